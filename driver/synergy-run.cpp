@@ -1,0 +1,112 @@
+//===- synergy-run.cpp - run a granule -------------------------------------===//
+//
+// Thin main: parse options, load the module through the AOT cache, run its
+// _start in a granule, and exit with the guest's status.
+//
+//===----------------------------------------------------------------------===//
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "granule/Granule.h"
+#include "synergy/ToolPaths.h"
+
+using namespace synergy;
+
+namespace {
+
+// A trapped guest exits like a process killed by SIGABRT would.
+constexpr int kTrapExitCode = 134;
+
+void printUsage() {
+  std::printf(
+      "usage: synergy-run [options] <program.wasm> [guest args...]\n"
+      "\n"
+      "Runs a granule built by synergy-cc. The module is compiled ahead of time\n"
+      "on first use and cached (see SYNERGY_CACHE_DIR).\n"
+      "\n"
+      "options:\n"
+      "  --dir HOST[:GUEST]  make host directory HOST visible to the guest as GUEST\n"
+      "                      (default: the same path); nothing else is visible\n"
+      "  --env KEY=VALUE     set an environment variable in the guest (repeatable)\n"
+      "  --help              print this help\n"
+      "  --version           print the version\n"
+      "\n"
+      "exit status: the guest's exit code; %d when the guest traps.\n"
+      "\n"
+      "examples:\n"
+      "  synergy-run hello.wasm arg1 arg2\n"
+      "  synergy-run --dir ./data:/data --env MODE=fast app.wasm /data/input.txt\n",
+      kTrapExitCode);
+}
+
+[[noreturn]] void fail(const std::string& message) {
+  std::fprintf(stderr, "synergy-run: error: %s\n", message.c_str());
+  std::exit(2);
+}
+
+std::string requireValue(int& i, int argc, char** argv) {
+  if (i + 1 >= argc) fail(std::string("option '") + argv[i] + "' needs a value");
+  return argv[++i];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  granule::GranuleConfig config;
+  std::string program;
+  int i = 1;
+  for (; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "--help" || arg == "-h") {
+      printUsage();
+      return 0;
+    }
+    if (arg == "--version") {
+      std::printf("synergy-run %s\n", toolpaths::kVersion);
+      return 0;
+    }
+    if (arg == "--env") {
+      std::string kv = requireValue(i, argc, argv);
+      if (kv.find('=') == std::string::npos) fail("--env expects KEY=VALUE, got '" + kv + "'");
+      config.env.push_back(kv);
+    } else if (arg == "--dir") {
+      std::string spec = requireValue(i, argc, argv);
+      size_t colon = spec.find(':');
+      granule::Preopen preopen;
+      preopen.hostPath = spec.substr(0, colon);
+      preopen.guestPath = colon == std::string::npos ? preopen.hostPath : spec.substr(colon + 1);
+      if (access(preopen.hostPath.c_str(), F_OK) != 0)
+        fail("--dir: no such directory: " + preopen.hostPath);
+      config.preopens.push_back(preopen);
+    } else if (arg == "--") {
+      ++i;
+      break;
+    } else if (arg.size() > 1 && arg[0] == '-') {
+      fail("unknown option '" + arg + "' (see --help)");
+    } else {
+      break;
+    }
+  }
+  if (i >= argc) fail("no program given (see --help)");
+  program = argv[i];
+  for (; i < argc; ++i) config.args.push_back(argv[i]);
+  if (access(program.c_str(), F_OK) != 0) fail("no such file: " + program);
+
+  std::string error;
+  auto module = granule::Module::loadFile(program, error, isatty(STDERR_FILENO));
+  if (!module) fail(error);
+
+  granule::Granule granule(module, config);
+  granule::RunResult result = granule.runStartOnOwnThread();
+  std::fflush(stdout);
+  if (result.kind == granule::RunResult::Kind::Trapped) {
+    std::fprintf(stderr, "trap: %s in %s\n", result.trapReason.c_str(),
+                 result.trapFunction.c_str());
+    return kTrapExitCode;
+  }
+  return result.exitCode;
+}

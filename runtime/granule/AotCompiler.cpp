@@ -1,0 +1,202 @@
+//===- AotCompiler.cpp - wasm module -> cached native shared object --------===//
+#include "granule/AotCompiler.h"
+
+#include <dlfcn.h>
+#include <elf.h>
+#include <link.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+
+#include "granule/GlueWriter.h"
+#include "granule/MemoryBaseHoisting.h"
+#include "synergy/ToolPaths.h"
+#include "util/FileIO.h"
+#include "util/Sha256.h"
+#include "util/Subprocess.h"
+
+namespace synergy::granule {
+namespace {
+
+constexpr const char* kModuleName = "guest";
+// Bump when the generated glue or the post-pass changes shape.
+constexpr const char* kAotFormat = "aot-format-1";
+
+// The GNU build id of the executable we run in: it changes whenever the set of
+// host functions (and so the glue's resolved imports) can change.
+std::string runtimeBuildId() {
+  std::string id;
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, size_t, void* out) -> int {
+        auto& result = *static_cast<std::string*>(out);
+        for (int i = 0; i < info->dlpi_phnum; ++i) {
+          const auto& ph = info->dlpi_phdr[i];
+          if (ph.p_type != PT_NOTE) continue;
+          auto* p = reinterpret_cast<const uint8_t*>(info->dlpi_addr + ph.p_vaddr);
+          auto* end = p + ph.p_memsz;
+          while (p + sizeof(ElfW(Nhdr)) <= end) {
+            auto* note = reinterpret_cast<const ElfW(Nhdr)*>(p);
+            const uint8_t* name = p + sizeof(ElfW(Nhdr));
+            const uint8_t* desc = name + ((note->n_namesz + 3) & ~3u);
+            if (note->n_type == NT_GNU_BUILD_ID) {
+              static const char* kHex = "0123456789abcdef";
+              for (uint32_t k = 0; k < note->n_descsz; ++k) {
+                result += kHex[desc[k] >> 4];
+                result += kHex[desc[k] & 15];
+              }
+              return 1;
+            }
+            p = desc + ((note->n_descsz + 3) & ~3u);
+          }
+        }
+        return 1;  // only the main executable (the first object) matters
+      },
+      &id);
+  if (id.empty()) {
+    // No build id: fall back to the executable's identity on disk.
+    std::error_code ec;
+    auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+    auto time = std::filesystem::last_write_time(exe, ec);
+    id = exe.string() + ":" + std::to_string(time.time_since_epoch().count());
+  }
+  return id;
+}
+
+bool hostProvides(const std::string& symbol) {
+  return dlsym(RTLD_DEFAULT, symbol.c_str()) != nullptr;
+}
+
+std::string firstLine(const std::string& text) {
+  size_t end = text.find('\n');
+  return text.substr(0, end);
+}
+
+bool readLeb128(const std::string& bytes, size_t& pos, uint64_t& value) {
+  value = 0;
+  for (int shift = 0; shift < 35; shift += 7) {
+    if (pos >= bytes.size()) return false;
+    uint8_t byte = uint8_t(bytes[pos++]);
+    value |= uint64_t(byte & 0x7f) << shift;
+    if (!(byte & 0x80)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool checkWasmFraming(const std::string& bytes, std::string& error) {
+  static const char kMagic[] = {'\0', 'a', 's', 'm', 1, 0, 0, 0};
+  if (bytes.size() < 4 || bytes.compare(0, 4, kMagic, 4) != 0) {
+    error = "not a wasm module (bad magic number)";
+    return false;
+  }
+  if (bytes.size() < 8 || bytes.compare(4, 4, kMagic + 4, 4) != 0) {
+    error = bytes.size() < 8 ? "truncated wasm module (no version)" : "unsupported wasm version";
+    return false;
+  }
+  size_t pos = 8;
+  while (pos < bytes.size()) {
+    size_t sectionStart = pos;
+    ++pos;  // section id
+    uint64_t length;
+    if (!readLeb128(bytes, pos, length) || length > bytes.size() - pos) {
+      error = "truncated wasm module (section at offset " + std::to_string(sectionStart) +
+              " runs past the end of the file)";
+      return false;
+    }
+    pos += length;
+  }
+  return true;
+}
+
+std::optional<std::string> compileToSharedObject(const AotRequest& request, std::string& error) {
+  if (!checkWasmFraming(request.wasmBytes, error)) return std::nullopt;
+
+  util::Sha256 keyHash;
+  for (const char* part : {kAotFormat, toolpaths::kVersion, toolpaths::kClangVersion,
+                           toolpaths::kWasm2cVersion}) {
+    keyHash.update(part);
+    keyHash.update("\n", 1);
+  }
+  keyHash.update(runtimeBuildId());
+  keyHash.update(request.wasmBytes);
+  const std::string key = keyHash.hexDigest();
+
+  const std::string aotDir = util::cacheDirectory() + "/aot";
+  const std::string cached = aotDir + "/" + key + ".so";
+  if (access(cached.c_str(), R_OK) == 0) return cached;
+
+  if (!util::makeDirectories(aotDir)) {
+    error = "cannot create cache directory " + aotDir;
+    return std::nullopt;
+  }
+  std::string work = aotDir + "/build-XXXXXX";
+  if (!mkdtemp(work.data())) {
+    error = "cannot create a build directory in " + aotDir;
+    return std::nullopt;
+  }
+  struct RemoveOnExit {
+    std::string path;
+    ~RemoveOnExit() {
+      std::error_code ec;
+      std::filesystem::remove_all(path, ec);
+    }
+  } cleanup{work};
+
+  if (request.showProgress)
+    std::fprintf(stderr, "synergy: compiling %s ahead of time (cached for later runs)\n",
+                 request.displayName.c_str());
+
+  const std::string wasmPath = work + "/" + kModuleName + ".wasm";
+  const std::string cPath = work + "/" + kModuleName + ".c";
+  const std::string hPath = work + "/" + kModuleName + ".h";
+  const std::string gluePath = work + "/glue.c";
+  const std::string soPath = work + "/module.so";
+  if (!util::writeFileAtomically(wasmPath, request.wasmBytes)) {
+    error = "cannot write " + wasmPath;
+    return std::nullopt;
+  }
+  auto wasm2c = util::runProcess({toolpaths::kWasm2c, "-n", kModuleName, wasmPath, "-o", cPath});
+  if (wasm2c.exitCode != 0) {
+    std::string message = firstLine(wasm2c.output);
+    // wasm2c prefixes errors with the temporary path; report the user's name.
+    if (size_t at = message.find(wasmPath); at != std::string::npos)
+      message.replace(at, wasmPath.size(), request.displayName);
+    error = "invalid wasm module: " + message;
+    return std::nullopt;
+  }
+
+  auto header = util::readFile(hPath);
+  auto source = util::readFile(cPath);
+  if (!header || !source) {
+    error = "wasm2c produced no output";
+    return std::nullopt;
+  }
+  Glue glue;
+  if (!writeGlue(*header, kModuleName, hostProvides, glue, error)) return std::nullopt;
+  if (!hoistMemoryBase(*source, kModuleName, glue.memoryField)) {
+    error = "unexpected wasm2c output: memory-base hoisting found no load/store helpers";
+    return std::nullopt;
+  }
+  if (!util::writeFileAtomically(cPath, *source) ||
+      !util::writeFileAtomically(gluePath, glue.source)) {
+    error = "cannot write generated C in " + work;
+    return std::nullopt;
+  }
+  auto clang = util::runProcess({toolpaths::kClang, "-O2", "-fPIC", "-shared", "-w",
+                                 "-ffp-contract=off", "-fno-strict-aliasing",
+                                 std::string("-I") + toolpaths::kWasmRtInclude, "-I" + work, cPath,
+                                 gluePath, "-o", soPath});
+  if (clang.exitCode != 0) {
+    error = "native compile of " + request.displayName + " failed: " + firstLine(clang.output);
+    return std::nullopt;
+  }
+  if (rename(soPath.c_str(), cached.c_str()) != 0) {
+    error = "cannot publish " + cached;
+    return std::nullopt;
+  }
+  return cached;
+}
+
+}  // namespace synergy::granule

@@ -1,0 +1,35 @@
+//===- AotCompiler.h - wasm module -> cached native shared object ----------===//
+//
+// Granules run ahead-of-time compiled: wasm2c translates the module to C, the
+// memory-base hoisting post-pass rewrites that C, the glue writer adds the
+// fixed loading interface, and clang -O2 builds one shared object.
+//
+// The object is cached under <cache>/aot/<key>.so, where the key hashes the
+// module bytes, the tool versions and the running runtime's build id (which
+// decides the set of host imports baked into the glue). A build happens in a
+// private temporary directory and is published with rename(2), so concurrent
+// runs of the same module never see or produce a partial object.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <optional>
+#include <string>
+
+namespace synergy::granule {
+
+struct AotRequest {
+  std::string wasmBytes;
+  std::string displayName;    // used in diagnostics and progress lines
+  bool showProgress = false;  // one line on stderr before a cold compile
+};
+
+// Returns the path of the shared object, or nullopt with a one-line `error`.
+std::optional<std::string> compileToSharedObject(const AotRequest& request, std::string& error);
+
+// Cheap structural check before any tool runs: magic, version, and section
+// framing. Returns false with a one-line `error` for malformed or truncated
+// input.
+bool checkWasmFraming(const std::string& bytes, std::string& error);
+
+}  // namespace synergy::granule

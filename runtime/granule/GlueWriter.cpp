@@ -1,0 +1,226 @@
+//===- GlueWriter.cpp - the fixed C interface around a wasm2c module -------===//
+#include "granule/GlueWriter.h"
+
+#include <sstream>
+#include <string_view>
+
+namespace synergy::granule {
+namespace {
+
+std::vector<std::string_view> splitLines(std::string_view text) {
+  std::vector<std::string_view> lines;
+  size_t pos = 0;
+  while (pos <= text.size()) {
+    size_t end = text.find('\n', pos);
+    if (end == std::string_view::npos) end = text.size();
+    lines.push_back(text.substr(pos, end - pos));
+    pos = end + 1;
+  }
+  return lines;
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == ';')) s.remove_suffix(1);
+  return s;
+}
+
+// "/* import: 'wasi_snapshot_preview1' 'fd_write' */" -> {"wasi_snapshot_preview1", "fd_write"}
+std::vector<std::string> quotedNames(std::string_view comment) {
+  std::vector<std::string> names;
+  size_t pos = 0;
+  while ((pos = comment.find('\'', pos)) != std::string_view::npos) {
+    size_t end = comment.find('\'', pos + 1);
+    if (end == std::string_view::npos) break;
+    names.emplace_back(comment.substr(pos + 1, end - pos - 1));
+    pos = end + 1;
+  }
+  return names;
+}
+
+std::string cStringLiteral(std::string_view text) {
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+struct Declaration {
+  std::string returnType;
+  std::string symbol;
+  std::vector<std::string> paramTypes;
+};
+
+// "u32 Z_fooZ_bar(struct Z_foo_instance_t*, u32, u64);" -> parts
+bool parseFunctionDeclaration(std::string_view line, Declaration& decl) {
+  line = trim(line);
+  size_t open = line.find('(');
+  size_t close = line.rfind(')');
+  if (open == std::string_view::npos || close == std::string_view::npos || close < open)
+    return false;
+  std::string_view head = trim(line.substr(0, open));
+  size_t space = head.find_last_of(" *");
+  if (space == std::string_view::npos) return false;
+  decl.symbol = std::string(head.substr(space + 1));
+  decl.returnType = std::string(trim(head.substr(0, space + 1)));
+  std::string_view params = line.substr(open + 1, close - open - 1);
+  size_t pos = 0;
+  while (pos <= params.size() && !params.empty()) {
+    size_t comma = params.find(',', pos);
+    if (comma == std::string_view::npos) comma = params.size();
+    decl.paramTypes.emplace_back(trim(params.substr(pos, comma - pos)));
+    pos = comma + 1;
+  }
+  return true;
+}
+
+bool isScalarType(std::string_view type) {
+  return type == "u32" || type == "u64" || type == "f32" || type == "f64";
+}
+
+}  // namespace
+
+bool writeGlue(const std::string& wasm2cHeader, const std::string& moduleName,
+               const std::function<bool(const std::string&)>& isProvided, Glue& glue,
+               std::string& error) {
+  const std::string instanceType = "Z_" + moduleName + "_instance_t";
+  auto lines = splitLines(wasm2cHeader);
+
+  std::vector<std::string> globalFields;
+  std::string tableField;
+  std::vector<std::string> importInstanceTypes;
+  std::ostringstream stubs;
+  struct Export {
+    std::string name;
+    GlueExportKind kind;
+    std::string symbol;
+  };
+  std::vector<Export> exports;
+
+  bool inStruct = false;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    std::string_view line = lines[i];
+    if (line.substr(0, 15) == "typedef struct " && line.find(instanceType) != std::string_view::npos) {
+      inStruct = true;
+      continue;
+    }
+    if (inStruct) {
+      if (line.substr(0, 1) == "}") {
+        inStruct = false;
+        continue;
+      }
+      std::string_view field = trim(line);
+      size_t space = field.rfind(' ');
+      if (space == std::string_view::npos) continue;
+      std::string_view type = field.substr(0, space), name = field.substr(space + 1);
+      if (type == "wasm_rt_memory_t") {
+        if (!glue.memoryField.empty()) {
+          error = "modules with more than one memory are not supported";
+          return false;
+        }
+        glue.memoryField = std::string(name);
+      } else if (type == "wasm_rt_memory_t*") {
+        error = "imported memories are not supported";
+        return false;
+      } else if (type == "wasm_rt_funcref_table_t" && tableField.empty()) {
+        tableField = std::string(name);
+      } else if (isScalarType(type) && name.substr(0, 4) == "w2c_") {
+        globalFields.emplace_back(name);
+      }
+      continue;
+    }
+    std::string instantiatePrefix = "void Z_" + moduleName + "_instantiate(";
+    if (line.substr(0, instantiatePrefix.size()) == instantiatePrefix) {
+      Declaration decl;
+      if (!parseFunctionDeclaration(line, decl)) {
+        error = "unexpected wasm2c instantiate signature";
+        return false;
+      }
+      importInstanceTypes.assign(decl.paramTypes.begin() + 1, decl.paramTypes.end());
+      continue;
+    }
+    if (line.substr(0, 11) == "/* import: " && i + 1 < lines.size()) {
+      auto names = quotedNames(line);
+      std::string qualified = names.size() == 2 ? names[0] + "." + names[1] : std::string(line);
+      Declaration decl;
+      if (!parseFunctionDeclaration(lines[i + 1], decl)) {
+        error = "unsupported import kind for '" + qualified + "' (only functions are supported)";
+        return false;
+      }
+      if (!isProvided(decl.symbol)) {
+        glue.unresolvedImports.push_back(qualified);
+        stubs << decl.returnType << " " << decl.symbol << "(";
+        for (size_t p = 0; p < decl.paramTypes.size(); ++p)
+          stubs << (p ? ", " : "") << decl.paramTypes[p] << " a" << p;
+        stubs << ") {\n  synergy_unresolved_import(" << cStringLiteral(names.at(0)) << ", "
+              << cStringLiteral(names.at(1)) << ");\n}\n";
+      }
+      ++i;
+      continue;
+    }
+    if (line.substr(0, 11) == "/* export: " && i + 1 < lines.size()) {
+      auto names = quotedNames(line);
+      Declaration decl;
+      if (names.size() != 1 || !parseFunctionDeclaration(lines[i + 1], decl)) continue;
+      GlueExportKind kind = GlueExportKind::Function;
+      if (decl.returnType == "wasm_rt_memory_t*") kind = GlueExportKind::Memory;
+      else if (decl.returnType == "wasm_rt_funcref_table_t*" ||
+               decl.returnType == "wasm_rt_externref_table_t*")
+        kind = GlueExportKind::Table;
+      else if (decl.returnType.size() == 4 && decl.returnType.back() == '*' &&
+               isScalarType(decl.returnType.substr(0, 3)))
+        kind = GlueExportKind::Global;
+      exports.push_back({names[0], kind, decl.symbol});
+      ++i;
+    }
+  }
+  if (glue.memoryField.empty()) {
+    error = "module defines no linear memory";
+    return false;
+  }
+
+  std::ostringstream c;
+  c << "/* Generated by synergy's AOT step: the fixed interface the runtime loads. */\n"
+    << "#include <stddef.h>\n#include \"" << moduleName << ".h\"\n\n"
+    << "__attribute__((noreturn)) void synergy_unresolved_import(const char*, const char*);\n\n"
+    << stubs.str() << "\n"
+    << "size_t synergy_glue_instance_size(void) { return sizeof(" << instanceType << "); }\n"
+    << "void synergy_glue_init_module(void) { Z_" << moduleName << "_init_module(); }\n"
+    << "void synergy_glue_instantiate(void* instance, void* host) {\n  Z_" << moduleName
+    << "_instantiate((" << instanceType << "*)instance";
+  for (const auto& type : importInstanceTypes) c << ", (" << type << ")host";
+  c << ");\n}\n"
+    << "void synergy_glue_free(void* instance) { Z_" << moduleName << "_free((" << instanceType
+    << "*)instance); }\n"
+    << "wasm_rt_memory_t* synergy_glue_memory(void* instance) { return &((" << instanceType
+    << "*)instance)->" << glue.memoryField << "; }\n"
+    << "wasm_rt_funcref_table_t* synergy_glue_table(void* instance) { return "
+    << (tableField.empty() ? std::string("NULL")
+                           : "&((" + instanceType + "*)instance)->" + tableField)
+    << "; }\n\n";
+
+  c << "static const struct { const char* name; int kind; void* address; } exports[] = {\n";
+  for (const auto& e : exports)
+    c << "  {" << cStringLiteral(e.name) << ", " << int(e.kind) << ", (void*)&" << e.symbol
+      << "},\n";
+  c << "  {NULL, 0, NULL}\n};\n"
+    << "uint32_t synergy_glue_export_count(void) { return " << exports.size() << "; }\n"
+    << "const char* synergy_glue_export_name(uint32_t i) { return exports[i].name; }\n"
+    << "int synergy_glue_export_kind(uint32_t i) { return exports[i].kind; }\n"
+    << "void* synergy_glue_export_address(uint32_t i) { return exports[i].address; }\n\n";
+
+  c << "static const uint32_t global_offsets[] = {";
+  for (const auto& g : globalFields) c << "offsetof(" << instanceType << ", " << g << "), ";
+  c << "0};\nstatic const uint32_t global_sizes[] = {";
+  for (const auto& g : globalFields) c << "sizeof(((" << instanceType << "*)0)->" << g << "), ";
+  c << "0};\n"
+    << "uint32_t synergy_glue_global_count(void) { return " << globalFields.size() << "; }\n"
+    << "uint32_t synergy_glue_global_offset(uint32_t i) { return global_offsets[i]; }\n"
+    << "uint32_t synergy_glue_global_size(uint32_t i) { return global_sizes[i]; }\n";
+  glue.source = c.str();
+  return true;
+}
+
+}  // namespace synergy::granule

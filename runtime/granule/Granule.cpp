@@ -1,0 +1,162 @@
+//===- Granule.cpp - one running wasm instance -----------------------------===//
+#include "granule/Granule.h"
+
+#include <pthread.h>
+
+#include <cstdlib>
+#include <cstring>
+
+#include "granule/GuestExecution.h"
+#include "granule/WasmRuntime.h"
+
+namespace synergy::granule {
+
+Granule::Granule(std::shared_ptr<Module> module, GranuleConfig config)
+    : module_(std::move(module)), config_(std::move(config)) {
+  instance_ = std::calloc(1, module_->instanceSize());
+}
+
+Granule::~Granule() {
+  extensions_.clear();
+  if (instantiated_) module_->freeInstance(instance_);
+  std::free(instance_);
+}
+
+uint8_t* Granule::memoryBase() const { return memory_ ? memory_->base() : nullptr; }
+
+uint64_t Granule::memorySize() const { return memory_ ? memory_->sizeBytes() : 0; }
+
+uint8_t* Granule::guestBytes(uint64_t addr, uint64_t bytes) {
+  if (addr > memorySize() || bytes > memorySize() - addr) trap("out of bounds memory access");
+  return memoryBase() + addr;
+}
+
+void Granule::exit(int code) { unwindGuestExit(code); }
+
+void Granule::trap(const std::string& reason) {
+  static thread_local std::string message;
+  message = reason;
+  // Traps raised by host functions have no wasm function of their own.
+  unwindGuestTrap(message.c_str(), 0);
+}
+
+bool Granule::instantiate(std::string& error) {
+  if (instantiated_) return true;
+  prepareThreadForGuestCode();
+  GuestExecution execution;
+  GuestExecution* previous = enterGuestExecution(&execution);
+  bool ok = sigsetjmp(execution.jumpBuffer, 1) == GuestExecution::Running;
+  if (ok) {
+    module_->instantiate(instance_, this);
+    instantiated_ = true;
+    memory_ = linearMemoryOf(module_->memory(instance_));
+  } else {
+    error = std::string("instantiation trapped: ") +
+            (execution.trapReason ? execution.trapReason : "trap");
+  }
+  leaveGuestExecution(previous);
+  return ok;
+}
+
+RunResult Granule::runStart() {
+  RunResult result;
+  using StartFn = void (*)(void*);
+  auto start = reinterpret_cast<StartFn>(module_->exportedFunction("_start"));
+  if (!start) {
+    result.kind = RunResult::Kind::Trapped;
+    result.trapReason = "module has no _start export";
+    result.trapFunction = "<module>";
+    return result;
+  }
+  std::string error;
+  if (!instantiate(error)) {
+    result.kind = RunResult::Kind::Trapped;
+    result.trapReason = error;
+    result.trapFunction = "<instantiation>";
+    return result;
+  }
+  prepareThreadForGuestCode();
+  GuestExecution execution;
+  execution.memory = memory_;
+  GuestExecution* previous = enterGuestExecution(&execution);
+  int outcome = sigsetjmp(execution.jumpBuffer, 1);
+  if (outcome == GuestExecution::Running) {
+    start(instance_);
+    result.kind = RunResult::Kind::Exited;
+    result.exitCode = 0;
+  } else if (outcome == GuestExecution::Exited) {
+    result.kind = RunResult::Kind::Exited;
+    result.exitCode = execution.exitCode;
+  } else {
+    result.kind = RunResult::Kind::Trapped;
+    result.trapReason = execution.trapReason ? execution.trapReason : "trap";
+    result.trapFunction =
+        execution.trapPc ? module_->functionNameAt(execution.trapPc) : "<host function>";
+  }
+  leaveGuestExecution(previous);
+  return result;
+}
+
+RunResult Granule::runStartOnOwnThread(size_t stackBytes) {
+  struct Job {
+    Granule* granule;
+    RunResult result;
+  } job{this, {}};
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, stackBytes);
+  pthread_t thread;
+  auto body = [](void* arg) -> void* {
+    auto* j = static_cast<Job*>(arg);
+    j->result = j->granule->runStart();
+    return nullptr;
+  };
+  if (pthread_create(&thread, &attr, body, &job) != 0) {
+    pthread_attr_destroy(&attr);
+    return runStart();
+  }
+  pthread_attr_destroy(&attr);
+  pthread_join(thread, nullptr);
+  return job.result;
+}
+
+std::unique_ptr<snapshot::Snapshot> Granule::captureSnapshot(std::string& error) {
+  if (!memory_) {
+    error = "granule is not instantiated";
+    return nullptr;
+  }
+  std::vector<uint8_t> globals;
+  auto* base = static_cast<uint8_t*>(instance_);
+  for (const auto& slot : module_->globals())
+    globals.insert(globals.end(), base + slot.offset, base + slot.offset + slot.size);
+  return snapshot::Snapshot::capture(*memory_, std::move(globals), error);
+}
+
+bool Granule::restoreSnapshot(const snapshot::Snapshot& snap, std::string& error) {
+  if (!memory_) {
+    error = "granule is not instantiated";
+    return false;
+  }
+  size_t expected = 0;
+  for (const auto& slot : module_->globals()) expected += slot.size;
+  if (snap.globals().size() != expected) {
+    error = "snapshot globals do not match this module";
+    return false;
+  }
+  if (!snap.restoreInto(*memory_)) {
+    error = "cannot map snapshot memory";
+    return false;
+  }
+  auto* memoryView = module_->memory(instance_);
+  memoryView->pages = uint32_t(memory_->pages());
+  memoryView->size = uint32_t(std::min<uint64_t>(memory_->sizeBytes(), UINT32_MAX));
+  auto* base = static_cast<uint8_t*>(instance_);
+  size_t at = 0;
+  for (const auto& slot : module_->globals()) {
+    std::memcpy(base + slot.offset, snap.globals().data() + at, slot.size);
+    at += slot.size;
+  }
+  return true;
+}
+
+}  // namespace synergy::granule

@@ -1,0 +1,120 @@
+//===- Granule.h - one running wasm instance ------------------------------===//
+//
+// A granule is one thread or process of an application, running as one
+// instance of an AOT-compiled wasm module. Host functions (WASI, and later
+// MPI/OpenMP control points) receive the granule as the opaque import
+// instance pointer that wasm2c passes to every imported function, and use
+// this interface to reach guest memory and to end the granule.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <typeindex>
+#include <vector>
+
+#include "granule/Module.h"
+#include "snapshot/LinearMemory.h"
+#include "snapshot/Snapshot.h"
+
+namespace synergy::granule {
+
+// A host directory the guest may see, mounted at guestPath.
+struct Preopen {
+  std::string hostPath;
+  std::string guestPath;
+};
+
+struct GranuleConfig {
+  std::vector<std::string> args;  // args[0] is the program name
+  std::vector<std::string> env;   // "KEY=VALUE"
+  std::vector<Preopen> preopens;
+};
+
+// How a granule's run ended.
+struct RunResult {
+  enum class Kind { Exited, Trapped };
+  Kind kind = Kind::Exited;
+  int exitCode = 0;
+  std::string trapReason;    // e.g. "out of bounds memory access"
+  std::string trapFunction;  // wasm function name, or "<unknown>"
+};
+
+// Per-granule state owned by a host-function family (WASI, MPI, ...), created
+// on first use. Lets upper modules hang state on a granule without the
+// granule knowing about them.
+class HostExtension {
+ public:
+  virtual ~HostExtension() = default;
+};
+
+class Granule {
+ public:
+  Granule(std::shared_ptr<Module> module, GranuleConfig config);
+  ~Granule();
+  Granule(const Granule&) = delete;
+  Granule& operator=(const Granule&) = delete;
+
+  // The wasm2c import-instance pointer handed to host functions is the granule.
+  static Granule& fromHost(void* importInstance) {
+    return *static_cast<Granule*>(importInstance);
+  }
+
+  // Creates the instance: memory, globals, tables, data. Idempotent. A trap
+  // during instantiation (a data segment out of bounds) is reported in
+  // `error`.
+  bool instantiate(std::string& error);
+
+  // Instantiates the module (once) and calls its `_start` export on the
+  // calling thread; traps and proc_exit end up here, never in the host.
+  RunResult runStart();
+  // The same, on a fresh thread with a native stack of `stackBytes`, so deep
+  // guest recursion has room and exhausting it is a trap, not a crash.
+  RunResult runStartOnOwnThread(size_t stackBytes = 64u << 20);
+
+  // Memory plus every global (the stack pointer among them). The granule
+  // must be instantiated and not running.
+  std::unique_ptr<snapshot::Snapshot> captureSnapshot(std::string& error);
+  // Copy-on-write restore of memory, and the globals written back.
+  bool restoreSnapshot(const snapshot::Snapshot& snap, std::string& error);
+
+  const GranuleConfig& config() const { return config_; }
+  Module& module() { return *module_; }
+  void* instance() { return instance_; }
+
+  uint8_t* memoryBase() const;
+  uint64_t memorySize() const;
+
+  // Guest address -> host pointer, trapping the guest (OOB) when
+  // [addr, addr+bytes) is not inside linear memory.
+  uint8_t* guestBytes(uint64_t addr, uint64_t bytes);
+  template <typename T>
+  T* guestPtr(uint64_t addr, uint64_t count = 1) {
+    return reinterpret_cast<T*>(guestBytes(addr, sizeof(T) * count));
+  }
+
+  // End the guest: proc_exit semantics. Unwinds to runStart.
+  [[noreturn]] void exit(int code);
+  // End the guest with a trap reported as `trap: <reason> in <function>`.
+  [[noreturn]] void trap(const std::string& reason);
+
+  template <typename T>
+  T& extension() {
+    auto& slot = extensions_[std::type_index(typeid(T))];
+    if (!slot) slot = std::make_unique<T>(*this);
+    return static_cast<T&>(*slot);
+  }
+
+ private:
+  std::shared_ptr<Module> module_;
+  GranuleConfig config_;
+  void* instance_ = nullptr;  // the wasm2c instance struct
+  bool instantiated_ = false;
+  snapshot::LinearMemory* memory_ = nullptr;
+  std::map<std::type_index, std::unique_ptr<HostExtension>> extensions_;
+};
+
+}  // namespace synergy::granule

@@ -1,0 +1,46 @@
+//===- GuestExecution.h - per-thread trap and exit unwinding ---------------===//
+//
+// wasm2c code leaves the guest in three ways besides returning: wasm_rt_trap
+// (explicit traps), a fault in a guard page or on the native stack's guard
+// (memory out of bounds, call-stack exhaustion), and proc_exit from a host
+// function. All three jump back to the innermost GuestExecution on the
+// current thread. Each thread keeps its own jump buffer and its own
+// alternate signal stack, so granules on many threads trap independently.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <csetjmp>
+#include <cstdint>
+#include <string>
+
+namespace synergy::snapshot {
+class LinearMemory;
+}
+
+namespace synergy::granule {
+
+struct GuestExecution {
+  enum Outcome : int { Running = 0, Exited = 1, Trapped = 2 };
+
+  sigjmp_buf jumpBuffer;
+  const snapshot::LinearMemory* memory = nullptr;  // faults here are OOB
+  int exitCode = 0;
+  const char* trapReason = nullptr;
+  uintptr_t trapPc = 0;  // code address that trapped, for symbolization
+  GuestExecution* outer = nullptr;
+};
+
+// Installs the process-wide fault handlers (once) and this thread's
+// alternate signal stack (once per thread).
+void prepareThreadForGuestCode();
+
+// Makes `execution` the current thread's innermost one; returns the previous.
+GuestExecution* enterGuestExecution(GuestExecution* execution);
+void leaveGuestExecution(GuestExecution* previous);
+GuestExecution* currentGuestExecution();
+
+[[noreturn]] void unwindGuestTrap(const char* reason, uintptr_t pc);
+[[noreturn]] void unwindGuestExit(int code);
+
+}  // namespace synergy::granule

@@ -1,0 +1,31 @@
+# lit configuration for Synergy: substitutions and features.
+import os
+import lit.formats
+
+config.name = "Synergy"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".c", ".cpp", ".wat", ".test", ".v"]
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py.in"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.synergy_obj_root, "test", "lit")
+
+path = os.pathsep.join([config.synergy_bin_dir, config.llvm_bin_dir, config.environment.get("PATH", os.environ["PATH"])])
+config.environment["PATH"] = path
+# One AOT cache for the whole run, inside the build tree, so a clean checkout
+# starts cold and parallel tests share compiled granules.
+config.environment["SYNERGY_CACHE_DIR"] = os.path.join(config.synergy_obj_root, "test", "aot-cache")
+for var in ("HOME", "TMPDIR"):
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
+
+config.substitutions.append(("%synergy-cc", os.path.join(config.synergy_bin_dir, "synergy-cc")))
+config.substitutions.append(("%synergy-c\\+\\+", os.path.join(config.synergy_bin_dir, "synergy-c++")))
+config.substitutions.append(("%synergy-run", os.path.join(config.synergy_bin_dir, "synergy-run")))
+config.substitutions.append(("%synergy-opt", os.path.join(config.synergy_bin_dir, "synergy-opt")))
+config.substitutions.append(("%wasm-dis", config.wasm_dis))
+config.substitutions.append(("%cmake", config.cmake))
+config.substitutions.append(("%src_root", config.synergy_src_root))
+
+for tool, feature in ((config.iverilog, "iverilog"), (config.yosys, "yosys")):
+    if tool and os.path.exists(tool):
+        config.available_features.add(feature)

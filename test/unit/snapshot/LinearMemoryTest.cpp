@@ -1,0 +1,114 @@
+// Unit tests for the guard-page, memfd-backed linear memory and snapshots.
+#include <gtest/gtest.h>
+#include <sys/mman.h>
+
+#include <cstdio>
+#include <cstring>
+
+#include "snapshot/LinearMemory.h"
+#include "snapshot/Snapshot.h"
+
+using namespace synergy::snapshot;
+
+TEST(LinearMemory, GrowKeepsBaseAndContents) {
+  LinearMemory memory;
+  std::string error;
+  ASSERT_TRUE(memory.create(1, 100, error)) << error;
+  uint8_t* base = memory.base();
+  std::memset(base, 0xab, kWasmPageSize);
+  EXPECT_EQ(memory.grow(3), 1);
+  EXPECT_EQ(memory.base(), base);
+  EXPECT_EQ(memory.pages(), 4u);
+  EXPECT_EQ(base[kWasmPageSize - 1], 0xab);
+  EXPECT_EQ(base[kWasmPageSize], 0);  // new pages are zero
+  base[4 * kWasmPageSize - 1] = 7;    // and writable
+  EXPECT_EQ(memory.grow(200), -1);    // past the maximum
+  EXPECT_EQ(memory.pages(), 4u);
+}
+
+TEST(LinearMemory, ReservationCoversEveryWasm32AddressPlusOffset) {
+  LinearMemory memory;
+  std::string error;
+  ASSERT_TRUE(memory.create(1, 10, error)) << error;
+  EXPECT_TRUE(memory.reservationContains(memory.base() + 0xffffffffull + 0xffffffffull));
+  EXPECT_FALSE(memory.reservationContains(memory.base() + kReservationBytes));
+}
+
+TEST(Snapshot, RestoreYieldsIdenticalMemoryAndGlobals) {
+  LinearMemory memory;
+  std::string error;
+  ASSERT_TRUE(memory.create(2, 100, error)) << error;
+  for (uint64_t i = 0; i < memory.sizeBytes(); ++i) memory.base()[i] = uint8_t(i * 31 + 7);
+  std::vector<uint8_t> globals = {1, 2, 3, 4, 5, 6, 7, 8};
+  auto snap = Snapshot::capture(memory, globals, error);
+  ASSERT_TRUE(snap) << error;
+
+  // Diverge: write everywhere and grow.
+  std::memset(memory.base(), 0, memory.sizeBytes());
+  ASSERT_EQ(memory.grow(2), 2);
+
+  ASSERT_TRUE(snap->restoreInto(memory));
+  EXPECT_EQ(memory.pages(), 2u);
+  for (uint64_t i = 0; i < memory.sizeBytes(); ++i)
+    ASSERT_EQ(memory.base()[i], uint8_t(i * 31 + 7)) << "at byte " << i;
+  EXPECT_EQ(snap->globals(), globals);
+
+  // Writes after a restore are private: the snapshot stays intact.
+  memory.base()[10] = 0xee;
+  LinearMemory other;
+  ASSERT_TRUE(other.create(1, 100, error));
+  ASSERT_TRUE(snap->restoreInto(other));
+  EXPECT_EQ(other.base()[10], uint8_t(10 * 31 + 7));
+
+  // The memory can grow again after a restore, with zeroed pages.
+  ASSERT_EQ(memory.grow(1), 2);
+  EXPECT_EQ(memory.base()[2 * kWasmPageSize + 5], 0);
+}
+
+namespace {
+
+// Anonymous (privately copied) kilobytes in the mapping that starts at `start`,
+// from /proc/self/smaps; -1 when the mapping is not found.
+long anonymousKilobytesAt(const void* start) {
+  FILE* smaps = std::fopen("/proc/self/smaps", "r");
+  if (!smaps) return -1;
+  char line[512];
+  bool inMapping = false;
+  long anonymous = -1;
+  while (std::fgets(line, sizeof line, smaps)) {
+    unsigned long from, to;
+    if (std::sscanf(line, "%lx-%lx ", &from, &to) == 2) {
+      inMapping = from == reinterpret_cast<unsigned long>(start);
+      continue;
+    }
+    if (inMapping && std::sscanf(line, "Anonymous: %ld kB", &anonymous) == 1) break;
+  }
+  std::fclose(smaps);
+  return anonymous;
+}
+
+}  // namespace
+
+// Restoring 256 MiB must be a remapping: right after the restore no page of
+// the memory is a private copy (smaps "Anonymous" is 0), and writing one page
+// copies exactly that page. A memcpy-based restore would show 256 MiB.
+TEST(Snapshot, RestoreOf256MiBIsARemapNotACopy) {
+  constexpr uint64_t kPages = (256ull << 20) / kWasmPageSize;
+  LinearMemory memory;
+  std::string error;
+  ASSERT_TRUE(memory.create(kPages, kPages, error)) << error;
+  for (uint64_t i = 0; i < memory.sizeBytes(); i += 4096) memory.base()[i] = uint8_t(i >> 12);
+  auto snap = Snapshot::capture(memory, {}, error);
+  ASSERT_TRUE(snap) << error;
+
+  LinearMemory target;
+  ASSERT_TRUE(target.create(1, kPages, error)) << error;
+  ASSERT_TRUE(snap->restoreInto(target));
+  ASSERT_EQ(target.sizeBytes(), 256ull << 20);
+
+  EXPECT_EQ(target.base()[4096 * 77], uint8_t(77));
+  EXPECT_EQ(target.base()[target.sizeBytes() - 4096], uint8_t((target.sizeBytes() - 4096) >> 12));
+  EXPECT_EQ(anonymousKilobytesAt(target.base()), 0);
+  target.base()[4096 * 5] = 1;
+  EXPECT_EQ(anonymousKilobytesAt(target.base()), 4);
+}
