@@ -21,7 +21,7 @@ namespace {
 
 constexpr const char* kModuleName = "guest";
 // Bump when the generated glue or the post-pass changes shape.
-constexpr const char* kAotFormat = "aot-format-1";
+constexpr const char* kAotFormat = "aot-format-2";
 
 // The GNU build id of the executable we run in: it changes whenever the set of
 // host functions (and so the glue's resolved imports) can change.
@@ -184,7 +184,10 @@ std::optional<std::string> compileToSharedObject(const AotRequest& request, std:
     error = "cannot write generated C in " + work;
     return std::nullopt;
   }
-  auto clang = util::runProcess({toolpaths::kClang, "-O2", "-fPIC", "-shared", "-w",
+  // Line tables cost no run time and let trap reports name the wasm function
+  // even where clang inlined it into its caller.
+  auto clang = util::runProcess({toolpaths::kClang, "-O2", "-gline-tables-only", "-fPIC",
+                                 "-shared", "-w",
                                  "-ffp-contract=off", "-fno-strict-aliasing",
                                  std::string("-I") + toolpaths::kWasmRtInclude, "-I" + work, cPath,
                                  gluePath, "-o", soPath});

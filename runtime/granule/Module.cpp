@@ -2,15 +2,17 @@
 #include "granule/Module.h"
 
 #include <dlfcn.h>
-#include <elf.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 
 #include "granule/AotCompiler.h"
 #include "granule/GlueWriter.h"
+#include "synergy/ToolPaths.h"
 #include "util/FileIO.h"
+#include "util/Subprocess.h"
 
 namespace synergy::granule {
 namespace {
@@ -115,27 +117,23 @@ std::string Module::functionNameAt(uintptr_t pc) const {
   if (!pc || !dladdr(reinterpret_cast<void*>(pc), &info) ||
       reinterpret_cast<uintptr_t>(info.dli_fbase) != loadBase_)
     return "<unknown>";
-  // Static functions are only in .symtab, which dladdr does not search.
-  auto image = util::readFile(soPath_);
-  if (!image || image->size() < sizeof(Elf64_Ehdr)) return "<unknown>";
-  const auto* bytes = reinterpret_cast<const uint8_t*>(image->data());
-  const auto* header = reinterpret_cast<const Elf64_Ehdr*>(bytes);
-  if (header->e_shoff + uint64_t(header->e_shnum) * sizeof(Elf64_Shdr) > image->size())
-    return "<unknown>";
-  const auto* sections = reinterpret_cast<const Elf64_Shdr*>(bytes + header->e_shoff);
-  uintptr_t offset = pc - loadBase_;
-  for (int s = 0; s < header->e_shnum; ++s) {
-    if (sections[s].sh_type != SHT_SYMTAB) continue;
-    const auto& strtab = sections[sections[s].sh_link];
-    const auto* symbols = reinterpret_cast<const Elf64_Sym*>(bytes + sections[s].sh_offset);
-    size_t count = sections[s].sh_size / sizeof(Elf64_Sym);
-    for (size_t i = 0; i < count; ++i) {
-      const auto& sym = symbols[i];
-      if (ELF64_ST_TYPE(sym.st_info) != STT_FUNC) continue;
-      if (offset < sym.st_value || offset >= sym.st_value + sym.st_size) continue;
-      const char* name = reinterpret_cast<const char*>(bytes + strtab.sh_offset + sym.st_name);
-      return wasmNameOfSymbol(name);
-    }
+  // Only the trap path gets here, so an external symbolizer is affordable; it
+  // reads the object's line tables and reports the innermost inlined frame.
+  char offset[32];
+  std::snprintf(offset, sizeof offset, "0x%lx", static_cast<unsigned long>(pc - loadBase_));
+  auto symbolized = util::runProcess({toolpaths::kLlvmSymbolizer, "--obj=" + soPath_,
+                                      "--functions=linkage", "--inlining", offset});
+  if (symbolized.exitCode != 0) return "<unknown>";
+  // Frames alternate "function" and "file:line" lines, innermost first; the
+  // innermost frames may be wasm2c's load/store helpers, not wasm functions.
+  size_t pos = 0;
+  for (bool nameLine = true; pos < symbolized.output.size(); nameLine = !nameLine) {
+    size_t end = symbolized.output.find('\n', pos);
+    if (end == std::string::npos) end = symbolized.output.size();
+    std::string line = symbolized.output.substr(pos, end - pos);
+    pos = end + 1;
+    if (nameLine && (line.rfind("w2c_", 0) == 0 || line.rfind("Z_guestZ_", 0) == 0))
+      return wasmNameOfSymbol(line);
   }
   return "<unknown>";
 }

@@ -1,0 +1,96 @@
+//===- StateFileTest.cpp - $save files round-trip and refuse damage --------===//
+#include <gtest/gtest.h>
+
+#include "engine/StateFile.h"
+#include "util/Sha256.h"
+
+namespace synergy::engine {
+namespace {
+
+SavedState sampleState() {
+  SavedState state;
+  state.tick = 41;
+  state.randomSeed = -17;
+  state.urandomSeed = 3;
+  state.files.push_back({0x80000003u, "data dir/in \"x\".txt", "rb", 12});
+  SavedVariable scalar{"tb.count", 70, 0, {}};
+  BitValue wide = BitValue::zero(70);
+  wide.setBit(69, true);
+  wide.setBit(0, true);
+  scalar.elements.push_back(wide);
+  SavedVariable memory{"tb.mem", 8, 3, {}};
+  for (uint64_t v : {0u, 0xffu, 0x5au})
+    memory.elements.push_back(BitValue::fromUint64(v, 8));
+  state.variables = {scalar, memory};
+  state.designSignature = designSignature(state.variables);
+  return state;
+}
+
+// Re-signs a hand-edited body so only the edit itself can be rejected.
+std::string withChecksum(const std::string& body) {
+  util::Sha256 hash;
+  hash.update(body);
+  return body + "checksum " + hash.hexDigest() + "\n";
+}
+
+TEST(StateFileTest, RoundTripsEveryField) {
+  SavedState state = sampleState();
+  std::string error;
+  auto parsed = parseSavedState(serializeSavedState(state), error);
+  ASSERT_TRUE(parsed) << error;
+  EXPECT_EQ(parsed->tick, 41u);
+  EXPECT_EQ(parsed->randomSeed, -17);
+  EXPECT_EQ(parsed->urandomSeed, 3);
+  ASSERT_EQ(parsed->files.size(), 1u);
+  EXPECT_EQ(parsed->files[0].path, "data dir/in \"x\".txt");
+  EXPECT_EQ(parsed->files[0].position, 12);
+  ASSERT_EQ(parsed->variables.size(), 2u);
+  EXPECT_EQ(parsed->variables[0].elements[0].words, state.variables[0].elements[0].words);
+  EXPECT_EQ(parsed->variables[1].elements[2].words, state.variables[1].elements[2].words);
+}
+
+TEST(StateFileTest, RefusesAFlippedByte) {
+  std::string text = serializeSavedState(sampleState());
+  text[text.find("tick 41") + 5] = '5';
+  std::string error;
+  EXPECT_FALSE(parseSavedState(text, error));
+  EXPECT_NE(error.find("checksum"), std::string::npos) << error;
+}
+
+TEST(StateFileTest, RefusesATruncatedFile) {
+  std::string text = serializeSavedState(sampleState());
+  for (size_t length : {size_t(1), text.size() / 2, text.size() - 2}) {
+    std::string error;
+    EXPECT_FALSE(parseSavedState(text.substr(0, length), error)) << length;
+    EXPECT_FALSE(error.empty());
+  }
+}
+
+TEST(StateFileTest, RefusesAnotherVersion) {
+  std::string text = serializeSavedState(sampleState());
+  std::string body = text.substr(0, text.rfind("checksum "));
+  body.replace(0, body.find('\n'), "SYNERGY-STATE 99");
+  std::string error;
+  EXPECT_FALSE(parseSavedState(withChecksum(body), error));
+  EXPECT_NE(error.find("version 99"), std::string::npos) << error;
+}
+
+TEST(StateFileTest, RefusesAValueWiderThanItsVariable) {
+  std::string text = serializeSavedState(sampleState());
+  std::string body = text.substr(0, text.rfind("checksum "));
+  size_t at = body.find("\"tb.mem\" 8 3 0 ff 5a");
+  ASSERT_NE(at, std::string::npos) << body;
+  body.replace(at, std::string("\"tb.mem\" 8 3 0 ff 5a").size(), "\"tb.mem\" 8 3 0 1ff 5a");
+  std::string error;
+  EXPECT_FALSE(parseSavedState(withChecksum(body), error));
+}
+
+TEST(StateFileTest, SignatureDependsOnShape) {
+  SavedState state = sampleState();
+  auto changed = state.variables;
+  changed[1].depth = 4;
+  EXPECT_NE(designSignature(changed), designSignature(state.variables));
+}
+
+}  // namespace
+}  // namespace synergy::engine
