@@ -4,15 +4,19 @@
 // _start in a granule, and exit with the guest's status.
 //
 //===----------------------------------------------------------------------===//
+#include <signal.h>
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
 
 #include "granule/Granule.h"
+#include "mpi/MpiJob.h"
 #include "synergy/ToolPaths.h"
+#include "wasi/Wasi.h"
 
 using namespace synergy;
 
@@ -32,6 +36,8 @@ void printUsage() {
       "  --dir HOST[:GUEST]  make host directory HOST visible to the guest as GUEST\n"
       "                      (default: the same path); nothing else is visible\n"
       "  --env KEY=VALUE     set an environment variable in the guest (repeatable)\n"
+      "  -np N               run an MPI program as N ranks, like mpirun -np N\n"
+      "  --tag-output        with -np: prefix each output line with [1,<rank>]<stdout>:\n"
       "  --help              print this help\n"
       "  --version           print the version\n"
       "\n"
@@ -39,7 +45,8 @@ void printUsage() {
       "\n"
       "examples:\n"
       "  synergy-run hello.wasm arg1 arg2\n"
-      "  synergy-run --dir ./data:/data --env MODE=fast app.wasm /data/input.txt\n",
+      "  synergy-run --dir ./data:/data --env MODE=fast app.wasm /data/input.txt\n"
+      "  synergy-run -np 4 --tag-output ring.wasm\n",
       kTrapExitCode);
 }
 
@@ -58,6 +65,8 @@ std::string requireValue(int& i, int argc, char** argv) {
 int main(int argc, char** argv) {
   granule::GranuleConfig config;
   std::string program;
+  int ranks = 0;  // 0: not an MPI job
+  bool tagOutput = false;
   int i = 1;
   for (; i < argc; ++i) {
     std::string arg = argv[i];
@@ -82,6 +91,15 @@ int main(int argc, char** argv) {
       if (access(preopen.hostPath.c_str(), F_OK) != 0)
         fail("--dir: no such directory: " + preopen.hostPath);
       config.preopens.push_back(preopen);
+    } else if (arg == "-np" || arg == "-n" || arg == "--np") {
+      std::string count = requireValue(i, argc, argv);
+      char* end = nullptr;
+      long value = std::strtol(count.c_str(), &end, 10);
+      if (count.empty() || *end || value < 1 || value > 4096)
+        fail("-np expects a rank count from 1 to 4096, got '" + count + "'");
+      ranks = int(value);
+    } else if (arg == "--tag-output") {
+      tagOutput = true;
     } else if (arg == "--") {
       ++i;
       break;
@@ -95,6 +113,21 @@ int main(int argc, char** argv) {
   program = argv[i];
   for (; i < argc; ++i) config.args.push_back(argv[i]);
   if (access(program.c_str(), F_OK) != 0) fail("no such file: " + program);
+  if (auto problem = wasi::checkPreopens(config)) fail(*problem);
+  // A guest writing to a closed pipe gets EPIPE from fd_write, as WASI
+  // specifies, instead of the whole host dying of SIGPIPE.
+  signal(SIGPIPE, SIG_IGN);
+
+  if (ranks > 0) {
+    mpi::JobOptions job;
+    job.program = program;
+    job.config = config;
+    job.ranks = ranks;
+    job.tagOutput = tagOutput;
+    job.showProgress = isatty(STDERR_FILENO);
+    return mpi::runJob(job);
+  }
+  if (tagOutput) fail("--tag-output needs -np");
 
   std::string error;
   auto module = granule::Module::loadFile(program, error, isatty(STDERR_FILENO));

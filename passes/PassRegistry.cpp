@@ -1,0 +1,28 @@
+//===- PassRegistry.cpp - every Synergy wasm pass by flag ------------------===//
+#include "passes/PassRegistry.h"
+
+#include <array>
+
+namespace synergy::passes {
+
+static const std::array<PassInfo, 3> kPasses = {{
+    {"control-point-census",
+     "record control-point imports and their call sites in the synergy.control_points section",
+     createControlPointCensusPass},
+    {"asyncify-control-points",
+     "run Asyncify so a granule can unwind and rewind at any control-point call, and nowhere else",
+     createAsyncifyControlPointsPass},
+    {"lower-atomics",
+     "replace atomic instructions with synergy.atomic_* runtime calls and unshare the memory",
+     createLowerAtomicsPass},
+}};
+
+std::span<const PassInfo> registeredPasses() { return kPasses; }
+
+const PassInfo* findPass(std::string_view flag) {
+  for (const PassInfo& pass : kPasses)
+    if (pass.flag == flag) return &pass;
+  return nullptr;
+}
+
+}  // namespace synergy::passes

@@ -1,0 +1,33 @@
+//===- Pipeline.cpp - the default wasm pass pipeline -----------------------===//
+//
+// Every linked granule goes through these passes, in this order.
+//
+//===----------------------------------------------------------------------===//
+#include "passes/Pipeline.h"
+
+#include "passes/PassRunner.h"
+
+namespace synergy::passes {
+
+std::vector<const PassInfo*> defaultPipelinePasses() {
+  return {
+      // First, on the module as linked: it records the program's own call
+      // sites, before later passes add runtime calls of their own.
+      findPass("control-point-census"),
+      // Before asyncify, so that asyncify sees the final set of calls and its
+      // optimizer runs over the lowered code; the atomic helpers it adds are
+      // not control points and stay uninstrumented.
+      findPass("lower-atomics"),
+      // Last: its instrumentation must cover every call that exists in the
+      // final module, and no later pass may add code between its save/restore
+      // points.
+      findPass("asyncify-control-points"),
+  };
+}
+
+bool runDefaultPipeline(const std::string& inputWasm, const std::string& outputWasm,
+                        std::string& error) {
+  return runPassesOnFile(inputWasm, outputWasm, defaultPipelinePasses(), error);
+}
+
+}  // namespace synergy::passes

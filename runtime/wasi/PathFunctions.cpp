@@ -1,0 +1,314 @@
+//===- PathFunctions.cpp - WASI path_* inside the guest's preopens ---------===//
+//
+// Every path is relative to a directory descriptor and is resolved by
+// SandboxPath, so no path_* call can reach outside the preopened trees:
+//  - calls that act on a file's contents or metadata open it with
+//    openBeneath (following the last symlink when the guest asks to);
+//  - calls that act on a name (mkdir, unlink, rename, ...) open the parent
+//    with resolveParent and use the *at(2) call on the last component, which
+//    never follows a symlink there.
+// A trailing '/' or a last component of "." or ".." never reaches those *at
+// calls: with them, Linux would follow the final symlink or name a directory
+// above the parent, so they are answered here with the errno POSIX gives.
+//
+//===----------------------------------------------------------------------===//
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <string>
+#include <string_view>
+
+#include "granule/Granule.h"
+#include "wasi/FileMetadata.h"
+#include "wasi/GuestBuffers.h"
+#include "wasi/SandboxPath.h"
+#include "wasi/WasiAbi.h"
+#include "wasi/WasiErrno.h"
+#include "wasi/WasiImports.h"
+#include "wasi/WasiState.h"
+
+using synergy::granule::Granule;
+using namespace synergy::wasi;
+
+static uint32_t hostError() { return toGuest(errnoFromHost(errno)); }
+static uint32_t success() { return toGuest(Errno::Success); }
+
+// The host fd of a guest directory descriptor, or -1 with `error` set.
+static int directoryFd(WasiState& state, uint32_t fd, Errno& error) {
+  FileDescriptor* dir = state.find(fd);
+  if (!dir) {
+    error = Errno::Badf;
+    return -1;
+  }
+  if (dir->filetype() != Filetype::Directory) {
+    error = Errno::NotDir;
+    return -1;
+  }
+  return dir->hostFd();
+}
+
+static std::string procPathOf(int fd) { return "/proc/self/fd/" + std::to_string(fd); }
+
+// Whether `name` in `dirFd` is a directory (not following a final symlink);
+// -1 with errno set when it cannot be examined.
+static int isDirectory(int dirFd, const std::string& name) {
+  struct stat info;
+  if (::fstatat(dirFd, name.c_str(), &info, AT_SYMLINK_NOFOLLOW) != 0) return -1;
+  return S_ISDIR(info.st_mode) ? 1 : 0;
+}
+
+extern "C" {
+
+uint32_t Z_wasi_snapshot_preview1Z_path_open(WasiInstance* instance, uint32_t dirFd,
+                                             uint32_t lookupFlags, uint32_t path, uint32_t length,
+                                             uint32_t openFlags, uint64_t rightsBase,
+                                             uint64_t rightsInheriting, uint32_t fdFlags,
+                                             uint32_t fdOut) {
+  Granule& granule = Granule::fromHost(instance);
+  std::string_view guestPath = guestString(granule, path, length);
+  uint8_t* out = granule.guestBytes(fdOut, 4);
+  WasiState& state = wasiState(granule);
+  Errno error = Errno::Success;
+  int hostDir = directoryFd(state, dirFd, error);
+  if (hostDir < 0) return toGuest(error);
+  uint64_t inheritable = state.find(dirFd)->rightsInheriting();
+
+  // wasi-libc states the access mode through the rights it asks for.
+  bool reading = rightsBase & rights::kReading;
+  bool writing = rightsBase & rights::kFdWrite;
+  int flags = O_NOCTTY | (writing ? (reading ? O_RDWR : O_WRONLY) : O_RDONLY);
+  if (openFlags & oflags::kCreat) flags |= O_CREAT;
+  if (openFlags & oflags::kDirectory) flags |= O_DIRECTORY;
+  if (openFlags & oflags::kExcl) flags |= O_EXCL;
+  if (openFlags & oflags::kTrunc) flags |= O_TRUNC;
+  if (fdFlags & fdflags::kAppend) flags |= O_APPEND;
+  if (fdFlags & fdflags::kNonblock) flags |= O_NONBLOCK;
+  if (fdFlags & fdflags::kDsync) flags |= O_DSYNC;
+  if (fdFlags & fdflags::kSync) flags |= O_SYNC;
+  if (fdFlags & fdflags::kRsync) flags |= O_RSYNC;
+
+  OpenedBeneath opened = openBeneath(hostDir, guestPath, flags, 0666,
+                                     lookupFlags & lookupflags::kSymlinkFollow);
+  if (opened.error != Errno::Success) return toGuest(opened.error);
+
+  FileDescriptor file(opened.fd.release(), /*ownsHostFd=*/true);
+  file.restrictRights(rightsBase & inheritable, rightsInheriting & inheritable);
+  std::optional<uint32_t> fd = state.insert(std::move(file));
+  if (!fd) return toGuest(Errno::Mfile);
+  storeGuest<uint32_t>(out, *fd);
+  return success();
+}
+
+uint32_t Z_wasi_snapshot_preview1Z_path_filestat_get(WasiInstance* instance, uint32_t fd,
+                                                     uint32_t lookupFlags, uint32_t path,
+                                                     uint32_t length, uint32_t statOut) {
+  Granule& granule = Granule::fromHost(instance);
+  std::string_view guestPath = guestString(granule, path, length);
+  uint8_t* out = granule.guestBytes(statOut, layout::kFilestatSize);
+  Errno error = Errno::Success;
+  int hostDir = directoryFd(wasiState(granule), fd, error);
+  if (hostDir < 0) return toGuest(error);
+
+  OpenedBeneath opened = openBeneath(hostDir, guestPath, O_PATH, 0,
+                                     lookupFlags & lookupflags::kSymlinkFollow);
+  if (opened.error != Errno::Success) return toGuest(opened.error);
+  struct stat info;
+  if (::fstat(opened.fd.get(), &info) != 0) return hostError();
+  storeFilestat(out, info);
+  return success();
+}
+
+uint32_t Z_wasi_snapshot_preview1Z_path_filestat_set_times(WasiInstance* instance, uint32_t fd,
+                                                           uint32_t lookupFlags, uint32_t path,
+                                                           uint32_t length, uint64_t accessTime,
+                                                           uint64_t modifyTime, uint32_t flags) {
+  Granule& granule = Granule::fromHost(instance);
+  std::string_view guestPath = guestString(granule, path, length);
+  Errno error = Errno::Success;
+  int hostDir = directoryFd(wasiState(granule), fd, error);
+  if (hostDir < 0) return toGuest(error);
+  struct timespec times[2];
+  if (Errno e = timesFromWasi(accessTime, modifyTime, flags, times); e != Errno::Success)
+    return toGuest(e);
+
+  if (lookupFlags & lookupflags::kSymlinkFollow) {
+    // The file the link leads to, opened beneath; /proc names it without
+    // needing read or write access to it.
+    OpenedBeneath target = openBeneath(hostDir, guestPath, O_PATH, 0, true);
+    if (target.error != Errno::Success) return toGuest(target.error);
+    return ::utimensat(AT_FDCWD, procPathOf(target.fd.get()).c_str(), times, 0) == 0
+               ? success()
+               : hostError();
+  }
+  PathParent parent = resolveParent(hostDir, guestPath);
+  if (parent.error != Errno::Success) return toGuest(parent.error);
+  return ::utimensat(parent.dirFd, parent.name.c_str(), times, AT_SYMLINK_NOFOLLOW) == 0
+             ? success()
+             : hostError();
+}
+
+uint32_t Z_wasi_snapshot_preview1Z_path_create_directory(WasiInstance* instance, uint32_t fd,
+                                                         uint32_t path, uint32_t length) {
+  Granule& granule = Granule::fromHost(instance);
+  std::string_view guestPath = guestString(granule, path, length);
+  Errno error = Errno::Success;
+  int hostDir = directoryFd(wasiState(granule), fd, error);
+  if (hostDir < 0) return toGuest(error);
+
+  PathParent parent = resolveParent(hostDir, guestPath);
+  if (parent.error != Errno::Success) return toGuest(parent.error);
+  if (parent.nameIsDotOrDotDot()) return toGuest(Errno::Exist);
+  return ::mkdirat(parent.dirFd, parent.name.c_str(), 0777) == 0 ? success() : hostError();
+}
+
+uint32_t Z_wasi_snapshot_preview1Z_path_remove_directory(WasiInstance* instance, uint32_t fd,
+                                                         uint32_t path, uint32_t length) {
+  Granule& granule = Granule::fromHost(instance);
+  std::string_view guestPath = guestString(granule, path, length);
+  Errno error = Errno::Success;
+  int hostDir = directoryFd(wasiState(granule), fd, error);
+  if (hostDir < 0) return toGuest(error);
+
+  PathParent parent = resolveParent(hostDir, guestPath);
+  if (parent.error != Errno::Success) return toGuest(parent.error);
+  if (parent.name == ".") return toGuest(Errno::Inval);
+  if (parent.name == "..") return toGuest(Errno::NotEmpty);
+  return ::unlinkat(parent.dirFd, parent.name.c_str(), AT_REMOVEDIR) == 0 ? success()
+                                                                          : hostError();
+}
+
+uint32_t Z_wasi_snapshot_preview1Z_path_unlink_file(WasiInstance* instance, uint32_t fd,
+                                                    uint32_t path, uint32_t length) {
+  Granule& granule = Granule::fromHost(instance);
+  std::string_view guestPath = guestString(granule, path, length);
+  Errno error = Errno::Success;
+  int hostDir = directoryFd(wasiState(granule), fd, error);
+  if (hostDir < 0) return toGuest(error);
+
+  PathParent parent = resolveParent(hostDir, guestPath);
+  if (parent.error != Errno::Success) return toGuest(parent.error);
+  if (parent.nameIsDotOrDotDot()) return toGuest(Errno::IsDir);
+  if (parent.trailingSlash) {
+    // "file/" names a directory that a file cannot be.
+    int directory = isDirectory(parent.dirFd, parent.name);
+    if (directory < 0) return hostError();
+    return toGuest(directory ? Errno::IsDir : Errno::NotDir);
+  }
+  return ::unlinkat(parent.dirFd, parent.name.c_str(), 0) == 0 ? success() : hostError();
+}
+
+uint32_t Z_wasi_snapshot_preview1Z_path_rename(WasiInstance* instance, uint32_t oldFd,
+                                               uint32_t oldPath, uint32_t oldLength,
+                                               uint32_t newFd, uint32_t newPath,
+                                               uint32_t newLength) {
+  Granule& granule = Granule::fromHost(instance);
+  std::string_view fromPath = guestString(granule, oldPath, oldLength);
+  std::string_view toPath = guestString(granule, newPath, newLength);
+  WasiState& state = wasiState(granule);
+  Errno error = Errno::Success;
+  int fromDir = directoryFd(state, oldFd, error);
+  if (fromDir < 0) return toGuest(error);
+  int toDir = directoryFd(state, newFd, error);
+  if (toDir < 0) return toGuest(error);
+
+  PathParent from = resolveParent(fromDir, fromPath);
+  if (from.error != Errno::Success) return toGuest(from.error);
+  PathParent to = resolveParent(toDir, toPath);
+  if (to.error != Errno::Success) return toGuest(to.error);
+  if (from.nameIsDotOrDotDot() || to.nameIsDotOrDotDot()) return toGuest(Errno::Busy);
+  if (from.trailingSlash || to.trailingSlash) {
+    int directory = isDirectory(from.dirFd, from.name);
+    if (directory < 0) return hostError();
+    if (!directory) return toGuest(Errno::NotDir);
+  }
+  return ::renameat(from.dirFd, from.name.c_str(), to.dirFd, to.name.c_str()) == 0
+             ? success()
+             : hostError();
+}
+
+uint32_t Z_wasi_snapshot_preview1Z_path_readlink(WasiInstance* instance, uint32_t fd,
+                                                 uint32_t path, uint32_t length, uint32_t buf,
+                                                 uint32_t bufLength, uint32_t usedOut) {
+  Granule& granule = Granule::fromHost(instance);
+  std::string_view guestPath = guestString(granule, path, length);
+  uint8_t* out = granule.guestBytes(buf, bufLength);
+  uint8_t* used = granule.guestBytes(usedOut, 4);
+  Errno error = Errno::Success;
+  int hostDir = directoryFd(wasiState(granule), fd, error);
+  if (hostDir < 0) return toGuest(error);
+
+  PathParent parent = resolveParent(hostDir, guestPath);
+  if (parent.error != Errno::Success) return toGuest(parent.error);
+  // "link/" would make Linux follow the link first; it is never a link itself.
+  if (parent.nameIsDotOrDotDot() || parent.trailingSlash) return toGuest(Errno::Inval);
+  ssize_t n = ::readlinkat(parent.dirFd, parent.name.c_str(), reinterpret_cast<char*>(out),
+                           bufLength);
+  if (n < 0) return hostError();
+  storeGuest<uint32_t>(used, static_cast<uint32_t>(n));
+  return success();
+}
+
+// Links are created as given, relative targets included: resolution checks
+// every link it follows, so a link pointing outside leads nowhere. Absolute
+// targets are refused because no guest path can ever resolve through them.
+uint32_t Z_wasi_snapshot_preview1Z_path_symlink(WasiInstance* instance, uint32_t target,
+                                                uint32_t targetLength, uint32_t fd,
+                                                uint32_t path, uint32_t length) {
+  Granule& granule = Granule::fromHost(instance);
+  std::string_view linkTarget = guestString(granule, target, targetLength);
+  std::string_view guestPath = guestString(granule, path, length);
+  Errno error = Errno::Success;
+  int hostDir = directoryFd(wasiState(granule), fd, error);
+  if (hostDir < 0) return toGuest(error);
+
+  if (linkTarget.empty()) return toGuest(Errno::NoEnt);
+  if (linkTarget.find('\0') != std::string_view::npos) return toGuest(Errno::Inval);
+  if (linkTarget.front() == '/') return toGuest(Errno::Perm);
+  PathParent parent = resolveParent(hostDir, guestPath);
+  if (parent.error != Errno::Success) return toGuest(parent.error);
+  if (parent.nameIsDotOrDotDot()) return toGuest(Errno::Exist);
+  if (parent.trailingSlash) return toGuest(Errno::NoEnt);
+  return ::symlinkat(std::string(linkTarget).c_str(), parent.dirFd, parent.name.c_str()) == 0
+             ? success()
+             : hostError();
+}
+
+uint32_t Z_wasi_snapshot_preview1Z_path_link(WasiInstance* instance, uint32_t oldFd,
+                                             uint32_t oldLookupFlags, uint32_t oldPath,
+                                             uint32_t oldLength, uint32_t newFd,
+                                             uint32_t newPath, uint32_t newLength) {
+  Granule& granule = Granule::fromHost(instance);
+  std::string_view fromPath = guestString(granule, oldPath, oldLength);
+  std::string_view toPath = guestString(granule, newPath, newLength);
+  WasiState& state = wasiState(granule);
+  Errno error = Errno::Success;
+  int fromDir = directoryFd(state, oldFd, error);
+  if (fromDir < 0) return toGuest(error);
+  int toDir = directoryFd(state, newFd, error);
+  if (toDir < 0) return toGuest(error);
+
+  PathParent to = resolveParent(toDir, toPath);
+  if (to.error != Errno::Success) return toGuest(to.error);
+  if (to.nameIsDotOrDotDot()) return toGuest(Errno::Exist);
+  if (to.trailingSlash) return toGuest(Errno::NoEnt);
+
+  if (oldLookupFlags & lookupflags::kSymlinkFollow) {
+    // Link the file the source leads to, found beneath its directory.
+    OpenedBeneath source = openBeneath(fromDir, fromPath, O_PATH, 0, true);
+    if (source.error != Errno::Success) return toGuest(source.error);
+    return ::linkat(AT_FDCWD, procPathOf(source.fd.get()).c_str(), to.dirFd, to.name.c_str(),
+                    AT_SYMLINK_FOLLOW) == 0
+               ? success()
+               : hostError();
+  }
+  PathParent from = resolveParent(fromDir, fromPath);
+  if (from.error != Errno::Success) return toGuest(from.error);
+  if (from.nameIsDotOrDotDot() || from.trailingSlash) return toGuest(Errno::Perm);
+  return ::linkat(from.dirFd, from.name.c_str(), to.dirFd, to.name.c_str(), 0) == 0
+             ? success()
+             : hostError();
+}
+
+}  // extern "C"

@@ -1,0 +1,18 @@
+//===- WasiErrno.h - host errno to WASI errno ------------------------------===//
+//
+// WASI numbers its errno values alphabetically, so a Linux errno must be
+// translated before the guest sees it; passing it through would turn, say,
+// ENOENT (2) into WASI's EACCES (2).
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "wasi/WasiAbi.h"
+
+namespace synergy::wasi {
+
+// The WASI errno for a Linux errno value. Values with no WASI counterpart
+// become Errno::Io.
+Errno errnoFromHost(int hostErrno);
+
+}  // namespace synergy::wasi

@@ -1,0 +1,86 @@
+//===- WasiState.h - one granule's WASI descriptor table -------------------===//
+//
+// The guest's file descriptors: 0, 1 and 2 are the host's own stdio (never
+// closed by us), then one descriptor per `--dir` preopen starting at 3 in the
+// order given, then whatever path_open hands out (lowest free number first).
+// Each entry records the host fd plus what WASI reports about it: file type
+// and rights. The table hangs on the granule as a HostExtension, created on
+// the first WASI call, and is used only from the granule's own thread.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <dirent.h>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "granule/Granule.h"
+#include "wasi/WasiAbi.h"
+
+namespace synergy::wasi {
+
+class FileDescriptor {
+ public:
+  FileDescriptor(int hostFd, bool ownsHostFd);
+  FileDescriptor(FileDescriptor&& other) noexcept;
+  FileDescriptor& operator=(FileDescriptor&& other) noexcept;
+  FileDescriptor(const FileDescriptor&) = delete;
+  FileDescriptor& operator=(const FileDescriptor&) = delete;
+  ~FileDescriptor();
+
+  int hostFd() const { return hostFd_; }
+  Filetype filetype() const { return filetype_; }
+  uint64_t rightsBase() const { return rightsBase_; }
+  uint64_t rightsInheriting() const { return rightsInheriting_; }
+  void restrictRights(uint64_t base, uint64_t inheriting) {
+    rightsBase_ &= base;
+    rightsInheriting_ &= inheriting;
+  }
+
+  // Set for preopened directories: the name fd_prestat_dir_name reports.
+  const std::optional<std::string>& preopenName() const { return preopenName_; }
+  void setPreopenName(std::string name) { preopenName_ = std::move(name); }
+
+  // A directory stream over a duplicate of the host fd, opened on first
+  // fd_readdir. Returns nullptr with errno set when it cannot be opened.
+  DIR* directoryStream();
+
+ private:
+  void release();
+
+  int hostFd_ = -1;
+  bool ownsHostFd_ = false;
+  Filetype filetype_ = Filetype::Unknown;
+  uint64_t rightsBase_ = 0;
+  uint64_t rightsInheriting_ = 0;
+  std::optional<std::string> preopenName_;
+  DIR* directory_ = nullptr;
+};
+
+class WasiState : public granule::HostExtension {
+ public:
+  explicit WasiState(granule::Granule& granule);
+
+  // Non-empty when a preopen could not be opened; the guest is trapped with
+  // it on its first WASI call rather than run without its directories.
+  const std::string& startupError() const { return startupError_; }
+
+  FileDescriptor* find(uint32_t fd);
+  // The lowest free descriptor number, or nullopt when the table is full.
+  std::optional<uint32_t> insert(FileDescriptor file);
+  Errno close(uint32_t fd);
+  Errno renumber(uint32_t from, uint32_t to);
+
+ private:
+  std::vector<std::optional<FileDescriptor>> table_;
+  std::string startupError_;
+};
+
+// The granule's WASI state, trapping the guest when its preopens failed.
+WasiState& wasiState(granule::Granule& granule);
+
+}  // namespace synergy::wasi
