@@ -23,8 +23,12 @@ config.substitutions.append(("%synergy-c\\+\\+", os.path.join(config.synergy_bin
 config.substitutions.append(("%synergy-run", os.path.join(config.synergy_bin_dir, "synergy-run")))
 config.substitutions.append(("%synergy-opt", os.path.join(config.synergy_bin_dir, "synergy-opt")))
 config.substitutions.append(("%wasm-dis", config.wasm_dis))
+# Native peers for differential tests: the same source built for the host.
+config.substitutions.append(("%host-clang\\+\\+", config.clang.replace("clang-19", "clang++-19")))
+config.substitutions.append(("%host-clang", config.clang))
 config.substitutions.append(("%cmake", config.cmake))
 config.substitutions.append(("%src_root", config.synergy_src_root))
+config.substitutions.append(("%obj_root", config.synergy_obj_root))
 
 for tool, feature in ((config.iverilog, "iverilog"), (config.yosys, "yosys")):
     if tool and os.path.exists(tool):
