@@ -14,11 +14,13 @@
 #include "frontends/c/DriverArguments.h"
 #include "frontends/c/ResponseFiles.h"
 #include "frontends/c/ToolProcess.h"
+#include "frontends/verilog/VerilogCompiler.h"
 #include "passes/Pipeline.h"
 #include "synergy/ToolPaths.h"
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -28,6 +30,7 @@
 
 namespace fs = std::filesystem;
 using namespace synergy::frontend_c;
+namespace verilog = synergy::verilog;
 
 namespace {
 
@@ -92,18 +95,6 @@ void printHelp(const GranuleToolchain& toolchain) {
                "  synergy-c++ -c app.cpp -o app.o && synergy-c++ app.o -lm -o app.wasm\n"
                "  cmake -S proj -B b -DCMAKE_TOOLCHAIN_FILE=<prefix>/share/synergy/"
                "synergy-toolchain.cmake\n";
-}
-
-// Verilog sources are compiled by the Verilog frontend, which the driver does
-// not call yet. This is the one place to connect it: it may rewrite `arguments`
-// (for example, replace each Verilog input by the objects it produced).
-bool compileVerilogInputs(DriverArguments& arguments, std::string& error) {
-  for (const DriverInput& input : arguments.inputs) {
-    if (input.kind != InputKind::Verilog) continue;
-    error = "Verilog input '" + input.path + "' needs the Verilog frontend";
-    return false;
-  }
-  return true;
 }
 
 bool checkInputsExist(const DriverArguments& arguments, std::string& error) {
@@ -210,8 +201,16 @@ int main(int argc, char** argv) {
 
   std::vector<std::string> words(argv + 1, argv + argc);
   DriverArguments arguments;
-  if (!expandResponseFiles(words, error) || !parseDriverArguments(words, arguments, error))
-    return reportError(toolchain, error);
+  if (!expandResponseFiles(words, error)) return reportError(toolchain, error);
+  // Verilog inputs make an engine, not a granule: a different pipeline with
+  // its own options (-top, +plusargs), so it takes the whole command line.
+  if (std::any_of(words.begin(), words.end(), verilog::isVerilogSource)) {
+    verilog::VerilogCompileOptions options;
+    if (!verilog::parseVerilogCommandLine(words, options, error))
+      return reportError(toolchain, error);
+    return verilog::compileVerilog(options);
+  }
+  if (!parseDriverArguments(words, arguments, error)) return reportError(toolchain, error);
 
   if (arguments.showHelp) {
     printHelp(toolchain);
@@ -223,7 +222,7 @@ int main(int argc, char** argv) {
     versionQuery.arguments.push_back({ArgumentPhase::Both, {"--version"}});
     return runStep(toolchain, versionQuery, buildSingleClangCommand(toolchain, versionQuery));
   }
-  if (!compileVerilogInputs(arguments, error) || !checkInputsExist(arguments, error))
+  if (!checkInputsExist(arguments, error))
     return reportError(toolchain, error);
 
   switch (arguments.action) {

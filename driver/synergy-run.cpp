@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/EngineRunner.h"
 #include "granule/Granule.h"
 #include "mpi/MpiJob.h"
 #include "synergy/ToolPaths.h"
@@ -28,9 +29,11 @@ constexpr int kTrapExitCode = 134;
 void printUsage() {
   std::printf(
       "usage: synergy-run [options] <program.wasm> [guest args...]\n"
+      "       synergy-run [--dir HOST[:GUEST]] [--max-ticks N] [--save-at-tick N FILE]\n"
+      "                   [--restart FILE] [--no-open-loop] <design.eng> [+plusargs]\n"
       "\n"
-      "Runs a granule built by synergy-cc. The module is compiled ahead of time\n"
-      "on first use and cached (see SYNERGY_CACHE_DIR).\n"
+      "Runs a granule (.wasm) or an engine (.eng) built by synergy-cc. Both are\n"
+      "compiled to native code on first use and cached (see SYNERGY_CACHE_DIR).\n"
       "\n"
       "options:\n"
       "  --dir HOST[:GUEST]  make host directory HOST visible to the guest as GUEST\n"
@@ -60,9 +63,32 @@ std::string requireValue(int& i, int argc, char** argv) {
   return argv[++i];
 }
 
+// Whether the program argument names a compiled Verilog design (.eng): those
+// run on the engine runtime, with its own options. Options before the program
+// are skipped with their values.
+bool programIsEngine(int argc, char** argv) {
+  for (int k = 1; k < argc; ++k) {
+    std::string arg = argv[k];
+    if (arg == "--dir" || arg == "--env" || arg == "--max-ticks" || arg == "--restart" ||
+        arg == "-np") {
+      ++k;
+      continue;
+    }
+    if (arg == "--save-at-tick") {
+      k += 2;
+      continue;
+    }
+    if (!arg.empty() && arg[0] == '-') continue;
+    return engine::isEngineFile(arg);
+  }
+  return false;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (programIsEngine(argc, argv))
+    return engine::runEngineCommandLine(std::vector<std::string>(argv + 1, argv + argc));
   granule::GranuleConfig config;
   std::string program;
   int ranks = 0;  // 0: not an MPI job

@@ -17,6 +17,7 @@
 #include <cerrno>
 #include <cstring>
 #include <limits>
+#include <optional>
 
 #include "granule/Granule.h"
 #include "wasi/FileMetadata.h"
@@ -64,72 +65,56 @@ static Filetype filetypeOfDirent(DIR* dir, const dirent* entry) {
   return filetypeOfMode(info.st_mode);
 }
 
+// fd_read, fd_write, fd_pread and fd_pwrite: resolve the guest's iovecs and
+// result slot, run `transfer` on the host fd, and store the byte count.
+template <typename Transfer>
+static uint32_t transferIovecs(WasiInstance* instance, uint32_t fd, uint32_t iovs,
+                               uint32_t iovsCount, std::optional<uint64_t> offset,
+                               uint32_t countOut, Transfer transfer) {
+  Granule& granule = Granule::fromHost(instance);
+  HostIovecs buffers;
+  gatherIovecs(granule, iovs, iovsCount, buffers);
+  uint8_t* count = granule.guestBytes(countOut, 4);
+  FileDescriptor* file = wasiState(granule).find(fd);
+  if (!file) return toGuest(Errno::Badf);
+  if (offset && !fitsOffset(*offset)) return toGuest(Errno::Inval);
+  ssize_t n = retryInterrupted([&] {
+    return transfer(file->hostFd(), buffers.entries.data(), int(buffers.count),
+                    off_t(offset.value_or(0)));
+  });
+  if (n < 0) return hostError();
+  storeGuest<uint32_t>(count, static_cast<uint32_t>(n));
+  return success();
+}
+
 extern "C" {
 
 uint32_t Z_wasi_snapshot_preview1Z_fd_write(WasiInstance* instance, uint32_t fd, uint32_t iovs,
                                             uint32_t iovsCount, uint32_t writtenOut) {
-  Granule& granule = Granule::fromHost(instance);
-  HostIovecs buffers;
-  gatherIovecs(granule, iovs, iovsCount, buffers);
-  uint8_t* written = granule.guestBytes(writtenOut, 4);
-  FileDescriptor* file = wasiState(granule).find(fd);
-  if (!file) return toGuest(Errno::Badf);
-  ssize_t n = retryInterrupted(
-      [&] { return ::writev(file->hostFd(), buffers.entries.data(), int(buffers.count)); });
-  if (n < 0) return hostError();
-  storeGuest<uint32_t>(written, static_cast<uint32_t>(n));
-  return success();
+  return transferIovecs(instance, fd, iovs, iovsCount, std::nullopt, writtenOut,
+                        [](int hostFd, const iovec* v, int n, off_t) {
+                          return ::writev(hostFd, v, n);
+                        });
 }
 
 uint32_t Z_wasi_snapshot_preview1Z_fd_read(WasiInstance* instance, uint32_t fd, uint32_t iovs,
                                            uint32_t iovsCount, uint32_t readOut) {
-  Granule& granule = Granule::fromHost(instance);
-  HostIovecs buffers;
-  gatherIovecs(granule, iovs, iovsCount, buffers);
-  uint8_t* read = granule.guestBytes(readOut, 4);
-  FileDescriptor* file = wasiState(granule).find(fd);
-  if (!file) return toGuest(Errno::Badf);
-  ssize_t n = retryInterrupted(
-      [&] { return ::readv(file->hostFd(), buffers.entries.data(), int(buffers.count)); });
-  if (n < 0) return hostError();
-  storeGuest<uint32_t>(read, static_cast<uint32_t>(n));
-  return success();
+  return transferIovecs(instance, fd, iovs, iovsCount, std::nullopt, readOut,
+                        [](int hostFd, const iovec* v, int n, off_t) {
+                          return ::readv(hostFd, v, n);
+                        });
 }
 
 uint32_t Z_wasi_snapshot_preview1Z_fd_pwrite(WasiInstance* instance, uint32_t fd, uint32_t iovs,
                                              uint32_t iovsCount, uint64_t offset,
                                              uint32_t writtenOut) {
-  Granule& granule = Granule::fromHost(instance);
-  HostIovecs buffers;
-  gatherIovecs(granule, iovs, iovsCount, buffers);
-  uint8_t* written = granule.guestBytes(writtenOut, 4);
-  FileDescriptor* file = wasiState(granule).find(fd);
-  if (!file) return toGuest(Errno::Badf);
-  if (!fitsOffset(offset)) return toGuest(Errno::Inval);
-  ssize_t n = retryInterrupted([&] {
-    return ::pwritev(file->hostFd(), buffers.entries.data(), int(buffers.count), off_t(offset));
-  });
-  if (n < 0) return hostError();
-  storeGuest<uint32_t>(written, static_cast<uint32_t>(n));
-  return success();
+  return transferIovecs(instance, fd, iovs, iovsCount, offset, writtenOut, ::pwritev);
 }
 
 uint32_t Z_wasi_snapshot_preview1Z_fd_pread(WasiInstance* instance, uint32_t fd, uint32_t iovs,
                                             uint32_t iovsCount, uint64_t offset,
                                             uint32_t readOut) {
-  Granule& granule = Granule::fromHost(instance);
-  HostIovecs buffers;
-  gatherIovecs(granule, iovs, iovsCount, buffers);
-  uint8_t* read = granule.guestBytes(readOut, 4);
-  FileDescriptor* file = wasiState(granule).find(fd);
-  if (!file) return toGuest(Errno::Badf);
-  if (!fitsOffset(offset)) return toGuest(Errno::Inval);
-  ssize_t n = retryInterrupted([&] {
-    return ::preadv(file->hostFd(), buffers.entries.data(), int(buffers.count), off_t(offset));
-  });
-  if (n < 0) return hostError();
-  storeGuest<uint32_t>(read, static_cast<uint32_t>(n));
-  return success();
+  return transferIovecs(instance, fd, iovs, iovsCount, offset, readOut, ::preadv);
 }
 
 uint32_t Z_wasi_snapshot_preview1Z_fd_seek(WasiInstance* instance, uint32_t fd, uint64_t offset,

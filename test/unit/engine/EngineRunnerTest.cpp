@@ -21,6 +21,7 @@
 #include <fstream>
 
 #include "engine/EngineRunner.h"
+#include "engine/StateFile.h"
 #include "hwlower/EngineManifest.h"
 
 namespace synergy::engine {
@@ -191,6 +192,30 @@ TEST_F(EngineRunnerTest, RefusesACorruptStateBeforeRunning) {
   std::string output;
   EXPECT_EQ(run(second, output), 1);
   EXPECT_EQ(output, "");
+}
+
+TEST_F(EngineRunnerTest, RefusesAStateFromAnotherDesign) {
+  std::string statePath = (dir_ / "counter.state").string();
+  EngineRunOptions first;
+  first.saveAtTick = 3;
+  first.saveAtTickPath = statePath;
+  std::string ignored;
+  ASSERT_EQ(run(first, ignored), 0);
+  // A well-formed, correctly signed file whose variables belong elsewhere.
+  std::string error;
+  auto state = readSavedState(statePath, error);
+  ASSERT_TRUE(state) << error;
+  state->variables[1].name = "tb.other";
+  state->designSignature = designSignature(state->variables);
+  ASSERT_TRUE(writeSavedState(statePath, *state, error)) << error;
+  EngineRunOptions second;
+  second.restartPath = statePath;
+  std::string output;
+  ::testing::internal::CaptureStderr();
+  EXPECT_EQ(run(second, output), 1);
+  std::string diagnostics = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(output, "");
+  EXPECT_NE(diagnostics.find("different design"), std::string::npos) << diagnostics;
 }
 
 }  // namespace

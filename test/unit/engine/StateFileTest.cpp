@@ -13,6 +13,9 @@ SavedState sampleState() {
   state.randomSeed = -17;
   state.urandomSeed = 3;
   state.files.push_back({0x80000003u, "data dir/in \"x\".txt", "rb", 12});
+  state.monitorTask = 2;
+  state.monitorOn = false;
+  state.monitorValues = "1f,0,";
   SavedVariable scalar{"tb.count", 70, 0, {}};
   BitValue wide = BitValue::zero(70);
   wide.setBit(69, true);
@@ -44,6 +47,9 @@ TEST(StateFileTest, RoundTripsEveryField) {
   ASSERT_EQ(parsed->files.size(), 1u);
   EXPECT_EQ(parsed->files[0].path, "data dir/in \"x\".txt");
   EXPECT_EQ(parsed->files[0].position, 12);
+  EXPECT_EQ(parsed->monitorTask, 2u);
+  EXPECT_FALSE(parsed->monitorOn);
+  EXPECT_EQ(parsed->monitorValues, "1f,0,");
   ASSERT_EQ(parsed->variables.size(), 2u);
   EXPECT_EQ(parsed->variables[0].elements[0].words, state.variables[0].elements[0].words);
   EXPECT_EQ(parsed->variables[1].elements[2].words, state.variables[1].elements[2].words);

@@ -1,0 +1,330 @@
+#!/usr/bin/env python3
+"""Run the granule kernel suite against native builds and report the ratios.
+
+Each kernel in bench/kernels/ is built twice from the same source: natively
+with clang-19 and as a granule with synergy-cc. Both are run REPEAT times,
+interleaved so that load from other processes hits both sides alike, and the
+minimum of the in-program kernel time is kept. Each kernel prints two times
+measured around its hot loop only (so process start-up and the granule's AOT
+step are excluded): `time_s`, wall-clock, and `cpu_s`, the CPU time of the
+thread running it. Ratios use CPU time by default, because wall-clock time
+on a machine shared with other work mostly measures the scheduler; pass
+--metric wall on a quiet machine to compare wall-clock instead. All other
+output lines must be identical between every run on both sides; a mismatch
+fails the run.
+
+It also times a hello-world granule end to end: once against a fresh, empty
+AOT cache (cold start: wasm2c, post-pass and native compile included) and
+then with the cache filled (warm start).
+
+Usage:
+  bench/run-kernels.py --build BUILD_DIR [--repeat N] [--json OUT] [--quick]
+                       [--metric cpu|wall] [--kernel NAME ...] [--no-startup]
+                       [--granule-flag=FLAG ...]
+
+Progress goes to stderr; the table goes to stdout. Exit status is non-zero
+when a build fails or native and granule outputs differ, never because of a
+timing: the targets are reported, not enforced.
+"""
+
+import argparse
+import json
+import math
+import os
+import platform
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+BENCH_DIR = os.path.dirname(os.path.abspath(__file__))
+KERNEL_DIR = os.path.join(BENCH_DIR, "kernels")
+
+# name -> problem size for --quick (argv[1] of the kernel). The full-size
+# defaults live in each kernel so that running one by hand needs no argument.
+KERNELS = {
+    "dgemm": 200,
+    "stencil2d": 300,
+    "nstream": 200000,
+    "spmv": 50000,
+    "nbody": 300,
+    "sort": 500000,
+    "strhash": 50000,
+}
+
+# Compile flags shared by both sides. -ffp-contract=off keeps clang from
+# fusing multiply-adds differently on the two targets, so floating results
+# are bit-identical and the checksums can be compared exactly.
+COMMON_FLAGS = ["-O2", "-ffp-contract=off", "-I", KERNEL_DIR]
+NATIVE_CC = "clang-19"
+
+# Smallest size every kernel accepts (stencil2d needs a 3x3 grid).
+WARM_UP_SIZE = "4"
+
+GEOMEAN_TARGET = 1.10
+KERNEL_TARGET = 1.30
+RUN_TIMEOUT_S = 900
+
+
+class BenchError(Exception):
+    """A build or run failure; reported in one line, then exit non-zero."""
+
+
+def progress(message):
+    print(f"[bench] {message}", file=sys.stderr, flush=True)
+
+
+def children_cpu_s():
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def run_checked(argv, env=None, what=None):
+    """Runs argv, returns (stdout, wall seconds, CPU seconds of the process
+    and every descendant it waited for); raises BenchError on failure."""
+    cpu_start = children_cpu_s()
+    start = time.perf_counter()
+    try:
+        proc = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=RUN_TIMEOUT_S)
+    except FileNotFoundError:
+        raise BenchError(f"{argv[0]}: not found")
+    except subprocess.TimeoutExpired:
+        raise BenchError(f"{what or argv[0]}: timed out after {RUN_TIMEOUT_S} s")
+    wall = time.perf_counter() - start
+    cpu = children_cpu_s() - cpu_start
+    if proc.returncode != 0:
+        detail = (proc.stderr.strip() or proc.stdout.strip()).splitlines()
+        last = detail[-1] if detail else "no output"
+        raise BenchError(f"{what or ' '.join(argv)}: exit {proc.returncode}: {last}")
+    return proc.stdout, wall, cpu
+
+
+TIMING_LINES = {"time_s": "wall", "cpu_s": "cpu"}
+
+
+def split_output(text, what):
+    """Returns (result lines without the timing lines, {"wall": s, "cpu": s})."""
+    result, times = [], {}
+    for line in text.splitlines():
+        words = line.split()
+        if words and words[0] in TIMING_LINES and len(words) == 2:
+            times[TIMING_LINES[words[0]]] = float(words[1])
+        else:
+            result.append(line)
+    for label, metric in TIMING_LINES.items():
+        if metric not in times:
+            raise BenchError(f"{what}: no '{label}' line in output")
+    return "\n".join(result), times
+
+
+class Toolchain:
+    def __init__(self, build_dir, work_dir, granule_flags):
+        bin_dir = os.path.join(build_dir, "bin")
+        self.synergy_cc = os.path.join(bin_dir, "synergy-cc")
+        self.synergy_run = os.path.join(bin_dir, "synergy-run")
+        for tool in (self.synergy_cc, self.synergy_run):
+            if not os.access(tool, os.X_OK):
+                raise BenchError(f"{tool}: not found; build the synergy-cc and synergy-run targets first")
+        if shutil.which(NATIVE_CC) is None:
+            raise BenchError(f"{NATIVE_CC}: not found on PATH")
+        self.work_dir = work_dir
+        self.granule_flags = granule_flags
+        os.makedirs(work_dir, exist_ok=True)
+        # The kernels get their own AOT cache so a benchmark never reads a
+        # stale entry from, or pollutes, the user's cache.
+        self.kernel_cache = os.path.join(work_dir, "aot-cache")
+        os.makedirs(self.kernel_cache, exist_ok=True)
+
+    def build_native(self, source, output):
+        run_checked([NATIVE_CC, *COMMON_FLAGS, source, "-o", output, "-lm"], what=f"native build of {source}")
+
+    def build_granule(self, source, output):
+        run_checked([self.synergy_cc, *COMMON_FLAGS, *self.granule_flags, source, "-o", output],
+                    what=f"granule build of {source}")
+
+    def granule_env(self, cache_dir):
+        env = dict(os.environ)
+        env["SYNERGY_CACHE_DIR"] = cache_dir
+        return env
+
+
+def run_kernel(tools, name, quick_size, quick, repeat, metric):
+    source = os.path.join(KERNEL_DIR, f"{name}.c")
+    native = os.path.join(tools.work_dir, f"{name}.native")
+    granule = os.path.join(tools.work_dir, f"{name}.wasm")
+    progress(f"{name}: building")
+    tools.build_native(source, native)
+    tools.build_granule(source, granule)
+    size_args = [str(quick_size)] if quick else []
+    env = tools.granule_env(tools.kernel_cache)
+
+    # One untimed granule run at a tiny size fills the AOT cache, so the
+    # first timed run does not also compete with the compiler for the CPU.
+    run_checked([tools.synergy_run, granule, WARM_UP_SIZE], env=env, what=f"{name} granule warm-up")
+
+    reference = None
+    times = {"native": {"wall": [], "cpu": []}, "granule": {"wall": [], "cpu": []}}
+    for rep in range(repeat):
+        for side, argv, side_env in (
+            ("native", [native, *size_args], None),
+            ("granule", [tools.synergy_run, granule, *size_args], env),
+        ):
+            what = f"{name} {side} run {rep + 1}"
+            stdout, _, _ = run_checked(argv, env=side_env, what=what)
+            result, measured = split_output(stdout, what)
+            if reference is None:
+                reference = result
+            elif result != reference:
+                raise BenchError(f"{what}: output differs from the first native run:\n"
+                                 f"--- expected\n{reference}\n--- got\n{result}")
+            for clock, seconds in measured.items():
+                times[side][clock].append(seconds)
+        progress(f"{name}: run {rep + 1}/{repeat}: "
+                 f"native {times['native']['cpu'][-1]:.4f} s cpu / {times['native']['wall'][-1]:.4f} s wall, "
+                 f"granule {times['granule']['cpu'][-1]:.4f} s cpu / {times['granule']['wall'][-1]:.4f} s wall")
+
+    native_best, granule_best = min(times["native"][metric]), min(times["granule"][metric])
+    checksum = next((l.split()[1] for l in reference.splitlines() if l.startswith("checksum ")), None)
+    return {
+        "kernel": name,
+        "parameters": reference.splitlines()[0] if reference else "",
+        "checksum": checksum,
+        "metric": metric,
+        "native_wall_s": times["native"]["wall"],
+        "native_cpu_s": times["native"]["cpu"],
+        "granule_wall_s": times["granule"]["wall"],
+        "granule_cpu_s": times["granule"]["cpu"],
+        "native_min_s": native_best,
+        "granule_min_s": granule_best,
+        "ratio": granule_best / native_best if native_best > 0 else float("inf"),
+        "median_ratio": statistics.median(times["granule"][metric]) / statistics.median(times["native"][metric]),
+    }
+
+
+def measure_startup(tools, repeat):
+    """Wall and CPU time of a whole hello-world process: cold, warm, native.
+    CPU time includes the AOT compiler processes of the cold start."""
+    source = os.path.join(KERNEL_DIR, "hello.c")
+    native = os.path.join(tools.work_dir, "hello.native")
+    granule = os.path.join(tools.work_dir, "hello.wasm")
+    progress("hello: building")
+    tools.build_native(source, native)
+    tools.build_granule(source, granule)
+
+    cold_cache = tempfile.mkdtemp(prefix="cold-cache-", dir=tools.work_dir)
+    try:
+        env = tools.granule_env(cold_cache)
+        progress("hello: cold start (empty AOT cache)")
+        _, cold, cold_cpu = run_checked([tools.synergy_run, granule], env=env, what="hello cold start")
+        warm, native_runs = [], []
+        for rep in range(repeat):
+            warm.append(run_checked([tools.synergy_run, granule], env=env, what="hello warm start")[1:])
+            native_runs.append(run_checked([native], what="hello native")[1:])
+        progress(f"hello: cold {cold:.3f} s, warm {min(w for w, _ in warm) * 1e3:.1f} ms")
+    finally:
+        shutil.rmtree(cold_cache, ignore_errors=True)
+    return {
+        "cold_wall_s": cold,
+        "cold_cpu_s": cold_cpu,
+        "warm_wall_s": [w for w, _ in warm],
+        "warm_cpu_s": [c for _, c in warm],
+        "native_wall_s": [w for w, _ in native_runs],
+        "native_cpu_s": [c for _, c in native_runs],
+        "warm_min_wall_s": min(w for w, _ in warm),
+        "warm_min_cpu_s": min(c for _, c in warm),
+        "native_min_wall_s": min(w for w, _ in native_runs),
+        "native_min_cpu_s": min(c for _, c in native_runs),
+    }
+
+
+def geometric_mean(values):
+    return math.exp(sum(math.log(v) for v in values) / len(values))
+
+
+def print_table(results, geomean, startup, metric):
+    print(f"kernel times: minimum {metric} seconds of the kernel loop "
+          f"(ratio of minima; the ratio of medians is shown for spread)")
+    print(f"{'kernel':<12} {'native s':>10} {'granule s':>10} {'ratio':>7} {'median':>8}")
+    for r in results:
+        flag = "  over target" if r["ratio"] > KERNEL_TARGET else ""
+        print(f"{r['kernel']:<12} {r['native_min_s']:>10.4f} {r['granule_min_s']:>10.4f} "
+              f"{r['ratio']:>6.3f}x {r['median_ratio']:>7.3f}x{flag}")
+    print(f"{'geomean':<12} {'':>10} {'':>10} {geomean:>6.3f}x")
+    worst = max(results, key=lambda r: r["ratio"])
+    print(f"targets: geomean <= {GEOMEAN_TARGET:.2f}x: {'met' if geomean <= GEOMEAN_TARGET else 'MISSED'}; "
+          f"every kernel <= {KERNEL_TARGET:.2f}x: "
+          f"{'met' if worst['ratio'] <= KERNEL_TARGET else 'MISSED (' + worst['kernel'] + ')'}")
+    if startup:
+        print("hello world, whole process (wall / CPU incl. child processes):")
+        print(f"  cold start (empty AOT cache) {startup['cold_wall_s'] * 1e3:9.1f} ms / "
+              f"{startup['cold_cpu_s'] * 1e3:7.1f} ms")
+        print(f"  warm start (cached)          {startup['warm_min_wall_s'] * 1e3:9.1f} ms / "
+              f"{startup['warm_min_cpu_s'] * 1e3:7.1f} ms")
+        print(f"  native                       {startup['native_min_wall_s'] * 1e3:9.1f} ms / "
+              f"{startup['native_min_cpu_s'] * 1e3:7.1f} ms")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--build", required=True, help="Synergy build directory (holds bin/synergy-cc)")
+    parser.add_argument("--repeat", type=int, default=3, help="runs per side; the minimum is kept (default 3)")
+    parser.add_argument("--json", help="write the results to this file")
+    parser.add_argument("--quick", action="store_true", help="small problem sizes, for a smoke test")
+    parser.add_argument("--metric", choices=("cpu", "wall"), default="cpu",
+                        help="clock the ratios use: thread CPU time (default) or wall-clock")
+    parser.add_argument("--kernel", action="append", choices=sorted(KERNELS),
+                        help="run only this kernel (repeatable)")
+    parser.add_argument("--granule-flag", action="append", default=[], metavar="FLAG",
+                        help="extra synergy-cc flag for the granule side only, to try a "
+                             "toolchain change (repeatable; use --granule-flag=-fno-...)")
+    parser.add_argument("--no-startup", action="store_true", help="skip the hello-world start-up timing")
+    args = parser.parse_args()
+    if args.repeat < 1:
+        parser.error("--repeat must be at least 1")
+
+    build_dir = os.path.abspath(args.build)
+    work_name = "kernels-quick" if args.quick else "kernels"
+    if args.granule_flag:
+        # Separate work files, so a trial build never replaces the plain one.
+        work_name += "-trial"
+    work_dir = os.path.join(build_dir, "bench", work_name)
+    try:
+        tools = Toolchain(build_dir, work_dir, args.granule_flag)
+        names = args.kernel or list(KERNELS)
+        results = [run_kernel(tools, n, KERNELS[n], args.quick, args.repeat, args.metric)
+                   for n in names]
+        startup = None if args.no_startup else measure_startup(tools, args.repeat)
+    except BenchError as err:
+        print(f"run-kernels.py: error: {err}", file=sys.stderr)
+        return 1
+
+    geomean = geometric_mean([r["ratio"] for r in results])
+    print_table(results, geomean, startup, args.metric)
+    if args.json:
+        report = {
+            "machine": {"node": platform.node(), "machine": platform.machine(),
+                        "processor": platform.processor(), "cpus": os.cpu_count()},
+            "quick": args.quick,
+            "repeat": args.repeat,
+            "metric": args.metric,
+            "flags": COMMON_FLAGS[:2],
+            "granule_extra_flags": args.granule_flag,
+            "kernels": results,
+            "geomean": geomean,
+            "targets": {"geomean": GEOMEAN_TARGET, "per_kernel": KERNEL_TARGET,
+                        "geomean_met": geomean <= GEOMEAN_TARGET,
+                        "per_kernel_met": all(r["ratio"] <= KERNEL_TARGET for r in results)},
+            "startup": startup,
+        }
+        with open(args.json, "w") as out:
+            json.dump(report, out, indent=2)
+            out.write("\n")
+        progress(f"wrote {args.json}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

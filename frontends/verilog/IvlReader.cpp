@@ -1,0 +1,988 @@
+//===- IvlReader.cpp - Scopes, processes and statements to HW IR ----------===//
+//
+// This file implements the procedural half of IvlReader: it declares one Var
+// per signal of every scope (hierarchy flattened, names mangled), translates
+// each process into a hwlower::Process, and each expression into Verilog
+// text that is width-exact and self-determined. Every compound expression is
+// wrapped in a concatenation `{...}` (self-determined, so it cannot widen in
+// its context) and in `$signed(...)` when Icarus says it is signed; width
+// changes Icarus implies become explicit helper-function calls.
+//
+// System functions inside expressions ($feof, $fgetc, $random, $time, ...)
+// cannot be evaluated by hardware: each is hoisted into a Task statement
+// placed right before the statement that uses it, and the expression reads
+// the task's result register instead.
+//
+//===----------------------------------------------------------------------===//
+#include "frontends/verilog/IvlReader.h"
+
+#include <cstring>
+#include <functional>
+
+namespace synergy::verilog {
+
+using namespace hwlower;
+
+static const std::set<std::string>& reservedWords() {
+  static const std::set<std::string> words = {
+      "bit", "byte", "logic", "int", "shortint", "longint", "string", "do", "break",
+      "continue", "return", "final", "new", "this", "class", "interface", "package",
+      "program", "bind", "chandle", "const", "context", "cover", "dist", "enum", "export",
+      "extends", "extern", "foreach", "iff", "import", "inside", "local", "modport", "null",
+      "packed", "priority", "pure", "rand", "randc", "ref", "sequence", "solve", "static",
+      "struct", "super", "throughout", "timeprecision", "timeunit", "type", "typedef",
+      "union", "unique", "var", "virtual", "void", "with", "within", "property", "assert",
+      "assume", "alias", "before", "covergroup", "coverpoint", "cross", "expect", "matches",
+      "tagged", "wildcard", "randcase", "clocking", "shortreal", "restrict", "checker",
+      "global", "implies", "let", "strong", "weak", "soft", "until", "unique0", "untyped",
+      "nettype", "interconnect", "implements", "always_comb", "always_ff", "always_latch",
+      "endclass", "endinterface", "endpackage", "endprogram", "endsequence", "endproperty",
+      "endclocking", "endchecker", "endgroup", "first_match", "intersect", "join_any",
+      "join_none", "eventually", "nexttime", "accept_on", "reject_on"};
+  return words;
+}
+
+std::string IvlReader::mangle(const std::string& hierName) const {
+  std::string name = hierName;
+  std::string top = std::string(ivl_scope_name(topScope_)) + ".";
+  if (name.compare(0, top.size(), top) == 0) name = name.substr(top.size());
+  std::string out;
+  for (size_t i = 0; i < name.size(); ++i) {
+    char c = name[i];
+    if (c == '.')
+      out += "__";
+    else if (std::isalnum((unsigned char)c) || c == '_')
+      out += c;
+    else
+      out += '_';
+  }
+  if (out.empty() || std::isdigit((unsigned char)out[0])) out = "_" + out;
+  if (reservedWords().count(out)) out += "_";
+  return out;
+}
+
+SourceLoc IvlReader::locOf(ivl_statement_t st) const {
+  SourceLoc loc;
+  if (const char* f = ivl_stmt_file(st)) loc.file = f;
+  loc.line = ivl_stmt_lineno(st);
+  return loc;
+}
+
+int IvlReader::varOf(ivl_signal_t sig) {
+  auto it = sigVar_.find(sig);
+  if (it != sigVar_.end()) return it->second;
+  declareSignal(sig, false);
+  return sigVar_.at(sig);
+}
+
+void IvlReader::declareSignal(ivl_signal_t sig, bool insideFunction) {
+  if (sigVar_.count(sig)) return;
+  Var v;
+  v.name = ivl_signal_name(sig);
+  v.ident = mangle(v.name);
+  v.width = ivl_signal_width(sig);
+  v.isSigned = ivl_signal_signed(sig);
+  if (ivl_signal_dimensions(sig) > 0) {
+    v.depth = ivl_signal_array_count(sig);
+    v.arrayBase = ivl_signal_array_base(sig);
+  }
+  v.kind = ivl_signal_type(sig) == IVL_SIT_REG ? VarKind::Reg : VarKind::Wire;
+  v.inFunction = insideFunction;
+  v.isLocal = ivl_signal_local(sig);
+  if (ivl_signal_data_type(sig) == IVL_VT_REAL) {
+    v.isReal = true;
+    v.width = 64;
+  }
+  if (ivl_signal_scope(sig) == topScope_ && ivl_signal_port(sig) == IVL_SIP_INPUT)
+    v.kind = VarKind::Input;
+  for (unsigned i = 0; i < ivl_signal_attr_cnt(sig); ++i) {
+    ivl_attribute_t attr = ivl_signal_attr_val(sig, i);
+    if (std::strcmp(attr->key, "non_volatile") == 0) v.nonVolatileAttr = true;
+  }
+  if (const char* f = ivl_signal_file(sig)) v.loc.file = f;
+  v.loc.line = ivl_signal_lineno(sig);
+  ivl_variable_type_t dt = ivl_signal_data_type(sig);
+  if (dt != IVL_VT_LOGIC && dt != IVL_VT_BOOL && dt != IVL_VT_REAL && dt != IVL_VT_NO_TYPE)
+    diags_.unsupported("signal '" + v.name + "' of a non-vector type", v.loc);
+  sigVar_[sig] = out_.addVar(std::move(v));
+}
+
+void IvlReader::collectScope(ivl_scope_t scope, bool insideFunction) {
+  ivl_scope_type_t type = ivl_scope_type(scope);
+  if (type == IVL_SCT_FUNCTION) insideFunction = true;
+  if (type == IVL_SCT_CLASS || type == IVL_SCT_PACKAGE) return;
+  for (unsigned i = 0; i < ivl_scope_sigs(scope); ++i)
+    declareSignal(ivl_scope_sig(scope, i), insideFunction);
+  for (size_t i = 0; i < ivl_scope_childs(scope); ++i)
+    collectScope(ivl_scope_child(scope, i), insideFunction);
+}
+
+bool IvlReader::read() {
+  unsigned nroots = 0;
+  ivl_scope_t* roots = nullptr;
+  ivl_design_roots(des_, &roots, &nroots);
+  // With several roots (an uninstantiated module, or no -top), the test
+  // bench is the one named tb or top; otherwise the first.
+  for (unsigned i = 0; i < nroots; ++i) {
+    if (ivl_scope_type(roots[i]) != IVL_SCT_MODULE) continue;
+    std::string name = ivl_scope_basename(roots[i]);
+    if (!topScope_ || name == "tb" || name == "top") topScope_ = roots[i];
+    if (name == "tb" || name == "top") break;
+  }
+  if (!topScope_) {
+    diags_.error("no top-level module", {});
+    return false;
+  }
+  out_.top = ivl_scope_basename(topScope_);
+  for (unsigned i = 0; i < nroots; ++i) collectScope(roots[i], false);
+
+  // A top-level `input clock` is the virtual clock the runtime drives.
+  for (unsigned i = 0; i < ivl_scope_sigs(topScope_); ++i) {
+    ivl_signal_t sig = ivl_scope_sig(topScope_, i);
+    if (ivl_signal_port(sig) == IVL_SIP_INPUT) {
+      int v = varOf(sig);
+      if (out_.clockVar < 0 && out_.vars[v].width == 1) out_.clockVar = v;
+    }
+  }
+
+  readNetlist();
+  readProcesses();
+  for (const std::string& helper : resizeHelpers_) out_.functions.push_back(helper);
+  return !diags_.failed();
+}
+
+//===----------------------------------------------------------------------===//
+// Processes and statements
+//===----------------------------------------------------------------------===//
+
+void IvlReader::readProcesses() {
+  ivl_design_process(
+      des_,
+      [](ivl_process_t proc, void* self) -> int {
+        auto* reader = static_cast<IvlReader*>(self);
+        Process p;
+        if (const char* f = ivl_process_file(proc)) p.loc.file = f;
+        p.loc.line = ivl_process_lineno(proc);
+        reader->currentScope_ = ivl_process_scope(proc);
+        ivl_statement_t st = ivl_process_stmt(proc);
+        switch (ivl_process_type(proc)) {
+          case IVL_PR_INITIAL:
+            p.kind = ProcessKind::Initial;
+            p.body = reader->readStmt(st);
+            break;
+          case IVL_PR_ALWAYS:
+          case IVL_PR_ALWAYS_COMB:
+          case IVL_PR_ALWAYS_FF:
+          case IVL_PR_ALWAYS_LATCH:
+            p.kind = ProcessKind::Always;
+            if (ivl_statement_type(st) == IVL_ST_WAIT) {
+              for (unsigned i = 0; i < ivl_stmt_nevent(st); ++i) {
+                ivl_event_t ev = ivl_stmt_events(st, i);
+                for (unsigned k = 0; k < ivl_event_npos(ev); ++k)
+                  p.guard.push_back({EdgeKind::Pos, reader->nexusVar(ivl_event_pos(ev, k), 0)});
+                for (unsigned k = 0; k < ivl_event_nneg(ev); ++k)
+                  p.guard.push_back({EdgeKind::Neg, reader->nexusVar(ivl_event_neg(ev, k), 0)});
+                for (unsigned k = 0; k < ivl_event_nany(ev); ++k)
+                  p.guard.push_back({EdgeKind::Any, reader->nexusVar(ivl_event_any(ev, k), 0)});
+              }
+              ivl_statement_t sub = ivl_stmt_sub_stmt(st);
+              p.body = sub ? reader->readStmt(sub) : std::make_unique<Stmt>();
+            } else if (ivl_statement_type(st) == IVL_ST_DELAY) {
+              p.body = reader->readStmt(st);
+            } else {
+              reader->diags_.unsupported("always block without a leading event control", p.loc);
+              return 0;
+            }
+            break;
+          case IVL_PR_FINAL:
+            reader->diags_.unsupported("final block", p.loc);
+            return 0;
+        }
+        reader->out_.processes.push_back(std::move(p));
+        return 0;
+      },
+      this);
+}
+
+static StmtPtr makeStmt(StmtKind kind, SourceLoc loc) {
+  auto s = std::make_unique<Stmt>();
+  s->kind = kind;
+  s->loc = std::move(loc);
+  return s;
+}
+
+static StmtPtr cloneTaskStmt(const Stmt& s) {
+  auto c = makeStmt(StmtKind::Task, s.loc);
+  c->call = s.call;
+  return c;
+}
+
+// Prepends the system-function calls hoisted while reading `st`'s own
+// expressions (not those of its children, which wrap their own).
+StmtPtr IvlReader::wrapHoisted(StmtPtr st) {
+  if (hoisted_.empty()) return st;
+  auto block = makeStmt(StmtKind::Block, st->loc);
+  for (StmtPtr& h : hoisted_) block->body.push_back(std::move(h));
+  hoisted_.clear();
+  block->body.push_back(std::move(st));
+  return block;
+}
+
+// Icarus delivers `for (i = a; i < N; i = i + s) body` as the assignment
+// `i = a` followed by `while (i < N) begin body; i = i + s; end`. With a
+// constant bound, synthesis can unroll it as a `for`, so it is recognised.
+static ivl_signal_t plainSignal(ivl_expr_t e) {
+  if (ivl_expr_type(e) == IVL_EX_SELECT && !ivl_expr_oper2(e)) e = ivl_expr_oper1(e);
+  if (ivl_expr_type(e) != IVL_EX_SIGNAL || ivl_expr_oper1(e)) return nullptr;
+  return ivl_expr_signal(e);
+}
+
+static bool isConstantExpr(ivl_expr_t e) {
+  if (ivl_expr_type(e) == IVL_EX_SELECT && !ivl_expr_oper2(e)) e = ivl_expr_oper1(e);
+  return ivl_expr_type(e) == IVL_EX_NUMBER || ivl_expr_type(e) == IVL_EX_ULONG;
+}
+
+static ivl_signal_t wholeTarget(ivl_statement_t st) {
+  if (ivl_statement_type(st) != IVL_ST_ASSIGN || ivl_stmt_lvals(st) != 1) return nullptr;
+  ivl_lval_t lv = ivl_stmt_lval(st, 0);
+  if (ivl_lval_idx(lv) || ivl_lval_nest(lv)) return nullptr;
+  ivl_signal_t sig = ivl_lval_sig(lv);
+  if (!sig || ivl_lval_width(lv) != ivl_signal_width(sig)) return nullptr;
+  return sig;
+}
+
+static bool isCountedFor(ivl_statement_t init, ivl_statement_t loop) {
+  ivl_signal_t var = wholeTarget(init);
+  if (!var || ivl_statement_type(loop) != IVL_ST_WHILE) return false;
+  ivl_expr_t cond = ivl_stmt_cond_expr(loop);
+  if (ivl_expr_type(cond) != IVL_EX_BINARY) return false;
+  if (!std::strchr("<>LGn", ivl_expr_opcode(cond))) return false;
+  ivl_expr_t a = ivl_expr_oper1(cond), b = ivl_expr_oper2(cond);
+  bool bounded = (plainSignal(a) == var && isConstantExpr(b)) ||
+                 (plainSignal(b) == var && isConstantExpr(a));
+  if (!bounded || ivl_expr_type(ivl_stmt_rval(init)) == IVL_EX_SFUNC) return false;
+  ivl_statement_t body = ivl_stmt_sub_stmt(loop);
+  if (!body || ivl_statement_type(body) != IVL_ST_BLOCK || ivl_stmt_block_count(body) == 0)
+    return false;
+  ivl_statement_t step = ivl_stmt_block_stmt(body, ivl_stmt_block_count(body) - 1);
+  return wholeTarget(step) == var && ivl_expr_type(ivl_stmt_rval(step)) != IVL_EX_SFUNC;
+}
+
+StmtPtr IvlReader::readStmt(ivl_statement_t st) {
+  SourceLoc loc = locOf(st);
+  switch (ivl_statement_type(st)) {
+    case IVL_ST_NOOP:
+      return makeStmt(StmtKind::Nop, loc);
+    case IVL_ST_BLOCK:
+    case IVL_ST_FORK: {
+      auto block = makeStmt(StmtKind::Block, loc);
+      block->isFork = ivl_statement_type(st) == IVL_ST_FORK;
+      unsigned n = ivl_stmt_block_count(st);
+      for (unsigned i = 0; i < n; ++i) {
+        ivl_statement_t child = ivl_stmt_block_stmt(st, i);
+        if (i + 1 < n && isCountedFor(child, ivl_stmt_block_stmt(st, i + 1))) {
+          block->body.push_back(readCountedFor(child, ivl_stmt_block_stmt(st, i + 1)));
+          ++i;
+          continue;
+        }
+        block->body.push_back(readStmt(child));
+      }
+      return block;
+    }
+    case IVL_ST_ASSIGN:
+    case IVL_ST_ASSIGN_NB: {
+      if (ivl_stmt_delay_expr(st)) {
+        diags_.unsupported("intra-assignment delay", loc);
+        return makeStmt(StmtKind::Nop, loc);
+      }
+      auto a = makeStmt(ivl_statement_type(st) == IVL_ST_ASSIGN ? StmtKind::Assign
+                                                                   : StmtKind::NbAssign,
+                        loc);
+      a->rhs = readExpr(ivl_stmt_rval(st));
+      // Icarus lists concatenated l-values LSB first.
+      for (unsigned i = 0; i < ivl_stmt_lvals(st); ++i)
+        a->lhs.push_back(readLValue(ivl_stmt_lval(st, i)));
+      unsigned lw = ivl_stmt_lwidth(st);
+      if (a->rhs.width != lw) {
+        a->rhs.text = resized(a->rhs.text, a->rhs.width, lw, a->rhs.isSigned);
+        a->rhs.width = lw;
+      }
+      return wrapHoisted(std::move(a));
+    }
+    case IVL_ST_CONDIT: {
+      auto s = makeStmt(StmtKind::If, loc);
+      s->cond = readExpr(ivl_stmt_cond_expr(st));
+      std::vector<StmtPtr> mine = std::move(hoisted_);
+      hoisted_.clear();
+      ivl_statement_t t = ivl_stmt_cond_true(st), f = ivl_stmt_cond_false(st);
+      s->thenStmt = t ? readStmt(t) : makeStmt(StmtKind::Nop, loc);
+      s->elseStmt = f ? readStmt(f) : makeStmt(StmtKind::Nop, loc);
+      hoisted_ = std::move(mine);
+      return wrapHoisted(std::move(s));
+    }
+    case IVL_ST_CASE:
+    case IVL_ST_CASEX:
+    case IVL_ST_CASEZ: {
+      auto s = makeStmt(StmtKind::Case, loc);
+      s->caseKind = ivl_statement_type(st) == IVL_ST_CASE    ? CaseKind::Case
+                    : ivl_statement_type(st) == IVL_ST_CASEX ? CaseKind::CaseX
+                                                             : CaseKind::CaseZ;
+      s->cond = readExpr(ivl_stmt_cond_expr(st));
+      // Icarus gives `a, b: stmt` as one item per label, each with its own
+      // copy of the statement; the copies are kept (same behaviour).
+      std::vector<CaseItem> items;
+      for (unsigned i = 0; i < ivl_stmt_case_count(st); ++i) {
+        CaseItem item;
+        if (ivl_expr_t label = ivl_stmt_case_expr(st, i)) {
+          keepXZ_ = s->caseKind != CaseKind::Case;
+          Expr e = readExpr(label);
+          keepXZ_ = false;
+          unsigned w = std::max(e.width, s->cond.width);
+          e.text = resized(e.text, e.width, w, e.isSigned);
+          item.labels.push_back(e);
+        }
+        items.push_back(std::move(item));
+      }
+      std::vector<StmtPtr> mine = std::move(hoisted_);
+      hoisted_.clear();
+      for (unsigned i = 0; i < ivl_stmt_case_count(st); ++i) {
+        ivl_statement_t sub = ivl_stmt_case_stmt(st, i);
+        items[i].body = sub ? readStmt(sub) : makeStmt(StmtKind::Nop, loc);
+      }
+      s->items = std::move(items);
+      hoisted_ = std::move(mine);
+      return wrapHoisted(std::move(s));
+    }
+    case IVL_ST_WHILE: {
+      auto s = makeStmt(StmtKind::While, loc);
+      s->cond = readExpr(ivl_stmt_cond_expr(st));
+      std::vector<StmtPtr> mine = std::move(hoisted_);
+      hoisted_.clear();
+      auto body = makeStmt(StmtKind::Block, loc);
+      body->body.push_back(readStmt(ivl_stmt_sub_stmt(st)));
+      // The condition's system functions run again before every re-test.
+      for (const StmtPtr& h : mine) body->body.push_back(cloneTaskStmt(*h));
+      s->loopBody = std::move(body);
+      hoisted_ = std::move(mine);
+      return wrapHoisted(std::move(s));
+    }
+    case IVL_ST_REPEAT: {
+      Expr count = readExpr(ivl_stmt_cond_expr(st));
+      std::vector<StmtPtr> mine = std::move(hoisted_);
+      hoisted_.clear();
+      Var counter;
+      counter.name = "__repeat_" + std::to_string(uniqueCounter_++);
+      counter.ident = counter.name;
+      counter.width = std::max(32u, count.width);
+      counter.kind = VarKind::Internal;
+      int cv = out_.addVar(counter);
+      LValue lv;
+      lv.var = cv;
+      lv.width = counter.width;
+      auto init = makeStmt(StmtKind::Assign, loc);
+      init->lhs.push_back(lv);
+      init->rhs = count;
+      init->rhs.text = resized(count.text, count.width, counter.width, false);
+      auto loop = makeStmt(StmtKind::While, loc);
+      loop->cond.text = "{" + counter.ident + " != 0}";
+      loop->cond.width = 1;
+      auto body = makeStmt(StmtKind::Block, loc);
+      body->body.push_back(readStmt(ivl_stmt_sub_stmt(st)));
+      auto dec = makeStmt(StmtKind::Assign, loc);
+      dec->lhs.push_back(lv);
+      dec->rhs.text = "{" + counter.ident + " - " + std::to_string(counter.width) + "'d1}";
+      dec->rhs.width = counter.width;
+      body->body.push_back(std::move(dec));
+      loop->loopBody = std::move(body);
+      auto block = makeStmt(StmtKind::Block, loc);
+      for (StmtPtr& h : mine) block->body.push_back(std::move(h));
+      block->body.push_back(std::move(init));
+      block->body.push_back(std::move(loop));
+      return block;
+    }
+    case IVL_ST_FOREVER:
+      diags_.unsupported("unbounded loop (forever)", loc);
+      return makeStmt(StmtKind::Nop, loc);
+    case IVL_ST_DO_WHILE:
+      diags_.unsupported("do-while loop", loc);
+      return makeStmt(StmtKind::Nop, loc);
+    case IVL_ST_STASK: {
+      std::vector<ivl_expr_t> args;
+      for (unsigned i = 0; i < ivl_stmt_parm_count(st); ++i) args.push_back(ivl_stmt_parm(st, i));
+      auto s = makeStmt(StmtKind::Task, loc);
+      Stmt call = readTaskCall(st, ivl_stmt_name(st), args);
+      s->call = std::move(call.call);
+      return wrapHoisted(std::move(s));
+    }
+    case IVL_ST_UTASK: {
+      ivl_scope_t task = ivl_stmt_call(st);
+      if (ivl_scope_is_auto(task)) {
+        diags_.unsupported("automatic task", loc);
+        return makeStmt(StmtKind::Nop, loc);
+      }
+      ivl_scope_t saved = currentScope_;
+      currentScope_ = task;
+      StmtPtr body = readStmt(ivl_scope_def(task));
+      currentScope_ = saved;
+      return body;
+    }
+    case IVL_ST_DELAY: {
+      auto s = makeStmt(StmtKind::Delay, loc);
+      s->delay = ivl_stmt_delay_val(st);
+      ivl_statement_t sub = ivl_stmt_sub_stmt(st);
+      s->loopBody = sub ? readStmt(sub) : makeStmt(StmtKind::Nop, loc);
+      return s;
+    }
+    case IVL_ST_WAIT: {
+      auto s = makeStmt(StmtKind::EventWait, loc);
+      ivl_statement_t sub = ivl_stmt_sub_stmt(st);
+      s->loopBody = sub ? readStmt(sub) : makeStmt(StmtKind::Nop, loc);
+      return s;
+    }
+    case IVL_ST_DELAYX:
+      diags_.unsupported("delay with a non-constant amount", loc);
+      return makeStmt(StmtKind::Nop, loc);
+    case IVL_ST_DISABLE:
+      diags_.unsupported("disable statement", loc);
+      return makeStmt(StmtKind::Nop, loc);
+    case IVL_ST_CASSIGN:
+    case IVL_ST_DEASSIGN:
+    case IVL_ST_FORCE:
+    case IVL_ST_RELEASE:
+      diags_.unsupported("procedural continuous assignment", loc);
+      return makeStmt(StmtKind::Nop, loc);
+    case IVL_ST_TRIGGER:
+      diags_.unsupported("named event trigger", loc);
+      return makeStmt(StmtKind::Nop, loc);
+    default:
+      diags_.unsupported("statement kind " + std::to_string(ivl_statement_type(st)), loc);
+      return makeStmt(StmtKind::Nop, loc);
+  }
+}
+
+StmtPtr IvlReader::readCountedFor(ivl_statement_t init, ivl_statement_t loop) {
+  auto s = makeStmt(StmtKind::While, locOf(loop));
+  s->forInit = readStmt(init);
+  s->cond = readExpr(ivl_stmt_cond_expr(loop));
+  ivl_statement_t body = ivl_stmt_sub_stmt(loop);
+  unsigned n = ivl_stmt_block_count(body);
+  auto inner = makeStmt(StmtKind::Block, locOf(body));
+  for (unsigned i = 0; i + 1 < n; ++i) inner->body.push_back(readStmt(ivl_stmt_block_stmt(body, i)));
+  s->loopBody = std::move(inner);
+  s->forStep = readStmt(ivl_stmt_block_stmt(body, n - 1));
+  return s;
+}
+
+LValue IvlReader::readLValue(ivl_lval_t lv) {
+  LValue out;
+  ivl_signal_t sig = ivl_lval_sig(lv);
+  if (!sig || ivl_lval_nest(lv)) {
+    diags_.unsupported("nested l-value", {});
+    return out;
+  }
+  out.var = varOf(sig);
+  out.width = ivl_lval_width(lv);
+  if (ivl_expr_t idx = ivl_lval_idx(lv)) {
+    out.hasIndex = true;
+    out.index = readExpr(idx);
+  }
+  if (ivl_expr_t off = ivl_lval_part_off(lv)) {
+    Expr o = readExpr(off);
+    bool wholeWord = o.isConstant && out.width == out_.vars[out.var].width;
+    if (!wholeWord) {
+      out.hasPart = true;
+      out.partOffset = o;
+    }
+  }
+  return out;
+}
+
+// Whether argument i of system task `task` is one it writes its result into
+// (the runtime writes it back through the state-access port).
+static bool argIsOutput(const std::string& task, size_t i) {
+  if (task == "$fscanf" || task == "$sscanf") return i >= 2;
+  if (task == "$fread" || task == "$fgets" || task == "$sformat" || task == "$swrite")
+    return i == 0;
+  if (task == "$random" || task == "$urandom" || task == "$dist_uniform") return i == 0;
+  if (task == "$value$plusargs") return i == 1;
+  if (task == "$readmemh" || task == "$readmemb") return i == 1;
+  return false;
+}
+
+static std::string unescapeIvlString(const char* s) {
+  std::string out;
+  for (const char* p = s; *p; ++p) {
+    if (*p == '\\' && p[1] >= '0' && p[1] <= '7') {
+      int v = 0, n = 0;
+      while (n < 3 && p[1] >= '0' && p[1] <= '7') {
+        v = v * 8 + (p[1] - '0');
+        ++p;
+        ++n;
+      }
+      out += char(v);
+    } else {
+      out += *p;
+    }
+  }
+  return out;
+}
+
+static bool isTimeFunction(const std::string& name) {
+  return name == "$time" || name == "$stime" || name == "$realtime" || name == "$simtime";
+}
+
+Stmt IvlReader::readTaskCall(ivl_statement_t st, const std::string& name,
+                             std::vector<ivl_expr_t> args) {
+  Stmt s;
+  s.kind = StmtKind::Task;
+  if (st) s.loc = locOf(st);
+  s.call.name = name;
+  s.call.scope = currentScope_ ? ivl_scope_name(currentScope_) : out_.top;
+  if (name == "$yield") out_.usesYield = true;
+  for (size_t i = 0; i < args.size(); ++i) {
+    ivl_expr_t a = args[i];
+    TaskArgIr arg;
+    if (!a) {
+      arg.kind = TaskArgIrKind::Empty;
+    } else if (ivl_expr_type(a) == IVL_EX_STRING && !argIsOutput(name, i)) {
+      arg.kind = TaskArgIrKind::String;
+      arg.text = unescapeIvlString(ivl_expr_string(a));
+    } else if (ivl_expr_type(a) == IVL_EX_SFUNC && isTimeFunction(ivl_expr_name(a))) {
+      arg.kind = TaskArgIrKind::Time;
+      arg.text = ivl_expr_name(a);
+    } else if (ivl_expr_type(a) == IVL_EX_SCOPE) {
+      arg.kind = TaskArgIrKind::String;
+      arg.text = ivl_scope_name(ivl_expr_scope(a));
+    } else if (ivl_expr_type(a) == IVL_EX_ARRAY) {
+      arg.kind = TaskArgIrKind::Value;
+      arg.wholeArray = true;
+      arg.arrayVar = varOf(ivl_expr_signal(a));
+      arg.writable = argIsOutput(name, i);
+    } else if (ivl_expr_type(a) == IVL_EX_SFUNC &&
+               std::strcmp(ivl_expr_name(a), "$bitstoreal") == 0 && ivl_expr_parms(a) == 1) {
+      arg.value = readExpr(ivl_expr_parm(a, 0));
+      arg.value.isReal = true;
+    } else if (ivl_expr_type(a) == IVL_EX_REALNUM) {
+      double d = ivl_expr_dvalue(a);
+      uint64_t bits;
+      std::memcpy(&bits, &d, sizeof bits);
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "64'h%016llx", (unsigned long long)bits);
+      arg.value.text = buf;
+      arg.value.width = 64;
+      arg.value.isReal = true;
+      arg.value.isConstant = true;
+    } else if (ivl_expr_value(a) == IVL_VT_REAL) {
+      if (ivl_expr_type(a) == IVL_EX_SIGNAL && !ivl_expr_oper1(a)) {
+        arg.value = readExpr(a);
+        arg.value.isReal = true;
+      } else {
+        diags_.unsupported("real-valued expression", s.loc);
+      }
+    } else {
+      arg.value = readExpr(a);
+      if (argIsOutput(name, i)) {
+        arg.writable = true;
+        if (ivl_expr_type(a) == IVL_EX_SIGNAL) {
+          arg.target.var = varOf(ivl_expr_signal(a));
+          arg.target.width = ivl_expr_width(a);
+          if (ivl_expr_t idx = ivl_expr_oper1(a)) {
+            arg.target.hasIndex = true;
+            arg.target.index = readExpr(idx);
+          }
+        } else {
+          diags_.unsupported("output argument of " + name + " that is not a variable", s.loc);
+        }
+      }
+    }
+    s.call.args.push_back(std::move(arg));
+  }
+  return s;
+}
+
+Expr IvlReader::hoistSystemFunction(ivl_expr_t e) {
+  std::string name = ivl_expr_name(e);
+  SourceLoc loc;
+  if (const char* f = ivl_expr_file(e)) loc.file = f;
+  loc.line = ivl_expr_lineno(e);
+  if (inFunctionBody_) {
+    diags_.unsupported("system function " + name + " inside a function", loc);
+    return {};
+  }
+  std::vector<ivl_expr_t> args;
+  for (unsigned i = 0; i < ivl_expr_parms(e); ++i) args.push_back(ivl_expr_parm(e, i));
+  Stmt call = readTaskCall(nullptr, name, args);
+  call.loc = loc;
+  Var result;
+  result.name = "__result_" + std::to_string(uniqueCounter_++);
+  result.ident = result.name;
+  result.width = ivl_expr_width(e);
+  result.isSigned = ivl_expr_signed(e);
+  result.kind = VarKind::Internal;
+  if (ivl_expr_value(e) == IVL_VT_REAL) {
+    diags_.unsupported("real-valued system function " + name, loc);
+    return {};
+  }
+  int rv = out_.addVar(result);
+  call.call.resultVar = rv;
+  auto s = makeStmt(StmtKind::Task, loc);
+  s->call = std::move(call.call);
+  hoisted_.push_back(std::move(s));
+  Expr out;
+  out.width = result.width;
+  out.isSigned = result.isSigned;
+  out.text = result.isSigned ? "$signed(" + result.ident + ")" : result.ident;
+  return out;
+}
+
+//===----------------------------------------------------------------------===//
+// Expressions
+//===----------------------------------------------------------------------===//
+
+static std::string wrapSelfDetermined(const std::string& inner, bool isSigned) {
+  return isSigned ? "$signed({" + inner + "})" : "{" + inner + "}";
+}
+
+std::string IvlReader::resized(const std::string& text, unsigned from, unsigned to,
+                               bool isSigned) {
+  if (from == to || from == 0) return text;
+  std::string fn;
+  if (to < from) {
+    fn = "__trunc_" + std::to_string(from) + "_" + std::to_string(to);
+    resizeHelpers_.insert("function [" + std::to_string(to - 1) + ":0] " + fn + ";\n  input [" +
+                          std::to_string(from - 1) + ":0] __x;\n  " + fn + " = __x[" +
+                          std::to_string(to - 1) + ":0];\nendfunction");
+  } else if (!isSigned) {
+    return "{{" + std::to_string(to - from) + "{1'b0}}, " + text + "}";
+  } else {
+    fn = "__sext_" + std::to_string(from) + "_" + std::to_string(to);
+    resizeHelpers_.insert("function [" + std::to_string(to - 1) + ":0] " + fn + ";\n  input [" +
+                          std::to_string(from - 1) + ":0] __x;\n  " + fn + " = {{" +
+                          std::to_string(to - from) + "{__x[" + std::to_string(from - 1) +
+                          "]}}, __x};\nendfunction");
+  }
+  std::string call = fn + "(" + text + ")";
+  return isSigned ? "$signed(" + call + ")" : call;
+}
+
+// x and z bits survive only where they mean "don't care" (casex/casez
+// labels); elsewhere the two-state engine reads them as 0.
+static std::string numberText(const char* bits, unsigned width, bool isSigned, bool keepXZ) {
+  std::string s = std::to_string(width) + (isSigned ? "'sb" : "'b");
+  for (unsigned i = width; i-- > 0;) {
+    char c = bits[i];
+    s += c == '1' ? '1' : (keepXZ && (c == 'x' || c == 'z')) ? c : '0';
+  }
+  return s;
+}
+
+Expr IvlReader::readExpr(ivl_expr_t e) {
+  Expr out;
+  out.width = ivl_expr_width(e);
+  out.isSigned = ivl_expr_signed(e);
+  out.isReal = ivl_expr_value(e) == IVL_VT_REAL;
+  ivl_expr_type_t type = ivl_expr_type(e);
+  if (type == IVL_EX_SFUNC) return hoistSystemFunction(e);
+  out.isConstant = type == IVL_EX_NUMBER || type == IVL_EX_ULONG;
+  if (type == IVL_EX_SIGNAL && !ivl_expr_oper1(e)) {
+    int v = varOf(ivl_expr_signal(e));
+    if (out_.vars[v].depth == 0 && !out_.vars[v].isLocal && !out_.vars[v].inFunction) out.wholeVar = v;
+  }
+  if (type == IVL_EX_UNARY && (ivl_expr_opcode(e) == '~' || ivl_expr_opcode(e) == '!')) {
+    ivl_expr_t op = ivl_expr_oper1(e);
+    if (ivl_expr_type(op) == IVL_EX_SIGNAL && !ivl_expr_oper1(op) && ivl_expr_width(op) == 1)
+      out.invertedVar = varOf(ivl_expr_signal(op));
+  }
+  out.text = exprText(e);
+  return out;
+}
+
+std::string IvlReader::exprText(ivl_expr_t e) {
+  unsigned w = ivl_expr_width(e);
+  bool sgn = ivl_expr_signed(e);
+  SourceLoc loc;
+  if (const char* f = ivl_expr_file(e)) loc.file = f;
+  loc.line = ivl_expr_lineno(e);
+  auto operand = [&](ivl_expr_t op, unsigned to) {
+    return resized(exprText(op), ivl_expr_width(op), to, ivl_expr_signed(op));
+  };
+  if (ivl_expr_value(e) == IVL_VT_REAL && ivl_expr_type(e) != IVL_EX_SIGNAL) {
+    diags_.unsupported("real-valued expression", loc);
+    return "0";
+  }
+  switch (ivl_expr_type(e)) {
+    case IVL_EX_NUMBER:
+      return numberText(ivl_expr_bits(e), w, sgn, keepXZ_);
+    case IVL_EX_ULONG:
+      return std::to_string(w) + "'d" + std::to_string(ivl_expr_uvalue(e));
+    case IVL_EX_STRING: {
+      std::string s = unescapeIvlString(ivl_expr_string(e));
+      std::string bits = std::to_string(w) + "'h";
+      if (s.empty()) return std::to_string(w) + "'h0";
+      static const char* hex = "0123456789abcdef";
+      for (unsigned char c : s) {
+        bits += hex[c >> 4];
+        bits += hex[c & 15];
+      }
+      return bits;
+    }
+    case IVL_EX_SIGNAL: {
+      ivl_signal_t sig = ivl_expr_signal(e);
+      const Var& v = out_.vars[varOf(sig)];
+      std::string text = v.ident;
+      if (ivl_expr_t idx = ivl_expr_oper1(e)) text += "[" + exprText(idx) + "]";
+      if (sgn && !v.isSigned) return "$signed(" + text + ")";
+      if (!sgn && v.isSigned) return "$unsigned(" + text + ")";
+      return text;
+    }
+    case IVL_EX_SELECT: {
+      ivl_expr_t src = ivl_expr_oper1(e);
+      ivl_expr_t base = ivl_expr_oper2(e);
+      unsigned sw = ivl_expr_width(src);
+      // No base: a pad/truncate, which is how Icarus delivers $signed() and
+      // $unsigned(). The select's own signedness decides both the extension
+      // and how the result is used; the operand's is irrelevant.
+      if (!base) {
+        std::string padded = resized(exprText(src), sw, w, sgn);
+        if (sw != w || sgn == bool(ivl_expr_signed(src))) return padded;
+        return (sgn ? "$signed(" : "$unsigned(") + padded + ")";
+      }
+      std::string baseText = exprText(base);
+      std::string sel;
+      if (ivl_expr_type(src) == IVL_EX_SIGNAL && ivl_expr_signed(src) ==
+                                                     out_.vars[varOf(ivl_expr_signal(src))].isSigned) {
+        const Var& v = out_.vars[varOf(ivl_expr_signal(src))];
+        std::string word = v.ident;
+        if (ivl_expr_t idx = ivl_expr_oper1(src)) word += "[" + exprText(idx) + "]";
+        sel = word + "[" + baseText + " +: " + std::to_string(w) + "]";
+      } else {
+        sel = resized("{" + exprText(src) + " >> " + baseText + "}", sw, w, false);
+      }
+      return sgn ? "$signed(" + sel + ")" : sel;
+    }
+    case IVL_EX_UNARY: {
+      char op = ivl_expr_opcode(e);
+      ivl_expr_t a = ivl_expr_oper1(e);
+      switch (op) {
+        case '~': return wrapSelfDetermined("~" + operand(a, w), sgn);
+        case '-': return wrapSelfDetermined("-" + operand(a, w), sgn);
+        case '!': return "{!" + exprText(a) + "}";
+        case '&': return "{&" + exprText(a) + "}";
+        case '|': return "{|" + exprText(a) + "}";
+        case '^': return "{^" + exprText(a) + "}";
+        case 'A': return "{~&" + exprText(a) + "}";
+        case 'N': return "{~|" + exprText(a) + "}";
+        case 'X': return "{~^" + exprText(a) + "}";
+        case '2':
+        case 'v': return resized(exprText(a), ivl_expr_width(a), w, ivl_expr_signed(a));
+        default:
+          diags_.unsupported(std::string("unary operator '") + op + "'", loc);
+          return "0";
+      }
+    }
+    case IVL_EX_BINARY: {
+      char op = ivl_expr_opcode(e);
+      ivl_expr_t a = ivl_expr_oper1(e), b = ivl_expr_oper2(e);
+      unsigned wa = ivl_expr_width(a), wb = ivl_expr_width(b);
+      auto arith = [&](const char* sym) {
+        return wrapSelfDetermined(operand(a, w) + " " + sym + " " + operand(b, w), sgn);
+      };
+      auto compare = [&](const char* sym) {
+        unsigned cw = std::max(wa, wb);
+        return "{" + operand(a, cw) + " " + sym + " " + operand(b, cw) + "}";
+      };
+      switch (op) {
+        case '+': return arith("+");
+        case '-': return arith("-");
+        case '*': return arith("*");
+        case '/': return arith("/");
+        case '%': return arith("%");
+        case '&': return arith("&");
+        case '|': return arith("|");
+        case '^': return arith("^");
+        case 'X': return arith("~^");
+        case 'e': case 'E': return compare("==");
+        case 'n': case 'N': return compare("!=");
+        case '<': return compare("<");
+        case '>': return compare(">");
+        case 'L': return compare("<=");
+        case 'G': return compare(">=");
+        case 'a': return "{" + exprText(a) + " && " + exprText(b) + "}";
+        case 'o': return "{" + exprText(a) + " || " + exprText(b) + "}";
+        case 'l': return wrapSelfDetermined(operand(a, w) + " << " + exprText(b), sgn);
+        case 'r': return wrapSelfDetermined(operand(a, w) + " >> " + exprText(b), sgn);
+        case 'R': return wrapSelfDetermined(operand(a, w) + " >>> " + exprText(b), sgn);
+        case 'p': return wrapSelfDetermined(operand(a, w) + " ** " + exprText(b), sgn);
+        default:
+          diags_.unsupported(std::string("binary operator '") + op + "'", loc);
+          return "0";
+      }
+    }
+    case IVL_EX_TERNARY: {
+      std::string c = exprText(ivl_expr_oper1(e));
+      return wrapSelfDetermined(c + " ? " + operand(ivl_expr_oper2(e), w) + " : " +
+                                    operand(ivl_expr_oper3(e), w),
+                                sgn);
+    }
+    case IVL_EX_CONCAT: {
+      std::string inner;
+      for (unsigned i = 0; i < ivl_expr_parms(e); ++i) {
+        if (i) inner += ", ";
+        inner += exprText(ivl_expr_parm(e, i));
+      }
+      unsigned rep = ivl_expr_repeat(e);
+      std::string text = rep > 1 ? "{" + std::to_string(rep) + "{" + inner + "}}" : "{" + inner + "}";
+      return sgn ? "$signed(" + text + ")" : text;
+    }
+    case IVL_EX_UFUNC: {
+      ivl_scope_t def = ivl_expr_def(e);
+      readFunction(def);
+      std::string text = out_.vars[varOf(ivl_scope_port(def, 0))].ident + "(";
+      for (unsigned i = 0; i < ivl_expr_parms(e); ++i) {
+        if (i) text += ", ";
+        ivl_signal_t port = ivl_scope_port(def, i + 1);
+        text += operand(ivl_expr_parm(e, i), ivl_signal_width(port));
+      }
+      text += ")";
+      bool fsgn = ivl_signal_signed(ivl_scope_port(def, 0));
+      if (sgn && !fsgn) return "$signed(" + text + ")";
+      if (!sgn && fsgn) return "$unsigned(" + text + ")";
+      return text;
+    }
+    case IVL_EX_SFUNC:
+      return hoistSystemFunction(e).text;
+    default:
+      diags_.unsupported("expression kind " + std::to_string(ivl_expr_type(e)), loc);
+      return "0";
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Functions become Verilog functions of the emitted module.
+//===----------------------------------------------------------------------===//
+
+static std::string rangeText(unsigned width) {
+  return width > 1 ? "[" + std::to_string(width - 1) + ":0] " : "";
+}
+
+void IvlReader::readFunction(ivl_scope_t scope) {
+  if (!functionsRead_.insert(scope).second) return;
+  SourceLoc loc;
+  if (const char* f = ivl_scope_file(scope)) loc.file = f;
+  loc.line = ivl_scope_lineno(scope);
+  if (ivl_scope_is_auto(scope)) {
+    diags_.unsupported("automatic function", loc);
+    return;
+  }
+  ivl_signal_t ret = ivl_scope_port(scope, 0);
+  Var& rv = out_.vars[varOf(ret)];
+  rv.ident = mangle(ivl_scope_name(scope));
+  std::string text = "function " + std::string(rv.isSigned ? "signed " : "") +
+                     rangeText(rv.width) + rv.ident + ";\n";
+  std::set<ivl_signal_t> ports;
+  for (unsigned i = 1; i < ivl_scope_ports(scope); ++i) {
+    ivl_signal_t p = ivl_scope_port(scope, i);
+    ports.insert(p);
+    const Var& pv = out_.vars[varOf(p)];
+    text += "  input " + std::string(pv.isSigned ? "signed " : "") + rangeText(pv.width) +
+            pv.ident + ";\n";
+  }
+  std::function<void(ivl_scope_t)> locals = [&](ivl_scope_t s) {
+    for (unsigned i = 0; i < ivl_scope_sigs(s); ++i) {
+      ivl_signal_t sig = ivl_scope_sig(s, i);
+      if (sig == ret || ports.count(sig)) continue;
+      const Var& lv = out_.vars[varOf(sig)];
+      text += "  reg " + std::string(lv.isSigned ? "signed " : "") + rangeText(lv.width) +
+              lv.ident + (lv.depth ? " [0:" + std::to_string(lv.depth - 1) + "]" : "") + ";\n";
+    }
+    for (size_t i = 0; i < ivl_scope_childs(s); ++i) locals(ivl_scope_child(s, i));
+  };
+  locals(scope);
+  bool saved = inFunctionBody_;
+  inFunctionBody_ = true;
+  text += "  begin\n" + stmtText(ivl_scope_def(scope), 4) + "  end\nendfunction";
+  inFunctionBody_ = saved;
+  out_.functions.push_back(text);
+}
+
+// Synthesizable Verilog text of a function body statement.
+std::string IvlReader::stmtText(ivl_statement_t st, unsigned indent) {
+  std::string pad(indent, ' ');
+  SourceLoc loc = locOf(st);
+  switch (ivl_statement_type(st)) {
+    case IVL_ST_NOOP:
+      return pad + ";\n";
+    case IVL_ST_BLOCK: {
+      std::string text = pad + "begin\n";
+      unsigned n = ivl_stmt_block_count(st);
+      for (unsigned i = 0; i < n; ++i) {
+        ivl_statement_t child = ivl_stmt_block_stmt(st, i);
+        if (i + 1 < n && isCountedFor(child, ivl_stmt_block_stmt(st, i + 1))) {
+          // Synthesis unrolls `for` but refuses `while` outside constant functions.
+          ivl_statement_t loop = ivl_stmt_block_stmt(st, ++i);
+          ivl_statement_t body = ivl_stmt_sub_stmt(loop);
+          unsigned m = ivl_stmt_block_count(body);
+          auto bare = [&](ivl_statement_t a) {
+            std::string t = stmtText(a, 0);
+            while (!t.empty() && (t.back() == '\n' || t.back() == ';')) t.pop_back();
+            return t;
+          };
+          text += pad + "  for (" + bare(child) + "; " + exprText(ivl_stmt_cond_expr(loop)) + "; " +
+                  bare(ivl_stmt_block_stmt(body, m - 1)) + ") begin\n";
+          for (unsigned k = 0; k + 1 < m; ++k) text += stmtText(ivl_stmt_block_stmt(body, k), indent + 4);
+          text += pad + "  end\n";
+          continue;
+        }
+        text += stmtText(child, indent + 2);
+      }
+      return text + pad + "end\n";
+    }
+    case IVL_ST_ASSIGN: {
+      Expr rhs = readExpr(ivl_stmt_rval(st));
+      std::string lhs;
+      std::vector<LValue> lvs;
+      for (unsigned i = 0; i < ivl_stmt_lvals(st); ++i) lvs.push_back(readLValue(ivl_stmt_lval(st, i)));
+      if (lvs.size() == 1) {
+        lhs = lvalueText(out_, lvs[0]);
+      } else {
+        lhs = "{";
+        for (size_t i = lvs.size(); i-- > 0;) lhs += lvalueText(out_, lvs[i]) + (i ? ", " : "");
+        lhs += "}";
+      }
+      std::string r = resized(rhs.text, rhs.width, ivl_stmt_lwidth(st), rhs.isSigned);
+      return pad + lhs + " = " + r + ";\n";
+    }
+    case IVL_ST_CONDIT: {
+      std::string text = pad + "if (" + exprText(ivl_stmt_cond_expr(st)) + ")\n";
+      ivl_statement_t t = ivl_stmt_cond_true(st), f = ivl_stmt_cond_false(st);
+      text += t ? stmtText(t, indent + 2) : pad + "  ;\n";
+      if (f) text += pad + "else\n" + stmtText(f, indent + 2);
+      return text;
+    }
+    case IVL_ST_CASE:
+    case IVL_ST_CASEX:
+    case IVL_ST_CASEZ: {
+      const char* kw = ivl_statement_type(st) == IVL_ST_CASE    ? "case"
+                       : ivl_statement_type(st) == IVL_ST_CASEX ? "casex"
+                                                                : "casez";
+      std::string text = pad + kw + " (" + exprText(ivl_stmt_cond_expr(st)) + ")\n";
+      for (unsigned i = 0; i < ivl_stmt_case_count(st); ++i) {
+        ivl_expr_t label = ivl_stmt_case_expr(st, i);
+        keepXZ_ = ivl_statement_type(st) != IVL_ST_CASE;
+        text += pad + "  " + (label ? exprText(label) : std::string("default")) + ":\n";
+        keepXZ_ = false;
+        ivl_statement_t sub = ivl_stmt_case_stmt(st, i);
+        text += sub ? stmtText(sub, indent + 4) : pad + "    ;\n";
+      }
+      return text + pad + "endcase\n";
+    }
+    case IVL_ST_WHILE:
+      return pad + "while (" + exprText(ivl_stmt_cond_expr(st)) + ")\n" +
+             stmtText(ivl_stmt_sub_stmt(st), indent + 2);
+    default:
+      diags_.unsupported("statement inside a function", loc);
+      return "";
+  }
+}
+
+}  // namespace synergy::verilog

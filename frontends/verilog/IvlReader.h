@@ -1,0 +1,80 @@
+//===- IvlReader.h - Build the HW IR from an Icarus elaborated design ------===//
+//
+// Internal to the Icarus target (synergy.tgt). IvlReader walks the design
+// that Icarus's elaborator hands to a loadable target and builds one
+// flattened hwlower::Design:
+//   - IvlReader.cpp: scopes, signals, processes, statements, expressions;
+//   - IvlNetlist.cpp: continuous logic (LPM devices, gates, constants) as
+//     one `assign` per device over named nexus signals.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <ivl_target.h>
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "hwlower/HwIr.h"
+
+namespace synergy::verilog {
+
+class IvlReader {
+ public:
+  IvlReader(ivl_design_t design, hwlower::Design& out, hwlower::Diagnostics& diags)
+      : des_(design), out_(out), diags_(diags) {}
+
+  // Returns false after reporting an error.
+  bool read();
+
+ private:
+  // Scopes and signals (IvlReader.cpp).
+  void collectScope(ivl_scope_t scope, bool insideFunction);
+  void declareSignal(ivl_signal_t sig, bool insideFunction);
+  std::string mangle(const std::string& hierName) const;
+  void readProcesses();
+  void readFunction(ivl_scope_t scope);
+
+  // Statements and expressions (IvlReader.cpp).
+  hwlower::StmtPtr readStmt(ivl_statement_t st);
+  hwlower::StmtPtr readCountedFor(ivl_statement_t init, ivl_statement_t loop);
+  hwlower::StmtPtr wrapHoisted(hwlower::StmtPtr st);
+  hwlower::Expr readExpr(ivl_expr_t e);
+  std::string exprText(ivl_expr_t e);
+  std::string resized(const std::string& text, unsigned from, unsigned to, bool isSigned);
+  hwlower::Expr hoistSystemFunction(ivl_expr_t e);
+  hwlower::LValue readLValue(ivl_lval_t lv);
+  hwlower::Stmt readTaskCall(ivl_statement_t st, const std::string& name,
+                             std::vector<ivl_expr_t> args);
+  std::string functionText(ivl_scope_t scope);
+  std::string stmtText(ivl_statement_t st, unsigned indent);
+  hwlower::SourceLoc locOf(ivl_statement_t st) const;
+  int varOf(ivl_signal_t sig);
+
+  // Continuous logic (IvlNetlist.cpp).
+  void readNetlist();
+  void readScopeNetlist(ivl_scope_t scope);
+  std::string nexusName(ivl_nexus_t nex, unsigned widthHint);
+  int nexusVar(ivl_nexus_t nex, unsigned widthHint);
+  void emitLpm(ivl_lpm_t lpm);
+  void emitLogic(ivl_net_logic_t log);
+  void aliasNets();
+
+  ivl_design_t des_;
+  hwlower::Design& out_;
+  hwlower::Diagnostics& diags_;
+  ivl_scope_t topScope_ = nullptr;
+  std::map<ivl_signal_t, int> sigVar_;
+  std::map<ivl_nexus_t, int> nexusVar_;
+  std::set<ivl_scope_t> functionsRead_;
+  std::set<std::string> resizeHelpers_;
+  std::vector<hwlower::StmtPtr> hoisted_;  // system function calls awaiting their statement
+  ivl_scope_t currentScope_ = nullptr;
+  unsigned uniqueCounter_ = 0;
+  bool inFunctionBody_ = false;
+  bool keepXZ_ = false;  // reading a casex/casez label
+};
+
+}  // namespace synergy::verilog

@@ -1,0 +1,188 @@
+//===- EngineManifest.h - The .eng file: compiler/runtime contract --------===//
+//
+// An engine file (`.eng`) is everything the runtime needs to build and drive
+// one compiled Verilog design: the emitted synthesizable Verilog (module
+// `synergy_engine`), the table of stateful variables reachable through the
+// state-access port, and the table of system tasks the design traps into.
+// The hardware compiler (hwlower) writes it; the engine runtime
+// (runtime/engine) reads it. This header is the whole contract between them.
+//
+//===----------------------------------------------------------------------===//
+//
+// FILE FORMAT (text, one record per line, tokens separated by one space;
+// strings are double-quoted with C escapes \\ \" \n \t \xHH):
+//
+//   SYNERGY-ENGINE <formatVersion>
+//   top "<top module name>"
+//   clock <stateId|-> <halfPeriod>
+//   yield <0|1>
+//   state <id> <kind> <width> <signed 0|1> <depth> <base> <nonVolatile 0|1> "<hier name>" "<verilog name>"
+//   task <id> "<$name>" "<scope for %m>" "<file>" <line> <resultId|-> <resultWidth> <resultSigned> <nargs>
+//   arg <kind> <stateId|-> <element|-> <indexStateId|-> <width> <signed> <writable> <real> "<text>"
+//   verilog <byteCount>
+//   <exactly byteCount bytes of Verilog text>
+//   end
+//
+// `arg` lines follow their `task` line, in argument order. `-` means "none".
+// <base> is a memory's lowest declared index (may be negative; 0 for scalars).
+//
+// VERSIONS: 1 had no <base>. 2 added it, so a reader of either version never
+// misreads the other's `state` lines; the reader accepts only the current one.
+//
+// EMITTED MODULE PORTS (the ABI is over these ports only):
+//   input         __clk              native clock; everything happens on posedge
+//   input         __cont             resume after a trapped task (one cycle)
+//   input         __update           latch pending non-blocking updates (one cycle)
+//   output [15:0] __task             id of the pending task, 0 = none
+//   output        __done             no pass running, no task pending, no guard
+//                                    changed: evaluate has reached quiescence
+//   output        __there_are_updates  some non-blocking update is pending
+//   input         __open_loop        pulse: start an open-loop run of __open_loop_n ticks
+//   input  [31:0] __open_loop_n
+//   output        __open_loop_active open-loop run in progress
+//   output [31:0] __ticks_run        ticks started by the current/last open-loop run
+//   input  [15:0] __sa_id            state-access: variable id (StateVar::id)
+//   input  [31:0] __sa_index         element for memories (0 for scalars)
+//   input  [15:0] __sa_word          64-bit word within the element (LSW = 0)
+//   input         __sa_we            write __sa_wdata at the next posedge __clk
+//   input  [63:0] __sa_wdata
+//   output [63:0] __sa_rdata         combinational read of (id, index, word)
+// The user's top-level inputs (e.g. `clock`) are NOT ports: they are state
+// variables of kind Input, set through the state-access port. This lets the
+// engine toggle the clock itself in open loop.
+// Verilator escapes a leading "__" in port names: `__clk` is the C++ member
+// `___05Fclk` of Vsynergy_engine, and so on for every port above.
+//
+// WHAT TO SAVE: every state with nonVolatile == 1, Internal ones included.
+// Internal states hold the edge-detector history (`__prev_x`), the flag that
+// arms the initial blocks (`__init_pending`), and task argument/result
+// registers; restoring them is what makes a restart resume at the next tick
+// instead of re-running tick 0. Wire states are never saved (nonVolatile 0).
+//
+// CYCLE PROTOCOL (runtime side; "edge" = drive __clk 0 then 1 with Verilator
+// eval() after each change; all control inputs are 0 unless stated):
+//   State access: combinational read: set __sa_id/__sa_index/__sa_word, eval(),
+//     read __sa_rdata. Write: set those plus __sa_wdata, __sa_we=1, one edge,
+//     __sa_we=0. A write cycle does nothing else. Writes to kind Wire are ignored.
+//   One virtual tick t (tick 0 = time 0, clock at its initial value):
+//     1. if t > 0: write the clock variable with its toggled value.
+//     2. evaluate: while (!__done) { edge; if (__task != 0) service(__task) }
+//        service(id): read the args (state access), perform the task, write
+//        the result (Task::resultId) and any writable args, then one edge with
+//        __cont=1. For $finish/$stop the runtime stops instead.
+//     3. if (__there_are_updates) { one edge with __update=1; goto 2 }
+//     4. end of tick: $strobe/$monitor output, $yield/$save handling.
+//     $time at tick t is t * halfPeriod.
+//   Tick 0 runs every `initial` block once (the engine arms them at reset).
+//   Open loop (at a tick boundary only, i.e. after step 4, no task pending):
+//     set __open_loop_n=N and __open_loop=1 for one edge, then edge until
+//     __open_loop_active==0. The engine performs steps 1-3 itself for up to N
+//     ticks. It stops early with __task != 0 while tick number
+//     (ticks before + __ticks_run) is still in progress: the runtime services
+//     that task and finishes the tick with steps 2-4 itself. When it stops
+//     without a task, __ticks_run == N ticks were completed (step 4 is not
+//     performed by the engine: do not use open loop while $monitor is active).
+//
+// TASK ARGUMENTS: Verilog arguments in source order. For $display-like tasks
+// the format string (if any) is a String argument, exactly as Icarus sees it.
+//   Value  : read state `stateId` (element `element` or the element held in
+//            register `indexStateId`); `width`/`signed` give the type; `real`
+//            means the 64-bit value is an IEEE double. If `writable`, the task
+//            writes it back (e.g. $fscanf targets, $random(seed)). An element
+//            of `-` on a memory means the whole memory ($readmemh, $fread).
+//   String : literal text in `text`.
+//   Time   : the runtime substitutes its own `text` ("$time", "$stime",
+//            "$realtime") value at the moment of the trap.
+//   Empty  : an empty argument (`$display(a,,b)`).
+// Tasks with a result ($fopen, $fgetc, $feof, $fscanf, $fread, $ftell,
+// $random, $urandom, $time, ...) write it to state `resultId`, which the
+// design reads right after the trap.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace synergy::hwlower {
+
+inline constexpr int kEngineFormatVersion = 2;
+inline constexpr uint32_t kNoState = 0xffffffffu;
+inline constexpr uint64_t kNoElement = ~uint64_t(0);
+inline constexpr const char* kEngineModuleName = "synergy_engine";
+
+enum class StateKind {
+  Reg,       // a user variable (reg, integer, memory)
+  Input,     // a top-level input of the user design (the clock)
+  Wire,      // a user net: readable, writes are ignored
+  Internal,  // compiler-made register: task argument or task result
+};
+
+struct StateVar {
+  uint32_t id = 0;
+  StateKind kind = StateKind::Reg;
+  uint32_t width = 1;
+  bool isSigned = false;
+  uint64_t depth = 0;  // 0 = scalar, otherwise number of memory elements
+  // Lowest declared index of a memory: element e (the __sa_index value) is
+  // Verilog index base + e, so `reg [7:0] m [16:31]` has base 16. File
+  // addresses ($readmemh @records, start/finish arguments) are Verilog indices.
+  int64_t base = 0;
+  bool nonVolatile = true;  // saved by $save; false only under $yield
+  std::string name;         // hierarchical, e.g. "tb.u1.count"
+  std::string verilogName;  // identifier in the emitted Verilog
+};
+
+enum class TaskArgKind { Value, String, Time, Empty };
+
+struct TaskArg {
+  TaskArgKind kind = TaskArgKind::Value;
+  uint32_t stateId = kNoState;
+  uint64_t element = kNoElement;
+  uint32_t indexStateId = kNoState;
+  uint32_t width = 0;
+  bool isSigned = false;
+  bool writable = false;
+  bool isReal = false;
+  std::string text;
+};
+
+struct Task {
+  uint32_t id = 0;   // value of __task while trapped; ids start at 1
+  std::string name;  // "$display", "$fopen", "$finish", "$save", "$yield", ...
+  std::string scope; // hierarchical scope of the call, for %m
+  std::string file;
+  uint32_t line = 0;
+  uint32_t resultId = kNoState;
+  uint32_t resultWidth = 0;
+  bool resultSigned = false;
+  std::vector<TaskArg> args;
+};
+
+struct EngineManifest {
+  int formatVersion = kEngineFormatVersion;
+  std::string top;
+  uint32_t clockId = kNoState;  // the Input state toggled once per tick
+  uint64_t halfPeriod = 1;      // time units per tick
+  bool usesYield = false;
+  std::vector<StateVar> states;  // states[i].id == i
+  std::vector<Task> tasks;       // tasks[i].id == i + 1
+  std::string verilog;           // module synergy_engine
+
+  const Task* findTask(uint32_t id) const {
+    return id >= 1 && id <= tasks.size() ? &tasks[id - 1] : nullptr;
+  }
+};
+
+void writeEngineManifest(const EngineManifest& manifest, std::ostream& out);
+// Returns nullopt and sets `error` on malformed or version-mismatched input.
+std::optional<EngineManifest> readEngineManifest(std::istream& in, std::string& error);
+
+// Writes through a temporary file and a rename, so no partial file is left.
+bool writeEngineFile(const EngineManifest& manifest, const std::string& path, std::string& error);
+std::optional<EngineManifest> readEngineFile(const std::string& path, std::string& error);
+
+}  // namespace synergy::hwlower

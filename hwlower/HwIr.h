@@ -1,0 +1,219 @@
+//===- HwIr.h - The hardware IR the Verilog frontend builds ---------------===//
+//
+// The HW IR is one flattened design: every signal of every scope is a Var,
+// continuous logic is already Verilog text (one `assign` per netlist device),
+// and procedural code is a statement tree whose expressions are Verilog text
+// that is width-exact and self-determined (the frontend wraps every compound
+// expression so it means the same wherever it is pasted). Passes therefore
+// restructure control flow and never need to look inside an expression; the
+// few facts they need (which variable an expression reads, whether it is a
+// plain variable reference) are carried next to the text.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "hwlower/EngineManifest.h"
+
+namespace synergy::hwlower {
+
+struct SourceLoc {
+  std::string file;
+  unsigned line = 0;
+};
+
+enum class VarKind { Reg, Wire, Input, Internal };
+
+struct Var {
+  std::string name;   // hierarchical, "tb.u1.count"
+  std::string ident;  // identifier in the emitted Verilog
+  unsigned width = 1;
+  bool isSigned = false;
+  bool isReal = false;
+  uint64_t depth = 0;  // 0 = scalar
+  int64_t arrayBase = 0;  // a memory's lowest declared index; element 0 is that index
+  VarKind kind = VarKind::Reg;
+  bool nonVolatileAttr = false;
+  uint64_t initValue = 0;   // power-on value (the engine's reset state)
+  bool inFunction = false;  // a function local: declared inside its function
+  bool isLocal = false;     // an Icarus temporary (`_ivl_N`), never in the state table
+  SourceLoc loc;
+};
+
+// A width-exact, self-determined Verilog expression.
+struct Expr {
+  std::string text;
+  unsigned width = 0;
+  bool isSigned = false;
+  bool isReal = false;
+  int wholeVar = -1;  // >= 0 when the expression is exactly that scalar variable
+  int invertedVar = -1;  // >= 0 when the expression is `~v` or `!v` of a 1-bit v
+  bool isConstant = false;
+};
+
+// One target of an assignment: a variable, optionally a memory element and a
+// part of the word.
+struct LValue {
+  int var = -1;
+  bool hasIndex = false;
+  Expr index;  // memory element (canonical, 0-based)
+  bool hasPart = false;
+  Expr partOffset;  // canonical bit offset from the LSB
+  unsigned width = 0;
+};
+
+enum class TaskArgIrKind { Value, String, Time, Empty };
+
+struct TaskArgIr {
+  TaskArgIrKind kind = TaskArgIrKind::Value;
+  Expr value;        // Value
+  bool writable = false;
+  LValue target;     // writable Value: where the task writes
+  bool wholeArray = false;  // Value names a whole memory ($readmemh, $fread)
+  int arrayVar = -1;
+  std::string text;  // String literal or Time function name
+};
+
+struct TaskCall {
+  std::string name;   // "$display"
+  std::string scope;  // for %m
+  std::vector<TaskArgIr> args;
+  int resultVar = -1;  // Internal var that receives the task's result
+  uint32_t taskId = 0;  // filled by lowerTaskArguments
+};
+
+struct Stmt;
+using StmtPtr = std::unique_ptr<Stmt>;
+
+struct CaseItem {
+  std::vector<Expr> labels;  // empty = default
+  StmtPtr body;
+};
+
+enum class StmtKind {
+  Block,      // begin/end (or fork/join when isFork)
+  Assign,     // blocking; lhs may be a concatenation of several LValues
+  NbAssign,   // non-blocking
+  If,
+  Case,
+  While,
+  Task,       // system task trap (or a hoisted system function call)
+  Delay,      // #n sub: only legal in a clock generator
+  EventWait,  // @(...) sub inside a process body: unsupported in the core
+  Raw,        // synthesizable Verilog text made by a pass (e.g. NBA shadow writes)
+  Nop,
+};
+
+enum class CaseKind { Case, CaseX, CaseZ };
+
+struct Stmt {
+  StmtKind kind = StmtKind::Nop;
+  SourceLoc loc;
+  bool isFork = false;
+  std::vector<StmtPtr> body;  // Block
+  std::vector<LValue> lhs;    // Assign/NbAssign, LSB part first
+  Expr rhs;
+  Expr cond;                  // If/While cond, Case subject
+  StmtPtr thenStmt, elseStmt; // If
+  CaseKind caseKind = CaseKind::Case;
+  std::vector<CaseItem> items;
+  StmtPtr loopBody;           // While, Delay, EventWait sub-statement
+  // A While with forInit/forStep is a `for` loop with a constant bound; it
+  // stays a Verilog `for` (which synthesis unrolls) unless it traps.
+  StmtPtr forInit, forStep;
+  TaskCall call;
+  uint64_t delay = 0;
+  std::string rawText;
+};
+
+enum class EdgeKind { Pos, Neg, Any };
+
+struct EventTerm {
+  EdgeKind edge = EdgeKind::Any;
+  int var = -1;  // the guard variable
+};
+
+enum class ProcessKind { Initial, Always };
+
+struct Process {
+  ProcessKind kind = ProcessKind::Always;
+  std::vector<EventTerm> guard;  // Always: the leading @(...); empty for Initial
+  StmtPtr body;                  // body without the leading event control
+  SourceLoc loc;
+};
+
+// Produced by mergeProcessesIntoCore (Fig. 3): one conjunct per process.
+struct CoreConjunct {
+  bool isInitial = false;
+  std::vector<EventTerm> guard;
+  std::string trigger;  // mangled guard, e.g. "__pos_clock || __neg_reset"
+  StmtPtr body;         // after replaceGuardsWithNativeClock: `if (__fire_k) body`
+};
+
+// Produced by lowerNonBlockingAssigns.
+struct NbaCommit {
+  std::string pendingIdent;
+  std::string commitText;  // statements that latch the shadow into the variable
+};
+
+// Produced by lowerCoreToStateMachine (Fig. 5).
+struct MachineState {
+  unsigned id = 0;
+  std::vector<StmtPtr> stmts;  // synthesizable statements, in order
+  enum class Exit { Goto, Branch, Case, Trap, End } exit = Exit::End;
+  unsigned next = 0;           // Goto, Trap
+  std::string branchCond;      // Branch
+  unsigned thenState = 0, elseState = 0;
+  CaseKind caseKind = CaseKind::Case;  // Case
+  std::string caseSubject;
+  std::vector<std::pair<std::vector<std::string>, unsigned>> caseTargets;  // empty labels = default
+  uint32_t taskId = 0;         // Trap
+};
+
+struct Design {
+  std::string top;
+  std::vector<Var> vars;
+  std::vector<std::string> netlist;    // `assign ...;` lines over var idents
+  std::vector<std::string> functions;  // `function ... endfunction` texts
+  std::vector<Process> processes;
+  int clockVar = -1;
+  uint64_t halfPeriod = 1;
+  bool usesYield = false;
+
+  // Filled by the passes, in pipeline order.
+  std::vector<CoreConjunct> core;
+  std::vector<std::string> passStart;  // statements that open a pass of the core
+  std::string guardChanged;            // true when some guard variable changed
+  std::vector<NbaCommit> nbaCommits;
+  std::vector<std::string> extraDecls;  // declarations made by passes
+  std::vector<Task> tasks;              // manifest task table
+  std::vector<MachineState> states;
+  std::vector<int> stateIdToVar;        // state-access id -> var index
+  std::string verilog;
+
+  int addVar(Var v) {
+    vars.push_back(std::move(v));
+    return int(vars.size() - 1);
+  }
+};
+
+// Reports `file:line: error: unsupported: <what> at file:line` once and
+// marks the compilation failed; passes return early after it.
+// Verilog text for an assignment target.
+std::string lvalueText(const Design& design, const LValue& lv);
+
+class Diagnostics {
+ public:
+  void unsupported(const std::string& what, const SourceLoc& loc);
+  void error(const std::string& msg, const SourceLoc& loc);
+  bool failed() const { return failed_; }
+
+ private:
+  bool failed_ = false;
+};
+
+}  // namespace synergy::hwlower

@@ -1,0 +1,177 @@
+//===- LowerCoreToStateMachine.cpp - The core becomes a state machine -----===//
+//
+// Paper Fig. 5. The core's body is cut into states. A state is a maximal
+// run of synthesizable statements; it ends
+//   - at a task trap (exit Trap: set __task, continue in the next state once
+//     the runtime asserts __cont),
+//   - at the guard of an if/case whose branches contain a trap or a loop
+//     (exit Branch/Case: one new state per branch, and a phi state where
+//     the branches rejoin),
+//   - at a loop (a header state tests the condition; the body's last state
+//     jumps back to it).
+// An if/case with no trap or loop inside stays whole inside its state.
+// Every transition except a loop's back edge goes to a higher-numbered
+// state, so the emitter can lay states out in order and let control fall
+// through several states within one native cycle (Fig. 5's fall-through
+// semantics); a back edge costs one native cycle per iteration.
+// State 0 is the idle state (no pass running); the core starts in state 1.
+//
+// Runs after lowerTaskArguments (trap sites have ids) and
+// lowerNonBlockingAssigns (no NBAs are left).
+// Guarantees: Design::states is dense, states[0] is idle, and only the
+// state machine exits reach the emitter as control flow.
+//
+//===----------------------------------------------------------------------===//
+#include "hwlower/Passes.h"
+
+namespace synergy::hwlower {
+
+namespace {
+
+bool needsStates(const Stmt& st) {
+  switch (st.kind) {
+    case StmtKind::Task:
+      return true;
+    case StmtKind::While:
+      // A constant-bound `for` without traps stays inline: synthesis unrolls it.
+      return !st.forInit || !st.forStep || needsStates(*st.loopBody);
+    case StmtKind::Block:
+      for (const StmtPtr& c : st.body)
+        if (needsStates(*c)) return true;
+      return false;
+    case StmtKind::If:
+      return (st.thenStmt && needsStates(*st.thenStmt)) || (st.elseStmt && needsStates(*st.elseStmt));
+    case StmtKind::Case:
+      for (const CaseItem& item : st.items)
+        if (item.body && needsStates(*item.body)) return true;
+      return false;
+    default:
+      return false;
+  }
+}
+
+class StateMachineBuilder {
+ public:
+  explicit StateMachineBuilder(Design& design) : design_(design) {}
+
+  void run() {
+    newState();  // state 0: idle
+    unsigned cur = newState();
+    for (CoreConjunct& c : design_.core) lower(std::move(c.body), cur);
+    design_.states[cur].exit = MachineState::Exit::End;
+  }
+
+ private:
+  unsigned newState() {
+    MachineState s;
+    s.id = unsigned(design_.states.size());
+    design_.states.push_back(std::move(s));
+    return design_.states.back().id;
+  }
+
+  MachineState& state(unsigned id) { return design_.states[id]; }
+
+  void gotoState(unsigned from, unsigned to) {
+    state(from).exit = MachineState::Exit::Goto;
+    state(from).next = to;
+  }
+
+  void lower(StmtPtr st, unsigned& cur) {
+    if (!st) return;
+    if (!needsStates(*st)) {
+      if (st->kind != StmtKind::Nop) state(cur).stmts.push_back(std::move(st));
+      return;
+    }
+    switch (st->kind) {
+      case StmtKind::Block:
+        for (StmtPtr& c : st->body) lower(std::move(c), cur);
+        return;
+      case StmtKind::Task: {
+        unsigned next = newState();
+        state(cur).exit = MachineState::Exit::Trap;
+        state(cur).taskId = st->call.taskId;
+        state(cur).next = next;
+        cur = next;
+        return;
+      }
+      case StmtKind::If: {
+        unsigned from = cur;
+        unsigned thenState = newState(), elseState = newState();
+        state(from).exit = MachineState::Exit::Branch;
+        state(from).branchCond = st->cond.text;
+        state(from).thenState = thenState;
+        state(from).elseState = elseState;
+        unsigned t = thenState, e = elseState;
+        lower(std::move(st->thenStmt), t);
+        lower(std::move(st->elseStmt), e);
+        unsigned phi = newState();
+        gotoState(t, phi);
+        gotoState(e, phi);
+        cur = phi;
+        return;
+      }
+      case StmtKind::Case: {
+        unsigned from = cur;
+        state(from).exit = MachineState::Exit::Case;
+        state(from).caseKind = st->caseKind;
+        state(from).caseSubject = st->cond.text;
+        std::vector<unsigned> ends;
+        std::vector<std::pair<std::vector<std::string>, unsigned>> targets;
+        bool hasDefault = false;
+        for (CaseItem& item : st->items) {
+          unsigned entry = newState();
+          std::vector<std::string> labels;
+          for (const Expr& l : item.labels) labels.push_back(l.text);
+          hasDefault |= labels.empty();
+          targets.push_back({labels, entry});
+          unsigned end = entry;
+          lower(std::move(item.body), end);
+          ends.push_back(end);
+        }
+        unsigned phi = newState();
+        if (!hasDefault) targets.push_back({{}, phi});
+        state(from).caseTargets = std::move(targets);
+        for (unsigned end : ends) gotoState(end, phi);
+        cur = phi;
+        return;
+      }
+      case StmtKind::While: {
+        lower(std::move(st->forInit), cur);
+        if (st->forStep) {
+          auto body = std::make_unique<Stmt>();
+          body->kind = StmtKind::Block;
+          body->body.push_back(std::move(st->loopBody));
+          body->body.push_back(std::move(st->forStep));
+          st->loopBody = std::move(body);
+        }
+        unsigned header = newState();
+        gotoState(cur, header);
+        unsigned bodyEntry = newState();
+        unsigned b = bodyEntry;
+        lower(std::move(st->loopBody), b);
+        gotoState(b, header);
+        unsigned exit = newState();
+        state(header).exit = MachineState::Exit::Branch;
+        state(header).branchCond = st->cond.text;
+        state(header).thenState = bodyEntry;
+        state(header).elseState = exit;
+        cur = exit;
+        return;
+      }
+      default:
+        state(cur).stmts.push_back(std::move(st));
+        return;
+    }
+  }
+
+  Design& design_;
+};
+
+}  // namespace
+
+void lowerCoreToStateMachine(Design& design, Diagnostics&) {
+  StateMachineBuilder(design).run();
+  design.core.clear();
+}
+
+}  // namespace synergy::hwlower

@@ -1,0 +1,36 @@
+//===- Passes.h - The hwlower passes, one entry point each ----------------===//
+//
+// Each pass lives in its own file and exports exactly one function. The
+// order they run in is stated once, in Pipeline.cpp (lowerDesign).
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "hwlower/HwIr.h"
+
+namespace synergy::hwlower {
+
+// FlattenBlocks.cpp: fork/join becomes begin/end; nested blocks are spliced.
+void flattenBlocks(Design& design);
+// RecognizeClockGenerator.cpp: drops `always #d clock = ~clock`, makes
+// `clock` the runtime-driven input, records the half period.
+void recognizeClockGenerator(Design& design, Diagnostics& diags);
+// MergeProcessesIntoCore.cpp (Fig. 3): one core, each conjunct guarded by
+// its mangled original guard.
+void mergeProcessesIntoCore(Design& design, Diagnostics& diags);
+// ReplaceGuardsWithNativeClock.cpp (Fig. 4): previous values of guard
+// variables, __pos_x/__neg_x/__any_x triggers, per-conjunct fire flags.
+void replaceGuardsWithNativeClock(Design& design);
+// LowerNonBlockingAssigns.cpp: `x <= e` writes a shadow that __update latches.
+void lowerNonBlockingAssigns(Design& design);
+// LowerTaskArguments.cpp: task ids, argument registers, the task table.
+void lowerTaskArguments(Design& design);
+// LowerCoreToStateMachine.cpp (Fig. 5): states end at tasks and at branches
+// around tasks or loops.
+void lowerCoreToStateMachine(Design& design, Diagnostics& diags);
+// AssignStateIds.cpp: every stateful variable gets a state-access id.
+void assignStateIds(Design& design);
+// EmitVerilog.cpp: the synergy_engine module text.
+void emitVerilog(Design& design);
+
+}  // namespace synergy::hwlower

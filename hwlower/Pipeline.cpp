@@ -1,0 +1,89 @@
+//===- Pipeline.cpp - The hwlower pipeline, in order ----------------------===//
+//
+// The whole hardware lowering, one pass a line. Set SYNERGY_HWLOWER_DEBUG=1
+// to print each stage as it runs.
+//
+//===----------------------------------------------------------------------===//
+#include "hwlower/Pipeline.h"
+
+#include <cstdlib>
+#include <iostream>
+
+#include "hwlower/Passes.h"
+
+namespace synergy::hwlower {
+
+static StateKind stateKindOf(VarKind kind) {
+  switch (kind) {
+    case VarKind::Reg: return StateKind::Reg;
+    case VarKind::Wire: return StateKind::Wire;
+    case VarKind::Input: return StateKind::Input;
+    case VarKind::Internal: return StateKind::Internal;
+  }
+  return StateKind::Reg;
+}
+
+static void buildManifest(const Design& design, EngineManifest& m) {
+  m.top = design.top;
+  m.halfPeriod = design.halfPeriod;
+  m.usesYield = design.usesYield;
+  m.clockId = kNoState;
+  for (size_t id = 0; id < design.stateIdToVar.size(); ++id) {
+    int v = design.stateIdToVar[id];
+    const Var& var = design.vars[v];
+    StateVar s;
+    s.id = uint32_t(id);
+    s.kind = stateKindOf(var.kind);
+    s.width = var.width;
+    s.isSigned = var.isSigned;
+    s.depth = var.depth;
+    s.base = var.arrayBase;
+    s.name = var.kind == VarKind::Internal ? var.ident : var.name;
+    s.verilogName = var.ident;
+    switch (var.kind) {
+      case VarKind::Wire: s.nonVolatile = false; break;
+      case VarKind::Reg: s.nonVolatile = !design.usesYield || var.nonVolatileAttr; break;
+      default: s.nonVolatile = true; break;
+    }
+    if (v == design.clockVar) m.clockId = s.id;
+    m.states.push_back(std::move(s));
+  }
+  m.tasks = design.tasks;
+  m.verilog = design.verilog;
+}
+
+bool lowerDesign(Design& design, Diagnostics& diags, EngineManifest& manifest) {
+  const bool debug = std::getenv("SYNERGY_HWLOWER_DEBUG") != nullptr;
+  auto stage = [&](const char* name) {
+    if (debug) std::cerr << "hwlower: " << name << "\n";
+    return !diags.failed();
+  };
+  // Fig. 3: blocks first, so later matching sees flat statement lists.
+  if (!stage("flatten-blocks")) return false;
+  flattenBlocks(design);
+  // Before merging: the generator is a process that must not enter the core.
+  if (!stage("recognize-clock-generator")) return false;
+  recognizeClockGenerator(design, diags);
+  if (!stage("merge-processes-into-core")) return false;
+  mergeProcessesIntoCore(design, diags);
+  // Fig. 4: needs the conjuncts' guards, wraps each body in its fire flag.
+  if (!stage("replace-guards-with-native-clock")) return false;
+  replaceGuardsWithNativeClock(design);
+  // NBAs and task arguments become plain statements before states are cut.
+  if (!stage("lower-non-blocking-assigns")) return false;
+  lowerNonBlockingAssigns(design);
+  if (!stage("lower-task-arguments")) return false;
+  lowerTaskArguments(design);
+  // Fig. 5.
+  if (!stage("lower-core-to-state-machine")) return false;
+  lowerCoreToStateMachine(design, diags);
+  // Ids last among the passes: every variable now exists.
+  if (!stage("assign-state-ids")) return false;
+  assignStateIds(design);
+  if (!stage("emit-verilog")) return false;
+  emitVerilog(design);
+  buildManifest(design, manifest);
+  return !diags.failed();
+}
+
+}  // namespace synergy::hwlower

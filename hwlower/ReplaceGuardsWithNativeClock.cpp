@@ -1,0 +1,121 @@
+//===- ReplaceGuardsWithNativeClock.cpp - Guards become edge detectors ----===//
+//
+// Paper Fig. 4. The runtime presents inputs (the clock included) through
+// set requests separated by any number of native cycles, so the core can no
+// longer be triggered by them directly. For every variable in a guard this
+// pass declares `__prev_x`, its value when the last pass of the core began,
+// and derives the mangled guards from it:
+//   __pos_x = x & ~__prev_x      __neg_x = ~x & __prev_x      __any_x = x != __prev_x
+// and `__init` from `__init_pending`, a flag set at power-on and cleared by
+// the first pass. A pass begins (on `__clk`, see EmitVerilog) whenever some
+// guard variable changed; it latches each conjunct's guard into `__fire_k`
+// and copies every guard variable into its `__prev_x`, so at quiescence
+// `__prev_x == x` for all of them and a saved state needs nothing else.
+//
+// Runs after mergeProcessesIntoCore.
+// Guarantees: each conjunct body is `if (__fire_k) <original body>`;
+// Design::passStart and Design::guardChanged are set; `__prev_*` and
+// `__init_pending` are Internal variables (so $save/$restart keep them).
+//
+//===----------------------------------------------------------------------===//
+#include "hwlower/Passes.h"
+
+#include <map>
+#include <set>
+
+namespace synergy::hwlower {
+
+void replaceGuardsWithNativeClock(Design& design) {
+  // Guard variables in first-use order, with whether a level event needs
+  // the whole previous value (edges need only bit 0).
+  std::vector<int> order;
+  std::map<int, bool> needsWholeValue;
+  std::set<std::pair<EdgeKind, int>> terms;
+  bool anyInitial = false;
+  for (const CoreConjunct& c : design.core) {
+    anyInitial |= c.isInitial;
+    for (const EventTerm& t : c.guard) {
+      if (!needsWholeValue.count(t.var)) order.push_back(t.var);
+      needsWholeValue[t.var] |= t.edge == EdgeKind::Any;
+      terms.insert({t.edge, t.var});
+    }
+  }
+
+  std::map<int, std::string> prevOf;
+  std::vector<std::string> changed;
+  for (int v : order) {
+    const Var& var = design.vars[v];
+    Var prev;
+    prev.ident = prev.name = "__prev_" + var.ident;
+    prev.width = needsWholeValue[v] ? var.width : 1;
+    prev.kind = VarKind::Internal;
+    prev.initValue = var.initValue;
+    prevOf[v] = prev.ident;
+    std::string cur = prev.width == var.width ? var.ident : var.ident + "[0]";
+    changed.push_back("(" + cur + " != " + prev.ident + ")");
+    design.addVar(std::move(prev));
+  }
+  if (anyInitial) {
+    Var init;
+    init.ident = init.name = "__init_pending";
+    init.kind = VarKind::Internal;
+    init.initValue = 1;
+    design.addVar(std::move(init));
+    changed.push_back("__init_pending");
+  }
+  design.guardChanged.clear();
+  for (size_t i = 0; i < changed.size(); ++i)
+    design.guardChanged += (i ? " || " : "") + changed[i];
+  if (design.guardChanged.empty()) design.guardChanged = "1'b0";
+
+  // Mangled guards, evaluated with blocking semantics at the start of a pass.
+  for (const auto& [edge, v] : terms) {
+    const Var& var = design.vars[v];
+    std::string bit = var.width == 1 ? var.ident : var.ident + "[0]";
+    std::string prev = prevOf[v];
+    std::string prevBit = design.vars[v].width == 1 || !needsWholeValue[v] ? prev : prev + "[0]";
+    std::string name, expr;
+    switch (edge) {
+      case EdgeKind::Pos:
+        name = "__pos_" + var.ident;
+        expr = bit + " & ~" + prevBit;
+        break;
+      case EdgeKind::Neg:
+        name = "__neg_" + var.ident;
+        expr = "~" + bit + " & " + prevBit;
+        break;
+      case EdgeKind::Any:
+        name = "__any_" + var.ident;
+        expr = var.ident + " != " + prev;
+        break;
+    }
+    design.extraDecls.push_back("reg " + name + ";");
+    design.passStart.push_back(name + " = " + expr + ";");
+  }
+  if (anyInitial) {
+    design.extraDecls.push_back("reg __init;");
+    design.passStart.push_back("__init = __init_pending;");
+  }
+  for (size_t k = 0; k < design.core.size(); ++k) {
+    CoreConjunct& c = design.core[k];
+    std::string fire = "__fire_" + std::to_string(k);
+    design.extraDecls.push_back("reg " + fire + " = 1'b0;");
+    design.passStart.push_back(fire + " = " + c.trigger + ";");
+    auto guarded = std::make_unique<Stmt>();
+    guarded->kind = StmtKind::If;
+    guarded->loc = c.body ? c.body->loc : SourceLoc{};
+    guarded->cond.text = fire;
+    guarded->cond.width = 1;
+    guarded->thenStmt = c.body ? std::move(c.body) : std::make_unique<Stmt>();
+    guarded->elseStmt = std::make_unique<Stmt>();
+    c.body = std::move(guarded);
+  }
+  for (int v : order) {
+    const Var& var = design.vars[v];
+    std::string cur = needsWholeValue[v] || var.width == 1 ? var.ident : var.ident + "[0]";
+    design.passStart.push_back(prevOf[v] + " = " + cur + ";");
+  }
+  if (anyInitial) design.passStart.push_back("__init_pending = 1'b0;");
+}
+
+}  // namespace synergy::hwlower

@@ -1,0 +1,190 @@
+//===- EngineBuilder.cpp - emitted Verilog -> cached engine shared object --===//
+//
+// Build steps for one design (work directory under the cache, renamed into
+// place at the end):
+//   1. verilator --cc -O3 on synergy_engine.v (C++ only, no make);
+//   2. one clang++ invocation over a unity file that includes every generated
+//      .cpp and the wrapper, linked with the cached Verilator runtime objects.
+// A unity build parses verilated.h once instead of once per generated file;
+// C++ is built at -O2 so tests stay fast while the model still runs well.
+//
+//===----------------------------------------------------------------------===//
+#include "engine/EngineBuilder.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <vector>
+
+#include "engine/EngineWrapperSource.h"
+#include "synergy/ToolPaths.h"
+#include "util/FileIO.h"
+#include "util/Sha256.h"
+#include "util/Subprocess.h"
+
+namespace synergy::engine {
+
+namespace fs = std::filesystem;
+
+// Bump when the build recipe changes shape.
+static constexpr const char* kEngineBuildFormat = "engine-build-1";
+static constexpr const char* kOptimization = "-O2";
+
+static std::string firstErrorLine(const std::string& output) {
+  size_t start = 0;
+  while (start < output.size()) {
+    size_t end = output.find('\n', start);
+    std::string line = output.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    if (line.find("rror") != std::string::npos)
+      return line;
+    if (end == std::string::npos)
+      break;
+    start = end + 1;
+  }
+  return output.substr(0, output.find('\n'));
+}
+
+static std::string toolchainIdentity(std::string& verilatorRoot, std::string& error) {
+  auto version = util::runProcess({toolpaths::kVerilator, "--version"});
+  auto root = util::runProcess({toolpaths::kVerilator, "--getenv", "VERILATOR_ROOT"});
+  if (version.exitCode != 0 || root.exitCode != 0) {
+    error = "cannot run verilator (" + std::string(toolpaths::kVerilator) + ")";
+    return {};
+  }
+  verilatorRoot = root.output.substr(0, root.output.find('\n'));
+  return std::string(kEngineBuildFormat) + "\n" + version.output + toolpaths::kClangxx + "\n" +
+         toolpaths::kClangVersion + "\n" + kOptimization + "\n";
+}
+
+static std::vector<std::string> includeFlags(const std::string& verilatorRoot) {
+  return {"-I" + verilatorRoot + "/include", "-I" + verilatorRoot + "/include/vltstd"};
+}
+
+static std::optional<std::string> makeWorkDirectory(const std::string& parent, std::string& error) {
+  std::string pattern = parent + "/build-XXXXXX";
+  if (!mkdtemp(pattern.data())) {
+    error = "cannot create a build directory under " + parent;
+    return std::nullopt;
+  }
+  return pattern;
+}
+
+// One object of Verilator's runtime library, compiled once per toolchain.
+static std::optional<std::string> cachedRuntimeObject(const std::string& cacheDir, const std::string& identity,
+                                                      const std::string& verilatorRoot,
+                                                      const std::string& sourceName, std::string& error) {
+  util::Sha256 hash;
+  hash.update(identity);
+  hash.update(sourceName);
+  std::string objectPath = cacheDir + "/" + sourceName + "-" + hash.hexDigest().substr(0, 24) + ".o";
+  if (fs::exists(objectPath))
+    return objectPath;
+  auto work = makeWorkDirectory(cacheDir, error);
+  if (!work)
+    return std::nullopt;
+  std::string tempObject = *work + "/" + sourceName + ".o";
+  std::vector<std::string> argv = {toolpaths::kClangxx, "-std=c++20", kOptimization, "-fPIC", "-w", "-c",
+                                   verilatorRoot + "/include/" + sourceName + ".cpp", "-o", tempObject};
+  auto includes = includeFlags(verilatorRoot);
+  argv.insert(argv.begin() + 1, includes.begin(), includes.end());
+  auto compile = util::runProcess(argv);
+  bool ok = compile.exitCode == 0 && rename(tempObject.c_str(), objectPath.c_str()) == 0;
+  if (!ok)
+    error = "compiling Verilator's " + sourceName + ".cpp failed: " + firstErrorLine(compile.output);
+  std::error_code ignored;
+  fs::remove_all(*work, ignored);
+  if (!ok)
+    return std::nullopt;
+  return objectPath;
+}
+
+static std::string unitySource(const std::string& modelDir) {
+  std::vector<std::string> sources;
+  for (const auto& entry : fs::directory_iterator(modelDir))
+    if (entry.path().extension() == ".cpp")
+      sources.push_back(entry.path().filename().string());
+  std::sort(sources.begin(), sources.end());
+  std::string unity = "// Generated: every Verilator output file plus the engine wrapper.\n";
+  for (const auto& source : sources)
+    unity += "#include \"" + source + "\"\n";
+  unity += "#include \"EngineWrapper.cpp\"\n";
+  return unity;
+}
+
+std::optional<std::string> buildEngineSharedObject(const std::string& verilog, std::string& error) {
+  std::string verilatorRoot;
+  std::string identity = toolchainIdentity(verilatorRoot, error);
+  if (identity.empty())
+    return std::nullopt;
+  std::string cacheDir = util::cacheDirectory() + "/engines";
+  if (!util::makeDirectories(cacheDir)) {
+    error = "cannot create engine cache directory " + cacheDir;
+    return std::nullopt;
+  }
+
+  util::Sha256 hash;
+  hash.update(identity);
+  hash.update(kEngineAbiHeaderSource);
+  hash.update(kEngineWrapperSource);
+  hash.update(verilog);
+  std::string cachedObject = cacheDir + "/" + hash.hexDigest() + ".so";
+  if (fs::exists(cachedObject))
+    return cachedObject;
+
+  std::vector<std::string> runtimeObjects;
+  for (const char* source : {"verilated", "verilated_threads"}) {
+    auto object = cachedRuntimeObject(cacheDir, identity, verilatorRoot, source, error);
+    if (!object)
+      return std::nullopt;
+    runtimeObjects.push_back(*object);
+  }
+
+  auto work = makeWorkDirectory(cacheDir, error);
+  if (!work)
+    return std::nullopt;
+  std::string modelDir = *work + "/model";
+  std::string verilogPath = *work + "/synergy_engine.v";
+  // The wrapper lives beside, not inside, Verilator's output directory, whose
+  // .cpp files the unity source includes wholesale.
+  std::string wrapperDir = *work + "/wrapper";
+  bool wrote = util::makeDirectories(modelDir) && util::makeDirectories(wrapperDir) &&
+               util::writeFileAtomically(verilogPath, verilog) &&
+               util::writeFileAtomically(wrapperDir + "/EngineAbi.h", kEngineAbiHeaderSource) &&
+               util::writeFileAtomically(wrapperDir + "/EngineWrapper.cpp", kEngineWrapperSource);
+  std::optional<std::string> result;
+  if (!wrote) {
+    error = "cannot write engine sources under " + *work;
+  } else {
+    auto verilate = util::runProcess({toolpaths::kVerilator, "--cc", "-O3", "--no-timing", "-Wno-fatal",
+                                      "-Wno-lint", "-Wno-style", "--top-module", "synergy_engine", "--Mdir",
+                                      modelDir, verilogPath});
+    if (verilate.exitCode != 0) {
+      error = "verilator failed on the emitted engine: " + firstErrorLine(verilate.output);
+    } else if (!util::writeFileAtomically(modelDir + "/Unity.cpp", unitySource(modelDir))) {
+      error = "cannot write engine sources under " + *work;
+    } else {
+      std::string tempObject = *work + "/engine.so";
+      std::vector<std::string> argv = {toolpaths::kClangxx, "-std=c++20", kOptimization, "-fPIC", "-shared", "-w",
+                                       "-I" + modelDir, "-I" + wrapperDir};
+      auto includes = includeFlags(verilatorRoot);
+      argv.insert(argv.end(), includes.begin(), includes.end());
+      argv.push_back(modelDir + "/Unity.cpp");
+      argv.insert(argv.end(), runtimeObjects.begin(), runtimeObjects.end());
+      argv.insert(argv.end(), {"-o", tempObject, "-pthread", "-latomic", "-Wl,-z,defs"});
+      auto compile = util::runProcess(argv);
+      if (compile.exitCode != 0)
+        error = "compiling the engine model failed: " + firstErrorLine(compile.output);
+      else if (rename(tempObject.c_str(), cachedObject.c_str()) != 0)
+        error = "cannot move the engine into the cache at " + cachedObject;
+      else
+        result = cachedObject;
+    }
+  }
+  std::error_code ignored;
+  fs::remove_all(*work, ignored);
+  return result;
+}
+
+}  // namespace synergy::engine

@@ -1,0 +1,24 @@
+//===- EngineBuilder.h - emitted Verilog -> cached engine shared object ----===//
+//
+// Runs Verilator on the `synergy_engine` module of an .eng file, compiles the
+// model together with wrapper/EngineWrapper.cpp into a shared object, and
+// keeps it in $SYNERGY_CACHE_DIR/engines (see util::cacheDirectory) keyed by
+// the SHA-256 of the Verilog, the wrapper and the toolchain identity. Every
+// file lands in the cache by rename, so concurrent builds of the same design
+// never expose a partial object; the loser of a race simply overwrites the
+// winner's identical file. Verilator's own runtime (verilated.cpp) is compiled
+// once per toolchain and cached the same way, which is most of the saving.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <optional>
+#include <string>
+
+namespace synergy::engine {
+
+// Path of the cached shared object for `verilog`, building it if needed.
+// Returns nullopt and a one-line `error` when a tool fails.
+std::optional<std::string> buildEngineSharedObject(const std::string& verilog, std::string& error);
+
+}  // namespace synergy::engine

@@ -1,0 +1,52 @@
+//===- EngineInstance.h - a loaded engine shared object --------------------===//
+//
+// The runtime's handle on one engine: the entry points of EngineAbi.h found
+// in a built shared object, plus whole-value state access on top of the
+// 64-bit-word state port (a variable of width w spans ceil(w/64) words).
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "engine/BitValue.h"
+#include "engine/EngineAbi.h"
+
+namespace synergy::engine {
+
+class EngineInstance {
+ public:
+  // Loads the object and creates a fresh engine; nullptr and `error` on failure.
+  static std::unique_ptr<EngineInstance> load(const std::string& sharedObjectPath, std::string& error);
+  ~EngineInstance();  // finalize, then unload
+  EngineInstance(const EngineInstance&) = delete;
+  EngineInstance& operator=(const EngineInstance&) = delete;
+
+  BitValue getState(uint32_t id, uint64_t element, uint32_t width, bool isSigned);
+  void setState(uint32_t id, uint64_t element, const BitValue& value);
+
+  // Returns the trapped task id, or 0 once the engine is quiescent.
+  uint32_t evaluate() { return evaluate_(engine_); }
+  void resume() { resume_(engine_); }
+  void update() { update_(engine_); }
+  bool thereAreUpdates() { return thereAreUpdates_(engine_) != 0; }
+  uint32_t openLoop(uint32_t ticks, uint32_t& ticksRun) { return openLoop_(engine_, ticks, &ticksRun); }
+
+ private:
+  EngineInstance() = default;
+
+  void* library_ = nullptr;
+  SynergyEngine* engine_ = nullptr;
+  SynergyEngineFinalizeFn finalize_ = nullptr;
+  SynergyEngineGetStateFn getState_ = nullptr;
+  SynergyEngineSetStateFn setState_ = nullptr;
+  SynergyEngineEvaluateFn evaluate_ = nullptr;
+  SynergyEngineResumeFn resume_ = nullptr;
+  SynergyEngineUpdateFn update_ = nullptr;
+  SynergyEngineThereAreUpdatesFn thereAreUpdates_ = nullptr;
+  SynergyEngineOpenLoopFn openLoop_ = nullptr;
+};
+
+}  // namespace synergy::engine

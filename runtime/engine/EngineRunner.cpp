@@ -1,0 +1,358 @@
+//===- EngineRunner.cpp - run a compiled Verilog design (.eng) -------------===//
+//
+// Drives one engine through the cycle protocol of hwlower/EngineManifest.h:
+// per tick, toggle the clock, evaluate until quiescent (servicing each
+// trapped task and resuming), latch non-blocking updates and evaluate again
+// until none are pending, then do the end-of-tick work. Between host
+// interventions the engine may run whole ticks by itself in open loop.
+//
+//===----------------------------------------------------------------------===//
+#include "engine/EngineRunner.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+
+#include "engine/EngineBuilder.h"
+#include "engine/EngineInstance.h"
+#include "engine/StateFile.h"
+#include "engine/TaskServicer.h"
+#include "hwlower/EngineManifest.h"
+
+namespace synergy::engine {
+
+using hwlower::kNoState;
+using hwlower::StateKind;
+
+namespace {
+
+// Longest open-loop run between checks of the host side.
+constexpr uint32_t kOpenLoopBatch = 1u << 16;
+
+class TickDriver {
+ public:
+  TickDriver(const EngineRunOptions& options, const hwlower::EngineManifest& manifest, EngineInstance& engine)
+      : options_(options), manifest_(manifest), engine_(engine), files_(options.directories),
+        servicer_(manifest, engine, files_, options.plusargs) {}
+
+  int run();
+  uint64_t ticksCompleted() const { return ticksCompleted_; }
+  uint64_t tasksServiced() const { return tasksServiced_; }
+
+ private:
+  bool settle();
+  bool runTick(uint64_t tick);
+  bool runOpenLoop(uint64_t& nextTick, uint64_t limit);
+  std::vector<SavedVariable> savableShape() const;
+  bool save(const std::string& path, uint64_t tick);
+  std::optional<uint64_t> restore(const std::string& path);
+  int fail(const std::string& message);
+
+  const EngineRunOptions& options_;
+  const hwlower::EngineManifest& manifest_;
+  EngineInstance& engine_;
+  FileTable files_;
+  TaskServicer servicer_;
+  std::string error_;
+  uint64_t ticksCompleted_ = 0;
+  uint64_t tasksServiced_ = 0;
+};
+
+int TickDriver::fail(const std::string& message) {
+  files_.flushAll();
+  std::fprintf(stderr, "%s\n", message.c_str());
+  return 1;
+}
+
+// Evaluate to quiescence, servicing tasks, then latch updates, until neither
+// tasks nor updates remain.
+bool TickDriver::settle() {
+  for (;;) {
+    if (uint32_t task = engine_.evaluate()) {
+      ++tasksServiced_;
+      if (!servicer_.service(task, error_))
+        return false;
+      engine_.resume();
+      continue;
+    }
+    if (engine_.thereAreUpdates()) {
+      engine_.update();
+      continue;
+    }
+    return true;
+  }
+}
+
+bool TickDriver::runTick(uint64_t tick) {
+  servicer_.setTime(tick * manifest_.halfPeriod);
+  if (tick > 0 && manifest_.clockId != kNoState) {
+    const auto& clock = manifest_.states[manifest_.clockId];
+    BitValue level = engine_.getState(clock.id, 0, clock.width, false);
+    engine_.setState(clock.id, 0, BitValue::fromUint64(level.isZero() ? 1 : 0, clock.width));
+  }
+  if (!settle())
+    return false;
+  servicer_.endOfTick();
+  return true;
+}
+
+// Runs ticks nextTick.. in open loop, at most up to `limit` (exclusive). On a
+// trap it finishes the trapped tick on the host. Advances nextTick past every
+// completed tick.
+bool TickDriver::runOpenLoop(uint64_t& nextTick, uint64_t limit) {
+  uint64_t wanted = limit - nextTick;
+  uint32_t ticks = static_cast<uint32_t>(std::min<uint64_t>(wanted, kOpenLoopBatch));
+  uint32_t ticksRun = 0;
+  uint32_t task = engine_.openLoop(ticks, ticksRun);
+  if (task == 0) {
+    nextTick += ticksRun;
+    return true;
+  }
+  uint64_t current = nextTick + std::max<uint32_t>(ticksRun, 1) - 1;
+  servicer_.setTime(current * manifest_.halfPeriod);
+  ++tasksServiced_;
+  if (!servicer_.service(task, error_))
+    return false;
+  engine_.resume();
+  if (!settle())
+    return false;
+  servicer_.endOfTick();
+  nextTick = current + 1;
+  return true;
+}
+
+// Every variable a state file holds: user and compiler registers and inputs,
+// minus the volatile ones under $yield. Nets are recomputed from them.
+std::vector<SavedVariable> TickDriver::savableShape() const {
+  std::vector<SavedVariable> shape;
+  for (const auto& state : manifest_.states) {
+    if (state.kind == StateKind::Wire || !state.nonVolatile)
+      continue;
+    SavedVariable variable;
+    variable.name = state.name;
+    variable.width = state.width;
+    variable.depth = state.depth;
+    shape.push_back(std::move(variable));
+  }
+  return shape;
+}
+
+bool TickDriver::save(const std::string& path, uint64_t tick) {
+  SavedState state;
+  state.tick = tick;
+  state.randomSeed = servicer_.randomSeed;
+  state.urandomSeed = servicer_.urandomSeed;
+  state.files = files_.records();
+  TaskServicer::MonitorState monitor = servicer_.monitorState();
+  state.monitorTask = monitor.taskId;
+  state.monitorOn = monitor.on;
+  state.monitorValues = monitor.lastValues;
+  state.variables = savableShape();
+  size_t next = 0;
+  for (const auto& stateVar : manifest_.states) {
+    if (stateVar.kind == StateKind::Wire || !stateVar.nonVolatile)
+      continue;
+    SavedVariable& variable = state.variables[next++];
+    uint64_t count = stateVar.depth == 0 ? 1 : stateVar.depth;
+    for (uint64_t element = 0; element < count; ++element)
+      variable.elements.push_back(engine_.getState(stateVar.id, element, stateVar.width, false));
+  }
+  state.designSignature = designSignature(state.variables);
+  return writeSavedState(files_.resolve(path), state, error_);
+}
+
+// Checks the whole file against this design before touching the engine.
+std::optional<uint64_t> TickDriver::restore(const std::string& path) {
+  auto state = readSavedState(files_.resolve(path), error_);
+  if (!state)
+    return std::nullopt;
+  if (state->designSignature != designSignature(savableShape())) {
+    error_ = path + ": state file was saved from a different design (variables do not match)";
+    return std::nullopt;
+  }
+  if (state->monitorTask && !manifest_.findTask(state->monitorTask)) {
+    error_ = path + ": state file names a $monitor this design does not have";
+    return std::nullopt;
+  }
+  if (!files_.restore(state->files, error_))
+    return std::nullopt;
+  size_t next = 0;
+  for (const auto& stateVar : manifest_.states) {
+    if (stateVar.kind == StateKind::Wire || !stateVar.nonVolatile)
+      continue;
+    const SavedVariable& variable = state->variables[next++];
+    for (size_t element = 0; element < variable.elements.size(); ++element)
+      engine_.setState(stateVar.id, element, variable.elements[element]);
+  }
+  servicer_.randomSeed = state->randomSeed;
+  servicer_.urandomSeed = state->urandomSeed;
+  servicer_.restoreMonitor({state->monitorTask, state->monitorOn, state->monitorValues});
+  return state->tick;
+}
+
+int TickDriver::run() {
+  const std::string& where = options_.enginePath;
+  uint64_t nextTick = 0;
+  if (!options_.restartPath.empty()) {
+    auto savedTick = restore(options_.restartPath);
+    if (!savedTick)
+      return fail(where + ": error: cannot restart: " + error_);
+    nextTick = *savedTick + 1;
+  }
+  std::optional<std::string> pendingSave;
+  bool pendingSaveStops = false;
+  for (;;) {
+    if (options_.maxTicks && nextTick >= *options_.maxTicks) {
+      files_.flushAll();
+      std::fprintf(stderr, "%s: stopped after %llu ticks (--max-ticks)\n", where.c_str(),
+                   static_cast<unsigned long long>(nextTick));
+      return 2;
+    }
+    uint64_t completed;
+    bool hostOnly = nextTick == 0 || !options_.openLoop || servicer_.monitorActive() || pendingSave ||
+                    manifest_.clockId == kNoState;
+    uint64_t limit = options_.maxTicks.value_or(UINT64_MAX);
+    if (options_.saveAtTick && *options_.saveAtTick >= nextTick)
+      limit = std::min(limit, *options_.saveAtTick);
+    uint64_t before = nextTick;
+    if (!hostOnly && limit > nextTick && !runOpenLoop(nextTick, limit))
+      return fail(error_);
+    if (nextTick != before) {
+      completed = nextTick - 1;
+    } else {
+      // Host-driven tick; also when the engine's open loop made no progress.
+      if (!runTick(nextTick))
+        return fail(error_);
+      completed = nextTick++;
+    }
+
+    ticksCompleted_ = completed + 1;
+    if (servicer_.runEnd() != RunEnd::None) {
+      files_.flushAll();
+      return 0;
+    }
+    bool yielded = servicer_.takeYield();
+    if (auto request = servicer_.takeSaveRequest())
+      pendingSave = request;
+    if (options_.saveAtTick && completed == *options_.saveAtTick) {
+      pendingSave = options_.saveAtTickPath;
+      pendingSaveStops = true;
+    }
+    if (pendingSave && (!manifest_.usesYield || yielded)) {
+      if (!save(*pendingSave, completed))
+        return fail(where + ": error: " + error_);
+      pendingSave.reset();
+      if (pendingSaveStops) {
+        files_.flushAll();
+        return 0;
+      }
+    }
+    if (auto request = servicer_.takeRestartRequest()) {
+      files_.flushAll();
+      auto savedTick = restore(*request);
+      if (!savedTick)
+        return fail(where + ": error: cannot restart: " + error_);
+      nextTick = *savedTick + 1;
+    }
+    if (manifest_.clockId == kNoState) {
+      files_.flushAll();
+      return 0;
+    }
+  }
+}
+
+}  // namespace
+
+int runEngineFile(const EngineRunOptions& options) {
+  std::string error;
+  auto manifest = hwlower::readEngineFile(options.enginePath, error);
+  if (!manifest) {
+    std::fprintf(stderr, "%s: error: %s\n", options.enginePath.c_str(), error.c_str());
+    return 1;
+  }
+  auto sharedObject = buildEngineSharedObject(manifest->verilog, error);
+  if (!sharedObject) {
+    std::fprintf(stderr, "%s: error: %s\n", options.enginePath.c_str(), error.c_str());
+    return 1;
+  }
+  auto engine = EngineInstance::load(*sharedObject, error);
+  if (!engine) {
+    std::fprintf(stderr, "%s: error: %s\n", options.enginePath.c_str(), error.c_str());
+    return 1;
+  }
+  TickDriver driver(options, *manifest, *engine);
+  auto start = std::chrono::steady_clock::now();
+  int status = driver.run();
+  // SYNERGY_ENGINE_STATS=1: one line for bench/verilog, on stderr so the
+  // program's own output stays comparable with vvp's.
+  if (const char* stats = std::getenv("SYNERGY_ENGINE_STATS"); stats && *stats == '1') {
+    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::fprintf(stderr, "synergy-engine-stats ticks=%llu tasks=%llu seconds=%.6f\n",
+                 static_cast<unsigned long long>(driver.ticksCompleted()),
+                 static_cast<unsigned long long>(driver.tasksServiced()), seconds);
+  }
+  return status;
+}
+
+bool isEngineFile(const std::string& path) {
+  return path.size() > 4 && path.compare(path.size() - 4, 4, ".eng") == 0;
+}
+
+static bool parseCount(const std::string& text, uint64_t& value) {
+  char* end = nullptr;
+  value = std::strtoull(text.c_str(), &end, 10);
+  return !text.empty() && text[0] != '-' && *end == 0;
+}
+
+int runEngineCommandLine(const std::vector<std::string>& args) {
+  EngineRunOptions options;
+  auto fail = [](const std::string& message) {
+    std::fprintf(stderr, "synergy-run: error: %s\n", message.c_str());
+    return 2;
+  };
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    auto needs = [&](size_t count) { return i + count < args.size(); };
+    uint64_t count = 0;
+    if (arg == "--dir" && needs(1)) {
+      std::string spec = args[++i];
+      size_t colon = spec.find(':');
+      DirectoryMapping mapping{spec.substr(0, colon), colon == std::string::npos ? spec : spec.substr(colon + 1)};
+      if (access(mapping.hostPath.c_str(), F_OK) != 0)
+        return fail("--dir: no such directory: " + mapping.hostPath);
+      options.directories.push_back(mapping);
+    } else if (arg == "--max-ticks" && needs(1)) {
+      if (!parseCount(args[++i], count))
+        return fail("--max-ticks expects a tick count, got '" + args[i] + "'");
+      options.maxTicks = count;
+    } else if (arg == "--save-at-tick" && needs(2)) {
+      if (!parseCount(args[++i], count))
+        return fail("--save-at-tick expects a tick count, got '" + args[i] + "'");
+      options.saveAtTick = count;
+      options.saveAtTickPath = args[++i];
+    } else if (arg == "--restart" && needs(1)) {
+      options.restartPath = args[++i];
+    } else if (arg == "--no-open-loop") {
+      options.openLoop = false;
+    } else if (arg.size() > 1 && arg[0] == '+') {
+      options.plusargs.push_back(arg.substr(1));
+    } else if (arg.size() > 1 && arg[0] == '-') {
+      return fail("unknown or incomplete option '" + arg + "' for an engine (see --help)");
+    } else if (options.enginePath.empty()) {
+      options.enginePath = arg;
+    } else {
+      return fail("unexpected argument '" + arg + "' after " + options.enginePath);
+    }
+  }
+  if (options.enginePath.empty())
+    return fail("no engine file given");
+  if (access(options.enginePath.c_str(), F_OK) != 0)
+    return fail("no such file: " + options.enginePath);
+  return runEngineFile(options);
+}
+
+}  // namespace synergy::engine

@@ -1,0 +1,224 @@
+//===- StateFile.cpp - the file $save writes and $restart reads ------------===//
+#include "engine/StateFile.h"
+
+#include <cctype>
+#include <sstream>
+
+#include "engine/DisplayFormatter.h"
+#include "util/FileIO.h"
+#include "util/Sha256.h"
+
+namespace synergy::engine {
+
+static const char* kMagic = "SYNERGY-STATE";
+
+static std::string quote(const std::string& text) {
+  std::string quoted = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\')
+      quoted.push_back('\\');
+    if (c == '\n') {
+      quoted += "\\n";
+      continue;
+    }
+    quoted.push_back(c);
+  }
+  return quoted + "\"";
+}
+
+// Reads a quoted string starting at `pos` (after optional spaces).
+static bool unquote(const std::string& line, size_t& pos, std::string& out) {
+  while (pos < line.size() && line[pos] == ' ')
+    ++pos;
+  if (pos >= line.size() || line[pos] != '"')
+    return false;
+  out.clear();
+  for (++pos; pos < line.size(); ++pos) {
+    char c = line[pos];
+    if (c == '"') {
+      ++pos;
+      return true;
+    }
+    if (c == '\\' && pos + 1 < line.size()) {
+      char next = line[++pos];
+      out.push_back(next == 'n' ? '\n' : next);
+      continue;
+    }
+    out.push_back(c);
+  }
+  return false;
+}
+
+std::string designSignature(const std::vector<SavedVariable>& variables) {
+  util::Sha256 hash;
+  for (const auto& variable : variables)
+    hash.update(variable.name + " " + std::to_string(variable.width) + " " + std::to_string(variable.depth) + "\n");
+  return hash.hexDigest();
+}
+
+std::string serializeSavedState(const SavedState& state) {
+  std::ostringstream out;
+  out << kMagic << ' ' << kStateFileVersion << '\n';
+  out << "design " << state.designSignature << '\n';
+  out << "tick " << state.tick << '\n';
+  out << "seeds " << state.randomSeed << ' ' << state.urandomSeed << '\n';
+  for (const auto& file : state.files)
+    out << "file " << file.descriptor << ' ' << file.position << ' ' << quote(file.mode) << ' ' << quote(file.path)
+        << '\n';
+  if (state.monitorTask)
+    out << "monitor " << state.monitorTask << ' ' << (state.monitorOn ? 1 : 0) << ' ' << quote(state.monitorValues)
+        << '\n';
+  for (const auto& variable : state.variables) {
+    out << "var " << quote(variable.name) << ' ' << variable.width << ' ' << variable.depth;
+    for (const auto& element : variable.elements)
+      out << ' ' << formatMinimalDigits(element, DisplayRadix::Hex);
+    out << '\n';
+  }
+  std::string body = out.str();
+  util::Sha256 hash;
+  hash.update(body);
+  return body + "checksum " + hash.hexDigest() + "\n";
+}
+
+static bool parseHex(const std::string& digits, uint32_t width, BitValue& value) {
+  value = BitValue::zero(width);
+  if (digits.empty() || digits.size() > (width + 3) / 4 + 1)
+    return false;
+  uint32_t bitIndex = 0;
+  for (size_t i = digits.size(); i-- > 0; bitIndex += 4) {
+    char c = digits[i];
+    int digit = std::isdigit(static_cast<unsigned char>(c)) ? c - '0'
+                : (c >= 'a' && c <= 'f')                    ? c - 'a' + 10
+                                                            : -1;
+    if (digit < 0)
+      return false;
+    for (int b = 0; b < 4; ++b) {
+      bool on = (digit >> b) & 1;
+      if (on && bitIndex + b >= width)
+        return false;
+      value.setBit(bitIndex + static_cast<uint32_t>(b), on);
+    }
+  }
+  return true;
+}
+
+std::optional<SavedState> parseSavedState(const std::string& text, std::string& error) {
+  size_t checksumAt = text.rfind("checksum ");
+  if (text.rfind(kMagic, 0) != 0) {
+    error = "not a Synergy state file";
+    return std::nullopt;
+  }
+  if (checksumAt == std::string::npos || (checksumAt > 0 && text[checksumAt - 1] != '\n') || text.back() != '\n') {
+    error = "state file is truncated (no checksum line)";
+    return std::nullopt;
+  }
+  std::string body = text.substr(0, checksumAt);
+  std::string recorded = text.substr(checksumAt + 9);
+  recorded.pop_back();
+  util::Sha256 hash;
+  hash.update(body);
+  if (recorded != hash.hexDigest()) {
+    error = "state file checksum mismatch (corrupt or truncated)";
+    return std::nullopt;
+  }
+
+  SavedState state;
+  std::istringstream lines(body);
+  std::string line;
+  int lineNumber = 0;
+  auto fail = [&](const std::string& why) {
+    error = "state file line " + std::to_string(lineNumber) + ": " + why;
+    return std::nullopt;
+  };
+  while (std::getline(lines, line)) {
+    ++lineNumber;
+    std::istringstream fields(line);
+    std::string keyword;
+    fields >> keyword;
+    if (lineNumber == 1) {
+      int version = 0;
+      if (keyword != kMagic || !(fields >> version))
+        return fail("bad header");
+      if (version != kStateFileVersion)
+        return fail("unsupported version " + std::to_string(version) + " (this runtime reads " +
+                    std::to_string(kStateFileVersion) + ")");
+    } else if (keyword == "design") {
+      if (!(fields >> state.designSignature))
+        return fail("bad design line");
+    } else if (keyword == "tick") {
+      if (!(fields >> state.tick))
+        return fail("bad tick line");
+    } else if (keyword == "seeds") {
+      if (!(fields >> state.randomSeed >> state.urandomSeed))
+        return fail("bad seeds line");
+    } else if (keyword == "file") {
+      OpenFileRecord record;
+      if (!(fields >> record.descriptor >> record.position))
+        return fail("bad file line");
+      size_t pos = static_cast<size_t>(fields.tellg());
+      if (!unquote(line, pos, record.mode) || !unquote(line, pos, record.path))
+        return fail("bad file line");
+      state.files.push_back(record);
+    } else if (keyword == "monitor") {
+      int on = 0;
+      if (!(fields >> state.monitorTask >> on) || state.monitorTask == 0)
+        return fail("bad monitor line");
+      state.monitorOn = on != 0;
+      size_t pos = static_cast<size_t>(fields.tellg());
+      if (!unquote(line, pos, state.monitorValues))
+        return fail("bad monitor line");
+    } else if (keyword == "var") {
+      SavedVariable variable;
+      size_t pos = 3;
+      if (!unquote(line, pos, variable.name))
+        return fail("bad variable name");
+      std::istringstream rest(line.substr(pos));
+      if (!(rest >> variable.width >> variable.depth) || variable.width == 0)
+        return fail("bad variable shape for " + variable.name);
+      uint64_t count = variable.depth == 0 ? 1 : variable.depth;
+      std::string digits;
+      while (rest >> digits) {
+        BitValue element;
+        if (!parseHex(digits, variable.width, element))
+          return fail("bad value for " + variable.name);
+        variable.elements.push_back(std::move(element));
+      }
+      if (variable.elements.size() != count)
+        return fail("wrong element count for " + variable.name);
+      state.variables.push_back(std::move(variable));
+    } else {
+      return fail("unknown record '" + keyword + "'");
+    }
+  }
+  if (state.designSignature != designSignature(state.variables)) {
+    error = "state file design signature does not match its variables";
+    return std::nullopt;
+  }
+  return state;
+}
+
+bool writeSavedState(const std::string& path, const SavedState& state, std::string& error) {
+  if (!util::writeFileAtomically(path, serializeSavedState(state))) {
+    error = "cannot write state file '" + path + "'";
+    return false;
+  }
+  return true;
+}
+
+std::optional<SavedState> readSavedState(const std::string& path, std::string& error) {
+  auto text = util::readFile(path);
+  if (!text) {
+    error = "cannot read state file '" + path + "'";
+    return std::nullopt;
+  }
+  if (text->empty()) {
+    error = "state file '" + path + "' is empty";
+    return std::nullopt;
+  }
+  auto state = parseSavedState(*text, error);
+  if (!state)
+    error = path + ": " + error;
+  return state;
+}
+
+}  // namespace synergy::engine

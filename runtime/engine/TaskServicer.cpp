@@ -1,0 +1,494 @@
+//===- TaskServicer.cpp - performs the system tasks an engine traps into ---===//
+#include "engine/TaskServicer.h"
+
+#include <cstring>
+#include <map>
+#include <utility>
+
+#include "engine/ScanFormat.h"
+#include "engine/VerilogRandom.h"
+#include "util/FileIO.h"
+
+namespace synergy::engine {
+
+using hwlower::kNoElement;
+using hwlower::kNoState;
+using hwlower::Task;
+using hwlower::TaskArg;
+using hwlower::TaskArgKind;
+
+TaskServicer::TaskServicer(const hwlower::EngineManifest& manifest, EngineInstance& engine, FileTable& files,
+                           std::vector<std::string> plusargs)
+    : manifest_(manifest), engine_(engine), files_(files), plusargs_(std::move(plusargs)) {}
+
+uint64_t TaskServicer::argElement(const TaskArg& arg) {
+  if (arg.element != kNoElement)
+    return arg.element;
+  if (arg.indexStateId != kNoState) {
+    const auto& index = manifest_.states[arg.indexStateId];
+    return engine_.getState(index.id, 0, index.width, false).toUint64();
+  }
+  return 0;
+}
+
+BitValue TaskServicer::readArg(const TaskArg& arg) {
+  switch (arg.kind) {
+  case TaskArgKind::Value:
+    return engine_.getState(arg.stateId, argElement(arg), arg.width, arg.isSigned);
+  case TaskArgKind::String:
+    return BitValue::fromString(arg.text);
+  case TaskArgKind::Time:
+    return BitValue::fromUint64(arg.text == "$stime" ? (time_ & 0xffffffffu) : time_, arg.text == "$stime" ? 32 : 64);
+  case TaskArgKind::Empty:
+    break;
+  }
+  return BitValue::zero(1);
+}
+
+void TaskServicer::writeArg(const TaskArg& arg, const BitValue& value) {
+  if (arg.kind != TaskArgKind::Value || arg.stateId == kNoState)
+    return;
+  const auto& state = manifest_.states[arg.stateId];
+  BitValue sized = value;
+  sized.isSigned = false;
+  engine_.setState(arg.stateId, argElement(arg), sized.resized(state.width));
+}
+
+void TaskServicer::writeResult(const Task& task, const BitValue& value) {
+  if (task.resultId == kNoState)
+    return;
+  const auto& state = manifest_.states[task.resultId];
+  engine_.setState(task.resultId, 0, value.resized(state.width));
+}
+
+void TaskServicer::writeResult(const Task& task, int64_t value) {
+  writeResult(task, BitValue::fromInt64(value, 64));
+}
+
+// A file name or mode given either as a literal or as a variable holding
+// the characters (leading NUL bytes dropped, as Icarus does).
+std::string TaskServicer::argText(const TaskArg& arg) {
+  if (arg.kind == TaskArgKind::String)
+    return arg.text;
+  std::string bytes = readArg(arg).toBytes();
+  size_t first = bytes.find_first_not_of('\0');
+  return first == std::string::npos ? std::string() : bytes.substr(first);
+}
+
+DisplayArg TaskServicer::displayArg(const TaskArg& arg) {
+  switch (arg.kind) {
+  case TaskArgKind::String:
+    // vvp reads a literal as a C string: "" (one NUL byte) prints nothing.
+    return DisplayArg::ofString(arg.text.substr(0, arg.text.find('\0')));
+  case TaskArgKind::Empty:
+    return DisplayArg::ofString(" ");
+  case TaskArgKind::Time:
+    if (arg.text == "$realtime")
+      return DisplayArg::ofReal(static_cast<double>(time_));
+    return DisplayArg::ofValue(readArg(arg));
+  case TaskArgKind::Value:
+    break;
+  }
+  BitValue value = readArg(arg);
+  if (arg.isReal) {
+    uint64_t bits = value.toUint64();
+    double real;
+    std::memcpy(&real, &bits, sizeof real);
+    return DisplayArg::ofReal(real);
+  }
+  return DisplayArg::ofValue(std::move(value));
+}
+
+std::string TaskServicer::formatTask(const Task& task, size_t firstArg, DisplayRadix radix) {
+  std::vector<DisplayArg> args;
+  for (size_t i = firstArg; i < task.args.size(); ++i)
+    args.push_back(displayArg(task.args[i]));
+  return formatDisplay(args, radix, DisplayContext{task.scope});
+}
+
+uint32_t TaskServicer::argDescriptor(const Task& task, size_t index) {
+  if (index >= task.args.size())
+    return 0;
+  return static_cast<uint32_t>(readArg(task.args[index]).toUint64());
+}
+
+// "$displayh" -> Hex; the suffix picks the default radix.
+static DisplayRadix radixOf(const std::string& name, const std::string& base) {
+  std::string suffix = name.substr(base.size());
+  if (suffix == "h")
+    return DisplayRadix::Hex;
+  if (suffix == "b")
+    return DisplayRadix::Binary;
+  if (suffix == "o")
+    return DisplayRadix::Octal;
+  return DisplayRadix::Decimal;
+}
+
+static bool hasBase(const std::string& name, const std::string& base) {
+  if (name.rfind(base, 0) != 0)
+    return false;
+  std::string suffix = name.substr(base.size());
+  return suffix.empty() || suffix == "h" || suffix == "b" || suffix == "o";
+}
+
+void TaskServicer::serviceFopen(const Task& task) {
+  if (task.args.empty()) {
+    writeResult(task, 0);
+    return;
+  }
+  std::string name = argText(task.args[0]);
+  uint32_t descriptor = task.args.size() > 1 ? files_.open(name, argText(task.args[1]))
+                                             : files_.openMultichannel(name);
+  writeResult(task, BitValue::fromUint64(descriptor, 32));
+}
+
+void TaskServicer::serviceFread(const Task& task) {
+  if (task.args.size() < 2) {
+    writeResult(task, 0);
+    return;
+  }
+  const TaskArg& target = task.args[0];
+  std::FILE* in = files_.stream(argDescriptor(task, 1));
+  if (!in || target.kind != TaskArgKind::Value) {
+    writeResult(task, 0);
+    return;
+  }
+  const auto& state = manifest_.states[target.stateId];
+  bool wholeMemory = state.depth > 0 && target.element == kNoElement && target.indexStateId == kNoState;
+  uint64_t first = 0;
+  uint64_t count = 1;
+  if (wholeMemory) {
+    // The start argument is a Verilog index: element 0 is the lowest one.
+    if (task.args.size() > 2 && task.args[2].kind == TaskArgKind::Value) {
+      int64_t start = readArg(task.args[2]).resized(64).toInt64() - state.base;
+      first = start < 0 ? state.depth : static_cast<uint64_t>(start);
+    }
+    count = task.args.size() > 3 ? readArg(task.args[3]).toUint64() : state.depth - std::min(first, state.depth);
+  }
+  uint32_t bytesPerElement = (state.width + 7) / 8;
+  int64_t total = 0;
+  for (uint64_t e = 0; e < count && first + e < std::max<uint64_t>(state.depth, 1); ++e) {
+    uint64_t element = wholeMemory ? first + e : argElement(target);
+    BitValue value = engine_.getState(state.id, element, state.width, false);
+    uint32_t got = 0;
+    for (; got < bytesPerElement; ++got) {
+      int c = std::fgetc(in);
+      if (c == EOF)
+        break;
+      // Byte `got` fills the most significant byte not yet filled.
+      int64_t top = static_cast<int64_t>(state.width) - 1 - 8 * static_cast<int64_t>(got);
+      for (int b = 0; b < 8; ++b)
+        if (top - b >= 0)
+          value.setBit(static_cast<uint32_t>(top - b), (c >> (7 - b)) & 1);
+    }
+    total += got;
+    if (got > 0)
+      engine_.setState(state.id, element, value);
+    if (got < bytesPerElement)
+      break;
+  }
+  writeResult(task, total);
+}
+
+void TaskServicer::serviceScanf(const Task& task, bool fromFile) {
+  if (task.args.size() < 2) {
+    writeResult(task, -1);
+    return;
+  }
+  std::string text;
+  size_t position = 0;
+  std::FILE* in = nullptr;
+  CharSource source;
+  if (fromFile) {
+    in = files_.stream(argDescriptor(task, 0));
+    if (!in) {
+      writeResult(task, -1);
+      return;
+    }
+    source.get = [in] { return std::fgetc(in); };
+    source.unget = [in](int c) { std::ungetc(c, in); };
+  } else {
+    text = argText(task.args[0]);
+    source.get = [&] { return position < text.size() ? static_cast<unsigned char>(text[position++]) : EOF; };
+    source.unget = [&](int) { --position; };
+  }
+  std::vector<ScannedItem> items;
+  int result = scanFormatted(source, argText(task.args[1]), items);
+  for (size_t i = 0; i < items.size() && 2 + i < task.args.size(); ++i) {
+    const TaskArg& target = task.args[2 + i];
+    const auto& state = manifest_.states[target.stateId];
+    writeArg(target, scannedValue(items[i], state.width, target.isReal));
+  }
+  writeResult(task, result);
+}
+
+// $readmemh/$readmemb: whitespace-separated words, // and /* */ comments,
+// and @address records, into consecutive memory elements. Addresses (the @
+// records and the start/finish arguments) are Verilog indices, so they are
+// offset by the memory's lowest declared index; with no start argument the
+// load begins at that lowest index, as vvp does (IEEE 1364-2005).
+void TaskServicer::serviceReadmem(const Task& task, int radixBits) {
+  if (task.args.size() < 2 || task.args[1].kind != TaskArgKind::Value)
+    return;
+  auto contents = util::readFile(files_.resolve(argText(task.args[0])));
+  if (!contents) {
+    std::fprintf(stderr, "%s:%u: warning: Unable to open %s for reading.\n", task.file.c_str(), task.line,
+                 argText(task.args[0]).c_str());
+    return;
+  }
+  const auto& state = manifest_.states[task.args[1].stateId];
+  const int64_t lowest = state.base;
+  const int64_t highest = state.base + static_cast<int64_t>(state.depth) - 1;
+  int64_t address = task.args.size() > 2 ? readArg(task.args[2]).resized(64).toInt64() : lowest;
+  int64_t last = task.args.size() > 3 ? readArg(task.args[3]).resized(64).toInt64() : highest;
+  const std::string& text = *contents;
+  unsigned radix = radixBits == 4 ? 16 : 2;
+  int64_t first = address;
+  bool sawAddress = false;
+  for (size_t i = 0; i < text.size();) {
+    char c = text[i];
+    if (std::isspace(static_cast<unsigned char>(c))) {
+      ++i;
+    } else if (text.compare(i, 2, "//") == 0) {
+      i = text.find('\n', i);
+      if (i == std::string::npos)
+        break;
+    } else if (text.compare(i, 2, "/*") == 0) {
+      i = text.find("*/", i + 2);
+      if (i == std::string::npos)
+        break;
+      i += 2;
+    } else {
+      size_t end = i;
+      while (end < text.size() && !std::isspace(static_cast<unsigned char>(text[end])) &&
+             text.compare(end, 2, "//") != 0 && text.compare(end, 2, "/*") != 0)
+        ++end;
+      std::string word = text.substr(i, end - i);
+      i = end;
+      if (word[0] == '@') {
+        address = static_cast<int64_t>(parseDigits(word.substr(1), 16, 64).toUint64());
+        sawAddress = true;
+        continue;
+      }
+      if (address > last || address < lowest || address > highest)
+        break;
+      engine_.setState(state.id, static_cast<uint64_t>(address - lowest), parseDigits(word, radix, state.width));
+      ++address;
+    }
+  }
+  // vvp warns on stdout when a file without @ records leaves the range short.
+  if (!sawAddress && address <= last)
+    files_.write(1, "WARNING: " + task.file + ":" + std::to_string(task.line) + ": " + task.name + "(" +
+                        argText(task.args[0]) + "): Not enough words in the file for the requested range [" +
+                        std::to_string(first) + ":" + std::to_string(last) + "].\n");
+}
+
+void TaskServicer::serviceRandom(const Task& task, bool isUnsigned) {
+  bool seeded = !task.args.empty() && task.args[0].kind == TaskArgKind::Value;
+  int32_t seed = seeded ? static_cast<int32_t>(readArg(task.args[0]).toUint64())
+                        : (isUnsigned ? urandomSeed : randomSeed);
+  BitValue result = isUnsigned ? BitValue::fromUint64(verilogUrandom(seed), 32)
+                               : BitValue::fromInt64(verilogRandom(seed), 32);
+  if (seeded && task.args[0].writable)
+    writeArg(task.args[0], BitValue::fromInt64(seed, 32));
+  // Icarus keeps one $urandom seed: a seeded call also reseeds the unseeded
+  // sequence. $random's own seed is left alone by $random(seed).
+  if (!seeded || isUnsigned)
+    (isUnsigned ? urandomSeed : randomSeed) = seed;
+  writeResult(task, result);
+}
+
+void TaskServicer::servicePlusargs(const Task& task, bool withValue) {
+  if (task.args.empty()) {
+    writeResult(task, 0);
+    return;
+  }
+  std::string pattern = argText(task.args[0]);
+  std::string prefix = pattern.substr(0, pattern.find('%'));
+  for (const auto& plusarg : plusargs_) {
+    if (plusarg.rfind(prefix, 0) != 0)
+      continue;
+    if (withValue && task.args.size() > 1 && prefix.size() < pattern.size()) {
+      std::string valueText = plusarg.substr(prefix.size());
+      size_t position = 0;
+      CharSource source{[&] { return position < valueText.size() ? static_cast<unsigned char>(valueText[position++]) : EOF; },
+                        [&](int) { --position; }};
+      std::vector<ScannedItem> items;
+      scanFormatted(source, pattern.substr(prefix.size()), items);
+      if (!items.empty()) {
+        const auto& target = task.args[1];
+        writeArg(target, scannedValue(items[0], manifest_.states[target.stateId].width, target.isReal));
+      }
+    }
+    writeResult(task, 1);
+    return;
+  }
+  writeResult(task, 0);
+}
+
+bool TaskServicer::service(uint32_t taskId, std::string& error) {
+  const Task* found = manifest_.findTask(taskId);
+  if (!found) {
+    error = "engine trapped into unknown task id " + std::to_string(taskId);
+    return false;
+  }
+  const Task& task = *found;
+  const std::string& name = task.name;
+  if (hasBase(name, "$display")) {
+    files_.write(1, formatTask(task, 0, radixOf(name, "$display")) + "\n");
+  } else if (hasBase(name, "$write")) {
+    files_.write(1, formatTask(task, 0, radixOf(name, "$write")));
+  } else if (hasBase(name, "$fdisplay")) {
+    files_.write(argDescriptor(task, 0), formatTask(task, 1, radixOf(name, "$fdisplay")) + "\n");
+  } else if (hasBase(name, "$fwrite")) {
+    files_.write(argDescriptor(task, 0), formatTask(task, 1, radixOf(name, "$fwrite")));
+  } else if (hasBase(name, "$strobe") || hasBase(name, "$fstrobe")) {
+    strobes_.push_back(&task);
+  } else if (hasBase(name, "$monitor")) {
+    monitor_ = &task;
+    monitorOn_ = true;
+    lastMonitorValues_.reset();
+  } else if (name == "$monitoron") {
+    monitorOn_ = true;
+    lastMonitorValues_.reset();
+  } else if (name == "$monitoroff") {
+    monitorOn_ = false;
+  } else if (name == "$fopen") {
+    serviceFopen(task);
+  } else if (name == "$fclose") {
+    files_.close(argDescriptor(task, 0));
+  } else if (name == "$fflush") {
+    if (task.args.empty())
+      files_.flushAll();
+    else
+      files_.flush(argDescriptor(task, 0));
+  } else if (name == "$fgetc") {
+    std::FILE* in = files_.stream(argDescriptor(task, 0));
+    writeResult(task, in ? std::fgetc(in) : -1);
+  } else if (name == "$ungetc") {
+    std::FILE* in = files_.stream(argDescriptor(task, 1));
+    int c = static_cast<int>(readArg(task.args[0]).toUint64() & 0xff);
+    writeResult(task, in && std::ungetc(c, in) != EOF ? 0 : -1);
+  } else if (name == "$fgets") {
+    std::FILE* in = files_.stream(argDescriptor(task, 1));
+    const auto& target = task.args[0];
+    uint32_t capacity = manifest_.states[target.stateId].width / 8;
+    std::string line;
+    while (in && line.size() < capacity) {
+      int c = std::fgetc(in);
+      if (c == EOF)
+        break;
+      line.push_back(static_cast<char>(c));
+      if (c == '\n')
+        break;
+    }
+    if (!line.empty())
+      writeArg(target, BitValue::fromString(line));
+    writeResult(task, static_cast<int64_t>(line.size()));
+  } else if (name == "$feof") {
+    std::FILE* in = files_.stream(argDescriptor(task, 0));
+    writeResult(task, in ? (std::feof(in) ? 1 : 0) : 1);
+  } else if (name == "$ftell") {
+    std::FILE* in = files_.stream(argDescriptor(task, 0));
+    writeResult(task, in ? static_cast<int64_t>(std::ftell(in)) : -1);
+  } else if (name == "$fseek") {
+    std::FILE* in = files_.stream(argDescriptor(task, 0));
+    long offset = static_cast<long>(readArg(task.args[1]).toInt64());
+    int whence = static_cast<int>(readArg(task.args[2]).toUint64());
+    int origin = whence == 1 ? SEEK_CUR : whence == 2 ? SEEK_END : SEEK_SET;
+    writeResult(task, in && std::fseek(in, offset, origin) == 0 ? 0 : -1);
+  } else if (name == "$rewind") {
+    std::FILE* in = files_.stream(argDescriptor(task, 0));
+    writeResult(task, in && std::fseek(in, 0, SEEK_SET) == 0 ? 0 : -1);
+  } else if (name == "$fread") {
+    serviceFread(task);
+  } else if (name == "$fscanf") {
+    serviceScanf(task, true);
+  } else if (name == "$sscanf") {
+    serviceScanf(task, false);
+  } else if (name == "$readmemh") {
+    serviceReadmem(task, 4);
+  } else if (name == "$readmemb") {
+    serviceReadmem(task, 1);
+  } else if (name == "$finish") {
+    if (runEnd_ == RunEnd::None)
+      runEnd_ = RunEnd::Finish;
+  } else if (name == "$stop") {
+    if (runEnd_ == RunEnd::None)
+      runEnd_ = RunEnd::Stop;
+  } else if (name == "$time" || name == "$stime") {
+    writeResult(task, BitValue::fromUint64(name == "$stime" ? (time_ & 0xffffffffu) : time_, 64));
+  } else if (name == "$realtime") {
+    double real = static_cast<double>(time_);
+    uint64_t bits;
+    std::memcpy(&bits, &real, sizeof bits);
+    writeResult(task, BitValue::fromUint64(bits, 64));
+  } else if (name == "$random") {
+    serviceRandom(task, false);
+  } else if (name == "$urandom") {
+    serviceRandom(task, true);
+  } else if (name == "$test$plusargs") {
+    servicePlusargs(task, false);
+  } else if (name == "$value$plusargs") {
+    servicePlusargs(task, true);
+  } else if (name == "$save") {
+    saveRequest_ = task.args.empty() ? std::string("synergy.state") : argText(task.args[0]);
+  } else if (name == "$restart") {
+    restartRequest_ = task.args.empty() ? std::string("synergy.state") : argText(task.args[0]);
+  } else if (name == "$yield") {
+    yieldFired_ = true;
+  } else {
+    error = task.file + ":" + std::to_string(task.line) + ": error: unsupported system task " + name;
+    return false;
+  }
+  return true;
+}
+
+void TaskServicer::endOfTick() {
+  if (runEnd_ != RunEnd::Stop) {
+    for (const Task* strobe : strobes_) {
+      bool toFile = strobe->name.rfind("$fstrobe", 0) == 0;
+      std::string base = toFile ? "$fstrobe" : "$strobe";
+      std::string line = formatTask(*strobe, toFile ? 1 : 0, radixOf(strobe->name, base)) + "\n";
+      files_.write(toFile ? argDescriptor(*strobe, 0) : 1, line);
+    }
+  }
+  strobes_.clear();
+  if (monitorActive()) {
+    // vvp reprints when a monitored value changes; $time alone does not count.
+    std::string key;
+    for (const auto& arg : monitor_->args)
+      if (arg.kind == TaskArgKind::Value)
+        key += formatMinimalDigits(readArg(arg), DisplayRadix::Hex) + ",";
+    if (!lastMonitorValues_ || *lastMonitorValues_ != key) {
+      lastMonitorValues_ = key;
+      files_.write(1, formatTask(*monitor_, 0, radixOf(monitor_->name, "$monitor")) + "\n");
+    }
+  }
+}
+
+std::optional<std::string> TaskServicer::takeSaveRequest() { return std::exchange(saveRequest_, std::nullopt); }
+
+std::optional<std::string> TaskServicer::takeRestartRequest() {
+  return std::exchange(restartRequest_, std::nullopt);
+}
+
+TaskServicer::MonitorState TaskServicer::monitorState() const {
+  MonitorState state;
+  if (monitor_) {
+    state.taskId = monitor_->id;
+    state.on = monitorOn_;
+    state.lastValues = lastMonitorValues_.value_or("");
+  }
+  return state;
+}
+
+void TaskServicer::restoreMonitor(const MonitorState& state) {
+  monitor_ = manifest_.findTask(state.taskId);
+  monitorOn_ = state.on;
+  lastMonitorValues_ = state.lastValues;
+}
+
+bool TaskServicer::takeYield() { return std::exchange(yieldFired_, false); }
+
+}  // namespace synergy::engine

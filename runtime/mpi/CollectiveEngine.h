@@ -1,0 +1,50 @@
+//===- CollectiveEngine.h - running one collective, reducing buffers ------===//
+//
+// The two building blocks every collective call (and every communicator
+// constructor) uses:
+//  - runCollective: post this rank's Contribution, wait until all members
+//    have posted, run the rank's part (which reads the other slots and the
+//    other ranks' memories directly), then wait until all are done reading;
+//  - reduceInto: fold several same-shaped buffers with a predefined or a
+//    user-defined op, in rank order, into a buffer of the calling rank.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <functional>
+#include <vector>
+
+#include "mpi/RankState.h"
+
+namespace synergy::mpi {
+
+enum class CollectiveKind : int {
+  Barrier = 1, Bcast, Reduce, Allreduce, Gather, Gatherv, Scatter, Scatterv, Allgather,
+  Allgatherv, Alltoall, Alltoallv, ReduceScatter, ReduceScatterBlock, Scan, Exscan,
+  CommSplit, WinCreate, WinFence, WinFree,
+};
+
+// Runs the collective described by this rank's slot, which `fill` writes.
+// `body(slots, me)` is this rank's part; it returns an error class (raised
+// through the communicator's error handler by runCollective) or success.
+int runCollective(HostCall& call, int commHandle, CollectiveKind kind,
+                  const std::function<void(Contribution&)>& fill,
+                  const std::function<int(std::vector<Contribution>&, int)>& body);
+
+// Copies `count` instances of `type` at `base` aside into `staged` and
+// returns the address to publish in their place: MPI_IN_PLACE data would
+// otherwise be overwritten while other ranks read it.
+const uint8_t* stageInPlace(std::vector<uint8_t>& staged, const uint8_t* base,
+                            const TypeLayout& type, int64_t count);
+
+// out = sources[0] op (sources[1] op (... op sources[k-1])), each source being
+// `count` instances of `type`. `outGuest` is out's guest address and
+// `typeHandle` the caller's handle for `type` (user ops receive both).
+// Returns an error class.
+int reduceInto(HostCall& call, int op, int typeHandle, const TypeLayout& type, int64_t count,
+               const std::vector<const uint8_t*>& sources, uint8_t* out, uint32_t outGuest);
+
+// Whether `op` is a valid op for `type` on this rank; raises otherwise.
+int checkOp(HostCall& call, int comm, int op, const TypeLayout& type);
+
+}  // namespace synergy::mpi

@@ -1,0 +1,639 @@
+//===- Collectives.cpp - MPI collective operations -------------------------===//
+//
+// Host functions for barrier, broadcast, gathers, scatters, all-to-alls,
+// reductions and scans. Each validates its own arguments, describes its
+// buffers in its Contribution, and in its part of the collective moves the
+// data it needs straight from the other ranks' memories (one copy), or
+// folds their buffers into its own (reductions, in rank order, so every
+// rank of an allreduce computes bit-identical results).
+//
+// MPI_IN_PLACE contributions are staged: copied aside before the first
+// barrier, because their owner overwrites them while others may read them.
+//
+//===----------------------------------------------------------------------===//
+#include "mpi/CollectiveEngine.h"
+#include "mpi/MpiAbi.h"
+#include "mpi/RankState.h"
+
+using namespace synergy::mpi;
+using u32 = uint32_t;
+
+namespace {
+
+struct Buffer {
+  uint8_t* host = nullptr;
+  Layout type;
+  int64_t count = 0;
+  int typeHandle = 0;
+  bool inPlace = false;
+};
+
+// Resolves a (buffer, count, datatype) triple; returns 0 or the raised error.
+int resolve(HostCall& call, int comm, u32 addr, int count, int typeHandle, bool allowInPlace,
+            Buffer& out) {
+  if (allowInPlace && addr == abi::kInPlace) {
+    out.inPlace = true;
+    return abi::kSuccess;
+  }
+  if (count < 0) return call.fail(comm, abi::kErrCount, "negative count " + std::to_string(count));
+  out.type = call.rank.type(typeHandle);
+  if (!out.type)
+    return call.fail(comm, abi::kErrType, "invalid datatype " + std::to_string(typeHandle));
+  if (!out.type->committed) return call.fail(comm, abi::kErrType, "datatype is not committed");
+  bool ok;
+  out.host = call.typedBuffer(addr, *out.type, count, ok);
+  if (!ok) return call.fail(comm, abi::kErrBuffer, "buffer outside linear memory");
+  out.count = count;
+  out.typeHandle = typeHandle;
+  return abi::kSuccess;
+}
+
+// A guest int array of `n` entries, or nullptr.
+const int32_t* intArray(HostCall& call, u32 addr, int n) {
+  if (n <= 0) return reinterpret_cast<const int32_t*>(call.granule.memoryBase());
+  return reinterpret_cast<const int32_t*>(call.bytes(addr, uint64_t(n) * 4));
+}
+
+int commSize(HostCall& call, int comm) {
+  CommHandle* handle = call.rank.comm(comm);
+  return handle ? handle->comm->size() : -1;
+}
+
+int checkRoot(HostCall& call, int comm, int root, int size) {
+  if (root < 0 || root >= size)
+    return call.fail(comm, abi::kErrRoot, "invalid root " + std::to_string(root));
+  return abi::kSuccess;
+}
+
+// Copies one contribution into this rank's buffer, raising truncation.
+int move(HostCall& call, int comm, const uint8_t* src, const TypeLayout& srcType,
+         int64_t srcCount, uint8_t* dst, const TypeLayout& dstType, int64_t dstCount) {
+  int64_t srcBytes = srcType.size * srcCount;
+  int64_t dstBytes = dstType.size * dstCount;
+  copyTyped(src, srcType, srcCount, dst, dstType, dstCount, std::min(srcBytes, dstBytes));
+  if (srcBytes > dstBytes)
+    return call.fail(comm, abi::kErrTruncate,
+                     "received " + std::to_string(srcBytes) + " bytes into a buffer of " +
+                         std::to_string(dstBytes));
+  return abi::kSuccess;
+}
+
+#define RETURN_IF_ERROR(expr)          \
+  do {                                 \
+    if (int error_ = (expr)) return error_; \
+  } while (0)
+
+}  // namespace
+
+extern "C" {
+
+u32 Z_envZ_MPI_Barrier(void* instance, u32 comm) {
+  HostCall call(instance, "MPI_Barrier");
+  return runCollective(
+      call, int(comm), CollectiveKind::Barrier, [](Contribution&) {},
+      [](std::vector<Contribution>&, int) { return abi::kSuccess; });
+}
+
+u32 Z_envZ_MPI_Bcast(void* instance, u32 buffer, u32 count, u32 type, u32 root, u32 comm) {
+  HostCall call(instance, "MPI_Bcast");
+  int c = int(comm);
+  int size = commSize(call, c);
+  if (size < 0) return call.fail(c, abi::kErrComm, "invalid communicator");
+  Buffer buf;
+  RETURN_IF_ERROR(resolve(call, c, buffer, int(count), int(type), false, buf));
+  RETURN_IF_ERROR(checkRoot(call, c, int(root), size));
+  return runCollective(
+      call, c, CollectiveKind::Bcast,
+      [&](Contribution& slot) {
+        slot.root = int(root);
+        slot.recv = buf.host;
+        slot.recvType = buf.type;
+        slot.recvCount = buf.count;
+      },
+      [&](std::vector<Contribution>& slots, int me) {
+        const Contribution& from = slots[int(root)];
+        if (me == int(root)) return int(abi::kSuccess);
+        return move(call, c, from.recv, *from.recvType, from.recvCount, buf.host, *buf.type,
+                    buf.count);
+      });
+}
+
+u32 Z_envZ_MPI_Reduce(void* instance, u32 sendbuf, u32 recvbuf, u32 count, u32 type, u32 op,
+                      u32 root, u32 comm) {
+  HostCall call(instance, "MPI_Reduce");
+  int c = int(comm);
+  int size = commSize(call, c);
+  if (size < 0) return call.fail(c, abi::kErrComm, "invalid communicator");
+  RETURN_IF_ERROR(checkRoot(call, c, int(root), size));
+  int me = call.rank.comm(c)->comm->rankOfWorld[call.rank.worldRank];
+  bool isRoot = me == int(root);
+  Buffer send, recv;
+  RETURN_IF_ERROR(resolve(call, c, sendbuf, int(count), int(type), isRoot, send));
+  if (isRoot) RETURN_IF_ERROR(resolve(call, c, recvbuf, int(count), int(type), false, recv));
+  Layout layout = call.rank.type(int(type));
+  if (!layout) return call.fail(c, abi::kErrType, "invalid datatype");
+  RETURN_IF_ERROR(checkOp(call, c, int(op), *layout));
+  return runCollective(
+      call, c, CollectiveKind::Reduce,
+      [&](Contribution& slot) {
+        slot.root = int(root);
+        slot.send = send.inPlace ? stageInPlace(slot.staged, recv.host, *layout, int(count))
+                                 : send.host;
+      },
+      [&](std::vector<Contribution>& slots, int) {
+        if (!isRoot) return int(abi::kSuccess);
+        std::vector<const uint8_t*> sources;
+        for (const Contribution& slot : slots) sources.push_back(slot.send);
+        return reduceInto(call, int(op), int(type), *layout, int(count), sources, recv.host,
+                          recvbuf);
+      });
+}
+
+u32 Z_envZ_MPI_Allreduce(void* instance, u32 sendbuf, u32 recvbuf, u32 count, u32 type, u32 op,
+                         u32 comm) {
+  HostCall call(instance, "MPI_Allreduce");
+  int c = int(comm);
+  if (commSize(call, c) < 0) return call.fail(c, abi::kErrComm, "invalid communicator");
+  Buffer send, recv;
+  RETURN_IF_ERROR(resolve(call, c, sendbuf, int(count), int(type), true, send));
+  RETURN_IF_ERROR(resolve(call, c, recvbuf, int(count), int(type), false, recv));
+  RETURN_IF_ERROR(checkOp(call, c, int(op), *recv.type));
+  return runCollective(
+      call, c, CollectiveKind::Allreduce,
+      [&](Contribution& slot) {
+        slot.send = send.inPlace ? stageInPlace(slot.staged, recv.host, *recv.type, int(count))
+                                 : send.host;
+      },
+      [&](std::vector<Contribution>& slots, int) {
+        std::vector<const uint8_t*> sources;
+        for (const Contribution& slot : slots) sources.push_back(slot.send);
+        return reduceInto(call, int(op), int(type), *recv.type, int(count), sources, recv.host,
+                          recvbuf);
+      });
+}
+
+u32 Z_envZ_MPI_Reduce_local(void* instance, u32 inbuf, u32 inoutbuf, u32 count, u32 type,
+                            u32 op) {
+  HostCall call(instance, "MPI_Reduce_local");
+  Buffer in, inout;
+  RETURN_IF_ERROR(resolve(call, abi::kCommWorld, inbuf, int(count), int(type), false, in));
+  RETURN_IF_ERROR(resolve(call, abi::kCommWorld, inoutbuf, int(count), int(type), false, inout));
+  RETURN_IF_ERROR(checkOp(call, abi::kCommWorld, int(op), *in.type));
+  return reduceInto(call, int(op), int(type), *in.type, int(count), {in.host, inout.host},
+                    inout.host, inoutbuf);
+}
+
+u32 Z_envZ_MPI_Gather(void* instance, u32 sendbuf, u32 sendcount, u32 sendtype, u32 recvbuf,
+                      u32 recvcount, u32 recvtype, u32 root, u32 comm) {
+  HostCall call(instance, "MPI_Gather");
+  int c = int(comm);
+  int size = commSize(call, c);
+  if (size < 0) return call.fail(c, abi::kErrComm, "invalid communicator");
+  RETURN_IF_ERROR(checkRoot(call, c, int(root), size));
+  int me = call.rank.comm(c)->comm->rankOfWorld[call.rank.worldRank];
+  bool isRoot = me == int(root);
+  Buffer send, recv;
+  RETURN_IF_ERROR(resolve(call, c, sendbuf, int(sendcount), int(sendtype), isRoot, send));
+  if (isRoot)
+    RETURN_IF_ERROR(resolve(call, c, recvbuf, int(recvcount) * size, int(recvtype), false, recv));
+  return runCollective(
+      call, c, CollectiveKind::Gather,
+      [&](Contribution& slot) {
+        slot.root = int(root);
+        slot.send = send.host;
+        slot.sendType = send.type;
+        slot.sendCount = send.count;
+      },
+      [&](std::vector<Contribution>& slots, int) {
+        if (!isRoot) return int(abi::kSuccess);
+        for (int i = 0; i < size; ++i) {
+          if (i == me && send.inPlace) continue;
+          uint8_t* dst = recv.host + int64_t(i) * int(recvcount) * recv.type->extent();
+          RETURN_IF_ERROR(move(call, c, slots[i].send, *slots[i].sendType, slots[i].sendCount,
+                               dst, *recv.type, int(recvcount)));
+        }
+        return int(abi::kSuccess);
+      });
+}
+
+u32 Z_envZ_MPI_Gatherv(void* instance, u32 sendbuf, u32 sendcount, u32 sendtype, u32 recvbuf,
+                       u32 recvcounts, u32 displs, u32 recvtype, u32 root, u32 comm) {
+  HostCall call(instance, "MPI_Gatherv");
+  int c = int(comm);
+  int size = commSize(call, c);
+  if (size < 0) return call.fail(c, abi::kErrComm, "invalid communicator");
+  RETURN_IF_ERROR(checkRoot(call, c, int(root), size));
+  int me = call.rank.comm(c)->comm->rankOfWorld[call.rank.worldRank];
+  bool isRoot = me == int(root);
+  Buffer send, recv;
+  RETURN_IF_ERROR(resolve(call, c, sendbuf, int(sendcount), int(sendtype), isRoot, send));
+  const int32_t* counts = nullptr;
+  const int32_t* offsets = nullptr;
+  if (isRoot) {
+    counts = intArray(call, recvcounts, size);
+    offsets = intArray(call, displs, size);
+    if (!counts || !offsets) return call.fail(c, abi::kErrArg, "counts or displacements outside memory");
+    recv.type = call.rank.type(int(recvtype));
+    if (!recv.type) return call.fail(c, abi::kErrType, "invalid datatype");
+    for (int i = 0; i < size; ++i) {
+      if (counts[i] < 0) return call.fail(c, abi::kErrCount, "negative receive count");
+      bool ok;
+      call.typedBuffer(uint32_t(recvbuf + int64_t(offsets[i]) * recv.type->extent()), *recv.type,
+                       counts[i], ok);
+      if (!ok) return call.fail(c, abi::kErrBuffer, "receive buffer outside linear memory");
+    }
+    recv.host = call.granule.memoryBase() + recvbuf;
+  }
+  return runCollective(
+      call, c, CollectiveKind::Gatherv,
+      [&](Contribution& slot) {
+        slot.root = int(root);
+        slot.send = send.host;
+        slot.sendType = send.type;
+        slot.sendCount = send.count;
+      },
+      [&](std::vector<Contribution>& slots, int) {
+        if (!isRoot) return int(abi::kSuccess);
+        for (int i = 0; i < size; ++i) {
+          if (i == me && send.inPlace) continue;
+          uint8_t* dst = recv.host + int64_t(offsets[i]) * recv.type->extent();
+          RETURN_IF_ERROR(move(call, c, slots[i].send, *slots[i].sendType, slots[i].sendCount,
+                               dst, *recv.type, counts[i]));
+        }
+        return int(abi::kSuccess);
+      });
+}
+
+u32 Z_envZ_MPI_Scatter(void* instance, u32 sendbuf, u32 sendcount, u32 sendtype, u32 recvbuf,
+                       u32 recvcount, u32 recvtype, u32 root, u32 comm) {
+  HostCall call(instance, "MPI_Scatter");
+  int c = int(comm);
+  int size = commSize(call, c);
+  if (size < 0) return call.fail(c, abi::kErrComm, "invalid communicator");
+  RETURN_IF_ERROR(checkRoot(call, c, int(root), size));
+  int me = call.rank.comm(c)->comm->rankOfWorld[call.rank.worldRank];
+  bool isRoot = me == int(root);
+  Buffer send, recv;
+  if (isRoot)
+    RETURN_IF_ERROR(resolve(call, c, sendbuf, int(sendcount) * size, int(sendtype), false, send));
+  RETURN_IF_ERROR(resolve(call, c, recvbuf, int(recvcount), int(recvtype), isRoot, recv));
+  return runCollective(
+      call, c, CollectiveKind::Scatter,
+      [&](Contribution& slot) {
+        slot.root = int(root);
+        slot.send = send.host;
+        slot.sendType = send.type;
+        slot.sendCount = int(sendcount);
+      },
+      [&](std::vector<Contribution>& slots, int) {
+        if (recv.inPlace) return int(abi::kSuccess);
+        const Contribution& from = slots[int(root)];
+        const uint8_t* src = from.send + int64_t(me) * from.sendCount * from.sendType->extent();
+        return move(call, c, src, *from.sendType, from.sendCount, recv.host, *recv.type,
+                    recv.count);
+      });
+}
+
+u32 Z_envZ_MPI_Scatterv(void* instance, u32 sendbuf, u32 sendcounts, u32 displs, u32 sendtype,
+                        u32 recvbuf, u32 recvcount, u32 recvtype, u32 root, u32 comm) {
+  HostCall call(instance, "MPI_Scatterv");
+  int c = int(comm);
+  int size = commSize(call, c);
+  if (size < 0) return call.fail(c, abi::kErrComm, "invalid communicator");
+  RETURN_IF_ERROR(checkRoot(call, c, int(root), size));
+  int me = call.rank.comm(c)->comm->rankOfWorld[call.rank.worldRank];
+  bool isRoot = me == int(root);
+  Buffer recv;
+  RETURN_IF_ERROR(resolve(call, c, recvbuf, int(recvcount), int(recvtype), isRoot, recv));
+  const int32_t* counts = nullptr;
+  const int32_t* offsets = nullptr;
+  Layout sendLayout;
+  if (isRoot) {
+    counts = intArray(call, sendcounts, size);
+    offsets = intArray(call, displs, size);
+    if (!counts || !offsets) return call.fail(c, abi::kErrArg, "counts or displacements outside memory");
+    sendLayout = call.rank.type(int(sendtype));
+    if (!sendLayout) return call.fail(c, abi::kErrType, "invalid datatype");
+    for (int i = 0; i < size; ++i) {
+      bool ok;
+      call.typedBuffer(uint32_t(sendbuf + int64_t(offsets[i]) * sendLayout->extent()), *sendLayout,
+                       counts[i], ok);
+      if (!ok) return call.fail(c, abi::kErrBuffer, "send buffer outside linear memory");
+    }
+  }
+  return runCollective(
+      call, c, CollectiveKind::Scatterv,
+      [&](Contribution& slot) {
+        slot.root = int(root);
+        slot.send = call.granule.memoryBase() + sendbuf;
+        slot.sendType = sendLayout;
+        slot.sendCounts = counts;
+        slot.sendDispls = offsets;
+      },
+      [&](std::vector<Contribution>& slots, int) {
+        if (recv.inPlace) return int(abi::kSuccess);
+        const Contribution& from = slots[int(root)];
+        const uint8_t* src = from.send + int64_t(from.sendDispls[me]) * from.sendType->extent();
+        return move(call, c, src, *from.sendType, from.sendCounts[me], recv.host, *recv.type,
+                    recv.count);
+      });
+}
+
+u32 Z_envZ_MPI_Allgather(void* instance, u32 sendbuf, u32 sendcount, u32 sendtype, u32 recvbuf,
+                         u32 recvcount, u32 recvtype, u32 comm) {
+  HostCall call(instance, "MPI_Allgather");
+  int c = int(comm);
+  int size = commSize(call, c);
+  if (size < 0) return call.fail(c, abi::kErrComm, "invalid communicator");
+  int me = call.rank.comm(c)->comm->rankOfWorld[call.rank.worldRank];
+  Buffer send, recv;
+  RETURN_IF_ERROR(resolve(call, c, sendbuf, int(sendcount), int(sendtype), true, send));
+  RETURN_IF_ERROR(resolve(call, c, recvbuf, int(recvcount) * size, int(recvtype), false, recv));
+  int64_t block = int64_t(recvcount) * recv.type->extent();
+  return runCollective(
+      call, c, CollectiveKind::Allgather,
+      [&](Contribution& slot) {
+        if (send.inPlace) {
+          slot.send = stageInPlace(slot.staged, recv.host + me * block, *recv.type, recvcount);
+          slot.sendType = recv.type;
+          slot.sendCount = recvcount;
+        } else {
+          slot.send = send.host;
+          slot.sendType = send.type;
+          slot.sendCount = send.count;
+        }
+      },
+      [&](std::vector<Contribution>& slots, int) {
+        for (int i = 0; i < size; ++i) {
+          if (i == me && send.inPlace) continue;
+          RETURN_IF_ERROR(move(call, c, slots[i].send, *slots[i].sendType, slots[i].sendCount,
+                               recv.host + i * block, *recv.type, int(recvcount)));
+        }
+        return int(abi::kSuccess);
+      });
+}
+
+u32 Z_envZ_MPI_Allgatherv(void* instance, u32 sendbuf, u32 sendcount, u32 sendtype, u32 recvbuf,
+                          u32 recvcounts, u32 displs, u32 recvtype, u32 comm) {
+  HostCall call(instance, "MPI_Allgatherv");
+  int c = int(comm);
+  int size = commSize(call, c);
+  if (size < 0) return call.fail(c, abi::kErrComm, "invalid communicator");
+  int me = call.rank.comm(c)->comm->rankOfWorld[call.rank.worldRank];
+  Buffer send;
+  RETURN_IF_ERROR(resolve(call, c, sendbuf, int(sendcount), int(sendtype), true, send));
+  const int32_t* counts = intArray(call, recvcounts, size);
+  const int32_t* offsets = intArray(call, displs, size);
+  if (!counts || !offsets) return call.fail(c, abi::kErrArg, "counts or displacements outside memory");
+  Layout recvLayout = call.rank.type(int(recvtype));
+  if (!recvLayout) return call.fail(c, abi::kErrType, "invalid datatype");
+  for (int i = 0; i < size; ++i) {
+    bool ok;
+    call.typedBuffer(uint32_t(recvbuf + int64_t(offsets[i]) * recvLayout->extent()), *recvLayout,
+                     counts[i], ok);
+    if (!ok) return call.fail(c, abi::kErrBuffer, "receive buffer outside linear memory");
+  }
+  uint8_t* recvHost = call.granule.memoryBase() + recvbuf;
+  return runCollective(
+      call, c, CollectiveKind::Allgatherv,
+      [&](Contribution& slot) {
+        if (send.inPlace) {
+          slot.send = stageInPlace(slot.staged, recvHost + int64_t(offsets[me]) * recvLayout->extent(),
+                                   *recvLayout, counts[me]);
+          slot.sendType = recvLayout;
+          slot.sendCount = counts[me];
+        } else {
+          slot.send = send.host;
+          slot.sendType = send.type;
+          slot.sendCount = send.count;
+        }
+      },
+      [&](std::vector<Contribution>& slots, int) {
+        for (int i = 0; i < size; ++i) {
+          if (i == me && send.inPlace) continue;
+          RETURN_IF_ERROR(move(call, c, slots[i].send, *slots[i].sendType, slots[i].sendCount,
+                               recvHost + int64_t(offsets[i]) * recvLayout->extent(), *recvLayout,
+                               counts[i]));
+        }
+        return int(abi::kSuccess);
+      });
+}
+
+u32 Z_envZ_MPI_Alltoall(void* instance, u32 sendbuf, u32 sendcount, u32 sendtype, u32 recvbuf,
+                        u32 recvcount, u32 recvtype, u32 comm) {
+  HostCall call(instance, "MPI_Alltoall");
+  int c = int(comm);
+  int size = commSize(call, c);
+  if (size < 0) return call.fail(c, abi::kErrComm, "invalid communicator");
+  Buffer send, recv;
+  RETURN_IF_ERROR(resolve(call, c, sendbuf, int(sendcount) * size, int(sendtype), true, send));
+  RETURN_IF_ERROR(resolve(call, c, recvbuf, int(recvcount) * size, int(recvtype), false, recv));
+  return runCollective(
+      call, c, CollectiveKind::Alltoall,
+      [&](Contribution& slot) {
+        if (send.inPlace) {
+          slot.send = stageInPlace(slot.staged, recv.host, *recv.type, recv.count);
+          slot.sendType = recv.type;
+          slot.sendCount = recvcount;
+        } else {
+          slot.send = send.host;
+          slot.sendType = send.type;
+          slot.sendCount = sendcount;
+        }
+      },
+      [&](std::vector<Contribution>& slots, int me) {
+        for (int i = 0; i < size; ++i) {
+          const Contribution& from = slots[i];
+          const uint8_t* src = from.send + int64_t(me) * from.sendCount * from.sendType->extent();
+          uint8_t* dst = recv.host + int64_t(i) * int(recvcount) * recv.type->extent();
+          RETURN_IF_ERROR(move(call, c, src, *from.sendType, from.sendCount, dst, *recv.type,
+                               int(recvcount)));
+        }
+        return int(abi::kSuccess);
+      });
+}
+
+u32 Z_envZ_MPI_Alltoallv(void* instance, u32 sendbuf, u32 sendcounts, u32 sdispls, u32 sendtype,
+                         u32 recvbuf, u32 recvcounts, u32 rdispls, u32 recvtype, u32 comm) {
+  HostCall call(instance, "MPI_Alltoallv");
+  int c = int(comm);
+  int size = commSize(call, c);
+  if (size < 0) return call.fail(c, abi::kErrComm, "invalid communicator");
+  bool inPlace = sendbuf == abi::kInPlace;
+  const int32_t* rcounts = intArray(call, recvcounts, size);
+  const int32_t* roffsets = intArray(call, rdispls, size);
+  const int32_t* scounts = inPlace ? rcounts : intArray(call, sendcounts, size);
+  const int32_t* soffsets = inPlace ? roffsets : intArray(call, sdispls, size);
+  if (!rcounts || !roffsets || !scounts || !soffsets)
+    return call.fail(c, abi::kErrArg, "counts or displacements outside memory");
+  Layout recvLayout = call.rank.type(int(recvtype));
+  Layout sendLayout = inPlace ? recvLayout : call.rank.type(int(sendtype));
+  if (!recvLayout || !sendLayout) return call.fail(c, abi::kErrType, "invalid datatype");
+  int64_t recvSpanEnd = 0;
+  for (int i = 0; i < size; ++i) {
+    bool ok;
+    call.typedBuffer(uint32_t(recvbuf + int64_t(roffsets[i]) * recvLayout->extent()), *recvLayout,
+                     rcounts[i], ok);
+    if (!ok) return call.fail(c, abi::kErrBuffer, "receive buffer outside linear memory");
+    recvSpanEnd = std::max<int64_t>(recvSpanEnd, int64_t(roffsets[i]) + rcounts[i]);
+    if (!inPlace) {
+      call.typedBuffer(uint32_t(sendbuf + int64_t(soffsets[i]) * sendLayout->extent()),
+                       *sendLayout, scounts[i], ok);
+      if (!ok) return call.fail(c, abi::kErrBuffer, "send buffer outside linear memory");
+    }
+  }
+  uint8_t* recvHost = call.granule.memoryBase() + recvbuf;
+  // In place, the counts arrays are read after this rank may have returned
+  // (they are the same arrays), so they are copied aside as well.
+  std::vector<int32_t> stagedCounts(rcounts, rcounts + size);
+  std::vector<int32_t> stagedOffsets(roffsets, roffsets + size);
+  return runCollective(
+      call, c, CollectiveKind::Alltoallv,
+      [&](Contribution& slot) {
+        slot.sendType = sendLayout;
+        if (inPlace) {
+          slot.send = stageInPlace(slot.staged, recvHost, *recvLayout, recvSpanEnd);
+          slot.sendCounts = stagedCounts.data();
+          slot.sendDispls = stagedOffsets.data();
+        } else {
+          slot.send = call.granule.memoryBase() + sendbuf;
+          slot.sendCounts = scounts;
+          slot.sendDispls = soffsets;
+        }
+      },
+      [&](std::vector<Contribution>& slots, int me) {
+        for (int i = 0; i < size; ++i) {
+          const Contribution& from = slots[i];
+          const uint8_t* src = from.send + int64_t(from.sendDispls[me]) * from.sendType->extent();
+          uint8_t* dst = recvHost + int64_t(stagedOffsets[i]) * recvLayout->extent();
+          RETURN_IF_ERROR(move(call, c, src, *from.sendType, from.sendCounts[me], dst,
+                               *recvLayout, stagedCounts[i]));
+        }
+        return int(abi::kSuccess);
+      });
+}
+
+u32 Z_envZ_MPI_Reduce_scatter_block(void* instance, u32 sendbuf, u32 recvbuf, u32 recvcount,
+                                    u32 type, u32 op, u32 comm) {
+  HostCall call(instance, "MPI_Reduce_scatter_block");
+  int c = int(comm);
+  int size = commSize(call, c);
+  if (size < 0) return call.fail(c, abi::kErrComm, "invalid communicator");
+  Buffer send, recv, whole;
+  RETURN_IF_ERROR(resolve(call, c, sendbuf, int(recvcount) * size, int(type), true, send));
+  bool inPlace = send.inPlace;
+  RETURN_IF_ERROR(resolve(call, c, recvbuf, int(recvcount) * (inPlace ? size : 1), int(type),
+                          false, recv));
+  RETURN_IF_ERROR(checkOp(call, c, int(op), *recv.type));
+  int64_t block = int64_t(recvcount) * recv.type->extent();
+  return runCollective(
+      call, c, CollectiveKind::ReduceScatterBlock,
+      [&](Contribution& slot) {
+        slot.send = inPlace ? stageInPlace(slot.staged, recv.host, *recv.type,
+                                           int64_t(recvcount) * size)
+                            : send.host;
+      },
+      [&](std::vector<Contribution>& slots, int me) {
+        std::vector<const uint8_t*> sources;
+        for (const Contribution& slot : slots) sources.push_back(slot.send + me * block);
+        return reduceInto(call, int(op), int(type), *recv.type, int(recvcount), sources,
+                          recv.host, recvbuf);
+      });
+}
+
+u32 Z_envZ_MPI_Reduce_scatter(void* instance, u32 sendbuf, u32 recvbuf, u32 recvcounts, u32 type,
+                              u32 op, u32 comm) {
+  HostCall call(instance, "MPI_Reduce_scatter");
+  int c = int(comm);
+  int size = commSize(call, c);
+  if (size < 0) return call.fail(c, abi::kErrComm, "invalid communicator");
+  int me = call.rank.comm(c)->comm->rankOfWorld[call.rank.worldRank];
+  const int32_t* counts = intArray(call, recvcounts, size);
+  if (!counts) return call.fail(c, abi::kErrArg, "counts outside linear memory");
+  int64_t total = 0, offset = 0;
+  for (int i = 0; i < size; ++i) {
+    if (counts[i] < 0) return call.fail(c, abi::kErrCount, "negative count");
+    if (i < me) offset += counts[i];
+    total += counts[i];
+  }
+  Buffer send, recv;
+  RETURN_IF_ERROR(resolve(call, c, sendbuf, int(total), int(type), true, send));
+  bool inPlace = send.inPlace;
+  RETURN_IF_ERROR(resolve(call, c, recvbuf, int(inPlace ? total : counts[me]), int(type), false,
+                          recv));
+  RETURN_IF_ERROR(checkOp(call, c, int(op), *recv.type));
+  int64_t extent = recv.type->extent();
+  int myCount = counts[me];
+  return runCollective(
+      call, c, CollectiveKind::ReduceScatter,
+      [&](Contribution& slot) {
+        slot.send = inPlace ? stageInPlace(slot.staged, recv.host, *recv.type, total) : send.host;
+      },
+      [&](std::vector<Contribution>& slots, int) {
+        std::vector<const uint8_t*> sources;
+        for (const Contribution& slot : slots) sources.push_back(slot.send + offset * extent);
+        return reduceInto(call, int(op), int(type), *recv.type, myCount, sources, recv.host,
+                          recvbuf);
+      });
+}
+
+static u32 scan(void* instance, const char* name, bool exclusive, u32 sendbuf, u32 recvbuf,
+                u32 count, u32 type, u32 op, u32 comm) {
+  HostCall call(instance, name);
+  int c = int(comm);
+  if (commSize(call, c) < 0) return call.fail(c, abi::kErrComm, "invalid communicator");
+  Buffer send, recv;
+  RETURN_IF_ERROR(resolve(call, c, sendbuf, int(count), int(type), true, send));
+  RETURN_IF_ERROR(resolve(call, c, recvbuf, int(count), int(type), false, recv));
+  RETURN_IF_ERROR(checkOp(call, c, int(op), *recv.type));
+  return runCollective(
+      call, c, exclusive ? CollectiveKind::Exscan : CollectiveKind::Scan,
+      [&](Contribution& slot) {
+        slot.send = send.inPlace ? stageInPlace(slot.staged, recv.host, *recv.type, int(count))
+                                 : send.host;
+      },
+      [&](std::vector<Contribution>& slots, int me) {
+        std::vector<const uint8_t*> sources;
+        int last = exclusive ? me - 1 : me;
+        for (int i = 0; i <= last; ++i) sources.push_back(slots[i].send);
+        return reduceInto(call, int(op), int(type), *recv.type, int(count), sources, recv.host,
+                          recvbuf);
+      });
+}
+
+u32 Z_envZ_MPI_Scan(void* instance, u32 sendbuf, u32 recvbuf, u32 count, u32 type, u32 op,
+                    u32 comm) {
+  return scan(instance, "MPI_Scan", false, sendbuf, recvbuf, count, type, op, comm);
+}
+
+u32 Z_envZ_MPI_Exscan(void* instance, u32 sendbuf, u32 recvbuf, u32 count, u32 type, u32 op,
+                      u32 comm) {
+  return scan(instance, "MPI_Exscan", true, sendbuf, recvbuf, count, type, op, comm);
+}
+
+u32 Z_envZ_MPI_Op_create(void* instance, u32 function, u32 commute, u32 opOut) {
+  HostCall call(instance, "MPI_Op_create");
+  if (!call.bytes(opOut, 4)) return call.fail(abi::kCommWorld, abi::kErrArg, "op pointer outside memory");
+  call.store<int32_t>(opOut, call.rank.addOp(UserOp{function, commute != 0}));
+  return abi::kSuccess;
+}
+
+u32 Z_envZ_MPI_Op_free(void* instance, u32 opAddr) {
+  HostCall call(instance, "MPI_Op_free");
+  int32_t op;
+  if (!call.load(opAddr, op) || !call.rank.userOp(op))
+    return call.fail(abi::kCommWorld, abi::kErrOp, "not a user-defined op");
+  call.rank.freeOp(op);
+  call.store<int32_t>(opAddr, abi::kOpNull);
+  return abi::kSuccess;
+}
+
+u32 Z_envZ_MPI_Op_commutative(void* instance, u32 op, u32 commuteOut) {
+  HostCall call(instance, "MPI_Op_commutative");
+  if (!call.rank.isOp(int(op))) return call.fail(abi::kCommWorld, abi::kErrOp, "invalid op");
+  const UserOp* user = call.rank.userOp(int(op));
+  call.store<int32_t>(commuteOut, user ? user->commutative : 1);
+  return abi::kSuccess;
+}
+
+}  // extern "C"

@@ -1,0 +1,517 @@
+//===- Communicators.cpp - MPI communicators, groups and Cartesian topology -===//
+//
+// Host functions that make, inspect and free communicators and groups.
+// Every communicator constructor (dup, split, split_type, create, cart_create,
+// cart_sub) is one comm-split collective: each member posts (color, key),
+// and every member of a color computes the same ordered rank list; the first
+// of them to get there creates the shared Communicator, keyed by the parent's
+// collective sequence number and the color, and the others pick it up.
+//
+//===----------------------------------------------------------------------===//
+#include <algorithm>
+#include <numeric>
+
+#include "mpi/CollectiveEngine.h"
+#include "mpi/MpiAbi.h"
+#include "mpi/RankState.h"
+
+using namespace synergy::mpi;
+using u32 = uint32_t;
+
+namespace {
+
+// The collective behind every constructor. Stores the new handle (or
+// MPI_COMM_NULL for MPI_UNDEFINED) at `newcommOut`.
+int splitCommunicator(HostCall& call, int comm, int color, int key, u32 newcommOut,
+                      const std::optional<CartTopology>& cart) {
+  CommHandle* parent = call.rank.comm(comm);
+  if (!parent) return call.fail(comm, abi::kErrComm, "invalid communicator");
+  if (!call.bytes(newcommOut, 4))
+    return call.fail(comm, abi::kErrArg, "newcomm pointer outside linear memory");
+  std::shared_ptr<Communicator> parentComm = parent->comm;
+  int errhandler = parent->errhandler;
+  std::shared_ptr<Communicator> child;
+  int result = runCollective(
+      call, comm, CollectiveKind::CommSplit,
+      [&](Contribution& slot) {
+        slot.color = color;
+        slot.key = key;
+      },
+      [&](std::vector<Contribution>& slots, int me) {
+        uint64_t sequence = parentComm->sequenceOfRank[me]++;
+        if (color == abi::kUndefined) return int(abi::kSuccess);
+        std::vector<int> members;
+        for (int i = 0; i < int(slots.size()); ++i)
+          if (slots[i].color == color) members.push_back(i);
+        std::stable_sort(members.begin(), members.end(),
+                         [&](int a, int b) { return slots[a].key < slots[b].key; });
+        std::vector<int> worldRanks;
+        for (int member : members) worldRanks.push_back(parentComm->worldRanks[member]);
+        call.world().locked([&] {
+          auto& entry = parentComm->children[{sequence, color}];
+          if (!entry) {
+            entry = call.world().makeCommunicator(worldRanks);
+            entry->cart = cart;
+          }
+          child = entry;
+        });
+        return int(abi::kSuccess);
+      });
+  if (result) return result;
+  call.store<int32_t>(newcommOut, child ? call.rank.addComm(child, errhandler) : abi::kCommNull);
+  return abi::kSuccess;
+}
+
+Communicator* cartOf(HostCall& call, int comm, int& error) {
+  CommHandle* handle = call.rank.comm(comm);
+  error = abi::kSuccess;
+  if (!handle) {
+    error = call.fail(comm, abi::kErrComm, "invalid communicator");
+    return nullptr;
+  }
+  if (!handle->comm->cart) {
+    error = call.fail(comm, abi::kErrTopology, "communicator has no Cartesian topology");
+    return nullptr;
+  }
+  return handle->comm.get();
+}
+
+std::vector<int> coordsOf(const CartTopology& cart, int rank) {
+  std::vector<int> coords(cart.dims.size());
+  for (int d = int(cart.dims.size()) - 1; d >= 0; --d) {
+    coords[d] = rank % cart.dims[d];
+    rank /= cart.dims[d];
+  }
+  return coords;
+}
+
+std::shared_ptr<const Group> groupOf(const Communicator& comm) {
+  auto group = std::make_shared<Group>();
+  group->worldRanks = comm.worldRanks;
+  return group;
+}
+
+int indexIn(const std::vector<int>& ranks, int worldRank) {
+  auto it = std::find(ranks.begin(), ranks.end(), worldRank);
+  return it == ranks.end() ? abi::kUndefined : int(it - ranks.begin());
+}
+
+}  // namespace
+
+extern "C" {
+
+u32 Z_envZ_MPI_Comm_rank(void* instance, u32 comm, u32 rankOut) {
+  HostCall call(instance, "MPI_Comm_rank");
+  CommHandle* handle = call.rank.comm(int(comm));
+  if (!handle) return call.fail(int(comm), abi::kErrComm, "invalid communicator");
+  if (!call.store<int32_t>(rankOut, handle->comm->rankOfWorld[call.rank.worldRank]))
+    return call.fail(int(comm), abi::kErrArg, "rank pointer outside linear memory");
+  return abi::kSuccess;
+}
+
+u32 Z_envZ_MPI_Comm_size(void* instance, u32 comm, u32 sizeOut) {
+  HostCall call(instance, "MPI_Comm_size");
+  CommHandle* handle = call.rank.comm(int(comm));
+  if (!handle) return call.fail(int(comm), abi::kErrComm, "invalid communicator");
+  if (!call.store<int32_t>(sizeOut, handle->comm->size()))
+    return call.fail(int(comm), abi::kErrArg, "size pointer outside linear memory");
+  return abi::kSuccess;
+}
+
+u32 Z_envZ_MPI_Comm_dup(void* instance, u32 comm, u32 newcomm) {
+  HostCall call(instance, "MPI_Comm_dup");
+  CommHandle* handle = call.rank.comm(int(comm));
+  if (!handle) return call.fail(int(comm), abi::kErrComm, "invalid communicator");
+  int me = handle->comm->rankOfWorld[call.rank.worldRank];
+  return splitCommunicator(call, int(comm), 0, me, newcomm, handle->comm->cart);
+}
+
+u32 Z_envZ_MPI_Comm_split(void* instance, u32 comm, u32 color, u32 key, u32 newcomm) {
+  HostCall call(instance, "MPI_Comm_split");
+  int c = int(color);
+  if (c < 0 && c != abi::kUndefined)
+    return call.fail(int(comm), abi::kErrArg, "invalid color " + std::to_string(c));
+  return splitCommunicator(call, int(comm), c, int(key), newcomm, std::nullopt);
+}
+
+u32 Z_envZ_MPI_Comm_split_type(void* instance, u32 comm, u32 splitType, u32 key, u32 info,
+                               u32 newcomm) {
+  HostCall call(instance, "MPI_Comm_split_type");
+  (void)info;
+  // Every rank runs on this host, so a shared-memory split keeps them all.
+  int color = int(splitType) == abi::kUndefined ? abi::kUndefined : 0;
+  return splitCommunicator(call, int(comm), color, int(key), newcomm, std::nullopt);
+}
+
+u32 Z_envZ_MPI_Comm_create(void* instance, u32 comm, u32 group, u32 newcomm) {
+  HostCall call(instance, "MPI_Comm_create");
+  auto members = call.rank.group(int(group));
+  if (!members) return call.fail(int(comm), abi::kErrGroup, "invalid group");
+  int index = indexIn(members->worldRanks, call.rank.worldRank);
+  return splitCommunicator(call, int(comm), index == abi::kUndefined ? abi::kUndefined : 0,
+                           index, newcomm, std::nullopt);
+}
+
+u32 Z_envZ_MPI_Comm_free(void* instance, u32 commAddr) {
+  HostCall call(instance, "MPI_Comm_free");
+  int32_t comm;
+  if (!call.load(commAddr, comm) || !call.rank.comm(comm))
+    return call.fail(abi::kCommWorld, abi::kErrComm, "invalid communicator");
+  if (comm == abi::kCommWorld || comm == abi::kCommSelf)
+    return call.fail(comm, abi::kErrComm, "cannot free a predefined communicator");
+  call.rank.freeComm(comm);
+  call.store<int32_t>(commAddr, abi::kCommNull);
+  return abi::kSuccess;
+}
+
+u32 Z_envZ_MPI_Comm_compare(void* instance, u32 comm1, u32 comm2, u32 resultOut) {
+  HostCall call(instance, "MPI_Comm_compare");
+  CommHandle* a = call.rank.comm(int(comm1));
+  CommHandle* b = call.rank.comm(int(comm2));
+  if (!a || !b) return call.fail(int(comm1), abi::kErrComm, "invalid communicator");
+  int result = abi::kUnequal;
+  if (a->comm == b->comm) {
+    result = abi::kIdent;
+  } else if (a->comm->worldRanks == b->comm->worldRanks) {
+    result = abi::kCongruent;
+  } else {
+    auto x = a->comm->worldRanks, y = b->comm->worldRanks;
+    std::sort(x.begin(), x.end());
+    std::sort(y.begin(), y.end());
+    if (x == y) result = abi::kSimilar;
+  }
+  call.store<int32_t>(resultOut, result);
+  return abi::kSuccess;
+}
+
+u32 Z_envZ_MPI_Comm_test_inter(void* instance, u32 comm, u32 flag) {
+  HostCall call(instance, "MPI_Comm_test_inter");
+  if (!call.rank.comm(int(comm))) return call.fail(int(comm), abi::kErrComm, "invalid communicator");
+  call.store<int32_t>(flag, 0);
+  return abi::kSuccess;
+}
+
+u32 Z_envZ_MPI_Comm_set_name(void* instance, u32 comm, u32 name) {
+  HostCall call(instance, "MPI_Comm_set_name");
+  CommHandle* handle = call.rank.comm(int(comm));
+  if (!handle) return call.fail(int(comm), abi::kErrComm, "invalid communicator");
+  std::string text;
+  for (u32 at = name; text.size() < size_t(abi::kMaxObjectName); ++at) {
+    uint8_t* ch = call.bytes(at, 1);
+    if (!ch) return call.fail(int(comm), abi::kErrArg, "name outside linear memory");
+    if (!*ch) break;
+    text += char(*ch);
+  }
+  call.world().locked([&] { handle->comm->name = text; });
+  return abi::kSuccess;
+}
+
+u32 Z_envZ_MPI_Comm_get_name(void* instance, u32 comm, u32 nameOut, u32 lengthOut) {
+  HostCall call(instance, "MPI_Comm_get_name");
+  CommHandle* handle = call.rank.comm(int(comm));
+  if (!handle) return call.fail(int(comm), abi::kErrComm, "invalid communicator");
+  std::string text;
+  call.world().locked([&] { text = handle->comm->name; });
+  if (text.rfind("communicator #", 0) == 0) text.clear();
+  uint8_t* out = call.bytes(nameOut, text.size() + 1);
+  if (!out) return call.fail(int(comm), abi::kErrArg, "name buffer outside linear memory");
+  std::memcpy(out, text.c_str(), text.size() + 1);
+  call.store<int32_t>(lengthOut, int32_t(text.size()));
+  return abi::kSuccess;
+}
+
+u32 Z_envZ_MPI_Comm_group(void* instance, u32 comm, u32 groupOut) {
+  HostCall call(instance, "MPI_Comm_group");
+  CommHandle* handle = call.rank.comm(int(comm));
+  if (!handle) return call.fail(int(comm), abi::kErrComm, "invalid communicator");
+  call.store<int32_t>(groupOut, call.rank.addGroup(groupOf(*handle->comm)));
+  return abi::kSuccess;
+}
+
+u32 Z_envZ_MPI_Group_size(void* instance, u32 group, u32 sizeOut) {
+  HostCall call(instance, "MPI_Group_size");
+  auto g = call.rank.group(int(group));
+  if (!g) return call.fail(abi::kCommWorld, abi::kErrGroup, "invalid group");
+  call.store<int32_t>(sizeOut, int32_t(g->worldRanks.size()));
+  return abi::kSuccess;
+}
+
+u32 Z_envZ_MPI_Group_rank(void* instance, u32 group, u32 rankOut) {
+  HostCall call(instance, "MPI_Group_rank");
+  auto g = call.rank.group(int(group));
+  if (!g) return call.fail(abi::kCommWorld, abi::kErrGroup, "invalid group");
+  call.store<int32_t>(rankOut, indexIn(g->worldRanks, call.rank.worldRank));
+  return abi::kSuccess;
+}
+
+static u32 groupSubset(HostCall& call, u32 group, u32 n, u32 ranks, u32 newgroup, bool include) {
+  auto g = call.rank.group(int(group));
+  if (!g) return call.fail(abi::kCommWorld, abi::kErrGroup, "invalid group");
+  int count = int(n);
+  const int32_t* list =
+      count > 0 ? reinterpret_cast<const int32_t*>(call.bytes(ranks, uint64_t(count) * 4)) : nullptr;
+  if (count < 0 || (count > 0 && !list))
+    return call.fail(abi::kCommWorld, abi::kErrArg, "invalid rank list");
+  int size = int(g->worldRanks.size());
+  std::vector<bool> chosen(size, false);
+  for (int i = 0; i < count; ++i) {
+    if (list[i] < 0 || list[i] >= size || chosen[list[i]])
+      return call.fail(abi::kCommWorld, abi::kErrRank,
+                       "invalid or repeated rank " + std::to_string(list[i]) + " in group");
+    chosen[list[i]] = true;
+  }
+  auto result = std::make_shared<Group>();
+  if (include) {
+    for (int i = 0; i < count; ++i) result->worldRanks.push_back(g->worldRanks[list[i]]);
+  } else {
+    for (int i = 0; i < size; ++i)
+      if (!chosen[i]) result->worldRanks.push_back(g->worldRanks[i]);
+  }
+  call.store<int32_t>(newgroup, result->worldRanks.empty() ? abi::kGroupEmpty
+                                                           : call.rank.addGroup(result));
+  return abi::kSuccess;
+}
+
+u32 Z_envZ_MPI_Group_incl(void* instance, u32 group, u32 n, u32 ranks, u32 newgroup) {
+  HostCall call(instance, "MPI_Group_incl");
+  return groupSubset(call, group, n, ranks, newgroup, true);
+}
+
+u32 Z_envZ_MPI_Group_excl(void* instance, u32 group, u32 n, u32 ranks, u32 newgroup) {
+  HostCall call(instance, "MPI_Group_excl");
+  return groupSubset(call, group, n, ranks, newgroup, false);
+}
+
+u32 Z_envZ_MPI_Group_translate_ranks(void* instance, u32 group1, u32 n, u32 ranks1, u32 group2,
+                                     u32 ranks2) {
+  HostCall call(instance, "MPI_Group_translate_ranks");
+  auto a = call.rank.group(int(group1));
+  auto b = call.rank.group(int(group2));
+  if (!a || !b) return call.fail(abi::kCommWorld, abi::kErrGroup, "invalid group");
+  int count = int(n);
+  for (int i = 0; i < count; ++i) {
+    int32_t r;
+    if (!call.load(ranks1 + 4 * i, r)) return call.fail(abi::kCommWorld, abi::kErrArg, "rank list outside memory");
+    int32_t translated = abi::kProcNull;
+    if (r != abi::kProcNull) {
+      if (r < 0 || r >= int(a->worldRanks.size()))
+        return call.fail(abi::kCommWorld, abi::kErrRank, "invalid rank " + std::to_string(r));
+      translated = indexIn(b->worldRanks, a->worldRanks[r]);
+    }
+    if (!call.store<int32_t>(ranks2 + 4 * i, translated))
+      return call.fail(abi::kCommWorld, abi::kErrArg, "rank list outside memory");
+  }
+  return abi::kSuccess;
+}
+
+u32 Z_envZ_MPI_Group_compare(void* instance, u32 group1, u32 group2, u32 resultOut) {
+  HostCall call(instance, "MPI_Group_compare");
+  auto a = call.rank.group(int(group1));
+  auto b = call.rank.group(int(group2));
+  if (!a || !b) return call.fail(abi::kCommWorld, abi::kErrGroup, "invalid group");
+  int result = abi::kUnequal;
+  if (a->worldRanks == b->worldRanks) {
+    result = abi::kIdent;
+  } else {
+    auto x = a->worldRanks, y = b->worldRanks;
+    std::sort(x.begin(), x.end());
+    std::sort(y.begin(), y.end());
+    if (x == y) result = abi::kSimilar;
+  }
+  call.store<int32_t>(resultOut, result);
+  return abi::kSuccess;
+}
+
+u32 Z_envZ_MPI_Group_free(void* instance, u32 groupAddr) {
+  HostCall call(instance, "MPI_Group_free");
+  int32_t group;
+  if (!call.load(groupAddr, group) || !call.rank.group(group))
+    return call.fail(abi::kCommWorld, abi::kErrGroup, "invalid group");
+  call.rank.freeGroup(group);
+  call.store<int32_t>(groupAddr, abi::kGroupNull);
+  return abi::kSuccess;
+}
+
+u32 Z_envZ_MPI_Dims_create(void* instance, u32 nnodes, u32 ndims, u32 dimsAddr) {
+  HostCall call(instance, "MPI_Dims_create");
+  int nodes = int(nnodes), n = int(ndims);
+  if (n < 0 || nodes <= 0) return call.fail(abi::kCommWorld, abi::kErrDims, "invalid arguments");
+  auto* dims = reinterpret_cast<int32_t*>(call.bytes(dimsAddr, uint64_t(n) * 4));
+  if (n > 0 && !dims) return call.fail(abi::kCommWorld, abi::kErrArg, "dims outside memory");
+  int fixed = 1;
+  std::vector<int> free;
+  for (int d = 0; d < n; ++d) {
+    if (dims[d] < 0) return call.fail(abi::kCommWorld, abi::kErrDims, "negative dimension");
+    if (dims[d] > 0)
+      fixed *= dims[d];
+    else
+      free.push_back(d);
+  }
+  if (nodes % fixed != 0)
+    return call.fail(abi::kCommWorld, abi::kErrDims, "nnodes is not a multiple of the fixed dims");
+  int remaining = nodes / fixed;
+  if (free.empty()) {
+    if (remaining != 1) return call.fail(abi::kCommWorld, abi::kErrDims, "dims do not multiply to nnodes");
+    return abi::kSuccess;
+  }
+  std::vector<int> factors;
+  for (int p = 2; p * p <= remaining; ++p)
+    while (remaining % p == 0) {
+      factors.push_back(p);
+      remaining /= p;
+    }
+  if (remaining > 1) factors.push_back(remaining);
+  // Largest factors first, each onto the currently smallest dimension:
+  // this gives the balanced, non-increasing split MPI asks for.
+  std::sort(factors.rbegin(), factors.rend());
+  std::vector<int> sizes(free.size(), 1);
+  for (int factor : factors) *std::min_element(sizes.begin(), sizes.end()) *= factor;
+  std::sort(sizes.rbegin(), sizes.rend());
+  for (size_t i = 0; i < free.size(); ++i) dims[free[i]] = sizes[i];
+  return abi::kSuccess;
+}
+
+u32 Z_envZ_MPI_Cart_create(void* instance, u32 comm, u32 ndims, u32 dimsAddr, u32 periodsAddr,
+                           u32 reorder, u32 newcomm) {
+  HostCall call(instance, "MPI_Cart_create");
+  (void)reorder;
+  CommHandle* handle = call.rank.comm(int(comm));
+  if (!handle) return call.fail(int(comm), abi::kErrComm, "invalid communicator");
+  int n = int(ndims);
+  auto* dims = reinterpret_cast<const int32_t*>(call.bytes(dimsAddr, uint64_t(std::max(n, 0)) * 4));
+  auto* periods = reinterpret_cast<const int32_t*>(call.bytes(periodsAddr, uint64_t(std::max(n, 0)) * 4));
+  if (n < 0 || !dims || !periods) return call.fail(int(comm), abi::kErrArg, "invalid dims or periods");
+  CartTopology cart;
+  int64_t product = 1;
+  for (int d = 0; d < n; ++d) {
+    if (dims[d] <= 0) return call.fail(int(comm), abi::kErrDims, "invalid dimension size");
+    cart.dims.push_back(dims[d]);
+    cart.periods.push_back(periods[d] != 0);
+    product *= dims[d];
+  }
+  int size = handle->comm->size();
+  if (product > size)
+    return call.fail(int(comm), abi::kErrDims, "grid has more processes than the communicator");
+  int me = handle->comm->rankOfWorld[call.rank.worldRank];
+  return splitCommunicator(call, int(comm), me < product ? 0 : abi::kUndefined, me, newcomm, cart);
+}
+
+u32 Z_envZ_MPI_Cartdim_get(void* instance, u32 comm, u32 ndimsOut) {
+  HostCall call(instance, "MPI_Cartdim_get");
+  int error;
+  Communicator* c = cartOf(call, int(comm), error);
+  if (!c) return error;
+  call.store<int32_t>(ndimsOut, int32_t(c->cart->dims.size()));
+  return abi::kSuccess;
+}
+
+u32 Z_envZ_MPI_Topo_test(void* instance, u32 comm, u32 statusOut) {
+  HostCall call(instance, "MPI_Topo_test");
+  CommHandle* handle = call.rank.comm(int(comm));
+  if (!handle) return call.fail(int(comm), abi::kErrComm, "invalid communicator");
+  call.store<int32_t>(statusOut, handle->comm->cart ? abi::kTopoCart : abi::kUndefined);
+  return abi::kSuccess;
+}
+
+u32 Z_envZ_MPI_Cart_get(void* instance, u32 comm, u32 maxdims, u32 dimsOut, u32 periodsOut,
+                        u32 coordsOut) {
+  HostCall call(instance, "MPI_Cart_get");
+  int error;
+  Communicator* c = cartOf(call, int(comm), error);
+  if (!c) return error;
+  auto coords = coordsOf(*c->cart, c->rankOfWorld[call.rank.worldRank]);
+  for (int d = 0; d < int(maxdims) && d < int(coords.size()); ++d) {
+    if (!call.store<int32_t>(dimsOut + 4 * d, c->cart->dims[d]) ||
+        !call.store<int32_t>(periodsOut + 4 * d, c->cart->periods[d]) ||
+        !call.store<int32_t>(coordsOut + 4 * d, coords[d]))
+      return call.fail(int(comm), abi::kErrArg, "output array outside linear memory");
+  }
+  return abi::kSuccess;
+}
+
+u32 Z_envZ_MPI_Cart_coords(void* instance, u32 comm, u32 rank, u32 maxdims, u32 coordsOut) {
+  HostCall call(instance, "MPI_Cart_coords");
+  int error;
+  Communicator* c = cartOf(call, int(comm), error);
+  if (!c) return error;
+  if (int(rank) < 0 || int(rank) >= c->size())
+    return call.fail(int(comm), abi::kErrRank, "invalid rank " + std::to_string(int(rank)));
+  auto coords = coordsOf(*c->cart, int(rank));
+  for (int d = 0; d < int(maxdims) && d < int(coords.size()); ++d)
+    if (!call.store<int32_t>(coordsOut + 4 * d, coords[d]))
+      return call.fail(int(comm), abi::kErrArg, "coords outside linear memory");
+  return abi::kSuccess;
+}
+
+u32 Z_envZ_MPI_Cart_rank(void* instance, u32 comm, u32 coordsAddr, u32 rankOut) {
+  HostCall call(instance, "MPI_Cart_rank");
+  int error;
+  Communicator* c = cartOf(call, int(comm), error);
+  if (!c) return error;
+  int rank = 0;
+  for (size_t d = 0; d < c->cart->dims.size(); ++d) {
+    int32_t coord;
+    if (!call.load(coordsAddr + 4 * uint32_t(d), coord))
+      return call.fail(int(comm), abi::kErrArg, "coords outside linear memory");
+    int extent = c->cart->dims[d];
+    if (c->cart->periods[d])
+      coord = ((coord % extent) + extent) % extent;
+    else if (coord < 0 || coord >= extent)
+      return call.fail(int(comm), abi::kErrArg, "coordinate out of range");
+    rank = rank * extent + coord;
+  }
+  call.store<int32_t>(rankOut, rank);
+  return abi::kSuccess;
+}
+
+u32 Z_envZ_MPI_Cart_shift(void* instance, u32 comm, u32 direction, u32 disp, u32 sourceOut,
+                          u32 destOut) {
+  HostCall call(instance, "MPI_Cart_shift");
+  int error;
+  Communicator* c = cartOf(call, int(comm), error);
+  if (!c) return error;
+  int dir = int(direction);
+  if (dir < 0 || dir >= int(c->cart->dims.size()))
+    return call.fail(int(comm), abi::kErrArg, "invalid direction " + std::to_string(dir));
+  auto coords = coordsOf(*c->cart, c->rankOfWorld[call.rank.worldRank]);
+  auto neighbour = [&](int offset) {
+    auto moved = coords;
+    int extent = c->cart->dims[dir];
+    moved[dir] += offset;
+    if (c->cart->periods[dir])
+      moved[dir] = ((moved[dir] % extent) + extent) % extent;
+    else if (moved[dir] < 0 || moved[dir] >= extent)
+      return abi::kProcNull;
+    int rank = 0;
+    for (size_t d = 0; d < moved.size(); ++d) rank = rank * c->cart->dims[d] + moved[d];
+    return rank;
+  };
+  call.store<int32_t>(sourceOut, neighbour(-int(disp)));
+  call.store<int32_t>(destOut, neighbour(int(disp)));
+  return abi::kSuccess;
+}
+
+u32 Z_envZ_MPI_Cart_sub(void* instance, u32 comm, u32 remainAddr, u32 newcomm) {
+  HostCall call(instance, "MPI_Cart_sub");
+  int error;
+  Communicator* c = cartOf(call, int(comm), error);
+  if (!c) return error;
+  auto coords = coordsOf(*c->cart, c->rankOfWorld[call.rank.worldRank]);
+  int color = 0, key = 0;
+  CartTopology sub;
+  for (size_t d = 0; d < coords.size(); ++d) {
+    int32_t remain;
+    if (!call.load(remainAddr + 4 * uint32_t(d), remain))
+      return call.fail(int(comm), abi::kErrArg, "remain_dims outside linear memory");
+    if (remain) {
+      key = key * c->cart->dims[d] + coords[d];
+      sub.dims.push_back(c->cart->dims[d]);
+      sub.periods.push_back(c->cart->periods[d]);
+    } else {
+      color = color * c->cart->dims[d] + coords[d];
+    }
+  }
+  return splitCommunicator(call, int(comm), color, key, newcomm, sub);
+}
+
+}  // extern "C"

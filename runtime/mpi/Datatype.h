@@ -1,0 +1,99 @@
+//===- Datatype.h - MPI datatypes as byte layouts --------------------------===//
+//
+// A datatype is reduced to what moving and reducing data needs: the byte
+// segments one instance occupies (in type-map order, adjacent ones merged),
+// its bounds and extent, and the single basic element kind it is made of when
+// there is one (reductions need that). Derived-type constructors build new
+// layouts from old ones; typed copies stream the data bytes of one buffer into
+// another through both layouts, so a message is copied once whatever the
+// send and receive types are.
+//
+// Layouts are immutable and shared (a message in flight keeps its sender's
+// layout alive even if the sender frees the handle).
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace synergy::mpi {
+
+// The basic element kinds reductions understand. Pair kinds are the
+// MAXLOC/MINLOC types, stored packed (value then int) in packed buffers.
+enum class ElementKind : uint8_t {
+  Int8, UInt8, Int16, UInt16, Int32, UInt32, Int64, UInt64,
+  Float, Double, LongDouble,
+  ComplexFloat, ComplexDouble, ComplexLongDouble,
+  Bool, Byte,
+  FloatInt, DoubleInt, Int32Int, ShortInt, LongDoubleInt,
+  Mixed,  // several kinds: movable, not reducible by predefined ops
+  None,   // no data at all
+};
+
+// Bytes one element of `kind` occupies in a packed buffer.
+int64_t packedElementSize(ElementKind kind);
+
+struct TypeSegment {
+  int64_t offset;
+  int64_t length;
+};
+
+struct TypeLayout {
+  std::vector<TypeSegment> segments;  // one instance's data bytes
+  int64_t size = 0;                   // data bytes of one instance
+  int64_t lb = 0, ub = 0;             // extent = ub - lb
+  int64_t trueLb = 0, trueUb = 0;     // bounds of the data bytes alone
+  int64_t alignment = 1;              // for padding struct extents
+  ElementKind element = ElementKind::None;
+  int combiner = 0;                   // MPI_COMBINER_*
+  bool committed = false;
+  bool predefined = false;
+
+  int64_t extent() const { return ub - lb; }
+  // One segment that fills the whole extent: `count` instances are one run.
+  bool isContiguous() const {
+    return segments.size() == 1 && segments[0].offset == lb && segments[0].length == extent();
+  }
+  // Elements of `element` kind in one instance, when element is a basic kind.
+  int64_t elementsPerInstance() const;
+};
+
+using Layout = std::shared_ptr<const TypeLayout>;
+
+// The predefined type with handle `handle` (1..abi::kLastPredefinedType).
+Layout predefinedLayout(int handle);
+// The MPI name of a predefined type, for messages.
+const char* predefinedTypeName(int handle);
+
+// One block of a derived type: `count` instances of `type` at byte `offset`.
+struct TypeBlock {
+  Layout type;
+  int64_t count;
+  int64_t offset;
+};
+// A derived type made of `blocks` in order. `padToAlignment` rounds the
+// extent up the way C pads a struct (MPI_Type_create_struct).
+Layout buildDerivedLayout(const std::vector<TypeBlock>& blocks, int combiner,
+                          bool padToAlignment);
+Layout resizedLayout(const Layout& old, int64_t lb, int64_t extent);
+
+// The guest byte range [first, last) that `count` instances at address `base`
+// touch, relative to base; empty when no data is touched.
+struct ByteSpan {
+  int64_t first = 0;
+  int64_t last = 0;
+  bool empty() const { return last <= first; }
+};
+ByteSpan touchedSpan(const TypeLayout& type, int64_t count);
+
+// Copies the first `bytes` data bytes of `srcCount` instances of `srcType`
+// at `src` into `dstCount` instances of `dstType` at `dst`.
+void copyTyped(const uint8_t* src, const TypeLayout& srcType, int64_t srcCount, uint8_t* dst,
+               const TypeLayout& dstType, int64_t dstCount, int64_t bytes);
+// Packs the data bytes of `count` instances into `out` (size*count bytes).
+void packTyped(const uint8_t* src, const TypeLayout& type, int64_t count, uint8_t* out);
+void unpackTyped(const uint8_t* in, uint8_t* dst, const TypeLayout& type, int64_t count);
+
+}  // namespace synergy::mpi

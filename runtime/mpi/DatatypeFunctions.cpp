@@ -1,0 +1,219 @@
+//===- DatatypeFunctions.cpp - MPI derived datatype constructors ----------===//
+//
+// Host functions that build, commit, free and query datatypes. The layouts
+// themselves are computed in Datatype.cpp; this file reads the guest's
+// argument arrays and manages the rank's datatype handles.
+//
+//===----------------------------------------------------------------------===//
+#include "mpi/Datatype.h"
+#include "mpi/MpiAbi.h"
+#include "mpi/RankState.h"
+
+using namespace synergy::mpi;
+using u32 = uint32_t;
+
+namespace {
+
+constexpr int kCombinerContiguous = 2;
+constexpr int kCombinerVector = 3;
+constexpr int kCombinerHvector = 4;
+constexpr int kCombinerIndexed = 5;
+constexpr int kCombinerHindexed = 6;
+constexpr int kCombinerIndexedBlock = 7;
+constexpr int kCombinerStruct = 9;
+constexpr int kCombinerDup = 1;
+
+int oldType(HostCall& call, u32 handle, Layout& layout) {
+  layout = call.rank.type(int(handle));
+  if (!layout)
+    return call.fail(abi::kCommWorld, abi::kErrType, "invalid datatype " + std::to_string(int(handle)));
+  return abi::kSuccess;
+}
+
+u32 finish(HostCall& call, Layout layout, u32 newtypeOut) {
+  if (!call.bytes(newtypeOut, 4))
+    return call.fail(abi::kCommWorld, abi::kErrArg, "newtype pointer outside linear memory");
+  call.store<int32_t>(newtypeOut, call.rank.addType(std::move(layout)));
+  return abi::kSuccess;
+}
+
+const int32_t* ints(HostCall& call, u32 addr, int n) {
+  if (n <= 0) return nullptr;
+  return reinterpret_cast<const int32_t*>(call.bytes(addr, uint64_t(n) * 4));
+}
+
+}  // namespace
+
+extern "C" {
+
+u32 Z_envZ_MPI_Type_contiguous(void* instance, u32 count, u32 oldtype, u32 newtype) {
+  HostCall call(instance, "MPI_Type_contiguous");
+  Layout old;
+  if (int e = oldType(call, oldtype, old)) return e;
+  if (int(count) < 0) return call.fail(abi::kCommWorld, abi::kErrCount, "negative count");
+  return finish(call, buildDerivedLayout({{old, int(count), 0}}, kCombinerContiguous, false),
+                newtype);
+}
+
+u32 Z_envZ_MPI_Type_vector(void* instance, u32 count, u32 blocklength, u32 stride, u32 oldtype,
+                           u32 newtype) {
+  HostCall call(instance, "MPI_Type_vector");
+  Layout old;
+  if (int e = oldType(call, oldtype, old)) return e;
+  if (int(count) < 0 || int(blocklength) < 0)
+    return call.fail(abi::kCommWorld, abi::kErrCount, "negative count");
+  std::vector<TypeBlock> blocks;
+  for (int i = 0; i < int(count); ++i)
+    blocks.push_back({old, int(blocklength), int64_t(i) * int(stride) * old->extent()});
+  return finish(call, buildDerivedLayout(blocks, kCombinerVector, false), newtype);
+}
+
+u32 Z_envZ_MPI_Type_create_hvector(void* instance, u32 count, u32 blocklength, u32 stride,
+                                   u32 oldtype, u32 newtype) {
+  HostCall call(instance, "MPI_Type_create_hvector");
+  Layout old;
+  if (int e = oldType(call, oldtype, old)) return e;
+  if (int(count) < 0 || int(blocklength) < 0)
+    return call.fail(abi::kCommWorld, abi::kErrCount, "negative count");
+  std::vector<TypeBlock> blocks;
+  for (int i = 0; i < int(count); ++i)
+    blocks.push_back({old, int(blocklength), int64_t(i) * int32_t(stride)});
+  return finish(call, buildDerivedLayout(blocks, kCombinerHvector, false), newtype);
+}
+
+u32 Z_envZ_MPI_Type_indexed(void* instance, u32 count, u32 blocklengths, u32 displacements,
+                            u32 oldtype, u32 newtype) {
+  HostCall call(instance, "MPI_Type_indexed");
+  Layout old;
+  if (int e = oldType(call, oldtype, old)) return e;
+  int n = int(count);
+  const int32_t* lengths = ints(call, blocklengths, n);
+  const int32_t* displs = ints(call, displacements, n);
+  if (n < 0 || (n > 0 && (!lengths || !displs)))
+    return call.fail(abi::kCommWorld, abi::kErrArg, "invalid block arrays");
+  std::vector<TypeBlock> blocks;
+  for (int i = 0; i < n; ++i) blocks.push_back({old, lengths[i], int64_t(displs[i]) * old->extent()});
+  return finish(call, buildDerivedLayout(blocks, kCombinerIndexed, false), newtype);
+}
+
+u32 Z_envZ_MPI_Type_create_hindexed(void* instance, u32 count, u32 blocklengths,
+                                    u32 displacements, u32 oldtype, u32 newtype) {
+  HostCall call(instance, "MPI_Type_create_hindexed");
+  Layout old;
+  if (int e = oldType(call, oldtype, old)) return e;
+  int n = int(count);
+  const int32_t* lengths = ints(call, blocklengths, n);
+  const int32_t* displs = ints(call, displacements, n);  // MPI_Aint is 32-bit on wasm32
+  if (n < 0 || (n > 0 && (!lengths || !displs)))
+    return call.fail(abi::kCommWorld, abi::kErrArg, "invalid block arrays");
+  std::vector<TypeBlock> blocks;
+  for (int i = 0; i < n; ++i) blocks.push_back({old, lengths[i], int64_t(displs[i])});
+  return finish(call, buildDerivedLayout(blocks, kCombinerHindexed, false), newtype);
+}
+
+u32 Z_envZ_MPI_Type_create_indexed_block(void* instance, u32 count, u32 blocklength,
+                                         u32 displacements, u32 oldtype, u32 newtype) {
+  HostCall call(instance, "MPI_Type_create_indexed_block");
+  Layout old;
+  if (int e = oldType(call, oldtype, old)) return e;
+  int n = int(count);
+  const int32_t* displs = ints(call, displacements, n);
+  if (n < 0 || (n > 0 && !displs))
+    return call.fail(abi::kCommWorld, abi::kErrArg, "invalid displacement array");
+  std::vector<TypeBlock> blocks;
+  for (int i = 0; i < n; ++i)
+    blocks.push_back({old, int(blocklength), int64_t(displs[i]) * old->extent()});
+  return finish(call, buildDerivedLayout(blocks, kCombinerIndexedBlock, false), newtype);
+}
+
+u32 Z_envZ_MPI_Type_create_struct(void* instance, u32 count, u32 blocklengths, u32 displacements,
+                                  u32 types, u32 newtype) {
+  HostCall call(instance, "MPI_Type_create_struct");
+  int n = int(count);
+  const int32_t* lengths = ints(call, blocklengths, n);
+  const int32_t* displs = ints(call, displacements, n);
+  const int32_t* handles = ints(call, types, n);
+  if (n < 0 || (n > 0 && (!lengths || !displs || !handles)))
+    return call.fail(abi::kCommWorld, abi::kErrArg, "invalid block arrays");
+  std::vector<TypeBlock> blocks;
+  for (int i = 0; i < n; ++i) {
+    Layout old;
+    if (int e = oldType(call, u32(handles[i]), old)) return e;
+    blocks.push_back({old, lengths[i], int64_t(displs[i])});
+  }
+  return finish(call, buildDerivedLayout(blocks, kCombinerStruct, true), newtype);
+}
+
+u32 Z_envZ_MPI_Type_create_resized(void* instance, u32 oldtype, u32 lb, u32 extent,
+                                   u32 newtype) {
+  HostCall call(instance, "MPI_Type_create_resized");
+  Layout old;
+  if (int e = oldType(call, oldtype, old)) return e;
+  return finish(call, resizedLayout(old, int32_t(lb), int32_t(extent)), newtype);
+}
+
+u32 Z_envZ_MPI_Type_dup(void* instance, u32 oldtype, u32 newtype) {
+  HostCall call(instance, "MPI_Type_dup");
+  Layout old;
+  if (int e = oldType(call, oldtype, old)) return e;
+  auto copy = std::make_shared<TypeLayout>(*old);
+  copy->predefined = false;
+  copy->combiner = kCombinerDup;
+  return finish(call, copy, newtype);
+}
+
+u32 Z_envZ_MPI_Type_commit(void* instance, u32 typeAddr) {
+  HostCall call(instance, "MPI_Type_commit");
+  int32_t handle;
+  if (!call.load(typeAddr, handle))
+    return call.fail(abi::kCommWorld, abi::kErrArg, "datatype pointer outside linear memory");
+  Layout layout = call.rank.type(handle);
+  if (!layout) return call.fail(abi::kCommWorld, abi::kErrType, "invalid datatype");
+  if (!layout->committed) {
+    auto committed = std::make_shared<TypeLayout>(*layout);
+    committed->committed = true;
+    call.rank.replaceType(handle, committed);
+  }
+  return abi::kSuccess;
+}
+
+u32 Z_envZ_MPI_Type_free(void* instance, u32 typeAddr) {
+  HostCall call(instance, "MPI_Type_free");
+  int32_t handle;
+  if (!call.load(typeAddr, handle))
+    return call.fail(abi::kCommWorld, abi::kErrArg, "datatype pointer outside linear memory");
+  Layout layout = call.rank.type(handle);
+  if (!layout || layout->predefined)
+    return call.fail(abi::kCommWorld, abi::kErrType, "cannot free this datatype");
+  call.rank.freeType(handle);
+  call.store<int32_t>(typeAddr, abi::kDatatypeNull);
+  return abi::kSuccess;
+}
+
+u32 Z_envZ_MPI_Type_size(void* instance, u32 type, u32 sizeOut) {
+  HostCall call(instance, "MPI_Type_size");
+  Layout layout;
+  if (int e = oldType(call, type, layout)) return e;
+  call.store<int32_t>(sizeOut, int32_t(layout->size));
+  return abi::kSuccess;
+}
+
+u32 Z_envZ_MPI_Type_get_extent(void* instance, u32 type, u32 lbOut, u32 extentOut) {
+  HostCall call(instance, "MPI_Type_get_extent");
+  Layout layout;
+  if (int e = oldType(call, type, layout)) return e;
+  call.store<int32_t>(lbOut, int32_t(layout->lb));
+  call.store<int32_t>(extentOut, int32_t(layout->extent()));
+  return abi::kSuccess;
+}
+
+u32 Z_envZ_MPI_Type_get_true_extent(void* instance, u32 type, u32 lbOut, u32 extentOut) {
+  HostCall call(instance, "MPI_Type_get_true_extent");
+  Layout layout;
+  if (int e = oldType(call, type, layout)) return e;
+  call.store<int32_t>(lbOut, int32_t(layout->trueLb));
+  call.store<int32_t>(extentOut, int32_t(layout->trueUb - layout->trueLb));
+  return abi::kSuccess;
+}
+
+}  // extern "C"

@@ -1,0 +1,243 @@
+//===- Environment.cpp - MPI start-up, shutdown, clocks, errors, info -----===//
+//
+// Host functions for the environment part of MPI: initialisation and
+// finalisation, MPI_Abort, timers, processor name and versions, error
+// handlers and error strings, attributes of MPI_COMM_WORLD, and info objects
+// (hints only: accepted and ignored).
+//
+//===----------------------------------------------------------------------===//
+#include <time.h>
+#include <unistd.h>
+
+#include <cstring>
+
+#include "mpi/CollectiveEngine.h"
+#include "mpi/MpiAbi.h"
+#include "mpi/RankState.h"
+
+using namespace synergy::mpi;
+using u32 = uint32_t;
+
+namespace {
+
+bool storeString(HostCall& call, u32 addr, u32 lengthOut, const std::string& text, size_t max) {
+  std::string clipped = text.substr(0, max - 1);
+  uint8_t* out = call.bytes(addr, clipped.size() + 1);
+  if (!out) return false;
+  std::memcpy(out, clipped.c_str(), clipped.size() + 1);
+  return lengthOut == 0 || call.store<int32_t>(lengthOut, int32_t(clipped.size()));
+}
+
+int initialize(HostCall& call) {
+  if (call.rank.initialized)
+    return call.fail(abi::kCommWorld, abi::kErrOther, "MPI is already initialised");
+  call.rank.initialized = true;
+  return abi::kSuccess;
+}
+
+}  // namespace
+
+extern "C" {
+
+u32 Z_envZ_MPI_Init(void* instance, u32 argc, u32 argv) {
+  HostCall call(instance, "MPI_Init");
+  (void)argc;
+  (void)argv;
+  return initialize(call);
+}
+
+u32 Z_envZ_MPI_Init_thread(void* instance, u32 argc, u32 argv, u32 required, u32 provided) {
+  HostCall call(instance, "MPI_Init_thread");
+  (void)argc;
+  (void)argv;
+  // A granule is single-threaded unless the threads pass runs it; asking for
+  // more is answered with what a granule guarantees, as MPI allows.
+  int level = std::min<int>(int(required), abi::kThreadMultiple);
+  if (!call.store<int32_t>(provided, level))
+    return call.fail(abi::kCommWorld, abi::kErrArg, "provided pointer outside linear memory");
+  return initialize(call);
+}
+
+u32 Z_envZ_MPI_Initialized(void* instance, u32 flag) {
+  HostCall call(instance, "MPI_Initialized");
+  call.store<int32_t>(flag, call.rank.initialized ? 1 : 0);
+  return abi::kSuccess;
+}
+
+u32 Z_envZ_MPI_Finalize(void* instance) {
+  HostCall call(instance, "MPI_Finalize");
+  // Finalize synchronises like OpenMPI's does, so a rank never leaves while
+  // others may still be reading its memory.
+  int result = runCollective(
+      call, abi::kCommWorld, CollectiveKind::Barrier, [](Contribution&) {},
+      [](std::vector<Contribution>&, int) { return abi::kSuccess; });
+  call.rank.finalized = true;
+  return result;
+}
+
+u32 Z_envZ_MPI_Finalized(void* instance, u32 flag) {
+  HostCall call(instance, "MPI_Finalized");
+  call.store<int32_t>(flag, call.rank.finalized ? 1 : 0);
+  return abi::kSuccess;
+}
+
+u32 Z_envZ_MPI_Abort(void* instance, u32 comm, u32 errorcode) {
+  HostCall call(instance, "MPI_Abort");
+  (void)comm;
+  int code = int(errorcode);
+  call.world().abort(code,
+                     "rank " + std::to_string(call.rank.worldRank) +
+                         " called MPI_Abort with error code " + std::to_string(code));
+  call.granule.exit(code);
+}
+
+u32 Z_envZ_MPI_Query_thread(void* instance, u32 provided) {
+  HostCall call(instance, "MPI_Query_thread");
+  call.store<int32_t>(provided, abi::kThreadMultiple);
+  return abi::kSuccess;
+}
+
+u32 Z_envZ_MPI_Is_thread_main(void* instance, u32 flag) {
+  HostCall call(instance, "MPI_Is_thread_main");
+  call.store<int32_t>(flag, 1);
+  return abi::kSuccess;
+}
+
+double Z_envZ_MPI_Wtime(void* instance) {
+  (void)instance;
+  timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return double(now.tv_sec) + double(now.tv_nsec) * 1e-9;
+}
+
+double Z_envZ_MPI_Wtick(void* instance) {
+  (void)instance;
+  timespec resolution;
+  clock_getres(CLOCK_MONOTONIC, &resolution);
+  return double(resolution.tv_sec) + double(resolution.tv_nsec) * 1e-9;
+}
+
+u32 Z_envZ_MPI_Get_processor_name(void* instance, u32 name, u32 lengthOut) {
+  HostCall call(instance, "MPI_Get_processor_name");
+  char host[256] = {};
+  gethostname(host, sizeof(host) - 1);
+  if (!storeString(call, name, lengthOut, host, abi::kMaxProcessorName))
+    return call.fail(abi::kCommWorld, abi::kErrArg, "name buffer outside linear memory");
+  return abi::kSuccess;
+}
+
+u32 Z_envZ_MPI_Get_version(void* instance, u32 version, u32 subversion) {
+  HostCall call(instance, "MPI_Get_version");
+  if (!call.store<int32_t>(version, 3) || !call.store<int32_t>(subversion, 1))
+    return call.fail(abi::kCommWorld, abi::kErrArg, "output outside linear memory");
+  return abi::kSuccess;
+}
+
+u32 Z_envZ_MPI_Get_library_version(void* instance, u32 version, u32 lengthOut) {
+  HostCall call(instance, "MPI_Get_library_version");
+  if (!storeString(call, version, lengthOut, "Synergy MPI (granules on one host), MPI 3.1",
+                   abi::kMaxLibraryVersionString))
+    return call.fail(abi::kCommWorld, abi::kErrArg, "output outside linear memory");
+  return abi::kSuccess;
+}
+
+// Profiling control: there is no profiler to steer, so every level is fine.
+// The variadic arguments arrive as one pointer, as clang passes them on wasm32.
+u32 Z_envZ_MPI_Pcontrol(void* instance, u32 level, u32 varargs) {
+  (void)instance;
+  (void)level;
+  (void)varargs;
+  return abi::kSuccess;
+}
+
+u32 Z_envZ_MPI_Comm_set_errhandler(void* instance, u32 comm, u32 errhandler) {
+  HostCall call(instance, "MPI_Comm_set_errhandler");
+  CommHandle* handle = call.rank.comm(int(comm));
+  if (!handle) return call.fail(int(comm), abi::kErrComm, "invalid communicator");
+  int h = int(errhandler);
+  if (h != abi::kErrorsAreFatal && h != abi::kErrorsReturn)
+    return call.fail(int(comm), abi::kErrArg, "invalid error handler");
+  handle->errhandler = h;
+  return abi::kSuccess;
+}
+
+u32 Z_envZ_MPI_Comm_get_errhandler(void* instance, u32 comm, u32 errhandlerOut) {
+  HostCall call(instance, "MPI_Comm_get_errhandler");
+  CommHandle* handle = call.rank.comm(int(comm));
+  if (!handle) return call.fail(int(comm), abi::kErrComm, "invalid communicator");
+  call.store<int32_t>(errhandlerOut, handle->errhandler);
+  return abi::kSuccess;
+}
+
+u32 Z_envZ_MPI_Errhandler_free(void* instance, u32 errhandlerAddr) {
+  HostCall call(instance, "MPI_Errhandler_free");
+  call.store<int32_t>(errhandlerAddr, abi::kErrhandlerNull);
+  return abi::kSuccess;
+}
+
+u32 Z_envZ_MPI_Error_string(void* instance, u32 errorcode, u32 text, u32 lengthOut) {
+  HostCall call(instance, "MPI_Error_string");
+  std::string message = std::string(errorClassName(int(errorcode))) + ": " +
+                        errorClassText(int(errorcode));
+  if (!storeString(call, text, lengthOut, message, abi::kMaxErrorString))
+    return call.fail(abi::kCommWorld, abi::kErrArg, "string buffer outside linear memory");
+  return abi::kSuccess;
+}
+
+u32 Z_envZ_MPI_Error_class(void* instance, u32 errorcode, u32 classOut) {
+  HostCall call(instance, "MPI_Error_class");
+  int code = int(errorcode);
+  if (code < 0 || code > abi::kErrLastCode)
+    return call.fail(abi::kCommWorld, abi::kErrArg, "invalid error code " + std::to_string(code));
+  call.store<int32_t>(classOut, code);
+  return abi::kSuccess;
+}
+
+u32 Z_envZ_MPI_Comm_get_attr(void* instance, u32 comm, u32 keyval, u32 valueOut, u32 flagOut) {
+  HostCall call(instance, "MPI_Comm_get_attr");
+  if (!call.rank.comm(int(comm))) return call.fail(int(comm), abi::kErrComm, "invalid communicator");
+  int32_t value;
+  switch (int(keyval)) {
+    case abi::kAttrTagUb: value = abi::kTagUpperBound; break;
+    case abi::kAttrUniverseSize: value = call.world().size(); break;
+    case abi::kAttrAppnum: value = 0; break;
+    case abi::kAttrWtimeIsGlobal: value = 1; break;
+    case abi::kAttrHost: value = abi::kProcNull; break;
+    case abi::kAttrIo: value = call.rank.worldRank; break;
+    default:
+      call.store<int32_t>(flagOut, 0);
+      return abi::kSuccess;
+  }
+  // The attribute value is a pointer to the int, so the int must live in
+  // guest memory: it is written into a block borrowed from the guest heap.
+  using AllocFn = uint32_t (*)(void*, uint32_t);
+  auto alloc = reinterpret_cast<AllocFn>(call.granule.module().exportedFunction("synergy_mpi_alloc"));
+  uint32_t cell = alloc ? alloc(call.granule.instance(), 4) : 0;
+  if (!cell) return call.fail(int(comm), abi::kErrNoMem, "no guest memory for the attribute");
+  call.store<int32_t>(cell, value);
+  if (!call.store<uint32_t>(valueOut, cell) || !call.store<int32_t>(flagOut, 1))
+    return call.fail(int(comm), abi::kErrArg, "output outside linear memory");
+  return abi::kSuccess;
+}
+
+u32 Z_envZ_MPI_Info_create(void* instance, u32 infoOut) {
+  HostCall call(instance, "MPI_Info_create");
+  call.store<int32_t>(infoOut, abi::kInfoEnv + 1);
+  return abi::kSuccess;
+}
+
+u32 Z_envZ_MPI_Info_set(void* instance, u32 info, u32 key, u32 value) {
+  HostCall call(instance, "MPI_Info_set");
+  (void)info;
+  (void)key;
+  (void)value;
+  return abi::kSuccess;
+}
+
+u32 Z_envZ_MPI_Info_free(void* instance, u32 infoAddr) {
+  HostCall call(instance, "MPI_Info_free");
+  call.store<int32_t>(infoAddr, abi::kInfoNull);
+  return abi::kSuccess;
+}
+
+}  // extern "C"

@@ -1,0 +1,167 @@
+//===- MpiJob.cpp - run an MPI program as N granules on this host ----------===//
+//
+// The main thread only launches and watches: it polls the World every tick
+// for a deadlock, and once the job is over (all ranks finished, or one
+// aborted it) it gives the remaining ranks a grace period to unwind from
+// their MPI calls. A rank busy in pure computation cannot be stopped from
+// outside, so after the grace period the process ends with the job's status,
+// as mpirun kills its processes.
+//
+//===----------------------------------------------------------------------===//
+#include "mpi/MpiJob.h"
+
+#include <pthread.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "mpi/OutputForwarding.h"
+#include "mpi/World.h"
+#include "wasi/WasiState.h"
+
+namespace synergy::mpi {
+
+namespace {
+
+constexpr auto kWatchdogTick = std::chrono::milliseconds(100);
+// Ticks with every rank blocked and nothing happening before a deadlock is
+// declared; a woken rank runs within microseconds, so this is generous.
+constexpr int kDeadlockTicks = 5;
+constexpr auto kAbortGrace = std::chrono::seconds(2);
+constexpr size_t kRankStackBytes = 64u << 20;
+
+struct RankThread {
+  int rank = 0;
+  granule::Granule* granule = nullptr;
+  World* world = nullptr;
+  pthread_t thread{};
+  bool started = false;
+  // Shared completion counter.
+  std::mutex* mutex = nullptr;
+  std::condition_variable* finished = nullptr;
+  int* finishedCount = nullptr;
+};
+
+void* runRank(void* arg) {
+  auto* job = static_cast<RankThread*>(arg);
+  granule::RunResult result = job->granule->runStart();
+  std::string who = "rank " + std::to_string(job->rank);
+  if (result.kind == granule::RunResult::Kind::Trapped) {
+    job->world->abort(kTrapExitCode,
+                      who + ": trap: " + result.trapReason + " in " + result.trapFunction);
+  } else if (result.exitCode != 0) {
+    job->world->abort(result.exitCode,
+                      who + " exited with status " + std::to_string(result.exitCode));
+  }
+  job->world->rankFinished(job->rank);
+  std::lock_guard<std::mutex> guard(*job->mutex);
+  ++*job->finishedCount;
+  job->finished->notify_all();
+  return nullptr;
+}
+
+// Points the guest's fds 1 and 2 at the rank's forwarding pipes.
+bool redirectStdio(granule::Granule& granule, OutputForwarding& output, int rank,
+                   std::string& error) {
+  auto& files = granule.extension<wasi::WasiState>();
+  if (!files.startupError().empty()) {
+    error = files.startupError();
+    return false;
+  }
+  for (int stream : {1, 2}) {
+    auto slot = files.insert(wasi::FileDescriptor(output.takeWriteEnd(rank, stream), true));
+    if (!slot || files.renumber(*slot, uint32_t(stream)) != wasi::Errno::Success) {
+      error = "cannot set up the output of rank " + std::to_string(rank);
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+int runJob(const JobOptions& options) {
+  auto launchError = [](const std::string& message) {
+    std::fprintf(stderr, "synergy-run: error: %s\n", message.c_str());
+    return 2;
+  };
+  if (options.ranks < 1) return launchError("-np needs at least one rank");
+  std::string error;
+  auto module = granule::Module::loadFile(options.program, error, options.showProgress);
+  if (!module) return launchError(error);
+
+  World world(options.ranks);
+  OutputForwarding output(options.ranks, options.tagOutput);
+  if (!output.ok()) return launchError("cannot create output pipes");
+  std::vector<std::unique_ptr<granule::Granule>> granules;
+  for (int rank = 0; rank < options.ranks; ++rank) {
+    granules.push_back(std::make_unique<granule::Granule>(module, options.config));
+    World::bind(granules.back().get(), &world, rank);
+    if (!redirectStdio(*granules.back(), output, rank, error)) return launchError(error);
+  }
+  output.start();
+
+  std::mutex mutex;
+  std::condition_variable finished;
+  int finishedCount = 0;
+  std::vector<RankThread> threads(options.ranks);
+  for (int rank = 0; rank < options.ranks; ++rank) world.rankStarted(rank);
+  for (int rank = 0; rank < options.ranks; ++rank) {
+    RankThread& job = threads[rank];
+    job = RankThread{rank, granules[rank].get(), &world, {}, false, &mutex, &finished,
+                     &finishedCount};
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, kRankStackBytes);
+    job.started = pthread_create(&job.thread, &attr, runRank, &job) == 0;
+    pthread_attr_destroy(&attr);
+    if (!job.started) {
+      world.abort(2, "cannot start a thread for rank " + std::to_string(rank));
+      world.rankFinished(rank);
+      std::lock_guard<std::mutex> guard(mutex);
+      ++finishedCount;
+    }
+  }
+
+  std::unique_lock<std::mutex> lock(mutex);
+  std::optional<std::chrono::steady_clock::time_point> abortDeadline;
+  while (finishedCount < options.ranks) {
+    finished.wait_for(lock, kWatchdogTick);
+    if (finishedCount == options.ranks) break;
+    lock.unlock();
+    if (auto report = world.checkDeadlock(kDeadlockTicks))
+      world.abort(kDeadlockExitCode, *report);
+    bool aborted = world.aborted();
+    lock.lock();
+    if (!aborted) continue;
+    auto now = std::chrono::steady_clock::now();
+    if (!abortDeadline) abortDeadline = now + kAbortGrace;
+    if (now >= *abortDeadline) {
+      // Ranks still computing cannot be unwound; end the process as mpirun
+      // ends the job, after passing on what they printed.
+      lock.unlock();
+      output.flushNow();
+      std::fprintf(stderr, "synergy-run: %s\n", world.abortMessage().c_str());
+      std::fflush(stderr);
+      ::_exit(world.abortStatus());
+    }
+  }
+  lock.unlock();
+  for (RankThread& job : threads)
+    if (job.started) pthread_join(job.thread, nullptr);
+  // Destroying the granules closes their pipes, which ends the forwarding.
+  granules.clear();
+  output.finish();
+  if (world.aborted()) {
+    std::fprintf(stderr, "synergy-run: %s\n", world.abortMessage().c_str());
+    return world.abortStatus();
+  }
+  return 0;
+}
+
+}  // namespace synergy::mpi

@@ -1,0 +1,37 @@
+//===- MpiJob.h - run an MPI program as N granules on this host ------------===//
+//
+// The launcher behind `synergy-run -np N`: one granule per rank, each on its
+// own thread with its own linear memory, all sharing one World. The job's
+// exit status follows mpirun: 0 when every rank exits 0; otherwise the
+// status of the first rank that trapped (134), called MPI_Abort (its code),
+// hit a fatal MPI error (the error class), or exited non-zero. When every
+// running rank is blocked forever, the job stops with a report of what each
+// rank waits for, instead of hanging.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <string>
+
+#include "granule/Granule.h"
+
+namespace synergy::mpi {
+
+struct JobOptions {
+  std::string program;             // the .wasm file
+  granule::GranuleConfig config;   // args, env and preopens, the same for every rank
+  int ranks = 1;
+  bool tagOutput = false;          // prefix lines with "[1,<rank>]<stdout>:"
+  bool showProgress = false;       // AOT compilation progress on stderr
+};
+
+// Exit status for a job that ends because every rank is blocked forever.
+inline constexpr int kDeadlockExitCode = 1;
+// Exit status for a rank that traps, as for a process killed by SIGABRT.
+inline constexpr int kTrapExitCode = 134;
+
+// Runs the job to completion and returns its exit status. Launch problems
+// (unloadable module, bad --dir) are reported on stderr with status 2.
+int runJob(const JobOptions& options);
+
+}  // namespace synergy::mpi

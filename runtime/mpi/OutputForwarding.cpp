@@ -1,0 +1,141 @@
+//===- OutputForwarding.cpp - each rank's stdout and stderr, line by line -===//
+#include "mpi/OutputForwarding.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <unistd.h>
+
+#include <cerrno>
+
+namespace synergy::mpi {
+
+namespace {
+
+void writeAll(int fd, const std::string& text) {
+  size_t done = 0;
+  while (done < text.size()) {
+    ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return;
+    done += size_t(n);
+  }
+}
+
+}  // namespace
+
+OutputForwarding::OutputForwarding(int ranks, bool tagOutput) : tag_(tagOutput) {
+  for (int rank = 0; rank < ranks; ++rank) {
+    for (int target : {1, 2}) {
+      int fds[2];
+      if (::pipe2(fds, O_CLOEXEC) != 0) {
+        ok_ = false;
+        return;
+      }
+      Stream stream;
+      stream.rank = rank;
+      stream.target = target;
+      stream.readFd = fds[0];
+      stream.writeFd = fds[1];
+      streams_.push_back(stream);
+    }
+  }
+  if (::pipe2(stopPipe_, O_CLOEXEC) != 0) ok_ = false;
+}
+
+OutputForwarding::~OutputForwarding() {
+  if (thread_.joinable()) finish();
+  for (Stream& stream : streams_) {
+    if (stream.readFd >= 0) ::close(stream.readFd);
+    if (stream.writeFd >= 0) ::close(stream.writeFd);
+  }
+  for (int fd : stopPipe_)
+    if (fd >= 0) ::close(fd);
+}
+
+int OutputForwarding::takeWriteEnd(int rank, int stream) {
+  Stream& s = streams_[size_t(rank) * 2 + (stream == 2 ? 1 : 0)];
+  int fd = s.writeFd;
+  s.writeFd = -1;
+  return fd;
+}
+
+void OutputForwarding::start() {
+  thread_ = std::thread([this] { run(); });
+}
+
+void OutputForwarding::emit(Stream& stream, const std::string& line) {
+  std::string text;
+  if (tag_)
+    text = "[1," + std::to_string(stream.rank) + "]" +
+           (stream.target == 1 ? "<stdout>:" : "<stderr>:");
+  text += line;
+  writeAll(stream.target, text);
+}
+
+bool OutputForwarding::pump(Stream& stream) {
+  char buffer[65536];
+  ssize_t n = ::read(stream.readFd, buffer, sizeof(buffer));
+  if (n < 0 && (errno == EINTR || errno == EAGAIN)) return true;
+  if (n <= 0) {
+    if (!stream.pending.empty()) emit(stream, stream.pending);
+    stream.pending.clear();
+    return false;
+  }
+  stream.pending.append(buffer, size_t(n));
+  size_t start = 0;
+  for (size_t newline; (newline = stream.pending.find('\n', start)) != std::string::npos;
+       start = newline + 1)
+    emit(stream, stream.pending.substr(start, newline + 1 - start));
+  stream.pending.erase(0, start);
+  return true;
+}
+
+void OutputForwarding::run() {
+  for (;;) {
+    std::vector<pollfd> fds;
+    std::vector<Stream*> owners;
+    for (Stream& stream : streams_) {
+      if (!stream.open) continue;
+      fds.push_back({stream.readFd, POLLIN, 0});
+      owners.push_back(&stream);
+    }
+    if (fds.empty()) return;
+    fds.push_back({stopPipe_[0], POLLIN, 0});
+    if (::poll(fds.data(), fds.size(), -1) < 0) {
+      if (errno == EINTR) continue;
+      return;
+    }
+    if (fds.back().revents) return;
+    for (size_t i = 0; i < owners.size(); ++i)
+      if (fds[i].revents && !pump(*owners[i])) owners[i]->open = false;
+  }
+}
+
+void OutputForwarding::finish() {
+  if (thread_.joinable()) thread_.join();
+}
+
+void OutputForwarding::flushNow() {
+  char stop = 1;
+  if (::write(stopPipe_[1], &stop, 1) < 0) return;
+  if (thread_.joinable()) thread_.join();
+  for (Stream& stream : streams_) {
+    if (!stream.open) continue;
+    ::fcntl(stream.readFd, F_SETFL, O_NONBLOCK);
+    for (;;) {
+      char buffer[65536];
+      ssize_t n = ::read(stream.readFd, buffer, sizeof(buffer));
+      if (n <= 0) break;
+      stream.pending.append(buffer, size_t(n));
+    }
+    size_t start = 0;
+    for (size_t newline; (newline = stream.pending.find('\n', start)) != std::string::npos;
+         start = newline + 1)
+      emit(stream, stream.pending.substr(start, newline + 1 - start));
+    if (start < stream.pending.size()) emit(stream, stream.pending.substr(start));
+    stream.pending.clear();
+    stream.open = false;
+  }
+}
+
+}  // namespace synergy::mpi

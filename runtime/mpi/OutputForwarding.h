@@ -1,0 +1,56 @@
+//===- OutputForwarding.h - each rank's stdout and stderr, line by line ---===//
+//
+// Every rank writes its stdout and stderr into its own pipes; one forwarding
+// thread reads all of them and writes whole lines to the launcher's stdout
+// and stderr, so lines from different ranks never interleave mid-line. With
+// tagging on, each line is prefixed the way `mpirun --tag-output` does:
+// "[1,<rank>]<stdout>:".
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace synergy::mpi {
+
+class OutputForwarding {
+ public:
+  OutputForwarding(int ranks, bool tagOutput);
+  ~OutputForwarding();
+  OutputForwarding(const OutputForwarding&) = delete;
+  OutputForwarding& operator=(const OutputForwarding&) = delete;
+
+  bool ok() const { return ok_; }
+  // The write end of rank `rank`'s pipe for `stream` (1 or 2). Ownership
+  // passes to the caller, who closes it when the rank is done.
+  int takeWriteEnd(int rank, int stream);
+  void start();
+  // Forwards everything until every write end is closed, then returns.
+  void finish();
+  // Forwards whatever is readable now, and any partial lines, then stops:
+  // for a job ending while some ranks still run.
+  void flushNow();
+
+ private:
+  struct Stream {
+    int rank;
+    int target;  // 1 or 2
+    int readFd = -1;
+    int writeFd = -1;
+    std::string pending;
+    bool open = true;
+  };
+  void run();
+  bool pump(Stream& stream);  // false at end of file
+  void emit(Stream& stream, const std::string& line);
+
+  std::vector<Stream> streams_;
+  bool tag_;
+  bool ok_ = true;
+  int stopPipe_[2] = {-1, -1};
+  std::thread thread_;
+};
+
+}  // namespace synergy::mpi

@@ -1,0 +1,742 @@
+//===- PointToPoint.cpp - MPI send, receive, probe and completion calls ---===//
+//
+// Host functions for the point-to-point part of MPI. Each validates its
+// arguments in the order OpenMPI does (communicator, count, datatype, tag,
+// rank, buffer), builds a Request and hands it to the World; the blocking
+// forms then wait for it. Requests live in the rank's handle table until a
+// Wait or successful Test completes them.
+//
+//===----------------------------------------------------------------------===//
+#include <thread>
+
+#include "mpi/MpiAbi.h"
+#include "mpi/RankState.h"
+
+using namespace synergy::mpi;
+using u32 = uint32_t;
+
+namespace {
+
+enum class SendMode { Standard, Synchronous, Buffered, Ready };
+
+// Checks comm, count and datatype; returns 0 or the raised error.
+int checkCommon(HostCall& call, int comm, int count, int type, CommHandle*& handle,
+                Layout& layout) {
+  handle = call.rank.comm(comm);
+  if (!handle) return call.fail(comm, abi::kErrComm, "invalid communicator");
+  if (count < 0)
+    return call.fail(comm, abi::kErrCount, "negative count " + std::to_string(count));
+  layout = call.rank.type(type);
+  if (!layout) return call.fail(comm, abi::kErrType, "invalid datatype " + std::to_string(type));
+  if (!layout->committed) return call.fail(comm, abi::kErrType, "datatype is not committed");
+  return abi::kSuccess;
+}
+
+u32 startSend(HostCall& call, u32 buf, int count, int type, int dest, int tag, int comm,
+              SendMode mode, u32 requestOut, bool persistent = false) {
+  CommHandle* handle;
+  Layout layout;
+  if (int error = checkCommon(call, comm, count, type, handle, layout)) return error;
+  if (tag < 0 || tag > abi::kTagUpperBound)
+    return call.fail(comm, abi::kErrTag, "invalid tag " + std::to_string(tag));
+  int size = handle->comm->size();
+  if (dest != abi::kProcNull && (dest < 0 || dest >= size))
+    return call.fail(comm, abi::kErrRank,
+                     "invalid destination rank " + std::to_string(dest) +
+                         " (communicator size " + std::to_string(size) + ")");
+  bool ok;
+  uint8_t* host = call.typedBuffer(buf, *layout, count, ok);
+  if (!ok) return call.fail(comm, abi::kErrBuffer, "send buffer outside linear memory");
+  if (requestOut && !call.bytes(requestOut, 4))
+    return call.fail(comm, abi::kErrArg, "request pointer outside linear memory");
+
+  auto request = std::make_shared<Request>();
+  request->kind = Request::Kind::Send;
+  request->owner = call.rank.worldRank;
+  if (dest == abi::kProcNull) {
+    request->kind = Request::Kind::Null;
+    request->complete = true;
+  } else {
+    request->buffer = host;
+    request->type = layout;
+    request->count = count;
+    request->bytes = layout->size * count;
+    request->context = handle->comm->context;
+    request->comm = handle->comm;
+    request->peer = dest;
+    request->tag = tag;
+    request->senderRank = handle->comm->rankOfWorld[call.rank.worldRank];
+    request->synchronous = mode == SendMode::Synchronous;
+    request->buffered = mode == SendMode::Buffered;
+    if (!persistent) call.world().startSend(request, handle->comm->worldRanks[dest]);
+  }
+  if (persistent) {
+    request->persistent = true;
+    request->active = false;
+    request->complete = true;
+  }
+  if (requestOut) {
+    call.store<int32_t>(requestOut, call.rank.addRequest(request));
+    return abi::kSuccess;
+  }
+  if (!call.world().waitFor(call.rank.worldRank, *request,
+                            WaitInfo{call.name, dest, tag, handle->comm.get()}))
+    call.leaveAbortedJob();
+  return abi::kSuccess;
+}
+
+std::shared_ptr<Request> makeRecv(HostCall& call, u32 buf, int count, int type, int source,
+                                  int tag, int comm, int& error) {
+  CommHandle* handle;
+  Layout layout;
+  error = checkCommon(call, comm, count, type, handle, layout);
+  if (error) return nullptr;
+  if (tag != abi::kAnyTag && (tag < 0 || tag > abi::kTagUpperBound)) {
+    error = call.fail(comm, abi::kErrTag, "invalid tag " + std::to_string(tag));
+    return nullptr;
+  }
+  int size = handle->comm->size();
+  if (source != abi::kProcNull && source != abi::kAnySource && (source < 0 || source >= size)) {
+    error = call.fail(comm, abi::kErrRank,
+                      "invalid source rank " + std::to_string(source) + " (communicator size " +
+                          std::to_string(size) + ")");
+    return nullptr;
+  }
+  bool ok;
+  uint8_t* host = call.typedBuffer(buf, *layout, count, ok);
+  if (!ok) {
+    error = call.fail(comm, abi::kErrBuffer, "receive buffer outside linear memory");
+    return nullptr;
+  }
+  auto request = std::make_shared<Request>();
+  request->kind = Request::Kind::Recv;
+  request->owner = call.rank.worldRank;
+  request->comm = handle->comm;
+  request->commHandle = comm;
+  if (source == abi::kProcNull) {
+    request->kind = Request::Kind::Null;
+    request->complete = true;
+    request->statusSource = abi::kProcNull;
+    request->statusTag = abi::kAnyTag;
+    return request;
+  }
+  request->buffer = host;
+  request->type = layout;
+  request->count = count;
+  request->bytes = layout->size * count;
+  request->context = handle->comm->context;
+  request->peer = source;
+  request->tag = tag;
+  return request;
+}
+
+// Fills a status for a completed request and reports truncation.
+int finishRequest(HostCall& call, const Request& request, u32 statusAddr) {
+  if (request.kind == Request::Kind::Send) {
+    call.storeStatus(statusAddr, abi::kAnySource, abi::kAnyTag, abi::kSuccess, 0);
+    return abi::kSuccess;
+  }
+  call.storeStatus(statusAddr, request.statusSource, request.statusTag, request.statusError,
+                   request.statusBytes);
+  if (request.statusError == abi::kErrTruncate)
+    return call.fail(request.commHandle, abi::kErrTruncate,
+                     "message from rank " + std::to_string(request.statusSource) +
+                         " is longer than the receive buffer (" +
+                         std::to_string(request.bytes) + " bytes)");
+  return abi::kSuccess;
+}
+
+void storeEmptyStatus(HostCall& call, u32 statusAddr) {
+  call.storeStatus(statusAddr, abi::kAnySource, abi::kAnyTag, abi::kSuccess, 0);
+}
+
+// Retires a completed request's handle: a started persistent request turns
+// back into its inactive template and keeps its handle; any other request
+// is freed and its slot set to MPI_REQUEST_NULL.
+void releaseHandle(HostCall& call, int handle, u32 slotAddr, const Request& request) {
+  if (request.persistentOrigin) {
+    call.rank.replaceRequest(handle, request.persistentOrigin);
+    return;
+  }
+  call.rank.freeRequest(handle);
+  call.store<int32_t>(slotAddr, abi::kRequestNull);
+}
+
+// Waits for the request behind handle slot `slotAddr` and retires it.
+int waitOne(HostCall& call, u32 slotAddr, u32 statusAddr) {
+  int32_t handle;
+  if (!call.load(slotAddr, handle))
+    return call.fail(abi::kCommWorld, abi::kErrArg, "request pointer outside linear memory");
+  if (handle == abi::kRequestNull) {
+    storeEmptyStatus(call, statusAddr);
+    return abi::kSuccess;
+  }
+  std::shared_ptr<Request> request = call.rank.request(handle);
+  if (!request)
+    return call.fail(abi::kCommWorld, abi::kErrRequest,
+                     "invalid request handle " + std::to_string(handle));
+  if (request->persistent) {
+    storeEmptyStatus(call, statusAddr);
+    return abi::kSuccess;
+  }
+  if (!call.world().waitFor(call.rank.worldRank, *request,
+                            WaitInfo{call.name, request->peer, request->tag,
+                                     request->comm.get()}))
+    call.leaveAbortedJob();
+  releaseHandle(call, handle, slotAddr, *request);
+  return finishRequest(call, *request, statusAddr);
+}
+
+std::vector<std::shared_ptr<Request>> loadRequests(HostCall& call, u32 array, int count,
+                                                   bool& ok) {
+  std::vector<std::shared_ptr<Request>> requests(count);
+  ok = count >= 0 && call.bytes(array, uint64_t(count) * 4);
+  if (!ok) return requests;
+  for (int i = 0; i < count; ++i) {
+    int32_t handle;
+    call.load(array + 4 * i, handle);
+    if (handle == abi::kRequestNull) continue;
+    requests[i] = call.rank.request(handle);
+    if (!requests[i]) ok = false;
+    if (requests[i] && requests[i]->persistent) requests[i] = nullptr;  // inactive
+  }
+  return requests;
+}
+
+int retire(HostCall& call, u32 array, int index, const std::shared_ptr<Request>& request,
+           u32 statusAddr) {
+  int32_t handle;
+  call.load(array + 4 * index, handle);
+  releaseHandle(call, handle, array + 4 * index, *request);
+  return finishRequest(call, *request, statusAddr);
+}
+
+}  // namespace
+
+extern "C" {
+
+u32 Z_envZ_MPI_Send(void* instance, u32 buf, u32 count, u32 type, u32 dest, u32 tag, u32 comm) {
+  HostCall call(instance, "MPI_Send");
+  return startSend(call, buf, int(count), int(type), int(dest), int(tag), int(comm),
+                   SendMode::Standard, 0);
+}
+
+u32 Z_envZ_MPI_Ssend(void* instance, u32 buf, u32 count, u32 type, u32 dest, u32 tag, u32 comm) {
+  HostCall call(instance, "MPI_Ssend");
+  return startSend(call, buf, int(count), int(type), int(dest), int(tag), int(comm),
+                   SendMode::Synchronous, 0);
+}
+
+u32 Z_envZ_MPI_Bsend(void* instance, u32 buf, u32 count, u32 type, u32 dest, u32 tag, u32 comm) {
+  HostCall call(instance, "MPI_Bsend");
+  return startSend(call, buf, int(count), int(type), int(dest), int(tag), int(comm),
+                   SendMode::Buffered, 0);
+}
+
+u32 Z_envZ_MPI_Rsend(void* instance, u32 buf, u32 count, u32 type, u32 dest, u32 tag, u32 comm) {
+  HostCall call(instance, "MPI_Rsend");
+  return startSend(call, buf, int(count), int(type), int(dest), int(tag), int(comm),
+                   SendMode::Ready, 0);
+}
+
+u32 Z_envZ_MPI_Isend(void* instance, u32 buf, u32 count, u32 type, u32 dest, u32 tag, u32 comm,
+                     u32 request) {
+  HostCall call(instance, "MPI_Isend");
+  if (!request) return call.fail(int(comm), abi::kErrArg, "null request pointer");
+  return startSend(call, buf, int(count), int(type), int(dest), int(tag), int(comm),
+                   SendMode::Standard, request);
+}
+
+u32 Z_envZ_MPI_Issend(void* instance, u32 buf, u32 count, u32 type, u32 dest, u32 tag, u32 comm,
+                      u32 request) {
+  HostCall call(instance, "MPI_Issend");
+  if (!request) return call.fail(int(comm), abi::kErrArg, "null request pointer");
+  return startSend(call, buf, int(count), int(type), int(dest), int(tag), int(comm),
+                   SendMode::Synchronous, request);
+}
+
+u32 Z_envZ_MPI_Ibsend(void* instance, u32 buf, u32 count, u32 type, u32 dest, u32 tag, u32 comm,
+                      u32 request) {
+  HostCall call(instance, "MPI_Ibsend");
+  if (!request) return call.fail(int(comm), abi::kErrArg, "null request pointer");
+  return startSend(call, buf, int(count), int(type), int(dest), int(tag), int(comm),
+                   SendMode::Buffered, request);
+}
+
+u32 Z_envZ_MPI_Irsend(void* instance, u32 buf, u32 count, u32 type, u32 dest, u32 tag, u32 comm,
+                      u32 request) {
+  HostCall call(instance, "MPI_Irsend");
+  if (!request) return call.fail(int(comm), abi::kErrArg, "null request pointer");
+  return startSend(call, buf, int(count), int(type), int(dest), int(tag), int(comm),
+                   SendMode::Ready, request);
+}
+
+u32 Z_envZ_MPI_Recv(void* instance, u32 buf, u32 count, u32 type, u32 source, u32 tag, u32 comm,
+                    u32 status) {
+  HostCall call(instance, "MPI_Recv");
+  int error;
+  auto request = makeRecv(call, buf, int(count), int(type), int(source), int(tag), int(comm),
+                          error);
+  if (!request) return error;
+  if (request->kind == Request::Kind::Recv) {
+    call.world().startRecv(request);
+    if (!call.world().waitFor(call.rank.worldRank, *request,
+                              WaitInfo{call.name, int(source), int(tag), request->comm.get()}))
+      call.leaveAbortedJob();
+  }
+  call.storeStatus(status, request->statusSource, request->statusTag, request->statusError,
+                   request->statusBytes);
+  if (request->statusError == abi::kErrTruncate)
+    return call.fail(int(comm), abi::kErrTruncate,
+                     "message from rank " + std::to_string(request->statusSource) +
+                         " is longer than the receive buffer (" +
+                         std::to_string(request->bytes) + " bytes)");
+  return abi::kSuccess;
+}
+
+u32 Z_envZ_MPI_Irecv(void* instance, u32 buf, u32 count, u32 type, u32 source, u32 tag, u32 comm,
+                     u32 requestOut) {
+  HostCall call(instance, "MPI_Irecv");
+  if (!call.bytes(requestOut, 4) || !requestOut)
+    return call.fail(int(comm), abi::kErrArg, "request pointer outside linear memory");
+  int error;
+  auto request = makeRecv(call, buf, int(count), int(type), int(source), int(tag), int(comm),
+                          error);
+  if (!request) return error;
+  if (request->kind == Request::Kind::Recv) call.world().startRecv(request);
+  call.store<int32_t>(requestOut, call.rank.addRequest(request));
+  return abi::kSuccess;
+}
+
+u32 Z_envZ_MPI_Wait(void* instance, u32 request, u32 status) {
+  HostCall call(instance, "MPI_Wait");
+  return waitOne(call, request, status);
+}
+
+u32 Z_envZ_MPI_Waitall(void* instance, u32 count, u32 array, u32 statuses) {
+  HostCall call(instance, "MPI_Waitall");
+  int n = int(count);
+  bool ok;
+  auto requests = loadRequests(call, array, n, ok);
+  if (!ok) return call.fail(abi::kCommWorld, abi::kErrRequest, "invalid request array");
+  if (statuses && !call.bytes(statuses, uint64_t(n) * abi::kStatusSize))
+    return call.fail(abi::kCommWorld, abi::kErrArg, "status array outside linear memory");
+  int result = abi::kSuccess;
+  for (int i = 0; i < n; ++i) {
+    u32 status = statuses ? statuses + i * abi::kStatusSize : 0;
+    if (!requests[i]) {
+      storeEmptyStatus(call, status);
+      continue;
+    }
+    if (!call.world().waitFor(call.rank.worldRank, *requests[i],
+                              WaitInfo{call.name, requests[i]->peer, requests[i]->tag,
+                                       requests[i]->comm.get()}))
+      call.leaveAbortedJob();
+    if (retire(call, array, i, requests[i], status) != abi::kSuccess) result = abi::kErrInStatus;
+  }
+  return result;
+}
+
+u32 Z_envZ_MPI_Waitany(void* instance, u32 count, u32 array, u32 indexOut, u32 status) {
+  HostCall call(instance, "MPI_Waitany");
+  int n = int(count);
+  bool ok;
+  auto requests = loadRequests(call, array, n, ok);
+  if (!ok) return call.fail(abi::kCommWorld, abi::kErrRequest, "invalid request array");
+  std::vector<Request*> pending;
+  for (auto& request : requests) pending.push_back(request.get());
+  bool any = false;
+  for (Request* r : pending) any |= r != nullptr;
+  if (!any) {
+    call.store<int32_t>(indexOut, abi::kUndefined);
+    storeEmptyStatus(call, status);
+    return abi::kSuccess;
+  }
+  if (!call.world().waitForAny(call.rank.worldRank, pending, WaitInfo{call.name, 0, 0, nullptr}))
+    call.leaveAbortedJob();
+  for (int i = 0; i < n; ++i) {
+    if (requests[i] && call.world().isComplete(*requests[i])) {
+      call.store<int32_t>(indexOut, i);
+      return retire(call, array, i, requests[i], status);
+    }
+  }
+  return abi::kSuccess;
+}
+
+u32 Z_envZ_MPI_Waitsome(void* instance, u32 count, u32 array, u32 outcount, u32 indices,
+                        u32 statuses) {
+  HostCall call(instance, "MPI_Waitsome");
+  int n = int(count);
+  bool ok;
+  auto requests = loadRequests(call, array, n, ok);
+  if (!ok) return call.fail(abi::kCommWorld, abi::kErrRequest, "invalid request array");
+  std::vector<Request*> pending;
+  bool any = false;
+  for (auto& request : requests) {
+    pending.push_back(request.get());
+    any |= request != nullptr;
+  }
+  if (!any) {
+    call.store<int32_t>(outcount, abi::kUndefined);
+    return abi::kSuccess;
+  }
+  if (!call.world().waitForAny(call.rank.worldRank, pending, WaitInfo{call.name, 0, 0, nullptr}))
+    call.leaveAbortedJob();
+  int done = 0;
+  int result = abi::kSuccess;
+  for (int i = 0; i < n; ++i) {
+    if (!requests[i] || !call.world().isComplete(*requests[i])) continue;
+    call.store<int32_t>(indices + 4 * done, i);
+    u32 status = statuses ? statuses + done * abi::kStatusSize : 0;
+    if (retire(call, array, i, requests[i], status) != abi::kSuccess) result = abi::kErrInStatus;
+    ++done;
+  }
+  call.store<int32_t>(outcount, done);
+  return result;
+}
+
+u32 Z_envZ_MPI_Test(void* instance, u32 slot, u32 flag, u32 status) {
+  HostCall call(instance, "MPI_Test");
+  int32_t handle;
+  if (!call.load(slot, handle))
+    return call.fail(abi::kCommWorld, abi::kErrArg, "request pointer outside linear memory");
+  if (handle == abi::kRequestNull) {
+    call.store<int32_t>(flag, 1);
+    storeEmptyStatus(call, status);
+    return abi::kSuccess;
+  }
+  std::shared_ptr<Request> request = call.rank.request(handle);
+  if (!request)
+    return call.fail(abi::kCommWorld, abi::kErrRequest,
+                     "invalid request handle " + std::to_string(handle));
+  if (call.world().aborted()) call.leaveAbortedJob();
+  if (request->persistent) {
+    call.store<int32_t>(flag, 1);
+    storeEmptyStatus(call, status);
+    return abi::kSuccess;
+  }
+  if (!call.world().isComplete(*request)) {
+    call.store<int32_t>(flag, 0);
+    std::this_thread::yield();
+    return abi::kSuccess;
+  }
+  call.store<int32_t>(flag, 1);
+  releaseHandle(call, handle, slot, *request);
+  return finishRequest(call, *request, status);
+}
+
+u32 Z_envZ_MPI_Testall(void* instance, u32 count, u32 array, u32 flag, u32 statuses) {
+  HostCall call(instance, "MPI_Testall");
+  int n = int(count);
+  bool ok;
+  auto requests = loadRequests(call, array, n, ok);
+  if (!ok) return call.fail(abi::kCommWorld, abi::kErrRequest, "invalid request array");
+  if (call.world().aborted()) call.leaveAbortedJob();
+  for (auto& request : requests) {
+    if (request && !call.world().isComplete(*request)) {
+      call.store<int32_t>(flag, 0);
+      std::this_thread::yield();
+      return abi::kSuccess;
+    }
+  }
+  call.store<int32_t>(flag, 1);
+  int result = abi::kSuccess;
+  for (int i = 0; i < n; ++i) {
+    u32 status = statuses ? statuses + i * abi::kStatusSize : 0;
+    if (!requests[i]) {
+      storeEmptyStatus(call, status);
+      continue;
+    }
+    if (retire(call, array, i, requests[i], status) != abi::kSuccess) result = abi::kErrInStatus;
+  }
+  return result;
+}
+
+u32 Z_envZ_MPI_Testany(void* instance, u32 count, u32 array, u32 indexOut, u32 flag, u32 status) {
+  HostCall call(instance, "MPI_Testany");
+  int n = int(count);
+  bool ok;
+  auto requests = loadRequests(call, array, n, ok);
+  if (!ok) return call.fail(abi::kCommWorld, abi::kErrRequest, "invalid request array");
+  if (call.world().aborted()) call.leaveAbortedJob();
+  bool any = false;
+  for (int i = 0; i < n; ++i) {
+    if (!requests[i]) continue;
+    any = true;
+    if (call.world().isComplete(*requests[i])) {
+      call.store<int32_t>(flag, 1);
+      call.store<int32_t>(indexOut, i);
+      return retire(call, array, i, requests[i], status);
+    }
+  }
+  call.store<int32_t>(flag, any ? 0 : 1);
+  call.store<int32_t>(indexOut, abi::kUndefined);
+  if (!any) storeEmptyStatus(call, status);
+  if (any) std::this_thread::yield();
+  return abi::kSuccess;
+}
+
+u32 Z_envZ_MPI_Testsome(void* instance, u32 count, u32 array, u32 outcount, u32 indices,
+                        u32 statuses) {
+  HostCall call(instance, "MPI_Testsome");
+  int n = int(count);
+  bool ok;
+  auto requests = loadRequests(call, array, n, ok);
+  if (!ok) return call.fail(abi::kCommWorld, abi::kErrRequest, "invalid request array");
+  if (call.world().aborted()) call.leaveAbortedJob();
+  bool any = false;
+  int done = 0;
+  int result = abi::kSuccess;
+  for (int i = 0; i < n; ++i) {
+    if (!requests[i]) continue;
+    any = true;
+    if (!call.world().isComplete(*requests[i])) continue;
+    call.store<int32_t>(indices + 4 * done, i);
+    u32 status = statuses ? statuses + done * abi::kStatusSize : 0;
+    if (retire(call, array, i, requests[i], status) != abi::kSuccess) result = abi::kErrInStatus;
+    ++done;
+  }
+  call.store<int32_t>(outcount, any ? done : abi::kUndefined);
+  if (any && done == 0) std::this_thread::yield();
+  return result;
+}
+
+u32 Z_envZ_MPI_Request_free(void* instance, u32 slot) {
+  HostCall call(instance, "MPI_Request_free");
+  int32_t handle;
+  if (!call.load(slot, handle) || !call.rank.request(handle))
+    return call.fail(abi::kCommWorld, abi::kErrRequest, "invalid request");
+  call.rank.freeRequest(handle);
+  call.store<int32_t>(slot, abi::kRequestNull);
+  return abi::kSuccess;
+}
+
+u32 Z_envZ_MPI_Probe(void* instance, u32 source, u32 tag, u32 comm, u32 status) {
+  HostCall call(instance, "MPI_Probe");
+  CommHandle* handle = call.rank.comm(int(comm));
+  if (!handle) return call.fail(int(comm), abi::kErrComm, "invalid communicator");
+  int src = int(source);
+  if (src == abi::kProcNull) {
+    call.storeStatus(status, abi::kProcNull, abi::kAnyTag, abi::kSuccess, 0);
+    return abi::kSuccess;
+  }
+  if (src != abi::kAnySource && (src < 0 || src >= handle->comm->size()))
+    return call.fail(int(comm), abi::kErrRank, "invalid source rank " + std::to_string(src));
+  bool aborted = false;
+  auto found = call.world().waitProbe(call.rank.worldRank, handle->comm->context, src, int(tag),
+                                      WaitInfo{call.name, src, int(tag), handle->comm.get()},
+                                      aborted);
+  if (aborted || !found) call.leaveAbortedJob();
+  call.storeStatus(status, found->source, found->tag, abi::kSuccess, found->bytes);
+  return abi::kSuccess;
+}
+
+u32 Z_envZ_MPI_Iprobe(void* instance, u32 source, u32 tag, u32 comm, u32 flag, u32 status) {
+  HostCall call(instance, "MPI_Iprobe");
+  CommHandle* handle = call.rank.comm(int(comm));
+  if (!handle) return call.fail(int(comm), abi::kErrComm, "invalid communicator");
+  int src = int(source);
+  if (src == abi::kProcNull) {
+    call.store<int32_t>(flag, 1);
+    call.storeStatus(status, abi::kProcNull, abi::kAnyTag, abi::kSuccess, 0);
+    return abi::kSuccess;
+  }
+  if (src != abi::kAnySource && (src < 0 || src >= handle->comm->size()))
+    return call.fail(int(comm), abi::kErrRank, "invalid source rank " + std::to_string(src));
+  if (call.world().aborted()) call.leaveAbortedJob();
+  auto found = call.world().probe(call.rank.worldRank, handle->comm->context, src, int(tag));
+  call.store<int32_t>(flag, found ? 1 : 0);
+  if (found)
+    call.storeStatus(status, found->source, found->tag, abi::kSuccess, found->bytes);
+  else
+    std::this_thread::yield();
+  return abi::kSuccess;
+}
+
+u32 Z_envZ_MPI_Get_count(void* instance, u32 status, u32 type, u32 countOut) {
+  HostCall call(instance, "MPI_Get_count");
+  int64_t bytes;
+  if (!call.load(status + abi::kStatusCountOffset, bytes))
+    return call.fail(abi::kCommWorld, abi::kErrArg, "status outside linear memory");
+  Layout layout = call.rank.type(int(type));
+  if (!layout) return call.fail(abi::kCommWorld, abi::kErrType, "invalid datatype");
+  int32_t count;
+  if (layout->size == 0)
+    count = 0;
+  else if (bytes % layout->size != 0)
+    count = abi::kUndefined;
+  else
+    count = int32_t(bytes / layout->size);
+  if (!call.store<int32_t>(countOut, count))
+    return call.fail(abi::kCommWorld, abi::kErrArg, "count pointer outside linear memory");
+  return abi::kSuccess;
+}
+
+u32 Z_envZ_MPI_Get_elements(void* instance, u32 status, u32 type, u32 countOut) {
+  HostCall call(instance, "MPI_Get_elements");
+  int64_t bytes;
+  if (!call.load(status + abi::kStatusCountOffset, bytes))
+    return call.fail(abi::kCommWorld, abi::kErrArg, "status outside linear memory");
+  Layout layout = call.rank.type(int(type));
+  if (!layout) return call.fail(abi::kCommWorld, abi::kErrType, "invalid datatype");
+  int32_t count = abi::kUndefined;
+  if (layout->element != ElementKind::Mixed && layout->element != ElementKind::None) {
+    int64_t elementSize = packedElementSize(layout->element);
+    if (bytes % elementSize == 0) count = int32_t(bytes / elementSize);
+  } else if (bytes == 0) {
+    count = 0;
+  }
+  call.store<int32_t>(countOut, count);
+  return abi::kSuccess;
+}
+
+u32 Z_envZ_MPI_Sendrecv(void* instance, u32 sendbuf, u32 sendcount, u32 sendtype, u32 dest,
+                        u32 sendtag, u32 recvbuf, u32 recvcount, u32 recvtype, u32 source,
+                        u32 recvtag, u32 comm, u32 status) {
+  HostCall call(instance, "MPI_Sendrecv");
+  int error;
+  auto recv = makeRecv(call, recvbuf, int(recvcount), int(recvtype), int(source), int(recvtag),
+                       int(comm), error);
+  if (!recv) return error;
+  if (recv->kind == Request::Kind::Recv) call.world().startRecv(recv);
+  if (u32 sendError = startSend(call, sendbuf, int(sendcount), int(sendtype), int(dest),
+                                int(sendtag), int(comm), SendMode::Standard, 0))
+    return sendError;
+  if (!call.world().waitFor(call.rank.worldRank, *recv,
+                            WaitInfo{call.name, int(source), int(recvtag), recv->comm.get()}))
+    call.leaveAbortedJob();
+  call.storeStatus(status, recv->statusSource, recv->statusTag, recv->statusError,
+                   recv->statusBytes);
+  if (recv->statusError == abi::kErrTruncate)
+    return call.fail(int(comm), abi::kErrTruncate, "message longer than the receive buffer");
+  return abi::kSuccess;
+}
+
+u32 Z_envZ_MPI_Sendrecv_replace(void* instance, u32 buf, u32 count, u32 type, u32 dest,
+                                u32 sendtag, u32 source, u32 recvtag, u32 comm, u32 status) {
+  HostCall call(instance, "MPI_Sendrecv_replace");
+  CommHandle* handle;
+  Layout layout;
+  if (int error = checkCommon(call, int(comm), int(count), int(type), handle, layout))
+    return error;
+  bool ok;
+  uint8_t* host = call.typedBuffer(buf, *layout, int(count), ok);
+  if (!ok) return call.fail(int(comm), abi::kErrBuffer, "buffer outside linear memory");
+  // The outgoing data is copied aside first: the receive overwrites it.
+  std::vector<uint8_t> outgoing(size_t(layout->size * int(count)));
+  packTyped(host, *layout, int(count), outgoing.data());
+  int error;
+  auto recv = makeRecv(call, buf, int(count), int(type), int(source), int(recvtag), int(comm),
+                       error);
+  if (!recv) return error;
+  if (recv->kind == Request::Kind::Recv) call.world().startRecv(recv);
+  int d = int(dest);
+  if (d != abi::kProcNull) {
+    if (d < 0 || d >= handle->comm->size())
+      return call.fail(int(comm), abi::kErrRank, "invalid destination rank " + std::to_string(d));
+    auto send = std::make_shared<Request>();
+    send->kind = Request::Kind::Send;
+    send->owner = call.rank.worldRank;
+    send->buffer = outgoing.data();
+    send->type = predefinedLayout(4);
+    send->count = int64_t(outgoing.size());
+    send->bytes = int64_t(outgoing.size());
+    send->context = handle->comm->context;
+    send->comm = handle->comm;
+    send->peer = d;
+    send->tag = int(sendtag);
+    send->senderRank = handle->comm->rankOfWorld[call.rank.worldRank];
+    call.world().startSend(send, handle->comm->worldRanks[d]);
+    if (!call.world().waitFor(call.rank.worldRank, *send,
+                              WaitInfo{call.name, d, int(sendtag), handle->comm.get()}))
+      call.leaveAbortedJob();
+  }
+  if (!call.world().waitFor(call.rank.worldRank, *recv,
+                            WaitInfo{call.name, int(source), int(recvtag), recv->comm.get()}))
+    call.leaveAbortedJob();
+  call.storeStatus(status, recv->statusSource, recv->statusTag, recv->statusError,
+                   recv->statusBytes);
+  if (recv->statusError == abi::kErrTruncate)
+    return call.fail(int(comm), abi::kErrTruncate, "message longer than the receive buffer");
+  return abi::kSuccess;
+}
+
+u32 Z_envZ_MPI_Buffer_attach(void* instance, u32 buffer, u32 size) {
+  HostCall call(instance, "MPI_Buffer_attach");
+  (void)buffer;
+  (void)size;
+  return abi::kSuccess;
+}
+
+u32 Z_envZ_MPI_Buffer_detach(void* instance, u32 bufferAddr, u32 sizeOut) {
+  HostCall call(instance, "MPI_Buffer_detach");
+  call.store<int32_t>(bufferAddr, 0);
+  call.store<int32_t>(sizeOut, 0);
+  return abi::kSuccess;
+}
+
+u32 Z_envZ_MPI_Send_init(void* instance, u32 buf, u32 count, u32 type, u32 dest, u32 tag,
+                         u32 comm, u32 request) {
+  HostCall call(instance, "MPI_Send_init");
+  if (!request) return call.fail(int(comm), abi::kErrArg, "null request pointer");
+  return startSend(call, buf, int(count), int(type), int(dest), int(tag), int(comm),
+                   SendMode::Standard, request, true);
+}
+
+u32 Z_envZ_MPI_Ssend_init(void* instance, u32 buf, u32 count, u32 type, u32 dest, u32 tag,
+                          u32 comm, u32 request) {
+  HostCall call(instance, "MPI_Ssend_init");
+  if (!request) return call.fail(int(comm), abi::kErrArg, "null request pointer");
+  return startSend(call, buf, int(count), int(type), int(dest), int(tag), int(comm),
+                   SendMode::Synchronous, request, true);
+}
+
+u32 Z_envZ_MPI_Recv_init(void* instance, u32 buf, u32 count, u32 type, u32 source, u32 tag,
+                         u32 comm, u32 requestOut) {
+  HostCall call(instance, "MPI_Recv_init");
+  if (!requestOut || !call.bytes(requestOut, 4))
+    return call.fail(int(comm), abi::kErrArg, "request pointer outside linear memory");
+  int error;
+  auto request = makeRecv(call, buf, int(count), int(type), int(source), int(tag), int(comm),
+                          error);
+  if (!request) return error;
+  request->persistent = true;
+  request->active = false;
+  request->complete = true;
+  call.store<int32_t>(requestOut, call.rank.addRequest(request));
+  return abi::kSuccess;
+}
+
+static u32 startPersistent(HostCall& call, u32 slot) {
+  int32_t handle;
+  if (!call.load(slot, handle))
+    return call.fail(abi::kCommWorld, abi::kErrArg, "request pointer outside linear memory");
+  std::shared_ptr<Request> origin = call.rank.request(handle);
+  if (!origin || !origin->persistent)
+    return call.fail(abi::kCommWorld, abi::kErrRequest, "not an inactive persistent request");
+  auto live = std::make_shared<Request>(*origin);
+  live->persistent = false;
+  live->active = true;
+  live->persistentOrigin = origin;
+  live->complete = live->kind == Request::Kind::Null;
+  call.rank.replaceRequest(handle, live);
+  if (live->kind == Request::Kind::Send)
+    call.world().startSend(live, live->comm->worldRanks[live->peer]);
+  else if (live->kind == Request::Kind::Recv)
+    call.world().startRecv(live);
+  return abi::kSuccess;
+}
+
+u32 Z_envZ_MPI_Start(void* instance, u32 request) {
+  HostCall call(instance, "MPI_Start");
+  return startPersistent(call, request);
+}
+
+u32 Z_envZ_MPI_Startall(void* instance, u32 count, u32 requests) {
+  HostCall call(instance, "MPI_Startall");
+  for (int i = 0; i < int(count); ++i)
+    if (u32 error = startPersistent(call, requests + 4 * uint32_t(i))) return error;
+  return abi::kSuccess;
+}
+
+}  // extern "C"

@@ -1,0 +1,255 @@
+//===- RankState.cpp - one rank's MPI handles and call context -------------===//
+#include "mpi/RankState.h"
+
+namespace synergy::mpi {
+
+namespace {
+
+// A granule that calls MPI without the launcher's -np (plain synergy-run)
+// is a singleton job: MPI allows a lone process to initialise as a world of
+// one, so such a program still runs.
+World* singletonWorld(granule::Granule& granule) {
+  static std::mutex mutex;
+  static std::map<const granule::Granule*, std::unique_ptr<World>> worlds;
+  std::lock_guard<std::mutex> guard(mutex);
+  auto& world = worlds[&granule];
+  if (!world) world = std::make_unique<World>(1);
+  return world.get();
+}
+
+}  // namespace
+
+RankState::RankState(granule::Granule& g) : granule(g) {
+  auto [boundWorld, boundRank] = World::bindingOf(&g);
+  if (boundWorld) {
+    world = boundWorld;
+    worldRank = boundRank;
+  } else {
+    world = singletonWorld(g);
+    worldRank = 0;
+    world->rankStarted(0);
+  }
+  comms_.resize(3);
+  comms_[abi::kCommWorld] = CommHandle{world->worldComm(), abi::kErrorsAreFatal};
+  comms_[abi::kCommSelf] = CommHandle{world->selfComm(worldRank), abi::kErrorsAreFatal};
+  types_.push_back(nullptr);
+  for (int handle = 1; handle <= abi::kLastPredefinedType; ++handle)
+    types_.push_back(predefinedLayout(handle));
+  groups_.push_back(nullptr);
+  groups_.push_back(std::make_shared<Group>());
+}
+
+CommHandle* RankState::comm(int handle) {
+  if (handle <= 0 || size_t(handle) >= comms_.size() || !comms_[handle]) return nullptr;
+  return &*comms_[handle];
+}
+
+int RankState::addComm(std::shared_ptr<Communicator> comm, int errhandler) {
+  for (size_t i = 3; i < comms_.size(); ++i) {
+    if (!comms_[i]) {
+      comms_[i] = CommHandle{std::move(comm), errhandler};
+      return int(i);
+    }
+  }
+  comms_.push_back(CommHandle{std::move(comm), errhandler});
+  return int(comms_.size() - 1);
+}
+
+void RankState::freeComm(int handle) {
+  if (handle > abi::kCommSelf && size_t(handle) < comms_.size()) comms_[handle].reset();
+}
+
+Layout RankState::type(int handle) {
+  if (handle <= 0 || size_t(handle) >= types_.size()) return nullptr;
+  return types_[handle];
+}
+
+int RankState::addType(Layout layout) {
+  for (size_t i = abi::kLastPredefinedType + 1; i < types_.size(); ++i) {
+    if (!types_[i]) {
+      types_[i] = std::move(layout);
+      return int(i);
+    }
+  }
+  types_.push_back(std::move(layout));
+  return int(types_.size() - 1);
+}
+
+void RankState::replaceType(int handle, Layout layout) { types_[handle] = std::move(layout); }
+
+void RankState::freeType(int handle) {
+  if (handle > abi::kLastPredefinedType && size_t(handle) < types_.size()) types_[handle] = nullptr;
+}
+
+const UserOp* RankState::userOp(int handle) {
+  auto it = ops_.find(handle);
+  return it == ops_.end() ? nullptr : &it->second;
+}
+
+bool RankState::isOp(int handle) {
+  return (handle >= 1 && handle <= abi::kLastPredefinedOp) || ops_.count(handle);
+}
+
+int RankState::addOp(UserOp op) {
+  ops_[nextOp_] = op;
+  return nextOp_++;
+}
+
+void RankState::freeOp(int handle) { ops_.erase(handle); }
+
+std::shared_ptr<Request> RankState::request(int handle) {
+  auto it = requests_.find(handle);
+  return it == requests_.end() ? nullptr : it->second;
+}
+
+int RankState::addRequest(std::shared_ptr<Request> request) {
+  requests_[nextRequest_] = std::move(request);
+  return nextRequest_++;
+}
+
+void RankState::replaceRequest(int handle, std::shared_ptr<Request> request) {
+  requests_[handle] = std::move(request);
+}
+
+void RankState::freeRequest(int handle) { requests_.erase(handle); }
+
+std::shared_ptr<const Group> RankState::group(int handle) {
+  if (handle <= 0 || size_t(handle) >= groups_.size()) return nullptr;
+  return groups_[handle];
+}
+
+int RankState::addGroup(std::shared_ptr<const Group> group) {
+  for (size_t i = 2; i < groups_.size(); ++i) {
+    if (!groups_[i]) {
+      groups_[i] = std::move(group);
+      return int(i);
+    }
+  }
+  groups_.push_back(std::move(group));
+  return int(groups_.size() - 1);
+}
+
+void RankState::freeGroup(int handle) {
+  if (handle > abi::kGroupEmpty && size_t(handle) < groups_.size()) groups_[handle] = nullptr;
+}
+
+std::shared_ptr<Window> RankState::window(int handle) {
+  auto it = windows_.find(handle);
+  return it == windows_.end() ? nullptr : it->second;
+}
+
+int RankState::addWindow(std::shared_ptr<Window> window) {
+  windows_[nextWindow_] = std::move(window);
+  return nextWindow_++;
+}
+
+void RankState::freeWindow(int handle) { windows_.erase(handle); }
+
+const char* errorClassName(int errorClass) {
+  switch (errorClass) {
+    case abi::kSuccess: return "MPI_SUCCESS";
+    case abi::kErrBuffer: return "MPI_ERR_BUFFER";
+    case abi::kErrCount: return "MPI_ERR_COUNT";
+    case abi::kErrType: return "MPI_ERR_TYPE";
+    case abi::kErrTag: return "MPI_ERR_TAG";
+    case abi::kErrComm: return "MPI_ERR_COMM";
+    case abi::kErrRank: return "MPI_ERR_RANK";
+    case abi::kErrRequest: return "MPI_ERR_REQUEST";
+    case abi::kErrRoot: return "MPI_ERR_ROOT";
+    case abi::kErrGroup: return "MPI_ERR_GROUP";
+    case abi::kErrOp: return "MPI_ERR_OP";
+    case abi::kErrTopology: return "MPI_ERR_TOPOLOGY";
+    case abi::kErrDims: return "MPI_ERR_DIMS";
+    case abi::kErrArg: return "MPI_ERR_ARG";
+    case abi::kErrUnknown: return "MPI_ERR_UNKNOWN";
+    case abi::kErrTruncate: return "MPI_ERR_TRUNCATE";
+    case abi::kErrOther: return "MPI_ERR_OTHER";
+    case abi::kErrIntern: return "MPI_ERR_INTERN";
+    case abi::kErrInStatus: return "MPI_ERR_IN_STATUS";
+    case abi::kErrPending: return "MPI_ERR_PENDING";
+    case abi::kErrNoMem: return "MPI_ERR_NO_MEM";
+    case abi::kErrNotSame: return "MPI_ERR_NOT_SAME";
+    case abi::kErrUnsupportedOperation: return "MPI_ERR_UNSUPPORTED_OPERATION";
+    case abi::kErrWin: return "MPI_ERR_WIN";
+    case abi::kErrRmaRange: return "MPI_ERR_RMA_RANGE";
+    default: return "MPI_ERR_UNKNOWN";
+  }
+}
+
+const char* errorClassText(int errorClass) {
+  switch (errorClass) {
+    case abi::kSuccess: return "no error";
+    case abi::kErrBuffer: return "invalid buffer pointer";
+    case abi::kErrCount: return "invalid count argument";
+    case abi::kErrType: return "invalid datatype";
+    case abi::kErrTag: return "invalid tag";
+    case abi::kErrComm: return "invalid communicator";
+    case abi::kErrRank: return "invalid rank";
+    case abi::kErrRequest: return "invalid request";
+    case abi::kErrRoot: return "invalid root";
+    case abi::kErrGroup: return "invalid group";
+    case abi::kErrOp: return "invalid reduce operation";
+    case abi::kErrTopology: return "invalid communicator topology";
+    case abi::kErrDims: return "invalid topology dimension";
+    case abi::kErrArg: return "invalid argument of some other kind";
+    case abi::kErrTruncate: return "message truncated";
+    case abi::kErrOther: return "known error not in this list";
+    case abi::kErrIntern: return "internal error";
+    case abi::kErrInStatus: return "error code is in status";
+    case abi::kErrPending: return "pending request";
+    case abi::kErrNoMem: return "out of memory";
+    case abi::kErrNotSame: return "collective arguments not identical on all processes";
+    case abi::kErrUnsupportedOperation: return "unsupported operation";
+    case abi::kErrWin: return "invalid window";
+    case abi::kErrRmaRange: return "target memory is not part of the window";
+    default: return "unknown error";
+  }
+}
+
+HostCall::HostCall(void* instance, const char* callName)
+    : granule(granule::Granule::fromHost(instance)),
+      rank(granule.extension<RankState>()),
+      name(callName) {}
+
+int HostCall::fail(int comm, int errorClass, const std::string& reason) {
+  CommHandle* handle = rank.comm(comm);
+  if (!handle) handle = rank.comm(abi::kCommWorld);
+  if (handle && handle->errhandler == abi::kErrorsReturn) return errorClass;
+  std::string message = "rank " + std::to_string(rank.worldRank) + ": " + name + ": " + reason +
+                        " (" + errorClassName(errorClass) + ")";
+  world().abort(errorClass, message);
+  granule.exit(errorClass);
+}
+
+void HostCall::leaveAbortedJob() { granule.exit(world().abortStatus()); }
+
+uint8_t* HostCall::bytes(uint64_t addr, uint64_t count) {
+  uint64_t size = granule.memorySize();
+  if (addr > size || count > size - addr) return nullptr;
+  return granule.memoryBase() + addr;
+}
+
+uint8_t* HostCall::typedBuffer(uint32_t addr, const TypeLayout& type, int64_t count, bool& ok) {
+  ByteSpan span = touchedSpan(type, count);
+  ok = true;
+  if (span.empty()) return granule.memoryBase() + addr;
+  int64_t first = int64_t(addr) + span.first;
+  int64_t last = int64_t(addr) + span.last;
+  if (first < 0 || uint64_t(last) > granule.memorySize()) {
+    ok = false;
+    return nullptr;
+  }
+  return granule.memoryBase() + addr;
+}
+
+bool HostCall::storeStatus(uint32_t addr, int source, int tag, int error, int64_t count) {
+  if (addr == abi::kStatusIgnore) return true;
+  uint8_t* p = bytes(addr, abi::kStatusSize);
+  if (!p) return false;
+  int32_t fields[4] = {source, tag, error, 0};
+  std::memcpy(p, fields, sizeof(fields));
+  std::memcpy(p + abi::kStatusCountOffset, &count, sizeof(count));
+  return true;
+}
+
+}  // namespace synergy::mpi

@@ -1,0 +1,142 @@
+//===- RankState.h - one rank's MPI handles and call context ---------------===//
+//
+// The guest names MPI objects by small integers. Each rank has its own
+// handle tables (communicators with their error handlers, datatypes, ops,
+// requests, groups, windows), hung on its granule as a HostExtension. The
+// predefined handles are filled in at creation.
+//
+// HostCall is the prologue of every MPI host function: it finds the rank,
+// resolves guest pointers without trapping (a bad pointer is an MPI error,
+// not a crash), and raises errors through the communicator's error handler:
+// MPI_ERRORS_RETURN hands the error class back, MPI_ERRORS_ARE_FATAL ends
+// the whole job with a message naming the rank, the call and the reason.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "granule/Granule.h"
+#include "mpi/Datatype.h"
+#include "mpi/MpiAbi.h"
+#include "mpi/World.h"
+
+namespace synergy::mpi {
+
+struct CommHandle {
+  std::shared_ptr<Communicator> comm;
+  int errhandler = abi::kErrorsAreFatal;
+};
+
+struct Group {
+  std::vector<int> worldRanks;
+};
+
+struct UserOp {
+  uint32_t function;  // guest function-table index
+  bool commutative;
+};
+
+struct Window;
+
+class RankState : public granule::HostExtension {
+ public:
+  explicit RankState(granule::Granule& granule);
+
+  granule::Granule& granule;
+  World* world = nullptr;
+  int worldRank = -1;
+  bool initialized = false;
+  bool finalized = false;
+
+  CommHandle* comm(int handle);
+  int addComm(std::shared_ptr<Communicator> comm, int errhandler);
+  void freeComm(int handle);
+
+  Layout type(int handle);  // nullptr when not a live handle
+  int addType(Layout layout);
+  void replaceType(int handle, Layout layout);
+  void freeType(int handle);
+
+  // Predefined ops are 1..kLastPredefinedOp; user ops come after.
+  const UserOp* userOp(int handle);
+  bool isOp(int handle);
+  int addOp(UserOp op);
+  void freeOp(int handle);
+
+  std::shared_ptr<Request> request(int handle);
+  int addRequest(std::shared_ptr<Request> request);
+  void replaceRequest(int handle, std::shared_ptr<Request> request);
+  void freeRequest(int handle);
+
+  std::shared_ptr<const Group> group(int handle);
+  int addGroup(std::shared_ptr<const Group> group);
+  void freeGroup(int handle);
+
+  std::shared_ptr<Window> window(int handle);
+  int addWindow(std::shared_ptr<Window> window);
+  void freeWindow(int handle);
+
+ private:
+  std::vector<std::optional<CommHandle>> comms_;
+  std::vector<Layout> types_;
+  std::map<int, UserOp> ops_;
+  int nextOp_ = abi::kLastPredefinedOp + 1;
+  std::map<int, std::shared_ptr<Request>> requests_;
+  int nextRequest_ = 1;
+  std::vector<std::shared_ptr<const Group>> groups_;
+  std::map<int, std::shared_ptr<Window>> windows_;
+  int nextWindow_ = 1;
+};
+
+// The name of an error class, for messages and MPI_Error_string.
+const char* errorClassName(int errorClass);
+const char* errorClassText(int errorClass);
+
+class HostCall {
+ public:
+  HostCall(void* instance, const char* name);
+
+  granule::Granule& granule;
+  RankState& rank;
+  const char* name;
+
+  World& world() { return *rank.world; }
+
+  // Raises `errorClass` on communicator handle `comm` (or MPI_COMM_WORLD's
+  // handler when it is not a valid handle). Returns the error class under
+  // MPI_ERRORS_RETURN; ends the job otherwise.
+  int fail(int comm, int errorClass, const std::string& reason);
+  // Ends this rank because the job is over (another rank aborted).
+  [[noreturn]] void leaveAbortedJob();
+
+  // Guest memory [addr, addr+bytes), or nullptr when outside linear memory.
+  uint8_t* bytes(uint64_t addr, uint64_t bytes);
+  // A typed buffer: the host address of guest `addr` when every byte that
+  // `count` instances of `type` touch lies in linear memory.
+  uint8_t* typedBuffer(uint32_t addr, const TypeLayout& type, int64_t count, bool& ok);
+  template <typename T>
+  bool store(uint32_t addr, T value) {
+    uint8_t* p = bytes(addr, sizeof(T));
+    if (!p) return false;
+    std::memcpy(p, &value, sizeof(T));
+    return true;
+  }
+  template <typename T>
+  bool load(uint32_t addr, T& value) {
+    uint8_t* p = bytes(addr, sizeof(T));
+    if (!p) return false;
+    std::memcpy(&value, p, sizeof(T));
+    return true;
+  }
+  // Writes a status unless `addr` is MPI_STATUS_IGNORE.
+  bool storeStatus(uint32_t addr, int source, int tag, int error, int64_t bytes);
+};
+
+}  // namespace synergy::mpi

@@ -1,0 +1,199 @@
+//===- ReduceOp.cpp - the predefined MPI reduction operations --------------===//
+//
+// Elements are loaded and stored with memcpy: packed pair elements are not
+// naturally aligned, and guest buffers need not be either. MPI_LONG_DOUBLE is
+// wasm32's binary128, computed with the host's __float128.
+//
+//===----------------------------------------------------------------------===//
+#include "mpi/ReduceOp.h"
+
+#include <complex>
+#include <cstring>
+
+namespace synergy::mpi {
+
+namespace {
+
+template <typename T>
+T load(const uint8_t* p) {
+  T value;
+  std::memcpy(&value, p, sizeof(T));
+  return value;
+}
+
+template <typename T>
+void store(uint8_t* p, T value) {
+  std::memcpy(p, &value, sizeof(T));
+}
+
+enum class Family { Integer, Floating, Complex, Logical, Bytes, Pair, None };
+
+Family familyOf(ElementKind kind) {
+  switch (kind) {
+    case ElementKind::Int8: case ElementKind::UInt8: case ElementKind::Int16:
+    case ElementKind::UInt16: case ElementKind::Int32: case ElementKind::UInt32:
+    case ElementKind::Int64: case ElementKind::UInt64:
+      return Family::Integer;
+    case ElementKind::Float: case ElementKind::Double: case ElementKind::LongDouble:
+      return Family::Floating;
+    case ElementKind::ComplexFloat: case ElementKind::ComplexDouble:
+    case ElementKind::ComplexLongDouble:
+      return Family::Complex;
+    case ElementKind::Bool:
+      return Family::Logical;
+    case ElementKind::Byte:
+      return Family::Bytes;
+    case ElementKind::FloatInt: case ElementKind::DoubleInt: case ElementKind::Int32Int:
+    case ElementKind::ShortInt: case ElementKind::LongDoubleInt:
+      return Family::Pair;
+    default:
+      return Family::None;
+  }
+}
+
+template <typename T>
+void arithmetic(PredefinedOp op, const uint8_t* in, uint8_t* inout, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) {
+    T a = load<T>(in + i * sizeof(T));
+    T b = load<T>(inout + i * sizeof(T));
+    T r = b;
+    switch (op) {
+      case PredefinedOp::Max: r = a > b ? a : b; break;
+      case PredefinedOp::Min: r = a < b ? a : b; break;
+      case PredefinedOp::Sum: r = T(a + b); break;
+      case PredefinedOp::Prod: r = T(a * b); break;
+      case PredefinedOp::Land: r = T((a != T(0)) && (b != T(0))); break;
+      case PredefinedOp::Lor: r = T((a != T(0)) || (b != T(0))); break;
+      case PredefinedOp::Lxor: r = T((a != T(0)) != (b != T(0))); break;
+      case PredefinedOp::Replace: r = a; break;
+      default: break;
+    }
+    store<T>(inout + i * sizeof(T), r);
+  }
+}
+
+template <typename T>
+void bitwise(PredefinedOp op, const uint8_t* in, uint8_t* inout, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) {
+    T a = load<T>(in + i * sizeof(T));
+    T b = load<T>(inout + i * sizeof(T));
+    T r = b;
+    switch (op) {
+      case PredefinedOp::Band: r = T(a & b); break;
+      case PredefinedOp::Bor: r = T(a | b); break;
+      case PredefinedOp::Bxor: r = T(a ^ b); break;
+      default: arithmetic<T>(op, in + i * sizeof(T), inout + i * sizeof(T), 1); continue;
+    }
+    store<T>(inout + i * sizeof(T), r);
+  }
+}
+
+// Complex values as (re, im) pairs of T; only SUM, PROD and REPLACE apply.
+template <typename T>
+void complexOp(PredefinedOp op, const uint8_t* in, uint8_t* inout, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) {
+    const uint8_t* a = in + i * 2 * sizeof(T);
+    uint8_t* b = inout + i * 2 * sizeof(T);
+    T ar = load<T>(a), ai = load<T>(a + sizeof(T));
+    T br = load<T>(b), bi = load<T>(b + sizeof(T));
+    T rr = br, ri = bi;
+    if (op == PredefinedOp::Sum) {
+      rr = ar + br;
+      ri = ai + bi;
+    } else if (op == PredefinedOp::Prod) {
+      rr = ar * br - ai * bi;
+      ri = ar * bi + ai * br;
+    } else if (op == PredefinedOp::Replace) {
+      rr = ar;
+      ri = ai;
+    }
+    store<T>(b, rr);
+    store<T>(b + sizeof(T), ri);
+  }
+}
+
+// (value, index) pairs: the better value wins, ties keep the lower index.
+template <typename V>
+void locOp(PredefinedOp op, const uint8_t* in, uint8_t* inout, int64_t n, int64_t indexOffset,
+           int64_t pairSize) {
+  for (int64_t i = 0; i < n; ++i) {
+    const uint8_t* a = in + i * pairSize;
+    uint8_t* b = inout + i * pairSize;
+    if (op == PredefinedOp::Replace) {
+      std::memcpy(b, a, size_t(pairSize));
+      continue;
+    }
+    V av = load<V>(a), bv = load<V>(b);
+    int32_t ai = load<int32_t>(a + indexOffset), bi = load<int32_t>(b + indexOffset);
+    bool takeA;
+    if (av == bv)
+      takeA = ai < bi;
+    else
+      takeA = op == PredefinedOp::Maxloc ? av > bv : av < bv;
+    if (takeA) {
+      store<V>(b, av);
+      store<int32_t>(b + indexOffset, ai);
+    }
+  }
+}
+
+}  // namespace
+
+const char* predefinedOpName(int op) {
+  static const char* const kNames[] = {"MPI_OP_NULL", "MPI_MAX",  "MPI_MIN",    "MPI_SUM",
+                                       "MPI_PROD",    "MPI_LAND", "MPI_BAND",   "MPI_LOR",
+                                       "MPI_BOR",     "MPI_LXOR", "MPI_BXOR",   "MPI_MAXLOC",
+                                       "MPI_MINLOC",  "MPI_REPLACE", "MPI_NO_OP"};
+  if (op < 0 || op > 14) return "a user-defined op";
+  return kNames[op];
+}
+
+bool opAppliesTo(PredefinedOp op, ElementKind kind) {
+  Family family = familyOf(kind);
+  if (op == PredefinedOp::Replace || op == PredefinedOp::NoOp) return family != Family::None;
+  switch (op) {
+    case PredefinedOp::Max: case PredefinedOp::Min:
+      return family == Family::Integer || family == Family::Floating;
+    case PredefinedOp::Sum: case PredefinedOp::Prod:
+      return family == Family::Integer || family == Family::Floating || family == Family::Complex;
+    case PredefinedOp::Land: case PredefinedOp::Lor: case PredefinedOp::Lxor:
+      return family == Family::Integer || family == Family::Logical;
+    case PredefinedOp::Band: case PredefinedOp::Bor: case PredefinedOp::Bxor:
+      return family == Family::Integer || family == Family::Bytes;
+    case PredefinedOp::Maxloc: case PredefinedOp::Minloc:
+      return family == Family::Pair;
+    default:
+      return false;
+  }
+}
+
+void applyPredefinedOp(PredefinedOp op, ElementKind kind, const uint8_t* in, uint8_t* inout,
+                       int64_t n) {
+  if (op == PredefinedOp::NoOp) return;
+  switch (kind) {
+    case ElementKind::Int8: bitwise<int8_t>(op, in, inout, n); break;
+    case ElementKind::UInt8: bitwise<uint8_t>(op, in, inout, n); break;
+    case ElementKind::Byte: bitwise<uint8_t>(op, in, inout, n); break;
+    case ElementKind::Bool: bitwise<uint8_t>(op, in, inout, n); break;
+    case ElementKind::Int16: bitwise<int16_t>(op, in, inout, n); break;
+    case ElementKind::UInt16: bitwise<uint16_t>(op, in, inout, n); break;
+    case ElementKind::Int32: bitwise<int32_t>(op, in, inout, n); break;
+    case ElementKind::UInt32: bitwise<uint32_t>(op, in, inout, n); break;
+    case ElementKind::Int64: bitwise<int64_t>(op, in, inout, n); break;
+    case ElementKind::UInt64: bitwise<uint64_t>(op, in, inout, n); break;
+    case ElementKind::Float: arithmetic<float>(op, in, inout, n); break;
+    case ElementKind::Double: arithmetic<double>(op, in, inout, n); break;
+    case ElementKind::LongDouble: arithmetic<__float128>(op, in, inout, n); break;
+    case ElementKind::ComplexFloat: complexOp<float>(op, in, inout, n); break;
+    case ElementKind::ComplexDouble: complexOp<double>(op, in, inout, n); break;
+    case ElementKind::ComplexLongDouble: complexOp<__float128>(op, in, inout, n); break;
+    case ElementKind::FloatInt: locOp<float>(op, in, inout, n, 4, 8); break;
+    case ElementKind::DoubleInt: locOp<double>(op, in, inout, n, 8, 12); break;
+    case ElementKind::Int32Int: locOp<int32_t>(op, in, inout, n, 4, 8); break;
+    case ElementKind::ShortInt: locOp<int16_t>(op, in, inout, n, 2, 6); break;
+    case ElementKind::LongDoubleInt: locOp<__float128>(op, in, inout, n, 16, 20); break;
+    case ElementKind::Mixed: case ElementKind::None: break;
+  }
+}
+
+}  // namespace synergy::mpi

@@ -1,0 +1,331 @@
+//===- World.cpp - the shared state of one MPI job on this host -----------===//
+#include "mpi/World.h"
+
+#include <algorithm>
+#include <sstream>
+#include <thread>
+#include <unordered_map>
+
+#include "mpi/MpiAbi.h"
+
+namespace synergy::mpi {
+
+namespace {
+
+// Standard sends up to this many bytes are buffered and complete at once, as
+// OpenMPI's shared-memory transport does for small messages; larger ones
+// wait for their receive and are copied once.
+constexpr int64_t kEagerLimit = 8192;
+
+// How many times a rank with a core to itself polls for its wake-up,
+// yielding in between, before sleeping on its condition variable: a futex
+// wake-up costs microseconds, a poll that sees the message much less, as
+// in shared-memory MPI transports. Yielding keeps an oversubscribed host
+// fair to the rank that has to send.
+constexpr int kSpinIterations = 100;
+
+std::mutex bindingsMutex;
+std::unordered_map<const granule::Granule*, std::pair<World*, int>>& bindings() {
+  static std::unordered_map<const granule::Granule*, std::pair<World*, int>> map;
+  return map;
+}
+
+bool envelopeMatches(const Request& recv, uint32_t context, int source, int tag) {
+  return recv.context == context && (recv.peer == abi::kAnySource || recv.peer == source) &&
+         (recv.tag == abi::kAnyTag || recv.tag == tag);
+}
+
+// Copies a message's data into a posted receive and fills its status.
+void deliver(const uint8_t* src, const TypeLayout& srcType, int64_t srcCount, int64_t srcBytes,
+             int source, int tag, Request& recv) {
+  int64_t bytes = std::min(srcBytes, recv.bytes);
+  copyTyped(src, srcType, srcCount, recv.buffer, *recv.type, recv.count, bytes);
+  recv.statusSource = source;
+  recv.statusTag = tag;
+  recv.statusBytes = bytes;
+  recv.statusError = srcBytes > recv.bytes ? abi::kErrTruncate : abi::kSuccess;
+}
+
+}  // namespace
+
+World::World(int size)
+    : size_(size),
+      wakeCounts_(new std::atomic<uint64_t>[size]),
+      mailboxes_(size),
+      phases_(size),
+      waits_(size) {
+  for (int i = 0; i < size; ++i) {
+    wakeups_.push_back(std::make_unique<std::condition_variable>());
+    wakeCounts_[i].store(0);
+  }
+  spinBeforeSleeping_ = unsigned(size) <= std::thread::hardware_concurrency();
+  std::vector<int> all(size);
+  for (int i = 0; i < size; ++i) all[i] = i;
+  worldComm_ = makeCommunicator(all);
+  worldComm_->name = "MPI_COMM_WORLD";
+  for (int i = 0; i < size; ++i) {
+    selfComms_.push_back(makeCommunicator({i}));
+    selfComms_.back()->name = "MPI_COMM_SELF";
+  }
+}
+
+std::shared_ptr<Communicator> World::makeCommunicator(std::vector<int> worldRanks) {
+  auto comm = std::make_shared<Communicator>();
+  {
+    std::lock_guard<std::mutex> guard(contextMutex_);
+    comm->context = nextContext_++;
+  }
+  comm->rankOfWorld.assign(size_, -1);
+  for (size_t i = 0; i < worldRanks.size(); ++i) comm->rankOfWorld[worldRanks[i]] = int(i);
+  comm->worldRanks = std::move(worldRanks);
+  comm->slots.resize(comm->worldRanks.size());
+  comm->sequenceOfRank.assign(comm->worldRanks.size(), 0);
+  comm->name = "communicator #" + std::to_string(comm->context);
+  return comm;
+}
+
+void World::bind(const granule::Granule* granule, World* world, int rank) {
+  std::lock_guard<std::mutex> guard(bindingsMutex);
+  bindings()[granule] = {world, rank};
+}
+
+std::pair<World*, int> World::bindingOf(const granule::Granule* granule) {
+  std::lock_guard<std::mutex> guard(bindingsMutex);
+  auto it = bindings().find(granule);
+  if (it == bindings().end()) return {nullptr, -1};
+  return it->second;
+}
+
+void World::wakeLocked(int rank) {
+  ++epoch_;
+  wakeCounts_[rank].fetch_add(1, std::memory_order_release);
+  wakeups_[rank]->notify_one();
+}
+
+bool World::waitLocked(std::unique_lock<std::mutex>& lock, int rank, const WaitInfo& info,
+                       const std::function<bool()>& done) {
+  if (done()) return !aborted_;
+  if (spinBeforeSleeping_) {
+    uint64_t seen = wakeCounts_[rank].load(std::memory_order_acquire);
+    lock.unlock();
+    for (int i = 0; i < kSpinIterations; ++i) {
+      if (wakeCounts_[rank].load(std::memory_order_acquire) != seen) break;
+      std::this_thread::yield();
+    }
+    lock.lock();
+    if (done() || aborted_) return !aborted_;
+  }
+  waits_[rank] = info;
+  ++blocked_;
+  while (!done() && !aborted_) wakeups_[rank]->wait(lock);
+  --blocked_;
+  waits_[rank].reset();
+  return !aborted_;
+}
+
+void World::startSend(const std::shared_ptr<Request>& send, int destWorldRank) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  Mailbox& box = mailboxes_[destWorldRank];
+  for (auto it = box.posted.begin(); it != box.posted.end(); ++it) {
+    if (!envelopeMatches(**it, send->context, send->senderRank, send->tag)) continue;
+    std::shared_ptr<Request> recv = *it;
+    box.posted.erase(it);
+    lock.unlock();
+    deliver(send->buffer, *send->type, send->count, send->bytes, send->senderRank, send->tag,
+            *recv);
+    lock.lock();
+    recv->complete = true;
+    send->complete = true;
+    wakeLocked(destWorldRank);
+    return;
+  }
+  Mailbox::Message message{send->context, send->senderRank, send->tag, send->bytes, {}, nullptr};
+  if (send->buffered || (!send->synchronous && send->bytes <= kEagerLimit)) {
+    message.eager.resize(size_t(send->bytes));
+    packTyped(send->buffer, *send->type, send->count, message.eager.data());
+    send->complete = true;
+  } else {
+    message.rendezvous = send;
+  }
+  box.unexpected.push_back(std::move(message));
+  wakeLocked(destWorldRank);
+}
+
+void World::startRecv(const std::shared_ptr<Request>& recv) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  Mailbox& box = mailboxes_[recv->owner];
+  for (auto it = box.unexpected.begin(); it != box.unexpected.end(); ++it) {
+    if (!envelopeMatches(*recv, it->context, it->source, it->tag)) continue;
+    Mailbox::Message message = std::move(*it);
+    box.unexpected.erase(it);
+    lock.unlock();
+    if (message.rendezvous) {
+      const Request& send = *message.rendezvous;
+      deliver(send.buffer, *send.type, send.count, send.bytes, message.source, message.tag, *recv);
+    } else {
+      deliver(message.eager.data(), *predefinedLayout(4), message.bytes, message.bytes,
+              message.source, message.tag, *recv);
+    }
+    lock.lock();
+    recv->complete = true;
+    if (message.rendezvous) {
+      message.rendezvous->complete = true;
+      wakeLocked(message.rendezvous->owner);
+    }
+    ++epoch_;
+    return;
+  }
+  box.posted.push_back(recv);
+}
+
+bool World::isComplete(const Request& request) {
+  std::lock_guard<std::mutex> guard(mutex_);
+  return request.complete;
+}
+
+bool World::waitFor(int rank, const Request& request, const WaitInfo& info) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  return waitLocked(lock, rank, info, [&] { return request.complete; });
+}
+
+bool World::waitForAny(int rank, const std::vector<Request*>& requests, const WaitInfo& info) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  return waitLocked(lock, rank, info, [&] {
+    for (const Request* request : requests)
+      if (request && request->complete) return true;
+    return false;
+  });
+}
+
+std::optional<ProbeResult> World::probe(int rank, uint32_t context, int source, int tag) {
+  std::lock_guard<std::mutex> guard(mutex_);
+  Request filter;
+  filter.context = context;
+  filter.peer = source;
+  filter.tag = tag;
+  for (const Mailbox::Message& message : mailboxes_[rank].unexpected)
+    if (envelopeMatches(filter, message.context, message.source, message.tag))
+      return ProbeResult{message.source, message.tag, message.bytes};
+  return std::nullopt;
+}
+
+std::optional<ProbeResult> World::waitProbe(int rank, uint32_t context, int source, int tag,
+                                            const WaitInfo& info, bool& aborted) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  Request filter;
+  filter.context = context;
+  filter.peer = source;
+  filter.tag = tag;
+  std::optional<ProbeResult> found;
+  aborted = !waitLocked(lock, rank, info, [&] {
+    for (const Mailbox::Message& message : mailboxes_[rank].unexpected) {
+      if (envelopeMatches(filter, message.context, message.source, message.tag)) {
+        found = ProbeResult{message.source, message.tag, message.bytes};
+        return true;
+      }
+    }
+    return false;
+  });
+  return found;
+}
+
+bool World::arrive(Communicator& comm, int commRank, const WaitInfo& info) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  uint64_t generation = comm.generation;
+  if (++comm.arrived == comm.size()) {
+    comm.arrived = 0;
+    ++comm.generation;
+    for (int member : comm.worldRanks) wakeLocked(member);
+    return !aborted_;
+  }
+  return waitLocked(lock, comm.worldRanks[commRank], info,
+                    [&] { return comm.generation != generation; });
+}
+
+void World::locked(const std::function<void()>& body) {
+  std::lock_guard<std::mutex> guard(mutex_);
+  body();
+}
+
+void World::rankStarted(int rank) {
+  std::lock_guard<std::mutex> guard(mutex_);
+  phases_[rank] = RankPhase::Running;
+  ++running_;
+  ++epoch_;
+}
+
+void World::rankFinished(int rank) {
+  std::lock_guard<std::mutex> guard(mutex_);
+  if (phases_[rank] == RankPhase::Running) --running_;
+  phases_[rank] = RankPhase::Finished;
+  ++epoch_;
+}
+
+void World::abort(int status, const std::string& message) {
+  std::lock_guard<std::mutex> guard(mutex_);
+  if (!aborted_) {
+    aborted_ = true;
+    abortStatus_ = status;
+    abortMessage_ = message;
+  }
+  for (int i = 0; i < size_; ++i) wakeLocked(i);
+}
+
+bool World::aborted() {
+  std::lock_guard<std::mutex> guard(mutex_);
+  return aborted_;
+}
+
+int World::abortStatus() {
+  std::lock_guard<std::mutex> guard(mutex_);
+  return abortStatus_;
+}
+
+std::string World::abortMessage() {
+  std::lock_guard<std::mutex> guard(mutex_);
+  return abortMessage_;
+}
+
+std::string World::describeWait(int rank) {
+  if (phases_[rank] == RankPhase::Finished) return "finished";
+  if (!waits_[rank]) return "running";
+  const WaitInfo& info = *waits_[rank];
+  std::ostringstream text;
+  text << "blocked in " << info.call;
+  auto rankText = [](int r) {
+    if (r == abi::kAnySource) return std::string("MPI_ANY_SOURCE");
+    return std::to_string(r);
+  };
+  std::string call = info.call;
+  bool receives = call.find("Recv") != std::string::npos ||
+                  call.find("Probe") != std::string::npos || call.find("Wait") != std::string::npos;
+  bool sends = call.find("send") != std::string::npos || call.find("Send") != std::string::npos;
+  if (receives && call.find("Wait") == std::string::npos)
+    text << " (source " << rankText(info.peer) << ", tag "
+         << (info.tag == abi::kAnyTag ? std::string("MPI_ANY_TAG") : std::to_string(info.tag))
+         << ")";
+  else if (sends)
+    text << " (destination " << info.peer << ", tag " << info.tag << ")";
+  if (info.comm) text << " on " << info.comm->name;
+  return text.str();
+}
+
+std::optional<std::string> World::checkDeadlock(int stableTicks) {
+  std::lock_guard<std::mutex> guard(mutex_);
+  bool allStarted =
+      std::find(phases_.begin(), phases_.end(), RankPhase::NotStarted) == phases_.end();
+  if (aborted_ || !allStarted || running_ == 0 || blocked_ < running_ ||
+      epoch_ != watchedEpoch_) {
+    watchedEpoch_ = epoch_;
+    quietTicks_ = 0;
+    return std::nullopt;
+  }
+  if (++quietTicks_ < stableTicks) return std::nullopt;
+  std::ostringstream report;
+  report << "deadlock: every running rank is blocked and no message can arrive";
+  for (int rank = 0; rank < size_; ++rank)
+    report << "\n  rank " << rank << ": " << describeWait(rank);
+  return report.str();
+}
+
+}  // namespace synergy::mpi

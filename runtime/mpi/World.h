@@ -1,0 +1,230 @@
+//===- World.h - the shared state of one MPI job on this host -------------===//
+//
+// Everything the ranks of a job share: communicators, one mailbox per rank,
+// the blocking machinery, and the job's fate (running, aborted, deadlocked).
+//
+// Point-to-point: each rank's mailbox holds messages that arrived before a
+// matching receive was posted (in arrival order) and receives posted before
+// their message arrived (in posting order). Matching takes the first entry
+// that fits (context, source, tag), which keeps MPI's non-overtaking order.
+// Small standard sends are copied into the message (eager) and complete at
+// once; large and synchronous ones stay in the sender's memory and are
+// copied once, straight into the receive buffer, when they match
+// (rendezvous).
+//
+// Collectives use a per-communicator arrival barrier: every member posts a
+// Contribution naming its buffers, waits until all have posted, moves the
+// data it needs straight out of the other ranks' memories, and waits again
+// before returning so nobody reuses a buffer that is still being read.
+//
+// One mutex guards all of it; each rank sleeps on its own condition variable.
+// Copies of message data happen outside the mutex. Every event that could
+// wake a rank bumps an epoch counter, which is how the launcher's watchdog
+// tells "every rank blocked forever" from "every rank blocked a moment".
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "mpi/Datatype.h"
+
+namespace synergy::granule {
+class Granule;
+}
+
+namespace synergy::mpi {
+
+class World;
+
+struct CartTopology {
+  std::vector<int> dims;
+  std::vector<int> periods;
+};
+
+// What one rank posts for a collective: its buffers as host pointers into
+// its own linear memory, which stays mapped at a fixed address.
+struct Contribution {
+  int kind = 0;  // CollectiveKind (Collectives.cpp)
+  int root = 0;
+  int op = 0;
+  const uint8_t* send = nullptr;
+  Layout sendType;
+  int64_t sendCount = 0;
+  uint8_t* recv = nullptr;
+  Layout recvType;
+  int64_t recvCount = 0;
+  const int32_t* sendCounts = nullptr;
+  const int32_t* sendDispls = nullptr;
+  const int32_t* recvCounts = nullptr;
+  const int32_t* recvDispls = nullptr;
+  std::vector<uint8_t> staged;  // an MPI_IN_PLACE contribution, copied aside
+  int color = 0;
+  int key = 0;
+  bool failed = false;  // the rank found its own arguments invalid
+};
+
+// A communicator as all its members share it.
+struct Communicator {
+  uint32_t context = 0;
+  std::string name;
+  std::vector<int> worldRanks;   // comm rank -> world rank
+  std::vector<int> rankOfWorld;  // world rank -> comm rank, or -1
+  std::optional<CartTopology> cart;
+
+  // Collective state.
+  std::vector<Contribution> slots;
+  int arrived = 0;
+  uint64_t generation = 0;
+  std::vector<uint64_t> sequenceOfRank;  // collectives each member has entered
+  std::map<std::pair<uint64_t, int>, std::shared_ptr<Communicator>> children;
+
+  int size() const { return int(worldRanks.size()); }
+};
+
+// One point-to-point operation, blocking or not.
+struct Request {
+  enum class Kind { Send, Recv, Null };
+  Kind kind = Kind::Null;
+  int owner = 0;  // world rank
+  uint8_t* buffer = nullptr;
+  Layout type;
+  int64_t count = 0;
+  int64_t bytes = 0;  // send: data bytes; receive: capacity
+  uint32_t context = 0;
+  std::shared_ptr<Communicator> comm;
+  int commHandle = 0;  // the owner's handle, for its error handler
+  int peer = 0;        // send: destination; receive: source or ANY_SOURCE (comm ranks)
+  int tag = 0;         // receive: tag or ANY_TAG
+  int senderRank = 0;  // send: the sender's rank in comm
+  bool synchronous = false;
+  bool buffered = false;  // MPI_Bsend: always copied aside
+  bool complete = false;
+  // MPI_Send_init/MPI_Recv_init make an inactive persistent request; each
+  // MPI_Start runs a copy of it that points back here.
+  bool persistent = false;
+  bool active = true;
+  std::shared_ptr<Request> persistentOrigin;
+  int statusSource = 0;
+  int statusTag = 0;
+  int statusError = 0;
+  int64_t statusBytes = 0;
+};
+
+// What a blocked rank waits for, for the deadlock report.
+struct WaitInfo {
+  const char* call = nullptr;
+  int peer = 0;
+  int tag = 0;
+  const Communicator* comm = nullptr;
+};
+
+struct ProbeResult {
+  int source;
+  int tag;
+  int64_t bytes;
+};
+
+class World {
+ public:
+  explicit World(int size);
+  World(const World&) = delete;
+  World& operator=(const World&) = delete;
+
+  int size() const { return size_; }
+  const std::shared_ptr<Communicator>& worldComm() const { return worldComm_; }
+  const std::shared_ptr<Communicator>& selfComm(int rank) const { return selfComms_[rank]; }
+  // A fresh communicator over `worldRanks` with a job-unique context.
+  std::shared_ptr<Communicator> makeCommunicator(std::vector<int> worldRanks);
+
+  // Granule -> (world, rank), set by the launcher before a rank starts.
+  static void bind(const granule::Granule* granule, World* world, int rank);
+  static std::pair<World*, int> bindingOf(const granule::Granule* granule);
+
+  // Point to point. Starting may complete the request at once.
+  void startSend(const std::shared_ptr<Request>& send, int destWorldRank);
+  void startRecv(const std::shared_ptr<Request>& recv);
+  // Blocks until `request` completes; false when the job was aborted.
+  bool waitFor(int rank, const Request& request, const WaitInfo& info);
+  // Blocks until any of `requests` (null entries skipped) completes.
+  bool waitForAny(int rank, const std::vector<Request*>& requests, const WaitInfo& info);
+  std::optional<ProbeResult> probe(int rank, uint32_t context, int source, int tag);
+  std::optional<ProbeResult> waitProbe(int rank, uint32_t context, int source, int tag,
+                                       const WaitInfo& info, bool& aborted);
+  bool isComplete(const Request& request);
+
+  // Collectives: every member of `comm` arrives; false when aborted.
+  bool arrive(Communicator& comm, int commRank, const WaitInfo& info);
+  // Runs `body` under the world lock.
+  void locked(const std::function<void()>& body);
+
+  // Lifecycle and fate.
+  void rankStarted(int rank);
+  void rankFinished(int rank);
+  // Records the first abort (exit status and message) and wakes all.
+  void abort(int status, const std::string& message);
+  bool aborted();
+  int abortStatus();
+  std::string abortMessage();
+  // Called periodically by the launcher: a report when every running rank
+  // has been blocked, with nothing happening, for `stableTicks` calls.
+  std::optional<std::string> checkDeadlock(int stableTicks);
+
+ private:
+  bool waitLocked(std::unique_lock<std::mutex>& lock, int rank, const WaitInfo& info,
+                  const std::function<bool()>& done);
+  void wakeLocked(int rank);
+  std::string describeWait(int rank);
+
+  int size_;
+  std::mutex mutex_;
+  std::vector<std::unique_ptr<std::condition_variable>> wakeups_;
+  // Bumped on every wake-up of a rank, read without the lock while the rank
+  // spins briefly before sleeping (only when every rank can have a core).
+  std::unique_ptr<std::atomic<uint64_t>[]> wakeCounts_;
+  bool spinBeforeSleeping_ = false;
+
+  struct Mailbox {
+    struct Message {
+      uint32_t context;
+      int source;
+      int tag;
+      int64_t bytes;
+      std::vector<uint8_t> eager;
+      std::shared_ptr<Request> rendezvous;
+    };
+    std::deque<Message> unexpected;
+    std::deque<std::shared_ptr<Request>> posted;
+  };
+  std::vector<Mailbox> mailboxes_;
+
+  std::shared_ptr<Communicator> worldComm_;
+  std::vector<std::shared_ptr<Communicator>> selfComms_;
+  std::mutex contextMutex_;
+  uint32_t nextContext_ = 0;
+
+  enum class RankPhase { NotStarted, Running, Finished };
+  std::vector<RankPhase> phases_;
+  std::vector<std::optional<WaitInfo>> waits_;
+  int running_ = 0;
+  int blocked_ = 0;
+  uint64_t epoch_ = 0;
+  uint64_t watchedEpoch_ = 0;
+  int quietTicks_ = 0;
+
+  bool aborted_ = false;
+  int abortStatus_ = 0;
+  std::string abortMessage_;
+};
+
+}  // namespace synergy::mpi

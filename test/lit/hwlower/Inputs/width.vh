@@ -1,0 +1,1 @@
+`define COUNTER_WIDTH 12

@@ -1,0 +1,44 @@
+// assignStateIds + the state-access port: every stateful variable has an id;
+// reads are combinational, writes take one __clk cycle and do nothing else;
+// a memory is addressed by __sa_index and a wide variable by __sa_word.
+// RUN: synergy-hwc %s --emit-verilog %t.v -o %t.eng
+// RUN: FileCheck %s < %t.v
+// RUN: FileCheck %s --check-prefix=ENG < %t.eng
+// RUN: yosys -q -p "read_verilog -sv %t.v; synth -top synergy_engine; tee -q -o %t.stat stat"
+// RUN: FileCheck %s --check-prefix=YOSYS < %t.stat
+// REQUIRES: yosys
+
+// ENG: state 0 input 1 0 0 0 1 "tb.clock" "clock"
+// ENG-NEXT: state 1 reg 16 1 0 0 1 "tb.s" "s"
+// ENG-NEXT: state 2 reg 8 0 4 0 1 "tb.tbl" "tbl"
+// ENG-NEXT: state 3 wire 8 0 0 0 0 "tb.w" "w"
+// ENG-NEXT: state 4 reg 130 0 0 0 1 "tb.wide" "wide"
+
+// CHECK: always @* begin
+// CHECK: 16'd1: __sa_rdata = {s};
+// CHECK-NEXT: 16'd2: __sa_rdata = {tbl[__sa_index]};
+// CHECK-NEXT: 16'd3: __sa_rdata = {w};
+// CHECK-NEXT: 16'd4: __sa_rdata = {wide} >> {__sa_word, 6'b0};
+// CHECK: always @(posedge __clk) begin
+// CHECK-NEXT: if (__sa_we) begin
+// CHECK-NEXT: case (__sa_id)
+// CHECK-NEXT: 16'd0: clock = __sa_wdata[0:0];
+// CHECK-NEXT: 16'd1: s = __sa_wdata[15:0];
+// CHECK-NEXT: 16'd2: tbl[__sa_index] = __sa_wdata[7:0];
+// CHECK-NOT: 16'd3:
+// CHECK-NEXT: 16'd4: wide[{__sa_word, 6'b0} +: 64] = __sa_wdata;
+// CHECK: default: ;
+
+// YOSYS-NOT: Number of processes: {{ *[1-9]}}
+// YOSYS: Number of cells:
+module tb(input wire clock);
+  reg signed [15:0] s;
+  reg [7:0] tbl [0:3];
+  reg [129:0] wide;
+  wire [7:0] w = s[7:0] + tbl[1];
+  always @(posedge clock) begin
+    s = s + 1;
+    wide = {wide[128:0], wide[129]};
+    tbl[s[1:0]] = w;
+  end
+endmodule

@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""Differential test driver for MPI programs.
+
+Builds one C program twice, natively with OpenMPI's mpicc and as a granule
+with synergy-cc, runs it under `mpirun -np N` and `synergy-run -np N` for
+each requested N, and requires the same exit status and the same stdout.
+Lines are sorted before comparing unless --ordered is given, because the
+interleaving of lines from different ranks is free. Exits 1 with a diff on
+the first mismatch.
+"""
+import argparse
+import difflib
+import os
+import subprocess
+import sys
+
+
+def run(command, timeout):
+    try:
+        done = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None, "", "timed out after %d s" % timeout
+    return (done.returncode, done.stdout.decode(errors="replace"),
+            done.stderr.decode(errors="replace"))
+
+
+def build(command):
+    code, out, err = run(command, 300)
+    if code != 0:
+        sys.stderr.write("build failed: %s\n%s%s" % (" ".join(command), out, err))
+        sys.exit(1)
+
+
+def normalise(text, ordered):
+    lines = text.splitlines()
+    return lines if ordered else sorted(lines)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--synergy-cc", required=True)
+    parser.add_argument("--synergy-run", required=True)
+    parser.add_argument("--ordered", action="store_true",
+                        help="compare lines in order (only for single-writer output)")
+    parser.add_argument("--timeout", type=int, default=120)
+    parser.add_argument("--arg", action="append", default=[], help="program argument")
+    parser.add_argument("source")
+    parser.add_argument("workdir")
+    parser.add_argument("ranks", nargs="+", type=int)
+    options = parser.parse_args()
+
+    os.makedirs(options.workdir, exist_ok=True)
+    native = os.path.join(options.workdir, "native")
+    granule = os.path.join(options.workdir, "granule.wasm")
+    build(["mpicc", "-O2", "-o", native, options.source, "-lm"])
+    build([options.synergy_cc, "-O2", "-o", granule, options.source, "-lm"])
+
+    for ranks in options.ranks:
+        mpirun = ["mpirun", "--allow-run-as-root", "--oversubscribe", "-np", str(ranks), native]
+        synergy = [options.synergy_run, "-np", str(ranks), granule]
+        expected_code, expected, expected_err = run(mpirun + options.arg, options.timeout)
+        actual_code, actual, actual_err = run(synergy + options.arg, options.timeout)
+        if expected_code is None:
+            sys.stderr.write("mpirun -np %d: %s\n%s" % (ranks, expected_err, expected))
+            return 1
+        want = normalise(expected, options.ordered)
+        got = normalise(actual, options.ordered)
+        if want != got or expected_code != actual_code:
+            sys.stderr.write("-np %d: mismatch (mpirun exit %s, synergy-run exit %s)\n" %
+                             (ranks, expected_code, actual_code))
+            sys.stderr.writelines(line + "\n" for line in difflib.unified_diff(
+                want, got, "mpirun", "synergy-run", lineterm=""))
+            sys.stderr.write("synergy-run stderr:\n%s\n" % actual_err)
+            return 1
+        print("-np %d: %d lines, exit %d, identical" % (ranks, len(got), actual_code))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
