@@ -70,7 +70,7 @@ bool programIsEngine(int argc, char** argv) {
   for (int k = 1; k < argc; ++k) {
     std::string arg = argv[k];
     if (arg == "--dir" || arg == "--env" || arg == "--max-ticks" || arg == "--restart" ||
-        arg == "-np") {
+        arg == "-np" || arg == "-n" || arg == "--np") {
       ++k;
       continue;
     }

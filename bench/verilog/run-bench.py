@@ -33,12 +33,15 @@ Speed. One tick is one toggle of the testbench clock.
           runtime objects).
   native  Verilator on the ORIGINAL (scaled) design: `always #1 clock =
           ~clock` is replaced by a `clock` input port, verilated with
-          `--cc --exe -O3` and driven by a small C++ main that toggles the
-          clock and calls eval() until $finish, timing that loop only. The C++
-          is compiled like the engine's: clang++-19 -O2. (--timing is not
+          `--cc --exe -O3 -fno-localize` and driven by a small C++ main that
+          toggles the clock and calls eval() until $finish, timing that loop
+          only. The C++ is compiled like the engine's: clang++-19 -O2. (--timing is not
           used: Verilator 5.006's coroutine flags do not build with clang,
           and a host-toggled clock is the fastest way to run a Verilator
-          model, which makes it the strictest peer.)
+          model, which makes it the strictest peer. -fno-localize works
+          around a Verilator 5.006 bug: it turns a file descriptor set in
+          `initial` and read in `always` into a local of the always block, so
+          nw and adpcm read from descriptor 0 and stop at once.)
   slowdown = (engine seconds per tick) / (native seconds per tick); the
   best of --repeat runs is used on both sides. For designs that trap tasks
   (regex, nw, adpcm read and write files; df prints every tick) the row
@@ -302,7 +305,7 @@ def bench_native(name, work, args):
     main_path = os.path.join(native, "bench_main.cpp")
     open(main_path, "w").write(NATIVE_MAIN)
     start = time.perf_counter()
-    run(["verilator", "--cc", "--exe", "-O3", "-Wno-fatal", "-Wno-lint", "-Wno-style", "--default-language",
+    run(["verilator", "--cc", "--exe", "-O3", "-fno-localize", "-Wno-fatal", "-Wno-lint", "-Wno-style", "--default-language",
          "1364-2005", "--top-module", "tb", "--Mdir", native, source, main_path], work)
     run(["make", "-C", native, "-f", "Vtb.mk", "CXX=" + CXX, "OPT_FAST=" + CXX_OPT, "OPT_SLOW=" + CXX_OPT,
          "OPT_GLOBAL=" + CXX_OPT], work)

@@ -2,8 +2,8 @@
 // sync and advice calls, times, and the errors of misused descriptors.
 // RUN: rm -rf %t.dir && mkdir -p %t.dir
 // RUN: %synergy-cc %s -o %t.wasm
-// RUN: %synergy-run --dir %t.dir:/work --dir %t.dir:/alias %t.wasm < /dev/null | FileCheck %s
-// CHECK: prestat 3: /work
+// RUN: %synergy-run --dir %t.dir:/box --dir %t.dir:/alias %t.wasm < /dev/null | FileCheck %s
+// CHECK: prestat 3: /box
 // CHECK-NEXT: prestat 4: /alias
 // CHECK-NEXT: prestat 5: EBADF
 // CHECK-NEXT: stdout is a tty: no
@@ -75,11 +75,11 @@ int main(void) {
   printf("stdout is a tty: %s\n", isatty(1) ? "yes" : "no");
   printf("stdin filetype: %s\n", filetype(0));
 
-  int fd = open("/work/f.txt", O_RDWR | O_CREAT | O_TRUNC, 0644);
+  int fd = open("/box/f.txt", O_RDWR | O_CREAT | O_TRUNC, 0644);
   write(fd, "0123456789", 10);
   printf("file filetype: %s\n", filetype(fd));
-  int ro = open("/work/f.txt", O_RDONLY);
-  int wo = open("/work/f.txt", O_WRONLY);
+  int ro = open("/box/f.txt", O_RDONLY);
+  int wo = open("/box/f.txt", O_WRONLY);
   printf("O_RDONLY reported: %s\n", (fcntl(ro, F_GETFL) & O_ACCMODE) == O_RDONLY ? "yes" : "no");
   printf("O_WRONLY reported: %s\n", (fcntl(wo, F_GETFL) & O_ACCMODE) == O_WRONLY ? "yes" : "no");
   fcntl(wo, F_SETFL, O_APPEND);
@@ -103,8 +103,8 @@ int main(void) {
   fstat(fd, &st);
   printf("futimens: %d mtime %lld\n", rc, (long long)st.st_mtim.tv_sec);
   times[1].tv_sec = 2000000000;
-  rc = utimensat(AT_FDCWD, "/work/f.txt", times, 0);
-  stat("/work/f.txt", &st);
+  rc = utimensat(AT_FDCWD, "/box/f.txt", times, 0);
+  stat("/box/f.txt", &st);
   printf("utimensat: %d mtime %lld\n", rc, (long long)st.st_mtim.tv_sec);
 
   __wasi_errno_t e = __wasi_fd_renumber(fd, wo);
@@ -122,7 +122,7 @@ int main(void) {
   close(wo);
   printf("double close: %s\n", name(close(wo) ? errno : 0));
 
-  int dirfd = open("/work", O_RDONLY | O_DIRECTORY);
+  int dirfd = open("/box", O_RDONLY | O_DIRECTORY);
   __wasi_fdstat_t fs;
   (void)__wasi_fd_fdstat_get(dirfd, &fs);
   __wasi_errno_t shrink = __wasi_fd_fdstat_set_rights(dirfd, fs.fs_rights_base & ~__WASI_RIGHTS_FD_READDIR,
