@@ -11,13 +11,13 @@ reported, never asserted.
 Workloads. The examples finish in a few hundred ticks, far too short to time,
 so each one is copied into a temporary directory and scaled there (the files
 under examples/verilog are never touched):
-  bitcoin  DIFFICULTY 32 (no nonce qualifies) and MAX_NONCES 2000 (quick 200);
-  df       stops after 100000 multiplications instead of 24 (quick 10000);
+  bitcoin  DIFFICULTY 32 (no nonce qualifies) and MAX_NONCES 8000 (quick 800);
+  df       stops after 400000 multiplications instead of 24 (quick 40000);
   mips32   `syscall` jumps back to address 0 instead of halting, so the sort
-           program runs again and again; stops after 300000 cycles (quick
-           30000);
-  regex    input.txt repeated 3000 times (quick 300);
-  nw       pairs.txt repeated 1000 times (quick 100);
+           program runs again and again; stops after 1200000 cycles
+           (quick 120000);
+  regex    input.txt repeated 12000 times (quick 1200);
+  nw       pairs.txt repeated 4000 times (quick 400);
   adpcm    samples.bin repeated 500 times (quick 50) and the `originals`
            array enlarged to hold them.
 Scaled runs of the engine and of the native model must print the same text;
@@ -128,7 +128,7 @@ def repeat_file(path, times):
 # Each scaler edits the copied example in `work` and returns a one-line
 # description of the workload.
 def scale_bitcoin(work, quick):
-    nonces = 200 if quick else 2000
+    nonces = 800 if quick else 8000
     path = os.path.join(work, "bitcoin.v")
     text = open(path).read()
     text = replace_once(text, "parameter DIFFICULTY = 10;", "parameter DIFFICULTY = 32;")
@@ -138,7 +138,7 @@ def scale_bitcoin(work, quick):
 
 
 def scale_df(work, quick):
-    steps = 10000 if quick else 100000
+    steps = 40000 if quick else 400000
     path = os.path.join(work, "df.v")
     text = replace_once(open(path).read(), "if (n == 24) $finish;", "if (n == %d) $finish;" % steps)
     open(path, "w").write(text)
@@ -146,7 +146,7 @@ def scale_df(work, quick):
 
 
 def scale_mips32(work, quick):
-    cycles = 30000 if quick else 300000
+    cycles = 120000 if quick else 1200000
     path = os.path.join(work, "mips32.v")
     text = open(path).read()
     text = replace_once(text, "6'h0c: begin halted <= 1; pc <= pc; end", "6'h0c: pc <= 0;")
@@ -156,13 +156,13 @@ def scale_mips32(work, quick):
 
 
 def scale_regex(work, quick):
-    times = 300 if quick else 3000
+    times = 1200 if quick else 12000
     repeat_file(os.path.join(work, "input.txt"), times)
     return "input.txt x%d" % times
 
 
 def scale_nw(work, quick):
-    times = 100 if quick else 1000
+    times = 400 if quick else 4000
     repeat_file(os.path.join(work, "pairs.txt"), times)
     return "pairs.txt x%d" % times
 
