@@ -30,8 +30,9 @@ namespace {
 
 constexpr auto kWatchdogTick = std::chrono::milliseconds(100);
 // Ticks with every rank blocked and nothing happening before a deadlock is
-// declared; a woken rank runs within microseconds, so this is generous.
-constexpr int kDeadlockTicks = 5;
+// declared. Woken ranks no longer count as blocked, so this only has to
+// outlast a loaded machine's scheduling delays between related wake-ups.
+constexpr int kDeadlockTicks = 20;
 constexpr auto kAbortGrace = std::chrono::seconds(2);
 constexpr size_t kRankStackBytes = 64u << 20;
 

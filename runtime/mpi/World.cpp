@@ -53,7 +53,8 @@ World::World(int size)
       wakeCounts_(new std::atomic<uint64_t>[size]),
       mailboxes_(size),
       phases_(size),
-      waits_(size) {
+      waits_(size),
+      asleep_(size, 0) {
   for (int i = 0; i < size; ++i) {
     wakeups_.push_back(std::make_unique<std::condition_variable>());
     wakeCounts_[i].store(0);
@@ -99,6 +100,10 @@ std::pair<World*, int> World::bindingOf(const granule::Granule* granule) {
 void World::wakeLocked(int rank) {
   ++epoch_;
   wakeCounts_[rank].fetch_add(1, std::memory_order_release);
+  if (asleep_[rank]) {
+    asleep_[rank] = 0;
+    --blocked_;
+  }
   wakeups_[rank]->notify_one();
 }
 
@@ -116,9 +121,17 @@ bool World::waitLocked(std::unique_lock<std::mutex>& lock, int rank, const WaitI
     if (done() || aborted_) return !aborted_;
   }
   waits_[rank] = info;
-  ++blocked_;
-  while (!done() && !aborted_) wakeups_[rank]->wait(lock);
-  --blocked_;
+  while (!done() && !aborted_) {
+    if (!asleep_[rank]) {
+      asleep_[rank] = 1;
+      ++blocked_;
+    }
+    wakeups_[rank]->wait(lock);
+  }
+  if (asleep_[rank]) {
+    asleep_[rank] = 0;
+    --blocked_;
+  }
   waits_[rank].reset();
   return !aborted_;
 }

@@ -217,6 +217,10 @@ class World {
   std::vector<RankPhase> phases_;
   std::vector<std::optional<WaitInfo>> waits_;
   int running_ = 0;
+  // Ranks asleep on their condition variable and not woken since: a rank
+  // that was notified but has not run yet is not blocked, however long the
+  // scheduler takes to run it.
+  std::vector<char> asleep_;
   int blocked_ = 0;
   uint64_t epoch_ = 0;
   uint64_t watchedEpoch_ = 0;
