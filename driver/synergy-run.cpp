@@ -16,6 +16,7 @@
 #include "engine/EngineRunner.h"
 #include "granule/Granule.h"
 #include "mpi/MpiJob.h"
+#include "omp/ThreadGroup.h"
 #include "synergy/ToolPaths.h"
 #include "wasi/Wasi.h"
 
@@ -41,6 +42,8 @@ void printUsage() {
       "  --env KEY=VALUE     set an environment variable in the guest (repeatable)\n"
       "  -np N               run an MPI program as N ranks, like mpirun -np N\n"
       "  --tag-output        with -np: prefix each output line with [1,<rank>]<stdout>:\n"
+      "  --dsm               run OpenMP threads on copy-on-write replicas of memory that\n"
+      "                      meet through byte-wise diffs, as on several hosts\n"
       "  --help              print this help\n"
       "  --version           print the version\n"
       "\n"
@@ -49,7 +52,8 @@ void printUsage() {
       "examples:\n"
       "  synergy-run hello.wasm arg1 arg2\n"
       "  synergy-run --dir ./data:/data --env MODE=fast app.wasm /data/input.txt\n"
-      "  synergy-run -np 4 --tag-output ring.wasm\n",
+      "  synergy-run -np 4 --tag-output ring.wasm\n"
+      "  OMP_NUM_THREADS=4 synergy-run --dsm sgd.wasm\n",
       kTrapExitCode);
 }
 
@@ -93,6 +97,7 @@ int main(int argc, char** argv) {
   std::string program;
   int ranks = 0;  // 0: not an MPI job
   bool tagOutput = false;
+  bool dsm = false;
   int i = 1;
   for (; i < argc; ++i) {
     std::string arg = argv[i];
@@ -126,6 +131,8 @@ int main(int argc, char** argv) {
       ranks = int(value);
     } else if (arg == "--tag-output") {
       tagOutput = true;
+    } else if (arg == "--dsm") {
+      dsm = true;
     } else if (arg == "--") {
       ++i;
       break;
@@ -160,6 +167,7 @@ int main(int argc, char** argv) {
   if (!module) fail(error);
 
   granule::Granule granule(module, config);
+  if (dsm) granule.extension<omp::ThreadMember>().group().setDsm(true);
   granule::RunResult result = granule.runStartOnOwnThread();
   std::fflush(stdout);
   if (result.kind == granule::RunResult::Kind::Trapped) {

@@ -23,6 +23,10 @@ namespace synergy::passes {
 
 bool isControlPointImport(std::string_view module, std::string_view base);
 
+// Whether the module calls the OpenMP or pthreads runtime, i.e. may run as
+// several thread granules over one memory.
+bool importsThreadRuntime(BinaryenModuleRef module);
+
 struct ControlPointCensus {
   // Control-point imports in module order; `internalNames[i]` is Binaryen's
   // name for `imports[i]`, the name call sites use.

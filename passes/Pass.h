@@ -37,5 +37,7 @@ class Pass {
 std::unique_ptr<Pass> createControlPointCensusPass();
 std::unique_ptr<Pass> createAsyncifyControlPointsPass();
 std::unique_ptr<Pass> createLowerAtomicsPass();
+std::unique_ptr<Pass> createSerializeLibcPass();
+std::unique_ptr<Pass> createExportThreadSupportPass();
 
 }  // namespace synergy::passes

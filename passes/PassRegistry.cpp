@@ -5,7 +5,7 @@
 
 namespace synergy::passes {
 
-static const std::array<PassInfo, 3> kPasses = {{
+static const std::array<PassInfo, 5> kPasses = {{
     {"control-point-census",
      "record control-point imports and their call sites in the synergy.control_points section",
      createControlPointCensusPass},
@@ -15,6 +15,12 @@ static const std::array<PassInfo, 3> kPasses = {{
     {"lower-atomics",
      "replace atomic instructions with synergy.atomic_* runtime calls and unshare the memory",
      createLowerAtomicsPass},
+    {"serialize-libc",
+     "wrap malloc, free and stdio in the runtime's libc lock in modules that run threads",
+     createSerializeLibcPass},
+    {"export-thread-support",
+     "export the guest malloc, free and __wasm_init_tls for the thread runtime",
+     createExportThreadSupportPass},
 }};
 
 std::span<const PassInfo> registeredPasses() { return kPasses; }

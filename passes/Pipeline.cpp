@@ -14,6 +14,10 @@ std::vector<const PassInfo*> defaultPipelinePasses() {
       // First, on the module as linked: it records the program's own call
       // sites, before later passes add runtime calls of their own.
       findPass("control-point-census"),
+      // Threaded modules only. The libc lock is not a control point, so the
+      // census must not see it; the exports must name the locked malloc.
+      findPass("serialize-libc"),
+      findPass("export-thread-support"),
       // Before asyncify, so that asyncify sees the final set of calls and its
       // optimizer runs over the lowered code; the atomic helpers it adds are
       // not control points and stay uninstrumented.

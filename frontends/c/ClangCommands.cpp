@@ -49,6 +49,11 @@ static ToolCommand startClangCommand(const GranuleToolchain& toolchain,
   // unrolled, 1.44x not). The AOT clang -O2 unrolls natively anyway. Placed
   // before the user's flags, so -funroll-loops still wins.
   argv.push_back("-fno-unroll-loops");
+  // Thread granules share one memory: C11 and OpenMP atomics must stay wasm
+  // atomics (the LowerAtomics pass turns them into runtime calls), and
+  // _Thread_local/threadprivate must address memory through __tls_base so
+  // that each granule can have its own block.
+  if (arguments.threads) append(argv, {"-matomics", "-mbulk-memory"});
   return command;
 }
 
@@ -85,6 +90,18 @@ ToolCommand buildLinkCommand(const GranuleToolchain& toolchain, const DriverArgu
   // is still an error, as with cc. Functions declared with an import_module
   // attribute (the "synergy" module) are imports without this list.
   argv.push_back("-Wl,--allow-undefined-file=" + toolchain.controlPointSymbols);
+  if (arguments.threads) {
+    // Only a shared-memory link keeps TLS relative to a mutable __tls_base
+    // (otherwise wasm-ld makes it absolute); the memory is made non-shared
+    // again by LowerAtomics. wasi-libc is built without atomics, hence no
+    // feature check. The runtime allocates thread stacks and TLS blocks with
+    // the guest's own allocator and initialises TLS with __wasm_init_tls;
+    // exporting them keeps them alive (the ExportThreadSupport pass then
+    // replaces wasm-ld's constructor-running export wrappers).
+    append(argv, {"-Wl,--shared-memory", "-Wl,--no-check-features",
+                  "-Wl,--max-memory=4294967296", "-Wl,--export=malloc", "-Wl,--export=free",
+                  "-Wl,--export=__wasm_init_tls"});
+  }
   for (const DriverArgument& argument : arguments.arguments) {
     switch (argument.phase) {
       case ArgumentPhase::Input: {

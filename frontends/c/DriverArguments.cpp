@@ -91,9 +91,8 @@ constexpr std::array kPhaseFlags = {
     // OpenMP is a compile-time transformation here: the __kmpc_* calls it
     // emits are control-point imports, and there is no libomp to link.
     OptionRule{"-fopenmp", ArgumentPhase::Compile},
-    // Granules share memory through the runtime, not through wasm threads:
-    // wasi-libc here is single-threaded and wasm2c rejects atomics, so
-    // -pthread must not turn on +atomics or --shared-memory.
+    // The driver itself adds what threads need (see ClangCommands.cpp);
+    // clang's -pthread would look for a wasm32-wasi-threads libc.
     OptionRule{"-pthread", ArgumentPhase::Dropped},
     // The link step never runs wasm-opt (see the -O rule below), and clang-19
     // silently skips linking altogether when given --no-wasm-opt.
@@ -259,6 +258,9 @@ class Classifier {
     } else if (word == "--help") {
       parsed_.showHelp = true;
       add(ArgumentPhase::Dropped, {word});
+    } else if (word == "-fopenmp" || word.starts_with("-fopenmp=") || word == "-pthread") {
+      parsed_.threads = true;
+      add(word == "-pthread" ? ArgumentPhase::Dropped : ArgumentPhase::Compile, {word});
     } else if (const OptionRule* rule = findRule(kSeparateValueOptions, word, false)) {
       if (!takeValue(value, error)) return false;
       add(rule->phase, {word, value});

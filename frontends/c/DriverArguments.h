@@ -65,6 +65,9 @@ struct DriverArguments {
   bool relocatableOrShared = false;  // -r or -shared: no finished module
   bool noStandardIncludes = false;     // -nostdinc
   bool noStandardCxxIncludes = false;  // -nostdinc++
+  // -fopenmp or -pthread: the program runs as several thread granules over
+  // one memory, so it is built with real atomics and thread-local storage.
+  bool threads = false;
 };
 
 // Classifies `arguments` (argv without the program name, response files

@@ -41,13 +41,35 @@ T* atomicCell(Z_synergy_instance_t* host, uint32_t address) {
   return reinterpret_cast<T*>(bytes);
 }
 
+// In --dsm mode an atomic acts on the main copy: the replica synchronises
+// around it, as around a lock.
+class SyncedAccess {
+ public:
+  explicit SyncedAccess(Z_synergy_instance_t* host)
+      : sync_(Granule::fromHost(host).memorySync()) {
+    if (!sync_) return;
+    sync_->lockExclusive();
+    sync_->acquire();
+  }
+  ~SyncedAccess() {
+    if (!sync_) return;
+    sync_->release();
+    sync_->unlockExclusive();
+  }
+
+ private:
+  synergy::granule::MemorySync* sync_;
+};
+
 template <typename T>
 T load(Z_synergy_instance_t* host, uint32_t address) {
+  SyncedAccess synced(host);
   return __atomic_load_n(atomicCell<T>(host, address), __ATOMIC_SEQ_CST);
 }
 
 template <typename T>
 void store(Z_synergy_instance_t* host, uint32_t address, T value) {
+  SyncedAccess synced(host);
   __atomic_store_n(atomicCell<T>(host, address), value, __ATOMIC_SEQ_CST);
 }
 
@@ -55,6 +77,7 @@ enum class RmwOp { Add, Sub, And, Or, Xor, Xchg };
 
 template <typename T, RmwOp op>
 T rmw(Z_synergy_instance_t* host, uint32_t address, T value) {
+  SyncedAccess synced(host);
   T* cell = atomicCell<T>(host, address);
   switch (op) {
     case RmwOp::Add: return __atomic_fetch_add(cell, value, __ATOMIC_SEQ_CST);
@@ -71,6 +94,7 @@ T rmw(Z_synergy_instance_t* host, uint32_t address, T value) {
 // zero-extended either way.
 template <typename T>
 T cmpxchg(Z_synergy_instance_t* host, uint32_t address, T expected, T replacement) {
+  SyncedAccess synced(host);
   __atomic_compare_exchange_n(atomicCell<T>(host, address), &expected, replacement, false,
                               __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
   return expected;

@@ -89,6 +89,7 @@ bool writeGlue(const std::string& wasm2cHeader, const std::string& moduleName,
   auto lines = splitLines(wasm2cHeader);
 
   std::vector<std::string> globalFields;
+  std::vector<std::string> importInstanceFields;
   std::string tableField;
   std::vector<std::string> importInstanceTypes;
   std::ostringstream stubs;
@@ -128,6 +129,8 @@ bool writeGlue(const std::string& wasm2cHeader, const std::string& moduleName,
         tableField = std::string(name);
       } else if (isScalarType(type) && name.substr(0, 4) == "w2c_") {
         globalFields.emplace_back(name);
+      } else if (type.substr(0, 9) == "struct Z_" && type.ends_with("_instance_t*")) {
+        importInstanceFields.emplace_back(name);
       }
       continue;
     }
@@ -192,6 +195,10 @@ bool writeGlue(const std::string& wasm2cHeader, const std::string& moduleName,
     << "_instantiate((" << instanceType << "*)instance";
   for (const auto& type : importInstanceTypes) c << ", (" << type << ")host";
   c << ");\n}\n"
+    << "void synergy_glue_set_host(void* instance, void* host) {\n";
+  for (const auto& field : importInstanceFields)
+    c << "  ((" << instanceType << "*)instance)->" << field << " = host;\n";
+  c << "}\n"
     << "void synergy_glue_free(void* instance) { Z_" << moduleName << "_free((" << instanceType
     << "*)instance); }\n"
     << "wasm_rt_memory_t* synergy_glue_memory(void* instance) { return &((" << instanceType
@@ -215,8 +222,11 @@ bool writeGlue(const std::string& wasm2cHeader, const std::string& moduleName,
   for (const auto& g : globalFields) c << "offsetof(" << instanceType << ", " << g << "), ";
   c << "0};\nstatic const uint32_t global_sizes[] = {";
   for (const auto& g : globalFields) c << "sizeof(((" << instanceType << "*)0)->" << g << "), ";
-  c << "0};\n"
+  c << "0};\nstatic const char* const global_names[] = {";
+  for (const auto& g : globalFields) c << cStringLiteral(g.substr(4)) << ", ";
+  c << "NULL};\n"
     << "uint32_t synergy_glue_global_count(void) { return " << globalFields.size() << "; }\n"
+    << "const char* synergy_glue_global_name(uint32_t i) { return global_names[i]; }\n"
     << "uint32_t synergy_glue_global_offset(uint32_t i) { return global_offsets[i]; }\n"
     << "uint32_t synergy_glue_global_size(uint32_t i) { return global_sizes[i]; }\n";
   glue.source = c.str();

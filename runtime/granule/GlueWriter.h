@@ -8,6 +8,7 @@
 //   size_t      synergy_glue_instance_size(void);
 //   void        synergy_glue_init_module(void);
 //   void        synergy_glue_instantiate(void* instance, void* host);
+//   void        synergy_glue_set_host(void* instance, void* host); // rebind imports
 //   void        synergy_glue_free(void* instance);
 //   wasm_rt_memory_t*        synergy_glue_memory(void* instance);
 //   wasm_rt_funcref_table_t* synergy_glue_table(void* instance);
@@ -18,6 +19,7 @@
 //   uint32_t    synergy_glue_global_count(void);
 //   uint32_t    synergy_glue_global_offset(uint32_t i);  // in the instance
 //   uint32_t    synergy_glue_global_size(uint32_t i);
+//   const char* synergy_glue_global_name(uint32_t i);   // wasm2c's, minus "w2c_"
 //
 // Every import instance pointer is the same `host` pointer (the Granule).
 // Imports the runtime does not provide become stubs that trap when called,

@@ -3,6 +3,7 @@
 
 #include <pthread.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 
@@ -16,9 +17,22 @@ Granule::Granule(std::shared_ptr<Module> module, GranuleConfig config)
   instance_ = std::calloc(1, module_->instanceSize());
 }
 
+std::unique_ptr<Granule> Granule::spawnThread(Granule& parent) {
+  auto thread = std::make_unique<Granule>(parent.module_, parent.config_);
+  std::memcpy(thread->instance_, parent.instance_, parent.module_->instanceSize());
+  thread->module_->setHost(thread->instance_, thread.get());
+  thread->instantiated_ = true;
+  thread->ownsInstanceResources_ = false;
+  thread->memory_ = parent.memory_;
+  thread->memorySync_ = parent.memorySync_;
+  addMemoryView(thread->module_->memory(thread->instance_));
+  return thread;
+}
+
 Granule::~Granule() {
   extensions_.clear();
-  if (instantiated_) module_->freeInstance(instance_);
+  if (instantiated_ && ownsInstanceResources_) module_->freeInstance(instance_);
+  if (!ownsInstanceResources_) removeMemoryView(module_->memory(instance_));
   std::free(instance_);
 }
 
@@ -26,7 +40,33 @@ uint8_t* Granule::memoryBase() const { return memory_ ? memory_->base() : nullpt
 
 uint64_t Granule::memorySize() const { return memory_ ? memory_->sizeBytes() : 0; }
 
+bool Granule::readGlobal32(std::string_view name, uint32_t& value) const {
+  const GlobalSlot* slot = module_->global(name);
+  if (!slot || slot->size != 4) return false;
+  std::memcpy(&value, static_cast<uint8_t*>(instance_) + slot->offset, 4);
+  return true;
+}
+
+bool Granule::writeGlobal32(std::string_view name, uint32_t value) {
+  const GlobalSlot* slot = module_->global(name);
+  if (!slot || slot->size != 4) return false;
+  std::memcpy(static_cast<uint8_t*>(instance_) + slot->offset, &value, 4);
+  return true;
+}
+
+void Granule::rebindMemory(snapshot::LinearMemory& memory) {
+  wasm_rt_memory_t* view = module_->memory(instance_);
+  if (!ownsInstanceResources_) removeMemoryView(view);
+  view->data = memory.base();
+  refreshMemoryView(view, memory);
+  if (!ownsInstanceResources_) addMemoryView(view);
+  memory_ = &memory;
+}
+
 uint8_t* Granule::guestBytes(uint64_t addr, uint64_t bytes) {
+  // Host functions may run while the instance is still being created (an
+  // atomic in the start function), before instantiate() has recorded it.
+  if (!memory_ && instance_) memory_ = linearMemoryOf(module_->memory(instance_));
   if (addr > memorySize() || bytes > memorySize() - addr) trap("out of bounds memory access");
   return memoryBase() + addr;
 }
@@ -50,12 +90,31 @@ bool Granule::instantiate(std::string& error) {
     module_->instantiate(instance_, this);
     instantiated_ = true;
     memory_ = linearMemoryOf(module_->memory(instance_));
+    initializeThreadLocalStorage();
   } else {
     error = std::string("instantiation trapped: ") +
             (execution.trapReason ? execution.trapReason : "trap");
   }
   leaveGuestExecution(previous);
   return ok;
+}
+
+void Granule::initializeThreadLocalStorage() {
+  // Threaded modules are linked with shared memory, where __tls_base starts
+  // at 0 and the thread library would set it up; wasi-libc here has none, so
+  // the runtime gives the first thread its TLS block (see
+  // passes/ExportThreadSupport.cpp).
+  using MallocFn = uint32_t (*)(void*, uint32_t);
+  using InitTlsFn = void (*)(void*, uint32_t);
+  auto allocate = reinterpret_cast<MallocFn>(module_->exportedFunction("__synergy_malloc"));
+  auto initTls = reinterpret_cast<InitTlsFn>(module_->exportedFunction("__synergy_init_tls"));
+  uint32_t size = 0, align = 0;
+  if (!allocate || !initTls || !readGlobal32("__tls_size", size)) return;
+  readGlobal32("__tls_align", align);
+  align = std::max<uint32_t>(align, 16);
+  uint32_t block = allocate(instance_, size + align);
+  if (block == 0) trap("out of memory for thread-local storage");
+  initTls(instance_, (block + align - 1) & ~(align - 1));
 }
 
 RunResult Granule::runStart() {
@@ -75,15 +134,21 @@ RunResult Granule::runStart() {
     result.trapFunction = "<instantiation>";
     return result;
   }
+  return run([&] { start(instance_); });
+}
+
+RunResult Granule::runGuarded(void (*body)(void*), void* context) {
+  RunResult result;
   prepareThreadForGuestCode();
   GuestExecution execution;
   execution.memory = memory_;
   GuestExecution* previous = enterGuestExecution(&execution);
   int outcome = sigsetjmp(execution.jumpBuffer, 1);
   if (outcome == GuestExecution::Running) {
-    start(instance_);
+    body(context);
     result.kind = RunResult::Kind::Exited;
     result.exitCode = 0;
+    result.returned = true;
   } else if (outcome == GuestExecution::Exited) {
     result.kind = RunResult::Kind::Exited;
     result.exitCode = execution.exitCode;
@@ -147,9 +212,7 @@ bool Granule::restoreSnapshot(const snapshot::Snapshot& snap, std::string& error
     error = "cannot map snapshot memory";
     return false;
   }
-  auto* memoryView = module_->memory(instance_);
-  memoryView->pages = uint32_t(memory_->pages());
-  memoryView->size = uint32_t(std::min<uint64_t>(memory_->sizeBytes(), UINT32_MAX));
+  refreshMemoryView(module_->memory(instance_), *memory_);
   auto* base = static_cast<uint8_t*>(instance_);
   size_t at = 0;
   for (const auto& slot : module_->globals()) {

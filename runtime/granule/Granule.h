@@ -13,6 +13,8 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
+#include <type_traits>
 #include <typeindex>
 #include <vector>
 
@@ -39,6 +41,7 @@ struct RunResult {
   enum class Kind { Exited, Trapped };
   Kind kind = Kind::Exited;
   int exitCode = 0;
+  bool returned = false;     // the guest code returned: no proc_exit, no trap
   std::string trapReason;    // e.g. "out of bounds memory access"
   std::string trapFunction;  // wasm function name, or "<unknown>"
 };
@@ -51,9 +54,29 @@ class HostExtension {
   virtual ~HostExtension() = default;
 };
 
+// How guest memory stays coherent around an access other threads may race
+// with (an atomic instruction, the libc lock). Threads that share one mapping
+// need nothing; a --dsm replica synchronises with the main copy.
+class MemorySync {
+ public:
+  virtual ~MemorySync() = default;
+  // Before the access: this granule sees every change released before.
+  virtual void acquire() = 0;
+  // After it: this granule's changes become visible to later acquirers.
+  virtual void release() = 0;
+  // Mutual exclusion for a read-modify-write of shared memory that no guest
+  // lock covers (an atomic instruction).
+  virtual void lockExclusive() = 0;
+  virtual void unlockExclusive() = 0;
+};
+
 class Granule {
  public:
   Granule(std::shared_ptr<Module> module, GranuleConfig config);
+  // A thread granule of `parent`: a new instance of the same module whose
+  // globals and tables start as the parent's and whose memory is the
+  // parent's. The caller gives it its own stack and TLS block.
+  static std::unique_ptr<Granule> spawnThread(Granule& parent);
   ~Granule();
   Granule(const Granule&) = delete;
   Granule& operator=(const Granule&) = delete;
@@ -74,6 +97,24 @@ class Granule {
   // The same, on a fresh thread with a native stack of `stackBytes`, so deep
   // guest recursion has room and exhausting it is a trap, not a crash.
   RunResult runStartOnOwnThread(size_t stackBytes = 64u << 20);
+  // Runs `body` (which calls into this granule's guest code) on the calling
+  // thread, turning traps and proc_exit into a RunResult.
+  template <typename Body>
+  RunResult run(Body&& body) {
+    return runGuarded(
+        [](void* context) { (*static_cast<std::remove_reference_t<Body>*>(context))(); }, &body);
+  }
+
+  // The value of a 32-bit wasm global, by name; false if there is none.
+  bool readGlobal32(std::string_view name, uint32_t& value) const;
+  bool writeGlobal32(std::string_view name, uint32_t value);
+
+  // Puts this granule's instance on another memory with the same layout (a
+  // --dsm replica). Guest code must not be running in it.
+  void rebindMemory(snapshot::LinearMemory& memory);
+
+  MemorySync* memorySync() const { return memorySync_; }
+  void setMemorySync(MemorySync* sync) { memorySync_ = sync; }
 
   // Memory plus every global (the stack pointer among them). The granule
   // must be instantiated and not running.
@@ -87,6 +128,7 @@ class Granule {
 
   uint8_t* memoryBase() const;
   uint64_t memorySize() const;
+  snapshot::LinearMemory* linearMemory() const { return memory_; }
 
   // Guest address -> host pointer, trapping the guest (OOB) when
   // [addr, addr+bytes) is not inside linear memory.
@@ -109,10 +151,17 @@ class Granule {
   }
 
  private:
+  RunResult runGuarded(void (*body)(void*), void* context);
+  void initializeThreadLocalStorage();
+
   std::shared_ptr<Module> module_;
   GranuleConfig config_;
   void* instance_ = nullptr;  // the wasm2c instance struct
   bool instantiated_ = false;
+  // A thread granule's instance shares memory and tables with its parent's,
+  // so freeing them is the parent's business.
+  bool ownsInstanceResources_ = true;
+  MemorySync* memorySync_ = nullptr;
   snapshot::LinearMemory* memory_ = nullptr;
   std::map<std::type_index, std::unique_ptr<HostExtension>> extensions_;
 };

@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <mutex>
 
+#include "snapshot/DirtyTracker.h"
 #include "snapshot/LinearMemory.h"
 
 namespace synergy::granule {
@@ -33,6 +34,8 @@ void restoreAndReturn(int signal) {
 }
 
 void onFault(int signal, siginfo_t* info, void* context) {
+  // A first write to a page that --dsm tracks is not a fault of the guest.
+  if (signal == SIGSEGV && snapshot::handleDirtyTrackingFault(info->si_addr)) return;
   GuestExecution* execution = tCurrent;
   if (!execution) return restoreAndReturn(signal);
   auto address = reinterpret_cast<uintptr_t>(info->si_addr);

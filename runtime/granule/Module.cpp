@@ -76,10 +76,12 @@ bool Module::bind(const std::string& soPath, std::string& error) {
   uint32_t (*globalCount)() = nullptr;
   uint32_t (*globalOffset)(uint32_t) = nullptr;
   uint32_t (*globalSize)(uint32_t) = nullptr;
+  const char* (*globalName)(uint32_t) = nullptr;
   if (!bindSymbol(handle_, "synergy_glue_instance_size", instanceSize, error) ||
       !bindSymbol(handle_, "synergy_glue_init_module", initModule, error) ||
       !bindSymbol(handle_, "synergy_glue_instantiate", instantiate_, error) ||
       !bindSymbol(handle_, "synergy_glue_free", free_, error) ||
+      !bindSymbol(handle_, "synergy_glue_set_host", setHost_, error) ||
       !bindSymbol(handle_, "synergy_glue_memory", memory_, error) ||
       !bindSymbol(handle_, "synergy_glue_table", table_, error) ||
       !bindSymbol(handle_, "synergy_glue_export_count", exportCount, error) ||
@@ -88,14 +90,15 @@ bool Module::bind(const std::string& soPath, std::string& error) {
       !bindSymbol(handle_, "synergy_glue_export_address", exportAddress, error) ||
       !bindSymbol(handle_, "synergy_glue_global_count", globalCount, error) ||
       !bindSymbol(handle_, "synergy_glue_global_offset", globalOffset, error) ||
-      !bindSymbol(handle_, "synergy_glue_global_size", globalSize, error))
+      !bindSymbol(handle_, "synergy_glue_global_size", globalSize, error) ||
+      !bindSymbol(handle_, "synergy_glue_global_name", globalName, error))
     return false;
   instanceSize_ = instanceSize();
   initModule();
   for (uint32_t i = 0; i < exportCount(); ++i)
     exports_.push_back({exportName(i), exportKind(i), exportAddress(i)});
   for (uint32_t i = 0; i < globalCount(); ++i)
-    globals_.push_back({globalOffset(i), globalSize(i)});
+    globals_.push_back({globalOffset(i), globalSize(i), globalName(i)});
   Dl_info info;
   if (dladdr(reinterpret_cast<void*>(instantiate_), &info) && info.dli_fbase)
     loadBase_ = reinterpret_cast<uintptr_t>(info.dli_fbase);
@@ -104,6 +107,12 @@ bool Module::bind(const std::string& soPath, std::string& error) {
 
 Module::~Module() {
   if (handle_) dlclose(handle_);
+}
+
+const GlobalSlot* Module::global(std::string_view name) const {
+  for (const auto& slot : globals_)
+    if (slot.name == name) return &slot;
+  return nullptr;
 }
 
 void* Module::exportedFunction(const std::string& name) const {

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace synergy::granule {
@@ -19,6 +20,7 @@ namespace synergy::granule {
 struct GlobalSlot {
   uint32_t offset;  // byte offset inside the instance struct
   uint32_t size;    // 4 or 8
+  std::string name;  // the wasm global's name, e.g. "__stack_pointer"
 };
 
 class Module {
@@ -35,12 +37,16 @@ class Module {
   size_t instanceSize() const { return instanceSize_; }
   void instantiate(void* instance, void* host) const { instantiate_(instance, host); }
   void freeInstance(void* instance) const { free_(instance); }
+  // Points every import of `instance` at `host` (a copied instance struct
+  // still names the granule it was copied from).
+  void setHost(void* instance, void* host) const { setHost_(instance, host); }
   wasm_rt_memory_t* memory(void* instance) const { return memory_(instance); }
   wasm_rt_funcref_table_t* table(void* instance) const { return table_(instance); }
   // The native entry of an exported function (signature known to the caller),
   // or nullptr.
   void* exportedFunction(const std::string& name) const;
   const std::vector<GlobalSlot>& globals() const { return globals_; }
+  const GlobalSlot* global(std::string_view name) const;
 
   // The wasm function containing native code address `pc`, or "<unknown>".
   std::string functionNameAt(uintptr_t pc) const;
@@ -55,6 +61,7 @@ class Module {
   size_t instanceSize_ = 0;
   void (*instantiate_)(void*, void*) = nullptr;
   void (*free_)(void*) = nullptr;
+  void (*setHost_)(void*, void*) = nullptr;
   wasm_rt_memory_t* (*memory_)(void*) = nullptr;
   wasm_rt_funcref_table_t* (*table_)(void*) = nullptr;
   struct Export {

@@ -33,6 +33,9 @@ std::map<std::vector<int>, uint32_t> gFuncTypes;
 std::mutex gMemoriesLock;
 // wasm_rt_memory_t carries no spare field, so memories are found by base.
 std::map<uint8_t*, LinearMemory*> gMemories;
+// Thread granules' copies of a memory's wasm2c view, all kept current when
+// any of them grows the memory.
+std::multimap<uint8_t*, wasm_rt_memory_t*> gMemoryViews;
 
 // wasm2c's funcref and externref tables share one shape: data, max_size, size.
 template <typename Table>
@@ -75,6 +78,38 @@ LinearMemory* linearMemoryOf(const wasm_rt_memory_t* memory) {
   std::lock_guard lock(gMemoriesLock);
   auto it = gMemories.find(memory->data);
   return it == gMemories.end() ? nullptr : it->second;
+}
+
+void registerLinearMemory(LinearMemory* memory) {
+  std::lock_guard lock(gMemoriesLock);
+  gMemories[memory->base()] = memory;
+}
+
+void unregisterLinearMemory(LinearMemory* memory) {
+  std::lock_guard lock(gMemoriesLock);
+  gMemories.erase(memory->base());
+}
+
+void addMemoryView(wasm_rt_memory_t* view) {
+  std::lock_guard lock(gMemoriesLock);
+  gMemoryViews.emplace(view->data, view);
+}
+
+void removeMemoryView(wasm_rt_memory_t* view) {
+  std::lock_guard lock(gMemoriesLock);
+  auto [first, last] = gMemoryViews.equal_range(view->data);
+  for (auto it = first; it != last; ++it)
+    if (it->second == view) {
+      gMemoryViews.erase(it);
+      return;
+    }
+}
+
+void refreshMemoryView(wasm_rt_memory_t* view, const LinearMemory& memory) {
+  view->pages = uint32_t(memory.pages());
+  // A full 4 GiB memory does not fit the 32-bit size field; wasm2c only uses
+  // it for explicit range checks, which guard-page mode compiles out.
+  view->size = uint32_t(std::min<uint64_t>(memory.sizeBytes(), UINT32_MAX));
 }
 
 }  // namespace synergy::granule
@@ -158,10 +193,10 @@ uint32_t wasm_rt_grow_memory(wasm_rt_memory_t* memory, uint32_t deltaPages) {
   if (!linear) return UINT32_MAX;
   int64_t oldPages = linear->grow(deltaPages);
   if (oldPages < 0) return UINT32_MAX;
-  memory->pages = uint32_t(linear->pages());
-  // A full 4 GiB memory does not fit the 32-bit size field; wasm2c only uses
-  // it for explicit range checks, which guard-page mode compiles out.
-  memory->size = uint32_t(std::min<uint64_t>(linear->sizeBytes(), UINT32_MAX));
+  synergy::granule::refreshMemoryView(memory, *linear);
+  std::lock_guard lock(gMemoriesLock);
+  auto [first, last] = gMemoryViews.equal_range(memory->data);
+  for (auto it = first; it != last; ++it) synergy::granule::refreshMemoryView(it->second, *linear);
   return uint32_t(oldPages);
 }
 

@@ -10,4 +10,17 @@ namespace synergy::granule {
 // The guard-page memory behind a wasm2c memory, or nullptr if unknown.
 snapshot::LinearMemory* linearMemoryOf(const wasm_rt_memory_t* memory);
 
+// Makes a memory the runtime did not allocate itself (a --dsm replica) known
+// to linearMemoryOf, so guest code can grow it.
+void registerLinearMemory(snapshot::LinearMemory* memory);
+void unregisterLinearMemory(snapshot::LinearMemory* memory);
+
+// Another instance's copy of a memory's wasm2c view (a thread granule's):
+// growing the memory through any view updates them all.
+void addMemoryView(wasm_rt_memory_t* view);
+void removeMemoryView(wasm_rt_memory_t* view);
+
+// Sets a view's page count and size from the memory behind it.
+void refreshMemoryView(wasm_rt_memory_t* view, const snapshot::LinearMemory& memory);
+
 }  // namespace synergy::granule

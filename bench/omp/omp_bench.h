@@ -1,0 +1,57 @@
+/*===- omp_bench.h - shared plumbing for the OpenMP bench kernels ----------===*
+ *
+ * Every kernel in bench/omp is built twice, natively with gcc (libgomp) and
+ * as a granule with synergy-cc, and run at several thread counts. It reuses
+ * the conventions of bench/kernels/kernel_support.h (its PRNG, FNV-1a
+ * checksum, allocation and size argument) and adds the OpenMP timing: the
+ * kernel loop is timed with omp_get_wtime, i.e. wall-clock, since with
+ * several threads the calling thread's CPU time means nothing.
+ *
+ * Output protocol, parsed by bench/omp/run.py:
+ *   kernel <name> <parameters> threads=<team size>
+ *   checksum 0x<16 hex digits>
+ *   time_s <wall seconds of the timed loop>
+ *   us_per_op <microseconds per region or barrier>   (microbenchmarks only)
+ * The kernel and checksum lines must match between native and granule at
+ * the same thread count. Inputs are chosen so every floating result is
+ * computed in the same order on both sides (each element by one thread, or
+ * exact integer-valued sums), so the checksums are exact.
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef SYNERGY_BENCH_OMP_BENCH_H
+#define SYNERGY_BENCH_OMP_BENCH_H
+
+#include "../kernels/kernel_support.h"
+
+#include <omp.h>
+
+/* The size of the team a plain `omp parallel` gets. */
+static inline int omp_bench_team_size(void) {
+  int team = 0;
+#pragma omp parallel
+  {
+#pragma omp master
+    team = omp_get_num_threads();
+  }
+  return team;
+}
+
+static inline void omp_bench_report(const KernelChecksum *sum, double seconds) {
+  printf("checksum 0x%016" PRIx64 "\n", sum->hash);
+  printf("time_s %.6f\n", seconds);
+}
+
+/* argv[2], when given, overrides the iteration count. */
+static inline int omp_bench_iterations(int argc, char **argv, int default_iterations) {
+  if (argc < 3)
+    return default_iterations;
+  char *end = NULL;
+  long value = strtol(argv[2], &end, 10);
+  if (end == argv[2] || *end != '\0' || value <= 0 || value > 1000000000) {
+    fprintf(stderr, "error: iteration argument must be a positive integer, got '%s'\n", argv[2]);
+    exit(2);
+  }
+  return (int)value;
+}
+
+#endif

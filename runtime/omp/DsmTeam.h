@@ -1,0 +1,65 @@
+//===- DsmTeam.h - an OpenMP team on copy-on-write replicas (--dsm) --------===//
+//
+// In --dsm mode the threads of a team do not share the encountering
+// thread's memory. Each runs on its own replica of it (snapshot::DsmMain),
+// exactly as a thread on a remote host would, and every OpenMP
+// synchronisation point is also a memory synchronisation: releasing pushes
+// the replica's byte-wise diff into the main copy, acquiring pushes and then
+// pulls what other threads pushed. At the end of the region each thread
+// pushes once more and the encountering thread goes back to the main copy,
+// which then holds the merged result.
+//
+// A thread enters the team by moving its granule onto its replica; guest
+// frames outside the region (which hoisted the old memory base) only run
+// again after it has moved back.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "granule/Granule.h"
+#include "snapshot/DsmMemory.h"
+
+namespace synergy::omp {
+
+class DsmTeam {
+ public:
+  // Replicas of `encountering`'s current memory, one per team thread.
+  DsmTeam(granule::Granule& encountering, int size);
+  ~DsmTeam();
+
+  void enter(int threadNum, granule::Granule& granule);
+  void leave(int threadNum, granule::Granule& granule);
+
+ private:
+  class ReplicaSync : public granule::MemorySync {
+   public:
+    ReplicaSync(snapshot::DsmReplica& replica, std::recursive_mutex& exclusive)
+        : replica_(replica), exclusive_(exclusive) {}
+    void acquire() override;
+    void release() override;
+    void lockExclusive() override { exclusive_.lock(); }
+    void unlockExclusive() override { exclusive_.unlock(); }
+
+   private:
+    snapshot::DsmReplica& replica_;
+    std::recursive_mutex& exclusive_;
+  };
+
+  struct Member {
+    std::unique_ptr<snapshot::DsmReplica> replica;
+    std::unique_ptr<ReplicaSync> sync;
+    snapshot::LinearMemory* previousMemory = nullptr;
+    granule::MemorySync* previousSync = nullptr;
+  };
+
+  granule::Granule& encountering_;
+  snapshot::DsmMain main_;
+  std::recursive_mutex exclusive_;
+  std::vector<Member> members_;
+};
+
+}  // namespace synergy::omp

@@ -1,0 +1,381 @@
+//===- OpenMpFunctions.cpp - the __kmpc_* and omp_* host functions --------===//
+//
+// What clang -fopenmp emits for parallel regions and synchronisation, and the
+// OpenMP 4.5 runtime API of include/omp.h, as wasm2c imports from module
+// "env". The loop schedules are in Worksharing.cpp.
+//
+// Reductions use the runtime's critical method: every thread is told to
+// combine its private copy into the shared variable itself, one at a time
+// under the reduction's lock. That needs no knowledge of the variables'
+// types and stays correct in --dsm mode, where the lock is a memory
+// synchronisation point: each combine starts from the main copy's value.
+//
+//===----------------------------------------------------------------------===//
+#include <unistd.h>
+
+#include <chrono>
+#include <climits>
+#include <cstdint>
+#include <vector>
+
+#include "omp/Team.h"
+
+using synergy::granule::Granule;
+using namespace synergy::omp;
+
+namespace {
+
+constexpr uint32_t kMaxForkArguments = 14;
+
+void barrier(Granule& granule) {
+  OmpThread& me = ompThread(granule);
+  if (me.teamSize() <= 1) return;
+  releaseMemory(granule);
+  me.at.team->barrier.arriveAndWait();
+  acquireMemory(granule);
+}
+
+void lockCritical(Granule& granule, uint32_t name) {
+  OmpThread& me = ompThread(granule);
+  ompRuntime(granule).locks().lock(name, me.globalThreadId(), false);
+  acquireMemory(granule);
+}
+
+void unlockCritical(Granule& granule, uint32_t name) {
+  OmpThread& me = ompThread(granule);
+  releaseMemory(granule);
+  if (!ompRuntime(granule).locks().unlock(name, me.globalThreadId()))
+    granule.trap("OpenMP critical section or lock released by a thread that does not hold it");
+}
+
+void forkCall(void* host, uint32_t argumentCount, uint32_t microtask, uint32_t varargs) {
+  Granule& granule = Granule::fromHost(host);
+  if (argumentCount > kMaxForkArguments)
+    granule.trap("parallel region shares more than 14 variables");
+  std::vector<uint32_t> arguments(argumentCount);
+  if (argumentCount) {
+    const uint32_t* shared = granule.guestPtr<uint32_t>(varargs, argumentCount);
+    arguments.assign(shared, shared + argumentCount);
+  }
+  ompRuntime(granule).forkCall(ompThread(granule), microtask, std::move(arguments));
+}
+
+// `if(0)` regions: __kmpc_serialized_parallel enters a team of one, which
+// still counts as a level. Kept per thread so serialized regions nest.
+struct SerializedTeams : synergy::granule::HostExtension {
+  explicit SerializedTeams(Granule&) {}
+  std::vector<std::pair<std::unique_ptr<Team>, TeamPosition>> stack;
+};
+
+int currentLevel(const OmpThread& me) { return me.at.team ? me.at.team->level : 0; }
+
+}  // namespace
+
+extern "C" {
+
+void Z_envZ___kmpc_fork_call(void* host, uint32_t, uint32_t argumentCount, uint32_t microtask,
+                             uint32_t varargs) {
+  forkCall(host, argumentCount, microtask, varargs);
+}
+
+void Z_envZ___kmpc_push_num_threads(void* host, uint32_t, uint32_t, uint32_t threads) {
+  ompThread(Granule::fromHost(host)).pushedNumThreads = int32_t(threads) > 0 ? int(threads) : 0;
+}
+
+void Z_envZ___kmpc_push_proc_bind(void*, uint32_t, uint32_t, uint32_t) {}
+void Z_envZ___kmpc_begin(void*, uint32_t, uint32_t) {}
+void Z_envZ___kmpc_end(void*, uint32_t) {}
+
+uint32_t Z_envZ___kmpc_global_thread_num(void* host, uint32_t) {
+  return uint32_t(ompThread(Granule::fromHost(host)).globalThreadId());
+}
+
+void Z_envZ___kmpc_serialized_parallel(void* host, uint32_t, uint32_t) {
+  Granule& granule = Granule::fromHost(host);
+  OmpThread& me = ompThread(granule);
+  Team* parent = me.at.team;
+  auto team = std::make_unique<Team>(parent, 1, parent ? parent->activeLevel : 0,
+                                     me.at.threadNum);
+  auto& serialized = granule.extension<SerializedTeams>().stack;
+  serialized.emplace_back(std::move(team), me.at);
+  me.at = TeamPosition{};
+  me.at.team = serialized.back().first.get();
+}
+
+void Z_envZ___kmpc_end_serialized_parallel(void* host, uint32_t, uint32_t) {
+  Granule& granule = Granule::fromHost(host);
+  auto& serialized = granule.extension<SerializedTeams>().stack;
+  if (serialized.empty()) granule.trap("__kmpc_end_serialized_parallel without a region");
+  ompThread(granule).at = serialized.back().second;
+  serialized.pop_back();
+}
+
+void Z_envZ___kmpc_barrier(void* host, uint32_t, uint32_t) { barrier(Granule::fromHost(host)); }
+
+uint32_t Z_envZ___kmpc_cancel_barrier(void* host, uint32_t, uint32_t) {
+  barrier(Granule::fromHost(host));
+  return 0;
+}
+
+void Z_envZ___kmpc_flush(void* host, uint32_t) {
+  Granule& granule = Granule::fromHost(host);
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  releaseMemory(granule);
+  acquireMemory(granule);
+}
+
+void Z_envZ___kmpc_critical(void* host, uint32_t, uint32_t, uint32_t name) {
+  lockCritical(Granule::fromHost(host), name);
+}
+
+void Z_envZ___kmpc_critical_with_hint(void* host, uint32_t, uint32_t, uint32_t name, uint32_t) {
+  lockCritical(Granule::fromHost(host), name);
+}
+
+void Z_envZ___kmpc_end_critical(void* host, uint32_t, uint32_t, uint32_t name) {
+  unlockCritical(Granule::fromHost(host), name);
+}
+
+uint32_t Z_envZ___kmpc_master(void* host, uint32_t, uint32_t) {
+  return ompThread(Granule::fromHost(host)).at.threadNum == 0;
+}
+
+void Z_envZ___kmpc_end_master(void*, uint32_t, uint32_t) {}
+
+uint32_t Z_envZ___kmpc_masked(void* host, uint32_t, uint32_t, uint32_t filter) {
+  return ompThread(Granule::fromHost(host)).at.threadNum == int(filter);
+}
+
+void Z_envZ___kmpc_end_masked(void*, uint32_t, uint32_t) {}
+
+// The n-th single construct a thread meets goes to whichever thread of the
+// team claims number n first.
+uint32_t Z_envZ___kmpc_single(void* host, uint32_t, uint32_t) {
+  OmpThread& me = ompThread(Granule::fromHost(host));
+  uint64_t mine = me.at.singlesSeen++;
+  if (!me.at.team) return 1;
+  return me.at.team->singlesTaken.compare_exchange_strong(mine, mine + 1);
+}
+
+void Z_envZ___kmpc_end_single(void*, uint32_t, uint32_t) {}
+
+void Z_envZ___kmpc_copyprivate(void* host, uint32_t, uint32_t, uint32_t, uint32_t data,
+                               uint32_t copyFunction, uint32_t didIt) {
+  Granule& granule = Granule::fromHost(host);
+  OmpThread& me = ompThread(granule);
+  if (me.teamSize() <= 1) return;
+  if (didIt) me.at.team->copyprivateData.store(data, std::memory_order_release);
+  barrier(granule);
+  if (!didIt)
+    callTableFunction(granule, copyFunction,
+                      {data, me.at.team->copyprivateData.load(std::memory_order_acquire)});
+  barrier(granule);
+}
+
+uint32_t Z_envZ___kmpc_reduce_nowait(void* host, uint32_t, uint32_t, uint32_t, uint32_t,
+                                     uint32_t, uint32_t, uint32_t lock) {
+  Granule& granule = Granule::fromHost(host);
+  if (ompThread(granule).teamSize() > 1) lockCritical(granule, lock);
+  return 1;
+}
+
+uint32_t Z_envZ___kmpc_reduce(void* host, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t,
+                              uint32_t, uint32_t lock) {
+  Granule& granule = Granule::fromHost(host);
+  if (ompThread(granule).teamSize() > 1) lockCritical(granule, lock);
+  return 1;
+}
+
+void Z_envZ___kmpc_end_reduce_nowait(void* host, uint32_t, uint32_t, uint32_t lock) {
+  Granule& granule = Granule::fromHost(host);
+  if (ompThread(granule).teamSize() > 1) unlockCritical(granule, lock);
+}
+
+void Z_envZ___kmpc_end_reduce(void* host, uint32_t, uint32_t, uint32_t lock) {
+  Granule& granule = Granule::fromHost(host);
+  if (ompThread(granule).teamSize() <= 1) return;
+  unlockCritical(granule, lock);
+  barrier(granule);
+}
+
+// --- The OpenMP runtime API --------------------------------------------------
+
+void Z_envZ_omp_set_num_threads(void* host, uint32_t threads) {
+  if (int32_t(threads) > 0) ompThread(Granule::fromHost(host)).icvs.nthreads = int(threads);
+}
+
+uint32_t Z_envZ_omp_get_num_threads(void* host) {
+  return uint32_t(ompThread(Granule::fromHost(host)).teamSize());
+}
+
+uint32_t Z_envZ_omp_get_max_threads(void* host) {
+  return uint32_t(ompThread(Granule::fromHost(host)).icvs.nthreads);
+}
+
+uint32_t Z_envZ_omp_get_thread_num(void* host) {
+  return uint32_t(ompThread(Granule::fromHost(host)).at.threadNum);
+}
+
+uint32_t Z_envZ_omp_get_num_procs(void*) {
+  long processors = sysconf(_SC_NPROCESSORS_ONLN);
+  return uint32_t(processors > 0 ? processors : 1);
+}
+
+uint32_t Z_envZ_omp_in_parallel(void* host) {
+  OmpThread& me = ompThread(Granule::fromHost(host));
+  return me.at.team && me.at.team->activeLevel > 0;
+}
+
+void Z_envZ_omp_set_dynamic(void* host, uint32_t dynamic) {
+  ompThread(Granule::fromHost(host)).icvs.dynamic = dynamic != 0;
+}
+
+uint32_t Z_envZ_omp_get_dynamic(void* host) {
+  return ompThread(Granule::fromHost(host)).icvs.dynamic;
+}
+
+void Z_envZ_omp_set_nested(void* host, uint32_t nested) {
+  ompThread(Granule::fromHost(host)).icvs.maxActiveLevels = nested ? 255 : 1;
+}
+
+uint32_t Z_envZ_omp_get_nested(void* host) {
+  return ompThread(Granule::fromHost(host)).icvs.maxActiveLevels > 1;
+}
+
+uint32_t Z_envZ_omp_get_cancellation(void*) { return 0; }
+
+void Z_envZ_omp_set_schedule(void* host, uint32_t kind, uint32_t chunk) {
+  Icvs& icvs = ompThread(Granule::fromHost(host)).icvs;
+  icvs.runScheduleKind = int(kind);
+  icvs.runScheduleChunk = int32_t(chunk) > 0 ? int(chunk) : (int(kind) == 1 ? 0 : 1);
+}
+
+void Z_envZ_omp_get_schedule(void* host, uint32_t kindAddress, uint32_t chunkAddress) {
+  Granule& granule = Granule::fromHost(host);
+  const Icvs& icvs = ompThread(granule).icvs;
+  *granule.guestPtr<int32_t>(kindAddress) = icvs.runScheduleKind;
+  *granule.guestPtr<int32_t>(chunkAddress) = icvs.runScheduleChunk;
+}
+
+uint32_t Z_envZ_omp_get_thread_limit(void*) { return uint32_t(INT_MAX); }
+
+void Z_envZ_omp_set_max_active_levels(void* host, uint32_t levels) {
+  if (int32_t(levels) >= 0)
+    ompThread(Granule::fromHost(host)).icvs.maxActiveLevels = std::min(int(levels), 255);
+}
+
+uint32_t Z_envZ_omp_get_max_active_levels(void* host) {
+  return uint32_t(ompThread(Granule::fromHost(host)).icvs.maxActiveLevels);
+}
+
+uint32_t Z_envZ_omp_get_level(void* host) {
+  return uint32_t(currentLevel(ompThread(Granule::fromHost(host))));
+}
+
+uint32_t Z_envZ_omp_get_active_level(void* host) {
+  OmpThread& me = ompThread(Granule::fromHost(host));
+  return uint32_t(me.at.team ? me.at.team->activeLevel : 0);
+}
+
+uint32_t Z_envZ_omp_get_ancestor_thread_num(void* host, uint32_t level) {
+  OmpThread& me = ompThread(Granule::fromHost(host));
+  int wanted = int32_t(level);
+  if (wanted < 0 || wanted > currentLevel(me)) return uint32_t(-1);
+  Team* team = me.at.team;
+  int number = me.at.threadNum;
+  while (team && team->level > wanted) {
+    number = team->parentThreadNum;
+    team = team->parent;
+  }
+  return uint32_t(number);
+}
+
+uint32_t Z_envZ_omp_get_team_size(void* host, uint32_t level) {
+  OmpThread& me = ompThread(Granule::fromHost(host));
+  int wanted = int32_t(level);
+  if (wanted < 0 || wanted > currentLevel(me)) return uint32_t(-1);
+  Team* team = me.at.team;
+  while (team && team->level > wanted) team = team->parent;
+  return uint32_t(team ? team->size : 1);
+}
+
+uint32_t Z_envZ_omp_in_final(void*) { return 0; }
+uint32_t Z_envZ_omp_get_proc_bind(void*) { return 0; }
+uint32_t Z_envZ_omp_get_default_device(void*) { return 0; }
+void Z_envZ_omp_set_default_device(void*, uint32_t) {}
+uint32_t Z_envZ_omp_get_num_devices(void*) { return 0; }
+uint32_t Z_envZ_omp_get_num_teams(void*) { return 1; }
+uint32_t Z_envZ_omp_get_team_num(void*) { return 0; }
+uint32_t Z_envZ_omp_is_initial_device(void*) { return 1; }
+uint32_t Z_envZ_omp_get_initial_device(void*) { return uint32_t(-1); }
+uint32_t Z_envZ_omp_get_max_task_priority(void*) { return 0; }
+
+double Z_envZ_omp_get_wtime(void*) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+double Z_envZ_omp_get_wtick(void*) { return 1e-9; }
+
+// --- Locks ---------------------------------------------------------------------
+
+void Z_envZ_omp_init_lock(void* host, uint32_t lock) {
+  Granule& granule = Granule::fromHost(host);
+  granule.guestPtr<uint32_t>(lock);
+  ompRuntime(granule).locks().forget(lock);
+}
+
+void Z_envZ_omp_init_lock_with_hint(void* host, uint32_t lock, uint32_t) {
+  Z_envZ_omp_init_lock(host, lock);
+}
+
+void Z_envZ_omp_destroy_lock(void* host, uint32_t lock) {
+  ompRuntime(Granule::fromHost(host)).locks().forget(lock);
+}
+
+void Z_envZ_omp_set_lock(void* host, uint32_t lock) {
+  lockCritical(Granule::fromHost(host), lock);
+}
+
+void Z_envZ_omp_unset_lock(void* host, uint32_t lock) {
+  unlockCritical(Granule::fromHost(host), lock);
+}
+
+uint32_t Z_envZ_omp_test_lock(void* host, uint32_t lock) {
+  Granule& granule = Granule::fromHost(host);
+  OmpThread& me = ompThread(granule);
+  if (!ompRuntime(granule).locks().tryLock(lock, me.globalThreadId(), false)) return 0;
+  acquireMemory(granule);
+  return 1;
+}
+
+void Z_envZ_omp_init_nest_lock(void* host, uint32_t lock) { Z_envZ_omp_init_lock(host, lock); }
+
+void Z_envZ_omp_init_nest_lock_with_hint(void* host, uint32_t lock, uint32_t) {
+  Z_envZ_omp_init_lock(host, lock);
+}
+
+void Z_envZ_omp_destroy_nest_lock(void* host, uint32_t lock) {
+  Z_envZ_omp_destroy_lock(host, lock);
+}
+
+void Z_envZ_omp_set_nest_lock(void* host, uint32_t lock) {
+  Granule& granule = Granule::fromHost(host);
+  OmpThread& me = ompThread(granule);
+  ompRuntime(granule).locks().lock(lock, me.globalThreadId(), true);
+  acquireMemory(granule);
+}
+
+void Z_envZ_omp_unset_nest_lock(void* host, uint32_t lock) {
+  unlockCritical(Granule::fromHost(host), lock);
+}
+
+uint32_t Z_envZ_omp_test_nest_lock(void* host, uint32_t lock) {
+  Granule& granule = Granule::fromHost(host);
+  OmpThread& me = ompThread(granule);
+  int depth = ompRuntime(granule).locks().tryLock(lock, me.globalThreadId(), true);
+  if (depth) acquireMemory(granule);
+  return uint32_t(depth);
+}
+
+}  // extern "C"

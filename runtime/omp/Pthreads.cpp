@@ -1,0 +1,478 @@
+//===- Pthreads.cpp - POSIX threads as thread granules ----------------------===//
+#include "omp/Pthreads.h"
+
+#include <chrono>
+#include <cstring>
+
+using synergy::granule::Granule;
+
+namespace synergy::omp {
+namespace {
+
+// wasi-libc's errno values (they are WASI's, not Linux's).
+constexpr uint32_t kEAgain = 6;
+constexpr uint32_t kEBusy = 10;
+constexpr uint32_t kEDeadlock = 16;
+constexpr uint32_t kEInvalid = 28;
+constexpr uint32_t kEPermission = 63;
+constexpr uint32_t kENoSuchThread = 71;
+constexpr uint32_t kETimedOut = 73;
+
+constexpr uint32_t kDefaultStackBytes = 1u << 20;
+constexpr uint32_t kMinimumStackBytes = 64u << 10;
+constexpr size_t kHostStackBytes = 64u << 20;
+constexpr int kDestructorRounds = 4;
+constexpr uint32_t kMaxKeys = 128;
+
+// Where the guest's opaque pthread types keep what the runtime reads back
+// (the same words musl uses for them).
+constexpr uint32_t kAttrStackSizeWord = 0;
+constexpr uint32_t kAttrDetachWord = 3;
+constexpr uint32_t kAttrWords = 9;
+constexpr uint32_t kMutexTypeWord = 0;
+constexpr uint32_t kMutexRecursive = 1;
+constexpr uint32_t kMutexErrorCheck = 2;
+
+int threadIdOf(Granule& granule) { return granule.extension<ThreadMember>().threadId(); }
+
+PthreadRuntime& pthreads(Granule& granule) {
+  return granule.extension<ThreadMember>().group().pthreads();
+}
+
+}  // namespace
+
+PthreadRuntime::PthreadRuntime(ThreadGroup& group) : group_(group), keys_(kMaxKeys) {}
+
+PthreadRuntime::~PthreadRuntime() {
+  // Threads still running at process exit are ended with it.
+  for (auto& [id, record] : threads_)
+    if (!record->finished || record->detached) (void)record.release();
+}
+
+uint32_t PthreadRuntime::create(Granule& creator, uint32_t startRoutine, uint32_t argument,
+                                uint32_t stackBytes, bool detached, int& error) {
+  auto record = std::make_unique<PthreadRecord>();
+  record->startRoutine = startRoutine;
+  record->argument = argument;
+  record->detached = detached;
+  record->thread =
+      group_.spawn(creator, stackBytes ? std::max(stackBytes, kMinimumStackBytes)
+                                       : kDefaultStackBytes);
+  creator.extension<ThreadMember>().adopt(*record->thread.granule, group_.nextThreadId());
+  uint32_t id;
+  {
+    std::lock_guard guard(lock_);
+    id = nextId_++;
+  }
+  record->thread.granule->extension<PthreadSelf>().id = id;
+  PthreadRecord* raw = record.get();
+  {
+    std::lock_guard guard(lock_);
+    threads_[id] = std::move(record);
+  }
+  struct Start {
+    PthreadRuntime* runtime;
+    PthreadRecord* record;
+    uint32_t id;
+  };
+  auto* start = new Start{this, raw, id};
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, kHostStackBytes);
+  int status = pthread_create(
+      &raw->host, &attr,
+      [](void* argument) -> void* {
+        std::unique_ptr<Start> s(static_cast<Start*>(argument));
+        s->runtime->run(*s->record, s->id);
+        return nullptr;
+      },
+      start);
+  pthread_attr_destroy(&attr);
+  if (status != 0) {
+    delete start;
+    std::lock_guard guard(lock_);
+    threads_.erase(id);
+    error = int(kEAgain);
+    return 0;
+  }
+  if (detached) pthread_detach(raw->host);
+  return id;
+}
+
+void PthreadRuntime::run(PthreadRecord& record, uint32_t) {
+  Granule& granule = *record.thread.granule;
+  PthreadSelf& self = granule.extension<PthreadSelf>();
+  uint32_t result = 0;
+  granule::RunResult outcome = granule.run(
+      [&] { result = callTableFunctionU32(granule, record.startRoutine, {record.argument}); });
+  if (!outcome.returned) {
+    if (!self.exited) endProcessFromThread(outcome);
+    result = self.exitResult;
+  }
+  // Thread-specific data destructors, repeated while they set new values.
+  for (int round = 0; round < kDestructorRounds; ++round) {
+    bool called = false;
+    for (auto& [key, value] : self.specific) {
+      uint32_t destructor = keyDestructor(key);
+      if (!value || !destructor) continue;
+      uint32_t old = value;
+      value = 0;
+      called = true;
+      granule::RunResult ran =
+          granule.run([&] { callTableFunction(granule, destructor, {old}); });
+      if (!ran.returned) endProcessFromThread(ran);
+    }
+    if (!called) break;
+  }
+  std::lock_guard guard(lock_);
+  record.result = result;
+  record.finished = true;
+  finished_.notify_all();
+}
+
+int PthreadRuntime::join(Granule& joiner, uint32_t id, uint32_t& result) {
+  PthreadRecord* record = nullptr;
+  {
+    std::unique_lock guard(lock_);
+    auto it = threads_.find(id);
+    if (it == threads_.end()) return int(kENoSuchThread);
+    record = it->second.get();
+    if (record->detached || record->joining) return int(kEInvalid);
+    if (joiner.extension<PthreadSelf>().id == id) return int(kEDeadlock);
+    record->joining = true;
+    finished_.wait(guard, [&] { return record->finished; });
+  }
+  pthread_join(record->host, nullptr);
+  result = record->result;
+  group_.release(joiner, record->thread);
+  std::lock_guard guard(lock_);
+  threads_.erase(id);
+  return 0;
+}
+
+int PthreadRuntime::detach(uint32_t id) {
+  std::lock_guard guard(lock_);
+  auto it = threads_.find(id);
+  if (it == threads_.end()) return int(kENoSuchThread);
+  if (it->second->detached || it->second->joining) return int(kEInvalid);
+  it->second->detached = true;
+  pthread_detach(it->second->host);
+  return 0;
+}
+
+int PthreadRuntime::createKey(uint32_t destructor, uint32_t& key) {
+  std::lock_guard guard(lock_);
+  for (uint32_t k = 0; k < keys_.size(); ++k)
+    if (!keys_[k].used) {
+      keys_[k] = {true, destructor};
+      key = k;
+      return 0;
+    }
+  return int(kEAgain);
+}
+
+int PthreadRuntime::deleteKey(uint32_t key) {
+  std::lock_guard guard(lock_);
+  if (key >= keys_.size() || !keys_[key].used) return int(kEInvalid);
+  keys_[key] = {};
+  return 0;
+}
+
+bool PthreadRuntime::keyExists(uint32_t key) {
+  std::lock_guard guard(lock_);
+  return key < keys_.size() && keys_[key].used;
+}
+
+uint32_t PthreadRuntime::keyDestructor(uint32_t key) {
+  std::lock_guard guard(lock_);
+  return key < keys_.size() && keys_[key].used ? keys_[key].destructor : 0;
+}
+
+}  // namespace synergy::omp
+
+using namespace synergy::omp;
+
+namespace {
+
+uint32_t mutexType(Granule& granule, uint32_t mutex) {
+  return granule.guestPtr<uint32_t>(mutex, kMutexTypeWord + 1)[kMutexTypeWord] & 3;
+}
+
+struct BarrierState {
+  uint32_t parties = 0;
+  uint32_t arrived = 0;
+  uint64_t generation = 0;
+};
+
+std::mutex gBarriersLock;
+std::condition_variable gBarrierDone;
+std::map<uint32_t, BarrierState> gBarriers;
+
+}  // namespace
+
+extern "C" {
+
+uint32_t Z_envZ_pthread_create(void* host, uint32_t threadOut, uint32_t attr, uint32_t start,
+                               uint32_t argument) {
+  Granule& granule = Granule::fromHost(host);
+  uint32_t* out = granule.guestPtr<uint32_t>(threadOut);
+  uint32_t stackBytes = 0;
+  bool detached = false;
+  if (attr) {
+    const uint32_t* words = granule.guestPtr<uint32_t>(attr, kAttrWords);
+    stackBytes = words[kAttrStackSizeWord];
+    detached = words[kAttrDetachWord] == PTHREAD_CREATE_DETACHED;
+  }
+  int error = 0;
+  uint32_t id = pthreads(granule).create(granule, start, argument, stackBytes, detached, error);
+  if (!id) return uint32_t(error);
+  *out = id;
+  return 0;
+}
+
+uint32_t Z_envZ_pthread_join(void* host, uint32_t thread, uint32_t resultOut) {
+  Granule& granule = Granule::fromHost(host);
+  uint32_t result = 0;
+  int status = pthreads(granule).join(granule, thread, result);
+  if (status == 0 && resultOut) *granule.guestPtr<uint32_t>(resultOut) = result;
+  return uint32_t(status);
+}
+
+uint32_t Z_envZ_pthread_detach(void* host, uint32_t thread) {
+  return uint32_t(pthreads(Granule::fromHost(host)).detach(thread));
+}
+
+void Z_envZ_pthread_exit(void* host, uint32_t result) {
+  Granule& granule = Granule::fromHost(host);
+  PthreadSelf& self = granule.extension<PthreadSelf>();
+  self.exited = true;
+  self.exitResult = result;
+  granule.exit(0);
+}
+
+uint32_t Z_envZ_pthread_self(void* host) {
+  return Granule::fromHost(host).extension<PthreadSelf>().id;
+}
+
+uint32_t Z_envZ_pthread_equal(void*, uint32_t a, uint32_t b) { return a == b; }
+
+uint32_t Z_envZ_pthread_attr_init(void* host, uint32_t attr) {
+  std::memset(Granule::fromHost(host).guestPtr<uint32_t>(attr, kAttrWords), 0,
+              kAttrWords * sizeof(uint32_t));
+  return 0;
+}
+
+uint32_t Z_envZ_pthread_attr_destroy(void*, uint32_t) { return 0; }
+
+uint32_t Z_envZ_pthread_attr_setdetachstate(void* host, uint32_t attr, uint32_t state) {
+  if (state > PTHREAD_CREATE_DETACHED) return kEInvalid;
+  Granule::fromHost(host).guestPtr<uint32_t>(attr, kAttrWords)[kAttrDetachWord] = state;
+  return 0;
+}
+
+uint32_t Z_envZ_pthread_attr_getdetachstate(void* host, uint32_t attr, uint32_t stateOut) {
+  Granule& granule = Granule::fromHost(host);
+  *granule.guestPtr<uint32_t>(stateOut) =
+      granule.guestPtr<uint32_t>(attr, kAttrWords)[kAttrDetachWord];
+  return 0;
+}
+
+uint32_t Z_envZ_pthread_attr_setstacksize(void* host, uint32_t attr, uint32_t size) {
+  if (size < kMinimumStackBytes) return kEInvalid;
+  Granule::fromHost(host).guestPtr<uint32_t>(attr, kAttrWords)[kAttrStackSizeWord] = size;
+  return 0;
+}
+
+uint32_t Z_envZ_pthread_attr_getstacksize(void* host, uint32_t attr, uint32_t sizeOut) {
+  Granule& granule = Granule::fromHost(host);
+  uint32_t size = granule.guestPtr<uint32_t>(attr, kAttrWords)[kAttrStackSizeWord];
+  *granule.guestPtr<uint32_t>(sizeOut) = size ? size : kDefaultStackBytes;
+  return 0;
+}
+
+uint32_t Z_envZ_pthread_mutexattr_init(void* host, uint32_t attr) {
+  *Granule::fromHost(host).guestPtr<uint32_t>(attr) = 0;
+  return 0;
+}
+
+uint32_t Z_envZ_pthread_mutexattr_destroy(void*, uint32_t) { return 0; }
+
+uint32_t Z_envZ_pthread_mutexattr_settype(void* host, uint32_t attr, uint32_t type) {
+  if (type > kMutexErrorCheck) return kEInvalid;
+  *Granule::fromHost(host).guestPtr<uint32_t>(attr) = type;
+  return 0;
+}
+
+uint32_t Z_envZ_pthread_mutexattr_gettype(void* host, uint32_t attr, uint32_t typeOut) {
+  Granule& granule = Granule::fromHost(host);
+  *granule.guestPtr<uint32_t>(typeOut) = *granule.guestPtr<uint32_t>(attr) & 3;
+  return 0;
+}
+
+uint32_t Z_envZ_pthread_mutex_init(void* host, uint32_t mutex, uint32_t attr) {
+  Granule& granule = Granule::fromHost(host);
+  uint32_t type = attr ? *granule.guestPtr<uint32_t>(attr) & 3 : 0;
+  granule.guestPtr<uint32_t>(mutex, kMutexTypeWord + 1)[kMutexTypeWord] = type;
+  pthreads(granule).locks().forget(mutex);
+  return 0;
+}
+
+uint32_t Z_envZ_pthread_mutex_destroy(void* host, uint32_t mutex) {
+  pthreads(Granule::fromHost(host)).locks().forget(mutex);
+  return 0;
+}
+
+uint32_t Z_envZ_pthread_mutex_lock(void* host, uint32_t mutex) {
+  Granule& granule = Granule::fromHost(host);
+  uint32_t type = mutexType(granule, mutex);
+  KeyedLocks& locks = pthreads(granule).locks();
+  int self = threadIdOf(granule);
+  if (type == kMutexErrorCheck && locks.heldBy(mutex, self)) return kEDeadlock;
+  locks.lock(mutex, self, type == kMutexRecursive);
+  return 0;
+}
+
+uint32_t Z_envZ_pthread_mutex_trylock(void* host, uint32_t mutex) {
+  Granule& granule = Granule::fromHost(host);
+  uint32_t type = mutexType(granule, mutex);
+  return pthreads(granule).locks().tryLock(mutex, threadIdOf(granule), type == kMutexRecursive)
+             ? 0
+             : kEBusy;
+}
+
+uint32_t Z_envZ_pthread_mutex_unlock(void* host, uint32_t mutex) {
+  Granule& granule = Granule::fromHost(host);
+  return pthreads(granule).locks().unlock(mutex, threadIdOf(granule)) ? 0 : kEPermission;
+}
+
+uint32_t Z_envZ_pthread_condattr_init(void* host, uint32_t attr) {
+  *Granule::fromHost(host).guestPtr<uint32_t>(attr) = 0;
+  return 0;
+}
+
+uint32_t Z_envZ_pthread_condattr_destroy(void*, uint32_t) { return 0; }
+
+uint32_t Z_envZ_pthread_cond_init(void* host, uint32_t cond, uint32_t) {
+  pthreads(Granule::fromHost(host)).locks().forget(cond);
+  return 0;
+}
+
+uint32_t Z_envZ_pthread_cond_destroy(void* host, uint32_t cond) {
+  pthreads(Granule::fromHost(host)).locks().forget(cond);
+  return 0;
+}
+
+uint32_t Z_envZ_pthread_cond_wait(void* host, uint32_t cond, uint32_t mutex) {
+  Granule& granule = Granule::fromHost(host);
+  KeyedLocks& locks = pthreads(granule).locks();
+  int self = threadIdOf(granule);
+  if (!locks.heldBy(mutex, self)) return kEPermission;
+  locks.wait(cond, mutex, self, nullptr);
+  return 0;
+}
+
+uint32_t Z_envZ_pthread_cond_timedwait(void* host, uint32_t cond, uint32_t mutex,
+                                       uint32_t abstime) {
+  Granule& granule = Granule::fromHost(host);
+  KeyedLocks& locks = pthreads(granule).locks();
+  int self = threadIdOf(granule);
+  if (!locks.heldBy(mutex, self)) return kEPermission;
+  // struct timespec on wasm32-wasi: int64 seconds, then a 32-bit long.
+  const uint8_t* time = granule.guestBytes(abstime, 12);
+  int64_t seconds;
+  int32_t nanoseconds;
+  std::memcpy(&seconds, time, 8);
+  std::memcpy(&nanoseconds, time + 8, 4);
+  if (nanoseconds < 0 || nanoseconds >= 1000000000) return kEInvalid;
+  auto deadline = std::chrono::system_clock::time_point(
+      std::chrono::duration_cast<std::chrono::system_clock::duration>(
+          std::chrono::seconds(seconds) + std::chrono::nanoseconds(nanoseconds)));
+  return locks.wait(cond, mutex, self, &deadline) ? 0 : kETimedOut;
+}
+
+uint32_t Z_envZ_pthread_cond_signal(void* host, uint32_t cond) {
+  pthreads(Granule::fromHost(host)).locks().notify(cond, false);
+  return 0;
+}
+
+uint32_t Z_envZ_pthread_cond_broadcast(void* host, uint32_t cond) {
+  pthreads(Granule::fromHost(host)).locks().notify(cond, true);
+  return 0;
+}
+
+uint32_t Z_envZ_pthread_barrier_init(void* host, uint32_t barrier, uint32_t, uint32_t count) {
+  Granule::fromHost(host).guestPtr<uint32_t>(barrier);
+  if (count == 0) return kEInvalid;
+  std::lock_guard guard(gBarriersLock);
+  gBarriers[barrier] = BarrierState{count, 0, 0};
+  return 0;
+}
+
+uint32_t Z_envZ_pthread_barrier_destroy(void*, uint32_t barrier) {
+  std::lock_guard guard(gBarriersLock);
+  gBarriers.erase(barrier);
+  return 0;
+}
+
+uint32_t Z_envZ_pthread_barrier_wait(void* host, uint32_t barrier) {
+  std::unique_lock guard(gBarriersLock);
+  auto it = gBarriers.find(barrier);
+  if (it == gBarriers.end()) return kEInvalid;
+  BarrierState& state = it->second;
+  uint64_t generation = state.generation;
+  if (++state.arrived == state.parties) {
+    state.arrived = 0;
+    ++state.generation;
+    gBarrierDone.notify_all();
+    return uint32_t(PTHREAD_BARRIER_SERIAL_THREAD);
+  }
+  (void)host;
+  gBarrierDone.wait(guard, [&] { return state.generation != generation; });
+  return 0;
+}
+
+uint32_t Z_envZ_pthread_once(void* host, uint32_t once, uint32_t init) {
+  Granule& granule = Granule::fromHost(host);
+  PthreadRuntime& runtime = pthreads(granule);
+  int32_t* state = granule.guestPtr<int32_t>(once);
+  enum : int32_t { kNotRun = 0, kRunning = 1, kDone = 2 };
+  std::unique_lock guard(runtime.onceLock());
+  runtime.onceDone().wait(guard, [&] { return *state != kRunning; });
+  if (*state == kDone) return 0;
+  *state = kRunning;
+  guard.unlock();
+  callTableFunction(granule, init, {});
+  guard.lock();
+  *state = kDone;
+  runtime.onceDone().notify_all();
+  return 0;
+}
+
+uint32_t Z_envZ_pthread_key_create(void* host, uint32_t keyOut, uint32_t destructor) {
+  Granule& granule = Granule::fromHost(host);
+  uint32_t* out = granule.guestPtr<uint32_t>(keyOut);
+  uint32_t key = 0;
+  int status = pthreads(granule).createKey(destructor, key);
+  if (status == 0) *out = key;
+  return uint32_t(status);
+}
+
+uint32_t Z_envZ_pthread_key_delete(void* host, uint32_t key) {
+  return uint32_t(pthreads(Granule::fromHost(host)).deleteKey(key));
+}
+
+uint32_t Z_envZ_pthread_getspecific(void* host, uint32_t key) {
+  Granule& granule = Granule::fromHost(host);
+  auto& specific = granule.extension<PthreadSelf>().specific;
+  auto it = specific.find(key);
+  return it == specific.end() ? 0 : it->second;
+}
+
+uint32_t Z_envZ_pthread_setspecific(void* host, uint32_t key, uint32_t value) {
+  Granule& granule = Granule::fromHost(host);
+  if (!pthreads(granule).keyExists(key)) return kEInvalid;
+  granule.extension<PthreadSelf>().specific[key] = value;
+  return 0;
+}
+
+}  // extern "C"

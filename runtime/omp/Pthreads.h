@@ -1,0 +1,90 @@
+//===- Pthreads.h - POSIX threads as thread granules ------------------------===//
+//
+// pthread_create starts a thread granule (ThreadGroup::spawn) on a new host
+// thread and calls the start routine through the guest's function table.
+// pthread_t values are small integers; the main thread is 1. Mutexes,
+// condition variables and barriers are KeyedLocks state named by their guest
+// address, so their all-zero static initialisers need no runtime call.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <pthread.h>
+
+#include <condition_variable>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "granule/Granule.h"
+#include "omp/KeyedLocks.h"
+#include "omp/ThreadGroup.h"
+
+namespace synergy::omp {
+
+struct PthreadRecord {
+  ThreadGranule thread;
+  pthread_t host{};
+  uint32_t startRoutine = 0;
+  uint32_t argument = 0;
+  uint32_t result = 0;
+  bool detached = false;
+  bool finished = false;
+  bool joining = false;
+};
+
+struct KeySlot {
+  bool used = false;
+  uint32_t destructor = 0;  // function table index, 0 for none
+};
+
+class PthreadRuntime {
+ public:
+  explicit PthreadRuntime(ThreadGroup& group);
+  ~PthreadRuntime();
+
+  ThreadGroup& group() { return group_; }
+  KeyedLocks& locks() { return locks_; }
+
+  // Returns the new thread's id, or 0 with errno-style `error` set.
+  uint32_t create(granule::Granule& creator, uint32_t startRoutine, uint32_t argument,
+                  uint32_t stackBytes, bool detached, int& error);
+  // Waits for `id`; returns 0 or an errno value.
+  int join(granule::Granule& joiner, uint32_t id, uint32_t& result);
+  int detach(uint32_t id);
+
+  int createKey(uint32_t destructor, uint32_t& key);
+  int deleteKey(uint32_t key);
+  bool keyExists(uint32_t key);
+  uint32_t keyDestructor(uint32_t key);
+
+  std::mutex& onceLock() { return onceLock_; }
+  std::condition_variable& onceDone() { return onceDone_; }
+
+ private:
+  void run(PthreadRecord& record, uint32_t id);
+
+  ThreadGroup& group_;
+  KeyedLocks locks_;
+  std::mutex lock_;
+  std::condition_variable finished_;
+  uint32_t nextId_ = 2;
+  std::map<uint32_t, std::unique_ptr<PthreadRecord>> threads_;
+  std::vector<KeySlot> keys_;
+  std::mutex onceLock_;
+  std::condition_variable onceDone_;
+};
+
+// Per granule: its pthread id, thread-specific values, and pthread_exit.
+class PthreadSelf : public granule::HostExtension {
+ public:
+  explicit PthreadSelf(granule::Granule&) {}
+  uint32_t id = 1;
+  std::map<uint32_t, uint32_t> specific;  // key -> value
+  bool exited = false;                    // left through pthread_exit
+  uint32_t exitResult = 0;
+};
+
+}  // namespace synergy::omp

@@ -1,0 +1,300 @@
+//===- Team.cpp - OpenMP teams, their threads and the worker pool ----------===//
+#include "omp/Team.h"
+
+#include <pthread.h>
+#include <unistd.h>
+
+#include <climits>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "omp/DsmTeam.h"
+
+namespace synergy::omp {
+namespace {
+
+using granule::Granule;
+
+constexpr int kSpinIterations = 500;
+constexpr uint32_t kWorkerStackBytes = 1u << 20;
+// Guest code recurses on the host stack (AOT code is native code).
+constexpr size_t kWorkerHostStackBytes = 64u << 20;
+constexpr int kSupportedActiveLevels = 255;
+
+// The value of an environment variable for the guest: its own --env first,
+// then the runtime's environment (OMP_NUM_THREADS=4 synergy-run ...).
+const char* environmentValue(const Granule& granule, const std::string& name) {
+  for (const std::string& entry : granule.config().env)
+    if (entry.size() > name.size() && entry.compare(0, name.size(), name) == 0 &&
+        entry[name.size()] == '=')
+      return entry.c_str() + name.size() + 1;
+  return std::getenv(name.c_str());
+}
+
+bool parsePositive(const char* text, int& value) {
+  if (!text) return false;
+  char* end = nullptr;
+  long parsed = std::strtol(text, &end, 10);
+  if (end == text || parsed <= 0 || parsed > INT_MAX) return false;
+  value = int(parsed);
+  return true;
+}
+
+Icvs icvsFromEnvironment(const Granule& root) {
+  Icvs icvs;
+  long processors = sysconf(_SC_NPROCESSORS_ONLN);
+  icvs.nthreads = processors > 0 ? int(processors) : 1;
+  // OMP_NUM_THREADS may be a list, one value per nesting level; as in
+  // libgomp, a list also enables nesting.
+  if (const char* threads = environmentValue(root, "OMP_NUM_THREADS")) {
+    parsePositive(threads, icvs.nthreads);
+    if (std::strchr(threads, ',')) icvs.maxActiveLevels = kSupportedActiveLevels;
+  }
+  if (const char* nested = environmentValue(root, "OMP_NESTED"))
+    icvs.maxActiveLevels = (!strcasecmp(nested, "true") || !std::strcmp(nested, "1"))
+                               ? kSupportedActiveLevels
+                               : 1;
+  int levels = 0;
+  if (parsePositive(environmentValue(root, "OMP_MAX_ACTIVE_LEVELS"), levels))
+    icvs.maxActiveLevels = std::min(levels, kSupportedActiveLevels);
+  if (const char* dynamic = environmentValue(root, "OMP_DYNAMIC"))
+    icvs.dynamic = !strcasecmp(dynamic, "true");
+  if (const char* schedule = environmentValue(root, "OMP_SCHEDULE")) {
+    std::string text = schedule;
+    std::string kind = text.substr(0, text.find(','));
+    if (kind.find(':') != std::string::npos) kind = kind.substr(kind.find(':') + 1);
+    if (!strcasecmp(kind.c_str(), "static")) icvs.runScheduleKind = 1;
+    else if (!strcasecmp(kind.c_str(), "dynamic")) icvs.runScheduleKind = 2;
+    else if (!strcasecmp(kind.c_str(), "guided")) icvs.runScheduleKind = 3;
+    else if (!strcasecmp(kind.c_str(), "auto")) icvs.runScheduleKind = 4;
+    int chunk = 0;
+    icvs.runScheduleChunk =
+        text.find(',') != std::string::npos &&
+                parsePositive(text.c_str() + text.find(',') + 1, chunk)
+            ? chunk
+            : (icvs.runScheduleKind == 1 ? 0 : 1);
+  }
+  return icvs;
+}
+
+// Calls the outlined region body as thread `threadNum`: it takes pointers to
+// the global and bound thread ids, which live in a frame pushed on the
+// granule's guest stack, then the shared arguments.
+void invokeMicrotask(Granule& granule, int globalThreadId, int threadNum, uint32_t microtask,
+                     const std::vector<uint32_t>& arguments) {
+  uint32_t stackPointer = 0;
+  granule.readGlobal32("__stack_pointer", stackPointer);
+  uint32_t frame = (stackPointer - 16) & ~15u;
+  int32_t* ids = granule.guestPtr<int32_t>(frame, 2);
+  ids[0] = globalThreadId;
+  ids[1] = threadNum;
+  exchangeStackPointer(granule, frame);
+  std::vector<uint32_t> callArguments = {frame, frame + 4};
+  callArguments.insert(callArguments.end(), arguments.begin(), arguments.end());
+  callTableFunction(granule, microtask, callArguments);
+  exchangeStackPointer(granule, stackPointer);
+}
+
+// Runs thread `threadNum`'s share of a region in `granule`, on a replica in
+// --dsm mode.
+void runMember(Team& team, OmpThread& member, Granule& granule) {
+  if (team.dsm) team.dsm->enter(member.at.threadNum, granule);
+  granule::RunResult result = granule.run([&] {
+    invokeMicrotask(granule, member.globalThreadId(), member.at.threadNum, team.microtask,
+                    team.arguments);
+  });
+  if (!result.returned) endProcessFromThread(result);
+  if (team.dsm) team.dsm->leave(member.at.threadNum, granule);
+}
+
+}  // namespace
+
+void waitWhileEquals(const std::atomic<uint32_t>& value, uint32_t old) {
+  for (int i = 0; i < kSpinIterations; ++i) {
+    if (value.load(std::memory_order_acquire) != old) return;
+    __builtin_ia32_pause();
+  }
+  while (value.load(std::memory_order_acquire) == old) value.wait(old, std::memory_order_acquire);
+}
+
+bool Barrier::arriveAndWait() {
+  uint32_t generation = generation_.load(std::memory_order_acquire);
+  if (arrived_.fetch_add(1, std::memory_order_acq_rel) + 1 == parties_) {
+    arrived_.store(0, std::memory_order_relaxed);
+    generation_.fetch_add(1, std::memory_order_release);
+    generation_.notify_all();
+    return true;
+  }
+  waitWhileEquals(generation_, generation);
+  return false;
+}
+
+Team::Team(Team* parentTeam, int teamSize, int active, int parentNum)
+    : parent(parentTeam),
+      size(teamSize),
+      level(parentTeam ? parentTeam->level + 1 : 1),
+      activeLevel(active),
+      parentThreadNum(parentNum),
+      barrier(teamSize) {}
+
+Team::~Team() = default;
+
+LoopShare& Team::loop(uint64_t index, const LoopShare& shape) {
+  std::lock_guard guard(loopsLock_);
+  auto& slot = loops_[index];
+  if (!slot) {
+    slot = std::make_unique<LoopShare>();
+    slot->copyShape(shape);
+  }
+  return *slot;
+}
+
+void Team::finishLoop(uint64_t index) {
+  std::lock_guard guard(loopsLock_);
+  auto it = loops_.find(index);
+  if (it != loops_.end() && it->second->finishedThreads.fetch_add(1) + 1 == size)
+    loops_.erase(it);
+}
+
+OmpThread::OmpThread(Granule& owner) : granule(owner) {
+  icvs = ompRuntime(owner).initialIcvs();
+}
+
+int OmpThread::globalThreadId() { return granule.extension<ThreadMember>().threadId(); }
+
+OmpRuntime::OmpRuntime(ThreadGroup& group)
+    : group_(group), initialIcvs_(icvsFromEnvironment(group.root())) {}
+
+OmpRuntime::~OmpRuntime() {
+  shuttingDown_ = true;
+  for (auto& worker : workers_) {
+    worker->jobs.fetch_add(1);
+    worker->jobs.notify_all();
+    // A worker still inside a region (the process is ending on a trap) may
+    // never return; leave it, and its granule, to process exit.
+    if (worker->busy) {
+      pthread_detach(worker->host);
+      (void)worker.release();
+    } else {
+      pthread_join(worker->host, nullptr);
+    }
+  }
+}
+
+std::vector<Worker*> OmpRuntime::acquireWorkers(Granule& spawner, int count) {
+  std::vector<Worker*> chosen;
+  std::lock_guard guard(poolLock_);
+  for (auto& worker : workers_) {
+    if (int(chosen.size()) == count) break;
+    if (!worker->busy) chosen.push_back(worker.get());
+  }
+  while (int(chosen.size()) < count) {
+    auto worker = std::make_unique<Worker>();
+    worker->thread = group_.spawn(spawner, kWorkerStackBytes);
+    spawner.extension<ThreadMember>().adopt(*worker->thread.granule, group_.nextThreadId());
+    struct Start {
+      OmpRuntime* runtime;
+      Worker* worker;
+    };
+    auto* start = new Start{this, worker.get()};
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, kWorkerHostStackBytes);
+    int status = pthread_create(
+        &worker->host, &attr,
+        [](void* argument) -> void* {
+          std::unique_ptr<Start> s(static_cast<Start*>(argument));
+          s->runtime->workerLoop(*s->worker);
+          return nullptr;
+        },
+        start);
+    pthread_attr_destroy(&attr);
+    if (status != 0) {
+      delete start;
+      spawner.trap("cannot start a host thread for an OpenMP worker");
+    }
+    chosen.push_back(worker.get());
+    workers_.push_back(std::move(worker));
+  }
+  for (Worker* worker : chosen) worker->busy = true;
+  return chosen;
+}
+
+void OmpRuntime::releaseWorkers(const std::vector<Worker*>& workers) {
+  std::lock_guard guard(poolLock_);
+  for (Worker* worker : workers) worker->busy = false;
+}
+
+void OmpRuntime::workerLoop(Worker& worker) {
+  Granule& granule = *worker.thread.granule;
+  OmpThread& me = ompThread(granule);
+  uint32_t seen = 0;
+  for (;;) {
+    waitWhileEquals(worker.jobs, seen);
+    seen = worker.jobs.load(std::memory_order_acquire);
+    if (shuttingDown_) return;
+    Team& team = *worker.team;
+    me.at = TeamPosition{};
+    me.at.team = &team;
+    me.at.threadNum = worker.threadNum;
+    me.icvs = worker.icvs;
+    runMember(team, me, granule);
+    me.at.team = nullptr;
+    if (team.workersRunning.fetch_sub(1, std::memory_order_acq_rel) == 1)
+      team.workersRunning.notify_all();
+  }
+}
+
+void OmpRuntime::forkCall(OmpThread& encountering, uint32_t microtask,
+                          std::vector<uint32_t> arguments) {
+  Granule& granule = encountering.granule;
+  int size = encountering.pushedNumThreads ? encountering.pushedNumThreads
+                                           : encountering.icvs.nthreads;
+  encountering.pushedNumThreads = 0;
+  Team* parent = encountering.at.team;
+  int activeLevel = parent ? parent->activeLevel : 0;
+  if (activeLevel >= encountering.icvs.maxActiveLevels) size = 1;
+  size = std::max(size, 1);
+
+  Team team(parent, size, activeLevel + (size > 1 ? 1 : 0), encountering.at.threadNum);
+  team.microtask = microtask;
+  team.arguments = std::move(arguments);
+  std::vector<Worker*> workers = acquireWorkers(granule, size - 1);
+  if (group_.dsm() && size > 1) team.dsm = std::make_unique<DsmTeam>(granule, size);
+
+  TeamPosition saved = encountering.at;
+  team.workersRunning.store(uint32_t(size - 1), std::memory_order_relaxed);
+  for (int i = 0; i < size - 1; ++i) {
+    Worker& worker = *workers[i];
+    worker.team = &team;
+    worker.threadNum = i + 1;
+    worker.icvs = encountering.icvs;
+    worker.jobs.fetch_add(1, std::memory_order_release);
+    worker.jobs.notify_one();
+  }
+  encountering.at = TeamPosition{};
+  encountering.at.team = &team;
+  runMember(team, encountering, granule);
+  for (uint32_t running; (running = team.workersRunning.load(std::memory_order_acquire)) != 0;)
+    waitWhileEquals(team.workersRunning, running);
+  releaseWorkers(workers);
+  encountering.at = saved;
+}
+
+OmpThread& ompThread(Granule& granule) { return granule.extension<OmpThread>(); }
+
+OmpRuntime& ompRuntime(Granule& granule) {
+  return granule.extension<ThreadMember>().group().openmp();
+}
+
+void releaseMemory(Granule& granule) {
+  if (auto* sync = granule.memorySync()) sync->release();
+}
+
+void acquireMemory(Granule& granule) {
+  if (auto* sync = granule.memorySync()) sync->acquire();
+}
+
+}  // namespace synergy::omp

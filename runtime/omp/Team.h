@@ -1,0 +1,191 @@
+//===- Team.h - OpenMP teams, their threads and the worker pool ------------===//
+//
+// __kmpc_fork_call makes a Team: the encountering thread becomes its thread
+// 0 and idle workers from the process's pool the others. A worker is a host
+// thread that owns one thread granule (instance, stack, TLS block) for its
+// whole life, so threadprivate data persists from one region to the next as
+// OpenMP requires, and a fork costs a wake-up, not an instantiation.
+//
+// Every granule that runs OpenMP code carries an OmpThread: its team, its
+// number in it, its ICVs and its worksharing bookkeeping. In --dsm mode a
+// team's threads run on replicas of the encountering thread's memory
+// (DsmTeam) and each synchronisation point is also a memory
+// synchronisation.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <pthread.h>
+#include <vector>
+
+#include "granule/Granule.h"
+#include "omp/KeyedLocks.h"
+#include "omp/ThreadGroup.h"
+
+namespace synergy::omp {
+
+// The internal control variables a thread carries into the teams it forks.
+struct Icvs {
+  int nthreads = 1;
+  int maxActiveLevels = 1;
+  bool dynamic = false;
+  int runScheduleKind = 2;  // omp_sched_t; libgomp's default is dynamic,1
+  int runScheduleChunk = 1;
+};
+
+// Waits for a 32-bit atomic to leave `old`: a short spin, then a futex wait.
+void waitWhileEquals(const std::atomic<uint32_t>& value, uint32_t old);
+
+class Barrier {
+ public:
+  explicit Barrier(int parties) : parties_(parties) {}
+  // Returns true in exactly one of the threads of each round.
+  bool arriveAndWait();
+
+ private:
+  const int parties_;
+  std::atomic<int> arrived_{0};
+  std::atomic<uint32_t> generation_{0};
+};
+
+// A worksharing loop whose iterations are handed out at run time (dynamic,
+// guided, runtime, and every ordered loop), shared by the team's threads.
+struct LoopShare {
+  uint64_t tripCount = 0;
+  int kind = 0;  // 33 static chunked, 34 static, 35 dynamic, 36 guided
+  uint64_t chunk = 1;
+  bool ordered = false;
+  uint64_t lowerBits = 0;  // the first iteration's value, as unsigned bits
+  int64_t increment = 1;
+  std::atomic<uint64_t> nextIteration{0};
+  std::atomic<uint32_t> orderedNext{0};  // iteration index whose turn it is
+  std::atomic<int> finishedThreads{0};
+
+  void copyShape(const LoopShare& shape) {
+    tripCount = shape.tripCount;
+    kind = shape.kind;
+    chunk = shape.chunk;
+    ordered = shape.ordered;
+    lowerBits = shape.lowerBits;
+    increment = shape.increment;
+  }
+};
+
+class DsmTeam;
+
+class Team {
+ public:
+  Team(Team* parent, int size, int activeLevel, int parentThreadNum);
+  ~Team();
+
+  Team* const parent;
+  const int size;
+  const int level;        // nesting depth, including inactive regions
+  const int activeLevel;  // enclosing teams with more than one thread
+  const int parentThreadNum;
+  Barrier barrier;
+  std::atomic<uint64_t> singlesTaken{0};
+  std::atomic<uint32_t> copyprivateData{0};
+
+  // The k-th dispatched loop of the team, created by its first arriver.
+  LoopShare& loop(uint64_t index, const LoopShare& shape);
+  // Drops loop `index` once every thread has finished it.
+  void finishLoop(uint64_t index);
+
+  // The region's outlined function and its shared arguments.
+  uint32_t microtask = 0;
+  std::vector<uint32_t> arguments;
+  std::atomic<uint32_t> workersRunning{0};
+
+  std::unique_ptr<DsmTeam> dsm;
+
+ private:
+  std::mutex loopsLock_;
+  std::map<uint64_t, std::unique_ptr<LoopShare>> loops_;
+};
+
+// Where a thread is: its team and its progress through the team's
+// worksharing constructs. A thread that forks saves it and gets it back at
+// the join.
+struct TeamPosition {
+  Team* team = nullptr;  // nullptr: the implicit initial team of one
+  int threadNum = 0;
+  uint64_t singlesSeen = 0;
+  uint64_t loopsSeen = 0;
+  // The dispatched loop in progress.
+  LoopShare* loop = nullptr;
+  uint64_t loopIndex = 0;
+  uint64_t staticChunksTaken = 0;
+  uint32_t orderedIteration = 0;
+  bool orderedDone = false;
+};
+
+// One granule's OpenMP state.
+class OmpThread : public granule::HostExtension {
+ public:
+  explicit OmpThread(granule::Granule& granule);
+
+  granule::Granule& granule;
+  TeamPosition at;
+  Icvs icvs;
+  int pushedNumThreads = 0;
+  // A dispatched loop met outside any parallel region.
+  std::unique_ptr<LoopShare> soloLoop;
+
+  int teamSize() const { return at.team ? at.team->size : 1; }
+  int globalThreadId();
+};
+
+class OmpRuntime;
+
+// A pooled worker: a host thread that runs regions in its own granule.
+struct Worker {
+  ThreadGranule thread;
+  pthread_t host{};
+  std::atomic<uint32_t> jobs{0};  // bumped to start a region
+  bool busy = false;
+  Team* team = nullptr;
+  int threadNum = 0;
+  Icvs icvs;
+};
+
+// Process-wide OpenMP state, owned by the ThreadGroup.
+class OmpRuntime {
+ public:
+  explicit OmpRuntime(ThreadGroup& group);
+  ~OmpRuntime();
+
+  ThreadGroup& group() { return group_; }
+  const Icvs& initialIcvs() const { return initialIcvs_; }
+  KeyedLocks& locks() { return locks_; }
+
+  // Runs one parallel region from `encountering` (__kmpc_fork_call).
+  void forkCall(OmpThread& encountering, uint32_t microtask, std::vector<uint32_t> arguments);
+
+ private:
+  std::vector<Worker*> acquireWorkers(granule::Granule& spawner, int count);
+  void releaseWorkers(const std::vector<Worker*>& workers);
+  void workerLoop(Worker& worker);
+
+  ThreadGroup& group_;
+  Icvs initialIcvs_;
+  KeyedLocks locks_;
+  std::mutex poolLock_;
+  std::vector<std::unique_ptr<Worker>> workers_;
+  std::atomic<bool> shuttingDown_{false};
+};
+
+// The OpenMP state of the granule a host function was called from.
+OmpThread& ompThread(granule::Granule& granule);
+OmpRuntime& ompRuntime(granule::Granule& granule);
+
+// Memory synchronisation at an OpenMP flush point (no-op unless --dsm).
+void releaseMemory(granule::Granule& granule);
+void acquireMemory(granule::Granule& granule);
+
+}  // namespace synergy::omp

@@ -1,0 +1,165 @@
+//===- ThreadGroup.cpp - the thread granules of one process ----------------===//
+#include "omp/ThreadGroup.h"
+
+#include <wasm-rt.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <utility>
+
+#include "omp/Pthreads.h"
+#include "omp/Team.h"
+
+namespace synergy::omp {
+namespace {
+
+using granule::Granule;
+
+constexpr size_t kMaxTableCallArguments = 16;
+
+template <typename Result, size_t... I>
+Result callWithArray(void* function, void* instance, const std::array<uint32_t, sizeof...(I)>& a,
+                     std::index_sequence<I...>) {
+  using Fn = Result (*)(void*, decltype(I, uint32_t())...);
+  return reinterpret_cast<Fn>(function)(instance, a[I]...);
+}
+
+template <typename Result, size_t N>
+Result callArity(void* function, void* instance, std::span<const uint32_t> arguments) {
+  std::array<uint32_t, N> a{};
+  std::copy(arguments.begin(), arguments.end(), a.begin());
+  return callWithArray<Result>(function, instance, a, std::make_index_sequence<N>());
+}
+
+template <typename Result, size_t... N>
+Result dispatchArity(void* function, void* instance, std::span<const uint32_t> arguments,
+                     std::index_sequence<N...>) {
+  Result (*const callers[])(void*, void*, std::span<const uint32_t>) = {
+      &callArity<Result, N>...};
+  return callers[arguments.size()](function, instance, arguments);
+}
+
+void* tableFunction(Granule& granule, uint32_t index, size_t arity) {
+  wasm_rt_funcref_table_t* table = granule.module().table(granule.instance());
+  if (!table || index >= table->size || !table->data[index].func)
+    granule.trap("call to an empty or out-of-range function table slot");
+  if (arity > kMaxTableCallArguments) granule.trap("too many arguments for a runtime callback");
+  return reinterpret_cast<void*>(table->data[index].func);
+}
+
+uint32_t readGlobalOrZero(const Granule& granule, std::string_view name) {
+  uint32_t value = 0;
+  granule.readGlobal32(name, value);
+  return value;
+}
+
+uint32_t callExport(Granule& granule, const char* name, uint32_t argument) {
+  using Fn = uint32_t (*)(void*, uint32_t);
+  auto function = reinterpret_cast<Fn>(granule.module().exportedFunction(name));
+  if (!function) granule.trap(std::string("module does not export ") + name);
+  return function(granule.instance(), argument);
+}
+
+}  // namespace
+
+void callTableFunction(Granule& granule, uint32_t index, std::span<const uint32_t> arguments) {
+  void* function = tableFunction(granule, index, arguments.size());
+  dispatchArity<void>(function, granule.instance(), arguments,
+                      std::make_index_sequence<kMaxTableCallArguments + 1>());
+}
+
+uint32_t callTableFunctionU32(Granule& granule, uint32_t index,
+                              std::span<const uint32_t> arguments) {
+  void* function = tableFunction(granule, index, arguments.size());
+  return dispatchArity<uint32_t>(function, granule.instance(), arguments,
+                                 std::make_index_sequence<kMaxTableCallArguments + 1>());
+}
+
+void endProcessFromThread(const granule::RunResult& result) {
+  std::fflush(stdout);
+  if (result.kind == granule::RunResult::Kind::Trapped) {
+    std::fprintf(stderr, "trap: %s in %s\n", result.trapReason.c_str(),
+                 result.trapFunction.c_str());
+    std::fflush(stderr);
+    std::_Exit(134);
+  }
+  std::_Exit(result.exitCode);
+}
+
+uint32_t exchangeStackPointer(Granule& granule, uint32_t stackPointer) {
+  uint32_t previous = 0;
+  if (!granule.readGlobal32("__stack_pointer", previous) ||
+      !granule.writeGlobal32("__stack_pointer", stackPointer))
+    granule.trap("module has no __stack_pointer global");
+  return previous;
+}
+
+ThreadGroup::ThreadGroup(Granule& root) : root_(root) {}
+
+ThreadGroup::~ThreadGroup() = default;
+
+OmpRuntime& ThreadGroup::openmp() {
+  std::lock_guard guard(runtimesLock_);
+  if (!openmp_) openmp_ = std::make_unique<OmpRuntime>(*this);
+  return *openmp_;
+}
+
+PthreadRuntime& ThreadGroup::pthreads() {
+  std::lock_guard guard(runtimesLock_);
+  if (!pthreads_) pthreads_ = std::make_unique<PthreadRuntime>(*this);
+  return *pthreads_;
+}
+
+ThreadGranule ThreadGroup::spawn(Granule& parent, uint32_t stackBytes) {
+  ThreadGranule thread;
+  uint32_t tlsSize = readGlobalOrZero(parent, "__tls_size");
+  uint32_t tlsAlign = std::max<uint32_t>(readGlobalOrZero(parent, "__tls_align"), 16);
+  stackBytes = (stackBytes + 15) & ~15u;
+  uint32_t block = callExport(parent, "__synergy_malloc", stackBytes + tlsSize + tlsAlign);
+  if (block == 0) parent.trap("out of guest memory for a new thread's stack");
+  thread.stackBlock = block;
+  thread.stackTop = (block + stackBytes) & ~15u;
+  thread.granule = Granule::spawnThread(parent);
+  uint32_t tlsBlock = (thread.stackTop + tlsAlign - 1) & ~(tlsAlign - 1);
+  // __wasm_init_tls sets the calling instance's __tls_base: run it in the
+  // new granule so the parent's stays as it was.
+  callExport(*thread.granule, "__synergy_init_tls", tlsBlock);
+  exchangeStackPointer(*thread.granule, thread.stackTop);
+  return thread;
+}
+
+void ThreadGroup::release(Granule& caller, ThreadGranule& thread) {
+  if (thread.stackBlock) callExport(caller, "__synergy_free", thread.stackBlock);
+  thread.stackBlock = 0;
+  thread.granule.reset();
+}
+
+void ThreadGroup::lockLibc(Granule& caller) {
+  libcLock_.lock();
+  if (auto* sync = caller.memorySync()) sync->acquire();
+}
+
+void ThreadGroup::unlockLibc(Granule& caller) {
+  if (auto* sync = caller.memorySync()) sync->release();
+  libcLock_.unlock();
+}
+
+ThreadMember::ThreadMember(Granule& granule) : granule_(granule) {}
+
+ThreadGroup& ThreadMember::group() {
+  if (!group_) {
+    ownedGroup_ = std::make_unique<ThreadGroup>(granule_);
+    group_ = ownedGroup_.get();
+  }
+  return *group_;
+}
+
+void ThreadMember::adopt(Granule& thread, int threadId) {
+  ThreadMember& member = thread.extension<ThreadMember>();
+  member.group_ = &group();
+  member.threadId_ = threadId;
+}
+
+}  // namespace synergy::omp

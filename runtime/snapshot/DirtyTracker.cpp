@@ -1,0 +1,482 @@
+//===- DirtyTracker.cpp - which host pages of a region were written --------===//
+//
+// The Mprotect trackers publish their regions in a fixed array of slots that
+// the SIGSEGV handler scans without locks or allocation. A slot points to an
+// immutable description of its region; replacing or retiring it waits until
+// no handler still reads the old one (each slot counts the handlers inside
+// it), so a handler never touches freed memory.
+//
+//===----------------------------------------------------------------------===//
+#include "snapshot/DirtyTracker.h"
+
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <mutex>
+
+#include "snapshot/LinearMemory.h"
+
+namespace synergy::snapshot {
+namespace {
+
+constexpr uint64_t kBitsPerWord = 64;
+// Enough for one tracker per thread of any realistic OpenMP team.
+constexpr size_t kMaxTrackedRegions = 256;
+
+std::string systemError(const char* what) { return std::string(what) + ": " + std::strerror(errno); }
+
+bool hostPageSizeIsSupported(std::string& error) {
+  if (uint64_t(sysconf(_SC_PAGESIZE)) == kHostPageSize) return true;
+  error = "dirty tracking needs 4 KiB host pages";
+  return false;
+}
+
+//===-- Mprotect ----------------------------------------------------------===//
+
+struct TrackedRegion {
+  uintptr_t begin;
+  uintptr_t end;
+  std::atomic<uint64_t>* dirtyBits;
+};
+
+struct RegionSlot {
+  std::atomic<const TrackedRegion*> region{nullptr};
+  std::atomic<int> readers{0};
+  bool claimed = false;  // guarded by gRegistryMutex
+};
+
+RegionSlot gSlots[kMaxTrackedRegions];
+// Slots at or past this index have never been claimed; the handler stops here.
+std::atomic<size_t> gSlotsInUse{0};
+std::mutex gRegistryMutex;
+
+// Marks [first, last] dirty in `region` and makes those pages writable.
+bool markDirtyAndUnprotect(const TrackedRegion& region, uint64_t first, uint64_t last) {
+  for (uint64_t page = first; page <= last; ++page)
+    region.dirtyBits[page / kBitsPerWord].fetch_or(uint64_t(1) << (page % kBitsPerWord));
+  void* start = reinterpret_cast<void*>(region.begin + first * kHostPageSize);
+  return mprotect(start, (last - first + 1) * kHostPageSize, PROT_READ | PROT_WRITE) == 0;
+}
+
+// Runs `visit(region)` for each live region overlapping [begin, end), holding
+// the slot's reader count so the region cannot be freed meanwhile.
+template <typename Visit>
+void forEachOverlappingRegion(uintptr_t begin, uintptr_t end, Visit visit) {
+  size_t inUse = gSlotsInUse.load();
+  for (size_t i = 0; i < inUse; ++i) {
+    RegionSlot& slot = gSlots[i];
+    slot.readers.fetch_add(1);
+    const TrackedRegion* region = slot.region.load();
+    if (region && begin < region->end && region->begin < end) visit(*region);
+    slot.readers.fetch_sub(1);
+  }
+}
+
+void waitForReaders(RegionSlot& slot) {
+  while (slot.readers.load() != 0) sched_yield();
+}
+
+class MprotectTracker final : public DirtyTracker {
+ public:
+  ~MprotectTracker() override {
+    stop();
+    if (dirtyBits_) munmap(dirtyBits_, bitmapBytes_);
+  }
+
+  bool start(uint8_t* base, uint64_t bytes, std::string& error) override {
+    stop();
+    if (reinterpret_cast<uintptr_t>(base) % kHostPageSize != 0 || bytes % kHostPageSize != 0) {
+      error = "dirty tracking needs a page-aligned region";
+      return false;
+    }
+    // Sized for the largest region a linear memory can grow to, so extend()
+    // never moves the bitmap a signal handler may be writing. Untouched
+    // bitmap pages cost no memory.
+    uint64_t capacityPages = std::max(bytes, kReservationBytes) / kHostPageSize;
+    size_t bitmapBytes = (capacityPages + kBitsPerWord - 1) / kBitsPerWord * sizeof(uint64_t);
+    if (dirtyBits_ && bitmapBytes_ < bitmapBytes) {
+      munmap(dirtyBits_, bitmapBytes_);
+      dirtyBits_ = nullptr;
+    }
+    if (!dirtyBits_) {
+      void* bitmap = mmap(nullptr, bitmapBytes, PROT_READ | PROT_WRITE,
+                          MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+      if (bitmap == MAP_FAILED) {
+        error = systemError("cannot allocate dirty bitmap");
+        return false;
+      }
+      dirtyBits_ = static_cast<std::atomic<uint64_t>*>(bitmap);
+      bitmapBytes_ = bitmapBytes;
+    }
+    capacityPages_ = bitmapBytes_ / sizeof(uint64_t) * kBitsPerWord;
+
+    auto begin = reinterpret_cast<uintptr_t>(base);
+    std::lock_guard<std::mutex> lock(gRegistryMutex);
+    bool overlaps = false;
+    forEachOverlappingRegion(begin, begin + bytes, [&](const TrackedRegion&) { overlaps = true; });
+    if (overlaps) {
+      error = "region is already dirty-tracked";
+      return false;
+    }
+    size_t free = 0;
+    while (free < kMaxTrackedRegions && gSlots[free].claimed) ++free;
+    if (free == kMaxTrackedRegions) {
+      error = "too many dirty-tracked regions";
+      return false;
+    }
+    slot_ = &gSlots[free];
+    slot_->claimed = true;
+    if (free >= gSlotsInUse.load()) gSlotsInUse.store(free + 1);
+    base_ = base;
+    bytes_ = bytes;
+    // Published before the protection, so a write racing with start() finds
+    // its region in the handler.
+    publish();
+    if (bytes > 0 && mprotect(base, bytes, PROT_READ) != 0) {
+      error = systemError("cannot write-protect region");
+      unpublishLocked();
+      return false;
+    }
+    return true;
+  }
+
+  bool extend(uint64_t bytes, std::string& error) override {
+    if (bytes < bytes_ || bytes % kHostPageSize != 0 || bytes / kHostPageSize > capacityPages_) {
+      error = "dirty-tracked region cannot be extended to that size";
+      return false;
+    }
+    // The added pages are left writable: they are dirty, and dirty pages
+    // never fault.
+    for (uint64_t page = bytes_ / kHostPageSize; page < bytes / kHostPageSize; ++page)
+      dirtyBits_[page / kBitsPerWord].fetch_or(uint64_t(1) << (page % kBitsPerWord));
+    std::lock_guard<std::mutex> lock(gRegistryMutex);
+    bytes_ = bytes;
+    publish();
+    return true;
+  }
+
+  std::vector<uint64_t> dirtyPages() override {
+    std::vector<uint64_t> pages;
+    uint64_t words = (bytes_ / kHostPageSize + kBitsPerWord - 1) / kBitsPerWord;
+    for (uint64_t w = 0; w < words; ++w) {
+      uint64_t bits = dirtyBits_[w].load(std::memory_order_relaxed);
+      while (bits) {
+        pages.push_back(w * kBitsPerWord + uint64_t(__builtin_ctzll(bits)));
+        bits &= bits - 1;
+      }
+    }
+    return pages;
+  }
+
+  void clear() override {
+    uint64_t pageCount = bytes_ / kHostPageSize;
+    uint64_t words = (pageCount + kBitsPerWord - 1) / kBitsPerWord;
+    // Re-protects maximal runs of dirty pages, one mprotect per run.
+    uint64_t runStart = 0, runLength = 0;
+    auto flush = [&] {
+      if (runLength) mprotect(base_ + runStart * kHostPageSize, runLength * kHostPageSize, PROT_READ);
+      runLength = 0;
+    };
+    for (uint64_t w = 0; w < words; ++w) {
+      uint64_t bits = dirtyBits_[w].exchange(0, std::memory_order_relaxed);
+      if (bits == 0) {
+        flush();
+        continue;
+      }
+      for (uint64_t b = 0; b < kBitsPerWord; ++b) {
+        uint64_t page = w * kBitsPerWord + b;
+        if (bits >> b & 1) {
+          if (runLength == 0) runStart = page;
+          ++runLength;
+        } else {
+          flush();
+        }
+      }
+    }
+    flush();
+  }
+
+  void stop() override {
+    if (!slot_) return;
+    if (bytes_ > 0) mprotect(base_, bytes_, PROT_READ | PROT_WRITE);
+    std::lock_guard<std::mutex> lock(gRegistryMutex);
+    unpublishLocked();
+  }
+
+ private:
+  // Retires the slot and forgets the region; called with gRegistryMutex held.
+  void unpublishLocked() {
+    const TrackedRegion* old = slot_->region.exchange(nullptr);
+    waitForReaders(*slot_);
+    delete old;
+    slot_->claimed = false;
+    slot_ = nullptr;
+    uint64_t words = (bytes_ / kHostPageSize + kBitsPerWord - 1) / kBitsPerWord;
+    for (uint64_t w = 0; w < words; ++w) dirtyBits_[w].store(0, std::memory_order_relaxed);
+    base_ = nullptr;
+    bytes_ = 0;
+  }
+
+  // Replaces the slot's region description; called with gRegistryMutex held.
+  void publish() {
+    auto* region = new TrackedRegion{reinterpret_cast<uintptr_t>(base_),
+                                     reinterpret_cast<uintptr_t>(base_) + bytes_, dirtyBits_};
+    const TrackedRegion* old = slot_->region.exchange(region);
+    waitForReaders(*slot_);
+    delete old;
+  }
+
+  RegionSlot* slot_ = nullptr;
+  std::atomic<uint64_t>* dirtyBits_ = nullptr;
+  size_t bitmapBytes_ = 0;
+  uint64_t capacityPages_ = 0;
+};
+
+//===-- SoftDirty ---------------------------------------------------------===//
+
+constexpr uint64_t kSoftDirtyBit = uint64_t(1) << 55;
+
+class SoftDirtyTracker;
+// Live soft-dirty trackers; clearing the bits for one folds the others'
+// current bits into their pending sets first, so they lose nothing written
+// before the clear.
+std::mutex gSoftDirtyMutex;
+std::vector<SoftDirtyTracker*> gSoftDirtyTrackers;
+
+// Reads the soft-dirty bits of `pageCount` pages from `base` and calls
+// `dirty(pageIndex)` for each set one. Returns false when pagemap is unreadable.
+template <typename Dirty>
+bool readSoftDirtyBits(int pagemap, const uint8_t* base, uint64_t pageCount, Dirty dirty) {
+  constexpr uint64_t kEntriesPerRead = 512;
+  uint64_t entries[kEntriesPerRead];
+  uint64_t firstEntry = reinterpret_cast<uintptr_t>(base) / kHostPageSize;
+  for (uint64_t done = 0; done < pageCount;) {
+    uint64_t want = std::min(kEntriesPerRead, pageCount - done);
+    ssize_t got = pread(pagemap, entries, want * sizeof(uint64_t),
+                        off_t((firstEntry + done) * sizeof(uint64_t)));
+    if (got <= 0) {
+      if (got < 0 && errno == EINTR) continue;
+      return false;
+    }
+    uint64_t count = uint64_t(got) / sizeof(uint64_t);
+    for (uint64_t i = 0; i < count; ++i)
+      if (entries[i] & kSoftDirtyBit) dirty(done + i);
+    done += count;
+  }
+  return true;
+}
+
+// Resets the soft-dirty bits of the whole process; gSoftDirtyMutex held.
+bool clearSoftDirtyBitsLocked();
+
+class SoftDirtyTracker final : public DirtyTracker {
+ public:
+  explicit SoftDirtyTracker(int pagemap) : pagemap_(pagemap) {}
+  ~SoftDirtyTracker() override {
+    stop();
+    close(pagemap_);
+  }
+
+  bool start(uint8_t* base, uint64_t bytes, std::string& error) override {
+    stop();
+    if (reinterpret_cast<uintptr_t>(base) % kHostPageSize != 0 || bytes % kHostPageSize != 0) {
+      error = "dirty tracking needs a page-aligned region";
+      return false;
+    }
+    std::lock_guard<std::mutex> lock(gSoftDirtyMutex);
+    base_ = base;
+    bytes_ = bytes;
+    pending_.assign(words(), 0);
+    gSoftDirtyTrackers.push_back(this);
+    if (!clearSoftDirtyBitsLocked()) {
+      error = systemError("cannot reset soft-dirty bits");
+      gSoftDirtyTrackers.pop_back();
+      base_ = nullptr;
+      bytes_ = 0;
+      return false;
+    }
+    std::fill(pending_.begin(), pending_.end(), 0);
+    return true;
+  }
+
+  bool extend(uint64_t bytes, std::string& error) override {
+    if (bytes < bytes_ || bytes % kHostPageSize != 0) {
+      error = "dirty-tracked region cannot be extended to that size";
+      return false;
+    }
+    std::lock_guard<std::mutex> lock(gSoftDirtyMutex);
+    uint64_t oldPages = bytes_ / kHostPageSize;
+    bytes_ = bytes;
+    pending_.resize(words(), 0);
+    for (uint64_t page = oldPages; page < bytes / kHostPageSize; ++page)
+      pending_[page / kBitsPerWord] |= uint64_t(1) << (page % kBitsPerWord);
+    return true;
+  }
+
+  std::vector<uint64_t> dirtyPages() override {
+    std::lock_guard<std::mutex> lock(gSoftDirtyMutex);
+    std::vector<uint64_t> bits = pending_;
+    readSoftDirtyBits(pagemap_, base_, bytes_ / kHostPageSize, [&](uint64_t page) {
+      bits[page / kBitsPerWord] |= uint64_t(1) << (page % kBitsPerWord);
+    });
+    std::vector<uint64_t> pages;
+    for (uint64_t w = 0; w < bits.size(); ++w)
+      for (uint64_t word = bits[w]; word; word &= word - 1)
+        pages.push_back(w * kBitsPerWord + uint64_t(__builtin_ctzll(word)));
+    return pages;
+  }
+
+  // Resets the bits of every page in the process. Other SoftDirty trackers
+  // keep what was recorded for them so far, but a write another thread makes
+  // to their region during this call may be missed.
+  void clear() override {
+    std::lock_guard<std::mutex> lock(gSoftDirtyMutex);
+    clearSoftDirtyBitsLocked();
+    std::fill(pending_.begin(), pending_.end(), 0);
+  }
+
+  void stop() override {
+    std::lock_guard<std::mutex> lock(gSoftDirtyMutex);
+    gSoftDirtyTrackers.erase(std::remove(gSoftDirtyTrackers.begin(), gSoftDirtyTrackers.end(), this),
+                             gSoftDirtyTrackers.end());
+    base_ = nullptr;
+    bytes_ = 0;
+    pending_.clear();
+  }
+
+  // Moves the kernel's current bits for this region into pending_.
+  void foldKernelBits() {
+    readSoftDirtyBits(pagemap_, base_, bytes_ / kHostPageSize, [&](uint64_t page) {
+      pending_[page / kBitsPerWord] |= uint64_t(1) << (page % kBitsPerWord);
+    });
+  }
+
+ private:
+  uint64_t words() const { return (bytes_ / kHostPageSize + kBitsPerWord - 1) / kBitsPerWord; }
+
+  int pagemap_;
+  std::vector<uint64_t> pending_;
+};
+
+bool clearSoftDirtyBitsLocked() {
+  for (SoftDirtyTracker* tracker : gSoftDirtyTrackers) tracker->foldKernelBits();
+  int clearRefs = open("/proc/self/clear_refs", O_WRONLY | O_CLOEXEC);
+  if (clearRefs < 0) return false;
+  bool written = write(clearRefs, "4", 1) == 1;
+  close(clearRefs);
+  return written;
+}
+
+// Whether writing a page after a reset really sets its soft-dirty bit; the
+// files exist even on kernels built without soft-dirty support.
+bool softDirtyWorks(int pagemap, std::string& error) {
+  void* probe = mmap(nullptr, kHostPageSize, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (probe == MAP_FAILED) {
+    error = systemError("mmap");
+    return false;
+  }
+  auto* page = static_cast<volatile uint8_t*>(probe);
+  page[0] = 1;
+  auto probeIsDirty = [&] {
+    bool dirty = false;
+    readSoftDirtyBits(pagemap, static_cast<uint8_t*>(probe), 1, [&](uint64_t) { dirty = true; });
+    return dirty;
+  };
+  bool cleared, dirtied;
+  {
+    std::lock_guard<std::mutex> lock(gSoftDirtyMutex);
+    cleared = clearSoftDirtyBitsLocked() && !probeIsDirty();
+  }
+  page[0] = 2;
+  dirtied = probeIsDirty();
+  munmap(probe, kHostPageSize);
+  if (!cleared || !dirtied) {
+    error = "soft-dirty page bits are unusable (kernel without CONFIG_MEM_SOFT_DIRTY?)";
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::unique_ptr<DirtyTracker> createDirtyTracker(DirtyTrackingMode mode, std::string& error) {
+  if (!hostPageSizeIsSupported(error)) return nullptr;
+  if (mode == DirtyTrackingMode::Mprotect) return std::make_unique<MprotectTracker>();
+  int pagemap = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+  if (pagemap < 0) {
+    error = systemError("cannot open /proc/self/pagemap");
+    return nullptr;
+  }
+  if (!softDirtyWorks(pagemap, error)) {
+    close(pagemap);
+    return nullptr;
+  }
+  return std::make_unique<SoftDirtyTracker>(pagemap);
+}
+
+bool handleDirtyTrackingFault(void* address) {
+  int savedErrno = errno;
+  auto at = reinterpret_cast<uintptr_t>(address);
+  bool resolved = false;
+  forEachOverlappingRegion(at, at + 1, [&](const TrackedRegion& region) {
+    uint64_t page = (at - region.begin) / kHostPageSize;
+    resolved = markDirtyAndUnprotect(region, page, page);
+  });
+  errno = savedErrno;
+  return resolved;
+}
+
+void prepareHostWrite(void* address, uint64_t bytes) {
+  if (bytes == 0) return;
+  auto begin = reinterpret_cast<uintptr_t>(address);
+  uintptr_t end = begin + bytes;
+  forEachOverlappingRegion(begin, end, [&](const TrackedRegion& region) {
+    uint64_t first = (std::max(begin, region.begin) - region.begin) / kHostPageSize;
+    uint64_t last = (std::min(end, region.end) - 1 - region.begin) / kHostPageSize;
+    markDirtyAndUnprotect(region, first, last);
+  });
+}
+
+namespace {
+
+struct sigaction gPreviousSegvAction;
+
+void onSegv(int signal, siginfo_t* info, void* context) {
+  if (handleDirtyTrackingFault(info->si_addr)) return;
+  const struct sigaction& previous = gPreviousSegvAction;
+  if (previous.sa_flags & SA_SIGINFO) {
+    if (previous.sa_sigaction) return previous.sa_sigaction(signal, info, context);
+  } else if (previous.sa_handler != SIG_DFL && previous.sa_handler != SIG_IGN) {
+    return previous.sa_handler(signal);
+  }
+  // Default action: a hardware fault recurs when we return; a signal sent by
+  // kill() has to be raised again.
+  struct sigaction fallback = {};
+  fallback.sa_handler = SIG_DFL;
+  sigemptyset(&fallback.sa_mask);
+  sigaction(signal, &fallback, nullptr);
+  if (info->si_code <= 0) raise(signal);
+}
+
+}  // namespace
+
+void installDirtyTrackingFaultHandler() {
+  static std::once_flag installed;
+  std::call_once(installed, [] {
+    struct sigaction action = {};
+    action.sa_sigaction = onSegv;
+    action.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGSEGV, &action, &gPreviousSegvAction);
+  });
+}
+
+}  // namespace synergy::snapshot

@@ -1,0 +1,93 @@
+//===- DirtyTracker.h - which host pages of a region were written ----------===//
+//
+// A DSM replica only has to diff the pages it wrote, so the runtime needs to
+// know which 4 KiB host pages of a linear memory changed since a point in
+// time. Two mechanisms provide that behind one interface:
+//
+//  - Mprotect write-protects the region; the first write to a clean page
+//    faults, the fault handler marks the page dirty and makes it writable.
+//    Works everywhere, costs one fault per page per tracking interval, and
+//    needs SIGSEGV to reach handleDirtyTrackingFault (the granule runtime's
+//    handler calls it first; other processes call
+//    installDirtyTrackingFaultHandler).
+//  - SoftDirty reads the kernel's soft-dirty bit (bit 55 of
+//    /proc/self/pagemap) and resets it through /proc/self/clear_refs. No
+//    faults, but the reset is process-wide (see SoftDirtyTracker below) and
+//    the kernel must be built with CONFIG_MEM_SOFT_DIRTY.
+//
+// Both work on MAP_SHARED memfd mappings and on the MAP_PRIVATE copy-on-write
+// mappings LinearMemory::mapCopyOnWrite creates.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace synergy::snapshot {
+
+inline constexpr uint64_t kHostPageSize = 4096;
+
+enum class DirtyTrackingMode { Mprotect, SoftDirty };
+
+class DirtyTracker {
+ public:
+  virtual ~DirtyTracker() = default;
+
+  // Starts tracking [base, base + bytes): page-aligned, mapped readable and
+  // writable, and considered clean from now on. A tracker tracks one region
+  // at a time; regions of different trackers must not overlap.
+  virtual bool start(uint8_t* base, uint64_t bytes, std::string& error) = 0;
+
+  // The region grew in place to `bytes` (a linear memory grew). The added
+  // pages count as dirty until the next clear(), since nothing saw them clean.
+  virtual bool extend(uint64_t bytes, std::string& error) = 0;
+
+  // Indices (from the region's base, in kHostPageSize units) of the pages
+  // written since start() or the last clear(), ascending.
+  virtual std::vector<uint64_t> dirtyPages() = 0;
+
+  // Makes every page clean again. Writes to the region that race with
+  // clear() may go unrecorded: call it while no thread writes the region.
+  virtual void clear() = 0;
+
+  // Stops tracking and leaves the region readable and writable. Must happen
+  // (or the tracker be destroyed) before the region is unmapped.
+  virtual void stop() = 0;
+
+  uint8_t* base() const { return base_; }
+  uint64_t bytes() const { return bytes_; }
+
+ protected:
+  uint8_t* base_ = nullptr;
+  uint64_t bytes_ = 0;
+};
+
+// Returns a tracker using `mode`, or nullptr with `error` set when the mode
+// is unusable here (SoftDirty without kernel support, or a host page size
+// other than kHostPageSize).
+std::unique_ptr<DirtyTracker> createDirtyTracker(DirtyTrackingMode mode, std::string& error);
+
+// Resolves a fault at `address` when it is a write to a clean page of a live
+// Mprotect tracker: marks the page dirty and makes it writable, so returning
+// from the signal handler retries the write. Returns false for any other
+// fault. Async-signal-safe; a SIGSEGV handler should call it before anything
+// else.
+bool handleDirtyTrackingFault(void* address);
+
+// For processes without the granule runtime's fault handler: installs a
+// SIGSEGV handler that calls handleDirtyTrackingFault and passes any other
+// fault to the handler installed before it (or to the default action).
+// Installs once; later calls do nothing.
+void installDirtyTrackingFaultHandler();
+
+// Makes [address, address + bytes) of any Mprotect-tracked region writable
+// and marks those pages dirty, without faulting. Host code that lets the
+// kernel write into tracked memory (read(2) into a guest buffer) calls this
+// first: a system call writing a write-protected page fails with EFAULT
+// instead of faulting. Plain stores and memcpy need no such call.
+void prepareHostWrite(void* address, uint64_t bytes);
+
+}  // namespace synergy::snapshot

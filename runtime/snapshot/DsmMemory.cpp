@@ -1,0 +1,158 @@
+//===- DsmMemory.cpp - threads sharing one memory through replicas and diffs ===//
+#include "snapshot/DsmMemory.h"
+
+#include <algorithm>
+#include <cstring>
+#include <iterator>
+
+#include "snapshot/DiffMerger.h"
+#include "snapshot/MemoryDiff.h"
+#include "snapshot/Snapshot.h"
+
+namespace synergy::snapshot {
+namespace {
+
+constexpr uint64_t kPagesPerGroup = 64;
+
+uint64_t hostPages(const LinearMemory& memory) { return memory.sizeBytes() / kHostPageSize; }
+
+// Calls `copy(firstPage, pageCount)` for each run of consecutive pages.
+template <typename Copy>
+void forEachRun(const std::vector<uint64_t>& pages, Copy copy) {
+  for (size_t i = 0; i < pages.size();) {
+    size_t j = i + 1;
+    while (j < pages.size() && pages[j] == pages[j - 1] + 1) ++j;
+    copy(pages[i], uint64_t(j - i));
+    i = j;
+  }
+}
+
+}  // namespace
+
+DsmMain::DsmMain(LinearMemory& main) : main_(main) { growTo(main.pages()); }
+
+uint64_t DsmMain::version() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return version_;
+}
+
+bool DsmMain::growTo(uint64_t pages) {
+  if (main_.pages() < pages && main_.grow(pages - main_.pages()) < 0) return false;
+  pageVersions_.resize(hostPages(main_), 0);
+  groupVersions_.resize((pageVersions_.size() + kPagesPerGroup - 1) / kPagesPerGroup, 0);
+  return true;
+}
+
+void DsmMain::markChanged(uint64_t offset, uint64_t length, uint64_t version) {
+  uint64_t last = (offset + length - 1) / kHostPageSize;
+  for (uint64_t page = offset / kHostPageSize; page <= last; ++page) {
+    pageVersions_[page] = version;
+    groupVersions_[page / kPagesPerGroup] = version;
+  }
+}
+
+std::unique_ptr<DsmReplica> DsmMain::createReplica(std::string& error) {
+  std::vector<std::unique_ptr<DsmReplica>> replicas = createReplicas(1, error);
+  return replicas.empty() ? nullptr : std::move(replicas.front());
+}
+
+std::vector<std::unique_ptr<DsmReplica>> DsmMain::createReplicas(size_t count,
+                                                                 std::string& error) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  growTo(main_.pages());
+  std::unique_ptr<Snapshot> snapshot = Snapshot::capture(main_, {}, error);
+  if (!snapshot) return {};
+  std::vector<std::unique_ptr<DsmReplica>> replicas;
+  for (size_t i = 0; i < count; ++i) {
+    std::unique_ptr<DsmReplica> replica(new DsmReplica(*this));
+    if (!replica->memory_.create(0, main_.maxPages(), error) ||
+        !replica->baseline_.create(0, main_.maxPages(), error))
+      return {};
+    if (!snapshot->restoreInto(replica->memory_) || !snapshot->restoreInto(replica->baseline_)) {
+      error = "cannot map the main copy's snapshot into a replica";
+      return {};
+    }
+    replica->tracker_ = createDirtyTracker(DirtyTrackingMode::Mprotect, error);
+    if (!replica->tracker_ ||
+        !replica->tracker_->start(replica->memory_.base(), replica->memory_.sizeBytes(), error))
+      return {};
+    replica->pulledVersion_ = version_;
+    replicas.push_back(std::move(replica));
+  }
+  // The replicas' mappings keep the snapshot's pages alive; the Snapshot
+  // object itself is no longer needed.
+  return replicas;
+}
+
+DsmReplica::~DsmReplica() = default;
+
+bool DsmReplica::growTo(uint64_t pages) {
+  pages = std::max(pages, memory_.pages());
+  if (memory_.pages() < pages && memory_.grow(pages - memory_.pages()) < 0) return false;
+  // Pages a memory grows by are zero, which is also their baseline.
+  if (baseline_.pages() < pages && baseline_.grow(pages - baseline_.pages()) < 0) return false;
+  std::string error;
+  return tracker_->bytes() == memory_.sizeBytes() || tracker_->extend(memory_.sizeBytes(), error);
+}
+
+bool DsmReplica::push(const std::vector<MergeRegion>& regions) {
+  std::lock_guard<std::mutex> lock(main_.mutex_);
+  // The replica may have grown on its own (memory.grow in guest code); its
+  // new pages are reported dirty and diffed against their zero baseline.
+  if (!growTo(memory_.pages()) || !main_.growTo(memory_.pages())) return false;
+  std::vector<uint64_t> dirty = tracker_->dirtyPages();
+  if (dirty.empty()) return true;
+  MemoryDiff diff = diffPages(memory_.base(), baseline_.base(), dirty, kHostPageSize);
+  DiffMerger merger;
+  merger.merge(main_.main_.base(), baseline_.base(), diff, regions);
+  std::vector<ByteRange> touched = merger.touchedRanges();
+  if (!touched.empty()) {
+    ++main_.version_;
+    for (const ByteRange& range : touched) main_.markChanged(range.offset, range.length, main_.version_);
+  }
+  // The baseline now holds what the main copy has seen from this replica, so
+  // the next push sends only later writes (and a Sum region only the later
+  // change).
+  diff.apply(baseline_.base());
+  tracker_->clear();
+  return true;
+}
+
+bool DsmReplica::pull() {
+  std::lock_guard<std::mutex> lock(main_.mutex_);
+  if (!main_.growTo(main_.main_.pages()) || !growTo(main_.main_.pages())) return false;
+  std::vector<uint64_t> changed;
+  for (uint64_t group = 0; group < main_.groupVersions_.size(); ++group) {
+    if (main_.groupVersions_[group] <= pulledVersion_) continue;
+    uint64_t end = std::min((group + 1) * kPagesPerGroup, uint64_t(main_.pageVersions_.size()));
+    for (uint64_t page = group * kPagesPerGroup; page < end; ++page)
+      if (main_.pageVersions_[page] > pulledVersion_) changed.push_back(page);
+  }
+  pulledVersion_ = main_.version_;
+  if (changed.empty()) return true;
+
+  // Bytes this replica changed but has not pushed keep their value in the
+  // replica and in its baseline, so a later push still sends that change.
+  std::vector<uint64_t> dirty = tracker_->dirtyPages();
+  std::vector<uint64_t> changedAndDirty;
+  std::set_intersection(changed.begin(), changed.end(), dirty.begin(), dirty.end(),
+                        std::back_inserter(changedAndDirty));
+  MemoryDiff unpushed = diffPages(memory_.base(), baseline_.base(), changedAndDirty, kHostPageSize);
+  MemoryDiff unpushedBaseline;
+  for (const DiffRange& range : unpushed.ranges())
+    unpushedBaseline.append(range.offset, baseline_.base() + range.offset, range.length);
+
+  const uint8_t* main = main_.main_.base();
+  forEachRun(changed, [&](uint64_t first, uint64_t count) {
+    uint64_t offset = first * kHostPageSize, bytes = count * kHostPageSize;
+    // One mprotect for the run instead of a write fault per page.
+    prepareHostWrite(memory_.base() + offset, bytes);
+    std::memcpy(memory_.base() + offset, main + offset, bytes);
+    std::memcpy(baseline_.base() + offset, main + offset, bytes);
+  });
+  unpushed.apply(memory_.base());
+  unpushedBaseline.apply(baseline_.base());
+  return true;
+}
+
+}  // namespace synergy::snapshot

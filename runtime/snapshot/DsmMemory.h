@@ -1,0 +1,116 @@
+//===- DsmMemory.h - threads sharing one memory through replicas and diffs -===//
+//
+// In --dsm mode every thread of a granule runs on its own copy-on-write
+// replica of the main copy of linear memory, and threads see each other's
+// writes only at synchronisation points (barriers, locks, the end of a
+// parallel region), where the OpenMP runtime calls:
+//
+//  - push(): the replica's writes since its last push, found by dirty
+//    tracking and diffed byte-wise against the replica's baseline, are merged
+//    into the main copy (merge regions combine reductions, other bytes
+//    overwrite). Bytes the replica did not change are never written, so
+//    threads writing disjoint bytes of one page do not undo each other.
+//  - pull(): every page of the main copy changed by a push since the
+//    replica's last pull is copied into the replica.
+//
+// A replica's baseline is the snapshot it was created from, overlaid with
+// everything it pushed or pulled since; it is kept as a second copy-on-write
+// view of the snapshot, so it costs memory only for the pages that changed.
+//
+// Replicas are dirty-tracked with DirtyTrackingMode::Mprotect, so SIGSEGV
+// must reach handleDirtyTrackingFault (the granule runtime's handler, or
+// installDirtyTrackingFaultHandler).
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "snapshot/DirtyTracker.h"
+#include "snapshot/LinearMemory.h"
+#include "snapshot/MergeOp.h"
+
+namespace synergy::snapshot {
+
+class DsmReplica;
+
+class DsmMain {
+ public:
+  // `main` is the main copy; it must outlive this object, which must outlive
+  // its replicas. Nothing but push() may write `main` while replicas exist.
+  explicit DsmMain(LinearMemory& main);
+
+  // A replica holding the main copy as it is now. Returns nullptr and sets
+  // `error` on failure.
+  std::unique_ptr<DsmReplica> createReplica(std::string& error);
+  // `count` replicas sharing one capture of the main copy (one copy of its
+  // bytes instead of `count`). Empty and `error` set on failure.
+  std::vector<std::unique_ptr<DsmReplica>> createReplicas(size_t count, std::string& error);
+
+  LinearMemory& memory() { return main_; }
+  // Number of pushes that changed the main copy so far.
+  uint64_t version();
+
+ private:
+  friend class DsmReplica;
+
+  // Grows the main copy and its page versions to `pages` wasm pages.
+  bool growTo(uint64_t pages);
+  // Records that a push changed [offset, offset + length) of the main copy.
+  void markChanged(uint64_t offset, uint64_t length, uint64_t version);
+
+  std::mutex mutex_;
+  LinearMemory& main_;
+  uint64_t version_ = 0;
+  // Per host page, the push that last changed it; per group of
+  // kPagesPerGroup pages, the newest of those, so a pull skips unchanged
+  // stretches of a large memory quickly.
+  std::vector<uint64_t> pageVersions_;
+  std::vector<uint64_t> groupVersions_;
+};
+
+class DsmReplica {
+ public:
+  ~DsmReplica();
+  DsmReplica(const DsmReplica&) = delete;
+  DsmReplica& operator=(const DsmReplica&) = delete;
+
+  // The replica's memory; its base never moves, also not when it grows.
+  LinearMemory& memory() { return memory_; }
+
+  // Merges this replica's writes since its last push into the main copy,
+  // growing the main copy first when the replica has grown. Bytes inside
+  // `regions` are merged with the region's op, all others overwrite.
+  // Returns false when the main copy cannot grow (nothing is merged then).
+  bool push(const std::vector<MergeRegion>& regions = {});
+
+  // Brings every page the main copy changed since this replica's last pull
+  // (or its creation) into the replica, growing it first when the main copy
+  // has grown. Writes this replica has not pushed yet are kept: they are
+  // laid over the pulled page, so pulling before pushing loses nothing.
+  // Returns false when the replica cannot grow.
+  bool pull();
+
+  // Only one thread at a time may use a replica (normally the thread that
+  // runs on it); different replicas may be used concurrently.
+
+ private:
+  friend class DsmMain;
+  explicit DsmReplica(DsmMain& main) : main_(main) {}
+
+  // Grows the replica, its baseline and its tracking to `pages` wasm pages.
+  bool growTo(uint64_t pages);
+
+  DsmMain& main_;
+  LinearMemory memory_;
+  LinearMemory baseline_;
+  std::unique_ptr<DirtyTracker> tracker_;
+  // The main copy's version at the last pull.
+  uint64_t pulledVersion_ = 0;
+};
+
+}  // namespace synergy::snapshot

@@ -1,0 +1,252 @@
+// Unit tests for the one-host DSM protocol: replicas on real threads pushing
+// diffs into the main copy and pulling its changes back.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "snapshot/DsmMemory.h"
+
+using namespace synergy::snapshot;
+
+namespace {
+
+template <typename T>
+T load(const LinearMemory& memory, uint64_t offset) {
+  T value;
+  std::memcpy(&value, memory.base() + offset, sizeof value);
+  return value;
+}
+
+template <typename T>
+void store(LinearMemory& memory, uint64_t offset, T value) {
+  std::memcpy(memory.base() + offset, &value, sizeof value);
+}
+
+// Runs `body` on a new thread and waits for it, so each step of a scenario
+// runs on a thread of its own, as the replicas' threads would.
+template <typename Body>
+void onThread(Body body) {
+  std::thread thread(body);
+  thread.join();
+}
+
+class DsmMemory : public testing::Test {
+ protected:
+  void SetUp() override {
+    installDirtyTrackingFaultHandler();
+    std::string error;
+    ASSERT_TRUE(main_.create(2, 16, error)) << error;
+    for (uint64_t i = 0; i < main_.sizeBytes(); ++i) main_.base()[i] = uint8_t(i * 11);
+  }
+
+  std::unique_ptr<DsmReplica> replica(DsmMain& dsm) {
+    std::string error;
+    auto replica = dsm.createReplica(error);
+    EXPECT_TRUE(replica) << error;
+    return replica;
+  }
+
+  LinearMemory main_;
+};
+
+}  // namespace
+
+TEST_F(DsmMemory, ReplicaStartsAsAPrivateCopyOfMain) {
+  DsmMain dsm(main_);
+  auto r = replica(dsm);
+  ASSERT_TRUE(r);
+  ASSERT_EQ(r->memory().pages(), main_.pages());
+  EXPECT_EQ(std::memcmp(r->memory().base(), main_.base(), main_.sizeBytes()), 0);
+  r->memory().base()[100] = 1;
+  EXPECT_EQ(main_.base()[100], uint8_t(100 * 11));
+  EXPECT_EQ(dsm.version(), 0u);
+  ASSERT_TRUE(r->push());
+  EXPECT_EQ(main_.base()[100], 1);
+  EXPECT_EQ(dsm.version(), 1u);
+  ASSERT_TRUE(r->push());  // nothing new: no new version
+  EXPECT_EQ(dsm.version(), 1u);
+}
+
+// (a) Two replicas write disjoint bytes of the same page concurrently.
+TEST_F(DsmMemory, DisjointBytesOfOnePageFromTwoThreads) {
+  DsmMain dsm(main_);
+  std::string error;
+  auto replicas = dsm.createReplicas(2, error);
+  ASSERT_EQ(replicas.size(), 2u) << error;
+  constexpr uint64_t kPageStart = 5 * kHostPageSize;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 2; ++t)
+    threads.emplace_back([&, t] {
+      LinearMemory& memory = replicas[t]->memory();
+      for (uint64_t i = 0; i < 2048; ++i) memory.base()[kPageStart + 2 * i + uint64_t(t)] = uint8_t(t + 1);
+      replicas[t]->push();
+    });
+  for (auto& thread : threads) thread.join();
+  threads.clear();
+  for (int t = 0; t < 2; ++t) threads.emplace_back([&, t] { replicas[t]->pull(); });
+  for (auto& thread : threads) thread.join();
+
+  for (uint64_t i = 0; i < kHostPageSize; ++i) {
+    uint8_t expected = uint8_t(i % 2 + 1);
+    ASSERT_EQ(main_.base()[kPageStart + i], expected) << i;
+    ASSERT_EQ(replicas[0]->memory().base()[kPageStart + i], expected) << i;
+    ASSERT_EQ(replicas[1]->memory().base()[kPageStart + i], expected) << i;
+  }
+  EXPECT_EQ(main_.base()[kPageStart - 1], uint8_t((kPageStart - 1) * 11));
+}
+
+// (b) A push must not resend a value the replica wrote and pushed before.
+TEST_F(DsmMemory, NoLostUpdateFromAStaleReplica) {
+  DsmMain dsm(main_);
+  auto a = replica(dsm), b = replica(dsm);
+  ASSERT_TRUE(a && b);
+  constexpr uint64_t kX = 3 * kHostPageSize + 40, kY = kX + 100;  // same page
+  onThread([&] {
+    store<int32_t>(a->memory(), kX, 1);
+    ASSERT_TRUE(a->push());
+  });
+  onThread([&] {
+    ASSERT_TRUE(b->pull());
+    EXPECT_EQ(load<int32_t>(b->memory(), kX), 1);
+    store<int32_t>(b->memory(), kX, 2);
+    ASSERT_TRUE(b->push());
+  });
+  onThread([&] {
+    store<int32_t>(a->memory(), kY, 7);  // A's x is still 1, untouched since its push
+    ASSERT_TRUE(a->push());
+  });
+  EXPECT_EQ(load<int32_t>(main_, kX), 2);
+  EXPECT_EQ(load<int32_t>(main_, kY), 7);
+  onThread([&] { ASSERT_TRUE(a->pull()); });
+  EXPECT_EQ(load<int32_t>(a->memory(), kX), 2);
+}
+
+// (c) A counter protected by a mutex: pull after lock, push before unlock.
+TEST_F(DsmMemory, CounterUnderMutexFromFourThreads) {
+  constexpr int kThreads = 4, kIncrements = 1000;
+  constexpr uint64_t kCounter = kWasmPageSize + 12;
+  store<int32_t>(main_, kCounter, 0);
+  DsmMain dsm(main_);
+  std::string error;
+  auto replicas = dsm.createReplicas(kThreads, error);
+  ASSERT_EQ(replicas.size(), size_t(kThreads)) << error;
+  std::mutex lock;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([&, t] {
+      DsmReplica& self = *replicas[t];
+      for (int i = 0; i < kIncrements; ++i) {
+        std::lock_guard<std::mutex> guard(lock);
+        self.pull();
+        store<int32_t>(self.memory(), kCounter, load<int32_t>(self.memory(), kCounter) + 1);
+        // Each thread also writes a byte of its own on the counter's page.
+        self.memory().base()[kCounter + 100 + uint64_t(t)] = uint8_t(i);
+        self.push();
+      }
+    });
+  for (auto& thread : threads) thread.join();
+  EXPECT_EQ(load<int32_t>(main_, kCounter), kThreads * kIncrements);
+  for (int t = 0; t < kThreads; ++t) {
+    EXPECT_EQ(main_.base()[kCounter + 100 + uint64_t(t)], uint8_t(kIncrements - 1));
+    ASSERT_TRUE(replicas[t]->pull());
+    EXPECT_EQ(load<int32_t>(replicas[t]->memory(), kCounter), kThreads * kIncrements);
+  }
+}
+
+// (d) Four replicas add to the same double and push with a Sum region.
+TEST_F(DsmMemory, SumRegionAddsEveryReplicasContribution) {
+  constexpr int kThreads = 4;
+  constexpr uint64_t kTotal = 2 * kHostPageSize + 8;
+  store<double>(main_, kTotal, 1.0);
+  DsmMain dsm(main_);
+  std::string error;
+  auto replicas = dsm.createReplicas(kThreads, error);
+  ASSERT_EQ(replicas.size(), size_t(kThreads)) << error;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([&, t] {
+      LinearMemory& memory = replicas[t]->memory();
+      // Thread t adds 0.25 * (t + 1), ten times, in two pushes.
+      for (int i = 0; i < 10; ++i) {
+        store<double>(memory, kTotal, load<double>(memory, kTotal) + 0.25 * (t + 1));
+        if (i == 4) replicas[t]->push({{kTotal, 8, MergeOp::Sum, MergeType::F64}});
+      }
+      replicas[t]->push({{kTotal, 8, MergeOp::Sum, MergeType::F64}});
+    });
+  for (auto& thread : threads) thread.join();
+  EXPECT_EQ(load<double>(main_, kTotal), 1.0 + 2.5 * (1 + 2 + 3 + 4));
+}
+
+// (e) The replica grows (guest malloc) and main follows on push; then main is
+// larger than another replica, which grows on pull.
+TEST_F(DsmMemory, GrowthInBothDirections) {
+  DsmMain dsm(main_);
+  auto a = replica(dsm), b = replica(dsm);
+  ASSERT_TRUE(a && b);
+  constexpr uint64_t kGrown = 3 * kWasmPageSize + 77;
+  onThread([&] {
+    ASSERT_EQ(a->memory().grow(2), 2);
+    EXPECT_EQ(a->memory().base()[kGrown], 0);
+    a->memory().base()[kGrown] = 0x5a;
+    a->memory().base()[10] = 0x11;
+    ASSERT_TRUE(a->push());
+  });
+  EXPECT_EQ(main_.pages(), 4u);
+  EXPECT_EQ(main_.base()[kGrown], 0x5a);
+  EXPECT_EQ(main_.base()[kGrown + 1], 0);
+  EXPECT_EQ(main_.base()[10], 0x11);
+
+  onThread([&] {
+    ASSERT_TRUE(b->pull());
+    EXPECT_EQ(b->memory().pages(), 4u);
+    EXPECT_EQ(b->memory().base()[kGrown], 0x5a);
+    EXPECT_EQ(b->memory().base()[10], 0x11);
+    // B's grown pages are tracked: a write there reaches main.
+    b->memory().base()[kGrown + 5] = 0x6b;
+    b->memory().base()[2 * kWasmPageSize] = 0x7c;
+    ASSERT_TRUE(b->push());
+  });
+  EXPECT_EQ(main_.base()[kGrown + 5], 0x6b);
+  EXPECT_EQ(main_.base()[2 * kWasmPageSize], 0x7c);
+
+  onThread([&] {
+    // A's grown pages are tracked after its push too.
+    a->memory().base()[kGrown + 9] = 0x3d;
+    ASSERT_TRUE(a->push());
+    ASSERT_TRUE(a->pull());
+    EXPECT_EQ(a->memory().base()[kGrown + 5], 0x6b);
+    EXPECT_EQ(a->memory().base()[2 * kWasmPageSize], 0x7c);
+  });
+  EXPECT_EQ(main_.base()[kGrown + 9], 0x3d);
+  EXPECT_EQ(main_.base()[kGrown + 5], 0x6b);
+}
+
+TEST_F(DsmMemory, PullKeepsWritesNotYetPushed) {
+  constexpr uint64_t kPage = 7 * kHostPageSize;
+  constexpr uint64_t kCounter = kPage + 64;
+  store<int32_t>(main_, kCounter, 10);
+  DsmMain dsm(main_);
+  auto c = replica(dsm), d = replica(dsm);
+  ASSERT_TRUE(c && d);
+  onThread([&] {
+    c->memory().base()[kPage] = 0x21;
+    store<int32_t>(c->memory(), kCounter, 15);  // +5, not pushed yet
+  });
+  onThread([&] {
+    d->memory().base()[kPage + 1] = 0x22;
+    store<int32_t>(d->memory(), kCounter, 13);  // +3
+    ASSERT_TRUE(d->push({{kCounter, 4, MergeOp::Sum, MergeType::I32}}));
+  });
+  onThread([&] {
+    ASSERT_TRUE(c->pull());
+    EXPECT_EQ(c->memory().base()[kPage], 0x21);      // its own, unpushed
+    EXPECT_EQ(c->memory().base()[kPage + 1], 0x22);  // D's, pulled
+    ASSERT_TRUE(c->push({{kCounter, 4, MergeOp::Sum, MergeType::I32}}));
+  });
+  EXPECT_EQ(main_.base()[kPage], 0x21);
+  EXPECT_EQ(main_.base()[kPage + 1], 0x22);
+  EXPECT_EQ(load<int32_t>(main_, kCounter), 10 + 5 + 3);
+}
