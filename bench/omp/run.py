@@ -98,6 +98,42 @@ def environment(threads, cache=None):
     return env
 
 
+def measure(row, commands, sides, repeat, cache):
+    """Runs every side `repeat` times, interleaved so load from other
+    processes hits all alike, and fills `row` with each side's minimum.
+    A side that fails or prints a different result is dropped from `row`
+    and its error recorded."""
+    name, threads = row["kernel"], row["threads"]
+    reference, best, failed = None, {}, set()
+    for rep in range(repeat):
+        for side in sides:
+            if side in failed:
+                continue
+            what = "%s %s %d threads run %d" % (name, side, threads, rep + 1)
+            try:
+                env = environment(threads, None if side == "libgomp" else cache)
+                result, value, unit = parse(run(commands[side], env=env, what=what), what)
+            except BenchError as error:
+                row["errors"].append(str(error))
+                failed.add(side)
+                continue
+            row["unit"] = unit
+            if reference is None:
+                reference = result
+            if result != reference:
+                failed.add(side)
+                row["errors"].append("%s: output differs from libgomp's:\n--- expected\n%s\n"
+                                     "--- got\n%s" % (what, reference, result))
+                continue
+            best[side] = min(best.get(side, value), value)
+    row.update(best)
+    if reference:
+        row["checksum"] = next((l.split()[1] for l in reference.splitlines()
+                                if l.startswith("checksum ")), None)
+    progress("%s %d threads: %s" % (name, threads, ", ".join(
+        "%s %.4g" % (side, row[side]) for side in sides if row[side] is not None)))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--build", required=True, help="Synergy build directory (holds bin/synergy-cc)")
@@ -151,38 +187,8 @@ def main():
                    "libgomp": None, "shared": None, "dsm": None, "checksum": None, "errors": []}
             if broken:
                 row["errors"].append(broken)
-                rows.append(row)
-                continue
-            reference = None
-            best = {}
-            failed = set()
-            for rep in range(options.repeat):
-                for side in sides:
-                    if side in failed:
-                        continue
-                    what = "%s %s %d threads run %d" % (name, side, threads, rep + 1)
-                    try:
-                        env = environment(threads, None if side == "libgomp" else cache)
-                        result, value, unit = parse(run(commands[side], env=env, what=what), what)
-                    except BenchError as error:
-                        row["errors"].append(str(error))
-                        failed.add(side)
-                        continue
-                    row["unit"] = unit
-                    if reference is None:
-                        reference = result
-                    if result != reference:
-                        failed.add(side)
-                        row["errors"].append("%s: output differs from the first run:\n--- expected\n%s\n"
-                                             "--- got\n%s" % (what, reference, result))
-                        continue
-                    best[side] = min(best.get(side, value), value)
-            row.update(best)
-            if reference:
-                row["checksum"] = next((l.split()[1] for l in reference.splitlines()
-                                        if l.startswith("checksum ")), None)
-            progress("%s %d threads: %s" % (name, threads, ", ".join(
-                "%s %.4g" % (side, row[side]) for side in sides if row[side] is not None)))
+            else:
+                measure(row, commands, sides, options.repeat, cache)
             rows.append(row)
 
     def ratio(a, b):

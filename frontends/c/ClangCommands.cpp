@@ -95,12 +95,14 @@ ToolCommand buildLinkCommand(const GranuleToolchain& toolchain, const DriverArgu
     // (otherwise wasm-ld makes it absolute); the memory is made non-shared
     // again by LowerAtomics. wasi-libc is built without atomics, hence no
     // feature check. The runtime allocates thread stacks and TLS blocks with
-    // the guest's own allocator and initialises TLS with __wasm_init_tls;
-    // exporting them keeps them alive (the ExportThreadSupport pass then
-    // replaces wasm-ld's constructor-running export wrappers).
+    // the guest's own allocator and initialises TLS with __wasm_init_tls,
+    // sizing the block by __tls_size/__tls_align; exporting them keeps them
+    // alive (the ExportThreadSupport pass then replaces wasm-ld's
+    // constructor-running export wrappers).
     append(argv, {"-Wl,--shared-memory", "-Wl,--no-check-features",
                   "-Wl,--max-memory=4294967296", "-Wl,--export=malloc", "-Wl,--export=free",
-                  "-Wl,--export=__wasm_init_tls"});
+                  "-Wl,--export=__wasm_init_tls", "-Wl,--export=__tls_size",
+                  "-Wl,--export=__tls_align"});
   }
   for (const DriverArgument& argument : arguments.arguments) {
     switch (argument.phase) {

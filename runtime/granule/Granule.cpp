@@ -21,6 +21,21 @@ std::unique_ptr<Granule> Granule::spawnThread(Granule& parent) {
   auto thread = std::make_unique<Granule>(parent.module_, parent.config_);
   std::memcpy(thread->instance_, parent.instance_, parent.module_->instanceSize());
   thread->module_->setHost(thread->instance_, thread.get());
+  // Table entries are closures over an instance: an indirect call in the
+  // thread must run in the thread's instance (its stack pointer, its TLS),
+  // so the thread gets its own copy of the table.
+  if (wasm_rt_funcref_table_t* table = thread->module_->table(thread->instance_)) {
+    auto* entries = static_cast<wasm_rt_funcref_t*>(
+        std::malloc(std::max<size_t>(table->size, 1) * sizeof(wasm_rt_funcref_t)));
+    if (!entries) parent.trap("out of host memory for a thread's function table");
+    for (uint32_t i = 0; i < table->size; ++i) {
+      entries[i] = table->data[i];
+      if (entries[i].module_instance == parent.instance_)
+        entries[i].module_instance = thread->instance_;
+    }
+    table->data = entries;
+    thread->threadTable_ = entries;
+  }
   thread->instantiated_ = true;
   thread->ownsInstanceResources_ = false;
   thread->memory_ = parent.memory_;
@@ -31,8 +46,9 @@ std::unique_ptr<Granule> Granule::spawnThread(Granule& parent) {
 
 Granule::~Granule() {
   extensions_.clear();
+  if (instantiated_) removeMemoryView(module_->memory(instance_));
   if (instantiated_ && ownsInstanceResources_) module_->freeInstance(instance_);
-  if (!ownsInstanceResources_) removeMemoryView(module_->memory(instance_));
+  std::free(threadTable_);
   std::free(instance_);
 }
 
@@ -56,10 +72,10 @@ bool Granule::writeGlobal32(std::string_view name, uint32_t value) {
 
 void Granule::rebindMemory(snapshot::LinearMemory& memory) {
   wasm_rt_memory_t* view = module_->memory(instance_);
-  if (!ownsInstanceResources_) removeMemoryView(view);
+  removeMemoryView(view);
   view->data = memory.base();
   refreshMemoryView(view, memory);
-  if (!ownsInstanceResources_) addMemoryView(view);
+  addMemoryView(view);
   memory_ = &memory;
 }
 
@@ -90,31 +106,13 @@ bool Granule::instantiate(std::string& error) {
     module_->instantiate(instance_, this);
     instantiated_ = true;
     memory_ = linearMemoryOf(module_->memory(instance_));
-    initializeThreadLocalStorage();
+    addMemoryView(module_->memory(instance_));
   } else {
     error = std::string("instantiation trapped: ") +
             (execution.trapReason ? execution.trapReason : "trap");
   }
   leaveGuestExecution(previous);
   return ok;
-}
-
-void Granule::initializeThreadLocalStorage() {
-  // Threaded modules are linked with shared memory, where __tls_base starts
-  // at 0 and the thread library would set it up; wasi-libc here has none, so
-  // the runtime gives the first thread its TLS block (see
-  // passes/ExportThreadSupport.cpp).
-  using MallocFn = uint32_t (*)(void*, uint32_t);
-  using InitTlsFn = void (*)(void*, uint32_t);
-  auto allocate = reinterpret_cast<MallocFn>(module_->exportedFunction("__synergy_malloc"));
-  auto initTls = reinterpret_cast<InitTlsFn>(module_->exportedFunction("__synergy_init_tls"));
-  uint32_t size = 0, align = 0;
-  if (!allocate || !initTls || !readGlobal32("__tls_size", size)) return;
-  readGlobal32("__tls_align", align);
-  align = std::max<uint32_t>(align, 16);
-  uint32_t block = allocate(instance_, size + align);
-  if (block == 0) trap("out of memory for thread-local storage");
-  initTls(instance_, (block + align - 1) & ~(align - 1));
 }
 
 RunResult Granule::runStart() {

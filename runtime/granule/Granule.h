@@ -152,7 +152,6 @@ class Granule {
 
  private:
   RunResult runGuarded(void (*body)(void*), void* context);
-  void initializeThreadLocalStorage();
 
   std::shared_ptr<Module> module_;
   GranuleConfig config_;
@@ -161,6 +160,7 @@ class Granule {
   // A thread granule's instance shares memory and tables with its parent's,
   // so freeing them is the parent's business.
   bool ownsInstanceResources_ = true;
+  void* threadTable_ = nullptr;  // a thread granule's own function table entries
   MemorySync* memorySync_ = nullptr;
   snapshot::LinearMemory* memory_ = nullptr;
   std::map<std::type_index, std::unique_ptr<HostExtension>> extensions_;

@@ -59,6 +59,7 @@ bool hoistMemoryBase(std::string& cSource, const std::string& moduleName,
   out.reserve(cSource.size() + cSource.size() / 8);
   std::string twins;
   bool helpersEmitted = false;
+  bool inDefinitionHead = false;
 
   size_t pos = 0;
   while (pos < cSource.size()) {
@@ -81,8 +82,12 @@ bool hoistMemoryBase(std::string& cSource, const std::string& moduleName,
       helpersEmitted = true;
     }
 
-    bool isFunctionDefinition = line.substr(0, 7) == "static " && !line.empty() &&
-                                line.back() == '{' && line.find(functionHead) != std::string_view::npos;
+    // wasm2c wraps a long parameter list onto further lines; the body starts
+    // after the line that ends in '{'.
+    if (line.substr(0, 7) == "static " && line.find(functionHead) != std::string_view::npos)
+      inDefinitionHead = true;
+    bool isFunctionDefinition = inDefinitionHead && !line.empty() && line.back() == '{';
+    if (isFunctionDefinition || (!line.empty() && line.back() == ';')) inDefinitionHead = false;
 
     // Rewrite `name(&instance->mem, ` for every load/store on the line.
     size_t cursor = 0;

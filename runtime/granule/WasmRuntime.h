@@ -15,8 +15,9 @@ snapshot::LinearMemory* linearMemoryOf(const wasm_rt_memory_t* memory);
 void registerLinearMemory(snapshot::LinearMemory* memory);
 void unregisterLinearMemory(snapshot::LinearMemory* memory);
 
-// Another instance's copy of a memory's wasm2c view (a thread granule's):
-// growing the memory through any view updates them all.
+// Every instance's wasm2c view of a memory (thread granules copy the
+// view): growing the memory through any view updates them all, since
+// wasm2c's bulk-memory range checks read the view's size.
 void addMemoryView(wasm_rt_memory_t* view);
 void removeMemoryView(wasm_rt_memory_t* view);
 

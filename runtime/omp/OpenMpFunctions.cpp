@@ -93,6 +93,8 @@ uint32_t Z_envZ___kmpc_global_thread_num(void* host, uint32_t) {
 void Z_envZ___kmpc_serialized_parallel(void* host, uint32_t, uint32_t) {
   Granule& granule = Granule::fromHost(host);
   OmpThread& me = ompThread(granule);
+  // A num_threads clause on an if(0) region is spent on it.
+  me.pushedNumThreads = 0;
   Team* parent = me.at.team;
   auto team = std::make_unique<Team>(parent, 1, parent ? parent->activeLevel : 0,
                                      me.at.threadNum);

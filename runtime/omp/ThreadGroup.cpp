@@ -49,12 +49,6 @@ void* tableFunction(Granule& granule, uint32_t index, size_t arity) {
   return reinterpret_cast<void*>(table->data[index].func);
 }
 
-uint32_t readGlobalOrZero(const Granule& granule, std::string_view name) {
-  uint32_t value = 0;
-  granule.readGlobal32(name, value);
-  return value;
-}
-
 uint32_t callExport(Granule& granule, const char* name, uint32_t argument) {
   using Fn = uint32_t (*)(void*, uint32_t);
   auto function = reinterpret_cast<Fn>(granule.module().exportedFunction(name));
@@ -114,8 +108,10 @@ PthreadRuntime& ThreadGroup::pthreads() {
 
 ThreadGranule ThreadGroup::spawn(Granule& parent, uint32_t stackBytes) {
   ThreadGranule thread;
-  uint32_t tlsSize = readGlobalOrZero(parent, "__tls_size");
-  uint32_t tlsAlign = std::max<uint32_t>(readGlobalOrZero(parent, "__tls_align"), 16);
+  uint32_t tlsSize = 0, tlsAlign = 0;
+  if (!parent.readGlobal32("__tls_size", tlsSize) || !parent.readGlobal32("__tls_align", tlsAlign))
+    parent.trap("module has no __tls_size/__tls_align (build it with synergy-cc -pthread or -fopenmp)");
+  tlsAlign = std::max<uint32_t>(tlsAlign, 16);
   stackBytes = (stackBytes + 15) & ~15u;
   uint32_t block = callExport(parent, "__synergy_malloc", stackBytes + tlsSize + tlsAlign);
   if (block == 0) parent.trap("out of guest memory for a new thread's stack");

@@ -57,12 +57,36 @@ RegionSlot gSlots[kMaxTrackedRegions];
 std::atomic<size_t> gSlotsInUse{0};
 std::mutex gRegistryMutex;
 
-// Marks [first, last] dirty in `region` and makes those pages writable.
-bool markDirtyAndUnprotect(const TrackedRegion& region, uint64_t first, uint64_t last) {
-  for (uint64_t page = first; page <= last; ++page)
-    region.dirtyBits[page / kBitsPerWord].fetch_or(uint64_t(1) << (page % kBitsPerWord));
-  void* start = reinterpret_cast<void*>(region.begin + first * kHostPageSize);
-  return mprotect(start, (last - first + 1) * kHostPageSize, PROT_READ | PROT_WRITE) == 0;
+// Sets the dirty bits of pages [from, to) a word at a time.
+void markDirty(std::atomic<uint64_t>* dirtyBits, uint64_t from, uint64_t to) {
+  while (from < to) {
+    uint64_t bit = from % kBitsPerWord;
+    uint64_t count = std::min(kBitsPerWord - bit, to - from);
+    uint64_t mask = count == kBitsPerWord ? ~uint64_t(0) : ((uint64_t(1) << count) - 1) << bit;
+    dirtyBits[from / kBitsPerWord].fetch_or(mask);
+    from += count;
+  }
+}
+
+// Marks pages [first, last] of `region` dirty and makes them writable. Each
+// write-enabled run splits the mapping; when the kernel refuses to split it
+// further (ENOMEM, vm.max_map_count reached), this retries over ever larger
+// aligned spans around the pages, up to the whole region, which split less.
+// Extra dirty pages only cost diffing them.
+bool unprotectAsDirty(const TrackedRegion& region, uint64_t first, uint64_t last) {
+  uint64_t pageCount = (region.end - region.begin) / kHostPageSize;
+  for (uint64_t span = 1;; span *= 32) {
+    uint64_t from = first / span * span;
+    uint64_t to = std::min((last / span + 1) * span, pageCount);
+    if (span >= pageCount) {
+      from = 0;
+      to = pageCount;
+    }
+    markDirty(region.dirtyBits, from, to);
+    void* start = reinterpret_cast<void*>(region.begin + from * kHostPageSize);
+    if (mprotect(start, (to - from) * kHostPageSize, PROT_READ | PROT_WRITE) == 0) return true;
+    if (errno != ENOMEM || (from == 0 && to == pageCount)) return false;
+  }
 }
 
 // Runs `visit(region)` for each live region overlapping [begin, end), holding
@@ -154,8 +178,7 @@ class MprotectTracker final : public DirtyTracker {
     }
     // The added pages are left writable: they are dirty, and dirty pages
     // never fault.
-    for (uint64_t page = bytes_ / kHostPageSize; page < bytes / kHostPageSize; ++page)
-      dirtyBits_[page / kBitsPerWord].fetch_or(uint64_t(1) << (page % kBitsPerWord));
+    markDirty(dirtyBits_, bytes_ / kHostPageSize, bytes / kHostPageSize);
     std::lock_guard<std::mutex> lock(gRegistryMutex);
     bytes_ = bytes;
     publish();
@@ -181,7 +204,10 @@ class MprotectTracker final : public DirtyTracker {
     // Re-protects maximal runs of dirty pages, one mprotect per run.
     uint64_t runStart = 0, runLength = 0;
     auto flush = [&] {
-      if (runLength) mprotect(base_ + runStart * kHostPageSize, runLength * kHostPageSize, PROT_READ);
+      // A run the kernel would not protect stays writable, so it stays dirty.
+      if (runLength &&
+          mprotect(base_ + runStart * kHostPageSize, runLength * kHostPageSize, PROT_READ) != 0)
+        markDirty(dirtyBits_, runStart, runStart + runLength);
       runLength = 0;
     };
     for (uint64_t w = 0; w < words; ++w) {
@@ -428,7 +454,7 @@ bool handleDirtyTrackingFault(void* address) {
   bool resolved = false;
   forEachOverlappingRegion(at, at + 1, [&](const TrackedRegion& region) {
     uint64_t page = (at - region.begin) / kHostPageSize;
-    resolved = markDirtyAndUnprotect(region, page, page);
+    resolved = unprotectAsDirty(region, page, page);
   });
   errno = savedErrno;
   return resolved;
@@ -441,7 +467,7 @@ void prepareHostWrite(void* address, uint64_t bytes) {
   forEachOverlappingRegion(begin, end, [&](const TrackedRegion& region) {
     uint64_t first = (std::max(begin, region.begin) - region.begin) / kHostPageSize;
     uint64_t last = (std::min(end, region.end) - 1 - region.begin) / kHostPageSize;
-    markDirtyAndUnprotect(region, first, last);
+    unprotectAsDirty(region, first, last);
   });
 }
 

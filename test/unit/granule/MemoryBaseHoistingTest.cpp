@@ -44,3 +44,23 @@ TEST(MemoryBaseHoisting, RefusesUnrecognisedOutput) {
   EXPECT_FALSE(hoistMemoryBase(source, "guest", "w2c_memory"));
   EXPECT_EQ(source, original);
 }
+
+// wasm2c breaks a long parameter list over several lines (an OpenMP region
+// body that shares many variables); the base belongs after the '{'.
+TEST(MemoryBaseHoisting, WrappedParameterListsGetTheBaseInTheBody) {
+  std::string source = R"(DEFINE_LOAD(i32_load, u32, u32, u32)
+
+static void w2c_g(Z_guest_instance_t* instance, u32 w2c_p0, u32 w2c_p1, 
+    u32 w2c_p2);
+static void w2c_g(Z_guest_instance_t* instance, u32 w2c_p0, u32 w2c_p1, 
+    u32 w2c_p2) {
+  u32 w2c_i0;
+  w2c_i0 = i32_load(&instance->w2c_memory, (u64)(w2c_p2));
+}
+)";
+  ASSERT_TRUE(hoistMemoryBase(source, "guest", "w2c_memory"));
+  EXPECT_NE(source.find("    u32 w2c_p2) {\n  u8* const synergy_membase = instance->w2c_memory.data;\n"),
+            std::string::npos);
+  EXPECT_EQ(source.find("w2c_p2);\n  u8* const"), std::string::npos);
+  EXPECT_NE(source.find("i32_load_at_base(synergy_membase, (u64)(w2c_p2))"), std::string::npos);
+}

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <thread>
 #include <vector>
@@ -236,6 +237,39 @@ TEST(DirtyTracker, MprotectRegionWrittenByManyThreads) {
   ASSERT_EQ(dirty.size(), 2 * kHostPagesPerWasmPage);
   for (size_t i = 0; i < dirty.size(); ++i) EXPECT_EQ(dirty[i], 2 * i);
   for (int t = 0; t < 4; ++t) EXPECT_EQ(memory.base()[62 * kHostPageSize + uint64_t(t)], t + 1);
+}
+
+// Every write-enabled page splits the mapping; past vm.max_map_count the
+// kernel refuses, and the tracker has to unprotect (and report) more pages.
+TEST(DirtyTracker, MprotectKeepsTrackingPastTheKernelMappingLimit) {
+  installDirtyTrackingFaultHandler();
+  uint64_t maxMapCount = 0;
+  if (FILE* limit = std::fopen("/proc/sys/vm/max_map_count", "r")) {
+    if (std::fscanf(limit, "%lu", &maxMapCount) != 1) maxMapCount = 0;
+    std::fclose(limit);
+  }
+  if (maxMapCount == 0 || maxMapCount > 100000)
+    GTEST_SKIP() << "mapping limit unknown or too high to reach cheaply: " << maxMapCount;
+  uint64_t wasmPages = (maxMapCount + 2048) / kHostPagesPerWasmPage + 1;
+  LinearMemory memory;
+  std::string error;
+  ASSERT_TRUE(memory.create(wasmPages, wasmPages, error)) << error;
+  auto tracker = createDirtyTracker(DirtyTrackingMode::Mprotect, error);
+  ASSERT_TRUE(tracker) << error;
+  ASSERT_TRUE(tracker->start(memory.base(), memory.sizeBytes(), error)) << error;
+  uint64_t hostPages = memory.sizeBytes() / kHostPageSize;
+  for (uint64_t page = 0; page < hostPages; page += 2) memory.base()[page * kHostPageSize + 1] = 1;
+
+  std::vector<uint64_t> dirty = tracker->dirtyPages();
+  std::vector<bool> isDirty(hostPages);
+  for (uint64_t page : dirty) isDirty[page] = true;
+  for (uint64_t page = 0; page < hostPages; page += 2) ASSERT_TRUE(isDirty[page]) << page;
+  EXPECT_GT(dirty.size(), hostPages / 2);  // the fallback reported extra pages
+  EXPECT_EQ(memory.base()[(hostPages - 2) * kHostPageSize + 1], 1);
+
+  tracker->clear();
+  memory.base()[3 * kHostPageSize] = 5;
+  EXPECT_EQ(tracker->dirtyPages(), pages({3}));
 }
 
 TEST(DirtyTracker, MprotectRejectsOverlappingRegionsAndMisalignment) {
