@@ -112,6 +112,12 @@ void refreshMemoryView(wasm_rt_memory_t* view, const LinearMemory& memory) {
   view->size = uint32_t(std::min<uint64_t>(memory.sizeBytes(), UINT32_MAX));
 }
 
+void refreshMemoryViews(const LinearMemory& memory) {
+  std::lock_guard lock(gMemoriesLock);
+  auto [first, last] = gMemoryViews.equal_range(memory.base());
+  for (auto it = first; it != last; ++it) refreshMemoryView(it->second, memory);
+}
+
 }  // namespace synergy::granule
 
 extern "C" {
@@ -194,9 +200,7 @@ uint32_t wasm_rt_grow_memory(wasm_rt_memory_t* memory, uint32_t deltaPages) {
   int64_t oldPages = linear->grow(deltaPages);
   if (oldPages < 0) return UINT32_MAX;
   synergy::granule::refreshMemoryView(memory, *linear);
-  std::lock_guard lock(gMemoriesLock);
-  auto [first, last] = gMemoryViews.equal_range(memory->data);
-  for (auto it = first; it != last; ++it) synergy::granule::refreshMemoryView(it->second, *linear);
+  synergy::granule::refreshMemoryViews(*linear);
   return uint32_t(oldPages);
 }
 

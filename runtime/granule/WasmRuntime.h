@@ -23,5 +23,7 @@ void removeMemoryView(wasm_rt_memory_t* view);
 
 // Sets a view's page count and size from the memory behind it.
 void refreshMemoryView(wasm_rt_memory_t* view, const snapshot::LinearMemory& memory);
+// The same for every view of `memory`, after it grew outside guest code.
+void refreshMemoryViews(const snapshot::LinearMemory& memory);
 
 }  // namespace synergy::granule

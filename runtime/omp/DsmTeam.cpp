@@ -11,6 +11,8 @@ using granule::Granule;
 void DsmTeam::ReplicaSync::acquire() {
   // Pushing first keeps this replica's own writes ahead of anything pulled.
   if (!replica_.push() || !replica_.pull()) granule::unwindGuestTrap("--dsm: cannot grow memory", 0);
+  // A pull grows the replica when another thread grew the main copy.
+  granule::refreshMemoryViews(replica_.memory());
 }
 
 void DsmTeam::ReplicaSync::release() {

@@ -4,11 +4,8 @@
 // OpenMP 4.5 runtime API of include/omp.h, as wasm2c imports from module
 // "env". The loop schedules are in Worksharing.cpp.
 //
-// Reductions use the runtime's critical method: every thread is told to
-// combine its private copy into the shared variable itself, one at a time
-// under the reduction's lock. That needs no knowledge of the variables'
-// types and stays correct in --dsm mode, where the lock is a memory
-// synchronisation point: each combine starts from the main copy's value.
+// Reductions need no annotation: __kmpc_reduce receives the private copies
+// and the combiner, and the runtime folds the copies itself (see reduce()).
 //
 //===----------------------------------------------------------------------===//
 #include <unistd.h>
@@ -66,6 +63,37 @@ struct SerializedTeams : synergy::granule::HostExtension {
   explicit SerializedTeams(Granule&) {}
   std::vector<std::pair<std::unique_ptr<Team>, TeamPosition>> stack;
 };
+
+// The runtime combines the private copies itself, with the combiner clang
+// generated: every thread publishes its list of pointers to its private
+// copies and arrives at the team barrier; thread 0 then folds every other
+// list into its own and is told (1) to combine the result into the shared
+// variables, the others (0) to skip. They wait until thread 0 is done with
+// their copies (`nowait`) or with the shared variables (blocking form, where
+// __kmpc_end_reduce releases them). In --dsm mode the barrier pushes every
+// thread's copies, so thread 0 reads them from its own replica.
+uint32_t reduce(Granule& granule, uint32_t list, uint32_t combiner, bool blocking) {
+  OmpThread& me = ompThread(granule);
+  if (me.teamSize() <= 1) return 1;
+  Team& team = *me.at.team;
+  uint32_t released = team.reductionsReleased.load(std::memory_order_acquire);
+  team.reductionLists[size_t(me.at.threadNum)] = list;
+  releaseMemory(granule);
+  team.barrier.arriveAndWait();
+  if (me.at.threadNum == 0) {
+    acquireMemory(granule);
+    for (int other = 1; other < team.size; ++other)
+      callTableFunction(granule, combiner, {list, team.reductionLists[size_t(other)]});
+    if (!blocking) {
+      team.reductionsReleased.fetch_add(1, std::memory_order_release);
+      team.reductionsReleased.notify_all();
+    }
+    return 1;
+  }
+  waitWhileEquals(team.reductionsReleased, released);
+  if (blocking) acquireMemory(granule);
+  return 0;
+}
 
 int currentLevel(const OmpThread& me) { return me.at.team ? me.at.team->level : 0; }
 
@@ -175,29 +203,24 @@ void Z_envZ___kmpc_copyprivate(void* host, uint32_t, uint32_t, uint32_t, uint32_
 }
 
 uint32_t Z_envZ___kmpc_reduce_nowait(void* host, uint32_t, uint32_t, uint32_t, uint32_t,
-                                     uint32_t, uint32_t, uint32_t lock) {
-  Granule& granule = Granule::fromHost(host);
-  if (ompThread(granule).teamSize() > 1) lockCritical(granule, lock);
-  return 1;
+                                     uint32_t list, uint32_t combiner, uint32_t) {
+  return reduce(Granule::fromHost(host), list, combiner, false);
 }
 
-uint32_t Z_envZ___kmpc_reduce(void* host, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t,
-                              uint32_t, uint32_t lock) {
-  Granule& granule = Granule::fromHost(host);
-  if (ompThread(granule).teamSize() > 1) lockCritical(granule, lock);
-  return 1;
+uint32_t Z_envZ___kmpc_reduce(void* host, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t list,
+                              uint32_t combiner, uint32_t) {
+  return reduce(Granule::fromHost(host), list, combiner, true);
 }
 
-void Z_envZ___kmpc_end_reduce_nowait(void* host, uint32_t, uint32_t, uint32_t lock) {
-  Granule& granule = Granule::fromHost(host);
-  if (ompThread(granule).teamSize() > 1) unlockCritical(granule, lock);
-}
+void Z_envZ___kmpc_end_reduce_nowait(void*, uint32_t, uint32_t, uint32_t) {}
 
-void Z_envZ___kmpc_end_reduce(void* host, uint32_t, uint32_t, uint32_t lock) {
+void Z_envZ___kmpc_end_reduce(void* host, uint32_t, uint32_t, uint32_t) {
   Granule& granule = Granule::fromHost(host);
-  if (ompThread(granule).teamSize() <= 1) return;
-  unlockCritical(granule, lock);
-  barrier(granule);
+  OmpThread& me = ompThread(granule);
+  if (me.teamSize() <= 1) return;
+  releaseMemory(granule);
+  me.at.team->reductionsReleased.fetch_add(1, std::memory_order_release);
+  me.at.team->reductionsReleased.notify_all();
 }
 
 // --- The OpenMP runtime API --------------------------------------------------

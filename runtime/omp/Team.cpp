@@ -137,7 +137,8 @@ Team::Team(Team* parentTeam, int teamSize, int active, int parentNum)
       level(parentTeam ? parentTeam->level + 1 : 1),
       activeLevel(active),
       parentThreadNum(parentNum),
-      barrier(teamSize) {}
+      barrier(teamSize),
+      reductionLists(size_t(teamSize)) {}
 
 Team::~Team() = default;
 

@@ -91,6 +91,10 @@ class Team {
   Barrier barrier;
   std::atomic<uint64_t> singlesTaken{0};
   std::atomic<uint32_t> copyprivateData{0};
+  // __kmpc_reduce: each thread's list of pointers to its private copies,
+  // and a counter thread 0 bumps when the others may go on.
+  std::vector<uint32_t> reductionLists;
+  std::atomic<uint32_t> reductionsReleased{0};
 
   // The k-th dispatched loop of the team, created by its first arriver.
   LoopShare& loop(uint64_t index, const LoopShare& shape);
