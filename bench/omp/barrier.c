@@ -5,7 +5,7 @@
  * barrier latency with the whole team arriving together. After the loop
  * every thread checks that every other thread crossed as many barriers.
  *
- * Usage: barrier [barriers]   (default 20000)
+ * Usage: barrier [barriers]   (default 10000)
  *
  *===----------------------------------------------------------------------===*/
 #include "omp_bench.h"
@@ -15,7 +15,7 @@ enum { MAX_THREADS = 256, SLOT = 16 };
 static long long crossed[MAX_THREADS * SLOT];
 
 int main(int argc, char **argv) {
-  const long barriers = kernel_size_arg(argc, argv, 20000);
+  const long barriers = kernel_size_arg(argc, argv, 10000);
   double start = 0.0, seconds = 0.0;
   int team = 0, disagreements = 0;
 #pragma omp parallel reduction(+ : disagreements)

@@ -5,7 +5,7 @@
  * away): the time per region is the runtime's fork plus join. Under DSM
  * that includes whatever is synchronised at region start and end.
  *
- * Usage: forkjoin [regions]   (default 5000)
+ * Usage: forkjoin [regions]   (default 2000)
  *
  *===----------------------------------------------------------------------===*/
 #include "omp_bench.h"
@@ -16,7 +16,7 @@ enum { MAX_THREADS = 256, SLOT = 16 };
 static long long counts[MAX_THREADS * SLOT];
 
 int main(int argc, char **argv) {
-  const long regions = kernel_size_arg(argc, argv, 5000);
+  const long regions = kernel_size_arg(argc, argv, 2000);
   for (int warm = 0; warm < 10; ++warm) {
 #pragma omp parallel
     counts[(omp_get_thread_num() % MAX_THREADS) * SLOT] += 0;

@@ -39,8 +39,8 @@ KERNELS = {
     "transpose": (["1200", "10"], ["300", "3"]),
     "reduce": (["500000", "20"], ["50000", "5"]),
     "dgemm": (["400", "4"], ["128", "2"]),
-    "forkjoin": (["5000"], ["500"]),
-    "barrier": (["20000"], ["2000"]),
+    "forkjoin": (["2000"], ["200"]),
+    "barrier": (["10000"], ["1000"]),
 }
 
 # -ffp-contract=off on both sides, as in bench/run-kernels.py: no fused

@@ -20,7 +20,6 @@ constexpr uint32_t kETimedOut = 73;
 
 constexpr uint32_t kDefaultStackBytes = 1u << 20;
 constexpr uint32_t kMinimumStackBytes = 64u << 10;
-constexpr size_t kHostStackBytes = 64u << 20;
 constexpr int kDestructorRounds = 4;
 constexpr uint32_t kMaxKeys = 128;
 
@@ -70,26 +69,7 @@ uint32_t PthreadRuntime::create(Granule& creator, uint32_t startRoutine, uint32_
     std::lock_guard guard(lock_);
     threads_[id] = std::move(record);
   }
-  struct Start {
-    PthreadRuntime* runtime;
-    PthreadRecord* record;
-    uint32_t id;
-  };
-  auto* start = new Start{this, raw, id};
-  pthread_attr_t attr;
-  pthread_attr_init(&attr);
-  pthread_attr_setstacksize(&attr, kHostStackBytes);
-  int status = pthread_create(
-      &raw->host, &attr,
-      [](void* argument) -> void* {
-        std::unique_ptr<Start> s(static_cast<Start*>(argument));
-        s->runtime->run(*s->record, s->id);
-        return nullptr;
-      },
-      start);
-  pthread_attr_destroy(&attr);
-  if (status != 0) {
-    delete start;
+  if (!startHostThread(raw->host, [this, raw, id] { run(*raw, id); })) {
     std::lock_guard guard(lock_);
     threads_.erase(id);
     error = int(kEAgain);

@@ -19,8 +19,6 @@ using granule::Granule;
 
 constexpr int kSpinIterations = 500;
 constexpr uint32_t kWorkerStackBytes = 1u << 20;
-// Guest code recurses on the host stack (AOT code is native code).
-constexpr size_t kWorkerHostStackBytes = 64u << 20;
 constexpr int kSupportedActiveLevels = 255;
 
 // The value of an environment variable for the guest: its own --env first,
@@ -195,27 +193,9 @@ std::vector<Worker*> OmpRuntime::acquireWorkers(Granule& spawner, int count) {
     auto worker = std::make_unique<Worker>();
     worker->thread = group_.spawn(spawner, kWorkerStackBytes);
     spawner.extension<ThreadMember>().adopt(*worker->thread.granule, group_.nextThreadId());
-    struct Start {
-      OmpRuntime* runtime;
-      Worker* worker;
-    };
-    auto* start = new Start{this, worker.get()};
-    pthread_attr_t attr;
-    pthread_attr_init(&attr);
-    pthread_attr_setstacksize(&attr, kWorkerHostStackBytes);
-    int status = pthread_create(
-        &worker->host, &attr,
-        [](void* argument) -> void* {
-          std::unique_ptr<Start> s(static_cast<Start*>(argument));
-          s->runtime->workerLoop(*s->worker);
-          return nullptr;
-        },
-        start);
-    pthread_attr_destroy(&attr);
-    if (status != 0) {
-      delete start;
+    Worker* raw = worker.get();
+    if (!startHostThread(raw->host, [this, raw] { workerLoop(*raw); }))
       spawner.trap("cannot start a host thread for an OpenMP worker");
-    }
     chosen.push_back(worker.get());
     workers_.push_back(std::move(worker));
   }

@@ -71,6 +71,25 @@ uint32_t callTableFunctionU32(Granule& granule, uint32_t index,
                                  std::make_index_sequence<kMaxTableCallArguments + 1>());
 }
 
+bool startHostThread(pthread_t& handle, std::function<void()> body) {
+  constexpr size_t kHostStackBytes = 64u << 20;
+  auto* start = new std::function<void()>(std::move(body));
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, kHostStackBytes);
+  int status = pthread_create(
+      &handle, &attr,
+      [](void* argument) -> void* {
+        std::unique_ptr<std::function<void()>> run(static_cast<std::function<void()>*>(argument));
+        (*run)();
+        return nullptr;
+      },
+      start);
+  pthread_attr_destroy(&attr);
+  if (status != 0) delete start;
+  return status == 0;
+}
+
 void endProcessFromThread(const granule::RunResult& result) {
   std::fflush(stdout);
   if (result.kind == granule::RunResult::Kind::Trapped) {

@@ -15,7 +15,10 @@
 #pragma once
 
 #include <atomic>
+#include <pthread.h>
+
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <span>
@@ -112,6 +115,11 @@ inline uint32_t callTableFunctionU32(granule::Granule& granule, uint32_t index,
   return callTableFunctionU32(granule, index,
                               std::span<const uint32_t>(arguments.begin(), arguments.size()));
 }
+
+// Starts a joinable host thread running `body`, with a native stack large
+// enough for deep guest recursion (AOT code recurses on the host stack).
+// Returns false when the system refuses.
+bool startHostThread(pthread_t& handle, std::function<void()> body);
 
 // A thread granule that trapped or called exit() ends the process, as a
 // crashing or exiting thread would: other threads may wait for it forever.

@@ -16,6 +16,10 @@
 
 ;; CHECK:      synergy-passes: running control-point-census
 ;; CHECK-NEXT: synergy-passes: module valid after control-point-census
+;; CHECK-NEXT: synergy-passes: running serialize-libc
+;; CHECK-NEXT: synergy-passes: module valid after serialize-libc
+;; CHECK-NEXT: synergy-passes: running export-thread-support
+;; CHECK-NEXT: synergy-passes: module valid after export-thread-support
 ;; CHECK-NEXT: synergy-passes: running lower-atomics
 ;; CHECK-NEXT: synergy-passes: module valid after lower-atomics
 ;; CHECK-NEXT: synergy-passes: running asyncify-control-points
