@@ -9,8 +9,8 @@ namespace synergy::omp {
 using granule::Granule;
 
 void DsmTeam::ReplicaSync::acquire() {
-  // Pushing first keeps this replica's own writes ahead of anything pulled.
-  if (!replica_.push() || !replica_.pull()) granule::unwindGuestTrap("--dsm: cannot grow memory", 0);
+  // A pull keeps the bytes this replica wrote and has not pushed yet.
+  if (!replica_.pull()) granule::unwindGuestTrap("--dsm: cannot grow memory", 0);
   // A pull grows the replica when another thread grew the main copy.
   granule::refreshMemoryViews(replica_.memory());
 }

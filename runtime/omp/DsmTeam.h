@@ -4,8 +4,8 @@
 // thread's memory. Each runs on its own replica of it (snapshot::DsmMain),
 // exactly as a thread on a remote host would, and every OpenMP
 // synchronisation point is also a memory synchronisation: releasing pushes
-// the replica's byte-wise diff into the main copy, acquiring pushes and then
-// pulls what other threads pushed. At the end of the region each thread
+// the replica's byte-wise diff into the main copy, acquiring pulls what other
+// threads pushed (keeping the replica's own unpushed bytes). At the end of the region each thread
 // pushes once more and the encountering thread goes back to the main copy,
 // which then holds the merged result.
 //
