@@ -54,7 +54,7 @@ int pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*start)
                    void *arg);
 int pthread_join(pthread_t thread, void **result);
 int pthread_detach(pthread_t thread);
-_Noreturn void pthread_exit(void *result);
+__attribute__((__noreturn__)) void pthread_exit(void *result);
 pthread_t pthread_self(void);
 int pthread_equal(pthread_t a, pthread_t b);
 

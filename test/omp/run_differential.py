@@ -40,7 +40,7 @@ RUN_FLAGS = {"shared": [], "dsm": ["--dsm"]}
 
 
 class Failure(Exception):
-    """A build failure; the program's remaining runs are skipped."""
+    """A set-up or build failure; the program's runs are skipped."""
 
 
 def program_mode(source):
@@ -61,6 +61,8 @@ def build(what, argv, cwd):
     try:
         proc = subprocess.run(argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                               timeout=BUILD_TIMEOUT)
+    except FileNotFoundError:
+        raise Failure("%s: %s not found" % (what, argv[0]))
     except subprocess.TimeoutExpired:
         raise Failure("%s timed out after %d s" % (what, BUILD_TIMEOUT))
     if proc.returncode != 0:
