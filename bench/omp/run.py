@@ -11,6 +11,8 @@ Columns: the kernel's own time (seconds of its timed loop, or microseconds
 per region/barrier for forkjoin and barrier; the minimum over --repeat
 runs), `syn/gomp` = synergy shared / libgomp (below 1.0 means synergy is
 faster), and `dsm/shr` = synergy dsm / synergy shared, the price of DSM.
+A last table gives the speed of the byte-wise diff that --dsm computes at
+every synchronisation, against memcmp on the same machine.
 Native and granule outputs must be identical apart from the timing lines
 (same checksum at the same thread count); a mismatch or a failed run is
 reported in the `check` column and makes the exit status non-zero. Timings
@@ -134,6 +136,15 @@ def measure(row, commands, sides, repeat, cache):
         "%s %.4g" % (side, row[side]) for side in sides if row[side] is not None)))
 
 
+def diff_throughput(build_dir):
+    """The --dsm diff's speed against memcmp (bench/omp/diff_throughput.cpp)."""
+    progress("diff throughput: building")
+    run(["cmake", "--build", build_dir, "--target", "synergy-diff-throughput"],
+        what="build of synergy-diff-throughput")
+    return json.loads(run([os.path.join(build_dir, "bench", "synergy-diff-throughput")],
+                          what="synergy-diff-throughput"))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--build", required=True, help="Synergy build directory (holds bin/synergy-cc)")
@@ -191,6 +202,8 @@ def main():
                 measure(row, commands, sides, options.repeat, cache)
             rows.append(row)
 
+    diff = None if options.native_only else diff_throughput(build_dir)
+
     def ratio(a, b):
         return a / b if a is not None and b else None
 
@@ -212,12 +225,18 @@ def main():
     for row in rows:
         for error in row["errors"]:
             print("%s %d threads: %s" % (row["kernel"], row["threads"], error))
+    if diff:
+        print("\ndiff throughput (snapshot::diffPages over 64 MiB) against memcmp %.2f GB/s:"
+              % diff["memcmp_gbps"])
+        for pattern in ("unchanged", "one_byte_per_page", "one_byte_per_64"):
+            print("  %-18s %6.2f GB/s  (%.2f of memcmp)" % (
+                pattern, diff[pattern]["diff_gbps"], diff[pattern]["diff_gbps"] / diff["memcmp_gbps"]))
     with open(options.json, "w") as out:
         json.dump({"machine": {"node": platform.node(), "machine": platform.machine(),
                                "cpus": os.cpu_count()},
                    "quick": options.quick, "repeat": options.repeat, "flags": FLAGS,
                    "threads": thread_counts, "native_only": options.native_only,
-                   "results": rows}, out, indent=1)
+                   "results": rows, "diff_throughput": diff}, out, indent=1)
         out.write("\n")
     print("wrote %s" % options.json)
     return 1 if any(row["errors"] for row in rows) else 0
