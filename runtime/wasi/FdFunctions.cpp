@@ -20,6 +20,7 @@
 #include <optional>
 
 #include "granule/Granule.h"
+#include "snapshot/DirtyTracker.h"
 #include "wasi/FileMetadata.h"
 #include "wasi/GuestBuffers.h"
 #include "wasi/WasiAbi.h"
@@ -78,6 +79,10 @@ static uint32_t transferIovecs(WasiInstance* instance, uint32_t fd, uint32_t iov
   FileDescriptor* file = wasiState(granule).find(fd);
   if (!file) return toGuest(Errno::Badf);
   if (offset && !fitsOffset(*offset)) return toGuest(Errno::Inval);
+  // A --dsm replica's pages are write-protected until first written; the
+  // kernel would fail a read into them with EFAULT instead of faulting.
+  for (size_t i = 0; i < buffers.count; ++i)
+    synergy::snapshot::prepareHostWrite(buffers.entries[i].iov_base, buffers.entries[i].iov_len);
   ssize_t n = retryInterrupted([&] {
     return transfer(file->hostFd(), buffers.entries.data(), int(buffers.count),
                     off_t(offset.value_or(0)));

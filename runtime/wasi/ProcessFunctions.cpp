@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "granule/Granule.h"
+#include "snapshot/DirtyTracker.h"
 #include "wasi/WasiAbi.h"
 #include "wasi/WasiErrno.h"
 #include "wasi/WasiImports.h"
@@ -98,6 +99,7 @@ uint32_t Z_wasi_snapshot_preview1Z_sched_yield(WasiInstance*) {
 uint32_t Z_wasi_snapshot_preview1Z_random_get(WasiInstance* instance, uint32_t buf,
                                               uint32_t length) {
   uint8_t* bytes = Granule::fromHost(instance).guestBytes(buf, length);
+  synergy::snapshot::prepareHostWrite(bytes, length);  // see transferIovecs in FdFunctions.cpp
   uint32_t filled = 0;
   while (filled < length) {
     ssize_t got = ::getrandom(bytes + filled, length - filled, 0);
