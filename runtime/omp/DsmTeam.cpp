@@ -1,23 +1,11 @@
 //===- DsmTeam.cpp - an OpenMP team on copy-on-write replicas (--dsm) ------===//
 #include "omp/DsmTeam.h"
 
-#include "granule/GuestExecution.h"
 #include "granule/WasmRuntime.h"
 
 namespace synergy::omp {
 
 using granule::Granule;
-
-void DsmTeam::ReplicaSync::acquire() {
-  // A pull keeps the bytes this replica wrote and has not pushed yet.
-  if (!replica_.pull()) granule::unwindGuestTrap("--dsm: cannot grow memory", 0);
-  // A pull grows the replica when another thread grew the main copy.
-  granule::refreshMemoryViews(replica_.memory());
-}
-
-void DsmTeam::ReplicaSync::release() {
-  if (!replica_.push()) granule::unwindGuestTrap("--dsm: cannot grow the main copy", 0);
-}
 
 DsmTeam::DsmTeam(Granule& encountering, int size)
     : encountering_(encountering), main_(*encountering.linearMemory()) {

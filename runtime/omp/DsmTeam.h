@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "granule/Granule.h"
+#include "omp/ReplicaSync.h"
 #include "snapshot/DsmMemory.h"
 
 namespace synergy::omp {
@@ -35,20 +36,6 @@ class DsmTeam {
   void leave(int threadNum, granule::Granule& granule);
 
  private:
-  class ReplicaSync : public granule::MemorySync {
-   public:
-    ReplicaSync(snapshot::DsmReplica& replica, std::recursive_mutex& exclusive)
-        : replica_(replica), exclusive_(exclusive) {}
-    void acquire() override;
-    void release() override;
-    void lockExclusive() override { exclusive_.lock(); }
-    void unlockExclusive() override { exclusive_.unlock(); }
-
-   private:
-    snapshot::DsmReplica& replica_;
-    std::recursive_mutex& exclusive_;
-  };
-
   struct Member {
     std::unique_ptr<snapshot::DsmReplica> replica;
     std::unique_ptr<ReplicaSync> sync;

@@ -270,12 +270,4 @@ OmpRuntime& ompRuntime(Granule& granule) {
   return granule.extension<ThreadMember>().group().openmp();
 }
 
-void releaseMemory(Granule& granule) {
-  if (auto* sync = granule.memorySync()) sync->release();
-}
-
-void acquireMemory(Granule& granule) {
-  if (auto* sync = granule.memorySync()) sync->acquire();
-}
-
 }  // namespace synergy::omp

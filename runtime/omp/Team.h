@@ -188,8 +188,4 @@ class OmpRuntime {
 OmpThread& ompThread(granule::Granule& granule);
 OmpRuntime& ompRuntime(granule::Granule& granule);
 
-// Memory synchronisation at an OpenMP flush point (no-op unless --dsm).
-void releaseMemory(granule::Granule& granule);
-void acquireMemory(granule::Granule& granule);
-
 }  // namespace synergy::omp

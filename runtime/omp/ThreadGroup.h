@@ -116,6 +116,15 @@ inline uint32_t callTableFunctionU32(granule::Granule& granule, uint32_t index,
                               std::span<const uint32_t>(arguments.begin(), arguments.size()));
 }
 
+// Memory synchronisation at a synchronisation point of the program (a no-op
+// unless the granule runs under --dsm).
+inline void releaseMemory(granule::Granule& granule) {
+  if (auto* sync = granule.memorySync()) sync->release();
+}
+inline void acquireMemory(granule::Granule& granule) {
+  if (auto* sync = granule.memorySync()) sync->acquire();
+}
+
 // Starts a joinable host thread running `body`, with a native stack large
 // enough for deep guest recursion (AOT code recurses on the host stack).
 // Returns false when the system refuses.

@@ -1,0 +1,32 @@
+//===- ReplicaSync.h - memory synchronisation of a --dsm replica ------------===//
+//
+// The MemorySync of a granule that runs on a snapshot::DsmReplica: releasing
+// pushes the replica's byte-wise diff into the main copy, acquiring pulls
+// what others pushed (keeping the replica's own unpushed bytes), and atomics
+// run under one lock per main copy.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <mutex>
+
+#include "granule/Granule.h"
+#include "snapshot/DsmMemory.h"
+
+namespace synergy::omp {
+
+class ReplicaSync : public granule::MemorySync {
+ public:
+  ReplicaSync(snapshot::DsmReplica& replica, std::recursive_mutex& exclusive)
+      : replica_(replica), exclusive_(exclusive) {}
+  void acquire() override;
+  void release() override;
+  void lockExclusive() override { exclusive_.lock(); }
+  void unlockExclusive() override { exclusive_.unlock(); }
+
+ private:
+  snapshot::DsmReplica& replica_;
+  std::recursive_mutex& exclusive_;
+};
+
+}  // namespace synergy::omp
