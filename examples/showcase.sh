@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The showcase: build a C program into a granule with synergy-cc, run it with
 # synergy-run twice (cold AOT compile, then the cached object), show a trap, run
-# an MPI ring on four ranks, and run a Verilog design as an engine with a
+# an MPI ring on four ranks, run an OpenMP program with threads sharing memory
+# and again with threads on replicas that meet through byte-wise diffs, and run a Verilog design as an engine with a
 # save in one process and a restart in another.
 set -euo pipefail
-build="${1:?usage: showcase.sh <build dir>}"
+build="$(cd "${1:?usage: showcase.sh <build dir>}" && pwd)"
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
@@ -47,6 +48,11 @@ int main(int argc, char** argv) {
 C
 "$build/bin/synergy-cc" -O2 "$work/ring.c" -o "$work/ring.wasm"
 "$build/bin/synergy-run" -np 4 "$work/ring.wasm"
+
+echo "== OpenMP: SGD on 4 threads sharing memory, then with --dsm (replicas and diffs)"
+"$build/bin/synergy-cc" -O2 -fopenmp "$here/c/sgd.c" -o "$work/sgd.wasm"
+OMP_NUM_THREADS=4 "$build/bin/synergy-run" "$work/sgd.wasm"
+OMP_NUM_THREADS=4 "$build/bin/synergy-run" --dsm "$work/sgd.wasm"
 
 echo "== Verilog as an engine: the streaming regex matcher, then saved at tick 40 and restarted"
 cd "$here/verilog/regex"
