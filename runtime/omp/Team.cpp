@@ -2,10 +2,10 @@
 #include "omp/Team.h"
 
 #include <pthread.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include <climits>
-#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
