@@ -10,6 +10,7 @@
 #include "passes/ExpressionChildren.h"
 
 #include <array>
+#include <span>
 
 namespace synergy::passes {
 
@@ -20,26 +21,32 @@ static constexpr std::string_view kRuntimeModule = "synergy";
 static constexpr std::string_view kLoweredAtomicPrefix = "atomic_";
 // The lock SerializeLibc wraps around libc; it never unwinds either.
 static constexpr std::string_view kLibcLockPrefix = "libc_lock_";
-// MPI, its profiling interface, the OpenMP runtime ABI and entry points, and
-// pthreads: every call through which a granule spawns, joins or communicates.
+// MPI and its profiling interface, then the OpenMP runtime ABI and entry
+// points and pthreads: every call through which a granule spawns, joins or
+// communicates. The last three are the thread runtime.
 static constexpr std::array<std::string_view, 5> kControlPointPrefixes = {
     "MPI_", "PMPI_", "__kmpc_", "omp_", "pthread_"};
+static constexpr std::span<const std::string_view> kThreadRuntimePrefixes(
+    kControlPointPrefixes.begin() + 2, kControlPointPrefixes.end());
+
+static bool startsWithAny(std::string_view base, std::span<const std::string_view> prefixes) {
+  for (std::string_view prefix : prefixes)
+    if (base.starts_with(prefix)) return true;
+  return false;
+}
 
 bool isControlPointImport(std::string_view module, std::string_view base) {
   if (module == kRuntimeModule)
     return !base.starts_with(kLoweredAtomicPrefix) && !base.starts_with(kLibcLockPrefix);
-  for (std::string_view prefix : kControlPointPrefixes)
-    if (base.starts_with(prefix)) return true;
-  return false;
+  return startsWithAny(base, kControlPointPrefixes);
 }
 
 bool importsThreadRuntime(BinaryenModuleRef module) {
   for (BinaryenIndex i = 0; i < BinaryenGetNumFunctions(module); ++i) {
     BinaryenFunctionRef function = BinaryenGetFunctionByIndex(module, i);
     const char* importModule = BinaryenFunctionImportGetModule(function);
-    if (!importModule || !*importModule) continue;
-    std::string_view base = BinaryenFunctionImportGetBase(function);
-    if (base.starts_with("__kmpc_") || base.starts_with("omp_") || base.starts_with("pthread_"))
+    if (importModule && *importModule &&
+        startsWithAny(BinaryenFunctionImportGetBase(function), kThreadRuntimePrefixes))
       return true;
   }
   return false;

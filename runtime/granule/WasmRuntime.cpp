@@ -33,8 +33,8 @@ std::map<std::vector<int>, uint32_t> gFuncTypes;
 std::mutex gMemoriesLock;
 // wasm_rt_memory_t carries no spare field, so memories are found by base.
 std::map<uint8_t*, LinearMemory*> gMemories;
-// Thread granules' copies of a memory's wasm2c view, all kept current when
-// any of them grows the memory.
+// Every instance's wasm2c view of each memory (thread granules copy theirs),
+// all kept current when any of them grows the memory.
 std::multimap<uint8_t*, wasm_rt_memory_t*> gMemoryViews;
 
 // wasm2c's funcref and externref tables share one shape: data, max_size, size.
@@ -199,6 +199,7 @@ uint32_t wasm_rt_grow_memory(wasm_rt_memory_t* memory, uint32_t deltaPages) {
   if (!linear) return UINT32_MAX;
   int64_t oldPages = linear->grow(deltaPages);
   if (oldPages < 0) return UINT32_MAX;
+  // The caller's view is registered only once instantiation has finished.
   synergy::granule::refreshMemoryView(memory, *linear);
   synergy::granule::refreshMemoryViews(*linear);
   return uint32_t(oldPages);

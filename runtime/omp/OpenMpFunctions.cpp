@@ -8,8 +8,6 @@
 // and the combiner, and the runtime folds the copies itself (see reduce()).
 //
 //===----------------------------------------------------------------------===//
-#include <unistd.h>
-
 #include <chrono>
 #include <climits>
 #include <cstdint>
@@ -241,10 +239,7 @@ uint32_t Z_envZ_omp_get_thread_num(void* host) {
   return uint32_t(ompThread(Granule::fromHost(host)).at.threadNum);
 }
 
-uint32_t Z_envZ_omp_get_num_procs(void*) {
-  long processors = sysconf(_SC_NPROCESSORS_ONLN);
-  return uint32_t(processors > 0 ? processors : 1);
-}
+uint32_t Z_envZ_omp_get_num_procs(void*) { return uint32_t(onlineProcessors()); }
 
 uint32_t Z_envZ_omp_in_parallel(void* host) {
   OmpThread& me = ompThread(Granule::fromHost(host));

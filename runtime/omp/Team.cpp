@@ -42,8 +42,7 @@ bool parsePositive(const char* text, int& value) {
 
 Icvs icvsFromEnvironment(const Granule& root) {
   Icvs icvs;
-  long processors = sysconf(_SC_NPROCESSORS_ONLN);
-  icvs.nthreads = processors > 0 ? int(processors) : 1;
+  icvs.nthreads = onlineProcessors();
   // OMP_NUM_THREADS may be a list, one value per nesting level; as in
   // libgomp, a list also enables nesting.
   if (const char* threads = environmentValue(root, "OMP_NUM_THREADS")) {
@@ -108,6 +107,11 @@ void runMember(Team& team, OmpThread& member, Granule& granule) {
 }
 
 }  // namespace
+
+int onlineProcessors() {
+  long processors = sysconf(_SC_NPROCESSORS_ONLN);
+  return processors > 0 ? int(processors) : 1;
+}
 
 void waitWhileEquals(const std::atomic<uint32_t>& value, uint32_t old) {
   for (int i = 0; i < kSpinIterations; ++i) {

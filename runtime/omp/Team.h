@@ -38,6 +38,10 @@ struct Icvs {
   int runScheduleChunk = 1;
 };
 
+// Processors available to this process (at least 1): the default team size
+// and omp_get_num_procs.
+int onlineProcessors();
+
 // Waits for a 32-bit atomic to leave `old`: a short spin, then a futex wait.
 void waitWhileEquals(const std::atomic<uint32_t>& value, uint32_t old);
 
