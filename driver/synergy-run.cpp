@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,8 @@ void printUsage() {
       "  --env KEY=VALUE     set an environment variable in the guest (repeatable)\n"
       "  -np N               run an MPI program as N ranks, like mpirun -np N\n"
       "  --tag-output        with -np: prefix each output line with [1,<rank>]<stdout>:\n"
+      "  --bind-to core|none with -np: pin each rank to its own CPU, so that a waiting rank\n"
+      "                      polls instead of sleeping (default: core when every rank has a CPU)\n"
       "  --dsm               run OpenMP threads on copy-on-write replicas of memory that\n"
       "                      meet through byte-wise diffs, as on several hosts\n"
       "  --help              print this help\n"
@@ -74,7 +77,7 @@ bool programIsEngine(int argc, char** argv) {
   for (int k = 1; k < argc; ++k) {
     std::string arg = argv[k];
     if (arg == "--dir" || arg == "--env" || arg == "--max-ticks" || arg == "--restart" ||
-        arg == "-np" || arg == "-n" || arg == "--np") {
+        arg == "-np" || arg == "-n" || arg == "--np" || arg == "--bind-to") {
       ++k;
       continue;
     }
@@ -97,6 +100,7 @@ int main(int argc, char** argv) {
   std::string program;
   int ranks = 0;  // 0: not an MPI job
   bool tagOutput = false;
+  std::optional<bool> bindToCores;
   bool dsm = false;
   int i = 1;
   for (; i < argc; ++i) {
@@ -131,6 +135,11 @@ int main(int argc, char** argv) {
       ranks = int(value);
     } else if (arg == "--tag-output") {
       tagOutput = true;
+    } else if (arg == "--bind-to") {
+      std::string target = requireValue(i, argc, argv);
+      if (target != "core" && target != "none")
+        fail("--bind-to expects 'core' or 'none', got '" + target + "'");
+      bindToCores = target == "core";
     } else if (arg == "--dsm") {
       dsm = true;
     } else if (arg == "--") {
@@ -157,10 +166,12 @@ int main(int argc, char** argv) {
     job.config = config;
     job.ranks = ranks;
     job.tagOutput = tagOutput;
+    job.bindToCores = bindToCores;
     job.showProgress = isatty(STDERR_FILENO);
     return mpi::runJob(job);
   }
   if (tagOutput) fail("--tag-output needs -np");
+  if (bindToCores) fail("--bind-to needs -np");
 
   std::string error;
   auto module = granule::Module::loadFile(program, error, isatty(STDERR_FILENO));

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "granule/Granule.h"
@@ -23,6 +24,9 @@ struct JobOptions {
   int ranks = 1;
   bool tagOutput = false;          // prefix lines with "[1,<rank>]<stdout>:"
   bool showProgress = false;       // AOT compilation progress on stderr
+  // Pins each rank's thread to its own CPU, as mpirun's --bind-to core.
+  // Unset: bind when there are at least as many usable CPUs as ranks.
+  std::optional<bool> bindToCores;
 };
 
 // Exit status for a job that ends because every rank is blocked forever.

@@ -2,6 +2,7 @@
 #include "mpi/World.h"
 
 #include <algorithm>
+#include <chrono>
 #include <sstream>
 #include <thread>
 #include <unordered_map>
@@ -17,12 +18,39 @@ namespace {
 // wait for their receive and are copied once.
 constexpr int64_t kEagerLimit = 8192;
 
-// How many times a rank with a core to itself polls for its wake-up,
-// yielding in between, before sleeping on its condition variable: a futex
-// wake-up costs microseconds, a poll that sees the message much less, as
-// in shared-memory MPI transports. Yielding keeps an oversubscribed host
-// fair to the rank that has to send.
-constexpr int kSpinIterations = 100;
+// A rank with a core to itself polls for its wake-up before sleeping on its
+// condition variable: a futex wake-up costs microseconds, a poll that sees
+// the message much less, as in shared-memory MPI transports. It first spins
+// on the CPU for kBusyPoll, which covers a ping-pong round trip, then
+// yields kYieldPolls times so that an oversubscribed host stays fair to the
+// rank that has to send.
+constexpr auto kBusyPoll = std::chrono::microseconds(200);
+constexpr int kYieldPolls = 100;
+
+void cpuRelax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
+
+// Polls `counter` until it moves past `seen`; false when the budget ran out.
+bool pollForChange(const std::atomic<uint64_t>& counter, uint64_t seen) {
+  auto moved = [&] { return counter.load(std::memory_order_acquire) != seen; };
+  auto deadline = std::chrono::steady_clock::now() + kBusyPoll;
+  do {
+    for (int i = 0; i < 64; ++i) {
+      if (moved()) return true;
+      cpuRelax();
+    }
+  } while (std::chrono::steady_clock::now() < deadline);
+  for (int i = 0; i < kYieldPolls; ++i) {
+    if (moved()) return true;
+    std::this_thread::yield();
+  }
+  return moved();
+}
 
 std::mutex bindingsMutex;
 std::unordered_map<const granule::Granule*, std::pair<World*, int>>& bindings() {
@@ -48,18 +76,18 @@ void deliver(const uint8_t* src, const TypeLayout& srcType, int64_t srcCount, in
 
 }  // namespace
 
-World::World(int size)
+World::World(int size, bool ranksPoll)
     : size_(size),
       wakeCounts_(new std::atomic<uint64_t>[size]),
+      pollBeforeSleeping_(ranksPoll),
       mailboxes_(size),
       phases_(size),
       waits_(size),
       asleep_(size, 0) {
   for (int i = 0; i < size; ++i) {
-    wakeups_.push_back(std::make_unique<std::condition_variable>());
+    wakeups_.push_back(std::make_unique<std::condition_variable_any>());
     wakeCounts_[i].store(0);
   }
-  spinBeforeSleeping_ = unsigned(size) <= std::thread::hardware_concurrency();
   std::vector<int> all(size);
   for (int i = 0; i < size; ++i) all[i] = i;
   worldComm_ = makeCommunicator(all);
@@ -100,23 +128,21 @@ std::pair<World*, int> World::bindingOf(const granule::Granule* granule) {
 void World::wakeLocked(int rank) {
   ++epoch_;
   wakeCounts_[rank].fetch_add(1, std::memory_order_release);
+  // A rank that is not asleep is running or polling, and sees the count.
   if (asleep_[rank]) {
     asleep_[rank] = 0;
     --blocked_;
+    wakeups_[rank]->notify_one();
   }
-  wakeups_[rank]->notify_one();
 }
 
-bool World::waitLocked(std::unique_lock<std::mutex>& lock, int rank, const WaitInfo& info,
+bool World::waitLocked(std::unique_lock<util::AdaptiveMutex>& lock, int rank, const WaitInfo& info,
                        const std::function<bool()>& done) {
   if (done()) return !aborted_;
-  if (spinBeforeSleeping_) {
+  if (pollBeforeSleeping_) {
     uint64_t seen = wakeCounts_[rank].load(std::memory_order_acquire);
     lock.unlock();
-    for (int i = 0; i < kSpinIterations; ++i) {
-      if (wakeCounts_[rank].load(std::memory_order_acquire) != seen) break;
-      std::this_thread::yield();
-    }
+    pollForChange(wakeCounts_[rank], seen);
     lock.lock();
     if (done() || aborted_) return !aborted_;
   }
@@ -137,7 +163,7 @@ bool World::waitLocked(std::unique_lock<std::mutex>& lock, int rank, const WaitI
 }
 
 void World::startSend(const std::shared_ptr<Request>& send, int destWorldRank) {
-  std::unique_lock<std::mutex> lock(mutex_);
+  std::unique_lock<util::AdaptiveMutex> lock(mutex_);
   Mailbox& box = mailboxes_[destWorldRank];
   for (auto it = box.posted.begin(); it != box.posted.end(); ++it) {
     if (!envelopeMatches(**it, send->context, send->senderRank, send->tag)) continue;
@@ -165,7 +191,7 @@ void World::startSend(const std::shared_ptr<Request>& send, int destWorldRank) {
 }
 
 void World::startRecv(const std::shared_ptr<Request>& recv) {
-  std::unique_lock<std::mutex> lock(mutex_);
+  std::unique_lock<util::AdaptiveMutex> lock(mutex_);
   Mailbox& box = mailboxes_[recv->owner];
   for (auto it = box.unexpected.begin(); it != box.unexpected.end(); ++it) {
     if (!envelopeMatches(*recv, it->context, it->source, it->tag)) continue;
@@ -192,17 +218,17 @@ void World::startRecv(const std::shared_ptr<Request>& recv) {
 }
 
 bool World::isComplete(const Request& request) {
-  std::lock_guard<std::mutex> guard(mutex_);
+  std::lock_guard<util::AdaptiveMutex> guard(mutex_);
   return request.complete;
 }
 
 bool World::waitFor(int rank, const Request& request, const WaitInfo& info) {
-  std::unique_lock<std::mutex> lock(mutex_);
+  std::unique_lock<util::AdaptiveMutex> lock(mutex_);
   return waitLocked(lock, rank, info, [&] { return request.complete; });
 }
 
 bool World::waitForAny(int rank, const std::vector<Request*>& requests, const WaitInfo& info) {
-  std::unique_lock<std::mutex> lock(mutex_);
+  std::unique_lock<util::AdaptiveMutex> lock(mutex_);
   return waitLocked(lock, rank, info, [&] {
     for (const Request* request : requests)
       if (request && request->complete) return true;
@@ -211,7 +237,7 @@ bool World::waitForAny(int rank, const std::vector<Request*>& requests, const Wa
 }
 
 std::optional<ProbeResult> World::probe(int rank, uint32_t context, int source, int tag) {
-  std::lock_guard<std::mutex> guard(mutex_);
+  std::lock_guard<util::AdaptiveMutex> guard(mutex_);
   Request filter;
   filter.context = context;
   filter.peer = source;
@@ -224,7 +250,7 @@ std::optional<ProbeResult> World::probe(int rank, uint32_t context, int source, 
 
 std::optional<ProbeResult> World::waitProbe(int rank, uint32_t context, int source, int tag,
                                             const WaitInfo& info, bool& aborted) {
-  std::unique_lock<std::mutex> lock(mutex_);
+  std::unique_lock<util::AdaptiveMutex> lock(mutex_);
   Request filter;
   filter.context = context;
   filter.peer = source;
@@ -243,7 +269,7 @@ std::optional<ProbeResult> World::waitProbe(int rank, uint32_t context, int sour
 }
 
 bool World::arrive(Communicator& comm, int commRank, const WaitInfo& info) {
-  std::unique_lock<std::mutex> lock(mutex_);
+  std::unique_lock<util::AdaptiveMutex> lock(mutex_);
   uint64_t generation = comm.generation;
   if (++comm.arrived == comm.size()) {
     comm.arrived = 0;
@@ -256,26 +282,26 @@ bool World::arrive(Communicator& comm, int commRank, const WaitInfo& info) {
 }
 
 void World::locked(const std::function<void()>& body) {
-  std::lock_guard<std::mutex> guard(mutex_);
+  std::lock_guard<util::AdaptiveMutex> guard(mutex_);
   body();
 }
 
 void World::rankStarted(int rank) {
-  std::lock_guard<std::mutex> guard(mutex_);
+  std::lock_guard<util::AdaptiveMutex> guard(mutex_);
   phases_[rank] = RankPhase::Running;
   ++running_;
   ++epoch_;
 }
 
 void World::rankFinished(int rank) {
-  std::lock_guard<std::mutex> guard(mutex_);
+  std::lock_guard<util::AdaptiveMutex> guard(mutex_);
   if (phases_[rank] == RankPhase::Running) --running_;
   phases_[rank] = RankPhase::Finished;
   ++epoch_;
 }
 
 void World::abort(int status, const std::string& message) {
-  std::lock_guard<std::mutex> guard(mutex_);
+  std::lock_guard<util::AdaptiveMutex> guard(mutex_);
   if (!aborted_) {
     aborted_ = true;
     abortStatus_ = status;
@@ -285,17 +311,17 @@ void World::abort(int status, const std::string& message) {
 }
 
 bool World::aborted() {
-  std::lock_guard<std::mutex> guard(mutex_);
+  std::lock_guard<util::AdaptiveMutex> guard(mutex_);
   return aborted_;
 }
 
 int World::abortStatus() {
-  std::lock_guard<std::mutex> guard(mutex_);
+  std::lock_guard<util::AdaptiveMutex> guard(mutex_);
   return abortStatus_;
 }
 
 std::string World::abortMessage() {
-  std::lock_guard<std::mutex> guard(mutex_);
+  std::lock_guard<util::AdaptiveMutex> guard(mutex_);
   return abortMessage_;
 }
 
@@ -324,7 +350,7 @@ std::string World::describeWait(int rank) {
 }
 
 std::optional<std::string> World::checkDeadlock(int stableTicks) {
-  std::lock_guard<std::mutex> guard(mutex_);
+  std::lock_guard<util::AdaptiveMutex> guard(mutex_);
   bool allStarted =
       std::find(phases_.begin(), phases_.end(), RankPhase::NotStarted) == phases_.end();
   if (aborted_ || !allStarted || running_ == 0 || blocked_ < running_ ||

@@ -17,7 +17,8 @@
 // data it needs straight out of the other ranks' memories, and waits again
 // before returning so nobody reuses a buffer that is still being read.
 //
-// One mutex guards all of it; each rank sleeps on its own condition variable.
+// One adaptive mutex guards all of it; each rank sleeps on its own condition
+// variable.
 // Copies of message data happen outside the mutex. Every event that could
 // wake a rank bumps an epoch counter, which is how the launcher's watchdog
 // tells "every rank blocked forever" from "every rank blocked a moment".
@@ -38,6 +39,7 @@
 #include <vector>
 
 #include "mpi/Datatype.h"
+#include "util/AdaptiveMutex.h"
 
 namespace synergy::granule {
 class Granule;
@@ -137,7 +139,9 @@ struct ProbeResult {
 
 class World {
  public:
-  explicit World(int size);
+  // `ranksPoll`: every rank has a CPU to itself, so a blocked rank polls
+  // for a while before it sleeps.
+  World(int size, bool ranksPoll);
   World(const World&) = delete;
   World& operator=(const World&) = delete;
 
@@ -181,18 +185,18 @@ class World {
   std::optional<std::string> checkDeadlock(int stableTicks);
 
  private:
-  bool waitLocked(std::unique_lock<std::mutex>& lock, int rank, const WaitInfo& info,
+  bool waitLocked(std::unique_lock<util::AdaptiveMutex>& lock, int rank, const WaitInfo& info,
                   const std::function<bool()>& done);
   void wakeLocked(int rank);
   std::string describeWait(int rank);
 
   int size_;
-  std::mutex mutex_;
-  std::vector<std::unique_ptr<std::condition_variable>> wakeups_;
+  util::AdaptiveMutex mutex_;
+  std::vector<std::unique_ptr<std::condition_variable_any>> wakeups_;
   // Bumped on every wake-up of a rank, read without the lock while the rank
-  // spins briefly before sleeping (only when every rank can have a core).
+  // polls before sleeping (only when every rank has a CPU to itself).
   std::unique_ptr<std::atomic<uint64_t>[]> wakeCounts_;
-  bool spinBeforeSleeping_ = false;
+  bool pollBeforeSleeping_ = false;
 
   struct Mailbox {
     struct Message {
