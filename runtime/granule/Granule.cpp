@@ -1,9 +1,11 @@
 //===- Granule.cpp - one running wasm instance -----------------------------===//
 #include "granule/Granule.h"
 
+
 #include <pthread.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 
@@ -42,6 +44,11 @@ std::unique_ptr<Granule> Granule::spawnThread(Granule& parent) {
   thread->memorySync_ = parent.memorySync_;
   addMemoryView(thread->module_->memory(thread->instance_));
   return thread;
+}
+
+size_t Granule::nextExtensionIndex() {
+  static std::atomic<size_t> next{0};
+  return next.fetch_add(1);
 }
 
 Granule::~Granule() {

@@ -10,12 +10,10 @@
 #pragma once
 
 #include <cstdint>
-#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
 #include <type_traits>
-#include <typeindex>
 #include <vector>
 
 #include "granule/Module.h"
@@ -143,14 +141,20 @@ class Granule {
   // End the guest with a trap reported as `trap: <reason> in <function>`.
   [[noreturn]] void trap(const std::string& reason);
 
+  // The granule's extension of type T, made on first use. Host functions
+  // look theirs up on every call, so each extension type gets a small
+  // process-wide index and the lookup is an array access.
   template <typename T>
   T& extension() {
-    auto& slot = extensions_[std::type_index(typeid(T))];
+    static const size_t index = nextExtensionIndex();
+    if (index >= extensions_.size()) extensions_.resize(index + 1);
+    auto& slot = extensions_[index];
     if (!slot) slot = std::make_unique<T>(*this);
     return static_cast<T&>(*slot);
   }
 
  private:
+  static size_t nextExtensionIndex();
   RunResult runGuarded(void (*body)(void*), void* context);
 
   std::shared_ptr<Module> module_;
@@ -163,7 +167,7 @@ class Granule {
   void* threadTable_ = nullptr;  // a thread granule's own function table entries
   MemorySync* memorySync_ = nullptr;
   snapshot::LinearMemory* memory_ = nullptr;
-  std::map<std::type_index, std::unique_ptr<HostExtension>> extensions_;
+  std::vector<std::unique_ptr<HostExtension>> extensions_;
 };
 
 }  // namespace synergy::granule

@@ -7,8 +7,6 @@
 // Wait or successful Test completes them.
 //
 //===----------------------------------------------------------------------===//
-#include <thread>
-
 #include "mpi/MpiAbi.h"
 #include "mpi/RankState.h"
 
@@ -417,7 +415,7 @@ u32 Z_envZ_MPI_Test(void* instance, u32 slot, u32 flag, u32 status) {
   }
   if (!call.world().isComplete(*request)) {
     call.store<int32_t>(flag, 0);
-    std::this_thread::yield();
+    call.world().yieldIfSharingCpus();
     return abi::kSuccess;
   }
   call.store<int32_t>(flag, 1);
@@ -435,7 +433,7 @@ u32 Z_envZ_MPI_Testall(void* instance, u32 count, u32 array, u32 flag, u32 statu
   for (auto& request : requests) {
     if (request && !call.world().isComplete(*request)) {
       call.store<int32_t>(flag, 0);
-      std::this_thread::yield();
+      call.world().yieldIfSharingCpus();
       return abi::kSuccess;
     }
   }
@@ -472,7 +470,7 @@ u32 Z_envZ_MPI_Testany(void* instance, u32 count, u32 array, u32 indexOut, u32 f
   call.store<int32_t>(flag, any ? 0 : 1);
   call.store<int32_t>(indexOut, abi::kUndefined);
   if (!any) storeEmptyStatus(call, status);
-  if (any) std::this_thread::yield();
+  if (any) call.world().yieldIfSharingCpus();
   return abi::kSuccess;
 }
 
@@ -497,7 +495,7 @@ u32 Z_envZ_MPI_Testsome(void* instance, u32 count, u32 array, u32 outcount, u32 
     ++done;
   }
   call.store<int32_t>(outcount, any ? done : abi::kUndefined);
-  if (any && done == 0) std::this_thread::yield();
+  if (any && done == 0) call.world().yieldIfSharingCpus();
   return result;
 }
 
@@ -549,7 +547,7 @@ u32 Z_envZ_MPI_Iprobe(void* instance, u32 source, u32 tag, u32 comm, u32 flag, u
   if (found)
     call.storeStatus(status, found->source, found->tag, abi::kSuccess, found->bytes);
   else
-    std::this_thread::yield();
+    call.world().yieldIfSharingCpus();
   return abi::kSuccess;
 }
 

@@ -35,21 +35,21 @@ void cpuRelax() {
 #endif
 }
 
-// Polls `counter` until it moves past `seen`; false when the budget ran out.
-bool pollForChange(const std::atomic<uint64_t>& counter, uint64_t seen) {
-  auto moved = [&] { return counter.load(std::memory_order_acquire) != seen; };
+// Polls `ready` until it holds; false when the budget ran out.
+template <typename Ready>
+bool pollUntil(const Ready& ready) {
   auto deadline = std::chrono::steady_clock::now() + kBusyPoll;
   do {
     for (int i = 0; i < 64; ++i) {
-      if (moved()) return true;
+      if (ready()) return true;
       cpuRelax();
     }
   } while (std::chrono::steady_clock::now() < deadline);
   for (int i = 0; i < kYieldPolls; ++i) {
-    if (moved()) return true;
+    if (ready()) return true;
     std::this_thread::yield();
   }
-  return moved();
+  return ready();
 }
 
 std::mutex bindingsMutex;
@@ -132,34 +132,46 @@ void World::wakeLocked(int rank) {
   if (asleep_[rank]) {
     asleep_[rank] = 0;
     --blocked_;
+    sleepers_.fetch_sub(1);
     wakeups_[rank]->notify_one();
   }
 }
 
 bool World::waitLocked(std::unique_lock<util::AdaptiveMutex>& lock, int rank, const WaitInfo& info,
-                       const std::function<bool()>& done) {
+                       const std::function<bool()>& done, bool poll) {
   if (done()) return !aborted_;
-  if (pollBeforeSleeping_) {
+  if (poll && pollBeforeSleeping_) {
     uint64_t seen = wakeCounts_[rank].load(std::memory_order_acquire);
     lock.unlock();
-    pollForChange(wakeCounts_[rank], seen);
+    pollUntil([&] { return wakeCounts_[rank].load(std::memory_order_acquire) != seen; });
     lock.lock();
     if (done() || aborted_) return !aborted_;
   }
   waits_[rank] = info;
   while (!done() && !aborted_) {
     if (!asleep_[rank]) {
+      // Announced before `done` is looked at again, so that a lock-free
+      // waker either is seen by that check or sees this sleeper.
       asleep_[rank] = 1;
       ++blocked_;
+      sleepers_.fetch_add(1);
+      continue;
     }
     wakeups_[rank]->wait(lock);
   }
   if (asleep_[rank]) {
     asleep_[rank] = 0;
     --blocked_;
+    sleepers_.fetch_sub(1);
   }
   waits_[rank].reset();
   return !aborted_;
+}
+
+bool World::waitUntilReady(int rank, const WaitInfo& info, const std::function<bool()>& ready) {
+  if (ready() || (pollBeforeSleeping_ && pollUntil(ready))) return !aborted_;
+  std::unique_lock<util::AdaptiveMutex> lock(mutex_);
+  return waitLocked(lock, rank, info, ready, /*poll=*/false);
 }
 
 void World::startSend(const std::shared_ptr<Request>& send, int destWorldRank) {
@@ -173,8 +185,8 @@ void World::startSend(const std::shared_ptr<Request>& send, int destWorldRank) {
     deliver(send->buffer, *send->type, send->count, send->bytes, send->senderRank, send->tag,
             *recv);
     lock.lock();
-    recv->complete = true;
-    send->complete = true;
+    markComplete(*recv);
+    markComplete(*send);
     wakeLocked(destWorldRank);
     return;
   }
@@ -182,7 +194,7 @@ void World::startSend(const std::shared_ptr<Request>& send, int destWorldRank) {
   if (send->buffered || (!send->synchronous && send->bytes <= kEagerLimit)) {
     message.eager.resize(size_t(send->bytes));
     packTyped(send->buffer, *send->type, send->count, message.eager.data());
-    send->complete = true;
+    markComplete(*send);
   } else {
     message.rendezvous = send;
   }
@@ -206,9 +218,9 @@ void World::startRecv(const std::shared_ptr<Request>& recv) {
               message.source, message.tag, *recv);
     }
     lock.lock();
-    recv->complete = true;
+    markComplete(*recv);
     if (message.rendezvous) {
-      message.rendezvous->complete = true;
+      markComplete(*message.rendezvous);
       wakeLocked(message.rendezvous->owner);
     }
     ++epoch_;
@@ -217,14 +229,14 @@ void World::startRecv(const std::shared_ptr<Request>& recv) {
   box.posted.push_back(recv);
 }
 
-bool World::isComplete(const Request& request) {
-  std::lock_guard<util::AdaptiveMutex> guard(mutex_);
-  return request.complete;
+bool World::isComplete(const Request& request) { return isCompleteNow(request); }
+
+void World::yieldIfSharingCpus() {
+  if (!pollBeforeSleeping_) std::this_thread::yield();
 }
 
 bool World::waitFor(int rank, const Request& request, const WaitInfo& info) {
-  std::unique_lock<util::AdaptiveMutex> lock(mutex_);
-  return waitLocked(lock, rank, info, [&] { return request.complete; });
+  return waitUntilReady(rank, info, [&] { return isCompleteNow(request); });
 }
 
 bool World::waitForAny(int rank, const std::vector<Request*>& requests, const WaitInfo& info) {
@@ -269,16 +281,21 @@ std::optional<ProbeResult> World::waitProbe(int rank, uint32_t context, int sour
 }
 
 bool World::arrive(Communicator& comm, int commRank, const WaitInfo& info) {
-  std::unique_lock<util::AdaptiveMutex> lock(mutex_);
-  uint64_t generation = comm.generation;
-  if (++comm.arrived == comm.size()) {
-    comm.arrived = 0;
-    ++comm.generation;
-    for (int member : comm.worldRanks) wakeLocked(member);
+  uint64_t generation = comm.generation.load();
+  if (comm.arrived.fetch_add(1) + 1 == comm.size()) {
+    // Reset before the generation moves: a member that sees the new
+    // generation may arrive at the next barrier at once.
+    comm.arrived.store(0);
+    comm.generation.fetch_add(1);
+    epoch_.fetch_add(1);
+    if (sleepers_.load() > 0) {
+      std::lock_guard<util::AdaptiveMutex> guard(mutex_);
+      for (int member : comm.worldRanks) wakeLocked(member);
+    }
     return !aborted_;
   }
-  return waitLocked(lock, comm.worldRanks[commRank], info,
-                    [&] { return comm.generation != generation; });
+  return waitUntilReady(comm.worldRanks[commRank], info,
+                        [&] { return comm.generation.load() != generation; });
 }
 
 void World::locked(const std::function<void()>& body) {
@@ -353,9 +370,10 @@ std::optional<std::string> World::checkDeadlock(int stableTicks) {
   std::lock_guard<util::AdaptiveMutex> guard(mutex_);
   bool allStarted =
       std::find(phases_.begin(), phases_.end(), RankPhase::NotStarted) == phases_.end();
+  uint64_t epoch = epoch_.load();
   if (aborted_ || !allStarted || running_ == 0 || blocked_ < running_ ||
-      epoch_ != watchedEpoch_) {
-    watchedEpoch_ = epoch_;
+      epoch != watchedEpoch_) {
+    watchedEpoch_ = epoch;
     quietTicks_ = 0;
     return std::nullopt;
   }

@@ -84,10 +84,11 @@ struct Communicator {
   std::vector<int> rankOfWorld;  // world rank -> comm rank, or -1
   std::optional<CartTopology> cart;
 
-  // Collective state.
+  // Collective state. The arrival barrier is lock-free: members count
+  // themselves in, and the last one advances the generation.
   std::vector<Contribution> slots;
-  int arrived = 0;
-  uint64_t generation = 0;
+  std::atomic<int> arrived{0};
+  std::atomic<uint64_t> generation{0};
   std::vector<uint64_t> sequenceOfRank;  // collectives each member has entered
   std::map<std::pair<uint64_t, int>, std::shared_ptr<Communicator>> children;
 
@@ -111,6 +112,9 @@ struct Request {
   int senderRank = 0;  // send: the sender's rank in comm
   bool synchronous = false;
   bool buffered = false;  // MPI_Bsend: always copied aside
+  // Once the request is shared, set under the world lock with
+  // markComplete() and read with isCompleteNow(), also by ranks polling
+  // without the lock.
   bool complete = false;
   // MPI_Send_init/MPI_Recv_init make an inactive persistent request; each
   // MPI_Start runs a copy of it that points back here.
@@ -122,6 +126,13 @@ struct Request {
   int statusError = 0;
   int64_t statusBytes = 0;
 };
+
+inline void markComplete(Request& request) {
+  __atomic_store_n(&request.complete, true, __ATOMIC_RELEASE);
+}
+inline bool isCompleteNow(const Request& request) {
+  return __atomic_load_n(&request.complete, __ATOMIC_ACQUIRE);
+}
 
 // What a blocked rank waits for, for the deadlock report.
 struct WaitInfo {
@@ -166,6 +177,9 @@ class World {
   std::optional<ProbeResult> waitProbe(int rank, uint32_t context, int source, int tag,
                                        const WaitInfo& info, bool& aborted);
   bool isComplete(const Request& request);
+  // Called after an unsuccessful Test or Iprobe: when ranks share CPUs, a
+  // rank spinning on those gives its CPU to the rank it waits for.
+  void yieldIfSharingCpus();
 
   // Collectives: every member of `comm` arrives; false when aborted.
   bool arrive(Communicator& comm, int commRank, const WaitInfo& info);
@@ -185,8 +199,13 @@ class World {
   std::optional<std::string> checkDeadlock(int stableTicks);
 
  private:
+  // Sleeps until `done()`, evaluated under the lock, holds. With `poll`, a
+  // rank with its own CPU first polls its wake-up count.
   bool waitLocked(std::unique_lock<util::AdaptiveMutex>& lock, int rank, const WaitInfo& info,
-                  const std::function<bool()>& done);
+                  const std::function<bool()>& done, bool poll = true);
+  // Waits until `ready()`, which reads only atomics, holds: polls it first
+  // when the rank has its own CPU, then sleeps as waitLocked does.
+  bool waitUntilReady(int rank, const WaitInfo& info, const std::function<bool()>& ready);
   void wakeLocked(int rank);
   std::string describeWait(int rank);
 
@@ -226,11 +245,14 @@ class World {
   // scheduler takes to run it.
   std::vector<char> asleep_;
   int blocked_ = 0;
-  uint64_t epoch_ = 0;
+  // How many asleep_ entries are set; read without the lock by a rank that
+  // completes a barrier, which takes the lock only to wake sleepers.
+  std::atomic<int> sleepers_{0};
+  std::atomic<uint64_t> epoch_{0};
   uint64_t watchedEpoch_ = 0;
   int quietTicks_ = 0;
 
-  bool aborted_ = false;
+  std::atomic<bool> aborted_{false};
   int abortStatus_ = 0;
   std::string abortMessage_;
 };
