@@ -65,6 +65,13 @@ int runCollective(HostCall& call, int commHandle, CollectiveKind kind,
   return result;
 }
 
+void awaitMembers(HostCall& call, int commHandle) {
+  Communicator& comm = *call.rank.comm(commHandle)->comm;
+  WaitInfo info{call.name, 0, 0, &comm};
+  if (!call.world().arrive(comm, comm.rankOfWorld[call.rank.worldRank], info))
+    call.leaveAbortedJob();
+}
+
 const uint8_t* stageInPlace(std::vector<uint8_t>& staged, const uint8_t* base,
                             const TypeLayout& type, int64_t count) {
   ByteSpan span = touchedSpan(type, count);

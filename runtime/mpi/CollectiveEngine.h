@@ -31,6 +31,10 @@ int runCollective(HostCall& call, int commHandle, CollectiveKind kind,
                   const std::function<void(Contribution&)>& fill,
                   const std::function<int(std::vector<Contribution>&, int)>& body);
 
+// Inside a collective's body: waits until every member of `commHandle` has
+// got here, for collectives that run in phases.
+void awaitMembers(HostCall& call, int commHandle);
+
 // Copies `count` instances of `type` at `base` aside into `staged` and
 // returns the address to publish in their place: MPI_IN_PLACE data would
 // otherwise be overwritten while other ranks read it.

@@ -1,5 +1,6 @@
-// MPI_Allreduce on several types and ops, odd counts, MPI_IN_PLACE, and a
-// count large enough to be more than one page.
+// MPI_Allreduce on several types and ops, odd counts, MPI_IN_PLACE, and
+// counts large enough for the runtime to split the vector into one block
+// per rank (a count no rank count divides, checksums that weigh position).
 // RUN: %mpi-diff %s %t 1 2 3 4 8
 #include <mpi.h>
 #include <stdio.h>
@@ -30,8 +31,15 @@ int main(int argc, char** argv) {
   for (int i = 0; i < n; ++i) big[i] = i % 1000 + rank;
   MPI_Allreduce(big, sum, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   long check = 0;
-  for (int i = 0; i < n; ++i) check += sum[i];
+  for (int i = 0; i < n; ++i) check += (long)sum[i] * (i % 7 + 1);
   printf("rank %d big checksum %ld\n", rank, check);
+  double* peaks = malloc(n * sizeof(double));
+  for (int i = 0; i < n; ++i) peaks[i] = (double)((i * 7919 + rank * 104729) % 100003) / 3.0;
+  MPI_Allreduce(MPI_IN_PLACE, peaks, n, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  double weighted = 0;
+  for (int i = 0; i < n; ++i) weighted += peaks[i] * (i % 5 + 1);
+  printf("rank %d big in-place max checksum %.6e first %.4f last %.4f\n", rank, weighted,
+         peaks[0], peaks[n - 1]);
   MPI_Finalize();
   return 0;
 }
