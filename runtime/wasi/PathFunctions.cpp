@@ -51,6 +51,22 @@ static int directoryFd(WasiState& state, uint32_t fd, Errno& error) {
 
 static std::string procPathOf(int fd) { return "/proc/self/fd/" + std::to_string(fd); }
 
+// The parent directory and last component of the guest's path at
+// `path`/`length`, resolved below directory descriptor `fd`; `error` says why
+// there is none (a bad descriptor first, then the path).
+static PathParent resolveGuestParent(Granule& granule, uint32_t fd, uint32_t path,
+                                     uint32_t length) {
+  std::string_view guestPath = guestString(granule, path, length);
+  Errno error = Errno::Success;
+  int hostDir = directoryFd(wasiState(granule), fd, error);
+  if (hostDir < 0) {
+    PathParent failed;
+    failed.error = error;
+    return failed;
+  }
+  return resolveParent(hostDir, guestPath);
+}
+
 // Whether `name` in `dirFd` is a directory (not following a final symlink);
 // -1 with errno set when it cannot be examined.
 static int isDirectory(int dirFd, const std::string& name) {
@@ -151,13 +167,7 @@ uint32_t Z_wasi_snapshot_preview1Z_path_filestat_set_times(WasiInstance* instanc
 
 uint32_t Z_wasi_snapshot_preview1Z_path_create_directory(WasiInstance* instance, uint32_t fd,
                                                          uint32_t path, uint32_t length) {
-  Granule& granule = Granule::fromHost(instance);
-  std::string_view guestPath = guestString(granule, path, length);
-  Errno error = Errno::Success;
-  int hostDir = directoryFd(wasiState(granule), fd, error);
-  if (hostDir < 0) return toGuest(error);
-
-  PathParent parent = resolveParent(hostDir, guestPath);
+  PathParent parent = resolveGuestParent(Granule::fromHost(instance), fd, path, length);
   if (parent.error != Errno::Success) return toGuest(parent.error);
   if (parent.nameIsDotOrDotDot()) return toGuest(Errno::Exist);
   return ::mkdirat(parent.dirFd, parent.name.c_str(), 0777) == 0 ? success() : hostError();
@@ -165,13 +175,7 @@ uint32_t Z_wasi_snapshot_preview1Z_path_create_directory(WasiInstance* instance,
 
 uint32_t Z_wasi_snapshot_preview1Z_path_remove_directory(WasiInstance* instance, uint32_t fd,
                                                          uint32_t path, uint32_t length) {
-  Granule& granule = Granule::fromHost(instance);
-  std::string_view guestPath = guestString(granule, path, length);
-  Errno error = Errno::Success;
-  int hostDir = directoryFd(wasiState(granule), fd, error);
-  if (hostDir < 0) return toGuest(error);
-
-  PathParent parent = resolveParent(hostDir, guestPath);
+  PathParent parent = resolveGuestParent(Granule::fromHost(instance), fd, path, length);
   if (parent.error != Errno::Success) return toGuest(parent.error);
   if (parent.name == ".") return toGuest(Errno::Inval);
   if (parent.name == "..") return toGuest(Errno::NotEmpty);
@@ -181,13 +185,7 @@ uint32_t Z_wasi_snapshot_preview1Z_path_remove_directory(WasiInstance* instance,
 
 uint32_t Z_wasi_snapshot_preview1Z_path_unlink_file(WasiInstance* instance, uint32_t fd,
                                                     uint32_t path, uint32_t length) {
-  Granule& granule = Granule::fromHost(instance);
-  std::string_view guestPath = guestString(granule, path, length);
-  Errno error = Errno::Success;
-  int hostDir = directoryFd(wasiState(granule), fd, error);
-  if (hostDir < 0) return toGuest(error);
-
-  PathParent parent = resolveParent(hostDir, guestPath);
+  PathParent parent = resolveGuestParent(Granule::fromHost(instance), fd, path, length);
   if (parent.error != Errno::Success) return toGuest(parent.error);
   if (parent.nameIsDotOrDotDot()) return toGuest(Errno::IsDir);
   if (parent.trailingSlash) {
@@ -232,14 +230,11 @@ uint32_t Z_wasi_snapshot_preview1Z_path_readlink(WasiInstance* instance, uint32_
                                                  uint32_t path, uint32_t length, uint32_t buf,
                                                  uint32_t bufLength, uint32_t usedOut) {
   Granule& granule = Granule::fromHost(instance);
-  std::string_view guestPath = guestString(granule, path, length);
+  // Bounds first: a trap unwinds with siglongjmp and would leak the parent
+  // directory that resolving opens.
   uint8_t* out = granule.guestBytes(buf, bufLength);
   uint8_t* used = granule.guestBytes(usedOut, 4);
-  Errno error = Errno::Success;
-  int hostDir = directoryFd(wasiState(granule), fd, error);
-  if (hostDir < 0) return toGuest(error);
-
-  PathParent parent = resolveParent(hostDir, guestPath);
+  PathParent parent = resolveGuestParent(granule, fd, path, length);
   if (parent.error != Errno::Success) return toGuest(parent.error);
   // "link/" would make Linux follow the link first; it is never a link itself.
   if (parent.nameIsDotOrDotDot() || parent.trailingSlash) return toGuest(Errno::Inval);
