@@ -32,11 +32,8 @@ int main(int argc, char **argv) {
         c[i * n + j] = 0.0;
       }
     for (int it = 0; it <= iterations; ++it) {
-      if (it == 1) {
-#pragma omp barrier
-#pragma omp master
-        start = omp_get_wtime();
-      }
+      if (it == 1)
+        omp_bench_start_clock(&start);
 #pragma omp for schedule(static)
       for (long ii = 0; ii < n; ii += TILE)
         for (long kk = 0; kk < n; kk += TILE)
@@ -55,12 +52,9 @@ int main(int argc, char **argv) {
   for (long i = 0; i < n; ++i)
     for (long j = 0; j < n; ++j)
       wrong += c[i * n + j] != (double)(iterations + 1) * (double)j * column_sum;
-  KernelChecksum sum;
-  kernel_checksum_init(&sum);
-  kernel_checksum_bytes(&sum, c, bytes);
   printf("kernel dgemm n=%ld tile=%d iterations=%d threads=%d wrong=%ld\n", n, TILE, iterations,
          omp_bench_team_size(), wrong);
-  omp_bench_report(&sum, seconds);
+  omp_bench_report_result(c, bytes, seconds);
   free(a);
   free(b);
   free(c);

@@ -41,6 +41,24 @@ static inline void omp_bench_report(const KernelChecksum *sum, double seconds) {
   printf("time_s %.6f\n", seconds);
 }
 
+/* The checksum and time lines of a kernel whose result is one buffer. */
+static inline void omp_bench_report_result(const void *result, size_t bytes, double seconds) {
+  KernelChecksum sum;
+  kernel_checksum_init(&sum);
+  kernel_checksum_bytes(&sum, result, bytes);
+  omp_bench_report(&sum, seconds);
+}
+
+/* Called by the whole team at the top of iteration 1 of a timed loop:
+ * iteration 0 is an untimed warm-up, as in the ParRes kernels, and the clock
+ * starts once every thread has finished it. The orphaned barrier and master
+ * bind to the caller's parallel region. */
+static inline void omp_bench_start_clock(double *start) {
+#pragma omp barrier
+#pragma omp master
+  *start = omp_get_wtime();
+}
+
 /* argv[2], when given, overrides the iteration count. */
 static inline int omp_bench_iterations(int argc, char **argv, int default_iterations) {
   if (argc < 3)

@@ -26,11 +26,8 @@ int main(int argc, char **argv) {
     for (long i = 0; i < length; ++i)
       mine[i] = (double)(me + 1);
     for (int it = 0; it <= iterations; ++it) {
-      if (it == 1) {
-#pragma omp barrier
-#pragma omp master
-        start = omp_get_wtime();
-      }
+      if (it == 1)
+        omp_bench_start_clock(&start);
       for (long i = 0; i < length; ++i)
         mine[i] += (double)(i % 7);
 #pragma omp barrier

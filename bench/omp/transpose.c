@@ -29,11 +29,8 @@ int main(int argc, char **argv) {
         b[i * n + j] = 0.0;
       }
     for (int it = 0; it <= iterations; ++it) {
-      if (it == 1) {
-#pragma omp barrier
-#pragma omp master
-        start = omp_get_wtime();
-      }
+      if (it == 1)
+        omp_bench_start_clock(&start);
 #pragma omp for schedule(static)
       for (long it_tile = 0; it_tile < n; it_tile += TILE)
         for (long jt = 0; jt < n; jt += TILE)
@@ -48,12 +45,9 @@ int main(int argc, char **argv) {
   }
   const double seconds = omp_get_wtime() - start;
 
-  KernelChecksum sum;
-  kernel_checksum_init(&sum);
-  kernel_checksum_bytes(&sum, b, bytes);
   printf("kernel transpose n=%ld tile=%d iterations=%d threads=%d\n", n, TILE, iterations,
          omp_bench_team_size());
-  omp_bench_report(&sum, seconds);
+  omp_bench_report_result(b, bytes, seconds);
   free(a);
   free(b);
   return 0;

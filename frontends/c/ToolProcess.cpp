@@ -1,42 +1,33 @@
 //===- ToolProcess.cpp - run clang and print command lines -----------------===//
 //
-// posix_spawn lets argv[0] differ from the program path, which is how clang
-// learns to call itself synergy-cc in its messages.
+// The program path is given apart from argv, so argv[0] can differ from it:
+// that is how clang learns to call itself synergy-cc in its messages.
 //
 //===----------------------------------------------------------------------===//
 #include "frontends/c/ToolProcess.h"
 
-#include <cerrno>
+#include "util/Subprocess.h"
+
 #include <cstring>
 #include <ostream>
-#include <spawn.h>
-#include <sys/wait.h>
-
-extern char** environ;
 
 namespace synergy::frontend_c {
 
 int runToolCommand(const ToolCommand& command, std::string& error) {
-  std::vector<char*> argv;
-  for (const std::string& word : command.argv) argv.push_back(const_cast<char*>(word.c_str()));
-  argv.push_back(nullptr);
-  pid_t child = 0;
-  int spawnError =
-      posix_spawn(&child, command.program.c_str(), nullptr, nullptr, argv.data(), environ);
-  if (spawnError != 0) {
-    error = "cannot run '" + command.program + "': " + std::strerror(spawnError);
+  util::ProcessOptions options;
+  options.captureOutput = false;
+  options.executable = command.program;
+  util::ProcessResult result = util::runProcess(command.argv, options);
+  if (result.startError != 0) {
+    error = "cannot run '" + command.program + "': " + std::strerror(result.startError);
     return 1;
   }
-  int status = 0;
-  while (waitpid(child, &status, 0) < 0) {
-    if (errno != EINTR) {
-      error = "lost track of '" + command.program + "': " + std::strerror(errno);
-      return 1;
-    }
+  if (result.waitError != 0) {
+    error = "lost track of '" + command.program + "': " + std::strerror(result.waitError);
+    return 1;
   }
-  if (WIFEXITED(status)) return WEXITSTATUS(status);
-  error = "'" + command.program + "' was killed by signal " +
-          std::to_string(WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+  if (result.exitCode >= 0) return result.exitCode;
+  error = "'" + command.program + "' was killed by signal " + std::to_string(result.signal);
   return 1;
 }
 

@@ -13,7 +13,7 @@ extern char** environ;
 
 namespace synergy::util {
 
-ProcessResult runProcess(const std::vector<std::string>& argv, bool captureOutput) {
+ProcessResult runProcess(const std::vector<std::string>& argv, const ProcessOptions& options) {
   ProcessResult result;
   std::vector<char*> cargv;
   for (const auto& arg : argv) cargv.push_back(const_cast<char*>(arg.c_str()));
@@ -22,7 +22,7 @@ ProcessResult runProcess(const std::vector<std::string>& argv, bool captureOutpu
   int pipeFds[2] = {-1, -1};
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
-  if (captureOutput) {
+  if (options.captureOutput) {
     if (pipe2(pipeFds, O_CLOEXEC) != 0) {
       result.output = std::string("cannot create pipe: ") + std::strerror(errno);
       return result;
@@ -30,16 +30,21 @@ ProcessResult runProcess(const std::vector<std::string>& argv, bool captureOutpu
     posix_spawn_file_actions_adddup2(&actions, pipeFds[1], 1);
     posix_spawn_file_actions_adddup2(&actions, pipeFds[1], 2);
   }
+  const std::string& program = options.executable.empty() ? argv[0] : options.executable;
   pid_t pid = -1;
-  int spawnError = posix_spawnp(&pid, cargv[0], &actions, nullptr, cargv.data(), environ);
+  int spawnError =
+      options.executable.empty()
+          ? posix_spawnp(&pid, program.c_str(), &actions, nullptr, cargv.data(), environ)
+          : posix_spawn(&pid, program.c_str(), &actions, nullptr, cargv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
-  if (captureOutput) close(pipeFds[1]);
+  if (options.captureOutput) close(pipeFds[1]);
   if (spawnError != 0) {
-    if (captureOutput) close(pipeFds[0]);
-    result.output = "cannot run " + argv[0] + ": " + std::strerror(spawnError);
+    if (options.captureOutput) close(pipeFds[0]);
+    result.startError = spawnError;
+    result.output = "cannot run " + program + ": " + std::strerror(spawnError);
     return result;
   }
-  if (captureOutput) {
+  if (options.captureOutput) {
     char chunk[65536];
     ssize_t n;
     while ((n = read(pipeFds[0], chunk, sizeof chunk)) != 0) {
@@ -52,10 +57,21 @@ ProcessResult runProcess(const std::vector<std::string>& argv, bool captureOutpu
     close(pipeFds[0]);
   }
   int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  while (waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) {
+      result.waitError = errno;
+      return result;
+    }
   }
-  result.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  if (WIFEXITED(status)) result.exitCode = WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);
   return result;
+}
+
+ProcessResult runProcess(const std::vector<std::string>& argv, bool captureOutput) {
+  ProcessOptions options;
+  options.captureOutput = captureOutput;
+  return runProcess(argv, options);
 }
 
 }  // namespace synergy::util

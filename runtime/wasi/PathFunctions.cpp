@@ -35,21 +35,44 @@ using namespace synergy::wasi;
 static uint32_t hostError() { return toGuest(errnoFromHost(errno)); }
 static uint32_t success() { return toGuest(Errno::Success); }
 
-// The host fd of a guest directory descriptor, or -1 with `error` set.
-static int directoryFd(WasiState& state, uint32_t fd, Errno& error) {
-  FileDescriptor* dir = state.find(fd);
-  if (!dir) {
-    error = Errno::Badf;
-    return -1;
-  }
-  if (dir->filetype() != Filetype::Directory) {
-    error = Errno::NotDir;
-    return -1;
-  }
-  return dir->hostFd();
+namespace {
+// A guest path and the host fd of the directory descriptor it is relative
+// to; `error` says why that descriptor is no open directory.
+struct GuestPath {
+  std::string_view path;
+  int hostDir = -1;
+  Errno error = Errno::Success;
+};
+}  // namespace
+
+static GuestPath guestPathAt(Granule& granule, uint32_t fd, uint32_t path, uint32_t length) {
+  GuestPath guest;
+  guest.path = guestString(granule, path, length);
+  FileDescriptor* dir = wasiState(granule).find(fd);
+  if (!dir)
+    guest.error = Errno::Badf;
+  else if (dir->filetype() != Filetype::Directory)
+    guest.error = Errno::NotDir;
+  else
+    guest.hostDir = dir->hostFd();
+  return guest;
 }
 
 static std::string procPathOf(int fd) { return "/proc/self/fd/" + std::to_string(fd); }
+
+// The parent directory and last component of the guest's path at
+// `path`/`length`, resolved below directory descriptor `fd`; `error` says why
+// there is none (a bad descriptor first, then the path).
+static PathParent resolveGuestParent(Granule& granule, uint32_t fd, uint32_t path,
+                                     uint32_t length) {
+  GuestPath guest = guestPathAt(granule, fd, path, length);
+  if (guest.error != Errno::Success) {
+    PathParent failed;
+    failed.error = guest.error;
+    return failed;
+  }
+  return resolveParent(guest.hostDir, guest.path);
+}
 
 // Whether `name` in `dirFd` is a directory (not following a final symlink);
 // -1 with errno set when it cannot be examined.
@@ -67,12 +90,10 @@ uint32_t Z_wasi_snapshot_preview1Z_path_open(WasiInstance* instance, uint32_t di
                                              uint64_t rightsInheriting, uint32_t fdFlags,
                                              uint32_t fdOut) {
   Granule& granule = Granule::fromHost(instance);
-  std::string_view guestPath = guestString(granule, path, length);
+  GuestPath guest = guestPathAt(granule, dirFd, path, length);
   uint8_t* out = granule.guestBytes(fdOut, 4);
+  if (guest.error != Errno::Success) return toGuest(guest.error);
   WasiState& state = wasiState(granule);
-  Errno error = Errno::Success;
-  int hostDir = directoryFd(state, dirFd, error);
-  if (hostDir < 0) return toGuest(error);
   uint64_t inheritable = state.find(dirFd)->rightsInheriting();
 
   // wasi-libc states the access mode through the rights it asks for.
@@ -89,7 +110,7 @@ uint32_t Z_wasi_snapshot_preview1Z_path_open(WasiInstance* instance, uint32_t di
   if (fdFlags & fdflags::kSync) flags |= O_SYNC;
   if (fdFlags & fdflags::kRsync) flags |= O_RSYNC;
 
-  OpenedBeneath opened = openBeneath(hostDir, guestPath, flags, 0666,
+  OpenedBeneath opened = openBeneath(guest.hostDir, guest.path, flags, 0666,
                                      lookupFlags & lookupflags::kSymlinkFollow);
   if (opened.error != Errno::Success) return toGuest(opened.error);
 
@@ -105,13 +126,11 @@ uint32_t Z_wasi_snapshot_preview1Z_path_filestat_get(WasiInstance* instance, uin
                                                      uint32_t lookupFlags, uint32_t path,
                                                      uint32_t length, uint32_t statOut) {
   Granule& granule = Granule::fromHost(instance);
-  std::string_view guestPath = guestString(granule, path, length);
+  GuestPath guest = guestPathAt(granule, fd, path, length);
   uint8_t* out = granule.guestBytes(statOut, layout::kFilestatSize);
-  Errno error = Errno::Success;
-  int hostDir = directoryFd(wasiState(granule), fd, error);
-  if (hostDir < 0) return toGuest(error);
+  if (guest.error != Errno::Success) return toGuest(guest.error);
 
-  OpenedBeneath opened = openBeneath(hostDir, guestPath, O_PATH, 0,
+  OpenedBeneath opened = openBeneath(guest.hostDir, guest.path, O_PATH, 0,
                                      lookupFlags & lookupflags::kSymlinkFollow);
   if (opened.error != Errno::Success) return toGuest(opened.error);
   struct stat info;
@@ -124,11 +143,8 @@ uint32_t Z_wasi_snapshot_preview1Z_path_filestat_set_times(WasiInstance* instanc
                                                            uint32_t lookupFlags, uint32_t path,
                                                            uint32_t length, uint64_t accessTime,
                                                            uint64_t modifyTime, uint32_t flags) {
-  Granule& granule = Granule::fromHost(instance);
-  std::string_view guestPath = guestString(granule, path, length);
-  Errno error = Errno::Success;
-  int hostDir = directoryFd(wasiState(granule), fd, error);
-  if (hostDir < 0) return toGuest(error);
+  GuestPath guest = guestPathAt(Granule::fromHost(instance), fd, path, length);
+  if (guest.error != Errno::Success) return toGuest(guest.error);
   struct timespec times[2];
   if (Errno e = timesFromWasi(accessTime, modifyTime, flags, times); e != Errno::Success)
     return toGuest(e);
@@ -136,13 +152,13 @@ uint32_t Z_wasi_snapshot_preview1Z_path_filestat_set_times(WasiInstance* instanc
   if (lookupFlags & lookupflags::kSymlinkFollow) {
     // The file the link leads to, opened beneath; /proc names it without
     // needing read or write access to it.
-    OpenedBeneath target = openBeneath(hostDir, guestPath, O_PATH, 0, true);
+    OpenedBeneath target = openBeneath(guest.hostDir, guest.path, O_PATH, 0, true);
     if (target.error != Errno::Success) return toGuest(target.error);
     return ::utimensat(AT_FDCWD, procPathOf(target.fd.get()).c_str(), times, 0) == 0
                ? success()
                : hostError();
   }
-  PathParent parent = resolveParent(hostDir, guestPath);
+  PathParent parent = resolveParent(guest.hostDir, guest.path);
   if (parent.error != Errno::Success) return toGuest(parent.error);
   return ::utimensat(parent.dirFd, parent.name.c_str(), times, AT_SYMLINK_NOFOLLOW) == 0
              ? success()
@@ -151,13 +167,7 @@ uint32_t Z_wasi_snapshot_preview1Z_path_filestat_set_times(WasiInstance* instanc
 
 uint32_t Z_wasi_snapshot_preview1Z_path_create_directory(WasiInstance* instance, uint32_t fd,
                                                          uint32_t path, uint32_t length) {
-  Granule& granule = Granule::fromHost(instance);
-  std::string_view guestPath = guestString(granule, path, length);
-  Errno error = Errno::Success;
-  int hostDir = directoryFd(wasiState(granule), fd, error);
-  if (hostDir < 0) return toGuest(error);
-
-  PathParent parent = resolveParent(hostDir, guestPath);
+  PathParent parent = resolveGuestParent(Granule::fromHost(instance), fd, path, length);
   if (parent.error != Errno::Success) return toGuest(parent.error);
   if (parent.nameIsDotOrDotDot()) return toGuest(Errno::Exist);
   return ::mkdirat(parent.dirFd, parent.name.c_str(), 0777) == 0 ? success() : hostError();
@@ -165,13 +175,7 @@ uint32_t Z_wasi_snapshot_preview1Z_path_create_directory(WasiInstance* instance,
 
 uint32_t Z_wasi_snapshot_preview1Z_path_remove_directory(WasiInstance* instance, uint32_t fd,
                                                          uint32_t path, uint32_t length) {
-  Granule& granule = Granule::fromHost(instance);
-  std::string_view guestPath = guestString(granule, path, length);
-  Errno error = Errno::Success;
-  int hostDir = directoryFd(wasiState(granule), fd, error);
-  if (hostDir < 0) return toGuest(error);
-
-  PathParent parent = resolveParent(hostDir, guestPath);
+  PathParent parent = resolveGuestParent(Granule::fromHost(instance), fd, path, length);
   if (parent.error != Errno::Success) return toGuest(parent.error);
   if (parent.name == ".") return toGuest(Errno::Inval);
   if (parent.name == "..") return toGuest(Errno::NotEmpty);
@@ -181,13 +185,7 @@ uint32_t Z_wasi_snapshot_preview1Z_path_remove_directory(WasiInstance* instance,
 
 uint32_t Z_wasi_snapshot_preview1Z_path_unlink_file(WasiInstance* instance, uint32_t fd,
                                                     uint32_t path, uint32_t length) {
-  Granule& granule = Granule::fromHost(instance);
-  std::string_view guestPath = guestString(granule, path, length);
-  Errno error = Errno::Success;
-  int hostDir = directoryFd(wasiState(granule), fd, error);
-  if (hostDir < 0) return toGuest(error);
-
-  PathParent parent = resolveParent(hostDir, guestPath);
+  PathParent parent = resolveGuestParent(Granule::fromHost(instance), fd, path, length);
   if (parent.error != Errno::Success) return toGuest(parent.error);
   if (parent.nameIsDotOrDotDot()) return toGuest(Errno::IsDir);
   if (parent.trailingSlash) {
@@ -204,18 +202,14 @@ uint32_t Z_wasi_snapshot_preview1Z_path_rename(WasiInstance* instance, uint32_t 
                                                uint32_t newFd, uint32_t newPath,
                                                uint32_t newLength) {
   Granule& granule = Granule::fromHost(instance);
-  std::string_view fromPath = guestString(granule, oldPath, oldLength);
-  std::string_view toPath = guestString(granule, newPath, newLength);
-  WasiState& state = wasiState(granule);
-  Errno error = Errno::Success;
-  int fromDir = directoryFd(state, oldFd, error);
-  if (fromDir < 0) return toGuest(error);
-  int toDir = directoryFd(state, newFd, error);
-  if (toDir < 0) return toGuest(error);
+  GuestPath fromPath = guestPathAt(granule, oldFd, oldPath, oldLength);
+  GuestPath toPath = guestPathAt(granule, newFd, newPath, newLength);
+  if (fromPath.error != Errno::Success) return toGuest(fromPath.error);
+  if (toPath.error != Errno::Success) return toGuest(toPath.error);
 
-  PathParent from = resolveParent(fromDir, fromPath);
+  PathParent from = resolveParent(fromPath.hostDir, fromPath.path);
   if (from.error != Errno::Success) return toGuest(from.error);
-  PathParent to = resolveParent(toDir, toPath);
+  PathParent to = resolveParent(toPath.hostDir, toPath.path);
   if (to.error != Errno::Success) return toGuest(to.error);
   if (from.nameIsDotOrDotDot() || to.nameIsDotOrDotDot()) return toGuest(Errno::Busy);
   if (from.trailingSlash || to.trailingSlash) {
@@ -232,14 +226,11 @@ uint32_t Z_wasi_snapshot_preview1Z_path_readlink(WasiInstance* instance, uint32_
                                                  uint32_t path, uint32_t length, uint32_t buf,
                                                  uint32_t bufLength, uint32_t usedOut) {
   Granule& granule = Granule::fromHost(instance);
-  std::string_view guestPath = guestString(granule, path, length);
+  // Bounds first: a trap unwinds with siglongjmp and would leak the parent
+  // directory that resolving opens.
   uint8_t* out = granule.guestBytes(buf, bufLength);
   uint8_t* used = granule.guestBytes(usedOut, 4);
-  Errno error = Errno::Success;
-  int hostDir = directoryFd(wasiState(granule), fd, error);
-  if (hostDir < 0) return toGuest(error);
-
-  PathParent parent = resolveParent(hostDir, guestPath);
+  PathParent parent = resolveGuestParent(granule, fd, path, length);
   if (parent.error != Errno::Success) return toGuest(parent.error);
   // "link/" would make Linux follow the link first; it is never a link itself.
   if (parent.nameIsDotOrDotDot() || parent.trailingSlash) return toGuest(Errno::Inval);
@@ -258,15 +249,13 @@ uint32_t Z_wasi_snapshot_preview1Z_path_symlink(WasiInstance* instance, uint32_t
                                                 uint32_t path, uint32_t length) {
   Granule& granule = Granule::fromHost(instance);
   std::string_view linkTarget = guestString(granule, target, targetLength);
-  std::string_view guestPath = guestString(granule, path, length);
-  Errno error = Errno::Success;
-  int hostDir = directoryFd(wasiState(granule), fd, error);
-  if (hostDir < 0) return toGuest(error);
+  GuestPath guest = guestPathAt(granule, fd, path, length);
+  if (guest.error != Errno::Success) return toGuest(guest.error);
 
   if (linkTarget.empty()) return toGuest(Errno::NoEnt);
   if (linkTarget.find('\0') != std::string_view::npos) return toGuest(Errno::Inval);
   if (linkTarget.front() == '/') return toGuest(Errno::Perm);
-  PathParent parent = resolveParent(hostDir, guestPath);
+  PathParent parent = resolveParent(guest.hostDir, guest.path);
   if (parent.error != Errno::Success) return toGuest(parent.error);
   if (parent.nameIsDotOrDotDot()) return toGuest(Errno::Exist);
   if (parent.trailingSlash) return toGuest(Errno::NoEnt);
@@ -280,30 +269,26 @@ uint32_t Z_wasi_snapshot_preview1Z_path_link(WasiInstance* instance, uint32_t ol
                                              uint32_t oldLength, uint32_t newFd,
                                              uint32_t newPath, uint32_t newLength) {
   Granule& granule = Granule::fromHost(instance);
-  std::string_view fromPath = guestString(granule, oldPath, oldLength);
-  std::string_view toPath = guestString(granule, newPath, newLength);
-  WasiState& state = wasiState(granule);
-  Errno error = Errno::Success;
-  int fromDir = directoryFd(state, oldFd, error);
-  if (fromDir < 0) return toGuest(error);
-  int toDir = directoryFd(state, newFd, error);
-  if (toDir < 0) return toGuest(error);
+  GuestPath fromPath = guestPathAt(granule, oldFd, oldPath, oldLength);
+  GuestPath toPath = guestPathAt(granule, newFd, newPath, newLength);
+  if (fromPath.error != Errno::Success) return toGuest(fromPath.error);
+  if (toPath.error != Errno::Success) return toGuest(toPath.error);
 
-  PathParent to = resolveParent(toDir, toPath);
+  PathParent to = resolveParent(toPath.hostDir, toPath.path);
   if (to.error != Errno::Success) return toGuest(to.error);
   if (to.nameIsDotOrDotDot()) return toGuest(Errno::Exist);
   if (to.trailingSlash) return toGuest(Errno::NoEnt);
 
   if (oldLookupFlags & lookupflags::kSymlinkFollow) {
     // Link the file the source leads to, found beneath its directory.
-    OpenedBeneath source = openBeneath(fromDir, fromPath, O_PATH, 0, true);
+    OpenedBeneath source = openBeneath(fromPath.hostDir, fromPath.path, O_PATH, 0, true);
     if (source.error != Errno::Success) return toGuest(source.error);
     return ::linkat(AT_FDCWD, procPathOf(source.fd.get()).c_str(), to.dirFd, to.name.c_str(),
                     AT_SYMLINK_FOLLOW) == 0
                ? success()
                : hostError();
   }
-  PathParent from = resolveParent(fromDir, fromPath);
+  PathParent from = resolveParent(fromPath.hostDir, fromPath.path);
   if (from.error != Errno::Success) return toGuest(from.error);
   if (from.nameIsDotOrDotDot() || from.trailingSlash) return toGuest(Errno::Perm);
   return ::linkat(from.dirFd, from.name.c_str(), to.dirFd, to.name.c_str(), 0) == 0

@@ -129,6 +129,7 @@ class EngineRunnerTest : public ::testing::Test {
     dir_ = fs::temp_directory_path() / ("synergy-engine-runner-" + std::to_string(::getpid()));
     fs::create_directories(dir_);
     enginePath_ = (dir_ / "counter.eng").string();
+    statePath_ = (dir_ / "counter.state").string();
     std::string error;
     ASSERT_TRUE(hwlower::writeEngineFile(counterManifest(), enginePath_, error)) << error;
   }
@@ -142,8 +143,24 @@ class EngineRunnerTest : public ::testing::Test {
     return status;
   }
 
+  // Runs to the end of tick 3, saves the state into statePath_ and stops.
+  int runSavingAtTick3(std::string& output) {
+    EngineRunOptions options;
+    options.saveAtTick = 3;
+    options.saveAtTickPath = statePath_;
+    return run(options, output);
+  }
+
+  // Resumes a fresh engine from the state in statePath_.
+  int runRestarted(std::string& output) {
+    EngineRunOptions options;
+    options.restartPath = statePath_;
+    return run(options, output);
+  }
+
   fs::path dir_;
   std::string enginePath_;
+  std::string statePath_;
 };
 
 TEST_F(EngineRunnerTest, RunsToFinish) {
@@ -161,58 +178,40 @@ TEST_F(EngineRunnerTest, StopsAtMaxTicks) {
 }
 
 TEST_F(EngineRunnerTest, SaveThenRestartEqualsOneRun) {
-  std::string statePath = (dir_ / "counter.state").string();
-  EngineRunOptions first;
-  first.saveAtTick = 3;
-  first.saveAtTickPath = statePath;
   std::string before;
-  EXPECT_EQ(run(first, before), 0);
-  EngineRunOptions second;
-  second.restartPath = statePath;
+  EXPECT_EQ(runSavingAtTick3(before), 0);
   std::string after;
-  EXPECT_EQ(run(second, after), 0);
+  EXPECT_EQ(runRestarted(after), 0);
   EXPECT_EQ(before + after, "count=1 t=1\ncount=2 t=3\ncount=3 t=5\n");
 }
 
 TEST_F(EngineRunnerTest, RefusesACorruptStateBeforeRunning) {
-  std::string statePath = (dir_ / "counter.state").string();
-  EngineRunOptions first;
-  first.saveAtTick = 3;
-  first.saveAtTickPath = statePath;
   std::string ignored;
-  ASSERT_EQ(run(first, ignored), 0);
+  ASSERT_EQ(runSavingAtTick3(ignored), 0);
   std::string text;
   {
-    std::ifstream in(statePath);
+    std::ifstream in(statePath_);
     text.assign(std::istreambuf_iterator<char>(in), {});
   }
-  std::ofstream(statePath, std::ios::trunc) << text.substr(0, text.size() / 2);
-  EngineRunOptions second;
-  second.restartPath = statePath;
+  std::ofstream(statePath_, std::ios::trunc) << text.substr(0, text.size() / 2);
   std::string output;
-  EXPECT_EQ(run(second, output), 1);
+  EXPECT_EQ(runRestarted(output), 1);
   EXPECT_EQ(output, "");
 }
 
 TEST_F(EngineRunnerTest, RefusesAStateFromAnotherDesign) {
-  std::string statePath = (dir_ / "counter.state").string();
-  EngineRunOptions first;
-  first.saveAtTick = 3;
-  first.saveAtTickPath = statePath;
   std::string ignored;
-  ASSERT_EQ(run(first, ignored), 0);
+  ASSERT_EQ(runSavingAtTick3(ignored), 0);
   // A well-formed, correctly signed file whose variables belong elsewhere.
   std::string error;
-  auto state = readSavedState(statePath, error);
+  auto state = readSavedState(statePath_, error);
   ASSERT_TRUE(state) << error;
   state->variables[1].name = "tb.other";
   state->designSignature = designSignature(state->variables);
-  ASSERT_TRUE(writeSavedState(statePath, *state, error)) << error;
-  EngineRunOptions second;
-  second.restartPath = statePath;
+  ASSERT_TRUE(writeSavedState(statePath_, *state, error)) << error;
   std::string output;
   ::testing::internal::CaptureStderr();
-  EXPECT_EQ(run(second, output), 1);
+  EXPECT_EQ(runRestarted(output), 1);
   std::string diagnostics = ::testing::internal::GetCapturedStderr();
   EXPECT_EQ(output, "");
   EXPECT_NE(diagnostics.find("different design"), std::string::npos) << diagnostics;
