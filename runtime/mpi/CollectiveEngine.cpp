@@ -40,28 +40,36 @@ void callGuestFree(HostCall& call, uint32_t address) {
 
 int runCollective(HostCall& call, int commHandle, CollectiveKind kind,
                   const std::function<void(Contribution&)>& fill,
-                  const std::function<int(std::vector<Contribution>&, int)>& body) {
+                  const std::function<int(std::vector<Contribution>&, int)>& body,
+                  CollectiveReads reads) {
   CommHandle* handle = call.rank.comm(commHandle);
   if (!handle) return call.fail(commHandle, abi::kErrComm, "invalid communicator");
   std::shared_ptr<Communicator> comm = handle->comm;
   int me = comm->rankOfWorld[call.rank.worldRank];
-  Contribution& slot = comm->slots[me];
+  std::vector<Contribution>& slots = comm->slotSets[comm->slotSetOfRank[me]];
+  comm->slotSetOfRank[me] ^= 1;
+  Contribution& slot = slots[me];
+  // The staging buffer keeps its capacity from one collective to the next.
+  std::vector<uint8_t> staged = std::move(slot.staged);
+  staged.clear();
   slot = Contribution{};
+  slot.staged = std::move(staged);
   slot.kind = int(kind);
   fill(slot);
   WaitInfo info{call.name, 0, 0, comm.get()};
   if (!call.world().arrive(*comm, me, info)) call.leaveAbortedJob();
   int result = abi::kSuccess;
   for (int i = 0; i < comm->size() && result == abi::kSuccess; ++i) {
-    if (comm->slots[i].kind != slot.kind)
+    if (slots[i].kind != slot.kind)
       result = call.fail(commHandle, abi::kErrOther,
                          std::string("collective mismatch: rank ") + std::to_string(me) +
                              " called " + collectiveName(slot.kind) + " while rank " +
                              std::to_string(i) + " called " +
-                             collectiveName(comm->slots[i].kind));
+                             collectiveName(slots[i].kind));
   }
-  if (result == abi::kSuccess) result = body(comm->slots, me);
-  if (!call.world().arrive(*comm, me, info)) call.leaveAbortedJob();
+  if (result == abi::kSuccess) result = body(slots, me);
+  if (reads == CollectiveReads::MemberMemories && !call.world().arrive(*comm, me, info))
+    call.leaveAbortedJob();
   return result;
 }
 

@@ -4,7 +4,8 @@
 // constructor) uses:
 //  - runCollective: post this rank's Contribution, wait until all members
 //    have posted, run the rank's part (which reads the other slots and the
-//    other ranks' memories directly), then wait until all are done reading;
+//    other ranks' memories directly), then wait until all are done reading.
+//    A part that reads nothing but the slots skips that last wait;
 //  - reduceInto: fold several same-shaped buffers with a predefined or a
 //    user-defined op, in rank order, into a buffer of the calling rank.
 //
@@ -24,12 +25,23 @@ enum class CollectiveKind : int {
   CommSplit, WinCreate, WinFence, WinFree,
 };
 
+// Collectives moving at most this many bytes per member stage them in their
+// slots (CollectiveReads::SlotsOnly): copying that little costs less than
+// the second wait.
+inline constexpr int64_t kStagedCollectiveBytes = 4096;
+
+// What a collective's part reads of the other members: their memories
+// through the pointers they posted, or only data staged in their slots.
+// Every member must pass the same value.
+enum class CollectiveReads { MemberMemories, SlotsOnly };
+
 // Runs the collective described by this rank's slot, which `fill` writes.
 // `body(slots, me)` is this rank's part; it returns an error class (raised
 // through the communicator's error handler by runCollective) or success.
 int runCollective(HostCall& call, int commHandle, CollectiveKind kind,
                   const std::function<void(Contribution&)>& fill,
-                  const std::function<int(std::vector<Contribution>&, int)>& body);
+                  const std::function<int(std::vector<Contribution>&, int)>& body,
+                  CollectiveReads reads = CollectiveReads::MemberMemories);
 
 // Inside a collective's body: waits until every member of `commHandle` has
 // got here, for collectives that run in phases.
@@ -37,7 +49,8 @@ void awaitMembers(HostCall& call, int commHandle);
 
 // Copies `count` instances of `type` at `base` aside into `staged` and
 // returns the address to publish in their place: MPI_IN_PLACE data would
-// otherwise be overwritten while other ranks read it.
+// otherwise be overwritten while other ranks read it, and a small
+// collective whose members read only staged data saves its last wait.
 const uint8_t* stageInPlace(std::vector<uint8_t>& staged, const uint8_t* base,
                             const TypeLayout& type, int64_t count);
 

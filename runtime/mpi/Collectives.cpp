@@ -91,7 +91,7 @@ u32 Z_envZ_MPI_Barrier(void* instance, u32 comm) {
   HostCall call(instance, "MPI_Barrier");
   return runCollective(
       call, int(comm), CollectiveKind::Barrier, [](Contribution&) {},
-      [](std::vector<Contribution>&, int) { return abi::kSuccess; });
+      [](std::vector<Contribution>&, int) { return abi::kSuccess; }, CollectiveReads::SlotsOnly);
 }
 
 u32 Z_envZ_MPI_Bcast(void* instance, u32 buffer, u32 count, u32 type, u32 root, u32 comm) {
@@ -102,11 +102,15 @@ u32 Z_envZ_MPI_Bcast(void* instance, u32 buffer, u32 count, u32 type, u32 root, 
   Buffer buf;
   RETURN_IF_ERROR(resolve(call, c, buffer, int(count), int(type), false, buf));
   RETURN_IF_ERROR(checkRoot(call, c, int(root), size));
+  bool staged = buf.type->size * buf.count <= kStagedCollectiveBytes;
   return runCollective(
       call, c, CollectiveKind::Bcast,
       [&](Contribution& slot) {
         slot.root = int(root);
         slot.recv = buf.host;
+        if (staged && call.rank.comm(c)->comm->rankOfWorld[call.rank.worldRank] == int(root))
+          slot.recv = const_cast<uint8_t*>(
+              stageInPlace(slot.staged, buf.host, *buf.type, buf.count));
         slot.recvType = buf.type;
         slot.recvCount = buf.count;
       },
@@ -115,7 +119,8 @@ u32 Z_envZ_MPI_Bcast(void* instance, u32 buffer, u32 count, u32 type, u32 root, 
         if (me == int(root)) return int(abi::kSuccess);
         return move(call, c, from.recv, *from.recvType, from.recvCount, buf.host, *buf.type,
                     buf.count);
-      });
+      },
+      staged ? CollectiveReads::SlotsOnly : CollectiveReads::MemberMemories);
 }
 
 u32 Z_envZ_MPI_Reduce(void* instance, u32 sendbuf, u32 recvbuf, u32 count, u32 type, u32 op,
@@ -133,12 +138,14 @@ u32 Z_envZ_MPI_Reduce(void* instance, u32 sendbuf, u32 recvbuf, u32 count, u32 t
   Layout layout = call.rank.type(int(type));
   if (!layout) return call.fail(c, abi::kErrType, "invalid datatype");
   RETURN_IF_ERROR(checkOp(call, c, int(op), *layout));
+  bool staged = layout->size * int64_t(count) <= kStagedCollectiveBytes;
   return runCollective(
       call, c, CollectiveKind::Reduce,
       [&](Contribution& slot) {
         slot.root = int(root);
-        slot.send = send.inPlace ? stageInPlace(slot.staged, recv.host, *layout, int(count))
-                                 : send.host;
+        const uint8_t* data = send.inPlace ? recv.host : send.host;
+        slot.send = send.inPlace || staged ? stageInPlace(slot.staged, data, *layout, int(count))
+                                           : data;
       },
       [&](std::vector<Contribution>& slots, int) {
         if (!isRoot) return int(abi::kSuccess);
@@ -146,7 +153,8 @@ u32 Z_envZ_MPI_Reduce(void* instance, u32 sendbuf, u32 recvbuf, u32 count, u32 t
         for (const Contribution& slot : slots) sources.push_back(slot.send);
         return reduceInto(call, int(op), int(type), *layout, int(count), sources, recv.host,
                           recvbuf);
-      });
+      },
+      staged ? CollectiveReads::SlotsOnly : CollectiveReads::MemberMemories);
 }
 
 // From this many bytes on, a contiguous allreduce with a predefined op is
@@ -169,13 +177,16 @@ u32 Z_envZ_MPI_Allreduce(void* instance, u32 sendbuf, u32 recvbuf, u32 count, u3
   const TypeLayout& layout = *recv.type;
   // Every member decides alike: MPI requires the same count, datatype and
   // op everywhere.
+  int64_t bytes = layout.size * int64_t(count);
   bool split = size > 1 && int(op) <= abi::kLastPredefinedOp && layout.isContiguous() &&
-               layout.size * int64_t(count) >= kSplitAllreduceBytes;
+               bytes >= kSplitAllreduceBytes;
+  bool staged = bytes <= kStagedCollectiveBytes;
   return runCollective(
       call, c, CollectiveKind::Allreduce,
       [&](Contribution& slot) {
-        slot.send = send.inPlace ? stageInPlace(slot.staged, recv.host, layout, int(count))
-                                 : send.host;
+        const uint8_t* data = send.inPlace ? recv.host : send.host;
+        slot.send = send.inPlace || staged ? stageInPlace(slot.staged, data, layout, int(count))
+                                           : data;
         slot.recv = recv.host;
       },
       [&](std::vector<Contribution>& slots, int me) {
@@ -198,7 +209,8 @@ u32 Z_envZ_MPI_Allreduce(void* instance, u32 sendbuf, u32 recvbuf, u32 count, u3
                       size_t((blockStart(owner + 1) - blockStart(owner)) * layout.size));
         }
         return result;
-      });
+      },
+      staged ? CollectiveReads::SlotsOnly : CollectiveReads::MemberMemories);
 }
 
 u32 Z_envZ_MPI_Reduce_local(void* instance, u32 inbuf, u32 inoutbuf, u32 count, u32 type,

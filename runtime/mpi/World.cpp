@@ -107,7 +107,8 @@ std::shared_ptr<Communicator> World::makeCommunicator(std::vector<int> worldRank
   comm->rankOfWorld.assign(size_, -1);
   for (size_t i = 0; i < worldRanks.size(); ++i) comm->rankOfWorld[worldRanks[i]] = int(i);
   comm->worldRanks = std::move(worldRanks);
-  comm->slots.resize(comm->worldRanks.size());
+  for (std::vector<Contribution>& slots : comm->slotSets) slots.resize(comm->worldRanks.size());
+  comm->slotSetOfRank.assign(comm->worldRanks.size(), 0);
   comm->sequenceOfRank.assign(comm->worldRanks.size(), 0);
   comm->name = "communicator #" + std::to_string(comm->context);
   return comm;

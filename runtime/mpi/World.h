@@ -85,8 +85,11 @@ struct Communicator {
   std::optional<CartTopology> cart;
 
   // Collective state. The arrival barrier is lock-free: members count
-  // themselves in, and the last one advances the generation.
-  std::vector<Contribution> slots;
+  // themselves in, and the last one advances the generation. Consecutive
+  // collectives use alternate slot sets, so a member that has left one may
+  // post for the next while the others still read this one's slots.
+  std::vector<Contribution> slotSets[2];
+  std::vector<uint8_t> slotSetOfRank;  // the set each member posts in next
   std::atomic<int> arrived{0};
   std::atomic<uint64_t> generation{0};
   std::vector<uint64_t> sequenceOfRank;  // collectives each member has entered
