@@ -18,14 +18,13 @@ namespace {
 // wait for their receive and are copied once.
 constexpr int64_t kEagerLimit = 8192;
 
-// A rank with a core to itself polls for its wake-up before sleeping on its
-// condition variable: a futex wake-up costs microseconds, a poll that sees
-// the message much less, as in shared-memory MPI transports. It first spins
-// on the CPU for kBusyPoll, which covers a ping-pong round trip, then
-// yields kYieldPolls times so that an oversubscribed host stays fair to the
-// rank that has to send.
-constexpr auto kBusyPoll = std::chrono::microseconds(200);
-constexpr int kYieldPolls = 100;
+// A rank with a CPU to itself polls for its wake-up for kBusyPoll before it
+// sleeps on its condition variable: a futex wake-up costs microseconds, a
+// poll that sees the message much less, as in shared-memory MPI transports.
+// The budget covers a ping-pong round trip with room to spare. It never
+// yields: a rank bound to a CPU that other processes share would give it
+// away for a whole time slice.
+constexpr auto kBusyPoll = std::chrono::microseconds(100);
 
 void cpuRelax() {
 #if defined(__x86_64__) || defined(__i386__)
@@ -45,10 +44,6 @@ bool pollUntil(const Ready& ready) {
       cpuRelax();
     }
   } while (std::chrono::steady_clock::now() < deadline);
-  for (int i = 0; i < kYieldPolls; ++i) {
-    if (ready()) return true;
-    std::this_thread::yield();
-  }
   return ready();
 }
 
