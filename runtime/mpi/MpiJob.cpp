@@ -8,7 +8,7 @@
 // as mpirun kills its processes.
 //
 // Like mpirun, the launcher binds each rank to its own CPU when there are
-// enough of them. A bound rank then polls for messages instead of sleeping
+// enough of them. A bound rank then spins for messages before it sleeps
 // (World), which is what makes shared-memory latency sub-microsecond; two
 // polling ranks sharing a core would instead take turns at every message.
 //
@@ -120,7 +120,7 @@ int runJob(const JobOptions& options) {
                        " ranks, " + std::to_string(cpus.size()) + " usable CPUs");
   bool bind = options.bindToCores.value_or(fits);
 
-  World world(options.ranks, /*ranksPoll=*/bind);
+  World world(options.ranks, /*ranksOwnCpus=*/bind);
   OutputForwarding output(options.ranks, options.tagOutput);
   if (!output.ok()) return launchError("cannot create output pipes");
   std::vector<std::unique_ptr<granule::Granule>> granules;

@@ -13,7 +13,7 @@ World* singletonWorld(granule::Granule& granule) {
   static std::map<const granule::Granule*, std::unique_ptr<World>> worlds;
   std::lock_guard<std::mutex> guard(mutex);
   auto& world = worlds[&granule];
-  if (!world) world = std::make_unique<World>(1, /*ranksPoll=*/false);
+  if (!world) world = std::make_unique<World>(1, /*ranksOwnCpus=*/false);
   return world.get();
 }
 

@@ -18,13 +18,18 @@ namespace {
 // wait for their receive and are copied once.
 constexpr int64_t kEagerLimit = 8192;
 
-// A rank with a CPU to itself polls for its wake-up for kBusyPoll before it
-// sleeps on its condition variable: a futex wake-up costs microseconds, a
-// poll that sees the message much less, as in shared-memory MPI transports.
-// The budget covers a ping-pong round trip with room to spare. It never
-// yields: a rank bound to a CPU that other processes share would give it
-// away for a whole time slice.
+// A waiting rank polls for its wake-up before it sleeps on its condition
+// variable: a futex wake-up costs microseconds, a poll that sees the message
+// much less, as in shared-memory MPI transports.
+//  - A rank with a CPU to itself spins for kBusyPoll, which covers a
+//    ping-pong round trip with room to spare. It never yields: bound to a
+//    CPU that other processes share, it would give it away for a whole time
+//    slice.
+//  - Ranks that share CPUs yield between polls, kYieldPolls times, so that
+//    the rank they wait for can run in their place, as mpirun does when
+//    oversubscribed.
 constexpr auto kBusyPoll = std::chrono::microseconds(100);
+constexpr int kYieldPolls = 20;
 
 void cpuRelax() {
 #if defined(__x86_64__) || defined(__i386__)
@@ -36,7 +41,14 @@ void cpuRelax() {
 
 // Polls `ready` until it holds; false when the budget ran out.
 template <typename Ready>
-bool pollUntil(const Ready& ready) {
+bool pollUntil(const Ready& ready, bool ownCpu) {
+  if (!ownCpu) {
+    for (int i = 0; i < kYieldPolls; ++i) {
+      if (ready()) return true;
+      std::this_thread::yield();
+    }
+    return ready();
+  }
   auto deadline = std::chrono::steady_clock::now() + kBusyPoll;
   do {
     for (int i = 0; i < 64; ++i) {
@@ -71,10 +83,10 @@ void deliver(const uint8_t* src, const TypeLayout& srcType, int64_t srcCount, in
 
 }  // namespace
 
-World::World(int size, bool ranksPoll)
+World::World(int size, bool ranksOwnCpus)
     : size_(size),
       wakeCounts_(new std::atomic<uint64_t>[size]),
-      pollBeforeSleeping_(ranksPoll),
+      ranksOwnCpus_(ranksOwnCpus),
       mailboxes_(size),
       phases_(size),
       waits_(size),
@@ -136,10 +148,11 @@ void World::wakeLocked(int rank) {
 bool World::waitLocked(std::unique_lock<util::AdaptiveMutex>& lock, int rank, const WaitInfo& info,
                        const std::function<bool()>& done, bool poll) {
   if (done()) return !aborted_;
-  if (poll && pollBeforeSleeping_) {
+  if (poll) {
     uint64_t seen = wakeCounts_[rank].load(std::memory_order_acquire);
     lock.unlock();
-    pollUntil([&] { return wakeCounts_[rank].load(std::memory_order_acquire) != seen; });
+    pollUntil([&] { return wakeCounts_[rank].load(std::memory_order_acquire) != seen; },
+              ranksOwnCpus_);
     lock.lock();
     if (done() || aborted_) return !aborted_;
   }
@@ -165,7 +178,7 @@ bool World::waitLocked(std::unique_lock<util::AdaptiveMutex>& lock, int rank, co
 }
 
 bool World::waitUntilReady(int rank, const WaitInfo& info, const std::function<bool()>& ready) {
-  if (ready() || (pollBeforeSleeping_ && pollUntil(ready))) return !aborted_;
+  if (ready() || pollUntil(ready, ranksOwnCpus_)) return !aborted_;
   std::unique_lock<util::AdaptiveMutex> lock(mutex_);
   return waitLocked(lock, rank, info, ready, /*poll=*/false);
 }
@@ -228,7 +241,7 @@ void World::startRecv(const std::shared_ptr<Request>& recv) {
 bool World::isComplete(const Request& request) { return isCompleteNow(request); }
 
 void World::yieldIfSharingCpus() {
-  if (!pollBeforeSleeping_) std::this_thread::yield();
+  if (!ranksOwnCpus_) std::this_thread::yield();
 }
 
 bool World::waitFor(int rank, const Request& request, const WaitInfo& info) {

@@ -153,9 +153,9 @@ struct ProbeResult {
 
 class World {
  public:
-  // `ranksPoll`: every rank has a CPU to itself, so a blocked rank polls
-  // for a while before it sleeps.
-  World(int size, bool ranksPoll);
+  // `ranksOwnCpus`: every rank has a CPU to itself, so a blocked rank spins
+  // for a while before it sleeps; otherwise it yields a few times first.
+  World(int size, bool ranksOwnCpus);
   World(const World&) = delete;
   World& operator=(const World&) = delete;
 
@@ -202,12 +202,12 @@ class World {
   std::optional<std::string> checkDeadlock(int stableTicks);
 
  private:
-  // Sleeps until `done()`, evaluated under the lock, holds. With `poll`, a
-  // rank with its own CPU first polls its wake-up count.
+  // Sleeps until `done()`, evaluated under the lock, holds. With `poll`, the
+  // rank first polls its wake-up count.
   bool waitLocked(std::unique_lock<util::AdaptiveMutex>& lock, int rank, const WaitInfo& info,
                   const std::function<bool()>& done, bool poll = true);
-  // Waits until `ready()`, which reads only atomics, holds: polls it first
-  // when the rank has its own CPU, then sleeps as waitLocked does.
+  // Waits until `ready()`, which reads only atomics, holds: polls it first,
+  // then sleeps as waitLocked does.
   bool waitUntilReady(int rank, const WaitInfo& info, const std::function<bool()>& ready);
   void wakeLocked(int rank);
   std::string describeWait(int rank);
@@ -216,9 +216,9 @@ class World {
   util::AdaptiveMutex mutex_;
   std::vector<std::unique_ptr<std::condition_variable_any>> wakeups_;
   // Bumped on every wake-up of a rank, read without the lock while the rank
-  // polls before sleeping (only when every rank has a CPU to itself).
+  // polls before sleeping.
   std::unique_ptr<std::atomic<uint64_t>[]> wakeCounts_;
-  bool pollBeforeSleeping_ = false;
+  bool ranksOwnCpus_ = false;
 
   struct Mailbox {
     struct Message {
