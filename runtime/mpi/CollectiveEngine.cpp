@@ -41,13 +41,27 @@ void callGuestFree(HostCall& call, uint32_t address) {
 int runCollective(HostCall& call, int commHandle, CollectiveKind kind,
                   const std::function<void(Contribution&)>& fill,
                   const std::function<int(std::vector<Contribution>&, int)>& body,
-                  CollectiveReads reads) {
+                  CollectiveReads reads, int readsSlotOf) {
   CommHandle* handle = call.rank.comm(commHandle);
   if (!handle) return call.fail(commHandle, abi::kErrComm, "invalid communicator");
   std::shared_ptr<Communicator> comm = handle->comm;
   int me = comm->rankOfWorld[call.rank.worldRank];
-  std::vector<Contribution>& slots = comm->slotSets[comm->slotSetOfRank[me]];
-  comm->slotSetOfRank[me] ^= 1;
+  int size = comm->size();
+  WaitInfo info{call.name, 0, 0, comm.get()};
+  auto everyMemberHas = [&](const std::atomic<uint64_t>* marks, uint64_t value) {
+    return [=] {
+      for (int i = 0; i < size; ++i)
+        if (marks[i].load() < value) return false;
+      return true;
+    };
+  };
+  auto await = [&](const std::function<bool()>& ready) {
+    if (!call.world().waitUntilReady(call.rank.worldRank, info, ready)) call.leaveAbortedJob();
+  };
+  uint64_t sequence = ++comm->collectivesOfMember[me];
+  // This slot set was last used by collective sequence - 2.
+  if (sequence > 2) await(everyMemberHas(comm->finishedUpTo.get(), sequence - 2));
+  std::vector<Contribution>& slots = comm->slotSets[sequence % 2];
   Contribution& slot = slots[me];
   // The staging buffer keeps its capacity from one collective to the next.
   std::vector<uint8_t> staged = std::move(slot.staged);
@@ -56,10 +70,15 @@ int runCollective(HostCall& call, int commHandle, CollectiveKind kind,
   slot.staged = std::move(staged);
   slot.kind = int(kind);
   fill(slot);
-  WaitInfo info{call.name, 0, 0, comm.get()};
-  if (!call.world().arrive(*comm, me, info)) call.leaveAbortedJob();
+  call.world().publishMark(*comm, comm->postedUpTo[me], sequence);
+  std::atomic<uint64_t>* posted = comm->postedUpTo.get();
+  if (readsSlotOf == kEveryMember)
+    await(everyMemberHas(posted, sequence));
+  else
+    await([=] { return posted[readsSlotOf].load() >= sequence; });
   int result = abi::kSuccess;
-  for (int i = 0; i < comm->size() && result == abi::kSuccess; ++i) {
+  for (int i = 0; i < size && result == abi::kSuccess; ++i) {
+    if (readsSlotOf != kEveryMember && i != readsSlotOf) continue;
     if (slots[i].kind != slot.kind)
       result = call.fail(commHandle, abi::kErrOther,
                          std::string("collective mismatch: rank ") + std::to_string(me) +
@@ -68,8 +87,9 @@ int runCollective(HostCall& call, int commHandle, CollectiveKind kind,
                              collectiveName(slots[i].kind));
   }
   if (result == abi::kSuccess) result = body(slots, me);
-  if (reads == CollectiveReads::MemberMemories && !call.world().arrive(*comm, me, info))
-    call.leaveAbortedJob();
+  call.world().publishMark(*comm, comm->finishedUpTo[me], sequence);
+  if (reads == CollectiveReads::MemberMemories)
+    await(everyMemberHas(comm->finishedUpTo.get(), sequence));
   return result;
 }
 

@@ -2,10 +2,12 @@
 //
 // The two building blocks every collective call (and every communicator
 // constructor) uses:
-//  - runCollective: post this rank's Contribution, wait until all members
-//    have posted, run the rank's part (which reads the other slots and the
-//    other ranks' memories directly), then wait until all are done reading.
-//    A part that reads nothing but the slots skips that last wait;
+//  - runCollective: post this rank's Contribution, wait until the members
+//    whose slots it reads have posted, run the rank's part (which reads
+//    those slots and the other ranks' memories directly), then wait until
+//    all are done reading. A part that reads nothing but the slots skips
+//    that last wait, so a broadcast's root or a reduction's non-roots leave
+//    as soon as they have posted;
 //  - reduceInto: fold several same-shaped buffers with a predefined or a
 //    user-defined op, in rank order, into a buffer of the calling rank.
 //
@@ -35,13 +37,17 @@ inline constexpr int64_t kStagedCollectiveBytes = 4096;
 // Every member must pass the same value.
 enum class CollectiveReads { MemberMemories, SlotsOnly };
 
+// Whose slots this member's part reads, so whose posts it waits for.
+inline constexpr int kEveryMember = -1;
+
 // Runs the collective described by this rank's slot, which `fill` writes.
 // `body(slots, me)` is this rank's part; it returns an error class (raised
 // through the communicator's error handler by runCollective) or success.
 int runCollective(HostCall& call, int commHandle, CollectiveKind kind,
                   const std::function<void(Contribution&)>& fill,
                   const std::function<int(std::vector<Contribution>&, int)>& body,
-                  CollectiveReads reads = CollectiveReads::MemberMemories);
+                  CollectiveReads reads = CollectiveReads::MemberMemories,
+                  int readsSlotOf = kEveryMember);
 
 // Inside a collective's body: waits until every member of `commHandle` has
 // got here, for collectives that run in phases.

@@ -120,7 +120,7 @@ u32 Z_envZ_MPI_Bcast(void* instance, u32 buffer, u32 count, u32 type, u32 root, 
         return move(call, c, from.recv, *from.recvType, from.recvCount, buf.host, *buf.type,
                     buf.count);
       },
-      staged ? CollectiveReads::SlotsOnly : CollectiveReads::MemberMemories);
+      staged ? CollectiveReads::SlotsOnly : CollectiveReads::MemberMemories, int(root));
 }
 
 u32 Z_envZ_MPI_Reduce(void* instance, u32 sendbuf, u32 recvbuf, u32 count, u32 type, u32 op,
@@ -154,7 +154,8 @@ u32 Z_envZ_MPI_Reduce(void* instance, u32 sendbuf, u32 recvbuf, u32 count, u32 t
         return reduceInto(call, int(op), int(type), *layout, int(count), sources, recv.host,
                           recvbuf);
       },
-      staged ? CollectiveReads::SlotsOnly : CollectiveReads::MemberMemories);
+      staged ? CollectiveReads::SlotsOnly : CollectiveReads::MemberMemories,
+      isRoot ? kEveryMember : me);
 }
 
 // From this many bytes on, a contiguous allreduce with a predefined op is

@@ -114,8 +114,15 @@ std::shared_ptr<Communicator> World::makeCommunicator(std::vector<int> worldRank
   comm->rankOfWorld.assign(size_, -1);
   for (size_t i = 0; i < worldRanks.size(); ++i) comm->rankOfWorld[worldRanks[i]] = int(i);
   comm->worldRanks = std::move(worldRanks);
-  for (std::vector<Contribution>& slots : comm->slotSets) slots.resize(comm->worldRanks.size());
-  comm->slotSetOfRank.assign(comm->worldRanks.size(), 0);
+  size_t members = comm->worldRanks.size();
+  for (std::vector<Contribution>& slots : comm->slotSets) slots.resize(members);
+  comm->collectivesOfMember.assign(members, 0);
+  comm->postedUpTo.reset(new std::atomic<uint64_t>[members]);
+  comm->finishedUpTo.reset(new std::atomic<uint64_t>[members]);
+  for (size_t i = 0; i < members; ++i) {
+    comm->postedUpTo[i].store(0);
+    comm->finishedUpTo[i].store(0);
+  }
   comm->sequenceOfRank.assign(comm->worldRanks.size(), 0);
   comm->name = "communicator #" + std::to_string(comm->context);
   return comm;
@@ -305,6 +312,15 @@ bool World::arrive(Communicator& comm, int commRank, const WaitInfo& info) {
   }
   return waitUntilReady(comm.worldRanks[commRank], info,
                         [&] { return comm.generation.load() != generation; });
+}
+
+void World::publishMark(Communicator& comm, std::atomic<uint64_t>& mark, uint64_t value) {
+  mark.store(value);
+  epoch_.fetch_add(1);
+  if (sleepers_.load() > 0) {
+    std::lock_guard<util::AdaptiveMutex> guard(mutex_);
+    for (int member : comm.worldRanks) wakeLocked(member);
+  }
 }
 
 void World::locked(const std::function<void()>& body) {

@@ -84,12 +84,16 @@ struct Communicator {
   std::vector<int> rankOfWorld;  // world rank -> comm rank, or -1
   std::optional<CartTopology> cart;
 
-  // Collective state. The arrival barrier is lock-free: members count
-  // themselves in, and the last one advances the generation. Consecutive
-  // collectives use alternate slot sets, so a member that has left one may
-  // post for the next while the others still read this one's slots.
+  // Collective state. Member m's k-th collective on this communicator uses
+  // slot set k % 2; postedUpTo[m] and finishedUpTo[m] say how far m has got,
+  // so each member waits only for the members whose slots it reads, and
+  // before reusing a slot set, for everybody to have finished with it.
   std::vector<Contribution> slotSets[2];
-  std::vector<uint8_t> slotSetOfRank;  // the set each member posts in next
+  std::vector<uint64_t> collectivesOfMember;  // each entry written by its member only
+  std::unique_ptr<std::atomic<uint64_t>[]> postedUpTo;
+  std::unique_ptr<std::atomic<uint64_t>[]> finishedUpTo;
+  // A lock-free barrier for collectives that run in phases: members count
+  // themselves in, and the last one advances the generation.
   std::atomic<int> arrived{0};
   std::atomic<uint64_t> generation{0};
   std::vector<uint64_t> sequenceOfRank;  // collectives each member has entered
@@ -186,6 +190,12 @@ class World {
 
   // Collectives: every member of `comm` arrives; false when aborted.
   bool arrive(Communicator& comm, int commRank, const WaitInfo& info);
+  // Stores `value` into a collective progress mark of `comm` and wakes
+  // the members that sleep waiting for marks.
+  void publishMark(Communicator& comm, std::atomic<uint64_t>& mark, uint64_t value);
+  // Waits until `ready()`, which reads only atomics, holds: polls it first,
+  // then sleeps until a wake-up finds it true. False when aborted.
+  bool waitUntilReady(int rank, const WaitInfo& info, const std::function<bool()>& ready);
   // Runs `body` under the world lock.
   void locked(const std::function<void()>& body);
 
@@ -206,9 +216,6 @@ class World {
   // rank first polls its wake-up count.
   bool waitLocked(std::unique_lock<util::AdaptiveMutex>& lock, int rank, const WaitInfo& info,
                   const std::function<bool()>& done, bool poll = true);
-  // Waits until `ready()`, which reads only atomics, holds: polls it first,
-  // then sleeps as waitLocked does.
-  bool waitUntilReady(int rank, const WaitInfo& info, const std::function<bool()>& ready);
   void wakeLocked(int rank);
   std::string describeWait(int rank);
 

@@ -1,11 +1,11 @@
-// Ranks that disagree on a collective: rank 0 waits in MPI_Bcast on a
-// sub-communicator the others never use; the report names the call and
-// the communicator, and the job's exit status is 1.
+// Ranks that disagree on a collective: rank 1 waits in MPI_Bcast from rank
+// 0 on a duplicate communicator that rank 0 never uses; the report names
+// the call and the communicator, and the job's exit status is 1.
 // RUN: %synergy-cc %s -o %t.wasm
 // RUN: sh -c '%synergy-run -np 2 %t.wasm; echo "status $?"' > %t.out 2>&1
 // RUN: FileCheck %s < %t.out
-// CHECK: rank 0: blocked in MPI_Bcast on my-comm
-// CHECK: rank 1: blocked in MPI_Barrier on MPI_COMM_WORLD
+// CHECK: rank 0: blocked in MPI_Barrier on MPI_COMM_WORLD
+// CHECK: rank 1: blocked in MPI_Bcast on my-comm
 // CHECK: status 1
 #include <mpi.h>
 
@@ -16,7 +16,7 @@ int main(int argc, char** argv) {
   MPI_Comm dup;
   MPI_Comm_dup(MPI_COMM_WORLD, &dup);
   MPI_Comm_set_name(dup, "my-comm");
-  if (rank == 0)
+  if (rank == 1)
     MPI_Bcast(&x, 1, MPI_INT, 0, dup);
   else
     MPI_Barrier(MPI_COMM_WORLD);
