@@ -65,6 +65,22 @@ int checkRoot(HostCall& call, int comm, int root, int size) {
   return abi::kSuccess;
 }
 
+// This rank's place in `comm`, a communicator commSize accepted.
+int rankIn(HostCall& call, int comm) {
+  return call.rank.comm(comm)->comm->rankOfWorld[call.rank.worldRank];
+}
+
+// The checks a rooted collective starts with, communicator then root; sets
+// the communicator's size and this rank's place in it. Returns 0 or the
+// raised error.
+int checkRooted(HostCall& call, int comm, int root, int& size, int& me) {
+  size = commSize(call, comm);
+  if (size < 0) return call.fail(comm, abi::kErrComm, "invalid communicator");
+  if (int error = checkRoot(call, comm, root, size)) return error;
+  me = rankIn(call, comm);
+  return abi::kSuccess;
+}
+
 // Copies one contribution into this rank's buffer, raising truncation.
 int move(HostCall& call, int comm, const uint8_t* src, const TypeLayout& srcType,
          int64_t srcCount, uint8_t* dst, const TypeLayout& dstType, int64_t dstCount) {
@@ -75,6 +91,61 @@ int move(HostCall& call, int comm, const uint8_t* src, const TypeLayout& srcType
     return call.fail(comm, abi::kErrTruncate,
                      "received " + std::to_string(srcBytes) + " bytes into a buffer of " +
                          std::to_string(dstBytes));
+  return abi::kSuccess;
+}
+
+// A buffer cut into one block per member: block i is counts[i] instances of
+// `type`, displs[i] extents from `host`. The v-forms read counts and
+// displacements from the guest; the plain forms use UniformBlocks.
+struct Blocks {
+  uint8_t* host = nullptr;
+  Layout type;
+  const int32_t* counts = nullptr;
+  const int32_t* displs = nullptr;
+
+  uint8_t* block(int i) const { return host + int64_t(displs[i]) * type->extent(); }
+};
+
+// The plain forms' blocks: `count` instances each, back to back, so that
+// they run their v-form's body.
+class UniformBlocks : public Blocks {
+ public:
+  UniformBlocks(uint8_t* base, Layout layout, int size, int count)
+      : uniformCounts(size, count), uniformDispls(size) {
+    for (int i = 0; i < size; ++i) uniformDispls[i] = int32_t(int64_t(i) * count);
+    host = base;
+    type = std::move(layout);
+    counts = uniformCounts.data();
+    displs = uniformDispls.data();
+  }
+  UniformBlocks(const UniformBlocks&) = delete;
+  UniformBlocks& operator=(const UniformBlocks&) = delete;
+
+ private:
+  std::vector<int32_t> uniformCounts, uniformDispls;
+};
+
+// Resolves a v-form's counts, displacements and datatype and checks that
+// every block lies in linear memory; `role` ("send" or "receive") names the
+// buffer in errors. Only MPI_Gatherv raises negative counts by name.
+int resolveBlocks(HostCall& call, int comm, int size, u32 addr, u32 countsAddr, u32 displsAddr,
+                  int typeHandle, bool rejectNegative, const char* role, Blocks& out) {
+  out.counts = intArray(call, countsAddr, size);
+  out.displs = intArray(call, displsAddr, size);
+  if (!out.counts || !out.displs)
+    return call.fail(comm, abi::kErrArg, "counts or displacements outside memory");
+  out.type = call.rank.type(typeHandle);
+  if (!out.type) return call.fail(comm, abi::kErrType, "invalid datatype");
+  for (int i = 0; i < size; ++i) {
+    if (rejectNegative && out.counts[i] < 0)
+      return call.fail(comm, abi::kErrCount, "negative receive count");
+    bool ok;
+    call.typedBuffer(uint32_t(addr + int64_t(out.displs[i]) * out.type->extent()), *out.type,
+                     out.counts[i], ok);
+    if (!ok)
+      return call.fail(comm, abi::kErrBuffer, std::string(role) + " buffer outside linear memory");
+  }
+  out.host = call.granule.memoryBase() + addr;
   return abi::kSuccess;
 }
 
@@ -126,11 +197,8 @@ u32 Z_envZ_MPI_Bcast(void* instance, u32 buffer, u32 count, u32 type, u32 root, 
 u32 Z_envZ_MPI_Reduce(void* instance, u32 sendbuf, u32 recvbuf, u32 count, u32 type, u32 op,
                       u32 root, u32 comm) {
   HostCall call(instance, "MPI_Reduce");
-  int c = int(comm);
-  int size = commSize(call, c);
-  if (size < 0) return call.fail(c, abi::kErrComm, "invalid communicator");
-  RETURN_IF_ERROR(checkRoot(call, c, int(root), size));
-  int me = call.rank.comm(c)->comm->rankOfWorld[call.rank.worldRank];
+  int c = int(comm), size, me;
+  RETURN_IF_ERROR(checkRooted(call, c, int(root), size, me));
   bool isRoot = me == int(root);
   Buffer send, recv;
   RETURN_IF_ERROR(resolve(call, c, sendbuf, int(count), int(type), isRoot, send));
@@ -225,159 +293,134 @@ u32 Z_envZ_MPI_Reduce_local(void* instance, u32 inbuf, u32 inoutbuf, u32 count, 
                     inout.host, inoutbuf);
 }
 
-u32 Z_envZ_MPI_Gather(void* instance, u32 sendbuf, u32 sendcount, u32 sendtype, u32 recvbuf,
-                      u32 recvcount, u32 recvtype, u32 root, u32 comm) {
-  HostCall call(instance, "MPI_Gather");
-  int c = int(comm);
-  int size = commSize(call, c);
-  if (size < 0) return call.fail(c, abi::kErrComm, "invalid communicator");
-  RETURN_IF_ERROR(checkRoot(call, c, int(root), size));
-  int me = call.rank.comm(c)->comm->rankOfWorld[call.rank.worldRank];
-  bool isRoot = me == int(root);
-  Buffer send, recv;
-  RETURN_IF_ERROR(resolve(call, c, sendbuf, int(sendcount), int(sendtype), isRoot, send));
-  if (isRoot)
-    RETURN_IF_ERROR(resolve(call, c, recvbuf, int(recvcount) * size, int(recvtype), false, recv));
+// Gather and Gatherv: the root moves every member's contribution into that
+// member's block of its receive buffer; in place, its own block stays put.
+static u32 gather(HostCall& call, int c, CollectiveKind kind, int root, int me,
+                  const Buffer& send, const Blocks& recv) {
   return runCollective(
-      call, c, CollectiveKind::Gather,
+      call, c, kind,
       [&](Contribution& slot) {
-        slot.root = int(root);
+        slot.root = root;
         slot.send = send.host;
         slot.sendType = send.type;
         slot.sendCount = send.count;
       },
       [&](std::vector<Contribution>& slots, int) {
-        if (!isRoot) return int(abi::kSuccess);
-        for (int i = 0; i < size; ++i) {
+        if (me != root) return int(abi::kSuccess);
+        for (int i = 0; i < int(slots.size()); ++i) {
           if (i == me && send.inPlace) continue;
-          uint8_t* dst = recv.host + int64_t(i) * int(recvcount) * recv.type->extent();
           RETURN_IF_ERROR(move(call, c, slots[i].send, *slots[i].sendType, slots[i].sendCount,
-                               dst, *recv.type, int(recvcount)));
+                               recv.block(i), *recv.type, recv.counts[i]));
         }
         return int(abi::kSuccess);
       });
 }
 
-u32 Z_envZ_MPI_Gatherv(void* instance, u32 sendbuf, u32 sendcount, u32 sendtype, u32 recvbuf,
-                       u32 recvcounts, u32 displs, u32 recvtype, u32 root, u32 comm) {
-  HostCall call(instance, "MPI_Gatherv");
-  int c = int(comm);
-  int size = commSize(call, c);
-  if (size < 0) return call.fail(c, abi::kErrComm, "invalid communicator");
-  RETURN_IF_ERROR(checkRoot(call, c, int(root), size));
-  int me = call.rank.comm(c)->comm->rankOfWorld[call.rank.worldRank];
+u32 Z_envZ_MPI_Gather(void* instance, u32 sendbuf, u32 sendcount, u32 sendtype, u32 recvbuf,
+                      u32 recvcount, u32 recvtype, u32 root, u32 comm) {
+  HostCall call(instance, "MPI_Gather");
+  int c = int(comm), size, me;
+  RETURN_IF_ERROR(checkRooted(call, c, int(root), size, me));
   bool isRoot = me == int(root);
   Buffer send, recv;
   RETURN_IF_ERROR(resolve(call, c, sendbuf, int(sendcount), int(sendtype), isRoot, send));
-  const int32_t* counts = nullptr;
-  const int32_t* offsets = nullptr;
-  if (isRoot) {
-    counts = intArray(call, recvcounts, size);
-    offsets = intArray(call, displs, size);
-    if (!counts || !offsets) return call.fail(c, abi::kErrArg, "counts or displacements outside memory");
-    recv.type = call.rank.type(int(recvtype));
-    if (!recv.type) return call.fail(c, abi::kErrType, "invalid datatype");
-    for (int i = 0; i < size; ++i) {
-      if (counts[i] < 0) return call.fail(c, abi::kErrCount, "negative receive count");
-      bool ok;
-      call.typedBuffer(uint32_t(recvbuf + int64_t(offsets[i]) * recv.type->extent()), *recv.type,
-                       counts[i], ok);
-      if (!ok) return call.fail(c, abi::kErrBuffer, "receive buffer outside linear memory");
-    }
-    recv.host = call.granule.memoryBase() + recvbuf;
-  }
+  if (isRoot)
+    RETURN_IF_ERROR(resolve(call, c, recvbuf, int(recvcount) * size, int(recvtype), false, recv));
+  UniformBlocks blocks(recv.host, recv.type, size, int(recvcount));
+  return gather(call, c, CollectiveKind::Gather, int(root), me, send, blocks);
+}
+
+u32 Z_envZ_MPI_Gatherv(void* instance, u32 sendbuf, u32 sendcount, u32 sendtype, u32 recvbuf,
+                       u32 recvcounts, u32 displs, u32 recvtype, u32 root, u32 comm) {
+  HostCall call(instance, "MPI_Gatherv");
+  int c = int(comm), size, me;
+  RETURN_IF_ERROR(checkRooted(call, c, int(root), size, me));
+  bool isRoot = me == int(root);
+  Buffer send;
+  RETURN_IF_ERROR(resolve(call, c, sendbuf, int(sendcount), int(sendtype), isRoot, send));
+  Blocks blocks;
+  if (isRoot)
+    RETURN_IF_ERROR(resolveBlocks(call, c, size, recvbuf, recvcounts, displs, int(recvtype), true,
+                                  "receive", blocks));
+  return gather(call, c, CollectiveKind::Gatherv, int(root), me, send, blocks);
+}
+
+// Scatter and Scatterv: every member but an in-place root copies its block
+// of the root's send buffer.
+static u32 scatter(HostCall& call, int c, CollectiveKind kind, int root, const Blocks& send,
+                   const Buffer& recv) {
   return runCollective(
-      call, c, CollectiveKind::Gatherv,
+      call, c, kind,
       [&](Contribution& slot) {
-        slot.root = int(root);
+        slot.root = root;
         slot.send = send.host;
         slot.sendType = send.type;
-        slot.sendCount = send.count;
+        slot.sendCounts = send.counts;
+        slot.sendDispls = send.displs;
       },
-      [&](std::vector<Contribution>& slots, int) {
-        if (!isRoot) return int(abi::kSuccess);
-        for (int i = 0; i < size; ++i) {
-          if (i == me && send.inPlace) continue;
-          uint8_t* dst = recv.host + int64_t(offsets[i]) * recv.type->extent();
-          RETURN_IF_ERROR(move(call, c, slots[i].send, *slots[i].sendType, slots[i].sendCount,
-                               dst, *recv.type, counts[i]));
-        }
-        return int(abi::kSuccess);
+      [&](std::vector<Contribution>& slots, int me) {
+        if (recv.inPlace) return int(abi::kSuccess);
+        const Contribution& from = slots[root];
+        const uint8_t* src = from.send + int64_t(from.sendDispls[me]) * from.sendType->extent();
+        return move(call, c, src, *from.sendType, from.sendCounts[me], recv.host, *recv.type,
+                    recv.count);
       });
 }
 
 u32 Z_envZ_MPI_Scatter(void* instance, u32 sendbuf, u32 sendcount, u32 sendtype, u32 recvbuf,
                        u32 recvcount, u32 recvtype, u32 root, u32 comm) {
   HostCall call(instance, "MPI_Scatter");
-  int c = int(comm);
-  int size = commSize(call, c);
-  if (size < 0) return call.fail(c, abi::kErrComm, "invalid communicator");
-  RETURN_IF_ERROR(checkRoot(call, c, int(root), size));
-  int me = call.rank.comm(c)->comm->rankOfWorld[call.rank.worldRank];
+  int c = int(comm), size, me;
+  RETURN_IF_ERROR(checkRooted(call, c, int(root), size, me));
   bool isRoot = me == int(root);
   Buffer send, recv;
   if (isRoot)
     RETURN_IF_ERROR(resolve(call, c, sendbuf, int(sendcount) * size, int(sendtype), false, send));
   RETURN_IF_ERROR(resolve(call, c, recvbuf, int(recvcount), int(recvtype), isRoot, recv));
-  return runCollective(
-      call, c, CollectiveKind::Scatter,
-      [&](Contribution& slot) {
-        slot.root = int(root);
-        slot.send = send.host;
-        slot.sendType = send.type;
-        slot.sendCount = int(sendcount);
-      },
-      [&](std::vector<Contribution>& slots, int) {
-        if (recv.inPlace) return int(abi::kSuccess);
-        const Contribution& from = slots[int(root)];
-        const uint8_t* src = from.send + int64_t(me) * from.sendCount * from.sendType->extent();
-        return move(call, c, src, *from.sendType, from.sendCount, recv.host, *recv.type,
-                    recv.count);
-      });
+  UniformBlocks blocks(send.host, send.type, size, int(sendcount));
+  return scatter(call, c, CollectiveKind::Scatter, int(root), blocks, recv);
 }
 
 u32 Z_envZ_MPI_Scatterv(void* instance, u32 sendbuf, u32 sendcounts, u32 displs, u32 sendtype,
                         u32 recvbuf, u32 recvcount, u32 recvtype, u32 root, u32 comm) {
   HostCall call(instance, "MPI_Scatterv");
-  int c = int(comm);
-  int size = commSize(call, c);
-  if (size < 0) return call.fail(c, abi::kErrComm, "invalid communicator");
-  RETURN_IF_ERROR(checkRoot(call, c, int(root), size));
-  int me = call.rank.comm(c)->comm->rankOfWorld[call.rank.worldRank];
+  int c = int(comm), size, me;
+  RETURN_IF_ERROR(checkRooted(call, c, int(root), size, me));
   bool isRoot = me == int(root);
   Buffer recv;
   RETURN_IF_ERROR(resolve(call, c, recvbuf, int(recvcount), int(recvtype), isRoot, recv));
-  const int32_t* counts = nullptr;
-  const int32_t* offsets = nullptr;
-  Layout sendLayout;
-  if (isRoot) {
-    counts = intArray(call, sendcounts, size);
-    offsets = intArray(call, displs, size);
-    if (!counts || !offsets) return call.fail(c, abi::kErrArg, "counts or displacements outside memory");
-    sendLayout = call.rank.type(int(sendtype));
-    if (!sendLayout) return call.fail(c, abi::kErrType, "invalid datatype");
-    for (int i = 0; i < size; ++i) {
-      bool ok;
-      call.typedBuffer(uint32_t(sendbuf + int64_t(offsets[i]) * sendLayout->extent()), *sendLayout,
-                       counts[i], ok);
-      if (!ok) return call.fail(c, abi::kErrBuffer, "send buffer outside linear memory");
-    }
-  }
+  Blocks blocks;
+  if (isRoot)
+    RETURN_IF_ERROR(resolveBlocks(call, c, size, sendbuf, sendcounts, displs, int(sendtype), false,
+                                  "send", blocks));
+  return scatter(call, c, CollectiveKind::Scatterv, int(root), blocks, recv);
+}
+
+// Allgather and Allgatherv: every member moves every other member's
+// contribution into that member's block of its receive buffer. In place, a
+// member contributes its own block, staged.
+static u32 allgather(HostCall& call, int c, CollectiveKind kind, int me, const Buffer& send,
+                     const Blocks& recv) {
   return runCollective(
-      call, c, CollectiveKind::Scatterv,
+      call, c, kind,
       [&](Contribution& slot) {
-        slot.root = int(root);
-        slot.send = call.granule.memoryBase() + sendbuf;
-        slot.sendType = sendLayout;
-        slot.sendCounts = counts;
-        slot.sendDispls = offsets;
+        if (send.inPlace) {
+          slot.send = stageInPlace(slot.staged, recv.block(me), *recv.type, recv.counts[me]);
+          slot.sendType = recv.type;
+          slot.sendCount = recv.counts[me];
+        } else {
+          slot.send = send.host;
+          slot.sendType = send.type;
+          slot.sendCount = send.count;
+        }
       },
       [&](std::vector<Contribution>& slots, int) {
-        if (recv.inPlace) return int(abi::kSuccess);
-        const Contribution& from = slots[int(root)];
-        const uint8_t* src = from.send + int64_t(from.sendDispls[me]) * from.sendType->extent();
-        return move(call, c, src, *from.sendType, from.sendCounts[me], recv.host, *recv.type,
-                    recv.count);
+        for (int i = 0; i < int(slots.size()); ++i) {
+          if (i == me && send.inPlace) continue;
+          RETURN_IF_ERROR(move(call, c, slots[i].send, *slots[i].sendType, slots[i].sendCount,
+                               recv.block(i), *recv.type, recv.counts[i]));
+        }
+        return int(abi::kSuccess);
       });
 }
 
@@ -387,32 +430,12 @@ u32 Z_envZ_MPI_Allgather(void* instance, u32 sendbuf, u32 sendcount, u32 sendtyp
   int c = int(comm);
   int size = commSize(call, c);
   if (size < 0) return call.fail(c, abi::kErrComm, "invalid communicator");
-  int me = call.rank.comm(c)->comm->rankOfWorld[call.rank.worldRank];
+  int me = rankIn(call, c);
   Buffer send, recv;
   RETURN_IF_ERROR(resolve(call, c, sendbuf, int(sendcount), int(sendtype), true, send));
   RETURN_IF_ERROR(resolve(call, c, recvbuf, int(recvcount) * size, int(recvtype), false, recv));
-  int64_t block = int64_t(recvcount) * recv.type->extent();
-  return runCollective(
-      call, c, CollectiveKind::Allgather,
-      [&](Contribution& slot) {
-        if (send.inPlace) {
-          slot.send = stageInPlace(slot.staged, recv.host + me * block, *recv.type, recvcount);
-          slot.sendType = recv.type;
-          slot.sendCount = recvcount;
-        } else {
-          slot.send = send.host;
-          slot.sendType = send.type;
-          slot.sendCount = send.count;
-        }
-      },
-      [&](std::vector<Contribution>& slots, int) {
-        for (int i = 0; i < size; ++i) {
-          if (i == me && send.inPlace) continue;
-          RETURN_IF_ERROR(move(call, c, slots[i].send, *slots[i].sendType, slots[i].sendCount,
-                               recv.host + i * block, *recv.type, int(recvcount)));
-        }
-        return int(abi::kSuccess);
-      });
+  UniformBlocks blocks(recv.host, recv.type, size, int(recvcount));
+  return allgather(call, c, CollectiveKind::Allgather, me, send, blocks);
 }
 
 u32 Z_envZ_MPI_Allgatherv(void* instance, u32 sendbuf, u32 sendcount, u32 sendtype, u32 recvbuf,
@@ -421,41 +444,36 @@ u32 Z_envZ_MPI_Allgatherv(void* instance, u32 sendbuf, u32 sendcount, u32 sendty
   int c = int(comm);
   int size = commSize(call, c);
   if (size < 0) return call.fail(c, abi::kErrComm, "invalid communicator");
-  int me = call.rank.comm(c)->comm->rankOfWorld[call.rank.worldRank];
+  int me = rankIn(call, c);
   Buffer send;
   RETURN_IF_ERROR(resolve(call, c, sendbuf, int(sendcount), int(sendtype), true, send));
-  const int32_t* counts = intArray(call, recvcounts, size);
-  const int32_t* offsets = intArray(call, displs, size);
-  if (!counts || !offsets) return call.fail(c, abi::kErrArg, "counts or displacements outside memory");
-  Layout recvLayout = call.rank.type(int(recvtype));
-  if (!recvLayout) return call.fail(c, abi::kErrType, "invalid datatype");
-  for (int i = 0; i < size; ++i) {
-    bool ok;
-    call.typedBuffer(uint32_t(recvbuf + int64_t(offsets[i]) * recvLayout->extent()), *recvLayout,
-                     counts[i], ok);
-    if (!ok) return call.fail(c, abi::kErrBuffer, "receive buffer outside linear memory");
-  }
-  uint8_t* recvHost = call.granule.memoryBase() + recvbuf;
+  Blocks blocks;
+  RETURN_IF_ERROR(resolveBlocks(call, c, size, recvbuf, recvcounts, displs, int(recvtype), false,
+                                "receive", blocks));
+  return allgather(call, c, CollectiveKind::Allgatherv, me, send, blocks);
+}
+
+// Alltoall and Alltoallv: every member moves its block of each member's send
+// buffer into that member's block of its receive buffer. In place, `send`
+// describes the receive buffer's blocks and the first `inPlaceSpan`
+// instances of it are staged as the send buffer.
+static u32 alltoall(HostCall& call, int c, CollectiveKind kind, bool inPlace, int64_t inPlaceSpan,
+                    const Blocks& send, const Blocks& recv) {
   return runCollective(
-      call, c, CollectiveKind::Allgatherv,
+      call, c, kind,
       [&](Contribution& slot) {
-        if (send.inPlace) {
-          slot.send = stageInPlace(slot.staged, recvHost + int64_t(offsets[me]) * recvLayout->extent(),
-                                   *recvLayout, counts[me]);
-          slot.sendType = recvLayout;
-          slot.sendCount = counts[me];
-        } else {
-          slot.send = send.host;
-          slot.sendType = send.type;
-          slot.sendCount = send.count;
-        }
+        slot.send = inPlace ? stageInPlace(slot.staged, recv.host, *recv.type, inPlaceSpan)
+                            : send.host;
+        slot.sendType = send.type;
+        slot.sendCounts = send.counts;
+        slot.sendDispls = send.displs;
       },
-      [&](std::vector<Contribution>& slots, int) {
-        for (int i = 0; i < size; ++i) {
-          if (i == me && send.inPlace) continue;
-          RETURN_IF_ERROR(move(call, c, slots[i].send, *slots[i].sendType, slots[i].sendCount,
-                               recvHost + int64_t(offsets[i]) * recvLayout->extent(), *recvLayout,
-                               counts[i]));
+      [&](std::vector<Contribution>& slots, int me) {
+        for (int i = 0; i < int(slots.size()); ++i) {
+          const Contribution& from = slots[i];
+          const uint8_t* src = from.send + int64_t(from.sendDispls[me]) * from.sendType->extent();
+          RETURN_IF_ERROR(move(call, c, src, *from.sendType, from.sendCounts[me], recv.block(i),
+                               *recv.type, recv.counts[i]));
         }
         return int(abi::kSuccess);
       });
@@ -470,29 +488,11 @@ u32 Z_envZ_MPI_Alltoall(void* instance, u32 sendbuf, u32 sendcount, u32 sendtype
   Buffer send, recv;
   RETURN_IF_ERROR(resolve(call, c, sendbuf, int(sendcount) * size, int(sendtype), true, send));
   RETURN_IF_ERROR(resolve(call, c, recvbuf, int(recvcount) * size, int(recvtype), false, recv));
-  return runCollective(
-      call, c, CollectiveKind::Alltoall,
-      [&](Contribution& slot) {
-        if (send.inPlace) {
-          slot.send = stageInPlace(slot.staged, recv.host, *recv.type, recv.count);
-          slot.sendType = recv.type;
-          slot.sendCount = recvcount;
-        } else {
-          slot.send = send.host;
-          slot.sendType = send.type;
-          slot.sendCount = sendcount;
-        }
-      },
-      [&](std::vector<Contribution>& slots, int me) {
-        for (int i = 0; i < size; ++i) {
-          const Contribution& from = slots[i];
-          const uint8_t* src = from.send + int64_t(me) * from.sendCount * from.sendType->extent();
-          uint8_t* dst = recv.host + int64_t(i) * int(recvcount) * recv.type->extent();
-          RETURN_IF_ERROR(move(call, c, src, *from.sendType, from.sendCount, dst, *recv.type,
-                               int(recvcount)));
-        }
-        return int(abi::kSuccess);
-      });
+  UniformBlocks recvBlocks(recv.host, recv.type, size, int(recvcount));
+  UniformBlocks sendBlocks(send.host, send.inPlace ? recv.type : send.type, size,
+                           send.inPlace ? int(recvcount) : int(sendcount));
+  return alltoall(call, c, CollectiveKind::Alltoall, send.inPlace, recv.count, sendBlocks,
+                  recvBlocks);
 }
 
 u32 Z_envZ_MPI_Alltoallv(void* instance, u32 sendbuf, u32 sendcounts, u32 sdispls, u32 sendtype,
@@ -524,35 +524,15 @@ u32 Z_envZ_MPI_Alltoallv(void* instance, u32 sendbuf, u32 sendcounts, u32 sdispl
       if (!ok) return call.fail(c, abi::kErrBuffer, "send buffer outside linear memory");
     }
   }
-  uint8_t* recvHost = call.granule.memoryBase() + recvbuf;
   // In place, the counts arrays are read after this rank may have returned
   // (they are the same arrays), so they are copied aside as well.
   std::vector<int32_t> stagedCounts(rcounts, rcounts + size);
   std::vector<int32_t> stagedOffsets(roffsets, roffsets + size);
-  return runCollective(
-      call, c, CollectiveKind::Alltoallv,
-      [&](Contribution& slot) {
-        slot.sendType = sendLayout;
-        if (inPlace) {
-          slot.send = stageInPlace(slot.staged, recvHost, *recvLayout, recvSpanEnd);
-          slot.sendCounts = stagedCounts.data();
-          slot.sendDispls = stagedOffsets.data();
-        } else {
-          slot.send = call.granule.memoryBase() + sendbuf;
-          slot.sendCounts = scounts;
-          slot.sendDispls = soffsets;
-        }
-      },
-      [&](std::vector<Contribution>& slots, int me) {
-        for (int i = 0; i < size; ++i) {
-          const Contribution& from = slots[i];
-          const uint8_t* src = from.send + int64_t(from.sendDispls[me]) * from.sendType->extent();
-          uint8_t* dst = recvHost + int64_t(stagedOffsets[i]) * recvLayout->extent();
-          RETURN_IF_ERROR(move(call, c, src, *from.sendType, from.sendCounts[me], dst,
-                               *recvLayout, stagedCounts[i]));
-        }
-        return int(abi::kSuccess);
-      });
+  Blocks recv{call.granule.memoryBase() + recvbuf, recvLayout, stagedCounts.data(),
+              stagedOffsets.data()};
+  Blocks send{inPlace ? nullptr : call.granule.memoryBase() + sendbuf, sendLayout,
+              inPlace ? stagedCounts.data() : scounts, inPlace ? stagedOffsets.data() : soffsets};
+  return alltoall(call, c, CollectiveKind::Alltoallv, inPlace, recvSpanEnd, send, recv);
 }
 
 u32 Z_envZ_MPI_Reduce_scatter_block(void* instance, u32 sendbuf, u32 recvbuf, u32 recvcount,
@@ -589,7 +569,7 @@ u32 Z_envZ_MPI_Reduce_scatter(void* instance, u32 sendbuf, u32 recvbuf, u32 recv
   int c = int(comm);
   int size = commSize(call, c);
   if (size < 0) return call.fail(c, abi::kErrComm, "invalid communicator");
-  int me = call.rank.comm(c)->comm->rankOfWorld[call.rank.worldRank];
+  int me = rankIn(call, c);
   const int32_t* counts = intArray(call, recvcounts, size);
   if (!counts) return call.fail(c, abi::kErrArg, "counts outside linear memory");
   int64_t total = 0, offset = 0;

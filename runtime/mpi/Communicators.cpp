@@ -62,18 +62,14 @@ int splitCommunicator(HostCall& call, int comm, int color, int key, u32 newcommO
   return abi::kSuccess;
 }
 
-Communicator* cartOf(HostCall& call, int comm, int& error) {
+// Finds a communicator with a Cartesian topology; returns 0 or the error.
+int cartOf(HostCall& call, int comm, Communicator*& out) {
   CommHandle* handle = call.rank.comm(comm);
-  error = abi::kSuccess;
-  if (!handle) {
-    error = call.fail(comm, abi::kErrComm, "invalid communicator");
-    return nullptr;
-  }
-  if (!handle->comm->cart) {
-    error = call.fail(comm, abi::kErrTopology, "communicator has no Cartesian topology");
-    return nullptr;
-  }
-  return handle->comm.get();
+  if (!handle) return call.fail(comm, abi::kErrComm, "invalid communicator");
+  if (!handle->comm->cart)
+    return call.fail(comm, abi::kErrTopology, "communicator has no Cartesian topology");
+  out = handle->comm.get();
+  return abi::kSuccess;
 }
 
 std::vector<int> coordsOf(const CartTopology& cart, int rank) {
@@ -89,6 +85,26 @@ std::shared_ptr<const Group> groupOf(const Communicator& comm) {
   auto group = std::make_shared<Group>();
   group->worldRanks = comm.worldRanks;
   return group;
+}
+
+// Wraps `coord` into dimension `d` if that is periodic; false when it lies
+// outside a non-periodic one.
+bool wrapCoord(const CartTopology& cart, size_t d, int& coord) {
+  int extent = cart.dims[d];
+  if (cart.periods[d])
+    coord = ((coord % extent) + extent) % extent;
+  else if (coord < 0 || coord >= extent)
+    return false;
+  return true;
+}
+
+// How two rank lists compare: `equal` when they are the same in order,
+// MPI_SIMILAR when they are the same as sets, MPI_UNEQUAL otherwise.
+int compareRanks(std::vector<int> a, std::vector<int> b, int equal) {
+  if (a == b) return equal;
+  std::sort(a.begin(), a.end());
+  std::sort(b.begin(), b.end());
+  return a == b ? abi::kSimilar : abi::kUnequal;
 }
 
 int indexIn(const std::vector<int>& ranks, int worldRank) {
@@ -169,17 +185,9 @@ u32 Z_envZ_MPI_Comm_compare(void* instance, u32 comm1, u32 comm2, u32 resultOut)
   CommHandle* a = call.rank.comm(int(comm1));
   CommHandle* b = call.rank.comm(int(comm2));
   if (!a || !b) return call.fail(int(comm1), abi::kErrComm, "invalid communicator");
-  int result = abi::kUnequal;
-  if (a->comm == b->comm) {
-    result = abi::kIdent;
-  } else if (a->comm->worldRanks == b->comm->worldRanks) {
-    result = abi::kCongruent;
-  } else {
-    auto x = a->comm->worldRanks, y = b->comm->worldRanks;
-    std::sort(x.begin(), x.end());
-    std::sort(y.begin(), y.end());
-    if (x == y) result = abi::kSimilar;
-  }
+  int result = a->comm == b->comm
+                   ? abi::kIdent
+                   : compareRanks(a->comm->worldRanks, b->comm->worldRanks, abi::kCongruent);
   call.store<int32_t>(resultOut, result);
   return abi::kSuccess;
 }
@@ -309,16 +317,7 @@ u32 Z_envZ_MPI_Group_compare(void* instance, u32 group1, u32 group2, u32 resultO
   auto a = call.rank.group(int(group1));
   auto b = call.rank.group(int(group2));
   if (!a || !b) return call.fail(abi::kCommWorld, abi::kErrGroup, "invalid group");
-  int result = abi::kUnequal;
-  if (a->worldRanks == b->worldRanks) {
-    result = abi::kIdent;
-  } else {
-    auto x = a->worldRanks, y = b->worldRanks;
-    std::sort(x.begin(), x.end());
-    std::sort(y.begin(), y.end());
-    if (x == y) result = abi::kSimilar;
-  }
-  call.store<int32_t>(resultOut, result);
+  call.store<int32_t>(resultOut, compareRanks(a->worldRanks, b->worldRanks, abi::kIdent));
   return abi::kSuccess;
 }
 
@@ -398,9 +397,8 @@ u32 Z_envZ_MPI_Cart_create(void* instance, u32 comm, u32 ndims, u32 dimsAddr, u3
 
 u32 Z_envZ_MPI_Cartdim_get(void* instance, u32 comm, u32 ndimsOut) {
   HostCall call(instance, "MPI_Cartdim_get");
-  int error;
-  Communicator* c = cartOf(call, int(comm), error);
-  if (!c) return error;
+  Communicator* c = nullptr;
+  if (int error = cartOf(call, int(comm), c)) return error;
   call.store<int32_t>(ndimsOut, int32_t(c->cart->dims.size()));
   return abi::kSuccess;
 }
@@ -416,9 +414,8 @@ u32 Z_envZ_MPI_Topo_test(void* instance, u32 comm, u32 statusOut) {
 u32 Z_envZ_MPI_Cart_get(void* instance, u32 comm, u32 maxdims, u32 dimsOut, u32 periodsOut,
                         u32 coordsOut) {
   HostCall call(instance, "MPI_Cart_get");
-  int error;
-  Communicator* c = cartOf(call, int(comm), error);
-  if (!c) return error;
+  Communicator* c = nullptr;
+  if (int error = cartOf(call, int(comm), c)) return error;
   auto coords = coordsOf(*c->cart, c->rankOfWorld[call.rank.worldRank]);
   for (int d = 0; d < int(maxdims) && d < int(coords.size()); ++d) {
     if (!call.store<int32_t>(dimsOut + 4 * d, c->cart->dims[d]) ||
@@ -431,9 +428,8 @@ u32 Z_envZ_MPI_Cart_get(void* instance, u32 comm, u32 maxdims, u32 dimsOut, u32 
 
 u32 Z_envZ_MPI_Cart_coords(void* instance, u32 comm, u32 rank, u32 maxdims, u32 coordsOut) {
   HostCall call(instance, "MPI_Cart_coords");
-  int error;
-  Communicator* c = cartOf(call, int(comm), error);
-  if (!c) return error;
+  Communicator* c = nullptr;
+  if (int error = cartOf(call, int(comm), c)) return error;
   if (int(rank) < 0 || int(rank) >= c->size())
     return call.fail(int(comm), abi::kErrRank, "invalid rank " + std::to_string(int(rank)));
   auto coords = coordsOf(*c->cart, int(rank));
@@ -445,20 +441,16 @@ u32 Z_envZ_MPI_Cart_coords(void* instance, u32 comm, u32 rank, u32 maxdims, u32 
 
 u32 Z_envZ_MPI_Cart_rank(void* instance, u32 comm, u32 coordsAddr, u32 rankOut) {
   HostCall call(instance, "MPI_Cart_rank");
-  int error;
-  Communicator* c = cartOf(call, int(comm), error);
-  if (!c) return error;
+  Communicator* c = nullptr;
+  if (int error = cartOf(call, int(comm), c)) return error;
   int rank = 0;
   for (size_t d = 0; d < c->cart->dims.size(); ++d) {
     int32_t coord;
     if (!call.load(coordsAddr + 4 * uint32_t(d), coord))
       return call.fail(int(comm), abi::kErrArg, "coords outside linear memory");
-    int extent = c->cart->dims[d];
-    if (c->cart->periods[d])
-      coord = ((coord % extent) + extent) % extent;
-    else if (coord < 0 || coord >= extent)
+    if (!wrapCoord(*c->cart, d, coord))
       return call.fail(int(comm), abi::kErrArg, "coordinate out of range");
-    rank = rank * extent + coord;
+    rank = rank * c->cart->dims[d] + coord;
   }
   call.store<int32_t>(rankOut, rank);
   return abi::kSuccess;
@@ -467,21 +459,16 @@ u32 Z_envZ_MPI_Cart_rank(void* instance, u32 comm, u32 coordsAddr, u32 rankOut) 
 u32 Z_envZ_MPI_Cart_shift(void* instance, u32 comm, u32 direction, u32 disp, u32 sourceOut,
                           u32 destOut) {
   HostCall call(instance, "MPI_Cart_shift");
-  int error;
-  Communicator* c = cartOf(call, int(comm), error);
-  if (!c) return error;
+  Communicator* c = nullptr;
+  if (int error = cartOf(call, int(comm), c)) return error;
   int dir = int(direction);
   if (dir < 0 || dir >= int(c->cart->dims.size()))
     return call.fail(int(comm), abi::kErrArg, "invalid direction " + std::to_string(dir));
   auto coords = coordsOf(*c->cart, c->rankOfWorld[call.rank.worldRank]);
   auto neighbour = [&](int offset) {
     auto moved = coords;
-    int extent = c->cart->dims[dir];
     moved[dir] += offset;
-    if (c->cart->periods[dir])
-      moved[dir] = ((moved[dir] % extent) + extent) % extent;
-    else if (moved[dir] < 0 || moved[dir] >= extent)
-      return abi::kProcNull;
+    if (!wrapCoord(*c->cart, dir, moved[dir])) return abi::kProcNull;
     int rank = 0;
     for (size_t d = 0; d < moved.size(); ++d) rank = rank * c->cart->dims[d] + moved[d];
     return rank;
@@ -493,9 +480,8 @@ u32 Z_envZ_MPI_Cart_shift(void* instance, u32 comm, u32 direction, u32 disp, u32
 
 u32 Z_envZ_MPI_Cart_sub(void* instance, u32 comm, u32 remainAddr, u32 newcomm) {
   HostCall call(instance, "MPI_Cart_sub");
-  int error;
-  Communicator* c = cartOf(call, int(comm), error);
-  if (!c) return error;
+  Communicator* c = nullptr;
+  if (int error = cartOf(call, int(comm), c)) return error;
   auto coords = coordsOf(*c->cart, c->rankOfWorld[call.rank.worldRank]);
   int color = 0, key = 0;
   CartTopology sub;

@@ -42,6 +42,43 @@ const int32_t* ints(HostCall& call, u32 addr, int n) {
   return reinterpret_cast<const int32_t*>(call.bytes(addr, uint64_t(n) * 4));
 }
 
+// How many bytes one unit of a stride or displacement is: the old type's
+// extent, or a byte for the h-forms.
+int64_t unitBytes(const TypeLayout& old, int combiner) {
+  return combiner == kCombinerHvector || combiner == kCombinerHindexed ? 1 : old.extent();
+}
+
+// MPI_Type_vector and MPI_Type_create_hvector.
+u32 strided(HostCall& call, u32 count, u32 blocklength, u32 stride, u32 oldtype, u32 newtype,
+            int combiner) {
+  Layout old;
+  if (int e = oldType(call, oldtype, old)) return e;
+  if (int(count) < 0 || int(blocklength) < 0)
+    return call.fail(abi::kCommWorld, abi::kErrCount, "negative count");
+  int64_t unit = unitBytes(*old, combiner);
+  std::vector<TypeBlock> blocks;
+  for (int i = 0; i < int(count); ++i)
+    blocks.push_back({old, int(blocklength), int64_t(i) * int32_t(stride) * unit});
+  return finish(call, buildDerivedLayout(blocks, combiner, false), newtype);
+}
+
+// MPI_Type_indexed and MPI_Type_create_hindexed (MPI_Aint displacements
+// are 32-bit on wasm32).
+u32 indexed(HostCall& call, u32 count, u32 blocklengths, u32 displacements, u32 oldtype,
+            u32 newtype, int combiner) {
+  Layout old;
+  if (int e = oldType(call, oldtype, old)) return e;
+  int n = int(count);
+  const int32_t* lengths = ints(call, blocklengths, n);
+  const int32_t* displs = ints(call, displacements, n);
+  if (n < 0 || (n > 0 && (!lengths || !displs)))
+    return call.fail(abi::kCommWorld, abi::kErrArg, "invalid block arrays");
+  int64_t unit = unitBytes(*old, combiner);
+  std::vector<TypeBlock> blocks;
+  for (int i = 0; i < n; ++i) blocks.push_back({old, lengths[i], int64_t(displs[i]) * unit});
+  return finish(call, buildDerivedLayout(blocks, combiner, false), newtype);
+}
+
 }  // namespace
 
 extern "C" {
@@ -58,57 +95,25 @@ u32 Z_envZ_MPI_Type_contiguous(void* instance, u32 count, u32 oldtype, u32 newty
 u32 Z_envZ_MPI_Type_vector(void* instance, u32 count, u32 blocklength, u32 stride, u32 oldtype,
                            u32 newtype) {
   HostCall call(instance, "MPI_Type_vector");
-  Layout old;
-  if (int e = oldType(call, oldtype, old)) return e;
-  if (int(count) < 0 || int(blocklength) < 0)
-    return call.fail(abi::kCommWorld, abi::kErrCount, "negative count");
-  std::vector<TypeBlock> blocks;
-  for (int i = 0; i < int(count); ++i)
-    blocks.push_back({old, int(blocklength), int64_t(i) * int(stride) * old->extent()});
-  return finish(call, buildDerivedLayout(blocks, kCombinerVector, false), newtype);
+  return strided(call, count, blocklength, stride, oldtype, newtype, kCombinerVector);
 }
 
 u32 Z_envZ_MPI_Type_create_hvector(void* instance, u32 count, u32 blocklength, u32 stride,
                                    u32 oldtype, u32 newtype) {
   HostCall call(instance, "MPI_Type_create_hvector");
-  Layout old;
-  if (int e = oldType(call, oldtype, old)) return e;
-  if (int(count) < 0 || int(blocklength) < 0)
-    return call.fail(abi::kCommWorld, abi::kErrCount, "negative count");
-  std::vector<TypeBlock> blocks;
-  for (int i = 0; i < int(count); ++i)
-    blocks.push_back({old, int(blocklength), int64_t(i) * int32_t(stride)});
-  return finish(call, buildDerivedLayout(blocks, kCombinerHvector, false), newtype);
+  return strided(call, count, blocklength, stride, oldtype, newtype, kCombinerHvector);
 }
 
 u32 Z_envZ_MPI_Type_indexed(void* instance, u32 count, u32 blocklengths, u32 displacements,
                             u32 oldtype, u32 newtype) {
   HostCall call(instance, "MPI_Type_indexed");
-  Layout old;
-  if (int e = oldType(call, oldtype, old)) return e;
-  int n = int(count);
-  const int32_t* lengths = ints(call, blocklengths, n);
-  const int32_t* displs = ints(call, displacements, n);
-  if (n < 0 || (n > 0 && (!lengths || !displs)))
-    return call.fail(abi::kCommWorld, abi::kErrArg, "invalid block arrays");
-  std::vector<TypeBlock> blocks;
-  for (int i = 0; i < n; ++i) blocks.push_back({old, lengths[i], int64_t(displs[i]) * old->extent()});
-  return finish(call, buildDerivedLayout(blocks, kCombinerIndexed, false), newtype);
+  return indexed(call, count, blocklengths, displacements, oldtype, newtype, kCombinerIndexed);
 }
 
 u32 Z_envZ_MPI_Type_create_hindexed(void* instance, u32 count, u32 blocklengths,
                                     u32 displacements, u32 oldtype, u32 newtype) {
   HostCall call(instance, "MPI_Type_create_hindexed");
-  Layout old;
-  if (int e = oldType(call, oldtype, old)) return e;
-  int n = int(count);
-  const int32_t* lengths = ints(call, blocklengths, n);
-  const int32_t* displs = ints(call, displacements, n);  // MPI_Aint is 32-bit on wasm32
-  if (n < 0 || (n > 0 && (!lengths || !displs)))
-    return call.fail(abi::kCommWorld, abi::kErrArg, "invalid block arrays");
-  std::vector<TypeBlock> blocks;
-  for (int i = 0; i < n; ++i) blocks.push_back({old, lengths[i], int64_t(displs[i])});
-  return finish(call, buildDerivedLayout(blocks, kCombinerHindexed, false), newtype);
+  return indexed(call, count, blocklengths, displacements, oldtype, newtype, kCombinerHindexed);
 }
 
 u32 Z_envZ_MPI_Type_create_indexed_block(void* instance, u32 count, u32 blocklength,

@@ -40,6 +40,15 @@ int main(int argc, char** argv) {
   printf("rank %d dup congruent %d\n", rank, result == MPI_CONGRUENT);
   MPI_Comm_compare(MPI_COMM_WORLD, MPI_COMM_WORLD, &result);
   printf("rank %d world ident %d\n", rank, result == MPI_IDENT);
+  // The same members in reverse order are similar; a part is unequal.
+  MPI_Comm reversed;
+  MPI_Comm_split(MPI_COMM_WORLD, 0, -rank, &reversed);
+  MPI_Comm_compare(MPI_COMM_WORLD, reversed, &result);
+  printf("rank %d reversed similar %d congruent %d\n", rank, result == MPI_SIMILAR,
+         result == MPI_CONGRUENT);
+  MPI_Comm_compare(MPI_COMM_WORLD, half, &result);
+  printf("rank %d half unequal %d\n", rank, result == MPI_UNEQUAL);
+  MPI_Comm_free(&reversed);
   if (size > 1) {
     // The same tag on two communicators: each receive sees its own message.
     int a = 1, b = 2, x = 0, y = 0;

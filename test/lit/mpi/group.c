@@ -35,6 +35,16 @@ int main(int argc, char** argv) {
   int cmp;
   MPI_Group_compare(world, world, &cmp);
   if (rank == 0) printf("world vs world ident %d\n", cmp == MPI_IDENT);
+  // The even ranks again, ascending: the same set in another order.
+  MPI_Group ascending;
+  for (int i = 0; i < n; ++i) ranks[i] = 2 * i;
+  MPI_Group_incl(world, n, ranks, &ascending);
+  MPI_Group_compare(evens, ascending, &cmp);
+  if (rank == 0)
+    printf("evens vs ascending similar %d ident %d\n", cmp == MPI_SIMILAR, cmp == MPI_IDENT);
+  MPI_Group_compare(evens, world, &cmp);
+  if (rank == 0) printf("evens vs world unequal %d\n", cmp == MPI_UNEQUAL);
+  MPI_Group_free(&ascending);
   MPI_Comm evenComm;
   MPI_Comm_create(MPI_COMM_WORLD, evens, &evenComm);
   if (evenComm != MPI_COMM_NULL) {
