@@ -25,6 +25,7 @@
 
 #include "granule/Granule.h"
 #include "omp/KeyedLocks.h"
+#include "omp/Tasking.h"
 #include "omp/ThreadGroup.h"
 
 namespace synergy::omp {
@@ -50,6 +51,13 @@ class Barrier {
   explicit Barrier(int parties) : parties_(parties) {}
   // Returns true in exactly one of the threads of each round.
   bool arriveAndWait();
+
+  // For waits that do other work meanwhile: read generation(), then
+  // arrive(); the last to arrive (true) opens the barrier with complete(),
+  // the others wait for generation() to change.
+  uint32_t generation() const { return generation_.load(std::memory_order_acquire); }
+  bool arrive();
+  void complete();
 
  private:
   const int parties_;
@@ -111,6 +119,7 @@ class Team {
   std::atomic<uint32_t> workersRunning{0};
 
   std::unique_ptr<DsmTeam> dsm;
+  TaskPool tasks;
 
  private:
   std::mutex loopsLock_;
@@ -131,6 +140,9 @@ struct TeamPosition {
   uint64_t staticChunksTaken = 0;
   uint32_t orderedIteration = 0;
   bool orderedDone = false;
+  // The task the thread is running; nullptr until the implicit task is
+  // first needed.
+  std::shared_ptr<Task> task;
 };
 
 // One granule's OpenMP state.
@@ -144,6 +156,8 @@ class OmpThread : public granule::HostExtension {
   int pushedNumThreads = 0;
   // A dispatched loop met outside any parallel region.
   std::unique_ptr<LoopShare> soloLoop;
+  // Tasks created outside any parallel region.
+  std::unique_ptr<TaskPool> soloTasks;
 
   int teamSize() const { return at.team ? at.team->size : 1; }
   int globalThreadId();
