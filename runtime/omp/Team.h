@@ -7,9 +7,10 @@
 // OpenMP requires, and a fork costs a wake-up, not an instantiation.
 //
 // Every granule that runs OpenMP code carries an OmpThread: its team, its
-// number in it, its ICVs and its worksharing bookkeeping. In --dsm mode a
-// team's threads run on replicas of the encountering thread's memory
-// (DsmTeam) and each synchronisation point is also a memory
+// number in it, its ICVs, its worksharing bookkeeping and the task it is
+// running; the team holds the explicit tasks its threads share (Tasking.h).
+// In --dsm mode a team's threads run on replicas of the encountering
+// thread's memory (DsmTeam) and each synchronisation point is also a memory
 // synchronisation.
 //
 //===----------------------------------------------------------------------===//
