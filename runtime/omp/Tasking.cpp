@@ -1,8 +1,8 @@
 //===- Tasking.cpp - OpenMP explicit tasks ----------------------------------===//
 //
-// The __kmpc_omp_task*, __kmpc_taskgroup, __kmpc_taskloop and omp_in_final
-// host functions, and the task scheduling the team barrier and the end of a
-// region share (see Tasking.h).
+// The __kmpc_omp_task*, __kmpc_taskgroup, __kmpc_taskloop, omp_in_final and
+// omp_fulfill_event host functions, and the task scheduling the team barrier
+// and the end of a region share (see Tasking.h).
 //
 //===----------------------------------------------------------------------===//
 #include "omp/Tasking.h"
@@ -348,7 +348,13 @@ const std::shared_ptr<Task>& currentTask(OmpThread& me) {
 }
 
 void taskingBarrier(OmpThread& me) {
-  if (me.teamSize() <= 1) return;
+  if (me.teamSize() <= 1) {
+    // Tasks run at once in a team of one, except those that waited for a
+    // detached task's event.
+    TaskPool& pool = taskPoolOf(me);
+    runTasksUntil(me, pool, [&] { return pool.unfinished.load(std::memory_order_acquire) == 0; });
+    return;
+  }
   Granule& granule = me.granule;
   Team& team = *me.at.team;
   TaskPool& pool = team.tasks;
@@ -490,6 +496,23 @@ void Z_envZ___kmpc_taskloop(void* host, uint32_t, uint32_t, uint32_t address, ui
                             uint32_t taskDup) {
   taskloop(ompThread(Granule::fromHost(host)), address, ifValue != 0, lowerAddress,
            upperAddress, int64_t(stride), nogroup != 0, schedule, scheduleValue, taskDup);
+}
+
+// `task detach(event)`: the task completes once its routine has returned and
+// the event is fulfilled, in either order. The event counts as one more run.
+uint32_t Z_envZ___kmpc_task_allow_completion_event(void* host, uint32_t, uint32_t,
+                                                   uint32_t address) {
+  OmpThread& me = ompThread(Granule::fromHost(host));
+  liveTask(me, address)->runs.fetch_add(1, std::memory_order_acq_rel);
+  return address;
+}
+
+void Z_envZ_omp_fulfill_event(void* host, uint32_t event) {
+  OmpThread& me = ompThread(Granule::fromHost(host));
+  std::shared_ptr<Task> task = liveTask(me, event);
+  // What the fulfilling thread wrote before is part of the task's result.
+  releaseMemory(me.granule);
+  finishRun(me, task);
 }
 
 uint32_t Z_envZ_omp_in_final(void* host) {

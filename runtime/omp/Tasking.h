@@ -1,7 +1,7 @@
 //===- Tasking.h - OpenMP explicit tasks ------------------------------------===//
 //
-// `#pragma omp task`, taskwait, taskgroup, taskyield, depend and taskloop
-// (task reductions are in TaskReduction.h).
+// `#pragma omp task` (with detach events), taskwait, taskgroup, taskyield,
+// depend and taskloop (task reductions are in TaskReduction.h).
 // clang allocates every task with __kmpc_omp_task_alloc as a kmp_task_t in
 // guest memory (its shareds pointer, routine and part id, then the
 // firstprivate copies; taskloop tasks add 64-bit bounds at offset 24) and
