@@ -124,7 +124,6 @@ void runTask(OmpThread& me, const std::shared_ptr<Task>& task) {
   Granule& granule = me.granule;
   std::shared_ptr<Task> interrupted = me.at.task;
   me.at.task = task;
-  task->started.store(true, std::memory_order_relaxed);
   bool shared = me.teamSize() > 1;
   if (shared) acquireMemory(granule);
   callTableFunctionU32(granule, task->routine, {uint32_t(me.globalThreadId()), task->address});
@@ -436,7 +435,6 @@ void Z_envZ___kmpc_omp_task_begin_if0(void* host, uint32_t, uint32_t, uint32_t a
   OmpThread& me = ompThread(Granule::fromHost(host));
   std::shared_ptr<Task> task = liveTask(me, address);
   task->runs.fetch_add(1, std::memory_order_acq_rel);
-  task->started.store(true, std::memory_order_relaxed);
   task->resumeAfterInline = currentTask(me);
   me.at.task = std::move(task);
 }

@@ -78,10 +78,10 @@ struct Task {
   std::shared_ptr<Task> resumeAfterInline;
 
   std::atomic<int64_t> children{0};  // not yet completed
-  // Runs queued or in progress: an untied task re-queues itself from its
-  // own routine and completes only when the last run returns.
+  // Runs queued or in progress, plus one for an unfulfilled detach event:
+  // an untied task re-queues itself from its own routine, and a task
+  // completes only when the count drops to zero.
   std::atomic<int> runs{0};
-  std::atomic<bool> started{false};
   std::atomic<bool> completed{false};
 
   // Under the pool's lock.
