@@ -1,4 +1,4 @@
-/* OpenMP 4.5 runtime API for Synergy granules.
+/* OpenMP 4.5 runtime API for Synergy granules, plus 5.0's task events.
  *
  * clang-19 on Debian ships no omp.h for wasm32. These functions are control
  * points: the Synergy runtime implements them (runtime/omp), together with
@@ -30,6 +30,12 @@ typedef enum omp_proc_bind_t {
   omp_proc_bind_close = 3,
   omp_proc_bind_spread = 4
 } omp_proc_bind_t;
+
+/* OpenMP 5.0: the event of a `task detach(event)`, completed by
+ * omp_fulfill_event. An enum as wide as a pointer, as the spec requires. */
+typedef enum omp_event_handle_t {
+  omp_event_handle_max_value = __UINTPTR_MAX__
+} omp_event_handle_t;
 
 typedef enum omp_lock_hint_t {
   omp_lock_hint_none = 0,
@@ -69,6 +75,7 @@ int omp_get_team_num(void);
 int omp_is_initial_device(void);
 int omp_get_initial_device(void);
 int omp_get_max_task_priority(void);
+void omp_fulfill_event(omp_event_handle_t event);
 
 void omp_init_lock(omp_lock_t *lock);
 void omp_init_lock_with_hint(omp_lock_t *lock, omp_lock_hint_t hint);

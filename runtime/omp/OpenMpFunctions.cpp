@@ -2,7 +2,7 @@
 //
 // What clang -fopenmp emits for parallel regions and synchronisation, and the
 // OpenMP 4.5 runtime API of include/omp.h, as wasm2c imports from module
-// "env". The loop schedules are in Worksharing.cpp.
+// "env". The loop schedules are in Worksharing.cpp, tasks in Tasking.cpp.
 //
 // Reductions need no annotation: __kmpc_reduce receives the private copies
 // and the combiner, and the runtime folds the copies itself (see reduce()).
@@ -22,13 +22,7 @@ namespace {
 
 constexpr uint32_t kMaxForkArguments = 14;
 
-void barrier(Granule& granule) {
-  OmpThread& me = ompThread(granule);
-  if (me.teamSize() <= 1) return;
-  releaseMemory(granule);
-  me.at.team->barrier.arriveAndWait();
-  acquireMemory(granule);
-}
+void barrier(Granule& granule) { taskingBarrier(ompThread(granule)); }
 
 void lockCritical(Granule& granule, uint32_t name) {
   OmpThread& me = ompThread(granule);
@@ -319,7 +313,6 @@ uint32_t Z_envZ_omp_get_team_size(void* host, uint32_t level) {
   return uint32_t(team ? team->size : 1);
 }
 
-uint32_t Z_envZ_omp_in_final(void*) { return 0; }
 uint32_t Z_envZ_omp_get_proc_bind(void*) { return 0; }
 uint32_t Z_envZ_omp_get_default_device(void*) { return 0; }
 void Z_envZ_omp_set_default_device(void*, uint32_t) {}

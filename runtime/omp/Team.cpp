@@ -101,6 +101,7 @@ void runMember(Team& team, OmpThread& member, Granule& granule) {
   granule::RunResult result = granule.run([&] {
     invokeMicrotask(granule, member.globalThreadId(), member.at.threadNum, team.microtask,
                     team.arguments);
+    finishImplicitTask(member);
   });
   if (!result.returned) endProcessFromThread(result);
   if (team.dsm) team.dsm->leave(member.at.threadNum, granule);
@@ -122,15 +123,23 @@ void waitWhileEquals(const std::atomic<uint32_t>& value, uint32_t old) {
 }
 
 bool Barrier::arriveAndWait() {
-  uint32_t generation = generation_.load(std::memory_order_acquire);
-  if (arrived_.fetch_add(1, std::memory_order_acq_rel) + 1 == parties_) {
-    arrived_.store(0, std::memory_order_relaxed);
-    generation_.fetch_add(1, std::memory_order_release);
-    generation_.notify_all();
+  uint32_t seen = generation();
+  if (arrive()) {
+    complete();
     return true;
   }
-  waitWhileEquals(generation_, generation);
+  waitWhileEquals(generation_, seen);
   return false;
+}
+
+bool Barrier::arrive() {
+  return arrived_.fetch_add(1, std::memory_order_acq_rel) + 1 == parties_;
+}
+
+void Barrier::complete() {
+  arrived_.store(0, std::memory_order_relaxed);
+  generation_.fetch_add(1, std::memory_order_release);
+  generation_.notify_all();
 }
 
 Team::Team(Team* parentTeam, int teamSize, int active, int parentNum)

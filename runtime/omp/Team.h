@@ -7,9 +7,10 @@
 // OpenMP requires, and a fork costs a wake-up, not an instantiation.
 //
 // Every granule that runs OpenMP code carries an OmpThread: its team, its
-// number in it, its ICVs and its worksharing bookkeeping. In --dsm mode a
-// team's threads run on replicas of the encountering thread's memory
-// (DsmTeam) and each synchronisation point is also a memory
+// number in it, its ICVs, its worksharing bookkeeping and the task it is
+// running; the team holds the explicit tasks its threads share (Tasking.h).
+// In --dsm mode a team's threads run on replicas of the encountering
+// thread's memory (DsmTeam) and each synchronisation point is also a memory
 // synchronisation.
 //
 //===----------------------------------------------------------------------===//
@@ -25,6 +26,7 @@
 
 #include "granule/Granule.h"
 #include "omp/KeyedLocks.h"
+#include "omp/Tasking.h"
 #include "omp/ThreadGroup.h"
 
 namespace synergy::omp {
@@ -50,6 +52,13 @@ class Barrier {
   explicit Barrier(int parties) : parties_(parties) {}
   // Returns true in exactly one of the threads of each round.
   bool arriveAndWait();
+
+  // For waits that do other work meanwhile: read generation(), then
+  // arrive(); the last to arrive (true) opens the barrier with complete(),
+  // the others wait for generation() to change.
+  uint32_t generation() const { return generation_.load(std::memory_order_acquire); }
+  bool arrive();
+  void complete();
 
  private:
   const int parties_;
@@ -111,6 +120,7 @@ class Team {
   std::atomic<uint32_t> workersRunning{0};
 
   std::unique_ptr<DsmTeam> dsm;
+  TaskPool tasks;
 
  private:
   std::mutex loopsLock_;
@@ -131,6 +141,9 @@ struct TeamPosition {
   uint64_t staticChunksTaken = 0;
   uint32_t orderedIteration = 0;
   bool orderedDone = false;
+  // The task the thread is running; nullptr until the implicit task is
+  // first needed.
+  std::shared_ptr<Task> task;
 };
 
 // One granule's OpenMP state.
@@ -144,6 +157,8 @@ class OmpThread : public granule::HostExtension {
   int pushedNumThreads = 0;
   // A dispatched loop met outside any parallel region.
   std::unique_ptr<LoopShare> soloLoop;
+  // Tasks created outside any parallel region.
+  std::unique_ptr<TaskPool> soloTasks;
 
   int teamSize() const { return at.team ? at.team->size : 1; }
   int globalThreadId();

@@ -71,6 +71,12 @@ uint32_t callTableFunctionU32(Granule& granule, uint32_t index,
                                  std::make_index_sequence<kMaxTableCallArguments + 1>());
 }
 
+uint32_t guestMalloc(Granule& granule, uint32_t bytes) {
+  return callExport(granule, "__synergy_malloc", bytes);
+}
+
+void guestFree(Granule& granule, uint32_t block) { callExport(granule, "__synergy_free", block); }
+
 bool startHostThread(pthread_t& handle, std::function<void()> body) {
   constexpr size_t kHostStackBytes = 64u << 20;
   auto* start = new std::function<void()>(std::move(body));

@@ -116,6 +116,11 @@ inline uint32_t callTableFunctionU32(granule::Granule& granule, uint32_t index,
                               std::span<const uint32_t>(arguments.begin(), arguments.size()));
 }
 
+// The guest's own malloc and free (serialised by SerializeLibc), run in
+// `granule`. guestMalloc returns 0 when the guest heap is exhausted.
+uint32_t guestMalloc(granule::Granule& granule, uint32_t bytes);
+void guestFree(granule::Granule& granule, uint32_t block);
+
 // Memory synchronisation at a synchronisation point of the program (a no-op
 // unless the granule runs under --dsm).
 inline void releaseMemory(granule::Granule& granule) {
