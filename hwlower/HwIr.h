@@ -172,6 +172,10 @@ struct MachineState {
   std::string caseSubject;
   std::vector<std::pair<std::vector<std::string>, unsigned>> caseTargets;  // empty labels = default
   uint32_t taskId = 0;         // Trap
+  // Trap, in a design that calls $finish/$stop: once the run is finishing,
+  // the process resumes here instead (the end of its conjunct).
+  bool hasFinishExit = false;
+  unsigned finishExit = 0;
 };
 
 struct Design {
@@ -193,6 +197,7 @@ struct Design {
   std::vector<Task> tasks;              // manifest task table
   std::vector<MachineState> states;
   std::vector<int> stateIdToVar;        // state-access id -> var index
+  int finishingVar = -1;                // set by a $finish/$stop trap
   std::string verilog;
 
   int addVar(Var v) {

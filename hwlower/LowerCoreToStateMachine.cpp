@@ -16,6 +16,14 @@
 // semantics); a back edge costs one native cycle per iteration.
 // State 0 is the idle state (no pass running); the core starts in state 1.
 //
+// $finish and $stop behave as in vvp: the calling process stops right after
+// the call, and every other process that runs later in the same tick stops
+// right after its next system task or function. So a $finish/$stop trap
+// sets `__finishing`, and every trap of the design continues at the end of
+// its own conjunct while `__finishing` is set. The rest of the tick (NBAs,
+// processes they trigger, $strobe) still happens, and the runtime ends the
+// run at the end of the tick.
+//
 // Runs after lowerTaskArguments (trap sites have ids) and
 // lowerNonBlockingAssigns (no NBAs are left).
 // Guarantees: Design::states is dense, states[0] is idle, and only the
@@ -50,6 +58,19 @@ bool needsStates(const Stmt& st) {
   }
 }
 
+bool isFinish(const TaskCall& call) { return call.name == "$finish" || call.name == "$stop"; }
+
+bool callsFinish(const Stmt& st) {
+  if (st.kind == StmtKind::Task && isFinish(st.call)) return true;
+  for (const StmtPtr& c : st.body)
+    if (callsFinish(*c)) return true;
+  for (const Stmt* c : {st.thenStmt.get(), st.elseStmt.get(), st.loopBody.get()})
+    if (c && callsFinish(*c)) return true;
+  for (const CaseItem& item : st.items)
+    if (item.body && callsFinish(*item.body)) return true;
+  return false;
+}
+
 class StateMachineBuilder {
  public:
   explicit StateMachineBuilder(Design& design) : design_(design) {}
@@ -57,7 +78,25 @@ class StateMachineBuilder {
   void run() {
     newState();  // state 0: idle
     unsigned cur = newState();
-    for (CoreConjunct& c : design_.core) lower(std::move(c.body), cur);
+    bool finishes = false;
+    for (const CoreConjunct& c : design_.core) finishes |= c.body && callsFinish(*c.body);
+    if (finishes) {
+      Var finishing;
+      finishing.ident = finishing.name = "__finishing";
+      finishing.kind = VarKind::Internal;
+      design_.finishingVar = design_.addVar(std::move(finishing));
+    }
+    for (CoreConjunct& c : design_.core) {
+      size_t first = design_.states.size();
+      lower(std::move(c.body), cur);
+      if (!finishes) continue;
+      for (size_t id = first; id < design_.states.size(); ++id) {
+        MachineState& s = design_.states[id];
+        if (s.exit != MachineState::Exit::Trap) continue;
+        s.hasFinishExit = true;
+        s.finishExit = cur;
+      }
+    }
     design_.states[cur].exit = MachineState::Exit::End;
   }
 
@@ -87,6 +126,13 @@ class StateMachineBuilder {
         for (StmtPtr& c : st->body) lower(std::move(c), cur);
         return;
       case StmtKind::Task: {
+        if (isFinish(st->call)) {
+          auto mark = std::make_unique<Stmt>();
+          mark->kind = StmtKind::Raw;
+          mark->loc = st->loc;
+          mark->rawText = "__finishing = 1'b1;";
+          state(cur).stmts.push_back(std::move(mark));
+        }
         unsigned next = newState();
         state(cur).exit = MachineState::Exit::Trap;
         state(cur).taskId = st->call.taskId;
