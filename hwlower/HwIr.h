@@ -86,6 +86,13 @@ struct TaskCall {
   uint32_t taskId = 0;  // filled by lowerTaskArguments
 };
 
+enum class EdgeKind { Pos, Neg, Any };
+
+struct EventTerm {
+  EdgeKind edge = EdgeKind::Any;
+  int var = -1;  // the guard variable
+};
+
 struct Stmt;
 using StmtPtr = std::unique_ptr<Stmt>;
 
@@ -103,7 +110,7 @@ enum class StmtKind {
   While,
   Task,       // system task trap (or a hoisted system function call)
   Delay,      // #n sub: only legal in a clock generator
-  EventWait,  // @(...) sub inside a process body: unsupported in the core
+  EventWait,  // @(...) sub inside a process body: a resume point of its process
   Raw,        // synthesizable Verilog text made by a pass (e.g. NBA shadow writes)
   Nop,
 };
@@ -128,13 +135,9 @@ struct Stmt {
   TaskCall call;
   uint64_t delay = 0;
   std::string rawText;
-};
-
-enum class EdgeKind { Pos, Neg, Any };
-
-struct EventTerm {
-  EdgeKind edge = EdgeKind::Any;
-  int var = -1;  // the guard variable
+  bool isForever = false;           // While read from `forever`
+  std::vector<EventTerm> events;    // EventWait
+  unsigned waitId = 0;              // EventWait: its resume point (1..)
 };
 
 enum class ProcessKind { Initial, Always };
@@ -152,6 +155,12 @@ struct CoreConjunct {
   std::vector<EventTerm> guard;
   std::string trigger;  // mangled guard, e.g. "__pos_clock || __neg_reset"
   StmtPtr body;         // after replaceGuardsWithNativeClock: `if (__fire_k) body`
+  // A process that waits inside its body: `resumeVar` holds the resume
+  // point it is suspended at (0: its guard), waits[p-1] and waitTriggers[p-1]
+  // are the events of resume point p.
+  int resumeVar = -1;
+  std::vector<std::vector<EventTerm>> waits;
+  std::vector<std::string> waitTriggers;
 };
 
 // Produced by lowerNonBlockingAssigns.

@@ -16,6 +16,12 @@
 // semantics); a back edge costs one native cycle per iteration.
 // State 0 is the idle state (no pass running); the core starts in state 1.
 //
+// A process that waits inside its body (see mergeProcessesIntoCore) enters
+// through a dispatch on its __resume_k: 0 starts the body, p continues
+// right after event control p. An event control ends its state: it stores p
+// in __resume_k and jumps to the end of the conjunct, so the process is
+// suspended until its conjunct fires again; finishing the body stores 0.
+//
 // $finish and $stop behave as in vvp: the calling process stops right after
 // the call, and every other process that runs later in the same tick stops
 // right after its next system task or function. So a $finish/$stop trap
@@ -39,6 +45,7 @@ namespace {
 bool needsStates(const Stmt& st) {
   switch (st.kind) {
     case StmtKind::Task:
+    case StmtKind::EventWait:
       return true;
     case StmtKind::While:
       // A constant-bound `for` without traps stays inline: synthesis unrolls it.
@@ -88,7 +95,10 @@ class StateMachineBuilder {
     }
     for (CoreConjunct& c : design_.core) {
       size_t first = design_.states.size();
-      lower(std::move(c.body), cur);
+      if (c.resumeVar >= 0)
+        lowerResumable(c, cur);
+      else
+        lower(std::move(c.body), cur);
       if (!finishes) continue;
       for (size_t id = first; id < design_.states.size(); ++id) {
         MachineState& s = design_.states[id];
@@ -109,6 +119,46 @@ class StateMachineBuilder {
   }
 
   MachineState& state(unsigned id) { return design_.states[id]; }
+
+  static StmtPtr raw(const std::string& text) {
+    auto st = std::make_unique<Stmt>();
+    st->kind = StmtKind::Raw;
+    st->rawText = text;
+    return st;
+  }
+
+  std::string resumeValue(unsigned point) const {
+    return std::to_string(design_.vars[resume_.var].width) + "'d" + std::to_string(point);
+  }
+
+  // The conjunct is `if (__fire_k) body` (replaceGuardsWithNativeClock).
+  void lowerResumable(CoreConjunct& c, unsigned& cur) {
+    Stmt& guarded = *c.body;
+    resume_ = Resume{c.resumeVar, std::vector<unsigned>(c.waits.size() + 1, 0), {}};
+    const std::string& ident = design_.vars[c.resumeVar].ident;
+    unsigned from = cur;
+    unsigned dispatch = newState();
+    unsigned start = newState();
+    resume_.entries[0] = start;
+    unsigned b = start;
+    lower(std::move(guarded.thenStmt), b);
+    state(b).stmts.push_back(raw(ident + " = " + resumeValue(0) + ";"));
+    unsigned end = newState();
+    gotoState(b, end);
+    state(from).exit = MachineState::Exit::Branch;
+    state(from).branchCond = guarded.cond.text;
+    state(from).thenState = dispatch;
+    state(from).elseState = end;
+    state(dispatch).exit = MachineState::Exit::Case;
+    state(dispatch).caseKind = CaseKind::Case;
+    state(dispatch).caseSubject = ident;
+    for (unsigned p = 0; p < resume_.entries.size(); ++p)
+      state(dispatch).caseTargets.push_back({{resumeValue(p)}, resume_.entries[p]});
+    state(dispatch).caseTargets.push_back({{}, end});
+    for (unsigned suspended : resume_.suspends) gotoState(suspended, end);
+    resume_ = Resume{};
+    cur = end;
+  }
 
   void gotoState(unsigned from, unsigned to) {
     state(from).exit = MachineState::Exit::Goto;
@@ -204,13 +254,30 @@ class StateMachineBuilder {
         cur = exit;
         return;
       }
+      case StmtKind::EventWait: {
+        state(cur).stmts.push_back(raw(design_.vars[resume_.var].ident + " = " + resumeValue(st->waitId) + ";"));
+        resume_.suspends.push_back(cur);
+        cur = newState();
+        resume_.entries[st->waitId] = cur;
+        return;
+      }
       default:
         state(cur).stmts.push_back(std::move(st));
         return;
     }
   }
 
+  // The process being lowered when it waits inside its body: its resume
+  // register, the entry state of each resume point, and the states that
+  // suspend it (they jump to the end of the conjunct).
+  struct Resume {
+    int var = -1;
+    std::vector<unsigned> entries;
+    std::vector<unsigned> suspends;
+  };
+
   Design& design_;
+  Resume resume_;
 };
 
 }  // namespace
