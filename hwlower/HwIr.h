@@ -112,6 +112,7 @@ enum class StmtKind {
   Delay,      // #n sub: only legal in a clock generator
   EventWait,  // @(...) sub inside a process body: a resume point of its process
   Raw,        // synthesizable Verilog text made by a pass (e.g. NBA shadow writes)
+  Disable,    // `disable <label>` of an enclosing named block
   Nop,
 };
 
@@ -136,6 +137,7 @@ struct Stmt {
   uint64_t delay = 0;
   std::string rawText;
   bool isForever = false;           // While read from `forever`
+  std::string label;                // Block: its scope when named; Disable: the target
   std::vector<EventTerm> events;    // EventWait
   unsigned waitId = 0;              // EventWait: its resume point (1..)
 };

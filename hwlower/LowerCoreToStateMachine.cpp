@@ -8,7 +8,9 @@
 //     (exit Branch/Case: one new state per branch, and a phi state where
 //     the branches rejoin),
 //   - at a loop (a header state tests the condition; the body's last state
-//     jumps back to it).
+//     jumps back to it),
+//   - at a `disable` of an enclosing named block (a jump to the state
+//     after that block; the block's end is a state boundary too).
 // An if/case with no trap or loop inside stays whole inside its state.
 // Every transition except a loop's back edge goes to a higher-numbered
 // state, so the emitter can lay states out in order and let control fall
@@ -46,6 +48,7 @@ bool needsStates(const Stmt& st) {
   switch (st.kind) {
     case StmtKind::Task:
     case StmtKind::EventWait:
+    case StmtKind::Disable:
       return true;
     case StmtKind::While:
       // A constant-bound `for` without traps stays inline: synthesis unrolls it.
@@ -172,9 +175,31 @@ class StateMachineBuilder {
       return;
     }
     switch (st->kind) {
-      case StmtKind::Block:
+      case StmtKind::Block: {
+        if (st->label.empty()) {
+          for (StmtPtr& c : st->body) lower(std::move(c), cur);
+          return;
+        }
+        // A disable target: its disables jump to the state after it.
+        disableTargets_.push_back({st->label, {}});
         for (StmtPtr& c : st->body) lower(std::move(c), cur);
+        unsigned after = newState();
+        gotoState(cur, after);
+        for (unsigned from : disableTargets_.back().jumps) gotoState(from, after);
+        disableTargets_.pop_back();
+        cur = after;
         return;
+      }
+      case StmtKind::Disable: {
+        // mergeProcessesIntoCore checked that the target encloses it.
+        for (auto target = disableTargets_.rbegin(); target != disableTargets_.rend(); ++target) {
+          if (target->label != st->label) continue;
+          target->jumps.push_back(cur);
+          break;
+        }
+        cur = newState();
+        return;
+      }
       case StmtKind::Task: {
         if (isFinish(st->call)) {
           auto mark = std::make_unique<Stmt>();
@@ -276,8 +301,15 @@ class StateMachineBuilder {
     std::vector<unsigned> suspends;
   };
 
+  // A named block being lowered and the states that disable it.
+  struct DisableTarget {
+    std::string label;
+    std::vector<unsigned> jumps;
+  };
+
   Design& design_;
   Resume resume_;
+  std::vector<DisableTarget> disableTargets_;
 };
 
 }  // namespace

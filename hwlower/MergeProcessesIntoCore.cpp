@@ -19,13 +19,16 @@
 // Runs after recognizeClockGenerator. Rejects what cannot live in a core
 // that runs to completion within one tick: delays inside a body, always
 // blocks that never wait, and loops whose condition is constantly true and
-// whose body does not wait on every iteration.
+// whose body does not wait on every iteration; and a `disable` that names
+// anything but a block around it (a forward jump to that block's end).
 // Guarantees: Design::core has one conjunct per process, in source order;
 // Design::processes is empty; every EventWait has a waitId and no
 // sub-statement (it was moved after the wait).
 //
 //===----------------------------------------------------------------------===//
 #include "hwlower/Passes.h"
+
+#include <algorithm>
 
 namespace synergy::hwlower {
 
@@ -55,8 +58,13 @@ static bool containsEventWait(const Stmt& st) {
   return false;
 }
 
-static void rejectUntimable(const Stmt& st, Diagnostics& diags) {
+// `enclosing` holds the labels of the named blocks around `st`.
+static void rejectUntimable(const Stmt& st, Diagnostics& diags, std::vector<std::string>& enclosing) {
   switch (st.kind) {
+    case StmtKind::Disable:
+      if (std::find(enclosing.begin(), enclosing.end(), st.label) == enclosing.end())
+        diags.unsupported("disable of a block that does not enclose it", st.loc);
+      return;
     case StmtKind::Delay:
       diags.unsupported("delay (#" + std::to_string(st.delay) + ") inside the clocked core", st.loc);
       return;
@@ -69,11 +77,14 @@ static void rejectUntimable(const Stmt& st, Diagnostics& diags) {
     default:
       break;
   }
-  for (const StmtPtr& c : st.body) rejectUntimable(*c, diags);
-  if (st.thenStmt) rejectUntimable(*st.thenStmt, diags);
-  if (st.elseStmt) rejectUntimable(*st.elseStmt, diags);
-  for (const CaseItem& item : st.items) rejectUntimable(*item.body, diags);
-  if (st.loopBody) rejectUntimable(*st.loopBody, diags);
+  bool named = st.kind == StmtKind::Block && !st.label.empty();
+  if (named) enclosing.push_back(st.label);
+  for (const StmtPtr& c : st.body) rejectUntimable(*c, diags, enclosing);
+  if (st.thenStmt) rejectUntimable(*st.thenStmt, diags, enclosing);
+  if (st.elseStmt) rejectUntimable(*st.elseStmt, diags, enclosing);
+  for (const CaseItem& item : st.items) rejectUntimable(*item.body, diags, enclosing);
+  if (st.loopBody) rejectUntimable(*st.loopBody, diags, enclosing);
+  if (named) enclosing.pop_back();
 }
 
 static const char* edgePrefix(EdgeKind edge) {
@@ -157,7 +168,8 @@ void mergeProcessesIntoCore(Design& design, Diagnostics& diags) {
       diags.unsupported("always block without an event control", p.loc);
       continue;
     }
-    if (p.body) rejectUntimable(*p.body, diags);
+    std::vector<std::string> enclosing;
+    if (p.body) rejectUntimable(*p.body, diags, enclosing);
     CoreConjunct conjunct;
     conjunct.isInitial = p.kind == ProcessKind::Initial;
     conjunct.guard = p.guard;

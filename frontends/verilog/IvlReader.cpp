@@ -293,6 +293,7 @@ StmtPtr IvlReader::readStmt(ivl_statement_t st) {
     case IVL_ST_FORK: {
       auto block = makeStmt(StmtKind::Block, loc);
       block->isFork = ivl_statement_type(st) == IVL_ST_FORK;
+      if (ivl_scope_t named = ivl_stmt_block_scope(st)) block->label = ivl_scope_name(named);
       unsigned n = ivl_stmt_block_count(st);
       for (unsigned i = 0; i < n; ++i) {
         ivl_statement_t child = ivl_stmt_block_stmt(st, i);
@@ -473,9 +474,12 @@ StmtPtr IvlReader::readStmt(ivl_statement_t st) {
     case IVL_ST_DELAYX:
       diags_.unsupported("delay with a non-constant amount", loc);
       return makeStmt(StmtKind::Nop, loc);
-    case IVL_ST_DISABLE:
-      diags_.unsupported("disable statement", loc);
-      return makeStmt(StmtKind::Nop, loc);
+    case IVL_ST_DISABLE: {
+      // mergeProcessesIntoCore accepts only a disable of an enclosing block.
+      auto s = makeStmt(StmtKind::Disable, loc);
+      if (ivl_scope_t target = ivl_stmt_call(st)) s->label = ivl_scope_name(target);
+      return s;
+    }
     case IVL_ST_CASSIGN:
     case IVL_ST_DEASSIGN:
     case IVL_ST_FORCE:
