@@ -211,6 +211,8 @@ class Emitter {
       case MachineState::Exit::Trap:
         line(indent, "__task_r = 16'd" + std::to_string(s.taskId) + "; __state = " +
                          stateConst(s.next) + ";");
+        if (s.hasFinishExit)
+          line(indent, "if (" + d_.vars[d_.finishingVar].ident + ") __state = " + stateConst(s.finishExit) + ";");
         break;
       case MachineState::Exit::End:
         line(indent, "__state = " + stateConst(0) + ";");

@@ -69,7 +69,8 @@
 //     2. evaluate: while (!__done) { edge; if (__task != 0) service(__task) }
 //        service(id): read the args (state access), perform the task, write
 //        the result (Task::resultId) and any writable args, then one edge with
-//        __cont=1. For $finish/$stop the runtime stops instead.
+//        __cont=1. $finish/$stop are resumed too (the engine ends the
+//        calling process itself); the runtime stops after step 4.
 //     3. if (__there_are_updates) { one edge with __update=1; goto 2 }
 //     4. end of tick: $strobe/$monitor output, $yield/$save handling.
 //     $time at tick t is t * halfPeriod.

@@ -86,6 +86,13 @@ struct TaskCall {
   uint32_t taskId = 0;  // filled by lowerTaskArguments
 };
 
+enum class EdgeKind { Pos, Neg, Any };
+
+struct EventTerm {
+  EdgeKind edge = EdgeKind::Any;
+  int var = -1;  // the guard variable
+};
+
 struct Stmt;
 using StmtPtr = std::unique_ptr<Stmt>;
 
@@ -103,8 +110,9 @@ enum class StmtKind {
   While,
   Task,       // system task trap (or a hoisted system function call)
   Delay,      // #n sub: only legal in a clock generator
-  EventWait,  // @(...) sub inside a process body: unsupported in the core
+  EventWait,  // @(...) sub inside a process body: a resume point of its process
   Raw,        // synthesizable Verilog text made by a pass (e.g. NBA shadow writes)
+  Disable,    // `disable <label>` of an enclosing named block
   Nop,
 };
 
@@ -128,13 +136,10 @@ struct Stmt {
   TaskCall call;
   uint64_t delay = 0;
   std::string rawText;
-};
-
-enum class EdgeKind { Pos, Neg, Any };
-
-struct EventTerm {
-  EdgeKind edge = EdgeKind::Any;
-  int var = -1;  // the guard variable
+  bool isForever = false;           // While read from `forever`
+  std::string label;                // Block: its scope when named; Disable: the target
+  std::vector<EventTerm> events;    // EventWait
+  unsigned waitId = 0;              // EventWait: its resume point (1..)
 };
 
 enum class ProcessKind { Initial, Always };
@@ -152,6 +157,12 @@ struct CoreConjunct {
   std::vector<EventTerm> guard;
   std::string trigger;  // mangled guard, e.g. "__pos_clock || __neg_reset"
   StmtPtr body;         // after replaceGuardsWithNativeClock: `if (__fire_k) body`
+  // A process that waits inside its body: `resumeVar` holds the resume
+  // point it is suspended at (0: its guard), waits[p-1] and waitTriggers[p-1]
+  // are the events of resume point p.
+  int resumeVar = -1;
+  std::vector<std::vector<EventTerm>> waits;
+  std::vector<std::string> waitTriggers;
 };
 
 // Produced by lowerNonBlockingAssigns.
@@ -172,6 +183,10 @@ struct MachineState {
   std::string caseSubject;
   std::vector<std::pair<std::vector<std::string>, unsigned>> caseTargets;  // empty labels = default
   uint32_t taskId = 0;         // Trap
+  // Trap, in a design that calls $finish/$stop: once the run is finishing,
+  // the process resumes here instead (the end of its conjunct).
+  bool hasFinishExit = false;
+  unsigned finishExit = 0;
 };
 
 struct Design {
@@ -193,6 +208,7 @@ struct Design {
   std::vector<Task> tasks;              // manifest task table
   std::vector<MachineState> states;
   std::vector<int> stateIdToVar;        // state-access id -> var index
+  int finishingVar = -1;                // set by a $finish/$stop trap
   std::string verilog;
 
   int addVar(Var v) {

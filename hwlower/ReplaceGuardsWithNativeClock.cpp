@@ -12,6 +12,13 @@
 // and copies every guard variable into its `__prev_x`, so at quiescence
 // `__prev_x == x` for all of them and a saved state needs nothing else.
 //
+// A process suspended at a resume point fires on that point's events
+// instead of its guard (__fire_k selects by __resume_k). Like a guard, a
+// resume point sees the edges since the pass began: a wait on a variable
+// that changed earlier in the same pass (not the clock, which changes only
+// between ticks) fires in the next pass, where vvp would wait for the next
+// change.
+//
 // Runs after mergeProcessesIntoCore.
 // Guarantees: each conjunct body is `if (__fire_k) <original body>`;
 // Design::passStart and Design::guardChanged are set; `__prev_*` and
@@ -25,6 +32,19 @@
 
 namespace synergy::hwlower {
 
+// A process that waits inside its body fires on the events of the resume
+// point it is suspended at.
+static std::string fireCondition(const Design& design, const CoreConjunct& c) {
+  if (c.resumeVar < 0) return c.trigger;
+  const Var& resume = design.vars[c.resumeVar];
+  std::string width = std::to_string(resume.width) + "'d";
+  std::string cond = "(" + c.trigger + ")";
+  for (size_t p = c.waits.size(); p > 0; --p)
+    cond = "(" + resume.ident + " == " + width + std::to_string(p) + ") ? (" + c.waitTriggers[p - 1] +
+           ") : " + cond;
+  return cond;
+}
+
 void replaceGuardsWithNativeClock(Design& design) {
   // Guard variables in first-use order, with whether a level event needs
   // the whole previous value (edges need only bit 0).
@@ -32,13 +52,17 @@ void replaceGuardsWithNativeClock(Design& design) {
   std::map<int, bool> needsWholeValue;
   std::set<std::pair<EdgeKind, int>> terms;
   bool anyInitial = false;
-  for (const CoreConjunct& c : design.core) {
-    anyInitial |= c.isInitial;
-    for (const EventTerm& t : c.guard) {
+  auto addTerms = [&](const std::vector<EventTerm>& guard) {
+    for (const EventTerm& t : guard) {
       if (!needsWholeValue.count(t.var)) order.push_back(t.var);
       needsWholeValue[t.var] |= t.edge == EdgeKind::Any;
       terms.insert({t.edge, t.var});
     }
+  };
+  for (const CoreConjunct& c : design.core) {
+    anyInitial |= c.isInitial;
+    addTerms(c.guard);
+    for (const std::vector<EventTerm>& wait : c.waits) addTerms(wait);
   }
 
   std::map<int, std::string> prevOf;
@@ -100,7 +124,7 @@ void replaceGuardsWithNativeClock(Design& design) {
     CoreConjunct& c = design.core[k];
     std::string fire = "__fire_" + std::to_string(k);
     design.extraDecls.push_back("reg " + fire + " = 1'b0;");
-    design.passStart.push_back(fire + " = " + c.trigger + ";");
+    design.passStart.push_back(fire + " = " + fireCondition(design, c) + ";");
     auto guarded = std::make_unique<Stmt>();
     guarded->kind = StmtKind::If;
     guarded->loc = c.body ? c.body->loc : SourceLoc{};

@@ -176,22 +176,13 @@ void IvlReader::readProcesses() {
           case IVL_PR_ALWAYS_LATCH:
             p.kind = ProcessKind::Always;
             if (ivl_statement_type(st) == IVL_ST_WAIT) {
-              for (unsigned i = 0; i < ivl_stmt_nevent(st); ++i) {
-                ivl_event_t ev = ivl_stmt_events(st, i);
-                for (unsigned k = 0; k < ivl_event_npos(ev); ++k)
-                  p.guard.push_back({EdgeKind::Pos, reader->nexusVar(ivl_event_pos(ev, k), 0)});
-                for (unsigned k = 0; k < ivl_event_nneg(ev); ++k)
-                  p.guard.push_back({EdgeKind::Neg, reader->nexusVar(ivl_event_neg(ev, k), 0)});
-                for (unsigned k = 0; k < ivl_event_nany(ev); ++k)
-                  p.guard.push_back({EdgeKind::Any, reader->nexusVar(ivl_event_any(ev, k), 0)});
-              }
+              p.guard = reader->readEventTerms(st);
               ivl_statement_t sub = ivl_stmt_sub_stmt(st);
               p.body = sub ? reader->readStmt(sub) : std::make_unique<Stmt>();
-            } else if (ivl_statement_type(st) == IVL_ST_DELAY) {
-              p.body = reader->readStmt(st);
             } else {
-              reader->diags_.unsupported("always block without a leading event control", p.loc);
-              return 0;
+              // A delay is a clock generator; anything else must wait
+              // inside its body (mergeProcessesIntoCore decides).
+              p.body = reader->readStmt(st);
             }
             break;
           case IVL_PR_FINAL:
@@ -202,6 +193,31 @@ void IvlReader::readProcesses() {
         return 0;
       },
       this);
+}
+
+std::vector<EventTerm> IvlReader::readEventTerms(ivl_statement_t wait) {
+  std::vector<EventTerm> terms;
+  for (unsigned i = 0; i < ivl_stmt_nevent(wait); ++i) {
+    ivl_event_t ev = ivl_stmt_events(wait, i);
+    for (unsigned k = 0; k < ivl_event_npos(ev); ++k)
+      terms.push_back({EdgeKind::Pos, nexusVar(ivl_event_pos(ev, k), 0)});
+    for (unsigned k = 0; k < ivl_event_nneg(ev); ++k)
+      terms.push_back({EdgeKind::Neg, nexusVar(ivl_event_neg(ev, k), 0)});
+    for (unsigned k = 0; k < ivl_event_nany(ev); ++k)
+      terms.push_back({EdgeKind::Any, nexusVar(ivl_event_any(ev, k), 0)});
+  }
+  return terms;
+}
+
+static bool containsEventWait(const Stmt& st) {
+  if (st.kind == StmtKind::EventWait) return true;
+  for (const StmtPtr& c : st.body)
+    if (containsEventWait(*c)) return true;
+  for (const Stmt* c : {st.thenStmt.get(), st.elseStmt.get(), st.loopBody.get()})
+    if (c && containsEventWait(*c)) return true;
+  for (const CaseItem& item : st.items)
+    if (item.body && containsEventWait(*item.body)) return true;
+  return false;
 }
 
 static StmtPtr makeStmt(StmtKind kind, SourceLoc loc) {
@@ -277,6 +293,7 @@ StmtPtr IvlReader::readStmt(ivl_statement_t st) {
     case IVL_ST_FORK: {
       auto block = makeStmt(StmtKind::Block, loc);
       block->isFork = ivl_statement_type(st) == IVL_ST_FORK;
+      if (ivl_scope_t named = ivl_stmt_block_scope(st)) block->label = ivl_scope_name(named);
       unsigned n = ivl_stmt_block_count(st);
       for (unsigned i = 0; i < n; ++i) {
         ivl_statement_t child = ivl_stmt_block_stmt(st, i);
@@ -286,6 +303,12 @@ StmtPtr IvlReader::readStmt(ivl_statement_t st) {
           continue;
         }
         block->body.push_back(readStmt(child));
+      }
+      // Running a fork's branches in order is only a valid schedule when
+      // none of them waits.
+      if (block->isFork && containsEventWait(*block)) {
+        diags_.unsupported("event control inside fork/join", loc);
+        return makeStmt(StmtKind::Nop, loc);
       }
       return block;
     }
@@ -400,9 +423,17 @@ StmtPtr IvlReader::readStmt(ivl_statement_t st) {
       block->body.push_back(std::move(loop));
       return block;
     }
-    case IVL_ST_FOREVER:
-      diags_.unsupported("unbounded loop (forever)", loc);
-      return makeStmt(StmtKind::Nop, loc);
+    case IVL_ST_FOREVER: {
+      // A loop on a constant true condition; mergeProcessesIntoCore accepts
+      // it only when every iteration waits for an event.
+      auto s = makeStmt(StmtKind::While, loc);
+      s->isForever = true;
+      s->cond.text = "1'b1";
+      s->cond.width = 1;
+      s->cond.isConstant = true;
+      s->loopBody = readStmt(ivl_stmt_sub_stmt(st));
+      return s;
+    }
     case IVL_ST_DO_WHILE:
       diags_.unsupported("do-while loop", loc);
       return makeStmt(StmtKind::Nop, loc);
@@ -435,6 +466,7 @@ StmtPtr IvlReader::readStmt(ivl_statement_t st) {
     }
     case IVL_ST_WAIT: {
       auto s = makeStmt(StmtKind::EventWait, loc);
+      s->events = readEventTerms(st);
       ivl_statement_t sub = ivl_stmt_sub_stmt(st);
       s->loopBody = sub ? readStmt(sub) : makeStmt(StmtKind::Nop, loc);
       return s;
@@ -442,9 +474,12 @@ StmtPtr IvlReader::readStmt(ivl_statement_t st) {
     case IVL_ST_DELAYX:
       diags_.unsupported("delay with a non-constant amount", loc);
       return makeStmt(StmtKind::Nop, loc);
-    case IVL_ST_DISABLE:
-      diags_.unsupported("disable statement", loc);
-      return makeStmt(StmtKind::Nop, loc);
+    case IVL_ST_DISABLE: {
+      // mergeProcessesIntoCore accepts only a disable of an enclosing block.
+      auto s = makeStmt(StmtKind::Disable, loc);
+      if (ivl_scope_t target = ivl_stmt_call(st)) s->label = ivl_scope_name(target);
+      return s;
+    }
     case IVL_ST_CASSIGN:
     case IVL_ST_DEASSIGN:
     case IVL_ST_FORCE:

@@ -298,6 +298,17 @@ void TaskServicer::serviceRandom(const Task& task, bool isUnsigned) {
   writeResult(task, result);
 }
 
+// vvp reads each bound as a C int (vpiIntVal): the low 32 bits, sign- or
+// zero-extended from the argument's own width.
+void TaskServicer::serviceUrandomRange(const Task& task) {
+  auto bound = [&](size_t i) {
+    return i < task.args.size() && task.args[i].kind == TaskArgKind::Value
+               ? static_cast<int32_t>(static_cast<uint32_t>(readArg(task.args[i]).toUint64()))
+               : 0;
+  };
+  writeResult(task, BitValue::fromUint64(verilogUrandomRange(urandomSeed, bound(0), bound(1)), 32));
+}
+
 void TaskServicer::servicePlusargs(const Task& task, bool withValue) {
   if (task.args.empty()) {
     writeResult(task, 0);
@@ -427,6 +438,8 @@ bool TaskServicer::service(uint32_t taskId, std::string& error) {
     serviceRandom(task, false);
   } else if (name == "$urandom") {
     serviceRandom(task, true);
+  } else if (name == "$urandom_range") {
+    serviceUrandomRange(task);
   } else if (name == "$test$plusargs") {
     servicePlusargs(task, false);
   } else if (name == "$value$plusargs") {

@@ -11,9 +11,11 @@
 // Semantics that differ from vvp, by design:
 //  - engines are 2-state: there are no x/z digits and $fscanf/$readmem
 //    read x and z digits as 0;
-//  - $finish and $stop end the run at the end of the current tick, so
-//    statements after them in the same tick still run; $stop behaves like
-//    `vvp -n` (no interactive prompt) and, as there, skips pending $strobe;
+//  - $finish and $stop end the run at the end of the current tick. As in
+//    vvp, the calling process stops at the call and any other process stops
+//    after its next system task (the engine does that, see
+//    LowerCoreToStateMachine.cpp); $stop behaves like `vvp -n` (no
+//    interactive prompt) and, as there, skips pending $strobe;
 //  - $strobe and $monitor print their arguments' values at the end of the
 //    tick, which is exact for arguments that are plain variables.
 //
@@ -85,6 +87,7 @@ class TaskServicer {
   void serviceScanf(const hwlower::Task& task, bool fromFile);
   void serviceReadmem(const hwlower::Task& task, int radixBits);
   void serviceRandom(const hwlower::Task& task, bool isUnsigned);
+  void serviceUrandomRange(const hwlower::Task& task);
   void servicePlusargs(const hwlower::Task& task, bool withValue);
 
   const hwlower::EngineManifest& manifest_;

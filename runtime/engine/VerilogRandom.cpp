@@ -10,13 +10,14 @@
 
 #include <cstring>
 #include <limits>
+#include <utility>
 
 namespace synergy::engine {
 
 static constexpr int32_t kInt32Min = std::numeric_limits<int32_t>::min();
 static constexpr int32_t kInt32Max = std::numeric_limits<int32_t>::max();
 
-static double uniformReal(int32_t& seed, int32_t start, int32_t end) {
+static double uniformReal(int32_t& seed, int64_t start, int64_t end) {
   if (seed == 0)
     seed = 259341593;
   double low = 0.0;
@@ -34,18 +35,19 @@ static double uniformReal(int32_t& seed, int32_t start, int32_t end) {
   return (high - low) * (fraction - 1.0) + low;
 }
 
-// The standard truncates toward minus infinity into a 32-bit long.
-static int32_t floorToInt32(double real) {
-  int64_t whole = real >= 0 ? static_cast<int64_t>(real) : static_cast<int64_t>(real - 1);
-  return static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint64_t>(whole)));
+// The standard truncates toward minus infinity into a `long`.
+static int64_t floorToLong(double real) {
+  return real >= 0 ? static_cast<int64_t>(real) : static_cast<int64_t>(real - 1);
 }
 
-int32_t distUniform(int32_t& seed, int32_t start, int32_t end) {
+// Icarus computes in a 64-bit `long` and only compares the bounds against
+// the 32-bit extremes, which $urandom_range's unsigned bounds rely on.
+static int64_t distUniformLong(int32_t& seed, int64_t start, int64_t end) {
   if (start >= end)
     return start;
   if (end != kInt32Max) {
-    int32_t exclusiveEnd = end + 1;
-    int32_t result = floorToInt32(uniformReal(seed, start, exclusiveEnd));
+    int64_t exclusiveEnd = end + 1;
+    int64_t result = floorToLong(uniformReal(seed, start, exclusiveEnd));
     if (result < start)
       result = start;
     if (result >= exclusiveEnd)
@@ -53,8 +55,8 @@ int32_t distUniform(int32_t& seed, int32_t start, int32_t end) {
     return result;
   }
   if (start != kInt32Min) {
-    int32_t exclusiveStart = start - 1;
-    int32_t result = floorToInt32(uniformReal(seed, exclusiveStart, end) + 1.0);
+    int64_t exclusiveStart = start - 1;
+    int64_t result = floorToLong(uniformReal(seed, exclusiveStart, end) + 1.0);
     if (result <= exclusiveStart)
       result = exclusiveStart + 1;
     if (result > end)
@@ -63,13 +65,29 @@ int32_t distUniform(int32_t& seed, int32_t start, int32_t end) {
   }
   double real = (uniformReal(seed, start, end) + 2147483648.0) / 4294967295.0;
   real = real * 4294967296.0 - 2147483648.0;
-  return floorToInt32(real);
+  return floorToLong(real);
+}
+
+int32_t distUniform(int32_t& seed, int32_t start, int32_t end) {
+  return static_cast<int32_t>(static_cast<uint32_t>(distUniformLong(seed, start, end)));
 }
 
 int32_t verilogRandom(int32_t& seed) { return distUniform(seed, kInt32Min, kInt32Max); }
 
 uint32_t verilogUrandom(int32_t& seed) {
   return static_cast<uint32_t>(verilogRandom(seed)) ^ 0x80000000u;
+}
+
+uint32_t verilogUrandomRange(int32_t& seed, int32_t maxArg, int32_t minArg) {
+  // vvp reads both bounds as C ints and widens them to unsigned long, so a
+  // bound with bit 31 set becomes a huge 64-bit value.
+  uint64_t high = static_cast<uint64_t>(static_cast<int64_t>(maxArg));
+  uint64_t low = static_cast<uint64_t>(static_cast<int64_t>(minArg));
+  if (low > high)
+    std::swap(low, high);
+  const uint64_t bias = static_cast<uint64_t>(static_cast<int64_t>(kInt32Min));
+  int64_t result = distUniformLong(seed, static_cast<int64_t>(low + bias), static_cast<int64_t>(high + bias));
+  return static_cast<uint32_t>(static_cast<uint64_t>(result) - bias);
 }
 
 }  // namespace synergy::engine
