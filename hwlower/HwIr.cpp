@@ -16,6 +16,17 @@ static std::string where(const SourceLoc& loc) {
   return loc.file + ":" + std::to_string(loc.line);
 }
 
+bool anyStatement(const Stmt& st, const std::function<bool(const Stmt&)>& pred) {
+  if (pred(st)) return true;
+  for (const StmtPtr& c : st.body)
+    if (anyStatement(*c, pred)) return true;
+  for (const Stmt* c : {st.thenStmt.get(), st.elseStmt.get(), st.loopBody.get()})
+    if (c && anyStatement(*c, pred)) return true;
+  for (const CaseItem& item : st.items)
+    if (item.body && anyStatement(*item.body, pred)) return true;
+  return false;
+}
+
 void Diagnostics::unsupported(const std::string& what, const SourceLoc& loc) {
   std::string at = where(loc);
   std::cerr << (at.empty() ? "" : at + ": ") << "error: unsupported: " << what

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -188,6 +189,14 @@ struct MachineState {
   bool hasFinishExit = false;
   unsigned finishExit = 0;
 };
+
+// Whether `st` or a statement nested in it (block members, branches, case
+// arms, loop and event-control bodies) satisfies `pred`.
+bool anyStatement(const Stmt& st, const std::function<bool(const Stmt&)>& pred);
+
+inline bool containsEventWait(const Stmt& st) {
+  return anyStatement(st, [](const Stmt& s) { return s.kind == StmtKind::EventWait; });
+}
 
 struct Design {
   std::string top;

@@ -71,14 +71,7 @@ bool needsStates(const Stmt& st) {
 bool isFinish(const TaskCall& call) { return call.name == "$finish" || call.name == "$stop"; }
 
 bool callsFinish(const Stmt& st) {
-  if (st.kind == StmtKind::Task && isFinish(st.call)) return true;
-  for (const StmtPtr& c : st.body)
-    if (callsFinish(*c)) return true;
-  for (const Stmt* c : {st.thenStmt.get(), st.elseStmt.get(), st.loopBody.get()})
-    if (c && callsFinish(*c)) return true;
-  for (const CaseItem& item : st.items)
-    if (item.body && callsFinish(*item.body)) return true;
-  return false;
+  return anyStatement(st, [](const Stmt& s) { return s.kind == StmtKind::Task && isFinish(s.call); });
 }
 
 class StateMachineBuilder {

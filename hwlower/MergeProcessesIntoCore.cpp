@@ -47,17 +47,6 @@ static bool waitsUnconditionally(const Stmt& body) {
   return false;
 }
 
-static bool containsEventWait(const Stmt& st) {
-  if (st.kind == StmtKind::EventWait) return true;
-  for (const StmtPtr& c : st.body)
-    if (containsEventWait(*c)) return true;
-  for (const Stmt* c : {st.thenStmt.get(), st.elseStmt.get(), st.loopBody.get()})
-    if (c && containsEventWait(*c)) return true;
-  for (const CaseItem& item : st.items)
-    if (item.body && containsEventWait(*item.body)) return true;
-  return false;
-}
-
 // `enclosing` holds the labels of the named blocks around `st`.
 static void rejectUntimable(const Stmt& st, Diagnostics& diags, std::vector<std::string>& enclosing) {
   switch (st.kind) {

@@ -209,17 +209,6 @@ std::vector<EventTerm> IvlReader::readEventTerms(ivl_statement_t wait) {
   return terms;
 }
 
-static bool containsEventWait(const Stmt& st) {
-  if (st.kind == StmtKind::EventWait) return true;
-  for (const StmtPtr& c : st.body)
-    if (containsEventWait(*c)) return true;
-  for (const Stmt* c : {st.thenStmt.get(), st.elseStmt.get(), st.loopBody.get()})
-    if (c && containsEventWait(*c)) return true;
-  for (const CaseItem& item : st.items)
-    if (item.body && containsEventWait(*item.body)) return true;
-  return false;
-}
-
 static StmtPtr makeStmt(StmtKind kind, SourceLoc loc) {
   auto s = std::make_unique<Stmt>();
   s->kind = kind;

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
@@ -48,11 +49,17 @@ std::unique_ptr<Granule> Granule::spawnThread(Granule& parent) {
 
 size_t Granule::nextExtensionIndex() {
   static std::atomic<size_t> next{0};
-  return next.fetch_add(1);
+  size_t index = next.fetch_add(1);
+  if (index >= kMaxExtensionTypes) {
+    std::fprintf(stderr, "synergy: more than %zu granule extension types\n", kMaxExtensionTypes);
+    std::abort();
+  }
+  return index;
 }
 
 Granule::~Granule() {
-  extensions_.clear();
+  // Latest first: an extension may use those that existed when it was made.
+  for (size_t i = kMaxExtensionTypes; i-- > 0;) extensions_[i].reset();
   if (instantiated_) removeMemoryView(module_->memory(instance_));
   if (instantiated_ && ownsInstanceResources_) module_->freeInstance(instance_);
   std::free(threadTable_);

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -143,11 +144,12 @@ class Granule {
 
   // The granule's extension of type T, made on first use. Host functions
   // look theirs up on every call, so each extension type gets a small
-  // process-wide index and the lookup is an array access.
+  // process-wide index and the lookup is an array access. The array never
+  // moves: threads of a process may hold one extension while another is
+  // made.
   template <typename T>
   T& extension() {
     static const size_t index = nextExtensionIndex();
-    if (index >= extensions_.size()) extensions_.resize(index + 1);
     auto& slot = extensions_[index];
     if (!slot) slot = std::make_unique<T>(*this);
     return static_cast<T&>(*slot);
@@ -167,7 +169,8 @@ class Granule {
   void* threadTable_ = nullptr;  // a thread granule's own function table entries
   MemorySync* memorySync_ = nullptr;
   snapshot::LinearMemory* memory_ = nullptr;
-  std::vector<std::unique_ptr<HostExtension>> extensions_;
+  static constexpr size_t kMaxExtensionTypes = 16;
+  std::array<std::unique_ptr<HostExtension>, kMaxExtensionTypes> extensions_;
 };
 
 }  // namespace synergy::granule
