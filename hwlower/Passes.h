@@ -15,6 +15,9 @@ void flattenBlocks(Design& design);
 // RecognizeClockGenerator.cpp: drops `always #d clock = ~clock`, makes
 // `clock` the runtime-driven input, records the half period.
 void recognizeClockGenerator(Design& design, Diagnostics& diags);
+// FoldConstantVariables.cpp: a register only set to a constant at the start
+// of an initial block becomes a net driven by that constant.
+void foldConstantVariables(Design& design);
 // MergeProcessesIntoCore.cpp (Fig. 3): one core, each conjunct guarded by
 // its mangled original guard.
 void mergeProcessesIntoCore(Design& design, Diagnostics& diags);

@@ -64,6 +64,9 @@ bool lowerDesign(Design& design, Diagnostics& diags, EngineManifest& manifest) {
   // Before merging: the generator is a process that must not enter the core.
   if (!stage("recognize-clock-generator")) return false;
   recognizeClockGenerator(design, diags);
+  // Before merging: it matches statements at the start of initial blocks.
+  if (!stage("fold-constant-variables")) return false;
+  foldConstantVariables(design);
   if (!stage("merge-processes-into-core")) return false;
   mergeProcessesIntoCore(design, diags);
   // Fig. 4: needs the conjuncts' guards, wraps each body in its fire flag.
