@@ -147,10 +147,15 @@ class Granule {
   template <typename T>
   T& extension() {
     static const size_t index = nextExtensionIndex();
+    if (index < extensions_.size() && extensions_[index])
+      return static_cast<T&>(*extensions_[index]);
+    // T's constructor may make other extensions and so grow the vector: no
+    // reference into it is held across the construction.
+    auto made = std::make_unique<T>(*this);
+    T& extension = *made;
     if (index >= extensions_.size()) extensions_.resize(index + 1);
-    auto& slot = extensions_[index];
-    if (!slot) slot = std::make_unique<T>(*this);
-    return static_cast<T&>(*slot);
+    extensions_[index] = std::move(made);
+    return extension;
   }
 
  private:
