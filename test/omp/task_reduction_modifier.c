@@ -61,5 +61,23 @@ int main(void) {
     }
   }
   printf("rounds: first %d second %d\n", first, second);
+
+  // sections: each section's tasks, and the section itself, contribute.
+  int fromSections = 0;
+#pragma omp parallel sections reduction(task, +: fromSections)
+  {
+#pragma omp section
+    for (int i = 0; i < 10; ++i) {
+#pragma omp task in_reduction(+: fromSections) firstprivate(i)
+      fromSections += i;
+    }
+#pragma omp section
+    {
+      fromSections += 100;
+#pragma omp task in_reduction(+: fromSections)
+      fromSections += 1000;
+    }
+  }
+  printf("sections: %d\n", fromSections);
   return 0;
 }
