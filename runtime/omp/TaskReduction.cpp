@@ -1,6 +1,7 @@
 //===- TaskReduction.cpp - reductions over the tasks of a taskgroup --------===//
 #include "omp/TaskReduction.h"
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 
@@ -25,12 +26,10 @@ uint32_t readWord(Granule& granule, uint32_t address) {
   return *granule.guestPtr<uint32_t>(address);
 }
 
-uint32_t initialise(OmpThread& me, uint32_t count, uint32_t inputs) {
+// A reduction over `count` kmp_taskred_input_t at `inputs`, with a private
+// copy of each variable per team thread, initialised by clang's initialiser.
+std::unique_ptr<TaskReduction> createReduction(OmpThread& me, uint32_t count, uint32_t inputs) {
   Granule& granule = me.granule;
-  const std::shared_ptr<Task>& task = currentTask(me);
-  std::shared_ptr<TaskGroup> group = task->openGroup;
-  if (!group) granule.trap("task reduction outside a taskgroup");
-  if (group->reduction) granule.trap("a second task reduction in one taskgroup");
   auto reduction = std::make_unique<TaskReduction>();
   size_t threads = size_t(me.teamSize());
   for (uint32_t i = 0; i < count; ++i) {
@@ -54,13 +53,95 @@ uint32_t initialise(OmpThread& me, uint32_t count, uint32_t inputs) {
     }
     reduction->items.push_back(std::move(item));
   }
-  TaskPool& pool = taskPoolOf(me);
+  return reduction;
+}
+
+// Gives `group` the reduction and a handle its tasks can name it by.
+uint32_t publish(TaskPool& pool, const std::shared_ptr<TaskGroup>& group,
+                 std::unique_ptr<TaskReduction> reduction) {
   std::lock_guard guard(pool.lock);
   reduction->handle = ++pool.lastReductionHandle;
   uint32_t handle = reduction->handle;
   group->reduction = std::move(reduction);
   pool.reductions[handle] = group;
   return handle;
+}
+
+uint32_t initialise(OmpThread& me, uint32_t count, uint32_t inputs) {
+  std::shared_ptr<TaskGroup> group = currentTask(me)->openGroup;
+  if (!group) me.granule.trap("task reduction outside a taskgroup");
+  if (group->reduction) me.granule.trap("a second task reduction in one taskgroup");
+  return publish(taskPoolOf(me), group, createReduction(me, count, inputs));
+}
+
+// A member joins the team's reduction(task, ...) construct, starting it if
+// it is the first: its private variables are named in `inputs`, and the
+// tasks it creates from now on belong to the construct's taskgroup.
+uint32_t joinTeamReduction(OmpThread& me, uint32_t count, uint32_t inputs) {
+  Granule& granule = me.granule;
+  TaskPool& pool = taskPoolOf(me);
+  const std::shared_ptr<Task>& task = currentTask(me);
+  size_t members = size_t(me.teamSize());
+  size_t member = size_t(me.at.threadNum);
+  std::lock_guard guard(pool.teamReductionLock);
+  std::shared_ptr<TaskGroup>& group = pool.teamReduction;
+  if (!group || size_t(group->reduction->joined) == members) {
+    group = std::make_shared<TaskGroup>();
+    group->outer = task->openGroup;
+    std::unique_ptr<TaskReduction> reduction = createReduction(me, count, inputs);
+    reduction->outerOfMember.resize(members);
+    for (TaskReductionItem& item : reduction->items) item.privates.assign(members, 0);
+    publish(pool, group, std::move(reduction));
+    // The copies' initial values reach the replicas of the threads whose
+    // tasks update them.
+    releaseMemory(granule);
+  }
+  TaskReduction& reduction = *group->reduction;
+  if (reduction.items.size() != count) granule.trap("team task reduction of another shape");
+  {
+    // Other members' tasks look the private variables up under the pool's lock.
+    std::lock_guard poolGuard(pool.lock);
+    for (uint32_t i = 0; i < count; ++i)
+      reduction.items[i].privates[member] =
+          readWord(granule, inputs + i * kInputBytes + kSharedField);
+  }
+  reduction.outerOfMember[member] = task->openGroup;
+  ++reduction.joined;
+  task->openGroup = group;
+  return reduction.handle;
+}
+
+// The end of the team's reduction(task, ...) construct for one member: once
+// every member is here and every task of the construct complete, the member
+// folds the copy its thread's tasks updated into its private variable.
+void leaveTeamReduction(OmpThread& me) {
+  Granule& granule = me.granule;
+  const std::shared_ptr<Task>& task = currentTask(me);
+  std::shared_ptr<TaskGroup> group = task->openGroup;
+  if (!group || !group->reduction || group->reduction->outerOfMember.empty())
+    granule.trap("__kmpc_task_reduction_modifier_fini without a task reduction");
+  TaskReduction& reduction = *group->reduction;
+  int members = me.teamSize();
+  TaskPool& pool = taskPoolOf(me);
+  reduction.arrived.fetch_add(1, std::memory_order_acq_rel);
+  pool.signal();
+  runTasksAsAtBarrier(me, [&] {
+    return reduction.arrived.load(std::memory_order_acquire) == members &&
+           group->pending.load(std::memory_order_acquire) == 0;
+  });
+  acquireMemory(granule);
+  size_t member = size_t(me.at.threadNum);
+  for (TaskReductionItem& item : reduction.items) {
+    uint32_t copy = item.copies[member];
+    callTableFunction(granule, item.combiner, {item.privates[member], copy});
+    if (item.finalizer) callTableFunction(granule, item.finalizer, {copy});
+    guestFree(granule, copy);
+  }
+  task->openGroup = reduction.outerOfMember[member];
+  if (reduction.left.fetch_add(1, std::memory_order_acq_rel) + 1 == members) {
+    std::lock_guard guard(pool.lock);
+    pool.reductions.erase(reduction.handle);
+  }
 }
 
 // The calling thread's copy of `variable` (a reduced variable, or already a
@@ -82,10 +163,15 @@ uint32_t threadCopy(OmpThread& me, uint32_t handle, uint32_t variable) {
       if (!group->reduction) continue;
       for (const TaskReductionItem& item : group->reduction->items) {
         if (thread >= item.copies.size()) break;
-        if (item.shared == variable) found = item.copies[thread];
+        if (item.shared == variable ||
+            std::find(item.privates.begin(), item.privates.end(), variable) !=
+                item.privates.end())
+          found = item.copies[thread];
+        // A task nested in a task of the reduction names the copy of the
+        // thread that ran its parent; it updates its own thread's.
         for (uint32_t copy : item.copies)
           if (variable >= copy && variable < copy + std::max<uint32_t>(item.size, 1))
-            found = variable;
+            found = item.copies[thread] + (variable - copy);
         if (found) break;
       }
     }
@@ -116,6 +202,15 @@ extern "C" {
 
 uint32_t Z_envZ___kmpc_taskred_init(void* host, uint32_t, uint32_t count, uint32_t inputs) {
   return initialise(ompThread(Granule::fromHost(host)), count, inputs);
+}
+
+uint32_t Z_envZ___kmpc_taskred_modifier_init(void* host, uint32_t, uint32_t, uint32_t,
+                                             uint32_t count, uint32_t inputs) {
+  return joinTeamReduction(ompThread(Granule::fromHost(host)), count, inputs);
+}
+
+void Z_envZ___kmpc_task_reduction_modifier_fini(void* host, uint32_t, uint32_t, uint32_t) {
+  leaveTeamReduction(ompThread(Granule::fromHost(host)));
 }
 
 uint32_t Z_envZ___kmpc_task_reduction_get_th_data(void* host, uint32_t, uint32_t handle,

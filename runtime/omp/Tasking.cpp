@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstring>
 #include <string>
+#include <utility>
 
 #include "omp/Team.h"
 
@@ -19,6 +20,7 @@ namespace synergy::omp {
 namespace {
 
 // kmp_tasking_flags_t bits of __kmpc_omp_task_alloc's flags.
+constexpr int32_t kTiedFlag = 1;
 constexpr int32_t kFinalFlag = 2;
 constexpr int32_t kDestructorsThunkFlag = 8;
 
@@ -132,27 +134,54 @@ void runTask(OmpThread& me, const std::shared_ptr<Task>& task) {
   finishRun(me, task);
 }
 
-std::shared_ptr<Task> takeReady(TaskPool& pool) {
+// Whether a thread whose innermost suspended tied task is `constraint` may
+// start `candidate`: untied tasks always, tied ones only below it.
+bool schedulable(const Task& candidate, const Task* constraint) {
+  if (!constraint || !(candidate.flags & kTiedFlag)) return true;
+  for (const Task* ancestor = candidate.parent.get(); ancestor; ancestor = ancestor->parent.get())
+    if (ancestor == constraint) return true;
+  return false;
+}
+
+// The oldest ready task the thread may start.
+std::shared_ptr<Task> takeReady(TaskPool& pool, const Task* constraint) {
   std::lock_guard guard(pool.lock);
-  if (pool.ready.empty()) return nullptr;
-  std::shared_ptr<Task> task = std::move(pool.ready.front());
-  pool.ready.pop_front();
+  auto it = std::find_if(pool.ready.begin(), pool.ready.end(),
+                         [&](const auto& task) { return schedulable(*task, constraint); });
+  if (it == pool.ready.end()) return nullptr;
+  std::shared_ptr<Task> task = std::move(*it);
+  pool.ready.erase(it);
   return task;
+}
+
+enum class Wait { Barrier, InTask };
+
+// What a thread about to suspend its current task may start meanwhile: at a
+// barrier anything; in a task, descendants of the innermost tied task it
+// suspends (the current one unless that is untied).
+const Task* constraintFor(OmpThread& me, Wait wait) {
+  if (wait == Wait::Barrier) return nullptr;
+  const Task& current = *currentTask(me);
+  bool tied = current.address == 0 || (current.flags & kTiedFlag);
+  return tied ? &current : me.at.suspendedTied;
 }
 
 // Runs ready tasks of `pool` until `done` holds.
 template <typename Done>
-void runTasksUntil(OmpThread& me, TaskPool& pool, Done done) {
+void runTasksUntil(OmpThread& me, TaskPool& pool, Wait wait, Done done) {
+  const Task* constraint = constraintFor(me, wait);
+  const Task* outer = std::exchange(me.at.suspendedTied, constraint);
   for (;;) {
-    if (done()) return;
+    if (done()) break;
     uint32_t seen = pool.events.load(std::memory_order_acquire);
-    if (std::shared_ptr<Task> task = takeReady(pool)) {
+    if (std::shared_ptr<Task> task = takeReady(pool, constraint)) {
       runTask(me, task);
       continue;
     }
-    if (done()) return;
+    if (done()) break;
     waitWhileEquals(pool.events, seen);
   }
+  me.at.suspendedTied = outer;
 }
 
 std::vector<DependRequest> readDependences(Granule& granule, uint32_t list, uint32_t count,
@@ -236,7 +265,7 @@ void waitForDependences(OmpThread& me, const std::vector<DependRequest>& request
     }
   }
   if (predecessors.empty()) return;
-  runTasksUntil(me, pool, [&] {
+  runTasksUntil(me, pool, Wait::InTask, [&] {
     return std::all_of(predecessors.begin(), predecessors.end(),
                        [](const auto& task) { return task->completed.load(); });
   });
@@ -254,7 +283,7 @@ void endTaskgroup(OmpThread& me) {
   const std::shared_ptr<Task>& task = currentTask(me);
   std::shared_ptr<TaskGroup> group = task->openGroup;
   if (!group) me.granule.trap("__kmpc_end_taskgroup without a taskgroup");
-  runTasksUntil(me, taskPoolOf(me),
+  runTasksUntil(me, taskPoolOf(me), Wait::InTask,
                 [&] { return group->pending.load(std::memory_order_acquire) == 0; });
   task->openGroup = group->outer;
   acquireMemory(me.granule);
@@ -351,7 +380,8 @@ void taskingBarrier(OmpThread& me) {
     // Tasks run at once in a team of one, except those that waited for a
     // detached task's event.
     TaskPool& pool = taskPoolOf(me);
-    runTasksUntil(me, pool, [&] { return pool.unfinished.load(std::memory_order_acquire) == 0; });
+    runTasksUntil(me, pool, Wait::Barrier,
+                  [&] { return pool.unfinished.load(std::memory_order_acquire) == 0; });
     return;
   }
   Granule& granule = me.granule;
@@ -360,24 +390,30 @@ void taskingBarrier(OmpThread& me) {
   releaseMemory(granule);
   uint32_t generation = team.barrier.generation();
   if (team.barrier.arrive()) {
-    runTasksUntil(me, pool, [&] { return pool.unfinished.load(std::memory_order_acquire) == 0; });
+    runTasksUntil(me, pool, Wait::Barrier,
+                  [&] { return pool.unfinished.load(std::memory_order_acquire) == 0; });
     team.barrier.complete();
     pool.signal();
   } else {
-    runTasksUntil(me, pool, [&] { return team.barrier.generation() != generation; });
+    runTasksUntil(me, pool, Wait::Barrier, [&] { return team.barrier.generation() != generation; });
   }
   acquireMemory(granule);
+}
+
+void runTasksAsAtBarrier(OmpThread& me, const std::function<bool()>& done) {
+  runTasksUntil(me, taskPoolOf(me), Wait::Barrier, done);
 }
 
 void finishImplicitTask(OmpThread& me) {
   Team& team = *me.at.team;
   TaskPool& pool = team.tasks;
   if (me.at.threadNum != 0) {
-    runTasksUntil(me, pool, [&] { return pool.unfinished.load(std::memory_order_acquire) == 0; });
+    runTasksUntil(me, pool, Wait::Barrier,
+                  [&] { return pool.unfinished.load(std::memory_order_acquire) == 0; });
     pool.membersDone.fetch_add(1, std::memory_order_acq_rel);
     pool.signal();
   } else {
-    runTasksUntil(me, pool, [&] {
+    runTasksUntil(me, pool, Wait::Barrier, [&] {
       return pool.membersDone.load(std::memory_order_acquire) == team.size - 1 &&
              pool.unfinished.load(std::memory_order_acquire) == 0;
     });
@@ -449,7 +485,7 @@ void Z_envZ___kmpc_omp_task_complete_if0(void* host, uint32_t, uint32_t, uint32_
 uint32_t Z_envZ___kmpc_omp_taskwait(void* host, uint32_t, uint32_t) {
   OmpThread& me = ompThread(Granule::fromHost(host));
   std::shared_ptr<Task> task = currentTask(me);
-  runTasksUntil(me, taskPoolOf(me),
+  runTasksUntil(me, taskPoolOf(me), Wait::InTask,
                 [&] { return task->children.load(std::memory_order_acquire) == 0; });
   acquireMemory(me.granule);
   return 0;
@@ -476,7 +512,13 @@ void Z_envZ___kmpc_omp_wait_deps(void* host, uint32_t, uint32_t, uint32_t count,
 
 uint32_t Z_envZ___kmpc_omp_taskyield(void* host, uint32_t, uint32_t, uint32_t) {
   OmpThread& me = ompThread(Granule::fromHost(host));
-  if (std::shared_ptr<Task> task = takeReady(taskPoolOf(me))) runTask(me, task);
+  const Task* outer = me.at.suspendedTied;
+  const Task* constraint = constraintFor(me, Wait::InTask);
+  if (std::shared_ptr<Task> task = takeReady(taskPoolOf(me), constraint)) {
+    me.at.suspendedTied = constraint;
+    runTask(me, task);
+    me.at.suspendedTied = outer;
+  }
   return 0;
 }
 

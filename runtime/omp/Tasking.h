@@ -13,7 +13,12 @@
 // queue at its scheduling points (barriers, taskwait, the end of a taskgroup,
 // taskyield and the end of the region), so a task may run on a thread other
 // than its creator. In a team of one, in a final task, or when the queue is
-// long, a task runs at once in the creating thread instead.
+// long, a task runs at once in the creating thread instead. A thread that
+// waits inside a task (taskwait, the end of a taskgroup, taskyield) starts
+// only tied tasks descending from the innermost tied task it suspends, as
+// OpenMP's task scheduling constraint requires: a task that holds a lock
+// across a taskwait must not find an unrelated task wanting that lock
+// stacked above it on its own thread. Barriers may start any task.
 //
 // The host keeps a Task for each guest task: its parent (whose taskwait
 // counts it), its taskgroup (whose end counts it and all its descendants),
@@ -33,6 +38,7 @@
 #include <atomic>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <unordered_map>
@@ -101,6 +107,11 @@ class TaskPool {
   // Taskgroups with a task reduction, by the handle their tasks use.
   std::unordered_map<uint32_t, std::shared_ptr<TaskGroup>> reductions;
   uint32_t lastReductionHandle = 0;
+  // The team's latest reduction(task, ...) construct; members join it in
+  // turn under teamReductionLock, and the first to arrive at a construct
+  // the team has fully joined starts the next one.
+  std::mutex teamReductionLock;
+  std::shared_ptr<TaskGroup> teamReduction;
   // Bumped whenever a waiting thread may have something to do: a task was
   // queued or completed, or a barrier opened.
   std::atomic<uint32_t> events{0};
@@ -119,6 +130,10 @@ TaskPool& taskPoolOf(OmpThread& me);
 // The barrier of the thread's team, running queued tasks while it waits; the
 // last thread to arrive waits for every task of the team.
 void taskingBarrier(OmpThread& me);
+
+// Runs queued tasks of the thread's team, as at a barrier, until `done`
+// holds.
+void runTasksAsAtBarrier(OmpThread& me, const std::function<bool()>& done);
 
 // The end of a thread's implicit task: workers help with queued tasks, and
 // thread 0 returns only once every member is done and every task complete.

@@ -144,6 +144,12 @@ struct TeamPosition {
   // The task the thread is running; nullptr until the implicit task is
   // first needed.
   std::shared_ptr<Task> task;
+  // The innermost tied task suspended in this thread at a taskwait, the end
+  // of a taskgroup or a taskyield (nullptr at a barrier): the thread may
+  // start only tied tasks that descend from it (OpenMP's task scheduling
+  // constraint), so a task never runs under a lock its suspended ancestor
+  // holds.
+  const Task* suspendedTied = nullptr;
 };
 
 // One granule's OpenMP state.
