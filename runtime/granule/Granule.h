@@ -145,8 +145,8 @@ class Granule {
   // The granule's extension of type T, made on first use. Host functions
   // look theirs up on every call, so each extension type gets a small
   // process-wide index and the lookup is an array access. The array never
-  // moves: threads of a process may hold one extension while another is
-  // made.
+  // moves, so a reference stays good while another extension is made (an
+  // extension's constructor may make others, and so may other threads).
   template <typename T>
   T& extension() {
     static const size_t index = nextExtensionIndex();
