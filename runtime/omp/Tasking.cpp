@@ -174,7 +174,10 @@ void runTasksUntil(OmpThread& me, TaskPool& pool, Wait wait, Done done) {
   for (;;) {
     if (done()) break;
     uint32_t seen = pool.events.load(std::memory_order_acquire);
-    if (std::shared_ptr<Task> task = takeReady(pool, constraint)) {
+    // Every ready task is unfinished, and queuing one moves `events`: with
+    // none unfinished, a barrier or a join waits without the pool's lock.
+    bool mayBeReady = pool.unfinished.load(std::memory_order_acquire) != 0;
+    if (std::shared_ptr<Task> task = mayBeReady ? takeReady(pool, constraint) : nullptr) {
       runTask(me, task);
       continue;
     }
@@ -405,19 +408,9 @@ void runTasksAsAtBarrier(OmpThread& me, const std::function<bool()>& done) {
 }
 
 void finishImplicitTask(OmpThread& me) {
-  Team& team = *me.at.team;
-  TaskPool& pool = team.tasks;
-  if (me.at.threadNum != 0) {
-    runTasksUntil(me, pool, Wait::Barrier,
-                  [&] { return pool.unfinished.load(std::memory_order_acquire) == 0; });
-    pool.membersDone.fetch_add(1, std::memory_order_acq_rel);
-    pool.signal();
-  } else {
-    runTasksUntil(me, pool, Wait::Barrier, [&] {
-      return pool.membersDone.load(std::memory_order_acquire) == team.size - 1 &&
-             pool.unfinished.load(std::memory_order_acquire) == 0;
-    });
-  }
+  TaskPool& pool = me.at.team->tasks;
+  runTasksUntil(me, pool, Wait::Barrier,
+                [&] { return pool.unfinished.load(std::memory_order_acquire) == 0; });
   if (me.at.task) {
     std::lock_guard guard(pool.lock);
     me.at.task->childDependences.clear();

@@ -102,8 +102,6 @@ class TaskPool {
   std::unordered_map<uint32_t, std::shared_ptr<Task>> live;  // by guest address
   std::deque<std::shared_ptr<Task>> ready;
   std::atomic<int64_t> unfinished{0};  // allocated, not yet completed
-  // Team threads that have left their implicit task (end of region).
-  std::atomic<int> membersDone{0};
   // Taskgroups with a task reduction, by the handle their tasks use.
   std::unordered_map<uint32_t, std::shared_ptr<TaskGroup>> reductions;
   uint32_t lastReductionHandle = 0;
@@ -135,8 +133,10 @@ void taskingBarrier(OmpThread& me);
 // holds.
 void runTasksAsAtBarrier(OmpThread& me, const std::function<bool()>& done);
 
-// The end of a thread's implicit task: workers help with queued tasks, and
-// thread 0 returns only once every member is done and every task complete.
+// The end of a thread's implicit task: every member helps with queued tasks
+// until none is unfinished. The join after it (OmpRuntime::forkCall) waits
+// for every worker to get past this point, so once thread 0 has joined,
+// every task of the region is complete.
 void finishImplicitTask(OmpThread& me);
 
 }  // namespace synergy::omp
