@@ -100,7 +100,7 @@ void awaitMembers(HostCall& call, int commHandle) {
     call.leaveAbortedJob();
 }
 
-const uint8_t* stageInPlace(std::vector<uint8_t>& staged, const uint8_t* base,
+const uint8_t* stageCopy(std::vector<uint8_t>& staged, const uint8_t* base,
                             const TypeLayout& type, int64_t count) {
   ByteSpan span = touchedSpan(type, count);
   if (span.empty()) return base;

@@ -57,7 +57,7 @@ void awaitMembers(HostCall& call, int commHandle);
 // returns the address to publish in their place: MPI_IN_PLACE data would
 // otherwise be overwritten while other ranks read it, and a small
 // collective whose members read only staged data saves its last wait.
-const uint8_t* stageInPlace(std::vector<uint8_t>& staged, const uint8_t* base,
+const uint8_t* stageCopy(std::vector<uint8_t>& staged, const uint8_t* base,
                             const TypeLayout& type, int64_t count);
 
 // out = sources[0] op (sources[1] op (... op sources[k-1])), each source being

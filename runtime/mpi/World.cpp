@@ -303,24 +303,24 @@ bool World::arrive(Communicator& comm, int commRank, const WaitInfo& info) {
     // generation may arrive at the next barrier at once.
     comm.arrived.store(0);
     comm.generation.fetch_add(1);
-    epoch_.fetch_add(1);
-    if (sleepers_.load() > 0) {
-      std::lock_guard<util::AdaptiveMutex> guard(mutex_);
-      for (int member : comm.worldRanks) wakeLocked(member);
-    }
+    announceProgress(comm);
     return !aborted_;
   }
   return waitUntilReady(comm.worldRanks[commRank], info,
                         [&] { return comm.generation.load() != generation; });
 }
 
-void World::publishMark(Communicator& comm, std::atomic<uint64_t>& mark, uint64_t value) {
-  mark.store(value);
+void World::announceProgress(Communicator& comm) {
   epoch_.fetch_add(1);
   if (sleepers_.load() > 0) {
     std::lock_guard<util::AdaptiveMutex> guard(mutex_);
     for (int member : comm.worldRanks) wakeLocked(member);
   }
+}
+
+void World::publishMark(Communicator& comm, std::atomic<uint64_t>& mark, uint64_t value) {
+  mark.store(value);
+  announceProgress(comm);
 }
 
 void World::locked(const std::function<void()>& body) {

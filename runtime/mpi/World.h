@@ -217,6 +217,9 @@ class World {
   bool waitLocked(std::unique_lock<util::AdaptiveMutex>& lock, int rank, const WaitInfo& info,
                   const std::function<bool()>& done, bool poll = true);
   void wakeLocked(int rank);
+  // After a lock-free change that members of `comm` may wait for: counts
+  // it as an event for the deadlock watch and wakes sleeping members.
+  void announceProgress(Communicator& comm);
   std::string describeWait(int rank);
 
   int size_;
