@@ -34,16 +34,17 @@ int main(int argc, char **argv) {
   }
 
   const double scalar = 3.0;
-  const KernelTime start = kernel_time_now();
-  for (int it = 0; it < ITERATIONS; ++it)
+  KernelTimer timer = kernel_timer_start();
+  for (int it = 0; it < ITERATIONS; ++it) {
     triad(length, scalar, a, b, c);
-  const KernelTime elapsed = kernel_time_since(start);
+    kernel_round_end(&timer, 1);
+  }
 
   KernelChecksum sum;
   kernel_checksum_init(&sum);
   kernel_checksum_bytes(&sum, a, bytes);
   printf("kernel nstream length=%ld iterations=%d\n", length, ITERATIONS);
-  kernel_report(&sum, elapsed);
+  kernel_report(&sum, &timer);
   free(a);
   free(b);
   free(c);

@@ -81,9 +81,9 @@ int main(int argc, char **argv) {
   for (long i = 0; i < count; ++i)
     keys[i] = (uint32_t)(kernel_rng_next(&rng) >> 32);
 
-  const KernelTime start = kernel_time_now();
+  KernelTimer timer = kernel_timer_start();
   quicksort(keys, 0, count - 1);
-  const KernelTime elapsed = kernel_time_since(start);
+  kernel_round_end(&timer, 1);
 
   long inversions = 0;
   for (long i = 1; i < count; ++i)
@@ -92,7 +92,7 @@ int main(int argc, char **argv) {
   kernel_checksum_init(&sum);
   kernel_checksum_bytes(&sum, keys, (size_t)count * sizeof(uint32_t));
   printf("kernel sort count=%ld inversions=%ld\n", count, inversions);
-  kernel_report(&sum, elapsed);
+  kernel_report(&sum, &timer);
   free(keys);
   return inversions == 0 ? 0 : 1;
 }

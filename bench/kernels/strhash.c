@@ -134,7 +134,7 @@ int main(int argc, char **argv) {
   HashTable table = {kernel_alloc(capacity * sizeof(Slot)), capacity - 1, arena};
   memset(table.slots, 0, capacity * sizeof(Slot));
 
-  const KernelTime start = kernel_time_now();
+  KernelTimer timer = kernel_timer_start();
   for (long i = 0; i < key_count; ++i)
     insert(&table, keys[i], (uint32_t)i);
   uint64_t hits = 0, found_index_sum = 0, found_count_sum = 0;
@@ -146,7 +146,7 @@ int main(int argc, char **argv) {
       found_count_sum += slot->count;
     }
   }
-  const KernelTime elapsed = kernel_time_since(start);
+  kernel_round_end(&timer, 1);
 
   uint64_t distinct = 0;
   KernelChecksum sum;
@@ -165,7 +165,7 @@ int main(int argc, char **argv) {
   kernel_checksum_u64(&sum, found_count_sum);
   printf("kernel strhash keys=%ld probes=%ld distinct=%" PRIu64 " hits=%" PRIu64 "\n", key_count,
          probe_count, distinct, hits);
-  kernel_report(&sum, elapsed);
+  kernel_report(&sum, &timer);
   free(arena);
   free(keys);
   free(probes);
