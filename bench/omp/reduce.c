@@ -18,7 +18,8 @@ int main(int argc, char **argv) {
   const int team = omp_bench_team_size();
   double *vectors = kernel_alloc((size_t)team * (size_t)length * sizeof(double));
 
-  double start = 0.0, total = 0.0;
+  double total = 0.0;
+  OmpBenchClock timer = {0};
 #pragma omp parallel
   {
     const int me = omp_get_thread_num();
@@ -27,7 +28,7 @@ int main(int argc, char **argv) {
       mine[i] = (double)(me + 1);
     for (int it = 0; it <= iterations; ++it) {
       if (it == 1)
-        omp_bench_start_clock(&start);
+        omp_bench_start_clock(&timer);
       for (long i = 0; i < length; ++i)
         mine[i] += (double)(i % 7);
 #pragma omp barrier
@@ -39,19 +40,21 @@ int main(int argc, char **argv) {
         }
 #pragma omp barrier
       }
+      if (it >= 1)
+        omp_bench_end_round(&timer);
     }
 #pragma omp for reduction(+ : total)
     for (long i = 0; i < length; ++i)
       total += vectors[i];
   }
-  const double seconds = omp_get_wtime() - start;
+  omp_bench_stop_clock(&timer);
 
   KernelChecksum sum;
   kernel_checksum_init(&sum);
   kernel_checksum_bytes(&sum, vectors, (size_t)length * sizeof(double));
   kernel_checksum_bytes(&sum, &total, sizeof total);
   printf("kernel reduce length=%ld iterations=%d threads=%d\n", length, iterations, team);
-  omp_bench_report(&sum, seconds);
+  omp_bench_report_loop(&sum, &timer);
   free(vectors);
   return 0;
 }

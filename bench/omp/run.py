@@ -9,7 +9,11 @@ to a JSON file.
 
 Columns: the kernel's own time (seconds of its timed loop, or microseconds
 per region/barrier for forkjoin and barrier; the minimum over --repeat
-runs), `syn/gomp` = synergy shared / libgomp (below 1.0 means synergy is
+runs). By default (--metric round) a loop kernel's time is its fastest
+iteration times the iteration count, which filters the bursts of other
+tenants' memory traffic that a whole-loop time absorbs (see
+bench/README.md); --metric loop uses the whole loop's wall-clock time.
+Then `syn/gomp` = synergy shared / libgomp (below 1.0 means synergy is
 faster), and `dsm/shr` = synergy dsm / synergy shared, the price of DSM.
 A last table gives the speed of the byte-wise diff that --dsm computes at
 every synchronisation, against memcmp on the same machine.
@@ -20,7 +24,7 @@ never do.
 
 usage: bench/omp/run.py --build <build-dir> [--json out.json] [--quick]
                         [--threads 1,2,4] [--repeat N] [--kernel NAME ...]
-                        [--native-only]
+                        [--native-only] [--metric round|loop]
 """
 import argparse
 import json
@@ -48,7 +52,7 @@ KERNELS = {
 # -ffp-contract=off on both sides, as in bench/run-kernels.py: no fused
 # multiply-adds on one side only, so floating checksums compare exactly.
 FLAGS = ["-O2", "-fopenmp", "-ffp-contract=off"]
-TIMING_LINES = ("time_s", "us_per_op")
+TIMING_LINES = ("time_s", "round_time_s", "us_per_op")
 RUN_TIMEOUT_S = 600
 
 
@@ -76,7 +80,7 @@ def run(argv, env=None, what=None):
     return done.stdout.decode()
 
 
-def parse(text, what):
+def parse(text, what, metric):
     """(result lines without timings, measured value, unit)."""
     result, timings = [], {}
     for line in text.splitlines():
@@ -87,6 +91,8 @@ def parse(text, what):
             result.append(line)
     if "us_per_op" in timings:
         return "\n".join(result), timings["us_per_op"], "us"
+    if metric == "round" and "round_time_s" in timings:
+        return "\n".join(result), timings["round_time_s"], "s"
     if "time_s" in timings:
         return "\n".join(result), timings["time_s"], "s"
     raise BenchError("%s: no time_s line in output" % what)
@@ -100,7 +106,7 @@ def environment(threads, cache=None):
     return env
 
 
-def measure(row, commands, sides, repeat, cache):
+def measure(row, commands, sides, repeat, cache, metric):
     """Runs every side `repeat` times, interleaved so load from other
     processes hits all alike, and fills `row` with each side's minimum.
     A side that fails or prints a different result is dropped from `row`
@@ -114,7 +120,7 @@ def measure(row, commands, sides, repeat, cache):
             what = "%s %s %d threads run %d" % (name, side, threads, rep + 1)
             try:
                 env = environment(threads, None if side == "libgomp" else cache)
-                result, value, unit = parse(run(commands[side], env=env, what=what), what)
+                result, value, unit = parse(run(commands[side], env=env, what=what), what, metric)
             except BenchError as error:
                 row["errors"].append(str(error))
                 failed.add(side)
@@ -155,6 +161,9 @@ def main():
     parser.add_argument("--kernel", action="append", choices=sorted(KERNELS),
                         help="run only this kernel (repeatable)")
     parser.add_argument("--native-only", action="store_true", help="libgomp side only")
+    parser.add_argument("--metric", choices=("round", "loop"), default="round",
+                        help="loop kernels' figure: fastest iteration times the iteration count "
+                             "(round, the default) or the whole loop's time (loop)")
     options = parser.parse_args()
     if options.repeat < 1:
         parser.error("--repeat must be at least 1")
@@ -199,7 +208,7 @@ def main():
             if broken:
                 row["errors"].append(broken)
             else:
-                measure(row, commands, sides, options.repeat, cache)
+                measure(row, commands, sides, options.repeat, cache, options.metric)
             rows.append(row)
 
     diff = None if options.native_only else diff_throughput(build_dir)
@@ -234,7 +243,8 @@ def main():
     with open(options.json, "w") as out:
         json.dump({"machine": {"node": platform.node(), "machine": platform.machine(),
                                "cpus": os.cpu_count()},
-                   "quick": options.quick, "repeat": options.repeat, "flags": FLAGS,
+                   "quick": options.quick, "repeat": options.repeat, "metric": options.metric,
+                   "flags": FLAGS,
                    "threads": thread_counts, "native_only": options.native_only,
                    "results": rows, "diff_throughput": diff}, out, indent=1)
         out.write("\n")

@@ -34,7 +34,7 @@ int main(int argc, char **argv) {
     weight[RADIUS - j][RADIUS] = -w;
   }
 
-  double start = 0.0;
+  OmpBenchClock timer = {0};
 #pragma omp parallel
   {
 #pragma omp for schedule(static)
@@ -45,7 +45,7 @@ int main(int argc, char **argv) {
       }
     for (int it = 0; it <= iterations; ++it) {
       if (it == 1)
-        omp_bench_start_clock(&start);
+        omp_bench_start_clock(&timer);
 #pragma omp for schedule(static)
       for (long i = RADIUS; i < n - RADIUS; ++i)
         for (long j = RADIUS; j < n - RADIUS; ++j) {
@@ -62,13 +62,15 @@ int main(int argc, char **argv) {
       for (long i = 0; i < n; ++i)
         for (long j = 0; j < n; ++j)
           in[i * n + j] += 1.0;
+      if (it >= 1)
+        omp_bench_end_round(&timer);
     }
   }
-  const double seconds = omp_get_wtime() - start;
+  omp_bench_stop_clock(&timer);
 
   printf("kernel stencil n=%ld radius=%d iterations=%d threads=%d\n", n, RADIUS, iterations,
          omp_bench_team_size());
-  omp_bench_report_result(out, bytes, seconds);
+  omp_bench_report_result(out, bytes, &timer);
   free(in);
   free(out);
   return 0;

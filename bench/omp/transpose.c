@@ -19,7 +19,7 @@ int main(int argc, char **argv) {
   double *a = kernel_alloc(bytes);
   double *b = kernel_alloc(bytes);
 
-  double start = 0.0;
+  OmpBenchClock timer = {0};
 #pragma omp parallel
   {
 #pragma omp for schedule(static)
@@ -30,7 +30,7 @@ int main(int argc, char **argv) {
       }
     for (int it = 0; it <= iterations; ++it) {
       if (it == 1)
-        omp_bench_start_clock(&start);
+        omp_bench_start_clock(&timer);
 #pragma omp for schedule(static)
       for (long it_tile = 0; it_tile < n; it_tile += TILE)
         for (long jt = 0; jt < n; jt += TILE)
@@ -41,13 +41,15 @@ int main(int argc, char **argv) {
       for (long i = 0; i < n; ++i)
         for (long j = 0; j < n; ++j)
           a[i * n + j] += 1.0;
+      if (it >= 1)
+        omp_bench_end_round(&timer);
     }
   }
-  const double seconds = omp_get_wtime() - start;
+  omp_bench_stop_clock(&timer);
 
   printf("kernel transpose n=%ld tile=%d iterations=%d threads=%d\n", n, TILE, iterations,
          omp_bench_team_size());
-  omp_bench_report_result(b, bytes, seconds);
+  omp_bench_report_result(b, bytes, &timer);
   free(a);
   free(b);
   return 0;
