@@ -413,6 +413,7 @@ u32 Z_envZ_MPI_Test(void* instance, u32 slot, u32 flag, u32 status) {
     storeEmptyStatus(call, status);
     return abi::kSuccess;
   }
+  call.world().progress(call.rank.worldRank);
   if (!call.world().isComplete(*request)) {
     call.store<int32_t>(flag, 0);
     call.world().yieldIfSharingCpus();
@@ -430,6 +431,7 @@ u32 Z_envZ_MPI_Testall(void* instance, u32 count, u32 array, u32 flag, u32 statu
   auto requests = loadRequests(call, array, n, ok);
   if (!ok) return call.fail(abi::kCommWorld, abi::kErrRequest, "invalid request array");
   if (call.world().aborted()) call.leaveAbortedJob();
+  call.world().progress(call.rank.worldRank);
   for (auto& request : requests) {
     if (request && !call.world().isComplete(*request)) {
       call.store<int32_t>(flag, 0);
@@ -457,6 +459,7 @@ u32 Z_envZ_MPI_Testany(void* instance, u32 count, u32 array, u32 indexOut, u32 f
   auto requests = loadRequests(call, array, n, ok);
   if (!ok) return call.fail(abi::kCommWorld, abi::kErrRequest, "invalid request array");
   if (call.world().aborted()) call.leaveAbortedJob();
+  call.world().progress(call.rank.worldRank);
   bool any = false;
   for (int i = 0; i < n; ++i) {
     if (!requests[i]) continue;
@@ -482,6 +485,7 @@ u32 Z_envZ_MPI_Testsome(void* instance, u32 count, u32 array, u32 outcount, u32 
   auto requests = loadRequests(call, array, n, ok);
   if (!ok) return call.fail(abi::kCommWorld, abi::kErrRequest, "invalid request array");
   if (call.world().aborted()) call.leaveAbortedJob();
+  call.world().progress(call.rank.worldRank);
   bool any = false;
   int done = 0;
   int result = abi::kSuccess;
