@@ -109,20 +109,30 @@ int RankState::addOp(UserOp op) {
 void RankState::freeOp(int handle) { ops_.erase(handle); }
 
 std::shared_ptr<Request> RankState::request(int handle) {
-  auto it = requests_.find(handle);
-  return it == requests_.end() ? nullptr : it->second;
+  if (handle <= 0 || size_t(handle) > requests_.size()) return nullptr;
+  return requests_[handle - 1];
 }
 
 int RankState::addRequest(std::shared_ptr<Request> request) {
-  requests_[nextRequest_] = std::move(request);
-  return nextRequest_++;
+  if (freeRequests_.empty()) {
+    requests_.push_back(std::move(request));
+    return int(requests_.size());
+  }
+  int handle = freeRequests_.back();
+  freeRequests_.pop_back();
+  requests_[handle - 1] = std::move(request);
+  return handle;
 }
 
 void RankState::replaceRequest(int handle, std::shared_ptr<Request> request) {
-  requests_[handle] = std::move(request);
+  requests_[handle - 1] = std::move(request);
 }
 
-void RankState::freeRequest(int handle) { requests_.erase(handle); }
+void RankState::freeRequest(int handle) {
+  if (handle <= 0 || size_t(handle) > requests_.size() || !requests_[handle - 1]) return;
+  requests_[handle - 1] = nullptr;
+  freeRequests_.push_back(handle);
+}
 
 std::shared_ptr<const Group> RankState::group(int handle) {
   if (handle <= 0 || size_t(handle) >= groups_.size()) return nullptr;

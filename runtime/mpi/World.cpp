@@ -31,6 +31,10 @@ constexpr int64_t kEagerLimit = 8192;
 constexpr auto kBusyPoll = std::chrono::microseconds(100);
 constexpr int kYieldPolls = 20;
 
+// How often a sleeping rank looks for a message whose sender missed it
+// going to sleep (see World::notify).
+constexpr auto kMissedWakeupCheck = std::chrono::milliseconds(1);
+
 void cpuRelax() {
 #if defined(__x86_64__) || defined(__i386__)
   __builtin_ia32_pause();
@@ -136,9 +140,10 @@ void World::wakeLocked(int rank) {
 }
 
 void World::notify(int rank) {
-  // Pairs with the fence in sleepUntil: either the sleeper's last look
-  // sees the change, or this sees the sleeper.
-  std::atomic_thread_fence(std::memory_order_seq_cst);
+  // No fence before this look: it would hold every send until its slot's
+  // cache line has come over from the receiver. Without one, a rank that
+  // goes to sleep just as a message reaches it may miss the message, and
+  // the sender may miss the sleeper; sleepUntil's timeout catches that.
   if (!asleep_[rank].load(std::memory_order_relaxed)) return;
   std::lock_guard<util::AdaptiveMutex> guard(mutex_);
   wakeLocked(rank);
@@ -161,7 +166,9 @@ bool World::sleepUntil(int rank, const WaitInfo& info, const std::function<bool(
     lock.lock();
     if (finished) break;
     // A waker that saw the flag clears it under the lock before notifying.
-    if (asleep_[rank].load(std::memory_order_relaxed)) wakeups_[rank]->wait(lock);
+    // A timeout is neither an event nor a wake-up: the rank looks again and
+    // stays counted as blocked.
+    if (asleep_[rank].load(std::memory_order_relaxed)) wakeups_[rank]->wait_for(lock, kMissedWakeupCheck);
   }
   if (asleep_[rank].load(std::memory_order_relaxed)) {
     asleep_[rank].store(false, std::memory_order_relaxed);
@@ -204,6 +211,8 @@ void World::yieldIfSharingCpus() {
 }
 
 bool World::waitFor(int rank, const Request& request, const WaitInfo& info) {
+  mailboxes_[rank]->drain();
+  if (isCompleteNow(request)) return !aborted_;
   return waitUntilReady(rank, info, [&] { return isCompleteNow(request); });
 }
 

@@ -19,8 +19,9 @@
 //
 // Waiting ranks poll (spin or yield) and then sleep on their own condition
 // variable. A waker that changed something lock-free looks at the
-// sleeper's flag after a fence and takes the world lock only when the rank
-// is really asleep, so the fast path of a message takes no lock at all.
+// sleeper's flag and takes the world lock only when the rank is really
+// asleep, so the fast path of a message takes no lock at all (and no fence:
+// sleepers look again now and then for what a waker may have missed).
 // Every wake-up of a sleeper bumps an epoch counter, which is how the
 // launcher's watchdog tells "every rank blocked forever" from "every rank
 // blocked a moment".
