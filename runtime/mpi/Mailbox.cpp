@@ -104,7 +104,10 @@ std::shared_ptr<Request> Mailbox::takePosted(const Envelope& envelope) {
   for (auto it = posted_.begin(); it != posted_.end(); ++it) {
     if (!envelopeMatches(**it, envelope)) continue;
     std::shared_ptr<Request> recv = std::move(*it);
-    posted_.erase(it);
+    if (it == posted_.begin())
+      posted_.pop_front();
+    else
+      posted_.erase(it);
     return recv;
   }
   return nullptr;
@@ -146,7 +149,10 @@ void Mailbox::post(const std::shared_ptr<Request>& recv) {
   for (auto it = unexpected_.begin(); it != unexpected_.end(); ++it) {
     if (!envelopeMatches(*recv, it->envelope)) continue;
     Arrival arrival = std::move(*it);
-    unexpected_.erase(it);
+    if (it == unexpected_.begin())
+      unexpected_.pop_front();
+    else
+      unexpected_.erase(it);
     if (arrival.rendezvous)
       deliverRendezvous(arrival.envelope, *arrival.rendezvous, *recv);
     else

@@ -70,8 +70,9 @@ void RankState::freeComm(int handle) {
   if (handle > abi::kCommSelf && size_t(handle) < comms_.size()) comms_[handle].reset();
 }
 
-Layout RankState::type(int handle) {
-  if (handle <= 0 || size_t(handle) >= types_.size()) return nullptr;
+const Layout& RankState::type(int handle) {
+  static const Layout none;
+  if (handle <= 0 || size_t(handle) >= types_.size()) return none;
   return types_[handle];
 }
 

@@ -59,7 +59,7 @@ class RankState : public granule::HostExtension {
   int addComm(std::shared_ptr<Communicator> comm, int errhandler);
   void freeComm(int handle);
 
-  Layout type(int handle);  // nullptr when not a live handle
+  const Layout& type(int handle);  // null when not a live handle
   int addType(Layout layout);
   void replaceType(int handle, Layout layout);
   void freeType(int handle);
