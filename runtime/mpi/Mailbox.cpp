@@ -56,28 +56,36 @@ MessageRing* Mailbox::ring(int from) {
   return ring;
 }
 
-bool Mailbox::send(int from, const std::shared_ptr<Request>& send, int64_t eagerLimit) {
-  Envelope envelope{send->context, send->senderRank, send->tag, send->bytes};
-  bool eager = send->buffered || (!send->synchronous && send->bytes <= eagerLimit);
+void Mailbox::sendCopy(int from, const Envelope& envelope, const uint8_t* data,
+                       const TypeLayout& type, int64_t count) {
   MessageRing* channel = ring(from);
   if (MessageRing::Slot* slot = channel->reserve()) {
     slot->envelope = envelope;
-    if (eager)
-      packTyped(send->buffer, *send->type, send->count, slot->reserveData(send->bytes));
-    else
-      slot->rendezvous = send;
+    packTyped(data, type, count, slot->reserveData(envelope.bytes));
     channel->publish();
-    return eager;
+    return;
   }
   Arrival arrival{envelope, nullptr, nullptr};
-  if (eager) {
-    arrival.data.reset(new uint8_t[size_t(send->bytes)]);
-    packTyped(send->buffer, *send->type, send->count, arrival.data.get());
-  } else {
-    arrival.rendezvous = send;
-  }
+  arrival.data.reset(new uint8_t[size_t(envelope.bytes)]);
+  packTyped(data, type, count, arrival.data.get());
   channel->spill(std::move(arrival));
-  return eager;
+}
+
+bool Mailbox::send(int from, const std::shared_ptr<Request>& send, int64_t eagerLimit) {
+  Envelope envelope{send->context, send->senderRank, send->tag, send->bytes};
+  if (send->buffered || (!send->synchronous && send->bytes <= eagerLimit)) {
+    sendCopy(from, envelope, send->buffer, *send->type, send->count);
+    return true;
+  }
+  MessageRing* channel = ring(from);
+  if (MessageRing::Slot* slot = channel->reserve()) {
+    slot->envelope = envelope;
+    slot->rendezvous = send;
+    channel->publish();
+  } else {
+    channel->spill(Arrival{envelope, nullptr, send});
+  }
+  return false;
 }
 
 bool Mailbox::drain() {

@@ -26,6 +26,7 @@
 #include <optional>
 #include <vector>
 
+#include "mpi/Datatype.h"
 #include "mpi/MessageRing.h"
 
 namespace synergy::mpi {
@@ -51,6 +52,9 @@ class Mailbox {
   // with its buffer: eager sends (buffered ones, and standard ones up to
   // `eagerLimit` bytes) are copied into the message.
   bool send(int from, const std::shared_ptr<Request>& send, int64_t eagerLimit);
+  // Sends a copy of `count` instances of `type` at `data`.
+  void sendCopy(int from, const Envelope& envelope, const uint8_t* data, const TypeLayout& type,
+                int64_t count);
 
   // Receiver side, on the owning rank's thread only.
   // Moves arrived messages into the matching state; false when none came.

@@ -50,6 +50,18 @@ u32 startSend(HostCall& call, u32 buf, int count, int type, int dest, int tag, i
   if (requestOut && !call.bytes(requestOut, 4))
     return call.fail(comm, abi::kErrArg, "request pointer outside linear memory");
 
+  // A blocking send that is copied into the message at once needs no
+  // request.
+  if (!requestOut && !persistent && dest != abi::kProcNull && mode != SendMode::Synchronous) {
+    Envelope envelope{handle->comm->context, handle->comm->rankOfWorld[call.rank.worldRank], tag,
+                      layout->size * count};
+    if (call.world().sendEager(call.rank.worldRank, envelope, host, *layout, count,
+                               handle->comm->worldRanks[dest])) {
+      if (call.world().aborted()) call.leaveAbortedJob();
+      return abi::kSuccess;
+    }
+  }
+
   auto request = newRequest();
   request->kind = Request::Kind::Send;
   request->owner = call.rank.worldRank;

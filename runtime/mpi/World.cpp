@@ -194,6 +194,14 @@ void World::startSend(const std::shared_ptr<Request>& send, int destWorldRank) {
   notify(destWorldRank);
 }
 
+bool World::sendEager(int from, const Envelope& envelope, const uint8_t* data,
+                      const TypeLayout& type, int64_t count, int destWorldRank) {
+  if (envelope.bytes > kEagerLimit) return false;
+  mailboxes_[destWorldRank]->sendCopy(from, envelope, data, type, count);
+  notify(destWorldRank);
+  return true;
+}
+
 void World::startRecv(const std::shared_ptr<Request>& recv) { mailboxes_[recv->owner]->post(recv); }
 
 void World::sendMatched(Request& send) {

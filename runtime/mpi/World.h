@@ -174,6 +174,11 @@ class World {
   // complete the request at once.
   void startSend(const std::shared_ptr<Request>& send, int destWorldRank);
   void startRecv(const std::shared_ptr<Request>& recv);
+  // Sends a copy of `count` instances of `type` at `data` from `from`, when
+  // the message is short enough to go eager; false, sending nothing,
+  // otherwise.
+  bool sendEager(int from, const Envelope& envelope, const uint8_t* data, const TypeLayout& type,
+                 int64_t count, int destWorldRank);
   // Blocks until `request` completes; false when the job was aborted.
   bool waitFor(int rank, const Request& request, const WaitInfo& info);
   // Blocks until any of `requests` (null entries skipped) completes.
