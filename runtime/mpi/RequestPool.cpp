@@ -17,29 +17,42 @@ constexpr size_t kMaxFreeBlocks = 4096;
 template <size_t Size, size_t Align>
 class FreeList {
  public:
+  static void* take() {
+    if (gone_) return ::operator new(Size, std::align_val_t(Align));
+    return ofThisThread().takeBlock();
+  }
+  static void give(void* block) {
+    if (gone_) return ::operator delete(block, std::align_val_t(Align));
+    ofThisThread().giveBlock(block);
+  }
+
+ private:
   ~FreeList() {
     for (void* block : blocks_) ::operator delete(block, std::align_val_t(Align));
+    gone_ = true;
   }
-  void* take() {
+  static FreeList& ofThisThread() {
+    thread_local FreeList list;
+    return list;
+  }
+  void* takeBlock() {
     if (blocks_.empty()) return ::operator new(Size, std::align_val_t(Align));
     void* block = blocks_.back();
     blocks_.pop_back();
     return block;
   }
-  void give(void* block) {
+  void giveBlock(void* block) {
     if (blocks_.size() >= kMaxFreeBlocks) {
       ::operator delete(block, std::align_val_t(Align));
       return;
     }
     blocks_.push_back(block);
   }
-  static FreeList& ofThisThread() {
-    thread_local FreeList list;
-    return list;
-  }
 
- private:
   std::vector<void*> blocks_;
+  // Set once the thread's list is destroyed: requests that static objects
+  // free at exit, after the thread-locals, go straight to the allocator.
+  static inline thread_local bool gone_ = false;
 };
 
 template <typename T>
@@ -50,11 +63,11 @@ struct PoolAllocator {
   PoolAllocator(const PoolAllocator<U>&) {}
   T* allocate(size_t n) {
     if (n != 1) return std::allocator<T>().allocate(n);
-    return static_cast<T*>(FreeList<sizeof(T), alignof(T)>::ofThisThread().take());
+    return static_cast<T*>(FreeList<sizeof(T), alignof(T)>::take());
   }
   void deallocate(T* p, size_t n) {
     if (n != 1) return std::allocator<T>().deallocate(p, n);
-    FreeList<sizeof(T), alignof(T)>::ofThisThread().give(p);
+    FreeList<sizeof(T), alignof(T)>::give(p);
   }
   template <typename U>
   bool operator==(const PoolAllocator<U>&) const {

@@ -7,6 +7,10 @@
 #include <thread>
 #include <unordered_map>
 
+#include <linux/membarrier.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include "mpi/MpiAbi.h"
 
 namespace synergy::mpi {
@@ -31,9 +35,16 @@ constexpr int64_t kEagerLimit = 8192;
 constexpr auto kBusyPoll = std::chrono::microseconds(100);
 constexpr int kYieldPolls = 20;
 
-// How often a sleeping rank looks for a message whose sender missed it
-// going to sleep (see World::notify).
-constexpr auto kMissedWakeupCheck = std::chrono::milliseconds(1);
+// Whether membarrier(2) can run a full fence on every other thread of the
+// process, so that lock-free wakers need none of their own.
+bool canFenceOtherThreads() {
+  static const bool registered = [] {
+    long commands = syscall(SYS_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
+    return commands >= 0 && (commands & MEMBARRIER_CMD_PRIVATE_EXPEDITED) &&
+           syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
+  }();
+  return registered;
+}
 
 void cpuRelax() {
 #if defined(__x86_64__) || defined(__i386__)
@@ -74,6 +85,7 @@ std::unordered_map<const granule::Granule*, std::pair<World*, int>>& bindings() 
 World::World(int size, bool ranksOwnCpus)
     : size_(size),
       ranksOwnCpus_(ranksOwnCpus),
+      sleeperFences_(canFenceOtherThreads()),
       phases_(size),
       waits_(size),
       asleep_(new std::atomic<bool>[size]) {
@@ -140,10 +152,14 @@ void World::wakeLocked(int rank) {
 }
 
 void World::notify(int rank) {
-  // No fence before this look: it would hold every send until its slot's
-  // cache line has come over from the receiver. Without one, a rank that
-  // goes to sleep just as a message reaches it may miss the message, and
-  // the sender may miss the sleeper; sleepUntil's timeout catches that.
+  // Either the sleeper's last look sees the change, or this sees the
+  // sleeper. A fence here would hold every send until its slot's cache
+  // line has come over from the receiver, so where the kernel can, the
+  // sleeper pays instead (see sleepUntil).
+  if (sleeperFences_)
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+  else
+    std::atomic_thread_fence(std::memory_order_seq_cst);
   if (!asleep_[rank].load(std::memory_order_relaxed)) return;
   std::lock_guard<util::AdaptiveMutex> guard(mutex_);
   wakeLocked(rank);
@@ -161,14 +177,17 @@ bool World::sleepUntil(int rank, const WaitInfo& info, const std::function<bool(
     // `done` may complete a rendezvous send and wake its rank, which takes
     // the lock.
     lock.unlock();
-    std::atomic_thread_fence(std::memory_order_seq_cst);
+    // Orders the flag before the look at `done` here and, with
+    // membarrier, each waker's change before its look at the flag.
+    if (sleeperFences_)
+      syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
+    else
+      std::atomic_thread_fence(std::memory_order_seq_cst);
     bool finished = done();
     lock.lock();
     if (finished) break;
     // A waker that saw the flag clears it under the lock before notifying.
-    // A timeout is neither an event nor a wake-up: the rank looks again and
-    // stays counted as blocked.
-    if (asleep_[rank].load(std::memory_order_relaxed)) wakeups_[rank]->wait_for(lock, kMissedWakeupCheck);
+    if (asleep_[rank].load(std::memory_order_relaxed)) wakeups_[rank]->wait(lock);
   }
   if (asleep_[rank].load(std::memory_order_relaxed)) {
     asleep_[rank].store(false, std::memory_order_relaxed);

@@ -20,8 +20,8 @@
 // Waiting ranks poll (spin or yield) and then sleep on their own condition
 // variable. A waker that changed something lock-free looks at the
 // sleeper's flag and takes the world lock only when the rank is really
-// asleep, so the fast path of a message takes no lock at all (and no fence:
-// sleepers look again now and then for what a waker may have missed).
+// asleep, so the fast path of a message takes no lock at all (and, where
+// the kernel has membarrier(2), no fence: the sleeper fences for it).
 // Every wake-up of a sleeper bumps an epoch counter, which is how the
 // launcher's watchdog tells "every rank blocked forever" from "every rank
 // blocked a moment".
@@ -234,6 +234,9 @@ class World {
   util::AdaptiveMutex mutex_;
   std::vector<std::unique_ptr<std::condition_variable_any>> wakeups_;
   bool ranksOwnCpus_ = false;
+  // A rank going to sleep fences every thread (membarrier), so that
+  // notify() needs no fence.
+  bool sleeperFences_ = false;
   std::vector<std::unique_ptr<Mailbox>> mailboxes_;
 
   std::shared_ptr<Communicator> worldComm_;
