@@ -32,6 +32,7 @@ inline constexpr int kOpNull = 0;
 // Datatype handles 1..kLastPredefinedType are the predefined types, in the
 // order of PredefinedType (Datatype.h).
 inline constexpr int kLastPredefinedType = 39;
+inline constexpr int kTypeByte = 4;
 inline constexpr int kTypePacked = 32;
 // Op handles 1..kLastPredefinedOp are the predefined ops.
 inline constexpr int kLastPredefinedOp = 14;

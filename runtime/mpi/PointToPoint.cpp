@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "mpi/MpiAbi.h"
 #include "mpi/RankState.h"
+#include "mpi/RequestPool.h"
 
 using namespace synergy::mpi;
 using u32 = uint32_t;
@@ -19,22 +20,23 @@ enum class SendMode { Standard, Synchronous, Buffered, Ready };
 
 // Checks comm, count and datatype; returns 0 or the raised error.
 int checkCommon(HostCall& call, int comm, int count, int type, CommHandle*& handle,
-                Layout& layout) {
+                const Layout*& layout) {
   handle = call.rank.comm(comm);
   if (!handle) return call.fail(comm, abi::kErrComm, "invalid communicator");
   if (count < 0)
     return call.fail(comm, abi::kErrCount, "negative count " + std::to_string(count));
-  layout = call.rank.type(type);
-  if (!layout) return call.fail(comm, abi::kErrType, "invalid datatype " + std::to_string(type));
-  if (!layout->committed) return call.fail(comm, abi::kErrType, "datatype is not committed");
+  layout = &call.rank.type(type);
+  if (!*layout) return call.fail(comm, abi::kErrType, "invalid datatype " + std::to_string(type));
+  if (!(*layout)->committed) return call.fail(comm, abi::kErrType, "datatype is not committed");
   return abi::kSuccess;
 }
 
 u32 startSend(HostCall& call, u32 buf, int count, int type, int dest, int tag, int comm,
               SendMode mode, u32 requestOut, bool persistent = false) {
   CommHandle* handle;
-  Layout layout;
-  if (int error = checkCommon(call, comm, count, type, handle, layout)) return error;
+  const Layout* checkedLayout;
+  if (int error = checkCommon(call, comm, count, type, handle, checkedLayout)) return error;
+  const Layout& layout = *checkedLayout;
   if (tag < 0 || tag > abi::kTagUpperBound)
     return call.fail(comm, abi::kErrTag, "invalid tag " + std::to_string(tag));
   int size = handle->comm->size();
@@ -48,7 +50,19 @@ u32 startSend(HostCall& call, u32 buf, int count, int type, int dest, int tag, i
   if (requestOut && !call.bytes(requestOut, 4))
     return call.fail(comm, abi::kErrArg, "request pointer outside linear memory");
 
-  auto request = std::make_shared<Request>();
+  // A blocking send that is copied into the message at once needs no
+  // request.
+  if (!requestOut && !persistent && dest != abi::kProcNull && mode != SendMode::Synchronous) {
+    Envelope envelope{handle->comm->context, handle->comm->rankOfWorld[call.rank.worldRank], tag,
+                      layout->size * count};
+    if (call.world().sendEager(call.rank.worldRank, envelope, host, *layout, count,
+                               handle->comm->worldRanks[dest])) {
+      if (call.world().aborted()) call.leaveAbortedJob();
+      return abi::kSuccess;
+    }
+  }
+
+  auto request = newRequest();
   request->kind = Request::Kind::Send;
   request->owner = call.rank.worldRank;
   if (dest == abi::kProcNull) {
@@ -86,9 +100,10 @@ u32 startSend(HostCall& call, u32 buf, int count, int type, int dest, int tag, i
 std::shared_ptr<Request> makeRecv(HostCall& call, u32 buf, int count, int type, int source,
                                   int tag, int comm, int& error) {
   CommHandle* handle;
-  Layout layout;
-  error = checkCommon(call, comm, count, type, handle, layout);
+  const Layout* checkedLayout;
+  error = checkCommon(call, comm, count, type, handle, checkedLayout);
   if (error) return nullptr;
+  const Layout& layout = *checkedLayout;
   if (tag != abi::kAnyTag && (tag < 0 || tag > abi::kTagUpperBound)) {
     error = call.fail(comm, abi::kErrTag, "invalid tag " + std::to_string(tag));
     return nullptr;
@@ -106,7 +121,7 @@ std::shared_ptr<Request> makeRecv(HostCall& call, u32 buf, int count, int type, 
     error = call.fail(comm, abi::kErrBuffer, "receive buffer outside linear memory");
     return nullptr;
   }
-  auto request = std::make_shared<Request>();
+  auto request = newRequest();
   request->kind = Request::Kind::Recv;
   request->owner = call.rank.worldRank;
   request->comm = handle->comm;
@@ -413,6 +428,7 @@ u32 Z_envZ_MPI_Test(void* instance, u32 slot, u32 flag, u32 status) {
     storeEmptyStatus(call, status);
     return abi::kSuccess;
   }
+  call.world().progress(call.rank.worldRank);
   if (!call.world().isComplete(*request)) {
     call.store<int32_t>(flag, 0);
     call.world().yieldIfSharingCpus();
@@ -430,6 +446,7 @@ u32 Z_envZ_MPI_Testall(void* instance, u32 count, u32 array, u32 flag, u32 statu
   auto requests = loadRequests(call, array, n, ok);
   if (!ok) return call.fail(abi::kCommWorld, abi::kErrRequest, "invalid request array");
   if (call.world().aborted()) call.leaveAbortedJob();
+  call.world().progress(call.rank.worldRank);
   for (auto& request : requests) {
     if (request && !call.world().isComplete(*request)) {
       call.store<int32_t>(flag, 0);
@@ -457,6 +474,7 @@ u32 Z_envZ_MPI_Testany(void* instance, u32 count, u32 array, u32 indexOut, u32 f
   auto requests = loadRequests(call, array, n, ok);
   if (!ok) return call.fail(abi::kCommWorld, abi::kErrRequest, "invalid request array");
   if (call.world().aborted()) call.leaveAbortedJob();
+  call.world().progress(call.rank.worldRank);
   bool any = false;
   for (int i = 0; i < n; ++i) {
     if (!requests[i]) continue;
@@ -482,6 +500,7 @@ u32 Z_envZ_MPI_Testsome(void* instance, u32 count, u32 array, u32 outcount, u32 
   auto requests = loadRequests(call, array, n, ok);
   if (!ok) return call.fail(abi::kCommWorld, abi::kErrRequest, "invalid request array");
   if (call.world().aborted()) call.leaveAbortedJob();
+  call.world().progress(call.rank.worldRank);
   bool any = false;
   int done = 0;
   int result = abi::kSuccess;
@@ -614,9 +633,10 @@ u32 Z_envZ_MPI_Sendrecv_replace(void* instance, u32 buf, u32 count, u32 type, u3
                                 u32 sendtag, u32 source, u32 recvtag, u32 comm, u32 status) {
   HostCall call(instance, "MPI_Sendrecv_replace");
   CommHandle* handle;
-  Layout layout;
-  if (int error = checkCommon(call, int(comm), int(count), int(type), handle, layout))
+  const Layout* checkedLayout;
+  if (int error = checkCommon(call, int(comm), int(count), int(type), handle, checkedLayout))
     return error;
+  const Layout& layout = *checkedLayout;
   bool ok;
   uint8_t* host = call.typedBuffer(buf, *layout, int(count), ok);
   if (!ok) return call.fail(int(comm), abi::kErrBuffer, "buffer outside linear memory");
@@ -632,7 +652,7 @@ u32 Z_envZ_MPI_Sendrecv_replace(void* instance, u32 buf, u32 count, u32 type, u3
   if (d != abi::kProcNull) {
     if (d < 0 || d >= handle->comm->size())
       return call.fail(int(comm), abi::kErrRank, "invalid destination rank " + std::to_string(d));
-    auto send = std::make_shared<Request>();
+    auto send = newRequest();
     send->kind = Request::Kind::Send;
     send->owner = call.rank.worldRank;
     send->buffer = outgoing.data();

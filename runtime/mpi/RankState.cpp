@@ -17,6 +17,17 @@ World* singletonWorld(granule::Granule& granule) {
   return world.get();
 }
 
+// Another owner of `shared` whose reference count only this rank touches.
+// Every message copies its communicator and datatype pointers into a
+// request; with the ranks' counts in one shared control block, each copy
+// would pull that cache line over from the rank that touched it last.
+template <typename T>
+std::shared_ptr<T> rankLocal(std::shared_ptr<T> shared) {
+  if (!shared) return shared;
+  T* object = shared.get();
+  return std::shared_ptr<T>(std::make_shared<std::shared_ptr<T>>(std::move(shared)), object);
+}
+
 }  // namespace
 
 RankState::RankState(granule::Granule& g) : granule(g) {
@@ -30,11 +41,11 @@ RankState::RankState(granule::Granule& g) : granule(g) {
     world->rankStarted(0);
   }
   comms_.resize(3);
-  comms_[abi::kCommWorld] = CommHandle{world->worldComm(), abi::kErrorsAreFatal};
-  comms_[abi::kCommSelf] = CommHandle{world->selfComm(worldRank), abi::kErrorsAreFatal};
+  comms_[abi::kCommWorld] = CommHandle{rankLocal(world->worldComm()), abi::kErrorsAreFatal};
+  comms_[abi::kCommSelf] = CommHandle{rankLocal(world->selfComm(worldRank)), abi::kErrorsAreFatal};
   types_.push_back(nullptr);
   for (int handle = 1; handle <= abi::kLastPredefinedType; ++handle)
-    types_.push_back(predefinedLayout(handle));
+    types_.push_back(rankLocal(predefinedLayout(handle)));
   groups_.push_back(nullptr);
   groups_.push_back(std::make_shared<Group>());
 }
@@ -47,11 +58,11 @@ CommHandle* RankState::comm(int handle) {
 int RankState::addComm(std::shared_ptr<Communicator> comm, int errhandler) {
   for (size_t i = 3; i < comms_.size(); ++i) {
     if (!comms_[i]) {
-      comms_[i] = CommHandle{std::move(comm), errhandler};
+      comms_[i] = CommHandle{rankLocal(std::move(comm)), errhandler};
       return int(i);
     }
   }
-  comms_.push_back(CommHandle{std::move(comm), errhandler});
+  comms_.push_back(CommHandle{rankLocal(std::move(comm)), errhandler});
   return int(comms_.size() - 1);
 }
 
@@ -59,8 +70,9 @@ void RankState::freeComm(int handle) {
   if (handle > abi::kCommSelf && size_t(handle) < comms_.size()) comms_[handle].reset();
 }
 
-Layout RankState::type(int handle) {
-  if (handle <= 0 || size_t(handle) >= types_.size()) return nullptr;
+const Layout& RankState::type(int handle) {
+  static const Layout none;
+  if (handle <= 0 || size_t(handle) >= types_.size()) return none;
   return types_[handle];
 }
 
@@ -98,20 +110,30 @@ int RankState::addOp(UserOp op) {
 void RankState::freeOp(int handle) { ops_.erase(handle); }
 
 std::shared_ptr<Request> RankState::request(int handle) {
-  auto it = requests_.find(handle);
-  return it == requests_.end() ? nullptr : it->second;
+  if (handle <= 0 || size_t(handle) > requests_.size()) return nullptr;
+  return requests_[handle - 1];
 }
 
 int RankState::addRequest(std::shared_ptr<Request> request) {
-  requests_[nextRequest_] = std::move(request);
-  return nextRequest_++;
+  if (freeRequests_.empty()) {
+    requests_.push_back(std::move(request));
+    return int(requests_.size());
+  }
+  int handle = freeRequests_.back();
+  freeRequests_.pop_back();
+  requests_[handle - 1] = std::move(request);
+  return handle;
 }
 
 void RankState::replaceRequest(int handle, std::shared_ptr<Request> request) {
-  requests_[handle] = std::move(request);
+  requests_[handle - 1] = std::move(request);
 }
 
-void RankState::freeRequest(int handle) { requests_.erase(handle); }
+void RankState::freeRequest(int handle) {
+  if (handle <= 0 || size_t(handle) > requests_.size() || !requests_[handle - 1]) return;
+  requests_[handle - 1] = nullptr;
+  freeRequests_.push_back(handle);
+}
 
 std::shared_ptr<const Group> RankState::group(int handle) {
   if (handle <= 0 || size_t(handle) >= groups_.size()) return nullptr;

@@ -59,7 +59,7 @@ class RankState : public granule::HostExtension {
   int addComm(std::shared_ptr<Communicator> comm, int errhandler);
   void freeComm(int handle);
 
-  Layout type(int handle);  // nullptr when not a live handle
+  const Layout& type(int handle);  // null when not a live handle
   int addType(Layout layout);
   void replaceType(int handle, Layout layout);
   void freeType(int handle);
@@ -88,8 +88,10 @@ class RankState : public granule::HostExtension {
   std::vector<Layout> types_;
   std::map<int, UserOp> ops_;
   int nextOp_ = abi::kLastPredefinedOp + 1;
-  std::map<int, std::shared_ptr<Request>> requests_;
-  int nextRequest_ = 1;
+  // Handle h is requests_[h - 1]; freed handles are reused, most recent
+  // first, so that a window of nonblocking calls keeps reusing a few slots.
+  std::vector<std::shared_ptr<Request>> requests_;
+  std::vector<int> freeRequests_;
   std::vector<std::shared_ptr<const Group>> groups_;
   std::map<int, std::shared_ptr<Window>> windows_;
   int nextWindow_ = 1;

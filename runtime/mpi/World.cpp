@@ -7,6 +7,10 @@
 #include <thread>
 #include <unordered_map>
 
+#include <linux/membarrier.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include "mpi/MpiAbi.h"
 
 namespace synergy::mpi {
@@ -18,9 +22,9 @@ namespace {
 // wait for their receive and are copied once.
 constexpr int64_t kEagerLimit = 8192;
 
-// A waiting rank polls for its wake-up before it sleeps on its condition
-// variable: a futex wake-up costs microseconds, a poll that sees the message
-// much less, as in shared-memory MPI transports.
+// A waiting rank polls for what it waits for before it sleeps on its
+// condition variable: a futex wake-up costs microseconds, a poll that sees
+// the message much less, as in shared-memory MPI transports.
 //  - A rank with a CPU to itself spins for kBusyPoll, which covers a
 //    ping-pong round trip with room to spare. It never yields: bound to a
 //    CPU that other processes share, it would give it away for a whole time
@@ -30,6 +34,17 @@ constexpr int64_t kEagerLimit = 8192;
 //    oversubscribed.
 constexpr auto kBusyPoll = std::chrono::microseconds(100);
 constexpr int kYieldPolls = 20;
+
+// Whether membarrier(2) can run a full fence on every other thread of the
+// process, so that lock-free wakers need none of their own.
+bool canFenceOtherThreads() {
+  static const bool registered = [] {
+    long commands = syscall(SYS_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
+    return commands >= 0 && (commands & MEMBARRIER_CMD_PRIVATE_EXPEDITED) &&
+           syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
+  }();
+  return registered;
+}
 
 void cpuRelax() {
 #if defined(__x86_64__) || defined(__i386__)
@@ -65,35 +80,20 @@ std::unordered_map<const granule::Granule*, std::pair<World*, int>>& bindings() 
   return map;
 }
 
-bool envelopeMatches(const Request& recv, uint32_t context, int source, int tag) {
-  return recv.context == context && (recv.peer == abi::kAnySource || recv.peer == source) &&
-         (recv.tag == abi::kAnyTag || recv.tag == tag);
-}
-
-// Copies a message's data into a posted receive and fills its status.
-void deliver(const uint8_t* src, const TypeLayout& srcType, int64_t srcCount, int64_t srcBytes,
-             int source, int tag, Request& recv) {
-  int64_t bytes = std::min(srcBytes, recv.bytes);
-  copyTyped(src, srcType, srcCount, recv.buffer, *recv.type, recv.count, bytes);
-  recv.statusSource = source;
-  recv.statusTag = tag;
-  recv.statusBytes = bytes;
-  recv.statusError = srcBytes > recv.bytes ? abi::kErrTruncate : abi::kSuccess;
-}
-
 }  // namespace
 
 World::World(int size, bool ranksOwnCpus)
     : size_(size),
-      wakeCounts_(new std::atomic<uint64_t>[size]),
       ranksOwnCpus_(ranksOwnCpus),
-      mailboxes_(size),
+      sleeperFences_(canFenceOtherThreads()),
       phases_(size),
       waits_(size),
-      asleep_(size, 0) {
+      asleep_(new std::atomic<bool>[size]) {
   for (int i = 0; i < size; ++i) {
     wakeups_.push_back(std::make_unique<std::condition_variable_any>());
-    wakeCounts_[i].store(0);
+    mailboxes_.push_back(
+        std::make_unique<Mailbox>(size, [this](Request& send) { sendMatched(send); }));
+    asleep_[i].store(false);
   }
   std::vector<int> all(size);
   for (int i = 0; i < size; ++i) all[i] = i;
@@ -142,41 +142,55 @@ std::pair<World*, int> World::bindingOf(const granule::Granule* granule) {
 
 void World::wakeLocked(int rank) {
   ++epoch_;
-  wakeCounts_[rank].fetch_add(1, std::memory_order_release);
-  // A rank that is not asleep is running or polling, and sees the count.
-  if (asleep_[rank]) {
-    asleep_[rank] = 0;
+  // A rank that is not asleep is running or polling, and sees the change.
+  if (asleep_[rank].load(std::memory_order_relaxed)) {
+    asleep_[rank].store(false, std::memory_order_relaxed);
     --blocked_;
     sleepers_.fetch_sub(1);
     wakeups_[rank]->notify_one();
   }
 }
 
-bool World::waitLocked(std::unique_lock<util::AdaptiveMutex>& lock, int rank, const WaitInfo& info,
-                       const std::function<bool()>& done, bool poll) {
-  if (done()) return !aborted_;
-  if (poll) {
-    uint64_t seen = wakeCounts_[rank].load(std::memory_order_acquire);
-    lock.unlock();
-    pollUntil([&] { return wakeCounts_[rank].load(std::memory_order_acquire) != seen; },
-              ranksOwnCpus_);
-    lock.lock();
-    if (done() || aborted_) return !aborted_;
-  }
+void World::notify(int rank) {
+  // Either the sleeper's last look sees the change, or this sees the
+  // sleeper. A fence here would hold every send until its slot's cache
+  // line has come over from the receiver, so where the kernel can, the
+  // sleeper pays instead (see sleepUntil).
+  if (sleeperFences_)
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+  else
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (!asleep_[rank].load(std::memory_order_relaxed)) return;
+  std::lock_guard<util::AdaptiveMutex> guard(mutex_);
+  wakeLocked(rank);
+}
+
+bool World::sleepUntil(int rank, const WaitInfo& info, const std::function<bool()>& done) {
+  std::unique_lock<util::AdaptiveMutex> lock(mutex_);
   waits_[rank] = info;
-  while (!done() && !aborted_) {
-    if (!asleep_[rank]) {
-      // Announced before `done` is looked at again, so that a lock-free
-      // waker either is seen by that check or sees this sleeper.
-      asleep_[rank] = 1;
+  for (;;) {
+    if (!asleep_[rank].load(std::memory_order_relaxed)) {
+      asleep_[rank].store(true, std::memory_order_relaxed);
       ++blocked_;
       sleepers_.fetch_add(1);
-      continue;
     }
-    wakeups_[rank]->wait(lock);
+    // `done` may complete a rendezvous send and wake its rank, which takes
+    // the lock.
+    lock.unlock();
+    // Orders the flag before the look at `done` here and, with
+    // membarrier, each waker's change before its look at the flag.
+    if (sleeperFences_)
+      syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
+    else
+      std::atomic_thread_fence(std::memory_order_seq_cst);
+    bool finished = done();
+    lock.lock();
+    if (finished) break;
+    // A waker that saw the flag clears it under the lock before notifying.
+    if (asleep_[rank].load(std::memory_order_relaxed)) wakeups_[rank]->wait(lock);
   }
-  if (asleep_[rank]) {
-    asleep_[rank] = 0;
+  if (asleep_[rank].load(std::memory_order_relaxed)) {
+    asleep_[rank].store(false, std::memory_order_relaxed);
     --blocked_;
     sleepers_.fetch_sub(1);
   }
@@ -185,65 +199,37 @@ bool World::waitLocked(std::unique_lock<util::AdaptiveMutex>& lock, int rank, co
 }
 
 bool World::waitUntilReady(int rank, const WaitInfo& info, const std::function<bool()>& ready) {
-  if (ready() || pollUntil(ready, ranksOwnCpus_)) return !aborted_;
-  std::unique_lock<util::AdaptiveMutex> lock(mutex_);
-  return waitLocked(lock, rank, info, ready, /*poll=*/false);
+  Mailbox& box = *mailboxes_[rank];
+  auto done = [&] {
+    box.drain();
+    return ready() || aborted_.load(std::memory_order_relaxed);
+  };
+  if (done() || pollUntil(done, ranksOwnCpus_)) return !aborted_;
+  return sleepUntil(rank, info, done);
 }
 
 void World::startSend(const std::shared_ptr<Request>& send, int destWorldRank) {
-  std::unique_lock<util::AdaptiveMutex> lock(mutex_);
-  Mailbox& box = mailboxes_[destWorldRank];
-  for (auto it = box.posted.begin(); it != box.posted.end(); ++it) {
-    if (!envelopeMatches(**it, send->context, send->senderRank, send->tag)) continue;
-    std::shared_ptr<Request> recv = *it;
-    box.posted.erase(it);
-    lock.unlock();
-    deliver(send->buffer, *send->type, send->count, send->bytes, send->senderRank, send->tag,
-            *recv);
-    lock.lock();
-    markComplete(*recv);
-    markComplete(*send);
-    wakeLocked(destWorldRank);
-    return;
-  }
-  Mailbox::Message message{send->context, send->senderRank, send->tag, send->bytes, {}, nullptr};
-  if (send->buffered || (!send->synchronous && send->bytes <= kEagerLimit)) {
-    message.eager.resize(size_t(send->bytes));
-    packTyped(send->buffer, *send->type, send->count, message.eager.data());
-    markComplete(*send);
-  } else {
-    message.rendezvous = send;
-  }
-  box.unexpected.push_back(std::move(message));
-  wakeLocked(destWorldRank);
+  if (mailboxes_[destWorldRank]->send(send->owner, send, kEagerLimit)) markComplete(*send);
+  notify(destWorldRank);
 }
 
-void World::startRecv(const std::shared_ptr<Request>& recv) {
-  std::unique_lock<util::AdaptiveMutex> lock(mutex_);
-  Mailbox& box = mailboxes_[recv->owner];
-  for (auto it = box.unexpected.begin(); it != box.unexpected.end(); ++it) {
-    if (!envelopeMatches(*recv, it->context, it->source, it->tag)) continue;
-    Mailbox::Message message = std::move(*it);
-    box.unexpected.erase(it);
-    lock.unlock();
-    if (message.rendezvous) {
-      const Request& send = *message.rendezvous;
-      deliver(send.buffer, *send.type, send.count, send.bytes, message.source, message.tag, *recv);
-    } else {
-      deliver(message.eager.data(), *predefinedLayout(4), message.bytes, message.bytes,
-              message.source, message.tag, *recv);
-    }
-    lock.lock();
-    markComplete(*recv);
-    if (message.rendezvous) {
-      markComplete(*message.rendezvous);
-      wakeLocked(message.rendezvous->owner);
-    }
-    ++epoch_;
-    return;
-  }
-  box.posted.push_back(recv);
+bool World::sendEager(int from, const Envelope& envelope, const uint8_t* data,
+                      const TypeLayout& type, int64_t count, int destWorldRank) {
+  if (envelope.bytes > kEagerLimit) return false;
+  mailboxes_[destWorldRank]->sendCopy(from, envelope, data, type, count);
+  notify(destWorldRank);
+  return true;
 }
+
+void World::startRecv(const std::shared_ptr<Request>& recv) { mailboxes_[recv->owner]->post(recv); }
+
+void World::sendMatched(Request& send) {
+  int owner = send.owner;
+  markComplete(send);
+  notify(owner);
+}
+
+void World::progress(int rank) { mailboxes_[rank]->drain(); }
 
 bool World::isComplete(const Request& request) { return isCompleteNow(request); }
 
@@ -252,46 +238,32 @@ void World::yieldIfSharingCpus() {
 }
 
 bool World::waitFor(int rank, const Request& request, const WaitInfo& info) {
+  mailboxes_[rank]->drain();
+  if (isCompleteNow(request)) return !aborted_;
   return waitUntilReady(rank, info, [&] { return isCompleteNow(request); });
 }
 
 bool World::waitForAny(int rank, const std::vector<Request*>& requests, const WaitInfo& info) {
-  std::unique_lock<util::AdaptiveMutex> lock(mutex_);
-  return waitLocked(lock, rank, info, [&] {
+  return waitUntilReady(rank, info, [&] {
     for (const Request* request : requests)
-      if (request && request->complete) return true;
+      if (request && isCompleteNow(*request)) return true;
     return false;
   });
 }
 
 std::optional<ProbeResult> World::probe(int rank, uint32_t context, int source, int tag) {
-  std::lock_guard<util::AdaptiveMutex> guard(mutex_);
-  Request filter;
-  filter.context = context;
-  filter.peer = source;
-  filter.tag = tag;
-  for (const Mailbox::Message& message : mailboxes_[rank].unexpected)
-    if (envelopeMatches(filter, message.context, message.source, message.tag))
-      return ProbeResult{message.source, message.tag, message.bytes};
-  return std::nullopt;
+  Mailbox& box = *mailboxes_[rank];
+  box.drain();
+  return box.probe(context, source, tag);
 }
 
 std::optional<ProbeResult> World::waitProbe(int rank, uint32_t context, int source, int tag,
                                             const WaitInfo& info, bool& aborted) {
-  std::unique_lock<util::AdaptiveMutex> lock(mutex_);
-  Request filter;
-  filter.context = context;
-  filter.peer = source;
-  filter.tag = tag;
+  Mailbox& box = *mailboxes_[rank];
   std::optional<ProbeResult> found;
-  aborted = !waitLocked(lock, rank, info, [&] {
-    for (const Mailbox::Message& message : mailboxes_[rank].unexpected) {
-      if (envelopeMatches(filter, message.context, message.source, message.tag)) {
-        found = ProbeResult{message.source, message.tag, message.bytes};
-        return true;
-      }
-    }
-    return false;
+  aborted = !waitUntilReady(rank, info, [&] {
+    found = box.probe(context, source, tag);
+    return found.has_value();
   });
   return found;
 }
@@ -352,10 +324,7 @@ void World::abort(int status, const std::string& message) {
   for (int i = 0; i < size_; ++i) wakeLocked(i);
 }
 
-bool World::aborted() {
-  std::lock_guard<util::AdaptiveMutex> guard(mutex_);
-  return aborted_;
-}
+bool World::aborted() { return aborted_.load(); }
 
 int World::abortStatus() {
   std::lock_guard<util::AdaptiveMutex> guard(mutex_);

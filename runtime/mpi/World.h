@@ -3,11 +3,11 @@
 // Everything the ranks of a job share: communicators, one mailbox per rank,
 // the blocking machinery, and the job's fate (running, aborted, deadlocked).
 //
-// Point-to-point: each rank's mailbox holds messages that arrived before a
-// matching receive was posted (in arrival order) and receives posted before
-// their message arrived (in posting order). Matching takes the first entry
-// that fits (context, source, tag), which keeps MPI's non-overtaking order.
-// Small standard sends are copied into the message (eager) and complete at
+// Point-to-point messages go through each receiver's Mailbox: a lock-free
+// ring per sender, drained and matched by the receiver itself whenever it
+// posts a receive, tests, probes or waits (for anything, collectives
+// included, so that rendezvous senders never wait on a busy receiver).
+// Small standard sends are copied into the ring (eager) and complete at
 // once; large and synchronous ones stay in the sender's memory and are
 // copied once, straight into the receive buffer, when they match
 // (rendezvous).
@@ -17,11 +17,14 @@
 // data it needs straight out of the other ranks' memories, and waits again
 // before returning so nobody reuses a buffer that is still being read.
 //
-// One adaptive mutex guards all of it; each rank sleeps on its own condition
-// variable.
-// Copies of message data happen outside the mutex. Every event that could
-// wake a rank bumps an epoch counter, which is how the launcher's watchdog
-// tells "every rank blocked forever" from "every rank blocked a moment".
+// Waiting ranks poll (spin or yield) and then sleep on their own condition
+// variable. A waker that changed something lock-free looks at the
+// sleeper's flag and takes the world lock only when the rank is really
+// asleep, so the fast path of a message takes no lock at all (and, where
+// the kernel has membarrier(2), no fence: the sleeper fences for it).
+// Every wake-up of a sleeper bumps an epoch counter, which is how the
+// launcher's watchdog tells "every rank blocked forever" from "every rank
+// blocked a moment".
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -29,7 +32,6 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -39,6 +41,7 @@
 #include <vector>
 
 #include "mpi/Datatype.h"
+#include "mpi/Mailbox.h"
 #include "util/AdaptiveMutex.h"
 
 namespace synergy::granule {
@@ -149,12 +152,6 @@ struct WaitInfo {
   const Communicator* comm = nullptr;
 };
 
-struct ProbeResult {
-  int source;
-  int tag;
-  int64_t bytes;
-};
-
 class World {
  public:
   // `ranksOwnCpus`: every rank has a CPU to itself, so a blocked rank spins
@@ -173,9 +170,15 @@ class World {
   static void bind(const granule::Granule* granule, World* world, int rank);
   static std::pair<World*, int> bindingOf(const granule::Granule* granule);
 
-  // Point to point. Starting may complete the request at once.
+  // Point to point, called on the owning rank's thread. Starting may
+  // complete the request at once.
   void startSend(const std::shared_ptr<Request>& send, int destWorldRank);
   void startRecv(const std::shared_ptr<Request>& recv);
+  // Sends a copy of `count` instances of `type` at `data` from `from`, when
+  // the message is short enough to go eager; false, sending nothing,
+  // otherwise.
+  bool sendEager(int from, const Envelope& envelope, const uint8_t* data, const TypeLayout& type,
+                 int64_t count, int destWorldRank);
   // Blocks until `request` completes; false when the job was aborted.
   bool waitFor(int rank, const Request& request, const WaitInfo& info);
   // Blocks until any of `requests` (null entries skipped) completes.
@@ -183,6 +186,9 @@ class World {
   std::optional<ProbeResult> probe(int rank, uint32_t context, int source, int tag);
   std::optional<ProbeResult> waitProbe(int rank, uint32_t context, int source, int tag,
                                        const WaitInfo& info, bool& aborted);
+  // Matches whatever has arrived for `rank`, before a Test looks at its
+  // requests.
+  void progress(int rank);
   bool isComplete(const Request& request);
   // Called after an unsuccessful Test or Iprobe: when ranks share CPUs, a
   // rank spinning on those gives its CPU to the rank it waits for.
@@ -194,7 +200,8 @@ class World {
   // the members that sleep waiting for marks.
   void publishMark(Communicator& comm, std::atomic<uint64_t>& mark, uint64_t value);
   // Waits until `ready()`, which reads only atomics, holds: polls it first,
-  // then sleeps until a wake-up finds it true. False when aborted.
+  // then sleeps until a wake-up finds it true, matching the rank's arriving
+  // messages all the while. False when aborted.
   bool waitUntilReady(int rank, const WaitInfo& info, const std::function<bool()>& ready);
   // Runs `body` under the world lock.
   void locked(const std::function<void()>& body);
@@ -212,11 +219,12 @@ class World {
   std::optional<std::string> checkDeadlock(int stableTicks);
 
  private:
-  // Sleeps until `done()`, evaluated under the lock, holds. With `poll`, the
-  // rank first polls its wake-up count.
-  bool waitLocked(std::unique_lock<util::AdaptiveMutex>& lock, int rank, const WaitInfo& info,
-                  const std::function<bool()>& done, bool poll = true);
+  // Sleeps until `done()`, evaluated without the lock, holds.
+  bool sleepUntil(int rank, const WaitInfo& info, const std::function<bool()>& done);
   void wakeLocked(int rank);
+  // After a lock-free change that `rank` may wait for: wakes it if asleep.
+  void notify(int rank);
+  void sendMatched(Request& send);
   // After a lock-free change that members of `comm` may wait for: counts
   // it as an event for the deadlock watch and wakes sleeping members.
   void announceProgress(Communicator& comm);
@@ -225,24 +233,11 @@ class World {
   int size_;
   util::AdaptiveMutex mutex_;
   std::vector<std::unique_ptr<std::condition_variable_any>> wakeups_;
-  // Bumped on every wake-up of a rank, read without the lock while the rank
-  // polls before sleeping.
-  std::unique_ptr<std::atomic<uint64_t>[]> wakeCounts_;
   bool ranksOwnCpus_ = false;
-
-  struct Mailbox {
-    struct Message {
-      uint32_t context;
-      int source;
-      int tag;
-      int64_t bytes;
-      std::vector<uint8_t> eager;
-      std::shared_ptr<Request> rendezvous;
-    };
-    std::deque<Message> unexpected;
-    std::deque<std::shared_ptr<Request>> posted;
-  };
-  std::vector<Mailbox> mailboxes_;
+  // A rank going to sleep fences every thread (membarrier), so that
+  // notify() needs no fence.
+  bool sleeperFences_ = false;
+  std::vector<std::unique_ptr<Mailbox>> mailboxes_;
 
   std::shared_ptr<Communicator> worldComm_;
   std::vector<std::shared_ptr<Communicator>> selfComms_;
@@ -255,8 +250,9 @@ class World {
   int running_ = 0;
   // Ranks asleep on their condition variable and not woken since: a rank
   // that was notified but has not run yet is not blocked, however long the
-  // scheduler takes to run it.
-  std::vector<char> asleep_;
+  // scheduler takes to run it. Written under the lock, read lock-free by
+  // wakers.
+  std::unique_ptr<std::atomic<bool>[]> asleep_;
   int blocked_ = 0;
   // How many asleep_ entries are set; read without the lock by a rank that
   // completes a barrier, which takes the lock only to wake sleepers.

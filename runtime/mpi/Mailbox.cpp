@@ -1,0 +1,184 @@
+//===- Mailbox.cpp - one rank's incoming messages and posted receives -----===//
+#include "mpi/Mailbox.h"
+
+#include <algorithm>
+
+#include "mpi/MpiAbi.h"
+#include "mpi/World.h"
+
+namespace synergy::mpi {
+
+namespace {
+
+bool envelopeMatches(const Request& recv, const Envelope& envelope) {
+  return recv.context == envelope.context &&
+         (recv.peer == abi::kAnySource || recv.peer == envelope.source) &&
+         (recv.tag == abi::kAnyTag || recv.tag == envelope.tag);
+}
+
+const TypeLayout& byteLayout() {
+  static const Layout bytes = predefinedLayout(abi::kTypeByte);
+  return *bytes;
+}
+
+// Copies a message's data into a posted receive and completes it.
+void deliver(const uint8_t* src, const TypeLayout& srcType, int64_t srcCount,
+             const Envelope& envelope, Request& recv) {
+  int64_t bytes = std::min(envelope.bytes, recv.bytes);
+  copyTyped(src, srcType, srcCount, recv.buffer, *recv.type, recv.count, bytes);
+  recv.statusSource = envelope.source;
+  recv.statusTag = envelope.tag;
+  recv.statusBytes = bytes;
+  recv.statusError = envelope.bytes > recv.bytes ? abi::kErrTruncate : abi::kSuccess;
+  markComplete(recv);
+}
+
+}  // namespace
+
+Mailbox::Mailbox(int worldSize, std::function<void(Request&)> sendMatched)
+    : rings_(new std::atomic<MessageRing*>[worldSize]),
+      worldSize_(worldSize),
+      sendMatched_(std::move(sendMatched)) {
+  for (int i = 0; i < worldSize; ++i) rings_[i].store(nullptr);
+}
+
+Mailbox::~Mailbox() {
+  for (int i = 0; i < worldSize_; ++i) delete rings_[i].load();
+}
+
+MessageRing* Mailbox::ring(int from) {
+  MessageRing* ring = rings_[from].load(std::memory_order_acquire);
+  if (!ring) {
+    // Only `from` makes its own ring, so there is no race to make it.
+    ring = new MessageRing;
+    rings_[from].store(ring, std::memory_order_release);
+  }
+  return ring;
+}
+
+void Mailbox::sendCopy(int from, const Envelope& envelope, const uint8_t* data,
+                       const TypeLayout& type, int64_t count) {
+  MessageRing* channel = ring(from);
+  if (MessageRing::Slot* slot = channel->reserve()) {
+    slot->envelope = envelope;
+    packTyped(data, type, count, slot->reserveData(envelope.bytes));
+    channel->publish();
+    return;
+  }
+  Arrival arrival{envelope, nullptr, nullptr};
+  arrival.data.reset(new uint8_t[size_t(envelope.bytes)]);
+  packTyped(data, type, count, arrival.data.get());
+  channel->spill(std::move(arrival));
+}
+
+bool Mailbox::send(int from, const std::shared_ptr<Request>& send, int64_t eagerLimit) {
+  Envelope envelope{send->context, send->senderRank, send->tag, send->bytes};
+  if (send->buffered || (!send->synchronous && send->bytes <= eagerLimit)) {
+    sendCopy(from, envelope, send->buffer, *send->type, send->count);
+    return true;
+  }
+  MessageRing* channel = ring(from);
+  if (MessageRing::Slot* slot = channel->reserve()) {
+    slot->envelope = envelope;
+    slot->rendezvous = send;
+    channel->publish();
+  } else {
+    channel->spill(Arrival{envelope, nullptr, send});
+  }
+  return false;
+}
+
+bool Mailbox::drain() {
+  bool arrived = false;
+  for (int from = 0; from < worldSize_; ++from) {
+    MessageRing* ring = rings_[from].load(std::memory_order_acquire);
+    if (!ring) continue;
+    while (MessageRing::Slot* slot = ring->front()) {
+      arrive(*slot);
+      ring->pop();
+      arrived = true;
+    }
+    if (ring->spilling()) {
+      ring->takeSpilled(spilled_);
+      for (Arrival& arrival : spilled_) arrive(std::move(arrival));
+      spilled_.clear();
+      arrived = true;
+    }
+  }
+  return arrived;
+}
+
+std::shared_ptr<Request> Mailbox::takePosted(const Envelope& envelope) {
+  for (auto it = posted_.begin(); it != posted_.end(); ++it) {
+    if (!envelopeMatches(**it, envelope)) continue;
+    std::shared_ptr<Request> recv = std::move(*it);
+    if (it == posted_.begin())
+      posted_.pop_front();
+    else
+      posted_.erase(it);
+    return recv;
+  }
+  return nullptr;
+}
+
+void Mailbox::deliverRendezvous(const Envelope& envelope, Request& send, Request& recv) {
+  deliver(send.buffer, *send.type, send.count, envelope, recv);
+  sendMatched_(send);
+}
+
+void Mailbox::arrive(MessageRing::Slot& slot) {
+  std::shared_ptr<Request> recv = takePosted(slot.envelope);
+  if (!recv) {
+    unexpected_.push_back(slot.take());
+    return;
+  }
+  if (slot.rendezvous) {
+    std::shared_ptr<Request> send = std::move(slot.rendezvous);
+    deliverRendezvous(slot.envelope, *send, *recv);
+  } else {
+    deliver(slot.data(), byteLayout(), slot.envelope.bytes, slot.envelope, *recv);
+  }
+}
+
+void Mailbox::arrive(Arrival arrival) {
+  std::shared_ptr<Request> recv = takePosted(arrival.envelope);
+  if (!recv) {
+    unexpected_.push_back(std::move(arrival));
+    return;
+  }
+  if (arrival.rendezvous)
+    deliverRendezvous(arrival.envelope, *arrival.rendezvous, *recv);
+  else
+    deliver(arrival.data.get(), byteLayout(), arrival.envelope.bytes, arrival.envelope, *recv);
+}
+
+void Mailbox::post(const std::shared_ptr<Request>& recv) {
+  drain();
+  for (auto it = unexpected_.begin(); it != unexpected_.end(); ++it) {
+    if (!envelopeMatches(*recv, it->envelope)) continue;
+    Arrival arrival = std::move(*it);
+    if (it == unexpected_.begin())
+      unexpected_.pop_front();
+    else
+      unexpected_.erase(it);
+    if (arrival.rendezvous)
+      deliverRendezvous(arrival.envelope, *arrival.rendezvous, *recv);
+    else
+      deliver(arrival.data.get(), byteLayout(), arrival.envelope.bytes, arrival.envelope, *recv);
+    return;
+  }
+  posted_.push_back(recv);
+}
+
+std::optional<ProbeResult> Mailbox::probe(uint32_t context, int source, int tag) const {
+  Request filter;
+  filter.context = context;
+  filter.peer = source;
+  filter.tag = tag;
+  for (const Arrival& arrival : unexpected_)
+    if (envelopeMatches(filter, arrival.envelope))
+      return ProbeResult{arrival.envelope.source, arrival.envelope.tag, arrival.envelope.bytes};
+  return std::nullopt;
+}
+
+}  // namespace synergy::mpi

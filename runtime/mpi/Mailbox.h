@@ -1,0 +1,83 @@
+//===- Mailbox.h - one rank's incoming messages and posted receives -------===//
+//
+// Every sender has its own MessageRing into a rank's mailbox, made on its
+// first message. Everything else here belongs to the receiving rank alone
+// and needs no lock: it drains the rings into its matching state whenever
+// it posts a receive, probes, tests or waits, and matches there.
+//
+// Matching keeps MPI's non-overtaking order: each sender's messages arrive
+// in send order; an arriving message goes to the earliest posted receive
+// that fits its (context, source, tag), otherwise to the end of the
+// unexpected list; a new receive takes the earliest unexpected message that
+// fits, otherwise goes to the end of the posted list.
+//
+// A rendezvous send completes when its message matches: the receiver copies
+// straight out of the sender's memory and then tells the World, which wakes
+// the sender.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "mpi/Datatype.h"
+#include "mpi/MessageRing.h"
+
+namespace synergy::mpi {
+
+struct Request;
+
+struct ProbeResult {
+  int source;
+  int tag;
+  int64_t bytes;
+};
+
+class Mailbox {
+ public:
+  // `sendMatched` runs on the receiver after a rendezvous send's data has
+  // been copied, to complete the send and wake its rank.
+  Mailbox(int worldSize, std::function<void(Request&)> sendMatched);
+  ~Mailbox();
+  Mailbox(const Mailbox&) = delete;
+  Mailbox& operator=(const Mailbox&) = delete;
+
+  // Sender side, on world rank `from`'s thread. True when the send is done
+  // with its buffer: eager sends (buffered ones, and standard ones up to
+  // `eagerLimit` bytes) are copied into the message.
+  bool send(int from, const std::shared_ptr<Request>& send, int64_t eagerLimit);
+  // Sends a copy of `count` instances of `type` at `data`.
+  void sendCopy(int from, const Envelope& envelope, const uint8_t* data, const TypeLayout& type,
+                int64_t count);
+
+  // Receiver side, on the owning rank's thread only.
+  // Moves arrived messages into the matching state; false when none came.
+  bool drain();
+  // Matches `recv` now or keeps it until its message arrives.
+  void post(const std::shared_ptr<Request>& recv);
+  // Looks at the messages drained so far.
+  std::optional<ProbeResult> probe(uint32_t context, int source, int tag) const;
+
+ private:
+  MessageRing* ring(int from);
+  void arrive(MessageRing::Slot& slot);
+  void arrive(Arrival arrival);
+  // The earliest posted receive that fits, removed; or null.
+  std::shared_ptr<Request> takePosted(const Envelope& envelope);
+  void deliverRendezvous(const Envelope& envelope, Request& send, Request& recv);
+
+  std::unique_ptr<std::atomic<MessageRing*>[]> rings_;
+  int worldSize_;
+  std::function<void(Request&)> sendMatched_;
+  std::deque<Arrival> unexpected_;
+  std::deque<std::shared_ptr<Request>> posted_;
+  std::vector<Arrival> spilled_;  // reused by drain()
+};
+
+}  // namespace synergy::mpi

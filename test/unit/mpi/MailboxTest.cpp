@@ -1,0 +1,150 @@
+//===- MailboxTest.cpp - MPI message channels and receiver-side matching ---===//
+//
+// The ring between two ranks holds a bounded number of messages; these
+// tests send many more than that before receiving, mix eager and
+// rendezvous messages, and drain from a second thread while the sender is
+// still sending, and check that every (source, tag) stream keeps its send
+// order and that rendezvous sends complete only when they match.
+//
+//===----------------------------------------------------------------------===//
+#include <gtest/gtest.h>
+
+#include <thread>
+
+#include "mpi/Mailbox.h"
+#include "mpi/MpiAbi.h"
+#include "mpi/World.h"
+
+using namespace synergy::mpi;
+
+namespace {
+
+constexpr int64_t kEagerLimit = 64;
+constexpr uint32_t kContext = 7;
+
+std::shared_ptr<Request> makeSend(std::vector<int32_t>& data, int tag, bool synchronous) {
+  auto send = std::make_shared<Request>();
+  send->kind = Request::Kind::Send;
+  send->owner = 1;
+  send->buffer = reinterpret_cast<uint8_t*>(data.data());
+  send->type = predefinedLayout(synergy::mpi::abi::kTypeByte);
+  send->count = int64_t(data.size() * 4);
+  send->bytes = send->count;
+  send->context = kContext;
+  send->senderRank = 1;
+  send->tag = tag;
+  send->synchronous = synchronous;
+  return send;
+}
+
+std::shared_ptr<Request> makeRecv(std::vector<int32_t>& buffer, int source, int tag) {
+  auto recv = std::make_shared<Request>();
+  recv->kind = Request::Kind::Recv;
+  recv->owner = 0;
+  recv->buffer = reinterpret_cast<uint8_t*>(buffer.data());
+  recv->type = predefinedLayout(synergy::mpi::abi::kTypeByte);
+  recv->count = int64_t(buffer.size() * 4);
+  recv->bytes = recv->count;
+  recv->context = kContext;
+  recv->peer = source;
+  recv->tag = tag;
+  return recv;
+}
+
+// Message i: tag i % 3, i+1 ints (so some are rendezvous), each int i.
+std::vector<int32_t> payload(int i) { return std::vector<int32_t>(size_t(i % 40 + 1), i); }
+
+TEST(MailboxTest, KeepsOrderPastAFullRing) {
+  int matchedSends = 0;
+  Mailbox box(2, [&](Request& send) {
+    ++matchedSends;
+    markComplete(send);
+  });
+  constexpr int kCount = 1000;
+  std::vector<std::vector<int32_t>> data;
+  std::vector<std::shared_ptr<Request>> sends;
+  for (int i = 0; i < kCount; ++i) data.push_back(payload(i));
+  int eager = 0;
+  for (int i = 0; i < kCount; ++i) {
+    sends.push_back(makeSend(data[i], i % 3, i % 100 == 3));
+    if (box.send(1, sends.back(), kEagerLimit)) {
+      markComplete(*sends.back());
+      ++eager;
+    }
+  }
+  EXPECT_GT(eager, 0);
+  EXPECT_LT(eager, kCount);
+  std::vector<int32_t> buffer(64);
+  // Tag 2 first, by tag; then the rest with MPI_ANY_TAG.
+  for (int i = 2; i < kCount; i += 3) {
+    auto recv = makeRecv(buffer, 1, 2);
+    box.drain();
+    auto probed = box.probe(kContext, 1, 2);
+    box.post(recv);
+    ASSERT_TRUE(probed);
+    ASSERT_TRUE(isCompleteNow(*recv)) << i;
+    EXPECT_EQ(probed->bytes, recv->statusBytes);
+    EXPECT_EQ(recv->statusTag, 2);
+    EXPECT_EQ(recv->statusBytes, int64_t(payload(i).size() * 4));
+    EXPECT_EQ(buffer[0], i);
+  }
+  for (int i = 0; i < kCount; ++i) {
+    if (i % 3 == 2) continue;
+    auto recv = makeRecv(buffer, synergy::mpi::abi::kAnySource, synergy::mpi::abi::kAnyTag);
+    box.post(recv);
+    ASSERT_TRUE(isCompleteNow(*recv)) << i;
+    EXPECT_EQ(recv->statusTag, i % 3);
+    EXPECT_EQ(recv->statusSource, 1);
+    EXPECT_EQ(buffer[0], i);
+  }
+  EXPECT_EQ(matchedSends, kCount - eager);
+  for (auto& send : sends) EXPECT_TRUE(isCompleteNow(*send));
+  box.drain();
+  EXPECT_FALSE(box.probe(kContext, synergy::mpi::abi::kAnySource, synergy::mpi::abi::kAnyTag));
+}
+
+TEST(MailboxTest, ReceivesPostedFirstMatchInPostingOrder) {
+  Mailbox box(2, [](Request& send) { markComplete(send); });
+  std::vector<int32_t> first(64), second(64);
+  auto any = makeRecv(first, synergy::mpi::abi::kAnySource, synergy::mpi::abi::kAnyTag);
+  auto byTag = makeRecv(second, 1, 5);
+  box.post(any);
+  box.post(byTag);
+  auto data = payload(4);
+  auto send = makeSend(data, 5, false);
+  box.send(1, send, kEagerLimit);
+  box.drain();
+  EXPECT_TRUE(isCompleteNow(*any));
+  EXPECT_FALSE(isCompleteNow(*byTag));
+}
+
+TEST(MailboxTest, DrainsWhileTheSenderSends) {
+  Mailbox box(2, [](Request& send) { markComplete(send); });
+  constexpr int kCount = 50000;
+  std::thread sender([&] {
+    std::vector<std::vector<int32_t>> data(kCount);
+    std::vector<std::shared_ptr<Request>> pending;
+    for (int i = 0; i < kCount; ++i) {
+      data[i] = payload(i);
+      auto send = makeSend(data[i], i % 2, false);
+      if (!box.send(1, send, kEagerLimit)) pending.push_back(send);
+    }
+    // Rendezvous data must stay put until the receiver has copied it.
+    for (auto& send : pending)
+      while (!isCompleteNow(*send)) std::this_thread::yield();
+  });
+  std::vector<int32_t> buffer(64);
+  int next[2] = {0, 1};
+  for (int received = 0; received < kCount; ++received) {
+    int tag = received % 2;
+    auto recv = makeRecv(buffer, 1, tag);
+    box.post(recv);
+    while (!isCompleteNow(*recv)) box.drain();
+    ASSERT_EQ(buffer[0], next[tag]);
+    ASSERT_EQ(recv->statusBytes, int64_t(payload(next[tag]).size() * 4));
+    next[tag] += 2;
+  }
+  sender.join();
+}
+
+}  // namespace
