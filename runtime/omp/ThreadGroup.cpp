@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <utility>
 
+#include "omp/DsmHub.h"
 #include "omp/Pthreads.h"
 #include "omp/Team.h"
 
@@ -129,6 +130,19 @@ PthreadRuntime& ThreadGroup::pthreads() {
   std::lock_guard guard(runtimesLock_);
   if (!pthreads_) pthreads_ = std::make_unique<PthreadRuntime>(*this);
   return *pthreads_;
+}
+
+DsmHub& ThreadGroup::dsmHub(Granule& creator) {
+  if (DsmHub* hub = existingDsmHub()) return *hub;
+  // A team's threads and their encountering thread already run on replicas
+  // of a main copy of their own, which cannot become a hub participant.
+  if (&creator != &root_ || creator.memorySync())
+    creator.trap("--dsm: the first pthread_create must come from the main thread, outside "
+                 "parallel regions");
+  // Only the root gets here, so nothing races to make the hub.
+  ownedDsmHub_ = std::make_unique<DsmHub>(creator);
+  dsmHub_.store(ownedDsmHub_.get(), std::memory_order_release);
+  return *ownedDsmHub_;
 }
 
 ThreadGranule ThreadGroup::spawn(Granule& parent, uint32_t stackBytes) {
