@@ -340,8 +340,11 @@ uint32_t Z_envZ_pthread_mutex_unlock(void* host, uint32_t mutex) {
   Granule& granule = Granule::fromHost(host);
   KeyedLocks& locks = pthreads(granule).locks();
   int self = threadIdOf(granule);
-  if (!locks.heldBy(mutex, self)) return kEPermission;
-  releaseMemory(granule);
+  // Only an owner's unlock publishes its writes.
+  if (auto* sync = granule.memorySync()) {
+    if (!locks.heldBy(mutex, self)) return kEPermission;
+    sync->release();
+  }
   return locks.unlock(mutex, self) ? 0 : kEPermission;
 }
 
