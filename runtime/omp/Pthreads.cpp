@@ -144,6 +144,13 @@ int PthreadRuntime::join(Granule& joiner, uint32_t id, uint32_t& result) {
   return 0;
 }
 
+bool PthreadRuntime::anyRunning() {
+  std::lock_guard guard(lock_);
+  for (auto& [id, record] : threads_)
+    if (!record->finished) return true;
+  return false;
+}
+
 int PthreadRuntime::detach(uint32_t id) {
   std::lock_guard guard(lock_);
   auto it = threads_.find(id);

@@ -70,6 +70,8 @@ class PthreadRuntime {
   // Waits for `id`; returns 0 or an errno value.
   int join(granule::Granule& joiner, uint32_t id, uint32_t& result);
   int detach(uint32_t id);
+  // Whether a thread has not finished yet.
+  bool anyRunning();
 
   int createKey(uint32_t destructor, uint32_t& key);
   int deleteKey(uint32_t key);

@@ -118,7 +118,11 @@ uint32_t exchangeStackPointer(Granule& granule, uint32_t stackPointer) {
 
 ThreadGroup::ThreadGroup(Granule& root) : root_(root) {}
 
-ThreadGroup::~ThreadGroup() = default;
+ThreadGroup::~ThreadGroup() {
+  // A detached thread still running at process exit pushes into the hub
+  // when it ends: the hub must stay.
+  if (ownedDsmHub_ && pthreads_ && pthreads_->anyRunning()) (void)ownedDsmHub_.release();
+}
 
 OmpRuntime& ThreadGroup::openmp() {
   std::lock_guard guard(runtimesLock_);
