@@ -11,6 +11,7 @@
 // before it.
 //
 //===----------------------------------------------------------------------===//
+#define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -50,6 +51,7 @@ static int ready;
 static long message;
 
 static void* timedWaiter(void* argument) {
+  (void)argument;
   struct timespec deadline;
   clock_gettime(CLOCK_REALTIME, &deadline);
   deadline.tv_sec += 3600;
