@@ -18,6 +18,7 @@
 #include "granule/Granule.h"
 #include "mpi/MpiJob.h"
 #include "omp/ThreadGroup.h"
+#include "snapshot/DsmMemory.h"
 #include "synergy/ToolPaths.h"
 #include "wasi/Wasi.h"
 
@@ -45,8 +46,9 @@ void printUsage() {
       "  --tag-output        with -np: prefix each output line with [1,<rank>]<stdout>:\n"
       "  --bind-to core|none with -np: pin each rank to its own CPU, so that a waiting rank\n"
       "                      polls instead of sleeping (default: core when every rank has a CPU)\n"
-      "  --dsm               run OpenMP threads on copy-on-write replicas of memory that\n"
-      "                      meet through byte-wise diffs, as on several hosts\n"
+      "  --dsm               run OpenMP threads and pthreads on copy-on-write replicas of\n"
+      "                      memory that meet through byte-wise diffs, as on several hosts\n"
+      "                      (SYNERGY_DSM_STATS=1: print replica and diff counts at exit)\n"
       "  --help              print this help\n"
       "  --version           print the version\n"
       "\n"
@@ -181,6 +183,15 @@ int main(int argc, char** argv) {
   if (dsm) granule.extension<omp::ThreadMember>().group().setDsm(true);
   granule::RunResult result = granule.runStartOnOwnThread();
   std::fflush(stdout);
+  if (const char* stats = std::getenv("SYNERGY_DSM_STATS"); stats && std::strcmp(stats, "0")) {
+    snapshot::DsmStatistics dsmStats = snapshot::dsmStatistics();
+    std::fprintf(stderr,
+                 "synergy-run: dsm: %llu replicas, %llu pushes (%llu bytes), %llu pulls (%llu "
+                 "pages)\n",
+                 (unsigned long long)dsmStats.replicas, (unsigned long long)dsmStats.pushes,
+                 (unsigned long long)dsmStats.pushedBytes, (unsigned long long)dsmStats.pulls,
+                 (unsigned long long)dsmStats.pulledPages);
+  }
   if (result.kind == granule::RunResult::Kind::Trapped) {
     std::fprintf(stderr, "trap: %s in %s\n", result.trapReason.c_str(),
                  result.trapFunction.c_str());

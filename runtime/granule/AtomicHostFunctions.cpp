@@ -11,9 +11,13 @@
 // overflowed). As in wasm, an access traps when it is out of bounds, checked
 // first, or not aligned to its width.
 //
-// memory.atomic.wait/notify park threads in a table of buckets keyed by host
-// address, like a futex: a waiter checks the value and enqueues under its
-// bucket's lock, and notify takes the same lock, so no wake-up is lost.
+// memory.atomic.wait/notify park threads in a table of buckets, like a futex:
+// a waiter checks the value and enqueues under its bucket's lock, and notify
+// takes the same lock, so no wake-up is lost. A cell is named by its guest
+// address in the memory the granules share: the memory itself, or in --dsm
+// mode the main copy behind every replica (whose host addresses differ).
+// There the waiter reads the value as an atomic load does, and notify first
+// releases, as a store would.
 //
 //===----------------------------------------------------------------------===//
 #include <algorithm>
@@ -100,9 +104,23 @@ T cmpxchg(Z_synergy_instance_t* host, uint32_t address, T expected, T replacemen
   return expected;
 }
 
+struct CellName {
+  const void* memory;
+  uint32_t address;
+  bool operator==(const CellName& other) const {
+    return memory == other.memory && address == other.address;
+  }
+};
+
+CellName cellName(Z_synergy_instance_t* host, uint32_t address) {
+  Granule& granule = Granule::fromHost(host);
+  if (auto* sync = granule.memorySync()) return {sync->domain(), address};
+  return {granule.linearMemory(), address};
+}
+
 struct Waiter {
-  explicit Waiter(const void* waitedCell) : cell(waitedCell) {}
-  const void* cell;
+  explicit Waiter(CellName waitedCell) : cell(waitedCell) {}
+  CellName cell;
   std::condition_variable wake;
   bool notified = false;
 };
@@ -112,9 +130,10 @@ struct ParkingBucket {
   std::list<Waiter*> waiters;
 };
 
-ParkingBucket& bucketFor(const void* cell) {
+ParkingBucket& bucketFor(const CellName& cell) {
   static std::array<ParkingBucket, 64> buckets;
-  return buckets[(reinterpret_cast<uintptr_t>(cell) >> 2) % buckets.size()];
+  uintptr_t hash = (reinterpret_cast<uintptr_t>(cell.memory) >> 4) ^ (cell.address >> 2);
+  return buckets[hash % buckets.size()];
 }
 
 enum WaitResult : uint32_t { Woken = 0, NotEqual = 1, TimedOut = 2 };
@@ -122,10 +141,16 @@ enum WaitResult : uint32_t { Woken = 0, NotEqual = 1, TimedOut = 2 };
 template <typename T>
 uint32_t wait(Z_synergy_instance_t* host, uint32_t address, T expected, int64_t timeoutNs) {
   T* cell = atomicCell<T>(host, address);
-  ParkingBucket& bucket = bucketFor(cell);
+  CellName name = cellName(host, address);
+  ParkingBucket& bucket = bucketFor(name);
   std::unique_lock<std::mutex> lock(bucket.mutex);
-  if (__atomic_load_n(cell, __ATOMIC_SEQ_CST) != expected) return NotEqual;
-  Waiter waiter{cell};
+  T value;
+  {
+    SyncedAccess synced(host);
+    value = __atomic_load_n(cell, __ATOMIC_SEQ_CST);
+  }
+  if (value != expected) return NotEqual;
+  Waiter waiter{name};
   auto position = bucket.waiters.insert(bucket.waiters.end(), &waiter);
   if (timeoutNs < 0) {
     waiter.wake.wait(lock, [&] { return waiter.notified; });
@@ -139,17 +164,21 @@ uint32_t wait(Z_synergy_instance_t* host, uint32_t address, T expected, int64_t 
     bucket.waiters.erase(position);
     return TimedOut;
   }
+  lock.unlock();
+  if (auto* sync = Granule::fromHost(host).memorySync()) sync->acquire();
   return Woken;
 }
 
 uint32_t notify(Z_synergy_instance_t* host, uint32_t address, uint32_t count) {
-  uint32_t* cell = atomicCell<uint32_t>(host, address);
-  ParkingBucket& bucket = bucketFor(cell);
+  atomicCell<uint32_t>(host, address);
+  if (auto* sync = Granule::fromHost(host).memorySync()) sync->release();
+  CellName name = cellName(host, address);
+  ParkingBucket& bucket = bucketFor(name);
   std::lock_guard<std::mutex> lock(bucket.mutex);
   uint32_t woken = 0;
   for (auto it = bucket.waiters.begin(); it != bucket.waiters.end() && woken < count;) {
     Waiter* waiter = *it;
-    if (waiter->cell != cell) {
+    if (!(waiter->cell == name)) {
       ++it;
       continue;
     }

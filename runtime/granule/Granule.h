@@ -67,6 +67,9 @@ class MemorySync {
   // lock covers (an atomic instruction).
   virtual void lockExclusive() = 0;
   virtual void unlockExclusive() = 0;
+  // Identifies the memory the synchronising granules share (the same for
+  // every replica of one main copy), where a host address cannot.
+  virtual const void* domain() const = 0;
 };
 
 class Granule {

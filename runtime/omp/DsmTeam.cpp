@@ -1,46 +1,55 @@
 //===- DsmTeam.cpp - an OpenMP team on copy-on-write replicas (--dsm) ------===//
 #include "omp/DsmTeam.h"
 
-#include "granule/WasmRuntime.h"
+#include "omp/ThreadGroup.h"
 
 namespace synergy::omp {
 
 using granule::Granule;
 
-DsmTeam::DsmTeam(Granule& encountering, int size)
-    : encountering_(encountering), main_(*encountering.linearMemory()) {
-  std::string error;
-  auto replicas = main_.createReplicas(size_t(size), error);
-  if (replicas.empty()) encountering.trap("--dsm: cannot create replicas: " + error);
-  members_.resize(size_t(size));
-  for (int i = 0; i < size; ++i) {
-    Member& member = members_[size_t(i)];
-    member.replica = std::move(replicas[size_t(i)]);
-    member.sync = std::make_unique<ReplicaSync>(*member.replica, exclusive_);
-    granule::registerLinearMemory(&member.replica->memory());
+DsmTeam::DsmTeam(Granule& encountering, int size, DsmHub* hub)
+    : encountering_(encountering), hub_(hub) {
+  std::vector<std::unique_ptr<GranuleReplica>> replicas;
+  if (hub_) {
+    releaseMemory(encountering);
+    replicas = hub_->createReplicas(encountering, size_t(size));
+  } else {
+    main_ = std::make_unique<snapshot::DsmMain>(*encountering.linearMemory());
+    std::string error;
+    auto plain = main_->createReplicas(size_t(size), error);
+    if (plain.empty()) encountering.trap("--dsm: cannot create replicas: " + error);
+    for (auto& replica : plain)
+      replicas.push_back(std::make_unique<GranuleReplica>(std::move(replica), exclusive_));
   }
+  members_.resize(size_t(size));
+  for (int i = 0; i < size; ++i) members_[size_t(i)].replica = std::move(replicas[size_t(i)]);
 }
 
-DsmTeam::~DsmTeam() {
-  for (Member& member : members_)
-    if (member.replica) granule::unregisterLinearMemory(&member.replica->memory());
-}
+DsmTeam::~DsmTeam() = default;
 
 void DsmTeam::enter(int threadNum, Granule& granule) {
   Member& member = members_.at(size_t(threadNum));
   member.previousMemory = granule.linearMemory();
   member.previousSync = granule.memorySync();
-  granule.rebindMemory(member.replica->memory());
-  granule.setMemorySync(member.sync.get());
+  member.replica->bind(granule);
 }
 
 void DsmTeam::leave(int threadNum, Granule& granule) {
   Member& member = members_.at(size_t(threadNum));
-  member.sync->release();
-  // A pooled worker's previous memory may be a replica of a team that is
-  // gone; it waits on the main copy until its next team moves it again.
-  granule.rebindMemory(&granule == &encountering_ ? *member.previousMemory : main_.memory());
-  granule.setMemorySync(member.previousSync);
+  member.replica->sync().release();
+  if (&granule == &encountering_) {
+    granule.rebindMemory(*member.previousMemory);
+    granule.setMemorySync(member.previousSync);
+    return;
+  }
+  // A pooled worker waits, running no guest code, until its next team moves
+  // it again; the main copy outlives this team, its own replica does not.
+  granule.rebindMemory(hub_ ? hub_->memory() : main_->memory());
+  granule.setMemorySync(nullptr);
+}
+
+void DsmTeam::join(Granule& encountering) {
+  if (hub_) acquireMemory(encountering);
 }
 
 }  // namespace synergy::omp

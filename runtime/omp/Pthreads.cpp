@@ -4,6 +4,8 @@
 #include <chrono>
 #include <cstring>
 
+#include "omp/DsmHub.h"
+
 using synergy::granule::Granule;
 
 namespace synergy::omp {
@@ -40,6 +42,9 @@ PthreadRuntime& pthreads(Granule& granule) {
 
 }  // namespace
 
+PthreadRecord::PthreadRecord() = default;
+PthreadRecord::~PthreadRecord() = default;
+
 PthreadRuntime::PthreadRuntime(ThreadGroup& group) : group_(group), keys_(kMaxKeys) {}
 
 PthreadRuntime::~PthreadRuntime() {
@@ -58,6 +63,13 @@ uint32_t PthreadRuntime::create(Granule& creator, uint32_t startRoutine, uint32_
       group_.spawn(creator, stackBytes ? std::max(stackBytes, kMinimumStackBytes)
                                        : kDefaultStackBytes);
   creator.extension<ThreadMember>().adopt(*record->thread.granule, group_.nextThreadId());
+  if (group_.dsm()) {
+    DsmHub& hub = group_.dsmHub(creator);
+    // The new thread's stack and TLS block are among the creator's writes.
+    releaseMemory(creator);
+    record->replica = std::move(hub.createReplicas(creator, 1).front());
+    record->replica->bind(*record->thread.granule);
+  }
   uint32_t id;
   {
     std::lock_guard guard(lock_);
@@ -104,6 +116,7 @@ void PthreadRuntime::run(PthreadRecord& record, uint32_t) {
     }
     if (!called) break;
   }
+  releaseMemory(granule);
   std::lock_guard guard(lock_);
   record.result = result;
   record.finished = true;
@@ -123,11 +136,19 @@ int PthreadRuntime::join(Granule& joiner, uint32_t id, uint32_t& result) {
     finished_.wait(guard, [&] { return record->finished; });
   }
   pthread_join(record->host, nullptr);
+  acquireMemory(joiner);
   result = record->result;
   group_.release(joiner, record->thread);
   std::lock_guard guard(lock_);
   threads_.erase(id);
   return 0;
+}
+
+bool PthreadRuntime::anyRunning() {
+  std::lock_guard guard(lock_);
+  for (auto& [id, record] : threads_)
+    if (!record->finished) return true;
+  return false;
 }
 
 int PthreadRuntime::detach(uint32_t id) {
@@ -309,20 +330,29 @@ uint32_t Z_envZ_pthread_mutex_lock(void* host, uint32_t mutex) {
   int self = threadIdOf(granule);
   if (type == kMutexErrorCheck && locks.heldBy(mutex, self)) return kEDeadlock;
   locks.lock(mutex, self, type == kMutexRecursive);
+  acquireMemory(granule);
   return 0;
 }
 
 uint32_t Z_envZ_pthread_mutex_trylock(void* host, uint32_t mutex) {
   Granule& granule = Granule::fromHost(host);
   uint32_t type = mutexType(granule, mutex);
-  return pthreads(granule).locks().tryLock(mutex, threadIdOf(granule), type == kMutexRecursive)
-             ? 0
-             : kEBusy;
+  if (!pthreads(granule).locks().tryLock(mutex, threadIdOf(granule), type == kMutexRecursive))
+    return kEBusy;
+  acquireMemory(granule);
+  return 0;
 }
 
 uint32_t Z_envZ_pthread_mutex_unlock(void* host, uint32_t mutex) {
   Granule& granule = Granule::fromHost(host);
-  return pthreads(granule).locks().unlock(mutex, threadIdOf(granule)) ? 0 : kEPermission;
+  KeyedLocks& locks = pthreads(granule).locks();
+  int self = threadIdOf(granule);
+  // Only an owner's unlock publishes its writes.
+  if (auto* sync = granule.memorySync()) {
+    if (!locks.heldBy(mutex, self)) return kEPermission;
+    sync->release();
+  }
+  return locks.unlock(mutex, self) ? 0 : kEPermission;
 }
 
 uint32_t Z_envZ_pthread_condattr_init(void* host, uint32_t attr) {
@@ -347,7 +377,9 @@ uint32_t Z_envZ_pthread_cond_wait(void* host, uint32_t cond, uint32_t mutex) {
   KeyedLocks& locks = pthreads(granule).locks();
   int self = threadIdOf(granule);
   if (!locks.heldBy(mutex, self)) return kEPermission;
+  releaseMemory(granule);
   locks.wait(cond, mutex, self, nullptr);
+  acquireMemory(granule);
   return 0;
 }
 
@@ -367,16 +399,23 @@ uint32_t Z_envZ_pthread_cond_timedwait(void* host, uint32_t cond, uint32_t mutex
   auto deadline = std::chrono::system_clock::time_point(
       std::chrono::duration_cast<std::chrono::system_clock::duration>(
           std::chrono::seconds(seconds) + std::chrono::nanoseconds(nanoseconds)));
-  return locks.wait(cond, mutex, self, &deadline) ? 0 : kETimedOut;
+  releaseMemory(granule);
+  bool woken = locks.wait(cond, mutex, self, &deadline);
+  acquireMemory(granule);
+  return woken ? 0 : kETimedOut;
 }
 
 uint32_t Z_envZ_pthread_cond_signal(void* host, uint32_t cond) {
-  pthreads(Granule::fromHost(host)).locks().notify(cond, false);
+  Granule& granule = Granule::fromHost(host);
+  releaseMemory(granule);
+  pthreads(granule).locks().notify(cond, false);
   return 0;
 }
 
 uint32_t Z_envZ_pthread_cond_broadcast(void* host, uint32_t cond) {
-  pthreads(Granule::fromHost(host)).locks().notify(cond, true);
+  Granule& granule = Granule::fromHost(host);
+  releaseMemory(granule);
+  pthreads(granule).locks().notify(cond, true);
   return 0;
 }
 
@@ -395,20 +434,26 @@ uint32_t Z_envZ_pthread_barrier_destroy(void*, uint32_t barrier) {
 }
 
 uint32_t Z_envZ_pthread_barrier_wait(void* host, uint32_t barrier) {
-  std::unique_lock guard(gBarriersLock);
-  auto it = gBarriers.find(barrier);
-  if (it == gBarriers.end()) return kEInvalid;
-  BarrierState& state = it->second;
-  uint64_t generation = state.generation;
-  if (++state.arrived == state.parties) {
-    state.arrived = 0;
-    ++state.generation;
-    gBarrierDone.notify_all();
-    return uint32_t(PTHREAD_BARRIER_SERIAL_THREAD);
+  Granule& granule = Granule::fromHost(host);
+  releaseMemory(granule);
+  uint32_t status = 0;
+  {
+    std::unique_lock guard(gBarriersLock);
+    auto it = gBarriers.find(barrier);
+    if (it == gBarriers.end()) return kEInvalid;
+    BarrierState& state = it->second;
+    uint64_t generation = state.generation;
+    if (++state.arrived == state.parties) {
+      state.arrived = 0;
+      ++state.generation;
+      gBarrierDone.notify_all();
+      status = uint32_t(PTHREAD_BARRIER_SERIAL_THREAD);
+    } else {
+      gBarrierDone.wait(guard, [&] { return state.generation != generation; });
+    }
   }
-  (void)host;
-  gBarrierDone.wait(guard, [&] { return state.generation != generation; });
-  return 0;
+  acquireMemory(granule);
+  return status;
 }
 
 uint32_t Z_envZ_pthread_once(void* host, uint32_t once, uint32_t init) {
@@ -416,14 +461,21 @@ uint32_t Z_envZ_pthread_once(void* host, uint32_t once, uint32_t init) {
   PthreadRuntime& runtime = pthreads(granule);
   int32_t* state = granule.guestPtr<int32_t>(once);
   enum : int32_t { kNotRun = 0, kRunning = 1, kDone = 2 };
+  // Under --dsm the state word is read after an acquire and published with
+  // a release, both under the once lock, so every thread sees one history.
   std::unique_lock guard(runtime.onceLock());
-  runtime.onceDone().wait(guard, [&] { return *state != kRunning; });
+  runtime.onceDone().wait(guard, [&] {
+    acquireMemory(granule);
+    return *state != kRunning;
+  });
   if (*state == kDone) return 0;
   *state = kRunning;
+  releaseMemory(granule);
   guard.unlock();
   callTableFunction(granule, init, {});
   guard.lock();
   *state = kDone;
+  releaseMemory(granule);
   runtime.onceDone().notify_all();
   return 0;
 }

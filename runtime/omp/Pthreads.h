@@ -6,6 +6,16 @@
 // condition variables and barriers are KeyedLocks state named by their guest
 // address, so their all-zero static initialisers need no runtime call.
 //
+// Under --dsm each pthread runs on its own replica of the process's DsmHub
+// (the main thread on its adopted memory), and the pthread functions are the
+// memory synchronisation points POSIX gives them: pthread_create releases
+// the creator's writes before the new thread's replica is made; a thread's
+// end releases and pthread_join acquires; mutex lock acquires and unlock
+// releases; a condition wait releases, then acquires once woken; signal and
+// broadcast release; a barrier releases then acquires; pthread_once
+// acquires, and the thread that ran the routine releases. Outside --dsm
+// every granule shares one memory and these calls cost nothing extra.
+//
 //===----------------------------------------------------------------------===//
 #pragma once
 
@@ -24,7 +34,13 @@
 
 namespace synergy::omp {
 
+class GranuleReplica;
+
 struct PthreadRecord {
+  PthreadRecord();
+  ~PthreadRecord();
+  // Under --dsm; outlives the granule running on it.
+  std::unique_ptr<GranuleReplica> replica;
   ThreadGranule thread;
   pthread_t host{};
   uint32_t startRoutine = 0;
@@ -54,6 +70,8 @@ class PthreadRuntime {
   // Waits for `id`; returns 0 or an errno value.
   int join(granule::Granule& joiner, uint32_t id, uint32_t& result);
   int detach(uint32_t id);
+  // Whether a thread has not finished yet.
+  bool anyRunning();
 
   int createKey(uint32_t destructor, uint32_t& key);
   int deleteKey(uint32_t key);

@@ -23,6 +23,8 @@ class ReplicaSync : public granule::MemorySync {
   void release() override;
   void lockExclusive() override { exclusive_.lock(); }
   void unlockExclusive() override { exclusive_.unlock(); }
+  // Every replica of one main copy shares its exclusive lock.
+  const void* domain() const override { return &exclusive_; }
 
  private:
   snapshot::DsmReplica& replica_;

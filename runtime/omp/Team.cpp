@@ -256,7 +256,8 @@ void OmpRuntime::forkCall(OmpThread& encountering, uint32_t microtask,
   team.microtask = microtask;
   team.arguments = std::move(arguments);
   std::vector<Worker*> workers = acquireWorkers(granule, size - 1);
-  if (group_.dsm() && size > 1) team.dsm = std::make_unique<DsmTeam>(granule, size);
+  if (group_.dsm() && size > 1)
+    team.dsm = std::make_unique<DsmTeam>(granule, size, group_.existingDsmHub());
 
   TeamPosition saved = encountering.at;
   team.workersRunning.store(uint32_t(size - 1), std::memory_order_relaxed);
@@ -273,6 +274,7 @@ void OmpRuntime::forkCall(OmpThread& encountering, uint32_t microtask,
   runMember(team, encountering, granule);
   for (uint32_t running; (running = team.workersRunning.load(std::memory_order_acquire)) != 0;)
     waitWhileEquals(team.workersRunning, running);
+  if (team.dsm) team.dsm->join(granule);
   releaseWorkers(workers);
   encountering.at = saved;
 }

@@ -10,8 +10,8 @@
 // number in it, its ICVs, its worksharing bookkeeping and the task it is
 // running; the team holds the explicit tasks its threads share (Tasking.h).
 // In --dsm mode a team's threads run on replicas of the encountering
-// thread's memory (DsmTeam) and each synchronisation point is also a memory
-// synchronisation.
+// thread's memory, or of the process's DsmHub once pthreads exist (DsmTeam),
+// and each synchronisation point is also a memory synchronisation.
 //
 //===----------------------------------------------------------------------===//
 #pragma once

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <utility>
 
+#include "omp/DsmHub.h"
 #include "omp/Pthreads.h"
 #include "omp/Team.h"
 
@@ -117,7 +118,11 @@ uint32_t exchangeStackPointer(Granule& granule, uint32_t stackPointer) {
 
 ThreadGroup::ThreadGroup(Granule& root) : root_(root) {}
 
-ThreadGroup::~ThreadGroup() = default;
+ThreadGroup::~ThreadGroup() {
+  // A detached thread still running at process exit pushes into the hub
+  // when it ends: the hub must stay.
+  if (ownedDsmHub_ && pthreads_ && pthreads_->anyRunning()) (void)ownedDsmHub_.release();
+}
 
 OmpRuntime& ThreadGroup::openmp() {
   std::lock_guard guard(runtimesLock_);
@@ -129,6 +134,19 @@ PthreadRuntime& ThreadGroup::pthreads() {
   std::lock_guard guard(runtimesLock_);
   if (!pthreads_) pthreads_ = std::make_unique<PthreadRuntime>(*this);
   return *pthreads_;
+}
+
+DsmHub& ThreadGroup::dsmHub(Granule& creator) {
+  if (DsmHub* hub = existingDsmHub()) return *hub;
+  // A team's threads and their encountering thread already run on replicas
+  // of a main copy of their own, which cannot become a hub participant.
+  if (&creator != &root_ || creator.memorySync())
+    creator.trap("--dsm: the first pthread_create must come from the main thread, outside "
+                 "parallel regions");
+  // Only the root gets here, so nothing races to make the hub.
+  ownedDsmHub_ = std::make_unique<DsmHub>(creator);
+  dsmHub_.store(ownedDsmHub_.get(), std::memory_order_release);
+  return *ownedDsmHub_;
 }
 
 ThreadGranule ThreadGroup::spawn(Granule& parent, uint32_t stackBytes) {

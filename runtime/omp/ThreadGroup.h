@@ -2,10 +2,10 @@
 //
 // A process that uses OpenMP or pthreads runs as one root granule plus thread
 // granules: instances of the same module over the root's memory (or, with
-// --dsm, over replicas of it). The ThreadGroup is what they share: the libc
-// lock that SerializeLibc put around malloc and stdio, the way to give a new
-// thread granule its stack and TLS block out of the guest's own heap, and the
-// --dsm switch.
+// --dsm, over replicas of it: DsmTeam, DsmHub). The ThreadGroup is what they
+// share: the libc lock that SerializeLibc put around malloc and stdio, the way
+// to give a new thread granule its stack and TLS block out of the guest's own
+// heap, the --dsm switch and, once a pthread exists, the --dsm hub.
 //
 // Every granule of the group carries a ThreadMember extension naming the
 // group and the granule's own ids; OpenMP and pthreads hang their per-thread
@@ -28,6 +28,7 @@
 
 namespace synergy::omp {
 
+class DsmHub;
 class OmpRuntime;
 class PthreadRuntime;
 
@@ -61,9 +62,15 @@ class ThreadGroup {
   void lockLibc(granule::Granule& caller);
   void unlockLibc(granule::Granule& caller);
 
-  // --dsm: OpenMP teams run on replicas and meet through diffs.
+  // --dsm: OpenMP teams and pthreads run on replicas and meet through diffs.
   bool dsm() const { return dsm_; }
   void setDsm(bool dsm) { dsm_ = dsm; }
+  // The hub pthreads meet in (DsmHub.h), made by the first pthread_create
+  // under --dsm; `creator` must be the root, outside any --dsm team. Once it
+  // exists every thread of the process is one of its participants.
+  DsmHub& dsmHub(granule::Granule& creator);
+  // nullptr until the first pthread_create under --dsm.
+  DsmHub* existingDsmHub() const { return dsmHub_.load(std::memory_order_acquire); }
 
   // The process's OpenMP and pthreads runtimes, created on first use.
   OmpRuntime& openmp();
@@ -75,6 +82,10 @@ class ThreadGroup {
   std::recursive_mutex libcLock_;
   bool dsm_ = false;
   std::mutex runtimesLock_;
+  // Outlives the runtimes, whose threads run on its replicas. Made by the
+  // root only, so it needs no lock.
+  std::unique_ptr<DsmHub> ownedDsmHub_;
+  std::atomic<DsmHub*> dsmHub_{nullptr};
   std::unique_ptr<OmpRuntime> openmp_;
   std::unique_ptr<PthreadRuntime> pthreads_;
 };

@@ -2,6 +2,7 @@
 #include "snapshot/DsmMemory.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <iterator>
 
@@ -13,6 +14,15 @@ namespace synergy::snapshot {
 namespace {
 
 constexpr uint64_t kPagesPerGroup = 64;
+
+struct AtomicStatistics {
+  std::atomic<uint64_t> replicas{0}, pushes{0}, pushedBytes{0}, pulls{0}, pulledPages{0};
+};
+AtomicStatistics gStatistics;
+
+void count(std::atomic<uint64_t>& counter, uint64_t amount = 1) {
+  counter.fetch_add(amount, std::memory_order_relaxed);
+}
 
 uint64_t hostPages(const LinearMemory& memory) { return memory.sizeBytes() / kHostPageSize; }
 
@@ -28,6 +38,16 @@ void forEachRun(const std::vector<uint64_t>& pages, Copy copy) {
 }
 
 }  // namespace
+
+DsmStatistics dsmStatistics() {
+  DsmStatistics statistics;
+  statistics.replicas = gStatistics.replicas.load();
+  statistics.pushes = gStatistics.pushes.load();
+  statistics.pushedBytes = gStatistics.pushedBytes.load();
+  statistics.pulls = gStatistics.pulls.load();
+  statistics.pulledPages = gStatistics.pulledPages.load();
+  return statistics;
+}
 
 DsmMain::DsmMain(LinearMemory& main) : main_(main) { growTo(main.pages()); }
 
@@ -64,24 +84,42 @@ std::vector<std::unique_ptr<DsmReplica>> DsmMain::createReplicas(size_t count,
   if (!snapshot) return {};
   std::vector<std::unique_ptr<DsmReplica>> replicas;
   for (size_t i = 0; i < count; ++i) {
-    std::unique_ptr<DsmReplica> replica(new DsmReplica(*this));
-    if (!replica->memory_.create(0, main_.maxPages(), error) ||
-        !replica->baseline_.create(0, main_.maxPages(), error))
-      return {};
-    if (!snapshot->restoreInto(replica->memory_) || !snapshot->restoreInto(replica->baseline_)) {
-      error = "cannot map the main copy's snapshot into a replica";
-      return {};
-    }
-    replica->tracker_ = createDirtyTracker(DirtyTrackingMode::Mprotect, error);
-    if (!replica->tracker_ ||
-        !replica->tracker_->start(replica->memory_.base(), replica->memory_.sizeBytes(), error))
-      return {};
-    replica->pulledVersion_ = version_;
+    std::unique_ptr<DsmReplica> replica(new DsmReplica(*this, nullptr));
+    if (!replica->start(*snapshot, false, error)) return {};
     replicas.push_back(std::move(replica));
   }
   // The replicas' mappings keep the snapshot's pages alive; the Snapshot
   // object itself is no longer needed.
   return replicas;
+}
+
+std::unique_ptr<DsmReplica> DsmMain::adoptReplica(LinearMemory& memory, std::string& error) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  growTo(main_.pages());
+  if (memory.pages() != main_.pages()) {
+    error = "an adopted replica must have the main copy's size";
+    return nullptr;
+  }
+  std::unique_ptr<Snapshot> snapshot = Snapshot::capture(main_, {}, error);
+  if (!snapshot) return nullptr;
+  std::unique_ptr<DsmReplica> replica(new DsmReplica(*this, &memory));
+  if (!replica->start(*snapshot, true, error)) return nullptr;
+  return replica;
+}
+
+bool DsmReplica::start(const Snapshot& snapshot, bool adopted, std::string& error) {
+  uint64_t maxPages = main_.main_.maxPages();
+  if ((!adopted && !ownMemory_.create(0, maxPages, error)) || !baseline_.create(0, maxPages, error))
+    return false;
+  if ((!adopted && !snapshot.restoreInto(ownMemory_)) || !snapshot.restoreInto(baseline_)) {
+    error = "cannot map the main copy's snapshot into a replica";
+    return false;
+  }
+  tracker_ = createDirtyTracker(DirtyTrackingMode::Mprotect, error);
+  if (!tracker_ || !tracker_->start(memory_.base(), memory_.sizeBytes(), error)) return false;
+  pulledVersion_ = main_.version_;
+  count(gStatistics.replicas);
+  return true;
 }
 
 DsmReplica::~DsmReplica() = default;
@@ -107,8 +145,12 @@ bool DsmReplica::push(const std::vector<MergeRegion>& regions) {
   merger.merge(main_.main_.base(), baseline_.base(), diff, regions);
   std::vector<ByteRange> touched = merger.touchedRanges();
   if (!touched.empty()) {
+    count(gStatistics.pushes);
     ++main_.version_;
-    for (const ByteRange& range : touched) main_.markChanged(range.offset, range.length, main_.version_);
+    for (const ByteRange& range : touched) {
+      main_.markChanged(range.offset, range.length, main_.version_);
+      count(gStatistics.pushedBytes, range.length);
+    }
   }
   // The baseline now holds what the main copy has seen from this replica, so
   // the next push sends only later writes (and a Sum region only the later
@@ -130,6 +172,8 @@ bool DsmReplica::pull() {
   }
   pulledVersion_ = main_.version_;
   if (changed.empty()) return true;
+  count(gStatistics.pulls);
+  count(gStatistics.pulledPages, changed.size());
 
   // Bytes this replica changed but has not pushed keep their value in the
   // replica and in its baseline, so a later push still sends that change.

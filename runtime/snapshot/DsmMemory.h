@@ -17,6 +17,11 @@
 // everything it pushed or pulled since; it is kept as a second copy-on-write
 // view of the snapshot, so it costs memory only for the pages that changed.
 //
+// A replica normally gets a memory of its own. adoptReplica instead turns
+// an existing memory that holds the main copy's bytes into a replica in
+// place: a thread whose AOT code has the memory's base hoisted into locals
+// (the main thread of a pthread program) can then take part without moving.
+//
 // Replicas are dirty-tracked with DirtyTrackingMode::Mprotect, so SIGSEGV
 // must reach handleDirtyTrackingFault (the granule runtime's handler, or
 // installDirtyTrackingFaultHandler).
@@ -37,6 +42,18 @@
 namespace synergy::snapshot {
 
 class DsmReplica;
+class Snapshot;
+
+// Totals over every DsmMain of the process since it started (what
+// synergy-run prints for SYNERGY_DSM_STATS=1).
+struct DsmStatistics {
+  uint64_t replicas = 0;     // created or adopted
+  uint64_t pushes = 0;       // pushes that changed a main copy
+  uint64_t pushedBytes = 0;  // bytes those pushes changed
+  uint64_t pulls = 0;        // pulls that brought changed pages
+  uint64_t pulledPages = 0;  // host pages those pulls copied
+};
+DsmStatistics dsmStatistics();
 
 class DsmMain {
  public:
@@ -50,6 +67,11 @@ class DsmMain {
   // `count` replicas sharing one capture of the main copy (one copy of its
   // bytes instead of `count`). Empty and `error` set on failure.
   std::vector<std::unique_ptr<DsmReplica>> createReplicas(size_t count, std::string& error);
+  // Makes `memory` itself a replica, without moving or copying it: it must
+  // hold exactly the main copy's bytes now, must outlive the replica, and
+  // keeps its mapping (and its owner) when the replica is destroyed. Returns
+  // nullptr and sets `error` on failure.
+  std::unique_ptr<DsmReplica> adoptReplica(LinearMemory& memory, std::string& error);
 
   LinearMemory& memory() { return main_; }
   // Number of pushes that changed the main copy so far.
@@ -79,7 +101,8 @@ class DsmReplica {
   DsmReplica(const DsmReplica&) = delete;
   DsmReplica& operator=(const DsmReplica&) = delete;
 
-  // The replica's memory; its base never moves, also not when it grows.
+  // The replica's memory (its own, or the adopted one); its base never
+  // moves, also not when it grows.
   LinearMemory& memory() { return memory_; }
 
   // Merges this replica's writes since its last push into the main copy,
@@ -100,13 +123,19 @@ class DsmReplica {
 
  private:
   friend class DsmMain;
-  explicit DsmReplica(DsmMain& main) : main_(main) {}
+  // With `adopted` null the replica gets a memory of its own.
+  DsmReplica(DsmMain& main, LinearMemory* adopted)
+      : main_(main), memory_(adopted ? *adopted : ownMemory_) {}
 
+  // Maps `snapshot` (the main copy's bytes) as the baseline, and as the
+  // memory unless it is adopted, and starts dirty tracking.
+  bool start(const Snapshot& snapshot, bool adopted, std::string& error);
   // Grows the replica, its baseline and its tracking to `pages` wasm pages.
   bool growTo(uint64_t pages);
 
   DsmMain& main_;
-  LinearMemory memory_;
+  LinearMemory ownMemory_;
+  LinearMemory& memory_;
   LinearMemory baseline_;
   std::unique_ptr<DirtyTracker> tracker_;
   // The main copy's version at the last pull.

@@ -250,3 +250,119 @@ TEST_F(DsmMemory, PullKeepsWritesNotYetPushed) {
   EXPECT_EQ(main_.base()[kPage + 1], 0x22);
   EXPECT_EQ(load<int32_t>(main_, kCounter), 10 + 5 + 3);
 }
+
+// A hub: `main_` plays a program's memory whose base must not move, `hub`
+// the main copy made from it, and `main_` becomes a replica of `hub` in
+// place.
+class AdoptedReplica : public DsmMemory {
+ protected:
+  void SetUp() override {
+    DsmMemory::SetUp();
+    std::string error;
+    ASSERT_TRUE(hub_.create(main_.pages(), main_.maxPages(), error)) << error;
+    std::memcpy(hub_.base(), main_.base(), main_.sizeBytes());
+  }
+
+  LinearMemory hub_;
+};
+
+TEST_F(AdoptedReplica, KeepsTheMemoryInPlaceAndSyncsBothWays) {
+  constexpr uint64_t kPage = 3 * kHostPageSize;
+  DsmMain dsm(hub_);
+  std::string error;
+  uint8_t* const base = main_.base();
+  auto adopted = dsm.adoptReplica(main_, error);
+  ASSERT_TRUE(adopted) << error;
+  EXPECT_EQ(&adopted->memory(), &main_);
+  EXPECT_EQ(main_.base(), base);
+  auto other = replica(dsm);
+  ASSERT_TRUE(other);
+
+  onThread([&] {
+    main_.base()[kPage] = 0x41;  // tracked: not in the hub before a push
+    EXPECT_EQ(hub_.base()[kPage], uint8_t(kPage * 11));
+    ASSERT_TRUE(adopted->push());
+  });
+  EXPECT_EQ(hub_.base()[kPage], 0x41);
+  EXPECT_EQ(hub_.base()[kPage + 1], uint8_t((kPage + 1) * 11));
+
+  onThread([&] {
+    ASSERT_TRUE(other->pull());
+    EXPECT_EQ(other->memory().base()[kPage], 0x41);
+    other->memory().base()[kPage + 1] = 0x42;
+    ASSERT_TRUE(other->push());
+  });
+  onThread([&] {
+    main_.base()[kPage + 2] = 0x43;  // not pushed yet
+    ASSERT_TRUE(adopted->pull());
+    EXPECT_EQ(main_.base()[kPage + 1], 0x42);
+    EXPECT_EQ(main_.base()[kPage + 2], 0x43);
+    ASSERT_TRUE(adopted->push());
+  });
+  EXPECT_EQ(hub_.base()[kPage + 1], 0x42);
+  EXPECT_EQ(hub_.base()[kPage + 2], 0x43);
+
+  // Destroying the replica leaves the memory to its owner, writable and
+  // with everything it held.
+  adopted.reset();
+  EXPECT_EQ(main_.base(), base);
+  main_.base()[kPage + 3] = 0x44;
+  EXPECT_EQ(main_.base()[kPage + 1], 0x42);
+  EXPECT_EQ(main_.base()[kPage + 3], 0x44);
+}
+
+TEST_F(AdoptedReplica, GrowsInPlaceWhenTheHubGrows) {
+  constexpr uint64_t kGrown = 3 * kWasmPageSize + 5;
+  DsmMain dsm(hub_);
+  std::string error;
+  uint8_t* const base = main_.base();
+  auto adopted = dsm.adoptReplica(main_, error);
+  ASSERT_TRUE(adopted) << error;
+  auto other = replica(dsm);
+  ASSERT_TRUE(other);
+  onThread([&] {
+    ASSERT_EQ(other->memory().grow(2), 2);
+    other->memory().base()[kGrown] = 0x5a;
+    ASSERT_TRUE(other->push());
+  });
+  onThread([&] {
+    ASSERT_TRUE(adopted->pull());
+    EXPECT_EQ(main_.pages(), 4u);
+    EXPECT_EQ(main_.base(), base);
+    EXPECT_EQ(main_.base()[kGrown], 0x5a);
+    main_.base()[kGrown + 1] = 0x6b;  // grown pages are tracked too
+    ASSERT_TRUE(adopted->push());
+  });
+  EXPECT_EQ(hub_.base()[kGrown + 1], 0x6b);
+}
+
+TEST_F(AdoptedReplica, RefusesAMemoryOfAnotherSize) {
+  ASSERT_EQ(main_.grow(1), 2);
+  DsmMain dsm(hub_);
+  std::string error;
+  EXPECT_FALSE(dsm.adoptReplica(main_, error));
+  EXPECT_FALSE(error.empty());
+}
+
+TEST_F(AdoptedReplica, StatisticsCountReplicasPushesAndPulls) {
+  DsmStatistics before = dsmStatistics();
+  DsmMain dsm(hub_);
+  std::string error;
+  auto adopted = dsm.adoptReplica(main_, error);
+  ASSERT_TRUE(adopted) << error;
+  auto other = replica(dsm);
+  ASSERT_TRUE(other);
+  onThread([&] {
+    main_.base()[9] = 1;
+    main_.base()[10] = 2;
+    ASSERT_TRUE(adopted->push());
+    ASSERT_TRUE(adopted->push());  // nothing new
+  });
+  onThread([&] { ASSERT_TRUE(other->pull()); });
+  DsmStatistics after = dsmStatistics();
+  EXPECT_EQ(after.replicas - before.replicas, 2u);
+  EXPECT_EQ(after.pushes - before.pushes, 1u);
+  EXPECT_EQ(after.pushedBytes - before.pushedBytes, 2u);
+  EXPECT_EQ(after.pulls - before.pulls, 1u);
+  EXPECT_EQ(after.pulledPages - before.pulledPages, 1u);
+}
