@@ -13,7 +13,9 @@
 //      `if (__task == 0 && __state == k)`, so control falls through forward
 //      transitions within one cycle and stops at a trap; in open loop the
 //      NBAs of a finished pass are latched in the same cycle.
-// State reads are combinational (`always @*` over the id).
+// State reads are combinational (`always @*` over the id), and so are the
+// continuous assigns and the blocks keepCombinationalBlocks kept. The only
+// `initial` block holds the contents of the ROMs.
 //
 // Runs last. Guarantees: Design::verilog holds the module text.
 //
@@ -78,12 +80,19 @@ class Emitter {
       std::string sgn = v.isSigned ? "signed " : "";
       if (v.kind == VarKind::Wire) {
         line(2, "wire " + sgn + range(v.width) + v.ident + ";");
+      } else if (v.kind == VarKind::CombReg) {
+        line(2, "reg " + sgn + range(v.width) + v.ident + ";");
       } else if (v.depth > 0) {
         line(2, "reg " + sgn + range(v.width) + v.ident + " [0:" + std::to_string(v.depth - 1) + "];");
       } else {
         line(2, "reg " + sgn + range(v.width) + v.ident + " = " + std::to_string(v.width) + "'d" +
                     std::to_string(v.initValue) + ";");
       }
+    }
+    if (!d_.romContents.empty()) {
+      line(2, "initial begin");
+      for (const std::string& write : d_.romContents) line(4, write);
+      line(2, "end");
     }
     for (const std::string& decl : d_.extraDecls) line(2, decl);
     stateBits_ = bitsFor(d_.states.size());
@@ -94,6 +103,11 @@ class Emitter {
     line(2, "reg [31:0] __ol_ticks = 32'd0;");
     for (const std::string& f : d_.functions) out_ += f + "\n";
     for (const std::string& a : d_.netlist) line(2, a);
+    for (const StmtPtr& body : d_.combinationalBlocks) {
+      line(2, "always @* begin");
+      printStmt(*body, 4);
+      line(2, "end");
+    }
     pending_.clear();
     for (size_t i = 0; i < d_.nbaCommits.size(); ++i)
       pending_ += (i ? " | " : "") + d_.nbaCommits[i].pendingIdent;
@@ -125,7 +139,7 @@ class Emitter {
     line(indent, "case (__sa_id)");
     for (size_t id = 0; id < d_.stateIdToVar.size(); ++id) {
       const Var& v = d_.vars[d_.stateIdToVar[id]];
-      if (v.kind == VarKind::Wire) continue;
+      if (v.kind == VarKind::Wire || v.kind == VarKind::CombReg || v.kind == VarKind::Rom) continue;
       std::string word = v.depth ? v.ident + "[__sa_index]" : v.ident;
       std::string stmt;
       if (v.width < 64)

@@ -27,7 +27,11 @@ struct SourceLoc {
   unsigned line = 0;
 };
 
-enum class VarKind { Reg, Wire, Input, Internal };
+// CombReg: a reg driven only by a combinational always block that stays one
+// (keepCombinationalBlocks); Rom: a memory with constant power-on contents
+// that nothing writes (foldConstantVariables). Like nets, both are readable
+// and never written by the host or saved.
+enum class VarKind { Reg, Wire, Input, Internal, CombReg, Rom };
 
 struct Var {
   std::string name;   // hierarchical, "tb.u1.count"
@@ -203,6 +207,8 @@ struct Design {
   std::vector<Var> vars;
   std::vector<std::string> netlist;    // `assign ...;` lines over var idents
   std::vector<std::string> functions;  // `function ... endfunction` texts
+  std::vector<StmtPtr> combinationalBlocks;  // emitted as `always @*` bodies
+  std::vector<std::string> romContents;       // `rom[k] = K;` lines of an `initial` block
   std::vector<Process> processes;
   int clockVar = -1;
   uint64_t halfPeriod = 1;

@@ -4,6 +4,7 @@
 // CHECK: hwlower: flatten-blocks
 // CHECK-NEXT: hwlower: recognize-clock-generator
 // CHECK-NEXT: hwlower: fold-constant-variables
+// CHECK-NEXT: hwlower: keep-combinational-blocks
 // CHECK-NEXT: hwlower: merge-processes-into-core
 // CHECK-NEXT: hwlower: replace-guards-with-native-clock
 // CHECK-NEXT: hwlower: lower-non-blocking-assigns
