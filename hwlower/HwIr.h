@@ -198,6 +198,14 @@ struct MachineState {
 // arms, loop and event-control bodies) satisfies `pred`.
 bool anyStatement(const Stmt& st, const std::function<bool(const Stmt&)>& pred);
 
+// Calls `fn` with the text of every expression of `st` and the statements
+// nested in it (task arguments excepted).
+void forEachExprText(const Stmt& st, const std::function<void(const std::string&)>& fn);
+
+// The identifiers of Verilog text, skipping the digits and base of sized
+// numbers (`8'hff`), system names (`$signed`) and string literals.
+std::vector<std::string> identifiersIn(const std::string& text);
+
 inline bool containsEventWait(const Stmt& st) {
   return anyStatement(st, [](const Stmt& s) { return s.kind == StmtKind::EventWait; });
 }
@@ -216,6 +224,7 @@ struct Design {
 
   // Filled by the passes, in pipeline order.
   std::vector<CoreConjunct> core;
+  bool negedgeIsIdle = false;          // no event fires at the clock's falling edge
   std::vector<std::string> passStart;  // statements that open a pass of the core
   std::string guardChanged;            // true when some guard variable changed
   std::vector<NbaCommit> nbaCommits;

@@ -48,37 +48,6 @@ namespace {
 
 using VarSet = std::set<int>;
 
-bool isIdentStart(char c) { return std::isalpha((unsigned char)c) || c == '_'; }
-bool isIdentChar(char c) { return std::isalnum((unsigned char)c) || c == '_' || c == '$'; }
-
-// The identifiers of a piece of Verilog text, skipping the base and digits
-// of sized numbers (`8'hff`) and string literals.
-std::vector<std::string> identifiersIn(const std::string& text) {
-  std::vector<std::string> ids;
-  for (size_t i = 0; i < text.size();) {
-    char c = text[i];
-    if (c == '"') {
-      for (++i; i < text.size() && text[i] != '"'; ++i)
-        if (text[i] == '\\') ++i;
-      ++i;
-    } else if (c == '\'') {
-      for (++i; i < text.size() && (isIdentChar(text[i]) || text[i] == '?'); ++i) {
-      }
-    } else if (std::isdigit((unsigned char)c) || c == '$') {
-      for (++i; i < text.size() && isIdentChar(text[i]); ++i) {
-      }
-    } else if (isIdentStart(c)) {
-      size_t start = i;
-      for (++i; i < text.size() && isIdentChar(text[i]); ++i) {
-      }
-      ids.push_back(text.substr(start, i - start));
-    } else {
-      ++i;
-    }
-  }
-  return ids;
-}
-
 class CombinationalExtractor {
  public:
   explicit CombinationalExtractor(Design& design) : d_(design) {

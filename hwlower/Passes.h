@@ -25,6 +25,9 @@ void keepCombinationalBlocks(Design& design);
 // MergeProcessesIntoCore.cpp (Fig. 3): one core, each conjunct guarded by
 // its mangled original guard.
 void mergeProcessesIntoCore(Design& design, Diagnostics& diags);
+// FindIdleNegedge.cpp: whether no event fires at the clock's falling edge,
+// so open loop may run that tick inside the next one's boundary.
+void findIdleNegedge(Design& design);
 // ReplaceGuardsWithNativeClock.cpp (Fig. 4): previous values of guard
 // variables, __pos_x/__neg_x/__any_x triggers, per-conjunct fire flags.
 void replaceGuardsWithNativeClock(Design& design);

@@ -76,6 +76,8 @@ bool lowerDesign(Design& design, Diagnostics& diags, EngineManifest& manifest) {
   keepCombinationalBlocks(design);
   if (!stage("merge-processes-into-core")) return false;
   mergeProcessesIntoCore(design, diags);
+  if (!stage("find-idle-negedge")) return false;
+  findIdleNegedge(design);
   // Fig. 4: needs the conjuncts' guards, wraps each body in its fire flag.
   if (!stage("replace-guards-with-native-clock")) return false;
   replaceGuardsWithNativeClock(design);

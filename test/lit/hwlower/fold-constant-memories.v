@@ -6,6 +6,7 @@
 // RUN: synergy-hwc %s --emit-verilog %t.v -o %t.eng
 // RUN: FileCheck %s < %t.v
 // RUN: FileCheck %s --check-prefix=ENG < %t.eng
+// RUN: FileCheck %s --check-prefix=READ < %t.v
 // RUN: yosys -q -p "read_verilog -sv %t.v; synth -top synergy_engine; tee -q -o %t.stat stat"
 // RUN: FileCheck %s --check-prefix=YOSYS < %t.stat
 // REQUIRES: yosys
@@ -27,6 +28,10 @@
 // CHECK-DAG: looped[__sa_index] = __sa_wdata
 // CHECK-DAG: loaded[__sa_index] = __sa_wdata
 // CHECK-NOT: rom[{{.*}}] =
+
+// No task reads the ROM by id, so it has no state-access read arm.
+// READ: __sa_rdata = {later[__sa_index]};
+// READ-NOT: __sa_rdata = {rom
 
 // YOSYS-NOT: Number of processes: {{ *[1-9]}}
 // YOSYS: Number of cells:

@@ -6,6 +6,7 @@
 // CHECK-NEXT: hwlower: fold-constant-variables
 // CHECK-NEXT: hwlower: keep-combinational-blocks
 // CHECK-NEXT: hwlower: merge-processes-into-core
+// CHECK-NEXT: hwlower: find-idle-negedge
 // CHECK-NEXT: hwlower: replace-guards-with-native-clock
 // CHECK-NEXT: hwlower: lower-non-blocking-assigns
 // CHECK-NEXT: hwlower: lower-task-arguments
