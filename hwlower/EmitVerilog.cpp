@@ -102,7 +102,6 @@ class Emitter {
     line(2, "reg " + range(stateBits_) + "__state = 0;");
     line(2, "reg [15:0] __task_r = 16'd0;");
     line(2, "reg __ol_active = 1'b0;");
-    line(2, "reg [31:0] __ol_remaining = 32'd0;");
     line(2, "reg [31:0] __ol_ticks = 32'd0;");
     for (const std::string& f : d_.functions) out_ += f + "\n";
     for (const std::string& a : d_.netlist) line(2, a);
@@ -191,27 +190,27 @@ class Emitter {
     line(4, "end else begin");
     line(6, "if (__cont) __task_r = 16'd0;");
     line(6, "if (__open_loop) begin");
-    line(8, "__ol_active = 1'b1; __ol_remaining = __open_loop_n; __ol_ticks = 32'd0;");
+    line(8, "__ol_active = 1'b1; __ol_ticks = 32'd0;");
     line(6, "end");
     // A tick boundary: idle, no trap, nothing triggered, nothing to latch.
     line(6, "if (__ol_active && __state == 0 && __task_r == 16'd0 && !(" + d_.guardChanged +
                 ") && !(" + pending_ + ")) begin");
-    line(8, "if (__ol_remaining == 32'd0) begin");
+    line(8, "if (__ol_ticks == __open_loop_n) begin");
     line(10, "__ol_active = 1'b0;");
     line(8, "end else begin");
     if (d_.clockVar >= 0) {
       const std::string& clk = d_.vars[d_.clockVar].ident;
       line(10, clk + " = ~" + clk + ";");
     }
-    line(10, "__ol_remaining = __ol_remaining - 32'd1; __ol_ticks = __ol_ticks + 32'd1;");
+    line(10, "__ol_ticks = __ol_ticks + 32'd1;");
     if (d_.negedgeIsIdle) {
       // The falling edge's pass would fire nothing (findIdleNegedge): do its
       // history updates here and go on to the rising edge.
       const std::string& clk = d_.vars[d_.clockVar].ident;
-      line(10, "if (!" + clk + " && __ol_remaining != 32'd0) begin");
+      line(10, "if (!" + clk + " && __ol_ticks != __open_loop_n) begin");
       for (const std::string& s : d_.passStart) line(12, s);
       line(12, clk + " = ~" + clk + ";");
-      line(12, "__ol_remaining = __ol_remaining - 32'd1; __ol_ticks = __ol_ticks + 32'd1;");
+      line(12, "__ol_ticks = __ol_ticks + 32'd1;");
       line(10, "end");
     }
     line(8, "end");
