@@ -38,7 +38,6 @@
 //===----------------------------------------------------------------------===//
 #include "hwlower/Passes.h"
 
-#include <cctype>
 #include <map>
 #include <set>
 
