@@ -7,13 +7,17 @@
 //   1. a state-access write (`__sa_we`) does nothing else;
 //   2. `__update` latches the pending non-blocking assignments;
 //   3. otherwise: `__cont` clears the trap; the open-loop controller may
-//      start a new tick (toggle the clock); if the core is idle and a guard
+//      start a new tick (toggle the clock; when the falling edge is idle, run
+//      that tick on the spot and start the next one); if the core is idle and a guard
 //      variable changed, a pass starts (Fig. 4 latch of the mangled guards);
 //      then the states follow in id order (Fig. 5), each an
 //      `if (__task == 0 && __state == k)`, so control falls through forward
 //      transitions within one cycle and stops at a trap; in open loop the
 //      NBAs of a finished pass are latched in the same cycle.
-// State reads are combinational (`always @*` over the id).
+// State reads are combinational (`always @*` over the id; nets and other
+// derived state only where a task reads them), and so are the
+// continuous assigns and the blocks keepCombinationalBlocks kept. The only
+// `initial` block holds the contents of the ROMs.
 //
 // Runs last. Guarantees: Design::verilog holds the module text.
 //
@@ -21,6 +25,7 @@
 #include "hwlower/Passes.h"
 
 #include <cassert>
+#include <set>
 
 namespace synergy::hwlower {
 
@@ -78,6 +83,8 @@ class Emitter {
       std::string sgn = v.isSigned ? "signed " : "";
       if (v.kind == VarKind::Wire) {
         line(2, "wire " + sgn + range(v.width) + v.ident + ";");
+      } else if (v.kind == VarKind::CombReg) {
+        line(2, "reg " + sgn + range(v.width) + v.ident + ";");
       } else if (v.depth > 0) {
         line(2, "reg " + sgn + range(v.width) + v.ident + " [0:" + std::to_string(v.depth - 1) + "];");
       } else {
@@ -85,15 +92,24 @@ class Emitter {
                     std::to_string(v.initValue) + ";");
       }
     }
+    if (!d_.romContents.empty()) {
+      line(2, "initial begin");
+      for (const std::string& write : d_.romContents) line(4, write);
+      line(2, "end");
+    }
     for (const std::string& decl : d_.extraDecls) line(2, decl);
     stateBits_ = bitsFor(d_.states.size());
     line(2, "reg " + range(stateBits_) + "__state = 0;");
     line(2, "reg [15:0] __task_r = 16'd0;");
     line(2, "reg __ol_active = 1'b0;");
-    line(2, "reg [31:0] __ol_remaining = 32'd0;");
     line(2, "reg [31:0] __ol_ticks = 32'd0;");
     for (const std::string& f : d_.functions) out_ += f + "\n";
     for (const std::string& a : d_.netlist) line(2, a);
+    for (const StmtPtr& body : d_.combinationalBlocks) {
+      line(2, "always @* begin");
+      printStmt(*body, 4);
+      line(2, "end");
+    }
     pending_.clear();
     for (size_t i = 0; i < d_.nbaCommits.size(); ++i)
       pending_ += (i ? " | " : "") + d_.nbaCommits[i].pendingIdent;
@@ -105,12 +121,33 @@ class Emitter {
     line(2, "assign __ticks_run = __ol_ticks;");
   }
 
+  // Nets, combinational outputs and ROMs are never saved, so the runtime
+  // reads them only as task arguments; the others read as 0, which saves a
+  // read-mux arm (and a ROM's second read port) each.
+  std::set<uint32_t> idsReadByTasks() const {
+    std::set<uint32_t> ids;
+    for (const Task& t : d_.tasks) {
+      ids.insert(t.resultId);
+      for (const TaskArg& a : t.args) {
+        ids.insert(a.stateId);
+        ids.insert(a.indexStateId);
+      }
+    }
+    return ids;
+  }
+
+  static bool isDerived(const Var& v) {
+    return v.kind == VarKind::Wire || v.kind == VarKind::CombReg || v.kind == VarKind::Rom;
+  }
+
   void stateRead() {
+    std::set<uint32_t> taskIds = idsReadByTasks();
     line(2, "always @* begin");
     line(4, "__sa_rdata = 64'd0;");
     line(4, "case (__sa_id)");
     for (size_t id = 0; id < d_.stateIdToVar.size(); ++id) {
       const Var& v = d_.vars[d_.stateIdToVar[id]];
+      if (isDerived(v) && !taskIds.count(uint32_t(id))) continue;
       std::string word = v.depth ? v.ident + "[__sa_index]" : v.ident;
       std::string value = "{" + word + "}";
       if (v.width > 64) value = "{" + word + "} >> {__sa_word, 6'b0}";
@@ -125,7 +162,7 @@ class Emitter {
     line(indent, "case (__sa_id)");
     for (size_t id = 0; id < d_.stateIdToVar.size(); ++id) {
       const Var& v = d_.vars[d_.stateIdToVar[id]];
-      if (v.kind == VarKind::Wire) continue;
+      if (isDerived(v)) continue;
       std::string word = v.depth ? v.ident + "[__sa_index]" : v.ident;
       std::string stmt;
       if (v.width < 64)
@@ -153,19 +190,29 @@ class Emitter {
     line(4, "end else begin");
     line(6, "if (__cont) __task_r = 16'd0;");
     line(6, "if (__open_loop) begin");
-    line(8, "__ol_active = 1'b1; __ol_remaining = __open_loop_n; __ol_ticks = 32'd0;");
+    line(8, "__ol_active = 1'b1; __ol_ticks = 32'd0;");
     line(6, "end");
     // A tick boundary: idle, no trap, nothing triggered, nothing to latch.
     line(6, "if (__ol_active && __state == 0 && __task_r == 16'd0 && !(" + d_.guardChanged +
                 ") && !(" + pending_ + ")) begin");
-    line(8, "if (__ol_remaining == 32'd0) begin");
+    line(8, "if (__ol_ticks == __open_loop_n) begin");
     line(10, "__ol_active = 1'b0;");
     line(8, "end else begin");
     if (d_.clockVar >= 0) {
       const std::string& clk = d_.vars[d_.clockVar].ident;
       line(10, clk + " = ~" + clk + ";");
     }
-    line(10, "__ol_remaining = __ol_remaining - 32'd1; __ol_ticks = __ol_ticks + 32'd1;");
+    line(10, "__ol_ticks = __ol_ticks + 32'd1;");
+    if (d_.negedgeIsIdle) {
+      // The falling edge's pass would fire nothing (findIdleNegedge): do its
+      // history updates here and go on to the rising edge.
+      const std::string& clk = d_.vars[d_.clockVar].ident;
+      line(10, "if (!" + clk + " && __ol_ticks != __open_loop_n) begin");
+      for (const std::string& s : d_.passStart) line(12, s);
+      line(12, clk + " = ~" + clk + ";");
+      line(12, "__ol_ticks = __ol_ticks + 32'd1;");
+      line(10, "end");
+    }
     line(8, "end");
     line(6, "end");
     line(6, "if (__state == 0 && __task_r == 16'd0 && (" + d_.guardChanged + ")) begin");

@@ -19,6 +19,13 @@
 // Conservatively, a register named as an assignment target in a function
 // body or a continuous assignment never qualifies.
 //
+// A memory (a table of round constants, say) qualifies the same way when
+// every one of its writes is a constant to a constant element at the start
+// of an initial block. It becomes a ROM (VarKind::Rom): its writes move to an
+// `initial` block of the emitted module, which synthesis takes as the
+// memory's initial contents and Verilator runs at power-on; like a net, it
+// is readable by id and never written or saved.
+//
 // Runs after recognizeClockGenerator (the clock's initial value is already
 // its power-on value) and before mergeProcessesIntoCore.
 //
@@ -34,7 +41,10 @@ namespace {
 class ConstantFolder {
  public:
   explicit ConstantFolder(Design& design)
-      : d_(design), writes_(design.vars.size(), 0), constantWrite_(design.vars.size(), nullptr) {}
+      : d_(design),
+        writes_(design.vars.size(), 0),
+        constantWrite_(design.vars.size(), nullptr),
+        elementWrites_(design.vars.size()) {}
 
   void run() {
     for (Process& p : d_.processes) countWrites(p.body.get());
@@ -42,12 +52,22 @@ class ConstantFolder {
       if (p.kind == ProcessKind::Initial) findLeadingConstants(p.body.get());
     for (size_t v = 0; v < d_.vars.size(); ++v) {
       Stmt* write = constantWrite_[v];
-      if (!write || writes_[v] != 1 || !qualifies(int(v))) continue;
+      if (!write || writes_[v] != 1 || d_.vars[v].depth > 0 || !qualifies(int(v))) continue;
       Var& var = d_.vars[v];
       var.kind = VarKind::Wire;
       d_.netlist.push_back("assign " + var.ident + " = " + write->rhs.text + ";");
       write->kind = StmtKind::Nop;
       write->lhs.clear();
+    }
+    for (size_t v = 0; v < d_.vars.size(); ++v) {
+      std::vector<Stmt*>& elements = elementWrites_[v];
+      if (elements.empty() || elements.size() != writes_[v] || !qualifies(int(v))) continue;
+      d_.vars[v].kind = VarKind::Rom;
+      for (Stmt* write : elements) {
+        d_.romContents.push_back(lvalueText(d_, write->lhs[0]) + " = " + write->rhs.text + ";");
+        write->kind = StmtKind::Nop;
+        write->lhs.clear();
+      }
     }
     for (Process& p : d_.processes) dropNops(p.body.get());
   }
@@ -94,14 +114,16 @@ class ConstantFolder {
     }
     if (st->kind != StmtKind::Assign || st->lhs.size() != 1 || !st->rhs.isConstant) return;
     const LValue& lv = st->lhs[0];
-    if (lv.var < 0 || lv.hasIndex || lv.hasPart) return;
-    constantWrite_[lv.var] = st;
+    if (lv.var < 0 || lv.hasPart) return;
+    if (!lv.hasIndex)
+      constantWrite_[lv.var] = st;
+    else if (lv.index.isConstant)
+      elementWrites_[lv.var].push_back(st);
   }
 
   bool qualifies(int v) const {
     const Var& var = d_.vars[v];
-    if (var.kind != VarKind::Reg || var.depth > 0 || var.isReal || var.inFunction || var.isLocal)
-      return false;
+    if (var.kind != VarKind::Reg || var.isReal || var.inFunction || var.isLocal) return false;
     if (v == d_.clockVar) return false;
     for (const std::string& f : d_.functions)
       if (assignsTo(f, var.ident)) return false;
@@ -131,6 +153,7 @@ class ConstantFolder {
   Design& d_;
   std::vector<unsigned> writes_;
   std::vector<Stmt*> constantWrite_;
+  std::vector<std::vector<Stmt*>> elementWrites_;  // of memories, in program order
 };
 
 }  // namespace

@@ -1,12 +1,14 @@
 //===- HwIr.cpp - Shared helpers of the HW IR -----------------------------===//
 //
-// The one diagnostics path of the hardware compiler and the Verilog text of
-// an assignment target, which the frontend (function bodies) and the emitter
-// (core statements) must spell identically.
+// The one diagnostics path of the hardware compiler, the Verilog text of an
+// assignment target, which the frontend (function bodies) and the emitter
+// (core statements) must spell identically, and the identifiers of a piece
+// of Verilog text, for passes that follow dependences through it.
 //
 //===----------------------------------------------------------------------===//
 #include "hwlower/HwIr.h"
 
+#include <cctype>
 #include <iostream>
 
 namespace synergy::hwlower {
@@ -25,6 +27,52 @@ bool anyStatement(const Stmt& st, const std::function<bool(const Stmt&)>& pred) 
   for (const CaseItem& item : st.items)
     if (item.body && anyStatement(*item.body, pred)) return true;
   return false;
+}
+
+static bool isIdentStart(char c) { return std::isalpha((unsigned char)c) || c == '_'; }
+static bool isIdentChar(char c) { return std::isalnum((unsigned char)c) || c == '_' || c == '$'; }
+
+std::vector<std::string> identifiersIn(const std::string& text) {
+  std::vector<std::string> ids;
+  for (size_t i = 0; i < text.size();) {
+    char c = text[i];
+    if (c == '"') {
+      for (++i; i < text.size() && text[i] != '"'; ++i)
+        if (text[i] == '\\') ++i;
+      ++i;
+    } else if (c == '\'') {
+      for (++i; i < text.size() && (isIdentChar(text[i]) || text[i] == '?'); ++i) {
+      }
+    } else if (std::isdigit((unsigned char)c) || c == '$') {
+      for (++i; i < text.size() && isIdentChar(text[i]); ++i) {
+      }
+    } else if (isIdentStart(c)) {
+      size_t start = i;
+      for (++i; i < text.size() && isIdentChar(text[i]); ++i) {
+      }
+      ids.push_back(text.substr(start, i - start));
+    } else {
+      ++i;
+    }
+  }
+  return ids;
+}
+
+void forEachExprText(const Stmt& st, const std::function<void(const std::string&)>& fn) {
+  anyStatement(st, [&](const Stmt& s) {
+    for (const Stmt* a : std::initializer_list<const Stmt*>{&s, s.forInit.get(), s.forStep.get()}) {
+      if (!a) continue;
+      if (a->kind == StmtKind::Assign || a->kind == StmtKind::NbAssign) fn(a->rhs.text);
+      for (const LValue& lv : a->lhs) {
+        if (lv.hasIndex) fn(lv.index.text);
+        if (lv.hasPart) fn(lv.partOffset.text);
+      }
+    }
+    if (s.kind == StmtKind::If || s.kind == StmtKind::While || s.kind == StmtKind::Case) fn(s.cond.text);
+    for (const CaseItem& item : s.items)
+      for (const Expr& label : item.labels) fn(label.text);
+    return false;
+  });
 }
 
 void Diagnostics::unsupported(const std::string& what, const SourceLoc& loc) {

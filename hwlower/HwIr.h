@@ -27,7 +27,11 @@ struct SourceLoc {
   unsigned line = 0;
 };
 
-enum class VarKind { Reg, Wire, Input, Internal };
+// CombReg: a reg driven only by a combinational always block that stays one
+// (keepCombinationalBlocks); Rom: a memory with constant power-on contents
+// that nothing writes (foldConstantVariables). Like nets, both are readable
+// and never written by the host or saved.
+enum class VarKind { Reg, Wire, Input, Internal, CombReg, Rom };
 
 struct Var {
   std::string name;   // hierarchical, "tb.u1.count"
@@ -194,6 +198,14 @@ struct MachineState {
 // arms, loop and event-control bodies) satisfies `pred`.
 bool anyStatement(const Stmt& st, const std::function<bool(const Stmt&)>& pred);
 
+// Calls `fn` with the text of every expression of `st` and the statements
+// nested in it (task arguments excepted).
+void forEachExprText(const Stmt& st, const std::function<void(const std::string&)>& fn);
+
+// The identifiers of Verilog text, skipping the digits and base of sized
+// numbers (`8'hff`), system names (`$signed`) and string literals.
+std::vector<std::string> identifiersIn(const std::string& text);
+
 inline bool containsEventWait(const Stmt& st) {
   return anyStatement(st, [](const Stmt& s) { return s.kind == StmtKind::EventWait; });
 }
@@ -203,6 +215,8 @@ struct Design {
   std::vector<Var> vars;
   std::vector<std::string> netlist;    // `assign ...;` lines over var idents
   std::vector<std::string> functions;  // `function ... endfunction` texts
+  std::vector<StmtPtr> combinationalBlocks;  // emitted as `always @*` bodies
+  std::vector<std::string> romContents;       // `rom[k] = K;` lines of an `initial` block
   std::vector<Process> processes;
   int clockVar = -1;
   uint64_t halfPeriod = 1;
@@ -210,6 +224,7 @@ struct Design {
 
   // Filled by the passes, in pipeline order.
   std::vector<CoreConjunct> core;
+  bool negedgeIsIdle = false;          // no event fires at the clock's falling edge
   std::vector<std::string> passStart;  // statements that open a pass of the core
   std::string guardChanged;            // true when some guard variable changed
   std::vector<NbaCommit> nbaCommits;

@@ -16,11 +16,18 @@ void flattenBlocks(Design& design);
 // `clock` the runtime-driven input, records the half period.
 void recognizeClockGenerator(Design& design, Diagnostics& diags);
 // FoldConstantVariables.cpp: a register only set to a constant at the start
-// of an initial block becomes a net driven by that constant.
+// of an initial block becomes a net driven by that constant, a memory only
+// set that way a ROM.
 void foldConstantVariables(Design& design);
+// KeepCombinationalBlocks.cpp: `always @*` blocks whose outputs are pure
+// functions of their inputs stay combinational logic outside the core.
+void keepCombinationalBlocks(Design& design);
 // MergeProcessesIntoCore.cpp (Fig. 3): one core, each conjunct guarded by
 // its mangled original guard.
 void mergeProcessesIntoCore(Design& design, Diagnostics& diags);
+// FindIdleNegedge.cpp: whether no event fires at the clock's falling edge,
+// so open loop may run that tick inside the next one's boundary.
+void findIdleNegedge(Design& design);
 // ReplaceGuardsWithNativeClock.cpp (Fig. 4): previous values of guard
 // variables, __pos_x/__neg_x/__any_x triggers, per-conjunct fire flags.
 void replaceGuardsWithNativeClock(Design& design);

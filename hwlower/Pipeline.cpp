@@ -16,7 +16,9 @@ namespace synergy::hwlower {
 static StateKind stateKindOf(VarKind kind) {
   switch (kind) {
     case VarKind::Reg: return StateKind::Reg;
-    case VarKind::Wire: return StateKind::Wire;
+    case VarKind::Wire:
+    case VarKind::CombReg:
+    case VarKind::Rom: return StateKind::Wire;
     case VarKind::Input: return StateKind::Input;
     case VarKind::Internal: return StateKind::Internal;
   }
@@ -41,7 +43,9 @@ static void buildManifest(const Design& design, EngineManifest& m) {
     s.name = var.kind == VarKind::Internal ? var.ident : var.name;
     s.verilogName = var.ident;
     switch (var.kind) {
-      case VarKind::Wire: s.nonVolatile = false; break;
+      case VarKind::Wire:
+      case VarKind::CombReg:
+      case VarKind::Rom: s.nonVolatile = false; break;
       case VarKind::Reg: s.nonVolatile = !design.usesYield || var.nonVolatileAttr; break;
       default: s.nonVolatile = true; break;
     }
@@ -67,8 +71,13 @@ bool lowerDesign(Design& design, Diagnostics& diags, EngineManifest& manifest) {
   // Before merging: it matches statements at the start of initial blocks.
   if (!stage("fold-constant-variables")) return false;
   foldConstantVariables(design);
+  // Before merging: what it takes out never becomes a conjunct.
+  if (!stage("keep-combinational-blocks")) return false;
+  keepCombinationalBlocks(design);
   if (!stage("merge-processes-into-core")) return false;
   mergeProcessesIntoCore(design, diags);
+  if (!stage("find-idle-negedge")) return false;
+  findIdleNegedge(design);
   // Fig. 4: needs the conjuncts' guards, wraps each body in its fire flag.
   if (!stage("replace-guards-with-native-clock")) return false;
   replaceGuardsWithNativeClock(design);

@@ -6,13 +6,13 @@
 // RUN: FileCheck %s < %t.v
 
 // CHECK: if (__open_loop) begin
-// CHECK-NEXT: __ol_active = 1'b1; __ol_remaining = __open_loop_n; __ol_ticks = 32'd0;
+// CHECK-NEXT: __ol_active = 1'b1; __ol_ticks = 32'd0;
 // CHECK: if (__ol_active && __state == 0 && __task_r == 16'd0 && !((clock != __prev_clock)) && !(__nbp_n)) begin
-// CHECK-NEXT: if (__ol_remaining == 32'd0) begin
+// CHECK-NEXT: if (__ol_ticks == __open_loop_n) begin
 // CHECK-NEXT: __ol_active = 1'b0;
 // CHECK-NEXT: end else begin
 // CHECK-NEXT: clock = ~clock;
-// CHECK-NEXT: __ol_remaining = __ol_remaining - 32'd1; __ol_ticks = __ol_ticks + 32'd1;
+// CHECK-NEXT: __ol_ticks = __ol_ticks + 32'd1;
 // CHECK: if (__ol_active && __state == 0 && __task_r == 16'd0 && !((clock != __prev_clock))) begin
 // CHECK-NEXT: if (__nbp_n) begin n = __nba_n; __nbp_n = 1'b0; end
 // CHECK-NEXT: end

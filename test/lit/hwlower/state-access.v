@@ -1,6 +1,7 @@
 // assignStateIds + the state-access port: every stateful variable has an id;
 // reads are combinational, writes take one __clk cycle and do nothing else;
-// a memory is addressed by __sa_index and a wide variable by __sa_word.
+// a memory is addressed by __sa_index and a wide variable by __sa_word. A
+// net has a read arm only when a task reads it (`wshown`, not `w`).
 // RUN: synergy-hwc %s --emit-verilog %t.v -o %t.eng
 // RUN: FileCheck %s < %t.v
 // RUN: FileCheck %s --check-prefix=ENG < %t.eng
@@ -13,12 +14,13 @@
 // ENG-NEXT: state 2 reg 8 0 4 0 1 "tb.tbl" "tbl"
 // ENG-NEXT: state 3 wire 8 0 0 0 0 "tb.w" "w"
 // ENG-NEXT: state 4 reg 130 0 0 0 1 "tb.wide" "wide"
+// ENG-NEXT: state 5 wire 8 0 0 0 0 "tb.wshown" "wshown"
 
 // CHECK: always @* begin
 // CHECK: 16'd1: __sa_rdata = {s};
 // CHECK-NEXT: 16'd2: __sa_rdata = {tbl[__sa_index]};
-// CHECK-NEXT: 16'd3: __sa_rdata = {w};
 // CHECK-NEXT: 16'd4: __sa_rdata = {wide} >> {__sa_word, 6'b0};
+// CHECK-NEXT: 16'd5: __sa_rdata = {wshown};
 // CHECK: always @(posedge __clk) begin
 // CHECK-NEXT: if (__sa_we) begin
 // CHECK-NEXT: case (__sa_id)
@@ -36,7 +38,9 @@ module tb(input wire clock);
   reg [7:0] tbl [0:3];
   reg [129:0] wide;
   wire [7:0] w = s[7:0] + tbl[1];
+  wire [7:0] wshown = w ^ 8'h5a;
   always @(posedge clock) begin
+    $display("%0d", wshown);
     s = s + 1;
     wide = {wide[128:0], wide[129]};
     tbl[s[1:0]] = w;
