@@ -52,6 +52,31 @@ class GranuleReplica {
   ReplicaSync sync_;
 };
 
+// A main copy that replicas are made of and push into, with the one
+// exclusive lock that makes atomics atomic across all of them. Every team
+// and pthread that meets in one main copy must take its replicas from here,
+// so that their libc calls, locks and atomics synchronise with each other.
+class MainCopy {
+ public:
+  // `memory` must outlive this object and, while replicas exist, be written
+  // only through their pushes.
+  explicit MainCopy(snapshot::LinearMemory& memory) : main_(memory) {}
+
+  // `count` new replicas of the main copy as it is now. Traps `requester`
+  // on failure.
+  std::vector<std::unique_ptr<GranuleReplica>> createReplicas(granule::Granule& requester,
+                                                              size_t count);
+  // `memory` itself made a replica in place (DsmMain::adoptReplica).
+  std::unique_ptr<snapshot::DsmReplica> adoptReplica(snapshot::LinearMemory& memory,
+                                                     std::string& error);
+  snapshot::LinearMemory& memory() { return main_.memory(); }
+  std::recursive_mutex& exclusive() { return exclusive_; }
+
+ private:
+  snapshot::DsmMain main_;
+  std::recursive_mutex exclusive_;
+};
+
 class DsmHub {
  public:
   // Makes H from `root`'s memory and adopts that memory as a replica; the
@@ -59,15 +84,11 @@ class DsmHub {
   explicit DsmHub(granule::Granule& root);
   ~DsmHub();
 
-  // `count` new replicas of H as it is now. Traps `requester` on failure.
-  std::vector<std::unique_ptr<GranuleReplica>> createReplicas(granule::Granule& requester,
-                                                          size_t count);
-  snapshot::LinearMemory& memory() { return memory_; }
+  MainCopy& mainCopy() { return *main_; }
 
  private:
   snapshot::LinearMemory memory_;
-  std::unique_ptr<snapshot::DsmMain> main_;
-  std::recursive_mutex exclusive_;
+  std::unique_ptr<MainCopy> main_;
   std::unique_ptr<snapshot::DsmReplica> rootReplica_;
   std::unique_ptr<ReplicaSync> rootSync_;
 };

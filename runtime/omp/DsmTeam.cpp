@@ -7,20 +7,16 @@ namespace synergy::omp {
 
 using granule::Granule;
 
-DsmTeam::DsmTeam(Granule& encountering, int size, DsmHub* hub)
-    : encountering_(encountering), hub_(hub) {
-  std::vector<std::unique_ptr<GranuleReplica>> replicas;
-  if (hub_) {
+DsmTeam::DsmTeam(Granule& encountering, int size, MainCopy* shared)
+    : encountering_(encountering), main_(shared) {
+  if (main_) {
     releaseMemory(encountering);
-    replicas = hub_->createReplicas(encountering, size_t(size));
   } else {
-    main_ = std::make_unique<snapshot::DsmMain>(*encountering.linearMemory());
-    std::string error;
-    auto plain = main_->createReplicas(size_t(size), error);
-    if (plain.empty()) encountering.trap("--dsm: cannot create replicas: " + error);
-    for (auto& replica : plain)
-      replicas.push_back(std::make_unique<GranuleReplica>(std::move(replica), exclusive_));
+    ownMain_ = std::make_unique<MainCopy>(*encountering.linearMemory());
+    main_ = ownMain_.get();
   }
+  std::vector<std::unique_ptr<GranuleReplica>> replicas =
+      main_->createReplicas(encountering, size_t(size));
   members_.resize(size_t(size));
   for (int i = 0; i < size; ++i) members_[size_t(i)].replica = std::move(replicas[size_t(i)]);
 }
@@ -44,12 +40,12 @@ void DsmTeam::leave(int threadNum, Granule& granule) {
   }
   // A pooled worker waits, running no guest code, until its next team moves
   // it again; the main copy outlives this team, its own replica does not.
-  granule.rebindMemory(hub_ ? hub_->memory() : main_->memory());
+  granule.rebindMemory(main_->memory());
   granule.setMemorySync(nullptr);
 }
 
 void DsmTeam::join(Granule& encountering) {
-  if (hub_) acquireMemory(encountering);
+  if (!ownMain_) acquireMemory(encountering);
 }
 
 }  // namespace synergy::omp

@@ -7,14 +7,19 @@
 // diff into the main copy, acquiring pulls what other threads pushed
 // (keeping the replica's own unpushed bytes).
 //
-// The main copy is the encountering thread's current memory (a
-// snapshot::DsmMain over it) while the process has no pthreads. At the end
-// of the region each thread pushes once more and the encountering thread
-// goes back to that memory, which then holds the merged result. Once
-// pthreads exist, the process has a DsmHub and the team's replicas are
-// replicas of the hub instead, so the team's locks, atomics and libc calls
-// synchronise with the pthreads: the encountering thread releases into the
-// hub before the replicas are made, and acquires from it after the join.
+// An outermost team of a process without pthreads owns its main copy: the
+// encountering thread's memory. At the end of the region each thread pushes
+// once more and the encountering thread goes back to that memory, which
+// then holds the merged result.
+//
+// Every other team shares a main copy that already exists, so that its
+// locks, atomics and libc calls (malloc above all) synchronise with every
+// other thread: a nested team uses the main copy of the outermost team
+// around it, not its encountering thread's replica (two sibling nested teams
+// would otherwise each run malloc on their own heap and merge both into
+// one); once pthreads exist, every team uses the process's DsmHub. The
+// encountering thread then releases into the shared main copy before the
+// replicas are made, and acquires from it after the join.
 //
 // A thread enters the team by moving its granule onto its replica; guest
 // frames outside the region (which hoisted the old memory base) only run
@@ -36,15 +41,17 @@ namespace synergy::omp {
 
 class DsmTeam {
  public:
-  // Replicas, one per team thread, of `encountering`'s current memory, or
-  // of `hub` when the process has one.
-  DsmTeam(granule::Granule& encountering, int size, DsmHub* hub);
+  // Replicas, one per team thread, of `shared`, or, when that is null, of
+  // `encountering`'s current memory.
+  DsmTeam(granule::Granule& encountering, int size, MainCopy* shared);
   ~DsmTeam();
 
   void enter(int threadNum, granule::Granule& granule);
   void leave(int threadNum, granule::Granule& granule);
   // After every thread left: the encountering thread sees the team's writes.
   void join(granule::Granule& encountering);
+  // The main copy the team's replicas push into; nested teams share it.
+  MainCopy& mainCopy() { return *main_; }
 
  private:
   struct Member {
@@ -54,10 +61,9 @@ class DsmTeam {
   };
 
   granule::Granule& encountering_;
-  DsmHub* hub_;
-  std::recursive_mutex exclusive_;
-  // Without a hub: the main copy over the encountering thread's memory.
-  std::unique_ptr<snapshot::DsmMain> main_;
+  // Set for an outermost team of a process without pthreads.
+  std::unique_ptr<MainCopy> ownMain_;
+  MainCopy* main_;
   std::vector<Member> members_;
 };
 

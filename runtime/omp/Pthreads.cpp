@@ -67,7 +67,7 @@ uint32_t PthreadRuntime::create(Granule& creator, uint32_t startRoutine, uint32_
     DsmHub& hub = group_.dsmHub(creator);
     // The new thread's stack and TLS block are among the creator's writes.
     releaseMemory(creator);
-    record->replica = std::move(hub.createReplicas(creator, 1).front());
+    record->replica = std::move(hub.mainCopy().createReplicas(creator, 1).front());
     record->replica->bind(*record->thread.granule);
   }
   uint32_t id;

@@ -241,6 +241,13 @@ void OmpRuntime::workerLoop(Worker& worker) {
   }
 }
 
+MainCopy* OmpRuntime::sharedMainCopy(Team* parent) {
+  if (DsmHub* hub = group_.existingDsmHub()) return &hub->mainCopy();
+  for (Team* enclosing = parent; enclosing; enclosing = enclosing->parent)
+    if (enclosing->dsm) return &enclosing->dsm->mainCopy();
+  return nullptr;
+}
+
 void OmpRuntime::forkCall(OmpThread& encountering, uint32_t microtask,
                           std::vector<uint32_t> arguments) {
   Granule& granule = encountering.granule;
@@ -256,8 +263,7 @@ void OmpRuntime::forkCall(OmpThread& encountering, uint32_t microtask,
   team.microtask = microtask;
   team.arguments = std::move(arguments);
   std::vector<Worker*> workers = acquireWorkers(granule, size - 1);
-  if (group_.dsm() && size > 1)
-    team.dsm = std::make_unique<DsmTeam>(granule, size, group_.existingDsmHub());
+  if (group_.dsm() && size > 1) team.dsm = std::make_unique<DsmTeam>(granule, size, sharedMainCopy(parent));
 
   TeamPosition saved = encountering.at;
   team.workersRunning.store(uint32_t(size - 1), std::memory_order_relaxed);

@@ -90,6 +90,7 @@ struct LoopShare {
 };
 
 class DsmTeam;
+class MainCopy;
 
 class Team {
  public:
@@ -200,6 +201,10 @@ class OmpRuntime {
   std::vector<Worker*> acquireWorkers(granule::Granule& spawner, int count);
   void releaseWorkers(const std::vector<Worker*>& workers);
   void workerLoop(Worker& worker);
+  // Under --dsm, the main copy a new team inside `parent` must share: the
+  // pthreads' hub, else the one of the nearest enclosing replicated team;
+  // null for an outermost team of a process without pthreads.
+  MainCopy* sharedMainCopy(Team* parent);
 
   ThreadGroup& group_;
   Icvs initialIcvs_;
