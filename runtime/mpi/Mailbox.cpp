@@ -10,10 +10,13 @@ namespace synergy::mpi {
 
 namespace {
 
+bool envelopeMatches(uint32_t context, int source, int tag, const Envelope& envelope) {
+  return context == envelope.context && (source == abi::kAnySource || source == envelope.source) &&
+         (tag == abi::kAnyTag || tag == envelope.tag);
+}
+
 bool envelopeMatches(const Request& recv, const Envelope& envelope) {
-  return recv.context == envelope.context &&
-         (recv.peer == abi::kAnySource || recv.peer == envelope.source) &&
-         (recv.tag == abi::kAnyTag || recv.tag == envelope.tag);
+  return envelopeMatches(recv.context, recv.peer, recv.tag, envelope);
 }
 
 const TypeLayout& byteLayout() {
@@ -112,10 +115,7 @@ std::shared_ptr<Request> Mailbox::takePosted(const Envelope& envelope) {
   for (auto it = posted_.begin(); it != posted_.end(); ++it) {
     if (!envelopeMatches(**it, envelope)) continue;
     std::shared_ptr<Request> recv = std::move(*it);
-    if (it == posted_.begin())
-      posted_.pop_front();
-    else
-      posted_.erase(it);
+    posted_.erase(it);
     return recv;
   }
   return nullptr;
@@ -124,6 +124,13 @@ std::shared_ptr<Request> Mailbox::takePosted(const Envelope& envelope) {
 void Mailbox::deliverRendezvous(const Envelope& envelope, Request& send, Request& recv) {
   deliver(send.buffer, *send.type, send.count, envelope, recv);
   sendMatched_(send);
+}
+
+void Mailbox::deliverArrival(const Arrival& arrival, Request& recv) {
+  if (arrival.rendezvous)
+    deliverRendezvous(arrival.envelope, *arrival.rendezvous, recv);
+  else
+    deliver(arrival.data.get(), byteLayout(), arrival.envelope.bytes, arrival.envelope, recv);
 }
 
 void Mailbox::arrive(MessageRing::Slot& slot) {
@@ -146,10 +153,7 @@ void Mailbox::arrive(Arrival arrival) {
     unexpected_.push_back(std::move(arrival));
     return;
   }
-  if (arrival.rendezvous)
-    deliverRendezvous(arrival.envelope, *arrival.rendezvous, *recv);
-  else
-    deliver(arrival.data.get(), byteLayout(), arrival.envelope.bytes, arrival.envelope, *recv);
+  deliverArrival(arrival, *recv);
 }
 
 void Mailbox::post(const std::shared_ptr<Request>& recv) {
@@ -157,26 +161,16 @@ void Mailbox::post(const std::shared_ptr<Request>& recv) {
   for (auto it = unexpected_.begin(); it != unexpected_.end(); ++it) {
     if (!envelopeMatches(*recv, it->envelope)) continue;
     Arrival arrival = std::move(*it);
-    if (it == unexpected_.begin())
-      unexpected_.pop_front();
-    else
-      unexpected_.erase(it);
-    if (arrival.rendezvous)
-      deliverRendezvous(arrival.envelope, *arrival.rendezvous, *recv);
-    else
-      deliver(arrival.data.get(), byteLayout(), arrival.envelope.bytes, arrival.envelope, *recv);
+    unexpected_.erase(it);
+    deliverArrival(arrival, *recv);
     return;
   }
   posted_.push_back(recv);
 }
 
 std::optional<ProbeResult> Mailbox::probe(uint32_t context, int source, int tag) const {
-  Request filter;
-  filter.context = context;
-  filter.peer = source;
-  filter.tag = tag;
   for (const Arrival& arrival : unexpected_)
-    if (envelopeMatches(filter, arrival.envelope))
+    if (envelopeMatches(context, source, tag, arrival.envelope))
       return ProbeResult{arrival.envelope.source, arrival.envelope.tag, arrival.envelope.bytes};
   return std::nullopt;
 }

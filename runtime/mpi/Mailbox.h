@@ -71,6 +71,7 @@ class Mailbox {
   // The earliest posted receive that fits, removed; or null.
   std::shared_ptr<Request> takePosted(const Envelope& envelope);
   void deliverRendezvous(const Envelope& envelope, Request& send, Request& recv);
+  void deliverArrival(const Arrival& arrival, Request& recv);
 
   std::unique_ptr<std::atomic<MessageRing*>[]> rings_;
   int worldSize_;
