@@ -22,15 +22,21 @@ namespace {
 constexpr int64_t kEagerLimit = 64;
 constexpr uint32_t kContext = 7;
 
+// A request of rank `owner` over `data` as bytes, in kContext.
+std::shared_ptr<Request> byteRequest(std::vector<int32_t>& data, Request::Kind kind, int owner) {
+  auto request = std::make_shared<Request>();
+  request->kind = kind;
+  request->owner = owner;
+  request->buffer = reinterpret_cast<uint8_t*>(data.data());
+  request->type = predefinedLayout(synergy::mpi::abi::kTypeByte);
+  request->count = int64_t(data.size() * 4);
+  request->bytes = request->count;
+  request->context = kContext;
+  return request;
+}
+
 std::shared_ptr<Request> makeSend(std::vector<int32_t>& data, int tag, bool synchronous) {
-  auto send = std::make_shared<Request>();
-  send->kind = Request::Kind::Send;
-  send->owner = 1;
-  send->buffer = reinterpret_cast<uint8_t*>(data.data());
-  send->type = predefinedLayout(synergy::mpi::abi::kTypeByte);
-  send->count = int64_t(data.size() * 4);
-  send->bytes = send->count;
-  send->context = kContext;
+  auto send = byteRequest(data, Request::Kind::Send, 1);
   send->senderRank = 1;
   send->tag = tag;
   send->synchronous = synchronous;
@@ -38,14 +44,7 @@ std::shared_ptr<Request> makeSend(std::vector<int32_t>& data, int tag, bool sync
 }
 
 std::shared_ptr<Request> makeRecv(std::vector<int32_t>& buffer, int source, int tag) {
-  auto recv = std::make_shared<Request>();
-  recv->kind = Request::Kind::Recv;
-  recv->owner = 0;
-  recv->buffer = reinterpret_cast<uint8_t*>(buffer.data());
-  recv->type = predefinedLayout(synergy::mpi::abi::kTypeByte);
-  recv->count = int64_t(buffer.size() * 4);
-  recv->bytes = recv->count;
-  recv->context = kContext;
+  auto recv = byteRequest(buffer, Request::Kind::Recv, 0);
   recv->peer = source;
   recv->tag = tag;
   return recv;
