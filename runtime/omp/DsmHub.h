@@ -32,7 +32,7 @@
 
 namespace synergy::omp {
 
-// A replica (of a hub, or of a DsmTeam's own main copy) together with the
+// A replica of a MainCopy (a hub's, or a DsmTeam's) together with the
 // MemorySync a granule on it uses. Known to the wasm runtime (so guest code
 // can grow it) while it exists.
 class GranuleReplica {
