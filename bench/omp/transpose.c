@@ -5,7 +5,7 @@
  * pattern that makes the most pages change hands under DSM. All values are
  * small integers, so B is exact.
  *
- * Usage: transpose [n [iterations]]   (default 1200, 10)
+ * Usage: transpose [n [iterations]]   (default 1200, 40)
  *
  *===----------------------------------------------------------------------===*/
 #include "omp_bench.h"
@@ -14,7 +14,7 @@ enum { TILE = 32 };
 
 int main(int argc, char **argv) {
   const long n = kernel_size_arg(argc, argv, 1200);
-  const int iterations = omp_bench_iterations(argc, argv, 10);
+  const int iterations = omp_bench_iterations(argc, argv, 40);
   const size_t bytes = (size_t)n * (size_t)n * sizeof(double);
   double *a = kernel_alloc(bytes);
   double *b = kernel_alloc(bytes);
