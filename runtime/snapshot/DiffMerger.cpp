@@ -97,18 +97,27 @@ void mergeDiff(uint8_t* main, const uint8_t* baseline, const MemoryDiff& diff,
 
 void DiffMerger::merge(uint8_t* main, const uint8_t* baseline, const MemoryDiff& diff,
                        const std::vector<MergeRegion>& regions) {
+  if (touched_.empty() || diff.empty() || diff.ranges().front().offset >= touched_.back().offset) {
+    mergeInto(main, baseline, diff, regions, &touched_);
+    return;
+  }
+  // noteTouched only coalesces forwards, so a diff reaching back is noted
+  // apart and appended for touchedRanges() to sort.
   std::vector<ByteRange> touched;
   mergeInto(main, baseline, diff, regions, &touched);
   touched_.insert(touched_.end(), touched.begin(), touched.end());
+  ascending_ = false;
 }
 
-std::vector<ByteRange> DiffMerger::touchedRanges() const {
-  std::vector<ByteRange> sorted = touched_;
-  std::sort(sorted.begin(), sorted.end(),
+const std::vector<ByteRange>& DiffMerger::touchedRanges() const {
+  if (ascending_) return touched_;
+  std::sort(touched_.begin(), touched_.end(),
             [](const ByteRange& a, const ByteRange& b) { return a.offset < b.offset; });
   std::vector<ByteRange> coalesced;
-  for (const ByteRange& range : sorted) noteTouched(&coalesced, range.offset, range.length);
-  return coalesced;
+  for (const ByteRange& range : touched_) noteTouched(&coalesced, range.offset, range.length);
+  touched_ = std::move(coalesced);
+  ascending_ = true;
+  return touched_;
 }
 
 MemoryDiff DiffMerger::update(const uint8_t* main) const {

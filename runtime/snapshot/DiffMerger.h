@@ -41,17 +41,25 @@ class DiffMerger {
 
   // The bytes written since construction or reset(), ascending and
   // coalesced.
-  std::vector<ByteRange> touchedRanges() const;
+  const std::vector<ByteRange>& touchedRanges() const;
 
   // Main's current bytes over touchedRanges(). A replica that holds its
   // baseline plus its own already-merged changes equals the main copy over
   // those bytes after applying it; elsewhere nothing changed.
   MemoryDiff update(const uint8_t* main) const;
 
-  void reset() { touched_.clear(); }
+  // Forgets the touched bytes but keeps the storage for the next merges.
+  void reset() {
+    touched_.clear();
+    ascending_ = true;
+  }
 
  private:
-  std::vector<ByteRange> touched_;
+  // Merged diffs are each ascending, so one merge (the common case, a push)
+  // leaves touched_ ascending and coalesced; only a later diff that reaches
+  // back below an earlier one makes touchedRanges() sort.
+  mutable std::vector<ByteRange> touched_;
+  mutable bool ascending_ = true;
 };
 
 }  // namespace synergy::snapshot

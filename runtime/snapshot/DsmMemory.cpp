@@ -6,7 +6,6 @@
 #include <cstring>
 #include <iterator>
 
-#include "snapshot/DiffMerger.h"
 #include "snapshot/MemoryDiff.h"
 #include "snapshot/Snapshot.h"
 
@@ -140,10 +139,11 @@ bool DsmReplica::push(const std::vector<MergeRegion>& regions) {
   if (!growTo(memory_.pages()) || !main_.growTo(memory_.pages())) return false;
   std::vector<uint64_t> dirty = tracker_->dirtyPages();
   if (dirty.empty()) return true;
-  MemoryDiff diff = diffPages(memory_.base(), baseline_.base(), dirty, kHostPageSize);
-  DiffMerger merger;
-  merger.merge(main_.main_.base(), baseline_.base(), diff, regions);
-  std::vector<ByteRange> touched = merger.touchedRanges();
+  MemoryDiff& diff = pushDiff_;
+  diffPages(memory_.base(), baseline_.base(), dirty, kHostPageSize, diff);
+  pushMerger_.reset();
+  pushMerger_.merge(main_.main_.base(), baseline_.base(), diff, regions);
+  const std::vector<ByteRange>& touched = pushMerger_.touchedRanges();
   if (!touched.empty()) {
     count(gStatistics.pushes);
     ++main_.version_;

@@ -35,6 +35,7 @@
 #include <string>
 #include <vector>
 
+#include "snapshot/DiffMerger.h"
 #include "snapshot/DirtyTracker.h"
 #include "snapshot/LinearMemory.h"
 #include "snapshot/MergeOp.h"
@@ -140,6 +141,10 @@ class DsmReplica {
   std::unique_ptr<DirtyTracker> tracker_;
   // The main copy's version at the last pull.
   uint64_t pulledVersion_ = 0;
+  // Kept from push to push: a replica's diffs are often megabytes, and
+  // fresh buffers would cost a page fault per page at every push.
+  MemoryDiff pushDiff_;
+  DiffMerger pushMerger_;
 };
 
 }  // namespace synergy::snapshot

@@ -191,6 +191,13 @@ bool MemoryDiff::deserialise(const uint8_t* data, size_t size, MemoryDiff& out,
 MemoryDiff diffPages(const uint8_t* current, const uint8_t* baseline,
                      const std::vector<uint64_t>& pages, uint64_t pageSize) {
   MemoryDiff diff;
+  diffPages(current, baseline, pages, pageSize, diff);
+  return diff;
+}
+
+void diffPages(const uint8_t* current, const uint8_t* baseline, const std::vector<uint64_t>& pages,
+               uint64_t pageSize, MemoryDiff& out) {
+  out.clear();
   std::vector<uint64_t> sorted;
   const std::vector<uint64_t>* ordered = &pages;
   if (!std::is_sorted(pages.begin(), pages.end())) {
@@ -198,18 +205,17 @@ MemoryDiff diffPages(const uint8_t* current, const uint8_t* baseline,
     std::sort(sorted.begin(), sorted.end());
     ordered = &sorted;
   }
-  RunCollector runs(diff.ranges_);
+  RunCollector runs(out.ranges_);
   uint64_t previous = UINT64_MAX;
   for (uint64_t page : *ordered) {
     if (page == previous) continue;
     previous = page;
     diffSpan(current, baseline, page * pageSize, (page + 1) * pageSize, runs);
   }
-  if (diff.ranges_.empty()) return diff;
-  diff.bytes_.reserve(diff.ranges_.back().dataOffset + diff.ranges_.back().length);
-  for (const DiffRange& range : diff.ranges_)
-    diff.bytes_.insert(diff.bytes_.end(), current + range.offset, current + range.offset + range.length);
-  return diff;
+  if (out.ranges_.empty()) return;
+  out.bytes_.resize(out.ranges_.back().dataOffset + out.ranges_.back().length);
+  for (const DiffRange& range : out.ranges_)
+    std::memcpy(out.bytes_.data() + range.dataOffset, current + range.offset, range.length);
 }
 
 }  // namespace synergy::snapshot

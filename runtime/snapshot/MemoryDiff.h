@@ -41,6 +41,12 @@ class MemoryDiff {
   const uint8_t* dataOf(const DiffRange& range) const { return bytes_.data() + range.dataOffset; }
   uint64_t changedBytes() const { return bytes_.size(); }
   bool empty() const { return ranges_.empty(); }
+  // Empties the diff but keeps its storage, so a diff refilled at every
+  // synchronisation point stops paying for fresh pages.
+  void clear() {
+    ranges_.clear();
+    bytes_.clear();
+  }
   // One past the last byte the diff writes (0 when empty).
   uint64_t end() const { return ranges_.empty() ? 0 : ranges_.back().offset + ranges_.back().length; }
 
@@ -52,8 +58,8 @@ class MemoryDiff {
   static bool deserialise(const uint8_t* data, size_t size, MemoryDiff& out, std::string& error);
 
  private:
-  friend MemoryDiff diffPages(const uint8_t* current, const uint8_t* baseline,
-                              const std::vector<uint64_t>& pages, uint64_t pageSize);
+  friend void diffPages(const uint8_t* current, const uint8_t* baseline,
+                        const std::vector<uint64_t>& pages, uint64_t pageSize, MemoryDiff& out);
 
   std::vector<DiffRange> ranges_;
   std::vector<uint8_t> bytes_;
@@ -65,5 +71,8 @@ class MemoryDiff {
 // data is skipped a 64-byte block at a time.
 MemoryDiff diffPages(const uint8_t* current, const uint8_t* baseline,
                      const std::vector<uint64_t>& pages, uint64_t pageSize);
+// The same, into `out` (cleared first, its storage reused).
+void diffPages(const uint8_t* current, const uint8_t* baseline, const std::vector<uint64_t>& pages,
+               uint64_t pageSize, MemoryDiff& out);
 
 }  // namespace synergy::snapshot

@@ -125,6 +125,28 @@ TEST(DiffMerger, IgnoreRegionDropsChangesAndTrailingBytesOverwrite) {
   EXPECT_EQ(main.bytes[6], 9);
 }
 
+TEST(DiffMerger, AscendingDiffsCoalesceAndResetForgetsThem) {
+  Copy baseline, main, r, s;
+  for (uint64_t i = 10; i < 20; ++i) r.bytes[i] = 1;
+  for (uint64_t i = 18; i < 30; ++i) s.bytes[i] = 2;
+  s.bytes[100] = 3;
+  DiffMerger merger;
+  merger.merge(main.data(), baseline.data(), diffAll(r, baseline), {});
+  merger.merge(main.data(), baseline.data(), diffAll(s, baseline), {});
+  const std::vector<ByteRange>& touched = merger.touchedRanges();
+  ASSERT_EQ(touched.size(), 2u);
+  EXPECT_EQ(touched[0].offset, 10u);
+  EXPECT_EQ(touched[0].length, 20u);
+  EXPECT_EQ(touched[1].offset, 100u);
+  EXPECT_EQ(touched[1].length, 1u);
+
+  merger.reset();
+  merger.merge(main.data(), baseline.data(), diffAll(r, baseline), {});
+  ASSERT_EQ(merger.touchedRanges().size(), 1u);
+  EXPECT_EQ(merger.touchedRanges()[0].offset, 10u);
+  EXPECT_EQ(merger.touchedRanges()[0].length, 10u);
+}
+
 TEST(DiffMerger, UpdateBringsEveryReplicaUpToDate) {
   Copy baseline;
   for (uint64_t i = 0; i < kBytes; ++i) baseline.bytes[i] = uint8_t(i * 3);

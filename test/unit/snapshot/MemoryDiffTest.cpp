@@ -100,6 +100,19 @@ TEST(MemoryDiff, UnsortedAndRepeatedPagesGiveTheSameDiff) {
   EXPECT_EQ(rangesOf(sorted), (Ranges{{3, 1}, {133, 1}, {192, 1}}));
 }
 
+TEST(MemoryDiff, RefilledDiffHoldsOnlyTheNewChanges) {
+  std::vector<uint8_t> baseline(4 * 64, 0), first = baseline, second = baseline;
+  for (int i = 0; i < 64; ++i) first[64 + i] = uint8_t(i + 1);
+  second[200] = 7;
+  MemoryDiff diff;
+  diffPages(first.data(), baseline.data(), {0, 1, 2, 3}, 64, diff);
+  EXPECT_EQ(rangesOf(diff), (Ranges{{64, 64}}));
+  diffPages(second.data(), baseline.data(), {3}, 64, diff);
+  EXPECT_EQ(rangesOf(diff), (Ranges{{200, 1}}));
+  EXPECT_EQ(diff.bytes(), std::vector<uint8_t>{7});
+  EXPECT_EQ(diff.ranges()[0].dataOffset, 0u);
+}
+
 TEST(MemoryDiff, EqualPagesGiveAnEmptyDiff) {
   std::vector<uint8_t> baseline(8192, 9);
   MemoryDiff diff = diffPages(baseline.data(), baseline.data(), {0, 1}, 4096);
