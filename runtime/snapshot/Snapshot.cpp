@@ -1,6 +1,8 @@
 //===- Snapshot.cpp - a granule's memory and globals, frozen ---------------===//
 #include "snapshot/Snapshot.h"
 
+#include "snapshot/DirtyTracker.h"
+
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -9,6 +11,34 @@
 #include <cstring>
 
 namespace synergy::snapshot {
+namespace {
+
+bool isZeroPage(const uint8_t* page) {
+  uint64_t any = 0;
+  for (uint64_t at = 0; at < kHostPageSize; at += 64) {
+    uint64_t block[8];
+    std::memcpy(block, page + at, sizeof block);
+    for (uint64_t word : block) any |= word;
+    if (any) return false;
+  }
+  return true;
+}
+
+// Writes bytes [from, to) of `memory` to the same offsets of `fd`.
+bool writeAll(int fd, const uint8_t* memory, uint64_t from, uint64_t to, std::string& error) {
+  while (from < to) {
+    ssize_t n = pwrite(fd, memory + from, to - from, off_t(from));
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      error = std::string("cannot write snapshot: ") + std::strerror(errno);
+      return false;
+    }
+    from += uint64_t(n);
+  }
+  return true;
+}
+
+}  // namespace
 
 std::unique_ptr<Snapshot> Snapshot::capture(const LinearMemory& memory,
                                             std::vector<uint8_t> globals, std::string& error) {
@@ -24,15 +54,16 @@ std::unique_ptr<Snapshot> Snapshot::capture(const LinearMemory& memory,
     error = std::string("cannot size snapshot: ") + std::strerror(errno);
     return nullptr;
   }
-  uint64_t done = 0;
-  while (done < snap->memoryBytes_) {
-    ssize_t n = pwrite(snap->fd_, memory.base() + done, snap->memoryBytes_ - done, off_t(done));
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      error = std::string("cannot write snapshot: ") + std::strerror(errno);
-      return nullptr;
-    }
-    done += uint64_t(n);
+  // A fresh memfd reads as zeros, so only pages holding something are
+  // written: guest memories are mostly untouched heap and stack, and
+  // writing their zeros would allocate and copy every page of them.
+  uint64_t page = 0;
+  while (page < snap->memoryBytes_) {
+    while (page < snap->memoryBytes_ && isZeroPage(memory.base() + page)) page += kHostPageSize;
+    uint64_t runEnd = page;
+    while (runEnd < snap->memoryBytes_ && !isZeroPage(memory.base() + runEnd)) runEnd += kHostPageSize;
+    if (!writeAll(snap->fd_, memory.base(), page, runEnd, error)) return nullptr;
+    page = runEnd;
   }
   // Sealed against writes so a restored instance can never change the
   // snapshot that others restore from.

@@ -92,6 +92,27 @@ long anonymousKilobytesAt(const void* start) {
 // Restoring 256 MiB must be a remapping: right after the restore no page of
 // the memory is a private copy (smaps "Anonymous" is 0), and writing one page
 // copies exactly that page. A memcpy-based restore would show 256 MiB.
+TEST(Snapshot, SparseMemoryRestoresEveryByte) {
+  // Capture skips all-zero host pages; a page whose only non-zero byte is
+  // its last, and runs of zero and non-zero pages, must still come back.
+  LinearMemory memory;
+  std::string error;
+  ASSERT_TRUE(memory.create(2, 100, error)) << error;
+  uint8_t* base = memory.base();
+  base[4096 - 1] = 1;
+  base[3 * 4096] = 2;
+  std::memset(base + 5 * 4096, 3, 2 * 4096);
+  base[memory.sizeBytes() - 1] = 4;
+  std::vector<uint8_t> expected(base, base + memory.sizeBytes());
+  auto snap = Snapshot::capture(memory, {}, error);
+  ASSERT_TRUE(snap) << error;
+
+  std::memset(base, 0x55, memory.sizeBytes());
+  ASSERT_TRUE(snap->restoreInto(memory));
+  ASSERT_EQ(memory.sizeBytes(), expected.size());
+  EXPECT_EQ(std::memcmp(memory.base(), expected.data(), expected.size()), 0);
+}
+
 TEST(Snapshot, RestoreOf256MiBIsARemapNotACopy) {
   constexpr uint64_t kPages = (256ull << 20) / kWasmPageSize;
   LinearMemory memory;
