@@ -68,6 +68,7 @@ bool LinearMemory::mapCopyOnWrite(int fd, uint64_t bytes) {
   // Later growth maps fresh zero pages from our memfd past the snapshot.
   if (ftruncate(memfd_, 0) != 0 || ftruncate(memfd_, off_t(bytes)) != 0) return false;
   pages_ = bytes / kWasmPageSize;
+  copyOnWrite_ = true;
   return true;
 }
 

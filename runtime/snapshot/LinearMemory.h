@@ -40,8 +40,9 @@ class LinearMemory {
   uint64_t sizeBytes() const { return pages_ * kWasmPageSize; }
   uint64_t pages() const { return pages_; }
   uint64_t maxPages() const { return maxPages_; }
-  // The memfd holding the memory's own pages (valid while not CoW-mapped).
-  int fd() const { return memfd_; }
+  // The memfd holding every byte of the memory, or -1 once mapCopyOnWrite
+  // has made its prefix a private view of another file.
+  int fd() const { return copyOnWrite_ ? -1 : memfd_; }
   // Whether `address` lies inside this memory's reservation (accessible or not).
   bool reservationContains(const void* address) const;
 
@@ -50,6 +51,7 @@ class LinearMemory {
   int memfd_ = -1;
   uint64_t pages_ = 0;
   uint64_t maxPages_ = 0;
+  bool copyOnWrite_ = false;
 };
 
 }  // namespace synergy::snapshot

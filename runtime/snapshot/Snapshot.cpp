@@ -7,6 +7,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -21,6 +22,20 @@ bool isZeroPage(const uint8_t* page) {
     for (uint64_t word : block) any |= word;
     if (any) return false;
   }
+  return true;
+}
+
+// Narrows [at, end) to the next stretch of `fd` (a memory's memfd, or -1
+// when unknown) that may hold data, in whole host pages. Returns false when
+// only holes remain.
+bool nextDataExtent(int fd, uint64_t bytes, uint64_t& at, uint64_t& end) {
+  if (fd < 0) return true;
+  off_t data = lseek(fd, off_t(at), SEEK_DATA);
+  if (data < 0) return errno != ENXIO;
+  off_t hole = lseek(fd, data, SEEK_HOLE);
+  at = uint64_t(data) / kHostPageSize * kHostPageSize;
+  if (hole > data)
+    end = std::min(bytes, (uint64_t(hole) + kHostPageSize - 1) / kHostPageSize * kHostPageSize);
   return true;
 }
 
@@ -56,14 +71,20 @@ std::unique_ptr<Snapshot> Snapshot::capture(const LinearMemory& memory,
   }
   // A fresh memfd reads as zeros, so only pages holding something are
   // written: guest memories are mostly untouched heap and stack, and
-  // writing their zeros would allocate and copy every page of them.
-  uint64_t page = 0;
-  while (page < snap->memoryBytes_) {
-    while (page < snap->memoryBytes_ && isZeroPage(memory.base() + page)) page += kHostPageSize;
-    uint64_t runEnd = page;
-    while (runEnd < snap->memoryBytes_ && !isZeroPage(memory.base() + runEnd)) runEnd += kHostPageSize;
-    if (!writeAll(snap->fd_, memory.base(), page, runEnd, error)) return nullptr;
-    page = runEnd;
+  // writing their zeros would allocate and copy every page of them. Pages
+  // the memory's own memfd has never allocated are skipped unread.
+  const uint64_t bytes = snap->memoryBytes_;
+  uint64_t at = 0;
+  while (at < bytes) {
+    uint64_t end = bytes;
+    if (!nextDataExtent(memory.fd(), bytes, at, end)) break;
+    while (at < end) {
+      while (at < end && isZeroPage(memory.base() + at)) at += kHostPageSize;
+      uint64_t runEnd = at;
+      while (runEnd < end && !isZeroPage(memory.base() + runEnd)) runEnd += kHostPageSize;
+      if (!writeAll(snap->fd_, memory.base(), at, runEnd, error)) return nullptr;
+      at = runEnd;
+    }
   }
   // Sealed against writes so a restored instance can never change the
   // snapshot that others restore from.

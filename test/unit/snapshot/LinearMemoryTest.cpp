@@ -111,6 +111,16 @@ TEST(Snapshot, SparseMemoryRestoresEveryByte) {
   ASSERT_TRUE(snap->restoreInto(memory));
   ASSERT_EQ(memory.sizeBytes(), expected.size());
   EXPECT_EQ(std::memcmp(memory.base(), expected.data(), expected.size()), 0);
+
+  // The restored memory's own memfd now holds none of its bytes, so a
+  // capture of it must read the mapping, not skip the memfd's holes.
+  EXPECT_EQ(memory.fd(), -1);
+  auto again = Snapshot::capture(memory, {}, error);
+  ASSERT_TRUE(again) << error;
+  LinearMemory other;
+  ASSERT_TRUE(other.create(0, 100, error)) << error;
+  ASSERT_TRUE(again->restoreInto(other));
+  EXPECT_EQ(std::memcmp(other.base(), expected.data(), expected.size()), 0);
 }
 
 TEST(Snapshot, RestoreOf256MiBIsARemapNotACopy) {
