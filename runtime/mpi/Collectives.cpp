@@ -181,7 +181,7 @@ u32 Z_envZ_MPI_Bcast(void* instance, u32 buffer, u32 count, u32 type, u32 root, 
         slot.recv = buf.host;
         if (staged && call.rank.comm(c)->comm->rankOfWorld[call.rank.worldRank] == int(root))
           slot.recv = const_cast<uint8_t*>(
-              stageCopy(slot.staged, buf.host, *buf.type, buf.count));
+              stageCopy(slot, buf.host, *buf.type, buf.count));
         slot.recvType = buf.type;
         slot.recvCount = buf.count;
       },
@@ -212,7 +212,7 @@ u32 Z_envZ_MPI_Reduce(void* instance, u32 sendbuf, u32 recvbuf, u32 count, u32 t
       [&](Contribution& slot) {
         slot.root = int(root);
         const uint8_t* data = send.inPlace ? recv.host : send.host;
-        slot.send = send.inPlace || staged ? stageCopy(slot.staged, data, *layout, int(count))
+        slot.send = send.inPlace || staged ? stageCopy(slot, data, *layout, int(count))
                                            : data;
       },
       [&](std::vector<Contribution>& slots, int) {
@@ -254,7 +254,7 @@ u32 Z_envZ_MPI_Allreduce(void* instance, u32 sendbuf, u32 recvbuf, u32 count, u3
       call, c, CollectiveKind::Allreduce,
       [&](Contribution& slot) {
         const uint8_t* data = send.inPlace ? recv.host : send.host;
-        slot.send = send.inPlace || staged ? stageCopy(slot.staged, data, layout, int(count))
+        slot.send = send.inPlace || staged ? stageCopy(slot, data, layout, int(count))
                                            : data;
         slot.recv = recv.host;
       },
@@ -405,7 +405,7 @@ static u32 allgather(HostCall& call, int c, CollectiveKind kind, int me, const B
       call, c, kind,
       [&](Contribution& slot) {
         if (send.inPlace) {
-          slot.send = stageCopy(slot.staged, recv.block(me), *recv.type, recv.counts[me]);
+          slot.send = stageCopy(slot, recv.block(me), *recv.type, recv.counts[me]);
           slot.sendType = recv.type;
           slot.sendCount = recv.counts[me];
         } else {
@@ -462,7 +462,7 @@ static u32 alltoall(HostCall& call, int c, CollectiveKind kind, bool inPlace, in
   return runCollective(
       call, c, kind,
       [&](Contribution& slot) {
-        slot.send = inPlace ? stageCopy(slot.staged, recv.host, *recv.type, inPlaceSpan)
+        slot.send = inPlace ? stageCopy(slot, recv.host, *recv.type, inPlaceSpan)
                             : send.host;
         slot.sendType = send.type;
         slot.sendCounts = send.counts;
@@ -551,8 +551,7 @@ u32 Z_envZ_MPI_Reduce_scatter_block(void* instance, u32 sendbuf, u32 recvbuf, u3
   return runCollective(
       call, c, CollectiveKind::ReduceScatterBlock,
       [&](Contribution& slot) {
-        slot.send = inPlace ? stageCopy(slot.staged, recv.host, *recv.type,
-                                           int64_t(recvcount) * size)
+        slot.send = inPlace ? stageCopy(slot, recv.host, *recv.type, int64_t(recvcount) * size)
                             : send.host;
       },
       [&](std::vector<Contribution>& slots, int me) {
@@ -589,7 +588,7 @@ u32 Z_envZ_MPI_Reduce_scatter(void* instance, u32 sendbuf, u32 recvbuf, u32 recv
   return runCollective(
       call, c, CollectiveKind::ReduceScatter,
       [&](Contribution& slot) {
-        slot.send = inPlace ? stageCopy(slot.staged, recv.host, *recv.type, total) : send.host;
+        slot.send = inPlace ? stageCopy(slot, recv.host, *recv.type, total) : send.host;
       },
       [&](std::vector<Contribution>& slots, int) {
         std::vector<const uint8_t*> sources;
@@ -611,7 +610,7 @@ static u32 scan(void* instance, const char* name, bool exclusive, u32 sendbuf, u
   return runCollective(
       call, c, exclusive ? CollectiveKind::Exscan : CollectiveKind::Scan,
       [&](Contribution& slot) {
-        slot.send = send.inPlace ? stageCopy(slot.staged, recv.host, *recv.type, int(count))
+        slot.send = send.inPlace ? stageCopy(slot, recv.host, *recv.type, int(count))
                                  : send.host;
       },
       [&](std::vector<Contribution>& slots, int me) {
