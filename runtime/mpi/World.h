@@ -120,7 +120,7 @@ struct Communicator {
   // reusing a slot set it waits for every member to have finished the
   // collective that used it last. Several sets let a broadcast's root run
   // ahead of slower receivers.
-  static constexpr uint64_t kSlotSets = 8;
+  static constexpr uint64_t kSlotSets = 32;
   std::vector<Contribution> slotSets[kSlotSets];
   std::unique_ptr<ProgressMark[]> finishedUpTo;  // collectives each member has finished
   std::unique_ptr<MemberProgress[]> progressOf;
