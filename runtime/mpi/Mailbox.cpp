@@ -157,7 +157,6 @@ void Mailbox::arrive(Arrival arrival) {
 }
 
 void Mailbox::post(const std::shared_ptr<Request>& recv) {
-  drain();
   for (auto it = unexpected_.begin(); it != unexpected_.end(); ++it) {
     if (!envelopeMatches(*recv, it->envelope)) continue;
     Arrival arrival = std::move(*it);
@@ -165,7 +164,12 @@ void Mailbox::post(const std::shared_ptr<Request>& recv) {
     deliverArrival(arrival, *recv);
     return;
   }
+  // Messages still in the rings were sent after every unexpected one, so
+  // the receive can wait among the posted ones for them: one that fits
+  // then goes straight from its slot into the receive buffer rather than
+  // through a copy on the unexpected list.
   posted_.push_back(recv);
+  drain();
 }
 
 std::optional<ProbeResult> Mailbox::probe(uint32_t context, int source, int tag) const {

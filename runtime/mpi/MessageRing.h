@@ -49,6 +49,9 @@ class MessageRing {
  public:
   static constexpr uint64_t kSlots = 128;
   static constexpr int64_t kInlineBytes = 32;
+  // Unexpected eager messages up to this size are copied out of their slot
+  // (Slot::take), longer ones take the slot's buffer along.
+  static constexpr int64_t kCopiedWhenTakenBytes = 1024;
 
   struct alignas(64) Slot {
     // The number of messages the ring had carried, counting this one, once
@@ -74,15 +77,19 @@ class MessageRing {
       return spill.get();
     }
     // Moves the message out, for a receiver that cannot deliver it yet.
+    // Short data is copied into a block of the receiver's own: a taken
+    // spill buffer would have the sender allocate a new one and the
+    // receiver free it, which for a stream of unexpected messages makes
+    // both threads contend for the sender's malloc arena.
     Arrival take() {
       Arrival arrival{envelope, nullptr, std::move(rendezvous)};
       if (arrival.rendezvous || envelope.bytes == 0) return arrival;
-      if (envelope.bytes > kInlineBytes) {
+      if (envelope.bytes > kCopiedWhenTakenBytes) {
         arrival.data = std::move(spill);
         spillCapacity = 0;
       } else {
         arrival.data.reset(new uint8_t[size_t(envelope.bytes)]);
-        std::copy(inlineData, inlineData + envelope.bytes, arrival.data.get());
+        std::copy(data(), data() + envelope.bytes, arrival.data.get());
       }
       return arrival;
     }
