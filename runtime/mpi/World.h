@@ -70,13 +70,13 @@ struct alignas(64) Contribution {
   std::atomic<uint64_t> posted{0};
   int kind = 0;  // CollectiveKind (CollectiveEngine.h)
   int root = 0;
+  const uint8_t* send = nullptr;
+  uint8_t* recv = nullptr;
+  uint8_t inlineData[kInlineBytes];  // small staged data (stageCopy)
   int color = 0;
   int key = 0;
-  uint8_t inlineData[kInlineBytes];  // small staged data (stageCopy)
-  const uint8_t* send = nullptr;
   Layout sendType;
   int64_t sendCount = 0;
-  uint8_t* recv = nullptr;
   Layout recvType;
   int64_t recvCount = 0;
   const int32_t* sendCounts = nullptr;
