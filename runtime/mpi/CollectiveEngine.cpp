@@ -136,25 +136,26 @@ int checkOp(HostCall& call, int comm, int op, const TypeLayout& type) {
 }
 
 int reduceInto(HostCall& call, int op, int typeHandle, const TypeLayout& type, int64_t count,
-               const std::vector<const uint8_t*>& sources, uint8_t* out, uint32_t outGuest) {
-  if (sources.empty() || count == 0) return abi::kSuccess;
-  int64_t last = int64_t(sources.size()) - 1;
+               int sourceCount, util::FunctionRef<const uint8_t*(int)> source, uint8_t* out,
+               uint32_t outGuest) {
+  if (sourceCount == 0 || count == 0) return abi::kSuccess;
+  int last = sourceCount - 1;
   if (op <= abi::kLastPredefinedOp) {
     PredefinedOp predefined = PredefinedOp(op);
     int64_t elements = count * type.elementsPerInstance();
     if (type.isContiguous()) {
       int64_t bytes = type.size * count;
-      if (out + type.lb != sources[last] + type.lb)
-        std::memcpy(out + type.lb, sources[last] + type.lb, size_t(bytes));
-      for (int64_t i = last - 1; i >= 0; --i)
-        applyPredefinedOp(predefined, type.element, sources[i] + type.lb, out + type.lb, elements);
+      if (out + type.lb != source(last) + type.lb)
+        std::memcpy(out + type.lb, source(last) + type.lb, size_t(bytes));
+      for (int i = last - 1; i >= 0; --i)
+        applyPredefinedOp(predefined, type.element, source(i) + type.lb, out + type.lb, elements);
       return abi::kSuccess;
     }
     std::vector<uint8_t> accumulator(size_t(type.size * count));
     std::vector<uint8_t> operand(accumulator.size());
-    packTyped(sources[last], type, count, accumulator.data());
-    for (int64_t i = last - 1; i >= 0; --i) {
-      packTyped(sources[i], type, count, operand.data());
+    packTyped(source(last), type, count, accumulator.data());
+    for (int i = last - 1; i >= 0; --i) {
+      packTyped(source(i), type, count, operand.data());
       applyPredefinedOp(predefined, type.element, operand.data(), accumulator.data(), elements);
     }
     unpackTyped(accumulator.data(), out, type, count);
@@ -176,13 +177,13 @@ int reduceInto(HostCall& call, int op, int typeHandle, const TypeLayout& type, i
                      "cannot allocate scratch space for a user-defined op");
   uint32_t operandGuest = scratch + 8 - uint32_t(span.first);
   int32_t args[2] = {int32_t(count), typeHandle};
-  copyTyped(sources[last], type, count, out, type, count, type.size * count);
+  copyTyped(source(last), type, count, out, type, count, type.size * count);
   const wasm_rt_funcref_t& function = table->data[user->function];
   using UserFn = void (*)(void*, uint32_t, uint32_t, uint32_t, uint32_t);
   auto invoke = reinterpret_cast<UserFn>(function.func);
-  for (int64_t i = last - 1; i >= 0; --i) {
+  for (int i = last - 1; i >= 0; --i) {
     uint8_t* operand = call.granule.memoryBase() + operandGuest;
-    copyTyped(sources[i], type, count, operand, type, count, type.size * count);
+    copyTyped(source(i), type, count, operand, type, count, type.size * count);
     // The op may write through its len and datatype pointers; reset them.
     std::memcpy(call.granule.memoryBase() + scratch, args, sizeof(args));
     invoke(function.module_instance, operandGuest, outGuest, scratch, scratch + 4);

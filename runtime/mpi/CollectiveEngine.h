@@ -61,12 +61,13 @@ void awaitMembers(HostCall& call, int commHandle);
 const uint8_t* stageCopy(Contribution& slot, const uint8_t* base, const TypeLayout& type,
                          int64_t count);
 
-// out = sources[0] op (sources[1] op (... op sources[k-1])), each source being
+// out = source(0) op (source(1) op (... op source(k-1))), each source being
 // `count` instances of `type`. `outGuest` is out's guest address and
 // `typeHandle` the caller's handle for `type` (user ops receive both).
 // Returns an error class.
 int reduceInto(HostCall& call, int op, int typeHandle, const TypeLayout& type, int64_t count,
-               const std::vector<const uint8_t*>& sources, uint8_t* out, uint32_t outGuest);
+               int sourceCount, util::FunctionRef<const uint8_t*(int)> source, uint8_t* out,
+               uint32_t outGuest);
 
 // Whether `op` is a valid op for `type` on this rank; raises otherwise.
 int checkOp(HostCall& call, int comm, int op, const TypeLayout& type);
