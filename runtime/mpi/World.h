@@ -61,12 +61,15 @@ struct CartTopology {
 // What one rank posts for a collective: its buffers as host pointers into
 // its own linear memory, which stays mapped at a fixed address.
 struct alignas(64) Contribution {
-  static constexpr int64_t kInlineBytes = 32;
+  // Staged data up to this size lives in the slot, from its first cache
+  // line on, where a reader fetches it along with the posted mark.
+  static constexpr int64_t kInlineBytes = 512;
 
   // The sequence number of the collective this slot describes, stored
   // (release) once its member has filled it in. Readers poll it in the slot
-  // itself: with the fields up to inlineData it fills the first cache line,
-  // so a small collective costs each reader one line per member it reads.
+  // itself: with the fields up to inlineData and the first 32 bytes of
+  // that it fills the first cache line, so a small collective costs each
+  // reader one line per member it reads.
   std::atomic<uint64_t> posted{0};
   int kind = 0;  // CollectiveKind (CollectiveEngine.h)
   int root = 0;
