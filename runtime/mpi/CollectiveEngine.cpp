@@ -39,43 +39,58 @@ void callGuestFree(HostCall& call, uint32_t address) {
 }  // namespace
 
 int runCollective(HostCall& call, int commHandle, CollectiveKind kind,
-                  const std::function<void(Contribution&)>& fill,
-                  const std::function<int(std::vector<Contribution>&, int)>& body,
+                  util::FunctionRef<void(Contribution&)> fill,
+                  util::FunctionRef<int(std::vector<Contribution>&, int)> body,
                   CollectiveReads reads, int readsSlotOf) {
   CommHandle* handle = call.rank.comm(commHandle);
   if (!handle) return call.fail(commHandle, abi::kErrComm, "invalid communicator");
-  std::shared_ptr<Communicator> comm = handle->comm;
-  int me = comm->rankOfWorld[call.rank.worldRank];
-  int size = comm->size();
-  WaitInfo info{call.name, 0, 0, comm.get()};
-  auto everyMemberHas = [&](const std::atomic<uint64_t>* marks, uint64_t value) {
-    return [=] {
-      for (int i = 0; i < size; ++i)
-        if (marks[i].load() < value) return false;
-      return true;
-    };
+  Communicator& comm = *handle->comm;
+  int worldRank = call.rank.worldRank;
+  int me = comm.rankOfWorld[worldRank];
+  int size = comm.size();
+  World& world = call.world();
+  WaitInfo info{call.name, 0, 0, &comm};
+  MemberProgress& progress = comm.progressOf[me];
+  // Waits until every member has finished collective `sequence`, looking
+  // at the marks only for members not already known to have.
+  auto awaitFinished = [&](uint64_t sequence) {
+    for (int i = 0; i < size; ++i) {
+      uint64_t& known = progress.finishedOf[i];
+      if (known >= sequence) continue;
+      std::atomic<uint64_t>& mark = comm.finishedUpTo[i].value;
+      if (!world.waitUntilReady(worldRank, info, [&] {
+            return mark.load(std::memory_order_acquire) >= sequence;
+          }))
+        call.leaveAbortedJob();
+      // Acquire again: later collectives rely on the value read here.
+      known = mark.load(std::memory_order_acquire);
+    }
   };
-  auto await = [&](const std::function<bool()>& ready) {
-    if (!call.world().waitUntilReady(call.rank.worldRank, info, ready)) call.leaveAbortedJob();
-  };
-  uint64_t sequence = ++comm->collectivesOfMember[me];
-  // This slot set was last used by collective sequence - 2.
-  if (sequence > 2) await(everyMemberHas(comm->finishedUpTo.get(), sequence - 2));
-  std::vector<Contribution>& slots = comm->slotSets[sequence % 2];
+  uint64_t sequence = ++progress.collectives;
+  std::vector<Contribution>& slots = comm.slotSets[sequence % Communicator::kSlotSets];
+  // This slot set was last used by collective sequence - kSlotSets.
+  if (sequence > Communicator::kSlotSets) awaitFinished(sequence - Communicator::kSlotSets);
   Contribution& slot = slots[me];
-  // The staging buffer keeps its capacity from one collective to the next.
-  std::vector<uint8_t> staged = std::move(slot.staged);
-  staged.clear();
-  slot = Contribution{};
-  slot.staged = std::move(staged);
+  slot.reset();
   slot.kind = int(kind);
   fill(slot);
-  call.world().publishMark(*comm, comm->postedUpTo[me], sequence);
-  std::atomic<uint64_t>* posted = comm->postedUpTo.get();
-  if (readsSlotOf == kEveryMember)
-    await(everyMemberHas(posted, sequence));
-  else
-    await([=] { return posted[readsSlotOf].load() >= sequence; });
+  world.publishMark(worldRank, comm, slot.posted, sequence);
+  // A member posts collective `sequence` only after it has finished the
+  // one before.
+  auto awaitPosted = [&](int i) {
+    std::atomic<uint64_t>& posted = slots[i].posted;
+    if (posted.load(std::memory_order_acquire) < sequence &&
+        !world.waitUntilReady(worldRank, info, [&] {
+          return posted.load(std::memory_order_acquire) >= sequence;
+        }))
+      call.leaveAbortedJob();
+    progress.finishedOf[i] = std::max(progress.finishedOf[i], sequence - 1);
+  };
+  if (readsSlotOf == kEveryMember) {
+    for (int i = 0; i < size; ++i) awaitPosted(i);
+  } else {
+    awaitPosted(readsSlotOf);
+  }
   int result = abi::kSuccess;
   for (int i = 0; i < size && result == abi::kSuccess; ++i) {
     if (readsSlotOf != kEveryMember && i != readsSlotOf) continue;
@@ -87,9 +102,9 @@ int runCollective(HostCall& call, int commHandle, CollectiveKind kind,
                              collectiveName(slots[i].kind));
   }
   if (result == abi::kSuccess) result = body(slots, me);
-  call.world().publishMark(*comm, comm->finishedUpTo[me], sequence);
-  if (reads == CollectiveReads::MemberMemories)
-    await(everyMemberHas(comm->finishedUpTo.get(), sequence));
+  world.publishMark(worldRank, comm, comm.finishedUpTo[me].value, sequence);
+  progress.finishedOf[me] = sequence;
+  if (reads == CollectiveReads::MemberMemories) awaitFinished(sequence);
   return result;
 }
 
@@ -100,12 +115,16 @@ void awaitMembers(HostCall& call, int commHandle) {
     call.leaveAbortedJob();
 }
 
-const uint8_t* stageCopy(std::vector<uint8_t>& staged, const uint8_t* base,
-                            const TypeLayout& type, int64_t count) {
+const uint8_t* stageCopy(Contribution& slot, const uint8_t* base, const TypeLayout& type,
+                         int64_t count) {
   ByteSpan span = touchedSpan(type, count);
   if (span.empty()) return base;
-  staged.assign(base + span.first, base + span.last);
-  return staged.data() - span.first;
+  if (span.last - span.first <= Contribution::kInlineBytes) {
+    std::memcpy(slot.inlineData, base + span.first, size_t(span.last - span.first));
+    return slot.inlineData - span.first;
+  }
+  slot.staged.assign(base + span.first, base + span.last);
+  return slot.staged.data() - span.first;
 }
 
 int checkOp(HostCall& call, int comm, int op, const TypeLayout& type) {
@@ -117,25 +136,26 @@ int checkOp(HostCall& call, int comm, int op, const TypeLayout& type) {
 }
 
 int reduceInto(HostCall& call, int op, int typeHandle, const TypeLayout& type, int64_t count,
-               const std::vector<const uint8_t*>& sources, uint8_t* out, uint32_t outGuest) {
-  if (sources.empty() || count == 0) return abi::kSuccess;
-  int64_t last = int64_t(sources.size()) - 1;
+               int sourceCount, util::FunctionRef<const uint8_t*(int)> source, uint8_t* out,
+               uint32_t outGuest) {
+  if (sourceCount == 0 || count == 0) return abi::kSuccess;
+  int last = sourceCount - 1;
   if (op <= abi::kLastPredefinedOp) {
     PredefinedOp predefined = PredefinedOp(op);
     int64_t elements = count * type.elementsPerInstance();
     if (type.isContiguous()) {
       int64_t bytes = type.size * count;
-      if (out + type.lb != sources[last] + type.lb)
-        std::memcpy(out + type.lb, sources[last] + type.lb, size_t(bytes));
-      for (int64_t i = last - 1; i >= 0; --i)
-        applyPredefinedOp(predefined, type.element, sources[i] + type.lb, out + type.lb, elements);
+      if (out + type.lb != source(last) + type.lb)
+        std::memcpy(out + type.lb, source(last) + type.lb, size_t(bytes));
+      for (int i = last - 1; i >= 0; --i)
+        applyPredefinedOp(predefined, type.element, source(i) + type.lb, out + type.lb, elements);
       return abi::kSuccess;
     }
     std::vector<uint8_t> accumulator(size_t(type.size * count));
     std::vector<uint8_t> operand(accumulator.size());
-    packTyped(sources[last], type, count, accumulator.data());
-    for (int64_t i = last - 1; i >= 0; --i) {
-      packTyped(sources[i], type, count, operand.data());
+    packTyped(source(last), type, count, accumulator.data());
+    for (int i = last - 1; i >= 0; --i) {
+      packTyped(source(i), type, count, operand.data());
       applyPredefinedOp(predefined, type.element, operand.data(), accumulator.data(), elements);
     }
     unpackTyped(accumulator.data(), out, type, count);
@@ -157,13 +177,13 @@ int reduceInto(HostCall& call, int op, int typeHandle, const TypeLayout& type, i
                      "cannot allocate scratch space for a user-defined op");
   uint32_t operandGuest = scratch + 8 - uint32_t(span.first);
   int32_t args[2] = {int32_t(count), typeHandle};
-  copyTyped(sources[last], type, count, out, type, count, type.size * count);
+  copyTyped(source(last), type, count, out, type, count, type.size * count);
   const wasm_rt_funcref_t& function = table->data[user->function];
   using UserFn = void (*)(void*, uint32_t, uint32_t, uint32_t, uint32_t);
   auto invoke = reinterpret_cast<UserFn>(function.func);
-  for (int64_t i = last - 1; i >= 0; --i) {
+  for (int i = last - 1; i >= 0; --i) {
     uint8_t* operand = call.granule.memoryBase() + operandGuest;
-    copyTyped(sources[i], type, count, operand, type, count, type.size * count);
+    copyTyped(source(i), type, count, operand, type, count, type.size * count);
     // The op may write through its len and datatype pointers; reset them.
     std::memcpy(call.granule.memoryBase() + scratch, args, sizeof(args));
     invoke(function.module_instance, operandGuest, outGuest, scratch, scratch + 4);

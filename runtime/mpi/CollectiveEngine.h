@@ -14,10 +14,10 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include <functional>
 #include <vector>
 
 #include "mpi/RankState.h"
+#include "util/FunctionRef.h"
 
 namespace synergy::mpi {
 
@@ -44,8 +44,8 @@ inline constexpr int kEveryMember = -1;
 // `body(slots, me)` is this rank's part; it returns an error class (raised
 // through the communicator's error handler by runCollective) or success.
 int runCollective(HostCall& call, int commHandle, CollectiveKind kind,
-                  const std::function<void(Contribution&)>& fill,
-                  const std::function<int(std::vector<Contribution>&, int)>& body,
+                  util::FunctionRef<void(Contribution&)> fill,
+                  util::FunctionRef<int(std::vector<Contribution>&, int)> body,
                   CollectiveReads reads = CollectiveReads::MemberMemories,
                   int readsSlotOf = kEveryMember);
 
@@ -53,19 +53,21 @@ int runCollective(HostCall& call, int commHandle, CollectiveKind kind,
 // got here, for collectives that run in phases.
 void awaitMembers(HostCall& call, int commHandle);
 
-// Copies `count` instances of `type` at `base` aside into `staged` and
-// returns the address to publish in their place: MPI_IN_PLACE data would
-// otherwise be overwritten while other ranks read it, and a small
-// collective whose members read only staged data saves its last wait.
-const uint8_t* stageCopy(std::vector<uint8_t>& staged, const uint8_t* base,
-                            const TypeLayout& type, int64_t count);
+// Copies `count` instances of `type` at `base` aside into `slot` (into its
+// first cache line when they fit) and returns the address to publish in
+// their place: MPI_IN_PLACE data would otherwise be overwritten while other
+// ranks read it, and a small collective whose members read only staged
+// data saves its last wait.
+const uint8_t* stageCopy(Contribution& slot, const uint8_t* base, const TypeLayout& type,
+                         int64_t count);
 
-// out = sources[0] op (sources[1] op (... op sources[k-1])), each source being
+// out = source(0) op (source(1) op (... op source(k-1))), each source being
 // `count` instances of `type`. `outGuest` is out's guest address and
 // `typeHandle` the caller's handle for `type` (user ops receive both).
 // Returns an error class.
 int reduceInto(HostCall& call, int op, int typeHandle, const TypeLayout& type, int64_t count,
-               const std::vector<const uint8_t*>& sources, uint8_t* out, uint32_t outGuest);
+               int sourceCount, util::FunctionRef<const uint8_t*(int)> source, uint8_t* out,
+               uint32_t outGuest);
 
 // Whether `op` is a valid op for `type` on this rank; raises otherwise.
 int checkOp(HostCall& call, int comm, int op, const TypeLayout& type);

@@ -181,7 +181,7 @@ u32 Z_envZ_MPI_Bcast(void* instance, u32 buffer, u32 count, u32 type, u32 root, 
         slot.recv = buf.host;
         if (staged && call.rank.comm(c)->comm->rankOfWorld[call.rank.worldRank] == int(root))
           slot.recv = const_cast<uint8_t*>(
-              stageCopy(slot.staged, buf.host, *buf.type, buf.count));
+              stageCopy(slot, buf.host, *buf.type, buf.count));
         slot.recvType = buf.type;
         slot.recvCount = buf.count;
       },
@@ -212,14 +212,13 @@ u32 Z_envZ_MPI_Reduce(void* instance, u32 sendbuf, u32 recvbuf, u32 count, u32 t
       [&](Contribution& slot) {
         slot.root = int(root);
         const uint8_t* data = send.inPlace ? recv.host : send.host;
-        slot.send = send.inPlace || staged ? stageCopy(slot.staged, data, *layout, int(count))
+        slot.send = send.inPlace || staged ? stageCopy(slot, data, *layout, int(count))
                                            : data;
       },
       [&](std::vector<Contribution>& slots, int) {
         if (!isRoot) return int(abi::kSuccess);
-        std::vector<const uint8_t*> sources;
-        for (const Contribution& slot : slots) sources.push_back(slot.send);
-        return reduceInto(call, int(op), int(type), *layout, int(count), sources, recv.host,
+        return reduceInto(call, int(op), int(type), *layout, int(count), int(slots.size()),
+                          [&](int i) { return slots[i].send; }, recv.host,
                           recvbuf);
       },
       staged ? CollectiveReads::SlotsOnly : CollectiveReads::MemberMemories,
@@ -254,20 +253,18 @@ u32 Z_envZ_MPI_Allreduce(void* instance, u32 sendbuf, u32 recvbuf, u32 count, u3
       call, c, CollectiveKind::Allreduce,
       [&](Contribution& slot) {
         const uint8_t* data = send.inPlace ? recv.host : send.host;
-        slot.send = send.inPlace || staged ? stageCopy(slot.staged, data, layout, int(count))
+        slot.send = send.inPlace || staged ? stageCopy(slot, data, layout, int(count))
                                            : data;
         slot.recv = recv.host;
       },
       [&](std::vector<Contribution>& slots, int me) {
-        std::vector<const uint8_t*> sources;
-        for (const Contribution& slot : slots) sources.push_back(slot.send);
         if (!split)
-          return reduceInto(call, int(op), int(type), layout, int(count), sources, recv.host,
-                            recvbuf);
+          return reduceInto(call, int(op), int(type), layout, int(count), size,
+                            [&](int i) { return slots[i].send; }, recv.host, recvbuf);
         auto blockStart = [&](int member) { return int64_t(count) * member / size; };
         int64_t first = blockStart(me), instances = blockStart(me + 1) - first;
-        for (const uint8_t*& source : sources) source += first * layout.size;
-        int result = reduceInto(call, int(op), int(type), layout, instances, sources,
+        int result = reduceInto(call, int(op), int(type), layout, instances, size,
+                                [&](int i) { return slots[i].send + first * layout.size; },
                                 recv.host + first * layout.size,
                                 recvbuf + uint32_t(first * layout.size));
         awaitMembers(call, c);
@@ -289,7 +286,8 @@ u32 Z_envZ_MPI_Reduce_local(void* instance, u32 inbuf, u32 inoutbuf, u32 count, 
   RETURN_IF_ERROR(resolve(call, abi::kCommWorld, inbuf, int(count), int(type), false, in));
   RETURN_IF_ERROR(resolve(call, abi::kCommWorld, inoutbuf, int(count), int(type), false, inout));
   RETURN_IF_ERROR(checkOp(call, abi::kCommWorld, int(op), *in.type));
-  return reduceInto(call, int(op), int(type), *in.type, int(count), {in.host, inout.host},
+  return reduceInto(call, int(op), int(type), *in.type, int(count), 2,
+                    [&](int i) { return i == 0 ? in.host : inout.host; },
                     inout.host, inoutbuf);
 }
 
@@ -405,7 +403,7 @@ static u32 allgather(HostCall& call, int c, CollectiveKind kind, int me, const B
       call, c, kind,
       [&](Contribution& slot) {
         if (send.inPlace) {
-          slot.send = stageCopy(slot.staged, recv.block(me), *recv.type, recv.counts[me]);
+          slot.send = stageCopy(slot, recv.block(me), *recv.type, recv.counts[me]);
           slot.sendType = recv.type;
           slot.sendCount = recv.counts[me];
         } else {
@@ -462,7 +460,7 @@ static u32 alltoall(HostCall& call, int c, CollectiveKind kind, bool inPlace, in
   return runCollective(
       call, c, kind,
       [&](Contribution& slot) {
-        slot.send = inPlace ? stageCopy(slot.staged, recv.host, *recv.type, inPlaceSpan)
+        slot.send = inPlace ? stageCopy(slot, recv.host, *recv.type, inPlaceSpan)
                             : send.host;
         slot.sendType = send.type;
         slot.sendCounts = send.counts;
@@ -551,14 +549,12 @@ u32 Z_envZ_MPI_Reduce_scatter_block(void* instance, u32 sendbuf, u32 recvbuf, u3
   return runCollective(
       call, c, CollectiveKind::ReduceScatterBlock,
       [&](Contribution& slot) {
-        slot.send = inPlace ? stageCopy(slot.staged, recv.host, *recv.type,
-                                           int64_t(recvcount) * size)
+        slot.send = inPlace ? stageCopy(slot, recv.host, *recv.type, int64_t(recvcount) * size)
                             : send.host;
       },
       [&](std::vector<Contribution>& slots, int me) {
-        std::vector<const uint8_t*> sources;
-        for (const Contribution& slot : slots) sources.push_back(slot.send + me * block);
-        return reduceInto(call, int(op), int(type), *recv.type, int(recvcount), sources,
+        return reduceInto(call, int(op), int(type), *recv.type, int(recvcount), int(slots.size()),
+                          [&](int i) { return slots[i].send + me * block; },
                           recv.host, recvbuf);
       });
 }
@@ -589,12 +585,11 @@ u32 Z_envZ_MPI_Reduce_scatter(void* instance, u32 sendbuf, u32 recvbuf, u32 recv
   return runCollective(
       call, c, CollectiveKind::ReduceScatter,
       [&](Contribution& slot) {
-        slot.send = inPlace ? stageCopy(slot.staged, recv.host, *recv.type, total) : send.host;
+        slot.send = inPlace ? stageCopy(slot, recv.host, *recv.type, total) : send.host;
       },
       [&](std::vector<Contribution>& slots, int) {
-        std::vector<const uint8_t*> sources;
-        for (const Contribution& slot : slots) sources.push_back(slot.send + offset * extent);
-        return reduceInto(call, int(op), int(type), *recv.type, myCount, sources, recv.host,
+        return reduceInto(call, int(op), int(type), *recv.type, myCount, int(slots.size()),
+                          [&](int i) { return slots[i].send + offset * extent; }, recv.host,
                           recvbuf);
       });
 }
@@ -611,15 +606,13 @@ static u32 scan(void* instance, const char* name, bool exclusive, u32 sendbuf, u
   return runCollective(
       call, c, exclusive ? CollectiveKind::Exscan : CollectiveKind::Scan,
       [&](Contribution& slot) {
-        slot.send = send.inPlace ? stageCopy(slot.staged, recv.host, *recv.type, int(count))
+        slot.send = send.inPlace ? stageCopy(slot, recv.host, *recv.type, int(count))
                                  : send.host;
       },
       [&](std::vector<Contribution>& slots, int me) {
-        std::vector<const uint8_t*> sources;
-        int last = exclusive ? me - 1 : me;
-        for (int i = 0; i <= last; ++i) sources.push_back(slots[i].send);
-        return reduceInto(call, int(op), int(type), *recv.type, int(count), sources, recv.host,
-                          recvbuf);
+        int contributors = exclusive ? me : me + 1;  // ranks 0 .. contributors - 1
+        return reduceInto(call, int(op), int(type), *recv.type, int(count), contributors,
+                          [&](int i) { return slots[i].send; }, recv.host, recvbuf);
       });
 }
 

@@ -91,7 +91,9 @@ bool Mailbox::send(int from, const std::shared_ptr<Request>& send, int64_t eager
   return false;
 }
 
-bool Mailbox::drain() {
+bool Mailbox::drain() { return drainRings(nullptr); }
+
+bool Mailbox::drainRings(const Request* until) {
   bool arrived = false;
   for (int from = 0; from < worldSize_; ++from) {
     MessageRing* ring = rings_[from].load(std::memory_order_acquire);
@@ -100,12 +102,14 @@ bool Mailbox::drain() {
       arrive(*slot);
       ring->pop();
       arrived = true;
+      if (until && isCompleteNow(*until)) return true;
     }
     if (ring->spilling()) {
       ring->takeSpilled(spilled_);
       for (Arrival& arrival : spilled_) arrive(std::move(arrival));
       spilled_.clear();
       arrived = true;
+      if (until && isCompleteNow(*until)) return true;
     }
   }
   return arrived;
@@ -157,7 +161,6 @@ void Mailbox::arrive(Arrival arrival) {
 }
 
 void Mailbox::post(const std::shared_ptr<Request>& recv) {
-  drain();
   for (auto it = unexpected_.begin(); it != unexpected_.end(); ++it) {
     if (!envelopeMatches(*recv, it->envelope)) continue;
     Arrival arrival = std::move(*it);
@@ -165,7 +168,12 @@ void Mailbox::post(const std::shared_ptr<Request>& recv) {
     deliverArrival(arrival, *recv);
     return;
   }
+  // Messages still in the rings were sent after every unexpected one, so
+  // the receive can wait among the posted ones for them: one that fits
+  // then goes straight from its slot into the receive buffer rather than
+  // through a copy on the unexpected list.
   posted_.push_back(recv);
+  drainRings(recv.get());
 }
 
 std::optional<ProbeResult> Mailbox::probe(uint32_t context, int source, int tag) const {

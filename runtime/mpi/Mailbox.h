@@ -66,6 +66,11 @@ class Mailbox {
 
  private:
   MessageRing* ring(int from);
+  // drain(), which stops early once `until` (when not null) has matched:
+  // the messages behind it stay in their rings, where later receives take
+  // them straight into their buffers instead of through the unexpected
+  // list.
+  bool drainRings(const Request* until);
   void arrive(MessageRing::Slot& slot);
   void arrive(Arrival arrival);
   // The earliest posted receive that fits, removed; or null.

@@ -125,6 +125,16 @@ int RankState::addRequest(std::shared_ptr<Request> request) {
   return handle;
 }
 
+int RankState::addCompletedSend() {
+  if (!completedSend_) {
+    completedSend_ = std::make_shared<Request>();
+    completedSend_->kind = Request::Kind::Send;
+    completedSend_->owner = worldRank;
+    completedSend_->complete = true;
+  }
+  return addRequest(completedSend_);
+}
+
 void RankState::replaceRequest(int handle, std::shared_ptr<Request> request) {
   requests_[handle - 1] = std::move(request);
 }

@@ -72,6 +72,10 @@ class RankState : public granule::HostExtension {
 
   std::shared_ptr<Request> request(int handle);
   int addRequest(std::shared_ptr<Request> request);
+  // A handle for a send that completed when it started (an eager copy).
+  // All of them share one Request, which saves a nonblocking send that
+  // goes eager making, filling and freeing one.
+  int addCompletedSend();
   void replaceRequest(int handle, std::shared_ptr<Request> request);
   void freeRequest(int handle);
 
@@ -92,6 +96,7 @@ class RankState : public granule::HostExtension {
   // first, so that a window of nonblocking calls keeps reusing a few slots.
   std::vector<std::shared_ptr<Request>> requests_;
   std::vector<int> freeRequests_;
+  std::shared_ptr<Request> completedSend_;
   std::vector<std::shared_ptr<const Group>> groups_;
   std::map<int, std::shared_ptr<Window>> windows_;
   int nextWindow_ = 1;

@@ -88,7 +88,8 @@ World::World(int size, bool ranksOwnCpus)
       sleeperFences_(canFenceOtherThreads()),
       phases_(size),
       waits_(size),
-      asleep_(new std::atomic<bool>[size]) {
+      asleep_(new std::atomic<bool>[size]),
+      announced_(new ProgressMark[size]) {
   for (int i = 0; i < size; ++i) {
     wakeups_.push_back(std::make_unique<std::condition_variable_any>());
     mailboxes_.push_back(
@@ -105,6 +106,18 @@ World::World(int size, bool ranksOwnCpus)
   }
 }
 
+void Contribution::reset() {
+  kind = root = color = key = 0;
+  send = nullptr;
+  sendType = nullptr;
+  sendCount = 0;
+  recv = nullptr;
+  recvType = nullptr;
+  recvCount = 0;
+  sendCounts = sendDispls = recvCounts = recvDispls = nullptr;
+  staged.clear();
+}
+
 std::shared_ptr<Communicator> World::makeCommunicator(std::vector<int> worldRanks) {
   auto comm = std::make_shared<Communicator>();
   {
@@ -115,14 +128,10 @@ std::shared_ptr<Communicator> World::makeCommunicator(std::vector<int> worldRank
   for (size_t i = 0; i < worldRanks.size(); ++i) comm->rankOfWorld[worldRanks[i]] = int(i);
   comm->worldRanks = std::move(worldRanks);
   size_t members = comm->worldRanks.size();
-  for (std::vector<Contribution>& slots : comm->slotSets) slots.resize(members);
-  comm->collectivesOfMember.assign(members, 0);
-  comm->postedUpTo.reset(new std::atomic<uint64_t>[members]);
-  comm->finishedUpTo.reset(new std::atomic<uint64_t>[members]);
-  for (size_t i = 0; i < members; ++i) {
-    comm->postedUpTo[i].store(0);
-    comm->finishedUpTo[i].store(0);
-  }
+  for (std::vector<Contribution>& slots : comm->slotSets) slots = std::vector<Contribution>(members);
+  comm->finishedUpTo.reset(new ProgressMark[members]);
+  comm->progressOf.reset(new MemberProgress[members]);
+  for (size_t i = 0; i < members; ++i) comm->progressOf[i].finishedOf.assign(members, 0);
   comm->sequenceOfRank.assign(comm->worldRanks.size(), 0);
   comm->name = "communicator #" + std::to_string(comm->context);
   return comm;
@@ -165,7 +174,7 @@ void World::notify(int rank) {
   wakeLocked(rank);
 }
 
-bool World::sleepUntil(int rank, const WaitInfo& info, const std::function<bool()>& done) {
+bool World::sleepUntil(int rank, const WaitInfo& info, util::FunctionRef<bool()> done) {
   std::unique_lock<util::AdaptiveMutex> lock(mutex_);
   waits_[rank] = info;
   for (;;) {
@@ -198,7 +207,7 @@ bool World::sleepUntil(int rank, const WaitInfo& info, const std::function<bool(
   return !aborted_;
 }
 
-bool World::waitUntilReady(int rank, const WaitInfo& info, const std::function<bool()>& ready) {
+bool World::waitUntilReady(int rank, const WaitInfo& info, util::FunctionRef<bool()> ready) {
   Mailbox& box = *mailboxes_[rank];
   auto done = [&] {
     box.drain();
@@ -275,24 +284,33 @@ bool World::arrive(Communicator& comm, int commRank, const WaitInfo& info) {
     // generation may arrive at the next barrier at once.
     comm.arrived.store(0);
     comm.generation.fetch_add(1);
-    announceProgress(comm);
+    announceProgress(comm.worldRanks[commRank], comm);
     return !aborted_;
   }
   return waitUntilReady(comm.worldRanks[commRank], info,
                         [&] { return comm.generation.load() != generation; });
 }
 
-void World::announceProgress(Communicator& comm) {
-  epoch_.fetch_add(1);
-  if (sleepers_.load() > 0) {
+void World::announceProgress(int rank, Communicator& comm) {
+  // Only `rank` writes its counter, so it needs no read-modify-write.
+  std::atomic<uint64_t>& announced = announced_[rank].value;
+  announced.store(announced.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+  // Either a sleeper's last look at what it waits for sees the change, or
+  // this sees the sleeper (see notify()).
+  if (sleeperFences_)
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+  else
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (sleepers_.load(std::memory_order_relaxed) > 0) {
     std::lock_guard<util::AdaptiveMutex> guard(mutex_);
     for (int member : comm.worldRanks) wakeLocked(member);
   }
 }
 
-void World::publishMark(Communicator& comm, std::atomic<uint64_t>& mark, uint64_t value) {
-  mark.store(value);
-  announceProgress(comm);
+void World::publishMark(int rank, Communicator& comm, std::atomic<uint64_t>& mark,
+                        uint64_t value) {
+  mark.store(value, std::memory_order_release);
+  announceProgress(rank, comm);
 }
 
 void World::locked(const std::function<void()>& body) {
@@ -365,6 +383,7 @@ std::optional<std::string> World::checkDeadlock(int stableTicks) {
   bool allStarted =
       std::find(phases_.begin(), phases_.end(), RankPhase::NotStarted) == phases_.end();
   uint64_t epoch = epoch_.load();
+  for (int rank = 0; rank < size_; ++rank) epoch += announced_[rank].value.load();
   if (aborted_ || !allStarted || running_ == 0 || blocked_ < running_ ||
       epoch != watchedEpoch_) {
     watchedEpoch_ = epoch;

@@ -43,6 +43,7 @@
 #include "mpi/Datatype.h"
 #include "mpi/Mailbox.h"
 #include "util/AdaptiveMutex.h"
+#include "util/FunctionRef.h"
 
 namespace synergy::granule {
 class Granule;
@@ -59,24 +60,53 @@ struct CartTopology {
 
 // What one rank posts for a collective: its buffers as host pointers into
 // its own linear memory, which stays mapped at a fixed address.
-struct Contribution {
-  int kind = 0;  // CollectiveKind (Collectives.cpp)
+struct alignas(64) Contribution {
+  // Staged data up to this size lives in the slot, from its first cache
+  // line on, where a reader fetches it along with the posted mark.
+  static constexpr int64_t kInlineBytes = 512;
+
+  // The sequence number of the collective this slot describes, stored
+  // (release) once its member has filled it in. Readers poll it in the slot
+  // itself: with the fields up to inlineData and the first 32 bytes of
+  // that it fills the first cache line, so a small collective costs each
+  // reader one line per member it reads.
+  std::atomic<uint64_t> posted{0};
+  int kind = 0;  // CollectiveKind (CollectiveEngine.h)
   int root = 0;
-  int op = 0;
   const uint8_t* send = nullptr;
+  uint8_t* recv = nullptr;
+  uint8_t inlineData[kInlineBytes];  // small staged data (stageCopy)
+  int color = 0;
+  int key = 0;
   Layout sendType;
   int64_t sendCount = 0;
-  uint8_t* recv = nullptr;
   Layout recvType;
   int64_t recvCount = 0;
   const int32_t* sendCounts = nullptr;
   const int32_t* sendDispls = nullptr;
   const int32_t* recvCounts = nullptr;
   const int32_t* recvDispls = nullptr;
-  std::vector<uint8_t> staged;  // an MPI_IN_PLACE contribution, copied aside
-  int color = 0;
-  int key = 0;
-  bool failed = false;  // the rank found its own arguments invalid
+  std::vector<uint8_t> staged;  // larger staged data; keeps its capacity
+
+  // Clears everything its member fills in, before it fills the slot for
+  // its next collective; `posted` stays, other members may be polling it.
+  void reset();
+};
+
+// A progress counter that one member stores and others poll, alone on its
+// cache line: members storing their own marks would otherwise take the
+// line from each other on every collective.
+struct alignas(64) ProgressMark {
+  std::atomic<uint64_t> value{0};
+};
+
+// What one member knows of the collectives on a communicator, read and
+// written by that member only (and on its own cache line).
+struct alignas(64) MemberProgress {
+  uint64_t collectives = 0;  // collectives entered
+  // Lower bounds of every member's finished mark, so that most collectives
+  // need not look at the marks themselves.
+  std::vector<uint64_t> finishedOf;
 };
 
 // A communicator as all its members share it.
@@ -88,13 +118,15 @@ struct Communicator {
   std::optional<CartTopology> cart;
 
   // Collective state. Member m's k-th collective on this communicator uses
-  // slot set k % 2; postedUpTo[m] and finishedUpTo[m] say how far m has got,
-  // so each member waits only for the members whose slots it reads, and
-  // before reusing a slot set, for everybody to have finished with it.
-  std::vector<Contribution> slotSets[2];
-  std::vector<uint64_t> collectivesOfMember;  // each entry written by its member only
-  std::unique_ptr<std::atomic<uint64_t>[]> postedUpTo;
-  std::unique_ptr<std::atomic<uint64_t>[]> finishedUpTo;
+  // slot set k % kSlotSets. A member posts by storing k into its slot's
+  // `posted`, and waits only for the members whose slots it reads; before
+  // reusing a slot set it waits for every member to have finished the
+  // collective that used it last. Several sets let a broadcast's root run
+  // ahead of slower receivers.
+  static constexpr uint64_t kSlotSets = 32;
+  std::vector<Contribution> slotSets[kSlotSets];
+  std::unique_ptr<ProgressMark[]> finishedUpTo;  // collectives each member has finished
+  std::unique_ptr<MemberProgress[]> progressOf;
   // A lock-free barrier for collectives that run in phases: members count
   // themselves in, and the last one advances the generation.
   std::atomic<int> arrived{0};
@@ -196,13 +228,13 @@ class World {
 
   // Collectives: every member of `comm` arrives; false when aborted.
   bool arrive(Communicator& comm, int commRank, const WaitInfo& info);
-  // Stores `value` into a collective progress mark of `comm` and wakes
-  // the members that sleep waiting for marks.
-  void publishMark(Communicator& comm, std::atomic<uint64_t>& mark, uint64_t value);
+  // World rank `rank` stores `value` (release) into a collective progress
+  // mark of `comm` and wakes the members that sleep waiting for marks.
+  void publishMark(int rank, Communicator& comm, std::atomic<uint64_t>& mark, uint64_t value);
   // Waits until `ready()`, which reads only atomics, holds: polls it first,
   // then sleeps until a wake-up finds it true, matching the rank's arriving
   // messages all the while. False when aborted.
-  bool waitUntilReady(int rank, const WaitInfo& info, const std::function<bool()>& ready);
+  bool waitUntilReady(int rank, const WaitInfo& info, util::FunctionRef<bool()> ready);
   // Runs `body` under the world lock.
   void locked(const std::function<void()>& body);
 
@@ -220,14 +252,15 @@ class World {
 
  private:
   // Sleeps until `done()`, evaluated without the lock, holds.
-  bool sleepUntil(int rank, const WaitInfo& info, const std::function<bool()>& done);
+  bool sleepUntil(int rank, const WaitInfo& info, util::FunctionRef<bool()> done);
   void wakeLocked(int rank);
   // After a lock-free change that `rank` may wait for: wakes it if asleep.
   void notify(int rank);
   void sendMatched(Request& send);
-  // After a lock-free change that members of `comm` may wait for: counts
-  // it as an event for the deadlock watch and wakes sleeping members.
-  void announceProgress(Communicator& comm);
+  // After world rank `rank` made a lock-free change that members of `comm`
+  // may wait for: counts it as an event for the deadlock watch and wakes
+  // sleeping members.
+  void announceProgress(int rank, Communicator& comm);
   std::string describeWait(int rank);
 
   int size_;
@@ -258,6 +291,10 @@ class World {
   // completes a barrier, which takes the lock only to wake sleepers.
   std::atomic<int> sleepers_{0};
   std::atomic<uint64_t> epoch_{0};
+  // Events that ranks announce lock-free, counted by each rank on its own
+  // cache line; together with epoch_ they tell the watchdog that something
+  // happened.
+  std::unique_ptr<ProgressMark[]> announced_;
   uint64_t watchedEpoch_ = 0;
   int quietTicks_ = 0;
 
