@@ -82,8 +82,12 @@ bool lowerDesign(Design& design, Diagnostics& diags, EngineManifest& manifest) {
   if (!stage("replace-guards-with-native-clock")) return false;
   replaceGuardsWithNativeClock(design);
   // NBAs and task arguments become plain statements before states are cut.
+  if (!stage("inline-unobserved-non-blocking-assigns")) return false;
+  inlineUnobservedNonBlockingAssigns(design);
   if (!stage("lower-non-blocking-assigns")) return false;
   lowerNonBlockingAssigns(design);
+  if (!stage("write-task-results-to-targets")) return false;
+  writeTaskResultsToTargets(design);
   if (!stage("lower-task-arguments")) return false;
   lowerTaskArguments(design);
   // Fig. 5.
