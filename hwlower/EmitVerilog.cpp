@@ -125,7 +125,9 @@ class Emitter {
 
   // Nets, combinational outputs and ROMs are never saved, so the runtime
   // reads them only as task arguments; the others read as 0, which saves a
-  // read-mux arm (and a ROM's second read port) each.
+  // read-mux arm (and a ROM's second read port) each. Pass-local registers
+  // (findPassLocalVariables) have neither arm: no value of theirs is ever
+  // needed from one pass to the next.
   std::set<uint32_t> idsReadByTasks() const {
     std::set<uint32_t> ids;
     for (const Task& t : d_.tasks) {
@@ -157,7 +159,7 @@ class Emitter {
     line(4, "case (__sa_id)");
     for (size_t id = 0; id < d_.stateIdToVar.size(); ++id) {
       const Var& v = d_.vars[d_.stateIdToVar[id]];
-      if (isDerived(v) && !taskIds.count(uint32_t(id))) continue;
+      if ((isDerived(v) && !taskIds.count(uint32_t(id))) || v.passLocal) continue;
       std::string word = v.depth ? v.ident + "[__sa_index]" : v.ident;
       std::string arm = "16'd" + std::to_string(id) + ": ";
       if (v.width <= 64) {
@@ -179,7 +181,7 @@ class Emitter {
     line(indent, "case (__sa_id)");
     for (size_t id = 0; id < d_.stateIdToVar.size(); ++id) {
       const Var& v = d_.vars[d_.stateIdToVar[id]];
-      if (isDerived(v)) continue;
+      if (isDerived(v) || v.passLocal) continue;
       std::string word = v.depth ? v.ident + "[__sa_index]" : v.ident;
       std::string arm = "16'd" + std::to_string(id) + ": ";
       if (v.width < 64) {

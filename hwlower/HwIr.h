@@ -47,6 +47,7 @@ struct Var {
   uint64_t initValue = 0;   // power-on value (the engine's reset state)
   bool inFunction = false;  // a function local: declared inside its function
   bool isLocal = false;     // an Icarus temporary (`_ivl_N`), never in the state table
+  bool passLocal = false;   // dead at the start of every pass: no state-access arms
   SourceLoc loc;
 };
 

@@ -41,6 +41,9 @@ void lowerNonBlockingAssigns(Design& design);
 void writeTaskResultsToTargets(Design& design);
 // LowerTaskArguments.cpp: task ids, argument registers, the task table.
 void lowerTaskArguments(Design& design);
+// FindPassLocalVariables.cpp: registers every process writes before it
+// reads them need no state-access arms.
+void findPassLocalVariables(Design& design);
 // LowerCoreToStateMachine.cpp (Fig. 5): states end at tasks and at branches
 // around tasks or loops.
 void lowerCoreToStateMachine(Design& design, Diagnostics& diags);

@@ -90,6 +90,9 @@ bool lowerDesign(Design& design, Diagnostics& diags, EngineManifest& manifest) {
   writeTaskResultsToTargets(design);
   if (!stage("lower-task-arguments")) return false;
   lowerTaskArguments(design);
+  // Before the state machine: it needs the structured statement tree.
+  if (!stage("find-pass-local-variables")) return false;
+  findPassLocalVariables(design);
   // Fig. 5.
   if (!stage("lower-core-to-state-machine")) return false;
   lowerCoreToStateMachine(design, diags);
