@@ -24,6 +24,7 @@
 //===----------------------------------------------------------------------===//
 #include "hwlower/Passes.h"
 
+#include <algorithm>
 #include <cassert>
 #include <set>
 
@@ -100,7 +101,8 @@ class Emitter {
     for (const std::string& decl : d_.extraDecls) line(2, decl);
     stateBits_ = bitsFor(d_.states.size());
     line(2, "reg " + range(stateBits_) + "__state = 0;");
-    line(2, "reg [15:0] __task_r = 16'd0;");
+    // The __task port is 16 bits wide; the register needs only the ids.
+    line(2, "reg " + range(bitsFor(d_.tasks.size() + 1)) + "__task_r = 0;");
     line(2, "reg __ol_active = 1'b0;");
     line(2, "reg [31:0] __ol_ticks = 32'd0;");
     for (const std::string& f : d_.functions) out_ += f + "\n";
@@ -123,7 +125,9 @@ class Emitter {
 
   // Nets, combinational outputs and ROMs are never saved, so the runtime
   // reads them only as task arguments; the others read as 0, which saves a
-  // read-mux arm (and a ROM's second read port) each.
+  // read-mux arm (and a ROM's second read port) each. Pass-local registers
+  // (findPassLocalVariables) have neither arm: no value of theirs is ever
+  // needed from one pass to the next.
   std::set<uint32_t> idsReadByTasks() const {
     std::set<uint32_t> ids;
     for (const Task& t : d_.tasks) {
@@ -140,6 +144,14 @@ class Emitter {
     return v.kind == VarKind::Wire || v.kind == VarKind::CombReg || v.kind == VarKind::Rom;
   }
 
+  // Word w (64 bits, the last one shorter) of a variable wider than 64
+  // bits. A constant select per word, not a shift by __sa_word: a shifter
+  // or a variable part-select costs logic for every bit and shift amount.
+  static std::string wordSelect(unsigned width, unsigned w) {
+    unsigned high = std::min(width, (w + 1) * 64) - 1;
+    return "[" + std::to_string(high) + ":" + std::to_string(w * 64) + "]";
+  }
+
   void stateRead() {
     std::set<uint32_t> taskIds = idsReadByTasks();
     line(2, "always @* begin");
@@ -147,11 +159,18 @@ class Emitter {
     line(4, "case (__sa_id)");
     for (size_t id = 0; id < d_.stateIdToVar.size(); ++id) {
       const Var& v = d_.vars[d_.stateIdToVar[id]];
-      if (isDerived(v) && !taskIds.count(uint32_t(id))) continue;
+      if ((isDerived(v) && !taskIds.count(uint32_t(id))) || v.passLocal) continue;
       std::string word = v.depth ? v.ident + "[__sa_index]" : v.ident;
-      std::string value = "{" + word + "}";
-      if (v.width > 64) value = "{" + word + "} >> {__sa_word, 6'b0}";
-      line(6, "16'd" + std::to_string(id) + ": __sa_rdata = " + value + ";");
+      std::string arm = "16'd" + std::to_string(id) + ": ";
+      if (v.width <= 64) {
+        line(6, arm + "__sa_rdata = {" + word + "};");
+        continue;
+      }
+      line(6, arm + "case (__sa_word)");
+      for (unsigned w = 0; w * 64 < v.width; ++w)
+        line(8, "16'd" + std::to_string(w) + ": __sa_rdata = " + word + wordSelect(v.width, w) + ";");
+      line(8, "default: __sa_rdata = 64'd0;");
+      line(6, "endcase");
     }
     line(6, "default: __sa_rdata = 64'd0;");
     line(4, "endcase");
@@ -162,16 +181,23 @@ class Emitter {
     line(indent, "case (__sa_id)");
     for (size_t id = 0; id < d_.stateIdToVar.size(); ++id) {
       const Var& v = d_.vars[d_.stateIdToVar[id]];
-      if (isDerived(v)) continue;
+      if (isDerived(v) || v.passLocal) continue;
       std::string word = v.depth ? v.ident + "[__sa_index]" : v.ident;
-      std::string stmt;
-      if (v.width < 64)
-        stmt = word + " = __sa_wdata[" + std::to_string(v.width - 1) + ":0];";
-      else if (v.width == 64)
-        stmt = word + " = __sa_wdata;";
-      else
-        stmt = word + "[{__sa_word, 6'b0} +: 64] = __sa_wdata;";
-      line(indent + 2, "16'd" + std::to_string(id) + ": " + stmt);
+      std::string arm = "16'd" + std::to_string(id) + ": ";
+      if (v.width < 64) {
+        line(indent + 2, arm + word + " = __sa_wdata[" + std::to_string(v.width - 1) + ":0];");
+      } else if (v.width == 64) {
+        line(indent + 2, arm + word + " = __sa_wdata;");
+      } else {
+        line(indent + 2, arm + "case (__sa_word)");
+        for (unsigned w = 0; w * 64 < v.width; ++w) {
+          unsigned bits = std::min(64u, v.width - w * 64);
+          line(indent + 4, "16'd" + std::to_string(w) + ": " + word + wordSelect(v.width, w) +
+                               " = __sa_wdata[" + std::to_string(bits - 1) + ":0];");
+        }
+        line(indent + 4, "default: ;");
+        line(indent + 2, "endcase");
+      }
     }
     line(indent + 2, "default: ;");
     line(indent, "endcase");

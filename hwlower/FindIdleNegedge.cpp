@@ -23,64 +23,14 @@
 //===----------------------------------------------------------------------===//
 #include "hwlower/Passes.h"
 
-#include <map>
 #include <set>
 
 namespace synergy::hwlower {
 
-namespace {
-
-// Variables whose value follows the clock: the clock, and whatever a
-// continuous assign or a combinational block computes from one of them.
-std::set<int> clockDependents(const Design& design) {
-  std::map<std::string, int> varOfIdent;
-  for (size_t v = 0; v < design.vars.size(); ++v)
-    if (!design.vars[v].inFunction) varOfIdent[design.vars[v].ident] = int(v);
-  // Each derivation: what it reads, what it writes.
-  std::vector<std::pair<std::vector<std::string>, std::set<int>>> derivations;
-  for (const std::string& line : design.netlist) {
-    size_t eq = line.find('=');
-    if (eq == std::string::npos) continue;
-    std::set<int> written;
-    for (const std::string& id : identifiersIn(line.substr(0, eq)))
-      if (auto it = varOfIdent.find(id); it != varOfIdent.end()) written.insert(it->second);
-    derivations.push_back({identifiersIn(line.substr(eq + 1)), written});
-  }
-  for (const StmtPtr& block : design.combinationalBlocks) {
-    std::vector<std::string> reads;
-    std::set<int> written;
-    forEachExprText(*block, [&](const std::string& text) {
-      for (const std::string& id : identifiersIn(text)) reads.push_back(id);
-    });
-    anyStatement(*block, [&](const Stmt& s) {
-      for (const Stmt* a : std::initializer_list<const Stmt*>{&s, s.forInit.get(), s.forStep.get()})
-        if (a)
-          for (const LValue& lv : a->lhs) written.insert(lv.var);
-      return false;
-    });
-    derivations.push_back({reads, written});
-  }
-  std::set<int> dependents{design.clockVar};
-  for (bool grew = true; grew;) {
-    grew = false;
-    for (const auto& [reads, written] : derivations) {
-      bool readsClock = false;
-      for (const std::string& id : reads)
-        if (auto it = varOfIdent.find(id); it != varOfIdent.end() && dependents.count(it->second))
-          readsClock = true;
-      if (!readsClock) continue;
-      for (int v : written) grew |= dependents.insert(v).second;
-    }
-  }
-  return dependents;
-}
-
-}  // namespace
-
 void findIdleNegedge(Design& design) {
   design.negedgeIsIdle = false;
   if (design.clockVar < 0 || design.vars[design.clockVar].width != 1) return;
-  std::set<int> dependents = clockDependents(design);
+  std::set<int> dependents = derivedFrom(design, {design.clockVar});
   auto idle = [&](const std::vector<EventTerm>& terms) {
     for (const EventTerm& t : terms)
       if (dependents.count(t.var) && (t.var != design.clockVar || t.edge != EdgeKind::Pos)) return false;

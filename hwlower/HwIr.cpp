@@ -3,13 +3,15 @@
 // The one diagnostics path of the hardware compiler, the Verilog text of an
 // assignment target, which the frontend (function bodies) and the emitter
 // (core statements) must spell identically, and the identifiers of a piece
-// of Verilog text, for passes that follow dependences through it.
+// of Verilog text and the variables derived from others through continuous
+// logic, for passes that follow dependences through them.
 //
 //===----------------------------------------------------------------------===//
 #include "hwlower/HwIr.h"
 
 #include <cctype>
 #include <iostream>
+#include <map>
 
 namespace synergy::hwlower {
 
@@ -73,6 +75,54 @@ void forEachExprText(const Stmt& st, const std::function<void(const std::string&
       for (const Expr& label : item.labels) fn(label.text);
     return false;
   });
+}
+
+bool readsArgumentsAtEndOfTick(const std::string& task) {
+  return task == "$strobe" || task == "$fstrobe" || task == "$monitor" || task == "$fmonitor" ||
+         task == "$strobeb" || task == "$strobeh" || task == "$strobeo" || task == "$monitorb" ||
+         task == "$monitorh" || task == "$monitoro";
+}
+
+std::set<int> derivedFrom(const Design& design, std::set<int> seeds) {
+  std::map<std::string, int> varOfIdent;
+  for (size_t v = 0; v < design.vars.size(); ++v)
+    if (!design.vars[v].inFunction) varOfIdent[design.vars[v].ident] = int(v);
+  // Each derivation: what it reads, what it writes.
+  std::vector<std::pair<std::vector<std::string>, std::set<int>>> derivations;
+  for (const std::string& line : design.netlist) {
+    size_t eq = line.find('=');
+    if (eq == std::string::npos) continue;
+    std::set<int> written;
+    for (const std::string& id : identifiersIn(line.substr(0, eq)))
+      if (auto it = varOfIdent.find(id); it != varOfIdent.end()) written.insert(it->second);
+    derivations.push_back({identifiersIn(line.substr(eq + 1)), written});
+  }
+  for (const StmtPtr& block : design.combinationalBlocks) {
+    std::vector<std::string> reads;
+    std::set<int> written;
+    forEachExprText(*block, [&](const std::string& text) {
+      for (const std::string& id : identifiersIn(text)) reads.push_back(id);
+    });
+    anyStatement(*block, [&](const Stmt& s) {
+      for (const Stmt* a : std::initializer_list<const Stmt*>{&s, s.forInit.get(), s.forStep.get()})
+        if (a)
+          for (const LValue& lv : a->lhs) written.insert(lv.var);
+      return false;
+    });
+    derivations.push_back({reads, written});
+  }
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (const auto& [reads, written] : derivations) {
+      bool readsSeed = false;
+      for (const std::string& id : reads)
+        if (auto it = varOfIdent.find(id); it != varOfIdent.end() && seeds.count(it->second))
+          readsSeed = true;
+      if (!readsSeed) continue;
+      for (int v : written) grew |= seeds.insert(v).second;
+    }
+  }
+  return seeds;
 }
 
 void Diagnostics::unsupported(const std::string& what, const SourceLoc& loc) {

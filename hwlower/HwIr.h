@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,7 @@ struct Var {
   uint64_t initValue = 0;   // power-on value (the engine's reset state)
   bool inFunction = false;  // a function local: declared inside its function
   bool isLocal = false;     // an Icarus temporary (`_ivl_N`), never in the state table
+  bool passLocal = false;   // dead at the start of every pass: no state-access arms
   SourceLoc loc;
 };
 
@@ -240,6 +242,15 @@ struct Design {
     return int(vars.size() - 1);
   }
 };
+
+// $strobe and $monitor: the runtime reads their arguments after later tasks
+// of the tick ran, not at the trap.
+bool readsArgumentsAtEndOfTick(const std::string& task);
+
+// `seeds` and every variable a continuous assign or a combinational block
+// computes, directly or through others, from one of them: what changes
+// when a seed does, without any process running.
+std::set<int> derivedFrom(const Design& design, std::set<int> seeds);
 
 // Reports `file:line: error: unsupported: <what> at file:line` once and
 // marks the compilation failed; passes return early after it.

@@ -6,8 +6,9 @@
 //   whole variable:   __nba_x = e; __nbp_x = 1;
 //   part of x:        the shadow carries a bit mask (__nbm_x) of written bits
 //   memory element:   one shadow (value, element, pending) per source site,
-//                     or, inside a loop, a shadow memory with a pending bit
-//                     per element
+//                     shared by whole-element sites that exclude each
+//                     other, or, inside a loop, a shadow memory with a
+//                     pending bit per element
 // and records the commit that `update` performs for each shadow. The OR of
 // all pending flags is `__there_are_updates`.
 //
@@ -21,6 +22,8 @@
 //===----------------------------------------------------------------------===//
 #include "hwlower/Passes.h"
 
+#include <algorithm>
+#include <map>
 #include <set>
 
 namespace synergy::hwlower {
@@ -34,6 +37,11 @@ class NbaLowering {
   void run() {
     for (CoreConjunct& c : design_.core) findPartialWrites(*c.body);
     for (CoreConjunct& c : design_.core) rewrite(c.body);
+    // A shared index register is as wide as its widest site's index.
+    for (const auto& [var, n] : indexDecls_) {
+      const SharedShadow& shadow = sharedShadows_[var][n];
+      design_.extraDecls.push_back("reg " + range(shadow.indexWidth) + "__nbai_" + shadow.suffix + " = 0;");
+    }
   }
 
  private:
@@ -86,6 +94,7 @@ class NbaLowering {
       return text + " __nbp_" + x + " = 1'b1;";
     }
     if (loopDepth_ > 0 && !lv.hasPart) return writeInLoop(lv, value);
+    if (loopDepth_ == 0 && !lv.hasPart) return writeShared(lv, value);
     std::string k = std::to_string(site_++);
     std::string val = "__nbav_" + k, idx = "__nbai_" + k, pend = "__nbap_" + k;
     design_.extraDecls.push_back("reg " + range(lv.width) + val + " = 0;");
@@ -102,6 +111,52 @@ class NbaLowering {
     design_.nbaCommits.push_back(
         {pend, "if (" + pend + ") begin " + target + " = " + val + "; " + pend + " = 1'b0; end"});
     return text + pend + " = 1'b1;";
+  }
+
+  // Whether two sites can never both run in one pass: they lie in different
+  // arms of the same if or case of the same conjunct.
+  static bool exclusive(const std::vector<std::pair<const Stmt*, int>>& a,
+                        const std::vector<std::pair<const Stmt*, int>>& b) {
+    for (size_t i = 0; i < a.size() && i < b.size(); ++i) {
+      if (a[i] == b[i]) continue;
+      return a[i].first == b[i].first;
+    }
+    return false;
+  }
+
+  // Whole-element sites of one memory that exclude each other (mips32's
+  // `regs[rd] <=` in several case arms) share one shadow, so the commit is
+  // one write port instead of one per site.
+  std::string writeShared(const LValue& lv, const std::string& value) {
+    std::vector<SharedShadow>& shadows = sharedShadows_[lv.var];
+    SharedShadow* shadow = nullptr;
+    for (SharedShadow& candidate : shadows) {
+      bool fits = true;
+      for (const auto& path : candidate.sites) fits &= exclusive(path, branchPath_);
+      if (fits) {
+        shadow = &candidate;
+        break;
+      }
+    }
+    if (!shadow) {
+      shadows.push_back({std::to_string(site_++), 1, {}});
+      shadow = &shadows.back();
+      const std::string& k = shadow->suffix;
+      design_.extraDecls.push_back("reg " + range(lv.width) + "__nbav_" + k + " = 0;");
+      design_.extraDecls.push_back("reg __nbap_" + k + " = 1'b0;");
+      indexDecls_.push_back({lv.var, shadows.size() - 1});
+      design_.nbaCommits.push_back({"__nbap_" + k, "if (__nbap_" + k + ") begin " +
+                                                       design_.vars[lv.var].ident + "[__nbai_" + k +
+                                                       "] = __nbav_" + k + "; __nbap_" + k +
+                                                       " = 1'b0; end"});
+    }
+    shadow->sites.push_back(branchPath_);
+    shadow->indexWidth = std::max({shadow->indexWidth, lv.index.width, 1u});
+    const std::string& k = shadow->suffix;
+    // $unsigned: a narrower signed index must not sign-extend into the
+    // shared register.
+    return "__nbav_" + k + " = " + value + "; __nbai_" + k + " = $unsigned(" + lv.index.text + "); __nbap_" +
+           k + " = 1'b1;";
   }
 
   // A memory NBA inside a loop may run many times in one tick, each time
@@ -152,11 +207,19 @@ class NbaLowering {
         for (StmtPtr& c : st->body) rewrite(c);
         break;
       case StmtKind::If:
+        branchPath_.push_back({st.get(), 0});
         rewrite(st->thenStmt);
+        branchPath_.back().second = 1;
         rewrite(st->elseStmt);
+        branchPath_.pop_back();
         break;
       case StmtKind::Case:
-        for (CaseItem& item : st->items) rewrite(item.body);
+        branchPath_.push_back({st.get(), 0});
+        for (CaseItem& item : st->items) {
+          rewrite(item.body);
+          ++branchPath_.back().second;
+        }
+        branchPath_.pop_back();
         break;
       case StmtKind::While:
         ++loopDepth_;
@@ -168,8 +231,17 @@ class NbaLowering {
     }
   }
 
+  struct SharedShadow {
+    std::string suffix;
+    unsigned indexWidth = 1;
+    std::vector<std::vector<std::pair<const Stmt*, int>>> sites;  // branch path of each site
+  };
+
   Design& design_;
   std::set<int> masked_, shadowed_, shadowMemories_;
+  std::vector<std::pair<const Stmt*, int>> branchPath_;  // enclosing if/case arms
+  std::map<int, std::vector<SharedShadow>> sharedShadows_;
+  std::vector<std::pair<int, size_t>> indexDecls_;
   unsigned site_ = 0, temp_ = 0, loopDepth_ = 0;
 };
 

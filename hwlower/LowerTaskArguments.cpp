@@ -47,14 +47,6 @@ class TaskLowering {
     return slots[slot];
   }
 
-  // $strobe and $monitor read their arguments after later tasks of the tick
-  // ran, so their registers cannot be shared with other sites.
-  static bool isDeferred(const std::string& name) {
-    return name == "$strobe" || name == "$fstrobe" || name == "$monitor" || name == "$fmonitor" ||
-           name == "$strobeb" || name == "$strobeh" || name == "$strobeo" || name == "$monitorb" ||
-           name == "$monitorh" || name == "$monitoro";
-  }
-
   int privateRegister(uint32_t taskId, size_t slot, unsigned width) {
     Var v;
     v.ident = v.name = "__tdefer_" + std::to_string(taskId) + "_" + std::to_string(slot);
@@ -109,7 +101,7 @@ class TaskLowering {
             arg.stateId = uint32_t(a.value.wholeVar);
             arg.width = a.value.width;
             arg.isSigned = a.value.isSigned;
-          } else if (isDeferred(call.name)) {
+          } else if (readsArgumentsAtEndOfTick(call.name)) {
             int reg = privateRegister(task.id, valueSlot++, a.value.width);
             arg.stateId = uint32_t(reg);
             arg.width = a.value.width;

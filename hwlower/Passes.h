@@ -31,10 +31,19 @@ void findIdleNegedge(Design& design);
 // ReplaceGuardsWithNativeClock.cpp (Fig. 4): previous values of guard
 // variables, __pos_x/__neg_x/__any_x triggers, per-conjunct fire flags.
 void replaceGuardsWithNativeClock(Design& design);
+// InlineUnobservedNonBlockingAssigns.cpp: `x <= e` becomes `x = e` where
+// nothing could see x change before the end of the tick.
+void inlineUnobservedNonBlockingAssigns(Design& design);
 // LowerNonBlockingAssigns.cpp: `x <= e` writes a shadow that __update latches.
 void lowerNonBlockingAssigns(Design& design);
+// WriteTaskResultsToTargets.cpp: `c = $fgetc(fd)` makes c the task's
+// result instead of copying a result register into it.
+void writeTaskResultsToTargets(Design& design);
 // LowerTaskArguments.cpp: task ids, argument registers, the task table.
 void lowerTaskArguments(Design& design);
+// FindPassLocalVariables.cpp: registers every process writes before it
+// reads them need no state-access arms.
+void findPassLocalVariables(Design& design);
 // LowerCoreToStateMachine.cpp (Fig. 5): states end at tasks and at branches
 // around tasks or loops.
 void lowerCoreToStateMachine(Design& design, Diagnostics& diags);

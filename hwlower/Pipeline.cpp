@@ -82,10 +82,17 @@ bool lowerDesign(Design& design, Diagnostics& diags, EngineManifest& manifest) {
   if (!stage("replace-guards-with-native-clock")) return false;
   replaceGuardsWithNativeClock(design);
   // NBAs and task arguments become plain statements before states are cut.
+  if (!stage("inline-unobserved-non-blocking-assigns")) return false;
+  inlineUnobservedNonBlockingAssigns(design);
   if (!stage("lower-non-blocking-assigns")) return false;
   lowerNonBlockingAssigns(design);
+  if (!stage("write-task-results-to-targets")) return false;
+  writeTaskResultsToTargets(design);
   if (!stage("lower-task-arguments")) return false;
   lowerTaskArguments(design);
+  // Before the state machine: it needs the structured statement tree.
+  if (!stage("find-pass-local-variables")) return false;
+  findPassLocalVariables(design);
   // Fig. 5.
   if (!stage("lower-core-to-state-machine")) return false;
   lowerCoreToStateMachine(design, diags);

@@ -17,7 +17,7 @@
 // CHECK-NEXT: __nba_a = b; __nbp_a = 1'b1;
 // CHECK-NEXT: __nba_b = a; __nbp_b = 1'b1;
 // CHECK-NEXT: __nba_w[{{.*}} +: 4] = a; __nbm_w[{{.*}} +: 4] = {4{1'b1}}; __nbp_w = 1'b1;
-// CHECK-NEXT: __nbav_0 = a; __nbai_0 = {{.*}}b}; __nbap_0 = 1'b1;
+// CHECK-NEXT: __nbav_0 = a; __nbai_0 = $unsigned({{.*}}b}); __nbap_0 = 1'b1;
 
 // YOSYS-NOT: Number of processes: {{ *[1-9]}}
 // YOSYS: Number of cells:

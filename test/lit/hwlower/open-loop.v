@@ -18,6 +18,10 @@
 // CHECK-NEXT: end
 // CHECK-NEXT: if (__task_r != 16'd0) __ol_active = 1'b0;
 module tb(input wire clock);
-  reg [31:0] n;
-  always @(posedge clock) n <= n + 1;
+  reg [31:0] n, seen;
+  // `seen` reads n after its NBA, so n keeps its shadow.
+  always @(posedge clock) begin
+    n <= n + 1;
+    seen = n;
+  end
 endmodule
