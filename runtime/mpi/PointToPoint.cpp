@@ -218,12 +218,14 @@ std::vector<std::shared_ptr<Request>> loadRequests(HostCall& call, u32 array, in
   return requests;
 }
 
-int retire(HostCall& call, u32 array, int index, const std::shared_ptr<Request>& request,
-           u32 statusAddr) {
+// Reports a completed request through its status and then retires its
+// handle, which may free the request: it is not touched afterwards.
+int retire(HostCall& call, u32 array, int index, const Request& request, u32 statusAddr) {
   int32_t handle;
   call.load(array + 4 * index, handle);
-  releaseHandle(call, handle, array + 4 * index, *request);
-  return finishRequest(call, *request, statusAddr);
+  int result = finishRequest(call, request, statusAddr);
+  releaseHandle(call, handle, array + 4 * index, request);
+  return result;
 }
 
 }  // namespace
@@ -328,12 +330,21 @@ u32 Z_envZ_MPI_Wait(void* instance, u32 request, u32 status) {
   return waitOne(call, request, status);
 }
 
+// Waitall runs once per window of nonblocking calls, so it borrows the
+// requests from the handle table rather than copying them out: no
+// allocation and no reference-count update per request. Each is retired
+// last, after everything that reads it.
 u32 Z_envZ_MPI_Waitall(void* instance, u32 count, u32 array, u32 statuses) {
   HostCall call(instance, "MPI_Waitall");
   int n = int(count);
-  bool ok;
-  auto requests = loadRequests(call, array, n, ok);
-  if (!ok) return call.fail(abi::kCommWorld, abi::kErrRequest, "invalid request array");
+  if (n < 0 || !call.bytes(array, uint64_t(n) * 4))
+    return call.fail(abi::kCommWorld, abi::kErrRequest, "invalid request array");
+  for (int i = 0; i < n; ++i) {
+    int32_t handle;
+    call.load(array + 4 * i, handle);
+    if (handle != abi::kRequestNull && !call.rank.borrowRequest(handle))
+      return call.fail(abi::kCommWorld, abi::kErrRequest, "invalid request array");
+  }
   if (statuses && !call.bytes(statuses, uint64_t(n) * abi::kStatusSize))
     return call.fail(abi::kCommWorld, abi::kErrArg, "status array outside linear memory");
   // One look at what has arrived covers every request that is complete
@@ -343,16 +354,19 @@ u32 Z_envZ_MPI_Waitall(void* instance, u32 count, u32 array, u32 statuses) {
   int result = abi::kSuccess;
   for (int i = 0; i < n; ++i) {
     u32 status = statuses ? statuses + i * abi::kStatusSize : 0;
-    if (!requests[i]) {
+    int32_t handle;
+    call.load(array + 4 * i, handle);
+    Request* request = handle == abi::kRequestNull ? nullptr : call.rank.borrowRequest(handle);
+    if (!request || request->persistent) {
       storeEmptyStatus(call, status);
       continue;
     }
-    if (!call.world().isComplete(*requests[i]) &&
-        !call.world().waitFor(call.rank.worldRank, *requests[i],
-                              WaitInfo{call.name, requests[i]->peer, requests[i]->tag,
-                                       requests[i]->comm.get()}))
+    if (!call.world().isComplete(*request) &&
+        !call.world().waitFor(call.rank.worldRank, *request,
+                              WaitInfo{call.name, request->peer, request->tag,
+                                       request->comm.get()}))
       call.leaveAbortedJob();
-    if (retire(call, array, i, requests[i], status) != abi::kSuccess) result = abi::kErrInStatus;
+    if (retire(call, array, i, *request, status) != abi::kSuccess) result = abi::kErrInStatus;
   }
   return result;
 }
@@ -377,7 +391,7 @@ u32 Z_envZ_MPI_Waitany(void* instance, u32 count, u32 array, u32 indexOut, u32 s
   for (int i = 0; i < n; ++i) {
     if (requests[i] && call.world().isComplete(*requests[i])) {
       call.store<int32_t>(indexOut, i);
-      return retire(call, array, i, requests[i], status);
+      return retire(call, array, i, *requests[i], status);
     }
   }
   return abi::kSuccess;
@@ -408,7 +422,7 @@ u32 Z_envZ_MPI_Waitsome(void* instance, u32 count, u32 array, u32 outcount, u32 
     if (!requests[i] || !call.world().isComplete(*requests[i])) continue;
     call.store<int32_t>(indices + 4 * done, i);
     u32 status = statuses ? statuses + done * abi::kStatusSize : 0;
-    if (retire(call, array, i, requests[i], status) != abi::kSuccess) result = abi::kErrInStatus;
+    if (retire(call, array, i, *requests[i], status) != abi::kSuccess) result = abi::kErrInStatus;
     ++done;
   }
   call.store<int32_t>(outcount, done);
@@ -469,7 +483,7 @@ u32 Z_envZ_MPI_Testall(void* instance, u32 count, u32 array, u32 flag, u32 statu
       storeEmptyStatus(call, status);
       continue;
     }
-    if (retire(call, array, i, requests[i], status) != abi::kSuccess) result = abi::kErrInStatus;
+    if (retire(call, array, i, *requests[i], status) != abi::kSuccess) result = abi::kErrInStatus;
   }
   return result;
 }
@@ -489,7 +503,7 @@ u32 Z_envZ_MPI_Testany(void* instance, u32 count, u32 array, u32 indexOut, u32 f
     if (call.world().isComplete(*requests[i])) {
       call.store<int32_t>(flag, 1);
       call.store<int32_t>(indexOut, i);
-      return retire(call, array, i, requests[i], status);
+      return retire(call, array, i, *requests[i], status);
     }
   }
   call.store<int32_t>(flag, any ? 0 : 1);
@@ -517,7 +531,7 @@ u32 Z_envZ_MPI_Testsome(void* instance, u32 count, u32 array, u32 outcount, u32 
     if (!call.world().isComplete(*requests[i])) continue;
     call.store<int32_t>(indices + 4 * done, i);
     u32 status = statuses ? statuses + done * abi::kStatusSize : 0;
-    if (retire(call, array, i, requests[i], status) != abi::kSuccess) result = abi::kErrInStatus;
+    if (retire(call, array, i, *requests[i], status) != abi::kSuccess) result = abi::kErrInStatus;
     ++done;
   }
   call.store<int32_t>(outcount, any ? done : abi::kUndefined);

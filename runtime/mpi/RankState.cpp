@@ -114,6 +114,11 @@ std::shared_ptr<Request> RankState::request(int handle) {
   return requests_[handle - 1];
 }
 
+Request* RankState::borrowRequest(int handle) {
+  if (handle <= 0 || size_t(handle) > requests_.size()) return nullptr;
+  return requests_[handle - 1].get();
+}
+
 int RankState::addRequest(std::shared_ptr<Request> request) {
   if (freeRequests_.empty()) {
     requests_.push_back(std::move(request));

@@ -71,6 +71,9 @@ class RankState : public granule::HostExtension {
   void freeOp(int handle);
 
   std::shared_ptr<Request> request(int handle);
+  // The request behind a live handle, or null, without a reference-count
+  // update: the table keeps it alive until the handle is freed or replaced.
+  Request* borrowRequest(int handle);
   int addRequest(std::shared_ptr<Request> request);
   // A handle for a send that completed when it started (an eager copy).
   // All of them share one Request, which saves a nonblocking send that
