@@ -99,7 +99,7 @@ class RankState : public granule::HostExtension {
   // first, so that a window of nonblocking calls keeps reusing a few slots.
   std::vector<std::shared_ptr<Request>> requests_;
   std::vector<int> freeRequests_;
-  std::shared_ptr<Request> completedSend_;
+  Request completedSend_;
   std::vector<std::shared_ptr<const Group>> groups_;
   std::map<int, std::shared_ptr<Window>> windows_;
   int nextWindow_ = 1;
