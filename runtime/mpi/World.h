@@ -78,15 +78,23 @@ struct alignas(64) Contribution {
   uint8_t inlineData[kInlineBytes];  // small staged data (stageCopy)
   int color = 0;
   int key = 0;
-  Layout sendType;
+  const TypeLayout* sendType = nullptr;
   int64_t sendCount = 0;
-  Layout recvType;
+  const TypeLayout* recvType = nullptr;
   int64_t recvCount = 0;
   const int32_t* sendCounts = nullptr;
   const int32_t* sendDispls = nullptr;
   const int32_t* recvCounts = nullptr;
   const int32_t* recvDispls = nullptr;
   std::vector<uint8_t> staged;  // larger staged data; keeps its capacity
+  // The member may free a derived datatype as soon as it has left the
+  // collective, while others still read its slot, so the slot holds those;
+  // a predefined one lives as long as the process and is named without a
+  // reference-count update, which small collectives would pay every call.
+  Layout derivedSendType, derivedRecvType;
+
+  void setSendType(const Layout& type);
+  void setRecvType(const Layout& type);
 
   // Clears everything its member fills in, before it fills the slot for
   // its next collective; `posted` stays, other members may be polling it.
