@@ -72,7 +72,7 @@ u32 startSend(HostCall& call, u32 buf, int count, int type, int dest, int tag, i
     request->complete = true;
   } else {
     request->buffer = host;
-    request->type = layout;
+    setType(*request, layout);
     request->count = count;
     request->bytes = layout->size * count;
     request->context = handle->comm->context;
@@ -136,7 +136,7 @@ std::shared_ptr<Request> makeRecv(HostCall& call, u32 buf, int count, int type, 
     return request;
   }
   request->buffer = host;
-  request->type = layout;
+  setType(*request, layout);
   request->count = count;
   request->bytes = layout->size * count;
   request->context = handle->comm->context;
@@ -677,7 +677,7 @@ u32 Z_envZ_MPI_Sendrecv_replace(void* instance, u32 buf, u32 count, u32 type, u3
     send->kind = Request::Kind::Send;
     send->owner = call.rank.worldRank;
     send->buffer = outgoing.data();
-    send->type = predefinedLayout(4);
+    setType(*send, predefinedLayout(4));
     send->count = int64_t(outgoing.size());
     send->bytes = int64_t(outgoing.size());
     send->context = handle->comm->context;

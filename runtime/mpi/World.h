@@ -151,7 +151,11 @@ struct Request {
   Kind kind = Kind::Null;
   int owner = 0;  // world rank
   uint8_t* buffer = nullptr;
-  Layout type;
+  const TypeLayout* type = nullptr;
+  // The guest may free a derived datatype while a request that uses it is
+  // pending, so the request holds those; a predefined one lives as long as
+  // the process and is named without a reference-count update per message.
+  Layout derivedType;
   int64_t count = 0;
   int64_t bytes = 0;  // send: data bytes; receive: capacity
   uint32_t context = 0;
@@ -176,6 +180,11 @@ struct Request {
   int statusError = 0;
   int64_t statusBytes = 0;
 };
+
+inline void setType(Request& request, const Layout& type) {
+  request.type = type.get();
+  if (!type->predefined) request.derivedType = type;
+}
 
 inline void markComplete(Request& request) {
   __atomic_store_n(&request.complete, true, __ATOMIC_RELEASE);
