@@ -18,6 +18,13 @@ namespace {
 
 enum class SendMode { Standard, Synchronous, Buffered, Ready };
 
+// Names communicator handle `handle` in a request; only one the guest can
+// free costs a reference-count update.
+void setComm(Request& request, const std::shared_ptr<Communicator>& comm, int handle) {
+  request.comm = comm.get();
+  if (handle != abi::kCommWorld && handle != abi::kCommSelf) request.freeableComm = comm;
+}
+
 // Checks comm, count and datatype; returns 0 or the raised error.
 int checkCommon(HostCall& call, int comm, int count, int type, CommHandle*& handle,
                 const Layout*& layout) {
@@ -76,7 +83,7 @@ u32 startSend(HostCall& call, u32 buf, int count, int type, int dest, int tag, i
     request->count = count;
     request->bytes = layout->size * count;
     request->context = handle->comm->context;
-    request->comm = handle->comm;
+    setComm(*request, handle->comm, comm);
     request->peer = dest;
     request->tag = tag;
     request->senderRank = handle->comm->rankOfWorld[call.rank.worldRank];
@@ -126,7 +133,7 @@ std::shared_ptr<Request> makeRecv(HostCall& call, u32 buf, int count, int type, 
   auto request = newRequest();
   request->kind = Request::Kind::Recv;
   request->owner = call.rank.worldRank;
-  request->comm = handle->comm;
+  setComm(*request, handle->comm, comm);
   request->commHandle = comm;
   if (source == abi::kProcNull) {
     request->kind = Request::Kind::Null;
@@ -196,7 +203,7 @@ int waitOne(HostCall& call, u32 slotAddr, u32 statusAddr) {
   }
   if (!call.world().waitFor(call.rank.worldRank, *request,
                             WaitInfo{call.name, request->peer, request->tag,
-                                     request->comm.get()}))
+                                     request->comm}))
     call.leaveAbortedJob();
   releaseHandle(call, handle, slotAddr, *request);
   return finishRequest(call, *request, statusAddr);
@@ -298,7 +305,7 @@ u32 Z_envZ_MPI_Recv(void* instance, u32 buf, u32 count, u32 type, u32 source, u3
   if (request->kind == Request::Kind::Recv) {
     call.world().startRecv(request);
     if (!call.world().waitFor(call.rank.worldRank, *request,
-                              WaitInfo{call.name, int(source), int(tag), request->comm.get()}))
+                              WaitInfo{call.name, int(source), int(tag), request->comm}))
       call.leaveAbortedJob();
   }
   call.storeStatus(status, request->statusSource, request->statusTag, request->statusError,
@@ -364,7 +371,7 @@ u32 Z_envZ_MPI_Waitall(void* instance, u32 count, u32 array, u32 statuses) {
     if (!call.world().isComplete(*request) &&
         !call.world().waitFor(call.rank.worldRank, *request,
                               WaitInfo{call.name, request->peer, request->tag,
-                                       request->comm.get()}))
+                                       request->comm}))
       call.leaveAbortedJob();
     if (retire(call, array, i, *request, status) != abi::kSuccess) result = abi::kErrInStatus;
   }
@@ -641,7 +648,7 @@ u32 Z_envZ_MPI_Sendrecv(void* instance, u32 sendbuf, u32 sendcount, u32 sendtype
                                 int(sendtag), int(comm), SendMode::Standard, 0))
     return sendError;
   if (!call.world().waitFor(call.rank.worldRank, *recv,
-                            WaitInfo{call.name, int(source), int(recvtag), recv->comm.get()}))
+                            WaitInfo{call.name, int(source), int(recvtag), recv->comm}))
     call.leaveAbortedJob();
   call.storeStatus(status, recv->statusSource, recv->statusTag, recv->statusError,
                    recv->statusBytes);
@@ -681,7 +688,7 @@ u32 Z_envZ_MPI_Sendrecv_replace(void* instance, u32 buf, u32 count, u32 type, u3
     send->count = int64_t(outgoing.size());
     send->bytes = int64_t(outgoing.size());
     send->context = handle->comm->context;
-    send->comm = handle->comm;
+    setComm(*send, handle->comm, int(comm));
     send->peer = d;
     send->tag = int(sendtag);
     send->senderRank = handle->comm->rankOfWorld[call.rank.worldRank];
@@ -691,7 +698,7 @@ u32 Z_envZ_MPI_Sendrecv_replace(void* instance, u32 buf, u32 count, u32 type, u3
       call.leaveAbortedJob();
   }
   if (!call.world().waitFor(call.rank.worldRank, *recv,
-                            WaitInfo{call.name, int(source), int(recvtag), recv->comm.get()}))
+                            WaitInfo{call.name, int(source), int(recvtag), recv->comm}))
     call.leaveAbortedJob();
   call.storeStatus(status, recv->statusSource, recv->statusTag, recv->statusError,
                    recv->statusBytes);

@@ -159,7 +159,11 @@ struct Request {
   int64_t count = 0;
   int64_t bytes = 0;  // send: data bytes; receive: capacity
   uint32_t context = 0;
-  std::shared_ptr<Communicator> comm;
+  const Communicator* comm = nullptr;
+  // Held like derivedType when the guest may free the communicator while
+  // the request is pending; MPI_COMM_WORLD and MPI_COMM_SELF belong to
+  // the World and are named without a reference-count update.
+  std::shared_ptr<Communicator> freeableComm;
   int commHandle = 0;  // the owner's handle, for its error handler
   int peer = 0;        // send: destination; receive: source or ANY_SOURCE (comm ranks)
   int tag = 0;         // receive: tag or ANY_TAG
