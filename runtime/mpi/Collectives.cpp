@@ -20,9 +20,14 @@ using u32 = uint32_t;
 
 namespace {
 
+const Layout kNoLayout;  // an MPI_IN_PLACE buffer's
+
 struct Buffer {
   uint8_t* host = nullptr;
-  Layout type;
+  // The datatype, borrowed from the rank's handle table, which keeps it
+  // for the whole call: the guest cannot free it before the call returns.
+  const TypeLayout* type = nullptr;
+  const Layout* layout = &kNoLayout;
   int64_t count = 0;
   int typeHandle = 0;
   bool inPlace = false;
@@ -36,7 +41,8 @@ int resolve(HostCall& call, int comm, u32 addr, int count, int typeHandle, bool 
     return abi::kSuccess;
   }
   if (count < 0) return call.fail(comm, abi::kErrCount, "negative count " + std::to_string(count));
-  out.type = call.rank.type(typeHandle);
+  out.layout = &call.rank.type(typeHandle);
+  out.type = out.layout->get();
   if (!out.type)
     return call.fail(comm, abi::kErrType, "invalid datatype " + std::to_string(typeHandle));
   if (!out.type->committed) return call.fail(comm, abi::kErrType, "datatype is not committed");
@@ -182,7 +188,7 @@ u32 Z_envZ_MPI_Bcast(void* instance, u32 buffer, u32 count, u32 type, u32 root, 
         if (staged && call.rank.comm(c)->comm->rankOfWorld[call.rank.worldRank] == int(root))
           slot.recv = const_cast<uint8_t*>(
               stageCopy(slot, buf.host, *buf.type, buf.count));
-        slot.recvType = buf.type;
+        slot.setRecvType(*buf.layout);
         slot.recvCount = buf.count;
       },
       [&](std::vector<Contribution>& slots, int me) {
@@ -203,7 +209,7 @@ u32 Z_envZ_MPI_Reduce(void* instance, u32 sendbuf, u32 recvbuf, u32 count, u32 t
   Buffer send, recv;
   RETURN_IF_ERROR(resolve(call, c, sendbuf, int(count), int(type), isRoot, send));
   if (isRoot) RETURN_IF_ERROR(resolve(call, c, recvbuf, int(count), int(type), false, recv));
-  Layout layout = call.rank.type(int(type));
+  const Layout& layout = call.rank.type(int(type));
   if (!layout) return call.fail(c, abi::kErrType, "invalid datatype");
   RETURN_IF_ERROR(checkOp(call, c, int(op), *layout));
   bool staged = layout->size * int64_t(count) <= kStagedCollectiveBytes;
@@ -300,7 +306,7 @@ static u32 gather(HostCall& call, int c, CollectiveKind kind, int root, int me,
       [&](Contribution& slot) {
         slot.root = root;
         slot.send = send.host;
-        slot.sendType = send.type;
+        slot.setSendType(*send.layout);
         slot.sendCount = send.count;
       },
       [&](std::vector<Contribution>& slots, int) {
@@ -324,7 +330,7 @@ u32 Z_envZ_MPI_Gather(void* instance, u32 sendbuf, u32 sendcount, u32 sendtype, 
   RETURN_IF_ERROR(resolve(call, c, sendbuf, int(sendcount), int(sendtype), isRoot, send));
   if (isRoot)
     RETURN_IF_ERROR(resolve(call, c, recvbuf, int(recvcount) * size, int(recvtype), false, recv));
-  UniformBlocks blocks(recv.host, recv.type, size, int(recvcount));
+  UniformBlocks blocks(recv.host, *recv.layout, size, int(recvcount));
   return gather(call, c, CollectiveKind::Gather, int(root), me, send, blocks);
 }
 
@@ -352,7 +358,7 @@ static u32 scatter(HostCall& call, int c, CollectiveKind kind, int root, const B
       [&](Contribution& slot) {
         slot.root = root;
         slot.send = send.host;
-        slot.sendType = send.type;
+        slot.setSendType(send.type);
         slot.sendCounts = send.counts;
         slot.sendDispls = send.displs;
       },
@@ -375,7 +381,7 @@ u32 Z_envZ_MPI_Scatter(void* instance, u32 sendbuf, u32 sendcount, u32 sendtype,
   if (isRoot)
     RETURN_IF_ERROR(resolve(call, c, sendbuf, int(sendcount) * size, int(sendtype), false, send));
   RETURN_IF_ERROR(resolve(call, c, recvbuf, int(recvcount), int(recvtype), isRoot, recv));
-  UniformBlocks blocks(send.host, send.type, size, int(sendcount));
+  UniformBlocks blocks(send.host, *send.layout, size, int(sendcount));
   return scatter(call, c, CollectiveKind::Scatter, int(root), blocks, recv);
 }
 
@@ -404,11 +410,11 @@ static u32 allgather(HostCall& call, int c, CollectiveKind kind, int me, const B
       [&](Contribution& slot) {
         if (send.inPlace) {
           slot.send = stageCopy(slot, recv.block(me), *recv.type, recv.counts[me]);
-          slot.sendType = recv.type;
+          slot.setSendType(recv.type);
           slot.sendCount = recv.counts[me];
         } else {
           slot.send = send.host;
-          slot.sendType = send.type;
+          slot.setSendType(*send.layout);
           slot.sendCount = send.count;
         }
       },
@@ -432,7 +438,7 @@ u32 Z_envZ_MPI_Allgather(void* instance, u32 sendbuf, u32 sendcount, u32 sendtyp
   Buffer send, recv;
   RETURN_IF_ERROR(resolve(call, c, sendbuf, int(sendcount), int(sendtype), true, send));
   RETURN_IF_ERROR(resolve(call, c, recvbuf, int(recvcount) * size, int(recvtype), false, recv));
-  UniformBlocks blocks(recv.host, recv.type, size, int(recvcount));
+  UniformBlocks blocks(recv.host, *recv.layout, size, int(recvcount));
   return allgather(call, c, CollectiveKind::Allgather, me, send, blocks);
 }
 
@@ -462,7 +468,7 @@ static u32 alltoall(HostCall& call, int c, CollectiveKind kind, bool inPlace, in
       [&](Contribution& slot) {
         slot.send = inPlace ? stageCopy(slot, recv.host, *recv.type, inPlaceSpan)
                             : send.host;
-        slot.sendType = send.type;
+        slot.setSendType(send.type);
         slot.sendCounts = send.counts;
         slot.sendDispls = send.displs;
       },
@@ -486,8 +492,8 @@ u32 Z_envZ_MPI_Alltoall(void* instance, u32 sendbuf, u32 sendcount, u32 sendtype
   Buffer send, recv;
   RETURN_IF_ERROR(resolve(call, c, sendbuf, int(sendcount) * size, int(sendtype), true, send));
   RETURN_IF_ERROR(resolve(call, c, recvbuf, int(recvcount) * size, int(recvtype), false, recv));
-  UniformBlocks recvBlocks(recv.host, recv.type, size, int(recvcount));
-  UniformBlocks sendBlocks(send.host, send.inPlace ? recv.type : send.type, size,
+  UniformBlocks recvBlocks(recv.host, *recv.layout, size, int(recvcount));
+  UniformBlocks sendBlocks(send.host, send.inPlace ? *recv.layout : *send.layout, size,
                            send.inPlace ? int(recvcount) : int(sendcount));
   return alltoall(call, c, CollectiveKind::Alltoall, send.inPlace, recv.count, sendBlocks,
                   recvBlocks);

@@ -18,6 +18,13 @@ namespace {
 
 enum class SendMode { Standard, Synchronous, Buffered, Ready };
 
+// Names communicator handle `handle` in a request; only one the guest can
+// free costs a reference-count update.
+void setComm(Request& request, const std::shared_ptr<Communicator>& comm, int handle) {
+  request.comm = comm.get();
+  if (handle != abi::kCommWorld && handle != abi::kCommSelf) request.freeableComm = comm;
+}
+
 // Checks comm, count and datatype; returns 0 or the raised error.
 int checkCommon(HostCall& call, int comm, int count, int type, CommHandle*& handle,
                 const Layout*& layout) {
@@ -72,11 +79,11 @@ u32 startSend(HostCall& call, u32 buf, int count, int type, int dest, int tag, i
     request->complete = true;
   } else {
     request->buffer = host;
-    request->type = layout;
+    setType(*request, layout);
     request->count = count;
     request->bytes = layout->size * count;
     request->context = handle->comm->context;
-    request->comm = handle->comm;
+    setComm(*request, handle->comm, comm);
     request->peer = dest;
     request->tag = tag;
     request->senderRank = handle->comm->rankOfWorld[call.rank.worldRank];
@@ -126,7 +133,7 @@ std::shared_ptr<Request> makeRecv(HostCall& call, u32 buf, int count, int type, 
   auto request = newRequest();
   request->kind = Request::Kind::Recv;
   request->owner = call.rank.worldRank;
-  request->comm = handle->comm;
+  setComm(*request, handle->comm, comm);
   request->commHandle = comm;
   if (source == abi::kProcNull) {
     request->kind = Request::Kind::Null;
@@ -136,7 +143,7 @@ std::shared_ptr<Request> makeRecv(HostCall& call, u32 buf, int count, int type, 
     return request;
   }
   request->buffer = host;
-  request->type = layout;
+  setType(*request, layout);
   request->count = count;
   request->bytes = layout->size * count;
   request->context = handle->comm->context;
@@ -196,7 +203,7 @@ int waitOne(HostCall& call, u32 slotAddr, u32 statusAddr) {
   }
   if (!call.world().waitFor(call.rank.worldRank, *request,
                             WaitInfo{call.name, request->peer, request->tag,
-                                     request->comm.get()}))
+                                     request->comm}))
     call.leaveAbortedJob();
   releaseHandle(call, handle, slotAddr, *request);
   return finishRequest(call, *request, statusAddr);
@@ -218,12 +225,14 @@ std::vector<std::shared_ptr<Request>> loadRequests(HostCall& call, u32 array, in
   return requests;
 }
 
-int retire(HostCall& call, u32 array, int index, const std::shared_ptr<Request>& request,
-           u32 statusAddr) {
+// Reports a completed request through its status and then retires its
+// handle, which may free the request: it is not touched afterwards.
+int retire(HostCall& call, u32 array, int index, const Request& request, u32 statusAddr) {
   int32_t handle;
   call.load(array + 4 * index, handle);
-  releaseHandle(call, handle, array + 4 * index, *request);
-  return finishRequest(call, *request, statusAddr);
+  int result = finishRequest(call, request, statusAddr);
+  releaseHandle(call, handle, array + 4 * index, request);
+  return result;
 }
 
 }  // namespace
@@ -296,7 +305,7 @@ u32 Z_envZ_MPI_Recv(void* instance, u32 buf, u32 count, u32 type, u32 source, u3
   if (request->kind == Request::Kind::Recv) {
     call.world().startRecv(request);
     if (!call.world().waitFor(call.rank.worldRank, *request,
-                              WaitInfo{call.name, int(source), int(tag), request->comm.get()}))
+                              WaitInfo{call.name, int(source), int(tag), request->comm}))
       call.leaveAbortedJob();
   }
   call.storeStatus(status, request->statusSource, request->statusTag, request->statusError,
@@ -328,12 +337,21 @@ u32 Z_envZ_MPI_Wait(void* instance, u32 request, u32 status) {
   return waitOne(call, request, status);
 }
 
+// Waitall runs once per window of nonblocking calls, so it borrows the
+// requests from the handle table rather than copying them out: no
+// allocation and no reference-count update per request. Each is retired
+// last, after everything that reads it.
 u32 Z_envZ_MPI_Waitall(void* instance, u32 count, u32 array, u32 statuses) {
   HostCall call(instance, "MPI_Waitall");
   int n = int(count);
-  bool ok;
-  auto requests = loadRequests(call, array, n, ok);
-  if (!ok) return call.fail(abi::kCommWorld, abi::kErrRequest, "invalid request array");
+  if (n < 0 || !call.bytes(array, uint64_t(n) * 4))
+    return call.fail(abi::kCommWorld, abi::kErrRequest, "invalid request array");
+  for (int i = 0; i < n; ++i) {
+    int32_t handle;
+    call.load(array + 4 * i, handle);
+    if (handle != abi::kRequestNull && !call.rank.borrowRequest(handle))
+      return call.fail(abi::kCommWorld, abi::kErrRequest, "invalid request array");
+  }
   if (statuses && !call.bytes(statuses, uint64_t(n) * abi::kStatusSize))
     return call.fail(abi::kCommWorld, abi::kErrArg, "status array outside linear memory");
   // One look at what has arrived covers every request that is complete
@@ -343,16 +361,19 @@ u32 Z_envZ_MPI_Waitall(void* instance, u32 count, u32 array, u32 statuses) {
   int result = abi::kSuccess;
   for (int i = 0; i < n; ++i) {
     u32 status = statuses ? statuses + i * abi::kStatusSize : 0;
-    if (!requests[i]) {
+    int32_t handle;
+    call.load(array + 4 * i, handle);
+    Request* request = handle == abi::kRequestNull ? nullptr : call.rank.borrowRequest(handle);
+    if (!request || request->persistent) {
       storeEmptyStatus(call, status);
       continue;
     }
-    if (!call.world().isComplete(*requests[i]) &&
-        !call.world().waitFor(call.rank.worldRank, *requests[i],
-                              WaitInfo{call.name, requests[i]->peer, requests[i]->tag,
-                                       requests[i]->comm.get()}))
+    if (!call.world().isComplete(*request) &&
+        !call.world().waitFor(call.rank.worldRank, *request,
+                              WaitInfo{call.name, request->peer, request->tag,
+                                       request->comm}))
       call.leaveAbortedJob();
-    if (retire(call, array, i, requests[i], status) != abi::kSuccess) result = abi::kErrInStatus;
+    if (retire(call, array, i, *request, status) != abi::kSuccess) result = abi::kErrInStatus;
   }
   return result;
 }
@@ -377,7 +398,7 @@ u32 Z_envZ_MPI_Waitany(void* instance, u32 count, u32 array, u32 indexOut, u32 s
   for (int i = 0; i < n; ++i) {
     if (requests[i] && call.world().isComplete(*requests[i])) {
       call.store<int32_t>(indexOut, i);
-      return retire(call, array, i, requests[i], status);
+      return retire(call, array, i, *requests[i], status);
     }
   }
   return abi::kSuccess;
@@ -408,7 +429,7 @@ u32 Z_envZ_MPI_Waitsome(void* instance, u32 count, u32 array, u32 outcount, u32 
     if (!requests[i] || !call.world().isComplete(*requests[i])) continue;
     call.store<int32_t>(indices + 4 * done, i);
     u32 status = statuses ? statuses + done * abi::kStatusSize : 0;
-    if (retire(call, array, i, requests[i], status) != abi::kSuccess) result = abi::kErrInStatus;
+    if (retire(call, array, i, *requests[i], status) != abi::kSuccess) result = abi::kErrInStatus;
     ++done;
   }
   call.store<int32_t>(outcount, done);
@@ -469,7 +490,7 @@ u32 Z_envZ_MPI_Testall(void* instance, u32 count, u32 array, u32 flag, u32 statu
       storeEmptyStatus(call, status);
       continue;
     }
-    if (retire(call, array, i, requests[i], status) != abi::kSuccess) result = abi::kErrInStatus;
+    if (retire(call, array, i, *requests[i], status) != abi::kSuccess) result = abi::kErrInStatus;
   }
   return result;
 }
@@ -489,7 +510,7 @@ u32 Z_envZ_MPI_Testany(void* instance, u32 count, u32 array, u32 indexOut, u32 f
     if (call.world().isComplete(*requests[i])) {
       call.store<int32_t>(flag, 1);
       call.store<int32_t>(indexOut, i);
-      return retire(call, array, i, requests[i], status);
+      return retire(call, array, i, *requests[i], status);
     }
   }
   call.store<int32_t>(flag, any ? 0 : 1);
@@ -517,7 +538,7 @@ u32 Z_envZ_MPI_Testsome(void* instance, u32 count, u32 array, u32 outcount, u32 
     if (!call.world().isComplete(*requests[i])) continue;
     call.store<int32_t>(indices + 4 * done, i);
     u32 status = statuses ? statuses + done * abi::kStatusSize : 0;
-    if (retire(call, array, i, requests[i], status) != abi::kSuccess) result = abi::kErrInStatus;
+    if (retire(call, array, i, *requests[i], status) != abi::kSuccess) result = abi::kErrInStatus;
     ++done;
   }
   call.store<int32_t>(outcount, any ? done : abi::kUndefined);
@@ -627,7 +648,7 @@ u32 Z_envZ_MPI_Sendrecv(void* instance, u32 sendbuf, u32 sendcount, u32 sendtype
                                 int(sendtag), int(comm), SendMode::Standard, 0))
     return sendError;
   if (!call.world().waitFor(call.rank.worldRank, *recv,
-                            WaitInfo{call.name, int(source), int(recvtag), recv->comm.get()}))
+                            WaitInfo{call.name, int(source), int(recvtag), recv->comm}))
     call.leaveAbortedJob();
   call.storeStatus(status, recv->statusSource, recv->statusTag, recv->statusError,
                    recv->statusBytes);
@@ -663,11 +684,11 @@ u32 Z_envZ_MPI_Sendrecv_replace(void* instance, u32 buf, u32 count, u32 type, u3
     send->kind = Request::Kind::Send;
     send->owner = call.rank.worldRank;
     send->buffer = outgoing.data();
-    send->type = predefinedLayout(4);
+    setType(*send, predefinedLayout(4));
     send->count = int64_t(outgoing.size());
     send->bytes = int64_t(outgoing.size());
     send->context = handle->comm->context;
-    send->comm = handle->comm;
+    setComm(*send, handle->comm, int(comm));
     send->peer = d;
     send->tag = int(sendtag);
     send->senderRank = handle->comm->rankOfWorld[call.rank.worldRank];
@@ -677,7 +698,7 @@ u32 Z_envZ_MPI_Sendrecv_replace(void* instance, u32 buf, u32 count, u32 type, u3
       call.leaveAbortedJob();
   }
   if (!call.world().waitFor(call.rank.worldRank, *recv,
-                            WaitInfo{call.name, int(source), int(recvtag), recv->comm.get()}))
+                            WaitInfo{call.name, int(source), int(recvtag), recv->comm}))
     call.leaveAbortedJob();
   call.storeStatus(status, recv->statusSource, recv->statusTag, recv->statusError,
                    recv->statusBytes);

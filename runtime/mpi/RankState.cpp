@@ -40,6 +40,9 @@ RankState::RankState(granule::Granule& g) : granule(g) {
     worldRank = 0;
     world->rankStarted(0);
   }
+  completedSend_.kind = Request::Kind::Send;
+  completedSend_.owner = worldRank;
+  completedSend_.complete = true;
   comms_.resize(3);
   comms_[abi::kCommWorld] = CommHandle{rankLocal(world->worldComm()), abi::kErrorsAreFatal};
   comms_[abi::kCommSelf] = CommHandle{rankLocal(world->selfComm(worldRank)), abi::kErrorsAreFatal};
@@ -114,6 +117,11 @@ std::shared_ptr<Request> RankState::request(int handle) {
   return requests_[handle - 1];
 }
 
+Request* RankState::borrowRequest(int handle) {
+  if (handle <= 0 || size_t(handle) > requests_.size()) return nullptr;
+  return requests_[handle - 1].get();
+}
+
 int RankState::addRequest(std::shared_ptr<Request> request) {
   if (freeRequests_.empty()) {
     requests_.push_back(std::move(request));
@@ -126,13 +134,10 @@ int RankState::addRequest(std::shared_ptr<Request> request) {
 }
 
 int RankState::addCompletedSend() {
-  if (!completedSend_) {
-    completedSend_ = std::make_shared<Request>();
-    completedSend_->kind = Request::Kind::Send;
-    completedSend_->owner = worldRank;
-    completedSend_->complete = true;
-  }
-  return addRequest(completedSend_);
+  // A pointer that owns nothing: the rank owns the Request, and the
+  // handle's copies (made and freed once per eager MPI_Isend) need no
+  // reference-count update.
+  return addRequest(std::shared_ptr<Request>(std::shared_ptr<Request>(), &completedSend_));
 }
 
 void RankState::replaceRequest(int handle, std::shared_ptr<Request> request) {

@@ -71,6 +71,9 @@ class RankState : public granule::HostExtension {
   void freeOp(int handle);
 
   std::shared_ptr<Request> request(int handle);
+  // The request behind a live handle, or null, without a reference-count
+  // update: the table keeps it alive until the handle is freed or replaced.
+  Request* borrowRequest(int handle);
   int addRequest(std::shared_ptr<Request> request);
   // A handle for a send that completed when it started (an eager copy).
   // All of them share one Request, which saves a nonblocking send that
@@ -96,7 +99,7 @@ class RankState : public granule::HostExtension {
   // first, so that a window of nonblocking calls keeps reusing a few slots.
   std::vector<std::shared_ptr<Request>> requests_;
   std::vector<int> freeRequests_;
-  std::shared_ptr<Request> completedSend_;
+  Request completedSend_;
   std::vector<std::shared_ptr<const Group>> groups_;
   std::map<int, std::shared_ptr<Window>> windows_;
   int nextWindow_ = 1;

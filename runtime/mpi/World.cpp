@@ -116,6 +116,18 @@ void Contribution::reset() {
   recvCount = 0;
   sendCounts = sendDispls = recvCounts = recvDispls = nullptr;
   staged.clear();
+  derivedSendType = nullptr;
+  derivedRecvType = nullptr;
+}
+
+void Contribution::setSendType(const Layout& type) {
+  sendType = type.get();
+  if (type && !type->predefined) derivedSendType = type;
+}
+
+void Contribution::setRecvType(const Layout& type) {
+  recvType = type.get();
+  if (type && !type->predefined) derivedRecvType = type;
 }
 
 std::shared_ptr<Communicator> World::makeCommunicator(std::vector<int> worldRanks) {

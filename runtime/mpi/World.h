@@ -78,15 +78,23 @@ struct alignas(64) Contribution {
   uint8_t inlineData[kInlineBytes];  // small staged data (stageCopy)
   int color = 0;
   int key = 0;
-  Layout sendType;
+  const TypeLayout* sendType = nullptr;
   int64_t sendCount = 0;
-  Layout recvType;
+  const TypeLayout* recvType = nullptr;
   int64_t recvCount = 0;
   const int32_t* sendCounts = nullptr;
   const int32_t* sendDispls = nullptr;
   const int32_t* recvCounts = nullptr;
   const int32_t* recvDispls = nullptr;
   std::vector<uint8_t> staged;  // larger staged data; keeps its capacity
+  // The member may free a derived datatype as soon as it has left the
+  // collective, while others still read its slot, so the slot holds those;
+  // a predefined one lives as long as the process and is named without a
+  // reference-count update, which small collectives would pay every call.
+  Layout derivedSendType, derivedRecvType;
+
+  void setSendType(const Layout& type);
+  void setRecvType(const Layout& type);
 
   // Clears everything its member fills in, before it fills the slot for
   // its next collective; `posted` stays, other members may be polling it.
@@ -143,11 +151,19 @@ struct Request {
   Kind kind = Kind::Null;
   int owner = 0;  // world rank
   uint8_t* buffer = nullptr;
-  Layout type;
+  const TypeLayout* type = nullptr;
+  // The guest may free a derived datatype while a request that uses it is
+  // pending, so the request holds those; a predefined one lives as long as
+  // the process and is named without a reference-count update per message.
+  Layout derivedType;
   int64_t count = 0;
   int64_t bytes = 0;  // send: data bytes; receive: capacity
   uint32_t context = 0;
-  std::shared_ptr<Communicator> comm;
+  const Communicator* comm = nullptr;
+  // Held like derivedType when the guest may free the communicator while
+  // the request is pending; MPI_COMM_WORLD and MPI_COMM_SELF belong to
+  // the World and are named without a reference-count update.
+  std::shared_ptr<Communicator> freeableComm;
   int commHandle = 0;  // the owner's handle, for its error handler
   int peer = 0;        // send: destination; receive: source or ANY_SOURCE (comm ranks)
   int tag = 0;         // receive: tag or ANY_TAG
@@ -168,6 +184,11 @@ struct Request {
   int statusError = 0;
   int64_t statusBytes = 0;
 };
+
+inline void setType(Request& request, const Layout& type) {
+  request.type = type.get();
+  if (!type->predefined) request.derivedType = type;
+}
 
 inline void markComplete(Request& request) {
   __atomic_store_n(&request.complete, true, __ATOMIC_RELEASE);

@@ -28,7 +28,7 @@ std::shared_ptr<Request> byteRequest(std::vector<int32_t>& data, Request::Kind k
   request->kind = kind;
   request->owner = owner;
   request->buffer = reinterpret_cast<uint8_t*>(data.data());
-  request->type = predefinedLayout(synergy::mpi::abi::kTypeByte);
+  setType(*request, predefinedLayout(synergy::mpi::abi::kTypeByte));
   request->count = int64_t(data.size() * 4);
   request->bytes = request->count;
   request->context = kContext;
