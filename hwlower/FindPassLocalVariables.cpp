@@ -33,10 +33,8 @@ namespace {
 
 class PassLocalFinder {
  public:
-  explicit PassLocalFinder(Design& design) : design_(design) {
-    for (size_t v = 0; v < design.vars.size(); ++v)
-      if (!design.vars[v].inFunction) varOfIdent_[design.vars[v].ident] = int(v);
-  }
+  explicit PassLocalFinder(Design& design)
+      : design_(design), varOfIdent_(variablesByIdent(design)) {}
 
   void run() {
     for (size_t v = 0; v < design_.vars.size(); ++v) {

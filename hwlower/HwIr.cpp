@@ -83,10 +83,15 @@ bool readsArgumentsAtEndOfTick(const std::string& task) {
          task == "$monitorh" || task == "$monitoro";
 }
 
-std::set<int> derivedFrom(const Design& design, std::set<int> seeds) {
-  std::map<std::string, int> varOfIdent;
+std::map<std::string, int> variablesByIdent(const Design& design) {
+  std::map<std::string, int> byIdent;
   for (size_t v = 0; v < design.vars.size(); ++v)
-    if (!design.vars[v].inFunction) varOfIdent[design.vars[v].ident] = int(v);
+    if (!design.vars[v].inFunction) byIdent[design.vars[v].ident] = int(v);
+  return byIdent;
+}
+
+std::set<int> derivedFrom(const Design& design, std::set<int> seeds) {
+  std::map<std::string, int> varOfIdent = variablesByIdent(design);
   // Each derivation: what it reads, what it writes.
   std::vector<std::pair<std::vector<std::string>, std::set<int>>> derivations;
   for (const std::string& line : design.netlist) {

@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <set>
 #include <string>
@@ -246,6 +247,10 @@ struct Design {
 // $strobe and $monitor: the runtime reads their arguments after later tasks
 // of the tick ran, not at the trap.
 bool readsArgumentsAtEndOfTick(const std::string& task);
+
+// The index of every variable outside functions, by its identifier in the
+// emitted Verilog: how passes that read expression text find variables.
+std::map<std::string, int> variablesByIdent(const Design& design);
 
 // `seeds` and every variable a continuous assign or a combinational block
 // computes, directly or through others, from one of them: what changes

@@ -32,10 +32,7 @@ namespace {
 
 class NbaInliner {
  public:
-  explicit NbaInliner(Design& design) : design_(design) {
-    for (size_t v = 0; v < design.vars.size(); ++v)
-      if (!design.vars[v].inFunction) varOfIdent_[design.vars[v].ident] = int(v);
-  }
+  explicit NbaInliner(Design& design) : design_(design), varOfIdent_(variablesByIdent(design)) {}
 
   void run() {
     if (design_.usesYield || design_.clockVar < 0) return;
@@ -155,23 +152,21 @@ class NbaInliner {
   // (runsFirst).
   enum class Order { Always, AfterSite, Never };
 
-  // Walks `st` in program order. Besides the reads `order` makes late, a
+  // Walks `root` in program order. Besides the reads `order` makes late, a
   // read anywhere in a loop around the site and one by a task that reads
   // its arguments at the end of the tick are late.
-  bool readsLate(const Stmt& st, Order order) {
-    if (st.kind == StmtKind::While && site_ && anyStatement(st, [&](const Stmt& s) { return &s == site_; }))
-      return true;
-    if (st.kind == StmtKind::Task && readsArgumentsAtEndOfTick(st.call.name) && readsTask(st.call)) return true;
-    bool late = order == Order::Always || (order == Order::AfterSite && seenSite_);
-    if (late && readsHere(st)) return true;
-    if (&st == site_) seenSite_ = true;
-    for (const StmtPtr& c : st.body)
-      if (readsLate(*c, order)) return true;
-    for (const Stmt* c : {st.thenStmt.get(), st.elseStmt.get(), st.loopBody.get()})
-      if (c && readsLate(*c, order)) return true;
-    for (const CaseItem& item : st.items)
-      if (item.body && readsLate(*item.body, order)) return true;
-    return false;
+  bool readsLate(const Stmt& root, Order order) {
+    // anyStatement visits in program order, so seenSite_ turns true exactly
+    // for the statements after the site.
+    return anyStatement(root, [&](const Stmt& st) {
+      if (st.kind == StmtKind::While && site_ && anyStatement(st, [&](const Stmt& s) { return &s == site_; }))
+        return true;
+      if (st.kind == StmtKind::Task && readsArgumentsAtEndOfTick(st.call.name) && readsTask(st.call)) return true;
+      bool late = order == Order::Always || (order == Order::AfterSite && seenSite_);
+      if (late && readsHere(st)) return true;
+      if (&st == site_) seenSite_ = true;
+      return false;
+    });
   }
 
   Design& design_;

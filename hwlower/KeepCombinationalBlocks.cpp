@@ -49,9 +49,7 @@ using VarSet = std::set<int>;
 
 class CombinationalExtractor {
  public:
-  explicit CombinationalExtractor(Design& design) : d_(design) {
-    for (size_t v = 0; v < d_.vars.size(); ++v)
-      if (!d_.vars[v].inFunction) varOfIdent_[d_.vars[v].ident] = int(v);
+  explicit CombinationalExtractor(Design& design) : d_(design), varOfIdent_(variablesByIdent(design)) {
     for (const std::string& f : d_.functions) readFunction(f);
     for (const std::string& a : d_.netlist) readAssign(a);
   }
