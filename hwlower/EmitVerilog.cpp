@@ -93,12 +93,13 @@ class Emitter {
                     std::to_string(v.initValue) + ";");
       }
     }
+    for (const std::string& decl : d_.extraDecls) line(2, decl);
+    // After extraDecls, which declare the ROM fill loops' variables.
     if (!d_.romContents.empty()) {
       line(2, "initial begin");
       for (const std::string& write : d_.romContents) line(4, write);
       line(2, "end");
     }
-    for (const std::string& decl : d_.extraDecls) line(2, decl);
     stateBits_ = bitsFor(d_.states.size());
     line(2, "reg " + range(stateBits_) + "__state = 0;");
     // The __task port is 16 bits wide; the register needs only the ids.

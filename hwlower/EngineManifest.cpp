@@ -107,6 +107,11 @@ void writeEngineManifest(const EngineManifest& m, std::ostream& out) {
       out << '\n';
     }
   }
+  for (const RomFile& f : m.romFiles) {
+    out << "romfile ";
+    writeQuoted(out, f.name);
+    out << ' ' << f.sha256 << '\n';
+  }
   out << "verilog " << m.verilog.size() << '\n' << m.verilog << "\nend\n";
 }
 
@@ -321,6 +326,11 @@ std::optional<EngineManifest> readEngineManifest(std::istream& in, std::string& 
       a.text = r.quoted();
       m.tasks.back().args.push_back(std::move(a));
       --argsPending;
+    } else if (key == "romfile") {
+      RomFile f;
+      f.name = r.quoted();
+      f.sha256 = r.word();
+      m.romFiles.push_back(std::move(f));
     } else if (key == "verilog") {
       uint64_t size = r.number();
       if (!r.ok()) return fail("malformed verilog record");

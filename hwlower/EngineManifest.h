@@ -19,6 +19,7 @@
 //   state <id> <kind> <width> <signed 0|1> <depth> <base> <nonVolatile 0|1> "<hier name>" "<verilog name>"
 //   task <id> "<$name>" "<scope for %m>" "<file>" <line> <resultId|-> <resultWidth> <resultSigned> <nargs>
 //   arg <kind> <stateId|-> <element|-> <indexStateId|-> <width> <signed> <writable> <real> "<text>"
+//   romfile "<file name as the design spells it>" <sha256 of its contents, hex>
 //   verilog <byteCount>
 //   <exactly byteCount bytes of Verilog text>
 //   end
@@ -28,6 +29,12 @@
 //
 // VERSIONS: 1 had no <base>. 2 added it, so a reader of either version never
 // misreads the other's `state` lines; the reader accepts only the current one.
+// 3 added `romfile`: a reader of 2 would run an engine that needs the check.
+//
+// ROM FILES: a `romfile` record names a file a $readmemh/$readmemb loaded at
+// compile time into a ROM of the emitted Verilog. The design reads it at run
+// time, so before the first tick the runtime resolves the name as the task
+// would and refuses to run unless the file still has that content.
 //
 // EMITTED MODULE PORTS (the ABI is over these ports only):
 //   input         __clk              native clock; everything happens on posedge
@@ -111,7 +118,7 @@
 
 namespace synergy::hwlower {
 
-inline constexpr int kEngineFormatVersion = 2;
+inline constexpr int kEngineFormatVersion = 3;
 inline constexpr uint32_t kNoState = 0xffffffffu;
 inline constexpr uint64_t kNoElement = ~uint64_t(0);
 inline constexpr const char* kEngineModuleName = "synergy_engine";
@@ -164,6 +171,11 @@ struct Task {
   std::vector<TaskArg> args;
 };
 
+struct RomFile {
+  std::string name;    // as the design spells it, resolved like $readmemh's
+  std::string sha256;  // hex digest of the contents compiled into the engine
+};
+
 struct EngineManifest {
   int formatVersion = kEngineFormatVersion;
   std::string top;
@@ -172,6 +184,7 @@ struct EngineManifest {
   bool usesYield = false;
   std::vector<StateVar> states;  // states[i].id == i
   std::vector<Task> tasks;       // tasks[i].id == i + 1
+  std::vector<RomFile> romFiles;
   std::string verilog;           // module synergy_engine
 
   const Task* findTask(uint32_t id) const {

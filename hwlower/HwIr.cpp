@@ -2,9 +2,10 @@
 //
 // The one diagnostics path of the hardware compiler, the Verilog text of an
 // assignment target, which the frontend (function bodies) and the emitter
-// (core statements) must spell identically, and the identifiers of a piece
-// of Verilog text and the variables derived from others through continuous
-// logic, for passes that follow dependences through them.
+// (core statements) must spell identically, the identifiers of a piece of
+// Verilog text (and renaming one of them), and the variables derived from
+// others through continuous logic, for passes that follow dependences
+// through them.
 //
 //===----------------------------------------------------------------------===//
 #include "hwlower/HwIr.h"
@@ -34,8 +35,8 @@ bool anyStatement(const Stmt& st, const std::function<bool(const Stmt&)>& pred) 
 static bool isIdentStart(char c) { return std::isalpha((unsigned char)c) || c == '_'; }
 static bool isIdentChar(char c) { return std::isalnum((unsigned char)c) || c == '_' || c == '$'; }
 
-std::vector<std::string> identifiersIn(const std::string& text) {
-  std::vector<std::string> ids;
+// Calls `fn` with the position and length of every identifier of `text`.
+static void forEachIdentifier(const std::string& text, const std::function<void(size_t, size_t)>& fn) {
   for (size_t i = 0; i < text.size();) {
     char c = text[i];
     if (c == '"') {
@@ -52,12 +53,28 @@ std::vector<std::string> identifiersIn(const std::string& text) {
       size_t start = i;
       for (++i; i < text.size() && isIdentChar(text[i]); ++i) {
       }
-      ids.push_back(text.substr(start, i - start));
+      fn(start, i - start);
     } else {
       ++i;
     }
   }
+}
+
+std::vector<std::string> identifiersIn(const std::string& text) {
+  std::vector<std::string> ids;
+  forEachIdentifier(text, [&](size_t start, size_t length) { ids.push_back(text.substr(start, length)); });
   return ids;
+}
+
+std::string renameIdentifier(const std::string& text, const std::string& from, const std::string& to) {
+  std::string out;
+  size_t copied = 0;
+  forEachIdentifier(text, [&](size_t start, size_t length) {
+    if (text.compare(start, length, from) != 0) return;
+    out += text.substr(copied, start - copied) + to;
+    copied = start + length;
+  });
+  return out + text.substr(copied);
 }
 
 void forEachExprText(const Stmt& st, const std::function<void(const std::string&)>& fn) {

@@ -209,6 +209,9 @@ void forEachExprText(const Stmt& st, const std::function<void(const std::string&
 // numbers (`8'hff`), system names (`$signed`) and string literals.
 std::vector<std::string> identifiersIn(const std::string& text);
 
+// `text` with every identifier `from` (as identifiersIn finds them) spelled `to`.
+std::string renameIdentifier(const std::string& text, const std::string& from, const std::string& to);
+
 inline bool containsEventWait(const Stmt& st) {
   return anyStatement(st, [](const Stmt& s) { return s.kind == StmtKind::EventWait; });
 }
@@ -220,6 +223,7 @@ struct Design {
   std::vector<std::string> functions;  // `function ... endfunction` texts
   std::vector<StmtPtr> combinationalBlocks;  // emitted as `always @*` bodies
   std::vector<std::string> romContents;       // `rom[k] = K;` lines of an `initial` block
+  std::vector<RomFile> romFiles;              // files loaded into ROMs at compile time
   std::vector<Process> processes;
   int clockVar = -1;
   uint64_t halfPeriod = 1;

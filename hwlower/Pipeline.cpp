@@ -53,6 +53,7 @@ static void buildManifest(const Design& design, EngineManifest& m) {
     m.states.push_back(std::move(s));
   }
   m.tasks = design.tasks;
+  m.romFiles = design.romFiles;
   m.verilog = design.verilog;
 }
 

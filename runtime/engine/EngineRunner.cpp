@@ -22,6 +22,8 @@
 #include "engine/StateFile.h"
 #include "engine/TaskServicer.h"
 #include "hwlower/EngineManifest.h"
+#include "util/FileIO.h"
+#include "util/Sha256.h"
 
 namespace synergy::engine {
 
@@ -51,6 +53,7 @@ class TickDriver {
   bool save(const std::string& path, uint64_t tick);
   std::optional<uint64_t> restore(const std::string& path);
   int fail(const std::string& message);
+  bool romFilesUnchanged();
 
   const EngineRunOptions& options_;
   const hwlower::EngineManifest& manifest_;
@@ -66,6 +69,25 @@ int TickDriver::fail(const std::string& message) {
   files_.flushAll();
   std::fprintf(stderr, "%s\n", message.c_str());
   return 1;
+}
+
+// The engine holds these files' contents as ROMs, compiled in place of the
+// design's $readmemh/$readmemb loads: it must not run with stale ones.
+bool TickDriver::romFilesUnchanged() {
+  for (const hwlower::RomFile& rom : manifest_.romFiles) {
+    auto contents = util::readFile(files_.resolve(rom.name));
+    if (!contents) {
+      error_ = rom.name + " is missing, but synergy-cc compiled its contents into the engine; recompile";
+      return false;
+    }
+    util::Sha256 hash;
+    hash.update(*contents);
+    if (hash.hexDigest() != rom.sha256) {
+      error_ = rom.name + " changed since synergy-cc compiled the engine; recompile";
+      return false;
+    }
+  }
+  return true;
 }
 
 // Evaluate to quiescence, servicing tasks, then latch updates, until neither
@@ -197,6 +219,8 @@ std::optional<uint64_t> TickDriver::restore(const std::string& path) {
 int TickDriver::run() {
   const std::string& where = options_.enginePath;
   uint64_t nextTick = 0;
+  if (!romFilesUnchanged())
+    return fail(where + ": error: " + error_);
   if (!options_.restartPath.empty()) {
     auto savedTick = restore(options_.restartPath);
     if (!savedTick)

@@ -7,6 +7,7 @@
 
 #include "engine/ScanFormat.h"
 #include "engine/VerilogRandom.h"
+#include "hwlower/ReadmemFile.h"
 #include "util/FileIO.h"
 
 namespace synergy::engine {
@@ -222,11 +223,8 @@ void TaskServicer::serviceScanf(const Task& task, bool fromFile) {
   writeResult(task, result);
 }
 
-// $readmemh/$readmemb: whitespace-separated words, // and /* */ comments,
-// and @address records, into consecutive memory elements. Addresses (the @
-// records and the start/finish arguments) are Verilog indices, so they are
-// offset by the memory's lowest declared index; with no start argument the
-// load begins at that lowest index, as vvp does (IEEE 1364-2005).
+// $readmemh/$readmemb: the file as hwlower::parseReadmem reads it, into
+// the memory's elements (addresses are offset by its lowest declared index).
 void TaskServicer::serviceReadmem(const Task& task, int radixBits) {
   if (task.args.size() < 2 || task.args[1].kind != TaskArgKind::Value)
     return;
@@ -239,45 +237,17 @@ void TaskServicer::serviceReadmem(const Task& task, int radixBits) {
   const auto& state = manifest_.states[task.args[1].stateId];
   const int64_t lowest = state.base;
   const int64_t highest = state.base + static_cast<int64_t>(state.depth) - 1;
-  int64_t address = task.args.size() > 2 ? readArg(task.args[2]).resized(64).toInt64() : lowest;
+  int64_t first = task.args.size() > 2 ? readArg(task.args[2]).resized(64).toInt64() : lowest;
   int64_t last = task.args.size() > 3 ? readArg(task.args[3]).resized(64).toInt64() : highest;
-  const std::string& text = *contents;
   unsigned radix = radixBits == 4 ? 16 : 2;
-  int64_t first = address;
-  bool sawAddress = false;
-  for (size_t i = 0; i < text.size();) {
-    char c = text[i];
-    if (std::isspace(static_cast<unsigned char>(c))) {
-      ++i;
-    } else if (text.compare(i, 2, "//") == 0) {
-      i = text.find('\n', i);
-      if (i == std::string::npos)
-        break;
-    } else if (text.compare(i, 2, "/*") == 0) {
-      i = text.find("*/", i + 2);
-      if (i == std::string::npos)
-        break;
-      i += 2;
-    } else {
-      size_t end = i;
-      while (end < text.size() && !std::isspace(static_cast<unsigned char>(text[end])) &&
-             text.compare(end, 2, "//") != 0 && text.compare(end, 2, "/*") != 0)
-        ++end;
-      std::string word = text.substr(i, end - i);
-      i = end;
-      if (word[0] == '@') {
-        address = static_cast<int64_t>(parseDigits(word.substr(1), 16, 64).toUint64());
-        sawAddress = true;
-        continue;
-      }
-      if (address > last || address < lowest || address > highest)
-        break;
-      engine_.setState(state.id, static_cast<uint64_t>(address - lowest), parseDigits(word, radix, state.width));
-      ++address;
-    }
-  }
-  // vvp warns on stdout when a file without @ records leaves the range short.
-  if (!sawAddress && address <= last)
+  hwlower::ReadmemLoad load =
+      hwlower::parseReadmem(*contents, first, last, lowest, highest, [](const std::string& digits) {
+        return static_cast<int64_t>(parseDigits(digits, 16, 64).toUint64());
+      });
+  for (const hwlower::ReadmemWord& word : load.words)
+    engine_.setState(state.id, static_cast<uint64_t>(word.address - lowest),
+                     parseDigits(word.digits, radix, state.width));
+  if (hwlower::readmemLeavesRangeShort(load, last))
     files_.write(1, "WARNING: " + task.file + ":" + std::to_string(task.line) + ": " + task.name + "(" +
                         argText(task.args[0]) + "): Not enough words in the file for the requested range [" +
                         std::to_string(first) + ":" + std::to_string(last) + "].\n");

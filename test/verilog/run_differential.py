@@ -50,8 +50,11 @@ def under_vvp(source, root, iverilog, vvp):
 
 
 def compile_engine(source, root, bin_dir):
+    # In a copy of the inputs too: synergy-cc loads the files a $readmemh
+    # reads before time advances into ROMs, as a user compiling next to them.
     engine = os.path.join(root, "tb.eng")
-    out, status, err = run([os.path.join(bin_dir, "synergy-cc"), source, "-o", engine], root)
+    work = fresh_dir(root, "compile")
+    out, status, err = run([os.path.join(bin_dir, "synergy-cc"), source, "-o", engine], work)
     if status != 0:
         raise RuntimeError("synergy-cc failed:\n" + err.decode(errors="replace"))
     return engine

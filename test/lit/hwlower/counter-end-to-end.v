@@ -4,7 +4,7 @@
 // RUN: FileCheck %s --check-prefix=ENG < %t.eng
 // RUN: FileCheck %s --check-prefix=V < %t.v
 
-// ENG: SYNERGY-ENGINE 2
+// ENG: SYNERGY-ENGINE 3
 // ENG-NEXT: top "tb"
 // ENG-NEXT: clock 0 1
 // ENG-NEXT: yield 0

@@ -1,8 +1,9 @@
 // foldConstantVariables on memories: a memory whose every write is a
 // constant to a constant element at the start of an initial block becomes a
 // ROM (an `initial` block in the emitted module; readable by id, never
-// written or saved); a memory also written later, by a loop, or by a task
-// stays a register memory behind the state-access port.
+// written or saved); a memory also written later, by a loop whose values
+// depend on more than its loop variable, or by a task stays a register memory
+// behind the state-access port.
 // RUN: synergy-hwc %s --emit-verilog %t.v -o %t.eng
 // RUN: FileCheck %s < %t.v
 // RUN: FileCheck %s --check-prefix=ENG < %t.eng
@@ -45,7 +46,7 @@ module tb(input wire clock);
   initial begin
     rom[0] = 8'h11; rom[1] = 8'h22; rom[2] = 8'h33; rom[3] = 8'h44;
     later[0] = 8'h1;
-    for (j = 0; j < 4; j = j + 1) looped[j] = j;
+    for (j = 0; j < 4; j = j + 1) looped[j] = j + i;
     $readmemh("none.hex", loaded);
   end
   always @(posedge clock) begin
