@@ -246,7 +246,9 @@ const char* errorClassText(int errorClass) {
 HostCall::HostCall(void* instance, const char* callName)
     : granule(granule::Granule::fromHost(instance)),
       rank(granule.extension<RankState>()),
-      name(callName) {}
+      name(callName),
+      memoryBase_(granule.memoryBase()),
+      memorySize_(granule.memorySize()) {}
 
 int HostCall::fail(int comm, int errorClass, const std::string& reason) {
   CommHandle* handle = rank.comm(comm);
@@ -260,23 +262,25 @@ int HostCall::fail(int comm, int errorClass, const std::string& reason) {
 
 void HostCall::leaveAbortedJob() { granule.exit(world().abortStatus()); }
 
-uint8_t* HostCall::bytes(uint64_t addr, uint64_t count) {
+bool HostCall::refreshMemorySize() {
   uint64_t size = granule.memorySize();
-  if (addr > size || count > size - addr) return nullptr;
-  return granule.memoryBase() + addr;
+  if (size == memorySize_) return false;
+  memorySize_ = size;
+  return true;
 }
 
 uint8_t* HostCall::typedBuffer(uint32_t addr, const TypeLayout& type, int64_t count, bool& ok) {
   ByteSpan span = touchedSpan(type, count);
   ok = true;
-  if (span.empty()) return granule.memoryBase() + addr;
+  if (span.empty()) return memoryBase_ + addr;
   int64_t first = int64_t(addr) + span.first;
   int64_t last = int64_t(addr) + span.last;
-  if (first < 0 || uint64_t(last) > granule.memorySize()) {
+  if (first < 0 || (uint64_t(last) > memorySize_ &&
+                    (!refreshMemorySize() || uint64_t(last) > memorySize_))) {
     ok = false;
     return nullptr;
   }
-  return granule.memoryBase() + addr;
+  return memoryBase_ + addr;
 }
 
 bool HostCall::storeStatus(uint32_t addr, int source, int tag, int error, int64_t count) {

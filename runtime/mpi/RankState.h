@@ -127,7 +127,12 @@ class HostCall {
   [[noreturn]] void leaveAbortedJob();
 
   // Guest memory [addr, addr+bytes), or nullptr when outside linear memory.
-  uint8_t* bytes(uint64_t addr, uint64_t bytes);
+  uint8_t* bytes(uint64_t addr, uint64_t count) {
+    if (addr > memorySize_ || count > memorySize_ - addr) {
+      if (!refreshMemorySize() || addr > memorySize_ || count > memorySize_ - addr) return nullptr;
+    }
+    return memoryBase_ + addr;
+  }
   // A typed buffer: the host address of guest `addr` when every byte that
   // `count` instances of `type` touch lies in linear memory.
   uint8_t* typedBuffer(uint32_t addr, const TypeLayout& type, int64_t count, bool& ok);
@@ -147,6 +152,17 @@ class HostCall {
   }
   // Writes a status unless `addr` is MPI_STATUS_IGNORE.
   bool storeStatus(uint32_t addr, int source, int tag, int error, int64_t bytes);
+
+ private:
+  // Looks at the memory's size again; true when it has grown. A call reads
+  // its arguments many times, so it takes the size once, at the start,
+  // and again only when an address seems out of bounds: guest code it
+  // runs (a user-defined reduction) may have grown the memory meanwhile.
+  // The base never moves.
+  bool refreshMemorySize();
+
+  uint8_t* memoryBase_;
+  uint64_t memorySize_;
 };
 
 }  // namespace synergy::mpi
