@@ -43,6 +43,10 @@ RankState::RankState(granule::Granule& g) : granule(g) {
   completedSend_.kind = Request::Kind::Send;
   completedSend_.owner = worldRank;
   completedSend_.complete = true;
+  // A pointer that owns nothing: the rank owns the Request, and the
+  // handle's copies (made and freed once per eager MPI_Isend) need no
+  // reference-count update.
+  completedSendHandle_ = std::shared_ptr<Request>(std::shared_ptr<Request>(), &completedSend_);
   comms_.resize(3);
   comms_[abi::kCommWorld] = CommHandle{rankLocal(world->worldComm()), abi::kErrorsAreFatal};
   comms_[abi::kCommSelf] = CommHandle{rankLocal(world->selfComm(worldRank)), abi::kErrorsAreFatal};
@@ -122,22 +126,30 @@ Request* RankState::borrowRequest(int handle) {
   return requests_[handle - 1].get();
 }
 
-int RankState::addRequest(std::shared_ptr<Request> request) {
+int RankState::newRequestHandle() {
   if (freeRequests_.empty()) {
-    requests_.push_back(std::move(request));
+    requests_.emplace_back();
     return int(requests_.size());
   }
   int handle = freeRequests_.back();
   freeRequests_.pop_back();
+  return handle;
+}
+
+int RankState::addRequest(std::shared_ptr<Request> request) {
+  int handle = newRequestHandle();
   requests_[handle - 1] = std::move(request);
   return handle;
 }
 
 int RankState::addCompletedSend() {
-  // A pointer that owns nothing: the rank owns the Request, and the
-  // handle's copies (made and freed once per eager MPI_Isend) need no
-  // reference-count update.
-  return addRequest(std::shared_ptr<Request>(std::shared_ptr<Request>(), &completedSend_));
+  // Copied from a member rather than from a pointer made here: right after
+  // a send has filled its ring slot, reloading a pointer just stored
+  // would wait for every pending store to reach the cache, the slot's
+  // too, whose line is still on its way from the receiver.
+  int handle = newRequestHandle();
+  requests_[handle - 1] = completedSendHandle_;
+  return handle;
 }
 
 void RankState::replaceRequest(int handle, std::shared_ptr<Request> request) {

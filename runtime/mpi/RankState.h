@@ -99,7 +99,9 @@ class RankState : public granule::HostExtension {
   // first, so that a window of nonblocking calls keeps reusing a few slots.
   std::vector<std::shared_ptr<Request>> requests_;
   std::vector<int> freeRequests_;
+  int newRequestHandle();  // an empty entry of requests_
   Request completedSend_;
+  std::shared_ptr<Request> completedSendHandle_;
   std::vector<std::shared_ptr<const Group>> groups_;
   std::map<int, std::shared_ptr<Window>> windows_;
   int nextWindow_ = 1;
