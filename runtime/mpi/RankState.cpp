@@ -1,6 +1,8 @@
 //===- RankState.cpp - one rank's MPI handles and call context -------------===//
 #include "mpi/RankState.h"
 
+#include "snapshot/LinearMemory.h"
+
 namespace synergy::mpi {
 
 namespace {
@@ -57,11 +59,6 @@ RankState::RankState(granule::Granule& g) : granule(g) {
   groups_.push_back(std::make_shared<Group>());
 }
 
-CommHandle* RankState::comm(int handle) {
-  if (handle <= 0 || size_t(handle) >= comms_.size() || !comms_[handle]) return nullptr;
-  return &*comms_[handle];
-}
-
 int RankState::addComm(std::shared_ptr<Communicator> comm, int errhandler) {
   for (size_t i = 3; i < comms_.size(); ++i) {
     if (!comms_[i]) {
@@ -75,12 +72,6 @@ int RankState::addComm(std::shared_ptr<Communicator> comm, int errhandler) {
 
 void RankState::freeComm(int handle) {
   if (handle > abi::kCommSelf && size_t(handle) < comms_.size()) comms_[handle].reset();
-}
-
-const Layout& RankState::type(int handle) {
-  static const Layout none;
-  if (handle <= 0 || size_t(handle) >= types_.size()) return none;
-  return types_[handle];
 }
 
 int RankState::addType(Layout layout) {
@@ -119,11 +110,6 @@ void RankState::freeOp(int handle) { ops_.erase(handle); }
 std::shared_ptr<Request> RankState::request(int handle) {
   if (handle <= 0 || size_t(handle) > requests_.size()) return nullptr;
   return requests_[handle - 1];
-}
-
-Request* RankState::borrowRequest(int handle) {
-  if (handle <= 0 || size_t(handle) > requests_.size()) return nullptr;
-  return requests_[handle - 1].get();
 }
 
 int RankState::newRequestHandle() {
@@ -259,8 +245,8 @@ HostCall::HostCall(void* instance, const char* callName)
     : granule(granule::Granule::fromHost(instance)),
       rank(granule.extension<RankState>()),
       name(callName),
-      memoryBase_(granule.memoryBase()),
-      memorySize_(granule.memorySize()) {}
+      memoryBase_(granule.linearMemory() ? granule.linearMemory()->base() : nullptr),
+      memorySize_(granule.linearMemory() ? granule.linearMemory()->sizeBytes() : 0) {}
 
 int HostCall::fail(int comm, int errorClass, const std::string& reason) {
   CommHandle* handle = rank.comm(comm);
@@ -275,7 +261,7 @@ int HostCall::fail(int comm, int errorClass, const std::string& reason) {
 void HostCall::leaveAbortedJob() { granule.exit(world().abortStatus()); }
 
 bool HostCall::refreshMemorySize() {
-  uint64_t size = granule.memorySize();
+  uint64_t size = granule.linearMemory() ? granule.linearMemory()->sizeBytes() : 0;
   if (size == memorySize_) return false;
   memorySize_ = size;
   return true;

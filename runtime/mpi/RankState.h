@@ -55,11 +55,17 @@ class RankState : public granule::HostExtension {
   bool initialized = false;
   bool finalized = false;
 
-  CommHandle* comm(int handle);
+  CommHandle* comm(int handle) {
+    if (handle <= 0 || size_t(handle) >= comms_.size() || !comms_[handle]) return nullptr;
+    return &*comms_[handle];
+  }
   int addComm(std::shared_ptr<Communicator> comm, int errhandler);
   void freeComm(int handle);
 
-  const Layout& type(int handle);  // null when not a live handle
+  const Layout& type(int handle) {  // null when not a live handle
+    if (handle <= 0 || size_t(handle) >= types_.size()) return noType_;
+    return types_[handle];
+  }
   int addType(Layout layout);
   void replaceType(int handle, Layout layout);
   void freeType(int handle);
@@ -73,7 +79,10 @@ class RankState : public granule::HostExtension {
   std::shared_ptr<Request> request(int handle);
   // The request behind a live handle, or null, without a reference-count
   // update: the table keeps it alive until the handle is freed or replaced.
-  Request* borrowRequest(int handle);
+  Request* borrowRequest(int handle) {
+    if (handle <= 0 || size_t(handle) > requests_.size()) return nullptr;
+    return requests_[handle - 1].get();
+  }
   int addRequest(std::shared_ptr<Request> request);
   // A handle for a send that completed when it started (an eager copy).
   // All of them share one Request, which saves a nonblocking send that
@@ -93,6 +102,7 @@ class RankState : public granule::HostExtension {
  private:
   std::vector<std::optional<CommHandle>> comms_;
   std::vector<Layout> types_;
+  Layout noType_;
   std::map<int, UserOp> ops_;
   int nextOp_ = abi::kLastPredefinedOp + 1;
   // Handle h is requests_[h - 1]; freed handles are reused, most recent
