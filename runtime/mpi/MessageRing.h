@@ -56,14 +56,6 @@ struct Arrival {
   std::shared_ptr<Request> rendezvous;
 };
 
-inline void prefetchForWrite(const void* address) {
-#if defined(__x86_64__) || defined(__i386__)
-  asm volatile("prefetchw %0" : : "m"(*static_cast<const char*>(address)));
-#else
-  __builtin_prefetch(address, 1);
-#endif
-}
-
 class MessageRing {
  public:
   static constexpr uint64_t kBytes = 128 << 10;
@@ -221,10 +213,6 @@ class MessageRing {
       record->state_.store(uint32_t(pendingSize_) | flags, std::memory_order_release);
     }
     tail_ += pendingSkip_ + pendingSize_;
-    // The line after the one the next record starts in was last read by
-    // the receiver; asking for it now lets taking it back overlap with the
-    // sender's other work rather than stall the sender's stores.
-    prefetchForWrite(ring_ + (tail_ + 64) % kBytes);
   }
 
   uint8_t* ring_;
