@@ -62,8 +62,9 @@ MessageRing* Mailbox::ring(int from) {
 void Mailbox::sendCopy(int from, const Envelope& envelope, const uint8_t* data,
                        const TypeLayout& type, int64_t count) {
   MessageRing* channel = ring(from);
-  if (uint8_t* room = channel->reserveEager(envelope)) {
-    packTyped(data, type, count, room);
+  if (MessageRing::Slot* slot = channel->reserve()) {
+    slot->envelope = envelope;
+    packTyped(data, type, count, slot->reserveData(envelope.bytes));
     channel->publish();
     return;
   }
@@ -80,7 +81,13 @@ bool Mailbox::send(int from, const std::shared_ptr<Request>& send, int64_t eager
     return true;
   }
   MessageRing* channel = ring(from);
-  if (!channel->sendRendezvous(envelope, send)) channel->spill(Arrival{envelope, nullptr, send});
+  if (MessageRing::Slot* slot = channel->reserve()) {
+    slot->envelope = envelope;
+    slot->rendezvous = send;
+    channel->publish();
+  } else {
+    channel->spill(Arrival{envelope, nullptr, send});
+  }
   return false;
 }
 
@@ -91,8 +98,8 @@ bool Mailbox::drainRings(Request* newest) {
   for (int from = 0; from < worldSize_; ++from) {
     MessageRing* ring = rings_[from].load(std::memory_order_acquire);
     if (!ring) continue;
-    while (MessageRing::Record* record = ring->front()) {
-      arrive(*record, newest);
+    while (MessageRing::Slot* slot = ring->front()) {
+      arrive(*slot, newest);
       ring->pop();
       arrived = true;
       if (newest && isCompleteNow(*newest)) return true;
@@ -134,19 +141,18 @@ void Mailbox::deliverArrival(const Arrival& arrival, Request& recv) {
     deliver(arrival.data.get(), byteLayout(), arrival.envelope.bytes, arrival.envelope, recv);
 }
 
-void Mailbox::arrive(MessageRing::Record& record, Request* newest) {
-  Envelope envelope = record.envelope();
+void Mailbox::arrive(MessageRing::Slot& slot, Request* newest) {
   std::shared_ptr<Request> hold;
-  Request* recv = takePosted(envelope, newest, hold);
+  Request* recv = takePosted(slot.envelope, newest, hold);
   if (!recv) {
-    unexpected_.push_back(record.take());
+    unexpected_.push_back(slot.take());
     return;
   }
-  if (record.isRendezvous()) {
-    std::shared_ptr<Request> send = record.takeRendezvous();
-    deliverRendezvous(envelope, *send, *recv);
+  if (slot.rendezvous) {
+    std::shared_ptr<Request> send = std::move(slot.rendezvous);
+    deliverRendezvous(slot.envelope, *send, *recv);
   } else {
-    deliver(record.data(), byteLayout(), envelope.bytes, envelope, *recv);
+    deliver(slot.data(), byteLayout(), slot.envelope.bytes, slot.envelope, *recv);
   }
 }
 

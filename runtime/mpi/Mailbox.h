@@ -73,7 +73,7 @@ class Mailbox {
   // instead of through the unexpected list. A receive whose message has
   // arrived by then never goes on the list at all.
   bool drainRings(Request* newest);
-  void arrive(MessageRing::Record& record, Request* newest);
+  void arrive(MessageRing::Slot& slot, Request* newest);
   void arrive(Arrival arrival, Request* newest);
   // The earliest posted receive that fits, removed (and kept alive by
   // `hold`), or else `newest` if it fits and is still pending; or null.
