@@ -93,35 +93,39 @@ bool Mailbox::send(int from, const std::shared_ptr<Request>& send, int64_t eager
 
 bool Mailbox::drain() { return drainRings(nullptr); }
 
-bool Mailbox::drainRings(const Request* until) {
+bool Mailbox::drainRings(Request* newest) {
   bool arrived = false;
   for (int from = 0; from < worldSize_; ++from) {
     MessageRing* ring = rings_[from].load(std::memory_order_acquire);
     if (!ring) continue;
     while (MessageRing::Slot* slot = ring->front()) {
-      arrive(*slot);
+      arrive(*slot, newest);
       ring->pop();
       arrived = true;
-      if (until && isCompleteNow(*until)) return true;
+      if (newest && isCompleteNow(*newest)) return true;
     }
     if (ring->spilling()) {
       ring->takeSpilled(spilled_);
-      for (Arrival& arrival : spilled_) arrive(std::move(arrival));
+      // Every spilled message is delivered or kept, even those behind
+      // `newest`'s: the ring's sender may spill again at once.
+      for (Arrival& arrival : spilled_) arrive(std::move(arrival), newest);
       spilled_.clear();
       arrived = true;
-      if (until && isCompleteNow(*until)) return true;
+      if (newest && isCompleteNow(*newest)) return true;
     }
   }
   return arrived;
 }
 
-std::shared_ptr<Request> Mailbox::takePosted(const Envelope& envelope) {
+Request* Mailbox::takePosted(const Envelope& envelope, Request* newest,
+                             std::shared_ptr<Request>& hold) {
   for (auto it = posted_.begin(); it != posted_.end(); ++it) {
     if (!envelopeMatches(**it, envelope)) continue;
-    std::shared_ptr<Request> recv = std::move(*it);
+    hold = std::move(*it);
     posted_.erase(it);
-    return recv;
+    return hold.get();
   }
+  if (newest && !isCompleteNow(*newest) && envelopeMatches(*newest, envelope)) return newest;
   return nullptr;
 }
 
@@ -137,8 +141,9 @@ void Mailbox::deliverArrival(const Arrival& arrival, Request& recv) {
     deliver(arrival.data.get(), byteLayout(), arrival.envelope.bytes, arrival.envelope, recv);
 }
 
-void Mailbox::arrive(MessageRing::Slot& slot) {
-  std::shared_ptr<Request> recv = takePosted(slot.envelope);
+void Mailbox::arrive(MessageRing::Slot& slot, Request* newest) {
+  std::shared_ptr<Request> hold;
+  Request* recv = takePosted(slot.envelope, newest, hold);
   if (!recv) {
     unexpected_.push_back(slot.take());
     return;
@@ -151,8 +156,9 @@ void Mailbox::arrive(MessageRing::Slot& slot) {
   }
 }
 
-void Mailbox::arrive(Arrival arrival) {
-  std::shared_ptr<Request> recv = takePosted(arrival.envelope);
+void Mailbox::arrive(Arrival arrival, Request* newest) {
+  std::shared_ptr<Request> hold;
+  Request* recv = takePosted(arrival.envelope, newest, hold);
   if (!recv) {
     unexpected_.push_back(std::move(arrival));
     return;
@@ -169,11 +175,12 @@ void Mailbox::post(const std::shared_ptr<Request>& recv) {
     return;
   }
   // Messages still in the rings were sent after every unexpected one, so
-  // the receive can wait among the posted ones for them: one that fits
-  // then goes straight from its slot into the receive buffer rather than
-  // through a copy on the unexpected list.
-  posted_.push_back(recv);
+  // the receive takes the first of them that no earlier posted receive
+  // takes, straight from its slot into the receive buffer rather than
+  // through a copy on the unexpected list; only if none has come yet does
+  // it wait among the posted ones.
   drainRings(recv.get());
+  if (!isCompleteNow(*recv)) posted_.push_back(recv);
 }
 
 std::optional<ProbeResult> Mailbox::probe(uint32_t context, int source, int tag) const {

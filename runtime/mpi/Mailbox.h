@@ -66,15 +66,18 @@ class Mailbox {
 
  private:
   MessageRing* ring(int from);
-  // drain(), which stops early once `until` (when not null) has matched:
-  // the messages behind it stay in their rings, where later receives take
-  // them straight into their buffers instead of through the unexpected
-  // list.
-  bool drainRings(const Request* until);
-  void arrive(MessageRing::Slot& slot);
-  void arrive(Arrival arrival);
-  // The earliest posted receive that fits, removed; or null.
-  std::shared_ptr<Request> takePosted(const Envelope& envelope);
+  // drain(), with `newest` (when not null) a receive being posted that
+  // ranks after every one on the posted list but is not on it yet. Stops
+  // once `newest` has matched: the messages behind it stay in their
+  // rings, where later receives take them straight into their buffers
+  // instead of through the unexpected list. A receive whose message has
+  // arrived by then never goes on the list at all.
+  bool drainRings(Request* newest);
+  void arrive(MessageRing::Slot& slot, Request* newest);
+  void arrive(Arrival arrival, Request* newest);
+  // The earliest posted receive that fits, removed (and kept alive by
+  // `hold`), or else `newest` if it fits and is still pending; or null.
+  Request* takePosted(const Envelope& envelope, Request* newest, std::shared_ptr<Request>& hold);
   void deliverRendezvous(const Envelope& envelope, Request& send, Request& recv);
   void deliverArrival(const Arrival& arrival, Request& recv);
 

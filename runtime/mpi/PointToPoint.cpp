@@ -97,7 +97,7 @@ u32 startSend(HostCall& call, u32 buf, int count, int type, int dest, int tag, i
     request->complete = true;
   }
   if (requestOut) {
-    call.store<int32_t>(requestOut, call.rank.addRequest(request));
+    call.store<int32_t>(requestOut, call.rank.addRequest(std::move(request)));
     return abi::kSuccess;
   }
   if (!call.world().waitFor(call.rank.worldRank, *request,
@@ -328,7 +328,7 @@ u32 Z_envZ_MPI_Irecv(void* instance, u32 buf, u32 count, u32 type, u32 source, u
                           error);
   if (!request) return error;
   if (request->kind == Request::Kind::Recv) call.world().startRecv(request);
-  call.store<int32_t>(requestOut, call.rank.addRequest(request));
+  call.store<int32_t>(requestOut, call.rank.addRequest(std::move(request)));
   return abi::kSuccess;
 }
 
@@ -749,7 +749,7 @@ u32 Z_envZ_MPI_Recv_init(void* instance, u32 buf, u32 count, u32 type, u32 sourc
   request->persistent = true;
   request->active = false;
   request->complete = true;
-  call.store<int32_t>(requestOut, call.rank.addRequest(request));
+  call.store<int32_t>(requestOut, call.rank.addRequest(std::move(request)));
   return abi::kSuccess;
 }
 

@@ -1,6 +1,8 @@
 //===- RankState.cpp - one rank's MPI handles and call context -------------===//
 #include "mpi/RankState.h"
 
+#include "snapshot/LinearMemory.h"
+
 namespace synergy::mpi {
 
 namespace {
@@ -43,6 +45,10 @@ RankState::RankState(granule::Granule& g) : granule(g) {
   completedSend_.kind = Request::Kind::Send;
   completedSend_.owner = worldRank;
   completedSend_.complete = true;
+  // A pointer that owns nothing: the rank owns the Request, and the
+  // handle's copies (made and freed once per eager MPI_Isend) need no
+  // reference-count update.
+  completedSendHandle_ = std::shared_ptr<Request>(std::shared_ptr<Request>(), &completedSend_);
   comms_.resize(3);
   comms_[abi::kCommWorld] = CommHandle{rankLocal(world->worldComm()), abi::kErrorsAreFatal};
   comms_[abi::kCommSelf] = CommHandle{rankLocal(world->selfComm(worldRank)), abi::kErrorsAreFatal};
@@ -51,11 +57,6 @@ RankState::RankState(granule::Granule& g) : granule(g) {
     types_.push_back(rankLocal(predefinedLayout(handle)));
   groups_.push_back(nullptr);
   groups_.push_back(std::make_shared<Group>());
-}
-
-CommHandle* RankState::comm(int handle) {
-  if (handle <= 0 || size_t(handle) >= comms_.size() || !comms_[handle]) return nullptr;
-  return &*comms_[handle];
 }
 
 int RankState::addComm(std::shared_ptr<Communicator> comm, int errhandler) {
@@ -71,12 +72,6 @@ int RankState::addComm(std::shared_ptr<Communicator> comm, int errhandler) {
 
 void RankState::freeComm(int handle) {
   if (handle > abi::kCommSelf && size_t(handle) < comms_.size()) comms_[handle].reset();
-}
-
-const Layout& RankState::type(int handle) {
-  static const Layout none;
-  if (handle <= 0 || size_t(handle) >= types_.size()) return none;
-  return types_[handle];
 }
 
 int RankState::addType(Layout layout) {
@@ -117,27 +112,30 @@ std::shared_ptr<Request> RankState::request(int handle) {
   return requests_[handle - 1];
 }
 
-Request* RankState::borrowRequest(int handle) {
-  if (handle <= 0 || size_t(handle) > requests_.size()) return nullptr;
-  return requests_[handle - 1].get();
-}
-
-int RankState::addRequest(std::shared_ptr<Request> request) {
+int RankState::newRequestHandle() {
   if (freeRequests_.empty()) {
-    requests_.push_back(std::move(request));
+    requests_.emplace_back();
     return int(requests_.size());
   }
   int handle = freeRequests_.back();
   freeRequests_.pop_back();
+  return handle;
+}
+
+int RankState::addRequest(std::shared_ptr<Request> request) {
+  int handle = newRequestHandle();
   requests_[handle - 1] = std::move(request);
   return handle;
 }
 
 int RankState::addCompletedSend() {
-  // A pointer that owns nothing: the rank owns the Request, and the
-  // handle's copies (made and freed once per eager MPI_Isend) need no
-  // reference-count update.
-  return addRequest(std::shared_ptr<Request>(std::shared_ptr<Request>(), &completedSend_));
+  // Copied from a member rather than from a pointer made here: right after
+  // a send has filled its ring slot, reloading a pointer just stored
+  // would wait for every pending store to reach the cache, the slot's
+  // too, whose line is still on its way from the receiver.
+  int handle = newRequestHandle();
+  requests_[handle - 1] = completedSendHandle_;
+  return handle;
 }
 
 void RankState::replaceRequest(int handle, std::shared_ptr<Request> request) {
@@ -246,7 +244,9 @@ const char* errorClassText(int errorClass) {
 HostCall::HostCall(void* instance, const char* callName)
     : granule(granule::Granule::fromHost(instance)),
       rank(granule.extension<RankState>()),
-      name(callName) {}
+      name(callName),
+      memoryBase_(granule.linearMemory() ? granule.linearMemory()->base() : nullptr),
+      memorySize_(granule.linearMemory() ? granule.linearMemory()->sizeBytes() : 0) {}
 
 int HostCall::fail(int comm, int errorClass, const std::string& reason) {
   CommHandle* handle = rank.comm(comm);
@@ -260,23 +260,25 @@ int HostCall::fail(int comm, int errorClass, const std::string& reason) {
 
 void HostCall::leaveAbortedJob() { granule.exit(world().abortStatus()); }
 
-uint8_t* HostCall::bytes(uint64_t addr, uint64_t count) {
-  uint64_t size = granule.memorySize();
-  if (addr > size || count > size - addr) return nullptr;
-  return granule.memoryBase() + addr;
+bool HostCall::refreshMemorySize() {
+  uint64_t size = granule.linearMemory() ? granule.linearMemory()->sizeBytes() : 0;
+  if (size == memorySize_) return false;
+  memorySize_ = size;
+  return true;
 }
 
 uint8_t* HostCall::typedBuffer(uint32_t addr, const TypeLayout& type, int64_t count, bool& ok) {
   ByteSpan span = touchedSpan(type, count);
   ok = true;
-  if (span.empty()) return granule.memoryBase() + addr;
+  if (span.empty()) return memoryBase_ + addr;
   int64_t first = int64_t(addr) + span.first;
   int64_t last = int64_t(addr) + span.last;
-  if (first < 0 || uint64_t(last) > granule.memorySize()) {
+  if (first < 0 || (uint64_t(last) > memorySize_ &&
+                    (!refreshMemorySize() || uint64_t(last) > memorySize_))) {
     ok = false;
     return nullptr;
   }
-  return granule.memoryBase() + addr;
+  return memoryBase_ + addr;
 }
 
 bool HostCall::storeStatus(uint32_t addr, int source, int tag, int error, int64_t count) {

@@ -55,11 +55,17 @@ class RankState : public granule::HostExtension {
   bool initialized = false;
   bool finalized = false;
 
-  CommHandle* comm(int handle);
+  CommHandle* comm(int handle) {
+    if (handle <= 0 || size_t(handle) >= comms_.size() || !comms_[handle]) return nullptr;
+    return &*comms_[handle];
+  }
   int addComm(std::shared_ptr<Communicator> comm, int errhandler);
   void freeComm(int handle);
 
-  const Layout& type(int handle);  // null when not a live handle
+  const Layout& type(int handle) {  // null when not a live handle
+    if (handle <= 0 || size_t(handle) >= types_.size()) return noType_;
+    return types_[handle];
+  }
   int addType(Layout layout);
   void replaceType(int handle, Layout layout);
   void freeType(int handle);
@@ -73,7 +79,10 @@ class RankState : public granule::HostExtension {
   std::shared_ptr<Request> request(int handle);
   // The request behind a live handle, or null, without a reference-count
   // update: the table keeps it alive until the handle is freed or replaced.
-  Request* borrowRequest(int handle);
+  Request* borrowRequest(int handle) {
+    if (handle <= 0 || size_t(handle) > requests_.size()) return nullptr;
+    return requests_[handle - 1].get();
+  }
   int addRequest(std::shared_ptr<Request> request);
   // A handle for a send that completed when it started (an eager copy).
   // All of them share one Request, which saves a nonblocking send that
@@ -93,13 +102,16 @@ class RankState : public granule::HostExtension {
  private:
   std::vector<std::optional<CommHandle>> comms_;
   std::vector<Layout> types_;
+  Layout noType_;
   std::map<int, UserOp> ops_;
   int nextOp_ = abi::kLastPredefinedOp + 1;
   // Handle h is requests_[h - 1]; freed handles are reused, most recent
   // first, so that a window of nonblocking calls keeps reusing a few slots.
   std::vector<std::shared_ptr<Request>> requests_;
   std::vector<int> freeRequests_;
+  int newRequestHandle();  // an empty entry of requests_
   Request completedSend_;
+  std::shared_ptr<Request> completedSendHandle_;
   std::vector<std::shared_ptr<const Group>> groups_;
   std::map<int, std::shared_ptr<Window>> windows_;
   int nextWindow_ = 1;
@@ -127,7 +139,12 @@ class HostCall {
   [[noreturn]] void leaveAbortedJob();
 
   // Guest memory [addr, addr+bytes), or nullptr when outside linear memory.
-  uint8_t* bytes(uint64_t addr, uint64_t bytes);
+  uint8_t* bytes(uint64_t addr, uint64_t count) {
+    if (addr > memorySize_ || count > memorySize_ - addr) {
+      if (!refreshMemorySize() || addr > memorySize_ || count > memorySize_ - addr) return nullptr;
+    }
+    return memoryBase_ + addr;
+  }
   // A typed buffer: the host address of guest `addr` when every byte that
   // `count` instances of `type` touch lies in linear memory.
   uint8_t* typedBuffer(uint32_t addr, const TypeLayout& type, int64_t count, bool& ok);
@@ -147,6 +164,17 @@ class HostCall {
   }
   // Writes a status unless `addr` is MPI_STATUS_IGNORE.
   bool storeStatus(uint32_t addr, int source, int tag, int error, int64_t bytes);
+
+ private:
+  // Looks at the memory's size again; true when it has grown. A call reads
+  // its arguments many times, so it takes the size once, at the start,
+  // and again only when an address seems out of bounds: guest code it
+  // runs (a user-defined reduction) may have grown the memory meanwhile.
+  // The base never moves.
+  bool refreshMemorySize();
+
+  uint8_t* memoryBase_;
+  uint64_t memorySize_;
 };
 
 }  // namespace synergy::mpi

@@ -242,17 +242,11 @@ bool World::sendEager(int from, const Envelope& envelope, const uint8_t* data,
   return true;
 }
 
-void World::startRecv(const std::shared_ptr<Request>& recv) { mailboxes_[recv->owner]->post(recv); }
-
 void World::sendMatched(Request& send) {
   int owner = send.owner;
   markComplete(send);
   notify(owner);
 }
-
-void World::progress(int rank) { mailboxes_[rank]->drain(); }
-
-bool World::isComplete(const Request& request) { return isCompleteNow(request); }
 
 void World::yieldIfSharingCpus() {
   if (!ranksOwnCpus_) std::this_thread::yield();

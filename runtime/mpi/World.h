@@ -226,7 +226,7 @@ class World {
   // Point to point, called on the owning rank's thread. Starting may
   // complete the request at once.
   void startSend(const std::shared_ptr<Request>& send, int destWorldRank);
-  void startRecv(const std::shared_ptr<Request>& recv);
+  void startRecv(const std::shared_ptr<Request>& recv) { mailboxes_[recv->owner]->post(recv); }
   // Sends a copy of `count` instances of `type` at `data` from `from`, when
   // the message is short enough to go eager; false, sending nothing,
   // otherwise.
@@ -241,8 +241,8 @@ class World {
                                        const WaitInfo& info, bool& aborted);
   // Matches whatever has arrived for `rank`, before a Test looks at its
   // requests.
-  void progress(int rank);
-  bool isComplete(const Request& request);
+  void progress(int rank) { mailboxes_[rank]->drain(); }
+  bool isComplete(const Request& request) { return isCompleteNow(request); }
   // Called after an unsuccessful Test or Iprobe: when ranks share CPUs, a
   // rank spinning on those gives its CPU to the rank it waits for.
   void yieldIfSharingCpus();

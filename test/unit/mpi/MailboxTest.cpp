@@ -117,6 +117,35 @@ TEST(MailboxTest, ReceivesPostedFirstMatchInPostingOrder) {
   EXPECT_FALSE(isCompleteNow(*byTag));
 }
 
+// A receive being posted takes a message waiting in the ring only when no
+// receive posted before it fits that message.
+TEST(MailboxTest, ReceiveBeingPostedRanksAfterPostedOnes) {
+  Mailbox box(2, [](Request& send) { markComplete(send); });
+  std::vector<int32_t> first(64), second(64), third(64);
+  auto byTag = makeRecv(first, 1, 5);
+  box.post(byTag);
+  EXPECT_FALSE(isCompleteNow(*byTag));
+  auto five = payload(5), six = payload(6), seven = payload(7);
+  box.send(1, makeSend(five, 5, false), kEagerLimit);
+  box.send(1, makeSend(six, 6, false), kEagerLimit);
+  box.send(1, makeSend(seven, 7, false), kEagerLimit);
+  auto any = makeRecv(second, synergy::mpi::abi::kAnySource, synergy::mpi::abi::kAnyTag);
+  box.post(any);
+  ASSERT_TRUE(isCompleteNow(*byTag));
+  ASSERT_TRUE(isCompleteNow(*any));
+  EXPECT_EQ(first[0], 5);
+  EXPECT_EQ(byTag->statusTag, 5);
+  EXPECT_EQ(second[0], 6);
+  EXPECT_EQ(any->statusTag, 6);
+  // The third message stayed in the ring, behind the one `any` took.
+  EXPECT_FALSE(box.probe(kContext, 1, 7));
+  auto last = makeRecv(third, 1, 7);
+  box.post(last);
+  ASSERT_TRUE(isCompleteNow(*last));
+  EXPECT_EQ(third[0], 7);
+  EXPECT_EQ(last->statusBytes, int64_t(seven.size() * 4));
+}
+
 TEST(MailboxTest, DrainsWhileTheSenderSends) {
   Mailbox box(2, [](Request& send) { markComplete(send); });
   constexpr int kCount = 50000;
