@@ -72,7 +72,7 @@ class Emitter {
     out_ += "  output wire [15:0] __task,\n  output wire __done,\n";
     out_ += "  output wire __there_are_updates,\n";
     out_ += "  input wire __open_loop,\n  input wire [31:0] __open_loop_n,\n";
-    out_ += "  output wire __open_loop_active,\n  output wire [31:0] __ticks_run,\n";
+    out_ += "  output wire __open_loop_active,\n  output wire [31:0] __ticks_left,\n";
     out_ += "  input wire [15:0] __sa_id,\n  input wire [31:0] __sa_index,\n";
     out_ += "  input wire [15:0] __sa_word,\n  input wire __sa_we,\n";
     out_ += "  input wire [63:0] __sa_wdata,\n  output reg [63:0] __sa_rdata\n);\n";
@@ -104,7 +104,8 @@ class Emitter {
     // The __task port is 16 bits wide; the register needs only the ids.
     line(2, "reg " + range(bitsFor(d_.tasks.size() + 1)) + "__task_r = 0;");
     line(2, "reg __ol_active = 1'b0;");
-    line(2, "reg [31:0] __ol_ticks = 32'd0;");
+    line(2, "reg [31:0] __ol_left = 32'd0;");
+    if (d_.negedgeIsIdle) line(2, "reg __ol_two_ticks = 1'b0;");
     for (const std::string& f : d_.functions) out_ += f + "\n";
     for (const std::string& a : d_.netlist) line(2, a);
     for (const StmtPtr& body : d_.combinationalBlocks) {
@@ -120,7 +121,7 @@ class Emitter {
     line(2, "assign __done = __state == 0 && __task_r == 16'd0 && !(" + d_.guardChanged + ");");
     line(2, "assign __there_are_updates = " + pending_ + ";");
     line(2, "assign __open_loop_active = __ol_active;");
-    line(2, "assign __ticks_run = __ol_ticks;");
+    line(2, "assign __ticks_left = __ol_left;");
   }
 
   // Nets, combinational outputs and ROMs are never saved, so the runtime
@@ -216,28 +217,36 @@ class Emitter {
     line(4, "end else begin");
     line(6, "if (__cont) __task_r = 16'd0;");
     line(6, "if (__open_loop) begin");
-    line(8, "__ol_active = 1'b1; __ol_ticks = 32'd0;");
+    line(8, "__ol_active = 1'b1; __ol_left = __open_loop_n;");
     line(6, "end");
     // A tick boundary: idle, no trap, nothing triggered, nothing to latch.
+    // The run counts down the ticks it has left: a compare with zero and a
+    // decrement are cheaper than counting up to a compare with the input.
     line(6, "if (__ol_active && __state == 0 && __task_r == 16'd0 && !(" + d_.guardChanged +
                 ") && !(" + pending_ + ")) begin");
-    line(8, "if (__ol_ticks == __open_loop_n) begin");
+    line(8, "if (__ol_left == 32'd0) begin");
     line(10, "__ol_active = 1'b0;");
     line(8, "end else begin");
     if (d_.clockVar >= 0) {
       const std::string& clk = d_.vars[d_.clockVar].ident;
       line(10, clk + " = ~" + clk + ";");
     }
-    line(10, "__ol_ticks = __ol_ticks + 32'd1;");
     if (d_.negedgeIsIdle) {
-      // The falling edge's pass would fire nothing (findIdleNegedge): do its
-      // history updates here and go on to the rising edge.
+      // The falling edge's pass would fire nothing (findIdleNegedge): when a
+      // second tick is left, run it here and go on to the rising edge. All
+      // that pass changes is the clock's history: the boundary saw every
+      // other guard variable unchanged, the falling clock changes none of
+      // them, and the rising edge's pass start rewrites the fire flags. One
+      // subtraction of 1 or 2 serves both cases.
       const std::string& clk = d_.vars[d_.clockVar].ident;
-      line(10, "if (!" + clk + " && __ol_ticks != __open_loop_n) begin");
-      for (const std::string& s : d_.passStart) line(12, s);
+      line(10, "__ol_two_ticks = !" + clk + " && __ol_left != 32'd1;");
+      line(10, "__ol_left = __ol_left - {30'd0, __ol_two_ticks, !__ol_two_ticks};");
+      line(10, "if (__ol_two_ticks) begin");
+      if (!d_.clockHistoryUpdate.empty()) line(12, d_.clockHistoryUpdate);
       line(12, clk + " = ~" + clk + ";");
-      line(12, "__ol_ticks = __ol_ticks + 32'd1;");
       line(10, "end");
+    } else {
+      line(10, "__ol_left = __ol_left - 32'd1;");
     }
     line(8, "end");
     line(6, "end");
