@@ -37,7 +37,7 @@
 // CHECK-NEXT: __finishing = 1'b1;
 // CHECK-NEXT: __task_r = 16'd4; __state = 4'd0;
 // CHECK-NEXT: end
-// CHECK-NEXT: if (__ol_active && __state == 0
+// CHECK-NEXT: if (__task_r != 16'd0) __ol_active = 1'b0;
 
 // GONE: if (__task_r == 16'd0 && __state == 1) begin
 // GONE-NOT: {{^ *}}__state =
