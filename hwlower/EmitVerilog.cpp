@@ -13,7 +13,8 @@
 //      then the states follow in id order (Fig. 5), each an
 //      `if (__task == 0 && __state == k)`, so control falls through forward
 //      transitions within one cycle and stops at a trap; in open loop the
-//      NBAs of a finished pass are latched in the same cycle.
+//      NBAs of a finished pass are latched in the same cycle, by the same
+//      statements as in 2 (each NBA commit is a write port of its target).
 // State reads are combinational (`always @*` over the id; nets and other
 // derived state only where a task reads them), and so are the
 // continuous assigns and the blocks keepCombinationalBlocks kept. The only
@@ -72,7 +73,7 @@ class Emitter {
     out_ += "  output wire [15:0] __task,\n  output wire __done,\n";
     out_ += "  output wire __there_are_updates,\n";
     out_ += "  input wire __open_loop,\n  input wire [31:0] __open_loop_n,\n";
-    out_ += "  output wire __open_loop_active,\n  output wire [31:0] __ticks_run,\n";
+    out_ += "  output wire __open_loop_active,\n  output wire [31:0] __ticks_left,\n";
     out_ += "  input wire [15:0] __sa_id,\n  input wire [31:0] __sa_index,\n";
     out_ += "  input wire [15:0] __sa_word,\n  input wire __sa_we,\n";
     out_ += "  input wire [63:0] __sa_wdata,\n  output reg [63:0] __sa_rdata\n);\n";
@@ -105,7 +106,8 @@ class Emitter {
     // The __task port is 16 bits wide; the register needs only the ids.
     line(2, "reg " + range(bitsFor(d_.tasks.size() + 1)) + "__task_r = 0;");
     line(2, "reg __ol_active = 1'b0;");
-    line(2, "reg [31:0] __ol_ticks = 32'd0;");
+    line(2, "reg [31:0] __ol_left = 32'd0;");
+    if (d_.negedgeIsIdle) line(2, "reg __ol_two_ticks = 1'b0;");
     for (const std::string& f : d_.functions) out_ += f + "\n";
     for (const std::string& a : d_.netlist) line(2, a);
     for (const StmtPtr& body : d_.combinationalBlocks) {
@@ -121,7 +123,7 @@ class Emitter {
     line(2, "assign __done = __state == 0 && __task_r == 16'd0 && !(" + d_.guardChanged + ");");
     line(2, "assign __there_are_updates = " + pending_ + ";");
     line(2, "assign __open_loop_active = __ol_active;");
-    line(2, "assign __ticks_run = __ol_ticks;");
+    line(2, "assign __ticks_left = __ol_left;");
   }
 
   // Nets, combinational outputs and ROMs are never saved, so the runtime
@@ -212,52 +214,64 @@ class Emitter {
     line(2, "always @(posedge __clk) begin");
     line(4, "if (__sa_we) begin");
     stateWrite(6);
-    line(4, "end else if (__update) begin");
-    commits(6);
     line(4, "end else begin");
-    line(6, "if (__cont) __task_r = 16'd0;");
-    line(6, "if (__open_loop) begin");
-    line(8, "__ol_active = 1'b1; __ol_ticks = 32'd0;");
-    line(6, "end");
+    line(6, "if (!__update) begin");
+    line(8, "if (__cont) __task_r = 16'd0;");
+    line(8, "if (__open_loop) begin");
+    line(10, "__ol_active = 1'b1; __ol_left = __open_loop_n;");
+    line(8, "end");
     // A tick boundary: idle, no trap, nothing triggered, nothing to latch.
-    line(6, "if (__ol_active && __state == 0 && __task_r == 16'd0 && !(" + d_.guardChanged +
+    // The run counts down the ticks it has left: a compare with zero and a
+    // decrement are cheaper than counting up to a compare with the input.
+    line(8, "if (__ol_active && __state == 0 && __task_r == 16'd0 && !(" + d_.guardChanged +
                 ") && !(" + pending_ + ")) begin");
-    line(8, "if (__ol_ticks == __open_loop_n) begin");
-    line(10, "__ol_active = 1'b0;");
-    line(8, "end else begin");
+    line(10, "if (__ol_left == 32'd0) begin");
+    line(12, "__ol_active = 1'b0;");
+    line(10, "end else begin");
     if (d_.clockVar >= 0) {
       const std::string& clk = d_.vars[d_.clockVar].ident;
-      line(10, clk + " = ~" + clk + ";");
-    }
-    line(10, "__ol_ticks = __ol_ticks + 32'd1;");
-    if (d_.negedgeIsIdle) {
-      // The falling edge's pass would fire nothing (findIdleNegedge): do its
-      // history updates here and go on to the rising edge.
-      const std::string& clk = d_.vars[d_.clockVar].ident;
-      line(10, "if (!" + clk + " && __ol_ticks != __open_loop_n) begin");
-      for (const std::string& s : d_.passStart) line(12, s);
       line(12, clk + " = ~" + clk + ";");
-      line(12, "__ol_ticks = __ol_ticks + 32'd1;");
-      line(10, "end");
     }
+    if (d_.negedgeIsIdle) {
+      // The falling edge's pass would fire nothing (findIdleNegedge): when a
+      // second tick is left, run it here and go on to the rising edge. All
+      // that pass changes is the clock's history: the boundary saw every
+      // other guard variable unchanged, the falling clock changes none of
+      // them, and the rising edge's pass start rewrites the fire flags. One
+      // subtraction of 1 or 2 serves both cases.
+      const std::string& clk = d_.vars[d_.clockVar].ident;
+      line(12, "__ol_two_ticks = !" + clk + " && __ol_left != 32'd1;");
+      line(12, "__ol_left = __ol_left - {30'd0, __ol_two_ticks, !__ol_two_ticks};");
+      line(12, "if (__ol_two_ticks) begin");
+      if (!d_.clockHistoryUpdate.empty()) line(14, d_.clockHistoryUpdate);
+      line(14, clk + " = ~" + clk + ";");
+      line(12, "end");
+    } else {
+      line(12, "__ol_left = __ol_left - 32'd1;");
+    }
+    line(10, "end");
     line(8, "end");
-    line(6, "end");
-    line(6, "if (__state == 0 && __task_r == 16'd0 && (" + d_.guardChanged + ")) begin");
-    for (const std::string& s : d_.passStart) line(8, s);
-    line(8, "__state = 1;");
-    line(6, "end");
+    line(8, "if (__state == 0 && __task_r == 16'd0 && (" + d_.guardChanged + ")) begin");
+    for (const std::string& s : d_.passStart) line(10, s);
+    line(10, "__state = 1;");
+    line(8, "end");
     for (const MachineState& s : d_.states) {
       if (s.id == 0) continue;
-      line(6, "if (__task_r == 16'd0 && __state == " + std::to_string(s.id) + ") begin");
-      for (const StmtPtr& st : s.stmts) printStmt(*st, 8);
-      printExit(s, 8);
+      line(8, "if (__task_r == 16'd0 && __state == " + std::to_string(s.id) + ") begin");
+      for (const StmtPtr& st : s.stmts) printStmt(*st, 10);
+      printExit(s, 10);
+      line(8, "end");
+    }
+    line(8, "if (__task_r != 16'd0) __ol_active = 1'b0;");
+    line(6, "end");
+    // One copy of the commits for both cases: __update, and open loop once a
+    // pass is over.
+    if (!d_.nbaCommits.empty()) {
+      line(6, "if (__update || (__ol_active && __state == 0 && __task_r == 16'd0 && !(" + d_.guardChanged +
+                  "))) begin");
+      commits(8);
       line(6, "end");
     }
-    line(6, "if (__ol_active && __state == 0 && __task_r == 16'd0 && !(" + d_.guardChanged +
-                ")) begin");
-    commits(8);
-    line(6, "end");
-    line(6, "if (__task_r != 16'd0) __ol_active = 1'b0;");
     line(4, "end");
     line(2, "end");
   }

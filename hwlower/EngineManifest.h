@@ -45,10 +45,10 @@
 //                                    changed: evaluate has reached quiescence
 //   output        __there_are_updates  some non-blocking update is pending
 //   input         __open_loop        pulse: start an open-loop run of __open_loop_n ticks
-//   input  [31:0] __open_loop_n      held while __open_loop_active (the engine
-//                                    counts ticks up to it instead of copying it)
+//   input  [31:0] __open_loop_n      ticks to run, read at the __open_loop edge
 //   output        __open_loop_active open-loop run in progress
-//   output [31:0] __ticks_run        ticks started by the current/last open-loop run
+//   output [31:0] __ticks_left       ticks of the current/last open-loop run not
+//                                    started yet (ticks run = N - __ticks_left)
 //   input  [15:0] __sa_id            state-access: variable id (StateVar::id)
 //   input  [31:0] __sa_index         element for memories (0 for scalars)
 //   input  [15:0] __sa_word          64-bit word within the element (LSW = 0)
@@ -85,11 +85,11 @@
 //   Tick 0 runs every `initial` block once (the engine arms them at reset).
 //   Open loop (at a tick boundary only, i.e. after step 4, no task pending):
 //     set __open_loop_n=N and __open_loop=1 for one edge, then edge until
-//     __open_loop_active==0, holding __open_loop_n. The engine performs steps 1-3 itself for up to N
+//     __open_loop_active==0. The engine performs steps 1-3 itself for up to N
 //     ticks. It stops early with __task != 0 while tick number
-//     (ticks before + __ticks_run) is still in progress: the runtime services
+//     (ticks before + N - __ticks_left) is still in progress: the runtime services
 //     that task and finishes the tick with steps 2-4 itself. When it stops
-//     without a task, __ticks_run == N ticks were completed (step 4 is not
+//     without a task, __ticks_left == 0: N ticks were completed (step 4 is not
 //     performed by the engine: do not use open loop while $monitor is active).
 //
 // TASK ARGUMENTS: Verilog arguments in source order. For $display-like tasks

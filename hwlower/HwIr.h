@@ -233,6 +233,10 @@ struct Design {
   std::vector<CoreConjunct> core;
   bool negedgeIsIdle = false;          // no event fires at the clock's falling edge
   std::vector<std::string> passStart;  // statements that open a pass of the core
+  // `__prev_clock = clock;` when the clock is a guard variable: at an idle
+  // falling edge (negedgeIsIdle) the only statement of passStart that
+  // changes anything the next pass reads.
+  std::string clockHistoryUpdate;
   std::string guardChanged;            // true when some guard variable changed
   std::vector<NbaCommit> nbaCommits;
   std::vector<std::string> extraDecls;  // declarations made by passes

@@ -47,6 +47,9 @@ void findPassLocalVariables(Design& design);
 // LowerCoreToStateMachine.cpp (Fig. 5): states end at tasks and at branches
 // around tasks or loops.
 void lowerCoreToStateMachine(Design& design, Diagnostics& diags);
+// ThreadPassThroughStates.cpp: transitions skip states that only jump; the
+// states left unreachable are dropped and the rest renumbered densely.
+void threadPassThroughStates(Design& design);
 // AssignStateIds.cpp: every stateful variable gets a state-access id.
 void assignStateIds(Design& design);
 // EmitVerilog.cpp: the synergy_engine module text.

@@ -97,6 +97,9 @@ bool lowerDesign(Design& design, Diagnostics& diags, EngineManifest& manifest) {
   // Fig. 5.
   if (!stage("lower-core-to-state-machine")) return false;
   lowerCoreToStateMachine(design, diags);
+  // Before emitting: fewer states mean fewer compares and a narrower __state.
+  if (!stage("thread-pass-through-states")) return false;
+  threadPassThroughStates(design);
   // Ids last among the passes: every variable now exists.
   if (!stage("assign-state-ids")) return false;
   assignStateIds(design);

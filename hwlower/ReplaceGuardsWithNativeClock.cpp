@@ -21,8 +21,9 @@
 //
 // Runs after mergeProcessesIntoCore.
 // Guarantees: each conjunct body is `if (__fire_k) <original body>`;
-// Design::passStart and Design::guardChanged are set; `__prev_*` and
-// `__init_pending` are Internal variables (so $save/$restart keep them).
+// Design::passStart, Design::clockHistoryUpdate and Design::guardChanged
+// are set; `__prev_*` and `__init_pending` are Internal variables (so
+// $save/$restart keep them).
 //
 //===----------------------------------------------------------------------===//
 #include "hwlower/Passes.h"
@@ -138,6 +139,7 @@ void replaceGuardsWithNativeClock(Design& design) {
     const Var& var = design.vars[v];
     std::string cur = needsWholeValue[v] || var.width == 1 ? var.ident : var.ident + "[0]";
     design.passStart.push_back(prevOf[v] + " = " + cur + ";");
+    if (v == design.clockVar) design.clockHistoryUpdate = design.passStart.back();
   }
   if (anyInitial) design.passStart.push_back("__init_pending = 1'b0;");
 }

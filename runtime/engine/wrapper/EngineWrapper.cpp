@@ -99,7 +99,7 @@ uint32_t synergy_engine_open_loop(SynergyEngine* engine, uint32_t ticks, uint32_
   edgeWith(engine, top.PORT(open_loop));
   while (top.PORT(open_loop_active) && top.PORT(task) == 0)
     edge(engine);
-  *ticksRun = top.PORT(ticks_run);
+  *ticksRun = ticks - top.PORT(ticks_left);
   return top.PORT(task);
 }
 

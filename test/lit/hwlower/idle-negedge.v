@@ -2,7 +2,8 @@
 // clock's falling edge, the tick boundary runs that tick on the spot (edge
 // history only) and goes on to the rising edge in the same native cycle. A
 // design with a negedge process, or with an event on a net that follows
-// the clock, keeps one tick per cycle.
+// the clock, keeps one tick per cycle. The idle tick changes only the
+// clock's history, and the ticks left go down by 2 instead of 1.
 // RUN: synergy-hwc -top idle %s --emit-verilog %t.idle.v
 // RUN: FileCheck %s --check-prefix=IDLE < %t.idle.v
 // RUN: synergy-hwc -top falling %s --emit-verilog %t.falling.v
@@ -14,17 +15,16 @@
 // REQUIRES: yosys
 
 // IDLE: clock = ~clock;
-// IDLE-NEXT: __ol_ticks = __ol_ticks + 32'd1;
-// IDLE-NEXT: if (!clock && __ol_ticks != __open_loop_n) begin
-// IDLE-NEXT: __pos_clock = clock & ~__prev_clock;
-// IDLE: __prev_clock = clock;
-// IDLE: clock = ~clock;
-// IDLE-NEXT: __ol_ticks = __ol_ticks + 32'd1;
+// IDLE-NEXT: __ol_two_ticks = !clock && __ol_left != 32'd1;
+// IDLE-NEXT: __ol_left = __ol_left - {30'd0, __ol_two_ticks, !__ol_two_ticks};
+// IDLE-NEXT: if (__ol_two_ticks) begin
+// IDLE-NEXT: __prev_clock = clock;
+// IDLE-NEXT: clock = ~clock;
 // IDLE-NEXT: end
 
 // BUSY: clock = ~clock;
-// BUSY-NEXT: __ol_ticks = __ol_ticks + 32'd1;
-// BUSY-NOT: if (!clock
+// BUSY-NEXT: __ol_left = __ol_left - 32'd1;
+// BUSY-NOT: __ol_two_ticks
 // BUSY: end
 
 // YOSYS-NOT: Number of processes: {{ *[1-9]}}

@@ -9,10 +9,12 @@
 // CHECK: reg [7:0] __nbs_mem [0:3];
 // CHECK-NEXT: reg [3:0] __nbsp_mem = 0;
 // CHECK: assign __there_are_updates = (|__nbsp_mem);
-// CHECK: end else if (__update) begin
-// CHECK-NEXT: if (|__nbsp_mem) begin for (__nbk = 0; __nbk < 4; __nbk = __nbk + 1) if (__nbsp_mem[__nbk]) mem[__nbk] = __nbs_mem[__nbk]; __nbsp_mem = 0; end
+// CHECK: end else begin
+// CHECK-NEXT: if (!__update) begin
 // CHECK: for (i = {{.*}}) begin
 // CHECK-NEXT: __nbs_mem[i] = {{.*}}; __nbsp_mem[i] = 1'b1;
+// CHECK: if (__update || (__ol_active && {{.*}})) begin
+// CHECK-NEXT: if (|__nbsp_mem) begin for (__nbk = 0; __nbk < 4; __nbk = __nbk + 1) if (__nbsp_mem[__nbk]) mem[__nbk] = __nbs_mem[__nbk]; __nbsp_mem = 0; end
 
 // YOSYS-NOT: Number of processes: {{ *[1-9]}}
 // YOSYS: Number of cells:

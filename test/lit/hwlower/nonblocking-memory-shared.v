@@ -10,12 +10,13 @@
 // CHECK: reg [5:0] __nbai_0 = 0;
 // CHECK: reg [5:0] __nbai_1 = 0;
 // CHECK: assign __there_are_updates = __nbap_0 | __nbap_1;
-// CHECK: if (__nbap_0) begin mem[__nbai_0] = __nbav_0; __nbap_0 = 1'b0; end
-// CHECK-NEXT: if (__nbap_1) begin mem[__nbai_1] = __nbav_1; __nbap_1 = 1'b0; end
 // CHECK: __nbav_0 = b; __nbai_0 = $unsigned({{.*}}a}); __nbap_0 = 1'b1;
 // CHECK: __nbav_0 = a; __nbai_0 = $unsigned({{.*}}b}); __nbap_0 = 1'b1;
 // CHECK: __nbav_0 = 4'b0001; __nbai_0 = $unsigned(2'sb00); __nbap_0 = 1'b1;
 // CHECK: __nbav_1 = 4'b0000; __nbai_1 = $unsigned({{.*}}); __nbap_1 = 1'b1;
+// CHECK: if (__nbap_0) begin mem[__nbai_0] = __nbav_0; __nbap_0 = 1'b0; end
+// CHECK-NEXT: if (__nbap_1) begin mem[__nbai_1] = __nbav_1; __nbap_1 = 1'b0; end
+// CHECK-NOT: mem[__nbai_
 
 // YOSYS-NOT: Number of processes: {{ *[1-9]}}
 // YOSYS: Number of cells:

@@ -8,16 +8,18 @@
 // REQUIRES: yosys
 
 // CHECK: assign __there_are_updates = __nbp_a | __nbp_b | __nbp_w | __nbap_0;
-// CHECK: end else if (__update) begin
-// CHECK-NEXT: if (__nbp_a) begin a = __nba_a; __nbp_a = 1'b0; end
-// CHECK-NEXT: if (__nbp_b) begin b = __nba_b; __nbp_b = 1'b0; end
-// CHECK-NEXT: if (__nbp_w) begin w = (w & ~__nbm_w) | (__nba_w & __nbm_w); __nbm_w = 0; __nbp_w = 1'b0; end
-// CHECK-NEXT: if (__nbap_0) begin mem[__nbai_0] = __nbav_0; __nbap_0 = 1'b0; end
+// CHECK: end else begin
+// CHECK-NEXT: if (!__update) begin
 // CHECK: if (__fire_0) begin
 // CHECK-NEXT: __nba_a = b; __nbp_a = 1'b1;
 // CHECK-NEXT: __nba_b = a; __nbp_b = 1'b1;
 // CHECK-NEXT: __nba_w[{{.*}} +: 4] = a; __nbm_w[{{.*}} +: 4] = {4{1'b1}}; __nbp_w = 1'b1;
 // CHECK-NEXT: __nbav_0 = a; __nbai_0 = $unsigned({{.*}}b}); __nbap_0 = 1'b1;
+// CHECK: if (__update || (__ol_active && {{.*}})) begin
+// CHECK-NEXT: if (__nbp_a) begin a = __nba_a; __nbp_a = 1'b0; end
+// CHECK-NEXT: if (__nbp_b) begin b = __nba_b; __nbp_b = 1'b0; end
+// CHECK-NEXT: if (__nbp_w) begin w = (w & ~__nbm_w) | (__nba_w & __nbm_w); __nbm_w = 0; __nbp_w = 1'b0; end
+// CHECK-NEXT: if (__nbap_0) begin mem[__nbai_0] = __nbav_0; __nbap_0 = 1'b0; end
 
 // YOSYS-NOT: Number of processes: {{ *[1-9]}}
 // YOSYS: Number of cells:

@@ -15,26 +15,38 @@
 // CHECK: __task_r = 16'd2; __state = {{[0-9]+}}'d[[S2:[0-9]+]];
 // CHECK: if (__task_r == 16'd0 && __state == [[S2]]) begin
 // CHECK-NEXT: __task_r = 16'd3; __state =
-// CHECK: if ({$signed(__result_{{[0-9]+}}) != 32'sb{{0+}}}) __state = {{[0-9]+}}'d[[THEN:[0-9]+]]; else __state = {{[0-9]+}}'d[[ELSE:[0-9]+]];
+// CHECK: if ({$signed(__result_{{[0-9]+}}) != 32'sb{{0+}}}) __state = {{[0-9]+}}'d[[THEN:[0-9]+]]; else __state = {{[0-9]+}}'d[[HEAD:[0-9]+]];
 // CHECK: if (__task_r == 16'd0 && __state == [[THEN]]) begin
 // CHECK: __task_r = 16'd{{[0-9]+}}; __state = {{[0-9]+}}'d[[THEN2:[0-9]+]];
-// CHECK: if (__task_r == 16'd0 && __state == [[ELSE]]) begin
-// CHECK-NEXT: __state = {{[0-9]+}}'d[[PHI:[0-9]+]];
+// The else branch is empty: it and the phi state after the if are threaded,
+// so both the false branch and the $finish trap go straight to the loop.
+// CHECK: if (__task_r == 16'd0 && __state == [[THEN2]]) begin
+// CHECK-NEXT: __finishing = 1'b1;
+// CHECK-NEXT: __task_r = 16'd{{[0-9]+}}; __state = {{[0-9]+}}'d[[HEAD]];
 // The while loop: header, body with a trap, back edge to the header.
-// CHECK: if ({v > 32'sb{{0+}}}) __state = {{[0-9]+}}'d[[BODY:[0-9]+]]; else __state = {{[0-9]+}}'d[[EXIT:[0-9]+]];
+// CHECK: if (__task_r == 16'd0 && __state == [[HEAD]]) begin
+// CHECK-NEXT: if ({v > 32'sb{{0+}}}) __state = {{[0-9]+}}'d[[BODY:[0-9]+]]; else __state = {{[0-9]+}}'d[[EXIT:[0-9]+]];
 // CHECK: if (__task_r == 16'd0 && __state == [[BODY]]) begin
 // CHECK-NEXT: __task_r = 16'd{{[0-9]+}}; __state = {{[0-9]+}}'d[[BODY2:[0-9]+]];
 // CHECK: if (__task_r == 16'd0 && __state == [[BODY2]]) begin
 // CHECK-NEXT: v = $signed({v - 32'sb{{0+}}11});
-// CHECK-NEXT: __state = {{[0-9]+}}'d[[HEAD:[0-9]+]];
+// CHECK-NEXT: __state = {{[0-9]+}}'d[[HEAD]];
 // CHECK: if (__task_r == 16'd0 && __state == [[EXIT]]) begin
-// A case whose arms trap: one state per arm, all rejoin.
+// A case whose arms trap: one state per arm, all rejoin. The arms' ends, the
+// phi state and the end of the process only jump, so each arm's trap resumes
+// in the idle state, and needs no `__finishing` check to get there.
 // CHECK: case (v)
-// CHECK-NEXT: 32'sb{{0+}}1: __state =
-// CHECK-NEXT: 32'sb{{0+}}10: __state =
-// CHECK-NEXT: 32'sb{{0+}}11: __state =
+// CHECK-NEXT: 32'sb{{0+}}1: __state = {{[0-9]+}}'d[[ONE:[0-9]+]];
+// CHECK-NEXT: 32'sb{{0+}}10: __state = {{[0-9]+}}'d[[TWO:[0-9]+]];
+// CHECK-NEXT: 32'sb{{0+}}11: __state = {{[0-9]+}}'d{{[0-9]+}};
 // CHECK-NEXT: default: __state =
 // CHECK-NEXT: endcase
+// CHECK: if (__task_r == 16'd0 && __state == [[ONE]]) begin
+// CHECK-NEXT: __task_r = 16'd{{[0-9]+}}; __state = {{[0-9]+}}'d0;
+// CHECK-NEXT: end
+// CHECK-NEXT: if (__task_r == 16'd0 && __state == [[TWO]]) begin
+// CHECK-NEXT: __task_r = 16'd{{[0-9]+}}; __state = {{[0-9]+}}'d0;
+// CHECK-NEXT: end
 
 // ENG: task 2 "$fscanf" "tb" {{.*}} 3
 // ENG-NEXT: arg value {{[0-9]+}} - - 32 1 0 0 ""

@@ -33,7 +33,7 @@ const char* kEngineVerilog = R"(module synergy_engine(
   input __clk, input __cont, input __update,
   output reg [15:0] __task, output __done, output __there_are_updates,
   input __open_loop, input [31:0] __open_loop_n,
-  output __open_loop_active, output [31:0] __ticks_run,
+  output __open_loop_active, output [31:0] __ticks_left,
   input [15:0] __sa_id, input [31:0] __sa_index, input [15:0] __sa_word,
   input __sa_we, input [63:0] __sa_wdata, output reg [63:0] __sa_rdata);
   reg clock = 0;
@@ -43,8 +43,9 @@ const char* kEngineVerilog = R"(module synergy_engine(
   initial __task = 0;
   assign __done = !after_display && clock == prev_clock && __task == 0;
   assign __there_are_updates = 0;
+  // No open loop: a run ends at once with all its ticks left to the host.
   assign __open_loop_active = 0;
-  assign __ticks_run = 0;
+  assign __ticks_left = __open_loop_n;
   always @* begin
     case (__sa_id)
       0: __sa_rdata = {63'b0, clock};
