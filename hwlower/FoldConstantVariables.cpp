@@ -302,6 +302,13 @@ class ConstantFolder {
     load.call = TaskCall();
   }
 
+  // A hex digit's value, or 16 for anything else.
+  static unsigned digitOf(char c) {
+    if (std::isdigit((unsigned char)c)) return unsigned(c - '0');
+    if (std::isxdigit((unsigned char)c)) return unsigned(std::tolower((unsigned char)c) - 'a' + 10);
+    return 16;
+  }
+
   // The value of `digits` in base 2^radixBits when they are all plain
   // digits of that base and the value fits in `width` bits.
   static std::optional<uint64_t> digitsValue(const std::string& digits, unsigned radixBits, unsigned width) {
@@ -309,9 +316,7 @@ class ConstantFolder {
     unsigned bits = 0;
     uint64_t value = 0;
     for (char c : digits) {
-      unsigned digit = std::isdigit((unsigned char)c) ? unsigned(c - '0')
-                       : std::isxdigit((unsigned char)c) ? unsigned(std::tolower((unsigned char)c) - 'a' + 10)
-                                                          : 16;
+      unsigned digit = digitOf(c);
       if (digit >= (1u << radixBits)) return std::nullopt;
       if (bits > 0)
         bits += radixBits;
@@ -343,10 +348,8 @@ class ConstantFolder {
     if (digits.empty()) return std::nullopt;
     int64_t value = 0;
     for (char c : digits) {
-      int digit = std::isdigit((unsigned char)c) ? c - '0'
-                  : std::isxdigit((unsigned char)c) ? std::tolower((unsigned char)c) - 'a' + 10
-                                                     : int(base);
-      if (digit >= int(base) || value > (int64_t(1) << 40)) return std::nullopt;
+      unsigned digit = digitOf(c);
+      if (digit >= base || value > (int64_t(1) << 40)) return std::nullopt;
       value = value * int64_t(base) + digit;
     }
     return value;
