@@ -246,7 +246,9 @@ HostCall::HostCall(void* instance, const char* callName)
       rank(granule.extension<RankState>()),
       name(callName),
       memoryBase_(granule.linearMemory() ? granule.linearMemory()->base() : nullptr),
-      memorySize_(granule.linearMemory() ? granule.linearMemory()->sizeBytes() : 0) {}
+      memorySize_(0) {
+  refreshMemorySize();
+}
 
 int HostCall::fail(int comm, int errorClass, const std::string& reason) {
   CommHandle* handle = rank.comm(comm);
@@ -273,8 +275,7 @@ uint8_t* HostCall::typedBuffer(uint32_t addr, const TypeLayout& type, int64_t co
   if (span.empty()) return memoryBase_ + addr;
   int64_t first = int64_t(addr) + span.first;
   int64_t last = int64_t(addr) + span.last;
-  if (first < 0 || (uint64_t(last) > memorySize_ &&
-                    (!refreshMemorySize() || uint64_t(last) > memorySize_))) {
+  if (first < 0 || !inMemory(uint64_t(first), uint64_t(last - first))) {
     ok = false;
     return nullptr;
   }

@@ -139,12 +139,7 @@ class HostCall {
   [[noreturn]] void leaveAbortedJob();
 
   // Guest memory [addr, addr+bytes), or nullptr when outside linear memory.
-  uint8_t* bytes(uint64_t addr, uint64_t count) {
-    if (addr > memorySize_ || count > memorySize_ - addr) {
-      if (!refreshMemorySize() || addr > memorySize_ || count > memorySize_ - addr) return nullptr;
-    }
-    return memoryBase_ + addr;
-  }
+  uint8_t* bytes(uint64_t addr, uint64_t count) { return inMemory(addr, count) ? memoryBase_ + addr : nullptr; }
   // A typed buffer: the host address of guest `addr` when every byte that
   // `count` instances of `type` touch lies in linear memory.
   uint8_t* typedBuffer(uint32_t addr, const TypeLayout& type, int64_t count, bool& ok);
@@ -172,6 +167,12 @@ class HostCall {
   // runs (a user-defined reduction) may have grown the memory meanwhile.
   // The base never moves.
   bool refreshMemorySize();
+  // Whether [addr, addr+count) lies in linear memory, looking at its size
+  // again before answering no.
+  bool inMemory(uint64_t addr, uint64_t count) {
+    auto fits = [&] { return addr <= memorySize_ && count <= memorySize_ - addr; };
+    return fits() || (refreshMemorySize() && fits());
+  }
 
   uint8_t* memoryBase_;
   uint64_t memorySize_;
