@@ -18,7 +18,8 @@
 // State reads are combinational (`always @*` over the id; nets and other
 // derived state only where a task reads them), and so are the
 // continuous assigns and the blocks keepCombinationalBlocks kept. The only
-// `initial` block holds the contents of the ROMs.
+// `initial` block holds the contents of the ROMs and the statements
+// hoistPowerOnPrefixes moved to power-on.
 //
 // Runs last. Guarantees: Design::verilog holds the module text.
 //
@@ -27,6 +28,8 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cctype>
+#include <map>
 #include <set>
 
 namespace synergy::hwlower {
@@ -48,6 +51,7 @@ class Emitter {
   explicit Emitter(Design& design) : d_(design) {}
 
   std::string run() {
+    findMergedWritePorts();
     header();
     declarations();
     stateRead();
@@ -87,7 +91,8 @@ class Emitter {
   }
 
   void declarations() {
-    for (const Var& v : d_.vars) {
+    for (size_t i = 0; i < d_.vars.size(); ++i) {
+      const Var& v = d_.vars[i];
       if (v.inFunction) continue;
       std::string sgn = v.isSigned ? "signed " : "";
       if (v.kind == VarKind::Wire) {
@@ -96,18 +101,19 @@ class Emitter {
         line(2, "reg " + sgn + range(v.width) + v.ident + ";");
       } else if (v.depth > 0) {
         line(2, "reg " + sgn + range(v.width) + v.ident + " [0:" + std::to_string(v.depth - 1) + "];");
+      } else if (d_.powerOnVars.count(int(i))) {
+        line(2, "reg " + sgn + range(v.width) + v.ident + ";");
       } else {
-        line(2, "reg " + sgn + range(v.width) + v.ident + " = " + std::to_string(v.width) + "'d" +
-                    std::to_string(v.initValue) + ";");
+        line(2, "reg " + sgn + range(v.width) + v.ident + " = " + powerOnValue(v) + ";");
       }
     }
     for (const std::string& decl : d_.extraDecls) line(2, decl);
-    // After extraDecls, which declare the ROM fill loops' variables.
-    if (!d_.romContents.empty()) {
-      line(2, "initial begin");
-      for (const std::string& write : d_.romContents) line(4, write);
-      line(2, "end");
+    for (const auto& [memory, port] : mergedPorts_) {
+      line(2, "reg " + port + "_en;");
+      line(2, "reg [31:0] " + port + "_index;");
+      line(2, "reg " + range(d_.vars[memory].width) + port + "_value;");
     }
+    powerOnBlock();
     stateBits_ = bitsFor(d_.states.size());
     line(2, "reg " + range(stateBits_) + "__state = 0;");
     // The __task port is 16 bits wide; the register needs only the ids.
@@ -131,6 +137,22 @@ class Emitter {
     line(2, "assign __there_are_updates = " + pending_ + ";");
     line(2, "assign __open_loop_active = __ol_active;");
     line(2, "assign __ticks_left = __ol_left;");
+  }
+
+  static std::string powerOnValue(const Var& v) {
+    return std::to_string(v.width) + "'d" + std::to_string(v.initValue);
+  }
+
+  // One block, because synthesis evaluates a power-on statement that reads a
+  // ROM only when the ROM's contents are set in the same block. After
+  // extraDecls, which declare the ROM fill loops' variables.
+  void powerOnBlock() {
+    if (d_.romContents.empty() && d_.powerOnStatements.empty()) return;
+    line(2, "initial begin");
+    for (int v : d_.powerOnVars) line(4, d_.vars[v].ident + " = " + powerOnValue(d_.vars[v]) + ";");
+    for (const std::string& write : d_.romContents) line(4, write);
+    for (const StmtPtr& st : d_.powerOnStatements) printStmt(*st, 4);
+    line(2, "end");
   }
 
   // Nets, combinational outputs and ROMs are never saved, so the runtime
@@ -187,6 +209,56 @@ class Emitter {
     line(2, "end");
   }
 
+  // A memory written only by the state-access port and one shared NBA
+  // shadow gets one write port for both: each source sets the port's
+  // enable, element and value, and one write at the end of the clocked
+  // block stores it. Two write statements would cost a decoder and a
+  // multiplexer per element each, once synthesis maps the memory to
+  // flip-flops. The commits are the block's last statements and the
+  // state-access write excludes everything else, so the deferred write
+  // reorders nothing.
+  void findMergedWritePorts() {
+    for (const NbaCommit& c : d_.nbaCommits) {
+      if (c.memoryVar < 0) continue;
+      const Var& v = d_.vars[c.memoryVar];
+      if (v.kind != VarKind::Reg || v.passLocal || v.width > 64) continue;
+      unsigned commitsWriting = 0;
+      for (const NbaCommit& other : d_.nbaCommits)
+        for (const std::string& id : identifiersIn(other.commitText)) commitsWriting += id == v.ident;
+      if (commitsWriting != 1 || statesWrite(c.memoryVar)) continue;
+      mergedPorts_[c.memoryVar] = "__memw" + std::to_string(mergedPorts_.size());
+    }
+  }
+
+  bool statesWrite(int memory) const {
+    const std::string& ident = d_.vars[memory].ident;
+    for (const MachineState& s : d_.states)
+      for (const StmtPtr& st : s.stmts)
+        if (anyStatement(*st, [&](const Stmt& x) {
+              if (x.kind == StmtKind::Raw) return assignsElement(x.rawText, ident);
+              for (const LValue& lv : x.lhs)
+                if (x.kind == StmtKind::Assign && lv.var == memory) return true;
+              return false;
+            }))
+          return true;
+    return false;
+  }
+
+  // Whether `text` has an assignment `ident[...] = `.
+  static bool assignsElement(const std::string& text, const std::string& ident) {
+    for (size_t at = text.find(ident + "["); at != std::string::npos; at = text.find(ident + "[", at + 1)) {
+      if (at > 0 && (std::isalnum((unsigned char)text[at - 1]) || text[at - 1] == '_')) continue;
+      size_t close = at + ident.size(), depth = 0;
+      for (; close < text.size(); ++close) {
+        if (text[close] == '[') ++depth;
+        if (text[close] == ']' && --depth == 0) break;
+      }
+      size_t next = text.find_first_not_of(' ', close + 1);
+      if (next != std::string::npos && text[next] == '=' && text.compare(next, 2, "==") != 0) return true;
+    }
+    return false;
+  }
+
   void stateWrite(unsigned indent) {
     line(indent, "case (__sa_id)");
     for (size_t id = 0; id < d_.stateIdToVar.size(); ++id) {
@@ -194,7 +266,9 @@ class Emitter {
       if (isDerived(v) || v.passLocal) continue;
       std::string word = v.depth ? v.ident + "[__sa_index]" : v.ident;
       std::string arm = "16'd" + std::to_string(id) + ": ";
-      if (v.width < 64) {
+      if (auto port = mergedPorts_.find(d_.stateIdToVar[id]); port != mergedPorts_.end()) {
+        line(indent + 2, arm + port->second + "_en = 1'b1;");
+      } else if (v.width < 64) {
         line(indent + 2, arm + word + " = __sa_wdata[" + std::to_string(v.width - 1) + ":0];");
       } else if (v.width == 64) {
         line(indent + 2, arm + word + " = __sa_wdata;");
@@ -214,11 +288,23 @@ class Emitter {
   }
 
   void commits(unsigned indent) {
-    for (const NbaCommit& c : d_.nbaCommits) line(indent, c.commitText);
+    for (const NbaCommit& c : d_.nbaCommits) {
+      auto port = c.memoryVar >= 0 ? mergedPorts_.find(c.memoryVar) : mergedPorts_.end();
+      if (port == mergedPorts_.end()) {
+        line(indent, c.commitText);
+        continue;
+      }
+      const std::string& p = port->second;
+      line(indent, "if (" + c.pendingIdent + ") begin " + p + "_en = 1'b1; " + p + "_index = " + c.indexIdent +
+                       "; " + p + "_value = " + c.valueIdent + "; " + c.pendingIdent + " = 1'b0; end");
+    }
   }
 
   void mainBlock() {
     line(2, "always @(posedge __clk) begin");
+    for (const auto& [memory, port] : mergedPorts_)
+      line(4, port + "_en = 1'b0; " + port + "_index = __sa_index; " + port + "_value = __sa_wdata[" +
+                  std::to_string(d_.vars[memory].width - 1) + ":0];");
     line(4, "if (__sa_we) begin");
     stateWrite(6);
     line(4, "end else begin");
@@ -278,6 +364,8 @@ class Emitter {
       line(6, "end");
     }
     line(4, "end");
+    for (const auto& [memory, port] : mergedPorts_)
+      line(4, "if (" + port + "_en) " + d_.vars[memory].ident + "[" + port + "_index] = " + port + "_value;");
     line(2, "end");
   }
 
@@ -389,6 +477,7 @@ class Emitter {
   }
 
   Design& d_;
+  std::map<int, std::string> mergedPorts_;  // memory -> its write port's prefix
   std::string out_;
   std::string pending_;
   unsigned stateBits_ = 1;

@@ -51,7 +51,6 @@
 //===----------------------------------------------------------------------===//
 #include "hwlower/Passes.h"
 
-#include <cctype>
 #include <optional>
 
 #include "hwlower/ReadmemFile.h"
@@ -211,20 +210,6 @@ class ConstantFolder {
     elementWriteCount_[memory] += writes;
   }
 
-  // The frontend's pure width helpers (`__trunc_32_16`, `__sext_8_32`).
-  static bool isResizeHelper(const std::string& id) {
-    size_t digitsFrom = id.rfind("__trunc_", 0) == 0 ? 8 : id.rfind("__sext_", 0) == 0 ? 7 : 0;
-    if (!digitsFrom) return false;
-    size_t split = id.find('_', digitsFrom);
-    auto allDigits = [&](size_t from, size_t to) {
-      if (from >= to) return false;
-      for (size_t k = from; k < to; ++k)
-        if (!std::isdigit((unsigned char)id[k])) return false;
-      return true;
-    };
-    return split != std::string::npos && allDigits(digitsFrom, split) && allDigits(split + 1, id.size());
-  }
-
   // Copies the fill loop `loop` into the ROM's initial block over a fresh
   // loop variable and empties the original's body.
   void moveFillLoop(Stmt& loop) {
@@ -302,13 +287,6 @@ class ConstantFolder {
     load.call = TaskCall();
   }
 
-  // A hex digit's value, or 16 for anything else.
-  static unsigned digitOf(char c) {
-    if (std::isdigit((unsigned char)c)) return unsigned(c - '0');
-    if (std::isxdigit((unsigned char)c)) return unsigned(std::tolower((unsigned char)c) - 'a' + 10);
-    return 16;
-  }
-
   // The value of `digits` in base 2^radixBits when they are all plain
   // digits of that base and the value fits in `width` bits.
   static std::optional<uint64_t> digitsValue(const std::string& digits, unsigned radixBits, unsigned width) {
@@ -316,7 +294,7 @@ class ConstantFolder {
     unsigned bits = 0;
     uint64_t value = 0;
     for (char c : digits) {
-      unsigned digit = digitOf(c);
+      unsigned digit = hexDigitValue(c);
       if (digit >= (1u << radixBits)) return std::nullopt;
       if (bits > 0)
         bits += radixBits;
@@ -328,31 +306,13 @@ class ConstantFolder {
     return value;
   }
 
-  // A constant task argument as a number: the frontend writes those as sized
-  // literals (`32'sb0...0101`); a negative one reads as a large value, which
-  // no memory range takes.
+  // A constant task argument as a number; a negative one reads as a large
+  // value, which no memory range takes.
   static std::optional<int64_t> constantValue(const TaskArgIr& arg) {
     if (arg.kind != TaskArgIrKind::Value || !arg.value.isConstant) return std::nullopt;
-    const std::string& text = arg.value.text;
-    size_t tick = text.find('\'');
-    std::string digits = tick == std::string::npos ? text : text.substr(tick + 1);
-    unsigned base = 10;
-    if (tick != std::string::npos) {
-      if (!digits.empty() && (digits[0] == 's' || digits[0] == 'S')) digits.erase(0, 1);
-      if (digits.empty()) return std::nullopt;
-      char b = char(std::tolower((unsigned char)digits[0]));
-      base = b == 'd' ? 10 : b == 'h' ? 16 : b == 'b' ? 2 : b == 'o' ? 8 : 0;
-      if (!base) return std::nullopt;
-      digits.erase(0, 1);
-    }
-    if (digits.empty()) return std::nullopt;
-    int64_t value = 0;
-    for (char c : digits) {
-      unsigned digit = digitOf(c);
-      if (digit >= base || value > (int64_t(1) << 40)) return std::nullopt;
-      value = value * int64_t(base) + digit;
-    }
-    return value;
+    std::optional<uint64_t> value = literalValue(arg.value.text);
+    if (!value || *value > (uint64_t(1) << 40)) return std::nullopt;
+    return int64_t(*value);
   }
 
   bool qualifies(int v) const {

@@ -66,6 +66,47 @@ std::vector<std::string> identifiersIn(const std::string& text) {
   return ids;
 }
 
+bool isResizeHelper(const std::string& id) {
+  size_t digitsFrom = id.rfind("__trunc_", 0) == 0 ? 8 : id.rfind("__sext_", 0) == 0 ? 7 : 0;
+  if (!digitsFrom) return false;
+  size_t split = id.find('_', digitsFrom);
+  auto allDigits = [&](size_t from, size_t to) {
+    if (from >= to) return false;
+    for (size_t k = from; k < to; ++k)
+      if (!std::isdigit((unsigned char)id[k])) return false;
+    return true;
+  };
+  return split != std::string::npos && allDigits(digitsFrom, split) && allDigits(split + 1, id.size());
+}
+
+unsigned hexDigitValue(char c) {
+  if (std::isdigit((unsigned char)c)) return unsigned(c - '0');
+  if (std::isxdigit((unsigned char)c)) return unsigned(std::tolower((unsigned char)c) - 'a' + 10);
+  return 16;
+}
+
+std::optional<uint64_t> literalValue(const std::string& text) {
+  size_t tick = text.find('\'');
+  std::string digits = tick == std::string::npos ? text : text.substr(tick + 1);
+  unsigned base = 10;
+  if (tick != std::string::npos) {
+    if (!digits.empty() && (digits[0] == 's' || digits[0] == 'S')) digits.erase(0, 1);
+    if (digits.empty()) return std::nullopt;
+    char b = char(std::tolower((unsigned char)digits[0]));
+    base = b == 'd' ? 10 : b == 'h' ? 16 : b == 'b' ? 2 : b == 'o' ? 8 : 0;
+    if (!base) return std::nullopt;
+    digits.erase(0, 1);
+  }
+  if (digits.empty()) return std::nullopt;
+  uint64_t value = 0;
+  for (char c : digits) {
+    unsigned digit = hexDigitValue(c);
+    if (digit >= base || value > (UINT64_MAX - digit) / base) return std::nullopt;
+    value = value * base + digit;
+  }
+  return value;
+}
+
 std::string renameIdentifier(const std::string& text, const std::string& from, const std::string& to) {
   std::string out;
   size_t copied = 0;

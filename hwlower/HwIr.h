@@ -16,6 +16,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -177,6 +178,9 @@ struct CoreConjunct {
 struct NbaCommit {
   std::string pendingIdent;
   std::string commitText;  // statements that latch the shadow into the variable
+  // A whole memory element from one shared shadow: `memory[index] = value`.
+  int memoryVar = -1;
+  std::string indexIdent, valueIdent;
 };
 
 // Produced by lowerCoreToStateMachine (Fig. 5).
@@ -209,6 +213,17 @@ void forEachExprText(const Stmt& st, const std::function<void(const std::string&
 // numbers (`8'hff`), system names (`$signed`) and string literals.
 std::vector<std::string> identifiersIn(const std::string& text);
 
+// Whether `id` names one of the frontend's pure width helpers
+// (`__trunc_32_16`, `__sext_8_32`), which passes treat as constant operations.
+bool isResizeHelper(const std::string& id);
+
+// A hex digit's value, or 16 for anything else.
+unsigned hexDigitValue(char c);
+
+// The value of a literal as the frontend writes constants (`32'sb0...0101`,
+// `8'hff`, `7`): plain digits of base 2, 8, 10 or 16 that fit in 64 bits.
+std::optional<uint64_t> literalValue(const std::string& text);
+
 // `text` with every identifier `from` (as identifiersIn finds them) spelled `to`.
 std::string renameIdentifier(const std::string& text, const std::string& from, const std::string& to);
 
@@ -224,6 +239,10 @@ struct Design {
   std::vector<StmtPtr> combinationalBlocks;  // emitted as `always @*` bodies
   std::vector<std::string> romContents;       // `rom[k] = K;` lines of an `initial` block
   std::vector<RomFile> romFiles;              // files loaded into ROMs at compile time
+  // Statements run once at power-on, after the ROM contents, and the
+  // registers whose declared value they read or overwrite (hoistPowerOnPrefixes).
+  std::vector<StmtPtr> powerOnStatements;
+  std::set<int> powerOnVars;
   std::vector<Process> processes;
   int clockVar = -1;
   uint64_t halfPeriod = 1;

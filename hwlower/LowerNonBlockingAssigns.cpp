@@ -145,10 +145,15 @@ class NbaLowering {
       design_.extraDecls.push_back("reg " + range(lv.width) + "__nbav_" + k + " = 0;");
       design_.extraDecls.push_back("reg __nbap_" + k + " = 1'b0;");
       indexDecls_.push_back({lv.var, shadows.size() - 1});
-      design_.nbaCommits.push_back({"__nbap_" + k, "if (__nbap_" + k + ") begin " +
-                                                       design_.vars[lv.var].ident + "[__nbai_" + k +
-                                                       "] = __nbav_" + k + "; __nbap_" + k +
-                                                       " = 1'b0; end"});
+      NbaCommit commit;
+      commit.pendingIdent = "__nbap_" + k;
+      commit.memoryVar = lv.var;
+      commit.indexIdent = "__nbai_" + k;
+      commit.valueIdent = "__nbav_" + k;
+      commit.commitText = "if (" + commit.pendingIdent + ") begin " + design_.vars[lv.var].ident + "[" +
+                          commit.indexIdent + "] = " + commit.valueIdent + "; " + commit.pendingIdent +
+                          " = 1'b0; end";
+      design_.nbaCommits.push_back(std::move(commit));
     }
     shadow->sites.push_back(branchPath_);
     shadow->indexWidth = std::max({shadow->indexWidth, lv.index.width, 1u});

@@ -22,6 +22,9 @@ void foldConstantVariables(Design& design);
 // KeepCombinationalBlocks.cpp: `always @*` blocks whose outputs are pure
 // functions of their inputs stay combinational logic outside the core.
 void keepCombinationalBlocks(Design& design);
+// HoistPowerOnPrefixes.cpp: the leading statements of initial blocks that
+// only compute starting values run at power-on instead of in the core.
+void hoistPowerOnPrefixes(Design& design);
 // MergeProcessesIntoCore.cpp (Fig. 3): one core, each conjunct guarded by
 // its mangled original guard.
 void mergeProcessesIntoCore(Design& design, Diagnostics& diags);

@@ -75,6 +75,9 @@ bool lowerDesign(Design& design, Diagnostics& diags, EngineManifest& manifest) {
   // Before merging: what it takes out never becomes a conjunct.
   if (!stage("keep-combinational-blocks")) return false;
   keepCombinationalBlocks(design);
+  // Before merging: what it moves to power-on never becomes state-machine logic.
+  if (!stage("hoist-power-on-prefixes")) return false;
+  hoistPowerOnPrefixes(design);
   if (!stage("merge-processes-into-core")) return false;
   mergeProcessesIntoCore(design, diags);
   if (!stage("find-idle-negedge")) return false;

@@ -9,6 +9,11 @@
 // REQUIRES: yosys
 
 // CHECK: reg [1:0] __resume_[[K:[0-9]+]] = 2'd0;
+// `x = 1` before the first wait only sets a starting value: it runs at
+// power-on (hoistPowerOnPrefixes), and the resume point starts the body.
+// CHECK: initial begin
+// CHECK: x = 8'sb00000001;
+// CHECK-NEXT: end
 // CHECK: __fire_[[K]] = (__resume_[[K]] == 2'd1) ? (__pos_clock) : (__resume_[[K]] == 2'd2) ? (__neg_clock) : (__init);
 // CHECK: if (__fire_[[K]]) __state = {{[0-9]+}}'d[[DISPATCH:[0-9]+]]; else __state = {{[0-9]+}}'d[[END:[0-9]+]];
 // CHECK: if (__task_r == 16'd0 && __state == [[DISPATCH]]) begin
@@ -18,7 +23,6 @@
 // CHECK-NEXT: 2'd2: __state = {{[0-9]+}}'d[[AFTER2:[0-9]+]];
 // CHECK-NEXT: default: __state = {{[0-9]+}}'d[[END]];
 // CHECK: if (__task_r == 16'd0 && __state == [[START]]) begin
-// CHECK-NEXT: x = 8'sb00000001;
 // CHECK-NEXT: __resume_[[K]] = 2'd1;
 // CHECK-NEXT: __state = {{[0-9]+}}'d[[END]];
 // CHECK: if (__task_r == 16'd0 && __state == [[AFTER1]]) begin

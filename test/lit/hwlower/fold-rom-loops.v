@@ -31,10 +31,15 @@
 // CHECK-NEXT: for (__rom_loop1 = {{.*}}) begin
 // CHECK-NEXT: squares[{{.*}}__rom_loop1{{.*}}] = {{.*}}__trunc_32_16({{.*}}__rom_loop1{{.*}};
 // CHECK-NEXT: end
+// The constant writes that follow run at power-on too (hoistPowerOnPrefixes).
+// The original loop remains, empty, for the value it leaves in `i`. The loop
+// over `mixed`, whose values need an addition over `seed`, stays in the core.
+// CHECK-NEXT: seed = 8'sb00000011;
+// CHECK-NEXT: for (i = {{.*}}; {{.*}}; i = {{.*}}) begin
 // CHECK-NEXT: end
-// The original loop remains, empty, for the value it leaves in `i`.
-// CHECK: for (i = {{.*}}; {{.*}}; i = {{.*}}) begin
 // CHECK-NEXT: end
+// CHECK: for (j = {{.*}}) begin
+// CHECK-NEXT: mixed[j] = {{.*}}seed{{.*}};
 // SA-NOT: header[{{.*}}] = __sa_wdata
 // SA-NOT: after[{{.*}}] = __sa_wdata
 // SA: mixed[__sa_index] = __sa_wdata

@@ -19,7 +19,10 @@
 // CHECK-NEXT: if (__nbp_a) begin a = __nba_a; __nbp_a = 1'b0; end
 // CHECK-NEXT: if (__nbp_b) begin b = __nba_b; __nbp_b = 1'b0; end
 // CHECK-NEXT: if (__nbp_w) begin w = (w & ~__nbm_w) | (__nba_w & __nbm_w); __nbm_w = 0; __nbp_w = 1'b0; end
-// CHECK-NEXT: if (__nbap_0) begin mem[__nbai_0] = __nbav_0; __nbap_0 = 1'b0; end
+// The memory's commit and its state-access write share one write port
+// (EmitVerilog), which stores at the end of the clocked block.
+// CHECK-NEXT: if (__nbap_0) begin __memw0_en = 1'b1; __memw0_index = __nbai_0; __memw0_value = __nbav_0; __nbap_0 = 1'b0; end
+// CHECK: if (__memw0_en) mem[__memw0_index] = __memw0_value;
 
 // YOSYS-NOT: Number of processes: {{ *[1-9]}}
 // YOSYS: Number of cells:

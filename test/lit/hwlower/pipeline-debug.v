@@ -5,6 +5,7 @@
 // CHECK-NEXT: hwlower: recognize-clock-generator
 // CHECK-NEXT: hwlower: fold-constant-variables
 // CHECK-NEXT: hwlower: keep-combinational-blocks
+// CHECK-NEXT: hwlower: hoist-power-on-prefixes
 // CHECK-NEXT: hwlower: merge-processes-into-core
 // CHECK-NEXT: hwlower: find-idle-negedge
 // CHECK-NEXT: hwlower: replace-guards-with-native-clock

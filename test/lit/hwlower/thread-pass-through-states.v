@@ -10,9 +10,10 @@
 // RUN: grep -A1 "__task_r == 16'd0 && __state == [0-9]*) begin" %t.v | FileCheck %s --check-prefix=GONE
 
 // CHECK: reg [3:0] __state = 0;
-// The initial block's conjunct (no traps) ends the pass when `always` is not firing.
+// `n`'s initializer runs at power-on (hoistPowerOnPrefixes), so the always
+// block is the only conjunct, and its fire check ends the pass when it is idle.
 // CHECK: if (__task_r == 16'd0 && __state == 1) begin
-// CHECK: if (__fire_1) __state = 4'd[[ALWAYS:[0-9]+]]; else __state = 4'd0;
+// CHECK-NEXT: if (__fire_0) __state = 4'd[[ALWAYS:[0-9]+]]; else __state = 4'd0;
 // `if (n == 2) $display` has no else: its false branch goes to the next if.
 // CHECK: if (__task_r == 16'd0 && __state == [[ALWAYS]]) begin
 // CHECK-NEXT: n = $signed({n + 32'sb{{0+}}1});
