@@ -15,6 +15,8 @@
 //      transitions within one cycle and stops at a trap; in open loop the
 //      NBAs of a finished pass are latched in the same cycle, by the same
 //      statements as in 2 (each NBA commit is a write port of its target).
+// A memory with a shared write port (shareMemoryWritePorts) is stored once,
+// after all of that, from whichever source set the port this cycle.
 // State reads are combinational (`always @*` over the id; nets and other
 // derived state only where a task reads them), and so are the
 // continuous assigns and the blocks keepCombinationalBlocks kept. The only
@@ -28,7 +30,6 @@
 
 #include <algorithm>
 #include <cassert>
-#include <cctype>
 #include <map>
 #include <set>
 
@@ -51,7 +52,10 @@ class Emitter {
   explicit Emitter(Design& design) : d_(design) {}
 
   std::string run() {
-    findMergedWritePorts();
+    for (const MemoryWritePort& port : d_.memoryWritePorts) {
+      portOf_[port.memory] = port.prefix;
+      if (port.site) portAt_[port.site] = &port;
+    }
     header();
     declarations();
     stateRead();
@@ -108,10 +112,10 @@ class Emitter {
       }
     }
     for (const std::string& decl : d_.extraDecls) line(2, decl);
-    for (const auto& [memory, port] : mergedPorts_) {
-      line(2, "reg " + port + "_en;");
-      line(2, "reg [31:0] " + port + "_index;");
-      line(2, "reg " + range(d_.vars[memory].width) + port + "_value;");
+    for (const MemoryWritePort& port : d_.memoryWritePorts) {
+      line(2, "reg " + port.prefix + "_en;");
+      line(2, "reg [31:0] " + port.prefix + "_index;");
+      line(2, "reg " + range(d_.vars[port.memory].width) + port.prefix + "_value;");
     }
     powerOnBlock();
     stateBits_ = bitsFor(d_.states.size());
@@ -209,56 +213,6 @@ class Emitter {
     line(2, "end");
   }
 
-  // A memory written only by the state-access port and one shared NBA
-  // shadow gets one write port for both: each source sets the port's
-  // enable, element and value, and one write at the end of the clocked
-  // block stores it. Two write statements would cost a decoder and a
-  // multiplexer per element each, once synthesis maps the memory to
-  // flip-flops. The commits are the block's last statements and the
-  // state-access write excludes everything else, so the deferred write
-  // reorders nothing.
-  void findMergedWritePorts() {
-    for (const NbaCommit& c : d_.nbaCommits) {
-      if (c.memoryVar < 0) continue;
-      const Var& v = d_.vars[c.memoryVar];
-      if (v.kind != VarKind::Reg || v.passLocal || v.width > 64) continue;
-      unsigned commitsWriting = 0;
-      for (const NbaCommit& other : d_.nbaCommits)
-        for (const std::string& id : identifiersIn(other.commitText)) commitsWriting += id == v.ident;
-      if (commitsWriting != 1 || statesWrite(c.memoryVar)) continue;
-      mergedPorts_[c.memoryVar] = "__memw" + std::to_string(mergedPorts_.size());
-    }
-  }
-
-  bool statesWrite(int memory) const {
-    const std::string& ident = d_.vars[memory].ident;
-    for (const MachineState& s : d_.states)
-      for (const StmtPtr& st : s.stmts)
-        if (anyStatement(*st, [&](const Stmt& x) {
-              if (x.kind == StmtKind::Raw) return assignsElement(x.rawText, ident);
-              for (const LValue& lv : x.lhs)
-                if (x.kind == StmtKind::Assign && lv.var == memory) return true;
-              return false;
-            }))
-          return true;
-    return false;
-  }
-
-  // Whether `text` has an assignment `ident[...] = `.
-  static bool assignsElement(const std::string& text, const std::string& ident) {
-    for (size_t at = text.find(ident + "["); at != std::string::npos; at = text.find(ident + "[", at + 1)) {
-      if (at > 0 && (std::isalnum((unsigned char)text[at - 1]) || text[at - 1] == '_')) continue;
-      size_t close = at + ident.size(), depth = 0;
-      for (; close < text.size(); ++close) {
-        if (text[close] == '[') ++depth;
-        if (text[close] == ']' && --depth == 0) break;
-      }
-      size_t next = text.find_first_not_of(' ', close + 1);
-      if (next != std::string::npos && text[next] == '=' && text.compare(next, 2, "==") != 0) return true;
-    }
-    return false;
-  }
-
   void stateWrite(unsigned indent) {
     line(indent, "case (__sa_id)");
     for (size_t id = 0; id < d_.stateIdToVar.size(); ++id) {
@@ -266,7 +220,7 @@ class Emitter {
       if (isDerived(v) || v.passLocal) continue;
       std::string word = v.depth ? v.ident + "[__sa_index]" : v.ident;
       std::string arm = "16'd" + std::to_string(id) + ": ";
-      if (auto port = mergedPorts_.find(d_.stateIdToVar[id]); port != mergedPorts_.end()) {
+      if (auto port = portOf_.find(d_.stateIdToVar[id]); port != portOf_.end()) {
         line(indent + 2, arm + port->second + "_en = 1'b1;");
       } else if (v.width < 64) {
         line(indent + 2, arm + word + " = __sa_wdata[" + std::to_string(v.width - 1) + ":0];");
@@ -289,8 +243,8 @@ class Emitter {
 
   void commits(unsigned indent) {
     for (const NbaCommit& c : d_.nbaCommits) {
-      auto port = c.memoryVar >= 0 ? mergedPorts_.find(c.memoryVar) : mergedPorts_.end();
-      if (port == mergedPorts_.end()) {
+      auto port = c.memoryVar >= 0 ? portOf_.find(c.memoryVar) : portOf_.end();
+      if (port == portOf_.end()) {
         line(indent, c.commitText);
         continue;
       }
@@ -302,9 +256,11 @@ class Emitter {
 
   void mainBlock() {
     line(2, "always @(posedge __clk) begin");
-    for (const auto& [memory, port] : mergedPorts_)
-      line(4, port + "_en = 1'b0; " + port + "_index = __sa_index; " + port + "_value = __sa_wdata[" +
-                  std::to_string(d_.vars[memory].width - 1) + ":0];");
+    for (const MemoryWritePort& port : d_.memoryWritePorts) {
+      const std::string& p = port.prefix;
+      line(4, p + "_en = 1'b0; " + p + "_index = __sa_index; " + p + "_value = __sa_wdata[" +
+                  std::to_string(d_.vars[port.memory].width - 1) + ":0];");
+    }
     line(4, "if (__sa_we) begin");
     stateWrite(6);
     line(4, "end else begin");
@@ -364,8 +320,9 @@ class Emitter {
       line(6, "end");
     }
     line(4, "end");
-    for (const auto& [memory, port] : mergedPorts_)
-      line(4, "if (" + port + "_en) " + d_.vars[memory].ident + "[" + port + "_index] = " + port + "_value;");
+    for (const MemoryWritePort& port : d_.memoryWritePorts)
+      line(4, "if (" + port.prefix + "_en) " + d_.vars[port.memory].ident + "[" + port.prefix + "_index] = " +
+                  port.prefix + "_value;");
     line(2, "end");
   }
 
@@ -428,6 +385,12 @@ class Emitter {
         for (const StmtPtr& c : st.body) printStmt(*c, indent);
         return;
       case StmtKind::Assign: {
+        if (auto port = portAt_.find(&st); port != portAt_.end()) {
+          const std::string& p = port->second->prefix;
+          line(indent, p + "_en = 1'b1; " + p + "_index = " + st.lhs[0].index.text + "; " + p + "_value = " +
+                           st.rhs.text + ";");
+          return;
+        }
         std::string lhs;
         if (st.lhs.size() == 1) {
           lhs = lvalueText(d_, st.lhs[0]);
@@ -477,7 +440,8 @@ class Emitter {
   }
 
   Design& d_;
-  std::map<int, std::string> mergedPorts_;  // memory -> its write port's prefix
+  std::map<int, std::string> portOf_;  // memory -> its shared write port's prefix
+  std::map<const Stmt*, const MemoryWritePort*> portAt_;  // blocking writes moved to a port
   std::string out_;
   std::string pending_;
   unsigned stateBits_ = 1;

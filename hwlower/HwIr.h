@@ -201,6 +201,15 @@ struct MachineState {
   unsigned finishExit = 0;
 };
 
+// Produced by shareMemoryWritePorts: a memory whose state-access write and
+// one other write share a port. `site` is that write when it is a blocking
+// assignment in a state, null when it is the memory's NBA commit.
+struct MemoryWritePort {
+  int memory = -1;
+  std::string prefix;  // `__memwK`: its _en, _index and _value registers
+  const Stmt* site = nullptr;
+};
+
 // Whether `st` or a statement nested in it (block members, branches, case
 // arms, loop and event-control bodies) satisfies `pred`.
 bool anyStatement(const Stmt& st, const std::function<bool(const Stmt&)>& pred);
@@ -261,6 +270,7 @@ struct Design {
   std::vector<std::string> extraDecls;  // declarations made by passes
   std::vector<Task> tasks;              // manifest task table
   std::vector<MachineState> states;
+  std::vector<MemoryWritePort> memoryWritePorts;
   std::vector<int> stateIdToVar;        // state-access id -> var index
   int finishingVar = -1;                // set by a $finish/$stop trap
   std::string verilog;

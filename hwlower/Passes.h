@@ -53,6 +53,9 @@ void lowerCoreToStateMachine(Design& design, Diagnostics& diags);
 // ThreadPassThroughStates.cpp: transitions skip states that only jump; the
 // states left unreachable are dropped and the rest renumbered densely.
 void threadPassThroughStates(Design& design);
+// ShareMemoryWritePorts.cpp: a memory's state-access write and its one other
+// write share a write port.
+void shareMemoryWritePorts(Design& design);
 // AssignStateIds.cpp: every stateful variable gets a state-access id.
 void assignStateIds(Design& design);
 // EmitVerilog.cpp: the synergy_engine module text.

@@ -103,6 +103,9 @@ bool lowerDesign(Design& design, Diagnostics& diags, EngineManifest& manifest) {
   // Before emitting: fewer states mean fewer compares and a narrower __state.
   if (!stage("thread-pass-through-states")) return false;
   threadPassThroughStates(design);
+  // After the states are final: it follows their transitions.
+  if (!stage("share-memory-write-ports")) return false;
+  shareMemoryWritePorts(design);
   // Ids last among the passes: every variable now exists.
   if (!stage("assign-state-ids")) return false;
   assignStateIds(design);

@@ -16,6 +16,7 @@
 // CHECK-NEXT: hwlower: find-pass-local-variables
 // CHECK-NEXT: hwlower: lower-core-to-state-machine
 // CHECK-NEXT: hwlower: thread-pass-through-states
+// CHECK-NEXT: hwlower: share-memory-write-ports
 // CHECK-NEXT: hwlower: assign-state-ids
 // CHECK-NEXT: hwlower: emit-verilog
 module tb(input wire clock);

@@ -31,12 +31,15 @@
 // CHECK-NEXT: 16'd0: __sa_rdata = words[__sa_index][63:0];
 // CHECK-NEXT: 16'd1: __sa_rdata = words[__sa_index][99:64];
 // CHECK: 16'd6: __sa_rdata = {wshown};
+// `tbl`, written at one place of the design, shares one write port with its
+// state-access write (shareMemoryWritePorts).
 // CHECK: always @(posedge __clk) begin
+// CHECK-NEXT: [[PORT:__memw[0-9]+]]_en = 1'b0; [[PORT]]_index = __sa_index; [[PORT]]_value = __sa_wdata[7:0];
 // CHECK-NEXT: if (__sa_we) begin
 // CHECK-NEXT: case (__sa_id)
 // CHECK-NEXT: 16'd0: clock = __sa_wdata[0:0];
 // CHECK-NEXT: 16'd1: s = __sa_wdata[15:0];
-// CHECK-NEXT: 16'd2: tbl[__sa_index] = __sa_wdata[7:0];
+// CHECK-NEXT: 16'd2: [[PORT]]_en = 1'b1;
 // CHECK-NOT: 16'd3:
 // CHECK-NEXT: 16'd4: case (__sa_word)
 // CHECK-NEXT: 16'd0: wide[63:0] = __sa_wdata[63:0];
