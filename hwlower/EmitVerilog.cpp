@@ -188,16 +188,27 @@ class Emitter {
     return "[" + std::to_string(high) + ":" + std::to_string(w * 64) + "]";
   }
 
+  // The runtime only asks for the ids of the manifest, so the state-access
+  // cases decode just the bits those ids need: every compare of the 16-bit
+  // port costs logic in both the read and the write case.
+  std::string saIdBits() const {
+    return "__sa_id[" + std::to_string(bitsFor(d_.stateIdToVar.size()) - 1) + ":0]";
+  }
+
+  std::string saIdLabel(size_t id) const {
+    return std::to_string(bitsFor(d_.stateIdToVar.size())) + "'d" + std::to_string(id) + ": ";
+  }
+
   void stateRead() {
     std::set<uint32_t> taskIds = idsReadByTasks();
     line(2, "always @* begin");
     line(4, "__sa_rdata = 64'd0;");
-    line(4, "case (__sa_id)");
+    line(4, "case (" + saIdBits() + ")");
     for (size_t id = 0; id < d_.stateIdToVar.size(); ++id) {
       const Var& v = d_.vars[d_.stateIdToVar[id]];
       if ((isDerived(v) && !taskIds.count(uint32_t(id))) || v.passLocal) continue;
       std::string word = v.depth ? v.ident + "[__sa_index]" : v.ident;
-      std::string arm = "16'd" + std::to_string(id) + ": ";
+      std::string arm = saIdLabel(id);
       if (v.width <= 64) {
         line(6, arm + "__sa_rdata = {" + word + "};");
         continue;
@@ -214,12 +225,12 @@ class Emitter {
   }
 
   void stateWrite(unsigned indent) {
-    line(indent, "case (__sa_id)");
+    line(indent, "case (" + saIdBits() + ")");
     for (size_t id = 0; id < d_.stateIdToVar.size(); ++id) {
       const Var& v = d_.vars[d_.stateIdToVar[id]];
       if (isDerived(v) || v.passLocal) continue;
       std::string word = v.depth ? v.ident + "[__sa_index]" : v.ident;
-      std::string arm = "16'd" + std::to_string(id) + ": ";
+      std::string arm = saIdLabel(id);
       if (auto port = portOf_.find(d_.stateIdToVar[id]); port != portOf_.end()) {
         line(indent + 2, arm + port->second + "_en = 1'b1;");
       } else if (v.width < 64) {

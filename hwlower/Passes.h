@@ -42,6 +42,9 @@ void lowerNonBlockingAssigns(Design& design);
 // WriteTaskResultsToTargets.cpp: `c = $fgetc(fd)` makes c the task's
 // result instead of copying a result register into it.
 void writeTaskResultsToTargets(Design& design);
+// MergeDuplicateCaseItems.cpp: Icarus's copies of `a, b: stmt` become one
+// case item again.
+void mergeDuplicateCaseItems(Design& design);
 // LowerTaskArguments.cpp: task ids, argument registers, the task table.
 void lowerTaskArguments(Design& design);
 // FindPassLocalVariables.cpp: registers every process writes before it

@@ -92,6 +92,10 @@ bool lowerDesign(Design& design, Diagnostics& diags, EngineManifest& manifest) {
   lowerNonBlockingAssigns(design);
   if (!stage("write-task-results-to-targets")) return false;
   writeTaskResultsToTargets(design);
+  // After results are retargeted (copies of `c = $fgetc` then match), before
+  // task ids are handed out.
+  if (!stage("merge-duplicate-case-items")) return false;
+  mergeDuplicateCaseItems(design);
   if (!stage("lower-task-arguments")) return false;
   lowerTaskArguments(design);
   // Before the state machine: it needs the structured statement tree.

@@ -10,7 +10,7 @@
 // REQUIRES: yosys
 
 // CHECK: always @* begin
-// CHECK: case (__sa_id)
+// CHECK: case (__sa_id[{{[0-9]+}}:0])
 // CHECK-NOT: = {t};
 // CHECK-NOT: = {k};
 // CHECK-DAG: __sa_rdata = {acc};

@@ -12,6 +12,7 @@
 // CHECK-NEXT: hwlower: inline-unobserved-non-blocking-assigns
 // CHECK-NEXT: hwlower: lower-non-blocking-assigns
 // CHECK-NEXT: hwlower: write-task-results-to-targets
+// CHECK-NEXT: hwlower: merge-duplicate-case-items
 // CHECK-NEXT: hwlower: lower-task-arguments
 // CHECK-NEXT: hwlower: find-pass-local-variables
 // CHECK-NEXT: hwlower: lower-core-to-state-machine

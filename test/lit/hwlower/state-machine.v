@@ -37,8 +37,8 @@
 // in the idle state, and needs no `__finishing` check to get there.
 // CHECK: case (v)
 // CHECK-NEXT: 32'sb{{0+}}1: __state = {{[0-9]+}}'d[[ONE:[0-9]+]];
-// CHECK-NEXT: 32'sb{{0+}}10: __state = {{[0-9]+}}'d[[TWO:[0-9]+]];
-// CHECK-NEXT: 32'sb{{0+}}11: __state = {{[0-9]+}}'d{{[0-9]+}};
+// `2, 3` is one arm (mergeDuplicateCaseItems).
+// CHECK-NEXT: 32'sb{{0+}}10, 32'sb{{0+}}11: __state = {{[0-9]+}}'d[[TWO:[0-9]+]];
 // CHECK-NEXT: default: __state =
 // CHECK-NEXT: endcase
 // CHECK: if (__task_r == 16'd0 && __state == [[ONE]]) begin
