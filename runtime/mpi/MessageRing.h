@@ -2,19 +2,27 @@
 //
 // Point-to-point messages travel from a sender rank to a receiver rank
 // through a single-producer, single-consumer ring of fixed-size slots, the
-// way shared-memory MPI transports pass small messages: the sender fills a
-// slot and publishes it by storing its sequence number, which the receiver
-// polls in the slot itself, so that a small message costs the receiver one
-// cache line. No lock and no allocation.
+// way shared-memory MPI transports pass small messages. No lock and no
+// allocation.
+//
+// The sender fills slots (commit) and makes them visible to the receiver
+// separately (publish), by storing how many it has committed into a
+// counter on a cache line of its own, which the receiver polls. Filling a
+// slot never touches a line the receiver is reading, and a burst of
+// nonblocking sends can publish several messages with one store: when the
+// receiver polls a line, the sender's next store to it waits for the line
+// to come back, and every store the sender makes after it waits too, so a
+// ring that published each message in its slot paid that round trip once
+// a message. The sender also asks for the lines of slots a few messages
+// ahead, so that they are its own by the time it fills them.
 //
 // A slot carries a message's envelope and either its data (eager: payloads
 // up to 1 KiB inline, longer ones in a buffer the slot keeps for reuse) or
 // the send request itself (rendezvous: the receiver copies straight out of
 // the sender's memory once the message matches). Inline data sits right
-// after the envelope, at an address the receiver knows before the slot
-// arrives, so its cache lines come over together with the envelope's
-// rather than after it; that costs each ring of 128 slots about 150 KiB,
-// made only for the pairs of ranks that communicate.
+// after the envelope, so a small message fills one cache line; that costs
+// each ring of 128 slots about 140 KiB, made only for the pairs of ranks
+// that communicate.
 //
 // A full ring must not block the sender (MPI_Isend never blocks, and the
 // receiver may be busy elsewhere), so its messages spill into a locked
@@ -24,6 +32,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <deque>
@@ -31,9 +40,38 @@
 #include <mutex>
 #include <vector>
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+
 namespace synergy::mpi {
 
 struct Request;
+
+namespace detail {
+#if defined(__x86_64__) || defined(__i386__)
+inline bool detectPrefetchW() {
+  unsigned a, b, c, d;
+  return __get_cpuid(0x80000001, &a, &b, &c, &d) && (c & bit_PRFCHW);
+}
+inline const bool kHasPrefetchW = detectPrefetchW();
+#endif
+}  // namespace detail
+
+// Asks for the cache line at `address` in a state this core may write, so
+// that a later store to it need not wait for the line. GCC's
+// __builtin_prefetch makes a read prefetch for generic x86-64, which
+// leaves a line the other core holds shared, and the store still waits.
+inline void prefetchForWrite(const void* address) {
+#if defined(__x86_64__) || defined(__i386__)
+  if (detail::kHasPrefetchW)
+    asm volatile("prefetchw %0" : : "m"(*static_cast<const char*>(address)));
+  else
+    __builtin_prefetch(address, 1);
+#else
+  __builtin_prefetch(address, 1);
+#endif
+}
 
 struct Envelope {
   uint32_t context = 0;
@@ -55,10 +93,7 @@ class MessageRing {
   static constexpr int64_t kInlineBytes = 1024;
 
   struct alignas(64) Slot {
-    // The number of messages the ring had carried, counting this one, once
-    // this one is published. With the envelope and the first 32 bytes of
-    // data it fills the slot's first cache line.
-    std::atomic<uint64_t> sequence{0};
+    // With the first 40 bytes of data it fills the slot's first cache line.
     Envelope envelope;
     uint8_t inlineData[kInlineBytes];
     std::shared_ptr<Request> rendezvous;
@@ -92,22 +127,46 @@ class MessageRing {
     }
   };
 
-  // Producer side. A free slot, or null when the ring is full or messages
-  // are spilling; the sender fills it and calls publish().
-  Slot* reserve() {
+  // Producer side. A free slot for a message of `bytes` eager bytes (0 for
+  // a rendezvous one), or null when the ring is full or messages are
+  // spilling; the sender fills it and calls commit().
+  Slot* reserve(int64_t bytes) {
     if (spilling_.load(std::memory_order_acquire)) return nullptr;
-    if (tail_ - cachedHead_ == kSlots) {
+    if (written_ - cachedHead_ == kSlots) {
       cachedHead_ = head_.load(std::memory_order_acquire);
-      if (tail_ - cachedHead_ == kSlots) return nullptr;
+      if (written_ - cachedHead_ == kSlots) return nullptr;
     }
-    return &slots_[tail_ % kSlots];
+    // The receiver read the lines of the slot a few messages ahead long
+    // ago; asking for them now, as many as this message fills, keeps the
+    // stores of that message from waiting for them.
+    const auto* ahead =
+        reinterpret_cast<const char*>(&slots_[(written_ + kPrefetchAhead) % kSlots]);
+    int64_t used = int64_t(sizeof(Envelope)) + std::min(bytes, kInlineBytes);
+    for (int64_t line = 0; line < used; line += 64) prefetchForWrite(ahead + line);
+    return &slots_[written_ % kSlots];
   }
-  void publish() {
-    ++tail_;
-    slots_[(tail_ - 1) % kSlots].sequence.store(tail_, std::memory_order_release);
+  // Adds the reserved slot to the messages the next publish() shows.
+  void commit() { ++written_; }
+  // Committed messages the receiver cannot see yet.
+  uint64_t unpublished() const { return written_ - publishedByProducer_; }
+  // Shows the receiver every committed message; false when there was none
+  // to show. Ends a burst (see publishBatch()).
+  bool publish() {
+    batch_ = 1;
+    return show();
   }
-  // For a message that found no free slot.
+  // For a burst of messages that may wait: publishes them once there are
+  // enough. The first goes at once, so that the receiver can start on it,
+  // and each batch after it is twice the one before, up to `maxBatch`:
+  // few publications per burst, and a receiver that is never long idle.
+  bool publishBatch(uint64_t maxBatch) {
+    if (unpublished() < batch_) return false;
+    batch_ = std::min(batch_ * 2, maxBatch);
+    return show();
+  }
+  // For a message that found no free slot; what the ring holds goes first.
   void spill(Arrival arrival) {
+    publish();
     std::lock_guard<std::mutex> guard(overflowMutex_);
     overflow_.push_back(std::move(arrival));
     spilling_.store(true, std::memory_order_release);
@@ -116,8 +175,18 @@ class MessageRing {
   // Consumer side. The oldest published slot, or null.
   Slot* front() {
     uint64_t head = head_.load(std::memory_order_relaxed);
-    Slot* slot = &slots_[head % kSlots];
-    return slot->sequence.load(std::memory_order_acquire) == head + 1 ? slot : nullptr;
+    if (head == cachedPublished_) {
+      uint64_t published = published_.load(std::memory_order_acquire);
+      if (published == head) return nullptr;
+      cachedPublished_ = published;
+      // Messages published together have their lines come over together
+      // rather than each after the previous one's matching.
+      for (uint64_t next = head + 1; next < published && next < head + kPrefetchAhead; ++next)
+        __builtin_prefetch(&slots_[next % kSlots], 0);
+    }
+    if (head + kPrefetchAhead < cachedPublished_)
+      __builtin_prefetch(&slots_[(head + kPrefetchAhead) % kSlots], 0);
+    return &slots_[head % kSlots];
   }
   void pop() { head_.store(head_.load(std::memory_order_relaxed) + 1, std::memory_order_release); }
   bool spilling() const { return spilling_.load(std::memory_order_acquire); }
@@ -125,8 +194,9 @@ class MessageRing {
   // send order, and lets the sender use the ring again.
   void takeSpilled(std::vector<Arrival>& out) {
     std::lock_guard<std::mutex> guard(overflowMutex_);
-    // The sender does not publish while spilling_ is set, so whatever the
-    // ring holds now was sent before the overflow list.
+    // The sender published everything it had committed before it spilled
+    // and commits nothing while spilling_ is set, so whatever the ring
+    // holds now was sent before the overflow list.
     while (Slot* slot = front()) {
       out.push_back(slot->take());
       pop();
@@ -137,10 +207,27 @@ class MessageRing {
   }
 
  private:
+  bool show() {
+    if (written_ == publishedByProducer_) return false;
+    publishedByProducer_ = written_;
+    published_.store(written_, std::memory_order_release);
+    return true;
+  }
+
+  static constexpr uint64_t kPrefetchAhead = 8;
+
   Slot slots_[kSlots];
-  alignas(64) uint64_t tail_ = 0;  // messages published; the producer's own
-  uint64_t cachedHead_ = 0;          // the producer's last look at head_
+  // The producer's own line.
+  alignas(64) uint64_t written_ = 0;      // messages committed
+  uint64_t publishedByProducer_ = 0;      // the last value stored to published_
+  uint64_t cachedHead_ = 0;               // the producer's last look at head_
+  uint64_t batch_ = 1;                    // what publishBatch() waits for
+  // Polled by the consumer, stored by the producer once per publish().
+  alignas(64) std::atomic<uint64_t> published_{0};
+  // The consumer's line; the producer reads head_ only when the ring looks
+  // full.
   alignas(64) std::atomic<uint64_t> head_{0};
+  uint64_t cachedPublished_ = 0;  // the consumer's last look at published_
   alignas(64) std::atomic<bool> spilling_{false};
   std::mutex overflowMutex_;
   std::deque<Arrival> overflow_;
