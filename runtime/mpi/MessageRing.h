@@ -5,24 +5,26 @@
 // way shared-memory MPI transports pass small messages. No lock and no
 // allocation.
 //
-// The sender fills slots (commit) and makes them visible to the receiver
-// separately (publish), by storing how many it has committed into a
-// counter on a cache line of its own, which the receiver polls. Filling a
-// slot never touches a line the receiver is reading, and a burst of
-// nonblocking sends can publish several messages with one store: when the
-// receiver polls a line, the sender's next store to it waits for the line
-// to come back, and every store the sender makes after it waits too, so a
-// ring that published each message in its slot paid that round trip once
-// a message. The sender also asks for the lines of slots a few messages
-// ahead, so that they are its own by the time it fills them.
+// The sender fills a slot (commit) and makes it visible (publish) by
+// storing its sequence number, which the receiver polls in the slot itself,
+// so that a small message costs the receiver one cache line. The two steps
+// are apart so that a burst of nonblocking sends can publish several
+// messages at once: the receiver polls the line of the first unpublished
+// slot, and when the sender stores to a line the receiver holds, that store
+// waits for the line to come back and every later store of the sender waits
+// too. A ring that published each message as it filled it paid that round
+// trip once a message; now a burst pays it about once a publication, the
+// other slots of a batch being lines the receiver is not reading. The
+// sender also asks for the lines of slots a few messages ahead, so that
+// they are its own by the time it fills them.
 //
 // A slot carries a message's envelope and either its data (eager: payloads
 // up to 1 KiB inline, longer ones in a buffer the slot keeps for reuse) or
 // the send request itself (rendezvous: the receiver copies straight out of
 // the sender's memory once the message matches). Inline data sits right
-// after the envelope, so a small message fills one cache line; that costs
-// each ring of 128 slots about 140 KiB, made only for the pairs of ranks
-// that communicate.
+// after the envelope, so a message of up to 32 bytes fills one cache line;
+// that costs each ring of 128 slots about 140 KiB, made only for the pairs
+// of ranks that communicate.
 //
 // A full ring must not block the sender (MPI_Isend never blocks, and the
 // receiver may be busy elsewhere), so its messages spill into a locked
@@ -93,7 +95,10 @@ class MessageRing {
   static constexpr int64_t kInlineBytes = 1024;
 
   struct alignas(64) Slot {
-    // With the first 40 bytes of data it fills the slot's first cache line.
+    // The number of messages the ring had carried, counting this one, once
+    // this one is published. With the envelope and the first 32 bytes of
+    // data it fills the slot's first cache line.
+    std::atomic<uint64_t> sequence{0};
     Envelope envelope;
     uint8_t inlineData[kInlineBytes];
     std::shared_ptr<Request> rendezvous;
@@ -140,10 +145,10 @@ class MessageRing {
     // ago; asking for them now, as many as this message fills, keeps the
     // stores of that message from waiting for them.
     const auto* ahead =
-        reinterpret_cast<const char*>(&slots_[(written_ + kPrefetchAhead) % kSlots]);
-    int64_t used = int64_t(sizeof(Envelope)) + std::min(bytes, kInlineBytes);
+        reinterpret_cast<const char*>(slotOf(written_ + kPrefetchAhead));
+    int64_t used = kHeaderBytes + std::min(bytes, kInlineBytes);
     for (int64_t line = 0; line < used; line += 64) prefetchForWrite(ahead + line);
-    return &slots_[written_ % kSlots];
+    return slotOf(written_);
   }
   // Adds the reserved slot to the messages the next publish() shows.
   void commit() { ++written_; }
@@ -175,18 +180,8 @@ class MessageRing {
   // Consumer side. The oldest published slot, or null.
   Slot* front() {
     uint64_t head = head_.load(std::memory_order_relaxed);
-    if (head == cachedPublished_) {
-      uint64_t published = published_.load(std::memory_order_acquire);
-      if (published == head) return nullptr;
-      cachedPublished_ = published;
-      // Messages published together have their lines come over together
-      // rather than each after the previous one's matching.
-      for (uint64_t next = head + 1; next < published && next < head + kPrefetchAhead; ++next)
-        __builtin_prefetch(&slots_[next % kSlots], 0);
-    }
-    if (head + kPrefetchAhead < cachedPublished_)
-      __builtin_prefetch(&slots_[(head + kPrefetchAhead) % kSlots], 0);
-    return &slots_[head % kSlots];
+    Slot* slot = slotOf(head);
+    return slot->sequence.load(std::memory_order_acquire) == head + 1 ? slot : nullptr;
   }
   void pop() { head_.store(head_.load(std::memory_order_relaxed) + 1, std::memory_order_release); }
   bool spilling() const { return spilling_.load(std::memory_order_acquire); }
@@ -207,27 +202,35 @@ class MessageRing {
   }
 
  private:
+  // The slot of the n-th message. Consecutive messages use slots
+  // kSlotStride apart, more than a page, where the receiver's hardware
+  // prefetcher does not follow: running ahead along the ring, it would
+  // take the lines of slots the sender is about to fill back from it.
+  Slot* slotOf(uint64_t n) {
+    uint64_t index = n % kSlots;
+    return &slots_[index % (kSlots / kSlotStride) * kSlotStride + index / (kSlots / kSlotStride)];
+  }
+
   bool show() {
     if (written_ == publishedByProducer_) return false;
+    for (uint64_t n = publishedByProducer_; n < written_; ++n)
+      slotOf(n)->sequence.store(n + 1, std::memory_order_release);
     publishedByProducer_ = written_;
-    published_.store(written_, std::memory_order_release);
     return true;
   }
 
   static constexpr uint64_t kPrefetchAhead = 8;
+  static constexpr int64_t kHeaderBytes = sizeof(uint64_t) + sizeof(Envelope);
+  static constexpr uint64_t kSlotStride = 4;
 
   Slot slots_[kSlots];
   // The producer's own line.
   alignas(64) uint64_t written_ = 0;      // messages committed
-  uint64_t publishedByProducer_ = 0;      // the last value stored to published_
+  uint64_t publishedByProducer_ = 0;      // messages published
   uint64_t cachedHead_ = 0;               // the producer's last look at head_
   uint64_t batch_ = 1;                    // what publishBatch() waits for
-  // Polled by the consumer, stored by the producer once per publish().
-  alignas(64) std::atomic<uint64_t> published_{0};
-  // The consumer's line; the producer reads head_ only when the ring looks
-  // full.
+  // The consumer's; the producer reads it only when the ring looks full.
   alignas(64) std::atomic<uint64_t> head_{0};
-  uint64_t cachedPublished_ = 0;  // the consumer's last look at published_
   alignas(64) std::atomic<bool> spilling_{false};
   std::mutex overflowMutex_;
   std::deque<Arrival> overflow_;
