@@ -22,7 +22,7 @@
 // up to 1 KiB inline, longer ones in a buffer the slot keeps for reuse) or
 // the send request itself (rendezvous: the receiver copies straight out of
 // the sender's memory once the message matches). Inline data sits right
-// after the envelope, so a message of up to 24 bytes fills one cache line;
+// after the envelope, so a message of up to 32 bytes fills one cache line;
 // that costs each ring of 128 slots about 140 KiB, made only for the pairs
 // of ranks that communicate.
 //
@@ -96,13 +96,15 @@ class MessageRing {
 
   struct alignas(64) Slot {
     // The number of messages the ring had carried, counting this one, once
-    // this one is published. With the envelope, batchEnd and the first 24
-    // bytes of data it fills the slot's first cache line.
-    std::atomic<uint64_t> sequence{0};
-    Envelope envelope;
+    // this one is published, modulo 2^32 (a slot's next message is only
+    // kSlots later). With batchEnd, the envelope and the first 32 bytes of
+    // data it fills the slot's first cache line.
+    std::atomic<uint32_t> sequence{0};
     // The number of messages published with this one, counting from the
-    // ring's first: the receiver may fetch the slots up to there ahead.
-    uint64_t batchEnd = 0;
+    // ring's first, modulo 2^32: the receiver may fetch the slots up to
+    // there ahead.
+    uint32_t batchEnd = 0;
+    Envelope envelope;
     uint8_t inlineData[kInlineBytes];
     std::shared_ptr<Request> rendezvous;
     // Eager data longer than kInlineBytes; the receiver leaves it here for
@@ -184,11 +186,12 @@ class MessageRing {
   Slot* front() {
     uint64_t head = head_.load(std::memory_order_relaxed);
     Slot* slot = slotOf(head);
-    if (slot->sequence.load(std::memory_order_acquire) != head + 1) return nullptr;
+    if (slot->sequence.load(std::memory_order_acquire) != uint32_t(head + 1)) return nullptr;
     // The lines of the slots published with this one come over while this
     // one is matched, rather than each after the one before. Slots not
     // published yet are left alone: the sender may be filling them.
-    uint64_t end = std::min(slot->batchEnd, head + 1 + kPrefetchAhead);
+    uint64_t batchEnd = head + uint32_t(slot->batchEnd - uint32_t(head));
+    uint64_t end = std::min(batchEnd, head + 1 + kPrefetchAhead);
     for (uint64_t next = std::max(prefetchedTo_, head + 1); next < end; ++next)
       __builtin_prefetch(slotOf(next), 0);
     prefetchedTo_ = std::max(prefetchedTo_, end);
@@ -226,15 +229,15 @@ class MessageRing {
     if (written_ == publishedByProducer_) return false;
     for (uint64_t n = publishedByProducer_; n < written_; ++n) {
       Slot* slot = slotOf(n);
-      slot->batchEnd = written_;
-      slot->sequence.store(n + 1, std::memory_order_release);
+      slot->batchEnd = uint32_t(written_);
+      slot->sequence.store(uint32_t(n + 1), std::memory_order_release);
     }
     publishedByProducer_ = written_;
     return true;
   }
 
   static constexpr uint64_t kPrefetchAhead = 8;
-  static constexpr int64_t kHeaderBytes = 2 * sizeof(uint64_t) + sizeof(Envelope);
+  static constexpr int64_t kHeaderBytes = 2 * sizeof(uint32_t) + sizeof(Envelope);
   static constexpr uint64_t kSlotStride = 4;
 
   Slot slots_[kSlots];
