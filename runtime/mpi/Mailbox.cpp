@@ -10,6 +10,11 @@ namespace synergy::mpi {
 
 namespace {
 
+// Deferred messages a ring holds before the next one publishes them all:
+// enough that a burst of nonblocking sends pays for few publications, few
+// enough that the receiver starts on a burst soon after it starts.
+constexpr uint64_t kMaxUnpublished = 16;
+
 bool envelopeMatches(uint32_t context, int source, int tag, const Envelope& envelope) {
   return context == envelope.context && (source == abi::kAnySource || source == envelope.source) &&
          (tag == abi::kAnyTag || tag == envelope.tag);
@@ -59,36 +64,45 @@ MessageRing* Mailbox::ring(int from) {
   return ring;
 }
 
-void Mailbox::sendCopy(int from, const Envelope& envelope, const uint8_t* data,
-                       const TypeLayout& type, int64_t count) {
+bool Mailbox::sendCopy(int from, const Envelope& envelope, const uint8_t* data,
+                       const TypeLayout& type, int64_t count, bool mayDefer) {
   MessageRing* channel = ring(from);
-  if (MessageRing::Slot* slot = channel->reserve()) {
+  if (MessageRing::Slot* slot = channel->reserve(envelope.bytes)) {
     slot->envelope = envelope;
     packTyped(data, type, count, slot->reserveData(envelope.bytes));
+    channel->commit();
+    if (mayDefer) return channel->publishBatch(kMaxUnpublished);
     channel->publish();
-    return;
+    return true;
   }
   Arrival arrival{envelope, nullptr, nullptr};
   arrival.data.reset(new uint8_t[size_t(envelope.bytes)]);
   packTyped(data, type, count, arrival.data.get());
   channel->spill(std::move(arrival));
+  return true;
 }
 
 bool Mailbox::send(int from, const std::shared_ptr<Request>& send, int64_t eagerLimit) {
   Envelope envelope{send->context, send->senderRank, send->tag, send->bytes};
   if (send->buffered || (!send->synchronous && send->bytes <= eagerLimit)) {
-    sendCopy(from, envelope, send->buffer, *send->type, send->count);
+    sendCopy(from, envelope, send->buffer, *send->type, send->count, /*mayDefer=*/false);
     return true;
   }
   MessageRing* channel = ring(from);
-  if (MessageRing::Slot* slot = channel->reserve()) {
+  if (MessageRing::Slot* slot = channel->reserve(0)) {
     slot->envelope = envelope;
     slot->rendezvous = send;
+    channel->commit();
     channel->publish();
   } else {
     channel->spill(Arrival{envelope, nullptr, send});
   }
   return false;
+}
+
+bool Mailbox::publishFrom(int from) {
+  MessageRing* channel = rings_[from].load(std::memory_order_relaxed);
+  return channel && channel->publish();
 }
 
 bool Mailbox::drain() { return drainRings(nullptr); }
@@ -122,7 +136,12 @@ Request* Mailbox::takePosted(const Envelope& envelope, Request* newest,
   for (auto it = posted_.begin(); it != posted_.end(); ++it) {
     if (!envelopeMatches(**it, envelope)) continue;
     hold = std::move(*it);
-    posted_.erase(it);
+    // Mostly the oldest receive matches; the general erase costs several
+    // times what taking the front does.
+    if (it == posted_.begin())
+      posted_.pop_front();
+    else
+      posted_.erase(it);
     return hold.get();
   }
   if (newest && !isCompleteNow(*newest) && envelopeMatches(*newest, envelope)) return newest;

@@ -50,11 +50,16 @@ class Mailbox {
 
   // Sender side, on world rank `from`'s thread. True when the send is done
   // with its buffer: eager sends (buffered ones, and standard ones up to
-  // `eagerLimit` bytes) are copied into the message.
+  // `eagerLimit` bytes) are copied into the message. The message is
+  // published at once, with every earlier one from `from`.
   bool send(int from, const std::shared_ptr<Request>& send, int64_t eagerLimit);
-  // Sends a copy of `count` instances of `type` at `data`.
-  void sendCopy(int from, const Envelope& envelope, const uint8_t* data, const TypeLayout& type,
-                int64_t count);
+  // Sends a copy of `count` instances of `type` at `data`. With `mayDefer`
+  // it may leave the message unpublished, until a later message from `from`
+  // or publishFrom() shows it; true when it published.
+  bool sendCopy(int from, const Envelope& envelope, const uint8_t* data, const TypeLayout& type,
+                int64_t count, bool mayDefer);
+  // Publishes whatever `from` has left unpublished; false when nothing.
+  bool publishFrom(int from);
 
   // Receiver side, on the owning rank's thread only.
   // Moves arrived messages into the matching state; false when none came.

@@ -64,7 +64,7 @@ u32 startSend(HostCall& call, u32 buf, int count, int type, int dest, int tag, i
     Envelope envelope{handle->comm->context, handle->comm->rankOfWorld[call.rank.worldRank], tag,
                       layout->size * count};
     if (call.world().sendEager(call.rank.worldRank, envelope, host, *layout, count,
-                               handle->comm->worldRanks[dest])) {
+                               handle->comm->worldRanks[dest], /*mayDefer=*/requestOut != 0)) {
       if (call.world().aborted()) call.leaveAbortedJob();
       if (requestOut) call.store<int32_t>(requestOut, call.rank.addCompletedSend());
       return abi::kSuccess;
@@ -265,7 +265,7 @@ u32 Z_envZ_MPI_Rsend(void* instance, u32 buf, u32 count, u32 type, u32 dest, u32
 
 u32 Z_envZ_MPI_Isend(void* instance, u32 buf, u32 count, u32 type, u32 dest, u32 tag, u32 comm,
                      u32 request) {
-  HostCall call(instance, "MPI_Isend");
+  HostCall call(instance, "MPI_Isend", HostCall::EarlierSends::MayStayUnpublished);
   if (!request) return call.fail(int(comm), abi::kErrArg, "null request pointer");
   return startSend(call, buf, int(count), int(type), int(dest), int(tag), int(comm),
                    SendMode::Standard, request);
@@ -281,7 +281,7 @@ u32 Z_envZ_MPI_Issend(void* instance, u32 buf, u32 count, u32 type, u32 dest, u3
 
 u32 Z_envZ_MPI_Ibsend(void* instance, u32 buf, u32 count, u32 type, u32 dest, u32 tag, u32 comm,
                       u32 request) {
-  HostCall call(instance, "MPI_Ibsend");
+  HostCall call(instance, "MPI_Ibsend", HostCall::EarlierSends::MayStayUnpublished);
   if (!request) return call.fail(int(comm), abi::kErrArg, "null request pointer");
   return startSend(call, buf, int(count), int(type), int(dest), int(tag), int(comm),
                    SendMode::Buffered, request);
@@ -289,7 +289,7 @@ u32 Z_envZ_MPI_Ibsend(void* instance, u32 buf, u32 count, u32 type, u32 dest, u3
 
 u32 Z_envZ_MPI_Irsend(void* instance, u32 buf, u32 count, u32 type, u32 dest, u32 tag, u32 comm,
                       u32 request) {
-  HostCall call(instance, "MPI_Irsend");
+  HostCall call(instance, "MPI_Irsend", HostCall::EarlierSends::MayStayUnpublished);
   if (!request) return call.fail(int(comm), abi::kErrArg, "null request pointer");
   return startSend(call, buf, int(count), int(type), int(dest), int(tag), int(comm),
                    SendMode::Ready, request);

@@ -241,13 +241,14 @@ const char* errorClassText(int errorClass) {
   }
 }
 
-HostCall::HostCall(void* instance, const char* callName)
+HostCall::HostCall(void* instance, const char* callName, EarlierSends earlier)
     : granule(granule::Granule::fromHost(instance)),
       rank(granule.extension<RankState>()),
       name(callName),
       memoryBase_(granule.linearMemory() ? granule.linearMemory()->base() : nullptr),
       memorySize_(0) {
   refreshMemorySize();
+  if (earlier == EarlierSends::Publish) rank.world->publishSends(rank.worldRank);
 }
 
 int HostCall::fail(int comm, int errorClass, const std::string& reason) {

@@ -123,7 +123,11 @@ const char* errorClassText(int errorClass);
 
 class HostCall {
  public:
-  HostCall(void* instance, const char* name);
+  // A nonblocking send may leave the rank's earlier ones unpublished; every
+  // other call publishes them first (World::publishSends).
+  enum class EarlierSends { Publish, MayStayUnpublished };
+
+  HostCall(void* instance, const char* name, EarlierSends earlier = EarlierSends::Publish);
 
   granule::Granule& granule;
   RankState& rank;

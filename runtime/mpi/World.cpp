@@ -88,6 +88,7 @@ World::World(int size, bool ranksOwnCpus)
       sleeperFences_(canFenceOtherThreads()),
       phases_(size),
       waits_(size),
+      outboxes_(new Outbox[size]),
       asleep_(new std::atomic<bool>[size]),
       announced_(new ProgressMark[size]) {
   for (int i = 0; i < size; ++i) {
@@ -95,6 +96,7 @@ World::World(int size, bool ranksOwnCpus)
     mailboxes_.push_back(
         std::make_unique<Mailbox>(size, [this](Request& send) { sendMatched(send); }));
     asleep_[i].store(false);
+    outboxes_[i].listed.assign(size, false);
   }
   std::vector<int> all(size);
   for (int i = 0; i < size; ++i) all[i] = i;
@@ -235,11 +237,26 @@ void World::startSend(const std::shared_ptr<Request>& send, int destWorldRank) {
 }
 
 bool World::sendEager(int from, const Envelope& envelope, const uint8_t* data,
-                      const TypeLayout& type, int64_t count, int destWorldRank) {
+                      const TypeLayout& type, int64_t count, int destWorldRank, bool mayDefer) {
   if (envelope.bytes > kEagerLimit) return false;
-  mailboxes_[destWorldRank]->sendCopy(from, envelope, data, type, count);
-  notify(destWorldRank);
+  if (mailboxes_[destWorldRank]->sendCopy(from, envelope, data, type, count, mayDefer)) {
+    notify(destWorldRank);
+    return true;
+  }
+  Outbox& outbox = outboxes_[from];
+  if (!outbox.listed[destWorldRank]) {
+    outbox.listed[destWorldRank] = true;
+    outbox.destinations.push_back(destWorldRank);
+  }
   return true;
+}
+
+void World::publishOutbox(Outbox& outbox, int rank) {
+  for (int destination : outbox.destinations) {
+    outbox.listed[destination] = false;
+    if (mailboxes_[destination]->publishFrom(rank)) notify(destination);
+  }
+  outbox.destinations.clear();
 }
 
 void World::sendMatched(Request& send) {
@@ -332,6 +349,7 @@ void World::rankStarted(int rank) {
 }
 
 void World::rankFinished(int rank) {
+  publishSends(rank);
   std::lock_guard<util::AdaptiveMutex> guard(mutex_);
   if (phases_[rank] == RankPhase::Running) --running_;
   phases_[rank] = RankPhase::Finished;

@@ -197,6 +197,13 @@ inline bool isCompleteNow(const Request& request) {
   return __atomic_load_n(&request.complete, __ATOMIC_ACQUIRE);
 }
 
+// The receivers that one rank's deferred messages wait on, used by that
+// rank's thread alone.
+struct alignas(64) Outbox {
+  std::vector<int> destinations;  // world ranks, each once
+  std::vector<bool> listed;       // by world rank
+};
+
 // What a blocked rank waits for, for the deadlock report.
 struct WaitInfo {
   const char* call = nullptr;
@@ -229,9 +236,18 @@ class World {
   void startRecv(const std::shared_ptr<Request>& recv) { mailboxes_[recv->owner]->post(recv); }
   // Sends a copy of `count` instances of `type` at `data` from `from`, when
   // the message is short enough to go eager; false, sending nothing,
-  // otherwise.
+  // otherwise. With `mayDefer` (a nonblocking send) the message may stay
+  // unpublished until publishSends(from).
   bool sendEager(int from, const Envelope& envelope, const uint8_t* data, const TypeLayout& type,
-                 int64_t count, int destWorldRank);
+                 int64_t count, int destWorldRank, bool mayDefer);
+  // Shows the receivers every message `rank` has left unpublished. Every
+  // MPI call but a nonblocking send starts with it, and so does the end of
+  // a rank, so a message stays unseen only while its sender keeps posting
+  // sends or computes: never while it waits, polls or is finished, which
+  // is what keeps a blocked job from looking deadlocked.
+  void publishSends(int rank) {
+    if (!outboxes_[rank].destinations.empty()) publishOutbox(outboxes_[rank], rank);
+  }
   // Blocks until `request` completes; false when the job was aborted.
   bool waitFor(int rank, const Request& request, const WaitInfo& info);
   // Blocks until any of `requests` (null entries skipped) completes.
@@ -261,6 +277,7 @@ class World {
 
   // Lifecycle and fate.
   void rankStarted(int rank);
+  // On the rank's own thread, once it has started.
   void rankFinished(int rank);
   // Records the first abort (exit status and message) and wakes all.
   void abort(int status, const std::string& message);
@@ -278,6 +295,7 @@ class World {
   // After a lock-free change that `rank` may wait for: wakes it if asleep.
   void notify(int rank);
   void sendMatched(Request& send);
+  void publishOutbox(Outbox& outbox, int rank);
   // After world rank `rank` made a lock-free change that members of `comm`
   // may wait for: counts it as an event for the deadlock watch and wakes
   // sleeping members.
@@ -292,6 +310,7 @@ class World {
   // notify() needs no fence.
   bool sleeperFences_ = false;
   std::vector<std::unique_ptr<Mailbox>> mailboxes_;
+  std::unique_ptr<Outbox[]> outboxes_;  // by sending rank
 
   std::shared_ptr<Communicator> worldComm_;
   std::vector<std::shared_ptr<Communicator>> selfComms_;

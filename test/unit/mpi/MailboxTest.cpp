@@ -4,7 +4,8 @@
 // tests send many more than that before receiving, mix eager and
 // rendezvous messages, and drain from a second thread while the sender is
 // still sending, and check that every (source, tag) stream keeps its send
-// order and that rendezvous sends complete only when they match.
+// order and that rendezvous sends complete only when they match, also when
+// nonblocking sends leave their messages unpublished for a while.
 //
 //===----------------------------------------------------------------------===//
 #include <gtest/gtest.h>
@@ -173,6 +174,59 @@ TEST(MailboxTest, DrainsWhileTheSenderSends) {
     next[tag] += 2;
   }
   sender.join();
+}
+
+// Nonblocking sends may leave their messages unpublished; when the ring
+// fills, the spilled ones must still come after those, which the first
+// spill publishes.
+TEST(MailboxTest, DeferredSendsKeepOrderPastAFullRing) {
+  Mailbox box(2, [](Request& send) { markComplete(send); });
+  const Layout& bytes = predefinedLayout(synergy::mpi::abi::kTypeByte);
+  constexpr int kCount = 300;
+  int published = 0;
+  for (int i = 0; i < kCount; ++i) {
+    int32_t value = i;
+    Envelope envelope{kContext, 1, i % 2, 4};
+    if (box.sendCopy(1, envelope, reinterpret_cast<const uint8_t*>(&value), *bytes, 4,
+                     /*mayDefer=*/true))
+      ++published;
+  }
+  // A burst publishes in growing batches and the spills publish too, but
+  // not after every message.
+  EXPECT_GT(published, 0);
+  EXPECT_LT(published, kCount);
+  std::vector<int32_t> buffer(1);
+  for (int i = 0; i < kCount; ++i) {
+    auto recv = makeRecv(buffer, 1, synergy::mpi::abi::kAnyTag);
+    box.post(recv);
+    ASSERT_TRUE(isCompleteNow(*recv)) << i;
+    ASSERT_EQ(buffer[0], i);
+    EXPECT_EQ(recv->statusTag, i % 2);
+  }
+  EXPECT_FALSE(box.publishFrom(1));
+}
+
+// A rank that ends with deferred messages publishes them: their receiver
+// would otherwise wait forever.
+TEST(MailboxTest, EndingRankPublishesItsDeferredSends) {
+  World world(2, /*ranksOwnCpus=*/false);
+  world.rankStarted(0);
+  world.rankStarted(1);
+  const Layout& bytes = predefinedLayout(synergy::mpi::abi::kTypeByte);
+  int32_t values[2] = {10, 11};
+  for (int i = 0; i < 2; ++i) {
+    Envelope envelope{world.worldComm()->context, 1, i, 4};
+    ASSERT_TRUE(world.sendEager(1, envelope, reinterpret_cast<const uint8_t*>(&values[i]),
+                                *bytes, 4, 0, /*mayDefer=*/true));
+  }
+  uint32_t context = world.worldComm()->context;
+  // The first message of a burst goes at once, the second waits.
+  EXPECT_TRUE(world.probe(0, context, 1, 0));
+  EXPECT_FALSE(world.probe(0, context, 1, 1));
+  world.rankFinished(1);
+  auto second = world.probe(0, context, 1, 1);
+  ASSERT_TRUE(second);
+  EXPECT_EQ(second->bytes, 4);
 }
 
 }  // namespace
