@@ -252,6 +252,11 @@ class Emitter {
     line(indent, "endcase");
   }
 
+  // A source's write through a shared memory write port.
+  static std::string setPort(const std::string& port, const std::string& index, const std::string& value) {
+    return port + "_en = 1'b1; " + port + "_index = " + index + "; " + port + "_value = " + value + ";";
+  }
+
   void commits(unsigned indent) {
     for (const NbaCommit& c : d_.nbaCommits) {
       auto port = c.memoryVar >= 0 ? portOf_.find(c.memoryVar) : portOf_.end();
@@ -259,9 +264,8 @@ class Emitter {
         line(indent, c.commitText);
         continue;
       }
-      const std::string& p = port->second;
-      line(indent, "if (" + c.pendingIdent + ") begin " + p + "_en = 1'b1; " + p + "_index = " + c.indexIdent +
-                       "; " + p + "_value = " + c.valueIdent + "; " + c.pendingIdent + " = 1'b0; end");
+      line(indent, "if (" + c.pendingIdent + ") begin " + setPort(port->second, c.indexIdent, c.valueIdent) + " " +
+                       c.pendingIdent + " = 1'b0; end");
     }
   }
 
@@ -397,9 +401,7 @@ class Emitter {
         return;
       case StmtKind::Assign: {
         if (auto port = portAt_.find(&st); port != portAt_.end()) {
-          const std::string& p = port->second->prefix;
-          line(indent, p + "_en = 1'b1; " + p + "_index = " + st.lhs[0].index.text + "; " + p + "_value = " +
-                           st.rhs.text + ";");
+          line(indent, setPort(port->second->prefix, st.lhs[0].index.text, st.rhs.text));
           return;
         }
         std::string lhs;

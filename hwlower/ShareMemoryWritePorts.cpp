@@ -154,43 +154,34 @@ class WritePortSharer {
     }
   }
 
+  static unsigned namesIn(const std::string& text, const std::string& ident) {
+    unsigned n = 0;
+    for (const std::string& id : identifiersIn(text)) n += id == ident;
+    return n;
+  }
+
   static bool exitMentions(const MachineState& s, const std::string& ident) {
-    auto in = [&](const std::string& text) {
-      for (const std::string& id : identifiersIn(text))
-        if (id == ident) return true;
-      return false;
-    };
-    if (in(s.branchCond) || in(s.caseSubject)) return true;
+    if (namesIn(s.branchCond, ident) || namesIn(s.caseSubject, ident)) return true;
     for (const auto& target : s.caseTargets)
       for (const std::string& label : target.first)
-        if (in(label)) return true;
+        if (namesIn(label, ident)) return true;
     return false;
   }
 
-  // Whether `st`, apart from the statement `skip`, names `ident`.
-  static bool mentions(const Stmt& st, const std::string& ident, const Stmt* skip) {
-    bool found = false;
+  // How often `st` and the statements in it name `ident`.
+  static unsigned mentionCount(const Stmt& st, const std::string& ident) {
+    unsigned n = 0;
+    forEachExprText(st, [&](const std::string& text) { n += namesIn(text, ident); });
     anyStatement(st, [&](const Stmt& s) {
-      if (&s == skip) return false;
-      auto in = [&](const std::string& text) {
-        for (const std::string& id : identifiersIn(text)) found |= id == ident;
-      };
-      if (s.kind == StmtKind::Raw) in(s.rawText);
-      in(s.rhs.text);
-      in(s.cond.text);
-      for (const Stmt* a : std::initializer_list<const Stmt*>{&s, s.forInit.get(), s.forStep.get()}) {
-        if (!a) continue;
-        if (a != &s) in(a->rhs.text);
-        for (const LValue& lv : a->lhs) {
-          in(lv.index.text);
-          in(lv.partOffset.text);
-        }
-      }
-      for (const CaseItem& item : s.items)
-        for (const Expr& label : item.labels) in(label.text);
-      return found;
+      if (s.kind == StmtKind::Raw) n += namesIn(s.rawText, ident);
+      return false;
     });
-    return found;
+    return n;
+  }
+
+  // Whether `st`, apart from the statement `skip` inside it, names `ident`.
+  static bool mentions(const Stmt& st, const std::string& ident, const Stmt* skip) {
+    return mentionCount(st, ident) > (skip ? mentionCount(*skip, ident) : 0);
   }
 
   Design& d_;
