@@ -88,7 +88,10 @@
 //     __open_loop_active==0. The engine performs steps 1-3 itself for up to N
 //     ticks. It stops early with __task != 0 while tick number
 //     (ticks before + N - __ticks_left) is still in progress: the runtime services
-//     that task and finishes the tick with steps 2-4 itself. When it stops
+//     that task and either finishes the tick with steps 2-4 itself, or, when
+//     the tick needs no step 4, starts a new run of M ticks with __cont=1 and
+//     __open_loop=1 in the same edge: the engine finishes the trapped tick,
+//     then runs up to M more (M - __ticks_left of them started). When it stops
 //     without a task, __ticks_left == 0: N ticks were completed (step 4 is not
 //     performed by the engine: do not use open loop while $monitor is active).
 //

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "engine/BitValue.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace synergy::engine {
@@ -75,8 +76,12 @@ bool BitValue::isZero() const {
 }
 
 uint64_t BitValue::toUint64() const {
-  BitValue wide = resized(64);
-  return (static_cast<uint64_t>(wide.words[1]) << 32) | wide.words[0];
+  uint64_t value = words.empty() ? 0 : words[0];
+  if (words.size() > 1)
+    value |= static_cast<uint64_t>(words[1]) << 32;
+  if (width < 64 && isNegative())
+    value |= ~uint64_t(0) << width;
+  return value;
 }
 
 int64_t BitValue::toInt64() const { return static_cast<int64_t>(toUint64()); }
@@ -102,9 +107,15 @@ double BitValue::toDouble() const {
 
 BitValue BitValue::resized(uint32_t newWidth) const {
   BitValue value = zero(newWidth, isSigned);
-  bool fill = isNegative();
-  for (uint32_t i = 0; i < newWidth; ++i)
-    value.setBit(i, i < width ? bit(i) : fill);
+  size_t kept = std::min(words.size(), value.words.size());
+  std::copy(words.begin(), words.begin() + kept, value.words.begin());
+  if (newWidth > width && isNegative()) {
+    // Sign extension: ones from bit `width` up, the top word trimmed below.
+    if (width % 32)
+      value.words[width / 32] |= ~uint32_t(0) << (width % 32);
+    std::fill(value.words.begin() + wordCount(width), value.words.end(), ~uint32_t(0));
+  }
+  value.normalize();
   return value;
 }
 

@@ -14,7 +14,7 @@
 
 #include <stdint.h>
 
-#define SYNERGY_ENGINE_ABI_VERSION 1
+#define SYNERGY_ENGINE_ABI_VERSION 2
 
 #ifdef __cplusplus
 extern "C" {
@@ -45,6 +45,10 @@ typedef uint32_t (*SynergyEngineThereAreUpdatesFn)(SynergyEngine*);
 // open_loop: up to `ticks` ticks without the host. Returns the pending task
 // id (0 if none) and stores the number of ticks the engine started in
 // *ticksRun (with a task pending, the last of those is still in progress).
+// On an engine stopped at a serviced task, the first cycle also resumes it,
+// so the trapped tick finishes inside the run and is not counted in
+// *ticksRun: a trap then costs one call instead of a resume and an
+// evaluate/update loop on the host.
 typedef uint32_t (*SynergyEngineOpenLoopFn)(SynergyEngine*, uint32_t ticks, uint32_t* ticksRun);
 
 #ifdef __cplusplus

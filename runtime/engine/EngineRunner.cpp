@@ -122,27 +122,40 @@ bool TickDriver::runTick(uint64_t tick) {
   return true;
 }
 
-// Runs ticks nextTick.. in open loop, at most up to `limit` (exclusive). On a
-// trap it finishes the trapped tick on the host. Advances nextTick past every
-// completed tick.
+// Runs ticks nextTick.. in open loop, at most up to `limit` (exclusive).
+// After a trap the engine goes back into open loop, finishing the trapped
+// tick by itself, as long as the task left nothing for the end of that tick
+// ($strobe output, $finish, $save, ...); otherwise the host finishes the tick.
+// Advances nextTick past every completed tick.
 bool TickDriver::runOpenLoop(uint64_t& nextTick, uint64_t limit) {
-  uint64_t wanted = limit - nextTick;
-  uint32_t ticks = static_cast<uint32_t>(std::min<uint64_t>(wanted, kOpenLoopBatch));
+  auto batch = [&](uint64_t from) {
+    return static_cast<uint32_t>(std::min<uint64_t>(limit - from, kOpenLoopBatch));
+  };
   uint32_t ticksRun = 0;
-  uint32_t task = engine_.openLoop(ticks, ticksRun);
+  uint32_t task = engine_.openLoop(batch(nextTick), ticksRun);
   if (task == 0) {
     nextTick += ticksRun;
     return true;
   }
+  // The tick the trap is in: the last one the run started.
   uint64_t current = nextTick + std::max<uint32_t>(ticksRun, 1) - 1;
-  servicer_.setTime(current * manifest_.halfPeriod);
-  ++tasksServiced_;
-  if (!servicer_.service(task, error_))
-    return false;
-  engine_.resume();
-  if (!settle())
-    return false;
-  servicer_.endOfTick();
+  do {
+    servicer_.setTime(current * manifest_.halfPeriod);
+    ++tasksServiced_;
+    if (!servicer_.service(task, error_))
+      return false;
+    if (!servicer_.endOfTickIsIdle()) {
+      engine_.resume();
+      if (!settle())
+        return false;
+      servicer_.endOfTick();
+      nextTick = current + 1;
+      return true;
+    }
+    // The resumed run finishes tick `current` and starts ticksRun more.
+    task = engine_.openLoop(batch(current + 1), ticksRun);
+    current += ticksRun;
+  } while (task != 0);
   nextTick = current + 1;
   return true;
 }

@@ -20,7 +20,10 @@ using hwlower::TaskArgKind;
 
 TaskServicer::TaskServicer(const hwlower::EngineManifest& manifest, EngineInstance& engine, FileTable& files,
                            std::vector<std::string> plusargs)
-    : manifest_(manifest), engine_(engine), files_(files), plusargs_(std::move(plusargs)) {}
+    : manifest_(manifest), engine_(engine), files_(files), plusargs_(std::move(plusargs)) {
+  for (const Task& task : manifest_.tasks)
+    actions_.push_back(classifyTask(task.name));
+}
 
 uint64_t TaskServicer::argElement(const TaskArg& arg) {
   if (arg.element != kNoElement)
@@ -113,23 +116,47 @@ uint32_t TaskServicer::argDescriptor(const Task& task, size_t index) {
   return static_cast<uint32_t>(readArg(task.args[index]).toUint64());
 }
 
-// "$displayh" -> Hex; the suffix picks the default radix.
-static DisplayRadix radixOf(const std::string& name, const std::string& base) {
-  std::string suffix = name.substr(base.size());
-  if (suffix == "h")
-    return DisplayRadix::Hex;
-  if (suffix == "b")
-    return DisplayRadix::Binary;
-  if (suffix == "o")
-    return DisplayRadix::Octal;
-  return DisplayRadix::Decimal;
-}
-
-static bool hasBase(const std::string& name, const std::string& base) {
-  if (name.rfind(base, 0) != 0)
-    return false;
-  std::string suffix = name.substr(base.size());
-  return suffix.empty() || suffix == "h" || suffix == "b" || suffix == "o";
+// A task's name decides what servicing it does; the display family's suffix
+// ("$displayh") picks the default radix. Classified once per task when the
+// servicer is made, so a trap costs a switch rather than string compares.
+TaskServicer::TaskAction TaskServicer::classifyTask(const std::string& name) {
+  static const std::pair<const char*, SystemTask> kDisplayFamily[] = {
+      {"$display", SystemTask::Display}, {"$write", SystemTask::Write},
+      {"$fdisplay", SystemTask::Fdisplay}, {"$fwrite", SystemTask::Fwrite},
+      {"$strobe", SystemTask::Strobe}, {"$fstrobe", SystemTask::Fstrobe},
+      {"$monitor", SystemTask::Monitor}};
+  for (const auto& [base, kind] : kDisplayFamily) {
+    size_t length = std::strlen(base);
+    if (name.compare(0, length, base) != 0)
+      continue;
+    std::string suffix = name.substr(length);
+    if (suffix.empty())
+      return {kind, DisplayRadix::Decimal};
+    if (suffix == "h")
+      return {kind, DisplayRadix::Hex};
+    if (suffix == "b")
+      return {kind, DisplayRadix::Binary};
+    if (suffix == "o")
+      return {kind, DisplayRadix::Octal};
+  }
+  static const std::map<std::string, SystemTask> kByName = {
+      {"$monitoron", SystemTask::MonitorOn}, {"$monitoroff", SystemTask::MonitorOff},
+      {"$fopen", SystemTask::Fopen}, {"$fclose", SystemTask::Fclose},
+      {"$fflush", SystemTask::Fflush}, {"$fgetc", SystemTask::Fgetc},
+      {"$ungetc", SystemTask::Ungetc}, {"$fgets", SystemTask::Fgets},
+      {"$feof", SystemTask::Feof}, {"$ftell", SystemTask::Ftell},
+      {"$fseek", SystemTask::Fseek}, {"$rewind", SystemTask::Rewind},
+      {"$fread", SystemTask::Fread}, {"$fscanf", SystemTask::Fscanf},
+      {"$sscanf", SystemTask::Sscanf}, {"$readmemh", SystemTask::Readmemh},
+      {"$readmemb", SystemTask::Readmemb}, {"$finish", SystemTask::Finish},
+      {"$stop", SystemTask::Stop}, {"$time", SystemTask::Time},
+      {"$stime", SystemTask::Stime}, {"$realtime", SystemTask::Realtime},
+      {"$random", SystemTask::Random}, {"$urandom", SystemTask::Urandom},
+      {"$urandom_range", SystemTask::UrandomRange}, {"$test$plusargs", SystemTask::TestPlusargs},
+      {"$value$plusargs", SystemTask::ValuePlusargs}, {"$save", SystemTask::Save},
+      {"$restart", SystemTask::Restart}, {"$yield", SystemTask::Yield}};
+  auto known = kByName.find(name);
+  return {known == kByName.end() ? SystemTask::Unsupported : known->second, DisplayRadix::Decimal};
 }
 
 void TaskServicer::serviceFopen(const Task& task) {
@@ -314,43 +341,60 @@ bool TaskServicer::service(uint32_t taskId, std::string& error) {
     return false;
   }
   const Task& task = *found;
-  const std::string& name = task.name;
-  if (hasBase(name, "$display")) {
-    files_.write(1, formatTask(task, 0, radixOf(name, "$display")) + "\n");
-  } else if (hasBase(name, "$write")) {
-    files_.write(1, formatTask(task, 0, radixOf(name, "$write")));
-  } else if (hasBase(name, "$fdisplay")) {
-    files_.write(argDescriptor(task, 0), formatTask(task, 1, radixOf(name, "$fdisplay")) + "\n");
-  } else if (hasBase(name, "$fwrite")) {
-    files_.write(argDescriptor(task, 0), formatTask(task, 1, radixOf(name, "$fwrite")));
-  } else if (hasBase(name, "$strobe") || hasBase(name, "$fstrobe")) {
+  const TaskAction action = actions_[taskId - 1];
+  switch (action.kind) {
+  case SystemTask::Display:
+    files_.write(1, formatTask(task, 0, action.radix) + "\n");
+    break;
+  case SystemTask::Write:
+    files_.write(1, formatTask(task, 0, action.radix));
+    break;
+  case SystemTask::Fdisplay:
+    files_.write(argDescriptor(task, 0), formatTask(task, 1, action.radix) + "\n");
+    break;
+  case SystemTask::Fwrite:
+    files_.write(argDescriptor(task, 0), formatTask(task, 1, action.radix));
+    break;
+  case SystemTask::Strobe:
+  case SystemTask::Fstrobe:
     strobes_.push_back(&task);
-  } else if (hasBase(name, "$monitor")) {
+    break;
+  case SystemTask::Monitor:
     monitor_ = &task;
     monitorOn_ = true;
     lastMonitorValues_.reset();
-  } else if (name == "$monitoron") {
+    break;
+  case SystemTask::MonitorOn:
     monitorOn_ = true;
     lastMonitorValues_.reset();
-  } else if (name == "$monitoroff") {
+    break;
+  case SystemTask::MonitorOff:
     monitorOn_ = false;
-  } else if (name == "$fopen") {
+    break;
+  case SystemTask::Fopen:
     serviceFopen(task);
-  } else if (name == "$fclose") {
+    break;
+  case SystemTask::Fclose:
     files_.close(argDescriptor(task, 0));
-  } else if (name == "$fflush") {
+    break;
+  case SystemTask::Fflush:
     if (task.args.empty())
       files_.flushAll();
     else
       files_.flush(argDescriptor(task, 0));
-  } else if (name == "$fgetc") {
+    break;
+  case SystemTask::Fgetc: {
     std::FILE* in = files_.stream(argDescriptor(task, 0));
     writeResult(task, in ? std::fgetc(in) : -1);
-  } else if (name == "$ungetc") {
+    break;
+  }
+  case SystemTask::Ungetc: {
     std::FILE* in = files_.stream(argDescriptor(task, 1));
     int c = static_cast<int>(readArg(task.args[0]).toUint64() & 0xff);
     writeResult(task, in && std::ungetc(c, in) != EOF ? 0 : -1);
-  } else if (name == "$fgets") {
+    break;
+  }
+  case SystemTask::Fgets: {
     std::FILE* in = files_.stream(argDescriptor(task, 1));
     const auto& target = task.args[0];
     uint32_t capacity = manifest_.states[target.stateId].width / 8;
@@ -366,62 +410,91 @@ bool TaskServicer::service(uint32_t taskId, std::string& error) {
     if (!line.empty())
       writeArg(target, BitValue::fromString(line));
     writeResult(task, static_cast<int64_t>(line.size()));
-  } else if (name == "$feof") {
+    break;
+  }
+  case SystemTask::Feof: {
     std::FILE* in = files_.stream(argDescriptor(task, 0));
     writeResult(task, in ? (std::feof(in) ? 1 : 0) : 1);
-  } else if (name == "$ftell") {
+    break;
+  }
+  case SystemTask::Ftell: {
     std::FILE* in = files_.stream(argDescriptor(task, 0));
     writeResult(task, in ? static_cast<int64_t>(std::ftell(in)) : -1);
-  } else if (name == "$fseek") {
+    break;
+  }
+  case SystemTask::Fseek: {
     std::FILE* in = files_.stream(argDescriptor(task, 0));
     long offset = static_cast<long>(readArg(task.args[1]).toInt64());
     int whence = static_cast<int>(readArg(task.args[2]).toUint64());
     int origin = whence == 1 ? SEEK_CUR : whence == 2 ? SEEK_END : SEEK_SET;
     writeResult(task, in && std::fseek(in, offset, origin) == 0 ? 0 : -1);
-  } else if (name == "$rewind") {
+    break;
+  }
+  case SystemTask::Rewind: {
     std::FILE* in = files_.stream(argDescriptor(task, 0));
     writeResult(task, in && std::fseek(in, 0, SEEK_SET) == 0 ? 0 : -1);
-  } else if (name == "$fread") {
+    break;
+  }
+  case SystemTask::Fread:
     serviceFread(task);
-  } else if (name == "$fscanf") {
+    break;
+  case SystemTask::Fscanf:
     serviceScanf(task, true);
-  } else if (name == "$sscanf") {
+    break;
+  case SystemTask::Sscanf:
     serviceScanf(task, false);
-  } else if (name == "$readmemh") {
+    break;
+  case SystemTask::Readmemh:
     serviceReadmem(task, 4);
-  } else if (name == "$readmemb") {
+    break;
+  case SystemTask::Readmemb:
     serviceReadmem(task, 1);
-  } else if (name == "$finish") {
+    break;
+  case SystemTask::Finish:
     if (runEnd_ == RunEnd::None)
       runEnd_ = RunEnd::Finish;
-  } else if (name == "$stop") {
+    break;
+  case SystemTask::Stop:
     if (runEnd_ == RunEnd::None)
       runEnd_ = RunEnd::Stop;
-  } else if (name == "$time" || name == "$stime") {
-    writeResult(task, BitValue::fromUint64(name == "$stime" ? (time_ & 0xffffffffu) : time_, 64));
-  } else if (name == "$realtime") {
+    break;
+  case SystemTask::Time:
+  case SystemTask::Stime:
+    writeResult(task, BitValue::fromUint64(action.kind == SystemTask::Stime ? (time_ & 0xffffffffu) : time_, 64));
+    break;
+  case SystemTask::Realtime: {
     double real = static_cast<double>(time_);
     uint64_t bits;
     std::memcpy(&bits, &real, sizeof bits);
     writeResult(task, BitValue::fromUint64(bits, 64));
-  } else if (name == "$random") {
+    break;
+  }
+  case SystemTask::Random:
     serviceRandom(task, false);
-  } else if (name == "$urandom") {
+    break;
+  case SystemTask::Urandom:
     serviceRandom(task, true);
-  } else if (name == "$urandom_range") {
+    break;
+  case SystemTask::UrandomRange:
     serviceUrandomRange(task);
-  } else if (name == "$test$plusargs") {
+    break;
+  case SystemTask::TestPlusargs:
     servicePlusargs(task, false);
-  } else if (name == "$value$plusargs") {
+    break;
+  case SystemTask::ValuePlusargs:
     servicePlusargs(task, true);
-  } else if (name == "$save") {
+    break;
+  case SystemTask::Save:
     saveRequest_ = task.args.empty() ? std::string("synergy.state") : argText(task.args[0]);
-  } else if (name == "$restart") {
+    break;
+  case SystemTask::Restart:
     restartRequest_ = task.args.empty() ? std::string("synergy.state") : argText(task.args[0]);
-  } else if (name == "$yield") {
+    break;
+  case SystemTask::Yield:
     yieldFired_ = true;
-  } else {
-    error = task.file + ":" + std::to_string(task.line) + ": error: unsupported system task " + name;
+    break;
+  case SystemTask::Unsupported:
+    error = task.file + ":" + std::to_string(task.line) + ": error: unsupported system task " + task.name;
     return false;
   }
   return true;
@@ -430,9 +503,9 @@ bool TaskServicer::service(uint32_t taskId, std::string& error) {
 void TaskServicer::endOfTick() {
   if (runEnd_ != RunEnd::Stop) {
     for (const Task* strobe : strobes_) {
-      bool toFile = strobe->name.rfind("$fstrobe", 0) == 0;
-      std::string base = toFile ? "$fstrobe" : "$strobe";
-      std::string line = formatTask(*strobe, toFile ? 1 : 0, radixOf(strobe->name, base)) + "\n";
+      const TaskAction& action = actions_[strobe->id - 1];
+      bool toFile = action.kind == SystemTask::Fstrobe;
+      std::string line = formatTask(*strobe, toFile ? 1 : 0, action.radix) + "\n";
       files_.write(toFile ? argDescriptor(*strobe, 0) : 1, line);
     }
   }
@@ -445,7 +518,7 @@ void TaskServicer::endOfTick() {
         key += formatMinimalDigits(readArg(arg), DisplayRadix::Hex) + ",";
     if (!lastMonitorValues_ || *lastMonitorValues_ != key) {
       lastMonitorValues_ = key;
-      files_.write(1, formatTask(*monitor_, 0, radixOf(monitor_->name, "$monitor")) + "\n");
+      files_.write(1, formatTask(*monitor_, 0, actions_[monitor_->id - 1].radix) + "\n");
     }
   }
 }

@@ -49,6 +49,13 @@ class TaskServicer {
   bool service(uint32_t taskId, std::string& error);
   // End of tick: pending $strobe output, then $monitor if its values changed.
   void endOfTick();
+  // Whether the tasks serviced so far this tick left nothing for its end:
+  // no $strobe output, no $monitor, and no $finish, $stop, $save, $restart
+  // or $yield for the runner. Then the engine may finish the tick alone.
+  bool endOfTickIsIdle() const {
+    return strobes_.empty() && !monitorActive() && runEnd_ == RunEnd::None && !saveRequest_ &&
+           !restartRequest_ && !yieldFired_;
+  }
   // Whether end-of-tick work needs the runner to stop at every tick.
   bool monitorActive() const { return monitor_ != nullptr && monitorOn_; }
 
@@ -72,6 +79,18 @@ class TaskServicer {
   void restoreMonitor(const MonitorState& state);
 
  private:
+  enum class SystemTask {
+    Display, Write, Fdisplay, Fwrite, Strobe, Fstrobe, Monitor, MonitorOn, MonitorOff,
+    Fopen, Fclose, Fflush, Fgetc, Ungetc, Fgets, Feof, Ftell, Fseek, Rewind, Fread,
+    Fscanf, Sscanf, Readmemh, Readmemb, Finish, Stop, Time, Stime, Realtime, Random,
+    Urandom, UrandomRange, TestPlusargs, ValuePlusargs, Save, Restart, Yield, Unsupported
+  };
+  struct TaskAction {
+    SystemTask kind;
+    DisplayRadix radix;  // the display family's default radix
+  };
+  static TaskAction classifyTask(const std::string& name);
+
   BitValue readArg(const hwlower::TaskArg& arg);
   void writeArg(const hwlower::TaskArg& arg, const BitValue& value);
   void writeResult(const hwlower::Task& task, const BitValue& value);
@@ -94,6 +113,7 @@ class TaskServicer {
   EngineInstance& engine_;
   FileTable& files_;
   std::vector<std::string> plusargs_;
+  std::vector<TaskAction> actions_;  // per task, indexed by id - 1
   uint64_t time_ = 0;
   RunEnd runEnd_ = RunEnd::None;
   std::vector<const hwlower::Task*> strobes_;
