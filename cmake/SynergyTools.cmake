@@ -27,6 +27,14 @@ execute_process(COMMAND ${SYNERGY_CLANG} --version OUTPUT_VARIABLE _clang_versio
 string(REGEX MATCH "version [0-9.]+" SYNERGY_CLANG_VERSION "${_clang_version}")
 execute_process(COMMAND ${SYNERGY_WASM2C} --version OUTPUT_VARIABLE SYNERGY_WASM2C_VERSION
                 OUTPUT_STRIP_TRAILING_WHITESPACE)
+# Verilator is a Perl script that takes ~45 ms to start: asking it for its
+# version and root on every synergy-run would double a short run's time.
+if(SYNERGY_VERILATOR)
+  execute_process(COMMAND ${SYNERGY_VERILATOR} --version OUTPUT_VARIABLE SYNERGY_VERILATOR_VERSION
+                  OUTPUT_STRIP_TRAILING_WHITESPACE)
+  execute_process(COMMAND ${SYNERGY_VERILATOR} --getenv VERILATOR_ROOT
+                  OUTPUT_VARIABLE SYNERGY_VERILATOR_ROOT OUTPUT_STRIP_TRAILING_WHITESPACE)
+endif()
 
 configure_file(${CMAKE_CURRENT_LIST_DIR}/ToolPaths.h.in
                ${PROJECT_BINARY_DIR}/generated/synergy/ToolPaths.h @ONLY)

@@ -47,15 +47,13 @@ static std::string firstErrorLine(const std::string& output) {
 }
 
 static std::string toolchainIdentity(std::string& verilatorRoot, std::string& error) {
-  auto version = util::runProcess({toolpaths::kVerilator, "--version"});
-  auto root = util::runProcess({toolpaths::kVerilator, "--getenv", "VERILATOR_ROOT"});
-  if (version.exitCode != 0 || root.exitCode != 0) {
-    error = "cannot run verilator (" + std::string(toolpaths::kVerilator) + ")";
+  verilatorRoot = toolpaths::kVerilatorRoot;
+  if (verilatorRoot.empty()) {
+    error = "verilator was not found when Synergy was configured; install it and reconfigure";
     return {};
   }
-  verilatorRoot = root.output.substr(0, root.output.find('\n'));
-  return std::string(kEngineBuildFormat) + "\n" + version.output + toolpaths::kClangxx + "\n" +
-         toolpaths::kClangVersion + "\n" + kOptimization + "\n";
+  return std::string(kEngineBuildFormat) + "\n" + toolpaths::kVerilatorVersion + "\n" + toolpaths::kClangxx +
+         "\n" + toolpaths::kClangVersion + "\n" + kOptimization + "\n";
 }
 
 static std::vector<std::string> includeFlags(const std::string& verilatorRoot) {
