@@ -19,6 +19,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <unordered_map>
 
 namespace synergy::engine {
 
@@ -32,7 +33,6 @@ DisplayArg DisplayArg::ofValue(BitValue value) {
 DisplayArg DisplayArg::ofString(std::string text) {
   DisplayArg arg;
   arg.kind = Kind::StringLiteral;
-  arg.value = BitValue::fromString(text);
   arg.text = std::move(text);
   return arg;
 }
@@ -47,6 +47,8 @@ DisplayArg DisplayArg::ofReal(double real) {
 // Unsigned decimal digits of the magnitude held in `words`, by repeated
 // division by 10^9 so any width works.
 static std::string unsignedDecimal(std::vector<uint32_t> words) {
+  if (words.size() <= 2)
+    return std::to_string(words.empty() ? 0 : (words.size() == 2 ? uint64_t(words[1]) << 32 : 0) | words[0]);
   std::string digits;
   auto isZero = [&] { return std::all_of(words.begin(), words.end(), [](uint32_t w) { return w == 0; }); };
   if (isZero())
@@ -106,12 +108,14 @@ static std::string naturalPowerOfTwoDigits(const BitValue& value, DisplayRadix r
   unsigned bits = bitsPerDigit(radix);
   uint32_t width = std::max<uint32_t>(value.width, 1);
   uint32_t digitCount = (width + bits - 1) / bits;
-  std::string digits;
-  for (uint32_t d = digitCount; d-- > 0;) {
-    unsigned digit = 0;
-    for (unsigned b = 0; b < bits; ++b)
-      digit |= static_cast<unsigned>(value.bit(d * bits + b)) << b;
-    digits.push_back("0123456789abcdef"[digit]);
+  std::string digits(digitCount, '0');
+  for (uint32_t d = 0; d < digitCount; ++d) {
+    // A digit's bits start at d * bits; an octal digit may straddle words.
+    uint32_t first = d * bits;
+    uint64_t window = first / 32 < value.words.size() ? value.words[first / 32] : 0;
+    if (first / 32 + 1 < value.words.size())
+      window |= static_cast<uint64_t>(value.words[first / 32 + 1]) << 32;
+    digits[digitCount - 1 - d] = "0123456789abcdef"[(window >> (first % 32)) & ((1u << bits) - 1)];
   }
   return digits;
 }
@@ -125,17 +129,26 @@ std::string formatMinimalDigits(const BitValue& value, DisplayRadix radix) {
 }
 
 // The column count %d pads to without an explicit width: the digits of the
-// largest magnitude the width holds, plus a sign column when signed.
+// largest magnitude the width holds, plus a sign column when signed. Every
+// $display of a variable asks again, so the count is kept per width.
 static size_t naturalDecimalWidth(const BitValue& value) {
   uint32_t width = std::max<uint32_t>(value.width, 1);
+  static thread_local std::unordered_map<uint64_t, size_t> known;
+  uint64_t key = uint64_t(width) << 1 | (value.isSigned ? 1 : 0);
+  if (auto found = known.find(key); found != known.end())
+    return found->second;
   BitValue largest = BitValue::zero(width);
+  size_t columns;
   if (value.isSigned) {
     largest.setBit(width - 1, true);  // 2^(n-1), the largest negative magnitude
-    return unsignedDecimal(largest.words).size() + 1;
+    columns = unsignedDecimal(largest.words).size() + 1;
+  } else {
+    for (uint32_t i = 0; i < width; ++i)
+      largest.setBit(i, true);
+    columns = unsignedDecimal(largest.words).size();
   }
-  for (uint32_t i = 0; i < width; ++i)
-    largest.setBit(i, true);
-  return unsignedDecimal(largest.words).size();
+  known.emplace(key, columns);
+  return columns;
 }
 
 namespace {
@@ -162,9 +175,13 @@ static std::string pad(std::string text, const Spec& spec) {
   return std::string(fill, ' ') + text;
 }
 
-static BitValue argAsValue(const DisplayArg& arg) {
+// The bits an integer conversion prints: the value itself, or for a literal
+// or a real one made in `scratch`.
+static const BitValue& argAsValue(const DisplayArg& arg, BitValue& scratch) {
   if (arg.kind == DisplayArg::Kind::Real)
-    return BitValue::fromInt64(static_cast<int64_t>(std::llround(arg.real)), 64);
+    return scratch = BitValue::fromInt64(static_cast<int64_t>(std::llround(arg.real)), 64);
+  if (arg.kind == DisplayArg::Kind::StringLiteral)
+    return scratch = BitValue::fromString(arg.text);
   return arg.value;
 }
 
@@ -199,7 +216,8 @@ static std::string formatString(const DisplayArg& arg, const Spec& spec) {
   if (arg.kind == DisplayArg::Kind::StringLiteral) {
     text = arg.text;
   } else {
-    text = argAsValue(arg).toBytes();
+    BitValue scratch;
+    text = argAsValue(arg, scratch).toBytes();
     size_t firstNonNul = text.find_first_not_of('\0');
     if (firstNonNul == std::string::npos)
       firstNonNul = text.size();
@@ -245,9 +263,11 @@ static std::string formatDefault(const DisplayArg& arg, DisplayRadix radix) {
     spec.conversion = 'g';
     return formatReal(arg.real, spec);
   }
+  BitValue scratch;
+  const BitValue& value = argAsValue(arg, scratch);
   if (radix == DisplayRadix::Decimal)
-    return formatDecimal(arg.value, spec);
-  return formatPowerOfTwo(arg.value, radix, spec);
+    return formatDecimal(value, spec);
+  return formatPowerOfTwo(value, radix, spec);
 }
 
 // Formats one format string, consuming arguments from `next` onward.
@@ -312,28 +332,29 @@ static void formatOne(const std::string& format, const std::vector<DisplayArg>& 
       continue;
     }
     const DisplayArg& arg = args[next++];
+    BitValue scratch;
     switch (lower) {
     case 'd':
-      out += formatDecimal(argAsValue(arg), spec);
+      out += formatDecimal(argAsValue(arg, scratch), spec);
       break;
     case 'h':
     case 'x':
-      out += formatPowerOfTwo(argAsValue(arg), DisplayRadix::Hex, spec);
+      out += formatPowerOfTwo(argAsValue(arg, scratch), DisplayRadix::Hex, spec);
       break;
     case 'o':
-      out += formatPowerOfTwo(argAsValue(arg), DisplayRadix::Octal, spec);
+      out += formatPowerOfTwo(argAsValue(arg, scratch), DisplayRadix::Octal, spec);
       break;
     case 'b':
-      out += formatPowerOfTwo(argAsValue(arg), DisplayRadix::Binary, spec);
+      out += formatPowerOfTwo(argAsValue(arg, scratch), DisplayRadix::Binary, spec);
       break;
     case 's':
       out += formatString(arg, spec);
       break;
     case 'c':
-      out += pad(std::string(1, static_cast<char>(argAsValue(arg).resized(8).words[0])), spec);
+      out += pad(std::string(1, static_cast<char>(argAsValue(arg, scratch).resized(8).words[0])), spec);
       break;
     case 't':
-      out += formatTime(argAsValue(arg), spec);
+      out += formatTime(argAsValue(arg, scratch), spec);
       break;
     case 'e':
     case 'f':
