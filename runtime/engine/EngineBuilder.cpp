@@ -29,8 +29,12 @@ namespace synergy::engine {
 namespace fs = std::filesystem;
 
 // Bump when the build recipe changes shape.
-static constexpr const char* kEngineBuildFormat = "engine-build-1";
+static constexpr const char* kEngineBuildFormat = "engine-build-2";
 static constexpr const char* kOptimization = "-O2";
+// Only the wrapper's entry points leave the object, so the model's calls to
+// its own functions and to Verilator's runtime bind directly instead of
+// through the PLT: a tick is a few such calls.
+static constexpr const char* kVisibility = "-fvisibility=hidden";
 
 static std::string firstErrorLine(const std::string& output) {
   size_t start = 0;
@@ -83,7 +87,7 @@ static std::optional<std::string> cachedRuntimeObject(const std::string& cacheDi
   if (!work)
     return std::nullopt;
   std::string tempObject = *work + "/" + sourceName + ".o";
-  std::vector<std::string> argv = {toolpaths::kClangxx, "-std=c++20", kOptimization, "-fPIC", "-w", "-c",
+  std::vector<std::string> argv = {toolpaths::kClangxx, "-std=c++20", kOptimization, "-fPIC", kVisibility, "-w", "-c",
                                    verilatorRoot + "/include/" + sourceName + ".cpp", "-o", tempObject};
   auto includes = includeFlags(verilatorRoot);
   argv.insert(argv.begin() + 1, includes.begin(), includes.end());
@@ -164,7 +168,7 @@ std::optional<std::string> buildEngineSharedObject(const std::string& verilog, s
       error = "cannot write engine sources under " + *work;
     } else {
       std::string tempObject = *work + "/engine.so";
-      std::vector<std::string> argv = {toolpaths::kClangxx, "-std=c++20", kOptimization, "-fPIC", "-shared", "-w",
+      std::vector<std::string> argv = {toolpaths::kClangxx, "-std=c++20", kOptimization, "-fPIC", kVisibility, "-shared", "-w",
                                        "-I" + modelDir, "-I" + wrapperDir};
       auto includes = includeFlags(verilatorRoot);
       argv.insert(argv.end(), includes.begin(), includes.end());

@@ -41,6 +41,8 @@ static void edgeWith(SynergyEngine* engine, Port& control) {
   control = 0;
 }
 
+// The object is built with -fvisibility=hidden; these are its only exports.
+#pragma GCC visibility push(default)
 extern "C" {
 
 uint32_t synergy_engine_abi_version(void) { return SYNERGY_ENGINE_ABI_VERSION; }
@@ -110,3 +112,4 @@ uint32_t synergy_engine_open_loop(SynergyEngine* engine, uint32_t ticks, uint32_
 }
 
 }  // extern "C"
+#pragma GCC visibility pop
