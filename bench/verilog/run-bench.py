@@ -19,7 +19,10 @@ under examples/verilog are never touched):
   regex    input.txt repeated 12000 times (quick 1200);
   nw       pairs.txt repeated 4000 times (quick 400);
   adpcm    samples.bin repeated 500 times (quick 50) and the `originals`
-           array enlarged to hold them.
+           array enlarged to hold them;
+  file_sum the paper's streaming file sum (Fig. 2), test/verilog/file_sum.v,
+           over its numbers.bin repeated 62500 times (quick 6250): one
+           $fread and one $feof every rising edge.
 Scaled runs of the engine and of the native model must print the same text;
 the JSON records whether they did (outputs_match).
 
@@ -44,7 +47,8 @@ Speed. One tick is one toggle of the testbench clock.
           nw and adpcm read from descriptor 0 and stop at once.)
   slowdown = (engine seconds per tick) / (native seconds per tick); the
   best of --repeat runs is used on both sides. For designs that trap tasks
-  (regex, nw, adpcm read and write files; df prints every tick) the row
+  (regex, nw, adpcm and file_sum read and write files; df prints every
+  tick) the row
   also gives trapped tasks per second.
 
 Area. yosys 0.23 on the UNSCALED design, twice, with the same script:
@@ -77,7 +81,7 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-EXAMPLES = ["bitcoin", "mips32", "regex", "nw", "adpcm", "df"]
+EXAMPLES = ["bitcoin", "mips32", "regex", "nw", "adpcm", "df", "file_sum"]
 CXX = "clang++-19"
 CXX_OPT = "-O2"
 
@@ -161,6 +165,12 @@ def scale_regex(work, quick):
     return "input.txt x%d" % times
 
 
+def scale_file_sum(work, quick):
+    times = 6250 if quick else 62500
+    repeat_file(os.path.join(work, "numbers.bin"), times)
+    return "numbers.bin x%d (%d words)" % (times, times * 16)
+
+
 def scale_nw(work, quick):
     times = 400 if quick else 4000
     repeat_file(os.path.join(work, "pairs.txt"), times)
@@ -179,7 +189,19 @@ def scale_adpcm(work, quick):
 
 
 SCALERS = {"bitcoin": scale_bitcoin, "df": scale_df, "mips32": scale_mips32, "regex": scale_regex,
-           "nw": scale_nw, "adpcm": scale_adpcm}
+           "nw": scale_nw, "adpcm": scale_adpcm, "file_sum": scale_file_sum}
+
+
+def stage(name, work):
+    """Copies a program and its inputs into `work`: an example's directory,
+    or the paper's streaming file sum from the Verilog test corpus."""
+    if name != "file_sum":
+        shutil.copytree(os.path.join(ROOT, "examples", "verilog", name), work)
+        return
+    corpus = os.path.join(ROOT, "test", "verilog")
+    os.makedirs(work)
+    shutil.copy(os.path.join(corpus, "file_sum.v"), work)
+    shutil.copy(os.path.join(corpus, "Inputs", "numbers.bin"), work)
 
 CLOCK_DECLARATION = "reg clock = 0;"
 CLOCK_GENERATOR = "always #1 clock = ~clock;"
@@ -347,17 +369,16 @@ def bench_area(name, work, args):
 
 
 def bench(name, args, root):
-    source_dir = os.path.join(ROOT, "examples", "verilog", name)
     row = {"example": name}
     area_work = os.path.join(root, name + "-area")
-    shutil.copytree(source_dir, area_work)
+    stage(name, area_work)
     log("[%s] yosys area" % name)
     try:
         row["area"] = bench_area(name, area_work, args)
     except (RuntimeError, OSError) as error:
         row["area_error"] = str(error)
     work = os.path.join(root, name)
-    shutil.copytree(source_dir, work)
+    stage(name, work)
     row["workload"] = SCALERS[name](work, args.quick)
     log("[%s] engine: %s" % (name, row["workload"]))
     engine = bench_engine(name, work, args, os.path.join(root, "engine-cache"))
