@@ -26,6 +26,14 @@ class EngineInstance {
 
   BitValue getState(uint32_t id, uint64_t element, uint32_t width, bool isSigned);
   void setState(uint32_t id, uint64_t element, const BitValue& value);
+  // The first 64-bit word alone, for variables of at most 64 bits: file
+  // descriptors and task results, on every trap, without a BitValue.
+  uint64_t getWord(uint32_t id, uint64_t element) {
+    return getState_(engine_, id, static_cast<uint32_t>(element), 0);
+  }
+  void setWord(uint32_t id, uint64_t element, uint64_t bits) {
+    setState_(engine_, id, static_cast<uint32_t>(element), 0, bits);
+  }
 
   // Returns the trapped task id, or 0 once the engine is quiescent.
   uint32_t evaluate() { return evaluate_(engine_); }

@@ -25,11 +25,24 @@ TaskServicer::TaskServicer(const hwlower::EngineManifest& manifest, EngineInstan
     actions_.push_back(classifyTask(task.name));
 }
 
+// The low 64 bits of a `width`-bit value read as one word, extended the way
+// BitValue::toUint64 extends it.
+static uint64_t extendedWord(uint64_t word, uint32_t width, bool isSigned) {
+  if (width >= 64)
+    return word;
+  word &= (uint64_t(1) << width) - 1;
+  if (isSigned && width > 0 && (word >> (width - 1)) & 1)
+    word |= ~uint64_t(0) << width;
+  return word;
+}
+
 uint64_t TaskServicer::argElement(const TaskArg& arg) {
   if (arg.element != kNoElement)
     return arg.element;
   if (arg.indexStateId != kNoState) {
     const auto& index = manifest_.states[arg.indexStateId];
+    if (index.width <= 64)
+      return extendedWord(engine_.getWord(index.id, 0), index.width, false);
     return engine_.getState(index.id, 0, index.width, false).toUint64();
   }
   return 0;
@@ -66,6 +79,11 @@ void TaskServicer::writeResult(const Task& task, const BitValue& value) {
 }
 
 void TaskServicer::writeResult(const Task& task, int64_t value) {
+  if (task.resultId != kNoState && manifest_.states[task.resultId].width <= 64) {
+    uint32_t width = manifest_.states[task.resultId].width;
+    engine_.setWord(task.resultId, 0, extendedWord(static_cast<uint64_t>(value), width, false));
+    return;
+  }
   writeResult(task, BitValue::fromInt64(value, 64));
 }
 
@@ -113,7 +131,11 @@ std::string TaskServicer::formatTask(const Task& task, size_t firstArg, DisplayR
 uint32_t TaskServicer::argDescriptor(const Task& task, size_t index) {
   if (index >= task.args.size())
     return 0;
-  return static_cast<uint32_t>(readArg(task.args[index]).toUint64());
+  const TaskArg& arg = task.args[index];
+  if (arg.kind == TaskArgKind::Value && arg.width <= 64)
+    return static_cast<uint32_t>(
+        extendedWord(engine_.getWord(arg.stateId, argElement(arg)), arg.width, arg.isSigned));
+  return static_cast<uint32_t>(readArg(arg).toUint64());
 }
 
 // A task's name decides what servicing it does; the display family's suffix
