@@ -52,22 +52,6 @@ BitValue BitValue::fromString(const std::string& text) {
   return value;
 }
 
-bool BitValue::bit(uint32_t index) const {
-  if (index >= width)
-    return false;
-  return (words[index / 32] >> (index % 32)) & 1;
-}
-
-void BitValue::setBit(uint32_t index, bool on) {
-  if (index >= width)
-    return;
-  uint32_t mask = 1u << (index % 32);
-  if (on)
-    words[index / 32] |= mask;
-  else
-    words[index / 32] &= ~mask;
-}
-
 bool BitValue::isZero() const {
   for (uint32_t word : words)
     if (word)

@@ -27,8 +27,15 @@ struct BitValue {
   // in the most significant byte.
   static BitValue fromString(const std::string& text);
 
-  bool bit(uint32_t index) const;
-  void setBit(uint32_t index, bool value);
+  // Inline: $fread, $readmem and the formatters set and test bits one at a
+  // time on every trap.
+  bool bit(uint32_t index) const { return index < width && (words[index / 32] >> (index % 32)) & 1; }
+  void setBit(uint32_t index, bool value) {
+    if (index >= width)
+      return;
+    uint32_t mask = 1u << (index % 32);
+    words[index / 32] = value ? words[index / 32] | mask : words[index / 32] & ~mask;
+  }
   bool isNegative() const { return isSigned && width > 0 && bit(width - 1); }
   bool isZero() const;
   // Low 64 bits, zero- or sign-extended per isSigned.

@@ -20,10 +20,16 @@ struct SynergyEngine {
   Vsynergy_engine model{&context, "synergy_engine"};
 };
 
+// The model must have seen __clk low before the rising edge. A state read
+// lowers it with its own eval (nothing in the module acts on a falling
+// __clk), so an edge right after a read, as when a task's result is written
+// after its arguments are read, needs one eval instead of two.
 static void edge(SynergyEngine* engine) {
   Vsynergy_engine& top = engine->model;
-  top.PORT(clk) = 0;
-  top.eval();
+  if (top.PORT(clk)) {
+    top.PORT(clk) = 0;
+    top.eval();
+  }
   top.PORT(clk) = 1;
   top.eval();
 }
@@ -67,6 +73,7 @@ void synergy_engine_finalize(SynergyEngine* engine) {
 
 uint64_t synergy_engine_get_state(SynergyEngine* engine, uint32_t id, uint32_t index, uint32_t word) {
   Vsynergy_engine& top = engine->model;
+  top.PORT(clk) = 0;
   top.PORT(sa_id) = id;
   top.PORT(sa_index) = index;
   top.PORT(sa_word) = word;
