@@ -186,20 +186,24 @@ void Mailbox::arrive(Arrival arrival, Request* newest) {
 }
 
 void Mailbox::post(const std::shared_ptr<Request>& recv) {
+  if (!receiveNow(*recv)) postUnmatched(recv);
+}
+
+bool Mailbox::receiveNow(Request& recv) {
   for (auto it = unexpected_.begin(); it != unexpected_.end(); ++it) {
-    if (!envelopeMatches(*recv, it->envelope)) continue;
+    if (!envelopeMatches(recv, it->envelope)) continue;
     Arrival arrival = std::move(*it);
     unexpected_.erase(it);
-    deliverArrival(arrival, *recv);
-    return;
+    deliverArrival(arrival, recv);
+    return true;
   }
   // Messages still in the rings were sent after every unexpected one, so
   // the receive takes the first of them that no earlier posted receive
   // takes, straight from its slot into the receive buffer rather than
   // through a copy on the unexpected list; only if none has come yet does
   // it wait among the posted ones.
-  drainRings(recv.get());
-  if (!isCompleteNow(*recv)) posted_.push_back(recv);
+  drainRings(&recv);
+  return isCompleteNow(recv);
 }
 
 std::optional<ProbeResult> Mailbox::probe(uint32_t context, int source, int tag) const {

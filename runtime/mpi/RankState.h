@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <deque>
 #include <map>
 #include <memory>
 #include <optional>
@@ -84,10 +85,21 @@ class RankState : public granule::HostExtension {
     return requests_[handle - 1].get();
   }
   int addRequest(std::shared_ptr<Request> request);
-  // A handle for a send that completed when it started (an eager copy).
-  // All of them share one Request, which saves a nonblocking send that
-  // goes eager making, filling and freeing one.
-  int addCompletedSend();
+  // The handle of every send that completed when it started (an eager
+  // copy): one permanent handle to one shared Request, which freeRequest()
+  // leaves in place. A burst of nonblocking sends that go eager then costs
+  // no Request and no handle-table update, on posting or on completion;
+  // MPI lets a completed request's handle be any value its calls accept.
+  int completedSend() const { return kCompletedSendHandle; }
+  // A receive that completes as it is posted needs no Request of its own
+  // beyond its handle's life, so it takes one of the rank's records rather
+  // than a shared one: spareReceive() is a fresh record to fill in,
+  // addSpareReceive() gives it a handle, and freeRequest() makes it fresh
+  // again for the next. clearSpareReceive() makes it fresh after a use
+  // that ended otherwise.
+  Request& spareReceive();
+  int addSpareReceive();
+  void clearSpareReceive() { *spareReceives_.back() = Request(); }
   void replaceRequest(int handle, std::shared_ptr<Request> request);
   void freeRequest(int handle);
 
@@ -110,8 +122,10 @@ class RankState : public granule::HostExtension {
   std::vector<std::shared_ptr<Request>> requests_;
   std::vector<int> freeRequests_;
   int newRequestHandle();  // an empty entry of requests_
+  static constexpr int kCompletedSendHandle = 1;
   Request completedSend_;
-  std::shared_ptr<Request> completedSendHandle_;
+  std::deque<Request> receiveRecords_;  // never moves its elements
+  std::vector<Request*> spareReceives_;
   std::vector<std::shared_ptr<const Group>> groups_;
   std::map<int, std::shared_ptr<Window>> windows_;
   int nextWindow_ = 1;
