@@ -76,7 +76,11 @@ class Mailbox {
   std::optional<ProbeResult> probe(uint32_t context, int source, int tag) const;
 
  private:
-  MessageRing* ring(int from);
+  MessageRing* ring(int from) {
+    MessageRing* ring = rings_[from].load(std::memory_order_acquire);
+    return ring ? ring : makeRing(from);
+  }
+  MessageRing* makeRing(int from);
   // drain(), with `newest` (when not null) a receive being posted that
   // ranks after every one on the posted list but is not on it yet. Stops
   // once `newest` has matched: the messages behind it stay in their

@@ -28,17 +28,24 @@ void setComm(Request& request, const std::shared_ptr<Communicator>& comm, int ha
   if (handle != abi::kCommWorld && handle != abi::kCommSelf) request.freeableComm = comm;
 }
 
-// Checks comm, count and datatype; returns 0 or the raised error.
-int checkCommon(HostCall& call, int comm, int count, int type, CommHandle*& handle,
-                const Layout*& layout) {
-  handle = call.rank.comm(comm);
+// Raises the first of checkCommon()'s errors; apart, so that the checks
+// themselves stay small enough to inline into every call.
+[[gnu::noinline, gnu::cold]] int commonError(HostCall& call, int comm, int count, int type,
+                                             const CommHandle* handle, const Layout& layout) {
   if (!handle) return call.fail(comm, abi::kErrComm, "invalid communicator");
   if (count < 0)
     return call.fail(comm, abi::kErrCount, "negative count " + std::to_string(count));
+  if (!layout) return call.fail(comm, abi::kErrType, "invalid datatype " + std::to_string(type));
+  return call.fail(comm, abi::kErrType, "datatype is not committed");
+}
+
+// Checks comm, count and datatype; returns 0 or the raised error.
+inline int checkCommon(HostCall& call, int comm, int count, int type, CommHandle*& handle,
+                       const Layout*& layout) {
+  handle = call.rank.comm(comm);
   layout = &call.rank.type(type);
-  if (!*layout) return call.fail(comm, abi::kErrType, "invalid datatype " + std::to_string(type));
-  if (!(*layout)->committed) return call.fail(comm, abi::kErrType, "datatype is not committed");
-  return abi::kSuccess;
+  if (handle && count >= 0 && *layout && (*layout)->committed) return abi::kSuccess;
+  return commonError(call, comm, count, type, handle, *layout);
 }
 
 u32 startSend(HostCall& call, u32 buf, int count, int type, int dest, int tag, int comm,

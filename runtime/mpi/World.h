@@ -286,7 +286,7 @@ class World {
   void rankFinished(int rank);
   // Records the first abort (exit status and message) and wakes all.
   void abort(int status, const std::string& message);
-  bool aborted();
+  bool aborted() { return aborted_.load(); }
   int abortStatus();
   std::string abortMessage();
   // Called periodically by the launcher: a report when every running rank
