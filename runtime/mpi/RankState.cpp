@@ -1,7 +1,6 @@
 //===- RankState.cpp - one rank's MPI handles and call context -------------===//
 #include "mpi/RankState.h"
 
-#include "snapshot/LinearMemory.h"
 
 namespace synergy::mpi {
 
@@ -252,16 +251,6 @@ const char* errorClassText(int errorClass) {
   }
 }
 
-HostCall::HostCall(void* instance, const char* callName, EarlierSends earlier)
-    : granule(granule::Granule::fromHost(instance)),
-      rank(granule.extension<RankState>()),
-      name(callName),
-      memoryBase_(granule.linearMemory() ? granule.linearMemory()->base() : nullptr),
-      memorySize_(0) {
-  refreshMemorySize();
-  if (earlier == EarlierSends::Publish) rank.world->publishSends(rank.worldRank);
-}
-
 int HostCall::fail(int comm, int errorClass, const std::string& reason) {
   CommHandle* handle = rank.comm(comm);
   if (!handle) handle = rank.comm(abi::kCommWorld);
@@ -273,26 +262,6 @@ int HostCall::fail(int comm, int errorClass, const std::string& reason) {
 }
 
 void HostCall::leaveAbortedJob() { granule.exit(world().abortStatus()); }
-
-bool HostCall::refreshMemorySize() {
-  uint64_t size = granule.linearMemory() ? granule.linearMemory()->sizeBytes() : 0;
-  if (size == memorySize_) return false;
-  memorySize_ = size;
-  return true;
-}
-
-uint8_t* HostCall::typedBuffer(uint32_t addr, const TypeLayout& type, int64_t count, bool& ok) {
-  ByteSpan span = touchedSpan(type, count);
-  ok = true;
-  if (span.empty()) return memoryBase_ + addr;
-  int64_t first = int64_t(addr) + span.first;
-  int64_t last = int64_t(addr) + span.last;
-  if (first < 0 || !inMemory(uint64_t(first), uint64_t(last - first))) {
-    ok = false;
-    return nullptr;
-  }
-  return memoryBase_ + addr;
-}
 
 bool HostCall::storeStatus(uint32_t addr, int source, int tag, int error, int64_t count) {
   if (addr == abi::kStatusIgnore) return true;
