@@ -239,12 +239,6 @@ Layout resizedLayout(const Layout& old, int64_t lb, int64_t extent) {
   return layout;
 }
 
-ByteSpan touchedSpan(const TypeLayout& type, int64_t count) {
-  if (count <= 0 || type.size == 0) return {};
-  int64_t stride = (count - 1) * type.extent();
-  return {type.trueLb + std::min<int64_t>(0, stride), type.trueUb + std::max<int64_t>(0, stride)};
-}
-
 void copyTyped(const uint8_t* src, const TypeLayout& srcType, int64_t srcCount, uint8_t* dst,
                const TypeLayout& dstType, int64_t dstCount, int64_t bytes) {
   if (bytes <= 0) return;

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -86,7 +87,11 @@ struct ByteSpan {
   int64_t last = 0;
   bool empty() const { return last <= first; }
 };
-ByteSpan touchedSpan(const TypeLayout& type, int64_t count);
+inline ByteSpan touchedSpan(const TypeLayout& type, int64_t count) {
+  if (count <= 0 || type.size == 0) return {};
+  int64_t stride = (count - 1) * type.extent();
+  return {type.trueLb + std::min<int64_t>(0, stride), type.trueUb + std::max<int64_t>(0, stride)};
+}
 
 // Copies the first `bytes` data bytes of `srcCount` instances of `srcType`
 // at `src` into `dstCount` instances of `dstType` at `dst`.

@@ -2,6 +2,7 @@
 #include "mpi/Mailbox.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "mpi/MpiAbi.h"
 #include "mpi/World.h"
@@ -54,13 +55,10 @@ Mailbox::~Mailbox() {
   for (int i = 0; i < worldSize_; ++i) delete rings_[i].load();
 }
 
-MessageRing* Mailbox::ring(int from) {
-  MessageRing* ring = rings_[from].load(std::memory_order_acquire);
-  if (!ring) {
-    // Only `from` makes its own ring, so there is no race to make it.
-    ring = new MessageRing;
-    rings_[from].store(ring, std::memory_order_release);
-  }
+MessageRing* Mailbox::makeRing(int from) {
+  // Only `from` makes its own ring, so there is no race to make it.
+  auto* ring = new MessageRing;
+  rings_[from].store(ring, std::memory_order_release);
   return ring;
 }
 
@@ -69,7 +67,12 @@ bool Mailbox::sendCopy(int from, const Envelope& envelope, const uint8_t* data,
   MessageRing* channel = ring(from);
   if (MessageRing::Slot* slot = channel->reserve(envelope.bytes)) {
     slot->envelope = envelope;
-    packTyped(data, type, count, slot->reserveData(envelope.bytes));
+    // Mostly contiguous data, copied here rather than through packTyped's
+    // call, whose stores of saved registers would queue behind the slot's.
+    if (type.isContiguous())
+      std::memcpy(slot->reserveData(envelope.bytes), data + type.lb, size_t(envelope.bytes));
+    else
+      packTyped(data, type, count, slot->reserveData(envelope.bytes));
     channel->commit();
     if (mayDefer) return channel->publishBatch(kMaxUnpublished);
     channel->publish();
@@ -186,20 +189,24 @@ void Mailbox::arrive(Arrival arrival, Request* newest) {
 }
 
 void Mailbox::post(const std::shared_ptr<Request>& recv) {
+  if (!receiveNow(*recv)) postUnmatched(recv);
+}
+
+bool Mailbox::receiveNow(Request& recv) {
   for (auto it = unexpected_.begin(); it != unexpected_.end(); ++it) {
-    if (!envelopeMatches(*recv, it->envelope)) continue;
+    if (!envelopeMatches(recv, it->envelope)) continue;
     Arrival arrival = std::move(*it);
     unexpected_.erase(it);
-    deliverArrival(arrival, *recv);
-    return;
+    deliverArrival(arrival, recv);
+    return true;
   }
   // Messages still in the rings were sent after every unexpected one, so
   // the receive takes the first of them that no earlier posted receive
   // takes, straight from its slot into the receive buffer rather than
   // through a copy on the unexpected list; only if none has come yet does
   // it wait among the posted ones.
-  drainRings(recv.get());
-  if (!isCompleteNow(*recv)) posted_.push_back(recv);
+  drainRings(&recv);
+  return isCompleteNow(recv);
 }
 
 std::optional<ProbeResult> Mailbox::probe(uint32_t context, int source, int tag) const {

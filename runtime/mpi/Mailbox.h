@@ -66,11 +66,21 @@ class Mailbox {
   bool drain();
   // Matches `recv` now or keeps it until its message arrives.
   void post(const std::shared_ptr<Request>& recv);
+  // post() in two steps, for a receive that need not be shared when its
+  // message has arrived: receiveNow() matches it if it can, and a receive
+  // it did not match goes, shared, to postUnmatched() before anything
+  // else happens to the mailbox.
+  bool receiveNow(Request& recv);
+  void postUnmatched(const std::shared_ptr<Request>& recv) { posted_.push_back(recv); }
   // Looks at the messages drained so far.
   std::optional<ProbeResult> probe(uint32_t context, int source, int tag) const;
 
  private:
-  MessageRing* ring(int from);
+  MessageRing* ring(int from) {
+    MessageRing* ring = rings_[from].load(std::memory_order_acquire);
+    return ring ? ring : makeRing(from);
+  }
+  MessageRing* makeRing(int from);
   // drain(), with `newest` (when not null) a receive being posted that
   // ranks after every one on the posted list but is not on it yet. Stops
   // once `newest` has matched: the messages behind it stay in their

@@ -18,6 +18,16 @@
 // sender also asks for the lines of slots a few messages ahead, so that
 // they are its own by the time it fills them.
 //
+// Within a burst the receiver does not poll a slot at all: it would be
+// reading the line of the slot the sender fills next, and take it back
+// from the sender between that slot's stores. A publication made in a
+// burst says so in its slots (kMoreComing), and until the next
+// publication the receiver polls a count of published messages on a line
+// of its own, which the sender stores once a publication. A publication
+// that ends a burst (any MPI call other than a nonblocking send) sends the
+// receiver back to polling the next slot, where a lone message such as a
+// ping-pong's arrives in the one line the receiver reads.
+//
 // A slot carries a message's envelope and either its data (eager: payloads
 // up to 1 KiB inline, longer ones in a buffer the slot keeps for reuse) or
 // the send request itself (rendezvous: the receiver copies straight out of
@@ -101,8 +111,10 @@ class MessageRing {
     // data it fills the slot's first cache line.
     std::atomic<uint32_t> sequence{0};
     // The number of messages published with this one, counting from the
-    // ring's first, modulo 2^32: the receiver may fetch the slots up to
-    // there ahead.
+    // ring's first, modulo 2^31 (kBatchEndMask), so that the receiver takes
+    // the slots up to there without looking at their sequence; and, in
+    // kMoreComing, whether the sender was in a burst that publishes again
+    // soon.
     uint32_t batchEnd = 0;
     Envelope envelope;
     uint8_t inlineData[kInlineBytes];
@@ -163,7 +175,7 @@ class MessageRing {
   // to show. Ends a burst (see publishBatch()).
   bool publish() {
     batch_ = 1;
-    return show();
+    return show(/*moreComing=*/false);
   }
   // For a burst of messages that may wait: publishes them once there are
   // enough. The first goes at once, so that the receiver can start on it,
@@ -172,7 +184,7 @@ class MessageRing {
   bool publishBatch(uint64_t maxBatch) {
     if (unpublished() < batch_) return false;
     batch_ = std::min(batch_ * 2, maxBatch);
-    return show();
+    return show(/*moreComing=*/true);
   }
   // For a message that found no free slot; what the ring holds goes first.
   void spill(Arrival arrival) {
@@ -182,16 +194,25 @@ class MessageRing {
     spilling_.store(true, std::memory_order_release);
   }
 
-  // Consumer side. The oldest published slot, or null.
+  // Consumer side. The oldest published slot, or null; it polls the slot
+  // or the published count as the header comment tells.
   Slot* front() {
     uint64_t head = head_.load(std::memory_order_relaxed);
     Slot* slot = slotOf(head);
-    if (slot->sequence.load(std::memory_order_acquire) != uint32_t(head + 1)) return nullptr;
+    if (head == publishedSeen_) {
+      // Polling the count, the receiver may have taken the last
+      // publication through its slots before the sender stored its count.
+      if (moreComing_ ? published_.load(std::memory_order_acquire) <= head
+                      : slot->sequence.load(std::memory_order_acquire) != uint32_t(head + 1))
+        return nullptr;
+      uint32_t batchEnd = slot->batchEnd;
+      publishedSeen_ = head + ((batchEnd - uint32_t(head)) & kBatchEndMask);
+      moreComing_ = batchEnd & kMoreComing;
+    }
     // The lines of the slots published with this one come over while this
     // one is matched, rather than each after the one before. Slots not
     // published yet are left alone: the sender may be filling them.
-    uint64_t batchEnd = head + uint32_t(slot->batchEnd - uint32_t(head));
-    uint64_t end = std::min(batchEnd, head + 1 + kPrefetchAhead);
+    uint64_t end = std::min(publishedSeen_, head + 1 + kPrefetchAhead);
     for (uint64_t next = std::max(prefetchedTo_, head + 1); next < end; ++next)
       __builtin_prefetch(slotOf(next), 0);
     prefetchedTo_ = std::max(prefetchedTo_, end);
@@ -225,18 +246,25 @@ class MessageRing {
     return &slots_[index % (kSlots / kSlotStride) * kSlotStride + index / (kSlots / kSlotStride)];
   }
 
-  bool show() {
+  bool show(bool moreComing) {
     if (written_ == publishedByProducer_) return false;
+    uint32_t batchEnd = (uint32_t(written_) & kBatchEndMask) | (moreComing ? kMoreComing : 0);
     for (uint64_t n = publishedByProducer_; n < written_; ++n) {
       Slot* slot = slotOf(n);
-      slot->batchEnd = uint32_t(written_);
+      slot->batchEnd = batchEnd;
       slot->sequence.store(uint32_t(n + 1), std::memory_order_release);
     }
     publishedByProducer_ = written_;
+    // The receiver polls the count only after a publication with
+    // kMoreComing, until it has taken the next one.
+    if (moreComing || countWatched_) published_.store(written_, std::memory_order_release);
+    countWatched_ = moreComing;
     return true;
   }
 
   static constexpr uint64_t kPrefetchAhead = 8;
+  static constexpr uint32_t kMoreComing = 1u << 31;
+  static constexpr uint32_t kBatchEndMask = kMoreComing - 1;
   static constexpr int64_t kHeaderBytes = 2 * sizeof(uint32_t) + sizeof(Envelope);
   static constexpr uint64_t kSlotStride = 4;
 
@@ -246,9 +274,17 @@ class MessageRing {
   uint64_t publishedByProducer_ = 0;      // messages published
   uint64_t cachedHead_ = 0;               // the producer's last look at head_
   uint64_t batch_ = 1;                    // what publishBatch() waits for
+  bool countWatched_ = false;             // the last publication had kMoreComing
   // The consumer's; the producer reads it only when the ring looks full.
   alignas(64) std::atomic<uint64_t> head_{0};
-  uint64_t prefetchedTo_ = 0;  // the consumer's: slots before it are fetched
+  // The consumer's: slots before publishedSeen_ are published, those
+  // before prefetchedTo_ fetched; moreComing_ is the last publication's.
+  uint64_t publishedSeen_ = 0;
+  uint64_t prefetchedTo_ = 0;
+  bool moreComing_ = false;
+  // Messages published, on a line of its own: the consumer polls it
+  // during a burst.
+  alignas(64) std::atomic<uint64_t> published_{0};
   alignas(64) std::atomic<bool> spilling_{false};
   std::mutex overflowMutex_;
   std::deque<Arrival> overflow_;

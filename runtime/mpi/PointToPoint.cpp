@@ -4,7 +4,10 @@
 // arguments in the order OpenMPI does (communicator, count, datatype, tag,
 // rank, buffer), builds a Request and hands it to the World; the blocking
 // forms then wait for it. Requests live in the rank's handle table until a
-// Wait or successful Test completes them.
+// Wait or successful Test completes them. A nonblocking send copied at once
+// and a nonblocking receive whose message had arrived complete as they
+// start; they take a Request the rank owns (RankState) rather than a shared
+// one, which a window of such calls would make and free once per message.
 //
 //===----------------------------------------------------------------------===//
 #include "mpi/MpiAbi.h"
@@ -25,17 +28,24 @@ void setComm(Request& request, const std::shared_ptr<Communicator>& comm, int ha
   if (handle != abi::kCommWorld && handle != abi::kCommSelf) request.freeableComm = comm;
 }
 
-// Checks comm, count and datatype; returns 0 or the raised error.
-int checkCommon(HostCall& call, int comm, int count, int type, CommHandle*& handle,
-                const Layout*& layout) {
-  handle = call.rank.comm(comm);
+// Raises the first of checkCommon()'s errors; apart, so that the checks
+// themselves stay small enough to inline into every call.
+[[gnu::noinline, gnu::cold]] int commonError(HostCall& call, int comm, int count, int type,
+                                             const CommHandle* handle, const Layout& layout) {
   if (!handle) return call.fail(comm, abi::kErrComm, "invalid communicator");
   if (count < 0)
     return call.fail(comm, abi::kErrCount, "negative count " + std::to_string(count));
+  if (!layout) return call.fail(comm, abi::kErrType, "invalid datatype " + std::to_string(type));
+  return call.fail(comm, abi::kErrType, "datatype is not committed");
+}
+
+// Checks comm, count and datatype; returns 0 or the raised error.
+inline int checkCommon(HostCall& call, int comm, int count, int type, CommHandle*& handle,
+                       const Layout*& layout) {
+  handle = call.rank.comm(comm);
   layout = &call.rank.type(type);
-  if (!*layout) return call.fail(comm, abi::kErrType, "invalid datatype " + std::to_string(type));
-  if (!(*layout)->committed) return call.fail(comm, abi::kErrType, "datatype is not committed");
-  return abi::kSuccess;
+  if (handle && count >= 0 && *layout && (*layout)->committed) return abi::kSuccess;
+  return commonError(call, comm, count, type, handle, *layout);
 }
 
 u32 startSend(HostCall& call, u32 buf, int count, int type, int dest, int tag, int comm,
@@ -58,15 +68,15 @@ u32 startSend(HostCall& call, u32 buf, int count, int type, int dest, int tag, i
     return call.fail(comm, abi::kErrArg, "request pointer outside linear memory");
 
   // A send that is copied into the message at once needs no request of
-  // its own: a blocking one returns, a nonblocking one gets a handle to the
-  // rank's completed send, which every such request would look like.
+  // its own: a blocking one returns, a nonblocking one gets the rank's
+  // handle of a completed send, which every such request would look like.
   if (!persistent && dest != abi::kProcNull && mode != SendMode::Synchronous) {
     Envelope envelope{handle->comm->context, handle->comm->rankOfWorld[call.rank.worldRank], tag,
                       layout->size * count};
     if (call.world().sendEager(call.rank.worldRank, envelope, host, *layout, count,
                                handle->comm->worldRanks[dest], /*mayDefer=*/requestOut != 0)) {
       if (call.world().aborted()) call.leaveAbortedJob();
-      if (requestOut) call.store<int32_t>(requestOut, call.rank.addCompletedSend());
+      if (requestOut) call.store<int32_t>(requestOut, call.rank.completedSend());
       return abi::kSuccess;
     }
   }
@@ -106,50 +116,50 @@ u32 startSend(HostCall& call, u32 buf, int count, int type, int dest, int tag, i
   return abi::kSuccess;
 }
 
-std::shared_ptr<Request> makeRecv(HostCall& call, u32 buf, int count, int type, int source,
-                                  int tag, int comm, int& error) {
+// Checks a receive's arguments and then fills in `request`, a fresh one;
+// returns 0 or the raised error, leaving `request` untouched.
+int fillRecv(HostCall& call, u32 buf, int count, int type, int source, int tag, int comm,
+             Request& request) {
   CommHandle* handle;
   const Layout* checkedLayout;
-  error = checkCommon(call, comm, count, type, handle, checkedLayout);
-  if (error) return nullptr;
+  if (int error = checkCommon(call, comm, count, type, handle, checkedLayout)) return error;
   const Layout& layout = *checkedLayout;
-  if (tag != abi::kAnyTag && (tag < 0 || tag > abi::kTagUpperBound)) {
-    error = call.fail(comm, abi::kErrTag, "invalid tag " + std::to_string(tag));
-    return nullptr;
-  }
+  if (tag != abi::kAnyTag && (tag < 0 || tag > abi::kTagUpperBound))
+    return call.fail(comm, abi::kErrTag, "invalid tag " + std::to_string(tag));
   int size = handle->comm->size();
-  if (source != abi::kProcNull && source != abi::kAnySource && (source < 0 || source >= size)) {
-    error = call.fail(comm, abi::kErrRank,
-                      "invalid source rank " + std::to_string(source) + " (communicator size " +
-                          std::to_string(size) + ")");
-    return nullptr;
-  }
+  if (source != abi::kProcNull && source != abi::kAnySource && (source < 0 || source >= size))
+    return call.fail(comm, abi::kErrRank,
+                     "invalid source rank " + std::to_string(source) + " (communicator size " +
+                         std::to_string(size) + ")");
   bool ok;
   uint8_t* host = call.typedBuffer(buf, *layout, count, ok);
-  if (!ok) {
-    error = call.fail(comm, abi::kErrBuffer, "receive buffer outside linear memory");
-    return nullptr;
-  }
-  auto request = newRequest();
-  request->kind = Request::Kind::Recv;
-  request->owner = call.rank.worldRank;
-  setComm(*request, handle->comm, comm);
-  request->commHandle = comm;
+  if (!ok) return call.fail(comm, abi::kErrBuffer, "receive buffer outside linear memory");
+  request.kind = Request::Kind::Recv;
+  request.owner = call.rank.worldRank;
+  setComm(request, handle->comm, comm);
+  request.commHandle = comm;
   if (source == abi::kProcNull) {
-    request->kind = Request::Kind::Null;
-    request->complete = true;
-    request->statusSource = abi::kProcNull;
-    request->statusTag = abi::kAnyTag;
-    return request;
+    request.kind = Request::Kind::Null;
+    request.complete = true;
+    request.statusSource = abi::kProcNull;
+    request.statusTag = abi::kAnyTag;
+    return abi::kSuccess;
   }
-  request->buffer = host;
-  setType(*request, layout);
-  request->count = count;
-  request->bytes = layout->size * count;
-  request->context = handle->comm->context;
-  request->peer = source;
-  request->tag = tag;
-  return request;
+  request.buffer = host;
+  setType(request, layout);
+  request.count = count;
+  request.bytes = layout->size * count;
+  request.context = handle->comm->context;
+  request.peer = source;
+  request.tag = tag;
+  return abi::kSuccess;
+}
+
+std::shared_ptr<Request> makeRecv(HostCall& call, u32 buf, int count, int type, int source,
+                                  int tag, int comm, int& error) {
+  auto request = newRequest();
+  error = fillRecv(call, buf, count, type, source, tag, comm, *request);
+  return error ? nullptr : request;
 }
 
 // Fills a status for a completed request and reports truncation.
@@ -205,8 +215,9 @@ int waitOne(HostCall& call, u32 slotAddr, u32 statusAddr) {
                             WaitInfo{call.name, request->peer, request->tag,
                                      request->comm}))
     call.leaveAbortedJob();
+  int result = finishRequest(call, *request, statusAddr);
   releaseHandle(call, handle, slotAddr, *request);
-  return finishRequest(call, *request, statusAddr);
+  return result;
 }
 
 std::vector<std::shared_ptr<Request>> loadRequests(HostCall& call, u32 array, int count,
@@ -323,11 +334,20 @@ u32 Z_envZ_MPI_Irecv(void* instance, u32 buf, u32 count, u32 type, u32 source, u
   HostCall call(instance, "MPI_Irecv");
   if (!call.bytes(requestOut, 4) || !requestOut)
     return call.fail(int(comm), abi::kErrArg, "request pointer outside linear memory");
-  int error;
-  auto request = makeRecv(call, buf, int(count), int(type), int(source), int(tag), int(comm),
-                          error);
-  if (!request) return error;
-  if (request->kind == Request::Kind::Recv) call.world().startRecv(request);
+  // Mostly a window of receives finds its messages already arrived: such a
+  // receive completes here, in one of the rank's own Request records.
+  Request& record = call.rank.spareReceive();
+  if (int error = fillRecv(call, buf, int(count), int(type), int(source), int(tag), int(comm),
+                           record))
+    return error;
+  if (record.kind == Request::Kind::Null || call.world().receiveNow(record)) {
+    call.store<int32_t>(requestOut, call.rank.addSpareReceive());
+    return abi::kSuccess;
+  }
+  auto request = newRequest();
+  *request = std::move(record);
+  call.rank.clearSpareReceive();
+  call.world().postUnmatched(request);
   call.store<int32_t>(requestOut, call.rank.addRequest(std::move(request)));
   return abi::kSuccess;
 }
@@ -463,8 +483,9 @@ u32 Z_envZ_MPI_Test(void* instance, u32 slot, u32 flag, u32 status) {
     return abi::kSuccess;
   }
   call.store<int32_t>(flag, 1);
+  int result = finishRequest(call, *request, status);
   releaseHandle(call, handle, slot, *request);
-  return finishRequest(call, *request, status);
+  return result;
 }
 
 u32 Z_envZ_MPI_Testall(void* instance, u32 count, u32 array, u32 flag, u32 statuses) {

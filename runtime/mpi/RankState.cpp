@@ -1,7 +1,6 @@
 //===- RankState.cpp - one rank's MPI handles and call context -------------===//
 #include "mpi/RankState.h"
 
-#include "snapshot/LinearMemory.h"
 
 namespace synergy::mpi {
 
@@ -45,10 +44,9 @@ RankState::RankState(granule::Granule& g) : granule(g) {
   completedSend_.kind = Request::Kind::Send;
   completedSend_.owner = worldRank;
   completedSend_.complete = true;
-  // A pointer that owns nothing: the rank owns the Request, and the
-  // handle's copies (made and freed once per eager MPI_Isend) need no
-  // reference-count update.
-  completedSendHandle_ = std::shared_ptr<Request>(std::shared_ptr<Request>(), &completedSend_);
+  // A pointer that owns nothing: the rank owns the Request, and looking
+  // it up (a Wait or Test on the handle) needs no reference-count update.
+  requests_.push_back(std::shared_ptr<Request>(std::shared_ptr<Request>(), &completedSend_));
   comms_.resize(3);
   comms_[abi::kCommWorld] = CommHandle{rankLocal(world->worldComm()), abi::kErrorsAreFatal};
   comms_[abi::kCommSelf] = CommHandle{rankLocal(world->selfComm(worldRank)), abi::kErrorsAreFatal};
@@ -128,13 +126,17 @@ int RankState::addRequest(std::shared_ptr<Request> request) {
   return handle;
 }
 
-int RankState::addCompletedSend() {
-  // Copied from a member rather than from a pointer made here: right after
-  // a send has filled its ring slot, reloading a pointer just stored
-  // would wait for every pending store to reach the cache, the slot's
-  // too, whose line is still on its way from the receiver.
+Request& RankState::spareReceive() {
+  if (spareReceives_.empty()) spareReceives_.push_back(&receiveRecords_.emplace_back());
+  return *spareReceives_.back();
+}
+
+int RankState::addSpareReceive() {
   int handle = newRequestHandle();
-  requests_[handle - 1] = completedSendHandle_;
+  // A pointer that owns nothing, as for the completed send: the rank owns
+  // the record.
+  requests_[handle - 1] = std::shared_ptr<Request>(std::shared_ptr<Request>(), spareReceives_.back());
+  spareReceives_.pop_back();
   return handle;
 }
 
@@ -143,8 +145,16 @@ void RankState::replaceRequest(int handle, std::shared_ptr<Request> request) {
 }
 
 void RankState::freeRequest(int handle) {
+  if (handle == kCompletedSendHandle) return;
   if (handle <= 0 || size_t(handle) > requests_.size() || !requests_[handle - 1]) return;
-  requests_[handle - 1] = nullptr;
+  std::shared_ptr<Request>& request = requests_[handle - 1];
+  // Only the rank's own records (and the completed send) are named by a
+  // pointer that owns nothing.
+  if (request.use_count() == 0) {
+    *request = Request();
+    spareReceives_.push_back(request.get());
+  }
+  request = nullptr;
   freeRequests_.push_back(handle);
 }
 
@@ -241,16 +251,6 @@ const char* errorClassText(int errorClass) {
   }
 }
 
-HostCall::HostCall(void* instance, const char* callName, EarlierSends earlier)
-    : granule(granule::Granule::fromHost(instance)),
-      rank(granule.extension<RankState>()),
-      name(callName),
-      memoryBase_(granule.linearMemory() ? granule.linearMemory()->base() : nullptr),
-      memorySize_(0) {
-  refreshMemorySize();
-  if (earlier == EarlierSends::Publish) rank.world->publishSends(rank.worldRank);
-}
-
 int HostCall::fail(int comm, int errorClass, const std::string& reason) {
   CommHandle* handle = rank.comm(comm);
   if (!handle) handle = rank.comm(abi::kCommWorld);
@@ -262,26 +262,6 @@ int HostCall::fail(int comm, int errorClass, const std::string& reason) {
 }
 
 void HostCall::leaveAbortedJob() { granule.exit(world().abortStatus()); }
-
-bool HostCall::refreshMemorySize() {
-  uint64_t size = granule.linearMemory() ? granule.linearMemory()->sizeBytes() : 0;
-  if (size == memorySize_) return false;
-  memorySize_ = size;
-  return true;
-}
-
-uint8_t* HostCall::typedBuffer(uint32_t addr, const TypeLayout& type, int64_t count, bool& ok) {
-  ByteSpan span = touchedSpan(type, count);
-  ok = true;
-  if (span.empty()) return memoryBase_ + addr;
-  int64_t first = int64_t(addr) + span.first;
-  int64_t last = int64_t(addr) + span.last;
-  if (first < 0 || !inMemory(uint64_t(first), uint64_t(last - first))) {
-    ok = false;
-    return nullptr;
-  }
-  return memoryBase_ + addr;
-}
 
 bool HostCall::storeStatus(uint32_t addr, int source, int tag, int error, int64_t count) {
   if (addr == abi::kStatusIgnore) return true;

@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <deque>
 #include <map>
 #include <memory>
 #include <optional>
@@ -23,6 +24,7 @@
 #include <vector>
 
 #include "granule/Granule.h"
+#include "snapshot/LinearMemory.h"
 #include "mpi/Datatype.h"
 #include "mpi/MpiAbi.h"
 #include "mpi/World.h"
@@ -84,10 +86,21 @@ class RankState : public granule::HostExtension {
     return requests_[handle - 1].get();
   }
   int addRequest(std::shared_ptr<Request> request);
-  // A handle for a send that completed when it started (an eager copy).
-  // All of them share one Request, which saves a nonblocking send that
-  // goes eager making, filling and freeing one.
-  int addCompletedSend();
+  // The handle of every send that completed when it started (an eager
+  // copy): one permanent handle to one shared Request, which freeRequest()
+  // leaves in place. A burst of nonblocking sends that go eager then costs
+  // no Request and no handle-table update, on posting or on completion;
+  // MPI lets a completed request's handle be any value its calls accept.
+  int completedSend() const { return kCompletedSendHandle; }
+  // A receive that completes as it is posted needs no Request of its own
+  // beyond its handle's life, so it takes one of the rank's records rather
+  // than a shared one: spareReceive() is a fresh record to fill in,
+  // addSpareReceive() gives it a handle, and freeRequest() makes it fresh
+  // again for the next. clearSpareReceive() makes it fresh after a use
+  // that ended otherwise.
+  Request& spareReceive();
+  int addSpareReceive();
+  void clearSpareReceive() { *spareReceives_.back() = Request(); }
   void replaceRequest(int handle, std::shared_ptr<Request> request);
   void freeRequest(int handle);
 
@@ -110,8 +123,10 @@ class RankState : public granule::HostExtension {
   std::vector<std::shared_ptr<Request>> requests_;
   std::vector<int> freeRequests_;
   int newRequestHandle();  // an empty entry of requests_
+  static constexpr int kCompletedSendHandle = 1;
   Request completedSend_;
-  std::shared_ptr<Request> completedSendHandle_;
+  std::deque<Request> receiveRecords_;  // never moves its elements
+  std::vector<Request*> spareReceives_;
   std::vector<std::shared_ptr<const Group>> groups_;
   std::map<int, std::shared_ptr<Window>> windows_;
   int nextWindow_ = 1;
@@ -127,7 +142,18 @@ class HostCall {
   // other call publishes them first (World::publishSends).
   enum class EarlierSends { Publish, MayStayUnpublished };
 
-  HostCall(void* instance, const char* name, EarlierSends earlier = EarlierSends::Publish);
+  // Inline, like typedBuffer() and refreshMemorySize(): every host
+  // function runs them, and a call's stores of saved registers would queue
+  // behind a nonblocking send's stores to its ring.
+  HostCall(void* instance, const char* callName, EarlierSends earlier = EarlierSends::Publish)
+      : granule(granule::Granule::fromHost(instance)),
+        rank(granule.extension<RankState>()),
+        name(callName),
+        memoryBase_(granule.linearMemory() ? granule.linearMemory()->base() : nullptr),
+        memorySize_(0) {
+    refreshMemorySize();
+    if (earlier == EarlierSends::Publish) rank.world->publishSends(rank.worldRank);
+  }
 
   granule::Granule& granule;
   RankState& rank;
@@ -146,7 +172,18 @@ class HostCall {
   uint8_t* bytes(uint64_t addr, uint64_t count) { return inMemory(addr, count) ? memoryBase_ + addr : nullptr; }
   // A typed buffer: the host address of guest `addr` when every byte that
   // `count` instances of `type` touch lies in linear memory.
-  uint8_t* typedBuffer(uint32_t addr, const TypeLayout& type, int64_t count, bool& ok);
+  uint8_t* typedBuffer(uint32_t addr, const TypeLayout& type, int64_t count, bool& ok) {
+    ByteSpan span = touchedSpan(type, count);
+    ok = true;
+    if (span.empty()) return memoryBase_ + addr;
+    int64_t first = int64_t(addr) + span.first;
+    int64_t last = int64_t(addr) + span.last;
+    if (first < 0 || !inMemory(uint64_t(first), uint64_t(last - first))) {
+      ok = false;
+      return nullptr;
+    }
+    return memoryBase_ + addr;
+  }
   template <typename T>
   bool store(uint32_t addr, T value) {
     uint8_t* p = bytes(addr, sizeof(T));
@@ -170,7 +207,12 @@ class HostCall {
   // and again only when an address seems out of bounds: guest code it
   // runs (a user-defined reduction) may have grown the memory meanwhile.
   // The base never moves.
-  bool refreshMemorySize();
+  bool refreshMemorySize() {
+    uint64_t size = granule.linearMemory() ? granule.linearMemory()->sizeBytes() : 0;
+    if (size == memorySize_) return false;
+    memorySize_ = size;
+    return true;
+  }
   // Whether [addr, addr+count) lies in linear memory, looking at its size
   // again before answering no.
   bool inMemory(uint64_t addr, uint64_t count) {

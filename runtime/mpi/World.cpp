@@ -366,8 +366,6 @@ void World::abort(int status, const std::string& message) {
   for (int i = 0; i < size_; ++i) wakeLocked(i);
 }
 
-bool World::aborted() { return aborted_.load(); }
-
 int World::abortStatus() {
   std::lock_guard<util::AdaptiveMutex> guard(mutex_);
   return abortStatus_;

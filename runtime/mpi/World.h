@@ -234,6 +234,11 @@ class World {
   // complete the request at once.
   void startSend(const std::shared_ptr<Request>& send, int destWorldRank);
   void startRecv(const std::shared_ptr<Request>& recv) { mailboxes_[recv->owner]->post(recv); }
+  // startRecv() in two steps (Mailbox::receiveNow, Mailbox::postUnmatched).
+  bool receiveNow(Request& recv) { return mailboxes_[recv.owner]->receiveNow(recv); }
+  void postUnmatched(const std::shared_ptr<Request>& recv) {
+    mailboxes_[recv->owner]->postUnmatched(recv);
+  }
   // Sends a copy of `count` instances of `type` at `data` from `from`, when
   // the message is short enough to go eager; false, sending nothing,
   // otherwise. With `mayDefer` (a nonblocking send) the message may stay
@@ -281,7 +286,7 @@ class World {
   void rankFinished(int rank);
   // Records the first abort (exit status and message) and wakes all.
   void abort(int status, const std::string& message);
-  bool aborted();
+  bool aborted() { return aborted_.load(); }
   int abortStatus();
   std::string abortMessage();
   // Called periodically by the launcher: a report when every running rank

@@ -147,6 +147,36 @@ TEST(MailboxTest, ReceiveBeingPostedRanksAfterPostedOnes) {
   EXPECT_EQ(last->statusBytes, int64_t(seven.size() * 4));
 }
 
+// post() in two steps: receiveNow() completes a receive whose message has
+// arrived, without the mailbox keeping it; one it cannot complete waits
+// among the posted receives once given to postUnmatched().
+TEST(MailboxTest, ReceiveNowTakesOnlyArrivedMessages) {
+  Mailbox box(2, [](Request& send) { markComplete(send); });
+  std::vector<int32_t> first(64), second(64), third(64);
+  auto early = makeRecv(first, 1, 6);
+  EXPECT_FALSE(box.receiveNow(*early));
+  EXPECT_FALSE(isCompleteNow(*early));
+  box.postUnmatched(early);
+  auto five = payload(5), six = payload(6), sixAgain = payload(12);
+  box.send(1, makeSend(five, 5, false), kEagerLimit);
+  box.send(1, makeSend(six, 6, false), kEagerLimit);
+  box.send(1, makeSend(sixAgain, 6, false), kEagerLimit);
+  auto byTag = makeRecv(second, 1, 6);
+  // The posted receive takes the first tag-6 message, this one the second;
+  // the tag-5 message, ahead of both, waits as unexpected.
+  ASSERT_TRUE(box.receiveNow(*byTag));
+  ASSERT_TRUE(isCompleteNow(*early));
+  EXPECT_EQ(first[0], 6);
+  EXPECT_EQ(second[0], 12);
+  EXPECT_EQ(byTag->statusBytes, int64_t(sixAgain.size() * 4));
+  ASSERT_TRUE(box.probe(kContext, 1, 5));
+  auto any = makeRecv(third, synergy::mpi::abi::kAnySource, synergy::mpi::abi::kAnyTag);
+  ASSERT_TRUE(box.receiveNow(*any));
+  EXPECT_EQ(third[0], 5);
+  EXPECT_EQ(any->statusTag, 5);
+  EXPECT_FALSE(box.probe(kContext, 1, 5));
+}
+
 TEST(MailboxTest, DrainsWhileTheSenderSends) {
   Mailbox box(2, [](Request& send) { markComplete(send); });
   constexpr int kCount = 50000;
