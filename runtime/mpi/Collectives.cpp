@@ -237,6 +237,7 @@ u32 Z_envZ_MPI_Reduce(void* instance, u32 sendbuf, u32 recvbuf, u32 count, u32 t
 // reads about 2x the vector instead of N times it. Below it the extra
 // barrier costs more than the reading saves.
 constexpr int64_t kSplitAllreduceBytes = 16 << 10;
+constexpr int64_t kStagedPairAllreduceBytes = 64;
 
 u32 Z_envZ_MPI_Allreduce(void* instance, u32 sendbuf, u32 recvbuf, u32 count, u32 type, u32 op,
                          u32 comm) {
@@ -254,7 +255,11 @@ u32 Z_envZ_MPI_Allreduce(void* instance, u32 sendbuf, u32 recvbuf, u32 count, u3
   int64_t bytes = layout.size * int64_t(count);
   bool split = size > 1 && int(op) <= abi::kLastPredefinedOp && layout.isContiguous() &&
                bytes >= kSplitAllreduceBytes;
-  bool staged = bytes <= kStagedCollectiveBytes;
+  // Between two members the last wait is one look at the other's flag,
+  // which costs less than the lines a staged copy moves once the data
+  // spans more than one; with more members, each slower to come round on
+  // a shared core, the wait costs more than copying.
+  bool staged = bytes <= (size == 2 ? kStagedPairAllreduceBytes : kStagedCollectiveBytes);
   return runCollective(
       call, c, CollectiveKind::Allreduce,
       [&](Contribution& slot) {
