@@ -265,7 +265,7 @@ std::optional<EngineManifest> readEngineManifest(std::istream& in, std::string& 
     if (!r.ok()) return fail("malformed header");
     if (m.formatVersion != kEngineFormatVersion)
       return fail("engine format version " + std::to_string(m.formatVersion) + ", expected " +
-                  std::to_string(kEngineFormatVersion));
+                  std::to_string(kEngineFormatVersion) + "; recompile it with synergy-cc");
   }
 
   size_t argsPending = 0;

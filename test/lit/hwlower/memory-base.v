@@ -14,7 +14,7 @@
 // CHECK-DAG: state {{[0-9]+}} reg 4 0 8 -4 1 "tb.around" "around"
 // CHECK-DAG: state {{[0-9]+}} reg 4 0 4 0 1 "tb.zero" "zero"
 // CHECK-DAG: state {{[0-9]+}} reg 8 0 0 0 1 "tb.scalar" "scalar"
-// OLD: error: {{.*}}engine format version 2, expected 3
+// OLD: error: {{.*}}engine format version 2, expected 3; recompile it with synergy-cc
 module tb;
   reg clock = 0;
   always #1 clock = ~clock;
