@@ -47,8 +47,11 @@ DisplayArg DisplayArg::ofReal(double real) {
 // Unsigned decimal digits of the magnitude held in `words`, by repeated
 // division by 10^9 so any width works.
 static std::string unsignedDecimal(std::vector<uint32_t> words) {
-  if (words.size() <= 2)
-    return std::to_string(words.empty() ? 0 : (words.size() == 2 ? uint64_t(words[1]) << 32 : 0) | words[0]);
+  if (words.size() <= 2) {
+    uint64_t low = words.empty() ? 0 : words[0];
+    uint64_t high = words.size() == 2 ? words[1] : 0;
+    return std::to_string(high << 32 | low);
+  }
   std::string digits;
   auto isZero = [&] { return std::all_of(words.begin(), words.end(), [](uint32_t w) { return w == 0; }); };
   if (isZero())

@@ -25,8 +25,9 @@ TaskServicer::TaskServicer(const hwlower::EngineManifest& manifest, EngineInstan
     actions_.push_back(classifyTask(task.name));
 }
 
-// The low 64 bits of a `width`-bit value read as one word, extended the way
-// BitValue::toUint64 extends it.
+// The low 64 bits of a `width`-bit value whose first state word is `word`,
+// extended the way BitValue::toUint64 extends it: all a descriptor or an
+// index needs, whatever the width.
 static uint64_t extendedWord(uint64_t word, uint32_t width, bool isSigned) {
   if (width >= 64)
     return word;
@@ -41,9 +42,7 @@ uint64_t TaskServicer::argElement(const TaskArg& arg) {
     return arg.element;
   if (arg.indexStateId != kNoState) {
     const auto& index = manifest_.states[arg.indexStateId];
-    if (index.width <= 64)
-      return extendedWord(engine_.getWord(index.id, 0), index.width, false);
-    return engine_.getState(index.id, 0, index.width, false).toUint64();
+    return extendedWord(engine_.getWord(index.id, 0), index.width, false);
   }
   return 0;
 }
@@ -132,7 +131,7 @@ uint32_t TaskServicer::argDescriptor(const Task& task, size_t index) {
   if (index >= task.args.size())
     return 0;
   const TaskArg& arg = task.args[index];
-  if (arg.kind == TaskArgKind::Value && arg.width <= 64)
+  if (arg.kind == TaskArgKind::Value)
     return static_cast<uint32_t>(
         extendedWord(engine_.getWord(arg.stateId, argElement(arg)), arg.width, arg.isSigned));
   return static_cast<uint32_t>(readArg(arg).toUint64());

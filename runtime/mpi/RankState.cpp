@@ -1,7 +1,6 @@
 //===- RankState.cpp - one rank's MPI handles and call context -------------===//
 #include "mpi/RankState.h"
 
-
 namespace synergy::mpi {
 
 namespace {
