@@ -11,7 +11,6 @@
 //===----------------------------------------------------------------------===//
 #include "engine/EngineBuilder.h"
 
-#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -19,6 +18,7 @@
 #include <vector>
 
 #include "engine/EngineWrapperSource.h"
+#include "objectcache/ObjectCache.h"
 #include "synergy/ToolPaths.h"
 #include "util/FileIO.h"
 #include "util/Sha256.h"
@@ -64,26 +64,18 @@ static std::vector<std::string> includeFlags(const std::string& verilatorRoot) {
   return {"-I" + verilatorRoot + "/include", "-I" + verilatorRoot + "/include/vltstd"};
 }
 
-static std::optional<std::string> makeWorkDirectory(const std::string& parent, std::string& error) {
-  std::string pattern = parent + "/build-XXXXXX";
-  if (!mkdtemp(pattern.data())) {
-    error = "cannot create a build directory under " + parent;
-    return std::nullopt;
-  }
-  return pattern;
-}
-
 // One object of Verilator's runtime library, compiled once per toolchain.
-static std::optional<std::string> cachedRuntimeObject(const std::string& cacheDir, const std::string& identity,
+static std::optional<std::string> cachedRuntimeObject(const objectcache::ObjectCache& cache,
+                                                      const std::string& identity,
                                                       const std::string& verilatorRoot,
                                                       const std::string& sourceName, std::string& error) {
   util::Sha256 hash;
   hash.update(identity);
   hash.update(sourceName);
-  std::string objectPath = cacheDir + "/" + sourceName + "-" + hash.hexDigest().substr(0, 24) + ".o";
-  if (fs::exists(objectPath))
-    return objectPath;
-  auto work = makeWorkDirectory(cacheDir, error);
+  std::string key = sourceName + "-" + hash.hexDigest().substr(0, 24) + ".o";
+  if (auto cached = cache.find(key))
+    return cached;
+  auto work = cache.makeBuildDirectory(error);
   if (!work)
     return std::nullopt;
   std::string tempObject = *work + "/" + sourceName + ".o";
@@ -92,13 +84,13 @@ static std::optional<std::string> cachedRuntimeObject(const std::string& cacheDi
   auto includes = includeFlags(verilatorRoot);
   argv.insert(argv.begin() + 1, includes.begin(), includes.end());
   auto compile = util::runProcess(argv);
-  bool ok = compile.exitCode == 0 && rename(tempObject.c_str(), objectPath.c_str()) == 0;
-  if (!ok)
+  std::optional<std::string> objectPath;
+  if (compile.exitCode != 0)
     error = "compiling Verilator's " + sourceName + ".cpp failed: " + firstErrorLine(compile.output);
+  else
+    objectPath = cache.publish(key, tempObject, error);
   std::error_code ignored;
   fs::remove_all(*work, ignored);
-  if (!ok)
-    return std::nullopt;
   return objectPath;
 }
 
@@ -120,30 +112,28 @@ std::optional<std::string> buildEngineSharedObject(const std::string& verilog, s
   std::string identity = toolchainIdentity(verilatorRoot, error);
   if (identity.empty())
     return std::nullopt;
-  std::string cacheDir = util::cacheDirectory() + "/engines";
-  if (!util::makeDirectories(cacheDir)) {
-    error = "cannot create engine cache directory " + cacheDir;
+  auto cache = objectcache::ObjectCache::open("engines", error);
+  if (!cache)
     return std::nullopt;
-  }
 
   util::Sha256 hash;
   hash.update(identity);
   hash.update(kEngineAbiHeaderSource);
   hash.update(kEngineWrapperSource);
   hash.update(verilog);
-  std::string cachedObject = cacheDir + "/" + hash.hexDigest() + ".so";
-  if (fs::exists(cachedObject))
-    return cachedObject;
+  std::string key = hash.hexDigest() + ".so";
+  if (auto cached = cache->find(key))
+    return cached;
 
   std::vector<std::string> runtimeObjects;
   for (const char* source : {"verilated", "verilated_threads"}) {
-    auto object = cachedRuntimeObject(cacheDir, identity, verilatorRoot, source, error);
+    auto object = cachedRuntimeObject(*cache, identity, verilatorRoot, source, error);
     if (!object)
       return std::nullopt;
     runtimeObjects.push_back(*object);
   }
 
-  auto work = makeWorkDirectory(cacheDir, error);
+  auto work = cache->makeBuildDirectory(error);
   if (!work)
     return std::nullopt;
   std::string modelDir = *work + "/model";
@@ -178,10 +168,8 @@ std::optional<std::string> buildEngineSharedObject(const std::string& verilog, s
       auto compile = util::runProcess(argv);
       if (compile.exitCode != 0)
         error = "compiling the engine model failed: " + firstErrorLine(compile.output);
-      else if (rename(tempObject.c_str(), cachedObject.c_str()) != 0)
-        error = "cannot move the engine into the cache at " + cachedObject;
       else
-        result = cachedObject;
+        result = cache->publish(key, tempObject, error);
     }
   }
   std::error_code ignored;

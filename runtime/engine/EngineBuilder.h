@@ -2,12 +2,12 @@
 //
 // Runs Verilator on the `synergy_engine` module of an .eng file, compiles the
 // model together with wrapper/EngineWrapper.cpp into a shared object, and
-// keeps it in $SYNERGY_CACHE_DIR/engines (see util::cacheDirectory) keyed by
-// the SHA-256 of the Verilog, the wrapper and the toolchain identity. Every
-// file lands in the cache by rename, so concurrent builds of the same design
-// never expose a partial object; the loser of a race simply overwrites the
-// winner's identical file. Verilator's own runtime (verilated.cpp) is compiled
-// once per toolchain and cached the same way, which is most of the saving.
+// keeps it in the "engines" area of the object cache (ObjectCache.h) keyed by
+// the SHA-256 of the Verilog, the wrapper and the toolchain identity; the
+// cache verifies each object's digest before handing it out, and publishes by
+// rename, so concurrent builds of the same design never expose a partial
+// object. Verilator's own runtime (verilated.cpp) is compiled once per
+// toolchain and cached the same way, which is most of the saving.
 //
 //===----------------------------------------------------------------------===//
 #pragma once

@@ -4,13 +4,15 @@
 #include <dlfcn.h>
 #include <elf.h>
 #include <link.h>
-#include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
 
 #include "granule/GlueWriter.h"
 #include "granule/MemoryBaseHoisting.h"
+#include "granule/NameSectionRewriter.h"
+#include "granule/WasmModuleCheck.h"
+#include "objectcache/ObjectCache.h"
 #include "synergy/ToolPaths.h"
 #include "util/FileIO.h"
 #include "util/Sha256.h"
@@ -21,7 +23,7 @@ namespace {
 
 constexpr const char* kModuleName = "guest";
 // Bump when the generated glue or the post-pass changes shape.
-constexpr const char* kAotFormat = "aot-format-2";
+constexpr const char* kAotFormat = "aot-format-3";
 
 // The GNU build id of the executable we run in: it changes whenever the set of
 // host functions (and so the glue's resolved imports) can change.
@@ -72,46 +74,13 @@ std::string firstLine(const std::string& text) {
   return text.substr(0, end);
 }
 
-bool readLeb128(const std::string& bytes, size_t& pos, uint64_t& value) {
-  value = 0;
-  for (int shift = 0; shift < 35; shift += 7) {
-    if (pos >= bytes.size()) return false;
-    uint8_t byte = uint8_t(bytes[pos++]);
-    value |= uint64_t(byte & 0x7f) << shift;
-    if (!(byte & 0x80)) return true;
-  }
-  return false;
-}
-
 }  // namespace
 
-bool checkWasmFraming(const std::string& bytes, std::string& error) {
-  static const char kMagic[] = {'\0', 'a', 's', 'm', 1, 0, 0, 0};
-  if (bytes.size() < 4 || bytes.compare(0, 4, kMagic, 4) != 0) {
-    error = "not a wasm module (bad magic number)";
-    return false;
-  }
-  if (bytes.size() < 8 || bytes.compare(4, 4, kMagic + 4, 4) != 0) {
-    error = bytes.size() < 8 ? "truncated wasm module (no version)" : "unsupported wasm version";
-    return false;
-  }
-  size_t pos = 8;
-  while (pos < bytes.size()) {
-    size_t sectionStart = pos;
-    ++pos;  // section id
-    uint64_t length;
-    if (!readLeb128(bytes, pos, length) || length > bytes.size() - pos) {
-      error = "truncated wasm module (section at offset " + std::to_string(sectionStart) +
-              " runs past the end of the file)";
-      return false;
-    }
-    pos += length;
-  }
-  return true;
-}
-
 std::optional<std::string> compileToSharedObject(const AotRequest& request, std::string& error) {
-  if (!checkWasmFraming(request.wasmBytes, error)) return std::nullopt;
+  if (auto problem = checkWasmModule(request.wasmBytes)) {
+    error = *problem;
+    return std::nullopt;
+  }
 
   util::Sha256 keyHash;
   for (const char* part : {kAotFormat, toolpaths::kVersion, toolpaths::kClangVersion,
@@ -121,21 +90,15 @@ std::optional<std::string> compileToSharedObject(const AotRequest& request, std:
   }
   keyHash.update(runtimeBuildId());
   keyHash.update(request.wasmBytes);
-  const std::string key = keyHash.hexDigest();
+  const std::string key = keyHash.hexDigest() + ".so";
 
-  const std::string aotDir = util::cacheDirectory() + "/aot";
-  const std::string cached = aotDir + "/" + key + ".so";
-  if (access(cached.c_str(), R_OK) == 0) return cached;
+  auto cache = objectcache::ObjectCache::open("aot", error);
+  if (!cache) return std::nullopt;
+  if (auto cached = cache->find(key)) return cached;
 
-  if (!util::makeDirectories(aotDir)) {
-    error = "cannot create cache directory " + aotDir;
-    return std::nullopt;
-  }
-  std::string work = aotDir + "/build-XXXXXX";
-  if (!mkdtemp(work.data())) {
-    error = "cannot create a build directory in " + aotDir;
-    return std::nullopt;
-  }
+  auto buildDirectory = cache->makeBuildDirectory(error);
+  if (!buildDirectory) return std::nullopt;
+  const std::string& work = *buildDirectory;
   struct RemoveOnExit {
     std::string path;
     ~RemoveOnExit() {
@@ -153,7 +116,8 @@ std::optional<std::string> compileToSharedObject(const AotRequest& request, std:
   const std::string hPath = work + "/" + kModuleName + ".h";
   const std::string gluePath = work + "/glue.c";
   const std::string soPath = work + "/module.so";
-  if (!util::writeFileAtomically(wasmPath, request.wasmBytes)) {
+  // wasm2c sees only names we mangled ourselves (see NameSectionRewriter.h).
+  if (!util::writeFileAtomically(wasmPath, rewriteNamesForWasm2c(request.wasmBytes))) {
     error = "cannot write " + wasmPath;
     return std::nullopt;
   }
@@ -185,9 +149,11 @@ std::optional<std::string> compileToSharedObject(const AotRequest& request, std:
     return std::nullopt;
   }
   // Line tables cost no run time and let trap reports name the wasm function
-  // even where clang inlined it into its caller.
+  // even where clang inlined it into its caller. Mapping the build directory
+  // away keeps the object byte-identical across builds, so concurrent builds
+  // of one module publish one object (the cache stores it under its digest).
   auto clang = util::runProcess({toolpaths::kClang, "-O2", "-gline-tables-only", "-fPIC",
-                                 "-shared", "-w",
+                                 "-shared", "-w", "-ffile-prefix-map=" + work + "=.",
                                  "-ffp-contract=off", "-fno-strict-aliasing",
                                  std::string("-I") + toolpaths::kWasmRtInclude, "-I" + work, cPath,
                                  gluePath, "-o", soPath});
@@ -195,11 +161,7 @@ std::optional<std::string> compileToSharedObject(const AotRequest& request, std:
     error = "native compile of " + request.displayName + " failed: " + firstLine(clang.output);
     return std::nullopt;
   }
-  if (rename(soPath.c_str(), cached.c_str()) != 0) {
-    error = "cannot publish " + cached;
-    return std::nullopt;
-  }
-  return cached;
+  return cache->publish(key, soPath, error);
 }
 
 }  // namespace synergy::granule

@@ -4,11 +4,16 @@
 // memory-base hoisting post-pass rewrites that C, the glue writer adds the
 // fixed loading interface, and clang -O2 builds one shared object.
 //
-// The object is cached under <cache>/aot/<key>.so, where the key hashes the
-// module bytes, the tool versions and the running runtime's build id (which
-// decides the set of host imports baked into the glue). A build happens in a
-// private temporary directory and is published with rename(2), so concurrent
-// runs of the same module never see or produce a partial object.
+// Before any tool runs, checkWasmModule refuses a module whose names could
+// reach the generated C unescaped, and wasm2c is given the module with its
+// debug names in our own mangling (NameSectionRewriter.h).
+//
+// The object is kept in the "aot" area of the object cache (ObjectCache.h)
+// under a key that hashes the module bytes, the tool versions and the running
+// runtime's build id (which decides the set of host imports baked into the
+// glue). The cache verifies the object's digest before it is returned; a build
+// happens in a private temporary directory and is published with rename(2),
+// so concurrent runs of the same module never see or produce a partial object.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -26,10 +31,5 @@ struct AotRequest {
 
 // Returns the path of the shared object, or nullopt with a one-line `error`.
 std::optional<std::string> compileToSharedObject(const AotRequest& request, std::string& error);
-
-// Cheap structural check before any tool runs: magic, version, and section
-// framing. Returns false with a one-line `error` for malformed or truncated
-// input.
-bool checkWasmFraming(const std::string& bytes, std::string& error);
 
 }  // namespace synergy::granule

@@ -1,8 +1,11 @@
 //===- GlueWriter.cpp - the fixed C interface around a wasm2c module -------===//
 #include "granule/GlueWriter.h"
 
+#include <algorithm>
 #include <sstream>
 #include <string_view>
+
+#include "granule/WasmModuleCheck.h"
 
 namespace synergy::granule {
 namespace {
@@ -25,24 +28,66 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-// "/* import: 'wasi_snapshot_preview1' 'fd_write' */" -> {"wasi_snapshot_preview1", "fd_write"}
-std::vector<std::string> quotedNames(std::string_view comment) {
-  std::vector<std::string> names;
-  size_t pos = 0;
-  while ((pos = comment.find('\'', pos)) != std::string_view::npos) {
-    size_t end = comment.find('\'', pos + 1);
-    if (end == std::string_view::npos) break;
-    names.emplace_back(comment.substr(pos + 1, end - pos - 1));
-    pos = end + 1;
-  }
-  return names;
+bool isCIdentifier(std::string_view s) {
+  if (s.empty() || (s[0] >= '0' && s[0] <= '9')) return false;
+  for (char c : s)
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'))
+      return false;
+  return true;
 }
 
+bool isScalarType(std::string_view type) {
+  return type == "u32" || type == "u64" || type == "f32" || type == "f64";
+}
+
+// "struct Z_env_instance_t*": the only pointer type an import takes.
+bool isImportInstanceType(std::string_view type) {
+  constexpr std::string_view kStruct = "struct ";
+  return type.substr(0, kStruct.size()) == kStruct && type.ends_with("_instance_t*") &&
+         isCIdentifier(type.substr(kStruct.size(), type.size() - kStruct.size() - 1));
+}
+
+// wasm2c's "/* import: 'module' 'name' */" or "/* export: 'name' */", parsed
+// whole: exactly `count` quoted names, each of them a safe interface name
+// (the checker admitted no other), and nothing else on the line.
+bool parseInterfaceComment(std::string_view line, std::string_view kind, size_t count,
+                           std::vector<std::string>& names) {
+  std::string prefix = "/* " + std::string(kind) + ": ";
+  if (line.substr(0, prefix.size()) != prefix || !line.ends_with(" */")) return false;
+  std::string_view rest = line.substr(prefix.size(), line.size() - prefix.size() - 3);
+  names.clear();
+  while (names.size() < count) {
+    if (!names.empty()) {
+      if (rest.substr(0, 1) != " ") return false;
+      rest.remove_prefix(1);
+    }
+    if (rest.substr(0, 1) != "'") return false;
+    size_t close = rest.find('\'', 1);
+    if (close == std::string_view::npos) return false;
+    std::string_view name = rest.substr(1, close - 1);
+    if (!isSafeInterfaceName(name)) return false;
+    names.emplace_back(name);
+    rest.remove_prefix(close + 1);
+  }
+  return rest.empty();
+}
+
+// Every byte outside printable ASCII, and the quote and backslash, escaped.
 std::string cStringLiteral(std::string_view text) {
+  static const char kOctal[] = "01234567";
   std::string out = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
+  for (unsigned char c : text) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += char(c);
+    } else if (c >= 0x20 && c < 0x7f && c != '?') {
+      out += char(c);
+    } else {
+      out += '\\';
+      out += kOctal[c >> 6];
+      out += kOctal[(c >> 3) & 7];
+      out += kOctal[c & 7];
+    }
   }
   return out + "\"";
 }
@@ -53,18 +98,20 @@ struct Declaration {
   std::vector<std::string> paramTypes;
 };
 
-// "u32 Z_fooZ_bar(struct Z_foo_instance_t*, u32, u64);" -> parts
+// "u32 Z_fooZ_bar(struct Z_foo_instance_t*, u32, u64);" -> parts. The
+// symbol must be a C identifier; the types are checked by each caller against
+// the few that can occur where it copies them.
 bool parseFunctionDeclaration(std::string_view line, Declaration& decl) {
   line = trim(line);
   size_t open = line.find('(');
   size_t close = line.rfind(')');
-  if (open == std::string_view::npos || close == std::string_view::npos || close < open)
-    return false;
+  if (open == std::string_view::npos || close + 1 != line.size() || close < open) return false;
   std::string_view head = trim(line.substr(0, open));
   size_t space = head.find_last_of(" *");
   if (space == std::string_view::npos) return false;
   decl.symbol = std::string(head.substr(space + 1));
   decl.returnType = std::string(trim(head.substr(0, space + 1)));
+  if (!isCIdentifier(decl.symbol)) return false;
   std::string_view params = line.substr(open + 1, close - open - 1);
   size_t pos = 0;
   while (pos <= params.size() && !params.empty()) {
@@ -74,10 +121,6 @@ bool parseFunctionDeclaration(std::string_view line, Declaration& decl) {
     pos = comma + 1;
   }
   return true;
-}
-
-bool isScalarType(std::string_view type) {
-  return type == "u32" || type == "u64" || type == "f32" || type == "f64";
 }
 
 }  // namespace
@@ -116,6 +159,10 @@ bool writeGlue(const std::string& wasm2cHeader, const std::string& moduleName,
       size_t space = field.rfind(' ');
       if (space == std::string_view::npos) continue;
       std::string_view type = field.substr(0, space), name = field.substr(space + 1);
+      if (!isCIdentifier(name)) {
+        error = "unexpected wasm2c output: instance field '" + std::string(field) + "'";
+        return false;
+      }
       if (type == "wasm_rt_memory_t") {
         if (!glue.memoryField.empty()) {
           error = "modules with more than one memory are not supported";
@@ -129,7 +176,7 @@ bool writeGlue(const std::string& wasm2cHeader, const std::string& moduleName,
         tableField = std::string(name);
       } else if (isScalarType(type) && name.substr(0, 4) == "w2c_") {
         globalFields.emplace_back(name);
-      } else if (type.substr(0, 9) == "struct Z_" && type.ends_with("_instance_t*")) {
+      } else if (isImportInstanceType(type)) {
         importInstanceFields.emplace_back(name);
       }
       continue;
@@ -137,19 +184,34 @@ bool writeGlue(const std::string& wasm2cHeader, const std::string& moduleName,
     std::string instantiatePrefix = "void Z_" + moduleName + "_instantiate(";
     if (line.substr(0, instantiatePrefix.size()) == instantiatePrefix) {
       Declaration decl;
-      if (!parseFunctionDeclaration(line, decl)) {
+      if (!parseFunctionDeclaration(line, decl) || decl.paramTypes.empty() ||
+          decl.paramTypes[0] != instanceType + "*" ||
+          !std::all_of(decl.paramTypes.begin() + 1, decl.paramTypes.end(),
+                       [](const std::string& type) { return isImportInstanceType(type); })) {
         error = "unexpected wasm2c instantiate signature";
         return false;
       }
       importInstanceTypes.assign(decl.paramTypes.begin() + 1, decl.paramTypes.end());
       continue;
     }
-    if (line.substr(0, 11) == "/* import: " && i + 1 < lines.size()) {
-      auto names = quotedNames(line);
-      std::string qualified = names.size() == 2 ? names[0] + "." + names[1] : std::string(line);
+    if (line.substr(0, 11) == "/* import: ") {
+      std::vector<std::string> names;
+      if (!parseInterfaceComment(line, "import", 2, names) || i + 1 >= lines.size()) {
+        error = "unexpected wasm2c output: an import comment that is not two safe names";
+        return false;
+      }
+      std::string qualified = names[0] + "." + names[1];
       Declaration decl;
       if (!parseFunctionDeclaration(lines[i + 1], decl)) {
         error = "unsupported import kind for '" + qualified + "' (only functions are supported)";
+        return false;
+      }
+      bool copyable = (decl.returnType == "void" || isScalarType(decl.returnType)) &&
+                      !decl.paramTypes.empty() && isImportInstanceType(decl.paramTypes[0]) &&
+                      std::all_of(decl.paramTypes.begin() + 1, decl.paramTypes.end(),
+                                  [](const std::string& type) { return isScalarType(type); });
+      if (!copyable) {
+        error = "unexpected wasm2c declaration for import '" + qualified + "'";
         return false;
       }
       if (!isProvided(decl.symbol)) {
@@ -157,16 +219,20 @@ bool writeGlue(const std::string& wasm2cHeader, const std::string& moduleName,
         stubs << decl.returnType << " " << decl.symbol << "(";
         for (size_t p = 0; p < decl.paramTypes.size(); ++p)
           stubs << (p ? ", " : "") << decl.paramTypes[p] << " a" << p;
-        stubs << ") {\n  synergy_unresolved_import(" << cStringLiteral(names.at(0)) << ", "
-              << cStringLiteral(names.at(1)) << ");\n}\n";
+        stubs << ") {\n  synergy_unresolved_import(" << cStringLiteral(names[0]) << ", "
+              << cStringLiteral(names[1]) << ");\n}\n";
       }
       ++i;
       continue;
     }
-    if (line.substr(0, 11) == "/* export: " && i + 1 < lines.size()) {
-      auto names = quotedNames(line);
+    if (line.substr(0, 11) == "/* export: ") {
+      std::vector<std::string> names;
       Declaration decl;
-      if (names.size() != 1 || !parseFunctionDeclaration(lines[i + 1], decl)) continue;
+      if (!parseInterfaceComment(line, "export", 1, names) || i + 1 >= lines.size() ||
+          !parseFunctionDeclaration(lines[i + 1], decl)) {
+        error = "unexpected wasm2c output: an export that is not one safe name and a declaration";
+        return false;
+      }
       GlueExportKind kind = GlueExportKind::Function;
       if (decl.returnType == "wasm_rt_memory_t*") kind = GlueExportKind::Memory;
       else if (decl.returnType == "wasm_rt_funcref_table_t*" ||

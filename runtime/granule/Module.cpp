@@ -4,9 +4,7 @@
 #include <dlfcn.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
 
 #include "granule/AotCompiler.h"
 #include "granule/GlueWriter.h"
@@ -16,6 +14,10 @@
 
 namespace synergy::granule {
 namespace {
+
+// Far above any real program, far below what would exhaust the host: the
+// bytes are held in memory and passed through wasm2c and clang.
+constexpr size_t kMaxWasmBytes = size_t(1) << 30;
 
 template <typename Fn>
 bool bindSymbol(void* handle, const char* name, Fn& fn, std::string& error) {
@@ -35,11 +37,8 @@ std::string wasmNameOfSymbol(const std::string& symbol) {
 
 std::shared_ptr<Module> Module::loadFile(const std::string& wasmPath, std::string& error,
                                          bool showProgress) {
-  auto bytes = util::readFile(wasmPath);
-  if (!bytes) {
-    error = wasmPath + ": " + std::strerror(errno);
-    return nullptr;
-  }
+  auto bytes = util::readRegularFile(wasmPath, kMaxWasmBytes, error);
+  if (!bytes) return nullptr;
   return loadBytes(*bytes, wasmPath, error, showProgress);
 }
 

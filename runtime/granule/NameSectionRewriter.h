@@ -18,8 +18,10 @@ namespace synergy::granule {
 
 // `module` must have passed checkWasmModule. Returns the module with every
 // custom section dropped, except that the "name" section, if any, is replaced
-// in place by one holding only its function and global maps, each name mangled
-// (bytes outside [A-Za-z0-9_] become `_`, cut to 256 bytes; empty names go).
+// in place by one holding only its function map (without imported functions)
+// and its global map, each name mangled
+// (bytes outside [A-Za-z0-9_] become `_`, cut to 256 bytes; empty names go;
+// a name already given in the same map gets `_<index>` appended).
 std::string rewriteNamesForWasm2c(std::string_view module);
 
 }  // namespace synergy::granule

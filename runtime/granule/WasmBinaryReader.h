@@ -59,7 +59,32 @@ class WasmBinaryReader {
     return readU32(size) && readBytes(size, name);
   }
 
+  // What follows an import's kind byte: a type index (function), a reference
+  // type and limits (table), limits (memory), a value type and mutability
+  // (global), or an attribute and type index (tag). False for another kind.
+  bool skipImportDescriptor(uint8_t kind) {
+    uint8_t byte;
+    uint32_t index;
+    switch (kind) {
+      case 0: return readU32(index);
+      case 1: return readByte(byte) && skipLimits();
+      case 2: return skipLimits();
+      case 3: return readByte(byte) && readByte(byte);
+      case 4: return readByte(byte) && readU32(index);
+      default: return false;
+    }
+  }
+
  private:
+  // A flags byte, a minimum, and a maximum when flag bit 0 is set. Bits 1
+  // (shared) and 2 (64-bit) are wasm2c's to accept or not.
+  bool skipLimits() {
+    uint8_t flags;
+    uint32_t bound;
+    if (!readByte(flags) || flags > 7 || !readU32(bound)) return false;
+    return !(flags & 1) || readU32(bound);
+  }
+
   std::string_view bytes_;
   size_t pos_ = 0;
 };

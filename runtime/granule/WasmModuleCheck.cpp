@@ -88,15 +88,6 @@ std::optional<std::string> checkInterfaceName(std::string_view what, std::string
 
 std::string atOffset(size_t offset) { return " at offset " + std::to_string(offset); }
 
-// Table and memory limits: a flags byte, a minimum, and a maximum when flag
-// bit 0 is set. Bits 1 (shared) and 2 (64-bit) are wasm2c's to accept or not.
-bool skipLimits(WasmBinaryReader& reader) {
-  uint8_t flags;
-  uint32_t bound;
-  if (!reader.readByte(flags) || flags > 7 || !reader.readU32(bound)) return false;
-  return !(flags & 1) || reader.readU32(bound);
-}
-
 std::optional<std::string> checkImports(std::string_view body, size_t base) {
   WasmBinaryReader reader(body);
   uint32_t count;
@@ -109,20 +100,9 @@ std::optional<std::string> checkImports(std::string_view body, size_t base) {
     if (auto problem = checkInterfaceName("import module name", module)) return problem;
     if (auto problem = checkInterfaceName("import name", field))
       return *problem + " (in module " + quoteName(module) + ")";
-    uint8_t kind, byte;
-    uint32_t index;
-    bool described = false;
-    if (reader.readByte(kind)) {
-      switch (kind) {
-        case 0: described = reader.readU32(index); break;                        // function
-        case 1: described = reader.readByte(byte) && skipLimits(reader); break;  // table
-        case 2: described = skipLimits(reader); break;                           // memory
-        case 3: described = reader.readByte(byte) && reader.readByte(byte); break;  // global
-        case 4: described = reader.readByte(byte) && reader.readU32(index); break;  // tag
-        default: break;
-      }
-    }
-    if (!described) return "malformed import entry" + atOffset(entryOffset);
+    uint8_t kind;
+    if (!reader.readByte(kind) || !reader.skipImportDescriptor(kind))
+      return "malformed import entry" + atOffset(entryOffset);
   }
   if (!reader.atEnd()) return "import section has trailing bytes" + atOffset(base);
   return std::nullopt;

@@ -1,4 +1,4 @@
-//===- FileIO.cpp - whole-file reads, atomic writes, cache location --------===//
+//===- FileIO.cpp - whole-file reads and atomic writes --------------------===//
 #include "util/FileIO.h"
 
 #include <fcntl.h>
@@ -7,6 +7,7 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <cstring>
 
 namespace synergy::util {
 
@@ -31,6 +32,43 @@ std::optional<std::string> readFile(const std::string& path) {
     contents.append(chunk, size_t(n));
   }
   close(fd);
+  return contents;
+}
+
+std::optional<std::string> readRegularFile(const std::string& path, size_t maxBytes,
+                                           std::string& error) {
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) {
+    error = path + ": " + std::strerror(errno);
+    return std::nullopt;
+  }
+  struct stat st;
+  std::string problem;
+  if (fstat(fd, &st) != 0) problem = std::strerror(errno);
+  else if (!S_ISREG(st.st_mode)) problem = "not a regular file";
+  else if (size_t(st.st_size) > maxBytes)
+    problem = "larger than the limit of " + std::to_string(maxBytes) + " bytes";
+  if (!problem.empty()) {
+    error = path + ": " + problem;
+    close(fd);
+    return std::nullopt;
+  }
+  // Read one byte past the size seen, so a file that grows meanwhile is
+  // noticed instead of read without bound.
+  std::string contents(size_t(st.st_size) + 1, '\0');
+  size_t got = 0;
+  while (got < contents.size()) {
+    ssize_t n = read(fd, contents.data() + got, contents.size() - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    got += size_t(n);
+  }
+  close(fd);
+  if (got != size_t(st.st_size)) {
+    error = path + ": changed size while being read";
+    return std::nullopt;
+  }
+  contents.resize(got);
   return contents;
 }
 
@@ -64,15 +102,6 @@ bool makeDirectories(const std::string& path) {
     if (mkdir(prefix.c_str(), 0755) != 0 && errno != EEXIST) return false;
   }
   return true;
-}
-
-std::string cacheDirectory() {
-  if (const char* dir = std::getenv("SYNERGY_CACHE_DIR"); dir && *dir) return dir;
-  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
-    return std::string(xdg) + "/synergy";
-  if (const char* home = std::getenv("HOME"); home && *home)
-    return std::string(home) + "/.cache/synergy";
-  return "/tmp/synergy-cache";
 }
 
 }  // namespace synergy::util

@@ -1,4 +1,4 @@
-//===- FileIO.h - whole-file reads, atomic writes, cache location ----------===//
+//===- FileIO.h - whole-file reads and atomic writes ----------------------===//
 #pragma once
 
 #include <optional>
@@ -9,14 +9,17 @@ namespace synergy::util {
 // The whole file, or nullopt (with errno set) when it cannot be read.
 std::optional<std::string> readFile(const std::string& path);
 
+// The whole of `path` when it is a regular file of at most `maxBytes`, else
+// nullopt and a one-line `error` that starts with the path. Devices, FIFOs
+// and directories are refused before anything is read.
+std::optional<std::string> readRegularFile(const std::string& path, size_t maxBytes,
+                                           std::string& error);
+
 // Writes through a temporary in the same directory and renames it into place,
 // so readers never see a partial file. Returns false on failure.
 bool writeFileAtomically(const std::string& path, const std::string& contents);
 
 // mkdir -p. Returns false on failure.
 bool makeDirectories(const std::string& path);
-
-// $SYNERGY_CACHE_DIR, else $XDG_CACHE_HOME/synergy, else $HOME/.cache/synergy.
-std::string cacheDirectory();
 
 }  // namespace synergy::util

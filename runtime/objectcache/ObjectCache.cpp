@@ -1,0 +1,212 @@
+//===- ObjectCache.cpp - integrity-checked cache of compiled objects -------===//
+//
+// This file implements the cache's directory policy and its verified lookup.
+// A directory of the user's that others may read but not write, as earlier
+// versions created it, is narrowed to 0700 rather than refused: nobody else
+// could have put anything into it. Verification reads the whole object once
+// per lookup; SHA-256 of a few-MB shared object costs milliseconds, far less
+// than the dlopen that follows, and it is what makes the cache path carry no
+// trust of its own.
+//
+//===----------------------------------------------------------------------===//
+#include "objectcache/ObjectCache.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "util/FileIO.h"
+#include "util/Sha256.h"
+
+namespace synergy::objectcache {
+namespace {
+
+constexpr std::string_view kIndexMagic = "synergy-object-index-1";
+constexpr size_t kMaxKeyBytes = 200;
+constexpr size_t kDigestHexBytes = 64;
+
+std::string octalMode(mode_t mode) {
+  char text[8];
+  std::snprintf(text, sizeof text, "%04o", unsigned(mode & 07777));
+  return text;
+}
+
+bool isValidKey(const std::string& key) {
+  if (key.empty() || key.size() > kMaxKeyBytes || key[0] == '.') return false;
+  for (char c : key)
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+          c == '_' || c == '.' || c == '-'))
+      return false;
+  return true;
+}
+
+bool isDigestHex(std::string_view text) {
+  if (text.size() != kDigestHexBytes) return false;
+  for (char c : text)
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+  return true;
+}
+
+std::string extensionOf(const std::string& key) {
+  size_t dot = key.rfind('.');
+  return dot == std::string::npos ? std::string() : key.substr(dot);
+}
+
+class FileDescriptor {
+ public:
+  explicit FileDescriptor(int fd) : fd_(fd) {}
+  FileDescriptor(const FileDescriptor&) = delete;
+  FileDescriptor& operator=(const FileDescriptor&) = delete;
+  ~FileDescriptor() {
+    if (fd_ >= 0) close(fd_);
+  }
+  int get() const { return fd_; }
+
+ private:
+  int fd_;
+};
+
+// mkdir -p, each directory it creates private to the user.
+bool makePrivateDirectories(const std::string& path) {
+  for (size_t pos = 1; pos <= path.size(); ++pos) {
+    if (pos != path.size() && path[pos] != '/') continue;
+    if (mkdir(path.substr(0, pos).c_str(), 0700) != 0 && errno != EEXIST) return false;
+  }
+  return true;
+}
+
+// nullopt when `path` is a directory owned by the user and closed to others.
+std::optional<std::string> checkPrivateDirectory(const std::string& path) {
+  FileDescriptor dir(open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  struct stat st;
+  if (dir.get() < 0 || fstat(dir.get(), &st) != 0)
+    return "cannot use cache directory " + path + ": " + std::strerror(errno);
+  if (st.st_uid != geteuid())
+    return "cache directory " + path + " is owned by uid " + std::to_string(st.st_uid) +
+           ", not by the user running synergy (uid " + std::to_string(geteuid()) +
+           "); remove it or set SYNERGY_CACHE_DIR";
+  if (st.st_mode & (S_IWGRP | S_IWOTH))
+    return "cache directory " + path + " is writable by other users (mode " +
+           octalMode(st.st_mode) + "); remove it or run chmod 700 on it";
+  if ((st.st_mode & 077) && fchmod(dir.get(), 0700) != 0)
+    return "cannot make cache directory " + path + " private: " + std::strerror(errno);
+  return std::nullopt;
+}
+
+// The hex SHA-256 of the regular file open at `fd`, or "" on a read error.
+std::string digestOfFile(int fd) {
+  util::Sha256 hash;
+  static constexpr size_t kChunkBytes = 1 << 16;
+  char chunk[kChunkBytes];
+  for (;;) {
+    ssize_t n = read(fd, chunk, kChunkBytes);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return {};
+    if (n == 0) break;
+    hash.update(chunk, size_t(n));
+  }
+  return hash.hexDigest();
+}
+
+// The digest a well-formed index entry records for `key`, or nullopt.
+std::optional<std::string> readIndexEntry(const std::string& path, const std::string& key) {
+  const size_t expectedBytes = kIndexMagic.size() + 1 + key.size() + 1 + kDigestHexBytes + 1;
+  FileDescriptor fd(open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC));
+  struct stat st;
+  if (fd.get() < 0 || fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode) ||
+      size_t(st.st_size) != expectedBytes)
+    return std::nullopt;
+  std::string text(expectedBytes, '\0');
+  if (read(fd.get(), text.data(), expectedBytes) != ssize_t(expectedBytes)) return std::nullopt;
+  std::string expectedHead = std::string(kIndexMagic) + " " + key + " ";
+  if (text.compare(0, expectedHead.size(), expectedHead) != 0 || text.back() != '\n')
+    return std::nullopt;
+  std::string digest = text.substr(expectedHead.size(), kDigestHexBytes);
+  if (!isDigestHex(digest)) return std::nullopt;
+  return digest;
+}
+
+}  // namespace
+
+std::optional<std::string> cacheRoot(std::string& error) {
+  if (const char* dir = std::getenv("SYNERGY_CACHE_DIR"); dir && *dir) return std::string(dir);
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
+    return std::string(xdg) + "/synergy";
+  if (const char* home = std::getenv("HOME"); home && *home)
+    return std::string(home) + "/.cache/synergy";
+  error = "no cache directory for compiled code: set SYNERGY_CACHE_DIR (or HOME)";
+  return std::nullopt;
+}
+
+std::optional<ObjectCache> ObjectCache::open(const std::string& name, std::string& error) {
+  auto root = cacheRoot(error);
+  if (!root) return std::nullopt;
+  // The root is checked before anything is created inside it.
+  std::string directory = *root + "/" + name;
+  for (const std::string& path : {*root, directory}) {
+    if (!makePrivateDirectories(path)) {
+      error = "cannot create cache directory " + path + ": " + std::strerror(errno);
+      return std::nullopt;
+    }
+    if (auto problem = checkPrivateDirectory(path)) {
+      error = *problem;
+      return std::nullopt;
+    }
+  }
+  return ObjectCache(directory);
+}
+
+std::optional<std::string> ObjectCache::find(const std::string& key) const {
+  if (!isValidKey(key)) return std::nullopt;
+  auto digest = readIndexEntry(directory_ + "/" + key + ".index", key);
+  if (!digest) return std::nullopt;
+  std::string objectPath = directory_ + "/" + *digest + extensionOf(key);
+  FileDescriptor fd(::open(objectPath.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC));
+  struct stat st;
+  if (fd.get() < 0 || fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode) ||
+      st.st_uid != geteuid() || digestOfFile(fd.get()) != *digest)
+    return std::nullopt;
+  return objectPath;
+}
+
+std::optional<std::string> ObjectCache::publish(const std::string& key,
+                                                const std::string& builtFile,
+                                                std::string& error) const {
+  if (!isValidKey(key)) {
+    error = "invalid cache key '" + key + "'";
+    return std::nullopt;
+  }
+  FileDescriptor fd(::open(builtFile.c_str(), O_RDONLY | O_CLOEXEC));
+  std::string digest = fd.get() < 0 ? std::string() : digestOfFile(fd.get());
+  if (digest.empty()) {
+    error = "cannot read built object " + builtFile;
+    return std::nullopt;
+  }
+  std::string objectPath = directory_ + "/" + digest + extensionOf(key);
+  if (rename(builtFile.c_str(), objectPath.c_str()) != 0) {
+    error = "cannot move " + builtFile + " into the cache: " + std::strerror(errno);
+    return std::nullopt;
+  }
+  std::string entry = std::string(kIndexMagic) + " " + key + " " + digest + "\n";
+  if (!util::writeFileAtomically(directory_ + "/" + key + ".index", entry)) {
+    error = "cannot write the cache index in " + directory_;
+    return std::nullopt;
+  }
+  return objectPath;
+}
+
+std::optional<std::string> ObjectCache::makeBuildDirectory(std::string& error) const {
+  std::string pattern = directory_ + "/build-XXXXXX";
+  if (!mkdtemp(pattern.data())) {
+    error = "cannot create a build directory in " + directory_ + ": " + std::strerror(errno);
+    return std::nullopt;
+  }
+  return pattern;
+}
+
+}  // namespace synergy::objectcache

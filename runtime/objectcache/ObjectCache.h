@@ -1,0 +1,59 @@
+//===- ObjectCache.h - integrity-checked cache of compiled objects ---------===//
+//
+// Compiled granules and engines are native code that synergy-run loads into
+// itself, so whatever sits at a cache path runs as host code. ObjectCache is
+// the one place that decides what may be loaded from the cache:
+//
+//   - the cache lives in a directory owned by the user and closed to everyone
+//     else (created 0700; a foreign or group/other-writable one is refused),
+//     and there is no shared fallback location: without SYNERGY_CACHE_DIR,
+//     XDG_CACHE_HOME or HOME there is no cache and the run fails clearly;
+//   - each object is stored under its own SHA-256 (`<digest>.so`), and an
+//     index entry `<key>.index` names the key and the digest; find() hashes
+//     the object and compares before returning it, so a truncated, swapped or
+//     planted file is rebuilt, never loaded;
+//   - objects and index entries are published by rename(2), so concurrent
+//     runs building the same key never see a partial file, and whichever
+//     rename lands last leaves a consistent entry.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <optional>
+#include <string>
+
+namespace synergy::objectcache {
+
+// The cache root: $SYNERGY_CACHE_DIR, else $XDG_CACHE_HOME/synergy, else
+// $HOME/.cache/synergy; nullopt with a one-line `error` when none is set.
+std::optional<std::string> cacheRoot(std::string& error);
+
+class ObjectCache {
+ public:
+  // The area `name` of the cache (e.g. "aot"), creating it and the root 0700
+  // when missing. Returns nullopt with a one-line `error` naming the
+  // directory when it cannot be created or is not private to the user.
+  static std::optional<ObjectCache> open(const std::string& name, std::string& error);
+
+  const std::string& directory() const { return directory_; }
+
+  // The path of the object recorded for `key` (letters, digits, `_ . -`; its
+  // extension, e.g. ".so", is the object's), or nullopt when there is none or
+  // it fails verification.
+  std::optional<std::string> find(const std::string& key) const;
+
+  // Moves `builtFile` (which must be inside directory()) into the cache as
+  // the object for `key` and returns its cached path, or nullopt and `error`.
+  std::optional<std::string> publish(const std::string& key, const std::string& builtFile,
+                                     std::string& error) const;
+
+  // A new private directory inside the area to build in (so that publish's
+  // rename stays on one file system); the caller removes it.
+  std::optional<std::string> makeBuildDirectory(std::string& error) const;
+
+ private:
+  explicit ObjectCache(std::string directory) : directory_(std::move(directory)) {}
+  std::string directory_;
+};
+
+}  // namespace synergy::objectcache

@@ -1,0 +1,164 @@
+// Unit tests for the object cache: what it refuses to hand out (truncated,
+// swapped and planted objects, another key's index entry) and which cache
+// directories it refuses to use.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "objectcache/ObjectCache.h"
+
+using synergy::objectcache::ObjectCache;
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string readAll(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+void writeAll(const std::string& path, const std::string& contents) {
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << contents;
+}
+
+unsigned modeOf(const std::string& path) {
+  struct stat st{};
+  stat(path.c_str(), &st);
+  return st.st_mode & 0777;
+}
+
+// Points the cache at a fresh directory for the test, and restores the
+// environment afterwards.
+class ObjectCacheTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    for (const char* var : {"SYNERGY_CACHE_DIR", "XDG_CACHE_HOME", "HOME"})
+      if (const char* value = std::getenv(var)) saved_.emplace_back(var, value);
+    std::string pattern = fs::temp_directory_path().string() + "/objectcache-test-XXXXXX";
+    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
+    scratch_ = pattern;
+    root_ = scratch_ + "/cache";
+    setenv("SYNERGY_CACHE_DIR", root_.c_str(), 1);
+  }
+  void TearDown() override {
+    for (const char* var : {"SYNERGY_CACHE_DIR", "XDG_CACHE_HOME", "HOME"}) unsetenv(var);
+    for (const auto& [var, value] : saved_) setenv(var.c_str(), value.c_str(), 1);
+    std::error_code ignored;
+    fs::remove_all(scratch_, ignored);
+  }
+
+  // Publishes `contents` for `key` and returns the cached path.
+  std::string publish(const ObjectCache& cache, const std::string& key,
+                      const std::string& contents) {
+    std::string error;
+    auto build = cache.makeBuildDirectory(error);
+    EXPECT_TRUE(build) << error;
+    writeAll(*build + "/out", contents);
+    auto path = cache.publish(key, *build + "/out", error);
+    EXPECT_TRUE(path) << error;
+    fs::remove_all(*build);
+    return path.value_or("");
+  }
+
+  std::vector<std::pair<std::string, std::string>> saved_;
+  std::string scratch_, root_;
+};
+
+}  // namespace
+
+TEST_F(ObjectCacheTest, CreatesPrivateDirectoriesAndFindsWhatItPublished) {
+  std::string error;
+  auto cache = ObjectCache::open("aot", error);
+  ASSERT_TRUE(cache) << error;
+  EXPECT_EQ(cache->directory(), root_ + "/aot");
+  EXPECT_EQ(modeOf(root_), 0700u);
+  EXPECT_EQ(modeOf(root_ + "/aot"), 0700u);
+  EXPECT_EQ(cache->find("k.so"), std::nullopt);
+  std::string path = publish(*cache, "k.so", "object one");
+  EXPECT_EQ(cache->find("k.so"), path);
+  EXPECT_EQ(readAll(path), "object one");
+  EXPECT_EQ(fs::path(path).extension(), ".so");
+}
+
+TEST_F(ObjectCacheTest, TruncatedSwappedOrPlantedObjectsAreNotHandedOut) {
+  std::string error;
+  auto cache = ObjectCache::open("aot", error);
+  ASSERT_TRUE(cache) << error;
+  std::string path = publish(*cache, "k.so", "the real object");
+  std::string other = publish(*cache, "other.so", "another program");
+
+  fs::resize_file(path, 4);
+  EXPECT_EQ(cache->find("k.so"), std::nullopt);
+
+  fs::copy_file(other, path, fs::copy_options::overwrite_existing);
+  EXPECT_EQ(cache->find("k.so"), std::nullopt);
+
+  // Another key's index entry under this key's name names the wrong key.
+  fs::copy_file(cache->directory() + "/other.so.index", cache->directory() + "/k.so.index",
+                fs::copy_options::overwrite_existing);
+  EXPECT_EQ(cache->find("k.so"), std::nullopt);
+
+  // A file planted where an object of the old layout lived is not an entry.
+  fs::remove(cache->directory() + "/k.so.index");
+  writeAll(cache->directory() + "/k.so", "planted");
+  EXPECT_EQ(cache->find("k.so"), std::nullopt);
+
+  // Republishing repairs the entry; the other key was never disturbed.
+  std::string repaired = publish(*cache, "k.so", "the real object");
+  EXPECT_EQ(cache->find("k.so"), repaired);
+  EXPECT_EQ(readAll(repaired), "the real object");
+  EXPECT_EQ(cache->find("other.so"), other);
+}
+
+TEST_F(ObjectCacheTest, KeysThatAreNotPlainFileNamesAreRefused) {
+  std::string error;
+  auto cache = ObjectCache::open("aot", error);
+  ASSERT_TRUE(cache) << error;
+  EXPECT_EQ(cache->find("../k.so"), std::nullopt);
+  EXPECT_FALSE(cache->publish("../k.so", root_ + "/nothing", error));
+  EXPECT_NE(error.find("invalid cache key"), std::string::npos) << error;
+}
+
+TEST_F(ObjectCacheTest, RefusesADirectoryOthersCanWrite) {
+  ASSERT_EQ(mkdir(root_.c_str(), 0700), 0);
+  chmod(root_.c_str(), 0777);
+  std::string error;
+  EXPECT_FALSE(ObjectCache::open("aot", error));
+  EXPECT_EQ(error, "cache directory " + root_ +
+                       " is writable by other users (mode 0777); remove it or run chmod 700 on it");
+  EXPECT_FALSE(fs::exists(root_ + "/aot")) << "nothing is created inside a refused directory";
+}
+
+TEST_F(ObjectCacheTest, NarrowsAReadableDirectoryOfTheUser) {
+  ASSERT_EQ(mkdir(root_.c_str(), 0700), 0);
+  chmod(root_.c_str(), 0755);
+  std::string error;
+  EXPECT_TRUE(ObjectCache::open("aot", error)) << error;
+  EXPECT_EQ(modeOf(root_), 0700u);
+}
+
+TEST_F(ObjectCacheTest, RefusesADirectoryOwnedBySomeoneElse) {
+  if (geteuid() != 0) GTEST_SKIP() << "needs root to give a directory away";
+  ASSERT_EQ(mkdir(root_.c_str(), 0700), 0);
+  ASSERT_EQ(chown(root_.c_str(), 65534, 65534), 0);
+  std::string error;
+  EXPECT_FALSE(ObjectCache::open("aot", error));
+  EXPECT_NE(error.find("cache directory " + root_ + " is owned by uid 65534, not by the user"),
+            std::string::npos)
+      << error;
+}
+
+TEST_F(ObjectCacheTest, WithoutAnyLocationThereIsNoCache) {
+  for (const char* var : {"SYNERGY_CACHE_DIR", "XDG_CACHE_HOME", "HOME"}) unsetenv(var);
+  std::string error;
+  EXPECT_FALSE(ObjectCache::open("aot", error));
+  EXPECT_EQ(error, "no cache directory for compiled code: set SYNERGY_CACHE_DIR (or HOME)");
+}
