@@ -9,11 +9,17 @@
 //
 // Exit status: 0 after $finish or $stop (like `vvp -n`), after a save made
 // by --save-at-tick, or when a design without a clock has run its initial
-// blocks; 1 on any error; 2 when --max-ticks ran out first.
+// blocks; 1 on any error; 2 when --max-ticks ran out first, or when a --dir
+// grant cannot be opened.
 //
 // $save (and --save-at-tick) write the state at the end of the tick; under
 // $yield they wait for the end of the first tick in which $yield fired.
 // $restart replaces the state at the end of the tick it is called in.
+// The state files named on the command line (--save-at-tick, --restart) are
+// the user's host paths; the ones a design names are guest files under its
+// grants. Restoring a state file is checked against the design and the
+// grants first (see TickDriver::restore), so it can do nothing the design
+// could not have done by running.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -29,8 +35,11 @@ namespace synergy::engine {
 
 struct EngineRunOptions {
   std::string enginePath;
-  // --dir HOST[:GUEST]; other file names are opened relative to the cwd.
-  std::vector<DirectoryMapping> directories;
+  // --dir HOST[:GUEST][:ro]: every file the design names ($fopen,
+  // $readmemh, $save, $restart, its ROM files) is opened beneath one of
+  // these grants and nowhere else. Without any, the working directory is
+  // granted read-write as "." (relative names only, nothing above it).
+  std::vector<sandbox::Grant> grants;
   std::optional<uint64_t> maxTicks;
   std::vector<std::string> plusargs;  // "+NAME=value" without the '+'
   // --save-at-tick N FILE: save at the end of tick N and stop (exit 0).
@@ -48,7 +57,7 @@ int runEngineFile(const EngineRunOptions& options);
 bool isEngineFile(const std::string& path);
 
 // synergy-run's engine mode: parses
-//   [--dir HOST[:GUEST]]... [--max-ticks N] [--save-at-tick N FILE]
+//   [--dir HOST[:GUEST][:ro]]... [--max-ticks N] [--save-at-tick N FILE]
 //   [--restart FILE] [--no-open-loop] design.eng [+plusarg]...
 // (args excludes argv[0]) and runs the engine. A bad option prints
 // "synergy-run: error: ..." and returns 2 without running anything.
