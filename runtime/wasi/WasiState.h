@@ -42,12 +42,15 @@ class FileDescriptor {
   }
 
   // Set on a read-only grant's preopen and on everything opened beneath it:
-  // every call that would change a file there fails with EROFS. Its rights
-  // lack rights::kModifying, so fd_fdstat_get tells the guest as much.
+  // every call that would change a file there fails with EROFS. Its base
+  // rights lack rights::kModifying, so fd_fdstat_get tells the guest as
+  // much. The inheriting rights keep them: wasi-libc masks what it asks
+  // path_open for with them, and would silently open "r+" read-only instead
+  // of letting path_open refuse it with EROFS.
   bool readOnly() const { return readOnly_; }
   void makeReadOnly() {
     readOnly_ = true;
-    restrictRights(~rights::kModifying, ~rights::kModifying);
+    restrictRights(~rights::kModifying, rightsInheriting_);
   }
 
   // Set on fds 0-2, the host's own stdio, which the parent process shares:

@@ -10,7 +10,7 @@
 // Both resolvers run: openat2(RESOLVE_BENEATH) and the component walk.
 // RUN: rm -rf %t.root && mkdir -p %t.root/work
 // RUN: echo SECRET > %t.root/secret.txt && echo 5a > %t.root/secret.hex
-// RUN: echo inside > %t.root/work/inside.txt && echo 11 > %t.root/work/inside.hex
+// RUN: echo inside > %t.root/work/inside.txt && printf '11\n22\n' > %t.root/work/inside.hex
 // RUN: ln -s ../secret.txt %t.root/work/up
 // RUN: sed 's|@ROOT@|%t.root|' %s > %t.root/design.v
 // RUN: %synergy-cc %t.root/design.v -o %t.eng
@@ -24,6 +24,7 @@
 //
 // A read-only grant of the same directory: reads work, every writing mode
 // is refused and creates nothing.
+// RUN: rm %t.root/work/created.txt
 // RUN: cd %t.root/work && %synergy-run --dir .:.:ro %t.eng > %t.ro.out 2> %t.ro.err
 // RUN: FileCheck %s --check-prefix=RO < %t.ro.out
 // RUN: FileCheck %s --check-prefix=RO-WARN < %t.ro.err

@@ -86,7 +86,7 @@ int main(int argc, char** argv) {
     __wasi_prestat_t prestat;
     if (__wasi_fd_prestat_get(kReadOnly, &prestat) == 0 &&
         prestat.u.dir.pr_name_len < sizeof dir - 16)
-      __wasi_fd_prestat_dir_name(kReadOnly, (uint8_t*)dir, prestat.u.dir.pr_name_len);
+      (void)!__wasi_fd_prestat_dir_name(kReadOnly, (uint8_t*)dir, prestat.u.dir.pr_name_len);
     strcat(dir, "/probe.txt");
     printf("%s: %s\n", argv[1], openError(dir, "w"));
     return 0;
@@ -118,9 +118,9 @@ int main(int argc, char** argv) {
   close(fd);
 
   __wasi_fdstat_t stat;
-  __wasi_fd_fdstat_get(kReadOnly, &stat);
+  __wasi_errno_t e = __wasi_fd_fdstat_get(kReadOnly, &stat);
   printf("preopen create right: %s\n",
-         (stat.fs_rights_base & __WASI_RIGHTS_PATH_CREATE_FILE) ? "PRESENT" : "absent");
+         e ? name(e) : (stat.fs_rights_base & __WASI_RIGHTS_PATH_CREATE_FILE) ? "PRESENT" : "absent");
   FILE* out = fopen("/rw/mine.txt", "w");
   printf("writable grant: %s\n", out && fputs("x", out) >= 0 && fclose(out) == 0 ? "ok" : "FAILED");
   printf("done\n");
