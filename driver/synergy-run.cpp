@@ -4,9 +4,11 @@
 // _start in a granule, and exit with the guest's status.
 //
 //===----------------------------------------------------------------------===//
+#include <fcntl.h>
 #include <signal.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -18,6 +20,7 @@
 #include "granule/Granule.h"
 #include "mpi/MpiJob.h"
 #include "omp/ThreadGroup.h"
+#include "sandbox/Grant.h"
 #include "snapshot/DsmMemory.h"
 #include "synergy/ToolPaths.h"
 #include "wasi/Wasi.h"
@@ -32,15 +35,19 @@ constexpr int kTrapExitCode = 134;
 void printUsage() {
   std::printf(
       "usage: synergy-run [options] <program.wasm> [guest args...]\n"
-      "       synergy-run [--dir HOST[:GUEST]] [--max-ticks N] [--save-at-tick N FILE]\n"
+      "       synergy-run [--dir HOST[:GUEST][:ro]] [--max-ticks N] [--save-at-tick N FILE]\n"
       "                   [--restart FILE] [--no-open-loop] <design.eng> [+plusargs]\n"
       "\n"
       "Runs a granule (.wasm) or an engine (.eng) built by synergy-cc. Both are\n"
       "compiled to native code on first use and cached (see SYNERGY_CACHE_DIR).\n"
       "\n"
       "options:\n"
-      "  --dir HOST[:GUEST]  make host directory HOST visible to the guest as GUEST\n"
-      "                      (default: the same path); nothing else is visible\n"
+      "  --dir HOST[:GUEST][:ro]\n"
+      "                      make host directory HOST visible to the guest as GUEST\n"
+      "                      (default: the same path; HOST::ro for the same path\n"
+      "                      read-only); nothing else is visible. With :ro every\n"
+      "                      write, create, rename or unlink there fails (EROFS).\n"
+      "                      An engine without --dir sees the working directory.\n"
       "  --env KEY=VALUE     set an environment variable in the guest (repeatable)\n"
       "  -np N               run an MPI program as N ranks, like mpirun -np N\n"
       "  --tag-output        with -np: prefix each output line with [1,<rank>]<stdout>:\n"
@@ -70,6 +77,19 @@ void printUsage() {
       "  synergy-run -np 4 --tag-output ring.wasm\n"
       "  OMP_NUM_THREADS=4 synergy-run --dsm sgd.wasm\n",
       kTrapExitCode);
+}
+
+// A closed fd 0, 1 or 2 would be the number the next open() returns, and
+// whatever file got it (a guest's memory file, a cached object) would then
+// receive the guest's stdout or be read as its stdin. Holding /dev/null there
+// first keeps every later file off the standard descriptors.
+void holdStandardDescriptors() {
+  for (int fd = 0; fd <= 2; ++fd) {
+    if (fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
+    int held = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+    // open() returns the lowest free number, which is `fd` itself.
+    if (held != fd) std::_Exit(2);
+  }
 }
 
 [[noreturn]] void fail(const std::string& message) {
@@ -106,6 +126,7 @@ bool programIsEngine(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  holdStandardDescriptors();
   if (programIsEngine(argc, argv))
     return engine::runEngineCommandLine(std::vector<std::string>(argv + 1, argv + argc));
   granule::GranuleConfig config;
@@ -131,13 +152,12 @@ int main(int argc, char** argv) {
       config.env.push_back(kv);
     } else if (arg == "--dir") {
       std::string spec = requireValue(i, argc, argv);
-      size_t colon = spec.find(':');
-      granule::Preopen preopen;
-      preopen.hostPath = spec.substr(0, colon);
-      preopen.guestPath = colon == std::string::npos ? preopen.hostPath : spec.substr(colon + 1);
-      if (access(preopen.hostPath.c_str(), F_OK) != 0)
-        fail("--dir: no such directory: " + preopen.hostPath);
-      config.preopens.push_back(preopen);
+      std::string error;
+      std::optional<granule::Preopen> preopen = sandbox::parseGrant(spec, error);
+      if (!preopen) fail("--dir: " + error);
+      if (access(preopen->hostPath.c_str(), F_OK) != 0)
+        fail("--dir: no such directory: " + preopen->hostPath);
+      config.preopens.push_back(*preopen);
     } else if (arg == "-np" || arg == "-n" || arg == "--np") {
       std::string count = requireValue(i, argc, argv);
       char* end = nullptr;

@@ -12,6 +12,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -47,8 +49,9 @@ bool spendEdge(uint64_t& budget) {
 
 class TickDriver {
  public:
-  TickDriver(const EngineRunOptions& options, const hwlower::EngineManifest& manifest, EngineInstance& engine)
-      : options_(options), manifest_(manifest), engine_(engine), files_(options.directories),
+  TickDriver(const EngineRunOptions& options, const hwlower::EngineManifest& manifest, EngineInstance& engine,
+             sandbox::GrantTable grants)
+      : options_(options), manifest_(manifest), engine_(engine), files_(std::move(grants)),
         servicer_(manifest, engine, files_, options.plusargs) {}
 
   int run();
@@ -61,8 +64,9 @@ class TickDriver {
   bool runTick(uint64_t tick);
   bool runOpenLoop(uint64_t& nextTick, uint64_t limit);
   std::vector<SavedVariable> savableShape() const;
-  bool save(const std::string& path, uint64_t tick);
-  std::optional<uint64_t> restore(const std::string& path);
+  bool save(const std::string& path, uint64_t tick, bool pathIsGuestFile);
+  std::optional<uint64_t> restore(const std::string& path, bool pathIsGuestFile);
+  bool checkRestoredMonitor(const SavedState& state);
   int fail(const std::string& message);
   bool romFilesUnchanged();
 
@@ -86,9 +90,15 @@ int TickDriver::fail(const std::string& message) {
 // design's $readmemh/$readmemb loads: it must not run with stale ones.
 bool TickDriver::romFilesUnchanged() {
   for (const hwlower::RomFile& rom : manifest_.romFiles) {
-    auto contents = util::readFile(files_.resolve(rom.name));
-    if (!contents) {
+    int error = 0;
+    auto contents = files_.readGuestFile(rom.name, error);
+    if (!contents && error == ENOENT) {
       error_ = rom.name + " is missing, but synergy-cc compiled its contents into the engine; recompile";
+      return false;
+    }
+    if (!contents) {
+      error_ = "cannot read " + rom.name + ", whose contents synergy-cc compiled into the engine: " +
+               sandbox::GrantTable::describeError(error);
       return false;
     }
     util::Sha256 hash;
@@ -210,7 +220,7 @@ std::vector<SavedVariable> TickDriver::savableShape() const {
   return shape;
 }
 
-bool TickDriver::save(const std::string& path, uint64_t tick) {
+bool TickDriver::save(const std::string& path, uint64_t tick, bool pathIsGuestFile) {
   SavedState state;
   state.tick = tick;
   state.randomSeed = servicer_.randomSeed;
@@ -231,24 +241,85 @@ bool TickDriver::save(const std::string& path, uint64_t tick) {
       variable.elements.push_back(engine_.getState(stateVar.id, element, stateVar.width, false));
   }
   state.designSignature = designSignature(state.variables);
-  return writeSavedState(files_.resolve(path), state, error_);
+  if (!pathIsGuestFile)
+    return writeSavedState(path, state, error_);
+  return files_.writeGuestFile(path, serializeSavedState(state), error_);
 }
 
-// Checks the whole file against this design before touching the engine.
-std::optional<uint64_t> TickDriver::restore(const std::string& path) {
-  auto state = readSavedState(files_.resolve(path), error_);
+// The monitor record must name a $monitor of this design, and its values
+// must have the form endOfTick writes for it: one minimal hex number and a
+// comma per value argument. Anything else could make a restart print what
+// the design never would.
+bool TickDriver::checkRestoredMonitor(const SavedState& state) {
+  if (!state.monitorTask)
+    return true;
+  const hwlower::Task* monitor = manifest_.findTask(state.monitorTask);
+  if (!monitor || monitor->name != "$monitor") {
+    error_ = "state file names a $monitor this design does not have";
+    return false;
+  }
+  const std::string& values = state.monitorValues;
+  size_t pos = 0;
+  for (const auto& arg : monitor->args) {
+    if (arg.kind != hwlower::TaskArgKind::Value)
+      continue;
+    size_t comma = values.find(',', pos);
+    bool wellFormed = comma != std::string::npos && comma > pos && comma - pos <= (std::max<uint32_t>(arg.width, 1) + 3) / 4;
+    for (size_t k = pos; wellFormed && k < comma; ++k)
+      wellFormed = std::isdigit(static_cast<unsigned char>(values[k])) || (values[k] >= 'a' && values[k] <= 'f');
+    if (!wellFormed) {
+      error_ = "state file's $monitor values are not ones this design prints";
+      return false;
+    }
+    pos = comma + 1;
+  }
+  if (pos != values.size()) {
+    error_ = "state file's $monitor values are not ones this design prints";
+    return false;
+  }
+  return true;
+}
+
+// Checks the whole file against this design, the grants and the tick limit
+// before touching the engine: restoring must do nothing running could not.
+std::optional<uint64_t> TickDriver::restore(const std::string& path, bool pathIsGuestFile) {
+  std::optional<SavedState> state;
+  if (pathIsGuestFile) {
+    int error = 0;
+    auto text = files_.readGuestFile(path, error);
+    if (!text)
+      error_ = "cannot read state file '" + path + "': " + sandbox::GrantTable::describeError(error);
+    else if (!(state = parseSavedState(*text, error_)))
+      error_ = path + ": " + error_;
+  } else {
+    state = readSavedState(path, error_);
+  }
   if (!state)
     return std::nullopt;
   if (state->designSignature != designSignature(savableShape())) {
     error_ = path + ": state file was saved from a different design (variables do not match)";
     return std::nullopt;
   }
-  if (state->monitorTask && !manifest_.findTask(state->monitorTask)) {
-    error_ = path + ": state file names a $monitor this design does not have";
+  std::vector<SavedVariable> shape = savableShape();
+  for (size_t k = 0; k < shape.size(); ++k) {
+    const SavedVariable& saved = state->variables[k];
+    if (saved.name != shape[k].name || saved.width != shape[k].width || saved.depth != shape[k].depth) {
+      error_ = path + ": state file variable " + saved.name + " does not match the design";
+      return std::nullopt;
+    }
+  }
+  if (state->tick == UINT64_MAX || (options_.maxTicks && state->tick >= *options_.maxTicks)) {
+    error_ = path + ": state file tick " + std::to_string(state->tick) + " is beyond --max-ticks";
     return std::nullopt;
   }
-  if (!files_.restore(state->files, error_))
+  if (!checkRestoredMonitor(*state)) {
+    error_ = path + ": " + error_;
     return std::nullopt;
+  }
+  if (!files_.restore(state->files, error_)) {
+    error_ = path + ": " + error_;
+    return std::nullopt;
+  }
   size_t next = 0;
   for (const auto& stateVar : manifest_.states) {
     if (stateVar.kind == StateKind::Wire || !stateVar.nonVolatile)
@@ -269,12 +340,13 @@ int TickDriver::run() {
   if (!romFilesUnchanged())
     return fail(where + ": error: " + error_);
   if (!options_.restartPath.empty()) {
-    auto savedTick = restore(options_.restartPath);
+    auto savedTick = restore(options_.restartPath, /*pathIsGuestFile=*/false);
     if (!savedTick)
       return fail(where + ": error: cannot restart: " + error_);
     nextTick = *savedTick + 1;
   }
   std::optional<std::string> pendingSave;
+  bool pendingSaveIsGuestFile = true;
   bool pendingSaveStops = false;
   for (;;) {
     if (options_.maxTicks && nextTick >= *options_.maxTicks) {
@@ -307,14 +379,17 @@ int TickDriver::run() {
       return 0;
     }
     bool yielded = servicer_.takeYield();
-    if (auto request = servicer_.takeSaveRequest())
+    if (auto request = servicer_.takeSaveRequest()) {
       pendingSave = request;
+      pendingSaveIsGuestFile = true;
+    }
     if (options_.saveAtTick && completed == *options_.saveAtTick) {
       pendingSave = options_.saveAtTickPath;
+      pendingSaveIsGuestFile = false;
       pendingSaveStops = true;
     }
     if (pendingSave && (!manifest_.usesYield || yielded)) {
-      if (!save(*pendingSave, completed))
+      if (!save(*pendingSave, completed, pendingSaveIsGuestFile))
         return fail(where + ": error: " + error_);
       pendingSave.reset();
       if (pendingSaveStops) {
@@ -324,7 +399,7 @@ int TickDriver::run() {
     }
     if (auto request = servicer_.takeRestartRequest()) {
       files_.flushAll();
-      auto savedTick = restore(*request);
+      auto savedTick = restore(*request, /*pathIsGuestFile=*/true);
       if (!savedTick)
         return fail(where + ": error: cannot restart: " + error_);
       nextTick = *savedTick + 1;
@@ -362,7 +437,15 @@ int runEngineFile(const EngineRunOptions& options) {
     std::fprintf(stderr, "%s: error: %s\n", options.enginePath.c_str(), error.c_str());
     return 1;
   }
-  TickDriver driver(options, *manifest, *engine);
+  std::vector<sandbox::Grant> grants = options.grants;
+  if (grants.empty())
+    grants.push_back({".", ".", /*readOnly=*/false});
+  auto grantTable = sandbox::GrantTable::open(grants, error);
+  if (!grantTable) {
+    std::fprintf(stderr, "synergy-run: error: %s\n", error.c_str());
+    return 2;
+  }
+  TickDriver driver(options, *manifest, *engine, std::move(*grantTable));
   auto start = std::chrono::steady_clock::now();
   int status = driver.run();
   // SYNERGY_ENGINE_STATS=1: one line for bench/verilog, on stderr so the
@@ -397,12 +480,13 @@ int runEngineCommandLine(const std::vector<std::string>& args) {
     auto needs = [&](size_t count) { return i + count < args.size(); };
     uint64_t count = 0;
     if (arg == "--dir" && needs(1)) {
-      std::string spec = args[++i];
-      size_t colon = spec.find(':');
-      DirectoryMapping mapping{spec.substr(0, colon), colon == std::string::npos ? spec : spec.substr(colon + 1)};
-      if (access(mapping.hostPath.c_str(), F_OK) != 0)
-        return fail("--dir: no such directory: " + mapping.hostPath);
-      options.directories.push_back(mapping);
+      std::string error;
+      std::optional<sandbox::Grant> grant = sandbox::parseGrant(args[++i], error);
+      if (!grant)
+        return fail("--dir: " + error);
+      if (access(grant->hostPath.c_str(), F_OK) != 0)
+        return fail("--dir: no such directory: " + grant->hostPath);
+      options.grants.push_back(*grant);
     } else if (arg == "--max-ticks" && needs(1)) {
       if (!parseCount(args[++i], count))
         return fail("--max-ticks expects a tick count, got '" + args[i] + "'");

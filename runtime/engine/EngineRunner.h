@@ -12,12 +12,18 @@
 // blocks; 1 on any error while running, including a tick that does not
 // settle within kMaxEdgesPerTick cycles ("engine did not settle within N
 // cycles in tick T"); 2 when --max-ticks ran out first, and for bad input
-// refused before anything runs: a bad option, a malformed .eng file, or one
-// whose Verilog is not within what synergy-cc emits (EmittedVerilogCheck.h).
+// refused before anything runs: a bad option, a malformed .eng file, one
+// whose Verilog is not within what synergy-cc emits (EmittedVerilogCheck.h),
+// or a --dir grant that cannot be opened.
 //
 // $save (and --save-at-tick) write the state at the end of the tick; under
 // $yield they wait for the end of the first tick in which $yield fired.
 // $restart replaces the state at the end of the tick it is called in.
+// The state files named on the command line (--save-at-tick, --restart) are
+// the user's host paths; the ones a design names are guest files under its
+// grants. Restoring a state file is checked against the design and the
+// grants first (see TickDriver::restore), so it can do nothing the design
+// could not have done by running.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -39,8 +45,11 @@ inline constexpr uint64_t kMaxEdgesPerTick = uint64_t(1) << 24;
 
 struct EngineRunOptions {
   std::string enginePath;
-  // --dir HOST[:GUEST]; other file names are opened relative to the cwd.
-  std::vector<DirectoryMapping> directories;
+  // --dir HOST[:GUEST][:ro]: every file the design names ($fopen,
+  // $readmemh, $save, $restart, its ROM files) is opened beneath one of
+  // these grants and nowhere else. Without any, the working directory is
+  // granted read-write as "." (relative names only, nothing above it).
+  std::vector<sandbox::Grant> grants;
   std::optional<uint64_t> maxTicks;
   std::vector<std::string> plusargs;  // "+NAME=value" without the '+'
   // --save-at-tick N FILE: save at the end of tick N and stop (exit 0).
@@ -58,7 +67,7 @@ int runEngineFile(const EngineRunOptions& options);
 bool isEngineFile(const std::string& path);
 
 // synergy-run's engine mode: parses
-//   [--dir HOST[:GUEST]]... [--max-ticks N] [--save-at-tick N FILE]
+//   [--dir HOST[:GUEST][:ro]]... [--max-ticks N] [--save-at-tick N FILE]
 //   [--restart FILE] [--no-open-loop] design.eng [+plusarg]...
 // (args excludes argv[0]) and runs the engine. A bad option prints
 // "synergy-run: error: ..." and returns 2 without running anything.

@@ -1,5 +1,19 @@
 //===- FileTable.cpp - Verilog file descriptors over host files ------------===//
+//
+// Each $fopen mode becomes open(2) flags, the file is opened through the
+// sandbox, and the stream is an fdopen of that descriptor, so no host path
+// is ever opened by name here.
+//
+//===----------------------------------------------------------------------===//
 #include "engine/FileTable.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
 
 namespace synergy::engine {
 
@@ -9,8 +23,33 @@ static constexpr uint32_t kStdout = kDescriptorBit | 1;
 static constexpr uint32_t kStderr = kDescriptorBit | 2;
 static constexpr uint32_t kFirstFileDescriptor = 3;
 static constexpr int kChannelCount = 31;  // bit 31 marks a plain descriptor
+// Plain descriptors a state file may name: as many as a design could open.
+static constexpr uint32_t kMaxFileDescriptor = 1u << 16;
+// The modes vvp's $fopen accepts.
+static constexpr const char* kFopenModes[] = {"r",   "rb",  "w",   "wb",  "a",
+                                              "ab",  "r+",  "r+b", "rb+", "w+",
+                                              "w+b", "wb+", "a+",  "a+b", "ab+"};
 
-FileTable::FileTable(std::vector<DirectoryMapping> mappings) : mappings_(std::move(mappings)) {}
+static bool isFopenMode(const std::string& mode) {
+  return std::find(std::begin(kFopenModes), std::end(kFopenModes), mode) != std::end(kFopenModes);
+}
+
+// The open(2) flags of a valid $fopen mode. A restart passes truncate=false:
+// reopening a file the first run wrote must keep what it wrote.
+static int openFlagsOf(const std::string& mode, bool truncate) {
+  bool update = mode.find('+') != std::string::npos;
+  int access = update ? O_RDWR : mode[0] == 'r' ? O_RDONLY : O_WRONLY;
+  switch (mode[0]) {
+  case 'w':
+    return access | O_CREAT | (truncate ? O_TRUNC : 0) | O_NOCTTY;
+  case 'a':
+    return access | O_CREAT | O_APPEND | O_NOCTTY;
+  default:
+    return access | O_NOCTTY;
+  }
+}
+
+FileTable::FileTable(sandbox::GrantTable grants) : grants_(std::move(grants)) {}
 
 FileTable::~FileTable() { closeAll(); }
 
@@ -20,29 +59,43 @@ void FileTable::closeAll() {
   files_.clear();
 }
 
-std::string FileTable::resolve(const std::string& name) const {
-  for (const auto& mapping : mappings_) {
-    const std::string& guest = mapping.guestPath;
-    if (guest.empty())
-      continue;
-    if (name == guest)
-      return mapping.hostPath;
-    if (name.size() > guest.size() && name.compare(0, guest.size(), guest) == 0 &&
-        (name[guest.size()] == '/' || guest.back() == '/'))
-      return mapping.hostPath + "/" + name.substr(guest.size() + (name[guest.size()] == '/' ? 1 : 0));
+std::FILE* FileTable::openStream(const std::string& name, const std::string& mode, bool truncate,
+                                 int& error) const {
+  error = EINVAL;
+  if (!isFopenMode(mode)) return nullptr;
+  sandbox::OpenedBeneath opened = grants_.openGuestFile(name, openFlagsOf(mode, truncate), 0666);
+  error = opened.error;
+  if (!opened.fd.valid()) return nullptr;
+  std::FILE* stream = ::fdopen(opened.fd.get(), mode.c_str());
+  if (!stream) {
+    error = errno;
+    return nullptr;
   }
-  return name;
+  opened.fd.release();
+  return stream;
+}
+
+// vvp answers a file it cannot open with 0 and no message; a file the
+// sandbox refuses gets a warning too, so the user sees why.
+static void warnIfRefused(const std::string& name, int error) {
+  if (error == sandbox::kEscapes || error == EROFS)
+    std::fprintf(stderr, "synergy-run: warning: $fopen(\"%s\") refused: %s\n", name.c_str(),
+                 sandbox::GrantTable::describeError(error).c_str());
 }
 
 uint32_t FileTable::open(const std::string& name, const std::string& mode) {
-  std::string path = resolve(name);
-  std::FILE* stream = std::fopen(path.c_str(), mode.c_str());
-  if (!stream)
-    return 0;
   uint32_t number = kFirstFileDescriptor;
   while (files_.count(kDescriptorBit | number))
     ++number;
-  files_[kDescriptorBit | number] = {stream, path, mode};
+  if (number >= kMaxFileDescriptor)
+    return 0;
+  int error = 0;
+  std::FILE* stream = openStream(name, mode, /*truncate=*/true, error);
+  if (!stream) {
+    warnIfRefused(name, error);
+    return 0;
+  }
+  files_[kDescriptorBit | number] = {stream, name, mode};
   return kDescriptorBit | number;
 }
 
@@ -51,11 +104,13 @@ uint32_t FileTable::openMultichannel(const std::string& name) {
     uint32_t bit = 1u << channel;
     if (files_.count(bit))
       continue;
-    std::string path = resolve(name);
-    std::FILE* stream = std::fopen(path.c_str(), "w");
-    if (!stream)
+    int error = 0;
+    std::FILE* stream = openStream(name, "w", /*truncate=*/true, error);
+    if (!stream) {
+      warnIfRefused(name, error);
       return 0;
-    files_[bit] = {stream, path, "w"};
+    }
+    files_[bit] = {stream, name, "w"};
     return bit;
   }
   return 0;
@@ -135,22 +190,87 @@ std::vector<OpenFileRecord> FileTable::records() const {
   return result;
 }
 
+std::optional<std::string> FileTable::readGuestFile(const std::string& name, int& error) const {
+  sandbox::OpenedBeneath opened = grants_.openGuestFile(name, O_RDONLY | O_NOCTTY, 0);
+  struct stat info;
+  if (opened.fd.valid() && ::fstat(opened.fd.get(), &info) == 0 && !S_ISREG(info.st_mode))
+    opened = {sandbox::UniqueFd(), EINVAL};
+  error = opened.error;
+  if (!opened.fd.valid())
+    return std::nullopt;
+  std::string contents;
+  char buffer[1 << 16];
+  for (;;) {
+    ssize_t n = ::read(opened.fd.get(), buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n < 0) {
+      error = errno;
+      return std::nullopt;
+    }
+    if (n == 0)
+      return contents;
+    contents.append(buffer, static_cast<size_t>(n));
+  }
+}
+
+bool FileTable::writeGuestFile(const std::string& name, const std::string& contents,
+                               std::string& error) const {
+  sandbox::OpenedBeneath opened =
+      grants_.openGuestFile(name, O_WRONLY | O_CREAT | O_TRUNC | O_NOCTTY, 0666);
+  size_t written = 0;
+  while (opened.fd.valid() && written < contents.size()) {
+    ssize_t n = ::write(opened.fd.get(), contents.data() + written, contents.size() - written);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0) {
+      opened.error = errno;
+      break;
+    }
+    written += static_cast<size_t>(n);
+  }
+  if (!opened.fd.valid() || written < contents.size()) {
+    error = "cannot write '" + name + "': " + sandbox::GrantTable::describeError(opened.error);
+    return false;
+  }
+  return true;
+}
+
+// A record's descriptor as FileTable hands them out: a plain descriptor
+// 0x8000_0000 | n with n from 3, or one multichannel bit other than stdout's.
+static bool isRestorableDescriptor(uint32_t descriptor) {
+  if (descriptor & kDescriptorBit) {
+    uint32_t number = descriptor & ~kDescriptorBit;
+    return number >= kFirstFileDescriptor && number < kMaxFileDescriptor;
+  }
+  return descriptor > 1 && (descriptor & (descriptor - 1)) == 0;
+}
+
 bool FileTable::restore(const std::vector<OpenFileRecord>& records, std::string& error) {
   closeAll();
   for (const auto& record : records) {
-    // Reopening for writing must not truncate what the first run wrote.
-    std::string mode = record.mode;
-    if (!mode.empty() && mode[0] == 'w')
-      mode = record.mode.find('b') != std::string::npos ? "r+b" : "r+";
-    std::FILE* stream = std::fopen(record.path.c_str(), mode.c_str());
-    if (!stream || std::fseek(stream, static_cast<long>(record.position), SEEK_SET) != 0) {
-      error = "cannot reopen '" + record.path + "' named in the saved state";
-      if (stream)
-        std::fclose(stream);
+    auto refuse = [&](const std::string& why) {
+      error = "file record for '" + record.path + "': " + why;
       closeAll();
       return false;
-    }
+    };
+    if (!isRestorableDescriptor(record.descriptor) || files_.count(record.descriptor))
+      return refuse("bad or repeated descriptor " + std::to_string(record.descriptor));
+    if (!isFopenMode(record.mode) || (!(record.descriptor & kDescriptorBit) && record.mode != "w"))
+      return refuse("mode \"" + record.mode + "\" is not one $fopen gives");
+    int openError = 0;
+    std::FILE* stream = openStream(record.path, record.mode, /*truncate=*/false, openError);
+    if (!stream)
+      return refuse("cannot reopen it: " + sandbox::GrantTable::describeError(openError));
     files_[record.descriptor] = {stream, record.path, record.mode};
+    struct stat info;
+    if (::fstat(::fileno(stream), &info) != 0 || !S_ISREG(info.st_mode))
+      return refuse("not a regular file");
+    if (record.position < 0 || record.position > info.st_size)
+      return refuse("position " + std::to_string(record.position) + " is outside the file (" +
+                    std::to_string(info.st_size) + " bytes)");
+    if (std::fseek(stream, static_cast<long>(record.position), SEEK_SET) != 0)
+      return refuse("cannot seek to " + std::to_string(record.position));
   }
   return true;
 }

@@ -7,10 +7,13 @@
 //  - $fopen(name) without a mode returns a multichannel descriptor, one bit
 //    per file, bit 0 being stdout;
 //  - a file that cannot be opened yields 0.
-// Names resolve against the working directory, except that a name under a
-// directory mapping's guest path (synergy-run --dir HOST:GUEST) is opened
-// under HOST instead. Open files are part of a saved
-// state: their path, mode and position are recorded and reopened on restart.
+// Every name goes through the sandbox (sandbox/GrantTable.h): it is opened
+// beneath the --dir grant that holds it, and a name outside every grant, or
+// a writing mode on a read-only grant, yields 0 as a missing file does, with
+// a warning on stderr. Open files are part of a saved state: their guest
+// name, mode and position are recorded, and a restart reopens them through
+// the same sandbox, never truncating, so a state file can open nothing the
+// design could not have opened itself.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -19,25 +22,23 @@
 #include <cstdio>
 #include <map>
 #include <string>
+#include <optional>
 #include <vector>
+
+#include "sandbox/GrantTable.h"
 
 namespace synergy::engine {
 
-struct DirectoryMapping {
-  std::string hostPath;
-  std::string guestPath;
-};
-
 struct OpenFileRecord {
   uint32_t descriptor = 0;
-  std::string path;  // as resolved when opened
+  std::string path;  // the guest name the design opened
   std::string mode;
   int64_t position = 0;
 };
 
 class FileTable {
  public:
-  explicit FileTable(std::vector<DirectoryMapping> mappings = {});
+  explicit FileTable(sandbox::GrantTable grants);
   ~FileTable();
   FileTable(const FileTable&) = delete;
   FileTable& operator=(const FileTable&) = delete;
@@ -54,11 +55,18 @@ class FileTable {
   void flush(uint32_t descriptorOrChannels);
   void flushAll();
 
-  // The host path a Verilog file name refers to.
-  std::string resolve(const std::string& name) const;
+  // The whole contents of the regular guest file `name` ($readmemh, ROM
+  // checks, $restart), read through the sandbox; nullopt with `error` (an
+  // errno, or sandbox::kEscapes) when it cannot be read.
+  std::optional<std::string> readGuestFile(const std::string& name, int& error) const;
+  // Replaces the guest file `name` with `contents` ($save).
+  bool writeGuestFile(const std::string& name, const std::string& contents,
+                      std::string& error) const;
 
   std::vector<OpenFileRecord> records() const;
-  // Reopens saved files at their positions; false (with `error`) if one is gone.
+  // Checks every record (descriptor numbering, a mode $fopen accepts, a
+  // position within the file) and reopens them through the sandbox without
+  // truncating; false with `error` if one is refused, and nothing stays open.
   bool restore(const std::vector<OpenFileRecord>& records, std::string& error);
 
  private:
@@ -70,7 +78,10 @@ class FileTable {
   std::vector<std::FILE*> streamsFor(uint32_t descriptorOrChannels) const;
   void closeAll();
 
-  std::vector<DirectoryMapping> mappings_;
+  std::FILE* openStream(const std::string& name, const std::string& mode, bool truncate,
+                        int& error) const;
+
+  sandbox::GrantTable grants_;
   std::map<uint32_t, OpenFile> files_;  // by descriptor (either numbering)
 };
 

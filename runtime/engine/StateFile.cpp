@@ -2,6 +2,7 @@
 #include "engine/StateFile.h"
 
 #include <cctype>
+#include <cstdint>
 #include <sstream>
 
 #include "engine/DisplayFormatter.h"
@@ -11,6 +12,30 @@
 namespace synergy::engine {
 
 static const char* kMagic = "SYNERGY-STATE";
+
+// Bounds on what a state file may make the parser allocate: variables wider
+// than any design synergy-cc builds, or more bits in all than a design's
+// state could hold, mark a forged or corrupt file.
+static constexpr uint32_t kMaxSavedWidth = 1u << 20;
+static constexpr uint64_t kMaxSavedBits = 1ull << 31;
+
+// Reads the next space-separated token as a decimal number: digits only (no
+// sign, so "-5" is refused rather than wrapped), no overflow past `limit`.
+static bool readCount(std::istringstream& fields, uint64_t limit, uint64_t& value) {
+  std::string token;
+  if (!(fields >> token) || token.empty() || token.size() > 20)
+    return false;
+  value = 0;
+  for (char c : token) {
+    if (c < '0' || c > '9')
+      return false;
+    uint64_t digit = static_cast<uint64_t>(c - '0');
+    if (value > (limit - digit) / 10)
+      return false;
+    value = value * 10 + digit;
+  }
+  return true;
+}
 
 static std::string quote(const std::string& text) {
   std::string quoted = "\"";
@@ -81,9 +106,9 @@ std::string serializeSavedState(const SavedState& state) {
 }
 
 static bool parseHex(const std::string& digits, uint32_t width, BitValue& value) {
-  value = BitValue::zero(width);
   if (digits.empty() || digits.size() > (width + 3) / 4 + 1)
     return false;
+  value = BitValue::zero(width);
   uint32_t bitIndex = 0;
   for (size_t i = digits.size(); i-- > 0; bitIndex += 4) {
     char c = digits[i];
@@ -123,6 +148,7 @@ std::optional<SavedState> parseSavedState(const std::string& text, std::string& 
   }
 
   SavedState state;
+  uint64_t totalBits = 0;
   std::istringstream lines(body);
   std::string line;
   int lineNumber = 0;
@@ -146,23 +172,30 @@ std::optional<SavedState> parseSavedState(const std::string& text, std::string& 
       if (!(fields >> state.designSignature))
         return fail("bad design line");
     } else if (keyword == "tick") {
-      if (!(fields >> state.tick))
+      // The last tick is never UINT64_MAX: the tick after it must exist.
+      if (!readCount(fields, UINT64_MAX - 1, state.tick))
         return fail("bad tick line");
     } else if (keyword == "seeds") {
       if (!(fields >> state.randomSeed >> state.urandomSeed))
         return fail("bad seeds line");
     } else if (keyword == "file") {
       OpenFileRecord record;
-      if (!(fields >> record.descriptor >> record.position))
+      uint64_t descriptor = 0;
+      uint64_t position = 0;
+      if (!readCount(fields, UINT32_MAX, descriptor) || !readCount(fields, INT64_MAX, position))
         return fail("bad file line");
+      record.descriptor = static_cast<uint32_t>(descriptor);
+      record.position = static_cast<int64_t>(position);
       size_t pos = static_cast<size_t>(fields.tellg());
       if (!unquote(line, pos, record.mode) || !unquote(line, pos, record.path))
         return fail("bad file line");
       state.files.push_back(record);
     } else if (keyword == "monitor") {
-      int on = 0;
-      if (!(fields >> state.monitorTask >> on) || state.monitorTask == 0)
+      uint64_t task = 0;
+      uint64_t on = 0;
+      if (!readCount(fields, UINT32_MAX, task) || task == 0 || !readCount(fields, 1, on))
         return fail("bad monitor line");
+      state.monitorTask = static_cast<uint32_t>(task);
       state.monitorOn = on != 0;
       size_t pos = static_cast<size_t>(fields.tellg());
       if (!unquote(line, pos, state.monitorValues))
@@ -173,17 +206,23 @@ std::optional<SavedState> parseSavedState(const std::string& text, std::string& 
       if (!unquote(line, pos, variable.name))
         return fail("bad variable name");
       std::istringstream rest(line.substr(pos));
-      if (!(rest >> variable.width >> variable.depth) || variable.width == 0)
+      uint64_t width = 0;
+      if (!readCount(rest, kMaxSavedWidth, width) || width == 0 ||
+          !readCount(rest, kMaxSavedBits, variable.depth))
         return fail("bad variable shape for " + variable.name);
+      variable.width = static_cast<uint32_t>(width);
       uint64_t count = variable.depth == 0 ? 1 : variable.depth;
+      if (count > kMaxSavedBits / width || totalBits + count * width > kMaxSavedBits)
+        return fail("variable " + variable.name + " is larger than any saved state");
+      totalBits += count * width;
       std::string digits;
-      while (rest >> digits) {
+      while (variable.elements.size() < count && rest >> digits) {
         BitValue element;
         if (!parseHex(digits, variable.width, element))
           return fail("bad value for " + variable.name);
         variable.elements.push_back(std::move(element));
       }
-      if (variable.elements.size() != count)
+      if (variable.elements.size() != count || rest >> digits)
         return fail("wrong element count for " + variable.name);
       state.variables.push_back(std::move(variable));
     } else {

@@ -16,7 +16,12 @@
 //
 // readSavedState refuses a file with a bad magic, version or checksum, a
 // truncated file, or a malformed line, so a caller can check everything
-// before applying any of it.
+// before applying any of it. Numbers are plain decimal digits within their
+// type (no sign, no wrap-around), widths at most 2^20 bits and all variables
+// at most 2^31 bits together, so parsing never throws and its allocation is
+// bounded. The checksum only catches accidents: anyone can recompute it, so
+// what a file names (files, $monitor, ticks) is checked again against the
+// design and the grants when it is restored (EngineRunner.cpp).
 //
 //===----------------------------------------------------------------------===//
 #pragma once

@@ -8,7 +8,6 @@
 #include "engine/ScanFormat.h"
 #include "engine/VerilogRandom.h"
 #include "hwlower/ReadmemFile.h"
-#include "util/FileIO.h"
 
 namespace synergy::engine {
 
@@ -295,10 +294,11 @@ void TaskServicer::serviceScanf(const Task& task, bool fromFile) {
 void TaskServicer::serviceReadmem(const Task& task, int radixBits) {
   if (task.args.size() < 2 || task.args[1].kind != TaskArgKind::Value)
     return;
-  auto contents = util::readFile(files_.resolve(argText(task.args[0])));
+  int error = 0;
+  auto contents = files_.readGuestFile(argText(task.args[0]), error);
   if (!contents) {
-    std::fprintf(stderr, "%s:%u: warning: Unable to open %s for reading.\n", task.file.c_str(), task.line,
-                 argText(task.args[0]).c_str());
+    std::fprintf(stderr, "%s:%u: warning: %s: cannot read '%s': %s\n", task.file.c_str(), task.line,
+                 task.name.c_str(), argText(task.args[0]).c_str(), sandbox::GrantTable::describeError(error).c_str());
     return;
   }
   const auto& state = manifest_.states[task.args[1].stateId];

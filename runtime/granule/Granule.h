@@ -18,16 +18,14 @@
 #include <vector>
 
 #include "granule/Module.h"
+#include "sandbox/Grant.h"
 #include "snapshot/LinearMemory.h"
 #include "snapshot/Snapshot.h"
 
 namespace synergy::granule {
 
-// A host directory the guest may see, mounted at guestPath.
-struct Preopen {
-  std::string hostPath;
-  std::string guestPath;
-};
+// A host directory the guest may see, mounted at guestPath (--dir).
+using Preopen = sandbox::Grant;
 
 struct GranuleConfig {
   std::vector<std::string> args;  // args[0] is the program name

@@ -6,6 +6,15 @@
 // writev(2) directly, with no buffering in between, so guest output and the
 // runtime's own diagnostics appear in the order they happened.
 //
+// Fds 0-2 are shared with the parent process (a shell's pipe, a `>> log`
+// file), so a guest may read and write them but not change them for others:
+//  - fd_fdstat_set_flags, fd_filestat_set_size, fd_allocate and
+//    fd_filestat_set_times on them fail with EPERM (their rights lack these);
+//  - fd_seek on them fails with ESPIPE, as on a pipe, unless it only asks for
+//    the current offset (offset 0 from the current position).
+// On a read-only grant, fd_filestat_set_size, fd_allocate and
+// fd_filestat_set_times fail with EROFS.
+//
 //===----------------------------------------------------------------------===//
 #include <dirent.h>
 #include <fcntl.h>
@@ -42,6 +51,14 @@ static auto retryInterrupted(Call call) {
     result = call();
   } while (result < 0 && errno == EINTR);
   return result;
+}
+
+// Why `file` may not have its flags, length, allocation or times changed,
+// or Errno::Success when it may.
+static Errno refusedChange(const FileDescriptor& file) {
+  if (file.isHostStdio()) return Errno::Perm;
+  if (file.readOnly()) return Errno::Rofs;
+  return Errno::Success;
 }
 
 static bool fitsOffset(uint64_t value) {
@@ -135,6 +152,8 @@ uint32_t Z_wasi_snapshot_preview1Z_fd_seek(WasiInstance* instance, uint32_t fd, 
     case whence::kEnd: hostWhence = SEEK_END; break;
     default: return toGuest(Errno::Inval);
   }
+  if (file->isHostStdio() && !(hostWhence == SEEK_CUR && offset == 0))
+    return toGuest(Errno::Spipe);
   // The filedelta is signed; wasm2c hands it over as its two's complement.
   off_t result = ::lseek(file->hostFd(), static_cast<off_t>(offset), hostWhence);
   if (result < 0) return hostError();
@@ -199,6 +218,7 @@ uint32_t Z_wasi_snapshot_preview1Z_fd_allocate(WasiInstance* instance, uint32_t 
                                                uint64_t offset, uint64_t length) {
   FileDescriptor* file = wasiState(Granule::fromHost(instance)).find(fd);
   if (!file) return toGuest(Errno::Badf);
+  if (Errno refused = refusedChange(*file); refused != Errno::Success) return toGuest(refused);
   if (!fitsOffset(offset) || !fitsOffset(length)) return toGuest(Errno::Inval);
   int error = ::posix_fallocate(file->hostFd(), off_t(offset), off_t(length));
   return toGuest(errnoFromHost(error));
@@ -230,6 +250,7 @@ uint32_t Z_wasi_snapshot_preview1Z_fd_fdstat_set_flags(WasiInstance* instance, u
                                                        uint32_t flags) {
   FileDescriptor* file = wasiState(Granule::fromHost(instance)).find(fd);
   if (!file) return toGuest(Errno::Badf);
+  if (file->isHostStdio()) return toGuest(Errno::Perm);
   // Linux's F_SETFL silently ignores the synchronisation flags; say so.
   if (flags & (fdflags::kDsync | fdflags::kRsync | fdflags::kSync)) return toGuest(Errno::NotSup);
   int status = ::fcntl(file->hostFd(), F_GETFL);
@@ -267,6 +288,7 @@ uint32_t Z_wasi_snapshot_preview1Z_fd_filestat_set_size(WasiInstance* instance, 
                                                         uint64_t size) {
   FileDescriptor* file = wasiState(Granule::fromHost(instance)).find(fd);
   if (!file) return toGuest(Errno::Badf);
+  if (Errno refused = refusedChange(*file); refused != Errno::Success) return toGuest(refused);
   if (!fitsOffset(size)) return toGuest(Errno::Inval);
   return retryInterrupted([&] { return ::ftruncate(file->hostFd(), off_t(size)); }) == 0
              ? success()
@@ -278,6 +300,7 @@ uint32_t Z_wasi_snapshot_preview1Z_fd_filestat_set_times(WasiInstance* instance,
                                                          uint64_t modifyTime, uint32_t flags) {
   FileDescriptor* file = wasiState(Granule::fromHost(instance)).find(fd);
   if (!file) return toGuest(Errno::Badf);
+  if (Errno refused = refusedChange(*file); refused != Errno::Success) return toGuest(refused);
   struct timespec times[2];
   if (Errno e = timesFromWasi(accessTime, modifyTime, flags, times); e != Errno::Success)
     return toGuest(e);

@@ -1,12 +1,14 @@
 //===- PathFunctions.cpp - WASI path_* inside the guest's preopens ---------===//
 //
 // Every path is relative to a directory descriptor and is resolved by
-// SandboxPath, so no path_* call can reach outside the preopened trees:
+// sandbox/SandboxPath, so no path_* call can reach outside the preopened trees:
 //  - calls that act on a file's contents or metadata open it with
 //    openBeneath (following the last symlink when the guest asks to);
 //  - calls that act on a name (mkdir, unlink, rename, ...) open the parent
 //    with resolveParent and use the *at(2) call on the last component, which
 //    never follows a symlink there.
+// Below a read-only grant (--dir HOST:GUEST:ro) every call that would create,
+// write, truncate, rename, link, unlink or set times fails with EROFS.
 // A trailing '/' or a last component of "." or ".." never reaches those *at
 // calls: with them, Linux would follow the final symlink or name a directory
 // above the parent, so they are answered here with the errno POSIX gives.
@@ -21,9 +23,9 @@
 #include <string_view>
 
 #include "granule/Granule.h"
+#include "sandbox/SandboxPath.h"
 #include "wasi/FileMetadata.h"
 #include "wasi/GuestBuffers.h"
-#include "wasi/SandboxPath.h"
 #include "wasi/WasiAbi.h"
 #include "wasi/WasiErrno.h"
 #include "wasi/WasiImports.h"
@@ -31,6 +33,10 @@
 
 using synergy::granule::Granule;
 using namespace synergy::wasi;
+using synergy::sandbox::openBeneath;
+using synergy::sandbox::OpenedBeneath;
+using synergy::sandbox::PathParent;
+using synergy::sandbox::resolveParent;
 
 static uint32_t hostError() { return toGuest(errnoFromHost(errno)); }
 static uint32_t success() { return toGuest(Errno::Success); }
@@ -41,7 +47,7 @@ namespace {
 struct GuestPath {
   std::string_view path;
   int hostDir = -1;
-  Errno error = Errno::Success;
+  int error = 0;  // a host errno, as the sandbox reports errors
 };
 }  // namespace
 
@@ -50,9 +56,9 @@ static GuestPath guestPathAt(Granule& granule, uint32_t fd, uint32_t path, uint3
   guest.path = guestString(granule, path, length);
   FileDescriptor* dir = wasiState(granule).find(fd);
   if (!dir)
-    guest.error = Errno::Badf;
+    guest.error = EBADF;
   else if (dir->filetype() != Filetype::Directory)
-    guest.error = Errno::NotDir;
+    guest.error = ENOTDIR;
   else
     guest.hostDir = dir->hostFd();
   return guest;
@@ -66,12 +72,19 @@ static std::string procPathOf(int fd) { return "/proc/self/fd/" + std::to_string
 static PathParent resolveGuestParent(Granule& granule, uint32_t fd, uint32_t path,
                                      uint32_t length) {
   GuestPath guest = guestPathAt(granule, fd, path, length);
-  if (guest.error != Errno::Success) {
+  if (guest.error != 0) {
     PathParent failed;
     failed.error = guest.error;
     return failed;
   }
   return resolveParent(guest.hostDir, guest.path);
+}
+
+// Whether directory descriptor `fd` lies in a read-only grant, where every
+// call that would change a file fails with EROFS, as on a read-only mount.
+static bool inReadOnlyGrant(Granule& granule, uint32_t fd) {
+  FileDescriptor* dir = wasiState(granule).find(fd);
+  return dir && dir->readOnly();
 }
 
 // Whether `name` in `dirFd` is a directory (not following a final symlink);
@@ -92,7 +105,7 @@ uint32_t Z_wasi_snapshot_preview1Z_path_open(WasiInstance* instance, uint32_t di
   Granule& granule = Granule::fromHost(instance);
   GuestPath guest = guestPathAt(granule, dirFd, path, length);
   uint8_t* out = granule.guestBytes(fdOut, 4);
-  if (guest.error != Errno::Success) return toGuest(guest.error);
+  if (guest.error != 0) return toGuest(errnoFromSandbox(guest.error));
   WasiState& state = wasiState(granule);
   uint64_t inheritable = state.find(dirFd)->rightsInheriting();
 
@@ -109,13 +122,17 @@ uint32_t Z_wasi_snapshot_preview1Z_path_open(WasiInstance* instance, uint32_t di
   if (fdFlags & fdflags::kDsync) flags |= O_DSYNC;
   if (fdFlags & fdflags::kSync) flags |= O_SYNC;
   if (fdFlags & fdflags::kRsync) flags |= O_RSYNC;
+  bool readOnlyGrant = state.find(dirFd)->readOnly();
+  if (readOnlyGrant && (writing || (flags & (O_CREAT | O_TRUNC | O_APPEND))))
+    return toGuest(Errno::Rofs);
 
   OpenedBeneath opened = openBeneath(guest.hostDir, guest.path, flags, 0666,
                                      lookupFlags & lookupflags::kSymlinkFollow);
-  if (opened.error != Errno::Success) return toGuest(opened.error);
+  if (opened.error != 0) return toGuest(errnoFromSandbox(opened.error));
 
   FileDescriptor file(opened.fd.release(), /*ownsHostFd=*/true);
   file.restrictRights(rightsBase & inheritable, rightsInheriting & inheritable);
+  if (readOnlyGrant) file.makeReadOnly();
   std::optional<uint32_t> fd = state.insert(std::move(file));
   if (!fd) return toGuest(Errno::Mfile);
   storeGuest<uint32_t>(out, *fd);
@@ -128,11 +145,11 @@ uint32_t Z_wasi_snapshot_preview1Z_path_filestat_get(WasiInstance* instance, uin
   Granule& granule = Granule::fromHost(instance);
   GuestPath guest = guestPathAt(granule, fd, path, length);
   uint8_t* out = granule.guestBytes(statOut, layout::kFilestatSize);
-  if (guest.error != Errno::Success) return toGuest(guest.error);
+  if (guest.error != 0) return toGuest(errnoFromSandbox(guest.error));
 
   OpenedBeneath opened = openBeneath(guest.hostDir, guest.path, O_PATH, 0,
                                      lookupFlags & lookupflags::kSymlinkFollow);
-  if (opened.error != Errno::Success) return toGuest(opened.error);
+  if (opened.error != 0) return toGuest(errnoFromSandbox(opened.error));
   struct stat info;
   if (::fstat(opened.fd.get(), &info) != 0) return hostError();
   storeFilestat(out, info);
@@ -143,8 +160,10 @@ uint32_t Z_wasi_snapshot_preview1Z_path_filestat_set_times(WasiInstance* instanc
                                                            uint32_t lookupFlags, uint32_t path,
                                                            uint32_t length, uint64_t accessTime,
                                                            uint64_t modifyTime, uint32_t flags) {
-  GuestPath guest = guestPathAt(Granule::fromHost(instance), fd, path, length);
-  if (guest.error != Errno::Success) return toGuest(guest.error);
+  Granule& granule = Granule::fromHost(instance);
+  GuestPath guest = guestPathAt(granule, fd, path, length);
+  if (guest.error != 0) return toGuest(errnoFromSandbox(guest.error));
+  if (inReadOnlyGrant(granule, fd)) return toGuest(Errno::Rofs);
   struct timespec times[2];
   if (Errno e = timesFromWasi(accessTime, modifyTime, flags, times); e != Errno::Success)
     return toGuest(e);
@@ -153,13 +172,13 @@ uint32_t Z_wasi_snapshot_preview1Z_path_filestat_set_times(WasiInstance* instanc
     // The file the link leads to, opened beneath; /proc names it without
     // needing read or write access to it.
     OpenedBeneath target = openBeneath(guest.hostDir, guest.path, O_PATH, 0, true);
-    if (target.error != Errno::Success) return toGuest(target.error);
+    if (target.error != 0) return toGuest(errnoFromSandbox(target.error));
     return ::utimensat(AT_FDCWD, procPathOf(target.fd.get()).c_str(), times, 0) == 0
                ? success()
                : hostError();
   }
   PathParent parent = resolveParent(guest.hostDir, guest.path);
-  if (parent.error != Errno::Success) return toGuest(parent.error);
+  if (parent.error != 0) return toGuest(errnoFromSandbox(parent.error));
   return ::utimensat(parent.dirFd, parent.name.c_str(), times, AT_SYMLINK_NOFOLLOW) == 0
              ? success()
              : hostError();
@@ -167,16 +186,20 @@ uint32_t Z_wasi_snapshot_preview1Z_path_filestat_set_times(WasiInstance* instanc
 
 uint32_t Z_wasi_snapshot_preview1Z_path_create_directory(WasiInstance* instance, uint32_t fd,
                                                          uint32_t path, uint32_t length) {
-  PathParent parent = resolveGuestParent(Granule::fromHost(instance), fd, path, length);
-  if (parent.error != Errno::Success) return toGuest(parent.error);
+  Granule& granule = Granule::fromHost(instance);
+  PathParent parent = resolveGuestParent(granule, fd, path, length);
+  if (parent.error != 0) return toGuest(errnoFromSandbox(parent.error));
+  if (inReadOnlyGrant(granule, fd)) return toGuest(Errno::Rofs);
   if (parent.nameIsDotOrDotDot()) return toGuest(Errno::Exist);
   return ::mkdirat(parent.dirFd, parent.name.c_str(), 0777) == 0 ? success() : hostError();
 }
 
 uint32_t Z_wasi_snapshot_preview1Z_path_remove_directory(WasiInstance* instance, uint32_t fd,
                                                          uint32_t path, uint32_t length) {
-  PathParent parent = resolveGuestParent(Granule::fromHost(instance), fd, path, length);
-  if (parent.error != Errno::Success) return toGuest(parent.error);
+  Granule& granule = Granule::fromHost(instance);
+  PathParent parent = resolveGuestParent(granule, fd, path, length);
+  if (parent.error != 0) return toGuest(errnoFromSandbox(parent.error));
+  if (inReadOnlyGrant(granule, fd)) return toGuest(Errno::Rofs);
   if (parent.name == ".") return toGuest(Errno::Inval);
   if (parent.name == "..") return toGuest(Errno::NotEmpty);
   return ::unlinkat(parent.dirFd, parent.name.c_str(), AT_REMOVEDIR) == 0 ? success()
@@ -185,8 +208,10 @@ uint32_t Z_wasi_snapshot_preview1Z_path_remove_directory(WasiInstance* instance,
 
 uint32_t Z_wasi_snapshot_preview1Z_path_unlink_file(WasiInstance* instance, uint32_t fd,
                                                     uint32_t path, uint32_t length) {
-  PathParent parent = resolveGuestParent(Granule::fromHost(instance), fd, path, length);
-  if (parent.error != Errno::Success) return toGuest(parent.error);
+  Granule& granule = Granule::fromHost(instance);
+  PathParent parent = resolveGuestParent(granule, fd, path, length);
+  if (parent.error != 0) return toGuest(errnoFromSandbox(parent.error));
+  if (inReadOnlyGrant(granule, fd)) return toGuest(Errno::Rofs);
   if (parent.nameIsDotOrDotDot()) return toGuest(Errno::IsDir);
   if (parent.trailingSlash) {
     // "file/" names a directory that a file cannot be.
@@ -204,13 +229,17 @@ uint32_t Z_wasi_snapshot_preview1Z_path_rename(WasiInstance* instance, uint32_t 
   Granule& granule = Granule::fromHost(instance);
   GuestPath fromPath = guestPathAt(granule, oldFd, oldPath, oldLength);
   GuestPath toPath = guestPathAt(granule, newFd, newPath, newLength);
-  if (fromPath.error != Errno::Success) return toGuest(fromPath.error);
-  if (toPath.error != Errno::Success) return toGuest(toPath.error);
+  if (fromPath.error != 0) return toGuest(errnoFromSandbox(fromPath.error));
+  if (toPath.error != 0) return toGuest(errnoFromSandbox(toPath.error));
+  // Both sides: a rename changes both directories, and a link out of a
+  // read-only grant would make its file writable under another name.
+  if (inReadOnlyGrant(granule, oldFd) || inReadOnlyGrant(granule, newFd))
+    return toGuest(Errno::Rofs);
 
   PathParent from = resolveParent(fromPath.hostDir, fromPath.path);
-  if (from.error != Errno::Success) return toGuest(from.error);
+  if (from.error != 0) return toGuest(errnoFromSandbox(from.error));
   PathParent to = resolveParent(toPath.hostDir, toPath.path);
-  if (to.error != Errno::Success) return toGuest(to.error);
+  if (to.error != 0) return toGuest(errnoFromSandbox(to.error));
   if (from.nameIsDotOrDotDot() || to.nameIsDotOrDotDot()) return toGuest(Errno::Busy);
   if (from.trailingSlash || to.trailingSlash) {
     int directory = isDirectory(from.dirFd, from.name);
@@ -231,7 +260,7 @@ uint32_t Z_wasi_snapshot_preview1Z_path_readlink(WasiInstance* instance, uint32_
   uint8_t* out = granule.guestBytes(buf, bufLength);
   uint8_t* used = granule.guestBytes(usedOut, 4);
   PathParent parent = resolveGuestParent(granule, fd, path, length);
-  if (parent.error != Errno::Success) return toGuest(parent.error);
+  if (parent.error != 0) return toGuest(errnoFromSandbox(parent.error));
   // "link/" would make Linux follow the link first; it is never a link itself.
   if (parent.nameIsDotOrDotDot() || parent.trailingSlash) return toGuest(Errno::Inval);
   ssize_t n = ::readlinkat(parent.dirFd, parent.name.c_str(), reinterpret_cast<char*>(out),
@@ -250,13 +279,14 @@ uint32_t Z_wasi_snapshot_preview1Z_path_symlink(WasiInstance* instance, uint32_t
   Granule& granule = Granule::fromHost(instance);
   std::string_view linkTarget = guestString(granule, target, targetLength);
   GuestPath guest = guestPathAt(granule, fd, path, length);
-  if (guest.error != Errno::Success) return toGuest(guest.error);
+  if (guest.error != 0) return toGuest(errnoFromSandbox(guest.error));
 
   if (linkTarget.empty()) return toGuest(Errno::NoEnt);
   if (linkTarget.find('\0') != std::string_view::npos) return toGuest(Errno::Inval);
   if (linkTarget.front() == '/') return toGuest(Errno::Perm);
+  if (inReadOnlyGrant(granule, fd)) return toGuest(Errno::Rofs);
   PathParent parent = resolveParent(guest.hostDir, guest.path);
-  if (parent.error != Errno::Success) return toGuest(parent.error);
+  if (parent.error != 0) return toGuest(errnoFromSandbox(parent.error));
   if (parent.nameIsDotOrDotDot()) return toGuest(Errno::Exist);
   if (parent.trailingSlash) return toGuest(Errno::NoEnt);
   return ::symlinkat(std::string(linkTarget).c_str(), parent.dirFd, parent.name.c_str()) == 0
@@ -271,25 +301,29 @@ uint32_t Z_wasi_snapshot_preview1Z_path_link(WasiInstance* instance, uint32_t ol
   Granule& granule = Granule::fromHost(instance);
   GuestPath fromPath = guestPathAt(granule, oldFd, oldPath, oldLength);
   GuestPath toPath = guestPathAt(granule, newFd, newPath, newLength);
-  if (fromPath.error != Errno::Success) return toGuest(fromPath.error);
-  if (toPath.error != Errno::Success) return toGuest(toPath.error);
+  if (fromPath.error != 0) return toGuest(errnoFromSandbox(fromPath.error));
+  if (toPath.error != 0) return toGuest(errnoFromSandbox(toPath.error));
+  // Both sides: a rename changes both directories, and a link out of a
+  // read-only grant would make its file writable under another name.
+  if (inReadOnlyGrant(granule, oldFd) || inReadOnlyGrant(granule, newFd))
+    return toGuest(Errno::Rofs);
 
   PathParent to = resolveParent(toPath.hostDir, toPath.path);
-  if (to.error != Errno::Success) return toGuest(to.error);
+  if (to.error != 0) return toGuest(errnoFromSandbox(to.error));
   if (to.nameIsDotOrDotDot()) return toGuest(Errno::Exist);
   if (to.trailingSlash) return toGuest(Errno::NoEnt);
 
   if (oldLookupFlags & lookupflags::kSymlinkFollow) {
     // Link the file the source leads to, found beneath its directory.
     OpenedBeneath source = openBeneath(fromPath.hostDir, fromPath.path, O_PATH, 0, true);
-    if (source.error != Errno::Success) return toGuest(source.error);
+    if (source.error != 0) return toGuest(errnoFromSandbox(source.error));
     return ::linkat(AT_FDCWD, procPathOf(source.fd.get()).c_str(), to.dirFd, to.name.c_str(),
                     AT_SYMLINK_FOLLOW) == 0
                ? success()
                : hostError();
   }
   PathParent from = resolveParent(fromPath.hostDir, fromPath.path);
-  if (from.error != Errno::Success) return toGuest(from.error);
+  if (from.error != 0) return toGuest(errnoFromSandbox(from.error));
   if (from.nameIsDotOrDotDot() || from.trailingSlash) return toGuest(Errno::Perm);
   return ::linkat(from.dirFd, from.name.c_str(), to.dirFd, to.name.c_str(), 0) == 0
              ? success()

@@ -85,13 +85,35 @@ inline constexpr uint64_t kFdTell = 1ull << 5;
 inline constexpr uint64_t kFdWrite = 1ull << 6;
 inline constexpr uint64_t kFdAdvise = 1ull << 7;
 inline constexpr uint64_t kFdAllocate = 1ull << 8;
+inline constexpr uint64_t kPathCreateDirectory = 1ull << 9;
+inline constexpr uint64_t kPathCreateFile = 1ull << 10;
+inline constexpr uint64_t kPathLinkSource = 1ull << 11;
+inline constexpr uint64_t kPathLinkTarget = 1ull << 12;
 inline constexpr uint64_t kFdReaddir = 1ull << 14;
+inline constexpr uint64_t kPathRenameSource = 1ull << 16;
+inline constexpr uint64_t kPathRenameTarget = 1ull << 17;
+inline constexpr uint64_t kPathFilestatSetSize = 1ull << 19;
+inline constexpr uint64_t kPathFilestatSetTimes = 1ull << 20;
 inline constexpr uint64_t kFdFilestatSetSize = 1ull << 22;
+inline constexpr uint64_t kFdFilestatSetTimes = 1ull << 23;
+inline constexpr uint64_t kPathSymlink = 1ull << 24;
+inline constexpr uint64_t kPathRemoveDirectory = 1ull << 25;
+inline constexpr uint64_t kPathUnlinkFile = 1ull << 26;
 // Every right preview1 defines (bits 0..29).
 inline constexpr uint64_t kAll = (1ull << 30) - 1;
 // Rights that only make sense on a readable or a writable descriptor.
 inline constexpr uint64_t kReading = kFdRead | kFdReaddir;
 inline constexpr uint64_t kWriting = kFdWrite | kFdDatasync | kFdAllocate | kFdFilestatSetSize;
+// Every right that changes a file or a directory: none of them survives on a
+// read-only grant (--dir HOST:GUEST:ro) or what is opened beneath it.
+inline constexpr uint64_t kModifying =
+    kWriting | kPathCreateDirectory | kPathCreateFile | kPathLinkSource | kPathLinkTarget |
+    kPathRenameSource | kPathRenameTarget | kPathFilestatSetSize | kPathFilestatSetTimes |
+    kFdFilestatSetTimes | kPathSymlink | kPathRemoveDirectory | kPathUnlinkFile;
+// What a guest may not do to the host's own stdio (fds 0-2, shared with the
+// parent process): change its flags, length, allocation or times.
+inline constexpr uint64_t kHostStdioReserved =
+    kFdFdstatSetFlags | kFdAllocate | kFdFilestatSetSize | kFdFilestatSetTimes;
 }  // namespace rights
 
 namespace fdflags {

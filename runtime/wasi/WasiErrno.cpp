@@ -9,6 +9,8 @@
 #include <cerrno>
 #include <utility>
 
+#include "sandbox/SandboxPath.h"
+
 namespace synergy::wasi {
 
 static constexpr std::pair<int, Errno> kHostToWasi[] = {
@@ -94,6 +96,10 @@ Errno errnoFromHost(int hostErrno) {
   for (const auto& [host, wasi] : kHostToWasi)
     if (host == hostErrno) return wasi;
   return Errno::Io;
+}
+
+Errno errnoFromSandbox(int sandboxError) {
+  return sandboxError == sandbox::kEscapes ? Errno::NotCapable : errnoFromHost(sandboxError);
 }
 
 }  // namespace synergy::wasi

@@ -15,4 +15,8 @@ namespace synergy::wasi {
 // become Errno::Io.
 Errno errnoFromHost(int hostErrno);
 
+// The WASI errno for an error the sandbox resolver reports: its escape
+// (sandbox::kEscapes) is ENOTCAPABLE, anything else a host errno.
+Errno errnoFromSandbox(int sandboxError);
+
 }  // namespace synergy::wasi

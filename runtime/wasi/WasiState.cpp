@@ -49,6 +49,8 @@ FileDescriptor::FileDescriptor(FileDescriptor&& other) noexcept
       rightsBase_(other.rightsBase_),
       rightsInheriting_(other.rightsInheriting_),
       preopenName_(std::move(other.preopenName_)),
+      readOnly_(other.readOnly_),
+      isHostStdio_(other.isHostStdio_),
       directory_(std::exchange(other.directory_, nullptr)) {}
 
 FileDescriptor& FileDescriptor::operator=(FileDescriptor&& other) noexcept {
@@ -60,6 +62,8 @@ FileDescriptor& FileDescriptor::operator=(FileDescriptor&& other) noexcept {
     rightsBase_ = other.rightsBase_;
     rightsInheriting_ = other.rightsInheriting_;
     preopenName_ = std::move(other.preopenName_);
+    readOnly_ = other.readOnly_;
+    isHostStdio_ = other.isHostStdio_;
     directory_ = std::exchange(other.directory_, nullptr);
   }
   return *this;
@@ -106,14 +110,18 @@ std::optional<std::string> checkPreopens(const granule::GranuleConfig& config) {
 }
 
 WasiState::WasiState(granule::Granule& granule) {
-  for (int stdioFd = 0; stdioFd <= 2; ++stdioFd)
-    table_.emplace_back(FileDescriptor(stdioFd, /*ownsHostFd=*/false));
+  for (int stdioFd = 0; stdioFd <= 2; ++stdioFd) {
+    FileDescriptor stdio(stdioFd, /*ownsHostFd=*/false);
+    stdio.makeHostStdio();
+    table_.emplace_back(std::move(stdio));
+  }
 
   for (const granule::Preopen& preopen : granule.config().preopens) {
     int fd = openPreopen(preopen, startupError_);
     if (fd < 0) return;
     FileDescriptor directory(fd, /*ownsHostFd=*/true);
     directory.setPreopenName(preopen.guestPath);
+    if (preopen.readOnly) directory.makeReadOnly();
     table_.emplace_back(std::move(directory));
   }
 }

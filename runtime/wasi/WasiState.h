@@ -1,7 +1,7 @@
 //===- WasiState.h - one granule's WASI descriptor table -------------------===//
 //
 // The guest's file descriptors: 0, 1 and 2 are the host's own stdio (never
-// closed by us), then one descriptor per `--dir` preopen starting at 3 in the
+// closed by us, and protected: see FileDescriptor::isHostStdio), then one descriptor per `--dir` preopen starting at 3 in the
 // order given, then whatever path_open hands out (lowest free number first).
 // Each entry records the host fd plus what WASI reports about it: file type
 // and rights. The table hangs on the granule as a HostExtension, created on
@@ -41,6 +41,27 @@ class FileDescriptor {
     rightsInheriting_ &= inheriting;
   }
 
+  // Set on a read-only grant's preopen and on everything opened beneath it:
+  // every call that would change a file there fails with EROFS. Its base
+  // rights lack rights::kModifying, so fd_fdstat_get tells the guest as
+  // much. The inheriting rights keep them: wasi-libc masks what it asks
+  // path_open for with them, and would silently open "r+" read-only instead
+  // of letting path_open refuse it with EROFS.
+  bool readOnly() const { return readOnly_; }
+  void makeReadOnly() {
+    readOnly_ = true;
+    restrictRights(~rights::kModifying, rightsInheriting_);
+  }
+
+  // Set on fds 0-2, the host's own stdio, which the parent process shares:
+  // the guest may read and write them but not change their flags, length,
+  // times or offset (see FdFunctions.cpp).
+  bool isHostStdio() const { return isHostStdio_; }
+  void makeHostStdio() {
+    isHostStdio_ = true;
+    restrictRights(~rights::kHostStdioReserved, ~rights::kHostStdioReserved);
+  }
+
   // Set for preopened directories: the name fd_prestat_dir_name reports.
   const std::optional<std::string>& preopenName() const { return preopenName_; }
   void setPreopenName(std::string name) { preopenName_ = std::move(name); }
@@ -58,6 +79,8 @@ class FileDescriptor {
   uint64_t rightsBase_ = 0;
   uint64_t rightsInheriting_ = 0;
   std::optional<std::string> preopenName_;
+  bool readOnly_ = false;
+  bool isHostStdio_ = false;
   DIR* directory_ = nullptr;
 };
 

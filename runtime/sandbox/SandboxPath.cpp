@@ -11,7 +11,7 @@
 //    vet itself. Absolute link targets and `..` above the root are escapes.
 //
 //===----------------------------------------------------------------------===//
-#include "wasi/SandboxPath.h"
+#include "sandbox/SandboxPath.h"
 
 #include <fcntl.h>
 #include <linux/openat2.h>
@@ -26,19 +26,17 @@
 #include <deque>
 #include <vector>
 
-#include "wasi/WasiErrno.h"
-
-namespace synergy::wasi {
+namespace synergy::sandbox {
 
 // Linux's own limit on symlinks followed in one resolution.
 static constexpr int kMaxSymlinkExpansions = 40;
 static constexpr int kOpenat2Retries = 16;
 
-Errno checkGuestPath(std::string_view path) {
-  if (path.empty()) return Errno::NoEnt;
-  if (path.find('\0') != std::string_view::npos) return Errno::Inval;
-  if (path.front() == '/') return Errno::NotCapable;
-  return Errno::Success;
+int checkGuestPath(std::string_view path) {
+  if (path.empty()) return ENOENT;
+  if (path.find('\0') != std::string_view::npos) return EINVAL;
+  if (path.front() == '/') return kEscapes;
+  return 0;
 }
 
 static bool forcedWalkByEnvironment() {
@@ -78,12 +76,13 @@ static OpenedBeneath openWithOpenat2(int dirFd, const std::string& path, int fla
   how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS;
   for (int attempt = 0; attempt < kOpenat2Retries; ++attempt) {
     long fd = syscall(SYS_openat2, dirFd, path.c_str(), &how, sizeof how);
-    if (fd >= 0) return {UniqueFd(static_cast<int>(fd)), Errno::Success};
+    if (fd >= 0) return {UniqueFd(static_cast<int>(fd)), 0};
     if (errno == EINTR || errno == EAGAIN) continue;
-    // EXDEV is the kernel saying "this would leave the directory".
-    return {UniqueFd(), errno == EXDEV ? Errno::NotCapable : errnoFromHost(errno)};
+    // EXDEV is the kernel saying "this would leave the directory", which is
+    // also what this file reports for an escape.
+    return {UniqueFd(), errno};
   }
-  return {UniqueFd(), Errno::Again};
+  return {UniqueFd(), EAGAIN};
 }
 #endif
 
@@ -103,15 +102,15 @@ static void pushComponentsFront(std::string_view path, std::deque<std::string>& 
 
 // Reads the link `name` in `dirFd` (or the O_PATH link fd itself when `name`
 // is empty). Returns false with `error` set when it is not usable.
-static bool readLinkTarget(int dirFd, const char* name, std::string& target, Errno& error) {
+static bool readLinkTarget(int dirFd, const char* name, std::string& target, int& error) {
   char buffer[PATH_MAX];
   ssize_t length = ::readlinkat(dirFd, name, buffer, sizeof buffer);
   if (length < 0) {
-    error = errnoFromHost(errno);
+    error = errno;
     return false;
   }
   if (static_cast<size_t>(length) == sizeof buffer) {
-    error = Errno::NameTooLong;
+    error = ENAMETOOLONG;
     return false;
   }
   target.assign(buffer, static_cast<size_t>(length));
@@ -127,12 +126,12 @@ static OpenedBeneath openByWalking(int rootFd, std::string_view path, int flags,
   int expansionsLeft = kMaxSymlinkExpansions;
 
   // Splices a link's target in front of what is still to resolve.
-  auto expandLink = [&](const std::string& target) -> Errno {
-    if (target.empty()) return Errno::NoEnt;
-    if (target.front() == '/') return Errno::NotCapable;
-    if (--expansionsLeft < 0) return Errno::Loop;
+  auto expandLink = [&](const std::string& target) -> int {
+    if (target.empty()) return ENOENT;
+    if (target.front() == '/') return kEscapes;
+    if (--expansionsLeft < 0) return ELOOP;
     pushComponentsFront(target, pending);
-    return Errno::Success;
+    return 0;
   };
 
   while (!pending.empty()) {
@@ -141,7 +140,7 @@ static OpenedBeneath openByWalking(int rootFd, std::string_view path, int flags,
     bool isFinal = pending.empty();
 
     if (component == "..") {
-      if (below.empty()) return {UniqueFd(), Errno::NotCapable};
+      if (below.empty()) return {UniqueFd(), kEscapes};
       below.pop_back();
       if (!isFinal) continue;
       component = ".";
@@ -155,19 +154,19 @@ static OpenedBeneath openByWalking(int rootFd, std::string_view path, int flags,
       // "name/" cannot be created as a file; Linux says EISDIR once the
       // directories before it have resolved.
       if ((flags & O_CREAT) && pending.size() == 1 && pending.front().empty())
-        return {UniqueFd(), Errno::IsDir};
+        return {UniqueFd(), EISDIR};
       UniqueFd step(::openat(current(), component.c_str(), O_PATH | O_NOFOLLOW | O_CLOEXEC));
-      if (!step.valid()) return {UniqueFd(), errnoFromHost(errno)};
+      if (!step.valid()) return {UniqueFd(), errno};
       struct stat info;
-      if (::fstat(step.get(), &info) != 0) return {UniqueFd(), errnoFromHost(errno)};
+      if (::fstat(step.get(), &info) != 0) return {UniqueFd(), errno};
       if (S_ISLNK(info.st_mode)) {
         std::string target;
-        Errno error;
+        int error;
         if (!readLinkTarget(step.get(), "", target, error)) return {UniqueFd(), error};
-        if (Errno e = expandLink(target); e != Errno::Success) return {UniqueFd(), e};
+        if (int e = expandLink(target); e != 0) return {UniqueFd(), e};
         continue;
       }
-      if (!S_ISDIR(info.st_mode)) return {UniqueFd(), Errno::NotDir};
+      if (!S_ISDIR(info.st_mode)) return {UniqueFd(), ENOTDIR};
       below.push_back(std::move(step));
       continue;
     }
@@ -175,38 +174,38 @@ static OpenedBeneath openByWalking(int rootFd, std::string_view path, int flags,
     UniqueFd opened(::openat(current(), component.c_str(), flags | O_CLOEXEC | O_NOFOLLOW,
                              mode));
     if (!opened.valid()) {
-      Errno openError = errnoFromHost(errno);
+      int openError = errno;
       bool exclusiveCreate = (flags & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL);
       // O_NOFOLLOW refused a symlink (ELOOP, or ENOTDIR with O_DIRECTORY):
       // follow it ourselves when asked to.
       std::string target;
-      Errno linkError;
+      int linkError;
       if (!followFinalSymlink || exclusiveCreate || component == "." ||
           !readLinkTarget(current(), component.c_str(), target, linkError))
         return {UniqueFd(), openError};
-      if (Errno e = expandLink(target); e != Errno::Success) return {UniqueFd(), e};
+      if (int e = expandLink(target); e != 0) return {UniqueFd(), e};
       continue;
     }
     if ((flags & O_PATH) && followFinalSymlink) {
       // O_PATH|O_NOFOLLOW opens a link itself rather than failing.
       struct stat info;
-      if (::fstat(opened.get(), &info) != 0) return {UniqueFd(), errnoFromHost(errno)};
+      if (::fstat(opened.get(), &info) != 0) return {UniqueFd(), errno};
       if (S_ISLNK(info.st_mode)) {
         std::string target;
-        Errno error;
+        int error;
         if (!readLinkTarget(opened.get(), "", target, error)) return {UniqueFd(), error};
-        if (Errno e = expandLink(target); e != Errno::Success) return {UniqueFd(), e};
+        if (int e = expandLink(target); e != 0) return {UniqueFd(), e};
         continue;
       }
     }
-    return {std::move(opened), Errno::Success};
+    return {std::move(opened), 0};
   }
-  return {UniqueFd(), Errno::NoEnt};
+  return {UniqueFd(), ENOENT};
 }
 
 OpenedBeneath openBeneath(int dirFd, std::string_view path, int flags, mode_t mode,
                           bool followFinalSymlink) {
-  if (Errno e = checkGuestPath(path); e != Errno::Success) return {UniqueFd(), e};
+  if (int e = checkGuestPath(path); e != 0) return {UniqueFd(), e};
 #ifdef SYS_openat2
   if (openat2Usable())
     return openWithOpenat2(dirFd, std::string(path), flags, mode, followFinalSymlink);
@@ -216,7 +215,7 @@ OpenedBeneath openBeneath(int dirFd, std::string_view path, int flags, mode_t mo
 
 PathParent resolveParent(int dirFd, std::string_view path) {
   PathParent parent;
-  if (Errno e = checkGuestPath(path); e != Errno::Success) {
+  if (int e = checkGuestPath(path); e != 0) {
     parent.error = e;
     return parent;
   }
@@ -233,7 +232,7 @@ PathParent resolveParent(int dirFd, std::string_view path) {
   } else {
     OpenedBeneath dir = openBeneath(dirFd, trimmed.substr(0, slash), O_PATH | O_DIRECTORY, 0,
                                     /*followFinalSymlink=*/true);
-    if (dir.error != Errno::Success) {
+    if (dir.error != 0) {
       parent.error = dir.error;
       return parent;
     }
@@ -246,9 +245,9 @@ PathParent resolveParent(int dirFd, std::string_view path) {
   // directory is still inside before a caller reports anything about it.
   if (parent.nameIsDotOrDotDot()) {
     OpenedBeneath whole = openBeneath(dirFd, trimmed, O_PATH | O_DIRECTORY, 0, true);
-    if (whole.error != Errno::Success) parent.error = whole.error;
+    if (whole.error != 0) parent.error = whole.error;
   }
   return parent;
 }
 
-}  // namespace synergy::wasi
+}  // namespace synergy::sandbox

@@ -1,9 +1,12 @@
 //===- SandboxPath.h - resolve guest paths without leaving a directory -----===//
 //
-// Every guest path is relative to a directory descriptor the guest holds, and
+// Every guest path (a WASI path_* argument, an engine's $fopen name) is
+// relative to a directory descriptor the guest holds, and
 // resolving it must never leave the tree below that directory: not through
 // `..`, not through a symlink (absolute, or relative with enough `..`), not by
-// naming an absolute path. An escape is reported as Errno::NotCapable.
+// naming an absolute path. Errors are host errno values, and an escape is
+// reported as kEscapes (EXDEV, as openat2 itself reports one): no open(2) of a
+// single name returns EXDEV otherwise, so callers can tell an escape apart.
 //
 // Resolution uses openat2(RESOLVE_BENEATH) when the kernel has it (Linux 5.6+)
 // and otherwise walks the path one component at a time with O_NOFOLLOW,
@@ -15,20 +18,22 @@
 
 #include <sys/types.h>
 
+#include <cerrno>
 #include <string>
 #include <string_view>
 
-#include "wasi/UniqueFd.h"
-#include "wasi/WasiAbi.h"
+#include "sandbox/UniqueFd.h"
 
-namespace synergy::wasi {
+namespace synergy::sandbox {
+
+inline constexpr int kEscapes = EXDEV;
 
 // Rejects paths no resolution may accept: empty, containing NUL, or absolute.
-Errno checkGuestPath(std::string_view path);
+int checkGuestPath(std::string_view path);
 
 struct OpenedBeneath {
   UniqueFd fd;
-  Errno error = Errno::Success;
+  int error = 0;
 };
 
 // open(2) of `path` below `dirFd` with host `flags` (O_CLOEXEC is added).
@@ -45,10 +50,10 @@ struct PathParent {
   std::string name;    // one component, no '/'; "." or ".." only when the
                        // whole path stays below `dirFd`
   bool trailingSlash = false;
-  Errno error = Errno::Success;
+  int error = 0;
 
   bool nameIsDotOrDotDot() const { return name == "." || name == ".."; }
 };
 PathParent resolveParent(int dirFd, std::string_view path);
 
-}  // namespace synergy::wasi
+}  // namespace synergy::sandbox

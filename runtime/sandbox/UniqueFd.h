@@ -10,7 +10,7 @@
 
 #include <utility>
 
-namespace synergy::wasi {
+namespace synergy::sandbox {
 
 class UniqueFd {
  public:
@@ -37,4 +37,4 @@ class UniqueFd {
   int fd_ = -1;
 };
 
-}  // namespace synergy::wasi
+}  // namespace synergy::sandbox
