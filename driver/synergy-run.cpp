@@ -16,10 +16,13 @@
 
 #include "engine/EngineRunner.h"
 #include "granule/Granule.h"
+#include "granule/TimeLimit.h"
+#include "granule/WasmRuntime.h"
 #include "mpi/MpiJob.h"
 #include "omp/ThreadGroup.h"
 #include "snapshot/DsmMemory.h"
 #include "synergy/ToolPaths.h"
+#include "util/LimitOptions.h"
 #include "wasi/Wasi.h"
 
 using namespace synergy;
@@ -33,7 +36,8 @@ void printUsage() {
   std::printf(
       "usage: synergy-run [options] <program.wasm> [guest args...]\n"
       "       synergy-run [--dir HOST[:GUEST]] [--max-ticks N] [--save-at-tick N FILE]\n"
-      "                   [--restart FILE] [--no-open-loop] <design.eng> [+plusargs]\n"
+      "                   [--restart FILE] [--no-open-loop] [--max-memory BYTES]\n"
+      "                   [--time-limit SECONDS] <design.eng> [+plusargs]\n"
       "\n"
       "Runs a granule (.wasm) or an engine (.eng) built by synergy-cc. Both are\n"
       "compiled to native code on first use and cached (see SYNERGY_CACHE_DIR).\n"
@@ -49,17 +53,27 @@ void printUsage() {
       "  --dsm               run OpenMP threads and pthreads on copy-on-write replicas of\n"
       "                      memory that meet through byte-wise diffs, as on several hosts\n"
       "                      (SYNERGY_DSM_STATS=1: print replica and diff counts at exit)\n"
+      "  --max-memory BYTES  cap each linear memory (each MPI rank's; threads share one):\n"
+      "                      memory.grow past it fails, so malloc returns NULL, and a\n"
+      "                      module needing more initially is refused. Suffixes K, M, G\n"
+      "                      (= KiB, MiB, GiB) are powers of 1024. For an engine: refuse\n"
+      "                      a design whose state (widths x depths) is larger\n"
+      "  --time-limit SECONDS  wall-clock limit, decimals allowed, counted from the start\n"
+      "                      (after compilation): the guest then traps with 'time limit\n"
+      "                      exceeded', exit status %d; an engine stops with a message\n"
       "  --help              print this help\n"
       "  --version           print the version\n"
       "\n"
-      "exit status: the guest's exit code; %d when the guest traps.\n"
+      "exit status: the guest's exit code; %d when the guest traps; 2 for bad options\n"
+      "or input.\n"
       "\n"
       "examples:\n"
       "  synergy-run hello.wasm arg1 arg2\n"
       "  synergy-run --dir ./data:/data --env MODE=fast app.wasm /data/input.txt\n"
       "  synergy-run -np 4 --tag-output ring.wasm\n"
-      "  OMP_NUM_THREADS=4 synergy-run --dsm sgd.wasm\n",
-      kTrapExitCode);
+      "  OMP_NUM_THREADS=4 synergy-run --dsm sgd.wasm\n"
+      "  synergy-run --max-memory 256MiB --time-limit 2.5 untrusted.wasm\n",
+      kTrapExitCode, kTrapExitCode);
 }
 
 [[noreturn]] void fail(const std::string& message) {
@@ -79,7 +93,8 @@ bool programIsEngine(int argc, char** argv) {
   for (int k = 1; k < argc; ++k) {
     std::string arg = argv[k];
     if (arg == "--dir" || arg == "--env" || arg == "--max-ticks" || arg == "--restart" ||
-        arg == "-np" || arg == "-n" || arg == "--np" || arg == "--bind-to") {
+        arg == "-np" || arg == "-n" || arg == "--np" || arg == "--bind-to" ||
+        arg == "--max-memory" || arg == "--time-limit") {
       ++k;
       continue;
     }
@@ -144,6 +159,16 @@ int main(int argc, char** argv) {
       bindToCores = target == "core";
     } else if (arg == "--dsm") {
       dsm = true;
+    } else if (arg == "--max-memory") {
+      std::string error;
+      auto bytes = util::parseByteCount(requireValue(i, argc, argv), arg, error);
+      if (!bytes) fail(error);
+      granule::setMemoryLimit(*bytes);
+    } else if (arg == "--time-limit") {
+      std::string error;
+      auto budget = util::parseSeconds(requireValue(i, argc, argv), arg, error);
+      if (!budget) fail(error);
+      granule::setTimeLimit(*budget);
     } else if (arg == "--") {
       ++i;
       break;
@@ -181,6 +206,9 @@ int main(int argc, char** argv) {
 
   granule::Granule granule(module, config);
   if (dsm) granule.extension<omp::ThreadMember>().group().setDsm(true);
+  // Before the guest's own thread exists: a module refused here (one that
+  // needs more memory than --max-memory) is bad input, not a guest trap.
+  if (!granule.instantiate(error)) fail(program + ": " + error);
   granule::RunResult result = granule.runStartOnOwnThread();
   std::fflush(stdout);
   if (const char* stats = std::getenv("SYNERGY_DSM_STATS"); stats && std::strcmp(stats, "0")) {

@@ -23,6 +23,7 @@
 #include "engine/TaskServicer.h"
 #include "hwlower/EngineManifest.h"
 #include "util/FileIO.h"
+#include "util/LimitOptions.h"
 #include "util/Sha256.h"
 
 namespace synergy::engine {
@@ -34,6 +35,14 @@ namespace {
 
 // Longest open-loop run between checks of the host side.
 constexpr uint32_t kOpenLoopBatch = 1u << 16;
+// The same under --time-limit: short enough that a large design's batch
+// takes a small fraction of a second, long enough that reading the clock
+// costs nothing.
+constexpr uint32_t kTimedOpenLoopBatch = 1u << 12;
+// As for a granule that traps (synergy-run).
+constexpr int kTimeLimitExitStatus = 134;
+
+using Clock = std::chrono::steady_clock;
 
 class TickDriver {
  public:
@@ -54,6 +63,7 @@ class TickDriver {
   std::optional<uint64_t> restore(const std::string& path);
   int fail(const std::string& message);
   bool romFilesUnchanged();
+  bool timeIsUp() const { return deadline_ && Clock::now() >= *deadline_; }
 
   const EngineRunOptions& options_;
   const hwlower::EngineManifest& manifest_;
@@ -63,6 +73,7 @@ class TickDriver {
   std::string error_;
   uint64_t ticksCompleted_ = 0;
   uint64_t tasksServiced_ = 0;
+  std::optional<Clock::time_point> deadline_;
 };
 
 int TickDriver::fail(const std::string& message) {
@@ -128,8 +139,9 @@ bool TickDriver::runTick(uint64_t tick) {
 // ($strobe output, $finish, $save, ...); otherwise the host finishes the tick.
 // Advances nextTick past every completed tick.
 bool TickDriver::runOpenLoop(uint64_t& nextTick, uint64_t limit) {
+  uint32_t longestBatch = deadline_ ? kTimedOpenLoopBatch : kOpenLoopBatch;
   auto batch = [&](uint64_t from) {
-    return static_cast<uint32_t>(std::min<uint64_t>(limit - from, kOpenLoopBatch));
+    return static_cast<uint32_t>(std::min<uint64_t>(limit - from, longestBatch));
   };
   uint32_t ticksRun = 0;
   uint32_t task = engine_.openLoop(batch(nextTick), ticksRun);
@@ -155,7 +167,9 @@ bool TickDriver::runOpenLoop(uint64_t& nextTick, uint64_t limit) {
     // The resumed run finishes tick `current` and starts ticksRun more.
     task = engine_.openLoop(batch(current + 1), ticksRun);
     current += ticksRun;
-  } while (task != 0);
+    // A design that traps every tick would otherwise stay in here; the run
+    // ends at the time limit, so the pending task is left unserviced.
+  } while (task != 0 && !timeIsUp());
   nextTick = current + 1;
   return true;
 }
@@ -242,7 +256,14 @@ int TickDriver::run() {
   }
   std::optional<std::string> pendingSave;
   bool pendingSaveStops = false;
+  if (options_.timeLimit) deadline_ = Clock::now() + *options_.timeLimit;
   for (;;) {
+    if (timeIsUp()) {
+      files_.flushAll();
+      std::fprintf(stderr, "%s: time limit exceeded after %llu ticks (--time-limit)\n",
+                   where.c_str(), static_cast<unsigned long long>(nextTick));
+      return kTimeLimitExitStatus;
+    }
     if (options_.maxTicks && nextTick >= *options_.maxTicks) {
       files_.flushAll();
       std::fprintf(stderr, "%s: stopped after %llu ticks (--max-ticks)\n", where.c_str(),
@@ -302,6 +323,19 @@ int TickDriver::run() {
   }
 }
 
+// The design's state in bytes (see EngineRunner.h), or nullopt past 2^64.
+std::optional<uint64_t> designStateBytes(const hwlower::EngineManifest& manifest) {
+  uint64_t total = 0;
+  for (const auto& state : manifest.states) {
+    uint64_t elementBytes = (uint64_t(state.width) + 7) / 8;
+    uint64_t bytes = 0;
+    if (__builtin_mul_overflow(elementBytes, std::max<uint64_t>(state.depth, 1), &bytes) ||
+        __builtin_add_overflow(total, bytes, &total))
+      return std::nullopt;
+  }
+  return total;
+}
+
 }  // namespace
 
 int runEngineFile(const EngineRunOptions& options) {
@@ -310,6 +344,16 @@ int runEngineFile(const EngineRunOptions& options) {
   if (!manifest) {
     std::fprintf(stderr, "%s: error: %s\n", options.enginePath.c_str(), error.c_str());
     return 1;
+  }
+  if (options.maxStateBytes) {
+    std::optional<uint64_t> stateBytes = designStateBytes(*manifest);
+    if (!stateBytes || *stateBytes > *options.maxStateBytes) {
+      std::string size = stateBytes ? std::to_string(*stateBytes) + " bytes" : "over 2^64 bytes";
+      std::fprintf(stderr, "synergy-run: error: %s: the design's state needs %s, more than --max-memory (%llu bytes)\n",
+                   options.enginePath.c_str(), size.c_str(),
+                   static_cast<unsigned long long>(*options.maxStateBytes));
+      return 2;
+    }
   }
   auto sharedObject = buildEngineSharedObject(manifest->verilog, error);
   if (!sharedObject) {
@@ -375,6 +419,16 @@ int runEngineCommandLine(const std::vector<std::string>& args) {
       options.restartPath = args[++i];
     } else if (arg == "--no-open-loop") {
       options.openLoop = false;
+    } else if (arg == "--max-memory" && needs(1)) {
+      std::string error;
+      options.maxStateBytes = util::parseByteCount(args[++i], arg, error);
+      if (!options.maxStateBytes)
+        return fail(error);
+    } else if (arg == "--time-limit" && needs(1)) {
+      std::string error;
+      options.timeLimit = util::parseSeconds(args[++i], arg, error);
+      if (!options.timeLimit)
+        return fail(error);
     } else if (arg.size() > 1 && arg[0] == '+') {
       options.plusargs.push_back(arg.substr(1));
     } else if (arg.size() > 1 && arg[0] == '-') {
