@@ -100,7 +100,10 @@ void onTimeLimitSignal(int, siginfo_t*, void* context) {
   if (!execution) return;
   auto pc = uintptr_t(static_cast<ucontext_t*>(context)->uc_mcontext.gregs[REG_RIP]);
   if (pc < execution->codeBegin || pc >= execution->codeEnd) return;
-  gTimeLimitTrapTaken.store(true, std::memory_order_relaxed);
+  // Only the first thread caught traps: it reports for the whole process,
+  // which it then ends, so the report is printed once. The others run on.
+  bool alreadyTaken = false;
+  if (!gTimeLimitTrapTaken.compare_exchange_strong(alreadyTaken, true)) return;
   execution->trapReason = kTimeLimitTrapReason;
   execution->trapPc = pc;
   siglongjmp(execution->jumpBuffer, GuestExecution::Trapped);

@@ -11,7 +11,8 @@
 // thread that ever prepared for guest code is signalled, and the signal
 // unwinds a thread only when it interrupted the module's own code. Host code
 // may hold locks, so a thread interrupted there is left alone and signalled
-// again later.
+// again later. Only the first thread caught traps; its report ends the
+// process.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -60,7 +61,7 @@ inline constexpr const char* kTimeLimitTrapReason = "time limit exceeded";
 void expireGuestTimeLimit();
 // Signals every thread that prepared for guest code.
 void interruptGuestThreads();
-// Whether some thread has taken a time-limit trap (its report is under way).
+// Whether a thread has taken the time-limit trap (its report is under way).
 bool timeLimitTrapTaken();
 [[noreturn]] void unwindGuestExit(int code);
 

@@ -11,9 +11,13 @@
 // pthread_join or an OpenMP barrier behind such a thread. If no thread has
 // been caught after a grace period, every guest thread is in host code and
 // cannot be unwound safely, so the watchdog reports the trap itself and ends
-// the process with the trap status. Once some thread has been caught, its
-// report is under way (symbolizing the function takes a subprocess); the
-// watchdog only makes sure the process does end.
+// the process with the trap status. Only the first thread caught traps, so
+// the report is printed once: a trapped OpenMP thread or pthread ends the
+// process, a trapped main thread returns to synergy-run, and a trapped MPI
+// rank aborts the job, whose other ranks are woken from their MPI calls or,
+// if they compute, ended after the job's abort grace period. Symbolizing the
+// trapping function takes a subprocess; the watchdog gives the report time
+// and only makes sure the process does end.
 //
 //===----------------------------------------------------------------------===//
 #include "granule/TimeLimit.h"
