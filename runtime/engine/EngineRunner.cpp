@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <thread>
 
 #include "engine/EngineBuilder.h"
 #include "engine/EngineInstance.h"
@@ -41,6 +42,8 @@ constexpr uint32_t kOpenLoopBatch = 1u << 16;
 constexpr uint32_t kTimedOpenLoopBatch = 1u << 12;
 // As for a granule that traps (synergy-run).
 constexpr int kTimeLimitExitStatus = 134;
+// How long past the time limit a tick may keep the host away from its checks.
+constexpr auto kStuckTickGrace = std::chrono::seconds(1);
 
 using Clock = std::chrono::steady_clock;
 
@@ -51,6 +54,7 @@ class TickDriver {
         servicer_(manifest, engine, files_, options.plusargs) {}
 
   int run();
+  void setDeadline(Clock::time_point deadline) { deadline_ = deadline; }
   uint64_t ticksCompleted() const { return ticksCompleted_; }
   uint64_t tasksServiced() const { return tasksServiced_; }
 
@@ -256,7 +260,6 @@ int TickDriver::run() {
   }
   std::optional<std::string> pendingSave;
   bool pendingSaveStops = false;
-  if (options_.timeLimit) deadline_ = Clock::now() + *options_.timeLimit;
   for (;;) {
     if (timeIsUp()) {
       files_.flushAll();
@@ -323,6 +326,17 @@ int TickDriver::run() {
   }
 }
 
+// The host checks the time limit between ticks; a tick the engine does not
+// finish (a long loop inside one evaluation) would keep it from them, so this
+// watchdog ends the run a grace period after the limit. What the design
+// buffered for its files is lost then.
+[[noreturn]] void endStuckTick(std::string enginePath, Clock::time_point deadline) {
+  std::this_thread::sleep_until(deadline + kStuckTickGrace);
+  std::string message = enginePath + ": time limit exceeded in the middle of a tick (--time-limit)\n";
+  (void)!::write(STDERR_FILENO, message.data(), message.size());
+  ::_exit(kTimeLimitExitStatus);
+}
+
 // The design's state in bytes (see EngineRunner.h), or nullopt past 2^64.
 std::optional<uint64_t> designStateBytes(const hwlower::EngineManifest& manifest) {
   uint64_t total = 0;
@@ -367,6 +381,10 @@ int runEngineFile(const EngineRunOptions& options) {
   }
   TickDriver driver(options, *manifest, *engine);
   auto start = std::chrono::steady_clock::now();
+  if (options.timeLimit) {
+    driver.setDeadline(start + *options.timeLimit);
+    std::thread(endStuckTick, options.enginePath, start + *options.timeLimit).detach();
+  }
   int status = driver.run();
   // SYNERGY_ENGINE_STATS=1: one line for bench/verilog, on stderr so the
   // program's own output stays comparable with vvp's.

@@ -16,7 +16,8 @@
 // --time-limit is wall-clock time from the first tick (after the engine is
 // built): the host checks it between ticks, and the engine's open-loop runs
 // are cut into short batches so that a design that never stops does not keep
-// the host away from the clock. --max-memory bounds the design's state, the
+// the host away from the clock. A single tick that runs on past the limit
+// (a long loop in one evaluation) is ended by a watchdog one second later. --max-memory bounds the design's state, the
 // sum over its variables of ceil(width / 8) bytes times the depth (1 for a
 // scalar): the Verilator model holds each variable about once, and the host's
 // copies of it (state files, $monitor values) are proportional to it.
