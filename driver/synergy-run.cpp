@@ -225,7 +225,11 @@ int main(int argc, char** argv) {
   if (result.kind == granule::RunResult::Kind::Trapped) {
     std::fprintf(stderr, "trap: %s in %s\n", result.trapReason.c_str(),
                  result.trapFunction.c_str());
-    return kTrapExitCode;
+    std::fflush(stderr);
+    // Other guest threads may still run on the granule's memory (the main
+    // thread was caught first by --time-limit inside a parallel region):
+    // end without destroying the granule under them, as a thread's trap does.
+    std::_Exit(kTrapExitCode);
   }
   return result.exitCode;
 }
