@@ -18,11 +18,14 @@
 
 #include "engine/EngineRunner.h"
 #include "granule/Granule.h"
+#include "granule/TimeLimit.h"
+#include "granule/WasmRuntime.h"
 #include "mpi/MpiJob.h"
 #include "omp/ThreadGroup.h"
 #include "sandbox/Grant.h"
 #include "snapshot/DsmMemory.h"
 #include "synergy/ToolPaths.h"
+#include "util/LimitOptions.h"
 #include "wasi/Wasi.h"
 
 using namespace synergy;
@@ -36,7 +39,8 @@ void printUsage() {
   std::printf(
       "usage: synergy-run [options] <program.wasm> [guest args...]\n"
       "       synergy-run [--dir HOST[:GUEST][:ro]] [--max-ticks N] [--save-at-tick N FILE]\n"
-      "                   [--restart FILE] [--no-open-loop] <design.eng> [+plusargs]\n"
+      "                   [--restart FILE] [--no-open-loop] [--max-memory BYTES]\n"
+      "                   [--time-limit SECONDS] <design.eng> [+plusargs]\n"
       "\n"
       "Runs a granule (.wasm) or an engine (.eng) built by synergy-cc. Both are\n"
       "compiled to native code on first use and cached (see SYNERGY_CACHE_DIR).\n"
@@ -56,6 +60,16 @@ void printUsage() {
       "  --dsm               run OpenMP threads and pthreads on copy-on-write replicas of\n"
       "                      memory that meet through byte-wise diffs, as on several hosts\n"
       "                      (SYNERGY_DSM_STATS=1: print replica and diff counts at exit)\n"
+      "  --max-memory BYTES  cap each linear memory (each MPI rank's; threads share one):\n"
+      "                      memory.grow past it fails, so malloc returns NULL, and a\n"
+      "                      module needing more initially is refused. Suffixes K, M, G\n"
+      "                      (= KiB, MiB, GiB) are powers of 1024. For an engine: refuse\n"
+      "                      a design whose state (widths x depths) is larger\n"
+      "  --time-limit SECONDS\n"
+      "                      wall-clock limit (decimals allowed) from the start, after\n"
+      "                      compilation: the guest traps with 'time limit exceeded'; one\n"
+      "                      blocked in a host call is ended 1 s later; an engine stops\n"
+      "                      with a message. Exit status %d in every case\n"
       "  --help              print this help\n"
       "  --version           print the version\n"
       "\n"
@@ -75,8 +89,9 @@ void printUsage() {
       "  synergy-run hello.wasm arg1 arg2\n"
       "  synergy-run --dir ./data:/data --env MODE=fast app.wasm /data/input.txt\n"
       "  synergy-run -np 4 --tag-output ring.wasm\n"
-      "  OMP_NUM_THREADS=4 synergy-run --dsm sgd.wasm\n",
-      kTrapExitCode);
+      "  OMP_NUM_THREADS=4 synergy-run --dsm sgd.wasm\n"
+      "  synergy-run --max-memory 256MiB --time-limit 2.5 untrusted.wasm\n",
+      kTrapExitCode, kTrapExitCode);
 }
 
 // A closed fd 0, 1 or 2 would be the number the next open() returns, and
@@ -109,7 +124,8 @@ bool programIsEngine(int argc, char** argv) {
   for (int k = 1; k < argc; ++k) {
     std::string arg = argv[k];
     if (arg == "--dir" || arg == "--env" || arg == "--max-ticks" || arg == "--restart" ||
-        arg == "-np" || arg == "-n" || arg == "--np" || arg == "--bind-to") {
+        arg == "-np" || arg == "-n" || arg == "--np" || arg == "--bind-to" ||
+        arg == "--max-memory" || arg == "--time-limit") {
       ++k;
       continue;
     }
@@ -174,6 +190,16 @@ int main(int argc, char** argv) {
       bindToCores = target == "core";
     } else if (arg == "--dsm") {
       dsm = true;
+    } else if (arg == "--max-memory") {
+      std::string error;
+      auto bytes = util::parseByteCount(requireValue(i, argc, argv), arg, error);
+      if (!bytes) fail(error);
+      granule::setMemoryLimit(*bytes);
+    } else if (arg == "--time-limit") {
+      std::string error;
+      auto budget = util::parseSeconds(requireValue(i, argc, argv), arg, error);
+      if (!budget) fail(error);
+      granule::setTimeLimit(*budget);
     } else if (arg == "--") {
       ++i;
       break;
@@ -211,6 +237,9 @@ int main(int argc, char** argv) {
 
   granule::Granule granule(module, config);
   if (dsm) granule.extension<omp::ThreadMember>().group().setDsm(true);
+  // Before the guest's own thread exists: a module refused here (one that
+  // needs more memory than --max-memory) is bad input, not a guest trap.
+  if (!granule.instantiate(error)) fail(program + ": " + error);
   granule::RunResult result = granule.runStartOnOwnThread();
   std::fflush(stdout);
   if (const char* stats = std::getenv("SYNERGY_DSM_STATS"); stats && std::strcmp(stats, "0")) {
@@ -225,7 +254,11 @@ int main(int argc, char** argv) {
   if (result.kind == granule::RunResult::Kind::Trapped) {
     std::fprintf(stderr, "trap: %s in %s\n", result.trapReason.c_str(),
                  result.trapFunction.c_str());
-    return kTrapExitCode;
+    std::fflush(stderr);
+    // Other guest threads may still run on the granule's memory (the main
+    // thread was caught first by --time-limit inside a parallel region):
+    // end without destroying the granule under them, as a thread's trap does.
+    std::_Exit(kTrapExitCode);
   }
   return result.exitCode;
 }

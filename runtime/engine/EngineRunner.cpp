@@ -18,6 +18,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <thread>
 
 #include "engine/EmittedVerilogCheck.h"
 #include "engine/EngineAbi.h"
@@ -27,6 +28,7 @@
 #include "engine/TaskServicer.h"
 #include "hwlower/EngineManifest.h"
 #include "util/FileIO.h"
+#include "util/LimitOptions.h"
 #include "util/Sha256.h"
 
 namespace synergy::engine {
@@ -38,6 +40,16 @@ namespace {
 
 // Longest open-loop run between checks of the host side.
 constexpr uint32_t kOpenLoopBatch = 1u << 16;
+// The same under --time-limit: short enough that a large design's batch
+// takes a small fraction of a second, long enough that reading the clock
+// costs nothing.
+constexpr uint32_t kTimedOpenLoopBatch = 1u << 12;
+// As for a granule that traps (synergy-run).
+constexpr int kTimeLimitExitStatus = 134;
+// How long past the time limit a tick may keep the host away from its checks.
+constexpr auto kStuckTickGrace = std::chrono::seconds(1);
+
+using Clock = std::chrono::steady_clock;
 
 // Spends one edge of a tick's budget; false once it is exhausted.
 bool spendEdge(uint64_t& budget) {
@@ -55,6 +67,7 @@ class TickDriver {
         servicer_(manifest, engine, files_, options.plusargs) {}
 
   int run();
+  void setDeadline(Clock::time_point deadline) { deadline_ = deadline; }
   uint64_t ticksCompleted() const { return ticksCompleted_; }
   uint64_t tasksServiced() const { return tasksServiced_; }
 
@@ -69,6 +82,7 @@ class TickDriver {
   bool checkRestoredMonitor(const SavedState& state);
   int fail(const std::string& message);
   bool romFilesUnchanged();
+  bool timeIsUp() const { return deadline_ && Clock::now() >= *deadline_; }
 
   const EngineRunOptions& options_;
   const hwlower::EngineManifest& manifest_;
@@ -78,6 +92,7 @@ class TickDriver {
   std::string error_;
   uint64_t ticksCompleted_ = 0;
   uint64_t tasksServiced_ = 0;
+  std::optional<Clock::time_point> deadline_;
 };
 
 int TickDriver::fail(const std::string& message) {
@@ -165,8 +180,9 @@ bool TickDriver::runTick(uint64_t tick) {
 // ($strobe output, $finish, $save, ...); otherwise the host finishes the tick.
 // Advances nextTick past every completed tick.
 bool TickDriver::runOpenLoop(uint64_t& nextTick, uint64_t limit) {
+  uint32_t longestBatch = deadline_ ? kTimedOpenLoopBatch : kOpenLoopBatch;
   auto batch = [&](uint64_t from) {
-    return static_cast<uint32_t>(std::min<uint64_t>(limit - from, kOpenLoopBatch));
+    return static_cast<uint32_t>(std::min<uint64_t>(limit - from, longestBatch));
   };
   uint32_t ticksRun = 0;
   uint32_t task = engine_.openLoop(batch(nextTick), kMaxEdgesPerTick, ticksRun);
@@ -199,7 +215,9 @@ bool TickDriver::runOpenLoop(uint64_t& nextTick, uint64_t limit) {
     if (ticksRun > 0)
       budget = kMaxEdgesPerTick;
     current += ticksRun;
-  } while (task != 0);
+    // A design that traps every tick would otherwise stay in here; the run
+    // ends at the time limit, so the pending task is left unserviced.
+  } while (task != 0 && !timeIsUp());
   nextTick = current + 1;
   return true;
 }
@@ -349,6 +367,12 @@ int TickDriver::run() {
   bool pendingSaveIsGuestFile = true;
   bool pendingSaveStops = false;
   for (;;) {
+    if (timeIsUp()) {
+      files_.flushAll();
+      std::fprintf(stderr, "%s: time limit exceeded after %llu ticks (--time-limit)\n",
+                   where.c_str(), static_cast<unsigned long long>(nextTick));
+      return kTimeLimitExitStatus;
+    }
     if (options_.maxTicks && nextTick >= *options_.maxTicks) {
       files_.flushAll();
       std::fprintf(stderr, "%s: stopped after %llu ticks (--max-ticks)\n", where.c_str(),
@@ -411,6 +435,30 @@ int TickDriver::run() {
   }
 }
 
+// The host checks the time limit between ticks; a tick the engine does not
+// finish (a long loop inside one evaluation) would keep it from them, so this
+// watchdog ends the run a grace period after the limit. What the design
+// buffered for its files is lost then.
+[[noreturn]] void endStuckTick(std::string enginePath, Clock::time_point deadline) {
+  std::this_thread::sleep_until(deadline + kStuckTickGrace);
+  std::string message = enginePath + ": time limit exceeded in the middle of a tick (--time-limit)\n";
+  (void)!::write(STDERR_FILENO, message.data(), message.size());
+  ::_exit(kTimeLimitExitStatus);
+}
+
+// The design's state in bytes (see EngineRunner.h), or nullopt past 2^64.
+std::optional<uint64_t> designStateBytes(const hwlower::EngineManifest& manifest) {
+  uint64_t total = 0;
+  for (const auto& state : manifest.states) {
+    uint64_t elementBytes = (uint64_t(state.width) + 7) / 8;
+    uint64_t bytes = 0;
+    if (__builtin_mul_overflow(elementBytes, std::max<uint64_t>(state.depth, 1), &bytes) ||
+        __builtin_add_overflow(total, bytes, &total))
+      return std::nullopt;
+  }
+  return total;
+}
+
 }  // namespace
 
 int runEngineFile(const EngineRunOptions& options) {
@@ -426,6 +474,16 @@ int runEngineFile(const EngineRunOptions& options) {
     std::fprintf(stderr, "synergy-run: error: %s: refusing its Verilog: %s\n", options.enginePath.c_str(),
                  refused->c_str());
     return 2;
+  }
+  if (options.maxStateBytes) {
+    std::optional<uint64_t> stateBytes = designStateBytes(*manifest);
+    if (!stateBytes || *stateBytes > *options.maxStateBytes) {
+      std::string size = stateBytes ? std::to_string(*stateBytes) + " bytes" : "over 2^64 bytes";
+      std::fprintf(stderr, "synergy-run: error: %s: the design's state needs %s, more than --max-memory (%llu bytes)\n",
+                   options.enginePath.c_str(), size.c_str(),
+                   static_cast<unsigned long long>(*options.maxStateBytes));
+      return 2;
+    }
   }
   auto sharedObject = buildEngineSharedObject(manifest->verilog, error);
   if (!sharedObject) {
@@ -447,6 +505,10 @@ int runEngineFile(const EngineRunOptions& options) {
   }
   TickDriver driver(options, *manifest, *engine, std::move(*grantTable));
   auto start = std::chrono::steady_clock::now();
+  if (options.timeLimit) {
+    driver.setDeadline(start + *options.timeLimit);
+    std::thread(endStuckTick, options.enginePath, start + *options.timeLimit).detach();
+  }
   int status = driver.run();
   // SYNERGY_ENGINE_STATS=1: one line for bench/verilog, on stderr so the
   // program's own output stays comparable with vvp's.
@@ -500,6 +562,16 @@ int runEngineCommandLine(const std::vector<std::string>& args) {
       options.restartPath = args[++i];
     } else if (arg == "--no-open-loop") {
       options.openLoop = false;
+    } else if (arg == "--max-memory" && needs(1)) {
+      std::string error;
+      options.maxStateBytes = util::parseByteCount(args[++i], arg, error);
+      if (!options.maxStateBytes)
+        return fail(error);
+    } else if (arg == "--time-limit" && needs(1)) {
+      std::string error;
+      options.timeLimit = util::parseSeconds(args[++i], arg, error);
+      if (!options.timeLimit)
+        return fail(error);
     } else if (arg.size() > 1 && arg[0] == '+') {
       options.plusargs.push_back(arg.substr(1));
     } else if (arg.size() > 1 && arg[0] == '-') {

@@ -14,7 +14,19 @@
 // cycles in tick T"); 2 when --max-ticks ran out first, and for bad input
 // refused before anything runs: a bad option, a malformed .eng file, one
 // whose Verilog is not within what synergy-cc emits (EmittedVerilogCheck.h),
-// or a --dir grant that cannot be opened.
+// a --dir grant that cannot be opened, or a design whose state is larger
+// than --max-memory (nothing is built or run); 134, as for a trapped
+// granule, when --time-limit ran out first.
+//
+// --time-limit is wall-clock time from the first tick (after the engine is
+// built): the host checks it between ticks, and the engine's open-loop runs
+// are cut into short batches so that a design that never stops does not keep
+// the host away from the clock. A single tick that runs on past the limit
+// (a long loop in one evaluation) is ended by a watchdog one second later.
+// --max-memory bounds the design's state, the sum over its variables of
+// ceil(width / 8) bytes times the depth (1 for a scalar): the Verilator model
+// holds each variable about once, and the host's copies of it (state files,
+// $monitor values) are proportional to it.
 //
 // $save (and --save-at-tick) write the state at the end of the tick; under
 // $yield they wait for the end of the first tick in which $yield fired.
@@ -28,6 +40,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -59,6 +72,10 @@ struct EngineRunOptions {
   std::string restartPath;
   // Let the engine run ticks on its own between host interventions.
   bool openLoop = true;
+  // --max-memory BYTES: the largest design state this run accepts.
+  std::optional<uint64_t> maxStateBytes;
+  // --time-limit SECONDS: wall-clock budget of the run.
+  std::optional<std::chrono::nanoseconds> timeLimit;
 };
 
 int runEngineFile(const EngineRunOptions& options);
@@ -68,7 +85,8 @@ bool isEngineFile(const std::string& path);
 
 // synergy-run's engine mode: parses
 //   [--dir HOST[:GUEST][:ro]]... [--max-ticks N] [--save-at-tick N FILE]
-//   [--restart FILE] [--no-open-loop] design.eng [+plusarg]...
+//   [--restart FILE] [--no-open-loop] [--max-memory BYTES]
+//   [--time-limit SECONDS] design.eng [+plusarg]...
 // (args excludes argv[0]) and runs the engine. A bad option prints
 // "synergy-run: error: ..." and returns 2 without running anything.
 int runEngineCommandLine(const std::vector<std::string>& args);

@@ -11,6 +11,7 @@
 #include <cstring>
 
 #include "granule/GuestExecution.h"
+#include "granule/TimeLimit.h"
 #include "granule/WasmRuntime.h"
 
 namespace synergy::granule {
@@ -113,7 +114,11 @@ void Granule::trap(const std::string& reason) {
 bool Granule::instantiate(std::string& error) {
   if (instantiated_) return true;
   prepareThreadForGuestCode();
+  // The module's start function is guest code too.
+  startTimeLimitClock();
   GuestExecution execution;
+  execution.codeBegin = module_->codeBegin();
+  execution.codeEnd = module_->codeEnd();
   GuestExecution* previous = enterGuestExecution(&execution);
   bool ok = sigsetjmp(execution.jumpBuffer, 1) == GuestExecution::Running;
   if (ok) {
@@ -154,6 +159,8 @@ RunResult Granule::runGuarded(void (*body)(void*), void* context) {
   prepareThreadForGuestCode();
   GuestExecution execution;
   execution.memory = memory_;
+  execution.codeBegin = module_->codeBegin();
+  execution.codeEnd = module_->codeEnd();
   GuestExecution* previous = enterGuestExecution(&execution);
   int outcome = sigsetjmp(execution.jumpBuffer, 1);
   if (outcome == GuestExecution::Running) {

@@ -7,6 +7,13 @@
 // current thread. Each thread keeps its own jump buffer and its own
 // alternate signal stack, so granules on many threads trap independently.
 //
+// A fourth way is the time limit (TimeLimit.h): once it has passed, every
+// thread that ever prepared for guest code is signalled, and the signal
+// unwinds a thread only when it interrupted the module's own code. Host code
+// may hold locks, so a thread interrupted there is left alone and signalled
+// again later. Only the first thread caught traps; its report ends the
+// process.
+//
 //===----------------------------------------------------------------------===//
 #pragma once
 
@@ -28,6 +35,10 @@ struct GuestExecution {
   int exitCode = 0;
   const char* trapReason = nullptr;
   uintptr_t trapPc = 0;  // code address that trapped, for symbolization
+  // The module's machine code: only a thread interrupted in here may be
+  // unwound by the time-limit signal.
+  uintptr_t codeBegin = 0;
+  uintptr_t codeEnd = 0;
   GuestExecution* outer = nullptr;
 };
 
@@ -41,6 +52,17 @@ void leaveGuestExecution(GuestExecution* previous);
 GuestExecution* currentGuestExecution();
 
 [[noreturn]] void unwindGuestTrap(const char* reason, uintptr_t pc);
+
+// The reason a guest unwound by the time limit reports.
+inline constexpr const char* kTimeLimitTrapReason = "time limit exceeded";
+
+// From now on a thread interrupted in guest code by interruptGuestThreads
+// traps with kTimeLimitTrapReason. Installs the signal handler on first use.
+void expireGuestTimeLimit();
+// Signals every thread that prepared for guest code.
+void interruptGuestThreads();
+// Whether a thread has taken the time-limit trap (its report is under way).
+bool timeLimitTrapTaken();
 [[noreturn]] void unwindGuestExit(int code);
 
 }  // namespace synergy::granule

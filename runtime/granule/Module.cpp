@@ -2,6 +2,7 @@
 #include "granule/Module.h"
 
 #include <dlfcn.h>
+#include <link.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -31,6 +32,28 @@ std::string wasmNameOfSymbol(const std::string& symbol) {
   if (symbol.rfind("w2c_", 0) == 0) return symbol.substr(4);
   if (symbol.rfind("Z_guestZ_", 0) == 0) return symbol.substr(9);
   return symbol;
+}
+
+// The executable PT_LOAD segment of the loaded object that contains `code`.
+struct CodeSegmentSearch {
+  uintptr_t code;
+  uintptr_t begin = 0;
+  uintptr_t end = 0;
+};
+
+int findCodeSegment(dl_phdr_info* info, size_t, void* data) {
+  auto* search = static_cast<CodeSegmentSearch*>(data);
+  for (ElfW(Half) i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr)& segment = info->dlpi_phdr[i];
+    if (segment.p_type != PT_LOAD || !(segment.p_flags & PF_X)) continue;
+    uintptr_t begin = info->dlpi_addr + segment.p_vaddr;
+    if (search->code >= begin && search->code < begin + segment.p_memsz) {
+      search->begin = begin;
+      search->end = begin + segment.p_memsz;
+      return 1;
+    }
+  }
+  return 0;
 }
 
 }  // namespace
@@ -101,6 +124,10 @@ bool Module::bind(const std::string& soPath, std::string& error) {
   Dl_info info;
   if (dladdr(reinterpret_cast<void*>(instantiate_), &info) && info.dli_fbase)
     loadBase_ = reinterpret_cast<uintptr_t>(info.dli_fbase);
+  CodeSegmentSearch search{reinterpret_cast<uintptr_t>(instantiate_)};
+  dl_iterate_phdr(findCodeSegment, &search);
+  codeBegin_ = search.begin;
+  codeEnd_ = search.end;
   return true;
 }
 

@@ -48,6 +48,11 @@ class Module {
   const std::vector<GlobalSlot>& globals() const { return globals_; }
   const GlobalSlot* global(std::string_view name) const;
 
+  // The executable segment of the shared object: the module's machine code,
+  // and the only code a time-limit signal may unwind (GuestExecution.h).
+  uintptr_t codeBegin() const { return codeBegin_; }
+  uintptr_t codeEnd() const { return codeEnd_; }
+
   // The wasm function containing native code address `pc`, or "<unknown>".
   std::string functionNameAt(uintptr_t pc) const;
 
@@ -58,6 +63,8 @@ class Module {
   void* handle_ = nullptr;
   std::string soPath_;
   uintptr_t loadBase_ = 0;
+  uintptr_t codeBegin_ = 0;
+  uintptr_t codeEnd_ = 0;
   size_t instanceSize_ = 0;
   void (*instantiate_)(void*, void*) = nullptr;
   void (*free_)(void*) = nullptr;

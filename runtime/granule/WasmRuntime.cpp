@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include <wasm-rt.h>
 
+#include <atomic>
 #include <cstdarg>
 #include <cstdlib>
 #include <cstring>
@@ -36,6 +37,8 @@ std::map<uint8_t*, LinearMemory*> gMemories;
 // Every instance's wasm2c view of each memory (thread granules copy theirs),
 // all kept current when any of them grows the memory.
 std::multimap<uint8_t*, wasm_rt_memory_t*> gMemoryViews;
+
+std::atomic<uint64_t> gMemoryLimitPages{UINT64_MAX};
 
 // wasm2c's funcref and externref tables share one shape: data, max_size, size.
 template <typename Table>
@@ -72,6 +75,10 @@ uintptr_t returnSite(void* returnAddress) { return reinterpret_cast<uintptr_t>(r
 }  // namespace
 
 namespace synergy::granule {
+
+void setMemoryLimit(uint64_t bytes) {
+  gMemoryLimitPages.store(bytes / synergy::snapshot::kWasmPageSize, std::memory_order_relaxed);
+}
 
 // The LinearMemory behind a wasm2c memory, or nullptr.
 LinearMemory* linearMemoryOf(const wasm_rt_memory_t* memory) {
@@ -180,6 +187,15 @@ uint32_t wasm_rt_exception_size(void) { return 0; }
 void* wasm_rt_exception(void) { return nullptr; }
 
 void wasm_rt_allocate_memory(wasm_rt_memory_t* memory, uint32_t initialPages, uint32_t maxPages) {
+  uint64_t limitPages = gMemoryLimitPages.load(std::memory_order_relaxed);
+  if (initialPages > limitPages) {
+    static thread_local std::string reason;
+    reason = "the module's initial memory of " +
+             std::to_string(uint64_t(initialPages) * synergy::snapshot::kWasmPageSize) +
+             " bytes exceeds --max-memory (" +
+             std::to_string(limitPages * synergy::snapshot::kWasmPageSize) + " bytes)";
+    synergy::granule::unwindGuestTrap(reason.c_str(), 0);
+  }
   auto* linear = new LinearMemory;
   std::string error;
   if (!linear->create(initialPages, maxPages, error)) {
@@ -197,6 +213,9 @@ void wasm_rt_allocate_memory(wasm_rt_memory_t* memory, uint32_t initialPages, ui
 uint32_t wasm_rt_grow_memory(wasm_rt_memory_t* memory, uint32_t deltaPages) {
   LinearMemory* linear = synergy::granule::linearMemoryOf(memory);
   if (!linear) return UINT32_MAX;
+  // No overflow: a memory has at most 2^32 pages, and so has a step.
+  if (linear->pages() + deltaPages > gMemoryLimitPages.load(std::memory_order_relaxed))
+    return UINT32_MAX;
   int64_t oldPages = linear->grow(deltaPages);
   if (oldPages < 0) return UINT32_MAX;
   // The caller's view is registered only once instantiation has finished.

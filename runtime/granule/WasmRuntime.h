@@ -3,9 +3,18 @@
 
 #include <wasm-rt.h>
 
+#include <cstdint>
+
 #include "snapshot/LinearMemory.h"
 
 namespace synergy::granule {
+
+// Caps every linear memory of this process at `bytes` (rounded down to whole
+// 64 KiB pages): memory.grow past it returns -1, as when a module's own
+// maximum is reached, and a module that declares more initial memory traps
+// while being instantiated. Each memory counts alone: an MPI rank's, and a
+// --dsm replica's, which mirrors its main copy. Call before instantiation.
+void setMemoryLimit(uint64_t bytes);
 
 // The guard-page memory behind a wasm2c memory, or nullptr if unknown.
 snapshot::LinearMemory* linearMemoryOf(const wasm_rt_memory_t* memory);

@@ -128,6 +128,9 @@ int runJob(const JobOptions& options) {
     granules.push_back(std::make_unique<granule::Granule>(module, options.config));
     World::bind(granules.back().get(), &world, rank);
     if (!redirectStdio(*granules.back(), output, rank, error)) return launchError(error);
+    // A rank refused here (more initial memory than --max-memory) is bad
+    // input for the whole job, reported before any rank runs.
+    if (!granules.back()->instantiate(error)) return launchError(options.program + ": " + error);
   }
   output.start();
 
