@@ -30,7 +30,9 @@ if(DICTIONARY AND EXISTS ${DICTIONARY})
   list(APPEND options -dict=${DICTIONARY})
 endif()
 
-execute_process(COMMAND ${FUZZER} ${options} ${WORK_DIR}/corpus
+# UBSan prints a stack only when asked; the stack is what a report needs.
+execute_process(COMMAND ${CMAKE_COMMAND} -E env UBSAN_OPTIONS=print_stacktrace=1
+                        ${FUZZER} ${options} ${WORK_DIR}/corpus
                 WORKING_DIRECTORY ${WORK_DIR}
                 RESULT_VARIABLE result)
 if(NOT result EQUAL 0)
