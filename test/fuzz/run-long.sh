@@ -15,7 +15,7 @@ source_root="$(cd "$here/../.." && pwd)"
 
 usage() {
   cat <<USAGE
-usage: $0 [--build DIR] [--work DIR] [--workers N] DURATION [TARGET...]
+usage: $0 [--build DIR] [--work DIR] [--workers N] [--no-regressions] DURATION [TARGET...]
 
 Fuzzes each TARGET (default: every fuzz target built in DIR) for DURATION,
 one target after the other, with N parallel libFuzzer jobs.
@@ -26,6 +26,9 @@ one target after the other, with N parallel libFuzzer jobs.
   --work DIR     where corpora, logs and crashing inputs accumulate between
                  runs (default: \${TMPDIR:-/tmp}/synergy-fuzz)
   --workers N    parallel jobs per target (default: number of CPUs)
+  --no-regressions
+                 seed only from test/fuzz/<target>/corpus: a regression input
+                 whose fix is not merged yet stops every job at once
   --help         print this message
 
 Example, every target for two hours on 8 cores:
@@ -41,11 +44,13 @@ USAGE
 build="$source_root/build"
 work="${TMPDIR:-/tmp}/synergy-fuzz"
 workers="$(nproc)"
+seed_dirs=(corpus regressions)
 while [ $# -gt 0 ]; do
   case "$1" in
     --build) build="$2"; shift 2 ;;
     --work) work="$2"; shift 2 ;;
     --workers) workers="$2"; shift 2 ;;
+    --no-regressions) seed_dirs=(corpus); shift ;;
     --help|-h) usage; exit 0 ;;
     -*) echo "run-long.sh: error: unknown option $1" >&2; exit 2 ;;
     *) break ;;
@@ -94,8 +99,12 @@ status=0
 for target in "${targets[@]}"; do
   dir="$work/$target"
   mkdir -p "$dir/corpus" "$dir/artifacts" "$dir/logs"
-  for seeds in "$here/$target/corpus" "$here/$target/regressions"; do
-    [ -d "$seeds" ] && cp -n "$seeds"/* "$dir/corpus/" 2>/dev/null || true
+  for seeds in "${seed_dirs[@]}"; do
+    for input in "$here/$target/$seeds"/*; do
+      if [ -f "$input" ] && [ ! -e "$dir/corpus/${input##*/}" ]; then
+        cp "$input" "$dir/corpus/"
+      fi
+    done
   done
   before=$(find "$dir/corpus" -type f | wc -l)
   known_crashes=$(find "$dir/artifacts" -type f | wc -l)
