@@ -26,6 +26,18 @@
 //
 // `arg` lines follow their `task` line, in argument order. `-` means "none".
 // <base> is a memory's lowest declared index (may be negative; 0 for scalars).
+// Each of `top`, `clock`, `yield` and `verilog` occurs exactly once, after
+// the header; nothing follows `end`.
+//
+// LIMITS (an .eng file is untrusted input; the reader refuses, never trusts):
+//   state ids < 65536 (the __sa_id port), dense from 0; task ids 1..65535
+//   (the __task port), dense; width, resultWidth, arg width <= 65536 bits;
+//   depth <= 2^32 (the __sa_index port); all states together <= 2^30 bits
+//   in <= 2^24 elements (a scalar is one; the runtime saves element-wise);
+//   <nargs> <= 65535; byteCount <= 256 MiB. Every state id a record names
+//   (clock, resultId, an arg's stateId and indexStateId) exists; a value
+//   argument names a state and an element inside it (or `-`), the other
+//   argument kinds name none. Numbers are plain decimal without overflow.
 //
 // VERSIONS: 1 had no <base>. 2 added it, so a reader of either version never
 // misreads the other's `state` lines; the reader accepts only the current one.
@@ -125,6 +137,26 @@ inline constexpr int kEngineFormatVersion = 3;
 inline constexpr uint32_t kNoState = 0xffffffffu;
 inline constexpr uint64_t kNoElement = ~uint64_t(0);
 inline constexpr const char* kEngineModuleName = "synergy_engine";
+inline constexpr uint32_t kMaxEngineStates = 1u << 16;
+inline constexpr uint32_t kMaxEngineTasks = (1u << 16) - 1;
+inline constexpr uint32_t kMaxStateWidth = 1u << 16;
+inline constexpr uint64_t kMaxMemoryDepth = uint64_t(1) << 32;
+inline constexpr uint64_t kMaxEngineStateBits = uint64_t(1) << 30;
+inline constexpr uint64_t kMaxEngineStateElements = uint64_t(1) << 24;
+inline constexpr uint64_t kMaxTaskArgs = (1u << 16) - 1;
+inline constexpr uint64_t kMaxVerilogBytes = uint64_t(256) << 20;
+// The emitted module's first lines, exactly: the port list above. EmitVerilog
+// writes it and the runtime's check of an engine's Verilog demands it.
+inline constexpr const char* kEngineModuleHeader =
+    "module synergy_engine (\n"
+    "  input wire __clk,\n  input wire __cont,\n  input wire __update,\n"
+    "  output wire [15:0] __task,\n  output wire __done,\n"
+    "  output wire __there_are_updates,\n"
+    "  input wire __open_loop,\n  input wire [31:0] __open_loop_n,\n"
+    "  output wire __open_loop_active,\n  output wire [31:0] __ticks_left,\n"
+    "  input wire [15:0] __sa_id,\n  input wire [31:0] __sa_index,\n"
+    "  input wire [15:0] __sa_word,\n  input wire __sa_we,\n"
+    "  input wire [63:0] __sa_wdata,\n  output reg [63:0] __sa_rdata\n);\n";
 
 enum class StateKind {
   Reg,       // a user variable (reg, integer, memory)
@@ -196,11 +228,14 @@ struct EngineManifest {
 };
 
 void writeEngineManifest(const EngineManifest& manifest, std::ostream& out);
-// Returns nullopt and sets `error` on malformed or version-mismatched input.
+// Returns nullopt and sets `error` ("LINE: message") on malformed or
+// version-mismatched input. Never throws, and allocates no more than the
+// input's own size plus the bounded tables above, whatever `in` holds.
 std::optional<EngineManifest> readEngineManifest(std::istream& in, std::string& error);
 
 // Writes through a temporary file and a rename, so no partial file is left.
 bool writeEngineFile(const EngineManifest& manifest, const std::string& path, std::string& error);
+// `error` is "PATH:LINE: message", or a message naming the path.
 std::optional<EngineManifest> readEngineFile(const std::string& path, std::string& error);
 
 }  // namespace synergy::hwlower

@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "frontends/verilog/IvlReader.h"
+#include "hwlower/VerilogKeywords.h"
 
 #include <cstring>
 #include <functional>
@@ -22,25 +23,6 @@
 namespace synergy::verilog {
 
 using namespace hwlower;
-
-static const std::set<std::string>& reservedWords() {
-  static const std::set<std::string> words = {
-      "bit", "byte", "logic", "int", "shortint", "longint", "string", "do", "break",
-      "continue", "return", "final", "new", "this", "class", "interface", "package",
-      "program", "bind", "chandle", "const", "context", "cover", "dist", "enum", "export",
-      "extends", "extern", "foreach", "iff", "import", "inside", "local", "modport", "null",
-      "packed", "priority", "pure", "rand", "randc", "ref", "sequence", "solve", "static",
-      "struct", "super", "throughout", "timeprecision", "timeunit", "type", "typedef",
-      "union", "unique", "var", "virtual", "void", "with", "within", "property", "assert",
-      "assume", "alias", "before", "covergroup", "coverpoint", "cross", "expect", "matches",
-      "tagged", "wildcard", "randcase", "clocking", "shortreal", "restrict", "checker",
-      "global", "implies", "let", "strong", "weak", "soft", "until", "unique0", "untyped",
-      "nettype", "interconnect", "implements", "always_comb", "always_ff", "always_latch",
-      "endclass", "endinterface", "endpackage", "endprogram", "endsequence", "endproperty",
-      "endclocking", "endchecker", "endgroup", "first_match", "intersect", "join_any",
-      "join_none", "eventually", "nexttime", "accept_on", "reject_on"};
-  return words;
-}
 
 std::string IvlReader::mangle(const std::string& hierName) const {
   std::string name = hierName;
@@ -57,7 +39,7 @@ std::string IvlReader::mangle(const std::string& hierName) const {
       out += '_';
   }
   if (out.empty() || std::isdigit((unsigned char)out[0])) out = "_" + out;
-  if (reservedWords().count(out)) out += "_";
+  if (isVerilogKeyword(out)) out += "_";
   return out;
 }
 

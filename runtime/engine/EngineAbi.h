@@ -14,7 +14,12 @@
 
 #include <stdint.h>
 
-#define SYNERGY_ENGINE_ABI_VERSION 2
+#define SYNERGY_ENGINE_ABI_VERSION 3
+
+// Returned by evaluate and open_loop when the edge budget ran out before the
+// engine settled: a design (or a mutated engine) that never reaches __done.
+// __task is 16 bits wide, so no task id collides with it.
+#define SYNERGY_ENGINE_UNSETTLED 0xffffffffu
 
 #ifdef __cplusplus
 extern "C" {
@@ -34,8 +39,9 @@ typedef uint64_t (*SynergyEngineGetStateFn)(SynergyEngine*, uint32_t id, uint32_
 typedef void (*SynergyEngineSetStateFn)(SynergyEngine*, uint32_t id, uint32_t index, uint32_t word,
                                         uint64_t data);
 // evaluate: clock the engine until it is quiescent (__done, returns 0) or a
-// task traps (returns its id, the value of __task).
-typedef uint32_t (*SynergyEngineEvaluateFn)(SynergyEngine*);
+// task traps (returns its id, the value of __task), at most *edgeBudget
+// edges: each edge decrements it, and at 0 it returns SYNERGY_ENGINE_UNSETTLED.
+typedef uint32_t (*SynergyEngineEvaluateFn)(SynergyEngine*, uint64_t* edgeBudget);
 // After a trapped task was serviced: one __cont cycle.
 typedef void (*SynergyEngineResumeFn)(SynergyEngine*);
 // update: one __update cycle latching pending non-blocking assignments.
@@ -48,8 +54,11 @@ typedef uint32_t (*SynergyEngineThereAreUpdatesFn)(SynergyEngine*);
 // On an engine stopped at a serviced task, the first cycle also resumes it,
 // so the trapped tick finishes inside the run and is not counted in
 // *ticksRun: a trap then costs one call instead of a resume and an
-// evaluate/update loop on the host.
-typedef uint32_t (*SynergyEngineOpenLoopFn)(SynergyEngine*, uint32_t ticks, uint32_t* ticksRun);
+// evaluate/update loop on the host. A tick (from one change of __ticks_left
+// to the next) that takes more than edgesPerTick edges ends the run with
+// SYNERGY_ENGINE_UNSETTLED.
+typedef uint32_t (*SynergyEngineOpenLoopFn)(SynergyEngine*, uint32_t ticks, uint64_t edgesPerTick,
+                                            uint32_t* ticksRun);
 
 #ifdef __cplusplus
 }

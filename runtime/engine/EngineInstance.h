@@ -36,11 +36,13 @@ class EngineInstance {
   }
 
   // Returns the trapped task id, or 0 once the engine is quiescent.
-  uint32_t evaluate() { return evaluate_(engine_); }
+  uint32_t evaluate(uint64_t& edgeBudget) { return evaluate_(engine_, &edgeBudget); }
   void resume() { resume_(engine_); }
   void update() { update_(engine_); }
   bool thereAreUpdates() { return thereAreUpdates_(engine_) != 0; }
-  uint32_t openLoop(uint32_t ticks, uint32_t& ticksRun) { return openLoop_(engine_, ticks, &ticksRun); }
+  uint32_t openLoop(uint32_t ticks, uint64_t edgesPerTick, uint32_t& ticksRun) {
+    return openLoop_(engine_, ticks, edgesPerTick, &ticksRun);
+  }
 
  private:
   EngineInstance() = default;

@@ -17,6 +17,8 @@
 #include <cstdlib>
 #include <memory>
 
+#include "engine/EmittedVerilogCheck.h"
+#include "engine/EngineAbi.h"
 #include "engine/EngineBuilder.h"
 #include "engine/EngineInstance.h"
 #include "engine/StateFile.h"
@@ -35,6 +37,14 @@ namespace {
 // Longest open-loop run between checks of the host side.
 constexpr uint32_t kOpenLoopBatch = 1u << 16;
 
+// Spends one edge of a tick's budget; false once it is exhausted.
+bool spendEdge(uint64_t& budget) {
+  if (budget == 0)
+    return false;
+  --budget;
+  return true;
+}
+
 class TickDriver {
  public:
   TickDriver(const EngineRunOptions& options, const hwlower::EngineManifest& manifest, EngineInstance& engine)
@@ -46,7 +56,8 @@ class TickDriver {
   uint64_t tasksServiced() const { return tasksServiced_; }
 
  private:
-  bool settle();
+  bool settle(uint64_t tick);
+  bool unsettled(uint64_t tick);
   bool runTick(uint64_t tick);
   bool runOpenLoop(uint64_t& nextTick, uint64_t limit);
   std::vector<SavedVariable> savableShape() const;
@@ -90,18 +101,34 @@ bool TickDriver::romFilesUnchanged() {
   return true;
 }
 
+bool TickDriver::unsettled(uint64_t tick) {
+  error_ = options_.enginePath + ": error: engine did not settle within " + std::to_string(kMaxEdgesPerTick) +
+           " cycles in tick " + std::to_string(tick);
+  return false;
+}
+
 // Evaluate to quiescence, servicing tasks, then latch updates, until neither
-// tasks nor updates remain.
-bool TickDriver::settle() {
+// tasks nor updates remain. Every edge, a resume's and an update's too, is
+// spent from one budget per tick, so an engine that never settles (it spins,
+// traps forever or keeps updating) ends the run instead of hanging it.
+bool TickDriver::settle(uint64_t tick) {
+  uint64_t budget = kMaxEdgesPerTick;
   for (;;) {
-    if (uint32_t task = engine_.evaluate()) {
+    uint32_t task = engine_.evaluate(budget);
+    if (task == SYNERGY_ENGINE_UNSETTLED)
+      return unsettled(tick);
+    if (task) {
       ++tasksServiced_;
       if (!servicer_.service(task, error_))
         return false;
+      if (!spendEdge(budget))
+        return unsettled(tick);
       engine_.resume();
       continue;
     }
     if (engine_.thereAreUpdates()) {
+      if (!spendEdge(budget))
+        return unsettled(tick);
       engine_.update();
       continue;
     }
@@ -116,7 +143,7 @@ bool TickDriver::runTick(uint64_t tick) {
     BitValue level = engine_.getState(clock.id, 0, clock.width, false);
     engine_.setState(clock.id, 0, BitValue::fromUint64(level.isZero() ? 1 : 0, clock.width));
   }
-  if (!settle())
+  if (!settle(tick))
     return false;
   servicer_.endOfTick();
   return true;
@@ -132,28 +159,35 @@ bool TickDriver::runOpenLoop(uint64_t& nextTick, uint64_t limit) {
     return static_cast<uint32_t>(std::min<uint64_t>(limit - from, kOpenLoopBatch));
   };
   uint32_t ticksRun = 0;
-  uint32_t task = engine_.openLoop(batch(nextTick), ticksRun);
+  uint32_t task = engine_.openLoop(batch(nextTick), kMaxEdgesPerTick, ticksRun);
   if (task == 0) {
     nextTick += ticksRun;
     return true;
   }
   // The tick the trap is in: the last one the run started.
   uint64_t current = nextTick + std::max<uint32_t>(ticksRun, 1) - 1;
+  // Each trap costs an edge of the tick it stops: a tick trapping forever
+  // is as unsettled as one spinning inside the engine.
+  uint64_t budget = kMaxEdgesPerTick;
   do {
+    if (task == SYNERGY_ENGINE_UNSETTLED || !spendEdge(budget))
+      return unsettled(current);
     servicer_.setTime(current * manifest_.halfPeriod);
     ++tasksServiced_;
     if (!servicer_.service(task, error_))
       return false;
     if (!servicer_.endOfTickIsIdle()) {
       engine_.resume();
-      if (!settle())
+      if (!settle(current))
         return false;
       servicer_.endOfTick();
       nextTick = current + 1;
       return true;
     }
     // The resumed run finishes tick `current` and starts ticksRun more.
-    task = engine_.openLoop(batch(current + 1), ticksRun);
+    task = engine_.openLoop(batch(current + 1), kMaxEdgesPerTick, ticksRun);
+    if (ticksRun > 0)
+      budget = kMaxEdgesPerTick;
     current += ticksRun;
   } while (task != 0);
   nextTick = current + 1;
@@ -308,8 +342,15 @@ int runEngineFile(const EngineRunOptions& options) {
   std::string error;
   auto manifest = hwlower::readEngineFile(options.enginePath, error);
   if (!manifest) {
-    std::fprintf(stderr, "%s: error: %s\n", options.enginePath.c_str(), error.c_str());
-    return 1;
+    std::fprintf(stderr, "synergy-run: error: %s\n", error.c_str());
+    return 2;
+  }
+  // Verilator turns parts of its input into host code: only Verilog our own
+  // emitter could have written may reach it.
+  if (auto refused = checkEmittedVerilog(manifest->verilog)) {
+    std::fprintf(stderr, "synergy-run: error: %s: refusing its Verilog: %s\n", options.enginePath.c_str(),
+                 refused->c_str());
+    return 2;
   }
   auto sharedObject = buildEngineSharedObject(manifest->verilog, error);
   if (!sharedObject) {

@@ -9,7 +9,11 @@
 //
 // Exit status: 0 after $finish or $stop (like `vvp -n`), after a save made
 // by --save-at-tick, or when a design without a clock has run its initial
-// blocks; 1 on any error; 2 when --max-ticks ran out first.
+// blocks; 1 on any error while running, including a tick that does not
+// settle within kMaxEdgesPerTick cycles ("engine did not settle within N
+// cycles in tick T"); 2 when --max-ticks ran out first, and for bad input
+// refused before anything runs: a bad option, a malformed .eng file, or one
+// whose Verilog is not within what synergy-cc emits (EmittedVerilogCheck.h).
 //
 // $save (and --save-at-tick) write the state at the end of the tick; under
 // $yield they wait for the end of the first tick in which $yield fired.
@@ -26,6 +30,12 @@
 #include "engine/FileTable.h"
 
 namespace synergy::engine {
+
+// Edges one tick may take: the edges of every evaluate, resume and update
+// between two clock toggles. A design needs one per state-machine pass,
+// backward branch and trap, so this is generous: it only stops an engine
+// that spins (it never reaches __done) or traps without end.
+inline constexpr uint64_t kMaxEdgesPerTick = uint64_t(1) << 24;
 
 struct EngineRunOptions {
   std::string enginePath;

@@ -37,6 +37,23 @@ static uint64_t extendedWord(uint64_t word, uint32_t width, bool isSigned) {
   return word;
 }
 
+// Arguments the services below read by position without checking the
+// count; every other argument is optional or read through argDescriptor.
+size_t TaskServicer::minimumArgs(SystemTask kind) {
+  switch (kind) {
+  case SystemTask::Fopen:
+  case SystemTask::Ungetc:
+  case SystemTask::Fgets:
+  case SystemTask::TestPlusargs:
+  case SystemTask::ValuePlusargs:
+    return 1;
+  case SystemTask::Fseek:
+    return 3;
+  default:
+    return 0;
+  }
+}
+
 uint64_t TaskServicer::argElement(const TaskArg& arg) {
   if (arg.element != kNoElement)
     return arg.element;
@@ -265,6 +282,8 @@ void TaskServicer::serviceScanf(const Task& task, bool fromFile) {
   int result = scanFormatted(source, argText(task.args[1]), items);
   for (size_t i = 0; i < items.size() && 2 + i < task.args.size(); ++i) {
     const TaskArg& target = task.args[2 + i];
+    if (target.kind != TaskArgKind::Value)
+      continue;
     const auto& state = manifest_.states[target.stateId];
     writeArg(target, scannedValue(items[i], state.width, target.isReal));
   }
@@ -344,7 +363,7 @@ void TaskServicer::servicePlusargs(const Task& task, bool withValue) {
                         [&](int) { --position; }};
       std::vector<ScannedItem> items;
       scanFormatted(source, pattern.substr(prefix.size()), items);
-      if (!items.empty()) {
+      if (!items.empty() && task.args[1].kind == TaskArgKind::Value) {
         const auto& target = task.args[1];
         writeArg(target, scannedValue(items[0], manifest_.states[target.stateId].width, target.isReal));
       }
@@ -363,6 +382,13 @@ bool TaskServicer::service(uint32_t taskId, std::string& error) {
   }
   const Task& task = *found;
   const TaskAction action = actions_[taskId - 1];
+  // The manifest is untrusted: a task must carry every argument its service
+  // reads by position (readEngineManifest already checked their state ids).
+  if (size_t needed = minimumArgs(action.kind); task.args.size() < needed) {
+    error = "task " + std::to_string(taskId) + " (" + task.name + ") has " + std::to_string(task.args.size()) +
+            " arguments, but needs at least " + std::to_string(needed);
+    return false;
+  }
   switch (action.kind) {
   case SystemTask::Display:
     files_.write(1, formatTask(task, 0, action.radix) + "\n");
@@ -418,7 +444,7 @@ bool TaskServicer::service(uint32_t taskId, std::string& error) {
   case SystemTask::Fgets: {
     std::FILE* in = files_.stream(argDescriptor(task, 1));
     const auto& target = task.args[0];
-    uint32_t capacity = manifest_.states[target.stateId].width / 8;
+    uint32_t capacity = target.kind == TaskArgKind::Value ? manifest_.states[target.stateId].width / 8 : 0;
     std::string line;
     while (in && line.size() < capacity) {
       int c = std::fgetc(in);

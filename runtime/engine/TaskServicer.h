@@ -90,6 +90,7 @@ class TaskServicer {
     DisplayRadix radix;  // the display family's default radix
   };
   static TaskAction classifyTask(const std::string& name);
+  static size_t minimumArgs(SystemTask kind);
 
   BitValue readArg(const hwlower::TaskArg& arg);
   void writeArg(const hwlower::TaskArg& arg, const BitValue& value);

@@ -91,10 +91,14 @@ void synergy_engine_set_state(SynergyEngine* engine, uint32_t id, uint32_t index
   edgeWith(engine, top.PORT(sa_we));
 }
 
-uint32_t synergy_engine_evaluate(SynergyEngine* engine) {
+uint32_t synergy_engine_evaluate(SynergyEngine* engine, uint64_t* edgeBudget) {
   Vsynergy_engine& top = engine->model;
-  while (top.PORT(task) == 0 && !top.PORT(done))
+  while (top.PORT(task) == 0 && !top.PORT(done)) {
+    if (*edgeBudget == 0)
+      return SYNERGY_ENGINE_UNSETTLED;
+    --*edgeBudget;
     edge(engine);
+  }
   return top.PORT(task);
 }
 
@@ -106,14 +110,26 @@ uint32_t synergy_engine_there_are_updates(SynergyEngine* engine) {
   return engine->model.PORT(there_are_updates);
 }
 
-uint32_t synergy_engine_open_loop(SynergyEngine* engine, uint32_t ticks, uint32_t* ticksRun) {
+uint32_t synergy_engine_open_loop(SynergyEngine* engine, uint32_t ticks, uint64_t edgesPerTick,
+                                  uint32_t* ticksRun) {
   Vsynergy_engine& top = engine->model;
   top.PORT(open_loop_n) = ticks;
   top.PORT(cont) = top.PORT(task) != 0;
   edgeWith(engine, top.PORT(open_loop));
   top.PORT(cont) = 0;
-  while (top.PORT(open_loop_active) && top.PORT(task) == 0)
+  uint32_t ticksLeft = top.PORT(ticks_left);
+  uint64_t edgesThisTick = 1;
+  while (top.PORT(open_loop_active) && top.PORT(task) == 0) {
+    if (top.PORT(ticks_left) != ticksLeft) {
+      ticksLeft = top.PORT(ticks_left);
+      edgesThisTick = 0;
+    }
+    if (edgesThisTick++ >= edgesPerTick) {
+      *ticksRun = ticks - top.PORT(ticks_left);
+      return SYNERGY_ENGINE_UNSETTLED;
+    }
     edge(engine);
+  }
   *ticksRun = ticks - top.PORT(ticks_left);
   return top.PORT(task);
 }
