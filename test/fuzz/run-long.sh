@@ -21,7 +21,7 @@ Fuzzes each TARGET (default: every fuzz target built in DIR) for DURATION,
 one target after the other, with N parallel libFuzzer jobs.
 
   DURATION       seconds, or a number with s, m or h (for example 8h)
-  TARGET         engine-manifest, saved-state, wasm-module, ...
+  TARGET         engine-manifest, emitted-verilog, saved-state, wasm-module
   --build DIR    the Synergy build tree (default: $source_root/build)
   --work DIR     where corpora, logs and crashing inputs accumulate between
                  runs (default: \${TMPDIR:-/tmp}/synergy-fuzz)
