@@ -100,7 +100,8 @@ class Emitter {
       if (v.inFunction) continue;
       std::string sgn = v.isSigned ? "signed " : "";
       if (v.kind == VarKind::Wire) {
-        line(2, "wire " + sgn + range(v.width) + v.ident + ";");
+        std::string dims = v.depth > 0 ? " [0:" + std::to_string(v.depth - 1) + "]" : "";
+        line(2, "wire " + sgn + range(v.width) + v.ident + dims + ";");
       } else if (v.kind == VarKind::CombReg) {
         line(2, "reg " + sgn + range(v.width) + v.ident + ";");
       } else if (v.depth > 0) {

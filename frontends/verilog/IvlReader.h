@@ -62,6 +62,7 @@ class IvlReader {
   void emitLpm(ivl_lpm_t lpm);
   void emitLogic(ivl_net_logic_t log);
   void aliasNets();
+  void aliasNetArrayWords(int var, ivl_signal_t sig);
 
   ivl_design_t des_;
   hwlower::Design& out_;
