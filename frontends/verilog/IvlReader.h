@@ -46,7 +46,9 @@ class IvlReader {
   std::string exprText(ivl_expr_t e);
   std::string resized(const std::string& text, unsigned from, unsigned to, bool isSigned);
   hwlower::Expr hoistSystemFunction(ivl_expr_t e);
-  hwlower::LValue readLValue(ivl_lval_t lv);
+  void readLValue(ivl_lval_t lv, std::vector<hwlower::LValue>& parts);
+  hwlower::LValue discardTarget(unsigned width);
+  hwlower::StmtPtr guardRunTimePartSelect(hwlower::StmtPtr assign);
   hwlower::Stmt readTaskCall(ivl_statement_t st, const std::string& name,
                              std::vector<ivl_expr_t> args);
   std::string functionText(ivl_scope_t scope);
@@ -70,6 +72,7 @@ class IvlReader {
   ivl_scope_t topScope_ = nullptr;
   std::map<ivl_signal_t, int> sigVar_;
   std::map<ivl_nexus_t, int> nexusVar_;
+  std::map<unsigned, int> discardVars_;  // write-only registers by width
   std::set<ivl_scope_t> functionsRead_;
   std::set<std::string> resizeHelpers_;
   std::vector<hwlower::StmtPtr> hoisted_;  // system function calls awaiting their statement
