@@ -197,6 +197,33 @@ void IvlReader::readProcesses() {
       this);
 }
 
+static ivl_scope_t enclosingModule(ivl_scope_t scope) {
+  while (scope && ivl_scope_type(scope) != IVL_SCT_MODULE && ivl_scope_parent(scope))
+    scope = ivl_scope_parent(scope);
+  return scope;
+}
+
+// A negedge normally waits on its nexus's canonical variable. When that is
+// a register of another module, the process names a net (a port) that the
+// register drives, and under vvp that net goes x->0 at time 0 after the
+// process started waiting: the guard is then the net itself, so
+// replaceGuardsWithNativeClock can give it that first edge. (Icarus shares
+// one event among the processes that wait on one nexus, so the module is
+// the waiting process's, not the event's.)
+int IvlReader::negedgeVar(ivl_nexus_t nex) {
+  int canon = nexusVar(nex, 0);
+  if (out_.vars[canon].kind != VarKind::Reg || !currentScope_) return canon;
+  ivl_scope_t module = enclosingModule(currentScope_);
+  for (unsigned i = 0; i < ivl_nexus_ptrs(nex); ++i) {
+    ivl_signal_t sig = ivl_nexus_ptr_sig(ivl_nexus_ptr(nex, i));
+    if (!sig || enclosingModule(ivl_signal_scope(sig)) != module || ivl_signal_dimensions(sig) > 0) continue;
+    if (ivl_signal_type(sig) == IVL_SIT_REG) return canon;
+    int v = varOf(sig);
+    if (out_.vars[v].kind == VarKind::Wire && !out_.vars[v].inFunction) return v;
+  }
+  return canon;
+}
+
 std::vector<EventTerm> IvlReader::readEventTerms(ivl_statement_t wait) {
   std::vector<EventTerm> terms;
   for (unsigned i = 0; i < ivl_stmt_nevent(wait); ++i) {
@@ -204,7 +231,7 @@ std::vector<EventTerm> IvlReader::readEventTerms(ivl_statement_t wait) {
     for (unsigned k = 0; k < ivl_event_npos(ev); ++k)
       terms.push_back({EdgeKind::Pos, nexusVar(ivl_event_pos(ev, k), 0)});
     for (unsigned k = 0; k < ivl_event_nneg(ev); ++k)
-      terms.push_back({EdgeKind::Neg, nexusVar(ivl_event_neg(ev, k), 0)});
+      terms.push_back({EdgeKind::Neg, negedgeVar(ivl_event_neg(ev, k))});
     for (unsigned k = 0; k < ivl_event_nany(ev); ++k)
       terms.push_back({EdgeKind::Any, nexusVar(ivl_event_any(ev, k), 0)});
   }
