@@ -815,6 +815,19 @@ Expr IvlReader::hoistSystemFunction(ivl_expr_t e) {
 // Expressions
 //===----------------------------------------------------------------------===//
 
+// A memory word read at an address computed at run time reads 0 outside the
+// memory, where Verilator would wrap the address (or clamp it) for some
+// memory sizes. An out-of-range constant address reaches us as x and is read
+// as address 0 of nothing: also 0.
+std::string IvlReader::memoryWordText(const Var& memory, ivl_expr_t index) {
+  std::string zero = std::to_string(memory.width) + "'d0";
+  if (hasUnknownBits(index)) return zero;
+  std::string word = memory.ident + "[" + exprText(index) + "]";
+  if (constantValue(index)) return word;
+  return "((" + std::string("$unsigned(") + exprText(index) + ") < 64'd" + std::to_string(memory.depth) +
+         ") ? " + word + " : " + zero + ")";
+}
+
 static std::string wrapSelfDetermined(const std::string& inner, bool isSigned) {
   return isSigned ? "$signed({" + inner + "})" : "{" + inner + "}";
 }
@@ -906,7 +919,7 @@ std::string IvlReader::exprText(ivl_expr_t e) {
       ivl_signal_t sig = ivl_expr_signal(e);
       const Var& v = out_.vars[varOf(sig)];
       std::string text = v.ident;
-      if (ivl_expr_t idx = ivl_expr_oper1(e)) text += "[" + exprText(idx) + "]";
+      if (ivl_expr_t idx = ivl_expr_oper1(e)) text = memoryWordText(v, idx);
       if (sgn && !v.isSigned) return "$signed(" + text + ")";
       if (!sgn && v.isSigned) return "$unsigned(" + text + ")";
       return text;
@@ -929,8 +942,19 @@ std::string IvlReader::exprText(ivl_expr_t e) {
                                                      out_.vars[varOf(ivl_expr_signal(src))].isSigned) {
         const Var& v = out_.vars[varOf(ivl_expr_signal(src))];
         std::string word = v.ident;
-        if (ivl_expr_t idx = ivl_expr_oper1(src)) word += "[" + exprText(idx) + "]";
-        sel = word + "[" + baseText + " +: " + std::to_string(w) + "]";
+        if (ivl_expr_t idx = ivl_expr_oper1(src)) word = memoryWordText(v, idx);
+        if (constantValue(base)) {
+          sel = word + "[" + baseText + " +: " + std::to_string(w) + "]";
+        } else {
+          // At a run-time offset, bits outside the word read as 0 (Verilator
+          // would wrap or clamp the offset): a shift, never a select.
+          std::string wide = "{{" + std::to_string(w) + "{1'b0}}, " + word + "}";
+          std::string shifted = "{" + wide + " >> " + baseText + "}";
+          if (ivl_expr_signed(base))
+            shifted = "{(" + baseText + " < 0) ? (" + wide + " << $unsigned(-" + baseText + ")) : " +
+                      shifted + "}";
+          sel = resized(shifted, sw + w, w, false);
+        }
       } else {
         sel = resized("{" + exprText(src) + " >> " + baseText + "}", sw, w, false);
       }

@@ -45,6 +45,7 @@ class IvlReader {
   hwlower::StmtPtr wrapHoisted(hwlower::StmtPtr st);
   hwlower::Expr readExpr(ivl_expr_t e);
   std::string exprText(ivl_expr_t e);
+  std::string memoryWordText(const hwlower::Var& memory, ivl_expr_t index);
   std::string resized(const std::string& text, unsigned from, unsigned to, bool isSigned);
   hwlower::Expr hoistSystemFunction(ivl_expr_t e);
   void readLValue(ivl_lval_t lv, std::vector<hwlower::LValue>& parts);
