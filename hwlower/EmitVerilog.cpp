@@ -23,7 +23,9 @@
 // `initial` block holds the contents of the ROMs and the statements
 // hoistPowerOnPrefixes moved to power-on.
 //
-// Runs last. Guarantees: Design::verilog holds the module text.
+// Runs last. Guarantees: Design::verilog holds the module text, and
+// Design::verilogLineLocs the source statement of each line a statement
+// printed.
 //
 //===----------------------------------------------------------------------===//
 #include "hwlower/Passes.h"
@@ -66,6 +68,11 @@ class Emitter {
 
  private:
   void line(unsigned indent, const std::string& text) {
+    if (statementLoc_ && statementLoc_->line) {
+      linesCounted_ += unsigned(std::count(out_.begin() + long(charsCounted_), out_.end(), '\n'));
+      charsCounted_ = out_.size();
+      d_.verilogLineLocs.emplace(linesCounted_ + 1, *statementLoc_);
+    }
     out_ += std::string(indent, ' ') + text + "\n";
   }
 
@@ -87,7 +94,8 @@ class Emitter {
       if (v.inFunction) continue;
       std::string sgn = v.isSigned ? "signed " : "";
       if (v.kind == VarKind::Wire) {
-        line(2, "wire " + sgn + range(v.width) + v.ident + ";");
+        std::string dims = v.depth > 0 ? " [0:" + std::to_string(v.depth - 1) + "]" : "";
+        line(2, "wire " + sgn + range(v.width) + v.ident + dims + ";");
       } else if (v.kind == VarKind::CombReg) {
         line(2, "reg " + sgn + range(v.width) + v.ident + ";");
       } else if (v.depth > 0) {
@@ -376,7 +384,16 @@ class Emitter {
     return s;
   }
 
+  // Every line a statement prints is mapped to its source, so a Verilator
+  // error on the emitted module names the statement it came from.
   void printStmt(const Stmt& st, unsigned indent) {
+    const SourceLoc* outer = statementLoc_;
+    if (st.loc.line) statementLoc_ = &st.loc;
+    printStmtLines(st, indent);
+    statementLoc_ = outer;
+  }
+
+  void printStmtLines(const Stmt& st, unsigned indent) {
     switch (st.kind) {
       case StmtKind::Nop:
         return;
@@ -443,6 +460,9 @@ class Emitter {
   std::map<int, std::string> portOf_;  // memory -> its shared write port's prefix
   std::map<const Stmt*, const MemoryWritePort*> portAt_;  // blocking writes moved to a port
   std::string out_;
+  const SourceLoc* statementLoc_ = nullptr;
+  size_t charsCounted_ = 0;    // of out_, by linesCounted_
+  unsigned linesCounted_ = 0;
   std::string pending_;
   unsigned stateBits_ = 1;
 };

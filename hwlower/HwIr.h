@@ -274,6 +274,7 @@ struct Design {
   std::vector<int> stateIdToVar;        // state-access id -> var index
   int finishingVar = -1;                // set by a $finish/$stop trap
   std::string verilog;
+  std::map<unsigned, SourceLoc> verilogLineLocs;  // line of `verilog` -> its source statement
 
   int addVar(Var v) {
     vars.push_back(std::move(v));

@@ -19,6 +19,14 @@
 // between ticks) fires in the next pass, where vvp would wait for the next
 // change.
 //
+// A net that the clock reaches through ports or continuous assigns is x
+// under vvp until time 0's events propagate the clock's power-on value to
+// it, after the processes have started waiting: vvp therefore sees an x->0
+// negedge (or x->1 posedge) on it at time 0, while the clock register
+// itself, initialised before any process waits, shows no edge. The first
+// pass reproduces that: `__x_edges_pending` (set at power-on, cleared by the
+// first pass) makes every edge and change of such a net fire once.
+//
 // Runs after mergeProcessesIntoCore.
 // Guarantees: each conjunct body is `if (__fire_k) <original body>`;
 // Design::passStart, Design::clockHistoryUpdate and Design::guardChanged
@@ -66,6 +74,15 @@ void replaceGuardsWithNativeClock(Design& design) {
     for (const std::vector<EventTerm>& wait : c.waits) addTerms(wait);
   }
 
+  std::set<int> fromPowerOnX;
+  if (design.clockVar >= 0) {
+    std::set<int> clockNets = derivedFrom(design, {design.clockVar});
+    for (int v : order)
+      if (v != design.clockVar && clockNets.count(v) && design.vars[v].kind == VarKind::Wire)
+        fromPowerOnX.insert(v);
+  }
+  const std::string xPending = "__x_edges_pending";
+
   std::map<int, std::string> prevOf;
   std::vector<std::string> changed;
   for (int v : order) {
@@ -87,6 +104,14 @@ void replaceGuardsWithNativeClock(Design& design) {
     init.initValue = 1;
     design.addVar(std::move(init));
     changed.push_back("__init_pending");
+  }
+  if (!fromPowerOnX.empty()) {
+    Var pending;
+    pending.ident = pending.name = xPending;
+    pending.kind = VarKind::Internal;
+    pending.initValue = 1;
+    design.addVar(std::move(pending));
+    changed.push_back(xPending);
   }
   design.guardChanged.clear();
   for (size_t i = 0; i < changed.size(); ++i)
@@ -113,6 +138,11 @@ void replaceGuardsWithNativeClock(Design& design) {
         name = "__any_" + var.ident;
         expr = var.ident + " != " + prev;
         break;
+    }
+    if (fromPowerOnX.count(v)) {
+      // Against x every value is an edge: x->1 rises, x->0 falls.
+      std::string fromX = edge == EdgeKind::Pos ? bit : edge == EdgeKind::Neg ? "~" + bit : "1'b1";
+      expr = "(" + xPending + " ? " + fromX + " : " + expr + ")";
     }
     design.extraDecls.push_back("reg " + name + ";");
     design.passStart.push_back(name + " = " + expr + ";");
@@ -142,6 +172,7 @@ void replaceGuardsWithNativeClock(Design& design) {
     if (v == design.clockVar) design.clockHistoryUpdate = design.passStart.back();
   }
   if (anyInitial) design.passStart.push_back("__init_pending = 1'b0;");
+  if (!fromPowerOnX.empty()) design.passStart.push_back(xPending + " = 1'b0;");
 }
 
 }  // namespace synergy::hwlower

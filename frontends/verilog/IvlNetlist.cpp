@@ -212,13 +212,16 @@ void IvlReader::emitLpm(ivl_lpm_t lpm) {
       assign("{" + std::to_string(ivl_lpm_size(lpm)) + "{" + data(0) + "}}", w);
       return;
     case IVL_LPM_SIGN_EXT: {
+      // A scalar net has no bit range to select from (Verilator rejects
+      // `w[0]` on one): its sign bit is the net itself.
       const Var& in = out_.vars[nexusVar(ivl_lpm_data(lpm, 0), 0)];
-      if (in.width >= w) {
+      if (in.width == w) {
+        assign(in.ident, w);
+      } else if (in.width > w) {
         assign(in.ident + "[" + std::to_string(w - 1) + ":0]", w);
       } else {
-        assign("{{" + std::to_string(w - in.width) + "{" + in.ident + "[" +
-                   std::to_string(in.width - 1) + "]}}, " + in.ident + "}",
-               w);
+        std::string sign = in.width == 1 ? in.ident : in.ident + "[" + std::to_string(in.width - 1) + "]";
+        assign("{{" + std::to_string(w - in.width) + "{" + sign + "}}, " + in.ident + "}", w);
       }
       return;
     }
@@ -244,6 +247,20 @@ void IvlReader::emitLpm(ivl_lpm_t lpm) {
   }
 }
 
+// Each word of a net array is a nexus of its own: a word that something
+// drives (a continuous assign, a port) reads that driver. An undriven word
+// stays unassigned, which the two-state engine reads as 0.
+void IvlReader::aliasNetArrayWords(int v, ivl_signal_t sig) {
+  const Var& var = out_.vars[v];
+  for (unsigned word = 0; word < ivl_signal_array_count(sig) && word < var.depth; ++word) {
+    ivl_nexus_t nex = ivl_signal_nex(sig, word);
+    if (!nex || ivl_nexus_ptrs(nex) < 2) continue;
+    int canon = nexusVar(nex, var.width);
+    out_.netlist.push_back("assign " + var.ident + "[" + std::to_string(word) + "] = " +
+                           out_.vars[canon].ident + ";");
+  }
+}
+
 void IvlReader::aliasNets() {
   // Var order, not pointer order, so the output is reproducible.
   std::vector<std::pair<int, ivl_signal_t>> byVar;
@@ -251,7 +268,11 @@ void IvlReader::aliasNets() {
   std::sort(byVar.begin(), byVar.end());
   for (auto& [v, sig] : byVar) {
     const Var& var = out_.vars[v];
-    if (var.kind != VarKind::Wire || var.inFunction || var.depth > 0) continue;
+    if (var.kind != VarKind::Wire || var.inFunction) continue;
+    if (var.depth > 0) {
+      aliasNetArrayWords(v, sig);
+      continue;
+    }
     ivl_nexus_t nex = ivl_signal_nex(sig, 0);
     if (!nex) continue;
     int canon = nexusVar(nex, var.width);

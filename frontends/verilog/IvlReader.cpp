@@ -17,8 +17,10 @@
 #include "frontends/verilog/IvlReader.h"
 #include "hwlower/VerilogKeywords.h"
 
+#include <algorithm>
 #include <cstring>
 #include <functional>
+#include <optional>
 
 namespace synergy::verilog {
 
@@ -177,6 +179,33 @@ void IvlReader::readProcesses() {
       this);
 }
 
+static ivl_scope_t enclosingModule(ivl_scope_t scope) {
+  while (scope && ivl_scope_type(scope) != IVL_SCT_MODULE && ivl_scope_parent(scope))
+    scope = ivl_scope_parent(scope);
+  return scope;
+}
+
+// A negedge normally waits on its nexus's canonical variable. When that is
+// a register of another module, the process names a net (a port) that the
+// register drives, and under vvp that net goes x->0 at time 0 after the
+// process started waiting: the guard is then the net itself, so
+// replaceGuardsWithNativeClock can give it that first edge. (Icarus shares
+// one event among the processes that wait on one nexus, so the module is
+// the waiting process's, not the event's.)
+int IvlReader::negedgeVar(ivl_nexus_t nex) {
+  int canon = nexusVar(nex, 0);
+  if (out_.vars[canon].kind != VarKind::Reg || !currentScope_) return canon;
+  ivl_scope_t module = enclosingModule(currentScope_);
+  for (unsigned i = 0; i < ivl_nexus_ptrs(nex); ++i) {
+    ivl_signal_t sig = ivl_nexus_ptr_sig(ivl_nexus_ptr(nex, i));
+    if (!sig || enclosingModule(ivl_signal_scope(sig)) != module || ivl_signal_dimensions(sig) > 0) continue;
+    if (ivl_signal_type(sig) == IVL_SIT_REG) return canon;
+    int v = varOf(sig);
+    if (out_.vars[v].kind == VarKind::Wire && !out_.vars[v].inFunction) return v;
+  }
+  return canon;
+}
+
 std::vector<EventTerm> IvlReader::readEventTerms(ivl_statement_t wait) {
   std::vector<EventTerm> terms;
   for (unsigned i = 0; i < ivl_stmt_nevent(wait); ++i) {
@@ -184,7 +213,7 @@ std::vector<EventTerm> IvlReader::readEventTerms(ivl_statement_t wait) {
     for (unsigned k = 0; k < ivl_event_npos(ev); ++k)
       terms.push_back({EdgeKind::Pos, nexusVar(ivl_event_pos(ev, k), 0)});
     for (unsigned k = 0; k < ivl_event_nneg(ev); ++k)
-      terms.push_back({EdgeKind::Neg, nexusVar(ivl_event_neg(ev, k), 0)});
+      terms.push_back({EdgeKind::Neg, negedgeVar(ivl_event_neg(ev, k))});
     for (unsigned k = 0; k < ivl_event_nany(ev); ++k)
       terms.push_back({EdgeKind::Any, nexusVar(ivl_event_any(ev, k), 0)});
   }
@@ -294,14 +323,13 @@ StmtPtr IvlReader::readStmt(ivl_statement_t st) {
                         loc);
       a->rhs = readExpr(ivl_stmt_rval(st));
       // Icarus lists concatenated l-values LSB first.
-      for (unsigned i = 0; i < ivl_stmt_lvals(st); ++i)
-        a->lhs.push_back(readLValue(ivl_stmt_lval(st, i)));
+      for (unsigned i = 0; i < ivl_stmt_lvals(st); ++i) readLValue(ivl_stmt_lval(st, i), a->lhs);
       unsigned lw = ivl_stmt_lwidth(st);
       if (a->rhs.width != lw) {
         a->rhs.text = resized(a->rhs.text, a->rhs.width, lw, a->rhs.isSigned);
         a->rhs.width = lw;
       }
-      return wrapHoisted(std::move(a));
+      return wrapHoisted(guardRunTimePartSelect(std::move(a)));
     }
     case IVL_ST_CONDIT: {
       auto s = makeStmt(StmtKind::If, loc);
@@ -479,28 +507,152 @@ StmtPtr IvlReader::readCountedFor(ivl_statement_t init, ivl_statement_t loop) {
   return s;
 }
 
-LValue IvlReader::readLValue(ivl_lval_t lv) {
+// The value of a constant expression that fits in 64 bits, read as signed
+// when the expression is; nothing for x/z bits or a non-constant.
+static std::optional<int64_t> constantValue(ivl_expr_t e) {
+  if (ivl_expr_type(e) == IVL_EX_ULONG) return int64_t(ivl_expr_uvalue(e));
+  if (ivl_expr_type(e) != IVL_EX_NUMBER) return std::nullopt;
+  const char* bits = ivl_expr_bits(e);
+  unsigned width = ivl_expr_width(e);
+  for (unsigned i = 0; i < width; ++i)
+    if (bits[i] != '0' && bits[i] != '1') return std::nullopt;
+  bool negative = ivl_expr_signed(e) && bits[width - 1] == '1';
+  for (unsigned i = 63; i < width; ++i)
+    if (bits[i] != (negative ? '1' : '0')) return std::nullopt;
+  uint64_t value = negative ? ~uint64_t(0) : 0;
+  for (unsigned i = 0; i < std::min(width, 64u); ++i)
+    value = bits[i] == '1' ? value | (uint64_t(1) << i) : value & ~(uint64_t(1) << i);
+  return int64_t(value);
+}
+
+static bool hasUnknownBits(ivl_expr_t e) {
+  if (ivl_expr_type(e) != IVL_EX_NUMBER) return false;
+  const char* bits = ivl_expr_bits(e);
+  for (unsigned i = 0; i < ivl_expr_width(e); ++i)
+    if (bits[i] != '0' && bits[i] != '1') return true;
+  return false;
+}
+
+LValue IvlReader::discardTarget(unsigned width) {
+  auto it = discardVars_.find(width);
+  if (it == discardVars_.end()) {
+    Var v;
+    v.name = "__discard_" + std::to_string(width);
+    v.ident = v.name;
+    v.width = width;
+    v.kind = VarKind::Reg;
+    v.isLocal = true;
+    it = discardVars_.emplace(width, out_.addVar(std::move(v))).first;
+  }
+  LValue out;
+  out.var = it->second;
+  out.width = width;
+  return out;
+}
+
+// IEEE 1364-2005 (5.2.1, 5.2.2): a write to an address outside a memory or
+// to bits outside a vector does nothing, and a part-select partly outside
+// writes only the bits inside. Icarus hands over an out-of-range constant
+// address as x (after warning) and a constant part offset as is; the bits
+// that fall outside go to a discard register, so the pieces of a
+// concatenated target keep their positions in the value. Addresses and
+// offsets computed at run time are left to Verilator, which ignores such
+// writes itself.
+void IvlReader::readLValue(ivl_lval_t lv, std::vector<LValue>& parts) {
   LValue out;
   ivl_signal_t sig = ivl_lval_sig(lv);
   if (!sig || ivl_lval_nest(lv)) {
     diags_.unsupported("nested l-value", {});
-    return out;
+    parts.push_back(out);
+    return;
   }
   out.var = varOf(sig);
   out.width = ivl_lval_width(lv);
+  const Var& var = out_.vars[out.var];
   if (ivl_expr_t idx = ivl_lval_idx(lv)) {
+    std::optional<int64_t> word = constantValue(idx);
+    if (hasUnknownBits(idx) || (word && uint64_t(*word) >= var.depth)) {
+      parts.push_back(discardTarget(out.width));
+      return;
+    }
     out.hasIndex = true;
     out.index = readExpr(idx);
   }
   if (ivl_expr_t off = ivl_lval_part_off(lv)) {
     Expr o = readExpr(off);
-    bool wholeWord = o.isConstant && out.width == out_.vars[out.var].width;
-    if (!wholeWord) {
-      out.hasPart = true;
-      out.partOffset = o;
+    std::optional<int64_t> first = constantValue(off);
+    if (hasUnknownBits(off)) {
+      parts.push_back(discardTarget(out.width));
+      return;
     }
+    if (first) {
+      int64_t width = out.width, low = std::max<int64_t>(*first, 0);
+      int64_t high = std::min<int64_t>(*first + width, var.width);
+      if (high <= low) {
+        parts.push_back(discardTarget(out.width));
+        return;
+      }
+      if (*first < 0) parts.push_back(discardTarget(unsigned(-*first)));
+      if (low != *first || high - low != width) {
+        out.width = unsigned(high - low);
+        o.text = "32'd" + std::to_string(low);
+        o.width = 32;
+        o.isSigned = false;
+      }
+      bool wholeWord = out.width == var.width;
+      if (!wholeWord) {
+        out.hasPart = true;
+        out.partOffset = o;
+      }
+      parts.push_back(out);
+      if (*first + width > high) parts.push_back(discardTarget(unsigned(*first + width - high)));
+      return;
+    }
+    out.hasPart = true;
+    out.partOffset = o;
   }
-  return out;
+  parts.push_back(out);
+}
+
+// A bit-select or part-select target whose offset is computed at run time
+// writes only its bits inside the vector (IEEE 1364-2005 5.2.1), where
+// Verilator would wrap the offset around. A bit-select, and a non-blocking
+// part-select, is written only when it lies wholly inside; a blocking
+// part-select becomes a masked write of the whole word, so one that
+// straddles the vector's edge keeps its inside bits.
+StmtPtr IvlReader::guardRunTimePartSelect(StmtPtr assign) {
+  if (assign->lhs.size() != 1) return assign;
+  LValue& lv = assign->lhs[0];
+  if (!lv.hasPart || lv.partOffset.isConstant) return assign;
+  const Var& var = out_.vars[lv.var];
+  if (lv.width > 1 && assign->kind == StmtKind::Assign) {
+    std::string n = std::to_string(var.width), w = std::to_string(lv.width);
+    std::string offset = "(" + lv.partOffset.text + ")";
+    auto placed = [&](const std::string& bits) {
+      std::string left = "(" + bits + " << " + offset + ")";
+      if (!lv.partOffset.isSigned) return left;
+      return "((" + offset + " < 0) ? (" + bits + " >> $unsigned(-" + offset + ")) : " + left + ")";
+    };
+    std::string mask = placed("{{" + n + "{1'b0}}, {" + w + "{1'b1}}}");
+    std::string value = placed("{{" + n + "{1'b0}}, " + assign->rhs.text + "}");
+    std::string word = var.ident + (lv.hasIndex ? "[" + lv.index.text + "]" : "");
+    std::string merged = "{(" + word + " & ~" + mask + ") | (" + value + " & " + mask + ")}";
+    assign->rhs.text = resized(merged, var.width + lv.width, var.width, false);
+    assign->rhs.width = var.width;
+    assign->rhs.isSigned = false;
+    assign->rhs.isConstant = false;
+    assign->rhs.wholeVar = assign->rhs.invertedVar = -1;
+    lv.hasPart = false;
+    lv.width = var.width;
+    return assign;
+  }
+  auto guarded = makeStmt(StmtKind::If, assign->loc);
+  guarded->cond.text = "{$unsigned(" + lv.partOffset.text + ") <= 64'd" +
+                       std::to_string(var.width - lv.width) + "}";
+  guarded->cond.width = 1;
+  guarded->thenStmt = std::move(assign);
+  guarded->elseStmt = makeStmt(StmtKind::Nop, guarded->loc);
+  return guarded;
 }
 
 // Whether argument i of system task `task` is one it writes its result into
@@ -645,6 +797,19 @@ Expr IvlReader::hoistSystemFunction(ivl_expr_t e) {
 // Expressions
 //===----------------------------------------------------------------------===//
 
+// A memory word read at an address computed at run time reads 0 outside the
+// memory, where Verilator would wrap the address (or clamp it) for some
+// memory sizes. An out-of-range constant address reaches us as x and is read
+// as address 0 of nothing: also 0.
+std::string IvlReader::memoryWordText(const Var& memory, ivl_expr_t index) {
+  std::string zero = std::to_string(memory.width) + "'d0";
+  if (hasUnknownBits(index)) return zero;
+  std::string word = memory.ident + "[" + exprText(index) + "]";
+  if (constantValue(index)) return word;
+  return "((" + std::string("$unsigned(") + exprText(index) + ") < 64'd" + std::to_string(memory.depth) +
+         ") ? " + word + " : " + zero + ")";
+}
+
 static std::string wrapSelfDetermined(const std::string& inner, bool isSigned) {
   return isSigned ? "$signed({" + inner + "})" : "{" + inner + "}";
 }
@@ -736,7 +901,7 @@ std::string IvlReader::exprText(ivl_expr_t e) {
       ivl_signal_t sig = ivl_expr_signal(e);
       const Var& v = out_.vars[varOf(sig)];
       std::string text = v.ident;
-      if (ivl_expr_t idx = ivl_expr_oper1(e)) text += "[" + exprText(idx) + "]";
+      if (ivl_expr_t idx = ivl_expr_oper1(e)) text = memoryWordText(v, idx);
       if (sgn && !v.isSigned) return "$signed(" + text + ")";
       if (!sgn && v.isSigned) return "$unsigned(" + text + ")";
       return text;
@@ -759,8 +924,19 @@ std::string IvlReader::exprText(ivl_expr_t e) {
                                                      out_.vars[varOf(ivl_expr_signal(src))].isSigned) {
         const Var& v = out_.vars[varOf(ivl_expr_signal(src))];
         std::string word = v.ident;
-        if (ivl_expr_t idx = ivl_expr_oper1(src)) word += "[" + exprText(idx) + "]";
-        sel = word + "[" + baseText + " +: " + std::to_string(w) + "]";
+        if (ivl_expr_t idx = ivl_expr_oper1(src)) word = memoryWordText(v, idx);
+        if (constantValue(base)) {
+          sel = word + "[" + baseText + " +: " + std::to_string(w) + "]";
+        } else {
+          // At a run-time offset, bits outside the word read as 0 (Verilator
+          // would wrap or clamp the offset): a shift, never a select.
+          std::string wide = "{{" + std::to_string(w) + "{1'b0}}, " + word + "}";
+          std::string shifted = "{" + wide + " >> " + baseText + "}";
+          if (ivl_expr_signed(base))
+            shifted = "{(" + baseText + " < 0) ? (" + wide + " << $unsigned(-" + baseText + ")) : " +
+                      shifted + "}";
+          sel = resized(shifted, sw + w, w, false);
+        }
       } else {
         sel = resized("{" + exprText(src) + " >> " + baseText + "}", sw, w, false);
       }
@@ -947,7 +1123,7 @@ std::string IvlReader::stmtText(ivl_statement_t st, unsigned indent) {
       Expr rhs = readExpr(ivl_stmt_rval(st));
       std::string lhs;
       std::vector<LValue> lvs;
-      for (unsigned i = 0; i < ivl_stmt_lvals(st); ++i) lvs.push_back(readLValue(ivl_stmt_lval(st, i)));
+      for (unsigned i = 0; i < ivl_stmt_lvals(st); ++i) readLValue(ivl_stmt_lval(st, i), lvs);
       if (lvs.size() == 1) {
         lhs = lvalueText(out_, lvs[0]);
       } else {

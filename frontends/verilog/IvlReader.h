@@ -40,13 +40,17 @@ class IvlReader {
   // Statements and expressions (IvlReader.cpp).
   hwlower::StmtPtr readStmt(ivl_statement_t st);
   std::vector<hwlower::EventTerm> readEventTerms(ivl_statement_t wait);
+  int negedgeVar(ivl_nexus_t nex);
   hwlower::StmtPtr readCountedFor(ivl_statement_t init, ivl_statement_t loop);
   hwlower::StmtPtr wrapHoisted(hwlower::StmtPtr st);
   hwlower::Expr readExpr(ivl_expr_t e);
   std::string exprText(ivl_expr_t e);
+  std::string memoryWordText(const hwlower::Var& memory, ivl_expr_t index);
   std::string resized(const std::string& text, unsigned from, unsigned to, bool isSigned);
   hwlower::Expr hoistSystemFunction(ivl_expr_t e);
-  hwlower::LValue readLValue(ivl_lval_t lv);
+  void readLValue(ivl_lval_t lv, std::vector<hwlower::LValue>& parts);
+  hwlower::LValue discardTarget(unsigned width);
+  hwlower::StmtPtr guardRunTimePartSelect(hwlower::StmtPtr assign);
   hwlower::Stmt readTaskCall(ivl_statement_t st, const std::string& name,
                              std::vector<ivl_expr_t> args);
   std::string functionText(ivl_scope_t scope);
@@ -62,6 +66,7 @@ class IvlReader {
   void emitLpm(ivl_lpm_t lpm);
   void emitLogic(ivl_net_logic_t log);
   void aliasNets();
+  void aliasNetArrayWords(int var, ivl_signal_t sig);
 
   ivl_design_t des_;
   hwlower::Design& out_;
@@ -69,6 +74,7 @@ class IvlReader {
   ivl_scope_t topScope_ = nullptr;
   std::map<ivl_signal_t, int> sigVar_;
   std::map<ivl_nexus_t, int> nexusVar_;
+  std::map<unsigned, int> discardVars_;  // write-only registers by width
   std::set<ivl_scope_t> functionsRead_;
   std::set<std::string> resizeHelpers_;
   std::vector<hwlower::StmtPtr> hoisted_;  // system function calls awaiting their statement

@@ -3,7 +3,8 @@
 // Icarus's driver runs its elaborator `ivl`, which loads this shared object
 // (named by `flag:DLL=synergy.tgt` in synergy.conf) and calls
 // target_design() with the elaborated design. The target builds the HW IR
-// (IvlReader), runs the hwlower pipeline, and writes the .eng file named by
+// (IvlReader), runs the hwlower pipeline, checks that Verilator accepts the
+// emitted module (CheckEmittedVerilog), and writes the .eng file named by
 // iverilog's -o, through a temporary file so a failure leaves nothing.
 // `-pemit-verilog=<path>` also writes the emitted Verilog, for lit and yosys.
 // A non-zero return makes iverilog exit non-zero.
@@ -16,6 +17,7 @@
 #include <iostream>
 #include <string>
 
+#include "frontends/verilog/CheckEmittedVerilog.h"
 #include "frontends/verilog/IvlReader.h"
 #include "hwlower/EngineManifest.h"
 #include "hwlower/Pipeline.h"
@@ -49,6 +51,8 @@ extern "C" int target_design(ivl_design_t des) {
     std::cerr << "error: cannot write '" << verilogPath << "'\n";
     return 1;
   }
+  // After --emit-verilog wrote the module, so a rejected one can be read.
+  if (!verilog::checkEmittedVerilog(design, diags)) return 1;
   std::string outPath = designFlag(des, "-o");
   if (!outPath.empty() && outPath != "/dev/null") {
     std::string error;
