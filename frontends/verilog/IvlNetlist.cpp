@@ -177,10 +177,44 @@ void IvlReader::emitLogic(ivl_net_logic_t log) {
   out_.netlist.push_back("assign " + outName + " = " + rhs + ";");
 }
 
+// Whether a real value travels on `nex` (a real variable or constant).
+static bool nexusIsReal(ivl_nexus_t nex) {
+  for (unsigned i = 0; i < ivl_nexus_ptrs(nex); ++i) {
+    ivl_nexus_ptr_t p = ivl_nexus_ptr(nex, i);
+    if (ivl_signal_t sig = ivl_nexus_ptr_sig(p))
+      if (ivl_signal_data_type(sig) == IVL_VT_REAL) return true;
+    if (ivl_net_const_t c = ivl_nexus_ptr_con(p))
+      if (ivl_const_type(c) == IVL_VT_REAL) return true;
+  }
+  return false;
+}
+
 void IvlReader::emitLpm(ivl_lpm_t lpm) {
   SourceLoc loc;
   if (const char* f = ivl_lpm_file(lpm)) loc.file = f;
   loc.line = ivl_lpm_lineno(lpm);
+  // The devices below are emitted on bit vectors; a real operand would be
+  // compared or computed as its IEEE bits.
+  unsigned inputs = 0;
+  switch (ivl_lpm_type(lpm)) {
+    case IVL_LPM_ADD: case IVL_LPM_SUB: case IVL_LPM_MULT: case IVL_LPM_DIVIDE: case IVL_LPM_MOD:
+    case IVL_LPM_POW: case IVL_LPM_CMP_EQ: case IVL_LPM_CMP_EEQ: case IVL_LPM_CMP_NE:
+    case IVL_LPM_CMP_NEE: case IVL_LPM_CMP_GE: case IVL_LPM_CMP_GT:
+      inputs = 2;
+      break;
+    case IVL_LPM_MUX: case IVL_LPM_UFUNC:
+      inputs = ivl_lpm_size(lpm);
+      break;
+    default:
+      break;
+  }
+  bool realOperand = nexusIsReal(ivl_lpm_q(lpm));
+  for (unsigned i = 0; i < inputs && !realOperand; ++i)
+    if (ivl_nexus_t in = ivl_lpm_data(lpm, i)) realOperand = nexusIsReal(in);
+  if (realOperand) {
+    diags_.unsupported("real value in continuous logic", loc);
+    return;
+  }
   unsigned w = ivl_lpm_width(lpm);
   bool sgn = ivl_lpm_signed(lpm);
   auto data = [&](unsigned i) { return nexusName(ivl_lpm_data(lpm, i), 0); };
