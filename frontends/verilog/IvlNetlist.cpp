@@ -106,6 +106,43 @@ void IvlReader::readScopeNetlist(ivl_scope_t scope) {
   for (size_t i = 0; i < ivl_scope_childs(scope); ++i) readScopeNetlist(ivl_scope_child(scope, i));
 }
 
+// What a diagnostic calls a gate or device the netlist has no `assign` for:
+// its Verilog name, never Icarus's enum value.
+static std::string gateTypeName(ivl_logic_t type) {
+  switch (type) {
+    case IVL_LO_BUFIF0: return "bufif0 gate";
+    case IVL_LO_BUFIF1: return "bufif1 gate";
+    case IVL_LO_NOTIF0: return "notif0 gate";
+    case IVL_LO_NOTIF1: return "notif1 gate";
+    case IVL_LO_NMOS: return "nmos switch";
+    case IVL_LO_PMOS: return "pmos switch";
+    case IVL_LO_RNMOS: return "rnmos switch";
+    case IVL_LO_RPMOS: return "rpmos switch";
+    case IVL_LO_CMOS: return "cmos switch";
+    case IVL_LO_RCMOS: return "rcmos switch";
+    case IVL_LO_EQUIV: return "logical equivalence gate";
+    case IVL_LO_IMPL: return "logical implication gate";
+    case IVL_LO_UDP: return "user-defined primitive";
+    default: return "gate of an unknown type";
+  }
+}
+
+static std::string deviceTypeName(ivl_lpm_type_t type) {
+  switch (type) {
+    case IVL_LPM_ABS: return "abs() in continuous logic";
+    case IVL_LPM_CAST_INT:
+    case IVL_LPM_CAST_INT2: return "real-to-integer conversion in continuous logic";
+    case IVL_LPM_CAST_REAL: return "conversion to real in continuous logic";
+    case IVL_LPM_CMP_WEQ:
+    case IVL_LPM_CMP_WNE: return "wildcard equality in continuous logic";
+    case IVL_LPM_FF: return "flip-flop device";
+    case IVL_LPM_LATCH: return "latch device";
+    case IVL_LPM_SUBSTITUTE: return "part substitution in continuous logic";
+    case IVL_LPM_SFUNC: return "system function in continuous logic";
+    default: return "continuous logic device of an unknown type";
+  }
+}
+
 void IvlReader::emitLogic(ivl_net_logic_t log) {
   SourceLoc loc;
   if (const char* f = ivl_logic_file(log)) loc.file = f;
@@ -134,16 +171,50 @@ void IvlReader::emitLogic(ivl_net_logic_t log) {
     case IVL_LO_PULLUP: rhs = "{" + std::to_string(w) + "{1'b1}}"; break;
     case IVL_LO_PULLDOWN: rhs = std::to_string(w) + "'b0"; break;
     default:
-      diags_.unsupported("gate type " + std::to_string(ivl_logic_type(log)), loc);
+      diags_.unsupported(gateTypeName(ivl_logic_type(log)), loc);
       return;
   }
   out_.netlist.push_back("assign " + outName + " = " + rhs + ";");
+}
+
+// Whether a real value travels on `nex` (a real variable or constant).
+static bool nexusIsReal(ivl_nexus_t nex) {
+  for (unsigned i = 0; i < ivl_nexus_ptrs(nex); ++i) {
+    ivl_nexus_ptr_t p = ivl_nexus_ptr(nex, i);
+    if (ivl_signal_t sig = ivl_nexus_ptr_sig(p))
+      if (ivl_signal_data_type(sig) == IVL_VT_REAL) return true;
+    if (ivl_net_const_t c = ivl_nexus_ptr_con(p))
+      if (ivl_const_type(c) == IVL_VT_REAL) return true;
+  }
+  return false;
 }
 
 void IvlReader::emitLpm(ivl_lpm_t lpm) {
   SourceLoc loc;
   if (const char* f = ivl_lpm_file(lpm)) loc.file = f;
   loc.line = ivl_lpm_lineno(lpm);
+  // The devices below are emitted on bit vectors; a real operand would be
+  // compared or computed as its IEEE bits.
+  unsigned inputs = 0;
+  switch (ivl_lpm_type(lpm)) {
+    case IVL_LPM_ADD: case IVL_LPM_SUB: case IVL_LPM_MULT: case IVL_LPM_DIVIDE: case IVL_LPM_MOD:
+    case IVL_LPM_POW: case IVL_LPM_CMP_EQ: case IVL_LPM_CMP_EEQ: case IVL_LPM_CMP_NE:
+    case IVL_LPM_CMP_NEE: case IVL_LPM_CMP_GE: case IVL_LPM_CMP_GT:
+      inputs = 2;
+      break;
+    case IVL_LPM_MUX: case IVL_LPM_UFUNC:
+      inputs = ivl_lpm_size(lpm);
+      break;
+    default:
+      break;
+  }
+  bool realOperand = nexusIsReal(ivl_lpm_q(lpm));
+  for (unsigned i = 0; i < inputs && !realOperand; ++i)
+    if (ivl_nexus_t in = ivl_lpm_data(lpm, i)) realOperand = nexusIsReal(in);
+  if (realOperand) {
+    diags_.unsupported("real value in continuous logic", loc);
+    return;
+  }
   unsigned w = ivl_lpm_width(lpm);
   bool sgn = ivl_lpm_signed(lpm);
   auto data = [&](unsigned i) { return nexusName(ivl_lpm_data(lpm, i), 0); };
@@ -239,9 +310,9 @@ void IvlReader::emitLpm(ivl_lpm_t lpm) {
       return;
     }
     default:
-      diags_.unsupported("continuous logic device " + std::to_string(ivl_lpm_type(lpm)) +
+      diags_.unsupported(deviceTypeName(ivl_lpm_type(lpm)) +
                              (ivl_lpm_type(lpm) == IVL_LPM_SFUNC
-                                  ? std::string(" (system function ") + ivl_lpm_string(lpm) + ")"
+                                  ? std::string(" (") + ivl_lpm_string(lpm) + ")"
                                   : std::string()),
                          loc);
   }

@@ -26,6 +26,57 @@ namespace synergy::verilog {
 
 using namespace hwlower;
 
+static bool isRealValued(ivl_expr_t e) { return ivl_expr_value(e) == IVL_VT_REAL; }
+
+static bool isRealTarget(ivl_lval_t lv) {
+  ivl_signal_t sig = ivl_lval_sig(lv);
+  return sig && ivl_signal_data_type(sig) == IVL_VT_REAL;
+}
+
+// System functions of reals that the emitted Verilog computes itself instead
+// of trapping: Verilator and vvp both evaluate them with the C library.
+static bool isInlineRealFunction(const std::string& name) {
+  static const std::set<std::string> names = {
+      "$realtobits", "$bitstoreal", "$rtoi",  "$itor",  "$sqrt",  "$ln",    "$log10",
+      "$exp",        "$pow",        "$floor", "$ceil",  "$sin",   "$cos",   "$tan",
+      "$asin",       "$acos",       "$atan",  "$atan2", "$hypot", "$sinh",  "$cosh",
+      "$tanh",       "$asinh",      "$acosh", "$atanh"};
+  return names.count(name) != 0;
+}
+
+static std::string rangeText(unsigned width) {
+  return width > 1 ? "[" + std::to_string(width - 1) + ":0] " : "";
+}
+
+// What a diagnostic calls a construct Icarus hands over but the IR has no
+// place for: its source name, never Icarus's enum value.
+static std::string statementKindName(ivl_statement_type_t type) {
+  switch (type) {
+    case IVL_ST_CONTRIB: return "analog contribution statement";
+    case IVL_ST_FORK_JOIN_ANY: return "fork/join_any";
+    case IVL_ST_FORK_JOIN_NONE: return "fork/join_none";
+    default: return "statement of an unknown kind";
+  }
+}
+
+static std::string expressionKindName(ivl_expr_type_t type) {
+  switch (type) {
+    case IVL_EX_ARRAY: return "whole-array expression";
+    case IVL_EX_BACCESS: return "branch access expression";
+    case IVL_EX_DELAY: return "delay expression";
+    case IVL_EX_ENUMTYPE: return "enum type expression";
+    case IVL_EX_EVENT: return "named event in an expression";
+    case IVL_EX_MEMORY: return "memory expression";
+    case IVL_EX_NEW: return "new expression";
+    case IVL_EX_NULL: return "null expression";
+    case IVL_EX_ARRAY_PATTERN: return "array pattern";
+    case IVL_EX_PROPERTY: return "class property expression";
+    case IVL_EX_SCOPE: return "scope name in an expression";
+    case IVL_EX_SHALLOWCOPY: return "shallow copy expression";
+    default: return "expression of an unknown kind";
+  }
+}
+
 std::string IvlReader::mangle(const std::string& hierName) const {
   std::string name = hierName;
   std::string top = std::string(ivl_scope_name(topScope_)) + ".";
@@ -73,9 +124,11 @@ void IvlReader::declareSignal(ivl_signal_t sig, bool insideFunction) {
   v.kind = ivl_signal_type(sig) == IVL_SIT_REG ? VarKind::Reg : VarKind::Wire;
   v.inFunction = insideFunction;
   v.isLocal = ivl_signal_local(sig);
+  // A real is held as the 64 bits of its IEEE double (see realText).
   if (ivl_signal_data_type(sig) == IVL_VT_REAL) {
     v.isReal = true;
     v.width = 64;
+    v.isSigned = false;
   }
   if (ivl_signal_scope(sig) == topScope_ && ivl_signal_port(sig) == IVL_SIP_INPUT)
     v.kind = VarKind::Input;
@@ -148,6 +201,7 @@ void IvlReader::readProcesses() {
         if (const char* f = ivl_process_file(proc)) p.loc.file = f;
         p.loc.line = ivl_process_lineno(proc);
         reader->currentScope_ = ivl_process_scope(proc);
+        ++reader->currentProcess_;
         ivl_statement_t st = ivl_process_stmt(proc);
         switch (ivl_process_type(proc)) {
           case IVL_PR_INITIAL:
@@ -321,10 +375,10 @@ StmtPtr IvlReader::readStmt(ivl_statement_t st) {
       auto a = makeStmt(ivl_statement_type(st) == IVL_ST_ASSIGN ? StmtKind::Assign
                                                                    : StmtKind::NbAssign,
                         loc);
-      a->rhs = readExpr(ivl_stmt_rval(st));
+      a->rhs = readAssignedValue(st);
       // Icarus lists concatenated l-values LSB first.
       for (unsigned i = 0; i < ivl_stmt_lvals(st); ++i) readLValue(ivl_stmt_lval(st, i), a->lhs);
-      unsigned lw = ivl_stmt_lwidth(st);
+      unsigned lw = assignedWidth(st);
       if (a->rhs.width != lw) {
         a->rhs.text = resized(a->rhs.text, a->rhs.width, lw, a->rhs.isSigned);
         a->rhs.width = lw;
@@ -433,6 +487,9 @@ StmtPtr IvlReader::readStmt(ivl_statement_t st) {
       s->loopBody = readStmt(ivl_stmt_sub_stmt(st));
       return s;
     }
+    case IVL_ST_CASER:
+      diags_.unsupported("case statement on a real value", loc);
+      return makeStmt(StmtKind::Nop, loc);
     case IVL_ST_DO_WHILE:
       diags_.unsupported("do-while loop", loc);
       return makeStmt(StmtKind::Nop, loc);
@@ -445,17 +502,36 @@ StmtPtr IvlReader::readStmt(ivl_statement_t st) {
       return wrapHoisted(std::move(s));
     }
     case IVL_ST_UTASK: {
+      // A task call is its body, inlined. An automatic task's variables are
+      // then shared by its calls, which is only sound when no call starts
+      // before the previous one ended: never recursively (refused here),
+      // and, when the task waits, from one process only (checked below).
       ivl_scope_t task = ivl_stmt_call(st);
-      if (ivl_scope_is_auto(task)) {
-        diags_.unsupported("automatic task", loc);
+      if (std::find(tasksBeingRead_.begin(), tasksBeingRead_.end(), task) != tasksBeingRead_.end()) {
+        diags_.unsupported("recursive task '" + std::string(ivl_scope_basename(task)) + "'", loc);
         return makeStmt(StmtKind::Nop, loc);
       }
       ivl_scope_t saved = currentScope_;
       currentScope_ = task;
+      tasksBeingRead_.push_back(task);
       StmtPtr body = readStmt(ivl_scope_def(task));
+      tasksBeingRead_.pop_back();
       currentScope_ = saved;
+      if (ivl_scope_is_auto(task) && anyStatement(*body, [](const Stmt& s) {
+            return s.kind == StmtKind::EventWait || s.kind == StmtKind::Delay;
+          })) {
+        auto [it, first] = waitingAutomaticTaskCaller_.emplace(task, currentProcess_);
+        if (!first && it->second != currentProcess_)
+          diags_.unsupported("automatic task '" + std::string(ivl_scope_basename(task)) +
+                                 "' that waits, called from more than one process",
+                             loc);
+      }
       return body;
     }
+    case IVL_ST_ALLOC:
+      return zeroAutomaticVariables(ivl_stmt_call(st), loc);
+    case IVL_ST_FREE:
+      return makeStmt(StmtKind::Nop, loc);
     case IVL_ST_DELAY: {
       auto s = makeStmt(StmtKind::Delay, loc);
       s->delay = ivl_stmt_delay_val(st);
@@ -489,9 +565,34 @@ StmtPtr IvlReader::readStmt(ivl_statement_t st) {
       diags_.unsupported("named event trigger", loc);
       return makeStmt(StmtKind::Nop, loc);
     default:
-      diags_.unsupported("statement kind " + std::to_string(ivl_statement_type(st)), loc);
+      diags_.unsupported(statementKindName(ivl_statement_type(st)), loc);
       return makeStmt(StmtKind::Nop, loc);
   }
+}
+
+// IEEE 1364 10.2.1: an automatic task's variables are new at every call.
+// The two-state engine's new variable is 0, so a call starts by clearing
+// them (Icarus puts this allocation before it assigns the inputs).
+StmtPtr IvlReader::zeroAutomaticVariables(ivl_scope_t scope, const SourceLoc& loc) {
+  auto block = makeStmt(StmtKind::Block, loc);
+  for (unsigned i = 0; i < ivl_scope_sigs(scope); ++i) {
+    int v = varOf(ivl_scope_sig(scope, i));
+    const Var& var = out_.vars[v];
+    if (var.depth > 0) {
+      diags_.unsupported("array '" + var.name + "' in an automatic task", var.loc);
+      continue;
+    }
+    auto clear = makeStmt(StmtKind::Assign, loc);
+    LValue lv;
+    lv.var = v;
+    lv.width = var.width;
+    clear->lhs.push_back(lv);
+    clear->rhs.text = std::to_string(var.width) + "'d0";
+    clear->rhs.width = var.width;
+    clear->rhs.isConstant = true;
+    block->body.push_back(std::move(clear));
+  }
+  return block;
 }
 
 StmtPtr IvlReader::readCountedFor(ivl_statement_t init, ivl_statement_t loop) {
@@ -567,8 +668,8 @@ void IvlReader::readLValue(ivl_lval_t lv, std::vector<LValue>& parts) {
     return;
   }
   out.var = varOf(sig);
-  out.width = ivl_lval_width(lv);
   const Var& var = out_.vars[out.var];
+  out.width = var.isReal ? 64 : ivl_lval_width(lv);
   if (ivl_expr_t idx = ivl_lval_idx(lv)) {
     std::optional<int64_t> word = constantValue(idx);
     if (hasUnknownBits(idx) || (word && uint64_t(*word) >= var.depth)) {
@@ -716,10 +817,6 @@ Stmt IvlReader::readTaskCall(ivl_statement_t st, const std::string& name,
       arg.wholeArray = true;
       arg.arrayVar = varOf(ivl_expr_signal(a));
       arg.writable = argIsOutput(name, i);
-    } else if (ivl_expr_type(a) == IVL_EX_SFUNC &&
-               std::strcmp(ivl_expr_name(a), "$bitstoreal") == 0 && ivl_expr_parms(a) == 1) {
-      arg.value = readExpr(ivl_expr_parm(a, 0));
-      arg.value.isReal = true;
     } else if (ivl_expr_type(a) == IVL_EX_REALNUM) {
       double d = ivl_expr_dvalue(a);
       uint64_t bits;
@@ -730,20 +827,13 @@ Stmt IvlReader::readTaskCall(ivl_statement_t st, const std::string& name,
       arg.value.width = 64;
       arg.value.isReal = true;
       arg.value.isConstant = true;
-    } else if (ivl_expr_value(a) == IVL_VT_REAL) {
-      if (ivl_expr_type(a) == IVL_EX_SIGNAL && !ivl_expr_oper1(a)) {
-        arg.value = readExpr(a);
-        arg.value.isReal = true;
-      } else {
-        diags_.unsupported("real-valued expression", s.loc);
-      }
     } else {
       arg.value = readExpr(a);
       if (argIsOutput(name, i)) {
         arg.writable = true;
         if (ivl_expr_type(a) == IVL_EX_SIGNAL) {
           arg.target.var = varOf(ivl_expr_signal(a));
-          arg.target.width = ivl_expr_width(a);
+          arg.target.width = arg.value.width;
           if (ivl_expr_t idx = ivl_expr_oper1(a)) {
             arg.target.hasIndex = true;
             arg.target.index = readExpr(idx);
@@ -777,9 +867,10 @@ Expr IvlReader::hoistSystemFunction(ivl_expr_t e) {
   result.width = ivl_expr_width(e);
   result.isSigned = ivl_expr_signed(e);
   result.kind = VarKind::Internal;
-  if (ivl_expr_value(e) == IVL_VT_REAL) {
-    diags_.unsupported("real-valued system function " + name, loc);
-    return {};
+  if (isRealValued(e)) {
+    result.isReal = true;
+    result.width = 64;
+    result.isSigned = false;
   }
   int rv = out_.addVar(result);
   call.call.resultVar = rv;
@@ -789,6 +880,7 @@ Expr IvlReader::hoistSystemFunction(ivl_expr_t e) {
   Expr out;
   out.width = result.width;
   out.isSigned = result.isSigned;
+  out.isReal = result.isReal;
   out.text = result.isSigned ? "$signed(" + result.ident + ")" : result.ident;
   return out;
 }
@@ -851,9 +943,13 @@ Expr IvlReader::readExpr(ivl_expr_t e) {
   Expr out;
   out.width = ivl_expr_width(e);
   out.isSigned = ivl_expr_signed(e);
-  out.isReal = ivl_expr_value(e) == IVL_VT_REAL;
+  out.isReal = isRealValued(e);
+  if (out.isReal) {
+    out.width = 64;
+    out.isSigned = false;
+  }
   ivl_expr_type_t type = ivl_expr_type(e);
-  if (type == IVL_EX_SFUNC) return hoistSystemFunction(e);
+  if (type == IVL_EX_SFUNC && !isInlineRealFunction(ivl_expr_name(e))) return hoistSystemFunction(e);
   out.isConstant = type == IVL_EX_NUMBER || type == IVL_EX_ULONG;
   if (type == IVL_EX_SIGNAL && !ivl_expr_oper1(e)) {
     int v = varOf(ivl_expr_signal(e));
@@ -877,10 +973,15 @@ std::string IvlReader::exprText(ivl_expr_t e) {
   auto operand = [&](ivl_expr_t op, unsigned to) {
     return resized(exprText(op), ivl_expr_width(op), to, ivl_expr_signed(op));
   };
-  if (ivl_expr_value(e) == IVL_VT_REAL && ivl_expr_type(e) != IVL_EX_SIGNAL) {
-    diags_.unsupported("real-valued expression", loc);
-    return "0";
+  if (isRealValued(e)) {
+    if (ivl_expr_type(e) == IVL_EX_SIGNAL) return realSignalBits(e);
+    if (ivl_expr_type(e) == IVL_EX_UFUNC) return functionCallText(e);
+    return "$realtobits(" + realText(e) + ")";
   }
+  // Whether a real or integer operand is nonzero, as a 1-bit expression.
+  auto truth = [&](ivl_expr_t op) {
+    return isRealValued(op) ? "{" + realText(op) + " != 0.0}" : exprText(op);
+  };
   switch (ivl_expr_type(e)) {
     case IVL_EX_NUMBER:
       return numberText(ivl_expr_bits(e), w, sgn, keepXZ_);
@@ -945,6 +1046,15 @@ std::string IvlReader::exprText(ivl_expr_t e) {
     case IVL_EX_UNARY: {
       char op = ivl_expr_opcode(e);
       ivl_expr_t a = ivl_expr_oper1(e);
+      if (isRealValued(a)) {
+        if (op == '!') return "{" + realText(a) + " == 0.0}";
+        if (op == 'v' || op == '2') {
+          std::string rounded = realToInteger(realText(a), w);
+          return sgn ? "$signed(" + rounded + ")" : rounded;
+        }
+        diags_.unsupported(std::string("operator '") + op + "' on a real operand", loc);
+        return "0";
+      }
       switch (op) {
         case '~': return wrapSelfDetermined("~" + operand(a, w), sgn);
         case '-': return wrapSelfDetermined("-" + operand(a, w), sgn);
@@ -970,6 +1080,8 @@ std::string IvlReader::exprText(ivl_expr_t e) {
         return wrapSelfDetermined(operand(a, w) + " " + sym + " " + operand(b, w), sgn);
       };
       auto compare = [&](const char* sym) {
+        if (isRealValued(a) || isRealValued(b))
+          return "{" + realText(a) + " " + sym + " " + realText(b) + "}";
         unsigned cw = std::max(wa, wb);
         return "{" + operand(a, cw) + " " + sym + " " + operand(b, cw) + "}";
       };
@@ -989,8 +1101,8 @@ std::string IvlReader::exprText(ivl_expr_t e) {
         case '>': return compare(">");
         case 'L': return compare("<=");
         case 'G': return compare(">=");
-        case 'a': return "{" + exprText(a) + " && " + exprText(b) + "}";
-        case 'o': return "{" + exprText(a) + " || " + exprText(b) + "}";
+        case 'a': return "{" + truth(a) + " && " + truth(b) + "}";
+        case 'o': return "{" + truth(a) + " || " + truth(b) + "}";
         case 'l': return wrapSelfDetermined(operand(a, w) + " << " + exprText(b), sgn);
         case 'r': return wrapSelfDetermined(operand(a, w) + " >> " + exprText(b), sgn);
         case 'R': return wrapSelfDetermined(operand(a, w) + " >>> " + exprText(b), sgn);
@@ -1001,7 +1113,7 @@ std::string IvlReader::exprText(ivl_expr_t e) {
       }
     }
     case IVL_EX_TERNARY: {
-      std::string c = exprText(ivl_expr_oper1(e));
+      std::string c = truth(ivl_expr_oper1(e));
       return wrapSelfDetermined(c + " ? " + operand(ivl_expr_oper2(e), w) + " : " +
                                     operand(ivl_expr_oper3(e), w),
                                 sgn);
@@ -1017,45 +1129,195 @@ std::string IvlReader::exprText(ivl_expr_t e) {
       return sgn ? "$signed(" + text + ")" : text;
     }
     case IVL_EX_UFUNC: {
-      ivl_scope_t def = ivl_expr_def(e);
-      readFunction(def);
-      std::string text = out_.vars[varOf(ivl_scope_port(def, 0))].ident + "(";
-      for (unsigned i = 0; i < ivl_expr_parms(e); ++i) {
-        if (i) text += ", ";
-        ivl_signal_t port = ivl_scope_port(def, i + 1);
-        text += operand(ivl_expr_parm(e, i), ivl_signal_width(port));
-      }
-      text += ")";
-      bool fsgn = ivl_signal_signed(ivl_scope_port(def, 0));
+      std::string text = functionCallText(e);
+      bool fsgn = out_.vars[varOf(ivl_scope_port(ivl_expr_def(e), 0))].isSigned;
       if (sgn && !fsgn) return "$signed(" + text + ")";
       if (!sgn && fsgn) return "$unsigned(" + text + ")";
       return text;
     }
-    case IVL_EX_SFUNC:
+    case IVL_EX_SFUNC: {
+      std::string name = ivl_expr_name(e);
+      if (name == "$realtobits" && ivl_expr_parms(e) == 1)
+        return "$realtobits(" + realText(ivl_expr_parm(e, 0)) + ")";
+      if (name == "$rtoi" && ivl_expr_parms(e) == 1) {
+        // Verilator's $rtoi is a signed 32-bit integer, as IEEE 1364 says.
+        std::string truncated = resized("$rtoi(" + realText(ivl_expr_parm(e, 0)) + ")", 32, w, true);
+        return sgn ? "$signed(" + truncated + ")" : "$unsigned(" + truncated + ")";
+      }
+      if (isInlineRealFunction(name)) {
+        diags_.unsupported("system function " + name + " with " + std::to_string(ivl_expr_parms(e)) +
+                               " arguments",
+                           loc);
+        return "0";
+      }
       return hoistSystemFunction(e).text;
+    }
     default:
-      diags_.unsupported("expression kind " + std::to_string(ivl_expr_type(e)), loc);
+      diags_.unsupported(expressionKindName(ivl_expr_type(e)), loc);
       return "0";
   }
+}
+
+std::string IvlReader::functionCallText(ivl_expr_t e) {
+  ivl_scope_t def = ivl_expr_def(e);
+  // Hardware has no call stack. A recursive call with constant arguments
+  // in a constant context was already evaluated by Icarus's elaborator
+  // (`localparam F = fact(5)`); any other recursion is refused.
+  if (std::find(functionsBeingRead_.begin(), functionsBeingRead_.end(), def) !=
+      functionsBeingRead_.end()) {
+    SourceLoc loc;
+    if (const char* f = ivl_expr_file(e)) loc.file = f;
+    loc.line = ivl_expr_lineno(e);
+    diags_.unsupported("recursive function '" + std::string(ivl_scope_basename(def)) +
+                           "' outside a constant expression",
+                       loc);
+    return "0";
+  }
+  readFunction(def);
+  std::string text = out_.vars[varOf(ivl_scope_port(def, 0))].ident + "(";
+  for (unsigned i = 0; i < ivl_expr_parms(e); ++i) {
+    if (i) text += ", ";
+    const Var& port = out_.vars[varOf(ivl_scope_port(def, i + 1))];
+    ivl_expr_t arg = ivl_expr_parm(e, i);
+    if (port.isReal)
+      text += isRealValued(arg) ? exprText(arg) : "$realtobits(" + realText(arg) + ")";
+    else
+      text += resized(exprText(arg), ivl_expr_width(arg), port.width, ivl_expr_signed(arg));
+  }
+  return text + ")";
+}
+
+//===----------------------------------------------------------------------===//
+// Real values
+//
+// A real travels through the IR as the 64 bits of its IEEE double: a real
+// variable is a 64-bit register and a real-valued Expr is `$realtobits(...)`
+// around a Verilog expression of type real (isReal set). Registers, the
+// state-access port, $save/$restart and task arguments therefore carry reals
+// unchanged; only the text realText makes is of type real, and Verilator
+// computes it with C doubles, as vvp does.
+//===----------------------------------------------------------------------===//
+
+std::string IvlReader::realSignalBits(ivl_expr_t e) {
+  std::string text = out_.vars[varOf(ivl_expr_signal(e))].ident;
+  if (ivl_expr_t idx = ivl_expr_oper1(e)) text += "[" + exprText(idx) + "]";
+  return text;
+}
+
+// IEEE 1364 4.1.1.1: an integer operand of a real operator, and an integer
+// assigned to a real, converts by value (signed or not as the operand is).
+std::string IvlReader::integerToReal(const std::string& text, unsigned width, bool isSigned) {
+  std::string fn = std::string(isSigned ? "__itor_s_" : "__itor_u_") + std::to_string(width);
+  resizeHelpers_.insert("function real " + fn + ";\n  input " + (isSigned ? "signed " : "") +
+                        rangeText(width) + "__x;\n  " + fn + " = __x;\nendfunction");
+  return fn + "(" + text + ")";
+}
+
+// IEEE 1364 4.8.2: a real converts to an integer by rounding to the nearest,
+// ties away from zero, which is what Verilator's implicit conversion does.
+std::string IvlReader::realToInteger(const std::string& text, unsigned width) {
+  std::string fn = "__rtoi_round_" + std::to_string(width);
+  resizeHelpers_.insert("function " + rangeText(width) + fn + ";\n  input real __x;\n  " + fn +
+                        " = __x;\nendfunction");
+  return fn + "(" + text + ")";
+}
+
+std::string IvlReader::realText(ivl_expr_t e) {
+  if (!isRealValued(e)) return integerToReal(exprText(e), ivl_expr_width(e), ivl_expr_signed(e));
+  SourceLoc loc;
+  if (const char* f = ivl_expr_file(e)) loc.file = f;
+  loc.line = ivl_expr_lineno(e);
+  switch (ivl_expr_type(e)) {
+    case IVL_EX_REALNUM: {
+      // The exact bits, never a decimal rendering that could round.
+      double value = ivl_expr_dvalue(e);
+      uint64_t bits;
+      std::memcpy(&bits, &value, sizeof bits);
+      char hex[20];
+      std::snprintf(hex, sizeof hex, "%016llx", (unsigned long long)bits);
+      return std::string("$bitstoreal(64'h") + hex + ")";
+    }
+    case IVL_EX_SIGNAL:
+      return "$bitstoreal(" + realSignalBits(e) + ")";
+    case IVL_EX_UFUNC:
+      return "$bitstoreal(" + functionCallText(e) + ")";
+    case IVL_EX_UNARY: {
+      char op = ivl_expr_opcode(e);
+      if (op == '-') return "(-" + realText(ivl_expr_oper1(e)) + ")";
+      if (op == 'r') return realText(ivl_expr_oper1(e));
+      diags_.unsupported(std::string("operator '") + op + "' on a real operand", loc);
+      return "0.0";
+    }
+    case IVL_EX_BINARY: {
+      char op = ivl_expr_opcode(e);
+      const char* sym = op == '+' ? "+" : op == '-' ? "-" : op == '*' ? "*" : op == '/' ? "/"
+                        : op == 'p' ? "**" : nullptr;
+      if (!sym) {
+        diags_.unsupported(std::string("operator '") + op + "' on real operands", loc);
+        return "0.0";
+      }
+      return "(" + realText(ivl_expr_oper1(e)) + " " + sym + " " + realText(ivl_expr_oper2(e)) + ")";
+    }
+    case IVL_EX_TERNARY: {
+      ivl_expr_t c = ivl_expr_oper1(e);
+      std::string cond = isRealValued(c) ? "{" + realText(c) + " != 0.0}" : exprText(c);
+      return "(" + cond + " ? " + realText(ivl_expr_oper2(e)) + " : " + realText(ivl_expr_oper3(e)) + ")";
+    }
+    case IVL_EX_SFUNC: {
+      std::string name = ivl_expr_name(e);
+      unsigned n = ivl_expr_parms(e);
+      if (name == "$bitstoreal" && n == 1) {
+        ivl_expr_t bits = ivl_expr_parm(e, 0);
+        return "$bitstoreal(" + resized(exprText(bits), ivl_expr_width(bits), 64, false) + ")";
+      }
+      if (name == "$itor" && n == 1) return realText(ivl_expr_parm(e, 0));
+      bool binary = name == "$pow" || name == "$atan2" || name == "$hypot";
+      if (isInlineRealFunction(name) && n == (binary ? 2u : 1u)) {
+        std::string text = name + "(" + realText(ivl_expr_parm(e, 0));
+        if (binary) text += ", " + realText(ivl_expr_parm(e, 1));
+        return text + ")";
+      }
+      if (isInlineRealFunction(name)) {
+        diags_.unsupported("system function " + name + " with " + std::to_string(n) + " arguments", loc);
+        return "0.0";
+      }
+      return "$bitstoreal(" + hoistSystemFunction(e).text + ")";
+    }
+    default:
+      diags_.unsupported("real-valued " + expressionKindName(ivl_expr_type(e)), loc);
+      return "0.0";
+  }
+}
+
+unsigned IvlReader::assignedWidth(ivl_statement_t st) {
+  unsigned width = 0;
+  for (unsigned i = 0; i < ivl_stmt_lvals(st); ++i) {
+    ivl_lval_t lv = ivl_stmt_lval(st, i);
+    width += isRealTarget(lv) ? 64 : ivl_lval_width(lv);
+  }
+  return width;
+}
+
+Expr IvlReader::readAssignedValue(ivl_statement_t st) {
+  ivl_expr_t rval = ivl_stmt_rval(st);
+  if (ivl_stmt_lvals(st) != 1 || !isRealTarget(ivl_stmt_lval(st, 0)) || isRealValued(rval))
+    return readExpr(rval);
+  Expr out;
+  out.text = "$realtobits(" + realText(rval) + ")";
+  out.width = 64;
+  out.isReal = true;
+  return out;
 }
 
 //===----------------------------------------------------------------------===//
 // Functions become Verilog functions of the emitted module.
 //===----------------------------------------------------------------------===//
 
-static std::string rangeText(unsigned width) {
-  return width > 1 ? "[" + std::to_string(width - 1) + ":0] " : "";
-}
-
 void IvlReader::readFunction(ivl_scope_t scope) {
   if (!functionsRead_.insert(scope).second) return;
   SourceLoc loc;
   if (const char* f = ivl_scope_file(scope)) loc.file = f;
   loc.line = ivl_scope_lineno(scope);
-  if (ivl_scope_is_auto(scope)) {
-    diags_.unsupported("automatic function", loc);
-    return;
-  }
   ivl_signal_t ret = ivl_scope_port(scope, 0);
   Var& rv = out_.vars[varOf(ret)];
   rv.ident = mangle(ivl_scope_name(scope));
@@ -1080,9 +1342,31 @@ void IvlReader::readFunction(ivl_scope_t scope) {
     for (size_t i = 0; i < ivl_scope_childs(s); ++i) locals(ivl_scope_child(s, i));
   };
   locals(scope);
+  text += "  begin\n";
+  // The emitted function is static. For an automatic one that is sound
+  // because calls never overlap (recursion is refused in functionCallText)
+  // provided every call starts with new variables, which in the two-state
+  // engine are 0 (IEEE 1364 10.4.1: they are allocated at each call).
+  if (ivl_scope_is_auto(scope)) {
+    std::function<void(ivl_scope_t)> clear = [&](ivl_scope_t s) {
+      for (unsigned i = 0; i < ivl_scope_sigs(s); ++i) {
+        ivl_signal_t sig = ivl_scope_sig(s, i);
+        if (ports.count(sig)) continue;
+        const Var& lv = out_.vars[varOf(sig)];
+        if (lv.depth > 0)
+          diags_.unsupported("array '" + lv.name + "' in an automatic function", lv.loc);
+        else
+          text += "    " + lv.ident + " = " + std::to_string(lv.width) + "'d0;\n";
+      }
+      for (size_t i = 0; i < ivl_scope_childs(s); ++i) clear(ivl_scope_child(s, i));
+    };
+    clear(scope);
+  }
   bool saved = inFunctionBody_;
   inFunctionBody_ = true;
-  text += "  begin\n" + stmtText(ivl_scope_def(scope), 4) + "  end\nendfunction";
+  functionsBeingRead_.push_back(scope);
+  text += stmtText(ivl_scope_def(scope), 4) + "  end\nendfunction";
+  functionsBeingRead_.pop_back();
   inFunctionBody_ = saved;
   out_.functions.push_back(text);
 }
@@ -1120,7 +1404,7 @@ std::string IvlReader::stmtText(ivl_statement_t st, unsigned indent) {
       return text + pad + "end\n";
     }
     case IVL_ST_ASSIGN: {
-      Expr rhs = readExpr(ivl_stmt_rval(st));
+      Expr rhs = readAssignedValue(st);
       std::string lhs;
       std::vector<LValue> lvs;
       for (unsigned i = 0; i < ivl_stmt_lvals(st); ++i) readLValue(ivl_stmt_lval(st, i), lvs);
@@ -1131,7 +1415,7 @@ std::string IvlReader::stmtText(ivl_statement_t st, unsigned indent) {
         for (size_t i = lvs.size(); i-- > 0;) lhs += lvalueText(out_, lvs[i]) + (i ? ", " : "");
         lhs += "}";
       }
-      std::string r = resized(rhs.text, rhs.width, ivl_stmt_lwidth(st), rhs.isSigned);
+      std::string r = resized(rhs.text, rhs.width, assignedWidth(st), rhs.isSigned);
       return pad + lhs + " = " + r + ";\n";
     }
     case IVL_ST_CONDIT: {

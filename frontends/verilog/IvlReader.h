@@ -41,11 +41,19 @@ class IvlReader {
   hwlower::StmtPtr readStmt(ivl_statement_t st);
   std::vector<hwlower::EventTerm> readEventTerms(ivl_statement_t wait);
   int negedgeVar(ivl_nexus_t nex);
+  hwlower::StmtPtr zeroAutomaticVariables(ivl_scope_t scope, const hwlower::SourceLoc& loc);
   hwlower::StmtPtr readCountedFor(ivl_statement_t init, ivl_statement_t loop);
   hwlower::StmtPtr wrapHoisted(hwlower::StmtPtr st);
   hwlower::Expr readExpr(ivl_expr_t e);
   std::string exprText(ivl_expr_t e);
   std::string memoryWordText(const hwlower::Var& memory, ivl_expr_t index);
+  std::string functionCallText(ivl_expr_t e);
+  std::string realText(ivl_expr_t e);
+  std::string realSignalBits(ivl_expr_t e);
+  std::string integerToReal(const std::string& text, unsigned width, bool isSigned);
+  std::string realToInteger(const std::string& text, unsigned width);
+  unsigned assignedWidth(ivl_statement_t st);
+  hwlower::Expr readAssignedValue(ivl_statement_t st);
   std::string resized(const std::string& text, unsigned from, unsigned to, bool isSigned);
   hwlower::Expr hoistSystemFunction(ivl_expr_t e);
   void readLValue(ivl_lval_t lv, std::vector<hwlower::LValue>& parts);
@@ -79,6 +87,9 @@ class IvlReader {
   std::set<std::string> resizeHelpers_;
   std::vector<hwlower::StmtPtr> hoisted_;  // system function calls awaiting their statement
   ivl_scope_t currentScope_ = nullptr;
+  unsigned currentProcess_ = 0;  // counts the processes read so far
+  std::vector<ivl_scope_t> functionsBeingRead_, tasksBeingRead_;  // nested, innermost last
+  std::map<ivl_scope_t, unsigned> waitingAutomaticTaskCaller_;  // the first process calling it
   unsigned uniqueCounter_ = 0;
   bool inFunctionBody_ = false;
   bool keepXZ_ = false;  // reading a casex/casez label

@@ -10,7 +10,10 @@
 //    on the left, or on the right under '-';
 //  - %s prints every byte of a value, leading NUL bytes as spaces, unless %0s;
 //  - %t prints the value in decimal right-aligned in 20 columns;
-//  - %e/%f/%g follow C printf on the value converted to real.
+//  - %e/%f/%g follow C printf on the value converted to real;
+//  - a real has no bit width: %d prints it rounded half away from zero with
+//    every integer digit and pads only to an explicit width, and a real
+//    with no format prints as C's %#g.
 //
 //===----------------------------------------------------------------------===//
 #include "engine/DisplayFormatter.h"
@@ -260,11 +263,18 @@ static std::string formatReal(double real, const Spec& spec) {
   return buffer;
 }
 
+static std::string formatRealAsDecimal(double real, const Spec& spec) {
+  char buffer[512];
+  std::snprintf(buffer, sizeof buffer, spec.plusSign ? "%+.0f" : "%.0f", std::round(real));
+  return pad(buffer, spec);
+}
+
 static std::string formatDefault(const DisplayArg& arg, DisplayRadix radix) {
   Spec spec;
   if (arg.kind == DisplayArg::Kind::Real) {
-    spec.conversion = 'g';
-    return formatReal(arg.real, spec);
+    char buffer[512];
+    std::snprintf(buffer, sizeof buffer, "%#g", arg.real);
+    return buffer;
   }
   BitValue scratch;
   const BitValue& value = argAsValue(arg, scratch);
@@ -338,7 +348,10 @@ static void formatOne(const std::string& format, const std::vector<DisplayArg>& 
     BitValue scratch;
     switch (lower) {
     case 'd':
-      out += formatDecimal(argAsValue(arg, scratch), spec);
+      if (arg.kind == DisplayArg::Kind::Real)
+        out += formatRealAsDecimal(arg.real, spec);
+      else
+        out += formatDecimal(argAsValue(arg, scratch), spec);
       break;
     case 'h':
     case 'x':
