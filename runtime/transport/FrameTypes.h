@@ -1,0 +1,66 @@
+//===- FrameTypes.h - The host-to-host wire format -------------------------===//
+//
+// Every frame between two Synergy hosts is a fixed 16-byte header followed by
+// a payload of the length the header states:
+//
+//   offset  size  field
+//        0     4  magic "SYN1"
+//        4     2  frame type (FrameType), little-endian
+//        6     2  reserved, must be zero
+//        8     8  payload length in bytes, little-endian
+//
+// The length is 64 bits wide so that an absurd length (4 GiB and more) is
+// representable and refused rather than silently truncated. Each type has its
+// own maximum payload (maxPayloadBytes); a receiver checks the header against
+// it before it allocates anything. The first frame on a connection must be a
+// Hello carrying the cluster token; the accepting side answers HelloAck.
+//
+// This header is the whole protocol definition: tests and other languages
+// construct frames from it.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+
+namespace synergy::transport {
+
+enum class FrameType : uint16_t {
+  // Client to server, first frame only: the cluster token, raw bytes.
+  Hello = 1,
+  // Server to client: the token was accepted. Empty payload.
+  HelloAck = 2,
+  // Either direction: liveness and round-trip probe; answered by a Pong with
+  // the same payload.
+  Ping = 3,
+  Pong = 4,
+};
+
+constexpr std::array<uint8_t, 4> kFrameMagic = {'S', 'Y', 'N', '1'};
+constexpr size_t kFrameHeaderBytes = 16;
+
+// The largest payload any frame may carry. Module transfers and granule
+// snapshots larger than this are split into several frames by their senders.
+constexpr uint64_t kMaxFramePayloadBytes = 64ull << 20;
+
+// Cluster tokens are between these lengths (see ClusterToken.h).
+constexpr size_t kMinTokenBytes = 16;
+constexpr size_t kMaxTokenBytes = 256;
+
+// The maximum payload of a frame of this type; 0 for types that carry none.
+constexpr uint64_t maxPayloadBytes(FrameType type) {
+  switch (type) {
+    case FrameType::Hello:
+      return kMaxTokenBytes;
+    case FrameType::HelloAck:
+      return 0;
+    case FrameType::Ping:
+    case FrameType::Pong:
+      return kMaxFramePayloadBytes;
+  }
+  return 0;
+}
+
+}  // namespace synergy::transport
