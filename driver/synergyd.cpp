@@ -4,21 +4,27 @@
 // on every host of a cluster. It listens for other hosts' connections on
 // exactly the address it is given (every connection must present the
 // cluster token), registers the host and its slots in the cluster state and
-// keeps that entry alive with a heartbeat. On SIGTERM or SIGINT it refuses
-// new work (stops listening and marks the host draining), deregisters and
-// exits 0.
+// keeps that entry alive with a heartbeat. Clients place jobs on it
+// (cluster/JobHost.h), which it runs with the local synergy-run. On SIGTERM
+// or SIGINT it refuses new work (stops listening and marks the host
+// draining), lets running jobs finish, deregisters and exits 0.
 //
 //===----------------------------------------------------------------------===//
 #include <charconv>
+#include <climits>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <mutex>
 #include <string>
+#include <unistd.h>
 
 #include "cluster/ClusterState.h"
+#include "cluster/JobHost.h"
 #include "transport/ClusterToken.h"
 #include "transport/Transport.h"
+#include "util/FileIO.h"
 
 using namespace synergy;
 
@@ -43,6 +49,9 @@ void usage(FILE* out) {
       "  --host-id ID           name in the cluster state (default: ADDRESS:PORT)\n"
       "  --ttl SECONDS          the host entry expires this long after the last\n"
       "                         heartbeat (default %u; heartbeats every TTL/3)\n"
+      "\n"
+      "Jobs placed here run through the synergy-run next to synergyd; received modules\n"
+      "are kept by content hash under $SYNERGY_CACHE_DIR/cluster-modules.\n"
       "\n"
       "exit status: 0 after SIGTERM/SIGINT and deregistration; 2 on bad usage or when\n"
       "the cluster state cannot be reached at start; 1 when it is lost later.\n"
@@ -136,6 +145,15 @@ DaemonOptions parseOptions(int argc, char** argv) {
   return options;
 }
 
+// synergy-run from the directory this executable is in.
+std::string runProgramPath() {
+  char path[PATH_MAX];
+  ssize_t length = readlink("/proc/self/exe", path, sizeof path - 1);
+  if (length <= 0) fail("cannot find this executable's directory");
+  std::string self(path, size_t(length));
+  return self.substr(0, self.rfind('/') + 1) + "synergy-run";
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -158,7 +176,27 @@ int main(int argc, char** argv) {
     fail(e.what());
   }
 
-  transport::Transport transport({.token = token, .onFrame = nullptr, .log = log});
+  std::mutex stateMutex;
+  cluster::JobHost jobHost({.runProgram = runProgramPath(),
+                            .moduleDirectory = util::cacheDirectory() + "/cluster-modules",
+                            .log = log,
+                            .onJobFinished = [&](uint64_t jobId) {
+                              std::lock_guard<std::mutex> lock(stateMutex);
+                              try {
+                                state->finishJob(jobId);
+                              } catch (const cluster::StateStoreError& e) {
+                                log(std::string("cannot free job ") + std::to_string(jobId) +
+                                    ": " + e.what());
+                              }
+                            }});
+  // Declared after jobHost: on the way out the transport stops first, so no
+  // frame reaches a destroyed JobHost.
+  transport::Transport transport(
+      {.token = token,
+       .onFrame = [&](transport::Connection& from, transport::Frame&& frame,
+                      std::string& reason) { return jobHost.handleFrame(from, std::move(frame), reason); },
+       .onClosed = [&](transport::Connection& connection) { jobHost.connectionClosed(connection); },
+       .log = log});
   if (!transport.listen(options.listenAddress, options.listenPort, error)) fail(error);
   std::string address = (options.listenAddress.find(':') != std::string::npos
                              ? "[" + options.listenAddress + "]"
@@ -168,6 +206,7 @@ int main(int argc, char** argv) {
   if (!cluster::isValidHostId(hostId)) fail("'" + hostId + "' is not a valid host id; give --host-id");
 
   try {
+    std::unique_lock<std::mutex> lock(stateMutex);
     state->registerHost(hostId, address, options.slots, options.ttlSeconds);
     log("host " + hostId + " listening on " + address + " with " + std::to_string(options.slots) +
         " slots");
@@ -175,7 +214,9 @@ int main(int argc, char** argv) {
     timespec heartbeat{heartbeatMillis / 1000, (heartbeatMillis % 1000) * 1000000L};
     int signal = -1;
     while (signal < 0) {
+      lock.unlock();
       signal = sigtimedwait(&stopSignals, nullptr, &heartbeat);
+      lock.lock();
       if (signal >= 0) break;
       if (!state->refreshHost(hostId, options.ttlSeconds)) {
         log("host entry had expired (heartbeat missed); registering again");
@@ -184,7 +225,11 @@ int main(int argc, char** argv) {
     }
     log(std::string(signal == SIGTERM ? "SIGTERM" : "SIGINT") + ": refusing new work");
     transport.stopListening();
+    jobHost.refuseNewJobs();
     state->drainHost(hostId);
+    lock.unlock();
+    jobHost.waitForJobs();
+    lock.lock();
     state->deregisterHost(hostId);
     log("deregistered host " + hostId);
   } catch (const cluster::StateStoreError& e) {

@@ -69,10 +69,11 @@ redis.call('HSET', KEYS[1], 'free', math.min(slots, free))
 return 1
 )lua";
 
-// KEYS: next id, queue. ARGV: job key prefix, name, ranks.
+// KEYS: next id, queue. ARGV: job key prefix, name, app, ranks.
 const char* const kSubmitJobScript = R"lua(
 local id = redis.call('INCR', KEYS[1])
-redis.call('HSET', ARGV[1] .. id, 'name', ARGV[2], 'ranks', ARGV[3], 'state', 'queued')
+redis.call('HSET', ARGV[1] .. id, 'name', ARGV[2], 'app', ARGV[3], 'ranks', ARGV[4],
+           'state', 'queued')
 redis.call('RPUSH', KEYS[2], id)
 return id
 )lua";
@@ -218,11 +219,12 @@ void ClusterState::releaseSlots(const std::string& hostId, unsigned count) {
   runScript(redis_, kReleaseSlotsScript, {kHostKeyPrefix + hostId}, {std::to_string(count)});
 }
 
-uint64_t ClusterState::submitJob(const std::string& name, unsigned ranks) {
-  if (name.size() > kMaxJobNameBytes)
+uint64_t ClusterState::submitJob(const std::string& name, const std::string& app,
+                                 unsigned ranks) {
+  if (name.size() > kMaxJobNameBytes || app.size() > kMaxJobNameBytes)
     throw StateStoreError("job name longer than " + std::to_string(kMaxJobNameBytes) + " bytes");
   return uint64_t(replyInteger(*runScript(redis_, kSubmitJobScript, {kNextJobIdKey, kQueueKey},
-                                          {kJobKeyPrefix, name, std::to_string(ranks)})));
+                                          {kJobKeyPrefix, name, app, std::to_string(ranks)})));
 }
 
 std::optional<JobRecord> ClusterState::startQueuedJob(const std::string& hostId) {
@@ -250,6 +252,7 @@ std::optional<JobRecord> ClusterState::readJob(const std::string& id) {
   JobRecord job;
   job.id = numericId;
   job.name = fields["name"].substr(0, kMaxJobNameBytes);
+  job.app = fields["app"].substr(0, kMaxJobNameBytes);
   job.ranks = requireCount(fields, "ranks", UINT32_MAX, "job " + id);
   job.host = fields["host"];
   return job;

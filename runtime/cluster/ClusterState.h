@@ -6,7 +6,7 @@
 //   synergy:host:<id>      hash id, address, slots, free, state (up|draining);
 //                          expires unless its daemon refreshes it (heartbeat)
 //   synergy:next-job-id    counter
-//   synergy:job:<id>       hash name, ranks, state (queued|running), host
+//   synergy:job:<id>       hash name, app, ranks, state (queued|running), host
 //   synergy:queue          list of queued job ids, oldest first (FIFO)
 //   synergy:running        sorted set of running job ids
 //
@@ -45,6 +45,9 @@ struct HostRecord {
 struct JobRecord {
   uint64_t id = 0;
   std::string name;
+  // The module's content hash: placement by locality looks for hosts that
+  // already run the same app.
+  std::string app;
   unsigned ranks = 0;
   // Empty while the job is queued.
   std::string host;
@@ -85,7 +88,7 @@ class ClusterState {
   void releaseSlots(const std::string& hostId, unsigned count);
 
   // Appends a job to the FIFO queue and returns its id.
-  uint64_t submitJob(const std::string& name, unsigned ranks);
+  uint64_t submitJob(const std::string& name, const std::string& app, unsigned ranks);
   // Starts the job at the head of the queue on `hostId` if all its ranks fit
   // there, taking the slots; nullopt when the queue is empty or it does not
   // fit.

@@ -18,6 +18,12 @@ static bool isKnownFrameType(uint16_t raw) {
     case FrameType::HelloAck:
     case FrameType::Ping:
     case FrameType::Pong:
+    case FrameType::RunJob:
+    case FrameType::ModuleWanted:
+    case FrameType::ModuleData:
+    case FrameType::JobOutput:
+    case FrameType::JobExit:
+    case FrameType::JobRefused:
       return true;
   }
   return false;
@@ -43,6 +49,18 @@ const char* frameTypeName(FrameType type) {
       return "Ping";
     case FrameType::Pong:
       return "Pong";
+    case FrameType::RunJob:
+      return "RunJob";
+    case FrameType::ModuleWanted:
+      return "ModuleWanted";
+    case FrameType::ModuleData:
+      return "ModuleData";
+    case FrameType::JobOutput:
+      return "JobOutput";
+    case FrameType::JobExit:
+      return "JobExit";
+    case FrameType::JobRefused:
+      return "JobRefused";
   }
   return "unknown";
 }

@@ -36,6 +36,20 @@ enum class FrameType : uint16_t {
   // the same payload.
   Ping = 3,
   Pong = 4,
+  // Client to host: run a job here (cluster/JobMessages.h, RunJobRequest).
+  RunJob = 5,
+  // Host to client: send the module named in RunJob; this host lacks it.
+  // Empty payload.
+  ModuleWanted = 6,
+  // Client to host: the module's bytes, checked against its content hash.
+  ModuleData = 7,
+  // Host to client: one stream byte (1 stdout, 2 stderr), then output bytes
+  // in the order the job wrote them.
+  JobOutput = 8,
+  // Host to client: the job's exit status, 4 bytes little-endian.
+  JobExit = 9,
+  // Host to client: the job will not run here; a one-line reason.
+  JobRefused = 10,
 };
 
 constexpr std::array<uint8_t, 4> kFrameMagic = {'S', 'Y', 'N', '1'};
@@ -44,6 +58,11 @@ constexpr size_t kFrameHeaderBytes = 16;
 // The largest payload any frame may carry. Module transfers and granule
 // snapshots larger than this are split into several frames by their senders.
 constexpr uint64_t kMaxFramePayloadBytes = 64ull << 20;
+
+// Limits of the job frames.
+constexpr uint64_t kMaxRunJobBytes = 1ull << 20;
+constexpr uint64_t kMaxJobOutputChunkBytes = 64ull << 10;
+constexpr uint64_t kMaxRefusalBytes = 1024;
 
 // Cluster tokens are between these lengths (see ClusterToken.h).
 constexpr size_t kMinTokenBytes = 16;
@@ -58,7 +77,18 @@ constexpr uint64_t maxPayloadBytes(FrameType type) {
       return 0;
     case FrameType::Ping:
     case FrameType::Pong:
+    case FrameType::ModuleData:
       return kMaxFramePayloadBytes;
+    case FrameType::RunJob:
+      return kMaxRunJobBytes;
+    case FrameType::ModuleWanted:
+      return 0;
+    case FrameType::JobOutput:
+      return 1 + kMaxJobOutputChunkBytes;
+    case FrameType::JobExit:
+      return 4;
+    case FrameType::JobRefused:
+      return kMaxRefusalBytes;
   }
   return 0;
 }

@@ -60,8 +60,7 @@ std::string endpointName(const tcp::endpoint& endpoint) {
   return endpoint.address().to_string() + ":" + std::to_string(endpoint.port());
 }
 
-class AsioConnection final : public Connection,
-                             public std::enable_shared_from_this<AsioConnection> {
+class AsioConnection final : public Connection {
  public:
   AsioConnection(TransportCore& core, tcp::socket socket, ConnectionRole role,
                  std::string peerName)
@@ -69,13 +68,13 @@ class AsioConnection final : public Connection,
         peerName_(std::move(peerName)) {}
 
   void send(FrameType type, std::vector<uint8_t> payload) override {
-    asio::post(core_.io, [self = shared_from_this(), type, payload = std::move(payload)]() mutable {
+    asio::post(core_.io, [self = self(), type, payload = std::move(payload)]() mutable {
       self->enqueue(type, std::move(payload));
     });
   }
 
   void close() override {
-    asio::post(core_.io, [self = shared_from_this()] { self->drop(""); });
+    asio::post(core_.io, [self = self()] { self->drop(""); });
   }
 
   const std::string& peerName() const override { return peerName_; }
@@ -92,7 +91,7 @@ class AsioConnection final : public Connection,
 
   void startConnecting(const tcp::endpoint& endpoint) {
     armHandshakeTimer();
-    socket_.async_connect(endpoint, [self = shared_from_this()](const asio::error_code& error) {
+    socket_.async_connect(endpoint, [self = self()](const asio::error_code& error) {
       if (self->closed_) return;
       if (error) return self->drop("cannot connect: " + error.message());
       self->setNoDelay();
@@ -115,10 +114,15 @@ class AsioConnection final : public Connection,
     handshakeTimer_.cancel();
     outbound_.clear();
     notifyWaiters(reason.empty() ? "connection closed" : reason);
+    if (authenticated_ && core_.config.onClosed) core_.config.onClosed(*this);
     core_.forget(this);
   }
 
  private:
+  std::shared_ptr<AsioConnection> self() {
+    return std::static_pointer_cast<AsioConnection>(shared_from_this());
+  }
+
   struct OutboundFrame {
     FrameHeaderBytes header;
     std::vector<uint8_t> payload;
@@ -131,7 +135,7 @@ class AsioConnection final : public Connection,
 
   void armHandshakeTimer() {
     handshakeTimer_.expires_after(std::chrono::seconds(core_.config.handshakeSeconds));
-    handshakeTimer_.async_wait([self = shared_from_this()](const asio::error_code& error) {
+    handshakeTimer_.async_wait([self = self()](const asio::error_code& error) {
       if (!error && !self->authenticated_)
         self->drop("no handshake within " + std::to_string(self->core_.config.handshakeSeconds) +
                    " s");
@@ -142,7 +146,7 @@ class AsioConnection final : public Connection,
     std::vector<HandshakeWaiter> waiters;
     waiters.swap(waiters_);
     for (HandshakeWaiter& waiter : waiters)
-      waiter(error.empty() ? shared_from_this() : nullptr, error);
+      waiter(error.empty() ? self() : nullptr, error);
   }
 
   void enqueue(FrameType type, std::vector<uint8_t> payload) {
@@ -161,7 +165,7 @@ class AsioConnection final : public Connection,
     std::array<asio::const_buffer, 2> buffers{asio::buffer(frame.header),
                                               asio::buffer(frame.payload)};
     asio::async_write(socket_, buffers,
-                      [self = shared_from_this()](const asio::error_code& error, size_t) {
+                      [self = self()](const asio::error_code& error, size_t) {
                         if (self->closed_) return;
                         if (error) return self->drop("write failed: " + error.message());
                         self->outbound_.pop_front();
@@ -172,7 +176,7 @@ class AsioConnection final : public Connection,
   void readHeader() {
     asio::async_read(
         socket_, asio::buffer(headerBytes_),
-        [self = shared_from_this()](const asio::error_code& error, size_t bytes) {
+        [self = self()](const asio::error_code& error, size_t bytes) {
           if (self->closed_) return;
           if (error == asio::error::eof && bytes == 0)
             return self->drop(self->authenticated_ ? "" : "closed before the handshake");
@@ -197,7 +201,7 @@ class AsioConnection final : public Connection,
     payload_.assign(header_.payloadBytes, 0);
     if (payload_.empty()) return onFrame();
     asio::async_read(socket_, asio::buffer(payload_),
-                     [self = shared_from_this()](const asio::error_code& error, size_t bytes) {
+                     [self = self()](const asio::error_code& error, size_t bytes) {
                        if (self->closed_) return;
                        if (error == asio::error::eof)
                          return self->drop("truncated frame (" + std::to_string(bytes) + " of " +
@@ -258,7 +262,7 @@ class AsioConnection final : public Connection,
 };
 
 void TransportCore::forget(AsioConnection* connection) {
-  std::shared_ptr<AsioConnection> self = connection->shared_from_this();
+  auto self = std::static_pointer_cast<AsioConnection>(connection->shared_from_this());
   if (live.erase(self) && connection->role() == ConnectionRole::Accepted) --acceptedCount;
   for (auto it = peersByAddress.begin(); it != peersByAddress.end(); ++it) {
     if (it->second == self) {

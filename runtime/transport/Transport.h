@@ -34,8 +34,9 @@ struct Frame {
   std::vector<uint8_t> payload;
 };
 
-// One authenticated connection to a peer host.
-class Connection {
+// One authenticated connection to a peer host. Handlers that keep a
+// connection beyond their call hold it through shared_from_this().
+class Connection : public std::enable_shared_from_this<Connection> {
  public:
   virtual ~Connection() = default;
   // Queues a frame and returns at once; safe from any thread. A payload over
@@ -50,12 +51,16 @@ class Connection {
 // Called on the I/O thread for each frame after the handshake. Returning
 // false with a `reason` drops the connection and logs the reason.
 using FrameHandler = std::function<bool(Connection& from, Frame&& frame, std::string& reason)>;
+// Called on the I/O thread when an authenticated connection closes, for
+// whatever reason.
+using ClosedHandler = std::function<void(Connection& connection)>;
 // Receives one line per dropped or refused connection.
 using TransportLog = std::function<void(const std::string& line)>;
 
 struct TransportConfig {
   std::string token;
   FrameHandler onFrame;
+  ClosedHandler onClosed;
   TransportLog log;
   // How long a new connection may take to complete its handshake.
   unsigned handshakeSeconds = 5;

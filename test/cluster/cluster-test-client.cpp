@@ -110,7 +110,7 @@ int main(int argc, char** argv) {
       return claim(stateUrl(args[1]), args[2], std::stoul(args[3]), std::stoul(args[4]));
     if (args.size() == 4 && args[0] == "submit") {
       cluster::ClusterState state(stateUrl(args[1]));
-      std::printf("job %llu\n", (unsigned long long)state.submitJob(args[2], std::stoul(args[3])));
+      std::printf("job %llu\n", (unsigned long long)state.submitJob(args[2], "test-app", std::stoul(args[3])));
       return 0;
     }
     if (args.size() == 3 && args[0] == "start") {

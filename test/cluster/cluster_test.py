@@ -10,7 +10,7 @@ assertions: a deadline only turns a hang into a failure.
     cluster_test.py --bin-dir build/bin --client build/test/cluster/cluster-test-client \
                     --redis-server /usr/bin/redis-server CASE
 
-CASE is registration, claims, frames or redis-gone.
+CASE is registration, claims, frames, redis-gone or remote-job.
 """
 import argparse
 import os
@@ -398,11 +398,68 @@ def case_redis_gone(cluster):
     check(connection_refused("127.0.0.2", daemon.port), "synergyd still listening after exiting")
 
 
+def run_tool(args, env=None):
+    result = subprocess.run(args, capture_output=True, text=True, timeout=300, env=env)
+    return result.returncode, result.stdout, result.stderr
+
+
+def case_remote_job(cluster):
+    """synergy-run --cluster against the same job run locally (the existing
+    single-host MPI runtime): identical stdout, stderr and exit status."""
+    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
+    program = os.path.join(cluster.workdir, "rank_report.wasm")
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "rank_report.c")
+    code, out, err = run_tool([os.path.join(cluster.bin_dir, "synergy-cc"), source, "-o", program])
+    check(code == 0, f"synergy-cc failed:\n{err}")
+    run = os.path.join(cluster.bin_dir, "synergy-run")
+
+    cluster.start_redis()
+    small = cluster.start_daemon("small", "127.0.0.2", 2)
+    large = cluster.start_daemon("large", "127.0.0.3", 4)
+    remote = [run, "--cluster", cluster.url, "--token-file", cluster.token_file]
+    all_free = ("hosts: 2, slots: 6, free: 6\n" + host_line(large, 4, 4) + host_line(small, 2, 2) +
+                "queued jobs: 0\nrunning jobs: 0\n")
+
+    # 3 ranks fit only on "large"; 20000 lines span many JobOutput frames.
+    local = run_tool([run, "-np", "3", "--env", "GREETING=hi there", program, "20000", "7"])
+    check_equal(local[0], 7, "local exit status")
+    check(local[1].startswith("ranks 3 sum 60\narg 1 '20000'\narg 2 '7'\nGREETING=hi there\n"),
+          f"unexpected local output: {local[1][:200]!r}")
+    check_equal(run_tool(remote + ["-np", "3", "--env", "GREETING=hi there", program, "20000", "7"]),
+                local, "the job through the cluster against the local run")
+    check("job 1: running 3 ranks" in large.log(), f"job 1 did not run on large:\n{large.log()}")
+    expect_status(cluster, all_free)
+
+    # The module is sent once per host: the second job on "large" reuses it.
+    local = run_tool([run, "-np", "2", "--tag-output", program, "3"])
+    check_equal(run_tool(remote + ["--policy", "spread", "-np", "2", "--tag-output", program, "3"]),
+                local, "a second job, spread, with --tag-output")
+    check("job 2: running 2 ranks" in large.log(), "spread did not pick the emptiest host")
+    check_equal(large.log().count("stored module "), 1, "modules stored on large")
+    check_equal(run_tool(remote + ["-np", "2", program, "3"]), run_tool([run, "-np", "2", program, "3"]),
+                "a binpacked job")
+    check("job 3: running 2 ranks" in small.log(), "binpack did not pick the fullest fitting host")
+    expect_status(cluster, all_free)
+
+    check_equal(run_tool(remote + ["-np", "5", program]),
+                (2, "", "synergy-run: error: no host has 5 slots (largest: 4); jobs across several "
+                        "hosts are not supported yet\n"), "a job larger than any host")
+    wrong = remote[:-1] + [cluster.wrong_token_file]
+    check_equal(run_tool(wrong + ["-np", "1", program]),
+                (2, "", f"synergy-run: error: cannot reach 127.0.0.2:{small.port}: "
+                        "closed before the handshake\n"), "a client with a wrong token")
+    check(re.search(r"synergyd: dropped connection from [0-9.]+:\d+: wrong cluster token\n", small.log()),
+          f"the refused client is not logged:\n{small.log()}")
+    expect_status(cluster, all_free)
+    check(small.process.poll() is None and large.process.poll() is None, "a daemon died")
+
+
 CASES = {
     "registration": case_registration,
     "claims": case_claims,
     "frames": case_frames,
     "redis-gone": case_redis_gone,
+    "remote-job": case_remote_job,
 }
 
 

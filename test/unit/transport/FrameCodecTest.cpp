@@ -37,7 +37,8 @@ TEST(FrameCodecTest, EncodesTheDocumentedLayout) {
 }
 
 TEST(FrameCodecTest, RoundTripsEveryTypeAtItsMaximum) {
-  for (FrameType type : {FrameType::Hello, FrameType::HelloAck, FrameType::Ping, FrameType::Pong}) {
+  for (uint16_t raw = 1; raw <= 10; ++raw) {
+    FrameType type = static_cast<FrameType>(raw);
     FrameHeader header;
     std::string reason;
     ASSERT_TRUE(decodeFrameHeader(encodeFrameHeader(type, maxPayloadBytes(type)), header, reason))
@@ -53,6 +54,11 @@ TEST(FrameCodecTest, RefusesALengthOneOverTheTypesMaximum) {
   EXPECT_EQ(refusal(rawHeader(1, 0, kMaxTokenBytes + 1)),
             "frame length 257 exceeds the maximum 256 for Hello");
   EXPECT_EQ(refusal(rawHeader(2, 0, 1)), "frame length 1 exceeds the maximum 0 for HelloAck");
+  EXPECT_EQ(refusal(rawHeader(5, 0, (1 << 20) + 1)),
+            "frame length 1048577 exceeds the maximum 1048576 for RunJob");
+  EXPECT_EQ(refusal(rawHeader(8, 0, 65538)),
+            "frame length 65538 exceeds the maximum 65537 for JobOutput");
+  EXPECT_EQ(refusal(rawHeader(9, 0, 5)), "frame length 5 exceeds the maximum 4 for JobExit");
 }
 
 TEST(FrameCodecTest, RefusesAbsurdLengths) {
@@ -67,7 +73,7 @@ TEST(FrameCodecTest, RefusesBadMagicUnknownTypesAndReservedBits) {
   garbage[3] = '2';
   EXPECT_EQ(refusal(garbage), "bad frame magic (not a Synergy peer)");
   EXPECT_EQ(refusal(rawHeader(0, 0, 0)), "unknown frame type 0");
-  EXPECT_EQ(refusal(rawHeader(5, 0, 0)), "unknown frame type 5");
+  EXPECT_EQ(refusal(rawHeader(11, 0, 0)), "unknown frame type 11");
   EXPECT_EQ(refusal(rawHeader(0xffff, 0, 0)), "unknown frame type 65535");
   EXPECT_EQ(refusal(rawHeader(3, 1, 0)), "nonzero reserved field in frame header");
 }
