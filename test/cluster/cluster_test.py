@@ -29,7 +29,7 @@ WRONG_TOKEN = "cluster-test-token-000000000000"
 TTL_SECONDS = 2
 
 # The wire format of runtime/transport/FrameTypes.h, written out independently.
-HELLO, HELLO_ACK, PING, PONG = 1, 2, 3, 4
+HELLO, HELLO_ACK, PING, PONG, RUN_JOB, MODULE_WANTED, MODULE_DATA = 1, 2, 3, 4, 5, 6, 7
 
 
 def frame_header(frame_type, length, reserved=0):
@@ -38,6 +38,15 @@ def frame_header(frame_type, length, reserved=0):
 
 def frame(frame_type, payload):
     return frame_header(frame_type, len(payload)) + payload
+
+
+def run_job_payload(job_id, ranks, module_hash, arguments, environment=()):
+    """A RunJob payload as runtime/cluster/JobMessages.h lays it out."""
+    def strings(items):
+        return struct.pack("<I", len(items)) + b"".join(
+            struct.pack("<I", len(item)) + item for item in items)
+    return (struct.pack("<QIB", job_id, ranks, 0) + module_hash +
+            strings([a.encode() for a in arguments]) + strings([e.encode() for e in environment]))
 
 
 class TestFailure(Exception):
@@ -294,6 +303,8 @@ def expect_dropped(daemon, sock, reason):
 
 
 def case_frames(cluster):
+    module_store = os.path.join(cluster.workdir, "cache", "cluster-modules")
+    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
     cluster.start_redis()
     daemon = cluster.start_daemon("host2", "127.0.0.2", 2)
     silent = open_connection(daemon)
@@ -329,6 +340,26 @@ def case_frames(cluster):
     short_payload.sendall(frame_header(PING, 20) + b"12345")
     short_payload.shutdown(socket.SHUT_WR)
     expect_dropped(daemon, short_payload, "truncated frame (5 of 20 payload bytes)")
+
+    # Job frames: malformed RunJob, a module that does not match its hash,
+    # and module bytes nobody asked for. None may store or run anything.
+    bad_job = authenticated_connection(daemon)
+    bad_job.sendall(frame(RUN_JOB, run_job_payload(1, 1, bytes(32), ["app.wasm"])[:50]))
+    expect_dropped(daemon, bad_job, "RunJob payload is truncated")
+    zero_ranks = authenticated_connection(daemon)
+    zero_ranks.sendall(frame(RUN_JOB, run_job_payload(1, 0, bytes(32), ["app.wasm"])))
+    expect_dropped(daemon, zero_ranks, "RunJob asks for 0 ranks (1 to 4096)")
+    forged = authenticated_connection(daemon)
+    forged.sendall(frame(RUN_JOB, run_job_payload(1, 1, bytes(32), ["app.wasm"])))
+    check_equal(read_exactly(forged, 16), frame_header(MODULE_WANTED, 0), "ModuleWanted")
+    forged.sendall(frame(MODULE_DATA, b"\0asm\1\0\0\0"))
+    expect_dropped(daemon, forged, "module bytes do not match the hash in RunJob")
+    unasked = authenticated_connection(daemon)
+    unasked.sendall(frame(MODULE_DATA, b"\0asm\1\0\0\0"))
+    expect_dropped(daemon, unasked, "ModuleData that no RunJob asked for")
+    check_equal(os.listdir(module_store), [], "modules stored from hostile frames")
+    check("running" not in daemon.log() and "stored module" not in daemon.log(),
+          f"a hostile job frame ran or stored something:\n{daemon.log()}")
 
     # Fuzz: valid-looking headers with random bytes flipped, each on its own
     # authenticated connection; whatever the daemon does, it must survive.
