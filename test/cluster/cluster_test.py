@@ -10,7 +10,7 @@ assertions: a deadline only turns a hang into a failure.
     cluster_test.py --bin-dir build/bin --client build/test/cluster/cluster-test-client \
                     --redis-server /usr/bin/redis-server CASE
 
-CASE is registration, claims, frames, redis-gone or remote-job.
+CASE is registration, claims, frames, redis-gone, remote-job or job-queue.
 """
 import argparse
 import os
@@ -60,7 +60,13 @@ def check(condition, message):
 
 def check_equal(actual, expected, what):
     if actual != expected:
-        raise TestFailure(f"{what}:\n--- expected\n{expected}\n--- actual\n{actual}")
+        expected_text, actual_text = repr(expected), repr(actual)
+        start = next((i for i, (a, b) in enumerate(zip(expected_text, actual_text)) if a != b),
+                     min(len(expected_text), len(actual_text)))
+        start = max(0, start - 200)
+        raise TestFailure(f"{what}, from character {start}:\n--- expected\n"
+                          f"{expected_text[start:start + 600]}\n--- actual\n"
+                          f"{actual_text[start:start + 600]}")
 
 
 def wait_for(predicate, seconds, what):
@@ -485,12 +491,52 @@ def case_remote_job(cluster):
     check(small.process.poll() is None and large.process.poll() is None, "a daemon died")
 
 
+def case_job_queue(cluster):
+    """Jobs that do not fit wait in the queue and all finish; a client killed
+    mid-job has its job killed and its slots freed."""
+    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
+    program = os.path.join(cluster.workdir, "rank_report.wasm")
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "rank_report.c")
+    code, out, err = run_tool([os.path.join(cluster.bin_dir, "synergy-cc"), source, "-o", program])
+    check(code == 0, f"synergy-cc failed:\n{err}")
+    run = os.path.join(cluster.bin_dir, "synergy-run")
+    cluster.start_redis()
+    host = cluster.start_daemon("only", "127.0.0.2", 4)
+    remote = [run, "--cluster", cluster.url, "--token-file", cluster.token_file]
+    all_free = ("hosts: 1, slots: 4, free: 4\n" + host_line(host, 4, 4) +
+                "queued jobs: 0\nrunning jobs: 0\n")
+
+    # Five 3-rank jobs at once on 4 slots: one runs at a time, the rest queue.
+    expected = run_tool([run, "-np", "3", program, "2000", "5"])
+    clients = [subprocess.Popen(remote + ["-np", "3", program, "2000", "5"], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True) for _ in range(5)]
+    for client in clients:
+        out, err = client.communicate(timeout=300)
+        check_equal((client.returncode, out, err), expected, "a queued job's result")
+    check_equal(len(re.findall(r"job \d+: running 3 ranks", host.log())), 5, "jobs run")
+    expect_status(cluster, all_free)
+
+    # Kill a client while its job still prints: the host kills the job.
+    client = subprocess.Popen(remote + ["-np", "2", program, "100000000"], stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL)
+    check(client.stdout.readline().startswith(b"ranks 2 sum 30"), "the long job did not start")
+    client.kill()
+    client.wait()
+    client.stdout.close()
+    wait_for(lambda: "client disconnected; killing the job" in host.log(), 30,
+             "the host to notice the client is gone")
+    wait_for(lambda: re.search(r"job 6: exited with status 137\n", host.log()), 30,
+             "the killed job to be reaped")
+    wait_for(lambda: cluster.status()[1] == all_free, 30, "the killed job's slots to be freed")
+
+
 CASES = {
     "registration": case_registration,
     "claims": case_claims,
     "frames": case_frames,
     "redis-gone": case_redis_gone,
     "remote-job": case_remote_job,
+    "job-queue": case_job_queue,
 }
 
 
