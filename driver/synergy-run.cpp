@@ -23,6 +23,7 @@
 #include "mpi/MpiJob.h"
 #include "omp/ThreadGroup.h"
 #include "sandbox/Grant.h"
+#include "scheduler/RemoteJob.h"
 #include "snapshot/DsmMemory.h"
 #include "synergy/ToolPaths.h"
 #include "util/LimitOptions.h"
@@ -57,6 +58,10 @@ void printUsage() {
       "  --tag-output        with -np: prefix each output line with [1,<rank>]<stdout>:\n"
       "  --bind-to core|none with -np: pin each rank to its own CPU, so that a waiting rank\n"
       "                      polls instead of sleeping (default: core when every rank has a CPU)\n"
+      "  --cluster URL       with -np: run the job on a host of the cluster whose state is at\n"
+      "                      URL (redis://HOST:PORT); all ranks on one host for now\n"
+      "  --policy NAME       with --cluster: binpack (default), spread or locality\n"
+      "  --token-file FILE   with --cluster: the cluster token (required)\n"
       "  --dsm               run OpenMP threads and pthreads on copy-on-write replicas of\n"
       "                      memory that meet through byte-wise diffs, as on several hosts\n"
       "                      (SYNERGY_DSM_STATS=1: print replica and diff counts at exit)\n"
@@ -90,7 +95,8 @@ void printUsage() {
       "  synergy-run --dir ./data:/data --env MODE=fast app.wasm /data/input.txt\n"
       "  synergy-run -np 4 --tag-output ring.wasm\n"
       "  OMP_NUM_THREADS=4 synergy-run --dsm sgd.wasm\n"
-      "  synergy-run --max-memory 256MiB --time-limit 2.5 untrusted.wasm\n",
+      "  synergy-run --max-memory 256MiB --time-limit 2.5 untrusted.wasm\n"
+      "  synergy-run --cluster redis://127.0.0.1:6379 --token-file token -np 4 ring.wasm\n",
       kTrapExitCode, kTrapExitCode);
 }
 
@@ -125,7 +131,8 @@ bool programIsEngine(int argc, char** argv) {
     std::string arg = argv[k];
     if (arg == "--dir" || arg == "--env" || arg == "--max-ticks" || arg == "--restart" ||
         arg == "-np" || arg == "-n" || arg == "--np" || arg == "--bind-to" ||
-        arg == "--max-memory" || arg == "--time-limit") {
+        arg == "--max-memory" || arg == "--time-limit" || arg == "--cluster" ||
+        arg == "--policy" || arg == "--token-file") {
       ++k;
       continue;
     }
@@ -151,6 +158,8 @@ int main(int argc, char** argv) {
   bool tagOutput = false;
   std::optional<bool> bindToCores;
   bool dsm = false;
+  bool onCluster = false;
+  scheduler::RemoteJobOptions clusterOptions;
   int i = 1;
   for (; i < argc; ++i) {
     std::string arg = argv[i];
@@ -200,6 +209,17 @@ int main(int argc, char** argv) {
       auto budget = util::parseSeconds(requireValue(i, argc, argv), arg, error);
       if (!budget) fail(error);
       granule::setTimeLimit(*budget);
+    } else if (arg == "--cluster") {
+      std::string url = requireValue(i, argc, argv), error;
+      if (!cluster::parseStateUrl(url, clusterOptions.state, error)) fail(error);
+      onCluster = true;
+    } else if (arg == "--policy") {
+      clusterOptions.policy = requireValue(i, argc, argv);
+      if (clusterOptions.policy != "binpack" && clusterOptions.policy != "spread" &&
+          clusterOptions.policy != "locality")
+        fail("--policy expects binpack, spread or locality, got '" + clusterOptions.policy + "'");
+    } else if (arg == "--token-file") {
+      clusterOptions.tokenFile = requireValue(i, argc, argv);
     } else if (arg == "--") {
       ++i;
       break;
@@ -214,6 +234,20 @@ int main(int argc, char** argv) {
   for (; i < argc; ++i) config.args.push_back(argv[i]);
   if (access(program.c_str(), F_OK) != 0) fail("no such file: " + program);
   if (auto problem = wasi::checkPreopens(config)) fail(*problem);
+  if (onCluster) {
+    if (ranks == 0) fail("--cluster needs -np");
+    if (clusterOptions.tokenFile.empty()) fail("--cluster needs --token-file");
+    if (!config.preopens.empty()) fail("--dir is not supported with --cluster yet");
+    if (dsm || bindToCores) fail("--dsm and --bind-to are not supported with --cluster");
+    clusterOptions.program = program;
+    clusterOptions.arguments = config.args;
+    clusterOptions.environment = config.env;
+    clusterOptions.ranks = unsigned(ranks);
+    clusterOptions.tagOutput = tagOutput;
+    return scheduler::runRemoteJob(clusterOptions);
+  }
+  if (clusterOptions.policy != "binpack" || !clusterOptions.tokenFile.empty())
+    fail("--policy and --token-file need --cluster");
   // A guest writing to a closed pipe gets EPIPE from fd_write, as WASI
   // specifies, instead of the whole host dying of SIGPIPE.
   signal(SIGPIPE, SIG_IGN);

@@ -1,0 +1,239 @@
+//===- synergyd.cpp - The per-host Synergy daemon --------------------------===//
+//
+// A thin main over synergy::transport and synergy::cluster: one synergyd runs
+// on every host of a cluster. It listens for other hosts' connections on
+// exactly the address it is given (every connection must present the
+// cluster token), registers the host and its slots in the cluster state and
+// keeps that entry alive with a heartbeat. Clients place jobs on it
+// (cluster/JobHost.h), which it runs with the local synergy-run. On SIGTERM
+// or SIGINT it refuses new work (stops listening and marks the host
+// draining), lets running jobs finish, deregisters and exits 0.
+//
+//===----------------------------------------------------------------------===//
+#include <charconv>
+#include <climits>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <mutex>
+#include <string>
+#include <unistd.h>
+
+#include "cluster/ClusterState.h"
+#include "cluster/JobHost.h"
+#include "transport/ClusterToken.h"
+#include "transport/Transport.h"
+#include "util/FileIO.h"
+
+using namespace synergy;
+
+namespace {
+
+constexpr unsigned kDefaultTtlSeconds = 10;
+
+void usage(FILE* out) {
+  std::fprintf(out,
+      "usage: synergyd --listen ADDRESS:PORT --slots N --state redis://HOST:PORT\n"
+      "                --token-file FILE [--host-id ID] [--ttl SECONDS]\n"
+      "\n"
+      "Runs this host's Synergy daemon: registers the host and its N slots in the\n"
+      "cluster state and accepts connections from other hosts on ADDRESS:PORT only.\n"
+      "\n"
+      "  --listen ADDRESS:PORT  IP address and port to listen on ([v6]:PORT for IPv6);\n"
+      "                         port 0 picks a free one\n"
+      "  --slots N              granules this host runs at once (1..%u)\n"
+      "  --state URL            the cluster's Redis, redis://HOST[:PORT]\n"
+      "  --token-file FILE      the cluster token (16..256 bytes, file mode 600);\n"
+      "                         connections without it are refused\n"
+      "  --host-id ID           name in the cluster state (default: ADDRESS:PORT)\n"
+      "  --ttl SECONDS          the host entry expires this long after the last\n"
+      "                         heartbeat (default %u; heartbeats every TTL/3)\n"
+      "\n"
+      "Jobs placed here run through the synergy-run next to synergyd; received modules\n"
+      "are kept by content hash under $SYNERGY_CACHE_DIR/cluster-modules.\n"
+      "\n"
+      "exit status: 0 after SIGTERM/SIGINT and deregistration; 2 on bad usage or when\n"
+      "the cluster state cannot be reached at start; 1 when it is lost later.\n"
+      "\n"
+      "examples:\n"
+      "  synergyd --listen 127.0.0.2:7100 --slots 16 --state redis://127.0.0.1:6379 \\\n"
+      "           --token-file /etc/synergy/token\n"
+      "  synergyd --listen 127.0.0.2:7100 --slots 2 --state redis://127.0.0.1:6380 \\\n"
+      "           --token-file token --ttl 3\n",
+      cluster::kMaxSlotsPerHost, kDefaultTtlSeconds);
+}
+
+[[noreturn]] void fail(const std::string& message, int status = 2) {
+  std::fprintf(stderr, "synergyd: error: %s\n", message.c_str());
+  std::exit(status);
+}
+
+void log(const std::string& line) { std::fprintf(stderr, "synergyd: %s\n", line.c_str()); }
+
+bool parseUnsigned(const std::string& text, unsigned low, unsigned high, unsigned& value) {
+  auto [end, code] = std::from_chars(text.data(), text.data() + text.size(), value);
+  return !text.empty() && code == std::errc() && end == text.data() + text.size() &&
+         value >= low && value <= high;
+}
+
+// "1.2.3.4:PORT" or "[v6]:PORT".
+bool parseListenAddress(const std::string& text, std::string& address, uint16_t& port) {
+  size_t colon = text.rfind(':');
+  if (colon == std::string::npos || colon == 0) return false;
+  address = text.substr(0, colon);
+  if (address.front() == '[') {
+    if (address.back() != ']') return false;
+    address = address.substr(1, address.size() - 2);
+  }
+  unsigned value = 0;
+  if (!parseUnsigned(text.substr(colon + 1), 0, 65535, value)) return false;
+  port = uint16_t(value);
+  return true;
+}
+
+struct DaemonOptions {
+  std::string listenAddress;
+  uint16_t listenPort = 0;
+  unsigned slots = 0;
+  cluster::StateUrl state;
+  std::string tokenFile;
+  std::string hostId;
+  unsigned ttlSeconds = kDefaultTtlSeconds;
+};
+
+DaemonOptions parseOptions(int argc, char** argv) {
+  DaemonOptions options;
+  bool haveListen = false, haveSlots = false, haveState = false;
+  for (int i = 1; i < argc; ++i) {
+    std::string option = argv[i];
+    if (option == "-h" || option == "--help") {
+      usage(stdout);
+      std::exit(0);
+    }
+    if (i + 1 >= argc) fail("option '" + option + "' needs a value (see --help)");
+    std::string value = argv[++i];
+    std::string error;
+    if (option == "--listen") {
+      if (!parseListenAddress(value, options.listenAddress, options.listenPort))
+        fail("--listen wants ADDRESS:PORT, not '" + value + "'");
+      haveListen = true;
+    } else if (option == "--slots") {
+      if (!parseUnsigned(value, 1, cluster::kMaxSlotsPerHost, options.slots))
+        fail("--slots wants a number from 1 to " + std::to_string(cluster::kMaxSlotsPerHost) +
+             ", not '" + value + "'");
+      haveSlots = true;
+    } else if (option == "--state") {
+      if (!cluster::parseStateUrl(value, options.state, error)) fail(error);
+      haveState = true;
+    } else if (option == "--token-file") {
+      options.tokenFile = value;
+    } else if (option == "--host-id") {
+      if (!cluster::isValidHostId(value))
+        fail("--host-id wants letters, digits and '.:-_' (at most " +
+             std::to_string(cluster::kMaxHostIdBytes) + "), not '" + value + "'");
+      options.hostId = value;
+    } else if (option == "--ttl") {
+      if (!parseUnsigned(value, 2, 3600, options.ttlSeconds))
+        fail("--ttl wants seconds from 2 to 3600, not '" + value + "'");
+    } else {
+      fail("unknown option '" + option + "' (see --help)");
+    }
+  }
+  if (!haveListen || !haveSlots || !haveState || options.tokenFile.empty())
+    fail("--listen, --slots, --state and --token-file are required (see --help)");
+  return options;
+}
+
+// synergy-run from the directory this executable is in.
+std::string runProgramPath() {
+  char path[PATH_MAX];
+  ssize_t length = readlink("/proc/self/exe", path, sizeof path - 1);
+  if (length <= 0) fail("cannot find this executable's directory");
+  std::string self(path, size_t(length));
+  return self.substr(0, self.rfind('/') + 1) + "synergy-run";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  DaemonOptions options = parseOptions(argc, argv);
+  std::string token, error;
+  if (!transport::readClusterToken(options.tokenFile, token, error)) fail(error);
+
+  // Block the stop signals before any thread starts, so that only the main
+  // thread's sigtimedwait ever sees them.
+  sigset_t stopSignals;
+  sigemptyset(&stopSignals);
+  sigaddset(&stopSignals, SIGTERM);
+  sigaddset(&stopSignals, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &stopSignals, nullptr);
+
+  std::optional<cluster::ClusterState> state;
+  try {
+    state.emplace(options.state);
+  } catch (const cluster::StateStoreError& e) {
+    fail(e.what());
+  }
+
+  std::mutex stateMutex;
+  cluster::JobHost jobHost({.runProgram = runProgramPath(),
+                            .moduleDirectory = util::cacheDirectory() + "/cluster-modules",
+                            .log = log,
+                            .onJobFinished = [&](uint64_t jobId) {
+                              std::lock_guard<std::mutex> lock(stateMutex);
+                              try {
+                                state->finishJob(jobId);
+                              } catch (const cluster::StateStoreError& e) {
+                                log(std::string("cannot free job ") + std::to_string(jobId) +
+                                    ": " + e.what());
+                              }
+                            }});
+  // Declared after jobHost: on the way out the transport stops first, so no
+  // frame reaches a destroyed JobHost.
+  transport::Transport transport(
+      {.token = token,
+       .onFrame = [&](transport::Connection& from, transport::Frame&& frame,
+                      std::string& reason) { return jobHost.handleFrame(from, std::move(frame), reason); },
+       .onClosed = [&](transport::Connection& connection) { jobHost.connectionClosed(connection); },
+       .log = log});
+  if (!transport.listen(options.listenAddress, options.listenPort, error)) fail(error);
+  std::string address = (options.listenAddress.find(':') != std::string::npos
+                             ? "[" + options.listenAddress + "]"
+                             : options.listenAddress) +
+                        ":" + std::to_string(transport.listeningPort());
+  std::string hostId = options.hostId.empty() ? address : options.hostId;
+  if (!cluster::isValidHostId(hostId)) fail("'" + hostId + "' is not a valid host id; give --host-id");
+
+  try {
+    std::unique_lock<std::mutex> lock(stateMutex);
+    state->registerHost(hostId, address, options.slots, options.ttlSeconds);
+    log("host " + hostId + " listening on " + address + " with " + std::to_string(options.slots) +
+        " slots");
+    long heartbeatMillis = options.ttlSeconds * 1000L / 3;
+    timespec heartbeat{heartbeatMillis / 1000, (heartbeatMillis % 1000) * 1000000L};
+    int signal = -1;
+    while (signal < 0) {
+      lock.unlock();
+      signal = sigtimedwait(&stopSignals, nullptr, &heartbeat);
+      lock.lock();
+      if (signal >= 0) break;
+      if (!state->refreshHost(hostId, options.ttlSeconds)) {
+        log("host entry had expired (heartbeat missed); registering again");
+        state->registerHost(hostId, address, options.slots, options.ttlSeconds);
+      }
+    }
+    log(std::string(signal == SIGTERM ? "SIGTERM" : "SIGINT") + ": refusing new work");
+    transport.stopListening();
+    jobHost.refuseNewJobs();
+    state->drainHost(hostId);
+    lock.unlock();
+    jobHost.waitForJobs();
+    lock.lock();
+    state->deregisterHost(hostId);
+    log("deregistered host " + hostId);
+  } catch (const cluster::StateStoreError& e) {
+    fail(e.what(), 1);
+  }
+  return 0;
+}

@@ -1,0 +1,275 @@
+//===- ClusterState.cpp - Hosts, slots, jobs and the job queue in Redis ---===//
+//
+// This file implements ClusterState.h. Each operation that reads and then
+// writes is one EVAL of a short Lua script: Redis runs a script atomically,
+// which is what makes claims race-free without WATCH/MULTI retry loops. Every
+// value read back from Redis is parsed strictly and range-checked, because
+// the store is shared and may hold anything.
+//
+//===----------------------------------------------------------------------===//
+#include "cluster/ClusterState.h"
+
+#include <algorithm>
+#include <charconv>
+#include <hiredis/hiredis.h>
+#include <map>
+
+namespace synergy::cluster {
+
+namespace {
+
+const std::string kHostsKey = "synergy:hosts";
+const std::string kHostKeyPrefix = "synergy:host:";
+const std::string kNextJobIdKey = "synergy:next-job-id";
+const std::string kJobKeyPrefix = "synergy:job:";
+const std::string kQueueKey = "synergy:queue";
+const std::string kRunningKey = "synergy:running";
+
+// KEYS: host, hosts set. ARGV: id, address, slots, ttl.
+const char* const kRegisterHostScript = R"lua(
+redis.call('DEL', KEYS[1])
+redis.call('HSET', KEYS[1], 'id', ARGV[1], 'address', ARGV[2], 'slots', ARGV[3],
+           'free', ARGV[3], 'state', 'up')
+redis.call('EXPIRE', KEYS[1], ARGV[4])
+redis.call('SADD', KEYS[2], ARGV[1])
+return 1
+)lua";
+
+// KEYS: host. Never creates an entry without an expiry.
+const char* const kDrainHostScript = R"lua(
+if redis.call('EXISTS', KEYS[1]) == 1 then
+  redis.call('HSET', KEYS[1], 'state', 'draining')
+end
+return 1
+)lua";
+
+// KEYS: host, hosts set. ARGV: id.
+const char* const kDeregisterHostScript = R"lua(
+redis.call('DEL', KEYS[1])
+redis.call('SREM', KEYS[2], ARGV[1])
+return 1
+)lua";
+
+// KEYS: host. ARGV: count. Returns 1 claimed, 0 not enough, -1 unavailable.
+const char* const kClaimSlotsScript = R"lua(
+if redis.call('HGET', KEYS[1], 'state') ~= 'up' then return -1 end
+local free = tonumber(redis.call('HGET', KEYS[1], 'free'))
+local wanted = tonumber(ARGV[1])
+if free == nil or free < wanted then return 0 end
+redis.call('HINCRBY', KEYS[1], 'free', -wanted)
+return 1
+)lua";
+
+// KEYS: host. ARGV: count.
+const char* const kReleaseSlotsScript = R"lua(
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+local slots = tonumber(redis.call('HGET', KEYS[1], 'slots'))
+local free = tonumber(redis.call('HGET', KEYS[1], 'free')) + tonumber(ARGV[1])
+redis.call('HSET', KEYS[1], 'free', math.min(slots, free))
+return 1
+)lua";
+
+// KEYS: next id, queue. ARGV: job key prefix, name, app, ranks.
+const char* const kSubmitJobScript = R"lua(
+local id = redis.call('INCR', KEYS[1])
+redis.call('HSET', ARGV[1] .. id, 'name', ARGV[2], 'app', ARGV[3], 'ranks', ARGV[4],
+           'state', 'queued')
+redis.call('RPUSH', KEYS[2], id)
+return id
+)lua";
+
+// KEYS: queue, host, running. ARGV: job key prefix, host id.
+// Returns the started job's id, or 0 when none started.
+const char* const kStartQueuedJobScript = R"lua(
+local id = redis.call('LINDEX', KEYS[1], 0)
+if not id then return 0 end
+if redis.call('HGET', KEYS[2], 'state') ~= 'up' then return 0 end
+local job = ARGV[1] .. id
+local ranks = tonumber(redis.call('HGET', job, 'ranks'))
+local free = tonumber(redis.call('HGET', KEYS[2], 'free'))
+if ranks == nil or free == nil or free < ranks then return 0 end
+redis.call('HINCRBY', KEYS[2], 'free', -ranks)
+redis.call('LPOP', KEYS[1])
+redis.call('HSET', job, 'state', 'running', 'host', ARGV[2])
+redis.call('ZADD', KEYS[3], id, id)
+return tonumber(id)
+)lua";
+
+// KEYS: job, running, queue. ARGV: job id, host key prefix.
+const char* const kFinishJobScript = R"lua(
+local host = redis.call('HGET', KEYS[1], 'host')
+local ranks = tonumber(redis.call('HGET', KEYS[1], 'ranks'))
+if host and ranks then
+  local hostKey = ARGV[2] .. host
+  if redis.call('EXISTS', hostKey) == 1 then
+    local slots = tonumber(redis.call('HGET', hostKey, 'slots'))
+    local free = tonumber(redis.call('HGET', hostKey, 'free')) + ranks
+    redis.call('HSET', hostKey, 'free', math.min(slots, free))
+  end
+end
+redis.call('ZREM', KEYS[2], ARGV[1])
+redis.call('LREM', KEYS[3], 0, ARGV[1])
+redis.call('DEL', KEYS[1])
+return 1
+)lua";
+
+RedisReplyPtr runScript(RedisConnection& redis, const char* script,
+                        const std::vector<std::string>& keys,
+                        const std::vector<std::string>& arguments) {
+  std::vector<std::string> command{"EVAL", script, std::to_string(keys.size())};
+  command.insert(command.end(), keys.begin(), keys.end());
+  command.insert(command.end(), arguments.begin(), arguments.end());
+  return redis.command(command);
+}
+
+bool parseUnsigned(const std::string& text, uint64_t limit, uint64_t& value) {
+  auto [end, code] = std::from_chars(text.data(), text.data() + text.size(), value);
+  return !text.empty() && code == std::errc() && end == text.data() + text.size() &&
+         value <= limit;
+}
+
+std::map<std::string, std::string> fieldsOf(const redisReply& reply) {
+  std::vector<std::string> flat = replyStrings(reply);
+  if (flat.size() % 2 != 0) throw StateStoreError("malformed hash reply");
+  std::map<std::string, std::string> fields;
+  for (size_t i = 0; i < flat.size(); i += 2) fields[flat[i]] = flat[i + 1];
+  return fields;
+}
+
+unsigned requireCount(const std::map<std::string, std::string>& fields, const char* name,
+                      uint64_t limit, const std::string& entry) {
+  auto it = fields.find(name);
+  uint64_t value = 0;
+  if (it == fields.end() || !parseUnsigned(it->second, limit, value))
+    throw StateStoreError("corrupt cluster state: " + entry + " has no valid '" + name + "'");
+  return unsigned(value);
+}
+
+void checkHostId(const std::string& id) {
+  if (!isValidHostId(id)) throw StateStoreError("invalid host id '" + id + "'");
+}
+
+}  // namespace
+
+bool isValidHostId(const std::string& id) {
+  return !id.empty() && id.size() <= kMaxHostIdBytes &&
+         id.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.:-_") ==
+             std::string::npos;
+}
+
+ClusterState::ClusterState(const StateUrl& url, std::chrono::milliseconds timeout)
+    : redis_(url, timeout) {}
+
+void ClusterState::registerHost(const std::string& id, const std::string& address,
+                                unsigned slots, unsigned ttlSeconds) {
+  checkHostId(id);
+  runScript(redis_, kRegisterHostScript, {kHostKeyPrefix + id, kHostsKey},
+            {id, address, std::to_string(slots), std::to_string(ttlSeconds)});
+}
+
+bool ClusterState::refreshHost(const std::string& id, unsigned ttlSeconds) {
+  checkHostId(id);
+  RedisReplyPtr reply =
+      redis_.command({"EXPIRE", kHostKeyPrefix + id, std::to_string(ttlSeconds)});
+  return replyInteger(*reply) == 1;
+}
+
+void ClusterState::drainHost(const std::string& id) {
+  checkHostId(id);
+  runScript(redis_, kDrainHostScript, {kHostKeyPrefix + id}, {});
+}
+
+void ClusterState::deregisterHost(const std::string& id) {
+  checkHostId(id);
+  runScript(redis_, kDeregisterHostScript, {kHostKeyPrefix + id, kHostsKey}, {id});
+}
+
+std::vector<HostRecord> ClusterState::hosts() {
+  std::vector<std::string> ids = replyStrings(*redis_.command({"SMEMBERS", kHostsKey}));
+  std::sort(ids.begin(), ids.end());
+  std::vector<HostRecord> hosts;
+  for (const std::string& id : ids) {
+    if (!isValidHostId(id)) throw StateStoreError("corrupt cluster state: host id '" + id + "'");
+    std::map<std::string, std::string> fields =
+        fieldsOf(*redis_.command({"HGETALL", kHostKeyPrefix + id}));
+    // Listed but expired: its daemon stopped heartbeating.
+    if (fields.empty()) continue;
+    std::string entry = "host '" + id + "'";
+    HostRecord host;
+    host.id = id;
+    host.address = fields["address"];
+    host.slots = requireCount(fields, "slots", kMaxSlotsPerHost, entry);
+    host.freeSlots = requireCount(fields, "free", host.slots, entry);
+    host.draining = fields["state"] != "up";
+    hosts.push_back(std::move(host));
+  }
+  return hosts;
+}
+
+ClaimOutcome ClusterState::claimSlots(const std::string& hostId, unsigned count) {
+  checkHostId(hostId);
+  long long result = replyInteger(
+      *runScript(redis_, kClaimSlotsScript, {kHostKeyPrefix + hostId}, {std::to_string(count)}));
+  if (result == 1) return ClaimOutcome::Claimed;
+  return result == 0 ? ClaimOutcome::NotEnoughSlots : ClaimOutcome::HostUnavailable;
+}
+
+void ClusterState::releaseSlots(const std::string& hostId, unsigned count) {
+  checkHostId(hostId);
+  runScript(redis_, kReleaseSlotsScript, {kHostKeyPrefix + hostId}, {std::to_string(count)});
+}
+
+uint64_t ClusterState::submitJob(const std::string& name, const std::string& app,
+                                 unsigned ranks) {
+  if (name.size() > kMaxJobNameBytes || app.size() > kMaxJobNameBytes)
+    throw StateStoreError("job name longer than " + std::to_string(kMaxJobNameBytes) + " bytes");
+  return uint64_t(replyInteger(*runScript(redis_, kSubmitJobScript, {kNextJobIdKey, kQueueKey},
+                                          {kJobKeyPrefix, name, app, std::to_string(ranks)})));
+}
+
+std::optional<JobRecord> ClusterState::startQueuedJob(const std::string& hostId) {
+  checkHostId(hostId);
+  long long id = replyInteger(*runScript(redis_, kStartQueuedJobScript,
+                                         {kQueueKey, kHostKeyPrefix + hostId, kRunningKey},
+                                         {kJobKeyPrefix, hostId}));
+  if (id <= 0) return std::nullopt;
+  return readJob(std::to_string(id));
+}
+
+void ClusterState::finishJob(uint64_t jobId) {
+  std::string id = std::to_string(jobId);
+  runScript(redis_, kFinishJobScript, {kJobKeyPrefix + id, kRunningKey, kQueueKey},
+            {id, kHostKeyPrefix});
+}
+
+std::optional<JobRecord> ClusterState::readJob(const std::string& id) {
+  uint64_t numericId = 0;
+  if (!parseUnsigned(id, UINT64_MAX, numericId))
+    throw StateStoreError("corrupt cluster state: job id '" + id + "'");
+  std::map<std::string, std::string> fields =
+      fieldsOf(*redis_.command({"HGETALL", kJobKeyPrefix + id}));
+  if (fields.empty()) return std::nullopt;
+  JobRecord job;
+  job.id = numericId;
+  job.name = fields["name"].substr(0, kMaxJobNameBytes);
+  job.app = fields["app"].substr(0, kMaxJobNameBytes);
+  job.ranks = requireCount(fields, "ranks", UINT32_MAX, "job " + id);
+  job.host = fields["host"];
+  return job;
+}
+
+std::vector<JobRecord> ClusterState::queuedJobs() {
+  std::vector<JobRecord> jobs;
+  for (const std::string& id : replyStrings(*redis_.command({"LRANGE", kQueueKey, "0", "-1"})))
+    if (std::optional<JobRecord> job = readJob(id)) jobs.push_back(std::move(*job));
+  return jobs;
+}
+
+std::vector<JobRecord> ClusterState::runningJobs() {
+  std::vector<JobRecord> jobs;
+  for (const std::string& id : replyStrings(*redis_.command({"ZRANGE", kRunningKey, "0", "-1"})))
+    if (std::optional<JobRecord> job = readJob(id)) jobs.push_back(std::move(*job));
+  return jobs;
+}
+
+}  // namespace synergy::cluster

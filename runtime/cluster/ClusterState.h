@@ -1,0 +1,106 @@
+//===- ClusterState.h - Hosts, slots, jobs and the job queue in Redis -----===//
+//
+// The state every synergyd and client of a cluster shares, kept in Redis:
+//
+//   synergy:hosts          set of host ids
+//   synergy:host:<id>      hash id, address, slots, free, state (up|draining);
+//                          expires unless its daemon refreshes it (heartbeat)
+//   synergy:next-job-id    counter
+//   synergy:job:<id>       hash name, app, ranks, state (queued|running), host
+//   synergy:queue          list of queued job ids, oldest first (FIFO)
+//   synergy:running        sorted set of running job ids
+//
+// Every read-modify-write runs as one Lua script inside Redis, so two clients
+// claiming slots at the same moment can never oversubscribe a host, and a
+// job leaves the queue exactly when its slots are taken.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cluster/RedisConnection.h"
+
+namespace synergy::cluster {
+
+// A host entry holds at most this many slots; larger counts in the store
+// are treated as corrupt.
+constexpr unsigned kMaxSlotsPerHost = 4096;
+// Longest host id and job name accepted.
+constexpr size_t kMaxHostIdBytes = 64;
+constexpr size_t kMaxJobNameBytes = 256;
+
+struct HostRecord {
+  std::string id;
+  std::string address;
+  unsigned slots = 0;
+  unsigned freeSlots = 0;
+  bool draining = false;
+};
+
+struct JobRecord {
+  uint64_t id = 0;
+  std::string name;
+  // The module's content hash: placement by locality looks for hosts that
+  // already run the same app.
+  std::string app;
+  unsigned ranks = 0;
+  // Empty while the job is queued.
+  std::string host;
+};
+
+enum class ClaimOutcome {
+  Claimed,
+  NotEnoughSlots,
+  // No such host, expired, or draining.
+  HostUnavailable,
+};
+
+// Host ids are letters, digits and ".:-_", at most kMaxHostIdBytes long.
+bool isValidHostId(const std::string& id);
+
+class ClusterState {
+ public:
+  // Connects; `timeout` bounds the connect and every later command. Throws
+  // StateStoreError.
+  explicit ClusterState(const StateUrl& url,
+                        std::chrono::milliseconds timeout = std::chrono::milliseconds(2000));
+
+  // Creates or replaces the host's entry with all slots free; it expires
+  // after ttlSeconds unless refreshed.
+  void registerHost(const std::string& id, const std::string& address, unsigned slots,
+                    unsigned ttlSeconds);
+  // Pushes the expiry back; false when the entry has already expired.
+  bool refreshHost(const std::string& id, unsigned ttlSeconds);
+  // Marks the host as taking no new work; claims on it fail from now on.
+  void drainHost(const std::string& id);
+  void deregisterHost(const std::string& id);
+  // Live hosts, sorted by id.
+  std::vector<HostRecord> hosts();
+
+  ClaimOutcome claimSlots(const std::string& hostId, unsigned count);
+  // Returns slots to a host (never above its slot count); a no-op when the
+  // host is gone.
+  void releaseSlots(const std::string& hostId, unsigned count);
+
+  // Appends a job to the FIFO queue and returns its id.
+  uint64_t submitJob(const std::string& name, const std::string& app, unsigned ranks);
+  // Starts the job at the head of the queue on `hostId` if all its ranks fit
+  // there, taking the slots; nullopt when the queue is empty or it does not
+  // fit.
+  std::optional<JobRecord> startQueuedJob(const std::string& hostId);
+  // Removes a queued or running job, returning a running job's slots.
+  void finishJob(uint64_t jobId);
+  std::vector<JobRecord> queuedJobs();
+  std::vector<JobRecord> runningJobs();
+
+ private:
+  std::optional<JobRecord> readJob(const std::string& id);
+  RedisConnection redis_;
+};
+
+}  // namespace synergy::cluster

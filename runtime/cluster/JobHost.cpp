@@ -1,0 +1,316 @@
+//===- JobHost.cpp - Runs jobs that clients place on this host ------------===//
+//
+// This file implements JobHost.h. Frames arrive on the transport's I/O
+// thread; each running job has its own thread that forwards the child's
+// output and reaps it. The table of jobs by connection is shared between
+// them under one mutex. Children are started with posix_spawn (no code runs
+// between fork and exec in this multithreaded process), with stdin from
+// /dev/null and in a new process group so that killing a job kills
+// everything it started.
+//
+//===----------------------------------------------------------------------===//
+#include "cluster/JobHost.h"
+
+#include <cerrno>
+#include <condition_variable>
+#include <cstring>
+#include <fcntl.h>
+#include <map>
+#include <mutex>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+#include "cluster/JobMessages.h"
+#include "util/FileIO.h"
+#include "util/Sha256.h"
+
+extern char** environ;
+
+namespace synergy::cluster {
+
+namespace {
+
+enum class JobPhase { WaitingForModule, Running };
+
+struct HostedJob {
+  RunJobRequest request;
+  std::shared_ptr<transport::Connection> client;
+  JobPhase phase = JobPhase::WaitingForModule;
+  pid_t processGroup = 0;
+};
+
+std::vector<uint8_t> bytesOf(const std::string& text) {
+  return std::vector<uint8_t>(text.begin(), text.end());
+}
+
+// Exit status of a waited-for child, as a shell reports it.
+int exitStatusOf(int waitStatus) {
+  if (WIFEXITED(waitStatus)) return WEXITSTATUS(waitStatus);
+  if (WIFSIGNALED(waitStatus)) return 128 + WTERMSIG(waitStatus);
+  return 2;
+}
+
+}  // namespace
+
+class JobHost::Impl {
+ public:
+  explicit Impl(JobHostConfig config) : config_(std::move(config)) {
+    util::makeDirectories(config_.moduleDirectory);
+  }
+
+  ~Impl() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    refusing_ = true;
+    for (auto& [connection, job] : jobs_)
+      if (job->processGroup > 0) kill(-job->processGroup, SIGKILL);
+    idle_.wait(lock, [&] { return runningThreads_ == 0; });
+  }
+
+  bool handleFrame(transport::Connection& from, transport::Frame&& frame, std::string& reason) {
+    switch (frame.type) {
+      case transport::FrameType::RunJob:
+        return onRunJob(from, frame, reason);
+      case transport::FrameType::ModuleData:
+        return onModuleData(from, frame, reason);
+      default:
+        return false;
+    }
+  }
+
+  void connectionClosed(transport::Connection& connection) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = jobs_.find(&connection);
+    if (it == jobs_.end()) return;
+    if (it->second->phase == JobPhase::Running) {
+      log("job " + std::to_string(it->second->request.jobId) +
+          ": client disconnected; killing the job");
+      if (it->second->processGroup > 0) kill(-it->second->processGroup, SIGKILL);
+      return;
+    }
+    // Never started: only its slots need freeing.
+    uint64_t jobId = it->second->request.jobId;
+    jobs_.erase(it);
+    if (config_.onJobFinished) config_.onJobFinished(jobId);
+  }
+
+  void refuseNewJobs() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    refusing_ = true;
+  }
+
+  void waitForJobs() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    idle_.wait(lock, [&] { return runningThreads_ == 0; });
+  }
+
+ private:
+  void log(const std::string& line) {
+    if (config_.log) config_.log(line);
+  }
+
+  std::string modulePath(const RunJobRequest& request) const {
+    return config_.moduleDirectory + "/" + hashHex(request.moduleHash) + ".wasm";
+  }
+
+  bool onRunJob(transport::Connection& from, const transport::Frame& frame, std::string& reason) {
+    auto job = std::make_shared<HostedJob>();
+    if (!decodeRunJob(frame.payload, job->request, reason)) return false;
+    job->client = from.shared_from_this();
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (refusing_) {
+      from.send(transport::FrameType::JobRefused, bytesOf("the host is shutting down"));
+      if (config_.onJobFinished) config_.onJobFinished(job->request.jobId);
+      return true;
+    }
+    if (jobs_.count(&from)) {
+      reason = "a second RunJob on one connection";
+      return false;
+    }
+    jobs_[&from] = job;
+    if (access(modulePath(job->request).c_str(), R_OK) == 0) {
+      startJob(job);
+    } else {
+      from.send(transport::FrameType::ModuleWanted, {});
+    }
+    return true;
+  }
+
+  bool onModuleData(transport::Connection& from, const transport::Frame& frame,
+                    std::string& reason) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = jobs_.find(&from);
+    if (it == jobs_.end() || it->second->phase != JobPhase::WaitingForModule) {
+      reason = "ModuleData that no RunJob asked for";
+      return false;
+    }
+    std::shared_ptr<HostedJob> job = it->second;
+    util::Sha256 hasher;
+    hasher.update(frame.payload.data(), frame.payload.size());
+    if (hasher.digest() != job->request.moduleHash) {
+      reason = "module bytes do not match the hash in RunJob";
+      return false;
+    }
+    std::string path = modulePath(job->request);
+    if (!util::writeFileAtomically(path, std::string(frame.payload.begin(), frame.payload.end()))) {
+      from.send(transport::FrameType::JobRefused, bytesOf("cannot store the module on the host"));
+      jobs_.erase(it);
+      if (config_.onJobFinished) config_.onJobFinished(job->request.jobId);
+      return true;
+    }
+    log("stored module " + hashHex(job->request.moduleHash));
+    startJob(job);
+    return true;
+  }
+
+  // Starts the child and its forwarding thread. Caller holds mutex_.
+  void startJob(const std::shared_ptr<HostedJob>& job) {
+    const RunJobRequest& request = job->request;
+    std::vector<std::string> argv{config_.runProgram, "-np", std::to_string(request.ranks)};
+    if (request.tagOutput) argv.push_back("--tag-output");
+    for (const std::string& entry : request.environment) {
+      argv.push_back("--env");
+      argv.push_back(entry);
+    }
+    argv.push_back("--");
+    argv.push_back(modulePath(request));
+    argv.insert(argv.end(), request.arguments.begin() + 1, request.arguments.end());
+
+    int outPipe[2], errPipe[2];
+    if (pipe2(outPipe, O_CLOEXEC) != 0) return failToStart(job, "cannot create a pipe");
+    if (pipe2(errPipe, O_CLOEXEC) != 0) {
+      close(outPipe[0]);
+      close(outPipe[1]);
+      return failToStart(job, "cannot create a pipe");
+    }
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_adddup2(&actions, outPipe[1], STDOUT_FILENO);
+    posix_spawn_file_actions_adddup2(&actions, errPipe[1], STDERR_FILENO);
+    posix_spawnattr_t attributes;
+    posix_spawnattr_init(&attributes);
+    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK);
+    posix_spawnattr_setpgroup(&attributes, 0);
+    sigset_t noSignals;
+    sigemptyset(&noSignals);
+    posix_spawnattr_setsigmask(&attributes, &noSignals);
+    std::vector<char*> pointers;
+    for (std::string& argument : argv) pointers.push_back(argument.data());
+    pointers.push_back(nullptr);
+    pid_t child = 0;
+    int error = posix_spawn(&child, config_.runProgram.c_str(), &actions, &attributes,
+                            pointers.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attributes);
+    close(outPipe[1]);
+    close(errPipe[1]);
+    if (error != 0) {
+      close(outPipe[0]);
+      close(errPipe[0]);
+      return failToStart(job, "cannot start " + config_.runProgram + ": " + std::strerror(error));
+    }
+    job->phase = JobPhase::Running;
+    job->processGroup = child;
+    ++runningThreads_;
+    log("job " + std::to_string(request.jobId) + ": running " + std::to_string(request.ranks) +
+        " ranks of module " + hashHex(request.moduleHash));
+    std::thread([this, job, child, out = outPipe[0], err = errPipe[0]] {
+      forwardOutput(*job->client, out, err);
+      int waitStatus = 0;
+      while (waitpid(child, &waitStatus, 0) < 0 && errno == EINTR) {
+      }
+      // Forget the job before the client learns it ended, so that its
+      // disconnect cannot signal a process group that no longer exists.
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        job->processGroup = 0;
+        for (auto it = jobs_.begin(); it != jobs_.end(); ++it) {
+          if (it->second == job) {
+            jobs_.erase(it);
+            break;
+          }
+        }
+      }
+      int status = exitStatusOf(waitStatus);
+      std::vector<uint8_t> payload(4);
+      for (int i = 0; i < 4; ++i) payload[i] = uint8_t(uint32_t(status) >> (8 * i));
+      job->client->send(transport::FrameType::JobExit, std::move(payload));
+      log("job " + std::to_string(job->request.jobId) + ": exited with status " +
+          std::to_string(status));
+      if (config_.onJobFinished) config_.onJobFinished(job->request.jobId);
+      std::lock_guard<std::mutex> lock(mutex_);
+      --runningThreads_;
+      idle_.notify_all();
+    }).detach();
+  }
+
+  void failToStart(const std::shared_ptr<HostedJob>& job, const std::string& why) {
+    job->client->send(transport::FrameType::JobRefused, bytesOf(why));
+    for (auto it = jobs_.begin(); it != jobs_.end(); ++it) {
+      if (it->second == job) {
+        jobs_.erase(it);
+        break;
+      }
+    }
+    if (config_.onJobFinished) config_.onJobFinished(job->request.jobId);
+  }
+
+  // Sends everything the child writes until both pipes close.
+  static void forwardOutput(transport::Connection& client, int out, int err) {
+    pollfd fds[2] = {{out, POLLIN, 0}, {err, POLLIN, 0}};
+    int open = 2;
+    std::vector<uint8_t> buffer(transport::kMaxJobOutputChunkBytes);
+    while (open > 0) {
+      if (poll(fds, 2, -1) < 0) {
+        if (errno == EINTR) continue;
+        break;
+      }
+      for (int stream = 0; stream < 2; ++stream) {
+        if (fds[stream].fd < 0 || !(fds[stream].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+        ssize_t got = read(fds[stream].fd, buffer.data(), buffer.size());
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0) {
+          close(fds[stream].fd);
+          fds[stream].fd = -1;
+          --open;
+          continue;
+        }
+        std::vector<uint8_t> payload;
+        payload.reserve(size_t(got) + 1);
+        payload.push_back(uint8_t(stream + 1));
+        payload.insert(payload.end(), buffer.begin(), buffer.begin() + got);
+        client.send(transport::FrameType::JobOutput, std::move(payload));
+      }
+    }
+    for (pollfd& fd : fds)
+      if (fd.fd >= 0) close(fd.fd);
+  }
+
+  const JobHostConfig config_;
+  std::mutex mutex_;
+  std::condition_variable idle_;
+  std::map<transport::Connection*, std::shared_ptr<HostedJob>> jobs_;
+  unsigned runningThreads_ = 0;
+  bool refusing_ = false;
+};
+
+JobHost::JobHost(JobHostConfig config) : impl_(std::make_unique<Impl>(std::move(config))) {}
+JobHost::~JobHost() = default;
+
+bool JobHost::handleFrame(transport::Connection& from, transport::Frame&& frame,
+                          std::string& reason) {
+  return impl_->handleFrame(from, std::move(frame), reason);
+}
+
+void JobHost::connectionClosed(transport::Connection& connection) {
+  impl_->connectionClosed(connection);
+}
+
+void JobHost::refuseNewJobs() { impl_->refuseNewJobs(); }
+void JobHost::waitForJobs() { impl_->waitForJobs(); }
+
+}  // namespace synergy::cluster

@@ -1,0 +1,60 @@
+//===- JobHost.h - Runs jobs that clients place on this host --------------===//
+//
+// The daemon side of a placed job. A client's RunJob names the module by its
+// content hash; the host asks for the bytes (ModuleWanted) only when its
+// module store lacks them, checks received bytes against the hash, and
+// stores them under the hash. It then runs the job with the single-host MPI
+// runtime, as a `synergy-run -np N` child process in its own process group,
+// so that a module that fails validation or crashes the runtime takes down
+// only that child. The child's stdout and stderr go back to the client as
+// JobOutput frames, each stream in order, then its exit status as JobExit.
+// A client that disconnects has its job killed. When a job ends, for any
+// reason, onJobFinished frees its slots in the cluster state.
+//
+// One connection carries at most one job.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "transport/Transport.h"
+
+namespace synergy::cluster {
+
+struct JobHostConfig {
+  // The synergy-run executable that runs each job.
+  std::string runProgram;
+  // Where modules are stored by content hash; created if missing.
+  std::string moduleDirectory;
+  transport::TransportLog log;
+  // Called on a job's own thread once it has ended.
+  std::function<void(uint64_t jobId)> onJobFinished;
+};
+
+class JobHost {
+ public:
+  explicit JobHost(JobHostConfig config);
+  // Kills the jobs still running and waits for their threads.
+  ~JobHost();
+  JobHost(const JobHost&) = delete;
+  JobHost& operator=(const JobHost&) = delete;
+
+  // The daemon transport's handlers.
+  bool handleFrame(transport::Connection& from, transport::Frame&& frame, std::string& reason);
+  void connectionClosed(transport::Connection& connection);
+
+  // Answers every later RunJob with JobRefused.
+  void refuseNewJobs();
+  // Blocks until no job is running.
+  void waitForJobs();
+
+ private:
+  class Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace synergy::cluster

@@ -1,0 +1,144 @@
+//===- JobMessages.cpp - The payload of a RunJob frame ---------------------===//
+//
+// This file implements the RunJob encoding of JobMessages.h with a bounds-
+// checked reader: every field read first checks that enough bytes remain.
+//
+//===----------------------------------------------------------------------===//
+#include "cluster/JobMessages.h"
+
+#include <cstring>
+
+namespace synergy::cluster {
+
+namespace {
+
+void appendLittleEndian(std::vector<uint8_t>& out, uint64_t value, size_t bytes) {
+  for (size_t i = 0; i < bytes; ++i) out.push_back(uint8_t(value >> (8 * i)));
+}
+
+void appendStrings(std::vector<uint8_t>& out, const std::vector<std::string>& strings) {
+  appendLittleEndian(out, strings.size(), 4);
+  for (const std::string& text : strings) {
+    appendLittleEndian(out, text.size(), 4);
+    out.insert(out.end(), text.begin(), text.end());
+  }
+}
+
+// Reads fields front to back; any read past the end fails and sticks.
+class PayloadReader {
+ public:
+  explicit PayloadReader(const std::vector<uint8_t>& payload) : payload_(payload) {}
+
+  bool integer(uint64_t& value, size_t bytes) {
+    if (payload_.size() - offset_ < bytes) return false;
+    value = 0;
+    for (size_t i = 0; i < bytes; ++i) value |= uint64_t(payload_[offset_ + i]) << (8 * i);
+    offset_ += bytes;
+    return true;
+  }
+
+  bool bytes(uint8_t* out, size_t count) {
+    if (payload_.size() - offset_ < count) return false;
+    std::memcpy(out, payload_.data() + offset_, count);
+    offset_ += count;
+    return true;
+  }
+
+  bool strings(std::vector<std::string>& out, const char* what, std::string& reason) {
+    uint64_t count = 0;
+    if (!integer(count, 4)) return truncated(reason);
+    if (count > kMaxJobStrings) {
+      reason = std::string("RunJob has ") + std::to_string(count) + " " + what + " (at most " +
+               std::to_string(kMaxJobStrings) + ")";
+      return false;
+    }
+    for (uint64_t i = 0; i < count; ++i) {
+      uint64_t length = 0;
+      if (!integer(length, 4) || payload_.size() - offset_ < length) return truncated(reason);
+      std::string text(reinterpret_cast<const char*>(payload_.data() + offset_), length);
+      offset_ += length;
+      if (text.find('\0') != std::string::npos) {
+        reason = std::string("RunJob has a NUL byte in its ") + what;
+        return false;
+      }
+      out.push_back(std::move(text));
+    }
+    return true;
+  }
+
+  bool atEnd() const { return offset_ == payload_.size(); }
+
+  static bool truncated(std::string& reason) {
+    reason = "RunJob payload is truncated";
+    return false;
+  }
+
+ private:
+  const std::vector<uint8_t>& payload_;
+  size_t offset_ = 0;
+};
+
+}  // namespace
+
+std::vector<uint8_t> encodeRunJob(const RunJobRequest& request) {
+  std::vector<uint8_t> out;
+  appendLittleEndian(out, request.jobId, 8);
+  appendLittleEndian(out, request.ranks, 4);
+  out.push_back(request.tagOutput ? 1 : 0);
+  out.insert(out.end(), request.moduleHash.begin(), request.moduleHash.end());
+  appendStrings(out, request.arguments);
+  appendStrings(out, request.environment);
+  return out;
+}
+
+bool decodeRunJob(const std::vector<uint8_t>& payload, RunJobRequest& request,
+                  std::string& reason) {
+  PayloadReader reader(payload);
+  uint64_t ranks = 0, flags = 0;
+  if (!reader.integer(request.jobId, 8) || !reader.integer(ranks, 4) ||
+      !reader.integer(flags, 1) || !reader.bytes(request.moduleHash.data(), 32))
+    return PayloadReader::truncated(reason);
+  if (ranks == 0 || ranks > kMaxJobRanks) {
+    reason = "RunJob asks for " + std::to_string(ranks) + " ranks (1 to " +
+             std::to_string(kMaxJobRanks) + ")";
+    return false;
+  }
+  if (flags > 1) {
+    reason = "RunJob has unknown flags " + std::to_string(flags);
+    return false;
+  }
+  request.ranks = uint32_t(ranks);
+  request.tagOutput = flags == 1;
+  request.arguments.clear();
+  request.environment.clear();
+  if (!reader.strings(request.arguments, "arguments", reason) ||
+      !reader.strings(request.environment, "environment entries", reason))
+    return false;
+  if (request.arguments.empty()) {
+    reason = "RunJob has no program name";
+    return false;
+  }
+  for (const std::string& entry : request.environment) {
+    if (entry.find('=') == std::string::npos) {
+      reason = "RunJob environment entry without '='";
+      return false;
+    }
+  }
+  if (!reader.atEnd()) {
+    reason = "RunJob payload has trailing bytes";
+    return false;
+  }
+  return true;
+}
+
+std::string hashHex(const std::array<uint8_t, 32>& hash) {
+  static const char kDigits[] = "0123456789abcdef";
+  std::string text;
+  for (uint8_t byte : hash) {
+    text.push_back(kDigits[byte >> 4]);
+    text.push_back(kDigits[byte & 15]);
+  }
+  return text;
+}
+
+}  // namespace synergy::cluster

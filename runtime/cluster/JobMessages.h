@@ -1,0 +1,46 @@
+//===- JobMessages.h - The payload of a RunJob frame -----------------------===//
+//
+// What a client tells a host when it places a job there: the job's id in the
+// cluster state, the content hash of its module (the host asks for the bytes
+// only when it lacks them), the rank count, and the guest's arguments and
+// environment. Decoding checks every count and length against the bytes
+// that remain, so a hostile payload yields a reason, never an overread or a
+// large allocation.
+//
+//  u64 job id | u32 ranks | u8 flags (bit 0: tag output) | 32-byte SHA-256
+//  u32 argument count, then per argument u32 length + bytes
+//  u32 environment count, then per entry u32 length + bytes ("KEY=VALUE")
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace synergy::cluster {
+
+// Limits a host accepts; synergy-run -np allows 4096 ranks as well.
+constexpr uint32_t kMaxJobRanks = 4096;
+constexpr uint32_t kMaxJobStrings = 4096;
+
+struct RunJobRequest {
+  uint64_t jobId = 0;
+  uint32_t ranks = 1;
+  bool tagOutput = false;
+  std::array<uint8_t, 32> moduleHash{};
+  // The guest's argv; argv[0] names the program.
+  std::vector<std::string> arguments;
+  std::vector<std::string> environment;
+};
+
+std::vector<uint8_t> encodeRunJob(const RunJobRequest& request);
+// False with `reason` when the payload is malformed or over a limit.
+bool decodeRunJob(const std::vector<uint8_t>& payload, RunJobRequest& request,
+                  std::string& reason);
+
+// Lowercase hex of a module hash, as used for file names and messages.
+std::string hashHex(const std::array<uint8_t, 32>& hash);
+
+}  // namespace synergy::cluster

@@ -1,0 +1,72 @@
+//===- RedisConnection.h - One hiredis connection with deadlines ----------===//
+//
+// The cluster state store speaks to Redis only through this class: hiredis
+// (the maintained C client) encodes and parses the protocol, and every
+// connect and every command has a deadline, so an unreachable, stopped or
+// vanished Redis becomes a StateStoreError with a one-line message instead
+// of a hang. Commands are argument vectors (redisCommandArgv), never format
+// strings, so no key or value can change a command's shape.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+struct redisContext;
+struct redisReply;
+
+namespace synergy::cluster {
+
+// Redis unreachable, a command timing out, or a reply of an unexpected shape.
+class StateStoreError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Where the state lives, from "redis://HOST:PORT" (PORT defaults to 6379).
+struct StateUrl {
+  std::string host;
+  uint16_t port = 6379;
+  std::string text() const { return "redis://" + host + ":" + std::to_string(port); }
+};
+
+// Parses a --state value; false with `error` when it is not redis://HOST[:PORT].
+bool parseStateUrl(const std::string& text, StateUrl& url, std::string& error);
+
+// A reply, freed with the hiredis allocator.
+struct RedisReplyDeleter {
+  void operator()(redisReply* reply) const;
+};
+using RedisReplyPtr = std::unique_ptr<redisReply, RedisReplyDeleter>;
+
+class RedisConnection {
+ public:
+  // Connects within `timeout`, which also bounds every later command.
+  // Throws StateStoreError.
+  RedisConnection(const StateUrl& url, std::chrono::milliseconds timeout);
+  ~RedisConnection();
+  RedisConnection(const RedisConnection&) = delete;
+  RedisConnection& operator=(const RedisConnection&) = delete;
+
+  // Runs one command. Throws StateStoreError on I/O failure, timeout or an
+  // error reply.
+  RedisReplyPtr command(const std::vector<std::string>& arguments);
+
+  const StateUrl& url() const { return url_; }
+
+ private:
+  StateUrl url_;
+  redisContext* context_ = nullptr;
+};
+
+// Reply accessors that throw StateStoreError when the reply has another
+// shape: Redis is outside our trust boundary too.
+long long replyInteger(const redisReply& reply);
+std::vector<std::string> replyStrings(const redisReply& reply);
+
+}  // namespace synergy::cluster

@@ -1,0 +1,102 @@
+//===- FrameCodec.cpp - Encoding and checking frame headers ---------------===//
+//
+// This file implements the header checks of FrameCodec.h. Fields are read
+// byte by byte in little-endian order, so the format does not depend on the
+// host's endianness or alignment.
+//
+//===----------------------------------------------------------------------===//
+#include "transport/FrameCodec.h"
+
+#include <cassert>
+#include <cstring>
+
+namespace synergy::transport {
+
+static bool isKnownFrameType(uint16_t raw) {
+  switch (static_cast<FrameType>(raw)) {
+    case FrameType::Hello:
+    case FrameType::HelloAck:
+    case FrameType::Ping:
+    case FrameType::Pong:
+    case FrameType::RunJob:
+    case FrameType::ModuleWanted:
+    case FrameType::ModuleData:
+    case FrameType::JobOutput:
+    case FrameType::JobExit:
+    case FrameType::JobRefused:
+      return true;
+  }
+  return false;
+}
+
+static uint64_t readLittleEndian(const uint8_t* bytes, size_t count) {
+  uint64_t value = 0;
+  for (size_t i = 0; i < count; ++i) value |= uint64_t(bytes[i]) << (8 * i);
+  return value;
+}
+
+static void writeLittleEndian(uint8_t* bytes, size_t count, uint64_t value) {
+  for (size_t i = 0; i < count; ++i) bytes[i] = uint8_t(value >> (8 * i));
+}
+
+const char* frameTypeName(FrameType type) {
+  switch (type) {
+    case FrameType::Hello:
+      return "Hello";
+    case FrameType::HelloAck:
+      return "HelloAck";
+    case FrameType::Ping:
+      return "Ping";
+    case FrameType::Pong:
+      return "Pong";
+    case FrameType::RunJob:
+      return "RunJob";
+    case FrameType::ModuleWanted:
+      return "ModuleWanted";
+    case FrameType::ModuleData:
+      return "ModuleData";
+    case FrameType::JobOutput:
+      return "JobOutput";
+    case FrameType::JobExit:
+      return "JobExit";
+    case FrameType::JobRefused:
+      return "JobRefused";
+  }
+  return "unknown";
+}
+
+FrameHeaderBytes encodeFrameHeader(FrameType type, uint64_t payloadBytes) {
+  assert(payloadBytes <= maxPayloadBytes(type) && "frame payload over its type's maximum");
+  FrameHeaderBytes bytes{};
+  std::memcpy(bytes.data(), kFrameMagic.data(), kFrameMagic.size());
+  writeLittleEndian(bytes.data() + 4, 2, static_cast<uint16_t>(type));
+  writeLittleEndian(bytes.data() + 8, 8, payloadBytes);
+  return bytes;
+}
+
+bool decodeFrameHeader(const FrameHeaderBytes& bytes, FrameHeader& header, std::string& reason) {
+  if (std::memcmp(bytes.data(), kFrameMagic.data(), kFrameMagic.size()) != 0) {
+    reason = "bad frame magic (not a Synergy peer)";
+    return false;
+  }
+  uint16_t rawType = uint16_t(readLittleEndian(bytes.data() + 4, 2));
+  if (!isKnownFrameType(rawType)) {
+    reason = "unknown frame type " + std::to_string(rawType);
+    return false;
+  }
+  if (readLittleEndian(bytes.data() + 6, 2) != 0) {
+    reason = "nonzero reserved field in frame header";
+    return false;
+  }
+  header.type = static_cast<FrameType>(rawType);
+  header.payloadBytes = readLittleEndian(bytes.data() + 8, 8);
+  uint64_t limit = maxPayloadBytes(header.type);
+  if (header.payloadBytes > limit) {
+    reason = "frame length " + std::to_string(header.payloadBytes) + " exceeds the maximum " +
+             std::to_string(limit) + " for " + frameTypeName(header.type);
+    return false;
+  }
+  return true;
+}
+
+}  // namespace synergy::transport

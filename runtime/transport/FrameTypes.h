@@ -1,0 +1,96 @@
+//===- FrameTypes.h - The host-to-host wire format -------------------------===//
+//
+// Every frame between two Synergy hosts is a fixed 16-byte header followed by
+// a payload of the length the header states:
+//
+//   offset  size  field
+//        0     4  magic "SYN1"
+//        4     2  frame type (FrameType), little-endian
+//        6     2  reserved, must be zero
+//        8     8  payload length in bytes, little-endian
+//
+// The length is 64 bits wide so that an absurd length (4 GiB and more) is
+// representable and refused rather than silently truncated. Each type has its
+// own maximum payload (maxPayloadBytes); a receiver checks the header against
+// it before it allocates anything. The first frame on a connection must be a
+// Hello carrying the cluster token; the accepting side answers HelloAck.
+//
+// This header is the whole protocol definition: tests and other languages
+// construct frames from it.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+
+namespace synergy::transport {
+
+enum class FrameType : uint16_t {
+  // Client to server, first frame only: the cluster token, raw bytes.
+  Hello = 1,
+  // Server to client: the token was accepted. Empty payload.
+  HelloAck = 2,
+  // Either direction: liveness and round-trip probe; answered by a Pong with
+  // the same payload.
+  Ping = 3,
+  Pong = 4,
+  // Client to host: run a job here (cluster/JobMessages.h, RunJobRequest).
+  RunJob = 5,
+  // Host to client: send the module named in RunJob; this host lacks it.
+  // Empty payload.
+  ModuleWanted = 6,
+  // Client to host: the module's bytes, checked against its content hash.
+  ModuleData = 7,
+  // Host to client: one stream byte (1 stdout, 2 stderr), then output bytes
+  // in the order the job wrote them.
+  JobOutput = 8,
+  // Host to client: the job's exit status, 4 bytes little-endian.
+  JobExit = 9,
+  // Host to client: the job will not run here; a one-line reason.
+  JobRefused = 10,
+};
+
+constexpr std::array<uint8_t, 4> kFrameMagic = {'S', 'Y', 'N', '1'};
+constexpr size_t kFrameHeaderBytes = 16;
+
+// The largest payload any frame may carry. Module transfers and granule
+// snapshots larger than this are split into several frames by their senders.
+constexpr uint64_t kMaxFramePayloadBytes = 64ull << 20;
+
+// Limits of the job frames.
+constexpr uint64_t kMaxRunJobBytes = 1ull << 20;
+constexpr uint64_t kMaxJobOutputChunkBytes = 64ull << 10;
+constexpr uint64_t kMaxRefusalBytes = 1024;
+
+// Cluster tokens are between these lengths (see ClusterToken.h).
+constexpr size_t kMinTokenBytes = 16;
+constexpr size_t kMaxTokenBytes = 256;
+
+// The maximum payload of a frame of this type; 0 for types that carry none.
+constexpr uint64_t maxPayloadBytes(FrameType type) {
+  switch (type) {
+    case FrameType::Hello:
+      return kMaxTokenBytes;
+    case FrameType::HelloAck:
+      return 0;
+    case FrameType::Ping:
+    case FrameType::Pong:
+    case FrameType::ModuleData:
+      return kMaxFramePayloadBytes;
+    case FrameType::RunJob:
+      return kMaxRunJobBytes;
+    case FrameType::ModuleWanted:
+      return 0;
+    case FrameType::JobOutput:
+      return 1 + kMaxJobOutputChunkBytes;
+    case FrameType::JobExit:
+      return 4;
+    case FrameType::JobRefused:
+      return kMaxRefusalBytes;
+  }
+  return 0;
+}
+
+}  // namespace synergy::transport

@@ -1,0 +1,98 @@
+//===- Transport.h - Framed, authenticated host-to-host connections -------===//
+//
+// A Transport is one host's end of the cluster network: an I/O thread that
+// accepts connections on the host's own address, opens connections to other
+// hosts, and moves frames (FrameTypes.h) over them. It keeps one connection
+// per peer host, however many granules talk across it.
+//
+// Every connection starts with a handshake: the connecting side sends Hello
+// with the cluster token, the accepting side answers HelloAck, and only then
+// are other frames delivered. A connection that presents a wrong token, sends
+// a bad or oversized header, stops in the middle of a frame, or stays silent
+// past the handshake deadline is dropped and logged; the others carry on.
+//
+// Sends never block: send() queues the frame and the I/O thread writes it
+// whenever the peer's socket accepts data. Ping frames are answered with a
+// Pong by the transport itself; every other frame goes to the FrameHandler,
+// on the I/O thread.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "transport/FrameTypes.h"
+
+namespace synergy::transport {
+
+struct Frame {
+  FrameType type = FrameType::Ping;
+  std::vector<uint8_t> payload;
+};
+
+// One authenticated connection to a peer host. Handlers that keep a
+// connection beyond their call hold it through shared_from_this().
+class Connection : public std::enable_shared_from_this<Connection> {
+ public:
+  virtual ~Connection() = default;
+  // Queues a frame and returns at once; safe from any thread. A payload over
+  // maxPayloadBytes(type) is a caller bug.
+  virtual void send(FrameType type, std::vector<uint8_t> payload) = 0;
+  // Closes the connection; frames still queued are discarded.
+  virtual void close() = 0;
+  // "address:port" of the peer, for messages.
+  virtual const std::string& peerName() const = 0;
+};
+
+// Called on the I/O thread for each frame after the handshake. Returning
+// false with a `reason` drops the connection and logs the reason.
+using FrameHandler = std::function<bool(Connection& from, Frame&& frame, std::string& reason)>;
+// Called on the I/O thread when an authenticated connection closes, for
+// whatever reason.
+using ClosedHandler = std::function<void(Connection& connection)>;
+// Receives one line per dropped or refused connection.
+using TransportLog = std::function<void(const std::string& line)>;
+
+struct TransportConfig {
+  std::string token;
+  FrameHandler onFrame;
+  ClosedHandler onClosed;
+  TransportLog log;
+  // How long a new connection may take to complete its handshake.
+  unsigned handshakeSeconds = 5;
+  // Accepted connections beyond this many are refused at once, so a flood
+  // of idle connections cannot exhaust descriptors or memory.
+  unsigned maxAcceptedConnections = 256;
+};
+
+class Transport {
+ public:
+  explicit Transport(TransportConfig config);
+  ~Transport();
+  Transport(const Transport&) = delete;
+  Transport& operator=(const Transport&) = delete;
+
+  // Accepts connections on exactly `address` (an IPv4 or IPv6 literal) and
+  // `port`; port 0 picks a free one. On failure returns false with `error`.
+  bool listen(const std::string& address, uint16_t port, std::string& error);
+  // The port listen() bound.
+  uint16_t listeningPort() const;
+  // Stops accepting new connections; established ones stay.
+  void stopListening();
+
+  // The connection to the host at address:port, opened and authenticated
+  // first if there is none yet. Blocks until the peer's HelloAck, or returns
+  // nullptr with `error`.
+  std::shared_ptr<Connection> connectionTo(const std::string& address, uint16_t port,
+                                           std::string& error);
+
+ private:
+  class Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace synergy::transport

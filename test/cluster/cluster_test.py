@@ -1,0 +1,568 @@
+#!/usr/bin/env python3
+"""Cluster foundation tests: synergyd, synergy-cluster and the Redis state.
+
+Each case starts its own redis-server on a free port of 127.0.0.1 (no
+persistence, a temporary directory) and synergyd daemons on 127.0.0.2, .3 and
+.4, checks one behaviour with exact expected text, and stops every process it
+started whether it passes or fails. Waits are bounded polls, never timing
+assertions: a deadline only turns a hang into a failure.
+
+    cluster_test.py --bin-dir build/bin --client build/test/cluster/cluster-test-client \
+                    --redis-server /usr/bin/redis-server CASE
+
+CASE is registration, claims, frames, redis-gone, remote-job or job-queue.
+"""
+import argparse
+import os
+import random
+import re
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+TOKEN = "cluster-test-token-3f9c2d7a61b4"
+WRONG_TOKEN = "cluster-test-token-000000000000"
+TTL_SECONDS = 2
+
+# The wire format of runtime/transport/FrameTypes.h, written out independently.
+HELLO, HELLO_ACK, PING, PONG, RUN_JOB, MODULE_WANTED, MODULE_DATA = 1, 2, 3, 4, 5, 6, 7
+
+
+def frame_header(frame_type, length, reserved=0):
+    return b"SYN1" + struct.pack("<HHQ", frame_type, reserved, length)
+
+
+def frame(frame_type, payload):
+    return frame_header(frame_type, len(payload)) + payload
+
+
+def run_job_payload(job_id, ranks, module_hash, arguments, environment=()):
+    """A RunJob payload as runtime/cluster/JobMessages.h lays it out."""
+    def strings(items):
+        return struct.pack("<I", len(items)) + b"".join(
+            struct.pack("<I", len(item)) + item for item in items)
+    return (struct.pack("<QIB", job_id, ranks, 0) + module_hash +
+            strings([a.encode() for a in arguments]) + strings([e.encode() for e in environment]))
+
+
+class TestFailure(Exception):
+    pass
+
+
+def check(condition, message):
+    if not condition:
+        raise TestFailure(message)
+
+
+def check_equal(actual, expected, what):
+    if actual != expected:
+        expected_text, actual_text = repr(expected), repr(actual)
+        start = next((i for i, (a, b) in enumerate(zip(expected_text, actual_text)) if a != b),
+                     min(len(expected_text), len(actual_text)))
+        start = max(0, start - 200)
+        raise TestFailure(f"{what}, from character {start}:\n--- expected\n"
+                          f"{expected_text[start:start + 600]}\n--- actual\n"
+                          f"{actual_text[start:start + 600]}")
+
+
+def wait_for(predicate, seconds, what):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise TestFailure(f"gave up after {seconds} s waiting for {what}")
+
+
+def free_port(address="127.0.0.1"):
+    with socket.socket() as s:
+        s.bind((address, 0))
+        return s.getsockname()[1]
+
+
+def connection_refused(address, port):
+    with socket.socket() as s:
+        s.settimeout(5)
+        try:
+            s.connect((address, port))
+        except ConnectionRefusedError:
+            return True
+        return False
+
+
+class Daemon:
+    def __init__(self, process, log_path, host_id, address):
+        self.process = process
+        self.log_path = log_path
+        self.host_id = host_id
+        self.address = address
+        self.port = None
+
+    def log(self):
+        with open(self.log_path) as f:
+            return f.read()
+
+
+class Cluster:
+    """The servers one case starts; stop() ends every one of them."""
+
+    def __init__(self, args, workdir):
+        self.bin_dir = args.bin_dir
+        self.client = args.client
+        self.redis_server = args.redis_server
+        self.workdir = workdir
+        self.processes = []
+        self.redis = None
+        self.redis_port = None
+        self.token_file = self.write_token("token", TOKEN)
+        self.wrong_token_file = self.write_token("wrong-token", WRONG_TOKEN)
+
+    def write_token(self, name, token):
+        path = os.path.join(self.workdir, name)
+        with open(path, "w") as f:
+            f.write(token + "\n")
+        os.chmod(path, 0o600)
+        return path
+
+    @property
+    def url(self):
+        return f"redis://127.0.0.1:{self.redis_port}"
+
+    def start_redis(self):
+        self.redis_port = free_port()
+        redis_dir = os.path.join(self.workdir, "redis")
+        os.makedirs(redis_dir, exist_ok=True)
+        self.redis = subprocess.Popen(
+            [self.redis_server, "--port", str(self.redis_port), "--bind", "127.0.0.1",
+             "--save", "", "--appendonly", "no", "--dir", redis_dir],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.processes.append(self.redis)
+        wait_for(lambda: self.status()[0] == 0, 20, "redis-server to accept commands")
+
+    def start_daemon(self, host_id, address, slots, ttl=TTL_SECONDS):
+        log_path = os.path.join(self.workdir, f"synergyd-{host_id}.log")
+        log = open(log_path, "w")
+        process = subprocess.Popen(
+            [os.path.join(self.bin_dir, "synergyd"), "--listen", f"{address}:0",
+             "--slots", str(slots), "--state", self.url, "--token-file", self.token_file,
+             "--host-id", host_id, "--ttl", str(ttl)],
+            stdout=log, stderr=log)
+        log.close()
+        self.processes.append(process)
+        daemon = Daemon(process, log_path, host_id, address)
+        pattern = re.compile(rf"synergyd: host {host_id} listening on {re.escape(address)}:(\d+) "
+                             rf"with {slots} slots\n")
+        match = wait_for(lambda: pattern.search(daemon.log()) or process.poll() is not None,
+                         20, f"synergyd {host_id} to register")
+        check(match is not True, f"synergyd {host_id} exited at start:\n{daemon.log()}")
+        daemon.port = int(match.group(1))
+        return daemon
+
+    def status(self):
+        result = subprocess.run(
+            [os.path.join(self.bin_dir, "synergy-cluster"), "--state", self.url, "status"],
+            capture_output=True, text=True, timeout=30)
+        return result.returncode, result.stdout, result.stderr
+
+    def client_run(self, *args):
+        result = subprocess.run([self.client, *map(str, args)], capture_output=True, text=True,
+                                timeout=60)
+        return result.returncode, result.stdout, result.stderr
+
+    def stop(self):
+        for process in reversed(self.processes):
+            if process.poll() is None:
+                try:
+                    os.kill(process.pid, signal.SIGCONT)
+                except ProcessLookupError:
+                    pass
+                process.kill()
+            process.wait()
+
+
+def host_line(daemon, slots, free, state="up"):
+    return (f"  {daemon.host_id}  address {daemon.address}:{daemon.port}  slots {slots}  "
+            f"free {free}  {state}\n")
+
+
+def expect_status(cluster, expected):
+    code, out, err = cluster.status()
+    check_equal((code, out, err), (0, expected, ""), "synergy-cluster status")
+
+
+def case_registration(cluster):
+    cluster.start_redis()
+    host2 = cluster.start_daemon("host2", "127.0.0.2", 2)
+    host3 = cluster.start_daemon("host3", "127.0.0.3", 2)
+    host4 = cluster.start_daemon("host4", "127.0.0.4", 2)
+    expect_status(cluster,
+                  "hosts: 3, slots: 6, free: 6\n" + host_line(host2, 2, 2) +
+                  host_line(host3, 2, 2) + host_line(host4, 2, 2) +
+                  "queued jobs: 0\nrunning jobs: 0\n")
+    # Each daemon listens on its own address only.
+    check(connection_refused("127.0.0.1", host2.port), "synergyd host2 also listens on 127.0.0.1")
+
+    host2.process.send_signal(signal.SIGTERM)
+    check_equal(host2.process.wait(timeout=30), 0, "synergyd exit status after SIGTERM")
+    check_equal(host2.log(),
+                f"synergyd: host host2 listening on 127.0.0.2:{host2.port} with 2 slots\n"
+                "synergyd: SIGTERM: refusing new work\n"
+                "synergyd: deregistered host host2\n", "synergyd log after SIGTERM")
+    check(connection_refused("127.0.0.2", host2.port), "host2 still accepts after SIGTERM")
+    expect_status(cluster,
+                  "hosts: 2, slots: 4, free: 4\n" + host_line(host3, 2, 2) +
+                  host_line(host4, 2, 2) + "queued jobs: 0\nrunning jobs: 0\n")
+
+    # A killed daemon cannot deregister: its entry expires after the TTL.
+    host3.process.send_signal(signal.SIGKILL)
+    host3.process.wait(timeout=30)
+    wait_for(lambda: "host3" not in cluster.status()[1], TTL_SECONDS + 3,
+             "host3's entry to expire after SIGKILL")
+    # host4 registered before host3 died, so it outlived one TTL: its heartbeat works.
+    expect_status(cluster,
+                  "hosts: 1, slots: 2, free: 2\n" + host_line(host4, 2, 2) +
+                  "queued jobs: 0\nrunning jobs: 0\n")
+
+
+def case_claims(cluster):
+    cluster.start_redis()
+    big = cluster.start_daemon("big", "127.0.0.2", 6)
+    pair = cluster.start_daemon("pair", "127.0.0.3", 4)
+    small = cluster.start_daemon("small", "127.0.0.4", 2)
+
+    check_equal(cluster.client_run("claim", cluster.url, "big", 1, 20),
+                (0, "claimed 6 of 20\n", ""), "20 concurrent 1-slot claims on 6 slots")
+    check_equal(cluster.client_run("claim", cluster.url, "big", 1, 5),
+                (0, "claimed 0 of 5\n", ""), "claims on a full host")
+    check_equal(cluster.client_run("claim", cluster.url, "pair", 3, 10),
+                (0, "claimed 1 of 10\n", ""), "10 concurrent 3-slot claims on 4 slots")
+    check_equal(cluster.client_run("claim", cluster.url, "gone", 1, 3),
+                (0, "claimed 0 of 3\n", ""), "claims on an unregistered host")
+
+    for name, ranks, job_id in (("ring.wasm", 2, 1), ("big.wasm", 4, 2),
+                                ("evil\x1b[2J.wasm", 1, 3)):
+        check_equal(cluster.client_run("submit", cluster.url, name, ranks),
+                    (0, f"job {job_id}\n", ""), f"submitting {name!r}")
+    check_equal(cluster.client_run("start", cluster.url, "pair"),
+                (0, "nothing started\n", ""), "starting 2 ranks on 1 free slot")
+    check_equal(cluster.client_run("start", cluster.url, "small"),
+                (0, "started job 1\n", ""), "starting the queue's head")
+    # The queue is FIFO: job 2 does not fit, so job 3 waits behind it.
+    check_equal(cluster.client_run("start", cluster.url, "small"),
+                (0, "nothing started\n", ""), "starting behind a head that does not fit")
+    expect_status(cluster,
+                  "hosts: 3, slots: 12, free: 1\n" + host_line(big, 6, 0) +
+                  host_line(pair, 4, 1) + host_line(small, 2, 0) +
+                  "queued jobs: 2\n  job 2  big.wasm  ranks 4\n  job 3  evil?[2J.wasm  ranks 1\n"
+                  "running jobs: 1\n  job 1  ring.wasm  ranks 2  on small\n")
+
+    check_equal(cluster.client_run("finish", cluster.url, 1), (0, "", ""), "finishing job 1")
+    check_equal(cluster.client_run("finish", cluster.url, 2), (0, "", ""),
+                "cancelling queued job 2")
+    check_equal(cluster.client_run("start", cluster.url, "small"),
+                (0, "started job 3\n", ""), "starting job 3 once the head left")
+    expect_status(cluster,
+                  "hosts: 3, slots: 12, free: 2\n" + host_line(big, 6, 0) +
+                  host_line(pair, 4, 1) + host_line(small, 2, 1) +
+                  "queued jobs: 0\nrunning jobs: 1\n  job 3  evil?[2J.wasm  ranks 1  on small\n")
+
+
+def read_exactly(sock, count):
+    """Up to `count` bytes, fewer when the peer closes (or resets, which is
+    how a close with unread input arrives)."""
+    data = b""
+    while len(data) < count:
+        try:
+            chunk = sock.recv(count - len(data))
+        except ConnectionResetError:
+            break
+        if not chunk:
+            break
+        data += chunk
+    return data
+
+
+def open_connection(daemon):
+    sock = socket.create_connection((daemon.address, daemon.port), timeout=20)
+    return sock
+
+
+def authenticated_connection(daemon):
+    sock = open_connection(daemon)
+    sock.sendall(frame(HELLO, TOKEN.encode()))
+    check_equal(read_exactly(sock, 16), frame_header(HELLO_ACK, 0), "HelloAck")
+    return sock
+
+
+def expect_dropped(daemon, sock, reason):
+    """The daemon closes `sock` without answering and logs exactly why."""
+    name = "%s:%d" % sock.getsockname()
+    check_equal(read_exactly(sock, 1), b"", f"the daemon's answer to a connection that sent {reason!r}")
+    sock.close()
+    line = f"synergyd: dropped connection from {name}: {reason}\n"
+    wait_for(lambda: line in daemon.log(), 20, f"the log line {line!r}")
+
+
+def case_frames(cluster):
+    module_store = os.path.join(cluster.workdir, "cache", "cluster-modules")
+    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
+    cluster.start_redis()
+    daemon = cluster.start_daemon("host2", "127.0.0.2", 2)
+    silent = open_connection(daemon)
+    good = authenticated_connection(daemon)
+
+    garbage = open_connection(daemon)
+    garbage.sendall(b"GET / HTTP/1.1\r\nHost: synergy\r\n\r\n")
+    expect_dropped(daemon, garbage, "bad frame magic (not a Synergy peer)")
+
+    wrong = open_connection(daemon)
+    wrong.sendall(frame(HELLO, WRONG_TOKEN.encode()))
+    expect_dropped(daemon, wrong, "wrong cluster token")
+
+    unauthenticated = open_connection(daemon)
+    unauthenticated.sendall(frame(PING, b"hello?"))
+    expect_dropped(daemon, unauthenticated, "first frame is Ping, not Hello")
+
+    huge_hello = open_connection(daemon)
+    huge_hello.sendall(frame_header(HELLO, 4 << 30))
+    expect_dropped(daemon, huge_hello, "frame length 4294967296 exceeds the maximum 256 for Hello")
+
+    huge_ping = authenticated_connection(daemon)
+    huge_ping.sendall(frame_header(PING, 4 << 30))
+    expect_dropped(daemon, huge_ping,
+                   "frame length 4294967296 exceeds the maximum 67108864 for Ping")
+
+    short_header = open_connection(daemon)
+    short_header.sendall(frame_header(HELLO, 20)[:7])
+    short_header.shutdown(socket.SHUT_WR)
+    expect_dropped(daemon, short_header, "truncated frame header (7 of 16 bytes)")
+
+    short_payload = authenticated_connection(daemon)
+    short_payload.sendall(frame_header(PING, 20) + b"12345")
+    short_payload.shutdown(socket.SHUT_WR)
+    expect_dropped(daemon, short_payload, "truncated frame (5 of 20 payload bytes)")
+
+    # Job frames: malformed RunJob, a module that does not match its hash,
+    # and module bytes nobody asked for. None may store or run anything.
+    bad_job = authenticated_connection(daemon)
+    bad_job.sendall(frame(RUN_JOB, run_job_payload(1, 1, bytes(32), ["app.wasm"])[:50]))
+    expect_dropped(daemon, bad_job, "RunJob payload is truncated")
+    zero_ranks = authenticated_connection(daemon)
+    zero_ranks.sendall(frame(RUN_JOB, run_job_payload(1, 0, bytes(32), ["app.wasm"])))
+    expect_dropped(daemon, zero_ranks, "RunJob asks for 0 ranks (1 to 4096)")
+    forged = authenticated_connection(daemon)
+    forged.sendall(frame(RUN_JOB, run_job_payload(1, 1, bytes(32), ["app.wasm"])))
+    check_equal(read_exactly(forged, 16), frame_header(MODULE_WANTED, 0), "ModuleWanted")
+    forged.sendall(frame(MODULE_DATA, b"\0asm\1\0\0\0"))
+    expect_dropped(daemon, forged, "module bytes do not match the hash in RunJob")
+    unasked = authenticated_connection(daemon)
+    unasked.sendall(frame(MODULE_DATA, b"\0asm\1\0\0\0"))
+    expect_dropped(daemon, unasked, "ModuleData that no RunJob asked for")
+    check_equal(os.listdir(module_store), [], "modules stored from hostile frames")
+    check("running" not in daemon.log() and "stored module" not in daemon.log(),
+          f"a hostile job frame ran or stored something:\n{daemon.log()}")
+
+    # Fuzz: valid-looking headers with random bytes flipped, each on its own
+    # authenticated connection; whatever the daemon does, it must survive.
+    rng = random.Random(17)
+    for _ in range(40):
+        header = bytearray(frame_header(PING, 8))
+        for _ in range(rng.randint(1, 4)):
+            header[rng.randrange(16)] = rng.randrange(256)
+        fuzz = authenticated_connection(daemon)
+        try:
+            fuzz.sendall(bytes(header) + bytes(rng.randrange(256) for _ in range(8)))
+            fuzz.shutdown(socket.SHUT_WR)
+        except OSError:
+            pass  # the daemon dropped it before all was sent
+        read_exactly(fuzz, 1 << 16)
+        fuzz.close()
+
+    # The connection opened before the attacks still works, and so do new ones.
+    good.sendall(frame(PING, b"still-alive"))
+    check_equal(read_exactly(good, 16 + 11), frame(PONG, b"still-alive"), "Pong on the good connection")
+    check_equal(cluster.client_run("ping", daemon.address, daemon.port, cluster.token_file, 1 << 20),
+                (0, "pong 1048576 bytes\n", ""), "a new authenticated connection")
+    check_equal(cluster.client_run("ping", daemon.address, daemon.port, cluster.wrong_token_file, 8),
+                (1, "", f"cluster-test-client: error: cannot reach {daemon.address}:{daemon.port}: "
+                        "closed before the handshake\n"),
+                "the transport client with a wrong token")
+    expect_dropped(daemon, silent, "no handshake within 5 s")
+    check(daemon.process.poll() is None, "synergyd died")
+    expect_status(cluster, "hosts: 1, slots: 2, free: 2\n" + host_line(daemon, 2, 2) +
+                  "queued jobs: 0\nrunning jobs: 0\n")
+    good.close()
+
+
+def case_redis_gone(cluster):
+    # Nothing listens on the state port yet.
+    cluster.redis_port = free_port()
+    check_equal(cluster.status(),
+                (2, "", f"synergy-cluster: error: cannot reach the cluster state at {cluster.url}: "
+                        "Connection refused\n"), "status without Redis")
+    listen_port = free_port("127.0.0.2")
+    result = subprocess.run(
+        [os.path.join(cluster.bin_dir, "synergyd"), "--listen", f"127.0.0.2:{listen_port}",
+         "--slots", "2", "--state", cluster.url, "--token-file", cluster.token_file],
+        capture_output=True, text=True, timeout=30)
+    check_equal((result.returncode, result.stdout, result.stderr),
+                (2, "", f"synergyd: error: cannot reach the cluster state at {cluster.url}: "
+                        "Connection refused\n"), "synergyd without Redis")
+
+    # A Redis that accepts connections but never answers.
+    cluster.start_redis()
+    cluster.redis.send_signal(signal.SIGSTOP)
+    check_equal(cluster.status(),
+                (2, "", f"synergy-cluster: error: lost the cluster state at {cluster.url}: "
+                        "no reply within the timeout\n"), "status with a stopped Redis")
+    cluster.redis.send_signal(signal.SIGCONT)
+    expect_status(cluster, "hosts: 0, slots: 0, free: 0\nqueued jobs: 0\nrunning jobs: 0\n")
+
+    # Redis vanishes under a running daemon: it says so and exits.
+    daemon = cluster.start_daemon("host2", "127.0.0.2", 2)
+    cluster.redis.kill()
+    cluster.redis.wait()
+    check_equal(daemon.process.wait(timeout=30), 1, "synergyd exit status once Redis is gone")
+    last_line = daemon.log().splitlines()[-1]
+    check(re.fullmatch(rf"synergyd: error: (lost|cannot reach) the cluster state at "
+                       rf"{re.escape(cluster.url)}: .+", last_line),
+          f"unclear error from synergyd once Redis is gone: {last_line!r}")
+    check(connection_refused("127.0.0.2", daemon.port), "synergyd still listening after exiting")
+
+
+def run_tool(args, env=None):
+    result = subprocess.run(args, capture_output=True, text=True, timeout=300, env=env)
+    return result.returncode, result.stdout, result.stderr
+
+
+def case_remote_job(cluster):
+    """synergy-run --cluster against the same job run locally (the existing
+    single-host MPI runtime): identical stdout, stderr and exit status."""
+    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
+    program = os.path.join(cluster.workdir, "rank_report.wasm")
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "rank_report.c")
+    code, out, err = run_tool([os.path.join(cluster.bin_dir, "synergy-cc"), source, "-o", program])
+    check(code == 0, f"synergy-cc failed:\n{err}")
+    run = os.path.join(cluster.bin_dir, "synergy-run")
+
+    cluster.start_redis()
+    small = cluster.start_daemon("small", "127.0.0.2", 2)
+    large = cluster.start_daemon("large", "127.0.0.3", 4)
+    remote = [run, "--cluster", cluster.url, "--token-file", cluster.token_file]
+    all_free = ("hosts: 2, slots: 6, free: 6\n" + host_line(large, 4, 4) + host_line(small, 2, 2) +
+                "queued jobs: 0\nrunning jobs: 0\n")
+
+    # 3 ranks fit only on "large"; 20000 lines span many JobOutput frames.
+    local = run_tool([run, "-np", "3", "--env", "GREETING=hi there", program, "20000", "7"])
+    check_equal(local[0], 7, "local exit status")
+    check(local[1].startswith("ranks 3 sum 60\narg 1 '20000'\narg 2 '7'\nGREETING=hi there\n"),
+          f"unexpected local output: {local[1][:200]!r}")
+    check_equal(run_tool(remote + ["-np", "3", "--env", "GREETING=hi there", program, "20000", "7"]),
+                local, "the job through the cluster against the local run")
+    check("job 1: running 3 ranks" in large.log(), f"job 1 did not run on large:\n{large.log()}")
+    expect_status(cluster, all_free)
+
+    # The module is sent once per host: the second job on "large" reuses it.
+    local = run_tool([run, "-np", "2", "--tag-output", program, "3"])
+    check_equal(run_tool(remote + ["--policy", "spread", "-np", "2", "--tag-output", program, "3"]),
+                local, "a second job, spread, with --tag-output")
+    check("job 2: running 2 ranks" in large.log(), "spread did not pick the emptiest host")
+    check_equal(large.log().count("stored module "), 1, "modules stored on large")
+    check_equal(run_tool(remote + ["-np", "2", program, "3"]), run_tool([run, "-np", "2", program, "3"]),
+                "a binpacked job")
+    check("job 3: running 2 ranks" in small.log(), "binpack did not pick the fullest fitting host")
+    expect_status(cluster, all_free)
+
+    check_equal(run_tool(remote + ["-np", "5", program]),
+                (2, "", "synergy-run: error: no host has 5 slots (largest: 4); jobs across several "
+                        "hosts are not supported yet\n"), "a job larger than any host")
+    wrong = remote[:-1] + [cluster.wrong_token_file]
+    check_equal(run_tool(wrong + ["-np", "1", program]),
+                (2, "", f"synergy-run: error: cannot reach 127.0.0.2:{small.port}: "
+                        "closed before the handshake\n"), "a client with a wrong token")
+    check(re.search(r"synergyd: dropped connection from [0-9.]+:\d+: wrong cluster token\n", small.log()),
+          f"the refused client is not logged:\n{small.log()}")
+    expect_status(cluster, all_free)
+    check(small.process.poll() is None and large.process.poll() is None, "a daemon died")
+
+
+def case_job_queue(cluster):
+    """Jobs that do not fit wait in the queue and all finish; a client killed
+    mid-job has its job killed and its slots freed."""
+    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
+    program = os.path.join(cluster.workdir, "rank_report.wasm")
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "rank_report.c")
+    code, out, err = run_tool([os.path.join(cluster.bin_dir, "synergy-cc"), source, "-o", program])
+    check(code == 0, f"synergy-cc failed:\n{err}")
+    run = os.path.join(cluster.bin_dir, "synergy-run")
+    cluster.start_redis()
+    host = cluster.start_daemon("only", "127.0.0.2", 4)
+    remote = [run, "--cluster", cluster.url, "--token-file", cluster.token_file]
+    all_free = ("hosts: 1, slots: 4, free: 4\n" + host_line(host, 4, 4) +
+                "queued jobs: 0\nrunning jobs: 0\n")
+
+    # Five 3-rank jobs at once on 4 slots: one runs at a time, the rest queue.
+    expected = run_tool([run, "-np", "3", program, "2000", "5"])
+    clients = [subprocess.Popen(remote + ["-np", "3", program, "2000", "5"], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True) for _ in range(5)]
+    for client in clients:
+        out, err = client.communicate(timeout=300)
+        check_equal((client.returncode, out, err), expected, "a queued job's result")
+    check_equal(len(re.findall(r"job \d+: running 3 ranks", host.log())), 5, "jobs run")
+    expect_status(cluster, all_free)
+
+    # Kill a client while its job still prints: the host kills the job.
+    client = subprocess.Popen(remote + ["-np", "2", program, "100000000"], stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL)
+    check(client.stdout.readline().startswith(b"ranks 2 sum 30"), "the long job did not start")
+    client.kill()
+    client.wait()
+    client.stdout.close()
+    wait_for(lambda: "client disconnected; killing the job" in host.log(), 30,
+             "the host to notice the client is gone")
+    wait_for(lambda: re.search(r"job 6: exited with status 137\n", host.log()), 30,
+             "the killed job to be reaped")
+    wait_for(lambda: cluster.status()[1] == all_free, 30, "the killed job's slots to be freed")
+
+
+CASES = {
+    "registration": case_registration,
+    "claims": case_claims,
+    "frames": case_frames,
+    "redis-gone": case_redis_gone,
+    "remote-job": case_remote_job,
+    "job-queue": case_job_queue,
+}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bin-dir", required=True)
+    parser.add_argument("--client", required=True)
+    parser.add_argument("--redis-server", default="redis-server")
+    parser.add_argument("case", choices=sorted(CASES))
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="synergy-cluster-test-") as workdir:
+        cluster = Cluster(args, workdir)
+        try:
+            CASES[args.case](cluster)
+        except Exception as failure:
+            print(f"FAIL: {args.case}: {type(failure).__name__}: {failure}", file=sys.stderr)
+            for name in sorted(os.listdir(workdir)):
+                if name.endswith(".log"):
+                    with open(os.path.join(workdir, name)) as f:
+                        print(f"--- {name}\n{f.read()}", file=sys.stderr)
+            return 1
+        finally:
+            cluster.stop()
+    print(f"PASS: {args.case}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

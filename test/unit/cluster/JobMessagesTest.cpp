@@ -1,0 +1,84 @@
+//===- JobMessagesTest.cpp - RunJob payloads and their limits -------------===//
+#include "cluster/JobMessages.h"
+
+#include <gtest/gtest.h>
+
+using namespace synergy::cluster;
+
+namespace {
+
+RunJobRequest sampleRequest() {
+  RunJobRequest request;
+  request.jobId = 42;
+  request.ranks = 3;
+  request.tagOutput = true;
+  for (int i = 0; i < 32; ++i) request.moduleHash[i] = uint8_t(i);
+  request.arguments = {"app.wasm", "--size", ""};
+  request.environment = {"A=1", "EMPTY="};
+  return request;
+}
+
+std::string refusal(const std::vector<uint8_t>& payload) {
+  RunJobRequest request;
+  std::string reason;
+  EXPECT_FALSE(decodeRunJob(payload, request, reason));
+  return reason;
+}
+
+TEST(JobMessagesTest, RoundTrips) {
+  RunJobRequest decoded;
+  std::string reason;
+  ASSERT_TRUE(decodeRunJob(encodeRunJob(sampleRequest()), decoded, reason)) << reason;
+  EXPECT_EQ(decoded.jobId, 42u);
+  EXPECT_EQ(decoded.ranks, 3u);
+  EXPECT_TRUE(decoded.tagOutput);
+  EXPECT_EQ(decoded.moduleHash, sampleRequest().moduleHash);
+  EXPECT_EQ(decoded.arguments, sampleRequest().arguments);
+  EXPECT_EQ(decoded.environment, sampleRequest().environment);
+  EXPECT_EQ(hashHex(decoded.moduleHash).substr(0, 8), "00010203");
+}
+
+TEST(JobMessagesTest, EveryTruncationIsRefused) {
+  std::vector<uint8_t> payload = encodeRunJob(sampleRequest());
+  for (size_t length = 0; length < payload.size(); ++length) {
+    std::vector<uint8_t> prefix(payload.begin(), payload.begin() + length);
+    EXPECT_EQ(refusal(prefix), "RunJob payload is truncated") << "length " << length;
+  }
+  payload.push_back(0);
+  EXPECT_EQ(refusal(payload), "RunJob payload has trailing bytes");
+}
+
+TEST(JobMessagesTest, CountsAndLengthsAreCheckedBeforeUse) {
+  std::vector<uint8_t> payload = encodeRunJob(sampleRequest());
+  // The argument count sits right after id, ranks, flags and hash.
+  size_t countOffset = 8 + 4 + 1 + 32;
+  std::vector<uint8_t> hugeCount = payload;
+  hugeCount[countOffset + 3] = 0xff;
+  EXPECT_EQ(refusal(hugeCount), "RunJob has 4278190083 arguments (at most 4096)");
+  std::vector<uint8_t> hugeLength = payload;
+  hugeLength[countOffset + 4 + 3] = 0x7f;
+  EXPECT_EQ(refusal(hugeLength), "RunJob payload is truncated");
+}
+
+TEST(JobMessagesTest, BadFieldsAreRefused) {
+  RunJobRequest request = sampleRequest();
+  request.ranks = 0;
+  EXPECT_EQ(refusal(encodeRunJob(request)), "RunJob asks for 0 ranks (1 to 4096)");
+  request = sampleRequest();
+  request.ranks = 4097;
+  EXPECT_EQ(refusal(encodeRunJob(request)), "RunJob asks for 4097 ranks (1 to 4096)");
+  request = sampleRequest();
+  request.arguments = {};
+  EXPECT_EQ(refusal(encodeRunJob(request)), "RunJob has no program name");
+  request = sampleRequest();
+  request.arguments[1] = std::string("a\0b", 3);
+  EXPECT_EQ(refusal(encodeRunJob(request)), "RunJob has a NUL byte in its arguments");
+  request = sampleRequest();
+  request.environment = {"NOEQUALS"};
+  EXPECT_EQ(refusal(encodeRunJob(request)), "RunJob environment entry without '='");
+  std::vector<uint8_t> payload = encodeRunJob(sampleRequest());
+  payload[12] = 2;
+  EXPECT_EQ(refusal(payload), "RunJob has unknown flags 2");
+}
+
+}  // namespace

@@ -1,0 +1,81 @@
+//===- FrameCodecTest.cpp - Frame header encoding and its limits ----------===//
+//
+// The header layout is the wire protocol, so these tests spell it out byte by
+// byte, and check that every malformed or oversized header is refused with a
+// reason before a payload buffer could be allocated.
+//
+//===----------------------------------------------------------------------===//
+#include "transport/FrameCodec.h"
+
+#include <gtest/gtest.h>
+
+using namespace synergy::transport;
+
+namespace {
+
+FrameHeaderBytes rawHeader(uint16_t type, uint16_t reserved, uint64_t length) {
+  FrameHeaderBytes bytes{'S', 'Y', 'N', '1'};
+  bytes[4] = uint8_t(type);
+  bytes[5] = uint8_t(type >> 8);
+  bytes[6] = uint8_t(reserved);
+  bytes[7] = uint8_t(reserved >> 8);
+  for (int i = 0; i < 8; ++i) bytes[8 + i] = uint8_t(length >> (8 * i));
+  return bytes;
+}
+
+std::string refusal(const FrameHeaderBytes& bytes) {
+  FrameHeader header;
+  std::string reason;
+  EXPECT_FALSE(decodeFrameHeader(bytes, header, reason));
+  return reason;
+}
+
+TEST(FrameCodecTest, EncodesTheDocumentedLayout) {
+  FrameHeaderBytes bytes = encodeFrameHeader(FrameType::Ping, 0x0102030405ull);
+  FrameHeaderBytes expected = {'S', 'Y', 'N', '1', 3, 0, 0, 0, 5, 4, 3, 2, 1, 0, 0, 0};
+  EXPECT_EQ(bytes, expected);
+}
+
+TEST(FrameCodecTest, RoundTripsEveryTypeAtItsMaximum) {
+  for (uint16_t raw = 1; raw <= 10; ++raw) {
+    FrameType type = static_cast<FrameType>(raw);
+    FrameHeader header;
+    std::string reason;
+    ASSERT_TRUE(decodeFrameHeader(encodeFrameHeader(type, maxPayloadBytes(type)), header, reason))
+        << frameTypeName(type) << ": " << reason;
+    EXPECT_EQ(header.type, type);
+    EXPECT_EQ(header.payloadBytes, maxPayloadBytes(type));
+  }
+}
+
+TEST(FrameCodecTest, RefusesALengthOneOverTheTypesMaximum) {
+  EXPECT_EQ(refusal(rawHeader(3, 0, kMaxFramePayloadBytes + 1)),
+            "frame length 67108865 exceeds the maximum 67108864 for Ping");
+  EXPECT_EQ(refusal(rawHeader(1, 0, kMaxTokenBytes + 1)),
+            "frame length 257 exceeds the maximum 256 for Hello");
+  EXPECT_EQ(refusal(rawHeader(2, 0, 1)), "frame length 1 exceeds the maximum 0 for HelloAck");
+  EXPECT_EQ(refusal(rawHeader(5, 0, (1 << 20) + 1)),
+            "frame length 1048577 exceeds the maximum 1048576 for RunJob");
+  EXPECT_EQ(refusal(rawHeader(8, 0, 65538)),
+            "frame length 65538 exceeds the maximum 65537 for JobOutput");
+  EXPECT_EQ(refusal(rawHeader(9, 0, 5)), "frame length 5 exceeds the maximum 4 for JobExit");
+}
+
+TEST(FrameCodecTest, RefusesAbsurdLengths) {
+  EXPECT_EQ(refusal(rawHeader(4, 0, 4ull << 30)),
+            "frame length 4294967296 exceeds the maximum 67108864 for Pong");
+  EXPECT_EQ(refusal(rawHeader(4, 0, UINT64_MAX)),
+            "frame length 18446744073709551615 exceeds the maximum 67108864 for Pong");
+}
+
+TEST(FrameCodecTest, RefusesBadMagicUnknownTypesAndReservedBits) {
+  FrameHeaderBytes garbage = rawHeader(3, 0, 8);
+  garbage[3] = '2';
+  EXPECT_EQ(refusal(garbage), "bad frame magic (not a Synergy peer)");
+  EXPECT_EQ(refusal(rawHeader(0, 0, 0)), "unknown frame type 0");
+  EXPECT_EQ(refusal(rawHeader(11, 0, 0)), "unknown frame type 11");
+  EXPECT_EQ(refusal(rawHeader(0xffff, 0, 0)), "unknown frame type 65535");
+  EXPECT_EQ(refusal(rawHeader(3, 1, 0)), "nonzero reserved field in frame header");
+}
+
+}  // namespace
