@@ -60,15 +60,6 @@ redis.call('HINCRBY', KEYS[1], 'free', -wanted)
 return 1
 )lua";
 
-// KEYS: host. ARGV: count.
-const char* const kReleaseSlotsScript = R"lua(
-if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-local slots = tonumber(redis.call('HGET', KEYS[1], 'slots'))
-local free = tonumber(redis.call('HGET', KEYS[1], 'free')) + tonumber(ARGV[1])
-redis.call('HSET', KEYS[1], 'free', math.min(slots, free))
-return 1
-)lua";
-
 // KEYS: next id, queue. ARGV: job key prefix, name, app, ranks.
 const char* const kSubmitJobScript = R"lua(
 local id = redis.call('INCR', KEYS[1])
@@ -212,11 +203,6 @@ ClaimOutcome ClusterState::claimSlots(const std::string& hostId, unsigned count)
       *runScript(redis_, kClaimSlotsScript, {kHostKeyPrefix + hostId}, {std::to_string(count)}));
   if (result == 1) return ClaimOutcome::Claimed;
   return result == 0 ? ClaimOutcome::NotEnoughSlots : ClaimOutcome::HostUnavailable;
-}
-
-void ClusterState::releaseSlots(const std::string& hostId, unsigned count) {
-  checkHostId(hostId);
-  runScript(redis_, kReleaseSlotsScript, {kHostKeyPrefix + hostId}, {std::to_string(count)});
 }
 
 uint64_t ClusterState::submitJob(const std::string& name, const std::string& app,

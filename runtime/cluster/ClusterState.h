@@ -82,10 +82,8 @@ class ClusterState {
   // Live hosts, sorted by id.
   std::vector<HostRecord> hosts();
 
+  // Takes `count` free slots of the host at once, or none.
   ClaimOutcome claimSlots(const std::string& hostId, unsigned count);
-  // Returns slots to a host (never above its slot count); a no-op when the
-  // host is gone.
-  void releaseSlots(const std::string& hostId, unsigned count);
 
   // Appends a job to the FIFO queue and returns its id.
   uint64_t submitJob(const std::string& name, const std::string& app, unsigned ranks);

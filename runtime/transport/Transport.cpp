@@ -2,7 +2,7 @@
 //
 // This file implements Transport.h over asio TCP sockets. One I/O thread runs
 // an io_context; every connection's state is touched only on that thread, so
-// connections need no locks. send(), close() and connectionTo() post work to
+// connections need no locks. send() and connectionTo() post work to
 // it from any thread.
 //
 // Reading a frame is two exact reads: the 16 header bytes, then, only after
@@ -71,10 +71,6 @@ class AsioConnection final : public Connection {
     asio::post(core_.io, [self = self(), type, payload = std::move(payload)]() mutable {
       self->enqueue(type, std::move(payload));
     });
-  }
-
-  void close() override {
-    asio::post(core_.io, [self = self()] { self->drop(""); });
   }
 
   const std::string& peerName() const override { return peerName_; }

@@ -42,8 +42,6 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // Queues a frame and returns at once; safe from any thread. A payload over
   // maxPayloadBytes(type) is a caller bug.
   virtual void send(FrameType type, std::vector<uint8_t> payload) = 0;
-  // Closes the connection; frames still queued are discarded.
-  virtual void close() = 0;
   // "address:port" of the peer, for messages.
   virtual const std::string& peerName() const = 0;
 };
