@@ -377,7 +377,7 @@ void TaskServicer::servicePlusargs(const Task& task, bool withValue) {
 bool TaskServicer::service(uint32_t taskId, std::string& error) {
   const Task* found = manifest_.findTask(taskId);
   if (!found) {
-    error = "engine trapped into unknown task id " + std::to_string(taskId);
+    error = "synergy-run: error: engine trapped into unknown task id " + std::to_string(taskId);
     return false;
   }
   const Task& task = *found;
@@ -385,8 +385,8 @@ bool TaskServicer::service(uint32_t taskId, std::string& error) {
   // The manifest is untrusted: a task must carry every argument its service
   // reads by position (readEngineManifest already checked their state ids).
   if (size_t needed = minimumArgs(action.kind); task.args.size() < needed) {
-    error = "task " + std::to_string(taskId) + " (" + task.name + ") has " + std::to_string(task.args.size()) +
-            " arguments, but needs at least " + std::to_string(needed);
+    error = "synergy-run: error: task " + std::to_string(taskId) + " (" + task.name + ") has " +
+            std::to_string(task.args.size()) + " arguments, but needs at least " + std::to_string(needed);
     return false;
   }
   switch (action.kind) {
