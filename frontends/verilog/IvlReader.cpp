@@ -942,8 +942,10 @@ std::string IvlReader::exprText(ivl_expr_t e) {
                                                      out_.vars[varOf(ivl_expr_signal(src))].isSigned) {
         const Var& v = out_.vars[varOf(ivl_expr_signal(src))];
         std::string word = v.ident;
-        if (ivl_expr_t idx = ivl_expr_oper1(src)) word = memoryWordText(v, idx);
-        if (constantValue(base)) {
+        ivl_expr_t idx = ivl_expr_oper1(src);
+        if (idx) word = memoryWordText(v, idx);
+        // A guarded memory word is an expression, which takes no select.
+        if (constantValue(base) && (!idx || constantValue(idx))) {
           sel = word + "[" + baseText + " +: " + std::to_string(w) + "]";
         } else {
           // At a run-time offset, bits outside the word read as 0 (Verilator
