@@ -656,9 +656,9 @@ LValue IvlReader::discardTarget(unsigned width) {
 // writes only the bits inside. Icarus hands over an out-of-range constant
 // address as x (after warning) and a constant part offset as is; the bits
 // that fall outside go to a discard register, so the pieces of a
-// concatenated target keep their positions in the value. Addresses and
-// offsets computed at run time are left to Verilator, which ignores such
-// writes itself.
+// concatenated target keep their positions in the value. A memory address
+// computed at run time is left to Verilator, which ignores such writes
+// itself; a run-time part offset is guardRunTimePartSelect's.
 void IvlReader::readLValue(ivl_lval_t lv, std::vector<LValue>& parts) {
   LValue out;
   ivl_signal_t sig = ivl_lval_sig(lv);
@@ -891,15 +891,15 @@ Expr IvlReader::hoistSystemFunction(ivl_expr_t e) {
 
 // A memory word read at an address computed at run time reads 0 outside the
 // memory, where Verilator would wrap the address (or clamp it) for some
-// memory sizes. An out-of-range constant address reaches us as x and is read
-// as address 0 of nothing: also 0.
+// memory sizes. An out-of-range constant address reaches us as x: its word
+// reads 0 too.
 std::string IvlReader::memoryWordText(const Var& memory, ivl_expr_t index) {
   std::string zero = std::to_string(memory.width) + "'d0";
   if (hasUnknownBits(index)) return zero;
-  std::string word = memory.ident + "[" + exprText(index) + "]";
+  std::string address = exprText(index);
+  std::string word = memory.ident + "[" + address + "]";
   if (constantValue(index)) return word;
-  return "((" + std::string("$unsigned(") + exprText(index) + ") < 64'd" + std::to_string(memory.depth) +
-         ") ? " + word + " : " + zero + ")";
+  return "(($unsigned(" + address + ") < 64'd" + std::to_string(memory.depth) + ") ? " + word + " : " + zero + ")";
 }
 
 static std::string wrapSelfDetermined(const std::string& inner, bool isSigned) {
@@ -1025,8 +1025,10 @@ std::string IvlReader::exprText(ivl_expr_t e) {
                                                      out_.vars[varOf(ivl_expr_signal(src))].isSigned) {
         const Var& v = out_.vars[varOf(ivl_expr_signal(src))];
         std::string word = v.ident;
-        if (ivl_expr_t idx = ivl_expr_oper1(src)) word = memoryWordText(v, idx);
-        if (constantValue(base)) {
+        ivl_expr_t idx = ivl_expr_oper1(src);
+        if (idx) word = memoryWordText(v, idx);
+        // A guarded memory word is an expression, which takes no select.
+        if (constantValue(base) && (!idx || constantValue(idx))) {
           sel = word + "[" + baseText + " +: " + std::to_string(w) + "]";
         } else {
           // At a run-time offset, bits outside the word read as 0 (Verilator

@@ -12,7 +12,7 @@
 // CHECK: for (ones__k = {{.*}}; {ones__k < {{.*}}}; ones__k = {{.*}}) begin
 // CHECK: if (__fire_0) __state =
 // CHECK: for (i = 32'sb{{0+}}; {i < 32'sb{{0+}}100}; i = $signed({i + 32'sb{{0+}}1})) begin
-// CHECK-NEXT: acc = {acc + ones(data[i])};
+// CHECK-NEXT: acc = {acc + ones((($unsigned(i) < 64'd4) ? data[i] : 8'd0))};
 // CHECK-NEXT: end
 // CHECK-NEXT: i = 32'sb{{0+}};
 // CHECK: if ({i < 32'sb{{0+}}10}) __state =

@@ -13,7 +13,7 @@
 // CHECK: if (__task_r == 16'd0 && __state == [[HEAD]]) begin
 // CHECK-NEXT: if ({i < 32'sb{{0*}}10000}) __state = {{[0-9]+}}'d[[BODY:[0-9]+]]; else __state = {{[0-9]+}}'d[[AFTER:[0-9]+]];
 // CHECK: if (__task_r == 16'd0 && __state == [[BODY]]) begin
-// CHECK-NEXT: if ({mem[i] == x}) __state = {{[0-9]+}}'d[[HIT:[0-9]+]]; else __state = {{[0-9]+}}'d[[MISS:[0-9]+]];
+// CHECK-NEXT: if ({(($unsigned(i) < 64'd16) ? mem[i] : 8'd0) == x}) __state = {{[0-9]+}}'d[[HIT:[0-9]+]]; else __state = {{[0-9]+}}'d[[MISS:[0-9]+]];
 // CHECK: if (__task_r == 16'd0 && __state == [[HIT]]) begin
 // CHECK-NEXT: found = i;
 // CHECK-NEXT: __state = {{[0-9]+}}'d[[AFTER]];

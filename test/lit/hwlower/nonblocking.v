@@ -13,7 +13,9 @@
 // CHECK: if (__fire_0) begin
 // CHECK-NEXT: __nba_a = b; __nbp_a = 1'b1;
 // CHECK-NEXT: __nba_b = a; __nbp_b = 1'b1;
+// CHECK-NEXT: if ({$unsigned({{.*}}) <= 64'd12}) begin
 // CHECK-NEXT: __nba_w[{{.*}} +: 4] = a; __nbm_w[{{.*}} +: 4] = {4{1'b1}}; __nbp_w = 1'b1;
+// CHECK-NEXT: end
 // CHECK-NEXT: __nbav_0 = a; __nbai_0 = $unsigned({{.*}}b}); __nbap_0 = 1'b1;
 // CHECK: if (__update || (__ol_active && {{.*}})) begin
 // CHECK-NEXT: if (__nbp_a) begin a = __nba_a; __nbp_a = 1'b0; end
