@@ -37,7 +37,7 @@ bool isEmittedKeyword(std::string_view word) {
   static const std::set<std::string_view> keywords = {
       "module", "endmodule", "input", "output", "wire", "reg", "signed", "assign",
       "always", "initial", "begin", "end", "if", "else", "case", "casex", "casez",
-      "endcase", "default", "for", "function", "endfunction", "posedge"};
+      "endcase", "default", "for", "while", "function", "endfunction", "posedge", "integer"};
   return keywords.count(word) != 0;
 }
 

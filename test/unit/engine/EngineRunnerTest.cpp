@@ -29,21 +29,19 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const char* kEngineVerilog = R"(module synergy_engine(
-  input __clk, input __cont, input __update,
-  output reg [15:0] __task, output __done, output __there_are_updates,
-  input __open_loop, input [31:0] __open_loop_n,
-  output __open_loop_active, output [31:0] __ticks_left,
-  input [15:0] __sa_id, input [31:0] __sa_index, input [15:0] __sa_word,
-  input __sa_we, input [63:0] __sa_wdata, output reg [63:0] __sa_rdata);
+// The body after the ABI header. Within what synergy-cc emits, as the runtime
+// demands (EmittedVerilogCheck.h): no comments, the header's exact ports. The
+// engine never runs in open loop: a run ends at once with all its ticks left
+// to the host.
+const char* kEngineBody = R"(
   reg clock = 0;
   reg [31:0] count = 0;
   reg prev_clock = 0;
   reg after_display = 0;
-  initial __task = 0;
-  assign __done = !after_display && clock == prev_clock && __task == 0;
+  reg [15:0] __task_r = 0;
+  assign __task = __task_r;
+  assign __done = !after_display && clock == prev_clock && __task_r == 0;
   assign __there_are_updates = 0;
-  // No open loop: a run ends at once with all its ticks left to the host.
   assign __open_loop_active = 0;
   assign __ticks_left = __open_loop_n;
   always @* begin
@@ -64,16 +62,16 @@ const char* kEngineVerilog = R"(module synergy_engine(
         3: after_display <= __sa_wdata[0];
         default: ;
       endcase
-    end else if (__task != 0) begin
-      if (__cont) __task <= 0;
+    end else if (__task_r != 0) begin
+      if (__cont) __task_r <= 0;
     end else if (after_display) begin
       after_display <= 0;
-      if (count == 3) __task <= 2;
+      if (count == 3) __task_r <= 2;
     end else if (clock != prev_clock) begin
       prev_clock <= clock;
       if (clock) begin
         count <= count + 1;
-        __task <= 1;
+        __task_r <= 1;
         after_display <= 1;
       end
     end
@@ -120,7 +118,7 @@ hwlower::EngineManifest counterManifest() {
   finish.name = "$finish";
   finish.scope = "tb";
   manifest.tasks = {display, finish};
-  manifest.verilog = kEngineVerilog;
+  manifest.verilog = std::string(hwlower::kEngineModuleHeader) + kEngineBody;
   return manifest;
 }
 
