@@ -159,7 +159,11 @@ bool writeGlue(const std::string& wasm2cHeader, const std::string& moduleName,
       size_t space = field.rfind(' ');
       if (space == std::string_view::npos) continue;
       std::string_view type = field.substr(0, space), name = field.substr(space + 1);
-      if (!isCIdentifier(name)) {
+      // Fields of other types (such as segment-dropped bit fields) are not
+      // copied, so only the ones of the types below need a name check.
+      bool copied = type == "wasm_rt_memory_t" || type == "wasm_rt_funcref_table_t" ||
+                    isScalarType(type) || isImportInstanceType(type);
+      if (copied && !isCIdentifier(name)) {
         error = "unexpected wasm2c output: instance field '" + std::string(field) + "'";
         return false;
       }

@@ -21,6 +21,12 @@
 //   uint32_t    synergy_glue_global_size(uint32_t i);
 //   const char* synergy_glue_global_name(uint32_t i);   // wasm2c's, minus "w2c_"
 //
+// The header is generated from a hostile module, so nothing is copied out of
+// it that has not been parsed whole: import and export comments must hold
+// exactly the expected quoted safe names (see WasmModuleCheck.h), symbols and
+// copied fields must be C identifiers, and copied types one of the few wasm2c
+// emits there; anything else fails the build with an error.
+//
 // Every import instance pointer is the same `host` pointer (the Granule).
 // Imports the runtime does not provide become stubs that trap when called,
 // as a wasm engine with lazy linking would.
