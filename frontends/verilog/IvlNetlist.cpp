@@ -304,6 +304,12 @@ void IvlReader::emitLpm(ivl_lpm_t lpm) {
     case IVL_LPM_UFUNC: {
       ivl_scope_t def = ivl_lpm_define(lpm);
       readFunction(def);
+      if (recursiveFunctions_.count(def)) {
+        diags_.unsupported("recursive function '" + std::string(ivl_scope_basename(def)) +
+                               "' in continuous logic",
+                           loc);
+        return;
+      }
       std::string rhs = out_.vars[varOf(ivl_scope_port(def, 0))].ident + "(";
       for (unsigned i = 0; i < ivl_lpm_size(lpm); ++i) rhs += (i ? ", " : "") + data(i);
       assign(rhs + ")", w);

@@ -1162,20 +1162,31 @@ std::string IvlReader::exprText(ivl_expr_t e) {
 
 std::string IvlReader::functionCallText(ivl_expr_t e) {
   ivl_scope_t def = ivl_expr_def(e);
-  // Hardware has no call stack. A recursive call with constant arguments
-  // in a constant context was already evaluated by Icarus's elaborator
-  // (`localparam F = fact(5)`); any other recursion is refused.
-  if (std::find(functionsBeingRead_.begin(), functionsBeingRead_.end(), def) !=
-      functionsBeingRead_.end()) {
-    SourceLoc loc;
-    if (const char* f = ivl_expr_file(e)) loc.file = f;
-    loc.line = ivl_expr_lineno(e);
-    diags_.unsupported("recursive function '" + std::string(ivl_scope_basename(def)) +
-                           "' outside a constant expression",
-                       loc);
+  // Hardware has no call stack, so a recursive function is never emitted
+  // (readFunction drops it): a call to it in a constant expression was
+  // evaluated by Icarus's elaborator (`localparam F = fact(5)`), one with
+  // constant arguments elsewhere is evaluated here, any other is refused.
+  // Calls inside the dropped bodies themselves are not reported.
+  auto onStack = std::find(functionsBeingRead_.begin(), functionsBeingRead_.end(), def);
+  if (onStack != functionsBeingRead_.end())
+    recursiveFunctions_.insert(onStack, functionsBeingRead_.end());
+  else
+    readFunction(def);
+  if (recursiveFunctions_.count(def)) {
+    if (std::optional<std::string> value = evaluateConstantCall(e)) return *value;
+    bool insideDroppedBody = std::any_of(functionsBeingRead_.begin(), functionsBeingRead_.end(),
+                                         [&](ivl_scope_t f) { return recursiveFunctions_.count(f) != 0; });
+    if (!insideDroppedBody) {
+      SourceLoc loc;
+      if (const char* f = ivl_expr_file(e)) loc.file = f;
+      loc.line = ivl_expr_lineno(e);
+      diags_.unsupported("call of recursive function '" + std::string(ivl_scope_basename(def)) +
+                             "' that cannot be evaluated at compile time (non-constant arguments, "
+                             "or more than integer arithmetic)",
+                         loc);
+    }
     return "0";
   }
-  readFunction(def);
   std::string text = out_.vars[varOf(ivl_scope_port(def, 0))].ident + "(";
   for (unsigned i = 0; i < ivl_expr_parms(e); ++i) {
     if (i) text += ", ";
@@ -1370,7 +1381,7 @@ void IvlReader::readFunction(ivl_scope_t scope) {
   text += stmtText(ivl_scope_def(scope), 4) + "  end\nendfunction";
   functionsBeingRead_.pop_back();
   inFunctionBody_ = saved;
-  out_.functions.push_back(text);
+  if (!recursiveFunctions_.count(scope)) out_.functions.push_back(text);
 }
 
 // Synthesizable Verilog text of a function body statement.

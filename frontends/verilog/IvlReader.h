@@ -6,6 +6,8 @@
 //   - IvlReader.cpp: scopes, signals, processes, statements, expressions;
 //   - IvlNetlist.cpp: continuous logic (LPM devices, gates, constants) as
 //     one `assign` per device over named nexus signals.
+//   - IvlConstantCall.cpp: a recursive function's call with literal
+//     arguments, evaluated at compile time.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -13,6 +15,7 @@
 #include <ivl_target.h>
 
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -48,6 +51,7 @@ class IvlReader {
   std::string exprText(ivl_expr_t e);
   std::string memoryWordText(const hwlower::Var& memory, ivl_expr_t index);
   std::string functionCallText(ivl_expr_t e);
+  std::optional<std::string> evaluateConstantCall(ivl_expr_t call);  // IvlConstantCall.cpp
   std::string realText(ivl_expr_t e);
   std::string realSignalBits(ivl_expr_t e);
   std::string integerToReal(const std::string& text, unsigned width, bool isSigned);
@@ -89,6 +93,7 @@ class IvlReader {
   ivl_scope_t currentScope_ = nullptr;
   unsigned currentProcess_ = 0;  // counts the processes read so far
   std::vector<ivl_scope_t> functionsBeingRead_, tasksBeingRead_;  // nested, innermost last
+  std::set<ivl_scope_t> recursiveFunctions_;  // never emitted (functionCallText)
   std::map<ivl_scope_t, unsigned> waitingAutomaticTaskCaller_;  // the first process calling it
   unsigned uniqueCounter_ = 0;
   bool inFunctionBody_ = false;

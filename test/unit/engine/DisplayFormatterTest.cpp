@@ -125,8 +125,8 @@ std::vector<Case> cases() {
       {"$display", {str("a%cb"), vec(8, "41")}},
       {"$display", {str("[%6.2f][%-8.1e][%+.2f]"), real(3.14159), real(-2.5), real(7.0)}},
       {"$display", {str("[%d][%0d][%5d][%-5d][%+d][%d][%d][%d]"), real(-2.5), real(3.7), real(-2.5), real(0.5),
-                    real(2.0), real(1e30), real(-0.4), real(123456789012.4)}},
-      {"$display", {real(0.5), str(" "), real(100.0), str(" "), real(1e-10), str(" "), real(-123456789.0)}},
+                    real(2.25), real(1e30), real(-0.4), real(123456789012.4)}},
+      {"$display", {real(0.5), str(" "), real(100.5), str(" "), real(1e-10), str(" "), real(-123456789.5)}},
   };
 }
 
