@@ -22,6 +22,7 @@
 
 #include "cluster/ClusterState.h"
 #include "cluster/JobHost.h"
+#include "objectcache/ObjectCache.h"
 #include "transport/ClusterToken.h"
 #include "transport/Transport.h"
 #include "util/FileIO.h"
@@ -176,9 +177,15 @@ int main(int argc, char** argv) {
     fail(e.what());
   }
 
+  // Received modules live in a private area of the verified cache, never in a
+  // directory another user could plant a module in.
+  std::string cacheError;
+  auto moduleArea = objectcache::ObjectCache::open("cluster-modules", cacheError);
+  if (!moduleArea) fail(cacheError);
+
   std::mutex stateMutex;
   cluster::JobHost jobHost({.runProgram = runProgramPath(),
-                            .moduleDirectory = util::cacheDirectory() + "/cluster-modules",
+                            .moduleDirectory = moduleArea->directory(),
                             .log = log,
                             .onJobFinished = [&](uint64_t jobId) {
                               std::lock_guard<std::mutex> lock(stateMutex);
