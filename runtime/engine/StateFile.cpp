@@ -30,7 +30,7 @@ static bool readCount(std::istringstream& fields, uint64_t limit, uint64_t& valu
     if (c < '0' || c > '9')
       return false;
     uint64_t digit = static_cast<uint64_t>(c - '0');
-    if (value > (limit - digit) / 10)
+    if (digit > limit || value > (limit - digit) / 10)
       return false;
     value = value * 10 + digit;
   }

@@ -91,6 +91,44 @@ TEST(StateFileTest, RefusesAValueWiderThanItsVariable) {
   EXPECT_FALSE(parseSavedState(withChecksum(body), error));
 }
 
+// Replaces the first `from` in a sample state's body and re-signs it.
+std::optional<SavedState> parseEdited(const std::string& from, const std::string& to,
+                                      std::string& error) {
+  std::string text = serializeSavedState(sampleState());
+  std::string body = text.substr(0, text.rfind("checksum "));
+  size_t at = body.find(from);
+  EXPECT_NE(at, std::string::npos) << body;
+  if (at != std::string::npos)
+    body.replace(at, from.size(), to);
+  return parseSavedState(withChecksum(body), error);
+}
+
+// A sign would wrap around in an unsigned field; "-5" is refused, not read
+// as 2^64 - 5, and so is the one tick that has no successor.
+TEST(StateFileTest, RefusesSignedAndOverflowingCounters) {
+  std::string error;
+  EXPECT_FALSE(parseEdited("tick 41", "tick -5", error));
+  EXPECT_NE(error.find("bad tick line"), std::string::npos) << error;
+  EXPECT_FALSE(parseEdited("tick 41", "tick 18446744073709551615", error));
+  EXPECT_FALSE(parseEdited("tick 41", "tick 99999999999999999999", error));
+  EXPECT_FALSE(parseEdited("file 2147483651 12", "file 2147483651 -1", error));
+  EXPECT_FALSE(parseEdited("file 2147483651", "file 4294967296", error));
+  EXPECT_FALSE(parseEdited("monitor 2 0", "monitor 2 7", error));
+  ASSERT_TRUE(parseEdited("tick 41", "tick 18446744073709551614", error)) << error;
+}
+
+// A width or depth no design has must be refused before anything that size
+// is allocated.
+TEST(StateFileTest, RefusesSizesBeyondTheStatedBounds) {
+  std::string error;
+  EXPECT_FALSE(parseEdited("\"tb.count\" 70 0", "\"tb.count\" 4000000000 0", error));
+  EXPECT_NE(error.find("bad variable shape"), std::string::npos) << error;
+  EXPECT_FALSE(parseEdited("\"tb.mem\" 8 3 ", "\"tb.mem\" 1048576 4096 ", error));
+  EXPECT_NE(error.find("larger than any saved state"), std::string::npos) << error;
+  EXPECT_FALSE(parseEdited("\"tb.mem\" 8 3 0 ff 5a", "\"tb.mem\" 8 3 0 ff 5a 7", error));
+  EXPECT_NE(error.find("wrong element count"), std::string::npos) << error;
+}
+
 TEST(StateFileTest, SignatureDependsOnShape) {
   SavedState state = sampleState();
   auto changed = state.variables;
