@@ -1,7 +1,8 @@
 //===- VerilogKeywords.cpp - Reserved words of Verilog and SystemVerilog --===//
 //
-// This file implements the keyword set of VerilogKeywords.h: every reserved
-// word of IEEE 1800-2017 (Annex B), which includes those of IEEE 1364-2005.
+// This file implements the name sets of VerilogKeywords.h: every reserved
+// word of IEEE 1800-2017 (Annex B), which includes those of IEEE 1364-2005,
+// and the system functions of reals the emitted Verilog computes inline.
 //
 //===----------------------------------------------------------------------===//
 #include "hwlower/VerilogKeywords.h"
@@ -46,6 +47,15 @@ bool isVerilogKeyword(std::string_view word) {
       "weak", "weak0", "weak1", "while", "wildcard", "wire", "with", "within", "wor", "xnor",
       "xor"};
   return keywords.count(word) != 0;
+}
+
+bool isInlineRealSystemFunction(std::string_view name) {
+  static const std::set<std::string_view> names = {
+      "$realtobits", "$bitstoreal", "$rtoi",  "$itor",  "$sqrt",  "$ln",    "$log10",
+      "$exp",        "$pow",        "$floor", "$ceil",  "$sin",   "$cos",   "$tan",
+      "$asin",       "$acos",       "$atan",  "$atan2", "$hypot", "$sinh",  "$cosh",
+      "$tanh",       "$asinh",      "$acosh", "$atanh"};
+  return names.count(name) != 0;
 }
 
 }  // namespace synergy::hwlower

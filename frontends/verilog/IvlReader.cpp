@@ -33,17 +33,6 @@ static bool isRealTarget(ivl_lval_t lv) {
   return sig && ivl_signal_data_type(sig) == IVL_VT_REAL;
 }
 
-// System functions of reals that the emitted Verilog computes itself instead
-// of trapping: Verilator and vvp both evaluate them with the C library.
-static bool isInlineRealFunction(const std::string& name) {
-  static const std::set<std::string> names = {
-      "$realtobits", "$bitstoreal", "$rtoi",  "$itor",  "$sqrt",  "$ln",    "$log10",
-      "$exp",        "$pow",        "$floor", "$ceil",  "$sin",   "$cos",   "$tan",
-      "$asin",       "$acos",       "$atan",  "$atan2", "$hypot", "$sinh",  "$cosh",
-      "$tanh",       "$asinh",      "$acosh", "$atanh"};
-  return names.count(name) != 0;
-}
-
 static std::string rangeText(unsigned width) {
   return width > 1 ? "[" + std::to_string(width - 1) + ":0] " : "";
 }
@@ -949,7 +938,7 @@ Expr IvlReader::readExpr(ivl_expr_t e) {
     out.isSigned = false;
   }
   ivl_expr_type_t type = ivl_expr_type(e);
-  if (type == IVL_EX_SFUNC && !isInlineRealFunction(ivl_expr_name(e))) return hoistSystemFunction(e);
+  if (type == IVL_EX_SFUNC && !isInlineRealSystemFunction(ivl_expr_name(e))) return hoistSystemFunction(e);
   out.isConstant = type == IVL_EX_NUMBER || type == IVL_EX_ULONG;
   if (type == IVL_EX_SIGNAL && !ivl_expr_oper1(e)) {
     int v = varOf(ivl_expr_signal(e));
@@ -1146,7 +1135,7 @@ std::string IvlReader::exprText(ivl_expr_t e) {
         std::string truncated = resized("$rtoi(" + realText(ivl_expr_parm(e, 0)) + ")", 32, w, true);
         return sgn ? "$signed(" + truncated + ")" : "$unsigned(" + truncated + ")";
       }
-      if (isInlineRealFunction(name)) {
+      if (isInlineRealSystemFunction(name)) {
         diags_.unsupported("system function " + name + " with " + std::to_string(ivl_expr_parms(e)) +
                                " arguments",
                            loc);
@@ -1285,12 +1274,12 @@ std::string IvlReader::realText(ivl_expr_t e) {
       }
       if (name == "$itor" && n == 1) return realText(ivl_expr_parm(e, 0));
       bool binary = name == "$pow" || name == "$atan2" || name == "$hypot";
-      if (isInlineRealFunction(name) && n == (binary ? 2u : 1u)) {
+      if (isInlineRealSystemFunction(name) && n == (binary ? 2u : 1u)) {
         std::string text = name + "(" + realText(ivl_expr_parm(e, 0));
         if (binary) text += ", " + realText(ivl_expr_parm(e, 1));
         return text + ")";
       }
-      if (isInlineRealFunction(name)) {
+      if (isInlineRealSystemFunction(name)) {
         diags_.unsupported("system function " + name + " with " + std::to_string(n) + " arguments", loc);
         return "0.0";
       }

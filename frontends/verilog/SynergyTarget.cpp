@@ -4,7 +4,7 @@
 // (named by `flag:DLL=synergy.tgt` in synergy.conf) and calls
 // target_design() with the elaborated design. The target builds the HW IR
 // (IvlReader), runs the hwlower pipeline, checks that Verilator accepts the
-// emitted module (CheckEmittedVerilog), and writes the .eng file named by
+// emitted module (VerilatorAcceptsEngine), and writes the .eng file named by
 // iverilog's -o, through a temporary file so a failure leaves nothing.
 // `-pemit-verilog=<path>` also writes the emitted Verilog, for lit and yosys.
 // A non-zero return makes iverilog exit non-zero.
@@ -17,7 +17,7 @@
 #include <iostream>
 #include <string>
 
-#include "frontends/verilog/CheckEmittedVerilog.h"
+#include "frontends/verilog/VerilatorAcceptsEngine.h"
 #include "frontends/verilog/IvlReader.h"
 #include "hwlower/EngineManifest.h"
 #include "hwlower/Pipeline.h"
@@ -52,7 +52,7 @@ extern "C" int target_design(ivl_design_t des) {
     return 1;
   }
   // After --emit-verilog wrote the module, so a rejected one can be read.
-  if (!verilog::checkEmittedVerilog(design, diags)) return 1;
+  if (!verilog::checkVerilatorAcceptsEngine(design, diags)) return 1;
   std::string outPath = designFlag(des, "-o");
   if (!outPath.empty() && outPath != "/dev/null") {
     std::string error;

@@ -37,13 +37,17 @@ bool isEmittedKeyword(std::string_view word) {
   static const std::set<std::string_view> keywords = {
       "module", "endmodule", "input", "output", "wire", "reg", "signed", "assign",
       "always", "initial", "begin", "end", "if", "else", "case", "casex", "casez",
-      "endcase", "default", "for", "while", "function", "endfunction", "posedge", "integer"};
+      "endcase", "default", "for", "while", "function", "endfunction", "posedge", "integer",
+      "real"};
   return keywords.count(word) != 0;
 }
 
-// The system functions expressions use to fix their signedness; system
-// tasks never appear in the Verilog, they trap into the runtime instead.
-bool isEmittedSystemName(std::string_view name) { return name == "$signed" || name == "$unsigned"; }
+// The system functions expressions use to fix their signedness, and those of
+// reals the frontend computes inline; system tasks never appear in the
+// Verilog, they trap into the runtime instead.
+bool isEmittedSystemName(std::string_view name) {
+  return name == "$signed" || name == "$unsigned" || hwlower::isInlineRealSystemFunction(name);
+}
 
 bool isPunctuation(char c) {
   switch (c) {

@@ -51,6 +51,24 @@ static std::string quote(const std::string& text) {
   return quoted + "\"";
 }
 
+// A name from the file as an error message shows it: quoted, with every byte
+// outside printable ASCII as \xHH, so a forged name can neither break the
+// one-line error nor put control sequences on the user's terminal.
+static std::string printableName(const std::string& text) {
+  static const char kHex[] = "0123456789abcdef";
+  std::string shown = "'";
+  for (unsigned char c : text) {
+    if (c >= 0x20 && c < 0x7f) {
+      shown.push_back(char(c));
+    } else {
+      shown += "\\x";
+      shown.push_back(kHex[c >> 4]);
+      shown.push_back(kHex[c & 15]);
+    }
+  }
+  return shown + "'";
+}
+
 // Reads a quoted string starting at `pos` (after optional spaces).
 static bool unquote(const std::string& line, size_t& pos, std::string& out) {
   while (pos < line.size() && line[pos] == ' ')
@@ -209,24 +227,24 @@ std::optional<SavedState> parseSavedState(const std::string& text, std::string& 
       uint64_t width = 0;
       if (!readCount(rest, kMaxSavedWidth, width) || width == 0 ||
           !readCount(rest, kMaxSavedBits, variable.depth))
-        return fail("bad variable shape for " + variable.name);
+        return fail("bad variable shape for " + printableName(variable.name));
       variable.width = static_cast<uint32_t>(width);
       uint64_t count = variable.depth == 0 ? 1 : variable.depth;
       if (count > kMaxSavedBits / width || totalBits + count * width > kMaxSavedBits)
-        return fail("variable " + variable.name + " is larger than any saved state");
+        return fail("variable " + printableName(variable.name) + " is larger than any saved state");
       totalBits += count * width;
       std::string digits;
       while (variable.elements.size() < count && rest >> digits) {
         BitValue element;
         if (!parseHex(digits, variable.width, element))
-          return fail("bad value for " + variable.name);
+          return fail("bad value for " + printableName(variable.name));
         variable.elements.push_back(std::move(element));
       }
       if (variable.elements.size() != count || rest >> digits)
-        return fail("wrong element count for " + variable.name);
+        return fail("wrong element count for " + printableName(variable.name));
       state.variables.push_back(std::move(variable));
     } else {
-      return fail("unknown record '" + keyword + "'");
+      return fail("unknown record " + printableName(keyword));
     }
   }
   if (state.designSignature != designSignature(state.variables)) {
@@ -245,9 +263,13 @@ bool writeSavedState(const std::string& path, const SavedState& state, std::stri
 }
 
 std::optional<SavedState> readSavedState(const std::string& path, std::string& error) {
-  auto text = util::readFile(path);
+  // The largest state parseSavedState accepts is kMaxSavedBits of hex digits
+  // plus its records; anything longer is refused before it is read.
+  constexpr size_t kMaxStateFileBytes = size_t(1) << 30;
+  std::string readError;
+  auto text = util::readRegularFile(path, kMaxStateFileBytes, readError);
   if (!text) {
-    error = "cannot read state file '" + path + "'";
+    error = "cannot read state file: " + readError;
     return std::nullopt;
   }
   if (text->empty()) {

@@ -10,9 +10,11 @@ with -fopenmp, `// MODE: pthread` with -pthread; both sides use -O2 and
 (shared: plain threads in one memory; dsm: `synergy-run --dsm`). All other
 OMP_* and GOMP_* variables are removed, so OMP_SCHEDULE is unset and
 schedule(runtime) gets each runtime's default. Each run is cut off after
---timeout seconds (60) and reported as a time-out; a program's first
+--timeout seconds (180) and reported as a time-out; a program's first
 synergy-run, which also AOT-compiles the granule when the cache is cold, gets
---first-run-timeout (300).
+--first-run-timeout (300). The cut-off only catches hangs: a --dsm run of the
+atomics-heavy programs takes about 30 s on an idle 2-core machine, and twice
+that while ctest -j2 runs a heavy test beside it.
 
 With --native-only no Synergy tool is needed: every native run is made
 twice and the two outputs must agree, which checks that a program's output
@@ -180,7 +182,7 @@ def main():
                         help="synergy-run memory modes, comma-separated (default shared,dsm)")
     parser.add_argument("--native-only", action="store_true",
                         help="only check that native output is the same on a second run")
-    parser.add_argument("--timeout", type=int, default=60, help="seconds allowed per run (default 60)")
+    parser.add_argument("--timeout", type=int, default=180, help="seconds allowed per run (default 180)")
     parser.add_argument("--first-run-timeout", type=int, default=300,
                         help="seconds allowed for a program's first synergy-run, which includes "
                              "its AOT compile when the cache is cold (default 300)")

@@ -72,6 +72,18 @@ TEST(EmittedVerilogCheckTest, AcceptsTheEmittedSubset) {
   EXPECT_EQ(checkEmittedVerilog(emitted()), std::nullopt);
 }
 
+// Reals live in 64-bit registers and are computed through the real system
+// functions the frontend emits inline; a real literal never appears, since
+// constants are written as $bitstoreal of their bits.
+TEST(EmittedVerilogCheckTest, AcceptsTheRealFunctionsTheFrontendEmits) {
+  std::string withReals = spliced(
+      "count = $unsigned",
+      "begin : r real x; x = $bitstoreal(64'h3fe0000000000000); "
+      "count = $rtoi($sqrt(x) * $itor(count)); __sa_rdata = $realtobits(x); end count = $unsigned");
+  EXPECT_EQ(checkEmittedVerilog(withReals), std::nullopt);
+  expectRefused(spliced("count = $unsigned", "count = $realtime + $unsigned"), "system function '$realtime'");
+}
+
 TEST(EmittedVerilogCheckTest, RefusesSystemFunctionsOutsideTheAllowList) {
   expectRefused(spliced("count = $unsigned", "count = $c(\"system(\\\"touch x\\\")\") + $unsigned"), "'$c'");
   expectRefused(spliced("count = $unsigned", "count = $c(count) + $unsigned"), "system function '$c'");

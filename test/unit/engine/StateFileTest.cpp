@@ -129,6 +129,16 @@ TEST(StateFileTest, RefusesSizesBeyondTheStatedBounds) {
   EXPECT_NE(error.find("wrong element count"), std::string::npos) << error;
 }
 
+// A forged name reaches the error as one printable line: a newline or an
+// escape sequence in it is shown as \xHH, never written to the terminal.
+TEST(StateFileTest, ErrorsShowForgedNamesPrintably) {
+  std::string error;
+  EXPECT_FALSE(parseEdited("\"tb.count\" 70 0", "\"tb.\\n\x1b[2Jcount\" 0 0", error));
+  EXPECT_EQ(error.find('\n'), std::string::npos) << error;
+  EXPECT_EQ(error.find('\x1b'), std::string::npos) << error;
+  EXPECT_NE(error.find("'tb.\\x0a\\x1b[2Jcount'"), std::string::npos) << error;
+}
+
 TEST(StateFileTest, SignatureDependsOnShape) {
   SavedState state = sampleState();
   auto changed = state.variables;

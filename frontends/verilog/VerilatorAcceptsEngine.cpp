@@ -1,7 +1,7 @@
-//===- CheckEmittedVerilog.cpp - Verilator must accept the emitted module -===//
+//===- VerilatorAcceptsEngine.cpp - Verilator must accept the engine -----===//
 //
-// This file implements checkEmittedVerilog. It writes the emitted module to
-// a private temporary directory and runs `verilator --cc` with the flags of
+// This file implements checkVerilatorAcceptsEngine. It writes the emitted
+// module to a private temporary directory and runs `verilator --cc` with the flags of
 // the runtime's engine build (runtime/engine/EngineBuilder.cpp), so what
 // passes here also verilates there; the C++ it generates is thrown away.
 // Verilator's `%Error: <file>:<line>:<col>: <message>` lines are mapped back
@@ -10,7 +10,7 @@
 // declaration) is reported against the top module and that line.
 //
 //===----------------------------------------------------------------------===//
-#include "frontends/verilog/CheckEmittedVerilog.h"
+#include "frontends/verilog/VerilatorAcceptsEngine.h"
 
 #include <stdlib.h>
 
@@ -90,7 +90,7 @@ std::vector<VerilatorError> verilatorErrors(const std::string& output, const std
 
 }  // namespace
 
-bool checkEmittedVerilog(const hwlower::Design& design, hwlower::Diagnostics& diags) {
+bool checkVerilatorAcceptsEngine(const hwlower::Design& design, hwlower::Diagnostics& diags) {
   ScratchDirectory scratch;
   if (scratch.path().empty()) {
     diags.error("cannot create a temporary directory to check the emitted engine", {});

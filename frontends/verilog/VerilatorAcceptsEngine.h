@@ -1,4 +1,4 @@
-//===- CheckEmittedVerilog.h - Verilator must accept the emitted module ---===//
+//===- VerilatorAcceptsEngine.h - Verilator must accept the engine -------===//
 //
 // Internal to the Icarus target (synergy.tgt). The runtime builds an engine
 // by running Verilator on the emitted module; a module Verilator rejects
@@ -14,6 +14,6 @@ namespace synergy::verilog {
 // Runs Verilator as the runtime's engine build does (C++ generation only)
 // on Design::verilog. Reports each Verilator error at the source statement
 // its emitted line came from, and returns false on any.
-bool checkEmittedVerilog(const hwlower::Design& design, hwlower::Diagnostics& diags);
+bool checkVerilatorAcceptsEngine(const hwlower::Design& design, hwlower::Diagnostics& diags);
 
 }  // namespace synergy::verilog
