@@ -17,26 +17,14 @@
 #include <sstream>
 #include <unistd.h>
 
+#include "util/PrintableText.h"
+
 namespace synergy::hwlower {
 
+// The reader takes \xHH for any byte, so every byte a line could not hold,
+// and the quote and backslash, are written that way.
 static void writeQuoted(std::ostream& out, const std::string& text) {
-  out << '"';
-  for (unsigned char c : text) {
-    switch (c) {
-      case '\\': out << "\\\\"; break;
-      case '"': out << "\\\""; break;
-      case '\n': out << "\\n"; break;
-      case '\t': out << "\\t"; break;
-      default:
-        if (c < 0x20 || c >= 0x7f) {
-          static const char* hex = "0123456789abcdef";
-          out << "\\x" << hex[c >> 4] << hex[c & 15];
-        } else {
-          out << c;
-        }
-    }
-  }
-  out << '"';
+  out << '"' << util::printableText(text, "\"\\") << '"';
 }
 
 static void writeId(std::ostream& out, uint32_t id) {

@@ -8,6 +8,8 @@
 
 #include <cstring>
 
+#include "util/PrintableText.h"
+
 namespace synergy::cluster {
 
 namespace {
@@ -131,14 +133,6 @@ bool decodeRunJob(const std::vector<uint8_t>& payload, RunJobRequest& request,
   return true;
 }
 
-std::string hashHex(const std::array<uint8_t, 32>& hash) {
-  static const char kDigits[] = "0123456789abcdef";
-  std::string text;
-  for (uint8_t byte : hash) {
-    text.push_back(kDigits[byte >> 4]);
-    text.push_back(kDigits[byte & 15]);
-  }
-  return text;
-}
+std::string hashHex(const std::array<uint8_t, 32>& hash) { return util::hexDigits(hash); }
 
 }  // namespace synergy::cluster

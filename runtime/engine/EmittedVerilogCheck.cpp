@@ -21,6 +21,7 @@
 
 #include "hwlower/EngineManifest.h"
 #include "hwlower/VerilogKeywords.h"
+#include "util/PrintableText.h"
 
 namespace synergy::engine {
 
@@ -181,19 +182,8 @@ class Lexer {
   // Up to 24 characters from `at` on its line, non-printable bytes as \xHH,
   // so the message stays one line whatever the input holds.
   std::string excerpt(size_t at) const {
-    static const char* hex = "0123456789abcdef";
-    std::string out;
-    for (size_t i = at; i < text_.size() && i < at + 24 && text_[i] != '\n'; ++i) {
-      unsigned char c = static_cast<unsigned char>(text_[i]);
-      if (c >= 0x20 && c < 0x7f && c != '\'') {
-        out += static_cast<char>(c);
-      } else {
-        out += "\\x";
-        out += hex[c >> 4];
-        out += hex[c & 15];
-      }
-    }
-    return out;
+    std::string_view rest = text_.substr(at, 24);
+    return util::printableText(rest.substr(0, rest.find('\n')), "'");
   }
 
   std::string_view text_;

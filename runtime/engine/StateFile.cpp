@@ -7,6 +7,7 @@
 
 #include "engine/DisplayFormatter.h"
 #include "util/FileIO.h"
+#include "util/PrintableText.h"
 #include "util/Sha256.h"
 
 namespace synergy::engine {
@@ -55,18 +56,7 @@ static std::string quote(const std::string& text) {
 // outside printable ASCII as \xHH, so a forged name can neither break the
 // one-line error nor put control sequences on the user's terminal.
 static std::string printableName(const std::string& text) {
-  static const char kHex[] = "0123456789abcdef";
-  std::string shown = "'";
-  for (unsigned char c : text) {
-    if (c >= 0x20 && c < 0x7f) {
-      shown.push_back(char(c));
-    } else {
-      shown += "\\x";
-      shown.push_back(kHex[c >> 4]);
-      shown.push_back(kHex[c & 15]);
-    }
-  }
-  return shown + "'";
+  return "'" + util::printableText(text, "'") + "'";
 }
 
 // Reads a quoted string starting at `pos` (after optional spaces).

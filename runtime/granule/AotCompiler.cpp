@@ -15,6 +15,7 @@
 #include "objectcache/ObjectCache.h"
 #include "synergy/ToolPaths.h"
 #include "util/FileIO.h"
+#include "util/PrintableText.h"
 #include "util/Sha256.h"
 #include "util/Subprocess.h"
 
@@ -42,11 +43,7 @@ std::string runtimeBuildId() {
             const uint8_t* name = p + sizeof(ElfW(Nhdr));
             const uint8_t* desc = name + ((note->n_namesz + 3) & ~3u);
             if (note->n_type == NT_GNU_BUILD_ID) {
-              static const char* kHex = "0123456789abcdef";
-              for (uint32_t k = 0; k < note->n_descsz; ++k) {
-                result += kHex[desc[k] >> 4];
-                result += kHex[desc[k] & 15];
-              }
+              result += util::hexDigits({desc, note->n_descsz});
               return 1;
             }
             p = desc + ((note->n_descsz + 3) & ~3u);

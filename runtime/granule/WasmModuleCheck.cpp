@@ -19,6 +19,7 @@
 #include <cstdint>
 
 #include "granule/WasmBinaryReader.h"
+#include "util/PrintableText.h"
 
 namespace synergy::granule {
 namespace {
@@ -49,28 +50,17 @@ int sectionRank(uint8_t id) {
   return 0;
 }
 
-std::string hexDigits(unsigned char c) {
-  static const char kHex[] = "0123456789abcdef";
-  return {kHex[c >> 4], kHex[c & 15]};
-}
-
 // The name in double quotes, printable ASCII as is, everything else escaped,
 // so the diagnostic stays one line whatever the name holds.
 std::string quoteName(std::string_view name) {
-  std::string out = "\"";
-  for (size_t i = 0; i < name.size() && i < kMaxQuotedNameBytes; ++i) {
-    unsigned char c = name[i];
-    if (c == '"' || c == '\\') out += '\\';
-    if (c >= 0x20 && c < 0x7f) out += char(c);
-    else out += "\\x" + hexDigits(c);
-  }
-  if (name.size() > kMaxQuotedNameBytes) out += "...";
-  return out + "\"";
+  std::string shown = "\"" + util::printableText(name.substr(0, kMaxQuotedNameBytes), "\"\\");
+  if (name.size() > kMaxQuotedNameBytes) shown += "...";
+  return shown + "\"";
 }
 
 std::string describeByte(unsigned char c) {
   if (c > 0x20 && c < 0x7f) return std::string("'") + char(c) + "'";
-  return "byte 0x" + hexDigits(c);
+  return "byte 0x" + util::hexDigits({&c, 1});
 }
 
 // "import name" / "export name" problems, or nullopt when `name` is safe.
