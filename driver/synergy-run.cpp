@@ -41,7 +41,7 @@ void printUsage() {
       "usage: synergy-run [options] <program.wasm> [guest args...]\n"
       "       synergy-run [--dir HOST[:GUEST][:ro]] [--max-ticks N] [--save-at-tick N FILE]\n"
       "                   [--restart FILE] [--no-open-loop] [--max-memory BYTES]\n"
-      "                   [--time-limit SECONDS] <design.eng> [+plusargs]\n"
+      "                   [--time-limit SECONDS] [--eval-limit SECONDS] <design.eng> [+plusargs]\n"
       "\n"
       "Runs a granule (.wasm) or an engine (.eng) built by synergy-cc. Both are\n"
       "compiled to native code on first use and cached (see SYNERGY_CACHE_DIR).\n"
@@ -75,6 +75,10 @@ void printUsage() {
       "                      compilation: the guest traps with 'time limit exceeded'; one\n"
       "                      blocked in a host call is ended 1 s later; an engine stops\n"
       "                      with a message. Exit status %d in every case\n"
+      "  --eval-limit SECONDS\n"
+      "                      engines: the longest one evaluation may run without returning\n"
+      "                      to the host (default 10); a loop that never ends inside one\n"
+      "                      is stopped with a message and status %d\n"
       "  --help              print this help\n"
       "  --version           print the version\n"
       "\n"
@@ -97,7 +101,7 @@ void printUsage() {
       "  OMP_NUM_THREADS=4 synergy-run --dsm sgd.wasm\n"
       "  synergy-run --max-memory 256MiB --time-limit 2.5 untrusted.wasm\n"
       "  synergy-run --cluster redis://127.0.0.1:6379 --token-file token -np 4 ring.wasm\n",
-      kTrapExitCode, kTrapExitCode);
+      kTrapExitCode, kTrapExitCode, kTrapExitCode);
 }
 
 // A closed fd 0, 1 or 2 would be the number the next open() returns, and
@@ -131,7 +135,7 @@ bool programIsEngine(int argc, char** argv) {
     std::string arg = argv[k];
     if (arg == "--dir" || arg == "--env" || arg == "--max-ticks" || arg == "--restart" ||
         arg == "-np" || arg == "-n" || arg == "--np" || arg == "--bind-to" ||
-        arg == "--max-memory" || arg == "--time-limit" || arg == "--cluster" ||
+        arg == "--max-memory" || arg == "--time-limit" || arg == "--eval-limit" || arg == "--cluster" ||
         arg == "--policy" || arg == "--token-file") {
       ++k;
       continue;

@@ -13,14 +13,15 @@ static bool findSymbol(void* library, const char* name, Fn& out, std::string& er
   return out != nullptr;
 }
 
-std::unique_ptr<EngineInstance> EngineInstance::load(const std::string& sharedObjectPath, std::string& error) {
+std::unique_ptr<EngineInstance> EngineInstance::load(const std::string& sharedObjectPath, EngineCallCounter& calls,
+                                                     std::string& error) {
   // RTLD_LOCAL: each engine keeps its own Verilator globals.
   void* library = dlopen(sharedObjectPath.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!library) {
     error = std::string("cannot load engine: ") + dlerror();
     return nullptr;
   }
-  std::unique_ptr<EngineInstance> instance(new EngineInstance);
+  std::unique_ptr<EngineInstance> instance(new EngineInstance(calls));
   instance->library_ = library;
   SynergyEngineAbiVersionFn version = nullptr;
   SynergyEngineCreateFn create = nullptr;
@@ -40,13 +41,17 @@ std::unique_ptr<EngineInstance> EngineInstance::load(const std::string& sharedOb
     error = "engine object was built for ABI version " + std::to_string(version());
     return nullptr;
   }
+  // Creation runs the design's initial blocks.
+  CallInProgress call(calls);
   instance->engine_ = create();
   return instance;
 }
 
 EngineInstance::~EngineInstance() {
-  if (engine_)
+  if (engine_) {
+    CallInProgress call(*calls_);  // runs the design's final blocks
     finalize_(engine_);
+  }
   if (library_)
     dlclose(library_);
 }
@@ -54,7 +59,7 @@ EngineInstance::~EngineInstance() {
 BitValue EngineInstance::getState(uint32_t id, uint64_t element, uint32_t width, bool isSigned) {
   BitValue value = BitValue::zero(width, isSigned);
   for (uint32_t word = 0; word * 64 < width; ++word) {
-    uint64_t bits = getState_(engine_, id, static_cast<uint32_t>(element), word);
+    uint64_t bits = readWord(id, element, word);
     value.words[word * 2] = static_cast<uint32_t>(bits);
     if (word * 2 + 1 < value.words.size())
       value.words[word * 2 + 1] = static_cast<uint32_t>(bits >> 32);
@@ -68,7 +73,7 @@ void EngineInstance::setState(uint32_t id, uint64_t element, const BitValue& val
     uint64_t bits = value.words[word * 2];
     if (word * 2 + 1 < value.words.size())
       bits |= static_cast<uint64_t>(value.words[word * 2 + 1]) << 32;
-    setState_(engine_, id, static_cast<uint32_t>(element), word, bits);
+    writeWord(id, element, word, bits);
   }
 }
 

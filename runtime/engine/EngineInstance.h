@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -16,10 +17,27 @@
 
 namespace synergy::engine {
 
+// Counts the entries into and the returns from an engine's code (its
+// creation, evaluations, state accesses): odd while a call is running. One
+// thread calls into the engine, so a load and a store suffice; the
+// EvaluationWatchdog reads the count from another thread.
+class EngineCallCounter {
+ public:
+  uint64_t count() const { return calls_.load(std::memory_order_relaxed); }
+
+ private:
+  friend class EngineInstance;
+  void step() { calls_.store(calls_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed); }
+  std::atomic<uint64_t> calls_{0};
+};
+
 class EngineInstance {
  public:
-  // Loads the object and creates a fresh engine; nullptr and `error` on failure.
-  static std::unique_ptr<EngineInstance> load(const std::string& sharedObjectPath, std::string& error);
+  // Loads the object and creates a fresh engine; nullptr and `error` on
+  // failure. Every call into the engine, its creation included, steps
+  // `calls`, which must outlive the instance.
+  static std::unique_ptr<EngineInstance> load(const std::string& sharedObjectPath, EngineCallCounter& calls,
+                                              std::string& error);
   ~EngineInstance();  // finalize, then unload
   EngineInstance(const EngineInstance&) = delete;
   EngineInstance& operator=(const EngineInstance&) = delete;
@@ -28,25 +46,53 @@ class EngineInstance {
   void setState(uint32_t id, uint64_t element, const BitValue& value);
   // The first 64-bit word alone, for variables of at most 64 bits: file
   // descriptors and task results, on every trap, without a BitValue.
-  uint64_t getWord(uint32_t id, uint64_t element) {
-    return getState_(engine_, id, static_cast<uint32_t>(element), 0);
-  }
-  void setWord(uint32_t id, uint64_t element, uint64_t bits) {
-    setState_(engine_, id, static_cast<uint32_t>(element), 0, bits);
-  }
+  uint64_t getWord(uint32_t id, uint64_t element) { return readWord(id, element, 0); }
+  void setWord(uint32_t id, uint64_t element, uint64_t bits) { writeWord(id, element, 0, bits); }
 
   // Returns the trapped task id, or 0 once the engine is quiescent.
-  uint32_t evaluate(uint64_t& edgeBudget) { return evaluate_(engine_, &edgeBudget); }
-  void resume() { resume_(engine_); }
-  void update() { update_(engine_); }
+  uint32_t evaluate(uint64_t& edgeBudget) {
+    CallInProgress call(*calls_);
+    return evaluate_(engine_, &edgeBudget);
+  }
+  void resume() {
+    CallInProgress call(*calls_);
+    resume_(engine_);
+  }
+  void update() {
+    CallInProgress call(*calls_);
+    update_(engine_);
+  }
   bool thereAreUpdates() { return thereAreUpdates_(engine_) != 0; }
   uint32_t openLoop(uint32_t ticks, uint64_t edgesPerTick, uint32_t& ticksRun) {
+    CallInProgress call(*calls_);
     return openLoop_(engine_, ticks, edgesPerTick, &ticksRun);
   }
 
  private:
-  EngineInstance() = default;
+  explicit EngineInstance(EngineCallCounter& calls) : calls_(&calls) {}
 
+  class CallInProgress {
+   public:
+    explicit CallInProgress(EngineCallCounter& calls) : calls_(calls) { calls_.step(); }
+    ~CallInProgress() { calls_.step(); }
+    CallInProgress(const CallInProgress&) = delete;
+    CallInProgress& operator=(const CallInProgress&) = delete;
+
+   private:
+    EngineCallCounter& calls_;
+  };
+
+  // A state access clocks the model, which runs its always blocks.
+  uint64_t readWord(uint32_t id, uint64_t element, uint32_t word) {
+    CallInProgress call(*calls_);
+    return getState_(engine_, id, static_cast<uint32_t>(element), word);
+  }
+  void writeWord(uint32_t id, uint64_t element, uint32_t word, uint64_t bits) {
+    CallInProgress call(*calls_);
+    setState_(engine_, id, static_cast<uint32_t>(element), word, bits);
+  }
+
+  EngineCallCounter* calls_;
   void* library_ = nullptr;
   SynergyEngine* engine_ = nullptr;
   SynergyEngineFinalizeFn finalize_ = nullptr;

@@ -18,9 +18,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
-#include <thread>
 
 #include "engine/EmittedVerilogCheck.h"
+#include "engine/EvaluationWatchdog.h"
 #include "engine/EngineAbi.h"
 #include "engine/EngineBuilder.h"
 #include "engine/EngineInstance.h"
@@ -38,16 +38,13 @@ using hwlower::StateKind;
 
 namespace {
 
-// Longest open-loop run between checks of the host side.
-constexpr uint32_t kOpenLoopBatch = 1u << 16;
-// The same under --time-limit: short enough that a large design's batch
-// takes a small fraction of a second, long enough that reading the clock
-// costs nothing.
-constexpr uint32_t kTimedOpenLoopBatch = 1u << 12;
+// Longest open-loop run between checks of the host side: short enough that
+// a large design's batch takes a small fraction of a second (of
+// --time-limit, and of the evaluation limit that bounds every call into the
+// engine), long enough that returning to the host costs nothing.
+constexpr uint32_t kOpenLoopBatch = 1u << 12;
 // As for a granule that traps (synergy-run).
 constexpr int kTimeLimitExitStatus = 134;
-// How long past the time limit a tick may keep the host away from its checks.
-constexpr auto kStuckTickGrace = std::chrono::seconds(1);
 
 using Clock = std::chrono::steady_clock;
 
@@ -180,9 +177,8 @@ bool TickDriver::runTick(uint64_t tick) {
 // ($strobe output, $finish, $save, ...); otherwise the host finishes the tick.
 // Advances nextTick past every completed tick.
 bool TickDriver::runOpenLoop(uint64_t& nextTick, uint64_t limit) {
-  uint32_t longestBatch = deadline_ ? kTimedOpenLoopBatch : kOpenLoopBatch;
   auto batch = [&](uint64_t from) {
-    return static_cast<uint32_t>(std::min<uint64_t>(limit - from, longestBatch));
+    return static_cast<uint32_t>(std::min<uint64_t>(limit - from, kOpenLoopBatch));
   };
   uint32_t ticksRun = 0;
   uint32_t task = engine_.openLoop(batch(nextTick), kMaxEdgesPerTick, ticksRun);
@@ -435,17 +431,6 @@ int TickDriver::run() {
   }
 }
 
-// The host checks the time limit between ticks; a tick the engine does not
-// finish (a long loop inside one evaluation) would keep it from them, so this
-// watchdog ends the run a grace period after the limit. What the design
-// buffered for its files is lost then.
-[[noreturn]] void endStuckTick(std::string enginePath, Clock::time_point deadline) {
-  std::this_thread::sleep_until(deadline + kStuckTickGrace);
-  std::string message = enginePath + ": time limit exceeded in the middle of a tick (--time-limit)\n";
-  (void)!::write(STDERR_FILENO, message.data(), message.size());
-  ::_exit(kTimeLimitExitStatus);
-}
-
 // The design's state in bytes (see EngineRunner.h), or nullopt past 2^64.
 std::optional<uint64_t> designStateBytes(const hwlower::EngineManifest& manifest) {
   uint64_t total = 0;
@@ -490,7 +475,9 @@ int runEngineFile(const EngineRunOptions& options) {
     std::fprintf(stderr, "%s: error: %s\n", options.enginePath.c_str(), error.c_str());
     return 1;
   }
-  auto engine = EngineInstance::load(*sharedObject, error);
+  EngineCallCounter engineCalls;
+  EvaluationWatchdog watchdog(engineCalls, options.enginePath, options.evaluationLimit);
+  auto engine = EngineInstance::load(*sharedObject, engineCalls, error);
   if (!engine) {
     std::fprintf(stderr, "%s: error: %s\n", options.enginePath.c_str(), error.c_str());
     return 1;
@@ -507,7 +494,7 @@ int runEngineFile(const EngineRunOptions& options) {
   auto start = std::chrono::steady_clock::now();
   if (options.timeLimit) {
     driver.setDeadline(start + *options.timeLimit);
-    std::thread(endStuckTick, options.enginePath, start + *options.timeLimit).detach();
+    watchdog.setDeadline(start + *options.timeLimit);
   }
   int status = driver.run();
   // SYNERGY_ENGINE_STATS=1: one line for bench/verilog, on stderr so the
@@ -572,6 +559,12 @@ int runEngineCommandLine(const std::vector<std::string>& args) {
       options.timeLimit = util::parseSeconds(args[++i], arg, error);
       if (!options.timeLimit)
         return fail(error);
+    } else if (arg == "--eval-limit" && needs(1)) {
+      std::string error;
+      std::optional<std::chrono::nanoseconds> limit = util::parseSeconds(args[++i], arg, error);
+      if (!limit)
+        return fail(error);
+      options.evaluationLimit = *limit;
     } else if (arg.size() > 1 && arg[0] == '+') {
       options.plusargs.push_back(arg.substr(1));
     } else if (arg.size() > 1 && arg[0] == '-') {

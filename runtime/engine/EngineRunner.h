@@ -23,6 +23,9 @@
 // are cut into short batches so that a design that never stops does not keep
 // the host away from the clock. A single tick that runs on past the limit
 // (a long loop in one evaluation) is ended by a watchdog one second later.
+// Without --time-limit too, no call into the engine may run longer than
+// --eval-limit (10 s unless given): a loop inside one evaluation that does
+// not end is stopped with status 134 (EvaluationWatchdog.h).
 // --max-memory bounds the design's state, the sum over its variables of
 // ceil(width / 8) bytes times the depth (1 for a scalar): the Verilator model
 // holds each variable about once, and the host's copies of it (state files,
@@ -50,6 +53,9 @@
 
 namespace synergy::engine {
 
+// --eval-limit when it is not given.
+inline constexpr std::chrono::seconds kDefaultEvaluationLimit{10};
+
 // Edges one tick may take: the edges of every evaluate, resume and update
 // between two clock toggles. A design needs one per state-machine pass,
 // backward branch and trap, so this is generous: it only stops an engine
@@ -76,6 +82,9 @@ struct EngineRunOptions {
   std::optional<uint64_t> maxStateBytes;
   // --time-limit SECONDS: wall-clock budget of the run.
   std::optional<std::chrono::nanoseconds> timeLimit;
+  // --eval-limit SECONDS: the longest one call into the engine may run
+  // (EvaluationWatchdog.h).
+  std::chrono::nanoseconds evaluationLimit = kDefaultEvaluationLimit;
 };
 
 int runEngineFile(const EngineRunOptions& options);
@@ -86,7 +95,7 @@ bool isEngineFile(const std::string& path);
 // synergy-run's engine mode: parses
 //   [--dir HOST[:GUEST][:ro]]... [--max-ticks N] [--save-at-tick N FILE]
 //   [--restart FILE] [--no-open-loop] [--max-memory BYTES]
-//   [--time-limit SECONDS] design.eng [+plusarg]...
+//   [--time-limit SECONDS] [--eval-limit SECONDS] design.eng [+plusarg]...
 // (args excludes argv[0]) and runs the engine. A bad option prints
 // "synergy-run: error: ..." and returns 2 without running anything.
 int runEngineCommandLine(const std::vector<std::string>& args);
