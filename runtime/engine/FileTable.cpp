@@ -216,21 +216,8 @@ std::optional<std::string> FileTable::readGuestFile(const std::string& name, int
 
 bool FileTable::writeGuestFile(const std::string& name, const std::string& contents,
                                std::string& error) const {
-  sandbox::OpenedBeneath opened =
-      grants_.openGuestFile(name, O_WRONLY | O_CREAT | O_TRUNC | O_NOCTTY, 0666);
-  size_t written = 0;
-  while (opened.fd.valid() && written < contents.size()) {
-    ssize_t n = ::write(opened.fd.get(), contents.data() + written, contents.size() - written);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0) {
-      opened.error = errno;
-      break;
-    }
-    written += static_cast<size_t>(n);
-  }
-  if (!opened.fd.valid() || written < contents.size()) {
-    error = "cannot write '" + name + "': " + sandbox::GrantTable::describeError(opened.error);
+  if (int failure = grants_.replaceGuestFile(name, contents)) {
+    error = "cannot write '" + name + "': " + sandbox::GrantTable::describeError(failure);
     return false;
   }
   return true;

@@ -59,7 +59,8 @@ class FileTable {
   // checks, $restart), read through the sandbox; nullopt with `error` (an
   // errno, or sandbox::kEscapes) when it cannot be read.
   std::optional<std::string> readGuestFile(const std::string& name, int& error) const;
-  // Replaces the guest file `name` with `contents` ($save).
+  // Replaces the guest file `name` with `contents` ($save) by a rename, so
+  // a crash never leaves a torn file (GrantTable::replaceGuestFile).
   bool writeGuestFile(const std::string& name, const std::string& contents,
                       std::string& error) const;
 

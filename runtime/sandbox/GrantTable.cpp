@@ -9,8 +9,12 @@
 #include "sandbox/GrantTable.h"
 
 #include <fcntl.h>
+#include <unistd.h>
 
+#include <cerrno>
+#include <cstdlib>
 #include <cstring>
+#include <string>
 
 namespace synergy::sandbox {
 
@@ -28,6 +32,7 @@ std::optional<GrantTable> GrantTable::open(const std::vector<Grant>& grants, std
       error = "cannot open --dir " + grant.hostPath + ": " + std::strerror(errno);
       return std::nullopt;
     }
+    table.roots_.add(directory.get(), grant.readOnly);
     table.grants_.push_back({grant, guestPrefixOf(grant.guestPath), std::move(directory)});
   }
   return table;
@@ -52,9 +57,8 @@ static bool writes(int flags) {
   return (flags & O_ACCMODE) != O_RDONLY || (flags & (O_CREAT | O_TRUNC | O_APPEND));
 }
 
-OpenedBeneath GrantTable::openGuestFile(std::string_view name, int flags, mode_t mode) const {
+const GrantTable::OpenGrant* GrantTable::holderOf(std::string_view name, std::string_view& remainder) const {
   const OpenGrant* holder = nullptr;
-  std::string_view remainder;
   for (const OpenGrant& candidate : grants_) {
     std::optional<std::string_view> below = remainderBelow(candidate.guestPrefix, name);
     if (!below) continue;
@@ -65,10 +69,57 @@ OpenedBeneath GrantTable::openGuestFile(std::string_view name, int flags, mode_t
     holder = &candidate;
     remainder = *below;
   }
+  return holder;
+}
+
+OpenedBeneath GrantTable::openGuestFile(std::string_view name, int flags, mode_t mode) const {
+  std::string_view remainder;
+  const OpenGrant* holder = holderOf(name, remainder);
   if (!holder) return {UniqueFd(), kEscapes};
-  if (holder->grant.readOnly && writes(flags)) return {UniqueFd(), EROFS};
+  if (writes(flags) && (holder->grant.readOnly ||
+                        roots_.writeReachesReadOnly(holder->directory.get(), remainder, true)))
+    return {UniqueFd(), EROFS};
   return openBeneath(holder->directory.get(), remainder, flags, mode,
                      /*followFinalSymlink=*/true);
+}
+
+static bool writeAll(int fd, std::string_view contents) {
+  while (!contents.empty()) {
+    ssize_t n = ::write(fd, contents.data(), contents.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    contents.remove_prefix(size_t(n));
+  }
+  return true;
+}
+
+int GrantTable::replaceGuestFile(std::string_view name, std::string_view contents) const {
+  std::string_view remainder;
+  const OpenGrant* holder = holderOf(name, remainder);
+  if (!holder) return kEscapes;
+  PathParent parent = resolveParent(holder->directory.get(), remainder);
+  if (parent.error != 0) return parent.error;
+  if (parent.nameIsDotOrDotDot() || parent.trailingSlash) return EISDIR;
+  if (holder->grant.readOnly || roots_.directoryIsReadOnly(parent.dirFd)) return EROFS;
+  // A name of our own beside the target; O_EXCL, so a file or link planted
+  // under it is never written through.
+  std::string temporary;
+  UniqueFd file;
+  for (int attempt = 0; attempt < 16 && !file.valid(); ++attempt) {
+    temporary = "." + parent.name.substr(0, 200) + ".synergy-" + std::to_string(::getpid()) + "-" +
+                std::to_string(std::rand());
+    file.reset(::openat(parent.dirFd, temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                        0666));
+    if (!file.valid() && errno != EEXIST) return errno;
+  }
+  if (!file.valid()) return EEXIST;
+  if (!writeAll(file.get(), contents) || ::fsync(file.get()) != 0 ||
+      ::renameat(parent.dirFd, temporary.c_str(), parent.dirFd, parent.name.c_str()) != 0) {
+    int error = errno;
+    ::unlinkat(parent.dirFd, temporary.c_str(), 0);
+    return error;
+  }
+  return 0;
 }
 
 std::string GrantTable::describeError(int error) {

@@ -6,7 +6,8 @@
 // host directory with the sandbox resolver (SandboxPath.h), so `..`, symlinks
 // and absolute names cannot leave it. A grant whose guest name is "." holds
 // every relative name. A name no grant holds is refused as an escape, and a
-// read-only grant refuses every writing, creating or truncating open with
+// read-only grant, or a writable one where the file lies in a read-only grant
+// nested below it, refuses every writing, creating or truncating open with
 // EROFS.
 //
 // WASI guests do this matching in wasi-libc, against the preopens; engines
@@ -23,6 +24,7 @@
 #include <vector>
 
 #include "sandbox/Grant.h"
+#include "sandbox/GrantRoots.h"
 #include "sandbox/SandboxPath.h"
 
 namespace synergy::sandbox {
@@ -39,8 +41,15 @@ class GrantTable {
 
   // open(2) of the guest file `name` with host `flags` beneath the grant
   // that holds it. `error` is kEscapes when no grant holds it, EROFS when
-  // the grant is read-only and `flags` would write.
+  // `flags` would write and the file lies in a read-only grant, the one that
+  // holds the name or one nested below it (GrantRoots.h).
   OpenedBeneath openGuestFile(std::string_view name, int flags, mode_t mode) const;
+
+  // Replaces the guest file `name` with `contents` all at once: they are
+  // written to a new file in the same directory, synced, and renamed over
+  // `name`, so a crash leaves the old file or the new one, never a torn
+  // one. Returns 0 or an error as openGuestFile's (EISDIR for a directory).
+  int replaceGuestFile(std::string_view name, std::string_view contents) const;
 
   // A one-line reason for an openGuestFile error, for diagnostics.
   static std::string describeError(int error);
@@ -51,7 +60,12 @@ class GrantTable {
     std::string guestPrefix;  // guestPath without trailing '/' (except "/")
     UniqueFd directory;
   };
+  // The grant that holds `name` and the rest of `name` below it; nullptr
+  // when none does.
+  const OpenGrant* holderOf(std::string_view name, std::string_view& remainder) const;
+
   std::vector<OpenGrant> grants_;
+  GrantRoots roots_;
 };
 
 }  // namespace synergy::sandbox

@@ -11,7 +11,8 @@
 //  - fd_fdstat_set_flags, fd_filestat_set_size, fd_allocate and
 //    fd_filestat_set_times on them fail with EPERM (their rights lack these);
 //  - fd_seek on them fails with ESPIPE, as on a pipe, unless it only asks for
-//    the current offset (offset 0 from the current position).
+//    the current offset (offset 0 from the current position), and so does
+//    fd_pwrite, which would overwrite a `> log` file anywhere.
 // On a read-only grant, fd_filestat_set_size, fd_allocate and
 // fd_filestat_set_times fail with EROFS.
 //
@@ -83,18 +84,22 @@ static Filetype filetypeOfDirent(DIR* dir, const dirent* entry) {
   return filetypeOfMode(info.st_mode);
 }
 
+// Whether a transfer may run on the host's stdio.
+enum class OnHostStdio { Allow, RefuseAsPipe };
+
 // fd_read, fd_write, fd_pread and fd_pwrite: resolve the guest's iovecs and
 // result slot, run `transfer` on the host fd, and store the byte count.
 template <typename Transfer>
 static uint32_t transferIovecs(WasiInstance* instance, uint32_t fd, uint32_t iovs,
                                uint32_t iovsCount, std::optional<uint64_t> offset,
-                               uint32_t countOut, Transfer transfer) {
+                               uint32_t countOut, OnHostStdio onHostStdio, Transfer transfer) {
   Granule& granule = Granule::fromHost(instance);
   HostIovecs buffers;
   gatherIovecs(granule, iovs, iovsCount, buffers);
   uint8_t* count = granule.guestBytes(countOut, 4);
   FileDescriptor* file = wasiState(granule).find(fd);
   if (!file) return toGuest(Errno::Badf);
+  if (onHostStdio == OnHostStdio::RefuseAsPipe && file->isHostStdio()) return toGuest(Errno::Spipe);
   if (offset && !fitsOffset(*offset)) return toGuest(Errno::Inval);
   // A --dsm replica's pages are write-protected until first written; the
   // kernel would fail a read into them with EFAULT instead of faulting.
@@ -113,7 +118,7 @@ extern "C" {
 
 uint32_t Z_wasi_snapshot_preview1Z_fd_write(WasiInstance* instance, uint32_t fd, uint32_t iovs,
                                             uint32_t iovsCount, uint32_t writtenOut) {
-  return transferIovecs(instance, fd, iovs, iovsCount, std::nullopt, writtenOut,
+  return transferIovecs(instance, fd, iovs, iovsCount, std::nullopt, writtenOut, OnHostStdio::Allow,
                         [](int hostFd, const iovec* v, int n, off_t) {
                           return ::writev(hostFd, v, n);
                         });
@@ -121,7 +126,7 @@ uint32_t Z_wasi_snapshot_preview1Z_fd_write(WasiInstance* instance, uint32_t fd,
 
 uint32_t Z_wasi_snapshot_preview1Z_fd_read(WasiInstance* instance, uint32_t fd, uint32_t iovs,
                                            uint32_t iovsCount, uint32_t readOut) {
-  return transferIovecs(instance, fd, iovs, iovsCount, std::nullopt, readOut,
+  return transferIovecs(instance, fd, iovs, iovsCount, std::nullopt, readOut, OnHostStdio::Allow,
                         [](int hostFd, const iovec* v, int n, off_t) {
                           return ::readv(hostFd, v, n);
                         });
@@ -130,13 +135,14 @@ uint32_t Z_wasi_snapshot_preview1Z_fd_read(WasiInstance* instance, uint32_t fd, 
 uint32_t Z_wasi_snapshot_preview1Z_fd_pwrite(WasiInstance* instance, uint32_t fd, uint32_t iovs,
                                              uint32_t iovsCount, uint64_t offset,
                                              uint32_t writtenOut) {
-  return transferIovecs(instance, fd, iovs, iovsCount, offset, writtenOut, ::pwritev);
+  return transferIovecs(instance, fd, iovs, iovsCount, offset, writtenOut, OnHostStdio::RefuseAsPipe,
+                        ::pwritev);
 }
 
 uint32_t Z_wasi_snapshot_preview1Z_fd_pread(WasiInstance* instance, uint32_t fd, uint32_t iovs,
                                             uint32_t iovsCount, uint64_t offset,
                                             uint32_t readOut) {
-  return transferIovecs(instance, fd, iovs, iovsCount, offset, readOut, ::preadv);
+  return transferIovecs(instance, fd, iovs, iovsCount, offset, readOut, OnHostStdio::Allow, ::preadv);
 }
 
 uint32_t Z_wasi_snapshot_preview1Z_fd_seek(WasiInstance* instance, uint32_t fd, uint64_t offset,

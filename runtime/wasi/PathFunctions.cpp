@@ -8,7 +8,9 @@
 //    with resolveParent and use the *at(2) call on the last component, which
 //    never follows a symlink there.
 // Below a read-only grant (--dir HOST:GUEST:ro) every call that would create,
-// write, truncate, rename, link, unlink or set times fails with EROFS.
+// write, truncate, rename, link, unlink or set times fails with EROFS, also
+// when the guest reaches it through a writable grant it is nested in: the
+// directory the change lands in decides (sandbox/GrantRoots.h).
 // A trailing '/' or a last component of "." or ".." never reaches those *at
 // calls: with them, Linux would follow the final symlink or name a directory
 // above the parent, so they are answered here with the errno POSIX gives.
@@ -23,6 +25,7 @@
 #include <string_view>
 
 #include "granule/Granule.h"
+#include "sandbox/GrantRoots.h"
 #include "sandbox/SandboxPath.h"
 #include "wasi/FileMetadata.h"
 #include "wasi/GuestBuffers.h"
@@ -87,6 +90,12 @@ static bool inReadOnlyGrant(Granule& granule, uint32_t fd) {
   return dir && dir->readOnly();
 }
 
+// Whether a change in host directory `hostDir` lands in a read-only grant,
+// whichever descriptor the guest went through.
+static bool landsInReadOnlyGrant(Granule& granule, int hostDir) {
+  return wasiState(granule).grantRoots().directoryIsReadOnly(hostDir);
+}
+
 // Whether `name` in `dirFd` is a directory (not following a final symlink);
 // -1 with errno set when it cannot be examined.
 static int isDirectory(int dirFd, const std::string& name) {
@@ -122,13 +131,21 @@ uint32_t Z_wasi_snapshot_preview1Z_path_open(WasiInstance* instance, uint32_t di
   if (fdFlags & fdflags::kDsync) flags |= O_DSYNC;
   if (fdFlags & fdflags::kSync) flags |= O_SYNC;
   if (fdFlags & fdflags::kRsync) flags |= O_RSYNC;
-  bool readOnlyGrant = state.find(dirFd)->readOnly();
+  bool follow = lookupFlags & lookupflags::kSymlinkFollow;
+  const synergy::sandbox::GrantRoots& roots = state.grantRoots();
+  bool readOnlyGrant = state.find(dirFd)->readOnly() ||
+                       roots.writeReachesReadOnly(guest.hostDir, guest.path, follow);
   if (readOnlyGrant && (writing || (flags & (O_CREAT | O_TRUNC | O_APPEND))))
     return toGuest(Errno::Rofs);
 
-  OpenedBeneath opened = openBeneath(guest.hostDir, guest.path, flags, 0666,
-                                     lookupFlags & lookupflags::kSymlinkFollow);
+  OpenedBeneath opened = openBeneath(guest.hostDir, guest.path, flags, 0666, follow);
   if (opened.error != 0) return toGuest(errnoFromSandbox(opened.error));
+  // A directory opened through a writable grant may itself be a read-only
+  // grant's, or lie below one.
+  struct stat openedInfo;
+  if (!readOnlyGrant && roots.anyReadOnly() && ::fstat(opened.fd.get(), &openedInfo) == 0 &&
+      S_ISDIR(openedInfo.st_mode))
+    readOnlyGrant = roots.directoryIsReadOnly(opened.fd.get());
 
   FileDescriptor file(opened.fd.release(), /*ownsHostFd=*/true);
   file.restrictRights(rightsBase & inheritable, rightsInheriting & inheritable);
@@ -168,6 +185,9 @@ uint32_t Z_wasi_snapshot_preview1Z_path_filestat_set_times(WasiInstance* instanc
   if (Errno e = timesFromWasi(accessTime, modifyTime, flags, times); e != Errno::Success)
     return toGuest(e);
 
+  if (wasiState(granule).grantRoots().writeReachesReadOnly(guest.hostDir, guest.path,
+                                                          lookupFlags & lookupflags::kSymlinkFollow))
+    return toGuest(Errno::Rofs);
   if (lookupFlags & lookupflags::kSymlinkFollow) {
     // The file the link leads to, opened beneath; /proc names it without
     // needing read or write access to it.
@@ -189,7 +209,8 @@ uint32_t Z_wasi_snapshot_preview1Z_path_create_directory(WasiInstance* instance,
   Granule& granule = Granule::fromHost(instance);
   PathParent parent = resolveGuestParent(granule, fd, path, length);
   if (parent.error != 0) return toGuest(errnoFromSandbox(parent.error));
-  if (inReadOnlyGrant(granule, fd)) return toGuest(Errno::Rofs);
+  if (inReadOnlyGrant(granule, fd) || landsInReadOnlyGrant(granule, parent.dirFd))
+    return toGuest(Errno::Rofs);
   if (parent.nameIsDotOrDotDot()) return toGuest(Errno::Exist);
   return ::mkdirat(parent.dirFd, parent.name.c_str(), 0777) == 0 ? success() : hostError();
 }
@@ -199,7 +220,8 @@ uint32_t Z_wasi_snapshot_preview1Z_path_remove_directory(WasiInstance* instance,
   Granule& granule = Granule::fromHost(instance);
   PathParent parent = resolveGuestParent(granule, fd, path, length);
   if (parent.error != 0) return toGuest(errnoFromSandbox(parent.error));
-  if (inReadOnlyGrant(granule, fd)) return toGuest(Errno::Rofs);
+  if (inReadOnlyGrant(granule, fd) || landsInReadOnlyGrant(granule, parent.dirFd))
+    return toGuest(Errno::Rofs);
   if (parent.name == ".") return toGuest(Errno::Inval);
   if (parent.name == "..") return toGuest(Errno::NotEmpty);
   return ::unlinkat(parent.dirFd, parent.name.c_str(), AT_REMOVEDIR) == 0 ? success()
@@ -211,7 +233,8 @@ uint32_t Z_wasi_snapshot_preview1Z_path_unlink_file(WasiInstance* instance, uint
   Granule& granule = Granule::fromHost(instance);
   PathParent parent = resolveGuestParent(granule, fd, path, length);
   if (parent.error != 0) return toGuest(errnoFromSandbox(parent.error));
-  if (inReadOnlyGrant(granule, fd)) return toGuest(Errno::Rofs);
+  if (inReadOnlyGrant(granule, fd) || landsInReadOnlyGrant(granule, parent.dirFd))
+    return toGuest(Errno::Rofs);
   if (parent.nameIsDotOrDotDot()) return toGuest(Errno::IsDir);
   if (parent.trailingSlash) {
     // "file/" names a directory that a file cannot be.
@@ -240,6 +263,8 @@ uint32_t Z_wasi_snapshot_preview1Z_path_rename(WasiInstance* instance, uint32_t 
   if (from.error != 0) return toGuest(errnoFromSandbox(from.error));
   PathParent to = resolveParent(toPath.hostDir, toPath.path);
   if (to.error != 0) return toGuest(errnoFromSandbox(to.error));
+  if (landsInReadOnlyGrant(granule, from.dirFd) || landsInReadOnlyGrant(granule, to.dirFd))
+    return toGuest(Errno::Rofs);
   if (from.nameIsDotOrDotDot() || to.nameIsDotOrDotDot()) return toGuest(Errno::Busy);
   if (from.trailingSlash || to.trailingSlash) {
     int directory = isDirectory(from.dirFd, from.name);
@@ -287,6 +312,7 @@ uint32_t Z_wasi_snapshot_preview1Z_path_symlink(WasiInstance* instance, uint32_t
   if (inReadOnlyGrant(granule, fd)) return toGuest(Errno::Rofs);
   PathParent parent = resolveParent(guest.hostDir, guest.path);
   if (parent.error != 0) return toGuest(errnoFromSandbox(parent.error));
+  if (landsInReadOnlyGrant(granule, parent.dirFd)) return toGuest(Errno::Rofs);
   if (parent.nameIsDotOrDotDot()) return toGuest(Errno::Exist);
   if (parent.trailingSlash) return toGuest(Errno::NoEnt);
   return ::symlinkat(std::string(linkTarget).c_str(), parent.dirFd, parent.name.c_str()) == 0
@@ -310,6 +336,11 @@ uint32_t Z_wasi_snapshot_preview1Z_path_link(WasiInstance* instance, uint32_t ol
 
   PathParent to = resolveParent(toPath.hostDir, toPath.path);
   if (to.error != 0) return toGuest(errnoFromSandbox(to.error));
+  // The source side too: a second name outside would make the file writable.
+  if (landsInReadOnlyGrant(granule, to.dirFd) ||
+      wasiState(granule).grantRoots().writeReachesReadOnly(fromPath.hostDir, fromPath.path,
+                                                          oldLookupFlags & lookupflags::kSymlinkFollow))
+    return toGuest(Errno::Rofs);
   if (to.nameIsDotOrDotDot()) return toGuest(Errno::Exist);
   if (to.trailingSlash) return toGuest(Errno::NoEnt);
 

@@ -119,6 +119,7 @@ WasiState::WasiState(granule::Granule& granule) {
   for (const granule::Preopen& preopen : granule.config().preopens) {
     int fd = openPreopen(preopen, startupError_);
     if (fd < 0) return;
+    grantRoots_.add(fd, preopen.readOnly);
     FileDescriptor directory(fd, /*ownsHostFd=*/true);
     directory.setPreopenName(preopen.guestPath);
     if (preopen.readOnly) directory.makeReadOnly();

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "granule/Granule.h"
+#include "sandbox/GrantRoots.h"
 #include "wasi/WasiAbi.h"
 
 namespace synergy::wasi {
@@ -98,8 +99,13 @@ class WasiState : public granule::HostExtension {
   Errno close(uint32_t fd);
   Errno renumber(uint32_t from, uint32_t to);
 
+  // The preopens' directories, for the calls that must know whether a
+  // change lands in a read-only grant nested below a writable one.
+  const sandbox::GrantRoots& grantRoots() const { return grantRoots_; }
+
  private:
   std::vector<std::optional<FileDescriptor>> table_;
+  sandbox::GrantRoots grantRoots_;
   std::string startupError_;
 };
 
