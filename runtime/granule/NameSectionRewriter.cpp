@@ -12,16 +12,17 @@
 #include <cstdint>
 #include <unordered_set>
 
-#include "granule/WasmBinaryReader.h"
+#include "wasmformat/WasmBinaryReader.h"
 
 namespace synergy::granule {
 namespace {
+
+using wasmformat::WasmBinaryReader;
 
 constexpr size_t kMaxMangledNameBytes = 256;
 constexpr uint8_t kFunctionNames = 1;
 constexpr uint8_t kGlobalNames = 7;
 constexpr uint8_t kImportSection = 2;
-constexpr uint8_t kFunctionImport = 0;
 
 void appendU32(std::string& out, uint32_t value) {
   do {
@@ -85,10 +86,11 @@ uint32_t countFunctionImports(std::string_view body) {
   for (uint32_t i = 0; i < count; ++i) {
     std::string_view module, field;
     uint8_t kind;
+    wasmformat::Limits limits;
     if (!reader.readName(module) || !reader.readName(field) || !reader.readByte(kind) ||
-        !reader.skipImportDescriptor(kind))
+        !reader.readImportDescriptor(kind, limits))
       break;
-    if (kind == kFunctionImport) ++functions;
+    if (kind == wasmformat::kFunctionImport) ++functions;
   }
   return functions;
 }

@@ -18,11 +18,13 @@
 
 #include <cstdint>
 
-#include "granule/WasmBinaryReader.h"
+#include "wasmformat/WasmBinaryReader.h"
 #include "util/PrintableText.h"
 
 namespace synergy::granule {
 namespace {
+
+using wasmformat::WasmBinaryReader;
 
 constexpr size_t kMaxInterfaceNameBytes = 1024;
 // Shown in diagnostics; longer names are cut with "...".
@@ -91,7 +93,8 @@ std::optional<std::string> checkImports(std::string_view body, size_t base) {
     if (auto problem = checkInterfaceName("import name", field))
       return *problem + " (in module " + quoteName(module) + ")";
     uint8_t kind;
-    if (!reader.readByte(kind) || !reader.skipImportDescriptor(kind))
+    wasmformat::Limits limits;
+    if (!reader.readByte(kind) || !reader.readImportDescriptor(kind, limits))
       return "malformed import entry" + atOffset(entryOffset);
   }
   if (!reader.atEnd()) return "import section has trailing bytes" + atOffset(base);
