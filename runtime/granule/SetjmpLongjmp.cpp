@@ -24,6 +24,7 @@
 
 #include "granule/Granule.h"
 #include "granule/GuestExecution.h"
+#include "granule/Module.h"
 #include "wasm-rt.h"
 
 namespace synergy::granule {
@@ -31,16 +32,37 @@ namespace synergy::granule {
 struct SetjmpFrame {
   sigjmp_buf target;
   SetjmpFrame* outer = nullptr;
-  uint32_t stackPointer = 0;
-  bool hasStackPointer = false;
+  uint32_t* stackPointer = nullptr;  // the global, in the instance
+  uint32_t savedStackPointer = 0;
 #if WASM_RT_USE_STACK_DEPTH_COUNT
   uint32_t callDepth = 0;
 #endif
 };
 
+// Where this granule's __stack_pointer global lives in its instance, found
+// once: an invoke is a call made by every call site of a function that calls
+// setjmp, so it must not look the global up by name each time.
+class StackPointerSlot : public HostExtension {
+ public:
+  explicit StackPointerSlot(Granule& granule) {
+    const GlobalSlot* slot = granule.module().global("__stack_pointer");
+    if (slot && slot->size == sizeof(uint32_t)) offset_ = slot->offset;
+  }
+  // The global's storage in `granule`'s instance, or null if it has none.
+  uint32_t* in(Granule& granule) const {
+    if (offset_ == kNone) return nullptr;
+    return reinterpret_cast<uint32_t*>(static_cast<uint8_t*>(granule.instance()) + offset_);
+  }
+
+ private:
+  static constexpr uint32_t kNone = UINT32_MAX;
+  uint32_t offset_ = kNone;
+};
+
 }  // namespace synergy::granule
 
 using synergy::granule::currentGuestExecution;
+using synergy::granule::StackPointerSlot;
 using synergy::granule::GuestExecution;
 using synergy::granule::Granule;
 using synergy::granule::SetjmpFrame;
@@ -66,13 +88,14 @@ int synergy_setjmp_invoke(void* host, uint32_t type, uint32_t function,
 
   SetjmpFrame frame;
   frame.outer = execution->setjmpFrames;
-  frame.hasStackPointer = granule.readGlobal32("__stack_pointer", frame.stackPointer);
+  frame.stackPointer = granule.extension<StackPointerSlot>().in(granule);
+  if (frame.stackPointer) frame.savedStackPointer = *frame.stackPointer;
 #if WASM_RT_USE_STACK_DEPTH_COUNT
   frame.callDepth = wasm_rt_call_stack_depth;
 #endif
   if (sigsetjmp(frame.target, 0) != 0) {
     // synergy_longjmp_unwind already popped this frame.
-    if (frame.hasStackPointer) granule.writeGlobal32("__stack_pointer", frame.stackPointer);
+    if (frame.stackPointer) *frame.stackPointer = frame.savedStackPointer;
 #if WASM_RT_USE_STACK_DEPTH_COUNT
     wasm_rt_call_stack_depth = frame.callDepth;
 #endif

@@ -133,6 +133,7 @@ TEST(GlueWriter, RefusesASetjmpInvokeWithoutATableIndex) {
   header = kStruct +
            "/* import: 'env' 'invoke_x' */\n"
            "void Z_envZ_invoke_x(struct Z_env_instance_t*);\n";
-  EXPECT_FALSE(write(header, glue, error));
+  Glue second;
+  EXPECT_FALSE(write(header, second, error));
   EXPECT_EQ(error, "unexpected wasm2c declaration for import 'env.invoke_x'");
 }
