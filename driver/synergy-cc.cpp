@@ -55,6 +55,7 @@ bool locateToolchain(const char* argv0, GranuleToolchain& toolchain, std::string
   fs::path share = self.parent_path().parent_path() / "share" / "synergy";
   toolchain.guestIncludeDir = (share / "include").string();
   toolchain.controlPointSymbols = (share / "control-points.syms").string();
+  toolchain.guestLibraryDir = (share / "lib").string();
   if (!fs::exists(toolchain.controlPointSymbols)) {
     error = "incomplete installation: missing '" + toolchain.controlPointSymbols + "'";
     return false;
@@ -84,8 +85,10 @@ void printHelp(const GranuleToolchain& toolchain) {
                "Granule-specific behaviour:\n"
                "  - Linked modules (not -c, -r or -shared) go through the Synergy pass\n"
                "    pipeline: control-point census, Asyncify, atomics lowering.\n"
-               "  - The stack comes first in memory (1 MiB, -Wl,-z,stack-size=N to change),\n"
+               "  - The stack comes first in memory (8 MiB, -Wl,-z,stack-size=N to change),\n"
                "    so a stack overflow traps instead of corrupting data.\n"
+               "  - setjmp/longjmp work (<setjmp.h>); wasi-libc's signal, process-clock,\n"
+               "    mman and getpid emulations are on and linked by default.\n"
                "  - MPI_*, __kmpc_*, omp_* and pthread_* may stay undefined: they are\n"
                "    control points the runtime provides (share/synergy/control-points.syms).\n"
                "  - C++ uses libc++ without exceptions; -fopenmp is supported, -pthread is\n"

@@ -6,13 +6,25 @@
 //===----------------------------------------------------------------------===//
 #include "frontends/c/ClangCommands.h"
 
+#include <array>
+
 namespace synergy::frontend_c {
 
 // wasm-ld's default 64 KiB stack sits above the data, where an overflow
 // silently overwrites globals. Placing the stack first makes an overflow run
-// below address 0 and trap; 1 MiB fits ordinary recursive C code. A later
-// -Wl,-z,stack-size=N from the user replaces the size.
-static constexpr const char* kDefaultStackSize = "-Wl,-z,stack-size=1048576";
+// below address 0 and trap; 8 MiB is Linux's default, which programs written
+// for cc assume. A later -Wl,-z,stack-size=N from the user replaces the size.
+static constexpr const char* kDefaultStackSize = "-Wl,-z,stack-size=8388608";
+
+// wasi-libc hides signal(), clock()/times()/getrusage(), mmap() and getpid()
+// behind these macros, each with its library; cc offers them unasked, so a
+// granule gets them too (and, through their headers, compiles as with cc).
+static constexpr std::array<const char*, 4> kWasiEmulationDefines = {
+    "-D_WASI_EMULATED_SIGNAL", "-D_WASI_EMULATED_PROCESS_CLOCKS", "-D_WASI_EMULATED_MMAN",
+    "-D_WASI_EMULATED_GETPID"};
+static constexpr std::array<const char*, 4> kWasiEmulationLibraries = {
+    "-lwasi-emulated-signal", "-lwasi-emulated-process-clocks", "-lwasi-emulated-mman",
+    "-lwasi-emulated-getpid"};
 
 static void append(std::vector<std::string>& to, const std::vector<std::string>& words) {
   to.insert(to.end(), words.begin(), words.end());
@@ -42,8 +54,14 @@ static ToolCommand startClangCommand(const GranuleToolchain& toolchain,
     argv.push_back("-idirafter");
     argv.push_back(wasiInclude);
   }
+  argv.insert(argv.end(), kWasiEmulationDefines.begin(), kWasiEmulationDefines.end());
   // libc++ and libc++abi for wasm32 are built without exception support.
   argv.push_back("-fno-exceptions");
+  // setjmp/longjmp: wasm2c 1.0.32 has no exception handling, so calls made by
+  // a function that calls setjmp go through env.invoke_* imports that the
+  // runtime runs under a host jump target (include/setjmp.h). Functions that
+  // do not call setjmp are compiled as before.
+  append(argv, {"-mllvm", "-enable-emscripten-sjlj"});
   // Loops unrolled in wasm reach the AOT compiler as 32-bit address sums it
   // cannot prove adjacent, which blocks its vectorizer (dgemm: 1.80x native
   // unrolled, 1.44x not). The AOT clang -O2 unrolls natively anyway. Placed
@@ -122,6 +140,17 @@ ToolCommand buildLinkCommand(const GranuleToolchain& toolchain, const DriverArgu
       case ArgumentPhase::Dropped:
         break;
     }
+  }
+  // After the user's objects and libraries, so that their references pull
+  // the members in; libc comes after these, as clang adds it last. A -r or
+  // -shared output gets them at its final link.
+  if (!arguments.relocatableOrShared) {
+    // guestlib/FileLocks.c and ProcessorCount.c: record locks and processor
+    // counts, which wasi-libc's fcntl and sysconf lack.
+    append(argv, {"-Wl,--wrap=fcntl", "-Wl,--wrap=sysconf"});
+    argv.push_back(toolchain.guestLibraryDir + (arguments.threads ? "/libsynergy-posix-threads.a"
+                                                                  : "/libsynergy-posix.a"));
+    argv.insert(argv.end(), kWasiEmulationLibraries.begin(), kWasiEmulationLibraries.end());
   }
   // Options shared with compilation (-g, -W..., -f...) mean nothing to the
   // linker; do not warn about them, as a single clang call would not.

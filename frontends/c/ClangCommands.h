@@ -25,6 +25,7 @@ struct GranuleToolchain {
   std::string wasiSysroot;   // holds include/wasm32-wasi and lib/wasm32-wasi
   std::string guestIncludeDir;     // our mpi.h, omp.h, synergy.h
   std::string controlPointSymbols;  // imports the linker may leave undefined
+  std::string guestLibraryDir;      // our wasm32 archives (libsynergy-posix*.a)
 };
 
 // A program to run: `program` is the executable, `argv[0]` the name it sees.

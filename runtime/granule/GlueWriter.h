@@ -29,7 +29,9 @@
 //
 // Every import instance pointer is the same `host` pointer (the Granule).
 // Imports the runtime does not provide become stubs that trap when called,
-// as a wasm engine with lazy linking would.
+// as a wasm engine with lazy linking would, except env.invoke_*, the calls
+// of LLVM's setjmp/longjmp lowering: each becomes a typed trampoline around
+// synergy_setjmp_invoke (SetjmpLongjmp.cpp).
 //
 //===----------------------------------------------------------------------===//
 #pragma once

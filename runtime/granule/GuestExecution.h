@@ -27,6 +27,8 @@ class LinearMemory;
 
 namespace synergy::granule {
 
+struct SetjmpFrame;  // SetjmpLongjmp.cpp
+
 struct GuestExecution {
   enum Outcome : int { Running = 0, Exited = 1, Trapped = 2 };
 
@@ -40,6 +42,9 @@ struct GuestExecution {
   uintptr_t codeBegin = 0;
   uintptr_t codeEnd = 0;
   GuestExecution* outer = nullptr;
+  // The innermost env.invoke_* call a guest longjmp may unwind to; they
+  // belong to this execution and are dropped with it when it traps.
+  SetjmpFrame* setjmpFrames = nullptr;
 };
 
 // Installs the process-wide fault handlers (once) and this thread's

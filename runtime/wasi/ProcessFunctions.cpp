@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include <sched.h>
 #include <sys/random.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -113,3 +114,12 @@ uint32_t Z_wasi_snapshot_preview1Z_random_get(WasiInstance* instance, uint32_t b
 }
 
 }  // extern "C"
+
+// env.synergy_processor_count, for sysconf(_SC_NPROCESSORS_ONLN) and _CONF
+// (guestlib/ProcessorCount.c; wasi-libc answers 1): the host's online
+// processors, counted as the OpenMP runtime counts them for
+// omp_get_num_procs, so the two agree.
+extern "C" uint32_t Z_envZ_synergy_processor_count(void*) {
+  long processors = ::sysconf(_SC_NPROCESSORS_ONLN);
+  return processors > 0 ? uint32_t(processors) : 1;
+}

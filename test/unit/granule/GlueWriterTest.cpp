@@ -83,3 +83,57 @@ TEST(GlueWriter, RefusesAnExportCommentWithAnythingMore) {
   EXPECT_EQ(error,
             "unexpected wasm2c output: an export that is not one safe name and a declaration");
 }
+
+// env.invoke_* (LLVM's setjmp/longjmp lowering) becomes a trampoline around
+// synergy_setjmp_invoke: the callee's type (the import's, minus the table
+// index) is registered, and the call goes through it with our own names.
+TEST(GlueWriter, DefinesSetjmpInvokeImports) {
+  Glue glue;
+  std::string error;
+  std::string header = kStruct +
+                       "/* import: 'env' 'invoke_iij' */\n"
+                       "u32 Z_envZ_invoke_iij(struct Z_env_instance_t*, u32, u32, u64);\n"
+                       "/* import: 'env' 'invoke_v' */\n"
+                       "void Z_envZ_invoke_v(struct Z_env_instance_t*, u32);\n" +
+                       kExport;
+  ASSERT_TRUE(write(header, glue, error)) << error;
+  EXPECT_TRUE(glue.unresolvedImports.empty());
+  EXPECT_NE(glue.source.find("u32 Z_envZ_invoke_iij(struct Z_env_instance_t* host, u32 function, "
+                             "u32 a0, u64 a1) {\n"
+                             "  struct synergy_invoke_args_0 args = {0, a0, a1};\n"
+                             "  synergy_setjmp_invoke(host, synergy_invoke_type_0, function, "
+                             "synergy_invoke_call_0, &args);\n"
+                             "  return args.result;\n}\n"),
+            std::string::npos)
+      << glue.source;
+  EXPECT_NE(glue.source.find("args->result = ((u32 (*)(void*, u32, u64))callee->func)"
+                             "(callee->module_instance, args->a0, args->a1);"),
+            std::string::npos)
+      << glue.source;
+  EXPECT_NE(glue.source.find("synergy_invoke_type_0 = wasm_rt_register_func_type(2, 1, "
+                             "WASM_RT_I32, WASM_RT_I64, WASM_RT_I32);"),
+            std::string::npos)
+      << glue.source;
+  EXPECT_NE(glue.source.find("synergy_invoke_type_1 = wasm_rt_register_func_type(0, 0);"),
+            std::string::npos)
+      << glue.source;
+}
+
+// The first argument is a table index; an invoke import whose first argument
+// is anything else is not LLVM's, and the module is refused.
+TEST(GlueWriter, RefusesASetjmpInvokeWithoutATableIndex) {
+  Glue glue;
+  std::string error;
+  std::string header = kStruct +
+                       "/* import: 'env' 'invoke_vi' */\n"
+                       "void Z_envZ_invoke_vi(struct Z_env_instance_t*, f64);\n";
+  EXPECT_FALSE(write(header, glue, error));
+  EXPECT_EQ(error, "unexpected wasm2c declaration for import 'env.invoke_vi'");
+  EXPECT_TRUE(glue.source.empty());
+  header = kStruct +
+           "/* import: 'env' 'invoke_x' */\n"
+           "void Z_envZ_invoke_x(struct Z_env_instance_t*);\n";
+  Glue second;
+  EXPECT_FALSE(write(header, second, error));
+  EXPECT_EQ(error, "unexpected wasm2c declaration for import 'env.invoke_x'");
+}

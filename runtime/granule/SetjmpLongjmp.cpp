@@ -1,0 +1,123 @@
+//===- SetjmpLongjmp.cpp - host half of setjmp/longjmp ---------------------===//
+//
+// This file implements the two host functions behind guest setjmp/longjmp
+// (see include/setjmp.h and guestlib/SetjmpLongjmp.c). LLVM's lowering turns
+// every call made by a function that calls setjmp into a call to an import
+// env.invoke_<signature>(function, arguments...). The glue (GlueWriter.cpp)
+// defines each of those imports as a call to synergy_setjmp_invoke with a
+// small typed trampoline, and synergy_setjmp_invoke makes the indirect call
+// under a host jump target. A guest longjmp stores its target in guest
+// memory and calls env.synergy_longjmp_unwind, which jumps to the innermost
+// such target; the lowered code after the invoke then either finds its own
+// setjmp there or passes the longjmp on outwards.
+//
+// Only wasm frames and invoke trampolines lie between a target and the
+// unwind (host functions that call back into guest code start a new
+// GuestExecution, whose frames are separate), so no host state is skipped.
+// The jump restores what the skipped guest frames had changed outside
+// memory: the stack pointer global. wasm2c keeps no other per-call state in
+// guard-page mode, and with a call-depth counter its value is restored too.
+//
+//===----------------------------------------------------------------------===//
+#include <csetjmp>
+#include <cstdint>
+
+#include "granule/Granule.h"
+#include "granule/GuestExecution.h"
+#include "granule/Module.h"
+#include "wasm-rt.h"
+
+namespace synergy::granule {
+
+struct SetjmpFrame {
+  sigjmp_buf target;
+  SetjmpFrame* outer = nullptr;
+  uint32_t* stackPointer = nullptr;  // the global, in the instance
+  uint32_t savedStackPointer = 0;
+#if WASM_RT_USE_STACK_DEPTH_COUNT
+  uint32_t callDepth = 0;
+#endif
+};
+
+// Where this granule's __stack_pointer global lives in its instance, found
+// once: an invoke is a call made by every call site of a function that calls
+// setjmp, so it must not look the global up by name each time.
+class StackPointerSlot : public HostExtension {
+ public:
+  explicit StackPointerSlot(Granule& granule) {
+    const GlobalSlot* slot = granule.module().global("__stack_pointer");
+    if (slot && slot->size == sizeof(uint32_t)) offset_ = slot->offset;
+  }
+  // The global's storage in `granule`'s instance, or null if it has none.
+  uint32_t* in(Granule& granule) const {
+    if (offset_ == kNone) return nullptr;
+    return reinterpret_cast<uint32_t*>(static_cast<uint8_t*>(granule.instance()) + offset_);
+  }
+
+ private:
+  static constexpr uint32_t kNone = UINT32_MAX;
+  uint32_t offset_ = kNone;
+};
+
+}  // namespace synergy::granule
+
+using synergy::granule::currentGuestExecution;
+using synergy::granule::StackPointerSlot;
+using synergy::granule::GuestExecution;
+using synergy::granule::Granule;
+using synergy::granule::SetjmpFrame;
+
+extern "C" {
+
+#if WASM_RT_USE_STACK_DEPTH_COUNT
+extern uint32_t wasm_rt_call_stack_depth;
+#endif
+
+// Calls table entry `function`, which must have wasm type `type`, through
+// `call`; returns 1 if a guest longjmp unwound it, 0 if it returned.
+int synergy_setjmp_invoke(void* host, uint32_t type, uint32_t function,
+                          void (*call)(void* arguments, const wasm_rt_funcref_t* callee),
+                          void* arguments) {
+  Granule& granule = Granule::fromHost(host);
+  wasm_rt_funcref_table_t* table = granule.module().table(granule.instance());
+  if (!table || function >= table->size || !table->data[function].func ||
+      table->data[function].func_type != type)
+    wasm_rt_trap(WASM_RT_TRAP_CALL_INDIRECT);
+  GuestExecution* execution = currentGuestExecution();
+  if (!execution) granule.trap("invoke outside guest execution");
+
+  SetjmpFrame frame;
+  frame.outer = execution->setjmpFrames;
+  frame.stackPointer = granule.extension<StackPointerSlot>().in(granule);
+  if (frame.stackPointer) frame.savedStackPointer = *frame.stackPointer;
+#if WASM_RT_USE_STACK_DEPTH_COUNT
+  frame.callDepth = wasm_rt_call_stack_depth;
+#endif
+  if (sigsetjmp(frame.target, 0) != 0) {
+    // synergy_longjmp_unwind already popped this frame.
+    if (frame.stackPointer) *frame.stackPointer = frame.savedStackPointer;
+#if WASM_RT_USE_STACK_DEPTH_COUNT
+    wasm_rt_call_stack_depth = frame.callDepth;
+#endif
+    return 1;
+  }
+  execution->setjmpFrames = &frame;
+  call(arguments, &table->data[function]);
+  execution->setjmpFrames = frame.outer;
+  return 0;
+}
+
+// env.synergy_longjmp_unwind: the guest has stored a longjmp's target and
+// value; jump to the innermost invoke. With none left, the target's setjmp
+// belongs to a function that has returned (or was never called through an
+// invoke), which C leaves undefined; the granule traps.
+void Z_envZ_synergy_longjmp_unwind(void* host) {
+  GuestExecution* execution = currentGuestExecution();
+  SetjmpFrame* frame = execution ? execution->setjmpFrames : nullptr;
+  if (!frame)
+    Granule::fromHost(host).trap("longjmp to a jmp_buf whose setjmp is no longer active");
+  execution->setjmpFrames = frame->outer;
+  siglongjmp(frame->target, 1);
+}
+
+}  // extern "C"
