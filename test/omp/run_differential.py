@@ -6,15 +6,16 @@ status must match byte for byte, for every thread count and memory mode.
 Each program's first line says how to build it: `// MODE: openmp` builds
 with -fopenmp, `// MODE: pthread` with -pthread; both sides use -O2 and
 -lm. Every program is then run with OMP_NUM_THREADS=n for each n in
---threads: once natively, and under `synergy-run` once per --modes entry
-(shared: plain threads in one memory; dsm: `synergy-run --dsm`). All other
-OMP_* and GOMP_* variables are removed, so OMP_SCHEDULE is unset and
-schedule(runtime) gets each runtime's default. Each run is cut off after
---timeout seconds (180) and reported as a time-out; a program's first
-synergy-run, which also AOT-compiles the granule when the cache is cold, gets
---first-run-timeout (300). The cut-off only catches hangs: a --dsm run of the
-atomics-heavy programs takes about 30 s on an idle 2-core machine, and twice
-that while ctest -j2 runs a heavy test beside it.
+--threads (or in its own `// THREADS: a,b` second line): once natively,
+and under `synergy-run` once per --modes entry (shared: plain threads in
+one memory; dsm: `synergy-run --dsm`). All other OMP_* and GOMP_*
+variables are removed, so OMP_SCHEDULE is unset and schedule(runtime) gets
+each runtime's default. Each run is cut off after --timeout seconds (180)
+and reported as a time-out; a program's first synergy-run, which also AOT-
+compiles the granule when the cache is cold, gets --first-run-timeout
+(300). The cut-off only catches hangs: a --dsm run of the atomics-heavy
+programs takes about 30 s on an idle 2-core machine, and twice that while
+ctest -j2 runs a heavy test beside it.
 
 With --native-only no Synergy tool is needed: every native run is made
 twice and the two outputs must agree, which checks that a program's output
@@ -51,6 +52,15 @@ def program_mode(source):
     if not match or match.group(1) not in MODE_FLAGS:
         raise Failure("first line must be `// MODE: openmp` or `// MODE: pthread`")
     return match.group(1)
+
+
+def program_threads(source, default):
+    """A `// THREADS: a,b` second line replaces the --threads list, for a
+    program whose team sizes are fixed by num_threads clauses."""
+    with open(source) as text:
+        text.readline()
+        match = re.match(r"//\s*THREADS:\s*([0-9,]+)\s*$", text.readline())
+    return number_list(match.group(1)) if match else default
 
 
 def run_environment(threads):
@@ -118,7 +128,7 @@ def check(source, args):
         runs = 0
         # The first granule run also compiles it to native code (AOT cache).
         first_timeout = max(args.timeout, args.first_run_timeout)
-        for threads in args.threads:
+        for threads in program_threads(source, args.threads):
             expected = run([native], root, threads, args.timeout)
             if expected[1] != 0 or not expected[0]:
                 sys.stdout.write("FAIL %s: native OMP_NUM_THREADS=%d: %s, %d bytes of output\n%s" % (

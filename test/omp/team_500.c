@@ -1,4 +1,5 @@
 // MODE: openmp
+// THREADS: 2
 //===- team_500.c - a team of 500 threads, with tiny work ------------------===//
 //
 // `num_threads(500)` must give a team of 500 in every mode; under --dsm that
