@@ -11,8 +11,8 @@ and under `synergy-run` once per --modes entry (shared: plain threads in
 one memory; dsm: `synergy-run --dsm`). All other OMP_* and GOMP_*
 variables are removed, so OMP_SCHEDULE is unset and schedule(runtime) gets
 each runtime's default. Each run is cut off after --timeout seconds (180)
-and reported as a time-out; a program's first synergy-run, which also AOT-
-compiles the granule when the cache is cold, gets --first-run-timeout
+and reported as a time-out; a program's first synergy-run, which also
+AOT-compiles the granule when the cache is cold, gets --first-run-timeout
 (300). The cut-off only catches hangs: a --dsm run of the atomics-heavy
 programs takes about 30 s on an idle 2-core machine, and twice that while
 ctest -j2 runs a heavy test beside it.
