@@ -97,7 +97,7 @@ uint32_t reduce(Granule& granule, uint32_t list, uint32_t combiner, bool blockin
     }
     return 1;
   }
-  waitWhileEquals(team.reductionsReleased, released);
+  waitWhileEquals(team.reductionsReleased, released, team.size);
   if (blocking) acquireMemory(granule);
   return 0;
 }

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <atomic>
+#include <climits>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -56,8 +57,13 @@ struct DeviceIcvs {
 // and omp_get_num_procs.
 int onlineProcessors();
 
-// Waits for a 32-bit atomic to leave `old`: a short spin, then a futex wait.
-void waitWhileEquals(const std::atomic<uint32_t>& value, uint32_t old);
+// Waits for a 32-bit atomic to leave `old`: a spin, then a futex wait.
+// `teamSize` threads wait together: when they fit on the machine's
+// processors the spin is long, as libgomp's, because the thread that will
+// release them is running and a futex wake-up costs a trip through the
+// scheduler, which on a busy machine takes milliseconds; an oversubscribed
+// team (or an unknown size) spins briefly so waiters give up their CPUs.
+void waitWhileEquals(const std::atomic<uint32_t>& value, uint32_t old, int teamSize = INT_MAX);
 
 class Barrier {
  public:

@@ -27,11 +27,8 @@ namespace synergy::snapshot {
 namespace {
 
 constexpr uint64_t kBitsPerWord = 64;
-// Each tracked region is a linear memory, and each of those reserves
-// kReservationBytes of address space: x86-64's 47-bit user space holds no
-// more than 16384 of them, so the slots never run out first. Slots past
-// gSlotsInUse are never touched, so the unused ones cost no memory.
-constexpr size_t kMaxTrackedRegions = (uint64_t(1) << 47) / kReservationBytes;
+// Enough for one tracker per thread of any realistic OpenMP team.
+constexpr size_t kMaxTrackedRegions = 256;
 
 std::string systemError(const char* what) { return std::string(what) + ": " + std::strerror(errno); }
 
