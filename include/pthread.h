@@ -3,9 +3,9 @@
  * wasi-libc here is single-threaded and ships no pthread.h. Each thread is a
  * thread granule: a new instance over the process's memory, started by the
  * Synergy runtime (runtime/omp/Pthreads.cpp), which implements every
- * function below as a control point. Mutexes, condition variables and keys
- * only name runtime objects, keyed by their address; their static
- * initialisers are all-zero.
+ * function below as a control point. Mutexes, condition variables, rwlocks,
+ * spinlocks, barriers and keys only name runtime objects, keyed by their
+ * address; their static initialisers are all-zero.
  */
 #ifndef SYNERGY_PTHREAD_H
 #define SYNERGY_PTHREAD_H
@@ -23,6 +23,9 @@
 #define __NEED_pthread_condattr_t
 #define __NEED_pthread_barrier_t
 #define __NEED_pthread_barrierattr_t
+#define __NEED_pthread_rwlock_t
+#define __NEED_pthread_rwlockattr_t
+#define __NEED_pthread_spinlock_t
 #include <bits/alltypes.h>
 #include <sched.h>
 #include <time.h>
@@ -45,6 +48,7 @@ extern "C" {
 #define PTHREAD_MUTEX_INITIALIZER {{{0}}}
 #define PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP {{{1}}}
 #define PTHREAD_COND_INITIALIZER {{{0}}}
+#define PTHREAD_RWLOCK_INITIALIZER {{{0}}}
 #define PTHREAD_ONCE_INIT 0
 #define PTHREAD_BARRIER_SERIAL_THREAD (-1)
 #define PTHREAD_KEYS_MAX 128
@@ -91,12 +95,44 @@ int pthread_barrier_init(pthread_barrier_t *barrier, const pthread_barrierattr_t
 int pthread_barrier_destroy(pthread_barrier_t *barrier);
 int pthread_barrier_wait(pthread_barrier_t *barrier);
 
+int pthread_barrierattr_init(pthread_barrierattr_t *attr);
+int pthread_barrierattr_destroy(pthread_barrierattr_t *attr);
+int pthread_barrierattr_getpshared(const pthread_barrierattr_t *attr, int *shared);
+int pthread_barrierattr_setpshared(pthread_barrierattr_t *attr, int shared);
+
+int pthread_rwlockattr_init(pthread_rwlockattr_t *attr);
+int pthread_rwlockattr_destroy(pthread_rwlockattr_t *attr);
+int pthread_rwlockattr_getpshared(const pthread_rwlockattr_t *attr, int *shared);
+int pthread_rwlockattr_setpshared(pthread_rwlockattr_t *attr, int shared);
+int pthread_rwlock_init(pthread_rwlock_t *rwlock, const pthread_rwlockattr_t *attr);
+int pthread_rwlock_destroy(pthread_rwlock_t *rwlock);
+int pthread_rwlock_rdlock(pthread_rwlock_t *rwlock);
+int pthread_rwlock_tryrdlock(pthread_rwlock_t *rwlock);
+int pthread_rwlock_timedrdlock(pthread_rwlock_t *rwlock, const struct timespec *abstime);
+int pthread_rwlock_wrlock(pthread_rwlock_t *rwlock);
+int pthread_rwlock_trywrlock(pthread_rwlock_t *rwlock);
+int pthread_rwlock_timedwrlock(pthread_rwlock_t *rwlock, const struct timespec *abstime);
+int pthread_rwlock_unlock(pthread_rwlock_t *rwlock);
+
+/* Spinlocks block in the runtime rather than spin: under --dsm a store to
+ * the lock word would not reach the other replicas. */
+int pthread_spin_init(pthread_spinlock_t *lock, int shared);
+int pthread_spin_destroy(pthread_spinlock_t *lock);
+int pthread_spin_lock(pthread_spinlock_t *lock);
+int pthread_spin_trylock(pthread_spinlock_t *lock);
+int pthread_spin_unlock(pthread_spinlock_t *lock);
+
 int pthread_once(pthread_once_t *once, void (*init)(void));
 
 int pthread_key_create(pthread_key_t *key, void (*destructor)(void *));
 int pthread_key_delete(pthread_key_t key);
 void *pthread_getspecific(pthread_key_t key);
 int pthread_setspecific(pthread_key_t key, const void *value);
+
+/* GNU extensions: names of at most 15 bytes (ERANGE otherwise), kept by the
+ * runtime; a thread whose name was never set reads an empty name. */
+int pthread_setname_np(pthread_t thread, const char *name);
+int pthread_getname_np(pthread_t thread, char *name, size_t size);
 
 #ifdef __cplusplus
 }

@@ -8,8 +8,8 @@ and once with `synergy-run --dsm`, prints a table and writes every number
 to a JSON file.
 
 Columns: the kernel's own time (seconds of its timed loop, or microseconds
-per region/barrier for forkjoin and barrier; the minimum over --repeat
-runs). By default (--metric round) a loop kernel's time is its fastest
+per region/barrier/step for forkjoin, barrier and loopsync; the minimum
+over --repeat runs). By default (--metric round) a loop kernel's time is its fastest
 iteration times the iteration count, which filters the bursts of other
 tenants' memory traffic that a whole-loop time absorbs (see
 bench/README.md); --metric loop uses the whole loop's wall-clock time.
@@ -47,6 +47,7 @@ KERNELS = {
     "dgemm": (["400", "4"], ["128", "2"]),
     "forkjoin": (["2000"], ["200"]),
     "barrier": (["10000"], ["1000"]),
+    "loopsync": (["20000"], ["2000"]),
 }
 
 # -ffp-contract=off on both sides, as in bench/run-kernels.py: no fused

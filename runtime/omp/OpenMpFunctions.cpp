@@ -1,8 +1,10 @@
 //===- OpenMpFunctions.cpp - the __kmpc_* and omp_* host functions --------===//
 //
 // What clang -fopenmp emits for parallel regions and synchronisation, and the
-// OpenMP 4.5 runtime API of include/omp.h, as wasm2c imports from module
-// "env". The loop schedules are in Worksharing.cpp, tasks in Tasking.cpp.
+// OpenMP 5.0 runtime API of include/omp.h, as wasm2c imports from module
+// "env". The loop schedules are in Worksharing.cpp, tasks in Tasking.cpp,
+// memory allocators in Allocators.cpp and the affinity format routines in
+// AffinityFormat.cpp.
 //
 // Reductions need no annotation: __kmpc_reduce receives the private copies
 // and the combiner, and the runtime folds the copies itself (see reduce()).
@@ -10,7 +12,9 @@
 //===----------------------------------------------------------------------===//
 #include <chrono>
 #include <climits>
+#include <cstdio>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "omp/Team.h"
@@ -20,7 +24,17 @@ using namespace synergy::omp;
 
 namespace {
 
-constexpr uint32_t kMaxForkArguments = 14;
+// The outlined region takes the two thread-id pointers and then one
+// parameter per shared variable; wasm engines accept at most 1000 parameters
+// per function (the embedding limits of the WebAssembly JS API), so a larger
+// count can only come from a corrupted call.
+constexpr uint32_t kSupportedActiveLevels = 255;
+constexpr uint32_t kInitialDevice = 0;
+constexpr uint32_t kPauseSoft = 1;  // omp_pause_resource_t
+constexpr uint32_t kPauseHard = 2;
+constexpr int32_t kControlToolNoTool = -2;  // omp_control_tool_notool
+
+constexpr uint32_t kMaxForkArguments = 1000 - 2;
 
 void barrier(Granule& granule) { taskingBarrier(ompThread(granule)); }
 
@@ -40,7 +54,8 @@ void unlockCritical(Granule& granule, uint32_t name) {
 void forkCall(void* host, uint32_t argumentCount, uint32_t microtask, uint32_t varargs) {
   Granule& granule = Granule::fromHost(host);
   if (argumentCount > kMaxForkArguments)
-    granule.trap("parallel region shares more than 14 variables");
+    granule.trap("__kmpc_fork_call: " + std::to_string(argumentCount) +
+                 " shared variables; a wasm function takes at most 1000 parameters");
   std::vector<uint32_t> arguments(argumentCount);
   if (argumentCount) {
     const uint32_t* shared = granule.guestPtr<uint32_t>(varargs, argumentCount);
@@ -82,7 +97,7 @@ uint32_t reduce(Granule& granule, uint32_t list, uint32_t combiner, bool blockin
     }
     return 1;
   }
-  waitWhileEquals(team.reductionsReleased, released);
+  waitWhileEquals(team.reductionsReleased, released, team.size);
   if (blocking) acquireMemory(granule);
   return 0;
 }
@@ -275,7 +290,8 @@ uint32_t Z_envZ_omp_get_thread_limit(void*) { return uint32_t(INT_MAX); }
 
 void Z_envZ_omp_set_max_active_levels(void* host, uint32_t levels) {
   if (int32_t(levels) >= 0)
-    ompThread(Granule::fromHost(host)).icvs.maxActiveLevels = std::min(int(levels), 255);
+    ompThread(Granule::fromHost(host)).icvs.maxActiveLevels =
+        std::min(int(levels), int(kSupportedActiveLevels));
 }
 
 uint32_t Z_envZ_omp_get_max_active_levels(void* host) {
@@ -313,15 +329,88 @@ uint32_t Z_envZ_omp_get_team_size(void* host, uint32_t level) {
   return uint32_t(team ? team->size : 1);
 }
 
+uint32_t Z_envZ_omp_get_supported_active_levels(void*) { return kSupportedActiveLevels; }
+
+// Threads are not bound to places: there is no place list (OMP_PLACES is not
+// read), so a thread is in no place and every place query is empty.
 uint32_t Z_envZ_omp_get_proc_bind(void*) { return 0; }
-uint32_t Z_envZ_omp_get_default_device(void*) { return 0; }
+uint32_t Z_envZ_omp_get_num_places(void*) { return 0; }
+uint32_t Z_envZ_omp_get_place_num_procs(void*, uint32_t) { return 0; }
+void Z_envZ_omp_get_place_proc_ids(void*, uint32_t, uint32_t) {}
+uint32_t Z_envZ_omp_get_place_num(void*) { return uint32_t(-1); }
+uint32_t Z_envZ_omp_get_partition_num_places(void*) { return 0; }
+void Z_envZ_omp_get_partition_place_nums(void*, uint32_t) {}
+
+// The host is the only device. As in OpenMP 5.1 (and libgomp), its number is
+// omp_get_num_devices(), so 0.
+uint32_t Z_envZ_omp_get_default_device(void*) { return kInitialDevice; }
 void Z_envZ_omp_set_default_device(void*, uint32_t) {}
 uint32_t Z_envZ_omp_get_num_devices(void*) { return 0; }
+uint32_t Z_envZ_omp_get_device_num(void*) { return kInitialDevice; }
+uint32_t Z_envZ_omp_is_initial_device(void*) { return 1; }
+uint32_t Z_envZ_omp_get_initial_device(void*) { return kInitialDevice; }
+uint32_t Z_envZ_omp_get_max_task_priority(void*) { return 0; }
+
+// A pause has nothing to wait for: idle workers already sleep, and the next
+// region wakes them. It is refused inside a parallel region, where the
+// threads it would release are in use.
+uint32_t Z_envZ_omp_pause_resource_all(void* host, uint32_t kind) {
+  if (kind != kPauseSoft && kind != kPauseHard) return uint32_t(-1);
+  return currentLevel(ompThread(Granule::fromHost(host))) > 0 ? uint32_t(-1) : 0;
+}
+
+uint32_t Z_envZ_omp_pause_resource(void* host, uint32_t kind, uint32_t device) {
+  if (device != kInitialDevice) return uint32_t(-1);
+  return Z_envZ_omp_pause_resource_all(host, kind);
+}
+
+// OMPT is not implemented, so there is no tool to control.
+uint32_t Z_envZ_omp_control_tool(void*, uint32_t, uint32_t, uint32_t) {
+  return uint32_t(kControlToolNoTool);
+}
+
+// Teams run on the host as one team (there is no `teams` construct support
+// beyond that), but the teams ICVs are kept and read back.
 uint32_t Z_envZ_omp_get_num_teams(void*) { return 1; }
 uint32_t Z_envZ_omp_get_team_num(void*) { return 0; }
-uint32_t Z_envZ_omp_is_initial_device(void*) { return 1; }
-uint32_t Z_envZ_omp_get_initial_device(void*) { return uint32_t(-1); }
-uint32_t Z_envZ_omp_get_max_task_priority(void*) { return 0; }
+
+void Z_envZ_omp_set_num_teams(void* host, uint32_t teams) {
+  if (int32_t(teams) <= 0) return;
+  DeviceIcvs& device = ompRuntime(Granule::fromHost(host)).device();
+  std::lock_guard guard(device.lock);
+  device.teams = int(teams);
+}
+
+uint32_t Z_envZ_omp_get_max_teams(void* host) {
+  DeviceIcvs& device = ompRuntime(Granule::fromHost(host)).device();
+  std::lock_guard guard(device.lock);
+  return uint32_t(device.teams);
+}
+
+void Z_envZ_omp_set_teams_thread_limit(void* host, uint32_t limit) {
+  if (int32_t(limit) <= 0) return;
+  DeviceIcvs& device = ompRuntime(Granule::fromHost(host)).device();
+  std::lock_guard guard(device.lock);
+  device.teamsThreadLimit = int(limit);
+}
+
+uint32_t Z_envZ_omp_get_teams_thread_limit(void* host) {
+  DeviceIcvs& device = ompRuntime(Granule::fromHost(host)).device();
+  std::lock_guard guard(device.lock);
+  return uint32_t(device.teamsThreadLimit);
+}
+
+// To stderr, in the OPENMP DISPLAY ENVIRONMENT layout of the spec.
+void Z_envZ_omp_display_env(void* host, uint32_t) {
+  Granule& granule = Granule::fromHost(host);
+  const Icvs& icvs = ompThread(granule).icvs;
+  std::fprintf(stderr,
+               "\nOPENMP DISPLAY ENVIRONMENT BEGIN\n  _OPENMP = '201811'\n"
+               "  OMP_DYNAMIC = '%s'\n  OMP_NUM_THREADS = '%d'\n"
+               "  OMP_MAX_ACTIVE_LEVELS = '%d'\n  OMP_PROC_BIND = 'FALSE'\n"
+               "OPENMP DISPLAY ENVIRONMENT END\n",
+               icvs.dynamic ? "TRUE" : "FALSE", icvs.nthreads, icvs.maxActiveLevels);
+}
 
 double Z_envZ_omp_get_wtime(void*) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())

@@ -21,7 +21,10 @@ constexpr uint32_t kENoSuchThread = 71;
 constexpr uint32_t kETimedOut = 73;
 
 constexpr uint32_t kDefaultStackBytes = 1u << 20;
+// Stacks smaller than kMinimumStackBytes are accepted down to the guest's
+// PTHREAD_STACK_MIN (wasi-libc's limits.h) and allocated at the minimum.
 constexpr uint32_t kMinimumStackBytes = 64u << 10;
+constexpr uint32_t kGuestStackMinimum = 2048;
 constexpr int kDestructorRounds = 4;
 constexpr uint32_t kMaxKeys = 128;
 
@@ -34,13 +37,13 @@ constexpr uint32_t kMutexTypeWord = 0;
 constexpr uint32_t kMutexRecursive = 1;
 constexpr uint32_t kMutexErrorCheck = 2;
 
+}  // namespace
+
 int threadIdOf(Granule& granule) { return granule.extension<ThreadMember>().threadId(); }
 
 PthreadRuntime& pthreads(Granule& granule) {
   return granule.extension<ThreadMember>().group().pthreads();
 }
-
-}  // namespace
 
 PthreadRecord::PthreadRecord() = default;
 PthreadRecord::~PthreadRecord() = default;
@@ -189,6 +192,45 @@ uint32_t PthreadRuntime::keyDestructor(uint32_t key) {
   return key < keys_.size() && keys_[key].used ? keys_[key].destructor : 0;
 }
 
+int PthreadRuntime::setName(uint32_t id, std::string name) {
+  std::lock_guard guard(lock_);
+  if (id == 1) {
+    mainName_ = std::move(name);
+    return 0;
+  }
+  auto it = threads_.find(id);
+  if (it == threads_.end()) return int(kENoSuchThread);
+  it->second->name = std::move(name);
+  return 0;
+}
+
+int PthreadRuntime::getName(uint32_t id, std::string& name) {
+  std::lock_guard guard(lock_);
+  if (id == 1) {
+    name = mainName_;
+    return 0;
+  }
+  auto it = threads_.find(id);
+  if (it == threads_.end()) return int(kENoSuchThread);
+  name = it->second->name;
+  return 0;
+}
+
+bool readDeadline(Granule& granule, uint32_t address,
+                  std::chrono::system_clock::time_point& deadline) {
+  // struct timespec on wasm32-wasi: int64 seconds, then a 32-bit long.
+  const uint8_t* time = granule.guestBytes(address, 12);
+  int64_t seconds;
+  int32_t nanoseconds;
+  std::memcpy(&seconds, time, 8);
+  std::memcpy(&nanoseconds, time + 8, 4);
+  if (nanoseconds < 0 || nanoseconds >= 1000000000) return false;
+  deadline = std::chrono::system_clock::time_point(
+      std::chrono::duration_cast<std::chrono::system_clock::duration>(
+          std::chrono::seconds(seconds) + std::chrono::nanoseconds(nanoseconds)));
+  return true;
+}
+
 }  // namespace synergy::omp
 
 using namespace synergy::omp;
@@ -279,7 +321,7 @@ uint32_t Z_envZ_pthread_attr_getdetachstate(void* host, uint32_t attr, uint32_t 
 }
 
 uint32_t Z_envZ_pthread_attr_setstacksize(void* host, uint32_t attr, uint32_t size) {
-  if (size < kMinimumStackBytes) return kEInvalid;
+  if (size < kGuestStackMinimum) return kEInvalid;
   Granule::fromHost(host).guestPtr<uint32_t>(attr, kAttrWords)[kAttrStackSizeWord] = size;
   return 0;
 }
@@ -389,16 +431,8 @@ uint32_t Z_envZ_pthread_cond_timedwait(void* host, uint32_t cond, uint32_t mutex
   KeyedLocks& locks = pthreads(granule).locks();
   int self = threadIdOf(granule);
   if (!locks.heldBy(mutex, self)) return kEPermission;
-  // struct timespec on wasm32-wasi: int64 seconds, then a 32-bit long.
-  const uint8_t* time = granule.guestBytes(abstime, 12);
-  int64_t seconds;
-  int32_t nanoseconds;
-  std::memcpy(&seconds, time, 8);
-  std::memcpy(&nanoseconds, time + 8, 4);
-  if (nanoseconds < 0 || nanoseconds >= 1000000000) return kEInvalid;
-  auto deadline = std::chrono::system_clock::time_point(
-      std::chrono::duration_cast<std::chrono::system_clock::duration>(
-          std::chrono::seconds(seconds) + std::chrono::nanoseconds(nanoseconds)));
+  std::chrono::system_clock::time_point deadline;
+  if (!readDeadline(granule, abstime, deadline)) return kEInvalid;
   releaseMemory(granule);
   bool woken = locks.wait(cond, mutex, self, &deadline);
   acquireMemory(granule);

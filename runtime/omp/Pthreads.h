@@ -21,15 +21,18 @@
 
 #include <pthread.h>
 
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <vector>
 
 #include "granule/Granule.h"
 #include "omp/KeyedLocks.h"
+#include "omp/ReaderWriterLocks.h"
 #include "omp/ThreadGroup.h"
 
 namespace synergy::omp {
@@ -49,6 +52,7 @@ struct PthreadRecord {
   bool detached = false;
   bool finished = false;
   bool joining = false;
+  std::string name;  // pthread_setname_np
 };
 
 struct KeySlot {
@@ -63,6 +67,7 @@ class PthreadRuntime {
 
   ThreadGroup& group() { return group_; }
   KeyedLocks& locks() { return locks_; }
+  ReaderWriterLocks& rwlocks() { return rwlocks_; }
 
   // Returns the new thread's id, or 0 with errno-style `error` set.
   uint32_t create(granule::Granule& creator, uint32_t startRoutine, uint32_t argument,
@@ -78,6 +83,11 @@ class PthreadRuntime {
   bool keyExists(uint32_t key);
   uint32_t keyDestructor(uint32_t key);
 
+  // pthread_setname_np and pthread_getname_np for thread `id` (the main
+  // thread is 1); 0 or an errno value. A name never set reads as empty.
+  int setName(uint32_t id, std::string name);
+  int getName(uint32_t id, std::string& name);
+
   std::mutex& onceLock() { return onceLock_; }
   std::condition_variable& onceDone() { return onceDone_; }
 
@@ -86,11 +96,13 @@ class PthreadRuntime {
 
   ThreadGroup& group_;
   KeyedLocks locks_;
+  ReaderWriterLocks rwlocks_;
   std::mutex lock_;
   std::condition_variable finished_;
   uint32_t nextId_ = 2;
   std::map<uint32_t, std::unique_ptr<PthreadRecord>> threads_;
   std::vector<KeySlot> keys_;
+  std::string mainName_;
   std::mutex onceLock_;
   std::condition_variable onceDone_;
 };
@@ -104,5 +116,14 @@ class PthreadSelf : public granule::HostExtension {
   bool exited = false;                    // left through pthread_exit
   uint32_t exitResult = 0;
 };
+
+// The process's pthread runtime, and the lock-owner id of `granule`'s thread.
+PthreadRuntime& pthreads(granule::Granule& granule);
+int threadIdOf(granule::Granule& granule);
+
+// Reads the guest's `struct timespec` at `address` as an absolute
+// CLOCK_REALTIME deadline; false when its nanoseconds are out of range.
+bool readDeadline(granule::Granule& granule, uint32_t address,
+                  std::chrono::system_clock::time_point& deadline);
 
 }  // namespace synergy::omp

@@ -17,7 +17,8 @@ namespace {
 
 using granule::Granule;
 
-constexpr int kSpinIterations = 500;
+constexpr int kShortSpinIterations = 500;
+constexpr int kLongSpinIterations = 200000;
 constexpr uint32_t kWorkerStackBytes = 1u << 20;
 constexpr int kSupportedActiveLevels = 255;
 
@@ -110,12 +111,16 @@ void runMember(Team& team, OmpThread& member, Granule& granule) {
 }  // namespace
 
 int onlineProcessors() {
-  long processors = sysconf(_SC_NPROCESSORS_ONLN);
-  return processors > 0 ? int(processors) : 1;
+  static const int processors = [] {
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    return online > 0 ? int(online) : 1;
+  }();
+  return processors;
 }
 
-void waitWhileEquals(const std::atomic<uint32_t>& value, uint32_t old) {
-  for (int i = 0; i < kSpinIterations; ++i) {
+void waitWhileEquals(const std::atomic<uint32_t>& value, uint32_t old, int teamSize) {
+  int spins = teamSize <= onlineProcessors() ? kLongSpinIterations : kShortSpinIterations;
+  for (int i = 0; i < spins; ++i) {
     if (value.load(std::memory_order_acquire) != old) return;
     __builtin_ia32_pause();
   }
@@ -128,7 +133,7 @@ bool Barrier::arriveAndWait() {
     complete();
     return true;
   }
-  waitWhileEquals(generation_, seen);
+  waitWhileEquals(generation_, seen, parties_);
   return false;
 }
 
@@ -279,7 +284,7 @@ void OmpRuntime::forkCall(OmpThread& encountering, uint32_t microtask,
   encountering.at.team = &team;
   runMember(team, encountering, granule);
   for (uint32_t running; (running = team.workersRunning.load(std::memory_order_acquire)) != 0;)
-    waitWhileEquals(team.workersRunning, running);
+    waitWhileEquals(team.workersRunning, running, team.size);
   if (team.dsm) team.dsm->join(granule);
   releaseWorkers(workers);
   encountering.at = saved;

@@ -17,14 +17,17 @@
 #pragma once
 
 #include <atomic>
+#include <climits>
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <pthread.h>
+#include <string>
 #include <vector>
 
 #include "granule/Granule.h"
+#include "omp/Allocators.h"
 #include "omp/KeyedLocks.h"
 #include "omp/Tasking.h"
 #include "omp/ThreadGroup.h"
@@ -38,14 +41,29 @@ struct Icvs {
   bool dynamic = false;
   int runScheduleKind = 2;  // omp_sched_t; libgomp's default is dynamic,1
   int runScheduleChunk = 1;
+  uint32_t defaultAllocator = kDefaultMemAllocator;  // def-allocator-var
+};
+
+// The ICVs the spec scopes to the whole device rather than to a thread:
+// the teams defaults and the affinity format.
+struct DeviceIcvs {
+  std::mutex lock;
+  int teams = 0;             // nteams-var (0: implementation's choice)
+  int teamsThreadLimit = 0;  // teams-thread-limit-var
+  std::string affinityFormat = "level %L thread %i affinity %A";
 };
 
 // Processors available to this process (at least 1): the default team size
 // and omp_get_num_procs.
 int onlineProcessors();
 
-// Waits for a 32-bit atomic to leave `old`: a short spin, then a futex wait.
-void waitWhileEquals(const std::atomic<uint32_t>& value, uint32_t old);
+// Waits for a 32-bit atomic to leave `old`: a spin, then a futex wait.
+// `teamSize` threads wait together: when they fit on the machine's
+// processors the spin is long, as libgomp's, because the thread that will
+// release them is running and a futex wake-up costs a trip through the
+// scheduler, which on a busy machine takes milliseconds; an oversubscribed
+// team (or an unknown size) spins briefly so waiters give up their CPUs.
+void waitWhileEquals(const std::atomic<uint32_t>& value, uint32_t old, int teamSize = INT_MAX);
 
 class Barrier {
  public:
@@ -193,6 +211,8 @@ class OmpRuntime {
   ThreadGroup& group() { return group_; }
   const Icvs& initialIcvs() const { return initialIcvs_; }
   KeyedLocks& locks() { return locks_; }
+  AllocatorTable& allocators() { return allocators_; }
+  DeviceIcvs& device() { return device_; }
 
   // Runs one parallel region from `encountering` (__kmpc_fork_call).
   void forkCall(OmpThread& encountering, uint32_t microtask, std::vector<uint32_t> arguments);
@@ -209,6 +229,8 @@ class OmpRuntime {
   ThreadGroup& group_;
   Icvs initialIcvs_;
   KeyedLocks locks_;
+  AllocatorTable allocators_;
+  DeviceIcvs device_;
   std::mutex poolLock_;
   std::vector<std::unique_ptr<Worker>> workers_;
   std::atomic<bool> shuttingDown_{false};

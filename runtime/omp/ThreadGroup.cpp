@@ -1,13 +1,17 @@
 //===- ThreadGroup.cpp - the thread granules of one process ----------------===//
 #include "omp/ThreadGroup.h"
 
+#include <ffi.h>
 #include <wasm-rt.h>
 
 #include <algorithm>
 #include <array>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
+#include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "omp/DsmHub.h"
 #include "omp/Pthreads.h"
@@ -18,7 +22,11 @@ namespace {
 
 using granule::Granule;
 
-constexpr size_t kMaxTableCallArguments = 16;
+// Calls with up to this many arguments go through a direct call of the
+// matching C type; longer ones (an outlined parallel region takes one
+// parameter per shared variable, so there is no natural bound) are built by
+// libffi at run time.
+constexpr size_t kDirectCallArguments = 16;
 
 template <typename Result, size_t... I>
 Result callWithArray(void* function, void* instance, const std::array<uint32_t, sizeof...(I)>& a,
@@ -42,11 +50,38 @@ Result dispatchArity(void* function, void* instance, std::span<const uint32_t> a
   return callers[arguments.size()](function, instance, arguments);
 }
 
-void* tableFunction(Granule& granule, uint32_t index, size_t arity) {
+// wasm2c's C signature of a guest function of i32 parameters: the instance
+// pointer, then one uint32_t per parameter.
+template <typename Result>
+Result callThroughFfi(Granule& granule, void* function, std::span<const uint32_t> arguments) {
+  void* instance = granule.instance();
+  std::vector<ffi_type*> types(arguments.size() + 1, &ffi_type_uint32);
+  types[0] = &ffi_type_pointer;
+  std::vector<void*> values(arguments.size() + 1);
+  values[0] = &instance;
+  for (size_t i = 0; i < arguments.size(); ++i)
+    values[i + 1] = const_cast<uint32_t*>(&arguments[i]);
+  ffi_cif cif;
+  ffi_type* result = std::is_void_v<Result> ? &ffi_type_void : &ffi_type_uint32;
+  if (ffi_prep_cif(&cif, FFI_DEFAULT_ABI, unsigned(types.size()), result, types.data()) != FFI_OK)
+    granule.trap("cannot build a call of " + std::to_string(arguments.size()) + " arguments");
+  ffi_arg returned = 0;
+  ffi_call(&cif, FFI_FN(function), &returned, values.data());
+  if constexpr (!std::is_void_v<Result>) return Result(returned);
+}
+
+template <typename Result>
+Result callGuestFunction(Granule& granule, void* function, std::span<const uint32_t> arguments) {
+  if (arguments.size() > kDirectCallArguments)
+    return callThroughFfi<Result>(granule, function, arguments);
+  return dispatchArity<Result>(function, granule.instance(), arguments,
+                               std::make_index_sequence<kDirectCallArguments + 1>());
+}
+
+void* tableFunction(Granule& granule, uint32_t index) {
   wasm_rt_funcref_table_t* table = granule.module().table(granule.instance());
   if (!table || index >= table->size || !table->data[index].func)
     granule.trap("call to an empty or out-of-range function table slot");
-  if (arity > kMaxTableCallArguments) granule.trap("too many arguments for a runtime callback");
   return reinterpret_cast<void*>(table->data[index].func);
 }
 
@@ -60,16 +95,12 @@ uint32_t callExport(Granule& granule, const char* name, uint32_t argument) {
 }  // namespace
 
 void callTableFunction(Granule& granule, uint32_t index, std::span<const uint32_t> arguments) {
-  void* function = tableFunction(granule, index, arguments.size());
-  dispatchArity<void>(function, granule.instance(), arguments,
-                      std::make_index_sequence<kMaxTableCallArguments + 1>());
+  callGuestFunction<void>(granule, tableFunction(granule, index), arguments);
 }
 
 uint32_t callTableFunctionU32(Granule& granule, uint32_t index,
                               std::span<const uint32_t> arguments) {
-  void* function = tableFunction(granule, index, arguments.size());
-  return dispatchArity<uint32_t>(function, granule.instance(), arguments,
-                                 std::make_index_sequence<kMaxTableCallArguments + 1>());
+  return callGuestFunction<uint32_t>(granule, tableFunction(granule, index), arguments);
 }
 
 uint32_t guestMalloc(Granule& granule, uint32_t bytes) {

@@ -6,15 +6,17 @@ status must match byte for byte, for every thread count and memory mode.
 Each program's first line says how to build it: `// MODE: openmp` builds
 with -fopenmp, `// MODE: pthread` with -pthread; both sides use -O2 and
 -lm. Every program is then run with OMP_NUM_THREADS=n for each n in
---threads: once natively, and under `synergy-run` once per --modes entry
-(shared: plain threads in one memory; dsm: `synergy-run --dsm`). All other
-OMP_* and GOMP_* variables are removed, so OMP_SCHEDULE is unset and
-schedule(runtime) gets each runtime's default. Each run is cut off after
---timeout seconds (180) and reported as a time-out; a program's first
-synergy-run, which also AOT-compiles the granule when the cache is cold, gets
---first-run-timeout (300). The cut-off only catches hangs: a --dsm run of the
-atomics-heavy programs takes about 30 s on an idle 2-core machine, and twice
-that while ctest -j2 runs a heavy test beside it.
+--threads (or its own `// THREADS: a,b` line after the MODE line): once
+natively, and under `synergy-run` once per --modes entry (or its own
+`// MODES: shared` line; shared: plain threads in one memory; dsm:
+`synergy-run --dsm`). All other OMP_* and GOMP_*
+variables are removed, so OMP_SCHEDULE is unset and schedule(runtime) gets
+each runtime's default. Each run is cut off after --timeout seconds (180)
+and reported as a time-out; a program's first synergy-run, which also
+AOT-compiles the granule when the cache is cold, gets --first-run-timeout
+(300). The cut-off only catches hangs: a --dsm run of the atomics-heavy
+programs takes about 30 s on an idle 2-core machine, and twice that while
+ctest -j2 runs a heavy test beside it.
 
 With --native-only no Synergy tool is needed: every native run is made
 twice and the two outputs must agree, which checks that a program's output
@@ -51,6 +53,21 @@ def program_mode(source):
     if not match or match.group(1) not in MODE_FLAGS:
         raise Failure("first line must be `// MODE: openmp` or `// MODE: pthread`")
     return match.group(1)
+
+
+def program_directives(source):
+    """The `// NAME: value` lines right after the MODE line: `THREADS: a,b`
+    replaces the --threads list (for a program whose team sizes are fixed by
+    num_threads clauses), `MODES: shared` the --modes list."""
+    directives = {}
+    with open(source) as text:
+        text.readline()
+        for line in text:
+            match = re.match(r"//\s*(THREADS|MODES):\s*(\S+)\s*$", line)
+            if not match:
+                break
+            directives[match.group(1)] = match.group(2)
+    return directives
 
 
 def run_environment(threads):
@@ -118,7 +135,10 @@ def check(source, args):
         runs = 0
         # The first granule run also compiles it to native code (AOT cache).
         first_timeout = max(args.timeout, args.first_run_timeout)
-        for threads in args.threads:
+        directives = program_directives(source)
+        thread_counts = number_list(directives["THREADS"]) if "THREADS" in directives else args.threads
+        modes = mode_list(directives["MODES"]) if "MODES" in directives else args.modes
+        for threads in thread_counts:
             expected = run([native], root, threads, args.timeout)
             if expected[1] != 0 or not expected[0]:
                 sys.stdout.write("FAIL %s: native OMP_NUM_THREADS=%d: %s, %d bytes of output\n%s" % (
@@ -134,7 +154,7 @@ def check(source, args):
                            "native first run")
                     ok = False
                 continue
-            for mode in args.modes:
+            for mode in modes:
                 actual = run([runner, *RUN_FLAGS[mode], granule], root, threads,
                              first_timeout if runs == 0 else args.timeout)
                 runs += 1
