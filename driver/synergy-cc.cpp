@@ -14,6 +14,7 @@
 #include "frontends/c/DriverArguments.h"
 #include "frontends/c/ResponseFiles.h"
 #include "frontends/c/ToolProcess.h"
+#include "frontends/c/UnservedCalls.h"
 #include "frontends/verilog/VerilogCompiler.h"
 #include "passes/Pipeline.h"
 #include "synergy/ToolPaths.h"
@@ -23,6 +24,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <iostream>
 #include <string>
 #include <system_error>
@@ -91,6 +93,8 @@ void printHelp(const GranuleToolchain& toolchain) {
                "    mman and getpid emulations are on and linked by default.\n"
                "  - MPI_*, __kmpc_*, omp_* and pthread_* may stay undefined: they are\n"
                "    control points the runtime provides (share/synergy/control-points.syms).\n"
+               "    Calling an MPI function the runtime does not serve is a link error\n"
+               "    that names the function.\n"
                "  - C++ uses libc++ without exceptions; -fopenmp is supported, -pthread is\n"
                "    accepted.\n\n"
                "EXAMPLES:\n"
@@ -170,10 +174,23 @@ int buildGranule(const GranuleToolchain& toolchain, const DriverArguments& argum
   }
 
   // 2. Link objects, archives and libraries in command-line order, without
-  //    wasm-opt, so the name section survives for trap messages.
-  int exitCode = runStep(toolchain, arguments,
-                         buildLinkCommand(toolchain, arguments, objectForInput, output));
-  if (exitCode != 0) return exitCode;
+  //    wasm-opt, so the name section survives for trap messages. A call to
+  //    an MPI function the runtime does not serve is reported as such.
+  ToolCommand link = buildLinkCommand(toolchain, arguments, objectForInput, output);
+  if (arguments.printCommandsOnly || arguments.verbose) printToolCommand(std::cerr, link);
+  if (!arguments.printCommandsOnly) {
+    std::map<std::string, std::string> sourceOfObject;
+    for (size_t i = 0; i < arguments.inputs.size(); ++i)
+      if (!objectForInput[i].empty()) sourceOfObject[objectForInput[i]] = arguments.inputs[i].path;
+    int exitCode = runToolCommand(
+        link,
+        [&](const std::string& messages) {
+          return explainUnservedCalls(messages, toolchain.driverName, sourceOfObject);
+        },
+        error);
+    if (!error.empty()) reportError(toolchain, error);
+    if (exitCode != 0) return exitCode;
+  }
 
   // 3. Only a finished module gets the Synergy passes; -r and -shared outputs
   //    are linked again later, and the passes run on that result.

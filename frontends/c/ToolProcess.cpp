@@ -9,15 +9,12 @@
 #include "util/Subprocess.h"
 
 #include <cstring>
-#include <ostream>
+#include <iostream>
 
 namespace synergy::frontend_c {
 
-int runToolCommand(const ToolCommand& command, std::string& error) {
-  util::ProcessOptions options;
-  options.captureOutput = false;
-  options.executable = command.program;
-  util::ProcessResult result = util::runProcess(command.argv, options);
+static int exitCodeOf(const ToolCommand& command, const util::ProcessResult& result,
+                      std::string& error) {
   if (result.startError != 0) {
     error = "cannot run '" + command.program + "': " + std::strerror(result.startError);
     return 1;
@@ -29,6 +26,24 @@ int runToolCommand(const ToolCommand& command, std::string& error) {
   if (result.exitCode >= 0) return result.exitCode;
   error = "'" + command.program + "' was killed by signal " + std::to_string(result.signal);
   return 1;
+}
+
+int runToolCommand(const ToolCommand& command, std::string& error) {
+  util::ProcessOptions options;
+  options.captureOutput = false;
+  options.executable = command.program;
+  return exitCodeOf(command, util::runProcess(command.argv, options), error);
+}
+
+int runToolCommand(const ToolCommand& command,
+                   const std::function<std::string(const std::string&)>& rewriteMessages,
+                   std::string& error) {
+  util::ProcessOptions options;
+  options.captureStdout = false;
+  options.executable = command.program;
+  util::ProcessResult result = util::runProcess(command.argv, options);
+  if (result.startError == 0) std::cerr << rewriteMessages(result.output) << std::flush;
+  return exitCodeOf(command, result, error);
 }
 
 void printToolCommand(std::ostream& out, const ToolCommand& command) {

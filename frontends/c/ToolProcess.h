@@ -9,6 +9,7 @@
 
 #include "frontends/c/ClangCommands.h"
 
+#include <functional>
 #include <iosfwd>
 #include <string>
 
@@ -17,6 +18,12 @@ namespace synergy::frontend_c {
 // Runs `command` and waits. Returns its exit code; when it cannot start or is
 // killed, returns non-zero with `error` set to a one-line reason.
 int runToolCommand(const ToolCommand& command, std::string& error);
+
+// Like runToolCommand, but the tool's stderr is collected and printed once it
+// has finished, after `rewriteMessages` (given all of it) has had its say.
+int runToolCommand(const ToolCommand& command,
+                   const std::function<std::string(const std::string&)>& rewriteMessages,
+                   std::string& error);
 
 // Prints `command` as clang's -### and -v do: each word quoted, one line.
 void printToolCommand(std::ostream& out, const ToolCommand& command);

@@ -6,6 +6,8 @@
 // and every member of a color computes the same ordered rank list; the first
 // of them to get there creates the shared Communicator, keyed by the parent's
 // collective sequence number and the color, and the others pick it up.
+// MPI_Comm_create_group involves only the group's members, so it is no
+// collective on the parent: its members meet in a list on the parent.
 //
 //===----------------------------------------------------------------------===//
 #include <algorithm>
@@ -112,6 +114,21 @@ int indexIn(const std::vector<int>& ranks, int worldRank) {
   return it == ranks.end() ? abi::kUndefined : int(it - ranks.begin());
 }
 
+// Checks that every member of `group` belongs to `parent` and finds the
+// lowest rank in `parent` among them; returns 0 or the raised error.
+int parentRanksOf(HostCall& call, int comm, const Communicator& parent, const Group& group,
+                  int& lowest) {
+  lowest = parent.size();
+  for (int worldRank : group.worldRanks) {
+    int parentRank = parent.rankOfWorld[worldRank];
+    if (parentRank < 0)
+      return call.fail(comm, abi::kErrGroup,
+                       "group member " + std::to_string(worldRank) + " is not in the communicator");
+    lowest = std::min(lowest, parentRank);
+  }
+  return abi::kSuccess;
+}
+
 }  // namespace
 
 extern "C" {
@@ -161,11 +178,58 @@ u32 Z_envZ_MPI_Comm_split_type(void* instance, u32 comm, u32 splitType, u32 key,
 
 u32 Z_envZ_MPI_Comm_create(void* instance, u32 comm, u32 group, u32 newcomm) {
   HostCall call(instance, "MPI_Comm_create");
+  CommHandle* parent = call.rank.comm(int(comm));
+  if (!parent) return call.fail(int(comm), abi::kErrComm, "invalid communicator");
   auto members = call.rank.group(int(group));
   if (!members) return call.fail(int(comm), abi::kErrGroup, "invalid group");
   int index = indexIn(members->worldRanks, call.rank.worldRank);
-  return splitCommunicator(call, int(comm), index == abi::kUndefined ? abi::kUndefined : 0,
-                           index, newcomm, std::nullopt);
+  // Since MPI-2.2 the members may pass disjoint groups, each its own: the
+  // group's lowest rank in the parent is its colour, so each group becomes
+  // a communicator of its own.
+  int color = abi::kUndefined;
+  if (index != abi::kUndefined) {
+    int lowest;
+    if (int error = parentRanksOf(call, int(comm), *parent->comm, *members, lowest)) return error;
+    color = lowest;
+  }
+  return splitCommunicator(call, int(comm), color, index, newcomm, std::nullopt);
+}
+
+// Collective over the group only: nothing waits. The k-th call of each
+// member with the same group and tag names the same communicator, which
+// the first caller makes and the last one takes out of the parent's list.
+u32 Z_envZ_MPI_Comm_create_group(void* instance, u32 comm, u32 group, u32 tag, u32 newcomm) {
+  HostCall call(instance, "MPI_Comm_create_group");
+  CommHandle* parent = call.rank.comm(int(comm));
+  if (!parent) return call.fail(int(comm), abi::kErrComm, "invalid communicator");
+  auto members = call.rank.group(int(group));
+  if (!members) return call.fail(int(comm), abi::kErrGroup, "invalid group");
+  if (int(tag) < 0) return call.fail(int(comm), abi::kErrTag, "invalid tag " + std::to_string(int(tag)));
+  if (!call.bytes(newcomm, 4))
+    return call.fail(int(comm), abi::kErrArg, "newcomm pointer outside linear memory");
+  int me = indexIn(members->worldRanks, call.rank.worldRank);
+  if (me == abi::kUndefined)
+    return call.fail(int(comm), abi::kErrGroup, "the calling process is not in the group");
+  int lowest;
+  if (int error = parentRanksOf(call, int(comm), *parent->comm, *members, lowest)) return error;
+  std::shared_ptr<Communicator> parentComm = parent->comm;
+  std::shared_ptr<Communicator> child;
+  call.world().locked([&] {
+    auto key = std::make_pair(members->worldRanks, int(tag));
+    Communicator::GroupCreations& creations = parentComm->groupCreations[key];
+    creations.callsOfMember.resize(members->worldRanks.size());
+    uint64_t callNumber = creations.callsOfMember[me]++;
+    auto& [made, takers] = creations.pending[callNumber];
+    if (!made) made = call.world().makeCommunicator(members->worldRanks);
+    child = made;
+    if (++takers < int(members->worldRanks.size())) return;
+    creations.pending.erase(callNumber);
+    // With nothing pending every member has made as many calls: the
+    // counts can start again from zero.
+    if (creations.pending.empty()) parentComm->groupCreations.erase(key);
+  });
+  call.store<int32_t>(newcomm, call.rank.addComm(child, parent->errhandler));
+  return abi::kSuccess;
 }
 
 u32 Z_envZ_MPI_Comm_free(void* instance, u32 commAddr) {

@@ -78,6 +78,16 @@ inline constexpr int kAttrWtimeIsGlobal = 4;
 inline constexpr int kAttrAppnum = 5;
 inline constexpr int kAttrUniverseSize = 6;
 
+// Attribute keys on windows, and the values of the last two.
+inline constexpr int kWinAttrBase = 8;
+inline constexpr int kWinAttrSize = 9;
+inline constexpr int kWinAttrDispUnit = 10;
+inline constexpr int kWinAttrCreateFlavor = 11;
+inline constexpr int kWinAttrModel = 12;
+inline constexpr int kWinFlavorCreate = 1;
+inline constexpr int kWinFlavorAllocate = 2;
+inline constexpr int kWinUnified = 2;
+
 // Error classes.
 enum ErrorClass : int {
   kSuccess = 0,
@@ -100,6 +110,8 @@ enum ErrorClass : int {
   kErrIntern = 17,
   kErrInStatus = 18,
   kErrPending = 19,
+  kErrBase = 24,
+  kErrKeyval = 36,
   kErrNoMem = 39,
   kErrNotSame = 40,
   kErrUnsupportedOperation = 52,

@@ -8,6 +8,9 @@
 // target location are atomic per element, as MPI requires.
 //
 //===----------------------------------------------------------------------===//
+#include <algorithm>
+#include <iterator>
+
 #include "mpi/CollectiveEngine.h"
 #include "mpi/MpiAbi.h"
 #include "mpi/RankState.h"
@@ -22,6 +25,11 @@ struct Window {
   std::vector<int64_t> sizes;
   std::vector<int64_t> dispUnits;
   uint32_t allocatedGuest = 0;  // MPI_Win_allocate memory, freed with the window
+  int flavor = abi::kWinFlavorCreate;
+  // Guest memory holding this rank's attribute values (base, size, disp
+  // unit, flavor, model), made by the first MPI_Win_get_attr: the guest is
+  // handed pointers to them. Freed with the window.
+  uint32_t attributesGuest = 0;
 };
 
 }  // namespace synergy::mpi
@@ -32,7 +40,7 @@ using u32 = uint32_t;
 namespace {
 
 u32 createWindow(HostCall& call, uint8_t* base, int64_t size, int dispUnit, int comm, u32 winOut,
-                 uint32_t allocatedGuest) {
+                 uint32_t allocatedGuest, int flavor) {
   CommHandle* handle = call.rank.comm(comm);
   if (!handle) return call.fail(comm, abi::kErrComm, "invalid communicator");
   if (!call.bytes(winOut, 4)) return call.fail(comm, abi::kErrArg, "win pointer outside memory");
@@ -40,6 +48,7 @@ u32 createWindow(HostCall& call, uint8_t* base, int64_t size, int dispUnit, int 
   window->commHandle = comm;
   window->comm = handle->comm;
   window->allocatedGuest = allocatedGuest;
+  window->flavor = flavor;
   int result = runCollective(
       call, comm, CollectiveKind::WinCreate,
       [&](Contribution& slot) {
@@ -109,7 +118,8 @@ u32 Z_envZ_MPI_Win_create(void* instance, u32 base, u32 size, u32 dispUnit, u32 
   int64_t bytes = int32_t(size);
   uint8_t* host = call.bytes(base, uint64_t(std::max<int64_t>(bytes, 0)));
   if (bytes < 0 || !host) return call.fail(int(comm), abi::kErrArg, "window memory outside linear memory");
-  return createWindow(call, host, bytes, int(dispUnit), int(comm), winOut, 0);
+  return createWindow(call, host, bytes, int(dispUnit), int(comm), winOut, 0,
+                      abi::kWinFlavorCreate);
 }
 
 u32 Z_envZ_MPI_Win_allocate(void* instance, u32 size, u32 dispUnit, u32 info, u32 comm,
@@ -125,7 +135,43 @@ u32 Z_envZ_MPI_Win_allocate(void* instance, u32 size, u32 dispUnit, u32 info, u3
   if (!call.store<uint32_t>(baseptrOut, guest))
     return call.fail(int(comm), abi::kErrArg, "baseptr outside linear memory");
   return createWindow(call, call.granule.memoryBase() + guest, bytes, int(dispUnit), int(comm),
-                      winOut, guest);
+                      winOut, guest, abi::kWinFlavorAllocate);
+}
+
+// The C binding hands back a pointer to each value, so the values live in
+// guest memory: one block per window and rank, written when first asked for.
+u32 Z_envZ_MPI_Win_get_attr(void* instance, u32 win, u32 keyval, u32 valueOut, u32 flagOut) {
+  HostCall call(instance, "MPI_Win_get_attr");
+  auto window = call.rank.window(int(win));
+  if (!window) return call.fail(abi::kCommWorld, abi::kErrWin, "invalid window");
+  int comm = window->commHandle;
+  static constexpr int kAttributes[] = {abi::kWinAttrBase, abi::kWinAttrSize,
+                                        abi::kWinAttrDispUnit, abi::kWinAttrCreateFlavor,
+                                        abi::kWinAttrModel};
+  const int* slot = std::find(std::begin(kAttributes), std::end(kAttributes), int(keyval));
+  if (slot == std::end(kAttributes))
+    return call.fail(comm, abi::kErrKeyval, "invalid window keyval " + std::to_string(int(keyval)));
+  if (!window->attributesGuest) {
+    using AllocFn = uint32_t (*)(void*, uint32_t);
+    auto alloc =
+        reinterpret_cast<AllocFn>(call.granule.module().exportedFunction("synergy_mpi_alloc"));
+    uint32_t block = alloc ? alloc(call.granule.instance(), 4 * std::size(kAttributes)) : 0;
+    if (!block) return call.fail(comm, abi::kErrNoMem, "no guest memory for window attributes");
+    int me = window->comm->rankOfWorld[call.rank.worldRank];
+    uint32_t base = uint32_t(window->bases[me] - call.granule.memoryBase());
+    call.store<uint32_t>(block, base);
+    call.store<int32_t>(block + 4, int32_t(window->sizes[me]));
+    call.store<int32_t>(block + 8, int32_t(window->dispUnits[me]));
+    call.store<int32_t>(block + 12, window->flavor);
+    call.store<int32_t>(block + 16, abi::kWinUnified);
+    window->attributesGuest = block;
+  }
+  uint32_t cell = window->attributesGuest + 4 * uint32_t(slot - std::begin(kAttributes));
+  // MPI_WIN_BASE's value is the base itself, the others point to theirs.
+  if (int(keyval) == abi::kWinAttrBase) call.load(cell, cell);
+  if (!call.store<uint32_t>(valueOut, cell) || !call.store<int32_t>(flagOut, 1))
+    return call.fail(comm, abi::kErrArg, "output outside linear memory");
+  return abi::kSuccess;
 }
 
 u32 Z_envZ_MPI_Win_fence(void* instance, u32 assertion, u32 win) {
@@ -148,12 +194,11 @@ u32 Z_envZ_MPI_Win_free(void* instance, u32 winAddr) {
       call, window->commHandle, CollectiveKind::WinFree, [](Contribution&) {},
       [](std::vector<Contribution>&, int) { return abi::kSuccess; });
   if (result) return result;
-  if (window->allocatedGuest) {
-    using FreeFn = void (*)(void*, uint32_t);
-    auto release =
-        reinterpret_cast<FreeFn>(call.granule.module().exportedFunction("synergy_mpi_free"));
-    if (release) release(call.granule.instance(), window->allocatedGuest);
-  }
+  using FreeFn = void (*)(void*, uint32_t);
+  auto release =
+      reinterpret_cast<FreeFn>(call.granule.module().exportedFunction("synergy_mpi_free"));
+  for (uint32_t guest : {window->allocatedGuest, window->attributesGuest})
+    if (guest && release) release(call.granule.instance(), guest);
   call.rank.freeWindow(win);
   call.store<int32_t>(winAddr, abi::kWinNull);
   return abi::kSuccess;

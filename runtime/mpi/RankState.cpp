@@ -211,6 +211,8 @@ const char* errorClassName(int errorClass) {
     case abi::kErrIntern: return "MPI_ERR_INTERN";
     case abi::kErrInStatus: return "MPI_ERR_IN_STATUS";
     case abi::kErrPending: return "MPI_ERR_PENDING";
+    case abi::kErrBase: return "MPI_ERR_BASE";
+    case abi::kErrKeyval: return "MPI_ERR_KEYVAL";
     case abi::kErrNoMem: return "MPI_ERR_NO_MEM";
     case abi::kErrNotSame: return "MPI_ERR_NOT_SAME";
     case abi::kErrUnsupportedOperation: return "MPI_ERR_UNSUPPORTED_OPERATION";
@@ -241,6 +243,8 @@ const char* errorClassText(int errorClass) {
     case abi::kErrIntern: return "internal error";
     case abi::kErrInStatus: return "error code is in status";
     case abi::kErrPending: return "pending request";
+    case abi::kErrBase: return "invalid base address";
+    case abi::kErrKeyval: return "invalid keyval";
     case abi::kErrNoMem: return "out of memory";
     case abi::kErrNotSame: return "collective arguments not identical on all processes";
     case abi::kErrUnsupportedOperation: return "unsupported operation";

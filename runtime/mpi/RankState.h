@@ -20,6 +20,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -56,6 +57,8 @@ class RankState : public granule::HostExtension {
   int worldRank = -1;
   bool initialized = false;
   bool finalized = false;
+  // Guest blocks from MPI_Alloc_mem not yet given back (MemoryAllocation.cpp).
+  std::set<uint32_t> allocatedMemory;
 
   CommHandle* comm(int handle) {
     if (handle <= 0 || size_t(handle) >= comms_.size() || !comms_[handle]) return nullptr;

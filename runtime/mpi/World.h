@@ -141,6 +141,13 @@ struct Communicator {
   std::atomic<uint64_t> generation{0};
   std::vector<uint64_t> sequenceOfRank;  // collectives each member has entered
   std::map<std::pair<uint64_t, int>, std::shared_ptr<Communicator>> children;
+  // MPI_Comm_create_group calls not yet made by every member of the group,
+  // by (the group's world ranks, tag); see Communicators.cpp.
+  struct GroupCreations {
+    std::vector<uint64_t> callsOfMember;  // by the member's index in the group
+    std::map<uint64_t, std::pair<std::shared_ptr<Communicator>, int>> pending;  // -> (comm, takers)
+  };
+  std::map<std::pair<std::vector<int>, int>, GroupCreations> groupCreations;
 
   int size() const { return int(worldRanks.size()); }
 };

@@ -27,7 +27,7 @@ ProcessResult runProcess(const std::vector<std::string>& argv, const ProcessOpti
       result.output = std::string("cannot create pipe: ") + std::strerror(errno);
       return result;
     }
-    posix_spawn_file_actions_adddup2(&actions, pipeFds[1], 1);
+    if (options.captureStdout) posix_spawn_file_actions_adddup2(&actions, pipeFds[1], 1);
     posix_spawn_file_actions_adddup2(&actions, pipeFds[1], 2);
   }
   const std::string& program = options.executable.empty() ? argv[0] : options.executable;

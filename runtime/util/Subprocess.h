@@ -16,6 +16,9 @@ struct ProcessOptions {
   // When false the child inherits stdin, stdout and stderr, so its output and
   // diagnostics (colours included) reach the terminal untouched.
   bool captureOutput = true;
+  // With captureOutput, whether stdout is captured too; when false only
+  // stderr is, and stdout stays the parent's.
+  bool captureStdout = true;
   // The program to start, as a path; argv[0] is then only the name the child
   // sees (clang names itself after it in its messages). When empty, argv[0] is
   // the program, looked up in PATH.
