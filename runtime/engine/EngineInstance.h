@@ -16,11 +16,30 @@
 
 namespace synergy::engine {
 
+// The entry points of an engine held in the runtime itself (the software
+// engine), in the shape of EngineAbi.h.
+struct EngineEntryPoints {
+  SynergyEngineFinalizeFn finalize;
+  SynergyEngineGetStateFn getState;
+  SynergyEngineSetStateFn setState;
+  SynergyEngineEvaluateFn evaluate;
+  SynergyEngineResumeFn resume;
+  SynergyEngineUpdateFn update;
+  SynergyEngineThereAreUpdatesFn thereAreUpdates;
+  SynergyEngineOpenLoopFn openLoop;
+};
+
 class EngineInstance {
  public:
   // Loads the object and creates a fresh engine; nullptr and `error` on failure.
   static std::unique_ptr<EngineInstance> load(const std::string& sharedObjectPath, std::string& error);
+  // Takes ownership of `engine`, driven through `entryPoints`.
+  static std::unique_ptr<EngineInstance> adopt(SynergyEngine* engine, const EngineEntryPoints& entryPoints);
   ~EngineInstance();  // finalize, then unload
+  // Exchanges the engines behind two instances, so that everything holding
+  // a reference to this one (the TaskServicer) drives the other's engine
+  // from now on: the hand-off from the software to the compiled engine.
+  void swapEngines(EngineInstance& other);
   EngineInstance(const EngineInstance&) = delete;
   EngineInstance& operator=(const EngineInstance&) = delete;
 
