@@ -27,7 +27,7 @@ namespace synergy::engine::software {
 namespace {
 
 // Deeper nesting than EmitVerilog ever prints is refused, not recursed into.
-constexpr unsigned kMaxNesting = 256;
+constexpr unsigned kMaxNesting = 1024;
 // The software engine's storage, in 64-bit words: the manifest bounds the
 // saved state to 2^24 elements; nets and ROMs the host never sees add to it.
 constexpr uint64_t kMaxSlots = uint64_t(1) << 26;
@@ -164,6 +164,12 @@ class Parser {
     while (!acceptWord("endmodule")) moduleItem();
     if (peek().kind != TokenKind::End)
       refuse("text after endmodule");
+    size_t end = pos_;
+    for (size_t start : processes_) {
+      pos_ = start;
+      process();
+    }
+    pos_ = end;
     if (!clockedSeen_)
       refuse("no always @(posedge __clk) block");
     levelize();
@@ -362,7 +368,44 @@ class Parser {
       declaration(&program_->powerOn);
     } else if (is("real")) {
       refuse("a real variable");
-    } else if (acceptWord("assign")) {
+    } else if (is("assign") || is("initial") || is("always")) {
+      // Processes may call functions declared after them: they are parsed
+      // once every declaration has been read.
+      processes_.push_back(pos_);
+      skipProcess();
+    } else if (acceptWord("function")) {
+      function();
+    } else {
+      refuse("'" + std::string(token.text) + "' at module level");
+    }
+  }
+
+  // Skips an assign up to its ';', or an initial or always block: its event
+  // control and the begin-end body EmitVerilog always gives it.
+  void skipProcess() {
+    if (acceptWord("assign")) {
+      while (!acceptWord(";"))
+        if (next().kind == TokenKind::End)
+          refuse("unterminated assign");
+      return;
+    }
+    next();
+    while (!is("begin"))
+      if (next().kind == TokenKind::End || is(";"))
+        refuse("an initial or always block without begin");
+    unsigned depth = 0;
+    do {
+      if (is("begin"))
+        ++depth;
+      else if (is("end"))
+        --depth;
+      if (next().kind == TokenKind::End)
+        refuse("unterminated begin");
+    } while (depth);
+  }
+
+  void process() {
+    if (acceptWord("assign")) {
       CombinationalNode node;
       node.stmt = assignment();
       expect(";");
@@ -383,10 +426,6 @@ class Parser {
         clockedSeen_ = true;
         program_->clocked.push_back(statement());
       }
-    } else if (acceptWord("function")) {
-      function();
-    } else {
-      refuse("'" + std::string(token.text) + "' at module level");
     }
   }
 
@@ -820,7 +859,7 @@ class Parser {
         value = value * 10 + static_cast<uint64_t>(c - '0');
       }
       e.value = value;
-      e.selfWidth = value >> 32 ? 64 : 32;
+      e.selfWidth = value >> 31 ? 64 : 32;
       e.selfSigned = true;
       return e;
     }
@@ -960,6 +999,7 @@ class Parser {
   std::map<std::string, uint32_t> functionIds_;
   std::vector<CombinationalNode> combinational_;
   std::vector<size_t> order_;
+  std::vector<size_t> processes_;  // token positions of assigns, initial and always blocks
   bool clockedSeen_ = false;
 };
 
