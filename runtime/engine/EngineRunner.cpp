@@ -550,19 +550,26 @@ int runEngineFile(const EngineRunOptions& options) {
   // engine refuses waits for the build, as --engine compiled does.
   std::unique_ptr<EngineInstance> engine;
   std::optional<CompiledEngineBuild> build;
-  bool software = options.engine == EngineChoice::Software;
-  if (options.engine == EngineChoice::Auto && (options.switchAtTick || !findCachedEngineSharedObject(manifest->verilog)))
-    software = true;
-  if (software) {
-    engine = createSoftwareEngine(manifest->verilog, error);
+  if (options.engine != EngineChoice::Compiled) {
+    // Compiling for the software engine takes milliseconds, so auto tries
+    // it even when the compiled engine is cached: a refusal is reported
+    // the same way on every run.
+    std::string refusal;
+    engine = createSoftwareEngine(manifest->verilog, refusal);
     if (!engine && options.engine == EngineChoice::Software) {
       std::fprintf(stderr, "synergy-run: error: %s: the software engine cannot run this design: %s\n",
-                   options.enginePath.c_str(), error.c_str());
+                   options.enginePath.c_str(), refusal.c_str());
       return 2;
     }
     if (!engine)
-      std::fprintf(stderr, "synergy-run: note: %s: the software engine cannot run this design (%s); waiting for the compiled engine\n",
-                   options.enginePath.c_str(), error.c_str());
+      std::fprintf(stderr,
+                   "synergy-run: note: %s: the software engine cannot run this design (%s); waiting for the "
+                   "compiled engine\n",
+                   options.enginePath.c_str(), refusal.c_str());
+    bool cached = engine && options.engine == EngineChoice::Auto && !options.switchAtTick &&
+                  findCachedEngineSharedObject(manifest->verilog);
+    if (cached)
+      engine.reset();
     if (engine && options.engine == EngineChoice::Auto) {
       build.emplace();
       build->result = std::async(std::launch::async, [verilog = manifest->verilog] {
@@ -572,7 +579,7 @@ int runEngineFile(const EngineRunOptions& options) {
       });
     }
   }
-  software = engine != nullptr;
+  bool software = engine != nullptr;
   if (!engine) {
     auto sharedObject = buildEngineSharedObject(manifest->verilog, error);
     if (!sharedObject) {

@@ -19,6 +19,7 @@
 #include <cctype>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <set>
 #include <unordered_map>
 
@@ -165,6 +166,16 @@ class Parser {
     if (peek().kind != TokenKind::End)
       refuse("text after endmodule");
     size_t end = pos_;
+    for (size_t k = 0; k < functionBodies_.size(); ++k) {
+      pos_ = functionBodies_[k].start;
+      localScope_ = &functionBodies_[k].scope;
+      currentFunction_ = k;
+      program_->functions[k].body = statement();
+      expect("endfunction");
+    }
+    localScope_ = nullptr;
+    currentFunction_.reset();
+    refuseRecursion();
     for (size_t start : processes_) {
       pos_ = start;
       process();
@@ -431,6 +442,8 @@ class Parser {
 
   void function() {
     Function fn;
+    if (is("real"))
+      refuse("a real function");
     bool isSigned = acceptWord("signed");
     uint32_t width = 32;
     if (acceptWord("integer"))
@@ -457,8 +470,13 @@ class Parser {
     }
     if (is("real"))
       refuse("a real variable");
-    fn.body = statement();
-    expect("endfunction");
+    // The body may call functions declared later: it is parsed once all
+    // of them are known.
+    functionBodies_.push_back({pos_, std::move(scope), {}});
+    while (!is("endfunction"))
+      if (next().kind == TokenKind::End)
+        refuse("unterminated function");
+    next();
     localScope_ = nullptr;
     program_->functions.push_back(std::move(fn));
     functionIds_[program_->functions.back().name] = static_cast<uint32_t>(program_->functions.size() - 1);
@@ -761,7 +779,7 @@ class Parser {
     if (token.kind != TokenKind::Identifier)
       refuse("an expression starting with '" + std::string(token.text) + "'");
     std::string name = identifier();
-    if (is("(") && !(localScope_ && localScope_->count(name)))
+    if (is("("))
       return call(name);
     uint32_t id = lookup(name);
     const Variable& variable = program_->variables[id];
@@ -796,8 +814,10 @@ class Parser {
   Expr call(const std::string& name) {
     auto found = functionIds_.find(name);
     if (found == functionIds_.end())
-      refuse("a call of '" + name + "' before its definition");
+      refuse("a call of '" + name + "', which is not a function");
     const Function& fn = program_->functions[found->second];
+    if (currentFunction_)
+      functionBodies_[*currentFunction_].callees.insert(found->second);
     Expr e;
     e.op = ExprOp::Call;
     e.target = found->second;
@@ -921,6 +941,34 @@ class Parser {
     return e;
   }
 
+  // Functions have static storage, so a recursive one cannot run (nor can
+  // Verilator build it): refused, as a cycle in the call graph.
+  void refuseRecursion() const {
+    std::vector<int> mark(functionBodies_.size(), 0);  // 0 new, 1 on the path, 2 done
+    std::vector<std::pair<size_t, std::set<uint32_t>::const_iterator>> stack;
+    for (size_t root = 0; root < functionBodies_.size(); ++root) {
+      if (mark[root])
+        continue;
+      mark[root] = 1;
+      stack.push_back({root, functionBodies_[root].callees.begin()});
+      while (!stack.empty()) {
+        auto& [caller, nextCallee] = stack.back();
+        if (nextCallee == functionBodies_[caller].callees.end()) {
+          mark[caller] = 2;
+          stack.pop_back();
+          continue;
+        }
+        uint32_t callee = *nextCallee++;
+        if (mark[callee] == 1)
+          throw Refusal{"recursive function '" + program_->functions[callee].name + "'"};
+        if (!mark[callee]) {
+          mark[callee] = 1;
+          stack.push_back({callee, functionBodies_[callee].callees.begin()});
+        }
+      }
+    }
+  }
+
   // Levelization.
   void collectReads(const Expr& e, std::set<uint32_t>& reads) const {
     if (e.op == ExprOp::Variable || e.op == ExprOp::Element || e.op == ExprOp::Select)
@@ -999,7 +1047,14 @@ class Parser {
   std::map<std::string, uint32_t> functionIds_;
   std::vector<CombinationalNode> combinational_;
   std::vector<size_t> order_;
-  std::vector<size_t> processes_;  // token positions of assigns, initial and always blocks
+  std::vector<size_t> processes_;
+  struct FunctionBody {
+    size_t start;                           // token position of the body
+    std::map<std::string, uint32_t> scope;  // its inputs and locals
+    std::set<uint32_t> callees;
+  };
+  std::vector<FunctionBody> functionBodies_;  // parallel to Program::functions
+  std::optional<size_t> currentFunction_;  // token positions of assigns, initial and always blocks
   bool clockedSeen_ = false;
 };
 

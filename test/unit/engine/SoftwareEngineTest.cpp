@@ -109,6 +109,11 @@ TEST(SoftwareEngine, RefusesHostileText) {
   // A memory of 2^32 words is refused before anything is allocated.
   EXPECT_NE(refusalOf("  reg [7:0] m [0:4294967295];\nendmodule\n").find("larger than the software engine holds"),
             std::string::npos);
+  // Functions have static storage: mutual recursion would never end.
+  EXPECT_NE(refusalOf("function [7:0] f;\n  input [7:0] v;\n  f = g(v);\nendfunction\n"
+                      "function [7:0] g;\n  input [7:0] v;\n  g = f(v);\nendfunction\nendmodule\n")
+                .find("recursive function 'f'"),
+            std::string::npos);
   EXPECT_NE(refusalOf("  reg x;\n  reg x;\nendmodule\n").find("'x' declared twice"), std::string::npos);
   EXPECT_NE(refusalOf("  initial begin\n    y = 1'b0;\n  end\nendmodule\n").find("'y' is not declared"),
             std::string::npos);
