@@ -41,7 +41,9 @@ void printUsage() {
       "usage: synergy-run [options] <program.wasm> [guest args...]\n"
       "       synergy-run [--dir HOST[:GUEST][:ro]] [--max-ticks N] [--save-at-tick N FILE]\n"
       "                   [--restart FILE] [--no-open-loop] [--max-memory BYTES]\n"
-      "                   [--time-limit SECONDS] [--eval-limit SECONDS] <design.eng> [+plusargs]\n"
+      "                   [--time-limit SECONDS] [--eval-limit SECONDS]\n"
+      "                   [--engine compiled|software|auto] [--switch-at-tick N]\n"
+      "                   <design.eng> [+plusargs]\n"
       "\n"
       "Runs a granule (.wasm) or an engine (.eng) built by synergy-cc. Both are\n"
       "compiled to native code on first use and cached (see SYNERGY_CACHE_DIR).\n"
@@ -79,6 +81,12 @@ void printUsage() {
       "                      engines: the longest one evaluation may run without returning\n"
       "                      to the host (default 10); a loop that never ends inside one\n"
       "                      is stopped with a message and status %d\n"
+      "  --engine compiled|software|auto\n"
+      "                      for an engine: wait for the Verilator build (compiled, the\n"
+      "                      default), run on the software engine at once (software), or\n"
+      "                      start in software and hand off to the compiled engine when\n"
+      "                      it is built, or start on it when it is cached (auto)\n"
+      "  --switch-at-tick N  with --engine auto: hand off at the end of tick N (for tests)\n"
       "  --help              print this help\n"
       "  --version           print the version\n"
       "\n"
@@ -136,7 +144,7 @@ bool programIsEngine(int argc, char** argv) {
     if (arg == "--dir" || arg == "--env" || arg == "--max-ticks" || arg == "--restart" ||
         arg == "-np" || arg == "-n" || arg == "--np" || arg == "--bind-to" ||
         arg == "--max-memory" || arg == "--time-limit" || arg == "--eval-limit" || arg == "--cluster" ||
-        arg == "--policy" || arg == "--token-file") {
+        arg == "--policy" || arg == "--token-file" || arg == "--engine" || arg == "--switch-at-tick") {
       ++k;
       continue;
     }

@@ -107,6 +107,27 @@ static std::string unitySource(const std::string& modelDir) {
   return unity;
 }
 
+// The cache key of the engine object built from `verilog` with this toolchain.
+static std::string engineObjectKey(const std::string& identity, const std::string& verilog) {
+  util::Sha256 hash;
+  hash.update(identity);
+  hash.update(kEngineAbiHeaderSource);
+  hash.update(kEngineWrapperSource);
+  hash.update(verilog);
+  return hash.hexDigest() + ".so";
+}
+
+std::optional<std::string> findCachedEngineSharedObject(const std::string& verilog) {
+  std::string verilatorRoot, error;
+  std::string identity = toolchainIdentity(verilatorRoot, error);
+  if (identity.empty())
+    return std::nullopt;
+  auto cache = objectcache::ObjectCache::open("engines", error);
+  if (!cache)
+    return std::nullopt;
+  return cache->find(engineObjectKey(identity, verilog));
+}
+
 std::optional<std::string> buildEngineSharedObject(const std::string& verilog, std::string& error) {
   std::string verilatorRoot;
   std::string identity = toolchainIdentity(verilatorRoot, error);
@@ -116,12 +137,7 @@ std::optional<std::string> buildEngineSharedObject(const std::string& verilog, s
   if (!cache)
     return std::nullopt;
 
-  util::Sha256 hash;
-  hash.update(identity);
-  hash.update(kEngineAbiHeaderSource);
-  hash.update(kEngineWrapperSource);
-  hash.update(verilog);
-  std::string key = hash.hexDigest() + ".so";
+  std::string key = engineObjectKey(identity, verilog);
   if (auto cached = cache->find(key))
     return cached;
 

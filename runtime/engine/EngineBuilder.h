@@ -21,4 +21,8 @@ namespace synergy::engine {
 // Returns nullopt and a one-line `error` when a tool fails.
 std::optional<std::string> buildEngineSharedObject(const std::string& verilog, std::string& error);
 
+// The cached shared object for `verilog` if there is one (checked like any
+// cache hit), without building anything.
+std::optional<std::string> findCachedEngineSharedObject(const std::string& verilog);
+
 }  // namespace synergy::engine

@@ -3,6 +3,8 @@
 
 #include <dlfcn.h>
 
+#include <utility>
+
 namespace synergy::engine {
 
 template <typename Fn>
@@ -45,6 +47,34 @@ std::unique_ptr<EngineInstance> EngineInstance::load(const std::string& sharedOb
   CallInProgress call(calls);
   instance->engine_ = create();
   return instance;
+}
+
+std::unique_ptr<EngineInstance> EngineInstance::adopt(SynergyEngine* engine, const EngineEntryPoints& entryPoints,
+                                                      EngineCallCounter& calls) {
+  std::unique_ptr<EngineInstance> instance(new EngineInstance(calls));
+  instance->engine_ = engine;
+  instance->finalize_ = entryPoints.finalize;
+  instance->getState_ = entryPoints.getState;
+  instance->setState_ = entryPoints.setState;
+  instance->evaluate_ = entryPoints.evaluate;
+  instance->resume_ = entryPoints.resume;
+  instance->update_ = entryPoints.update;
+  instance->thereAreUpdates_ = entryPoints.thereAreUpdates;
+  instance->openLoop_ = entryPoints.openLoop;
+  return instance;
+}
+
+void EngineInstance::swapEngines(EngineInstance& other) {
+  std::swap(library_, other.library_);
+  std::swap(engine_, other.engine_);
+  std::swap(finalize_, other.finalize_);
+  std::swap(getState_, other.getState_);
+  std::swap(setState_, other.setState_);
+  std::swap(evaluate_, other.evaluate_);
+  std::swap(resume_, other.resume_);
+  std::swap(update_, other.update_);
+  std::swap(thereAreUpdates_, other.thereAreUpdates_);
+  std::swap(openLoop_, other.openLoop_);
 }
 
 EngineInstance::~EngineInstance() {

@@ -31,6 +31,19 @@ class EngineCallCounter {
   std::atomic<uint64_t> calls_{0};
 };
 
+// The entry points of an engine held in the runtime itself (the software
+// engine), in the shape of EngineAbi.h.
+struct EngineEntryPoints {
+  SynergyEngineFinalizeFn finalize;
+  SynergyEngineGetStateFn getState;
+  SynergyEngineSetStateFn setState;
+  SynergyEngineEvaluateFn evaluate;
+  SynergyEngineResumeFn resume;
+  SynergyEngineUpdateFn update;
+  SynergyEngineThereAreUpdatesFn thereAreUpdates;
+  SynergyEngineOpenLoopFn openLoop;
+};
+
 class EngineInstance {
  public:
   // Loads the object and creates a fresh engine; nullptr and `error` on
@@ -38,7 +51,18 @@ class EngineInstance {
   // `calls`, which must outlive the instance.
   static std::unique_ptr<EngineInstance> load(const std::string& sharedObjectPath, EngineCallCounter& calls,
                                               std::string& error);
+  // Takes ownership of `engine`, driven through `entryPoints`; its calls
+  // step `calls`, as load's do.
+  static std::unique_ptr<EngineInstance> adopt(SynergyEngine* engine, const EngineEntryPoints& entryPoints,
+                                               EngineCallCounter& calls);
   ~EngineInstance();  // finalize, then unload
+  // Exchanges the engines behind two instances, so that everything holding
+  // a reference to this one (the TaskServicer) drives the other's engine
+  // from now on: the hand-off from the software to the compiled engine.
+  void swapEngines(EngineInstance& other);
+  // The counter this instance's calls step, for an engine that takes over
+  // from it.
+  EngineCallCounter& callCounter() { return *calls_; }
   EngineInstance(const EngineInstance&) = delete;
   EngineInstance& operator=(const EngineInstance&) = delete;
 

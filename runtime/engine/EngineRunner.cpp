@@ -17,6 +17,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <future>
 #include <memory>
 
 #include "engine/EmittedVerilogCheck.h"
@@ -24,6 +25,7 @@
 #include "engine/EngineAbi.h"
 #include "engine/EngineBuilder.h"
 #include "engine/EngineInstance.h"
+#include "engine/SoftwareEngine.h"
 #include "engine/StateFile.h"
 #include "engine/TaskServicer.h"
 #include "hwlower/EngineManifest.h"
@@ -56,6 +58,21 @@ bool spendEdge(uint64_t& budget) {
   return true;
 }
 
+// The compiled engine being built on another thread while the software
+// engine runs. The future's destructor waits for the build, so it finishes
+// (and lands in the cache) even when the run ends first.
+struct CompiledEngineBuild {
+  struct Result {
+    std::optional<std::string> object;
+    std::string error;
+  };
+  std::future<Result> result;
+  bool pending = true;
+  // Filled in by the hand-off, for SYNERGY_ENGINE_STATS.
+  std::optional<uint64_t> switchedAfterTick;
+  double switchSeconds = 0;
+};
+
 class TickDriver {
  public:
   TickDriver(const EngineRunOptions& options, const hwlower::EngineManifest& manifest, EngineInstance& engine,
@@ -65,6 +82,7 @@ class TickDriver {
 
   int run();
   void setDeadline(Clock::time_point deadline) { deadline_ = deadline; }
+  void setHandOff(CompiledEngineBuild* build) { handOff_ = build; }
   uint64_t ticksCompleted() const { return ticksCompleted_; }
   uint64_t tasksServiced() const { return tasksServiced_; }
 
@@ -80,6 +98,7 @@ class TickDriver {
   int fail(const std::string& message);
   bool romFilesUnchanged();
   bool timeIsUp() const { return deadline_ && Clock::now() >= *deadline_; }
+  void handOffIfReady(uint64_t completed);
 
   const EngineRunOptions& options_;
   const hwlower::EngineManifest& manifest_;
@@ -90,6 +109,7 @@ class TickDriver {
   uint64_t ticksCompleted_ = 0;
   uint64_t tasksServiced_ = 0;
   std::optional<Clock::time_point> deadline_;
+  CompiledEngineBuild* handOff_ = nullptr;
 };
 
 int TickDriver::fail(const std::string& message) {
@@ -381,6 +401,8 @@ int TickDriver::run() {
     uint64_t limit = options_.maxTicks.value_or(UINT64_MAX);
     if (options_.saveAtTick && *options_.saveAtTick >= nextTick)
       limit = std::min(limit, *options_.saveAtTick);
+    if (handOff_ && handOff_->pending && options_.switchAtTick && *options_.switchAtTick >= nextTick)
+      limit = std::min(limit, *options_.switchAtTick);
     uint64_t before = nextTick;
     if (!hostOnly && limit > nextTick && !runOpenLoop(nextTick, limit))
       return fail(error_);
@@ -424,11 +446,48 @@ int TickDriver::run() {
         return fail(where + ": error: cannot restart: " + error_);
       nextTick = *savedTick + 1;
     }
+    if (handOff_ && handOff_->pending)
+      handOffIfReady(completed);
     if (manifest_.clockId == kNoState) {
       files_.flushAll();
       return 0;
     }
   }
+}
+
+// At the end of a tick, once the compiled engine is built (or, under
+// --switch-at-tick, at that tick, waiting for the build): load it, copy
+// every state variable into it through the state-access port, and put it
+// behind engine_, so the TaskServicer and the rest of the run use it. The
+// engine is between ticks here: no pass running, no task pending, no update
+// to latch, so the manifest's variables are its whole state. A build that
+// fails leaves the run on the software engine, with a note.
+void TickDriver::handOffIfReady(uint64_t completed) {
+  if (options_.switchAtTick ? completed < *options_.switchAtTick
+                            : handOff_->result.wait_for(std::chrono::seconds(0)) != std::future_status::ready)
+    return;
+  handOff_->pending = false;
+  CompiledEngineBuild::Result built = handOff_->result.get();
+  std::string error = built.error;
+  std::unique_ptr<EngineInstance> compiled;
+  if (built.object)
+    compiled = EngineInstance::load(*built.object, engine_.callCounter(), error);
+  if (!compiled) {
+    std::fprintf(stderr, "synergy-run: note: %s: staying on the software engine: %s\n", options_.enginePath.c_str(),
+                 error.c_str());
+    return;
+  }
+  auto start = Clock::now();
+  for (const auto& state : manifest_.states) {
+    if (state.kind == StateKind::Wire)
+      continue;
+    uint64_t count = state.depth == 0 ? 1 : state.depth;
+    for (uint64_t element = 0; element < count; ++element)
+      compiled->setState(state.id, element, engine_.getState(state.id, element, state.width, false));
+  }
+  engine_.swapEngines(*compiled);
+  handOff_->switchedAfterTick = completed;
+  handOff_->switchSeconds = std::chrono::duration<double>(Clock::now() - start).count();
 }
 
 // The design's state in bytes (see EngineRunner.h), or nullopt past 2^64.
@@ -470,17 +529,55 @@ int runEngineFile(const EngineRunOptions& options) {
       return 2;
     }
   }
-  auto sharedObject = buildEngineSharedObject(manifest->verilog, error);
-  if (!sharedObject) {
-    std::fprintf(stderr, "%s: error: %s\n", options.enginePath.c_str(), error.c_str());
-    return 1;
-  }
+  // Auto starts on the compiled engine when it is cached, else on the
+  // software engine with the build running alongside; a design the software
+  // engine refuses waits for the build, as --engine compiled does.
+  // Declared before the engine, which steps the counter until it is gone.
   EngineCallCounter engineCalls;
   EvaluationWatchdog watchdog(engineCalls, options.enginePath, options.evaluationLimit);
-  auto engine = EngineInstance::load(*sharedObject, engineCalls, error);
+  std::unique_ptr<EngineInstance> engine;
+  std::optional<CompiledEngineBuild> build;
+  if (options.engine != EngineChoice::Compiled) {
+    // Compiling for the software engine takes milliseconds, so auto tries
+    // it even when the compiled engine is cached: a refusal is reported
+    // the same way on every run.
+    std::string refusal;
+    engine = createSoftwareEngine(manifest->verilog, engineCalls, refusal);
+    if (!engine && options.engine == EngineChoice::Software) {
+      std::fprintf(stderr, "synergy-run: error: %s: the software engine cannot run this design: %s\n",
+                   options.enginePath.c_str(), refusal.c_str());
+      return 2;
+    }
+    if (!engine)
+      std::fprintf(stderr,
+                   "synergy-run: note: %s: the software engine cannot run this design (%s); waiting for the "
+                   "compiled engine\n",
+                   options.enginePath.c_str(), refusal.c_str());
+    bool cached = engine && options.engine == EngineChoice::Auto && !options.switchAtTick &&
+                  findCachedEngineSharedObject(manifest->verilog);
+    if (cached)
+      engine.reset();
+    if (engine && options.engine == EngineChoice::Auto) {
+      build.emplace();
+      build->result = std::async(std::launch::async, [verilog = manifest->verilog] {
+        CompiledEngineBuild::Result result;
+        result.object = buildEngineSharedObject(verilog, result.error);
+        return result;
+      });
+    }
+  }
+  bool software = engine != nullptr;
   if (!engine) {
-    std::fprintf(stderr, "%s: error: %s\n", options.enginePath.c_str(), error.c_str());
-    return 1;
+    auto sharedObject = buildEngineSharedObject(manifest->verilog, error);
+    if (!sharedObject) {
+      std::fprintf(stderr, "%s: error: %s\n", options.enginePath.c_str(), error.c_str());
+      return 1;
+    }
+    engine = EngineInstance::load(*sharedObject, engineCalls, error);
+    if (!engine) {
+      std::fprintf(stderr, "%s: error: %s\n", options.enginePath.c_str(), error.c_str());
+      return 1;
+    }
   }
   std::vector<sandbox::Grant> grants = options.grants;
   if (grants.empty())
@@ -491,6 +588,8 @@ int runEngineFile(const EngineRunOptions& options) {
     return 2;
   }
   TickDriver driver(options, *manifest, *engine, std::move(*grantTable));
+  if (build)
+    driver.setHandOff(&*build);
   auto start = std::chrono::steady_clock::now();
   if (options.timeLimit) {
     driver.setDeadline(start + *options.timeLimit);
@@ -501,9 +600,14 @@ int runEngineFile(const EngineRunOptions& options) {
   // program's own output stays comparable with vvp's.
   if (const char* stats = std::getenv("SYNERGY_ENGINE_STATS"); stats && *stats == '1') {
     double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::fprintf(stderr, "synergy-engine-stats ticks=%llu tasks=%llu seconds=%.6f\n",
+    std::string engineUsed = !software ? "compiled" : build && build->switchedAfterTick ? "software+compiled" : "software";
+    std::fprintf(stderr, "synergy-engine-stats ticks=%llu tasks=%llu seconds=%.6f engine=%s",
                  static_cast<unsigned long long>(driver.ticksCompleted()),
-                 static_cast<unsigned long long>(driver.tasksServiced()), seconds);
+                 static_cast<unsigned long long>(driver.tasksServiced()), seconds, engineUsed.c_str());
+    if (build && build->switchedAfterTick)
+      std::fprintf(stderr, " switch-after-tick=%llu switch-seconds=%.6f",
+                   static_cast<unsigned long long>(*build->switchedAfterTick), build->switchSeconds);
+    std::fprintf(stderr, "\n");
   }
   return status;
 }
@@ -520,6 +624,7 @@ static bool parseCount(const std::string& text, uint64_t& value) {
 
 int runEngineCommandLine(const std::vector<std::string>& args) {
   EngineRunOptions options;
+  bool engineGiven = false;
   auto fail = [](const std::string& message) {
     std::fprintf(stderr, "synergy-run: error: %s\n", message.c_str());
     return 2;
@@ -565,6 +670,21 @@ int runEngineCommandLine(const std::vector<std::string>& args) {
       if (!limit)
         return fail(error);
       options.evaluationLimit = *limit;
+    } else if (arg == "--engine" && needs(1)) {
+      const std::string& choice = args[++i];
+      if (choice == "compiled")
+        options.engine = EngineChoice::Compiled;
+      else if (choice == "software")
+        options.engine = EngineChoice::Software;
+      else if (choice == "auto")
+        options.engine = EngineChoice::Auto;
+      else
+        return fail("--engine expects compiled, software or auto, got '" + choice + "'");
+      engineGiven = true;
+    } else if (arg == "--switch-at-tick" && needs(1)) {
+      if (!parseCount(args[++i], count))
+        return fail("--switch-at-tick expects a tick count, got '" + args[i] + "'");
+      options.switchAtTick = count;
     } else if (arg.size() > 1 && arg[0] == '+') {
       options.plusargs.push_back(arg.substr(1));
     } else if (arg.size() > 1 && arg[0] == '-') {
@@ -577,6 +697,11 @@ int runEngineCommandLine(const std::vector<std::string>& args) {
   }
   if (options.enginePath.empty())
     return fail("no engine file given");
+  if (options.switchAtTick) {
+    if (engineGiven && options.engine != EngineChoice::Auto)
+      return fail("--switch-at-tick needs --engine auto");
+    options.engine = EngineChoice::Auto;
+  }
   if (access(options.enginePath.c_str(), F_OK) != 0)
     return fail("no such file: " + options.enginePath);
   return runEngineFile(options);

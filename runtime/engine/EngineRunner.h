@@ -18,6 +18,16 @@
 // than --max-memory (nothing is built or run); 134, as for a trapped
 // granule, when --time-limit ran out first.
 //
+// --engine software runs the design on the software engine (SoftwareEngine.h)
+// at once, with no Verilator build; a construct it cannot run is then an
+// error (status 2) naming it. --engine auto starts there while the compiled
+// engine builds on another thread, and at the end of the first tick after
+// the build is ready moves every state variable across (get_state, then
+// set_state) and continues on the compiled engine; the host's own state
+// (open files, $random seeds, $monitor, pending $strobe output) stays with
+// the TaskServicer, which serves both. If the software engine refuses the
+// design, auto says so on stderr and waits for the compiled engine.
+//
 // --time-limit is wall-clock time from the first tick (after the engine is
 // built): the host checks it between ticks, and the engine's open-loop runs
 // are cut into short batches so that a design that never stops does not keep
@@ -62,6 +72,14 @@ inline constexpr std::chrono::seconds kDefaultEvaluationLimit{10};
 // that spins (it never reaches __done) or traps without end.
 inline constexpr uint64_t kMaxEdgesPerTick = uint64_t(1) << 24;
 
+// Which engine runs the design (--engine).
+enum class EngineChoice {
+  Compiled,  // wait for the Verilator build (the default)
+  Software,  // the software engine alone; refused constructs are an error
+  Auto,      // start in software, hand off to the compiled engine when it is
+             // built; start on it directly when it is cached already
+};
+
 struct EngineRunOptions {
   std::string enginePath;
   // --dir HOST[:GUEST][:ro]: every file the design names ($fopen,
@@ -85,6 +103,10 @@ struct EngineRunOptions {
   // --eval-limit SECONDS: the longest one call into the engine may run
   // (EvaluationWatchdog.h).
   std::chrono::nanoseconds evaluationLimit = kDefaultEvaluationLimit;
+  EngineChoice engine = EngineChoice::Compiled;
+  // --switch-at-tick N (implies auto): hand off at the end of tick N, waiting
+  // for the build there, instead of as soon as it is ready; for tests.
+  std::optional<uint64_t> switchAtTick;
 };
 
 int runEngineFile(const EngineRunOptions& options);
@@ -95,7 +117,9 @@ bool isEngineFile(const std::string& path);
 // synergy-run's engine mode: parses
 //   [--dir HOST[:GUEST][:ro]]... [--max-ticks N] [--save-at-tick N FILE]
 //   [--restart FILE] [--no-open-loop] [--max-memory BYTES]
-//   [--time-limit SECONDS] [--eval-limit SECONDS] design.eng [+plusarg]...
+//   [--time-limit SECONDS] [--eval-limit SECONDS]
+//   [--engine compiled|software|auto] [--switch-at-tick N]
+//   design.eng [+plusarg]...
 // (args excludes argv[0]) and runs the engine. A bad option prints
 // "synergy-run: error: ..." and returns 2 without running anything.
 int runEngineCommandLine(const std::vector<std::string>& args);

@@ -11,7 +11,17 @@ Every run happens in a fresh directory holding a copy of Inputs/ (or of
 With --expected FILE, vvp's output must also equal FILE (the examples'
 checked-in expected output).
 
+With --engine E every synergy-run uses `--engine E`; --restart-engine E2
+makes the restart half of the split use E2 instead (save on one engine,
+restart on the other). --switch-at-ticks K1,K2,.. adds one run per K with
+`--engine auto --switch-at-tick K`: the hand-off from the software to the
+compiled engine at the end of tick K must not change the output. With
+--engine software --allow-refusal, a design the software engine refuses (it
+names the construct, status 2) passes if `--engine auto` falls back to the
+compiled engine with that note and matches vvp.
+
   run_differential.py --bin-dir build/bin [--vvp-only] [--save-restart]
+                      [--engine E] [--restart-engine E2] [--switch-at-ticks K,..]
                       [--inputs DIR] [--expected FILE] t1.v t2.v ...
 Exit status 0 when every program matched.
 """
@@ -66,14 +76,14 @@ def under_synergy(engine, root, bin_dir, name, extra=()):
     return out, status, err
 
 
-def under_synergy_split(engine, root, bin_dir, tick):
+def under_synergy_split(engine, root, bin_dir, tick, save_args=(), restart_args=()):
     work = fresh_dir(root, "split")
     state = os.path.join(root, "tb.state")
     runner = os.path.join(bin_dir, "synergy-run")
-    first, status, err = run([runner, engine, "--save-at-tick", str(tick), state], work)
+    first, status, err = run([runner, *save_args, engine, "--save-at-tick", str(tick), state], work)
     if status != 0 or not os.path.exists(state):
         return first, status, err
-    second, status, err = run([runner, engine, "--restart", state], work)
+    second, status, err = run([runner, *restart_args, engine, "--restart", state], work)
     return first + second, status, err
 
 
@@ -103,14 +113,30 @@ def check(source, args):
         if args.vvp_only:
             return True
         engine = compile_engine(source, root, args.bin_dir)
-        actual = under_synergy(engine, root, args.bin_dir, "synergy")
+        engine_args = ["--engine", args.engine] if args.engine else []
+        restart_args = ["--engine", args.restart_engine] if args.restart_engine else engine_args
+        actual = under_synergy(engine, root, args.bin_dir, "synergy", engine_args)
+        refusal = b"the software engine cannot run this design"
+        if args.allow_refusal and args.engine == "software" and actual[1] == 2 and refusal in actual[2]:
+            sys.stdout.write("%s: %s" % (name, actual[2].decode(errors="replace")))
+            fallback = under_synergy(engine, root, args.bin_dir, "fallback", ["--engine", "auto"])
+            if fallback[:2] != expected or refusal not in fallback[2]:
+                report(name, "fallback from the software engine", expected, fallback)
+                return False
+            return True
         ok = actual[:2] == expected
         if not ok:
             report(name, "synergy-run", expected, actual)
         if args.save_restart:
-            split = under_synergy_split(engine, root, args.bin_dir, tick)
+            split = under_synergy_split(engine, root, args.bin_dir, tick, engine_args, restart_args)
             if split[:2] != expected:
                 report(name, "save at tick %d + restart" % tick, expected, split)
+                ok = False
+        for switch in args.switch_at_ticks:
+            handed = under_synergy(engine, root, args.bin_dir, "switch%d" % switch,
+                                   ["--engine", "auto", "--switch-at-tick", str(switch)])
+            if handed[:2] != expected:
+                report(name, "switch after tick %d" % switch, expected, handed)
                 ok = False
         return ok
     except (RuntimeError, subprocess.TimeoutExpired) as error:
@@ -127,10 +153,16 @@ def main():
     parser.add_argument("--vvp", default=shutil.which("vvp") or "vvp")
     parser.add_argument("--vvp-only", action="store_true", help="only check that each program runs under vvp")
     parser.add_argument("--save-restart", action="store_true", help="also run split by a save and a restart")
+    parser.add_argument("--engine", help="synergy-run --engine for every run")
+    parser.add_argument("--restart-engine", help="synergy-run --engine for the restart half of the split")
+    parser.add_argument("--allow-refusal", action="store_true",
+                        help="with --engine software: a refused design must fall back under --engine auto")
+    parser.add_argument("--switch-at-ticks", default="", help="comma-separated ticks to force a hand-off at")
     parser.add_argument("--inputs", help="directory copied into each run's working directory")
     parser.add_argument("--expected", help="file vvp's output must equal")
     parser.add_argument("tests", nargs="*", help="programs (default: every .v next to this script)")
     args = parser.parse_args()
+    args.switch_at_ticks = [int(t) for t in args.switch_at_ticks.split(",") if t]
     if args.inputs:
         INPUTS[0] = os.path.abspath(args.inputs)
     tests = args.tests or sorted(os.path.join(HERE, f) for f in os.listdir(HERE) if f.endswith(".v"))

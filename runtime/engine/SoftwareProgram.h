@@ -1,0 +1,111 @@
+//===- SoftwareProgram.h - the software engine's compiled form -------------===//
+//
+// The form SoftwareCompiler gives the `synergy_engine` module of an .eng file
+// and SoftwareEngine executes. Every identifier is resolved to a variable
+// slot, every expression carries the width and signedness Verilog's sizing
+// rules give it in its context (so evaluation never looks anything up), and
+// the continuous logic is levelized: the combinational nodes are in an order
+// where each reads only what earlier ones wrote. Values are at most 64 bits
+// wide, one machine word each; the compiler refuses wider ones by name.
+//
+// Shared by those two files only; the rest of the runtime sees SoftwareEngine.h.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace synergy::engine::software {
+
+inline constexpr uint32_t kMaxWordWidth = 64;
+
+struct Variable {
+  std::string name;
+  uint32_t width = 1;
+  bool isSigned = false;
+  uint64_t depth = 0;      // 0 = scalar, else number of elements
+  int64_t lowIndex = 0;    // a memory's lowest declared index
+  uint64_t slot = 0;       // first word in the machine's storage
+};
+
+enum class ExprOp : uint8_t {
+  Constant, Variable, Element, Select, Concat, Replicate, Call, Cast,
+  Negate, Identity, BitNot,
+  LogicalNot, ReduceAnd, ReduceOr, ReduceXor, ReduceNand, ReduceNor, ReduceXnor,
+  Add, Sub, Mul, Div, Mod, Pow, And, Or, Xor, Xnor,
+  ShiftLeft, ShiftRight, ArithShiftRight,
+  Less, LessEqual, Greater, GreaterEqual, Equal, NotEqual,
+  LogicalAnd, LogicalOr, Conditional,
+};
+
+struct Expr {
+  ExprOp op = ExprOp::Constant;
+  uint32_t width = 1;       // the width it is computed at, in its context
+  bool isSigned = false;    // and the signedness
+  uint32_t selfWidth = 1;   // self-determined width and signedness
+  bool selfSigned = false;
+  uint32_t target = 0;      // variable (Variable, Element, Select) or function (Call)
+  uint64_t value = 0;       // Constant: the value at `width`; Select: bit count; Replicate: count
+  uint64_t wildcard = 0;    // Constant: x/z/? bits, wildcards of casex/casez labels
+  uint64_t highImpedance = 0;  // Constant: the z/? bits among them (casez)
+  int64_t offset = 0;       // Select: added to the index (-(width-1) for -:) minus the lsb index
+  bool hasElement = false;  // Select: operands[1] picks a memory element
+  std::vector<Expr> operands;
+};
+
+// One assignment target: a whole variable, a memory element, or bits of one.
+struct LValue {
+  uint32_t variable = 0;
+  uint32_t width = 1;           // bits written
+  bool hasElement = false;      // element = index.front()
+  bool hasBits = false;         // lsb position = index.back() + offset
+  int64_t offset = 0;
+  std::vector<Expr> index;
+};
+
+enum class StmtOp : uint8_t { Empty, Block, Assign, If, Case, For, While };
+enum class CaseMatch : uint8_t { Exact, WildcardZ, WildcardXZ };
+
+struct CaseItem {
+  std::vector<Expr> labels;  // empty: default
+  uint32_t body = 0;         // index into Stmt::children
+};
+
+struct Stmt {
+  StmtOp op = StmtOp::Empty;
+  CaseMatch match = CaseMatch::Exact;
+  std::vector<LValue> targets;  // Assign: one, or a concatenation MSB first
+  Expr expr;                    // Assign: value; If/While/For: condition; Case: subject
+  std::vector<Stmt> children;   // Block: body; If: then, else; For: init, step, body; While: body
+  std::vector<CaseItem> items;
+};
+
+struct Function {
+  std::string name;
+  uint32_t result = 0;           // variable holding the return value
+  std::vector<uint32_t> inputs;  // variables, in argument order
+  Stmt body;
+};
+
+struct Program {
+  std::vector<Variable> variables;
+  uint64_t slotCount = 0;
+  std::vector<Function> functions;
+  // Declaration initialisers and `initial` blocks, in text order.
+  std::vector<Stmt> powerOn;
+  // Continuous assigns and `always @*` blocks, levelized.
+  std::vector<Stmt> combinational;
+  // A cycle through the continuous logic: settle by iterating to a fixpoint.
+  bool combinationalCycle = false;
+  // The blocks that compute __sa_rdata: run only when the host reads state.
+  std::vector<Stmt> stateRead;
+  // Every `always @(posedge __clk)` block, in text order.
+  std::vector<Stmt> clocked;
+  // Port variables.
+  uint32_t clk = 0, cont = 0, update = 0, task = 0, done = 0, thereAreUpdates = 0, openLoop = 0, openLoopN = 0,
+           openLoopActive = 0, ticksLeft = 0, saId = 0, saIndex = 0, saWord = 0, saWe = 0, saWdata = 0, saRdata = 0;
+};
+
+}  // namespace synergy::engine::software
