@@ -6,9 +6,9 @@
 // RUN: synergy-cc %s -o %t.eng
 // RUN: synergy-run %t.eng | FileCheck %s
 
-// CHECK:      0: f=00 0a t=00 05 00
-// CHECK-NEXT: 1: f=00 0b t=00 06 00
-// CHECK-NEXT: 2: f=00 0c t=00 07 00
+// CHECK:      0: f=0000 000a t=00 05 00
+// CHECK-NEXT: 1: f=0000 000b t=00 06 00
+// CHECK-NEXT: 2: f=0000 000c t=00 07 00
 // CHECK-NOT: {{.}}
 module tb;
   reg clock = 0;
