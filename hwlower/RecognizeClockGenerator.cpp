@@ -21,8 +21,8 @@
 //===----------------------------------------------------------------------===//
 #include "hwlower/Passes.h"
 
-#include <algorithm>
 #include <set>
+#include <string>
 
 namespace synergy::hwlower {
 
@@ -99,11 +99,11 @@ void recognizeClockGenerator(Design& design, Diagnostics&) {
       dropConstantClockWrites(p.body, design.vars[design.clockVar], design.clockVar);
 
   const Var& clock = design.vars[design.clockVar];
+  const std::set<std::string> netlist(design.netlist.begin(), design.netlist.end());
   std::set<int> clockNets;
   for (size_t v = 0; v < design.vars.size(); ++v)
     if (design.vars[v].kind == VarKind::Wire &&
-        std::find(design.netlist.begin(), design.netlist.end(),
-                  "assign " + design.vars[v].ident + " = " + clock.ident + ";") != design.netlist.end())
+        netlist.count("assign " + design.vars[v].ident + " = " + clock.ident + ";"))
       clockNets.insert(int(v));
   bool startsHigh = clock.initValue & 1;
   for (Process& p : design.processes) {
