@@ -118,6 +118,25 @@ std::string renameIdentifier(const std::string& text, const std::string& from, c
   return out + text.substr(copied);
 }
 
+static std::string placedAtOffset(const std::string& bits, const Expr& offset) {
+  std::string off = "(" + offset.text + ")";
+  std::string left = "(" + bits + " << " + off + ")";
+  if (!offset.isSigned) return left;
+  return "((" + off + " < 0) ? (" + bits + " >> $unsigned(-" + off + ")) : " + left + ")";
+}
+
+std::string runTimePartMask(unsigned wordWidth, unsigned width, const Expr& offset) {
+  return placedAtOffset("{{" + std::to_string(wordWidth) + "{1'b0}}, {" + std::to_string(width) + "{1'b1}}}",
+                        offset);
+}
+
+std::string runTimePartMerge(const std::string& word, unsigned wordWidth, unsigned width,
+                             const std::string& value, const Expr& offset) {
+  std::string mask = runTimePartMask(wordWidth, width, offset);
+  std::string placed = placedAtOffset("{{" + std::to_string(wordWidth) + "{1'b0}}, " + value + "}", offset);
+  return "{(" + word + " & ~" + mask + ") | (" + placed + " & " + mask + ")}";
+}
+
 void forEachExprText(const Stmt& st, const std::function<void(const std::string&)>& fn) {
   anyStatement(st, [&](const Stmt& s) {
     for (const Stmt* a : std::initializer_list<const Stmt*>{&s, s.forInit.get(), s.forStep.get()}) {

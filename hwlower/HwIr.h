@@ -236,6 +236,18 @@ std::optional<uint64_t> literalValue(const std::string& text);
 // `text` with every identifier `from` (as identifiersIn finds them) spelled `to`.
 std::string renameIdentifier(const std::string& text, const std::string& from, const std::string& to);
 
+// A part-select `[offset +: width]` of a `wordWidth`-bit word at a run-time
+// offset writes only its bits inside the word (IEEE 1364-2005 5.2.1), where
+// Verilator would wrap the offset around. These spell such a write as a
+// masked one of the whole word; both texts are (wordWidth + width) bits
+// wide, so a bit shifted out of the word is lost before the caller
+// truncates to wordWidth. A signed negative offset shifts right.
+//   runTimePartMask:  ones where the part lies in the word
+//   runTimePartMerge: `word` with those bits taken from `value` (width bits)
+std::string runTimePartMask(unsigned wordWidth, unsigned width, const Expr& offset);
+std::string runTimePartMerge(const std::string& word, unsigned wordWidth, unsigned width,
+                             const std::string& value, const Expr& offset);
+
 inline bool containsEventWait(const Stmt& st) {
   return anyStatement(st, [](const Stmt& s) { return s.kind == StmtKind::EventWait; });
 }

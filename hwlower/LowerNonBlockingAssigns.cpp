@@ -4,7 +4,9 @@
 // (or the open-loop controller) asks the engine to update. This pass
 // rewrites it into a write of a shadow register plus a pending flag:
 //   whole variable:   __nba_x = e; __nbp_x = 1;
-//   part of x:        the shadow carries a bit mask (__nbm_x) of written bits
+//   part of x:        the shadow carries a bit mask (__nbm_x) of written bits;
+//                     at a run-time offset, only the bits inside x are
+//                     written (runTimePartMerge), as IEEE 1364 says
 //   memory element:   one shadow (value, element, pending) per source site,
 //                     shared by whole-element sites that exclude each
 //                     other, or, inside a loop, a shadow memory with a
@@ -82,7 +84,10 @@ class NbaLowering {
     if (!lv.hasIndex) {
       declareScalarShadow(lv.var);
       std::string text;
-      if (lv.hasPart) {
+      if (lv.hasPart && !lv.partOffset.isConstant) {
+        text = "__nba_" + x + " = " + runTimePartMerge("__nba_" + x, var.width, lv.width, value, lv.partOffset) +
+               "; __nbm_" + x + " = __nbm_" + x + " | " + runTimePartMask(var.width, lv.width, lv.partOffset) + ";";
+      } else if (lv.hasPart) {
         std::string sel = "[" + lv.partOffset.text + " +: " + std::to_string(lv.width) + "]";
         text = "__nba_" + x + sel + " = " + value + "; __nbm_" + x + sel + " = {" +
                std::to_string(lv.width) + "{1'b1}};";
@@ -102,14 +107,20 @@ class NbaLowering {
     design_.extraDecls.push_back("reg " + pend + " = 1'b0;");
     std::string text = val + " = " + value + "; " + idx + " = " + lv.index.text + "; ";
     std::string target = x + "[" + idx + "]";
+    std::string latched = val;
     if (lv.hasPart) {
-      std::string off = "__nbao_" + k;
-      design_.extraDecls.push_back("reg " + range(std::max(1u, lv.partOffset.width)) + off + " = 0;");
-      text += off + " = " + lv.partOffset.text + "; ";
-      target += "[" + off + " +: " + std::to_string(lv.width) + "]";
+      Expr off = lv.partOffset;
+      off.text = "__nbao_" + k;
+      design_.extraDecls.push_back(std::string("reg ") + (off.isSigned ? "signed " : "") +
+                                   range(std::max(1u, off.width)) + off.text + " = 0;");
+      text += off.text + " = " + lv.partOffset.text + "; ";
+      if (off.isConstant)
+        target += "[" + off.text + " +: " + std::to_string(lv.width) + "]";
+      else
+        latched = runTimePartMerge(target, var.width, lv.width, val, off);
     }
     design_.nbaCommits.push_back(
-        {pend, "if (" + pend + ") begin " + target + " = " + val + "; " + pend + " = 1'b0; end"});
+        {pend, "if (" + pend + ") begin " + target + " = " + latched + "; " + pend + " = 1'b0; end"});
     return text + pend + " = 1'b1;";
   }
 

@@ -6,13 +6,23 @@
 // generator, turns `clock` into the design's Input, records d as the half
 // period (time units per tick), and removes constant assignments to the
 // clock from initial blocks (their value becomes the clock's power-on value).
+// An event on a port net that carries the clock waits on that net, which
+// vvp sees go from x to the power-on value at time 0 (IvlReader::eventVar);
+// an edge that this first change cannot be (a posedge when the clock starts
+// at 0, a negedge when it starts at 1) waits on the clock itself instead,
+// so findIdleNegedge and inlineUnobservedNonBlockingAssigns recognise it as
+// a clock edge.
 //
 // Runs after flattenBlocks (it matches the generator's flattened shape).
 // Guarantees: no process is a clock generator; Design::clockVar is set when
-// the design has a clock.
+// the design has a clock; an event on a clock port net is one vvp sees at
+// time 0.
 //
 //===----------------------------------------------------------------------===//
 #include "hwlower/Passes.h"
+
+#include <set>
+#include <string>
 
 namespace synergy::hwlower {
 
@@ -51,6 +61,21 @@ static void dropConstantClockWrites(StmtPtr& st, Var& clock, int clockVar) {
   st->body = std::move(kept);
 }
 
+static void waitOnClockUnlessFromX(std::vector<EventTerm>& terms, const std::set<int>& clockNets,
+                                   int clockVar, bool startsHigh) {
+  for (EventTerm& t : terms)
+    if (clockNets.count(t.var) && t.edge == (startsHigh ? EdgeKind::Neg : EdgeKind::Pos)) t.var = clockVar;
+}
+
+static void waitOnClockUnlessFromX(Stmt* st, const std::set<int>& clockNets, int clockVar, bool startsHigh) {
+  if (!st) return;
+  if (st->kind == StmtKind::EventWait) waitOnClockUnlessFromX(st->events, clockNets, clockVar, startsHigh);
+  for (StmtPtr& c : st->body) waitOnClockUnlessFromX(c.get(), clockNets, clockVar, startsHigh);
+  for (CaseItem& item : st->items) waitOnClockUnlessFromX(item.body.get(), clockNets, clockVar, startsHigh);
+  for (Stmt* c : {st->thenStmt.get(), st->elseStmt.get(), st->loopBody.get()})
+    waitOnClockUnlessFromX(c, clockNets, clockVar, startsHigh);
+}
+
 void recognizeClockGenerator(Design& design, Diagnostics&) {
   std::vector<Process> kept;
   for (Process& p : design.processes) {
@@ -72,6 +97,19 @@ void recognizeClockGenerator(Design& design, Diagnostics&) {
   for (Process& p : design.processes)
     if (p.kind == ProcessKind::Initial)
       dropConstantClockWrites(p.body, design.vars[design.clockVar], design.clockVar);
+
+  const Var& clock = design.vars[design.clockVar];
+  const std::set<std::string> netlist(design.netlist.begin(), design.netlist.end());
+  std::set<int> clockNets;
+  for (size_t v = 0; v < design.vars.size(); ++v)
+    if (design.vars[v].kind == VarKind::Wire &&
+        netlist.count("assign " + design.vars[v].ident + " = " + clock.ident + ";"))
+      clockNets.insert(int(v));
+  bool startsHigh = clock.initValue & 1;
+  for (Process& p : design.processes) {
+    waitOnClockUnlessFromX(p.guard, clockNets, design.clockVar, startsHigh);
+    waitOnClockUnlessFromX(p.body.get(), clockNets, design.clockVar, startsHigh);
+  }
 }
 
 }  // namespace synergy::hwlower

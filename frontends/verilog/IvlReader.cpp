@@ -26,6 +26,10 @@ namespace synergy::verilog {
 
 using namespace hwlower;
 
+// Real 0 as the engine's Verilog spells every real constant: from its bits
+// (the .eng check admits no real literal).
+static const std::string kRealZero = "$bitstoreal(64'h0000000000000000)";
+
 static bool isRealValued(ivl_expr_t e) { return ivl_expr_value(e) == IVL_VT_REAL; }
 
 static bool isRealTarget(ivl_lval_t lv) {
@@ -228,14 +232,16 @@ static ivl_scope_t enclosingModule(ivl_scope_t scope) {
   return scope;
 }
 
-// A negedge normally waits on its nexus's canonical variable. When that is
-// a register of another module, the process names a net (a port) that the
-// register drives, and under vvp that net goes x->0 at time 0 after the
-// process started waiting: the guard is then the net itself, so
+// An edge or change event normally waits on its nexus's canonical variable.
+// When that is a register of another module, the process names a net (a
+// port) that the register drives, and under vvp that net goes from x to the
+// register's power-on value at time 0 after the process started waiting: a
+// negedge (clock starting at 0), a posedge (starting at 1) and a change all
+// fire once then. The guard is then the net itself, so
 // replaceGuardsWithNativeClock can give it that first edge. (Icarus shares
 // one event among the processes that wait on one nexus, so the module is
 // the waiting process's, not the event's.)
-int IvlReader::negedgeVar(ivl_nexus_t nex) {
+int IvlReader::eventVar(ivl_nexus_t nex) {
   int canon = nexusVar(nex, 0);
   if (out_.vars[canon].kind != VarKind::Reg || !currentScope_) return canon;
   ivl_scope_t module = enclosingModule(currentScope_);
@@ -254,11 +260,11 @@ std::vector<EventTerm> IvlReader::readEventTerms(ivl_statement_t wait) {
   for (unsigned i = 0; i < ivl_stmt_nevent(wait); ++i) {
     ivl_event_t ev = ivl_stmt_events(wait, i);
     for (unsigned k = 0; k < ivl_event_npos(ev); ++k)
-      terms.push_back({EdgeKind::Pos, nexusVar(ivl_event_pos(ev, k), 0)});
+      terms.push_back({EdgeKind::Pos, eventVar(ivl_event_pos(ev, k))});
     for (unsigned k = 0; k < ivl_event_nneg(ev); ++k)
-      terms.push_back({EdgeKind::Neg, negedgeVar(ivl_event_neg(ev, k))});
+      terms.push_back({EdgeKind::Neg, eventVar(ivl_event_neg(ev, k))});
     for (unsigned k = 0; k < ivl_event_nany(ev); ++k)
-      terms.push_back({EdgeKind::Any, nexusVar(ivl_event_any(ev, k), 0)});
+      terms.push_back({EdgeKind::Any, eventVar(ivl_event_any(ev, k))});
   }
   return terms;
 }
@@ -476,9 +482,37 @@ StmtPtr IvlReader::readStmt(ivl_statement_t st) {
       s->loopBody = readStmt(ivl_stmt_sub_stmt(st));
       return s;
     }
-    case IVL_ST_CASER:
-      diags_.unsupported("case statement on a real value", loc);
-      return makeStmt(StmtKind::Nop, loc);
+    case IVL_ST_CASER: {
+      // A case on a real compares the subject with each label as reals
+      // (IEEE 1364 9.5), so 0.0 matches -0.0 where the bits differ: an if
+      // chain of real equalities in item order, the default at its end.
+      // The subject is read once; its system functions are hoisted before.
+      std::string subject = realText(ivl_stmt_cond_expr(st));
+      std::vector<std::string> matches(ivl_stmt_case_count(st));
+      for (unsigned i = 0; i < ivl_stmt_case_count(st); ++i)
+        if (ivl_expr_t label = ivl_stmt_case_expr(st, i))
+          matches[i] = "{" + subject + " == " + realText(label) + "}";
+      std::vector<StmtPtr> mine = std::move(hoisted_);
+      hoisted_.clear();
+      std::vector<StmtPtr> bodies;
+      StmtPtr chain = makeStmt(StmtKind::Nop, loc);
+      for (unsigned i = 0; i < ivl_stmt_case_count(st); ++i) {
+        ivl_statement_t sub = ivl_stmt_case_stmt(st, i);
+        bodies.push_back(sub ? readStmt(sub) : makeStmt(StmtKind::Nop, loc));
+        if (matches[i].empty()) chain = std::move(bodies.back());
+      }
+      for (size_t i = bodies.size(); i-- > 0;) {
+        if (matches[i].empty()) continue;
+        auto test = makeStmt(StmtKind::If, loc);
+        test->cond.text = matches[i];
+        test->cond.width = 1;
+        test->thenStmt = std::move(bodies[i]);
+        test->elseStmt = std::move(chain);
+        chain = std::move(test);
+      }
+      hoisted_ = std::move(mine);
+      return wrapHoisted(std::move(chain));
+    }
     case IVL_ST_DO_WHILE:
       diags_.unsupported("do-while loop", loc);
       return makeStmt(StmtKind::Nop, loc);
@@ -561,25 +595,47 @@ StmtPtr IvlReader::readStmt(ivl_statement_t st) {
 
 // IEEE 1364 10.2.1: an automatic task's variables are new at every call.
 // The two-state engine's new variable is 0, so a call starts by clearing
-// them (Icarus puts this allocation before it assigns the inputs).
+// them (Icarus puts this allocation before it assigns the inputs); an array
+// word by word, in a counted loop that synthesis unrolls.
 StmtPtr IvlReader::zeroAutomaticVariables(ivl_scope_t scope, const SourceLoc& loc) {
   auto block = makeStmt(StmtKind::Block, loc);
+  auto assignment = [&](const LValue& target, const std::string& value, bool isConstant) {
+    auto a = makeStmt(StmtKind::Assign, loc);
+    a->lhs.push_back(target);
+    a->rhs.text = value;
+    a->rhs.width = target.width;
+    a->rhs.isConstant = isConstant;
+    return a;
+  };
   for (unsigned i = 0; i < ivl_scope_sigs(scope); ++i) {
     int v = varOf(ivl_scope_sig(scope, i));
     const Var& var = out_.vars[v];
-    if (var.depth > 0) {
-      diags_.unsupported("array '" + var.name + "' in an automatic task", var.loc);
-      continue;
-    }
-    auto clear = makeStmt(StmtKind::Assign, loc);
     LValue lv;
     lv.var = v;
     lv.width = var.width;
-    clear->lhs.push_back(lv);
-    clear->rhs.text = std::to_string(var.width) + "'d0";
-    clear->rhs.width = var.width;
-    clear->rhs.isConstant = true;
-    block->body.push_back(std::move(clear));
+    std::string zero = std::to_string(var.width) + "'d0";
+    if (var.depth == 0) {
+      block->body.push_back(assignment(lv, zero, true));
+      continue;
+    }
+    Var counter;
+    counter.name = counter.ident = "__zero_index_" + std::to_string(uniqueCounter_++);
+    counter.width = 64;
+    counter.kind = VarKind::Internal;
+    LValue index;
+    index.var = out_.addVar(counter);
+    index.width = counter.width;
+    lv.hasIndex = true;
+    lv.index.text = counter.ident;
+    lv.index.width = counter.width;
+    auto loop = makeStmt(StmtKind::While, loc);
+    loop->forInit = assignment(index, "64'd0", true);
+    loop->cond.text = "{" + counter.ident + " < 64'd" + std::to_string(var.depth) + "}";
+    loop->cond.width = 1;
+    loop->loopBody = makeStmt(StmtKind::Block, loc);
+    loop->loopBody->body.push_back(assignment(lv, zero, true));
+    loop->forStep = assignment(index, "{" + counter.ident + " + 64'd1}", false);
+    block->body.push_back(std::move(loop));
   }
   return block;
 }
@@ -706,27 +762,19 @@ void IvlReader::readLValue(ivl_lval_t lv, std::vector<LValue>& parts) {
 
 // A bit-select or part-select target whose offset is computed at run time
 // writes only its bits inside the vector (IEEE 1364-2005 5.2.1), where
-// Verilator would wrap the offset around. A bit-select, and a non-blocking
-// part-select, is written only when it lies wholly inside; a blocking
-// part-select becomes a masked write of the whole word, so one that
-// straddles the vector's edge keeps its inside bits.
+// Verilator would wrap the offset around. A blocking bit-select is written
+// only when it lies inside; a blocking part-select becomes a masked write
+// of the whole word (runTimePartMerge), so one that straddles the vector's
+// edge keeps its inside bits. A non-blocking one is lowerNonBlockingAssigns'
+// to mask, since it must write the shadow, not the variable.
 StmtPtr IvlReader::guardRunTimePartSelect(StmtPtr assign) {
-  if (assign->lhs.size() != 1) return assign;
+  if (assign->lhs.size() != 1 || assign->kind != StmtKind::Assign) return assign;
   LValue& lv = assign->lhs[0];
   if (!lv.hasPart || lv.partOffset.isConstant) return assign;
   const Var& var = out_.vars[lv.var];
-  if (lv.width > 1 && assign->kind == StmtKind::Assign) {
-    std::string n = std::to_string(var.width), w = std::to_string(lv.width);
-    std::string offset = "(" + lv.partOffset.text + ")";
-    auto placed = [&](const std::string& bits) {
-      std::string left = "(" + bits + " << " + offset + ")";
-      if (!lv.partOffset.isSigned) return left;
-      return "((" + offset + " < 0) ? (" + bits + " >> $unsigned(-" + offset + ")) : " + left + ")";
-    };
-    std::string mask = placed("{{" + n + "{1'b0}}, {" + w + "{1'b1}}}");
-    std::string value = placed("{{" + n + "{1'b0}}, " + assign->rhs.text + "}");
+  if (lv.width > 1) {
     std::string word = var.ident + (lv.hasIndex ? "[" + lv.index.text + "]" : "");
-    std::string merged = "{(" + word + " & ~" + mask + ") | (" + value + " & " + mask + ")}";
+    std::string merged = runTimePartMerge(word, var.width, lv.width, assign->rhs.text, lv.partOffset);
     assign->rhs.text = resized(merged, var.width + lv.width, var.width, false);
     assign->rhs.width = var.width;
     assign->rhs.isSigned = false;
@@ -969,7 +1017,7 @@ std::string IvlReader::exprText(ivl_expr_t e) {
   }
   // Whether a real or integer operand is nonzero, as a 1-bit expression.
   auto truth = [&](ivl_expr_t op) {
-    return isRealValued(op) ? "{" + realText(op) + " != 0.0}" : exprText(op);
+    return isRealValued(op) ? "{" + realText(op) + " != " + kRealZero + "}" : exprText(op);
   };
   switch (ivl_expr_type(e)) {
     case IVL_EX_NUMBER:
@@ -1038,7 +1086,7 @@ std::string IvlReader::exprText(ivl_expr_t e) {
       char op = ivl_expr_opcode(e);
       ivl_expr_t a = ivl_expr_oper1(e);
       if (isRealValued(a)) {
-        if (op == '!') return "{" + realText(a) + " == 0.0}";
+        if (op == '!') return "{" + realText(a) + " == " + kRealZero + "}";
         if (op == 'v' || op == '2') {
           std::string rounded = realToInteger(realText(a), w);
           return sgn ? "$signed(" + rounded + ")" : rounded;
@@ -1231,8 +1279,10 @@ std::string IvlReader::realText(ivl_expr_t e) {
   loc.line = ivl_expr_lineno(e);
   switch (ivl_expr_type(e)) {
     case IVL_EX_REALNUM: {
-      // The exact bits, never a decimal rendering that could round.
+      // The exact bits, never a decimal rendering that could round; a -0.0
+      // constant is +0.0, as vvp loads it.
       double value = ivl_expr_dvalue(e);
+      if (value == 0.0) value = 0.0;
       uint64_t bits;
       std::memcpy(&bits, &value, sizeof bits);
       char hex[20];
@@ -1245,10 +1295,12 @@ std::string IvlReader::realText(ivl_expr_t e) {
       return "$bitstoreal(" + functionCallText(e) + ")";
     case IVL_EX_UNARY: {
       char op = ivl_expr_opcode(e);
-      if (op == '-') return "(-" + realText(ivl_expr_oper1(e)) + ")";
+      // vvp negates a real as 0.0 - x, so -0.0 is +0.0 there (and in a
+      // sign test or %f that shows).
+      if (op == '-') return "(" + kRealZero + " - " + realText(ivl_expr_oper1(e)) + ")";
       if (op == 'r') return realText(ivl_expr_oper1(e));
       diags_.unsupported(std::string("operator '") + op + "' on a real operand", loc);
-      return "0.0";
+      return kRealZero;
     }
     case IVL_EX_BINARY: {
       char op = ivl_expr_opcode(e);
@@ -1256,13 +1308,13 @@ std::string IvlReader::realText(ivl_expr_t e) {
                         : op == 'p' ? "**" : nullptr;
       if (!sym) {
         diags_.unsupported(std::string("operator '") + op + "' on real operands", loc);
-        return "0.0";
+        return kRealZero;
       }
       return "(" + realText(ivl_expr_oper1(e)) + " " + sym + " " + realText(ivl_expr_oper2(e)) + ")";
     }
     case IVL_EX_TERNARY: {
       ivl_expr_t c = ivl_expr_oper1(e);
-      std::string cond = isRealValued(c) ? "{" + realText(c) + " != 0.0}" : exprText(c);
+      std::string cond = isRealValued(c) ? "{" + realText(c) + " != " + kRealZero + "}" : exprText(c);
       return "(" + cond + " ? " + realText(ivl_expr_oper2(e)) + " : " + realText(ivl_expr_oper3(e)) + ")";
     }
     case IVL_EX_SFUNC: {
@@ -1281,13 +1333,13 @@ std::string IvlReader::realText(ivl_expr_t e) {
       }
       if (isInlineRealSystemFunction(name)) {
         diags_.unsupported("system function " + name + " with " + std::to_string(n) + " arguments", loc);
-        return "0.0";
+        return kRealZero;
       }
       return "$bitstoreal(" + hoistSystemFunction(e).text + ")";
     }
     default:
       diags_.unsupported("real-valued " + expressionKindName(ivl_expr_type(e)), loc);
-      return "0.0";
+      return kRealZero;
   }
 }
 
@@ -1344,26 +1396,32 @@ void IvlReader::readFunction(ivl_scope_t scope) {
     for (size_t i = 0; i < ivl_scope_childs(s); ++i) locals(ivl_scope_child(s, i));
   };
   locals(scope);
-  text += "  begin\n";
   // The emitted function is static. For an automatic one that is sound
   // because calls never overlap (recursion is refused in functionCallText)
   // provided every call starts with new variables, which in the two-state
-  // engine are 0 (IEEE 1364 10.4.1: they are allocated at each call).
+  // engine are 0 (IEEE 1364 10.4.1: they are allocated at each call); an
+  // array is cleared word by word with a loop index of the function's own.
+  std::string clearText;
   if (ivl_scope_is_auto(scope)) {
+    const std::string index = "__zero_index_" + rv.ident;
     std::function<void(ivl_scope_t)> clear = [&](ivl_scope_t s) {
       for (unsigned i = 0; i < ivl_scope_sigs(s); ++i) {
         ivl_signal_t sig = ivl_scope_sig(s, i);
         if (ports.count(sig)) continue;
         const Var& lv = out_.vars[varOf(sig)];
+        std::string zero = std::to_string(lv.width) + "'d0";
         if (lv.depth > 0)
-          diags_.unsupported("array '" + lv.name + "' in an automatic function", lv.loc);
+          clearText += "    for (" + index + " = 0; " + index + " < " + std::to_string(lv.depth) + "; " + index +
+                       " = " + index + " + 1) " + lv.ident + "[" + index + "] = " + zero + ";\n";
         else
-          text += "    " + lv.ident + " = " + std::to_string(lv.width) + "'d0;\n";
+          clearText += "    " + lv.ident + " = " + zero + ";\n";
       }
       for (size_t i = 0; i < ivl_scope_childs(s); ++i) clear(ivl_scope_child(s, i));
     };
     clear(scope);
+    if (clearText.find(index) != std::string::npos) text += "  integer " + index + ";\n";
   }
+  text += "  begin\n" + clearText;
   bool saved = inFunctionBody_;
   inFunctionBody_ = true;
   functionsBeingRead_.push_back(scope);
@@ -1421,9 +1479,12 @@ std::string IvlReader::stmtText(ivl_statement_t st, unsigned indent) {
       return pad + lhs + " = " + r + ";\n";
     }
     case IVL_ST_CONDIT: {
-      std::string text = pad + "if (" + exprText(ivl_stmt_cond_expr(st)) + ")\n";
+      // The true arm is a block, so an `if` without `else` inside it (Icarus
+      // drops a one-statement begin/end) cannot take this `if`'s `else`.
+      std::string text = pad + "if (" + exprText(ivl_stmt_cond_expr(st)) + ")\n" + pad + "begin\n";
       ivl_statement_t t = ivl_stmt_cond_true(st), f = ivl_stmt_cond_false(st);
-      text += t ? stmtText(t, indent + 2) : pad + "  ;\n";
+      if (t) text += stmtText(t, indent + 2);
+      text += pad + "end\n";
       if (f) text += pad + "else\n" + stmtText(f, indent + 2);
       return text;
     }
@@ -1443,6 +1504,21 @@ std::string IvlReader::stmtText(ivl_statement_t st, unsigned indent) {
         text += sub ? stmtText(sub, indent + 4) : pad + "    ;\n";
       }
       return text + pad + "endcase\n";
+    }
+    case IVL_ST_CASER: {
+      // As in readStmt: real equalities in item order, the default last;
+      // every arm is a block, so an `if` inside one keeps its own `else`.
+      std::string subject = realText(ivl_stmt_cond_expr(st));
+      std::string text, fallback = pad + "  ;\n";
+      for (unsigned i = 0; i < ivl_stmt_case_count(st); ++i) {
+        ivl_statement_t sub = ivl_stmt_case_stmt(st, i);
+        std::string arm = pad + "begin\n" + (sub ? stmtText(sub, indent + 2) : "") + pad + "end\n";
+        if (ivl_expr_t label = ivl_stmt_case_expr(st, i))
+          text += pad + "if (" + subject + " == " + realText(label) + ")\n" + arm + pad + "else\n";
+        else
+          fallback = arm;
+      }
+      return text + fallback;
     }
     case IVL_ST_WHILE:
       return pad + "while (" + exprText(ivl_stmt_cond_expr(st)) + ")\n" +

@@ -43,7 +43,7 @@ class IvlReader {
   // Statements and expressions (IvlReader.cpp).
   hwlower::StmtPtr readStmt(ivl_statement_t st);
   std::vector<hwlower::EventTerm> readEventTerms(ivl_statement_t wait);
-  int negedgeVar(ivl_nexus_t nex);
+  int eventVar(ivl_nexus_t nex);
   hwlower::StmtPtr zeroAutomaticVariables(ivl_scope_t scope, const hwlower::SourceLoc& loc);
   hwlower::StmtPtr readCountedFor(ivl_statement_t init, ivl_statement_t loop);
   hwlower::StmtPtr wrapHoisted(hwlower::StmtPtr st);

@@ -16,10 +16,4 @@ module tb(input wire clock);
   // compared as its bits.
   // CHECK-DAG: error: unsupported: real value in continuous logic at {{.*}}unsupported-named-constructs.v:[[@LINE+1]]
   wire big = r > 1.0;
-  always @(posedge clock)
-    // CHECK-DAG: error: unsupported: case statement on a real value at {{.*}}unsupported-named-constructs.v:[[@LINE+1]]
-    case (r)
-      1.5: x = 1;
-      default: x = 2;
-    endcase
 endmodule
