@@ -28,7 +28,7 @@ then with the cache filled (warm start).
 Usage:
   bench/run-kernels.py --build BUILD_DIR [--repeat N] [--json OUT] [--quick]
                        [--metric process|round|cpu|wall|round-wall] [--kernel NAME ...]
-                       [--no-startup]
+                       [--no-startup] [--work-dir DIR]
                        [--granule-flag=FLAG ...]
 
 Progress goes to stderr; the table goes to stdout. Exit status is non-zero
@@ -355,6 +355,9 @@ def main():
                         help="extra synergy-cc flag for the granule side only, to try a "
                              "toolchain change (repeatable; use --granule-flag=-fno-...)")
     parser.add_argument("--no-startup", action="store_true", help="skip the hello-world start-up timing")
+    parser.add_argument("--work-dir", help="where binaries and the kernels' AOT cache go (default: "
+                                           "BUILD_DIR/bench/kernels[-quick][-trial]); set it to "
+                                           "measure another build without writing into it")
     args = parser.parse_args()
     if args.repeat < 1:
         parser.error("--repeat must be at least 1")
@@ -364,7 +367,7 @@ def main():
     if args.granule_flag:
         # Separate work files, so a trial build never replaces the plain one.
         work_name += "-trial"
-    work_dir = os.path.join(build_dir, "bench", work_name)
+    work_dir = os.path.abspath(args.work_dir) if args.work_dir else os.path.join(build_dir, "bench", work_name)
     try:
         tools = Toolchain(build_dir, work_dir, args.granule_flag)
         names = args.kernel or list(KERNELS)
