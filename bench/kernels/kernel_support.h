@@ -165,6 +165,26 @@ static inline void *kernel_alloc(size_t size) {
   return p;
 }
 
+/* Fills `count` doubles with uniform values in [0, 1). */
+static inline void kernel_fill_unit(KernelRng *rng, double *values, long count) {
+  for (long i = 0; i < count; ++i)
+    values[i] = kernel_rng_unit(rng);
+}
+
+/* An n x n matrix of values in [0, 1) whose diagonal holds n + 1: strictly
+ * diagonally dominant, so LU and triangular solves need no pivoting and stay
+ * far from zero divisors. `symmetric` mirrors the lower triangle, which with
+ * the dominant diagonal makes the matrix positive definite (for Cholesky). */
+static inline void kernel_fill_dominant(KernelRng *rng, double *a, long n, int symmetric) {
+  kernel_fill_unit(rng, a, n * n);
+  if (symmetric)
+    for (long i = 0; i < n; ++i)
+      for (long j = i + 1; j < n; ++j)
+        a[i * n + j] = a[j * n + i];
+  for (long i = 0; i < n; ++i)
+    a[i * n + i] = (double)(n + 1);
+}
+
 static inline void kernel_report(const KernelChecksum *sum, const KernelTimer *timer) {
   printf("checksum 0x%016" PRIx64 "\n", sum->hash);
   printf("time_s %.4f\n", timer->round_start.wall_s - timer->start.wall_s);

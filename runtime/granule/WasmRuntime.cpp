@@ -5,7 +5,7 @@
 // initialising thread an alternate signal stack, which breaks granules on many
 // threads; this implementation routes traps through GuestExecution
 // (per-thread) and backs memories with snapshot::LinearMemory (guard pages
-// over a memfd). Function-type registration is process-wide and locked,
+// around private memory). Function-type registration is process-wide and locked,
 // because modules are instantiated from many threads.
 //
 //===----------------------------------------------------------------------===//

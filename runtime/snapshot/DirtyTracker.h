@@ -15,8 +15,8 @@
 //    faults, but the reset is process-wide (see SoftDirtyTracker below) and
 //    the kernel must be built with CONFIG_MEM_SOFT_DIRTY.
 //
-// Both work on MAP_SHARED memfd mappings and on the MAP_PRIVATE copy-on-write
-// mappings LinearMemory::mapCopyOnWrite creates.
+// Both work on a linear memory's private anonymous pages and on the
+// MAP_PRIVATE copy-on-write mappings LinearMemory::mapCopyOnWrite creates.
 //
 //===----------------------------------------------------------------------===//
 #pragma once

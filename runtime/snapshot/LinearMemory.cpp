@@ -1,13 +1,25 @@
-//===- LinearMemory.cpp - guard-page wasm32 memory backed by a memfd -------===//
+//===- LinearMemory.cpp - guard-page wasm32 memory, private pages --------===//
 #include "snapshot/LinearMemory.h"
 
 #include <sys/mman.h>
-#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 
 namespace synergy::snapshot {
+namespace {
+
+// A transparent huge page on x86-64 and arm64 (4 KiB base pages).
+constexpr uint64_t kHugePageBytes = 2ull << 20;
+
+// Asks for transparent huge pages on [address, address + bytes). Where the
+// kernel has none, or has them off, the memory simply keeps 4 KiB pages, so
+// failure is not an error.
+void adviseHugePages(uint8_t* address, uint64_t bytes) {
+  if (bytes > 0) madvise(address, bytes, MADV_HUGEPAGE);
+}
+
+}  // namespace
 
 bool LinearMemory::create(uint64_t initialPages, uint64_t maxPages, std::string& error) {
   maxPages_ = std::min(maxPages, kMaxWasm32Pages);
@@ -15,18 +27,22 @@ bool LinearMemory::create(uint64_t initialPages, uint64_t maxPages, std::string&
     error = "initial memory exceeds its maximum";
     return false;
   }
-  void* reservation = mmap(nullptr, kReservationBytes, PROT_NONE,
-                           MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  // Reserve one huge page more than needed and trim both ends, so the base
+  // is 2 MiB aligned: a huge page can only back an aligned 2 MiB stretch.
+  const uint64_t padded = kReservationBytes + kHugePageBytes;
+  void* reservation =
+      mmap(nullptr, padded, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (reservation == MAP_FAILED) {
     error = std::string("cannot reserve linear memory: ") + std::strerror(errno);
     return false;
   }
-  base_ = static_cast<uint8_t*>(reservation);
-  memfd_ = memfd_create("synergy-linear-memory", MFD_CLOEXEC);
-  if (memfd_ < 0) {
-    error = std::string("memfd_create: ") + std::strerror(errno);
-    return false;
-  }
+  auto* start = static_cast<uint8_t*>(reservation);
+  const uint64_t lead =
+      (kHugePageBytes - reinterpret_cast<uintptr_t>(start) % kHugePageBytes) % kHugePageBytes;
+  if (lead > 0) munmap(start, lead);
+  munmap(start + lead + kReservationBytes, kHugePageBytes - lead);
+  base_ = start + lead;
+  adviseHugePages(base_, kReservationBytes);
   if (grow(initialPages) < 0) {
     error = "cannot map initial linear memory";
     return false;
@@ -36,7 +52,6 @@ bool LinearMemory::create(uint64_t initialPages, uint64_t maxPages, std::string&
 
 LinearMemory::~LinearMemory() {
   if (base_) munmap(base_, kReservationBytes);
-  if (memfd_ >= 0) close(memfd_);
 }
 
 int64_t LinearMemory::grow(uint64_t deltaPages) {
@@ -45,12 +60,10 @@ int64_t LinearMemory::grow(uint64_t deltaPages) {
   if (deltaPages == 0) return int64_t(oldPages);
   uint64_t oldBytes = oldPages * kWasmPageSize;
   uint64_t newBytes = (oldPages + deltaPages) * kWasmPageSize;
-  if (ftruncate(memfd_, off_t(newBytes)) != 0) return -1;
-  // Only the new tail is mapped from our memfd: after a copy-on-write restore
-  // the prefix is a private view of a snapshot, which must stay in place.
-  void* tail = mmap(base_ + oldBytes, newBytes - oldBytes, PROT_READ | PROT_WRITE,
-                    MAP_SHARED | MAP_FIXED, memfd_, off_t(oldBytes));
-  if (tail == MAP_FAILED) return -1;
+  // The tail is still the reservation's own anonymous memory (mapCopyOnWrite
+  // puts fresh anonymous pages back past a snapshot), so opening it up is
+  // all growth takes; its pages read as zeros until written.
+  if (mprotect(base_ + oldBytes, newBytes - oldBytes, PROT_READ | PROT_WRITE) != 0) return -1;
   pages_ = oldPages + deltaPages;
   return int64_t(oldPages);
 }
@@ -61,12 +74,14 @@ bool LinearMemory::mapCopyOnWrite(int fd, uint64_t bytes) {
   if (bytes > 0 && mmap(base_, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED, fd, 0) ==
                        MAP_FAILED)
     return false;
-  if (oldBytes > bytes &&
-      mmap(base_ + bytes, oldBytes - bytes, PROT_NONE,
-           MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0) == MAP_FAILED)
-    return false;
-  // Later growth maps fresh zero pages from our memfd past the snapshot.
-  if (ftruncate(memfd_, 0) != 0 || ftruncate(memfd_, off_t(bytes)) != 0) return false;
+  // Past the snapshot, fresh inaccessible anonymous pages, as in a new
+  // reservation, so later growth starts from zeros.
+  if (oldBytes > bytes) {
+    if (mmap(base_ + bytes, oldBytes - bytes, PROT_NONE,
+             MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0) == MAP_FAILED)
+      return false;
+    adviseHugePages(base_ + bytes, oldBytes - bytes);
+  }
   pages_ = bytes / kWasmPageSize;
   copyOnWrite_ = true;
   return true;

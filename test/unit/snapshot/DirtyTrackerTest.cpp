@@ -1,5 +1,5 @@
 // Unit tests for dirty-page tracking (mprotect faults and soft-dirty bits) on
-// memfd-backed and copy-on-write linear memories.
+// private anonymous and copy-on-write linear memories.
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/mman.h>
