@@ -18,6 +18,10 @@
 #include <thread>
 #include <vector>
 
+#include <signal.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
 #include "cluster/ClusterState.h"
 #include "mpi/HostCollectives.h"
 #include "mpi/World.h"
@@ -309,6 +313,10 @@ int runJobPart(const std::string& partFile, mpi::JobOptions job) {
     std::fprintf(stderr, "synergy-run: error: %s: %s\n", partFile.c_str(), message.c_str());
     return 2;
   };
+  // A part dies with its synergyd: the client then ends the other parts,
+  // and nothing would be left to end this one.
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() == 1) return fail("synergyd is gone");
   std::optional<std::string> text = util::readFile(partFile);
   if (!text) return fail("cannot read the job part file");
   if (text->size() > kMaxPartFileBytes) return fail("the job part file is too large");
