@@ -109,7 +109,7 @@ TEST(JobMessagesTest, BadPartsAreRefused) {
   request.partRanks = {2, 0};
   EXPECT_EQ(refusal(encodeRunJob(request)),
             "RunJob has a part of 0 ranks, or more than 4096 in all");
-  request.partRanks = {4000, 2};
+  request.partRanks = {4095, 2};
   EXPECT_EQ(refusal(encodeRunJob(request)),
             "RunJob has a part of 2 ranks, or more than 4096 in all");
   request.partRanks = {2, 3};
