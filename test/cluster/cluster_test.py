@@ -615,6 +615,9 @@ def case_host_lost(cluster):
                                "spread", "-np", "5", program, "100000000"],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     check(client.stdout.readline().startswith(b"ranks 5 sum 150"), "the job did not start")
+    check(re.search(r"running jobs: 1\n  job 1  rank_report.wasm  ranks 5  on h2 \(ranks 0-1\), "
+                    r"h3 \(ranks 2-3\), h4 \(rank 4\)\n", cluster.status()[1]),
+          f"status does not show where the ranks are:\n{cluster.status()[1]}")
     h3.process.kill()
     h3.process.wait()
     killed = time.monotonic()
