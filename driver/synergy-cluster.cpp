@@ -20,7 +20,8 @@ void usage(FILE* out) {
       "usage: synergy-cluster --state redis://HOST[:PORT] status\n"
       "\n"
       "  status   hosts (id, address, slots, free slots, up or draining), then the\n"
-      "           queued jobs oldest first and the running jobs with their host\n"
+      "           queued jobs oldest first and the running jobs with their host (the\n"
+      "           ranks on each, for a job spread over hosts)\n"
       "\n"
       "exit status: 0 on success, 2 on bad usage or when the cluster state cannot\n"
       "be read.\n"
@@ -44,6 +45,25 @@ std::string printable(const std::string& text) {
   return out;
 }
 
+// "h2" for a job on one host; "h2 (ranks 0-1), h3 (rank 2)" for a job
+// spread over hosts, from its rank -> host table.
+std::string placementOf(cluster::ClusterState& state, const cluster::JobRecord& job) {
+  std::vector<std::string> hosts = state.rankHosts(job.id);
+  if (hosts.empty()) return printable(job.host);
+  std::string text;
+  for (size_t first = 0; first < hosts.size();) {
+    size_t last = first;
+    while (last + 1 < hosts.size() && hosts[last + 1] == hosts[first]) ++last;
+    if (!text.empty()) text += ", ";
+    text += hosts[first] + (first == last ? " (rank " + std::to_string(first)
+                                          : " (ranks " + std::to_string(first) + "-" +
+                                                std::to_string(last)) +
+            ")";
+    first = last + 1;
+  }
+  return text;
+}
+
 void printStatus(cluster::ClusterState& state) {
   std::vector<cluster::HostRecord> hosts = state.hosts();
   unsigned slots = 0, freeSlots = 0;
@@ -65,7 +85,7 @@ void printStatus(cluster::ClusterState& state) {
   std::printf("running jobs: %zu\n", running.size());
   for (const cluster::JobRecord& job : running)
     std::printf("  job %llu  %s  ranks %u  on %s\n", (unsigned long long)job.id,
-                printable(job.name).c_str(), job.ranks, printable(job.host).c_str());
+                printable(job.name).c_str(), job.ranks, placementOf(state, job).c_str());
 }
 
 }  // namespace

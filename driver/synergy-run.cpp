@@ -20,6 +20,7 @@
 #include "granule/Granule.h"
 #include "granule/TimeLimit.h"
 #include "granule/WasmRuntime.h"
+#include "cluster/MpiPeerLink.h"
 #include "mpi/MpiJob.h"
 #include "omp/ThreadGroup.h"
 #include "sandbox/Grant.h"
@@ -61,9 +62,12 @@ void printUsage() {
       "  --bind-to core|none with -np: pin each rank to its own CPU, so that a waiting rank\n"
       "                      polls instead of sleeping (default: core when every rank has a CPU)\n"
       "  --cluster URL       with -np: run the job on a host of the cluster whose state is at\n"
-      "                      URL (redis://HOST:PORT); all ranks on one host for now\n"
+      "                      URL (redis://HOST:PORT); ranks spread over hosts when they do\n"
+      "                      not fit on one, or with --policy spread\n"
       "  --policy NAME       with --cluster: binpack (default), spread or locality\n"
       "  --token-file FILE   with --cluster: the cluster token (required)\n"
+      "  --cluster-part FILE with -np: run one host's part of a job spread over hosts, as\n"
+      "                      described in FILE (synergyd starts this; not for direct use)\n"
       "  --dsm               run OpenMP threads and pthreads on copy-on-write replicas of\n"
       "                      memory that meet through byte-wise diffs, as on several hosts\n"
       "                      (SYNERGY_DSM_STATS=1: print replica and diff counts at exit)\n"
@@ -144,7 +148,8 @@ bool programIsEngine(int argc, char** argv) {
     if (arg == "--dir" || arg == "--env" || arg == "--max-ticks" || arg == "--restart" ||
         arg == "-np" || arg == "-n" || arg == "--np" || arg == "--bind-to" ||
         arg == "--max-memory" || arg == "--time-limit" || arg == "--eval-limit" || arg == "--cluster" ||
-        arg == "--policy" || arg == "--token-file" || arg == "--engine" || arg == "--switch-at-tick") {
+        arg == "--policy" || arg == "--token-file" || arg == "--cluster-part" || arg == "--engine" ||
+        arg == "--switch-at-tick") {
       ++k;
       continue;
     }
@@ -172,6 +177,7 @@ int main(int argc, char** argv) {
   bool dsm = false;
   bool onCluster = false;
   scheduler::RemoteJobOptions clusterOptions;
+  std::string partFile;  // this host's part of a job spread over hosts
   int i = 1;
   for (; i < argc; ++i) {
     std::string arg = argv[i];
@@ -232,6 +238,8 @@ int main(int argc, char** argv) {
         fail("--policy expects binpack, spread or locality, got '" + clusterOptions.policy + "'");
     } else if (arg == "--token-file") {
       clusterOptions.tokenFile = requireValue(i, argc, argv);
+    } else if (arg == "--cluster-part") {
+      partFile = requireValue(i, argc, argv);
     } else if (arg == "--") {
       ++i;
       break;
@@ -272,8 +280,10 @@ int main(int argc, char** argv) {
     job.tagOutput = tagOutput;
     job.bindToCores = bindToCores;
     job.showProgress = isatty(STDERR_FILENO);
+    if (!partFile.empty()) return cluster::runJobPart(partFile, job);
     return mpi::runJob(job);
   }
+  if (!partFile.empty()) fail("--cluster-part needs -np");
   if (tagOutput) fail("--tag-output needs -np");
   if (bindToCores) fail("--bind-to needs -np");
 

@@ -184,18 +184,22 @@ int main(int argc, char** argv) {
   if (!moduleArea) fail(cacheError);
 
   std::mutex stateMutex;
+  std::string hostId;  // known once listening; no job arrives before
   cluster::JobHost jobHost({.runProgram = runProgramPath(),
                             .moduleDirectory = moduleArea->directory(),
                             .log = log,
                             .onJobFinished = [&](uint64_t jobId) {
                               std::lock_guard<std::mutex> lock(stateMutex);
                               try {
-                                state->finishJob(jobId);
+                                state->finishJob(jobId, hostId);
                               } catch (const cluster::StateStoreError& e) {
                                 log(std::string("cannot free job ") + std::to_string(jobId) +
                                     ": " + e.what());
                               }
-                            }});
+                            },
+                            .hostAddress = options.listenAddress,
+                            .state = options.state,
+                            .tokenFile = options.tokenFile});
   // Declared after jobHost: on the way out the transport stops first, so no
   // frame reaches a destroyed JobHost.
   transport::Transport transport(
@@ -209,7 +213,7 @@ int main(int argc, char** argv) {
                              ? "[" + options.listenAddress + "]"
                              : options.listenAddress) +
                         ":" + std::to_string(transport.listeningPort());
-  std::string hostId = options.hostId.empty() ? address : options.hostId;
+  hostId = options.hostId.empty() ? address : options.hostId;
   if (!cluster::isValidHostId(hostId)) fail("'" + hostId + "' is not a valid host id; give --host-id");
 
   try {

@@ -86,11 +86,44 @@ redis.call('ZADD', KEYS[3], id, id)
 return tonumber(id)
 )lua";
 
-// KEYS: job, running, queue. ARGV: job id, host key prefix.
+// KEYS: queue, running. ARGV: job key prefix, host key prefix, part count,
+// then host id and rank count per part. Returns the started job's id; 0
+// when none started; -1 when the parts do not add up to the job's ranks.
+const char* const kStartQueuedJobAcrossScript = R"lua(
+local id = redis.call('LINDEX', KEYS[1], 0)
+if not id then return 0 end
+local job = ARGV[1] .. id
+local parts = tonumber(ARGV[3])
+local total = 0
+for i = 0, parts - 1 do
+  local host = ARGV[2] .. ARGV[4 + 2 * i]
+  local wanted = tonumber(ARGV[5 + 2 * i])
+  if redis.call('HGET', host, 'state') ~= 'up' then return 0 end
+  local free = tonumber(redis.call('HGET', host, 'free'))
+  if free == nil or free < wanted then return 0 end
+  total = total + wanted
+end
+if total ~= tonumber(redis.call('HGET', job, 'ranks')) then return -1 end
+local rankHosts = {}
+for i = 0, parts - 1 do
+  local wanted = tonumber(ARGV[5 + 2 * i])
+  redis.call('HINCRBY', ARGV[2] .. ARGV[4 + 2 * i], 'free', -wanted)
+  redis.call('HSET', job .. ':parts', ARGV[4 + 2 * i], wanted)
+  for r = 1, wanted do rankHosts[#rankHosts + 1] = ARGV[4 + 2 * i] end
+end
+redis.call('LPOP', KEYS[1])
+redis.call('DEL', job .. ':ranks')
+redis.call('RPUSH', job .. ':ranks', unpack(rankHosts))
+redis.call('HSET', job, 'state', 'running', 'host', ARGV[4])
+redis.call('ZADD', KEYS[2], id, id)
+return tonumber(id)
+)lua";
+
+// KEYS: job, running, queue. ARGV: job id, host key prefix, host id or ''.
+// A job spread over hosts frees one host's part (or, with '', all of them)
+// and goes away with its last part.
 const char* const kFinishJobScript = R"lua(
-local host = redis.call('HGET', KEYS[1], 'host')
-local ranks = tonumber(redis.call('HGET', KEYS[1], 'ranks'))
-if host and ranks then
+local function giveBack(host, ranks)
   local hostKey = ARGV[2] .. host
   if redis.call('EXISTS', hostKey) == 1 then
     local slots = tonumber(redis.call('HGET', hostKey, 'slots'))
@@ -98,9 +131,27 @@ if host and ranks then
     redis.call('HSET', hostKey, 'free', math.min(slots, free))
   end
 end
+local parts = KEYS[1] .. ':parts'
+if redis.call('EXISTS', parts) == 1 then
+  if ARGV[3] ~= '' then
+    local count = tonumber(redis.call('HGET', parts, ARGV[3]))
+    if count then
+      giveBack(ARGV[3], count)
+      redis.call('HDEL', parts, ARGV[3])
+    end
+    if redis.call('EXISTS', parts) == 1 then return 1 end
+  else
+    local flat = redis.call('HGETALL', parts)
+    for i = 1, #flat, 2 do giveBack(flat[i], tonumber(flat[i + 1])) end
+  end
+else
+  local host = redis.call('HGET', KEYS[1], 'host')
+  local ranks = tonumber(redis.call('HGET', KEYS[1], 'ranks'))
+  if host and ranks then giveBack(host, ranks) end
+end
 redis.call('ZREM', KEYS[2], ARGV[1])
 redis.call('LREM', KEYS[3], 0, ARGV[1])
-redis.call('DEL', KEYS[1])
+redis.call('DEL', KEYS[1], parts, KEYS[1] .. ':ranks', KEYS[1] .. ':endpoints')
 return 1
 )lua";
 
@@ -222,10 +273,50 @@ std::optional<JobRecord> ClusterState::startQueuedJob(const std::string& hostId)
   return readJob(std::to_string(id));
 }
 
-void ClusterState::finishJob(uint64_t jobId) {
+std::optional<JobRecord> ClusterState::startQueuedJobAcross(
+    const std::vector<std::pair<std::string, unsigned>>& parts) {
+  std::vector<std::string> arguments{kJobKeyPrefix, kHostKeyPrefix, std::to_string(parts.size())};
+  for (const auto& [hostId, ranks] : parts) {
+    checkHostId(hostId);
+    arguments.push_back(hostId);
+    arguments.push_back(std::to_string(ranks));
+  }
+  long long id = replyInteger(
+      *runScript(redis_, kStartQueuedJobAcrossScript, {kQueueKey, kRunningKey}, arguments));
+  if (id < 0) throw StateStoreError("a placement does not cover the job's ranks");
+  if (id == 0) return std::nullopt;
+  return readJob(std::to_string(id));
+}
+
+void ClusterState::finishJob(uint64_t jobId, const std::string& hostId) {
   std::string id = std::to_string(jobId);
   runScript(redis_, kFinishJobScript, {kJobKeyPrefix + id, kRunningKey, kQueueKey},
-            {id, kHostKeyPrefix});
+            {id, kHostKeyPrefix, hostId});
+}
+
+std::vector<std::string> ClusterState::rankHosts(uint64_t jobId) {
+  std::vector<std::string> hosts = replyStrings(
+      *redis_.command({"LRANGE", kJobKeyPrefix + std::to_string(jobId) + ":ranks", "0", "-1"}));
+  for (const std::string& host : hosts)
+    if (!isValidHostId(host)) throw StateStoreError("corrupt cluster state: host id '" + host + "'");
+  return hosts;
+}
+
+void ClusterState::publishJobEndpoint(uint64_t jobId, uint32_t part, const std::string& endpoint) {
+  redis_.command({"HSET", kJobKeyPrefix + std::to_string(jobId) + ":endpoints",
+                  std::to_string(part), endpoint});
+}
+
+std::map<uint32_t, std::string> ClusterState::jobEndpoints(uint64_t jobId) {
+  std::map<uint32_t, std::string> endpoints;
+  for (const auto& [part, endpoint] : fieldsOf(*redis_.command(
+           {"HGETALL", kJobKeyPrefix + std::to_string(jobId) + ":endpoints"}))) {
+    uint64_t index = 0;
+    if (!parseUnsigned(part, UINT32_MAX, index))
+      throw StateStoreError("corrupt cluster state: job endpoint '" + part + "'");
+    endpoints[uint32_t(index)] = endpoint;
+  }
+  return endpoints;
 }
 
 std::optional<JobRecord> ClusterState::readJob(const std::string& id) {

@@ -9,6 +9,11 @@
 //   synergy:job:<id>       hash name, app, ranks, state (queued|running), host
 //   synergy:queue          list of queued job ids, oldest first (FIFO)
 //   synergy:running        sorted set of running job ids
+//   synergy:job:<id>:parts     hash host id -> ranks, for a job spread over
+//                              hosts (its parts are consecutive ranks)
+//   synergy:job:<id>:ranks     list: the host id of each rank (address table)
+//   synergy:job:<id>:endpoints hash part index -> "address:port" where that
+//                              part's process takes its peers' connections
 //
 // Every read-modify-write runs as one Lua script inside Redis, so two clients
 // claiming slots at the same moment can never oversubscribe a host, and a
@@ -19,6 +24,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -91,8 +97,21 @@ class ClusterState {
   // there, taking the slots; nullopt when the queue is empty or it does not
   // fit.
   std::optional<JobRecord> startQueuedJob(const std::string& hostId);
-  // Removes a queued or running job, returning a running job's slots.
-  void finishJob(uint64_t jobId);
+  // Starts the job at the head of the queue over several hosts, `parts`
+  // naming each host and its rank count in rank order, taking all their
+  // slots at once and writing the job's rank -> host table; nullopt when
+  // the queue is empty or a part does not fit.
+  std::optional<JobRecord> startQueuedJobAcross(
+      const std::vector<std::pair<std::string, unsigned>>& parts);
+  // Removes a queued or running job, returning a running job's slots. With
+  // `hostId`, a job spread over hosts returns only that host's part, and
+  // goes away with its last part.
+  void finishJob(uint64_t jobId, const std::string& hostId = "");
+  // The host of each rank of a job spread over hosts.
+  std::vector<std::string> rankHosts(uint64_t jobId);
+  // Where part `part` of a spread job takes connections from the others.
+  void publishJobEndpoint(uint64_t jobId, uint32_t part, const std::string& endpoint);
+  std::map<uint32_t, std::string> jobEndpoints(uint64_t jobId);
   std::vector<JobRecord> queuedJobs();
   std::vector<JobRecord> runningJobs();
 

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "cluster/JobMessages.h"
+#include "cluster/JobPart.h"
 #include "util/FileIO.h"
 #include "util/Sha256.h"
 
@@ -41,6 +42,7 @@ struct HostedJob {
   std::shared_ptr<transport::Connection> client;
   JobPhase phase = JobPhase::WaitingForModule;
   pid_t processGroup = 0;
+  std::string partFile;  // for a part of a job spread over hosts
 };
 
 std::vector<uint8_t> bytesOf(const std::string& text) {
@@ -171,6 +173,16 @@ class JobHost::Impl {
     const RunJobRequest& request = job->request;
     std::vector<std::string> argv{config_.runProgram, "-np", std::to_string(request.ranks)};
     if (request.tagOutput) argv.push_back("--tag-output");
+    if (!request.partRanks.empty()) {
+      JobPart part{request.jobId, request.partIndex, request.partRanks, config_.hostAddress,
+                   config_.state, config_.tokenFile};
+      job->partFile = config_.moduleDirectory + "/job-" + std::to_string(request.jobId) + "-part-" +
+                      std::to_string(request.partIndex);
+      if (!util::writeFileAtomically(job->partFile, formatJobPart(part)))
+        return failToStart(job, "cannot write the job part file");
+      argv.push_back("--cluster-part");
+      argv.push_back(job->partFile);
+    }
     for (const std::string& entry : request.environment) {
       argv.push_back("--env");
       argv.push_back(entry);
@@ -235,6 +247,7 @@ class JobHost::Impl {
           }
         }
       }
+      if (!job->partFile.empty()) unlink(job->partFile.c_str());
       int status = exitStatusOf(waitStatus);
       std::vector<uint8_t> payload(4);
       for (int i = 0; i < 4; ++i) payload[i] = uint8_t(uint32_t(status) >> (8 * i));
@@ -249,6 +262,7 @@ class JobHost::Impl {
   }
 
   void failToStart(const std::shared_ptr<HostedJob>& job, const std::string& why) {
+    if (!job->partFile.empty()) unlink(job->partFile.c_str());
     job->client->send(transport::FrameType::JobRefused, bytesOf(why));
     for (auto it = jobs_.begin(); it != jobs_.end(); ++it) {
       if (it->second == job) {

@@ -11,6 +11,10 @@
 // A client that disconnects has its job killed. When a job ends, for any
 // reason, onJobFinished frees its slots in the cluster state.
 //
+// A RunJob that names a part of a job spread over hosts runs the same way,
+// with `synergy-run --cluster-part FILE -np N`, FILE (JobPart.h) written
+// next to the module and removed when the job ends.
+//
 // One connection carries at most one job.
 //
 //===----------------------------------------------------------------------===//
@@ -21,6 +25,7 @@
 #include <memory>
 #include <string>
 
+#include "cluster/RedisConnection.h"
 #include "transport/Transport.h"
 
 namespace synergy::cluster {
@@ -33,6 +38,12 @@ struct JobHostConfig {
   transport::TransportLog log;
   // Called on a job's own thread once it has ended.
   std::function<void(uint64_t jobId)> onJobFinished;
+  // For jobs spread over several hosts: this host's IP address, on which
+  // a job's part takes connections from its other parts, and what the part
+  // needs to find them (JobPart.h).
+  std::string hostAddress;
+  StateUrl state;
+  std::string tokenFile;
 };
 
 class JobHost {

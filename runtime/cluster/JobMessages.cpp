@@ -90,6 +90,9 @@ std::vector<uint8_t> encodeRunJob(const RunJobRequest& request) {
   out.insert(out.end(), request.moduleHash.begin(), request.moduleHash.end());
   appendStrings(out, request.arguments);
   appendStrings(out, request.environment);
+  appendLittleEndian(out, request.partRanks.size(), 4);
+  appendLittleEndian(out, request.partIndex, 4);
+  for (uint32_t count : request.partRanks) appendLittleEndian(out, count, 4);
   return out;
 }
 
@@ -125,6 +128,32 @@ bool decodeRunJob(const std::vector<uint8_t>& payload, RunJobRequest& request,
       reason = "RunJob environment entry without '='";
       return false;
     }
+  }
+  uint64_t parts = 0, partIndex = 0;
+  if (!reader.integer(parts, 4) || !reader.integer(partIndex, 4))
+    return PayloadReader::truncated(reason);
+  if (parts > kMaxJobRanks || (parts > 0 && partIndex >= parts) || (parts == 0 && partIndex != 0)) {
+    reason = "RunJob names part " + std::to_string(partIndex) + " of " + std::to_string(parts);
+    return false;
+  }
+  request.partIndex = uint32_t(partIndex);
+  request.partRanks.clear();
+  uint64_t total = 0;
+  for (uint64_t i = 0; i < parts; ++i) {
+    uint64_t count = 0;
+    if (!reader.integer(count, 4)) return PayloadReader::truncated(reason);
+    total += count;
+    if (count == 0 || total > kMaxJobRanks) {
+      reason = "RunJob has a part of " + std::to_string(count) + " ranks, or more than " +
+               std::to_string(kMaxJobRanks) + " in all";
+      return false;
+    }
+    request.partRanks.push_back(uint32_t(count));
+  }
+  if (parts > 0 && request.partRanks[partIndex] != request.ranks) {
+    reason = "RunJob's part " + std::to_string(partIndex) + " does not have its " +
+             std::to_string(request.ranks) + " ranks";
+    return false;
   }
   if (!reader.atEnd()) {
     reason = "RunJob payload has trailing bytes";

@@ -10,6 +10,11 @@
 //  u64 job id | u32 ranks | u8 flags (bit 0: tag output) | 32-byte SHA-256
 //  u32 argument count, then per argument u32 length + bytes
 //  u32 environment count, then per entry u32 length + bytes ("KEY=VALUE")
+//  u32 part count P (0: every rank runs on this host), u32 this host's part,
+//  then P times u32 ranks of that part
+//
+// A job spread over several hosts is cut into parts of consecutive ranks,
+// one part per host, in rank order; each host gets the whole list.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -33,6 +38,10 @@ struct RunJobRequest {
   // The guest's argv; argv[0] names the program.
   std::vector<std::string> arguments;
   std::vector<std::string> environment;
+  // Ranks per part when the job spans hosts (then `ranks` is the size of
+  // part `partIndex`, this host's); empty when it runs on this host alone.
+  std::vector<uint32_t> partRanks;
+  uint32_t partIndex = 0;
 };
 
 std::vector<uint8_t> encodeRunJob(const RunJobRequest& request);

@@ -49,6 +49,11 @@ int runCollective(HostCall& call, int commHandle, CollectiveKind kind,
   int me = comm.rankOfWorld[worldRank];
   int size = comm.size();
   World& world = call.world();
+  // Members on other hosts never post into this host's slots.
+  if (world.spansHosts(comm))
+    return call.fail(commHandle, abi::kErrUnsupportedOperation,
+                     std::string(call.name) + " on a communicator whose ranks span hosts is not "
+                                              "supported yet");
   WaitInfo info{call.name, 0, 0, &comm};
   MemberProgress& progress = comm.progressOf[me];
   // Waits until every member has finished collective `sequence`, looking

@@ -7,11 +7,15 @@
 // folds their buffers into its own (reductions, in rank order, so every
 // rank of an allreduce computes bit-identical results).
 //
+// On a communicator whose ranks span hosts, the plain collectives run
+// locality-aware over messages instead (HostCollectives.h).
+//
 // MPI_IN_PLACE contributions are staged: copied aside before the first
 // barrier, because their owner overwrites them while others may read them.
 //
 //===----------------------------------------------------------------------===//
 #include "mpi/CollectiveEngine.h"
+#include "mpi/HostCollectives.h"
 #include "mpi/MpiAbi.h"
 #include "mpi/RankState.h"
 
@@ -166,6 +170,7 @@ extern "C" {
 
 u32 Z_envZ_MPI_Barrier(void* instance, u32 comm) {
   HostCall call(instance, "MPI_Barrier");
+  if (usesHostCollectives(call, int(comm))) return barrierAcrossHosts(call, int(comm));
   return runCollective(
       call, int(comm), CollectiveKind::Barrier, [](Contribution&) {},
       [](std::vector<Contribution>&, int) { return abi::kSuccess; }, CollectiveReads::SlotsOnly);
@@ -179,6 +184,8 @@ u32 Z_envZ_MPI_Bcast(void* instance, u32 buffer, u32 count, u32 type, u32 root, 
   Buffer buf;
   RETURN_IF_ERROR(resolve(call, c, buffer, int(count), int(type), false, buf));
   RETURN_IF_ERROR(checkRoot(call, c, int(root), size));
+  if (usesHostCollectives(call, c))
+    return bcastAcrossHosts(call, c, buf.host, *buf.type, buf.count, int(root));
   bool staged = buf.type->size * buf.count <= kStagedCollectiveBytes;
   return runCollective(
       call, c, CollectiveKind::Bcast,
@@ -212,6 +219,9 @@ u32 Z_envZ_MPI_Reduce(void* instance, u32 sendbuf, u32 recvbuf, u32 count, u32 t
   const Layout& layout = call.rank.type(int(type));
   if (!layout) return call.fail(c, abi::kErrType, "invalid datatype");
   RETURN_IF_ERROR(checkOp(call, c, int(op), *layout));
+  if (usesHostCollectives(call, c))
+    return reduceAcrossHosts(call, c, send.inPlace ? recv.host : send.host, recv.host, *layout,
+                             int(count), int(op), int(root));
   bool staged = layout->size * int64_t(count) <= kStagedCollectiveBytes;
   return runCollective(
       call, c, CollectiveKind::Reduce,
@@ -249,6 +259,9 @@ u32 Z_envZ_MPI_Allreduce(void* instance, u32 sendbuf, u32 recvbuf, u32 count, u3
   RETURN_IF_ERROR(resolve(call, c, sendbuf, int(count), int(type), true, send));
   RETURN_IF_ERROR(resolve(call, c, recvbuf, int(count), int(type), false, recv));
   RETURN_IF_ERROR(checkOp(call, c, int(op), *recv.type));
+  if (usesHostCollectives(call, c))
+    return allreduceAcrossHosts(call, c, send.inPlace ? recv.host : send.host, recv.host,
+                                *recv.type, int(count), int(op));
   const TypeLayout& layout = *recv.type;
   // Every member decides alike: MPI requires the same count, datatype and
   // op everywhere.
@@ -335,6 +348,9 @@ u32 Z_envZ_MPI_Gather(void* instance, u32 sendbuf, u32 sendcount, u32 sendtype, 
   RETURN_IF_ERROR(resolve(call, c, sendbuf, int(sendcount), int(sendtype), isRoot, send));
   if (isRoot)
     RETURN_IF_ERROR(resolve(call, c, recvbuf, int(recvcount) * size, int(recvtype), false, recv));
+  if (usesHostCollectives(call, c))
+    return gatherAcrossHosts(call, c, send.inPlace ? nullptr : send.host, send.type, send.count,
+                             recv.host, recv.type, int(recvcount), int(root));
   UniformBlocks blocks(recv.host, *recv.layout, size, int(recvcount));
   return gather(call, c, CollectiveKind::Gather, int(root), me, send, blocks);
 }
@@ -386,6 +402,10 @@ u32 Z_envZ_MPI_Scatter(void* instance, u32 sendbuf, u32 sendcount, u32 sendtype,
   if (isRoot)
     RETURN_IF_ERROR(resolve(call, c, sendbuf, int(sendcount) * size, int(sendtype), false, send));
   RETURN_IF_ERROR(resolve(call, c, recvbuf, int(recvcount), int(recvtype), isRoot, recv));
+  if (usesHostCollectives(call, c))
+    return scatterAcrossHosts(call, c, send.host, send.type, int(sendcount),
+                              recv.inPlace ? nullptr : recv.host, recv.type, recv.count,
+                              int(root));
   UniformBlocks blocks(send.host, *send.layout, size, int(sendcount));
   return scatter(call, c, CollectiveKind::Scatter, int(root), blocks, recv);
 }
@@ -443,6 +463,9 @@ u32 Z_envZ_MPI_Allgather(void* instance, u32 sendbuf, u32 sendcount, u32 sendtyp
   Buffer send, recv;
   RETURN_IF_ERROR(resolve(call, c, sendbuf, int(sendcount), int(sendtype), true, send));
   RETURN_IF_ERROR(resolve(call, c, recvbuf, int(recvcount) * size, int(recvtype), false, recv));
+  if (usesHostCollectives(call, c))
+    return allgatherAcrossHosts(call, c, send.inPlace ? nullptr : send.host, send.type,
+                                send.count, recv.host, *recv.type, int(recvcount));
   UniformBlocks blocks(recv.host, *recv.layout, size, int(recvcount));
   return allgather(call, c, CollectiveKind::Allgather, me, send, blocks);
 }
@@ -497,6 +520,9 @@ u32 Z_envZ_MPI_Alltoall(void* instance, u32 sendbuf, u32 sendcount, u32 sendtype
   Buffer send, recv;
   RETURN_IF_ERROR(resolve(call, c, sendbuf, int(sendcount) * size, int(sendtype), true, send));
   RETURN_IF_ERROR(resolve(call, c, recvbuf, int(recvcount) * size, int(recvtype), false, recv));
+  if (usesHostCollectives(call, c))
+    return alltoallAcrossHosts(call, c, send.inPlace ? nullptr : send.host, send.type,
+                               int(sendcount), recv.host, *recv.type, int(recvcount));
   UniformBlocks recvBlocks(recv.host, *recv.layout, size, int(recvcount));
   UniformBlocks sendBlocks(send.host, send.inPlace ? *recv.layout : *send.layout, size,
                            send.inPlace ? int(recvcount) : int(sendcount));

@@ -12,6 +12,7 @@
 #include <cstring>
 
 #include "mpi/CollectiveEngine.h"
+#include "mpi/HostCollectives.h"
 #include "mpi/MpiAbi.h"
 #include "mpi/RankState.h"
 
@@ -68,9 +69,11 @@ u32 Z_envZ_MPI_Finalize(void* instance) {
   HostCall call(instance, "MPI_Finalize");
   // Finalize synchronises like OpenMPI's does, so a rank never leaves while
   // others may still be reading its memory.
-  int result = runCollective(
-      call, abi::kCommWorld, CollectiveKind::Barrier, [](Contribution&) {},
-      [](std::vector<Contribution>&, int) { return abi::kSuccess; });
+  int result = usesHostCollectives(call, abi::kCommWorld)
+                   ? barrierAcrossHosts(call, abi::kCommWorld)
+                   : runCollective(
+                         call, abi::kCommWorld, CollectiveKind::Barrier, [](Contribution&) {},
+                         [](std::vector<Contribution>&, int) { return abi::kSuccess; });
   call.rank.finalized = true;
   return result;
 }

@@ -120,29 +120,33 @@ int runJob(const JobOptions& options) {
                        " ranks, " + std::to_string(cpus.size()) + " usable CPUs");
   bool bind = options.bindToCores.value_or(fits);
 
-  World world(options.ranks, /*ranksOwnCpus=*/bind);
-  OutputForwarding output(options.ranks, options.tagOutput);
+  int worldSize = options.worldSize > 0 ? options.worldSize : options.ranks;
+  if (options.firstRank < 0 || options.firstRank + options.ranks > worldSize)
+    return launchError("this host's ranks lie outside the job");
+  World world(worldSize, /*ranksOwnCpus=*/bind);
+  OutputForwarding output(options.ranks, options.tagOutput, options.firstRank);
   if (!output.ok()) return launchError("cannot create output pipes");
   std::vector<std::unique_ptr<granule::Granule>> granules;
   for (int rank = 0; rank < options.ranks; ++rank) {
     granules.push_back(std::make_unique<granule::Granule>(module, options.config));
-    World::bind(granules.back().get(), &world, rank);
+    World::bind(granules.back().get(), &world, options.firstRank + rank);
     if (!redirectStdio(*granules.back(), output, rank, error)) return launchError(error);
     // A rank refused here (more initial memory than --max-memory) is bad
     // input for the whole job, reported before any rank runs.
     if (!granules.back()->instantiate(error)) return launchError(options.program + ": " + error);
   }
+  if (options.joinHosts && !options.joinHosts(world, error)) return launchError(error);
   output.start();
 
   std::mutex mutex;
   std::condition_variable finished;
   int finishedCount = 0;
   std::vector<RankThread> threads(options.ranks);
-  for (int rank = 0; rank < options.ranks; ++rank) world.rankStarted(rank);
+  for (int rank = 0; rank < options.ranks; ++rank) world.rankStarted(options.firstRank + rank);
   for (int rank = 0; rank < options.ranks; ++rank) {
     RankThread& job = threads[rank];
-    job = RankThread{rank, granules[rank].get(), &world, {}, false, &mutex, &finished,
-                     &finishedCount};
+    job = RankThread{options.firstRank + rank, granules[rank].get(), &world, {}, false, &mutex,
+                     &finished, &finishedCount};
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     pthread_attr_setstacksize(&attr, kRankStackBytes);
@@ -155,8 +159,8 @@ int runJob(const JobOptions& options) {
     job.started = pthread_create(&job.thread, &attr, runRank, &job) == 0;
     pthread_attr_destroy(&attr);
     if (!job.started) {
-      world.abort(2, "cannot start a thread for rank " + std::to_string(rank));
-      world.rankFinished(rank);
+      world.abort(2, "cannot start a thread for rank " + std::to_string(job.rank));
+      world.rankFinished(job.rank);
       std::lock_guard<std::mutex> guard(mutex);
       ++finishedCount;
     }

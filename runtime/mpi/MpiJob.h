@@ -11,12 +11,15 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 
 #include "granule/Granule.h"
 
 namespace synergy::mpi {
+
+class World;
 
 struct JobOptions {
   std::string program;             // the .wasm file
@@ -27,6 +30,13 @@ struct JobOptions {
   // Pins each rank's thread to its own CPU, as mpirun's --bind-to core.
   // Unset: bind when there are at least as many usable CPUs as ranks.
   std::optional<bool> bindToCores;
+  // A job spread over several hosts: this process runs world ranks
+  // firstRank .. firstRank + ranks - 1 of worldSize, and joinHosts, called
+  // once the World exists and before any rank starts, connects it to the
+  // hosts of the others (false with an error: the job does not start).
+  int firstRank = 0;
+  int worldSize = 0;  // 0: `ranks`, every rank here
+  std::function<bool(World& world, std::string& error)> joinHosts;
 };
 
 // Exit status for a job that ends because every rank is blocked forever.

@@ -23,7 +23,8 @@ void writeAll(int fd, const std::string& text) {
 
 }  // namespace
 
-OutputForwarding::OutputForwarding(int ranks, bool tagOutput) : tag_(tagOutput) {
+OutputForwarding::OutputForwarding(int ranks, bool tagOutput, int firstRank)
+    : tag_(tagOutput) {
   for (int rank = 0; rank < ranks; ++rank) {
     for (int target : {1, 2}) {
       int fds[2];
@@ -32,7 +33,7 @@ OutputForwarding::OutputForwarding(int ranks, bool tagOutput) : tag_(tagOutput) 
         return;
       }
       Stream stream;
-      stream.rank = rank;
+      stream.rank = firstRank + rank;
       stream.target = target;
       stream.readFd = fds[0];
       stream.writeFd = fds[1];

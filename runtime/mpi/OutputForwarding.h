@@ -17,7 +17,8 @@ namespace synergy::mpi {
 
 class OutputForwarding {
  public:
-  OutputForwarding(int ranks, bool tagOutput);
+  // Tags name rank `firstRank + i` for the i-th stream pair.
+  OutputForwarding(int ranks, bool tagOutput, int firstRank = 0);
   ~OutputForwarding();
   OutputForwarding(const OutputForwarding&) = delete;
   OutputForwarding& operator=(const OutputForwarding&) = delete;

@@ -232,6 +232,7 @@ bool World::waitUntilReady(int rank, const WaitInfo& info, util::FunctionRef<boo
 }
 
 void World::startSend(const std::shared_ptr<Request>& send, int destWorldRank) {
+  if (remote_ && remoteRank_[destWorldRank]) return sendRemote(send, destWorldRank);
   if (mailboxes_[destWorldRank]->send(send->owner, send, kEagerLimit)) markComplete(*send);
   notify(destWorldRank);
 }
@@ -239,6 +240,10 @@ void World::startSend(const std::shared_ptr<Request>& send, int destWorldRank) {
 bool World::sendEager(int from, const Envelope& envelope, const uint8_t* data,
                       const TypeLayout& type, int64_t count, int destWorldRank, bool mayDefer) {
   if (envelope.bytes > kEagerLimit) return false;
+  if (remote_ && remoteRank_[destWorldRank]) {
+    sendRemoteCopy(from, envelope, data, type, count, destWorldRank);
+    return true;
+  }
   if (mailboxes_[destWorldRank]->sendCopy(from, envelope, data, type, count, mayDefer)) {
     notify(destWorldRank);
     return true;
@@ -261,6 +266,7 @@ void World::publishOutbox(Outbox& outbox, int rank) {
 
 void World::sendMatched(Request& send) {
   int owner = send.owner;
+  if (remote_ && remoteRank_[owner]) return acknowledgeRemoteMatch(send);
   markComplete(send);
   notify(owner);
 }

@@ -2,6 +2,9 @@
 //
 // Everything the ranks of a job share: communicators, one mailbox per rank,
 // the blocking machinery, and the job's fate (running, aborted, deadlocked).
+// In a job spread over several hosts, the World of each host has the job's
+// full size, runs only its own ranks, and reaches the others through
+// RemoteRanks (RemoteDelivery.cpp).
 //
 // Point-to-point messages go through each receiver's Mailbox: a lock-free
 // ring per sender, drained and matched by the receiver itself whenever it
@@ -42,6 +45,7 @@
 
 #include "mpi/Datatype.h"
 #include "mpi/Mailbox.h"
+#include "mpi/RemoteRanks.h"
 #include "util/AdaptiveMutex.h"
 #include "util/FunctionRef.h"
 
@@ -287,6 +291,21 @@ class World {
   // Runs `body` under the world lock.
   void locked(const std::function<void()>& body);
 
+  // Ranks on other hosts (RemoteDelivery.cpp). Before any rank starts:
+  // the ranks `remote` marks are reached through `link` from now on.
+  void attachRemoteRanks(RemoteRanks& link, std::vector<bool> remote);
+  bool isRemote(int worldRank) const { return remote_ && remoteRank_[worldRank]; }
+  RemoteRanks* remoteRanks() const { return remote_; }
+  // Whether `comm` has a member on another host.
+  bool spansHosts(const Communicator& comm) const;
+  // On the link's receiving thread, in the order the sender sent them: a
+  // message for local rank `message.to` from remote rank `message.from`,
+  // with its packed data.
+  void deliverRemote(const RemoteMessage& message, const uint8_t* data);
+  // On the link's receiving thread: the remote receiver of synchronous
+  // send `matchId` matched it. False when no such send is waiting.
+  bool remoteSendMatched(uint64_t matchId);
+
   // Lifecycle and fate.
   void rankStarted(int rank);
   // On the rank's own thread, once it has started.
@@ -307,6 +326,10 @@ class World {
   // After a lock-free change that `rank` may wait for: wakes it if asleep.
   void notify(int rank);
   void sendMatched(Request& send);
+  void sendRemote(const std::shared_ptr<Request>& send, int destWorldRank);
+  void sendRemoteCopy(int from, const Envelope& envelope, const uint8_t* data,
+                      const TypeLayout& type, int64_t count, int destWorldRank);
+  void acknowledgeRemoteMatch(Request& proxy);
   void publishOutbox(Outbox& outbox, int rank);
   // After world rank `rank` made a lock-free change that members of `comm`
   // may wait for: counts it as an event for the deadlock watch and wakes
@@ -349,6 +372,13 @@ class World {
   std::unique_ptr<ProgressMark[]> announced_;
   uint64_t watchedEpoch_ = 0;
   int quietTicks_ = 0;
+
+  // Null unless some ranks run on other hosts, so that a local message
+  // pays one predictable branch for them.
+  RemoteRanks* remote_ = nullptr;
+  std::vector<bool> remoteRank_;
+  struct AwaitingMatch;
+  std::shared_ptr<AwaitingMatch> awaitingMatch_;
 
   std::atomic<bool> aborted_{false};
   int abortStatus_ = 0;

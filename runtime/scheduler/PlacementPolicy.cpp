@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "scheduler/PlacementPolicy.h"
 
+#include <algorithm>
+#include <map>
 #include <set>
 
 namespace synergy::scheduler {
@@ -34,12 +36,66 @@ bool fewerFree(const cluster::HostRecord& a, const cluster::HostRecord& b) {
 
 bool anyHost(const cluster::HostRecord&) { return true; }
 
+std::vector<HostShare> inHostOrder(std::map<std::string, unsigned> shares) {
+  std::vector<HostShare> placement;
+  for (const auto& [id, ranks] : shares) placement.push_back({id, ranks});
+  return placement;
+}
+
+// The fewest hosts: those with the most free slots first.
+std::vector<HostShare> fillFewestHosts(const std::vector<cluster::HostRecord>& hosts,
+                                       unsigned ranks) {
+  std::vector<const cluster::HostRecord*> order;
+  for (const cluster::HostRecord& host : hosts)
+    if (!host.draining && host.freeSlots > 0) order.push_back(&host);
+  std::stable_sort(order.begin(), order.end(),
+                   [](const cluster::HostRecord* a, const cluster::HostRecord* b) {
+                     return a->freeSlots > b->freeSlots;
+                   });
+  std::map<std::string, unsigned> shares;
+  unsigned left = ranks;
+  for (const cluster::HostRecord* host : order) {
+    if (left == 0) break;
+    unsigned taken = std::min(left, host->freeSlots);
+    shares[host->id] = taken;
+    left -= taken;
+  }
+  if (left > 0) return {};
+  return inHostOrder(std::move(shares));
+}
+
+// Each rank in turn to the host with the most slots still free.
+std::vector<HostShare> balanceOverHosts(const std::vector<cluster::HostRecord>& hosts,
+                                        unsigned ranks) {
+  std::vector<std::pair<std::string, unsigned>> freeLeft;
+  for (const cluster::HostRecord& host : hosts)
+    if (!host.draining && host.freeSlots > 0) freeLeft.push_back({host.id, host.freeSlots});
+  std::map<std::string, unsigned> shares;
+  for (unsigned rank = 0; rank < ranks; ++rank) {
+    auto most = std::max_element(freeLeft.begin(), freeLeft.end(),
+                                 [](const auto& a, const auto& b) {
+                                   return a.second < b.second ||
+                                          (a.second == b.second && a.first > b.first);
+                                 });
+    if (most == freeLeft.end() || most->second == 0) return {};
+    --most->second;
+    ++shares[most->first];
+  }
+  return inHostOrder(std::move(shares));
+}
+
 class BinPackPolicy final : public PlacementPolicy {
  public:
   std::optional<std::string> chooseHost(const std::vector<cluster::HostRecord>& hosts,
                                         const std::vector<cluster::JobRecord>&,
                                         const std::string&, unsigned ranks) const override {
     return bestHost(hosts, ranks, anyHost, fewerFree);
+  }
+  std::vector<HostShare> placeRanks(const std::vector<cluster::HostRecord>& hosts,
+                                    const std::vector<cluster::JobRecord>& running,
+                                    const std::string& app, unsigned ranks) const override {
+    if (auto host = chooseHost(hosts, running, app, ranks)) return {{*host, ranks}};
+    return fillFewestHosts(hosts, ranks);
   }
 };
 
@@ -52,6 +108,11 @@ class SpreadPolicy final : public PlacementPolicy {
                     [](const cluster::HostRecord& a, const cluster::HostRecord& b) {
                       return a.freeSlots > b.freeSlots;
                     });
+  }
+  std::vector<HostShare> placeRanks(const std::vector<cluster::HostRecord>& hosts,
+                                    const std::vector<cluster::JobRecord>&, const std::string&,
+                                    unsigned ranks) const override {
+    return balanceOverHosts(hosts, ranks);
   }
 };
 
@@ -69,6 +130,12 @@ class LocalityPolicy final : public PlacementPolicy {
             fewerFree))
       return host;
     return bestHost(hosts, ranks, anyHost, fewerFree);
+  }
+  std::vector<HostShare> placeRanks(const std::vector<cluster::HostRecord>& hosts,
+                                    const std::vector<cluster::JobRecord>& running,
+                                    const std::string& app, unsigned ranks) const override {
+    if (auto host = chooseHost(hosts, running, app, ranks)) return {{*host, ranks}};
+    return fillFewestHosts(hosts, ranks);
   }
 };
 

@@ -2,16 +2,19 @@
 //
 // This file implements RemoteJob.h. The job's frames arrive on the transport's
 // I/O thread, which writes output straight to this process's stdout and
-// stderr and completes a promise with the outcome; the calling thread waits
-// on it.
+// stderr (a whole line at a time, so that the lines of several hosts never
+// mix) and records the outcome; the calling thread waits for it.
 //
 //===----------------------------------------------------------------------===//
 #include "scheduler/RemoteJob.h"
 
 #include <algorithm>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
-#include <future>
+#include <map>
+#include <mutex>
+#include <optional>
 #include <thread>
 #include <unistd.h>
 
@@ -66,50 +69,131 @@ bool splitHostAddress(const std::string& text, std::string& address, uint16_t& p
   return true;
 }
 
-// Waits until the job is the queue's head and a host takes it; returns that host.
-cluster::HostRecord placeJob(cluster::ClusterState& state, const PlacementPolicy& policy,
-                             uint64_t jobId, const std::string& app, unsigned ranks) {
+// One host's part of the job: its host and the RunJob it gets.
+struct PlacedPart {
+  cluster::HostRecord host;
+  cluster::RunJobRequest request;
+  unsigned firstRank = 0;
+};
+
+// Waits until the job is the queue's head and its placement's slots are
+// taken; returns the hosts with their shares of the ranks, in rank order.
+std::vector<PlacedPart> placeJob(cluster::ClusterState& state, const PlacementPolicy& policy,
+                                 const cluster::RunJobRequest& job, const std::string& app) {
+  unsigned ranks = job.ranks;
   for (;;) {
     std::vector<cluster::HostRecord> hosts = state.hosts();
-    unsigned largest = 0;
+    unsigned capacity = 0;
     for (const cluster::HostRecord& host : hosts)
-      if (!host.draining) largest = std::max(largest, host.slots);
-    if (largest < ranks)
-      throw RemoteJobError("no host has " + std::to_string(ranks) + " slots (largest: " +
-                           std::to_string(largest) +
-                           "); jobs across several hosts are not supported yet");
+      if (!host.draining) capacity += host.slots;
+    if (capacity < ranks)
+      throw RemoteJobError("the cluster has " + std::to_string(capacity) + " slots, not the " +
+                           std::to_string(ranks) + " the job needs");
     std::vector<cluster::JobRecord> queued = state.queuedJobs();
-    if (!queued.empty() && queued.front().id == jobId) {
-      if (std::optional<std::string> hostId =
-              policy.chooseHost(hosts, state.runningJobs(), app, ranks)) {
-        if (std::optional<cluster::JobRecord> started = state.startQueuedJob(*hostId)) {
-          if (started->id != jobId)
-            throw RemoteJobError("the cluster queue changed under job " + std::to_string(jobId));
+    if (!queued.empty() && queued.front().id == job.jobId) {
+      std::vector<HostShare> shares = policy.placeRanks(hosts, state.runningJobs(), app, ranks);
+      std::optional<cluster::JobRecord> started;
+      if (shares.size() == 1) {
+        started = state.startQueuedJob(shares[0].hostId);
+      } else if (!shares.empty()) {
+        std::vector<std::pair<std::string, unsigned>> parts;
+        for (const HostShare& share : shares) parts.push_back({share.hostId, share.ranks});
+        started = state.startQueuedJobAcross(parts);
+      }
+      if (started) {
+        if (started->id != job.jobId)
+          throw RemoteJobError("the cluster queue changed under job " + std::to_string(job.jobId));
+        std::vector<PlacedPart> placed;
+        unsigned firstRank = 0;
+        for (size_t i = 0; i < shares.size(); ++i) {
+          PlacedPart part;
           for (const cluster::HostRecord& host : hosts)
-            if (host.id == *hostId) return host;
+            if (host.id == shares[i].hostId) part.host = host;
+          part.request = job;
+          part.request.ranks = shares[i].ranks;
+          if (shares.size() > 1) {
+            for (const HostShare& share : shares) part.request.partRanks.push_back(share.ranks);
+            part.request.partIndex = uint32_t(i);
+          }
+          part.firstRank = firstRank;
+          firstRank += shares[i].ranks;
+          placed.push_back(std::move(part));
         }
+        return placed;
       }
     }
     std::this_thread::sleep_for(kQueuePollInterval);
   }
 }
 
-int runPlacedJob(const RemoteJobOptions& options, const std::string& token,
-                 const std::string& module, const cluster::RunJobRequest& request,
-                 const cluster::HostRecord& host) {
-  std::string address;
-  uint16_t port = 0;
-  if (!splitHostAddress(host.address, address, port))
-    throw RemoteJobError("host " + host.id + " has a malformed address '" + host.address + "'");
-  std::promise<JobOutcome> outcome;
-  std::once_flag finished;
+std::string rankRange(const PlacedPart& part) {
+  unsigned last = part.firstRank + part.request.ranks - 1;
+  return part.firstRank == last ? "rank " + std::to_string(last)
+                                : "ranks " + std::to_string(part.firstRank) + "-" +
+                                      std::to_string(last);
+}
+
+// What one host has sent of a stream and not yet written: output from
+// several hosts is written a whole line at a time, so that their lines
+// never mix.
+struct PendingOutput {
+  std::vector<uint8_t> partialLine[2];
+};
+
+void writeWholeLines(PendingOutput& pending, int stream, const uint8_t* data, size_t size) {
+  std::vector<uint8_t>& partial = pending.partialLine[stream - 1];
+  const uint8_t* end = data + size;
+  const uint8_t* lastNewline = nullptr;
+  for (const uint8_t* p = end; p != data; --p)
+    if (p[-1] == '\n') {
+      lastNewline = p;
+      break;
+    }
+  if (!lastNewline) {
+    partial.insert(partial.end(), data, end);
+    return;
+  }
+  int fd = stream == 1 ? STDOUT_FILENO : STDERR_FILENO;
+  if (!partial.empty()) {
+    writeAll(fd, partial.data(), partial.size());
+    partial.clear();
+  }
+  writeAll(fd, data, size_t(lastNewline - data));
+  partial.assign(lastNewline, end);
+}
+
+void flushPartialLines(PendingOutput& pending) {
+  for (int stream = 1; stream <= 2; ++stream) {
+    std::vector<uint8_t>& partial = pending.partialLine[stream - 1];
+    writeAll(stream == 1 ? STDOUT_FILENO : STDERR_FILENO, partial.data(), partial.size());
+    partial.clear();
+  }
+}
+
+// Runs the placed parts and returns the job's status: the first nonzero
+// status a host reports ends the job on every host, like mpirun; a host
+// lost before it reported ends it with an error naming the host and ranks.
+int runPlacedJob(const std::string& token, const std::string& module,
+                 const std::vector<PlacedPart>& parts) {
+  std::mutex mutex;
+  std::condition_variable changed;
+  std::optional<JobOutcome> outcome;
+  size_t exited = 0;
+  std::map<const transport::Connection*, size_t> partOf;
+  std::vector<PendingOutput> pending(parts.size());
   auto finish = [&](JobOutcome result) {
-    std::call_once(finished, [&] { outcome.set_value(std::move(result)); });
+    if (!outcome) outcome = std::move(result);
+    changed.notify_all();
   };
   transport::Transport transport(
       {.token = token,
        .onFrame =
            [&](transport::Connection& from, transport::Frame&& frame, std::string& reason) {
+             std::lock_guard<std::mutex> lock(mutex);
+             auto it = partOf.find(&from);
+             if (it == partOf.end() || outcome) return true;
+             size_t index = it->second;
+             const cluster::HostRecord& host = parts[index].host;
              switch (frame.type) {
                case transport::FrameType::ModuleWanted:
                  from.send(transport::FrameType::ModuleData,
@@ -120,8 +204,8 @@ int runPlacedJob(const RemoteJobOptions& options, const std::string& token,
                    reason = "JobOutput for an unknown stream";
                    return false;
                  }
-                 writeAll(frame.payload[0] == 1 ? STDOUT_FILENO : STDERR_FILENO,
-                          frame.payload.data() + 1, frame.payload.size() - 1);
+                 writeWholeLines(pending[index], frame.payload[0], frame.payload.data() + 1,
+                                 frame.payload.size() - 1);
                  return true;
                case transport::FrameType::JobExit: {
                  if (frame.payload.size() != 4) {
@@ -130,7 +214,10 @@ int runPlacedJob(const RemoteJobOptions& options, const std::string& token,
                  }
                  uint32_t status = 0;
                  for (int i = 0; i < 4; ++i) status |= uint32_t(frame.payload[i]) << (8 * i);
-                 finish({int(status & 0xff), ""});
+                 flushPartialLines(pending[index]);
+                 partOf.erase(it);
+                 if ((status & 0xff) != 0 || ++exited == parts.size())
+                   finish({int(status & 0xff), ""});
                  return true;
                }
                case transport::FrameType::JobRefused:
@@ -142,19 +229,42 @@ int runPlacedJob(const RemoteJobOptions& options, const std::string& token,
              }
            },
        .onClosed =
-           [&](transport::Connection&) {
-             finish({2, "lost the connection to host " + host.id + " (ranks 0-" +
-                            std::to_string(request.ranks - 1) + ")"});
+           [&](transport::Connection& connection) {
+             std::lock_guard<std::mutex> lock(mutex);
+             auto it = partOf.find(&connection);
+             if (it == partOf.end()) return;
+             const PlacedPart& part = parts[it->second];
+             finish({2, "lost the connection to host " + part.host.id + " (" + rankRange(part) +
+                            ")"});
            },
        .log =
            [&](const std::string& line) {
-             finish({2, "host " + host.id + ": " + line});
+             std::lock_guard<std::mutex> lock(mutex);
+             finish({2, line});
            }});
-  std::string error;
-  std::shared_ptr<transport::Connection> connection = transport.connectionTo(address, port, error);
-  if (!connection) throw RemoteJobError(error);
-  connection->send(transport::FrameType::RunJob, cluster::encodeRunJob(request));
-  JobOutcome result = outcome.get_future().get();
+  for (size_t i = 0; i < parts.size(); ++i) {
+    std::string address, error;
+    uint16_t port = 0;
+    const cluster::HostRecord& host = parts[i].host;
+    if (!splitHostAddress(host.address, address, port))
+      throw RemoteJobError("host " + host.id + " has a malformed address '" + host.address + "'");
+    std::shared_ptr<transport::Connection> connection =
+        transport.connectionTo(address, port, error);
+    if (!connection) throw RemoteJobError(error);
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (outcome) break;
+      partOf[connection.get()] = i;
+    }
+    connection->send(transport::FrameType::RunJob, cluster::encodeRunJob(parts[i].request));
+  }
+  JobOutcome result;
+  {
+    std::unique_lock<std::mutex> lock(mutex);
+    changed.wait(lock, [&] { return outcome.has_value(); });
+    result = *outcome;
+  }
+  // Leaving closes every connection, which ends the parts still running.
   if (!result.error.empty()) throw RemoteJobError(result.error);
   return result.status;
 }
@@ -189,10 +299,9 @@ int runRemoteJob(const RemoteJobOptions& options) {
     state.emplace(options.state);
     jobId = state->submitJob(name.substr(0, cluster::kMaxJobNameBytes), app, options.ranks);
     request.jobId = *jobId;
-    cluster::HostRecord host = placeJob(*state, *policy, *jobId, app, options.ranks);
-    // From here the host frees the slots when the job ends.
-    int status = runPlacedJob(options, token, *module, request, host);
-    return status;
+    std::vector<PlacedPart> parts = placeJob(*state, *policy, request, app);
+    // From here each host frees its slots when its part ends.
+    return runPlacedJob(token, *module, parts);
   } catch (const std::exception& e) {
     std::fflush(stdout);
     std::fprintf(stderr, "synergy-run: error: %s\n", e.what());

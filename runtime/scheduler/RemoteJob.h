@@ -1,12 +1,14 @@
 //===- RemoteJob.h - Running an MPI job on a cluster host ------------------===//
 //
 // The client side of `synergy-run --cluster URL -np N`: queue the job in the
-// cluster state, wait for its turn (FIFO), let the placement policy pick a
-// host where all N ranks fit, take the slots atomically, and hand the job to
-// that host's synergyd. The module travels by content hash: its bytes are
-// sent only when the host asks for them. The client then prints the job's
-// stdout and stderr as they arrive and returns its exit status. Ranks do not
-// span hosts yet.
+// cluster state, wait for its turn (FIFO), let the placement policy pick the
+// host or hosts of the N ranks, take the slots atomically, and hand each
+// host's synergyd its part of the job (consecutive ranks; the parts then
+// connect to each other, cluster/MpiPeerLink.h). The module travels by
+// content hash: its bytes are sent only to hosts that ask for them. The
+// client then prints the job's stdout and stderr as they arrive and returns
+// its exit status; a part that fails or a host that is lost ends the job on
+// every host.
 //
 //===----------------------------------------------------------------------===//
 #pragma once

@@ -24,6 +24,9 @@ static bool isKnownFrameType(uint16_t raw) {
     case FrameType::JobOutput:
     case FrameType::JobExit:
     case FrameType::JobRefused:
+    case FrameType::MpiHello:
+    case FrameType::MpiMessage:
+    case FrameType::MpiMatched:
       return true;
   }
   return false;
@@ -61,6 +64,12 @@ const char* frameTypeName(FrameType type) {
       return "JobExit";
     case FrameType::JobRefused:
       return "JobRefused";
+    case FrameType::MpiHello:
+      return "MpiHello";
+    case FrameType::MpiMessage:
+      return "MpiMessage";
+    case FrameType::MpiMatched:
+      return "MpiMatched";
   }
   return "unknown";
 }

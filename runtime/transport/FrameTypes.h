@@ -50,6 +50,17 @@ enum class FrameType : uint16_t {
   JobExit = 9,
   // Host to client: the job will not run here; a one-line reason.
   JobRefused = 10,
+  // Between the processes that run one job's ranks on different hosts.
+  // First frame from the connecting side: u64 job id, u32 part index.
+  MpiHello = 11,
+  // A point-to-point message (cluster/MpiPeerLink.h, kMpiMessageHeaderBytes):
+  // u32 sender world rank, u32 receiver world rank, u32 context,
+  // i32 sender's communicator rank, i32 tag, u64 match id (0 unless
+  // synchronous), then the data.
+  MpiMessage = 12,
+  // The receiver of a synchronous send matched it: u32 sender world rank,
+  // u64 match id.
+  MpiMatched = 13,
 };
 
 constexpr std::array<uint8_t, 4> kFrameMagic = {'S', 'Y', 'N', '1'};
@@ -63,6 +74,14 @@ constexpr uint64_t kMaxFramePayloadBytes = 64ull << 20;
 constexpr uint64_t kMaxRunJobBytes = 1ull << 20;
 constexpr uint64_t kMaxJobOutputChunkBytes = 64ull << 10;
 constexpr uint64_t kMaxRefusalBytes = 1024;
+
+// Cross-host MPI frames: the fixed parts, and the largest message data an
+// MpiMessage carries (a larger message to a rank on another host is
+// refused with an error naming the call).
+constexpr uint64_t kMpiHelloBytes = 12;
+constexpr uint64_t kMpiMessageHeaderBytes = 28;
+constexpr uint64_t kMaxMpiMessageDataBytes = kMaxFramePayloadBytes - kMpiMessageHeaderBytes;
+constexpr uint64_t kMpiMatchedBytes = 12;
 
 // Cluster tokens are between these lengths (see ClusterToken.h).
 constexpr size_t kMinTokenBytes = 16;
@@ -89,6 +108,12 @@ constexpr uint64_t maxPayloadBytes(FrameType type) {
       return 4;
     case FrameType::JobRefused:
       return kMaxRefusalBytes;
+    case FrameType::MpiHello:
+      return kMpiHelloBytes;
+    case FrameType::MpiMessage:
+      return kMpiMessageHeaderBytes + kMaxMpiMessageDataBytes;
+    case FrameType::MpiMatched:
+      return kMpiMatchedBytes;
   }
   return 0;
 }

@@ -76,6 +76,7 @@ class AsioConnection final : public Connection {
   const std::string& peerName() const override { return peerName_; }
 
   ConnectionRole role() const { return role_; }
+  bool hasQueuedFrames() const { return !closed_ && (writing_ || !outbound_.empty()); }
   bool authenticated() const { return authenticated_; }
   void addWaiter(HandshakeWaiter waiter) { waiters_.push_back(std::move(waiter)); }
 
@@ -340,6 +341,20 @@ class Transport::Impl {
 Transport::Transport(TransportConfig config) : impl_(std::make_unique<Impl>(std::move(config))) {}
 
 Transport::~Transport() = default;
+
+bool Transport::flush(std::chrono::milliseconds limit) {
+  auto deadline = std::chrono::steady_clock::now() + limit;
+  for (;;) {
+    bool queued = false;
+    impl_->runOnIoThread([&] {
+      for (const std::shared_ptr<AsioConnection>& connection : impl_->core.live)
+        queued = queued || connection->hasQueuedFrames();
+    });
+    if (!queued) return true;
+    if (std::chrono::steady_clock::now() >= deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+}
 
 bool Transport::listen(const std::string& address, uint16_t port, std::string& error) {
   asio::error_code code;

@@ -19,6 +19,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -81,6 +82,12 @@ class Transport {
   uint16_t listeningPort() const;
   // Stops accepting new connections; established ones stay.
   void stopListening();
+
+  // Waits until every frame queued so far has been written to its socket
+  // (or its connection has closed), for at most `limit`: a process about
+  // to exit calls it so that its last messages reach their hosts. False
+  // when frames were still queued at the limit.
+  bool flush(std::chrono::milliseconds limit);
 
   // The connection to the host at address:port, opened and authenticated
   // first if there is none yet. Blocks until the peer's HelloAck, or returns

@@ -10,7 +10,8 @@ assertions: a deadline only turns a hang into a failure.
     cluster_test.py --bin-dir build/bin --client build/test/cluster/cluster-test-client \
                     --redis-server /usr/bin/redis-server CASE
 
-CASE is registration, claims, frames, redis-gone, remote-job or job-queue.
+CASE is registration, claims, frames, redis-gone, remote-job, job-queue,
+collective-counts, host-lost or mpi-corpus.
 """
 import argparse
 import os
@@ -46,7 +47,8 @@ def run_job_payload(job_id, ranks, module_hash, arguments, environment=()):
         return struct.pack("<I", len(items)) + b"".join(
             struct.pack("<I", len(item)) + item for item in items)
     return (struct.pack("<QIB", job_id, ranks, 0) + module_hash +
-            strings([a.encode() for a in arguments]) + strings([e.encode() for e in environment]))
+            strings([a.encode() for a in arguments]) + strings([e.encode() for e in environment]) +
+            struct.pack("<II", 0, 0))  # no parts: every rank on this host
 
 
 class TestFailure(Exception):
@@ -144,14 +146,14 @@ class Cluster:
         self.processes.append(self.redis)
         wait_for(lambda: self.status()[0] == 0, 20, "redis-server to accept commands")
 
-    def start_daemon(self, host_id, address, slots, ttl=TTL_SECONDS):
+    def start_daemon(self, host_id, address, slots, ttl=TTL_SECONDS, env=None):
         log_path = os.path.join(self.workdir, f"synergyd-{host_id}.log")
         log = open(log_path, "w")
         process = subprocess.Popen(
             [os.path.join(self.bin_dir, "synergyd"), "--listen", f"{address}:0",
              "--slots", str(slots), "--state", self.url, "--token-file", self.token_file,
              "--host-id", host_id, "--ttl", str(ttl)],
-            stdout=log, stderr=log)
+            stdout=log, stderr=log, env=env)
         log.close()
         self.processes.append(process)
         daemon = Daemon(process, log_path, host_id, address)
@@ -478,9 +480,15 @@ def case_remote_job(cluster):
     check("job 3: running 2 ranks" in small.log(), "binpack did not pick the fullest fitting host")
     expect_status(cluster, all_free)
 
-    check_equal(run_tool(remote + ["-np", "5", program]),
-                (2, "", "synergy-run: error: no host has 5 slots (largest: 4); jobs across several "
-                        "hosts are not supported yet\n"), "a job larger than any host")
+    # 5 ranks fit on no host: binpack takes the fewest hosts, 4 ranks on
+    # "large" and 1 on "small", which meet for the allreduce.
+    check_equal(run_tool(remote + ["-np", "5", program, "3"]), run_tool([run, "-np", "5", program, "3"]),
+                "a job larger than any host")
+    check("job 4: running 4 ranks" in large.log() and "job 4: running 1 ranks" in small.log(),
+          f"job 4 was not split 4 + 1:\n{large.log()}\n{small.log()}")
+    check_equal(run_tool(remote + ["-np", "7", program]),
+                (2, "", "synergy-run: error: the cluster has 6 slots, not the 7 the job needs\n"),
+                "a job larger than the cluster")
     wrong = remote[:-1] + [cluster.wrong_token_file]
     check_equal(run_tool(wrong + ["-np", "1", program]),
                 (2, "", f"synergy-run: error: cannot reach 127.0.0.2:{small.port}: "
@@ -530,6 +538,168 @@ def case_job_queue(cluster):
     wait_for(lambda: cluster.status()[1] == all_free, 30, "the killed job's slots to be freed")
 
 
+def build_both(cluster, source, name):
+    """`source` built natively with mpicc and as a granule; the two paths."""
+    native = os.path.join(cluster.workdir, name)
+    granule = native + ".wasm"
+    code, out, err = run_tool(["mpicc", "-O2", "-o", native, source, "-lm"])
+    check(code == 0, f"mpicc {source} failed:\n{err}")
+    code, out, err = run_tool([os.path.join(cluster.bin_dir, "synergy-cc"), "-O2", "-o", granule,
+                               source, "-lm"])
+    check(code == 0, f"synergy-cc {source} failed:\n{err}")
+    return native, granule
+
+
+def run_mpirun(native, ranks, arguments=()):
+    """The OpenMPI oracle; retried when mpirun itself fails to start."""
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+    command = ["mpirun", "--allow-run-as-root", "--oversubscribe", "-np", str(ranks), native,
+               *arguments]
+    for _ in range(3):
+        result = subprocess.run(command, capture_output=True, text=True, timeout=120, env=env)
+        if result.returncode == 0 or result.stdout:
+            break
+    return result.returncode, result.stdout, result.stderr
+
+
+def start_three_hosts(cluster, env=None):
+    """Redis and three 2-slot daemons on 127.0.0.2-4, so that --policy
+    spread puts np 3 one rank a host and np 5 as 2, 2 and 1."""
+    cluster.start_redis()
+    return [cluster.start_daemon(f"h{i}", f"127.0.0.{i}", 2, env=env) for i in (2, 3, 4)]
+
+
+def case_collective_counts(cluster):
+    """Each plain collective once over 3 hosts, at np 3 and 5: output equal
+    to OpenMPI's, and exactly the locality-aware number of messages between
+    hosts per collective: one from each leader to each other host's leader
+    for the all-to-all kinds (3 x 2), one to or from the root's host for
+    the rooted ones (2); MPI_Barrier is called once and MPI_Finalize
+    synchronises once more."""
+    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "collective_counts.c")
+    native, granule = build_both(cluster, source, "collective_counts")
+    start_three_hosts(cluster, env=dict(os.environ, SYNERGY_MPI_STATS="1"))
+    remote = [os.path.join(cluster.bin_dir, "synergy-run"), "--cluster", cluster.url,
+              "--token-file", cluster.token_file, "--policy", "spread"]
+    expected_counts = {"MPI_Barrier": 12, "MPI_Bcast": 2, "MPI_Reduce": 2, "MPI_Allreduce": 6,
+                       "MPI_Gather": 2, "MPI_Allgather": 6, "MPI_Scatter": 2, "MPI_Alltoall": 6}
+    for ranks, parts in ((3, ["0-0", "1-1", "2-2"]), (5, ["0-1", "2-3", "4-4"])):
+        code, out, err = run_tool(remote + ["-np", str(ranks), granule])
+        want = run_mpirun(native, ranks)
+        check_equal((code, sorted(out.splitlines())), (want[0], sorted(want[1].splitlines())),
+                    f"np {ranks} over 3 hosts against OpenMPI")
+        reports = re.findall(r"synergy-run: mpi: collective messages between hosts from ranks "
+                             r"(\d+-\d+): (.*)\n", err)
+        check_equal(sorted(r[0] for r in reports), parts, f"np {ranks}: the hosts that reported")
+        counts = {}
+        for _, report in reports:
+            for entry in [] if report == "none" else report.split(", "):
+                name, count = entry.rsplit(" ", 1)
+                counts[name] = counts.get(name, 0) + int(count)
+        check_equal(counts, expected_counts, f"np {ranks}: messages between hosts")
+
+
+def case_host_lost(cluster):
+    """A daemon killed with SIGKILL while its ranks run: the client ends the
+    job within 10 s with an error naming the host and its ranks, and the
+    other hosts kill their parts and free their slots."""
+    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
+    program = os.path.join(cluster.workdir, "rank_report.wasm")
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "rank_report.c")
+    code, out, err = run_tool([os.path.join(cluster.bin_dir, "synergy-cc"), source, "-o", program])
+    check(code == 0, f"synergy-cc failed:\n{err}")
+    h2, h3, h4 = start_three_hosts(cluster)
+    client = subprocess.Popen([os.path.join(cluster.bin_dir, "synergy-run"), "--cluster",
+                               cluster.url, "--token-file", cluster.token_file, "--policy",
+                               "spread", "-np", "5", program, "100000000"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    check(client.stdout.readline().startswith(b"ranks 5 sum 150"), "the job did not start")
+    check(re.search(r"running jobs: 1\n  job 1  rank_report.wasm  ranks 5  on h2 \(ranks 0-1\), "
+                    r"h3 \(ranks 2-3\), h4 \(rank 4\)\n", cluster.status()[1]),
+          f"status does not show where the ranks are:\n{cluster.status()[1]}")
+    h3.process.kill()
+    h3.process.wait()
+    killed = time.monotonic()
+    # Drain stdout so that the client never blocks writing it.
+    out, err = client.communicate(timeout=60)
+    check(time.monotonic() - killed < 10, "the job outlived its host by 10 s or more")
+    check_equal((client.returncode, err.decode()[-200:].split("\n")[-2]),
+                (2, "synergy-run: error: lost the connection to host h3 (ranks 2-3)"),
+                "the client's error")
+    for daemon in (h2, h4):
+        wait_for(lambda: "client disconnected; killing the job" in daemon.log(), 30,
+                 f"{daemon.host_id} to kill its part")
+    wait_for(lambda: cluster.status()[1].startswith("hosts: 2, slots: 4, free: 4\n"), 30,
+             "the other hosts' slots to be freed")
+
+
+# The MPI differential corpus (test/lit/mpi) on three hosts. Programs that
+# use what cross-host MPI does not support yet must end with an error that
+# names the call; every other program's sorted stdout and exit status must
+# equal OpenMPI's. Programs written for 1 or 2 ranks only are not run.
+CORPUS_UNSUPPORTED = {
+    "allgather.c": "MPI_Allgatherv",
+    "alltoall.c": "MPI_Alltoallv",
+    "cart_halo.c": "MPI_Cart_create",
+    "comm_split.c": "MPI_Comm_split",
+    "environment.c": "MPI_Comm_dup",
+    "freed_handles.c": "MPI_Comm_dup",
+    "gather.c": "MPI_Gatherv",
+    "group.c": "MPI_Comm_create",
+    "reduce_scatter.c": "MPI_Reduce_scatter_block",
+    "rma_fence.c": "MPI_Win_create",
+    "scan.c": "MPI_Scan",
+    "scatter.c": "MPI_Scatterv",
+    "user_op.c": "MPI_Reduce",
+}
+
+
+def case_mpi_corpus(cluster):
+    """Every MPI differential program at np 3 and 5 with --policy spread over
+    three 2-slot hosts, the cluster started once."""
+    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
+    corpus = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lit", "mpi")
+    start_three_hosts(cluster)
+    remote = [os.path.join(cluster.bin_dir, "synergy-run"), "--cluster", cluster.url,
+              "--token-file", cluster.token_file, "--policy", "spread"]
+    results, mismatches = [], []
+    for name in sorted(os.listdir(corpus)):
+        if not name.endswith(".c"):
+            continue
+        with open(os.path.join(corpus, name)) as f:
+            run_line = re.search(r"RUN: %mpi-diff (.*)", f.read())
+        if not run_line:
+            continue
+        words = run_line.group(1).split()
+        arguments = [words[i + 1] for i, word in enumerate(words) if word == "--arg"]
+        written_for = [int(word) for word in words if word.isdigit()]
+        if max(written_for) < 3:
+            results.append(f"{name}: not run (written for {max(written_for)} ranks)")
+            continue
+        native, granule = build_both(cluster, os.path.join(corpus, name), name[:-2])
+        for ranks in (3, 5):
+            code, out, err = run_tool(remote + ["-np", str(ranks), granule, *arguments])
+            unsupported = CORPUS_UNSUPPORTED.get(name)
+            if unsupported:
+                refused = code != 0 and re.search(rf"{unsupported}.* is not supported yet", err)
+                results.append(f"{name} np {ranks}: " + ("refused" if refused else "NOT refused") +
+                               f" ({unsupported})")
+                if not refused:
+                    mismatches.append(f"{name} at np {ranks}: expected an error naming "
+                                      f"{unsupported}, got exit {code}:\n{err}")
+                continue
+            want = run_mpirun(native, ranks, arguments)
+            same = (code, sorted(out.splitlines())) == (want[0], sorted(want[1].splitlines()))
+            results.append(f"{name} np {ranks}: " + ("identical" if same else "DIFFERENT"))
+            if not same:
+                mismatches.append(f"{name} at np {ranks}: exit {code} (OpenMPI {want[0]}), "
+                                  f"{len(out.splitlines())} lines (OpenMPI "
+                                  f"{len(want[1].splitlines())}), stderr:\n{err}")
+    print("\n".join(results))
+    check(not mismatches, "\n".join(mismatches))
+
+
 CASES = {
     "registration": case_registration,
     "claims": case_claims,
@@ -537,6 +707,9 @@ CASES = {
     "redis-gone": case_redis_gone,
     "remote-job": case_remote_job,
     "job-queue": case_job_queue,
+    "collective-counts": case_collective_counts,
+    "mpi-corpus": case_mpi_corpus,
+    "host-lost": case_host_lost,
 }
 
 

@@ -81,4 +81,45 @@ TEST(JobMessagesTest, BadFieldsAreRefused) {
   EXPECT_EQ(refusal(payload), "RunJob has unknown flags 2");
 }
 
+TEST(JobMessagesTest, PartsOfASpreadJobRoundTrip) {
+  RunJobRequest request = sampleRequest();
+  request.ranks = 1;
+  request.partRanks = {2, 2, 1};
+  request.partIndex = 2;
+  RunJobRequest decoded;
+  std::string reason;
+  ASSERT_TRUE(decodeRunJob(encodeRunJob(request), decoded, reason)) << reason;
+  EXPECT_EQ(decoded.partRanks, (std::vector<uint32_t>{2, 2, 1}));
+  EXPECT_EQ(decoded.partIndex, 2u);
+  // Every truncation of the part list is refused too.
+  std::vector<uint8_t> payload = encodeRunJob(request);
+  for (size_t cut = 1; cut <= 20; ++cut)
+    EXPECT_EQ(refusal(std::vector<uint8_t>(payload.begin(), payload.end() - cut)),
+              "RunJob payload is truncated")
+        << "cut " << cut;
+}
+
+TEST(JobMessagesTest, BadPartsAreRefused) {
+  RunJobRequest request = sampleRequest();
+  request.ranks = 2;
+  request.partRanks = {2, 2};
+  request.partIndex = 2;
+  EXPECT_EQ(refusal(encodeRunJob(request)), "RunJob names part 2 of 2");
+  request.partIndex = 1;
+  request.partRanks = {2, 0};
+  EXPECT_EQ(refusal(encodeRunJob(request)),
+            "RunJob has a part of 0 ranks, or more than 4096 in all");
+  request.partRanks = {4095, 2};
+  EXPECT_EQ(refusal(encodeRunJob(request)),
+            "RunJob has a part of 2 ranks, or more than 4096 in all");
+  request.partRanks = {2, 3};
+  EXPECT_EQ(refusal(encodeRunJob(request)), "RunJob's part 1 does not have its 2 ranks");
+  // A part count far beyond the payload is refused before anything is read.
+  request.partRanks = {2, 2};
+  std::vector<uint8_t> payload = encodeRunJob(request);
+  size_t partCountOffset = payload.size() - 4 * 4;
+  payload[partCountOffset + 3] = 0x7f;
+  EXPECT_EQ(refusal(payload), "RunJob names part 1 of 2130706434");
+}
+
 }  // namespace

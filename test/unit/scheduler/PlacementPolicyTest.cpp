@@ -57,4 +57,31 @@ TEST(PlacementPolicyTest, UnknownPoliciesAreRefused) {
   EXPECT_EQ(createPlacementPolicy(""), nullptr);
 }
 
+using scheduler::HostShare;
+
+std::vector<HostShare> share(const std::string& policy, unsigned ranks,
+                             const std::vector<cluster::HostRecord>& hosts = kHosts) {
+  return createPlacementPolicy(policy)->placeRanks(hosts, {}, "app1", ranks);
+}
+
+TEST(PlacementPolicyTest, BinPackSpansTheFewestHostsOnlyWhenNoHostFits) {
+  EXPECT_EQ(share("binpack", 3), (std::vector<HostShare>{{"a", 3}}));
+  EXPECT_EQ(share("binpack", 8), (std::vector<HostShare>{{"a", 2}, {"b", 6}}));
+  EXPECT_EQ(share("binpack", 11), (std::vector<HostShare>{{"a", 3}, {"b", 6}, {"c", 2}}));
+  EXPECT_EQ(share("binpack", 12), std::vector<HostShare>{}) << "the draining host must not be used";
+  EXPECT_EQ(share("locality", 8), (std::vector<HostShare>{{"a", 2}, {"b", 6}}));
+}
+
+TEST(PlacementPolicyTest, SpreadBalancesRanksOverHosts) {
+  std::vector<cluster::HostRecord> three = {host("h2", 2, 2), host("h3", 2, 2), host("h4", 2, 2)};
+  EXPECT_EQ(share("spread", 3, three), (std::vector<HostShare>{{"h2", 1}, {"h3", 1}, {"h4", 1}}));
+  EXPECT_EQ(share("spread", 5, three), (std::vector<HostShare>{{"h2", 2}, {"h3", 2}, {"h4", 1}}));
+  EXPECT_EQ(share("spread", 7, three), std::vector<HostShare>{});
+  // b (6 free) takes ranks until it has as few free as a (3); from then
+  // on ties go to the smaller id.
+  EXPECT_EQ(share("spread", 3), (std::vector<HostShare>{{"b", 3}}));
+  EXPECT_EQ(share("spread", 4), (std::vector<HostShare>{{"a", 1}, {"b", 3}}));
+  EXPECT_EQ(share("spread", 7), (std::vector<HostShare>{{"a", 2}, {"b", 5}}));
+}
+
 }  // namespace

@@ -1,0 +1,116 @@
+//===- JobPart.cpp - One host's share of a job spread over several hosts --===//
+//
+// This file implements JobPart.h: a line-oriented format whose every field
+// is required once, in order, and range-checked as it is read.
+//
+//===----------------------------------------------------------------------===//
+#include "cluster/JobPart.h"
+
+#include <charconv>
+#include <numeric>
+#include <sstream>
+
+#include "cluster/JobMessages.h"
+
+namespace synergy::cluster {
+
+namespace {
+
+constexpr const char* kFirstLine = "synergy-job-part 1";
+
+bool parseNumber(const std::string& text, uint64_t limit, uint64_t& value) {
+  auto [end, code] = std::from_chars(text.data(), text.data() + text.size(), value);
+  return !text.empty() && code == std::errc() && end == text.data() + text.size() &&
+         value <= limit;
+}
+
+// Splits "key value" at the first space; false when the key differs.
+bool field(const std::string& line, const char* key, std::string& value) {
+  std::string prefix = std::string(key) + " ";
+  if (line.compare(0, prefix.size(), prefix) != 0) return false;
+  value = line.substr(prefix.size());
+  return true;
+}
+
+}  // namespace
+
+int JobPart::worldSize() const {
+  return int(std::accumulate(partRanks.begin(), partRanks.end(), uint64_t(0)));
+}
+
+int JobPart::firstRankOf(uint32_t part) const {
+  return int(std::accumulate(partRanks.begin(), partRanks.begin() + part, uint64_t(0)));
+}
+
+std::string formatJobPart(const JobPart& part) {
+  std::ostringstream text;
+  text << kFirstLine << "\njob " << part.jobId << "\npart " << part.partIndex << "\nparts";
+  for (uint32_t count : part.partRanks) text << " " << count;
+  text << "\naddress " << part.address << "\nstate " << part.state.text() << "\ntoken-file "
+       << part.tokenFile << "\n";
+  return text.str();
+}
+
+bool parseJobPart(const std::string& text, JobPart& part, std::string& error) {
+  std::vector<std::string> lines;
+  std::istringstream input(text);
+  for (std::string line; std::getline(input, line);) lines.push_back(line);
+  const char* const keys[] = {"job", "part", "parts", "address", "state", "token-file"};
+  if (lines.size() != 7 || lines[0] != kFirstLine) {
+    error = "not a job part file";
+    return false;
+  }
+  std::string values[6];
+  for (int i = 0; i < 6; ++i) {
+    if (!field(lines[i + 1], keys[i], values[i])) {
+      error = std::string("line ") + std::to_string(i + 2) + ": expected '" + keys[i] + "'";
+      return false;
+    }
+  }
+  uint64_t number = 0;
+  if (!parseNumber(values[0], UINT64_MAX, number)) {
+    error = "line 2: bad job id";
+    return false;
+  }
+  part.jobId = number;
+  uint64_t index = 0;
+  if (!parseNumber(values[1], kMaxJobRanks, index)) {
+    error = "line 3: bad part index";
+    return false;
+  }
+  part.partRanks.clear();
+  uint64_t total = 0;
+  std::istringstream counts(values[2]);
+  for (std::string count; std::getline(counts, count, ' ');) {
+    if (!parseNumber(count, kMaxJobRanks, number) || number == 0 ||
+        (total += number) > kMaxJobRanks || part.partRanks.size() >= kMaxJobRanks) {
+      error = "line 4: bad rank counts";
+      return false;
+    }
+    part.partRanks.push_back(uint32_t(number));
+  }
+  if (index >= part.partRanks.size()) {
+    error = "line 3: part " + std::to_string(index) + " of " +
+            std::to_string(part.partRanks.size());
+    return false;
+  }
+  part.partIndex = uint32_t(index);
+  part.address = values[3];
+  if (part.address.empty() ||
+      part.address.find_first_not_of("0123456789abcdefABCDEF.:") != std::string::npos) {
+    error = "line 5: the address is not an IP literal";
+    return false;
+  }
+  if (!parseStateUrl(values[4], part.state, error)) {
+    error = "line 6: " + error;
+    return false;
+  }
+  part.tokenFile = values[5];
+  if (part.tokenFile.empty()) {
+    error = "line 7: no token file";
+    return false;
+  }
+  return true;
+}
+
+}  // namespace synergy::cluster

@@ -1,0 +1,46 @@
+//===- JobPart.h - One host's share of a job spread over several hosts ----===//
+//
+// When a job's ranks span hosts, the daemon of each host runs its part (a
+// run of consecutive ranks) with `synergy-run --cluster-part FILE`. The file
+// says which job and part this is, how many ranks every part has, the
+// address this host's part listens on for the others, where the cluster
+// state is, and where the cluster token is. It is written by synergyd into
+// its private area and read back by the child, but the child still checks
+// every field: nothing in it is trusted beyond what it says.
+//
+//   synergy-job-part 1
+//   job 42
+//   part 1
+//   parts 2 2 1
+//   address 127.0.0.3
+//   state redis://127.0.0.1:6380
+//   token-file /path/to/token
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cluster/RedisConnection.h"
+
+namespace synergy::cluster {
+
+struct JobPart {
+  uint64_t jobId = 0;
+  uint32_t partIndex = 0;
+  std::vector<uint32_t> partRanks;  // ranks per part, in rank order
+  std::string address;              // an IP literal of this host
+  StateUrl state;
+  std::string tokenFile;
+
+  int worldSize() const;
+  int firstRankOf(uint32_t part) const;
+};
+
+std::string formatJobPart(const JobPart& part);
+// False with a one-line `error` when the text is malformed or over a limit.
+bool parseJobPart(const std::string& text, JobPart& part, std::string& error);
+
+}  // namespace synergy::cluster

@@ -1,0 +1,346 @@
+//===- MpiPeerLink.cpp - Cross-host MPI messages over the transport -------===//
+//
+// This file implements MpiPeerLink.h. The table of connections by part is
+// complete before join() returns, and only read afterwards, so ranks send
+// without a lock; until then it is guarded by a mutex shared with the I/O
+// thread, which registers the parts that introduce themselves.
+//
+//===----------------------------------------------------------------------===//
+#include "cluster/MpiPeerLink.h"
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include <signal.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include "cluster/ClusterState.h"
+#include "mpi/HostCollectives.h"
+#include "mpi/World.h"
+#include "transport/ClusterToken.h"
+#include "transport/FrameCodec.h"
+#include "transport/Transport.h"
+#include "util/FileIO.h"
+
+namespace synergy::cluster {
+
+namespace {
+
+// How long a part waits for all others to come up: each may first have to
+// compile the module.
+constexpr auto kJoinLimit = std::chrono::seconds(120);
+constexpr auto kEndpointPoll = std::chrono::milliseconds(20);
+constexpr auto kFlushLimit = std::chrono::seconds(10);
+
+void putLittleEndian(uint8_t* out, uint64_t value, size_t bytes) {
+  for (size_t i = 0; i < bytes; ++i) out[i] = uint8_t(value >> (8 * i));
+}
+
+uint64_t getLittleEndian(const uint8_t* in, size_t bytes) {
+  uint64_t value = 0;
+  for (size_t i = 0; i < bytes; ++i) value |= uint64_t(in[i]) << (8 * i);
+  return value;
+}
+
+bool splitEndpoint(const std::string& text, std::string& address, uint16_t& port) {
+  size_t colon = text.rfind(':');
+  if (colon == std::string::npos || colon == 0 || colon + 1 == text.size() ||
+      text.size() - colon > 6)
+    return false;
+  unsigned value = 0;
+  for (char c : text.substr(colon + 1)) {
+    if (c < '0' || c > '9') return false;
+    value = value * 10 + unsigned(c - '0');
+  }
+  if (value == 0 || value > 65535) return false;
+  address = text.substr(0, colon);
+  if (address.size() > 2 && address.front() == '[' && address.back() == ']')
+    address = address.substr(1, address.size() - 2);
+  port = uint16_t(value);
+  return true;
+}
+
+}  // namespace
+
+class MpiPeerLink::Impl {
+ public:
+  Impl(const JobPart& part, mpi::World& world) : part_(part), world_(world) {
+    for (uint32_t p = 0; p < part.partRanks.size(); ++p)
+      for (uint32_t r = 0; r < part.partRanks[p]; ++r) partOfRank_.push_back(p);
+    firstLocal_ = part.firstRankOf(part.partIndex);
+    endLocal_ = firstLocal_ + int(part.partRanks[part.partIndex]);
+    peers_.resize(part.partRanks.size());
+  }
+
+  bool join(std::string& error) {
+    std::string token;
+    if (!transport::readClusterToken(part_.tokenFile, token, error)) return false;
+    transport_ = std::make_unique<transport::Transport>(transport::TransportConfig{
+        .token = token,
+        .onFrame = [this](transport::Connection& from, transport::Frame&& frame,
+                          std::string& reason) { return onFrame(from, std::move(frame), reason); },
+        .onClosed = nullptr,
+        .log = [](const std::string& line) {
+          std::fprintf(stderr, "synergy-run: cluster: %s\n", line.c_str());
+        }});
+    if (!transport_->listen(part_.address, 0, error)) return false;
+    std::string endpoint = (part_.address.find(':') != std::string::npos
+                                ? "[" + part_.address + "]"
+                                : part_.address) +
+                           ":" + std::to_string(transport_->listeningPort());
+    auto deadline = std::chrono::steady_clock::now() + kJoinLimit;
+    std::map<uint32_t, std::string> endpoints;
+    try {
+      ClusterState state(part_.state);
+      state.publishJobEndpoint(part_.jobId, part_.partIndex, endpoint);
+      for (;;) {
+        endpoints = state.jobEndpoints(part_.jobId);
+        if (endpoints.size() >= part_.partRanks.size()) break;
+        if (std::chrono::steady_clock::now() >= deadline) {
+          error = "job " + std::to_string(part_.jobId) + ": only " +
+                  std::to_string(endpoints.size()) + " of its " +
+                  std::to_string(part_.partRanks.size()) + " host parts came up within " +
+                  std::to_string(kJoinLimit.count()) + " s";
+          return false;
+        }
+        std::this_thread::sleep_for(kEndpointPoll);
+      }
+    } catch (const StateStoreError& e) {
+      error = e.what();
+      return false;
+    }
+    for (uint32_t p = part_.partIndex + 1; p < part_.partRanks.size(); ++p) {
+      std::string address;
+      uint16_t port = 0;
+      auto it = endpoints.find(p);
+      if (it == endpoints.end() || !splitEndpoint(it->second, address, port)) {
+        error = "job " + std::to_string(part_.jobId) + ": part " + std::to_string(p) +
+                " has no valid endpoint in the cluster state";
+        return false;
+      }
+      std::shared_ptr<transport::Connection> connection =
+          transport_->connectionTo(address, port, error);
+      if (!connection) return false;
+      {
+        std::lock_guard<std::mutex> guard(mutex_);
+        partOfConnection_[connection.get()] = p;
+        peers_[p] = connection;
+      }
+      std::vector<uint8_t> hello(transport::kMpiHelloBytes);
+      putLittleEndian(hello.data(), part_.jobId, 8);
+      putLittleEndian(hello.data() + 8, part_.partIndex, 4);
+      connection->send(transport::FrameType::MpiHello, std::move(hello));
+    }
+    std::unique_lock<std::mutex> lock(mutex_);
+    if (!introduced_.wait_until(lock, deadline, [&] {
+          for (uint32_t p = 0; p < part_.partIndex; ++p)
+            if (!peers_[p]) return false;
+          return true;
+        })) {
+      error = "job " + std::to_string(part_.jobId) +
+              ": the hosts of the lower ranks did not connect within " +
+              std::to_string(kJoinLimit.count()) + " s";
+      return false;
+    }
+    return true;
+  }
+
+  void send(const mpi::RemoteMessage& message, util::FunctionRef<void(uint8_t*)> pack) {
+    std::vector<uint8_t> payload(transport::kMpiMessageHeaderBytes +
+                                 size_t(message.envelope.bytes));
+    uint8_t* header = payload.data();
+    putLittleEndian(header, uint32_t(message.from), 4);
+    putLittleEndian(header + 4, uint32_t(message.to), 4);
+    putLittleEndian(header + 8, message.envelope.context, 4);
+    putLittleEndian(header + 12, uint32_t(message.envelope.source), 4);
+    putLittleEndian(header + 16, uint32_t(message.envelope.tag), 4);
+    putLittleEndian(header + 20, message.matchId, 8);
+    pack(header + transport::kMpiMessageHeaderBytes);
+    peers_[partOfRank_[message.to]]->send(transport::FrameType::MpiMessage, std::move(payload));
+  }
+
+  void acknowledgeMatch(int sender, uint64_t matchId) {
+    std::vector<uint8_t> payload(transport::kMpiMatchedBytes);
+    putLittleEndian(payload.data(), uint32_t(sender), 4);
+    putLittleEndian(payload.data() + 4, matchId, 8);
+    peers_[partOfRank_[sender]]->send(transport::FrameType::MpiMatched, std::move(payload));
+  }
+
+  void flush() { transport_->flush(kFlushLimit); }
+
+  int hostOf(int worldRank) const { return int(partOfRank_[size_t(worldRank)]); }
+
+ private:
+  bool isLocal(uint64_t rank) const { return rank >= uint64_t(firstLocal_) && rank < uint64_t(endLocal_); }
+
+  bool onFrame(transport::Connection& from, transport::Frame&& frame, std::string& reason) {
+    uint32_t part;
+    {
+      std::lock_guard<std::mutex> guard(mutex_);
+      auto it = partOfConnection_.find(&from);
+      if (it == partOfConnection_.end()) {
+        if (frame.type != transport::FrameType::MpiHello) {
+          reason = "MPI frame before MpiHello";
+          return false;
+        }
+        return onHello(from, frame, reason);
+      }
+      part = it->second;
+    }
+    const std::vector<uint8_t>& payload = frame.payload;
+    switch (frame.type) {
+      case transport::FrameType::MpiMessage: {
+        if (payload.size() < transport::kMpiMessageHeaderBytes) {
+          reason = "MpiMessage shorter than its header";
+          return false;
+        }
+        uint64_t sender = getLittleEndian(payload.data(), 4);
+        uint64_t receiver = getLittleEndian(payload.data() + 4, 4);
+        if (sender >= partOfRank_.size() || partOfRank_[sender] != part || !isLocal(receiver)) {
+          reason = "MpiMessage from rank " + std::to_string(sender) + " to rank " +
+                   std::to_string(receiver) + ", which are not the ranks of the two hosts";
+          return false;
+        }
+        mpi::RemoteMessage message;
+        message.from = int(sender);
+        message.to = int(receiver);
+        message.envelope.context = uint32_t(getLittleEndian(payload.data() + 8, 4));
+        message.envelope.source = int(int32_t(getLittleEndian(payload.data() + 12, 4)));
+        message.envelope.tag = int(int32_t(getLittleEndian(payload.data() + 16, 4)));
+        message.matchId = getLittleEndian(payload.data() + 20, 8);
+        message.envelope.bytes = int64_t(payload.size() - transport::kMpiMessageHeaderBytes);
+        world_.deliverRemote(message, payload.data() + transport::kMpiMessageHeaderBytes);
+        return true;
+      }
+      case transport::FrameType::MpiMatched: {
+        if (payload.size() != transport::kMpiMatchedBytes) {
+          reason = "MpiMatched of the wrong size";
+          return false;
+        }
+        uint64_t sender = getLittleEndian(payload.data(), 4);
+        if (!isLocal(sender) || !world_.remoteSendMatched(getLittleEndian(payload.data() + 4, 8))) {
+          reason = "MpiMatched for no synchronous send of rank " + std::to_string(sender);
+          return false;
+        }
+        return true;
+      }
+      default:
+        reason = std::string("unexpected ") + transport::frameTypeName(frame.type) +
+                 " between the hosts of a job";
+        return false;
+    }
+  }
+
+  // Caller holds mutex_.
+  bool onHello(transport::Connection& from, const transport::Frame& frame, std::string& reason) {
+    if (frame.payload.size() != transport::kMpiHelloBytes) {
+      reason = "MpiHello of the wrong size";
+      return false;
+    }
+    uint64_t jobId = getLittleEndian(frame.payload.data(), 8);
+    uint64_t part = getLittleEndian(frame.payload.data() + 8, 4);
+    if (jobId != part_.jobId || part >= part_.partIndex || peers_[part]) {
+      reason = "MpiHello from job " + std::to_string(jobId) + " part " + std::to_string(part) +
+               ", which this part does not wait for";
+      return false;
+    }
+    partOfConnection_[&from] = uint32_t(part);
+    peers_[part] = from.shared_from_this();
+    introduced_.notify_all();
+    return true;
+  }
+
+  JobPart part_;
+  mpi::World& world_;
+  std::vector<uint32_t> partOfRank_;
+  int firstLocal_ = 0;
+  int endLocal_ = 0;
+  std::mutex mutex_;
+  std::condition_variable introduced_;
+  std::map<const transport::Connection*, uint32_t> partOfConnection_;
+  std::vector<std::shared_ptr<transport::Connection>> peers_;
+  // Last, so that its I/O thread stops before the tables it uses go.
+  std::unique_ptr<transport::Transport> transport_;
+};
+
+MpiPeerLink::MpiPeerLink(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+MpiPeerLink::~MpiPeerLink() = default;
+
+std::unique_ptr<MpiPeerLink> MpiPeerLink::join(const JobPart& part, mpi::World& world,
+                                               std::string& error) {
+  if (world.size() != part.worldSize()) {
+    error = "the job part's rank counts do not add up to the job's size";
+    return nullptr;
+  }
+  auto impl = std::make_unique<Impl>(part, world);
+  std::unique_ptr<MpiPeerLink> link(new MpiPeerLink(std::move(impl)));
+  std::vector<bool> remote(size_t(world.size()), true);
+  int first = part.firstRankOf(part.partIndex);
+  for (uint32_t r = 0; r < part.partRanks[part.partIndex]; ++r) remote[size_t(first) + r] = false;
+  // Before any connection: messages may arrive as soon as one is up.
+  world.attachRemoteRanks(*link, std::move(remote));
+  if (!link->impl_->join(error)) return nullptr;
+  return link;
+}
+
+void MpiPeerLink::send(const mpi::RemoteMessage& message, util::FunctionRef<void(uint8_t*)> pack) {
+  impl_->send(message, pack);
+}
+
+void MpiPeerLink::acknowledgeMatch(int sender, uint64_t matchId) {
+  impl_->acknowledgeMatch(sender, matchId);
+}
+
+int MpiPeerLink::hostOf(int worldRank) const { return impl_->hostOf(worldRank); }
+
+int64_t MpiPeerLink::maxMessageBytes() const {
+  return int64_t(transport::kMaxMpiMessageDataBytes);
+}
+
+void MpiPeerLink::flush() { impl_->flush(); }
+
+int runJobPart(const std::string& partFile, mpi::JobOptions job) {
+  constexpr size_t kMaxPartFileBytes = 64 << 10;
+  auto fail = [&](const std::string& message) {
+    std::fprintf(stderr, "synergy-run: error: %s: %s\n", partFile.c_str(), message.c_str());
+    return 2;
+  };
+  // A part dies with its synergyd: the client then ends the other parts,
+  // and nothing would be left to end this one.
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() == 1) return fail("synergyd is gone");
+  std::optional<std::string> text = util::readFile(partFile);
+  if (!text) return fail("cannot read the job part file");
+  if (text->size() > kMaxPartFileBytes) return fail("the job part file is too large");
+  JobPart part;
+  std::string error;
+  if (!parseJobPart(*text, part, error)) return fail(error);
+  if (int(part.partRanks[part.partIndex]) != job.ranks)
+    return fail("-np " + std::to_string(job.ranks) + " is not the part's " +
+                std::to_string(part.partRanks[part.partIndex]) + " ranks");
+  job.firstRank = part.firstRankOf(part.partIndex);
+  job.worldSize = part.worldSize();
+  std::unique_ptr<MpiPeerLink> link;
+  job.joinHosts = [&](mpi::World& world, std::string& joinError) {
+    link = MpiPeerLink::join(part, world, joinError);
+    return link != nullptr;
+  };
+  int status = mpi::runJob(job);
+  if (link) link->flush();
+  if (const char* stats = std::getenv("SYNERGY_MPI_STATS"); stats && std::strcmp(stats, "0")) {
+    std::string report = mpi::crossHostMessageReport();
+    std::fprintf(stderr, "synergy-run: mpi: collective messages between hosts from ranks %d-%d: %s\n",
+                 job.firstRank, job.firstRank + job.ranks - 1, report.empty() ? "none" : report.c_str());
+  }
+  return status;
+}
+
+}  // namespace synergy::cluster

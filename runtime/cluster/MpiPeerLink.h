@@ -1,0 +1,66 @@
+//===- MpiPeerLink.h - Cross-host MPI messages over the transport ---------===//
+//
+// The cluster layer's implementation of mpi::RemoteRanks, for the process
+// that runs one part of a job spread over several hosts (JobPart.h). It
+// listens on its host's address, publishes that endpoint in the cluster
+// state, waits for every other part's endpoint, and keeps one
+// authenticated connection to each other part: the part with the lower
+// index connects and introduces itself with MpiHello. Messages travel as
+// MpiMessage frames (FrameTypes.h) whose data the sending rank packs
+// straight into the frame, and are injected into the receiving rank's
+// Mailbox on the transport's I/O thread, in the order they were sent.
+//
+// Every received frame is checked before use: a sender that is not a rank
+// of the connection's part, a receiver that is not a rank of this part, a
+// short header or an unknown match id drops the connection with a logged
+// reason.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "cluster/JobPart.h"
+#include "mpi/MpiJob.h"
+#include "mpi/RemoteRanks.h"
+
+namespace synergy::mpi {
+class World;
+}
+
+namespace synergy::cluster {
+
+class MpiPeerLink final : public mpi::RemoteRanks {
+ public:
+  // Connects this part of the job to all others and attaches the link to
+  // `world`, whose size must be the job's. On failure returns nullptr with
+  // a one-line `error` (unreachable state, a part that does not come up
+  // within the time limit, a bad token file).
+  static std::unique_ptr<MpiPeerLink> join(const JobPart& part, mpi::World& world,
+                                           std::string& error);
+  ~MpiPeerLink() override;
+
+  void send(const mpi::RemoteMessage& message, util::FunctionRef<void(uint8_t*)> pack) override;
+  void acknowledgeMatch(int sender, uint64_t matchId) override;
+  int hostOf(int worldRank) const override;
+  int64_t maxMessageBytes() const override;
+
+  // Writes out every queued frame, before the process exits.
+  void flush();
+
+  class Impl;
+
+ private:
+  explicit MpiPeerLink(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+// Runs this host's part of a spread job, described by the job part file at
+// `partFile` (`synergy-run --cluster-part FILE -np N`, which synergyd
+// starts): `job` with the part's ranks, joined to the other hosts. Returns
+// the exit status; a bad file or a failed join is reported on stderr with
+// status 2.
+int runJobPart(const std::string& partFile, mpi::JobOptions job);
+
+}  // namespace synergy::cluster

@@ -1,0 +1,494 @@
+//===- HostCollectives.cpp - collectives over ranks on several hosts ------===//
+//
+// This file implements HostCollectives.h. Every collective works on packed
+// bytes: members pack their contributions once, leaders move and combine
+// packed blocks, and members unpack the result once. The communicators
+// that span hosts are MPI_COMM_WORLD and its like, whose hosts each hold
+// consecutive ranks, so concatenating the hosts' blocks in the order of
+// their leaders gives rank order, and folding the hosts' partial
+// reductions in that order gives the rank-order fold.
+//
+// The messages are blocking point-to-point sends and receives through the
+// World. A send to another host completes as soon as it is queued; a large
+// send between two ranks of one host waits for its receive, so every
+// phase posts its receives in an order the senders follow.
+//
+//===----------------------------------------------------------------------===//
+#include "mpi/HostCollectives.h"
+
+#include <array>
+#include <atomic>
+#include <map>
+#include <memory>
+#include <vector>
+
+#include "mpi/CollectiveEngine.h"
+#include "mpi/MpiAbi.h"
+#include "mpi/ReduceOp.h"
+#include "mpi/World.h"
+
+namespace synergy::mpi {
+
+namespace {
+
+// Collective messages carry this bit in their context, which no
+// communicator's own context has.
+constexpr uint32_t kCollectiveContextBit = 1u << 31;
+
+using Bytes = std::vector<uint8_t>;
+
+std::array<std::atomic<uint64_t>, int(CollectiveKind::WinFree) + 1> crossHostMessages{};
+
+const char* kindName(CollectiveKind kind) {
+  switch (kind) {
+    case CollectiveKind::Barrier: return "MPI_Barrier";
+    case CollectiveKind::Bcast: return "MPI_Bcast";
+    case CollectiveKind::Reduce: return "MPI_Reduce";
+    case CollectiveKind::Allreduce: return "MPI_Allreduce";
+    case CollectiveKind::Gather: return "MPI_Gather";
+    case CollectiveKind::Scatter: return "MPI_Scatter";
+    case CollectiveKind::Allgather: return "MPI_Allgather";
+    case CollectiveKind::Alltoall: return "MPI_Alltoall";
+    default: return "?";
+  }
+}
+
+const Layout& byteLayout() {
+  static const Layout bytes = predefinedLayout(abi::kTypeByte);
+  return bytes;
+}
+
+// One collective call of one rank: who is where, and the messages.
+class HostPhases {
+ public:
+  HostPhases(HostCall& call, int commHandle, CollectiveKind kind)
+      : call_(call), world_(call.world()), comm_(*call.rank.comm(commHandle)->comm), kind_(kind) {
+    me_ = comm_.rankOfWorld[call.rank.worldRank];
+    RemoteRanks& remote = *world_.remoteRanks();
+    std::map<int, size_t> indexOfHost;
+    for (int member = 0; member < comm_.size(); ++member) {
+      int host = remote.hostOf(comm_.worldRanks[member]);
+      auto [it, added] = indexOfHost.emplace(host, members_.size());
+      if (added) members_.emplace_back();
+      members_[it->second].push_back(member);
+      hostOfMember_.push_back(int(it->second));
+    }
+    myHost_ = hostOfMember_[me_];
+  }
+
+  int me() const { return me_; }
+  int size() const { return comm_.size(); }
+  int hosts() const { return int(members_.size()); }
+  int myHost() const { return myHost_; }
+  int hostOf(int member) const { return hostOfMember_[member]; }
+  const std::vector<int>& membersOf(int host) const { return members_[host]; }
+  int leaderOf(int host) const { return members_[host][0]; }
+  bool leads() const { return leaderOf(myHost_) == me_; }
+  int myLeader() const { return leaderOf(myHost_); }
+
+  void send(int to, const uint8_t* data, int64_t bytes) {
+    auto request = std::make_shared<Request>();
+    request->kind = Request::Kind::Send;
+    fill(*request, to, const_cast<uint8_t*>(data), bytes);
+    request->senderRank = me_;
+    int dest = comm_.worldRanks[to];
+    if (world_.isRemote(dest)) crossHostMessages[int(kind_)].fetch_add(1);
+    world_.startSend(request, dest);
+    wait(*request, to);
+  }
+  void send(int to, const Bytes& data) { send(to, data.data(), int64_t(data.size())); }
+
+  void receive(int from, uint8_t* data, int64_t bytes) {
+    auto request = std::make_shared<Request>();
+    request->kind = Request::Kind::Recv;
+    fill(*request, from, data, bytes);
+    world_.startRecv(request);
+    wait(*request, from);
+  }
+  Bytes receive(int from, int64_t bytes) {
+    Bytes data(static_cast<size_t>(bytes));
+    receive(from, data.data(), bytes);
+    return data;
+  }
+
+ private:
+  void fill(Request& request, int peer, uint8_t* data, int64_t bytes) {
+    request.owner = call_.rank.worldRank;
+    request.buffer = data;
+    setType(request, byteLayout());
+    request.count = bytes;
+    request.bytes = bytes;
+    request.context = comm_.context | kCollectiveContextBit;
+    request.comm = &comm_;
+    request.peer = peer;
+    request.tag = int(kind_);
+  }
+
+  void wait(const Request& request, int peer) {
+    if (!world_.waitFor(call_.rank.worldRank, request, WaitInfo{call_.name, peer, 0, &comm_}))
+      call_.leaveAbortedJob();
+  }
+
+  HostCall& call_;
+  World& world_;
+  Communicator& comm_;
+  CollectiveKind kind_;
+  int me_ = 0;
+  int myHost_ = 0;
+  std::vector<std::vector<int>> members_;  // comm ranks by host, ascending
+  std::vector<int> hostOfMember_;
+};
+
+Bytes pack(const uint8_t* data, const TypeLayout& type, int64_t count) {
+  Bytes packed(size_t(type.size * count));
+  packTyped(data, type, count, packed.data());
+  return packed;
+}
+
+// inout = in op inout, on packed operands.
+void combine(const Bytes& in, Bytes& inout, int op, const TypeLayout& type, int64_t count) {
+  applyPredefinedOp(PredefinedOp(op), type.element, in.data(), inout.data(),
+                    count * type.elementsPerInstance());
+}
+
+// The rank-order fold of `operands` (in rank order): x0 op (x1 op (...)).
+Bytes fold(std::vector<Bytes>& operands, int op, const TypeLayout& type, int64_t count) {
+  Bytes result = std::move(operands.back());
+  for (int i = int(operands.size()) - 2; i >= 0; --i) combine(operands[size_t(i)], result, op, type, count);
+  return result;
+}
+
+int unsupportedOp(HostCall& call, int comm) {
+  return call.fail(comm, abi::kErrUnsupportedOperation,
+                   std::string(call.name) +
+                       " with a user-defined op on ranks of several hosts is not supported yet");
+}
+
+// The leader's share of a reduction: its host's members' contributions
+// folded in rank order (a member's own first).
+Bytes reduceOnHost(HostPhases& phases, Bytes mine, int op, const TypeLayout& type,
+                   int64_t count) {
+  const std::vector<int>& members = phases.membersOf(phases.myHost());
+  std::vector<Bytes> operands;
+  operands.push_back(std::move(mine));
+  for (size_t i = 1; i < members.size(); ++i)
+    operands.push_back(phases.receive(members[i], int64_t(operands[0].size())));
+  return fold(operands, op, type, count);
+}
+
+// Concatenates the blocks of this host's members, in rank order.
+Bytes gatherOnHost(HostPhases& phases, Bytes mine) {
+  const std::vector<int>& members = phases.membersOf(phases.myHost());
+  Bytes bundle = std::move(mine);
+  size_t block = bundle.size();
+  bundle.resize(block * members.size());
+  for (size_t i = 1; i < members.size(); ++i)
+    phases.receive(members[i], bundle.data() + i * block, int64_t(block));
+  return bundle;
+}
+
+// Sends `data` to every other member of this host.
+void shareOnHost(HostPhases& phases, const Bytes& data, int skip = -1) {
+  for (int member : phases.membersOf(phases.myHost()))
+    if (member != phases.me() && member != skip) phases.send(member, data);
+}
+
+}  // namespace
+
+bool usesHostCollectives(HostCall& call, int comm) {
+  CommHandle* handle = call.rank.comm(comm);
+  World& world = call.world();
+  if (!handle || !world.spansHosts(*handle->comm)) return false;
+  const std::vector<int>& members = handle->comm->worldRanks;
+  RemoteRanks& remote = *world.remoteRanks();
+  std::vector<bool> seen;
+  for (size_t i = 0; i < members.size(); ++i) {
+    int host = remote.hostOf(members[i]);
+    if (i > 0 && host == remote.hostOf(members[i - 1])) continue;
+    if (size_t(host) >= seen.size()) seen.resize(size_t(host) + 1, false);
+    if (seen[size_t(host)]) return false;
+    seen[size_t(host)] = true;
+  }
+  return true;
+}
+
+int barrierAcrossHosts(HostCall& call, int comm) {
+  HostPhases phases(call, comm, CollectiveKind::Barrier);
+  if (!phases.leads()) {
+    phases.send(phases.myLeader(), nullptr, 0);
+    phases.receive(phases.myLeader(), nullptr, 0);
+    return abi::kSuccess;
+  }
+  for (size_t i = 1; i < phases.membersOf(phases.myHost()).size(); ++i)
+    phases.receive(phases.membersOf(phases.myHost())[i], nullptr, 0);
+  for (int host = 0; host < phases.hosts(); ++host)
+    if (host != phases.myHost()) phases.send(phases.leaderOf(host), nullptr, 0);
+  for (int host = 0; host < phases.hosts(); ++host)
+    if (host != phases.myHost()) phases.receive(phases.leaderOf(host), nullptr, 0);
+  shareOnHost(phases, {});
+  return abi::kSuccess;
+}
+
+int bcastAcrossHosts(HostCall& call, int comm, uint8_t* buffer, const TypeLayout& type,
+                     int64_t count, int root) {
+  HostPhases phases(call, comm, CollectiveKind::Bcast);
+  int64_t bytes = type.size * count;
+  int rootHost = phases.hostOf(root);
+  Bytes data;
+  if (phases.me() == root) {
+    data = pack(buffer, type, count);
+    if (!phases.leads()) {
+      phases.send(phases.myLeader(), data);
+      return abi::kSuccess;
+    }
+  }
+  if (!phases.leads()) {
+    unpackTyped(phases.receive(phases.myLeader(), bytes).data(), buffer, type, count);
+    return abi::kSuccess;
+  }
+  if (phases.myHost() == rootHost) {
+    if (phases.me() != root) data = phases.receive(root, bytes);
+    for (int host = 0; host < phases.hosts(); ++host)
+      if (host != rootHost) phases.send(phases.leaderOf(host), data);
+  } else {
+    data = phases.receive(phases.leaderOf(rootHost), bytes);
+  }
+  shareOnHost(phases, data, root);
+  if (phases.me() != root) unpackTyped(data.data(), buffer, type, count);
+  return abi::kSuccess;
+}
+
+int reduceAcrossHosts(HostCall& call, int comm, const uint8_t* send, uint8_t* recv,
+                      const TypeLayout& type, int64_t count, int op, int root) {
+  if (op > abi::kLastPredefinedOp) return unsupportedOp(call, comm);
+  HostPhases phases(call, comm, CollectiveKind::Reduce);
+  int64_t bytes = type.size * count;
+  int rootHost = phases.hostOf(root);
+  Bytes mine = pack(send, type, count);
+  if (!phases.leads()) {
+    phases.send(phases.myLeader(), mine);
+    if (phases.me() == root)
+      unpackTyped(phases.receive(phases.myLeader(), bytes).data(), recv, type, count);
+    return abi::kSuccess;
+  }
+  Bytes partial = reduceOnHost(phases, std::move(mine), op, type, count);
+  if (phases.myHost() != rootHost) {
+    phases.send(phases.leaderOf(rootHost), partial);
+    return abi::kSuccess;
+  }
+  std::vector<Bytes> partials(size_t(phases.hosts()));
+  for (int host = 0; host < phases.hosts(); ++host)
+    partials[size_t(host)] = host == rootHost ? std::move(partial)
+                                              : phases.receive(phases.leaderOf(host), bytes);
+  Bytes result = fold(partials, op, type, count);
+  if (phases.me() == root)
+    unpackTyped(result.data(), recv, type, count);
+  else
+    phases.send(root, result);
+  return abi::kSuccess;
+}
+
+int allreduceAcrossHosts(HostCall& call, int comm, const uint8_t* send, uint8_t* recv,
+                         const TypeLayout& type, int64_t count, int op) {
+  if (op > abi::kLastPredefinedOp) return unsupportedOp(call, comm);
+  HostPhases phases(call, comm, CollectiveKind::Allreduce);
+  int64_t bytes = type.size * count;
+  Bytes mine = pack(send, type, count);
+  if (!phases.leads()) {
+    phases.send(phases.myLeader(), mine);
+    unpackTyped(phases.receive(phases.myLeader(), bytes).data(), recv, type, count);
+    return abi::kSuccess;
+  }
+  std::vector<Bytes> partials(size_t(phases.hosts()));
+  partials[size_t(phases.myHost())] = reduceOnHost(phases, std::move(mine), op, type, count);
+  for (int host = 0; host < phases.hosts(); ++host)
+    if (host != phases.myHost()) phases.send(phases.leaderOf(host), partials[size_t(phases.myHost())]);
+  for (int host = 0; host < phases.hosts(); ++host)
+    if (host != phases.myHost()) partials[size_t(host)] = phases.receive(phases.leaderOf(host), bytes);
+  Bytes result = fold(partials, op, type, count);
+  shareOnHost(phases, result);
+  unpackTyped(result.data(), recv, type, count);
+  return abi::kSuccess;
+}
+
+int gatherAcrossHosts(HostCall& call, int comm, const uint8_t* send, const TypeLayout* sendType,
+                      int64_t sendCount, uint8_t* recv, const TypeLayout* recvType,
+                      int64_t recvCount, int root) {
+  HostPhases phases(call, comm, CollectiveKind::Gather);
+  int rootHost = phases.hostOf(root);
+  Bytes mine = send ? pack(send, *sendType, sendCount)
+                    : pack(recv + int64_t(root) * recvCount * recvType->extent(), *recvType,
+                           recvCount);
+  int64_t block = int64_t(mine.size());
+  if (!phases.leads()) {
+    phases.send(phases.myLeader(), mine);
+    if (phases.me() == root)
+      unpackTyped(phases.receive(phases.myLeader(), block * phases.size()).data(), recv,
+                  *recvType, recvCount * phases.size());
+    return abi::kSuccess;
+  }
+  Bytes bundle = gatherOnHost(phases, std::move(mine));
+  if (phases.myHost() != rootHost) {
+    phases.send(phases.leaderOf(rootHost), bundle);
+    return abi::kSuccess;
+  }
+  Bytes all;
+  for (int host = 0; host < phases.hosts(); ++host) {
+    Bytes part = host == rootHost ? std::move(bundle)
+                                  : phases.receive(phases.leaderOf(host),
+                                                   block * int64_t(phases.membersOf(host).size()));
+    all.insert(all.end(), part.begin(), part.end());
+  }
+  if (phases.me() == root)
+    unpackTyped(all.data(), recv, *recvType, recvCount * phases.size());
+  else
+    phases.send(root, all);
+  return abi::kSuccess;
+}
+
+int allgatherAcrossHosts(HostCall& call, int comm, const uint8_t* send,
+                         const TypeLayout* sendType, int64_t sendCount, uint8_t* recv,
+                         const TypeLayout& recvType, int64_t recvCount) {
+  HostPhases phases(call, comm, CollectiveKind::Allgather);
+  Bytes mine = send ? pack(send, *sendType, sendCount)
+                    : pack(recv + int64_t(phases.me()) * recvCount * recvType.extent(), recvType,
+                           recvCount);
+  int64_t block = int64_t(mine.size());
+  int64_t total = block * phases.size();
+  if (!phases.leads()) {
+    phases.send(phases.myLeader(), mine);
+    unpackTyped(phases.receive(phases.myLeader(), total).data(), recv, recvType,
+                recvCount * phases.size());
+    return abi::kSuccess;
+  }
+  std::vector<Bytes> bundles(size_t(phases.hosts()));
+  bundles[size_t(phases.myHost())] = gatherOnHost(phases, std::move(mine));
+  for (int host = 0; host < phases.hosts(); ++host)
+    if (host != phases.myHost()) phases.send(phases.leaderOf(host), bundles[size_t(phases.myHost())]);
+  Bytes all;
+  for (int host = 0; host < phases.hosts(); ++host) {
+    if (host != phases.myHost())
+      bundles[size_t(host)] = phases.receive(phases.leaderOf(host),
+                                             block * int64_t(phases.membersOf(host).size()));
+    all.insert(all.end(), bundles[size_t(host)].begin(), bundles[size_t(host)].end());
+  }
+  shareOnHost(phases, all);
+  unpackTyped(all.data(), recv, recvType, recvCount * phases.size());
+  return abi::kSuccess;
+}
+
+int scatterAcrossHosts(HostCall& call, int comm, const uint8_t* send, const TypeLayout* sendType,
+                       int64_t sendCount, uint8_t* recv, const TypeLayout* recvType,
+                       int64_t recvCount, int root) {
+  HostPhases phases(call, comm, CollectiveKind::Scatter);
+  int rootHost = phases.hostOf(root);
+  int64_t block = phases.me() == root ? sendType->size * sendCount : recvType->size * recvCount;
+  auto keepMine = [&](const uint8_t* packedBlock) {
+    if (recv) unpackTyped(packedBlock, recv, *recvType, recvCount);
+  };
+  Bytes all;
+  if (phases.me() == root) {
+    all = pack(send, *sendType, sendCount * phases.size());
+    keepMine(all.data() + root * block);
+    if (!phases.leads()) {
+      phases.send(phases.myLeader(), all);
+      return abi::kSuccess;
+    }
+  }
+  if (!phases.leads()) {
+    keepMine(phases.receive(phases.myLeader(), block).data());
+    return abi::kSuccess;
+  }
+  const std::vector<int>& mine = phases.membersOf(phases.myHost());
+  Bytes bundle;  // this host's members' blocks, in rank order
+  if (phases.myHost() == rootHost) {
+    if (phases.me() != root) all = phases.receive(root, block * phases.size());
+    for (int host = 0; host < phases.hosts(); ++host) {
+      if (host == rootHost) continue;
+      const std::vector<int>& theirs = phases.membersOf(host);
+      phases.send(phases.leaderOf(host), all.data() + theirs.front() * block,
+                  block * int64_t(theirs.size()));
+    }
+    bundle.assign(all.begin() + mine.front() * block,
+                  all.begin() + (mine.front() + int64_t(mine.size())) * block);
+  } else {
+    bundle = phases.receive(phases.leaderOf(rootHost), block * int64_t(mine.size()));
+  }
+  for (size_t i = 1; i < mine.size(); ++i)
+    if (mine[i] != root) phases.send(mine[i], bundle.data() + i * block, block);
+  if (phases.me() != root) keepMine(bundle.data());
+  return abi::kSuccess;
+}
+
+int alltoallAcrossHosts(HostCall& call, int comm, const uint8_t* send,
+                        const TypeLayout* sendType, int64_t sendCount, uint8_t* recv,
+                        const TypeLayout& recvType, int64_t recvCount) {
+  HostPhases phases(call, comm, CollectiveKind::Alltoall);
+  int size = phases.size();
+  Bytes outgoing = send ? pack(send, *sendType, sendCount * size)
+                        : pack(recv, recvType, recvCount * size);
+  int64_t block = int64_t(outgoing.size()) / size;
+  if (!phases.leads()) {
+    phases.send(phases.myLeader(), outgoing);
+    unpackTyped(phases.receive(phases.myLeader(), block * size).data(), recv, recvType,
+                recvCount * size);
+    return abi::kSuccess;
+  }
+  const std::vector<int>& mine = phases.membersOf(phases.myHost());
+  // What each member of this host sends, all of it.
+  std::vector<Bytes> sent(mine.size());
+  sent[0] = std::move(outgoing);
+  for (size_t i = 1; i < mine.size(); ++i) sent[i] = phases.receive(mine[i], block * size);
+  // To each other host one bundle: for each member here, its blocks for
+  // each member there.
+  for (int host = 0; host < phases.hosts(); ++host) {
+    if (host == phases.myHost()) continue;
+    const std::vector<int>& theirs = phases.membersOf(host);
+    Bytes bundle;
+    for (size_t i = 0; i < mine.size(); ++i)
+      bundle.insert(bundle.end(), sent[i].begin() + theirs.front() * block,
+                    sent[i].begin() + (theirs.front() + int64_t(theirs.size())) * block);
+    phases.send(phases.leaderOf(host), bundle);
+  }
+  std::vector<Bytes> bundles(size_t(phases.hosts()));
+  for (int host = 0; host < phases.hosts(); ++host)
+    if (host != phases.myHost())
+      bundles[size_t(host)] = phases.receive(
+          phases.leaderOf(host),
+          block * int64_t(phases.membersOf(host).size()) * int64_t(mine.size()));
+  // Member j of this host receives, from each rank s in rank order, the
+  // block s sent to it.
+  for (size_t j = 0; j < mine.size(); ++j) {
+    Bytes received;
+    received.reserve(size_t(block * size));
+    for (int source = 0; source < size; ++source) {
+      int host = phases.hostOf(source);
+      const uint8_t* from;
+      if (host == phases.myHost()) {
+        from = sent[size_t(source - mine.front())].data() + mine[j] * block;
+      } else {
+        int64_t sender = source - phases.membersOf(host).front();
+        from = bundles[size_t(host)].data() + (sender * int64_t(mine.size()) + int64_t(j)) * block;
+      }
+      received.insert(received.end(), from, from + block);
+    }
+    if (j == 0)
+      unpackTyped(received.data(), recv, recvType, recvCount * size);
+    else
+      phases.send(mine[j], received);
+  }
+  return abi::kSuccess;
+}
+
+std::string crossHostMessageReport() {
+  std::string report;
+  for (int kind = 0; kind < int(crossHostMessages.size()); ++kind) {
+    uint64_t count = crossHostMessages[size_t(kind)].load();
+    if (count == 0) continue;
+    if (!report.empty()) report += ", ";
+    report += std::string(kindName(CollectiveKind(kind))) + " " + std::to_string(count);
+  }
+  return report;
+}
+
+}  // namespace synergy::mpi

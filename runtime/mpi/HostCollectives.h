@@ -1,0 +1,66 @@
+//===- HostCollectives.h - collectives over ranks on several hosts --------===//
+//
+// The collectives of a communicator whose members sit on several hosts,
+// locality-aware as in Faabric (§5.2): the members on one host have one
+// leader (their lowest rank); a collective runs a local phase in memory,
+// then at most one message from each leader to each other host's leader
+// per step, then a local phase again. Messages travel as point-to-point
+// messages in a context of their own, so they never match the program's.
+//
+// Each entry point takes the buffers the single-host collective resolved
+// (MPI_IN_PLACE already replaced by the buffer it stands for) and returns
+// an error class. Reductions fold in rank order like the single-host
+// ones; user-defined ops and the v-forms are not supported across hosts
+// yet and fail with an error naming the call.
+//
+// The runtime counts the messages each collective kind sends between
+// hosts; crossHostMessageReport() lists them, for SYNERGY_MPI_STATS.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "mpi/RankState.h"
+
+namespace synergy::mpi {
+
+// Whether the collectives on communicator handle `comm` of the calling rank
+// run here: its members span hosts, each host holding consecutive ranks.
+// False for an invalid handle (the caller reports those); a communicator
+// that spans hosts otherwise is refused by runCollective.
+bool usesHostCollectives(HostCall& call, int comm);
+
+int barrierAcrossHosts(HostCall& call, int comm);
+int bcastAcrossHosts(HostCall& call, int comm, uint8_t* buffer, const TypeLayout& type,
+                     int64_t count, int root);
+// `send` is the rank's contribution (the root's receive buffer when it
+// passed MPI_IN_PLACE); `recv` matters at the root only (allreduce: at
+// every rank).
+int reduceAcrossHosts(HostCall& call, int comm, const uint8_t* send, uint8_t* recv,
+                      const TypeLayout& type, int64_t count, int op, int root);
+int allreduceAcrossHosts(HostCall& call, int comm, const uint8_t* send, uint8_t* recv,
+                         const TypeLayout& type, int64_t count, int op);
+// A null `send` means MPI_IN_PLACE: the rank's block of `recv` is its
+// contribution (gather: at the root; allgather: everywhere).
+int gatherAcrossHosts(HostCall& call, int comm, const uint8_t* send, const TypeLayout* sendType,
+                      int64_t sendCount, uint8_t* recv, const TypeLayout* recvType,
+                      int64_t recvCount, int root);
+int allgatherAcrossHosts(HostCall& call, int comm, const uint8_t* send,
+                         const TypeLayout* sendType, int64_t sendCount, uint8_t* recv,
+                         const TypeLayout& recvType, int64_t recvCount);
+// A null `recv` means MPI_IN_PLACE at the root.
+int scatterAcrossHosts(HostCall& call, int comm, const uint8_t* send, const TypeLayout* sendType,
+                       int64_t sendCount, uint8_t* recv, const TypeLayout* recvType,
+                       int64_t recvCount, int root);
+// A null `send` means MPI_IN_PLACE: `recv` holds the blocks to send.
+int alltoallAcrossHosts(HostCall& call, int comm, const uint8_t* send,
+                        const TypeLayout* sendType, int64_t sendCount, uint8_t* recv,
+                        const TypeLayout& recvType, int64_t recvCount);
+
+// "MPI_Allreduce 6, MPI_Bcast 2" for the collective kinds that sent
+// messages to other hosts from this process; empty when none did.
+std::string crossHostMessageReport();
+
+}  // namespace synergy::mpi

@@ -1,0 +1,151 @@
+//===- RemoteDelivery.cpp - messages to and from ranks on other hosts -----===//
+//
+// This file implements the World's side of RemoteRanks.h. A message for a
+// remote rank is packed once, straight into the frame the link queues; a
+// message from one is injected into the receiver's Mailbox through the ring
+// of its remote sender, exactly as that sender would have written it on
+// this host. The link's receiving thread is the only writer of those rings
+// and receives each connection's frames in order, so the non-overtaking
+// order and the Mailbox's single-producer rule both hold.
+//
+// A remote synchronous send travels with a match id. The receiving host
+// injects it as a rendezvous message whose "send request" is a proxy
+// holding the data; when it matches, the Mailbox completes the proxy
+// through World::sendMatched(), which sends the acknowledgement back, and
+// the sending host completes the waiting request it kept under that id.
+//
+//===----------------------------------------------------------------------===//
+#include <cstring>
+#include <string>
+#include <mutex>
+#include <unordered_map>
+
+#include "mpi/MpiAbi.h"
+#include "mpi/World.h"
+
+namespace synergy::mpi {
+
+namespace {
+
+const Layout& byteLayout() {
+  static const Layout bytes = predefinedLayout(abi::kTypeByte);
+  return bytes;
+}
+
+// The receiving side of a remote synchronous send: the message's data,
+// and the id under which its sender waits.
+struct RemoteSendProxy : Request {
+  std::unique_ptr<uint8_t[]> data;
+  uint64_t matchId = 0;
+};
+
+// A message too large for one frame ends the job rather than going
+// astray; false then.
+bool fitsAcrossHosts(World& world, RemoteRanks& link, int from, int to, int64_t bytes) {
+  if (bytes <= link.maxMessageBytes()) return true;
+  world.abort(abi::kErrOther, "rank " + std::to_string(from) + ": a message of " +
+                                  std::to_string(bytes) + " bytes to rank " + std::to_string(to) +
+                                  " on another host is larger than the " +
+                                  std::to_string(link.maxMessageBytes()) +
+                                  " bytes a cross-host message may carry");
+  return false;
+}
+
+}  // namespace
+
+struct World::AwaitingMatch {
+  std::mutex mutex;
+  uint64_t lastId = 0;
+  std::unordered_map<uint64_t, std::shared_ptr<Request>> sends;
+};
+
+void World::attachRemoteRanks(RemoteRanks& link, std::vector<bool> remote) {
+  remoteRank_ = std::move(remote);
+  remoteRank_.resize(size_t(size_), false);
+  awaitingMatch_ = std::make_shared<AwaitingMatch>();
+  remote_ = &link;
+}
+
+bool World::spansHosts(const Communicator& comm) const {
+  if (!remote_) return false;
+  for (int member : comm.worldRanks)
+    if (remoteRank_[member]) return true;
+  return false;
+}
+
+void World::sendRemoteCopy(int from, const Envelope& envelope, const uint8_t* data,
+                           const TypeLayout& type, int64_t count, int destWorldRank) {
+  if (!fitsAcrossHosts(*this, *remote_, from, destWorldRank, envelope.bytes)) return;
+  RemoteMessage message{from, destWorldRank, envelope, 0};
+  remote_->send(message, [&](uint8_t* out) {
+    if (type.isContiguous())
+      std::memcpy(out, data + type.lb, size_t(envelope.bytes));
+    else
+      packTyped(data, type, count, out);
+  });
+}
+
+void World::sendRemote(const std::shared_ptr<Request>& send, int destWorldRank) {
+  Envelope envelope{send->context, send->senderRank, send->tag, send->bytes};
+  if (!send->synchronous || send->buffered) {
+    sendRemoteCopy(send->owner, envelope, send->buffer, *send->type, send->count, destWorldRank);
+    markComplete(*send);
+    return;
+  }
+  if (!fitsAcrossHosts(*this, *remote_, send->owner, destWorldRank, envelope.bytes)) return;
+  RemoteMessage message{send->owner, destWorldRank, envelope, 0};
+  {
+    std::lock_guard<std::mutex> guard(awaitingMatch_->mutex);
+    message.matchId = ++awaitingMatch_->lastId;
+    awaitingMatch_->sends.emplace(message.matchId, send);
+  }
+  remote_->send(message, [&](uint8_t* out) {
+    packTyped(send->buffer, *send->type, send->count, out);
+  });
+}
+
+void World::deliverRemote(const RemoteMessage& message, const uint8_t* data) {
+  Mailbox& box = *mailboxes_[message.to];
+  if (message.matchId == 0) {
+    box.sendCopy(message.from, message.envelope, data, *byteLayout(), message.envelope.bytes,
+                 /*mayDefer=*/false);
+  } else {
+    auto proxy = std::make_shared<RemoteSendProxy>();
+    proxy->data.reset(new uint8_t[size_t(message.envelope.bytes)]);
+    std::memcpy(proxy->data.get(), data, size_t(message.envelope.bytes));
+    proxy->matchId = message.matchId;
+    proxy->kind = Request::Kind::Send;
+    proxy->owner = message.from;
+    proxy->buffer = proxy->data.get();
+    setType(*proxy, byteLayout());
+    proxy->count = message.envelope.bytes;
+    proxy->bytes = message.envelope.bytes;
+    proxy->context = message.envelope.context;
+    proxy->senderRank = message.envelope.source;
+    proxy->tag = message.envelope.tag;
+    proxy->synchronous = true;
+    box.send(message.from, proxy, /*eagerLimit=*/0);
+  }
+  notify(message.to);
+}
+
+void World::acknowledgeRemoteMatch(Request& proxy) {
+  auto& remoteSend = static_cast<RemoteSendProxy&>(proxy);
+  remote_->acknowledgeMatch(remoteSend.owner, remoteSend.matchId);
+}
+
+bool World::remoteSendMatched(uint64_t matchId) {
+  std::shared_ptr<Request> send;
+  {
+    std::lock_guard<std::mutex> guard(awaitingMatch_->mutex);
+    auto it = awaitingMatch_->sends.find(matchId);
+    if (it == awaitingMatch_->sends.end()) return false;
+    send = std::move(it->second);
+    awaitingMatch_->sends.erase(it);
+  }
+  markComplete(*send);
+  notify(send->owner);
+  return true;
+}
+
+}  // namespace synergy::mpi

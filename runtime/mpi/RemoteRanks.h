@@ -1,0 +1,52 @@
+//===- RemoteRanks.h - the ranks of a job that run on other hosts ---------===//
+//
+// When a job's ranks are spread over several hosts, each host runs its own
+// ranks in one process with a World of the job's full size; the others are
+// remote. This narrow interface is what the MPI runtime asks of whatever
+// carries messages between hosts (the cluster layer implements it over the
+// transport), so that mpi stays below transport and cluster: the World
+// hands it a message for a remote rank together with a function that packs
+// the data straight into the outgoing frame, and the implementation calls
+// World::deliverRemote() and World::remoteSendMatched() for what arrives.
+//
+// A remote standard or buffered send completes once its data is packed
+// (the frame is queued without blocking); a remote synchronous send
+// completes when the receiving host reports that it matched a receive.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <cstdint>
+
+#include "mpi/MessageRing.h"
+#include "util/FunctionRef.h"
+
+namespace synergy::mpi {
+
+// The routing part of a message that crosses hosts.
+struct RemoteMessage {
+  int from = 0;  // the sender's world rank
+  int to = 0;    // the receiver's world rank
+  Envelope envelope;
+  // Nonzero for a synchronous send: the receiving host acknowledges the
+  // match with this id, which names the send on the sending host.
+  uint64_t matchId = 0;
+};
+
+class RemoteRanks {
+ public:
+  virtual ~RemoteRanks() = default;
+  // Queues `message` for its remote receiver; `pack` writes its
+  // envelope.bytes data bytes to the address it is given. Called on the
+  // sending rank's thread.
+  virtual void send(const RemoteMessage& message, util::FunctionRef<void(uint8_t*)> pack) = 0;
+  // Tells the host of world rank `sender` that its synchronous send
+  // `matchId` matched. Called on the receiving rank's thread.
+  virtual void acknowledgeMatch(int sender, uint64_t matchId) = 0;
+  // The host (an index the same on every host of the job) of a world rank.
+  virtual int hostOf(int worldRank) const = 0;
+  // The largest message data send() carries.
+  virtual int64_t maxMessageBytes() const = 0;
+};
+
+}  // namespace synergy::mpi

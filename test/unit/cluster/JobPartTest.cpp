@@ -1,0 +1,62 @@
+//===- JobPartTest.cpp - job part files and their checks ------------------===//
+#include "cluster/JobPart.h"
+
+#include <gtest/gtest.h>
+
+using namespace synergy::cluster;
+
+namespace {
+
+JobPart samplePart() {
+  JobPart part;
+  part.jobId = 42;
+  part.partIndex = 1;
+  part.partRanks = {2, 2, 1};
+  part.address = "127.0.0.3";
+  part.state.host = "127.0.0.1";
+  part.state.port = 6380;
+  part.tokenFile = "/tmp/token";
+  return part;
+}
+
+std::string refusal(const std::string& text) {
+  JobPart part;
+  std::string error;
+  EXPECT_FALSE(parseJobPart(text, part, error));
+  return error;
+}
+
+TEST(JobPartTest, RoundTripsAndLocatesRanks) {
+  std::string text = formatJobPart(samplePart());
+  EXPECT_EQ(text,
+            "synergy-job-part 1\njob 42\npart 1\nparts 2 2 1\naddress 127.0.0.3\n"
+            "state redis://127.0.0.1:6380\ntoken-file /tmp/token\n");
+  JobPart part;
+  std::string error;
+  ASSERT_TRUE(parseJobPart(text, part, error)) << error;
+  EXPECT_EQ(part.partRanks, (std::vector<uint32_t>{2, 2, 1}));
+  EXPECT_EQ(part.worldSize(), 5);
+  EXPECT_EQ(part.firstRankOf(2), 4);
+  EXPECT_EQ(part.state.text(), "redis://127.0.0.1:6380");
+}
+
+TEST(JobPartTest, BadFieldsAreRefused) {
+  std::string good = formatJobPart(samplePart());
+  auto replaced = [&](const std::string& from, const std::string& to) {
+    std::string text = good;
+    text.replace(text.find(from), from.size(), to);
+    return text;
+  };
+  EXPECT_EQ(refusal(""), "not a job part file");
+  EXPECT_EQ(refusal(replaced("job 42", "jobs 42")), "line 2: expected 'job'");
+  EXPECT_EQ(refusal(replaced("job 42", "job -1")), "line 2: bad job id");
+  EXPECT_EQ(refusal(replaced("\npart 1\n", "\npart 3\n")), "line 3: part 3 of 3");
+  EXPECT_EQ(refusal(replaced("parts 2 2 1", "parts 2 0 1")), "line 4: bad rank counts");
+  EXPECT_EQ(refusal(replaced("parts 2 2 1", "parts 4000 90 7")), "line 4: bad rank counts");
+  EXPECT_EQ(refusal(replaced("127.0.0.3", "127.0.0.3;rm")),
+            "line 5: the address is not an IP literal");
+  EXPECT_EQ(refusal(replaced("token-file /tmp/token", "token-file ")), "line 7: no token file");
+  EXPECT_EQ(refusal(good + "extra\n"), "not a job part file");
+}
+
+}  // namespace
