@@ -49,10 +49,9 @@ std::unique_ptr<EngineInstance> EngineInstance::load(const std::string& sharedOb
   return instance;
 }
 
-std::unique_ptr<EngineInstance> EngineInstance::adopt(SynergyEngine* engine, const EngineEntryPoints& entryPoints,
-                                                      EngineCallCounter& calls) {
+std::unique_ptr<EngineInstance> EngineInstance::adopt(util::FunctionRef<SynergyEngine*()> create,
+                                                      const EngineEntryPoints& entryPoints, EngineCallCounter& calls) {
   std::unique_ptr<EngineInstance> instance(new EngineInstance(calls));
-  instance->engine_ = engine;
   instance->finalize_ = entryPoints.finalize;
   instance->getState_ = entryPoints.getState;
   instance->setState_ = entryPoints.setState;
@@ -61,6 +60,8 @@ std::unique_ptr<EngineInstance> EngineInstance::adopt(SynergyEngine* engine, con
   instance->update_ = entryPoints.update;
   instance->thereAreUpdates_ = entryPoints.thereAreUpdates;
   instance->openLoop_ = entryPoints.openLoop;
+  CallInProgress call(calls);
+  instance->engine_ = create();
   return instance;
 }
 

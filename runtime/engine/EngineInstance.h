@@ -14,6 +14,7 @@
 
 #include "engine/BitValue.h"
 #include "engine/EngineAbi.h"
+#include "util/FunctionRef.h"
 
 namespace synergy::engine {
 
@@ -51,10 +52,12 @@ class EngineInstance {
   // `calls`, which must outlive the instance.
   static std::unique_ptr<EngineInstance> load(const std::string& sharedObjectPath, EngineCallCounter& calls,
                                               std::string& error);
-  // Takes ownership of `engine`, driven through `entryPoints`; its calls
-  // step `calls`, as load's do.
-  static std::unique_ptr<EngineInstance> adopt(SynergyEngine* engine, const EngineEntryPoints& entryPoints,
-                                               EngineCallCounter& calls);
+  // Creates an engine held in the runtime itself with `create`, which runs
+  // the design's power-on blocks and so is a call into the engine like
+  // load's creation, and drives it through `entryPoints`; its calls step
+  // `calls`, as load's do.
+  static std::unique_ptr<EngineInstance> adopt(util::FunctionRef<SynergyEngine*()> create,
+                                               const EngineEntryPoints& entryPoints, EngineCallCounter& calls);
   ~EngineInstance();  // finalize, then unload
   // Exchanges the engines behind two instances, so that everything holding
   // a reference to this one (the TaskServicer) drives the other's engine

@@ -435,8 +435,9 @@ std::unique_ptr<EngineInstance> createSoftwareEngine(std::string_view verilog, E
   std::shared_ptr<const Program> program = compileSoftwareProgram(verilog, refusal);
   if (!program)
     return nullptr;
-  auto* machine = new Machine(std::move(program));
-  return EngineInstance::adopt(reinterpret_cast<SynergyEngine*>(machine), kSoftwareEntryPoints, calls);
+  return EngineInstance::adopt(
+      [&] { return reinterpret_cast<SynergyEngine*>(new Machine(std::move(program))); }, kSoftwareEntryPoints,
+      calls);
 }
 
 }  // namespace synergy::engine

@@ -18,7 +18,7 @@
 // CHECK-NEXT: arg value [[A]] - - 8 0 0 0 ""
 // CHECK-NEXT: arg value [[T0]] - - 9 0 0 0 ""
 // CHECK-NEXT: arg time - - - 0 0 0 0 "$time"
-// CHECK-NEXT: arg string - - - 0 0 0 0 "tab\there"
+// CHECK-NEXT: arg string - - - 0 0 0 0 "tab\x09here"
 // CHECK-NEXT: task 3 "$fscanf" "tb" {{.*}} 3
 // CHECK-NEXT: arg value {{[0-9]+}} - - 32 1 0 0 ""
 // CHECK-NEXT: arg string - - - 0 0 0 0 "%h"
