@@ -656,11 +656,6 @@ CORPUS_UNSUPPORTED = {
     "win_attributes.c": "MPI_Win_create",
 }
 
-# Programs whose cross-host run has a known defect, not run until it is
-# mended: errors_fatal.c at np 3 once ended with a part killed by SIGSEGV
-# (exit 139) where OpenMPI exits 6.
-CORPUS_KNOWN_DEFECTS = {"errors_fatal.c"}
-
 
 def case_mpi_corpus(cluster):
     """Every MPI differential program at np 3 and 5 with --policy spread over
@@ -681,9 +676,6 @@ def case_mpi_corpus(cluster):
         words = run_line.group(1).split()
         arguments = [words[i + 1] for i, word in enumerate(words) if word == "--arg"]
         written_for = [int(word) for word in words if word.isdigit()]
-        if name in CORPUS_KNOWN_DEFECTS:
-            results.append(f"{name}: not run (known cross-host defect)")
-            continue
         if max(written_for) < 3:
             results.append(f"{name}: not run (written for {max(written_for)} ranks)")
             continue
