@@ -50,6 +50,11 @@ struct Var {
   bool inFunction = false;  // a function local: declared inside its function
   bool isLocal = false;     // an Icarus temporary (`_ivl_N`), never in the state table
   bool passLocal = false;   // dead at the start of every pass: no state-access arms
+  // Written whole by a declaration initializer or a leading assignment of
+  // an initial block: under vvp it goes from x to that value at time 0.
+  bool initializedAtTimeZero = false;
+  bool hasDeclarationInitializer = false;  // `integer c = 0;`: one of the above
+  std::optional<uint64_t> declaredValue;   // its value, when a plain literal
   SourceLoc loc;
 };
 
@@ -156,6 +161,10 @@ enum class ProcessKind { Initial, Always };
 struct Process {
   ProcessKind kind = ProcessKind::Always;
   std::vector<EventTerm> guard;  // Always: the leading @(...); empty for Initial
+  // Icarus starts this always block before the initializers run (its
+  // `_ivl_schedule_push`: a guard of value changes only), so it sees their
+  // x->value changes at time 0.
+  bool waitsBeforeInitializers = false;
   StmtPtr body;                  // body without the leading event control
   SourceLoc loc;
 };
@@ -163,6 +172,7 @@ struct Process {
 // Produced by mergeProcessesIntoCore (Fig. 3): one conjunct per process.
 struct CoreConjunct {
   bool isInitial = false;
+  bool waitsBeforeInitializers = false;  // as its Process's
   std::vector<EventTerm> guard;
   std::string trigger;  // mangled guard, e.g. "__pos_clock || __neg_reset"
   StmtPtr body;         // after replaceGuardsWithNativeClock: `if (__fire_k) body`

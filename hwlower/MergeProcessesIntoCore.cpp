@@ -162,6 +162,7 @@ void mergeProcessesIntoCore(Design& design, Diagnostics& diags) {
     CoreConjunct conjunct;
     conjunct.isInitial = p.kind == ProcessKind::Initial;
     conjunct.guard = p.guard;
+    conjunct.waitsBeforeInitializers = p.waitsBeforeInitializers;
     conjunct.trigger = conjunct.isInitial ? "__init" : triggerOf(design, p.guard);
     numberWaits(design, p.body, conjunct);
     if (!conjunct.waits.empty()) {

@@ -27,6 +27,21 @@
 // pass reproduces that: `__x_edges_pending` (set at power-on, cleared by the
 // first pass) makes every edge and change of such a net fire once.
 //
+// Likewise, vvp starts an always block that waits for value changes only
+// (Process::waitsBeforeInitializers) before the declaration initializers and
+// initial blocks run, so it fires once at time 0 when one of them gives a
+// variable of its guard (or a net computed from one) a value, even the
+// value 0 that the two-state engine powers on with. While
+// `__x_inits_pending` is set (the first pass, in which the initial blocks
+// run, and the pass after it) such a block fires exactly once, in the second
+// pass, so it reads the initial values and the changes from the power-on
+// values do not fire it again. Any other always block starts after the
+// declaration initializers, so in those two passes its guard ignores the
+// variables whose initializer changes their power-on value; it still sees
+// the changes of nets computed from them (as under vvp, which propagates
+// them later) and those an initial block makes, which under vvp depend on
+// the order of the blocks in the source.
+//
 // Runs after mergeProcessesIntoCore.
 // Guarantees: each conjunct body is `if (__fire_k) <original body>`;
 // Design::passStart, Design::clockHistoryUpdate and Design::guardChanged
@@ -52,6 +67,16 @@ static std::string fireCondition(const Design& design, const CoreConjunct& c) {
     cond = "(" + resume.ident + " == " + width + std::to_string(p) + ") ? (" + c.waitTriggers[p - 1] +
            ") : " + cond;
   return cond;
+}
+
+// The mangled guard term that mergeProcessesIntoCore's triggers name.
+static std::string detectorName(EdgeKind edge, const Var& var) {
+  switch (edge) {
+    case EdgeKind::Pos: return "__pos_" + var.ident;
+    case EdgeKind::Neg: return "__neg_" + var.ident;
+    case EdgeKind::Any: break;
+  }
+  return "__any_" + var.ident;
 }
 
 void replaceGuardsWithNativeClock(Design& design) {
@@ -83,6 +108,40 @@ void replaceGuardsWithNativeClock(Design& design) {
   }
   const std::string xPending = "__x_edges_pending";
 
+  std::set<int> initialized;
+  for (size_t v = 0; v < design.vars.size(); ++v)
+    if (design.vars[v].initializedAtTimeZero) initialized.insert(int(v));
+  initialized = derivedFrom(design, initialized);
+  std::set<int> declared;
+  for (size_t v = 0; v < design.vars.size(); ++v) {
+    const Var& var = design.vars[v];
+    if (var.hasDeclarationInitializer && var.declaredValue != var.initValue) declared.insert(int(v));
+  }
+  // Conjuncts that fire once after the initializers, and the others whose
+  // guard ignores the declared variables meanwhile (with what it keeps).
+  std::set<size_t> seesInitializers;
+  std::map<size_t, std::string> startsAfterInitializers;
+  for (size_t k = 0; k < design.core.size(); ++k) {
+    const CoreConjunct& c = design.core[k];
+    if (c.isInitial) continue;
+    if (c.waitsBeforeInitializers) {
+      for (const EventTerm& t : c.guard)
+        if (initialized.count(t.var)) seesInitializers.insert(k);
+      continue;
+    }
+    bool ignores = false;
+    std::string kept;
+    for (const EventTerm& t : c.guard) {
+      if (declared.count(t.var)) {
+        ignores = true;
+        continue;
+      }
+      kept += std::string(kept.empty() ? "" : " || ") + detectorName(t.edge, design.vars[t.var]);
+    }
+    if (ignores) startsAfterInitializers[k] = kept.empty() ? "1'b0" : kept;
+  }
+  const std::string initsPending = "__x_inits_pending";
+
   std::map<int, std::string> prevOf;
   std::vector<std::string> changed;
   for (int v : order) {
@@ -113,6 +172,14 @@ void replaceGuardsWithNativeClock(Design& design) {
     design.addVar(std::move(pending));
     changed.push_back(xPending);
   }
+  if (!seesInitializers.empty() || !startsAfterInitializers.empty()) {
+    Var pending;
+    pending.ident = pending.name = initsPending;
+    pending.kind = VarKind::Internal;
+    pending.initValue = 1;
+    design.addVar(std::move(pending));
+    changed.push_back(initsPending);
+  }
   design.guardChanged.clear();
   for (size_t i = 0; i < changed.size(); ++i)
     design.guardChanged += (i ? " || " : "") + changed[i];
@@ -124,20 +191,11 @@ void replaceGuardsWithNativeClock(Design& design) {
     std::string bit = var.width == 1 ? var.ident : var.ident + "[0]";
     std::string prev = prevOf[v];
     std::string prevBit = design.vars[v].width == 1 || !needsWholeValue[v] ? prev : prev + "[0]";
-    std::string name, expr;
+    std::string name = detectorName(edge, var), expr;
     switch (edge) {
-      case EdgeKind::Pos:
-        name = "__pos_" + var.ident;
-        expr = bit + " & ~" + prevBit;
-        break;
-      case EdgeKind::Neg:
-        name = "__neg_" + var.ident;
-        expr = "~" + bit + " & " + prevBit;
-        break;
-      case EdgeKind::Any:
-        name = "__any_" + var.ident;
-        expr = var.ident + " != " + prev;
-        break;
+      case EdgeKind::Pos: expr = bit + " & ~" + prevBit; break;
+      case EdgeKind::Neg: expr = "~" + bit + " & " + prevBit; break;
+      case EdgeKind::Any: expr = var.ident + " != " + prev; break;
     }
     if (fromPowerOnX.count(v)) {
       // Against x every value is an edge: x->1 rises, x->0 falls.
@@ -155,7 +213,12 @@ void replaceGuardsWithNativeClock(Design& design) {
     CoreConjunct& c = design.core[k];
     std::string fire = "__fire_" + std::to_string(k);
     design.extraDecls.push_back("reg " + fire + " = 1'b0;");
-    design.passStart.push_back(fire + " = " + fireCondition(design, c) + ";");
+    std::string condition = fireCondition(design, c);
+    if (seesInitializers.count(k))
+      condition = initsPending + " ? " + (anyInitial ? "!__init_pending" : "1'b1") + " : (" + condition + ")";
+    if (auto kept = startsAfterInitializers.find(k); kept != startsAfterInitializers.end() && c.resumeVar < 0)
+      condition = initsPending + " ? (" + kept->second + ") : (" + condition + ")";
+    design.passStart.push_back(fire + " = " + condition + ";");
     auto guarded = std::make_unique<Stmt>();
     guarded->kind = StmtKind::If;
     guarded->loc = c.body ? c.body->loc : SourceLoc{};
@@ -171,6 +234,8 @@ void replaceGuardsWithNativeClock(Design& design) {
     design.passStart.push_back(prevOf[v] + " = " + cur + ";");
     if (v == design.clockVar) design.clockHistoryUpdate = design.passStart.back();
   }
+  if (!seesInitializers.empty() || !startsAfterInitializers.empty())
+    design.passStart.push_back(initsPending + " = " + (anyInitial ? "__init_pending" : "1'b0") + ";");
   if (anyInitial) design.passStart.push_back("__init_pending = 1'b0;");
   if (!fromPowerOnX.empty()) design.passStart.push_back(xPending + " = 1'b0;");
 }

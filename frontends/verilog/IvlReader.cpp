@@ -185,6 +185,41 @@ bool IvlReader::read() {
 // Processes and statements
 //===----------------------------------------------------------------------===//
 
+// Icarus marks an always block whose guard waits for value changes only
+// (`@(a or b)`, `@*`) to start before every other process, the declaration
+// initializers included.
+static bool schedulesFirst(ivl_process_t proc) {
+  for (unsigned i = 0; i < ivl_process_attr_cnt(proc); ++i)
+    if (std::strcmp(ivl_process_attr_val(proc, i)->key, "_ivl_schedule_push") == 0) return true;
+  return false;
+}
+
+// The whole variables that the leading assignments of an initial block
+// write: they hold x until then under vvp. Icarus hands the declaration
+// initializers of a module over as such a block, placed at the module's
+// line, whose assignments are at their variables' declarations.
+void IvlReader::markInitializedAtTimeZero(const Stmt& body, bool atModuleLine) {
+  auto mark = [&](const Stmt& st) {
+    if (st.kind != StmtKind::Assign) return false;
+    for (const LValue& lv : st.lhs) {
+      Var& var = out_.vars[lv.var];
+      if (lv.hasIndex || lv.hasPart || var.depth != 0) continue;
+      var.initializedAtTimeZero = true;
+      if (atModuleLine && st.loc.line == var.loc.line && st.loc.file == var.loc.file && st.lhs.size() == 1) {
+        var.hasDeclarationInitializer = true;
+        var.declaredValue = literalValue(st.rhs.text);
+      }
+    }
+    return true;
+  };
+  if (body.kind != StmtKind::Block) {
+    mark(body);
+    return;
+  }
+  for (const StmtPtr& st : body.body)
+    if (!mark(*st)) return;
+}
+
 void IvlReader::readProcesses() {
   ivl_design_process(
       des_,
@@ -200,12 +235,14 @@ void IvlReader::readProcesses() {
           case IVL_PR_INITIAL:
             p.kind = ProcessKind::Initial;
             p.body = reader->readStmt(st);
+            reader->markInitializedAtTimeZero(*p.body, p.loc.line == ivl_scope_def_lineno(ivl_process_scope(proc)));
             break;
           case IVL_PR_ALWAYS:
           case IVL_PR_ALWAYS_COMB:
           case IVL_PR_ALWAYS_FF:
           case IVL_PR_ALWAYS_LATCH:
             p.kind = ProcessKind::Always;
+            p.waitsBeforeInitializers = schedulesFirst(proc);
             if (ivl_statement_type(st) == IVL_ST_WAIT) {
               p.guard = reader->readEventTerms(st);
               ivl_statement_t sub = ivl_stmt_sub_stmt(st);
@@ -766,9 +803,11 @@ void IvlReader::readLValue(ivl_lval_t lv, std::vector<LValue>& parts) {
 // only when it lies inside; a blocking part-select becomes a masked write
 // of the whole word (runTimePartMerge), so one that straddles the vector's
 // edge keeps its inside bits. A non-blocking one is lowerNonBlockingAssigns'
-// to mask, since it must write the shadow, not the variable.
+// to mask, since it must write the shadow, not the variable. In a
+// concatenated target the masked write is maskRunTimePartsOfConcatenation's.
 StmtPtr IvlReader::guardRunTimePartSelect(StmtPtr assign) {
-  if (assign->lhs.size() != 1 || assign->kind != StmtKind::Assign) return assign;
+  if (assign->kind != StmtKind::Assign) return assign;
+  if (assign->lhs.size() > 1) return maskRunTimePartsOfConcatenation(std::move(assign));
   LValue& lv = assign->lhs[0];
   if (!lv.hasPart || lv.partOffset.isConstant) return assign;
   const Var& var = out_.vars[lv.var];
@@ -791,6 +830,67 @@ StmtPtr IvlReader::guardRunTimePartSelect(StmtPtr assign) {
   guarded->thenStmt = std::move(assign);
   guarded->elseStmt = makeStmt(StmtKind::Nop, guarded->loc);
   return guarded;
+}
+
+// `{c, z[u +: 6]} = value;`: each word that a piece with a run-time offset
+// writes becomes one whole-word piece, whose value is the word with the
+// bits of every piece aimed at it merged in (runTimePartMerge), in
+// concatenation order, from the piece's slice of the value. The statement
+// stays one assignment, so every offset and index still reads the values
+// from before it, as in the original.
+StmtPtr IvlReader::maskRunTimePartsOfConcatenation(StmtPtr assign) {
+  auto wordKey = [](const LValue& lv) { return std::make_pair(lv.var, lv.hasIndex ? lv.index.text : ""); };
+  std::set<std::pair<int, std::string>> masked;
+  for (const LValue& lv : assign->lhs)
+    if (lv.hasPart && !lv.partOffset.isConstant) masked.insert(wordKey(lv));
+  if (masked.empty()) return assign;
+
+  const unsigned valueWidth = assign->rhs.width;
+  const std::string value = "{" + assign->rhs.text + "}";
+  std::vector<LValue> targets;
+  std::vector<std::string> targetValues;  // same order as targets, LSB first
+  std::map<std::pair<int, std::string>, size_t> targetOfWord;
+  unsigned low = 0;
+  for (const LValue& lv : assign->lhs) {
+    std::string shifted = low == 0 ? value : "(" + value + " >> " + std::to_string(low) + ")";
+    std::string slice = resized(shifted, valueWidth, lv.width, false);
+    low += lv.width;
+    auto key = wordKey(lv);
+    if (!masked.count(key)) {
+      targets.push_back(lv);
+      targetValues.push_back(slice);
+      continue;
+    }
+    const Var& var = out_.vars[lv.var];
+    auto [it, first] = targetOfWord.emplace(key, targets.size());
+    if (first) {
+      LValue word = lv;
+      word.hasPart = false;
+      word.width = var.width;
+      targets.push_back(word);
+      targetValues.push_back(var.ident + (lv.hasIndex ? "[" + lv.index.text + "]" : ""));
+    }
+    std::string& merged = targetValues[it->second];
+    if (!lv.hasPart) {
+      merged = slice;
+      continue;
+    }
+    std::string offsetWord = runTimePartMerge(merged, var.width, lv.width, slice, lv.partOffset);
+    merged = resized(offsetWord, var.width + lv.width, var.width, false);
+  }
+  assign->lhs = std::move(targets);
+  std::string text;
+  unsigned width = 0;
+  for (size_t i = assign->lhs.size(); i-- > 0;) {
+    text += targetValues[i] + (i ? ", " : "");
+    width += assign->lhs[i].width;
+  }
+  assign->rhs.text = "{" + text + "}";
+  assign->rhs.width = width;
+  assign->rhs.isSigned = false;
+  assign->rhs.isConstant = false;
+  assign->rhs.wholeVar = assign->rhs.invertedVar = -1;
+  return assign;
 }
 
 // Whether argument i of system task `task` is one it writes its result into

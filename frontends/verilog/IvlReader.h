@@ -38,6 +38,7 @@ class IvlReader {
   void declareSignal(ivl_signal_t sig, bool insideFunction);
   std::string mangle(const std::string& hierName) const;
   void readProcesses();
+  void markInitializedAtTimeZero(const hwlower::Stmt& body, bool atModuleLine);
   void readFunction(ivl_scope_t scope);
 
   // Statements and expressions (IvlReader.cpp).
@@ -63,6 +64,7 @@ class IvlReader {
   void readLValue(ivl_lval_t lv, std::vector<hwlower::LValue>& parts);
   hwlower::LValue discardTarget(unsigned width);
   hwlower::StmtPtr guardRunTimePartSelect(hwlower::StmtPtr assign);
+  hwlower::StmtPtr maskRunTimePartsOfConcatenation(hwlower::StmtPtr assign);
   hwlower::Stmt readTaskCall(ivl_statement_t st, const std::string& name,
                              std::vector<ivl_expr_t> args);
   std::string functionText(ivl_scope_t scope);
