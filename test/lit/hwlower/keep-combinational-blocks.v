@@ -40,10 +40,10 @@
 // CHECK: partial = __sa_wdata
 // CHECK: stale = __sa_wdata
 // CHECK: shown = __sa_wdata
-// CHECK: __fire_1 = __any_a || __any_b;
-// CHECK-NEXT: __fire_2 = __any_a || __any_b;
-// CHECK-NEXT: __fire_3 = __any_c;
-// CHECK-NEXT: __fire_4 = __any_a || __any_shown;
+// CHECK: __fire_1 = __x_inits_pending ? !__init_pending : (__any_a || __any_b);
+// CHECK-NEXT: __fire_2 = __x_inits_pending ? !__init_pending : (__any_a || __any_b);
+// CHECK-NEXT: __fire_3 = __x_inits_pending ? !__init_pending : (__any_c);
+// CHECK-NEXT: __fire_4 = __x_inits_pending ? !__init_pending : (__any_a || __any_shown);
 // CHECK-NEXT: __fire_5 = __pos_clock;
 // CHECK-NOT: always @*
 

@@ -10,7 +10,7 @@
 // CHECK-NEXT: __fire_1 = __pos_clock;
 // CHECK-NEXT: __fire_2 = __neg_clock;
 // CHECK-NEXT: __fire_3 = __pos_clock || __neg_reset;
-// CHECK-NEXT: __fire_4 = __any_a || __any_b;
+// CHECK-NEXT: __fire_4 = __x_inits_pending ? !__init_pending : (__any_a || __any_b);
 // CHECK: if (__fire_0) begin
 // CHECK-NEXT: a = 4'sb0001;
 // CHECK: if (__fire_1) begin
