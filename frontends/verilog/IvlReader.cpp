@@ -205,7 +205,8 @@ void IvlReader::markInitializedAtTimeZero(const Stmt& body, bool atModuleLine) {
       Var& var = out_.vars[lv.var];
       if (lv.hasIndex || lv.hasPart || var.depth != 0) continue;
       var.initializedAtTimeZero = true;
-      if (atModuleLine && st.loc.line == var.loc.line && st.loc.file == var.loc.file && st.lhs.size() == 1) {
+      bool atDeclaration = st.loc.line == var.loc.line && st.loc.file == var.loc.file;
+      if (atModuleLine && atDeclaration && st.lhs.size() == 1) {
         var.hasDeclarationInitializer = true;
         var.declaredValue = literalValue(st.rhs.text);
       }
@@ -235,7 +236,8 @@ void IvlReader::readProcesses() {
           case IVL_PR_INITIAL:
             p.kind = ProcessKind::Initial;
             p.body = reader->readStmt(st);
-            reader->markInitializedAtTimeZero(*p.body, p.loc.line == ivl_scope_def_lineno(ivl_process_scope(proc)));
+            reader->markInitializedAtTimeZero(*p.body,
+                                              p.loc.line == ivl_scope_def_lineno(ivl_process_scope(proc)));
             break;
           case IVL_PR_ALWAYS:
           case IVL_PR_ALWAYS_COMB:
