@@ -537,6 +537,10 @@ int runEngineFile(const EngineRunOptions& options) {
   EvaluationWatchdog watchdog(engineCalls, options.enginePath, options.evaluationLimit);
   std::unique_ptr<EngineInstance> engine;
   std::optional<CompiledEngineBuild> build;
+  if (options.remoteEngine && options.engine != EngineChoice::Compiled) {
+    std::fprintf(stderr, "synergy-run: error: --hypervisor runs the compiled engine only; drop --engine\n");
+    return 2;
+  }
   if (options.engine != EngineChoice::Compiled) {
     // Compiling for the software engine takes milliseconds, so auto tries
     // it even when the compiled engine is cached: a refusal is reported
@@ -567,6 +571,13 @@ int runEngineFile(const EngineRunOptions& options) {
     }
   }
   bool software = engine != nullptr;
+  if (options.remoteEngine) {
+    engine = options.remoteEngine(*manifest, engineCalls, error);
+    if (!engine) {
+      std::fprintf(stderr, "synergy-run: error: %s: %s\n", options.enginePath.c_str(), error.c_str());
+      return 1;
+    }
+  }
   if (!engine) {
     auto sharedObject = buildEngineSharedObject(manifest->verilog, error);
     if (!sharedObject) {
@@ -600,7 +611,7 @@ int runEngineFile(const EngineRunOptions& options) {
   // program's own output stays comparable with vvp's.
   if (const char* stats = std::getenv("SYNERGY_ENGINE_STATS"); stats && *stats == '1') {
     double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::string engineUsed = !software ? "compiled" : build && build->switchedAfterTick ? "software+compiled" : "software";
+    std::string engineUsed = options.remoteEngine ? "hypervisor" : !software ? "compiled" : build && build->switchedAfterTick ? "software+compiled" : "software";
     std::fprintf(stderr, "synergy-engine-stats ticks=%llu tasks=%llu seconds=%.6f engine=%s",
                  static_cast<unsigned long long>(driver.ticksCompleted()),
                  static_cast<unsigned long long>(driver.tasksServiced()), seconds, engineUsed.c_str());
@@ -622,8 +633,9 @@ static bool parseCount(const std::string& text, uint64_t& value) {
   return !text.empty() && text[0] != '-' && *end == 0;
 }
 
-int runEngineCommandLine(const std::vector<std::string>& args) {
+int runEngineCommandLine(const std::vector<std::string>& args, RemoteEngineFactory remoteEngine) {
   EngineRunOptions options;
+  options.remoteEngine = std::move(remoteEngine);
   bool engineGiven = false;
   auto fail = [](const std::string& message) {
     std::fprintf(stderr, "synergy-run: error: %s\n", message.c_str());
