@@ -45,6 +45,11 @@ namespace {
 // --time-limit, and of the evaluation limit that bounds every call into the
 // engine), long enough that returning to the host costs nothing.
 constexpr uint32_t kOpenLoopBatch = 1u << 12;
+// The batch asked of an engine behind a hypervisor, where each run costs a
+// network round trip: the hypervisor itself cuts a run into time slices
+// (hypervisor/Hypervisor.cpp), so a large batch keeps --time-limit as
+// responsive as a local one.
+constexpr uint32_t kRemoteOpenLoopBatch = 1u << 20;
 // As for a granule that traps (synergy-run).
 constexpr int kTimeLimitExitStatus = 134;
 
@@ -83,6 +88,7 @@ class TickDriver {
   int run();
   void setDeadline(Clock::time_point deadline) { deadline_ = deadline; }
   void setHandOff(CompiledEngineBuild* build) { handOff_ = build; }
+  void setOpenLoopBatch(uint32_t ticks) { openLoopBatch_ = ticks; }
   uint64_t ticksCompleted() const { return ticksCompleted_; }
   uint64_t tasksServiced() const { return tasksServiced_; }
 
@@ -110,6 +116,7 @@ class TickDriver {
   uint64_t tasksServiced_ = 0;
   std::optional<Clock::time_point> deadline_;
   CompiledEngineBuild* handOff_ = nullptr;
+  uint32_t openLoopBatch_ = kOpenLoopBatch;
 };
 
 int TickDriver::fail(const std::string& message) {
@@ -198,7 +205,7 @@ bool TickDriver::runTick(uint64_t tick) {
 // Advances nextTick past every completed tick.
 bool TickDriver::runOpenLoop(uint64_t& nextTick, uint64_t limit) {
   auto batch = [&](uint64_t from) {
-    return static_cast<uint32_t>(std::min<uint64_t>(limit - from, kOpenLoopBatch));
+    return static_cast<uint32_t>(std::min<uint64_t>(limit - from, openLoopBatch_));
   };
   uint32_t ticksRun = 0;
   uint32_t task = engine_.openLoop(batch(nextTick), kMaxEdgesPerTick, ticksRun);
@@ -601,6 +608,8 @@ int runEngineFile(const EngineRunOptions& options) {
   TickDriver driver(options, *manifest, *engine, std::move(*grantTable));
   if (build)
     driver.setHandOff(&*build);
+  if (options.remoteEngine)
+    driver.setOpenLoopBatch(kRemoteOpenLoopBatch);
   auto start = std::chrono::steady_clock::now();
   if (options.timeLimit) {
     driver.setDeadline(start + *options.timeLimit);

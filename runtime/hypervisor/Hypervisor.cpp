@@ -10,6 +10,7 @@
 #include "hypervisor/Hypervisor.h"
 
 #include <algorithm>
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <map>
@@ -39,11 +40,14 @@ namespace {
 // A well-behaved client has one request outstanding; a few more are allowed
 // so that a reply racing the next request is no error.
 constexpr unsigned kMaxOutstandingRequests = 4;
-// The longest open-loop run one request gets, the runtime's own batch
-// (EngineRunner.cpp): the fabric thread serves one request at a time, so a
-// longer run would hold the other tenants up for longer. A longer request
-// runs this many ticks and says so in its reply, as a run cut short does.
-constexpr uint32_t kMaxOpenLoopTicks = 1u << 12;
+// An open-loop request runs in chunks of the runtime's own local batch
+// (EngineRunner.cpp) until it is done, a task traps or its time slice is
+// over: the fabric thread serves one request at a time, so the slice bounds
+// how long the other tenants wait (unless a single chunk runs long), while a
+// compute-bound tenant still gets many ticks per network round trip. The
+// reply's tick count says how far it got, as for any run cut short.
+constexpr uint32_t kOpenLoopChunk = 1u << 12;
+constexpr std::chrono::milliseconds kOpenLoopSlice{5};
 
 bool isRequest(FrameType type) {
   switch (type) {
@@ -457,11 +461,19 @@ void Hypervisor::Impl::serveEngineRequest(Tenant& tenant, Frame& frame) {
     case FrameType::HvThereAreUpdates:
       return reply(to, FrameType::HvFlag, PayloadWriter().u32(instance.thereAreUpdates() ? 1 : 0).take());
     case FrameType::HvOpenLoop: {
-      uint32_t ticks = std::min(reader.u32(), kMaxOpenLoopTicks);
+      uint32_t ticks = reader.u32();
       uint64_t edgesPerTick = std::min<uint64_t>(reader.u64(), engine::kMaxEdgesPerTick);
-      uint32_t ticksRun = 0;
-      uint32_t task = instance.openLoop(ticks, edgesPerTick, ticksRun);
-      return reply(to, FrameType::HvOpenLooped, PayloadWriter().u32(task).u32(ticksRun).take());
+      auto sliceEnd = std::chrono::steady_clock::now() + kOpenLoopSlice;
+      uint32_t task = 0, total = 0;
+      for (;;) {
+        uint32_t chunk = std::min(ticks - total, kOpenLoopChunk);
+        uint32_t ticksRun = 0;
+        task = instance.openLoop(chunk, edgesPerTick, ticksRun);
+        total += ticksRun;
+        if (task != 0 || ticksRun < chunk || total == ticks || std::chrono::steady_clock::now() >= sliceEnd)
+          break;
+      }
+      return reply(to, FrameType::HvOpenLooped, PayloadWriter().u32(task).u32(total).take());
     }
     case FrameType::HvFinalize:
       log("tenant " + std::to_string(tenant.number) + " finalized engine " + std::to_string(id));
