@@ -28,6 +28,7 @@
 #include "hypervisor/HypervisorProtocol.h"
 #include "transport/FrameCodec.h"
 #include "transport/Transport.h"
+#include "util/PrintableText.h"
 
 namespace synergy::hypervisor {
 
@@ -356,7 +357,7 @@ void Hypervisor::Impl::submit(Tenant& tenant, const Frame& frame) {
     ++compiles_;
   tenant.engines.push_back(hosted.id);
   log("tenant " + std::to_string(tenant.number) + " (" + tenant.connection->peerName() + ") submitted engine " +
-      std::to_string(hosted.id) + " (" + hosted.manifest->top + ")");
+      std::to_string(hosted.id) + " (\"" + util::printableText(hosted.manifest->top, "\"\\") + "\")");
   engines_.emplace(hosted.id, std::move(hosted));
   {
     std::lock_guard<std::mutex> lock(buildMutex_);
@@ -504,7 +505,7 @@ std::string Hypervisor::Impl::statusReport() const {
               std::to_string(tenant.requests) + " refused " + std::to_string(tenant.refusals) + ":";
     for (uint32_t id : tenant.engines) {
       const HostedEngine& hosted = engines_.at(id);
-      report += " engine " + std::to_string(id) + " " + hosted.manifest->top +
+      report += " engine " + std::to_string(id) + " \"" + util::printableText(hosted.manifest->top, "\"\\") + "\"" +
                 (hosted.instance ? " running" : " building");
     }
     report += "\n";

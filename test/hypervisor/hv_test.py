@@ -20,7 +20,9 @@ against it, and stops it with SIGTERM, which must end it with status 0.
       issue 21 lists: a missing and a wrong token, requests before HvHello,
       a wrong protocol version, forged engine ids aimed at the victim
       (reads and writes), out-of-range state ids, elements and words on its
-      own engine, a write to a net, an oversized and a truncated frame, a
+      own engine, a write to a net, a design whose top name carries a newline
+      and a terminal escape (they must reach the daemon's log and status
+      report escaped), an oversized and a truncated frame, a
       record of the wrong length, a malformed manifest, and clients that
       vanish mid-request. Each attempt must be refused or dropped with its
       one-line reason (checked in the reply or the daemon's log), the
@@ -312,7 +314,7 @@ def case_hostile(args, root):
             expect(time.monotonic() < deadline, "the victim's engine never ran")
             expect(proc.poll() is None, "the victim ended before the attacks")
             report = hostile.request("HvStatus", b"", "HvStatusReport").decode()
-            match = re.search(r"engine (\d+) tb running", report)
+            match = re.search(r'engine (\d+) "tb" running', report)
             if match:
                 victim_id = int(match.group(1))
             else:
@@ -339,6 +341,16 @@ def case_hostile(args, root):
         wires = [int(s[0]) for s in states if s[1] == b"wire"]
         if wires:
             hostile.refused("HvSetState", struct.pack("<IIIIQ", own_id, wires[0], 0, 0, 1), "is a net")
+        # A top name that would forge lines in the daemon's log and status.
+        forged = manifest.replace(b'top "tb"', b'top "tb\\nforged line\\x1b[2J"', 1)
+        expect(forged != manifest, "lfsr.eng has no top \"tb\" line")
+        hostile.request("HvSubmitEngine", forged, "HvEngineReady")
+        report = hostile.request("HvStatus", b"", "HvStatusReport").decode()
+        expect('"tb\\x0aforged line\\x1b[2J"' in report and "\nforged" not in report,
+               "a hostile top name reached the status report unescaped:\n" + report)
+        expect("\nforged" not in hv.log_text() and "\x1b" not in hv.log_text(),
+               "a hostile top name reached the daemon's log unescaped")
+        print("ok a hostile top name is escaped in the status and the log")
         # A legal request on its own engine still works.
         hostile.request("HvGetState", struct.pack("<IIII", own_id, 0, 0, 0), "HvStateWord")
 
