@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "engine/EngineRunner.h"
+#include "hypervisor/HypervisorClient.h"
 #include "hypervisor/RemoteEngine.h"
 #include "granule/Granule.h"
 #include "granule/TimeLimit.h"
@@ -188,7 +189,10 @@ int main(int argc, char** argv) {
       fail("--hypervisor and --token-file go together for an engine");
     engine::RemoteEngineFactory remote;
     if (!hypervisorAddress.empty()) {
-      std::string token, error;
+      std::string token, host, error;
+      uint16_t port = 0;
+      if (!hypervisor::parseHostPort(hypervisorAddress, host, port, /*allowAnyPort=*/false, error))
+        fail("--hypervisor: " + error);
       if (!transport::readClusterToken(tokenFile, token, error)) fail(error);
       remote = hypervisor::remoteEngineFactory(hypervisorAddress, tokenFile);
     }
