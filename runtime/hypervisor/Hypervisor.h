@@ -6,9 +6,9 @@
 // when the engine belongs to the requesting connection and every state id,
 // element and word lies within that engine's own manifest. Anything else is
 // refused with a one-line HvRefused reason and the connection stays usable;
-// a malformed frame (wrong length, a reply type, a second request before the
-// first was answered past the limit) drops the connection. In both cases the
-// other tenants carry on untouched.
+// a malformed frame (a record of the wrong length, a reply type, more than a
+// few requests sent without reading the replies) drops the connection. In
+// both cases the other tenants carry on untouched.
 //
 // Threads: the transport's I/O thread checks lengths and queues requests; one
 // fabric thread serves them in arrival order and owns every engine (a
