@@ -17,6 +17,8 @@
 #include <vector>
 
 #include "engine/EngineRunner.h"
+#include "hypervisor/HypervisorClient.h"
+#include "hypervisor/RemoteEngine.h"
 #include "granule/Granule.h"
 #include "granule/TimeLimit.h"
 #include "granule/WasmRuntime.h"
@@ -27,6 +29,7 @@
 #include "scheduler/RemoteJob.h"
 #include "snapshot/DsmMemory.h"
 #include "synergy/ToolPaths.h"
+#include "transport/ClusterToken.h"
 #include "util/LimitOptions.h"
 #include "wasi/Wasi.h"
 
@@ -44,6 +47,7 @@ void printUsage() {
       "                   [--restart FILE] [--no-open-loop] [--max-memory BYTES]\n"
       "                   [--time-limit SECONDS] [--eval-limit SECONDS]\n"
       "                   [--engine compiled|software|auto] [--switch-at-tick N]\n"
+      "                   [--hypervisor HOST:PORT --token-file FILE]\n"
       "                   <design.eng> [+plusargs]\n"
       "\n"
       "Runs a granule (.wasm) or an engine (.eng) built by synergy-cc. Both are\n"
@@ -65,7 +69,7 @@ void printUsage() {
       "                      URL (redis://HOST:PORT); ranks spread over hosts when they do\n"
       "                      not fit on one, or with --policy spread\n"
       "  --policy NAME       with --cluster: binpack (default), spread or locality\n"
-      "  --token-file FILE   with --cluster: the cluster token (required)\n"
+      "  --token-file FILE   with --cluster or --hypervisor: the token (required)\n"
       "  --cluster-part FILE with -np: run one host's part of a job spread over hosts, as\n"
       "                      described in FILE (synergyd starts this; not for direct use)\n"
       "  --dsm               run OpenMP threads and pthreads on copy-on-write replicas of\n"
@@ -90,7 +94,9 @@ void printUsage() {
       "                      default), run on the software engine at once (software), or\n"
       "                      start in software and hand off to the compiled engine when\n"
       "                      it is built, or start on it when it is cached (auto)\n"
-      "  --switch-at-tick N  with --engine auto: hand off at the end of tick N (for tests)\n"
+      "  --switch-at-tick N  with --engine auto: hand off at the end of tick N (for tests)\n"      "  --hypervisor HOST:PORT\n"
+      "                      for an engine: run it on the synergy-hv at HOST:PORT (with\n"
+      "                      --token-file, its token); tasks, files and output stay here\n"
       "  --help              print this help\n"
       "  --version           print the version\n"
       "\n"
@@ -149,7 +155,7 @@ bool programIsEngine(int argc, char** argv) {
         arg == "-np" || arg == "-n" || arg == "--np" || arg == "--bind-to" ||
         arg == "--max-memory" || arg == "--time-limit" || arg == "--eval-limit" || arg == "--cluster" ||
         arg == "--policy" || arg == "--token-file" || arg == "--cluster-part" || arg == "--engine" ||
-        arg == "--switch-at-tick") {
+        arg == "--switch-at-tick" || arg == "--hypervisor") {
       ++k;
       continue;
     }
@@ -167,8 +173,31 @@ bool programIsEngine(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   holdStandardDescriptors();
-  if (programIsEngine(argc, argv))
-    return engine::runEngineCommandLine(std::vector<std::string>(argv + 1, argv + argc));
+  if (programIsEngine(argc, argv)) {
+    // --hypervisor HOST:PORT --token-file FILE: the engine runs there, the
+    // tasks here (hypervisor/RemoteEngine.h).
+    std::vector<std::string> args;
+    std::string hypervisorAddress, tokenFile;
+    for (int k = 1; k < argc; ++k) {
+      std::string arg = argv[k];
+      if ((arg == "--hypervisor" || arg == "--token-file") && k + 1 < argc)
+        (arg == "--hypervisor" ? hypervisorAddress : tokenFile) = argv[++k];
+      else
+        args.push_back(arg);
+    }
+    if (hypervisorAddress.empty() != tokenFile.empty())
+      fail("--hypervisor and --token-file go together for an engine");
+    engine::RemoteEngineFactory remote;
+    if (!hypervisorAddress.empty()) {
+      std::string token, host, error;
+      uint16_t port = 0;
+      if (!hypervisor::parseHostPort(hypervisorAddress, host, port, /*allowAnyPort=*/false, error))
+        fail("--hypervisor: " + error);
+      if (!transport::readClusterToken(tokenFile, token, error)) fail(error);
+      remote = hypervisor::remoteEngineFactory(hypervisorAddress, tokenFile);
+    }
+    return engine::runEngineCommandLine(args, std::move(remote));
+  }
   granule::GranuleConfig config;
   std::string program;
   int ranks = 0;  // 0: not an MPI job

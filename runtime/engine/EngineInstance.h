@@ -71,10 +71,14 @@ class EngineInstance {
 
   BitValue getState(uint32_t id, uint64_t element, uint32_t width, bool isSigned);
   void setState(uint32_t id, uint64_t element, const BitValue& value);
-  // The first 64-bit word alone, for variables of at most 64 bits: file
-  // descriptors and task results, on every trap, without a BitValue.
-  uint64_t getWord(uint32_t id, uint64_t element) { return readWord(id, element, 0); }
-  void setWord(uint32_t id, uint64_t element, uint64_t bits) { writeWord(id, element, 0, bits); }
+  // One 64-bit word (the first unless `word` says otherwise), for variables
+  // of at most 64 bits: file descriptors and task results, on every trap,
+  // without a BitValue; and for the hypervisor, which serves the state port
+  // word by word.
+  uint64_t getWord(uint32_t id, uint64_t element, uint32_t word = 0) { return readWord(id, element, word); }
+  void setWord(uint32_t id, uint64_t element, uint64_t bits, uint32_t word = 0) {
+    writeWord(id, element, word, bits);
+  }
 
   // Returns the trapped task id, or 0 once the engine is quiescent.
   uint32_t evaluate(uint64_t& edgeBudget) {

@@ -45,6 +45,11 @@ namespace {
 // --time-limit, and of the evaluation limit that bounds every call into the
 // engine), long enough that returning to the host costs nothing.
 constexpr uint32_t kOpenLoopBatch = 1u << 12;
+// The batch asked of an engine behind a hypervisor, where each run costs a
+// network round trip: the hypervisor itself cuts a run into time slices
+// (hypervisor/Hypervisor.cpp), so a large batch keeps --time-limit as
+// responsive as a local one.
+constexpr uint32_t kRemoteOpenLoopBatch = 1u << 20;
 // As for a granule that traps (synergy-run).
 constexpr int kTimeLimitExitStatus = 134;
 
@@ -83,6 +88,7 @@ class TickDriver {
   int run();
   void setDeadline(Clock::time_point deadline) { deadline_ = deadline; }
   void setHandOff(CompiledEngineBuild* build) { handOff_ = build; }
+  void setOpenLoopBatch(uint32_t ticks) { openLoopBatch_ = ticks; }
   uint64_t ticksCompleted() const { return ticksCompleted_; }
   uint64_t tasksServiced() const { return tasksServiced_; }
 
@@ -110,6 +116,7 @@ class TickDriver {
   uint64_t tasksServiced_ = 0;
   std::optional<Clock::time_point> deadline_;
   CompiledEngineBuild* handOff_ = nullptr;
+  uint32_t openLoopBatch_ = kOpenLoopBatch;
 };
 
 int TickDriver::fail(const std::string& message) {
@@ -198,7 +205,7 @@ bool TickDriver::runTick(uint64_t tick) {
 // Advances nextTick past every completed tick.
 bool TickDriver::runOpenLoop(uint64_t& nextTick, uint64_t limit) {
   auto batch = [&](uint64_t from) {
-    return static_cast<uint32_t>(std::min<uint64_t>(limit - from, kOpenLoopBatch));
+    return static_cast<uint32_t>(std::min<uint64_t>(limit - from, openLoopBatch_));
   };
   uint32_t ticksRun = 0;
   uint32_t task = engine_.openLoop(batch(nextTick), kMaxEdgesPerTick, ticksRun);
@@ -537,6 +544,10 @@ int runEngineFile(const EngineRunOptions& options) {
   EvaluationWatchdog watchdog(engineCalls, options.enginePath, options.evaluationLimit);
   std::unique_ptr<EngineInstance> engine;
   std::optional<CompiledEngineBuild> build;
+  if (options.remoteEngine && options.engine != EngineChoice::Compiled) {
+    std::fprintf(stderr, "synergy-run: error: --hypervisor runs the compiled engine only; drop --engine\n");
+    return 2;
+  }
   if (options.engine != EngineChoice::Compiled) {
     // Compiling for the software engine takes milliseconds, so auto tries
     // it even when the compiled engine is cached: a refusal is reported
@@ -567,6 +578,13 @@ int runEngineFile(const EngineRunOptions& options) {
     }
   }
   bool software = engine != nullptr;
+  if (options.remoteEngine) {
+    engine = options.remoteEngine(*manifest, engineCalls, error);
+    if (!engine) {
+      std::fprintf(stderr, "synergy-run: error: %s: %s\n", options.enginePath.c_str(), error.c_str());
+      return 1;
+    }
+  }
   if (!engine) {
     auto sharedObject = buildEngineSharedObject(manifest->verilog, error);
     if (!sharedObject) {
@@ -590,6 +608,8 @@ int runEngineFile(const EngineRunOptions& options) {
   TickDriver driver(options, *manifest, *engine, std::move(*grantTable));
   if (build)
     driver.setHandOff(&*build);
+  if (options.remoteEngine)
+    driver.setOpenLoopBatch(kRemoteOpenLoopBatch);
   auto start = std::chrono::steady_clock::now();
   if (options.timeLimit) {
     driver.setDeadline(start + *options.timeLimit);
@@ -600,7 +620,7 @@ int runEngineFile(const EngineRunOptions& options) {
   // program's own output stays comparable with vvp's.
   if (const char* stats = std::getenv("SYNERGY_ENGINE_STATS"); stats && *stats == '1') {
     double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::string engineUsed = !software ? "compiled" : build && build->switchedAfterTick ? "software+compiled" : "software";
+    std::string engineUsed = options.remoteEngine ? "hypervisor" : !software ? "compiled" : build && build->switchedAfterTick ? "software+compiled" : "software";
     std::fprintf(stderr, "synergy-engine-stats ticks=%llu tasks=%llu seconds=%.6f engine=%s",
                  static_cast<unsigned long long>(driver.ticksCompleted()),
                  static_cast<unsigned long long>(driver.tasksServiced()), seconds, engineUsed.c_str());
@@ -622,8 +642,9 @@ static bool parseCount(const std::string& text, uint64_t& value) {
   return !text.empty() && text[0] != '-' && *end == 0;
 }
 
-int runEngineCommandLine(const std::vector<std::string>& args) {
+int runEngineCommandLine(const std::vector<std::string>& args, RemoteEngineFactory remoteEngine) {
   EngineRunOptions options;
+  options.remoteEngine = std::move(remoteEngine);
   bool engineGiven = false;
   auto fail = [](const std::string& message) {
     std::fprintf(stderr, "synergy-run: error: %s\n", message.c_str());

@@ -55,13 +55,28 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "engine/FileTable.h"
 
+namespace synergy::hwlower {
+struct EngineManifest;
+}
+
 namespace synergy::engine {
+
+class EngineInstance;
+class EngineCallCounter;
+
+// Creates the engine somewhere else than in this process (synergy-run
+// --hypervisor: hypervisor/RemoteEngine.h) for a manifest that passed every
+// local check; nullptr and a one-line `error` when it cannot.
+using RemoteEngineFactory = std::function<std::unique_ptr<EngineInstance>(
+    const hwlower::EngineManifest& manifest, EngineCallCounter& calls, std::string& error)>;
 
 // --eval-limit when it is not given.
 inline constexpr std::chrono::seconds kDefaultEvaluationLimit{10};
@@ -107,6 +122,9 @@ struct EngineRunOptions {
   // --switch-at-tick N (implies auto): hand off at the end of tick N, waiting
   // for the build there, instead of as soon as it is ready; for tests.
   std::optional<uint64_t> switchAtTick;
+  // When set, the engine comes from here instead of a local build; only
+  // with EngineChoice::Compiled.
+  RemoteEngineFactory remoteEngine;
 };
 
 int runEngineFile(const EngineRunOptions& options);
@@ -120,8 +138,9 @@ bool isEngineFile(const std::string& path);
 //   [--time-limit SECONDS] [--eval-limit SECONDS]
 //   [--engine compiled|software|auto] [--switch-at-tick N]
 //   design.eng [+plusarg]...
-// (args excludes argv[0]) and runs the engine. A bad option prints
-// "synergy-run: error: ..." and returns 2 without running anything.
-int runEngineCommandLine(const std::vector<std::string>& args);
+// (args excludes argv[0]) and runs the engine, on `remoteEngine` when one is
+// given. A bad option prints "synergy-run: error: ..." and returns 2 without
+// running anything.
+int runEngineCommandLine(const std::vector<std::string>& args, RemoteEngineFactory remoteEngine = {});
 
 }  // namespace synergy::engine

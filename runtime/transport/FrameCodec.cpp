@@ -27,6 +27,26 @@ static bool isKnownFrameType(uint16_t raw) {
     case FrameType::MpiHello:
     case FrameType::MpiMessage:
     case FrameType::MpiMatched:
+    case FrameType::HvHello:
+    case FrameType::HvWelcome:
+    case FrameType::HvSubmitEngine:
+    case FrameType::HvEngineReady:
+    case FrameType::HvGetState:
+    case FrameType::HvStateWord:
+    case FrameType::HvSetState:
+    case FrameType::HvEvaluate:
+    case FrameType::HvEvaluated:
+    case FrameType::HvResume:
+    case FrameType::HvUpdate:
+    case FrameType::HvThereAreUpdates:
+    case FrameType::HvFlag:
+    case FrameType::HvOpenLoop:
+    case FrameType::HvOpenLooped:
+    case FrameType::HvFinalize:
+    case FrameType::HvDone:
+    case FrameType::HvRefused:
+    case FrameType::HvStatus:
+    case FrameType::HvStatusReport:
       return true;
   }
   return false;
@@ -70,6 +90,46 @@ const char* frameTypeName(FrameType type) {
       return "MpiMessage";
     case FrameType::MpiMatched:
       return "MpiMatched";
+    case FrameType::HvHello:
+      return "HvHello";
+    case FrameType::HvWelcome:
+      return "HvWelcome";
+    case FrameType::HvSubmitEngine:
+      return "HvSubmitEngine";
+    case FrameType::HvEngineReady:
+      return "HvEngineReady";
+    case FrameType::HvGetState:
+      return "HvGetState";
+    case FrameType::HvStateWord:
+      return "HvStateWord";
+    case FrameType::HvSetState:
+      return "HvSetState";
+    case FrameType::HvEvaluate:
+      return "HvEvaluate";
+    case FrameType::HvEvaluated:
+      return "HvEvaluated";
+    case FrameType::HvResume:
+      return "HvResume";
+    case FrameType::HvUpdate:
+      return "HvUpdate";
+    case FrameType::HvThereAreUpdates:
+      return "HvThereAreUpdates";
+    case FrameType::HvFlag:
+      return "HvFlag";
+    case FrameType::HvOpenLoop:
+      return "HvOpenLoop";
+    case FrameType::HvOpenLooped:
+      return "HvOpenLooped";
+    case FrameType::HvFinalize:
+      return "HvFinalize";
+    case FrameType::HvDone:
+      return "HvDone";
+    case FrameType::HvRefused:
+      return "HvRefused";
+    case FrameType::HvStatus:
+      return "HvStatus";
+    case FrameType::HvStatusReport:
+      return "HvStatusReport";
   }
   return "unknown";
 }

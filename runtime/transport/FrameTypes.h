@@ -61,6 +61,44 @@ enum class FrameType : uint16_t {
   // The receiver of a synchronous send matched it: u32 sender world rank,
   // u64 match id.
   MpiMatched = 13,
+  // The hypervisor protocol (hypervisor/HypervisorProtocol.h gives every
+  // payload's layout): a tenant's runtime or synergy-hv-ctl to synergy-hv,
+  // after the token handshake. All integers little-endian.
+  // First frame: u32 protocol version; answered by HvWelcome (u32 version).
+  HvHello = 20,
+  HvWelcome = 21,
+  // The tenant's engine manifest (.eng text); answered by HvEngineReady
+  // (u32 engine id) once its engine runs, or HvRefused.
+  HvSubmitEngine = 22,
+  HvEngineReady = 23,
+  // One request per engine ABI operation, each opening with the u32 engine
+  // id. get_state: u32 state id, u32 element, u32 word; answered by
+  // HvStateWord (u64).
+  HvGetState = 24,
+  HvStateWord = 25,
+  // set_state: u32 state id, u32 element, u32 word, u64 data; HvDone.
+  HvSetState = 26,
+  // evaluate: u64 edge budget; answered by HvEvaluated (u32 task, u64
+  // budget left).
+  HvEvaluate = 27,
+  HvEvaluated = 28,
+  // resume (__cont), update and finalize: no more; HvDone.
+  HvResume = 29,
+  HvUpdate = 30,
+  // there_are_updates: answered by HvFlag (u32 0 or 1).
+  HvThereAreUpdates = 31,
+  HvFlag = 32,
+  // open_loop: u32 ticks, u64 edges per tick; answered by HvOpenLooped
+  // (u32 task, u32 ticks run).
+  HvOpenLoop = 33,
+  HvOpenLooped = 34,
+  HvFinalize = 35,
+  HvDone = 36,
+  // Any request the hypervisor will not serve: a one-line reason.
+  HvRefused = 37,
+  // synergy-hv-ctl status: empty; answered by HvStatusReport, text lines.
+  HvStatus = 38,
+  HvStatusReport = 39,
 };
 
 constexpr std::array<uint8_t, 4> kFrameMagic = {'S', 'Y', 'N', '1'};
@@ -82,6 +120,11 @@ constexpr uint64_t kMpiHelloBytes = 12;
 constexpr uint64_t kMpiMessageHeaderBytes = 28;
 constexpr uint64_t kMaxMpiMessageDataBytes = kMaxFramePayloadBytes - kMpiMessageHeaderBytes;
 constexpr uint64_t kMpiMatchedBytes = 12;
+
+// Hypervisor frames: the largest engine manifest a tenant may submit, the
+// longest refusal and the largest status report.
+constexpr uint64_t kMaxHvEngineBytes = 16ull << 20;
+constexpr uint64_t kMaxHvStatusBytes = 64ull << 10;
 
 // Cluster tokens are between these lengths (see ClusterToken.h).
 constexpr size_t kMinTokenBytes = 16;
@@ -114,6 +157,37 @@ constexpr uint64_t maxPayloadBytes(FrameType type) {
       return kMpiMessageHeaderBytes + kMaxMpiMessageDataBytes;
     case FrameType::MpiMatched:
       return kMpiMatchedBytes;
+    case FrameType::HvHello:
+    case FrameType::HvWelcome:
+    case FrameType::HvEngineReady:
+    case FrameType::HvResume:
+    case FrameType::HvUpdate:
+    case FrameType::HvThereAreUpdates:
+    case FrameType::HvFlag:
+    case FrameType::HvFinalize:
+      return 4;
+    case FrameType::HvSubmitEngine:
+      return kMaxHvEngineBytes;
+    case FrameType::HvGetState:
+      return 16;
+    case FrameType::HvStateWord:
+      return 8;
+    case FrameType::HvSetState:
+      return 24;
+    case FrameType::HvEvaluate:
+    case FrameType::HvEvaluated:
+      return 12;
+    case FrameType::HvOpenLoop:
+      return 16;
+    case FrameType::HvOpenLooped:
+      return 8;
+    case FrameType::HvDone:
+    case FrameType::HvStatus:
+      return 0;
+    case FrameType::HvRefused:
+      return kMaxRefusalBytes;
+    case FrameType::HvStatusReport:
+      return kMaxHvStatusBytes;
   }
   return 0;
 }

@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+"""Engines as tenants of synergy-hv against the same engines run solo.
+
+  bench/verilog/hypervisor.py --bin-dir BUILD/bin [--json out.json] [--quick]
+                              [--examples df,regex] [--repeat N]
+
+Each example is staged and scaled exactly as bench/verilog/run-bench.py does
+(its scalers are imported from there), compiled once with synergy-cc, and
+then timed with SYNERGY_ENGINE_STATS=1, whose seconds cover the tick loop:
+  solo     synergy-run design.eng (best of --repeat runs);
+  tenant   synergy-run --hypervisor ... design.eng, one tenant alone (best);
+  pair     two tenants of the same design at once: each one's rate;
+  start    the wall time of a tenant run minus its loop time, with the
+           engine already in the cache: connect, submit, cache-hit load.
+It prints virtual ticks/s and trapped tasks/s and their ratios to solo; the
+outputs of every run must equal the solo run's (outputs_match). One
+synergy-hv on 127.0.0.1 serves all runs; it shares the bench's engine cache.
+Timing numbers are reported, never asserted.
+"""
+import argparse
+import importlib.util
+import json
+import os
+import re
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+spec = importlib.util.spec_from_file_location("run_bench", os.path.join(HERE, "run-bench.py"))
+run_bench = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(run_bench)
+
+
+def timed_run(argv, work, env):
+    start = time.perf_counter()
+    proc = subprocess.Popen(argv, cwd=work, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    return proc, start
+
+
+def collect(proc, start):
+    out, err = proc.communicate()
+    wall = time.perf_counter() - start
+    if proc.returncode != 0:
+        raise RuntimeError("run failed (%d): %s" % (proc.returncode, err.decode(errors="replace").strip()[-300:]))
+    ticks, tasks, seconds = run_bench.parse_stats(b"synergy-engine-stats", err)
+    return {"ticks": ticks, "tasks": tasks, "seconds": seconds, "wall": wall, "output": out}
+
+
+def rates(result):
+    return result["ticks"] / result["seconds"], result["tasks"] / result["seconds"]
+
+
+def bench(name, args, root, hv_address, token, cache_dir):
+    work = os.path.join(root, name)
+    run_bench.stage(name, work)
+    workload = run_bench.SCALERS[name](work, args.quick)
+    env = dict(os.environ, SYNERGY_ENGINE_STATS="1", SYNERGY_CACHE_DIR=cache_dir)
+    source = "file_sum.v" if name == "file_sum" else name + ".v"
+    eng = os.path.join(work, name + ".eng")
+    run_bench.run([os.path.join(args.bin_dir, "synergy-cc"), source, "-o", eng], work)
+    solo_argv = [os.path.join(args.bin_dir, "synergy-run"), eng]
+    tenant_argv = [os.path.join(args.bin_dir, "synergy-run"), "--hypervisor", hv_address, "--token-file", token, eng]
+    collect(*timed_run(solo_argv, work, env))  # builds the engine into the cache
+    solo = min((collect(*timed_run(solo_argv, work, env)) for _ in range(args.repeat)), key=lambda r: r["seconds"])
+    tenant = min((collect(*timed_run(tenant_argv, work, env)) for _ in range(args.repeat)),
+                 key=lambda r: r["seconds"])
+    pair = [collect(*started) for started in [timed_run(tenant_argv, work, env) for _ in range(2)]]
+    outputs_match = all(r["output"] == solo["output"] for r in [tenant] + pair)
+    solo_ticks, solo_tasks = rates(solo)
+    row = {"example": name, "workload": workload, "ticks": solo["ticks"], "tasks": solo["tasks"],
+           "solo_ticks_per_s": solo_ticks, "solo_tasks_per_s": solo_tasks,
+           "tenant_ticks_per_s": rates(tenant)[0], "tenant_tasks_per_s": rates(tenant)[1],
+           "pair_ticks_per_s": [rates(r)[0] for r in pair], "pair_tasks_per_s": [rates(r)[1] for r in pair],
+           "tenant_start_seconds": tenant["wall"] - tenant["seconds"], "outputs_match": outputs_match}
+    row["tenant_vs_solo"] = row["tenant_ticks_per_s"] / solo_ticks
+    row["pair_vs_solo"] = [r / solo_ticks for r in row["pair_ticks_per_s"]]
+    return row
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--bin-dir", required=True)
+    parser.add_argument("--json")
+    parser.add_argument("--quick", action="store_true")
+    # regex and file_sum trap a task every few ticks; through the hypervisor
+    # each costs a few round trips, so give them --quick.
+    parser.add_argument("--examples", default="df,bitcoin,mips32,regex,file_sum")
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    args.bin_dir = os.path.abspath(args.bin_dir)
+    root = tempfile.mkdtemp(prefix="synergy-hv-bench-")
+    cache_dir = os.path.join(root, "cache")
+    os.makedirs(cache_dir, mode=0o700)
+    token = os.path.join(root, "token")
+    fd = os.open(token, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    os.write(fd, os.urandom(24).hex().encode())
+    os.close(fd)
+    hv = subprocess.Popen([os.path.join(args.bin_dir, "synergy-hv"), "--listen", "127.0.0.1:0", "--token-file", token],
+                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                          env=dict(os.environ, SYNERGY_CACHE_DIR=cache_dir))
+    rows = []
+    print("%-9s %12s %12s %8s %15s %12s %12s %8s %6s" % (
+        "example", "solo tick/s", "tenant", "ratio", "pair ratios", "solo task/s", "tenant", "start s", "match"),
+        flush=True)
+    try:
+        if not select.select([hv.stdout], [], [], 30)[0]:
+            raise RuntimeError("synergy-hv did not start")
+        address = re.search(r"listening on (\S+)", hv.stdout.readline().decode()).group(1)
+        for name in args.examples.split(","):
+            run_bench.log("hypervisor bench: " + name)
+            row = bench(name, args, root, address, token, cache_dir)
+            rows.append(row)
+            print("%-9s %12.4g %12.4g %8.3f %7.3f %7.3f %12.4g %12.4g %8.3f %6s" % (
+                row["example"], row["solo_ticks_per_s"], row["tenant_ticks_per_s"], row["tenant_vs_solo"],
+                row["pair_vs_solo"][0], row["pair_vs_solo"][1], row["solo_tasks_per_s"], row["tenant_tasks_per_s"],
+                row["tenant_start_seconds"], row["outputs_match"]), flush=True)
+    finally:
+        hv.send_signal(signal.SIGTERM)
+        hv.wait()
+        shutil.rmtree(root, ignore_errors=True)
+    if args.json:
+        with open(args.json, "w") as out:
+            json.dump(rows, out, indent=1)
+    return 0 if all(row["outputs_match"] for row in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,523 @@
+//===- Hypervisor.cpp - The engine host behind synergy-hv ------------------===//
+//
+// This file implements Hypervisor.h. Every request becomes a Work item on
+// one queue; the fabric thread pops them in order. A connection's state
+// (greeted, its engines) is touched only on the fabric thread; the I/O
+// thread keeps just the per-connection count of unanswered requests, which
+// bounds what a client that never reads its replies can make us queue.
+//
+//===----------------------------------------------------------------------===//
+#include "hypervisor/Hypervisor.h"
+
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <sstream>
+#include <thread>
+#include <unordered_map>
+
+#include "engine/EmittedVerilogCheck.h"
+#include "engine/EngineBuilder.h"
+#include "engine/EngineInstance.h"
+#include "engine/EngineRunner.h"
+#include "hwlower/EngineManifest.h"
+#include "hypervisor/HypervisorProtocol.h"
+#include "transport/FrameCodec.h"
+#include "transport/Transport.h"
+#include "util/PrintableText.h"
+
+namespace synergy::hypervisor {
+
+using transport::Connection;
+using transport::Frame;
+using transport::FrameType;
+
+namespace {
+
+// A well-behaved client has one request outstanding; a few more are allowed
+// so that a reply racing the next request is no error.
+constexpr unsigned kMaxOutstandingRequests = 4;
+// An open-loop request runs in chunks of the runtime's own local batch
+// (EngineRunner.cpp) until it is done, a task traps or its time slice is
+// over: the fabric thread serves one request at a time, so the slice bounds
+// how long the other tenants wait (unless a single chunk runs long), while a
+// compute-bound tenant still gets many ticks per network round trip. The
+// reply's tick count says how far it got, as for any run cut short.
+constexpr uint32_t kOpenLoopChunk = 1u << 12;
+constexpr std::chrono::milliseconds kOpenLoopSlice{5};
+
+bool isRequest(FrameType type) {
+  switch (type) {
+    case FrameType::HvHello:
+    case FrameType::HvSubmitEngine:
+    case FrameType::HvGetState:
+    case FrameType::HvSetState:
+    case FrameType::HvEvaluate:
+    case FrameType::HvResume:
+    case FrameType::HvUpdate:
+    case FrameType::HvThereAreUpdates:
+    case FrameType::HvOpenLoop:
+    case FrameType::HvFinalize:
+    case FrameType::HvStatus:
+      return true;
+    default:
+      return false;
+  }
+}
+
+struct HostedEngine {
+  uint32_t id = 0;
+  Connection* owner = nullptr;
+  std::shared_ptr<const hwlower::EngineManifest> manifest;
+  // Declared before the instance, which steps it until it is gone.
+  std::unique_ptr<engine::EngineCallCounter> calls;
+  std::unique_ptr<engine::EngineInstance> instance;  // null while building
+};
+
+struct Tenant {
+  uint64_t number = 0;
+  std::shared_ptr<Connection> connection;
+  bool greeted = false;
+  std::vector<uint32_t> engines;
+  uint64_t requests = 0;
+  uint64_t refusals = 0;
+};
+
+struct Work {
+  enum class Kind { Request, Closed, Built } kind = Kind::Request;
+  std::shared_ptr<Connection> connection;
+  Frame frame;
+  // Built: the engine and its object (or the build's error).
+  uint32_t engine = 0;
+  std::optional<std::string> object;
+  std::string error;
+};
+
+struct BuildJob {
+  uint32_t engine = 0;
+  std::string verilog;
+};
+
+}  // namespace
+
+class Hypervisor::Impl {
+ public:
+  explicit Impl(HypervisorConfig config);
+  ~Impl();
+  bool listen(const std::string& address, uint16_t port, std::string& error) {
+    return transport_->listen(address, port, error);
+  }
+  uint16_t listeningPort() const { return transport_->listeningPort(); }
+
+ private:
+  bool onFrame(Connection& from, Frame&& frame, std::string& reason);
+  void post(Work work);
+  void runFabric();
+  void runBuilds();
+  void serve(Work& work);
+  void serveRequest(Tenant& tenant, Frame& frame);
+  void serveEngineRequest(Tenant& tenant, Frame& frame);
+  void submit(Tenant& tenant, const Frame& frame);
+  void finishBuild(Work& work);
+  void leave(Connection* connection);
+  void removeEngine(uint32_t id);
+  std::string statusReport() const;
+  void reply(Connection& to, FrameType type, std::vector<uint8_t> payload);
+  void refuse(Tenant& tenant, const std::string& reason);
+  void log(const std::string& line) {
+    if (config_.log) config_.log(line);
+  }
+
+  HypervisorConfig config_;
+
+  // I/O thread and fabric thread: unanswered requests per connection.
+  std::mutex outstandingMutex_;
+  std::unordered_map<Connection*, unsigned> outstanding_;
+
+  std::mutex workMutex_;
+  std::condition_variable workReady_;
+  std::deque<Work> work_;
+  bool stopping_ = false;
+
+  std::mutex buildMutex_;
+  std::condition_variable buildReady_;
+  std::deque<BuildJob> builds_;
+  bool buildsStopping_ = false;
+
+  // Fabric thread only.
+  std::map<Connection*, Tenant> tenants_;
+  std::map<uint32_t, HostedEngine> engines_;
+  uint32_t nextEngineId_ = 1;
+  uint64_t nextTenantNumber_ = 1;
+  uint64_t generation_ = 0;  // changes whenever the set of running engines does
+  uint64_t compiles_ = 0;
+  uint64_t cacheHits_ = 0;
+
+  std::thread fabric_;
+  std::thread builder_;
+  // Last, so it is destroyed first: no handler runs once the rest goes.
+  std::unique_ptr<transport::Transport> transport_;
+};
+
+Hypervisor::Impl::Impl(HypervisorConfig config) : config_(std::move(config)) {
+  transport::TransportConfig transportConfig;
+  transportConfig.token = config_.token;
+  transportConfig.onFrame = [this](Connection& from, Frame&& frame, std::string& reason) {
+    return onFrame(from, std::move(frame), reason);
+  };
+  transportConfig.onClosed = [this](Connection& connection) {
+    {
+      std::lock_guard<std::mutex> lock(outstandingMutex_);
+      outstanding_.erase(&connection);
+    }
+    Work work;
+    work.kind = Work::Kind::Closed;
+    work.connection = connection.shared_from_this();
+    post(std::move(work));
+  };
+  transportConfig.log = [this](const std::string& line) { log(line); };
+  fabric_ = std::thread([this] { runFabric(); });
+  builder_ = std::thread([this] { runBuilds(); });
+  transport_ = std::make_unique<transport::Transport>(std::move(transportConfig));
+}
+
+Hypervisor::Impl::~Impl() {
+  transport_.reset();
+  {
+    std::lock_guard<std::mutex> lock(buildMutex_);
+    buildsStopping_ = true;
+  }
+  {
+    std::lock_guard<std::mutex> lock(workMutex_);
+    stopping_ = true;
+  }
+  buildReady_.notify_all();
+  workReady_.notify_all();
+  builder_.join();
+  fabric_.join();
+  engines_.clear();
+}
+
+// On the I/O thread: only what needs no engine state. A frame of the wrong
+// kind or length, or a client far ahead of its replies, loses its connection.
+bool Hypervisor::Impl::onFrame(Connection& from, Frame&& frame, std::string& reason) {
+  if (!isRequest(frame.type)) {
+    reason = std::string("unexpected ") + transport::frameTypeName(frame.type) + " from a hypervisor client";
+    return false;
+  }
+  std::optional<size_t> size = fixedPayloadBytes(uint16_t(frame.type));
+  if (size && frame.payload.size() != *size) {
+    reason = std::string(transport::frameTypeName(frame.type)) + " payload of " +
+             std::to_string(frame.payload.size()) + " bytes, expected " + std::to_string(*size);
+    return false;
+  }
+  {
+    std::lock_guard<std::mutex> lock(outstandingMutex_);
+    unsigned& count = outstanding_[&from];
+    if (count >= kMaxOutstandingRequests) {
+      reason = "more than " + std::to_string(kMaxOutstandingRequests) + " requests without reading the replies";
+      return false;
+    }
+    ++count;
+  }
+  Work work;
+  work.connection = from.shared_from_this();
+  work.frame = std::move(frame);
+  post(std::move(work));
+  return true;
+}
+
+void Hypervisor::Impl::post(Work work) {
+  {
+    std::lock_guard<std::mutex> lock(workMutex_);
+    if (stopping_) return;
+    work_.push_back(std::move(work));
+  }
+  workReady_.notify_one();
+}
+
+void Hypervisor::Impl::runFabric() {
+  for (;;) {
+    Work work;
+    {
+      std::unique_lock<std::mutex> lock(workMutex_);
+      workReady_.wait(lock, [&] { return stopping_ || !work_.empty(); });
+      if (stopping_) return;
+      work = std::move(work_.front());
+      work_.pop_front();
+    }
+    serve(work);
+  }
+}
+
+void Hypervisor::Impl::runBuilds() {
+  for (;;) {
+    BuildJob job;
+    {
+      std::unique_lock<std::mutex> lock(buildMutex_);
+      buildReady_.wait(lock, [&] { return buildsStopping_ || !builds_.empty(); });
+      if (buildsStopping_)
+        return;
+      job = std::move(builds_.front());
+      builds_.pop_front();
+    }
+    Work work;
+    work.kind = Work::Kind::Built;
+    work.engine = job.engine;
+    work.object = engine::buildEngineSharedObject(job.verilog, work.error);
+    post(std::move(work));
+  }
+}
+
+void Hypervisor::Impl::reply(Connection& to, FrameType type, std::vector<uint8_t> payload) {
+  {
+    std::lock_guard<std::mutex> lock(outstandingMutex_);
+    auto found = outstanding_.find(&to);
+    if (found != outstanding_.end() && found->second > 0) --found->second;
+  }
+  to.send(type, std::move(payload));
+}
+
+void Hypervisor::Impl::refuse(Tenant& tenant, const std::string& reason) {
+  ++tenant.refusals;
+  log("refused a request of tenant " + std::to_string(tenant.number) + " (" + tenant.connection->peerName() +
+      "): " + reason);
+  std::string line = reason.substr(0, transport::kMaxRefusalBytes);
+  reply(*tenant.connection, FrameType::HvRefused, textPayload(line));
+}
+
+void Hypervisor::Impl::serve(Work& work) {
+  Connection* key = work.connection.get();
+  switch (work.kind) {
+    case Work::Kind::Closed:
+      leave(key);
+      return;
+    case Work::Kind::Built:
+      finishBuild(work);
+      return;
+    case Work::Kind::Request: {
+      auto [entry, added] = tenants_.try_emplace(key);
+      Tenant& tenant = entry->second;
+      if (added) {
+        tenant.number = nextTenantNumber_++;
+        tenant.connection = work.connection;
+      }
+      ++tenant.requests;
+      serveRequest(tenant, work.frame);
+      return;
+    }
+  }
+}
+
+void Hypervisor::Impl::serveRequest(Tenant& tenant, Frame& frame) {
+  if (frame.type == FrameType::HvHello) {
+    uint32_t version = PayloadReader(frame.payload).u32();
+    if (version != kHypervisorProtocolVersion)
+      return refuse(tenant, "protocol version " + std::to_string(version) + " is not supported (this is " +
+                                std::to_string(kHypervisorProtocolVersion) + ")");
+    tenant.greeted = true;
+    return reply(*tenant.connection, FrameType::HvWelcome, PayloadWriter().u32(kHypervisorProtocolVersion).take());
+  }
+  if (!tenant.greeted)
+    return refuse(tenant, std::string(transport::frameTypeName(frame.type)) + " before HvHello");
+  if (frame.type == FrameType::HvStatus)
+    return reply(*tenant.connection, FrameType::HvStatusReport, textPayload(statusReport()));
+  if (frame.type == FrameType::HvSubmitEngine)
+    return submit(tenant, frame);
+  serveEngineRequest(tenant, frame);
+}
+
+// Checks the manifest as a local run would, then queues the build. The
+// tenant's reply waits for the build and the engine's creation.
+void Hypervisor::Impl::submit(Tenant& tenant, const Frame& frame) {
+  if (tenant.engines.size() >= config_.maxEnginesPerTenant)
+    return refuse(tenant, "a tenant may hold at most " + std::to_string(config_.maxEnginesPerTenant) + " engines");
+  if (engines_.size() >= config_.maxEngines)
+    return refuse(tenant, "the hypervisor is full (" + std::to_string(config_.maxEngines) + " engines)");
+  std::istringstream text(std::string(frame.payload.begin(), frame.payload.end()));
+  std::string error;
+  auto manifest = hwlower::readEngineManifest(text, error);
+  if (!manifest)
+    return refuse(tenant, "malformed engine: line " + error);
+  if (auto refused = engine::checkEmittedVerilog(manifest->verilog))
+    return refuse(tenant, "refusing the engine's Verilog: " + *refused);
+  HostedEngine hosted;
+  hosted.id = nextEngineId_++;
+  hosted.owner = tenant.connection.get();
+  hosted.manifest = std::make_shared<const hwlower::EngineManifest>(std::move(*manifest));
+  hosted.calls = std::make_unique<engine::EngineCallCounter>();
+  BuildJob job{hosted.id, hosted.manifest->verilog};
+  if (engine::findCachedEngineSharedObject(job.verilog))
+    ++cacheHits_;
+  else
+    ++compiles_;
+  tenant.engines.push_back(hosted.id);
+  log("tenant " + std::to_string(tenant.number) + " (" + tenant.connection->peerName() + ") submitted engine " +
+      std::to_string(hosted.id) + " (\"" + util::printableText(hosted.manifest->top, "\"\\") + "\")");
+  engines_.emplace(hosted.id, std::move(hosted));
+  {
+    std::lock_guard<std::mutex> lock(buildMutex_);
+    builds_.push_back(std::move(job));
+  }
+  buildReady_.notify_one();
+}
+
+void Hypervisor::Impl::finishBuild(Work& work) {
+  auto found = engines_.find(work.engine);
+  if (found == engines_.end())
+    return;  // its tenant left while it was building
+  HostedEngine& hosted = found->second;
+  Tenant& tenant = tenants_.at(hosted.owner);
+  std::string error = work.error;
+  if (work.object)
+    hosted.instance = engine::EngineInstance::load(*work.object, *hosted.calls, error);
+  if (!hosted.instance) {
+    removeEngine(hosted.id);
+    return refuse(tenant, "cannot build the engine: " + error);
+  }
+  ++generation_;
+  log("engine " + std::to_string(hosted.id) + " of tenant " + std::to_string(tenant.number) + " is running");
+  reply(*tenant.connection, FrameType::HvEngineReady, PayloadWriter().u32(hosted.id).take());
+}
+
+void Hypervisor::Impl::removeEngine(uint32_t id) {
+  auto found = engines_.find(id);
+  if (found == engines_.end())
+    return;
+  auto tenant = tenants_.find(found->second.owner);
+  if (tenant != tenants_.end())
+    std::erase(tenant->second.engines, id);
+  if (found->second.instance)
+    ++generation_;
+  engines_.erase(found);
+}
+
+void Hypervisor::Impl::leave(Connection* connection) {
+  auto found = tenants_.find(connection);
+  if (found == tenants_.end())
+    return;
+  std::vector<uint32_t> engines = found->second.engines;
+  for (uint32_t id : engines)
+    removeEngine(id);
+  if (!engines.empty())
+    log("tenant " + std::to_string(found->second.number) + " left; finalized " + std::to_string(engines.size()) +
+        " engine(s)");
+  tenants_.erase(found);
+}
+
+// Every id in a request is checked against the requesting tenant's own
+// engine and that engine's manifest before the engine sees it.
+void Hypervisor::Impl::serveEngineRequest(Tenant& tenant, Frame& frame) {
+  PayloadReader reader(frame.payload);
+  uint32_t id = reader.u32();
+  auto found = engines_.find(id);
+  if (found == engines_.end() || found->second.owner != tenant.connection.get())
+    return refuse(tenant, "engine " + std::to_string(id) + " is not one of this tenant's engines");
+  HostedEngine& hosted = found->second;
+  if (!hosted.instance)
+    return refuse(tenant, "engine " + std::to_string(id) + " is still being built");
+  engine::EngineInstance& instance = *hosted.instance;
+  Connection& to = *tenant.connection;
+  const auto& states = hosted.manifest->states;
+  switch (frame.type) {
+    case FrameType::HvGetState:
+    case FrameType::HvSetState: {
+      uint32_t stateId = reader.u32();
+      uint32_t element = reader.u32();
+      uint32_t word = reader.u32();
+      if (stateId >= states.size())
+        return refuse(tenant, "state id " + std::to_string(stateId) + " is out of range (the engine has " +
+                                  std::to_string(states.size()) + ")");
+      const hwlower::StateVar& state = states[stateId];
+      uint64_t elements = state.depth == 0 ? 1 : state.depth;
+      if (element >= elements)
+        return refuse(tenant, "element " + std::to_string(element) + " of state " + std::to_string(stateId) +
+                                  " is out of range (" + std::to_string(elements) + " elements)");
+      uint32_t words = (state.width + 63) / 64;
+      if (word >= words)
+        return refuse(tenant, "word " + std::to_string(word) + " of state " + std::to_string(stateId) +
+                                  " is out of range (width " + std::to_string(state.width) + ")");
+      if (frame.type == FrameType::HvGetState)
+        return reply(to, FrameType::HvStateWord, PayloadWriter().u64(instance.getWord(stateId, element, word)).take());
+      if (state.kind == hwlower::StateKind::Wire)
+        return refuse(tenant, "state " + std::to_string(stateId) + " is a net and cannot be written");
+      instance.setWord(stateId, element, reader.u64(), word);
+      return reply(to, FrameType::HvDone, {});
+    }
+    case FrameType::HvEvaluate: {
+      uint64_t budget = std::min<uint64_t>(reader.u64(), engine::kMaxEdgesPerTick);
+      uint32_t task = instance.evaluate(budget);
+      return reply(to, FrameType::HvEvaluated, PayloadWriter().u32(task).u64(budget).take());
+    }
+    case FrameType::HvResume:
+      instance.resume();
+      return reply(to, FrameType::HvDone, {});
+    case FrameType::HvUpdate:
+      instance.update();
+      return reply(to, FrameType::HvDone, {});
+    case FrameType::HvThereAreUpdates:
+      return reply(to, FrameType::HvFlag, PayloadWriter().u32(instance.thereAreUpdates() ? 1 : 0).take());
+    case FrameType::HvOpenLoop: {
+      uint32_t ticks = reader.u32();
+      uint64_t edgesPerTick = std::min<uint64_t>(reader.u64(), engine::kMaxEdgesPerTick);
+      auto sliceEnd = std::chrono::steady_clock::now() + kOpenLoopSlice;
+      uint32_t task = 0, total = 0;
+      for (;;) {
+        uint32_t chunk = std::min(ticks - total, kOpenLoopChunk);
+        uint32_t ticksRun = 0;
+        task = instance.openLoop(chunk, edgesPerTick, ticksRun);
+        total += ticksRun;
+        if (task != 0 || ticksRun < chunk || total == ticks || std::chrono::steady_clock::now() >= sliceEnd)
+          break;
+      }
+      return reply(to, FrameType::HvOpenLooped, PayloadWriter().u32(task).u32(total).take());
+    }
+    case FrameType::HvFinalize:
+      log("tenant " + std::to_string(tenant.number) + " finalized engine " + std::to_string(id));
+      removeEngine(id);
+      return reply(to, FrameType::HvDone, {});
+    default:
+      return refuse(tenant, std::string("unexpected ") + transport::frameTypeName(frame.type));
+  }
+}
+
+std::string Hypervisor::Impl::statusReport() const {
+  size_t tenants = 0;
+  for (const auto& [key, tenant] : tenants_)
+    tenants += tenant.engines.empty() ? 0 : 1;
+  size_t running = 0;
+  for (const auto& [id, hosted] : engines_)
+    running += hosted.instance ? 1 : 0;
+  std::string report = "protocol " + std::to_string(kHypervisorProtocolVersion) + "\n";
+  report += "program generation " + std::to_string(generation_) + " (one compiled object per engine)\n";
+  report += "tenants " + std::to_string(tenants) + "\n";
+  report += "engines " + std::to_string(running) + " running, " + std::to_string(engines_.size() - running) +
+            " building\n";
+  report += "compiles " + std::to_string(compiles_) + ", cache hits " + std::to_string(cacheHits_) + "\n";
+  for (const auto& [key, tenant] : tenants_) {
+    if (tenant.engines.empty())
+      continue;
+    report += "tenant " + std::to_string(tenant.number) + " " + tenant.connection->peerName() + " requests " +
+              std::to_string(tenant.requests) + " refused " + std::to_string(tenant.refusals) + ":";
+    for (uint32_t id : tenant.engines) {
+      const HostedEngine& hosted = engines_.at(id);
+      report += " engine " + std::to_string(id) + " \"" + util::printableText(hosted.manifest->top, "\"\\") + "\"" +
+                (hosted.instance ? " running" : " building");
+    }
+    report += "\n";
+  }
+  return report.substr(0, transport::kMaxHvStatusBytes);
+}
+
+Hypervisor::Hypervisor(HypervisorConfig config) : impl_(std::make_unique<Impl>(std::move(config))) {}
+Hypervisor::~Hypervisor() = default;
+bool Hypervisor::listen(const std::string& address, uint16_t port, std::string& error) {
+  return impl_->listen(address, port, error);
+}
+uint16_t Hypervisor::listeningPort() const { return impl_->listeningPort(); }
+
+}  // namespace synergy::hypervisor

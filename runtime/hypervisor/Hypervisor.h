@@ -1,0 +1,62 @@
+//===- Hypervisor.h - The engine host behind synergy-hv --------------------===//
+//
+// A Hypervisor accepts token-authenticated connections (transport/), one per
+// tenant runtime or synergy-hv-ctl, and hosts the engines the tenants submit.
+// Each engine ABI request names an engine id; the hypervisor serves it only
+// when the engine belongs to the requesting connection and every state id,
+// element and word lies within that engine's own manifest. Anything else is
+// refused with a one-line HvRefused reason and the connection stays usable;
+// a malformed frame (a record of the wrong length, a reply type, more than a
+// few requests sent without reading the replies) drops the connection. In
+// both cases the other tenants carry on untouched.
+//
+// Threads: the transport's I/O thread checks lengths and queues requests; one
+// fabric thread serves them in arrival order and owns every engine (a
+// Verilator model is driven from one thread); one build thread runs
+// Verilator on submitted designs, so a compile never stalls the requests of
+// running tenants. A submitted design passes the same checks as a local run
+// (the manifest reader's bounds, EmittedVerilogCheck) before anything is
+// built, and is built through the shared engine cache, so a design built
+// before starts without a compile.
+//
+// This first version gives each engine its own compiled object (one
+// Verilator model per engine); combining the tenants into one program is
+// issue 21's next step.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+namespace synergy::hypervisor {
+
+struct HypervisorConfig {
+  std::string token;
+  // Receives one line per tenant event and per dropped connection.
+  std::function<void(const std::string& line)> log;
+  // Engines one connection may hold (built or building), and in all.
+  unsigned maxEnginesPerTenant = 4;
+  unsigned maxEngines = 64;
+};
+
+class Hypervisor {
+ public:
+  explicit Hypervisor(HypervisorConfig config);
+  // Stops accepting, lets a running build finish, finalizes every engine.
+  ~Hypervisor();
+  Hypervisor(const Hypervisor&) = delete;
+  Hypervisor& operator=(const Hypervisor&) = delete;
+
+  // Accepts tenants on exactly `address`:`port` (0 picks a free port).
+  bool listen(const std::string& address, uint16_t port, std::string& error);
+  uint16_t listeningPort() const;
+
+ private:
+  class Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace synergy::hypervisor

@@ -1,0 +1,444 @@
+#!/usr/bin/env python3
+"""Tests of the Synergy hypervisor (issue 21). Each case starts its own
+synergy-hv on 127.0.0.1 (a free port, a fresh token file), runs clients
+against it, and stops it with SIGTERM, which must end it with status 0.
+
+  hv_test.py --bin-dir B --iverilog I --vvp V tenants [--split] SPEC...
+      Compiles each design with synergy-cc and runs all of them at once as
+      tenants (synergy-run --hypervisor). Each tenant's stdout and exit
+      status must equal vvp's, and vvp's must equal the spec's expected file
+      when it names one. SPEC is FILE.v[,inputs=DIR][,expected=FILE]; inputs
+      default to test/verilog/Inputs. --split also runs the first design
+      through the hypervisor split by --save-at-tick and --restart. Afterwards
+      synergy-hv-ctl status must account for every engine: as many compiles
+      plus cache hits as submissions, none left running, and one program
+      generation per engine start and per engine end.
+
+  hv_test.py --bin-dir B --iverilog I --vvp V hostile
+      A victim tenant runs long_victim.v while a hostile client, speaking raw
+      frames built from runtime/transport/FrameTypes.h, tries everything
+      issue 21 lists: a missing and a wrong token, requests before HvHello,
+      a wrong protocol version, forged engine ids aimed at the victim
+      (reads and writes), out-of-range state ids, elements and words on its
+      own engine, a write to a net, a design whose top name carries a newline
+      and a terminal escape (they must reach the daemon's log and status
+      report escaped), an oversized and a truncated frame, a
+      record of the wrong length, a malformed manifest, and clients that
+      vanish mid-request. Each attempt must be refused or dropped with its
+      one-line reason (checked in the reply or the daemon's log), the
+      victim's output must still equal vvp's, and the daemon must still
+      serve a status request and stop cleanly.
+"""
+import argparse
+import difflib
+import os
+import re
+import select
+import shutil
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+DEFAULT_INPUTS = os.path.join(ROOT, "test", "verilog", "Inputs")
+TIMEOUT = 600
+
+
+def frame_types():
+    """The FrameType enum, read from the header that defines the protocol."""
+    text = open(os.path.join(ROOT, "runtime", "transport", "FrameTypes.h")).read()
+    body = text[text.index("enum class FrameType"):]
+    body = body[:body.index("};")]
+    return {name: int(value) for name, value in re.findall(r"^\s*(\w+) = (\d+),", body, re.M)}
+
+
+FT = frame_types()
+
+
+def frame(type_name, payload=b"", length=None):
+    size = len(payload) if length is None else length
+    return b"SYN1" + struct.pack("<HHQ", FT[type_name], 0, size) + payload
+
+
+class Failure(Exception):
+    pass
+
+
+def expect(condition, message):
+    if not condition:
+        raise Failure(message)
+
+
+class Hypervisor:
+    """synergy-hv on 127.0.0.1 with a fresh token; its stderr goes to a log."""
+
+    def __init__(self, bin_dir, root):
+        self.bin_dir = bin_dir
+        self.token = b"hv-test-token-" + os.urandom(12).hex().encode()
+        self.token_file = os.path.join(root, "token")
+        fd = os.open(self.token_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        os.write(fd, self.token)
+        os.close(fd)
+        self.log_path = os.path.join(root, "synergy-hv.log")
+        self.log = open(self.log_path, "wb")
+        self.proc = subprocess.Popen([os.path.join(bin_dir, "synergy-hv"), "--listen", "127.0.0.1:0",
+                                      "--token-file", self.token_file],
+                                     stdout=subprocess.PIPE, stderr=self.log)
+        ready, _, _ = select.select([self.proc.stdout], [], [], 30)
+        expect(ready, "synergy-hv did not start listening")
+        line = self.proc.stdout.readline().decode()
+        match = re.match(r"synergy-hv: listening on 127\.0\.0\.1:(\d+)$", line.strip())
+        expect(match, "unexpected first line from synergy-hv: %r" % line)
+        self.port = int(match.group(1))
+        self.address = "127.0.0.1:%d" % self.port
+
+    def log_text(self):
+        self.log.flush()
+        return open(self.log_path, "rb").read().decode(errors="replace")
+
+    def status(self):
+        proc = subprocess.run([os.path.join(self.bin_dir, "synergy-hv-ctl"), "--connect", self.address,
+                               "--token-file", self.token_file, "status"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+        expect(proc.returncode == 0, "synergy-hv-ctl status failed: " + proc.stderr.decode(errors="replace"))
+        return proc.stdout.decode()
+
+    def stop(self):
+        expect(self.proc.poll() is None, "synergy-hv died: status %s\n%s" % (self.proc.poll(), self.log_text()))
+        self.proc.send_signal(signal.SIGTERM)
+        status = self.proc.wait(timeout=120)
+        expect(status == 0, "synergy-hv exited with %d after SIGTERM" % status)
+        expect("SIGTERM: stopping" in self.log_text(), "synergy-hv did not report its stop")
+
+
+def copy_inputs(src, dst):
+    shutil.copytree(src, dst)
+    return dst
+
+
+def under_vvp(source, inputs, root, iverilog, vvp):
+    work = copy_inputs(inputs, os.path.join(root, "vvp"))
+    image = os.path.join(work, "tb.vvp")
+    subprocess.run([iverilog, "-o", image, source], cwd=work, check=True, timeout=TIMEOUT)
+    proc = subprocess.run([vvp, "-n", image], cwd=work, stdout=subprocess.PIPE, timeout=TIMEOUT)
+    return proc.stdout, proc.returncode
+
+
+def compile_engine(source, inputs, root, bin_dir):
+    work = copy_inputs(inputs, os.path.join(root, "compile"))
+    engine = os.path.join(root, "tb.eng")
+    proc = subprocess.run([os.path.join(bin_dir, "synergy-cc"), source, "-o", engine], cwd=work,
+                          stderr=subprocess.PIPE, timeout=TIMEOUT)
+    expect(proc.returncode == 0, "synergy-cc %s failed:\n%s" % (source, proc.stderr.decode(errors="replace")))
+    return engine
+
+
+def compare(name, expected, actual, stderr=b""):
+    if expected == actual:
+        return
+    diff = difflib.unified_diff(expected[0].decode(errors="replace").splitlines(True),
+                                actual[0].decode(errors="replace").splitlines(True), "vvp", name)
+    raise Failure("%s: exit %d vs %d\n%s\nstderr:\n%s" % (name, expected[1], actual[1], "".join(diff),
+                                                         stderr.decode(errors="replace")))
+
+
+class Tenant:
+    def __init__(self, spec, index, root, args):
+        parts = spec.split(",")
+        self.source = os.path.abspath(parts[0])
+        self.inputs = DEFAULT_INPUTS
+        self.expected_file = None
+        for part in parts[1:]:
+            key, _, value = part.partition("=")
+            if key == "inputs":
+                self.inputs = os.path.abspath(value)
+            elif key == "expected":
+                self.expected_file = os.path.abspath(value)
+            else:
+                raise SystemExit("bad tenant spec: " + spec)
+        self.name = "%d-%s" % (index, os.path.splitext(os.path.basename(self.source))[0])
+        self.root = os.path.join(root, self.name)
+        os.makedirs(self.root)
+        self.expected = under_vvp(self.source, self.inputs, self.root, args.iverilog, args.vvp)
+        if self.expected_file:
+            compare(self.name + " (vvp against expected.txt)", (open(self.expected_file, "rb").read(), 0),
+                    self.expected)
+        self.engine = compile_engine(self.source, self.inputs, self.root, args.bin_dir)
+
+    def start(self, bin_dir, hv, work_name="run", extra=()):
+        work = copy_inputs(self.inputs, os.path.join(self.root, work_name))
+        return subprocess.Popen([os.path.join(bin_dir, "synergy-run"), "--hypervisor", hv.address,
+                                 "--token-file", hv.token_file, self.engine, *extra],
+                                cwd=work, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
+def finish(proc):
+    out, err = proc.communicate(timeout=TIMEOUT)
+    return (out, proc.returncode), err
+
+
+def status_fields(text):
+    fields = {}
+    for key, pattern in [("generation", r"^program generation (\d+)"), ("tenants", r"^tenants (\d+)"),
+                         ("running", r"^engines (\d+) running"), ("building", r"running, (\d+) building"),
+                         ("compiles", r"^compiles (\d+)"), ("hits", r"cache hits (\d+)")]:
+        match = re.search(pattern, text, re.M)
+        expect(match, "status lacks %s:\n%s" % (key, text))
+        fields[key] = int(match.group(1))
+    return fields
+
+
+def case_tenants(args, root):
+    tenants = [Tenant(spec, k, root, args) for k, spec in enumerate(args.specs)]
+    hv = Hypervisor(args.bin_dir, root)
+    submissions = 0
+    try:
+        procs = [(tenant, tenant.start(args.bin_dir, hv)) for tenant in tenants]
+        submissions += len(procs)
+        for tenant, proc in procs:
+            actual, err = finish(proc)
+            compare(tenant.name + " (tenant)", tenant.expected, actual, err)
+            print("ok %s: %d bytes, exit %d" % (tenant.name, len(actual[0]), actual[1]))
+        if args.split:
+            tenant = tenants[0]
+            tick = 5
+            match = re.search(rb"// SAVE-AT-TICK: (\d+)", open(tenant.source, "rb").read())
+            if match:
+                tick = int(match.group(1))
+            state = os.path.join(tenant.root, "tb.state")
+            first, err = finish(tenant.start(args.bin_dir, hv, "split", ["--save-at-tick", str(tick), state]))
+            expect(first[1] == 0 and os.path.exists(state),
+                   "save through the hypervisor failed: %d\n%s" % (first[1], err.decode(errors="replace")))
+            second, err = finish(tenant.start(args.bin_dir, hv, "restart", ["--restart", state]))
+            submissions += 2
+            compare(tenant.name + " (split at tick %d)" % tick, tenant.expected, (first[0] + second[0], second[1]),
+                    err)
+            print("ok %s split at tick %d" % (tenant.name, tick))
+        fields = status_fields(hv.status())
+        expect(fields["tenants"] == 0 and fields["running"] == 0 and fields["building"] == 0,
+               "engines left behind: %s" % fields)
+        expect(fields["compiles"] + fields["hits"] == submissions,
+               "%d submissions, but %s" % (submissions, fields))
+        expect(fields["generation"] == 2 * submissions, "program generation %d after %d engines came and went" %
+               (fields["generation"], submissions))
+        print("ok status: %s" % fields)
+    finally:
+        hv.stop() if hv.proc.poll() is None else None
+    return 0
+
+
+class RawClient:
+    """A hostile client: raw frames over a plain socket."""
+
+    def __init__(self, hv, token=None, hello=True):
+        self.sock = socket.create_connection(("127.0.0.1", hv.port), timeout=60)
+        if token is not None:
+            self.send(frame("Hello", token))
+            reply = self.read()
+            expect(reply and reply[0] == FT["HelloAck"], "no HelloAck for the right token")
+            if hello:
+                self.request("HvHello", struct.pack("<I", 1), "HvWelcome")
+
+    def send(self, data):
+        self.sock.sendall(data)
+
+    def read_exactly(self, count):
+        data = b""
+        while len(data) < count:
+            chunk = self.sock.recv(count - len(data))
+            if not chunk:
+                return None
+            data += chunk
+        return data
+
+    def read(self):
+        """(type, payload), or None once the hypervisor closed the connection."""
+        header = self.read_exactly(16)
+        if header is None:
+            return None
+        expect(header[:4] == b"SYN1", "bad magic from synergy-hv")
+        kind, _, size = struct.unpack("<HHQ", header[4:])
+        payload = self.read_exactly(size)
+        return None if payload is None else (kind, payload)
+
+    def request(self, type_name, payload, expected):
+        self.send(frame(type_name, payload))
+        reply = self.read()
+        expect(reply is not None, "%s: connection closed" % type_name)
+        expect(reply[0] == FT[expected], "%s answered with type %d, not %s (%r)" % (type_name, reply[0], expected,
+                                                                                  reply[1]))
+        return reply[1]
+
+    def refused(self, type_name, payload, reason):
+        text = self.request(type_name, payload, "HvRefused").decode()
+        expect(reason in text, "%s refused with %r, expected %r" % (type_name, text, reason))
+        print("ok refused %s: %s" % (type_name, text))
+
+    def dropped(self):
+        try:
+            return self.read() is None
+        except ConnectionResetError:
+            return True
+
+    def close(self):
+        self.sock.close()
+
+
+def expect_log(hv, text, since=0):
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if text in hv.log_text()[since:]:
+            print("ok daemon log: %s" % text)
+            return
+        time.sleep(0.05)
+    raise Failure("daemon log lacks %r:\n%s" % (text, hv.log_text()))
+
+
+def case_hostile(args, root):
+    victim = Tenant(os.path.join(HERE, "long_victim.v"), 0, root, args)
+    own = Tenant(os.path.join(ROOT, "test", "verilog", "lfsr.v"), 1, root, args)
+    hv = Hypervisor(args.bin_dir, root)
+    try:
+        # Start the victim with the host driving every tick, so that it runs
+        # while the attacks below happen.
+        proc = victim.start(args.bin_dir, hv, extra=["--no-open-loop"])
+        hostile = RawClient(hv, hv.token)
+        deadline = time.monotonic() + 300
+        victim_id = None
+        while victim_id is None:
+            expect(time.monotonic() < deadline, "the victim's engine never ran")
+            expect(proc.poll() is None, "the victim ended before the attacks")
+            report = hostile.request("HvStatus", b"", "HvStatusReport").decode()
+            match = re.search(r'engine (\d+) "tb" running', report)
+            if match:
+                victim_id = int(match.group(1))
+            else:
+                time.sleep(0.1)
+
+        # Forged engine ids: the victim's own and others, read and write.
+        for engine in (victim_id, victim_id + 1, 0, 0xffffffff):
+            hostile.refused("HvGetState", struct.pack("<IIII", engine, 0, 0, 0), "is not one of this tenant's engines")
+            hostile.refused("HvSetState", struct.pack("<IIIIQ", engine, 1, 0, 0, 0xdeadbeef),
+                            "is not one of this tenant's engines")
+            hostile.refused("HvOpenLoop", struct.pack("<IIQ", engine, 1000, 1000), "is not one of this tenant's engines")
+            hostile.refused("HvFinalize", struct.pack("<I", engine), "is not one of this tenant's engines")
+        expect(proc.poll() is None, "the victim ended during the forged requests; make it longer")
+
+        # A malformed manifest, then its own engine and out-of-range ids.
+        hostile.refused("HvSubmitEngine", b"not an engine\n", "malformed engine")
+        manifest = open(own.engine, "rb").read()
+        own_id = struct.unpack("<I", hostile.request("HvSubmitEngine", manifest, "HvEngineReady"))[0]
+        expect(own_id != victim_id, "two tenants got the same engine id")
+        states = re.findall(rb"^state (\d+) (\w+) (\d+)", manifest, re.M)
+        hostile.refused("HvGetState", struct.pack("<IIII", own_id, 100000, 0, 0), "state id 100000 is out of range")
+        hostile.refused("HvGetState", struct.pack("<IIII", own_id, 0, 7, 0), "element 7 of state 0 is out of range")
+        hostile.refused("HvSetState", struct.pack("<IIIIQ", own_id, 0, 0, 5, 1), "word 5 of state 0 is out of range")
+        wires = [int(s[0]) for s in states if s[1] == b"wire"]
+        if wires:
+            hostile.refused("HvSetState", struct.pack("<IIIIQ", own_id, wires[0], 0, 0, 1), "is a net")
+        # A top name that would forge lines in the daemon's log and status.
+        forged = manifest.replace(b'top "tb"', b'top "tb\\nforged line\\x1b[2J"', 1)
+        expect(forged != manifest, "lfsr.eng has no top \"tb\" line")
+        hostile.request("HvSubmitEngine", forged, "HvEngineReady")
+        report = hostile.request("HvStatus", b"", "HvStatusReport").decode()
+        expect('"tb\\x0aforged line\\x1b[2J"' in report and "\nforged" not in report,
+               "a hostile top name reached the status report unescaped:\n" + report)
+        expect("\nforged" not in hv.log_text() and "\x1b" not in hv.log_text(),
+               "a hostile top name reached the daemon's log unescaped")
+        print("ok a hostile top name is escaped in the status and the log")
+        # A legal request on its own engine still works.
+        hostile.request("HvGetState", struct.pack("<IIII", own_id, 0, 0, 0), "HvStateWord")
+
+        # A record one byte short: the connection is dropped.
+        since = len(hv.log_text())
+        hostile.send(frame("HvGetState", struct.pack("<IIII", own_id, 0, 0, 0)[:15]))
+        expect(hostile.dropped(), "a short HvGetState did not drop the connection")
+        expect_log(hv, "HvGetState payload of 15 bytes, expected 16", since)
+
+        # Before HvHello, and a wrong protocol version.
+        early = RawClient(hv, hv.token, hello=False)
+        early.refused("HvGetState", struct.pack("<IIII", victim_id, 0, 0, 0), "before HvHello")
+        early.refused("HvHello", struct.pack("<I", 99), "protocol version 99 is not supported")
+        early.close()
+
+        # No token, a wrong token, an oversized and a truncated frame.
+        since = len(hv.log_text())
+        bare = RawClient(hv)
+        bare.send(frame("HvHello", struct.pack("<I", 1)))
+        expect(bare.dropped(), "a client without a token was served")
+        expect_log(hv, "first frame is HvHello, not Hello", since)
+        wrong = RawClient(hv)
+        wrong.send(frame("Hello", b"x" * len(hv.token)))
+        expect(wrong.dropped(), "a client with a wrong token was served")
+        expect_log(hv, "wrong cluster token", since)
+        huge = RawClient(hv, hv.token)
+        huge.send(frame("HvSubmitEngine", length=1 << 40))
+        expect(huge.dropped(), "an oversized frame was accepted")
+        expect_log(hv, "frame length 1099511627776 exceeds the maximum", since)
+        cut = RawClient(hv, hv.token)
+        cut.send(frame("HvGetState", b"\0" * 5, length=16))
+        cut.sock.shutdown(socket.SHUT_WR)
+        expect(cut.dropped(), "a truncated frame was answered")
+        expect_log(hv, "truncated frame (5 of 16 payload bytes)", since)
+
+        # Clients vanishing mid-request: one in the middle of a build and
+        # run, one with a long open loop outstanding.
+        for request in ("HvSubmitEngine", "HvOpenLoop"):
+            gone = RawClient(hv, hv.token)
+            if request == "HvSubmitEngine":
+                gone.send(frame("HvSubmitEngine", manifest))
+            else:
+                gone_id = struct.unpack("<I", gone.request("HvSubmitEngine", manifest, "HvEngineReady"))[0]
+                gone.send(frame("HvOpenLoop", struct.pack("<IIQ", gone_id, 60000, 1 << 20)))
+            gone.close()
+
+        actual, err = finish(proc)
+        compare(victim.name + " (victim)", victim.expected, actual, err)
+        print("ok the victim's output equals vvp's (%d bytes)" % len(actual[0]))
+        deadline = time.monotonic() + 60
+        while True:
+            fields = status_fields(hv.status())
+            if fields["running"] == 0 and fields["building"] == 0:
+                break
+            expect(time.monotonic() < deadline, "engines of vanished clients were not finalized: %s" % fields)
+            time.sleep(0.1)
+        print("ok status after the attacks: %s" % fields)
+    finally:
+        hv.stop() if hv.proc.poll() is None else None
+    return 0
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--bin-dir", required=True)
+    parser.add_argument("--iverilog", default=shutil.which("iverilog") or "iverilog")
+    parser.add_argument("--vvp", default=shutil.which("vvp") or "vvp")
+    sub = parser.add_subparsers(dest="case", required=True)
+    tenants = sub.add_parser("tenants")
+    tenants.add_argument("--split", action="store_true")
+    tenants.add_argument("specs", nargs="+")
+    sub.add_parser("hostile")
+    args = parser.parse_args()
+    args.bin_dir = os.path.abspath(args.bin_dir)
+    root = tempfile.mkdtemp(prefix="synergy-hv-test-")
+    try:
+        (case_tenants if args.case == "tenants" else case_hostile)(args, root)
+    except Failure as failure:
+        print("FAIL: %s" % failure)
+        log = os.path.join(root, "synergy-hv.log")
+        if os.path.exists(log):
+            print("synergy-hv log:\n" + open(log, errors="replace").read())
+        return 1
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    print("PASS")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
