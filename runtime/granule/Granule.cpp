@@ -58,6 +58,8 @@ std::unique_ptr<Granule> Granule::spawnThread(Granule& parent) {
   }
   thread->instantiated_ = true;
   thread->ownsInstanceResources_ = false;
+  thread->parent_ = &parent;
+  parent.threadGranules_.fetch_add(1);
   thread->memory_ = parent.memory_;
   thread->memorySync_ = parent.memorySync_;
   addMemoryView(thread->module_->memory(thread->instance_));
@@ -75,6 +77,7 @@ size_t Granule::nextExtensionIndex() {
 }
 
 Granule::~Granule() {
+  if (parent_) parent_->threadGranules_.fetch_sub(1);
   // Latest first: an extension may use those that existed when it was made.
   for (size_t i = kMaxExtensionTypes; i-- > 0;) extensions_[i].reset();
   if (instantiated_) removeMemoryView(module_->memory(instance_));
@@ -197,7 +200,7 @@ void Granule::callAsyncify(const char* exportName, uint32_t buffer) {
 }
 
 bool Granule::prepareUnwind(std::string& why) {
-  if (!ownsInstanceResources_ || memorySync_) {
+  if (!ownsInstanceResources_ || memorySync_ || threadGranules_.load() > 0) {
     why = "a granule that shares its memory with threads cannot be unwound";
     return false;
   }

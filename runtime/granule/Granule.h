@@ -10,6 +10,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -202,6 +203,11 @@ class Granule {
   MemorySync* memorySync_ = nullptr;
   snapshot::LinearMemory* memory_ = nullptr;
   SuspensionHandler suspensionHandler_;
+  // Thread granules made from this one and not yet destroyed (an OpenMP
+  // pool keeps its workers'): while there are any, code may run on this
+  // memory outside this granule's stack, and it cannot be unwound.
+  std::atomic<int> threadGranules_{0};
+  Granule* parent_ = nullptr;
   uint32_t unwindBuffer_ = 0;
   uint64_t rewindCount_ = 0;
   static constexpr size_t kMaxExtensionTypes = 16;
