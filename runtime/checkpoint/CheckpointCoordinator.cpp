@@ -123,16 +123,22 @@ bool CheckpointCoordinator::suspended(int worldRank, granule::Granule& granule,
     failure_ = "rank " + std::to_string(worldRank) + ": " + error;
   sections_[size_t(worldRank)] = std::move(section);
   meet(lock, [&] {
+    // A file that cannot be written costs this checkpoint, not the run:
+    // every rank still has its snapshot to be rewound from.
     std::string writeError;
-    if (failure_.empty() && !policy_.directory.empty() && !writeCheckpoint(writeError))
-      failure_ = writeError;
-    if (failure_.empty()) ++statistics_.checkpoints;
+    if (failure_.empty() && !policy_.directory.empty() && !writeCheckpoint(writeError)) {
+      ++statistics_.postponed;
+      std::fprintf(stderr, "synergy-run: note: checkpoint not written (%s)\n", writeError.c_str());
+    } else if (failure_.empty()) {
+      ++statistics_.checkpoints;
+    }
     for (std::string& done : sections_) std::string().swap(done);
     auto now = std::chrono::steady_clock::now();
     statistics_.seconds += std::chrono::duration<double>(now - roundStart_).count();
     lastCheckpoint_ = now;
   });
-  // Every rank of a failed checkpoint stops; the first failure names the cause.
+  // A rank without a snapshot cannot be rewound, and the job cannot go on
+  // without it: every rank stops, and the first failure names the cause.
   if (!failure_.empty()) {
     error = failure_;
     return false;

@@ -35,7 +35,7 @@ struct CheckpointPolicy {
 
 struct CheckpointStatistics {
   uint64_t checkpoints = 0;  // taken (and written, with a directory)
-  uint64_t postponed = 0;    // due but refused by some rank
+  uint64_t postponed = 0;    // due but refused by some rank, or not written
   uint64_t bytesWritten = 0;
   double seconds = 0;        // from the decision to the last rank's release
 };
