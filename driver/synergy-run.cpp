@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "checkpoint/CheckpointedJob.h"
 #include "engine/EngineRunner.h"
 #include "hypervisor/HypervisorClient.h"
 #include "hypervisor/RemoteEngine.h"
@@ -72,6 +73,13 @@ void printUsage() {
       "  --token-file FILE   with --cluster or --hypervisor: the token (required)\n"
       "  --cluster-part FILE with -np: run one host's part of a job spread over hosts, as\n"
       "                      described in FILE (synergyd starts this; not for direct use)\n"
+      "  --checkpoint-every SECONDS\n"
+      "                      with -np: suspend every rank at the first barrier on\n"
+      "                      MPI_COMM_WORLD after each interval (0: at every one), take a\n"
+      "                      consistent snapshot of the job and rewind each rank into a\n"
+      "                      fresh instance (SYNERGY_CHECKPOINT_STATS=1: print counts)\n"
+      "  --checkpoint-dir D  with --checkpoint-every: write each checkpoint to\n"
+      "                      D/checkpoint.syck (versioned, checksummed, replaced atomically)\n"
       "  --dsm               run OpenMP threads and pthreads on copy-on-write replicas of\n"
       "                      memory that meet through byte-wise diffs, as on several hosts\n"
       "                      (SYNERGY_DSM_STATS=1: print replica and diff counts at exit)\n"
@@ -155,7 +163,8 @@ bool programIsEngine(int argc, char** argv) {
         arg == "-np" || arg == "-n" || arg == "--np" || arg == "--bind-to" ||
         arg == "--max-memory" || arg == "--time-limit" || arg == "--eval-limit" || arg == "--cluster" ||
         arg == "--policy" || arg == "--token-file" || arg == "--cluster-part" || arg == "--engine" ||
-        arg == "--switch-at-tick" || arg == "--hypervisor") {
+        arg == "--switch-at-tick" || arg == "--hypervisor" || arg == "--checkpoint-every" ||
+        arg == "--checkpoint-dir") {
       ++k;
       continue;
     }
@@ -207,6 +216,8 @@ int main(int argc, char** argv) {
   bool onCluster = false;
   scheduler::RemoteJobOptions clusterOptions;
   std::string partFile;  // this host's part of a job spread over hosts
+  std::optional<checkpoint::CheckpointPolicy> checkpoints;
+  std::string checkpointDir;
   int i = 1;
   for (; i < argc; ++i) {
     std::string arg = argv[i];
@@ -267,6 +278,16 @@ int main(int argc, char** argv) {
         fail("--policy expects binpack, spread or locality, got '" + clusterOptions.policy + "'");
     } else if (arg == "--token-file") {
       clusterOptions.tokenFile = requireValue(i, argc, argv);
+    } else if (arg == "--checkpoint-every") {
+      std::string text = requireValue(i, argc, argv);
+      char* end = nullptr;
+      double interval = std::strtod(text.c_str(), &end);
+      if (text.empty() || text.find_first_not_of("0123456789.") != std::string::npos || *end ||
+          !(interval >= 0 && interval <= 1e6))
+        fail("--checkpoint-every expects seconds from 0 to 1000000, got '" + text + "'");
+      checkpoints.emplace().intervalSeconds = interval;
+    } else if (arg == "--checkpoint-dir") {
+      checkpointDir = requireValue(i, argc, argv);
     } else if (arg == "--cluster-part") {
       partFile = requireValue(i, argc, argv);
     } else if (arg == "--") {
@@ -283,6 +304,9 @@ int main(int argc, char** argv) {
   for (; i < argc; ++i) config.args.push_back(argv[i]);
   if (access(program.c_str(), F_OK) != 0) fail("no such file: " + program);
   if (auto problem = wasi::checkPreopens(config)) fail(*problem);
+  if (!checkpointDir.empty() && !checkpoints) fail("--checkpoint-dir needs --checkpoint-every");
+  if (checkpoints && (ranks == 0 || onCluster || !partFile.empty()))
+    fail("--checkpoint-every needs -np and is not supported with --cluster yet");
   if (onCluster) {
     if (ranks == 0) fail("--cluster needs -np");
     if (clusterOptions.tokenFile.empty()) fail("--cluster needs --token-file");
@@ -310,6 +334,10 @@ int main(int argc, char** argv) {
     job.bindToCores = bindToCores;
     job.showProgress = isatty(STDERR_FILENO);
     if (!partFile.empty()) return cluster::runJobPart(partFile, job);
+    if (checkpoints) {
+      checkpoints->directory = checkpointDir;
+      return checkpoint::runCheckpointedJob(job, *checkpoints);
+    }
     return mpi::runJob(job);
   }
   if (!partFile.empty()) fail("--cluster-part needs -np");

@@ -16,6 +16,22 @@
 
 namespace synergy::granule {
 
+namespace {
+
+// Asyncify's states (asyncify_get_state).
+constexpr uint32_t kAsyncifyUnwinding = 1;
+constexpr uint32_t kAsyncifyRewinding = 2;
+
+// The unwind buffer: Asyncify's two-word header (the position it has saved
+// up to, and the end) followed by the saved locals of every frame between
+// _start and the control point. 1 MiB holds thousands of frames; pages the
+// unwind never writes stay zero, cost nothing and are left out of
+// snapshots.
+constexpr uint32_t kUnwindBufferPages = 16;
+constexpr uint32_t kUnwindBufferBytes = kUnwindBufferPages * uint32_t(snapshot::kWasmPageSize);
+
+}  // namespace
+
 Granule::Granule(std::shared_ptr<Module> module, GranuleConfig config)
     : module_(std::move(module)), config_(std::move(config)) {
   instance_ = std::calloc(1, module_->instanceSize());
@@ -42,6 +58,8 @@ std::unique_ptr<Granule> Granule::spawnThread(Granule& parent) {
   }
   thread->instantiated_ = true;
   thread->ownsInstanceResources_ = false;
+  thread->parent_ = &parent;
+  parent.threadGranules_.fetch_add(1);
   thread->memory_ = parent.memory_;
   thread->memorySync_ = parent.memorySync_;
   addMemoryView(thread->module_->memory(thread->instance_));
@@ -59,6 +77,7 @@ size_t Granule::nextExtensionIndex() {
 }
 
 Granule::~Granule() {
+  if (parent_) parent_->threadGranules_.fetch_sub(1);
   // Latest first: an extension may use those that existed when it was made.
   for (size_t i = kMaxExtensionTypes; i-- > 0;) extensions_[i].reset();
   if (instantiated_) removeMemoryView(module_->memory(instance_));
@@ -151,7 +170,97 @@ RunResult Granule::runStart() {
     result.trapFunction = "<instantiation>";
     return result;
   }
-  return run([&] { start(instance_); });
+  // An unwound _start returns like a finished one; it is resumed and
+  // called again until it ends for real.
+  for (;;) {
+    RunResult result = run([&] { start(instance_); });
+    if (!result.returned || asyncifyState() != kAsyncifyUnwinding) return result;
+    if (!resumeAfterUnwind(error)) {
+      result.kind = RunResult::Kind::Trapped;
+      result.trapReason = "cannot resume after suspending at a control point: " + error;
+      result.trapFunction = "<control point>";
+      return result;
+    }
+  }
+}
+
+uint32_t Granule::asyncifyState() {
+  using GetStateFn = uint32_t (*)(void*);
+  auto getState = reinterpret_cast<GetStateFn>(module_->exportedFunction("asyncify_get_state"));
+  return getState ? getState(instance_) : 0;
+}
+
+void Granule::callAsyncify(const char* exportName) {
+  reinterpret_cast<void (*)(void*)>(module_->exportedFunction(exportName))(instance_);
+}
+
+void Granule::callAsyncify(const char* exportName, uint32_t buffer) {
+  reinterpret_cast<void (*)(void*, uint32_t)>(module_->exportedFunction(exportName))(instance_,
+                                                                                     buffer);
+}
+
+bool Granule::prepareUnwind(std::string& why) {
+  if (!ownsInstanceResources_ || memorySync_ || threadGranules_.load() > 0) {
+    why = "a granule that shares its memory with threads cannot be unwound";
+    return false;
+  }
+  for (const char* name : {"asyncify_start_unwind", "asyncify_stop_unwind",
+                           "asyncify_start_rewind", "asyncify_stop_rewind",
+                           "asyncify_get_state"}) {
+    if (!module_->exportedFunction(name)) {
+      why = std::string("the module does not export ") + name + " (not built by synergy-cc?)";
+      return false;
+    }
+  }
+  // An invoke_* trampoline is a host frame between two wasm frames, and
+  // Asyncify unwinds wasm frames only.
+  if (GuestExecution* execution = currentGuestExecution(); execution && execution->setjmpFrames) {
+    why = "the control point was reached inside an invoke_* call (setjmp/longjmp emulation), "
+          "whose host frame cannot be unwound";
+    return false;
+  }
+  if (!unwindBuffer_) {
+    // Pages grown by the host lie past everything the guest's allocator
+    // has taken, and sbrk never hands out memory it did not grow itself,
+    // so nothing else in the guest ever uses them.
+    uint32_t oldPages = wasm_rt_grow_memory(module_->memory(instance_), kUnwindBufferPages);
+    if (oldPages == UINT32_MAX || oldPages + kUnwindBufferPages > snapshot::kMaxWasm32Pages - 1) {
+      why = "no room is left in linear memory for the unwind buffer";
+      return false;
+    }
+    unwindBuffer_ = oldPages * uint32_t(snapshot::kWasmPageSize);
+  }
+  return true;
+}
+
+void Granule::beginUnwind() {
+  uint32_t header[2] = {unwindBuffer_ + 8, unwindBuffer_ + kUnwindBufferBytes};
+  std::memcpy(guestBytes(unwindBuffer_, sizeof header), header, sizeof header);
+  callAsyncify("asyncify_start_unwind", unwindBuffer_);
+}
+
+bool Granule::finishRewind() {
+  if (!unwindBuffer_ || asyncifyState() != kAsyncifyRewinding) return false;
+  callAsyncify("asyncify_stop_rewind");
+  return true;
+}
+
+bool Granule::resumeAfterUnwind(std::string& error) {
+  callAsyncify("asyncify_stop_unwind");
+  std::unique_ptr<snapshot::Snapshot> snap = captureSnapshot(error);
+  if (suspensionHandler_ && !suspensionHandler_(*this, snap.get(), error)) return false;
+  if (!snap) return false;
+  // A fresh instance, as on another host: nothing of the old one survives
+  // but what the snapshot holds (host-side state lives in the extensions).
+  removeMemoryView(module_->memory(instance_));
+  module_->freeInstance(instance_);
+  std::memset(instance_, 0, module_->instanceSize());
+  instantiated_ = false;
+  memory_ = nullptr;
+  if (!instantiate(error) || !restoreSnapshot(*snap, error)) return false;
+  callAsyncify("asyncify_start_rewind", unwindBuffer_);
+  ++rewindCount_;
+  return true;
 }
 
 RunResult Granule::runGuarded(void (*body)(void*), void* context) {

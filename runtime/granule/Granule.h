@@ -10,7 +10,9 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -122,6 +124,29 @@ class Granule {
   // Copy-on-write restore of memory, and the globals written back.
   bool restoreSnapshot(const snapshot::Snapshot& snap, std::string& error);
 
+  // Suspension at a control point, through Asyncify. A host function that
+  // wants the granule suspended first asks prepareUnwind() (which reserves
+  // the unwind buffer), then calls beginUnwind() and returns: the wasm stack
+  // unwinds into runStart(), which snapshots the granule, hands the snapshot
+  // to the suspension handler (null, with `error` set, when it could not be
+  // taken: the handler is called either way, since others may wait for it),
+  // frees the instance, restores the snapshot into a fresh one and rewinds
+  // it. The host function is then called again
+  // with the same arguments; finishRewind() tells it so, and it returns its
+  // first call's result without repeating the work.
+  using SuspensionHandler =
+      std::function<bool(Granule&, const snapshot::Snapshot*, std::string& error)>;
+  void setSuspensionHandler(SuspensionHandler handler) { suspensionHandler_ = std::move(handler); }
+  // Whether the host function now running may unwind this granule; if not,
+  // `why` says so in a sentence. Reserves the unwind buffer on first use.
+  bool prepareUnwind(std::string& why);
+  void beginUnwind();
+  bool finishRewind();
+  // Times this granule has been rewound into a fresh instance.
+  uint64_t rewindCount() const { return rewindCount_; }
+  // The guest address of the unwind buffer, 0 before the first unwind.
+  uint32_t unwindBufferAddress() const { return unwindBuffer_; }
+
   const GranuleConfig& config() const { return config_; }
   Module& module() { return *module_; }
   void* instance() { return instance_; }
@@ -159,6 +184,13 @@ class Granule {
  private:
   static size_t nextExtensionIndex();
   RunResult runGuarded(void (*body)(void*), void* context);
+  uint32_t asyncifyState();
+  // asyncify_stop_* take no argument, asyncify_start_* the buffer.
+  void callAsyncify(const char* exportName);
+  void callAsyncify(const char* exportName, uint32_t buffer);
+  // After _start has returned from an unwind: snapshot, hand over, rewind
+  // in a fresh instance. False with `error` when that failed.
+  bool resumeAfterUnwind(std::string& error);
 
   std::shared_ptr<Module> module_;
   GranuleConfig config_;
@@ -170,6 +202,14 @@ class Granule {
   void* threadTable_ = nullptr;  // a thread granule's own function table entries
   MemorySync* memorySync_ = nullptr;
   snapshot::LinearMemory* memory_ = nullptr;
+  SuspensionHandler suspensionHandler_;
+  // Thread granules made from this one and not yet destroyed (an OpenMP
+  // pool keeps its workers'): while there are any, code may run on this
+  // memory outside this granule's stack, and it cannot be unwound.
+  std::atomic<int> threadGranules_{0};
+  Granule* parent_ = nullptr;
+  uint32_t unwindBuffer_ = 0;
+  uint64_t rewindCount_ = 0;
   static constexpr size_t kMaxExtensionTypes = 16;
   std::array<std::unique_ptr<HostExtension>, kMaxExtensionTypes> extensions_;
 };

@@ -14,6 +14,7 @@
 // barrier, because their owner overwrites them while others may read them.
 //
 //===----------------------------------------------------------------------===//
+#include "mpi/BarrierControlPoint.h"
 #include "mpi/CollectiveEngine.h"
 #include "mpi/HostCollectives.h"
 #include "mpi/MpiAbi.h"
@@ -164,16 +165,42 @@ int resolveBlocks(HostCall& call, int comm, int size, u32 addr, u32 countsAddr, 
     if (int error_ = (expr)) return error_; \
   } while (0)
 
+// After a completed barrier on MPI_COMM_WORLD, every rank stands at the
+// same call with nothing sent that is not received: the job can be
+// suspended there if the launcher's control point wants it and every rank
+// can be unwound (nothing pending, no setjmp host frame on its stack).
+void offerSuspension(HostCall& call) {
+  BarrierControlPoint* controlPoint = call.world().barrierControlPoint();
+  if (!controlPoint) return;
+  std::string why;
+  bool canSuspend = true;
+  if (call.rank.hasPendingRequests()) {
+    canSuspend = false;
+    why = "a nonblocking request is still pending";
+  } else if (!call.world().mailboxIdle(call.rank.worldRank)) {
+    canSuspend = false;
+    why = "a message is still waiting to be received";
+  } else {
+    canSuspend = call.granule.prepareUnwind(why);
+  }
+  if (controlPoint->agreeToSuspend(call.rank.worldRank, canSuspend, why))
+    call.granule.beginUnwind();
+}
+
 }  // namespace
 
 extern "C" {
 
 u32 Z_envZ_MPI_Barrier(void* instance, u32 comm) {
   HostCall call(instance, "MPI_Barrier");
+  // Rewound after a suspension here: the barrier itself was done before.
+  if (call.granule.finishRewind()) return abi::kSuccess;
   if (usesHostCollectives(call, int(comm))) return barrierAcrossHosts(call, int(comm));
-  return runCollective(
+  int result = runCollective(
       call, int(comm), CollectiveKind::Barrier, [](Contribution&) {},
       [](std::vector<Contribution>&, int) { return abi::kSuccess; }, CollectiveReads::SlotsOnly);
+  if (result == abi::kSuccess && int(comm) == abi::kCommWorld) offerSuspension(call);
+  return result;
 }
 
 u32 Z_envZ_MPI_Bcast(void* instance, u32 buffer, u32 count, u32 type, u32 root, u32 comm) {

@@ -72,6 +72,12 @@ class Mailbox {
   // else happens to the mailbox.
   bool receiveNow(Request& recv);
   void postUnmatched(const std::shared_ptr<Request>& recv) { posted_.push_back(recv); }
+  // Drains, then whether nothing is left: no unmatched arrival, no posted
+  // receive.
+  bool idle() {
+    drain();
+    return unexpected_.empty() && posted_.empty();
+  }
   // Looks at the messages drained so far.
   std::optional<ProbeResult> probe(uint32_t context, int source, int tag) const;
 

@@ -26,6 +26,7 @@
 #include <mutex>
 #include <vector>
 
+#include "mpi/BarrierControlPoint.h"
 #include "mpi/OutputForwarding.h"
 #include "mpi/World.h"
 #include "wasi/WasiState.h"
@@ -124,12 +125,21 @@ int runJob(const JobOptions& options) {
   if (options.firstRank < 0 || options.firstRank + options.ranks > worldSize)
     return launchError("this host's ranks lie outside the job");
   World world(worldSize, /*ranksOwnCpus=*/bind);
+  world.setBarrierControlPoint(options.barrierControlPoint);
   OutputForwarding output(options.ranks, options.tagOutput, options.firstRank);
   if (!output.ok()) return launchError("cannot create output pipes");
   std::vector<std::unique_ptr<granule::Granule>> granules;
   for (int rank = 0; rank < options.ranks; ++rank) {
     granules.push_back(std::make_unique<granule::Granule>(module, options.config));
     World::bind(granules.back().get(), &world, options.firstRank + rank);
+    if (BarrierControlPoint* controlPoint = options.barrierControlPoint) {
+      int worldRank = options.firstRank + rank;
+      granules.back()->setSuspensionHandler(
+          [controlPoint, worldRank](granule::Granule& granule, const snapshot::Snapshot* snap,
+                                    std::string& error) {
+            return controlPoint->suspended(worldRank, granule, snap, error);
+          });
+    }
     if (!redirectStdio(*granules.back(), output, rank, error)) return launchError(error);
     // A rank refused here (more initial memory than --max-memory) is bad
     // input for the whole job, reported before any rank runs.

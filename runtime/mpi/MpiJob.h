@@ -20,6 +20,7 @@
 namespace synergy::mpi {
 
 class World;
+class BarrierControlPoint;
 
 struct JobOptions {
   std::string program;             // the .wasm file
@@ -37,6 +38,9 @@ struct JobOptions {
   int firstRank = 0;
   int worldSize = 0;  // 0: `ranks`, every rank here
   std::function<bool(World& world, std::string& error)> joinHosts;
+  // What may happen to the ranks at barriers on MPI_COMM_WORLD (null:
+  // nothing); a rank it suspends is rewound into a fresh instance.
+  BarrierControlPoint* barrierControlPoint = nullptr;
 };
 
 // Exit status for a job that ends because every rank is blocked forever.

@@ -157,6 +157,12 @@ void RankState::freeRequest(int handle) {
   freeRequests_.push_back(handle);
 }
 
+bool RankState::hasPendingRequests() const {
+  for (const std::shared_ptr<Request>& request : requests_)
+    if (request && request->active && !isCompleteNow(*request)) return true;
+  return false;
+}
+
 std::shared_ptr<const Group> RankState::group(int handle) {
   if (handle <= 0 || size_t(handle) >= groups_.size()) return nullptr;
   return groups_[handle];

@@ -105,6 +105,10 @@ class RankState : public granule::HostExtension {
   int addSpareReceive();
   void clearSpareReceive() { *spareReceives_.back() = Request(); }
   void replaceRequest(int handle, std::shared_ptr<Request> request);
+  // Whether some request handle names an operation still under way (an
+  // inactive persistent request, or a completed one not yet waited for, is
+  // not).
+  bool hasPendingRequests() const;
   void freeRequest(int handle);
 
   std::shared_ptr<const Group> group(int handle);

@@ -274,6 +274,9 @@ class World {
   // Matches whatever has arrived for `rank`, before a Test looks at its
   // requests.
   void progress(int rank) { mailboxes_[rank]->drain(); }
+  // Whether no message to `rank` is waiting or expected: nothing arrived
+  // unmatched, no receive posted. On the rank's own thread.
+  bool mailboxIdle(int rank) { return mailboxes_[rank]->idle(); }
   bool isComplete(const Request& request) { return isCompleteNow(request); }
   // Called after an unsuccessful Test or Iprobe: when ranks share CPUs, a
   // rank spinning on those gives its CPU to the rank it waits for.
@@ -305,6 +308,13 @@ class World {
   // On the link's receiving thread: the remote receiver of synchronous
   // send `matchId` matched it. False when no such send is waiting.
   bool remoteSendMatched(uint64_t matchId);
+
+  // What may happen to the ranks at a barrier on MPI_COMM_WORLD (null:
+  // nothing). Set by the launcher before any rank starts.
+  class BarrierControlPoint* barrierControlPoint() const { return barrierControlPoint_; }
+  void setBarrierControlPoint(class BarrierControlPoint* controlPoint) {
+    barrierControlPoint_ = controlPoint;
+  }
 
   // Lifecycle and fate.
   void rankStarted(int rank);
@@ -379,6 +389,8 @@ class World {
   std::vector<bool> remoteRank_;
   struct AwaitingMatch;
   std::shared_ptr<AwaitingMatch> awaitingMatch_;
+
+  class BarrierControlPoint* barrierControlPoint_ = nullptr;
 
   std::atomic<bool> aborted_{false};
   int abortStatus_ = 0;

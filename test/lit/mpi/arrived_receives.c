@@ -9,6 +9,8 @@
 // earlier use of a record, also after a record's handle was freed with
 // MPI_Request_free.
 // RUN: %mpi-diff %s %t 2
+// With a checkpoint at every barrier where no message is in flight (others are skipped):
+// RUN: %mpi-diff --run-option=--checkpoint-every --run-option=0 %s %t.checkpoints 2
 #include <mpi.h>
 #include <stdio.h>
 

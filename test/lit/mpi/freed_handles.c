@@ -5,6 +5,8 @@
 // over a duplicated communicator, frees both before waiting, and then
 // gathers strided data with a datatype the root frees right after.
 // RUN: %mpi-diff %s %t 2 3 4
+// With a checkpoint at every barrier where no message is in flight (others are skipped):
+// RUN: %mpi-diff --run-option=--checkpoint-every --run-option=0 %s %t.checkpoints 2 4
 #include <mpi.h>
 #include <stdio.h>
 

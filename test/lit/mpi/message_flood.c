@@ -7,6 +7,8 @@
 // until its receive is posted, and a large send must complete while its
 // receiver, whose receive was posted first, waits in a barrier.
 // RUN: %mpi-diff %s %t 2 3 5
+// With a checkpoint at every barrier where no message is in flight (others are skipped):
+// RUN: %mpi-diff --run-option=--checkpoint-every --run-option=0 %s %t.checkpoints 2 3
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>

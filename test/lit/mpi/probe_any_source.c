@@ -1,6 +1,8 @@
 // MPI_ANY_SOURCE with MPI_Probe and MPI_Get_count: rank 0 receives messages
 // of sizes it learns by probing, from whoever sends first; MPI_Iprobe polls.
 // RUN: %mpi-diff %s %t 1 2 3 4 8
+// With a checkpoint at every barrier where no message is in flight (others are skipped):
+// RUN: %mpi-diff --run-option=--checkpoint-every --run-option=0 %s %t.checkpoints 2 4
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -57,6 +57,8 @@ def main():
                         help="compare lines in order (only for single-writer output)")
     parser.add_argument("--timeout", type=int, default=120)
     parser.add_argument("--arg", action="append", default=[], help="program argument")
+    parser.add_argument("--run-option", action="append", default=[],
+                        help="synergy-run option, before the program")
     parser.add_argument("source")
     parser.add_argument("workdir")
     parser.add_argument("ranks", nargs="+", type=int)
@@ -70,7 +72,7 @@ def main():
 
     for ranks in options.ranks:
         mpirun = ["mpirun", "--allow-run-as-root", "--oversubscribe", "-np", str(ranks), native]
-        synergy = [options.synergy_run, "-np", str(ranks), granule]
+        synergy = [options.synergy_run, "-np", str(ranks)] + options.run_option + [granule]
         expected_code, expected, expected_err = run_oracle(mpirun + options.arg, options.timeout)
         actual_code, actual, actual_err = run(synergy + options.arg, options.timeout)
         if expected_code is None:

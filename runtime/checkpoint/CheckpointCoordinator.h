@@ -1,0 +1,82 @@
+//===- CheckpointCoordinator.h - consistent checkpoints of an MPI job ------===//
+//
+// The launcher's BarrierControlPoint for `--checkpoint-every`. At a barrier
+// on MPI_COMM_WORLD every rank reports whether it can be unwound; the last
+// to report decides for all: the job suspends when a checkpoint is due and
+// every rank can (otherwise the checkpoint is postponed to the next barrier,
+// with a note naming the rank and the reason). Each suspended rank encodes
+// its own section from its memory and snapshot, in parallel with the
+// others; the last one writes the file (temp, fsync, rename, so a crash
+// leaves the previous checkpoint intact) before any rank is rewound, so
+// the checkpoint on disk is always one consistent cut of the whole job.
+//
+// Without a directory the snapshots are only used to rewind each rank into
+// a fresh instance, which is how the round trip is tested.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "checkpoint/CheckpointFile.h"
+#include "mpi/BarrierControlPoint.h"
+
+namespace synergy::checkpoint {
+
+struct CheckpointPolicy {
+  double intervalSeconds = 0;  // 0: at every barrier control point
+  std::string directory;       // empty: rewind only, write nothing
+};
+
+struct CheckpointStatistics {
+  uint64_t checkpoints = 0;  // taken (and written, with a directory)
+  uint64_t postponed = 0;    // due but refused by some rank, or not written
+  uint64_t bytesWritten = 0;
+  double seconds = 0;        // from the decision to the last rank's release
+};
+
+// The file name of the latest checkpoint inside a checkpoint directory.
+inline constexpr const char* kCheckpointFileName = "checkpoint.syck";
+
+class CheckpointCoordinator final : public mpi::BarrierControlPoint {
+ public:
+  CheckpointCoordinator(int ranks, CheckpointPolicy policy, const Digest& programDigest);
+
+  bool agreeToSuspend(int worldRank, bool canSuspend, const std::string& why) override;
+  bool suspended(int worldRank, granule::Granule& granule, const snapshot::Snapshot* snapshot,
+                 std::string& error) override;
+
+  CheckpointStatistics statistics();
+
+ private:
+  // Waits until every rank has arrived; the last one runs `last` (under the
+  // lock) before anyone leaves.
+  template <typename Last>
+  void meet(std::unique_lock<std::mutex>& lock, Last&& last);
+  bool due() const;
+  bool writeCheckpoint(std::string& error);
+
+  const int ranks_;
+  const CheckpointPolicy policy_;
+  const Digest programDigest_;
+  std::mutex mutex_;
+  std::condition_variable released_;
+  int arrived_ = 0;
+  uint64_t generation_ = 0;
+  // The round in progress.
+  bool everyoneCan_ = true;
+  std::string firstRefusal_;
+  bool decision_ = false;
+  std::vector<std::string> sections_;
+  std::string failure_;
+  std::chrono::steady_clock::time_point roundStart_;
+  std::chrono::steady_clock::time_point lastCheckpoint_;
+  CheckpointStatistics statistics_;
+};
+
+}  // namespace synergy::checkpoint

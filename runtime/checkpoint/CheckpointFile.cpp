@@ -1,0 +1,221 @@
+//===- CheckpointFile.cpp - the checkpoint file format ----------------------===//
+//
+// This file implements the encoder and the checking decoder of the format
+// described in CheckpointFile.h.
+//
+//===----------------------------------------------------------------------===//
+#include "checkpoint/CheckpointFile.h"
+
+#include <cstring>
+
+#include "util/Sha256.h"
+
+namespace synergy::checkpoint {
+
+namespace {
+
+constexpr char kMagic[8] = {'S', 'Y', 'N', 'C', 'K', 'P', 'T', '\0'};
+constexpr size_t kHeaderBytes = 8 + 4 + 4 + 8 + 32 + 8 + 32;
+constexpr uint64_t kHostPage = 4096;
+constexpr uint64_t kWasmPage = 65536;
+constexpr uint64_t kMaxMemoryBytes = 65536 * kWasmPage;
+
+template <typename T>
+void put(std::string& out, T value) {
+  char bytes[sizeof(T)];
+  std::memcpy(bytes, &value, sizeof(T));
+  out.append(bytes, sizeof(T));
+}
+
+bool isZeroPage(const uint8_t* page) {
+  for (uint64_t i = 0; i < kHostPage; ++i)
+    if (page[i]) return false;
+  return true;
+}
+
+// Reads fields off the front of a byte range, refusing to run past its end.
+class FieldReader {
+ public:
+  explicit FieldReader(std::string_view bytes) : bytes_(bytes) {}
+  template <typename T>
+  bool read(T& value) {
+    if (bytes_.size() < sizeof(T)) return false;
+    std::memcpy(&value, bytes_.data(), sizeof(T));
+    bytes_.remove_prefix(sizeof(T));
+    return true;
+  }
+  bool take(uint64_t count, std::string_view& out) {
+    if (count > bytes_.size()) return false;
+    out = bytes_.substr(0, size_t(count));
+    bytes_.remove_prefix(size_t(count));
+    return true;
+  }
+  size_t left() const { return bytes_.size(); }
+
+ private:
+  std::string_view bytes_;
+};
+
+bool decodeRank(FieldReader& reader, uint32_t expectedRank, RankImage& rank, std::string& error) {
+  std::string where = "rank " + std::to_string(expectedRank) + ": ";
+  uint32_t globalsBytes = 0;
+  if (!reader.read(rank.worldRank) || !reader.read(rank.unwindBuffer) ||
+      !reader.read(globalsBytes)) {
+    error = where + "truncated section header";
+    return false;
+  }
+  if (rank.worldRank != expectedRank) {
+    error = where + "the section names rank " + std::to_string(rank.worldRank);
+    return false;
+  }
+  std::string_view globals;
+  if (globalsBytes > kMaxGlobalsBytes || !reader.take(globalsBytes, globals)) {
+    error = where + "globals of " + std::to_string(globalsBytes) + " bytes do not fit";
+    return false;
+  }
+  rank.globals.assign(globals.begin(), globals.end());
+  uint32_t runCount = 0;
+  if (!reader.read(rank.memoryBytes) || !reader.read(runCount)) {
+    error = where + "truncated memory header";
+    return false;
+  }
+  if (rank.memoryBytes % kWasmPage || rank.memoryBytes > kMaxMemoryBytes) {
+    error = where + "memory size " + std::to_string(rank.memoryBytes) +
+            " is not a whole number of wasm pages up to 4 GiB";
+    return false;
+  }
+  if (rank.unwindBuffer == 0 || rank.unwindBuffer >= rank.memoryBytes) {
+    error = where + "the unwind buffer lies outside memory";
+    return false;
+  }
+  // Each run takes at least its 16-byte header, which bounds the count by
+  // what is left before anything is allocated for it.
+  if (runCount > reader.left() / 16) {
+    error = where + "more memory runs than the file can hold";
+    return false;
+  }
+  rank.runs.resize(runCount);
+  uint64_t end = 0;
+  for (MemoryRun& run : rank.runs) {
+    uint64_t length = 0;
+    std::string_view bytes;
+    if (!reader.read(run.offset) || !reader.read(length) || !reader.take(length, bytes)) {
+      error = where + "truncated memory run";
+      return false;
+    }
+    if (length == 0 || run.offset < end || run.offset > rank.memoryBytes ||
+        length > rank.memoryBytes - run.offset) {
+      error = where + "memory run at offset " + std::to_string(run.offset) +
+              " is empty, overlaps another or lies outside memory";
+      return false;
+    }
+    end = run.offset + length;
+    run.bytes.assign(bytes);
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string encodeRankSection(uint32_t worldRank, uint32_t unwindBuffer,
+                              const std::vector<uint8_t>& globals, const uint8_t* memory,
+                              uint64_t memoryBytes) {
+  std::string out;
+  put(out, worldRank);
+  put(out, unwindBuffer);
+  put(out, uint32_t(globals.size()));
+  out.append(reinterpret_cast<const char*>(globals.data()), globals.size());
+  put(out, memoryBytes);
+  size_t runCountAt = out.size();
+  put(out, uint32_t(0));
+  uint32_t runCount = 0;
+  for (uint64_t at = 0; at < memoryBytes;) {
+    if (isZeroPage(memory + at)) {
+      at += kHostPage;
+      continue;
+    }
+    uint64_t end = at + kHostPage;
+    while (end < memoryBytes && !isZeroPage(memory + end)) end += kHostPage;
+    put(out, at);
+    put(out, end - at);
+    out.append(reinterpret_cast<const char*>(memory + at), end - at);
+    ++runCount;
+    at = end;
+  }
+  std::memcpy(out.data() + runCountAt, &runCount, sizeof runCount);
+  return out;
+}
+
+std::string encodeCheckpoint(uint64_t sequence, const Digest& programDigest,
+                             const std::vector<std::string>& rankSections) {
+  uint64_t payloadBytes = 0;
+  for (const std::string& section : rankSections) payloadBytes += section.size();
+  std::string out(kMagic, sizeof kMagic);
+  put(out, kCheckpointVersion);
+  put(out, uint32_t(rankSections.size()));
+  put(out, sequence);
+  out.append(reinterpret_cast<const char*>(programDigest.data()), programDigest.size());
+  put(out, payloadBytes);
+  util::Sha256 fileHash;
+  fileHash.update(out);
+  for (const std::string& section : rankSections) fileHash.update(section);
+  Digest fileDigest = fileHash.digest();
+  out.append(reinterpret_cast<const char*>(fileDigest.data()), fileDigest.size());
+  out.reserve(out.size() + payloadBytes);
+  for (const std::string& section : rankSections) out += section;
+  return out;
+}
+
+std::optional<CheckpointImage> decodeCheckpoint(std::string_view bytes, std::string& error) {
+  if (bytes.size() < kHeaderBytes || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0) {
+    error = "not a Synergy checkpoint file";
+    return std::nullopt;
+  }
+  FieldReader reader(bytes.substr(sizeof kMagic));
+  CheckpointImage image;
+  uint32_t version = 0, rankCount = 0;
+  uint64_t payloadBytes = 0;
+  std::string_view programDigest, fileDigest;
+  reader.read(version);
+  reader.read(rankCount);
+  reader.read(image.sequence);
+  reader.take(32, programDigest);
+  reader.read(payloadBytes);
+  reader.take(32, fileDigest);
+  if (version != kCheckpointVersion) {
+    error = "checkpoint format version " + std::to_string(version) + " is not version " +
+            std::to_string(kCheckpointVersion);
+    return std::nullopt;
+  }
+  if (payloadBytes != reader.left()) {
+    error = "the checkpoint is truncated or has trailing bytes (payload of " +
+            std::to_string(reader.left()) + " bytes, header says " +
+            std::to_string(payloadBytes) + ")";
+    return std::nullopt;
+  }
+  std::string_view payload = bytes.substr(kHeaderBytes);
+  util::Sha256 fileHash;
+  fileHash.update(bytes.substr(0, kHeaderBytes - 32));
+  fileHash.update(payload);
+  Digest actual = fileHash.digest();
+  if (std::memcmp(actual.data(), fileDigest.data(), actual.size()) != 0) {
+    error = "the checkpoint's checksum does not match its contents (corrupt file)";
+    return std::nullopt;
+  }
+  if (rankCount == 0 || rankCount > kMaxCheckpointRanks) {
+    error = "the checkpoint holds " + std::to_string(rankCount) + " ranks";
+    return std::nullopt;
+  }
+  std::memcpy(image.programDigest.data(), programDigest.data(), image.programDigest.size());
+  FieldReader sections(payload);
+  image.ranks.resize(rankCount);
+  for (uint32_t rank = 0; rank < rankCount; ++rank)
+    if (!decodeRank(sections, rank, image.ranks[rank], error)) return std::nullopt;
+  if (sections.left() != 0) {
+    error = "the checkpoint has bytes after its last rank";
+    return std::nullopt;
+  }
+  return image;
+}
+
+}  // namespace synergy::checkpoint

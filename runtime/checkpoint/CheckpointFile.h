@@ -1,0 +1,72 @@
+//===- CheckpointFile.h - the checkpoint file format ------------------------===//
+//
+// One file holds a consistent checkpoint of every rank of a job, taken at a
+// barrier control point: for each rank its linear memory (only the host
+// pages that are not all zeros, as runs), the raw bytes of its globals
+// (the stack pointer and Asyncify's state among them) and the guest address
+// of its unwind buffer. The file names the program it belongs to by the
+// SHA-256 of its bytes.
+//
+// Layout (little-endian):
+//   header:  "SYNCKPT\0"  u32 version  u32 rankCount  u64 sequence
+//            u8[32] programDigest  u64 payloadBytes  u8[32] fileDigest
+//            (fileDigest: SHA-256 of the header before it and the payload)
+//   payload: rankCount x { u32 worldRank  u32 unwindBuffer
+//                          u32 globalsBytes  u8[globalsBytes]
+//                          u64 memoryBytes  u32 runCount
+//                          runCount x { u64 offset  u64 length  u8[length] } }
+//
+// A checkpoint file is hostile input: decodeCheckpoint checks the magic,
+// the version, the digest of the whole file and then every count,
+// length and offset against what is left of the file and against wasm32's
+// limits before it allocates, and refuses anything else with one line.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace synergy::checkpoint {
+
+inline constexpr uint32_t kCheckpointVersion = 1;
+inline constexpr uint32_t kMaxCheckpointRanks = 4096;
+inline constexpr uint32_t kMaxGlobalsBytes = 1u << 20;
+
+using Digest = std::array<uint8_t, 32>;
+
+struct MemoryRun {
+  uint64_t offset = 0;
+  std::string bytes;
+};
+
+struct RankImage {
+  uint32_t worldRank = 0;
+  uint32_t unwindBuffer = 0;
+  std::vector<uint8_t> globals;
+  uint64_t memoryBytes = 0;
+  std::vector<MemoryRun> runs;  // increasing, disjoint, inside memoryBytes
+};
+
+struct CheckpointImage {
+  uint64_t sequence = 0;
+  Digest programDigest{};
+  std::vector<RankImage> ranks;  // ranks[i].worldRank == i
+};
+
+// One rank's payload section, from its live memory: only non-zero host
+// pages are stored.
+std::string encodeRankSection(uint32_t worldRank, uint32_t unwindBuffer,
+                              const std::vector<uint8_t>& globals, const uint8_t* memory,
+                              uint64_t memoryBytes);
+// The whole file around the ranks' sections, in rank order.
+std::string encodeCheckpoint(uint64_t sequence, const Digest& programDigest,
+                             const std::vector<std::string>& rankSections);
+// Parses and checks a checkpoint file; nullopt with a one-line `error`.
+std::optional<CheckpointImage> decodeCheckpoint(std::string_view bytes, std::string& error);
+
+}  // namespace synergy::checkpoint

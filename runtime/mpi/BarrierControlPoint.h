@@ -1,0 +1,42 @@
+//===- BarrierControlPoint.h - what may happen to ranks at a barrier -------===//
+//
+// A barrier on MPI_COMM_WORLD is the place where every rank of a job stands
+// still with no message in flight, so it is where a job can be suspended
+// as a whole: for a checkpoint now, for migration later. The launcher puts
+// a BarrierControlPoint on the World; MPI_Barrier then, once the barrier
+// has completed, asks it whether the ranks suspend, and every rank gets the
+// same answer (the decision is taken once per barrier, by the last rank to
+// ask). A suspended rank unwinds with Asyncify (Granule::beginUnwind), and
+// each rank's snapshot reaches suspended() before the rank is rewound.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <string>
+
+namespace synergy::granule {
+class Granule;
+}
+namespace synergy::snapshot {
+class Snapshot;
+}
+
+namespace synergy::mpi {
+
+class BarrierControlPoint {
+ public:
+  virtual ~BarrierControlPoint() = default;
+  // Called by every rank of the job after the barrier; `canSuspend` says
+  // whether this rank could be unwound now (`why` when not). Returns the
+  // job's decision, the same for every rank.
+  virtual bool agreeToSuspend(int worldRank, bool canSuspend, const std::string& why) = 0;
+  // A suspended rank's snapshot (memory and globals, the unwind buffer in
+  // it), on that rank's thread, before it is rewound into a fresh instance;
+  // the granule's memory still holds the same bytes. Null, with `error`,
+  // when the snapshot could not be taken. False with `error` ends the rank
+  // with a trap.
+  virtual bool suspended(int worldRank, granule::Granule& granule,
+                         const snapshot::Snapshot* snapshot, std::string& error) = 0;
+};
+
+}  // namespace synergy::mpi
