@@ -25,9 +25,9 @@
 // RANGE-NEXT: u32 4294967040 3
 // RANGE-NEXT: i64 -9223372036854775808 -3
 //
-// Out of range, where C leaves the result undefined, the granule runs on
-// with wasm's saturated result (exit status 0, no trap) where the trapping
-// truncation used to end it:
+// Out of range, where C leaves the result undefined, the granule gets
+// wasm's saturated result and runs on (exit status 0, no trap); clang's own
+// guard in front of the trapping truncation gave INT32_MIN and 0 instead:
 // RUN: %synergy-run %t.wasm out-of-range > %t.saturated.out 2>&1
 // RUN: FileCheck %s --check-prefix=SATURATED --input-file %t.saturated.out
 // SATURATED: i32 2147483647 -2147483648 0
