@@ -67,6 +67,13 @@ static ToolCommand startClangCommand(const GranuleToolchain& toolchain,
   // unrolled, 1.44x not). The AOT clang -O2 unrolls natively anyway. Placed
   // before the user's flags, so -funroll-loops still wins.
   argv.push_back("-fno-unroll-loops");
+  // Without saturating conversions, clang guards every float-to-int
+  // conversion with its own range check in wasm, and wasm2c then wraps the
+  // trapping truncation in a second check and a trap. C and C++ leave an
+  // out-of-range conversion undefined, so the saturating instruction
+  // (i32/i64.trunc_sat_f*) is a valid translation and reaches the AOT
+  // compiler as one conversion with clamps it can turn into selects.
+  argv.push_back("-mnontrapping-fptoint");
   // Thread granules share one memory: C11 and OpenMP atomics must stay wasm
   // atomics (the LowerAtomics pass turns them into runtime calls), and
   // _Thread_local/threadprivate must address memory through __tls_base so

@@ -1,10 +1,16 @@
 // Guest code is compiled without loop unrolling, which would hide adjacency
-// from the AOT compiler's vectorizer; a user's -funroll-loops comes later on
-// the command line and wins.
+// from the AOT compiler's vectorizer, and with saturating float-to-int
+// conversions, which need no range-check branch or trap; a user's
+// -funroll-loops or -mno-nontrapping-fptoint comes later on the command line
+// and wins.
 // RUN: %synergy-cc -### -O2 -c %s -o %t.o 2>&1 | FileCheck %s --check-prefix=DEFAULT
 // DEFAULT: "-fno-unroll-loops"
+// DEFAULT-SAME: "-mnontrapping-fptoint"
 // DEFAULT-SAME: "-O2"
-// RUN: %synergy-cc -### -O2 -funroll-loops -c %s -o %t.o 2>&1 | FileCheck %s --check-prefix=USER
+// RUN: %synergy-cc -### -O2 -funroll-loops -mno-nontrapping-fptoint -c %s -o %t.o 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=USER
 // USER: "-fno-unroll-loops"
+// USER-SAME: "-mnontrapping-fptoint"
 // USER-SAME: "-funroll-loops"
+// USER-SAME: "-mno-nontrapping-fptoint"
 int main(void) { return 0; }
