@@ -44,6 +44,7 @@ void printUsage() {
       "                   [--restart FILE] [--no-open-loop] [--max-memory BYTES]\n"
       "                   [--time-limit SECONDS] [--eval-limit SECONDS]\n"
       "                   [--engine compiled|software|auto] [--switch-at-tick N]\n"
+      "                   [--timeline FILE.csv]\n"
       "                   <design.eng> [+plusargs]\n"
       "\n"
       "Runs a granule (.wasm) or an engine (.eng) built by synergy-cc. Both are\n"
@@ -91,6 +92,10 @@ void printUsage() {
       "                      start in software and hand off to the compiled engine when\n"
       "                      it is built, or start on it when it is cached (auto)\n"
       "  --switch-at-tick N  with --engine auto: hand off at the end of tick N (for tests)\n"
+      "  --timeline FILE.csv for an engine: every 100 ms, a row of time_s, ticks so far,\n"
+      "                      ticks_per_s, tasks trapped so far, tasks_per_s and the engine\n"
+      "                      running (none while building, software, compiled); the\n"
+      "                      switch to the compiled engine adds a row when it happens\n"
       "  --help              print this help\n"
       "  --version           print the version\n"
       "\n"
@@ -149,7 +154,7 @@ bool programIsEngine(int argc, char** argv) {
         arg == "-np" || arg == "-n" || arg == "--np" || arg == "--bind-to" ||
         arg == "--max-memory" || arg == "--time-limit" || arg == "--eval-limit" || arg == "--cluster" ||
         arg == "--policy" || arg == "--token-file" || arg == "--cluster-part" || arg == "--engine" ||
-        arg == "--switch-at-tick") {
+        arg == "--switch-at-tick" || arg == "--timeline") {
       ++k;
       continue;
     }
