@@ -684,8 +684,6 @@ class Machine {
 
   uint64_t call(const Expr& e) {
     const Function& fn = p_.functions[e.target];
-    if (e.wide) [[unlikely]]
-      return callWide(e)[0];
     uint64_t inline_[kMaxInlineArguments];
     std::vector<uint64_t> spilled;
     uint64_t* values = inline_;
