@@ -1108,39 +1108,57 @@ class Parser {
     return e;
   }
 
-  // The digits of a constant wider than a word, into e.wideValue; digits
-  // past `size` are dropped, as Verilog truncates. Engines are 2-state, so
-  // x and z are only ever case wildcards, and no wide label carries them.
+  // The digits of a constant wider than a word, into e.wideValue, and its
+  // x, z and ? digits into the wildcard words casex and casez labels use;
+  // digits past `size` are dropped, as Verilog truncates.
   Expr wideNumber(std::string_view digitsText, uint32_t size, unsigned bitsPerDigit, Expr& e) {
-    Words value(wordsFor(size), 0);
+    size_t words = wordsFor(size);
+    Words value(words, 0), wildcard(words, 0), highImpedance(words, 0);
+    unsigned radix = bitsPerDigit ? 1u << bitsPerDigit : 10;
+    // word array = word array * radix + digit.
+    auto shiftIn = [radix](Words& target, unsigned digit) {
+      unsigned __int128 carry = digit;
+      for (uint64_t& word : target) {
+        carry += static_cast<unsigned __int128>(word) * radix;
+        word = static_cast<uint64_t>(carry);
+        carry >>= 64;
+      }
+    };
     bool digits = false;
     for (char c : digitsText) {
       if (c == '_')
         continue;
       digits = true;
       char lower = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-      if (lower == 'x' || lower == 'z' || lower == '?')
-        refuse("an x or z digit in a constant wider than 64 bits");
-      if (!std::isxdigit(static_cast<unsigned char>(c)))
-        refuse("a malformed number");
-      unsigned digit = static_cast<unsigned>(std::isdigit(static_cast<unsigned char>(c)) ? c - '0' : lower - 'a' + 10);
-      unsigned radix = bitsPerDigit ? 1u << bitsPerDigit : 10;
-      if (digit >= radix)
-        refuse("a digit out of its base");
-      // value = value * radix + digit, word by word.
-      unsigned __int128 carry = digit;
-      for (uint64_t& word : value) {
-        carry += static_cast<unsigned __int128>(word) * radix;
-        word = static_cast<uint64_t>(carry);
-        carry >>= 64;
+      bool isX = lower == 'x', isZ = lower == 'z' || lower == '?';
+      if ((isX || isZ) && !bitsPerDigit)
+        refuse("a malformed or oversized decimal constant");
+      unsigned digit = 0;
+      if (!isX && !isZ) {
+        if (!std::isxdigit(static_cast<unsigned char>(c)))
+          refuse("a malformed number");
+        digit = static_cast<unsigned>(std::isdigit(static_cast<unsigned char>(c)) ? c - '0' : lower - 'a' + 10);
+        if (digit >= radix)
+          refuse("a digit out of its base");
       }
+      shiftIn(value, digit);
+      shiftIn(wildcard, isX || isZ ? radix - 1 : 0);
+      shiftIn(highImpedance, isZ ? radix - 1 : 0);
     }
     if (!digits)
       refuse("a number without digits");
     maskToWidth(value, size);
+    maskToWidth(wildcard, size);
+    maskToWidth(highImpedance, size);
     e.selfWidth = size;
     e.value = value[0];
     e.wideValue = std::move(value);
+    if (!isZeroWords(wildcard)) {
+      e.wildcard = wildcard[0];
+      e.highImpedance = highImpedance[0];
+      e.wideWildcard = std::move(wildcard);
+      e.wideHighImpedance = std::move(highImpedance);
+    }
     e.wide = true;
     return e;
   }

@@ -622,10 +622,16 @@ class Machine {
   bool caseMatchesWide(const Stmt& st, const Words& subject, const Expr& label) {
     Words value = operandWords(label);
     uint32_t width = st.expr.width;
+    // A wide label keeps its wildcards in words, a narrow one in word 0.
+    const Words& wildcards = st.match == CaseMatch::WildcardZ ? label.wideHighImpedance : label.wideWildcard;
     for (size_t k = 0; k < wordsFor(width); ++k) {
       uint64_t care = ~uint64_t(0);
-      if (k == 0)
-        care = st.match == CaseMatch::Exact ? care : st.match == CaseMatch::WildcardZ ? ~label.highImpedance : ~label.wildcard;
+      if (st.match != CaseMatch::Exact) {
+        if (k < wildcards.size())
+          care = ~wildcards[k];
+        else if (k == 0)
+          care = st.match == CaseMatch::WildcardZ ? ~label.highImpedance : ~label.wildcard;
+      }
       uint64_t x = k < subject.size() ? subject[k] : 0, y = k < value.size() ? value[k] : 0;
       if ((x ^ y) & care)
         return false;

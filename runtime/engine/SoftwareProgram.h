@@ -78,6 +78,8 @@ struct Expr {
   bool isReal = false;      // its value is a real's bits
   bool wide = false;        // it or an operand is wider than 64 bits, or it reads such a variable
   std::vector<uint64_t> wideValue;  // Constant wider than 64 bits: wordsFor(width) words
+  // A wide casex/casez label's x/z/? and z/? bits, wordsFor(selfWidth) words (empty: none).
+  std::vector<uint64_t> wideWildcard, wideHighImpedance;
   std::vector<Expr> operands;
 };
 
