@@ -542,9 +542,6 @@ int runEngineFile(const EngineRunOptions& options) {
       return 2;
     }
   }
-  // Auto starts on the compiled engine when it is cached, else on the
-  // software engine with the build running alongside; a design the software
-  // engine refuses waits for the build, as --engine compiled does.
   // The timeline starts before any build, so that it shows the wait.
   TimelineCounters progress;
   std::unique_ptr<Timeline> timeline;
@@ -552,6 +549,9 @@ int runEngineFile(const EngineRunOptions& options) {
     std::fprintf(stderr, "synergy-run: error: %s\n", error.c_str());
     return 2;
   }
+  // Auto starts on the compiled engine when it is cached, else on the
+  // software engine with the build running alongside; a design the software
+  // engine refuses waits for the build, as --engine compiled does.
   // Declared before the engine, which steps the counter until it is gone.
   EngineCallCounter engineCalls;
   EvaluationWatchdog watchdog(engineCalls, options.enginePath, options.evaluationLimit);
