@@ -131,8 +131,6 @@ bool isShift(ExprOp op) {
   return op == ExprOp::ShiftLeft || op == ExprOp::ShiftRight || op == ExprOp::ArithShiftRight;
 }
 
-std::string lineText(unsigned line) { return "line " + std::to_string(line) + ": "; }
-
 // A constant's words at `width`: its self-determined value, extended as
 // `isSigned` says. Applying a context twice is harmless, because the low
 // selfWidth bits always hold the constant itself.
@@ -146,7 +144,8 @@ Words constantAt(const Expr& e, uint32_t width, bool isSigned) {
 // self-determined are sized on their own.
 void applyContext(Expr& e, uint32_t width, bool isSigned, unsigned line) {
   if (width > kMaxWideWidth)
-    throw Refusal{lineText(line) + "an expression wider than " + std::to_string(kMaxWideWidth) + " bits"};
+    throw Refusal{"line " + std::to_string(line) + ": an expression wider than " + std::to_string(kMaxWideWidth) +
+                  " bits"};
   auto self = [line](Expr& operand) { applyContext(operand, operand.selfWidth, operand.selfSigned, line); };
   if (e.isReal) {
     // A real is a real in any context; its operands were typed when parsed.

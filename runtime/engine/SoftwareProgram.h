@@ -106,7 +106,7 @@ struct Stmt {
   CaseMatch match = CaseMatch::Exact;
   std::vector<LValue> targets;  // Assign: one, or a concatenation MSB first
   Expr expr;                    // Assign: value; If/While/For: condition; Case: subject
-  bool wide = false;            // Assign: some target or the value is wider than 64 bits
+  bool wide = false;            // Assign: a target or the value, Case: the subject or a label, is wide
   std::vector<Stmt> children;   // Block: body; If: then, else; For: init, step, body; While: body
   std::vector<CaseItem> items;
 };
