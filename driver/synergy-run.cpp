@@ -49,6 +49,7 @@ void printUsage() {
       "                   [--time-limit SECONDS] [--eval-limit SECONDS]\n"
       "                   [--engine compiled|software|auto] [--switch-at-tick N]\n"
       "                   [--hypervisor HOST:PORT --token-file FILE]\n"
+      "                   [--timeline FILE.csv]\n"
       "                   <design.eng> [+plusargs]\n"
       "\n"
       "Runs a granule (.wasm) or an engine (.eng) built by synergy-cc. Both are\n"
@@ -102,7 +103,12 @@ void printUsage() {
       "                      default), run on the software engine at once (software), or\n"
       "                      start in software and hand off to the compiled engine when\n"
       "                      it is built, or start on it when it is cached (auto)\n"
-      "  --switch-at-tick N  with --engine auto: hand off at the end of tick N (for tests)\n"      "  --hypervisor HOST:PORT\n"
+      "  --switch-at-tick N  with --engine auto: hand off at the end of tick N (for tests)\n"
+      "  --timeline FILE.csv for an engine: every 100 ms, a row of time_s, ticks so far,\n"
+      "                      ticks_per_s, tasks trapped so far, tasks_per_s and the engine\n"
+      "                      running (none while building, software, compiled); the\n"
+      "                      switch to the compiled engine adds a row when it happens\n"
+      "  --hypervisor HOST:PORT\n"
       "                      for an engine: run it on the synergy-hv at HOST:PORT (with\n"
       "                      --token-file, its token); tasks, files and output stay here\n"
       "  --help              print this help\n"
@@ -164,7 +170,7 @@ bool programIsEngine(int argc, char** argv) {
         arg == "--max-memory" || arg == "--time-limit" || arg == "--eval-limit" || arg == "--cluster" ||
         arg == "--policy" || arg == "--token-file" || arg == "--cluster-part" || arg == "--engine" ||
         arg == "--switch-at-tick" || arg == "--hypervisor" || arg == "--checkpoint-every" ||
-        arg == "--checkpoint-dir") {
+        arg == "--checkpoint-dir" || arg == "--timeline") {
       ++k;
       continue;
     }

@@ -28,6 +28,7 @@
 #include "engine/SoftwareEngine.h"
 #include "engine/StateFile.h"
 #include "engine/TaskServicer.h"
+#include "engine/Timeline.h"
 #include "hwlower/EngineManifest.h"
 #include "util/FileIO.h"
 #include "util/LimitOptions.h"
@@ -81,14 +82,15 @@ struct CompiledEngineBuild {
 class TickDriver {
  public:
   TickDriver(const EngineRunOptions& options, const hwlower::EngineManifest& manifest, EngineInstance& engine,
-             sandbox::GrantTable grants)
+             sandbox::GrantTable grants, TimelineCounters& progress)
       : options_(options), manifest_(manifest), engine_(engine), files_(std::move(grants)),
-        servicer_(manifest, engine, files_, options.plusargs) {}
+        servicer_(manifest, engine, files_, options.plusargs), progress_(progress) {}
 
   int run();
   void setDeadline(Clock::time_point deadline) { deadline_ = deadline; }
   void setHandOff(CompiledEngineBuild* build) { handOff_ = build; }
   void setOpenLoopBatch(uint32_t ticks) { openLoopBatch_ = ticks; }
+  void setTimeline(Timeline* timeline) { timeline_ = timeline; }
   uint64_t ticksCompleted() const { return ticksCompleted_; }
   uint64_t tasksServiced() const { return tasksServiced_; }
 
@@ -117,6 +119,10 @@ class TickDriver {
   std::optional<Clock::time_point> deadline_;
   CompiledEngineBuild* handOff_ = nullptr;
   uint32_t openLoopBatch_ = kOpenLoopBatch;
+  // Ticks run and tasks trapped, for --timeline: unlike ticksCompleted_, the
+  // tick count only grows, through $restart too.
+  TimelineCounters& progress_;
+  Timeline* timeline_ = nullptr;
 };
 
 int TickDriver::fail(const std::string& message) {
@@ -168,6 +174,7 @@ bool TickDriver::settle(uint64_t tick) {
       return unsettled(tick);
     if (task) {
       ++tasksServiced_;
+      progress_.addTask();
       if (!servicer_.service(task, error_))
         return false;
       if (!spendEdge(budget))
@@ -223,6 +230,7 @@ bool TickDriver::runOpenLoop(uint64_t& nextTick, uint64_t limit) {
       return unsettled(current);
     servicer_.setTime(current * manifest_.halfPeriod);
     ++tasksServiced_;
+    progress_.addTask();
     if (!servicer_.service(task, error_))
       return false;
     if (!servicer_.endOfTickIsIdle()) {
@@ -423,6 +431,8 @@ int TickDriver::run() {
     }
 
     ticksCompleted_ = completed + 1;
+    progress_.ticks.store(progress_.ticks.load(std::memory_order_relaxed) + (nextTick - before),
+                          std::memory_order_relaxed);
     if (servicer_.runEnd() != RunEnd::None) {
       files_.flushAll();
       return 0;
@@ -495,6 +505,9 @@ void TickDriver::handOffIfReady(uint64_t completed) {
   engine_.swapEngines(*compiled);
   handOff_->switchedAfterTick = completed;
   handOff_->switchSeconds = std::chrono::duration<double>(Clock::now() - start).count();
+  progress_.engine.store("compiled", std::memory_order_relaxed);
+  if (timeline_)
+    timeline_->recordNow();
 }
 
 // The design's state in bytes (see EngineRunner.h), or nullopt past 2^64.
@@ -535,6 +548,13 @@ int runEngineFile(const EngineRunOptions& options) {
                    static_cast<unsigned long long>(*options.maxStateBytes));
       return 2;
     }
+  }
+  // The timeline starts before any build, so that it shows the wait.
+  TimelineCounters progress;
+  std::unique_ptr<Timeline> timeline;
+  if (!options.timelinePath.empty() && !(timeline = Timeline::start(options.timelinePath, progress, error))) {
+    std::fprintf(stderr, "synergy-run: error: %s\n", error.c_str());
+    return 2;
   }
   // Auto starts on the compiled engine when it is cached, else on the
   // software engine with the build running alongside; a design the software
@@ -605,11 +625,13 @@ int runEngineFile(const EngineRunOptions& options) {
     std::fprintf(stderr, "synergy-run: error: %s\n", error.c_str());
     return 2;
   }
-  TickDriver driver(options, *manifest, *engine, std::move(*grantTable));
+  progress.engine.store(software ? "software" : "compiled", std::memory_order_relaxed);
+  TickDriver driver(options, *manifest, *engine, std::move(*grantTable), progress);
   if (build)
     driver.setHandOff(&*build);
   if (options.remoteEngine)
     driver.setOpenLoopBatch(kRemoteOpenLoopBatch);
+  driver.setTimeline(timeline.get());
   auto start = std::chrono::steady_clock::now();
   if (options.timeLimit) {
     driver.setDeadline(start + *options.timeLimit);
@@ -702,6 +724,8 @@ int runEngineCommandLine(const std::vector<std::string>& args, RemoteEngineFacto
       else
         return fail("--engine expects compiled, software or auto, got '" + choice + "'");
       engineGiven = true;
+    } else if (arg == "--timeline" && needs(1)) {
+      options.timelinePath = args[++i];
     } else if (arg == "--switch-at-tick" && needs(1)) {
       if (!parseCount(args[++i], count))
         return fail("--switch-at-tick expects a tick count, got '" + args[i] + "'");

@@ -28,6 +28,10 @@
 // the TaskServicer, which serves both. If the software engine refuses the
 // design, auto says so on stderr and waits for the compiled engine.
 //
+// --timeline FILE.csv writes a row every 100 ms from the start of the run
+// (before any build): ticks and tasks so far, their rates, and the engine
+// running (Timeline.h); the hand-off adds a row at the moment it happens.
+//
 // --time-limit is wall-clock time from the first tick (after the engine is
 // built): the host checks it between ticks, and the engine's open-loop runs
 // are cut into short batches so that a design that never stops does not keep
@@ -125,6 +129,8 @@ struct EngineRunOptions {
   // When set, the engine comes from here instead of a local build; only
   // with EngineChoice::Compiled.
   RemoteEngineFactory remoteEngine;
+  // --timeline FILE.csv: ticks/s and tasks/s every 100 ms (Timeline.h).
+  std::string timelinePath;
 };
 
 int runEngineFile(const EngineRunOptions& options);
@@ -136,7 +142,7 @@ bool isEngineFile(const std::string& path);
 //   [--dir HOST[:GUEST][:ro]]... [--max-ticks N] [--save-at-tick N FILE]
 //   [--restart FILE] [--no-open-loop] [--max-memory BYTES]
 //   [--time-limit SECONDS] [--eval-limit SECONDS]
-//   [--engine compiled|software|auto] [--switch-at-tick N]
+//   [--engine compiled|software|auto] [--switch-at-tick N] [--timeline FILE.csv]
 //   design.eng [+plusarg]...
 // (args excludes argv[0]) and runs the engine, on `remoteEngine` when one is
 // given. A bad option prints "synergy-run: error: ..." and returns 2 without

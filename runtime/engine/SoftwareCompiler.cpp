@@ -15,6 +15,8 @@
 //===----------------------------------------------------------------------===//
 #include "engine/SoftwareCompiler.h"
 
+#include "engine/SoftwareWideWords.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cstring>
@@ -102,6 +104,13 @@ std::vector<Token> lex(std::string_view text) {
   return tokens;
 }
 
+// A node is wide when it computes at, or reads, more than one word; the
+// primary that reads a wide variable was marked when it was parsed.
+void markWide(Expr& e) {
+  e.wide = e.wide || e.width > kMaxWordWidth || e.selfWidth > kMaxWordWidth;
+  for (const Expr& operand : e.operands) e.wide = e.wide || operand.wide;
+}
+
 bool isContextOp(ExprOp op) {
   switch (op) {
     case ExprOp::Negate: case ExprOp::Identity: case ExprOp::BitNot: case ExprOp::Add: case ExprOp::Sub:
@@ -122,15 +131,32 @@ bool isShift(ExprOp op) {
   return op == ExprOp::ShiftLeft || op == ExprOp::ShiftRight || op == ExprOp::ArithShiftRight;
 }
 
+// A constant's words at `width`: its self-determined value, extended as
+// `isSigned` says. Applying a context twice is harmless, because the low
+// selfWidth bits always hold the constant itself.
+Words constantAt(const Expr& e, uint32_t width, bool isSigned) {
+  Words self = e.selfWidth > kMaxWordWidth ? e.wideValue : Words{e.value};
+  return resizeWords(self, e.selfWidth, width, isSigned);
+}
+
 // Gives every node of `e` the width and signedness of its context (the
 // top-down half of Verilog expression sizing). Operands that are
 // self-determined are sized on their own.
 void applyContext(Expr& e, uint32_t width, bool isSigned, unsigned line) {
-  if (width > kMaxWordWidth)
-    throw Refusal{"line " + std::to_string(line) + ": an expression wider than 64 bits"};
+  if (width > kMaxWideWidth)
+    throw Refusal{"line " + std::to_string(line) + ": an expression wider than " + std::to_string(kMaxWideWidth) +
+                  " bits"};
+  auto self = [line](Expr& operand) { applyContext(operand, operand.selfWidth, operand.selfSigned, line); };
+  if (e.isReal) {
+    // A real is a real in any context; its operands were typed when parsed.
+    e.width = kMaxWordWidth;
+    e.isSigned = false;
+    for (Expr& operand : e.operands) self(operand);
+    markWide(e);
+    return;
+  }
   e.width = width;
   e.isSigned = isSigned;
-  auto self = [line](Expr& operand) { applyContext(operand, operand.selfWidth, operand.selfSigned, line); };
   if (isContextOp(e.op)) {
     for (Expr& operand : e.operands) applyContext(operand, width, isSigned, line);
   } else if (e.op == ExprOp::Pow || isShift(e.op)) {
@@ -146,14 +172,15 @@ void applyContext(Expr& e, uint32_t width, bool isSigned, unsigned line) {
     applyContext(e.operands[0], common, bothSigned, line);
     applyContext(e.operands[1], common, bothSigned, line);
   } else if (e.op == ExprOp::Constant) {
-    uint64_t value = e.value & maskOf(e.selfWidth);
-    if (isSigned && e.selfWidth < 64 && (value >> (e.selfWidth - 1)) & 1)
-      value |= ~maskOf(e.selfWidth);
-    e.value = value & maskOf(width);
+    Words value = constantAt(e, width, isSigned);
+    e.value = value[0];
+    if (width > kMaxWordWidth)
+      e.wideValue = std::move(value);
   } else if (e.op != ExprOp::Call) {
     // A call's arguments were sized for their inputs when it was parsed.
     for (Expr& operand : e.operands) self(operand);
   }
+  markWide(e);
 }
 
 class Parser {
@@ -231,16 +258,18 @@ class Parser {
   };
 
   // Declarations.
-  uint32_t declare(const std::string& name, uint32_t width, bool isSigned, uint64_t depth, int64_t lowIndex) {
-    if (width == 0 || width > kMaxWordWidth)
-      refuse("variable '" + name + "' is wider than 64 bits");
+  uint32_t declare(const std::string& name, uint32_t width, bool isSigned, uint64_t depth, int64_t lowIndex,
+                   bool isReal = false) {
+    if (width == 0 || width > kMaxWideWidth)
+      refuse("variable '" + name + "' is wider than " + std::to_string(kMaxWideWidth) + " bits");
     auto& scope = localScope_ ? *localScope_ : globals_;
     if (scope.count(name))
       refuse("'" + name + "' declared twice");
-    uint64_t words = std::max<uint64_t>(depth, 1);
+    // Both factors are below 2^26 and 2^11, so the product cannot overflow.
+    uint64_t words = std::max<uint64_t>(depth, 1) * wordsFor(width);
     if (words > kMaxSlots || program_->slotCount + words > kMaxSlots)
       refuse("variable '" + name + "' makes the design larger than the software engine holds");
-    Variable variable{name, width, isSigned, depth, lowIndex, program_->slotCount};
+    Variable variable{name, width, isSigned, isReal, depth, lowIndex, program_->slotCount, wordsFor(width)};
     program_->slotCount += words;
     program_->variables.push_back(std::move(variable));
     uint32_t id = static_cast<uint32_t>(program_->variables.size() - 1);
@@ -277,8 +306,8 @@ class Parser {
     expect("]");
     if (lsb != 0 || msb < 0)
       refuse("a vector range other than [N:0]");
-    if (msb >= int64_t(kMaxWordWidth))
-      refuse("a vector wider than 64 bits");
+    if (msb >= int64_t(kMaxWideWidth))
+      refuse("a vector wider than " + std::to_string(kMaxWideWidth) + " bits");
     return static_cast<uint32_t>(msb + 1);
   }
 
@@ -338,9 +367,9 @@ class Parser {
   // reg/wire/integer declarations, at module level or in a function.
   void declaration(std::vector<Stmt>* initialisers) {
     std::string kind(next().text);
-    bool isSigned = kind == "integer";
-    uint32_t width = 32;
-    if (kind != "integer") {
+    bool isSigned = kind == "integer", isReal = kind == "real";
+    uint32_t width = isReal ? kMaxWordWidth : 32;
+    if (kind != "integer" && !isReal) {
       isSigned = acceptWord("signed");
       width = optionalRange();
     }
@@ -349,7 +378,7 @@ class Parser {
       uint64_t depth = 0;
       int64_t lowIndex = 0;
       optionalDimension(depth, lowIndex);
-      uint32_t id = declare(name, width, isSigned, depth, lowIndex);
+      uint32_t id = declare(name, width, isSigned, depth, lowIndex, isReal);
       if (acceptWord("=")) {
         if (kind == "wire" || depth || !initialisers)
           refuse("an initialised net or memory");
@@ -442,13 +471,13 @@ class Parser {
 
   void function() {
     Function fn;
-    if (is("real"))
-      refuse("a real function");
-    bool isSigned = acceptWord("signed");
-    uint32_t width = 32;
-    if (acceptWord("integer"))
+    // A real function's result is a real: 64 bits, as every real here.
+    bool isReal = acceptWord("real");
+    bool isSigned = !isReal && acceptWord("signed");
+    uint32_t width = isReal ? kMaxWordWidth : 32;
+    if (!isReal && acceptWord("integer"))
       isSigned = true;
-    else
+    else if (!isReal)
       width = optionalRange();
     fn.name = identifier();
     expect(";");
@@ -456,20 +485,19 @@ class Parser {
       refuse("function '" + fn.name + "' declared twice");
     std::map<std::string, uint32_t> scope;
     localScope_ = &scope;
-    fn.result = declare(fn.name, width, isSigned, 0, 0);
-    while (is("input") || is("reg") || is("integer")) {
+    fn.result = declare(fn.name, width, isSigned, 0, 0, isReal);
+    while (is("input") || is("reg") || is("integer") || is("real")) {
       if (acceptWord("input")) {
-        bool inputSigned = acceptWord("signed");
-        uint32_t inputWidth = optionalRange();
-        do fn.inputs.push_back(declare(identifier(), inputWidth, inputSigned, 0, 0));
+        bool inputReal = acceptWord("real");
+        bool inputSigned = !inputReal && acceptWord("signed");
+        uint32_t inputWidth = inputReal ? kMaxWordWidth : optionalRange();
+        do fn.inputs.push_back(declare(identifier(), inputWidth, inputSigned, 0, 0, inputReal));
         while (acceptWord(","));
         expect(";");
       } else {
         declaration(nullptr);
       }
     }
-    if (is("real"))
-      refuse("a real variable");
     // The body may call functions declared later: it is parsed once all
     // of them are known.
     functionBodies_.push_back({pos_, std::move(scope), {}});
@@ -537,6 +565,8 @@ class Parser {
     expect("(");
     Expr e = selfDetermined(expression());
     expect(")");
+    if (e.isReal)
+      refuse("a real as a condition");
     return e;
   }
 
@@ -548,6 +578,8 @@ class Parser {
     expect("(");
     st.expr = expression();
     expect(")");
+    if (st.expr.isReal)
+      refuse("a case on a real");
     uint32_t common = st.expr.selfWidth;
     bool allSigned = st.expr.selfSigned;
     while (!acceptWord("endcase")) {
@@ -576,7 +608,9 @@ class Parser {
         applyContext(label, common, allSigned, line);
         label.wildcard = wildcard;
         label.highImpedance = highImpedance;
+        st.wide = st.wide || label.wide;
       }
+    st.wide = st.wide || st.expr.wide;
     return st;
   }
 
@@ -599,10 +633,22 @@ class Parser {
 
   void assignmentContext(Stmt& st) {
     uint32_t width = 0;
-    for (const LValue& target : st.targets) width += target.width;
-    if (width > kMaxWordWidth)
-      refuse("an assignment wider than 64 bits");
+    bool wideTarget = false;
+    for (const LValue& target : st.targets) {
+      width += target.width;
+      wideTarget = wideTarget || program_->variables[target.variable].width > kMaxWordWidth;
+    }
+    const LValue& first = st.targets.front();
+    bool realTarget = st.targets.size() == 1 && !first.hasBits && program_->variables[first.variable].isReal;
+    if (realTarget || st.expr.isReal) {
+      if (st.targets.size() != 1 || first.hasBits)
+        refuse("a real assigned to a concatenation or a part select");
+      st.expr = convertedFor(selfDetermined(std::move(st.expr)), realTarget, width);
+    }
+    if (width > kMaxWideWidth)
+      refuse("an assignment wider than " + std::to_string(kMaxWideWidth) + " bits");
     applyContext(st.expr, std::max(width, st.expr.selfWidth), st.expr.selfSigned, peek().line);
+    st.wide = wideTarget || width > kMaxWordWidth || st.expr.wide;
   }
 
   LValue lvalue() {
@@ -644,14 +690,14 @@ class Parser {
       first = std::move(lsb);
     } else if (acceptWord("+:") || (is("-:") && (select.offset = 1, next(), true))) {
       int64_t width = constantInteger();
-      if (width <= 0 || width > int64_t(kMaxWordWidth))
+      if (width <= 0 || width > int64_t(kMaxWideWidth))
         refuse("an indexed part select of " + std::to_string(width) + " bits");
       select.value = static_cast<uint64_t>(width);
       select.offset = select.offset ? -(width - 1) : 0;
     }
     expect("]");
-    if (select.value > variableWidth && select.value > kMaxWordWidth)
-      refuse("a select wider than 64 bits");
+    if (select.value > variableWidth && select.value > kMaxWideWidth)
+      refuse("a select wider than " + std::to_string(kMaxWideWidth) + " bits");
     select.operands.insert(select.operands.begin(), std::move(first));
   }
 
@@ -669,8 +715,15 @@ class Parser {
     Expr then = expression();
     expect(":");
     Expr otherwise = expression();
+    if (cond.isReal)
+      refuse("a real as a condition");
     Expr e;
     e.op = ExprOp::Conditional;
+    if (then.isReal || otherwise.isReal) {
+      then = realOperand(selfDetermined(std::move(then)));
+      otherwise = realOperand(selfDetermined(std::move(otherwise)));
+      e.isReal = true;
+    }
     e.selfWidth = std::max(then.selfWidth, otherwise.selfWidth);
     e.selfSigned = then.selfSigned && otherwise.selfSigned;
     e.operands = {std::move(cond), std::move(then), std::move(otherwise)};
@@ -706,6 +759,10 @@ class Parser {
       next();
       // ** is right-associative; the rest associate to the left.
       Expr right = binary(op == ExprOp::Pow ? level : level + 1);
+      if (left.isReal || right.isReal) {
+        left = realBinary(op, std::move(left), std::move(right));
+        continue;
+      }
       Expr e;
       e.op = op;
       if (isComparison(op) || op == ExprOp::LogicalAnd || op == ExprOp::LogicalOr) {
@@ -727,6 +784,28 @@ class Parser {
     }
   }
 
+  // The frontend gives real operators real operands and writes !, unary
+  // minus and conditions on reals as comparisons; the rest is refused.
+  Expr realBinary(ExprOp op, Expr left, Expr right) {
+    static const std::unordered_map<ExprOp, ExprOp> realOps = {
+        {ExprOp::Add, ExprOp::RealAdd},   {ExprOp::Sub, ExprOp::RealSub},
+        {ExprOp::Mul, ExprOp::RealMul},   {ExprOp::Div, ExprOp::RealDiv},
+        {ExprOp::Pow, ExprOp::RealPow},   {ExprOp::Less, ExprOp::RealLess},
+        {ExprOp::LessEqual, ExprOp::RealLessEqual}, {ExprOp::Greater, ExprOp::RealGreater},
+        {ExprOp::GreaterEqual, ExprOp::RealGreaterEqual}, {ExprOp::Equal, ExprOp::RealEqual},
+        {ExprOp::NotEqual, ExprOp::RealNotEqual}};
+    auto found = realOps.find(op);
+    if (found == realOps.end())
+      refuse("an operator other than + - * / ** or a comparison on a real");
+    Expr e;
+    e.op = found->second;
+    e.isReal = !isComparison(op);
+    e.selfWidth = e.isReal ? kMaxWordWidth : 1;
+    e.operands = {realOperand(selfDetermined(std::move(left))), realOperand(selfDetermined(std::move(right)))};
+    markWide(e);
+    return e;
+  }
+
   Expr unary() {
     Nesting nesting(*this);
     static const std::unordered_map<std::string_view, ExprOp> table = {
@@ -737,6 +816,8 @@ class Parser {
       if (auto found = table.find(peek().text); found != table.end()) {
         next();
         Expr operand = unary();
+        if (operand.isReal)
+          refuse("a unary operator on a real");
         Expr e;
         e.op = found->second;
         if (isContextOp(e.op)) {
@@ -762,20 +843,8 @@ class Parser {
     }
     if (acceptWord("{"))
       return concatenation();
-    if (token.kind == TokenKind::SystemName) {
-      std::string name(next().text);
-      if (name != "$signed" && name != "$unsigned")
-        refuse("the system function " + name);
-      expect("(");
-      Expr inner = selfDetermined(expression());
-      expect(")");
-      Expr e;
-      e.op = ExprOp::Cast;
-      e.selfWidth = inner.selfWidth;
-      e.selfSigned = name == "$signed";
-      e.operands.push_back(std::move(inner));
-      return e;
-    }
+    if (token.kind == TokenKind::SystemName)
+      return systemFunction(std::string(next().text));
     if (token.kind != TokenKind::Identifier)
       refuse("an expression starting with '" + std::string(token.text) + "'");
     std::string name = identifier();
@@ -788,6 +857,8 @@ class Parser {
     e.op = ExprOp::Variable;
     e.selfWidth = variable.width;
     e.selfSigned = variable.isSigned;
+    e.isReal = variable.isReal;
+    e.wide = variable.width > kMaxWordWidth;
     if (variable.depth) {
       if (!acceptWord("["))
         refuse("a whole memory '" + name + "' as a value");
@@ -802,12 +873,99 @@ class Parser {
       bitRange(select, variable.width);
       select.selfWidth = static_cast<uint32_t>(select.value);
       select.selfSigned = false;
+      select.wide = variable.width > kMaxWordWidth;
       if (e.op == ExprOp::Element) {
         select.hasElement = true;
         select.operands.push_back(std::move(e.operands[0]));
       }
       return select;
     }
+    return e;
+  }
+
+  // $signed and $unsigned; the real conversions and functions the frontend
+  // writes inline ($realtobits and $bitstoreal only retype the 64 bits).
+  Expr systemFunction(const std::string& name) {
+    static const std::unordered_map<std::string_view, RealFunction> mathFunctions = {
+        {"$sqrt", RealFunction::Sqrt},   {"$ln", RealFunction::Ln},       {"$log10", RealFunction::Log10},
+        {"$exp", RealFunction::Exp},     {"$pow", RealFunction::Pow},     {"$floor", RealFunction::Floor},
+        {"$ceil", RealFunction::Ceil},   {"$sin", RealFunction::Sin},     {"$cos", RealFunction::Cos},
+        {"$tan", RealFunction::Tan},     {"$asin", RealFunction::Asin},   {"$acos", RealFunction::Acos},
+        {"$atan", RealFunction::Atan},   {"$atan2", RealFunction::Atan2}, {"$hypot", RealFunction::Hypot},
+        {"$sinh", RealFunction::Sinh},   {"$cosh", RealFunction::Cosh},   {"$tanh", RealFunction::Tanh},
+        {"$asinh", RealFunction::Asinh}, {"$acosh", RealFunction::Acosh}, {"$atanh", RealFunction::Atanh}};
+    Expr e;
+    expect("(");
+    Expr inner = selfDetermined(expression());
+    if (name == "$signed" || name == "$unsigned") {
+      if (inner.isReal)
+        refuse(name + " of a real");
+      e.op = ExprOp::Cast;
+      e.selfWidth = inner.selfWidth;
+      e.selfSigned = name == "$signed";
+    } else if (name == "$realtobits" || name == "$bitstoreal") {
+      bool toReal = name == "$bitstoreal";
+      if (inner.isReal == toReal || inner.selfWidth != kMaxWordWidth)
+        refuse(name + " of a " + (inner.isReal ? "real" : std::to_string(inner.selfWidth) + "-bit value"));
+      e.op = ExprOp::Cast;
+      e.selfWidth = kMaxWordWidth;
+      e.isReal = toReal;
+    } else if (name == "$rtoi") {
+      e.op = ExprOp::RealTruncate;
+      e.selfWidth = 32;
+      e.selfSigned = true;
+      inner = realOperand(std::move(inner));
+    } else if (name == "$itor") {
+      if (inner.isReal)
+        refuse("$itor of a real");
+      e.op = ExprOp::IntegerToReal;
+      e.selfWidth = kMaxWordWidth;
+      e.isReal = true;
+    } else if (auto found = mathFunctions.find(name); found != mathFunctions.end()) {
+      e.op = ExprOp::RealMath;
+      e.target = static_cast<uint32_t>(found->second);
+      e.selfWidth = kMaxWordWidth;
+      e.isReal = true;
+      inner = realOperand(std::move(inner));
+      bool binary = found->second == RealFunction::Pow || found->second == RealFunction::Atan2 ||
+                    found->second == RealFunction::Hypot;
+      if (binary) {
+        expect(",");
+        e.operands.push_back(std::move(inner));
+        inner = realOperand(selfDetermined(expression()));
+      }
+    } else {
+      refuse("the system function " + name);
+    }
+    expect(")");
+    e.operands.push_back(std::move(inner));
+    return e;
+  }
+
+  // An operand of a real operator: an integer converts by value.
+  Expr realOperand(Expr operand) {
+    if (operand.isReal)
+      return operand;
+    Expr e;
+    e.op = ExprOp::IntegerToReal;
+    e.selfWidth = kMaxWordWidth;
+    e.isReal = true;
+    e.operands.push_back(selfDetermined(std::move(operand)));
+    markWide(e);
+    return e;
+  }
+
+  // `value` converted for a target of `width` bits that is real or not.
+  Expr convertedFor(Expr value, bool targetIsReal, uint32_t width) {
+    if (targetIsReal)
+      return realOperand(std::move(value));
+    if (!value.isReal)
+      return value;
+    Expr e;
+    e.op = ExprOp::RealToInteger;
+    e.selfWidth = width;
+    e.operands.push_back(std::move(value));
+    markWide(e);
     return e;
   }
 
@@ -823,12 +981,15 @@ class Parser {
     e.target = found->second;
     e.selfWidth = program_->variables[fn.result].width;
     e.selfSigned = program_->variables[fn.result].isSigned;
+    e.isReal = program_->variables[fn.result].isReal;
     expect("(");
     for (size_t k = 0; k < fn.inputs.size(); ++k) {
       if (k) expect(",");
       Expr argument = expression();
-      applyContext(argument, std::max(program_->variables[fn.inputs[k]].width, argument.selfWidth),
-                   argument.selfSigned, peek().line);
+      const Variable& input = program_->variables[fn.inputs[k]];
+      if (input.isReal || argument.isReal)
+        argument = convertedFor(selfDetermined(std::move(argument)), input.isReal, input.width);
+      applyContext(argument, std::max(input.width, argument.selfWidth), argument.selfSigned, peek().line);
       e.operands.push_back(std::move(argument));
     }
     expect(")");
@@ -844,8 +1005,8 @@ class Parser {
       Expr inner = concatenation();
       expect("}");
       uint64_t count = first.value & maskOf(first.selfWidth);
-      if (count == 0 || count * inner.selfWidth > kMaxWordWidth)
-        refuse("a replication wider than 64 bits or of zero copies");
+      if (count == 0 || count > kMaxWideWidth || count * inner.selfWidth > kMaxWideWidth)
+        refuse("a replication wider than " + std::to_string(kMaxWideWidth) + " bits or of zero copies");
       Expr e;
       e.op = ExprOp::Replicate;
       e.value = count;
@@ -858,10 +1019,13 @@ class Parser {
     e.operands.push_back(selfDetermined(std::move(first)));
     while (acceptWord(",")) e.operands.push_back(selfDetermined(expression()));
     expect("}");
+    for (const Expr& operand : e.operands)
+      if (operand.isReal)
+        refuse("a real in a concatenation");
     uint64_t width = 0;
     for (const Expr& operand : e.operands) width += operand.selfWidth;
-    if (width > kMaxWordWidth)
-      refuse("a concatenation wider than 64 bits");
+    if (width > kMaxWideWidth)
+      refuse("a concatenation wider than " + std::to_string(kMaxWideWidth) + " bits");
     e.selfWidth = static_cast<uint32_t>(width);
     return e;
   }
@@ -888,8 +1052,8 @@ class Parser {
       size = 0;
       for (char c : text.substr(0, quote)) {
         size = size * 10 + static_cast<uint64_t>(c - '0');
-        if (size > kMaxWordWidth)
-          refuse("a constant wider than 64 bits");
+        if (size > kMaxWideWidth)
+          refuse("a constant wider than " + std::to_string(kMaxWideWidth) + " bits");
       }
       if (size == 0)
         refuse("a zero-width constant");
@@ -905,6 +1069,8 @@ class Parser {
     unsigned bitsPerDigit = base == 'b' ? 1 : base == 'o' ? 3 : base == 'h' ? 4 : 0;
     if (base != 'd' && !bitsPerDigit)
       refuse("a malformed number");
+    if (size > kMaxWordWidth)
+      return wideNumber(text.substr(pos), static_cast<uint32_t>(size), bitsPerDigit, e);
     uint64_t value = 0, wildcard = 0, highImpedance = 0;
     bool digits = false;
     for (char c : text.substr(pos)) {
@@ -938,6 +1104,61 @@ class Parser {
     e.value = value & maskOf(e.selfWidth);
     e.wildcard = wildcard & maskOf(e.selfWidth);
     e.highImpedance = highImpedance & maskOf(e.selfWidth);
+    return e;
+  }
+
+  // The digits of a constant wider than a word, into e.wideValue, and its
+  // x, z and ? digits into the wildcard words casex and casez labels use;
+  // digits past `size` are dropped, as Verilog truncates.
+  Expr wideNumber(std::string_view digitsText, uint32_t size, unsigned bitsPerDigit, Expr& e) {
+    size_t words = wordsFor(size);
+    Words value(words, 0), wildcard(words, 0), highImpedance(words, 0);
+    unsigned radix = bitsPerDigit ? 1u << bitsPerDigit : 10;
+    // word array = word array * radix + digit.
+    auto shiftIn = [radix](Words& target, unsigned digit) {
+      unsigned __int128 carry = digit;
+      for (uint64_t& word : target) {
+        carry += static_cast<unsigned __int128>(word) * radix;
+        word = static_cast<uint64_t>(carry);
+        carry >>= 64;
+      }
+    };
+    bool digits = false;
+    for (char c : digitsText) {
+      if (c == '_')
+        continue;
+      digits = true;
+      char lower = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      bool isX = lower == 'x', isZ = lower == 'z' || lower == '?';
+      if ((isX || isZ) && !bitsPerDigit)
+        refuse("a malformed or oversized decimal constant");
+      unsigned digit = 0;
+      if (!isX && !isZ) {
+        if (!std::isxdigit(static_cast<unsigned char>(c)))
+          refuse("a malformed number");
+        digit = static_cast<unsigned>(std::isdigit(static_cast<unsigned char>(c)) ? c - '0' : lower - 'a' + 10);
+        if (digit >= radix)
+          refuse("a digit out of its base");
+      }
+      shiftIn(value, digit);
+      shiftIn(wildcard, isX || isZ ? radix - 1 : 0);
+      shiftIn(highImpedance, isZ ? radix - 1 : 0);
+    }
+    if (!digits)
+      refuse("a number without digits");
+    maskToWidth(value, size);
+    maskToWidth(wildcard, size);
+    maskToWidth(highImpedance, size);
+    e.selfWidth = size;
+    e.value = value[0];
+    e.wideValue = std::move(value);
+    if (!isZeroWords(wildcard)) {
+      e.wildcard = wildcard[0];
+      e.highImpedance = highImpedance[0];
+      e.wideWildcard = std::move(wildcard);
+      e.wideHighImpedance = std::move(highImpedance);
+    }
+    e.wide = true;
     return e;
   }
 

@@ -3,9 +3,9 @@
 // Compiles the `synergy_engine` module of an .eng file, the same text the
 // compiled engine gets from Verilator, into a SoftwareProgram. The text has
 // passed checkEmittedVerilog already; this parser still checks every token
-// it consumes, bounds nesting depth and storage, and refuses by name what it
-// cannot run (values wider than 64 bits, reals, a construct outside
-// EmitVerilog's subset), so the runtime can wait for the compiled engine.
+// it consumes, bounds nesting depth, widths (kMaxWideWidth) and storage,
+// and refuses by name what it cannot run (a construct outside EmitVerilog's
+// subset), so the runtime can wait for the compiled engine.
 //
 //===----------------------------------------------------------------------===//
 #pragma once

@@ -2,8 +2,10 @@
 //
 // This file implements the software engine: a machine over 64-bit words that
 // executes a SoftwareProgram with Verilator's 2-state semantics, and the
-// engine ABI's entry points over it. Each entry point follows the cycle
-// protocol of hwlower/EngineManifest.h exactly as wrapper/EngineWrapper.cpp
+// engine ABI's entry points over it. Nodes the compiler marked wide go
+// through word arrays (SoftwareWideWords.h); the rest never leave one
+// machine word. Reals compute with C doubles, as Verilator's and vvp's do.
+// Each entry point follows the cycle protocol of hwlower/EngineManifest.h exactly as wrapper/EngineWrapper.cpp
 // does over the Verilator model: one edge runs the `always @(posedge __clk)`
 // blocks, then settles the continuous logic in its levelized order; the
 // state-read logic runs only when the host reads state.
@@ -12,8 +14,12 @@
 #include "engine/SoftwareEngine.h"
 
 #include <bit>
+#include <cmath>
+#include <cstring>
+#include <limits>
 
 #include "engine/SoftwareCompiler.h"
+#include "engine/SoftwareWideWords.h"
 
 namespace synergy::engine {
 
@@ -35,6 +41,78 @@ uint64_t signExtend(uint64_t value, uint32_t width) {
     return value;
   uint64_t sign = uint64_t(1) << (width - 1);
   return (value ^ sign) - sign;
+}
+
+// An index beyond every memory and vector, for one that does not fit an
+// int64_t; far enough from the limits that adding a select offset is safe.
+constexpr int64_t kFarIndex = std::numeric_limits<int64_t>::max() / 4;
+
+double realOf(uint64_t bits) { return std::bit_cast<double>(bits); }
+uint64_t bitsOf(double value) { return std::bit_cast<uint64_t>(value); }
+
+// IEEE 1364 4.8.2 as Verilator implements it (VL_RTOIROUND_Q_D): round to
+// the nearest, ties away from zero, then the low 64 bits of that integer,
+// so that a value out of range wraps instead of being undefined.
+uint64_t roundRealToInteger(double value) {
+  value = std::round(value);
+  if (value == 0.0 || std::isnan(value))
+    return 0;
+  uint64_t bits = bitsOf(value);
+  int lsb = static_cast<int>((bits >> 52) & 0x7ff) - 1023 - 52;
+  uint64_t mantissa = (bits & ((uint64_t(1) << 52) - 1)) | (uint64_t(1) << 52);
+  uint64_t magnitude = lsb < 0 ? (lsb > -64 ? mantissa >> -lsb : 0) : lsb < 64 ? mantissa << lsb : 0;
+  return value < 0 ? 0 - magnitude : magnitude;
+}
+
+// The same conversion into an integer of `width` bits (VL_RTOIROUND_W_D).
+Words roundRealToWords(double value, uint32_t width) {
+  value = std::round(value);
+  Words result(wordsFor(width), 0);
+  if (value == 0.0 || std::isnan(value))
+    return result;
+  uint64_t bits = bitsOf(value);
+  int lsb = static_cast<int>((bits >> 52) & 0x7ff) - 1023 - 52;
+  uint64_t mantissa = (bits & ((uint64_t(1) << 52) - 1)) | (uint64_t(1) << 52);
+  Words magnitude = lsb < 0 ? shiftRightWords({mantissa}, static_cast<uint64_t>(-lsb), width, false)
+                            : shiftLeftWords({mantissa}, static_cast<uint64_t>(lsb), width);
+  return value < 0 ? negateWords(magnitude, width) : magnitude;
+}
+
+// $rtoi: toward zero into a signed 32-bit integer; what x86's truncating
+// conversion (Verilator's static_cast) gives out of range: INT32_MIN.
+uint64_t truncateReal(double value) {
+  value = std::trunc(value);
+  int32_t result = std::numeric_limits<int32_t>::min();
+  if (value >= -2147483648.0 && value <= 2147483647.0)
+    result = static_cast<int32_t>(value);
+  return static_cast<uint64_t>(static_cast<int64_t>(result));
+}
+
+double realFunction(RealFunction fn, double x, double y) {
+  switch (fn) {
+    case RealFunction::Sqrt: return std::sqrt(x);
+    case RealFunction::Ln: return std::log(x);
+    case RealFunction::Log10: return std::log10(x);
+    case RealFunction::Exp: return std::exp(x);
+    case RealFunction::Pow: return std::pow(x, y);
+    case RealFunction::Floor: return std::floor(x);
+    case RealFunction::Ceil: return std::ceil(x);
+    case RealFunction::Sin: return std::sin(x);
+    case RealFunction::Cos: return std::cos(x);
+    case RealFunction::Tan: return std::tan(x);
+    case RealFunction::Asin: return std::asin(x);
+    case RealFunction::Acos: return std::acos(x);
+    case RealFunction::Atan: return std::atan(x);
+    case RealFunction::Atan2: return std::atan2(x, y);
+    case RealFunction::Hypot: return std::hypot(x, y);
+    case RealFunction::Sinh: return std::sinh(x);
+    case RealFunction::Cosh: return std::cosh(x);
+    case RealFunction::Tanh: return std::tanh(x);
+    case RealFunction::Asinh: return std::asinh(x);
+    case RealFunction::Acosh: return std::acosh(x);
+    case RealFunction::Atanh: return std::atanh(x);
+  }
+  return 0;
 }
 
 class Machine {
@@ -135,8 +213,24 @@ class Machine {
 
   // An index as a signed number; unsigned ones past 2^63 fall out of range.
   int64_t indexValue(const Expr& e) {
+    if (e.wide) [[unlikely]]
+      return wideIndexValue(e);
     uint64_t raw = eval(e);
     return static_cast<int64_t>(e.isSigned ? signExtend(raw, e.width) : raw);
+  }
+
+  int64_t wideIndexValue(const Expr& e) {
+    Words value = evalWide(e);
+    bool negative = e.isSigned && isNegativeWords(value, e.width);
+    value = resizeWords(value, e.width, static_cast<uint32_t>(value.size() * 64), e.isSigned);
+    uint64_t fill = negative ? ~uint64_t(0) : 0;
+    for (size_t k = 1; k < value.size(); ++k)
+      if (value[k] != fill)
+        return negative ? -kFarIndex : kFarIndex;
+    int64_t low = static_cast<int64_t>(value[0]);
+    if ((low < 0) != negative || low > kFarIndex || low < -kFarIndex)
+      return negative ? -kFarIndex : kFarIndex;
+    return low;
   }
 
   // The element `index` (a Verilog index) of a memory, or nullptr outside it.
@@ -145,10 +239,25 @@ class Machine {
     if (position < memory.lowIndex)
       return nullptr;
     uint64_t offset = static_cast<uint64_t>(position) - static_cast<uint64_t>(memory.lowIndex);
-    return offset < memory.depth ? &slots_[memory.slot + offset] : nullptr;
+    return offset < memory.depth ? &slots_[memory.slot + offset * memory.words] : nullptr;
   }
 
+  bool truth(const Expr& e) {
+    if (e.wide) [[unlikely]]
+      return !isZeroWords(evalWide(e));
+    return eval(e) != 0;
+  }
+
+  double real(const Expr& e) { return realOf(eval(e)); }
+
   uint64_t eval(const Expr& e) {
+    if (e.wide) [[unlikely]]
+      return evalWide(e)[0];
+    return evalNarrow(e);
+  }
+
+  // A node whose operands all fit one word (or are reals).
+  uint64_t evalNarrow(const Expr& e) {
     const std::vector<Expr>& ops = e.operands;
     uint64_t mask = maskOf(e.width);
     switch (e.op) {
@@ -250,9 +359,284 @@ class Machine {
       case ExprOp::LogicalOr:
         return eval(ops[0]) != 0 || eval(ops[1]) != 0;
       case ExprOp::Conditional:
-        return eval(ops[0]) ? eval(ops[1]) : eval(ops[2]);
+        return truth(ops[0]) ? eval(ops[1]) : eval(ops[2]);
+      case ExprOp::RealAdd:
+        return bitsOf(real(ops[0]) + real(ops[1]));
+      case ExprOp::RealSub:
+        return bitsOf(real(ops[0]) - real(ops[1]));
+      case ExprOp::RealMul:
+        return bitsOf(real(ops[0]) * real(ops[1]));
+      case ExprOp::RealDiv:
+        return bitsOf(real(ops[0]) / real(ops[1]));
+      case ExprOp::RealPow:
+        return bitsOf(std::pow(real(ops[0]), real(ops[1])));
+      case ExprOp::RealLess:
+        return real(ops[0]) < real(ops[1]);
+      case ExprOp::RealLessEqual:
+        return real(ops[0]) <= real(ops[1]);
+      case ExprOp::RealGreater:
+        return real(ops[0]) > real(ops[1]);
+      case ExprOp::RealGreaterEqual:
+        return real(ops[0]) >= real(ops[1]);
+      case ExprOp::RealEqual:
+        return real(ops[0]) == real(ops[1]);
+      case ExprOp::RealNotEqual:
+        return real(ops[0]) != real(ops[1]);
+      case ExprOp::IntegerToReal: {
+        const Expr& operand = ops[0];
+        if (operand.wide)
+          return bitsOf(wordsToDouble(evalWide(operand), operand.width, operand.isSigned));
+        uint64_t value = eval(operand);
+        return bitsOf(operand.isSigned ? double(static_cast<int64_t>(signExtend(value, operand.width)))
+                                       : double(value));
+      }
+      case ExprOp::RealToInteger:
+        return widen(e, roundRealToInteger(real(ops[0])) & maskOf(e.selfWidth));
+      case ExprOp::RealTruncate:
+        return widen(e, truncateReal(real(ops[0])) & maskOf(e.selfWidth));
+      case ExprOp::RealMath:
+        return bitsOf(realFunction(static_cast<RealFunction>(e.target), real(ops[0]),
+                                   ops.size() > 1 ? real(ops[1]) : 0.0));
     }
     return 0;
+  }
+
+  // Wide evaluation: the value at e.width, wordsFor(e.width) words.
+  Words operandWords(const Expr& e) { return e.wide ? evalWide(e) : Words{eval(e)}; }
+
+  // A leaf's self-determined words at its context width.
+  static Words extendLeaf(const Expr& e, const Words& raw) {
+    return resizeWords(raw, e.selfWidth, e.width, e.isSigned && e.width > e.selfWidth);
+  }
+
+  // `count` bits of a `width`-bit value in `words` words from bit `position`;
+  // bits outside the value read as zero.
+  static Words readField(const uint64_t* base, uint32_t words, int64_t position, uint32_t count) {
+    Words field(wordsFor(count), 0);
+    for (size_t k = 0; k < field.size(); ++k) {
+      int64_t start = position + int64_t(k * 64);
+      if (start >= 0)
+        field[k] = extractWord(base, words, static_cast<uint64_t>(start));
+      else if (start > -64)
+        field[k] = extractWord(base, words, 0) << -start;
+    }
+    maskToWidth(field, count);
+    return field;
+  }
+
+  static void placeBits(Words& into, uint32_t width, uint64_t position, const Words& part, uint32_t partWidth) {
+    for (uint32_t done = 0; done < partWidth; done += 64)
+      depositBits(into.data(), width, static_cast<int64_t>(position + done), part[done / 64],
+                  std::min(64u, partWidth - done));
+  }
+
+  // A shift amount, saturated: anything past 2^64 shifts everything out.
+  uint64_t shiftAmount(const Expr& e) {
+    if (!e.wide)
+      return eval(e);
+    Words amount = evalWide(e);
+    for (size_t k = 1; k < amount.size(); ++k)
+      if (amount[k]) return ~uint64_t(0);
+    return amount[0];
+  }
+
+  Words evalWide(const Expr& e) {
+    const std::vector<Expr>& ops = e.operands;
+    uint32_t width = e.width;
+    auto bitwise = [&](auto combine) {
+      Words a = operandWords(ops[0]), b = operandWords(ops[1]), result(wordsFor(width));
+      for (size_t k = 0; k < result.size(); ++k)
+        result[k] = combine(k < a.size() ? a[k] : 0, k < b.size() ? b[k] : 0);
+      maskToWidth(result, width);
+      return result;
+    };
+    switch (e.op) {
+      case ExprOp::Constant:
+        return width > kMaxWordWidth ? e.wideValue : Words{e.value};
+      case ExprOp::Variable: {
+        const Variable& variable = p_.variables[e.target];
+        const uint64_t* base = &slots_[variable.slot];
+        return extendLeaf(e, Words(base, base + variable.words));
+      }
+      case ExprOp::Element: {
+        const Variable& variable = p_.variables[e.target];
+        const uint64_t* base = element(variable, ops[0]);
+        return base ? extendLeaf(e, Words(base, base + variable.words)) : Words(wordsFor(width), 0);
+      }
+      case ExprOp::Select: {
+        const Variable& variable = p_.variables[e.target];
+        const uint64_t* base = e.hasElement ? element(variable, ops[1]) : &slots_[variable.slot];
+        int64_t position = indexValue(ops[0]) + e.offset;
+        int64_t bits = static_cast<int64_t>(e.value);
+        if (!base || position >= int64_t(variable.width) || position <= -bits)
+          return Words(wordsFor(width), 0);
+        return extendLeaf(e, readField(base, variable.words, position, static_cast<uint32_t>(e.value)));
+      }
+      case ExprOp::Concat: {
+        Words value(wordsFor(e.selfWidth), 0);
+        uint64_t position = e.selfWidth;
+        for (const Expr& operand : ops) {
+          position -= operand.width;
+          placeBits(value, e.selfWidth, position, operandWords(operand), operand.width);
+        }
+        return extendLeaf(e, value);
+      }
+      case ExprOp::Replicate: {
+        Words value(wordsFor(e.selfWidth), 0), part = operandWords(ops[0]);
+        for (uint64_t k = 0; k < e.value; ++k) placeBits(value, e.selfWidth, k * ops[0].width, part, ops[0].width);
+        return extendLeaf(e, value);
+      }
+      case ExprOp::Call:
+        return extendLeaf(e, callWide(e));
+      case ExprOp::Cast:
+        return extendLeaf(e, operandWords(ops[0]));
+      case ExprOp::Negate:
+        return negateWords(operandWords(ops[0]), width);
+      case ExprOp::Identity:
+        return operandWords(ops[0]);
+      case ExprOp::BitNot: {
+        Words value = operandWords(ops[0]);
+        value.resize(wordsFor(width), 0);
+        for (uint64_t& word : value) word = ~word;
+        maskToWidth(value, width);
+        return value;
+      }
+      case ExprOp::LogicalNot:
+        return {uint64_t(!truth(ops[0]))};
+      case ExprOp::ReduceAnd:
+      case ExprOp::ReduceNand: {
+        Words value = operandWords(ops[0]);
+        bool allOnes = compareWords(value, resizeWords({1}, 1, ops[0].width, true), ops[0].width, false) == 0;
+        return {uint64_t(allOnes == (e.op == ExprOp::ReduceAnd))};
+      }
+      case ExprOp::ReduceOr:
+        return {uint64_t(truth(ops[0]))};
+      case ExprOp::ReduceNor:
+        return {uint64_t(!truth(ops[0]))};
+      case ExprOp::ReduceXor:
+        return {populationCount(operandWords(ops[0])) & 1};
+      case ExprOp::ReduceXnor:
+        return {(populationCount(operandWords(ops[0])) & 1) ^ 1};
+      case ExprOp::Add:
+        return addWords(operandWords(ops[0]), operandWords(ops[1]), width);
+      case ExprOp::Sub:
+        return subtractWords(operandWords(ops[0]), operandWords(ops[1]), width);
+      case ExprOp::Mul:
+        return multiplyWords(operandWords(ops[0]), operandWords(ops[1]), width);
+      case ExprOp::Div:
+      case ExprOp::Mod:
+        return divideWords(operandWords(ops[0]), operandWords(ops[1]), width, e.isSigned, e.op == ExprOp::Mod);
+      case ExprOp::Pow:
+        return powerWide(e);
+      case ExprOp::And:
+        return bitwise([](uint64_t a, uint64_t b) { return a & b; });
+      case ExprOp::Or:
+        return bitwise([](uint64_t a, uint64_t b) { return a | b; });
+      case ExprOp::Xor:
+        return bitwise([](uint64_t a, uint64_t b) { return a ^ b; });
+      case ExprOp::Xnor:
+        return bitwise([](uint64_t a, uint64_t b) { return ~(a ^ b); });
+      case ExprOp::ShiftLeft:
+        return shiftLeftWords(operandWords(ops[0]), shiftAmount(ops[1]), width);
+      case ExprOp::ShiftRight:
+      case ExprOp::ArithShiftRight:
+        return shiftRightWords(operandWords(ops[0]), shiftAmount(ops[1]), width,
+                               e.op == ExprOp::ArithShiftRight && e.isSigned);
+      case ExprOp::Less: case ExprOp::LessEqual: case ExprOp::Greater: case ExprOp::GreaterEqual:
+      case ExprOp::Equal: case ExprOp::NotEqual: {
+        int order = compareWords(operandWords(ops[0]), operandWords(ops[1]), ops[0].width, ops[0].isSigned);
+        bool result = e.op == ExprOp::Less ? order < 0 : e.op == ExprOp::LessEqual ? order <= 0
+                    : e.op == ExprOp::Greater ? order > 0 : e.op == ExprOp::GreaterEqual ? order >= 0
+                    : e.op == ExprOp::Equal ? order == 0 : order != 0;
+        return {uint64_t(result)};
+      }
+      case ExprOp::LogicalAnd:
+        return {uint64_t(truth(ops[0]) && truth(ops[1]))};
+      case ExprOp::LogicalOr:
+        return {uint64_t(truth(ops[0]) || truth(ops[1]))};
+      case ExprOp::Conditional:
+        return truth(ops[0]) ? operandWords(ops[1]) : operandWords(ops[2]);
+      case ExprOp::RealToInteger:
+        return extendLeaf(e, roundRealToWords(real(ops[0]), e.selfWidth));
+      default:
+        // The real operators: their values are one word, and they read
+        // wide integers through IntegerToReal only.
+        return {evalNarrow(e)};
+    }
+  }
+
+  Words powerWide(const Expr& e) {
+    uint32_t width = e.width;
+    Words base = operandWords(e.operands[0]);
+    const Expr& exponentExpr = e.operands[1];
+    Words exponent = operandWords(exponentExpr);
+    Words one = resizeWords({1}, 1, width, false);
+    if (exponentExpr.isSigned && isNegativeWords(exponent, exponentExpr.width)) {
+      if (compareWords(base, one, width, false) == 0)
+        return one;
+      Words minusOne = resizeWords({1}, 1, width, true);
+      if (e.isSigned && compareWords(base, minusOne, width, false) == 0)
+        return (exponent[0] & 1) ? minusOne : one;
+      return Words(wordsFor(width), 0);
+    }
+    Words result = one;
+    uint32_t exponentBits = exponentExpr.width;
+    while (exponentBits > 0 && !((exponent[(exponentBits - 1) / 64] >> ((exponentBits - 1) % 64)) & 1))
+      --exponentBits;
+    for (uint32_t bit = 0; bit < exponentBits; ++bit) {
+      if ((exponent[bit / 64] >> (bit % 64)) & 1)
+        result = multiplyWords(result, base, width);
+      if (bit + 1 < exponentBits)
+        base = multiplyWords(base, base, width);
+    }
+    return result;
+  }
+
+  Words callWide(const Expr& e) {
+    const Function& fn = p_.functions[e.target];
+    std::vector<Words> values;
+    values.reserve(e.operands.size());
+    for (const Expr& operand : e.operands) values.push_back(operandWords(operand));
+    for (size_t k = 0; k < values.size(); ++k) {
+      const Variable& input = p_.variables[fn.inputs[k]];
+      Words value = resizeWords(values[k], input.width, input.width, false);
+      std::copy(value.begin(), value.end(), &slots_[input.slot]);
+    }
+    exec(fn.body);
+    const Variable& result = p_.variables[fn.result];
+    const uint64_t* base = &slots_[result.slot];
+    return Words(base, base + result.words);
+  }
+
+  void storeWide(const LValue& target, const Words& value, uint64_t from) {
+    const Variable& variable = p_.variables[target.variable];
+    uint64_t* base = &slots_[variable.slot];
+    if (target.hasElement && !(base = element(variable, target.index.front())))
+      return;
+    int64_t position = target.hasBits ? indexValue(target.index.back()) + target.offset : 0;
+    for (uint32_t done = 0; done < target.width; done += 64)
+      changed_ |= depositBits(base, variable.width, position + done, extractWord(value.data(), value.size(), from + done),
+                              std::min(64u, target.width - done));
+  }
+
+  bool caseMatchesWide(const Stmt& st, const Words& subject, const Expr& label) {
+    Words value = operandWords(label);
+    uint32_t width = st.expr.width;
+    // A wide label keeps its wildcards in words, a narrow one in word 0.
+    const Words& wildcards = st.match == CaseMatch::WildcardZ ? label.wideHighImpedance : label.wideWildcard;
+    for (size_t k = 0; k < wordsFor(width); ++k) {
+      uint64_t care = ~uint64_t(0);
+      if (st.match != CaseMatch::Exact) {
+        if (k < wildcards.size())
+          care = ~wildcards[k];
+        else if (k == 0)
+          care = st.match == CaseMatch::WildcardZ ? ~label.highImpedance : ~label.wildcard;
+      }
+      uint64_t x = k < subject.size() ? subject[k] : 0, y = k < value.size() ? value[k] : 0;
+      if ((x ^ y) & care)
+        return false;
+    }
+    return true;
   }
 
   static uint64_t compare(ExprOp op, const Expr& left, uint64_t a, uint64_t b) {
@@ -362,6 +746,15 @@ class Machine {
         for (const Stmt& child : st.children) exec(child);
         return;
       case StmtOp::Assign: {
+        if (st.wide) [[unlikely]] {
+          Words value = operandWords(st.expr);
+          uint64_t from = 0;
+          for (size_t k = st.targets.size(); k-- > 0;) {
+            storeWide(st.targets[k], value, from);
+            from += st.targets[k].width;
+          }
+          return;
+        }
         uint64_t value = eval(st.expr);
         for (size_t k = st.targets.size(); k-- > 0;) {
           store(st.targets[k], value);
@@ -370,9 +763,25 @@ class Machine {
         return;
       }
       case StmtOp::If:
-        exec(eval(st.expr) ? st.children[0] : st.children[1]);
+        exec(truth(st.expr) ? st.children[0] : st.children[1]);
         return;
       case StmtOp::Case: {
+        if (st.wide) [[unlikely]] {
+          Words subject = operandWords(st.expr);
+          const CaseItem* chosen = nullptr;
+          for (const CaseItem& item : st.items) {
+            if (item.labels.empty())
+              chosen = &item;
+            for (const Expr& label : item.labels)
+              if (caseMatchesWide(st, subject, label)) {
+                exec(st.children[item.body]);
+                return;
+              }
+          }
+          if (chosen)
+            exec(st.children[chosen->body]);
+          return;
+        }
         uint64_t subject = eval(st.expr);
         const CaseItem* fallback = nullptr;
         for (const CaseItem& item : st.items) {
@@ -395,10 +804,10 @@ class Machine {
         return;
       }
       case StmtOp::For:
-        for (exec(st.children[0]); eval(st.expr); exec(st.children[1])) exec(st.children[2]);
+        for (exec(st.children[0]); truth(st.expr); exec(st.children[1])) exec(st.children[2]);
         return;
       case StmtOp::While:
-        while (eval(st.expr)) exec(st.children[0]);
+        while (truth(st.expr)) exec(st.children[0]);
         return;
     }
   }

@@ -5,8 +5,12 @@
 // slot, every expression carries the width and signedness Verilog's sizing
 // rules give it in its context (so evaluation never looks anything up), and
 // the continuous logic is levelized: the combinational nodes are in an order
-// where each reads only what earlier ones wrote. Values are at most 64 bits
-// wide, one machine word each; the compiler refuses wider ones by name.
+// where each reads only what earlier ones wrote. A value of up to 64 bits is
+// one machine word; a wider one is an array of words, least significant
+// first, and every node that reads or makes one is marked `wide`, so the
+// common narrow case never looks at word counts. A real is the 64 bits of
+// its IEEE double, as everywhere else in the runtime: only the operators
+// that compute with it (and the conversions at its edges) know the type.
 //
 // Shared by those two files only; the rest of the runtime sees SoftwareEngine.h.
 //
@@ -20,14 +24,21 @@
 namespace synergy::engine::software {
 
 inline constexpr uint32_t kMaxWordWidth = 64;
+// Wider values are refused by name: this bounds every temporary a wide
+// operator allocates.
+inline constexpr uint32_t kMaxWideWidth = 1u << 16;
+
+inline uint32_t wordsFor(uint32_t width) { return (width + 63) / 64; }
 
 struct Variable {
   std::string name;
   uint32_t width = 1;
   bool isSigned = false;
+  bool isReal = false;     // a `real` of a function: 64 bits of a double
   uint64_t depth = 0;      // 0 = scalar, else number of elements
   int64_t lowIndex = 0;    // a memory's lowest declared index
   uint64_t slot = 0;       // first word in the machine's storage
+  uint32_t words = 1;      // words per element: wordsFor(width)
 };
 
 enum class ExprOp : uint8_t {
@@ -38,6 +49,18 @@ enum class ExprOp : uint8_t {
   ShiftLeft, ShiftRight, ArithShiftRight,
   Less, LessEqual, Greater, GreaterEqual, Equal, NotEqual,
   LogicalAnd, LogicalOr, Conditional,
+  // Operators on reals (operands are reals unless the name says otherwise).
+  RealAdd, RealSub, RealMul, RealDiv, RealPow,
+  RealLess, RealLessEqual, RealGreater, RealGreaterEqual, RealEqual, RealNotEqual,
+  IntegerToReal,  // by value, signed or not as the operand is
+  RealToInteger,  // rounded to the nearest, ties away from zero (an assignment)
+  RealTruncate,   // $rtoi: toward zero, a signed 32-bit integer
+  RealMath,       // $sqrt, $pow, ...: target names the function (RealFunction)
+};
+
+enum class RealFunction : uint8_t {
+  Sqrt, Ln, Log10, Exp, Pow, Floor, Ceil, Sin, Cos, Tan, Asin, Acos, Atan, Atan2, Hypot,
+  Sinh, Cosh, Tanh, Asinh, Acosh, Atanh,
 };
 
 struct Expr {
@@ -52,6 +75,11 @@ struct Expr {
   uint64_t highImpedance = 0;  // Constant: the z/? bits among them (casez)
   int64_t offset = 0;       // Select: added to the index (-(width-1) for -:) minus the lsb index
   bool hasElement = false;  // Select: operands[1] picks a memory element
+  bool isReal = false;      // its value is a real's bits
+  bool wide = false;        // it or an operand is wider than 64 bits, or it reads such a variable
+  std::vector<uint64_t> wideValue;  // Constant wider than 64 bits: wordsFor(width) words
+  // A wide casex/casez label's x/z/? and z/? bits, wordsFor(selfWidth) words (empty: none).
+  std::vector<uint64_t> wideWildcard, wideHighImpedance;
   std::vector<Expr> operands;
 };
 
@@ -78,6 +106,7 @@ struct Stmt {
   CaseMatch match = CaseMatch::Exact;
   std::vector<LValue> targets;  // Assign: one, or a concatenation MSB first
   Expr expr;                    // Assign: value; If/While/For: condition; Case: subject
+  bool wide = false;            // Assign: a target or the value, Case: the subject or a label, is wide
   std::vector<Stmt> children;   // Block: body; If: then, else; For: init, step, body; While: body
   std::vector<CaseItem> items;
 };

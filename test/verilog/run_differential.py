@@ -15,10 +15,8 @@ With --engine E every synergy-run uses `--engine E`; --restart-engine E2
 makes the restart half of the split use E2 instead (save on one engine,
 restart on the other). --switch-at-ticks K1,K2,.. adds one run per K with
 `--engine auto --switch-at-tick K`: the hand-off from the software to the
-compiled engine at the end of tick K must not change the output. With
---engine software --allow-refusal, a design the software engine refuses (it
-names the construct, status 2) passes if `--engine auto` falls back to the
-compiled engine with that note and matches vvp.
+compiled engine at the end of tick K must not change the output. Under
+--engine software a design must run there: a refusal (status 2) fails.
 
   run_differential.py --bin-dir build/bin [--vvp-only] [--save-restart]
                       [--engine E] [--restart-engine E2] [--switch-at-ticks K,..]
@@ -116,14 +114,6 @@ def check(source, args):
         engine_args = ["--engine", args.engine] if args.engine else []
         restart_args = ["--engine", args.restart_engine] if args.restart_engine else engine_args
         actual = under_synergy(engine, root, args.bin_dir, "synergy", engine_args)
-        refusal = b"the software engine cannot run this design"
-        if args.allow_refusal and args.engine == "software" and actual[1] == 2 and refusal in actual[2]:
-            sys.stdout.write("%s: %s" % (name, actual[2].decode(errors="replace")))
-            fallback = under_synergy(engine, root, args.bin_dir, "fallback", ["--engine", "auto"])
-            if fallback[:2] != expected or refusal not in fallback[2]:
-                report(name, "fallback from the software engine", expected, fallback)
-                return False
-            return True
         ok = actual[:2] == expected
         if not ok:
             report(name, "synergy-run", expected, actual)
@@ -155,8 +145,6 @@ def main():
     parser.add_argument("--save-restart", action="store_true", help="also run split by a save and a restart")
     parser.add_argument("--engine", help="synergy-run --engine for every run")
     parser.add_argument("--restart-engine", help="synergy-run --engine for the restart half of the split")
-    parser.add_argument("--allow-refusal", action="store_true",
-                        help="with --engine software: a refused design must fall back under --engine auto")
     parser.add_argument("--switch-at-ticks", default="", help="comma-separated ticks to force a hand-off at")
     parser.add_argument("--inputs", help="directory copied into each run's working directory")
     parser.add_argument("--expected", help="file vvp's output must equal")

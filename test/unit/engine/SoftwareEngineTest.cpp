@@ -1,10 +1,10 @@
 //===- SoftwareEngineTest.cpp - the software engine's compiler and machine -===//
 //
-// Expression semantics are checked differentially: each expression is
-// assigned to a 32-bit register in an `initial` block, read back through the
-// software engine's state-access port, and compared with what vvp prints for
-// the same assignment (none reads outside a variable: vvp gives x there,
-// 2-state engines 0). Hostile module text must be refused with a message
+// Expression semantics are checked differentially, values wider than a
+// machine word included: each expression is assigned to a 32-bit register in
+// an `initial` block, read back through the software engine's state-access
+// port, and compared with what vvp prints for the same assignment (none reads
+// outside a variable: vvp gives x there, 2-state engines 0). Hostile module text must be refused with a message
 // naming the construct, never crash or allocate without bound.
 //
 //===----------------------------------------------------------------------===//
@@ -27,8 +27,13 @@ const char* kOperands = R"(
   reg signed [3:0] c;
   reg [2:0] s;
   reg [15:0] m [2:5];
+  reg [99:0] w;
+  reg signed [99:0] v;
+  reg [71:0] n [0:1];
 )";
-const char* kOperandValues = "    a = -8'sd3; b = 8'd200; c = 4'sb1000; s = 3'd3; m[2] = 16'd7; m[5] = 16'hbeef;\n";
+const char* kOperandValues =
+    "    a = -8'sd3; b = 8'd200; c = 4'sb1000; s = 3'd3; m[2] = 16'd7; m[5] = 16'hbeef;\n"
+    "    w = 100'hf_0123_4567_89ab_cdef_fedc_ba98; v = -100'sd987654321987654321987; n[1] = 72'hab_cdef_0123_4567_89ab;\n";
 
 const std::vector<std::string> kExpressions = {
     "a + b",         "a + 8'sd1",       "a >>> 1",          "b >>> 1",         "a >> 1",
@@ -39,6 +44,12 @@ const std::vector<std::string> kExpressions = {
     "a <<< s",       "b << 30",         "$unsigned(a)",     "c + a",           "{c} + a",
     "a == -3",       "b != 200",        "a && !b",          "a || 1'b0",       "m[2] + m[5]",
     "m[s + 3'd2][11:4]", "(a > b) ? a : b", "c - 4'd1",
+    // Wider than a word: computed at 100 or more bits, the low 32 kept.
+    "w >> 68",       "(w * w) >> 70",   "w / 100'd12345",   "w % 100'd99991",  "{w, b} >> 90",
+    "w > {w[98:0], 1'b0}", "^w",        "-w >> 60",         "v >>> 80",        "v / 100'sd7",
+    "v % 100'sd1000003", "v < 0",       "(w ** 3) >> 64",   "w[s * 20 +: 32]", "n[1][70:39]",
+    "n[s - 3'd2] >> 40", "{3{w[40:0]}} >> 75", "w + v",     "(w << 63) >> 95", "w - v > w",
+    "&{w, 4'hf}",    "|(w & 100'd0)",   "w == v",           "w[99:96] + 1",
 };
 
 std::string engineModule() {
@@ -93,7 +104,10 @@ std::string refusalOf(const std::string& body) {
 }
 
 TEST(SoftwareEngine, RefusesWhatItCannotRunByName) {
-  EXPECT_NE(refusalOf("  reg [64:0] wide;\nendmodule\n").find("wider than 64 bits"), std::string::npos);
+  EXPECT_NE(refusalOf("  reg [65536:0] wide;\nendmodule\n").find("a vector wider than 65536 bits"), std::string::npos);
+  EXPECT_NE(refusalOf("  reg [7:0] x;\n  initial begin\n    x = ^{2049{32'd1}};\n  end\nendmodule\n")
+                .find("a replication wider than 65536 bits"),
+            std::string::npos);
   EXPECT_NE(refusalOf("  real r;\nendmodule\n").find("a real variable"), std::string::npos);
   EXPECT_NE(refusalOf("  reg [7:0] x;\n  initial begin\n    x = $fopen(x);\n  end\nendmodule\n")
                 .find("the system function $fopen"),

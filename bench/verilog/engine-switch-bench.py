@@ -1,0 +1,250 @@
+#!/usr/bin/env python3
+"""The software engine, the compiled engine and vvp on the Verilog examples,
+and the instant start with a hand-off between them (issue 20).
+
+  bench/verilog/engine-switch-bench.py --bin-dir BUILD/bin [--json out.json]
+                                       [--png-dir DIR] [--quick]
+                                       [--examples bitcoin,df] [--no-cold]
+
+Each example is copied and scaled exactly as run-bench.py does (its scalers
+are reused, so the workloads are the same; --quick is 10x smaller), then:
+
+  ticks/s   the same design, run to its end three ways: `vvp -n` (wall time
+            of the whole process: vvp has no loop timer), synergy-run
+            --engine software and --engine compiled with a warm cache (both
+            SYNERGY_ENGINE_STATS=1, whose time covers the tick loop only).
+            Ticks are counted by synergy-run; vvp runs the same ticks.
+  cold      with an empty engine cache each time: `--engine auto` (software
+            first, hand-off when the Verilator build is ready) against
+            `--engine compiled` (compile, then run). For both, the time from
+            starting synergy-run to its first byte of output and to its
+            exit; for auto also the switch pause (switch-seconds: copying
+            every state variable across) and the tick it happened after.
+            Each cold run writes a --timeline CSV; with --png-dir they are
+            drawn, ticks/s against wall time, one PNG per example.
+
+Prints one table and, with --json, writes every number. Timing numbers are
+reported, never asserted; every side must print vvp's output (the JSON
+records outputs_match). --png-dir needs python3-matplotlib: run the script
+with Debian's /usr/bin/python3.
+
+A cold `--engine auto` run that ends before the compiled engine is built
+still exits only when the build does (the build fills the cache for the
+next run), so its total time is the larger of the two; its first output is
+what the software engine gives.
+"""
+import argparse
+import csv
+import importlib.util
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+_spec = importlib.util.spec_from_file_location("run_bench", os.path.join(HERE, "run-bench.py"))
+run_bench = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(run_bench)
+
+EXAMPLES = ["bitcoin", "mips32", "regex", "nw", "adpcm", "df"]
+
+
+def log(message):
+    sys.stderr.write(message + "\n")
+    sys.stderr.flush()
+
+
+def fresh_cache(root, label):
+    path = tempfile.mkdtemp(prefix="cache-%s-" % label, dir=root)
+    os.chmod(path, 0o700)
+    return path
+
+
+def timed_run(argv, cwd, env):
+    """Runs argv; returns (stdout, stderr, seconds to the first output byte, seconds to exit)."""
+    start = time.perf_counter()
+    # Unbuffered: the first byte is read alone, the rest by communicate().
+    proc = subprocess.Popen(argv, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0)
+    first = proc.stdout.read(1)
+    first_seconds = time.perf_counter() - start
+    rest, err = proc.communicate()
+    total = time.perf_counter() - start
+    if proc.returncode != 0:
+        detail = err.decode(errors="replace").strip().splitlines()
+        raise RuntimeError("%s failed: %s" % (os.path.basename(argv[0]), detail[-1] if detail else proc.returncode))
+    return first + rest, err, first_seconds if first else None, total
+
+
+def stats_of(stderr):
+    ticks, tasks, seconds = run_bench.parse_stats(b"synergy-engine-stats", stderr)
+    extra = {}
+    for field in stderr.decode(errors="replace").split():
+        if field.startswith(("switch-after-tick=", "switch-seconds=", "engine=")):
+            key, value = field.split("=", 1)
+            extra[key.replace("-", "_")] = value
+    return ticks, tasks, seconds, extra
+
+
+def bench(name, args, root):
+    work = os.path.join(root, name)
+    run_bench.stage(name, work)
+    workload = run_bench.SCALERS[name](work, args.quick)
+    log("[%s] %s" % (name, workload))
+    row = {"example": name, "workload": workload}
+    eng = os.path.join(work, name + ".eng")
+    run_bench.run([os.path.join(args.bin_dir, "synergy-cc"), name + ".v", "-o", eng], work)
+    run_bench.run(["iverilog", "-o", os.path.join(work, "tb.vvp"), name + ".v"], work)
+
+    start = time.perf_counter()
+    expected = run_bench.run(["vvp", "-n", "tb.vvp"], work).stdout
+    vvp_seconds = time.perf_counter() - start
+    synergy_run = os.path.join(args.bin_dir, "synergy-run")
+    mismatches = []
+
+    def engine(kind, cache, extra=()):
+        env = dict(os.environ, SYNERGY_ENGINE_STATS="1", SYNERGY_CACHE_DIR=cache)
+        out, err, first, total = timed_run([synergy_run, "--engine", kind] + list(extra) + [eng], work, env)
+        if out != expected:
+            mismatches.append(kind)
+            with open(os.path.join(args.keep_mismatches or root, "%s-%s.out" % (name, kind)), "wb") as f:
+                f.write(out)
+        return out, err, first, total
+
+    warm = fresh_cache(root, name + "-warm")
+    log("[%s] software engine" % name)
+    _, err, _, _ = engine("software", warm)
+    ticks, tasks, software_seconds, _ = stats_of(err)
+    log("[%s] compiled engine (build, then a warm run)" % name)
+    engine("compiled", warm)
+    _, err, _, _ = engine("compiled", warm)
+    _, _, compiled_seconds, _ = stats_of(err)
+    row.update({"ticks": ticks, "tasks": tasks,
+                "vvp_ticks_per_s": ticks / vvp_seconds,
+                "software_ticks_per_s": ticks / software_seconds,
+                "compiled_ticks_per_s": ticks / compiled_seconds})
+    row["software_vs_vvp"] = row["software_ticks_per_s"] / row["vvp_ticks_per_s"]
+
+    if not args.no_cold:
+        for kind in ("auto", "compiled"):
+            log("[%s] cold cache, --engine %s" % (name, kind))
+            timeline = os.path.join(work, "timeline-%s.csv" % kind)
+            _, err, first, total = engine(kind, fresh_cache(root, name + "-" + kind), ["--timeline", timeline])
+            _, _, _, extra = stats_of(err)
+            row[kind] = {"first_output_s": first, "total_s": total, "engine": extra.get("engine"),
+                         "timeline": read_timeline(timeline)}
+            if "switch_seconds" in extra:
+                row[kind]["switch_pause_s"] = float(extra["switch_seconds"])
+                row[kind]["switch_after_tick"] = int(extra["switch_after_tick"])
+        row["vvp_total_s"] = vvp_seconds
+    row["outputs_match"] = not mismatches
+    row["mismatched_engines"] = mismatches
+    return row
+
+
+def read_timeline(path):
+    with open(path) as f:
+        return [{"time_s": float(r["time_s"]), "ticks": int(r["ticks"]), "ticks_per_s": float(r["ticks_per_s"]),
+                 "tasks_per_s": float(r["tasks_per_s"]), "engine": r["engine"]} for r in csv.DictReader(f)]
+
+
+def draw(rows, png_dir):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    os.makedirs(png_dir, exist_ok=True)
+    for row in rows:
+        if "auto" not in row:
+            continue
+        fig, ax = plt.subplots(figsize=(7, 3.5))
+        for kind, style in (("auto", "-"), ("compiled", "--")):
+            points = row[kind]["timeline"]
+            ax.plot([p["time_s"] for p in points], [p["ticks_per_s"] for p in points], style,
+                    label="--engine %s (cold cache)" % kind)
+            switch = next((p["time_s"] for p in points if kind == "auto" and p["engine"] == "compiled"), None)
+            if switch is not None:
+                ax.axvline(switch, color="gray", linewidth=0.8)
+                ax.annotate("switch", (switch, ax.get_ylim()[1] * 0.9), fontsize=8)
+        ax.axhline(row["vvp_ticks_per_s"], color="black", linewidth=0.8, linestyle=":", label="vvp")
+        ax.set_xlabel("wall time (s)")
+        ax.set_ylabel("virtual ticks/s")
+        ax.set_title("%s: %s" % (row["example"], row["workload"]))
+        ax.legend(fontsize=8)
+        fig.tight_layout()
+        path = os.path.join(png_dir, "timeline-%s.png" % row["example"])
+        fig.savefig(path, dpi=100)
+        plt.close(fig)
+        log("wrote " + path)
+
+
+def cell(value, spec="%.3g"):
+    return "-" if value is None else spec % value
+
+
+def print_table(rows):
+    header = ("example", "ticks", "vvp t/s", "sw t/s", "comp t/s", "sw/vvp", "auto 1st", "comp 1st",
+              "auto tot", "comp tot", "vvp tot", "pause", "match")
+    print(("%-8s" + " %10s" * (len(header) - 1)) % header)
+    for row in rows:
+        if "error" in row:
+            print("%-8s %s" % (row["example"], row["error"]))
+            continue
+        auto, comp = row.get("auto", {}), row.get("compiled", {})
+        print(("%-8s" + " %10s" * (len(header) - 1)) % (
+            row["example"], row["ticks"], cell(row["vvp_ticks_per_s"]), cell(row["software_ticks_per_s"]),
+            cell(row["compiled_ticks_per_s"]), cell(row["software_vs_vvp"], "%.2f"),
+            cell(auto.get("first_output_s"), "%.3fs"), cell(comp.get("first_output_s"), "%.3fs"),
+            cell(auto.get("total_s"), "%.2fs"), cell(comp.get("total_s"), "%.2fs"),
+            cell(row.get("vvp_total_s"), "%.2fs"), cell(auto.get("switch_pause_s"), "%.4fs"),
+            "yes" if row["outputs_match"] else "NO"))
+    ratios = [row["software_vs_vvp"] for row in rows if "software_vs_vvp" in row]
+    if ratios:
+        print("software engine / vvp ticks/s, geomean: %.2f" % math.exp(sum(map(math.log, ratios)) / len(ratios)))
+    print("1st = seconds to the first output byte, tot = to exit (cold cache); pause = the switch's state copy")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--bin-dir", required=True, help="directory holding synergy-cc and synergy-run")
+    parser.add_argument("--json", help="write all rows here")
+    parser.add_argument("--png-dir", help="draw each example's cold timelines here (python3-matplotlib)")
+    parser.add_argument("--quick", action="store_true", help="10x smaller workloads")
+    parser.add_argument("--examples", default=",".join(EXAMPLES))
+    parser.add_argument("--no-cold", action="store_true", help="skip the cold-cache runs (two builds an example)")
+    parser.add_argument("--keep-mismatches", help="write the output of an engine that differs from vvp's here")
+    args = parser.parse_args()
+    args.bin_dir = os.path.abspath(args.bin_dir)
+    root = tempfile.mkdtemp(prefix="synergy-engine-switch-bench-")
+    rows = []
+    try:
+        for name in args.examples.split(","):
+            if name not in run_bench.SCALERS:
+                log("engine-switch-bench.py: error: unknown example %s" % name)
+                return 1
+            try:
+                rows.append(bench(name, args, root))
+            except (RuntimeError, OSError) as error:
+                log("[%s] failed: %s" % (name, error))
+                rows.append({"example": name, "error": str(error)})
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    print_table(rows)
+    if args.json:
+        with open(args.json, "w") as out:
+            json.dump({"quick": args.quick, "rows": rows}, out, indent=2)
+        log("wrote " + args.json)
+    if args.png_dir:
+        try:
+            draw(rows, args.png_dir)
+        except ImportError:
+            log("engine-switch-bench.py: error: --png-dir needs matplotlib (Debian: python3-matplotlib, "
+                "run with /usr/bin/python3)")
+            return 1
+    return 0 if all("error" not in row and row["outputs_match"] for row in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
