@@ -336,7 +336,8 @@ std::optional<EngineManifest> readEngineManifest(std::istream& in, std::string& 
       m.top = r.quoted();
     } else if (key == "clock") {
       m.clockId = r.id(kMaxEngineStates - 1);
-      m.halfPeriod = r.number();
+      m.halfPeriod = r.number(kMaxHalfPeriod);
+      if (r.ok() && m.halfPeriod == 0) return fail("malformed 'clock' record: the half period is 0");
     } else if (key == "yield") {
       m.usesYield = r.flag();
     } else if (key == "state") {

@@ -145,6 +145,9 @@ inline constexpr uint64_t kMaxEngineStateBits = uint64_t(1) << 30;
 inline constexpr uint64_t kMaxEngineStateElements = uint64_t(1) << 24;
 inline constexpr uint64_t kMaxTaskArgs = (1u << 16) - 1;
 inline constexpr uint64_t kMaxVerilogBytes = uint64_t(256) << 20;
+// $time at tick t is t * halfPeriod: 2^32 - 1 keeps it exact for 2^32 ticks,
+// beyond any run, where an unbounded half period wraps within a few ticks.
+inline constexpr uint64_t kMaxHalfPeriod = UINT32_MAX;
 // The emitted module's first lines, exactly: the port list above. EmitVerilog
 // writes it and the runtime's check of an engine's Verilog demands it.
 inline constexpr const char* kEngineModuleHeader =

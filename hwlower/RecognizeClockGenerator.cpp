@@ -15,14 +15,17 @@
 //
 // Runs after flattenBlocks (it matches the generator's flattened shape).
 // Guarantees: no process is a clock generator; Design::clockVar is set when
-// the design has a clock; an event on a clock port net is one vvp sees at
-// time 0.
+// the design has a clock, with a half period of 1 to kMaxHalfPeriod (a
+// longer one is reported unsupported); an event on a clock port net is one
+// vvp sees at time 0.
 //
 //===----------------------------------------------------------------------===//
 #include "hwlower/Passes.h"
 
 #include <set>
 #include <string>
+
+#include "hwlower/EngineManifest.h"
 
 namespace synergy::hwlower {
 
@@ -76,7 +79,7 @@ static void waitOnClockUnlessFromX(Stmt* st, const std::set<int>& clockNets, int
     waitOnClockUnlessFromX(c, clockNets, clockVar, startsHigh);
 }
 
-void recognizeClockGenerator(Design& design, Diagnostics&) {
+void recognizeClockGenerator(Design& design, Diagnostics& diags) {
   std::vector<Process> kept;
   for (Process& p : design.processes) {
     uint64_t delay = 0;
@@ -85,6 +88,11 @@ void recognizeClockGenerator(Design& design, Diagnostics&) {
                     : -1;
     if (clock >= 0 && design.vars[clock].width == 1 &&
         (design.clockVar < 0 || design.clockVar == clock)) {
+      // The runtime refuses a longer half period: $time would wrap.
+      if (delay > kMaxHalfPeriod)
+        diags.unsupported("clock half period #" + std::to_string(delay) + " (at most #" +
+                              std::to_string(kMaxHalfPeriod) + ")",
+                          p.loc);
       design.clockVar = clock;
       design.halfPeriod = delay ? delay : 1;
       design.vars[clock].kind = VarKind::Input;

@@ -70,22 +70,50 @@ static std::string expressionKindName(ivl_expr_type_t type) {
   }
 }
 
+// A name component that is its own identifier: a letter, then letters,
+// digits and single `_` between them. Such components joined by `__` can be
+// split again, and never start with `__`, which the names we add use.
+static bool isPlainComponent(const std::string& component) {
+  if (component.empty() || !std::isalpha((unsigned char)component[0]) || component.back() == '_') return false;
+  for (size_t i = 0; i < component.size(); ++i) {
+    char c = component[i];
+    if (!std::isalnum((unsigned char)c) && !(c == '_' && component[i - 1] != '_')) return false;
+  }
+  return true;
+}
+
+// Mangling must be injective: two user names that came out as one
+// identifier would share one register, and a user name that came out as one
+// of ours (a signal called `__clk` or `__task_r`) would be declared twice.
+// So a plain component stays as it is, and any other (a leading or trailing
+// `_`, `__`, a leading digit, an escaped identifier's characters, a keyword)
+// becomes `_x`, the hex of its bytes and `_`; the hierarchy's dots become
+// `__`, as no plain or hex component holds `__` or starts with it.
 std::string IvlReader::mangle(const std::string& hierName) const {
   std::string name = hierName;
   std::string top = std::string(ivl_scope_name(topScope_)) + ".";
   if (name.compare(0, top.size(), top) == 0) name = name.substr(top.size());
+  static const char kHexDigits[] = "0123456789abcdef";
   std::string out;
-  for (size_t i = 0; i < name.size(); ++i) {
-    char c = name[i];
-    if (c == '.')
-      out += "__";
-    else if (std::isalnum((unsigned char)c) || c == '_')
-      out += c;
-    else
+  size_t start = 0;
+  for (;;) {
+    size_t dot = name.find('.', start);
+    std::string component = name.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+    bool keyword = start == 0 && dot == std::string::npos && isVerilogKeyword(component);
+    if (isPlainComponent(component) && !keyword) {
+      out += component;
+    } else {
+      out += "_x";
+      for (unsigned char c : component) {
+        out += kHexDigits[c >> 4];
+        out += kHexDigits[c & 15];
+      }
       out += '_';
+    }
+    if (dot == std::string::npos) break;
+    out += "__";
+    start = dot + 1;
   }
-  if (out.empty() || std::isdigit((unsigned char)out[0])) out = "_" + out;
-  if (isVerilogKeyword(out)) out += "_";
   return out;
 }
 

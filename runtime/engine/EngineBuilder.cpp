@@ -11,7 +11,6 @@
 //===----------------------------------------------------------------------===//
 #include "engine/EngineBuilder.h"
 
-
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -29,8 +28,15 @@ namespace synergy::engine {
 namespace fs = std::filesystem;
 
 // Bump when the build recipe changes shape.
-static constexpr const char* kEngineBuildFormat = "engine-build-2";
+static constexpr const char* kEngineBuildFormat = "engine-build-3";
 static constexpr const char* kOptimization = "-O2";
+// C++ lets the compiler assume that a loop without I/O or atomics ends, and
+// clang then deletes such a loop that never does, with whatever follows it
+// as unreachable: a forged `for` that never ends would silently skip the
+// rest of its block, or run off the end of a function, instead of looping
+// where the EvaluationWatchdog can stop it. The Verilog's loops must keep
+// their meaning in the model.
+static constexpr const char* kLoopSemantics = "-fno-finite-loops";
 // Only the wrapper's entry points leave the object, so the model's calls to
 // its own functions and to Verilator's runtime bind directly instead of
 // through the PLT: a tick is a few such calls.
@@ -57,7 +63,7 @@ static std::string toolchainIdentity(std::string& verilatorRoot, std::string& er
     return {};
   }
   return std::string(kEngineBuildFormat) + "\n" + toolpaths::kVerilatorVersion + "\n" + toolpaths::kClangxx +
-         "\n" + toolpaths::kClangVersion + "\n" + kOptimization + "\n";
+         "\n" + toolpaths::kClangVersion + "\n" + kOptimization + "\n" + kLoopSemantics + "\n";
 }
 
 static std::vector<std::string> includeFlags(const std::string& verilatorRoot) {
@@ -117,18 +123,19 @@ static std::string engineObjectKey(const std::string& identity, const std::strin
   return hash.hexDigest() + ".so";
 }
 
-std::optional<std::string> findCachedEngineSharedObject(const std::string& verilog) {
-  std::string verilatorRoot, error;
-  std::string identity = toolchainIdentity(verilatorRoot, error);
-  if (identity.empty())
-    return std::nullopt;
-  auto cache = objectcache::ObjectCache::open("engines", error);
-  if (!cache)
-    return std::nullopt;
-  return cache->find(engineObjectKey(identity, verilog));
-}
+// Where the engine object for one design lives: the toolchain it is built
+// with, the "engines" cache area and its key there.
+struct EngineCacheSlot {
+  std::string verilatorRoot;
+  std::string identity;
+  objectcache::ObjectCache cache;
+  std::string key;
+};
 
-std::optional<std::string> buildEngineSharedObject(const std::string& verilog, std::string& error) {
+// The slot of `verilog`'s engine object; nullopt and `error` when there is
+// no Verilator or the cache cannot be opened. Finding and building share it,
+// so both look under the same key.
+static std::optional<EngineCacheSlot> engineCacheSlot(const std::string& verilog, std::string& error) {
   std::string verilatorRoot;
   std::string identity = toolchainIdentity(verilatorRoot, error);
   if (identity.empty())
@@ -136,20 +143,33 @@ std::optional<std::string> buildEngineSharedObject(const std::string& verilog, s
   auto cache = objectcache::ObjectCache::open("engines", error);
   if (!cache)
     return std::nullopt;
-
   std::string key = engineObjectKey(identity, verilog);
-  if (auto cached = cache->find(key))
-    return cached;
+  return EngineCacheSlot{std::move(verilatorRoot), std::move(identity), std::move(*cache), std::move(key)};
+}
 
+std::optional<std::string> findCachedEngineSharedObject(const std::string& verilog) {
+  std::string error;
+  auto slot = engineCacheSlot(verilog, error);
+  if (!slot)
+    return std::nullopt;
+  return slot->cache.find(slot->key);
+}
+
+std::optional<std::string> buildEngineSharedObject(const std::string& verilog, std::string& error) {
+  auto slot = engineCacheSlot(verilog, error);
+  if (!slot)
+    return std::nullopt;
+  if (auto cached = slot->cache.find(slot->key))
+    return cached;
   std::vector<std::string> runtimeObjects;
   for (const char* source : {"verilated", "verilated_threads"}) {
-    auto object = cachedRuntimeObject(*cache, identity, verilatorRoot, source, error);
+    auto object = cachedRuntimeObject(slot->cache, slot->identity, slot->verilatorRoot, source, error);
     if (!object)
       return std::nullopt;
     runtimeObjects.push_back(*object);
   }
 
-  auto work = cache->makeBuildDirectory(error);
+  auto work = slot->cache.makeBuildDirectory(error);
   if (!work)
     return std::nullopt;
   std::string modelDir = *work + "/model";
@@ -174,9 +194,9 @@ std::optional<std::string> buildEngineSharedObject(const std::string& verilog, s
       error = "cannot write engine sources under " + *work;
     } else {
       std::string tempObject = *work + "/engine.so";
-      std::vector<std::string> argv = {toolpaths::kClangxx, "-std=c++20", kOptimization, "-fPIC", kVisibility, "-shared", "-w",
-                                       "-I" + modelDir, "-I" + wrapperDir};
-      auto includes = includeFlags(verilatorRoot);
+      std::vector<std::string> argv = {toolpaths::kClangxx, "-std=c++20", kOptimization, kLoopSemantics, "-fPIC",
+                                       kVisibility, "-shared", "-w", "-I" + modelDir, "-I" + wrapperDir};
+      auto includes = includeFlags(slot->verilatorRoot);
       argv.insert(argv.end(), includes.begin(), includes.end());
       argv.push_back(modelDir + "/Unity.cpp");
       argv.insert(argv.end(), runtimeObjects.begin(), runtimeObjects.end());
@@ -185,7 +205,7 @@ std::optional<std::string> buildEngineSharedObject(const std::string& verilog, s
       if (compile.exitCode != 0)
         error = "compiling the engine model failed: " + firstErrorLine(compile.output);
       else
-        result = cache->publish(key, tempObject, error);
+        result = slot->cache.publish(slot->key, tempObject, error);
     }
   }
   std::error_code ignored;

@@ -10,7 +10,9 @@
 
 // ENG-DAG: "tb.u0.acc" "u0__acc"
 // ENG-DAG: "tb.u1.acc" "u1__acc"
-// ENG-DAG: "tb.g[1].r" "g_1___r"
+// A generate scope `g[1]` is no plain name: it is spelled in hex
+// (injective-mangling.v).
+// ENG-DAG: "tb.g[1].r" "_x675b315d___r"
 
 // CHECK: function [7:0] u0__twice;
 // CHECK-NEXT: input [7:0] u0__twice__v;

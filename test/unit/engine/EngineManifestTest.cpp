@@ -106,7 +106,10 @@ TEST(EngineManifestTest, RefusesBadEscapes) {
 
 TEST(EngineManifestTest, RefusesOverflowingAndNegativeNumbers) {
   expectRefused(edited("clock 0 5", "clock 0 99999999999999999999999"),
-                "3: malformed 'clock' record: number 99999999999999999999999 exceeds 18446744073709551615");
+                "3: malformed 'clock' record: number 99999999999999999999999 exceeds 4294967295");
+  expectRefused(edited("clock 0 5", "clock 0 4294967296"),
+                "3: malformed 'clock' record: number 4294967296 exceeds 4294967295");
+  expectRefused(edited("clock 0 5", "clock 0 0"), "3: malformed 'clock' record: the half period is 0");
   expectRefused(edited("state 1 reg 8 1 16 -4", "state 1 reg 8 1 16 -9223372036854775809"),
                 "6: malformed 'state' record: number 9223372036854775809 exceeds 9223372036854775808");
   expectRefused(edited("state 1 reg 8 1 16", "state 1 reg 8 1 -16"),
