@@ -16,16 +16,20 @@
 //===----------------------------------------------------------------------===//
 #include "mpi/HostCollectives.h"
 
+#include <algorithm>
 #include <array>
 #include <atomic>
+#include <cstring>
 #include <map>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "mpi/CollectiveEngine.h"
 #include "mpi/MpiAbi.h"
 #include "mpi/ReduceOp.h"
 #include "mpi/World.h"
+#include "util/FunctionRef.h"
 
 namespace synergy::mpi {
 
@@ -49,6 +53,7 @@ const char* kindName(CollectiveKind kind) {
     case CollectiveKind::Scatter: return "MPI_Scatter";
     case CollectiveKind::Allgather: return "MPI_Allgather";
     case CollectiveKind::Alltoall: return "MPI_Alltoall";
+    case CollectiveKind::CommSplit: return "MPI_Comm_split";
     default: return "?";
   }
 }
@@ -193,6 +198,27 @@ void shareOnHost(HostPhases& phases, const Bytes& data, int skip = -1) {
     if (member != phases.me() && member != skip) phases.send(member, data);
 }
 
+// The leaders' all-to-all step: sends this host's block to the leader of
+// every other host, one message each, and receives theirs, bytesFrom(host)
+// bytes from each. Returns every host's block, in host order.
+std::vector<Bytes> exchangeWithLeaders(HostPhases& phases, Bytes mine,
+                                       util::FunctionRef<int64_t(int host)> bytesFrom) {
+  std::vector<Bytes> blocks(size_t(phases.hosts()));
+  for (int host = 0; host < phases.hosts(); ++host)
+    if (host != phases.myHost()) phases.send(phases.leaderOf(host), mine);
+  for (int host = 0; host < phases.hosts(); ++host)
+    if (host != phases.myHost())
+      blocks[size_t(host)] = phases.receive(phases.leaderOf(host), bytesFrom(host));
+  blocks[size_t(phases.myHost())] = std::move(mine);
+  return blocks;
+}
+
+Bytes concatenate(const std::vector<Bytes>& blocks) {
+  Bytes all;
+  for (const Bytes& block : blocks) all.insert(all.end(), block.begin(), block.end());
+  return all;
+}
+
 }  // namespace
 
 bool usesHostCollectives(HostCall& call, int comm) {
@@ -299,12 +325,9 @@ int allreduceAcrossHosts(HostCall& call, int comm, const uint8_t* send, uint8_t*
     unpackTyped(phases.receive(phases.myLeader(), bytes).data(), recv, type, count);
     return abi::kSuccess;
   }
-  std::vector<Bytes> partials(size_t(phases.hosts()));
-  partials[size_t(phases.myHost())] = reduceOnHost(phases, std::move(mine), op, type, count);
-  for (int host = 0; host < phases.hosts(); ++host)
-    if (host != phases.myHost()) phases.send(phases.leaderOf(host), partials[size_t(phases.myHost())]);
-  for (int host = 0; host < phases.hosts(); ++host)
-    if (host != phases.myHost()) partials[size_t(host)] = phases.receive(phases.leaderOf(host), bytes);
+  std::vector<Bytes> partials =
+      exchangeWithLeaders(phases, reduceOnHost(phases, std::move(mine), op, type, count),
+                          [&](int) { return bytes; });
   Bytes result = fold(partials, op, type, count);
   shareOnHost(phases, result);
   unpackTyped(result.data(), recv, type, count);
@@ -361,17 +384,9 @@ int allgatherAcrossHosts(HostCall& call, int comm, const uint8_t* send,
                 recvCount * phases.size());
     return abi::kSuccess;
   }
-  std::vector<Bytes> bundles(size_t(phases.hosts()));
-  bundles[size_t(phases.myHost())] = gatherOnHost(phases, std::move(mine));
-  for (int host = 0; host < phases.hosts(); ++host)
-    if (host != phases.myHost()) phases.send(phases.leaderOf(host), bundles[size_t(phases.myHost())]);
-  Bytes all;
-  for (int host = 0; host < phases.hosts(); ++host) {
-    if (host != phases.myHost())
-      bundles[size_t(host)] = phases.receive(phases.leaderOf(host),
-                                             block * int64_t(phases.membersOf(host).size()));
-    all.insert(all.end(), bundles[size_t(host)].begin(), bundles[size_t(host)].end());
-  }
+  Bytes all = concatenate(exchangeWithLeaders(
+      phases, gatherOnHost(phases, std::move(mine)),
+      [&](int host) { return block * int64_t(phases.membersOf(host).size()); }));
   shareOnHost(phases, all);
   unpackTyped(all.data(), recv, recvType, recvCount * phases.size());
   return abi::kSuccess;
@@ -477,6 +492,61 @@ int alltoallAcrossHosts(HostCall& call, int comm, const uint8_t* send,
     else
       phases.send(mine[j], received);
   }
+  return abi::kSuccess;
+}
+
+int splitAcrossHosts(HostCall& call, int comm, int color, int key,
+                     std::vector<SplitChoice>& choices, std::vector<uint32_t>& contexts) {
+  HostPhases phases(call, comm, CollectiveKind::CommSplit);
+  int64_t block = int64_t(sizeof(SplitChoice));
+  SplitChoice choice{color, key};
+  Bytes mine(reinterpret_cast<const uint8_t*>(&choice),
+             reinterpret_cast<const uint8_t*>(&choice) + block);
+  Bytes all;
+  if (phases.leads()) {
+    all = concatenate(exchangeWithLeaders(
+        phases, gatherOnHost(phases, std::move(mine)),
+        [&](int host) { return block * int64_t(phases.membersOf(host).size()); }));
+    shareOnHost(phases, all);
+  } else {
+    phases.send(phases.myLeader(), mine);
+    all = phases.receive(phases.myLeader(), block * phases.size());
+  }
+  choices.resize(size_t(phases.size()));
+  std::memcpy(choices.data(), all.data(), all.size());
+  std::vector<int> colors;
+  for (const SplitChoice& each : choices)
+    if (each.color != abi::kUndefined) colors.push_back(each.color);
+  std::sort(colors.begin(), colors.end());
+  colors.erase(std::unique(colors.begin(), colors.end()), colors.end());
+  contexts.assign(colors.size(), 0);
+  if (colors.empty()) return abi::kSuccess;
+  // The host of rank 0 reserves the contexts and hands them out; all ones
+  // say that it had none left.
+  int64_t bytes = int64_t(colors.size() * sizeof(uint32_t));
+  Bytes reserved(size_t(bytes), 0xff);
+  int firstHost = phases.hostOf(0);
+  if (!phases.leads()) {
+    reserved = phases.receive(phases.myLeader(), bytes);
+  } else {
+    if (phases.myHost() == firstHost) {
+      if (std::optional<uint32_t> first = call.world().reserveContexts(uint32_t(colors.size())))
+        for (size_t i = 0; i < colors.size(); ++i) {
+          uint32_t context = *first + uint32_t(i);
+          std::memcpy(reserved.data() + i * sizeof(uint32_t), &context, sizeof(context));
+        }
+      for (int host = 0; host < phases.hosts(); ++host)
+        if (host != firstHost) phases.send(phases.leaderOf(host), reserved);
+    } else {
+      reserved = phases.receive(phases.leaderOf(firstHost), bytes);
+    }
+    shareOnHost(phases, reserved);
+  }
+  std::memcpy(contexts.data(), reserved.data(), reserved.size());
+  if (contexts[0] == UINT32_MAX)
+    return call.fail(comm, abi::kErrComm,
+                     "the host of rank 0 has no communicator contexts left for " +
+                         std::string(call.name));
   return abi::kSuccess;
 }
 

@@ -21,6 +21,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "mpi/RankState.h"
 
@@ -58,6 +59,19 @@ int scatterAcrossHosts(HostCall& call, int comm, const uint8_t* send, const Type
 int alltoallAcrossHosts(HostCall& call, int comm, const uint8_t* send,
                         const TypeLayout* sendType, int64_t sendCount, uint8_t* recv,
                         const TypeLayout& recvType, int64_t recvCount);
+
+// One member's arguments to a communicator constructor.
+struct SplitChoice {
+  int32_t color;
+  int32_t key;
+};
+// The collective behind the communicator constructors: every member learns
+// every member's choice, in rank order, and the contexts of the new
+// communicators, one for each distinct color other than MPI_UNDEFINED in
+// ascending order, which the host of rank 0 reserves; so every host makes
+// the same communicators with the same contexts.
+int splitAcrossHosts(HostCall& call, int comm, int color, int key,
+                     std::vector<SplitChoice>& choices, std::vector<uint32_t>& contexts);
 
 // "MPI_Allreduce 6, MPI_Bcast 2" for the collective kinds that sent
 // messages to other hosts from this process; empty when none did.

@@ -37,6 +37,10 @@ struct JobOptions {
   int firstRank = 0;
   int worldSize = 0;  // 0: `ranks`, every rank here
   std::function<bool(World& world, std::string& error)> joinHosts;
+  // Called once no rank of this host runs (or just before the process ends
+  // those that cannot be stopped), while the World still exists: writes
+  // out what is queued for the other hosts and stops taking their messages.
+  std::function<void()> leaveHosts;
 };
 
 // Exit status for a job that ends because every rank is blocked forever.

@@ -27,6 +27,7 @@ static bool isKnownFrameType(uint16_t raw) {
     case FrameType::MpiHello:
     case FrameType::MpiMessage:
     case FrameType::MpiMatched:
+    case FrameType::MpiAbort:
       return true;
   }
   return false;
@@ -70,6 +71,8 @@ const char* frameTypeName(FrameType type) {
       return "MpiMessage";
     case FrameType::MpiMatched:
       return "MpiMatched";
+    case FrameType::MpiAbort:
+      return "MpiAbort";
   }
   return "unknown";
 }
