@@ -582,6 +582,11 @@ u32 Z_envZ_MPI_Reduce_scatter_block(void* instance, u32 sendbuf, u32 recvbuf, u3
   RETURN_IF_ERROR(resolve(call, c, recvbuf, int(recvcount) * (inPlace ? size : 1), int(type),
                           false, recv));
   RETURN_IF_ERROR(checkOp(call, c, int(op), *recv.type));
+  if (usesHostCollectives(call, c))
+    return reduceScatterAcrossHosts(call, c, CollectiveKind::ReduceScatterBlock,
+                                    inPlace ? recv.host : send.host, recv.host, *recv.type,
+                                    std::vector<int64_t>(size_t(size), int64_t(recvcount)),
+                                    int(op));
   int64_t block = int64_t(recvcount) * recv.type->extent();
   return runCollective(
       call, c, CollectiveKind::ReduceScatterBlock,
@@ -617,6 +622,10 @@ u32 Z_envZ_MPI_Reduce_scatter(void* instance, u32 sendbuf, u32 recvbuf, u32 recv
   RETURN_IF_ERROR(resolve(call, c, recvbuf, int(inPlace ? total : counts[me]), int(type), false,
                           recv));
   RETURN_IF_ERROR(checkOp(call, c, int(op), *recv.type));
+  if (usesHostCollectives(call, c))
+    return reduceScatterAcrossHosts(call, c, CollectiveKind::ReduceScatter,
+                                    inPlace ? recv.host : send.host, recv.host, *recv.type,
+                                    std::vector<int64_t>(counts, counts + size), int(op));
   int64_t extent = recv.type->extent();
   int myCount = counts[me];
   return runCollective(
@@ -640,6 +649,9 @@ static u32 scan(void* instance, const char* name, bool exclusive, u32 sendbuf, u
   RETURN_IF_ERROR(resolve(call, c, sendbuf, int(count), int(type), true, send));
   RETURN_IF_ERROR(resolve(call, c, recvbuf, int(count), int(type), false, recv));
   RETURN_IF_ERROR(checkOp(call, c, int(op), *recv.type));
+  if (usesHostCollectives(call, c))
+    return scanAcrossHosts(call, c, send.inPlace ? recv.host : send.host, recv.host, *recv.type,
+                           int(count), int(op), exclusive);
   return runCollective(
       call, c, exclusive ? CollectiveKind::Exscan : CollectiveKind::Scan,
       [&](Contribution& slot) {

@@ -53,6 +53,10 @@ const char* kindName(CollectiveKind kind) {
     case CollectiveKind::Scatter: return "MPI_Scatter";
     case CollectiveKind::Allgather: return "MPI_Allgather";
     case CollectiveKind::Alltoall: return "MPI_Alltoall";
+    case CollectiveKind::ReduceScatter: return "MPI_Reduce_scatter";
+    case CollectiveKind::ReduceScatterBlock: return "MPI_Reduce_scatter_block";
+    case CollectiveKind::Scan: return "MPI_Scan";
+    case CollectiveKind::Exscan: return "MPI_Exscan";
     case CollectiveKind::CommSplit: return "MPI_Comm_split";
     default: return "?";
   }
@@ -491,6 +495,94 @@ int alltoallAcrossHosts(HostCall& call, int comm, const uint8_t* send,
       unpackTyped(received.data(), recv, recvType, recvCount * size);
     else
       phases.send(mine[j], received);
+  }
+  return abi::kSuccess;
+}
+
+int reduceScatterAcrossHosts(HostCall& call, int comm, CollectiveKind kind, const uint8_t* send,
+                             uint8_t* recv, const TypeLayout& type,
+                             const std::vector<int64_t>& counts, int op) {
+  if (op > abi::kLastPredefinedOp) return unsupportedOp(call, comm);
+  HostPhases phases(call, comm, kind);
+  std::vector<int64_t> start(counts.size() + 1, 0);  // in instances of `type`
+  for (size_t i = 0; i < counts.size(); ++i) start[i + 1] = start[i] + counts[i];
+  int me = phases.me();
+  Bytes mine = pack(send, type, start.back());
+  if (!phases.leads()) {
+    phases.send(phases.myLeader(), mine);
+    unpackTyped(phases.receive(phases.myLeader(), counts[size_t(me)] * type.size).data(), recv,
+                type, counts[size_t(me)]);
+    return abi::kSuccess;
+  }
+  // The blocks of a host's members are consecutive: each other host gets
+  // only its range of this host's partial result.
+  auto firstOf = [&](int host) { return start[size_t(phases.membersOf(host).front())]; };
+  auto endOf = [&](int host) { return start[size_t(phases.membersOf(host).back()) + 1]; };
+  Bytes partial = reduceOnHost(phases, std::move(mine), op, type, start.back());
+  for (int host = 0; host < phases.hosts(); ++host)
+    if (host != phases.myHost())
+      phases.send(phases.leaderOf(host), partial.data() + firstOf(host) * type.size,
+                  (endOf(host) - firstOf(host)) * type.size);
+  int64_t first = firstOf(phases.myHost()), instances = endOf(phases.myHost()) - first;
+  std::vector<Bytes> partials(size_t(phases.hosts()));
+  for (int host = 0; host < phases.hosts(); ++host)
+    partials[size_t(host)] =
+        host == phases.myHost()
+            ? Bytes(partial.begin() + first * type.size,
+                    partial.begin() + (first + instances) * type.size)
+            : phases.receive(phases.leaderOf(host), instances * type.size);
+  Bytes result = fold(partials, op, type, instances);
+  for (int member : phases.membersOf(phases.myHost())) {
+    const uint8_t* block = result.data() + (start[size_t(member)] - first) * type.size;
+    if (member == me)
+      unpackTyped(block, recv, type, counts[size_t(me)]);
+    else
+      phases.send(member, block, counts[size_t(member)] * type.size);
+  }
+  return abi::kSuccess;
+}
+
+int scanAcrossHosts(HostCall& call, int comm, const uint8_t* send, uint8_t* recv,
+                    const TypeLayout& type, int64_t count, int op, bool exclusive) {
+  if (op > abi::kLastPredefinedOp) return unsupportedOp(call, comm);
+  HostPhases phases(call, comm, exclusive ? CollectiveKind::Exscan : CollectiveKind::Scan);
+  int64_t bytes = type.size * count;
+  Bytes mine = pack(send, type, count);
+  if (!phases.leads()) {
+    phases.send(phases.myLeader(), mine);
+    unpackTyped(phases.receive(phases.myLeader(), bytes).data(), recv, type, count);
+    return abi::kSuccess;
+  }
+  const std::vector<int>& members = phases.membersOf(phases.myHost());
+  std::vector<Bytes> operands;
+  operands.push_back(std::move(mine));
+  for (size_t i = 1; i < members.size(); ++i) operands.push_back(phases.receive(members[i], bytes));
+  // Each host's total goes to the hosts after it only: they are the ones
+  // whose prefixes include it.
+  std::vector<Bytes> totalOperands = operands;
+  Bytes total = fold(totalOperands, op, type, count);
+  for (int host = phases.myHost() + 1; host < phases.hosts(); ++host)
+    phases.send(phases.leaderOf(host), total);
+  // The running prefix, accumulated left to right as OpenMPI's linear scan
+  // does: prefix = prefix op next.
+  std::optional<Bytes> prefix;
+  auto append = [&](Bytes next) {
+    if (prefix) combine(*prefix, next, op, type, count);
+    prefix = std::move(next);
+  };
+  for (int host = 0; host < phases.myHost(); ++host)
+    append(phases.receive(phases.leaderOf(host), bytes));
+  for (size_t i = 0; i < members.size(); ++i) {
+    if (!exclusive) append(operands[i]);
+    // Exclusive, rank 0 alone has no prefix; its receive buffer is left
+    // as it is, as on one host.
+    if (prefix) {
+      if (i == 0)
+        unpackTyped(prefix->data(), recv, type, count);
+      else
+        phases.send(members[i], *prefix);
+    }
+    if (exclusive) append(operands[i]);
   }
   return abi::kSuccess;
 }

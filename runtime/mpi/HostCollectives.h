@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "mpi/CollectiveEngine.h"
 #include "mpi/RankState.h"
 
 namespace synergy::mpi {
@@ -59,6 +60,18 @@ int scatterAcrossHosts(HostCall& call, int comm, const uint8_t* send, const Type
 int alltoallAcrossHosts(HostCall& call, int comm, const uint8_t* send,
                         const TypeLayout* sendType, int64_t sendCount, uint8_t* recv,
                         const TypeLayout& recvType, int64_t recvCount);
+
+// MPI_Reduce_scatter(_block) (`kind`): member i gets counts[i] instances of
+// the reduction, which starts after those of the members before it. Each
+// host's leader sends each other host's leader only that host's range.
+int reduceScatterAcrossHosts(HostCall& call, int comm, CollectiveKind kind, const uint8_t* send,
+                             uint8_t* recv, const TypeLayout& type,
+                             const std::vector<int64_t>& counts, int op);
+// MPI_Scan, or MPI_Exscan when `exclusive` (rank 0's `recv` untouched).
+// Each host's leader sends its host's total to the leaders of the hosts
+// after it.
+int scanAcrossHosts(HostCall& call, int comm, const uint8_t* send, uint8_t* recv,
+                    const TypeLayout& type, int64_t count, int op, bool exclusive);
 
 // One member's arguments to a communicator constructor.
 struct SplitChoice {
