@@ -221,7 +221,7 @@ u32 Z_envZ_MPI_Reduce(void* instance, u32 sendbuf, u32 recvbuf, u32 count, u32 t
   RETURN_IF_ERROR(checkOp(call, c, int(op), *layout));
   if (usesHostCollectives(call, c))
     return reduceAcrossHosts(call, c, send.inPlace ? recv.host : send.host, recv.host, *layout,
-                             int(count), int(op), int(root));
+                             int(count), int(op), int(type), int(root));
   bool staged = layout->size * int64_t(count) <= kStagedCollectiveBytes;
   return runCollective(
       call, c, CollectiveKind::Reduce,
@@ -261,7 +261,7 @@ u32 Z_envZ_MPI_Allreduce(void* instance, u32 sendbuf, u32 recvbuf, u32 count, u3
   RETURN_IF_ERROR(checkOp(call, c, int(op), *recv.type));
   if (usesHostCollectives(call, c))
     return allreduceAcrossHosts(call, c, send.inPlace ? recv.host : send.host, recv.host,
-                                *recv.type, int(count), int(op));
+                                *recv.type, int(count), int(op), int(type));
   const TypeLayout& layout = *recv.type;
   // Every member decides alike: MPI requires the same count, datatype and
   // op everywhere.
@@ -586,7 +586,7 @@ u32 Z_envZ_MPI_Reduce_scatter_block(void* instance, u32 sendbuf, u32 recvbuf, u3
     return reduceScatterAcrossHosts(call, c, CollectiveKind::ReduceScatterBlock,
                                     inPlace ? recv.host : send.host, recv.host, *recv.type,
                                     std::vector<int64_t>(size_t(size), int64_t(recvcount)),
-                                    int(op));
+                                    int(op), int(type));
   int64_t block = int64_t(recvcount) * recv.type->extent();
   return runCollective(
       call, c, CollectiveKind::ReduceScatterBlock,
@@ -625,7 +625,8 @@ u32 Z_envZ_MPI_Reduce_scatter(void* instance, u32 sendbuf, u32 recvbuf, u32 recv
   if (usesHostCollectives(call, c))
     return reduceScatterAcrossHosts(call, c, CollectiveKind::ReduceScatter,
                                     inPlace ? recv.host : send.host, recv.host, *recv.type,
-                                    std::vector<int64_t>(counts, counts + size), int(op));
+                                    std::vector<int64_t>(counts, counts + size), int(op),
+                                    int(type));
   int64_t extent = recv.type->extent();
   int myCount = counts[me];
   return runCollective(
@@ -651,7 +652,7 @@ static u32 scan(void* instance, const char* name, bool exclusive, u32 sendbuf, u
   RETURN_IF_ERROR(checkOp(call, c, int(op), *recv.type));
   if (usesHostCollectives(call, c))
     return scanAcrossHosts(call, c, send.inPlace ? recv.host : send.host, recv.host, *recv.type,
-                           int(count), int(op), exclusive);
+                           int(count), int(op), int(type), exclusive);
   return runCollective(
       call, c, exclusive ? CollectiveKind::Exscan : CollectiveKind::Scan,
       [&](Contribution& slot) {

@@ -154,35 +154,55 @@ Bytes pack(const uint8_t* data, const TypeLayout& type, int64_t count) {
   return packed;
 }
 
-// inout = in op inout, on packed operands.
-void combine(const Bytes& in, Bytes& inout, int op, const TypeLayout& type, int64_t count) {
-  applyPredefinedOp(PredefinedOp(op), type.element, in.data(), inout.data(),
-                    count * type.elementsPerInstance());
-}
+// A reduction's op on packed operands: a predefined one, or a user-defined
+// one, which runs in the guest of the rank that holds the operands (each
+// host's leader), so a combiner never crosses hosts.
+struct Reduction {
+  HostCall& call;
+  int comm;
+  int op;
+  int typeHandle;
+  const TypeLayout& type;
+  int64_t count;
 
-// The rank-order fold of `operands` (in rank order): x0 op (x1 op (...)).
-Bytes fold(std::vector<Bytes>& operands, int op, const TypeLayout& type, int64_t count) {
-  Bytes result = std::move(operands.back());
-  for (int i = int(operands.size()) - 2; i >= 0; --i) combine(operands[size_t(i)], result, op, type, count);
-  return result;
-}
+  // inout = in op inout.
+  void combine(const Bytes& in, Bytes& inout) const {
+    if (op <= abi::kLastPredefinedOp) {
+      applyPredefinedOp(PredefinedOp(op), type.element, in.data(), inout.data(),
+                        count * type.elementsPerInstance());
+      return;
+    }
+    if (applyUserOpPacked(call, comm, op, typeHandle, type, count, in.data(), inout.data()) ==
+        abi::kSuccess)
+      return;
+    // The other members wait for this result: the job cannot go on.
+    call.world().abort(abi::kErrOp, "rank " + std::to_string(call.rank.worldRank) + ": " +
+                                        call.name + ": the user-defined op failed");
+    call.leaveAbortedJob();
+  }
 
-int unsupportedOp(HostCall& call, int comm) {
-  return call.fail(comm, abi::kErrUnsupportedOperation,
-                   std::string(call.name) +
-                       " with a user-defined op on ranks of several hosts is not supported yet");
-}
+  // The rank-order fold of `operands` (in rank order): x0 op (x1 op (...)).
+  Bytes fold(std::vector<Bytes>& operands) const {
+    Bytes result = std::move(operands.back());
+    for (int i = int(operands.size()) - 2; i >= 0; --i) combine(operands[size_t(i)], result);
+    return result;
+  }
+
+  // Another reduction of the same op over `instances` of the type.
+  Reduction over(int64_t instances) const {
+    return Reduction{call, comm, op, typeHandle, type, instances};
+  }
+};
 
 // The leader's share of a reduction: its host's members' contributions
 // folded in rank order (a member's own first).
-Bytes reduceOnHost(HostPhases& phases, Bytes mine, int op, const TypeLayout& type,
-                   int64_t count) {
+Bytes reduceOnHost(HostPhases& phases, Bytes mine, const Reduction& reduction) {
   const std::vector<int>& members = phases.membersOf(phases.myHost());
   std::vector<Bytes> operands;
   operands.push_back(std::move(mine));
   for (size_t i = 1; i < members.size(); ++i)
     operands.push_back(phases.receive(members[i], int64_t(operands[0].size())));
-  return fold(operands, op, type, count);
+  return reduction.fold(operands);
 }
 
 // Concatenates the blocks of this host's members, in rank order.
@@ -289,8 +309,8 @@ int bcastAcrossHosts(HostCall& call, int comm, uint8_t* buffer, const TypeLayout
 }
 
 int reduceAcrossHosts(HostCall& call, int comm, const uint8_t* send, uint8_t* recv,
-                      const TypeLayout& type, int64_t count, int op, int root) {
-  if (op > abi::kLastPredefinedOp) return unsupportedOp(call, comm);
+                      const TypeLayout& type, int64_t count, int op, int typeHandle, int root) {
+  Reduction reduction{call, comm, op, typeHandle, type, count};
   HostPhases phases(call, comm, CollectiveKind::Reduce);
   int64_t bytes = type.size * count;
   int rootHost = phases.hostOf(root);
@@ -301,7 +321,7 @@ int reduceAcrossHosts(HostCall& call, int comm, const uint8_t* send, uint8_t* re
       unpackTyped(phases.receive(phases.myLeader(), bytes).data(), recv, type, count);
     return abi::kSuccess;
   }
-  Bytes partial = reduceOnHost(phases, std::move(mine), op, type, count);
+  Bytes partial = reduceOnHost(phases, std::move(mine), reduction);
   if (phases.myHost() != rootHost) {
     phases.send(phases.leaderOf(rootHost), partial);
     return abi::kSuccess;
@@ -310,7 +330,7 @@ int reduceAcrossHosts(HostCall& call, int comm, const uint8_t* send, uint8_t* re
   for (int host = 0; host < phases.hosts(); ++host)
     partials[size_t(host)] = host == rootHost ? std::move(partial)
                                               : phases.receive(phases.leaderOf(host), bytes);
-  Bytes result = fold(partials, op, type, count);
+  Bytes result = reduction.fold(partials);
   if (phases.me() == root)
     unpackTyped(result.data(), recv, type, count);
   else
@@ -319,8 +339,8 @@ int reduceAcrossHosts(HostCall& call, int comm, const uint8_t* send, uint8_t* re
 }
 
 int allreduceAcrossHosts(HostCall& call, int comm, const uint8_t* send, uint8_t* recv,
-                         const TypeLayout& type, int64_t count, int op) {
-  if (op > abi::kLastPredefinedOp) return unsupportedOp(call, comm);
+                         const TypeLayout& type, int64_t count, int op, int typeHandle) {
+  Reduction reduction{call, comm, op, typeHandle, type, count};
   HostPhases phases(call, comm, CollectiveKind::Allreduce);
   int64_t bytes = type.size * count;
   Bytes mine = pack(send, type, count);
@@ -330,9 +350,9 @@ int allreduceAcrossHosts(HostCall& call, int comm, const uint8_t* send, uint8_t*
     return abi::kSuccess;
   }
   std::vector<Bytes> partials =
-      exchangeWithLeaders(phases, reduceOnHost(phases, std::move(mine), op, type, count),
+      exchangeWithLeaders(phases, reduceOnHost(phases, std::move(mine), reduction),
                           [&](int) { return bytes; });
-  Bytes result = fold(partials, op, type, count);
+  Bytes result = reduction.fold(partials);
   shareOnHost(phases, result);
   unpackTyped(result.data(), recv, type, count);
   return abi::kSuccess;
@@ -501,8 +521,7 @@ int alltoallAcrossHosts(HostCall& call, int comm, const uint8_t* send,
 
 int reduceScatterAcrossHosts(HostCall& call, int comm, CollectiveKind kind, const uint8_t* send,
                              uint8_t* recv, const TypeLayout& type,
-                             const std::vector<int64_t>& counts, int op) {
-  if (op > abi::kLastPredefinedOp) return unsupportedOp(call, comm);
+                             const std::vector<int64_t>& counts, int op, int typeHandle) {
   HostPhases phases(call, comm, kind);
   std::vector<int64_t> start(counts.size() + 1, 0);  // in instances of `type`
   for (size_t i = 0; i < counts.size(); ++i) start[i + 1] = start[i] + counts[i];
@@ -518,7 +537,8 @@ int reduceScatterAcrossHosts(HostCall& call, int comm, CollectiveKind kind, cons
   // only its range of this host's partial result.
   auto firstOf = [&](int host) { return start[size_t(phases.membersOf(host).front())]; };
   auto endOf = [&](int host) { return start[size_t(phases.membersOf(host).back()) + 1]; };
-  Bytes partial = reduceOnHost(phases, std::move(mine), op, type, start.back());
+  Reduction whole{call, comm, op, typeHandle, type, start.back()};
+  Bytes partial = reduceOnHost(phases, std::move(mine), whole);
   for (int host = 0; host < phases.hosts(); ++host)
     if (host != phases.myHost())
       phases.send(phases.leaderOf(host), partial.data() + firstOf(host) * type.size,
@@ -531,7 +551,7 @@ int reduceScatterAcrossHosts(HostCall& call, int comm, CollectiveKind kind, cons
             ? Bytes(partial.begin() + first * type.size,
                     partial.begin() + (first + instances) * type.size)
             : phases.receive(phases.leaderOf(host), instances * type.size);
-  Bytes result = fold(partials, op, type, instances);
+  Bytes result = whole.over(instances).fold(partials);
   for (int member : phases.membersOf(phases.myHost())) {
     const uint8_t* block = result.data() + (start[size_t(member)] - first) * type.size;
     if (member == me)
@@ -543,8 +563,9 @@ int reduceScatterAcrossHosts(HostCall& call, int comm, CollectiveKind kind, cons
 }
 
 int scanAcrossHosts(HostCall& call, int comm, const uint8_t* send, uint8_t* recv,
-                    const TypeLayout& type, int64_t count, int op, bool exclusive) {
-  if (op > abi::kLastPredefinedOp) return unsupportedOp(call, comm);
+                    const TypeLayout& type, int64_t count, int op, int typeHandle,
+                    bool exclusive) {
+  Reduction reduction{call, comm, op, typeHandle, type, count};
   HostPhases phases(call, comm, exclusive ? CollectiveKind::Exscan : CollectiveKind::Scan);
   int64_t bytes = type.size * count;
   Bytes mine = pack(send, type, count);
@@ -560,14 +581,14 @@ int scanAcrossHosts(HostCall& call, int comm, const uint8_t* send, uint8_t* recv
   // Each host's total goes to the hosts after it only: they are the ones
   // whose prefixes include it.
   std::vector<Bytes> totalOperands = operands;
-  Bytes total = fold(totalOperands, op, type, count);
+  Bytes total = reduction.fold(totalOperands);
   for (int host = phases.myHost() + 1; host < phases.hosts(); ++host)
     phases.send(phases.leaderOf(host), total);
   // The running prefix, accumulated left to right as OpenMPI's linear scan
   // does: prefix = prefix op next.
   std::optional<Bytes> prefix;
   auto append = [&](Bytes next) {
-    if (prefix) combine(*prefix, next, op, type, count);
+    if (prefix) reduction.combine(*prefix, next);
     prefix = std::move(next);
   };
   for (int host = 0; host < phases.myHost(); ++host)

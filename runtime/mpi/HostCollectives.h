@@ -10,8 +10,12 @@
 // Each entry point takes the buffers the single-host collective resolved
 // (MPI_IN_PLACE already replaced by the buffer it stands for) and returns
 // an error class. Reductions fold in rank order like the single-host
-// ones; user-defined ops and the v-forms are not supported across hosts
-// yet and fail with an error naming the call.
+// ones; `typeHandle` is the caller's handle of the datatype, which a
+// user-defined op receives. A user-defined op runs on each host's leader,
+// in its own guest, on the data that host holds: members' contributions
+// are folded where they are, and only partial results cross hosts. The
+// v-forms are not supported across hosts yet and fail with an error naming
+// the call.
 //
 // The runtime counts the messages each collective kind sends between
 // hosts; crossHostMessageReport() lists them, for SYNERGY_MPI_STATS.
@@ -41,9 +45,9 @@ int bcastAcrossHosts(HostCall& call, int comm, uint8_t* buffer, const TypeLayout
 // passed MPI_IN_PLACE); `recv` matters at the root only (allreduce: at
 // every rank).
 int reduceAcrossHosts(HostCall& call, int comm, const uint8_t* send, uint8_t* recv,
-                      const TypeLayout& type, int64_t count, int op, int root);
+                      const TypeLayout& type, int64_t count, int op, int typeHandle, int root);
 int allreduceAcrossHosts(HostCall& call, int comm, const uint8_t* send, uint8_t* recv,
-                         const TypeLayout& type, int64_t count, int op);
+                         const TypeLayout& type, int64_t count, int op, int typeHandle);
 // A null `send` means MPI_IN_PLACE: the rank's block of `recv` is its
 // contribution (gather: at the root; allgather: everywhere).
 int gatherAcrossHosts(HostCall& call, int comm, const uint8_t* send, const TypeLayout* sendType,
@@ -66,12 +70,13 @@ int alltoallAcrossHosts(HostCall& call, int comm, const uint8_t* send,
 // host's leader sends each other host's leader only that host's range.
 int reduceScatterAcrossHosts(HostCall& call, int comm, CollectiveKind kind, const uint8_t* send,
                              uint8_t* recv, const TypeLayout& type,
-                             const std::vector<int64_t>& counts, int op);
+                             const std::vector<int64_t>& counts, int op, int typeHandle);
 // MPI_Scan, or MPI_Exscan when `exclusive` (rank 0's `recv` untouched).
 // Each host's leader sends its host's total to the leaders of the hosts
 // after it.
 int scanAcrossHosts(HostCall& call, int comm, const uint8_t* send, uint8_t* recv,
-                    const TypeLayout& type, int64_t count, int op, bool exclusive);
+                    const TypeLayout& type, int64_t count, int op, int typeHandle,
+                    bool exclusive);
 
 // One member's arguments to a communicator constructor.
 struct SplitChoice {
