@@ -482,6 +482,10 @@ u32 Z_envZ_MPI_Allgatherv(void* instance, u32 sendbuf, u32 sendcount, u32 sendty
   Blocks blocks;
   RETURN_IF_ERROR(resolveBlocks(call, c, size, recvbuf, recvcounts, displs, int(recvtype), false,
                                 "receive", blocks));
+  if (usesHostCollectives(call, c))
+    return allgathervAcrossHosts(call, c, send.inPlace ? nullptr : send.host, send.type,
+                                 send.count, blocks.host, *blocks.type, blocks.counts,
+                                 blocks.displs);
   return allgather(call, c, CollectiveKind::Allgatherv, me, send, blocks);
 }
 

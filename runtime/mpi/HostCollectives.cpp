@@ -52,6 +52,7 @@ const char* kindName(CollectiveKind kind) {
     case CollectiveKind::Gather: return "MPI_Gather";
     case CollectiveKind::Scatter: return "MPI_Scatter";
     case CollectiveKind::Allgather: return "MPI_Allgather";
+    case CollectiveKind::Allgatherv: return "MPI_Allgatherv";
     case CollectiveKind::Alltoall: return "MPI_Alltoall";
     case CollectiveKind::ReduceScatter: return "MPI_Reduce_scatter";
     case CollectiveKind::ReduceScatterBlock: return "MPI_Reduce_scatter_block";
@@ -413,6 +414,48 @@ int allgatherAcrossHosts(HostCall& call, int comm, const uint8_t* send,
       [&](int host) { return block * int64_t(phases.membersOf(host).size()); }));
   shareOnHost(phases, all);
   unpackTyped(all.data(), recv, recvType, recvCount * phases.size());
+  return abi::kSuccess;
+}
+
+int allgathervAcrossHosts(HostCall& call, int comm, const uint8_t* send,
+                          const TypeLayout* sendType, int64_t sendCount, uint8_t* recv,
+                          const TypeLayout& recvType, const int32_t* recvCounts,
+                          const int32_t* displs) {
+  HostPhases phases(call, comm, CollectiveKind::Allgatherv);
+  int me = phases.me();
+  // Every member knows every member's count, so every block's packed size.
+  std::vector<int64_t> start(size_t(phases.size()) + 1, 0);
+  for (int i = 0; i < phases.size(); ++i) {
+    if (recvCounts[i] < 0) return call.fail(comm, abi::kErrCount, "negative receive count");
+    start[size_t(i) + 1] = start[size_t(i)] + recvCounts[i] * recvType.size;
+  }
+  auto blockOf = [&](int member) {
+    return recv + int64_t(displs[member]) * recvType.extent();
+  };
+  Bytes mine = send ? pack(send, *sendType, sendCount) : pack(blockOf(me), recvType, recvCounts[me]);
+  if (int64_t(mine.size()) != start[size_t(me) + 1] - start[size_t(me)])
+    return call.fail(comm, abi::kErrTruncate,
+                     "the data sent is not the size this rank's receive count gives it");
+  Bytes all;
+  if (!phases.leads()) {
+    phases.send(phases.myLeader(), mine);
+    all = phases.receive(phases.myLeader(), start.back());
+  } else {
+    const std::vector<int>& members = phases.membersOf(phases.myHost());
+    Bytes bundle = std::move(mine);
+    for (size_t i = 1; i < members.size(); ++i) {
+      Bytes block = phases.receive(members[i], start[size_t(members[i]) + 1] -
+                                                   start[size_t(members[i])]);
+      bundle.insert(bundle.end(), block.begin(), block.end());
+    }
+    all = concatenate(exchangeWithLeaders(phases, std::move(bundle), [&](int host) {
+      return start[size_t(phases.membersOf(host).back()) + 1] -
+             start[size_t(phases.membersOf(host).front())];
+    }));
+    shareOnHost(phases, all);
+  }
+  for (int i = 0; i < phases.size(); ++i)
+    if (i != me || send) unpackTyped(all.data() + start[size_t(i)], blockOf(i), recvType, recvCounts[i]);
   return abi::kSuccess;
 }
 

@@ -13,9 +13,9 @@
 // ones; `typeHandle` is the caller's handle of the datatype, which a
 // user-defined op receives. A user-defined op runs on each host's leader,
 // in its own guest, on the data that host holds: members' contributions
-// are folded where they are, and only partial results cross hosts. The
-// v-forms are not supported across hosts yet and fail with an error naming
-// the call.
+// are folded where they are, and only partial results cross hosts. Of the
+// v-forms only MPI_Allgatherv runs across hosts yet; the others fail with
+// an error naming the call.
 //
 // The runtime counts the messages each collective kind sends between
 // hosts; crossHostMessageReport() lists them, for SYNERGY_MPI_STATS.
@@ -56,6 +56,12 @@ int gatherAcrossHosts(HostCall& call, int comm, const uint8_t* send, const TypeL
 int allgatherAcrossHosts(HostCall& call, int comm, const uint8_t* send,
                          const TypeLayout* sendType, int64_t sendCount, uint8_t* recv,
                          const TypeLayout& recvType, int64_t recvCount);
+// A null `send` means MPI_IN_PLACE. Member i's block is recvCounts[i]
+// instances at displacement displs[i] of `recv`.
+int allgathervAcrossHosts(HostCall& call, int comm, const uint8_t* send,
+                          const TypeLayout* sendType, int64_t sendCount, uint8_t* recv,
+                          const TypeLayout& recvType, const int32_t* recvCounts,
+                          const int32_t* displs);
 // A null `recv` means MPI_IN_PLACE at the root.
 int scatterAcrossHosts(HostCall& call, int comm, const uint8_t* send, const TypeLayout* sendType,
                        int64_t sendCount, uint8_t* recv, const TypeLayout* recvType,
