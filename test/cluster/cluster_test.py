@@ -571,12 +571,14 @@ def start_three_hosts(cluster, env=None):
 
 
 def case_collective_counts(cluster):
-    """Each plain collective once over 3 hosts, at np 3 and 5: output equal
-    to OpenMPI's, and exactly the locality-aware number of messages between
+    """Each collective once over 3 hosts, at np 3 and 5: output equal to
+    OpenMPI's, and exactly the locality-aware number of messages between
     hosts per collective: one from each leader to each other host's leader
     for the all-to-all kinds (3 x 2), one to or from the root's host for
-    the rooted ones (2); MPI_Barrier is called once and MPI_Finalize
-    synchronises once more."""
+    the rooted ones (2), one from each host's leader to the leaders of the
+    hosts after it for the scans (2 + 1), and for MPI_Comm_split the
+    leaders' exchange (6) and the contexts from rank 0's host (2);
+    MPI_Barrier is called once and MPI_Finalize synchronises once more."""
     os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
     source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "collective_counts.c")
     native, granule = build_both(cluster, source, "collective_counts")
@@ -584,7 +586,9 @@ def case_collective_counts(cluster):
     remote = [os.path.join(cluster.bin_dir, "synergy-run"), "--cluster", cluster.url,
               "--token-file", cluster.token_file, "--policy", "spread"]
     expected_counts = {"MPI_Barrier": 12, "MPI_Bcast": 2, "MPI_Reduce": 2, "MPI_Allreduce": 6,
-                       "MPI_Gather": 2, "MPI_Allgather": 6, "MPI_Scatter": 2, "MPI_Alltoall": 6}
+                       "MPI_Gather": 2, "MPI_Allgather": 6, "MPI_Scatter": 2, "MPI_Alltoall": 6,
+                       "MPI_Scan": 3, "MPI_Exscan": 3, "MPI_Reduce_scatter_block": 6,
+                       "MPI_Allgatherv": 6, "MPI_Comm_split": 8}
     for ranks, parts in ((3, ["0-0", "1-1", "2-2"]), (5, ["0-1", "2-3", "4-4"])):
         code, out, err = run_tool(remote + ["-np", str(ranks), granule])
         want = run_mpirun(native, ranks)
