@@ -3,7 +3,10 @@
 // This file implements MpiPeerLink.h. The table of connections by part is
 // complete before join() returns, and only read afterwards, so ranks send
 // without a lock; until then it is guarded by a mutex shared with the I/O
-// thread, which registers the parts that introduce themselves.
+// thread, which registers the parts that introduce themselves. The I/O
+// thread reaches the World only under a second mutex, which leave() takes
+// to cut it off: frames that arrive after this part's ranks ended are
+// dropped rather than delivered into a World being destroyed.
 //
 //===----------------------------------------------------------------------===//
 #include "cluster/MpiPeerLink.h"
@@ -72,7 +75,7 @@ bool splitEndpoint(const std::string& text, std::string& address, uint16_t& port
 
 class MpiPeerLink::Impl {
  public:
-  Impl(const JobPart& part, mpi::World& world) : part_(part), world_(world) {
+  Impl(const JobPart& part, mpi::World& world) : part_(part), world_(&world) {
     for (uint32_t p = 0; p < part.partRanks.size(); ++p)
       for (uint32_t r = 0; r < part.partRanks[p]; ++r) partOfRank_.push_back(p);
     firstLocal_ = part.firstRankOf(part.partIndex);
@@ -174,7 +177,18 @@ class MpiPeerLink::Impl {
     peers_[partOfRank_[sender]]->send(transport::FrameType::MpiMatched, std::move(payload));
   }
 
-  void flush() { transport_->flush(kFlushLimit); }
+  void abortJob(int status) {
+    std::vector<uint8_t> payload(transport::kMpiAbortBytes);
+    putLittleEndian(payload.data(), uint32_t(status), 4);
+    for (const std::shared_ptr<transport::Connection>& peer : peers_)
+      if (peer) peer->send(transport::FrameType::MpiAbort, payload);
+  }
+
+  void leave() {
+    transport_->flush(kFlushLimit);
+    std::lock_guard<std::mutex> guard(worldMutex_);
+    world_ = nullptr;
+  }
 
   int hostOf(int worldRank) const { return int(partOfRank_[size_t(worldRank)]); }
 
@@ -196,6 +210,8 @@ class MpiPeerLink::Impl {
       part = it->second;
     }
     const std::vector<uint8_t>& payload = frame.payload;
+    std::lock_guard<std::mutex> guard(worldMutex_);
+    if (!world_) return true;
     switch (frame.type) {
       case transport::FrameType::MpiMessage: {
         if (payload.size() < transport::kMpiMessageHeaderBytes) {
@@ -217,7 +233,7 @@ class MpiPeerLink::Impl {
         message.envelope.tag = int(int32_t(getLittleEndian(payload.data() + 16, 4)));
         message.matchId = getLittleEndian(payload.data() + 20, 8);
         message.envelope.bytes = int64_t(payload.size() - transport::kMpiMessageHeaderBytes);
-        world_.deliverRemote(message, payload.data() + transport::kMpiMessageHeaderBytes);
+        world_->deliverRemote(message, payload.data() + transport::kMpiMessageHeaderBytes);
         return true;
       }
       case transport::FrameType::MpiMatched: {
@@ -226,10 +242,23 @@ class MpiPeerLink::Impl {
           return false;
         }
         uint64_t sender = getLittleEndian(payload.data(), 4);
-        if (!isLocal(sender) || !world_.remoteSendMatched(getLittleEndian(payload.data() + 4, 8))) {
+        if (!isLocal(sender) || !world_->remoteSendMatched(getLittleEndian(payload.data() + 4, 8))) {
           reason = "MpiMatched for no synchronous send of rank " + std::to_string(sender);
           return false;
         }
+        return true;
+      }
+      case transport::FrameType::MpiAbort: {
+        if (payload.size() != transport::kMpiAbortBytes) {
+          reason = "MpiAbort of the wrong size";
+          return false;
+        }
+        uint64_t status = getLittleEndian(payload.data(), 4);
+        if (status == 0 || status > 255) {
+          reason = "MpiAbort with exit status " + std::to_string(status) + ", not 1 to 255";
+          return false;
+        }
+        world_->abortByOtherHost(int(status));
         return true;
       }
       default:
@@ -259,7 +288,9 @@ class MpiPeerLink::Impl {
   }
 
   JobPart part_;
-  mpi::World& world_;
+  // Null once this part has left (leave()); guarded by worldMutex_.
+  std::mutex worldMutex_;
+  mpi::World* world_;
   std::vector<uint32_t> partOfRank_;
   int firstLocal_ = 0;
   int endLocal_ = 0;
@@ -305,7 +336,9 @@ int64_t MpiPeerLink::maxMessageBytes() const {
   return int64_t(transport::kMaxMpiMessageDataBytes);
 }
 
-void MpiPeerLink::flush() { impl_->flush(); }
+void MpiPeerLink::abortJob(int status) { impl_->abortJob(status); }
+
+void MpiPeerLink::leave() { impl_->leave(); }
 
 int runJobPart(const std::string& partFile, mpi::JobOptions job) {
   constexpr size_t kMaxPartFileBytes = 64 << 10;
@@ -333,8 +366,8 @@ int runJobPart(const std::string& partFile, mpi::JobOptions job) {
     link = MpiPeerLink::join(part, world, joinError);
     return link != nullptr;
   };
+  job.leaveHosts = [&] { link->leave(); };
   int status = mpi::runJob(job);
-  if (link) link->flush();
   if (const char* stats = std::getenv("SYNERGY_MPI_STATS"); stats && std::strcmp(stats, "0")) {
     std::string report = mpi::crossHostMessageReport();
     std::fprintf(stderr, "synergy-run: mpi: collective messages between hosts from ranks %d-%d: %s\n",

@@ -15,6 +15,11 @@
 // short header or an unknown match id drops the connection with a logged
 // reason.
 //
+// When one part aborts, it sends MpiAbort with its exit status to every
+// other part, which stops its ranks with the same status: every part then
+// ends by itself, and forwards all its output, instead of being killed by
+// its daemon while ranks wait for a host that has gone.
+//
 //===----------------------------------------------------------------------===//
 #pragma once
 
@@ -43,11 +48,14 @@ class MpiPeerLink final : public mpi::RemoteRanks {
 
   void send(const mpi::RemoteMessage& message, util::FunctionRef<void(uint8_t*)> pack) override;
   void acknowledgeMatch(int sender, uint64_t matchId) override;
+  void abortJob(int status) override;
   int hostOf(int worldRank) const override;
   int64_t maxMessageBytes() const override;
 
-  // Writes out every queued frame, before the process exits.
-  void flush();
+  // Writes out every queued frame, then delivers nothing more to the World,
+  // so that the World may go while the other hosts still send: called once
+  // this host's ranks no longer run.
+  void leave();
 
   class Impl;
 

@@ -132,6 +132,34 @@ const uint8_t* stageCopy(Contribution& slot, const uint8_t* base, const TypeLayo
   return slot.staged.data() - span.first;
 }
 
+int applyUserOpPacked(HostCall& call, int comm, int op, int typeHandle, const TypeLayout& type,
+                      int64_t count, const uint8_t* in, uint8_t* inout) {
+  const UserOp* user = call.rank.userOp(op);
+  auto* table = call.granule.module().table(call.granule.instance());
+  if (!user || !table || user->function >= table->size || !table->data[user->function].func)
+    return call.fail(comm, abi::kErrOp, "user op is not a valid function");
+  ByteSpan span = touchedSpan(type, count);
+  uint32_t spanBytes = uint32_t(span.last - span.first);
+  // The len and datatype arguments, then each operand's span.
+  uint32_t scratch;
+  if (!callGuestAllocator(call, 8 + 2 * spanBytes, scratch))
+    return call.fail(comm, abi::kErrNoMem, "cannot allocate scratch space for a user-defined op");
+  uint32_t inGuest = scratch + 8 - uint32_t(span.first);
+  uint32_t inoutGuest = inGuest + spanBytes;
+  int32_t args[2] = {int32_t(count), typeHandle};
+  std::memcpy(call.granule.memoryBase() + scratch, args, sizeof(args));
+  unpackTyped(in, call.granule.memoryBase() + inGuest, type, count);
+  unpackTyped(inout, call.granule.memoryBase() + inoutGuest, type, count);
+  const wasm_rt_funcref_t& function = table->data[user->function];
+  using UserFn = void (*)(void*, uint32_t, uint32_t, uint32_t, uint32_t);
+  reinterpret_cast<UserFn>(function.func)(function.module_instance, inGuest, inoutGuest, scratch,
+                                          scratch + 4);
+  // The function may have grown memory: the base is read again.
+  packTyped(call.granule.memoryBase() + inoutGuest, type, count, inout);
+  callGuestFree(call, scratch);
+  return abi::kSuccess;
+}
+
 int checkOp(HostCall& call, int comm, int op, const TypeLayout& type) {
   if (!call.rank.isOp(op)) return call.fail(comm, abi::kErrOp, "invalid op " + std::to_string(op));
   if (op <= abi::kLastPredefinedOp && !opAppliesTo(PredefinedOp(op), type.element))

@@ -69,6 +69,14 @@ int reduceInto(HostCall& call, int op, int typeHandle, const TypeLayout& type, i
                int sourceCount, util::FunctionRef<const uint8_t*(int)> source, uint8_t* out,
                uint32_t outGuest);
 
+// inout = in op inout for user-defined `op`, on packed operands of `count`
+// instances of `type` (`typeHandle` the caller's handle for it): for
+// reductions whose partial results travel between hosts packed. The
+// operands are unpacked into scratch space borrowed from the caller's
+// guest, whose function combines them there. Returns an error class.
+int applyUserOpPacked(HostCall& call, int comm, int op, int typeHandle, const TypeLayout& type,
+                      int64_t count, const uint8_t* in, uint8_t* inout);
+
 // Whether `op` is a valid op for `type` on this rank; raises otherwise.
 int checkOp(HostCall& call, int comm, int op, const TypeLayout& type);
 

@@ -248,7 +248,7 @@ u32 Z_envZ_MPI_Reduce(void* instance, u32 sendbuf, u32 recvbuf, u32 count, u32 t
   RETURN_IF_ERROR(checkOp(call, c, int(op), *layout));
   if (usesHostCollectives(call, c))
     return reduceAcrossHosts(call, c, send.inPlace ? recv.host : send.host, recv.host, *layout,
-                             int(count), int(op), int(root));
+                             int(count), int(op), int(type), int(root));
   bool staged = layout->size * int64_t(count) <= kStagedCollectiveBytes;
   return runCollective(
       call, c, CollectiveKind::Reduce,
@@ -288,7 +288,7 @@ u32 Z_envZ_MPI_Allreduce(void* instance, u32 sendbuf, u32 recvbuf, u32 count, u3
   RETURN_IF_ERROR(checkOp(call, c, int(op), *recv.type));
   if (usesHostCollectives(call, c))
     return allreduceAcrossHosts(call, c, send.inPlace ? recv.host : send.host, recv.host,
-                                *recv.type, int(count), int(op));
+                                *recv.type, int(count), int(op), int(type));
   const TypeLayout& layout = *recv.type;
   // Every member decides alike: MPI requires the same count, datatype and
   // op everywhere.
@@ -509,6 +509,10 @@ u32 Z_envZ_MPI_Allgatherv(void* instance, u32 sendbuf, u32 sendcount, u32 sendty
   Blocks blocks;
   RETURN_IF_ERROR(resolveBlocks(call, c, size, recvbuf, recvcounts, displs, int(recvtype), false,
                                 "receive", blocks));
+  if (usesHostCollectives(call, c))
+    return allgathervAcrossHosts(call, c, send.inPlace ? nullptr : send.host, send.type,
+                                 send.count, blocks.host, *blocks.type, blocks.counts,
+                                 blocks.displs);
   return allgather(call, c, CollectiveKind::Allgatherv, me, send, blocks);
 }
 
@@ -609,6 +613,11 @@ u32 Z_envZ_MPI_Reduce_scatter_block(void* instance, u32 sendbuf, u32 recvbuf, u3
   RETURN_IF_ERROR(resolve(call, c, recvbuf, int(recvcount) * (inPlace ? size : 1), int(type),
                           false, recv));
   RETURN_IF_ERROR(checkOp(call, c, int(op), *recv.type));
+  if (usesHostCollectives(call, c))
+    return reduceScatterAcrossHosts(call, c, CollectiveKind::ReduceScatterBlock,
+                                    inPlace ? recv.host : send.host, recv.host, *recv.type,
+                                    std::vector<int64_t>(size_t(size), int64_t(recvcount)),
+                                    int(op), int(type));
   int64_t block = int64_t(recvcount) * recv.type->extent();
   return runCollective(
       call, c, CollectiveKind::ReduceScatterBlock,
@@ -644,6 +653,11 @@ u32 Z_envZ_MPI_Reduce_scatter(void* instance, u32 sendbuf, u32 recvbuf, u32 recv
   RETURN_IF_ERROR(resolve(call, c, recvbuf, int(inPlace ? total : counts[me]), int(type), false,
                           recv));
   RETURN_IF_ERROR(checkOp(call, c, int(op), *recv.type));
+  if (usesHostCollectives(call, c))
+    return reduceScatterAcrossHosts(call, c, CollectiveKind::ReduceScatter,
+                                    inPlace ? recv.host : send.host, recv.host, *recv.type,
+                                    std::vector<int64_t>(counts, counts + size), int(op),
+                                    int(type));
   int64_t extent = recv.type->extent();
   int myCount = counts[me];
   return runCollective(
@@ -667,6 +681,9 @@ static u32 scan(void* instance, const char* name, bool exclusive, u32 sendbuf, u
   RETURN_IF_ERROR(resolve(call, c, sendbuf, int(count), int(type), true, send));
   RETURN_IF_ERROR(resolve(call, c, recvbuf, int(count), int(type), false, recv));
   RETURN_IF_ERROR(checkOp(call, c, int(op), *recv.type));
+  if (usesHostCollectives(call, c))
+    return scanAcrossHosts(call, c, send.inPlace ? recv.host : send.host, recv.host, *recv.type,
+                           int(count), int(op), int(type), exclusive);
   return runCollective(
       call, c, exclusive ? CollectiveKind::Exscan : CollectiveKind::Scan,
       [&](Contribution& slot) {

@@ -9,18 +9,79 @@
 // MPI_Comm_create_group involves only the group's members, so it is no
 // collective on the parent: its members meet in a list on the parent.
 //
+// On a parent whose members span hosts, the members' choices and the new
+// communicators' contexts come from the hosts' leaders instead
+// (splitAcrossHosts), and each host makes the communicators of its own
+// members from them.
+//
 //===----------------------------------------------------------------------===//
 #include <algorithm>
 #include <numeric>
 
 #include "mpi/CollectiveEngine.h"
+#include "mpi/HostCollectives.h"
 #include "mpi/MpiAbi.h"
 #include "mpi/RankState.h"
+#include "mpi/World.h"
+#include "util/FunctionRef.h"
 
 using namespace synergy::mpi;
 using u32 = uint32_t;
 
 namespace {
+
+int noContextsLeft(HostCall& call, int comm) {
+  return call.fail(comm, abi::kErrComm, "this host has no communicator contexts left");
+}
+
+// The ranks of `parent` that chose `color`, ordered by key (ties in parent
+// rank order), as world ranks.
+std::vector<int> membersOfColor(const Communicator& parent, int color,
+                                synergy::util::FunctionRef<SplitChoice(int)> choiceOf) {
+  std::vector<int> members;
+  for (int i = 0; i < parent.size(); ++i)
+    if (choiceOf(i).color == color) members.push_back(i);
+  std::stable_sort(members.begin(), members.end(),
+                   [&](int a, int b) { return choiceOf(a).key < choiceOf(b).key; });
+  std::vector<int> worldRanks;
+  for (int member : members) worldRanks.push_back(parent.worldRanks[member]);
+  return worldRanks;
+}
+
+// splitCommunicator on a parent whose members span hosts.
+int splitAcrossHostsInto(HostCall& call, int comm, int color, int key, u32 newcommOut,
+                         const std::optional<CartTopology>& cart) {
+  CommHandle* parent = call.rank.comm(comm);
+  std::shared_ptr<Communicator> parentComm = parent->comm;
+  int errhandler = parent->errhandler;
+  std::vector<SplitChoice> choices;
+  std::vector<uint32_t> contexts;
+  if (int error = splitAcrossHosts(call, comm, color, key, choices, contexts)) return error;
+  uint64_t sequence = parentComm->sequenceOfRank[parentComm->rankOfWorld[call.rank.worldRank]]++;
+  if (color == abi::kUndefined) {
+    call.store<int32_t>(newcommOut, abi::kCommNull);
+    return abi::kSuccess;
+  }
+  // The contexts follow the distinct colors in ascending order.
+  std::vector<int> colors;
+  for (const SplitChoice& choice : choices)
+    if (choice.color != abi::kUndefined && choice.color < color) colors.push_back(choice.color);
+  std::sort(colors.begin(), colors.end());
+  size_t colorIndex = size_t(std::unique(colors.begin(), colors.end()) - colors.begin());
+  std::vector<int> worldRanks =
+      membersOfColor(*parentComm, color, [&](int i) { return choices[size_t(i)]; });
+  std::shared_ptr<Communicator> child;
+  call.world().locked([&] {
+    auto& entry = parentComm->children[{sequence, color}];
+    if (!entry) {
+      entry = call.world().makeCommunicator(worldRanks, contexts[colorIndex]);
+      entry->cart = cart;
+    }
+    child = entry;
+  });
+  call.store<int32_t>(newcommOut, call.rank.addComm(child, errhandler));
+  return abi::kSuccess;
+}
 
 // The collective behind every constructor. Stores the new handle (or
 // MPI_COMM_NULL for MPI_UNDEFINED) at `newcommOut`.
@@ -30,9 +91,12 @@ int splitCommunicator(HostCall& call, int comm, int color, int key, u32 newcommO
   if (!parent) return call.fail(comm, abi::kErrComm, "invalid communicator");
   if (!call.bytes(newcommOut, 4))
     return call.fail(comm, abi::kErrArg, "newcomm pointer outside linear memory");
+  if (usesHostCollectives(call, comm))
+    return splitAcrossHostsInto(call, comm, color, key, newcommOut, cart);
   std::shared_ptr<Communicator> parentComm = parent->comm;
   int errhandler = parent->errhandler;
   std::shared_ptr<Communicator> child;
+  bool exhausted = false;
   int result = runCollective(
       call, comm, CollectiveKind::CommSplit,
       [&](Contribution& slot) {
@@ -42,17 +106,18 @@ int splitCommunicator(HostCall& call, int comm, int color, int key, u32 newcommO
       [&](std::vector<Contribution>& slots, int me) {
         uint64_t sequence = parentComm->sequenceOfRank[me]++;
         if (color == abi::kUndefined) return int(abi::kSuccess);
-        std::vector<int> members;
-        for (int i = 0; i < int(slots.size()); ++i)
-          if (slots[i].color == color) members.push_back(i);
-        std::stable_sort(members.begin(), members.end(),
-                         [&](int a, int b) { return slots[a].key < slots[b].key; });
-        std::vector<int> worldRanks;
-        for (int member : members) worldRanks.push_back(parentComm->worldRanks[member]);
+        std::vector<int> worldRanks = membersOfColor(*parentComm, color, [&](int i) {
+          return SplitChoice{slots[size_t(i)].color, slots[size_t(i)].key};
+        });
         call.world().locked([&] {
           auto& entry = parentComm->children[{sequence, color}];
           if (!entry) {
             entry = call.world().makeCommunicator(worldRanks);
+            if (!entry) {
+              parentComm->children.erase({sequence, color});
+              exhausted = true;
+              return;
+            }
             entry->cart = cart;
           }
           child = entry;
@@ -60,6 +125,7 @@ int splitCommunicator(HostCall& call, int comm, int color, int key, u32 newcommO
         return int(abi::kSuccess);
       });
   if (result) return result;
+  if (exhausted) return noContextsLeft(call, comm);
   call.store<int32_t>(newcommOut, child ? call.rank.addComm(child, errhandler) : abi::kCommNull);
   return abi::kSuccess;
 }
@@ -171,8 +237,11 @@ u32 Z_envZ_MPI_Comm_split_type(void* instance, u32 comm, u32 splitType, u32 key,
                                u32 newcomm) {
   HostCall call(instance, "MPI_Comm_split_type");
   (void)info;
-  // Every rank runs on this host, so a shared-memory split keeps them all.
-  int color = int(splitType) == abi::kUndefined ? abi::kUndefined : 0;
+  // A shared-memory split keeps the ranks of each host together.
+  RemoteRanks* remote = call.world().remoteRanks();
+  int color = int(splitType) == abi::kUndefined ? abi::kUndefined
+              : remote                          ? remote->hostOf(call.rank.worldRank)
+                                                : 0;
   return splitCommunicator(call, int(comm), color, int(key), newcomm, std::nullopt);
 }
 
@@ -212,8 +281,14 @@ u32 Z_envZ_MPI_Comm_create_group(void* instance, u32 comm, u32 group, u32 tag, u
     return call.fail(int(comm), abi::kErrGroup, "the calling process is not in the group");
   int lowest;
   if (int error = parentRanksOf(call, int(comm), *parent->comm, *members, lowest)) return error;
+  for (int worldRank : members->worldRanks)
+    if (call.world().isRemote(worldRank))
+      return call.fail(int(comm), abi::kErrUnsupportedOperation,
+                       "MPI_Comm_create_group with members on several hosts is not supported "
+                       "yet");
   std::shared_ptr<Communicator> parentComm = parent->comm;
   std::shared_ptr<Communicator> child;
+  bool exhausted = false;
   call.world().locked([&] {
     auto key = std::make_pair(members->worldRanks, int(tag));
     Communicator::GroupCreations& creations = parentComm->groupCreations[key];
@@ -221,6 +296,12 @@ u32 Z_envZ_MPI_Comm_create_group(void* instance, u32 comm, u32 group, u32 tag, u
     uint64_t callNumber = creations.callsOfMember[me]++;
     auto& [made, takers] = creations.pending[callNumber];
     if (!made) made = call.world().makeCommunicator(members->worldRanks);
+    if (!made) {
+      creations.pending.erase(callNumber);
+      creations.callsOfMember[me]--;
+      exhausted = true;
+      return;
+    }
     child = made;
     if (++takers < int(members->worldRanks.size())) return;
     creations.pending.erase(callNumber);
@@ -228,6 +309,7 @@ u32 Z_envZ_MPI_Comm_create_group(void* instance, u32 comm, u32 group, u32 tag, u
     // counts can start again from zero.
     if (creations.pending.empty()) parentComm->groupCreations.erase(key);
   });
+  if (exhausted) return noContextsLeft(call, int(comm));
   call.store<int32_t>(newcomm, call.rank.addComm(child, parent->errhandler));
   return abi::kSuccess;
 }

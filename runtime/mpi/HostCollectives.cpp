@@ -16,16 +16,20 @@
 //===----------------------------------------------------------------------===//
 #include "mpi/HostCollectives.h"
 
+#include <algorithm>
 #include <array>
 #include <atomic>
+#include <cstring>
 #include <map>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "mpi/CollectiveEngine.h"
 #include "mpi/MpiAbi.h"
 #include "mpi/ReduceOp.h"
 #include "mpi/World.h"
+#include "util/FunctionRef.h"
 
 namespace synergy::mpi {
 
@@ -48,7 +52,13 @@ const char* kindName(CollectiveKind kind) {
     case CollectiveKind::Gather: return "MPI_Gather";
     case CollectiveKind::Scatter: return "MPI_Scatter";
     case CollectiveKind::Allgather: return "MPI_Allgather";
+    case CollectiveKind::Allgatherv: return "MPI_Allgatherv";
     case CollectiveKind::Alltoall: return "MPI_Alltoall";
+    case CollectiveKind::ReduceScatter: return "MPI_Reduce_scatter";
+    case CollectiveKind::ReduceScatterBlock: return "MPI_Reduce_scatter_block";
+    case CollectiveKind::Scan: return "MPI_Scan";
+    case CollectiveKind::Exscan: return "MPI_Exscan";
+    case CollectiveKind::CommSplit: return "MPI_Comm_split";
     default: return "?";
   }
 }
@@ -145,35 +155,55 @@ Bytes pack(const uint8_t* data, const TypeLayout& type, int64_t count) {
   return packed;
 }
 
-// inout = in op inout, on packed operands.
-void combine(const Bytes& in, Bytes& inout, int op, const TypeLayout& type, int64_t count) {
-  applyPredefinedOp(PredefinedOp(op), type.element, in.data(), inout.data(),
-                    count * type.elementsPerInstance());
-}
+// A reduction's op on packed operands: a predefined one, or a user-defined
+// one, which runs in the guest of the rank that holds the operands (each
+// host's leader), so a combiner never crosses hosts.
+struct Reduction {
+  HostCall& call;
+  int comm;
+  int op;
+  int typeHandle;
+  const TypeLayout& type;
+  int64_t count;
 
-// The rank-order fold of `operands` (in rank order): x0 op (x1 op (...)).
-Bytes fold(std::vector<Bytes>& operands, int op, const TypeLayout& type, int64_t count) {
-  Bytes result = std::move(operands.back());
-  for (int i = int(operands.size()) - 2; i >= 0; --i) combine(operands[size_t(i)], result, op, type, count);
-  return result;
-}
+  // inout = in op inout.
+  void combine(const Bytes& in, Bytes& inout) const {
+    if (op <= abi::kLastPredefinedOp) {
+      applyPredefinedOp(PredefinedOp(op), type.element, in.data(), inout.data(),
+                        count * type.elementsPerInstance());
+      return;
+    }
+    if (applyUserOpPacked(call, comm, op, typeHandle, type, count, in.data(), inout.data()) ==
+        abi::kSuccess)
+      return;
+    // The other members wait for this result: the job cannot go on.
+    call.world().abort(abi::kErrOp, "rank " + std::to_string(call.rank.worldRank) + ": " +
+                                        call.name + ": the user-defined op failed");
+    call.leaveAbortedJob();
+  }
 
-int unsupportedOp(HostCall& call, int comm) {
-  return call.fail(comm, abi::kErrUnsupportedOperation,
-                   std::string(call.name) +
-                       " with a user-defined op on ranks of several hosts is not supported yet");
-}
+  // The rank-order fold of `operands` (in rank order): x0 op (x1 op (...)).
+  Bytes fold(std::vector<Bytes>& operands) const {
+    Bytes result = std::move(operands.back());
+    for (int i = int(operands.size()) - 2; i >= 0; --i) combine(operands[size_t(i)], result);
+    return result;
+  }
+
+  // Another reduction of the same op over `instances` of the type.
+  Reduction over(int64_t instances) const {
+    return Reduction{call, comm, op, typeHandle, type, instances};
+  }
+};
 
 // The leader's share of a reduction: its host's members' contributions
 // folded in rank order (a member's own first).
-Bytes reduceOnHost(HostPhases& phases, Bytes mine, int op, const TypeLayout& type,
-                   int64_t count) {
+Bytes reduceOnHost(HostPhases& phases, Bytes mine, const Reduction& reduction) {
   const std::vector<int>& members = phases.membersOf(phases.myHost());
   std::vector<Bytes> operands;
   operands.push_back(std::move(mine));
   for (size_t i = 1; i < members.size(); ++i)
     operands.push_back(phases.receive(members[i], int64_t(operands[0].size())));
-  return fold(operands, op, type, count);
+  return reduction.fold(operands);
 }
 
 // Concatenates the blocks of this host's members, in rank order.
@@ -191,6 +221,27 @@ Bytes gatherOnHost(HostPhases& phases, Bytes mine) {
 void shareOnHost(HostPhases& phases, const Bytes& data, int skip = -1) {
   for (int member : phases.membersOf(phases.myHost()))
     if (member != phases.me() && member != skip) phases.send(member, data);
+}
+
+// The leaders' all-to-all step: sends this host's block to the leader of
+// every other host, one message each, and receives theirs, bytesFrom(host)
+// bytes from each. Returns every host's block, in host order.
+std::vector<Bytes> exchangeWithLeaders(HostPhases& phases, Bytes mine,
+                                       util::FunctionRef<int64_t(int host)> bytesFrom) {
+  std::vector<Bytes> blocks(size_t(phases.hosts()));
+  for (int host = 0; host < phases.hosts(); ++host)
+    if (host != phases.myHost()) phases.send(phases.leaderOf(host), mine);
+  for (int host = 0; host < phases.hosts(); ++host)
+    if (host != phases.myHost())
+      blocks[size_t(host)] = phases.receive(phases.leaderOf(host), bytesFrom(host));
+  blocks[size_t(phases.myHost())] = std::move(mine);
+  return blocks;
+}
+
+Bytes concatenate(const std::vector<Bytes>& blocks) {
+  Bytes all;
+  for (const Bytes& block : blocks) all.insert(all.end(), block.begin(), block.end());
+  return all;
 }
 
 }  // namespace
@@ -259,8 +310,8 @@ int bcastAcrossHosts(HostCall& call, int comm, uint8_t* buffer, const TypeLayout
 }
 
 int reduceAcrossHosts(HostCall& call, int comm, const uint8_t* send, uint8_t* recv,
-                      const TypeLayout& type, int64_t count, int op, int root) {
-  if (op > abi::kLastPredefinedOp) return unsupportedOp(call, comm);
+                      const TypeLayout& type, int64_t count, int op, int typeHandle, int root) {
+  Reduction reduction{call, comm, op, typeHandle, type, count};
   HostPhases phases(call, comm, CollectiveKind::Reduce);
   int64_t bytes = type.size * count;
   int rootHost = phases.hostOf(root);
@@ -271,7 +322,7 @@ int reduceAcrossHosts(HostCall& call, int comm, const uint8_t* send, uint8_t* re
       unpackTyped(phases.receive(phases.myLeader(), bytes).data(), recv, type, count);
     return abi::kSuccess;
   }
-  Bytes partial = reduceOnHost(phases, std::move(mine), op, type, count);
+  Bytes partial = reduceOnHost(phases, std::move(mine), reduction);
   if (phases.myHost() != rootHost) {
     phases.send(phases.leaderOf(rootHost), partial);
     return abi::kSuccess;
@@ -280,7 +331,7 @@ int reduceAcrossHosts(HostCall& call, int comm, const uint8_t* send, uint8_t* re
   for (int host = 0; host < phases.hosts(); ++host)
     partials[size_t(host)] = host == rootHost ? std::move(partial)
                                               : phases.receive(phases.leaderOf(host), bytes);
-  Bytes result = fold(partials, op, type, count);
+  Bytes result = reduction.fold(partials);
   if (phases.me() == root)
     unpackTyped(result.data(), recv, type, count);
   else
@@ -289,8 +340,8 @@ int reduceAcrossHosts(HostCall& call, int comm, const uint8_t* send, uint8_t* re
 }
 
 int allreduceAcrossHosts(HostCall& call, int comm, const uint8_t* send, uint8_t* recv,
-                         const TypeLayout& type, int64_t count, int op) {
-  if (op > abi::kLastPredefinedOp) return unsupportedOp(call, comm);
+                         const TypeLayout& type, int64_t count, int op, int typeHandle) {
+  Reduction reduction{call, comm, op, typeHandle, type, count};
   HostPhases phases(call, comm, CollectiveKind::Allreduce);
   int64_t bytes = type.size * count;
   Bytes mine = pack(send, type, count);
@@ -299,13 +350,10 @@ int allreduceAcrossHosts(HostCall& call, int comm, const uint8_t* send, uint8_t*
     unpackTyped(phases.receive(phases.myLeader(), bytes).data(), recv, type, count);
     return abi::kSuccess;
   }
-  std::vector<Bytes> partials(size_t(phases.hosts()));
-  partials[size_t(phases.myHost())] = reduceOnHost(phases, std::move(mine), op, type, count);
-  for (int host = 0; host < phases.hosts(); ++host)
-    if (host != phases.myHost()) phases.send(phases.leaderOf(host), partials[size_t(phases.myHost())]);
-  for (int host = 0; host < phases.hosts(); ++host)
-    if (host != phases.myHost()) partials[size_t(host)] = phases.receive(phases.leaderOf(host), bytes);
-  Bytes result = fold(partials, op, type, count);
+  std::vector<Bytes> partials =
+      exchangeWithLeaders(phases, reduceOnHost(phases, std::move(mine), reduction),
+                          [&](int) { return bytes; });
+  Bytes result = reduction.fold(partials);
   shareOnHost(phases, result);
   unpackTyped(result.data(), recv, type, count);
   return abi::kSuccess;
@@ -361,19 +409,53 @@ int allgatherAcrossHosts(HostCall& call, int comm, const uint8_t* send,
                 recvCount * phases.size());
     return abi::kSuccess;
   }
-  std::vector<Bytes> bundles(size_t(phases.hosts()));
-  bundles[size_t(phases.myHost())] = gatherOnHost(phases, std::move(mine));
-  for (int host = 0; host < phases.hosts(); ++host)
-    if (host != phases.myHost()) phases.send(phases.leaderOf(host), bundles[size_t(phases.myHost())]);
-  Bytes all;
-  for (int host = 0; host < phases.hosts(); ++host) {
-    if (host != phases.myHost())
-      bundles[size_t(host)] = phases.receive(phases.leaderOf(host),
-                                             block * int64_t(phases.membersOf(host).size()));
-    all.insert(all.end(), bundles[size_t(host)].begin(), bundles[size_t(host)].end());
-  }
+  Bytes all = concatenate(exchangeWithLeaders(
+      phases, gatherOnHost(phases, std::move(mine)),
+      [&](int host) { return block * int64_t(phases.membersOf(host).size()); }));
   shareOnHost(phases, all);
   unpackTyped(all.data(), recv, recvType, recvCount * phases.size());
+  return abi::kSuccess;
+}
+
+int allgathervAcrossHosts(HostCall& call, int comm, const uint8_t* send,
+                          const TypeLayout* sendType, int64_t sendCount, uint8_t* recv,
+                          const TypeLayout& recvType, const int32_t* recvCounts,
+                          const int32_t* displs) {
+  HostPhases phases(call, comm, CollectiveKind::Allgatherv);
+  int me = phases.me();
+  // Every member knows every member's count, so every block's packed size.
+  std::vector<int64_t> start(size_t(phases.size()) + 1, 0);
+  for (int i = 0; i < phases.size(); ++i) {
+    if (recvCounts[i] < 0) return call.fail(comm, abi::kErrCount, "negative receive count");
+    start[size_t(i) + 1] = start[size_t(i)] + recvCounts[i] * recvType.size;
+  }
+  auto blockOf = [&](int member) {
+    return recv + int64_t(displs[member]) * recvType.extent();
+  };
+  Bytes mine = send ? pack(send, *sendType, sendCount) : pack(blockOf(me), recvType, recvCounts[me]);
+  if (int64_t(mine.size()) != start[size_t(me) + 1] - start[size_t(me)])
+    return call.fail(comm, abi::kErrTruncate,
+                     "the data sent is not the size this rank's receive count gives it");
+  Bytes all;
+  if (!phases.leads()) {
+    phases.send(phases.myLeader(), mine);
+    all = phases.receive(phases.myLeader(), start.back());
+  } else {
+    const std::vector<int>& members = phases.membersOf(phases.myHost());
+    Bytes bundle = std::move(mine);
+    for (size_t i = 1; i < members.size(); ++i) {
+      Bytes block = phases.receive(members[i], start[size_t(members[i]) + 1] -
+                                                   start[size_t(members[i])]);
+      bundle.insert(bundle.end(), block.begin(), block.end());
+    }
+    all = concatenate(exchangeWithLeaders(phases, std::move(bundle), [&](int host) {
+      return start[size_t(phases.membersOf(host).back()) + 1] -
+             start[size_t(phases.membersOf(host).front())];
+    }));
+    shareOnHost(phases, all);
+  }
+  for (int i = 0; i < phases.size(); ++i)
+    if (i != me || send) unpackTyped(all.data() + start[size_t(i)], blockOf(i), recvType, recvCounts[i]);
   return abi::kSuccess;
 }
 
@@ -477,6 +559,150 @@ int alltoallAcrossHosts(HostCall& call, int comm, const uint8_t* send,
     else
       phases.send(mine[j], received);
   }
+  return abi::kSuccess;
+}
+
+int reduceScatterAcrossHosts(HostCall& call, int comm, CollectiveKind kind, const uint8_t* send,
+                             uint8_t* recv, const TypeLayout& type,
+                             const std::vector<int64_t>& counts, int op, int typeHandle) {
+  HostPhases phases(call, comm, kind);
+  std::vector<int64_t> start(counts.size() + 1, 0);  // in instances of `type`
+  for (size_t i = 0; i < counts.size(); ++i) start[i + 1] = start[i] + counts[i];
+  int me = phases.me();
+  Bytes mine = pack(send, type, start.back());
+  if (!phases.leads()) {
+    phases.send(phases.myLeader(), mine);
+    unpackTyped(phases.receive(phases.myLeader(), counts[size_t(me)] * type.size).data(), recv,
+                type, counts[size_t(me)]);
+    return abi::kSuccess;
+  }
+  // The blocks of a host's members are consecutive: each other host gets
+  // only its range of this host's partial result.
+  auto firstOf = [&](int host) { return start[size_t(phases.membersOf(host).front())]; };
+  auto endOf = [&](int host) { return start[size_t(phases.membersOf(host).back()) + 1]; };
+  Reduction whole{call, comm, op, typeHandle, type, start.back()};
+  Bytes partial = reduceOnHost(phases, std::move(mine), whole);
+  for (int host = 0; host < phases.hosts(); ++host)
+    if (host != phases.myHost())
+      phases.send(phases.leaderOf(host), partial.data() + firstOf(host) * type.size,
+                  (endOf(host) - firstOf(host)) * type.size);
+  int64_t first = firstOf(phases.myHost()), instances = endOf(phases.myHost()) - first;
+  std::vector<Bytes> partials(size_t(phases.hosts()));
+  for (int host = 0; host < phases.hosts(); ++host)
+    partials[size_t(host)] =
+        host == phases.myHost()
+            ? Bytes(partial.begin() + first * type.size,
+                    partial.begin() + (first + instances) * type.size)
+            : phases.receive(phases.leaderOf(host), instances * type.size);
+  Bytes result = whole.over(instances).fold(partials);
+  for (int member : phases.membersOf(phases.myHost())) {
+    const uint8_t* block = result.data() + (start[size_t(member)] - first) * type.size;
+    if (member == me)
+      unpackTyped(block, recv, type, counts[size_t(me)]);
+    else
+      phases.send(member, block, counts[size_t(member)] * type.size);
+  }
+  return abi::kSuccess;
+}
+
+int scanAcrossHosts(HostCall& call, int comm, const uint8_t* send, uint8_t* recv,
+                    const TypeLayout& type, int64_t count, int op, int typeHandle,
+                    bool exclusive) {
+  Reduction reduction{call, comm, op, typeHandle, type, count};
+  HostPhases phases(call, comm, exclusive ? CollectiveKind::Exscan : CollectiveKind::Scan);
+  int64_t bytes = type.size * count;
+  Bytes mine = pack(send, type, count);
+  if (!phases.leads()) {
+    phases.send(phases.myLeader(), mine);
+    unpackTyped(phases.receive(phases.myLeader(), bytes).data(), recv, type, count);
+    return abi::kSuccess;
+  }
+  const std::vector<int>& members = phases.membersOf(phases.myHost());
+  std::vector<Bytes> operands;
+  operands.push_back(std::move(mine));
+  for (size_t i = 1; i < members.size(); ++i) operands.push_back(phases.receive(members[i], bytes));
+  // Each host's total goes to the hosts after it only: they are the ones
+  // whose prefixes include it.
+  std::vector<Bytes> totalOperands = operands;
+  Bytes total = reduction.fold(totalOperands);
+  for (int host = phases.myHost() + 1; host < phases.hosts(); ++host)
+    phases.send(phases.leaderOf(host), total);
+  // The running prefix, accumulated left to right as OpenMPI's linear scan
+  // does: prefix = prefix op next.
+  std::optional<Bytes> prefix;
+  auto append = [&](Bytes next) {
+    if (prefix) reduction.combine(*prefix, next);
+    prefix = std::move(next);
+  };
+  for (int host = 0; host < phases.myHost(); ++host)
+    append(phases.receive(phases.leaderOf(host), bytes));
+  for (size_t i = 0; i < members.size(); ++i) {
+    if (!exclusive) append(operands[i]);
+    // Exclusive, rank 0 alone has no prefix; its receive buffer is left
+    // as it is, as on one host.
+    if (prefix) {
+      if (i == 0)
+        unpackTyped(prefix->data(), recv, type, count);
+      else
+        phases.send(members[i], *prefix);
+    }
+    if (exclusive) append(operands[i]);
+  }
+  return abi::kSuccess;
+}
+
+int splitAcrossHosts(HostCall& call, int comm, int color, int key,
+                     std::vector<SplitChoice>& choices, std::vector<uint32_t>& contexts) {
+  HostPhases phases(call, comm, CollectiveKind::CommSplit);
+  int64_t block = int64_t(sizeof(SplitChoice));
+  SplitChoice choice{color, key};
+  Bytes mine(reinterpret_cast<const uint8_t*>(&choice),
+             reinterpret_cast<const uint8_t*>(&choice) + block);
+  Bytes all;
+  if (phases.leads()) {
+    all = concatenate(exchangeWithLeaders(
+        phases, gatherOnHost(phases, std::move(mine)),
+        [&](int host) { return block * int64_t(phases.membersOf(host).size()); }));
+    shareOnHost(phases, all);
+  } else {
+    phases.send(phases.myLeader(), mine);
+    all = phases.receive(phases.myLeader(), block * phases.size());
+  }
+  choices.resize(size_t(phases.size()));
+  std::memcpy(choices.data(), all.data(), all.size());
+  std::vector<int> colors;
+  for (const SplitChoice& each : choices)
+    if (each.color != abi::kUndefined) colors.push_back(each.color);
+  std::sort(colors.begin(), colors.end());
+  colors.erase(std::unique(colors.begin(), colors.end()), colors.end());
+  contexts.assign(colors.size(), 0);
+  if (colors.empty()) return abi::kSuccess;
+  // The host of rank 0 reserves the contexts and hands them out; all ones
+  // say that it had none left.
+  int64_t bytes = int64_t(colors.size() * sizeof(uint32_t));
+  Bytes reserved(size_t(bytes), 0xff);
+  int firstHost = phases.hostOf(0);
+  if (!phases.leads()) {
+    reserved = phases.receive(phases.myLeader(), bytes);
+  } else {
+    if (phases.myHost() == firstHost) {
+      if (std::optional<uint32_t> first = call.world().reserveContexts(uint32_t(colors.size())))
+        for (size_t i = 0; i < colors.size(); ++i) {
+          uint32_t context = *first + uint32_t(i);
+          std::memcpy(reserved.data() + i * sizeof(uint32_t), &context, sizeof(context));
+        }
+      for (int host = 0; host < phases.hosts(); ++host)
+        if (host != firstHost) phases.send(phases.leaderOf(host), reserved);
+    } else {
+      reserved = phases.receive(phases.leaderOf(firstHost), bytes);
+    }
+    shareOnHost(phases, reserved);
+  }
+  std::memcpy(contexts.data(), reserved.data(), reserved.size());
+  if (contexts[0] == UINT32_MAX)
+    return call.fail(comm, abi::kErrComm,
+                     "the host of rank 0 has no communicator contexts left for " +
+                         std::string(call.name));
   return abi::kSuccess;
 }
 

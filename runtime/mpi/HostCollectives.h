@@ -10,8 +10,12 @@
 // Each entry point takes the buffers the single-host collective resolved
 // (MPI_IN_PLACE already replaced by the buffer it stands for) and returns
 // an error class. Reductions fold in rank order like the single-host
-// ones; user-defined ops and the v-forms are not supported across hosts
-// yet and fail with an error naming the call.
+// ones; `typeHandle` is the caller's handle of the datatype, which a
+// user-defined op receives. A user-defined op runs on each host's leader,
+// in its own guest, on the data that host holds: members' contributions
+// are folded where they are, and only partial results cross hosts. Of the
+// v-forms only MPI_Allgatherv runs across hosts yet; the others fail with
+// an error naming the call.
 //
 // The runtime counts the messages each collective kind sends between
 // hosts; crossHostMessageReport() lists them, for SYNERGY_MPI_STATS.
@@ -21,7 +25,9 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
+#include "mpi/CollectiveEngine.h"
 #include "mpi/RankState.h"
 
 namespace synergy::mpi {
@@ -39,9 +45,9 @@ int bcastAcrossHosts(HostCall& call, int comm, uint8_t* buffer, const TypeLayout
 // passed MPI_IN_PLACE); `recv` matters at the root only (allreduce: at
 // every rank).
 int reduceAcrossHosts(HostCall& call, int comm, const uint8_t* send, uint8_t* recv,
-                      const TypeLayout& type, int64_t count, int op, int root);
+                      const TypeLayout& type, int64_t count, int op, int typeHandle, int root);
 int allreduceAcrossHosts(HostCall& call, int comm, const uint8_t* send, uint8_t* recv,
-                         const TypeLayout& type, int64_t count, int op);
+                         const TypeLayout& type, int64_t count, int op, int typeHandle);
 // A null `send` means MPI_IN_PLACE: the rank's block of `recv` is its
 // contribution (gather: at the root; allgather: everywhere).
 int gatherAcrossHosts(HostCall& call, int comm, const uint8_t* send, const TypeLayout* sendType,
@@ -50,6 +56,12 @@ int gatherAcrossHosts(HostCall& call, int comm, const uint8_t* send, const TypeL
 int allgatherAcrossHosts(HostCall& call, int comm, const uint8_t* send,
                          const TypeLayout* sendType, int64_t sendCount, uint8_t* recv,
                          const TypeLayout& recvType, int64_t recvCount);
+// A null `send` means MPI_IN_PLACE. Member i's block is recvCounts[i]
+// instances at displacement displs[i] of `recv`.
+int allgathervAcrossHosts(HostCall& call, int comm, const uint8_t* send,
+                          const TypeLayout* sendType, int64_t sendCount, uint8_t* recv,
+                          const TypeLayout& recvType, const int32_t* recvCounts,
+                          const int32_t* displs);
 // A null `recv` means MPI_IN_PLACE at the root.
 int scatterAcrossHosts(HostCall& call, int comm, const uint8_t* send, const TypeLayout* sendType,
                        int64_t sendCount, uint8_t* recv, const TypeLayout* recvType,
@@ -58,6 +70,32 @@ int scatterAcrossHosts(HostCall& call, int comm, const uint8_t* send, const Type
 int alltoallAcrossHosts(HostCall& call, int comm, const uint8_t* send,
                         const TypeLayout* sendType, int64_t sendCount, uint8_t* recv,
                         const TypeLayout& recvType, int64_t recvCount);
+
+// MPI_Reduce_scatter(_block) (`kind`): member i gets counts[i] instances of
+// the reduction, which starts after those of the members before it. Each
+// host's leader sends each other host's leader only that host's range.
+int reduceScatterAcrossHosts(HostCall& call, int comm, CollectiveKind kind, const uint8_t* send,
+                             uint8_t* recv, const TypeLayout& type,
+                             const std::vector<int64_t>& counts, int op, int typeHandle);
+// MPI_Scan, or MPI_Exscan when `exclusive` (rank 0's `recv` untouched).
+// Each host's leader sends its host's total to the leaders of the hosts
+// after it.
+int scanAcrossHosts(HostCall& call, int comm, const uint8_t* send, uint8_t* recv,
+                    const TypeLayout& type, int64_t count, int op, int typeHandle,
+                    bool exclusive);
+
+// One member's arguments to a communicator constructor.
+struct SplitChoice {
+  int32_t color;
+  int32_t key;
+};
+// The collective behind the communicator constructors: every member learns
+// every member's choice, in rank order, and the contexts of the new
+// communicators, one for each distinct color other than MPI_UNDEFINED in
+// ascending order, which the host of rank 0 reserves; so every host makes
+// the same communicators with the same contexts.
+int splitAcrossHosts(HostCall& call, int comm, int color, int key,
+                     std::vector<SplitChoice>& choices, std::vector<uint32_t>& contexts);
 
 // "MPI_Allreduce 6, MPI_Bcast 2" for the collective kinds that sent
 // messages to other hosts from this process; empty when none did.

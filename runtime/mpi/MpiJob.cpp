@@ -102,6 +102,13 @@ bool redirectStdio(granule::Granule& granule, OutputForwarding& output, int rank
   return true;
 }
 
+// An abort that another host reported has no message here: that host
+// prints it.
+void reportAbort(World& world) {
+  std::string message = world.abortMessage();
+  if (!message.empty()) std::fprintf(stderr, "synergy-run: %s\n", message.c_str());
+}
+
 }  // namespace
 
 int runJob(const JobOptions& options) {
@@ -193,8 +200,9 @@ int runJob(const JobOptions& options) {
       // Ranks still computing cannot be unwound; end the process as mpirun
       // ends the job, after passing on what they printed.
       lock.unlock();
+      if (options.leaveHosts) options.leaveHosts();
       output.flushNow();
-      std::fprintf(stderr, "synergy-run: %s\n", world.abortMessage().c_str());
+      reportAbort(world);
       std::fflush(stderr);
       ::_exit(world.abortStatus());
     }
@@ -202,11 +210,12 @@ int runJob(const JobOptions& options) {
   lock.unlock();
   for (RankThread& job : threads)
     if (job.started) pthread_join(job.thread, nullptr);
+  if (options.leaveHosts) options.leaveHosts();
   // Destroying the granules closes their pipes, which ends the forwarding.
   granules.clear();
   output.finish();
   if (world.aborted()) {
-    std::fprintf(stderr, "synergy-run: %s\n", world.abortMessage().c_str());
+    reportAbort(world);
     return world.abortStatus();
   }
   return 0;

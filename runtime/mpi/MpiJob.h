@@ -38,6 +38,10 @@ struct JobOptions {
   int firstRank = 0;
   int worldSize = 0;  // 0: `ranks`, every rank here
   std::function<bool(World& world, std::string& error)> joinHosts;
+  // Called once no rank of this host runs (or just before the process ends
+  // those that cannot be stopped), while the World still exists: writes
+  // out what is queued for the other hosts and stops taking their messages.
+  std::function<void()> leaveHosts;
   // What may happen to the ranks at barriers on MPI_COMM_WORLD (null:
   // nothing); a rank it suspends is rewound into a fresh instance.
   BarrierControlPoint* barrierControlPoint = nullptr;

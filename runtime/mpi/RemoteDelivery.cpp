@@ -64,6 +64,11 @@ void World::attachRemoteRanks(RemoteRanks& link, std::vector<bool> remote) {
   remoteRank_.resize(size_t(size_), false);
   awaitingMatch_ = std::make_shared<AwaitingMatch>();
   remote_ = &link;
+  int local = 0;
+  while (local < size_ && remoteRank_[size_t(local)]) ++local;
+  std::lock_guard<std::mutex> guard(contextMutex_);
+  contextBase_ = uint32_t(link.hostOf(local) + 1) << kContextRangeShift;
+  contextLimit_ = 1u << kContextRangeShift;
 }
 
 bool World::spansHosts(const Communicator& comm) const {

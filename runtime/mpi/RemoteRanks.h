@@ -43,6 +43,9 @@ class RemoteRanks {
   // Tells the host of world rank `sender` that its synchronous send
   // `matchId` matched. Called on the receiving rank's thread.
   virtual void acknowledgeMatch(int sender, uint64_t matchId) = 0;
+  // Tells every other host that the job aborted here with `status`, so that
+  // their ranks stop as well. Called once, by World::abort().
+  virtual void abortJob(int status) = 0;
   // The host (an index the same on every host of the job) of a world rank.
   virtual int hostOf(int worldRank) const = 0;
   // The largest message data send() carries.

@@ -132,12 +132,24 @@ void Contribution::setRecvType(const Layout& type) {
   if (type && !type->predefined) derivedRecvType = type;
 }
 
+std::optional<uint32_t> World::reserveContexts(uint32_t count) {
+  std::lock_guard<std::mutex> guard(contextMutex_);
+  if (count > contextLimit_ - nextContext_) return std::nullopt;
+  uint32_t first = contextBase_ + nextContext_;
+  nextContext_ += count;
+  return first;
+}
+
 std::shared_ptr<Communicator> World::makeCommunicator(std::vector<int> worldRanks) {
+  std::optional<uint32_t> context = reserveContexts(1);
+  if (!context) return nullptr;
+  return makeCommunicator(std::move(worldRanks), *context);
+}
+
+std::shared_ptr<Communicator> World::makeCommunicator(std::vector<int> worldRanks,
+                                                      uint32_t context) {
   auto comm = std::make_shared<Communicator>();
-  {
-    std::lock_guard<std::mutex> guard(contextMutex_);
-    comm->context = nextContext_++;
-  }
+  comm->context = context;
   comm->rankOfWorld.assign(size_, -1);
   for (size_t i = 0; i < worldRanks.size(); ++i) comm->rankOfWorld[worldRanks[i]] = int(i);
   comm->worldRanks = std::move(worldRanks);
@@ -362,15 +374,23 @@ void World::rankFinished(int rank) {
   ++epoch_;
 }
 
-void World::abort(int status, const std::string& message) {
+bool World::recordAbort(int status, const std::string& message) {
   std::lock_guard<util::AdaptiveMutex> guard(mutex_);
-  if (!aborted_) {
+  bool first = !aborted_;
+  if (first) {
     aborted_ = true;
     abortStatus_ = status;
     abortMessage_ = message;
   }
   for (int i = 0; i < size_; ++i) wakeLocked(i);
+  return first;
 }
+
+void World::abort(int status, const std::string& message) {
+  if (recordAbort(status, message) && remote_) remote_->abortJob(status);
+}
+
+void World::abortByOtherHost(int status) { recordAbort(status, ""); }
 
 int World::abortStatus() {
   std::lock_guard<util::AdaptiveMutex> guard(mutex_);

@@ -223,6 +223,15 @@ struct WaitInfo {
   const Communicator* comm = nullptr;
 };
 
+// Communicator contexts. A job on one host draws them from 0 .. 2^31 - 1
+// (bit 31 marks the messages of collectives across hosts); in a job spread
+// over hosts, host h draws from (h + 1) * 2^18 on, 2^18 of them, which for
+// the 4096 hosts a job may have stays below 2^31. The contexts that every
+// host's World makes first (MPI_COMM_WORLD and MPI_COMM_SELF) lie below
+// 2^18 and are the same everywhere.
+inline constexpr uint32_t kContextsOfOneHost = 1u << 31;
+inline constexpr uint32_t kContextRangeShift = 18;
+
 class World {
  public:
   // `ranksOwnCpus`: every rank has a CPU to itself, so a blocked rank spins
@@ -234,8 +243,17 @@ class World {
   int size() const { return size_; }
   const std::shared_ptr<Communicator>& worldComm() const { return worldComm_; }
   const std::shared_ptr<Communicator>& selfComm(int rank) const { return selfComms_[rank]; }
-  // A fresh communicator over `worldRanks` with a job-unique context.
+  // A fresh communicator over `worldRanks` with a job-unique context;
+  // nullptr when this host has used up its contexts.
   std::shared_ptr<Communicator> makeCommunicator(std::vector<int> worldRanks);
+  // The same with a context from reserveContexts(), here or on another host.
+  std::shared_ptr<Communicator> makeCommunicator(std::vector<int> worldRanks, uint32_t context);
+  // Reserves `count` consecutive job-unique contexts and returns the first;
+  // nullopt when this host has used up its contexts. When the job spans
+  // hosts, each host draws from a range of its own, so that the host that
+  // creates a communicator spanning hosts can hand its context to the
+  // others and no host needs to agree on anything more.
+  std::optional<uint32_t> reserveContexts(uint32_t count);
 
   // Granule -> (world, rank), set by the launcher before a rank starts.
   static void bind(const granule::Granule* granule, World* world, int rank);
@@ -320,8 +338,12 @@ class World {
   void rankStarted(int rank);
   // On the rank's own thread, once it has started.
   void rankFinished(int rank);
-  // Records the first abort (exit status and message) and wakes all.
+  // Records the first abort (exit status and message) and wakes all; the
+  // first one also ends the job's parts on other hosts.
   void abort(int status, const std::string& message);
+  // The abort another host of the job reported: recorded like abort(), with
+  // no message (that host reports it), and not sent back.
+  void abortByOtherHost(int status);
   bool aborted() { return aborted_.load(); }
   int abortStatus();
   std::string abortMessage();
@@ -333,6 +355,8 @@ class World {
   // Sleeps until `done()`, evaluated without the lock, holds.
   bool sleepUntil(int rank, const WaitInfo& info, util::FunctionRef<bool()> done);
   void wakeLocked(int rank);
+  // Records the abort unless one came first (then false) and wakes all.
+  bool recordAbort(int status, const std::string& message);
   // After a lock-free change that `rank` may wait for: wakes it if asleep.
   void notify(int rank);
   void sendMatched(Request& send);
@@ -360,7 +384,9 @@ class World {
   std::shared_ptr<Communicator> worldComm_;
   std::vector<std::shared_ptr<Communicator>> selfComms_;
   std::mutex contextMutex_;
-  uint32_t nextContext_ = 0;
+  uint32_t nextContext_ = 0;  // contexts are contextBase_ + 0 .. contextLimit_ - 1
+  uint32_t contextBase_ = 0;
+  uint32_t contextLimit_ = kContextsOfOneHost;
 
   enum class RankPhase { NotStarted, Running, Finished };
   std::vector<RankPhase> phases_;

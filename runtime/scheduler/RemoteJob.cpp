@@ -32,6 +32,11 @@ namespace {
 
 // How often a queued job looks again for its turn and for free slots.
 constexpr auto kQueuePollInterval = std::chrono::milliseconds(50);
+// How long the other parts of a job have, once one part has failed, to
+// report their exit after all their output: a failing part stops the
+// others itself (MpiPeerLink.h), whose ranks then have the single-host
+// abort grace period to unwind.
+constexpr auto kPartsEndLimit = std::chrono::seconds(10);
 
 class RemoteJobError : public std::runtime_error {
  public:
@@ -171,13 +176,18 @@ void flushPartialLines(PendingOutput& pending) {
 }
 
 // Runs the placed parts and returns the job's status: the first nonzero
-// status a host reports ends the job on every host, like mpirun; a host
-// lost before it reported ends it with an error naming the host and ranks.
+// status a host reports is the job's, like mpirun's. The job ends once
+// every part has reported its exit, which a host sends only after all the
+// part's output, so that no part's last lines are lost; once one part has
+// failed, the others get kPartsEndLimit to do so before leaving closes
+// their connections, which kills them. A host lost before it reported ends
+// the job at once with an error naming the host and ranks.
 int runPlacedJob(const std::string& token, const std::string& module,
                  const std::vector<PlacedPart>& parts) {
   std::mutex mutex;
   std::condition_variable changed;
   std::optional<JobOutcome> outcome;
+  std::optional<int> failedStatus;
   size_t exited = 0;
   std::map<const transport::Connection*, size_t> partOf;
   std::vector<PendingOutput> pending(parts.size());
@@ -216,8 +226,11 @@ int runPlacedJob(const std::string& token, const std::string& module,
                  for (int i = 0; i < 4; ++i) status |= uint32_t(frame.payload[i]) << (8 * i);
                  flushPartialLines(pending[index]);
                  partOf.erase(it);
-                 if ((status & 0xff) != 0 || ++exited == parts.size())
-                   finish({int(status & 0xff), ""});
+                 if ((status & 0xff) != 0 && !failedStatus) {
+                   failedStatus = int(status & 0xff);
+                   changed.notify_all();
+                 }
+                 if (++exited == parts.size()) finish({failedStatus.value_or(0), ""});
                  return true;
                }
                case transport::FrameType::JobRefused:
@@ -261,7 +274,9 @@ int runPlacedJob(const std::string& token, const std::string& module,
   JobOutcome result;
   {
     std::unique_lock<std::mutex> lock(mutex);
-    changed.wait(lock, [&] { return outcome.has_value(); });
+    changed.wait(lock, [&] { return outcome || failedStatus; });
+    if (!changed.wait_for(lock, kPartsEndLimit, [&] { return outcome.has_value(); }))
+      outcome = JobOutcome{*failedStatus, ""};
     result = *outcome;
   }
   // Leaving closes every connection, which ends the parts still running.

@@ -27,6 +27,7 @@ static bool isKnownFrameType(uint16_t raw) {
     case FrameType::MpiHello:
     case FrameType::MpiMessage:
     case FrameType::MpiMatched:
+    case FrameType::MpiAbort:
     case FrameType::HvHello:
     case FrameType::HvWelcome:
     case FrameType::HvSubmitEngine:
@@ -90,6 +91,8 @@ const char* frameTypeName(FrameType type) {
       return "MpiMessage";
     case FrameType::MpiMatched:
       return "MpiMatched";
+    case FrameType::MpiAbort:
+      return "MpiAbort";
     case FrameType::HvHello:
       return "HvHello";
     case FrameType::HvWelcome:

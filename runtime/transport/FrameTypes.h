@@ -61,6 +61,11 @@ enum class FrameType : uint16_t {
   // The receiver of a synchronous send matched it: u32 sender world rank,
   // u64 match id.
   MpiMatched = 13,
+  // This part of the job aborted (MPI_Abort, errors-are-fatal, a rank's
+  // nonzero exit): u32 exit status, 1 to 255. The receiving part stops its
+  // ranks with that status, so that every part ends and forwards all its
+  // output rather than waiting for messages that will never come.
+  MpiAbort = 14,
   // The hypervisor protocol (hypervisor/HypervisorProtocol.h gives every
   // payload's layout): a tenant's runtime or synergy-hv-ctl to synergy-hv,
   // after the token handshake. All integers little-endian.
@@ -120,6 +125,7 @@ constexpr uint64_t kMpiHelloBytes = 12;
 constexpr uint64_t kMpiMessageHeaderBytes = 28;
 constexpr uint64_t kMaxMpiMessageDataBytes = kMaxFramePayloadBytes - kMpiMessageHeaderBytes;
 constexpr uint64_t kMpiMatchedBytes = 12;
+constexpr uint64_t kMpiAbortBytes = 4;
 
 // Hypervisor frames: the largest engine manifest a tenant may submit, the
 // longest refusal and the largest status report.
@@ -157,6 +163,8 @@ constexpr uint64_t maxPayloadBytes(FrameType type) {
       return kMpiMessageHeaderBytes + kMaxMpiMessageDataBytes;
     case FrameType::MpiMatched:
       return kMpiMatchedBytes;
+    case FrameType::MpiAbort:
+      return kMpiAbortBytes;
     case FrameType::HvHello:
     case FrameType::HvWelcome:
     case FrameType::HvEngineReady:

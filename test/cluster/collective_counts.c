@@ -1,4 +1,4 @@
-// A cluster job for cluster_test.py's collective-counts case: each plain
+// A cluster job for cluster_test.py's collective-counts case: each
 // collective once on MPI_COMM_WORLD, every result printed, so that the
 // output can be compared with OpenMPI's while the runtime's count of
 // messages between hosts (SYNERGY_MPI_STATS=1) is checked per collective.
@@ -47,6 +47,38 @@ int main(int argc, char** argv) {
   MPI_Alltoall(all, 2, MPI_INT, more, 2, MPI_INT, MPI_COMM_WORLD);
   for (int i = 0; i < 2 * size; ++i) printf("rank %d alltoall[%d] %d\n", rank, i, more[i]);
 
+  int prefix = 0;
+  MPI_Scan(&rank, &prefix, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  printf("rank %d scan %d\n", rank, prefix);
+  prefix = -1;
+  MPI_Exscan(&rank, &prefix, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  if (rank > 0) printf("rank %d exscan %d\n", rank, prefix);
+
+  for (int i = 0; i < 2 * size; ++i) all[i] = rank + i;
+  MPI_Reduce_scatter_block(all, got, 2, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  printf("rank %d reduce_scatter_block %d %d\n", rank, got[0], got[1]);
+
+  int* counts = calloc((size_t)size, sizeof(int));
+  int* displs = calloc((size_t)size, sizeof(int));
+  for (int i = 0; i < size; ++i) {
+    counts[i] = i % 2 + 1;
+    displs[i] = 2 * i;
+  }
+  MPI_Allgatherv(pair, counts[rank], MPI_INT, more, counts, displs, MPI_INT, MPI_COMM_WORLD);
+  for (int i = 0; i < size; ++i)
+    for (int j = 0; j < counts[i]; ++j)
+      printf("rank %d allgatherv[%d] %d\n", rank, displs[i] + j, more[displs[i] + j]);
+
+  // Two colours, keys reversing the order: the new communicators' ranks.
+  MPI_Comm half;
+  MPI_Comm_split(MPI_COMM_WORLD, rank % 2, size - rank, &half);
+  int halfRank;
+  MPI_Comm_rank(half, &halfRank);
+  printf("rank %d split %d\n", rank, halfRank);
+  MPI_Comm_free(&half);
+
+  free(counts);
+  free(displs);
   free(all);
   free(more);
   MPI_Finalize();

@@ -37,7 +37,7 @@ TEST(FrameCodecTest, EncodesTheDocumentedLayout) {
 }
 
 TEST(FrameCodecTest, RoundTripsEveryTypeAtItsMaximum) {
-  for (uint16_t raw = 1; raw <= 10; ++raw) {
+  for (uint16_t raw = 1; raw <= 14; ++raw) {
     FrameType type = static_cast<FrameType>(raw);
     FrameHeader header;
     std::string reason;
@@ -59,6 +59,7 @@ TEST(FrameCodecTest, RefusesALengthOneOverTheTypesMaximum) {
   EXPECT_EQ(refusal(rawHeader(8, 0, 65538)),
             "frame length 65538 exceeds the maximum 65537 for JobOutput");
   EXPECT_EQ(refusal(rawHeader(9, 0, 5)), "frame length 5 exceeds the maximum 4 for JobExit");
+  EXPECT_EQ(refusal(rawHeader(14, 0, 5)), "frame length 5 exceeds the maximum 4 for MpiAbort");
 }
 
 TEST(FrameCodecTest, RefusesAbsurdLengths) {
@@ -73,7 +74,7 @@ TEST(FrameCodecTest, RefusesBadMagicUnknownTypesAndReservedBits) {
   garbage[3] = '2';
   EXPECT_EQ(refusal(garbage), "bad frame magic (not a Synergy peer)");
   EXPECT_EQ(refusal(rawHeader(0, 0, 0)), "unknown frame type 0");
-  EXPECT_EQ(refusal(rawHeader(14, 0, 0)), "unknown frame type 14");
+  EXPECT_EQ(refusal(rawHeader(15, 0, 0)), "unknown frame type 15");
   EXPECT_EQ(refusal(rawHeader(0xffff, 0, 0)), "unknown frame type 65535");
   EXPECT_EQ(refusal(rawHeader(3, 1, 0)), "nonzero reserved field in frame header");
 }
