@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "mpi/MpiAbi.h"
+#include "mpi/NonblockingCollectives.h"
 #include "mpi/RankState.h"
 #include "mpi/RequestPool.h"
 
@@ -162,8 +163,13 @@ std::shared_ptr<Request> makeRecv(HostCall& call, u32 buf, int count, int type, 
   return error ? nullptr : request;
 }
 
-// Fills a status for a completed request and reports truncation.
+// Fills a status for a completed request and reports truncation. A
+// nonblocking collective raised its errors when it completed.
 int finishRequest(HostCall& call, const Request& request, u32 statusAddr) {
+  if (request.kind == Request::Kind::Collective) {
+    call.storeStatus(statusAddr, abi::kAnySource, abi::kAnyTag, request.statusError, 0);
+    return request.statusError;
+  }
   if (request.kind == Request::Kind::Send) {
     call.storeStatus(statusAddr, abi::kAnySource, abi::kAnyTag, abi::kSuccess, 0);
     return abi::kSuccess;
@@ -211,6 +217,7 @@ int waitOne(HostCall& call, u32 slotAddr, u32 statusAddr) {
     storeEmptyStatus(call, statusAddr);
     return abi::kSuccess;
   }
+  awaitCollective(call, *request);
   if (!call.world().waitFor(call.rank.worldRank, *request,
                             WaitInfo{call.name, request->peer, request->tag,
                                      request->comm}))
@@ -234,6 +241,32 @@ std::vector<std::shared_ptr<Request>> loadRequests(HostCall& call, u32 array, in
     if (requests[i] && requests[i]->persistent) requests[i] = nullptr;  // inactive
   }
   return requests;
+}
+
+// Matches what has arrived and completes the nonblocking collectives among
+// `requests` whose messages all have, before a Test looks at them.
+void progressAll(HostCall& call, const std::vector<std::shared_ptr<Request>>& requests) {
+  call.world().progress(call.rank.worldRank);
+  for (const auto& request : requests)
+    if (request) advanceCollective(call, *request);
+}
+
+// Waits until one of `requests` (null entries skipped, at least one not)
+// has completed. A nonblocking collective completes only once all its
+// messages have arrived, so the wait watches one of those at a time.
+void awaitAny(HostCall& call, const std::vector<std::shared_ptr<Request>>& requests) {
+  std::vector<Request*> watched(requests.size());
+  for (;;) {
+    progressAll(call, requests);
+    for (size_t i = 0; i < requests.size(); ++i) {
+      if (!requests[i]) continue;
+      if (call.world().isComplete(*requests[i])) return;
+      watched[i] = pendingPartOf(*requests[i]);
+    }
+    if (!call.world().waitForAny(call.rank.worldRank, watched,
+                                 WaitInfo{call.name, 0, 0, nullptr}))
+      call.leaveAbortedJob();
+  }
 }
 
 // Reports a completed request through its status and then retires its
@@ -388,6 +421,7 @@ u32 Z_envZ_MPI_Waitall(void* instance, u32 count, u32 array, u32 statuses) {
       storeEmptyStatus(call, status);
       continue;
     }
+    awaitCollective(call, *request);
     if (!call.world().isComplete(*request) &&
         !call.world().waitFor(call.rank.worldRank, *request,
                               WaitInfo{call.name, request->peer, request->tag,
@@ -404,17 +438,14 @@ u32 Z_envZ_MPI_Waitany(void* instance, u32 count, u32 array, u32 indexOut, u32 s
   bool ok;
   auto requests = loadRequests(call, array, n, ok);
   if (!ok) return call.fail(abi::kCommWorld, abi::kErrRequest, "invalid request array");
-  std::vector<Request*> pending;
-  for (auto& request : requests) pending.push_back(request.get());
   bool any = false;
-  for (Request* r : pending) any |= r != nullptr;
+  for (auto& request : requests) any |= request != nullptr;
   if (!any) {
     call.store<int32_t>(indexOut, abi::kUndefined);
     storeEmptyStatus(call, status);
     return abi::kSuccess;
   }
-  if (!call.world().waitForAny(call.rank.worldRank, pending, WaitInfo{call.name, 0, 0, nullptr}))
-    call.leaveAbortedJob();
+  awaitAny(call, requests);
   for (int i = 0; i < n; ++i) {
     if (requests[i] && call.world().isComplete(*requests[i])) {
       call.store<int32_t>(indexOut, i);
@@ -431,18 +462,13 @@ u32 Z_envZ_MPI_Waitsome(void* instance, u32 count, u32 array, u32 outcount, u32 
   bool ok;
   auto requests = loadRequests(call, array, n, ok);
   if (!ok) return call.fail(abi::kCommWorld, abi::kErrRequest, "invalid request array");
-  std::vector<Request*> pending;
   bool any = false;
-  for (auto& request : requests) {
-    pending.push_back(request.get());
-    any |= request != nullptr;
-  }
+  for (auto& request : requests) any |= request != nullptr;
   if (!any) {
     call.store<int32_t>(outcount, abi::kUndefined);
     return abi::kSuccess;
   }
-  if (!call.world().waitForAny(call.rank.worldRank, pending, WaitInfo{call.name, 0, 0, nullptr}))
-    call.leaveAbortedJob();
+  awaitAny(call, requests);
   int done = 0;
   int result = abi::kSuccess;
   for (int i = 0; i < n; ++i) {
@@ -477,6 +503,7 @@ u32 Z_envZ_MPI_Test(void* instance, u32 slot, u32 flag, u32 status) {
     return abi::kSuccess;
   }
   call.world().progress(call.rank.worldRank);
+  advanceCollective(call, *request);
   if (!call.world().isComplete(*request)) {
     call.store<int32_t>(flag, 0);
     call.world().yieldIfSharingCpus();
@@ -495,7 +522,7 @@ u32 Z_envZ_MPI_Testall(void* instance, u32 count, u32 array, u32 flag, u32 statu
   auto requests = loadRequests(call, array, n, ok);
   if (!ok) return call.fail(abi::kCommWorld, abi::kErrRequest, "invalid request array");
   if (call.world().aborted()) call.leaveAbortedJob();
-  call.world().progress(call.rank.worldRank);
+  progressAll(call, requests);
   for (auto& request : requests) {
     if (request && !call.world().isComplete(*request)) {
       call.store<int32_t>(flag, 0);
@@ -523,7 +550,7 @@ u32 Z_envZ_MPI_Testany(void* instance, u32 count, u32 array, u32 indexOut, u32 f
   auto requests = loadRequests(call, array, n, ok);
   if (!ok) return call.fail(abi::kCommWorld, abi::kErrRequest, "invalid request array");
   if (call.world().aborted()) call.leaveAbortedJob();
-  call.world().progress(call.rank.worldRank);
+  progressAll(call, requests);
   bool any = false;
   for (int i = 0; i < n; ++i) {
     if (!requests[i]) continue;
@@ -549,7 +576,7 @@ u32 Z_envZ_MPI_Testsome(void* instance, u32 count, u32 array, u32 outcount, u32 
   auto requests = loadRequests(call, array, n, ok);
   if (!ok) return call.fail(abi::kCommWorld, abi::kErrRequest, "invalid request array");
   if (call.world().aborted()) call.leaveAbortedJob();
-  call.world().progress(call.rank.worldRank);
+  progressAll(call, requests);
   bool any = false;
   int done = 0;
   int result = abi::kSuccess;
@@ -572,6 +599,11 @@ u32 Z_envZ_MPI_Request_free(void* instance, u32 slot) {
   int32_t handle;
   if (!call.load(slot, handle) || !call.rank.request(handle))
     return call.fail(abi::kCommWorld, abi::kErrRequest, "invalid request");
+  // MPI makes it erroneous: the collective's local step would never run.
+  const Request& request = *call.rank.borrowRequest(handle);
+  if (request.kind == Request::Kind::Collective && !isCompleteNow(request))
+    return call.fail(request.commHandle, abi::kErrRequest,
+                     "cannot free the request of a nonblocking collective before it completes");
   call.rank.freeRequest(handle);
   call.store<int32_t>(slot, abi::kRequestNull);
   return abi::kSuccess;

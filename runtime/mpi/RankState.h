@@ -59,6 +59,9 @@ class RankState : public granule::HostExtension {
   bool finalized = false;
   // Guest blocks from MPI_Alloc_mem not yet given back (MemoryAllocation.cpp).
   std::set<uint32_t> allocatedMemory;
+  // Nonblocking collectives this rank has started, by communicator context
+  // (NonblockingCollectives.cpp tags their messages with the count).
+  std::map<uint32_t, uint32_t> nonblockingCollectivesOn;
 
   CommHandle* comm(int handle) {
     if (handle <= 0 || size_t(handle) >= comms_.size() || !comms_[handle]) return nullptr;
