@@ -221,4 +221,33 @@ u32 Z_envZ_MPI_Type_get_true_extent(void* instance, u32 type, u32 lbOut, u32 ext
   return abi::kSuccess;
 }
 
+u32 Z_envZ_MPI_Type_size_x(void* instance, u32 type, u32 sizeOut) {
+  HostCall call(instance, "MPI_Type_size_x");
+  Layout layout;
+  if (int e = oldType(call, type, layout)) return e;
+  if (!call.store<int64_t>(sizeOut, layout->size))
+    return call.fail(abi::kCommWorld, abi::kErrArg, "size pointer outside linear memory");
+  return abi::kSuccess;
+}
+
+u32 Z_envZ_MPI_Type_get_extent_x(void* instance, u32 type, u32 lbOut, u32 extentOut) {
+  HostCall call(instance, "MPI_Type_get_extent_x");
+  Layout layout;
+  if (int e = oldType(call, type, layout)) return e;
+  if (!call.store<int64_t>(lbOut, layout->lb) ||
+      !call.store<int64_t>(extentOut, layout->extent()))
+    return call.fail(abi::kCommWorld, abi::kErrArg, "result pointer outside linear memory");
+  return abi::kSuccess;
+}
+
+u32 Z_envZ_MPI_Type_get_true_extent_x(void* instance, u32 type, u32 lbOut, u32 extentOut) {
+  HostCall call(instance, "MPI_Type_get_true_extent_x");
+  Layout layout;
+  if (int e = oldType(call, type, layout)) return e;
+  if (!call.store<int64_t>(lbOut, layout->trueLb) ||
+      !call.store<int64_t>(extentOut, layout->trueUb - layout->trueLb))
+    return call.fail(abi::kCommWorld, abi::kErrArg, "result pointer outside linear memory");
+  return abi::kSuccess;
+}
+
 }  // extern "C"

@@ -243,6 +243,25 @@ std::vector<std::shared_ptr<Request>> loadRequests(HostCall& call, u32 array, in
   return requests;
 }
 
+// The basic elements of datatype `type` a status's byte count holds, for
+// MPI_Get_elements(_x): MPI_UNDEFINED when they are not a whole number.
+// Returns 0 or the raised error.
+int receivedElements(HostCall& call, u32 status, u32 type, int64_t& count) {
+  int64_t bytes;
+  if (!call.load(status + abi::kStatusCountOffset, bytes))
+    return call.fail(abi::kCommWorld, abi::kErrArg, "status outside linear memory");
+  Layout layout = call.rank.type(int(type));
+  if (!layout) return call.fail(abi::kCommWorld, abi::kErrType, "invalid datatype");
+  count = abi::kUndefined;
+  if (layout->element != ElementKind::Mixed && layout->element != ElementKind::None) {
+    int64_t elementSize = packedElementSize(layout->element);
+    if (bytes % elementSize == 0) count = bytes / elementSize;
+  } else if (bytes == 0) {
+    count = 0;
+  }
+  return abi::kSuccess;
+}
+
 // Matches what has arrived and completes the nonblocking collectives among
 // `requests` whose messages all have, before a Test looks at them.
 void progressAll(HostCall& call, const std::vector<std::shared_ptr<Request>>& requests) {
@@ -672,19 +691,20 @@ u32 Z_envZ_MPI_Get_count(void* instance, u32 status, u32 type, u32 countOut) {
 
 u32 Z_envZ_MPI_Get_elements(void* instance, u32 status, u32 type, u32 countOut) {
   HostCall call(instance, "MPI_Get_elements");
-  int64_t bytes;
-  if (!call.load(status + abi::kStatusCountOffset, bytes))
-    return call.fail(abi::kCommWorld, abi::kErrArg, "status outside linear memory");
-  Layout layout = call.rank.type(int(type));
-  if (!layout) return call.fail(abi::kCommWorld, abi::kErrType, "invalid datatype");
-  int32_t count = abi::kUndefined;
-  if (layout->element != ElementKind::Mixed && layout->element != ElementKind::None) {
-    int64_t elementSize = packedElementSize(layout->element);
-    if (bytes % elementSize == 0) count = int32_t(bytes / elementSize);
-  } else if (bytes == 0) {
-    count = 0;
-  }
-  call.store<int32_t>(countOut, count);
+  int64_t count;
+  if (int error = receivedElements(call, status, type, count)) return error;
+  if (count > INT32_MAX) count = abi::kUndefined;
+  if (!call.store<int32_t>(countOut, int32_t(count)))
+    return call.fail(abi::kCommWorld, abi::kErrArg, "count pointer outside linear memory");
+  return abi::kSuccess;
+}
+
+u32 Z_envZ_MPI_Get_elements_x(void* instance, u32 status, u32 type, u32 countOut) {
+  HostCall call(instance, "MPI_Get_elements_x");
+  int64_t count;
+  if (int error = receivedElements(call, status, type, count)) return error;
+  if (!call.store<int64_t>(countOut, count))
+    return call.fail(abi::kCommWorld, abi::kErrArg, "count pointer outside linear memory");
   return abi::kSuccess;
 }
 
