@@ -555,10 +555,19 @@ int MPI_Win_get_attr(MPI_Win win, int win_keyval, void* attribute_val, int* flag
 int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void* baseptr);
 int MPI_Free_mem(void* base);
 
-/* Info objects (accepted and ignored: hints only). */
+/* Info objects: hints, kept and reported back; none changes what the
+ * runtime does. MPI_INFO_ENV holds "maxprocs". */
 int MPI_Info_create(MPI_Info* info);
 int MPI_Info_set(MPI_Info info, const char* key, const char* value);
+int MPI_Info_get(MPI_Info info, const char* key, int valuelen, char* value, int* flag);
+int MPI_Info_get_valuelen(MPI_Info info, const char* key, int* valuelen, int* flag);
+int MPI_Info_get_nkeys(MPI_Info info, int* nkeys);
+int MPI_Info_get_nthkey(MPI_Info info, int n, char* key);
+int MPI_Info_delete(MPI_Info info, const char* key);
+int MPI_Info_dup(MPI_Info info, MPI_Info* newinfo);
 int MPI_Info_free(MPI_Info* info);
+int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info);
+int MPI_Comm_get_info(MPI_Comm comm, MPI_Info* info_used);
 
 /* Addresses are plain guest addresses, so these need no runtime call. */
 static inline int MPI_Get_address(const void* location, MPI_Aint* address) {

@@ -223,24 +223,4 @@ u32 Z_envZ_MPI_Comm_get_attr(void* instance, u32 comm, u32 keyval, u32 valueOut,
   return abi::kSuccess;
 }
 
-u32 Z_envZ_MPI_Info_create(void* instance, u32 infoOut) {
-  HostCall call(instance, "MPI_Info_create");
-  call.store<int32_t>(infoOut, abi::kInfoEnv + 1);
-  return abi::kSuccess;
-}
-
-u32 Z_envZ_MPI_Info_set(void* instance, u32 info, u32 key, u32 value) {
-  HostCall call(instance, "MPI_Info_set");
-  (void)info;
-  (void)key;
-  (void)value;
-  return abi::kSuccess;
-}
-
-u32 Z_envZ_MPI_Info_free(void* instance, u32 infoAddr) {
-  HostCall call(instance, "MPI_Info_free");
-  call.store<int32_t>(infoAddr, abi::kInfoNull);
-  return abi::kSuccess;
-}
-
 }  // extern "C"

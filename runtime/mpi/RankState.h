@@ -32,6 +32,9 @@
 
 namespace synergy::mpi {
 
+// An info object's (key, value) pairs, in the order the keys were first set.
+using InfoEntries = std::vector<std::pair<std::string, std::string>>;
+
 struct CommHandle {
   std::shared_ptr<Communicator> comm;
   int errhandler = abi::kErrorsAreFatal;
@@ -62,6 +65,10 @@ class RankState : public granule::HostExtension {
   // Nonblocking collectives this rank has started, by communicator context
   // (NonblockingCollectives.cpp tags their messages with the count).
   std::map<uint32_t, uint32_t> nonblockingCollectivesOn;
+  // Info objects by handle (InfoObjects.cpp); MPI_INFO_ENV's entry is
+  // filled in when it is read.
+  std::map<int, InfoEntries> infos;
+  int nextInfo = abi::kInfoEnv + 1;
 
   CommHandle* comm(int handle) {
     if (handle <= 0 || size_t(handle) >= comms_.size() || !comms_[handle]) return nullptr;
