@@ -212,12 +212,20 @@ u32 Z_envZ_MPI_Comm_get_attr(void* instance, u32 comm, u32 keyval, u32 valueOut,
       return abi::kSuccess;
   }
   // The attribute value is a pointer to the int, so the int must live in
-  // guest memory: it is written into a block borrowed from the guest heap.
-  using AllocFn = uint32_t (*)(void*, uint32_t);
-  auto alloc = reinterpret_cast<AllocFn>(call.granule.module().exportedFunction("synergy_mpi_alloc"));
-  uint32_t cell = alloc ? alloc(call.granule.instance(), 4) : 0;
-  if (!cell) return call.fail(int(comm), abi::kErrNoMem, "no guest memory for the attribute");
-  call.store<int32_t>(cell, value);
+  // guest memory: one block borrowed from the guest heap at the first call
+  // holds a cell per predefined key for the rest of the run. The value is
+  // written again on every call, in case the program wrote through the
+  // pointer.
+  if (!call.rank.commAttributesGuest) {
+    using AllocFn = uint32_t (*)(void*, uint32_t);
+    auto alloc =
+        reinterpret_cast<AllocFn>(call.granule.module().exportedFunction("synergy_mpi_alloc"));
+    call.rank.commAttributesGuest =
+        alloc ? alloc(call.granule.instance(), 4 * (abi::kAttrUniverseSize + 1)) : 0;
+  }
+  uint32_t cell = call.rank.commAttributesGuest + 4 * uint32_t(keyval);
+  if (!call.rank.commAttributesGuest || !call.store<int32_t>(cell, value))
+    return call.fail(int(comm), abi::kErrNoMem, "no guest memory for the attribute");
   if (!call.store<uint32_t>(valueOut, cell) || !call.store<int32_t>(flagOut, 1))
     return call.fail(int(comm), abi::kErrArg, "output outside linear memory");
   return abi::kSuccess;

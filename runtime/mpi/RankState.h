@@ -62,6 +62,9 @@ class RankState : public granule::HostExtension {
   bool finalized = false;
   // Guest blocks from MPI_Alloc_mem not yet given back (MemoryAllocation.cpp).
   std::set<uint32_t> allocatedMemory;
+  // Guest cells of the predefined communicator attributes, one per key,
+  // allocated by the first MPI_Comm_get_attr (Environment.cpp).
+  uint32_t commAttributesGuest = 0;
   // Nonblocking collectives this rank has started, by communicator context
   // (NonblockingCollectives.cpp tags their messages with the count).
   std::map<uint32_t, uint32_t> nonblockingCollectivesOn;
