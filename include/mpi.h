@@ -63,6 +63,22 @@ typedef MPI_Comm_errhandler_function MPI_Comm_errhandler_fn;
 typedef void MPI_Win_errhandler_function(MPI_Win*, int*, ...);
 typedef int MPI_Comm_copy_attr_function(MPI_Comm, int, void*, void*, void*, int*);
 typedef int MPI_Comm_delete_attr_function(MPI_Comm, int, void*, void*);
+/* The predefined attribute callbacks. The null ones are the null pointer,
+ * which the runtime takes as "do not copy" and "nothing to delete";
+ * MPI_COMM_DUP_FN copies the value. */
+#define MPI_COMM_NULL_COPY_FN ((MPI_Comm_copy_attr_function*)0)
+#define MPI_COMM_NULL_DELETE_FN ((MPI_Comm_delete_attr_function*)0)
+#define MPI_COMM_DUP_FN synergy_mpi_comm_dup_fn
+__attribute__((weak)) int synergy_mpi_comm_dup_fn(MPI_Comm comm, int keyval, void* extra_state,
+                                                  void* attribute_val_in,
+                                                  void* attribute_val_out, int* flag) {
+  (void)comm;
+  (void)keyval;
+  (void)extra_state;
+  *(void**)attribute_val_out = attribute_val_in;
+  *flag = 1;
+  return 0;
+}
 
 /* Communicators, groups and other predefined handles. */
 #define MPI_COMM_NULL 0
@@ -332,7 +348,13 @@ int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm* new
 int MPI_Comm_test_inter(MPI_Comm comm, int* flag);
 int MPI_Comm_set_name(MPI_Comm comm, const char* comm_name);
 int MPI_Comm_get_name(MPI_Comm comm, char* comm_name, int* resultlen);
+int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function* comm_copy_attr_fn,
+                           MPI_Comm_delete_attr_function* comm_delete_attr_fn, int* comm_keyval,
+                           void* extra_state);
+int MPI_Comm_free_keyval(int* comm_keyval);
+int MPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void* attribute_val);
 int MPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void* attribute_val, int* flag);
+int MPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval);
 int MPI_Group_size(MPI_Group group, int* size);
 int MPI_Group_rank(MPI_Group group, int* rank);
 int MPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group* newgroup);
