@@ -8,6 +8,8 @@
 // and a nonblocking receive whose message had arrived complete as they
 // start; they take a Request the rank owns (RankState) rather than a shared
 // one, which a window of such calls would make and free once per message.
+// The completion calls also complete nonblocking collectives, whose
+// requests finish through NonblockingCollectives.h.
 //
 //===----------------------------------------------------------------------===//
 #include "mpi/MpiAbi.h"
