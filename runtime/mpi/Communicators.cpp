@@ -19,6 +19,7 @@
 #include <numeric>
 
 #include "mpi/CollectiveEngine.h"
+#include "mpi/CommunicatorAttributes.h"
 #include "mpi/HostCollectives.h"
 #include "mpi/MpiAbi.h"
 #include "mpi/RankState.h"
@@ -222,7 +223,11 @@ u32 Z_envZ_MPI_Comm_dup(void* instance, u32 comm, u32 newcomm) {
   CommHandle* handle = call.rank.comm(int(comm));
   if (!handle) return call.fail(int(comm), abi::kErrComm, "invalid communicator");
   int me = handle->comm->rankOfWorld[call.rank.worldRank];
-  return splitCommunicator(call, int(comm), 0, me, newcomm, handle->comm->cart);
+  if (int error = splitCommunicator(call, int(comm), 0, me, newcomm, handle->comm->cart))
+    return error;
+  int32_t duplicate;
+  call.load(newcomm, duplicate);
+  return copyCommAttributes(call, int(comm), duplicate);
 }
 
 u32 Z_envZ_MPI_Comm_split(void* instance, u32 comm, u32 color, u32 key, u32 newcomm) {
@@ -321,6 +326,7 @@ u32 Z_envZ_MPI_Comm_free(void* instance, u32 commAddr) {
     return call.fail(abi::kCommWorld, abi::kErrComm, "invalid communicator");
   if (comm == abi::kCommWorld || comm == abi::kCommSelf)
     return call.fail(comm, abi::kErrComm, "cannot free a predefined communicator");
+  if (int error = deleteCommAttributes(call, comm)) return error;
   call.rank.freeComm(comm);
   call.store<int32_t>(commAddr, abi::kCommNull);
   return abi::kSuccess;

@@ -41,6 +41,17 @@ struct TypeSegment {
   int64_t length;
 };
 
+struct TypeLayout;
+
+// The arguments a derived type was built from, as MPI_Type_get_contents
+// reports them: its integers, its addresses and its old types (with the
+// handle of each that is predefined, 0 for a derived one).
+struct TypeRecipe {
+  std::vector<int32_t> integers;
+  std::vector<int64_t> addresses;
+  std::vector<std::pair<int, std::shared_ptr<const TypeLayout>>> types;
+};
+
 struct TypeLayout {
   std::vector<TypeSegment> segments;  // one instance's data bytes
   int64_t size = 0;                   // data bytes of one instance
@@ -51,6 +62,7 @@ struct TypeLayout {
   int combiner = 0;                   // MPI_COMBINER_*
   bool committed = false;
   bool predefined = false;
+  std::shared_ptr<const TypeRecipe> recipe;  // derived types only
 
   int64_t extent() const { return ub - lb; }
   // One segment that fills the whole extent: `count` instances are one run.

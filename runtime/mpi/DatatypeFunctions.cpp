@@ -5,6 +5,8 @@
 // argument arrays and manages the rank's datatype handles.
 //
 //===----------------------------------------------------------------------===//
+#include <cstring>
+
 #include "mpi/Datatype.h"
 #include "mpi/MpiAbi.h"
 #include "mpi/RankState.h"
@@ -22,6 +24,7 @@ constexpr int kCombinerHindexed = 6;
 constexpr int kCombinerIndexedBlock = 7;
 constexpr int kCombinerStruct = 9;
 constexpr int kCombinerDup = 1;
+constexpr int kCombinerNamed = 0;
 
 int oldType(HostCall& call, u32 handle, Layout& layout) {
   layout = call.rank.type(int(handle));
@@ -30,10 +33,18 @@ int oldType(HostCall& call, u32 handle, Layout& layout) {
   return abi::kSuccess;
 }
 
-u32 finish(HostCall& call, Layout layout, u32 newtypeOut) {
+// An old type as a recipe names it: with its handle when predefined.
+std::pair<int, Layout> recipeType(int handle, const Layout& layout) {
+  return {layout->predefined ? handle : 0, layout};
+}
+
+// Hands the guest a handle to `layout`, built from `recipe`.
+u32 finish(HostCall& call, Layout layout, TypeRecipe recipe, u32 newtypeOut) {
   if (!call.bytes(newtypeOut, 4))
     return call.fail(abi::kCommWorld, abi::kErrArg, "newtype pointer outside linear memory");
-  call.store<int32_t>(newtypeOut, call.rank.addType(std::move(layout)));
+  auto described = std::make_shared<TypeLayout>(*layout);
+  described->recipe = std::make_shared<const TypeRecipe>(std::move(recipe));
+  call.store<int32_t>(newtypeOut, call.rank.addType(std::move(described)));
   return abi::kSuccess;
 }
 
@@ -59,7 +70,12 @@ u32 strided(HostCall& call, u32 count, u32 blocklength, u32 stride, u32 oldtype,
   std::vector<TypeBlock> blocks;
   for (int i = 0; i < int(count); ++i)
     blocks.push_back({old, int(blocklength), int64_t(i) * int32_t(stride) * unit});
-  return finish(call, buildDerivedLayout(blocks, combiner, false), newtype);
+  TypeRecipe recipe{{int(count), int(blocklength)}, {}, {recipeType(int(oldtype), old)}};
+  if (combiner == kCombinerHvector)
+    recipe.addresses.push_back(int32_t(stride));
+  else
+    recipe.integers.push_back(int32_t(stride));
+  return finish(call, buildDerivedLayout(blocks, combiner, false), std::move(recipe), newtype);
 }
 
 // MPI_Type_indexed and MPI_Type_create_hindexed (MPI_Aint displacements
@@ -76,7 +92,13 @@ u32 indexed(HostCall& call, u32 count, u32 blocklengths, u32 displacements, u32 
   int64_t unit = unitBytes(*old, combiner);
   std::vector<TypeBlock> blocks;
   for (int i = 0; i < n; ++i) blocks.push_back({old, lengths[i], int64_t(displs[i]) * unit});
-  return finish(call, buildDerivedLayout(blocks, combiner, false), newtype);
+  TypeRecipe recipe{{n}, {}, {recipeType(int(oldtype), old)}};
+  recipe.integers.insert(recipe.integers.end(), lengths, lengths + n);
+  if (combiner == kCombinerHindexed)
+    recipe.addresses.assign(displs, displs + n);
+  else
+    recipe.integers.insert(recipe.integers.end(), displs, displs + n);
+  return finish(call, buildDerivedLayout(blocks, combiner, false), std::move(recipe), newtype);
 }
 
 }  // namespace
@@ -89,7 +111,7 @@ u32 Z_envZ_MPI_Type_contiguous(void* instance, u32 count, u32 oldtype, u32 newty
   if (int e = oldType(call, oldtype, old)) return e;
   if (int(count) < 0) return call.fail(abi::kCommWorld, abi::kErrCount, "negative count");
   return finish(call, buildDerivedLayout({{old, int(count), 0}}, kCombinerContiguous, false),
-                newtype);
+                TypeRecipe{{int(count)}, {}, {recipeType(int(oldtype), old)}}, newtype);
 }
 
 u32 Z_envZ_MPI_Type_vector(void* instance, u32 count, u32 blocklength, u32 stride, u32 oldtype,
@@ -128,7 +150,10 @@ u32 Z_envZ_MPI_Type_create_indexed_block(void* instance, u32 count, u32 blocklen
   std::vector<TypeBlock> blocks;
   for (int i = 0; i < n; ++i)
     blocks.push_back({old, int(blocklength), int64_t(displs[i]) * old->extent()});
-  return finish(call, buildDerivedLayout(blocks, kCombinerIndexedBlock, false), newtype);
+  TypeRecipe recipe{{n, int(blocklength)}, {}, {recipeType(int(oldtype), old)}};
+  recipe.integers.insert(recipe.integers.end(), displs, displs + n);
+  return finish(call, buildDerivedLayout(blocks, kCombinerIndexedBlock, false), std::move(recipe),
+                newtype);
 }
 
 u32 Z_envZ_MPI_Type_create_struct(void* instance, u32 count, u32 blocklengths, u32 displacements,
@@ -141,12 +166,17 @@ u32 Z_envZ_MPI_Type_create_struct(void* instance, u32 count, u32 blocklengths, u
   if (n < 0 || (n > 0 && (!lengths || !displs || !handles)))
     return call.fail(abi::kCommWorld, abi::kErrArg, "invalid block arrays");
   std::vector<TypeBlock> blocks;
+  TypeRecipe recipe{{n}, {}, {}};
   for (int i = 0; i < n; ++i) {
     Layout old;
     if (int e = oldType(call, u32(handles[i]), old)) return e;
     blocks.push_back({old, lengths[i], int64_t(displs[i])});
+    recipe.types.push_back(recipeType(handles[i], old));
   }
-  return finish(call, buildDerivedLayout(blocks, kCombinerStruct, true), newtype);
+  recipe.integers.insert(recipe.integers.end(), lengths, lengths + n);
+  recipe.addresses.assign(displs, displs + n);
+  return finish(call, buildDerivedLayout(blocks, kCombinerStruct, true), std::move(recipe),
+                newtype);
 }
 
 u32 Z_envZ_MPI_Type_create_resized(void* instance, u32 oldtype, u32 lb, u32 extent,
@@ -154,7 +184,9 @@ u32 Z_envZ_MPI_Type_create_resized(void* instance, u32 oldtype, u32 lb, u32 exte
   HostCall call(instance, "MPI_Type_create_resized");
   Layout old;
   if (int e = oldType(call, oldtype, old)) return e;
-  return finish(call, resizedLayout(old, int32_t(lb), int32_t(extent)), newtype);
+  return finish(call, resizedLayout(old, int32_t(lb), int32_t(extent)),
+                TypeRecipe{{}, {int32_t(lb), int32_t(extent)}, {recipeType(int(oldtype), old)}},
+                newtype);
 }
 
 u32 Z_envZ_MPI_Type_dup(void* instance, u32 oldtype, u32 newtype) {
@@ -164,7 +196,7 @@ u32 Z_envZ_MPI_Type_dup(void* instance, u32 oldtype, u32 newtype) {
   auto copy = std::make_shared<TypeLayout>(*old);
   copy->predefined = false;
   copy->combiner = kCombinerDup;
-  return finish(call, copy, newtype);
+  return finish(call, copy, TypeRecipe{{}, {}, {recipeType(int(oldtype), old)}}, newtype);
 }
 
 u32 Z_envZ_MPI_Type_commit(void* instance, u32 typeAddr) {
@@ -218,6 +250,78 @@ u32 Z_envZ_MPI_Type_get_true_extent(void* instance, u32 type, u32 lbOut, u32 ext
   if (int e = oldType(call, type, layout)) return e;
   call.store<int32_t>(lbOut, int32_t(layout->trueLb));
   call.store<int32_t>(extentOut, int32_t(layout->trueUb - layout->trueLb));
+  return abi::kSuccess;
+}
+
+u32 Z_envZ_MPI_Type_size_x(void* instance, u32 type, u32 sizeOut) {
+  HostCall call(instance, "MPI_Type_size_x");
+  Layout layout;
+  if (int e = oldType(call, type, layout)) return e;
+  if (!call.store<int64_t>(sizeOut, layout->size))
+    return call.fail(abi::kCommWorld, abi::kErrArg, "size pointer outside linear memory");
+  return abi::kSuccess;
+}
+
+u32 Z_envZ_MPI_Type_get_extent_x(void* instance, u32 type, u32 lbOut, u32 extentOut) {
+  HostCall call(instance, "MPI_Type_get_extent_x");
+  Layout layout;
+  if (int e = oldType(call, type, layout)) return e;
+  if (!call.store<int64_t>(lbOut, layout->lb) ||
+      !call.store<int64_t>(extentOut, layout->extent()))
+    return call.fail(abi::kCommWorld, abi::kErrArg, "result pointer outside linear memory");
+  return abi::kSuccess;
+}
+
+u32 Z_envZ_MPI_Type_get_true_extent_x(void* instance, u32 type, u32 lbOut, u32 extentOut) {
+  HostCall call(instance, "MPI_Type_get_true_extent_x");
+  Layout layout;
+  if (int e = oldType(call, type, layout)) return e;
+  if (!call.store<int64_t>(lbOut, layout->trueLb) ||
+      !call.store<int64_t>(extentOut, layout->trueUb - layout->trueLb))
+    return call.fail(abi::kCommWorld, abi::kErrArg, "result pointer outside linear memory");
+  return abi::kSuccess;
+}
+
+u32 Z_envZ_MPI_Type_get_envelope(void* instance, u32 type, u32 integersOut, u32 addressesOut,
+                                 u32 typesOut, u32 combinerOut) {
+  HostCall call(instance, "MPI_Type_get_envelope");
+  Layout layout;
+  if (int e = oldType(call, type, layout)) return e;
+  const TypeRecipe* recipe = layout->recipe.get();
+  bool ok = call.store<int32_t>(integersOut, recipe ? int32_t(recipe->integers.size()) : 0) &&
+            call.store<int32_t>(addressesOut, recipe ? int32_t(recipe->addresses.size()) : 0) &&
+            call.store<int32_t>(typesOut, recipe ? int32_t(recipe->types.size()) : 0) &&
+            call.store<int32_t>(combinerOut, recipe ? layout->combiner : kCombinerNamed);
+  if (!ok) return call.fail(abi::kCommWorld, abi::kErrArg, "output outside linear memory");
+  return abi::kSuccess;
+}
+
+// The old types come back as handles: a predefined one's own, a new one
+// (which the program frees) for each derived one, as MPI prescribes.
+u32 Z_envZ_MPI_Type_get_contents(void* instance, u32 type, u32 maxIntegers, u32 maxAddresses,
+                                 u32 maxTypes, u32 integersOut, u32 addressesOut, u32 typesOut) {
+  HostCall call(instance, "MPI_Type_get_contents");
+  Layout layout;
+  if (int e = oldType(call, type, layout)) return e;
+  const TypeRecipe* recipe = layout->recipe.get();
+  if (!recipe)
+    return call.fail(abi::kCommWorld, abi::kErrType, "a predefined datatype has no contents");
+  if (int(maxIntegers) < int(recipe->integers.size()) ||
+      int(maxAddresses) < int(recipe->addresses.size()) ||
+      int(maxTypes) < int(recipe->types.size()))
+    return call.fail(abi::kCommWorld, abi::kErrArg, "output arrays shorter than the envelope says");
+  uint8_t* integers = call.bytes(integersOut, 4 * uint64_t(recipe->integers.size()));
+  uint8_t* addresses = call.bytes(addressesOut, 4 * uint64_t(recipe->addresses.size()));
+  uint8_t* types = call.bytes(typesOut, 4 * uint64_t(recipe->types.size()));
+  if (!integers || !addresses || !types)
+    return call.fail(abi::kCommWorld, abi::kErrArg, "output arrays outside linear memory");
+  std::memcpy(integers, recipe->integers.data(), 4 * recipe->integers.size());
+  for (size_t i = 0; i < recipe->addresses.size(); ++i)
+    call.store<int32_t>(addressesOut + 4 * uint32_t(i), int32_t(recipe->addresses[i]));
+  for (size_t i = 0; i < recipe->types.size(); ++i) {
+    const auto& [handle, old] = recipe->types[i];
+    call.store<int32_t>(typesOut + 4 * uint32_t(i), handle ? handle : call.rank.addType(old));
+  }
   return abi::kSuccess;
 }
 

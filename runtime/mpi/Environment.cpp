@@ -1,9 +1,9 @@
-//===- Environment.cpp - MPI start-up, shutdown, clocks, errors, info -----===//
+//===- Environment.cpp - MPI start-up, shutdown, clocks, errors -----------===//
 //
 // Host functions for the environment part of MPI: initialisation and
 // finalisation, MPI_Abort, timers, processor name and versions, error
-// handlers and error strings, attributes of MPI_COMM_WORLD, and info objects
-// (hints only: accepted and ignored).
+// handlers and error strings. (Attributes: CommunicatorAttributes.cpp;
+// info objects: InfoObjects.cpp.)
 //
 //===----------------------------------------------------------------------===//
 #include <time.h>
@@ -193,53 +193,6 @@ u32 Z_envZ_MPI_Error_class(void* instance, u32 errorcode, u32 classOut) {
   if (code < 0 || code > abi::kErrLastCode)
     return call.fail(abi::kCommWorld, abi::kErrArg, "invalid error code " + std::to_string(code));
   call.store<int32_t>(classOut, code);
-  return abi::kSuccess;
-}
-
-u32 Z_envZ_MPI_Comm_get_attr(void* instance, u32 comm, u32 keyval, u32 valueOut, u32 flagOut) {
-  HostCall call(instance, "MPI_Comm_get_attr");
-  if (!call.rank.comm(int(comm))) return call.fail(int(comm), abi::kErrComm, "invalid communicator");
-  int32_t value;
-  switch (int(keyval)) {
-    case abi::kAttrTagUb: value = abi::kTagUpperBound; break;
-    case abi::kAttrUniverseSize: value = call.world().size(); break;
-    case abi::kAttrAppnum: value = 0; break;
-    case abi::kAttrWtimeIsGlobal: value = 1; break;
-    case abi::kAttrHost: value = abi::kProcNull; break;
-    case abi::kAttrIo: value = call.rank.worldRank; break;
-    default:
-      call.store<int32_t>(flagOut, 0);
-      return abi::kSuccess;
-  }
-  // The attribute value is a pointer to the int, so the int must live in
-  // guest memory: it is written into a block borrowed from the guest heap.
-  using AllocFn = uint32_t (*)(void*, uint32_t);
-  auto alloc = reinterpret_cast<AllocFn>(call.granule.module().exportedFunction("synergy_mpi_alloc"));
-  uint32_t cell = alloc ? alloc(call.granule.instance(), 4) : 0;
-  if (!cell) return call.fail(int(comm), abi::kErrNoMem, "no guest memory for the attribute");
-  call.store<int32_t>(cell, value);
-  if (!call.store<uint32_t>(valueOut, cell) || !call.store<int32_t>(flagOut, 1))
-    return call.fail(int(comm), abi::kErrArg, "output outside linear memory");
-  return abi::kSuccess;
-}
-
-u32 Z_envZ_MPI_Info_create(void* instance, u32 infoOut) {
-  HostCall call(instance, "MPI_Info_create");
-  call.store<int32_t>(infoOut, abi::kInfoEnv + 1);
-  return abi::kSuccess;
-}
-
-u32 Z_envZ_MPI_Info_set(void* instance, u32 info, u32 key, u32 value) {
-  HostCall call(instance, "MPI_Info_set");
-  (void)info;
-  (void)key;
-  (void)value;
-  return abi::kSuccess;
-}
-
-u32 Z_envZ_MPI_Info_free(void* instance, u32 infoAddr) {
-  HostCall call(instance, "MPI_Info_free");
-  call.store<int32_t>(infoAddr, abi::kInfoNull);
   return abi::kSuccess;
 }
 

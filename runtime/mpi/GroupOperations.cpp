@@ -31,18 +31,23 @@ u32 storeGroup(HostCall& call, u32 newgroup, std::vector<int> worldRanks) {
   return abi::kSuccess;
 }
 
-// Marks the group ranks that `n` (first, last, stride) triples at `ranges`
-// name; returns 0 or the raised error. `order` gets them in triple order.
-u32 rankRanges(HostCall& call, const Group& group, u32 n, u32 ranges, std::vector<bool>& chosen,
-               std::vector<int>& order) {
+enum class RangeUse { Include, Exclude };
+
+// MPI_Group_range_incl and range_excl: the group of the members of `group`
+// that `n` (first, last, stride) triples at `ranges` name (Include, in
+// triple order) or do not name (Exclude, in group order).
+u32 groupFromRanges(HostCall& call, u32 group, u32 n, u32 ranges, u32 newgroup, RangeUse use) {
+  auto g = call.rank.group(int(group));
+  if (!g) return call.fail(abi::kCommWorld, abi::kErrGroup, "invalid group");
   int count = int(n);
-  int size = int(group.worldRanks.size());
+  int size = int(g->worldRanks.size());
   if (count < 0) return call.fail(abi::kCommWorld, abi::kErrArg, "negative range count");
   const auto* triples =
       reinterpret_cast<const int32_t*>(call.bytes(ranges, uint64_t(count) * 12));
   if (count > 0 && !triples)
     return call.fail(abi::kCommWorld, abi::kErrArg, "ranges outside linear memory");
-  chosen.assign(size, false);
+  std::vector<bool> named(size, false);
+  std::vector<int> worldRanks;
   for (int i = 0; i < count; ++i) {
     int64_t first = triples[3 * i], last = triples[3 * i + 1], stride = triples[3 * i + 2];
     if (stride == 0 || (stride > 0 && first > last) || (stride < 0 && first < last))
@@ -52,14 +57,17 @@ u32 rankRanges(HostCall& call, const Group& group, u32 n, u32 ranges, std::vecto
     // A rank may be named once, so this loop ends after at most size + 1
     // steps whatever the stride.
     for (int64_t r = first; stride > 0 ? r <= last : r >= last; r += stride) {
-      if (r < 0 || r >= size || chosen[r])
+      if (r < 0 || r >= size || named[r])
         return call.fail(abi::kCommWorld, abi::kErrRank,
                          "invalid or repeated rank " + std::to_string(r) + " in ranges");
-      chosen[r] = true;
-      order.push_back(int(r));
+      named[r] = true;
+      if (use == RangeUse::Include) worldRanks.push_back(g->worldRanks[r]);
     }
   }
-  return abi::kSuccess;
+  if (use == RangeUse::Exclude)
+    for (int r = 0; r < size; ++r)
+      if (!named[r]) worldRanks.push_back(g->worldRanks[r]);
+  return storeGroup(call, newgroup, std::move(worldRanks));
 }
 
 bool contains(const std::vector<int>& worldRanks, int worldRank) {
@@ -80,27 +88,12 @@ extern "C" {
 
 u32 Z_envZ_MPI_Group_range_incl(void* instance, u32 group, u32 n, u32 ranges, u32 newgroup) {
   HostCall call(instance, "MPI_Group_range_incl");
-  auto g = call.rank.group(int(group));
-  if (!g) return call.fail(abi::kCommWorld, abi::kErrGroup, "invalid group");
-  std::vector<bool> chosen;
-  std::vector<int> order;
-  if (u32 error = rankRanges(call, *g, n, ranges, chosen, order)) return error;
-  std::vector<int> worldRanks;
-  for (int r : order) worldRanks.push_back(g->worldRanks[r]);
-  return storeGroup(call, newgroup, std::move(worldRanks));
+  return groupFromRanges(call, group, n, ranges, newgroup, RangeUse::Include);
 }
 
 u32 Z_envZ_MPI_Group_range_excl(void* instance, u32 group, u32 n, u32 ranges, u32 newgroup) {
   HostCall call(instance, "MPI_Group_range_excl");
-  auto g = call.rank.group(int(group));
-  if (!g) return call.fail(abi::kCommWorld, abi::kErrGroup, "invalid group");
-  std::vector<bool> chosen;
-  std::vector<int> order;
-  if (u32 error = rankRanges(call, *g, n, ranges, chosen, order)) return error;
-  std::vector<int> worldRanks;
-  for (size_t r = 0; r < chosen.size(); ++r)
-    if (!chosen[r]) worldRanks.push_back(g->worldRanks[r]);
-  return storeGroup(call, newgroup, std::move(worldRanks));
+  return groupFromRanges(call, group, n, ranges, newgroup, RangeUse::Exclude);
 }
 
 u32 Z_envZ_MPI_Group_union(void* instance, u32 group1, u32 group2, u32 newgroup) {

@@ -8,9 +8,12 @@
 // and a nonblocking receive whose message had arrived complete as they
 // start; they take a Request the rank owns (RankState) rather than a shared
 // one, which a window of such calls would make and free once per message.
+// The completion calls also complete nonblocking collectives, whose
+// requests finish through NonblockingCollectives.h.
 //
 //===----------------------------------------------------------------------===//
 #include "mpi/MpiAbi.h"
+#include "mpi/NonblockingCollectives.h"
 #include "mpi/RankState.h"
 #include "mpi/RequestPool.h"
 
@@ -162,8 +165,13 @@ std::shared_ptr<Request> makeRecv(HostCall& call, u32 buf, int count, int type, 
   return error ? nullptr : request;
 }
 
-// Fills a status for a completed request and reports truncation.
+// Fills a status for a completed request and reports truncation. A
+// nonblocking collective raised its errors when it completed.
 int finishRequest(HostCall& call, const Request& request, u32 statusAddr) {
+  if (request.kind == Request::Kind::Collective) {
+    call.storeStatus(statusAddr, abi::kAnySource, abi::kAnyTag, request.statusError, 0);
+    return request.statusError;
+  }
   if (request.kind == Request::Kind::Send) {
     call.storeStatus(statusAddr, abi::kAnySource, abi::kAnyTag, abi::kSuccess, 0);
     return abi::kSuccess;
@@ -211,6 +219,7 @@ int waitOne(HostCall& call, u32 slotAddr, u32 statusAddr) {
     storeEmptyStatus(call, statusAddr);
     return abi::kSuccess;
   }
+  awaitCollective(call, *request);
   if (!call.world().waitFor(call.rank.worldRank, *request,
                             WaitInfo{call.name, request->peer, request->tag,
                                      request->comm}))
@@ -234,6 +243,51 @@ std::vector<std::shared_ptr<Request>> loadRequests(HostCall& call, u32 array, in
     if (requests[i] && requests[i]->persistent) requests[i] = nullptr;  // inactive
   }
   return requests;
+}
+
+// The basic elements of datatype `type` a status's byte count holds, for
+// MPI_Get_elements(_x): MPI_UNDEFINED when they are not a whole number.
+// Returns 0 or the raised error.
+int receivedElements(HostCall& call, u32 status, u32 type, int64_t& count) {
+  int64_t bytes;
+  if (!call.load(status + abi::kStatusCountOffset, bytes))
+    return call.fail(abi::kCommWorld, abi::kErrArg, "status outside linear memory");
+  Layout layout = call.rank.type(int(type));
+  if (!layout) return call.fail(abi::kCommWorld, abi::kErrType, "invalid datatype");
+  count = abi::kUndefined;
+  if (layout->element != ElementKind::Mixed && layout->element != ElementKind::None) {
+    int64_t elementSize = packedElementSize(layout->element);
+    if (bytes % elementSize == 0) count = bytes / elementSize;
+  } else if (bytes == 0) {
+    count = 0;
+  }
+  return abi::kSuccess;
+}
+
+// Matches what has arrived and completes the nonblocking collectives among
+// `requests` whose messages all have, before a Test looks at them.
+void progressAll(HostCall& call, const std::vector<std::shared_ptr<Request>>& requests) {
+  call.world().progress(call.rank.worldRank);
+  for (const auto& request : requests)
+    if (request) advanceCollective(call, *request);
+}
+
+// Waits until one of `requests` (null entries skipped, at least one not)
+// has completed. A nonblocking collective completes only once all its
+// messages have arrived, so the wait watches one of those at a time.
+void awaitAny(HostCall& call, const std::vector<std::shared_ptr<Request>>& requests) {
+  std::vector<Request*> watched(requests.size());
+  for (;;) {
+    progressAll(call, requests);
+    for (size_t i = 0; i < requests.size(); ++i) {
+      if (!requests[i]) continue;
+      if (call.world().isComplete(*requests[i])) return;
+      watched[i] = pendingPartOf(*requests[i]);
+    }
+    if (!call.world().waitForAny(call.rank.worldRank, watched,
+                                 WaitInfo{call.name, 0, 0, nullptr}))
+      call.leaveAbortedJob();
+  }
 }
 
 // Reports a completed request through its status and then retires its
@@ -388,6 +442,7 @@ u32 Z_envZ_MPI_Waitall(void* instance, u32 count, u32 array, u32 statuses) {
       storeEmptyStatus(call, status);
       continue;
     }
+    awaitCollective(call, *request);
     if (!call.world().isComplete(*request) &&
         !call.world().waitFor(call.rank.worldRank, *request,
                               WaitInfo{call.name, request->peer, request->tag,
@@ -404,17 +459,14 @@ u32 Z_envZ_MPI_Waitany(void* instance, u32 count, u32 array, u32 indexOut, u32 s
   bool ok;
   auto requests = loadRequests(call, array, n, ok);
   if (!ok) return call.fail(abi::kCommWorld, abi::kErrRequest, "invalid request array");
-  std::vector<Request*> pending;
-  for (auto& request : requests) pending.push_back(request.get());
   bool any = false;
-  for (Request* r : pending) any |= r != nullptr;
+  for (auto& request : requests) any |= request != nullptr;
   if (!any) {
     call.store<int32_t>(indexOut, abi::kUndefined);
     storeEmptyStatus(call, status);
     return abi::kSuccess;
   }
-  if (!call.world().waitForAny(call.rank.worldRank, pending, WaitInfo{call.name, 0, 0, nullptr}))
-    call.leaveAbortedJob();
+  awaitAny(call, requests);
   for (int i = 0; i < n; ++i) {
     if (requests[i] && call.world().isComplete(*requests[i])) {
       call.store<int32_t>(indexOut, i);
@@ -431,18 +483,13 @@ u32 Z_envZ_MPI_Waitsome(void* instance, u32 count, u32 array, u32 outcount, u32 
   bool ok;
   auto requests = loadRequests(call, array, n, ok);
   if (!ok) return call.fail(abi::kCommWorld, abi::kErrRequest, "invalid request array");
-  std::vector<Request*> pending;
   bool any = false;
-  for (auto& request : requests) {
-    pending.push_back(request.get());
-    any |= request != nullptr;
-  }
+  for (auto& request : requests) any |= request != nullptr;
   if (!any) {
     call.store<int32_t>(outcount, abi::kUndefined);
     return abi::kSuccess;
   }
-  if (!call.world().waitForAny(call.rank.worldRank, pending, WaitInfo{call.name, 0, 0, nullptr}))
-    call.leaveAbortedJob();
+  awaitAny(call, requests);
   int done = 0;
   int result = abi::kSuccess;
   for (int i = 0; i < n; ++i) {
@@ -477,6 +524,7 @@ u32 Z_envZ_MPI_Test(void* instance, u32 slot, u32 flag, u32 status) {
     return abi::kSuccess;
   }
   call.world().progress(call.rank.worldRank);
+  advanceCollective(call, *request);
   if (!call.world().isComplete(*request)) {
     call.store<int32_t>(flag, 0);
     call.world().yieldIfSharingCpus();
@@ -495,7 +543,7 @@ u32 Z_envZ_MPI_Testall(void* instance, u32 count, u32 array, u32 flag, u32 statu
   auto requests = loadRequests(call, array, n, ok);
   if (!ok) return call.fail(abi::kCommWorld, abi::kErrRequest, "invalid request array");
   if (call.world().aborted()) call.leaveAbortedJob();
-  call.world().progress(call.rank.worldRank);
+  progressAll(call, requests);
   for (auto& request : requests) {
     if (request && !call.world().isComplete(*request)) {
       call.store<int32_t>(flag, 0);
@@ -523,7 +571,7 @@ u32 Z_envZ_MPI_Testany(void* instance, u32 count, u32 array, u32 indexOut, u32 f
   auto requests = loadRequests(call, array, n, ok);
   if (!ok) return call.fail(abi::kCommWorld, abi::kErrRequest, "invalid request array");
   if (call.world().aborted()) call.leaveAbortedJob();
-  call.world().progress(call.rank.worldRank);
+  progressAll(call, requests);
   bool any = false;
   for (int i = 0; i < n; ++i) {
     if (!requests[i]) continue;
@@ -549,7 +597,7 @@ u32 Z_envZ_MPI_Testsome(void* instance, u32 count, u32 array, u32 outcount, u32 
   auto requests = loadRequests(call, array, n, ok);
   if (!ok) return call.fail(abi::kCommWorld, abi::kErrRequest, "invalid request array");
   if (call.world().aborted()) call.leaveAbortedJob();
-  call.world().progress(call.rank.worldRank);
+  progressAll(call, requests);
   bool any = false;
   int done = 0;
   int result = abi::kSuccess;
@@ -572,6 +620,11 @@ u32 Z_envZ_MPI_Request_free(void* instance, u32 slot) {
   int32_t handle;
   if (!call.load(slot, handle) || !call.rank.request(handle))
     return call.fail(abi::kCommWorld, abi::kErrRequest, "invalid request");
+  // MPI makes it erroneous: the collective's local step would never run.
+  const Request& request = *call.rank.borrowRequest(handle);
+  if (request.kind == Request::Kind::Collective && !isCompleteNow(request))
+    return call.fail(request.commHandle, abi::kErrRequest,
+                     "cannot free the request of a nonblocking collective before it completes");
   call.rank.freeRequest(handle);
   call.store<int32_t>(slot, abi::kRequestNull);
   return abi::kSuccess;
@@ -640,19 +693,20 @@ u32 Z_envZ_MPI_Get_count(void* instance, u32 status, u32 type, u32 countOut) {
 
 u32 Z_envZ_MPI_Get_elements(void* instance, u32 status, u32 type, u32 countOut) {
   HostCall call(instance, "MPI_Get_elements");
-  int64_t bytes;
-  if (!call.load(status + abi::kStatusCountOffset, bytes))
-    return call.fail(abi::kCommWorld, abi::kErrArg, "status outside linear memory");
-  Layout layout = call.rank.type(int(type));
-  if (!layout) return call.fail(abi::kCommWorld, abi::kErrType, "invalid datatype");
-  int32_t count = abi::kUndefined;
-  if (layout->element != ElementKind::Mixed && layout->element != ElementKind::None) {
-    int64_t elementSize = packedElementSize(layout->element);
-    if (bytes % elementSize == 0) count = int32_t(bytes / elementSize);
-  } else if (bytes == 0) {
-    count = 0;
-  }
-  call.store<int32_t>(countOut, count);
+  int64_t count;
+  if (int error = receivedElements(call, status, type, count)) return error;
+  if (count > INT32_MAX) count = abi::kUndefined;
+  if (!call.store<int32_t>(countOut, int32_t(count)))
+    return call.fail(abi::kCommWorld, abi::kErrArg, "count pointer outside linear memory");
+  return abi::kSuccess;
+}
+
+u32 Z_envZ_MPI_Get_elements_x(void* instance, u32 status, u32 type, u32 countOut) {
+  HostCall call(instance, "MPI_Get_elements_x");
+  int64_t count;
+  if (int error = receivedElements(call, status, type, count)) return error;
+  if (!call.store<int64_t>(countOut, count))
+    return call.fail(abi::kCommWorld, abi::kErrArg, "count pointer outside linear memory");
   return abi::kSuccess;
 }
 

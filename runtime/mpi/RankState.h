@@ -32,9 +32,15 @@
 
 namespace synergy::mpi {
 
+// An info object's (key, value) pairs, in the order the keys were first set.
+using InfoEntries = std::vector<std::pair<std::string, std::string>>;
+
 struct CommHandle {
   std::shared_ptr<Communicator> comm;
   int errhandler = abi::kErrorsAreFatal;
+  // MPI_Comm_set_attr values (guest pointer-sized words) by keyval, in
+  // keyval order, which is the order their callbacks run in.
+  std::map<int, uint32_t> attributes;
 };
 
 struct Group {
@@ -59,6 +65,25 @@ class RankState : public granule::HostExtension {
   bool finalized = false;
   // Guest blocks from MPI_Alloc_mem not yet given back (MemoryAllocation.cpp).
   std::set<uint32_t> allocatedMemory;
+  // Guest cells for attribute calls, allocated at the first one that needs
+  // them (CommunicatorAttributes.cpp).
+  uint32_t attributeCellsGuest = 0;
+  // Keyvals the program created, by handle (CommunicatorAttributes.cpp).
+  struct Keyval {
+    uint32_t copyFunction;    // guest table index; 0 is MPI_COMM_NULL_COPY_FN
+    uint32_t deleteFunction;  // 0 is MPI_COMM_NULL_DELETE_FN
+    uint32_t extraState;
+    bool freed = false;       // by MPI_Comm_free_keyval; attributes may still use it
+  };
+  std::map<int, Keyval> keyvals;
+  int nextKeyval = 32;  // after every predefined attribute key
+  // Nonblocking collectives this rank has started, by communicator context
+  // (NonblockingCollectives.cpp tags their messages with the count).
+  std::map<uint32_t, uint32_t> nonblockingCollectivesOn;
+  // Info objects by handle (InfoObjects.cpp); MPI_INFO_ENV's entry is
+  // filled in when it is read.
+  std::map<int, InfoEntries> infos;
+  int nextInfo = abi::kInfoEnv + 1;
 
   CommHandle* comm(int handle) {
     if (handle <= 0 || size_t(handle) >= comms_.size() || !comms_[handle]) return nullptr;

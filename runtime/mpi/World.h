@@ -56,6 +56,7 @@ class Granule;
 namespace synergy::mpi {
 
 class World;
+struct CollectiveSchedule;
 
 struct CartTopology {
   std::vector<int> dims;
@@ -156,9 +157,10 @@ struct Communicator {
   int size() const { return int(worldRanks.size()); }
 };
 
-// One point-to-point operation, blocking or not.
+// One point-to-point operation, blocking or not, or a nonblocking
+// collective (NonblockingCollectives.h).
 struct Request {
-  enum class Kind { Send, Recv, Null };
+  enum class Kind { Send, Recv, Null, Collective };
   Kind kind = Kind::Null;
   int owner = 0;  // world rank
   uint8_t* buffer = nullptr;
@@ -190,6 +192,8 @@ struct Request {
   bool persistent = false;
   bool active = true;
   std::shared_ptr<Request> persistentOrigin;
+  // Kind::Collective: its messages and local step, until it completes.
+  std::shared_ptr<CollectiveSchedule> schedule;
   int statusSource = 0;
   int statusTag = 0;
   int statusError = 0;

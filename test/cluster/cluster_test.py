@@ -647,6 +647,8 @@ CORPUS_UNSUPPORTED = {
     "alltoall.c": "MPI_Alltoallv",
     "comm_create_disjoint.c": "MPI_Comm_create_group",
     "gather.c": "MPI_Gatherv",
+    "ibarrier_nbx.c": "MPI_Ibarrier",
+    "nonblocking_collectives.c": "MPI_Ibcast",
     "rma_fence.c": "MPI_Win_create",
     "scatter.c": "MPI_Scatterv",
     "win_attributes.c": "MPI_Win_create",
