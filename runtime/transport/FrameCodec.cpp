@@ -47,6 +47,7 @@ static bool isKnownFrameType(uint16_t raw) {
     case FrameType::HvRefused:
     case FrameType::HvStatus:
     case FrameType::HvStatusReport:
+    case FrameType::HvBatch:
       return true;
   }
   return false;
@@ -130,6 +131,8 @@ const char* frameTypeName(FrameType type) {
       return "HvStatus";
     case FrameType::HvStatusReport:
       return "HvStatusReport";
+    case FrameType::HvBatch:
+      return "HvBatch";
   }
   return "unknown";
 }
