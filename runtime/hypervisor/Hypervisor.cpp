@@ -63,6 +63,7 @@ bool isRequest(FrameType type) {
     case FrameType::HvOpenLoop:
     case FrameType::HvFinalize:
     case FrameType::HvStatus:
+    case FrameType::HvBatch:
       return true;
     default:
       return false;
@@ -121,6 +122,10 @@ class Hypervisor::Impl {
   void serve(Work& work);
   void serveRequest(Tenant& tenant, Frame& frame);
   void serveEngineRequest(Tenant& tenant, Frame& frame);
+  void serveBatch(Tenant& tenant, const Frame& frame);
+  HostedEngine* tenantsEngine(Tenant& tenant, uint32_t id);
+  std::optional<std::string> checkStateWord(const HostedEngine& hosted, const StateWordRecord& address, bool write);
+  std::vector<StateWordRecord> trappedTaskWords(HostedEngine& hosted, uint32_t task);
   void submit(Tenant& tenant, const Frame& frame);
   void finishBuild(Work& work);
   void leave(Connection* connection);
@@ -156,6 +161,9 @@ class Hypervisor::Impl {
   uint64_t generation_ = 0;  // changes whenever the set of running engines does
   uint64_t compiles_ = 0;
   uint64_t cacheHits_ = 0;
+  // Engine requests served (an HvBatch is one) and tasks that trapped.
+  uint64_t engineRequests_ = 0;
+  uint64_t traps_ = 0;
 
   std::thread fabric_;
   std::thread builder_;
@@ -215,6 +223,8 @@ bool Hypervisor::Impl::onFrame(Connection& from, Frame&& frame, std::string& rea
              std::to_string(frame.payload.size()) + " bytes, expected " + std::to_string(*size);
     return false;
   }
+  if (frame.type == FrameType::HvBatch && !decodeBatch(frame.payload, reason))
+    return false;
   {
     std::lock_guard<std::mutex> lock(outstandingMutex_);
     unsigned& count = outstanding_[&from];
@@ -328,6 +338,9 @@ void Hypervisor::Impl::serveRequest(Tenant& tenant, Frame& frame) {
     return reply(*tenant.connection, FrameType::HvStatusReport, textPayload(statusReport()));
   if (frame.type == FrameType::HvSubmitEngine)
     return submit(tenant, frame);
+  ++engineRequests_;
+  if (frame.type == FrameType::HvBatch)
+    return serveBatch(tenant, frame);
   serveEngineRequest(tenant, frame);
 }
 
@@ -409,49 +422,157 @@ void Hypervisor::Impl::leave(Connection* connection) {
   tenants_.erase(found);
 }
 
+HostedEngine* Hypervisor::Impl::tenantsEngine(Tenant& tenant, uint32_t id) {
+  auto found = engines_.find(id);
+  if (found == engines_.end() || found->second.owner != tenant.connection.get()) {
+    refuse(tenant, "engine " + std::to_string(id) + " is not one of this tenant's engines");
+    return nullptr;
+  }
+  if (!found->second.instance) {
+    refuse(tenant, "engine " + std::to_string(id) + " is still being built");
+    return nullptr;
+  }
+  return &found->second;
+}
+
+// A refusal reason unless the word lies within the engine's own manifest
+// (and, for a write, belongs to a variable rather than a net).
+std::optional<std::string> Hypervisor::Impl::checkStateWord(const HostedEngine& hosted,
+                                                            const StateWordRecord& address, bool write) {
+  const auto& states = hosted.manifest->states;
+  if (address.id >= states.size())
+    return "state id " + std::to_string(address.id) + " is out of range (the engine has " +
+           std::to_string(states.size()) + ")";
+  const hwlower::StateVar& state = states[address.id];
+  uint64_t elements = state.depth == 0 ? 1 : state.depth;
+  if (address.element >= elements)
+    return "element " + std::to_string(address.element) + " of state " + std::to_string(address.id) +
+           " is out of range (" + std::to_string(elements) + " elements)";
+  uint64_t words = (uint64_t(state.width) + 63) / 64;
+  if (address.word >= words)
+    return "word " + std::to_string(address.word) + " of state " + std::to_string(address.id) +
+           " is out of range (width " + std::to_string(state.width) + ")";
+  if (write && state.kind == hwlower::StateKind::Wire)
+    return "state " + std::to_string(address.id) + " is a net and cannot be written";
+  return std::nullopt;
+}
+
+// The words the runtime reads to service `task` (TaskServicer.cpp): each
+// value argument's words, and the index word an argument's element is read
+// from, all taken from the engine's own manifest and checked like a
+// request's; at most kMaxHvReplyStateWords, the runtime asks for the rest.
+// Reading a word has no effect on the engine, so reading one the runtime
+// then does not need changes nothing.
+std::vector<StateWordRecord> Hypervisor::Impl::trappedTaskWords(HostedEngine& hosted, uint32_t task) {
+  std::vector<StateWordRecord> words;
+  const auto& tasks = hosted.manifest->tasks;
+  if (task == 0 || task > tasks.size())
+    return words;
+  auto add = [&](uint32_t id, uint32_t element, uint32_t word) {
+    if (words.size() >= transport::kMaxHvReplyStateWords)
+      return false;
+    StateWordRecord record{id, element, word, 0};
+    if (checkStateWord(hosted, record, false))
+      return false;
+    for (const StateWordRecord& known : words)
+      if (known.id == id && known.element == element && known.word == word)
+        return true;
+    record.data = hosted.instance->getWord(id, element, word);
+    words.push_back(record);
+    return true;
+  };
+  const auto& states = hosted.manifest->states;
+  for (const hwlower::TaskArg& arg : tasks[task - 1].args) {
+    if (arg.kind != hwlower::TaskArgKind::Value || arg.stateId >= states.size())
+      continue;
+    uint64_t element = 0;
+    if (arg.element != hwlower::kNoElement) {
+      element = arg.element;
+    } else if (arg.indexStateId != hwlower::kNoState) {
+      if (!add(arg.indexStateId, 0, 0))
+        continue;
+      uint64_t raw = 0;
+      for (const StateWordRecord& known : words)
+        if (known.id == arg.indexStateId && known.element == 0 && known.word == 0)
+          raw = known.data;
+      uint32_t indexWidth = states[arg.indexStateId].width;
+      element = indexWidth >= 64 ? raw : raw & ((uint64_t(1) << indexWidth) - 1);
+    }
+    if (element > 0xffffffffu)
+      continue;
+    uint64_t count = (uint64_t(states[arg.stateId].width) + 63) / 64;
+    for (uint64_t word = 0; word < count; ++word)
+      if (!add(arg.stateId, uint32_t(element), uint32_t(word)))
+        break;
+  }
+  return words;
+}
+
+// The writes of a batch are checked, all of them, before the first is made:
+// a batch with one bad write changes nothing and is refused.
+void Hypervisor::Impl::serveBatch(Tenant& tenant, const Frame& frame) {
+  std::string reason;
+  std::optional<Batch> batch = decodeBatch(frame.payload, reason);
+  if (!batch)
+    return refuse(tenant, reason);  // onFrame let no such batch through
+  HostedEngine* hosted = tenantsEngine(tenant, batch->engine);
+  if (!hosted)
+    return;
+  for (const StateWordRecord& write : batch->writes)
+    if (auto refused = checkStateWord(*hosted, write, true))
+      return refuse(tenant, *refused);
+  if (batch->request != 0 && PayloadReader(batch->record).u32() != batch->engine)
+    return refuse(tenant, "an HvBatch's writes and request name different engines");
+  for (const StateWordRecord& write : batch->writes)
+    hosted->instance->setWord(write.id, write.element, write.data, write.word);
+  if (batch->request == 0)
+    return reply(*tenant.connection, FrameType::HvDone, {});
+  Frame request;
+  request.type = static_cast<FrameType>(batch->request);
+  request.payload = std::move(batch->record);
+  serveEngineRequest(tenant, request);
+}
+
 // Every id in a request is checked against the requesting tenant's own
 // engine and that engine's manifest before the engine sees it.
 void Hypervisor::Impl::serveEngineRequest(Tenant& tenant, Frame& frame) {
   PayloadReader reader(frame.payload);
   uint32_t id = reader.u32();
-  auto found = engines_.find(id);
-  if (found == engines_.end() || found->second.owner != tenant.connection.get())
-    return refuse(tenant, "engine " + std::to_string(id) + " is not one of this tenant's engines");
-  HostedEngine& hosted = found->second;
-  if (!hosted.instance)
-    return refuse(tenant, "engine " + std::to_string(id) + " is still being built");
+  HostedEngine* found = tenantsEngine(tenant, id);
+  if (!found)
+    return;
+  HostedEngine& hosted = *found;
   engine::EngineInstance& instance = *hosted.instance;
   Connection& to = *tenant.connection;
-  const auto& states = hosted.manifest->states;
+  auto trapReply = [&](FrameType type, PayloadWriter payload, uint32_t task) {
+    std::vector<StateWordRecord> words;
+    if (task != 0 && task != SYNERGY_ENGINE_UNSETTLED) {
+      ++traps_;
+      words = trappedTaskWords(hosted, task);
+    }
+    writeStateWords(payload, words);
+    reply(to, type, payload.take());
+  };
   switch (frame.type) {
     case FrameType::HvGetState:
     case FrameType::HvSetState: {
-      uint32_t stateId = reader.u32();
-      uint32_t element = reader.u32();
-      uint32_t word = reader.u32();
-      if (stateId >= states.size())
-        return refuse(tenant, "state id " + std::to_string(stateId) + " is out of range (the engine has " +
-                                  std::to_string(states.size()) + ")");
-      const hwlower::StateVar& state = states[stateId];
-      uint64_t elements = state.depth == 0 ? 1 : state.depth;
-      if (element >= elements)
-        return refuse(tenant, "element " + std::to_string(element) + " of state " + std::to_string(stateId) +
-                                  " is out of range (" + std::to_string(elements) + " elements)");
-      uint32_t words = (state.width + 63) / 64;
-      if (word >= words)
-        return refuse(tenant, "word " + std::to_string(word) + " of state " + std::to_string(stateId) +
-                                  " is out of range (width " + std::to_string(state.width) + ")");
-      if (frame.type == FrameType::HvGetState)
-        return reply(to, FrameType::HvStateWord, PayloadWriter().u64(instance.getWord(stateId, element, word)).take());
-      if (state.kind == hwlower::StateKind::Wire)
-        return refuse(tenant, "state " + std::to_string(stateId) + " is a net and cannot be written");
-      instance.setWord(stateId, element, reader.u64(), word);
+      StateWordRecord address;
+      address.id = reader.u32();
+      address.element = reader.u32();
+      address.word = reader.u32();
+      bool write = frame.type == FrameType::HvSetState;
+      if (auto refused = checkStateWord(hosted, address, write))
+        return refuse(tenant, *refused);
+      if (!write)
+        return reply(to, FrameType::HvStateWord,
+                     PayloadWriter().u64(instance.getWord(address.id, address.element, address.word)).take());
+      instance.setWord(address.id, address.element, reader.u64(), address.word);
       return reply(to, FrameType::HvDone, {});
     }
     case FrameType::HvEvaluate: {
       uint64_t budget = std::min<uint64_t>(reader.u64(), engine::kMaxEdgesPerTick);
       uint32_t task = instance.evaluate(budget);
-      return reply(to, FrameType::HvEvaluated, PayloadWriter().u32(task).u64(budget).take());
+      return trapReply(FrameType::HvEvaluated, std::move(PayloadWriter().u32(task).u64(budget)), task);
     }
     case FrameType::HvResume:
       instance.resume();
@@ -474,7 +595,7 @@ void Hypervisor::Impl::serveEngineRequest(Tenant& tenant, Frame& frame) {
         if (task != 0 || ticksRun < chunk || total == ticks || std::chrono::steady_clock::now() >= sliceEnd)
           break;
       }
-      return reply(to, FrameType::HvOpenLooped, PayloadWriter().u32(task).u32(total).take());
+      return trapReply(FrameType::HvOpenLooped, std::move(PayloadWriter().u32(task).u32(total)), task);
     }
     case FrameType::HvFinalize:
       log("tenant " + std::to_string(tenant.number) + " finalized engine " + std::to_string(id));
@@ -498,6 +619,7 @@ std::string Hypervisor::Impl::statusReport() const {
   report += "engines " + std::to_string(running) + " running, " + std::to_string(engines_.size() - running) +
             " building\n";
   report += "compiles " + std::to_string(compiles_) + ", cache hits " + std::to_string(cacheHits_) + "\n";
+  report += "engine requests " + std::to_string(engineRequests_) + ", trapped tasks " + std::to_string(traps_) + "\n";
   for (const auto& [key, tenant] : tenants_) {
     if (tenant.engines.empty())
       continue;

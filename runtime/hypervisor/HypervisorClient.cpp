@@ -125,8 +125,7 @@ std::optional<std::vector<uint8_t>> HypervisorClient::call(FrameType request, st
             payloadText(reply->payload);
     return std::nullopt;
   }
-  std::optional<size_t> size = fixedPayloadBytes(uint16_t(reply->type));
-  if (reply->type != expected || (size && reply->payload.size() != *size)) {
+  if (reply->type != expected || !payloadLengthIsValid(uint16_t(reply->type), reply->payload.size())) {
     error = "the hypervisor answered " + std::string(transport::frameTypeName(request)) + " with a malformed " +
             transport::frameTypeName(reply->type);
     return std::nullopt;

@@ -8,7 +8,9 @@
 #include "hypervisor/HypervisorProtocol.h"
 
 #include <cassert>
+#include <string>
 
+#include "transport/FrameCodec.h"
 #include "transport/FrameTypes.h"
 
 namespace synergy::hypervisor {
@@ -54,13 +56,11 @@ std::optional<size_t> fixedPayloadBytes(uint16_t frameType) {
     case FrameType::HvStateWord:
     case FrameType::HvSetState:
     case FrameType::HvEvaluate:
-    case FrameType::HvEvaluated:
     case FrameType::HvResume:
     case FrameType::HvUpdate:
     case FrameType::HvThereAreUpdates:
     case FrameType::HvFlag:
     case FrameType::HvOpenLoop:
-    case FrameType::HvOpenLooped:
     case FrameType::HvFinalize:
     case FrameType::HvDone:
     case FrameType::HvStatus:
@@ -69,6 +69,133 @@ std::optional<size_t> fixedPayloadBytes(uint16_t frameType) {
     default:
       return std::nullopt;
   }
+}
+
+void writeStateWords(PayloadWriter& payload, const std::vector<StateWordRecord>& words) {
+  payload.u32(uint32_t(words.size()));
+  for (const StateWordRecord& record : words)
+    payload.u32(record.id).u32(record.element).u32(record.word).u64(record.data);
+}
+
+std::optional<std::vector<StateWordRecord>> readStateWords(const std::vector<uint8_t>& payload, size_t offset,
+                                                           uint64_t maxCount) {
+  if (payload.size() < offset + 4)
+    return std::nullopt;
+  PayloadReader reader(payload, offset);
+  uint64_t count = reader.u32();
+  if (count > maxCount || payload.size() - offset - 4 != count * transport::kHvStateWordRecordBytes)
+    return std::nullopt;
+  std::vector<StateWordRecord> words(count);
+  for (StateWordRecord& record : words) {
+    record.id = reader.u32();
+    record.element = reader.u32();
+    record.word = reader.u32();
+    record.data = reader.u64();
+  }
+  return words;
+}
+
+namespace {
+
+// The requests a batch may end with: every engine request but a write.
+bool batchable(uint16_t type) {
+  switch (static_cast<FrameType>(type)) {
+    case FrameType::HvGetState:
+    case FrameType::HvEvaluate:
+    case FrameType::HvResume:
+    case FrameType::HvUpdate:
+    case FrameType::HvThereAreUpdates:
+    case FrameType::HvOpenLoop:
+    case FrameType::HvFinalize:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+std::vector<uint8_t> encodeBatch(const Batch& batch) {
+  PayloadWriter payload;
+  payload.u32(batch.engine);
+  writeStateWords(payload, batch.writes);
+  payload.u32(batch.request);
+  std::vector<uint8_t> bytes = payload.take();
+  bytes.insert(bytes.end(), batch.record.begin(), batch.record.end());
+  return bytes;
+}
+
+std::optional<Batch> decodeBatch(const std::vector<uint8_t>& payload, std::string& reason) {
+  if (payload.size() < 12) {
+    reason = "HvBatch payload of " + std::to_string(payload.size()) + " bytes, expected at least 12";
+    return std::nullopt;
+  }
+  PayloadReader reader(payload);
+  Batch batch;
+  batch.engine = reader.u32();
+  uint64_t count = reader.u32();
+  if (count > transport::kMaxHvBatchWrites) {
+    reason = "HvBatch of " + std::to_string(count) + " writes, at most " +
+             std::to_string(transport::kMaxHvBatchWrites) + " allowed";
+    return std::nullopt;
+  }
+  uint64_t head = 8 + count * transport::kHvStateWordRecordBytes;
+  if (payload.size() < head + 4) {
+    reason = "HvBatch payload of " + std::to_string(payload.size()) + " bytes is too short for " +
+             std::to_string(count) + " writes";
+    return std::nullopt;
+  }
+  batch.writes.resize(count);
+  for (StateWordRecord& record : batch.writes) {
+    record.id = reader.u32();
+    record.element = reader.u32();
+    record.word = reader.u32();
+    record.data = reader.u64();
+  }
+  uint32_t request = reader.u32();
+  size_t recordBytes = payload.size() - reader.offset();
+  if (request != 0) {
+    std::optional<size_t> expected = request <= 0xffff && batchable(uint16_t(request))
+                                         ? fixedPayloadBytes(uint16_t(request))
+                                         : std::nullopt;
+    if (!expected) {
+      reason = "HvBatch ends with frame type " + std::to_string(request) + ", which a batch may not carry";
+      return std::nullopt;
+    }
+    if (recordBytes != *expected) {
+      reason = "HvBatch's " + std::string(transport::frameTypeName(static_cast<FrameType>(request))) + " record of " +
+               std::to_string(recordBytes) + " bytes, expected " + std::to_string(*expected);
+      return std::nullopt;
+    }
+  } else if (recordBytes != 0) {
+    reason = "HvBatch without a request has " + std::to_string(recordBytes) + " trailing bytes";
+    return std::nullopt;
+  }
+  batch.request = uint16_t(request);
+  batch.record.assign(payload.begin() + reader.offset(), payload.end());
+  return batch;
+}
+
+bool payloadLengthIsValid(uint16_t frameType, size_t size) {
+  auto stateWordsFit = [&](size_t head) {
+    if (size < head + 4)
+      return false;
+    size_t records = size - head - 4;
+    return records % transport::kHvStateWordRecordBytes == 0 &&
+           records / transport::kHvStateWordRecordBytes <= transport::kMaxHvReplyStateWords;
+  };
+  switch (static_cast<FrameType>(frameType)) {
+    case FrameType::HvEvaluated:
+      return stateWordsFit(kEvaluatedHeadBytes);
+    case FrameType::HvOpenLooped:
+      return stateWordsFit(kOpenLoopedHeadBytes);
+    case FrameType::HvBatch:
+      return size >= 12;  // decodeBatch checks the rest
+    default:
+      break;
+  }
+  std::optional<size_t> fixed = fixedPayloadBytes(frameType);
+  return !fixed || *fixed == size;
 }
 
 std::vector<uint8_t> textPayload(const std::string& text) { return {text.begin(), text.end()}; }

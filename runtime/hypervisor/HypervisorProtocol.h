@@ -19,7 +19,8 @@
 
 namespace synergy::hypervisor {
 
-inline constexpr uint32_t kHypervisorProtocolVersion = 1;
+// 2: trap replies carry the trapped task's argument words; HvBatch.
+inline constexpr uint32_t kHypervisorProtocolVersion = 2;
 
 // Appends little-endian integers to a payload.
 class PayloadWriter {
@@ -36,9 +37,10 @@ class PayloadWriter {
 // checked against the record's.
 class PayloadReader {
  public:
-  explicit PayloadReader(const std::vector<uint8_t>& bytes) : bytes_(bytes) {}
+  explicit PayloadReader(const std::vector<uint8_t>& bytes, size_t offset = 0) : bytes_(bytes), offset_(offset) {}
   uint32_t u32();
   uint64_t u64();
+  size_t offset() const { return offset_; }
 
  private:
   const std::vector<uint8_t>& bytes_;
@@ -48,6 +50,46 @@ class PayloadReader {
 // The payload sizes of the fixed records, by frame type; nullopt for the
 // text frames.
 std::optional<size_t> fixedPayloadBytes(uint16_t frameType);
+
+// A state word with its address: a word an HvEvaluated or HvOpenLooped
+// reply carries for the trapped task, or a write an HvBatch carries.
+struct StateWordRecord {
+  uint32_t id = 0;
+  uint32_t element = 0;
+  uint32_t word = 0;
+  uint64_t data = 0;
+  bool operator==(const StateWordRecord&) const = default;
+};
+
+// The fixed heads of the trap replies, which the state words follow.
+inline constexpr size_t kEvaluatedHeadBytes = 12;
+inline constexpr size_t kOpenLoopedHeadBytes = 8;
+
+// Appends u32 count and the records.
+void writeStateWords(PayloadWriter& payload, const std::vector<StateWordRecord>& words);
+// Reads u32 count and the records from `offset` to the payload's end;
+// nullopt unless they fill it exactly and count <= maxCount.
+std::optional<std::vector<StateWordRecord>> readStateWords(const std::vector<uint8_t>& payload, size_t offset,
+                                                           uint64_t maxCount);
+
+// An HvBatch: writes for one engine, then one engine request (`request` 0:
+// none) with its own fixed record.
+struct Batch {
+  uint32_t engine = 0;
+  std::vector<StateWordRecord> writes;
+  uint16_t request = 0;
+  std::vector<uint8_t> record;
+};
+std::vector<uint8_t> encodeBatch(const Batch& batch);
+// Checks the structure (count within kMaxHvBatchWrites, a request type a
+// batch may end with, that request's exact record length) and decodes;
+// nullopt and `reason` otherwise. The ids in it are still unchecked.
+std::optional<Batch> decodeBatch(const std::vector<uint8_t>& payload, std::string& reason);
+
+// Whether a payload of `size` bytes has the structure of its frame type:
+// the exact length of a fixed record, a count that matches the records of
+// a trap reply or batch; true for the text frames (bounded by the header).
+bool payloadLengthIsValid(uint16_t frameType, size_t size);
 
 // Text frames hold printable one-line (refusal) or multi-line (status) text.
 std::vector<uint8_t> textPayload(const std::string& text);

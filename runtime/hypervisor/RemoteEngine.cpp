@@ -16,6 +16,7 @@
 #include "hwlower/EngineManifest.h"
 #include "hypervisor/HypervisorClient.h"
 #include "hypervisor/HypervisorProtocol.h"
+#include "transport/FrameCodec.h"
 
 namespace synergy::hypervisor {
 
@@ -23,23 +24,53 @@ using transport::FrameType;
 
 namespace {
 
+// Round trips are what a tenant pays for (issue 21), so the proxy saves
+// them where the ABI's order allows. A trap reply carries the words the
+// runtime reads to service the task (the hypervisor picks them from the
+// manifest); get_state serves those from `words` without a request. A
+// set_state is buffered in `writes` and travels in one HvBatch with the
+// next request, which is the resume in the common case. A write or any
+// request but get_state may change any state (a state access clocks the
+// model), so each empties `words`; every buffered write is still checked
+// against the tenant's manifest by the hypervisor, which refuses the whole
+// batch, and so ends the run, on a bad one.
 struct RemoteEngine {
   std::unique_ptr<HypervisorClient> client;
   uint32_t engineId = 0;
+  std::vector<StateWordRecord> words;
+  std::vector<StateWordRecord> writes;
 };
 
 RemoteEngine* remoteOf(SynergyEngine* engine) { return reinterpret_cast<RemoteEngine*>(engine); }
 
-// One request; a failure ends the run (see RemoteEngine.h). Output the
-// design wrote so far reaches its files first.
+[[noreturn]] void fail(const std::string& error) {
+  std::fflush(nullptr);
+  std::fprintf(stderr, "synergy-run: error: %s\n", error.c_str());
+  std::_Exit(1);
+}
+
+// One request, with the buffered writes in front of it; a failure ends the
+// run (see RemoteEngine.h). Output the design wrote so far reaches its
+// files first. `type` 0 sends just the writes.
 std::vector<uint8_t> request(SynergyEngine* engine, FrameType type, PayloadWriter payload, FrameType expected) {
+  RemoteEngine& remote = *remoteOf(engine);
+  if (type != FrameType::HvGetState)
+    remote.words.clear();
   std::string error;
-  auto reply = remoteOf(engine)->client->call(type, payload.take(), expected, error);
-  if (!reply) {
-    std::fflush(nullptr);
-    std::fprintf(stderr, "synergy-run: error: %s\n", error.c_str());
-    std::_Exit(1);
+  std::optional<std::vector<uint8_t>> reply;
+  if (remote.writes.empty()) {
+    reply = remote.client->call(type, payload.take(), expected, error);
+  } else {
+    Batch batch;
+    batch.engine = remote.engineId;
+    batch.writes = std::move(remote.writes);
+    remote.writes.clear();
+    batch.request = uint16_t(type);
+    batch.record = payload.take();
+    reply = remote.client->call(FrameType::HvBatch, encodeBatch(batch), expected, error);
   }
+  if (!reply)
+    fail(error);
   return std::move(*reply);
 }
 
@@ -49,25 +80,40 @@ PayloadWriter onEngine(SynergyEngine* engine) {
   return payload;
 }
 
+// Keeps the words a trap reply carries, after its head of `headBytes`.
+void keepTrapWords(SynergyEngine* engine, const std::vector<uint8_t>& reply, size_t headBytes, FrameType type) {
+  auto words = readStateWords(reply, headBytes, transport::kMaxHvReplyStateWords);
+  if (!words)
+    fail(std::string("the hypervisor sent a malformed ") + transport::frameTypeName(type));
+  remoteOf(engine)->words = std::move(*words);
+}
+
 const engine::EngineEntryPoints kRemoteEntryPoints = {
     [](SynergyEngine* engine) {
       request(engine, FrameType::HvFinalize, onEngine(engine), FrameType::HvDone);
       delete remoteOf(engine);
     },
     [](SynergyEngine* engine, uint32_t id, uint32_t index, uint32_t word) {
+      for (const StateWordRecord& known : remoteOf(engine)->words)
+        if (known.id == id && known.element == index && known.word == word)
+          return known.data;
       auto reply = request(engine, FrameType::HvGetState, onEngine(engine).u32(id).u32(index).u32(word),
                            FrameType::HvStateWord);
       return PayloadReader(reply).u64();
     },
     [](SynergyEngine* engine, uint32_t id, uint32_t index, uint32_t word, uint64_t data) {
-      request(engine, FrameType::HvSetState, onEngine(engine).u32(id).u32(index).u32(word).u64(data),
-              FrameType::HvDone);
+      RemoteEngine& remote = *remoteOf(engine);
+      remote.words.clear();
+      remote.writes.push_back(StateWordRecord{id, index, word, data});
+      if (remote.writes.size() >= transport::kMaxHvBatchWrites)
+        request(engine, FrameType(0), PayloadWriter(), FrameType::HvDone);
     },
     [](SynergyEngine* engine, uint64_t* edgeBudget) {
       auto reply = request(engine, FrameType::HvEvaluate, onEngine(engine).u64(*edgeBudget), FrameType::HvEvaluated);
       PayloadReader reader(reply);
       uint32_t task = reader.u32();
       *edgeBudget = reader.u64();
+      keepTrapWords(engine, reply, kEvaluatedHeadBytes, FrameType::HvEvaluated);
       return task;
     },
     [](SynergyEngine* engine) { request(engine, FrameType::HvResume, onEngine(engine), FrameType::HvDone); },
@@ -82,6 +128,7 @@ const engine::EngineEntryPoints kRemoteEntryPoints = {
       PayloadReader reader(reply);
       uint32_t task = reader.u32();
       *ticksRun = reader.u32();
+      keepTrapWords(engine, reply, kOpenLoopedHeadBytes, FrameType::HvOpenLooped);
       return task;
     },
 };

@@ -48,6 +48,7 @@ static bool isKnownFrameType(uint16_t raw) {
     case FrameType::HvRefused:
     case FrameType::HvStatus:
     case FrameType::HvStatusReport:
+    case FrameType::HvBatch:
       return true;
   }
   return false;
@@ -133,6 +134,8 @@ const char* frameTypeName(FrameType type) {
       return "HvStatus";
     case FrameType::HvStatusReport:
       return "HvStatusReport";
+    case FrameType::HvBatch:
+      return "HvBatch";
   }
   return "unknown";
 }

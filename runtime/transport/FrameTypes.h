@@ -84,7 +84,8 @@ enum class FrameType : uint16_t {
   // set_state: u32 state id, u32 element, u32 word, u64 data; HvDone.
   HvSetState = 26,
   // evaluate: u64 edge budget; answered by HvEvaluated (u32 task, u64
-  // budget left).
+  // budget left, then the trapped task's argument words: u32 count, count
+  // records of u32 state id, u32 element, u32 word, u64 data).
   HvEvaluate = 27,
   HvEvaluated = 28,
   // resume (__cont), update and finalize: no more; HvDone.
@@ -94,7 +95,7 @@ enum class FrameType : uint16_t {
   HvThereAreUpdates = 31,
   HvFlag = 32,
   // open_loop: u32 ticks, u64 edges per tick; answered by HvOpenLooped
-  // (u32 task, u32 ticks run).
+  // (u32 task, u32 ticks run, then argument words as for HvEvaluated).
   HvOpenLoop = 33,
   HvOpenLooped = 34,
   HvFinalize = 35,
@@ -104,6 +105,12 @@ enum class FrameType : uint16_t {
   // synergy-hv-ctl status: empty; answered by HvStatusReport, text lines.
   HvStatus = 38,
   HvStatusReport = 39,
+  // Buffered set_state writes and the engine request that follows them, in
+  // one frame: u32 engine id, u32 count, count records of u32 state id, u32
+  // element, u32 word, u64 data; then u32 frame type and that request's own
+  // record (or type 0 and nothing: HvDone once the writes are done). The
+  // reply is the request's.
+  HvBatch = 40,
 };
 
 constexpr std::array<uint8_t, 4> kFrameMagic = {'S', 'Y', 'N', '1'};
@@ -131,6 +138,11 @@ constexpr uint64_t kMpiAbortBytes = 4;
 // longest refusal and the largest status report.
 constexpr uint64_t kMaxHvEngineBytes = 16ull << 20;
 constexpr uint64_t kMaxHvStatusBytes = 64ull << 10;
+// The most state words a trap reply carries (the rest are read on demand),
+// the most writes one HvBatch carries, and the size of one such record.
+constexpr uint64_t kMaxHvReplyStateWords = 64;
+constexpr uint64_t kMaxHvBatchWrites = 64;
+constexpr uint64_t kHvStateWordRecordBytes = 20;
 
 // Cluster tokens are between these lengths (see ClusterToken.h).
 constexpr size_t kMinTokenBytes = 16;
@@ -183,12 +195,17 @@ constexpr uint64_t maxPayloadBytes(FrameType type) {
     case FrameType::HvSetState:
       return 24;
     case FrameType::HvEvaluate:
-    case FrameType::HvEvaluated:
       return 12;
+    case FrameType::HvEvaluated:
+      return 12 + 4 + kMaxHvReplyStateWords * kHvStateWordRecordBytes;
     case FrameType::HvOpenLoop:
       return 16;
     case FrameType::HvOpenLooped:
-      return 8;
+      return 8 + 4 + kMaxHvReplyStateWords * kHvStateWordRecordBytes;
+    case FrameType::HvBatch:
+      // The largest request a batch may end with is 16 bytes (HvGetState,
+      // HvOpenLoop).
+      return 8 + kMaxHvBatchWrites * kHvStateWordRecordBytes + 4 + 16;
     case FrameType::HvDone:
     case FrameType::HvStatus:
       return 0;

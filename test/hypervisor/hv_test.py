@@ -60,6 +60,14 @@ def frame_types():
 FT = frame_types()
 
 
+def protocol_version():
+    text = open(os.path.join(ROOT, "runtime", "hypervisor", "HypervisorProtocol.h")).read()
+    return int(re.search(r"kHypervisorProtocolVersion = (\d+);", text).group(1))
+
+
+PROTOCOL = protocol_version()
+
+
 def frame(type_name, payload=b"", length=None):
     size = len(payload) if length is None else length
     return b"SYN1" + struct.pack("<HHQ", FT[type_name], 0, size) + payload
@@ -186,7 +194,8 @@ def status_fields(text):
     fields = {}
     for key, pattern in [("generation", r"^program generation (\d+)"), ("tenants", r"^tenants (\d+)"),
                          ("running", r"^engines (\d+) running"), ("building", r"running, (\d+) building"),
-                         ("compiles", r"^compiles (\d+)"), ("hits", r"cache hits (\d+)")]:
+                         ("compiles", r"^compiles (\d+)"), ("hits", r"cache hits (\d+)"),
+                         ("requests", r"^engine requests (\d+)"), ("traps", r"trapped tasks (\d+)")]:
         match = re.search(pattern, text, re.M)
         expect(match, "status lacks %s:\n%s" % (key, text))
         fields[key] = int(match.group(1))
@@ -227,6 +236,17 @@ def case_tenants(args, root):
         expect(fields["generation"] == 2 * submissions, "program generation %d after %d engines came and went" %
                (fields["generation"], submissions))
         print("ok status: %s" % fields)
+        if args.max_requests_per_trap is not None:
+            # A trap reply carries the task's argument words and the result
+            # writes travel with the resume (RemoteEngine.cpp): a task costs
+            # about one request, where one per ABI call cost three to five.
+            expect(fields["traps"] >= args.min_traps, "only %d trapped tasks; the check needs at least %d" %
+                   (fields["traps"], args.min_traps))
+            ratio = fields["requests"] / fields["traps"]
+            expect(ratio <= args.max_requests_per_trap, "%d engine requests for %d trapped tasks: %.2f per task, "
+                   "more than %.2f" % (fields["requests"], fields["traps"], ratio, args.max_requests_per_trap))
+            print("ok %.2f engine requests per trapped task (%d for %d)" % (ratio, fields["requests"],
+                                                                             fields["traps"]))
     finally:
         hv.stop() if hv.proc.poll() is None else None
     return 0
@@ -242,7 +262,7 @@ class RawClient:
             reply = self.read()
             expect(reply and reply[0] == FT["HelloAck"], "no HelloAck for the right token")
             if hello:
-                self.request("HvHello", struct.pack("<I", 1), "HvWelcome")
+                self.request("HvHello", struct.pack("<I", PROTOCOL), "HvWelcome")
 
     def send(self, data):
         self.sock.sendall(data)
@@ -354,6 +374,47 @@ def case_hostile(args, root):
         # A legal request on its own engine still works.
         hostile.request("HvGetState", struct.pack("<IIII", own_id, 0, 0, 0), "HvStateWord")
 
+        # Batched writes: each is checked against the tenant's own manifest
+        # before any is made, so one bad write refuses the whole batch and
+        # changes nothing; a batch for another tenant's engine is refused.
+        regs = [(int(s[0]), int(s[2])) for s in states if s[1] != b"wire" and int(s[2]) <= 64]
+        expect(regs, "lfsr.eng has no variable to write")
+        reg, width = regs[-1]
+        mask = (1 << width) - 1
+        get = struct.pack("<IIII", own_id, reg, 0, 0)
+        before = struct.unpack("<Q", hostile.request("HvGetState", get, "HvStateWord"))[0]
+        wanted = ~before & mask
+        expect(wanted != before, "no bit of state %d to flip" % reg)
+
+        def batch(engine, writes, request_type, record):
+            payload = struct.pack("<II", engine, len(writes))
+            for write in writes:
+                payload += struct.pack("<IIIQ", *write)
+            return payload + struct.pack("<I", FT[request_type] if request_type else 0) + record
+
+        hostile.refused("HvBatch", batch(own_id, [(reg, 0, 0, wanted), (100000, 0, 0, 1)], "HvGetState", get),
+                        "state id 100000 is out of range")
+        hostile.refused("HvBatch", batch(own_id, [(reg, 0, 0, wanted), (reg, 0, 5, 1)], "HvGetState", get),
+                        "word 5 of state %d is out of range" % reg)
+        hostile.refused("HvBatch", batch(victim_id, [(reg, 0, 0, wanted)], "HvResume", struct.pack("<I", victim_id)),
+                        "is not one of this tenant's engines")
+        hostile.refused("HvBatch", batch(own_id, [(reg, 0, 0, wanted)], "HvResume", struct.pack("<I", victim_id)),
+                        "name different engines")
+        after = struct.unpack("<Q", hostile.request("HvGetState", get, "HvStateWord"))[0]
+        expect(after == before, "a refused batch changed state %d: %#x -> %#x" % (reg, before, after))
+        print("ok a refused batch changed nothing")
+        # A good batch: its write is made before its request is served.
+        got = struct.unpack("<Q", hostile.request("HvBatch", batch(own_id, [(reg, 0, 0, wanted)], "HvGetState", get),
+                                                  "HvStateWord"))[0]
+        expect(got == wanted, "a batch's write was not made before its read: %#x, expected %#x" % (got, wanted))
+        print("ok a batch writes before it reads")
+        # A batch whose count claims more writes than it holds: dropped.
+        since = len(hv.log_text())
+        liar = RawClient(hv, hv.token)
+        liar.send(frame("HvBatch", struct.pack("<II", own_id, 50) + struct.pack("<I", 0)))
+        expect(liar.dropped(), "a batch with a false count was served")
+        expect_log(hv, "too short for 50 writes", since)
+
         # A record one byte short: the connection is dropped.
         since = len(hv.log_text())
         hostile.send(frame("HvGetState", struct.pack("<IIII", own_id, 0, 0, 0)[:15]))
@@ -369,7 +430,7 @@ def case_hostile(args, root):
         # No token, a wrong token, an oversized and a truncated frame.
         since = len(hv.log_text())
         bare = RawClient(hv)
-        bare.send(frame("HvHello", struct.pack("<I", 1)))
+        bare.send(frame("HvHello", struct.pack("<I", PROTOCOL)))
         expect(bare.dropped(), "a client without a token was served")
         expect_log(hv, "first frame is HvHello, not Hello", since)
         wrong = RawClient(hv)
@@ -421,6 +482,9 @@ def main():
     sub = parser.add_subparsers(dest="case", required=True)
     tenants = sub.add_parser("tenants")
     tenants.add_argument("--split", action="store_true")
+    tenants.add_argument("--max-requests-per-trap", type=float, default=None,
+                         help="fail when the engine requests per trapped task exceed this")
+    tenants.add_argument("--min-traps", type=int, default=100)
     tenants.add_argument("specs", nargs="+")
     sub.add_parser("hostile")
     args = parser.parse_args()

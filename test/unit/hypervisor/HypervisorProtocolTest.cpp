@@ -42,13 +42,11 @@ TEST(HypervisorProtocolTest, RecordsHaveTheLengthsTheHypervisorDemands) {
       {FrameType::HvStateWord, PayloadWriter().u64(9).take()},
       {FrameType::HvSetState, PayloadWriter().u32(7).u32(1).u32(2).u32(3).u64(9).take()},
       {FrameType::HvEvaluate, PayloadWriter().u32(7).u64(100).take()},
-      {FrameType::HvEvaluated, PayloadWriter().u32(0).u64(99).take()},
       {FrameType::HvResume, PayloadWriter().u32(7).take()},
       {FrameType::HvUpdate, PayloadWriter().u32(7).take()},
       {FrameType::HvThereAreUpdates, PayloadWriter().u32(7).take()},
       {FrameType::HvFlag, PayloadWriter().u32(1).take()},
       {FrameType::HvOpenLoop, PayloadWriter().u32(7).u32(4096).u64(1000).take()},
-      {FrameType::HvOpenLooped, PayloadWriter().u32(0).u32(4096).take()},
       {FrameType::HvFinalize, PayloadWriter().u32(7).take()},
       {FrameType::HvDone, {}},
       {FrameType::HvStatus, {}},
@@ -59,11 +57,13 @@ TEST(HypervisorProtocolTest, RecordsHaveTheLengthsTheHypervisorDemands) {
     EXPECT_EQ(*size, record.payload.size()) << transport::frameTypeName(record.type);
   }
   EXPECT_FALSE(fixedPayloadBytes(uint16_t(FrameType::HvSubmitEngine)));
+  EXPECT_FALSE(fixedPayloadBytes(uint16_t(FrameType::HvEvaluated)));
+  EXPECT_FALSE(fixedPayloadBytes(uint16_t(FrameType::HvBatch)));
   EXPECT_FALSE(fixedPayloadBytes(uint16_t(FrameType::Ping)));
 }
 
 TEST(HypervisorProtocolTest, CodecKnowsEveryHypervisorFrameAndItsLimit) {
-  for (uint16_t raw = uint16_t(FrameType::HvHello); raw <= uint16_t(FrameType::HvStatusReport); ++raw) {
+  for (uint16_t raw = uint16_t(FrameType::HvHello); raw <= uint16_t(FrameType::HvBatch); ++raw) {
     FrameType type = static_cast<FrameType>(raw);
     EXPECT_STRNE(transport::frameTypeName(type), "unknown") << raw;
     transport::FrameHeader header;
@@ -77,6 +77,91 @@ TEST(HypervisorProtocolTest, CodecKnowsEveryHypervisorFrameAndItsLimit) {
     EXPECT_FALSE(transport::decodeFrameHeader(over, header, reason)) << transport::frameTypeName(type);
     EXPECT_NE(reason.find("exceeds the maximum"), std::string::npos) << reason;
   }
+}
+
+// A trap reply: its head, then a count that must match its records exactly,
+// and no more than the frame's maximum allows.
+TEST(HypervisorProtocolTest, TrapRepliesCarryCountedStateWords) {
+  std::vector<StateWordRecord> words = {{3, 0, 1, 0x1122334455667788ull}, {4, 9, 0, 5}};
+  PayloadWriter writer;
+  writer.u32(7).u64(99);
+  writeStateWords(writer, words);
+  std::vector<uint8_t> payload = writer.take();
+  EXPECT_TRUE(payloadLengthIsValid(uint16_t(FrameType::HvEvaluated), payload.size()));
+  EXPECT_LE(payload.size(), transport::maxPayloadBytes(FrameType::HvEvaluated));
+  auto read = readStateWords(payload, kEvaluatedHeadBytes, transport::kMaxHvReplyStateWords);
+  ASSERT_TRUE(read);
+  EXPECT_EQ(*read, words);
+  // One byte short, one over, a count that claims a record more.
+  std::vector<uint8_t> shorter(payload.begin(), payload.end() - 1);
+  EXPECT_FALSE(readStateWords(shorter, kEvaluatedHeadBytes, transport::kMaxHvReplyStateWords));
+  EXPECT_FALSE(payloadLengthIsValid(uint16_t(FrameType::HvEvaluated), shorter.size()));
+  std::vector<uint8_t> longer = payload;
+  longer.push_back(0);
+  EXPECT_FALSE(readStateWords(longer, kEvaluatedHeadBytes, transport::kMaxHvReplyStateWords));
+  std::vector<uint8_t> overcounted = payload;
+  overcounted[kEvaluatedHeadBytes] = 3;
+  EXPECT_FALSE(readStateWords(overcounted, kEvaluatedHeadBytes, transport::kMaxHvReplyStateWords));
+  EXPECT_FALSE(readStateWords(payload, kEvaluatedHeadBytes, 1)) << "more words than the maximum";
+  // Neither head alone nor more words than the maximum is a valid reply.
+  EXPECT_FALSE(payloadLengthIsValid(uint16_t(FrameType::HvOpenLooped), kOpenLoopedHeadBytes));
+  EXPECT_TRUE(payloadLengthIsValid(uint16_t(FrameType::HvOpenLooped), kOpenLoopedHeadBytes + 4));
+  EXPECT_FALSE(payloadLengthIsValid(uint16_t(FrameType::HvOpenLooped),
+                                    kOpenLoopedHeadBytes + 4 +
+                                        (transport::kMaxHvReplyStateWords + 1) * transport::kHvStateWordRecordBytes));
+}
+
+TEST(HypervisorProtocolTest, BatchRoundTripsAndRefusesMalformedOnes) {
+  Batch batch;
+  batch.engine = 7;
+  batch.writes = {{1, 0, 0, 42}, {2, 3, 1, 9}};
+  batch.request = uint16_t(FrameType::HvResume);
+  batch.record = PayloadWriter().u32(7).take();
+  std::vector<uint8_t> payload = encodeBatch(batch);
+  EXPECT_LE(payload.size(), transport::maxPayloadBytes(FrameType::HvBatch));
+  std::string reason;
+  auto decoded = decodeBatch(payload, reason);
+  ASSERT_TRUE(decoded) << reason;
+  EXPECT_EQ(decoded->engine, 7u);
+  EXPECT_EQ(decoded->writes, batch.writes);
+  EXPECT_EQ(decoded->request, uint16_t(FrameType::HvResume));
+  EXPECT_EQ(decoded->record, batch.record);
+
+  // The largest batch fits its frame type's maximum.
+  Batch largest;
+  largest.writes.resize(transport::kMaxHvBatchWrites);
+  largest.request = uint16_t(FrameType::HvOpenLoop);
+  largest.record = PayloadWriter().u32(0).u32(1).u64(1).take();
+  EXPECT_EQ(encodeBatch(largest).size(), transport::maxPayloadBytes(FrameType::HvBatch));
+  EXPECT_TRUE(decodeBatch(encodeBatch(largest), reason)) << reason;
+
+  auto refused = [&](std::vector<uint8_t> bytes, const std::string& expected) {
+    std::string why;
+    EXPECT_FALSE(decodeBatch(bytes, why));
+    EXPECT_NE(why.find(expected), std::string::npos) << why;
+  };
+  refused(std::vector<uint8_t>(payload.begin(), payload.end() - 1), "HvResume record of 3 bytes, expected 4");
+  refused(std::vector<uint8_t>(payload.begin(), payload.begin() + 11), "expected at least 12");
+  Batch tooMany = largest;
+  tooMany.writes.resize(transport::kMaxHvBatchWrites + 1);
+  refused(encodeBatch(tooMany), "at most 64 allowed");
+  Batch claimsMore = batch;
+  std::vector<uint8_t> overcounted = encodeBatch(claimsMore);
+  overcounted[4] = 60;
+  refused(overcounted, "too short for 60 writes");
+  // No nesting, no write as the request, no session frames.
+  for (FrameType type : {FrameType::HvBatch, FrameType::HvSetState, FrameType::HvHello, FrameType::HvSubmitEngine,
+                         FrameType::HvStatus, FrameType::HvDone}) {
+    Batch wrong = batch;
+    wrong.request = uint16_t(type);
+    refused(encodeBatch(wrong), "which a batch may not carry");
+  }
+  Batch none = batch;
+  none.request = 0;
+  none.record.clear();
+  EXPECT_TRUE(decodeBatch(encodeBatch(none), reason)) << reason;
+  none.record = {1};
+  refused(encodeBatch(none), "without a request has 1 trailing bytes");
 }
 
 TEST(HypervisorProtocolTest, TextPayloadsShowNoControlBytes) {
