@@ -134,12 +134,15 @@ bool CheckpointCoordinator::prepareRank(int worldRank, granule::Granule& granule
            wasm_rt_grow_memory(memory, uint32_t(pages - memory->pages)) != UINT32_MAX;
   };
   std::string why;
-  if (!growTo(bufferPage) || !granule.prepareUnwind(why) ||
-      granule.unwindBufferAddress() != image.unwindBuffer || !growTo(image.memoryBytes / page) ||
-      uint64_t(memory->pages) * page != image.memoryBytes) {
+  if (!growTo(bufferPage) || !granule.prepareUnwind(why) || !growTo(image.memoryBytes / page)) {
     error = where + (why.empty() ? "its memory of " + std::to_string(image.memoryBytes) +
                                        " bytes cannot be allocated (see --max-memory)"
                                  : why);
+    return false;
+  }
+  if (granule.unwindBufferAddress() != image.unwindBuffer ||
+      uint64_t(memory->pages) * page != image.memoryBytes) {
+    error = where + "the checkpoint's unwind buffer does not fit its memory size";
     return false;
   }
   uint8_t* base = granule.memoryBase();

@@ -57,6 +57,9 @@ RankState::RankState(granule::Granule& g) : granule(g) {
 }
 
 std::string RankState::objectsNotCheckpointed() const {
+  for (int predefined : {abi::kCommWorld, abi::kCommSelf})
+    if (comms_[predefined] && comms_[predefined]->errhandler != abi::kErrorsAreFatal)
+      return "an error handler was set on a predefined communicator";
   for (size_t i = 3; i < comms_.size(); ++i)
     if (comms_[i]) return "communicator " + std::to_string(i) + " is live";
   for (size_t i = abi::kLastPredefinedType + 1; i < types_.size(); ++i)
