@@ -81,6 +81,9 @@ void printUsage() {
       "                      fresh instance (SYNERGY_CHECKPOINT_STATS=1: print counts)\n"
       "  --checkpoint-dir D  with --checkpoint-every: write each checkpoint to\n"
       "                      D/checkpoint.syck (versioned, checksummed, replaced atomically)\n"
+      "  --resume D          instead of a program: resume the job checkpointed in D (its\n"
+      "                      program, -np and arguments) at its last checkpoint; stdout and\n"
+      "                      stderr files (append with >>) are cut back to the checkpoint\n"
       "  --dsm               run OpenMP threads and pthreads on copy-on-write replicas of\n"
       "                      memory that meet through byte-wise diffs, as on several hosts\n"
       "                      (SYNERGY_DSM_STATS=1: print replica and diff counts at exit)\n"
@@ -170,7 +173,7 @@ bool programIsEngine(int argc, char** argv) {
         arg == "--max-memory" || arg == "--time-limit" || arg == "--eval-limit" || arg == "--cluster" ||
         arg == "--policy" || arg == "--token-file" || arg == "--cluster-part" || arg == "--engine" ||
         arg == "--switch-at-tick" || arg == "--hypervisor" || arg == "--checkpoint-every" ||
-        arg == "--checkpoint-dir" || arg == "--timeline") {
+        arg == "--checkpoint-dir" || arg == "--resume" || arg == "--timeline") {
       ++k;
       continue;
     }
@@ -224,6 +227,7 @@ int main(int argc, char** argv) {
   std::string partFile;  // this host's part of a job spread over hosts
   std::optional<checkpoint::CheckpointPolicy> checkpoints;
   std::string checkpointDir;
+  std::string resumeDir;
   int i = 1;
   for (; i < argc; ++i) {
     std::string arg = argv[i];
@@ -294,6 +298,9 @@ int main(int argc, char** argv) {
       checkpoints.emplace().intervalSeconds = interval;
     } else if (arg == "--checkpoint-dir") {
       checkpointDir = requireValue(i, argc, argv);
+    } else if (arg == "--resume") {
+      resumeDir = requireValue(i, argc, argv);
+      if (resumeDir.empty()) fail("--resume expects a checkpoint directory");
     } else if (arg == "--cluster-part") {
       partFile = requireValue(i, argc, argv);
     } else if (arg == "--") {
@@ -304,6 +311,23 @@ int main(int argc, char** argv) {
     } else {
       break;
     }
+  }
+  if (!resumeDir.empty()) {
+    // The checkpoint names the program, its arguments and -np; the job's
+    // --dir and --env are not checkpointed.
+    if (i < argc) fail("--resume takes the program and its arguments from the checkpoint");
+    if (ranks || onCluster || !partFile.empty() || dsm || !config.preopens.empty() ||
+        !config.env.empty())
+      fail("--resume takes only --checkpoint-every, --checkpoint-dir, --tag-output, --bind-to "
+           "and the limits");
+    if (!checkpointDir.empty() && !checkpoints) fail("--checkpoint-dir needs --checkpoint-every");
+    signal(SIGPIPE, SIG_IGN);
+    mpi::JobOptions job;
+    job.tagOutput = tagOutput;
+    job.bindToCores = bindToCores;
+    job.showProgress = isatty(STDERR_FILENO);
+    if (checkpoints) checkpoints->directory = checkpointDir;
+    return checkpoint::resumeCheckpointedJob(resumeDir, checkpoints, job);
   }
   if (i >= argc) fail("no program given (see --help)");
   program = argv[i];

@@ -7,14 +7,19 @@
 #include "checkpoint/CheckpointCoordinator.h"
 
 #include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include "granule/Granule.h"
+#include "mpi/RankState.h"
 #include "snapshot/Snapshot.h"
+#include "wasm-rt.h"
 
 namespace synergy::checkpoint {
 
@@ -63,6 +68,14 @@ bool replaceFileDurably(const std::string& directory, const std::string& name,
   return true;
 }
 
+// The launcher's offset in `fd` when it is a regular file, else -1.
+int64_t regularFileOffset(int fd) {
+  struct stat info;
+  if (fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) return -1;
+  off_t at = lseek(fd, 0, SEEK_CUR);
+  return at < 0 ? -1 : int64_t(at);
+}
+
 }  // namespace
 
 CheckpointCoordinator::CheckpointCoordinator(int ranks, CheckpointPolicy policy,
@@ -71,7 +84,84 @@ CheckpointCoordinator::CheckpointCoordinator(int ranks, CheckpointPolicy policy,
       policy_(std::move(policy)),
       programDigest_(programDigest),
       sections_(size_t(ranks)),
-      lastCheckpoint_(std::chrono::steady_clock::now()) {}
+      lastCheckpoint_(std::chrono::steady_clock::now()) {
+  // Test hook, for the resume tests only: SYNERGY_CHECKPOINT_KILL_AFTER=N
+  // kills this process with SIGKILL right after it has written its Nth
+  // checkpoint file, as a host crash would, leaving that checkpoint behind.
+  if (const char* kill = std::getenv("SYNERGY_CHECKPOINT_KILL_AFTER"))
+    killAfter_ = std::strtoull(kill, nullptr, 10);
+}
+
+void CheckpointCoordinator::noteStateNotCheckpointed(int worldRank, const std::string& what) {
+  if (what.empty()) return;
+  std::lock_guard<std::mutex> guard(mutex_);
+  if (roundUnresumable_.empty()) roundUnresumable_ = "rank " + std::to_string(worldRank) + ": " + what;
+}
+
+void CheckpointCoordinator::setOutputDrain(std::function<void()> drain) {
+  std::lock_guard<std::mutex> guard(mutex_);
+  drainOutput_ = std::move(drain);
+}
+
+bool CheckpointCoordinator::prepareRank(int worldRank, granule::Granule& granule,
+                                        std::string& error) {
+  if (!resumeFrom_) return true;
+  if (worldRank < 0 || size_t(worldRank) >= resumeFrom_->ranks.size()) {
+    error = "the checkpoint holds no rank " + std::to_string(worldRank);
+    return false;
+  }
+  const RankImage& image = resumeFrom_->ranks[size_t(worldRank)];
+  std::string where = "cannot restore rank " + std::to_string(worldRank) + ": ";
+  granule::Module& module = granule.module();
+  size_t globalsBytes = 0;
+  for (const auto& slot : module.globals()) globalsBytes += slot.size;
+  if (globalsBytes != image.globals.size()) {
+    error = where + "the checkpoint's globals do not match this module";
+    return false;
+  }
+  // The unwind buffer is host-grown pages right past the memory the guest
+  // had then: grow to there, let prepareUnwind take the same pages, then
+  // grow to the checkpoint's size.
+  wasm_rt_memory_t* memory = module.memory(granule.instance());
+  const uint64_t page = 65536;
+  uint64_t bufferPage = image.unwindBuffer / page;
+  if (image.unwindBuffer % page || bufferPage < memory->pages || image.memoryBytes / page < bufferPage) {
+    error = where + "the checkpoint's unwind buffer does not fit this module's memory";
+    return false;
+  }
+  auto growTo = [&](uint64_t pages) {
+    return pages <= memory->pages ||
+           wasm_rt_grow_memory(memory, uint32_t(pages - memory->pages)) != UINT32_MAX;
+  };
+  std::string why;
+  if (!growTo(bufferPage) || !granule.prepareUnwind(why) || !growTo(image.memoryBytes / page)) {
+    error = where + (why.empty() ? "its memory of " + std::to_string(image.memoryBytes) +
+                                       " bytes cannot be allocated (see --max-memory)"
+                                 : why);
+    return false;
+  }
+  if (granule.unwindBufferAddress() != image.unwindBuffer ||
+      uint64_t(memory->pages) * page != image.memoryBytes) {
+    error = where + "the checkpoint's unwind buffer does not fit its memory size";
+    return false;
+  }
+  uint8_t* base = granule.memoryBase();
+  std::memset(base, 0, size_t(image.memoryBytes));
+  for (const MemoryRun& run : image.runs)  // inside memoryBytes: the decoder checked
+    std::memcpy(base + run.offset, run.bytes.data(), run.bytes.size());
+  auto* instance = static_cast<uint8_t*>(granule.instance());
+  size_t at = 0;
+  for (const auto& slot : module.globals()) {
+    std::memcpy(instance + slot.offset, image.globals.data() + at, slot.size);
+    at += slot.size;
+  }
+  // MPI_Init ran before the checkpoint; the rank rewinds into its barrier.
+  granule.extension<mpi::RankState>().initialized = true;
+  auto startRewind = reinterpret_cast<void (*)(void*, uint32_t)>(
+      module.exportedFunction("asyncify_start_rewind"));
+  startRewind(granule.instance(), image.unwindBuffer);
+  return true;
+}
 
 template <typename Last>
 void CheckpointCoordinator::meet(std::unique_lock<std::mutex>& lock, Last&& last) {
@@ -107,6 +197,7 @@ bool CheckpointCoordinator::agreeToSuspend(int worldRank, bool canSuspend,
                    firstRefusal_.c_str());
     }
     everyoneCan_ = true;
+    if (!decision_) roundUnresumable_.clear();
     roundStart_ = std::chrono::steady_clock::now();
   });
   return decision_;
@@ -132,6 +223,7 @@ bool CheckpointCoordinator::suspended(int worldRank, granule::Granule& granule,
     } else if (failure_.empty()) {
       ++statistics_.checkpoints;
     }
+    roundUnresumable_.clear();
     for (std::string& done : sections_) std::string().swap(done);
     auto now = std::chrono::steady_clock::now();
     statistics_.seconds += std::chrono::duration<double>(now - roundStart_).count();
@@ -147,9 +239,18 @@ bool CheckpointCoordinator::suspended(int worldRank, granule::Granule& granule,
 }
 
 bool CheckpointCoordinator::writeCheckpoint(std::string& error) {
-  std::string file = encodeCheckpoint(statistics_.checkpoints + 1, programDigest_, sections_);
+  // Every rank is stopped: once what they wrote has reached the launcher's
+  // stdout and stderr, their offsets are where a resumed job continues.
+  if (drainOutput_) drainOutput_();
+  JobRecord job = job_;
+  job.stdoutOffset = regularFileOffset(STDOUT_FILENO);
+  job.stderrOffset = regularFileOffset(STDERR_FILENO);
+  if (!roundUnresumable_.empty()) job.unresumable = roundUnresumable_;
+  std::string file = encodeCheckpoint(firstSequence_ + statistics_.checkpoints + 1, programDigest_,
+                                      sections_, job);
   if (!replaceFileDurably(policy_.directory, kCheckpointFileName, file, error)) return false;
   statistics_.bytesWritten += file.size();
+  if (killAfter_ && statistics_.checkpoints + 1 == killAfter_) raise(SIGKILL);
   return true;
 }
 

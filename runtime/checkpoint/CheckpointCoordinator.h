@@ -18,6 +18,7 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <functional>
 #include <cstdint>
 #include <mutex>
 #include <string>
@@ -51,6 +52,22 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   bool suspended(int worldRank, granule::Granule& granule, const snapshot::Snapshot* snapshot,
                  std::string& error) override;
 
+  void noteStateNotCheckpointed(int worldRank, const std::string& what) override;
+  void setOutputDrain(std::function<void()> drain) override;
+  bool prepareRank(int worldRank, granule::Granule& granule, std::string& error) override;
+
+  // The job record each checkpoint file carries (its output offsets are
+  // filled in at each checkpoint); `unresumable` there is a reason that
+  // holds for the whole job.
+  void setJob(JobRecord job) { job_ = std::move(job); }
+  // Resumes the job from `image`: prepareRank restores each rank from it and
+  // starts its rewind at the barrier where it was taken; checkpoints taken
+  // from here on continue its sequence.
+  void resumeFrom(const CheckpointImage* image) {
+    resumeFrom_ = image;
+    if (image) firstSequence_ = image->sequence;
+  }
+
   CheckpointStatistics statistics();
 
  private:
@@ -77,6 +94,12 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   std::chrono::steady_clock::time_point roundStart_;
   std::chrono::steady_clock::time_point lastCheckpoint_;
   CheckpointStatistics statistics_;
+  JobRecord job_;
+  std::string roundUnresumable_;  // the first rank's reason in this round
+  std::function<void()> drainOutput_;
+  const CheckpointImage* resumeFrom_ = nullptr;
+  uint64_t firstSequence_ = 0;
+  uint64_t killAfter_ = 0;  // test hook, see the constructor
 };
 
 }  // namespace synergy::checkpoint

@@ -56,6 +56,63 @@ class FieldReader {
   std::string_view bytes_;
 };
 
+void putText(std::string& out, const std::string& text) {
+  put(out, uint32_t(text.size()));
+  out += text;
+}
+
+bool readText(FieldReader& reader, uint64_t& budget, std::string& text) {
+  uint32_t bytes = 0;
+  std::string_view view;
+  if (!reader.read(bytes) || bytes > budget || !reader.take(bytes, view)) return false;
+  budget -= bytes;
+  text.assign(view);
+  return true;
+}
+
+std::string encodeJob(const JobRecord& job) {
+  std::string out;
+  put(out, job.stdoutOffset);
+  put(out, job.stderrOffset);
+  putText(out, job.program);
+  put(out, uint32_t(job.args.size()));
+  for (const std::string& arg : job.args) putText(out, arg);
+  putText(out, job.unresumable);
+  return out;
+}
+
+bool decodeJob(FieldReader& reader, JobRecord& job, std::string& error) {
+  // Path, arguments and reason share one budget, so no count or length
+  // can make the decoder allocate more than the file holds or the limit.
+  uint64_t budget = kMaxJobTextBytes;
+  uint32_t argCount = 0;
+  if (!reader.read(job.stdoutOffset) || !reader.read(job.stderrOffset) ||
+      !readText(reader, budget, job.program) || !reader.read(argCount)) {
+    error = "the job record is truncated or too long";
+    return false;
+  }
+  if (job.stdoutOffset < -1 || job.stderrOffset < -1) {
+    error = "the job record has a negative output offset";
+    return false;
+  }
+  // Each argument takes at least its 4-byte length.
+  if (argCount > reader.left() / 4) {
+    error = "the job record has more arguments than the file can hold";
+    return false;
+  }
+  job.args.resize(argCount);
+  for (std::string& arg : job.args)
+    if (!readText(reader, budget, arg)) {
+      error = "the job record is truncated or too long";
+      return false;
+    }
+  if (!readText(reader, budget, job.unresumable)) {
+    error = "the job record is truncated or too long";
+    return false;
+  }
+  return true;
+}
+
 bool decodeRank(FieldReader& reader, uint32_t expectedRank, RankImage& rank, std::string& error) {
   std::string where = "rank " + std::to_string(expectedRank) + ": ";
   uint32_t globalsBytes = 0;
@@ -147,8 +204,10 @@ std::string encodeRankSection(uint32_t worldRank, uint32_t unwindBuffer,
 }
 
 std::string encodeCheckpoint(uint64_t sequence, const Digest& programDigest,
-                             const std::vector<std::string>& rankSections) {
-  uint64_t payloadBytes = 0;
+                             const std::vector<std::string>& rankSections,
+                             const JobRecord& job) {
+  std::string jobSection = encodeJob(job);
+  uint64_t payloadBytes = jobSection.size();
   for (const std::string& section : rankSections) payloadBytes += section.size();
   std::string out(kMagic, sizeof kMagic);
   put(out, kCheckpointVersion);
@@ -158,10 +217,12 @@ std::string encodeCheckpoint(uint64_t sequence, const Digest& programDigest,
   put(out, payloadBytes);
   util::Sha256 fileHash;
   fileHash.update(out);
+  fileHash.update(jobSection);
   for (const std::string& section : rankSections) fileHash.update(section);
   Digest fileDigest = fileHash.digest();
   out.append(reinterpret_cast<const char*>(fileDigest.data()), fileDigest.size());
   out.reserve(out.size() + payloadBytes);
+  out += jobSection;
   for (const std::string& section : rankSections) out += section;
   return out;
 }
@@ -208,6 +269,7 @@ std::optional<CheckpointImage> decodeCheckpoint(std::string_view bytes, std::str
   }
   std::memcpy(image.programDigest.data(), programDigest.data(), image.programDigest.size());
   FieldReader sections(payload);
+  if (!decodeJob(sections, image.job, error)) return std::nullopt;
   image.ranks.resize(rankCount);
   for (uint32_t rank = 0; rank < rankCount; ++rank)
     if (!decodeRank(sections, rank, image.ranks[rank], error)) return std::nullopt;

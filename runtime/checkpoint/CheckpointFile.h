@@ -5,13 +5,19 @@
 // pages that are not all zeros, as runs), the raw bytes of its globals
 // (the stack pointer and Asyncify's state among them) and the guest address
 // of its unwind buffer. The file names the program it belongs to by the
-// SHA-256 of its bytes.
+// SHA-256 of its bytes; the job record names its path, its arguments, the
+// launcher's stdout/stderr offsets at the checkpoint (-1 when not a regular
+// file) and, when non-empty, why `--resume` must refuse the checkpoint
+// (state the file does not hold, such as an open file).
 //
 // Layout (little-endian):
 //   header:  "SYNCKPT\0"  u32 version  u32 rankCount  u64 sequence
 //            u8[32] programDigest  u64 payloadBytes  u8[32] fileDigest
 //            (fileDigest: SHA-256 of the header before it and the payload)
-//   payload: rankCount x { u32 worldRank  u32 unwindBuffer
+//   payload: job { u64 stdoutOffset  u64 stderrOffset  u32 pathBytes  u8[]
+//                  u32 argCount  argCount x { u32 bytes  u8[] }
+//                  u32 unresumableBytes  u8[] }
+//            rankCount x { u32 worldRank  u32 unwindBuffer
 //                          u32 globalsBytes  u8[globalsBytes]
 //                          u64 memoryBytes  u32 runCount
 //                          runCount x { u64 offset  u64 length  u8[length] } }
@@ -33,7 +39,8 @@
 
 namespace synergy::checkpoint {
 
-inline constexpr uint32_t kCheckpointVersion = 1;
+inline constexpr uint32_t kCheckpointVersion = 2;
+inline constexpr uint32_t kMaxJobTextBytes = 1u << 20;  // path, arguments, reason
 inline constexpr uint32_t kMaxCheckpointRanks = 4096;
 inline constexpr uint32_t kMaxGlobalsBytes = 1u << 20;
 
@@ -52,9 +59,19 @@ struct RankImage {
   std::vector<MemoryRun> runs;  // increasing, disjoint, inside memoryBytes
 };
 
+// What `--resume` needs besides the ranks' images.
+struct JobRecord {
+  int64_t stdoutOffset = -1;  // -1: stdout was not a regular file
+  int64_t stderrOffset = -1;
+  std::string program;
+  std::vector<std::string> args;
+  std::string unresumable;  // non-empty: why this checkpoint cannot be resumed
+};
+
 struct CheckpointImage {
   uint64_t sequence = 0;
   Digest programDigest{};
+  JobRecord job;
   std::vector<RankImage> ranks;  // ranks[i].worldRank == i
 };
 
@@ -65,7 +82,8 @@ std::string encodeRankSection(uint32_t worldRank, uint32_t unwindBuffer,
                               uint64_t memoryBytes);
 // The whole file around the ranks' sections, in rank order.
 std::string encodeCheckpoint(uint64_t sequence, const Digest& programDigest,
-                             const std::vector<std::string>& rankSections);
+                             const std::vector<std::string>& rankSections,
+                             const JobRecord& job = JobRecord());
 // Parses and checks a checkpoint file; nullopt with a one-line `error`.
 std::optional<CheckpointImage> decodeCheckpoint(std::string_view bytes, std::string& error);
 

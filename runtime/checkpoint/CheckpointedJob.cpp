@@ -8,7 +8,9 @@
 #include "checkpoint/CheckpointedJob.h"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -21,10 +23,55 @@ namespace synergy::checkpoint {
 namespace {
 
 constexpr size_t kMaxProgramBytes = size_t(1) << 30;
+// Every rank's memory, up to 4 GiB each: the file is read whole.
+constexpr size_t kMaxCheckpointFileBytes = size_t(1) << 36;
 
 int launchError(const std::string& message) {
   std::fprintf(stderr, "synergy-run: error: %s\n", message.c_str());
   return 2;
+}
+
+// What the job holds that a checkpoint does not, for the whole run.
+std::string unresumableJob(const mpi::JobOptions& job) {
+  if (!job.config.preopens.empty()) return "the job has --dir grants, which are not checkpointed";
+  if (!job.config.env.empty()) return "the job has --env variables, which are not checkpointed";
+  return {};
+}
+
+void printStatistics(CheckpointCoordinator& coordinator) {
+  if (const char* stats = std::getenv("SYNERGY_CHECKPOINT_STATS"); stats && std::strcmp(stats, "0")) {
+    CheckpointStatistics totals = coordinator.statistics();
+    std::fprintf(stderr,
+                 "synergy-run: checkpoints: %llu taken, %llu skipped, %llu bytes written, "
+                 "%.6f s\n",
+                 (unsigned long long)totals.checkpoints, (unsigned long long)totals.postponed,
+                 (unsigned long long)totals.bytesWritten, totals.seconds);
+  }
+}
+
+bool isDirectory(const std::string& path) {
+  struct stat info;
+  return stat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode);
+}
+
+// Checks that `fd` can be cut back to `offset` (nothing when it was not a
+// regular file then, or is not one now).
+bool checkOutput(int fd, int64_t offset, const char* name, std::string& error) {
+  struct stat info;
+  if (offset < 0 || fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) return true;
+  if (info.st_size < offset) {
+    error = std::string(name) + " holds " + std::to_string(info.st_size) +
+            " bytes, fewer than the " + std::to_string(offset) +
+            " it held at the checkpoint: append to the same file (>>) when resuming";
+    return false;
+  }
+  return true;
+}
+
+void cutOutput(int fd, int64_t offset) {
+  struct stat info;
+  if (offset < 0 || fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) return;
+  if (ftruncate(fd, off_t(offset)) == 0) lseek(fd, off_t(offset), SEEK_SET);
 }
 
 }  // namespace
@@ -41,16 +88,64 @@ int runCheckpointedJob(mpi::JobOptions job, const CheckpointPolicy& policy) {
   util::Sha256 hash;
   hash.update(*program);
   CheckpointCoordinator coordinator(job.ranks, policy, hash.digest());
+  JobRecord record;
+  // Absolute, so that --resume finds it from any directory.
+  char resolved[PATH_MAX];
+  record.program = realpath(job.program.c_str(), resolved) ? resolved : job.program;
+  record.args = job.config.args;
+  record.unresumable = unresumableJob(job);
+  coordinator.setJob(record);
   job.barrierControlPoint = &coordinator;
   int status = mpi::runJob(job);
-  if (const char* stats = std::getenv("SYNERGY_CHECKPOINT_STATS"); stats && std::strcmp(stats, "0")) {
-    CheckpointStatistics totals = coordinator.statistics();
-    std::fprintf(stderr,
-                 "synergy-run: checkpoints: %llu taken, %llu skipped, %llu bytes written, "
-                 "%.6f s\n",
-                 (unsigned long long)totals.checkpoints, (unsigned long long)totals.postponed,
-                 (unsigned long long)totals.bytesWritten, totals.seconds);
+  printStatistics(coordinator);
+  return status;
+}
+
+int resumeCheckpointedJob(const std::string& directory, std::optional<CheckpointPolicy> policy,
+                          mpi::JobOptions job) {
+  if (!isDirectory(directory)) return launchError("--resume: no such directory: " + directory);
+  std::string path = directory + "/" + kCheckpointFileName;
+  std::string error;
+  std::optional<std::string> bytes = util::readRegularFile(path, kMaxCheckpointFileBytes, error);
+  if (!bytes) return launchError("--resume: no checkpoint to resume from: " + error);
+  std::optional<CheckpointImage> image = decodeCheckpoint(*bytes, error);
+  std::string().swap(*bytes);
+  if (!image) return launchError(path + ": " + error);
+  if (!image->job.unresumable.empty())
+    return launchError("cannot resume from " + path + ": " + image->job.unresumable);
+  std::optional<std::string> program =
+      util::readRegularFile(image->job.program, kMaxProgramBytes, error);
+  if (!program) return launchError("cannot resume from " + path + ": " + error);
+  util::Sha256 hash;
+  hash.update(*program);
+  if (hash.digest() != image->programDigest)
+    return launchError("cannot resume from " + path + ": " + image->job.program +
+                       " is not the program that was checkpointed (its SHA-256 differs)");
+  if (!checkOutput(STDOUT_FILENO, image->job.stdoutOffset, "stdout", error) ||
+      !checkOutput(STDERR_FILENO, image->job.stderrOffset, "stderr", error))
+    return launchError("cannot resume from " + path + ": " + error);
+  if (policy) {
+    if (policy->directory.empty()) policy->directory = directory;
+    if (!isDirectory(policy->directory))
+      return launchError("--checkpoint-dir: no such directory: " + policy->directory);
+  } else {
+    policy.emplace();
+    policy->intervalSeconds = 1e300;  // never due: no checkpoints
   }
+  job.program = image->job.program;
+  job.config.args = image->job.args;
+  job.ranks = int(image->ranks.size());
+  CheckpointCoordinator coordinator(job.ranks, *policy, image->programDigest);
+  JobRecord record = image->job;
+  coordinator.setJob(record);
+  coordinator.resumeFrom(&*image);
+  job.barrierControlPoint = &coordinator;
+  // Output printed after the checkpoint by the run that died is printed
+  // again by this one: cut it off.
+  cutOutput(STDOUT_FILENO, image->job.stdoutOffset);
+  cutOutput(STDERR_FILENO, image->job.stderrOffset);
+  int status = mpi::runJob(job);
+  printStatistics(coordinator);
   return status;
 }
 

@@ -8,6 +8,9 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <optional>
+#include <string>
+
 #include "checkpoint/CheckpointCoordinator.h"
 #include "mpi/MpiJob.h"
 
@@ -16,5 +19,21 @@ namespace synergy::checkpoint {
 // Runs the job and returns its exit status (2, with a message, when the
 // checkpoint directory or the program cannot be used).
 int runCheckpointedJob(mpi::JobOptions job, const CheckpointPolicy& policy);
+
+// `synergy-run --resume D`: runs the job of D's checkpoint (its program,
+// arguments and rank count are in it) from that checkpoint on, each rank
+// rewound into the barrier where it was taken, and returns its exit status.
+// Refused with a message and status 2, before anything runs or any output
+// file is touched, when the checkpoint is missing, corrupt or foreign, the
+// program's bytes differ from the checkpointed one's, or the job held state
+// the checkpoint does not (an open file, an MPI object it made, --dir or
+// --env). Output already printed is not printed again: stdout and stderr,
+// when they are regular files (opened with >>), are cut back to their
+// offsets at the checkpoint; on a pipe, whatever the killed run printed
+// after its last checkpoint cannot be taken back and appears twice.
+// With `policy`, the resumed job goes on checkpointing (into D unless the
+// policy names another directory).
+int resumeCheckpointedJob(const std::string& directory, std::optional<CheckpointPolicy> policy,
+                          mpi::JobOptions job);
 
 }  // namespace synergy::checkpoint

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <functional>
 #include <string>
 
 namespace synergy::granule {
@@ -37,6 +38,26 @@ class BarrierControlPoint {
   // with a trap.
   virtual bool suspended(int worldRank, granule::Granule& granule,
                          const snapshot::Snapshot* snapshot, std::string& error) = 0;
+
+  // Called by every rank, before agreeToSuspend, with what of this rank's
+  // state a snapshot does not hold (an open file, a communicator it made),
+  // empty when nothing: such a checkpoint still serves a rewind in this
+  // process, but a `--resume` from its file must be refused.
+  virtual void noteStateNotCheckpointed(int worldRank, const std::string& what) {
+    (void)worldRank;
+    (void)what;
+  }
+  // The launcher's: forwards every byte the ranks have written so far to
+  // its own stdout and stderr (called while every rank is suspended).
+  virtual void setOutputDrain(std::function<void()> drain) { (void)drain; }
+  // Called for each rank once its granule is instantiated, before any rank
+  // runs; false with `error` stops the job (a resumed job restores here).
+  virtual bool prepareRank(int worldRank, granule::Granule& granule, std::string& error) {
+    (void)worldRank;
+    (void)granule;
+    (void)error;
+    return true;
+  }
 };
 
 }  // namespace synergy::mpi

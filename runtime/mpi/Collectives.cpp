@@ -19,6 +19,7 @@
 #include "mpi/HostCollectives.h"
 #include "mpi/MpiAbi.h"
 #include "mpi/RankState.h"
+#include "wasi/WasiState.h"
 
 using namespace synergy::mpi;
 using u32 = uint32_t;
@@ -165,6 +166,23 @@ int resolveBlocks(HostCall& call, int comm, int size, u32 addr, u32 countsAddr, 
     if (int error_ = (expr)) return error_; \
   } while (0)
 
+// WasiState's table never holds more descriptors than this.
+constexpr uint32_t kMaxCheckedDescriptors = 4096;
+
+// What of this rank's host-side state a checkpoint file does not hold:
+// open files beyond stdio and the preopens, and MPI objects the rank made.
+std::string stateNotCheckpointed(HostCall& call) {
+  synergy::wasi::WasiState& files = call.granule.extension<synergy::wasi::WasiState>();
+  for (uint32_t fd = 3; fd < kMaxCheckedDescriptors; ++fd) {
+    synergy::wasi::FileDescriptor* file = files.find(fd);
+    if (file && !file->preopenName())
+      return "file descriptor " + std::to_string(fd) + " is open (open files are not checkpointed)";
+  }
+  if (std::string made = call.rank.objectsNotCheckpointed(); !made.empty())
+    return made + " (MPI objects made by the program are not checkpointed)";
+  return {};
+}
+
 // After a completed barrier on MPI_COMM_WORLD, every rank stands at the
 // same call with nothing sent that is not received: the job can be
 // suspended there if the launcher's control point wants it and every rank
@@ -172,6 +190,7 @@ int resolveBlocks(HostCall& call, int comm, int size, u32 addr, u32 countsAddr, 
 void offerSuspension(HostCall& call) {
   BarrierControlPoint* controlPoint = call.world().barrierControlPoint();
   if (!controlPoint) return;
+  controlPoint->noteStateNotCheckpointed(call.rank.worldRank, stateNotCheckpointed(call));
   std::string why;
   bool canSuspend = true;
   if (call.rank.hasPendingRequests()) {

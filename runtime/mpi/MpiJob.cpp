@@ -151,7 +151,11 @@ int runJob(const JobOptions& options) {
     // A rank refused here (more initial memory than --max-memory) is bad
     // input for the whole job, reported before any rank runs.
     if (!granules.back()->instantiate(error)) return launchError(options.program + ": " + error);
+    if (BarrierControlPoint* controlPoint = options.barrierControlPoint;
+        controlPoint && !controlPoint->prepareRank(options.firstRank + rank, *granules.back(), error))
+      return launchError(error);
   }
+  if (options.barrierControlPoint) options.barrierControlPoint->setOutputDrain([&output] { output.drain(); });
   if (options.joinHosts && !options.joinHosts(world, error)) return launchError(error);
   output.start();
 
@@ -214,6 +218,7 @@ int runJob(const JobOptions& options) {
   // Destroying the granules closes their pipes, which ends the forwarding.
   granules.clear();
   output.finish();
+  if (options.barrierControlPoint) options.barrierControlPoint->setOutputDrain({});
   if (world.aborted()) {
     reportAbort(world);
     return world.abortStatus();

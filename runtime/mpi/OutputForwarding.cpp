@@ -35,6 +35,9 @@ OutputForwarding::OutputForwarding(int ranks, bool tagOutput, int firstRank)
       Stream stream;
       stream.rank = firstRank + rank;
       stream.target = target;
+      // Non-blocking, since drain() may empty a pipe the forwarding thread
+      // has just been told is readable.
+      ::fcntl(fds[0], F_SETFL, O_NONBLOCK);
       stream.readFd = fds[0];
       stream.writeFd = fds[1];
       streams_.push_back(stream);
@@ -107,6 +110,7 @@ void OutputForwarding::run() {
       return;
     }
     if (fds.back().revents) return;
+    std::lock_guard<std::mutex> guard(mutex_);
     for (size_t i = 0; i < owners.size(); ++i)
       if (fds[i].revents && !pump(*owners[i])) owners[i]->open = false;
   }
@@ -114,6 +118,26 @@ void OutputForwarding::run() {
 
 void OutputForwarding::finish() {
   if (thread_.joinable()) thread_.join();
+}
+
+void OutputForwarding::drain() {
+  std::lock_guard<std::mutex> guard(mutex_);
+  for (Stream& stream : streams_) {
+    if (!stream.open) continue;
+    for (;;) {
+      char buffer[65536];
+      ssize_t n = ::read(stream.readFd, buffer, sizeof(buffer));
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;  // empty (EAGAIN) or closed: the thread sees the end
+      stream.pending.append(buffer, size_t(n));
+    }
+    size_t start = 0;
+    for (size_t newline; (newline = stream.pending.find('\n', start)) != std::string::npos;
+         start = newline + 1)
+      emit(stream, stream.pending.substr(start, newline + 1 - start));
+    if (start < stream.pending.size()) emit(stream, stream.pending.substr(start));
+    stream.pending.clear();
+  }
 }
 
 void OutputForwarding::flushNow() {

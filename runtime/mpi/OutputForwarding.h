@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -33,6 +34,9 @@ class OutputForwarding {
   // Forwards whatever is readable now, and any partial lines, then stops:
   // for a job ending while some ranks still run.
   void flushNow();
+  // Forwards everything the ranks have written so far, partial lines too,
+  // and keeps forwarding: for a checkpoint, while every rank is stopped.
+  void drain();
 
  private:
   struct Stream {
@@ -47,6 +51,7 @@ class OutputForwarding {
   bool pump(Stream& stream);  // false at end of file
   void emit(Stream& stream, const std::string& line);
 
+  std::mutex mutex_;  // the forwarding thread's pump against drain()
   std::vector<Stream> streams_;
   bool tag_;
   bool ok_ = true;

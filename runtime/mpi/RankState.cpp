@@ -56,6 +56,22 @@ RankState::RankState(granule::Granule& g) : granule(g) {
   groups_.push_back(std::make_shared<Group>());
 }
 
+std::string RankState::objectsNotCheckpointed() const {
+  for (int predefined : {abi::kCommWorld, abi::kCommSelf})
+    if (comms_[predefined] && comms_[predefined]->errhandler != abi::kErrorsAreFatal)
+      return "an error handler was set on a predefined communicator";
+  for (size_t i = 3; i < comms_.size(); ++i)
+    if (comms_[i]) return "communicator " + std::to_string(i) + " is live";
+  for (size_t i = abi::kLastPredefinedType + 1; i < types_.size(); ++i)
+    if (types_[i]) return "datatype " + std::to_string(i) + " is live";
+  if (!ops_.empty()) return "a user-defined op is live";
+  for (size_t i = 2; i < groups_.size(); ++i)
+    if (groups_[i]) return "group " + std::to_string(i) + " is live";
+  if (!windows_.empty()) return "a window is live";
+  if (!allocatedMemory.empty()) return "memory from MPI_Alloc_mem is live";
+  return {};
+}
+
 int RankState::addComm(std::shared_ptr<Communicator> comm, int errhandler) {
   for (size_t i = 3; i < comms_.size(); ++i) {
     if (!comms_[i]) {

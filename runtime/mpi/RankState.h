@@ -140,6 +140,11 @@ class RankState : public granule::HostExtension {
   int addGroup(std::shared_ptr<const Group> group);
   void freeGroup(int handle);
 
+  // Empty, or names an MPI object the program made and has not freed (a
+  // communicator, datatype, op, group, window or MPI_Alloc_mem block): a
+  // checkpoint file holds none of them.
+  std::string objectsNotCheckpointed() const;
+
   std::shared_ptr<Window> window(int handle);
   int addWindow(std::shared_ptr<Window> window);
   void freeWindow(int handle);

@@ -34,6 +34,17 @@ Digest programDigest() {
   return digest;
 }
 
+JobRecord sampleJob() {
+  JobRecord job;
+  job.stdoutOffset = 42;
+  job.program = "prog.wasm";
+  job.args = {"a", "bc"};
+  return job;
+}
+// The job record of sampleJob(): offsets, path, argument count, two
+// arguments, empty reason.
+constexpr size_t kJobBytes = 8 + 8 + (4 + 9) + 4 + (4 + 1) + (4 + 2) + 4;
+
 std::string sampleFile() {
   std::vector<std::string> sections;
   for (uint32_t rank = 0; rank < 2; ++rank) {
@@ -41,7 +52,7 @@ std::string sampleFile() {
     sections.push_back(encodeRankSection(rank, 65536, {1, 2, 3, uint8_t(rank)}, memory.data(),
                                          kMemoryBytes));
   }
-  return encodeCheckpoint(5, programDigest(), sections);
+  return encodeCheckpoint(5, programDigest(), sections, sampleJob());
 }
 
 // Rewrites the file's checksum, so that a deliberately wrong field is
@@ -68,6 +79,11 @@ TEST(CheckpointFile, RoundTripKeepsOnlyNonZeroPages) {
   ASSERT_TRUE(image) << error;
   EXPECT_EQ(image->sequence, 5u);
   EXPECT_EQ(image->programDigest, programDigest());
+  EXPECT_EQ(image->job.stdoutOffset, 42);
+  EXPECT_EQ(image->job.stderrOffset, -1);
+  EXPECT_EQ(image->job.program, "prog.wasm");
+  EXPECT_EQ(image->job.args, (std::vector<std::string>{"a", "bc"}));
+  EXPECT_EQ(image->job.unresumable, "");
   ASSERT_EQ(image->ranks.size(), 2u);
   for (uint32_t rank = 0; rank < 2; ++rank) {
     const RankImage& r = image->ranks[rank];
@@ -97,7 +113,7 @@ TEST(CheckpointFile, RefusesAForeignFile) {
 TEST(CheckpointFile, RefusesAnotherVersion) {
   std::string file = sampleFile();
   file[8] = 9;
-  EXPECT_EQ(refusal(file), "checkpoint format version 9 is not version 1");
+  EXPECT_EQ(refusal(file), "checkpoint format version 9 is not version 2");
 }
 
 TEST(CheckpointFile, RefusesATruncatedFile) {
@@ -113,7 +129,7 @@ TEST(CheckpointFile, RefusesACorruptPayload) {
 }
 
 TEST(CheckpointFile, RefusesLyingSectionsBehindAGoodChecksum) {
-  const size_t rank0 = kHeaderBytes;
+  const size_t rank0 = kHeaderBytes + kJobBytes;
   const size_t memoryBytesAt = rank0 + 12 + 4;  // after rank, buffer, globals count, globals
   const size_t runCountAt = memoryBytesAt + 8;
   const size_t firstRunAt = runCountAt + 4;
@@ -138,6 +154,24 @@ TEST(CheckpointFile, RefusesLyingSectionsBehindAGoodChecksum) {
   uint32_t badBuffer = uint32_t(kMemoryBytes);
   EXPECT_EQ(refusal(patched(rank0 + 4, &badBuffer, 4)),
             "rank 0: the unwind buffer lies outside memory");
+}
+
+TEST(CheckpointFile, RefusesALyingJobRecordBehindAGoodChecksum) {
+  auto patched = [&](size_t at, const void* value, size_t bytes) {
+    std::string file = sampleFile();
+    std::memcpy(file.data() + kHeaderBytes + at, value, bytes);
+    return withFreshChecksum(file);
+  };
+  int64_t negative = -7;
+  EXPECT_EQ(refusal(patched(0, &negative, 8)), "the job record has a negative output offset");
+  uint32_t hugePath = 0xfffffff0u;
+  EXPECT_EQ(refusal(patched(16, &hugePath, 4)), "the job record is truncated or too long");
+  uint32_t manyArgs = 0x7fffffff;
+  EXPECT_EQ(refusal(patched(16 + 4 + 9, &manyArgs, 4)),
+            "the job record has more arguments than the file can hold");
+  uint32_t longArg = 1000;
+  EXPECT_EQ(refusal(patched(16 + 4 + 9 + 4, &longArg, 4)),
+            "the job record is truncated or too long");
 }
 
 TEST(CheckpointFile, ChecksumCoversTheHeaderAndRankCountIsChecked) {

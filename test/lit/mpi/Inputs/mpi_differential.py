@@ -11,6 +11,8 @@ the first mismatch.
 import argparse
 import difflib
 import os
+import shutil
+import signal
 import subprocess
 import sys
 
@@ -49,6 +51,29 @@ def normalise(text, ordered):
     return lines if ordered else sorted(lines)
 
 
+def run_resumed(options, synergy, ranks):
+    directory = os.path.join(options.workdir, "checkpoints-%d" % ranks)
+    output = os.path.join(options.workdir, "resumed-%d.out" % ranks)
+    shutil.rmtree(directory, ignore_errors=True)
+    os.makedirs(directory)
+    env = dict(os.environ, SYNERGY_CHECKPOINT_KILL_AFTER=str(options.resume_after))
+    command = (synergy[:-1] + ["--checkpoint-every", "0", "--checkpoint-dir", directory] +
+               synergy[-1:] + options.arg)
+    with open(output, "wb") as out:
+        killed = subprocess.run(command, stdout=out, stderr=subprocess.PIPE, env=env,
+                                timeout=options.timeout)
+    if killed.returncode != -signal.SIGKILL:
+        return (killed.returncode, "", "expected SIGKILL after checkpoint %d, got exit %s:\n%s" %
+                (options.resume_after, killed.returncode, killed.stderr.decode(errors="replace")))
+    with open(output, "ab") as out:
+        resumed = subprocess.run([options.synergy_run, "--resume", directory], stdout=out,
+                                 stderr=subprocess.PIPE, timeout=options.timeout)
+    with open(output, "rb") as out:
+        text = out.read().decode(errors="replace")
+    return (resumed.returncode, text,
+            killed.stderr.decode(errors="replace") + resumed.stderr.decode(errors="replace"))
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--synergy-cc", required=True)
@@ -59,6 +84,11 @@ def main():
     parser.add_argument("--arg", action="append", default=[], help="program argument")
     parser.add_argument("--run-option", action="append", default=[],
                         help="synergy-run option, before the program")
+    parser.add_argument("--resume-after", type=int, default=0,
+                        help="checkpoint at every barrier, kill synergy-run with SIGKILL "
+                        "after its Nth checkpoint (SYNERGY_CHECKPOINT_KILL_AFTER), resume it "
+                        "with --resume, and compare the two runs' output (stdout appended to "
+                        "one file) and the resumed run's exit status")
     parser.add_argument("source")
     parser.add_argument("workdir")
     parser.add_argument("ranks", nargs="+", type=int)
@@ -74,7 +104,10 @@ def main():
         mpirun = ["mpirun", "--allow-run-as-root", "--oversubscribe", "-np", str(ranks), native]
         synergy = [options.synergy_run, "-np", str(ranks)] + options.run_option + [granule]
         expected_code, expected, expected_err = run_oracle(mpirun + options.arg, options.timeout)
-        actual_code, actual, actual_err = run(synergy + options.arg, options.timeout)
+        if options.resume_after:
+            actual_code, actual, actual_err = run_resumed(options, synergy, ranks)
+        else:
+            actual_code, actual, actual_err = run(synergy + options.arg, options.timeout)
         if expected_code is None:
             sys.stderr.write("mpirun -np %d: %s\n%s" % (ranks, expected_err, expected))
             return 1
