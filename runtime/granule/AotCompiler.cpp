@@ -9,6 +9,7 @@
 #include <filesystem>
 
 #include "granule/GlueWriter.h"
+#include "granule/ImportedFunctionReferences.h"
 #include "granule/MemoryBaseHoisting.h"
 #include "granule/NameSectionRewriter.h"
 #include "granule/WasmModuleCheck.h"
@@ -138,6 +139,10 @@ std::optional<std::string> compileToSharedObject(const AotRequest& request, std:
   if (!writeGlue(*header, kModuleName, hostProvides, glue, error)) return std::nullopt;
   if (!hoistMemoryBase(*source, kModuleName, glue.memoryField)) {
     error = "unexpected wasm2c output: memory-base hoisting found no load/store helpers";
+    return std::nullopt;
+  }
+  if (!resolveImportedFunctionReferences(*source)) {
+    error = "unexpected wasm2c output: funcref_table_init has an unknown shape";
     return std::nullopt;
   }
   if (!util::writeFileAtomically(cPath, *source) ||

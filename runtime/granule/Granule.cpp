@@ -52,6 +52,8 @@ std::unique_ptr<Granule> Granule::spawnThread(Granule& parent) {
       entries[i] = table->data[i];
       if (entries[i].module_instance == parent.instance_)
         entries[i].module_instance = thread->instance_;
+      else if (entries[i].module_instance == &parent)
+        entries[i].module_instance = thread.get();  // an imported function
     }
     table->data = entries;
     thread->threadTable_ = entries;
