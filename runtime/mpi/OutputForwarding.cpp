@@ -120,24 +120,26 @@ void OutputForwarding::finish() {
   if (thread_.joinable()) thread_.join();
 }
 
+void OutputForwarding::emptyStream(Stream& stream) {
+  for (;;) {
+    char buffer[65536];
+    ssize_t n = ::read(stream.readFd, buffer, sizeof(buffer));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;  // empty (EAGAIN) or closed
+    stream.pending.append(buffer, size_t(n));
+  }
+  size_t start = 0;
+  for (size_t newline; (newline = stream.pending.find('\n', start)) != std::string::npos;
+       start = newline + 1)
+    emit(stream, stream.pending.substr(start, newline + 1 - start));
+  if (start < stream.pending.size()) emit(stream, stream.pending.substr(start));
+  stream.pending.clear();
+}
+
 void OutputForwarding::drain() {
   std::lock_guard<std::mutex> guard(mutex_);
-  for (Stream& stream : streams_) {
-    if (!stream.open) continue;
-    for (;;) {
-      char buffer[65536];
-      ssize_t n = ::read(stream.readFd, buffer, sizeof(buffer));
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) break;  // empty (EAGAIN) or closed: the thread sees the end
-      stream.pending.append(buffer, size_t(n));
-    }
-    size_t start = 0;
-    for (size_t newline; (newline = stream.pending.find('\n', start)) != std::string::npos;
-         start = newline + 1)
-      emit(stream, stream.pending.substr(start, newline + 1 - start));
-    if (start < stream.pending.size()) emit(stream, stream.pending.substr(start));
-    stream.pending.clear();
-  }
+  for (Stream& stream : streams_)
+    if (stream.open) emptyStream(stream);  // the thread sees a closed stream's end
 }
 
 void OutputForwarding::flushNow() {
@@ -146,19 +148,7 @@ void OutputForwarding::flushNow() {
   if (thread_.joinable()) thread_.join();
   for (Stream& stream : streams_) {
     if (!stream.open) continue;
-    ::fcntl(stream.readFd, F_SETFL, O_NONBLOCK);
-    for (;;) {
-      char buffer[65536];
-      ssize_t n = ::read(stream.readFd, buffer, sizeof(buffer));
-      if (n <= 0) break;
-      stream.pending.append(buffer, size_t(n));
-    }
-    size_t start = 0;
-    for (size_t newline; (newline = stream.pending.find('\n', start)) != std::string::npos;
-         start = newline + 1)
-      emit(stream, stream.pending.substr(start, newline + 1 - start));
-    if (start < stream.pending.size()) emit(stream, stream.pending.substr(start));
-    stream.pending.clear();
+    emptyStream(stream);
     stream.open = false;
   }
 }

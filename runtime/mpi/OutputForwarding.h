@@ -50,6 +50,8 @@ class OutputForwarding {
   void run();
   bool pump(Stream& stream);  // false at end of file
   void emit(Stream& stream, const std::string& line);
+  // Reads what `stream` holds now and forwards it, a partial last line too.
+  void emptyStream(Stream& stream);
 
   std::mutex mutex_;  // the forwarding thread's pump against drain()
   std::vector<Stream> streams_;
