@@ -38,11 +38,17 @@ void printUsage() {
       "  --token-file FILE      the shared secret every client presents (16-256 bytes,\n"
       "                         a file readable by its owner only)\n"
       "  --max-engines N        engines hosted at once (default 64)\n"
+      "  --recombine-every N    test hook: rebuild the combined program (a cache hit)\n"
+      "                         and move every engine into it after every N engine\n"
+      "                         requests, even for a single engine\n"
       "  --help                 print this help\n"
       "  --version              print the version\n"
       "\n"
       "Engines are built with Verilator into the engine cache (SYNERGY_CACHE_DIR, as\n"
-      "for synergy-run), so a design built before starts without a compile.\n"
+      "for synergy-run), so a design built before starts without a compile. When the\n"
+      "running engines change, they are compiled together into one combined program\n"
+      "in the background (cached by content) and each moves into it, state and all,\n"
+      "between two of its ticks.\n"
       "SIGTERM or SIGINT stops the daemon: running engines are finalized.\n"
       "\n"
       "example:\n"
@@ -61,6 +67,7 @@ void printUsage() {
 int main(int argc, char** argv) {
   std::string listen, tokenFile;
   unsigned long maxEngines = 64;
+  unsigned long long recombineEvery = 0;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg == "--help" || arg == "-h") {
@@ -82,6 +89,11 @@ int main(int argc, char** argv) {
       maxEngines = std::strtoul(value.c_str(), &end, 10);
       if (value.empty() || *end || value[0] == '-' || maxEngines < 1 || maxEngines > 4096)
         fail("--max-engines expects 1 to 4096, got '" + value + "'");
+    } else if (arg == "--recombine-every") {
+      char* end = nullptr;
+      recombineEvery = std::strtoull(value.c_str(), &end, 10);
+      if (value.empty() || *end || value[0] == '-' || recombineEvery < 1 || recombineEvery > 1000000000)
+        fail("--recombine-every expects 1 to 10^9 requests, got '" + value + "'");
     } else {
       fail("unknown option '" + arg + "' (see --help)");
     }
@@ -93,6 +105,7 @@ int main(int argc, char** argv) {
   hypervisor::HypervisorConfig config;
   if (!transport::readClusterToken(tokenFile, config.token, error)) fail(error);
   config.maxEngines = unsigned(maxEngines);
+  config.recombineEveryRequests = recombineEvery;
   config.log = [](const std::string& line) { std::fprintf(stderr, "synergy-hv: %s\n", line.c_str()); };
 
   // Block the stop signals before any thread starts, so that only the main

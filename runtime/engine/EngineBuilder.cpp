@@ -100,7 +100,7 @@ static std::optional<std::string> cachedRuntimeObject(const objectcache::ObjectC
   return objectPath;
 }
 
-static std::string unitySource(const std::string& modelDir) {
+static std::string unitySource(const std::string& modelDir, const std::string& wrapperUnit) {
   std::vector<std::string> sources;
   for (const auto& entry : fs::directory_iterator(modelDir))
     if (entry.path().extension() == ".cpp")
@@ -109,17 +109,28 @@ static std::string unitySource(const std::string& modelDir) {
   std::string unity = "// Generated: every Verilator output file plus the engine wrapper.\n";
   for (const auto& source : sources)
     unity += "#include \"" + source + "\"\n";
-  unity += "#include \"EngineWrapper.cpp\"\n";
+  unity += "#include \"" + wrapperUnit + "\"\n";
   return unity;
 }
 
-// The cache key of the engine object built from `verilog` with this toolchain.
-static std::string engineObjectKey(const std::string& identity, const std::string& verilog) {
+// The recipe of a single engine: the emitted synergy_engine module and
+// wrapper/EngineWrapper.cpp.
+static VerilatedObjectRecipe engineRecipe(const std::string& verilog) {
+  return {verilog,
+          "synergy_engine",
+          {{"EngineAbi.h", kEngineAbiHeaderSource}, {"EngineWrapper.cpp", kEngineWrapperSource}},
+          "EngineWrapper.cpp"};
+}
+
+// The cache key of the object built from `recipe` with this toolchain: the
+// wrapper sources in order, then the Verilog (for an engine, its ABI header,
+// its wrapper and its Verilog).
+static std::string objectKey(const std::string& identity, const VerilatedObjectRecipe& recipe) {
   util::Sha256 hash;
   hash.update(identity);
-  hash.update(kEngineAbiHeaderSource);
-  hash.update(kEngineWrapperSource);
-  hash.update(verilog);
+  for (const auto& [name, text] : recipe.wrapperSources)
+    hash.update(text);
+  hash.update(recipe.verilog);
   return hash.hexDigest() + ".so";
 }
 
@@ -132,10 +143,10 @@ struct EngineCacheSlot {
   std::string key;
 };
 
-// The slot of `verilog`'s engine object; nullopt and `error` when there is
+// The slot of `recipe`'s object; nullopt and `error` when there is
 // no Verilator or the cache cannot be opened. Finding and building share it,
 // so both look under the same key.
-static std::optional<EngineCacheSlot> engineCacheSlot(const std::string& verilog, std::string& error) {
+static std::optional<EngineCacheSlot> engineCacheSlot(const VerilatedObjectRecipe& recipe, std::string& error) {
   std::string verilatorRoot;
   std::string identity = toolchainIdentity(verilatorRoot, error);
   if (identity.empty())
@@ -143,20 +154,28 @@ static std::optional<EngineCacheSlot> engineCacheSlot(const std::string& verilog
   auto cache = objectcache::ObjectCache::open("engines", error);
   if (!cache)
     return std::nullopt;
-  std::string key = engineObjectKey(identity, verilog);
+  std::string key = objectKey(identity, recipe);
   return EngineCacheSlot{std::move(verilatorRoot), std::move(identity), std::move(*cache), std::move(key)};
 }
 
-std::optional<std::string> findCachedEngineSharedObject(const std::string& verilog) {
+std::optional<std::string> findCachedVerilatedSharedObject(const VerilatedObjectRecipe& recipe) {
   std::string error;
-  auto slot = engineCacheSlot(verilog, error);
+  auto slot = engineCacheSlot(recipe, error);
   if (!slot)
     return std::nullopt;
   return slot->cache.find(slot->key);
 }
 
+std::optional<std::string> findCachedEngineSharedObject(const std::string& verilog) {
+  return findCachedVerilatedSharedObject(engineRecipe(verilog));
+}
+
 std::optional<std::string> buildEngineSharedObject(const std::string& verilog, std::string& error) {
-  auto slot = engineCacheSlot(verilog, error);
+  return buildVerilatedSharedObject(engineRecipe(verilog), error);
+}
+
+std::optional<std::string> buildVerilatedSharedObject(const VerilatedObjectRecipe& recipe, std::string& error) {
+  auto slot = engineCacheSlot(recipe, error);
   if (!slot)
     return std::nullopt;
   if (auto cached = slot->cache.find(slot->key))
@@ -173,24 +192,24 @@ std::optional<std::string> buildEngineSharedObject(const std::string& verilog, s
   if (!work)
     return std::nullopt;
   std::string modelDir = *work + "/model";
-  std::string verilogPath = *work + "/synergy_engine.v";
+  std::string verilogPath = *work + "/" + recipe.topModule + ".v";
   // The wrapper lives beside, not inside, Verilator's output directory, whose
   // .cpp files the unity source includes wholesale.
   std::string wrapperDir = *work + "/wrapper";
   bool wrote = util::makeDirectories(modelDir) && util::makeDirectories(wrapperDir) &&
-               util::writeFileAtomically(verilogPath, verilog) &&
-               util::writeFileAtomically(wrapperDir + "/EngineAbi.h", kEngineAbiHeaderSource) &&
-               util::writeFileAtomically(wrapperDir + "/EngineWrapper.cpp", kEngineWrapperSource);
+               util::writeFileAtomically(verilogPath, recipe.verilog);
+  for (const auto& [name, text] : recipe.wrapperSources)
+    wrote = wrote && util::writeFileAtomically(wrapperDir + "/" + name, text);
   std::optional<std::string> result;
   if (!wrote) {
     error = "cannot write engine sources under " + *work;
   } else {
     auto verilate = util::runProcess({toolpaths::kVerilator, "--cc", "-O3", "--no-timing", "-Wno-fatal",
-                                      "-Wno-lint", "-Wno-style", "--top-module", "synergy_engine", "--Mdir",
+                                      "-Wno-lint", "-Wno-style", "--top-module", recipe.topModule, "--Mdir",
                                       modelDir, verilogPath});
     if (verilate.exitCode != 0) {
       error = "verilator failed on the emitted engine: " + firstErrorLine(verilate.output);
-    } else if (!util::writeFileAtomically(modelDir + "/Unity.cpp", unitySource(modelDir))) {
+    } else if (!util::writeFileAtomically(modelDir + "/Unity.cpp", unitySource(modelDir, recipe.wrapperUnit))) {
       error = "cannot write engine sources under " + *work;
     } else {
       std::string tempObject = *work + "/engine.so";

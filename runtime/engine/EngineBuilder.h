@@ -14,6 +14,8 @@
 
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace synergy::engine {
 
@@ -24,5 +26,19 @@ std::optional<std::string> buildEngineSharedObject(const std::string& verilog, s
 // The cached shared object for `verilog` if there is one (checked like any
 // cache hit), without building anything.
 std::optional<std::string> findCachedEngineSharedObject(const std::string& verilog);
+
+// A Verilated shared object of another shape than a single engine: the
+// hypervisor's combined program, whose top module and wrapper are its own.
+// `wrapperSources` (file name, text) are written beside the model; the one
+// named `wrapperUnit` is compiled with it. The cache key covers every
+// source, the Verilog and the toolchain, as for an engine.
+struct VerilatedObjectRecipe {
+  std::string verilog;
+  std::string topModule;
+  std::vector<std::pair<std::string, std::string>> wrapperSources;
+  std::string wrapperUnit;
+};
+std::optional<std::string> buildVerilatedSharedObject(const VerilatedObjectRecipe& recipe, std::string& error);
+std::optional<std::string> findCachedVerilatedSharedObject(const VerilatedObjectRecipe& recipe);
 
 }  // namespace synergy::engine

@@ -25,6 +25,8 @@
 #include "engine/EngineInstance.h"
 #include "engine/EngineRunner.h"
 #include "hwlower/EngineManifest.h"
+#include "hypervisor/CombinedProgram.h"
+#include "hypervisor/FabricProgram.h"
 #include "hypervisor/HypervisorProtocol.h"
 #include "transport/FrameCodec.h"
 #include "transport/Transport.h"
@@ -70,13 +72,30 @@ bool isRequest(FrameType type) {
   }
 }
 
+using Clock = std::chrono::steady_clock;
+
+// A combined program the engine is to move into at its next tick boundary.
+struct PendingMove {
+  std::shared_ptr<FabricProgram> program;
+  uint64_t generation = 0;
+  uint32_t slot = 0;
+  Clock::time_point since;  // when the program was ready: the interrupt
+};
+
 struct HostedEngine {
   uint32_t id = 0;
   Connection* owner = nullptr;
   std::shared_ptr<const hwlower::EngineManifest> manifest;
   // Declared before the instance, which steps it until it is gone.
   std::unique_ptr<engine::EngineCallCounter> calls;
+  // The combined program the instance is a slot of (null: its own object,
+  // generation 0), declared before the instance, which lives inside it.
+  std::shared_ptr<FabricProgram> program;
+  uint64_t generation = 0;
   std::unique_ptr<engine::EngineInstance> instance;  // null while building
+  std::optional<PendingMove> move;
+  // A $yield trapped since the engine last stood between two ticks.
+  bool yieldFired = false;
 };
 
 struct Tenant {
@@ -89,18 +108,27 @@ struct Tenant {
 };
 
 struct Work {
-  enum class Kind { Request, Closed, Built } kind = Kind::Request;
+  enum class Kind { Request, Closed, Built, ProgramBuilt } kind = Kind::Request;
   std::shared_ptr<Connection> connection;
   Frame frame;
   // Built: the engine and its object (or the build's error).
   uint32_t engine = 0;
   std::optional<std::string> object;
   std::string error;
+  // ProgramBuilt: the program's generation, its engines and their slots.
+  uint64_t generation = 0;
+  std::vector<uint32_t> engines;
+  std::vector<uint32_t> slots;
 };
 
+// One engine's own object, or (with `program`) a combined program of
+// `engines`.
 struct BuildJob {
   uint32_t engine = 0;
   std::string verilog;
+  std::optional<CombinedProgram> program;
+  uint64_t generation = 0;
+  std::vector<uint32_t> engines;
 };
 
 }  // namespace
@@ -128,6 +156,11 @@ class Hypervisor::Impl {
   std::vector<StateWordRecord> trappedTaskWords(HostedEngine& hosted, uint32_t task);
   void submit(Tenant& tenant, const Frame& frame);
   void finishBuild(Work& work);
+  void combineEngines(bool evenIfUnchanged);
+  void finishProgramBuild(Work& work);
+  bool standsBetweenTicks(HostedEngine& hosted);
+  void atTickBoundary(HostedEngine& hosted);
+  void moveEngine(HostedEngine& hosted);
   void leave(Connection* connection);
   void removeEngine(uint32_t id);
   std::string statusReport() const;
@@ -138,6 +171,7 @@ class Hypervisor::Impl {
   }
 
   HypervisorConfig config_;
+  size_t minimumCombined_;
 
   // I/O thread and fabric thread: unanswered requests per connection.
   std::mutex outstandingMutex_;
@@ -164,6 +198,19 @@ class Hypervisor::Impl {
   // Engine requests served (an HvBatch is one) and tasks that trapped.
   uint64_t engineRequests_ = 0;
   uint64_t traps_ = 0;
+  // The combined programs: the newest one the engines are in or moving to,
+  // and its engines; the one compiling, if any, and whether the set of
+  // engines changed since it started.
+  uint64_t programGeneration_ = 0;
+  std::vector<uint32_t> programEngines_;
+  std::optional<std::vector<uint32_t>> programCompiling_;
+  bool programStale_ = false;
+  uint64_t programCompiles_ = 0;
+  uint64_t programCacheHits_ = 0;
+  // Moves into a newer program: how many, and the longest interrupt to
+  // resume and hold (the state copy, while the tenant's request waits).
+  uint64_t moves_ = 0;
+  double lastMoveMs_ = 0, longestMoveMs_ = 0, longestHoldMs_ = 0;
 
   std::thread fabric_;
   std::thread builder_;
@@ -171,7 +218,8 @@ class Hypervisor::Impl {
   std::unique_ptr<transport::Transport> transport_;
 };
 
-Hypervisor::Impl::Impl(HypervisorConfig config) : config_(std::move(config)) {
+Hypervisor::Impl::Impl(HypervisorConfig config)
+    : config_(std::move(config)), minimumCombined_(config_.recombineEveryRequests ? 1 : 2) {
   transport::TransportConfig transportConfig;
   transportConfig.token = config_.token;
   transportConfig.onFrame = [this](Connection& from, Frame&& frame, std::string& reason) {
@@ -276,9 +324,17 @@ void Hypervisor::Impl::runBuilds() {
       builds_.pop_front();
     }
     Work work;
-    work.kind = Work::Kind::Built;
-    work.engine = job.engine;
-    work.object = engine::buildEngineSharedObject(job.verilog, work.error);
+    if (job.program) {
+      work.kind = Work::Kind::ProgramBuilt;
+      work.generation = job.generation;
+      work.engines = std::move(job.engines);
+      work.slots = job.program->slotOfDesign;
+      work.object = engine::buildVerilatedSharedObject(job.program->recipe, work.error);
+    } else {
+      work.kind = Work::Kind::Built;
+      work.engine = job.engine;
+      work.object = engine::buildEngineSharedObject(job.verilog, work.error);
+    }
     post(std::move(work));
   }
 }
@@ -308,6 +364,9 @@ void Hypervisor::Impl::serve(Work& work) {
       return;
     case Work::Kind::Built:
       finishBuild(work);
+      return;
+    case Work::Kind::ProgramBuilt:
+      finishProgramBuild(work);
       return;
     case Work::Kind::Request: {
       auto [entry, added] = tenants_.try_emplace(key);
@@ -339,6 +398,8 @@ void Hypervisor::Impl::serveRequest(Tenant& tenant, Frame& frame) {
   if (frame.type == FrameType::HvSubmitEngine)
     return submit(tenant, frame);
   ++engineRequests_;
+  if (config_.recombineEveryRequests && engineRequests_ % config_.recombineEveryRequests == 0)
+    combineEngines(/*evenIfUnchanged=*/true);
   if (frame.type == FrameType::HvBatch)
     return serveBatch(tenant, frame);
   serveEngineRequest(tenant, frame);
@@ -373,8 +434,12 @@ void Hypervisor::Impl::submit(Tenant& tenant, const Frame& frame) {
       std::to_string(hosted.id) + " (\"" + util::printableText(hosted.manifest->top, "\"\\") + "\")");
   engines_.emplace(hosted.id, std::move(hosted));
   {
+    // A tenant waits for its own engine; a combined program only saves work.
     std::lock_guard<std::mutex> lock(buildMutex_);
-    builds_.push_back(std::move(job));
+    auto firstProgram = std::find_if(builds_.begin(), builds_.end(), [](const BuildJob& queued) {
+      return queued.program.has_value();
+    });
+    builds_.insert(firstProgram, std::move(job));
   }
   buildReady_.notify_one();
 }
@@ -395,6 +460,136 @@ void Hypervisor::Impl::finishBuild(Work& work) {
   ++generation_;
   log("engine " + std::to_string(hosted.id) + " of tenant " + std::to_string(tenant.number) + " is running");
   reply(*tenant.connection, FrameType::HvEngineReady, PayloadWriter().u32(hosted.id).take());
+  combineEngines(/*evenIfUnchanged=*/false);
+}
+
+// Starts a combined program of every running engine on the build thread,
+// unless one is compiling (it is redone when it is ready), the engines are
+// too few to share a program, or the newest program holds exactly them.
+void Hypervisor::Impl::combineEngines(bool evenIfUnchanged) {
+  std::vector<uint32_t> running;
+  for (const auto& [id, hosted] : engines_)
+    if (hosted.instance)
+      running.push_back(id);
+  if (programCompiling_) {
+    programStale_ = programStale_ || evenIfUnchanged || running != *programCompiling_;
+    return;
+  }
+  if (running.size() < minimumCombined_ || (!evenIfUnchanged && running == programEngines_))
+    return;
+  std::vector<std::string> designs;
+  for (uint32_t id : running)
+    designs.push_back(engines_.at(id).manifest->verilog);
+  std::string error;
+  std::optional<CombinedProgram> program = hypervisor::combineEngines(designs, error);
+  if (!program) {
+    log("cannot combine the engines: " + error);
+    return;
+  }
+  if (engine::findCachedVerilatedSharedObject(program->recipe))
+    ++programCacheHits_;
+  else
+    ++programCompiles_;
+  BuildJob job;
+  job.program = std::move(program);
+  job.generation = programGeneration_ + 1;
+  job.engines = running;
+  programCompiling_ = running;
+  programStale_ = false;
+  {
+    std::lock_guard<std::mutex> lock(buildMutex_);
+    builds_.push_back(std::move(job));
+  }
+  buildReady_.notify_one();
+}
+
+// The new program is the newest: every engine of it that is still here
+// moves into its slot at its next tick boundary (now, if it stands at one).
+void Hypervisor::Impl::finishProgramBuild(Work& work) {
+  programCompiling_.reset();
+  std::string error = work.error;
+  std::shared_ptr<FabricProgram> program;
+  if (work.object)
+    program = FabricProgram::load(*work.object, uint32_t(work.engines.size()), error);
+  if (!program) {
+    log("combined program " + std::to_string(work.generation) + " failed; the engines stay where they are: " +
+        error);
+  } else {
+    programGeneration_ = work.generation;
+    programEngines_.clear();
+    Clock::time_point ready = Clock::now();
+    std::string held;
+    for (size_t k = 0; k < work.engines.size(); ++k) {
+      auto found = engines_.find(work.engines[k]);
+      if (found == engines_.end() || !found->second.instance)
+        continue;
+      programEngines_.push_back(found->first);
+      held += " " + std::to_string(found->first);
+      found->second.move = PendingMove{program, work.generation, work.slots[k], ready};
+      atTickBoundary(found->second);
+    }
+    log("combined program " + std::to_string(work.generation) + " is ready for engines" + held);
+  }
+  if (programStale_) {
+    programStale_ = false;
+    combineEngines(/*evenIfUnchanged=*/true);
+  }
+}
+
+// With no pass running, no task pending and no update to latch, the
+// manifest's variables are the engine's whole state (EngineRunner's
+// hand-off). An evaluation with no edges to spend checks the first two
+// without clocking anything.
+bool Hypervisor::Impl::standsBetweenTicks(HostedEngine& hosted) {
+  uint64_t noEdges = 0;
+  return hosted.instance->evaluate(noEdges) == 0 && !hosted.instance->thereAreUpdates();
+}
+
+// Called before each request an engine serves: the daemon holds the
+// request while the engine moves, if it is to move and stands between two
+// ticks. A design that uses $yield moves only at the end of a tick in which
+// $yield fired, and keeps only its non-volatile state.
+void Hypervisor::Impl::atTickBoundary(HostedEngine& hosted) {
+  if (!hosted.move && !hosted.yieldFired)
+    return;
+  if (!standsBetweenTicks(hosted))
+    return;
+  if (hosted.move && (!hosted.manifest->usesYield || hosted.yieldFired))
+    moveEngine(hosted);
+  hosted.yieldFired = false;
+}
+
+void Hypervisor::Impl::moveEngine(HostedEngine& hosted) {
+  PendingMove move = std::move(*hosted.move);
+  hosted.move.reset();
+  Clock::time_point start = Clock::now();
+  std::unique_ptr<engine::EngineInstance> moved = move.program->adoptSlot(move.slot, *hosted.calls);
+  uint64_t words = 0;
+  bool onlyNonVolatile = hosted.manifest->usesYield;
+  for (const hwlower::StateVar& state : hosted.manifest->states) {
+    if (state.kind == hwlower::StateKind::Wire || (onlyNonVolatile && !state.nonVolatile))
+      continue;
+    uint64_t elements = state.depth == 0 ? 1 : state.depth;
+    uint32_t wordsPerElement = uint32_t((uint64_t(state.width) + 63) / 64);
+    for (uint64_t element = 0; element < elements; ++element)
+      for (uint32_t word = 0; word < wordsPerElement; ++word, ++words)
+        moved->setWord(state.id, element, hosted.instance->getWord(state.id, element, word), word);
+  }
+  hosted.instance = std::move(moved);
+  hosted.program = std::move(move.program);
+  hosted.generation = move.generation;
+  Clock::time_point end = Clock::now();
+  double holdMs = std::chrono::duration<double, std::milli>(end - start).count();
+  double pauseMs = std::chrono::duration<double, std::milli>(end - move.since).count();
+  ++moves_;
+  lastMoveMs_ = pauseMs;
+  longestMoveMs_ = std::max(longestMoveMs_, pauseMs);
+  longestHoldMs_ = std::max(longestHoldMs_, holdMs);
+  char figures[160];
+  std::snprintf(figures, sizeof figures, "%.3f ms from the interrupt, %.3f ms holding it (%llu state words)",
+                pauseMs, holdMs, static_cast<unsigned long long>(words));
+  log("engine " + std::to_string(hosted.id) + " moved into combined program " + std::to_string(move.generation) +
+      " slot " + std::to_string(move.slot) + ": " + figures);
 }
 
 void Hypervisor::Impl::removeEngine(uint32_t id) {
@@ -404,9 +599,12 @@ void Hypervisor::Impl::removeEngine(uint32_t id) {
   auto tenant = tenants_.find(found->second.owner);
   if (tenant != tenants_.end())
     std::erase(tenant->second.engines, id);
-  if (found->second.instance)
-    ++generation_;
+  bool wasRunning = found->second.instance != nullptr;
   engines_.erase(found);
+  if (wasRunning) {
+    ++generation_;
+    combineEngines(/*evenIfUnchanged=*/false);
+  }
 }
 
 void Hypervisor::Impl::leave(Connection* connection) {
@@ -518,6 +716,7 @@ void Hypervisor::Impl::serveBatch(Tenant& tenant, const Frame& frame) {
   HostedEngine* hosted = tenantsEngine(tenant, batch->engine);
   if (!hosted)
     return;
+  atTickBoundary(*hosted);
   for (const StateWordRecord& write : batch->writes)
     if (auto refused = checkStateWord(*hosted, write, true))
       return refuse(tenant, *refused);
@@ -542,6 +741,7 @@ void Hypervisor::Impl::serveEngineRequest(Tenant& tenant, Frame& frame) {
   if (!found)
     return;
   HostedEngine& hosted = *found;
+  atTickBoundary(hosted);
   engine::EngineInstance& instance = *hosted.instance;
   Connection& to = *tenant.connection;
   auto trapReply = [&](FrameType type, PayloadWriter payload, uint32_t task) {
@@ -549,6 +749,8 @@ void Hypervisor::Impl::serveEngineRequest(Tenant& tenant, Frame& frame) {
     if (task != 0 && task != SYNERGY_ENGINE_UNSETTLED) {
       ++traps_;
       words = trappedTaskWords(hosted, task);
+      if (task <= hosted.manifest->tasks.size() && hosted.manifest->tasks[task - 1].name == "$yield")
+        hosted.yieldFired = true;
     }
     writeStateWords(payload, words);
     reply(to, type, payload.take());
@@ -587,10 +789,21 @@ void Hypervisor::Impl::serveEngineRequest(Tenant& tenant, Frame& frame) {
       uint64_t edgesPerTick = std::min<uint64_t>(reader.u64(), engine::kMaxEdgesPerTick);
       auto sliceEnd = std::chrono::steady_clock::now() + kOpenLoopSlice;
       uint32_t task = 0, total = 0;
+      // A tenant whose every tick traps never stands between ticks when it
+      // asks: to move it, its trapped tick is finished first (a run of no
+      // more ticks) and the rest of the request is served after the move.
+      if (hosted.move && !standsBetweenTicks(hosted)) {
+        uint32_t none = 0;
+        task = instance.openLoop(0, edgesPerTick, none);
+        if (task == 0)
+          atTickBoundary(hosted);
+        else
+          return trapReply(FrameType::HvOpenLooped, std::move(PayloadWriter().u32(task).u32(0)), task);
+      }
       for (;;) {
         uint32_t chunk = std::min(ticks - total, kOpenLoopChunk);
         uint32_t ticksRun = 0;
-        task = instance.openLoop(chunk, edgesPerTick, ticksRun);
+        task = hosted.instance->openLoop(chunk, edgesPerTick, ticksRun);
         total += ticksRun;
         if (task != 0 || ticksRun < chunk || total == ticks || std::chrono::steady_clock::now() >= sliceEnd)
           break;
@@ -613,8 +826,24 @@ std::string Hypervisor::Impl::statusReport() const {
   size_t running = 0;
   for (const auto& [id, hosted] : engines_)
     running += hosted.instance ? 1 : 0;
+  auto engineList = [](const std::vector<uint32_t>& ids) {
+    std::string list;
+    for (uint32_t id : ids)
+      list += " " + std::to_string(id);
+    return list;
+  };
   std::string report = "protocol " + std::to_string(kHypervisorProtocolVersion) + "\n";
-  report += "program generation " + std::to_string(generation_) + " (one compiled object per engine)\n";
+  report += "program generation " + std::to_string(programGeneration_) + ": combined program of engines" +
+            (programEngines_.empty() ? std::string(" (none)") : engineList(programEngines_)) + "\n";
+  report += "combined compiling " +
+            (programCompiling_ ? "engines" + engineList(*programCompiling_) : std::string("nothing")) + "\n";
+  report += "combined compiles " + std::to_string(programCompiles_) + ", cache hits " +
+            std::to_string(programCacheHits_) + "\n";
+  char moves[200];
+  std::snprintf(moves, sizeof moves, "moves %llu, last pause %.3f ms, longest %.3f ms, longest hold %.3f ms\n",
+                static_cast<unsigned long long>(moves_), lastMoveMs_, longestMoveMs_, longestHoldMs_);
+  report += moves;
+  report += "engine set changes " + std::to_string(generation_) + "\n";
   report += "tenants " + std::to_string(tenants) + "\n";
   report += "engines " + std::to_string(running) + " running, " + std::to_string(engines_.size() - running) +
             " building\n";
@@ -628,7 +857,9 @@ std::string Hypervisor::Impl::statusReport() const {
     for (uint32_t id : tenant.engines) {
       const HostedEngine& hosted = engines_.at(id);
       report += " engine " + std::to_string(id) + " \"" + util::printableText(hosted.manifest->top, "\"\\") + "\"" +
-                (hosted.instance ? " running" : " building");
+                (!hosted.instance     ? " building"
+                 : hosted.generation ? " running in program " + std::to_string(hosted.generation)
+                                     : std::string(" running on its own object"));
     }
     report += "\n";
   }

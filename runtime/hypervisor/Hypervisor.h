@@ -19,9 +19,13 @@
 // built, and is built through the shared engine cache, so a design built
 // before starts without a compile.
 //
-// This first version gives each engine its own compiled object (one
-// Verilator model per engine); combining the tenants into one program is
-// issue 21's next step.
+// A submitted engine first runs on its own compiled object. Whenever the
+// set of running engines changes, the build thread compiles them together
+// into one combined program (CombinedProgram.h); meanwhile every engine is
+// served from where it is. When the program is ready each engine moves into
+// its slot at its next tick boundary: the fabric thread holds its next
+// request, copies its state through get/set state, and serves the request
+// from the new slot (Fig. 7 of the paper), so no tenant loses a tick.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -40,6 +44,10 @@ struct HypervisorConfig {
   // Engines one connection may hold (built or building), and in all.
   unsigned maxEnginesPerTenant = 4;
   unsigned maxEngines = 64;
+  // A test hook: also recombine (same engines, a new program instance and a
+  // move for each) after every this many engine requests; 0 never does.
+  // The combined program is then formed even for a single engine.
+  uint64_t recombineEveryRequests = 0;
 };
 
 class Hypervisor {

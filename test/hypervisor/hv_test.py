@@ -85,17 +85,19 @@ def expect(condition, message):
 class Hypervisor:
     """synergy-hv on 127.0.0.1 with a fresh token; its stderr goes to a log."""
 
-    def __init__(self, bin_dir, root):
+    def __init__(self, bin_dir, root, extra=()):
         self.bin_dir = bin_dir
         self.token = b"hv-test-token-" + os.urandom(12).hex().encode()
-        self.token_file = os.path.join(root, "token")
+        self.token_file = os.path.join(root, "token-%s" % os.urandom(4).hex())
         fd = os.open(self.token_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         os.write(fd, self.token)
         os.close(fd)
         self.log_path = os.path.join(root, "synergy-hv.log")
+        if os.path.exists(self.log_path):
+            os.rename(self.log_path, self.log_path + ".%s" % os.urandom(4).hex())
         self.log = open(self.log_path, "wb")
         self.proc = subprocess.Popen([os.path.join(bin_dir, "synergy-hv"), "--listen", "127.0.0.1:0",
-                                      "--token-file", self.token_file],
+                                      "--token-file", self.token_file, *extra],
                                      stdout=subprocess.PIPE, stderr=self.log)
         ready, _, _ = select.select([self.proc.stdout], [], [], 30)
         expect(ready, "synergy-hv did not start listening")
@@ -119,7 +121,8 @@ class Hypervisor:
     def stop(self):
         expect(self.proc.poll() is None, "synergy-hv died: status %s\n%s" % (self.proc.poll(), self.log_text()))
         self.proc.send_signal(signal.SIGTERM)
-        status = self.proc.wait(timeout=120)
+        # A combined program still compiling is let finish.
+        status = self.proc.wait(timeout=TIMEOUT)
         expect(status == 0, "synergy-hv exited with %d after SIGTERM" % status)
         expect("SIGTERM: stopping" in self.log_text(), "synergy-hv did not report its stop")
 
@@ -192,9 +195,12 @@ def finish(proc):
 
 def status_fields(text):
     fields = {}
-    for key, pattern in [("generation", r"^program generation (\d+)"), ("tenants", r"^tenants (\d+)"),
+    for key, pattern in [("generation", r"^program generation (\d+)"), ("changes", r"^engine set changes (\d+)"),
+                         ("combined_compiles", r"^combined compiles (\d+)"),
+                         ("combined_hits", r"^combined compiles \d+, cache hits (\d+)"),
+                         ("moves", r"^moves (\d+)"), ("tenants", r"^tenants (\d+)"),
                          ("running", r"^engines (\d+) running"), ("building", r"running, (\d+) building"),
-                         ("compiles", r"^compiles (\d+)"), ("hits", r"cache hits (\d+)"),
+                         ("compiles", r"^compiles (\d+)"), ("hits", r"^compiles \d+, cache hits (\d+)"),
                          ("requests", r"^engine requests (\d+)"), ("traps", r"trapped tasks (\d+)")]:
         match = re.search(pattern, text, re.M)
         expect(match, "status lacks %s:\n%s" % (key, text))
@@ -233,8 +239,8 @@ def case_tenants(args, root):
                "engines left behind: %s" % fields)
         expect(fields["compiles"] + fields["hits"] == submissions,
                "%d submissions, but %s" % (submissions, fields))
-        expect(fields["generation"] == 2 * submissions, "program generation %d after %d engines came and went" %
-               (fields["generation"], submissions))
+        expect(fields["changes"] == 2 * submissions, "%d engine set changes after %d engines came and went" %
+               (fields["changes"], submissions))
         print("ok status: %s" % fields)
         if args.max_requests_per_trap is not None:
             # A trap reply carries the task's argument words and the result
@@ -247,6 +253,84 @@ def case_tenants(args, root):
                    "more than %.2f" % (fields["requests"], fields["traps"], ratio, args.max_requests_per_trap))
             print("ok %.2f engine requests per trapped task (%d for %d)" % (ratio, fields["requests"],
                                                                              fields["traps"]))
+    finally:
+        hv.stop() if hv.proc.poll() is None else None
+    return 0
+
+
+def wait_for(what, condition, timeout=TIMEOUT):
+    """Polls condition() until it returns something true; fails after timeout."""
+    deadline = time.monotonic() + timeout
+    while True:
+        result = condition()
+        if result:
+            return result
+        expect(time.monotonic() < deadline, "timed out waiting for " + what)
+        time.sleep(0.1)
+
+
+def engine_ids(hv):
+    return [int(n) for n in re.findall(r"engine (\d+) \"tb\"", hv.status())]
+
+
+def moved(hv, engine):
+    return re.findall(r"engine %d moved into combined program (\d+) slot \d+: ([0-9.]+) ms from the interrupt, "
+                      r"([0-9.]+) ms holding it" % engine, hv.log_text())
+
+
+def case_swap(args, root):
+    """A tenant is moved into combined programs while it waits mid-run (swap_victim.v polls for a file
+    named go): once when a second tenant joins, once more when the same pair rejoins (the combined
+    program then comes from the cache), and many times under --recombine-every. Its output and the
+    joiner's must equal vvp's byte for byte, and its output depends on every value it held."""
+    victim_source = os.path.join(HERE, "swap_victim.v")
+    go_inputs = os.path.join(root, "go-inputs")
+    os.makedirs(go_inputs)
+    open(os.path.join(go_inputs, "go"), "w").close()
+    victim = Tenant(victim_source + ",inputs=" + go_inputs, 0, root, args)
+    joiner = Tenant(args.joiner, 1, root, args)
+    empty = os.path.join(root, "empty")
+    os.makedirs(empty)
+    victim.inputs = empty  # its runs start without go
+
+    def run_victim(hv, work_name, moves_wanted, during):
+        proc = victim.start(args.bin_dir, hv, work_name)
+        engine = wait_for("the victim's engine", lambda: (engine_ids(hv) or [None])[-1])
+        during()
+        wait_for("%d moves of engine %d" % (moves_wanted, engine), lambda: len(moved(hv, engine)) >= moves_wanted)
+        expect(proc.poll() is None, "the victim ended before it was let go on")
+        open(os.path.join(victim.root, work_name, "go"), "w").close()
+        actual, err = finish(proc)
+        compare(victim.name + " (" + work_name + ")", victim.expected, actual, err)
+        moves = moved(hv, engine)
+        print("ok %s: %d bytes, moved %d times; longest pause %.3f ms from the interrupt, %.3f ms held" %
+              (work_name, len(actual[0]), len(moves), max(float(m[1]) for m in moves),
+               max(float(m[2]) for m in moves)))
+        return moves
+
+    def join():
+        actual, err = finish(joiner.start(args.bin_dir, hv, "join-%s" % os.urandom(4).hex()))
+        compare(joiner.name + " (joining)", joiner.expected, actual, err)
+
+    hv = Hypervisor(args.bin_dir, root)
+    try:
+        run_victim(hv, "joined", 1, join)
+        before = status_fields(hv.status())
+        run_victim(hv, "rejoined", 1, join)
+        after = status_fields(hv.status())
+        expect(after["combined_compiles"] == before["combined_compiles"] and
+               after["combined_hits"] == before["combined_hits"] + 1,
+               "the same pair of designs compiled their combined program again: %s then %s" % (before, after))
+        print("ok the rejoining pair's combined program came from the cache: %s" % after)
+    finally:
+        hv.stop() if hv.proc.poll() is None else None
+
+    hv = Hypervisor(args.bin_dir, root, ["--recombine-every", str(args.recombine_every)])
+    try:
+        run_victim(hv, "recombined", args.min_moves, lambda: None)
+        fields = status_fields(hv.status())
+        expect(fields["tenants"] == 0 and fields["running"] == 0, "engines left behind: %s" % fields)
+        print("ok status: %s" % fields)
     finally:
         hv.stop() if hv.proc.poll() is None else None
     return 0
@@ -487,11 +571,15 @@ def main():
     tenants.add_argument("--min-traps", type=int, default=100)
     tenants.add_argument("specs", nargs="+")
     sub.add_parser("hostile")
+    swap = sub.add_parser("swap")
+    swap.add_argument("--joiner", required=True, help="the SPEC of the tenant that joins")
+    swap.add_argument("--recombine-every", type=int, default=5)
+    swap.add_argument("--min-moves", type=int, default=10)
     args = parser.parse_args()
     args.bin_dir = os.path.abspath(args.bin_dir)
     root = tempfile.mkdtemp(prefix="synergy-hv-test-")
     try:
-        (case_tenants if args.case == "tenants" else case_hostile)(args, root)
+        {"tenants": case_tenants, "hostile": case_hostile, "swap": case_swap}[args.case](args, root)
     except Failure as failure:
         print("FAIL: %s" % failure)
         log = os.path.join(root, "synergy-hv.log")
