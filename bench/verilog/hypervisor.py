@@ -2,7 +2,7 @@
 """Engines as tenants of synergy-hv against the same engines run solo.
 
   bench/verilog/hypervisor.py --bin-dir BUILD/bin [--json out.json] [--quick]
-                              [--examples df,regex] [--repeat N]
+                              [--examples df,regex] [--repeat N] [--plots DIR]
 
 Each example is staged and scaled exactly as bench/verilog/run-bench.py does
 (its scalers are imported from there), compiled once with synergy-cc, and
@@ -12,6 +12,14 @@ then timed with SYNERGY_ENGINE_STATS=1, whose seconds cover the tick loop:
   pair     two tenants of the same design at once: each one's rate;
   start    the wall time of a tenant run minus its loop time, with the
            engine already in the cache: connect, submit, cache-hit load.
+The pair also records each tenant's --timeline; with --plots DIR each
+example's two timelines (virtual ticks/s, and trapped tasks/s when it traps)
+are drawn to DIR/hypervisor-pair-NAME.png with matplotlib, like Fig. 11 of
+the paper. A pair of tenants makes the hypervisor combine them into one
+program and move both into it (from the cache after the first time): the
+moves' pauses, from the program being ready (the interrupt) to the engine
+serving again, and the part of it the tenant's request was held for the
+state copy, are read from the daemon's log (swap_pause_ms, swap_hold_ms).
 It prints virtual ticks/s and trapped tasks/s and their ratios to solo; the
 outputs of every run must equal the solo run's (outputs_match). One
 synergy-hv on 127.0.0.1 serves all runs; it shares the bench's engine cache.
@@ -55,7 +63,40 @@ def rates(result):
     return result["ticks"] / result["seconds"], result["tasks"] / result["seconds"]
 
 
-def bench(name, args, root, hv_address, token, cache_dir):
+def read_timeline(path):
+    rows = []
+    with open(path) as csv:
+        header = csv.readline().strip().split(",")
+        for line in csv:
+            fields = dict(zip(header, line.strip().split(",")))
+            rows.append((float(fields["time_s"]), float(fields["ticks_per_s"]), float(fields["tasks_per_s"])))
+    return rows
+
+
+def plot_pair(name, timelines, png):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    series = [read_timeline(path) for path in timelines]
+    traps = any(row[2] > 0 for rows in series for row in rows)
+    figure, axes = plt.subplots(2 if traps else 1, 1, figsize=(7, 5 if traps else 3), sharex=True, squeeze=False)
+    for k, rows in enumerate(series):
+        times = [row[0] for row in rows]
+        axes[0][0].plot(times, [row[1] for row in rows], label="tenant %d" % (k + 1))
+        if traps:
+            axes[1][0].plot(times, [row[2] for row in rows], label="tenant %d" % (k + 1))
+    axes[0][0].set_ylabel("virtual ticks/s")
+    if traps:
+        axes[1][0].set_ylabel("trapped tasks/s")
+    axes[-1][0].set_xlabel("time (s)")
+    axes[0][0].set_title("%s: two tenants of one synergy-hv" % name)
+    axes[0][0].legend()
+    figure.tight_layout()
+    figure.savefig(png, dpi=100)
+    plt.close(figure)
+
+
+def bench(name, args, root, hv_address, token, cache_dir, hv_log):
     work = os.path.join(root, name)
     run_bench.stage(name, work)
     workload = run_bench.SCALERS[name](work, args.quick)
@@ -69,14 +110,24 @@ def bench(name, args, root, hv_address, token, cache_dir):
     solo = min((collect(*timed_run(solo_argv, work, env)) for _ in range(args.repeat)), key=lambda r: r["seconds"])
     tenant = min((collect(*timed_run(tenant_argv, work, env)) for _ in range(args.repeat)),
                  key=lambda r: r["seconds"])
-    pair = [collect(*started) for started in [timed_run(tenant_argv, work, env) for _ in range(2)]]
+    log_start = os.path.getsize(hv_log)
+    timelines = [os.path.join(work, "pair-%d.csv" % k) for k in range(2)]
+    pair_argv = [tenant_argv[:-1] + ["--timeline", timeline, eng] for timeline in timelines]
+    pair = [collect(*started) for started in [timed_run(argv, work, env) for argv in pair_argv]]
+    with open(hv_log, errors="replace") as log:
+        log.seek(log_start)
+        moves = re.findall(r"moved into combined program \d+ slot \d+: ([0-9.]+) ms from the interrupt, "
+                           r"([0-9.]+) ms holding it", log.read())
+    if args.plots:
+        plot_pair(name, timelines, os.path.join(args.plots, "hypervisor-pair-%s.png" % name))
     outputs_match = all(r["output"] == solo["output"] for r in [tenant] + pair)
     solo_ticks, solo_tasks = rates(solo)
     row = {"example": name, "workload": workload, "ticks": solo["ticks"], "tasks": solo["tasks"],
            "solo_ticks_per_s": solo_ticks, "solo_tasks_per_s": solo_tasks,
            "tenant_ticks_per_s": rates(tenant)[0], "tenant_tasks_per_s": rates(tenant)[1],
            "pair_ticks_per_s": [rates(r)[0] for r in pair], "pair_tasks_per_s": [rates(r)[1] for r in pair],
-           "tenant_start_seconds": tenant["wall"] - tenant["seconds"], "outputs_match": outputs_match}
+           "tenant_start_seconds": tenant["wall"] - tenant["seconds"], "outputs_match": outputs_match,
+           "swap_pause_ms": [float(m[0]) for m in moves], "swap_hold_ms": [float(m[1]) for m in moves]}
     row["tenant_vs_solo"] = row["tenant_ticks_per_s"] / solo_ticks
     row["pair_vs_solo"] = [r / solo_ticks for r in row["pair_ticks_per_s"]]
     return row
@@ -91,6 +142,7 @@ def main():
     # each costs a few round trips, so give them --quick.
     parser.add_argument("--examples", default="df,bitcoin,mips32,regex,file_sum")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--plots", help="draw each pair's timelines into this directory")
     args = parser.parse_args()
     args.bin_dir = os.path.abspath(args.bin_dir)
     root = tempfile.mkdtemp(prefix="synergy-hv-bench-")
@@ -100,12 +152,16 @@ def main():
     fd = os.open(token, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     os.write(fd, os.urandom(24).hex().encode())
     os.close(fd)
+    if args.plots:
+        os.makedirs(args.plots, exist_ok=True)
+    hv_log = os.path.join(root, "synergy-hv.log")
     hv = subprocess.Popen([os.path.join(args.bin_dir, "synergy-hv"), "--listen", "127.0.0.1:0", "--token-file", token],
-                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                          stdout=subprocess.PIPE, stderr=open(hv_log, "wb"),
                           env=dict(os.environ, SYNERGY_CACHE_DIR=cache_dir))
     rows = []
-    print("%-9s %12s %12s %8s %15s %12s %12s %8s %6s" % (
-        "example", "solo tick/s", "tenant", "ratio", "pair ratios", "solo task/s", "tenant", "start s", "match"),
+    print("%-9s %12s %12s %8s %15s %12s %12s %8s %6s %s" % (
+        "example", "solo tick/s", "tenant", "ratio", "pair ratios", "solo task/s", "tenant", "start s", "match",
+        "swap pauses ms (held ms)"),
         flush=True)
     try:
         if not select.select([hv.stdout], [], [], 30)[0]:
@@ -113,12 +169,14 @@ def main():
         address = re.search(r"listening on (\S+)", hv.stdout.readline().decode()).group(1)
         for name in args.examples.split(","):
             run_bench.log("hypervisor bench: " + name)
-            row = bench(name, args, root, address, token, cache_dir)
+            row = bench(name, args, root, address, token, cache_dir, hv_log)
             rows.append(row)
-            print("%-9s %12.4g %12.4g %8.3f %7.3f %7.3f %12.4g %12.4g %8.3f %6s" % (
+            print("%-9s %12.4g %12.4g %8.3f %7.3f %7.3f %12.4g %12.4g %8.3f %6s %s" % (
                 row["example"], row["solo_ticks_per_s"], row["tenant_ticks_per_s"], row["tenant_vs_solo"],
                 row["pair_vs_solo"][0], row["pair_vs_solo"][1], row["solo_tasks_per_s"], row["tenant_tasks_per_s"],
-                row["tenant_start_seconds"], row["outputs_match"]), flush=True)
+                row["tenant_start_seconds"], row["outputs_match"],
+                " ".join("%.2f (%.2f)" % pause for pause in zip(row["swap_pause_ms"], row["swap_hold_ms"]))),
+                flush=True)
     finally:
         hv.send_signal(signal.SIGTERM)
         hv.wait()

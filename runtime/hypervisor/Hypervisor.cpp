@@ -1,7 +1,10 @@
 //===- Hypervisor.cpp - The engine host behind synergy-hv ------------------===//
 //
 // This file implements Hypervisor.h. Every request becomes a Work item on
-// one queue; the fabric thread pops them in order. A connection's state
+// its connection's queue; the fabric thread serves finished builds first,
+// then one item of each connection in turn (round-robin), so a tenant that
+// sends several requests ahead cannot make the others wait behind all of
+// them: the fabric is the tenants' one shared path. A connection's state
 // (greeted, its engines) is touched only on the fabric thread; the I/O
 // thread keeps just the per-connection count of unanswered requests, which
 // bounds what a client that never reads its replies can make us queue.
@@ -179,7 +182,11 @@ class Hypervisor::Impl {
 
   std::mutex workMutex_;
   std::condition_variable workReady_;
-  std::deque<Work> work_;
+  // Builds finished, served first; then one request (or close) of each
+  // connection with work in turn, round-robin, each connection's in order.
+  std::deque<Work> buildsDone_;
+  std::unordered_map<Connection*, std::deque<Work>> connectionWork_;
+  std::deque<Connection*> rotation_;
   bool stopping_ = false;
 
   std::mutex buildMutex_;
@@ -293,7 +300,14 @@ void Hypervisor::Impl::post(Work work) {
   {
     std::lock_guard<std::mutex> lock(workMutex_);
     if (stopping_) return;
-    work_.push_back(std::move(work));
+    if (!work.connection) {
+      buildsDone_.push_back(std::move(work));
+    } else {
+      std::deque<Work>& queue = connectionWork_[work.connection.get()];
+      if (queue.empty())
+        rotation_.push_back(work.connection.get());
+      queue.push_back(std::move(work));
+    }
   }
   workReady_.notify_one();
 }
@@ -303,10 +317,22 @@ void Hypervisor::Impl::runFabric() {
     Work work;
     {
       std::unique_lock<std::mutex> lock(workMutex_);
-      workReady_.wait(lock, [&] { return stopping_ || !work_.empty(); });
+      workReady_.wait(lock, [&] { return stopping_ || !buildsDone_.empty() || !rotation_.empty(); });
       if (stopping_) return;
-      work = std::move(work_.front());
-      work_.pop_front();
+      if (!buildsDone_.empty()) {
+        work = std::move(buildsDone_.front());
+        buildsDone_.pop_front();
+      } else {
+        Connection* next = rotation_.front();
+        rotation_.pop_front();
+        auto queue = connectionWork_.find(next);
+        work = std::move(queue->second.front());
+        queue->second.pop_front();
+        if (queue->second.empty())
+          connectionWork_.erase(queue);
+        else
+          rotation_.push_back(next);
+      }
     }
     serve(work);
   }

@@ -11,10 +11,10 @@
 // both cases the other tenants carry on untouched.
 //
 // Threads: the transport's I/O thread checks lengths and queues requests; one
-// fabric thread serves them in arrival order and owns every engine (a
-// Verilator model is driven from one thread); one build thread runs
-// Verilator on submitted designs, so a compile never stalls the requests of
-// running tenants. A submitted design passes the same checks as a local run
+// fabric thread serves them, each connection's in order and the connections
+// round-robin, and owns every engine (a Verilator model is driven from one
+// thread); one build thread runs Verilator on submitted designs and combined
+// programs, so a compile never stalls the requests of running tenants. A submitted design passes the same checks as a local run
 // (the manifest reader's bounds, EmittedVerilogCheck) before anything is
 // built, and is built through the shared engine cache, so a design built
 // before starts without a compile.

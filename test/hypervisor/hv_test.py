@@ -7,7 +7,8 @@ against it, and stops it with SIGTERM, which must end it with status 0.
       Compiles each design with synergy-cc and runs all of them at once as
       tenants (synergy-run --hypervisor). Each tenant's stdout and exit
       status must equal vvp's, and vvp's must equal the spec's expected file
-      when it names one. SPEC is FILE.v[,inputs=DIR][,expected=FILE]; inputs
+      when it names one. SPEC is FILE.v[,inputs=DIR][,expected=FILE]
+      [,vvp-define=NAME] (NAME defined for iverilog only); inputs
       default to test/verilog/Inputs. --split also runs the first design
       through the hypervisor split by --save-at-tick and --restart. Afterwards
       synergy-hv-ctl status must account for every engine: as many compiles
@@ -132,10 +133,11 @@ def copy_inputs(src, dst):
     return dst
 
 
-def under_vvp(source, inputs, root, iverilog, vvp):
+def under_vvp(source, inputs, root, iverilog, vvp, defines=()):
     work = copy_inputs(inputs, os.path.join(root, "vvp"))
     image = os.path.join(work, "tb.vvp")
-    subprocess.run([iverilog, "-o", image, source], cwd=work, check=True, timeout=TIMEOUT)
+    subprocess.run([iverilog, *["-D" + name for name in defines], "-o", image, source], cwd=work, check=True,
+                   timeout=TIMEOUT)
     proc = subprocess.run([vvp, "-n", image], cwd=work, stdout=subprocess.PIPE, timeout=TIMEOUT)
     return proc.stdout, proc.returncode
 
@@ -164,18 +166,21 @@ class Tenant:
         self.source = os.path.abspath(parts[0])
         self.inputs = DEFAULT_INPUTS
         self.expected_file = None
+        self.vvp_defines = []
         for part in parts[1:]:
             key, _, value = part.partition("=")
             if key == "inputs":
                 self.inputs = os.path.abspath(value)
             elif key == "expected":
                 self.expected_file = os.path.abspath(value)
+            elif key == "vvp-define":
+                self.vvp_defines.append(value)
             else:
                 raise SystemExit("bad tenant spec: " + spec)
         self.name = "%d-%s" % (index, os.path.splitext(os.path.basename(self.source))[0])
         self.root = os.path.join(root, self.name)
         os.makedirs(self.root)
-        self.expected = under_vvp(self.source, self.inputs, self.root, args.iverilog, args.vvp)
+        self.expected = under_vvp(self.source, self.inputs, self.root, args.iverilog, args.vvp, self.vvp_defines)
         if self.expected_file:
             compare(self.name + " (vvp against expected.txt)", (open(self.expected_file, "rb").read(), 0),
                     self.expected)
@@ -275,7 +280,17 @@ def engine_ids(hv):
 
 def moved(hv, engine):
     return re.findall(r"engine %d moved into combined program (\d+) slot \d+: ([0-9.]+) ms from the interrupt, "
-                      r"([0-9.]+) ms holding it" % engine, hv.log_text())
+                      r"([0-9.]+) ms holding it \((\d+) state words\)" % engine, hv.log_text())
+
+
+def state_words(engine, only_non_volatile):
+    """The 64-bit words of the engine's variables (nets aside) its manifest lists: what a move copies."""
+    words = 0
+    for line in open(engine, "rb").read().decode(errors="replace").splitlines():
+        match = re.match(r"state \d+ (\w+) (\d+) \d+ (\d+) \d+ ([01]) ", line)
+        if match and match.group(1) != "wire" and (match.group(4) == "1" or not only_non_volatile):
+            words += (int(match.group(2)) + 63) // 64 * max(int(match.group(3)), 1)
+    return words
 
 
 def case_swap(args, root):
@@ -283,15 +298,19 @@ def case_swap(args, root):
     named go): once when a second tenant joins, once more when the same pair rejoins (the combined
     program then comes from the cache), and many times under --recombine-every. Its output and the
     joiner's must equal vvp's byte for byte, and its output depends on every value it held."""
-    victim_source = os.path.join(HERE, "swap_victim.v")
+    victim_source = os.path.abspath(args.victim)
     go_inputs = os.path.join(root, "go-inputs")
     os.makedirs(go_inputs)
     open(os.path.join(go_inputs, "go"), "w").close()
-    victim = Tenant(victim_source + ",inputs=" + go_inputs, 0, root, args)
+    victim = Tenant(victim_source + ",inputs=" + go_inputs + ",vvp-define=SYNERGY_NO_YIELD", 0, root, args)
     joiner = Tenant(args.joiner, 1, root, args)
     empty = os.path.join(root, "empty")
     os.makedirs(empty)
     victim.inputs = empty  # its runs start without go
+    uses_yield = re.search(rb"^yield 1$", open(victim.engine, "rb").read(), re.M) is not None
+    copied_words = state_words(victim.engine, uses_yield)
+    if uses_yield:
+        expect(copied_words < state_words(victim.engine, False), "the $yield victim has no volatile variable")
 
     def run_victim(hv, work_name, moves_wanted, during):
         proc = victim.start(args.bin_dir, hv, work_name)
@@ -303,6 +322,8 @@ def case_swap(args, root):
         actual, err = finish(proc)
         compare(victim.name + " (" + work_name + ")", victim.expected, actual, err)
         moves = moved(hv, engine)
+        expect(all(int(m[3]) == copied_words for m in moves), "moves copied %s state words, not %d (%s)" %
+               (sorted(set(m[3] for m in moves)), copied_words, "non-volatile" if uses_yield else "all"))
         print("ok %s: %d bytes, moved %d times; longest pause %.3f ms from the interrupt, %.3f ms held" %
               (work_name, len(actual[0]), len(moves), max(float(m[1]) for m in moves),
                max(float(m[2]) for m in moves)))
@@ -572,6 +593,8 @@ def main():
     tenants.add_argument("specs", nargs="+")
     sub.add_parser("hostile")
     swap = sub.add_parser("swap")
+    swap.add_argument("--victim", default=os.path.join(HERE, "swap_victim.v"),
+                      help="the design held mid-run; it must poll for a file named go, as swap_victim.v does")
     swap.add_argument("--joiner", required=True, help="the SPEC of the tenant that joins")
     swap.add_argument("--recombine-every", type=int, default=5)
     swap.add_argument("--min-moves", type=int, default=10)
