@@ -1,8 +1,9 @@
 //===- synergy-hv-ctl.cpp - ask a running synergy-hv about its state -------===//
 //
 // Thin main over hypervisor/HypervisorClient.h. `status` prints the
-// hypervisor's report: tenants, engines, the program generation and how
-// many engines were compiled or found in the cache.
+// hypervisor's report: tenants, engines, the combined program's generation
+// and engines, the one compiling, the moves into it and their pauses, and
+// how many engines and programs were compiled or found in the cache.
 //
 //===----------------------------------------------------------------------===//
 #include <cstdio>
@@ -22,7 +23,8 @@ void printUsage() {
       "usage: synergy-hv-ctl --connect ADDRESS:PORT --token-file FILE status\n"
       "\n"
       "commands:\n"
-      "  status   tenants, their engines, the program generation, compiles and cache hits\n"
+      "  status   tenants, their engines, the combined program (generation, engines,\n"
+      "           the one compiling, moves and their pauses), compiles and cache hits\n"
       "\n"
       "example:\n"
       "  synergy-hv-ctl --connect 127.0.0.1:7200 --token-file token status\n");

@@ -174,6 +174,7 @@ class Hypervisor::Impl {
   }
 
   HypervisorConfig config_;
+  // Running engines worth a combined program: two, or one under the hook.
   size_t minimumCombined_;
 
   // I/O thread and fabric thread: unanswered requests per connection.
@@ -249,16 +250,18 @@ Hypervisor::Impl::Impl(HypervisorConfig config)
 }
 
 Hypervisor::Impl::~Impl() {
-  transport_.reset();
+  // Builds stop first: the tenants leaving as the transport closes would
+  // otherwise queue a combined program nobody will use.
   {
     std::lock_guard<std::mutex> lock(buildMutex_);
     buildsStopping_ = true;
   }
+  buildReady_.notify_all();
+  transport_.reset();
   {
     std::lock_guard<std::mutex> lock(workMutex_);
     stopping_ = true;
   }
-  buildReady_.notify_all();
   workReady_.notify_all();
   builder_.join();
   fabric_.join();

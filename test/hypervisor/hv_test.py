@@ -12,8 +12,19 @@ against it, and stops it with SIGTERM, which must end it with status 0.
       default to test/verilog/Inputs. --split also runs the first design
       through the hypervisor split by --save-at-tick and --restart. Afterwards
       synergy-hv-ctl status must account for every engine: as many compiles
-      plus cache hits as submissions, none left running, and one program
-      generation per engine start and per engine end.
+      plus cache hits as submissions, none left running, and one change of
+      the set of engines per engine start and per engine end.
+
+  hv_test.py --bin-dir B --iverilog I --vvp V swap [--victim FILE.v]
+             --joiner SPEC [--recombine-every N] [--min-moves M]
+      The victim (swap_victim.v, or yield_victim.v for a $yield design)
+      waits mid-run, polling for a file named go, while the hypervisor moves
+      it into combined programs: when the joiner joins (a compile), when the
+      same pair rejoins (the program must come from the cache: no compile),
+      and, under a second synergy-hv with --recombine-every N, at least M
+      times. Only then is go created. Each move must have copied exactly the
+      state words the manifest lists (only the non-volatile ones for a
+      $yield design), and the victim's and joiner's output must equal vvp's.
 
   hv_test.py --bin-dir B --iverilog I --vvp V hostile
       A victim tenant runs long_victim.v while a hostile client, speaking raw
