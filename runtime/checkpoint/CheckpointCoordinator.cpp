@@ -103,6 +103,11 @@ void CheckpointCoordinator::setOutputDrain(std::function<void()> drain) {
   drainOutput_ = std::move(drain);
 }
 
+void CheckpointCoordinator::setQuiescenceCheck(std::function<std::string()> check) {
+  std::lock_guard<std::mutex> guard(mutex_);
+  quiescenceCheck_ = std::move(check);
+}
+
 bool CheckpointCoordinator::prepareRank(int worldRank, granule::Granule& granule,
                                         std::string& error) {
   if (!resumeFrom_) return true;
@@ -190,6 +195,12 @@ bool CheckpointCoordinator::agreeToSuspend(int worldRank, bool canSuspend,
   }
   meet(lock, [&] {
     bool isDue = due();
+    if (isDue && everyoneCan_ && quiescenceCheck_) {
+      if (std::string inFlight = quiescenceCheck_(); !inFlight.empty()) {
+        everyoneCan_ = false;
+        firstRefusal_ = std::move(inFlight);
+      }
+    }
     decision_ = isDue && everyoneCan_;
     if (isDue && !everyoneCan_) {
       ++statistics_.postponed;

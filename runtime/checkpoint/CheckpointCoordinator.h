@@ -1,10 +1,11 @@
 //===- CheckpointCoordinator.h - consistent checkpoints of an MPI job ------===//
 //
 // The launcher's BarrierControlPoint for `--checkpoint-every`. At a barrier
-// on MPI_COMM_WORLD every rank reports whether it can be unwound; the last
-// to report decides for all: the job suspends when a checkpoint is due and
-// every rank can (otherwise the checkpoint is postponed to the next barrier,
-// with a note naming the rank and the reason). Each suspended rank encodes
+// control point (a collective on MPI_COMM_WORLD) every rank reports whether
+// it can be unwound; the last to report decides for all: the job suspends
+// when a checkpoint is due, every rank can and no message is in flight
+// (otherwise the checkpoint is postponed to the next control point, with a
+// note naming the rank or the message and the reason). Each suspended rank encodes
 // its own section from its memory and snapshot, in parallel with the
 // others; the last one writes the file (temp, fsync, rename, so a crash
 // leaves the previous checkpoint intact) before any rank is rewound, so
@@ -54,6 +55,7 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
 
   void noteStateNotCheckpointed(int worldRank, const std::string& what) override;
   void setOutputDrain(std::function<void()> drain) override;
+  void setQuiescenceCheck(std::function<std::string()> check) override;
   bool prepareRank(int worldRank, granule::Granule& granule, std::string& error) override;
 
   // The job record each checkpoint file carries (its output offsets are
@@ -97,6 +99,7 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   JobRecord job_;
   std::string roundUnresumable_;  // the first rank's reason in this round
   std::function<void()> drainOutput_;
+  std::function<std::string()> quiescenceCheck_;
   const CheckpointImage* resumeFrom_ = nullptr;
   uint64_t firstSequence_ = 0;
   uint64_t killAfter_ = 0;  // test hook, see the constructor
