@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <functional>
@@ -56,6 +57,7 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   void noteStateNotCheckpointed(int worldRank, const std::string& what) override;
   void setOutputDrain(std::function<void()> drain) override;
   void setQuiescenceCheck(std::function<std::string()> check) override;
+  void setRankWaiting(RankWaiting waiting) override;
   bool prepareRank(int worldRank, granule::Granule& granule, std::string& error) override;
 
   // The job record each checkpoint file carries (its output offsets are
@@ -74,9 +76,9 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
 
  private:
   // Waits until every rank has arrived; the last one runs `last` (under the
-  // lock) before anyone leaves.
+  // lock) before anyone leaves. False when the job aborted meanwhile.
   template <typename Last>
-  void meet(std::unique_lock<std::mutex>& lock, Last&& last);
+  bool meet(int worldRank, std::unique_lock<std::mutex>& lock, Last&& last);
   bool due() const;
   bool writeCheckpoint(std::string& error);
 
@@ -86,7 +88,9 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   std::mutex mutex_;
   std::condition_variable released_;
   int arrived_ = 0;
-  uint64_t generation_ = 0;
+  std::vector<int> waiting_;  // the world ranks that arrived this round
+  // Read without the lock by the ranks waiting through rankWaiting_.
+  std::atomic<uint64_t> generation_ = 0;
   // The round in progress.
   bool everyoneCan_ = true;
   std::string firstRefusal_;
@@ -100,6 +104,7 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   std::string roundUnresumable_;  // the first rank's reason in this round
   std::function<void()> drainOutput_;
   std::function<std::string()> quiescenceCheck_;
+  RankWaiting rankWaiting_;
   const CheckpointImage* resumeFrom_ = nullptr;
   uint64_t firstSequence_ = 0;
   uint64_t killAfter_ = 0;  // test hook, see the constructor

@@ -17,6 +17,8 @@
 #include <functional>
 #include <string>
 
+#include "util/FunctionRef.h"
+
 namespace synergy::granule {
 class Granule;
 }
@@ -57,6 +59,17 @@ class BarrierControlPoint {
   // nothing is in flight. Called by the deciding rank while every rank of
   // the job stands in agreeToSuspend, so no rank can send meanwhile.
   virtual void setQuiescenceCheck(std::function<std::string()> check) { (void)check; }
+  // The launcher's: how a rank waits for the others inside agreeToSuspend
+  // and suspended(). `wait(worldRank, done)` sleeps until `done()` (which
+  // reads only atomics) holds, counted as blocked by the job's deadlock
+  // check so that a rank that never reaches the collective is reported, not
+  // waited for forever; it returns false when the job aborted. Whoever makes
+  // `done()` true calls `wake(worldRank)` after.
+  struct RankWaiting {
+    std::function<bool(int worldRank, util::FunctionRef<bool()> done)> wait;
+    std::function<void(int worldRank)> wake;
+  };
+  virtual void setRankWaiting(RankWaiting waiting) { (void)waiting; }
   // Called for each rank once its granule is instantiated, before any rank
   // runs; false with `error` stops the job (a resumed job restores here).
   virtual bool prepareRank(int worldRank, granule::Granule& granule, std::string& error) {

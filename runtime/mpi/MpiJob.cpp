@@ -163,6 +163,12 @@ int runJob(const JobOptions& options) {
           return "rank " + std::to_string(rank) + ": a message is still waiting to be received";
       return {};
     });
+    controlPoint->setRankWaiting(
+        {[&world](int rank, util::FunctionRef<bool()> done) {
+           return world.waitForOthers(rank, WaitInfo{"a barrier control point's agreement"},
+                                      done);
+         },
+         [&world](int rank) { world.wakeWaiter(rank); }});
   }
   if (options.joinHosts && !options.joinHosts(world, error)) return launchError(error);
   output.start();
@@ -229,6 +235,7 @@ int runJob(const JobOptions& options) {
   if (BarrierControlPoint* controlPoint = options.barrierControlPoint) {
     controlPoint->setOutputDrain({});
     controlPoint->setQuiescenceCheck({});
+    controlPoint->setRankWaiting({});
   }
   if (world.aborted()) {
     reportAbort(world);
