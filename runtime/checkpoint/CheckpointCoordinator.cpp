@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cassert>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -175,23 +176,18 @@ bool CheckpointCoordinator::prepareRank(int worldRank, granule::Granule& granule
 
 template <typename Last>
 bool CheckpointCoordinator::meet(int worldRank, std::unique_lock<std::mutex>& lock, Last&& last) {
+  assert(rankWaiting_.wait && rankWaiting_.wake && "the launcher sets the rank waiting first");
   uint64_t generation = generation_.load();
   if (++arrived_ == ranks_) {
     last();
     arrived_ = 0;
     ++generation_;
-    released_.notify_all();
-    if (rankWaiting_.wake)
-      for (int rank : waiting_) rankWaiting_.wake(rank);
+    for (int rank : waiting_) rankWaiting_.wake(rank);
     waiting_.clear();
     return true;
   }
   waiting_.push_back(worldRank);
   auto released = [&] { return generation_.load() != generation; };
-  if (!rankWaiting_.wait) {
-    released_.wait(lock, released);
-    return true;
-  }
   lock.unlock();
   bool alive = rankWaiting_.wait(worldRank, released);
   lock.lock();

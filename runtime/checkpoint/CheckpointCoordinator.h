@@ -19,7 +19,6 @@
 
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <functional>
 #include <cstdint>
 #include <mutex>
@@ -86,7 +85,6 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   const CheckpointPolicy policy_;
   const Digest programDigest_;
   std::mutex mutex_;
-  std::condition_variable released_;
   int arrived_ = 0;
   std::vector<int> waiting_;  // the world ranks that arrived this round
   // Read without the lock by the ranks waiting through rankWaiting_.
