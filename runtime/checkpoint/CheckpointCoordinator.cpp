@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cassert>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -103,6 +104,16 @@ void CheckpointCoordinator::setOutputDrain(std::function<void()> drain) {
   drainOutput_ = std::move(drain);
 }
 
+void CheckpointCoordinator::setQuiescenceCheck(std::function<std::string()> check) {
+  std::lock_guard<std::mutex> guard(mutex_);
+  quiescenceCheck_ = std::move(check);
+}
+
+void CheckpointCoordinator::setRankWaiting(RankWaiting waiting) {
+  std::lock_guard<std::mutex> guard(mutex_);
+  rankWaiting_ = std::move(waiting);
+}
+
 bool CheckpointCoordinator::prepareRank(int worldRank, granule::Granule& granule,
                                         std::string& error) {
   if (!resumeFrom_) return true;
@@ -164,16 +175,23 @@ bool CheckpointCoordinator::prepareRank(int worldRank, granule::Granule& granule
 }
 
 template <typename Last>
-void CheckpointCoordinator::meet(std::unique_lock<std::mutex>& lock, Last&& last) {
-  uint64_t generation = generation_;
+bool CheckpointCoordinator::meet(int worldRank, std::unique_lock<std::mutex>& lock, Last&& last) {
+  assert(rankWaiting_.wait && rankWaiting_.wake && "the launcher sets the rank waiting first");
+  uint64_t generation = generation_.load();
   if (++arrived_ == ranks_) {
     last();
     arrived_ = 0;
     ++generation_;
-    released_.notify_all();
-    return;
+    for (int rank : waiting_) rankWaiting_.wake(rank);
+    waiting_.clear();
+    return true;
   }
-  released_.wait(lock, [&] { return generation_ != generation; });
+  waiting_.push_back(worldRank);
+  auto released = [&] { return generation_.load() != generation; };
+  lock.unlock();
+  bool alive = rankWaiting_.wait(worldRank, released);
+  lock.lock();
+  return alive;
 }
 
 bool CheckpointCoordinator::due() const {
@@ -188,8 +206,14 @@ bool CheckpointCoordinator::agreeToSuspend(int worldRank, bool canSuspend,
     everyoneCan_ = false;
     firstRefusal_ = "rank " + std::to_string(worldRank) + ": " + why;
   }
-  meet(lock, [&] {
+  bool alive = meet(worldRank, lock, [&] {
     bool isDue = due();
+    if (isDue && everyoneCan_ && quiescenceCheck_) {
+      if (std::string inFlight = quiescenceCheck_(); !inFlight.empty()) {
+        everyoneCan_ = false;
+        firstRefusal_ = std::move(inFlight);
+      }
+    }
     decision_ = isDue && everyoneCan_;
     if (isDue && !everyoneCan_) {
       ++statistics_.postponed;
@@ -200,7 +224,8 @@ bool CheckpointCoordinator::agreeToSuspend(int worldRank, bool canSuspend,
     if (!decision_) roundUnresumable_.clear();
     roundStart_ = std::chrono::steady_clock::now();
   });
-  return decision_;
+  // An aborted job goes on unsuspended to its next MPI call, which ends it.
+  return alive && decision_;
 }
 
 bool CheckpointCoordinator::suspended(int worldRank, granule::Granule& granule,
@@ -213,7 +238,7 @@ bool CheckpointCoordinator::suspended(int worldRank, granule::Granule& granule,
   if (!snapshot && failure_.empty())
     failure_ = "rank " + std::to_string(worldRank) + ": " + error;
   sections_[size_t(worldRank)] = std::move(section);
-  meet(lock, [&] {
+  bool alive = meet(worldRank, lock, [&] {
     // A file that cannot be written costs this checkpoint, not the run:
     // every rank still has its snapshot to be rewound from.
     std::string writeError;
@@ -233,6 +258,10 @@ bool CheckpointCoordinator::suspended(int worldRank, granule::Granule& granule,
   // without it: every rank stops, and the first failure names the cause.
   if (!failure_.empty()) {
     error = failure_;
+    return false;
+  }
+  if (!alive) {
+    error = "the job was aborted during a checkpoint";
     return false;
   }
   return true;

@@ -1,10 +1,11 @@
 //===- CheckpointCoordinator.h - consistent checkpoints of an MPI job ------===//
 //
 // The launcher's BarrierControlPoint for `--checkpoint-every`. At a barrier
-// on MPI_COMM_WORLD every rank reports whether it can be unwound; the last
-// to report decides for all: the job suspends when a checkpoint is due and
-// every rank can (otherwise the checkpoint is postponed to the next barrier,
-// with a note naming the rank and the reason). Each suspended rank encodes
+// control point (a collective on MPI_COMM_WORLD) every rank reports whether
+// it can be unwound; the last to report decides for all: the job suspends
+// when a checkpoint is due, every rank can and no message is in flight
+// (otherwise the checkpoint is postponed to the next control point, with a
+// note naming the rank or the message and the reason). Each suspended rank encodes
 // its own section from its memory and snapshot, in parallel with the
 // others; the last one writes the file (temp, fsync, rename, so a crash
 // leaves the previous checkpoint intact) before any rank is rewound, so
@@ -16,8 +17,8 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <functional>
 #include <cstdint>
 #include <mutex>
@@ -54,6 +55,8 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
 
   void noteStateNotCheckpointed(int worldRank, const std::string& what) override;
   void setOutputDrain(std::function<void()> drain) override;
+  void setQuiescenceCheck(std::function<std::string()> check) override;
+  void setRankWaiting(RankWaiting waiting) override;
   bool prepareRank(int worldRank, granule::Granule& granule, std::string& error) override;
 
   // The job record each checkpoint file carries (its output offsets are
@@ -72,9 +75,9 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
 
  private:
   // Waits until every rank has arrived; the last one runs `last` (under the
-  // lock) before anyone leaves.
+  // lock) before anyone leaves. False when the job aborted meanwhile.
   template <typename Last>
-  void meet(std::unique_lock<std::mutex>& lock, Last&& last);
+  bool meet(int worldRank, std::unique_lock<std::mutex>& lock, Last&& last);
   bool due() const;
   bool writeCheckpoint(std::string& error);
 
@@ -82,9 +85,10 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   const CheckpointPolicy policy_;
   const Digest programDigest_;
   std::mutex mutex_;
-  std::condition_variable released_;
   int arrived_ = 0;
-  uint64_t generation_ = 0;
+  std::vector<int> waiting_;  // the world ranks that arrived this round
+  // Read without the lock by the ranks waiting through rankWaiting_.
+  std::atomic<uint64_t> generation_ = 0;
   // The round in progress.
   bool everyoneCan_ = true;
   std::string firstRefusal_;
@@ -97,6 +101,8 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   JobRecord job_;
   std::string roundUnresumable_;  // the first rank's reason in this round
   std::function<void()> drainOutput_;
+  std::function<std::string()> quiescenceCheck_;
+  RankWaiting rankWaiting_;
   const CheckpointImage* resumeFrom_ = nullptr;
   uint64_t firstSequence_ = 0;
   uint64_t killAfter_ = 0;  // test hook, see the constructor

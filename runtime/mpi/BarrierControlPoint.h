@@ -1,19 +1,23 @@
 //===- BarrierControlPoint.h - what may happen to ranks at a barrier -------===//
 //
-// A barrier on MPI_COMM_WORLD is the place where every rank of a job stands
-// still with no message in flight, so it is where a job can be suspended
-// as a whole: for a checkpoint now, for migration later. The launcher puts
-// a BarrierControlPoint on the World; MPI_Barrier then, once the barrier
-// has completed, asks it whether the ranks suspend, and every rank gets the
-// same answer (the decision is taken once per barrier, by the last rank to
-// ask). A suspended rank unwinds with Asyncify (Granule::beginUnwind), and
-// each rank's snapshot reaches suspended() before the rank is rewound.
+// A barrier control point is a collective on MPI_COMM_WORLD (MPI_Barrier,
+// Bcast, Reduce, Allreduce, Gather, Allgather) once it has completed: every
+// rank of a job stands at the same call, so it is where a job can be
+// suspended as a whole: for a checkpoint now, for migration later. The
+// launcher puts a BarrierControlPoint on the World; each of those calls
+// then asks it whether the ranks suspend, and every rank gets the same
+// answer (the decision is taken once per control point, by the last rank
+// to ask, after the job's quiescence check has found no message in
+// flight). A suspended rank unwinds with Asyncify (Granule::beginUnwind),
+// and each rank's snapshot reaches suspended() before the rank is rewound.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
 
 #include <functional>
 #include <string>
+
+#include "util/FunctionRef.h"
 
 namespace synergy::granule {
 class Granule;
@@ -27,7 +31,7 @@ namespace synergy::mpi {
 class BarrierControlPoint {
  public:
   virtual ~BarrierControlPoint() = default;
-  // Called by every rank of the job after the barrier; `canSuspend` says
+  // Called by every rank of the job after the collective; `canSuspend` says
   // whether this rank could be unwound now (`why` when not). Returns the
   // job's decision, the same for every rank.
   virtual bool agreeToSuspend(int worldRank, bool canSuspend, const std::string& why) = 0;
@@ -50,6 +54,22 @@ class BarrierControlPoint {
   // The launcher's: forwards every byte the ranks have written so far to
   // its own stdout and stderr (called while every rank is suspended).
   virtual void setOutputDrain(std::function<void()> drain) { (void)drain; }
+  // The launcher's: why the job cannot be suspended now although every
+  // rank can (a message still waits in some rank's mailbox), empty when
+  // nothing is in flight. Called by the deciding rank while every rank of
+  // the job stands in agreeToSuspend, so no rank can send meanwhile.
+  virtual void setQuiescenceCheck(std::function<std::string()> check) { (void)check; }
+  // The launcher's: how a rank waits for the others inside agreeToSuspend
+  // and suspended(). `wait(worldRank, done)` sleeps until `done()` (which
+  // reads only atomics) holds, counted as blocked by the job's deadlock
+  // check so that a rank that never reaches the collective is reported, not
+  // waited for forever; it returns false when the job aborted. Whoever makes
+  // `done()` true calls `wake(worldRank)` after.
+  struct RankWaiting {
+    std::function<bool(int worldRank, util::FunctionRef<bool()> done)> wait;
+    std::function<void(int worldRank)> wake;
+  };
+  virtual void setRankWaiting(RankWaiting waiting) { (void)waiting; }
   // Called for each rank once its granule is instantiated, before any rank
   // runs; false with `error` stops the job (a resumed job restores here).
   virtual bool prepareRank(int worldRank, granule::Granule& granule, std::string& error) {

@@ -183,10 +183,14 @@ std::string stateNotCheckpointed(HostCall& call) {
   return {};
 }
 
-// After a completed barrier on MPI_COMM_WORLD, every rank stands at the
-// same call with nothing sent that is not received: the job can be
-// suspended there if the launcher's control point wants it and every rank
-// can be unwound (nothing pending, no setjmp host frame on its stack).
+// After a completed collective on MPI_COMM_WORLD (barrier, broadcast,
+// reduce, allreduce, gather, allgather) every rank stands at the same call:
+// the job can be suspended there if the launcher's control point wants it
+// and every rank can be unwound (nothing pending, no setjmp host frame on
+// its stack). A rooted collective may let some rank leave before the
+// others arrive, so whether a message is still waiting in a mailbox is
+// decided by the control point once every rank stands in it
+// (setQuiescenceCheck), not here.
 void offerSuspension(HostCall& call) {
   BarrierControlPoint* controlPoint = call.world().barrierControlPoint();
   if (!controlPoint) return;
@@ -196,14 +200,18 @@ void offerSuspension(HostCall& call) {
   if (call.rank.hasPendingRequests()) {
     canSuspend = false;
     why = "a nonblocking request is still pending";
-  } else if (!call.world().mailboxIdle(call.rank.worldRank)) {
-    canSuspend = false;
-    why = "a message is still waiting to be received";
   } else {
     canSuspend = call.granule.prepareUnwind(why);
   }
   if (controlPoint->agreeToSuspend(call.rank.worldRank, canSuspend, why))
     call.granule.beginUnwind();
+}
+
+// The end of a barrier control point: a collective on MPI_COMM_WORLD that
+// completed offers the job's suspension; returns the collective's result.
+int endControlPoint(HostCall& call, int comm, int result) {
+  if (result == abi::kSuccess && comm == abi::kCommWorld) offerSuspension(call);
+  return result;
 }
 
 }  // namespace
@@ -218,12 +226,13 @@ u32 Z_envZ_MPI_Barrier(void* instance, u32 comm) {
   int result = runCollective(
       call, int(comm), CollectiveKind::Barrier, [](Contribution&) {},
       [](std::vector<Contribution>&, int) { return abi::kSuccess; }, CollectiveReads::SlotsOnly);
-  if (result == abi::kSuccess && int(comm) == abi::kCommWorld) offerSuspension(call);
-  return result;
+  return endControlPoint(call, int(comm), result);
 }
 
 u32 Z_envZ_MPI_Bcast(void* instance, u32 buffer, u32 count, u32 type, u32 root, u32 comm) {
   HostCall call(instance, "MPI_Bcast");
+  // Rewound after a suspension here: the collective itself was done before.
+  if (call.granule.finishRewind()) return abi::kSuccess;
   int c = int(comm);
   int size = commSize(call, c);
   if (size < 0) return call.fail(c, abi::kErrComm, "invalid communicator");
@@ -233,7 +242,7 @@ u32 Z_envZ_MPI_Bcast(void* instance, u32 buffer, u32 count, u32 type, u32 root, 
   if (usesHostCollectives(call, c))
     return bcastAcrossHosts(call, c, buf.host, *buf.type, buf.count, int(root));
   bool staged = buf.type->size * buf.count <= kStagedCollectiveBytes;
-  return runCollective(
+  int status = runCollective(
       call, c, CollectiveKind::Bcast,
       [&](Contribution& slot) {
         slot.root = int(root);
@@ -251,11 +260,14 @@ u32 Z_envZ_MPI_Bcast(void* instance, u32 buffer, u32 count, u32 type, u32 root, 
                     buf.count);
       },
       staged ? CollectiveReads::SlotsOnly : CollectiveReads::MemberMemories, int(root));
+  return endControlPoint(call, c, status);
 }
 
 u32 Z_envZ_MPI_Reduce(void* instance, u32 sendbuf, u32 recvbuf, u32 count, u32 type, u32 op,
                       u32 root, u32 comm) {
   HostCall call(instance, "MPI_Reduce");
+  // Rewound after a suspension here: the collective itself was done before.
+  if (call.granule.finishRewind()) return abi::kSuccess;
   int c = int(comm), size, me;
   RETURN_IF_ERROR(checkRooted(call, c, int(root), size, me));
   bool isRoot = me == int(root);
@@ -269,7 +281,7 @@ u32 Z_envZ_MPI_Reduce(void* instance, u32 sendbuf, u32 recvbuf, u32 count, u32 t
     return reduceAcrossHosts(call, c, send.inPlace ? recv.host : send.host, recv.host, *layout,
                              int(count), int(op), int(type), int(root));
   bool staged = layout->size * int64_t(count) <= kStagedCollectiveBytes;
-  return runCollective(
+  int status = runCollective(
       call, c, CollectiveKind::Reduce,
       [&](Contribution& slot) {
         slot.root = int(root);
@@ -285,6 +297,7 @@ u32 Z_envZ_MPI_Reduce(void* instance, u32 sendbuf, u32 recvbuf, u32 count, u32 t
       },
       staged ? CollectiveReads::SlotsOnly : CollectiveReads::MemberMemories,
       isRoot ? kEveryMember : me);
+  return endControlPoint(call, c, status);
 }
 
 // From this many bytes on, a contiguous allreduce with a predefined op is
@@ -298,6 +311,8 @@ constexpr int64_t kStagedPairAllreduceBytes = 64;
 u32 Z_envZ_MPI_Allreduce(void* instance, u32 sendbuf, u32 recvbuf, u32 count, u32 type, u32 op,
                          u32 comm) {
   HostCall call(instance, "MPI_Allreduce");
+  // Rewound after a suspension here: the collective itself was done before.
+  if (call.granule.finishRewind()) return abi::kSuccess;
   int c = int(comm);
   int size = commSize(call, c);
   if (size < 0) return call.fail(c, abi::kErrComm, "invalid communicator");
@@ -319,7 +334,7 @@ u32 Z_envZ_MPI_Allreduce(void* instance, u32 sendbuf, u32 recvbuf, u32 count, u3
   // spans more than one; with more members, each slower to come round on
   // a shared core, the wait costs more than copying.
   bool staged = bytes <= (size == 2 ? kStagedPairAllreduceBytes : kStagedCollectiveBytes);
-  return runCollective(
+  int status = runCollective(
       call, c, CollectiveKind::Allreduce,
       [&](Contribution& slot) {
         const uint8_t* data = send.inPlace ? recv.host : send.host;
@@ -347,6 +362,7 @@ u32 Z_envZ_MPI_Allreduce(void* instance, u32 sendbuf, u32 recvbuf, u32 count, u3
         return result;
       },
       staged ? CollectiveReads::SlotsOnly : CollectiveReads::MemberMemories);
+  return endControlPoint(call, c, status);
 }
 
 u32 Z_envZ_MPI_Reduce_local(void* instance, u32 inbuf, u32 inoutbuf, u32 count, u32 type,
@@ -387,6 +403,8 @@ static u32 gather(HostCall& call, int c, CollectiveKind kind, int root, int me,
 u32 Z_envZ_MPI_Gather(void* instance, u32 sendbuf, u32 sendcount, u32 sendtype, u32 recvbuf,
                       u32 recvcount, u32 recvtype, u32 root, u32 comm) {
   HostCall call(instance, "MPI_Gather");
+  // Rewound after a suspension here: the collective itself was done before.
+  if (call.granule.finishRewind()) return abi::kSuccess;
   int c = int(comm), size, me;
   RETURN_IF_ERROR(checkRooted(call, c, int(root), size, me));
   bool isRoot = me == int(root);
@@ -398,7 +416,8 @@ u32 Z_envZ_MPI_Gather(void* instance, u32 sendbuf, u32 sendcount, u32 sendtype, 
     return gatherAcrossHosts(call, c, send.inPlace ? nullptr : send.host, send.type, send.count,
                              recv.host, recv.type, int(recvcount), int(root));
   UniformBlocks blocks(recv.host, *recv.layout, size, int(recvcount));
-  return gather(call, c, CollectiveKind::Gather, int(root), me, send, blocks);
+  int status = gather(call, c, CollectiveKind::Gather, int(root), me, send, blocks);
+  return endControlPoint(call, c, status);
 }
 
 u32 Z_envZ_MPI_Gatherv(void* instance, u32 sendbuf, u32 sendcount, u32 sendtype, u32 recvbuf,
@@ -502,6 +521,8 @@ static u32 allgather(HostCall& call, int c, CollectiveKind kind, int me, const B
 u32 Z_envZ_MPI_Allgather(void* instance, u32 sendbuf, u32 sendcount, u32 sendtype, u32 recvbuf,
                          u32 recvcount, u32 recvtype, u32 comm) {
   HostCall call(instance, "MPI_Allgather");
+  // Rewound after a suspension here: the collective itself was done before.
+  if (call.granule.finishRewind()) return abi::kSuccess;
   int c = int(comm);
   int size = commSize(call, c);
   if (size < 0) return call.fail(c, abi::kErrComm, "invalid communicator");
@@ -513,7 +534,8 @@ u32 Z_envZ_MPI_Allgather(void* instance, u32 sendbuf, u32 sendcount, u32 sendtyp
     return allgatherAcrossHosts(call, c, send.inPlace ? nullptr : send.host, send.type,
                                 send.count, recv.host, *recv.type, int(recvcount));
   UniformBlocks blocks(recv.host, *recv.layout, size, int(recvcount));
-  return allgather(call, c, CollectiveKind::Allgather, me, send, blocks);
+  int status = allgather(call, c, CollectiveKind::Allgather, me, send, blocks);
+  return endControlPoint(call, c, status);
 }
 
 u32 Z_envZ_MPI_Allgatherv(void* instance, u32 sendbuf, u32 sendcount, u32 sendtype, u32 recvbuf,

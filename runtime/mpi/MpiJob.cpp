@@ -155,7 +155,21 @@ int runJob(const JobOptions& options) {
         controlPoint && !controlPoint->prepareRank(options.firstRank + rank, *granules.back(), error))
       return launchError(error);
   }
-  if (options.barrierControlPoint) options.barrierControlPoint->setOutputDrain([&output] { output.drain(); });
+  if (BarrierControlPoint* controlPoint = options.barrierControlPoint) {
+    controlPoint->setOutputDrain([&output] { output.drain(); });
+    controlPoint->setQuiescenceCheck([&world, &options]() -> std::string {
+      for (int rank = options.firstRank; rank < options.firstRank + options.ranks; ++rank)
+        if (!world.mailboxIdle(rank))
+          return "rank " + std::to_string(rank) + ": a message is still waiting to be received";
+      return {};
+    });
+    controlPoint->setRankWaiting(
+        {[&world](int rank, util::FunctionRef<bool()> done) {
+           return world.waitForOthers(rank, WaitInfo{"a barrier control point's agreement"},
+                                      done);
+         },
+         [&world](int rank) { world.wakeWaiter(rank); }});
+  }
   if (options.joinHosts && !options.joinHosts(world, error)) return launchError(error);
   output.start();
 
@@ -218,7 +232,11 @@ int runJob(const JobOptions& options) {
   // Destroying the granules closes their pipes, which ends the forwarding.
   granules.clear();
   output.finish();
-  if (options.barrierControlPoint) options.barrierControlPoint->setOutputDrain({});
+  if (BarrierControlPoint* controlPoint = options.barrierControlPoint) {
+    controlPoint->setOutputDrain({});
+    controlPoint->setQuiescenceCheck({});
+    controlPoint->setRankWaiting({});
+  }
   if (world.aborted()) {
     reportAbort(world);
     return world.abortStatus();

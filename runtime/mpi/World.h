@@ -315,6 +315,15 @@ class World {
   bool waitUntilReady(int rank, const WaitInfo& info, util::FunctionRef<bool()> ready);
   // Runs `body` under the world lock.
   void locked(const std::function<void()>& body);
+  // A wait for the other ranks outside any MPI call's own (a barrier
+  // control point's agreement): sleeps until `done()`, which reads only
+  // atomics, holds, counted as blocked by checkDeadlock meanwhile, without
+  // touching the rank's mailbox. False when aborted. Whoever makes `done()`
+  // true calls wakeWaiter(rank) after.
+  bool waitForOthers(int rank, const WaitInfo& info, util::FunctionRef<bool()> done) {
+    return sleepUntil(rank, info, done);
+  }
+  void wakeWaiter(int rank) { notify(rank); }
 
   // Ranks on other hosts (RemoteDelivery.cpp). Before any rank starts:
   // the ranks `remote` marks are reached through `link` from now on.
