@@ -10,7 +10,7 @@ assertions: a deadline only turns a hang into a failure.
     cluster_test.py --bin-dir build/bin --client build/test/cluster/cluster-test-client \
                     --redis-server /usr/bin/redis-server CASE
 
-CASE is registration, claims, frames, redis-gone, remote-job, job-queue,
+CASE is registration, claims, frames, redis-gone, redis-auth, remote-job, job-queue,
 collective-counts, host-lost, mpi-corpus, mpi-corpus-np5 or abort-stress.
 """
 import argparse
@@ -122,6 +122,7 @@ class Cluster:
         self.processes = []
         self.redis = None
         self.redis_port = None
+        self.redis_password = None
         self.token_file = self.write_token("token", TOKEN)
         self.wrong_token_file = self.write_token("wrong-token", WRONG_TOKEN)
 
@@ -134,15 +135,18 @@ class Cluster:
 
     @property
     def url(self):
-        return f"redis://127.0.0.1:{self.redis_port}"
+        credentials = f":{self.redis_password}@" if self.redis_password else ""
+        return f"redis://{credentials}127.0.0.1:{self.redis_port}"
 
-    def start_redis(self):
+    def start_redis(self, password=None):
         self.redis_port = free_port()
+        self.redis_password = password
         redis_dir = os.path.join(self.workdir, "redis")
         os.makedirs(redis_dir, exist_ok=True)
         self.redis = subprocess.Popen(
             [self.redis_server, "--port", str(self.redis_port), "--bind", "127.0.0.1",
-             "--save", "", "--appendonly", "no", "--dir", redis_dir],
+             "--save", "", "--appendonly", "no", "--dir", redis_dir] +
+            (["--requirepass", password] if password else []),
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         self.processes.append(self.redis)
         wait_for(lambda: self.status()[0] == 0, 20, "redis-server to accept commands")
@@ -500,6 +504,64 @@ def case_remote_job(cluster):
     check(small.process.poll() is None and large.process.poll() is None, "a daemon died")
 
 
+def case_redis_auth(cluster):
+    """A Redis started with --requirepass: the daemons, synergy-cluster and a
+    job spread over two hosts (whose parts reach Redis on their own) work
+    with redis://:PASSWORD@HOST:PORT; without the password or with a wrong
+    one every tool says so in one line, status 2, and registers nothing; the
+    password is never printed."""
+    password = "Auth-" + os.urandom(12).hex()
+    wrong = "Wrong-" + os.urandom(12).hex()
+    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
+    program = os.path.join(cluster.workdir, "rank_report.wasm")
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "rank_report.c")
+    code, out, err = run_tool([os.path.join(cluster.bin_dir, "synergy-cc"), source, "-o", program])
+    check(code == 0, f"synergy-cc failed:\n{err}")
+    run = os.path.join(cluster.bin_dir, "synergy-run")
+    cluster.start_redis(password=password)
+    bare = f"redis://127.0.0.1:{cluster.redis_port}"
+    with_wrong = f"redis://:{wrong}@127.0.0.1:{cluster.redis_port}"
+    needs_password = (f"the cluster state at {bare} requires a password: "
+                      "give it as redis://:PASSWORD@HOST:PORT\n")
+    refused = (f"cannot log in to the cluster state at {bare}: the password was refused "
+               "(WRONGPASS invalid username-password pair or user is disabled.)\n")
+    status_tool = [os.path.join(cluster.bin_dir, "synergy-cluster"), "--state"]
+    check_equal(run_tool(status_tool + [bare, "status"]),
+                (2, "", "synergy-cluster: error: " + needs_password), "status without the password")
+    check_equal(run_tool(status_tool + [with_wrong, "status"]),
+                (2, "", "synergy-cluster: error: " + refused), "status with a wrong password")
+
+    # A daemon without the password stops at once and registers nothing.
+    daemon = subprocess.run(
+        [os.path.join(cluster.bin_dir, "synergyd"), "--listen", "127.0.0.2:0", "--slots", "1",
+         "--state", with_wrong, "--token-file", cluster.token_file, "--host-id", "nopass"],
+        capture_output=True, text=True, timeout=30)
+    check_equal((daemon.returncode, daemon.stdout, daemon.stderr),
+                (2, "", "synergyd: error: " + refused), "synergyd with a wrong password")
+    expect_status(cluster, "hosts: 0, slots: 0, free: 0\nqueued jobs: 0\nrunning jobs: 0\n")
+
+    first = cluster.start_daemon("first", "127.0.0.2", 1)
+    second = cluster.start_daemon("second", "127.0.0.3", 1)
+    expect_status(cluster, "hosts: 2, slots: 2, free: 2\n" + host_line(first, 1, 1) +
+                  host_line(second, 1, 1) + "queued jobs: 0\nrunning jobs: 0\n")
+    # Two ranks on two one-slot hosts: each part publishes its endpoint in
+    # the protected Redis through the job part file its daemon wrote.
+    local = run_tool([run, "-np", "2", program, "3"])
+    check_equal(local[0], 0, "local exit status")
+    remote = [run, "--cluster", cluster.url, "--token-file", cluster.token_file, "-np", "2",
+              program, "3"]
+    check_equal(run_tool(remote), local, "a job over two hosts through a protected Redis")
+    check("job 1: running 1 ranks" in first.log() and "job 1: running 1 ranks" in second.log(),
+          f"job 1 did not span both hosts:\n{first.log()}\n{second.log()}")
+    check_equal(run_tool([run, "--cluster", bare, "--token-file", cluster.token_file, "-np", "2",
+                          program, "3"]),
+                (2, "", "synergy-run: error: " + needs_password), "a job without the password")
+    expect_status(cluster, "hosts: 2, slots: 2, free: 2\n" + host_line(first, 1, 1) +
+                  host_line(second, 1, 1) + "queued jobs: 0\nrunning jobs: 0\n")
+    for daemon in (first, second):
+        check(password not in daemon.log(), f"synergyd {daemon.host_id} logged the password")
+
+
 def case_job_queue(cluster):
     """Jobs that do not fit wait in the queue and all finish; a client killed
     mid-job has its job killed and its slots freed."""
@@ -729,6 +791,7 @@ CASES = {
     "claims": case_claims,
     "frames": case_frames,
     "redis-gone": case_redis_gone,
+    "redis-auth": case_redis_auth,
     "remote-job": case_remote_job,
     "job-queue": case_job_queue,
     "collective-counts": case_collective_counts,
