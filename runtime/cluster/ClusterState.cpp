@@ -35,6 +35,31 @@ redis.call('SADD', KEYS[2], ARGV[1])
 return 1
 )lua";
 
+// KEYS: host, hosts, running. ARGV: host id, address, slots, ttl, job key
+// prefix. Re-creates an entry that expired while its daemon lived: the
+// slots of the jobs still running there (their parts on this host, or the
+// whole job when it is not spread) stay taken, so that a missed heartbeat
+// never hands them out twice.
+const char* const kRestoreHostScript = R"lua(
+local taken = 0
+for _, id in ipairs(redis.call('ZRANGE', KEYS[3], 0, -1)) do
+  local job = ARGV[5] .. id
+  local parts = job .. ':parts'
+  if redis.call('EXISTS', parts) == 1 then
+    taken = taken + (tonumber(redis.call('HGET', parts, ARGV[1])) or 0)
+  elseif redis.call('HGET', job, 'host') == ARGV[1] then
+    taken = taken + (tonumber(redis.call('HGET', job, 'ranks')) or 0)
+  end
+end
+local slots = tonumber(ARGV[3])
+redis.call('DEL', KEYS[1])
+redis.call('HSET', KEYS[1], 'id', ARGV[1], 'address', ARGV[2], 'slots', slots,
+           'free', math.max(0, slots - taken), 'state', 'up')
+redis.call('EXPIRE', KEYS[1], ARGV[4])
+redis.call('SADD', KEYS[2], ARGV[1])
+return taken
+)lua";
+
 // KEYS: host. Never creates an entry without an expiry.
 const char* const kDrainHostScript = R"lua(
 if redis.call('EXISTS', KEYS[1]) == 1 then
@@ -207,6 +232,17 @@ void ClusterState::registerHost(const std::string& id, const std::string& addres
   checkHostId(id);
   runScript(redis_, kRegisterHostScript, {kHostKeyPrefix + id, kHostsKey},
             {id, address, std::to_string(slots), std::to_string(ttlSeconds)});
+}
+
+unsigned ClusterState::restoreHost(const std::string& id, const std::string& address,
+                                   unsigned slots, unsigned ttlSeconds) {
+  checkHostId(id);
+  RedisReplyPtr reply =
+      runScript(redis_, kRestoreHostScript, {kHostKeyPrefix + id, kHostsKey, kRunningKey},
+                {id, address, std::to_string(slots), std::to_string(ttlSeconds), kJobKeyPrefix});
+  long long taken = replyInteger(*reply);
+  if (taken < 0) throw StateStoreError("corrupt cluster state: negative slots in use on " + id);
+  return unsigned(std::min<long long>(taken, slots));
 }
 
 bool ClusterState::refreshHost(const std::string& id, unsigned ttlSeconds) {

@@ -80,6 +80,11 @@ class ClusterState {
   // after ttlSeconds unless refreshed.
   void registerHost(const std::string& id, const std::string& address, unsigned slots,
                     unsigned ttlSeconds);
+  // Re-creates the entry of a host whose entry expired while it ran (a
+  // missed heartbeat): the slots its running jobs hold stay taken. Returns
+  // how many that is.
+  unsigned restoreHost(const std::string& id, const std::string& address, unsigned slots,
+                       unsigned ttlSeconds);
   // Pushes the expiry back; false when the entry has already expired.
   bool refreshHost(const std::string& id, unsigned ttlSeconds);
   // Marks the host as taking no new work; claims on it fail from now on.

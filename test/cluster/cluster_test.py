@@ -10,8 +10,8 @@ assertions: a deadline only turns a hang into a failure.
     cluster_test.py --bin-dir build/bin --client build/test/cluster/cluster-test-client \
                     --redis-server /usr/bin/redis-server CASE
 
-CASE is registration, claims, frames, redis-gone, redis-auth, remote-job, job-queue,
-collective-counts, host-lost, mpi-corpus, mpi-corpus-np5 or abort-stress.
+CASE is registration, claims, frames, redis-gone, redis-auth, host-restore, remote-job,
+job-queue, collective-counts, host-lost, mpi-corpus, mpi-corpus-np5 or abort-stress.
 """
 import argparse
 import os
@@ -277,6 +277,45 @@ def case_claims(cluster):
                   "hosts: 3, slots: 12, free: 2\n" + host_line(big, 6, 0) +
                   host_line(pair, 4, 1) + host_line(small, 2, 1) +
                   "queued jobs: 0\nrunning jobs: 1\n  job 3  evil?[2J.wasm  ranks 1  on small\n")
+
+
+def case_host_restore(cluster):
+    """A daemon whose entry expired while it lived (a missed heartbeat: here
+    it is stopped for longer than the TTL) registers again with the slots
+    of its running jobs still taken, so they are not handed out twice; a
+    host with no job left gets all its slots back."""
+    cluster.start_redis()
+    busy = cluster.start_daemon("busy", "127.0.0.2", 3)
+    idle = cluster.start_daemon("idle", "127.0.0.3", 2)
+    check_equal(cluster.client_run("submit", cluster.url, "held.wasm", 2),
+                (0, "job 1\n", ""), "submitting a job")
+    check_equal(cluster.client_run("start", cluster.url, "busy"),
+                (0, "started job 1\n", ""), "starting it on busy")
+    running = "running jobs: 1\n  job 1  held.wasm  ranks 2  on busy\n"
+    for daemon in (busy, idle):
+        daemon.process.send_signal(signal.SIGSTOP)
+    wait_for(lambda: "hosts: 0" in cluster.status()[1], TTL_SECONDS + 5,
+             "the stopped daemons' entries to expire")
+    for daemon in (busy, idle):
+        daemon.process.send_signal(signal.SIGCONT)
+    restored = "synergyd: host entry had expired (heartbeat missed); registered again with "
+    wait_for(lambda: restored in busy.log() and restored in idle.log(), 10,
+             "both daemons to register again")
+    check(restored + "2 of 3 slots still held by running jobs\n" in busy.log(),
+          f"busy's log:\n{busy.log()}")
+    check(restored + "0 of 2 slots still held by running jobs\n" in idle.log(),
+          f"idle's log:\n{idle.log()}")
+    expect_status(cluster, "hosts: 2, slots: 5, free: 3\n" + host_line(busy, 3, 1) +
+                  host_line(idle, 2, 2) + "queued jobs: 0\n" + running)
+    # The held slots are really taken: a 2-rank job fits only on idle.
+    check_equal(cluster.client_run("submit", cluster.url, "next.wasm", 2),
+                (0, "job 2\n", ""), "submitting a second job")
+    check_equal(cluster.client_run("start", cluster.url, "busy"),
+                (0, "nothing started\n", ""), "starting it on busy's one free slot")
+    check_equal(cluster.client_run("finish", cluster.url, 1), (0, "", ""), "finishing job 1")
+    check_equal(cluster.client_run("finish", cluster.url, 2), (0, "", ""), "cancelling job 2")
+    expect_status(cluster, "hosts: 2, slots: 5, free: 5\n" + host_line(busy, 3, 3) +
+                  host_line(idle, 2, 2) + "queued jobs: 0\nrunning jobs: 0\n")
 
 
 def read_exactly(sock, count):
@@ -792,6 +831,7 @@ CASES = {
     "frames": case_frames,
     "redis-gone": case_redis_gone,
     "redis-auth": case_redis_auth,
+    "host-restore": case_host_restore,
     "remote-job": case_remote_job,
     "job-queue": case_job_queue,
     "collective-counts": case_collective_counts,
