@@ -11,7 +11,7 @@ assertions: a deadline only turns a hang into a failure.
                     --redis-server /usr/bin/redis-server CASE
 
 CASE is registration, claims, frames, redis-gone, redis-auth, host-restore, remote-job,
-job-queue, collective-counts, host-lost, mpi-corpus, mpi-corpus-np5 or abort-stress.
+job-queue, queue-abandoned, collective-counts, host-lost, mpi-corpus, mpi-corpus-np5 or abort-stress.
 """
 import argparse
 import os
@@ -640,6 +640,35 @@ def case_job_queue(cluster):
     wait_for(lambda: cluster.status()[1] == all_free, 30, "the killed job's slots to be freed")
 
 
+def case_queue_abandoned(cluster):
+    """A queued job whose client died (submitted here with a short lease that
+    no one renews) is dropped from the head of the queue once its lease runs
+    out, so the job behind it runs instead of waiting forever."""
+    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
+    program = os.path.join(cluster.workdir, "rank_report.wasm")
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "rank_report.c")
+    code, out, err = run_tool([os.path.join(cluster.bin_dir, "synergy-cc"), source, "-o", program])
+    check(code == 0, f"synergy-cc failed:\n{err}")
+    run = os.path.join(cluster.bin_dir, "synergy-run")
+    cluster.start_redis()
+    host = cluster.start_daemon("only", "127.0.0.2", 1)
+    # Two ranks never fit on one slot: only dropping the head unblocks job 2.
+    check_equal(cluster.client_run("submit", cluster.url, "gone.wasm", 2, 1500),
+                (0, "job 1\n", ""), "submitting a job whose client is gone")
+    expect_status(cluster, "hosts: 1, slots: 1, free: 1\n" + host_line(host, 1, 1) +
+                  "queued jobs: 1\n  job 1  gone.wasm  ranks 2\nrunning jobs: 0\n")
+    local = run_tool([run, "-np", "1", program, "3"])
+    check_equal(local[0], 0, "local exit status")
+    remote = subprocess.run([run, "--cluster", cluster.url, "--token-file", cluster.token_file,
+                             "-np", "1", program, "3"], capture_output=True, text=True,
+                            timeout=120)
+    check_equal((remote.returncode, remote.stdout, remote.stderr), local,
+                "the job queued behind the abandoned one")
+    check("job 2: running 1 ranks" in host.log(), f"job 2 did not run:\n{host.log()}")
+    expect_status(cluster, "hosts: 1, slots: 1, free: 1\n" + host_line(host, 1, 1) +
+                  "queued jobs: 0\nrunning jobs: 0\n")
+
+
 def build_both(cluster, source, name):
     """`source` built natively with mpicc and as a granule; the two paths."""
     native = os.path.join(cluster.workdir, name)
@@ -832,6 +861,7 @@ CASES = {
     "redis-gone": case_redis_gone,
     "redis-auth": case_redis_auth,
     "host-restore": case_host_restore,
+    "queue-abandoned": case_queue_abandoned,
     "remote-job": case_remote_job,
     "job-queue": case_job_queue,
     "collective-counts": case_collective_counts,
