@@ -284,6 +284,8 @@ def main():
                         continue
                     o, ostatus = openmpi[key]
                     s, sstatus = synergy[key]
+                    sys.stderr.write("[cluster-bench]   %s %s: openmpi %.3f synergy %.3f\n"
+                                     % (key[0], key[1], o, s))
                     rows.append({"test": key[0], "ranks": ranks, "policy": policy,
                                  "size": key[1] if program == "osu" else "-",
                                  "unit": "MB/s" if test == "bandwidth" else (
