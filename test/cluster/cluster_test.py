@@ -11,7 +11,7 @@ assertions: a deadline only turns a hang into a failure.
                     --redis-server /usr/bin/redis-server CASE
 
 CASE is registration, claims, frames, redis-gone, redis-auth, host-restore, remote-job,
-job-queue, queue-abandoned, collective-counts, host-lost, mpi-corpus, mpi-corpus-np5 or abort-stress.
+job-queue, queue-abandoned, mpi-abort-frames, collective-counts, host-lost, mpi-corpus, mpi-corpus-np5 or abort-stress.
 """
 import argparse
 import os
@@ -23,6 +23,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 TOKEN = "cluster-test-token-3f9c2d7a61b4"
@@ -31,6 +32,7 @@ TTL_SECONDS = 2
 
 # The wire format of runtime/transport/FrameTypes.h, written out independently.
 HELLO, HELLO_ACK, PING, PONG, RUN_JOB, MODULE_WANTED, MODULE_DATA = 1, 2, 3, 4, 5, 6, 7
+MPI_HELLO, MPI_ABORT = 11, 14
 
 
 def frame_header(frame_type, length, reserved=0):
@@ -352,6 +354,91 @@ def expect_dropped(daemon, sock, reason):
     sock.close()
     line = f"synergyd: dropped connection from {name}: {reason}\n"
     wait_for(lambda: line in daemon.log(), 20, f"the log line {line!r}")
+
+
+def redis_command(port, *arguments):
+    """One command in RESP over a fresh socket; the reply as str, int or list."""
+    with socket.create_connection(("127.0.0.1", port), timeout=20) as sock:
+        request = b"*%d\r\n" % len(arguments) + b"".join(
+            b"$%d\r\n%s\r\n" % (len(a), a) for a in (str(x).encode() for x in arguments))
+        sock.sendall(request)
+        reader = sock.makefile("rb")
+
+        def reply():
+            line = reader.readline().rstrip(b"\r\n")
+            kind, rest = line[:1], line[1:]
+            if kind == b":":
+                return int(rest)
+            if kind == b"$":
+                return None if int(rest) < 0 else reader.read(int(rest) + 2)[:-2].decode()
+            if kind == b"*":
+                return [reply() for _ in range(int(rest))]
+            if kind == b"+":
+                return rest.decode()
+            raise TestFailure(f"Redis replied {line!r}")
+        return reply()
+
+
+def case_mpi_abort_frames(cluster):
+    """Hostile MpiAbort frames sent to a running job part's MPI endpoint (the
+    one its peers connect to): an abort before MpiHello, of the right and of
+    the wrong length, and one after an MpiHello with a foreign job id or
+    for a part that is already connected. Each connection is dropped with a
+    logged reason, and the job is not aborted: it keeps running and
+    printing until its client is killed."""
+    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
+    program = os.path.join(cluster.workdir, "rank_report.wasm")
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "rank_report.c")
+    code, out, err = run_tool([os.path.join(cluster.bin_dir, "synergy-cc"), source, "-o", program])
+    check(code == 0, f"synergy-cc failed:\n{err}")
+    cluster.start_redis()
+    first = cluster.start_daemon("first", "127.0.0.2", 1)
+    second = cluster.start_daemon("second", "127.0.0.3", 1)
+    stderr_path = os.path.join(cluster.workdir, "client.stderr")
+    with open(stderr_path, "w") as stderr_file:
+        client = subprocess.Popen(
+            [os.path.join(cluster.bin_dir, "synergy-run"), "--cluster", cluster.url,
+             "--token-file", cluster.token_file, "-np", "2", program, "100000000"],
+            stdout=subprocess.PIPE, stderr=stderr_file)
+    cluster.processes.append(client)
+    check(client.stdout.readline().startswith(b"ranks 2 sum 30"), "the long job did not start")
+    lines = [0]
+    reader = threading.Thread(target=lambda: [lines.__setitem__(0, lines[0] + 1)
+                                              for _ in client.stdout], daemon=True)
+    reader.start()
+    endpoints = redis_command(cluster.redis_port, "HGETALL", "synergy:job:1:endpoints")
+    endpoint = dict(zip(endpoints[::2], endpoints[1::2])).get("1")
+    check(endpoint and endpoint.startswith("127.0.0.3:"), f"job 1's endpoints: {endpoints}")
+    part = Daemon(None, stderr_path, "part-1", "127.0.0.3")
+    part.port = int(endpoint.split(":")[1])
+
+    def hello(job_id, index):
+        return frame(MPI_HELLO, struct.pack("<QI", job_id, index))
+    attacks = [
+        ([frame(MPI_ABORT, struct.pack("<I", 1))], "MPI frame before MpiHello"),
+        ([frame(MPI_ABORT, b"\x01\x00")], "MPI frame before MpiHello"),
+        ([hello(999, 0), frame(MPI_ABORT, struct.pack("<I", 1))],
+         "MpiHello from job 999 part 0, which this part does not wait for"),
+        ([hello(1, 0), frame(MPI_ABORT, struct.pack("<I", 9))],
+         "MpiHello from job 1 part 0, which this part does not wait for"),
+    ]
+    for frames, reason in attacks:
+        sock = authenticated_connection(part)
+        name = "%s:%d" % sock.getsockname()
+        sock.sendall(b"".join(frames))
+        check_equal(read_exactly(sock, 1), b"", f"the part's answer to {reason!r}")
+        sock.close()
+        line = f"synergy-run: cluster: dropped connection from {name}: {reason}\n"
+        wait_for(lambda: line in part.log(), 30, f"the log line {line!r}")
+    # Not aborted: still running, and still printing.
+    printed = lines[0]
+    wait_for(lambda: lines[0] > printed + 1000, 60, "the job to go on printing")
+    check(client.poll() is None, f"the client ended with {client.returncode}")
+    check("abort" not in first.log() + second.log(), "a daemon logged an abort")
+    client.kill()
+    client.wait()
+    wait_for(lambda: "hosts: 2, slots: 2, free: 2" in cluster.status()[1], 30,
+             "the killed job's slots to be freed")
 
 
 def case_frames(cluster):
@@ -862,6 +949,7 @@ CASES = {
     "redis-auth": case_redis_auth,
     "host-restore": case_host_restore,
     "queue-abandoned": case_queue_abandoned,
+    "mpi-abort-frames": case_mpi_abort_frames,
     "remote-job": case_remote_job,
     "job-queue": case_job_queue,
     "collective-counts": case_collective_counts,
