@@ -17,7 +17,7 @@ namespace {
 
 void usage(FILE* out) {
   std::fprintf(out,
-      "usage: synergy-cluster --state redis://HOST[:PORT] status\n"
+      "usage: synergy-cluster --state redis://[:PASSWORD@]HOST[:PORT] status\n"
       "\n"
       "  status   hosts (id, address, slots, free slots, up or draining), then the\n"
       "           queued jobs oldest first and the running jobs with their host (the\n"

@@ -44,7 +44,7 @@ void usage(FILE* out) {
       "  --listen ADDRESS:PORT  IP address and port to listen on ([v6]:PORT for IPv6);\n"
       "                         port 0 picks a free one\n"
       "  --slots N              granules this host runs at once (1..%u)\n"
-      "  --state URL            the cluster's Redis, redis://HOST[:PORT]\n"
+      "  --state URL            the cluster's Redis, redis://[[USER]:PASSWORD@]HOST[:PORT]\n"
       "  --token-file FILE      the cluster token (16..256 bytes, file mode 600);\n"
       "                         connections without it are refused\n"
       "  --host-id ID           name in the cluster state (default: ADDRESS:PORT)\n"
@@ -230,8 +230,10 @@ int main(int argc, char** argv) {
       lock.lock();
       if (signal >= 0) break;
       if (!state->refreshHost(hostId, options.ttlSeconds)) {
-        log("host entry had expired (heartbeat missed); registering again");
-        state->registerHost(hostId, address, options.slots, options.ttlSeconds);
+        unsigned taken = state->restoreHost(hostId, address, options.slots, options.ttlSeconds);
+        log("host entry had expired (heartbeat missed); registered again with " +
+            std::to_string(taken) + " of " + std::to_string(options.slots) +
+            " slots still held by running jobs");
       }
     }
     log(std::string(signal == SIGTERM ? "SIGTERM" : "SIGINT") + ": refusing new work");

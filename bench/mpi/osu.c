@@ -6,7 +6,9 @@
 //                   rank 1, which acknowledges each window; 1 B to 4 MiB
 //   osu allreduce : MPI_Allreduce of floats, 8 B to 1 MiB, all ranks
 //   osu bcast     : MPI_Bcast of bytes from rank 0, 8 B to 1 MiB
+//   osu alltoall  : MPI_Alltoall of bytes, 8 B to 256 KiB to each rank
 //
+// An optional second argument caps the message size in bytes (a quick run).
 // Rank 0 prints one line per size: "<test> <bytes> <value>", the value in
 // microseconds (latency, collectives) or MB/s (bandwidth). Each size runs a
 // fixed number of iterations after a warm-up, like the OSU suite.
@@ -15,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+static size_t maxBytes = 4 << 20;
+
 static int iterationsFor(size_t bytes) {
   if (bytes >= (1 << 20)) return 20;
   if (bytes >= (64 << 10)) return 100;
@@ -22,7 +26,7 @@ static int iterationsFor(size_t bytes) {
 }
 
 static void latency(int rank, char* buffer) {
-  for (size_t bytes = 0; bytes <= (4 << 20); bytes = bytes ? bytes * 4 : 1) {
+  for (size_t bytes = 0; bytes <= maxBytes; bytes = bytes ? bytes * 4 : 1) {
     int iterations = iterationsFor(bytes), warmup = iterations / 10;
     double start = 0;
     MPI_Barrier(MPI_COMM_WORLD);
@@ -44,7 +48,7 @@ static void latency(int rank, char* buffer) {
 static void bandwidth(int rank, char* buffer) {
   enum { kWindow = 64 };
   MPI_Request requests[kWindow];
-  for (size_t bytes = 1; bytes <= (4 << 20); bytes *= 4) {
+  for (size_t bytes = 1; bytes <= maxBytes; bytes *= 4) {
     // The OSU suite's counts: 100 windows (10 warm-up) up to 8 KiB, 20 (2
     // warm-up) above; fewer make a small size's whole run too short to time.
     int large = bytes > (8 << 10);
@@ -69,12 +73,12 @@ static void bandwidth(int rank, char* buffer) {
     }
     double elapsed = MPI_Wtime() - start;
     if (rank == 0)
-      printf("bandwidth %zu %.1f\n", bytes, (double)bytes * kWindow * iterations / elapsed / 1e6);
+      printf("bandwidth %zu %.3f\n", bytes, (double)bytes * kWindow * iterations / elapsed / 1e6);
   }
 }
 
 static void collective(int rank, char* buffer, char* result, int isBcast) {
-  for (size_t bytes = 8; bytes <= (1 << 20); bytes *= 4) {
+  for (size_t bytes = 8; bytes <= maxBytes && bytes <= (1 << 20); bytes *= 4) {
     int iterations = iterationsFor(bytes), warmup = iterations / 10;
     double start = 0;
     MPI_Barrier(MPI_COMM_WORLD);
@@ -91,12 +95,34 @@ static void collective(int rank, char* buffer, char* result, int isBcast) {
   }
 }
 
+static void alltoall(int rank, int size) {
+  enum { kLargestBlock = 256 << 10 };
+  char* send = calloc((size_t)kLargestBlock * size, 1);
+  char* receive = calloc((size_t)kLargestBlock * size, 1);
+  for (size_t bytes = 8; bytes <= maxBytes && bytes <= kLargestBlock; bytes *= 4) {
+    int iterations = iterationsFor(bytes * size), warmup = iterations / 10;
+    double start = 0;
+    MPI_Barrier(MPI_COMM_WORLD);
+    for (int i = 0; i < iterations + warmup; ++i) {
+      if (i == warmup) start = MPI_Wtime();
+      MPI_Alltoall(send, (int)bytes, MPI_CHAR, receive, (int)bytes, MPI_CHAR, MPI_COMM_WORLD);
+    }
+    double local = (MPI_Wtime() - start) * 1e6 / iterations, slowest;
+    MPI_Reduce(&local, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+    if (rank == 0) printf("alltoall %zu %.3f\n", bytes, slowest);
+  }
+  free(send);
+  free(receive);
+}
+
 int main(int argc, char** argv) {
   int rank, size;
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   const char* test = argc > 1 ? argv[1] : "latency";
+  if (argc > 2 && atol(argv[2]) > 0 && (size_t)atol(argv[2]) < maxBytes)
+    maxBytes = (size_t)atol(argv[2]);
   char* buffer = calloc(4 << 20, 1);
   char* result = calloc(4 << 20, 1);
   if (!strcmp(test, "latency") && size >= 2)
@@ -107,6 +133,8 @@ int main(int argc, char** argv) {
     collective(rank, buffer, result, 0);
   else if (!strcmp(test, "bcast"))
     collective(rank, buffer, result, 1);
+  else if (!strcmp(test, "alltoall"))
+    alltoall(rank, size);
   else if (rank == 0)
     fprintf(stderr, "osu: unknown test '%s' or too few ranks\n", test);
   free(buffer);

@@ -35,6 +35,31 @@ redis.call('SADD', KEYS[2], ARGV[1])
 return 1
 )lua";
 
+// KEYS: host, hosts, running. ARGV: host id, address, slots, ttl, job key
+// prefix. Re-creates an entry that expired while its daemon lived: the
+// slots of the jobs still running there (their parts on this host, or the
+// whole job when it is not spread) stay taken, so that a missed heartbeat
+// never hands them out twice.
+const char* const kRestoreHostScript = R"lua(
+local taken = 0
+for _, id in ipairs(redis.call('ZRANGE', KEYS[3], 0, -1)) do
+  local job = ARGV[5] .. id
+  local parts = job .. ':parts'
+  if redis.call('EXISTS', parts) == 1 then
+    taken = taken + (tonumber(redis.call('HGET', parts, ARGV[1])) or 0)
+  elseif redis.call('HGET', job, 'host') == ARGV[1] then
+    taken = taken + (tonumber(redis.call('HGET', job, 'ranks')) or 0)
+  end
+end
+local slots = tonumber(ARGV[3])
+redis.call('DEL', KEYS[1])
+redis.call('HSET', KEYS[1], 'id', ARGV[1], 'address', ARGV[2], 'slots', slots,
+           'free', math.max(0, slots - taken), 'state', 'up')
+redis.call('EXPIRE', KEYS[1], ARGV[4])
+redis.call('SADD', KEYS[2], ARGV[1])
+return taken
+)lua";
+
 // KEYS: host. Never creates an entry without an expiry.
 const char* const kDrainHostScript = R"lua(
 if redis.call('EXISTS', KEYS[1]) == 1 then
@@ -60,13 +85,27 @@ redis.call('HINCRBY', KEYS[1], 'free', -wanted)
 return 1
 )lua";
 
-// KEYS: next id, queue. ARGV: job key prefix, name, app, ranks.
+// KEYS: next id, queue. ARGV: job key prefix, name, app, ranks, lease ms.
 const char* const kSubmitJobScript = R"lua(
 local id = redis.call('INCR', KEYS[1])
 redis.call('HSET', ARGV[1] .. id, 'name', ARGV[2], 'app', ARGV[3], 'ranks', ARGV[4],
            'state', 'queued')
+redis.call('SET', ARGV[1] .. id .. ':lease', 1, 'PX', ARGV[5])
 redis.call('RPUSH', KEYS[2], id)
 return id
+)lua";
+
+// KEYS: queue. ARGV: job key prefix. Returns the id of the head it removed
+// because its lease had run out, or 0.
+const char* const kDropAbandonedHeadScript = R"lua(
+local id = redis.call('LINDEX', KEYS[1], 0)
+if not id then return 0 end
+local job = ARGV[1] .. id
+if redis.call('EXISTS', job .. ':lease') == 1 then return 0 end
+if redis.call('HGET', job, 'state') ~= 'queued' then return 0 end
+redis.call('LPOP', KEYS[1])
+redis.call('DEL', job)
+return tonumber(id)
 )lua";
 
 // KEYS: queue, host, running. ARGV: job key prefix, host id.
@@ -81,6 +120,7 @@ local free = tonumber(redis.call('HGET', KEYS[2], 'free'))
 if ranks == nil or free == nil or free < ranks then return 0 end
 redis.call('HINCRBY', KEYS[2], 'free', -ranks)
 redis.call('LPOP', KEYS[1])
+redis.call('DEL', job .. ':lease')
 redis.call('HSET', job, 'state', 'running', 'host', ARGV[2])
 redis.call('ZADD', KEYS[3], id, id)
 return tonumber(id)
@@ -112,7 +152,7 @@ for i = 0, parts - 1 do
   for r = 1, wanted do rankHosts[#rankHosts + 1] = ARGV[4 + 2 * i] end
 end
 redis.call('LPOP', KEYS[1])
-redis.call('DEL', job .. ':ranks')
+redis.call('DEL', job .. ':lease', job .. ':ranks')
 redis.call('RPUSH', job .. ':ranks', unpack(rankHosts))
 redis.call('HSET', job, 'state', 'running', 'host', ARGV[4])
 redis.call('ZADD', KEYS[2], id, id)
@@ -151,7 +191,8 @@ else
 end
 redis.call('ZREM', KEYS[2], ARGV[1])
 redis.call('LREM', KEYS[3], 0, ARGV[1])
-redis.call('DEL', KEYS[1], parts, KEYS[1] .. ':ranks', KEYS[1] .. ':endpoints')
+redis.call('DEL', KEYS[1], parts, KEYS[1] .. ':ranks', KEYS[1] .. ':endpoints',
+           KEYS[1] .. ':lease')
 return 1
 )lua";
 
@@ -209,6 +250,17 @@ void ClusterState::registerHost(const std::string& id, const std::string& addres
             {id, address, std::to_string(slots), std::to_string(ttlSeconds)});
 }
 
+unsigned ClusterState::restoreHost(const std::string& id, const std::string& address,
+                                   unsigned slots, unsigned ttlSeconds) {
+  checkHostId(id);
+  RedisReplyPtr reply =
+      runScript(redis_, kRestoreHostScript, {kHostKeyPrefix + id, kHostsKey, kRunningKey},
+                {id, address, std::to_string(slots), std::to_string(ttlSeconds), kJobKeyPrefix});
+  long long taken = replyInteger(*reply);
+  if (taken < 0) throw StateStoreError("corrupt cluster state: negative slots in use on " + id);
+  return unsigned(std::min<long long>(taken, slots));
+}
+
 bool ClusterState::refreshHost(const std::string& id, unsigned ttlSeconds) {
   checkHostId(id);
   RedisReplyPtr reply =
@@ -257,11 +309,27 @@ ClaimOutcome ClusterState::claimSlots(const std::string& hostId, unsigned count)
 }
 
 uint64_t ClusterState::submitJob(const std::string& name, const std::string& app,
-                                 unsigned ranks) {
+                                 unsigned ranks, std::chrono::milliseconds lease) {
   if (name.size() > kMaxJobNameBytes || app.size() > kMaxJobNameBytes)
     throw StateStoreError("job name longer than " + std::to_string(kMaxJobNameBytes) + " bytes");
-  return uint64_t(replyInteger(*runScript(redis_, kSubmitJobScript, {kNextJobIdKey, kQueueKey},
-                                          {kJobKeyPrefix, name, app, std::to_string(ranks)})));
+  return uint64_t(replyInteger(*runScript(
+      redis_, kSubmitJobScript, {kNextJobIdKey, kQueueKey},
+      {kJobKeyPrefix, name, app, std::to_string(ranks),
+       std::to_string(std::max<long long>(1, lease.count()))})));
+}
+
+bool ClusterState::renewQueuedJob(uint64_t jobId, std::chrono::milliseconds lease) {
+  RedisReplyPtr reply =
+      redis_.command({"PEXPIRE", kJobKeyPrefix + std::to_string(jobId) + ":lease",
+                      std::to_string(std::max<long long>(1, lease.count()))});
+  return replyInteger(*reply) == 1;
+}
+
+std::optional<uint64_t> ClusterState::dropAbandonedQueueHead() {
+  long long id =
+      replyInteger(*runScript(redis_, kDropAbandonedHeadScript, {kQueueKey}, {kJobKeyPrefix}));
+  if (id <= 0) return std::nullopt;
+  return uint64_t(id);
 }
 
 std::optional<JobRecord> ClusterState::startQueuedJob(const std::string& hostId) {

@@ -69,6 +69,9 @@ enum class ClaimOutcome {
 // Host ids are letters, digits and ".:-_", at most kMaxHostIdBytes long.
 bool isValidHostId(const std::string& id);
 
+// How long a queued job keeps its place without its client renewing it.
+constexpr std::chrono::milliseconds kQueuedJobLease{10000};
+
 class ClusterState {
  public:
   // Connects; `timeout` bounds the connect and every later command. Throws
@@ -80,6 +83,11 @@ class ClusterState {
   // after ttlSeconds unless refreshed.
   void registerHost(const std::string& id, const std::string& address, unsigned slots,
                     unsigned ttlSeconds);
+  // Re-creates the entry of a host whose entry expired while it ran (a
+  // missed heartbeat): the slots its running jobs hold stay taken. Returns
+  // how many that is.
+  unsigned restoreHost(const std::string& id, const std::string& address, unsigned slots,
+                       unsigned ttlSeconds);
   // Pushes the expiry back; false when the entry has already expired.
   bool refreshHost(const std::string& id, unsigned ttlSeconds);
   // Marks the host as taking no new work; claims on it fail from now on.
@@ -91,8 +99,17 @@ class ClusterState {
   // Takes `count` free slots of the host at once, or none.
   ClaimOutcome claimSlots(const std::string& hostId, unsigned count);
 
-  // Appends a job to the FIFO queue and returns its id.
-  uint64_t submitJob(const std::string& name, const std::string& app, unsigned ranks);
+  // Appends a job to the FIFO queue and returns its id. The job holds its
+  // place for `lease`; its client renews the lease while it waits, so a
+  // job whose client died stops blocking the queue once the lease runs out.
+  uint64_t submitJob(const std::string& name, const std::string& app, unsigned ranks,
+                     std::chrono::milliseconds lease = kQueuedJobLease);
+  // Extends a queued job's lease by `lease` from now; false when the job
+  // has no lease left to extend (it was dropped, or has started).
+  bool renewQueuedJob(uint64_t jobId, std::chrono::milliseconds lease = kQueuedJobLease);
+  // Removes the queue's head if its lease ran out (its client is gone);
+  // returns the removed job's id.
+  std::optional<uint64_t> dropAbandonedQueueHead();
   // Starts the job at the head of the queue on `hostId` if all its ranks fit
   // there, taking the slots; nullopt when the queue is empty or it does not
   // fit.

@@ -46,8 +46,8 @@ std::string formatJobPart(const JobPart& part) {
   std::ostringstream text;
   text << kFirstLine << "\njob " << part.jobId << "\npart " << part.partIndex << "\nparts";
   for (uint32_t count : part.partRanks) text << " " << count;
-  text << "\naddress " << part.address << "\nstate " << part.state.text() << "\ntoken-file "
-       << part.tokenFile << "\n";
+  text << "\naddress " << part.address << "\nstate " << part.state.textWithCredentials()
+       << "\ntoken-file " << part.tokenFile << "\n";
   return text.str();
 }
 

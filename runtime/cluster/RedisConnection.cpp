@@ -11,19 +11,68 @@
 
 namespace synergy::cluster {
 
+namespace {
+
+constexpr size_t kMaxPasswordBytes = 512;
+constexpr size_t kMaxUserBytes = 128;
+
+// Printable ASCII without space: what survives a command line and the
+// daemon's line-oriented job part file unchanged.
+bool isPasswordText(const std::string& text) {
+  for (char c : text)
+    if (c < '!' || c > '~') return false;
+  return true;
+}
+
+}  // namespace
+
+std::string StateUrl::textWithCredentials() const {
+  if (password.empty()) return text();
+  return "redis://" + user + ":" + password + "@" + host + ":" + std::to_string(port);
+}
+
 bool parseStateUrl(const std::string& text, StateUrl& url, std::string& error) {
   const std::string scheme = "redis://";
   if (text.rfind(scheme, 0) != 0) {
-    error = "state URL '" + text + "' must look like redis://HOST:PORT";
+    error = "state URL must look like redis://[:PASSWORD@]HOST:PORT";
     return false;
   }
   std::string rest = text.substr(scheme.size());
+  std::string user, password;
+  // The host part holds no '@', so the last one ends the credentials, which
+  // may contain '@' themselves.
+  size_t at = rest.rfind('@');
+  if (at != std::string::npos) {
+    std::string credentials = rest.substr(0, at);
+    size_t colon = credentials.find(':');
+    if (colon == std::string::npos) {
+      error = "state URL's credentials must be :PASSWORD or USER:PASSWORD before the '@'";
+      return false;
+    }
+    user = credentials.substr(0, colon);
+    password = credentials.substr(colon + 1);
+    if (password.empty() || password.size() > kMaxPasswordBytes || !isPasswordText(password)) {
+      error = "state URL's password must be 1 to " + std::to_string(kMaxPasswordBytes) +
+              " printable characters without spaces";
+      return false;
+    }
+    if (user.size() > kMaxUserBytes ||
+        user.find_first_not_of("abcdefghijklmnopqrstuvwxyz"
+                               "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") != std::string::npos) {
+      error = "state URL's user name must be at most " + std::to_string(kMaxUserBytes) +
+              " letters, digits, '_', '.' or '-'";
+      return false;
+    }
+    rest = rest.substr(at + 1);
+  }
+  // What the messages below may quote: the URL without its credentials.
+  std::string shown = scheme + rest;
   size_t colon = rest.rfind(':');
   std::string host = colon == std::string::npos ? rest : rest.substr(0, colon);
   if (host.empty() || host.size() > 253 ||
       host.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-") !=
           std::string::npos) {
-    error = "state URL '" + text + "' has no valid host name";
+    error = "state URL '" + shown + "' has no valid host name";
     return false;
   }
   unsigned port = 6379;
@@ -32,12 +81,14 @@ bool parseStateUrl(const std::string& text, StateUrl& url, std::string& error) {
     auto [end, code] = std::from_chars(portText.data(), portText.data() + portText.size(), port);
     if (portText.empty() || code != std::errc() || end != portText.data() + portText.size() ||
         port == 0 || port > 65535) {
-      error = "state URL '" + text + "' has an invalid port";
+      error = "state URL '" + shown + "' has an invalid port";
       return false;
     }
   }
   url.host = host;
   url.port = uint16_t(port);
+  url.user = user;
+  url.password = password;
   return true;
 }
 
@@ -63,6 +114,30 @@ RedisConnection::RedisConnection(const StateUrl& url, std::chrono::milliseconds 
     context_ = nullptr;
     throw StateStoreError("cannot set a timeout on the connection to " + url.text());
   }
+  if (!url.password.empty()) authenticate();
+}
+
+void RedisConnection::authenticate() {
+  std::vector<std::string> arguments{"AUTH"};
+  if (!url_.user.empty()) arguments.push_back(url_.user);
+  arguments.push_back(url_.password);
+  std::vector<const char*> pointers;
+  std::vector<size_t> lengths;
+  for (const std::string& argument : arguments) {
+    pointers.push_back(argument.data());
+    lengths.push_back(argument.size());
+  }
+  RedisReplyPtr reply(static_cast<redisReply*>(
+      redisCommandArgv(context_, int(arguments.size()), pointers.data(), lengths.data())));
+  std::string reason;
+  if (!reply)
+    reason = "no reply to AUTH";
+  else if (reply->type == REDIS_REPLY_ERROR)
+    reason = "the password was refused (" + std::string(reply->str, reply->len) + ")";
+  if (reason.empty()) return;
+  redisFree(context_);
+  context_ = nullptr;
+  throw StateStoreError("cannot log in to the cluster state at " + url_.text() + ": " + reason);
 }
 
 RedisConnection::~RedisConnection() {
@@ -87,6 +162,10 @@ RedisReplyPtr RedisConnection::command(const std::vector<std::string>& arguments
       reason = "no reply within the timeout";
     throw StateStoreError("lost the cluster state at " + url_.text() + ": " + reason);
   }
+  if (reply->type == REDIS_REPLY_ERROR &&
+      std::string(reply->str, reply->len).rfind("NOAUTH", 0) == 0)
+    throw StateStoreError("the cluster state at " + url_.text() +
+                          " requires a password: give it as redis://:PASSWORD@HOST:PORT");
   if (reply->type == REDIS_REPLY_ERROR)
     throw StateStoreError("the cluster state at " + url_.text() + " refused " + arguments[0] +
                           ": " + std::string(reply->str, reply->len));

@@ -28,14 +28,22 @@ class StateStoreError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Where the state lives, from "redis://HOST:PORT" (PORT defaults to 6379).
+// Where the state lives, from "redis://[[USER]:PASSWORD@]HOST[:PORT]" (PORT
+// defaults to 6379). With a password, every connection sends AUTH first.
 struct StateUrl {
   std::string host;
   uint16_t port = 6379;
+  std::string user;
+  std::string password;
+  // For messages and logs: never the credentials.
   std::string text() const { return "redis://" + host + ":" + std::to_string(port); }
+  // The URL a parseStateUrl() gives back unchanged, credentials included:
+  // only for the daemon's private job part files.
+  std::string textWithCredentials() const;
 };
 
-// Parses a --state value; false with `error` when it is not redis://HOST[:PORT].
+// Parses a --state value; false with `error` when it is not
+// redis://[[USER]:PASSWORD@]HOST[:PORT]. The error never quotes a password.
 bool parseStateUrl(const std::string& text, StateUrl& url, std::string& error);
 
 // A reply, freed with the hiredis allocator.
@@ -60,6 +68,10 @@ class RedisConnection {
   const StateUrl& url() const { return url_; }
 
  private:
+  // Sends AUTH with the URL's credentials; throws StateStoreError and frees
+  // the context when Redis refuses them.
+  void authenticate();
+
   StateUrl url_;
   redisContext* context_ = nullptr;
 };

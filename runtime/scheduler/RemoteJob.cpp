@@ -94,7 +94,12 @@ std::vector<PlacedPart> placeJob(cluster::ClusterState& state, const PlacementPo
     if (capacity < ranks)
       throw RemoteJobError("the cluster has " + std::to_string(capacity) + " slots, not the " +
                            std::to_string(ranks) + " the job needs");
+    if (!state.renewQueuedJob(job.jobId))
+      throw RemoteJobError("job " + std::to_string(job.jobId) +
+                           " lost its place in the cluster queue (its lease ran out)");
     std::vector<cluster::JobRecord> queued = state.queuedJobs();
+    if (!queued.empty() && queued.front().id != job.jobId && state.dropAbandonedQueueHead())
+      continue;
     if (!queued.empty() && queued.front().id == job.jobId) {
       std::vector<HostShare> shares = policy.placeRanks(hosts, state.runningJobs(), app, ranks);
       std::optional<cluster::JobRecord> started;

@@ -7,7 +7,8 @@
 //   claim URL HOST COUNT ATTEMPTS   ATTEMPTS threads, each with its own Redis
 //                                   connection, claim COUNT slots at once;
 //                                   prints "claimed K of ATTEMPTS"
-//   submit URL NAME RANKS           queues a job; prints "job ID"
+//   submit URL NAME RANKS [LEASE_MS] queues a job that no one renews (a
+//                                   client that died); prints "job ID"
 //   start URL HOST                  starts the queue's head on HOST; prints
 //                                   "started job ID" or "nothing started"
 //   finish URL ID                   removes a job, freeing its slots
@@ -108,9 +109,13 @@ int main(int argc, char** argv) {
   try {
     if (args.size() == 5 && args[0] == "claim")
       return claim(stateUrl(args[1]), args[2], std::stoul(args[3]), std::stoul(args[4]));
-    if (args.size() == 4 && args[0] == "submit") {
+    if ((args.size() == 4 || args.size() == 5) && args[0] == "submit") {
       cluster::ClusterState state(stateUrl(args[1]));
-      std::printf("job %llu\n", (unsigned long long)state.submitJob(args[2], "test-app", std::stoul(args[3])));
+      std::chrono::milliseconds lease = args.size() == 5
+                                            ? std::chrono::milliseconds(std::stoul(args[4]))
+                                            : cluster::kQueuedJobLease;
+      std::printf("job %llu\n", (unsigned long long)state.submitJob(args[2], "test-app",
+                                                                     std::stoul(args[3]), lease));
       return 0;
     }
     if (args.size() == 3 && args[0] == "start") {

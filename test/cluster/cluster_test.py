@@ -10,8 +10,8 @@ assertions: a deadline only turns a hang into a failure.
     cluster_test.py --bin-dir build/bin --client build/test/cluster/cluster-test-client \
                     --redis-server /usr/bin/redis-server CASE
 
-CASE is registration, claims, frames, redis-gone, remote-job, job-queue,
-collective-counts, host-lost, mpi-corpus, mpi-corpus-np5 or abort-stress.
+CASE is registration, claims, frames, redis-gone, redis-auth, host-restore, remote-job,
+job-queue, queue-abandoned, mpi-abort-frames, collective-counts, host-lost, mpi-corpus, mpi-corpus-np5 or abort-stress.
 """
 import argparse
 import os
@@ -23,6 +23,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 TOKEN = "cluster-test-token-3f9c2d7a61b4"
@@ -31,6 +32,7 @@ TTL_SECONDS = 2
 
 # The wire format of runtime/transport/FrameTypes.h, written out independently.
 HELLO, HELLO_ACK, PING, PONG, RUN_JOB, MODULE_WANTED, MODULE_DATA = 1, 2, 3, 4, 5, 6, 7
+MPI_HELLO, MPI_ABORT = 11, 14
 
 
 def frame_header(frame_type, length, reserved=0):
@@ -122,6 +124,7 @@ class Cluster:
         self.processes = []
         self.redis = None
         self.redis_port = None
+        self.redis_password = None
         self.token_file = self.write_token("token", TOKEN)
         self.wrong_token_file = self.write_token("wrong-token", WRONG_TOKEN)
 
@@ -134,15 +137,18 @@ class Cluster:
 
     @property
     def url(self):
-        return f"redis://127.0.0.1:{self.redis_port}"
+        credentials = f":{self.redis_password}@" if self.redis_password else ""
+        return f"redis://{credentials}127.0.0.1:{self.redis_port}"
 
-    def start_redis(self):
+    def start_redis(self, password=None):
         self.redis_port = free_port()
+        self.redis_password = password
         redis_dir = os.path.join(self.workdir, "redis")
         os.makedirs(redis_dir, exist_ok=True)
         self.redis = subprocess.Popen(
             [self.redis_server, "--port", str(self.redis_port), "--bind", "127.0.0.1",
-             "--save", "", "--appendonly", "no", "--dir", redis_dir],
+             "--save", "", "--appendonly", "no", "--dir", redis_dir] +
+            (["--requirepass", password] if password else []),
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         self.processes.append(self.redis)
         wait_for(lambda: self.status()[0] == 0, 20, "redis-server to accept commands")
@@ -275,6 +281,45 @@ def case_claims(cluster):
                   "queued jobs: 0\nrunning jobs: 1\n  job 3  evil?[2J.wasm  ranks 1  on small\n")
 
 
+def case_host_restore(cluster):
+    """A daemon whose entry expired while it lived (a missed heartbeat: here
+    it is stopped for longer than the TTL) registers again with the slots
+    of its running jobs still taken, so they are not handed out twice; a
+    host with no job left gets all its slots back."""
+    cluster.start_redis()
+    busy = cluster.start_daemon("busy", "127.0.0.2", 3)
+    idle = cluster.start_daemon("idle", "127.0.0.3", 2)
+    check_equal(cluster.client_run("submit", cluster.url, "held.wasm", 2),
+                (0, "job 1\n", ""), "submitting a job")
+    check_equal(cluster.client_run("start", cluster.url, "busy"),
+                (0, "started job 1\n", ""), "starting it on busy")
+    running = "running jobs: 1\n  job 1  held.wasm  ranks 2  on busy\n"
+    for daemon in (busy, idle):
+        daemon.process.send_signal(signal.SIGSTOP)
+    wait_for(lambda: "hosts: 0" in cluster.status()[1], TTL_SECONDS + 5,
+             "the stopped daemons' entries to expire")
+    for daemon in (busy, idle):
+        daemon.process.send_signal(signal.SIGCONT)
+    restored = "synergyd: host entry had expired (heartbeat missed); registered again with "
+    wait_for(lambda: restored in busy.log() and restored in idle.log(), 10,
+             "both daemons to register again")
+    check(restored + "2 of 3 slots still held by running jobs\n" in busy.log(),
+          f"busy's log:\n{busy.log()}")
+    check(restored + "0 of 2 slots still held by running jobs\n" in idle.log(),
+          f"idle's log:\n{idle.log()}")
+    expect_status(cluster, "hosts: 2, slots: 5, free: 3\n" + host_line(busy, 3, 1) +
+                  host_line(idle, 2, 2) + "queued jobs: 0\n" + running)
+    # The held slots are really taken: a 2-rank job fits only on idle.
+    check_equal(cluster.client_run("submit", cluster.url, "next.wasm", 2),
+                (0, "job 2\n", ""), "submitting a second job")
+    check_equal(cluster.client_run("start", cluster.url, "busy"),
+                (0, "nothing started\n", ""), "starting it on busy's one free slot")
+    check_equal(cluster.client_run("finish", cluster.url, 1), (0, "", ""), "finishing job 1")
+    check_equal(cluster.client_run("finish", cluster.url, 2), (0, "", ""), "cancelling job 2")
+    expect_status(cluster, "hosts: 2, slots: 5, free: 5\n" + host_line(busy, 3, 3) +
+                  host_line(idle, 2, 2) + "queued jobs: 0\nrunning jobs: 0\n")
+
+
 def read_exactly(sock, count):
     """Up to `count` bytes, fewer when the peer closes (or resets, which is
     how a close with unread input arrives)."""
@@ -309,6 +354,91 @@ def expect_dropped(daemon, sock, reason):
     sock.close()
     line = f"synergyd: dropped connection from {name}: {reason}\n"
     wait_for(lambda: line in daemon.log(), 20, f"the log line {line!r}")
+
+
+def redis_command(port, *arguments):
+    """One command in RESP over a fresh socket; the reply as str, int or list."""
+    with socket.create_connection(("127.0.0.1", port), timeout=20) as sock:
+        request = b"*%d\r\n" % len(arguments) + b"".join(
+            b"$%d\r\n%s\r\n" % (len(a), a) for a in (str(x).encode() for x in arguments))
+        sock.sendall(request)
+        reader = sock.makefile("rb")
+
+        def reply():
+            line = reader.readline().rstrip(b"\r\n")
+            kind, rest = line[:1], line[1:]
+            if kind == b":":
+                return int(rest)
+            if kind == b"$":
+                return None if int(rest) < 0 else reader.read(int(rest) + 2)[:-2].decode()
+            if kind == b"*":
+                return [reply() for _ in range(int(rest))]
+            if kind == b"+":
+                return rest.decode()
+            raise TestFailure(f"Redis replied {line!r}")
+        return reply()
+
+
+def case_mpi_abort_frames(cluster):
+    """Hostile MpiAbort frames sent to a running job part's MPI endpoint (the
+    one its peers connect to): an abort before MpiHello, of the right and of
+    the wrong length, and one after an MpiHello with a foreign job id or
+    for a part that is already connected. Each connection is dropped with a
+    logged reason, and the job is not aborted: it keeps running and
+    printing until its client is killed."""
+    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
+    program = os.path.join(cluster.workdir, "rank_report.wasm")
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "rank_report.c")
+    code, out, err = run_tool([os.path.join(cluster.bin_dir, "synergy-cc"), source, "-o", program])
+    check(code == 0, f"synergy-cc failed:\n{err}")
+    cluster.start_redis()
+    first = cluster.start_daemon("first", "127.0.0.2", 1)
+    second = cluster.start_daemon("second", "127.0.0.3", 1)
+    stderr_path = os.path.join(cluster.workdir, "client.stderr")
+    with open(stderr_path, "w") as stderr_file:
+        client = subprocess.Popen(
+            [os.path.join(cluster.bin_dir, "synergy-run"), "--cluster", cluster.url,
+             "--token-file", cluster.token_file, "-np", "2", program, "100000000"],
+            stdout=subprocess.PIPE, stderr=stderr_file)
+    cluster.processes.append(client)
+    check(client.stdout.readline().startswith(b"ranks 2 sum 30"), "the long job did not start")
+    lines = [0]
+    reader = threading.Thread(target=lambda: [lines.__setitem__(0, lines[0] + 1)
+                                              for _ in client.stdout], daemon=True)
+    reader.start()
+    endpoints = redis_command(cluster.redis_port, "HGETALL", "synergy:job:1:endpoints")
+    endpoint = dict(zip(endpoints[::2], endpoints[1::2])).get("1")
+    check(endpoint and endpoint.startswith("127.0.0.3:"), f"job 1's endpoints: {endpoints}")
+    part = Daemon(None, stderr_path, "part-1", "127.0.0.3")
+    part.port = int(endpoint.split(":")[1])
+
+    def hello(job_id, index):
+        return frame(MPI_HELLO, struct.pack("<QI", job_id, index))
+    attacks = [
+        ([frame(MPI_ABORT, struct.pack("<I", 1))], "MPI frame before MpiHello"),
+        ([frame(MPI_ABORT, b"\x01\x00")], "MPI frame before MpiHello"),
+        ([hello(999, 0), frame(MPI_ABORT, struct.pack("<I", 1))],
+         "MpiHello from job 999 part 0, which this part does not wait for"),
+        ([hello(1, 0), frame(MPI_ABORT, struct.pack("<I", 9))],
+         "MpiHello from job 1 part 0, which this part does not wait for"),
+    ]
+    for frames, reason in attacks:
+        sock = authenticated_connection(part)
+        name = "%s:%d" % sock.getsockname()
+        sock.sendall(b"".join(frames))
+        check_equal(read_exactly(sock, 1), b"", f"the part's answer to {reason!r}")
+        sock.close()
+        line = f"synergy-run: cluster: dropped connection from {name}: {reason}\n"
+        wait_for(lambda: line in part.log(), 30, f"the log line {line!r}")
+    # Not aborted: still running, and still printing.
+    printed = lines[0]
+    wait_for(lambda: lines[0] > printed + 1000, 60, "the job to go on printing")
+    check(client.poll() is None, f"the client ended with {client.returncode}")
+    check("abort" not in first.log() + second.log(), "a daemon logged an abort")
+    client.kill()
+    client.wait()
+    wait_for(lambda: "hosts: 2, slots: 2, free: 2" in cluster.status()[1], 30,
+             "the killed job's slots to be freed")
 
 
 def case_frames(cluster):
@@ -500,6 +630,64 @@ def case_remote_job(cluster):
     check(small.process.poll() is None and large.process.poll() is None, "a daemon died")
 
 
+def case_redis_auth(cluster):
+    """A Redis started with --requirepass: the daemons, synergy-cluster and a
+    job spread over two hosts (whose parts reach Redis on their own) work
+    with redis://:PASSWORD@HOST:PORT; without the password or with a wrong
+    one every tool says so in one line, status 2, and registers nothing; the
+    password is never printed."""
+    password = "Auth-" + os.urandom(12).hex()
+    wrong = "Wrong-" + os.urandom(12).hex()
+    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
+    program = os.path.join(cluster.workdir, "rank_report.wasm")
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "rank_report.c")
+    code, out, err = run_tool([os.path.join(cluster.bin_dir, "synergy-cc"), source, "-o", program])
+    check(code == 0, f"synergy-cc failed:\n{err}")
+    run = os.path.join(cluster.bin_dir, "synergy-run")
+    cluster.start_redis(password=password)
+    bare = f"redis://127.0.0.1:{cluster.redis_port}"
+    with_wrong = f"redis://:{wrong}@127.0.0.1:{cluster.redis_port}"
+    needs_password = (f"the cluster state at {bare} requires a password: "
+                      "give it as redis://:PASSWORD@HOST:PORT\n")
+    refused = (f"cannot log in to the cluster state at {bare}: the password was refused "
+               "(WRONGPASS invalid username-password pair or user is disabled.)\n")
+    status_tool = [os.path.join(cluster.bin_dir, "synergy-cluster"), "--state"]
+    check_equal(run_tool(status_tool + [bare, "status"]),
+                (2, "", "synergy-cluster: error: " + needs_password), "status without the password")
+    check_equal(run_tool(status_tool + [with_wrong, "status"]),
+                (2, "", "synergy-cluster: error: " + refused), "status with a wrong password")
+
+    # A daemon without the password stops at once and registers nothing.
+    daemon = subprocess.run(
+        [os.path.join(cluster.bin_dir, "synergyd"), "--listen", "127.0.0.2:0", "--slots", "1",
+         "--state", with_wrong, "--token-file", cluster.token_file, "--host-id", "nopass"],
+        capture_output=True, text=True, timeout=30)
+    check_equal((daemon.returncode, daemon.stdout, daemon.stderr),
+                (2, "", "synergyd: error: " + refused), "synergyd with a wrong password")
+    expect_status(cluster, "hosts: 0, slots: 0, free: 0\nqueued jobs: 0\nrunning jobs: 0\n")
+
+    first = cluster.start_daemon("first", "127.0.0.2", 1)
+    second = cluster.start_daemon("second", "127.0.0.3", 1)
+    expect_status(cluster, "hosts: 2, slots: 2, free: 2\n" + host_line(first, 1, 1) +
+                  host_line(second, 1, 1) + "queued jobs: 0\nrunning jobs: 0\n")
+    # Two ranks on two one-slot hosts: each part publishes its endpoint in
+    # the protected Redis through the job part file its daemon wrote.
+    local = run_tool([run, "-np", "2", program, "3"])
+    check_equal(local[0], 0, "local exit status")
+    remote = [run, "--cluster", cluster.url, "--token-file", cluster.token_file, "-np", "2",
+              program, "3"]
+    check_equal(run_tool(remote), local, "a job over two hosts through a protected Redis")
+    check("job 1: running 1 ranks" in first.log() and "job 1: running 1 ranks" in second.log(),
+          f"job 1 did not span both hosts:\n{first.log()}\n{second.log()}")
+    check_equal(run_tool([run, "--cluster", bare, "--token-file", cluster.token_file, "-np", "2",
+                          program, "3"]),
+                (2, "", "synergy-run: error: " + needs_password), "a job without the password")
+    expect_status(cluster, "hosts: 2, slots: 2, free: 2\n" + host_line(first, 1, 1) +
+                  host_line(second, 1, 1) + "queued jobs: 0\nrunning jobs: 0\n")
+    for daemon in (first, second):
+        check(password not in daemon.log(), f"synergyd {daemon.host_id} logged the password")
+
+
 def case_job_queue(cluster):
     """Jobs that do not fit wait in the queue and all finish; a client killed
     mid-job has its job killed and its slots freed."""
@@ -537,6 +725,35 @@ def case_job_queue(cluster):
     wait_for(lambda: re.search(r"job 6: exited with status 137\n", host.log()), 30,
              "the killed job to be reaped")
     wait_for(lambda: cluster.status()[1] == all_free, 30, "the killed job's slots to be freed")
+
+
+def case_queue_abandoned(cluster):
+    """A queued job whose client died (submitted here with a short lease that
+    no one renews) is dropped from the head of the queue once its lease runs
+    out, so the job behind it runs instead of waiting forever."""
+    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
+    program = os.path.join(cluster.workdir, "rank_report.wasm")
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "rank_report.c")
+    code, out, err = run_tool([os.path.join(cluster.bin_dir, "synergy-cc"), source, "-o", program])
+    check(code == 0, f"synergy-cc failed:\n{err}")
+    run = os.path.join(cluster.bin_dir, "synergy-run")
+    cluster.start_redis()
+    host = cluster.start_daemon("only", "127.0.0.2", 1)
+    # Two ranks never fit on one slot: only dropping the head unblocks job 2.
+    check_equal(cluster.client_run("submit", cluster.url, "gone.wasm", 2, 1500),
+                (0, "job 1\n", ""), "submitting a job whose client is gone")
+    expect_status(cluster, "hosts: 1, slots: 1, free: 1\n" + host_line(host, 1, 1) +
+                  "queued jobs: 1\n  job 1  gone.wasm  ranks 2\nrunning jobs: 0\n")
+    local = run_tool([run, "-np", "1", program, "3"])
+    check_equal(local[0], 0, "local exit status")
+    remote = subprocess.run([run, "--cluster", cluster.url, "--token-file", cluster.token_file,
+                             "-np", "1", program, "3"], capture_output=True, text=True,
+                            timeout=120)
+    check_equal((remote.returncode, remote.stdout, remote.stderr), local,
+                "the job queued behind the abandoned one")
+    check("job 2: running 1 ranks" in host.log(), f"job 2 did not run:\n{host.log()}")
+    expect_status(cluster, "hosts: 1, slots: 1, free: 1\n" + host_line(host, 1, 1) +
+                  "queued jobs: 0\nrunning jobs: 0\n")
 
 
 def build_both(cluster, source, name):
@@ -729,6 +946,10 @@ CASES = {
     "claims": case_claims,
     "frames": case_frames,
     "redis-gone": case_redis_gone,
+    "redis-auth": case_redis_auth,
+    "host-restore": case_host_restore,
+    "queue-abandoned": case_queue_abandoned,
+    "mpi-abort-frames": case_mpi_abort_frames,
     "remote-job": case_remote_job,
     "job-queue": case_job_queue,
     "collective-counts": case_collective_counts,

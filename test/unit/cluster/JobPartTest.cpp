@@ -40,6 +40,19 @@ TEST(JobPartTest, RoundTripsAndLocatesRanks) {
   EXPECT_EQ(part.state.text(), "redis://127.0.0.1:6380");
 }
 
+TEST(JobPartTest, CarriesTheStatePassword) {
+  JobPart withPassword = samplePart();
+  withPassword.state.password = "s3cr@t:pass";
+  std::string text = formatJobPart(withPassword);
+  EXPECT_NE(text.find("state redis://:s3cr@t:pass@127.0.0.1:6380\n"), std::string::npos) << text;
+  JobPart part;
+  std::string error;
+  ASSERT_TRUE(parseJobPart(text, part, error)) << error;
+  EXPECT_EQ(part.state.password, "s3cr@t:pass");
+  EXPECT_EQ(part.state.user, "");
+  EXPECT_EQ(part.state.text(), "redis://127.0.0.1:6380");
+}
+
 TEST(JobPartTest, BadFieldsAreRefused) {
   std::string good = formatJobPart(samplePart());
   auto replaced = [&](const std::string& from, const std::string& to) {
