@@ -51,7 +51,6 @@ static void writeAll(int fd, const std::string& bytes) {
 [[noreturn]] static void runBuildChild(const std::string& verilog, int reportFd) {
   setsid();
   signal(SIGPIPE, SIG_IGN);
-  signal(SIGINT, SIG_IGN);
   detachStdio();
   std::string error;
   std::optional<std::string> object = buildEngineSharedObject(verilog, error);

@@ -1,9 +1,11 @@
 // A cold `--engine auto` run does not wait for the compiled engine's build:
 // the design finishes on the software engine, and the run exits while the
 // build, a detached process of its own, is still going (the stats line says
-// build=detached, which the run can only print when it ended first). That
-// build then fills the cache by itself: the next run starts on the compiled
-// engine and prints the same output. The design prints a fresh nonce, so its
+// build=detached, which the run can only print when it ended first). A
+// second run started meanwhile does the same, so two builds of one engine
+// race to publish it; once both are over, the cache holds an engine that
+// loads: the next run starts on the compiled engine and prints the same
+// output. The design prints a fresh nonce, so its
 // engine is never in the cache before this test, without a cold Verilator
 // runtime build. A build killed half way (its whole process group) leaves no
 // entry that is taken for an engine: the next run in that cache starts on
@@ -20,7 +22,11 @@
 // DETACHED: synergy-engine-stats ticks=20 tasks=2 seconds={{[0-9.]+}} engine=software build=detached build-pid={{[0-9]+$}}
 // DETACHED-EMPTY:
 //
+// RUN: env SYNERGY_ENGINE_STATS=1 %synergy-run --engine auto %t.eng > %t.concurrent.out 2> %t.concurrent.stats
+// RUN: diff %t.first.out %t.concurrent.out
+// RUN: FileCheck %s --check-prefix=DETACHED < %t.concurrent.stats
 // RUN: python3 %S/Inputs/detached-build.py wait %t.first.stats | FileCheck %s --check-prefix=WAIT
+// RUN: python3 %S/Inputs/detached-build.py wait %t.concurrent.stats | FileCheck %s --check-prefix=WAIT
 // WAIT: build finished
 // RUN: env SYNERGY_ENGINE_STATS=1 %synergy-run --engine auto %t.eng > %t.second.out 2> %t.second.stats
 // RUN: diff %t.first.out %t.second.out
