@@ -19,9 +19,9 @@
 #include <cstdlib>
 #include <memory>
 
+#include "engine/DetachedEngineBuild.h"
 #include "engine/EmittedVerilogCheck.h"
 #include "engine/EvaluationWatchdog.h"
-#include "engine/DetachedEngineBuild.h"
 #include "engine/EngineAbi.h"
 #include "engine/EngineBuilder.h"
 #include "engine/EngineInstance.h"
@@ -589,8 +589,8 @@ int runEngineFile(const EngineRunOptions& options) {
       build.emplace(std::move(*child));
     }
   }
-  // The timeline starts before any build in this process, so that it shows
-  // the wait.
+  // The timeline starts before the engine is built here (--engine compiled,
+  // or a design the software engine refuses), so that it shows the wait.
   TimelineCounters progress;
   std::unique_ptr<Timeline> timeline;
   if (!options.timelinePath.empty() && !(timeline = Timeline::start(options.timelinePath, progress, error))) {
@@ -646,14 +646,14 @@ int runEngineFile(const EngineRunOptions& options) {
   if (const char* stats = std::getenv("SYNERGY_ENGINE_STATS"); stats && *stats == '1') {
     double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::string engineUsed = options.remoteEngine ? "hypervisor" : !software ? "compiled" : build && build->switchedAfterTick ? "software+compiled" : "software";
-    // "detached": the run ended while the compiled engine was still being
-    // built, and left the build to finish on its own.
     std::fprintf(stderr, "synergy-engine-stats ticks=%llu tasks=%llu seconds=%.6f engine=%s",
                  static_cast<unsigned long long>(driver.ticksCompleted()),
                  static_cast<unsigned long long>(driver.tasksServiced()), seconds, engineUsed.c_str());
     if (build && build->switchedAfterTick)
       std::fprintf(stderr, " switch-after-tick=%llu switch-seconds=%.6f",
                    static_cast<unsigned long long>(*build->switchedAfterTick), build->switchSeconds);
+    // The run ended while the compiled engine was still being built, and
+    // left the build to finish on its own.
     if (build && build->pending && !build->child.ready())
       std::fprintf(stderr, " build=detached build-pid=%lld", static_cast<long long>(build->child.pid()));
     std::fprintf(stderr, "\n");
