@@ -17,9 +17,9 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <future>
 #include <memory>
 
+#include "engine/DetachedEngineBuild.h"
 #include "engine/EmittedVerilogCheck.h"
 #include "engine/EvaluationWatchdog.h"
 #include "engine/EngineAbi.h"
@@ -64,15 +64,12 @@ bool spendEdge(uint64_t& budget) {
   return true;
 }
 
-// The compiled engine being built on another thread while the software
-// engine runs. The future's destructor waits for the build, so it finishes
-// (and lands in the cache) even when the run ends first.
+// The compiled engine being built in a child process while the software
+// engine runs (DetachedEngineBuild.h). A run that ends first does not wait
+// for it: the child finishes the build and fills the cache on its own.
 struct CompiledEngineBuild {
-  struct Result {
-    std::optional<std::string> object;
-    std::string error;
-  };
-  std::future<Result> result;
+  explicit CompiledEngineBuild(DetachedEngineBuild child) : child(std::move(child)) {}
+  DetachedEngineBuild child;
   bool pending = true;
   // Filled in by the hand-off, for SYNERGY_ENGINE_STATS.
   std::optional<uint64_t> switchedAfterTick;
@@ -480,11 +477,10 @@ int TickDriver::run() {
 // to latch, so the manifest's variables are its whole state. A build that
 // fails leaves the run on the software engine, with a note.
 void TickDriver::handOffIfReady(uint64_t completed) {
-  if (options_.switchAtTick ? completed < *options_.switchAtTick
-                            : handOff_->result.wait_for(std::chrono::seconds(0)) != std::future_status::ready)
+  if (options_.switchAtTick ? completed < *options_.switchAtTick : !handOff_->child.ready())
     return;
   handOff_->pending = false;
-  CompiledEngineBuild::Result built = handOff_->result.get();
+  DetachedEngineBuild::Result built = handOff_->child.take();
   std::string error = built.error;
   std::unique_ptr<EngineInstance> compiled;
   if (built.object)
@@ -549,20 +545,13 @@ int runEngineFile(const EngineRunOptions& options) {
       return 2;
     }
   }
-  // The timeline starts before any build, so that it shows the wait.
-  TimelineCounters progress;
-  std::unique_ptr<Timeline> timeline;
-  if (!options.timelinePath.empty() && !(timeline = Timeline::start(options.timelinePath, progress, error))) {
-    std::fprintf(stderr, "synergy-run: error: %s\n", error.c_str());
-    return 2;
-  }
   // Auto starts on the compiled engine when it is cached, else on the
   // software engine with the build running alongside; a design the software
   // engine refuses waits for the build, as --engine compiled does.
-  // Declared before the engine, which steps the counter until it is gone.
+  // The counter is declared before the engines, which step it until they
+  // are gone.
   EngineCallCounter engineCalls;
-  EvaluationWatchdog watchdog(engineCalls, options.enginePath, options.evaluationLimit);
-  std::unique_ptr<EngineInstance> engine;
+  std::unique_ptr<EngineInstance> softwareEngine;
   std::optional<CompiledEngineBuild> build;
   if (options.remoteEngine && options.engine != EngineChoice::Compiled) {
     std::fprintf(stderr, "synergy-run: error: --hypervisor runs the compiled engine only; drop --engine\n");
@@ -573,30 +562,44 @@ int runEngineFile(const EngineRunOptions& options) {
     // it even when the compiled engine is cached: a refusal is reported
     // the same way on every run.
     std::string refusal;
-    engine = createSoftwareEngine(manifest->verilog, engineCalls, refusal);
-    if (!engine && options.engine == EngineChoice::Software) {
+    softwareEngine = createSoftwareEngine(manifest->verilog, engineCalls, refusal);
+    if (!softwareEngine && options.engine == EngineChoice::Software) {
       std::fprintf(stderr, "synergy-run: error: %s: the software engine cannot run this design: %s\n",
                    options.enginePath.c_str(), refusal.c_str());
       return 2;
     }
-    if (!engine)
+    if (!softwareEngine)
       std::fprintf(stderr,
                    "synergy-run: note: %s: the software engine cannot run this design (%s); waiting for the "
                    "compiled engine\n",
                    options.enginePath.c_str(), refusal.c_str());
-    bool cached = engine && options.engine == EngineChoice::Auto && !options.switchAtTick &&
+    bool cached = softwareEngine && options.engine == EngineChoice::Auto && !options.switchAtTick &&
                   findCachedEngineSharedObject(manifest->verilog);
     if (cached)
-      engine.reset();
-    if (engine && options.engine == EngineChoice::Auto) {
-      build.emplace();
-      build->result = std::async(std::launch::async, [verilog = manifest->verilog] {
-        CompiledEngineBuild::Result result;
-        result.object = buildEngineSharedObject(verilog, result.error);
-        return result;
-      });
+      softwareEngine.reset();
+    // The build process is started before the timeline's and the
+    // watchdog's threads exist, so that it is a copy of a single-threaded
+    // process.
+    if (softwareEngine && options.engine == EngineChoice::Auto) {
+      auto child = DetachedEngineBuild::start(manifest->verilog, error);
+      if (!child) {
+        std::fprintf(stderr, "synergy-run: error: %s: %s\n", options.enginePath.c_str(), error.c_str());
+        return 1;
+      }
+      build.emplace(std::move(*child));
     }
   }
+  // The timeline starts before the engine is built here (--engine compiled,
+  // or a design the software engine refuses), so that it shows the wait.
+  TimelineCounters progress;
+  std::unique_ptr<Timeline> timeline;
+  if (!options.timelinePath.empty() && !(timeline = Timeline::start(options.timelinePath, progress, error))) {
+    std::fprintf(stderr, "synergy-run: error: %s\n", error.c_str());
+    return 2;
+  }
+  // Declared before the engine, which steps the counter until it is gone.
+  EvaluationWatchdog watchdog(engineCalls, options.enginePath, options.evaluationLimit);
+  std::unique_ptr<EngineInstance> engine = std::move(softwareEngine);
   bool software = engine != nullptr;
   if (options.remoteEngine) {
     engine = options.remoteEngine(*manifest, engineCalls, error);
@@ -649,6 +652,10 @@ int runEngineFile(const EngineRunOptions& options) {
     if (build && build->switchedAfterTick)
       std::fprintf(stderr, " switch-after-tick=%llu switch-seconds=%.6f",
                    static_cast<unsigned long long>(*build->switchedAfterTick), build->switchSeconds);
+    // The run ended while the compiled engine was still being built, and
+    // left the build to finish on its own.
+    if (build && build->pending && !build->child.ready())
+      std::fprintf(stderr, " build=detached build-pid=%lld", static_cast<long long>(build->child.pid()));
     std::fprintf(stderr, "\n");
   }
   return status;

@@ -21,12 +21,15 @@
 // --engine software runs the design on the software engine (SoftwareEngine.h)
 // at once, with no Verilator build; a construct it cannot run is then an
 // error (status 2) naming it. --engine auto starts there while the compiled
-// engine builds on another thread, and at the end of the first tick after
+// engine builds in a child process (DetachedEngineBuild.h), and at the end
+// of the first tick after
 // the build is ready moves every state variable across (get_state, then
 // set_state) and continues on the compiled engine; the host's own state
 // (open files, $random seeds, $monitor, pending $strobe output) stays with
 // the TaskServicer, which serves both. If the software engine refuses the
-// design, auto says so on stderr and waits for the compiled engine.
+// design, auto says so on stderr and waits for the compiled engine. A run
+// that ends before the build does exits at once; the build carries on by
+// itself and puts the compiled engine in the cache for the next run.
 //
 // --timeline FILE.csv writes a row every 100 ms from the start of the run
 // (before any build): ticks and tasks so far, their rates, and the engine
