@@ -18,7 +18,6 @@
 // wasi-libc's chdir, which checks the result against the grants as before.
 //
 //===----------------------------------------------------------------------===//
-#include <errno.h>
 #include <limits.h>
 #include <stddef.h>
 #include <string.h>
@@ -64,20 +63,19 @@ static void resolveDotComponents(char* path) {
 
 int __wrap_chdir(const char* path) {
   static char joined[PATH_MAX];
-  if (!path || !*path || path[0] == '/') {
-    if (path && path[0] == '/' && strlen(path) < sizeof joined) {
-      strcpy(joined, path);
-      resolveDotComponents(joined);
-      return __real_chdir(joined);
-    }
-    return __real_chdir(path);
+  if (!path || !*path) return __real_chdir(path);
+  if (path[0] == '/') {
+    if (strlen(path) >= sizeof joined) return __real_chdir(path);
+    strcpy(joined, path);
+    resolveDotComponents(joined);
+    return __real_chdir(joined);
   }
-  if (!getcwd(joined, sizeof joined)) return -1;
+  // A path too long to join goes to wasi-libc's chdir as it is, which
+  // reports the error. (errno is not touched here: the -threads build
+  // would address it as thread-local, which wasi-libc's is not.)
+  if (!getcwd(joined, sizeof joined)) return __real_chdir(path);
   size_t used = strlen(joined);
-  if (used + 1 + strlen(path) >= sizeof joined) {
-    errno = ENAMETOOLONG;
-    return -1;
-  }
+  if (used + 1 + strlen(path) >= sizeof joined) return __real_chdir(path);
   joined[used] = '/';
   strcpy(joined + used + 1, path);
   resolveDotComponents(joined);

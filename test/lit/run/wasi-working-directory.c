@@ -18,6 +18,11 @@
 // RUN: sh -c 'cd %t/root/sub && %synergy-run --dir .. %t/prog.wasm up' > %t/up
 // RUN: sh -c 'cd %t/root/sub && %t/native up' > %t/up-expected
 // RUN: diff %t/up-expected %t/up
+// The -pthread/-fopenmp build links the threads variant of the startup code.
+// RUN: %synergy-cc -O1 -pthread %s -o %t/threads.wasm
+// RUN: rm -rf %t/root/made %t/root/rel.txt
+// RUN: sh -c 'cd %t/root && %synergy-run --dir . %t/threads.wasm' > %t/threads
+// RUN: diff %t/expected %t/threads
 // RUN: sh -c 'cd %t/root && %synergy-run --dir .:/work %t/prog.wasm cwd' | FileCheck %s --check-prefix=RENAMED
 // RUN: sh -c 'cd %t/root && %synergy-run --dir sub %t/prog.wasm cwd' | FileCheck %s --check-prefix=NOT-GRANTED
 // RENAMED: cwd /work
