@@ -153,8 +153,11 @@ ToolCommand buildLinkCommand(const GranuleToolchain& toolchain, const DriverArgu
   // -shared output gets them at its final link.
   if (!arguments.relocatableOrShared) {
     // guestlib/FileLocks.c and ProcessorCount.c: record locks and processor
-    // counts, which wasi-libc's fcntl and sysconf lack.
-    append(argv, {"-Wl,--wrap=fcntl", "-Wl,--wrap=sysconf"});
+    // counts, which wasi-libc's fcntl and sysconf lack; WorkingDirectory.c:
+    // the host's current directory, when granted, as the guest's, and a
+    // chdir that resolves "..".
+    append(argv, {"-Wl,--wrap=fcntl", "-Wl,--wrap=sysconf", "-Wl,--wrap=chdir",
+                  "-Wl,--undefined=__synergy_enter_working_directory"});
     argv.push_back(toolchain.guestLibraryDir + (arguments.threads ? "/libsynergy-posix-threads.a"
                                                                   : "/libsynergy-posix.a"));
     argv.insert(argv.end(), kWasiEmulationLibraries.begin(), kWasiEmulationLibraries.end());

@@ -77,7 +77,11 @@ constexpr std::array kPhaseFlags = {
     OptionRule{"-rdynamic", ArgumentPhase::Link},
     OptionRule{"-pie", ArgumentPhase::Link},
     OptionRule{"-no-pie", ArgumentPhase::Link},
-    OptionRule{"-s", ArgumentPhase::Link},
+    // cc's -s strips the symbol table. A granule keeps its name section:
+    // the passes find the guest's malloc, free and __wasm_init_tls by name
+    // (a stripped threaded program could not be built), and traps name the
+    // function they happened in. So -s is accepted and changes nothing.
+    OptionRule{"-s", ArgumentPhase::Dropped},
     OptionRule{"-undef", ArgumentPhase::Compile},
     OptionRule{"-MD", ArgumentPhase::Compile},
     OptionRule{"-MMD", ArgumentPhase::Compile},

@@ -1,4 +1,4 @@
-//===- UnservedCalls.cpp - name the MPI calls the runtime does not serve --===//
+//===- UnservedCalls.cpp - name the calls the runtime does not serve -----===//
 //
 // wasm-ld reports an undefined symbol as
 //   wasm-ld-19: error: /tmp/synergy-cc-Xy/0-prog.o: undefined symbol: MPI_Foo
@@ -12,8 +12,12 @@
 
 namespace synergy::frontend_c {
 
-static bool isMpiName(std::string_view symbol) {
-  return symbol.starts_with("MPI_") || symbol.starts_with("PMPI_");
+// The families of names the runtime serves as control points: any other
+// name of theirs is one it does not serve.
+static bool isControlPointFamily(std::string_view symbol) {
+  return symbol.starts_with("MPI_") || symbol.starts_with("PMPI_") ||
+         symbol.starts_with("__kmpc_") || symbol.starts_with("omp_") ||
+         symbol.starts_with("pthread_");
 }
 
 // The explanation for one linker line, or the line itself.
@@ -27,7 +31,7 @@ static std::string explainLine(std::string_view line, const std::string& driverN
   size_t undefined = located.rfind(kUndefined);
   if (undefined == std::string_view::npos) return std::string(line);
   std::string_view symbol = located.substr(undefined + kUndefined.size());
-  if (!isMpiName(symbol)) return std::string(line);
+  if (!isControlPointFamily(symbol)) return std::string(line);
   std::string file(located.substr(0, undefined));
   auto source = sourceOfObject.find(file);
   if (source != sourceOfObject.end()) file = source->second;

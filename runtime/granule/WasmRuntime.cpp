@@ -31,6 +31,14 @@ namespace {
 std::mutex gFuncTypesLock;
 std::map<std::vector<int>, uint32_t> gFuncTypes;
 
+// The index of `signature` (parameter count, result count, then their
+// wasm_rt_type_t values), the same for every equal signature.
+uint32_t registerFuncType(std::vector<int> signature) {
+  std::lock_guard lock(gFuncTypesLock);
+  auto [it, inserted] = gFuncTypes.emplace(std::move(signature), uint32_t(gFuncTypes.size()));
+  return it->second;
+}
+
 std::mutex gMemoriesLock;
 // wasm_rt_memory_t carries no spare field, so memories are found by base.
 std::map<uint8_t*, LinearMemory*> gMemories;
@@ -112,6 +120,12 @@ void removeMemoryView(wasm_rt_memory_t* view) {
     }
 }
 
+uint32_t i32FunctionType(uint32_t params, bool returnsI32) {
+  std::vector<int> signature{int(params), returnsI32 ? 1 : 0};
+  signature.insert(signature.end(), params + (returnsI32 ? 1 : 0), WASM_RT_I32);
+  return registerFuncType(std::move(signature));
+}
+
 void refreshMemoryView(wasm_rt_memory_t* view, const LinearMemory& memory) {
   view->pages = uint32_t(memory.pages());
   // A full 4 GiB memory does not fit the 32-bit size field; wasm2c only uses
@@ -165,9 +179,7 @@ uint32_t wasm_rt_register_func_type(uint32_t params, uint32_t results, ...) {
   va_start(args, results);
   for (uint32_t i = 0; i < params + results; ++i) signature.push_back(va_arg(args, int));
   va_end(args);
-  std::lock_guard lock(gFuncTypesLock);
-  auto [it, inserted] = gFuncTypes.emplace(signature, uint32_t(gFuncTypes.size()));
-  return it->second;
+  return registerFuncType(std::move(signature));
 }
 
 uint32_t wasm_rt_register_tag(uint32_t) {

@@ -30,6 +30,11 @@ void unregisterLinearMemory(snapshot::LinearMemory* memory);
 void addMemoryView(wasm_rt_memory_t* view);
 void removeMemoryView(wasm_rt_memory_t* view);
 
+// The index wasm_rt_register_func_type gives the wasm type of `params` i32
+// parameters and either no result or one i32, for checking a function-table
+// entry before a host-made call the way call_indirect would.
+uint32_t i32FunctionType(uint32_t params, bool returnsI32);
+
 // Sets a view's page count and size from the memory behind it.
 void refreshMemoryView(wasm_rt_memory_t* view, const snapshot::LinearMemory& memory);
 // The same for every view of `memory`, after it grew outside guest code.

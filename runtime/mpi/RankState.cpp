@@ -7,13 +7,17 @@ namespace {
 
 // A granule that calls MPI without the launcher's -np (plain synergy-run)
 // is a singleton job: MPI allows a lone process to initialise as a world of
-// one, so such a program still runs.
+// one, so such a program still runs. No launcher reports its aborts, so the
+// world prints them itself.
 World* singletonWorld(granule::Granule& granule) {
   static std::mutex mutex;
   static std::map<const granule::Granule*, std::unique_ptr<World>> worlds;
   std::lock_guard<std::mutex> guard(mutex);
   auto& world = worlds[&granule];
-  if (!world) world = std::make_unique<World>(1, /*ranksOwnCpus=*/false);
+  if (!world) {
+    world = std::make_unique<World>(1, /*ranksOwnCpus=*/false);
+    world->reportAbortsItself();
+  }
   return world.get();
 }
 

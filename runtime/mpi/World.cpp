@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <sstream>
 #include <thread>
 #include <unordered_map>
@@ -387,7 +388,9 @@ bool World::recordAbort(int status, const std::string& message) {
 }
 
 void World::abort(int status, const std::string& message) {
-  if (recordAbort(status, message) && remote_) remote_->abortJob(status);
+  if (!recordAbort(status, message)) return;
+  if (reportsAbortsItself_) std::fprintf(stderr, "synergy-run: %s\n", message.c_str());
+  if (remote_) remote_->abortJob(status);
 }
 
 void World::abortByOtherHost(int status) { recordAbort(status, ""); }

@@ -354,6 +354,10 @@ class World {
   // Records the first abort (exit status and message) and wakes all; the
   // first one also ends the job's parts on other hosts.
   void abort(int status, const std::string& message);
+  // For a world no launcher watches (a singleton job, run without -np):
+  // abort() prints the first abort's message on stderr at once, as the
+  // launcher prints it after a job.
+  void reportAbortsItself() { reportsAbortsItself_ = true; }
   // The abort another host of the job reported: recorded like abort(), with
   // no message (that host reports it), and not sent back.
   void abortByOtherHost(int status);
@@ -388,6 +392,7 @@ class World {
   util::AdaptiveMutex mutex_;
   std::vector<std::unique_ptr<std::condition_variable_any>> wakeups_;
   bool ranksOwnCpus_ = false;
+  bool reportsAbortsItself_ = false;
   // A rank going to sleep fences every thread (membarrier), so that
   // notify() needs no fence.
   bool sleeperFences_ = false;

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -13,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "granule/WasmRuntime.h"
 #include "omp/DsmHub.h"
 #include "omp/Pthreads.h"
 #include "omp/Team.h"
@@ -50,11 +52,18 @@ Result dispatchArity(void* function, void* instance, std::span<const uint32_t> a
   return callers[arguments.size()](function, instance, arguments);
 }
 
+// A function-table entry, checked, with the instance to call it in.
+struct CheckedTableEntry {
+  void* function;
+  void* instance;
+};
+
 // wasm2c's C signature of a guest function of i32 parameters: the instance
 // pointer, then one uint32_t per parameter.
 template <typename Result>
-Result callThroughFfi(Granule& granule, void* function, std::span<const uint32_t> arguments) {
-  void* instance = granule.instance();
+Result callThroughFfi(Granule& granule, const CheckedTableEntry& entry,
+                      std::span<const uint32_t> arguments) {
+  void* instance = entry.instance;
   std::vector<ffi_type*> types(arguments.size() + 1, &ffi_type_uint32);
   types[0] = &ffi_type_pointer;
   std::vector<void*> values(arguments.size() + 1);
@@ -66,23 +75,50 @@ Result callThroughFfi(Granule& granule, void* function, std::span<const uint32_t
   if (ffi_prep_cif(&cif, FFI_DEFAULT_ABI, unsigned(types.size()), result, types.data()) != FFI_OK)
     granule.trap("cannot build a call of " + std::to_string(arguments.size()) + " arguments");
   ffi_arg returned = 0;
-  ffi_call(&cif, FFI_FN(function), &returned, values.data());
+  ffi_call(&cif, FFI_FN(entry.function), &returned, values.data());
   if constexpr (!std::is_void_v<Result>) return Result(returned);
 }
 
-template <typename Result>
-Result callGuestFunction(Granule& granule, void* function, std::span<const uint32_t> arguments) {
-  if (arguments.size() > kDirectCallArguments)
-    return callThroughFfi<Result>(granule, function, arguments);
-  return dispatchArity<Result>(function, granule.instance(), arguments,
-                               std::make_index_sequence<kDirectCallArguments + 1>());
+// A table entry checked the way call_indirect checks it: present, and of
+// the wasm type the call assumes (i32 parameters, one per argument; an i32
+// result or none). A microtask, combiner or thread function taken from guest
+// memory can be any index, so a mismatch traps instead of calling a C
+// function through the wrong prototype.
+// i32FunctionType, remembered for the arities calls use most, since it
+// takes the process-wide type lock and every microtask and task passes here.
+uint32_t expectedFunctionType(size_t arguments, bool returnsI32) {
+  constexpr size_t kRemembered = 64;
+  // Index + 1, so that 0 means not looked up yet.
+  static std::atomic<uint32_t> remembered[2][kRemembered];
+  if (arguments >= kRemembered) return granule::i32FunctionType(uint32_t(arguments), returnsI32);
+  std::atomic<uint32_t>& slot = remembered[returnsI32][arguments];
+  uint32_t known = slot.load(std::memory_order_relaxed);
+  if (known) return known - 1;
+  uint32_t type = granule::i32FunctionType(uint32_t(arguments), returnsI32);
+  slot.store(type + 1, std::memory_order_relaxed);
+  return type;
 }
 
-void* tableFunction(Granule& granule, uint32_t index) {
+CheckedTableEntry tableEntry(Granule& granule, uint32_t index, size_t arguments, bool returnsI32) {
   wasm_rt_funcref_table_t* table = granule.module().table(granule.instance());
   if (!table || index >= table->size || !table->data[index].func)
-    granule.trap("call to an empty or out-of-range function table slot");
-  return reinterpret_cast<void*>(table->data[index].func);
+    granule.trap("call to an empty or out-of-range function table slot " + std::to_string(index));
+  const wasm_rt_funcref_t& entry = table->data[index];
+  if (entry.func_type != expectedFunctionType(arguments, returnsI32))
+    granule.trap("function table slot " + std::to_string(index) +
+                 " does not hold a function of " + std::to_string(arguments) + " i32 parameters" +
+                 (returnsI32 ? " returning i32" : " without a result"));
+  return {reinterpret_cast<void*>(entry.func), entry.module_instance};
+}
+
+template <typename Result>
+Result callGuestFunction(Granule& granule, uint32_t index, std::span<const uint32_t> arguments) {
+  CheckedTableEntry entry =
+      tableEntry(granule, index, arguments.size(), !std::is_void_v<Result>);
+  if (arguments.size() > kDirectCallArguments)
+    return callThroughFfi<Result>(granule, entry, arguments);
+  return dispatchArity<Result>(entry.function, entry.instance, arguments,
+                               std::make_index_sequence<kDirectCallArguments + 1>());
 }
 
 uint32_t callExport(Granule& granule, const char* name, uint32_t argument) {
@@ -95,12 +131,12 @@ uint32_t callExport(Granule& granule, const char* name, uint32_t argument) {
 }  // namespace
 
 void callTableFunction(Granule& granule, uint32_t index, std::span<const uint32_t> arguments) {
-  callGuestFunction<void>(granule, tableFunction(granule, index), arguments);
+  callGuestFunction<void>(granule, index, arguments);
 }
 
 uint32_t callTableFunctionU32(Granule& granule, uint32_t index,
                               std::span<const uint32_t> arguments) {
-  return callGuestFunction<uint32_t>(granule, tableFunction(granule, index), arguments);
+  return callGuestFunction<uint32_t>(granule, index, arguments);
 }
 
 uint32_t guestMalloc(Granule& granule, uint32_t bytes) {

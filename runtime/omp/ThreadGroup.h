@@ -112,7 +112,10 @@ class ThreadMember : public granule::HostExtension {
 
 // Calls guest function `index` of the granule's function table with the
 // given i32 arguments, in that granule's instance (so in its memory and with
-// its globals). Traps the granule if the slot is empty or out of range.
+// its globals). Traps the granule, as call_indirect would, if the slot is
+// empty or out of range or its function's wasm type is not one i32
+// parameter per argument with no result (callTableFunction) or one i32
+// result (callTableFunctionU32).
 void callTableFunction(granule::Granule& granule, uint32_t index,
                        std::span<const uint32_t> arguments);
 uint32_t callTableFunctionU32(granule::Granule& granule, uint32_t index,

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,7 @@
 #include "wasi/WasiAbi.h"
 #include "wasi/WasiErrno.h"
 #include "wasi/WasiImports.h"
+#include "wasi/WasiState.h"
 
 using synergy::granule::Granule;
 using namespace synergy::wasi;
@@ -122,4 +124,23 @@ uint32_t Z_wasi_snapshot_preview1Z_random_get(WasiInstance* instance, uint32_t b
 extern "C" uint32_t Z_envZ_synergy_processor_count(void*) {
   long processors = ::sysconf(_SC_NPROCESSORS_ONLN);
   return processors > 0 ? uint32_t(processors) : 1;
+}
+
+// env.synergy_working_directory, for guestlib/WorkingDirectory.c: copies
+// the guest's name for the host's current directory (WasiState), with its
+// terminating NUL, into [buffer, buffer + size) when it fits, and returns
+// its size with the NUL; 0 when no grant holds that directory.
+extern "C" uint32_t Z_envZ_synergy_working_directory(void* instance, uint32_t buffer,
+                                                     uint32_t size) {
+  Granule& granule = Granule::fromHost(instance);
+  const std::string& directory = wasiState(granule).guestWorkingDirectory();
+  if (directory.empty()) return 0;
+  uint64_t needed = uint64_t(directory.size()) + 1;
+  if (needed > UINT32_MAX) return 0;
+  if (needed <= size) {
+    uint8_t* bytes = granule.guestBytes(buffer, uint32_t(needed));
+    synergy::snapshot::prepareHostWrite(bytes, needed);
+    std::memcpy(bytes, directory.c_str(), needed);
+  }
+  return uint32_t(needed);
 }

@@ -13,7 +13,10 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
+#include <optional>
+#include <string>
 #include <utility>
 
 #include "wasi/FileMetadata.h"
@@ -109,6 +112,50 @@ std::optional<std::string> checkPreopens(const granule::GranuleConfig& config) {
   return std::nullopt;
 }
 
+namespace {
+
+// A host path with symbolic links, "." and ".." resolved, or empty.
+std::string canonicalHostPath(const char* path) {
+  char* resolved = ::realpath(path, nullptr);
+  if (!resolved) return {};
+  std::string canonical(resolved);
+  std::free(resolved);
+  return canonical;
+}
+
+// The part of `path` below `directory` ("" for the directory itself, else
+// starting with '/'), or nullopt when `path` is not inside it. Both are
+// canonical.
+std::optional<std::string> pathBelow(const std::string& path, const std::string& directory) {
+  if (directory == "/") return path == "/" ? std::string() : path;
+  if (path.compare(0, directory.size(), directory) != 0) return std::nullopt;
+  if (path.size() == directory.size()) return std::string();
+  if (path[directory.size()] != '/') return std::nullopt;
+  return path.substr(directory.size());
+}
+
+// wasi-libc matches paths against preopen names without their leading "/"
+// and "./", so every guest name is absolute to it: "data" is "/data".
+std::string absoluteGuestName(const std::string& name) {
+  size_t start = 0;
+  while (start < name.size()) {
+    if (name[start] == '/') {
+      ++start;
+    } else if (name.compare(start, 2, "./") == 0) {
+      start += 2;
+    } else if (name.compare(start, std::string::npos, ".") == 0) {
+      ++start;
+    } else {
+      break;
+    }
+  }
+  size_t end = name.size();
+  while (end > start && name[end - 1] == '/') --end;
+  return "/" + name.substr(start, end - start);
+}
+
+}  // namespace
+
 WasiState::WasiState(granule::Granule& granule) {
   for (int stdioFd = 0; stdioFd <= 2; ++stdioFd) {
     FileDescriptor stdio(stdioFd, /*ownsHostFd=*/false);
@@ -116,12 +163,31 @@ WasiState::WasiState(granule::Granule& granule) {
     table_.emplace_back(std::move(stdio));
   }
 
+  std::string hostWorkingDirectory = canonicalHostPath(".");
+  size_t innermostGrant = 0;
   for (const granule::Preopen& preopen : granule.config().preopens) {
     int fd = openPreopen(preopen, startupError_);
     if (fd < 0) return;
     grantRoots_.add(fd, preopen.readOnly);
+    std::string hostPath = canonicalHostPath(preopen.hostPath.c_str());
+    std::optional<std::string> below;
+    if (!hostWorkingDirectory.empty() && !hostPath.empty())
+      below = pathBelow(hostWorkingDirectory, hostPath);
+    // `--dir .` (or `--dir ..`) grants a directory holding the current one
+    // under a relative name; it is seen under its host path instead, as
+    // `--dir $PWD` is, so that getcwd can name the current directory and
+    // absolute paths into it work as on the host. An explicit guest name
+    // (`--dir .:/work`) is kept.
+    std::string guestName = preopen.guestPath;
+    if (below && preopen.guestPath == preopen.hostPath && preopen.guestPath.front() != '/')
+      guestName = hostPath;
+    if (below && hostPath.size() >= innermostGrant) {
+      std::string guestPath = absoluteGuestName(guestName);
+      guestWorkingDirectory_ = guestPath == "/" && !below->empty() ? *below : guestPath + *below;
+      innermostGrant = hostPath.size();
+    }
     FileDescriptor directory(fd, /*ownsHostFd=*/true);
-    directory.setPreopenName(preopen.guestPath);
+    directory.setPreopenName(guestName);
     if (preopen.readOnly) directory.makeReadOnly();
     table_.emplace_back(std::move(directory));
   }

@@ -103,10 +103,17 @@ class WasiState : public granule::HostExtension {
   // change lands in a read-only grant nested below a writable one.
   const sandbox::GrantRoots& grantRoots() const { return grantRoots_; }
 
+  // The guest's name for the host's current directory when a grant holds
+  // it (the innermost one decides), as an absolute guest path; empty when
+  // no grant does. synergy-cc's startup code makes it the guest's current
+  // directory, so getcwd and relative paths behave as in a native run.
+  const std::string& guestWorkingDirectory() const { return guestWorkingDirectory_; }
+
  private:
   std::vector<std::optional<FileDescriptor>> table_;
   sandbox::GrantRoots grantRoots_;
   std::string startupError_;
+  std::string guestWorkingDirectory_;
 };
 
 // The granule's WASI state, trapping the guest when its preopens failed.
