@@ -135,7 +135,7 @@ static uint8_t* targetLocation(Window& window, int target, int64_t disp, const T
 
 int resolveRmaTarget(HostCall& call, uint32_t originAddr, int originCount, int originType,
                      int targetRank, int64_t targetDisp, int targetCount, int targetType, int win,
-                     RmaTarget& out, bool originMayDiffer) {
+                     RmaTarget& out, bool originIgnored) {
   int error;
   out.window = windowOrFail(call, win, error);
   if (!out.window) return error;
@@ -145,13 +145,13 @@ int resolveRmaTarget(HostCall& call, uint32_t originAddr, int originCount, int o
                         "invalid target rank " + std::to_string(targetRank));
   out.originType = call.rank.type(originType);
   out.targetType = call.rank.type(targetType);
-  if ((!originMayDiffer && !out.originType) || !out.targetType)
+  if ((!originIgnored && !out.originType) || !out.targetType)
     return failOnWindow(call, window, abi::kErrType, "invalid datatype");
   if (originCount < 0 || targetCount < 0)
     return failOnWindow(call, window, abi::kErrCount, "negative count");
-  out.originCount = originMayDiffer ? 0 : originCount;
+  out.originCount = originIgnored ? 0 : originCount;
   out.targetCount = targetCount;
-  if (!originMayDiffer) {
+  if (!originIgnored) {
     bool ok;
     out.origin = call.typedBuffer(originAddr, *out.originType, originCount, ok);
     if (!ok) return failOnWindow(call, window, abi::kErrBuffer, "origin buffer outside linear memory");
@@ -171,15 +171,21 @@ int accumulateAt(HostCall& call, RmaTarget& t, int op, uint8_t* fetched) {
     return failOnWindow(call, *t.window, abi::kErrOp,
                         "op " + std::to_string(op) + " is not a predefined op for this datatype");
   int64_t bytes = t.targetType->size * t.targetCount;
-  std::vector<uint8_t> operand(static_cast<size_t>(bytes));
-  if (PredefinedOp(op) != PredefinedOp::NoOp)
-    packTyped(t.origin, *t.originType, t.originCount, operand.data());
-  std::vector<uint8_t> current(operand.size());
+  // The packed copies below then take no more than the window holds: a
+  // target type whose entries overlap could ask for any amount.
+  ByteSpan span = touchedSpan(*t.targetType, t.targetCount);
+  if (bytes > span.last - span.first)
+    return failOnWindow(call, *t.window, abi::kErrType,
+                        "the target datatype of an accumulate overlaps itself");
+  bool usesOrigin = PredefinedOp(op) != PredefinedOp::NoOp;
+  std::vector<uint8_t> operand(usesOrigin ? static_cast<size_t>(bytes) : 0);
+  if (usesOrigin) packTyped(t.origin, *t.originType, t.originCount, operand.data());
+  std::vector<uint8_t> current(static_cast<size_t>(bytes));
   int64_t elements = t.targetCount * t.targetType->elementsPerInstance();
   call.world().locked([&] {
     packTyped(t.target, *t.targetType, t.targetCount, current.data());
     if (fetched) std::copy(current.begin(), current.end(), fetched);
-    if (PredefinedOp(op) == PredefinedOp::NoOp) return;
+    if (!usesOrigin) return;
     applyPredefinedOp(PredefinedOp(op), t.targetType->element, operand.data(), current.data(),
                       elements);
     unpackTyped(current.data(), t.target, *t.targetType, t.targetCount);

@@ -117,11 +117,11 @@ struct RmaTarget {
 };
 
 // Resolves an operation's origin buffer and target location; returns 0 or
-// the error raised. Sizes must agree unless `originMayDiffer` (the origin
-// of MPI_NO_OP is ignored).
+// the error raised. With `originIgnored` (the origin of MPI_NO_OP, which
+// MPI ignores) the origin arguments are not looked at.
 int resolveRmaTarget(HostCall& call, uint32_t originAddr, int originCount, int originType,
                      int targetRank, int64_t targetDisp, int targetCount, int targetType, int win,
-                     RmaTarget& out, bool originMayDiffer = false);
+                     RmaTarget& out, bool originIgnored = false);
 
 // Applies predefined `op` (MPI_REPLACE and MPI_NO_OP included) of the
 // origin onto the target, element-wise atomic against every other

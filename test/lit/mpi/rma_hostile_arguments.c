@@ -1,5 +1,7 @@
 // Hostile arguments to one-sided calls: displacements and counts outside
-// the target's window, buffers outside linear memory, addresses no region
+// the target's window, buffers outside linear memory, a target type whose
+// entries overlap (which would make an accumulate pack any amount),
+// addresses no region
 // of a dynamic window covers, wrong ops, datatypes and flavors, and
 // synchronisation calls outside their epoch. Under MPI_ERRORS_RETURN each
 // returns its error class and moves no byte: the window and the memory
@@ -20,6 +22,7 @@
 // RETURN-DAG: rank 0: fetch_and_op with a bad op: MPI_ERR_OP
 // RETURN-DAG: rank 0: compare_and_swap on doubles: MPI_ERR_TYPE
 // RETURN-DAG: rank 0: target rank 2: MPI_ERR_RANK
+// RETURN-DAG: rank 0: accumulate through an overlapping type: MPI_ERR_TYPE
 // RETURN-DAG: rank 0: lock type 7: MPI_ERR_ARG
 // RETURN-DAG: rank 0: unlock without lock: MPI_ERR_RMA_SYNC
 // RETURN-DAG: rank 0: flush without lock: MPI_ERR_RMA_SYNC
@@ -120,6 +123,13 @@ int main(int argc, char** argv) {
     expect("compare_and_swap on doubles",
            MPI_Compare_and_swap(&d, &e, &f, MPI_DOUBLE, 1, 0, win));
     expect("target rank 2", MPI_Put(values, 1, MPI_INT, 2, 0, 1, MPI_INT, win));
+    // 4096 ints, all on one cell: 16 KiB to pack for a 4-byte target.
+    MPI_Datatype overlapping;
+    MPI_Type_create_hvector(4096, 1, 0, MPI_INT, &overlapping);
+    MPI_Type_commit(&overlapping);
+    expect("accumulate through an overlapping type",
+           MPI_Accumulate(values, 1, overlapping, 1, 0, 1, overlapping, MPI_SUM, win));
+    MPI_Type_free(&overlapping);
   }
   MPI_Win_fence(0, win);
   if (rank == 0) {
