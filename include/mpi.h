@@ -202,6 +202,8 @@ __attribute__((weak)) int synergy_mpi_comm_dup_fn(MPI_Comm comm, int keyval, voi
 #define MPI_WIN_MODEL 12
 #define MPI_WIN_FLAVOR_CREATE 1
 #define MPI_WIN_FLAVOR_ALLOCATE 2
+#define MPI_WIN_FLAVOR_DYNAMIC 3
+#define MPI_WIN_FLAVOR_SHARED 4
 #define MPI_WIN_SEPARATE 1
 #define MPI_WIN_UNIFIED 2
 
@@ -577,6 +579,69 @@ int MPI_Accumulate(const void* origin_addr, int origin_count, MPI_Datatype origi
                    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win);
 int MPI_Win_free(MPI_Win* win);
 int MPI_Win_get_attr(MPI_Win win, int win_keyval, void* attribute_val, int* flag);
+
+/* Passive-target synchronisation. */
+int MPI_Win_lock(int lock_type, int rank, int assert_, MPI_Win win);
+int MPI_Win_unlock(int rank, MPI_Win win);
+int MPI_Win_lock_all(int assert_, MPI_Win win);
+int MPI_Win_unlock_all(MPI_Win win);
+int MPI_Win_flush(int rank, MPI_Win win);
+int MPI_Win_flush_all(MPI_Win win);
+int MPI_Win_flush_local(int rank, MPI_Win win);
+int MPI_Win_flush_local_all(MPI_Win win);
+int MPI_Win_sync(MPI_Win win);
+
+/* Atomic and request-based one-sided operations. */
+int MPI_Fetch_and_op(const void* origin_addr, void* result_addr, MPI_Datatype datatype,
+                     int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win);
+int MPI_Compare_and_swap(const void* origin_addr, const void* compare_addr, void* result_addr,
+                         MPI_Datatype datatype, int target_rank, MPI_Aint target_disp,
+                         MPI_Win win);
+int MPI_Get_accumulate(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                       void* result_addr, int result_count, MPI_Datatype result_datatype,
+                       int target_rank, MPI_Aint target_disp, int target_count,
+                       MPI_Datatype target_datatype, MPI_Op op, MPI_Win win);
+int MPI_Rput(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
+             int target_rank, MPI_Aint target_disp, int target_count,
+             MPI_Datatype target_datatype, MPI_Win win, MPI_Request* request);
+int MPI_Rget(void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
+             MPI_Request* request);
+int MPI_Raccumulate(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                    int target_rank, MPI_Aint target_disp, int target_count,
+                    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request* request);
+int MPI_Rget_accumulate(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                        void* result_addr, int result_count, MPI_Datatype result_datatype,
+                        int target_rank, MPI_Aint target_disp, int target_count,
+                        MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+                        MPI_Request* request);
+
+/* Post-start-complete-wait synchronisation. */
+int MPI_Win_post(MPI_Group group, int assert_, MPI_Win win);
+int MPI_Win_start(MPI_Group group, int assert_, MPI_Win win);
+int MPI_Win_complete(MPI_Win win);
+int MPI_Win_wait(MPI_Win win);
+int MPI_Win_test(MPI_Win win, int* flag);
+
+/* Dynamic and shared-memory windows. A shared window's part of another
+ * rank lives in that rank's own linear memory: MPI_Win_shared_query
+ * answers only for the caller's own part (see README). */
+int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win* win);
+int MPI_Win_attach(MPI_Win win, void* base, MPI_Aint size);
+int MPI_Win_detach(MPI_Win win, const void* base);
+int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+                            void* baseptr, MPI_Win* win);
+int MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint* size, int* disp_unit, void* baseptr);
+
+/* A window's group, error handler, name and info hints. */
+int MPI_Win_get_group(MPI_Win win, MPI_Group* group);
+int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler);
+int MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler* errhandler);
+int MPI_Win_call_errhandler(MPI_Win win, int errorcode);
+int MPI_Win_set_name(MPI_Win win, const char* win_name);
+int MPI_Win_get_name(MPI_Win win, char* win_name, int* resultlen);
+int MPI_Win_set_info(MPI_Win win, MPI_Info info);
+int MPI_Win_get_info(MPI_Win win, MPI_Info* info_used);
 
 /* Memory for windows and messages: from the program's own heap. */
 int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void* baseptr);

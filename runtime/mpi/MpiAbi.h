@@ -86,7 +86,14 @@ inline constexpr int kWinAttrCreateFlavor = 11;
 inline constexpr int kWinAttrModel = 12;
 inline constexpr int kWinFlavorCreate = 1;
 inline constexpr int kWinFlavorAllocate = 2;
+inline constexpr int kWinFlavorDynamic = 3;
+inline constexpr int kWinFlavorShared = 4;
 inline constexpr int kWinUnified = 2;
+
+// One-sided synchronisation: assertions and lock types.
+inline constexpr int kModeNocheck = 1;
+inline constexpr int kLockExclusive = 1;
+inline constexpr int kLockShared = 2;
 
 // Error classes.
 enum ErrorClass : int {
@@ -115,8 +122,13 @@ enum ErrorClass : int {
   kErrNoMem = 39,
   kErrNotSame = 40,
   kErrUnsupportedOperation = 52,
+  kErrRmaConflict = 46,
+  kErrRmaSync = 47,
   kErrWin = 53,
   kErrRmaRange = 68,
+  kErrRmaAttach = 69,
+  kErrRmaFlavor = 70,
+  kErrRmaShared = 71,
   kErrLastCode = 92,
 };
 

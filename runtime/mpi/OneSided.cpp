@@ -1,11 +1,16 @@
 //===- OneSided.cpp - MPI windows with fence synchronisation --------------===//
 //
 // A window is every member's (base, size, displacement unit), exchanged once
-// when it is created. Since all ranks live in this process, MPI_Put, MPI_Get
-// and MPI_Accumulate act on the target's memory immediately; MPI_Win_fence is
-// a barrier, which is all a fence epoch needs when operations complete at
-// once. Accumulates hold the World lock so concurrent ones on the same
-// target location are atomic per element, as MPI requires.
+// when it is created, plus the WindowSync all members share (Window.h).
+// Since all ranks live in this process, MPI_Put, MPI_Get and MPI_Accumulate
+// act on the target's memory immediately; MPI_Win_fence is a barrier, which
+// is all a fence epoch needs when operations complete at once. Accumulates
+// hold the World lock so concurrent ones on the same target location are
+// atomic per element, as MPI requires.
+//
+// This file also holds what the other one-sided files share: window
+// creation, the window error handler, and the check of every operation's
+// target range against the target's part of the window.
 //
 //===----------------------------------------------------------------------===//
 #include <algorithm>
@@ -13,34 +18,25 @@
 
 #include "mpi/CollectiveEngine.h"
 #include "mpi/MpiAbi.h"
-#include "mpi/RankState.h"
 #include "mpi/ReduceOp.h"
+#include "mpi/Window.h"
 
 namespace synergy::mpi {
 
-struct Window {
-  int commHandle = 0;
-  std::shared_ptr<Communicator> comm;
-  std::vector<uint8_t*> bases;
-  std::vector<int64_t> sizes;
-  std::vector<int64_t> dispUnits;
-  uint32_t allocatedGuest = 0;  // MPI_Win_allocate memory, freed with the window
-  int flavor = abi::kWinFlavorCreate;
-  // Guest memory holding this rank's attribute values (base, size, disp
-  // unit, flavor, model), made by the first MPI_Win_get_attr: the guest is
-  // handed pointers to them. Freed with the window.
-  uint32_t attributesGuest = 0;
-};
+WindowSync::WindowSync(int members)
+    : lockOf(new std::atomic<int64_t>[size_t(members)]),
+      grants(new std::atomic<int64_t>[size_t(members) * size_t(members)]),
+      completions(new std::atomic<int64_t>[size_t(members)]),
+      attached(size_t(members)) {
+  for (int i = 0; i < members; ++i) {
+    lockOf[i].store(0);
+    completions[i].store(0);
+  }
+  for (int i = 0; i < members * members; ++i) grants[i].store(0);
+}
 
-}  // namespace synergy::mpi
-
-using namespace synergy::mpi;
-using u32 = uint32_t;
-
-namespace {
-
-u32 createWindow(HostCall& call, uint8_t* base, int64_t size, int dispUnit, int comm, u32 winOut,
-                 uint32_t allocatedGuest, int flavor) {
+uint32_t createWindow(HostCall& call, uint8_t* base, int64_t size, int dispUnit, int comm,
+                      uint32_t winOut, uint32_t allocatedGuest, int flavor) {
   CommHandle* handle = call.rank.comm(comm);
   if (!handle) return call.fail(comm, abi::kErrComm, "invalid communicator");
   if (!call.bytes(winOut, 4)) return call.fail(comm, abi::kErrArg, "win pointer outside memory");
@@ -49,14 +45,22 @@ u32 createWindow(HostCall& call, uint8_t* base, int64_t size, int dispUnit, int 
   window->comm = handle->comm;
   window->allocatedGuest = allocatedGuest;
   window->flavor = flavor;
+  window->me = handle->comm->rankOfWorld[call.rank.worldRank];
+  window->lockHeld.assign(size_t(handle->comm->size()), HeldLock::None);
+  // Member 0 makes the shared state; the others copy its pointer out of
+  // member 0's slot while it waits for them to finish reading.
+  std::shared_ptr<WindowSync> sync;
+  if (window->me == 0) sync = std::make_shared<WindowSync>(handle->comm->size());
   int result = runCollective(
       call, comm, CollectiveKind::WinCreate,
       [&](Contribution& slot) {
         slot.recv = base;
         slot.recvCount = size;
         slot.key = dispUnit;
+        slot.send = reinterpret_cast<const uint8_t*>(&sync);
       },
       [&](std::vector<Contribution>& slots, int) {
+        window->sync = *reinterpret_cast<const std::shared_ptr<WindowSync>*>(slots[0].send);
         for (const Contribution& slot : slots) {
           window->bases.push_back(slot.recv);
           window->sizes.push_back(slot.recvCount);
@@ -69,45 +73,130 @@ u32 createWindow(HostCall& call, uint8_t* base, int64_t size, int dispUnit, int 
   return abi::kSuccess;
 }
 
-struct Target {
-  std::shared_ptr<Window> window;
-  uint8_t* origin = nullptr;
-  Layout originType;
-  uint8_t* target = nullptr;
-  Layout targetType;
-  int64_t originCount = 0;
-  int64_t targetCount = 0;
-};
+uint32_t allocateWindow(HostCall& call, int64_t size, int dispUnit, int comm,
+                        uint32_t baseptrOut, uint32_t winOut, int flavor) {
+  if (size < 0) return call.fail(comm, abi::kErrArg, "negative window size");
+  using AllocFn = uint32_t (*)(void*, uint32_t);
+  auto alloc = reinterpret_cast<AllocFn>(call.granule.module().exportedFunction("synergy_mpi_alloc"));
+  uint32_t guest = alloc ? alloc(call.granule.instance(), uint32_t(std::max<int64_t>(size, 1))) : 0;
+  if (!guest) return call.fail(comm, abi::kErrNoMem, "cannot allocate window memory");
+  if (!call.store<uint32_t>(baseptrOut, guest))
+    return call.fail(comm, abi::kErrArg, "baseptr outside linear memory");
+  return createWindow(call, call.granule.memoryBase() + guest, size, dispUnit, comm, winOut,
+                      guest, flavor);
+}
 
-// Resolves both sides of a one-sided operation; returns 0 or the error.
-int resolveTarget(HostCall& call, u32 originAddr, int originCount, int originType, int targetRank,
-                  int64_t targetDisp, int targetCount, int targetType, int win, Target& out) {
-  out.window = call.rank.window(win);
-  if (!out.window) return call.fail(abi::kCommWorld, abi::kErrWin, "invalid window");
-  int comm = out.window->commHandle;
-  if (targetRank < 0 || targetRank >= out.window->comm->size())
-    return call.fail(comm, abi::kErrRank, "invalid target rank " + std::to_string(targetRank));
+int failOnWindow(HostCall& call, const Window& window, int errorClass, const std::string& reason) {
+  if (window.errhandler == abi::kErrorsReturn) return errorClass;
+  std::string message = "rank " + std::to_string(call.rank.worldRank) + ": " + call.name + ": " +
+                        reason + " (" + errorClassName(errorClass) + ")";
+  call.world().abort(errorClass, message);
+  call.granule.exit(errorClass);
+}
+
+std::shared_ptr<Window> windowOrFail(HostCall& call, int handle, int& error) {
+  auto window = call.rank.window(handle);
+  error = window ? int(abi::kSuccess)
+                 : call.fail(abi::kCommWorld, abi::kErrWin,
+                             "invalid window " + std::to_string(handle));
+  return window;
+}
+
+void announceWindowChange(HostCall& call, Window& window) {
+  WindowSync& sync = *window.sync;
+  call.world().publishMark(call.rank.worldRank, *window.comm, sync.changes,
+                           sync.changes.load() + 1);
+}
+
+// Where `count` instances of `type` at displacement `disp` of member
+// `target` start in host memory, or null when they are not all inside the
+// window (for a dynamic window: inside one attached region).
+static uint8_t* targetLocation(Window& window, int target, int64_t disp, const TypeLayout& type,
+                               int64_t count) {
+  ByteSpan span = touchedSpan(type, count);
+  if (window.flavor == abi::kWinFlavorDynamic) {
+    // The displacement is an address in the target's memory (MPI_BOTTOM
+    // is 0), as MPI_Get_address gives it.
+    int64_t address = int64_t(uint32_t(disp));
+    std::lock_guard<std::mutex> guard(window.sync->attachedMutex);
+    for (const WindowSync::Region& region : window.sync->attached[target]) {
+      int64_t offset = address - int64_t(region.guestAddress);
+      if (span.empty() ? offset >= 0 && offset <= region.size
+                       : offset + span.first >= 0 && offset + span.last <= region.size)
+        return region.first + offset;
+    }
+    return nullptr;
+  }
+  int64_t offset = disp * window.dispUnits[target];
+  if (!span.empty() && (offset + span.first < 0 || offset + span.last > window.sizes[target]))
+    return nullptr;
+  return window.bases[target] + offset;
+}
+
+int resolveRmaTarget(HostCall& call, uint32_t originAddr, int originCount, int originType,
+                     int targetRank, int64_t targetDisp, int targetCount, int targetType, int win,
+                     RmaTarget& out, bool originIgnored) {
+  int error;
+  out.window = windowOrFail(call, win, error);
+  if (!out.window) return error;
+  Window& window = *out.window;
+  if (targetRank < 0 || targetRank >= window.comm->size())
+    return failOnWindow(call, window, abi::kErrRank,
+                        "invalid target rank " + std::to_string(targetRank));
   out.originType = call.rank.type(originType);
   out.targetType = call.rank.type(targetType);
-  if (!out.originType || !out.targetType) return call.fail(comm, abi::kErrType, "invalid datatype");
-  if (originCount < 0 || targetCount < 0) return call.fail(comm, abi::kErrCount, "negative count");
-  bool ok;
-  out.origin = call.typedBuffer(originAddr, *out.originType, originCount, ok);
-  if (!ok) return call.fail(comm, abi::kErrBuffer, "origin buffer outside linear memory");
-  int64_t offset = targetDisp * out.window->dispUnits[targetRank];
-  ByteSpan span = touchedSpan(*out.targetType, targetCount);
-  if (!span.empty() &&
-      (offset + span.first < 0 || offset + span.last > out.window->sizes[targetRank]))
-    return call.fail(comm, abi::kErrRmaRange, "target range is outside the target's window");
-  if (out.originType->size * originCount != out.targetType->size * targetCount)
-    return call.fail(comm, abi::kErrArg, "origin and target sizes differ");
-  out.target = out.window->bases[targetRank] + offset;
-  out.originCount = originCount;
+  if ((!originIgnored && !out.originType) || !out.targetType)
+    return failOnWindow(call, window, abi::kErrType, "invalid datatype");
+  if (originCount < 0 || targetCount < 0)
+    return failOnWindow(call, window, abi::kErrCount, "negative count");
+  out.originCount = originIgnored ? 0 : originCount;
   out.targetCount = targetCount;
+  if (!originIgnored) {
+    bool ok;
+    out.origin = call.typedBuffer(originAddr, *out.originType, originCount, ok);
+    if (!ok) return failOnWindow(call, window, abi::kErrBuffer, "origin buffer outside linear memory");
+    if (out.originType->size * originCount != out.targetType->size * targetCount)
+      return failOnWindow(call, window, abi::kErrArg, "origin and target sizes differ");
+  }
+  out.target = targetLocation(window, targetRank, targetDisp, *out.targetType, targetCount);
+  if (!out.target)
+    return failOnWindow(call, window, abi::kErrRmaRange,
+                        "target range is outside the target's window");
   return abi::kSuccess;
 }
 
-}  // namespace
+int accumulateAt(HostCall& call, RmaTarget& t, int op, uint8_t* fetched) {
+  if (op < 1 || op > abi::kLastPredefinedOp ||
+      !opAppliesTo(PredefinedOp(op), t.targetType->element))
+    return failOnWindow(call, *t.window, abi::kErrOp,
+                        "op " + std::to_string(op) + " is not a predefined op for this datatype");
+  int64_t bytes = t.targetType->size * t.targetCount;
+  // The packed copies below then take no more than the window holds: a
+  // target type whose entries overlap could ask for any amount.
+  ByteSpan span = touchedSpan(*t.targetType, t.targetCount);
+  if (bytes > span.last - span.first)
+    return failOnWindow(call, *t.window, abi::kErrType,
+                        "the target datatype of an accumulate overlaps itself");
+  bool usesOrigin = PredefinedOp(op) != PredefinedOp::NoOp;
+  std::vector<uint8_t> operand(usesOrigin ? static_cast<size_t>(bytes) : 0);
+  if (usesOrigin) packTyped(t.origin, *t.originType, t.originCount, operand.data());
+  std::vector<uint8_t> current(static_cast<size_t>(bytes));
+  int64_t elements = t.targetCount * t.targetType->elementsPerInstance();
+  call.world().locked([&] {
+    packTyped(t.target, *t.targetType, t.targetCount, current.data());
+    if (fetched) std::copy(current.begin(), current.end(), fetched);
+    if (!usesOrigin) return;
+    applyPredefinedOp(PredefinedOp(op), t.targetType->element, operand.data(), current.data(),
+                      elements);
+    unpackTyped(current.data(), t.target, *t.targetType, t.targetCount);
+  });
+  return abi::kSuccess;
+}
+
+}  // namespace synergy::mpi
+
+using namespace synergy::mpi;
+using u32 = uint32_t;
 
 extern "C" {
 
@@ -126,16 +215,8 @@ u32 Z_envZ_MPI_Win_allocate(void* instance, u32 size, u32 dispUnit, u32 info, u3
                             u32 baseptrOut, u32 winOut) {
   HostCall call(instance, "MPI_Win_allocate");
   (void)info;
-  int64_t bytes = int32_t(size);
-  if (bytes < 0) return call.fail(int(comm), abi::kErrArg, "negative window size");
-  using AllocFn = uint32_t (*)(void*, uint32_t);
-  auto alloc = reinterpret_cast<AllocFn>(call.granule.module().exportedFunction("synergy_mpi_alloc"));
-  uint32_t guest = alloc ? alloc(call.granule.instance(), uint32_t(std::max<int64_t>(bytes, 1))) : 0;
-  if (!guest) return call.fail(int(comm), abi::kErrNoMem, "cannot allocate window memory");
-  if (!call.store<uint32_t>(baseptrOut, guest))
-    return call.fail(int(comm), abi::kErrArg, "baseptr outside linear memory");
-  return createWindow(call, call.granule.memoryBase() + guest, bytes, int(dispUnit), int(comm),
-                      winOut, guest, abi::kWinFlavorAllocate);
+  return allocateWindow(call, int32_t(size), int(dispUnit), int(comm), baseptrOut, winOut,
+                        abi::kWinFlavorAllocate);
 }
 
 // The C binding hands back a pointer to each value, so the values live in
@@ -144,21 +225,22 @@ u32 Z_envZ_MPI_Win_get_attr(void* instance, u32 win, u32 keyval, u32 valueOut, u
   HostCall call(instance, "MPI_Win_get_attr");
   auto window = call.rank.window(int(win));
   if (!window) return call.fail(abi::kCommWorld, abi::kErrWin, "invalid window");
-  int comm = window->commHandle;
   static constexpr int kAttributes[] = {abi::kWinAttrBase, abi::kWinAttrSize,
                                         abi::kWinAttrDispUnit, abi::kWinAttrCreateFlavor,
                                         abi::kWinAttrModel};
   const int* slot = std::find(std::begin(kAttributes), std::end(kAttributes), int(keyval));
   if (slot == std::end(kAttributes))
-    return call.fail(comm, abi::kErrKeyval, "invalid window keyval " + std::to_string(int(keyval)));
+    return failOnWindow(call, *window, abi::kErrKeyval, "invalid window keyval " + std::to_string(int(keyval)));
   if (!window->attributesGuest) {
     using AllocFn = uint32_t (*)(void*, uint32_t);
     auto alloc =
         reinterpret_cast<AllocFn>(call.granule.module().exportedFunction("synergy_mpi_alloc"));
     uint32_t block = alloc ? alloc(call.granule.instance(), 4 * std::size(kAttributes)) : 0;
-    if (!block) return call.fail(comm, abi::kErrNoMem, "no guest memory for window attributes");
-    int me = window->comm->rankOfWorld[call.rank.worldRank];
-    uint32_t base = uint32_t(window->bases[me] - call.granule.memoryBase());
+    if (!block) return failOnWindow(call, *window, abi::kErrNoMem, "no guest memory for window attributes");
+    int me = window->me;
+    // A dynamic window has no base: MPI_BOTTOM.
+    uint32_t base =
+        window->bases[me] ? uint32_t(window->bases[me] - call.granule.memoryBase()) : 0;
     call.store<uint32_t>(block, base);
     call.store<int32_t>(block + 4, int32_t(window->sizes[me]));
     call.store<int32_t>(block + 8, int32_t(window->dispUnits[me]));
@@ -170,7 +252,7 @@ u32 Z_envZ_MPI_Win_get_attr(void* instance, u32 win, u32 keyval, u32 valueOut, u
   // MPI_WIN_BASE's value is the base itself, the others point to theirs.
   if (int(keyval) == abi::kWinAttrBase) call.load(cell, cell);
   if (!call.store<uint32_t>(valueOut, cell) || !call.store<int32_t>(flagOut, 1))
-    return call.fail(comm, abi::kErrArg, "output outside linear memory");
+    return failOnWindow(call, *window, abi::kErrArg, "output outside linear memory");
   return abi::kSuccess;
 }
 
@@ -207,8 +289,8 @@ u32 Z_envZ_MPI_Win_free(void* instance, u32 winAddr) {
 u32 Z_envZ_MPI_Put(void* instance, u32 origin, u32 originCount, u32 originType, u32 targetRank,
                    u32 targetDisp, u32 targetCount, u32 targetType, u32 win) {
   HostCall call(instance, "MPI_Put");
-  Target t;
-  if (int e = resolveTarget(call, origin, int(originCount), int(originType), int(targetRank),
+  RmaTarget t;
+  if (int e = resolveRmaTarget(call, origin, int(originCount), int(originType), int(targetRank),
                             int32_t(targetDisp), int(targetCount), int(targetType), int(win), t))
     return e;
   copyTyped(t.origin, *t.originType, t.originCount, t.target, *t.targetType, t.targetCount,
@@ -219,8 +301,8 @@ u32 Z_envZ_MPI_Put(void* instance, u32 origin, u32 originCount, u32 originType, 
 u32 Z_envZ_MPI_Get(void* instance, u32 origin, u32 originCount, u32 originType, u32 targetRank,
                    u32 targetDisp, u32 targetCount, u32 targetType, u32 win) {
   HostCall call(instance, "MPI_Get");
-  Target t;
-  if (int e = resolveTarget(call, origin, int(originCount), int(originType), int(targetRank),
+  RmaTarget t;
+  if (int e = resolveRmaTarget(call, origin, int(originCount), int(originType), int(targetRank),
                             int32_t(targetDisp), int(targetCount), int(targetType), int(win), t))
     return e;
   copyTyped(t.target, *t.targetType, t.targetCount, t.origin, *t.originType, t.originCount,
@@ -232,24 +314,11 @@ u32 Z_envZ_MPI_Accumulate(void* instance, u32 origin, u32 originCount, u32 origi
                           u32 targetRank, u32 targetDisp, u32 targetCount, u32 targetType, u32 op,
                           u32 win) {
   HostCall call(instance, "MPI_Accumulate");
-  Target t;
-  if (int e = resolveTarget(call, origin, int(originCount), int(originType), int(targetRank),
+  RmaTarget t;
+  if (int e = resolveRmaTarget(call, origin, int(originCount), int(originType), int(targetRank),
                             int32_t(targetDisp), int(targetCount), int(targetType), int(win), t))
     return e;
-  int o = int(op);
-  if (o < 1 || o > abi::kLastPredefinedOp || !opAppliesTo(PredefinedOp(o), t.targetType->element))
-    return call.fail(t.window->commHandle, abi::kErrOp, "invalid op for MPI_Accumulate");
-  std::vector<uint8_t> operand(size_t(t.originType->size * t.originCount));
-  packTyped(t.origin, *t.originType, t.originCount, operand.data());
-  std::vector<uint8_t> current(operand.size());
-  int64_t elements = t.targetCount * t.targetType->elementsPerInstance();
-  call.world().locked([&] {
-    packTyped(t.target, *t.targetType, t.targetCount, current.data());
-    applyPredefinedOp(PredefinedOp(o), t.targetType->element, operand.data(), current.data(),
-                      elements);
-    unpackTyped(current.data(), t.target, *t.targetType, t.targetCount);
-  });
-  return abi::kSuccess;
+  return accumulateAt(call, t, int(op), nullptr);
 }
 
 }  // extern "C"

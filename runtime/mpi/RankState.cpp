@@ -244,6 +244,11 @@ const char* errorClassName(int errorClass) {
     case abi::kErrUnsupportedOperation: return "MPI_ERR_UNSUPPORTED_OPERATION";
     case abi::kErrWin: return "MPI_ERR_WIN";
     case abi::kErrRmaRange: return "MPI_ERR_RMA_RANGE";
+    case abi::kErrRmaConflict: return "MPI_ERR_RMA_CONFLICT";
+    case abi::kErrRmaSync: return "MPI_ERR_RMA_SYNC";
+    case abi::kErrRmaAttach: return "MPI_ERR_RMA_ATTACH";
+    case abi::kErrRmaFlavor: return "MPI_ERR_RMA_FLAVOR";
+    case abi::kErrRmaShared: return "MPI_ERR_RMA_SHARED";
     default: return "MPI_ERR_UNKNOWN";
   }
 }
@@ -276,6 +281,11 @@ const char* errorClassText(int errorClass) {
     case abi::kErrUnsupportedOperation: return "unsupported operation";
     case abi::kErrWin: return "invalid window";
     case abi::kErrRmaRange: return "target memory is not part of the window";
+    case abi::kErrRmaConflict: return "conflicting accesses to a window";
+    case abi::kErrRmaSync: return "wrong synchronization of RMA calls";
+    case abi::kErrRmaAttach: return "memory cannot be attached";
+    case abi::kErrRmaFlavor: return "passed window has the wrong flavor for the called function";
+    case abi::kErrRmaShared: return "memory cannot be shared";
     default: return "unknown error";
   }
 }

@@ -866,7 +866,11 @@ CORPUS_UNSUPPORTED = {
     "gather.c": "MPI_Gatherv",
     "ibarrier_nbx.c": "MPI_Ibarrier",
     "nonblocking_collectives.c": "MPI_Ibcast",
+    "rma_atomics.c": "MPI_Win_allocate",
     "rma_fence.c": "MPI_Win_create",
+    "rma_passive_target.c": "MPI_Win_allocate",
+    "rma_pscw.c": "MPI_Win_create",
+    "rma_window_flavors.c": "MPI_Win_create_dynamic",
     "scatter.c": "MPI_Scatterv",
     "win_attributes.c": "MPI_Win_create",
 }

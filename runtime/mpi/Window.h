@@ -1,0 +1,135 @@
+//===- Window.h - an RMA window as the files of one-sided MPI see it ------===//
+//
+// A window is known to each member through its own Window (its handle's
+// object) and to all members together through one WindowSync, made when
+// the window is created and shared by every member's Window: the lock of
+// each target, the post/start/complete/wait counters and the regions that
+// dynamic windows have attached. Since every rank of a job on one host
+// lives in this process, an operation acts on the target's memory at once,
+// so completing it (flush, unlock, complete, fence) has nothing left to do.
+//
+// OneSided.cpp creates and frees windows and serves fence epochs;
+// PassiveTarget.cpp, RmaAtomics.cpp, GeneralActiveTarget.cpp,
+// WindowFlavors.cpp and WindowProperties.cpp serve the other families.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "mpi/RankState.h"
+
+namespace synergy::mpi {
+
+// A window's state that every member reads and writes.
+struct WindowSync {
+  explicit WindowSync(int members);
+
+  // Per target (window rank): 0 unlocked, -1 locked exclusive, n > 0 held
+  // by n shared lockers.
+  std::unique_ptr<std::atomic<int64_t>[]> lockOf;
+  // Exposure epochs target t has opened to origin o and o has not yet
+  // started: grants[o * members + t].
+  std::unique_ptr<std::atomic<int64_t>[]> grants;
+  // Access epochs completed towards target t and not yet waited for.
+  std::unique_ptr<std::atomic<int64_t>[]> completions;
+  // Bumped, and every member woken, after any change above.
+  std::atomic<uint64_t> changes{0};
+
+  // MPI_Win_attach regions of each member of a dynamic window: host
+  // addresses of [first, first + size) in that member's memory.
+  struct Region {
+    uint8_t* first;
+    int64_t size;
+    uint32_t guestAddress;
+  };
+  std::mutex attachedMutex;
+  std::vector<std::vector<Region>> attached;
+};
+
+// A lock one member holds on a target: a real one, or one taken under
+// MPI_MODE_NOCHECK, which the program asserts no one contends for, so
+// nothing was acquired and nothing is released.
+enum class HeldLock : uint8_t { None, Shared, Exclusive, Unchecked };
+
+struct Window {
+  int commHandle = 0;
+  std::shared_ptr<Communicator> comm;
+  std::shared_ptr<WindowSync> sync;
+  std::vector<uint8_t*> bases;
+  std::vector<int64_t> sizes;
+  std::vector<int64_t> dispUnits;
+  uint32_t allocatedGuest = 0;  // MPI_Win_allocate memory, freed with the window
+  int flavor = abi::kWinFlavorCreate;
+  // Guest memory holding this rank's attribute values (base, size, disp
+  // unit, flavor, model), made by the first MPI_Win_get_attr: the guest is
+  // handed pointers to them. Freed with the window.
+  uint32_t attributesGuest = 0;
+  int errhandler = abi::kErrorsAreFatal;
+  std::string name;
+  InfoEntries info;
+
+  // This member's epochs: the lock it holds on each target by MPI_Win_lock,
+  // the one MPI_Win_lock_all took on all of them, the targets of its access
+  // epoch (MPI_Win_start) and the number of origins of its exposure epoch
+  // (MPI_Win_post), or -1 outside one.
+  std::vector<HeldLock> lockHeld;
+  HeldLock lockAllHeld = HeldLock::None;
+  std::vector<int> accessGroup;
+  bool accessEpoch = false;
+  int64_t exposureOrigins = -1;
+
+  int me = -1;  // this member's rank in the window
+};
+
+// Creates a window over every member's (base, size, disp unit) and stores
+// its handle at `winOut`; a collective over `comm`.
+uint32_t createWindow(HostCall& call, uint8_t* base, int64_t size, int dispUnit, int comm,
+                      uint32_t winOut, uint32_t allocatedGuest, int flavor);
+
+// Allocates `size` bytes of window memory from the guest's heap, stores
+// their address at `baseptrOut` and creates the window over them.
+uint32_t allocateWindow(HostCall& call, int64_t size, int dispUnit, int comm,
+                        uint32_t baseptrOut, uint32_t winOut, int flavor);
+
+// Raises `errorClass` through the window's error handler: returns it
+// under MPI_ERRORS_RETURN, ends the job under MPI_ERRORS_ARE_FATAL.
+int failOnWindow(HostCall& call, const Window& window, int errorClass, const std::string& reason);
+
+// The window behind `handle`, or null after raising MPI_ERR_WIN.
+std::shared_ptr<Window> windowOrFail(HostCall& call, int handle, int& error);
+
+// Both sides of a one-sided operation, checked against linear memory and
+// the target's part of the window before a byte moves.
+struct RmaTarget {
+  std::shared_ptr<Window> window;
+  uint8_t* origin = nullptr;
+  Layout originType;
+  uint8_t* target = nullptr;
+  Layout targetType;
+  int64_t originCount = 0;
+  int64_t targetCount = 0;
+};
+
+// Resolves an operation's origin buffer and target location; returns 0 or
+// the error raised. With `originIgnored` (the origin of MPI_NO_OP, which
+// MPI ignores) the origin arguments are not looked at.
+int resolveRmaTarget(HostCall& call, uint32_t originAddr, int originCount, int originType,
+                     int targetRank, int64_t targetDisp, int targetCount, int targetType, int win,
+                     RmaTarget& out, bool originIgnored = false);
+
+// Applies predefined `op` (MPI_REPLACE and MPI_NO_OP included) of the
+// origin onto the target, element-wise atomic against every other
+// accumulate; first copies the target's old contents, packed, to
+// `fetched` unless it is null. Returns 0 or the error raised.
+int accumulateAt(HostCall& call, RmaTarget& target, int op, uint8_t* fetched);
+
+// Wakes every member of `window` after a change to its WindowSync.
+void announceWindowChange(HostCall& call, Window& window);
+
+}  // namespace synergy::mpi
