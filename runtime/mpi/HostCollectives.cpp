@@ -50,10 +50,13 @@ const char* kindName(CollectiveKind kind) {
     case CollectiveKind::Reduce: return "MPI_Reduce";
     case CollectiveKind::Allreduce: return "MPI_Allreduce";
     case CollectiveKind::Gather: return "MPI_Gather";
+    case CollectiveKind::Gatherv: return "MPI_Gatherv";
     case CollectiveKind::Scatter: return "MPI_Scatter";
+    case CollectiveKind::Scatterv: return "MPI_Scatterv";
     case CollectiveKind::Allgather: return "MPI_Allgather";
     case CollectiveKind::Allgatherv: return "MPI_Allgatherv";
     case CollectiveKind::Alltoall: return "MPI_Alltoall";
+    case CollectiveKind::Alltoallv: return "MPI_Alltoallv";
     case CollectiveKind::ReduceScatter: return "MPI_Reduce_scatter";
     case CollectiveKind::ReduceScatterBlock: return "MPI_Reduce_scatter_block";
     case CollectiveKind::Scan: return "MPI_Scan";
@@ -80,6 +83,7 @@ class HostPhases {
       int host = remote.hostOf(comm_.worldRanks[member]);
       auto [it, added] = indexOfHost.emplace(host, members_.size());
       if (added) members_.emplace_back();
+      indexOnHost_.push_back(int(members_[it->second].size()));
       members_[it->second].push_back(member);
       hostOfMember_.push_back(int(it->second));
     }
@@ -91,6 +95,8 @@ class HostPhases {
   int hosts() const { return int(members_.size()); }
   int myHost() const { return myHost_; }
   int hostOf(int member) const { return hostOfMember_[member]; }
+  // The position of `member` in membersOf(hostOf(member)).
+  int indexOnHost(int member) const { return indexOnHost_[member]; }
   const std::vector<int>& membersOf(int host) const { return members_[host]; }
   int leaderOf(int host) const { return members_[host][0]; }
   bool leads() const { return leaderOf(myHost_) == me_; }
@@ -120,6 +126,16 @@ class HostPhases {
     receive(from, data.data(), bytes);
     return data;
   }
+  // The next message from `from`, whatever its size: the v-forms' members
+  // do not know the counts the others passed.
+  Bytes receiveAny(int from) {
+    bool aborted = false;
+    std::optional<ProbeResult> found =
+        world_.waitProbe(call_.rank.worldRank, comm_.context | kCollectiveContextBit, from,
+                         int(kind_), WaitInfo{call_.name, from, 0, &comm_}, aborted);
+    if (aborted || !found) call_.leaveAbortedJob();
+    return receive(from, found->bytes);
+  }
 
  private:
   void fill(Request& request, int peer, uint8_t* data, int64_t bytes) {
@@ -147,6 +163,7 @@ class HostPhases {
   int myHost_ = 0;
   std::vector<std::vector<int>> members_;  // comm ranks by host, ascending
   std::vector<int> hostOfMember_;
+  std::vector<int> indexOnHost_;
 };
 
 Bytes pack(const uint8_t* data, const TypeLayout& type, int64_t count) {
@@ -242,6 +259,85 @@ Bytes concatenate(const std::vector<Bytes>& blocks) {
   Bytes all;
   for (const Bytes& block : blocks) all.insert(all.end(), block.begin(), block.end());
   return all;
+}
+
+// The v-forms' messages: a list of blocks of any sizes, sent as their
+// number, each one's size (8 bytes each), then their bytes, so that a
+// leader can pass on blocks whose counts only their sender and receiver
+// know.
+Bytes encodeBlocks(const std::vector<Bytes>& blocks) {
+  size_t total = sizeof(uint64_t) * (blocks.size() + 1);
+  for (const Bytes& block : blocks) total += block.size();
+  Bytes message(total);
+  uint64_t number = blocks.size();
+  std::memcpy(message.data(), &number, sizeof(number));
+  size_t at = sizeof(uint64_t) * (blocks.size() + 1);
+  for (size_t i = 0; i < blocks.size(); ++i) {
+    uint64_t size = blocks[i].size();
+    std::memcpy(message.data() + sizeof(uint64_t) * (i + 1), &size, sizeof(size));
+    if (size) std::memcpy(message.data() + at, blocks[i].data(), size);
+    at += size;
+  }
+  return message;
+}
+
+// Splits a message of encodeBlocks() that must hold `expected` blocks.
+// Another host's runtime sent it, so every size is checked against the
+// message before anything is copied; a message that does not add up stops
+// the job, whose members would otherwise wait for data that never comes.
+std::vector<Bytes> decodeBlocks(HostCall& call, const Bytes& message, size_t expected) {
+  uint64_t number = 0;
+  bool wellFormed = message.size() >= sizeof(number);
+  if (wellFormed) std::memcpy(&number, message.data(), sizeof(number));
+  wellFormed = wellFormed && number == expected &&
+               (message.size() - sizeof(number)) / sizeof(uint64_t) >= expected;
+  std::vector<Bytes> blocks;
+  if (wellFormed) {
+    size_t at = sizeof(uint64_t) * (expected + 1);
+    blocks.resize(expected);
+    for (size_t i = 0; i < expected && wellFormed; ++i) {
+      uint64_t size;
+      std::memcpy(&size, message.data() + sizeof(uint64_t) * (i + 1), sizeof(size));
+      wellFormed = size <= message.size() - at;
+      if (wellFormed) blocks[i].assign(message.begin() + ptrdiff_t(at),
+                                       message.begin() + ptrdiff_t(at + size));
+      at += wellFormed ? size : 0;
+    }
+    wellFormed = wellFormed && at == message.size();
+  }
+  if (!wellFormed) {
+    call.world().abort(abi::kErrIntern, "rank " + std::to_string(call.rank.worldRank) + ": " +
+                                            call.name +
+                                            ": a malformed collective message between hosts");
+    call.leaveAbortedJob();
+  }
+  return blocks;
+}
+
+// Unpacks a packed block into `count` instances of `type` at `to`, as
+// much as fits; the error a single-host receive raises when it does not.
+int unpackBlock(HostCall& call, int comm, const Bytes& block, uint8_t* to, const TypeLayout& type,
+                int64_t count) {
+  int64_t bytes = int64_t(block.size()), capacity = type.size * count;
+  copyTyped(block.data(), *byteLayout(), bytes, to, type, count, std::min(bytes, capacity));
+  if (bytes > capacity)
+    return call.fail(comm, abi::kErrTruncate,
+                     "received " + std::to_string(bytes) + " bytes into a buffer of " +
+                         std::to_string(capacity));
+  return abi::kSuccess;
+}
+
+// Packs each member's block of `blocks`.
+std::vector<Bytes> packBlocks(const MemberBlocks& blocks, int members) {
+  std::vector<Bytes> packed(static_cast<size_t>(members));
+  for (int i = 0; i < members; ++i)
+    packed[size_t(i)] = pack(blocks.block(i), *blocks.type, blocks.counts[i]);
+  return packed;
+}
+
+// Whether any of the first `members` counts is negative.
+bool anyNegative(const int32_t* counts, int members) {
+  return std::any_of(counts, counts + members, [](int32_t count) { return count < 0; });
 }
 
 }  // namespace
@@ -394,6 +490,49 @@ int gatherAcrossHosts(HostCall& call, int comm, const uint8_t* send, const TypeL
   return abi::kSuccess;
 }
 
+int gathervAcrossHosts(HostCall& call, int comm, const uint8_t* send, const TypeLayout* sendType,
+                       int64_t sendCount, const MemberBlocks& recv, int root) {
+  HostPhases phases(call, comm, CollectiveKind::Gatherv);
+  int me = phases.me(), rootHost = phases.hostOf(root);
+  if (me == root && anyNegative(recv.counts, phases.size()))
+    return call.fail(comm, abi::kErrCount, "negative receive count");
+  // In place, the root's block is already where it belongs.
+  Bytes mine = send ? pack(send, *sendType, sendCount) : Bytes();
+  std::vector<Bytes> blocks;
+  if (!phases.leads()) {
+    phases.send(phases.myLeader(), mine);
+    if (me != root) return abi::kSuccess;
+    blocks = decodeBlocks(call, phases.receiveAny(phases.myLeader()), size_t(phases.size()));
+  } else {
+    const std::vector<int>& members = phases.membersOf(phases.myHost());
+    std::vector<Bytes> here{std::move(mine)};
+    for (size_t i = 1; i < members.size(); ++i) here.push_back(phases.receiveAny(members[i]));
+    if (phases.myHost() != rootHost) {
+      phases.send(phases.leaderOf(rootHost), encodeBlocks(here));
+      return abi::kSuccess;
+    }
+    blocks.resize(size_t(phases.size()));
+    for (int host = 0; host < phases.hosts(); ++host) {
+      const std::vector<int>& theirs = phases.membersOf(host);
+      std::vector<Bytes> part = host == rootHost
+                                    ? std::move(here)
+                                    : decodeBlocks(call, phases.receiveAny(phases.leaderOf(host)),
+                                                   theirs.size());
+      for (size_t i = 0; i < theirs.size(); ++i) blocks[size_t(theirs[i])] = std::move(part[i]);
+    }
+    if (me != root) {
+      phases.send(root, encodeBlocks(blocks));
+      return abi::kSuccess;
+    }
+  }
+  int result = abi::kSuccess;
+  for (int i = 0; i < phases.size() && result == abi::kSuccess; ++i)
+    if (i != root || send)
+      result = unpackBlock(call, comm, blocks[size_t(i)], recv.block(i), *recv.type,
+                           recv.counts[i]);
+  return result;
+}
+
 int allgatherAcrossHosts(HostCall& call, int comm, const uint8_t* send,
                          const TypeLayout* sendType, int64_t sendCount, uint8_t* recv,
                          const TypeLayout& recvType, int64_t recvCount) {
@@ -502,6 +641,45 @@ int scatterAcrossHosts(HostCall& call, int comm, const uint8_t* send, const Type
   return abi::kSuccess;
 }
 
+int scattervAcrossHosts(HostCall& call, int comm, const MemberBlocks& send, uint8_t* recv,
+                        const TypeLayout* recvType, int64_t recvCount, int root) {
+  HostPhases phases(call, comm, CollectiveKind::Scatterv);
+  int me = phases.me(), rootHost = phases.hostOf(root);
+  if (me == root && anyNegative(send.counts, phases.size()))
+    return call.fail(comm, abi::kErrCount, "negative send count");
+  // A null `recv` is the root's MPI_IN_PLACE: its block stays where it is.
+  auto keep = [&](const Bytes& block) {
+    return recv ? unpackBlock(call, comm, block, recv, *recvType, recvCount) : abi::kSuccess;
+  };
+  std::vector<Bytes> blocks;  // by member: the root's, or those of this host's
+  if (me == root) {
+    blocks = packBlocks(send, phases.size());
+    if (!phases.leads()) {
+      phases.send(phases.myLeader(), encodeBlocks(blocks));
+      return keep(blocks[size_t(root)]);
+    }
+  }
+  if (!phases.leads()) return keep(phases.receiveAny(phases.myLeader()));
+  const std::vector<int>& mine = phases.membersOf(phases.myHost());
+  std::vector<Bytes> here;
+  if (phases.myHost() == rootHost) {
+    if (me != root)
+      blocks = decodeBlocks(call, phases.receiveAny(root), size_t(phases.size()));
+    for (int host = 0; host < phases.hosts(); ++host) {
+      if (host == rootHost) continue;
+      std::vector<Bytes> theirs;
+      for (int member : phases.membersOf(host)) theirs.push_back(std::move(blocks[size_t(member)]));
+      phases.send(phases.leaderOf(host), encodeBlocks(theirs));
+    }
+    for (int member : mine) here.push_back(std::move(blocks[size_t(member)]));
+  } else {
+    here = decodeBlocks(call, phases.receiveAny(phases.leaderOf(rootHost)), mine.size());
+  }
+  for (size_t i = 1; i < mine.size(); ++i)
+    if (mine[i] != root) phases.send(mine[i], here[i]);
+  return keep(here[0]);
+}
+
 int alltoallAcrossHosts(HostCall& call, int comm, const uint8_t* send,
                         const TypeLayout* sendType, int64_t sendCount, uint8_t* recv,
                         const TypeLayout& recvType, int64_t recvCount) {
@@ -560,6 +738,65 @@ int alltoallAcrossHosts(HostCall& call, int comm, const uint8_t* send,
       phases.send(mine[j], received);
   }
   return abi::kSuccess;
+}
+
+int alltoallvAcrossHosts(HostCall& call, int comm, const MemberBlocks& send,
+                         const MemberBlocks& recv) {
+  HostPhases phases(call, comm, CollectiveKind::Alltoallv);
+  int size = phases.size();
+  if (anyNegative(send.counts, size) || anyNegative(recv.counts, size))
+    return call.fail(comm, abi::kErrCount, "negative count");
+  // Packed before anything arrives: in place, `send` describes `recv`.
+  std::vector<Bytes> outgoing = packBlocks(send, size);
+  std::vector<Bytes> incoming;  // by source member
+  if (!phases.leads()) {
+    phases.send(phases.myLeader(), encodeBlocks(outgoing));
+    incoming = decodeBlocks(call, phases.receiveAny(phases.myLeader()), size_t(size));
+  } else {
+    const std::vector<int>& mine = phases.membersOf(phases.myHost());
+    // What each member of this host sends, by destination.
+    std::vector<std::vector<Bytes>> sent(mine.size());
+    sent[0] = std::move(outgoing);
+    for (size_t i = 1; i < mine.size(); ++i)
+      sent[i] = decodeBlocks(call, phases.receiveAny(mine[i]), size_t(size));
+    // To each other host one list: for each member here, its blocks for
+    // each member there.
+    for (int host = 0; host < phases.hosts(); ++host) {
+      if (host == phases.myHost()) continue;
+      std::vector<Bytes> bundle;
+      for (size_t i = 0; i < mine.size(); ++i)
+        for (int member : phases.membersOf(host)) bundle.push_back(std::move(sent[i][size_t(member)]));
+      phases.send(phases.leaderOf(host), encodeBlocks(bundle));
+    }
+    std::vector<std::vector<Bytes>> bundles(size_t(phases.hosts()));
+    for (int host = 0; host < phases.hosts(); ++host)
+      if (host != phases.myHost())
+        bundles[size_t(host)] =
+            decodeBlocks(call, phases.receiveAny(phases.leaderOf(host)),
+                         phases.membersOf(host).size() * mine.size());
+    // Member j of this host receives, from each member in rank order, the
+    // block that member sent it.
+    for (size_t j = 0; j < mine.size(); ++j) {
+      std::vector<Bytes> theirs(static_cast<size_t>(size));
+      for (int source = 0; source < size; ++source) {
+        int host = phases.hostOf(source);
+        size_t sender = size_t(phases.indexOnHost(source));
+        theirs[size_t(source)] =
+            host == phases.myHost()
+                ? std::move(sent[sender][size_t(mine[j])])
+                : std::move(bundles[size_t(host)][sender * mine.size() + j]);
+      }
+      if (j == 0)
+        incoming = std::move(theirs);
+      else
+        phases.send(mine[j], encodeBlocks(theirs));
+    }
+  }
+  int result = abi::kSuccess;
+  for (int i = 0; i < size && result == abi::kSuccess; ++i)
+    result = unpackBlock(call, comm, incoming[size_t(i)], recv.block(i), *recv.type,
+                         recv.counts[i]);
+  return result;
 }
 
 int reduceScatterAcrossHosts(HostCall& call, int comm, CollectiveKind kind, const uint8_t* send,
