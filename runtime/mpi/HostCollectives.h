@@ -45,9 +45,8 @@ struct MemberBlocks {
 };
 
 // Whether the collectives on communicator handle `comm` of the calling rank
-// run here: its members span hosts, each host holding consecutive ranks.
-// False for an invalid handle (the caller reports those); a communicator
-// that spans hosts otherwise is refused by runCollective.
+// run here: its members span hosts. False for an invalid handle (the
+// caller reports those).
 bool usesHostCollectives(HostCall& call, int comm);
 
 int barrierAcrossHosts(HostCall& call, int comm);
