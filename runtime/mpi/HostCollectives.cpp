@@ -39,6 +39,10 @@ namespace {
 // Collective messages carry this bit in their context, which no
 // communicator's own context has.
 constexpr uint32_t kCollectiveContextBit = 1u << 31;
+// MPI_Comm_create_group's messages carry these bits (bit 30 alone marks
+// the nonblocking collectives' messages on one host), with the call's tag
+// as theirs, so that creations under different tags never meet.
+constexpr uint32_t kGroupCreationContextBits = kCollectiveContextBit | 1u << 30;
 
 using Bytes = std::vector<uint8_t>;
 
@@ -70,6 +74,33 @@ const char* kindName(CollectiveKind kind) {
 const Layout& byteLayout() {
   static const Layout bytes = predefinedLayout(abi::kTypeByte);
   return bytes;
+}
+
+// Sends `bytes` bytes at `data` to member `peer` of `comm`, or receives
+// them from it, in `context` with `tag`, and waits until that is done. A
+// send to another host completes as soon as it is queued.
+void runMessage(HostCall& call, Communicator& comm, Request::Kind kind, int peer, uint8_t* data,
+                int64_t bytes, uint32_t context, int tag) {
+  auto request = std::make_shared<Request>();
+  request->kind = kind;
+  request->owner = call.rank.worldRank;
+  request->buffer = data;
+  setType(*request, byteLayout());
+  request->count = bytes;
+  request->bytes = bytes;
+  request->context = context;
+  request->comm = &comm;
+  request->peer = peer;
+  request->tag = tag;
+  World& world = call.world();
+  if (kind == Request::Kind::Send) {
+    request->senderRank = comm.rankOfWorld[call.rank.worldRank];
+    world.startSend(request, comm.worldRanks[peer]);
+  } else {
+    world.startRecv(request);
+  }
+  if (!world.waitFor(call.rank.worldRank, *request, WaitInfo{call.name, peer, 0, &comm}))
+    call.leaveAbortedJob();
 }
 
 // One collective call of one rank: who is where, and the messages.
@@ -123,23 +154,15 @@ class HostPhases {
   int myLeader() const { return leaderOf(myHost_); }
 
   void send(int to, const uint8_t* data, int64_t bytes) {
-    auto request = std::make_shared<Request>();
-    request->kind = Request::Kind::Send;
-    fill(*request, to, const_cast<uint8_t*>(data), bytes);
-    request->senderRank = me_;
-    int dest = comm_.worldRanks[to];
-    if (world_.isRemote(dest)) crossHostMessages[int(kind_)].fetch_add(1);
-    world_.startSend(request, dest);
-    wait(*request, to);
+    if (world_.isRemote(comm_.worldRanks[to])) crossHostMessages[int(kind_)].fetch_add(1);
+    runMessage(call_, comm_, Request::Kind::Send, to, const_cast<uint8_t*>(data), bytes,
+               comm_.context | kCollectiveContextBit, int(kind_));
   }
   void send(int to, const Bytes& data) { send(to, data.data(), int64_t(data.size())); }
 
   void receive(int from, uint8_t* data, int64_t bytes) {
-    auto request = std::make_shared<Request>();
-    request->kind = Request::Kind::Recv;
-    fill(*request, from, data, bytes);
-    world_.startRecv(request);
-    wait(*request, from);
+    runMessage(call_, comm_, Request::Kind::Recv, from, data, bytes,
+               comm_.context | kCollectiveContextBit, int(kind_));
   }
   Bytes receive(int from, int64_t bytes) {
     Bytes data(static_cast<size_t>(bytes));
@@ -158,23 +181,6 @@ class HostPhases {
   }
 
  private:
-  void fill(Request& request, int peer, uint8_t* data, int64_t bytes) {
-    request.owner = call_.rank.worldRank;
-    request.buffer = data;
-    setType(request, byteLayout());
-    request.count = bytes;
-    request.bytes = bytes;
-    request.context = comm_.context | kCollectiveContextBit;
-    request.comm = &comm_;
-    request.peer = peer;
-    request.tag = int(kind_);
-  }
-
-  void wait(const Request& request, int peer) {
-    if (!world_.waitFor(call_.rank.worldRank, request, WaitInfo{call_.name, peer, 0, &comm_}))
-      call_.leaveAbortedJob();
-  }
-
   HostCall& call_;
   World& world_;
   Communicator& comm_;
@@ -1085,6 +1091,25 @@ int splitAcrossHosts(HostCall& call, int comm, int color, int key,
                      "the host of rank 0 has no communicator contexts left for " +
                          std::string(call.name));
   return abi::kSuccess;
+}
+
+void sendGroupContext(HostCall& call, int comm, const std::vector<int>& groupWorldRanks, int tag,
+                      uint32_t context) {
+  Communicator& parent = *call.rank.comm(comm)->comm;
+  for (int worldRank : groupWorldRanks)
+    if (call.world().isRemote(worldRank))
+      runMessage(call, parent, Request::Kind::Send, parent.rankOfWorld[worldRank],
+                 reinterpret_cast<uint8_t*>(&context), sizeof(context),
+                 parent.context | kGroupCreationContextBits, tag);
+}
+
+uint32_t receiveGroupContext(HostCall& call, int comm, int firstWorldRank, int tag) {
+  Communicator& parent = *call.rank.comm(comm)->comm;
+  uint32_t context = 0;
+  runMessage(call, parent, Request::Kind::Recv, parent.rankOfWorld[firstWorldRank],
+             reinterpret_cast<uint8_t*>(&context), sizeof(context),
+             parent.context | kGroupCreationContextBits, tag);
+  return context;
 }
 
 std::string crossHostMessageReport() {

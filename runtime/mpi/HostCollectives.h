@@ -119,6 +119,17 @@ struct SplitChoice {
 int splitAcrossHosts(HostCall& call, int comm, int color, int key,
                      std::vector<SplitChoice>& choices, std::vector<uint32_t>& contexts);
 
+// MPI_Comm_create_group over members on several hosts (`groupWorldRanks`,
+// in group order): the host of the group's first member makes the new
+// communicator, and that member sends its context to each member on
+// another host, one message each (the call involves only the group's
+// members, so no host leader is sure to take part); UINT32_MAX says that
+// its host had no contexts left. The messages go in a context of their own
+// derived from the parent communicator `comm`, with the call's tag.
+void sendGroupContext(HostCall& call, int comm, const std::vector<int>& groupWorldRanks, int tag,
+                      uint32_t context);
+uint32_t receiveGroupContext(HostCall& call, int comm, int firstWorldRank, int tag);
+
 // "MPI_Allreduce 6, MPI_Bcast 2" for the collective kinds that sent
 // messages to other hosts from this process; empty when none did.
 std::string crossHostMessageReport();
