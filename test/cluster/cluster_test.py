@@ -687,8 +687,6 @@ def case_host_lost(cluster):
 # names the call; every other program's sorted stdout and exit status must
 # equal OpenMPI's. Programs written for 1 or 2 ranks only are not run.
 CORPUS_UNSUPPORTED = {
-    "ibarrier_nbx.c": "MPI_Ibarrier",
-    "nonblocking_collectives.c": "MPI_Ibcast",
     "rma_fence.c": "MPI_Win_create",
     "win_attributes.c": "MPI_Win_create",
 }
