@@ -844,7 +844,8 @@ int alltoallvAcrossHosts(HostCall& call, int comm, const MemberBlocks& send,
       if (host == phases.myHost()) continue;
       std::vector<Bytes> bundle;
       for (size_t i = 0; i < mine.size(); ++i)
-        for (int member : phases.membersOf(host)) bundle.push_back(std::move(sent[i][size_t(member)]));
+        for (int member : phases.membersOf(host))
+          bundle.push_back(std::move(sent[i][size_t(member)]));
       phases.send(phases.leaderOf(host), encodeBlocks(bundle));
     }
     std::vector<std::vector<Bytes>> bundles(size_t(phases.hosts()));
