@@ -118,6 +118,11 @@ struct Blocks {
   uint8_t* block(int i) const { return host + int64_t(displs[i]) * type->extent(); }
 };
 
+// The same blocks for the collectives across hosts (HostCollectives.h).
+MemberBlocks memberBlocks(const Blocks& blocks) {
+  return MemberBlocks{blocks.host, blocks.type.get(), blocks.counts, blocks.displs};
+}
+
 // The plain forms' blocks: `count` instances each, back to back, so that
 // they run their v-form's body.
 class UniformBlocks : public Blocks {
@@ -432,6 +437,9 @@ u32 Z_envZ_MPI_Gatherv(void* instance, u32 sendbuf, u32 sendcount, u32 sendtype,
   if (isRoot)
     RETURN_IF_ERROR(resolveBlocks(call, c, size, recvbuf, recvcounts, displs, int(recvtype), true,
                                   "receive", blocks));
+  if (usesHostCollectives(call, c))
+    return gathervAcrossHosts(call, c, send.inPlace ? nullptr : send.host, send.type, send.count,
+                              memberBlocks(blocks), int(root));
   return gather(call, c, CollectiveKind::Gatherv, int(root), me, send, blocks);
 }
 
@@ -487,6 +495,9 @@ u32 Z_envZ_MPI_Scatterv(void* instance, u32 sendbuf, u32 sendcounts, u32 displs,
   if (isRoot)
     RETURN_IF_ERROR(resolveBlocks(call, c, size, sendbuf, sendcounts, displs, int(sendtype), false,
                                   "send", blocks));
+  if (usesHostCollectives(call, c))
+    return scattervAcrossHosts(call, c, memberBlocks(blocks), recv.inPlace ? nullptr : recv.host,
+                               recv.type, recv.count, int(root));
   return scatter(call, c, CollectiveKind::Scatterv, int(root), blocks, recv);
 }
 
@@ -639,6 +650,11 @@ u32 Z_envZ_MPI_Alltoallv(void* instance, u32 sendbuf, u32 sendcounts, u32 sdispl
               stagedOffsets.data()};
   Blocks send{inPlace ? nullptr : call.granule.memoryBase() + sendbuf, sendLayout,
               inPlace ? stagedCounts.data() : scounts, inPlace ? stagedOffsets.data() : soffsets};
+  if (usesHostCollectives(call, c))
+    return alltoallvAcrossHosts(
+        call, c,
+        MemberBlocks{inPlace ? recv.host : send.host, send.type.get(), send.counts, send.displs},
+        memberBlocks(recv));
   return alltoall(call, c, CollectiveKind::Alltoallv, inPlace, recvSpanEnd, send, recv);
 }
 

@@ -7,7 +7,8 @@
 // of them to get there creates the shared Communicator, keyed by the parent's
 // collective sequence number and the color, and the others pick it up.
 // MPI_Comm_create_group involves only the group's members, so it is no
-// collective on the parent: its members meet in a list on the parent.
+// collective on the parent: its members meet in a list on the parent, and
+// across hosts the group's first member sends the others the context.
 //
 // On a parent whose members span hosts, the members' choices and the new
 // communicators' contexts come from the hosts' leaders instead
@@ -17,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 #include <algorithm>
 #include <numeric>
+#include <optional>
 
 #include "mpi/CollectiveEngine.h"
 #include "mpi/CommunicatorAttributes.h"
@@ -286,21 +288,30 @@ u32 Z_envZ_MPI_Comm_create_group(void* instance, u32 comm, u32 group, u32 tag, u
     return call.fail(int(comm), abi::kErrGroup, "the calling process is not in the group");
   int lowest;
   if (int error = parentRanksOf(call, int(comm), *parent->comm, *members, lowest)) return error;
-  for (int worldRank : members->worldRanks)
-    if (call.world().isRemote(worldRank))
-      return call.fail(int(comm), abi::kErrUnsupportedOperation,
-                       "MPI_Comm_create_group with members on several hosts is not supported "
-                       "yet");
+  const std::vector<int>& groupRanks = members->worldRanks;
+  World& world = call.world();
+  int localMembers = int(std::count_if(groupRanks.begin(), groupRanks.end(),
+                                       [&](int worldRank) { return !world.isRemote(worldRank); }));
+  // Across hosts, the host of the group's first member makes the context
+  // and that member hands it to the others (HostCollectives.h).
+  bool firstIsRemote = world.isRemote(groupRanks[0]);
+  std::optional<uint32_t> givenContext;
+  if (firstIsRemote) {
+    givenContext = receiveGroupContext(call, int(comm), groupRanks[0], int(tag));
+    if (*givenContext == UINT32_MAX) return noContextsLeft(call, int(comm));
+  }
   std::shared_ptr<Communicator> parentComm = parent->comm;
   std::shared_ptr<Communicator> child;
   bool exhausted = false;
-  call.world().locked([&] {
+  world.locked([&] {
     auto key = std::make_pair(members->worldRanks, int(tag));
     Communicator::GroupCreations& creations = parentComm->groupCreations[key];
     creations.callsOfMember.resize(members->worldRanks.size());
     uint64_t callNumber = creations.callsOfMember[me]++;
     auto& [made, takers] = creations.pending[callNumber];
-    if (!made) made = call.world().makeCommunicator(members->worldRanks);
+    if (!made)
+      made = givenContext ? world.makeCommunicator(groupRanks, *givenContext)
+                          : world.makeCommunicator(groupRanks);
     if (!made) {
       creations.pending.erase(callNumber);
       creations.callsOfMember[me]--;
@@ -308,12 +319,15 @@ u32 Z_envZ_MPI_Comm_create_group(void* instance, u32 comm, u32 group, u32 tag, u
       return;
     }
     child = made;
-    if (++takers < int(members->worldRanks.size())) return;
+    if (++takers < localMembers) return;
     creations.pending.erase(callNumber);
     // With nothing pending every member has made as many calls: the
     // counts can start again from zero.
     if (creations.pending.empty()) parentComm->groupCreations.erase(key);
   });
+  if (me == 0 && localMembers < int(groupRanks.size()))
+    sendGroupContext(call, int(comm), groupRanks, int(tag),
+                     exhausted ? UINT32_MAX : child->context);
   if (exhausted) return noContextsLeft(call, int(comm));
   call.store<int32_t>(newcomm, call.rank.addComm(child, parent->errhandler));
   return abi::kSuccess;

@@ -2,11 +2,12 @@
 //
 // This file implements HostCollectives.h. Every collective works on packed
 // bytes: members pack their contributions once, leaders move and combine
-// packed blocks, and members unpack the result once. The communicators
-// that span hosts are MPI_COMM_WORLD and its like, whose hosts each hold
-// consecutive ranks, so concatenating the hosts' blocks in the order of
-// their leaders gives rank order, and folding the hosts' partial
-// reductions in that order gives the rank-order fold.
+// packed blocks, and members unpack the result once. A host's members
+// need not be consecutive ranks (a Comm_split with a reversing key makes
+// such communicators): leaders place each member's block by its rank, and
+// a reduction folds each run of consecutive ranks of a host on that host,
+// then the runs of all hosts in rank order, so the fold is the rank-order
+// one whatever the op. A host holding consecutive ranks has one run.
 //
 // The messages are blocking point-to-point sends and receives through the
 // World. A send to another host completes as soon as it is queued; a large
@@ -38,6 +39,10 @@ namespace {
 // Collective messages carry this bit in their context, which no
 // communicator's own context has.
 constexpr uint32_t kCollectiveContextBit = 1u << 31;
+// MPI_Comm_create_group's messages carry these bits (bit 30 alone marks
+// the nonblocking collectives' messages on one host), with the call's tag
+// as theirs, so that creations under different tags never meet.
+constexpr uint32_t kGroupCreationContextBits = kCollectiveContextBit | 1u << 30;
 
 using Bytes = std::vector<uint8_t>;
 
@@ -50,10 +55,13 @@ const char* kindName(CollectiveKind kind) {
     case CollectiveKind::Reduce: return "MPI_Reduce";
     case CollectiveKind::Allreduce: return "MPI_Allreduce";
     case CollectiveKind::Gather: return "MPI_Gather";
+    case CollectiveKind::Gatherv: return "MPI_Gatherv";
     case CollectiveKind::Scatter: return "MPI_Scatter";
+    case CollectiveKind::Scatterv: return "MPI_Scatterv";
     case CollectiveKind::Allgather: return "MPI_Allgather";
     case CollectiveKind::Allgatherv: return "MPI_Allgatherv";
     case CollectiveKind::Alltoall: return "MPI_Alltoall";
+    case CollectiveKind::Alltoallv: return "MPI_Alltoallv";
     case CollectiveKind::ReduceScatter: return "MPI_Reduce_scatter";
     case CollectiveKind::ReduceScatterBlock: return "MPI_Reduce_scatter_block";
     case CollectiveKind::Scan: return "MPI_Scan";
@@ -68,6 +76,33 @@ const Layout& byteLayout() {
   return bytes;
 }
 
+// Sends `bytes` bytes at `data` to member `peer` of `comm`, or receives
+// them from it, in `context` with `tag`, and waits until that is done. A
+// send to another host completes as soon as it is queued.
+void runMessage(HostCall& call, Communicator& comm, Request::Kind kind, int peer, uint8_t* data,
+                int64_t bytes, uint32_t context, int tag) {
+  auto request = std::make_shared<Request>();
+  request->kind = kind;
+  request->owner = call.rank.worldRank;
+  request->buffer = data;
+  setType(*request, byteLayout());
+  request->count = bytes;
+  request->bytes = bytes;
+  request->context = context;
+  request->comm = &comm;
+  request->peer = peer;
+  request->tag = tag;
+  World& world = call.world();
+  if (kind == Request::Kind::Send) {
+    request->senderRank = comm.rankOfWorld[call.rank.worldRank];
+    world.startSend(request, comm.worldRanks[peer]);
+  } else {
+    world.startRecv(request);
+  }
+  if (!world.waitFor(call.rank.worldRank, *request, WaitInfo{call.name, peer, 0, &comm}))
+    call.leaveAbortedJob();
+}
+
 // One collective call of one rank: who is where, and the messages.
 class HostPhases {
  public:
@@ -80,65 +115,72 @@ class HostPhases {
       int host = remote.hostOf(comm_.worldRanks[member]);
       auto [it, added] = indexOfHost.emplace(host, members_.size());
       if (added) members_.emplace_back();
+      indexOnHost_.push_back(int(members_[it->second].size()));
       members_[it->second].push_back(member);
       hostOfMember_.push_back(int(it->second));
     }
     myHost_ = hostOfMember_[me_];
+    runs_.resize(members_.size());
+    for (size_t host = 0; host < members_.size(); ++host) {
+      const std::vector<int>& members = members_[host];
+      for (size_t i = 0; i < members.size(); ++i)
+        if (i == 0 || members[i] != members[i - 1] + 1)
+          runs_[host].push_back(Run{i, i + 1});
+        else
+          runs_[host].back().end = i + 1;
+    }
   }
+
+  // A run of consecutive ranks on one host: members [begin, end) of
+  // membersOf(host).
+  struct Run {
+    size_t begin;
+    size_t end;
+  };
 
   int me() const { return me_; }
   int size() const { return comm_.size(); }
   int hosts() const { return int(members_.size()); }
   int myHost() const { return myHost_; }
   int hostOf(int member) const { return hostOfMember_[member]; }
+  // The position of `member` in membersOf(hostOf(member)).
+  int indexOnHost(int member) const { return indexOnHost_[member]; }
+  const std::vector<Run>& runsOf(int host) const { return runs_[host]; }
+  // The first rank of run `run` of `host`.
+  int firstOf(int host, const Run& run) const { return members_[host][run.begin]; }
   const std::vector<int>& membersOf(int host) const { return members_[host]; }
   int leaderOf(int host) const { return members_[host][0]; }
   bool leads() const { return leaderOf(myHost_) == me_; }
   int myLeader() const { return leaderOf(myHost_); }
 
   void send(int to, const uint8_t* data, int64_t bytes) {
-    auto request = std::make_shared<Request>();
-    request->kind = Request::Kind::Send;
-    fill(*request, to, const_cast<uint8_t*>(data), bytes);
-    request->senderRank = me_;
-    int dest = comm_.worldRanks[to];
-    if (world_.isRemote(dest)) crossHostMessages[int(kind_)].fetch_add(1);
-    world_.startSend(request, dest);
-    wait(*request, to);
+    if (world_.isRemote(comm_.worldRanks[to])) crossHostMessages[int(kind_)].fetch_add(1);
+    runMessage(call_, comm_, Request::Kind::Send, to, const_cast<uint8_t*>(data), bytes,
+               comm_.context | kCollectiveContextBit, int(kind_));
   }
   void send(int to, const Bytes& data) { send(to, data.data(), int64_t(data.size())); }
 
   void receive(int from, uint8_t* data, int64_t bytes) {
-    auto request = std::make_shared<Request>();
-    request->kind = Request::Kind::Recv;
-    fill(*request, from, data, bytes);
-    world_.startRecv(request);
-    wait(*request, from);
+    runMessage(call_, comm_, Request::Kind::Recv, from, data, bytes,
+               comm_.context | kCollectiveContextBit, int(kind_));
   }
   Bytes receive(int from, int64_t bytes) {
     Bytes data(static_cast<size_t>(bytes));
     receive(from, data.data(), bytes);
     return data;
   }
+  // The next message from `from`, whatever its size: the v-forms' members
+  // do not know the counts the others passed.
+  Bytes receiveAny(int from) {
+    bool aborted = false;
+    std::optional<ProbeResult> found =
+        world_.waitProbe(call_.rank.worldRank, comm_.context | kCollectiveContextBit, from,
+                         int(kind_), WaitInfo{call_.name, from, 0, &comm_}, aborted);
+    if (aborted || !found) call_.leaveAbortedJob();
+    return receive(from, found->bytes);
+  }
 
  private:
-  void fill(Request& request, int peer, uint8_t* data, int64_t bytes) {
-    request.owner = call_.rank.worldRank;
-    request.buffer = data;
-    setType(request, byteLayout());
-    request.count = bytes;
-    request.bytes = bytes;
-    request.context = comm_.context | kCollectiveContextBit;
-    request.comm = &comm_;
-    request.peer = peer;
-    request.tag = int(kind_);
-  }
-
-  void wait(const Request& request, int peer) {
-    if (!world_.waitFor(call_.rank.worldRank, request, WaitInfo{call_.name, peer, 0, &comm_}))
-      call_.leaveAbortedJob();
-  }
-
   HostCall& call_;
   World& world_;
   Communicator& comm_;
@@ -147,6 +189,8 @@ class HostPhases {
   int myHost_ = 0;
   std::vector<std::vector<int>> members_;  // comm ranks by host, ascending
   std::vector<int> hostOfMember_;
+  std::vector<int> indexOnHost_;
+  std::vector<std::vector<Run>> runs_;  // by host, in rank order
 };
 
 Bytes pack(const uint8_t* data, const TypeLayout& type, int64_t count) {
@@ -195,18 +239,45 @@ struct Reduction {
   }
 };
 
-// The leader's share of a reduction: its host's members' contributions
-// folded in rank order (a member's own first).
+// The leader's share of a reduction: the contributions of each run of its
+// host's members folded in rank order (a member's own first), the runs'
+// results one after the other.
 Bytes reduceOnHost(HostPhases& phases, Bytes mine, const Reduction& reduction) {
   const std::vector<int>& members = phases.membersOf(phases.myHost());
   std::vector<Bytes> operands;
   operands.push_back(std::move(mine));
   for (size_t i = 1; i < members.size(); ++i)
     operands.push_back(phases.receive(members[i], int64_t(operands[0].size())));
+  Bytes partials;
+  for (const HostPhases::Run& run : phases.runsOf(phases.myHost())) {
+    std::vector<Bytes> inRun(std::make_move_iterator(operands.begin() + ptrdiff_t(run.begin)),
+                             std::make_move_iterator(operands.begin() + ptrdiff_t(run.end)));
+    Bytes folded = reduction.fold(inRun);
+    partials.insert(partials.end(), folded.begin(), folded.end());
+  }
+  return partials;
+}
+
+// The rank-order fold of every host's run results (`partials`, by host, as
+// reduceOnHost makes them), each `bytes` long.
+Bytes foldRuns(const HostPhases& phases, const std::vector<Bytes>& partials, int64_t bytes,
+               const Reduction& reduction) {
+  std::vector<std::pair<int, Bytes>> runs;  // (first rank, result)
+  for (int host = 0; host < phases.hosts(); ++host) {
+    const std::vector<HostPhases::Run>& ofHost = phases.runsOf(host);
+    for (size_t r = 0; r < ofHost.size(); ++r) {
+      const uint8_t* at = partials[size_t(host)].data() + int64_t(r) * bytes;
+      runs.emplace_back(phases.firstOf(host, ofHost[r]), Bytes(at, at + bytes));
+    }
+  }
+  std::sort(runs.begin(), runs.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<Bytes> operands;
+  for (auto& run : runs) operands.push_back(std::move(run.second));
   return reduction.fold(operands);
 }
 
-// Concatenates the blocks of this host's members, in rank order.
+// Concatenates the blocks of this host's members, in their order.
 Bytes gatherOnHost(HostPhases& phases, Bytes mine) {
   const std::vector<int>& members = phases.membersOf(phases.myHost());
   Bytes bundle = std::move(mine);
@@ -238,29 +309,122 @@ std::vector<Bytes> exchangeWithLeaders(HostPhases& phases, Bytes mine,
   return blocks;
 }
 
-Bytes concatenate(const std::vector<Bytes>& blocks) {
+// Every member's block in rank order, from `bundles`, by host, each the
+// concatenated blocks of that host's members; member i's is bytesOf(i)
+// long.
+Bytes inRankOrder(const HostPhases& phases, const std::vector<Bytes>& bundles,
+                  util::FunctionRef<int64_t(int member)> bytesOf) {
+  std::vector<const uint8_t*> blockOf(size_t(phases.size()));
+  int64_t total = 0;
+  for (int host = 0; host < phases.hosts(); ++host) {
+    const uint8_t* at = bundles[size_t(host)].data();
+    for (int member : phases.membersOf(host)) {
+      blockOf[size_t(member)] = at;
+      at += bytesOf(member);
+      total += bytesOf(member);
+    }
+  }
   Bytes all;
-  for (const Bytes& block : blocks) all.insert(all.end(), block.begin(), block.end());
+  all.reserve(size_t(total));
+  for (int member = 0; member < phases.size(); ++member)
+    all.insert(all.end(), blockOf[size_t(member)], blockOf[size_t(member)] + bytesOf(member));
   return all;
+}
+
+// The blocks of `members` (block bytes each) of `all`, which holds every
+// member's in rank order, concatenated.
+Bytes blocksOf(const Bytes& all, const std::vector<int>& members, int64_t block) {
+  Bytes bundle;
+  bundle.reserve(size_t(block) * members.size());
+  for (int member : members)
+    bundle.insert(bundle.end(), all.begin() + member * block, all.begin() + (member + 1) * block);
+  return bundle;
+}
+
+// The v-forms' messages: a list of blocks of any sizes, sent as their
+// number, each one's size (8 bytes each), then their bytes, so that a
+// leader can pass on blocks whose counts only their sender and receiver
+// know.
+Bytes encodeBlocks(const std::vector<Bytes>& blocks) {
+  size_t total = sizeof(uint64_t) * (blocks.size() + 1);
+  for (const Bytes& block : blocks) total += block.size();
+  Bytes message(total);
+  uint64_t number = blocks.size();
+  std::memcpy(message.data(), &number, sizeof(number));
+  size_t at = sizeof(uint64_t) * (blocks.size() + 1);
+  for (size_t i = 0; i < blocks.size(); ++i) {
+    uint64_t size = blocks[i].size();
+    std::memcpy(message.data() + sizeof(uint64_t) * (i + 1), &size, sizeof(size));
+    if (size) std::memcpy(message.data() + at, blocks[i].data(), size);
+    at += size;
+  }
+  return message;
+}
+
+// Splits a message of encodeBlocks() that must hold `expected` blocks.
+// Another host's runtime sent it, so every size is checked against the
+// message before anything is copied; a message that does not add up stops
+// the job, whose members would otherwise wait for data that never comes.
+std::vector<Bytes> decodeBlocks(HostCall& call, const Bytes& message, size_t expected) {
+  uint64_t number = 0;
+  bool wellFormed = message.size() >= sizeof(number);
+  if (wellFormed) std::memcpy(&number, message.data(), sizeof(number));
+  wellFormed = wellFormed && number == expected &&
+               (message.size() - sizeof(number)) / sizeof(uint64_t) >= expected;
+  std::vector<Bytes> blocks;
+  if (wellFormed) {
+    size_t at = sizeof(uint64_t) * (expected + 1);
+    blocks.resize(expected);
+    for (size_t i = 0; i < expected && wellFormed; ++i) {
+      uint64_t size;
+      std::memcpy(&size, message.data() + sizeof(uint64_t) * (i + 1), sizeof(size));
+      wellFormed = size <= message.size() - at;
+      if (wellFormed) blocks[i].assign(message.begin() + ptrdiff_t(at),
+                                       message.begin() + ptrdiff_t(at + size));
+      at += wellFormed ? size : 0;
+    }
+    wellFormed = wellFormed && at == message.size();
+  }
+  if (!wellFormed) {
+    call.world().abort(abi::kErrIntern, "rank " + std::to_string(call.rank.worldRank) + ": " +
+                                            call.name +
+                                            ": a malformed collective message between hosts");
+    call.leaveAbortedJob();
+  }
+  return blocks;
+}
+
+// Unpacks a packed block into `count` instances of `type` at `to`, as
+// much as fits; the error a single-host receive raises when it does not.
+int unpackBlock(HostCall& call, int comm, const Bytes& block, uint8_t* to, const TypeLayout& type,
+                int64_t count) {
+  int64_t bytes = int64_t(block.size()), capacity = type.size * count;
+  copyTyped(block.data(), *byteLayout(), bytes, to, type, count, std::min(bytes, capacity));
+  if (bytes > capacity)
+    return call.fail(comm, abi::kErrTruncate,
+                     "received " + std::to_string(bytes) + " bytes into a buffer of " +
+                         std::to_string(capacity));
+  return abi::kSuccess;
+}
+
+// Packs each member's block of `blocks`.
+std::vector<Bytes> packBlocks(const MemberBlocks& blocks, int members) {
+  std::vector<Bytes> packed(static_cast<size_t>(members));
+  for (int i = 0; i < members; ++i)
+    packed[size_t(i)] = pack(blocks.block(i), *blocks.type, blocks.counts[i]);
+  return packed;
+}
+
+// Whether any of the first `members` counts is negative.
+bool anyNegative(const int32_t* counts, int members) {
+  return std::any_of(counts, counts + members, [](int32_t count) { return count < 0; });
 }
 
 }  // namespace
 
 bool usesHostCollectives(HostCall& call, int comm) {
   CommHandle* handle = call.rank.comm(comm);
-  World& world = call.world();
-  if (!handle || !world.spansHosts(*handle->comm)) return false;
-  const std::vector<int>& members = handle->comm->worldRanks;
-  RemoteRanks& remote = *world.remoteRanks();
-  std::vector<bool> seen;
-  for (size_t i = 0; i < members.size(); ++i) {
-    int host = remote.hostOf(members[i]);
-    if (i > 0 && host == remote.hostOf(members[i - 1])) continue;
-    if (size_t(host) >= seen.size()) seen.resize(size_t(host) + 1, false);
-    if (seen[size_t(host)]) return false;
-    seen[size_t(host)] = true;
-  }
-  return true;
+  return handle && call.world().spansHosts(*handle->comm);
 }
 
 int barrierAcrossHosts(HostCall& call, int comm) {
@@ -329,9 +493,12 @@ int reduceAcrossHosts(HostCall& call, int comm, const uint8_t* send, uint8_t* re
   }
   std::vector<Bytes> partials(size_t(phases.hosts()));
   for (int host = 0; host < phases.hosts(); ++host)
-    partials[size_t(host)] = host == rootHost ? std::move(partial)
-                                              : phases.receive(phases.leaderOf(host), bytes);
-  Bytes result = reduction.fold(partials);
+    partials[size_t(host)] =
+        host == rootHost
+            ? std::move(partial)
+            : phases.receive(phases.leaderOf(host),
+                             bytes * int64_t(phases.runsOf(host).size()));
+  Bytes result = foldRuns(phases, partials, bytes, reduction);
   if (phases.me() == root)
     unpackTyped(result.data(), recv, type, count);
   else
@@ -352,8 +519,8 @@ int allreduceAcrossHosts(HostCall& call, int comm, const uint8_t* send, uint8_t*
   }
   std::vector<Bytes> partials =
       exchangeWithLeaders(phases, reduceOnHost(phases, std::move(mine), reduction),
-                          [&](int) { return bytes; });
-  Bytes result = reduction.fold(partials);
+                          [&](int host) { return bytes * int64_t(phases.runsOf(host).size()); });
+  Bytes result = foldRuns(phases, partials, bytes, reduction);
   shareOnHost(phases, result);
   unpackTyped(result.data(), recv, type, count);
   return abi::kSuccess;
@@ -380,18 +547,61 @@ int gatherAcrossHosts(HostCall& call, int comm, const uint8_t* send, const TypeL
     phases.send(phases.leaderOf(rootHost), bundle);
     return abi::kSuccess;
   }
-  Bytes all;
-  for (int host = 0; host < phases.hosts(); ++host) {
-    Bytes part = host == rootHost ? std::move(bundle)
-                                  : phases.receive(phases.leaderOf(host),
-                                                   block * int64_t(phases.membersOf(host).size()));
-    all.insert(all.end(), part.begin(), part.end());
-  }
+  std::vector<Bytes> bundles(size_t(phases.hosts()));
+  for (int host = 0; host < phases.hosts(); ++host)
+    bundles[size_t(host)] =
+        host == rootHost ? std::move(bundle)
+                         : phases.receive(phases.leaderOf(host),
+                                          block * int64_t(phases.membersOf(host).size()));
+  Bytes all = inRankOrder(phases, bundles, [&](int) { return block; });
   if (phases.me() == root)
     unpackTyped(all.data(), recv, *recvType, recvCount * phases.size());
   else
     phases.send(root, all);
   return abi::kSuccess;
+}
+
+int gathervAcrossHosts(HostCall& call, int comm, const uint8_t* send, const TypeLayout* sendType,
+                       int64_t sendCount, const MemberBlocks& recv, int root) {
+  HostPhases phases(call, comm, CollectiveKind::Gatherv);
+  int me = phases.me(), rootHost = phases.hostOf(root);
+  if (me == root && anyNegative(recv.counts, phases.size()))
+    return call.fail(comm, abi::kErrCount, "negative receive count");
+  // In place, the root's block is already where it belongs.
+  Bytes mine = send ? pack(send, *sendType, sendCount) : Bytes();
+  std::vector<Bytes> blocks;
+  if (!phases.leads()) {
+    phases.send(phases.myLeader(), mine);
+    if (me != root) return abi::kSuccess;
+    blocks = decodeBlocks(call, phases.receiveAny(phases.myLeader()), size_t(phases.size()));
+  } else {
+    const std::vector<int>& members = phases.membersOf(phases.myHost());
+    std::vector<Bytes> here{std::move(mine)};
+    for (size_t i = 1; i < members.size(); ++i) here.push_back(phases.receiveAny(members[i]));
+    if (phases.myHost() != rootHost) {
+      phases.send(phases.leaderOf(rootHost), encodeBlocks(here));
+      return abi::kSuccess;
+    }
+    blocks.resize(size_t(phases.size()));
+    for (int host = 0; host < phases.hosts(); ++host) {
+      const std::vector<int>& theirs = phases.membersOf(host);
+      std::vector<Bytes> part = host == rootHost
+                                    ? std::move(here)
+                                    : decodeBlocks(call, phases.receiveAny(phases.leaderOf(host)),
+                                                   theirs.size());
+      for (size_t i = 0; i < theirs.size(); ++i) blocks[size_t(theirs[i])] = std::move(part[i]);
+    }
+    if (me != root) {
+      phases.send(root, encodeBlocks(blocks));
+      return abi::kSuccess;
+    }
+  }
+  int result = abi::kSuccess;
+  for (int i = 0; i < phases.size() && result == abi::kSuccess; ++i)
+    if (i != root || send)
+      result = unpackBlock(call, comm, blocks[size_t(i)], recv.block(i), *recv.type,
+                           recv.counts[i]);
+  return result;
 }
 
 int allgatherAcrossHosts(HostCall& call, int comm, const uint8_t* send,
@@ -409,9 +619,11 @@ int allgatherAcrossHosts(HostCall& call, int comm, const uint8_t* send,
                 recvCount * phases.size());
     return abi::kSuccess;
   }
-  Bytes all = concatenate(exchangeWithLeaders(
-      phases, gatherOnHost(phases, std::move(mine)),
-      [&](int host) { return block * int64_t(phases.membersOf(host).size()); }));
+  Bytes all = inRankOrder(
+      phases,
+      exchangeWithLeaders(phases, gatherOnHost(phases, std::move(mine)),
+                          [&](int host) { return block * int64_t(phases.membersOf(host).size()); }),
+      [&](int) { return block; });
   shareOnHost(phases, all);
   unpackTyped(all.data(), recv, recvType, recvCount * phases.size());
   return abi::kSuccess;
@@ -448,10 +660,18 @@ int allgathervAcrossHosts(HostCall& call, int comm, const uint8_t* send,
                                                    start[size_t(members[i])]);
       bundle.insert(bundle.end(), block.begin(), block.end());
     }
-    all = concatenate(exchangeWithLeaders(phases, std::move(bundle), [&](int host) {
-      return start[size_t(phases.membersOf(host).back()) + 1] -
-             start[size_t(phases.membersOf(host).front())];
-    }));
+    auto bytesOf = [&](int member) {
+      return start[size_t(member) + 1] - start[size_t(member)];
+    };
+    all = inRankOrder(phases,
+                      exchangeWithLeaders(phases, std::move(bundle),
+                                          [&](int host) {
+                                            int64_t bytes = 0;
+                                            for (int member : phases.membersOf(host))
+                                              bytes += bytesOf(member);
+                                            return bytes;
+                                          }),
+                      bytesOf);
     shareOnHost(phases, all);
   }
   for (int i = 0; i < phases.size(); ++i)
@@ -487,12 +707,9 @@ int scatterAcrossHosts(HostCall& call, int comm, const uint8_t* send, const Type
     if (phases.me() != root) all = phases.receive(root, block * phases.size());
     for (int host = 0; host < phases.hosts(); ++host) {
       if (host == rootHost) continue;
-      const std::vector<int>& theirs = phases.membersOf(host);
-      phases.send(phases.leaderOf(host), all.data() + theirs.front() * block,
-                  block * int64_t(theirs.size()));
+      phases.send(phases.leaderOf(host), blocksOf(all, phases.membersOf(host), block));
     }
-    bundle.assign(all.begin() + mine.front() * block,
-                  all.begin() + (mine.front() + int64_t(mine.size())) * block);
+    bundle = blocksOf(all, mine, block);
   } else {
     bundle = phases.receive(phases.leaderOf(rootHost), block * int64_t(mine.size()));
   }
@@ -500,6 +717,45 @@ int scatterAcrossHosts(HostCall& call, int comm, const uint8_t* send, const Type
     if (mine[i] != root) phases.send(mine[i], bundle.data() + i * block, block);
   if (phases.me() != root) keepMine(bundle.data());
   return abi::kSuccess;
+}
+
+int scattervAcrossHosts(HostCall& call, int comm, const MemberBlocks& send, uint8_t* recv,
+                        const TypeLayout* recvType, int64_t recvCount, int root) {
+  HostPhases phases(call, comm, CollectiveKind::Scatterv);
+  int me = phases.me(), rootHost = phases.hostOf(root);
+  if (me == root && anyNegative(send.counts, phases.size()))
+    return call.fail(comm, abi::kErrCount, "negative send count");
+  // A null `recv` is the root's MPI_IN_PLACE: its block stays where it is.
+  auto keep = [&](const Bytes& block) {
+    return recv ? unpackBlock(call, comm, block, recv, *recvType, recvCount) : abi::kSuccess;
+  };
+  std::vector<Bytes> blocks;  // by member: the root's, or those of this host's
+  if (me == root) {
+    blocks = packBlocks(send, phases.size());
+    if (!phases.leads()) {
+      phases.send(phases.myLeader(), encodeBlocks(blocks));
+      return keep(blocks[size_t(root)]);
+    }
+  }
+  if (!phases.leads()) return keep(phases.receiveAny(phases.myLeader()));
+  const std::vector<int>& mine = phases.membersOf(phases.myHost());
+  std::vector<Bytes> here;
+  if (phases.myHost() == rootHost) {
+    if (me != root)
+      blocks = decodeBlocks(call, phases.receiveAny(root), size_t(phases.size()));
+    for (int host = 0; host < phases.hosts(); ++host) {
+      if (host == rootHost) continue;
+      std::vector<Bytes> theirs;
+      for (int member : phases.membersOf(host)) theirs.push_back(std::move(blocks[size_t(member)]));
+      phases.send(phases.leaderOf(host), encodeBlocks(theirs));
+    }
+    for (int member : mine) here.push_back(std::move(blocks[size_t(member)]));
+  } else {
+    here = decodeBlocks(call, phases.receiveAny(phases.leaderOf(rootHost)), mine.size());
+  }
+  for (size_t i = 1; i < mine.size(); ++i)
+    if (mine[i] != root) phases.send(mine[i], here[i]);
+  return keep(here[0]);
 }
 
 int alltoallAcrossHosts(HostCall& call, int comm, const uint8_t* send,
@@ -527,9 +783,10 @@ int alltoallAcrossHosts(HostCall& call, int comm, const uint8_t* send,
     if (host == phases.myHost()) continue;
     const std::vector<int>& theirs = phases.membersOf(host);
     Bytes bundle;
-    for (size_t i = 0; i < mine.size(); ++i)
-      bundle.insert(bundle.end(), sent[i].begin() + theirs.front() * block,
-                    sent[i].begin() + (theirs.front() + int64_t(theirs.size())) * block);
+    for (size_t i = 0; i < mine.size(); ++i) {
+      Bytes toThem = blocksOf(sent[i], theirs, block);
+      bundle.insert(bundle.end(), toThem.begin(), toThem.end());
+    }
     phases.send(phases.leaderOf(host), bundle);
   }
   std::vector<Bytes> bundles(size_t(phases.hosts()));
@@ -545,11 +802,11 @@ int alltoallAcrossHosts(HostCall& call, int comm, const uint8_t* send,
     received.reserve(size_t(block * size));
     for (int source = 0; source < size; ++source) {
       int host = phases.hostOf(source);
+      int64_t sender = phases.indexOnHost(source);
       const uint8_t* from;
       if (host == phases.myHost()) {
-        from = sent[size_t(source - mine.front())].data() + mine[j] * block;
+        from = sent[size_t(sender)].data() + mine[j] * block;
       } else {
-        int64_t sender = source - phases.membersOf(host).front();
         from = bundles[size_t(host)].data() + (sender * int64_t(mine.size()) + int64_t(j)) * block;
       }
       received.insert(received.end(), from, from + block);
@@ -560,6 +817,66 @@ int alltoallAcrossHosts(HostCall& call, int comm, const uint8_t* send,
       phases.send(mine[j], received);
   }
   return abi::kSuccess;
+}
+
+int alltoallvAcrossHosts(HostCall& call, int comm, const MemberBlocks& send,
+                         const MemberBlocks& recv) {
+  HostPhases phases(call, comm, CollectiveKind::Alltoallv);
+  int size = phases.size();
+  if (anyNegative(send.counts, size) || anyNegative(recv.counts, size))
+    return call.fail(comm, abi::kErrCount, "negative count");
+  // Packed before anything arrives: in place, `send` describes `recv`.
+  std::vector<Bytes> outgoing = packBlocks(send, size);
+  std::vector<Bytes> incoming;  // by source member
+  if (!phases.leads()) {
+    phases.send(phases.myLeader(), encodeBlocks(outgoing));
+    incoming = decodeBlocks(call, phases.receiveAny(phases.myLeader()), size_t(size));
+  } else {
+    const std::vector<int>& mine = phases.membersOf(phases.myHost());
+    // What each member of this host sends, by destination.
+    std::vector<std::vector<Bytes>> sent(mine.size());
+    sent[0] = std::move(outgoing);
+    for (size_t i = 1; i < mine.size(); ++i)
+      sent[i] = decodeBlocks(call, phases.receiveAny(mine[i]), size_t(size));
+    // To each other host one list: for each member here, its blocks for
+    // each member there.
+    for (int host = 0; host < phases.hosts(); ++host) {
+      if (host == phases.myHost()) continue;
+      std::vector<Bytes> bundle;
+      for (size_t i = 0; i < mine.size(); ++i)
+        for (int member : phases.membersOf(host))
+          bundle.push_back(std::move(sent[i][size_t(member)]));
+      phases.send(phases.leaderOf(host), encodeBlocks(bundle));
+    }
+    std::vector<std::vector<Bytes>> bundles(size_t(phases.hosts()));
+    for (int host = 0; host < phases.hosts(); ++host)
+      if (host != phases.myHost())
+        bundles[size_t(host)] =
+            decodeBlocks(call, phases.receiveAny(phases.leaderOf(host)),
+                         phases.membersOf(host).size() * mine.size());
+    // Member j of this host receives, from each member in rank order, the
+    // block that member sent it.
+    for (size_t j = 0; j < mine.size(); ++j) {
+      std::vector<Bytes> theirs(static_cast<size_t>(size));
+      for (int source = 0; source < size; ++source) {
+        int host = phases.hostOf(source);
+        size_t sender = size_t(phases.indexOnHost(source));
+        theirs[size_t(source)] =
+            host == phases.myHost()
+                ? std::move(sent[sender][size_t(mine[j])])
+                : std::move(bundles[size_t(host)][sender * mine.size() + j]);
+      }
+      if (j == 0)
+        incoming = std::move(theirs);
+      else
+        phases.send(mine[j], encodeBlocks(theirs));
+    }
+  }
+  int result = abi::kSuccess;
+  for (int i = 0; i < size && result == abi::kSuccess; ++i)
+    result = unpackBlock(call, comm, incoming[size_t(i)], recv.block(i), *recv.type,
+                         recv.counts[i]);
+  return result;
 }
 
 int reduceScatterAcrossHosts(HostCall& call, int comm, CollectiveKind kind, const uint8_t* send,
@@ -576,31 +893,56 @@ int reduceScatterAcrossHosts(HostCall& call, int comm, CollectiveKind kind, cons
                 type, counts[size_t(me)]);
     return abi::kSuccess;
   }
-  // The blocks of a host's members are consecutive: each other host gets
-  // only its range of this host's partial result.
-  auto firstOf = [&](int host) { return start[size_t(phases.membersOf(host).front())]; };
-  auto endOf = [&](int host) { return start[size_t(phases.membersOf(host).back()) + 1]; };
+  // Each other host gets only its members' blocks of this host's run
+  // results: for each of its members, the block of each run.
   Reduction whole{call, comm, op, typeHandle, type, start.back()};
+  int64_t wholeBytes = start.back() * type.size;
   Bytes partial = reduceOnHost(phases, std::move(mine), whole);
+  auto pieceOf = [&](size_t run, int member) {
+    return partial.data() + int64_t(run) * wholeBytes + start[size_t(member)] * type.size;
+  };
+  const std::vector<int>& members = phases.membersOf(phases.myHost());
+  size_t myRuns = phases.runsOf(phases.myHost()).size();
+  for (int host = 0; host < phases.hosts(); ++host) {
+    if (host == phases.myHost()) continue;
+    Bytes bundle;
+    for (int member : phases.membersOf(host))
+      for (size_t run = 0; run < myRuns; ++run)
+        bundle.insert(bundle.end(), pieceOf(run, member),
+                      pieceOf(run, member) + counts[size_t(member)] * type.size);
+    phases.send(phases.leaderOf(host), bundle);
+  }
+  int64_t myBytes = 0;  // of all this host's members' blocks
+  for (int member : members) myBytes += counts[size_t(member)] * type.size;
+  std::vector<Bytes> bundles(size_t(phases.hosts()));
   for (int host = 0; host < phases.hosts(); ++host)
     if (host != phases.myHost())
-      phases.send(phases.leaderOf(host), partial.data() + firstOf(host) * type.size,
-                  (endOf(host) - firstOf(host)) * type.size);
-  int64_t first = firstOf(phases.myHost()), instances = endOf(phases.myHost()) - first;
-  std::vector<Bytes> partials(size_t(phases.hosts()));
-  for (int host = 0; host < phases.hosts(); ++host)
-    partials[size_t(host)] =
-        host == phases.myHost()
-            ? Bytes(partial.begin() + first * type.size,
-                    partial.begin() + (first + instances) * type.size)
-            : phases.receive(phases.leaderOf(host), instances * type.size);
-  Bytes result = whole.over(instances).fold(partials);
-  for (int member : phases.membersOf(phases.myHost())) {
-    const uint8_t* block = result.data() + (start[size_t(member)] - first) * type.size;
+      bundles[size_t(host)] = phases.receive(
+          phases.leaderOf(host), myBytes * int64_t(phases.runsOf(host).size()));
+  int64_t before = 0;  // bytes of the blocks of this host's members before this one
+  for (int member : members) {
+    int64_t bytes = counts[size_t(member)] * type.size;
+    std::vector<std::pair<int, Bytes>> pieces;  // (first rank of the run, its block)
+    for (int host = 0; host < phases.hosts(); ++host) {
+      const std::vector<HostPhases::Run>& runs = phases.runsOf(host);
+      for (size_t run = 0; run < runs.size(); ++run) {
+        const uint8_t* at = host == phases.myHost()
+                                ? pieceOf(run, member)
+                                : bundles[size_t(host)].data() +
+                                      before * int64_t(runs.size()) + int64_t(run) * bytes;
+        pieces.emplace_back(phases.firstOf(host, runs[run]), Bytes(at, at + bytes));
+      }
+    }
+    before += bytes;
+    std::sort(pieces.begin(), pieces.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<Bytes> operands;
+    for (auto& piece : pieces) operands.push_back(std::move(piece.second));
+    Bytes result = whole.over(counts[size_t(member)]).fold(operands);
     if (member == me)
-      unpackTyped(block, recv, type, counts[size_t(me)]);
+      unpackTyped(result.data(), recv, type, counts[size_t(me)]);
     else
-      phases.send(member, block, counts[size_t(member)] * type.size);
+      phases.send(member, result);
   }
   return abi::kSuccess;
 }
@@ -621,12 +963,52 @@ int scanAcrossHosts(HostCall& call, int comm, const uint8_t* send, uint8_t* recv
   std::vector<Bytes> operands;
   operands.push_back(std::move(mine));
   for (size_t i = 1; i < members.size(); ++i) operands.push_back(phases.receive(members[i], bytes));
-  // Each host's total goes to the hosts after it only: they are the ones
-  // whose prefixes include it.
-  std::vector<Bytes> totalOperands = operands;
-  Bytes total = reduction.fold(totalOperands);
-  for (int host = phases.myHost() + 1; host < phases.hosts(); ++host)
-    phases.send(phases.leaderOf(host), total);
+  // Each run's total goes to the hosts with a member after its start
+  // only: they are the ones whose prefixes include it.
+  const std::vector<HostPhases::Run>& myRuns = phases.runsOf(phases.myHost());
+  std::vector<Bytes> totals;
+  for (const HostPhases::Run& run : myRuns) {
+    std::vector<Bytes> inRun(operands.begin() + ptrdiff_t(run.begin),
+                             operands.begin() + ptrdiff_t(run.end));
+    totals.push_back(reduction.fold(inRun));
+  }
+  // How many runs of `from` start before the last member of `to`.
+  auto runsBefore = [&](int from, int to) {
+    size_t number = 0;
+    for (const HostPhases::Run& run : phases.runsOf(from))
+      number += phases.firstOf(from, run) < phases.membersOf(to).back();
+    return number;
+  };
+  for (int host = 0; host < phases.hosts(); ++host) {
+    if (host == phases.myHost()) continue;
+    size_t number = runsBefore(phases.myHost(), host);
+    if (number == 0) continue;
+    Bytes message;
+    for (size_t run = 0; run < number; ++run)
+      message.insert(message.end(), totals[run].begin(), totals[run].end());
+    phases.send(phases.leaderOf(host), message);
+  }
+  // What makes this host's prefixes, by first rank: the other hosts' runs
+  // before its last member (index -1), and its own members one by one.
+  struct Item {
+    int first;
+    int member;  // index in members, or -1
+    Bytes data;
+  };
+  std::vector<Item> items;
+  for (int host = 0; host < phases.hosts(); ++host) {
+    if (host == phases.myHost()) continue;
+    size_t number = runsBefore(host, phases.myHost());
+    if (number == 0) continue;
+    Bytes message = phases.receive(phases.leaderOf(host), bytes * int64_t(number));
+    for (size_t run = 0; run < number; ++run)
+      items.push_back(Item{phases.firstOf(host, phases.runsOf(host)[run]), -1,
+                           Bytes(message.begin() + int64_t(run) * bytes,
+                                 message.begin() + int64_t(run + 1) * bytes)});
+  }
+  for (size_t i = 0; i < members.size(); ++i) items.push_back(Item{members[i], int(i), {}});
+  std::sort(items.begin(), items.end(),
+            [](const Item& a, const Item& b) { return a.first < b.first; });
   // The running prefix, accumulated left to right as OpenMPI's linear scan
   // does: prefix = prefix op next.
   std::optional<Bytes> prefix;
@@ -634,9 +1016,12 @@ int scanAcrossHosts(HostCall& call, int comm, const uint8_t* send, uint8_t* recv
     if (prefix) reduction.combine(*prefix, next);
     prefix = std::move(next);
   };
-  for (int host = 0; host < phases.myHost(); ++host)
-    append(phases.receive(phases.leaderOf(host), bytes));
-  for (size_t i = 0; i < members.size(); ++i) {
+  for (Item& item : items) {
+    if (item.member < 0) {
+      append(std::move(item.data));
+      continue;
+    }
+    size_t i = size_t(item.member);
     if (!exclusive) append(operands[i]);
     // Exclusive, rank 0 alone has no prefix; its receive buffer is left
     // as it is, as on one host.
@@ -660,9 +1045,12 @@ int splitAcrossHosts(HostCall& call, int comm, int color, int key,
              reinterpret_cast<const uint8_t*>(&choice) + block);
   Bytes all;
   if (phases.leads()) {
-    all = concatenate(exchangeWithLeaders(
-        phases, gatherOnHost(phases, std::move(mine)),
-        [&](int host) { return block * int64_t(phases.membersOf(host).size()); }));
+    all = inRankOrder(phases,
+                      exchangeWithLeaders(phases, gatherOnHost(phases, std::move(mine)),
+                                          [&](int host) {
+                                            return block * int64_t(phases.membersOf(host).size());
+                                          }),
+                      [&](int) { return block; });
     shareOnHost(phases, all);
   } else {
     phases.send(phases.myLeader(), mine);
@@ -704,6 +1092,25 @@ int splitAcrossHosts(HostCall& call, int comm, int color, int key,
                      "the host of rank 0 has no communicator contexts left for " +
                          std::string(call.name));
   return abi::kSuccess;
+}
+
+void sendGroupContext(HostCall& call, int comm, const std::vector<int>& groupWorldRanks, int tag,
+                      uint32_t context) {
+  Communicator& parent = *call.rank.comm(comm)->comm;
+  for (int worldRank : groupWorldRanks)
+    if (call.world().isRemote(worldRank))
+      runMessage(call, parent, Request::Kind::Send, parent.rankOfWorld[worldRank],
+                 reinterpret_cast<uint8_t*>(&context), sizeof(context),
+                 parent.context | kGroupCreationContextBits, tag);
+}
+
+uint32_t receiveGroupContext(HostCall& call, int comm, int firstWorldRank, int tag) {
+  Communicator& parent = *call.rank.comm(comm)->comm;
+  uint32_t context = 0;
+  runMessage(call, parent, Request::Kind::Recv, parent.rankOfWorld[firstWorldRank],
+             reinterpret_cast<uint8_t*>(&context), sizeof(context),
+             parent.context | kGroupCreationContextBits, tag);
+  return context;
 }
 
 std::string crossHostMessageReport() {

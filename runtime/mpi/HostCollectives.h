@@ -13,9 +13,9 @@
 // ones; `typeHandle` is the caller's handle of the datatype, which a
 // user-defined op receives. A user-defined op runs on each host's leader,
 // in its own guest, on the data that host holds: members' contributions
-// are folded where they are, and only partial results cross hosts. Of the
-// v-forms only MPI_Allgatherv runs across hosts yet; the others fail with
-// an error naming the call.
+// are folded where they are, and only partial results cross hosts. In the
+// v-forms a member knows only its own counts, so their messages carry the
+// size of each block they hold.
 //
 // The runtime counts the messages each collective kind sends between
 // hosts; crossHostMessageReport() lists them, for SYNERGY_MPI_STATS.
@@ -32,10 +32,21 @@
 
 namespace synergy::mpi {
 
+// A buffer cut into one block per member, as the v-forms describe it:
+// member i's block is counts[i] instances of `type`, displs[i] extents
+// from `base`.
+struct MemberBlocks {
+  uint8_t* base = nullptr;
+  const TypeLayout* type = nullptr;
+  const int32_t* counts = nullptr;
+  const int32_t* displs = nullptr;
+
+  uint8_t* block(int member) const { return base + int64_t(displs[member]) * type->extent(); }
+};
+
 // Whether the collectives on communicator handle `comm` of the calling rank
-// run here: its members span hosts, each host holding consecutive ranks.
-// False for an invalid handle (the caller reports those); a communicator
-// that spans hosts otherwise is refused by runCollective.
+// run here: its members span hosts. False for an invalid handle (the
+// caller reports those).
 bool usesHostCollectives(HostCall& call, int comm);
 
 int barrierAcrossHosts(HostCall& call, int comm);
@@ -53,6 +64,10 @@ int allreduceAcrossHosts(HostCall& call, int comm, const uint8_t* send, uint8_t*
 int gatherAcrossHosts(HostCall& call, int comm, const uint8_t* send, const TypeLayout* sendType,
                       int64_t sendCount, uint8_t* recv, const TypeLayout* recvType,
                       int64_t recvCount, int root);
+// A null `send` means MPI_IN_PLACE at the root. `recv` matters at the root
+// only.
+int gathervAcrossHosts(HostCall& call, int comm, const uint8_t* send, const TypeLayout* sendType,
+                       int64_t sendCount, const MemberBlocks& recv, int root);
 int allgatherAcrossHosts(HostCall& call, int comm, const uint8_t* send,
                          const TypeLayout* sendType, int64_t sendCount, uint8_t* recv,
                          const TypeLayout& recvType, int64_t recvCount);
@@ -66,10 +81,17 @@ int allgathervAcrossHosts(HostCall& call, int comm, const uint8_t* send,
 int scatterAcrossHosts(HostCall& call, int comm, const uint8_t* send, const TypeLayout* sendType,
                        int64_t sendCount, uint8_t* recv, const TypeLayout* recvType,
                        int64_t recvCount, int root);
+// `send` matters at the root only; a null `recv` means MPI_IN_PLACE there.
+int scattervAcrossHosts(HostCall& call, int comm, const MemberBlocks& send, uint8_t* recv,
+                        const TypeLayout* recvType, int64_t recvCount, int root);
 // A null `send` means MPI_IN_PLACE: `recv` holds the blocks to send.
 int alltoallAcrossHosts(HostCall& call, int comm, const uint8_t* send,
                         const TypeLayout* sendType, int64_t sendCount, uint8_t* recv,
                         const TypeLayout& recvType, int64_t recvCount);
+// In place, `send` describes `recv`'s blocks: they are all packed before
+// any block arrives.
+int alltoallvAcrossHosts(HostCall& call, int comm, const MemberBlocks& send,
+                         const MemberBlocks& recv);
 
 // MPI_Reduce_scatter(_block) (`kind`): member i gets counts[i] instances of
 // the reduction, which starts after those of the members before it. Each
@@ -96,6 +118,17 @@ struct SplitChoice {
 // the same communicators with the same contexts.
 int splitAcrossHosts(HostCall& call, int comm, int color, int key,
                      std::vector<SplitChoice>& choices, std::vector<uint32_t>& contexts);
+
+// MPI_Comm_create_group over members on several hosts (`groupWorldRanks`,
+// in group order): the host of the group's first member makes the new
+// communicator, and that member sends its context to each member on
+// another host, one message each (the call involves only the group's
+// members, so no host leader is sure to take part); UINT32_MAX says that
+// its host had no contexts left. The messages go in a context of their own
+// derived from the parent communicator `comm`, with the call's tag.
+void sendGroupContext(HostCall& call, int comm, const std::vector<int>& groupWorldRanks, int tag,
+                      uint32_t context);
+uint32_t receiveGroupContext(HostCall& call, int comm, int firstWorldRank, int tag);
 
 // "MPI_Allreduce 6, MPI_Bcast 2" for the collective kinds that sent
 // messages to other hosts from this process; empty when none did.

@@ -28,8 +28,11 @@
 // exchange costs size^2 small messages for the all-to-all patterns; the
 // jobs on one host that this runtime runs keep that small.
 //
-// Across hosts these calls are refused by name, like the blocking forms
-// that have no cross-host implementation.
+// Across hosts the same messages cross through the peer link like any
+// point-to-point message, so nothing changes in how they complete. That
+// flat exchange is not locality-aware: a member's message to each member
+// on another host crosses on its own, where the blocking forms send at
+// most one message from a host to each other host per step.
 //
 //===----------------------------------------------------------------------===//
 #include "mpi/NonblockingCollectives.h"
@@ -158,10 +161,6 @@ int checkCall(HostCall& call, int comm, u32 requestOut, CommHandle*& handle) {
   if (!handle) return call.fail(comm, abi::kErrComm, "invalid communicator");
   if (!requestOut || !call.bytes(requestOut, 4))
     return call.fail(comm, abi::kErrArg, "request pointer outside linear memory");
-  if (call.world().spansHosts(*handle->comm))
-    return call.fail(comm, abi::kErrUnsupportedOperation,
-                     std::string(call.name) + " on a communicator whose ranks span hosts is not "
-                                              "supported yet");
   return abi::kSuccess;
 }
 

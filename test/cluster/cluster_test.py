@@ -11,7 +11,8 @@ assertions: a deadline only turns a hang into a failure.
                     --redis-server /usr/bin/redis-server CASE
 
 CASE is registration, claims, frames, redis-gone, redis-auth, host-restore, remote-job,
-job-queue, queue-abandoned, mpi-abort-frames, collective-counts, host-lost, mpi-corpus, mpi-corpus-np5 or abort-stress.
+job-queue, queue-abandoned, mpi-abort-frames, collective-counts, interleaved-collectives,
+host-lost, mpi-corpus, mpi-corpus-np5 or abort-stress.
 """
 import argparse
 import os
@@ -787,6 +788,19 @@ def start_three_hosts(cluster, env=None):
     return [cluster.start_daemon(f"h{i}", f"127.0.0.{i}", 2, env=env) for i in (2, 3, 4)]
 
 
+def collective_messages(err):
+    """The messages between hosts per collective that the hosts' processes
+    reported under SYNERGY_MPI_STATS=1, summed, and the parts that reported."""
+    reports = re.findall(r"synergy-run: mpi: collective messages between hosts from ranks "
+                         r"(\d+-\d+): (.*)\n", err)
+    counts = {}
+    for _, report in reports:
+        for entry in [] if report == "none" else report.split(", "):
+            name, count = entry.rsplit(" ", 1)
+            counts[name] = counts.get(name, 0) + int(count)
+    return sorted(r[0] for r in reports), counts
+
+
 def case_collective_counts(cluster):
     """Each collective once over 3 hosts, at np 3 and 5: output equal to
     OpenMPI's, and exactly the locality-aware number of messages between
@@ -795,7 +809,8 @@ def case_collective_counts(cluster):
     the rooted ones (2), one from each host's leader to the leaders of the
     hosts after it for the scans (2 + 1), and for MPI_Comm_split the
     leaders' exchange (6) and the contexts from rank 0's host (2);
-    MPI_Barrier is called once and MPI_Finalize synchronises once more."""
+    MPI_Barrier is called once and MPI_Finalize synchronises once more,
+    MPI_Alltoallv once from a send buffer and once in place."""
     os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
     source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "collective_counts.c")
     native, granule = build_both(cluster, source, "collective_counts")
@@ -805,21 +820,49 @@ def case_collective_counts(cluster):
     expected_counts = {"MPI_Barrier": 12, "MPI_Bcast": 2, "MPI_Reduce": 2, "MPI_Allreduce": 6,
                        "MPI_Gather": 2, "MPI_Allgather": 6, "MPI_Scatter": 2, "MPI_Alltoall": 6,
                        "MPI_Scan": 3, "MPI_Exscan": 3, "MPI_Reduce_scatter_block": 6,
-                       "MPI_Allgatherv": 6, "MPI_Comm_split": 8}
+                       "MPI_Allgatherv": 6, "MPI_Gatherv": 2, "MPI_Scatterv": 2,
+                       "MPI_Alltoallv": 12, "MPI_Comm_split": 8}
     for ranks, parts in ((3, ["0-0", "1-1", "2-2"]), (5, ["0-1", "2-3", "4-4"])):
         code, out, err = run_tool(remote + ["-np", str(ranks), granule])
         want = run_mpirun(native, ranks)
         check_equal((code, sorted(out.splitlines())), (want[0], sorted(want[1].splitlines())),
                     f"np {ranks} over 3 hosts against OpenMPI")
-        reports = re.findall(r"synergy-run: mpi: collective messages between hosts from ranks "
-                             r"(\d+-\d+): (.*)\n", err)
-        check_equal(sorted(r[0] for r in reports), parts, f"np {ranks}: the hosts that reported")
-        counts = {}
-        for _, report in reports:
-            for entry in [] if report == "none" else report.split(", "):
-                name, count = entry.rsplit(" ", 1)
-                counts[name] = counts.get(name, 0) + int(count)
+        reported, counts = collective_messages(err)
+        check_equal(reported, parts, f"np {ranks}: the hosts that reported")
         check_equal(counts, expected_counts, f"np {ranks}: messages between hosts")
+
+
+def case_interleaved_collectives(cluster):
+    """Every collective on a communicator whose ranks of one host are not
+    consecutive (world ranks 0-1, 2-3 and 4 on three hosts, split evens
+    first: the first host holds its ranks 0 and 3), reductions with a
+    non-commutative user op, at np 5: output equal to OpenMPI's, and at
+    most one message from a host to each other host per step: 6 for the
+    all-to-all kinds and the scans (every host has a run of ranks before
+    some rank of every other), 2 for the rooted ones; two MPI_Allreduce,
+    MPI_Barrier once and in MPI_Finalize, MPI_Comm_split of the world and
+    of the interleaved communicator."""
+    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                          "interleaved_collectives.c")
+    native, granule = build_both(cluster, source, "interleaved_collectives")
+    start_three_hosts(cluster, env=dict(os.environ, SYNERGY_MPI_STATS="1"))
+    code, out, err = run_tool([os.path.join(cluster.bin_dir, "synergy-run"), "--cluster",
+                               cluster.url, "--token-file", cluster.token_file, "--policy",
+                               "spread", "-np", "5", granule])
+    want = run_mpirun(native, 5)
+    check_equal((code, sorted(out.splitlines())), (want[0], sorted(want[1].splitlines())),
+                "np 5 over 3 hosts against OpenMPI")
+    check("world 1 rank 3 of 5" in out.splitlines(), "the communicator is not interleaved")
+    parts, counts = collective_messages(err)
+    check_equal(parts, ["0-1", "2-3", "4-4"], "the hosts that reported")
+    check_equal(counts, {"MPI_Barrier": 12, "MPI_Bcast": 2, "MPI_Reduce": 2,
+                         "MPI_Allreduce": 12, "MPI_Gather": 2, "MPI_Gatherv": 2,
+                         "MPI_Scatter": 2, "MPI_Scatterv": 2, "MPI_Allgather": 6,
+                         "MPI_Allgatherv": 6, "MPI_Alltoall": 6, "MPI_Alltoallv": 6,
+                         "MPI_Reduce_scatter": 6, "MPI_Reduce_scatter_block": 6,
+                         "MPI_Scan": 6, "MPI_Exscan": 6, "MPI_Comm_split": 16},
+                "messages between hosts")
 
 
 def case_host_lost(cluster):
@@ -861,17 +904,11 @@ def case_host_lost(cluster):
 # names the call; every other program's sorted stdout and exit status must
 # equal OpenMPI's. Programs written for 1 or 2 ranks only are not run.
 CORPUS_UNSUPPORTED = {
-    "alltoall.c": "MPI_Alltoallv",
-    "comm_create_disjoint.c": "MPI_Comm_create_group",
-    "gather.c": "MPI_Gatherv",
-    "ibarrier_nbx.c": "MPI_Ibarrier",
-    "nonblocking_collectives.c": "MPI_Ibcast",
     "rma_atomics.c": "MPI_Win_allocate",
     "rma_fence.c": "MPI_Win_create",
     "rma_passive_target.c": "MPI_Win_allocate",
     "rma_pscw.c": "MPI_Win_create",
     "rma_window_flavors.c": "MPI_Win_create_dynamic",
-    "scatter.c": "MPI_Scatterv",
     "win_attributes.c": "MPI_Win_create",
 }
 
@@ -957,6 +994,7 @@ CASES = {
     "remote-job": case_remote_job,
     "job-queue": case_job_queue,
     "collective-counts": case_collective_counts,
+    "interleaved-collectives": case_interleaved_collectives,
     "mpi-corpus": case_mpi_corpus,
     "mpi-corpus-np5": case_mpi_corpus_np5,
     "abort-stress": case_abort_stress,

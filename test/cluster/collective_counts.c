@@ -69,6 +69,52 @@ int main(int argc, char** argv) {
     for (int j = 0; j < counts[i]; ++j)
       printf("rank %d allgatherv[%d] %d\n", rank, displs[i] + j, more[displs[i] + j]);
 
+  // The v-forms with uneven counts, rooted at rank 1 and rank size - 2,
+  // which at np 5 lead no host: member i gathers and is sent i % 3 ints
+  // (rank 0 none at all).
+  int* wide = calloc((size_t)size * 3, sizeof(int));
+  int* spread = calloc((size_t)size * 3, sizeof(int));
+  for (int i = 0; i < size; ++i) {
+    counts[i] = i % 3;
+    displs[i] = 3 * (size - 1 - i);
+  }
+  int three[3] = {rank * 7, rank * 7 + 1, rank * 7 + 2};
+  for (int i = 0; i < 3 * size; ++i) wide[i] = -1;
+  MPI_Gatherv(three, rank % 3, MPI_INT, wide, counts, displs, MPI_INT, 1, MPI_COMM_WORLD);
+  if (rank == 1)
+    for (int i = 0; i < 3 * size; ++i) printf("rank %d gatherv[%d] %d\n", rank, i, wide[i]);
+
+  for (int i = 0; i < 3 * size; ++i) wide[i] = rank * 100 + i;
+  three[0] = three[1] = three[2] = -1;
+  MPI_Scatterv(wide, counts, displs, MPI_INT, three, rank % 3, MPI_INT, size - 2,
+               MPI_COMM_WORLD);
+  printf("rank %d scatterv %d %d %d\n", rank, three[0], three[1], three[2]);
+
+  // Alltoallv: rank r sends (r + j) % 3 ints to rank j, blocks in reverse
+  // order in both buffers; then the same in place.
+  int* sendCounts = calloc((size_t)size, sizeof(int));
+  int* sendDispls = calloc((size_t)size, sizeof(int));
+  for (int j = 0; j < size; ++j) {
+    sendCounts[j] = (rank + j) % 3;
+    sendDispls[j] = 3 * (size - 1 - j);
+    counts[j] = (j + rank) % 3;
+  }
+  for (int i = 0; i < 3 * size; ++i) {
+    wide[i] = rank * 1000 + i;
+    spread[i] = -1;
+  }
+  MPI_Alltoallv(wide, sendCounts, sendDispls, MPI_INT, spread, counts, displs, MPI_INT,
+                MPI_COMM_WORLD);
+  for (int i = 0; i < 3 * size; ++i) printf("rank %d alltoallv[%d] %d\n", rank, i, spread[i]);
+  MPI_Alltoallv(MPI_IN_PLACE, NULL, NULL, MPI_DATATYPE_NULL, spread, counts, displs, MPI_INT,
+                MPI_COMM_WORLD);
+  for (int i = 0; i < 3 * size; ++i)
+    printf("rank %d alltoallv in place[%d] %d\n", rank, i, spread[i]);
+  free(sendCounts);
+  free(sendDispls);
+  free(wide);
+  free(spread);
+
   // Two colours, keys reversing the order: the new communicators' ranks.
   MPI_Comm half;
   MPI_Comm_split(MPI_COMM_WORLD, rank % 2, size - rank, &half);
