@@ -494,6 +494,8 @@ StmtPtr IvlReader::readStmt(ivl_statement_t st) {
     case IVL_ST_WHILE: {
       auto s = makeStmt(StmtKind::While, loc);
       s->cond = readExpr(ivl_stmt_cond_expr(st));
+      if (std::any_of(hoisted_.begin(), hoisted_.end(), [](const StmtPtr& h) { return h->kind != StmtKind::Task; }))
+        diags_.unsupported("call of a recursive function in a loop condition", loc);
       std::vector<StmtPtr> mine = std::move(hoisted_);
       hoisted_.clear();
       auto body = makeStmt(StmtKind::Block, loc);
@@ -1282,6 +1284,10 @@ std::string IvlReader::exprText(ivl_expr_t e) {
       }
     }
     case IVL_EX_TERNARY: {
+      // Only the arm vvp evaluates may recurse.
+      if (!inFunctionBody_ && !isRealValued(ivl_expr_oper1(e)) &&
+          (containsRecursiveCall(ivl_expr_oper2(e)) || containsRecursiveCall(ivl_expr_oper3(e))))
+        return conditionalAroundRecursiveCall(e);
       std::string c = truth(ivl_expr_oper1(e));
       return wrapSelfDetermined(c + " ? " + operand(ivl_expr_oper2(e), w) + " : " +
                                     operand(ivl_expr_oper3(e), w),
@@ -1335,21 +1341,31 @@ std::string IvlReader::functionCallText(ivl_expr_t e) {
   // constant arguments elsewhere is evaluated here, any other is refused.
   // Calls inside the dropped bodies themselves are not reported.
   auto onStack = std::find(functionsBeingRead_.begin(), functionsBeingRead_.end(), def);
-  if (onStack != functionsBeingRead_.end())
+  if (onStack != functionsBeingRead_.end()) {
     recursiveFunctions_.insert(onStack, functionsBeingRead_.end());
-  else
+    if (onStack + 1 != functionsBeingRead_.end()) mutuallyRecursive_.insert(onStack, functionsBeingRead_.end());
+  } else {
     readFunction(def);
+  }
   if (recursiveFunctions_.count(def)) {
     if (std::optional<std::string> value = evaluateConstantCall(e)) return *value;
+    // Otherwise the call runs on the engine (IvlRecursiveCall.cpp), from a
+    // process: an emitted function has no statements around it to hoist to.
     bool insideDroppedBody = std::any_of(functionsBeingRead_.begin(), functionsBeingRead_.end(),
                                          [&](ivl_scope_t f) { return recursiveFunctions_.count(f) != 0; });
+    if (!inFunctionBody_ && !mutuallyRecursive_.count(def) && ivl_scope_is_auto(def))
+      return recursiveCallText(e);
     if (!insideDroppedBody) {
       SourceLoc loc;
       if (const char* f = ivl_expr_file(e)) loc.file = f;
       loc.line = ivl_expr_lineno(e);
+      std::string why = inFunctionBody_                 ? "made inside another function"
+                        : mutuallyRecursive_.count(def) ? "recursive through another function"
+                                                        : "not automatic";
       diags_.unsupported("call of recursive function '" + std::string(ivl_scope_basename(def)) +
                              "' that cannot be evaluated at compile time (non-constant arguments, "
-                             "or more than integer arithmetic)",
+                             "or more than integer arithmetic) and cannot run on the engine (" +
+                             why + ")",
                          loc);
     }
     return "0";
