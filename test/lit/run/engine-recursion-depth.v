@@ -1,9 +1,8 @@
 // A recursive call past the depth limit (64 nested calls below the outermost
-// one) stops the run with an error naming the function, the call's line and
-// the limit, and exit status 1, on both engines: the frame is never pushed,
-// so nothing of the too-deep call runs (its $display never prints, nor does
-// anything after the outermost call). A call whose depth stays within the
-// limit (64 nested calls) runs to the end first.
+// one) stops the run with an error naming the function, the call's file:line
+// and the limit, and exit status 1 (as any task the runtime cannot service),
+// on both engines: the frame is never pushed and nothing after the call runs.
+// A call exactly at the limit (64 nested calls) runs to the end first.
 // REQUIRES: iverilog
 // RUN: %synergy-cc %s -o %t.eng
 // RUN: sh -c '%synergy-run --engine software %t.eng; echo "exit=$?"' > %t.software 2>&1
@@ -11,7 +10,7 @@
 // RUN: sh -c '%synergy-run --engine compiled %t.eng; echo "exit=$?"' > %t.compiled 2>&1
 // RUN: FileCheck %s < %t.compiled
 // CHECK: depth(64) = 64
-// CHECK-NEXT: synergy-run: error: {{.*}}engine-recursion-depth.v:[[@LINE+6]]: error: recursion of 'depth' deeper than 64 nested calls (the engine's limit)
+// CHECK-NEXT: {{^}}{{.*}}engine-recursion-depth.v:[[@LINE+6]]: error: recursion of 'depth' deeper than 64 nested calls (the engine's limit)
 // CHECK-NEXT: exit=1
 // CHECK-NOT: {{.}}
 module tb;
