@@ -407,6 +407,7 @@ StmtPtr IvlReader::readStmt(ivl_statement_t st) {
       return makeStmt(StmtKind::Nop, loc);
     case IVL_ST_BLOCK:
     case IVL_ST_FORK: {
+      if (std::optional<unsigned> routine = activeRecursiveTaskCall(st)) return readRecursiveTaskCall(st, *routine);
       auto block = makeStmt(StmtKind::Block, loc);
       block->isFork = ivl_statement_type(st) == IVL_ST_FORK;
       if (ivl_scope_t named = ivl_stmt_block_scope(st)) block->label = ivl_scope_name(named);
@@ -600,9 +601,13 @@ StmtPtr IvlReader::readStmt(ivl_statement_t st) {
       // and, when the task waits, from one process only (checked below).
       ivl_scope_t task = ivl_stmt_call(st);
       if (std::find(tasksBeingRead_.begin(), tasksBeingRead_.end(), task) != tasksBeingRead_.end()) {
-        diags_.unsupported("recursive task '" + std::string(ivl_scope_basename(task)) + "'", loc);
+        diags_.unsupported("recursive task '" + std::string(ivl_scope_basename(task)) + "'" +
+                               (ivl_scope_is_auto(task) ? " called through another task" : " that is not automatic"),
+                           loc);
         return makeStmt(StmtKind::Nop, loc);
       }
+      // A recursive automatic task runs with a stack (IvlRecursiveCall.cpp).
+      if (ivl_scope_is_auto(task) && isRecursiveTask(task)) return readRecursiveTaskBody(task, loc);
       ivl_scope_t saved = currentScope_;
       currentScope_ = task;
       tasksBeingRead_.push_back(task);

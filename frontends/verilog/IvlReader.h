@@ -60,6 +60,10 @@ class IvlReader {
   std::string recursiveCallText(ivl_expr_t call);
   std::string conditionalAroundRecursiveCall(ivl_expr_t ternary);
   void makeFrameVariables(ivl_scope_t scope);
+  bool isRecursiveTask(ivl_scope_t task);
+  hwlower::StmtPtr readRecursiveTaskBody(ivl_scope_t task, const hwlower::SourceLoc& loc);
+  std::optional<unsigned> activeRecursiveTaskCall(ivl_statement_t block);
+  hwlower::StmtPtr readRecursiveTaskCall(ivl_statement_t block, unsigned routine);
   int recursionTemporary(const std::string& stem, unsigned width, bool isSigned, bool isReal);
   hwlower::StmtPtr assignWhole(int var, const std::string& text, const hwlower::SourceLoc& loc);
   std::string realText(ivl_expr_t e);

@@ -14,12 +14,19 @@
 //   - the result is copied into a temporary that the expression reads.
 // A `?:` whose arms make such a call becomes an `if` around the arms'
 // hoisted statements, so that only the arm vvp evaluates recurses.
+// A recursive automatic task is read the same way: its outermost call's
+// inlined body is a RecursiveBody, and Icarus's block around each inner call
+// (allocate, set the inputs, call, copy the outputs, free) a RecursiveCall,
+// whose inputs are computed into temporaries first, as vvp reads them in
+// the caller's activation, and whose outputs are copied before the frame
+// is popped.
 // lowerRecursiveCalls then gives each call a frame on a stack of bounded
 // depth; the function's variables and the temporaries made inside the body
 // are marked `frameVar`, which is what a frame saves.
 //
 //===----------------------------------------------------------------------===//
 #include <algorithm>
+#include <optional>
 
 #include "frontends/verilog/IvlReader.h"
 
@@ -188,6 +195,127 @@ std::string IvlReader::recursiveCallText(ivl_expr_t e) {
   }
   const Var& rv = out_.vars[result];
   return rv.isSigned ? "$signed(" + rv.ident + ")" : rv.ident;
+}
+
+// Whether `task` calls itself directly (a call through another task is
+// refused when it is read: tasksBeingRead_).
+static bool callsTask(ivl_statement_t st, ivl_scope_t task) {
+  if (!st) return false;
+  switch (ivl_statement_type(st)) {
+    case IVL_ST_UTASK:
+      return ivl_stmt_call(st) == task;
+    case IVL_ST_BLOCK:
+    case IVL_ST_FORK:
+      for (unsigned i = 0; i < ivl_stmt_block_count(st); ++i)
+        if (callsTask(ivl_stmt_block_stmt(st, i), task)) return true;
+      return false;
+    case IVL_ST_CONDIT:
+      return callsTask(ivl_stmt_cond_true(st), task) || callsTask(ivl_stmt_cond_false(st), task);
+    case IVL_ST_CASE:
+    case IVL_ST_CASEX:
+    case IVL_ST_CASEZ:
+    case IVL_ST_CASER:
+      for (unsigned i = 0; i < ivl_stmt_case_count(st); ++i)
+        if (callsTask(ivl_stmt_case_stmt(st, i), task)) return true;
+      return false;
+    case IVL_ST_WHILE:
+    case IVL_ST_REPEAT:
+    case IVL_ST_FOREVER:
+    case IVL_ST_DO_WHILE:
+    case IVL_ST_DELAY:
+    case IVL_ST_WAIT:
+      return callsTask(ivl_stmt_sub_stmt(st), task);
+    default:
+      return false;
+  }
+}
+
+bool IvlReader::isRecursiveTask(ivl_scope_t task) { return callsTask(ivl_scope_def(task), task); }
+
+StmtPtr IvlReader::readRecursiveTaskBody(ivl_scope_t task, const SourceLoc& loc) {
+  makeFrameVariables(task);
+  RecursiveRoutine routine;
+  routine.name = ivl_scope_basename(task);
+  if (const char* f = ivl_scope_file(task)) routine.loc.file = f;
+  routine.loc.line = ivl_scope_lineno(task);
+  unsigned id = unsigned(out_.recursiveRoutines.size());
+  out_.recursiveRoutines.push_back(std::move(routine));
+  auto body = statement(StmtKind::RecursiveBody, loc);
+  body->routine = id;
+  ivl_scope_t savedScope = currentScope_;
+  currentScope_ = task;
+  routinesInlined_.push_back({task, id});
+  tasksBeingRead_.push_back(task);
+  size_t firstTemporary = out_.vars.size();
+  body->body.push_back(readStmt(ivl_scope_def(task)));
+  for (size_t v = firstTemporary; v < out_.vars.size(); ++v)
+    if (out_.vars[v].kind == VarKind::Internal) out_.vars[v].frameVar = true;
+  tasksBeingRead_.pop_back();
+  routinesInlined_.pop_back();
+  currentScope_ = savedScope;
+  if (anyStatement(*body, [](const Stmt& s) { return s.kind == StmtKind::EventWait || s.kind == StmtKind::Delay; }))
+    diags_.unsupported("recursive task '" + std::string(ivl_scope_basename(task)) + "' that waits", loc);
+  return body;
+}
+
+std::optional<unsigned> IvlReader::activeRecursiveTaskCall(ivl_statement_t block) {
+  if (ivl_stmt_block_count(block) < 2) return std::nullopt;
+  ivl_statement_t first = ivl_stmt_block_stmt(block, 0);
+  if (ivl_statement_type(first) != IVL_ST_ALLOC) return std::nullopt;
+  for (const InlinedRoutine& r : routinesInlined_)
+    if (r.scope == ivl_stmt_call(first)) return r.id;
+  return std::nullopt;
+}
+
+StmtPtr IvlReader::readRecursiveTaskCall(ivl_statement_t block, unsigned routine) {
+  ivl_scope_t task = ivl_stmt_call(ivl_stmt_block_stmt(block, 0));
+  SourceLoc loc = locOf(block);
+  auto out = statement(StmtKind::Block, loc);
+  auto call = statement(StmtKind::RecursiveCall, loc);
+  call->routine = routine;
+  call->loopBody = statement(StmtKind::Block, loc);
+  call->loopBody->body.push_back(zeroAutomaticVariables(task, loc));
+  call->thenStmt = statement(StmtKind::Block, loc);
+  bool called = false;
+  for (unsigned i = 1; i < ivl_stmt_block_count(block); ++i) {
+    ivl_statement_t c = ivl_stmt_block_stmt(block, i);
+    switch (ivl_statement_type(c)) {
+      case IVL_ST_UTASK:
+        called = true;
+        call->loc = locOf(c);
+        continue;
+      case IVL_ST_FREE:
+        continue;
+      case IVL_ST_ASSIGN:
+        break;
+      default:
+        diags_.unsupported("statement around a call of recursive task '" + std::string(ivl_scope_basename(task)) + "'",
+                           locOf(c));
+        continue;
+    }
+    if (called) {
+      call->thenStmt->body.push_back(readStmt(c));
+      continue;
+    }
+    // An input: computed in the caller's activation, set in the callee's.
+    ivl_lval_t lv = ivl_stmt_lval(c, 0);
+    ivl_signal_t port = ivl_lval_sig(lv);
+    if (ivl_stmt_lvals(c) != 1 || !port || ivl_signal_scope(port) != task || ivl_lval_idx(lv) ||
+        ivl_lval_part_off(lv)) {
+      diags_.unsupported("argument of recursive task '" + std::string(ivl_scope_basename(task)) + "'", locOf(c));
+      continue;
+    }
+    int pv = varOf(port);
+    Expr value = readAssignedValue(c);
+    std::string text = resized(value.text, value.width, out_.vars[pv].width, value.isSigned);
+    int temp = recursionTemporary("argument", out_.vars[pv].width, out_.vars[pv].isSigned, out_.vars[pv].isReal);
+    for (StmtPtr& h : hoisted_) out->body.push_back(std::move(h));
+    hoisted_.clear();
+    out->body.push_back(assignWhole(temp, text, locOf(c)));
+    call->loopBody->body.push_back(assignWhole(pv, out_.vars[temp].ident, locOf(c)));
+  }
+  out->body.push_back(std::move(call));
+  return out;
 }
 
 }  // namespace synergy::verilog
