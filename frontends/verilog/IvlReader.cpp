@@ -1465,6 +1465,10 @@ std::string IvlReader::realText(ivl_expr_t e) {
     }
     case IVL_EX_TERNARY: {
       ivl_expr_t c = ivl_expr_oper1(e);
+      // Only the arm vvp evaluates may recurse (IvlRecursiveCall.cpp).
+      if (!inFunctionBody_ && !isRealValued(c) &&
+          (containsRecursiveCall(ivl_expr_oper2(e)) || containsRecursiveCall(ivl_expr_oper3(e))))
+        return "$bitstoreal(" + conditionalAroundRecursiveCall(e) + ")";
       std::string cond = isRealValued(c) ? "{" + realText(c) + " != " + kRealZero + "}" : exprText(c);
       return "(" + cond + " ? " + realText(ivl_expr_oper2(e)) + " : " + realText(ivl_expr_oper3(e)) + ")";
     }

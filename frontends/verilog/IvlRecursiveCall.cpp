@@ -106,17 +106,20 @@ bool IvlReader::containsRecursiveCall(ivl_expr_t e) {
 
 std::string IvlReader::conditionalAroundRecursiveCall(ivl_expr_t e) {
   SourceLoc loc = exprLoc(e);
-  unsigned w = ivl_expr_width(e);
-  bool sgn = ivl_expr_signed(e);
+  // A real ?: chooses between the 64 bits of two reals.
+  bool real = isRealValued(e);
+  unsigned w = real ? 64 : ivl_expr_width(e);
+  bool sgn = !real && ivl_expr_signed(e);
   ivl_expr_t c = ivl_expr_oper1(e);
   auto test = statement(StmtKind::If, loc);
   test->cond.text = exprText(c);
   test->cond.width = ivl_expr_width(c);
-  int value = recursionTemporary("choice", w, sgn, false);
+  int value = recursionTemporary("choice", w, sgn, real);
   std::vector<StmtPtr> before = std::move(hoisted_);
   auto arm = [&](ivl_expr_t op) {
     hoisted_.clear();
-    std::string text = resized(exprText(op), ivl_expr_width(op), w, ivl_expr_signed(op));
+    std::string text = real ? (isRealValued(op) ? exprText(op) : "$realtobits(" + realText(op) + ")")
+                            : resized(exprText(op), ivl_expr_width(op), w, ivl_expr_signed(op));
     auto block = statement(StmtKind::Block, loc);
     for (StmtPtr& h : hoisted_) block->body.push_back(std::move(h));
     block->body.push_back(assignWhole(value, text, loc));

@@ -1,7 +1,7 @@
 // Recursion whose depth depends on run-time values: factorial of a register,
 // fibonacci (two recursive calls per activation, one inside the other's
 // expression), a ?: that decides whether to recurse, and a depth read from a
-// register, all in one initial block.
+// register, and a real-valued recursion, all in one initial block.
 module tb;
   function automatic [31:0] fact(input [31:0] n);
     fact = n <= 1 ? 1 : n * fact(n - 1);
@@ -31,6 +31,11 @@ module tb;
     else nest = nest(n - 1) + nest(nest(n - 1) - n);
   endfunction
 
+  // A real result and a real argument, halved at each level.
+  function automatic real halve(input integer n, input real x);
+    halve = n == 0 ? x : halve(n - 1, x / 2.0) + 0.25;
+  endfunction
+
   reg [31:0] r;
   integer i, depth;
   initial begin
@@ -42,6 +47,7 @@ module tb;
     $display("nest = %0d %0d %0d", nest(0), nest(2), nest(4));
     $display("%0d", r > 3 ? fact(r - 3) : fib(r));
     $display("%0d", r < 3 ? fact(r - 3) : fib(r));
+    $display("%f %f", halve(r, 100.0), halve(depth, 3.0));
     $finish;
   end
 endmodule
