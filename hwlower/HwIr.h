@@ -168,9 +168,10 @@ struct Stmt {
   // A RecursiveBody's statements are in `body`; a RecursiveCall's loopBody
   // sets the callee's variables (after the caller's are saved), its thenStmt
   // reads the callee's results (before they are restored). A RecursiveJump's
-  // returnSite tells the routine's return where to continue.
+  // returnSite is the constant its frame holds (Verilog text), on which the
+  // routine's return dispatches to come back after the jump.
   unsigned routine = 0;
-  unsigned returnSite = 0;
+  std::string returnSite;
 };
 
 // How many recursive calls of one routine may be in progress below its
@@ -178,13 +179,13 @@ struct Stmt {
 inline constexpr unsigned kMaxRecursionDepth = 64;
 
 // A recursive function or task whose calls the frontend could not evaluate
-// at compile time. Its copy's variables are those marked `frameVar`.
+// at compile time, one per call made from outside it (each such call runs
+// its own copy of the body). The copy's variables are those marked `frameVar`.
 struct RecursiveRoutine {
   std::string name;  // as the source spells it, for the depth error
-  SourceLoc loc;     // its declaration
-  // Filled by lowerRecursiveCalls: the stack pointer and the stack of
-  // return sites, whose idents the state machine's dispatch reads.
-  std::string stackPointer, returnSites;
+  // Filled by lowerRecursiveCalls, for the state machine's return: the
+  // condition that no frame is left, and the return site of the top frame.
+  std::string stackIsEmpty, topReturnSite;
 };
 
 enum class ProcessKind { Initial, Always };

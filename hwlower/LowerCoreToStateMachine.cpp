@@ -305,14 +305,14 @@ class StateMachineBuilder {
         const RecursiveRoutine& routine = design_.recursiveRoutines[st->routine];
         unsigned dispatch = newState(), after = newState();
         state(cur).exit = MachineState::Exit::Branch;
-        state(cur).branchCond = "{" + routine.stackPointer + " == 32'd0}";
+        state(cur).branchCond = routine.stackIsEmpty;
         state(cur).thenState = after;
         state(cur).elseState = dispatch;
         state(dispatch).exit = MachineState::Exit::Case;
         state(dispatch).caseKind = CaseKind::Case;
-        state(dispatch).caseSubject = routine.returnSites + "[{" + routine.stackPointer + " - 32'd1}]";
+        state(dispatch).caseSubject = routine.topReturnSite;
         for (const auto& [site, target] : returnSites_[st->routine])
-          state(dispatch).caseTargets.push_back({{"32'd" + std::to_string(site)}, target});
+          state(dispatch).caseTargets.push_back({{site}, target});
         state(dispatch).caseTargets.push_back({{}, after});
         cur = after;
         return;
@@ -343,7 +343,7 @@ class StateMachineBuilder {
   std::vector<DisableTarget> disableTargets_;
   // Per recursive routine: its entry state, and each return site's state.
   std::map<unsigned, unsigned> routineEntries_;
-  std::map<unsigned, std::vector<std::pair<unsigned, unsigned>>> returnSites_;
+  std::map<unsigned, std::vector<std::pair<std::string, unsigned>>> returnSites_;
 };
 
 }  // namespace

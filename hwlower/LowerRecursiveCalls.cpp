@@ -101,8 +101,9 @@ class RecursionLowering {
     Stack& stack = stacks_[k];
     stack.pointer = addInternal(prefix + "sp", kStackPointerWidth, 0);
     stack.returnSites = addInternal(prefix + "return_sites", kStackPointerWidth, kMaxRecursionDepth);
-    routine.stackPointer = design_.vars[stack.pointer].ident;
-    routine.returnSites = design_.vars[stack.returnSites].ident;
+    const std::string sp = design_.vars[stack.pointer].ident;
+    routine.stackIsEmpty = "{" + sp + " == " + number(0) + "}";
+    routine.topReturnSite = design_.vars[stack.returnSites].ident + "[{" + sp + " - " + number(1) + "}]";
     std::set<int> written;
     for (const StmtPtr& c : st->body) collectWrites(*c, written);
     for (int v : written) {
@@ -117,13 +118,7 @@ class RecursionLowering {
     }
 
     auto block = statement(StmtKind::Block, st->loc);
-    auto reset = statement(StmtKind::Assign, st->loc);
-    LValue sp;
-    sp.var = stack.pointer;
-    sp.width = kStackPointerWidth;
-    reset->lhs.push_back(sp);
-    reset->rhs.text = number(0);
-    reset->rhs.width = kStackPointerWidth;
+    auto reset = assign(whole(stack.pointer), number(0), st->loc);
     reset->rhs.isConstant = true;
     block->body.push_back(std::move(reset));
     auto entry = statement(StmtKind::RecursiveEntry, st->loc);
@@ -170,7 +165,7 @@ class RecursionLowering {
     const Stack& stack = stacks_[k];
     if (stack.pointer < 0) return;  // its body was refused
     const SourceLoc& loc = st->loc;
-    const std::string& sp = design_.vars[stack.pointer].ident;
+    const std::string sp = design_.vars[stack.pointer].ident;
     unsigned site = ++stacks_[k].sites;
     auto block = statement(StmtKind::Block, loc);
 
@@ -197,7 +192,7 @@ class RecursionLowering {
     if (st->loopBody) block->body.push_back(std::move(st->loopBody));
     auto jump = statement(StmtKind::RecursiveJump, loc);
     jump->routine = k;
-    jump->returnSite = site;
+    jump->returnSite = number(site);
     block->body.push_back(std::move(jump));
     std::set<int> results;
     if (st->thenStmt) {

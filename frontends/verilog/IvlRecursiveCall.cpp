@@ -151,11 +151,13 @@ std::string IvlReader::recursiveCallText(ivl_expr_t e) {
   enter->body.push_back(zeroAutomaticVariables(def, loc));
   for (unsigned i = 0; i < ivl_expr_parms(e); ++i) {
     int port = varOf(ivl_scope_port(def, i + 1));
-    const Var& pv = out_.vars[port];
+    // Copies: reading the argument may add variables.
+    const unsigned width = out_.vars[port].width;
+    const bool isSigned = out_.vars[port].isSigned, isReal = out_.vars[port].isReal;
     ivl_expr_t arg = ivl_expr_parm(e, i);
-    std::string text = pv.isReal ? (isRealValued(arg) ? exprText(arg) : "$realtobits(" + realText(arg) + ")")
-                                 : resized(exprText(arg), ivl_expr_width(arg), pv.width, ivl_expr_signed(arg));
-    int temp = recursionTemporary("argument", pv.width, pv.isSigned, pv.isReal);
+    std::string text = isReal ? (isRealValued(arg) ? exprText(arg) : "$realtobits(" + realText(arg) + ")")
+                              : resized(exprText(arg), ivl_expr_width(arg), width, ivl_expr_signed(arg));
+    int temp = recursionTemporary("argument", width, isSigned, isReal);
     hoisted_.push_back(assignWhole(temp, text, loc));
     enter->body.push_back(assignWhole(port, out_.vars[temp].ident, loc));
   }
@@ -174,8 +176,6 @@ std::string IvlReader::recursiveCallText(ivl_expr_t e) {
     makeFrameVariables(def);
     RecursiveRoutine routine;
     routine.name = ivl_scope_basename(def);
-    if (const char* f = ivl_scope_file(def)) routine.loc.file = f;
-    routine.loc.line = ivl_scope_lineno(def);
     unsigned id = unsigned(out_.recursiveRoutines.size());
     out_.recursiveRoutines.push_back(std::move(routine));
     hoisted_.push_back(std::move(enter));
@@ -239,8 +239,6 @@ StmtPtr IvlReader::readRecursiveTaskBody(ivl_scope_t task, const SourceLoc& loc)
   makeFrameVariables(task);
   RecursiveRoutine routine;
   routine.name = ivl_scope_basename(task);
-  if (const char* f = ivl_scope_file(task)) routine.loc.file = f;
-  routine.loc.line = ivl_scope_lineno(task);
   unsigned id = unsigned(out_.recursiveRoutines.size());
   out_.recursiveRoutines.push_back(std::move(routine));
   auto body = statement(StmtKind::RecursiveBody, loc);
