@@ -137,6 +137,10 @@ inline constexpr int kEngineFormatVersion = 3;
 inline constexpr uint32_t kNoState = 0xffffffffu;
 inline constexpr uint64_t kNoElement = ~uint64_t(0);
 inline constexpr const char* kEngineModuleName = "synergy_engine";
+// The trap of a recursive call made when its routine's stack is full
+// (lowerRecursiveCalls); its one string argument says which routine and the
+// limit, and the runtime stops the run with it as an error.
+inline constexpr const char* kRecursionLimitTask = "$synergy$recursion_limit";
 inline constexpr uint32_t kMaxEngineStates = 1u << 16;
 inline constexpr uint32_t kMaxEngineTasks = (1u << 16) - 1;
 inline constexpr uint32_t kMaxStateWidth = 1u << 16;

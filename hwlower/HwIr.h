@@ -50,6 +50,10 @@ struct Var {
   bool inFunction = false;  // a function local: declared inside its function
   bool isLocal = false;     // an Icarus temporary (`_ivl_N`), never in the state table
   bool passLocal = false;   // dead at the start of every pass: no state-access arms
+  // A variable of a recursive routine's activation (its ports and locals, and
+  // the frontend's temporaries inside its body): lowerRecursiveCalls saves
+  // and restores it around each recursive call.
+  bool frameVar = false;
   // Written whole by a declaration initializer or a leading assignment of
   // an initial block: under vvp it goes from x to that value at time 0.
   bool initializedAtTimeZero = false;
@@ -127,6 +131,12 @@ enum class StmtKind {
   EventWait,  // @(...) sub inside a process body: a resume point of its process
   Raw,        // synthesizable Verilog text made by a pass (e.g. NBA shadow writes)
   Disable,    // `disable <label>` of an enclosing named block
+  // Recursion whose depth depends on run-time values (lowerRecursiveCalls):
+  RecursiveBody,    // the copy of a recursive routine's body its outermost call runs
+  RecursiveCall,    // a call, inside that copy, of the routine: runs the copy again
+  RecursiveEntry,   // made by lowerRecursiveCalls: where the copy starts
+  RecursiveJump,    // made by lowerRecursiveCalls: a call's jump to that start
+  RecursiveReturn,  // made by lowerRecursiveCalls: the copy's end
   Nop,
 };
 
@@ -154,6 +164,28 @@ struct Stmt {
   std::string label;                // Block: its scope when named; Disable: the target
   std::vector<EventTerm> events;    // EventWait
   unsigned waitId = 0;              // EventWait: its resume point (1..)
+  // RecursiveBody/Call/Entry/Jump/Return: the routine (Design::recursiveRoutines).
+  // A RecursiveBody's statements are in `body`; a RecursiveCall's loopBody
+  // sets the callee's variables (after the caller's are saved), its thenStmt
+  // reads the callee's results (before they are restored). A RecursiveJump's
+  // returnSite is the constant its frame holds (Verilog text), on which the
+  // routine's return dispatches to come back after the jump.
+  unsigned routine = 0;
+  std::string returnSite;
+};
+
+// How many recursive calls of one routine may be in progress below its
+// outermost call: the depth of its stack of frames (lowerRecursiveCalls).
+inline constexpr unsigned kMaxRecursionDepth = 64;
+
+// A recursive function or task whose calls the frontend could not evaluate
+// at compile time, one per call made from outside it (each such call runs
+// its own copy of the body). The copy's variables are those marked `frameVar`.
+struct RecursiveRoutine {
+  std::string name;  // as the source spells it, for the depth error
+  // Filled by lowerRecursiveCalls, for the state machine's return: the
+  // condition that no frame is left, and the return site of the top frame.
+  std::string stackIsEmpty, topReturnSite;
 };
 
 enum class ProcessKind { Initial, Always };
@@ -275,6 +307,7 @@ struct Design {
   std::vector<StmtPtr> powerOnStatements;
   std::set<int> powerOnVars;
   std::vector<Process> processes;
+  std::vector<RecursiveRoutine> recursiveRoutines;
   int clockVar = -1;
   uint64_t halfPeriod = 1;
   bool usesYield = false;

@@ -32,6 +32,12 @@
 // processes they trigger, $strobe) still happens, and the runtime ends the
 // run at the end of the tick.
 //
+// A recursive routine's markers (lowerRecursiveCalls) become jumps: its
+// RecursiveEntry starts a state, a RecursiveJump ends its state with a goto
+// to that entry (a back edge) and starts the state its return comes back
+// to, and RecursiveReturn dispatches on the return site of the top frame,
+// or falls through to the state after it when no frame is left.
+//
 // Runs after lowerTaskArguments (trap sites have ids) and
 // lowerNonBlockingAssigns (no NBAs are left).
 // Guarantees: Design::states is dense, states[0] is idle, and only the
@@ -49,6 +55,9 @@ bool needsStates(const Stmt& st) {
     case StmtKind::Task:
     case StmtKind::EventWait:
     case StmtKind::Disable:
+    case StmtKind::RecursiveEntry:
+    case StmtKind::RecursiveJump:
+    case StmtKind::RecursiveReturn:
       return true;
     case StmtKind::While:
       // A constant-bound `for` without traps stays inline: synthesis unrolls it.
@@ -279,6 +288,35 @@ class StateMachineBuilder {
         resume_.entries[st->waitId] = cur;
         return;
       }
+      case StmtKind::RecursiveEntry: {
+        unsigned entry = newState();
+        gotoState(cur, entry);
+        routineEntries_[st->routine] = entry;
+        cur = entry;
+        return;
+      }
+      case StmtKind::RecursiveJump: {
+        gotoState(cur, routineEntries_.at(st->routine));
+        cur = newState();
+        returnSites_[st->routine].push_back({st->returnSite, cur});
+        return;
+      }
+      case StmtKind::RecursiveReturn: {
+        const RecursiveRoutine& routine = design_.recursiveRoutines[st->routine];
+        unsigned dispatch = newState(), after = newState();
+        state(cur).exit = MachineState::Exit::Branch;
+        state(cur).branchCond = routine.stackIsEmpty;
+        state(cur).thenState = after;
+        state(cur).elseState = dispatch;
+        state(dispatch).exit = MachineState::Exit::Case;
+        state(dispatch).caseKind = CaseKind::Case;
+        state(dispatch).caseSubject = routine.topReturnSite;
+        for (const auto& [site, target] : returnSites_[st->routine])
+          state(dispatch).caseTargets.push_back({{site}, target});
+        state(dispatch).caseTargets.push_back({{}, after});
+        cur = after;
+        return;
+      }
       default:
         state(cur).stmts.push_back(std::move(st));
         return;
@@ -303,6 +341,9 @@ class StateMachineBuilder {
   Design& design_;
   Resume resume_;
   std::vector<DisableTarget> disableTargets_;
+  // Per recursive routine: its entry state, and each return site's state.
+  std::map<unsigned, unsigned> routineEntries_;
+  std::map<unsigned, std::vector<std::pair<std::string, unsigned>>> returnSites_;
 };
 
 }  // namespace

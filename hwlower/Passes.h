@@ -10,6 +10,9 @@
 
 namespace synergy::hwlower {
 
+// LowerRecursiveCalls.cpp: a stack of frames per recursive routine; calls
+// push, jump to the one copy of the body and pop.
+void lowerRecursiveCalls(Design& design, Diagnostics& diags);
 // FlattenBlocks.cpp: fork/join becomes begin/end; nested blocks are spliced.
 void flattenBlocks(Design& design);
 // RecognizeClockGenerator.cpp: drops `always #d clock = ~clock`, makes

@@ -63,6 +63,10 @@ bool lowerDesign(Design& design, Diagnostics& diags, EngineManifest& manifest) {
     if (debug) std::cerr << "hwlower: " << name << "\n";
     return !diags.failed();
   };
+  // First: what it makes is plain statements and leaf markers, which every
+  // later pass (and flattening) handles; only the state machine reads the markers.
+  if (!stage("lower-recursive-calls")) return false;
+  lowerRecursiveCalls(design, diags);
   // Fig. 3: blocks first, so later matching sees flat statement lists.
   if (!stage("flatten-blocks")) return false;
   flattenBlocks(design);

@@ -407,6 +407,7 @@ StmtPtr IvlReader::readStmt(ivl_statement_t st) {
       return makeStmt(StmtKind::Nop, loc);
     case IVL_ST_BLOCK:
     case IVL_ST_FORK: {
+      if (std::optional<unsigned> routine = activeRecursiveTaskCall(st)) return readRecursiveTaskCall(st, *routine);
       auto block = makeStmt(StmtKind::Block, loc);
       block->isFork = ivl_statement_type(st) == IVL_ST_FORK;
       if (ivl_scope_t named = ivl_stmt_block_scope(st)) block->label = ivl_scope_name(named);
@@ -494,6 +495,8 @@ StmtPtr IvlReader::readStmt(ivl_statement_t st) {
     case IVL_ST_WHILE: {
       auto s = makeStmt(StmtKind::While, loc);
       s->cond = readExpr(ivl_stmt_cond_expr(st));
+      if (std::any_of(hoisted_.begin(), hoisted_.end(), [](const StmtPtr& h) { return h->kind != StmtKind::Task; }))
+        diags_.unsupported("call of a recursive function in a loop condition", loc);
       std::vector<StmtPtr> mine = std::move(hoisted_);
       hoisted_.clear();
       auto body = makeStmt(StmtKind::Block, loc);
@@ -598,9 +601,13 @@ StmtPtr IvlReader::readStmt(ivl_statement_t st) {
       // and, when the task waits, from one process only (checked below).
       ivl_scope_t task = ivl_stmt_call(st);
       if (std::find(tasksBeingRead_.begin(), tasksBeingRead_.end(), task) != tasksBeingRead_.end()) {
-        diags_.unsupported("recursive task '" + std::string(ivl_scope_basename(task)) + "'", loc);
+        diags_.unsupported("recursive task '" + std::string(ivl_scope_basename(task)) + "'" +
+                               (ivl_scope_is_auto(task) ? " called through another task" : " that is not automatic"),
+                           loc);
         return makeStmt(StmtKind::Nop, loc);
       }
+      // A recursive automatic task runs with a stack (IvlRecursiveCall.cpp).
+      if (ivl_scope_is_auto(task) && isRecursiveTask(task)) return readRecursiveTaskBody(task, loc);
       ivl_scope_t saved = currentScope_;
       currentScope_ = task;
       tasksBeingRead_.push_back(task);
@@ -1282,6 +1289,10 @@ std::string IvlReader::exprText(ivl_expr_t e) {
       }
     }
     case IVL_EX_TERNARY: {
+      // Only the arm vvp evaluates may recurse.
+      if (!inFunctionBody_ && !isRealValued(ivl_expr_oper1(e)) &&
+          (containsRecursiveCall(ivl_expr_oper2(e)) || containsRecursiveCall(ivl_expr_oper3(e))))
+        return conditionalAroundRecursiveCall(e);
       std::string c = truth(ivl_expr_oper1(e));
       return wrapSelfDetermined(c + " ? " + operand(ivl_expr_oper2(e), w) + " : " +
                                     operand(ivl_expr_oper3(e), w),
@@ -1335,21 +1346,31 @@ std::string IvlReader::functionCallText(ivl_expr_t e) {
   // constant arguments elsewhere is evaluated here, any other is refused.
   // Calls inside the dropped bodies themselves are not reported.
   auto onStack = std::find(functionsBeingRead_.begin(), functionsBeingRead_.end(), def);
-  if (onStack != functionsBeingRead_.end())
+  if (onStack != functionsBeingRead_.end()) {
     recursiveFunctions_.insert(onStack, functionsBeingRead_.end());
-  else
+    if (onStack + 1 != functionsBeingRead_.end()) mutuallyRecursive_.insert(onStack, functionsBeingRead_.end());
+  } else {
     readFunction(def);
+  }
   if (recursiveFunctions_.count(def)) {
     if (std::optional<std::string> value = evaluateConstantCall(e)) return *value;
+    // Otherwise the call runs on the engine (IvlRecursiveCall.cpp), from a
+    // process: an emitted function has no statements around it to hoist to.
     bool insideDroppedBody = std::any_of(functionsBeingRead_.begin(), functionsBeingRead_.end(),
                                          [&](ivl_scope_t f) { return recursiveFunctions_.count(f) != 0; });
+    if (!inFunctionBody_ && !mutuallyRecursive_.count(def) && ivl_scope_is_auto(def))
+      return recursiveCallText(e);
     if (!insideDroppedBody) {
       SourceLoc loc;
       if (const char* f = ivl_expr_file(e)) loc.file = f;
       loc.line = ivl_expr_lineno(e);
+      std::string why = inFunctionBody_                 ? "made inside another function"
+                        : mutuallyRecursive_.count(def) ? "recursive through another function"
+                                                        : "not automatic";
       diags_.unsupported("call of recursive function '" + std::string(ivl_scope_basename(def)) +
                              "' that cannot be evaluated at compile time (non-constant arguments, "
-                             "or more than integer arithmetic)",
+                             "or more than integer arithmetic) and cannot run on the engine (" +
+                             why + ")",
                          loc);
     }
     return "0";
@@ -1444,6 +1465,10 @@ std::string IvlReader::realText(ivl_expr_t e) {
     }
     case IVL_EX_TERNARY: {
       ivl_expr_t c = ivl_expr_oper1(e);
+      // Only the arm vvp evaluates may recurse (IvlRecursiveCall.cpp).
+      if (!inFunctionBody_ && !isRealValued(c) &&
+          (containsRecursiveCall(ivl_expr_oper2(e)) || containsRecursiveCall(ivl_expr_oper3(e))))
+        return "$bitstoreal(" + conditionalAroundRecursiveCall(e) + ")";
       std::string cond = isRealValued(c) ? "{" + realText(c) + " != " + kRealZero + "}" : exprText(c);
       return "(" + cond + " ? " + realText(ivl_expr_oper2(e)) + " : " + realText(ivl_expr_oper3(e)) + ")";
     }

@@ -8,6 +8,8 @@
 //     one `assign` per device over named nexus signals.
 //   - IvlConstantCall.cpp: a recursive function's call with literal
 //     arguments, evaluated at compile time.
+//   - IvlRecursiveCall.cpp: any other call of a recursive function, as
+//     statements that lowerRecursiveCalls gives a stack.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -53,6 +55,17 @@ class IvlReader {
   std::string memoryWordText(const hwlower::Var& memory, ivl_expr_t index);
   std::string functionCallText(ivl_expr_t e);
   std::optional<std::string> evaluateConstantCall(ivl_expr_t call);  // IvlConstantCall.cpp
+  // IvlRecursiveCall.cpp.
+  bool containsRecursiveCall(ivl_expr_t e);
+  std::string recursiveCallText(ivl_expr_t call);
+  std::string conditionalAroundRecursiveCall(ivl_expr_t ternary);
+  void makeFrameVariables(ivl_scope_t scope);
+  bool isRecursiveTask(ivl_scope_t task);
+  hwlower::StmtPtr readRecursiveTaskBody(ivl_scope_t task, const hwlower::SourceLoc& loc);
+  std::optional<unsigned> activeRecursiveTaskCall(ivl_statement_t block);
+  hwlower::StmtPtr readRecursiveTaskCall(ivl_statement_t block, unsigned routine);
+  int recursionTemporary(const std::string& stem, unsigned width, bool isSigned, bool isReal);
+  hwlower::StmtPtr assignWhole(int var, const std::string& text, const hwlower::SourceLoc& loc);
   std::string realText(ivl_expr_t e);
   std::string realSignalBits(ivl_expr_t e);
   std::string integerToReal(const std::string& text, unsigned width, bool isSigned);
@@ -96,6 +109,13 @@ class IvlReader {
   unsigned currentProcess_ = 0;  // counts the processes read so far
   std::vector<ivl_scope_t> functionsBeingRead_, tasksBeingRead_;  // nested, innermost last
   std::set<ivl_scope_t> recursiveFunctions_;  // never emitted (functionCallText)
+  std::set<ivl_scope_t> mutuallyRecursive_;   // recursive through another function
+  // The recursive routines whose RecursiveBody is being read, innermost last.
+  struct InlinedRoutine {
+    ivl_scope_t scope;
+    unsigned id;  // in Design::recursiveRoutines
+  };
+  std::vector<InlinedRoutine> routinesInlined_;
   std::map<ivl_scope_t, unsigned> waitingAutomaticTaskCaller_;  // the first process calling it
   unsigned uniqueCounter_ = 0;
   bool inFunctionBody_ = false;

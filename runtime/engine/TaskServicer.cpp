@@ -191,7 +191,8 @@ TaskServicer::TaskAction TaskServicer::classifyTask(const std::string& name) {
       {"$random", SystemTask::Random}, {"$urandom", SystemTask::Urandom},
       {"$urandom_range", SystemTask::UrandomRange}, {"$test$plusargs", SystemTask::TestPlusargs},
       {"$value$plusargs", SystemTask::ValuePlusargs}, {"$save", SystemTask::Save},
-      {"$restart", SystemTask::Restart}, {"$yield", SystemTask::Yield}};
+      {"$restart", SystemTask::Restart}, {"$yield", SystemTask::Yield},
+      {hwlower::kRecursionLimitTask, SystemTask::RecursionLimit}};
   auto known = kByName.find(name);
   return {known == kByName.end() ? SystemTask::Unsupported : known->second, DisplayRadix::Decimal};
 }
@@ -540,6 +541,12 @@ bool TaskServicer::service(uint32_t taskId, std::string& error) {
   case SystemTask::Yield:
     yieldFired_ = true;
     break;
+  case SystemTask::RecursionLimit:
+    // The call has not happened: nothing of the callee ran, and the run
+    // stops here rather than go on with a frame it could not keep.
+    error = task.file + ":" + std::to_string(task.line) + ": error: " +
+            (task.args.empty() ? std::string("recursion too deep") : argText(task.args[0]));
+    return false;
   case SystemTask::Unsupported:
     error = task.file + ":" + std::to_string(task.line) + ": error: unsupported system task " + task.name;
     return false;

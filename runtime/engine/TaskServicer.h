@@ -83,7 +83,7 @@ class TaskServicer {
     Display, Write, Fdisplay, Fwrite, Strobe, Fstrobe, Monitor, MonitorOn, MonitorOff,
     Fopen, Fclose, Fflush, Fgetc, Ungetc, Fgets, Feof, Ftell, Fseek, Rewind, Fread,
     Fscanf, Sscanf, Readmemh, Readmemb, Finish, Stop, Time, Stime, Realtime, Random,
-    Urandom, UrandomRange, TestPlusargs, ValuePlusargs, Save, Restart, Yield, Unsupported
+    Urandom, UrandomRange, TestPlusargs, ValuePlusargs, Save, Restart, Yield, RecursionLimit, Unsupported
   };
   struct TaskAction {
     SystemTask kind;

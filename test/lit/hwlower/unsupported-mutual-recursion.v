@@ -14,6 +14,6 @@ module tb(input wire clock);
     odd = n == 0 ? 0 : even(n - 1);
   endfunction
   integer k = 3;
-  // CHECK: error: unsupported: call of recursive function 'odd' that cannot be evaluated at compile time {{.*}} at {{.*}}unsupported-mutual-recursion.v:[[@LINE+1]]
+  // CHECK: error: unsupported: call of recursive function 'odd' that cannot be evaluated at compile time {{.*}} and cannot run on the engine (recursive through another function) at {{.*}}unsupported-mutual-recursion.v:[[@LINE+1]]
   always @(posedge clock) $display("%0d", odd(k));
 endmodule
