@@ -283,10 +283,19 @@ int HostCall::fail(int comm, int errorClass, const std::string& reason) {
   std::string message = "rank " + std::to_string(rank.worldRank) + ": " + name + ": " + reason +
                         " (" + errorClassName(errorClass) + ")";
   world().abort(errorClass, message);
-  granule.exit(errorClass);
+  exitGranule(errorClass);
 }
 
-void HostCall::leaveAbortedJob() { granule.exit(world().abortStatus()); }
+void HostCall::leaveAbortedJob() { exitGranule(world().abortStatus()); }
+
+void HostCall::exitGranule(int code) {
+  if (callLock_) {
+    // Every level: a nested call's HostCall does not unwind either.
+    callLock_->releaseAll();
+    callLock_ = nullptr;
+  }
+  granule.exit(code);
+}
 
 bool HostCall::storeStatus(uint32_t addr, int source, int tag, int error, int64_t count) {
   if (addr == abi::kStatusIgnore) return true;
