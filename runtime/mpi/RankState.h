@@ -81,6 +81,9 @@ class RankState : public granule::HostExtension {
   };
   std::map<int, Keyval> keyvals;
   int nextKeyval = 32;  // after every predefined attribute key
+  // Attributes of datatypes, by datatype handle, then keyval
+  // (DatatypeAttributes.cpp).
+  std::map<int, std::map<int, uint32_t>> typeAttributes;
   // Nonblocking collectives this rank has started, by communicator context
   // (NonblockingCollectives.cpp tags their messages with the count).
   std::map<uint32_t, uint32_t> nonblockingCollectivesOn;
