@@ -100,6 +100,22 @@ typedef MPI_Comm_delete_attr_function MPI_Delete_function;
 #define MPI_NULL_COPY_FN MPI_COMM_NULL_COPY_FN
 #define MPI_NULL_DELETE_FN MPI_COMM_NULL_DELETE_FN
 #define MPI_DUP_FN MPI_COMM_DUP_FN
+/* And for windows, which are never duplicated. */
+typedef int MPI_Win_copy_attr_function(MPI_Win, int, void*, void*, void*, int*);
+typedef int MPI_Win_delete_attr_function(MPI_Win, int, void*, void*);
+#define MPI_WIN_NULL_COPY_FN ((MPI_Win_copy_attr_function*)0)
+#define MPI_WIN_NULL_DELETE_FN ((MPI_Win_delete_attr_function*)0)
+#define MPI_WIN_DUP_FN synergy_mpi_win_dup_fn
+__attribute__((weak)) int synergy_mpi_win_dup_fn(MPI_Win win, int keyval, void* extra_state,
+                                                 void* attribute_val_in, void* attribute_val_out,
+                                                 int* flag) {
+  (void)win;
+  (void)keyval;
+  (void)extra_state;
+  *(void**)attribute_val_out = attribute_val_in;
+  *flag = 1;
+  return 0;
+}
 
 /* Communicators, groups and other predefined handles. */
 #define MPI_COMM_NULL 0
@@ -615,6 +631,12 @@ int MPI_Accumulate(const void* origin_addr, int origin_count, MPI_Datatype origi
                    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win);
 int MPI_Win_free(MPI_Win* win);
 int MPI_Win_get_attr(MPI_Win win, int win_keyval, void* attribute_val, int* flag);
+int MPI_Win_create_keyval(MPI_Win_copy_attr_function* win_copy_attr_fn,
+                          MPI_Win_delete_attr_function* win_delete_attr_fn, int* win_keyval,
+                          void* extra_state);
+int MPI_Win_free_keyval(int* win_keyval);
+int MPI_Win_set_attr(MPI_Win win, int win_keyval, void* attribute_val);
+int MPI_Win_delete_attr(MPI_Win win, int win_keyval);
 
 /* Memory for windows and messages: from the program's own heap. */
 int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void* baseptr);

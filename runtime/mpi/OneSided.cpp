@@ -15,6 +15,7 @@
 #include "mpi/MpiAbi.h"
 #include "mpi/RankState.h"
 #include "mpi/ReduceOp.h"
+#include "mpi/WindowAttributes.h"
 
 namespace synergy::mpi {
 
@@ -150,7 +151,7 @@ u32 Z_envZ_MPI_Win_get_attr(void* instance, u32 win, u32 keyval, u32 valueOut, u
                                         abi::kWinAttrModel};
   const int* slot = std::find(std::begin(kAttributes), std::end(kAttributes), int(keyval));
   if (slot == std::end(kAttributes))
-    return call.fail(comm, abi::kErrKeyval, "invalid window keyval " + std::to_string(int(keyval)));
+    return getWindowAttribute(call, comm, int(win), int(keyval), valueOut, flagOut);
   if (!window->attributesGuest) {
     using AllocFn = uint32_t (*)(void*, uint32_t);
     auto alloc =
@@ -190,6 +191,7 @@ u32 Z_envZ_MPI_Win_free(void* instance, u32 winAddr) {
   std::shared_ptr<Window> window;
   if (!call.load(winAddr, win) || !(window = call.rank.window(win)))
     return call.fail(abi::kCommWorld, abi::kErrWin, "invalid window");
+  if (int error = deleteWindowAttributes(call, win)) return error;
   int result = runCollective(
       call, window->commHandle, CollectiveKind::WinFree, [](Contribution&) {},
       [](std::vector<Contribution>&, int) { return abi::kSuccess; });

@@ -84,6 +84,8 @@ class RankState : public granule::HostExtension {
   // Attributes of datatypes, by datatype handle, then keyval
   // (DatatypeAttributes.cpp).
   std::map<int, std::map<int, uint32_t>> typeAttributes;
+  // The same for windows, by window handle (WindowAttributes.cpp).
+  std::map<int, std::map<int, uint32_t>> windowAttributes;
   // Nonblocking collectives this rank has started, by communicator context
   // (NonblockingCollectives.cpp tags their messages with the count).
   std::map<uint32_t, uint32_t> nonblockingCollectivesOn;
