@@ -79,6 +79,43 @@ __attribute__((weak)) int synergy_mpi_comm_dup_fn(MPI_Comm comm, int keyval, voi
   *flag = 1;
   return 0;
 }
+/* The same for datatypes, and MPI-1's names for the communicator ones. */
+typedef int MPI_Type_copy_attr_function(MPI_Datatype, int, void*, void*, void*, int*);
+typedef int MPI_Type_delete_attr_function(MPI_Datatype, int, void*, void*);
+#define MPI_TYPE_NULL_COPY_FN ((MPI_Type_copy_attr_function*)0)
+#define MPI_TYPE_NULL_DELETE_FN ((MPI_Type_delete_attr_function*)0)
+#define MPI_TYPE_DUP_FN synergy_mpi_type_dup_fn
+__attribute__((weak)) int synergy_mpi_type_dup_fn(MPI_Datatype type, int keyval,
+                                                  void* extra_state, void* attribute_val_in,
+                                                  void* attribute_val_out, int* flag) {
+  (void)type;
+  (void)keyval;
+  (void)extra_state;
+  *(void**)attribute_val_out = attribute_val_in;
+  *flag = 1;
+  return 0;
+}
+typedef MPI_Comm_copy_attr_function MPI_Copy_function;
+typedef MPI_Comm_delete_attr_function MPI_Delete_function;
+#define MPI_NULL_COPY_FN MPI_COMM_NULL_COPY_FN
+#define MPI_NULL_DELETE_FN MPI_COMM_NULL_DELETE_FN
+#define MPI_DUP_FN MPI_COMM_DUP_FN
+/* And for windows, which are never duplicated. */
+typedef int MPI_Win_copy_attr_function(MPI_Win, int, void*, void*, void*, int*);
+typedef int MPI_Win_delete_attr_function(MPI_Win, int, void*, void*);
+#define MPI_WIN_NULL_COPY_FN ((MPI_Win_copy_attr_function*)0)
+#define MPI_WIN_NULL_DELETE_FN ((MPI_Win_delete_attr_function*)0)
+#define MPI_WIN_DUP_FN synergy_mpi_win_dup_fn
+__attribute__((weak)) int synergy_mpi_win_dup_fn(MPI_Win win, int keyval, void* extra_state,
+                                                 void* attribute_val_in, void* attribute_val_out,
+                                                 int* flag) {
+  (void)win;
+  (void)keyval;
+  (void)extra_state;
+  *(void**)attribute_val_out = attribute_val_in;
+  *flag = 1;
+  return 0;
+}
 
 /* Communicators, groups and other predefined handles. */
 #define MPI_COMM_NULL 0
@@ -357,6 +394,19 @@ int MPI_Comm_free_keyval(int* comm_keyval);
 int MPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void* attribute_val);
 int MPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void* attribute_val, int* flag);
 int MPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval);
+int MPI_Keyval_create(MPI_Copy_function* copy_fn, MPI_Delete_function* delete_fn, int* keyval,
+                      void* extra_state);
+int MPI_Keyval_free(int* keyval);
+int MPI_Attr_put(MPI_Comm comm, int keyval, void* attribute_val);
+int MPI_Attr_get(MPI_Comm comm, int keyval, void* attribute_val, int* flag);
+int MPI_Attr_delete(MPI_Comm comm, int keyval);
+int MPI_Type_create_keyval(MPI_Type_copy_attr_function* type_copy_attr_fn,
+                           MPI_Type_delete_attr_function* type_delete_attr_fn, int* type_keyval,
+                           void* extra_state);
+int MPI_Type_free_keyval(int* type_keyval);
+int MPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void* attribute_val);
+int MPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void* attribute_val, int* flag);
+int MPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval);
 int MPI_Group_size(MPI_Group group, int* size);
 int MPI_Group_rank(MPI_Group group, int* rank);
 int MPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group* newgroup);
@@ -495,6 +545,10 @@ int MPI_Ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispl
                    MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                    const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
                    MPI_Request* request);
+int MPI_Ialltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                   const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                   const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                   MPI_Request* request);
 int MPI_Ireduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request* request);
 int MPI_Ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
@@ -579,6 +633,12 @@ int MPI_Accumulate(const void* origin_addr, int origin_count, MPI_Datatype origi
                    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win);
 int MPI_Win_free(MPI_Win* win);
 int MPI_Win_get_attr(MPI_Win win, int win_keyval, void* attribute_val, int* flag);
+int MPI_Win_create_keyval(MPI_Win_copy_attr_function* win_copy_attr_fn,
+                          MPI_Win_delete_attr_function* win_delete_attr_fn, int* win_keyval,
+                          void* extra_state);
+int MPI_Win_free_keyval(int* win_keyval);
+int MPI_Win_set_attr(MPI_Win win, int win_keyval, void* attribute_val);
+int MPI_Win_delete_attr(MPI_Win win, int win_keyval);
 
 /* Passive-target synchronisation. */
 int MPI_Win_lock(int lock_type, int rank, int assert_, MPI_Win win);

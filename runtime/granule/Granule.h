@@ -115,6 +115,9 @@ class Granule {
   // --dsm replica). Guest code must not be running in it.
   void rebindMemory(snapshot::LinearMemory& memory);
 
+  // The granule this thread granule was spawned from; null for a process.
+  Granule* parent() const { return parent_; }
+
   MemorySync* memorySync() const { return memorySync_; }
   void setMemorySync(MemorySync* sync) { memorySync_ = sync; }
 

@@ -2,9 +2,12 @@
 //
 // Host functions for attribute caching on communicators: the predefined
 // keys of MPI_COMM_WORLD (MPI_TAG_UB, ...), and keyvals the program makes
-// with MPI_Comm_create_keyval, whose values it sets, reads and deletes, and
-// whose copy and delete callbacks run when a communicator is duplicated or
-// freed or an attribute is replaced or deleted.
+// with MPI_Comm_create_keyval (or MPI-1's MPI_Keyval_create), whose values
+// it sets, reads and deletes, and whose copy and delete callbacks run when
+// a communicator is duplicated or freed or an attribute is replaced or
+// deleted. The keyval table and the steps that run the callbacks serve the
+// attributes of datatypes too (DatatypeAttributes.cpp): one table of
+// keyvals per rank, whichever kind of object their attributes hang on.
 //
 // The callbacks are guest functions, called through the module's function
 // table after the entry's wasm type has been checked against the one MPI's
@@ -117,27 +120,8 @@ int copyCommAttributes(HostCall& call, int from, int to) {
   CommHandle* source = call.rank.comm(from);
   if (!source || source->attributes.empty()) return abi::kSuccess;
   std::map<int, u32> copies;
-  for (const auto& [keyval, value] : source->attributes) {
-    const RankState::Keyval& entry = call.rank.keyvals.at(keyval);
-    if (!entry.copyFunction) continue;
-    u32 cells = attributeCells(call, from);
-    if (!cells) return abi::kErrNoMem;
-    u32 valueOut = cells + 4 * kCopyValueCell, flagOut = cells + 4 * kCopyFlagCell;
-    call.store<u32>(valueOut, 0);
-    call.store<int32_t>(flagOut, 0);
-    using CopyFn = uint32_t (*)(void*, u32, u32, u32, u32, u32, u32);
-    auto callback = reinterpret_cast<CopyFn>(guestCallback(call, entry.copyFunction, 6));
-    int result = int(callback(moduleInstance(call, entry.copyFunction), u32(from), u32(keyval),
-                              entry.extraState, value, valueOut, flagOut));
-    if (result != abi::kSuccess)
-      return call.fail(from, result,
-                       "the copy callback of keyval " + std::to_string(keyval) + " failed");
-    int32_t flag;
-    u32 copy;
-    call.load(flagOut, flag);
-    call.load(valueOut, copy);
-    if (flag) copies[keyval] = copy;
-  }
+  if (int error = copyAttributes(call, from, from, AttributeMap(source->attributes), copies))
+    return error;
   // The new handle may have moved in the table if a callback made
   // communicators, so it is looked up again.
   if (CommHandle* target = call.rank.comm(to)) target->attributes = std::move(copies);
@@ -147,28 +131,53 @@ int copyCommAttributes(HostCall& call, int from, int to) {
 int deleteCommAttributes(HostCall& call, int comm) {
   CommHandle* handle = call.rank.comm(comm);
   if (!handle) return abi::kSuccess;
-  std::map<int, u32> attributes = std::move(handle->attributes);
+  AttributeMap attributes = std::move(handle->attributes);
   handle->attributes.clear();
+  return deleteAttributes(call, comm, comm, attributes);
+}
+
+int copyAttributes(HostCall& call, int errorComm, int object, const AttributeMap& attributes,
+                   AttributeMap& copies) {
   for (const auto& [keyval, value] : attributes) {
-    int result = runDelete(call, comm, keyval, call.rank.keyvals.at(keyval), value);
+    const RankState::Keyval& entry = call.rank.keyvals.at(keyval);
+    if (!entry.copyFunction) continue;
+    u32 cells = attributeCells(call, errorComm);
+    if (!cells) return abi::kErrNoMem;
+    u32 valueOut = cells + 4 * kCopyValueCell, flagOut = cells + 4 * kCopyFlagCell;
+    call.store<u32>(valueOut, 0);
+    call.store<int32_t>(flagOut, 0);
+    using CopyFn = uint32_t (*)(void*, u32, u32, u32, u32, u32, u32);
+    auto callback = reinterpret_cast<CopyFn>(guestCallback(call, entry.copyFunction, 6));
+    int result = int(callback(moduleInstance(call, entry.copyFunction), u32(object), u32(keyval),
+                              entry.extraState, value, valueOut, flagOut));
     if (result != abi::kSuccess)
-      return call.fail(comm, result,
+      return call.fail(errorComm, result,
+                       "the copy callback of keyval " + std::to_string(keyval) + " failed");
+    int32_t flag;
+    u32 copy;
+    call.load(flagOut, flag);
+    call.load(valueOut, copy);
+    if (flag) copies[keyval] = copy;
+  }
+  return abi::kSuccess;
+}
+
+int deleteAttributes(HostCall& call, int errorComm, int object, const AttributeMap& attributes) {
+  for (const auto& [keyval, value] : attributes) {
+    int result = runDelete(call, object, keyval, call.rank.keyvals.at(keyval), value);
+    if (result != abi::kSuccess)
+      return call.fail(errorComm, result,
                        "the delete callback of keyval " + std::to_string(keyval) + " failed");
   }
   return abi::kSuccess;
 }
 
-}  // namespace synergy::mpi
-
-extern "C" {
-
-u32 Z_envZ_MPI_Comm_create_keyval(void* instance, u32 copyFunction, u32 deleteFunction,
-                                  u32 keyvalOut, u32 extraState) {
-  HostCall call(instance, "MPI_Comm_create_keyval");
+int createKeyval(HostCall& call, u32 copyFunction, u32 deleteFunction, u32 keyvalOut,
+                 u32 extraState) {
   if (!call.bytes(keyvalOut, 4))
     return call.fail(abi::kCommWorld, abi::kErrArg, "keyval pointer outside linear memory");
-  // Checked now, so that a bad pointer is refused here rather than when a
-  // communicator is duplicated or freed.
+  // Checked now, so that a bad pointer is refused here rather than when an
+  // object is duplicated or freed.
   if (copyFunction) guestCallback(call, copyFunction, 6);
   if (deleteFunction) guestCallback(call, deleteFunction, 4);
   int keyval = call.rank.nextKeyval++;
@@ -177,8 +186,7 @@ u32 Z_envZ_MPI_Comm_create_keyval(void* instance, u32 copyFunction, u32 deleteFu
   return abi::kSuccess;
 }
 
-u32 Z_envZ_MPI_Comm_free_keyval(void* instance, u32 keyvalAddr) {
-  HostCall call(instance, "MPI_Comm_free_keyval");
+int freeKeyval(HostCall& call, u32 keyvalAddr) {
   int32_t keyval;
   if (!call.load(keyvalAddr, keyval))
     return call.fail(abi::kCommWorld, abi::kErrArg, "keyval pointer outside linear memory");
@@ -191,48 +199,33 @@ u32 Z_envZ_MPI_Comm_free_keyval(void* instance, u32 keyvalAddr) {
   return abi::kSuccess;
 }
 
-u32 Z_envZ_MPI_Comm_set_attr(void* instance, u32 comm, u32 keyval, u32 value) {
-  HostCall call(instance, "MPI_Comm_set_attr");
-  CommHandle* handle = call.rank.comm(int(comm));
-  if (!handle) return call.fail(int(comm), abi::kErrComm, "invalid communicator");
-  const RankState::Keyval* entry = userKeyval(call, int(comm), int(keyval));
+int setAttribute(HostCall& call, int errorComm, int object,
+                 util::FunctionRef<AttributeMap*()> attributesOf, int keyval, u32 value) {
+  const RankState::Keyval* entry = userKeyval(call, errorComm, keyval);
   if (!entry) return abi::kErrKeyval;
-  auto old = handle->attributes.find(int(keyval));
-  if (old != handle->attributes.end()) {
-    u32 oldValue = old->second;
-    int result = runDelete(call, int(comm), int(keyval), *entry, oldValue);
+  AttributeMap* attributes = attributesOf();
+  auto old = attributes->find(keyval);
+  if (old != attributes->end()) {
+    int result = runDelete(call, object, keyval, *entry, old->second);
     if (result != abi::kSuccess)
-      return call.fail(int(comm), result,
-                       "the delete callback of keyval " + std::to_string(int(keyval)) + " failed");
-    handle = call.rank.comm(int(comm));
-    if (!handle) return call.fail(int(comm), abi::kErrComm, "communicator freed by a callback");
+      return call.fail(errorComm, result,
+                       "the delete callback of keyval " + std::to_string(keyval) + " failed");
+    // A callback may have freed the object, or moved its attributes.
+    if (!(attributes = attributesOf()))
+      return call.fail(errorComm, abi::kErrArg, "object freed by a delete callback");
   }
-  handle->attributes[int(keyval)] = value;
+  (*attributes)[keyval] = value;
   return abi::kSuccess;
 }
 
-u32 Z_envZ_MPI_Comm_get_attr(void* instance, u32 comm, u32 keyval, u32 valueOut, u32 flagOut) {
-  HostCall call(instance, "MPI_Comm_get_attr");
-  CommHandle* handle = call.rank.comm(int(comm));
-  if (!handle) return call.fail(int(comm), abi::kErrComm, "invalid communicator");
+int getAttribute(HostCall& call, int errorComm, const AttributeMap& attributes, int keyval,
+                 u32 valueOut, u32 flagOut) {
   if (!call.bytes(valueOut, 4) || !call.bytes(flagOut, 4))
-    return call.fail(int(comm), abi::kErrArg, "output outside linear memory");
-  int32_t predefined;
-  if (predefinedAttribute(call, int(keyval), predefined)) {
-    // The value is handed out by address: the rank's cell for the key,
-    // written again on every call.
-    u32 cells = attributeCells(call, int(comm));
-    if (!cells) return abi::kErrNoMem;
-    u32 cell = cells + 4 * u32(keyval);
-    call.store<int32_t>(cell, predefined);
-    call.store<u32>(valueOut, cell);
-    call.store<int32_t>(flagOut, 1);
-    return abi::kSuccess;
-  }
-  auto found = handle->attributes.find(int(keyval));
-  if (found == handle->attributes.end()) {
-    if (!call.rank.keyvals.count(int(keyval)))
-      return call.fail(int(comm), abi::kErrKeyval, "invalid keyval " + std::to_string(int(keyval)));
+    return call.fail(errorComm, abi::kErrArg, "output outside linear memory");
+  auto found = attributes.find(keyval);
+  if (found == attributes.end()) {
+    if (!call.rank.keyvals.count(keyval))
+      return call.fail(errorComm, abi::kErrKeyval, "invalid keyval " + std::to_string(keyval));
     call.store<int32_t>(flagOut, 0);
     return abi::kSuccess;
   }
@@ -241,21 +234,116 @@ u32 Z_envZ_MPI_Comm_get_attr(void* instance, u32 comm, u32 keyval, u32 valueOut,
   return abi::kSuccess;
 }
 
+int deleteAttribute(HostCall& call, int errorComm, int object, AttributeMap& attributes,
+                    int keyval) {
+  auto found = attributes.find(keyval);
+  if (found == attributes.end())
+    return call.fail(errorComm, abi::kErrKeyval, "no attribute with keyval " + std::to_string(keyval));
+  u32 value = found->second;
+  attributes.erase(found);
+  int result = runDelete(call, object, keyval, call.rank.keyvals.at(keyval), value);
+  if (result != abi::kSuccess)
+    return call.fail(errorComm, result,
+                     "the delete callback of keyval " + std::to_string(keyval) + " failed");
+  return abi::kSuccess;
+}
+
+}  // namespace synergy::mpi
+
+namespace {
+
+int setCommAttribute(HostCall& call, int comm, int keyval, u32 value) {
+  if (!call.rank.comm(comm)) return call.fail(comm, abi::kErrComm, "invalid communicator");
+  return setAttribute(
+      call, comm, comm,
+      [&]() -> AttributeMap* {
+        CommHandle* handle = call.rank.comm(comm);
+        return handle ? &handle->attributes : nullptr;
+      },
+      keyval, value);
+}
+
+int getCommAttribute(HostCall& call, int comm, int keyval, u32 valueOut, u32 flagOut) {
+  CommHandle* handle = call.rank.comm(comm);
+  if (!handle) return call.fail(comm, abi::kErrComm, "invalid communicator");
+  if (!call.bytes(valueOut, 4) || !call.bytes(flagOut, 4))
+    return call.fail(comm, abi::kErrArg, "output outside linear memory");
+  int32_t predefined;
+  if (predefinedAttribute(call, keyval, predefined)) {
+    // The value is handed out by address: the rank's cell for the key,
+    // written again on every call.
+    u32 cells = attributeCells(call, comm);
+    if (!cells) return abi::kErrNoMem;
+    u32 cell = cells + 4 * u32(keyval);
+    call.store<int32_t>(cell, predefined);
+    call.store<u32>(valueOut, cell);
+    call.store<int32_t>(flagOut, 1);
+    return abi::kSuccess;
+  }
+  return getAttribute(call, comm, handle->attributes, keyval, valueOut, flagOut);
+}
+
+int deleteCommAttribute(HostCall& call, int comm, int keyval) {
+  CommHandle* handle = call.rank.comm(comm);
+  if (!handle) return call.fail(comm, abi::kErrComm, "invalid communicator");
+  return deleteAttribute(call, comm, comm, handle->attributes, keyval);
+}
+
+}  // namespace
+
+extern "C" {
+
+u32 Z_envZ_MPI_Comm_create_keyval(void* instance, u32 copyFunction, u32 deleteFunction,
+                                  u32 keyvalOut, u32 extraState) {
+  HostCall call(instance, "MPI_Comm_create_keyval");
+  return createKeyval(call, copyFunction, deleteFunction, keyvalOut, extraState);
+}
+
+u32 Z_envZ_MPI_Comm_free_keyval(void* instance, u32 keyvalAddr) {
+  HostCall call(instance, "MPI_Comm_free_keyval");
+  return freeKeyval(call, keyvalAddr);
+}
+
+u32 Z_envZ_MPI_Comm_set_attr(void* instance, u32 comm, u32 keyval, u32 value) {
+  HostCall call(instance, "MPI_Comm_set_attr");
+  return setCommAttribute(call, int(comm), int(keyval), value);
+}
+
+u32 Z_envZ_MPI_Comm_get_attr(void* instance, u32 comm, u32 keyval, u32 valueOut, u32 flagOut) {
+  HostCall call(instance, "MPI_Comm_get_attr");
+  return getCommAttribute(call, int(comm), int(keyval), valueOut, flagOut);
+}
+
 u32 Z_envZ_MPI_Comm_delete_attr(void* instance, u32 comm, u32 keyval) {
   HostCall call(instance, "MPI_Comm_delete_attr");
-  CommHandle* handle = call.rank.comm(int(comm));
-  if (!handle) return call.fail(int(comm), abi::kErrComm, "invalid communicator");
-  auto found = handle->attributes.find(int(keyval));
-  if (found == handle->attributes.end())
-    return call.fail(int(comm), abi::kErrKeyval,
-                     "no attribute with keyval " + std::to_string(int(keyval)));
-  u32 value = found->second;
-  handle->attributes.erase(found);
-  int result = runDelete(call, int(comm), int(keyval), call.rank.keyvals.at(int(keyval)), value);
-  if (result != abi::kSuccess)
-    return call.fail(int(comm), result,
-                     "the delete callback of keyval " + std::to_string(int(keyval)) + " failed");
-  return abi::kSuccess;
+  return deleteCommAttribute(call, int(comm), int(keyval));
+}
+
+// MPI-1's names for the same calls; its callbacks have the same types.
+u32 Z_envZ_MPI_Keyval_create(void* instance, u32 copyFunction, u32 deleteFunction,
+                             u32 keyvalOut, u32 extraState) {
+  HostCall call(instance, "MPI_Keyval_create");
+  return createKeyval(call, copyFunction, deleteFunction, keyvalOut, extraState);
+}
+
+u32 Z_envZ_MPI_Keyval_free(void* instance, u32 keyvalAddr) {
+  HostCall call(instance, "MPI_Keyval_free");
+  return freeKeyval(call, keyvalAddr);
+}
+
+u32 Z_envZ_MPI_Attr_put(void* instance, u32 comm, u32 keyval, u32 value) {
+  HostCall call(instance, "MPI_Attr_put");
+  return setCommAttribute(call, int(comm), int(keyval), value);
+}
+
+u32 Z_envZ_MPI_Attr_get(void* instance, u32 comm, u32 keyval, u32 valueOut, u32 flagOut) {
+  HostCall call(instance, "MPI_Attr_get");
+  return getCommAttribute(call, int(comm), int(keyval), valueOut, flagOut);
+}
+
+u32 Z_envZ_MPI_Attr_delete(void* instance, u32 comm, u32 keyval) {
+  HostCall call(instance, "MPI_Attr_delete");
+  return deleteCommAttribute(call, int(comm), int(keyval));
 }
 
 }  // extern "C"

@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "mpi/Datatype.h"
+#include "mpi/DatatypeAttributes.h"
 #include "mpi/MpiAbi.h"
 #include "mpi/RankState.h"
 
@@ -196,7 +197,11 @@ u32 Z_envZ_MPI_Type_dup(void* instance, u32 oldtype, u32 newtype) {
   auto copy = std::make_shared<TypeLayout>(*old);
   copy->predefined = false;
   copy->combiner = kCombinerDup;
-  return finish(call, copy, TypeRecipe{{}, {}, {recipeType(int(oldtype), old)}}, newtype);
+  if (int e = finish(call, copy, TypeRecipe{{}, {}, {recipeType(int(oldtype), old)}}, newtype))
+    return e;
+  int32_t duplicate;
+  call.load(newtype, duplicate);
+  return copyTypeAttributes(call, int(oldtype), duplicate);
 }
 
 u32 Z_envZ_MPI_Type_commit(void* instance, u32 typeAddr) {
@@ -222,6 +227,9 @@ u32 Z_envZ_MPI_Type_free(void* instance, u32 typeAddr) {
   Layout layout = call.rank.type(handle);
   if (!layout || layout->predefined)
     return call.fail(abi::kCommWorld, abi::kErrType, "cannot free this datatype");
+  // The delete callbacks run before the datatype goes; a failing one is
+  // raised and the datatype stays, without its attributes.
+  if (int error = deleteTypeAttributes(call, handle)) return error;
   call.rank.freeType(handle);
   call.store<int32_t>(typeAddr, abi::kDatatypeNull);
   return abi::kSuccess;

@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "mpi/CollectiveEngine.h"
@@ -51,12 +52,17 @@ u32 Z_envZ_MPI_Init_thread(void* instance, u32 argc, u32 argv, u32 required, u32
   HostCall call(instance, "MPI_Init_thread");
   (void)argc;
   (void)argv;
-  // A granule is single-threaded unless the threads pass runs it; asking for
-  // more is answered with what a granule guarantees, as MPI allows.
-  int level = std::min<int>(int(required), abi::kThreadMultiple);
+  // Every level is served: a thread granule's calls act as its rank, and
+  // under MPI_THREAD_MULTIPLE they are serialised by the rank's call lock,
+  // which lower levels do without (the program serialises them itself).
+  int level = std::clamp<int>(int32_t(required), abi::kThreadSingle, abi::kThreadMultiple);
   if (!call.store<int32_t>(provided, level))
     return call.fail(abi::kCommWorld, abi::kErrArg, "provided pointer outside linear memory");
-  return initialize(call);
+  int result = initialize(call);
+  if (result != abi::kSuccess) return result;
+  call.rank.threadLevel = level;
+  if (level == abi::kThreadMultiple) call.world().callLock(call.rank.worldRank).enable();
+  return result;
 }
 
 u32 Z_envZ_MPI_Initialized(void* instance, u32 flag) {
@@ -91,18 +97,20 @@ u32 Z_envZ_MPI_Abort(void* instance, u32 comm, u32 errorcode) {
   call.world().abort(code,
                      "rank " + std::to_string(call.rank.worldRank) +
                          " called MPI_Abort with error code " + std::to_string(code));
-  call.granule.exit(code);
+  call.exitGranule(code);
 }
 
 u32 Z_envZ_MPI_Query_thread(void* instance, u32 provided) {
   HostCall call(instance, "MPI_Query_thread");
-  call.store<int32_t>(provided, abi::kThreadMultiple);
+  if (!call.store<int32_t>(provided, call.rank.threadLevel))
+    return call.fail(abi::kCommWorld, abi::kErrArg, "provided pointer outside linear memory");
   return abi::kSuccess;
 }
 
 u32 Z_envZ_MPI_Is_thread_main(void* instance, u32 flag) {
   HostCall call(instance, "MPI_Is_thread_main");
-  call.store<int32_t>(flag, 1);
+  if (!call.store<int32_t>(flag, call.granule.parent() ? 0 : 1))
+    return call.fail(abi::kCommWorld, abi::kErrArg, "flag pointer outside linear memory");
   return abi::kSuccess;
 }
 

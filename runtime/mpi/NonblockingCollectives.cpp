@@ -469,6 +469,19 @@ u32 startAllgather(HostCall& call, int comm, CollectiveKind kind, u32 sendbuf, i
   return schedule.start(requestOut);
 }
 
+// Sends block j of `sends` to member j and receives member j's into block j
+// of `receives`, then starts the collective.
+u32 exchangeBlocks(ScheduleBuilder& schedule, const std::vector<TypedBuffer>& sends,
+                   const std::vector<TypedBuffer>& receives, u32 requestOut) {
+  int size = schedule.size();
+  for (int to = 0; to < size; ++to)
+    schedule.send(to, sends[size_t(to)].host, sends[size_t(to)].type, sends[size_t(to)].count);
+  for (int from = 0; from < size; ++from)
+    schedule.receive(from, receives[size_t(from)].host, receives[size_t(from)].type,
+                     receives[size_t(from)].count);
+  return schedule.start(requestOut);
+}
+
 // The body of MPI_Ialltoall(v): block j of every member's send buffer goes
 // to member j. With MPI_IN_PLACE the blocks come from the receive buffer,
 // which is safe because every send is copied as it starts.
@@ -488,12 +501,30 @@ u32 startAlltoall(HostCall& call, int comm, CollectiveKind kind, u32 sendbuf,
       RETURN_IF_ERROR(resolveBlock(call, comm, sendbuf, sendcounts, sdispls, i, sendtype, "send",
                                    sends[size_t(i)]));
   }
-  for (int to = 0; to < size; ++to)
-    schedule.send(to, sends[size_t(to)].host, sends[size_t(to)].type, sends[size_t(to)].count);
-  for (int from = 0; from < size; ++from)
-    schedule.receive(from, receives[size_t(from)].host, receives[size_t(from)].type,
-                     receives[size_t(from)].count);
-  return schedule.start(requestOut);
+  return exchangeBlocks(schedule, sends, receives, requestOut);
+}
+
+// The body of MPI_Ialltoallw: as MPI_Ialltoallv, but each block has its own
+// datatype and its displacement is in bytes.
+u32 startAlltoallw(HostCall& call, int comm, u32 sendbuf, const int32_t* sendcounts,
+                   const int32_t* sdispls, const int32_t* sendtypes, u32 recvbuf,
+                   const int32_t* recvcounts, const int32_t* rdispls, const int32_t* recvtypes,
+                   u32 requestOut, CommHandle& handle) {
+  // Tagged as the v form it generalises: the sequence number alone keeps
+  // collectives apart, since every member starts them in the same order.
+  ScheduleBuilder schedule(call, comm, handle, CollectiveKind::Alltoallv);
+  int size = schedule.size();
+  std::vector<TypedBuffer> sends(static_cast<size_t>(size)), receives(static_cast<size_t>(size));
+  for (int i = 0; i < size; ++i) {
+    RETURN_IF_ERROR(resolve(call, comm, int64_t(recvbuf) + rdispls[i], recvcounts[i],
+                            recvtypes[i], "receive", receives[size_t(i)]));
+    if (sendbuf == abi::kInPlace)
+      sends[size_t(i)] = receives[size_t(i)];
+    else
+      RETURN_IF_ERROR(resolve(call, comm, int64_t(sendbuf) + sdispls[i], sendcounts[i],
+                              sendtypes[i], "send", sends[size_t(i)]));
+  }
+  return exchangeBlocks(schedule, sends, receives, requestOut);
 }
 
 // The body of MPI_Ireduce_scatter(_block): member j folds block j of every
@@ -674,6 +705,32 @@ u32 Z_envZ_MPI_Ialltoallv(void* instance, u32 sendbuf, u32 sendcounts, u32 sdisp
   return startAlltoall(call, c, CollectiveKind::Alltoallv, sendbuf, scounts, soffsets,
                        int(sendtype), recvbuf, rcounts, roffsets, int(recvtype), requestOut,
                        *handle);
+}
+
+u32 Z_envZ_MPI_Ialltoallw(void* instance, u32 sendbuf, u32 sendcounts, u32 sdispls, u32 sendtypes,
+                          u32 recvbuf, u32 recvcounts, u32 rdispls, u32 recvtypes, u32 comm,
+                          u32 requestOut) {
+  HostCall call(instance, "MPI_Ialltoallw");
+  int c = int(comm);
+  CommHandle* handle;
+  RETURN_IF_ERROR(checkCall(call, c, requestOut, handle));
+  int size = handle->comm->size();
+  const int32_t* rcounts = intArray(call, c, recvcounts, size, "receive counts");
+  if (!rcounts) return abi::kErrArg;
+  const int32_t* roffsets = intArray(call, c, rdispls, size, "receive displacements");
+  if (!roffsets) return abi::kErrArg;
+  const int32_t* rtypes = intArray(call, c, recvtypes, size, "receive datatypes");
+  if (!rtypes) return abi::kErrArg;
+  const int32_t* scounts = rcounts;
+  const int32_t* soffsets = roffsets;
+  const int32_t* stypes = rtypes;
+  if (sendbuf != abi::kInPlace) {
+    if (!(scounts = intArray(call, c, sendcounts, size, "send counts"))) return abi::kErrArg;
+    if (!(soffsets = intArray(call, c, sdispls, size, "send displacements"))) return abi::kErrArg;
+    if (!(stypes = intArray(call, c, sendtypes, size, "send datatypes"))) return abi::kErrArg;
+  }
+  return startAlltoallw(call, c, sendbuf, scounts, soffsets, stypes, recvbuf, rcounts, roffsets,
+                        rtypes, requestOut, *handle);
 }
 
 u32 Z_envZ_MPI_Ireduce_scatter(void* instance, u32 sendbuf, u32 recvbuf, u32 recvcounts, u32 type,

@@ -20,6 +20,7 @@
 #include "mpi/MpiAbi.h"
 #include "mpi/ReduceOp.h"
 #include "mpi/Window.h"
+#include "mpi/WindowAttributes.h"
 
 namespace synergy::mpi {
 
@@ -230,7 +231,7 @@ u32 Z_envZ_MPI_Win_get_attr(void* instance, u32 win, u32 keyval, u32 valueOut, u
                                         abi::kWinAttrModel};
   const int* slot = std::find(std::begin(kAttributes), std::end(kAttributes), int(keyval));
   if (slot == std::end(kAttributes))
-    return failOnWindow(call, *window, abi::kErrKeyval, "invalid window keyval " + std::to_string(int(keyval)));
+    return getWindowAttribute(call, window->commHandle, int(win), int(keyval), valueOut, flagOut);
   if (!window->attributesGuest) {
     using AllocFn = uint32_t (*)(void*, uint32_t);
     auto alloc =
@@ -272,6 +273,7 @@ u32 Z_envZ_MPI_Win_free(void* instance, u32 winAddr) {
   std::shared_ptr<Window> window;
   if (!call.load(winAddr, win) || !(window = call.rank.window(win)))
     return call.fail(abi::kCommWorld, abi::kErrWin, "invalid window");
+  if (int error = deleteWindowAttributes(call, win)) return error;
   int result = runCollective(
       call, window->commHandle, CollectiveKind::WinFree, [](Contribution&) {},
       [](std::vector<Contribution>&, int) { return abi::kSuccess; });

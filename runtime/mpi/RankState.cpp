@@ -1,6 +1,8 @@
 //===- RankState.cpp - one rank's MPI handles and call context -------------===//
 #include "mpi/RankState.h"
 
+#include <cstdio>
+
 namespace synergy::mpi {
 
 namespace {
@@ -297,10 +299,25 @@ int HostCall::fail(int comm, int errorClass, const std::string& reason) {
   std::string message = "rank " + std::to_string(rank.worldRank) + ": " + name + ": " + reason +
                         " (" + errorClassName(errorClass) + ")";
   world().abort(errorClass, message);
-  granule.exit(errorClass);
+  exitGranule(errorClass);
 }
 
-void HostCall::leaveAbortedJob() { granule.exit(world().abortStatus()); }
+void HostCall::leaveAbortedJob() { exitGranule(world().abortStatus()); }
+
+void HostCall::exitGranule(int code) {
+  // A thread granule's exit ends the process at once, before the launcher
+  // could report the job's end (MpiJob.cpp), so the report is made here.
+  if (granule.parent() && world().aborted()) {
+    std::string message = world().abortMessage();
+    if (!message.empty()) std::fprintf(stderr, "synergy-run: %s\n", message.c_str());
+  }
+  if (callLock_) {
+    // Every level: a nested call's HostCall does not unwind either.
+    callLock_->releaseAll();
+    callLock_ = nullptr;
+  }
+  granule.exit(code);
+}
 
 bool HostCall::storeStatus(uint32_t addr, int source, int tag, int error, int64_t count) {
   if (addr == abi::kStatusIgnore) return true;

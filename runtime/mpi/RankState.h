@@ -5,8 +5,10 @@
 // requests, groups, windows), hung on its granule as a HostExtension. The
 // predefined handles are filled in at creation.
 //
-// HostCall is the prologue of every MPI host function: it finds the rank,
-// resolves guest pointers without trapping (a bad pointer is an MPI error,
+// HostCall is the prologue of every MPI host function: it finds the rank
+// (a pthread's calls act as the rank whose granule spawned it), takes the
+// rank's call lock under MPI_THREAD_MULTIPLE (RankCallLock.h), resolves
+// guest pointers without trapping (a bad pointer is an MPI error,
 // not a crash), and raises errors through the communicator's error handler:
 // MPI_ERRORS_RETURN hands the error class back, MPI_ERRORS_ARE_FATAL ends
 // the whole job with a message naming the rank, the call and the reason.
@@ -63,6 +65,8 @@ class RankState : public granule::HostExtension {
   int worldRank = -1;
   bool initialized = false;
   bool finalized = false;
+  // What MPI_Init_thread provided (MPI_Init: MPI_THREAD_SINGLE).
+  int threadLevel = abi::kThreadSingle;
   // Guest blocks from MPI_Alloc_mem not yet given back (MemoryAllocation.cpp).
   std::set<uint32_t> allocatedMemory;
   // Guest cells for attribute calls, allocated at the first one that needs
@@ -77,6 +81,11 @@ class RankState : public granule::HostExtension {
   };
   std::map<int, Keyval> keyvals;
   int nextKeyval = 32;  // after every predefined attribute key
+  // Attributes of datatypes, by datatype handle, then keyval
+  // (DatatypeAttributes.cpp).
+  std::map<int, std::map<int, uint32_t>> typeAttributes;
+  // The same for windows, by window handle (WindowAttributes.cpp).
+  std::map<int, std::map<int, uint32_t>> windowAttributes;
   // Nonblocking collectives this rank has started, by communicator context
   // (NonblockingCollectives.cpp tags their messages with the count).
   std::map<uint32_t, uint32_t> nonblockingCollectivesOn;
@@ -150,14 +159,17 @@ class RankState : public granule::HostExtension {
   void freeWindow(int handle);
 
  private:
-  std::vector<std::optional<CommHandle>> comms_;
-  std::vector<Layout> types_;
+  // Deques, so that a reference into them stays good while they grow: under
+  // MPI_THREAD_MULTIPLE another thread of the rank may make a communicator
+  // or a datatype while a call that holds one waits.
+  std::deque<std::optional<CommHandle>> comms_;
+  std::deque<Layout> types_;
   Layout noType_;
   std::map<int, UserOp> ops_;
   int nextOp_ = abi::kLastPredefinedOp + 1;
   // Handle h is requests_[h - 1]; freed handles are reused, most recent
   // first, so that a window of nonblocking calls keeps reusing a few slots.
-  std::vector<std::shared_ptr<Request>> requests_;
+  std::deque<std::shared_ptr<Request>> requests_;
   std::vector<int> freeRequests_;
   int newRequestHandle();  // an empty entry of requests_
   static constexpr int kCompletedSendHandle = 1;
@@ -184,12 +196,30 @@ class HostCall {
   // behind a nonblocking send's stores to its ring.
   HostCall(void* instance, const char* callName, EarlierSends earlier = EarlierSends::Publish)
       : granule(granule::Granule::fromHost(instance)),
-        rank(granule.extension<RankState>()),
+        rank(rankOf(granule)),
         name(callName),
         memoryBase_(granule.linearMemory() ? granule.linearMemory()->base() : nullptr),
         memorySize_(0) {
+    RankCallLock& lock = rank.world->callLock(rank.worldRank);
+    if (lock.enabled()) {
+      lock.lock();
+      callLock_ = &lock;
+    }
     refreshMemorySize();
     if (earlier == EarlierSends::Publish) rank.world->publishSends(rank.worldRank);
+  }
+  ~HostCall() {
+    if (callLock_) callLock_->unlock();
+  }
+  HostCall(const HostCall&) = delete;
+  HostCall& operator=(const HostCall&) = delete;
+
+  // The rank a granule's calls act as: its own, or for a thread granule
+  // that of the process granule it was spawned from.
+  static RankState& rankOf(granule::Granule& caller) {
+    granule::Granule* process = &caller;
+    while (process->parent()) process = process->parent();
+    return process->extension<RankState>();
   }
 
   granule::Granule& granule;
@@ -204,6 +234,10 @@ class HostCall {
   int fail(int comm, int errorClass, const std::string& reason);
   // Ends this rank because the job is over (another rank aborted).
   [[noreturn]] void leaveAbortedJob();
+  // Ends the calling granule with `code`; the rank's call lock is let go
+  // first, since the granule's exit skips this call's destructor and the
+  // rank's other threads must still get through to see the job's end.
+  [[noreturn]] void exitGranule(int code);
 
   // Guest memory [addr, addr+bytes), or nullptr when outside linear memory.
   uint8_t* bytes(uint64_t addr, uint64_t count) { return inMemory(addr, count) ? memoryBase_ + addr : nullptr; }
@@ -259,6 +293,7 @@ class HostCall {
 
   uint8_t* memoryBase_;
   uint64_t memorySize_;
+  RankCallLock* callLock_ = nullptr;  // held for this call
 };
 
 }  // namespace synergy::mpi

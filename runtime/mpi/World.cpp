@@ -91,7 +91,8 @@ World::World(int size, bool ranksOwnCpus)
       waits_(size),
       outboxes_(new Outbox[size]),
       asleep_(new std::atomic<bool>[size]),
-      announced_(new ProgressMark[size]) {
+      announced_(new ProgressMark[size]),
+      callLocks_(new RankCallLock[size]) {
   for (int i = 0; i < size; ++i) {
     wakeups_.push_back(std::make_unique<std::condition_variable_any>());
     mailboxes_.push_back(
@@ -240,8 +241,31 @@ bool World::waitUntilReady(int rank, const WaitInfo& info, util::FunctionRef<boo
     box.drain();
     return ready() || aborted_.load(std::memory_order_relaxed);
   };
+  RankCallLock& callLock = callLocks_[rank];
+  if (callLock.enabled() && callLock.heldHere()) return waitSharingRank(callLock, done);
   if (done() || pollUntil(done, ranksOwnCpus_)) return !aborted_;
   return sleepUntil(rank, info, done);
+}
+
+bool World::waitSharingRank(RankCallLock& callLock, util::FunctionRef<bool()> done) {
+  // The rank's condition variable and its asleep flag describe one waiting
+  // thread, and several of this rank's threads may wait at once; so these
+  // poll, backing off to short sleeps. Such a rank never counts as blocked,
+  // which keeps the deadlock watch from reporting it.
+  constexpr int kYieldingLooks = 64;
+  constexpr std::chrono::microseconds kLongestNap{200};
+  std::chrono::microseconds nap{1};
+  for (int looks = 0;; ++looks) {
+    if (done()) return !aborted_;
+    int depth = callLock.releaseAll();
+    if (looks < kYieldingLooks) {
+      std::this_thread::yield();
+    } else {
+      std::this_thread::sleep_for(nap);
+      nap = std::min(nap * 2, kLongestNap);
+    }
+    callLock.reacquire(depth);
+  }
 }
 
 void World::startSend(const std::shared_ptr<Request>& send, int destWorldRank) {

@@ -45,6 +45,7 @@
 
 #include "mpi/Datatype.h"
 #include "mpi/Mailbox.h"
+#include "mpi/RankCallLock.h"
 #include "mpi/RemoteRanks.h"
 #include "util/AdaptiveMutex.h"
 #include "util/FunctionRef.h"
@@ -311,8 +312,12 @@ class World {
   void publishMark(int rank, Communicator& comm, std::atomic<uint64_t>& mark, uint64_t value);
   // Waits until `ready()`, which reads only atomics, holds: polls it first,
   // then sleeps until a wake-up finds it true, matching the rank's arriving
-  // messages all the while. False when aborted.
+  // messages all the while. False when aborted. A caller that holds the
+  // rank's call lock lets go of it between looks (waitSharingRank).
   bool waitUntilReady(int rank, const WaitInfo& info, util::FunctionRef<bool()> ready);
+  // The lock the threads of world rank `rank` take around their MPI calls
+  // once it asked for MPI_THREAD_MULTIPLE (RankCallLock.h).
+  RankCallLock& callLock(int rank) { return callLocks_[rank]; }
   // Runs `body` under the world lock.
   void locked(const std::function<void()>& body);
   // A wait for the other ranks outside any MPI call's own (a barrier
@@ -371,6 +376,9 @@ class World {
  private:
   // Sleeps until `done()`, evaluated without the lock, holds.
   bool sleepUntil(int rank, const WaitInfo& info, util::FunctionRef<bool()> done);
+  // Waits until `done()` holds for a thread of a rank whose threads share
+  // it, holding the rank's call lock only while it looks.
+  bool waitSharingRank(RankCallLock& callLock, util::FunctionRef<bool()> done);
   void wakeLocked(int rank);
   // Records the abort unless one came first (then false) and wakes all.
   bool recordAbort(int status, const std::string& message);
@@ -424,6 +432,7 @@ class World {
   // cache line; together with epoch_ they tell the watchdog that something
   // happened.
   std::unique_ptr<ProgressMark[]> announced_;
+  std::unique_ptr<RankCallLock[]> callLocks_;  // by rank
   uint64_t watchedEpoch_ = 0;
   int quietTicks_ = 0;
 

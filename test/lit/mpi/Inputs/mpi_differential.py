@@ -81,6 +81,8 @@ def main():
     parser.add_argument("--ordered", action="store_true",
                         help="compare lines in order (only for single-writer output)")
     parser.add_argument("--timeout", type=int, default=120)
+    parser.add_argument("--cflag", action="append", default=[],
+                        help="compiler flag for both builds (e.g. -pthread)")
     parser.add_argument("--arg", action="append", default=[], help="program argument")
     parser.add_argument("--run-option", action="append", default=[],
                         help="synergy-run option, before the program")
@@ -97,8 +99,8 @@ def main():
     os.makedirs(options.workdir, exist_ok=True)
     native = os.path.join(options.workdir, "native")
     granule = os.path.join(options.workdir, "granule.wasm")
-    build(["mpicc", "-O2", "-o", native, options.source, "-lm"])
-    build([options.synergy_cc, "-O2", "-o", granule, options.source, "-lm"])
+    build(["mpicc", "-O2"] + options.cflag + ["-o", native, options.source, "-lm"])
+    build([options.synergy_cc, "-O2"] + options.cflag + ["-o", granule, options.source, "-lm"])
 
     for ranks in options.ranks:
         mpirun = ["mpirun", "--allow-run-as-root", "--oversubscribe", "-np", str(ranks), native]
