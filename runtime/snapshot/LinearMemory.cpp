@@ -12,11 +12,17 @@ namespace {
 // A transparent huge page on x86-64 and arm64 (4 KiB base pages).
 constexpr uint64_t kHugePageBytes = 2ull << 20;
 
-// Asks for transparent huge pages on [address, address + bytes). Where the
-// kernel has none, or has them off, the memory simply keeps 4 KiB pages, so
-// failure is not an error.
+// Asks for transparent huge pages on [address, address + bytes) when the
+// stretch is at least one huge page: one growth that large is a big array
+// in the making, which then faults once per 2 MiB. The initial memory (the
+// stack and static data) and a heap creeping up in small growths keep
+// 4 KiB pages, as a native process's stack and brk heap do: there a huge
+// page would zero 2 MiB for the few kilobytes a short program touches,
+// which cost a warm start about a millisecond. Where the kernel has no
+// transparent huge pages, or has them off, the memory simply keeps 4 KiB
+// pages, so failure is not an error.
 void adviseHugePages(uint8_t* address, uint64_t bytes) {
-  if (bytes > 0) madvise(address, bytes, MADV_HUGEPAGE);
+  if (bytes >= kHugePageBytes) madvise(address, bytes, MADV_HUGEPAGE);
 }
 
 }  // namespace
@@ -42,11 +48,11 @@ bool LinearMemory::create(uint64_t initialPages, uint64_t maxPages, std::string&
   if (lead > 0) munmap(start, lead);
   munmap(start + lead + kReservationBytes, kHugePageBytes - lead);
   base_ = start + lead;
-  adviseHugePages(base_, kReservationBytes);
-  if (grow(initialPages) < 0) {
+  if (mprotect(base_, initialPages * kWasmPageSize, PROT_READ | PROT_WRITE) != 0) {
     error = "cannot map initial linear memory";
     return false;
   }
+  pages_ = initialPages;
   return true;
 }
 
@@ -64,6 +70,7 @@ int64_t LinearMemory::grow(uint64_t deltaPages) {
   // puts fresh anonymous pages back past a snapshot), so opening it up is
   // all growth takes; its pages read as zeros until written.
   if (mprotect(base_ + oldBytes, newBytes - oldBytes, PROT_READ | PROT_WRITE) != 0) return -1;
+  adviseHugePages(base_ + oldBytes, newBytes - oldBytes);
   pages_ = oldPages + deltaPages;
   return int64_t(oldPages);
 }

@@ -9,9 +9,11 @@
 // page as the memory grows. Private anonymous pages take the kernel's
 // cheapest fault path (a shared memfd mapping cost 1.5-1.7x per fault, and
 // closing it freed the pages a second time at exit), and the reservation is
-// 2 MiB aligned and marked MADV_HUGEPAGE, so where transparent huge pages are
-// in `madvise` mode a large first-touch array faults once per 2 MiB instead
-// of once per 4 KiB. Nothing needs a file behind the memory: a snapshot
+// 2 MiB aligned; each growth of at least 2 MiB is marked MADV_HUGEPAGE, so
+// where transparent huge pages are in `madvise` mode a large first-touch
+// array faults once per 2 MiB instead of once per 4 KiB, while the initial
+// memory (stack, static data) and small heap growths keep 4 KiB pages.
+// Nothing needs a file behind the memory: a snapshot
 // copies the touched pages into its own memfd, and restoring maps that memfd
 // copy-on-write over the prefix instead of copying it back.
 //

@@ -114,15 +114,20 @@ std::pair<std::string, std::string> mappingHeaderAndFlags(const void* start) {
 }  // namespace
 
 // The accessible memory is private anonymous memory (the cheap fault path,
-// and nothing to free a second time at exit), starts on a 2 MiB boundary and
-// carries MADV_HUGEPAGE ("hg"), so transparent huge pages in madvise mode can
-// back it. Growth keeps it one mapping with the same advice.
-TEST(LinearMemory, PrivateAnonymousHugePageAdvised) {
+// and nothing to free a second time at exit) and starts on a 2 MiB boundary.
+// The initial memory and a small growth keep 4 KiB pages (one mapping, no
+// MADV_HUGEPAGE "hg": a huge page there would zero 2 MiB for a few touched
+// kilobytes), while one growth of at least 2 MiB carries MADV_HUGEPAGE, so
+// transparent huge pages in madvise mode can back a large array.
+TEST(LinearMemory, OnlyLargeGrowthIsHugePageAdvised) {
   LinearMemory memory;
   std::string error;
   ASSERT_TRUE(memory.create(64, 1000, error)) << error;
-  ASSERT_EQ(memory.grow(64), 64);
+  ASSERT_EQ(memory.grow(1), 64);
   EXPECT_EQ(reinterpret_cast<uintptr_t>(memory.base()) % (2u << 20), 0u);
+  const uint64_t smallBytes = memory.sizeBytes();
+  ASSERT_EQ(memory.grow(64), 65);
+
   auto [header, flags] = mappingHeaderAndFlags(memory.base());
   ASSERT_FALSE(header.empty()) << "no mapping starts at the memory's base";
   unsigned long from, to;
@@ -136,8 +141,16 @@ TEST(LinearMemory, PrivateAnonymousHugePageAdvised) {
       << header;
   EXPECT_STREQ(permissions, "rw-p") << header;
   EXPECT_EQ(inode, 0u) << "backed by a file: " << header;
-  EXPECT_EQ(to - from, memory.sizeBytes()) << header;
-  EXPECT_NE(flags.find(" hg"), std::string::npos) << flags;
+  EXPECT_EQ(to - from, smallBytes) << header;
+  EXPECT_EQ(flags.find(" hg"), std::string::npos) << flags;
+
+  auto [largeHeader, largeFlags] = mappingHeaderAndFlags(memory.base() + smallBytes);
+  ASSERT_FALSE(largeHeader.empty()) << "the large growth is not a mapping of its own";
+  ASSERT_EQ(std::sscanf(largeHeader.c_str(), "%lx-%lx %4s", &from, &to, permissions), 3)
+      << largeHeader;
+  EXPECT_STREQ(permissions, "rw-p") << largeHeader;
+  EXPECT_EQ(to - from, 64 * kWasmPageSize) << largeHeader;
+  EXPECT_NE(largeFlags.find(" hg"), std::string::npos) << largeFlags;
 }
 
 // Restoring 256 MiB must be a remapping: right after the restore no page of
