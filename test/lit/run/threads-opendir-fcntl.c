@@ -4,7 +4,8 @@
 // takes and queries a record lock, and reads back errors from a missing
 // directory and a bad descriptor; the output is compared with native clang's.
 // The granted directory is unchanged afterwards.
-// RUN: rm -rf %t && mkdir -p %t/data/sub && printf abc > %t/data/b.txt && printf xyz > %t/data/a.txt
+// RUN: rm -rf %t && mkdir -p %t/data/sub
+// RUN: printf abc > %t/data/b.txt && printf xyz > %t/data/a.txt
 // RUN: %host-clang -O2 -pthread %s -o %t/native
 // RUN: %t/native %t/data > %t/expected
 // RUN: FileCheck %s < %t/expected
