@@ -39,5 +39,6 @@ std::unique_ptr<Pass> createAsyncifyControlPointsPass();
 std::unique_ptr<Pass> createLowerAtomicsPass();
 std::unique_ptr<Pass> createSerializeLibcPass();
 std::unique_ptr<Pass> createExportThreadSupportPass();
+std::unique_ptr<Pass> createThreadLocalErrnoPass();
 
 }  // namespace synergy::passes

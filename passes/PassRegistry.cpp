@@ -5,7 +5,7 @@
 
 namespace synergy::passes {
 
-static const std::array<PassInfo, 5> kPasses = {{
+static const std::array<PassInfo, 6> kPasses = {{
     {"control-point-census",
      "record control-point imports and their call sites in the synergy.control_points section",
      createControlPointCensusPass},
@@ -21,6 +21,9 @@ static const std::array<PassInfo, 5> kPasses = {{
     {"export-thread-support",
      "export the guest malloc, free and __wasm_init_tls for the thread runtime",
      createExportThreadSupportPass},
+    {"thread-local-errno",
+     "move libc's errno from shared memory into a global of each thread granule",
+     createThreadLocalErrnoPass},
 }};
 
 std::span<const PassInfo> registeredPasses() { return kPasses; }

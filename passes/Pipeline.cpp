@@ -18,6 +18,9 @@ std::vector<const PassInfo*> defaultPipelinePasses() {
       // census must not see it; the exports must name the locked malloc.
       findPass("serialize-libc"),
       findPass("export-thread-support"),
+      // Threaded modules only; before asyncify, whose save/restore points
+      // must not depend on whether errno is memory or a global.
+      findPass("thread-local-errno"),
       // Before asyncify, so that asyncify sees the final set of calls and its
       // optimizer runs over the lowered code; the atomic helpers it adds are
       // not control points and stay uninstrumented.

@@ -158,6 +158,9 @@ ToolCommand buildLinkCommand(const GranuleToolchain& toolchain, const DriverArgu
     // chdir that resolves "..".
     append(argv, {"-Wl,--wrap=fcntl", "-Wl,--wrap=sysconf", "-Wl,--wrap=chdir",
                   "-Wl,--undefined=__synergy_enter_working_directory"});
+    // errno's address, for the thread-local-errno pass, which gives each
+    // thread granule its own errno and drops the export again.
+    if (arguments.threads) append(argv, {"-Wl,--undefined=errno", "-Wl,--export=errno"});
     argv.push_back(toolchain.guestLibraryDir + (arguments.threads ? "/libsynergy-posix-threads.a"
                                                                   : "/libsynergy-posix.a"));
     argv.insert(argv.end(), kWasiEmulationLibraries.begin(), kWasiEmulationLibraries.end());

@@ -20,6 +20,8 @@
 ;; CHECK-NEXT: synergy-passes: module valid after serialize-libc
 ;; CHECK-NEXT: synergy-passes: running export-thread-support
 ;; CHECK-NEXT: synergy-passes: module valid after export-thread-support
+;; CHECK-NEXT: synergy-passes: running thread-local-errno
+;; CHECK-NEXT: synergy-passes: module valid after thread-local-errno
 ;; CHECK-NEXT: synergy-passes: running lower-atomics
 ;; CHECK-NEXT: synergy-passes: module valid after lower-atomics
 ;; CHECK-NEXT: synergy-passes: running asyncify-control-points
