@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <limits>
 
 #include "mpi/MpiAbi.h"
 
@@ -198,31 +199,50 @@ Layout buildDerivedLayout(const std::vector<TypeBlock>& blocks, int combiner,
   for (const TypeBlock& block : blocks) {
     const TypeLayout& old = *block.type;
     if (block.count <= 0) continue;
-    for (int64_t k = 0; k < block.count; ++k) {
-      int64_t base = block.offset + k * old.extent();
-      for (const TypeSegment& segment : old.segments)
-        appendSegment(layout->segments, base + segment.offset, segment.length);
+    // Instances sit at block.offset + k * extent for k < count; every bound
+    // below is one of the two ends of that run plus a bound of `old`, so
+    // checking those sums keeps all the arithmetic inside int64_t.
+    int64_t stride, lastBase, blockSize;
+    if (!scaledOffset(block.count - 1, old.extent(), stride) ||
+        __builtin_add_overflow(block.offset, stride, &lastBase) ||
+        !scaledOffset(block.count, old.size, blockSize) ||
+        __builtin_add_overflow(layout->size, blockSize, &layout->size))
+      return nullptr;
+    int64_t lowBase = std::min(block.offset, lastBase), highBase = std::max(block.offset, lastBase);
+    int64_t lb, ub, trueLb, trueUb;
+    if (__builtin_add_overflow(lowBase, old.lb, &lb) || __builtin_add_overflow(highBase, old.ub, &ub) ||
+        __builtin_add_overflow(lowBase, old.trueLb, &trueLb) ||
+        __builtin_add_overflow(highBase, old.trueUb, &trueUb))
+      return nullptr;
+    if (old.isContiguous() && old.extent() > 0) {
+      // Back-to-back instances of a gap-free type are one run of bytes.
+      appendSegment(layout->segments, block.offset + old.lb, blockSize);
+    } else {
+      if (int64_t(layout->segments.size()) + block.count * int64_t(old.segments.size()) >
+          kMaxTypeSegments)
+        return nullptr;
+      for (int64_t k = 0; k < block.count; ++k) {
+        int64_t base = block.offset + k * old.extent();
+        for (const TypeSegment& segment : old.segments)
+          appendSegment(layout->segments, base + segment.offset, segment.length);
+      }
     }
-    int64_t lb = block.offset + std::min<int64_t>(0, (block.count - 1) * old.extent()) + old.lb;
-    int64_t ub = block.offset + std::max<int64_t>(0, (block.count - 1) * old.extent()) + old.ub;
     layout->lb = haveBounds ? std::min(layout->lb, lb) : lb;
     layout->ub = haveBounds ? std::max(layout->ub, ub) : ub;
     haveBounds = true;
     if (old.size > 0) {
-      int64_t trueLb =
-          block.offset + std::min<int64_t>(0, (block.count - 1) * old.extent()) + old.trueLb;
-      int64_t trueUb =
-          block.offset + std::max<int64_t>(0, (block.count - 1) * old.extent()) + old.trueUb;
       layout->trueLb = haveData ? std::min(layout->trueLb, trueLb) : trueLb;
       layout->trueUb = haveData ? std::max(layout->trueUb, trueUb) : trueUb;
       haveData = true;
     }
-    layout->size += block.count * old.size;
     layout->alignment = std::max(layout->alignment, old.alignment);
     layout->element = combineElements(layout->element, old.element);
   }
+  int64_t extent;
+  if (__builtin_sub_overflow(layout->ub, layout->lb, &extent) ||
+      extent > std::numeric_limits<int64_t>::max() - layout->alignment)
+    return nullptr;
   if (padToAlignment && layout->alignment > 1) {
-    int64_t extent = layout->ub - layout->lb;
     int64_t padded = (extent + layout->alignment - 1) / layout->alignment * layout->alignment;
     layout->ub = layout->lb + padded;
   }

@@ -80,6 +80,18 @@ Layout predefinedLayout(int handle);
 // The MPI name of a predefined type, for messages.
 const char* predefinedTypeName(int handle);
 
+// The most byte segments one derived datatype may flatten into. A layout
+// lists every segment of one instance, so without a bound one guest call such
+// as MPI_Type_create_hvector(1 << 28, 1, 0, MPI_INT) makes the host build
+// gigabytes of segments for minutes; 2^22 segments (64 MiB) is far above any
+// type a real program builds. Constructors refuse more blocks than this too.
+inline constexpr int64_t kMaxTypeSegments = int64_t(1) << 22;
+
+// `index` units of `unit` bytes, or false when that leaves int64_t.
+inline bool scaledOffset(int64_t index, int64_t unit, int64_t& offset) {
+  return !__builtin_mul_overflow(index, unit, &offset);
+}
+
 // One block of a derived type: `count` instances of `type` at byte `offset`.
 struct TypeBlock {
   Layout type;
@@ -87,7 +99,9 @@ struct TypeBlock {
   int64_t offset;
 };
 // A derived type made of `blocks` in order. `padToAlignment` rounds the
-// extent up the way C pads a struct (MPI_Type_create_struct).
+// extent up the way C pads a struct (MPI_Type_create_struct). Null when the
+// type would flatten into more than kMaxTypeSegments segments or a bound or
+// size would leave int64_t.
 Layout buildDerivedLayout(const std::vector<TypeBlock>& blocks, int combiner,
                           bool padToAlignment);
 Layout resizedLayout(const Layout& old, int64_t lb, int64_t extent);

@@ -39,13 +39,29 @@ std::pair<int, Layout> recipeType(int handle, const Layout& layout) {
   return {layout->predefined ? handle : 0, layout};
 }
 
-// Hands the guest a handle to `layout`, built from `recipe`.
+// Hands the guest a handle to `layout`, built from `recipe`; a null layout is
+// a type too large to represent (see kMaxTypeSegments).
 u32 finish(HostCall& call, Layout layout, TypeRecipe recipe, u32 newtypeOut) {
+  if (!layout)
+    return call.fail(abi::kCommWorld, abi::kErrType,
+                     "the datatype is too large: over " + std::to_string(kMaxTypeSegments) +
+                         " separate pieces, or bounds beyond 64 bits");
   if (!call.bytes(newtypeOut, 4))
     return call.fail(abi::kCommWorld, abi::kErrArg, "newtype pointer outside linear memory");
   auto described = std::make_shared<TypeLayout>(*layout);
   described->recipe = std::make_shared<const TypeRecipe>(std::move(recipe));
   call.store<int32_t>(newtypeOut, call.rank.addType(std::move(described)));
+  return abi::kSuccess;
+}
+
+// A constructor's block count, refused before any block is built when it is
+// negative or above what a layout may hold.
+int checkBlockCount(HostCall& call, int count) {
+  if (count < 0) return call.fail(abi::kCommWorld, abi::kErrCount, "negative count");
+  if (count > kMaxTypeSegments)
+    return call.fail(abi::kCommWorld, abi::kErrCount,
+                     std::to_string(count) + " blocks: at most " + std::to_string(kMaxTypeSegments) +
+                         " are supported");
   return abi::kSuccess;
 }
 
@@ -65,12 +81,15 @@ u32 strided(HostCall& call, u32 count, u32 blocklength, u32 stride, u32 oldtype,
             int combiner) {
   Layout old;
   if (int e = oldType(call, oldtype, old)) return e;
-  if (int(count) < 0 || int(blocklength) < 0)
-    return call.fail(abi::kCommWorld, abi::kErrCount, "negative count");
+  if (int e = checkBlockCount(call, int(count))) return e;
+  if (int(blocklength) < 0) return call.fail(abi::kCommWorld, abi::kErrCount, "negative count");
   int64_t unit = unitBytes(*old, combiner);
   std::vector<TypeBlock> blocks;
-  for (int i = 0; i < int(count); ++i)
-    blocks.push_back({old, int(blocklength), int64_t(i) * int32_t(stride) * unit});
+  for (int i = 0; i < int(count); ++i) {
+    int64_t offset;
+    if (!scaledOffset(int64_t(i) * int32_t(stride), unit, offset)) return finish(call, nullptr, {}, newtype);
+    blocks.push_back({old, int(blocklength), offset});
+  }
   TypeRecipe recipe{{int(count), int(blocklength)}, {}, {recipeType(int(oldtype), old)}};
   if (combiner == kCombinerHvector)
     recipe.addresses.push_back(int32_t(stride));
@@ -88,11 +107,16 @@ u32 indexed(HostCall& call, u32 count, u32 blocklengths, u32 displacements, u32 
   int n = int(count);
   const int32_t* lengths = ints(call, blocklengths, n);
   const int32_t* displs = ints(call, displacements, n);
-  if (n < 0 || (n > 0 && (!lengths || !displs)))
+  if (int e = checkBlockCount(call, n)) return e;
+  if (n > 0 && (!lengths || !displs))
     return call.fail(abi::kCommWorld, abi::kErrArg, "invalid block arrays");
   int64_t unit = unitBytes(*old, combiner);
   std::vector<TypeBlock> blocks;
-  for (int i = 0; i < n; ++i) blocks.push_back({old, lengths[i], int64_t(displs[i]) * unit});
+  for (int i = 0; i < n; ++i) {
+    int64_t offset;
+    if (!scaledOffset(displs[i], unit, offset)) return finish(call, nullptr, {}, newtype);
+    blocks.push_back({old, lengths[i], offset});
+  }
   TypeRecipe recipe{{n}, {}, {recipeType(int(oldtype), old)}};
   recipe.integers.insert(recipe.integers.end(), lengths, lengths + n);
   if (combiner == kCombinerHindexed)
@@ -146,11 +170,15 @@ u32 Z_envZ_MPI_Type_create_indexed_block(void* instance, u32 count, u32 blocklen
   if (int e = oldType(call, oldtype, old)) return e;
   int n = int(count);
   const int32_t* displs = ints(call, displacements, n);
-  if (n < 0 || (n > 0 && !displs))
+  if (int e = checkBlockCount(call, n)) return e;
+  if (n > 0 && !displs)
     return call.fail(abi::kCommWorld, abi::kErrArg, "invalid displacement array");
   std::vector<TypeBlock> blocks;
-  for (int i = 0; i < n; ++i)
-    blocks.push_back({old, int(blocklength), int64_t(displs[i]) * old->extent()});
+  for (int i = 0; i < n; ++i) {
+    int64_t offset;
+    if (!scaledOffset(displs[i], old->extent(), offset)) return finish(call, nullptr, {}, newtype);
+    blocks.push_back({old, int(blocklength), offset});
+  }
   TypeRecipe recipe{{n, int(blocklength)}, {}, {recipeType(int(oldtype), old)}};
   recipe.integers.insert(recipe.integers.end(), displs, displs + n);
   return finish(call, buildDerivedLayout(blocks, kCombinerIndexedBlock, false), std::move(recipe),
@@ -164,7 +192,8 @@ u32 Z_envZ_MPI_Type_create_struct(void* instance, u32 count, u32 blocklengths, u
   const int32_t* lengths = ints(call, blocklengths, n);
   const int32_t* displs = ints(call, displacements, n);
   const int32_t* handles = ints(call, types, n);
-  if (n < 0 || (n > 0 && (!lengths || !displs || !handles)))
+  if (int e = checkBlockCount(call, n)) return e;
+  if (n > 0 && (!lengths || !displs || !handles))
     return call.fail(abi::kCommWorld, abi::kErrArg, "invalid block arrays");
   std::vector<TypeBlock> blocks;
   TypeRecipe recipe{{n}, {}, {}};
