@@ -10,10 +10,13 @@ against it, and stops it with SIGTERM, which must end it with status 0.
       when it names one. SPEC is FILE.v[,inputs=DIR][,expected=FILE]
       [,vvp-define=NAME] (NAME defined for iverilog only); inputs
       default to test/verilog/Inputs. --split also runs the first design
-      through the hypervisor split by --save-at-tick and --restart. Afterwards
-      synergy-hv-ctl status must account for every engine: as many compiles
-      plus cache hits as submissions, none left running, and one change of
-      the set of engines per engine start and per engine end.
+      through the hypervisor split by --save-at-tick and --restart, and
+      restarts the same saved state under a second synergy-hv on 127.0.0.2
+      and under a plain synergy-run: each first half plus second half must
+      equal vvp's output. Afterwards synergy-hv-ctl status must account for
+      every engine on each hypervisor: as many compiles plus cache hits as
+      submissions, none left running, and one change of the set of engines
+      per engine start and per engine end.
 
   hv_test.py --bin-dir B --iverilog I --vvp V swap [--victim FILE.v]
              --joiner SPEC [--recombine-every N] [--min-moves M]
@@ -95,29 +98,30 @@ def expect(condition, message):
 
 
 class Hypervisor:
-    """synergy-hv on 127.0.0.1 with a fresh token; its stderr goes to a log."""
+    """synergy-hv on `host` (a loopback address) with a fresh token; its
+    stderr goes to a log of its own."""
 
-    def __init__(self, bin_dir, root, extra=()):
+    def __init__(self, bin_dir, root, extra=(), host="127.0.0.1"):
         self.bin_dir = bin_dir
         self.token = b"hv-test-token-" + os.urandom(12).hex().encode()
         self.token_file = os.path.join(root, "token-%s" % os.urandom(4).hex())
         fd = os.open(self.token_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         os.write(fd, self.token)
         os.close(fd)
-        self.log_path = os.path.join(root, "synergy-hv.log")
+        self.log_path = os.path.join(root, "synergy-hv.log" if host == "127.0.0.1" else "synergy-hv-%s.log" % host)
         if os.path.exists(self.log_path):
             os.rename(self.log_path, self.log_path + ".%s" % os.urandom(4).hex())
         self.log = open(self.log_path, "wb")
-        self.proc = subprocess.Popen([os.path.join(bin_dir, "synergy-hv"), "--listen", "127.0.0.1:0",
+        self.proc = subprocess.Popen([os.path.join(bin_dir, "synergy-hv"), "--listen", host + ":0",
                                       "--token-file", self.token_file, *extra],
                                      stdout=subprocess.PIPE, stderr=self.log)
         ready, _, _ = select.select([self.proc.stdout], [], [], 30)
         expect(ready, "synergy-hv did not start listening")
         line = self.proc.stdout.readline().decode()
-        match = re.match(r"synergy-hv: listening on 127\.0\.0\.1:(\d+)$", line.strip())
+        match = re.match(r"synergy-hv: listening on %s:(\d+)$" % re.escape(host), line.strip())
         expect(match, "unexpected first line from synergy-hv: %r" % line)
         self.port = int(match.group(1))
-        self.address = "127.0.0.1:%d" % self.port
+        self.address = "%s:%d" % (host, self.port)
 
     def log_text(self):
         self.log.flush()
@@ -198,9 +202,10 @@ class Tenant:
         self.engine = compile_engine(self.source, self.inputs, self.root, args.bin_dir)
 
     def start(self, bin_dir, hv, work_name="run", extra=()):
+        """A tenant of `hv`, or a plain synergy-run when hv is None."""
         work = copy_inputs(self.inputs, os.path.join(self.root, work_name))
-        return subprocess.Popen([os.path.join(bin_dir, "synergy-run"), "--hypervisor", hv.address,
-                                 "--token-file", hv.token_file, self.engine, *extra],
+        tenancy = ["--hypervisor", hv.address, "--token-file", hv.token_file] if hv else []
+        return subprocess.Popen([os.path.join(bin_dir, "synergy-run"), *tenancy, self.engine, *extra],
                                 cwd=work, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
 
@@ -224,9 +229,23 @@ def status_fields(text):
     return fields
 
 
+def check_accounting(hv, submissions):
+    """synergy-hv-ctl status accounts for every engine submitted to `hv`; returns its fields."""
+    fields = status_fields(hv.status())
+    expect(fields["tenants"] == 0 and fields["running"] == 0 and fields["building"] == 0,
+           "engines left behind on %s: %s" % (hv.address, fields))
+    expect(fields["compiles"] + fields["hits"] == submissions,
+           "%d submissions to %s, but %s" % (submissions, hv.address, fields))
+    expect(fields["changes"] == 2 * submissions, "%d engine set changes on %s after %d engines came and went" %
+           (fields["changes"], hv.address, submissions))
+    print("ok status of %s: %s" % (hv.address, fields))
+    return fields
+
+
 def case_tenants(args, root):
     tenants = [Tenant(spec, k, root, args) for k, spec in enumerate(args.specs)]
     hv = Hypervisor(args.bin_dir, root)
+    other = None
     submissions = 0
     try:
         procs = [(tenant, tenant.start(args.bin_dir, hv)) for tenant in tenants]
@@ -250,14 +269,18 @@ def case_tenants(args, root):
             compare(tenant.name + " (split at tick %d)" % tick, tenant.expected, (first[0] + second[0], second[1]),
                     err)
             print("ok %s split at tick %d" % (tenant.name, tick))
-        fields = status_fields(hv.status())
-        expect(fields["tenants"] == 0 and fields["running"] == 0 and fields["building"] == 0,
-               "engines left behind: %s" % fields)
-        expect(fields["compiles"] + fields["hits"] == submissions,
-               "%d submissions, but %s" % (submissions, fields))
-        expect(fields["changes"] == 2 * submissions, "%d engine set changes after %d engines came and went" %
-               (fields["changes"], submissions))
-        print("ok status: %s" % fields)
+            # The state saved under the first hypervisor restarts under a
+            # second one on another loopback address, and under no
+            # hypervisor at all.
+            other = Hypervisor(args.bin_dir, root, host="127.0.0.2")
+            for where, restart_hv in [("under %s" % other.address, other), ("under a plain synergy-run", None)]:
+                work_name = "restart-other" if restart_hv else "restart-plain"
+                second, err = finish(tenant.start(args.bin_dir, restart_hv, work_name, ["--restart", state]))
+                compare("%s (saved under %s at tick %d, restarted %s)" % (tenant.name, hv.address, tick, where),
+                        tenant.expected, (first[0] + second[0], second[1]), err)
+                print("ok %s saved under %s at tick %d restarts %s" % (tenant.name, hv.address, tick, where))
+            check_accounting(other, 1)
+        fields = check_accounting(hv, submissions)
         if args.max_requests_per_trap is not None:
             # A trap reply carries the task's argument words and the result
             # writes travel with the resume (RemoteEngine.cpp): a task costs
@@ -270,7 +293,9 @@ def case_tenants(args, root):
             print("ok %.2f engine requests per trapped task (%d for %d)" % (ratio, fields["requests"],
                                                                              fields["traps"]))
     finally:
-        hv.stop() if hv.proc.poll() is None else None
+        for each in (hv, other):
+            if each and each.proc.poll() is None:
+                each.stop()
     return 0
 
 
@@ -616,9 +641,9 @@ def main():
         {"tenants": case_tenants, "hostile": case_hostile, "swap": case_swap}[args.case](args, root)
     except Failure as failure:
         print("FAIL: %s" % failure)
-        log = os.path.join(root, "synergy-hv.log")
-        if os.path.exists(log):
-            print("synergy-hv log:\n" + open(log, errors="replace").read())
+        for name in sorted(os.listdir(root)):
+            if name.startswith("synergy-hv") and name.endswith(".log"):
+                print("%s:\n%s" % (name, open(os.path.join(root, name), errors="replace").read()))
         return 1
     finally:
         shutil.rmtree(root, ignore_errors=True)
