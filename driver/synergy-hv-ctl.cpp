@@ -4,6 +4,9 @@
 // hypervisor's report: tenants, engines, the combined program's generation
 // and engines, the one compiling, the moves into it and their pauses, and
 // how many engines and programs were compiled or found in the cache.
+// `migrate ENGINE --to HOST:PORT` has the hypervisor send that engine's
+// tenant, at its next tick boundary, to another hypervisor, which must
+// accept the tenant's token (RemoteEngine.cpp carries the state over).
 //
 //===----------------------------------------------------------------------===//
 #include <cstdio>
@@ -21,13 +24,18 @@ namespace {
 void printUsage() {
   std::printf(
       "usage: synergy-hv-ctl --connect ADDRESS:PORT --token-file FILE status\n"
+      "       synergy-hv-ctl --connect ADDRESS:PORT --token-file FILE migrate ENGINE --to HOST:PORT\n"
       "\n"
       "commands:\n"
       "  status   tenants, their engines, the combined program (generation, engines,\n"
       "           the one compiling, moves and their pauses), compiles and cache hits\n"
+      "  migrate  move engine ENGINE (an id status lists) to the hypervisor at\n"
+      "           HOST:PORT at its next tick boundary; its tenant carries the state\n"
+      "           over and continues there, so that hypervisor must accept its token\n"
       "\n"
-      "example:\n"
-      "  synergy-hv-ctl --connect 127.0.0.1:7200 --token-file token status\n");
+      "examples:\n"
+      "  synergy-hv-ctl --connect 127.0.0.1:7200 --token-file token status\n"
+      "  synergy-hv-ctl --connect 127.0.0.1:7200 --token-file token migrate 3 --to 127.0.0.2:7200\n");
 }
 
 [[noreturn]] void fail(const std::string& message) {
@@ -38,7 +46,7 @@ void printUsage() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string address, tokenFile, command;
+  std::string address, tokenFile, command, engine, destination;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg == "--help" || arg == "-h") {
@@ -49,20 +57,31 @@ int main(int argc, char** argv) {
       std::printf("synergy-hv-ctl %s\n", toolpaths::kVersion);
       return 0;
     }
-    if ((arg == "--connect" || arg == "--token-file") && i + 1 < argc) {
-      (arg == "--connect" ? address : tokenFile) = argv[++i];
+    if ((arg == "--connect" || arg == "--token-file" || arg == "--to") && i + 1 < argc) {
+      (arg == "--connect" ? address : arg == "--to" ? destination : tokenFile) = argv[++i];
     } else if (!arg.empty() && arg[0] != '-' && command.empty()) {
       command = arg;
+    } else if (!arg.empty() && arg[0] != '-' && command == "migrate" && engine.empty()) {
+      engine = arg;
     } else {
       fail("unknown or incomplete argument '" + arg + "' (see --help)");
     }
   }
   if (address.empty() || tokenFile.empty() || command.empty())
     fail("--connect, --token-file and a command are required (see --help)");
-  if (command != "status") fail("unknown command '" + command + "' (see --help)");
+  if (command != "status" && command != "migrate") fail("unknown command '" + command + "' (see --help)");
+  if (command == "migrate" && (engine.empty() || destination.empty()))
+    fail("migrate needs an engine id and --to HOST:PORT (see --help)");
   std::string error;
   auto client = hypervisor::HypervisorClient::connect(address, tokenFile, error);
   if (!client) fail(error);
+  if (command == "migrate") {
+    if (!client->call(transport::FrameType::HvMigrate, hypervisor::textPayload(engine + " " + destination),
+                      transport::FrameType::HvDone, error))
+      fail(error);
+    std::printf("engine %s will migrate to %s at its next tick boundary\n", engine.c_str(), destination.c_str());
+    return 0;
+  }
   auto report = client->call(transport::FrameType::HvStatus, {}, transport::FrameType::HvStatusReport, error);
   if (!report) fail(error);
   std::fputs(hypervisor::payloadText(*report).c_str(), stdout);

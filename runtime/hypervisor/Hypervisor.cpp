@@ -30,6 +30,7 @@
 #include "hwlower/EngineManifest.h"
 #include "hypervisor/CombinedProgram.h"
 #include "hypervisor/FabricProgram.h"
+#include "hypervisor/HypervisorClient.h"
 #include "hypervisor/HypervisorProtocol.h"
 #include "transport/FrameCodec.h"
 #include "transport/Transport.h"
@@ -69,6 +70,7 @@ bool isRequest(FrameType type) {
     case FrameType::HvFinalize:
     case FrameType::HvStatus:
     case FrameType::HvBatch:
+    case FrameType::HvMigrate:
       return true;
     default:
       return false;
@@ -99,6 +101,9 @@ struct HostedEngine {
   std::optional<PendingMove> move;
   // A $yield trapped since the engine last stood between two ticks.
   bool yieldFired = false;
+  // synergy-hv-ctl migrate: the hypervisor ("HOST:PORT") the tenant is told
+  // to take the engine to at its next tick boundary.
+  std::optional<std::string> leaveFor;
 };
 
 struct Tenant {
@@ -154,6 +159,8 @@ class Hypervisor::Impl {
   void serveRequest(Tenant& tenant, Frame& frame);
   void serveEngineRequest(Tenant& tenant, Frame& frame);
   void serveBatch(Tenant& tenant, const Frame& frame);
+  void markForMigration(Tenant& tenant, const Frame& frame);
+  bool sendAway(Tenant& tenant, HostedEngine& hosted, FrameType request);
   HostedEngine* tenantsEngine(Tenant& tenant, uint32_t id);
   std::optional<std::string> checkStateWord(const HostedEngine& hosted, const StateWordRecord& address, bool write);
   std::vector<StateWordRecord> trappedTaskWords(HostedEngine& hosted, uint32_t task);
@@ -426,6 +433,8 @@ void Hypervisor::Impl::serveRequest(Tenant& tenant, Frame& frame) {
     return reply(*tenant.connection, FrameType::HvStatusReport, textPayload(statusReport()));
   if (frame.type == FrameType::HvSubmitEngine)
     return submit(tenant, frame);
+  if (frame.type == FrameType::HvMigrate)
+    return markForMigration(tenant, frame);
   ++engineRequests_;
   if (config_.recombineEveryRequests && engineRequests_ % config_.recombineEveryRequests == 0)
     combineEngines(/*evenIfUnchanged=*/true);
@@ -746,6 +755,8 @@ void Hypervisor::Impl::serveBatch(Tenant& tenant, const Frame& frame) {
   if (!hosted)
     return;
   atTickBoundary(*hosted);
+  if (sendAway(tenant, *hosted, static_cast<FrameType>(batch->request)))
+    return;
   for (const StateWordRecord& write : batch->writes)
     if (auto refused = checkStateWord(*hosted, write, true))
       return refuse(tenant, *refused);
@@ -761,6 +772,47 @@ void Hypervisor::Impl::serveBatch(Tenant& tenant, const Frame& frame) {
   serveEngineRequest(tenant, request);
 }
 
+// Migration between hypervisors goes through the tenant: it already speaks
+// to both, holds the token, and is the one whose requests must follow the
+// engine, while the destination checks the incoming manifest and every
+// state write exactly as for any tenant, so no hypervisor trusts another.
+// Any holder of the token may mark a running engine; the address is only
+// checked for form here, and the tenant's run ends with a clear error when
+// it cannot reach it.
+void Hypervisor::Impl::markForMigration(Tenant& tenant, const Frame& frame) {
+  std::string text = payloadText(frame.payload);
+  size_t space = text.find(' ');
+  std::string idText = text.substr(0, space);
+  if (space == std::string::npos || idText.empty() || idText.size() > 9 ||
+      idText.find_first_not_of("0123456789") != std::string::npos)
+    return refuse(tenant, "a migration names \"ENGINE HOST:PORT\"");
+  uint32_t id = uint32_t(std::stoul(idText));
+  std::string address = text.substr(space + 1), host, error;
+  uint16_t port = 0;
+  if (!parseHostPort(address, host, port, /*allowAnyPort=*/false, error))
+    return refuse(tenant, error);
+  auto found = engines_.find(id);
+  if (found == engines_.end() || !found->second.instance)
+    return refuse(tenant, "no running engine " + idText);
+  found->second.leaveFor = address;
+  log("engine " + idText + " is to migrate to " + address);
+  reply(*tenant.connection, FrameType::HvDone, {});
+}
+
+// Answers a request of an engine marked for migration with HvMoveTo instead
+// of serving it, once the engine stands between two ticks, so its
+// variables are its whole state. The tenant's reads of that state and its
+// finalize are served as usual.
+bool Hypervisor::Impl::sendAway(Tenant& tenant, HostedEngine& hosted, FrameType request) {
+  if (!hosted.leaveFor || request == FrameType::HvGetState || request == FrameType::HvFinalize ||
+      !standsBetweenTicks(hosted))
+    return false;
+  log("engine " + std::to_string(hosted.id) + " leaves for " + *hosted.leaveFor);
+  reply(*tenant.connection, FrameType::HvMoveTo, textPayload(*hosted.leaveFor));
+  hosted.leaveFor.reset();
+  return true;
+}
+
 // Every id in a request is checked against the requesting tenant's own
 // engine and that engine's manifest before the engine sees it.
 void Hypervisor::Impl::serveEngineRequest(Tenant& tenant, Frame& frame) {
@@ -771,6 +823,8 @@ void Hypervisor::Impl::serveEngineRequest(Tenant& tenant, Frame& frame) {
     return;
   HostedEngine& hosted = *found;
   atTickBoundary(hosted);
+  if (sendAway(tenant, hosted, frame.type))
+    return;
   engine::EngineInstance& instance = *hosted.instance;
   Connection& to = *tenant.connection;
   auto trapReply = [&](FrameType type, PayloadWriter payload, uint32_t task) {
@@ -820,13 +874,16 @@ void Hypervisor::Impl::serveEngineRequest(Tenant& tenant, Frame& frame) {
       uint32_t task = 0, total = 0;
       // A tenant whose every tick traps never stands between ticks when it
       // asks: to move it, its trapped tick is finished first (a run of no
-      // more ticks) and the rest of the request is served after the move.
-      if (hosted.move && !standsBetweenTicks(hosted)) {
+      // more ticks) and the rest of the request is served after the move,
+      // or, for a migration, by the hypervisor it goes to.
+      if ((hosted.move || hosted.leaveFor) && !standsBetweenTicks(hosted)) {
         uint32_t none = 0;
         task = instance.openLoop(0, edgesPerTick, none);
-        if (task == 0)
+        if (task == 0) {
           atTickBoundary(hosted);
-        else
+          if (sendAway(tenant, hosted, frame.type))
+            return;
+        } else
           return trapReply(FrameType::HvOpenLooped, std::move(PayloadWriter().u32(task).u32(0)), task);
       }
       for (;;) {

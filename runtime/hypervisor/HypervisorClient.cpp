@@ -112,7 +112,8 @@ std::unique_ptr<HypervisorClient> HypervisorClient::connect(const std::string& a
 }
 
 std::optional<std::vector<uint8_t>> HypervisorClient::call(FrameType request, std::vector<uint8_t> payload,
-                                                           FrameType expected, std::string& error) {
+                                                           FrameType expected, std::string& error,
+                                                           std::optional<std::string>* moveTo) {
   connection_->send(request, std::move(payload));
   std::string reason;
   std::optional<Frame> reply = mailbox_->take(reason);
@@ -124,6 +125,11 @@ std::optional<std::vector<uint8_t>> HypervisorClient::call(FrameType request, st
     error = "the hypervisor refused " + std::string(transport::frameTypeName(request)) + ": " +
             payloadText(reply->payload);
     return std::nullopt;
+  }
+  if (moveTo && reply->type == FrameType::HvMoveTo &&
+      payloadLengthIsValid(uint16_t(reply->type), reply->payload.size())) {
+    *moveTo = payloadText(reply->payload);
+    return std::vector<uint8_t>();
   }
   if (reply->type != expected || !payloadLengthIsValid(uint16_t(reply->type), reply->payload.size())) {
     error = "the hypervisor answered " + std::string(transport::frameTypeName(request)) + " with a malformed " +

@@ -35,9 +35,12 @@ class HypervisorClient {
   // Sends a request and waits for the reply, which must be of type
   // `expected` and of its record's length (HypervisorProtocol.h). An
   // HvRefused reply, a reply of another type or the connection's loss yield
-  // nullopt and a one-line `error`.
+  // nullopt and a one-line `error`. With `moveTo`, an HvMoveTo reply is no
+  // error: it sets *moveTo to the address it names and yields an empty
+  // payload.
   std::optional<std::vector<uint8_t>> call(transport::FrameType request, std::vector<uint8_t> payload,
-                                           transport::FrameType expected, std::string& error);
+                                           transport::FrameType expected, std::string& error,
+                                           std::optional<std::string>* moveTo = nullptr);
 
  private:
   HypervisorClient();

@@ -48,6 +48,8 @@ std::optional<size_t> fixedPayloadBytes(uint16_t frameType) {
     case FrameType::HvSubmitEngine:
     case FrameType::HvRefused:
     case FrameType::HvStatusReport:
+    case FrameType::HvMigrate:
+    case FrameType::HvMoveTo:
       return std::nullopt;
     case FrameType::HvHello:
     case FrameType::HvWelcome:

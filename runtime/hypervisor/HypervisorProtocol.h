@@ -20,7 +20,8 @@
 namespace synergy::hypervisor {
 
 // 2: trap replies carry the trapped task's argument words; HvBatch.
-inline constexpr uint32_t kHypervisorProtocolVersion = 2;
+// 3: HvMigrate and HvMoveTo.
+inline constexpr uint32_t kHypervisorProtocolVersion = 3;
 
 // Appends little-endian integers to a payload.
 class PayloadWriter {

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "hypervisor/RemoteEngine.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
@@ -34,9 +35,15 @@ namespace {
 // model), so each empties `words`; every buffered write is still checked
 // against the tenant's manifest by the hypervisor, which refuses the whole
 // batch, and so ends the run, on a bad one.
+//
+// The manifest, its text and the token file are kept for a migration: the
+// engine is then submitted again to another hypervisor.
 struct RemoteEngine {
   std::unique_ptr<HypervisorClient> client;
   uint32_t engineId = 0;
+  std::shared_ptr<const hwlower::EngineManifest> manifest;
+  std::string manifestText;
+  std::string tokenFile;
   std::vector<StateWordRecord> words;
   std::vector<StateWordRecord> writes;
 };
@@ -49,29 +56,93 @@ RemoteEngine* remoteOf(SynergyEngine* engine) { return reinterpret_cast<RemoteEn
   std::_Exit(1);
 }
 
+// Submits the manifest through `client`; the engine id, or 0 and `error`.
+uint32_t submitEngine(HypervisorClient& client, const std::string& manifestText, std::string& error) {
+  auto ready = client.call(FrameType::HvSubmitEngine, textPayload(manifestText), FrameType::HvEngineReady, error);
+  return ready ? PayloadReader(*ready).u32() : 0;
+}
+
+// The hypervisor answered HvMoveTo: the engine stands between two ticks
+// there, so its variables are its whole state. Reads them, submits the
+// engine to `address`, writes them into it, and finalizes the engine left
+// behind; from then on every request goes to `address`.
+void migrate(RemoteEngine& remote, const std::string& address) {
+  std::vector<StateWordRecord> state;
+  std::string error;
+  for (const hwlower::StateVar& var : remote.manifest->states) {
+    if (var.kind == hwlower::StateKind::Wire)
+      continue;
+    uint64_t elements = var.depth == 0 ? 1 : var.depth;
+    uint32_t wordsPerElement = uint32_t((uint64_t(var.width) + 63) / 64);
+    for (uint64_t element = 0; element < elements; ++element)
+      for (uint32_t word = 0; word < wordsPerElement; ++word) {
+        auto value = remote.client->call(
+            FrameType::HvGetState, PayloadWriter().u32(remote.engineId).u32(var.id).u32(uint32_t(element)).u32(word).take(),
+            FrameType::HvStateWord, error);
+        if (!value)
+          fail("migrating to " + address + ": " + error);
+        state.push_back(StateWordRecord{var.id, uint32_t(element), word, PayloadReader(*value).u64()});
+      }
+  }
+  auto destination = HypervisorClient::connect(address, remote.tokenFile, error);
+  uint32_t id = destination ? submitEngine(*destination, remote.manifestText, error) : 0;
+  if (!id)
+    fail("migrating to " + address + ": " + error);
+  for (size_t first = 0; first < state.size(); first += transport::kMaxHvBatchWrites) {
+    Batch batch;
+    batch.engine = id;
+    size_t last = std::min<size_t>(state.size(), first + transport::kMaxHvBatchWrites);
+    batch.writes.assign(state.begin() + ptrdiff_t(first), state.begin() + ptrdiff_t(last));
+    if (!destination->call(FrameType::HvBatch, encodeBatch(batch), FrameType::HvDone, error))
+      fail("migrating to " + address + ": " + error);
+  }
+  if (!remote.client->call(FrameType::HvFinalize, PayloadWriter().u32(remote.engineId).take(), FrameType::HvDone,
+                           error))
+    fail("migrating to " + address + ": " + error);
+  remote.client = std::move(destination);
+  remote.engineId = id;
+}
+
 // One request, with the buffered writes in front of it; a failure ends the
 // run (see RemoteEngine.h). Output the design wrote so far reaches its
-// files first. `type` 0 sends just the writes.
+// files first. `type` 0 sends just the writes. A request answered with
+// HvMoveTo was not served: it is sent again, writes and all, after the
+// migration, naming the new engine id (every request record starts with
+// it).
 std::vector<uint8_t> request(SynergyEngine* engine, FrameType type, PayloadWriter payload, FrameType expected) {
   RemoteEngine& remote = *remoteOf(engine);
   if (type != FrameType::HvGetState)
     remote.words.clear();
-  std::string error;
-  std::optional<std::vector<uint8_t>> reply;
-  if (remote.writes.empty()) {
-    reply = remote.client->call(type, payload.take(), expected, error);
-  } else {
-    Batch batch;
-    batch.engine = remote.engineId;
-    batch.writes = std::move(remote.writes);
-    remote.writes.clear();
-    batch.request = uint16_t(type);
-    batch.record = payload.take();
-    reply = remote.client->call(FrameType::HvBatch, encodeBatch(batch), expected, error);
+  std::vector<uint8_t> record = payload.take();
+  std::vector<StateWordRecord> writes = std::move(remote.writes);
+  remote.writes.clear();
+  for (;;) {
+    std::string error;
+    std::optional<std::string> moveTo;
+    std::optional<std::vector<uint8_t>> reply;
+    if (writes.empty()) {
+      reply = remote.client->call(type, record, expected, error, &moveTo);
+    } else {
+      Batch batch;
+      batch.engine = remote.engineId;
+      batch.writes = writes;
+      batch.request = uint16_t(type);
+      batch.record = record;
+      reply = remote.client->call(FrameType::HvBatch, encodeBatch(batch), expected, error, &moveTo);
+    }
+    if (!moveTo) {
+      if (!reply)
+        fail(error);
+      return std::move(*reply);
+    }
+    migrate(remote, *moveTo);
+    if (record.size() >= 4) {
+      PayloadWriter renamed;
+      renamed.u32(remote.engineId);
+      std::vector<uint8_t> id = renamed.take();
+      std::copy(id.begin(), id.end(), record.begin());
+    }
   }
-  if (!reply)
-    fail(error);
-  return std::move(*reply);
 }
 
 PayloadWriter onEngine(SynergyEngine* engine) {
@@ -145,16 +216,17 @@ engine::RemoteEngineFactory remoteEngineFactory(std::string address, std::string
       return nullptr;
     std::ostringstream text;
     hwlower::writeEngineManifest(manifest, text);
-    std::string bytes = text.str();
-    if (bytes.size() > transport::kMaxHvEngineBytes) {
+    remote->manifestText = text.str();
+    if (remote->manifestText.size() > transport::kMaxHvEngineBytes) {
       error = "the engine is larger than the hypervisor accepts (" + std::to_string(transport::kMaxHvEngineBytes) +
               " bytes)";
       return nullptr;
     }
-    auto ready = remote->client->call(FrameType::HvSubmitEngine, textPayload(bytes), FrameType::HvEngineReady, error);
-    if (!ready)
+    remote->engineId = submitEngine(*remote->client, remote->manifestText, error);
+    if (!remote->engineId)
       return nullptr;
-    remote->engineId = PayloadReader(*ready).u32();
+    remote->manifest = std::make_shared<const hwlower::EngineManifest>(manifest);
+    remote->tokenFile = tokenFile;
     return engine::EngineInstance::adopt([&] { return reinterpret_cast<SynergyEngine*>(remote.release()); },
                                          kRemoteEntryPoints, calls);
   };

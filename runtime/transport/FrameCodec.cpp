@@ -49,6 +49,8 @@ static bool isKnownFrameType(uint16_t raw) {
     case FrameType::HvStatus:
     case FrameType::HvStatusReport:
     case FrameType::HvBatch:
+    case FrameType::HvMigrate:
+    case FrameType::HvMoveTo:
       return true;
   }
   return false;
@@ -134,6 +136,10 @@ const char* frameTypeName(FrameType type) {
       return "HvStatus";
     case FrameType::HvStatusReport:
       return "HvStatusReport";
+    case FrameType::HvMigrate:
+      return "HvMigrate";
+    case FrameType::HvMoveTo:
+      return "HvMoveTo";
     case FrameType::HvBatch:
       return "HvBatch";
   }

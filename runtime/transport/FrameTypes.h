@@ -111,6 +111,14 @@ enum class FrameType : uint16_t {
   // record (or type 0 and nothing: HvDone once the writes are done). The
   // reply is the request's.
   HvBatch = 40,
+  // synergy-hv-ctl migrate: text "ENGINE HOST:PORT"; HvDone once the engine
+  // is marked to leave, or HvRefused.
+  HvMigrate = 41,
+  // The answer, in place of the reply, to the first engine request of a
+  // marked engine that stands between two ticks: text "HOST:PORT". The
+  // request was not served; the tenant reads its state, carries it to that
+  // hypervisor and sends the request there (RemoteEngine.cpp).
+  HvMoveTo = 42,
 };
 
 constexpr std::array<uint8_t, 4> kFrameMagic = {'S', 'Y', 'N', '1'};
@@ -210,6 +218,8 @@ constexpr uint64_t maxPayloadBytes(FrameType type) {
     case FrameType::HvStatus:
       return 0;
     case FrameType::HvRefused:
+    case FrameType::HvMigrate:
+    case FrameType::HvMoveTo:
       return kMaxRefusalBytes;
     case FrameType::HvStatusReport:
       return kMaxHvStatusBytes;

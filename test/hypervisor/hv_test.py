@@ -10,10 +10,13 @@ against it, and stops it with SIGTERM, which must end it with status 0.
       when it names one. SPEC is FILE.v[,inputs=DIR][,expected=FILE]
       [,vvp-define=NAME] (NAME defined for iverilog only); inputs
       default to test/verilog/Inputs. --split also runs the first design
-      through the hypervisor split by --save-at-tick and --restart. Afterwards
-      synergy-hv-ctl status must account for every engine: as many compiles
-      plus cache hits as submissions, none left running, and one change of
-      the set of engines per engine start and per engine end.
+      through the hypervisor split by --save-at-tick and --restart, and
+      restarts the same saved state under a second synergy-hv on 127.0.0.2
+      and under a plain synergy-run: each first half plus second half must
+      equal vvp's output. Afterwards synergy-hv-ctl status must account for
+      every engine on each hypervisor: as many compiles plus cache hits as
+      submissions, none left running, and one change of the set of engines
+      per engine start and per engine end.
 
   hv_test.py --bin-dir B --iverilog I --vvp V swap [--victim FILE.v]
              --joiner SPEC [--recombine-every N] [--min-moves M]
@@ -25,6 +28,16 @@ against it, and stops it with SIGTERM, which must end it with status 0.
       times. Only then is go created. Each move must have copied exactly the
       state words the manifest lists (only the non-volatile ones for a
       $yield design), and the victim's and joiner's output must equal vvp's.
+
+  hv_test.py --bin-dir B --iverilog I --vvp V migrate
+      swap_victim.v runs as a tenant of a synergy-hv on 127.0.0.1 and waits
+      mid-run for a file named go. synergy-hv-ctl migrate moves its engine to
+      a second synergy-hv on 127.0.0.2 (same token) and then back; each time
+      the engine must leave the one and run on the other. Migrations of an
+      unknown engine and to a malformed address must be refused with their
+      reason (synergy-hv-ctl exit status 2) and change nothing. Then go is
+      created: the victim's output must equal vvp's, and both hypervisors
+      must account for every engine.
 
   hv_test.py --bin-dir B --iverilog I --vvp V hostile
       A victim tenant runs long_victim.v while a hostile client, speaking raw
@@ -95,29 +108,33 @@ def expect(condition, message):
 
 
 class Hypervisor:
-    """synergy-hv on 127.0.0.1 with a fresh token; its stderr goes to a log."""
+    """synergy-hv on `host` (a loopback address) with a fresh token; its
+    stderr goes to a log of its own."""
 
-    def __init__(self, bin_dir, root, extra=()):
+    def __init__(self, bin_dir, root, extra=(), host="127.0.0.1", same_token_as=None):
         self.bin_dir = bin_dir
-        self.token = b"hv-test-token-" + os.urandom(12).hex().encode()
-        self.token_file = os.path.join(root, "token-%s" % os.urandom(4).hex())
-        fd = os.open(self.token_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        os.write(fd, self.token)
-        os.close(fd)
-        self.log_path = os.path.join(root, "synergy-hv.log")
+        if same_token_as:
+            self.token, self.token_file = same_token_as.token, same_token_as.token_file
+        else:
+            self.token = b"hv-test-token-" + os.urandom(12).hex().encode()
+            self.token_file = os.path.join(root, "token-%s" % os.urandom(4).hex())
+            fd = os.open(self.token_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            os.write(fd, self.token)
+            os.close(fd)
+        self.log_path = os.path.join(root, "synergy-hv.log" if host == "127.0.0.1" else "synergy-hv-%s.log" % host)
         if os.path.exists(self.log_path):
             os.rename(self.log_path, self.log_path + ".%s" % os.urandom(4).hex())
         self.log = open(self.log_path, "wb")
-        self.proc = subprocess.Popen([os.path.join(bin_dir, "synergy-hv"), "--listen", "127.0.0.1:0",
+        self.proc = subprocess.Popen([os.path.join(bin_dir, "synergy-hv"), "--listen", host + ":0",
                                       "--token-file", self.token_file, *extra],
                                      stdout=subprocess.PIPE, stderr=self.log)
         ready, _, _ = select.select([self.proc.stdout], [], [], 30)
         expect(ready, "synergy-hv did not start listening")
         line = self.proc.stdout.readline().decode()
-        match = re.match(r"synergy-hv: listening on 127\.0\.0\.1:(\d+)$", line.strip())
+        match = re.match(r"synergy-hv: listening on %s:(\d+)$" % re.escape(host), line.strip())
         expect(match, "unexpected first line from synergy-hv: %r" % line)
         self.port = int(match.group(1))
-        self.address = "127.0.0.1:%d" % self.port
+        self.address = "%s:%d" % (host, self.port)
 
     def log_text(self):
         self.log.flush()
@@ -129,6 +146,13 @@ class Hypervisor:
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
         expect(proc.returncode == 0, "synergy-hv-ctl status failed: " + proc.stderr.decode(errors="replace"))
         return proc.stdout.decode()
+
+    def ctl(self, *command):
+        """synergy-hv-ctl against this hypervisor: (exit status, stdout, stderr)."""
+        proc = subprocess.run([os.path.join(self.bin_dir, "synergy-hv-ctl"), "--connect", self.address,
+                               "--token-file", self.token_file, *command],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+        return proc.returncode, proc.stdout.decode(errors="replace"), proc.stderr.decode(errors="replace")
 
     def stop(self):
         expect(self.proc.poll() is None, "synergy-hv died: status %s\n%s" % (self.proc.poll(), self.log_text()))
@@ -198,9 +222,10 @@ class Tenant:
         self.engine = compile_engine(self.source, self.inputs, self.root, args.bin_dir)
 
     def start(self, bin_dir, hv, work_name="run", extra=()):
+        """A tenant of `hv`, or a plain synergy-run when hv is None."""
         work = copy_inputs(self.inputs, os.path.join(self.root, work_name))
-        return subprocess.Popen([os.path.join(bin_dir, "synergy-run"), "--hypervisor", hv.address,
-                                 "--token-file", hv.token_file, self.engine, *extra],
+        tenancy = ["--hypervisor", hv.address, "--token-file", hv.token_file] if hv else []
+        return subprocess.Popen([os.path.join(bin_dir, "synergy-run"), *tenancy, self.engine, *extra],
                                 cwd=work, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
 
@@ -224,9 +249,23 @@ def status_fields(text):
     return fields
 
 
+def check_accounting(hv, submissions):
+    """synergy-hv-ctl status accounts for every engine submitted to `hv`; returns its fields."""
+    fields = status_fields(hv.status())
+    expect(fields["tenants"] == 0 and fields["running"] == 0 and fields["building"] == 0,
+           "engines left behind on %s: %s" % (hv.address, fields))
+    expect(fields["compiles"] + fields["hits"] == submissions,
+           "%d submissions to %s, but %s" % (submissions, hv.address, fields))
+    expect(fields["changes"] == 2 * submissions, "%d engine set changes on %s after %d engines came and went" %
+           (fields["changes"], hv.address, submissions))
+    print("ok status of %s: %s" % (hv.address, fields))
+    return fields
+
+
 def case_tenants(args, root):
     tenants = [Tenant(spec, k, root, args) for k, spec in enumerate(args.specs)]
     hv = Hypervisor(args.bin_dir, root)
+    other = None
     submissions = 0
     try:
         procs = [(tenant, tenant.start(args.bin_dir, hv)) for tenant in tenants]
@@ -250,14 +289,18 @@ def case_tenants(args, root):
             compare(tenant.name + " (split at tick %d)" % tick, tenant.expected, (first[0] + second[0], second[1]),
                     err)
             print("ok %s split at tick %d" % (tenant.name, tick))
-        fields = status_fields(hv.status())
-        expect(fields["tenants"] == 0 and fields["running"] == 0 and fields["building"] == 0,
-               "engines left behind: %s" % fields)
-        expect(fields["compiles"] + fields["hits"] == submissions,
-               "%d submissions, but %s" % (submissions, fields))
-        expect(fields["changes"] == 2 * submissions, "%d engine set changes after %d engines came and went" %
-               (fields["changes"], submissions))
-        print("ok status: %s" % fields)
+            # The state saved under the first hypervisor restarts under a
+            # second one on another loopback address, and under no
+            # hypervisor at all.
+            other = Hypervisor(args.bin_dir, root, host="127.0.0.2")
+            for where, restart_hv in [("under %s" % other.address, other), ("under a plain synergy-run", None)]:
+                work_name = "restart-other" if restart_hv else "restart-plain"
+                second, err = finish(tenant.start(args.bin_dir, restart_hv, work_name, ["--restart", state]))
+                compare("%s (saved under %s at tick %d, restarted %s)" % (tenant.name, hv.address, tick, where),
+                        tenant.expected, (first[0] + second[0], second[1]), err)
+                print("ok %s saved under %s at tick %d restarts %s" % (tenant.name, hv.address, tick, where))
+            check_accounting(other, 1)
+        fields = check_accounting(hv, submissions)
         if args.max_requests_per_trap is not None:
             # A trap reply carries the task's argument words and the result
             # writes travel with the resume (RemoteEngine.cpp): a task costs
@@ -270,7 +313,9 @@ def case_tenants(args, root):
             print("ok %.2f engine requests per trapped task (%d for %d)" % (ratio, fields["requests"],
                                                                              fields["traps"]))
     finally:
-        hv.stop() if hv.proc.poll() is None else None
+        for each in (hv, other):
+            if each and each.proc.poll() is None:
+                each.stop()
     return 0
 
 
@@ -287,6 +332,10 @@ def wait_for(what, condition, timeout=TIMEOUT):
 
 def engine_ids(hv):
     return [int(n) for n in re.findall(r"engine (\d+) \"tb\"", hv.status())]
+
+
+def running_engine_ids(hv):
+    return [int(n) for n in re.findall(r"engine (\d+) \"tb\" running", hv.status())]
 
 
 def moved(hv, engine):
@@ -365,6 +414,58 @@ def case_swap(args, root):
         print("ok status: %s" % fields)
     finally:
         hv.stop() if hv.proc.poll() is None else None
+    return 0
+
+
+def case_migrate(args, root):
+    """swap_victim.v waits mid-run while its engine migrates from a hypervisor on 127.0.0.1 to one on
+    127.0.0.2 and back; its output depends on every value it holds, so a lost value or tick shows."""
+    go_inputs = os.path.join(root, "go-inputs")
+    os.makedirs(go_inputs)
+    open(os.path.join(go_inputs, "go"), "w").close()
+    victim = Tenant(os.path.join(HERE, "swap_victim.v") + ",inputs=" + go_inputs + ",vvp-define=SYNERGY_NO_YIELD",
+                    0, root, args)
+    empty = os.path.join(root, "empty")
+    os.makedirs(empty)
+    victim.inputs = empty  # its run starts without go
+    first = Hypervisor(args.bin_dir, root)
+    second = None
+    try:
+        second = Hypervisor(args.bin_dir, root, host="127.0.0.2", same_token_as=first)
+        proc = victim.start(args.bin_dir, first, "migrated")
+        engine = wait_for("the victim's engine to run", lambda: (running_engine_ids(first) or [None])[-1])
+        for command, reason in [(["migrate", "999", "--to", second.address], "no running engine 999"),
+                                (["migrate", str(engine), "--to", "127.0.0.2"], "expected HOST:PORT")]:
+            status, _, err = first.ctl(*command)
+            expect(status == 2 and "synergy-hv-ctl: error: the hypervisor refused HvMigrate: " in err and
+                   reason in err and err.count("\n") == 1,
+                   "%s: expected a one-line refusal naming %r, got status %d: %r" % (command, reason, status, err))
+            print("ok refused %s: %s" % (" ".join(command), err.strip()))
+        expect(engine_ids(first) == [engine] and not engine_ids(second) and proc.poll() is None,
+               "a refused migration changed something")
+        source, destination, source_engine = first, second, engine
+        for leg in ["there", "back"]:
+            status, out, err = source.ctl("migrate", str(source_engine), "--to", destination.address)
+            expect(status == 0, "migrate failed: %d %s" % (status, err))
+            arrived = wait_for("engine %d to arrive at %s" % (source_engine, destination.address),
+                               lambda: (running_engine_ids(destination) or [None])[-1])
+            wait_for("engine %d to leave %s" % (source_engine, source.address), lambda: not engine_ids(source))
+            expect("engine %d leaves for %s" % (source_engine, destination.address) in source.log_text(),
+                   "%s did not log the engine's departure" % source.address)
+            expect(proc.poll() is None, "the victim ended before it was let go on")
+            print("ok engine %d on %s is engine %d on %s" % (source_engine, source.address, arrived,
+                                                              destination.address))
+            source, destination, source_engine = destination, source, arrived
+        open(os.path.join(victim.root, "migrated", "go"), "w").close()
+        actual, err = finish(proc)
+        compare(victim.name + " (migrated there and back)", victim.expected, actual, err)
+        print("ok %s: %d bytes, exit %d after two migrations" % (victim.name, len(actual[0]), actual[1]))
+        check_accounting(first, 2)
+        check_accounting(second, 1)
+    finally:
+        for each in (first, second):
+            if each and each.proc.poll() is None:
+                each.stop()
     return 0
 
 
@@ -603,6 +704,7 @@ def main():
     tenants.add_argument("--min-traps", type=int, default=100)
     tenants.add_argument("specs", nargs="+")
     sub.add_parser("hostile")
+    sub.add_parser("migrate")
     swap = sub.add_parser("swap")
     swap.add_argument("--victim", default=os.path.join(HERE, "swap_victim.v"),
                       help="the design held mid-run; it must poll for a file named go, as swap_victim.v does")
@@ -613,12 +715,12 @@ def main():
     args.bin_dir = os.path.abspath(args.bin_dir)
     root = tempfile.mkdtemp(prefix="synergy-hv-test-")
     try:
-        {"tenants": case_tenants, "hostile": case_hostile, "swap": case_swap}[args.case](args, root)
+        {"tenants": case_tenants, "hostile": case_hostile, "migrate": case_migrate, "swap": case_swap}[args.case](args, root)
     except Failure as failure:
         print("FAIL: %s" % failure)
-        log = os.path.join(root, "synergy-hv.log")
-        if os.path.exists(log):
-            print("synergy-hv log:\n" + open(log, errors="replace").read())
+        for name in sorted(os.listdir(root)):
+            if name.startswith("synergy-hv") and name.endswith(".log"):
+                print("%s:\n%s" % (name, open(os.path.join(root, name), errors="replace").read()))
         return 1
     finally:
         shutil.rmtree(root, ignore_errors=True)
