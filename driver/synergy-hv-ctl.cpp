@@ -6,7 +6,8 @@
 // how many engines and programs were compiled or found in the cache.
 // `migrate ENGINE --to HOST:PORT` has the hypervisor send that engine's
 // tenant, at its next tick boundary, to another hypervisor, which must
-// accept the tenant's token (RemoteEngine.cpp carries the state over).
+// accept the tenant's token (RemoteEngine.cpp carries the state over); it
+// presents the hypervisor's admin token, which tenants do not hold.
 //
 //===----------------------------------------------------------------------===//
 #include <cstdio>
@@ -15,6 +16,7 @@
 
 #include "hypervisor/HypervisorClient.h"
 #include "hypervisor/HypervisorProtocol.h"
+#include "transport/ClusterToken.h"
 #include "synergy/ToolPaths.h"
 
 using namespace synergy;
@@ -24,18 +26,21 @@ namespace {
 void printUsage() {
   std::printf(
       "usage: synergy-hv-ctl --connect ADDRESS:PORT --token-file FILE status\n"
-      "       synergy-hv-ctl --connect ADDRESS:PORT --token-file FILE migrate ENGINE --to HOST:PORT\n"
+      "       synergy-hv-ctl --connect ADDRESS:PORT --token-file FILE --admin-token-file FILE\n"
+      "                      migrate ENGINE --to HOST:PORT\n"
       "\n"
       "commands:\n"
       "  status   tenants, their engines, the combined program (generation, engines,\n"
       "           the one compiling, moves and their pauses), compiles and cache hits\n"
       "  migrate  move engine ENGINE (an id status lists) to the hypervisor at\n"
       "           HOST:PORT at its next tick boundary; its tenant carries the state\n"
-      "           over and continues there, so that hypervisor must accept its token\n"
+      "           over and continues there, so that hypervisor must accept its token;\n"
+      "           needs --admin-token-file, the file synergy-hv was given as its own\n"
       "\n"
       "examples:\n"
       "  synergy-hv-ctl --connect 127.0.0.1:7200 --token-file token status\n"
-      "  synergy-hv-ctl --connect 127.0.0.1:7200 --token-file token migrate 3 --to 127.0.0.2:7200\n");
+      "  synergy-hv-ctl --connect 127.0.0.1:7200 --token-file token --admin-token-file admin \\\n"
+      "                 migrate 3 --to 127.0.0.2:7200\n");
 }
 
 [[noreturn]] void fail(const std::string& message) {
@@ -46,7 +51,7 @@ void printUsage() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string address, tokenFile, command, engine, destination;
+  std::string address, tokenFile, adminTokenFile, command, engine, destination;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg == "--help" || arg == "-h") {
@@ -57,8 +62,12 @@ int main(int argc, char** argv) {
       std::printf("synergy-hv-ctl %s\n", toolpaths::kVersion);
       return 0;
     }
-    if ((arg == "--connect" || arg == "--token-file" || arg == "--to") && i + 1 < argc) {
-      (arg == "--connect" ? address : arg == "--to" ? destination : tokenFile) = argv[++i];
+    if ((arg == "--connect" || arg == "--token-file" || arg == "--admin-token-file" || arg == "--to") &&
+        i + 1 < argc) {
+      (arg == "--connect"            ? address
+       : arg == "--to"               ? destination
+       : arg == "--admin-token-file" ? adminTokenFile
+                                     : tokenFile) = argv[++i];
     } else if (!arg.empty() && arg[0] != '-' && command.empty()) {
       command = arg;
     } else if (!arg.empty() && arg[0] != '-' && command == "migrate" && engine.empty()) {
@@ -70,13 +79,16 @@ int main(int argc, char** argv) {
   if (address.empty() || tokenFile.empty() || command.empty())
     fail("--connect, --token-file and a command are required (see --help)");
   if (command != "status" && command != "migrate") fail("unknown command '" + command + "' (see --help)");
-  if (command == "migrate" && (engine.empty() || destination.empty()))
-    fail("migrate needs an engine id and --to HOST:PORT (see --help)");
+  if (command == "migrate" && (engine.empty() || destination.empty() || adminTokenFile.empty()))
+    fail("migrate needs an engine id, --to HOST:PORT and --admin-token-file (see --help)");
   std::string error;
   auto client = hypervisor::HypervisorClient::connect(address, tokenFile, error);
   if (!client) fail(error);
   if (command == "migrate") {
-    if (!client->call(transport::FrameType::HvMigrate, hypervisor::textPayload(engine + " " + destination),
+    std::string adminToken;
+    if (!transport::readClusterToken(adminTokenFile, adminToken, error)) fail(error);
+    if (!client->call(transport::FrameType::HvMigrate,
+                      hypervisor::textPayload(engine + " " + destination + "\n" + adminToken),
                       transport::FrameType::HvDone, error))
       fail(error);
     std::printf("engine %s will migrate to %s at its next tick boundary\n", engine.c_str(), destination.c_str());

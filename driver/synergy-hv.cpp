@@ -37,6 +37,10 @@ void printUsage() {
       "                         port 0 picks a free one, printed on stdout)\n"
       "  --token-file FILE      the shared secret every client presents (16-256 bytes,\n"
       "                         a file readable by its owner only)\n"
+      "  --admin-token-file FILE\n"
+      "                         a second secret, for the operator only: synergy-hv-ctl\n"
+      "                         migrate must present it (tenants hold --token-file, so\n"
+      "                         without this file no engine can be migrated)\n"
       "  --max-engines N        engines hosted at once (default 64)\n"
       "  --recombine-every N    test hook: rebuild the combined program (a cache hit)\n"
       "                         and move every engine into it after every N engine\n"
@@ -65,7 +69,7 @@ void printUsage() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string listen, tokenFile;
+  std::string listen, tokenFile, adminTokenFile;
   unsigned long maxEngines = 64;
   unsigned long long recombineEvery = 0;
   for (int i = 1; i < argc; ++i) {
@@ -84,6 +88,8 @@ int main(int argc, char** argv) {
       listen = value;
     } else if (arg == "--token-file") {
       tokenFile = value;
+    } else if (arg == "--admin-token-file") {
+      adminTokenFile = value;
     } else if (arg == "--max-engines") {
       char* end = nullptr;
       maxEngines = std::strtoul(value.c_str(), &end, 10);
@@ -104,6 +110,11 @@ int main(int argc, char** argv) {
   if (!hypervisor::parseHostPort(listen, host, port, /*allowAnyPort=*/true, error)) fail("--listen: " + error);
   hypervisor::HypervisorConfig config;
   if (!transport::readClusterToken(tokenFile, config.token, error)) fail(error);
+  if (!adminTokenFile.empty()) {
+    if (!transport::readClusterToken(adminTokenFile, config.adminToken, error)) fail(error);
+    if (transport::tokensMatch(config.token, config.adminToken))
+      fail("--admin-token-file must differ from --token-file: every tenant holds that one");
+  }
   config.maxEngines = unsigned(maxEngines);
   config.recombineEveryRequests = recombineEvery;
   config.log = [](const std::string& line) { std::fprintf(stderr, "synergy-hv: %s\n", line.c_str()); };

@@ -32,6 +32,7 @@
 #include "hypervisor/FabricProgram.h"
 #include "hypervisor/HypervisorClient.h"
 #include "hypervisor/HypervisorProtocol.h"
+#include "transport/ClusterToken.h"
 #include "transport/FrameCodec.h"
 #include "transport/Transport.h"
 #include "util/PrintableText.h"
@@ -776,11 +777,19 @@ void Hypervisor::Impl::serveBatch(Tenant& tenant, const Frame& frame) {
 // to both, holds the token, and is the one whose requests must follow the
 // engine, while the destination checks the incoming manifest and every
 // state write exactly as for any tenant, so no hypervisor trusts another.
-// Any holder of the token may mark a running engine; the address is only
-// checked for form here, and the tenant's run ends with a clear error when
-// it cannot reach it.
+// Tenants share the connection token, so marking an engine also takes the
+// admin token, or one tenant could send another's engine away. The address
+// is only checked for form here, and the tenant's run ends with a clear
+// error when it cannot reach it.
 void Hypervisor::Impl::markForMigration(Tenant& tenant, const Frame& frame) {
-  std::string text = payloadText(frame.payload);
+  if (config_.adminToken.empty())
+    return refuse(tenant, "migration is off: synergy-hv was started without --admin-token-file");
+  auto newline = std::find(frame.payload.begin(), frame.payload.end(), uint8_t('\n'));
+  std::string_view presented(reinterpret_cast<const char*>(frame.payload.data()), frame.payload.size());
+  presented.remove_prefix(std::min(presented.size(), size_t(newline - frame.payload.begin()) + 1));
+  if (newline == frame.payload.end() || !transport::tokensMatch(config_.adminToken, presented))
+    return refuse(tenant, "a migration needs this hypervisor's admin token (synergy-hv-ctl --admin-token-file)");
+  std::string text = payloadText(std::vector<uint8_t>(frame.payload.begin(), newline));
   size_t space = text.find(' ');
   std::string idText = text.substr(0, space);
   if (space == std::string::npos || idText.empty() || idText.size() > 9 ||

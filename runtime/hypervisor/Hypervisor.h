@@ -39,6 +39,10 @@ namespace synergy::hypervisor {
 
 struct HypervisorConfig {
   std::string token;
+  // Moving an engine to another hypervisor is the operator's act: every
+  // tenant holds `token`, so HvMigrate must also carry this one. Empty: no
+  // migration is accepted.
+  std::string adminToken;
   // Receives one line per tenant event and per dropped connection.
   std::function<void(const std::string& line)> log;
   // Engines one connection may hold (built or building), and in all.

@@ -111,8 +111,9 @@ enum class FrameType : uint16_t {
   // record (or type 0 and nothing: HvDone once the writes are done). The
   // reply is the request's.
   HvBatch = 40,
-  // synergy-hv-ctl migrate: text "ENGINE HOST:PORT"; HvDone once the engine
-  // is marked to leave, or HvRefused.
+  // synergy-hv-ctl migrate: text "ENGINE HOST:PORT", a newline, then the
+  // hypervisor's admin token (raw bytes); HvDone once the engine is marked
+  // to leave, or HvRefused.
   HvMigrate = 41,
   // The answer, in place of the reply, to the first engine request of a
   // marked engine that stands between two ticks: text "HOST:PORT". The

@@ -108,8 +108,8 @@ def expect(condition, message):
 
 
 class Hypervisor:
-    """synergy-hv on `host` (a loopback address) with a fresh token; its
-    stderr goes to a log of its own."""
+    """synergy-hv on `host` (a loopback address) with a fresh token and a
+    fresh admin token; its stderr goes to a log of its own."""
 
     def __init__(self, bin_dir, root, extra=(), host="127.0.0.1", same_token_as=None):
         self.bin_dir = bin_dir
@@ -121,12 +121,17 @@ class Hypervisor:
             fd = os.open(self.token_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
             os.write(fd, self.token)
             os.close(fd)
+        self.admin_token_file = os.path.join(root, "admin-token-%s" % os.urandom(4).hex())
+        fd = os.open(self.admin_token_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        os.write(fd, b"hv-test-admin-" + os.urandom(12).hex().encode())
+        os.close(fd)
         self.log_path = os.path.join(root, "synergy-hv.log" if host == "127.0.0.1" else "synergy-hv-%s.log" % host)
         if os.path.exists(self.log_path):
             os.rename(self.log_path, self.log_path + ".%s" % os.urandom(4).hex())
         self.log = open(self.log_path, "wb")
         self.proc = subprocess.Popen([os.path.join(bin_dir, "synergy-hv"), "--listen", host + ":0",
-                                      "--token-file", self.token_file, *extra],
+                                      "--token-file", self.token_file,
+                                      "--admin-token-file", self.admin_token_file, *extra],
                                      stdout=subprocess.PIPE, stderr=self.log)
         ready, _, _ = select.select([self.proc.stdout], [], [], 30)
         expect(ready, "synergy-hv did not start listening")
@@ -434,8 +439,15 @@ def case_migrate(args, root):
         second = Hypervisor(args.bin_dir, root, host="127.0.0.2", same_token_as=first)
         proc = victim.start(args.bin_dir, first, "migrated")
         engine = wait_for("the victim's engine to run", lambda: (running_engine_ids(first) or [None])[-1])
-        for command, reason in [(["migrate", "999", "--to", second.address], "no running engine 999"),
-                                (["migrate", str(engine), "--to", "127.0.0.2"], "expected HOST:PORT")]:
+        admin = ["--admin-token-file", first.admin_token_file]
+        # A tenant holds only the connection token: with it, or with the other
+        # hypervisor's admin token, it cannot send an engine away.
+        for command, reason in [(["--admin-token-file", first.token_file, "migrate", str(engine),
+                                  "--to", second.address], "needs this hypervisor's admin token"),
+                                (["--admin-token-file", second.admin_token_file, "migrate", str(engine),
+                                  "--to", second.address], "needs this hypervisor's admin token"),
+                                (admin + ["migrate", "999", "--to", second.address], "no running engine 999"),
+                                (admin + ["migrate", str(engine), "--to", "127.0.0.2"], "expected HOST:PORT")]:
             status, _, err = first.ctl(*command)
             expect(status == 2 and "synergy-hv-ctl: error: the hypervisor refused HvMigrate: " in err and
                    reason in err and err.count("\n") == 1,
@@ -445,7 +457,8 @@ def case_migrate(args, root):
                "a refused migration changed something")
         source, destination, source_engine = first, second, engine
         for leg in ["there", "back"]:
-            status, out, err = source.ctl("migrate", str(source_engine), "--to", destination.address)
+            status, out, err = source.ctl("--admin-token-file", source.admin_token_file, "migrate",
+                                          str(source_engine), "--to", destination.address)
             expect(status == 0, "migrate failed: %d %s" % (status, err))
             arrived = wait_for("engine %d to arrive at %s" % (source_engine, destination.address),
                                lambda: (running_engine_ids(destination) or [None])[-1])
