@@ -71,6 +71,9 @@ void printUsage() {
       "                      URL (redis://[:PASSWORD@]HOST:PORT); ranks spread over hosts when\n"
       "                      they do not fit on one, or with --policy spread\n"
       "  --policy NAME       with --cluster: binpack (default), spread or locality\n"
+      "                      (--dir works with --cluster: each host opens the grants and\n"
+      "                      runs the job in this working directory; it refuses a grant\n"
+      "                      outside its synergyd --allow-dir directories)\n"
       "  --token-file FILE   with --cluster or --hypervisor: the token (required)\n"
       "  --cluster-part FILE with -np: run one host's part of a job spread over hosts, as\n"
       "                      described in FILE (synergyd starts this; not for direct use)\n"
@@ -251,8 +254,6 @@ int main(int argc, char** argv) {
       std::string error;
       std::optional<granule::Preopen> preopen = sandbox::parseGrant(spec, error);
       if (!preopen) fail("--dir: " + error);
-      if (access(preopen->hostPath.c_str(), F_OK) != 0)
-        fail("--dir: no such directory: " + preopen->hostPath);
       config.preopens.push_back(*preopen);
     } else if (arg == "-np" || arg == "-n" || arg == "--np") {
       std::string count = requireValue(i, argc, argv);
@@ -336,18 +337,24 @@ int main(int argc, char** argv) {
   program = argv[i];
   for (; i < argc; ++i) config.args.push_back(argv[i]);
   if (access(program.c_str(), F_OK) != 0) fail("no such file: " + program);
-  if (auto problem = wasi::checkPreopens(config)) fail(*problem);
+  // A cluster job's grants are opened and checked on the hosts that run it.
+  if (!onCluster) {
+    for (const granule::Preopen& preopen : config.preopens)
+      if (access(preopen.hostPath.c_str(), F_OK) != 0)
+        fail("--dir: no such directory: " + preopen.hostPath);
+    if (auto problem = wasi::checkPreopens(config)) fail(*problem);
+  }
   if (!checkpointDir.empty() && !checkpoints) fail("--checkpoint-dir needs --checkpoint-every");
   if (checkpoints && (ranks == 0 || onCluster || !partFile.empty()))
     fail("--checkpoint-every needs -np and is not supported with --cluster yet");
   if (onCluster) {
     if (ranks == 0) fail("--cluster needs -np");
     if (clusterOptions.tokenFile.empty()) fail("--cluster needs --token-file");
-    if (!config.preopens.empty()) fail("--dir is not supported with --cluster yet");
     if (dsm || bindToCores) fail("--dsm and --bind-to are not supported with --cluster");
     clusterOptions.program = program;
     clusterOptions.arguments = config.args;
     clusterOptions.environment = config.env;
+    clusterOptions.grants = config.preopens;
     clusterOptions.ranks = unsigned(ranks);
     clusterOptions.tagOutput = tagOutput;
     return scheduler::runRemoteJob(clusterOptions);

@@ -5,9 +5,11 @@
 // exactly the address it is given (every connection must present the
 // cluster token), registers the host and its slots in the cluster state and
 // keeps that entry alive with a heartbeat. Clients place jobs on it
-// (cluster/JobHost.h), which it runs with the local synergy-run. On SIGTERM
-// or SIGINT it refuses new work (stops listening and marks the host
-// draining), lets running jobs finish, deregisters and exits 0.
+// (cluster/JobHost.h), which it runs with the local synergy-run; a job's
+// --dir grants must lie inside the directories --allow-dir names
+// (cluster/JobGrants.h). On SIGTERM or SIGINT it refuses new work (stops
+// listening and marks the host draining), lets running jobs finish,
+// deregisters and exits 0.
 //
 //===----------------------------------------------------------------------===//
 #include <charconv>
@@ -17,10 +19,13 @@
 #include <cstdlib>
 #include <ctime>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unistd.h>
+#include <vector>
 
 #include "cluster/ClusterState.h"
+#include "cluster/JobGrants.h"
 #include "cluster/JobHost.h"
 #include "objectcache/ObjectCache.h"
 #include "transport/ClusterToken.h"
@@ -36,7 +41,7 @@ constexpr unsigned kDefaultTtlSeconds = 10;
 void usage(FILE* out) {
   std::fprintf(out,
       "usage: synergyd --listen ADDRESS:PORT --slots N --state redis://HOST:PORT\n"
-      "                --token-file FILE [--host-id ID] [--ttl SECONDS]\n"
+      "                --token-file FILE [--host-id ID] [--ttl SECONDS] [--allow-dir PATH]...\n"
       "\n"
       "Runs this host's Synergy daemon: registers the host and its N slots in the\n"
       "cluster state and accepts connections from other hosts on ADDRESS:PORT only.\n"
@@ -50,6 +55,12 @@ void usage(FILE* out) {
       "  --host-id ID           name in the cluster state (default: ADDRESS:PORT)\n"
       "  --ttl SECONDS          the host entry expires this long after the last\n"
       "                         heartbeat (default %u; heartbeats every TTL/3)\n"
+      "  --allow-dir PATH       jobs' --dir grants may lie in PATH or below it\n"
+      "                         (repeatable); a job granting any other directory\n"
+      "                         is refused with the path named. Without it, no\n"
+      "                         job placed here may have --dir. Each grant is\n"
+      "                         opened and checked here, relative ones from the\n"
+      "                         client's working directory, in which the job runs\n"
       "\n"
       "Jobs placed here run through the synergy-run next to synergyd; received modules\n"
       "are kept by content hash under $SYNERGY_CACHE_DIR/cluster-modules.\n"
@@ -61,7 +72,7 @@ void usage(FILE* out) {
       "  synergyd --listen 127.0.0.2:7100 --slots 16 --state redis://127.0.0.1:6379 \\\n"
       "           --token-file /etc/synergy/token\n"
       "  synergyd --listen 127.0.0.2:7100 --slots 2 --state redis://127.0.0.1:6380 \\\n"
-      "           --token-file token --ttl 3\n",
+      "           --token-file token --ttl 3 --allow-dir /srv/jobs --allow-dir /data\n",
       cluster::kMaxSlotsPerHost, kDefaultTtlSeconds);
 }
 
@@ -101,6 +112,7 @@ struct DaemonOptions {
   std::string tokenFile;
   std::string hostId;
   unsigned ttlSeconds = kDefaultTtlSeconds;
+  std::vector<std::string> allowedDirectories;  // canonical
 };
 
 DaemonOptions parseOptions(int argc, char** argv) {
@@ -137,6 +149,10 @@ DaemonOptions parseOptions(int argc, char** argv) {
     } else if (option == "--ttl") {
       if (!parseUnsigned(value, 2, 3600, options.ttlSeconds))
         fail("--ttl wants seconds from 2 to 3600, not '" + value + "'");
+    } else if (option == "--allow-dir") {
+      std::optional<std::string> directory = cluster::canonicalAllowedDirectory(value, error);
+      if (!directory) fail(error);
+      options.allowedDirectories.push_back(*directory);
     } else {
       fail("unknown option '" + option + "' (see --help)");
     }
@@ -199,7 +215,8 @@ int main(int argc, char** argv) {
                             },
                             .hostAddress = options.listenAddress,
                             .state = options.state,
-                            .tokenFile = options.tokenFile});
+                            .tokenFile = options.tokenFile,
+                            .allowedDirectories = options.allowedDirectories});
   // Declared after jobHost: on the way out the transport stops first, so no
   // frame reaches a destroyed JobHost.
   transport::Transport transport(

@@ -28,12 +28,19 @@ synergy/OpenMPI: below 1.0 is faster for times, above 1.0 for bandwidth. The
 machine's load average is recorded with the results, since wall time on a
 shared machine mostly measures the scheduler.
 
+Job start and jobs per second also report CPU time (user + sys, in ms per
+job): the client's, from its rusage, and the daemons' with the job processes
+they started, from /proc. On a loaded machine these move far less than wall
+time. `--only start` runs just those two sections.
+
 usage: bench/cluster/cluster_bench.py --build build [--json out.json] [--quick] [--repeat N]
+                                      [--only start]
 """
 import argparse
 import json
 import os
 import re
+import resource
 import shutil
 import signal
 import socket
@@ -178,9 +185,26 @@ def started_ns(text):
     return min(stamps)
 
 
-def job_start(command, samples):
-    """Milliseconds from launch to the first rank's main, and to the job's end."""
+def children_cpu_ms():
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (usage.ru_utime + usage.ru_stime) * 1e3
+
+
+def processes_cpu_ms(pids):
+    """User + sys time of the processes and of their waited-for children."""
+    total = 0
+    for pid in pids:
+        with open("/proc/%d/stat" % pid) as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        total += sum(int(value) for value in fields[11:15])  # utime stime cutime cstime
+    return total * 1e3 / os.sysconf("SC_CLK_TCK")
+
+
+def job_start(command, samples, daemons=()):
+    """Milliseconds from launch to the first rank's main and to the job's
+    end, and CPU milliseconds per job of the client and of the daemons."""
     starts, totals = [], []
+    client_cpu, daemon_cpu = children_cpu_ms(), processes_cpu_ms(daemons)
     for _ in range(samples):
         launched = time.time_ns()
         text = run(command)
@@ -188,7 +212,9 @@ def job_start(command, samples):
         starts.append((started_ns(text) - launched) / 1e6)
         totals.append((ended - launched) / 1e6)
     return {"samples": samples, "start_ms_median": statistics.median(starts),
-            "start_ms_min": min(starts), "total_ms_median": statistics.median(totals)}
+            "start_ms_min": min(starts), "total_ms_median": statistics.median(totals),
+            "client_cpu_ms": (children_cpu_ms() - client_cpu) / samples,
+            "daemon_cpu_ms": (processes_cpu_ms(daemons) - daemon_cpu) / samples}
 
 
 def jobs_per_second(command, jobs):
@@ -231,6 +257,8 @@ def main():
     parser.add_argument("--repeat", type=int, default=3,
                         help="runs per test and rank count; the best is kept (default 3)")
     parser.add_argument("--redis-server", default=shutil.which("redis-server"))
+    parser.add_argument("--only", choices=["start"],
+                        help="start: only the job start and jobs per second sections")
     options = parser.parse_args()
     if not options.redis_server:
         sys.stderr.write("cluster_bench: error: redis-server not found (--redis-server)\n")
@@ -243,9 +271,11 @@ def main():
     cluster = Cluster(bin_dir, options.redis_server, work)
     try:
         binaries = {}
-        for program, source in (("osu", os.path.join(MPI_BENCH, "osu.c")),
-                                ("kernels", os.path.join(MPI_BENCH, "kernels.c")),
-                                ("start_probe", os.path.join(HERE, "start_probe.c"))):
+        programs = [("start_probe", os.path.join(HERE, "start_probe.c"))]
+        if not options.only:
+            programs += [("osu", os.path.join(MPI_BENCH, "osu.c")),
+                         ("kernels", os.path.join(MPI_BENCH, "kernels.c"))]
+        for program, source in programs:
             native = os.path.join(work, program)
             granule = native + ".wasm"
             run(["mpicc", "-O2", source, "-o", native, "-lm"])
@@ -254,7 +284,9 @@ def main():
         cluster.start()
 
         # (program, test, [(ranks, policy)], extra arguments)
-        if options.quick:
+        if options.only:
+            plan = []
+        elif options.quick:
             plan = [("osu", "latency", [(2, "spread")]), ("osu", "bandwidth", [(2, "spread")]),
                     ("osu", "allreduce", [(4, "spread")]), ("kernels", "p2p", [(2, "spread")])]
         else:
@@ -300,9 +332,11 @@ def main():
         run(cluster.client(1, "binpack") + [probe])
         run([os.path.join(bin_dir, "synergy-run"), "-np", "1", probe])
         run(["mpirun"] + OPENMPI_TCP + ["-np", "1", probe_native])
+        daemons = [process.pid for process in cluster.processes]
         start = {
-            "cluster_np1": job_start(cluster.client(1, "binpack") + [probe], samples),
-            "cluster_np2_spread": job_start(cluster.client(2, "spread") + [probe], samples),
+            "cluster_np1": job_start(cluster.client(1, "binpack") + [probe], samples, daemons),
+            "cluster_np2_spread": job_start(cluster.client(2, "spread") + [probe], samples,
+                                            daemons),
             "local_np1": job_start([os.path.join(bin_dir, "synergy-run"), "-np", "1", probe],
                                    samples),
             "openmpi_np1": job_start(["mpirun"] + OPENMPI_TCP + ["-np", "1", probe_native],
@@ -323,10 +357,12 @@ def main():
         print("%-10s %5d %8s %9s %5s %12.3f %12.3f %7.2f %s" % (
             row["test"], row["ranks"], row["policy"], row["size"], row["unit"], row["openmpi"],
             row["synergy"], row["ratio"] or 0, row["check"]))
-    print("job start (ms from launch to the first rank's main; median, min, whole job median):")
+    print("job start (ms from launch to the first rank's main: median, min; whole job median;")
+    print("           CPU ms per job, user + sys: client, daemons + redis with their job processes):")
     for name, figures in start.items():
-        print("  %-20s %8.1f %8.1f %8.1f" % (name, figures["start_ms_median"],
-                                            figures["start_ms_min"], figures["total_ms_median"]))
+        print("  %-20s %8.1f %8.1f %8.1f %8.1f %8.1f" % (
+            name, figures["start_ms_median"], figures["start_ms_min"],
+            figures["total_ms_median"], figures["client_cpu_ms"], figures["daemon_cpu_ms"]))
     print("jobs per second: %d jobs of np 1 on %d slots in %.2f s: %.1f jobs/s" % (
         throughput["jobs"], throughput["slots"], throughput["seconds"],
         throughput["jobs_per_second"]))

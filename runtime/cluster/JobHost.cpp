@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "cluster/JobHost.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <condition_variable>
 #include <cstring>
@@ -24,6 +25,7 @@
 #include <thread>
 #include <unistd.h>
 
+#include "cluster/JobGrants.h"
 #include "cluster/JobMessages.h"
 #include "cluster/JobPart.h"
 #include "util/FileIO.h"
@@ -43,6 +45,7 @@ struct HostedJob {
   JobPhase phase = JobPhase::WaitingForModule;
   pid_t processGroup = 0;
   std::string partFile;  // for a part of a job spread over hosts
+  OpenedGrants grants;   // held from the RunJob until the child has them
 };
 
 std::vector<uint8_t> bytesOf(const std::string& text) {
@@ -132,6 +135,13 @@ class JobHost::Impl {
       reason = "a second RunJob on one connection";
       return false;
     }
+    std::string refusal;
+    if (!openJobGrants(job->request, config_.allowedDirectories, job->grants, refusal)) {
+      log("job " + std::to_string(job->request.jobId) + ": refused: " + refusal);
+      from.send(transport::FrameType::JobRefused, bytesOf(refusal));
+      if (config_.onJobFinished) config_.onJobFinished(job->request.jobId);
+      return true;
+    }
     jobs_[&from] = job;
     if (access(modulePath(job->request).c_str(), R_OK) == 0) {
       startJob(job);
@@ -203,6 +213,22 @@ class JobHost::Impl {
     posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
     posix_spawn_file_actions_adddup2(&actions, outPipe[1], STDOUT_FILENO);
     posix_spawn_file_actions_adddup2(&actions, errPipe[1], STDERR_FILENO);
+    // The granted directories go to the child above every descriptor this
+    // process hands it, so that no dup2 overwrites another's source.
+    const OpenedGrants& grants = job->grants;
+    int childFd = std::max(errPipe[1], outPipe[1]);
+    for (const sandbox::UniqueFd& directory : grants.directories)
+      childFd = std::max(childFd, directory.get());
+    std::vector<std::string> grantArguments;
+    for (size_t i = 0; i < grants.directories.size(); ++i) {
+      posix_spawn_file_actions_adddup2(&actions, grants.directories[i].get(), ++childFd);
+      grantArguments.push_back("--dir");
+      grantArguments.push_back(grants.specFor(i, childFd));
+    }
+    if (grants.workingDirectory.valid())
+      posix_spawn_file_actions_addfchdir_np(&actions, grants.workingDirectory.get());
+    argv.insert(std::find(argv.begin(), argv.end(), "--"), grantArguments.begin(),
+                grantArguments.end());
     posix_spawnattr_t attributes;
     posix_spawnattr_init(&attributes);
     posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK);
@@ -218,6 +244,7 @@ class JobHost::Impl {
                             pointers.data(), environ);
     posix_spawn_file_actions_destroy(&actions);
     posix_spawnattr_destroy(&attributes);
+    job->grants = OpenedGrants();
     close(outPipe[1]);
     close(errPipe[1]);
     if (error != 0) {

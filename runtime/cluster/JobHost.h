@@ -15,6 +15,10 @@
 // with `synergy-run --cluster-part FILE -np N`, FILE (JobPart.h) written
 // next to the module and removed when the job ends.
 //
+// A job with --dir grants runs only when each lies inside a directory the
+// operator allows (JobGrants.h); otherwise the host answers JobRefused,
+// naming the path, before it asks for the module or starts anything.
+//
 // One connection carries at most one job.
 //
 //===----------------------------------------------------------------------===//
@@ -24,6 +28,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "cluster/RedisConnection.h"
 #include "transport/Transport.h"
@@ -44,6 +49,9 @@ struct JobHostConfig {
   std::string hostAddress;
   StateUrl state;
   std::string tokenFile;
+  // Canonical directories inside which jobs' --dir grants may lie
+  // (synergyd --allow-dir); empty: no job may have one.
+  std::vector<std::string> allowedDirectories;
 };
 
 class JobHost {

@@ -18,12 +18,14 @@ void appendLittleEndian(std::vector<uint8_t>& out, uint64_t value, size_t bytes)
   for (size_t i = 0; i < bytes; ++i) out.push_back(uint8_t(value >> (8 * i)));
 }
 
+void appendString(std::vector<uint8_t>& out, const std::string& text) {
+  appendLittleEndian(out, text.size(), 4);
+  out.insert(out.end(), text.begin(), text.end());
+}
+
 void appendStrings(std::vector<uint8_t>& out, const std::vector<std::string>& strings) {
   appendLittleEndian(out, strings.size(), 4);
-  for (const std::string& text : strings) {
-    appendLittleEndian(out, text.size(), 4);
-    out.insert(out.end(), text.begin(), text.end());
-  }
+  for (const std::string& text : strings) appendString(out, text);
 }
 
 // Reads fields front to back; any read past the end fails and sticks.
@@ -43,6 +45,24 @@ class PayloadReader {
     if (payload_.size() - offset_ < count) return false;
     std::memcpy(out, payload_.data() + offset_, count);
     offset_ += count;
+    return true;
+  }
+
+  // A string of at most `limit` bytes without NUL.
+  bool string(std::string& out, uint64_t limit, const char* what, std::string& reason) {
+    uint64_t length = 0;
+    if (!integer(length, 4) || payload_.size() - offset_ < length) return truncated(reason);
+    if (length > limit) {
+      reason = std::string("RunJob has a ") + what + " of " + std::to_string(length) +
+               " bytes (at most " + std::to_string(limit) + ")";
+      return false;
+    }
+    out.assign(reinterpret_cast<const char*>(payload_.data() + offset_), length);
+    offset_ += length;
+    if (out.find('\0') != std::string::npos) {
+      reason = std::string("RunJob has a NUL byte in a ") + what;
+      return false;
+    }
     return true;
   }
 
@@ -80,19 +100,64 @@ class PayloadReader {
   size_t offset_ = 0;
 };
 
+// The grants section (flags bit 1). Each path is checked here only for its
+// form; the host checks where it leads (JobGrants.h).
+bool decodeGrants(PayloadReader& reader, RunJobRequest& request, std::string& reason) {
+  uint64_t count = 0;
+  if (!reader.integer(count, 4)) return PayloadReader::truncated(reason);
+  if (count == 0 || count > kMaxJobGrants) {
+    reason = "RunJob has " + std::to_string(count) + " --dir grants (1 to " +
+             std::to_string(kMaxJobGrants) + ")";
+    return false;
+  }
+  for (uint64_t i = 0; i < count; ++i) {
+    JobGrant grant;
+    uint64_t readOnly = 0;
+    if (!reader.string(grant.hostPath, kMaxJobPathBytes, "--dir host path", reason) ||
+        !reader.string(grant.guestPath, kMaxJobPathBytes, "--dir guest path", reason))
+      return false;
+    if (!reader.integer(readOnly, 1)) return PayloadReader::truncated(reason);
+    // The host hands each grant on as HOST:GUEST:ACCESS (sandbox/Grant.h).
+    if (grant.hostPath.empty() || grant.guestPath.empty() || readOnly > 1 ||
+        grant.hostPath.find(':') != std::string::npos ||
+        grant.guestPath.find(':') != std::string::npos) {
+      reason = "RunJob has a malformed --dir grant";
+      return false;
+    }
+    grant.readOnly = readOnly == 1;
+    request.grants.push_back(std::move(grant));
+  }
+  if (!reader.string(request.workingDirectory, kMaxJobPathBytes, "working directory", reason))
+    return false;
+  if (request.workingDirectory.empty() || request.workingDirectory.front() != '/') {
+    reason = "RunJob's working directory is not an absolute path";
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 std::vector<uint8_t> encodeRunJob(const RunJobRequest& request) {
   std::vector<uint8_t> out;
   appendLittleEndian(out, request.jobId, 8);
   appendLittleEndian(out, request.ranks, 4);
-  out.push_back(request.tagOutput ? 1 : 0);
+  out.push_back(uint8_t((request.tagOutput ? 1 : 0) | (request.grants.empty() ? 0 : 2)));
   out.insert(out.end(), request.moduleHash.begin(), request.moduleHash.end());
   appendStrings(out, request.arguments);
   appendStrings(out, request.environment);
   appendLittleEndian(out, request.partRanks.size(), 4);
   appendLittleEndian(out, request.partIndex, 4);
   for (uint32_t count : request.partRanks) appendLittleEndian(out, count, 4);
+  if (!request.grants.empty()) {
+    appendLittleEndian(out, request.grants.size(), 4);
+    for (const JobGrant& grant : request.grants) {
+      appendString(out, grant.hostPath);
+      appendString(out, grant.guestPath);
+      out.push_back(grant.readOnly ? 1 : 0);
+    }
+    appendString(out, request.workingDirectory);
+  }
   return out;
 }
 
@@ -108,12 +173,12 @@ bool decodeRunJob(const std::vector<uint8_t>& payload, RunJobRequest& request,
              std::to_string(kMaxJobRanks) + ")";
     return false;
   }
-  if (flags > 1) {
+  if (flags > 3) {
     reason = "RunJob has unknown flags " + std::to_string(flags);
     return false;
   }
   request.ranks = uint32_t(ranks);
-  request.tagOutput = flags == 1;
+  request.tagOutput = (flags & 1) != 0;
   request.arguments.clear();
   request.environment.clear();
   if (!reader.strings(request.arguments, "arguments", reason) ||
@@ -155,6 +220,9 @@ bool decodeRunJob(const std::vector<uint8_t>& payload, RunJobRequest& request,
              std::to_string(request.ranks) + " ranks";
     return false;
   }
+  request.grants.clear();
+  request.workingDirectory.clear();
+  if ((flags & 2) != 0 && !decodeGrants(reader, request, reason)) return false;
   if (!reader.atEnd()) {
     reason = "RunJob payload has trailing bytes";
     return false;

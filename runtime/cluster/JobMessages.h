@@ -12,6 +12,10 @@
 //  u32 environment count, then per entry u32 length + bytes ("KEY=VALUE")
 //  u32 part count P (0: every rank runs on this host), u32 this host's part,
 //  then P times u32 ranks of that part
+//  with flags bit 1 (the job has --dir grants), then:
+//  u32 grant count, then per grant u32 length + host path, u32 length +
+//  guest path, u8 read-only (0 or 1); u32 length + the client's working
+//  directory, against which relative host paths resolve
 //
 // A job spread over several hosts is cut into parts of consecutive ranks,
 // one part per host, in rank order; each host gets the whole list.
@@ -29,6 +33,16 @@ namespace synergy::cluster {
 // Limits a host accepts; synergy-run -np allows 4096 ranks as well.
 constexpr uint32_t kMaxJobRanks = 4096;
 constexpr uint32_t kMaxJobStrings = 4096;
+constexpr uint32_t kMaxJobGrants = 256;
+constexpr uint32_t kMaxJobPathBytes = 4096;
+
+// One --dir grant as the client spelled it (sandbox/Grant.h): the guest
+// path equals the host path when the client gave none.
+struct JobGrant {
+  std::string hostPath;
+  std::string guestPath;
+  bool readOnly = false;
+};
 
 struct RunJobRequest {
   uint64_t jobId = 0;
@@ -42,6 +56,12 @@ struct RunJobRequest {
   // part `partIndex`, this host's); empty when it runs on this host alone.
   std::vector<uint32_t> partRanks;
   uint32_t partIndex = 0;
+  // The job's --dir grants; the host runs it only when each lies inside a
+  // directory its operator allows (JobGrants.h). Empty: no file access.
+  std::vector<JobGrant> grants;
+  // Absolute; the job runs there on every host, as the local synergy-run
+  // would (it decides the guest's working directory). Sent with grants.
+  std::string workingDirectory;
 };
 
 std::vector<uint8_t> encodeRunJob(const RunJobRequest& request);

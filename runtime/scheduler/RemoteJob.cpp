@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <climits>
 #include <condition_variable>
 #include <cstdio>
 #include <map>
@@ -313,6 +314,14 @@ int runRemoteJob(const RemoteJobOptions& options) {
     request.tagOutput = options.tagOutput;
     request.arguments = options.arguments;
     request.environment = options.environment;
+    for (const sandbox::Grant& grant : options.grants)
+      request.grants.push_back({grant.hostPath, grant.guestPath, grant.readOnly});
+    if (!request.grants.empty()) {
+      char directory[PATH_MAX];
+      if (!getcwd(directory, sizeof directory))
+        throw RemoteJobError("cannot read the working directory for --dir");
+      request.workingDirectory = directory;
+    }
     std::string app = cluster::hashHex(request.moduleHash);
     std::string name = options.program.substr(options.program.rfind('/') + 1);
 

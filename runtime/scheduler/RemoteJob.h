@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "cluster/RedisConnection.h"
+#include "sandbox/Grant.h"
 
 namespace synergy::scheduler {
 
@@ -28,6 +29,9 @@ struct RemoteJobOptions {
   // The guest's argv (argv[0] first) and environment ("KEY=VALUE").
   std::vector<std::string> arguments;
   std::vector<std::string> environment;
+  // --dir grants as given; each host resolves relative ones from this
+  // process's working directory, and checks them against its allow list.
+  std::vector<sandbox::Grant> grants;
   unsigned ranks = 1;
   bool tagOutput = false;
 };

@@ -12,7 +12,7 @@ assertions: a deadline only turns a hang into a failure.
 
 CASE is registration, claims, frames, redis-gone, redis-auth, host-restore, remote-job,
 job-queue, queue-abandoned, mpi-abort-frames, collective-counts, interleaved-collectives,
-host-lost, mpi-corpus, mpi-corpus-np5 or abort-stress.
+host-lost, dir-grants, mpi-corpus, mpi-corpus-np5 or abort-stress.
 """
 import argparse
 import os
@@ -154,13 +154,13 @@ class Cluster:
         self.processes.append(self.redis)
         wait_for(lambda: self.status()[0] == 0, 20, "redis-server to accept commands")
 
-    def start_daemon(self, host_id, address, slots, ttl=TTL_SECONDS, env=None):
+    def start_daemon(self, host_id, address, slots, ttl=TTL_SECONDS, env=None, options=()):
         log_path = os.path.join(self.workdir, f"synergyd-{host_id}.log")
         log = open(log_path, "w")
         process = subprocess.Popen(
             [os.path.join(self.bin_dir, "synergyd"), "--listen", f"{address}:0",
              "--slots", str(slots), "--state", self.url, "--token-file", self.token_file,
-             "--host-id", host_id, "--ttl", str(ttl)],
+             "--host-id", host_id, "--ttl", str(ttl), *options],
             stdout=log, stderr=log, env=env)
         log.close()
         self.processes.append(process)
@@ -900,6 +900,99 @@ def case_host_lost(cluster):
              "the other hosts' slots to be freed")
 
 
+def run_in(directory, args):
+    result = subprocess.run(args, capture_output=True, text=True, timeout=300, cwd=directory)
+    return result.returncode, result.stdout, result.stderr
+
+
+def files_under(directory):
+    return sorted(os.path.relpath(os.path.join(root, name), directory)
+                  for root, _, names in os.walk(directory) for name in names)
+
+
+def case_dir_grants(cluster):
+    """--dir with --cluster. Three daemons allow only <work>/allowed. A job
+    of 3 ranks spread one a host, run from <work>/allowed/job with
+    `--dir . --dir ../ref:/ref:ro`, writes and reads files there: its sorted
+    output and status equal the same job's on one host, every rank's file
+    holds what that rank wrote, and its tries to write /ref, ../ and an
+    absolute path outside the grants fail as on one host, creating
+    nothing. A job granting <work>/forbidden, or a link inside the allowed
+    directory that leads there, is refused before it runs, naming the path
+    and the host; nothing is written and the slots come back."""
+    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "rank_files.c")
+    program = os.path.join(cluster.workdir, "rank_files.wasm")
+    code, out, err = run_tool([os.path.join(cluster.bin_dir, "synergy-cc"), source, "-o", program])
+    check(code == 0, f"synergy-cc failed:\n{err}")
+    work = os.path.realpath(cluster.workdir)
+    allowed, forbidden = os.path.join(work, "allowed"), os.path.join(work, "forbidden")
+    job, ref = os.path.join(allowed, "job"), os.path.join(allowed, "ref")
+    for directory in (os.path.join(job, "out"), ref, os.path.join(forbidden, "out")):
+        os.makedirs(directory)
+    with open(os.path.join(ref, "input.txt"), "w") as f:
+        f.write("reference data\n")
+    os.symlink(forbidden, os.path.join(allowed, "link"))
+    outside = os.path.join(allowed, "outside.txt")  # allowed, but not granted
+
+    cluster.start_redis()
+    daemons = [cluster.start_daemon(f"h{i}", f"127.0.0.{i}", 2, options=("--allow-dir", allowed))
+               for i in (2, 3, 4)]
+    run = os.path.join(cluster.bin_dir, "synergy-run")
+    grants = ["--dir", ".", "--dir", "../ref:/ref:ro"]
+    remote = [run, "--cluster", cluster.url, "--token-file", cluster.token_file, "--policy",
+              "spread"]
+    expected_files = [os.path.join("job", "out", f"rank-{r}.txt") for r in range(3)] + [
+        os.path.join("ref", "input.txt")]
+
+    local = run_in(job, [run, "-np", "3", *grants, program, outside])
+    check_equal(files_under(allowed), expected_files, "files after the single-host run")
+    for rank in range(3):
+        os.unlink(os.path.join(job, "out", f"rank-{rank}.txt"))
+    remote_run = run_in(job, remote + ["-np", "3", *grants, program, outside])
+    check_equal((remote_run[0], sorted(remote_run[1].splitlines()), remote_run[2]),
+                (local[0], sorted(local[1].splitlines()), local[2]),
+                "the job spread over three hosts against the single-host run")
+    for daemon in daemons:
+        check("job 1: running 1 ranks" in daemon.log(), f"{daemon.host_id} ran no rank of job 1")
+    check_equal(files_under(allowed), expected_files, "files after the cluster run")
+    for rank in range(3):
+        with open(os.path.join(job, "out", f"rank-{rank}.txt")) as f:
+            check_equal(f.read(), f"written by rank {rank} of 3\n", f"rank {rank}'s file")
+    lines = remote_run[1].splitlines()
+    for rank in range(3):
+        for line in (f"rank {rank} cwd {job}", f"rank {rank} read out/rank-2.txt: written by rank 2 of 3",
+                     f"rank {rank} read /ref/input.txt: reference data",
+                     f"rank {rank} cannot write /ref/new.txt: Read-only file system"):
+            check(line in lines, f"missing line {line!r} in:\n{remote_run[1]}")
+        for target in ("../escaped.txt", outside):
+            check(any(line.startswith(f"rank {rank} cannot write {target}: ") for line in lines),
+                  f"rank {rank} was not stopped writing {target}:\n{remote_run[1]}")
+
+    all_free = "hosts: 3, slots: 6, free: 6\n"
+    for spec, shown in ((forbidden, forbidden), ("../link", f"../link ({forbidden})")):
+        code, out, err = run_in(job, remote + ["-np", "3", "--dir", ".", "--dir", spec, program,
+                                               outside])
+        check_equal((code, out), (2, ""), f"the status and output of a job granting {spec}")
+        check(re.fullmatch(rf"synergy-run: error: host h[234] refused the job: --dir "
+                           rf"{re.escape(shown)}: not inside a directory this host allows "
+                           rf"\(synergyd --allow-dir\)\n", err), f"the refusal of {spec}: {err!r}")
+        wait_for(lambda: cluster.status()[1].startswith(all_free), 30, "the slots to come back")
+    code, out, err = run_in(forbidden, remote + ["-np", "1", "--dir", ".", program])
+    check_equal((code, out), (2, ""), "the status and output of a job run from a forbidden directory")
+    check(re.fullmatch(rf"synergy-run: error: host h[234] refused the job: --dir \. \({re.escape(forbidden)}\): "
+                       r"not inside a directory this host allows \(synergyd --allow-dir\)\n", err),
+          f"the refusal of --dir . in {forbidden}: {err!r}")
+    check_equal(files_under(forbidden), [], "files in the forbidden directory")
+    check_equal(files_under(allowed), expected_files, "files after the refused jobs")
+    check(not os.path.exists(os.path.join(work, "escaped.txt")), "a job wrote above its grants")
+    for daemon in daemons:
+        check(daemon.log().count(": running ") == 1, f"{daemon.host_id} ran a refused job:\n"
+              f"{daemon.log()}")
+    expect_status(cluster, all_free + "".join(host_line(d, 2, 2) for d in daemons) +
+                  "queued jobs: 0\nrunning jobs: 0\n")
+
+
 # The MPI differential corpus (test/lit/mpi) on three hosts. Programs that
 # use what cross-host MPI does not support yet must end with an error that
 # names the call; every other program's sorted stdout and exit status must
@@ -1002,6 +1095,7 @@ CASES = {
     "mpi-corpus-np5": case_mpi_corpus_np5,
     "abort-stress": case_abort_stress,
     "host-lost": case_host_lost,
+    "dir-grants": case_dir_grants,
 }
 
 

@@ -1,0 +1,107 @@
+//===- JobGrants.cpp - A job's --dir grants on the host that runs it ------===//
+//
+// This file implements JobGrants.h. The canonical path of an open directory
+// is the kernel's, read from /proc/self/fd; a directory removed since it was
+// opened reads back with a " (deleted)" suffix and so matches no allowed one.
+//
+//===----------------------------------------------------------------------===//
+#include "cluster/JobGrants.h"
+
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <unistd.h>
+
+namespace synergy::cluster {
+
+namespace {
+
+std::string canonicalPathOf(int fd) {
+  char buffer[PATH_MAX];
+  std::string link = "/proc/self/fd/" + std::to_string(fd);
+  ssize_t length = readlink(link.c_str(), buffer, sizeof buffer);
+  if (length <= 0 || size_t(length) >= sizeof buffer) return {};
+  return std::string(buffer, size_t(length));
+}
+
+// Whether canonical `path` is `directory` or lies below it.
+bool isInside(const std::string& path, const std::string& directory) {
+  if (directory == "/") return !path.empty() && path.front() == '/';
+  return path.compare(0, directory.size(), directory) == 0 &&
+         (path.size() == directory.size() || path[directory.size()] == '/');
+}
+
+}  // namespace
+
+std::optional<std::string> canonicalAllowedDirectory(const std::string& path, std::string& error) {
+  sandbox::UniqueFd fd(open(path.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+  std::string canonical = fd.valid() ? canonicalPathOf(fd.get()) : "";
+  if (canonical.empty() || canonical.front() != '/') {
+    error = "--allow-dir " + path + ": " +
+            (fd.valid() ? "cannot resolve the path" : std::strerror(errno));
+    return std::nullopt;
+  }
+  return canonical;
+}
+
+std::string OpenedGrants::specFor(size_t i, int fd) const {
+  return "/proc/self/fd/" + std::to_string(fd) + ":" + guestPaths[i] + (readOnly[i] ? ":ro" : ":rw");
+}
+
+bool openJobGrants(const RunJobRequest& request, const std::vector<std::string>& allowed,
+                   OpenedGrants& grants, std::string& reason) {
+  grants = OpenedGrants();
+  if (request.grants.empty()) return true;
+  // A working directory that does not exist here holds no grant: the guest
+  // then starts in "/", as it would on the client, and relative grants have
+  // nothing to resolve against.
+  grants.workingDirectory.reset(
+      open(request.workingDirectory.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+  std::string workingDirectory =
+      grants.workingDirectory.valid() ? canonicalPathOf(grants.workingDirectory.get()) : "";
+  for (const JobGrant& grant : request.grants) {
+    bool relative = grant.hostPath.front() != '/';
+    if (relative && !grants.workingDirectory.valid()) {
+      reason = "--dir " + grant.hostPath + ": the working directory " +
+               request.workingDirectory + " does not exist on this host";
+      return false;
+    }
+    int base = relative ? grants.workingDirectory.get() : AT_FDCWD;
+    sandbox::UniqueFd directory(
+        openat(base, grant.hostPath.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (!directory.valid()) {
+      reason = "--dir " + grant.hostPath + ": " + std::strerror(errno);
+      return false;
+    }
+    std::string canonical = canonicalPathOf(directory.get());
+    bool permitted = false;
+    for (const std::string& root : allowed) permitted = permitted || isInside(canonical, root);
+    if (!permitted) {
+      reason = "--dir " + grant.hostPath +
+               (canonical == grant.hostPath || canonical.empty() ? "" : " (" + canonical + ")") +
+               (allowed.empty() ? ": this host allows no --dir grants"
+                                : ": not inside a directory this host allows") +
+               " (synergyd --allow-dir)";
+      return false;
+    }
+    // The rule of the local WasiState: a grant named only by a relative
+    // host path that holds the working directory is seen under its
+    // canonical host path, so that getcwd can name the working directory.
+    std::string guest = grant.guestPath;
+    if (grant.guestPath == grant.hostPath && relative && !workingDirectory.empty() &&
+        isInside(workingDirectory, canonical))
+      guest = canonical;
+    if (guest.find(':') != std::string::npos) {
+      reason = "--dir " + grant.hostPath + ": the path " + guest + " holds a ':'";
+      return false;
+    }
+    grants.directories.push_back(std::move(directory));
+    grants.guestPaths.push_back(guest);
+    grants.readOnly.push_back(grant.readOnly);
+  }
+  return true;
+}
+
+}  // namespace synergy::cluster
