@@ -200,6 +200,23 @@ def processes_cpu_ms(pids):
     return total * 1e3 / os.sysconf("SC_CLK_TCK")
 
 
+def redis_commands(url):
+    """Commands the cluster's Redis has processed so far (INFO stats)."""
+    host, port = url[len("redis://"):].rsplit(":", 1)
+    with socket.create_connection((host, int(port)), timeout=10) as s:
+        s.sendall(b"*2\r\n$4\r\nINFO\r\n$5\r\nstats\r\n")
+        reply = b""
+        while b"total_commands_processed:" not in reply or not reply.endswith(b"\r\n"):
+            chunk = s.recv(65536)
+            if not chunk:
+                break
+            reply += chunk
+    match = re.search(rb"total_commands_processed:(\d+)", reply)
+    if not match:
+        raise BenchError("redis INFO stats has no total_commands_processed")
+    return int(match.group(1))
+
+
 def job_start(command, samples, daemons=()):
     """Milliseconds from launch to the first rank's main and to the job's
     end, and CPU milliseconds per job of the client and of the daemons."""
@@ -217,8 +234,12 @@ def job_start(command, samples, daemons=()):
             "daemon_cpu_ms": (processes_cpu_ms(daemons) - daemon_cpu) / samples}
 
 
-def jobs_per_second(command, jobs):
-    """Submits `jobs` clients at once; all must succeed."""
+def jobs_per_second(command, jobs, cluster):
+    """Submits `jobs` clients at once; all must succeed. Also counts the
+    Redis commands and the CPU time of clients, daemons and Redis per job."""
+    commands = redis_commands(cluster.url)
+    pids = [process.pid for process in cluster.processes]
+    client_cpu, daemon_cpu = children_cpu_ms(), processes_cpu_ms(pids)
     launched = time.monotonic()
     clients = [subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
                for _ in range(jobs)]
@@ -238,7 +259,10 @@ def jobs_per_second(command, jobs):
         raise BenchError("%d of %d concurrent jobs failed, first: %s" % (len(failures), jobs,
                                                                         failures[0]))
     return {"jobs": jobs, "slots": SLOTS_PER_HOST * len(HOSTS), "seconds": elapsed,
-            "jobs_per_second": jobs / elapsed}
+            "jobs_per_second": jobs / elapsed,
+            "redis_commands_per_job": (redis_commands(cluster.url) - commands - 1) / jobs,
+            "client_cpu_ms": (children_cpu_ms() - client_cpu) / jobs,
+            "daemon_cpu_ms": (processes_cpu_ms(pids) - daemon_cpu) / jobs}
 
 
 def meets(row):
@@ -342,7 +366,7 @@ def main():
             "openmpi_np1": job_start(["mpirun"] + OPENMPI_TCP + ["-np", "1", probe_native],
                                      samples)}
         throughput = jobs_per_second(cluster.client(1, "binpack") + [probe],
-                                     6 if options.quick else 24)
+                                     6 if options.quick else 24, cluster)
     except BenchError as e:
         sys.stderr.write("cluster_bench: error: %s\n" % e)
         return 1
@@ -363,9 +387,11 @@ def main():
         print("  %-20s %8.1f %8.1f %8.1f %8.1f %8.1f" % (
             name, figures["start_ms_median"], figures["start_ms_min"],
             figures["total_ms_median"], figures["client_cpu_ms"], figures["daemon_cpu_ms"]))
-    print("jobs per second: %d jobs of np 1 on %d slots in %.2f s: %.1f jobs/s" % (
-        throughput["jobs"], throughput["slots"], throughput["seconds"],
-        throughput["jobs_per_second"]))
+    print("jobs per second: %d jobs of np 1 on %d slots in %.2f s: %.1f jobs/s; per job %.0f "
+          "Redis commands, CPU ms %.1f client + %.1f daemons and Redis" % (
+              throughput["jobs"], throughput["slots"], throughput["seconds"],
+              throughput["jobs_per_second"], throughput["redis_commands_per_job"],
+              throughput["client_cpu_ms"], throughput["daemon_cpu_ms"]))
     met = [row for row in rows if meets(row)]
     print("targets (latency <= 1.2x, bandwidth >= 0.9x, collectives <= 1.0x, kernels <= 1.2x): "
           "%d of %d rows met; job start %.1f ms (target < %.0f ms)" % (

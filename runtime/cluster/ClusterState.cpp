@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdio>
 #include <hiredis/hiredis.h>
 #include <map>
 
@@ -24,6 +25,23 @@ const std::string kNextJobIdKey = "synergy:next-job-id";
 const std::string kJobKeyPrefix = "synergy:job:";
 const std::string kQueueKey = "synergy:queue";
 const std::string kRunningKey = "synergy:running";
+
+// Opens every script that frees slots or changes the queue's head, which
+// then calls wakeHead(queue key, job key prefix): it leaves one wake token
+// for the job now at the head, which that job's client takes with BLPOP
+// (waitForTurn). The token lives in Redis, so a change made while the
+// client was not yet waiting still wakes it.
+const std::string kWakeHeadFunction = R"lua(
+local function wakeHead(queue, prefix)
+  local head = redis.call('LINDEX', queue, 0)
+  if head then
+    local wake = prefix .. head .. ':wake'
+    redis.call('DEL', wake)
+    redis.call('RPUSH', wake, 1)
+    redis.call('PEXPIRE', wake, 60000)
+  end
+end
+)lua";
 
 // KEYS: host, hosts set. ARGV: id, address, slots, ttl.
 const char* const kRegisterHostScript = R"lua(
@@ -97,20 +115,21 @@ return id
 
 // KEYS: queue. ARGV: job key prefix. Returns the id of the head it removed
 // because its lease had run out, or 0.
-const char* const kDropAbandonedHeadScript = R"lua(
+const std::string kDropAbandonedHeadScript = kWakeHeadFunction + R"lua(
 local id = redis.call('LINDEX', KEYS[1], 0)
 if not id then return 0 end
 local job = ARGV[1] .. id
 if redis.call('EXISTS', job .. ':lease') == 1 then return 0 end
 if redis.call('HGET', job, 'state') ~= 'queued' then return 0 end
 redis.call('LPOP', KEYS[1])
-redis.call('DEL', job)
+redis.call('DEL', job, job .. ':wake')
+wakeHead(KEYS[1], ARGV[1])
 return tonumber(id)
 )lua";
 
 // KEYS: queue, host, running. ARGV: job key prefix, host id.
 // Returns the started job's id, or 0 when none started.
-const char* const kStartQueuedJobScript = R"lua(
+const std::string kStartQueuedJobScript = kWakeHeadFunction + R"lua(
 local id = redis.call('LINDEX', KEYS[1], 0)
 if not id then return 0 end
 if redis.call('HGET', KEYS[2], 'state') ~= 'up' then return 0 end
@@ -120,16 +139,17 @@ local free = tonumber(redis.call('HGET', KEYS[2], 'free'))
 if ranks == nil or free == nil or free < ranks then return 0 end
 redis.call('HINCRBY', KEYS[2], 'free', -ranks)
 redis.call('LPOP', KEYS[1])
-redis.call('DEL', job .. ':lease')
+redis.call('DEL', job .. ':lease', job .. ':wake')
 redis.call('HSET', job, 'state', 'running', 'host', ARGV[2])
 redis.call('ZADD', KEYS[3], id, id)
+wakeHead(KEYS[1], ARGV[1])
 return tonumber(id)
 )lua";
 
 // KEYS: queue, running. ARGV: job key prefix, host key prefix, part count,
 // then host id and rank count per part. Returns the started job's id; 0
 // when none started; -1 when the parts do not add up to the job's ranks.
-const char* const kStartQueuedJobAcrossScript = R"lua(
+const std::string kStartQueuedJobAcrossScript = kWakeHeadFunction + R"lua(
 local id = redis.call('LINDEX', KEYS[1], 0)
 if not id then return 0 end
 local job = ARGV[1] .. id
@@ -152,17 +172,19 @@ for i = 0, parts - 1 do
   for r = 1, wanted do rankHosts[#rankHosts + 1] = ARGV[4 + 2 * i] end
 end
 redis.call('LPOP', KEYS[1])
-redis.call('DEL', job .. ':lease', job .. ':ranks')
+redis.call('DEL', job .. ':lease', job .. ':ranks', job .. ':wake')
 redis.call('RPUSH', job .. ':ranks', unpack(rankHosts))
 redis.call('HSET', job, 'state', 'running', 'host', ARGV[4])
 redis.call('ZADD', KEYS[2], id, id)
+wakeHead(KEYS[1], ARGV[1])
 return tonumber(id)
 )lua";
 
-// KEYS: job, running, queue. ARGV: job id, host key prefix, host id or ''.
+// KEYS: job, running, queue. ARGV: job id, host key prefix, host id or '',
+// job key prefix.
 // A job spread over hosts frees one host's part (or, with '', all of them)
 // and goes away with its last part.
-const char* const kFinishJobScript = R"lua(
+const std::string kFinishJobScript = kWakeHeadFunction + R"lua(
 local function giveBack(host, ranks)
   local hostKey = ARGV[2] .. host
   if redis.call('EXISTS', hostKey) == 1 then
@@ -179,7 +201,10 @@ if redis.call('EXISTS', parts) == 1 then
       giveBack(ARGV[3], count)
       redis.call('HDEL', parts, ARGV[3])
     end
-    if redis.call('EXISTS', parts) == 1 then return 1 end
+    if redis.call('EXISTS', parts) == 1 then
+      wakeHead(KEYS[3], ARGV[4])
+      return 1
+    end
   else
     local flat = redis.call('HGETALL', parts)
     for i = 1, #flat, 2 do giveBack(flat[i], tonumber(flat[i + 1])) end
@@ -192,11 +217,12 @@ end
 redis.call('ZREM', KEYS[2], ARGV[1])
 redis.call('LREM', KEYS[3], 0, ARGV[1])
 redis.call('DEL', KEYS[1], parts, KEYS[1] .. ':ranks', KEYS[1] .. ':endpoints',
-           KEYS[1] .. ':lease')
+           KEYS[1] .. ':lease', KEYS[1] .. ':wake')
+wakeHead(KEYS[3], ARGV[4])
 return 1
 )lua";
 
-RedisReplyPtr runScript(RedisConnection& redis, const char* script,
+RedisReplyPtr runScript(RedisConnection& redis, const std::string& script,
                         const std::vector<std::string>& keys,
                         const std::vector<std::string>& arguments) {
   std::vector<std::string> command{"EVAL", script, std::to_string(keys.size())};
@@ -281,11 +307,16 @@ void ClusterState::deregisterHost(const std::string& id) {
 std::vector<HostRecord> ClusterState::hosts() {
   std::vector<std::string> ids = replyStrings(*redis_.command({"SMEMBERS", kHostsKey}));
   std::sort(ids.begin(), ids.end());
-  std::vector<HostRecord> hosts;
+  std::vector<std::vector<std::string>> reads;
   for (const std::string& id : ids) {
     if (!isValidHostId(id)) throw StateStoreError("corrupt cluster state: host id '" + id + "'");
-    std::map<std::string, std::string> fields =
-        fieldsOf(*redis_.command({"HGETALL", kHostKeyPrefix + id}));
+    reads.push_back({"HGETALL", kHostKeyPrefix + id});
+  }
+  std::vector<RedisReplyPtr> replies = redis_.pipeline(reads);
+  std::vector<HostRecord> hosts;
+  for (size_t i = 0; i < ids.size(); ++i) {
+    const std::string& id = ids[i];
+    std::map<std::string, std::string> fields = fieldsOf(*replies[i]);
     // Listed but expired: its daemon stopped heartbeating.
     if (fields.empty()) continue;
     std::string entry = "host '" + id + "'";
@@ -359,7 +390,7 @@ std::optional<JobRecord> ClusterState::startQueuedJobAcross(
 void ClusterState::finishJob(uint64_t jobId, const std::string& hostId) {
   std::string id = std::to_string(jobId);
   runScript(redis_, kFinishJobScript, {kJobKeyPrefix + id, kRunningKey, kQueueKey},
-            {id, kHostKeyPrefix, hostId});
+            {id, kHostKeyPrefix, hostId, kJobKeyPrefix});
 }
 
 std::vector<std::string> ClusterState::rankHosts(uint64_t jobId) {
@@ -388,33 +419,65 @@ std::map<uint32_t, std::string> ClusterState::jobEndpoints(uint64_t jobId) {
 }
 
 std::optional<JobRecord> ClusterState::readJob(const std::string& id) {
-  uint64_t numericId = 0;
-  if (!parseUnsigned(id, UINT64_MAX, numericId))
-    throw StateStoreError("corrupt cluster state: job id '" + id + "'");
-  std::map<std::string, std::string> fields =
-      fieldsOf(*redis_.command({"HGETALL", kJobKeyPrefix + id}));
-  if (fields.empty()) return std::nullopt;
-  JobRecord job;
-  job.id = numericId;
-  job.name = fields["name"].substr(0, kMaxJobNameBytes);
-  job.app = fields["app"].substr(0, kMaxJobNameBytes);
-  job.ranks = requireCount(fields, "ranks", UINT32_MAX, "job " + id);
-  job.host = fields["host"];
-  return job;
+  std::vector<JobRecord> jobs = readJobs({id});
+  if (jobs.empty()) return std::nullopt;
+  return jobs.front();
+}
+
+std::vector<JobRecord> ClusterState::readJobs(const std::vector<std::string>& ids) {
+  std::vector<std::vector<std::string>> reads;
+  for (const std::string& id : ids) {
+    uint64_t numericId = 0;
+    if (!parseUnsigned(id, UINT64_MAX, numericId))
+      throw StateStoreError("corrupt cluster state: job id '" + id + "'");
+    reads.push_back({"HGETALL", kJobKeyPrefix + id});
+  }
+  std::vector<RedisReplyPtr> replies = redis_.pipeline(reads);
+  std::vector<JobRecord> jobs;
+  for (size_t i = 0; i < ids.size(); ++i) {
+    std::map<std::string, std::string> fields = fieldsOf(*replies[i]);
+    // Gone since the list was read.
+    if (fields.empty()) continue;
+    JobRecord job;
+    parseUnsigned(ids[i], UINT64_MAX, job.id);
+    job.name = fields["name"].substr(0, kMaxJobNameBytes);
+    job.app = fields["app"].substr(0, kMaxJobNameBytes);
+    job.ranks = requireCount(fields, "ranks", UINT32_MAX, "job " + ids[i]);
+    job.host = fields["host"];
+    jobs.push_back(std::move(job));
+  }
+  return jobs;
 }
 
 std::vector<JobRecord> ClusterState::queuedJobs() {
-  std::vector<JobRecord> jobs;
-  for (const std::string& id : replyStrings(*redis_.command({"LRANGE", kQueueKey, "0", "-1"})))
-    if (std::optional<JobRecord> job = readJob(id)) jobs.push_back(std::move(*job));
-  return jobs;
+  return readJobs(replyStrings(*redis_.command({"LRANGE", kQueueKey, "0", "-1"})));
 }
 
 std::vector<JobRecord> ClusterState::runningJobs() {
-  std::vector<JobRecord> jobs;
-  for (const std::string& id : replyStrings(*redis_.command({"ZRANGE", kRunningKey, "0", "-1"})))
-    if (std::optional<JobRecord> job = readJob(id)) jobs.push_back(std::move(*job));
-  return jobs;
+  return readJobs(replyStrings(*redis_.command({"ZRANGE", kRunningKey, "0", "-1"})));
+}
+
+std::optional<uint64_t> ClusterState::renewQueuedJobAndReadHead(uint64_t jobId,
+                                                                std::chrono::milliseconds lease) {
+  std::vector<RedisReplyPtr> replies = redis_.pipeline(
+      {{"PEXPIRE", kJobKeyPrefix + std::to_string(jobId) + ":lease",
+        std::to_string(std::max<long long>(1, lease.count()))},
+       {"LINDEX", kQueueKey, "0"}});
+  if (replyInteger(*replies[0]) != 1) return std::nullopt;
+  const redisReply& head = *replies[1];
+  if (head.type == REDIS_REPLY_NIL) return 0;
+  uint64_t id = 0;
+  if (head.type != REDIS_REPLY_STRING || !parseUnsigned(std::string(head.str, head.len), UINT64_MAX, id))
+    throw StateStoreError("corrupt cluster state: the queue's head");
+  return id;
+}
+
+bool ClusterState::waitForTurn(uint64_t jobId, std::chrono::milliseconds timeout) {
+  char seconds[32];
+  std::snprintf(seconds, sizeof seconds, "%.3f", double(timeout.count()) / 1000);
+  RedisReplyPtr reply =
+      redis_.command({"BLPOP", kJobKeyPrefix + std::to_string(jobId) + ":wake", seconds});
+  return reply->type != REDIS_REPLY_NIL;
 }
 
 }  // namespace synergy::cluster

@@ -14,6 +14,8 @@
 //   synergy:job:<id>:ranks     list: the host id of each rank (address table)
 //   synergy:job:<id>:endpoints hash part index -> "address:port" where that
 //                              part's process takes its peers' connections
+//   synergy:job:<id>:wake      list holding one token when the queued job
+//                              has become the head or slots were freed
 //
 // Every read-modify-write runs as one Lua script inside Redis, so two clients
 // claiming slots at the same moment can never oversubscribe a host, and a
@@ -107,6 +109,15 @@ class ClusterState {
   // Extends a queued job's lease by `lease` from now; false when the job
   // has no lease left to extend (it was dropped, or has started).
   bool renewQueuedJob(uint64_t jobId, std::chrono::milliseconds lease = kQueuedJobLease);
+  // renewQueuedJob and a read of the queue's head in one round trip: the
+  // head's id (0: the queue is empty), or nullopt when the lease is gone.
+  std::optional<uint64_t> renewQueuedJobAndReadHead(
+      uint64_t jobId, std::chrono::milliseconds lease = kQueuedJobLease);
+  // Blocks until the queued job has reached the head of the queue or slots
+  // were freed while it was there (a wake token, taken by this call), or
+  // for `timeout` (under the connection's), whichever comes first; true
+  // when woken.
+  bool waitForTurn(uint64_t jobId, std::chrono::milliseconds timeout);
   // Removes the queue's head if its lease ran out (its client is gone);
   // returns the removed job's id.
   std::optional<uint64_t> dropAbandonedQueueHead();
@@ -134,6 +145,8 @@ class ClusterState {
 
  private:
   std::optional<JobRecord> readJob(const std::string& id);
+  // The jobs that still exist, in one round trip.
+  std::vector<JobRecord> readJobs(const std::vector<std::string>& ids);
   RedisConnection redis_;
 };
 

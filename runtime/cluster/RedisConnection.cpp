@@ -145,31 +145,53 @@ RedisConnection::~RedisConnection() {
 }
 
 RedisReplyPtr RedisConnection::command(const std::vector<std::string>& arguments) {
+  std::vector<RedisReplyPtr> replies = pipeline({arguments});
+  return std::move(replies.front());
+}
+
+std::vector<RedisReplyPtr> RedisConnection::pipeline(
+    const std::vector<std::vector<std::string>>& commands) {
   if (context_->err)
     throw StateStoreError("lost the cluster state at " + url_.text() + ": " + context_->errstr);
-  std::vector<const char*> pointers;
-  std::vector<size_t> lengths;
-  for (const std::string& argument : arguments) {
-    pointers.push_back(argument.data());
-    lengths.push_back(argument.size());
+  for (const std::vector<std::string>& arguments : commands) {
+    std::vector<const char*> pointers;
+    std::vector<size_t> lengths;
+    for (const std::string& argument : arguments) {
+      pointers.push_back(argument.data());
+      lengths.push_back(argument.size());
+    }
+    if (redisAppendCommandArgv(context_, int(arguments.size()), pointers.data(),
+                               lengths.data()) != REDIS_OK)
+      throw StateStoreError("lost the cluster state at " + url_.text() + ": cannot queue " +
+                            arguments[0]);
   }
-  RedisReplyPtr reply(static_cast<redisReply*>(
-      redisCommandArgv(context_, int(arguments.size()), pointers.data(), lengths.data())));
-  if (!reply) {
-    std::string reason = context_->err ? context_->errstr : "no reply";
-    // hiredis reports a socket timeout as the errno text of EAGAIN.
-    if (reason.find("Resource temporarily unavailable") != std::string::npos)
-      reason = "no reply within the timeout";
-    throw StateStoreError("lost the cluster state at " + url_.text() + ": " + reason);
+  // Every reply is read before any is judged, so that an error reply
+  // leaves no later one unread on the connection.
+  std::vector<RedisReplyPtr> replies;
+  for (size_t i = 0; i < commands.size(); ++i) {
+    void* raw = nullptr;
+    if (redisGetReply(context_, &raw) != REDIS_OK) break;
+    replies.emplace_back(static_cast<redisReply*>(raw));
   }
-  if (reply->type == REDIS_REPLY_ERROR &&
-      std::string(reply->str, reply->len).rfind("NOAUTH", 0) == 0)
-    throw StateStoreError("the cluster state at " + url_.text() +
-                          " requires a password: give it as redis://:PASSWORD@HOST:PORT");
-  if (reply->type == REDIS_REPLY_ERROR)
-    throw StateStoreError("the cluster state at " + url_.text() + " refused " + arguments[0] +
-                          ": " + std::string(reply->str, reply->len));
-  return reply;
+  for (size_t i = 0; i < commands.size(); ++i) {
+    const std::vector<std::string>& arguments = commands[i];
+    redisReply* reply = i < replies.size() ? replies[i].get() : nullptr;
+    if (!reply) {
+      std::string reason = context_->err ? context_->errstr : "no reply";
+      // hiredis reports a socket timeout as the errno text of EAGAIN.
+      if (reason.find("Resource temporarily unavailable") != std::string::npos)
+        reason = "no reply within the timeout";
+      throw StateStoreError("lost the cluster state at " + url_.text() + ": " + reason);
+    }
+    if (reply->type == REDIS_REPLY_ERROR &&
+        std::string(reply->str, reply->len).rfind("NOAUTH", 0) == 0)
+      throw StateStoreError("the cluster state at " + url_.text() +
+                            " requires a password: give it as redis://:PASSWORD@HOST:PORT");
+    if (reply->type == REDIS_REPLY_ERROR)
+      throw StateStoreError("the cluster state at " + url_.text() + " refused " + arguments[0] +
+                            ": " + std::string(reply->str, reply->len));
+  }
+  return replies;
 }
 
 long long replyInteger(const redisReply& reply) {

@@ -64,6 +64,9 @@ class RedisConnection {
   // Runs one command. Throws StateStoreError on I/O failure, timeout or an
   // error reply.
   RedisReplyPtr command(const std::vector<std::string>& arguments);
+  // Sends every command, then reads their replies in order: one round trip
+  // for all. Throws as command() does, at the first failing reply.
+  std::vector<RedisReplyPtr> pipeline(const std::vector<std::vector<std::string>>& commands);
 
   const StateUrl& url() const { return url_; }
 

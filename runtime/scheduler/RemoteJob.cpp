@@ -31,8 +31,10 @@ namespace synergy::scheduler {
 
 namespace {
 
-// How often a queued job looks again for its turn and for free slots.
-constexpr auto kQueuePollInterval = std::chrono::milliseconds(50);
+// The longest a queued job sleeps before it renews its lease (kQueuedJobLease)
+// and checks whether the head of the queue was abandoned; a freed slot or a
+// new head wakes it at once.
+constexpr auto kQueueCheckInterval = std::chrono::milliseconds(1000);
 // How long the other parts of a job have, once one part has failed, to
 // report their exit after all their output: a failing part stops the
 // others itself (MpiPeerLink.h), whose ranks then have the single-host
@@ -82,58 +84,71 @@ struct PlacedPart {
   unsigned firstRank = 0;
 };
 
+// Throws when the live hosts together have fewer slots than the job needs.
+void checkCapacity(const std::vector<cluster::HostRecord>& hosts, unsigned ranks) {
+  unsigned capacity = 0;
+  for (const cluster::HostRecord& host : hosts)
+    if (!host.draining) capacity += host.slots;
+  if (capacity < ranks)
+    throw RemoteJobError("the cluster has " + std::to_string(capacity) + " slots, not the " +
+                         std::to_string(ranks) + " the job needs");
+}
+
 // Waits until the job is the queue's head and its placement's slots are
 // taken; returns the hosts with their shares of the ranks, in rank order.
+// A waiting job sleeps in Redis until a change to the queue or the slots
+// wakes it (ClusterState::waitForTurn), and at least every
+// kQueueCheckInterval renews its lease and looks for an abandoned head.
 std::vector<PlacedPart> placeJob(cluster::ClusterState& state, const PlacementPolicy& policy,
                                  const cluster::RunJobRequest& job, const std::string& app) {
   unsigned ranks = job.ranks;
+  // Read once before the first try, and again before each later one.
+  std::optional<std::vector<cluster::HostRecord>> knownHosts = state.hosts();
+  checkCapacity(*knownHosts, ranks);
   for (;;) {
-    std::vector<cluster::HostRecord> hosts = state.hosts();
-    unsigned capacity = 0;
-    for (const cluster::HostRecord& host : hosts)
-      if (!host.draining) capacity += host.slots;
-    if (capacity < ranks)
-      throw RemoteJobError("the cluster has " + std::to_string(capacity) + " slots, not the " +
-                           std::to_string(ranks) + " the job needs");
-    if (!state.renewQueuedJob(job.jobId))
+    std::optional<uint64_t> head = state.renewQueuedJobAndReadHead(job.jobId);
+    if (!head)
       throw RemoteJobError("job " + std::to_string(job.jobId) +
                            " lost its place in the cluster queue (its lease ran out)");
-    std::vector<cluster::JobRecord> queued = state.queuedJobs();
-    if (!queued.empty() && queued.front().id != job.jobId && state.dropAbandonedQueueHead())
+    if (*head != job.jobId) {
+      if (!state.dropAbandonedQueueHead()) state.waitForTurn(job.jobId, kQueueCheckInterval);
       continue;
-    if (!queued.empty() && queued.front().id == job.jobId) {
-      std::vector<HostShare> shares = policy.placeRanks(hosts, state.runningJobs(), app, ranks);
-      std::optional<cluster::JobRecord> started;
-      if (shares.size() == 1) {
-        started = state.startQueuedJob(shares[0].hostId);
-      } else if (!shares.empty()) {
-        std::vector<std::pair<std::string, unsigned>> parts;
-        for (const HostShare& share : shares) parts.push_back({share.hostId, share.ranks});
-        started = state.startQueuedJobAcross(parts);
-      }
-      if (started) {
-        if (started->id != job.jobId)
-          throw RemoteJobError("the cluster queue changed under job " + std::to_string(job.jobId));
-        std::vector<PlacedPart> placed;
-        unsigned firstRank = 0;
-        for (size_t i = 0; i < shares.size(); ++i) {
-          PlacedPart part;
-          for (const cluster::HostRecord& host : hosts)
-            if (host.id == shares[i].hostId) part.host = host;
-          part.request = job;
-          part.request.ranks = shares[i].ranks;
-          if (shares.size() > 1) {
-            for (const HostShare& share : shares) part.request.partRanks.push_back(share.ranks);
-            part.request.partIndex = uint32_t(i);
-          }
-          part.firstRank = firstRank;
-          firstRank += shares[i].ranks;
-          placed.push_back(std::move(part));
-        }
-        return placed;
-      }
     }
-    std::this_thread::sleep_for(kQueuePollInterval);
+    std::vector<cluster::HostRecord> hosts = knownHosts ? std::move(*knownHosts) : state.hosts();
+    knownHosts.reset();
+    checkCapacity(hosts, ranks);
+    std::vector<HostShare> shares = policy.placeRanks(hosts, state.runningJobs(), app, ranks);
+    std::optional<cluster::JobRecord> started;
+    if (shares.size() == 1) {
+      started = state.startQueuedJob(shares[0].hostId);
+    } else if (!shares.empty()) {
+      std::vector<std::pair<std::string, unsigned>> parts;
+      for (const HostShare& share : shares) parts.push_back({share.hostId, share.ranks});
+      started = state.startQueuedJobAcross(parts);
+    }
+    if (!started) {
+      state.waitForTurn(job.jobId, kQueueCheckInterval);
+      continue;
+    }
+    if (started->id != job.jobId)
+      throw RemoteJobError("the cluster queue changed under job " + std::to_string(job.jobId));
+    std::vector<PlacedPart> placed;
+    unsigned firstRank = 0;
+    for (size_t i = 0; i < shares.size(); ++i) {
+      PlacedPart part;
+      for (const cluster::HostRecord& host : hosts)
+        if (host.id == shares[i].hostId) part.host = host;
+      part.request = job;
+      part.request.ranks = shares[i].ranks;
+      if (shares.size() > 1) {
+        for (const HostShare& share : shares) part.request.partRanks.push_back(share.ranks);
+        part.request.partIndex = uint32_t(i);
+      }
+      part.firstRank = firstRank;
+      firstRank += shares[i].ranks;
+      placed.push_back(std::move(part));
+    }
+    return placed;
   }
 }
 
