@@ -23,6 +23,7 @@
 #include "granule/Granule.h"
 #include "granule/TimeLimit.h"
 #include "granule/WasmRuntime.h"
+#include "cluster/JobWorker.h"
 #include "cluster/MpiPeerLink.h"
 #include "mpi/MpiJob.h"
 #include "omp/ThreadGroup.h"
@@ -197,6 +198,19 @@ bool programIsEngine(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   holdStandardDescriptors();
+  // Started by synergyd ahead of a job (cluster/JobWorker.h): the job's
+  // command line arrives on stdin, and is then run as if given here.
+  std::vector<std::string> workerArguments;
+  std::vector<char*> workerArgv;
+  if (argc == 2 && std::strcmp(argv[1], cluster::kJobWorkerOption) == 0) {
+    std::string error;
+    if (!cluster::receiveWorkerCommandLine(workerArguments, error)) fail(error);
+    workerArgv.push_back(argv[0]);
+    for (std::string& argument : workerArguments) workerArgv.push_back(argument.data());
+    argc = int(workerArgv.size());
+    workerArgv.push_back(nullptr);
+    argv = workerArgv.data();
+  }
   if (programIsEngine(argc, argv)) {
     // --hypervisor HOST:PORT --token-file FILE: the engine runs there, the
     // tasks here (hypervisor/RemoteEngine.h).

@@ -6,7 +6,8 @@
 // them under one mutex. Children are started with posix_spawn (no code runs
 // between fork and exec in this multithreaded process), with stdin from
 // /dev/null and in a new process group so that killing a job kills
-// everything it started.
+// everything it started. The spare (JobWorker.h) is started the same way,
+// with the socket it reads its command line from on stdin instead.
 //
 //===----------------------------------------------------------------------===//
 #include "cluster/JobHost.h"
@@ -21,13 +22,16 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
+#include <utility>
 
 #include "cluster/JobGrants.h"
 #include "cluster/JobMessages.h"
 #include "cluster/JobPart.h"
+#include "cluster/JobWorker.h"
 #include "util/FileIO.h"
 #include "util/Sha256.h"
 
@@ -38,6 +42,15 @@ namespace synergy::cluster {
 namespace {
 
 enum class JobPhase { WaitingForModule, Running };
+
+// A started synergy-run: its process (group) id, and the daemon's ends of
+// its stdout, stderr and, for a spare, the socket on its stdin.
+struct ChildProcess {
+  pid_t pid = 0;
+  int control = -1;
+  int out = -1;
+  int err = -1;
+};
 
 struct HostedJob {
   RunJobRequest request;
@@ -65,11 +78,13 @@ class JobHost::Impl {
  public:
   explicit Impl(JobHostConfig config) : config_(std::move(config)) {
     util::makeDirectories(config_.moduleDirectory);
+    startSpare();
   }
 
   ~Impl() {
     std::unique_lock<std::mutex> lock(mutex_);
     refusing_ = true;
+    discard(spare_);
     for (auto& [connection, job] : jobs_)
       if (job->processGroup > 0) kill(-job->processGroup, SIGKILL);
     idle_.wait(lock, [&] { return runningThreads_ == 0; });
@@ -105,6 +120,7 @@ class JobHost::Impl {
   void refuseNewJobs() {
     std::lock_guard<std::mutex> lock(mutex_);
     refusing_ = true;
+    discard(spare_);
   }
 
   void waitForJobs() {
@@ -201,66 +217,38 @@ class JobHost::Impl {
     argv.push_back(modulePath(request));
     argv.insert(argv.end(), request.arguments.begin() + 1, request.arguments.end());
 
-    int outPipe[2], errPipe[2];
-    if (pipe2(outPipe, O_CLOEXEC) != 0) return failToStart(job, "cannot create a pipe");
-    if (pipe2(errPipe, O_CLOEXEC) != 0) {
-      close(outPipe[0]);
-      close(outPipe[1]);
-      return failToStart(job, "cannot create a pipe");
+    // A job without grants runs in the spare when there is one; granted
+    // directories travel as descriptors, which only a new process gets.
+    ChildProcess child;
+    bool usedSpare = false;
+    if (job->grants.directories.empty() && spare_.pid > 0) {
+      std::string message =
+          encodeWorkerCommandLine(std::vector<std::string>(argv.begin() + 1, argv.end()));
+      ChildProcess spare = std::exchange(spare_, ChildProcess());
+      usedSpare = send(spare.control, message.data(), message.size(),
+                       MSG_DONTWAIT | MSG_NOSIGNAL) == ssize_t(message.size());
+      close(spare.control);
+      spare.control = -1;
+      if (usedSpare) {
+        child = spare;
+      } else {
+        discard(spare);
+      }
     }
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_adddup2(&actions, outPipe[1], STDOUT_FILENO);
-    posix_spawn_file_actions_adddup2(&actions, errPipe[1], STDERR_FILENO);
-    // The granted directories go to the child above every descriptor this
-    // process hands it, so that no dup2 overwrites another's source.
-    const OpenedGrants& grants = job->grants;
-    int childFd = std::max(errPipe[1], outPipe[1]);
-    for (const sandbox::UniqueFd& directory : grants.directories)
-      childFd = std::max(childFd, directory.get());
-    std::vector<std::string> grantArguments;
-    for (size_t i = 0; i < grants.directories.size(); ++i) {
-      posix_spawn_file_actions_adddup2(&actions, grants.directories[i].get(), ++childFd);
-      grantArguments.push_back("--dir");
-      grantArguments.push_back(grants.specFor(i, childFd));
-    }
-    if (grants.workingDirectory.valid())
-      posix_spawn_file_actions_addfchdir_np(&actions, grants.workingDirectory.get());
-    argv.insert(std::find(argv.begin(), argv.end(), "--"), grantArguments.begin(),
-                grantArguments.end());
-    posix_spawnattr_t attributes;
-    posix_spawnattr_init(&attributes);
-    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK);
-    posix_spawnattr_setpgroup(&attributes, 0);
-    sigset_t noSignals;
-    sigemptyset(&noSignals);
-    posix_spawnattr_setsigmask(&attributes, &noSignals);
-    std::vector<char*> pointers;
-    for (std::string& argument : argv) pointers.push_back(argument.data());
-    pointers.push_back(nullptr);
-    pid_t child = 0;
-    int error = posix_spawn(&child, config_.runProgram.c_str(), &actions, &attributes,
-                            pointers.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    posix_spawnattr_destroy(&attributes);
+    std::string error;
+    if (!usedSpare && !spawnRunProgram(argv, job->grants, /*control=*/false, child, error))
+      return failToStart(job, error);
     job->grants = OpenedGrants();
-    close(outPipe[1]);
-    close(errPipe[1]);
-    if (error != 0) {
-      close(outPipe[0]);
-      close(errPipe[0]);
-      return failToStart(job, "cannot start " + config_.runProgram + ": " + std::strerror(error));
-    }
     job->phase = JobPhase::Running;
-    job->processGroup = child;
+    job->processGroup = child.pid;
     ++runningThreads_;
     log("job " + std::to_string(request.jobId) + ": running " + std::to_string(request.ranks) +
-        " ranks of module " + hashHex(request.moduleHash));
-    std::thread([this, job, child, out = outPipe[0], err = errPipe[0]] {
+        " ranks of module " + hashHex(request.moduleHash) +
+        (usedSpare ? " in a pre-started process" : ""));
+    std::thread([this, job, pid = child.pid, out = child.out, err = child.err] {
       forwardOutput(*job->client, out, err);
       int waitStatus = 0;
-      while (waitpid(child, &waitStatus, 0) < 0 && errno == EINTR) {
+      while (waitpid(pid, &waitStatus, 0) < 0 && errno == EINTR) {
       }
       // Forget the job before the client learns it ended, so that its
       // disconnect cannot signal a process group that no longer exists.
@@ -286,6 +274,106 @@ class JobHost::Impl {
       --runningThreads_;
       idle_.notify_all();
     }).detach();
+    if (usedSpare || spare_.pid == 0) startSpare();
+  }
+
+  // Starts the spare the next job without grants runs in (JobWorker.h).
+  // Called on the thread that lives as long as the daemon's transport (or
+  // from the constructor, on the daemon's main thread): a spare dies with
+  // the thread that started it. Caller holds mutex_ (or constructs).
+  void startSpare() {
+    if (refusing_ || spare_.pid > 0) return;
+    std::string error;
+    ChildProcess spare;
+    if (!spawnRunProgram({config_.runProgram, kJobWorkerOption}, OpenedGrants(),
+                         /*control=*/true, spare, error)) {
+      log("cannot start a spare job process: " + error);
+      return;
+    }
+    spare_ = spare;
+  }
+
+  // Kills a spare that will not run a job and reaps it.
+  static void discard(ChildProcess& spare) {
+    if (spare.pid <= 0) return;
+    kill(-spare.pid, SIGKILL);
+    while (waitpid(spare.pid, nullptr, 0) < 0 && errno == EINTR) {
+    }
+    for (int fd : {spare.control, spare.out, spare.err})
+      if (fd >= 0) close(fd);
+    spare = ChildProcess();
+  }
+
+  // Starts `argv` in a new process group, stdout and stderr on pipes whose
+  // read ends it returns in `child`, the granted directories above every
+  // other descriptor it hands on (so that no dup2 overwrites another's
+  // source) and in the grants' working directory. Stdin is /dev/null, or
+  // with `control` a socket whose other end `child.control` is.
+  static bool spawnRunProgram(std::vector<std::string> argv, const OpenedGrants& grants,
+                              bool control, ChildProcess& child, std::string& error) {
+    int outPipe[2], errPipe[2], controlPair[2] = {-1, -1};
+    if (pipe2(outPipe, O_CLOEXEC) != 0) {
+      error = "cannot create a pipe";
+      return false;
+    }
+    if (pipe2(errPipe, O_CLOEXEC) != 0) {
+      close(outPipe[0]);
+      close(outPipe[1]);
+      error = "cannot create a pipe";
+      return false;
+    }
+    if (control && socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, controlPair) != 0) {
+      for (int fd : {outPipe[0], outPipe[1], errPipe[0], errPipe[1]}) close(fd);
+      error = "cannot create a socket pair";
+      return false;
+    }
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    if (control)
+      posix_spawn_file_actions_adddup2(&actions, controlPair[1], STDIN_FILENO);
+    else
+      posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_adddup2(&actions, outPipe[1], STDOUT_FILENO);
+    posix_spawn_file_actions_adddup2(&actions, errPipe[1], STDERR_FILENO);
+    int childFd = std::max(errPipe[1], outPipe[1]);
+    for (const sandbox::UniqueFd& directory : grants.directories)
+      childFd = std::max(childFd, directory.get());
+    std::vector<std::string> grantArguments;
+    for (size_t i = 0; i < grants.directories.size(); ++i) {
+      posix_spawn_file_actions_adddup2(&actions, grants.directories[i].get(), ++childFd);
+      grantArguments.push_back("--dir");
+      grantArguments.push_back(grants.specFor(i, childFd));
+    }
+    if (grants.workingDirectory.valid())
+      posix_spawn_file_actions_addfchdir_np(&actions, grants.workingDirectory.get());
+    argv.insert(std::find(argv.begin(), argv.end(), "--"), grantArguments.begin(),
+                grantArguments.end());
+    posix_spawnattr_t attributes;
+    posix_spawnattr_init(&attributes);
+    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK);
+    posix_spawnattr_setpgroup(&attributes, 0);
+    sigset_t noSignals;
+    sigemptyset(&noSignals);
+    posix_spawnattr_setsigmask(&attributes, &noSignals);
+    std::vector<char*> pointers;
+    for (std::string& argument : argv) pointers.push_back(argument.data());
+    pointers.push_back(nullptr);
+    pid_t pid = 0;
+    int spawnError = posix_spawn(&pid, argv[0].c_str(), &actions, &attributes, pointers.data(),
+                                 environ);
+    posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attributes);
+    close(outPipe[1]);
+    close(errPipe[1]);
+    if (control) close(controlPair[1]);
+    if (spawnError != 0) {
+      for (int fd : {outPipe[0], errPipe[0], controlPair[0]})
+        if (fd >= 0) close(fd);
+      error = "cannot start " + argv[0] + ": " + std::strerror(spawnError);
+      return false;
+    }
+    child = ChildProcess{pid, controlPair[0], outPipe[0], errPipe[0]};
+    return true;
   }
 
   void failToStart(const std::shared_ptr<HostedJob>& job, const std::string& why) {
@@ -337,6 +425,7 @@ class JobHost::Impl {
   std::map<transport::Connection*, std::shared_ptr<HostedJob>> jobs_;
   unsigned runningThreads_ = 0;
   bool refusing_ = false;
+  ChildProcess spare_;
 };
 
 JobHost::JobHost(JobHostConfig config) : impl_(std::make_unique<Impl>(std::move(config))) {}

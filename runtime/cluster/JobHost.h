@@ -11,6 +11,10 @@
 // A client that disconnects has its job killed. When a job ends, for any
 // reason, onJobFinished frees its slots in the cluster state.
 //
+// To keep an exec off a job's start, the host keeps one such child started
+// ahead, waiting for its command line (JobWorker.h); a job without --dir
+// grants runs in it, and the next spare starts at once.
+//
 // A RunJob that names a part of a job spread over hosts runs the same way,
 // with `synergy-run --cluster-part FILE -np N`, FILE (JobPart.h) written
 // next to the module and removed when the job ends.

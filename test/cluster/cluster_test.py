@@ -606,6 +606,8 @@ def case_remote_job(cluster):
     check_equal(run_tool(remote + ["--policy", "spread", "-np", "2", "--tag-output", program, "3"]),
                 local, "a second job, spread, with --tag-output")
     check("job 2: running 2 ranks" in large.log(), "spread did not pick the emptiest host")
+    check(re.search(r"job 2: running 2 ranks of module [0-9a-f]{64} in a pre-started process\n",
+                    large.log()), f"job 2 did not run in the spare process:\n{large.log()}")
     check_equal(large.log().count("stored module "), 1, "modules stored on large")
     check_equal(run_tool(remote + ["-np", "2", program, "3"]), run_tool([run, "-np", "2", program, "3"]),
                 "a binpacked job")
@@ -629,6 +631,17 @@ def case_remote_job(cluster):
           f"the refused client is not logged:\n{small.log()}")
     expect_status(cluster, all_free)
     check(small.process.poll() is None and large.process.poll() is None, "a daemon died")
+
+    # A spare job process takes its command line only whole and well formed.
+    one_argument = struct.pack("<II", 1, 6) + b"--help"
+    for message, error in ((b"\xff\xff\xff\xff", "malformed job command line"),
+                           (one_argument[:-1], "truncated job command line"),
+                           (one_argument + b"x", "trailing bytes after the job command line"),
+                           (b"", "synergyd closed without a job")):
+        spare = subprocess.run([run, "--cluster-job-worker"], input=message, capture_output=True,
+                               timeout=60)
+        check_equal((spare.returncode, spare.stdout, spare.stderr.decode()),
+                    (2, b"", f"synergy-run: error: {error}\n"), f"a spare given {message!r}")
 
 
 def case_redis_auth(cluster):
@@ -954,7 +967,9 @@ def case_dir_grants(cluster):
                 (local[0], sorted(local[1].splitlines()), local[2]),
                 "the job spread over three hosts against the single-host run")
     for daemon in daemons:
-        check("job 1: running 1 ranks" in daemon.log(), f"{daemon.host_id} ran no rank of job 1")
+        # Granted directories go only to a new process, never to the spare.
+        check(re.search(r"job 1: running 1 ranks of module [0-9a-f]{64}\n", daemon.log()),
+              f"{daemon.host_id} ran no rank of job 1 in a new process:\n{daemon.log()}")
     check_equal(files_under(allowed), expected_files, "files after the cluster run")
     for rank in range(3):
         with open(os.path.join(job, "out", f"rank-{rank}.txt")) as f:
