@@ -222,6 +222,28 @@ wakeHead(KEYS[3], ARGV[4])
 return 1
 )lua";
 
+// KEYS: hosts set. ARGV: host key prefix. Every listed host's id and its
+// hash (empty once expired), in one round trip.
+const char* const kReadHostsScript = R"lua(
+local out = {}
+for _, id in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+  out[#out + 1] = id
+  out[#out + 1] = redis.call('HGETALL', ARGV[1] .. id)
+end
+return out
+)lua";
+
+// KEYS: queue list or running sorted set. ARGV: job key prefix, LRANGE or
+// ZRANGE. Every listed job's id and its hash, in one round trip.
+const char* const kReadJobsScript = R"lua(
+local out = {}
+for _, id in ipairs(redis.call(ARGV[2], KEYS[1], 0, -1)) do
+  out[#out + 1] = id
+  out[#out + 1] = redis.call('HGETALL', ARGV[1] .. id)
+end
+return out
+)lua";
+
 RedisReplyPtr runScript(RedisConnection& redis, const std::string& script,
                         const std::vector<std::string>& keys,
                         const std::vector<std::string>& arguments) {
@@ -235,6 +257,20 @@ bool parseUnsigned(const std::string& text, uint64_t limit, uint64_t& value) {
   auto [end, code] = std::from_chars(text.data(), text.data() + text.size(), value);
   return !text.empty() && code == std::errc() && end == text.data() + text.size() &&
          value <= limit;
+}
+
+// The (id, hash) pairs of kReadHostsScript and kReadJobsScript.
+std::vector<std::pair<std::string, const redisReply*>> idsAndHashes(const redisReply& reply) {
+  if (reply.type != REDIS_REPLY_ARRAY || reply.elements % 2 != 0)
+    throw StateStoreError("malformed reply listing the cluster state");
+  std::vector<std::pair<std::string, const redisReply*>> pairs;
+  for (size_t i = 0; i < reply.elements; i += 2) {
+    const redisReply* id = reply.element[i];
+    if (id->type != REDIS_REPLY_STRING)
+      throw StateStoreError("malformed reply listing the cluster state");
+    pairs.emplace_back(std::string(id->str, id->len), reply.element[i + 1]);
+  }
+  return pairs;
 }
 
 std::map<std::string, std::string> fieldsOf(const redisReply& reply) {
@@ -252,6 +288,26 @@ unsigned requireCount(const std::map<std::string, std::string>& fields, const ch
   if (it == fields.end() || !parseUnsigned(it->second, limit, value))
     throw StateStoreError("corrupt cluster state: " + entry + " has no valid '" + name + "'");
   return unsigned(value);
+}
+
+// The records of listed (id, hash) pairs, skipping jobs already gone.
+std::vector<JobRecord> jobsOf(
+    const std::vector<std::pair<std::string, const redisReply*>>& listed) {
+  std::vector<JobRecord> jobs;
+  for (const auto& [id, hash] : listed) {
+    JobRecord job;
+    if (!parseUnsigned(id, UINT64_MAX, job.id))
+      throw StateStoreError("corrupt cluster state: job id '" + id + "'");
+    std::map<std::string, std::string> fields = fieldsOf(*hash);
+    // Gone since the list was read.
+    if (fields.empty()) continue;
+    job.name = fields["name"].substr(0, kMaxJobNameBytes);
+    job.app = fields["app"].substr(0, kMaxJobNameBytes);
+    job.ranks = requireCount(fields, "ranks", UINT32_MAX, "job " + id);
+    job.host = fields["host"];
+    jobs.push_back(std::move(job));
+  }
+  return jobs;
 }
 
 void checkHostId(const std::string& id) {
@@ -305,18 +361,14 @@ void ClusterState::deregisterHost(const std::string& id) {
 }
 
 std::vector<HostRecord> ClusterState::hosts() {
-  std::vector<std::string> ids = replyStrings(*redis_.command({"SMEMBERS", kHostsKey}));
-  std::sort(ids.begin(), ids.end());
-  std::vector<std::vector<std::string>> reads;
-  for (const std::string& id : ids) {
-    if (!isValidHostId(id)) throw StateStoreError("corrupt cluster state: host id '" + id + "'");
-    reads.push_back({"HGETALL", kHostKeyPrefix + id});
-  }
-  std::vector<RedisReplyPtr> replies = redis_.pipeline(reads);
+  RedisReplyPtr reply = runScript(redis_, kReadHostsScript, {kHostsKey}, {kHostKeyPrefix});
+  std::vector<std::pair<std::string, const redisReply*>> listed = idsAndHashes(*reply);
+  std::sort(listed.begin(), listed.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
   std::vector<HostRecord> hosts;
-  for (size_t i = 0; i < ids.size(); ++i) {
-    const std::string& id = ids[i];
-    std::map<std::string, std::string> fields = fieldsOf(*replies[i]);
+  for (const auto& [id, hash] : listed) {
+    if (!isValidHostId(id)) throw StateStoreError("corrupt cluster state: host id '" + id + "'");
+    std::map<std::string, std::string> fields = fieldsOf(*hash);
     // Listed but expired: its daemon stopped heartbeating.
     if (fields.empty()) continue;
     std::string entry = "host '" + id + "'";
@@ -426,35 +478,21 @@ std::optional<JobRecord> ClusterState::readJob(const std::string& id) {
 
 std::vector<JobRecord> ClusterState::readJobs(const std::vector<std::string>& ids) {
   std::vector<std::vector<std::string>> reads;
-  for (const std::string& id : ids) {
-    uint64_t numericId = 0;
-    if (!parseUnsigned(id, UINT64_MAX, numericId))
-      throw StateStoreError("corrupt cluster state: job id '" + id + "'");
-    reads.push_back({"HGETALL", kJobKeyPrefix + id});
-  }
+  for (const std::string& id : ids) reads.push_back({"HGETALL", kJobKeyPrefix + id});
   std::vector<RedisReplyPtr> replies = redis_.pipeline(reads);
-  std::vector<JobRecord> jobs;
-  for (size_t i = 0; i < ids.size(); ++i) {
-    std::map<std::string, std::string> fields = fieldsOf(*replies[i]);
-    // Gone since the list was read.
-    if (fields.empty()) continue;
-    JobRecord job;
-    parseUnsigned(ids[i], UINT64_MAX, job.id);
-    job.name = fields["name"].substr(0, kMaxJobNameBytes);
-    job.app = fields["app"].substr(0, kMaxJobNameBytes);
-    job.ranks = requireCount(fields, "ranks", UINT32_MAX, "job " + ids[i]);
-    job.host = fields["host"];
-    jobs.push_back(std::move(job));
-  }
-  return jobs;
+  std::vector<std::pair<std::string, const redisReply*>> listed;
+  for (size_t i = 0; i < ids.size(); ++i) listed.emplace_back(ids[i], replies[i].get());
+  return jobsOf(listed);
 }
 
 std::vector<JobRecord> ClusterState::queuedJobs() {
-  return readJobs(replyStrings(*redis_.command({"LRANGE", kQueueKey, "0", "-1"})));
+  return jobsOf(idsAndHashes(*runScript(redis_, kReadJobsScript, {kQueueKey},
+                                        {kJobKeyPrefix, "LRANGE"})));
 }
 
 std::vector<JobRecord> ClusterState::runningJobs() {
-  return readJobs(replyStrings(*redis_.command({"ZRANGE", kRunningKey, "0", "-1"})));
+  return jobsOf(idsAndHashes(*runScript(redis_, kReadJobsScript, {kRunningKey},
+                                        {kJobKeyPrefix, "ZRANGE"})));
 }
 
 std::optional<uint64_t> ClusterState::renewQueuedJobAndReadHead(uint64_t jobId,
