@@ -56,9 +56,15 @@ def validate(report):
         if not all(positive(figures.get(k)) for k in ("start_ms_median", "start_ms_min",
                                                         "total_ms_median")):
             problems.append("job_start %s: figures are not positive numbers" % path)
+        if not all(isinstance(figures.get(k), (int, float)) and figures[k] >= 0
+                   for k in ("client_cpu_ms", "daemon_cpu_ms")):
+            problems.append("job_start %s: no CPU time per job" % path)
     throughput = report.get("throughput", {})
     if not positive(throughput.get("jobs_per_second")) or throughput.get("jobs", 0) < 1:
         problems.append("throughput: no jobs per second")
+    if not all(positive(throughput.get(k)) for k in ("redis_commands_per_job", "client_cpu_ms",
+                                                      "daemon_cpu_ms")):
+        problems.append("throughput: no Redis commands or CPU time per job")
     if not isinstance(report.get("load_average"), list) or len(report["load_average"]) != 3:
         problems.append("no load average")
     return problems
