@@ -103,12 +103,73 @@ TEST(HypervisorProtocolTest, TrapRepliesCarryCountedStateWords) {
   overcounted[kEvaluatedHeadBytes] = 3;
   EXPECT_FALSE(readStateWords(overcounted, kEvaluatedHeadBytes, transport::kMaxHvReplyStateWords));
   EXPECT_FALSE(readStateWords(payload, kEvaluatedHeadBytes, 1)) << "more words than the maximum";
-  // Neither head alone nor more words than the maximum is a valid reply.
-  EXPECT_FALSE(payloadLengthIsValid(uint16_t(FrameType::HvOpenLooped), kOpenLoopedHeadBytes));
-  EXPECT_TRUE(payloadLengthIsValid(uint16_t(FrameType::HvOpenLooped), kOpenLoopedHeadBytes + 4));
-  EXPECT_FALSE(payloadLengthIsValid(uint16_t(FrameType::HvOpenLooped),
-                                    kOpenLoopedHeadBytes + 4 +
-                                        (transport::kMaxHvReplyStateWords + 1) * transport::kHvStateWordRecordBytes));
+}
+
+// An open-loop reply lists the output-only traps the run went past and the
+// one it stopped at; every count, tick and length in it is checked.
+TEST(HypervisorProtocolTest, OpenLoopReplyRoundTripsAndRefusesMalformedOnes) {
+  OpenLoopReply run;
+  run.ticksRun = 40;
+  run.traps = {{3, 0, {{1, 0, 0, 7}}}, {3, 9, {{1, 0, 0, 8}, {2, 4, 1, 0x1122334455667788ull}}}, {5, 40, {}}};
+  std::vector<uint8_t> payload = encodeOpenLoopReply(run);
+  EXPECT_EQ(payload.size(), 8 + 3 * transport::kHvTrapHeadBytes + 3 * transport::kHvStateWordRecordBytes);
+  std::string reason;
+  auto decoded = decodeOpenLoopReply(payload, reason);
+  ASSERT_TRUE(decoded) << reason;
+  EXPECT_EQ(decoded->ticksRun, 40u);
+  EXPECT_EQ(decoded->traps, run.traps);
+  EXPECT_TRUE(payloadLengthIsValid(uint16_t(FrameType::HvOpenLooped), payload.size()));
+
+  // The largest reply the hypervisor may send fits its frame type's maximum.
+  OpenLoopReply largest;
+  largest.ticksRun = 1;
+  largest.traps.resize(transport::kMaxHvRunTraps, TrapRecord{9, 1, {}});
+  for (uint64_t k = 0; k < transport::kMaxHvRunWords / transport::kMaxHvReplyStateWords; ++k)
+    largest.traps[k].words.resize(transport::kMaxHvReplyStateWords);
+  EXPECT_EQ(encodeOpenLoopReply(largest).size(), transport::maxPayloadBytes(FrameType::HvOpenLooped));
+  EXPECT_TRUE(decodeOpenLoopReply(encodeOpenLoopReply(largest), reason)) << reason;
+
+  auto refused = [&](const std::vector<uint8_t>& bytes, const std::string& expected) {
+    std::string why;
+    EXPECT_FALSE(decodeOpenLoopReply(bytes, why));
+    EXPECT_NE(why.find(expected), std::string::npos) << why;
+  };
+  refused(std::vector<uint8_t>(payload.begin(), payload.begin() + 7), "payload of 7 bytes, expected at least 8");
+  refused(std::vector<uint8_t>(payload.begin(), payload.end() - 1), "too short for trap 3 of 3");
+  std::vector<uint8_t> longer = payload;
+  longer.push_back(0);
+  refused(longer, "has 1 trailing bytes");
+  OpenLoopReply none = run;
+  none.traps.clear();
+  refused(encodeOpenLoopReply(none), "with 0 traps");
+  OpenLoopReply tooMany = largest;
+  tooMany.traps.push_back(TrapRecord{9, 1, {}});
+  refused(encodeOpenLoopReply(tooMany), "with 257 traps");
+  OpenLoopReply wordy = run;
+  wordy.traps[0].words.resize(transport::kMaxHvReplyStateWords + 1);
+  refused(encodeOpenLoopReply(wordy), "trap 1 carries 65 words");
+  OpenLoopReply tooManyWords = largest;
+  tooManyWords.traps[transport::kMaxHvRunWords / transport::kMaxHvReplyStateWords].words.resize(1);
+  refused(encodeOpenLoopReply(tooManyWords), "2048 in all");
+  std::vector<uint8_t> claimsMore = payload;
+  claimsMore[8 + 8] = 60;  // the first trap's word count
+  refused(claimsMore, "too short for the 60 words of trap 1");
+  OpenLoopReply backwards = run;
+  backwards.traps[1].ticksStarted = 50;
+  refused(encodeOpenLoopReply(backwards), "trap 2 after 50 ticks is out of order (40 ticks run)");
+  backwards.traps[1].ticksStarted = 9;
+  backwards.traps[2].ticksStarted = 5;
+  refused(encodeOpenLoopReply(backwards), "trap 3 after 5 ticks is out of order");
+  // Task 0 stands only for a run that stopped between ticks, at its end.
+  OpenLoopReply early = run;
+  early.traps[0].task = 0;
+  refused(encodeOpenLoopReply(early), "a trap of task 0 that does not end the run");
+  OpenLoopReply wordsAtRest = run;
+  wordsAtRest.traps[2] = TrapRecord{0, 40, {{1, 0, 0, 1}}};
+  refused(encodeOpenLoopReply(wordsAtRest), "a trap of task 0 that does not end the run");
+  OpenLoopReply atRest = run;
+  atRest.traps[2] = TrapRecord{0, 40, {}};
+  EXPECT_TRUE(decodeOpenLoopReply(encodeOpenLoopReply(atRest), reason)) << reason;
 }
 
 TEST(HypervisorProtocolTest, BatchRoundTripsAndRefusesMalformedOnes) {
