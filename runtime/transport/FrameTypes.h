@@ -156,8 +156,8 @@ constexpr uint64_t kMaxHvBatchWrites = 64;
 constexpr uint64_t kHvStateWordRecordBytes = 20;
 // The most traps one HvOpenLooped reply carries, the most argument words
 // over all of them, and the size of a trap's head.
-constexpr uint64_t kMaxHvRunTraps = 256;
-constexpr uint64_t kMaxHvRunWords = 2048;
+constexpr uint64_t kMaxHvRunTraps = 4096;
+constexpr uint64_t kMaxHvRunWords = 16384;
 constexpr uint64_t kHvTrapHeadBytes = 12;
 
 // Cluster tokens are between these lengths (see ClusterToken.h).

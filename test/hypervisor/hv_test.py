@@ -48,8 +48,12 @@ against it, and stops it with SIGTERM, which must end it with status 0.
       own engine, a write to a net, a design whose top name carries a newline
       and a terminal escape (they must reach the daemon's log and status
       report escaped), an oversized and a truncated frame, a
-      record of the wrong length, a malformed manifest, and clients that
-      vanish mid-request. Each attempt must be refused or dropped with its
+      record of the wrong length, a malformed manifest, raw HvMigrate frames
+      (without the admin token, naming no engine or a bad address, longer
+      than allowed), replies (HvMoveTo, HvOpenLooped) sent as requests, and
+      clients that vanish mid-request. On its own fresh lfsr.v engine it
+      sends one HvOpenLoop: the reply must carry all twelve $display traps,
+      each with the value vvp prints and its tick, then stop at $finish. Each attempt must be refused or dropped with its
       one-line reason (checked in the reply or the daemon's log), the
       victim's output must still equal vvp's, and the daemon must still
       serve a status request and stop cleanly.
@@ -549,6 +553,43 @@ def expect_log(hv, text, since=0):
     raise Failure("daemon log lacks %r:\n%s" % (text, hv.log_text()))
 
 
+def lfsr_values(count):
+    """What lfsr.v displays: its register before each shift."""
+    values, lfsr = [], 0xACE1
+    for _ in range(count):
+        values.append(lfsr)
+        feedback = (lfsr >> 15 ^ lfsr >> 13 ^ lfsr >> 12 ^ lfsr >> 10) & 1
+        lfsr = (lfsr << 1 | feedback) & 0xFFFF
+    return values
+
+
+def check_batched_run(client, engine, manifest):
+    """A fresh lfsr.v engine in one open-loop request: the run must go past
+    its twelve $display traps, each with the value it prints and the tick it
+    fired in (every posedge, two ticks apart), and stop at $finish, all in
+    one HvOpenLooped whose structure matches the protocol's."""
+    tasks = {int(i): name.decode() for i, name in re.findall(rb'^task (\d+) "([^"]*)"', manifest, re.M)}
+    reply = client.request("HvOpenLoop", struct.pack("<IIQ", engine, 1000, 1 << 20), "HvOpenLooped")
+    ticks_run, count = struct.unpack_from("<II", reply)
+    offset, traps = 8, []
+    for _ in range(count):
+        task, started, words = struct.unpack_from("<III", reply, offset)
+        offset += 12
+        data = [struct.unpack_from("<IIIQ", reply, offset + 20 * k) for k in range(words)]
+        offset += 20 * words
+        traps.append((task, started, data))
+    expect(offset == len(reply), "HvOpenLooped: %d bytes, the traps fill %d" % (len(reply), offset))
+    names = [tasks.get(task) for task, _, _ in traps]
+    expect(names == ["$display"] * 12 + ["$finish"],
+           "one open-loop run should trap 12 $display then stop at $finish, got %s" % names)
+    shown = [data[0][3] & 0xFFFF if data else None for _, _, data in traps[:12]]
+    expect(shown == lfsr_values(12), "the batched traps carry %s, lfsr.v prints %s" % (shown, lfsr_values(12)))
+    started = [s for _, s, _ in traps]
+    expect(all(b - a == 2 for a, b in zip(started[:12], started[1:12])) and started[12] == started[11] <= ticks_run,
+           "the batched traps fired after ticks %s of %d" % (started, ticks_run))
+    print("ok one open-loop run went past 12 $display traps to $finish, values and ticks as vvp's")
+
+
 def case_hostile(args, root):
     victim = Tenant(os.path.join(HERE, "long_victim.v"), 0, root, args)
     own = Tenant(os.path.join(ROOT, "test", "verilog", "lfsr.v"), 1, root, args)
@@ -579,6 +620,29 @@ def case_hostile(args, root):
             hostile.refused("HvFinalize", struct.pack("<I", engine), "is not one of this tenant's engines")
         expect(proc.poll() is None, "the victim ended during the forged requests; make it longer")
 
+        # Raw migration frames and replies sent as requests. Moving the
+        # victim away takes the admin token, not the connection token every
+        # tenant holds; with it, a malformed request is still refused. One
+        # longer than its maximum, or a reply sent to the daemon, drops the
+        # client.
+        admin = open(hv.admin_token_file, "rb").read()
+        hostile.refused("HvMigrate", b"%d 127.0.0.2:7200\n%s" % (victim_id, hv.token), "needs this hypervisor's admin")
+        hostile.refused("HvMigrate", b"%d 127.0.0.2:7200" % victim_id, "needs this hypervisor's admin token")
+        hostile.refused("HvMigrate", b"400000000 127.0.0.2:7200\n" + admin, "no running engine 400000000")
+        hostile.refused("HvMigrate", b"%d\n%s" % (victim_id, admin), 'a migration names "ENGINE HOST:PORT"')
+        hostile.refused("HvMigrate", b"%d 127.0.0.2:0\n%s" % (victim_id, admin), "bad port in")
+        for name, payload, reason in (
+                ("HvMigrate", b"1 " + b"x" * 2000, "frame length 2002 exceeds the maximum"),
+                ("HvMoveTo", b"127.0.0.2:7200", "unexpected HvMoveTo from a hypervisor client"),
+                ("HvOpenLooped", struct.pack("<II", 0, 1) + struct.pack("<III", 0, 0, 0),
+                 "unexpected HvOpenLooped from a hypervisor client")):
+            since = len(hv.log_text())
+            rogue = RawClient(hv, hv.token)
+            rogue.send(frame(name, payload))
+            expect(rogue.dropped(), "a raw %s was answered" % name)
+            expect_log(hv, reason, since)
+        expect(proc.poll() is None, "the victim ended during the migration frames; make it longer")
+
         # A malformed manifest, then its own engine and out-of-range ids.
         hostile.refused("HvSubmitEngine", b"not an engine\n", "malformed engine")
         manifest = open(own.engine, "rb").read()
@@ -594,7 +658,7 @@ def case_hostile(args, root):
         # A top name that would forge lines in the daemon's log and status.
         forged = manifest.replace(b'top "tb"', b'top "tb\\nforged line\\x1b[2J"', 1)
         expect(forged != manifest, "lfsr.eng has no top \"tb\" line")
-        hostile.request("HvSubmitEngine", forged, "HvEngineReady")
+        forged_id = struct.unpack("<I", hostile.request("HvSubmitEngine", forged, "HvEngineReady"))[0]
         report = hostile.request("HvStatus", b"", "HvStatusReport").decode()
         expect('"tb\\x0aforged line\\x1b[2J"' in report and "\nforged" not in report,
                "a hostile top name reached the status report unescaped:\n" + report)
@@ -603,6 +667,7 @@ def case_hostile(args, root):
         print("ok a hostile top name is escaped in the status and the log")
         # A legal request on its own engine still works.
         hostile.request("HvGetState", struct.pack("<IIII", own_id, 0, 0, 0), "HvStateWord")
+        check_batched_run(hostile, forged_id, manifest)
 
         # Batched writes: each is checked against the tenant's own manifest
         # before any is made, so one bad write refuses the whole batch and

@@ -144,13 +144,13 @@ TEST(HypervisorProtocolTest, OpenLoopReplyRoundTripsAndRefusesMalformedOnes) {
   refused(encodeOpenLoopReply(none), "with 0 traps");
   OpenLoopReply tooMany = largest;
   tooMany.traps.push_back(TrapRecord{9, 1, {}});
-  refused(encodeOpenLoopReply(tooMany), "with 257 traps");
+  refused(encodeOpenLoopReply(tooMany), "with 4097 traps");
   OpenLoopReply wordy = run;
   wordy.traps[0].words.resize(transport::kMaxHvReplyStateWords + 1);
   refused(encodeOpenLoopReply(wordy), "trap 1 carries 65 words");
   OpenLoopReply tooManyWords = largest;
   tooManyWords.traps[transport::kMaxHvRunWords / transport::kMaxHvReplyStateWords].words.resize(1);
-  refused(encodeOpenLoopReply(tooManyWords), "2048 in all");
+  refused(encodeOpenLoopReply(tooManyWords), "16384 in all");
   std::vector<uint8_t> claimsMore = payload;
   claimsMore[8 + 8] = 60;  // the first trap's word count
   refused(claimsMore, "too short for the 60 words of trap 1");
