@@ -78,6 +78,7 @@ bool isRequest(FrameType type) {
     case FrameType::HvStatus:
     case FrameType::HvBatch:
     case FrameType::HvMigrate:
+    case FrameType::HvReadState:
       return true;
     default:
       return false;
@@ -166,6 +167,7 @@ class Hypervisor::Impl {
   void serveRequest(Tenant& tenant, Frame& frame);
   void serveEngineRequest(Tenant& tenant, Frame& frame);
   void serveBatch(Tenant& tenant, const Frame& frame);
+  void serveStateRead(Tenant& tenant, const Frame& frame);
   void markForMigration(Tenant& tenant, const Frame& frame);
   bool sendAway(Tenant& tenant, HostedEngine& hosted, FrameType request);
   HostedEngine* tenantsEngine(Tenant& tenant, uint32_t id);
@@ -299,6 +301,8 @@ bool Hypervisor::Impl::onFrame(Connection& from, Frame&& frame, std::string& rea
     return false;
   }
   if (frame.type == FrameType::HvBatch && !decodeBatch(frame.payload, reason))
+    return false;
+  if (frame.type == FrameType::HvReadState && !decodeStateRead(frame.payload, reason))
     return false;
   {
     std::lock_guard<std::mutex> lock(outstandingMutex_);
@@ -450,6 +454,8 @@ void Hypervisor::Impl::serveRequest(Tenant& tenant, Frame& frame) {
     combineEngines(/*evenIfUnchanged=*/true);
   if (frame.type == FrameType::HvBatch)
     return serveBatch(tenant, frame);
+  if (frame.type == FrameType::HvReadState)
+    return serveStateRead(tenant, frame);
   serveEngineRequest(tenant, frame);
 }
 
@@ -870,6 +876,27 @@ void Hypervisor::Impl::serveBatch(Tenant& tenant, const Frame& frame) {
   request.type = static_cast<FrameType>(batch->request);
   request.payload = std::move(batch->record);
   serveEngineRequest(tenant, request);
+}
+
+// Every address is checked before any word is read; the words come back in
+// the order asked. Reading changes nothing, so it is served whether or not
+// the engine is about to move or leave.
+void Hypervisor::Impl::serveStateRead(Tenant& tenant, const Frame& frame) {
+  std::string reason;
+  std::optional<StateRead> read = decodeStateRead(frame.payload, reason);
+  if (!read)
+    return refuse(tenant, reason);  // onFrame let no such request through
+  HostedEngine* hosted = tenantsEngine(tenant, read->engine);
+  if (!hosted)
+    return;
+  for (const StateWordRecord& address : read->addresses)
+    if (auto refused = checkStateWord(*hosted, address, false))
+      return refuse(tenant, *refused);
+  for (StateWordRecord& address : read->addresses)
+    address.data = hosted->instance->getWord(address.id, address.element, address.word);
+  PayloadWriter payload;
+  writeStateWords(payload, read->addresses);
+  reply(*tenant.connection, FrameType::HvStateWords, payload.take());
 }
 
 // Migration between hypervisors goes through the tenant: it already speaks

@@ -157,6 +157,42 @@ std::optional<OpenLoopReply> decodeOpenLoopReply(const std::vector<uint8_t>& pay
   return reply;
 }
 
+std::vector<uint8_t> encodeStateRead(const StateRead& read) {
+  PayloadWriter payload;
+  payload.u32(read.engine).u32(uint32_t(read.addresses.size()));
+  for (const StateWordRecord& address : read.addresses)
+    payload.u32(address.id).u32(address.element).u32(address.word);
+  return payload.take();
+}
+
+std::optional<StateRead> decodeStateRead(const std::vector<uint8_t>& payload, std::string& reason) {
+  if (payload.size() < 8) {
+    reason = "HvReadState payload of " + std::to_string(payload.size()) + " bytes, expected at least 8";
+    return std::nullopt;
+  }
+  PayloadReader reader(payload);
+  StateRead read;
+  read.engine = reader.u32();
+  uint64_t count = reader.u32();
+  if (count == 0 || count > transport::kMaxHvReadWords) {
+    reason = "HvReadState of " + std::to_string(count) + " words, expected 1 to " +
+             std::to_string(transport::kMaxHvReadWords);
+    return std::nullopt;
+  }
+  if (payload.size() != 8 + count * transport::kHvStateAddressBytes) {
+    reason = "HvReadState payload of " + std::to_string(payload.size()) + " bytes, expected " +
+             std::to_string(8 + count * transport::kHvStateAddressBytes) + " for " + std::to_string(count) + " words";
+    return std::nullopt;
+  }
+  read.addresses.resize(count);
+  for (StateWordRecord& address : read.addresses) {
+    address.id = reader.u32();
+    address.element = reader.u32();
+    address.word = reader.u32();
+  }
+  return read;
+}
+
 namespace {
 
 // The requests a batch may end with: every engine request but a write.
@@ -253,6 +289,15 @@ bool payloadLengthIsValid(uint16_t frameType, size_t size) {
       return size >= 8;  // decodeOpenLoopReply checks the rest
     case FrameType::HvBatch:
       return size >= 12;  // decodeBatch checks the rest
+    case FrameType::HvReadState:
+      return size >= 8;  // decodeStateRead checks the rest
+    case FrameType::HvStateWords: {
+      if (size < 4)
+        return false;
+      size_t records = size - 4;
+      return records % transport::kHvStateWordRecordBytes == 0 &&
+             records / transport::kHvStateWordRecordBytes <= transport::kMaxHvReadWords;
+    }
     default:
       break;
   }

@@ -22,7 +22,7 @@ namespace synergy::hypervisor {
 // 2: trap replies carry the trapped task's argument words; HvBatch.
 // 3: HvMigrate and HvMoveTo.
 // 4: an HvOpenLooped reply carries every trap of its run: the output-only
-//    tasks the hypervisor ran past, then the one it stopped at.
+//    tasks the hypervisor ran past, then the one it stopped at; HvReadState.
 inline constexpr uint32_t kHypervisorProtocolVersion = 4;
 
 // Appends little-endian integers to a payload.
@@ -102,6 +102,18 @@ std::vector<uint8_t> encodeOpenLoopReply(const OpenLoopReply& reply);
 // never decreasing nor past the ticks run, a task id in every trap but a
 // final 0, the exact length) and decodes; nullopt and `reason` otherwise.
 std::optional<OpenLoopReply> decodeOpenLoopReply(const std::vector<uint8_t>& payload, std::string& reason);
+
+// An HvReadState: the words of one engine to read, in order (the data of
+// each record is unused). A migration reads an engine's whole state with
+// one such request per kMaxHvReadWords words instead of one per word.
+struct StateRead {
+  uint32_t engine = 0;
+  std::vector<StateWordRecord> addresses;
+};
+std::vector<uint8_t> encodeStateRead(const StateRead& read);
+// Checks the structure (1 to kMaxHvReadWords addresses, the exact length)
+// and decodes; nullopt and `reason` otherwise. The ids are still unchecked.
+std::optional<StateRead> decodeStateRead(const std::vector<uint8_t>& payload, std::string& reason);
 
 // An HvBatch: writes for one engine, then one engine request (`request` 0:
 // none) with its own fixed record.

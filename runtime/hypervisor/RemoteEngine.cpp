@@ -77,26 +77,40 @@ uint32_t submitEngine(HypervisorClient& client, const std::string& manifestText,
 }
 
 // The hypervisor answered HvMoveTo: the engine stands between two ticks
-// there, so its variables are its whole state. Reads them, submits the
-// engine to `address`, writes them into it, and finalizes the engine left
-// behind; from then on every request goes to `address`.
+// there, so its variables are its whole state. Reads them (kMaxHvReadWords
+// words per round trip), submits the engine to `address`, writes them into
+// it, and finalizes the engine left behind; from then on every request goes
+// to `address`.
 void migrate(RemoteEngine& remote, const std::string& address) {
   std::vector<StateWordRecord> state;
-  std::string error;
   for (const hwlower::StateVar& var : remote.manifest->states) {
     if (var.kind == hwlower::StateKind::Wire)
       continue;
     uint64_t elements = var.depth == 0 ? 1 : var.depth;
     uint32_t wordsPerElement = uint32_t((uint64_t(var.width) + 63) / 64);
     for (uint64_t element = 0; element < elements; ++element)
-      for (uint32_t word = 0; word < wordsPerElement; ++word) {
-        auto value = remote.client->call(
-            FrameType::HvGetState, PayloadWriter().u32(remote.engineId).u32(var.id).u32(uint32_t(element)).u32(word).take(),
-            FrameType::HvStateWord, error);
-        if (!value)
-          fail("migrating to " + address + ": " + error);
-        state.push_back(StateWordRecord{var.id, uint32_t(element), word, PayloadReader(*value).u64()});
-      }
+      for (uint32_t word = 0; word < wordsPerElement; ++word)
+        state.push_back(StateWordRecord{var.id, uint32_t(element), word, 0});
+  }
+  std::string error;
+  for (size_t first = 0; first < state.size(); first += transport::kMaxHvReadWords) {
+    StateRead read;
+    read.engine = remote.engineId;
+    size_t last = std::min<size_t>(state.size(), first + transport::kMaxHvReadWords);
+    read.addresses.assign(state.begin() + ptrdiff_t(first), state.begin() + ptrdiff_t(last));
+    auto reply = remote.client->call(FrameType::HvReadState, encodeStateRead(read), FrameType::HvStateWords, error);
+    if (!reply)
+      fail("migrating to " + address + ": " + error);
+    auto words = readStateWords(*reply, 0, transport::kMaxHvReadWords);
+    if (!words || words->size() != read.addresses.size())
+      fail("migrating to " + address + ": the hypervisor sent a malformed HvStateWords");
+    for (size_t k = 0; k < words->size(); ++k) {
+      const StateWordRecord& asked = read.addresses[k];
+      const StateWordRecord& got = (*words)[k];
+      if (got.id != asked.id || got.element != asked.element || got.word != asked.word)
+        fail("migrating to " + address + ": the hypervisor answered for other state words than asked");
+      state[first + k].data = got.data;
+    }
   }
   auto destination = HypervisorClient::connect(address, remote.tokenFile, error);
   uint32_t id = destination ? submitEngine(*destination, remote.manifestText, error) : 0;

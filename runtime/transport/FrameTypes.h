@@ -122,6 +122,11 @@ enum class FrameType : uint16_t {
   // request was not served; the tenant reads its state, carries it to that
   // hypervisor and sends the request there (RemoteEngine.cpp).
   HvMoveTo = 42,
+  // Many get_state reads at once (a migration's): u32 engine id, u32 count,
+  // count addresses of u32 state id, u32 element, u32 word; answered by
+  // HvStateWords (u32 count, then the records as in HvEvaluated, in order).
+  HvReadState = 43,
+  HvStateWords = 44,
 };
 
 constexpr std::array<uint8_t, 4> kFrameMagic = {'S', 'Y', 'N', '1'};
@@ -159,6 +164,9 @@ constexpr uint64_t kHvStateWordRecordBytes = 20;
 constexpr uint64_t kMaxHvRunTraps = 4096;
 constexpr uint64_t kMaxHvRunWords = 16384;
 constexpr uint64_t kHvTrapHeadBytes = 12;
+// The most words one HvReadState asks for, and the size of an address.
+constexpr uint64_t kMaxHvReadWords = 4096;
+constexpr uint64_t kHvStateAddressBytes = 12;
 
 // Cluster tokens are between these lengths (see ClusterToken.h).
 constexpr size_t kMinTokenBytes = 16;
@@ -231,6 +239,10 @@ constexpr uint64_t maxPayloadBytes(FrameType type) {
       return kMaxRefusalBytes;
     case FrameType::HvStatusReport:
       return kMaxHvStatusBytes;
+    case FrameType::HvReadState:
+      return 8 + kMaxHvReadWords * kHvStateAddressBytes;
+    case FrameType::HvStateWords:
+      return 4 + kMaxHvReadWords * kHvStateWordRecordBytes;
   }
   return 0;
 }

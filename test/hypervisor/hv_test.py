@@ -50,7 +50,8 @@ against it, and stops it with SIGTERM, which must end it with status 0.
       report escaped), an oversized and a truncated frame, a
       record of the wrong length, a malformed manifest, raw HvMigrate frames
       (without the admin token, naming no engine or a bad address, longer
-      than allowed), replies (HvMoveTo, HvOpenLooped) sent as requests, and
+      than allowed), replies (HvMoveTo, HvOpenLooped) sent as requests,
+      HvReadState of foreign or out-of-range words or with a false count, and
       clients that vanish mid-request. On its own fresh lfsr.v engine it
       sends one HvOpenLoop: the reply must carry all twelve $display traps,
       each with the value vvp prints and its tick, then stop at $finish. Each attempt must be refused or dropped with its
@@ -667,6 +668,23 @@ def case_hostile(args, root):
         print("ok a hostile top name is escaped in the status and the log")
         # A legal request on its own engine still works.
         hostile.request("HvGetState", struct.pack("<IIII", own_id, 0, 0, 0), "HvStateWord")
+        # Reading many words at once (a migration's read) is checked word by
+        # word before any is read: one foreign engine or bad address refuses
+        # all; a count larger than the words sent drops the client.
+        def state_read(engine, addresses):
+            return struct.pack("<II", engine, len(addresses)) + b"".join(struct.pack("<III", *a) for a in addresses)
+        hostile.refused("HvReadState", state_read(victim_id, [(0, 0, 0)]), "is not one of this tenant's engines")
+        hostile.refused("HvReadState", state_read(own_id, [(0, 0, 0), (100000, 0, 0)]), "state id 100000 is out of range")
+        hostile.refused("HvReadState", state_read(own_id, [(0, 0, 0), (0, 7, 0)]), "element 7 of state 0 is out of range")
+        words = hostile.request("HvReadState", state_read(own_id, [(0, 0, 0), (0, 0, 0)]), "HvStateWords")
+        single = hostile.request("HvGetState", struct.pack("<IIII", own_id, 0, 0, 0), "HvStateWord")
+        expect(words == struct.pack("<I", 2) + 2 * (struct.pack("<III", 0, 0, 0) + single),
+               "HvReadState answered %r, HvGetState %r" % (words, single))
+        since = len(hv.log_text())
+        liar = RawClient(hv, hv.token)
+        liar.send(frame("HvReadState", struct.pack("<II", own_id, 9) + struct.pack("<III", 0, 0, 0)))
+        expect(liar.dropped(), "an HvReadState with a false count was served")
+        expect_log(hv, "HvReadState payload of 20 bytes, expected 116 for 9 words", since)
         check_batched_run(hostile, forged_id, manifest)
 
         # Batched writes: each is checked against the tenant's own manifest

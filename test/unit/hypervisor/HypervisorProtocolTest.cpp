@@ -63,7 +63,7 @@ TEST(HypervisorProtocolTest, RecordsHaveTheLengthsTheHypervisorDemands) {
 }
 
 TEST(HypervisorProtocolTest, CodecKnowsEveryHypervisorFrameAndItsLimit) {
-  for (uint16_t raw = uint16_t(FrameType::HvHello); raw <= uint16_t(FrameType::HvMoveTo); ++raw) {
+  for (uint16_t raw = uint16_t(FrameType::HvHello); raw <= uint16_t(FrameType::HvStateWords); ++raw) {
     FrameType type = static_cast<FrameType>(raw);
     EXPECT_STRNE(transport::frameTypeName(type), "unknown") << raw;
     transport::FrameHeader header;
@@ -170,6 +170,47 @@ TEST(HypervisorProtocolTest, OpenLoopReplyRoundTripsAndRefusesMalformedOnes) {
   OpenLoopReply atRest = run;
   atRest.traps[2] = TrapRecord{0, 40, {}};
   EXPECT_TRUE(decodeOpenLoopReply(encodeOpenLoopReply(atRest), reason)) << reason;
+}
+
+// A migration's read of many words: every address in order, a count that
+// must match them exactly; the reply's words fit its frame.
+TEST(HypervisorProtocolTest, StateReadRoundTripsAndRefusesMalformedOnes) {
+  StateRead read;
+  read.engine = 7;
+  read.addresses = {{1, 0, 0, 0}, {4, 9, 1, 0}};
+  std::vector<uint8_t> payload = encodeStateRead(read);
+  EXPECT_EQ(payload.size(), 8 + 2 * transport::kHvStateAddressBytes);
+  EXPECT_TRUE(payloadLengthIsValid(uint16_t(FrameType::HvReadState), payload.size()));
+  std::string reason;
+  auto decoded = decodeStateRead(payload, reason);
+  ASSERT_TRUE(decoded) << reason;
+  EXPECT_EQ(decoded->engine, 7u);
+  EXPECT_EQ(decoded->addresses, read.addresses);
+
+  StateRead largest;
+  largest.addresses.resize(transport::kMaxHvReadWords);
+  EXPECT_EQ(encodeStateRead(largest).size(), transport::maxPayloadBytes(FrameType::HvReadState));
+  EXPECT_TRUE(decodeStateRead(encodeStateRead(largest), reason)) << reason;
+  PayloadWriter words;
+  writeStateWords(words, largest.addresses);
+  size_t replyBytes = words.take().size();
+  EXPECT_EQ(replyBytes, transport::maxPayloadBytes(FrameType::HvStateWords));
+  EXPECT_TRUE(payloadLengthIsValid(uint16_t(FrameType::HvStateWords), replyBytes));
+  EXPECT_FALSE(payloadLengthIsValid(uint16_t(FrameType::HvStateWords), replyBytes - 1));
+
+  auto refused = [&](const std::vector<uint8_t>& bytes, const std::string& expected) {
+    std::string why;
+    EXPECT_FALSE(decodeStateRead(bytes, why));
+    EXPECT_NE(why.find(expected), std::string::npos) << why;
+  };
+  refused(std::vector<uint8_t>(payload.begin(), payload.begin() + 7), "payload of 7 bytes, expected at least 8");
+  refused(std::vector<uint8_t>(payload.begin(), payload.end() - 1), "payload of 31 bytes, expected 32 for 2 words");
+  StateRead none = read;
+  none.addresses.clear();
+  refused(encodeStateRead(none), "of 0 words, expected 1 to 4096");
+  StateRead tooMany = largest;
+  tooMany.addresses.resize(transport::kMaxHvReadWords + 1);
+  refused(encodeStateRead(tooMany), "of 4097 words");
 }
 
 TEST(HypervisorProtocolTest, BatchRoundTripsAndRefusesMalformedOnes) {
