@@ -473,6 +473,16 @@ void Hypervisor::Impl::submit(Tenant& tenant, const Frame& frame) {
     return refuse(tenant, "malformed engine: line " + error);
   if (auto refused = engine::checkEmittedVerilog(manifest->verilog))
     return refuse(tenant, "refusing the engine's Verilog: " + *refused);
+  std::optional<uint64_t> stateBytes = engine::designStateBytes(*manifest);
+  uint64_t tenantBytes = stateBytes.value_or(UINT64_MAX);
+  for (uint32_t id : tenant.engines)
+    if (__builtin_add_overflow(tenantBytes, *engine::designStateBytes(*engines_.at(id).manifest), &tenantBytes))
+      tenantBytes = UINT64_MAX;
+  if (tenantBytes > config_.maxTenantStateBytes)
+    return refuse(tenant, "the tenant's engines would hold " +
+                              (tenantBytes == UINT64_MAX ? std::string("over 2^64") : std::to_string(tenantBytes)) +
+                              " bytes of state, more than this hypervisor's --max-tenant-state (" +
+                              std::to_string(config_.maxTenantStateBytes) + " bytes)");
   HostedEngine hosted;
   hosted.id = nextEngineId_++;
   hosted.owner = tenant.connection.get();

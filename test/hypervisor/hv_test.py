@@ -54,7 +54,9 @@ against it, and stops it with SIGTERM, which must end it with status 0.
       HvReadState of foreign or out-of-range words or with a false count, and
       clients that vanish mid-request. On its own fresh lfsr.v engine it
       sends one HvOpenLoop: the reply must carry all twelve $display traps,
-      each with the value vvp prints and its tick, then stop at $finish. Each attempt must be refused or dropped with its
+      each with the value vvp prints and its tick, then stop at $finish.
+      Last, --max-tenant-state: a tenant is refused an engine that would
+      take its engines' state over the cap, and nothing is built for it. Each attempt must be refused or dropped with its
       one-line reason (checked in the reply or the daemon's log), the
       victim's output must still equal vvp's, and the daemon must still
       serve a status request and stop cleanly.
@@ -784,8 +786,41 @@ def case_hostile(args, root):
         print("ok status after the attacks: %s" % fields)
     finally:
         hv.stop() if hv.proc.poll() is None else None
+    check_state_cap(args, root, own, manifest)
     return 0
 
+
+def check_state_cap(args, root, design, manifest):
+    """synergy-hv --max-tenant-state bounds the state of one tenant's
+    engines together: with room for exactly one lfsr.v engine, a tenant gets
+    one and is refused a second, with the sizes, and nothing is built for
+    it; a tenant run of a design over the cap fails with that reason. Each
+    daemon is stopped before the next starts (they share the log's name)."""
+    one = sum((int(width) + 7) // 8 * max(int(depth), 1)
+              for width, depth in re.findall(rb"^state \d+ \w+ (\d+) \d (\d+)", manifest, re.M))
+    capped = Hypervisor(args.bin_dir, root, extra=["--max-tenant-state", str(one)])
+    try:
+        client = RawClient(capped, capped.token)
+        client.request("HvSubmitEngine", manifest, "HvEngineReady")
+        client.refused("HvSubmitEngine", manifest, "the tenant's engines would hold %d bytes of state, more than "
+                       "this hypervisor's --max-tenant-state (%d bytes)" % (2 * one, one))
+        fields = status_fields(capped.status())
+        expect(fields["compiles"] + fields["hits"] == 1, "a refused engine was built: %s" % fields)
+        client.close()
+    finally:
+        capped.stop()
+    small = Hypervisor(args.bin_dir, root, extra=["--max-tenant-state", str(one - 1)])
+    try:
+        proc = design.start(args.bin_dir, small, work_name="capped")
+        out, err = proc.communicate(timeout=TIMEOUT)
+        reason = "more than this hypervisor's --max-tenant-state (%d bytes)" % (one - 1)
+        expect(proc.returncode != 0 and out == b"" and reason in err.decode(errors="replace"),
+               "a tenant over the state cap: status %d, stdout %r, stderr %r" % (proc.returncode, out, err))
+        print("ok a tenant over the state cap: %s" % err.decode(errors="replace").strip())
+        fields = status_fields(small.status())
+        expect(fields["compiles"] + fields["hits"] == 0, "an engine over the cap was built: %s" % fields)
+    finally:
+        small.stop()
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
