@@ -20,6 +20,9 @@ program and move both into it (from the cache after the first time): the
 moves' pauses, from the program being ready (the interrupt) to the engine
 serving again, and the part of it the tenant's request was held for the
 state copy, are read from the daemon's log (swap_pause_ms, swap_hold_ms).
+The pair's fairness is each tenant's share of the ticks both ran while both
+ran (pair_share, from the timelines: 0.5 each is an even split; round-robin
+with bounded open-loop slices should keep both near it).
 It prints virtual ticks/s and trapped tasks/s and their ratios to solo; the
 outputs of every run must equal the solo run's (outputs_match). One
 synergy-hv on 127.0.0.1 serves all runs; it shares the bench's engine cache.
@@ -72,6 +75,22 @@ def read_timeline(path):
             fields = dict(zip(header, line.strip().split(",")))
             rows.append((float(fields["time_s"]), float(fields["ticks_per_s"]), float(fields["tasks_per_s"])))
     return rows
+
+
+def pair_share(timelines):
+    """Each tenant's share of the ticks run until the first of the two ended."""
+    cumulative = []
+    for path in timelines:
+        with open(path) as csv:
+            header = csv.readline().strip().split(",")
+            cumulative.append([(float(f["time_s"]), float(f["ticks"]))
+                               for f in (dict(zip(header, line.strip().split(","))) for line in csv)])
+    if not all(cumulative):
+        return [None, None]
+    end = min(rows[-1][0] for rows in cumulative)
+    ticks = [max([t for time, t in rows if time <= end] or [0.0]) for rows in cumulative]
+    total = sum(ticks)
+    return [t / total if total else None for t in ticks]
 
 
 def plot_pair(name, timelines, png):
@@ -134,6 +153,7 @@ def bench(name, args, root, hv_address, token, cache_dir, hv_log):
            "swap_pause_ms": [float(m[0]) for m in moves], "swap_hold_ms": [float(m[1]) for m in moves]}
     row["tenant_vs_solo"] = row["tenant_ticks_per_s"] / solo_ticks
     row["pair_vs_solo"] = [r / solo_ticks for r in row["pair_ticks_per_s"]]
+    row["pair_share"] = pair_share(timelines)
     return row
 
 
@@ -163,9 +183,9 @@ def main():
                           stdout=subprocess.PIPE, stderr=open(hv_log, "wb"),
                           env=dict(os.environ, SYNERGY_CACHE_DIR=cache_dir))
     rows = []
-    print("%-9s %12s %12s %8s %15s %12s %12s %8s %6s %s" % (
-        "example", "solo tick/s", "tenant", "ratio", "pair ratios", "solo task/s", "tenant", "start s", "match",
-        "swap pauses ms (held ms)"),
+    print("%-9s %12s %12s %8s %15s %11s %12s %12s %8s %6s %s" % (
+        "example", "solo tick/s", "tenant", "ratio", "pair ratios", "pair share", "solo task/s", "tenant", "start s",
+        "match", "swap pauses ms (held ms)"),
         flush=True)
     try:
         if not select.select([hv.stdout], [], [], 30)[0]:
@@ -175,9 +195,11 @@ def main():
             run_bench.log("hypervisor bench: " + name)
             row = bench(name, args, root, address, token, cache_dir, hv_log)
             rows.append(row)
-            print("%-9s %12.4g %12.4g %8.3f %7.3f %7.3f %12.4g %12.4g %8.3f %6s %s" % (
+            print("%-9s %12.4g %12.4g %8.3f %7.3f %7.3f %11s %12.4g %12.4g %8.3f %6s %s" % (
                 row["example"], row["solo_ticks_per_s"], row["tenant_ticks_per_s"], row["tenant_vs_solo"],
-                row["pair_vs_solo"][0], row["pair_vs_solo"][1], row["solo_tasks_per_s"], row["tenant_tasks_per_s"],
+                row["pair_vs_solo"][0], row["pair_vs_solo"][1],
+                "/".join("%.2f" % share if share is not None else "-" for share in row["pair_share"]),
+                row["solo_tasks_per_s"], row["tenant_tasks_per_s"],
                 row["tenant_start_seconds"], row["outputs_match"],
                 " ".join("%.2f (%.2f)" % pause for pause in zip(row["swap_pause_ms"], row["swap_hold_ms"]))),
                 flush=True)
