@@ -52,14 +52,22 @@ against it, and stops it with SIGTERM, which must end it with status 0.
       (without the admin token, naming no engine or a bad address, longer
       than allowed), replies (HvMoveTo, HvOpenLooped) sent as requests,
       HvReadState of foreign or out-of-range words or with a false count, and
-      clients that vanish mid-request. On its own fresh lfsr.v engine it
-      sends one HvOpenLoop: the reply must carry all twelve $display traps,
-      each with the value vvp prints and its tick, then stop at $finish.
-      Last, --max-tenant-state: a tenant is refused an engine that would
-      take its engines' state over the cap, and nothing is built for it. Each attempt must be refused or dropped with its
-      one-line reason (checked in the reply or the daemon's log), the
-      victim's output must still equal vvp's, and the daemon must still
-      serve a status request and stop cleanly.
+      clients that vanish mid-request. Each attempt must be refused or
+      dropped with its one-line reason (checked in the reply or the daemon's
+      log), the victim's output must still equal vvp's, and the daemon must
+      still serve a status request and stop cleanly. On its own fresh lfsr.v
+      engine the client sends one HvOpenLoop: the reply must carry all
+      twelve $display traps, each with the value vvp prints and its tick,
+      then stop at $finish. Last, --max-tenant-state: a tenant is refused an
+      engine that would take its engines' state over the cap, and nothing is
+      built for it.
+
+  hv_test.py --bin-dir B --iverilog I --vvp V rogue-hypervisor
+      The other way round: lfsr.v runs as the tenant of a fake hypervisor
+      (this script) whose HvOpenLooped replies lie: a run that went past
+      $finish, more ticks than asked for, a trap count or word count its
+      bytes do not hold. The tenant must end with status 1 and its one-line
+      reason before it services any trap of that reply (no output at all).
 """
 import argparse
 import difflib
@@ -822,6 +830,104 @@ def check_state_cap(args, root, design, manifest):
     finally:
         small.stop()
 
+def rogue_tenant(args, root, tenant, lie):
+    """Runs `tenant` against a fake hypervisor that answers every request as
+    an engine between two ticks would, and each HvOpenLoop with
+    lie(tasks, ticks asked), an HvOpenLooped payload. Returns the tenant's
+    (status, stdout, stderr)."""
+    token = b"rogue-hv-token-" + os.urandom(8).hex().encode()
+    token_file = os.path.join(root, "rogue-token-%s" % os.urandom(4).hex())
+    fd = os.open(token_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    os.write(fd, token)
+    os.close(fd)
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(1)
+    listener.settimeout(60)
+    work = copy_inputs(tenant.inputs, os.path.join(tenant.root, "rogue-%s" % os.urandom(4).hex()))
+    proc = subprocess.Popen([os.path.join(args.bin_dir, "synergy-run"), "--hypervisor",
+                             "127.0.0.1:%d" % listener.getsockname()[1], "--token-file", token_file, tenant.engine],
+                            cwd=work, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    names = {value: key for key, value in FT.items()}
+    try:
+        conn, _ = listener.accept()
+        conn.settimeout(60)
+        peer = RawClient.__new__(RawClient)
+        peer.sock = conn
+        manifest = b""
+        while True:
+            got = peer.read()
+            if got is None:
+                break
+            name, payload = names.get(got[0]), got[1]
+            if name == "Hello":
+                expect(payload == token, "the tenant presented another token")
+                peer.send(frame("HelloAck"))
+            elif name == "HvHello":
+                peer.send(frame("HvWelcome", struct.pack("<I", PROTOCOL)))
+            elif name == "HvSubmitEngine":
+                manifest = payload
+                peer.send(frame("HvEngineReady", struct.pack("<I", 1)))
+            elif name == "HvEvaluate":
+                peer.send(frame("HvEvaluated", struct.pack("<IQI", 0, struct.unpack("<IQ", payload)[1], 0)))
+            elif name == "HvThereAreUpdates":
+                peer.send(frame("HvFlag", struct.pack("<I", 0)))
+            elif name == "HvGetState":
+                peer.send(frame("HvStateWord", struct.pack("<Q", 0)))
+            elif name in ("HvResume", "HvUpdate", "HvFinalize", "HvBatch", "HvSetState"):
+                peer.send(frame("HvDone"))
+            elif name == "HvOpenLoop":
+                tasks = {task.decode(): int(i) for i, task in re.findall(rb'^task (\d+) "([^"]*)"', manifest, re.M)}
+                peer.send(frame("HvOpenLooped", lie(tasks, struct.unpack("<IIQ", payload)[1])))
+            else:
+                raise Failure("the tenant sent %s" % name)
+        out, err = proc.communicate(timeout=TIMEOUT)
+        return proc.returncode, out, err.decode(errors="replace")
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        listener.close()
+
+
+def case_rogue_hypervisor(args, root):
+    tenant = Tenant(os.path.join(ROOT, "test", "verilog", "lfsr.v"), 0, root, args)
+
+    def trap(task, ticks):
+        return struct.pack("<III", task, ticks, 0)
+
+    lies = [
+        ("a run that went past $finish",
+         lambda tasks, asked: struct.pack("<II", 4, 3) + trap(tasks["$display"], 1) + trap(tasks["$finish"], 1) +
+         trap(0, 4),
+         lambda tasks: "the hypervisor ran past task %d, which is not output-only" % tasks["$finish"]),
+        ("more ticks than asked for",
+         lambda tasks, asked: struct.pack("<II", asked + 1, 1) + trap(0, asked + 1),
+         lambda tasks: "the hypervisor ran %d ticks of the %d asked for" % (tasks["asked"] + 1, tasks["asked"])),
+        ("a trap count its bytes do not hold",
+         lambda tasks, asked: struct.pack("<II", 2, 3) + trap(tasks["$display"], 1),
+         lambda tasks: "malformed reply: HvOpenLooped is too short for trap 2 of 3"),
+        ("a trap with words its bytes do not hold",
+         lambda tasks, asked: struct.pack("<II", 2, 1) + struct.pack("<III", 0, 2, 5),
+         lambda tasks: "malformed reply: HvOpenLooped is too short for the 5 words of trap 1"),
+    ]
+    for what, lie, reason in lies:
+        seen = {}
+
+        def recording(tasks, asked, lie=lie):
+            seen.update(tasks, asked=asked)
+            return lie(tasks, asked)
+
+        status, out, err = rogue_tenant(args, root, tenant, recording)
+        expected = reason(seen) if seen else "(no HvOpenLoop was sent)"
+        expect(status == 1 and out == b"" and expected in err and err.count("\n") == 1 and
+               err.startswith("synergy-run: error: "),
+               "a hypervisor sending %s: status %d, stdout %r, stderr %r (expected %r)" % (what, status, out, err,
+                                                                                           expected))
+        print("ok a hypervisor sending %s: %s" % (what, err.strip()))
+    return 0
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--bin-dir", required=True)
@@ -835,6 +941,7 @@ def main():
     tenants.add_argument("--min-traps", type=int, default=100)
     tenants.add_argument("specs", nargs="+")
     sub.add_parser("hostile")
+    sub.add_parser("rogue-hypervisor")
     sub.add_parser("migrate")
     swap = sub.add_parser("swap")
     swap.add_argument("--victim", default=os.path.join(HERE, "swap_victim.v"),
@@ -846,7 +953,8 @@ def main():
     args.bin_dir = os.path.abspath(args.bin_dir)
     root = tempfile.mkdtemp(prefix="synergy-hv-test-")
     try:
-        {"tenants": case_tenants, "hostile": case_hostile, "migrate": case_migrate, "swap": case_swap}[args.case](args, root)
+        {"tenants": case_tenants, "hostile": case_hostile, "migrate": case_migrate, "swap": case_swap,
+         "rogue-hypervisor": case_rogue_hypervisor}[args.case](args, root)
     except Failure as failure:
         print("FAIL: %s" % failure)
         for name in sorted(os.listdir(root)):
