@@ -23,9 +23,11 @@ program and move both into it (from the cache after the first time): the
 moves' pauses, from the program being ready (the interrupt) to the engine
 serving again, and the part of it the tenant's request was held for the
 state copy, are read from the daemon's log (swap_pause_ms, swap_hold_ms).
-The pair's fairness is each tenant's share of the ticks both ran while both
+The pair's fairness is each tenant's share of the work both did while both
 ran (pair_share, from the timelines: 0.5 each is an even split; round-robin
-with bounded open-loop slices should keep both near it).
+with bounded open-loop slices should keep both near it): of the trapped
+tasks for a design that traps often, since the runner counts a remote
+open-loop run's ticks only when the run returns, and of the ticks otherwise.
 It prints virtual ticks/s and trapped tasks/s and their ratios to solo; the
 outputs of every run must equal the solo run's (outputs_match). One
 synergy-hv on 127.0.0.1 serves all runs; it shares the bench's engine cache.
@@ -80,13 +82,14 @@ def read_timeline(path):
     return rows
 
 
-def pair_share(timelines):
-    """Each tenant's share of the ticks run until the first of the two ended."""
+def pair_share(timelines, column):
+    """Each tenant's share of `column` (ticks or tasks) done until the first
+    of the two ended."""
     cumulative = []
     for path in timelines:
         with open(path) as csv:
             header = csv.readline().strip().split(",")
-            cumulative.append([(float(f["time_s"]), float(f["ticks"]))
+            cumulative.append([(float(f["time_s"]), float(f[column]))
                                for f in (dict(zip(header, line.strip().split(","))) for line in csv)])
     if not all(cumulative):
         return [None, None]
@@ -169,7 +172,7 @@ def bench(name, args, root, hv_address, token, cache_dir, hv_log):
            "swap_pause_ms": [float(m[0]) for m in moves], "swap_hold_ms": [float(m[1]) for m in moves]}
     row["tenant_vs_solo"] = row["tenant_ticks_per_s"] / solo_ticks
     row["pair_vs_solo"] = [r / solo_ticks for r in row["pair_ticks_per_s"]]
-    row["pair_share"] = pair_share(timelines)
+    row["pair_share"] = pair_share(timelines, "tasks" if solo_tasks > 1000 else "ticks")
     return row
 
 
