@@ -19,6 +19,7 @@
 #include "hypervisor/Hypervisor.h"
 #include "synergy/ToolPaths.h"
 #include "transport/ClusterToken.h"
+#include "util/LimitOptions.h"
 
 using namespace synergy;
 
@@ -42,6 +43,10 @@ void printUsage() {
       "                         migrate must present it (tenants hold --token-file, so\n"
       "                         without this file no engine can be migrated)\n"
       "  --max-engines N        engines hosted at once (default 64)\n"
+      "  --max-tenant-state BYTES\n"
+      "                         the state one tenant's engines may hold together\n"
+      "                         (K, M, G suffixes; default 64M): a larger design is\n"
+      "                         refused before anything is built\n"
       "  --recombine-every N    test hook: rebuild the combined program (a cache hit)\n"
       "                         and move every engine into it after every N engine\n"
       "                         requests, even for a single engine\n"
@@ -72,6 +77,7 @@ int main(int argc, char** argv) {
   std::string listen, tokenFile, adminTokenFile;
   unsigned long maxEngines = 64;
   unsigned long long recombineEvery = 0;
+  uint64_t maxTenantState = uint64_t(64) << 20;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg == "--help" || arg == "-h") {
@@ -95,6 +101,11 @@ int main(int argc, char** argv) {
       maxEngines = std::strtoul(value.c_str(), &end, 10);
       if (value.empty() || *end || value[0] == '-' || maxEngines < 1 || maxEngines > 4096)
         fail("--max-engines expects 1 to 4096, got '" + value + "'");
+    } else if (arg == "--max-tenant-state") {
+      std::string error;
+      std::optional<uint64_t> bytes = util::parseByteCount(value, arg, error);
+      if (!bytes) fail(error);
+      maxTenantState = *bytes;
     } else if (arg == "--recombine-every") {
       char* end = nullptr;
       recombineEvery = std::strtoull(value.c_str(), &end, 10);
@@ -116,6 +127,7 @@ int main(int argc, char** argv) {
       fail("--admin-token-file must differ from --token-file: every tenant holds that one");
   }
   config.maxEngines = unsigned(maxEngines);
+  config.maxTenantStateBytes = maxTenantState;
   config.recombineEveryRequests = recombineEvery;
   config.log = [](const std::string& line) { std::fprintf(stderr, "synergy-hv: %s\n", line.c_str()); };
 

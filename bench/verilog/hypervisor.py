@@ -9,7 +9,10 @@ Each example is staged and scaled exactly as bench/verilog/run-bench.py does
 then timed with SYNERGY_ENGINE_STATS=1, whose seconds cover the tick loop:
   solo     synergy-run design.eng (best of --repeat runs);
   tenant   synergy-run --hypervisor ... design.eng, one tenant alone (best);
-  pair     two tenants of the same design at once: each one's rate;
+  pair     two tenants of the same design at once: each one's rate, after
+           an untimed pair whose combined program the hypervisor has
+           finished compiling, so that the timed pair's comes from the
+           cache, as the solo engine does, and no compile competes with it;
   start    the wall time of a tenant run minus its loop time, with the
            engine already in the cache: connect, submit, cache-hit load.
 The pair also records each tenant's --timeline; with --plots DIR each
@@ -20,6 +23,11 @@ program and move both into it (from the cache after the first time): the
 moves' pauses, from the program being ready (the interrupt) to the engine
 serving again, and the part of it the tenant's request was held for the
 state copy, are read from the daemon's log (swap_pause_ms, swap_hold_ms).
+The pair's fairness is each tenant's share of the work both did while both
+ran (pair_share, from the timelines: 0.5 each is an even split; round-robin
+with bounded open-loop slices should keep both near it): of the trapped
+tasks for a design that traps often, since the runner counts a remote
+open-loop run's ticks only when the run returns, and of the ticks otherwise.
 It prints virtual ticks/s and trapped tasks/s and their ratios to solo; the
 outputs of every run must equal the solo run's (outputs_match). One
 synergy-hv on 127.0.0.1 serves all runs; it shares the bench's engine cache.
@@ -74,6 +82,23 @@ def read_timeline(path):
     return rows
 
 
+def pair_share(timelines, column):
+    """Each tenant's share of `column` (ticks or tasks) done until the first
+    of the two ended."""
+    cumulative = []
+    for path in timelines:
+        with open(path) as csv:
+            header = csv.readline().strip().split(",")
+            cumulative.append([(float(f["time_s"]), float(f[column]))
+                               for f in (dict(zip(header, line.strip().split(","))) for line in csv)])
+    if not all(cumulative):
+        return [None, None]
+    end = min(rows[-1][0] for rows in cumulative)
+    ticks = [max([t for time, t in rows if time <= end] or [0.0]) for rows in cumulative]
+    total = sum(ticks)
+    return [t / total if total else None for t in ticks]
+
+
 def plot_pair(name, timelines, png):
     import matplotlib
     matplotlib.use("Agg")
@@ -111,13 +136,26 @@ def bench(name, args, root, hv_address, token, cache_dir, hv_log):
     solo = min((collect(*timed_run(solo_argv, work, env)) for _ in range(args.repeat)), key=lambda r: r["seconds"])
     tenant = min((collect(*timed_run(tenant_argv, work, env)) for _ in range(args.repeat)),
                  key=lambda r: r["seconds"])
-    log_start = os.path.getsize(hv_log)
     timelines = [os.path.join(work, "pair-%d.csv" % k) for k in range(2)]
     pair_argv = [tenant_argv[:-1] + ["--timeline", timeline, eng] for timeline in timelines]
-    # Both tenants' output is read at once: a tenant whose pipe is left full
-    # blocks inside its tick, and the pair would measure the pipe.
-    with concurrent.futures.ThreadPoolExecutor(len(pair_argv)) as pool:
-        pair = list(pool.map(lambda started: collect(*started), [timed_run(argv, work, env) for argv in pair_argv]))
+
+    def run_pair():
+        # Both tenants' output is read at once: a tenant whose pipe is left
+        # full blocks inside its tick, and the pair would measure the pipe.
+        with concurrent.futures.ThreadPoolExecutor(len(pair_argv)) as pool:
+            return list(pool.map(lambda started: collect(*started),
+                                 [timed_run(argv, work, env) for argv in pair_argv]))
+
+    run_pair()
+    status_argv = [os.path.join(args.bin_dir, "synergy-hv-ctl"), "--connect", hv_address, "--token-file", token,
+                   "status"]
+    deadline = time.monotonic() + 900
+    while b"combined compiling nothing" not in subprocess.run(status_argv, stdout=subprocess.PIPE).stdout:
+        if time.monotonic() > deadline:
+            raise RuntimeError("the pair's combined program is still compiling after 900 s")
+        time.sleep(0.5)
+    log_start = os.path.getsize(hv_log)
+    pair = run_pair()
     with open(hv_log, errors="replace") as log:
         log.seek(log_start)
         moves = re.findall(r"moved into combined program \d+ slot \d+: ([0-9.]+) ms from the interrupt, "
@@ -134,6 +172,7 @@ def bench(name, args, root, hv_address, token, cache_dir, hv_log):
            "swap_pause_ms": [float(m[0]) for m in moves], "swap_hold_ms": [float(m[1]) for m in moves]}
     row["tenant_vs_solo"] = row["tenant_ticks_per_s"] / solo_ticks
     row["pair_vs_solo"] = [r / solo_ticks for r in row["pair_ticks_per_s"]]
+    row["pair_share"] = pair_share(timelines, "tasks" if solo_tasks > 1000 else "ticks")
     return row
 
 
@@ -163,9 +202,9 @@ def main():
                           stdout=subprocess.PIPE, stderr=open(hv_log, "wb"),
                           env=dict(os.environ, SYNERGY_CACHE_DIR=cache_dir))
     rows = []
-    print("%-9s %12s %12s %8s %15s %12s %12s %8s %6s %s" % (
-        "example", "solo tick/s", "tenant", "ratio", "pair ratios", "solo task/s", "tenant", "start s", "match",
-        "swap pauses ms (held ms)"),
+    print("%-9s %12s %12s %8s %15s %11s %12s %12s %8s %6s %s" % (
+        "example", "solo tick/s", "tenant", "ratio", "pair ratios", "pair share", "solo task/s", "tenant", "start s",
+        "match", "swap pauses ms (held ms)"),
         flush=True)
     try:
         if not select.select([hv.stdout], [], [], 30)[0]:
@@ -175,9 +214,11 @@ def main():
             run_bench.log("hypervisor bench: " + name)
             row = bench(name, args, root, address, token, cache_dir, hv_log)
             rows.append(row)
-            print("%-9s %12.4g %12.4g %8.3f %7.3f %7.3f %12.4g %12.4g %8.3f %6s %s" % (
+            print("%-9s %12.4g %12.4g %8.3f %7.3f %7.3f %11s %12.4g %12.4g %8.3f %6s %s" % (
                 row["example"], row["solo_ticks_per_s"], row["tenant_ticks_per_s"], row["tenant_vs_solo"],
-                row["pair_vs_solo"][0], row["pair_vs_solo"][1], row["solo_tasks_per_s"], row["tenant_tasks_per_s"],
+                row["pair_vs_solo"][0], row["pair_vs_solo"][1],
+                "/".join("%.2f" % share if share is not None else "-" for share in row["pair_share"]),
+                row["solo_tasks_per_s"], row["tenant_tasks_per_s"],
                 row["tenant_start_seconds"], row["outputs_match"],
                 " ".join("%.2f (%.2f)" % pause for pause in zip(row["swap_pause_ms"], row["swap_hold_ms"]))),
                 flush=True)

@@ -506,7 +506,8 @@ void TickDriver::handOffIfReady(uint64_t completed) {
     timeline_->recordNow();
 }
 
-// The design's state in bytes (see EngineRunner.h), or nullopt past 2^64.
+}  // namespace
+
 std::optional<uint64_t> designStateBytes(const hwlower::EngineManifest& manifest) {
   uint64_t total = 0;
   for (const auto& state : manifest.states) {
@@ -518,8 +519,6 @@ std::optional<uint64_t> designStateBytes(const hwlower::EngineManifest& manifest
   }
   return total;
 }
-
-}  // namespace
 
 int runEngineFile(const EngineRunOptions& options) {
   std::string error;

@@ -138,6 +138,11 @@ struct EngineRunOptions {
 
 int runEngineFile(const EngineRunOptions& options);
 
+// The design's state in bytes, as --max-memory counts it (the sum over its
+// variables of ceil(width / 8) times the depth, 1 for a scalar); nullopt
+// past 2^64. synergy-hv bounds each tenant's engines by the same measure.
+std::optional<uint64_t> designStateBytes(const hwlower::EngineManifest& manifest);
+
 // Whether synergy-run should treat `path` as an engine (it ends in ".eng").
 bool isEngineFile(const std::string& path);
 

@@ -375,6 +375,18 @@ void TaskServicer::servicePlusargs(const Task& task, bool withValue) {
   writeResult(task, 0);
 }
 
+bool TaskServicer::onlyWritesOutput(const std::string& taskName) {
+  switch (classifyTask(taskName).kind) {
+  case SystemTask::Display:
+  case SystemTask::Write:
+  case SystemTask::Fdisplay:
+  case SystemTask::Fwrite:
+    return true;
+  default:
+    return false;
+  }
+}
+
 bool TaskServicer::service(uint32_t taskId, std::string& error) {
   const Task* found = manifest_.findTask(taskId);
   if (!found) {

@@ -56,6 +56,12 @@ class TaskServicer {
     return strobes_.empty() && !monitorActive() && runEnd_ == RunEnd::None && !saveRequest_ &&
            !restartRequest_ && !yieldFired_;
   }
+  // Whether servicing a task of this name only writes output ($display,
+  // $write, $fdisplay, $fwrite and their radix variants): it reads its
+  // arguments, changes no engine state and leaves the end of the tick idle,
+  // so its service may come after the engine ran on (the hypervisor's
+  // batched open loop).
+  static bool onlyWritesOutput(const std::string& taskName);
   // Whether end-of-tick work needs the runner to stop at every tick.
   bool monitorActive() const { return monitor_ != nullptr && monitorOn_; }
 

@@ -27,6 +27,7 @@
 #include "engine/EngineBuilder.h"
 #include "engine/EngineInstance.h"
 #include "engine/EngineRunner.h"
+#include "engine/TaskServicer.h"
 #include "hwlower/EngineManifest.h"
 #include "hypervisor/CombinedProgram.h"
 #include "hypervisor/FabricProgram.h"
@@ -49,13 +50,18 @@ namespace {
 // so that a reply racing the next request is no error.
 constexpr unsigned kMaxOutstandingRequests = 4;
 // An open-loop request runs in chunks of the runtime's own local batch
-// (EngineRunner.cpp) until it is done, a task traps or its time slice is
-// over: the fabric thread serves one request at a time, so the slice bounds
-// how long the other tenants wait (unless a single chunk runs long), while a
-// compute-bound tenant still gets many ticks per network round trip. The
-// reply's tick count says how far it got, as for any run cut short.
+// (EngineRunner.cpp) until it is done, a task that is not output-only traps
+// or its time slice is over: the fabric thread serves one request at a
+// time, so the slice bounds how long the other tenants wait (unless a single
+// chunk runs long), while a compute-bound tenant still gets many ticks per
+// network round trip. The slice is short when anything else waits for the
+// fabric (another tenant's request, a finished build) and longer when the
+// tenant has it to itself, so that a lone tenant does not pay a round trip,
+// and on a loaded host a wake-up, every few milliseconds. The reply's tick
+// count says how far it got, as for any run cut short.
 constexpr uint32_t kOpenLoopChunk = 1u << 12;
 constexpr std::chrono::milliseconds kOpenLoopSlice{5};
+constexpr std::chrono::milliseconds kLoneOpenLoopSlice{100};
 
 bool isRequest(FrameType type) {
   switch (type) {
@@ -72,6 +78,7 @@ bool isRequest(FrameType type) {
     case FrameType::HvStatus:
     case FrameType::HvBatch:
     case FrameType::HvMigrate:
+    case FrameType::HvReadState:
       return true;
     default:
       return false;
@@ -160,11 +167,15 @@ class Hypervisor::Impl {
   void serveRequest(Tenant& tenant, Frame& frame);
   void serveEngineRequest(Tenant& tenant, Frame& frame);
   void serveBatch(Tenant& tenant, const Frame& frame);
+  void serveStateRead(Tenant& tenant, const Frame& frame);
   void markForMigration(Tenant& tenant, const Frame& frame);
   bool sendAway(Tenant& tenant, HostedEngine& hosted, FrameType request);
   HostedEngine* tenantsEngine(Tenant& tenant, uint32_t id);
   std::optional<std::string> checkStateWord(const HostedEngine& hosted, const StateWordRecord& address, bool write);
-  std::vector<StateWordRecord> trappedTaskWords(HostedEngine& hosted, uint32_t task);
+  std::vector<StateWordRecord> trappedTaskWords(HostedEngine& hosted, uint32_t task, bool& complete);
+  void noteTrap(HostedEngine& hosted, uint32_t task);
+  bool sliceIsOver(Clock::time_point start);
+  void serveOpenLoop(Tenant& tenant, HostedEngine& hosted, PayloadReader& reader);
   void submit(Tenant& tenant, const Frame& frame);
   void finishBuild(Work& work);
   void combineEngines(bool evenIfUnchanged);
@@ -290,6 +301,8 @@ bool Hypervisor::Impl::onFrame(Connection& from, Frame&& frame, std::string& rea
     return false;
   }
   if (frame.type == FrameType::HvBatch && !decodeBatch(frame.payload, reason))
+    return false;
+  if (frame.type == FrameType::HvReadState && !decodeStateRead(frame.payload, reason))
     return false;
   {
     std::lock_guard<std::mutex> lock(outstandingMutex_);
@@ -441,6 +454,8 @@ void Hypervisor::Impl::serveRequest(Tenant& tenant, Frame& frame) {
     combineEngines(/*evenIfUnchanged=*/true);
   if (frame.type == FrameType::HvBatch)
     return serveBatch(tenant, frame);
+  if (frame.type == FrameType::HvReadState)
+    return serveStateRead(tenant, frame);
   serveEngineRequest(tenant, frame);
 }
 
@@ -458,6 +473,16 @@ void Hypervisor::Impl::submit(Tenant& tenant, const Frame& frame) {
     return refuse(tenant, "malformed engine: line " + error);
   if (auto refused = engine::checkEmittedVerilog(manifest->verilog))
     return refuse(tenant, "refusing the engine's Verilog: " + *refused);
+  std::optional<uint64_t> stateBytes = engine::designStateBytes(*manifest);
+  uint64_t tenantBytes = stateBytes.value_or(UINT64_MAX);
+  for (uint32_t id : tenant.engines)
+    if (__builtin_add_overflow(tenantBytes, *engine::designStateBytes(*engines_.at(id).manifest), &tenantBytes))
+      tenantBytes = UINT64_MAX;
+  if (tenantBytes > config_.maxTenantStateBytes)
+    return refuse(tenant, "the tenant's engines would hold " +
+                              (tenantBytes == UINT64_MAX ? std::string("over 2^64") : std::to_string(tenantBytes)) +
+                              " bytes of state, more than this hypervisor's --max-tenant-state (" +
+                              std::to_string(config_.maxTenantStateBytes) + " bytes)");
   HostedEngine hosted;
   hosted.id = nextEngineId_++;
   hosted.owner = tenant.connection.get();
@@ -699,9 +724,13 @@ std::optional<std::string> Hypervisor::Impl::checkStateWord(const HostedEngine& 
 // from, all taken from the engine's own manifest and checked like a
 // request's; at most kMaxHvReplyStateWords, the runtime asks for the rest.
 // Reading a word has no effect on the engine, so reading one the runtime
-// then does not need changes nothing.
-std::vector<StateWordRecord> Hypervisor::Impl::trappedTaskWords(HostedEngine& hosted, uint32_t task) {
+// then does not need changes nothing. `complete` tells whether the words are
+// all the runtime reads (every argument's words at its width), which an
+// output-only task needs before the engine may run on past it.
+std::vector<StateWordRecord> Hypervisor::Impl::trappedTaskWords(HostedEngine& hosted, uint32_t task,
+                                                                bool& complete) {
   std::vector<StateWordRecord> words;
+  complete = false;
   const auto& tasks = hosted.manifest->tasks;
   if (task == 0 || task > tasks.size())
     return words;
@@ -719,15 +748,22 @@ std::vector<StateWordRecord> Hypervisor::Impl::trappedTaskWords(HostedEngine& ho
     return true;
   };
   const auto& states = hosted.manifest->states;
+  bool all = true;
   for (const hwlower::TaskArg& arg : tasks[task - 1].args) {
-    if (arg.kind != hwlower::TaskArgKind::Value || arg.stateId >= states.size())
+    if (arg.kind != hwlower::TaskArgKind::Value)
       continue;
+    if (arg.stateId >= states.size()) {
+      all = false;
+      continue;
+    }
     uint64_t element = 0;
     if (arg.element != hwlower::kNoElement) {
       element = arg.element;
     } else if (arg.indexStateId != hwlower::kNoState) {
-      if (!add(arg.indexStateId, 0, 0))
+      if (!add(arg.indexStateId, 0, 0)) {
+        all = false;
         continue;
+      }
       uint64_t raw = 0;
       for (const StateWordRecord& known : words)
         if (known.id == arg.indexStateId && known.element == 0 && known.word == 0)
@@ -735,14 +771,93 @@ std::vector<StateWordRecord> Hypervisor::Impl::trappedTaskWords(HostedEngine& ho
       uint32_t indexWidth = states[arg.indexStateId].width;
       element = indexWidth >= 64 ? raw : raw & ((uint64_t(1) << indexWidth) - 1);
     }
-    if (element > 0xffffffffu)
+    if (element > 0xffffffffu) {
+      all = false;
       continue;
-    uint64_t count = (uint64_t(states[arg.stateId].width) + 63) / 64;
+    }
+    uint64_t count = (uint64_t(std::max(states[arg.stateId].width, arg.width)) + 63) / 64;
     for (uint64_t word = 0; word < count; ++word)
-      if (!add(arg.stateId, uint32_t(element), uint32_t(word)))
+      if (!add(arg.stateId, uint32_t(element), uint32_t(word))) {
+        all = false;
         break;
+      }
   }
+  complete = all;
   return words;
+}
+
+void Hypervisor::Impl::noteTrap(HostedEngine& hosted, uint32_t task) {
+  ++traps_;
+  if (task <= hosted.manifest->tasks.size() && hosted.manifest->tasks[task - 1].name == "$yield")
+    hosted.yieldFired = true;
+}
+
+bool Hypervisor::Impl::sliceIsOver(Clock::time_point start) {
+  Clock::duration spent = Clock::now() - start;
+  if (spent < kOpenLoopSlice)
+    return false;
+  if (spent >= kLoneOpenLoopSlice)
+    return true;
+  std::lock_guard<std::mutex> lock(workMutex_);
+  return !rotation_.empty() || !buildsDone_.empty();
+}
+
+// An open-loop run goes past every output-only task that traps in it (its
+// words are all the runtime needs, and they are taken at the trap) and
+// stops at any other, at the end of its ticks or of its slice, or when the
+// reply is full; the reply lists every trap in order (HypervisorProtocol.h).
+// A tenant whose every tick traps never stands between ticks when it asks:
+// to move it, its trapped tick is finished first (a run of no more ticks)
+// and the rest of the request is served after the move, or, for a
+// migration, by the hypervisor it goes to.
+void Hypervisor::Impl::serveOpenLoop(Tenant& tenant, HostedEngine& hosted, PayloadReader& reader) {
+  uint32_t ticks = reader.u32();
+  uint64_t edgesPerTick = std::min<uint64_t>(reader.u64(), engine::kMaxEdgesPerTick);
+  Clock::time_point start = Clock::now();
+  OpenLoopReply run;
+  uint64_t runWords = 0;
+  auto stopAt = [&](uint32_t task) {
+    TrapRecord last{task, run.ticksRun, {}};
+    if (task != 0 && task != SYNERGY_ENGINE_UNSETTLED) {
+      noteTrap(hosted, task);
+      bool complete = false;
+      last.words = trappedTaskWords(hosted, task, complete);
+    }
+    run.traps.push_back(std::move(last));
+    reply(*tenant.connection, FrameType::HvOpenLooped, encodeOpenLoopReply(run));
+  };
+  if ((hosted.move || hosted.leaveFor) && !standsBetweenTicks(hosted)) {
+    uint32_t none = 0;
+    uint32_t task = hosted.instance->openLoop(0, edgesPerTick, none);
+    if (task != 0)
+      return stopAt(task);
+    atTickBoundary(hosted);
+    if (sendAway(tenant, hosted, FrameType::HvOpenLoop))
+      return;
+  }
+  for (;;) {
+    uint32_t chunk = std::min(ticks - run.ticksRun, kOpenLoopChunk);
+    uint32_t ticksRun = 0;
+    uint32_t task = hosted.instance->openLoop(chunk, edgesPerTick, ticksRun);
+    run.ticksRun += ticksRun;
+    bool sliceOver = sliceIsOver(start);
+    if (task != 0 && task != SYNERGY_ENGINE_UNSETTLED && !sliceOver && task <= hosted.manifest->tasks.size() &&
+        run.traps.size() + 1 < transport::kMaxHvRunTraps &&
+        engine::TaskServicer::onlyWritesOutput(hosted.manifest->tasks[task - 1].name)) {
+      bool complete = false;
+      std::vector<StateWordRecord> words = trappedTaskWords(hosted, task, complete);
+      // Room is kept for the words of the trap the run may stop at.
+      if (complete &&
+          runWords + words.size() + transport::kMaxHvReplyStateWords <= transport::kMaxHvRunWords) {
+        noteTrap(hosted, task);
+        runWords += words.size();
+        run.traps.push_back(TrapRecord{task, run.ticksRun, std::move(words)});
+        continue;
+      }
+    }
+    if (task != 0 || ticksRun < chunk || run.ticksRun == ticks || sliceOver)
+      return stopAt(task);
+  }
 }
 
 // The writes of a batch are checked, all of them, before the first is made:
@@ -771,6 +886,27 @@ void Hypervisor::Impl::serveBatch(Tenant& tenant, const Frame& frame) {
   request.type = static_cast<FrameType>(batch->request);
   request.payload = std::move(batch->record);
   serveEngineRequest(tenant, request);
+}
+
+// Every address is checked before any word is read; the words come back in
+// the order asked. Reading changes nothing, so it is served whether or not
+// the engine is about to move or leave.
+void Hypervisor::Impl::serveStateRead(Tenant& tenant, const Frame& frame) {
+  std::string reason;
+  std::optional<StateRead> read = decodeStateRead(frame.payload, reason);
+  if (!read)
+    return refuse(tenant, reason);  // onFrame let no such request through
+  HostedEngine* hosted = tenantsEngine(tenant, read->engine);
+  if (!hosted)
+    return;
+  for (const StateWordRecord& address : read->addresses)
+    if (auto refused = checkStateWord(*hosted, address, false))
+      return refuse(tenant, *refused);
+  for (StateWordRecord& address : read->addresses)
+    address.data = hosted->instance->getWord(address.id, address.element, address.word);
+  PayloadWriter payload;
+  writeStateWords(payload, read->addresses);
+  reply(*tenant.connection, FrameType::HvStateWords, payload.take());
 }
 
 // Migration between hypervisors goes through the tenant: it already speaks
@@ -839,10 +975,9 @@ void Hypervisor::Impl::serveEngineRequest(Tenant& tenant, Frame& frame) {
   auto trapReply = [&](FrameType type, PayloadWriter payload, uint32_t task) {
     std::vector<StateWordRecord> words;
     if (task != 0 && task != SYNERGY_ENGINE_UNSETTLED) {
-      ++traps_;
-      words = trappedTaskWords(hosted, task);
-      if (task <= hosted.manifest->tasks.size() && hosted.manifest->tasks[task - 1].name == "$yield")
-        hosted.yieldFired = true;
+      noteTrap(hosted, task);
+      bool complete = false;
+      words = trappedTaskWords(hosted, task, complete);
     }
     writeStateWords(payload, words);
     reply(to, type, payload.take());
@@ -876,35 +1011,8 @@ void Hypervisor::Impl::serveEngineRequest(Tenant& tenant, Frame& frame) {
       return reply(to, FrameType::HvDone, {});
     case FrameType::HvThereAreUpdates:
       return reply(to, FrameType::HvFlag, PayloadWriter().u32(instance.thereAreUpdates() ? 1 : 0).take());
-    case FrameType::HvOpenLoop: {
-      uint32_t ticks = reader.u32();
-      uint64_t edgesPerTick = std::min<uint64_t>(reader.u64(), engine::kMaxEdgesPerTick);
-      auto sliceEnd = std::chrono::steady_clock::now() + kOpenLoopSlice;
-      uint32_t task = 0, total = 0;
-      // A tenant whose every tick traps never stands between ticks when it
-      // asks: to move it, its trapped tick is finished first (a run of no
-      // more ticks) and the rest of the request is served after the move,
-      // or, for a migration, by the hypervisor it goes to.
-      if ((hosted.move || hosted.leaveFor) && !standsBetweenTicks(hosted)) {
-        uint32_t none = 0;
-        task = instance.openLoop(0, edgesPerTick, none);
-        if (task == 0) {
-          atTickBoundary(hosted);
-          if (sendAway(tenant, hosted, frame.type))
-            return;
-        } else
-          return trapReply(FrameType::HvOpenLooped, std::move(PayloadWriter().u32(task).u32(0)), task);
-      }
-      for (;;) {
-        uint32_t chunk = std::min(ticks - total, kOpenLoopChunk);
-        uint32_t ticksRun = 0;
-        task = hosted.instance->openLoop(chunk, edgesPerTick, ticksRun);
-        total += ticksRun;
-        if (task != 0 || ticksRun < chunk || total == ticks || std::chrono::steady_clock::now() >= sliceEnd)
-          break;
-      }
-      return trapReply(FrameType::HvOpenLooped, std::move(PayloadWriter().u32(task).u32(total)), task);
-    }
+    case FrameType::HvOpenLoop:
+      return serveOpenLoop(tenant, hosted, reader);
     case FrameType::HvFinalize:
       log("tenant " + std::to_string(tenant.number) + " finalized engine " + std::to_string(id));
       removeEngine(id);

@@ -48,6 +48,10 @@ struct HypervisorConfig {
   // Engines one connection may hold (built or building), and in all.
   unsigned maxEnginesPerTenant = 4;
   unsigned maxEngines = 64;
+  // The state one tenant's engines may hold together, counted as
+  // engine::designStateBytes counts it: the fabric's model, the state
+  // copies of a move and a migration's transfer are all proportional to it.
+  uint64_t maxTenantStateBytes = uint64_t(64) << 20;
   // A test hook: also recombine (same engines, a new program instance and a
   // move for each) after every this many engine requests; 0 never does.
   // The combined program is then formed even for a single engine.

@@ -97,6 +97,102 @@ std::optional<std::vector<StateWordRecord>> readStateWords(const std::vector<uin
   return words;
 }
 
+std::vector<uint8_t> encodeOpenLoopReply(const OpenLoopReply& reply) {
+  PayloadWriter payload;
+  payload.u32(reply.ticksRun).u32(uint32_t(reply.traps.size()));
+  for (const TrapRecord& trap : reply.traps) {
+    payload.u32(trap.task).u32(trap.ticksStarted);
+    writeStateWords(payload, trap.words);
+  }
+  return payload.take();
+}
+
+std::optional<OpenLoopReply> decodeOpenLoopReply(const std::vector<uint8_t>& payload, std::string& reason) {
+  auto refuse = [&](const std::string& why) -> std::optional<OpenLoopReply> {
+    reason = "HvOpenLooped " + why;
+    return std::nullopt;
+  };
+  if (payload.size() < 8)
+    return refuse("payload of " + std::to_string(payload.size()) + " bytes, expected at least 8");
+  PayloadReader reader(payload);
+  OpenLoopReply reply;
+  reply.ticksRun = reader.u32();
+  uint64_t count = reader.u32();
+  if (count == 0 || count > transport::kMaxHvRunTraps)
+    return refuse("with " + std::to_string(count) + " traps, expected 1 to " +
+                  std::to_string(transport::kMaxHvRunTraps));
+  uint64_t totalWords = 0;
+  reply.traps.resize(count);
+  for (uint64_t k = 0; k < count; ++k) {
+    if (payload.size() - reader.offset() < transport::kHvTrapHeadBytes)
+      return refuse("is too short for trap " + std::to_string(k + 1) + " of " + std::to_string(count));
+    TrapRecord& trap = reply.traps[k];
+    trap.task = reader.u32();
+    trap.ticksStarted = reader.u32();
+    uint64_t words = reader.u32();
+    totalWords += words;
+    if (words > transport::kMaxHvReplyStateWords || totalWords > transport::kMaxHvRunWords)
+      return refuse("trap " + std::to_string(k + 1) + " carries " + std::to_string(words) + " words (at most " +
+                    std::to_string(transport::kMaxHvReplyStateWords) + ", and " +
+                    std::to_string(transport::kMaxHvRunWords) + " in all)");
+    if (payload.size() - reader.offset() < words * transport::kHvStateWordRecordBytes)
+      return refuse("is too short for the " + std::to_string(words) + " words of trap " + std::to_string(k + 1));
+    trap.words.resize(words);
+    for (StateWordRecord& record : trap.words) {
+      record.id = reader.u32();
+      record.element = reader.u32();
+      record.word = reader.u32();
+      record.data = reader.u64();
+    }
+    uint32_t earlier = k == 0 ? 0 : reply.traps[k - 1].ticksStarted;
+    if (trap.ticksStarted < earlier || trap.ticksStarted > reply.ticksRun)
+      return refuse("trap " + std::to_string(k + 1) + " after " + std::to_string(trap.ticksStarted) +
+                    " ticks is out of order (" + std::to_string(reply.ticksRun) + " ticks run)");
+    bool last = k + 1 == count;
+    if (trap.task == 0 && (!last || trap.ticksStarted != reply.ticksRun || words != 0))
+      return refuse("has a trap of task 0 that does not end the run");
+  }
+  if (reader.offset() != payload.size())
+    return refuse("has " + std::to_string(payload.size() - reader.offset()) + " trailing bytes");
+  return reply;
+}
+
+std::vector<uint8_t> encodeStateRead(const StateRead& read) {
+  PayloadWriter payload;
+  payload.u32(read.engine).u32(uint32_t(read.addresses.size()));
+  for (const StateWordRecord& address : read.addresses)
+    payload.u32(address.id).u32(address.element).u32(address.word);
+  return payload.take();
+}
+
+std::optional<StateRead> decodeStateRead(const std::vector<uint8_t>& payload, std::string& reason) {
+  if (payload.size() < 8) {
+    reason = "HvReadState payload of " + std::to_string(payload.size()) + " bytes, expected at least 8";
+    return std::nullopt;
+  }
+  PayloadReader reader(payload);
+  StateRead read;
+  read.engine = reader.u32();
+  uint64_t count = reader.u32();
+  if (count == 0 || count > transport::kMaxHvReadWords) {
+    reason = "HvReadState of " + std::to_string(count) + " words, expected 1 to " +
+             std::to_string(transport::kMaxHvReadWords);
+    return std::nullopt;
+  }
+  if (payload.size() != 8 + count * transport::kHvStateAddressBytes) {
+    reason = "HvReadState payload of " + std::to_string(payload.size()) + " bytes, expected " +
+             std::to_string(8 + count * transport::kHvStateAddressBytes) + " for " + std::to_string(count) + " words";
+    return std::nullopt;
+  }
+  read.addresses.resize(count);
+  for (StateWordRecord& address : read.addresses) {
+    address.id = reader.u32();
+    address.element = reader.u32();
+    address.word = reader.u32();
+  }
+  return read;
+}
+
 namespace {
 
 // The requests a batch may end with: every engine request but a write.
@@ -190,9 +286,18 @@ bool payloadLengthIsValid(uint16_t frameType, size_t size) {
     case FrameType::HvEvaluated:
       return stateWordsFit(kEvaluatedHeadBytes);
     case FrameType::HvOpenLooped:
-      return stateWordsFit(kOpenLoopedHeadBytes);
+      return size >= 8;  // decodeOpenLoopReply checks the rest
     case FrameType::HvBatch:
       return size >= 12;  // decodeBatch checks the rest
+    case FrameType::HvReadState:
+      return size >= 8;  // decodeStateRead checks the rest
+    case FrameType::HvStateWords: {
+      if (size < 4)
+        return false;
+      size_t records = size - 4;
+      return records % transport::kHvStateWordRecordBytes == 0 &&
+             records / transport::kHvStateWordRecordBytes <= transport::kMaxHvReadWords;
+    }
     default:
       break;
   }

@@ -21,7 +21,9 @@ namespace synergy::hypervisor {
 
 // 2: trap replies carry the trapped task's argument words; HvBatch.
 // 3: HvMigrate and HvMoveTo.
-inline constexpr uint32_t kHypervisorProtocolVersion = 3;
+// 4: an HvOpenLooped reply carries every trap of its run: the output-only
+//    tasks the hypervisor ran past, then the one it stopped at; HvReadState.
+inline constexpr uint32_t kHypervisorProtocolVersion = 4;
 
 // Appends little-endian integers to a payload.
 class PayloadWriter {
@@ -62,9 +64,8 @@ struct StateWordRecord {
   bool operator==(const StateWordRecord&) const = default;
 };
 
-// The fixed heads of the trap replies, which the state words follow.
+// The fixed head of an HvEvaluated reply, which the state words follow.
 inline constexpr size_t kEvaluatedHeadBytes = 12;
-inline constexpr size_t kOpenLoopedHeadBytes = 8;
 
 // Appends u32 count and the records.
 void writeStateWords(PayloadWriter& payload, const std::vector<StateWordRecord>& words);
@@ -72,6 +73,47 @@ void writeStateWords(PayloadWriter& payload, const std::vector<StateWordRecord>&
 // nullopt unless they fill it exactly and count <= maxCount.
 std::optional<std::vector<StateWordRecord>> readStateWords(const std::vector<uint8_t>& payload, size_t offset,
                                                            uint64_t maxCount);
+
+// One trap of an open-loop run: the task, how many ticks the run had
+// started when it trapped (the trapped tick is the last of them; 0 is the
+// tick that was in progress when the request came, stopped at a task), and
+// the words the runtime reads to service it.
+struct TrapRecord {
+  uint32_t task = 0;
+  uint32_t ticksStarted = 0;
+  std::vector<StateWordRecord> words;
+  bool operator==(const TrapRecord&) const = default;
+};
+
+// An HvOpenLooped reply: u32 ticks run, u32 trap count, then each trap as
+// u32 task, u32 ticks started, u32 word count and that many word records.
+// Every trap but the last is an output-only task ($display, $write,
+// $fdisplay, $fwrite) that the hypervisor ran past, so a run costs one round
+// trip however many of them fire: the tenant services them in order, each
+// at its own tick. The last is the task the run stopped at, or task 0 (with
+// every tick counted and no words) when it stopped between two ticks.
+struct OpenLoopReply {
+  uint32_t ticksRun = 0;
+  std::vector<TrapRecord> traps;
+};
+std::vector<uint8_t> encodeOpenLoopReply(const OpenLoopReply& reply);
+// Checks the structure (1 to kMaxHvRunTraps traps, at most
+// kMaxHvReplyStateWords words each and kMaxHvRunWords in all, ticks started
+// never decreasing nor past the ticks run, a task id in every trap but a
+// final 0, the exact length) and decodes; nullopt and `reason` otherwise.
+std::optional<OpenLoopReply> decodeOpenLoopReply(const std::vector<uint8_t>& payload, std::string& reason);
+
+// An HvReadState: the words of one engine to read, in order (the data of
+// each record is unused). A migration reads an engine's whole state with
+// one such request per kMaxHvReadWords words instead of one per word.
+struct StateRead {
+  uint32_t engine = 0;
+  std::vector<StateWordRecord> addresses;
+};
+std::vector<uint8_t> encodeStateRead(const StateRead& read);
+// Checks the structure (1 to kMaxHvReadWords addresses, the exact length)
+// and decodes; nullopt and `reason` otherwise. The ids are still unchecked.
+std::optional<StateRead> decodeStateRead(const std::vector<uint8_t>& payload, std::string& reason);
 
 // An HvBatch: writes for one engine, then one engine request (`request` 0:
 // none) with its own fixed record.
@@ -89,7 +131,9 @@ std::optional<Batch> decodeBatch(const std::vector<uint8_t>& payload, std::strin
 
 // Whether a payload of `size` bytes has the structure of its frame type:
 // the exact length of a fixed record, a count that matches the records of
-// a trap reply or batch; true for the text frames (bounded by the header).
+// an HvEvaluated reply or batch; true for the text frames (bounded by the
+// header). An HvOpenLooped reply's structure is checked by
+// decodeOpenLoopReply, which needs its bytes.
 bool payloadLengthIsValid(uint16_t frameType, size_t size);
 
 // Text frames hold printable one-line (refusal) or multi-line (status) text.

@@ -11,9 +11,11 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <deque>
 #include <sstream>
 
 #include "engine/EngineInstance.h"
+#include "engine/TaskServicer.h"
 #include "hwlower/EngineManifest.h"
 #include "hypervisor/HypervisorClient.h"
 #include "hypervisor/HypervisorProtocol.h"
@@ -36,6 +38,16 @@ namespace {
 // against the tenant's manifest by the hypervisor, which refuses the whole
 // batch, and so ends the run, on a bad one.
 //
+// An open-loop request comes back with every trap of its run: the
+// output-only tasks the hypervisor ran past, then the one it stopped at
+// (HypervisorProtocol.h). The proxy hands them to the runner one open_loop
+// call at a time, as a local engine would trap them, each with its own
+// words and the ticks started since the one before; only when none is left
+// does open_loop send a request again. Servicing an output-only task reads
+// only its words, so in between the runner asks for nothing else; anything
+// else it asked for then would be served by an engine that has run on, so it
+// ends the run instead.
+//
 // The manifest, its text and the token file are kept for a migration: the
 // engine is then submitted again to another hypervisor.
 struct RemoteEngine {
@@ -46,6 +58,8 @@ struct RemoteEngine {
   std::string tokenFile;
   std::vector<StateWordRecord> words;
   std::vector<StateWordRecord> writes;
+  std::deque<TrapRecord> runTraps;
+  uint32_t runTicksHanded = 0;
 };
 
 RemoteEngine* remoteOf(SynergyEngine* engine) { return reinterpret_cast<RemoteEngine*>(engine); }
@@ -63,26 +77,40 @@ uint32_t submitEngine(HypervisorClient& client, const std::string& manifestText,
 }
 
 // The hypervisor answered HvMoveTo: the engine stands between two ticks
-// there, so its variables are its whole state. Reads them, submits the
-// engine to `address`, writes them into it, and finalizes the engine left
-// behind; from then on every request goes to `address`.
+// there, so its variables are its whole state. Reads them (kMaxHvReadWords
+// words per round trip), submits the engine to `address`, writes them into
+// it, and finalizes the engine left behind; from then on every request goes
+// to `address`.
 void migrate(RemoteEngine& remote, const std::string& address) {
   std::vector<StateWordRecord> state;
-  std::string error;
   for (const hwlower::StateVar& var : remote.manifest->states) {
     if (var.kind == hwlower::StateKind::Wire)
       continue;
     uint64_t elements = var.depth == 0 ? 1 : var.depth;
     uint32_t wordsPerElement = uint32_t((uint64_t(var.width) + 63) / 64);
     for (uint64_t element = 0; element < elements; ++element)
-      for (uint32_t word = 0; word < wordsPerElement; ++word) {
-        auto value = remote.client->call(
-            FrameType::HvGetState, PayloadWriter().u32(remote.engineId).u32(var.id).u32(uint32_t(element)).u32(word).take(),
-            FrameType::HvStateWord, error);
-        if (!value)
-          fail("migrating to " + address + ": " + error);
-        state.push_back(StateWordRecord{var.id, uint32_t(element), word, PayloadReader(*value).u64()});
-      }
+      for (uint32_t word = 0; word < wordsPerElement; ++word)
+        state.push_back(StateWordRecord{var.id, uint32_t(element), word, 0});
+  }
+  std::string error;
+  for (size_t first = 0; first < state.size(); first += transport::kMaxHvReadWords) {
+    StateRead read;
+    read.engine = remote.engineId;
+    size_t last = std::min<size_t>(state.size(), first + transport::kMaxHvReadWords);
+    read.addresses.assign(state.begin() + ptrdiff_t(first), state.begin() + ptrdiff_t(last));
+    auto reply = remote.client->call(FrameType::HvReadState, encodeStateRead(read), FrameType::HvStateWords, error);
+    if (!reply)
+      fail("migrating to " + address + ": " + error);
+    auto words = readStateWords(*reply, 0, transport::kMaxHvReadWords);
+    if (!words || words->size() != read.addresses.size())
+      fail("migrating to " + address + ": the hypervisor sent a malformed HvStateWords");
+    for (size_t k = 0; k < words->size(); ++k) {
+      const StateWordRecord& asked = read.addresses[k];
+      const StateWordRecord& got = (*words)[k];
+      if (got.id != asked.id || got.element != asked.element || got.word != asked.word)
+        fail("migrating to " + address + ": the hypervisor answered for other state words than asked");
+      state[first + k].data = got.data;
+    }
   }
   auto destination = HypervisorClient::connect(address, remote.tokenFile, error);
   uint32_t id = destination ? submitEngine(*destination, remote.manifestText, error) : 0;
@@ -111,6 +139,9 @@ void migrate(RemoteEngine& remote, const std::string& address) {
 // it).
 std::vector<uint8_t> request(SynergyEngine* engine, FrameType type, PayloadWriter payload, FrameType expected) {
   RemoteEngine& remote = *remoteOf(engine);
+  if (!remote.runTraps.empty())
+    fail(std::string("internal error: ") + transport::frameTypeName(type) +
+         " while the traps of an open-loop run were still being serviced");
   if (type != FrameType::HvGetState)
     remote.words.clear();
   std::vector<uint8_t> record = payload.take();
@@ -151,16 +182,47 @@ PayloadWriter onEngine(SynergyEngine* engine) {
   return payload;
 }
 
-// Keeps the words a trap reply carries, after its head of `headBytes`.
-void keepTrapWords(SynergyEngine* engine, const std::vector<uint8_t>& reply, size_t headBytes, FrameType type) {
-  auto words = readStateWords(reply, headBytes, transport::kMaxHvReplyStateWords);
+// Keeps the words an HvEvaluated reply carries after its head.
+void keepTrapWords(SynergyEngine* engine, const std::vector<uint8_t>& reply) {
+  auto words = readStateWords(reply, kEvaluatedHeadBytes, transport::kMaxHvReplyStateWords);
   if (!words)
-    fail(std::string("the hypervisor sent a malformed ") + transport::frameTypeName(type));
+    fail("the hypervisor sent a malformed HvEvaluated");
   remoteOf(engine)->words = std::move(*words);
+}
+
+// open_loop: one request per run, then its traps one call at a time.
+uint32_t openLoop(SynergyEngine* engine, uint32_t ticks, uint64_t edgesPerTick, uint32_t* ticksRun) {
+  RemoteEngine& remote = *remoteOf(engine);
+  if (remote.runTraps.empty()) {
+    auto reply =
+        request(engine, FrameType::HvOpenLoop, onEngine(engine).u32(ticks).u64(edgesPerTick), FrameType::HvOpenLooped);
+    std::string reason;
+    std::optional<OpenLoopReply> run = decodeOpenLoopReply(reply, reason);
+    if (!run)
+      fail("the hypervisor sent a malformed reply: " + reason);
+    if (run->ticksRun > ticks)
+      fail("the hypervisor ran " + std::to_string(run->ticksRun) + " ticks of the " + std::to_string(ticks) +
+           " asked for");
+    const auto& tasks = remote.manifest->tasks;
+    for (size_t k = 0; k + 1 < run->traps.size(); ++k) {
+      uint32_t task = run->traps[k].task;
+      if (task > tasks.size() || !engine::TaskServicer::onlyWritesOutput(tasks[task - 1].name))
+        fail("the hypervisor ran past task " + std::to_string(task) + ", which is not output-only");
+    }
+    remote.runTraps.assign(std::make_move_iterator(run->traps.begin()), std::make_move_iterator(run->traps.end()));
+    remote.runTicksHanded = 0;
+  }
+  TrapRecord trap = std::move(remote.runTraps.front());
+  remote.runTraps.pop_front();
+  *ticksRun = trap.ticksStarted - remote.runTicksHanded;
+  remote.runTicksHanded = trap.ticksStarted;
+  remote.words = std::move(trap.words);
+  return trap.task;
 }
 
 const engine::EngineEntryPoints kRemoteEntryPoints = {
     [](SynergyEngine* engine) {
+      remoteOf(engine)->runTraps.clear();
       request(engine, FrameType::HvFinalize, onEngine(engine), FrameType::HvDone);
       delete remoteOf(engine);
     },
@@ -174,6 +236,8 @@ const engine::EngineEntryPoints kRemoteEntryPoints = {
     },
     [](SynergyEngine* engine, uint32_t id, uint32_t index, uint32_t word, uint64_t data) {
       RemoteEngine& remote = *remoteOf(engine);
+      if (!remote.runTraps.empty())
+        fail("internal error: a state write while the traps of an open-loop run were still being serviced");
       remote.words.clear();
       remote.writes.push_back(StateWordRecord{id, index, word, data});
       if (remote.writes.size() >= transport::kMaxHvBatchWrites)
@@ -184,7 +248,7 @@ const engine::EngineEntryPoints kRemoteEntryPoints = {
       PayloadReader reader(reply);
       uint32_t task = reader.u32();
       *edgeBudget = reader.u64();
-      keepTrapWords(engine, reply, kEvaluatedHeadBytes, FrameType::HvEvaluated);
+      keepTrapWords(engine, reply);
       return task;
     },
     [](SynergyEngine* engine) { request(engine, FrameType::HvResume, onEngine(engine), FrameType::HvDone); },
@@ -193,15 +257,7 @@ const engine::EngineEntryPoints kRemoteEntryPoints = {
       auto reply = request(engine, FrameType::HvThereAreUpdates, onEngine(engine), FrameType::HvFlag);
       return PayloadReader(reply).u32();
     },
-    [](SynergyEngine* engine, uint32_t ticks, uint64_t edgesPerTick, uint32_t* ticksRun) {
-      auto reply =
-          request(engine, FrameType::HvOpenLoop, onEngine(engine).u32(ticks).u64(edgesPerTick), FrameType::HvOpenLooped);
-      PayloadReader reader(reply);
-      uint32_t task = reader.u32();
-      *ticksRun = reader.u32();
-      keepTrapWords(engine, reply, kOpenLoopedHeadBytes, FrameType::HvOpenLooped);
-      return task;
-    },
+    openLoop,
 };
 
 }  // namespace

@@ -51,6 +51,8 @@ static bool isKnownFrameType(uint16_t raw) {
     case FrameType::HvBatch:
     case FrameType::HvMigrate:
     case FrameType::HvMoveTo:
+    case FrameType::HvReadState:
+    case FrameType::HvStateWords:
       return true;
   }
   return false;
@@ -142,6 +144,10 @@ const char* frameTypeName(FrameType type) {
       return "HvMoveTo";
     case FrameType::HvBatch:
       return "HvBatch";
+    case FrameType::HvReadState:
+      return "HvReadState";
+    case FrameType::HvStateWords:
+      return "HvStateWords";
   }
   return "unknown";
 }

@@ -95,7 +95,9 @@ enum class FrameType : uint16_t {
   HvThereAreUpdates = 31,
   HvFlag = 32,
   // open_loop: u32 ticks, u64 edges per tick; answered by HvOpenLooped
-  // (u32 task, u32 ticks run, then argument words as for HvEvaluated).
+  // (u32 ticks run, u32 trap count, then each trap: u32 task, u32 ticks
+  // started, u32 word count and its argument words as for HvEvaluated; all
+  // but the last are output-only tasks the run went past).
   HvOpenLoop = 33,
   HvOpenLooped = 34,
   HvFinalize = 35,
@@ -120,6 +122,11 @@ enum class FrameType : uint16_t {
   // request was not served; the tenant reads its state, carries it to that
   // hypervisor and sends the request there (RemoteEngine.cpp).
   HvMoveTo = 42,
+  // Many get_state reads at once (a migration's): u32 engine id, u32 count,
+  // count addresses of u32 state id, u32 element, u32 word; answered by
+  // HvStateWords (u32 count, then the records as in HvEvaluated, in order).
+  HvReadState = 43,
+  HvStateWords = 44,
 };
 
 constexpr std::array<uint8_t, 4> kFrameMagic = {'S', 'Y', 'N', '1'};
@@ -152,6 +159,14 @@ constexpr uint64_t kMaxHvStatusBytes = 64ull << 10;
 constexpr uint64_t kMaxHvReplyStateWords = 64;
 constexpr uint64_t kMaxHvBatchWrites = 64;
 constexpr uint64_t kHvStateWordRecordBytes = 20;
+// The most traps one HvOpenLooped reply carries, the most argument words
+// over all of them, and the size of a trap's head.
+constexpr uint64_t kMaxHvRunTraps = 4096;
+constexpr uint64_t kMaxHvRunWords = 16384;
+constexpr uint64_t kHvTrapHeadBytes = 12;
+// The most words one HvReadState asks for, and the size of an address.
+constexpr uint64_t kMaxHvReadWords = 4096;
+constexpr uint64_t kHvStateAddressBytes = 12;
 
 // Cluster tokens are between these lengths (see ClusterToken.h).
 constexpr size_t kMinTokenBytes = 16;
@@ -210,7 +225,7 @@ constexpr uint64_t maxPayloadBytes(FrameType type) {
     case FrameType::HvOpenLoop:
       return 16;
     case FrameType::HvOpenLooped:
-      return 8 + 4 + kMaxHvReplyStateWords * kHvStateWordRecordBytes;
+      return 8 + kMaxHvRunTraps * kHvTrapHeadBytes + kMaxHvRunWords * kHvStateWordRecordBytes;
     case FrameType::HvBatch:
       // The largest request a batch may end with is 16 bytes (HvGetState,
       // HvOpenLoop).
@@ -224,6 +239,10 @@ constexpr uint64_t maxPayloadBytes(FrameType type) {
       return kMaxRefusalBytes;
     case FrameType::HvStatusReport:
       return kMaxHvStatusBytes;
+    case FrameType::HvReadState:
+      return 8 + kMaxHvReadWords * kHvStateAddressBytes;
+    case FrameType::HvStateWords:
+      return 4 + kMaxHvReadWords * kHvStateWordRecordBytes;
   }
   return 0;
 }

@@ -48,11 +48,26 @@ against it, and stops it with SIGTERM, which must end it with status 0.
       own engine, a write to a net, a design whose top name carries a newline
       and a terminal escape (they must reach the daemon's log and status
       report escaped), an oversized and a truncated frame, a
-      record of the wrong length, a malformed manifest, and clients that
-      vanish mid-request. Each attempt must be refused or dropped with its
-      one-line reason (checked in the reply or the daemon's log), the
-      victim's output must still equal vvp's, and the daemon must still
-      serve a status request and stop cleanly.
+      record of the wrong length, a malformed manifest, raw HvMigrate frames
+      (without the admin token, naming no engine or a bad address, longer
+      than allowed), replies (HvMoveTo, HvOpenLooped) sent as requests,
+      HvReadState of foreign or out-of-range words or with a false count, and
+      clients that vanish mid-request. Each attempt must be refused or
+      dropped with its one-line reason (checked in the reply or the daemon's
+      log), the victim's output must still equal vvp's, and the daemon must
+      still serve a status request and stop cleanly. On its own fresh lfsr.v
+      engine the client sends one HvOpenLoop: the reply must carry all
+      twelve $display traps, each with the value vvp prints and its tick,
+      then stop at $finish. Last, --max-tenant-state: a tenant is refused an
+      engine that would take its engines' state over the cap, and nothing is
+      built for it.
+
+  hv_test.py --bin-dir B --iverilog I --vvp V rogue-hypervisor
+      The other way round: lfsr.v runs as the tenant of a fake hypervisor
+      (this script) whose HvOpenLooped replies lie: a run that went past
+      $finish, more ticks than asked for, a trap count or word count its
+      bytes do not hold. The tenant must end with status 1 and its one-line
+      reason before it services any trap of that reply (no output at all).
 """
 import argparse
 import difflib
@@ -549,6 +564,43 @@ def expect_log(hv, text, since=0):
     raise Failure("daemon log lacks %r:\n%s" % (text, hv.log_text()))
 
 
+def lfsr_values(count):
+    """What lfsr.v displays: its register before each shift."""
+    values, lfsr = [], 0xACE1
+    for _ in range(count):
+        values.append(lfsr)
+        feedback = (lfsr >> 15 ^ lfsr >> 13 ^ lfsr >> 12 ^ lfsr >> 10) & 1
+        lfsr = (lfsr << 1 | feedback) & 0xFFFF
+    return values
+
+
+def check_batched_run(client, engine, manifest):
+    """A fresh lfsr.v engine in one open-loop request: the run must go past
+    its twelve $display traps, each with the value it prints and the tick it
+    fired in (every posedge, two ticks apart), and stop at $finish, all in
+    one HvOpenLooped whose structure matches the protocol's."""
+    tasks = {int(i): name.decode() for i, name in re.findall(rb'^task (\d+) "([^"]*)"', manifest, re.M)}
+    reply = client.request("HvOpenLoop", struct.pack("<IIQ", engine, 1000, 1 << 20), "HvOpenLooped")
+    ticks_run, count = struct.unpack_from("<II", reply)
+    offset, traps = 8, []
+    for _ in range(count):
+        task, started, words = struct.unpack_from("<III", reply, offset)
+        offset += 12
+        data = [struct.unpack_from("<IIIQ", reply, offset + 20 * k) for k in range(words)]
+        offset += 20 * words
+        traps.append((task, started, data))
+    expect(offset == len(reply), "HvOpenLooped: %d bytes, the traps fill %d" % (len(reply), offset))
+    names = [tasks.get(task) for task, _, _ in traps]
+    expect(names == ["$display"] * 12 + ["$finish"],
+           "one open-loop run should trap 12 $display then stop at $finish, got %s" % names)
+    shown = [data[0][3] & 0xFFFF if data else None for _, _, data in traps[:12]]
+    expect(shown == lfsr_values(12), "the batched traps carry %s, lfsr.v prints %s" % (shown, lfsr_values(12)))
+    started = [s for _, s, _ in traps]
+    expect(all(b - a == 2 for a, b in zip(started[:12], started[1:12])) and started[12] == started[11] <= ticks_run,
+           "the batched traps fired after ticks %s of %d" % (started, ticks_run))
+    print("ok one open-loop run went past 12 $display traps to $finish, values and ticks as vvp's")
+
+
 def case_hostile(args, root):
     victim = Tenant(os.path.join(HERE, "long_victim.v"), 0, root, args)
     own = Tenant(os.path.join(ROOT, "test", "verilog", "lfsr.v"), 1, root, args)
@@ -579,6 +631,29 @@ def case_hostile(args, root):
             hostile.refused("HvFinalize", struct.pack("<I", engine), "is not one of this tenant's engines")
         expect(proc.poll() is None, "the victim ended during the forged requests; make it longer")
 
+        # Raw migration frames and replies sent as requests. Moving the
+        # victim away takes the admin token, not the connection token every
+        # tenant holds; with it, a malformed request is still refused. One
+        # longer than its maximum, or a reply sent to the daemon, drops the
+        # client.
+        admin = open(hv.admin_token_file, "rb").read()
+        hostile.refused("HvMigrate", b"%d 127.0.0.2:7200\n%s" % (victim_id, hv.token), "needs this hypervisor's admin")
+        hostile.refused("HvMigrate", b"%d 127.0.0.2:7200" % victim_id, "needs this hypervisor's admin token")
+        hostile.refused("HvMigrate", b"400000000 127.0.0.2:7200\n" + admin, "no running engine 400000000")
+        hostile.refused("HvMigrate", b"%d\n%s" % (victim_id, admin), 'a migration names "ENGINE HOST:PORT"')
+        hostile.refused("HvMigrate", b"%d 127.0.0.2:0\n%s" % (victim_id, admin), "bad port in")
+        for name, payload, reason in (
+                ("HvMigrate", b"1 " + b"x" * 2000, "frame length 2002 exceeds the maximum"),
+                ("HvMoveTo", b"127.0.0.2:7200", "unexpected HvMoveTo from a hypervisor client"),
+                ("HvOpenLooped", struct.pack("<II", 0, 1) + struct.pack("<III", 0, 0, 0),
+                 "unexpected HvOpenLooped from a hypervisor client")):
+            since = len(hv.log_text())
+            rogue = RawClient(hv, hv.token)
+            rogue.send(frame(name, payload))
+            expect(rogue.dropped(), "a raw %s was answered" % name)
+            expect_log(hv, reason, since)
+        expect(proc.poll() is None, "the victim ended during the migration frames; make it longer")
+
         # A malformed manifest, then its own engine and out-of-range ids.
         hostile.refused("HvSubmitEngine", b"not an engine\n", "malformed engine")
         manifest = open(own.engine, "rb").read()
@@ -594,7 +669,7 @@ def case_hostile(args, root):
         # A top name that would forge lines in the daemon's log and status.
         forged = manifest.replace(b'top "tb"', b'top "tb\\nforged line\\x1b[2J"', 1)
         expect(forged != manifest, "lfsr.eng has no top \"tb\" line")
-        hostile.request("HvSubmitEngine", forged, "HvEngineReady")
+        forged_id = struct.unpack("<I", hostile.request("HvSubmitEngine", forged, "HvEngineReady"))[0]
         report = hostile.request("HvStatus", b"", "HvStatusReport").decode()
         expect('"tb\\x0aforged line\\x1b[2J"' in report and "\nforged" not in report,
                "a hostile top name reached the status report unescaped:\n" + report)
@@ -603,6 +678,24 @@ def case_hostile(args, root):
         print("ok a hostile top name is escaped in the status and the log")
         # A legal request on its own engine still works.
         hostile.request("HvGetState", struct.pack("<IIII", own_id, 0, 0, 0), "HvStateWord")
+        # Reading many words at once (a migration's read) is checked word by
+        # word before any is read: one foreign engine or bad address refuses
+        # all; a count larger than the words sent drops the client.
+        def state_read(engine, addresses):
+            return struct.pack("<II", engine, len(addresses)) + b"".join(struct.pack("<III", *a) for a in addresses)
+        hostile.refused("HvReadState", state_read(victim_id, [(0, 0, 0)]), "is not one of this tenant's engines")
+        hostile.refused("HvReadState", state_read(own_id, [(0, 0, 0), (100000, 0, 0)]), "state id 100000 is out of range")
+        hostile.refused("HvReadState", state_read(own_id, [(0, 0, 0), (0, 7, 0)]), "element 7 of state 0 is out of range")
+        words = hostile.request("HvReadState", state_read(own_id, [(0, 0, 0), (0, 0, 0)]), "HvStateWords")
+        single = hostile.request("HvGetState", struct.pack("<IIII", own_id, 0, 0, 0), "HvStateWord")
+        expect(words == struct.pack("<I", 2) + 2 * (struct.pack("<III", 0, 0, 0) + single),
+               "HvReadState answered %r, HvGetState %r" % (words, single))
+        since = len(hv.log_text())
+        liar = RawClient(hv, hv.token)
+        liar.send(frame("HvReadState", struct.pack("<II", own_id, 9) + struct.pack("<III", 0, 0, 0)))
+        expect(liar.dropped(), "an HvReadState with a false count was served")
+        expect_log(hv, "HvReadState payload of 20 bytes, expected 116 for 9 words", since)
+        check_batched_run(hostile, forged_id, manifest)
 
         # Batched writes: each is checked against the tenant's own manifest
         # before any is made, so one bad write refuses the whole batch and
@@ -701,6 +794,137 @@ def case_hostile(args, root):
         print("ok status after the attacks: %s" % fields)
     finally:
         hv.stop() if hv.proc.poll() is None else None
+    check_state_cap(args, root, own, manifest)
+    return 0
+
+
+def check_state_cap(args, root, design, manifest):
+    """synergy-hv --max-tenant-state bounds the state of one tenant's
+    engines together: with room for exactly one lfsr.v engine, a tenant gets
+    one and is refused a second, with the sizes, and nothing is built for
+    it; a tenant run of a design over the cap fails with that reason. Each
+    daemon is stopped before the next starts (they share the log's name)."""
+    one = sum((int(width) + 7) // 8 * max(int(depth), 1)
+              for width, depth in re.findall(rb"^state \d+ \w+ (\d+) \d (\d+)", manifest, re.M))
+    capped = Hypervisor(args.bin_dir, root, extra=["--max-tenant-state", str(one)])
+    try:
+        client = RawClient(capped, capped.token)
+        client.request("HvSubmitEngine", manifest, "HvEngineReady")
+        client.refused("HvSubmitEngine", manifest, "the tenant's engines would hold %d bytes of state, more than "
+                       "this hypervisor's --max-tenant-state (%d bytes)" % (2 * one, one))
+        fields = status_fields(capped.status())
+        expect(fields["compiles"] + fields["hits"] == 1, "a refused engine was built: %s" % fields)
+        client.close()
+    finally:
+        capped.stop()
+    small = Hypervisor(args.bin_dir, root, extra=["--max-tenant-state", str(one - 1)])
+    try:
+        proc = design.start(args.bin_dir, small, work_name="capped")
+        out, err = proc.communicate(timeout=TIMEOUT)
+        reason = "more than this hypervisor's --max-tenant-state (%d bytes)" % (one - 1)
+        expect(proc.returncode != 0 and out == b"" and reason in err.decode(errors="replace"),
+               "a tenant over the state cap: status %d, stdout %r, stderr %r" % (proc.returncode, out, err))
+        print("ok a tenant over the state cap: %s" % err.decode(errors="replace").strip())
+        fields = status_fields(small.status())
+        expect(fields["compiles"] + fields["hits"] == 0, "an engine over the cap was built: %s" % fields)
+    finally:
+        small.stop()
+
+def rogue_tenant(args, root, tenant, lie):
+    """Runs `tenant` against a fake hypervisor that answers every request as
+    an engine between two ticks would, and each HvOpenLoop with
+    lie(tasks, ticks asked), an HvOpenLooped payload. Returns the tenant's
+    (status, stdout, stderr)."""
+    token = b"rogue-hv-token-" + os.urandom(8).hex().encode()
+    token_file = os.path.join(root, "rogue-token-%s" % os.urandom(4).hex())
+    fd = os.open(token_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    os.write(fd, token)
+    os.close(fd)
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(1)
+    listener.settimeout(60)
+    work = copy_inputs(tenant.inputs, os.path.join(tenant.root, "rogue-%s" % os.urandom(4).hex()))
+    proc = subprocess.Popen([os.path.join(args.bin_dir, "synergy-run"), "--hypervisor",
+                             "127.0.0.1:%d" % listener.getsockname()[1], "--token-file", token_file, tenant.engine],
+                            cwd=work, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    names = {value: key for key, value in FT.items()}
+    try:
+        conn, _ = listener.accept()
+        conn.settimeout(60)
+        peer = RawClient.__new__(RawClient)
+        peer.sock = conn
+        manifest = b""
+        while True:
+            got = peer.read()
+            if got is None:
+                break
+            name, payload = names.get(got[0]), got[1]
+            if name == "Hello":
+                expect(payload == token, "the tenant presented another token")
+                peer.send(frame("HelloAck"))
+            elif name == "HvHello":
+                peer.send(frame("HvWelcome", struct.pack("<I", PROTOCOL)))
+            elif name == "HvSubmitEngine":
+                manifest = payload
+                peer.send(frame("HvEngineReady", struct.pack("<I", 1)))
+            elif name == "HvEvaluate":
+                peer.send(frame("HvEvaluated", struct.pack("<IQI", 0, struct.unpack("<IQ", payload)[1], 0)))
+            elif name == "HvThereAreUpdates":
+                peer.send(frame("HvFlag", struct.pack("<I", 0)))
+            elif name == "HvGetState":
+                peer.send(frame("HvStateWord", struct.pack("<Q", 0)))
+            elif name in ("HvResume", "HvUpdate", "HvFinalize", "HvBatch", "HvSetState"):
+                peer.send(frame("HvDone"))
+            elif name == "HvOpenLoop":
+                tasks = {task.decode(): int(i) for i, task in re.findall(rb'^task (\d+) "([^"]*)"', manifest, re.M)}
+                peer.send(frame("HvOpenLooped", lie(tasks, struct.unpack("<IIQ", payload)[1])))
+            else:
+                raise Failure("the tenant sent %s" % name)
+        out, err = proc.communicate(timeout=TIMEOUT)
+        return proc.returncode, out, err.decode(errors="replace")
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        listener.close()
+
+
+def case_rogue_hypervisor(args, root):
+    tenant = Tenant(os.path.join(ROOT, "test", "verilog", "lfsr.v"), 0, root, args)
+
+    def trap(task, ticks):
+        return struct.pack("<III", task, ticks, 0)
+
+    lies = [
+        ("a run that went past $finish",
+         lambda tasks, asked: struct.pack("<II", 4, 3) + trap(tasks["$display"], 1) + trap(tasks["$finish"], 1) +
+         trap(0, 4),
+         lambda tasks: "the hypervisor ran past task %d, which is not output-only" % tasks["$finish"]),
+        ("more ticks than asked for",
+         lambda tasks, asked: struct.pack("<II", asked + 1, 1) + trap(0, asked + 1),
+         lambda tasks: "the hypervisor ran %d ticks of the %d asked for" % (tasks["asked"] + 1, tasks["asked"])),
+        ("a trap count its bytes do not hold",
+         lambda tasks, asked: struct.pack("<II", 2, 3) + trap(tasks["$display"], 1),
+         lambda tasks: "malformed reply: HvOpenLooped is too short for trap 2 of 3"),
+        ("a trap with words its bytes do not hold",
+         lambda tasks, asked: struct.pack("<II", 2, 1) + struct.pack("<III", 0, 2, 5),
+         lambda tasks: "malformed reply: HvOpenLooped is too short for the 5 words of trap 1"),
+    ]
+    for what, lie, reason in lies:
+        seen = {}
+
+        def recording(tasks, asked, lie=lie):
+            seen.update(tasks, asked=asked)
+            return lie(tasks, asked)
+
+        status, out, err = rogue_tenant(args, root, tenant, recording)
+        expected = reason(seen) if seen else "(no HvOpenLoop was sent)"
+        expect(status == 1 and out == b"" and expected in err and err.count("\n") == 1 and
+               err.startswith("synergy-run: error: "),
+               "a hypervisor sending %s: status %d, stdout %r, stderr %r (expected %r)" % (what, status, out, err,
+                                                                                           expected))
+        print("ok a hypervisor sending %s: %s" % (what, err.strip()))
     return 0
 
 
@@ -717,6 +941,7 @@ def main():
     tenants.add_argument("--min-traps", type=int, default=100)
     tenants.add_argument("specs", nargs="+")
     sub.add_parser("hostile")
+    sub.add_parser("rogue-hypervisor")
     sub.add_parser("migrate")
     swap = sub.add_parser("swap")
     swap.add_argument("--victim", default=os.path.join(HERE, "swap_victim.v"),
@@ -728,7 +953,8 @@ def main():
     args.bin_dir = os.path.abspath(args.bin_dir)
     root = tempfile.mkdtemp(prefix="synergy-hv-test-")
     try:
-        {"tenants": case_tenants, "hostile": case_hostile, "migrate": case_migrate, "swap": case_swap}[args.case](args, root)
+        {"tenants": case_tenants, "hostile": case_hostile, "migrate": case_migrate, "swap": case_swap,
+         "rogue-hypervisor": case_rogue_hypervisor}[args.case](args, root)
     except Failure as failure:
         print("FAIL: %s" % failure)
         for name in sorted(os.listdir(root)):

@@ -63,7 +63,7 @@ TEST(HypervisorProtocolTest, RecordsHaveTheLengthsTheHypervisorDemands) {
 }
 
 TEST(HypervisorProtocolTest, CodecKnowsEveryHypervisorFrameAndItsLimit) {
-  for (uint16_t raw = uint16_t(FrameType::HvHello); raw <= uint16_t(FrameType::HvMoveTo); ++raw) {
+  for (uint16_t raw = uint16_t(FrameType::HvHello); raw <= uint16_t(FrameType::HvStateWords); ++raw) {
     FrameType type = static_cast<FrameType>(raw);
     EXPECT_STRNE(transport::frameTypeName(type), "unknown") << raw;
     transport::FrameHeader header;
@@ -103,12 +103,114 @@ TEST(HypervisorProtocolTest, TrapRepliesCarryCountedStateWords) {
   overcounted[kEvaluatedHeadBytes] = 3;
   EXPECT_FALSE(readStateWords(overcounted, kEvaluatedHeadBytes, transport::kMaxHvReplyStateWords));
   EXPECT_FALSE(readStateWords(payload, kEvaluatedHeadBytes, 1)) << "more words than the maximum";
-  // Neither head alone nor more words than the maximum is a valid reply.
-  EXPECT_FALSE(payloadLengthIsValid(uint16_t(FrameType::HvOpenLooped), kOpenLoopedHeadBytes));
-  EXPECT_TRUE(payloadLengthIsValid(uint16_t(FrameType::HvOpenLooped), kOpenLoopedHeadBytes + 4));
-  EXPECT_FALSE(payloadLengthIsValid(uint16_t(FrameType::HvOpenLooped),
-                                    kOpenLoopedHeadBytes + 4 +
-                                        (transport::kMaxHvReplyStateWords + 1) * transport::kHvStateWordRecordBytes));
+}
+
+// An open-loop reply lists the output-only traps the run went past and the
+// one it stopped at; every count, tick and length in it is checked.
+TEST(HypervisorProtocolTest, OpenLoopReplyRoundTripsAndRefusesMalformedOnes) {
+  OpenLoopReply run;
+  run.ticksRun = 40;
+  run.traps = {{3, 0, {{1, 0, 0, 7}}}, {3, 9, {{1, 0, 0, 8}, {2, 4, 1, 0x1122334455667788ull}}}, {5, 40, {}}};
+  std::vector<uint8_t> payload = encodeOpenLoopReply(run);
+  EXPECT_EQ(payload.size(), 8 + 3 * transport::kHvTrapHeadBytes + 3 * transport::kHvStateWordRecordBytes);
+  std::string reason;
+  auto decoded = decodeOpenLoopReply(payload, reason);
+  ASSERT_TRUE(decoded) << reason;
+  EXPECT_EQ(decoded->ticksRun, 40u);
+  EXPECT_EQ(decoded->traps, run.traps);
+  EXPECT_TRUE(payloadLengthIsValid(uint16_t(FrameType::HvOpenLooped), payload.size()));
+
+  // The largest reply the hypervisor may send fits its frame type's maximum.
+  OpenLoopReply largest;
+  largest.ticksRun = 1;
+  largest.traps.resize(transport::kMaxHvRunTraps, TrapRecord{9, 1, {}});
+  for (uint64_t k = 0; k < transport::kMaxHvRunWords / transport::kMaxHvReplyStateWords; ++k)
+    largest.traps[k].words.resize(transport::kMaxHvReplyStateWords);
+  EXPECT_EQ(encodeOpenLoopReply(largest).size(), transport::maxPayloadBytes(FrameType::HvOpenLooped));
+  EXPECT_TRUE(decodeOpenLoopReply(encodeOpenLoopReply(largest), reason)) << reason;
+
+  auto refused = [&](const std::vector<uint8_t>& bytes, const std::string& expected) {
+    std::string why;
+    EXPECT_FALSE(decodeOpenLoopReply(bytes, why));
+    EXPECT_NE(why.find(expected), std::string::npos) << why;
+  };
+  refused(std::vector<uint8_t>(payload.begin(), payload.begin() + 7), "payload of 7 bytes, expected at least 8");
+  refused(std::vector<uint8_t>(payload.begin(), payload.end() - 1), "too short for trap 3 of 3");
+  std::vector<uint8_t> longer = payload;
+  longer.push_back(0);
+  refused(longer, "has 1 trailing bytes");
+  OpenLoopReply none = run;
+  none.traps.clear();
+  refused(encodeOpenLoopReply(none), "with 0 traps");
+  OpenLoopReply tooMany = largest;
+  tooMany.traps.push_back(TrapRecord{9, 1, {}});
+  refused(encodeOpenLoopReply(tooMany), "with 4097 traps");
+  OpenLoopReply wordy = run;
+  wordy.traps[0].words.resize(transport::kMaxHvReplyStateWords + 1);
+  refused(encodeOpenLoopReply(wordy), "trap 1 carries 65 words");
+  OpenLoopReply tooManyWords = largest;
+  tooManyWords.traps[transport::kMaxHvRunWords / transport::kMaxHvReplyStateWords].words.resize(1);
+  refused(encodeOpenLoopReply(tooManyWords), "16384 in all");
+  std::vector<uint8_t> claimsMore = payload;
+  claimsMore[8 + 8] = 60;  // the first trap's word count
+  refused(claimsMore, "too short for the 60 words of trap 1");
+  OpenLoopReply backwards = run;
+  backwards.traps[1].ticksStarted = 50;
+  refused(encodeOpenLoopReply(backwards), "trap 2 after 50 ticks is out of order (40 ticks run)");
+  backwards.traps[1].ticksStarted = 9;
+  backwards.traps[2].ticksStarted = 5;
+  refused(encodeOpenLoopReply(backwards), "trap 3 after 5 ticks is out of order");
+  // Task 0 stands only for a run that stopped between ticks, at its end.
+  OpenLoopReply early = run;
+  early.traps[0].task = 0;
+  refused(encodeOpenLoopReply(early), "a trap of task 0 that does not end the run");
+  OpenLoopReply wordsAtRest = run;
+  wordsAtRest.traps[2] = TrapRecord{0, 40, {{1, 0, 0, 1}}};
+  refused(encodeOpenLoopReply(wordsAtRest), "a trap of task 0 that does not end the run");
+  OpenLoopReply atRest = run;
+  atRest.traps[2] = TrapRecord{0, 40, {}};
+  EXPECT_TRUE(decodeOpenLoopReply(encodeOpenLoopReply(atRest), reason)) << reason;
+}
+
+// A migration's read of many words: every address in order, a count that
+// must match them exactly; the reply's words fit its frame.
+TEST(HypervisorProtocolTest, StateReadRoundTripsAndRefusesMalformedOnes) {
+  StateRead read;
+  read.engine = 7;
+  read.addresses = {{1, 0, 0, 0}, {4, 9, 1, 0}};
+  std::vector<uint8_t> payload = encodeStateRead(read);
+  EXPECT_EQ(payload.size(), 8 + 2 * transport::kHvStateAddressBytes);
+  EXPECT_TRUE(payloadLengthIsValid(uint16_t(FrameType::HvReadState), payload.size()));
+  std::string reason;
+  auto decoded = decodeStateRead(payload, reason);
+  ASSERT_TRUE(decoded) << reason;
+  EXPECT_EQ(decoded->engine, 7u);
+  EXPECT_EQ(decoded->addresses, read.addresses);
+
+  StateRead largest;
+  largest.addresses.resize(transport::kMaxHvReadWords);
+  EXPECT_EQ(encodeStateRead(largest).size(), transport::maxPayloadBytes(FrameType::HvReadState));
+  EXPECT_TRUE(decodeStateRead(encodeStateRead(largest), reason)) << reason;
+  PayloadWriter words;
+  writeStateWords(words, largest.addresses);
+  size_t replyBytes = words.take().size();
+  EXPECT_EQ(replyBytes, transport::maxPayloadBytes(FrameType::HvStateWords));
+  EXPECT_TRUE(payloadLengthIsValid(uint16_t(FrameType::HvStateWords), replyBytes));
+  EXPECT_FALSE(payloadLengthIsValid(uint16_t(FrameType::HvStateWords), replyBytes - 1));
+
+  auto refused = [&](const std::vector<uint8_t>& bytes, const std::string& expected) {
+    std::string why;
+    EXPECT_FALSE(decodeStateRead(bytes, why));
+    EXPECT_NE(why.find(expected), std::string::npos) << why;
+  };
+  refused(std::vector<uint8_t>(payload.begin(), payload.begin() + 7), "payload of 7 bytes, expected at least 8");
+  refused(std::vector<uint8_t>(payload.begin(), payload.end() - 1), "payload of 31 bytes, expected 32 for 2 words");
+  StateRead none = read;
+  none.addresses.clear();
+  refused(encodeStateRead(none), "of 0 words, expected 1 to 4096");
+  StateRead tooMany = largest;
+  tooMany.addresses.resize(transport::kMaxHvReadWords + 1);
+  refused(encodeStateRead(tooMany), "of 4097 words");
 }
 
 TEST(HypervisorProtocolTest, BatchRoundTripsAndRefusesMalformedOnes) {
