@@ -6,7 +6,10 @@
 //
 // Before any tool runs, checkWasmModule refuses a module whose names could
 // reach the generated C unescaped, and wasm2c is given the module with its
-// debug names in our own mangling (NameSectionRewriter.h).
+// debug names in our own mangling (NameSectionRewriter.h). A module found in
+// the cache is not checked again: its key hashes its bytes and the runtime's
+// build id, so the same check already accepted these very bytes before its
+// object was built, and a warm start skips the parse.
 //
 // The object is kept in the "aot" area of the object cache (ObjectCache.h)
 // under a key that hashes the module bytes, the tool versions and the running
@@ -20,11 +23,12 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace synergy::granule {
 
 struct AotRequest {
-  std::string wasmBytes;
+  std::string_view wasmBytes;  // not copied: the caller keeps the module alive
   std::string displayName;    // used in diagnostics and progress lines
   bool showProgress = false;  // one line on stderr before a cold compile
 };
