@@ -159,6 +159,9 @@ class ScheduleBuilder {
 int checkCall(HostCall& call, int comm, u32 requestOut, CommHandle*& handle) {
   handle = call.rank.comm(comm);
   if (!handle) return call.fail(comm, abi::kErrComm, "invalid communicator");
+  if (handle->comm->inter)
+    return call.fail(comm, abi::kErrComm,
+                     std::string(call.name) + " is not supported on an intercommunicator");
   if (!requestOut || !call.bytes(requestOut, 4))
     return call.fail(comm, abi::kErrArg, "request pointer outside linear memory");
   return abi::kSuccess;
