@@ -151,7 +151,7 @@ std::shared_ptr<Communicator> makeSide(World& world, const std::vector<int>& loc
 int refuseAcrossHosts(HostCall& call, int comm) {
   if (!call.world().remoteRanks()) return abi::kSuccess;
   return call.fail(comm, abi::kErrUnsupportedOperation,
-                   "intercommunicators are not supported in a job spread over hosts yet");
+                   "an intercommunicator in a job spread over hosts is not supported yet");
 }
 
 // What a local leader learned for MPI_Intercomm_create, which the other
