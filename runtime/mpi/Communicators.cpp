@@ -242,6 +242,11 @@ u32 Z_envZ_MPI_Comm_split(void* instance, u32 comm, u32 color, u32 key, u32 newc
   int c = int(color);
   if (c < 0 && c != abi::kUndefined)
     return call.fail(int(comm), abi::kErrArg, "invalid color " + std::to_string(c));
+  if (intercommOf(call, int(comm))) {
+    if (!call.bytes(newcomm, 4))
+      return call.fail(int(comm), abi::kErrArg, "newcomm pointer outside linear memory");
+    return splitIntercomm(call, int(comm), c, int(key), newcomm);
+  }
   return splitCommunicator(call, int(comm), c, int(key), newcomm, std::nullopt);
 }
 

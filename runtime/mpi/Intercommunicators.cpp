@@ -1,4 +1,4 @@
-//===- Intercommunicators.cpp - MPI_Intercomm_create, merge, dup ----------===//
+//===- Intercommunicators.cpp - MPI_Intercomm_create, merge, dup, split ---===//
 //
 // Host functions that make and inspect intercommunicators (Intercommunicators.h
 // says how one is laid out), and the MessageStep that they and the
@@ -18,6 +18,11 @@
 // group on the intercommunicator's hidden contexts; the other rank 0 sends
 // its group's `high` to every member of the agent's group.
 //
+// MPI_Comm_split of an intercommunicator first has every member send its
+// color and key to every member of both groups, so that all know which
+// colors both groups chose; the agent then reserves three contexts for
+// each, in ascending order of color.
+//
 // Every member of a side (or, for a merge, of both groups) must end up with
 // the same Communicator object, since the collectives of an
 // intracommunicator meet in its slots: the first member to arrive makes it
@@ -28,6 +33,7 @@
 #include "mpi/Intercommunicators.h"
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -392,6 +398,80 @@ int dupIntercomm(HostCall& call, int commHandle, uint32_t newcommOut) {
   int duplicate = call.rank.addComm(side, errhandler);
   call.store<int32_t>(newcommOut, duplicate);
   return copyCommAttributes(call, commHandle, duplicate);
+}
+
+int splitIntercomm(HostCall& call, int commHandle, int color, int key, uint32_t newcommOut) {
+  CommHandle* handle = call.rank.comm(commHandle);
+  std::shared_ptr<Communicator> comm = handle->comm;
+  int errhandler = handle->errhandler;
+  const IntercommSide& side = *comm->inter;
+  const std::vector<int>& local = side.localWorldRanks;
+  int me = comm->rankOfWorld[call.rank.worldRank];
+  int localSize = int(local.size()), remoteSize = comm->size();
+  // Every member tells every other member of both groups its choice.
+  int32_t mine[2] = {color, key};
+  std::vector<int32_t> localChoices(size_t(localSize) * 2), remoteChoices(size_t(remoteSize) * 2);
+  localChoices[size_t(me) * 2] = color;
+  localChoices[size_t(me) * 2 + 1] = key;
+  MessageStep step(call, comm, commHandle);
+  for (int i = 0; i < localSize; ++i) {
+    if (i == me) continue;
+    step.receive(side.localContext, i, kInternalTag,
+                 reinterpret_cast<uint8_t*>(&localChoices[size_t(i) * 2]), sizeof mine);
+    step.send(side.localContext, me, local[size_t(i)], kInternalTag,
+              reinterpret_cast<const uint8_t*>(mine), sizeof mine);
+  }
+  for (int j = 0; j < remoteSize; ++j) {
+    step.receive(side.collectiveContext, j, kInternalTag,
+                 reinterpret_cast<uint8_t*>(&remoteChoices[size_t(j) * 2]), sizeof mine);
+    step.send(side.collectiveContext, me, comm->worldRanks[size_t(j)], kInternalTag,
+              reinterpret_cast<const uint8_t*>(mine), sizeof mine);
+  }
+  if (int error = step.finish()) return error;
+  // A color makes an intercommunicator when both groups chose it; each
+  // such color, in ascending order, takes three contexts.
+  auto chosen = [](const std::vector<int32_t>& choices) {
+    std::vector<int> colors;
+    for (size_t i = 0; i < choices.size(); i += 2)
+      if (choices[i] != abi::kUndefined) colors.push_back(choices[i]);
+    std::sort(colors.begin(), colors.end());
+    colors.erase(std::unique(colors.begin(), colors.end()), colors.end());
+    return colors;
+  };
+  std::vector<int> localColors = chosen(localChoices), remoteColors = chosen(remoteChoices);
+  std::vector<int> shared;
+  std::set_intersection(localColors.begin(), localColors.end(), remoteColors.begin(),
+                        remoteColors.end(), std::back_inserter(shared));
+  uint32_t context = 0;
+  bool remoteHigh;
+  if (!shared.empty()) {
+    if (int error = agreeOnContexts(call, commHandle, uint32_t(3 * shared.size()), false, context,
+                                    remoteHigh))
+      return error;
+  }
+  auto index = std::lower_bound(shared.begin(), shared.end(), color);
+  if (color == abi::kUndefined || index == shared.end() || *index != color) {
+    call.store<int32_t>(newcommOut, abi::kCommNull);
+    return abi::kSuccess;
+  }
+  // The members of `color`, by key, ties in rank order, as world ranks.
+  auto membersOf = [&](const std::vector<int32_t>& choices, const std::vector<int>& ranks) {
+    std::vector<int> members;
+    for (size_t i = 0; i < ranks.size(); ++i)
+      if (choices[i * 2] == color) members.push_back(int(i));
+    std::stable_sort(members.begin(), members.end(),
+                     [&](int a, int b) { return choices[size_t(a) * 2 + 1] < choices[size_t(b) * 2 + 1]; });
+    for (int& member : members) member = ranks[size_t(member)];
+    return members;
+  };
+  std::vector<int> localMembers = membersOf(localChoices, local);
+  std::vector<int> remoteMembers = membersOf(remoteChoices, comm->worldRanks);
+  uint32_t colorContext = context + 3 * uint32_t(index - shared.begin());
+  std::shared_ptr<Communicator> result =
+      meetAt(call.world(), colorContext, localMembers[0], int(localMembers.size()),
+             [&] { return makeSide(call.world(), localMembers, remoteMembers, colorContext); });
+  call.store<int32_t>(newcommOut, call.rank.addComm(result, errhandler));
+  return abi::kSuccess;
 }
 
 }  // namespace synergy::mpi

@@ -77,6 +77,10 @@ class MessageStep {
 // `newcommOut` and copies the attributes. Returns the raised error or
 // success.
 int dupIntercomm(HostCall& call, int comm, uint32_t newcommOut);
+// MPI_Comm_split of intercommunicator `comm`: each color both groups chose
+// makes an intercommunicator between its members in either group; the
+// others get MPI_COMM_NULL.
+int splitIntercomm(HostCall& call, int comm, int color, int key, uint32_t newcommOut);
 
 // The collectives on an intercommunicator (MPI-3.1 §5.2.2), with the
 // arguments of the MPI function of the same name (IntercommCollectives.cpp).

@@ -4,7 +4,8 @@
 // either group (MPI_ROOT at the root, MPI_PROC_NULL at its group's other
 // members, the root's remote rank in the other group); Bcast also with a
 // strided vector datatype, Reduce also with a user-defined op,
-// Reduce_scatter(_block) with per-group block sizes whose totals match.
+// Reduce_scatter(_block) with per-group block sizes whose totals match;
+// then an MPI_Comm_split of the intercommunicator.
 // RUN: %mpi-diff %s %t 2 3 4
 #include <mpi.h>
 #include <stdio.h>
@@ -181,6 +182,27 @@ int main(int argc, char** argv) {
     memset(recv, 0xff, sizeof recv);
     MPI_Reduce_scatter(send, recv, counts, MPI_INT, MPI_MAX, inter);
     print_ints("reduce_scatter", recv, counts[rank]);
+  }
+
+  // MPI_Comm_split of the intercommunicator: world ranks below 2 on one
+  // side, the others on another; the color only one group chose (3, taken
+  // by world rank 3 alone, so never by both) gives MPI_COMM_NULL.
+  {
+    int split_color = world_rank == 3 ? 3 : world_rank < 2 ? 0 : 1;
+    MPI_Comm split;
+    MPI_Comm_split(inter, split_color, -world_rank, &split);
+    if (split == MPI_COMM_NULL) {
+      printf("world %d: split gives MPI_COMM_NULL\n", world_rank);
+    } else {
+      int split_rank, split_size, split_remote, sum;
+      MPI_Comm_rank(split, &split_rank);
+      MPI_Comm_size(split, &split_size);
+      MPI_Comm_remote_size(split, &split_remote);
+      MPI_Allreduce(&world_rank, &sum, 1, MPI_INT, MPI_SUM, split);
+      printf("world %d: split color %d: rank %d of %d, remote %d, remote world-rank sum %d\n",
+             world_rank, split_color, split_rank, split_size, split_remote, sum);
+      MPI_Comm_free(&split);
+    }
   }
 
   MPI_Comm_free(&inter);
