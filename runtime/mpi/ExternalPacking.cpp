@@ -177,7 +177,8 @@ int checkArguments(HostCall& call, u32 datarep, int count, int typeHandle, Layou
     return call.fail(abi::kCommWorld, abi::kErrCount, "negative count " + std::to_string(count));
   type = call.rank.type(typeHandle);
   if (!type)
-    return call.fail(abi::kCommWorld, abi::kErrType, "invalid datatype " + std::to_string(typeHandle));
+    return call.fail(abi::kCommWorld, abi::kErrType,
+                     "invalid datatype " + std::to_string(typeHandle));
   return abi::kSuccess;
 }
 
@@ -260,7 +261,8 @@ u32 Z_envZ_MPI_Unpack_external(void* instance, u32 datarep, u32 inbuf, u32 insiz
     return error;
   bool ok;
   uint8_t* data = call.typedBuffer(outbuf, *layout, count, ok);
-  if (!ok) return call.fail(abi::kCommWorld, abi::kErrBuffer, "output buffer outside linear memory");
+  if (!ok)
+    return call.fail(abi::kCommWorld, abi::kErrBuffer, "output buffer outside linear memory");
   std::vector<uint8_t> native(size_t(layout->size * count));
   convert(*layout, int(type), count, range, native.data(), false);
   unpackTyped(native.data(), data, *layout, count);

@@ -69,11 +69,13 @@ int resolve(HostCall& call, int comm, u32 addr, int64_t count, int typeHandle, c
                          " buffer is not valid on an intercommunicator");
   if (count < 0) return call.fail(comm, abi::kErrCount, "negative count " + std::to_string(count));
   const Layout& layout = call.rank.type(typeHandle);
-  if (!layout) return call.fail(comm, abi::kErrType, "invalid datatype " + std::to_string(typeHandle));
+  if (!layout)
+    return call.fail(comm, abi::kErrType, "invalid datatype " + std::to_string(typeHandle));
   if (!layout->committed) return call.fail(comm, abi::kErrType, "datatype is not committed");
   bool ok;
   out.host = call.typedBuffer(addr, *layout, count, ok);
-  if (!ok) return call.fail(comm, abi::kErrBuffer, std::string(role) + " buffer outside linear memory");
+  if (!ok)
+    return call.fail(comm, abi::kErrBuffer, std::string(role) + " buffer outside linear memory");
   out.type = layout.get();
   out.typeHandle = typeHandle;
   out.guest = addr;
@@ -136,7 +138,8 @@ int roleOf(HostCall& call, int comm, int root, int remoteSize, Role& role) {
   else
     return call.fail(comm, abi::kErrRoot,
                      "invalid root " + std::to_string(root) + " (remote group size " +
-                         std::to_string(remoteSize) + "; MPI_ROOT or MPI_PROC_NULL in the root's group)");
+                         std::to_string(remoteSize) +
+                         "; MPI_ROOT or MPI_PROC_NULL in the root's group)");
   return abi::kSuccess;
 }
 
@@ -149,7 +152,8 @@ int reduceRemote(HostCall& call, MessageStep& step, const Sides& sides,
   if (int error = step.finish()) return error;
   std::vector<Unpacked> contributions;
   contributions.reserve(incoming.size());
-  for (const std::vector<uint8_t>& data : incoming) contributions.emplace_back(data.data(), type, total);
+  for (const std::vector<uint8_t>& data : incoming)
+    contributions.emplace_back(data.data(), type, total);
   int64_t skip = offset * type.extent();
   return reduceInto(call, op, out.typeHandle, type, count, sides.remoteSize,
                     [&](int i) { return contributions[size_t(i)].base() + skip; }, out.host,
@@ -184,7 +188,8 @@ int intercommBcast(HostCall& call, u32 buffer, int count, int type, int root, in
   if (role == Role::Root) {
     std::vector<uint8_t> data = packed(buf.host, *buf.type, count);
     for (int worldRank : sides.comm->worldRanks)
-      step.send(sides.context, sides.me, worldRank, kCollectiveTag, data.data(), int64_t(data.size()));
+      step.send(sides.context, sides.me, worldRank, kCollectiveTag, data.data(),
+                int64_t(data.size()));
     return step.finish();
   }
   std::vector<uint8_t> data(size_t(buf.type->size * count));
@@ -233,7 +238,8 @@ int intercommAllreduce(HostCall& call, u32 sendbuf, u32 recvbuf, int count, int 
                                              std::vector<uint8_t>(data.size()));
   MessageStep step(call, sides.comm, comm);
   for (int j = 0; j < sides.remoteSize; ++j) {
-    step.receive(sides.context, j, kCollectiveTag, incoming[size_t(j)].data(), int64_t(data.size()));
+    step.receive(sides.context, j, kCollectiveTag, incoming[size_t(j)].data(),
+                 int64_t(data.size()));
     step.send(sides.context, sides.me, sides.comm->worldRanks[size_t(j)], kCollectiveTag,
               data.data(), int64_t(data.size()));
   }
@@ -261,7 +267,8 @@ int intercommGather(HostCall& call, u32 sendbuf, int sendcount, int sendtype, u3
   const int32_t* counts = nullptr;
   const int32_t* offsets = nullptr;
   if (varying) {
-    if (int error = intArray(call, comm, recvcounts, sides.remoteSize, "recvcounts", counts)) return error;
+    if (int error = intArray(call, comm, recvcounts, sides.remoteSize, "recvcounts", counts))
+      return error;
     if (int error = intArray(call, comm, displs, sides.remoteSize, "displs", offsets)) return error;
   }
   std::vector<uint8_t*> blocks(size_t(sides.remoteSize));
@@ -292,7 +299,8 @@ int intercommScatter(HostCall& call, u32 sendbuf, u32 sendcounts, u32 displs, in
   MessageStep step(call, sides.comm, comm);
   if (role == Role::Member) {
     Typed recv;
-    if (int error = resolve(call, comm, recvbuf, recvcount, recvtype, "receive", recv)) return error;
+    if (int error = resolve(call, comm, recvbuf, recvcount, recvtype, "receive", recv))
+      return error;
     std::vector<uint8_t> data(size_t(recv.type->size * recvcount));
     step.receive(sides.context, root, kCollectiveTag, data.data(), int64_t(data.size()));
     if (int error = step.finish()) return error;
@@ -304,7 +312,8 @@ int intercommScatter(HostCall& call, u32 sendbuf, u32 sendcounts, u32 displs, in
   const int32_t* counts = nullptr;
   const int32_t* offsets = nullptr;
   if (varying) {
-    if (int error = intArray(call, comm, sendcounts, sides.remoteSize, "sendcounts", counts)) return error;
+    if (int error = intArray(call, comm, sendcounts, sides.remoteSize, "sendcounts", counts))
+      return error;
     if (int error = intArray(call, comm, displs, sides.remoteSize, "displs", offsets)) return error;
   }
   std::vector<std::vector<uint8_t>> outgoing(size_t(sides.remoteSize));
@@ -330,7 +339,8 @@ int intercommAllgather(HostCall& call, u32 sendbuf, int sendcount, int sendtype,
   const int32_t* counts = nullptr;
   const int32_t* offsets = nullptr;
   if (varying) {
-    if (int error = intArray(call, comm, recvcounts, sides.remoteSize, "recvcounts", counts)) return error;
+    if (int error = intArray(call, comm, recvcounts, sides.remoteSize, "recvcounts", counts))
+      return error;
     if (int error = intArray(call, comm, displs, sides.remoteSize, "displs", offsets)) return error;
   }
   std::vector<uint8_t> data = packed(send.host, *send.type, sendcount);
@@ -408,7 +418,8 @@ int intercommReduceScatter(HostCall& call, u32 sendbuf, u32 recvbuf, u32 recvcou
   int64_t mine = recvcount;
   if (recvcounts) {
     const int32_t* counts;
-    if (int error = intArray(call, comm, recvcounts, sides.localSize, "recvcounts", counts)) return error;
+    if (int error = intArray(call, comm, recvcounts, sides.localSize, "recvcounts", counts))
+      return error;
     total = offset = 0;
     for (int i = 0; i < sides.localSize; ++i) {
       if (counts[i] < 0)
@@ -427,7 +438,8 @@ int intercommReduceScatter(HostCall& call, u32 sendbuf, u32 recvbuf, u32 recvcou
                                              std::vector<uint8_t>(data.size()));
   MessageStep step(call, sides.comm, comm);
   for (int j = 0; j < sides.remoteSize; ++j) {
-    step.receive(sides.context, j, kCollectiveTag, incoming[size_t(j)].data(), int64_t(data.size()));
+    step.receive(sides.context, j, kCollectiveTag, incoming[size_t(j)].data(),
+                 int64_t(data.size()));
     step.send(sides.context, sides.me, sides.comm->worldRanks[size_t(j)], kCollectiveTag,
               data.data(), int64_t(data.size()));
   }

@@ -130,8 +130,10 @@ struct Meeting {
 std::mutex meetingsMutex;
 std::map<std::tuple<const World*, uint32_t, int>, Meeting> meetings;
 
+using CommunicatorMaker = synergy::util::FunctionRef<std::shared_ptr<Communicator>()>;
+
 std::shared_ptr<Communicator> meetAt(World& world, uint32_t context, int side, int members,
-                                     synergy::util::FunctionRef<std::shared_ptr<Communicator>()> make) {
+                                     CommunicatorMaker make) {
   std::lock_guard<std::mutex> guard(meetingsMutex);
   auto key = std::make_tuple(&world, context, side);
   Meeting& meeting = meetings[key];
@@ -180,7 +182,8 @@ void meetRemoteLeader(HostCall& call, const Communicator& local, int peerHandle,
   };
   CommHandle* peer = call.rank.comm(peerHandle);
   if (!peer) return refuse(abi::kErrComm, "invalid peer communicator");
-  if (peer->comm->inter) return refuse(abi::kErrComm, "the peer communicator is an intercommunicator");
+  if (peer->comm->inter)
+    return refuse(abi::kErrComm, "the peer communicator is an intercommunicator");
   if (remoteLeader < 0 || remoteLeader >= peer->comm->size())
     return refuse(abi::kErrRank, "invalid remote leader " + std::to_string(remoteLeader) +
                                      " (peer communicator size " +
@@ -323,9 +326,11 @@ u32 Z_envZ_MPI_Intercomm_create(void* instance, u32 localComm, u32 localLeader, 
     return call.fail(lc, findings.error, findings.reason);
   }
   const std::vector<int>& localRanks = localShared->worldRanks;
+  int leaderWorldRank = localRanks[size_t(leader)];
   std::shared_ptr<Communicator> side =
-      meetAt(call.world(), findings.context, localRanks[size_t(leader)], int(localRanks.size()),
-             [&] { return makeSide(call.world(), localRanks, findings.remoteRanks, findings.context); });
+      meetAt(call.world(), findings.context, leaderWorldRank, int(localRanks.size()), [&] {
+        return makeSide(call.world(), localRanks, findings.remoteRanks, findings.context);
+      });
   call.store<int32_t>(newintercomm, call.rank.addComm(side, errhandler));
   return abi::kSuccess;
 }
@@ -459,8 +464,9 @@ int splitIntercomm(HostCall& call, int commHandle, int color, int key, uint32_t 
     std::vector<int> members;
     for (size_t i = 0; i < ranks.size(); ++i)
       if (choices[i * 2] == color) members.push_back(int(i));
-    std::stable_sort(members.begin(), members.end(),
-                     [&](int a, int b) { return choices[size_t(a) * 2 + 1] < choices[size_t(b) * 2 + 1]; });
+    std::stable_sort(members.begin(), members.end(), [&](int a, int b) {
+      return choices[size_t(a) * 2 + 1] < choices[size_t(b) * 2 + 1];
+    });
     for (int& member : members) member = ranks[size_t(member)];
     return members;
   };
