@@ -200,6 +200,20 @@ int parentRanksOf(HostCall& call, int comm, const Communicator& parent, const Gr
   return abi::kSuccess;
 }
 
+// MPI_Comm_dup and MPI_Comm_dup_with_info: a copy of `comm` with its
+// attributes.
+u32 duplicateCommunicator(HostCall& call, u32 comm, u32 newcomm) {
+  CommHandle* handle = call.rank.comm(int(comm));
+  if (!handle) return call.fail(int(comm), abi::kErrComm, "invalid communicator");
+  if (handle->comm->inter) return dupIntercomm(call, int(comm), newcomm);
+  int me = handle->comm->rankOfWorld[call.rank.worldRank];
+  if (int error = splitCommunicator(call, int(comm), 0, me, newcomm, handle->comm->cart))
+    return error;
+  int32_t duplicate;
+  call.load(newcomm, duplicate);
+  return copyCommAttributes(call, int(comm), duplicate);
+}
+
 }  // namespace
 
 extern "C" {
@@ -226,15 +240,16 @@ u32 Z_envZ_MPI_Comm_size(void* instance, u32 comm, u32 sizeOut) {
 
 u32 Z_envZ_MPI_Comm_dup(void* instance, u32 comm, u32 newcomm) {
   HostCall call(instance, "MPI_Comm_dup");
-  CommHandle* handle = call.rank.comm(int(comm));
-  if (!handle) return call.fail(int(comm), abi::kErrComm, "invalid communicator");
-  if (handle->comm->inter) return dupIntercomm(call, int(comm), newcomm);
-  int me = handle->comm->rankOfWorld[call.rank.worldRank];
-  if (int error = splitCommunicator(call, int(comm), 0, me, newcomm, handle->comm->cart))
-    return error;
-  int32_t duplicate;
-  call.load(newcomm, duplicate);
-  return copyCommAttributes(call, int(comm), duplicate);
+  return duplicateCommunicator(call, comm, newcomm);
+}
+
+// The hints name nothing that changes how a communicator of this runtime
+// works, so the duplicate is MPI_Comm_dup's; the info object must be one.
+u32 Z_envZ_MPI_Comm_dup_with_info(void* instance, u32 comm, u32 info, u32 newcomm) {
+  HostCall call(instance, "MPI_Comm_dup_with_info");
+  if (int(info) != abi::kInfoEnv && !call.rank.infos.count(int(info)))
+    return call.fail(int(comm), abi::kErrArg, "invalid info object " + std::to_string(int(info)));
+  return duplicateCommunicator(call, comm, newcomm);
 }
 
 u32 Z_envZ_MPI_Comm_split(void* instance, u32 comm, u32 color, u32 key, u32 newcomm) {

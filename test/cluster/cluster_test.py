@@ -905,6 +905,7 @@ def case_host_lost(cluster):
 # names the call; every other program's sorted stdout and exit status must
 # equal OpenMPI's. Programs written for 1 or 2 ranks only are not run.
 CORPUS_UNSUPPORTED = {
+    "comm_dup_with_info.c": "MPI_Intercomm_create",
     "intercomm_collectives.c": "MPI_Intercomm_create",
     "intercomm_merge.c": "MPI_Intercomm_create",
     "intercomm_p2p.c": "MPI_Intercomm_create",
