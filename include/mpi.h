@@ -376,6 +376,7 @@ int MPI_Error_class(int errorcode, int* errorclass);
 int MPI_Comm_rank(MPI_Comm comm, int* rank);
 int MPI_Comm_size(MPI_Comm comm, int* size);
 int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm);
+int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm* newcomm);
 int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm);
 int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info,
                         MPI_Comm* newcomm);
@@ -385,6 +386,11 @@ int MPI_Comm_group(MPI_Comm comm, MPI_Group* group);
 int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm);
 int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm* newcomm);
 int MPI_Comm_test_inter(MPI_Comm comm, int* flag);
+int MPI_Comm_remote_size(MPI_Comm comm, int* size);
+int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group* group);
+int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,
+                         int remote_leader, int tag, MPI_Comm* newintercomm);
+int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm* newintracomm);
 int MPI_Comm_set_name(MPI_Comm comm, const char* comm_name);
 int MPI_Comm_get_name(MPI_Comm comm, char* comm_name, int* resultlen);
 int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function* comm_copy_attr_fn,
@@ -504,6 +510,9 @@ int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
 int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
                   MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                   const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm);
+int MPI_Alltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                  const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                  const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm);
 int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
 int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
@@ -604,6 +613,12 @@ int MPI_Pack(const void* inbuf, int incount, MPI_Datatype datatype, void* outbuf
 int MPI_Unpack(const void* inbuf, int insize, int* position, void* outbuf, int outcount,
                MPI_Datatype datatype, MPI_Comm comm);
 int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int* size);
+int MPI_Pack_external(const char datarep[], const void* inbuf, int incount,
+                      MPI_Datatype datatype, void* outbuf, MPI_Aint outsize, MPI_Aint* position);
+int MPI_Unpack_external(const char datarep[], const void* inbuf, MPI_Aint insize,
+                        MPI_Aint* position, void* outbuf, int outcount, MPI_Datatype datatype);
+int MPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datatype,
+                           MPI_Aint* size);
 
 /* Topologies. */
 int MPI_Dims_create(int nnodes, int ndims, int dims[]);

@@ -45,6 +45,11 @@ int runCollective(HostCall& call, int commHandle, CollectiveKind kind,
   CommHandle* handle = call.rank.comm(commHandle);
   if (!handle) return call.fail(commHandle, abi::kErrComm, "invalid communicator");
   Communicator& comm = *handle->comm;
+  // The two sides of an intercommunicator have no slots in common; its
+  // collectives run elsewhere (IntercommCollectives.cpp).
+  if (comm.inter)
+    return call.fail(commHandle, abi::kErrComm,
+                     std::string(call.name) + " is not supported on an intercommunicator");
   int worldRank = call.rank.worldRank;
   int me = comm.rankOfWorld[worldRank];
   int size = comm.size();

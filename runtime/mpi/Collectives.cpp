@@ -17,6 +17,7 @@
 #include "mpi/BarrierControlPoint.h"
 #include "mpi/CollectiveEngine.h"
 #include "mpi/HostCollectives.h"
+#include "mpi/Intercommunicators.h"
 #include "mpi/MpiAbi.h"
 #include "mpi/RankState.h"
 #include "wasi/WasiState.h"
@@ -227,6 +228,7 @@ u32 Z_envZ_MPI_Barrier(void* instance, u32 comm) {
   HostCall call(instance, "MPI_Barrier");
   // Rewound after a suspension here: the barrier itself was done before.
   if (call.granule.finishRewind()) return abi::kSuccess;
+  if (intercommOf(call, int(comm))) return intercommBarrier(call, int(comm));
   if (usesHostCollectives(call, int(comm))) return barrierAcrossHosts(call, int(comm));
   int result = runCollective(
       call, int(comm), CollectiveKind::Barrier, [](Contribution&) {},
@@ -238,6 +240,8 @@ u32 Z_envZ_MPI_Bcast(void* instance, u32 buffer, u32 count, u32 type, u32 root, 
   HostCall call(instance, "MPI_Bcast");
   // Rewound after a suspension here: the collective itself was done before.
   if (call.granule.finishRewind()) return abi::kSuccess;
+  if (intercommOf(call, int(comm)))
+    return intercommBcast(call, buffer, int(count), int(type), int(root), int(comm));
   int c = int(comm);
   int size = commSize(call, c);
   if (size < 0) return call.fail(c, abi::kErrComm, "invalid communicator");
@@ -273,6 +277,9 @@ u32 Z_envZ_MPI_Reduce(void* instance, u32 sendbuf, u32 recvbuf, u32 count, u32 t
   HostCall call(instance, "MPI_Reduce");
   // Rewound after a suspension here: the collective itself was done before.
   if (call.granule.finishRewind()) return abi::kSuccess;
+  if (intercommOf(call, int(comm)))
+    return intercommReduce(call, sendbuf, recvbuf, int(count), int(type), int(op), int(root),
+                           int(comm));
   int c = int(comm), size, me;
   RETURN_IF_ERROR(checkRooted(call, c, int(root), size, me));
   bool isRoot = me == int(root);
@@ -318,6 +325,8 @@ u32 Z_envZ_MPI_Allreduce(void* instance, u32 sendbuf, u32 recvbuf, u32 count, u3
   HostCall call(instance, "MPI_Allreduce");
   // Rewound after a suspension here: the collective itself was done before.
   if (call.granule.finishRewind()) return abi::kSuccess;
+  if (intercommOf(call, int(comm)))
+    return intercommAllreduce(call, sendbuf, recvbuf, int(count), int(type), int(op), int(comm));
   int c = int(comm);
   int size = commSize(call, c);
   if (size < 0) return call.fail(c, abi::kErrComm, "invalid communicator");
@@ -410,6 +419,9 @@ u32 Z_envZ_MPI_Gather(void* instance, u32 sendbuf, u32 sendcount, u32 sendtype, 
   HostCall call(instance, "MPI_Gather");
   // Rewound after a suspension here: the collective itself was done before.
   if (call.granule.finishRewind()) return abi::kSuccess;
+  if (intercommOf(call, int(comm)))
+    return intercommGather(call, sendbuf, int(sendcount), int(sendtype), recvbuf, 0, 0,
+                           int(recvcount), int(recvtype), int(root), int(comm), false);
   int c = int(comm), size, me;
   RETURN_IF_ERROR(checkRooted(call, c, int(root), size, me));
   bool isRoot = me == int(root);
@@ -428,6 +440,9 @@ u32 Z_envZ_MPI_Gather(void* instance, u32 sendbuf, u32 sendcount, u32 sendtype, 
 u32 Z_envZ_MPI_Gatherv(void* instance, u32 sendbuf, u32 sendcount, u32 sendtype, u32 recvbuf,
                        u32 recvcounts, u32 displs, u32 recvtype, u32 root, u32 comm) {
   HostCall call(instance, "MPI_Gatherv");
+  if (intercommOf(call, int(comm)))
+    return intercommGather(call, sendbuf, int(sendcount), int(sendtype), recvbuf, recvcounts,
+                           displs, 0, int(recvtype), int(root), int(comm), true);
   int c = int(comm), size, me;
   RETURN_IF_ERROR(checkRooted(call, c, int(root), size, me));
   bool isRoot = me == int(root);
@@ -468,6 +483,9 @@ static u32 scatter(HostCall& call, int c, CollectiveKind kind, int root, const B
 u32 Z_envZ_MPI_Scatter(void* instance, u32 sendbuf, u32 sendcount, u32 sendtype, u32 recvbuf,
                        u32 recvcount, u32 recvtype, u32 root, u32 comm) {
   HostCall call(instance, "MPI_Scatter");
+  if (intercommOf(call, int(comm)))
+    return intercommScatter(call, sendbuf, 0, 0, int(sendcount), int(sendtype), recvbuf,
+                            int(recvcount), int(recvtype), int(root), int(comm), false);
   int c = int(comm), size, me;
   RETURN_IF_ERROR(checkRooted(call, c, int(root), size, me));
   bool isRoot = me == int(root);
@@ -486,6 +504,9 @@ u32 Z_envZ_MPI_Scatter(void* instance, u32 sendbuf, u32 sendcount, u32 sendtype,
 u32 Z_envZ_MPI_Scatterv(void* instance, u32 sendbuf, u32 sendcounts, u32 displs, u32 sendtype,
                         u32 recvbuf, u32 recvcount, u32 recvtype, u32 root, u32 comm) {
   HostCall call(instance, "MPI_Scatterv");
+  if (intercommOf(call, int(comm)))
+    return intercommScatter(call, sendbuf, sendcounts, displs, 0, int(sendtype), recvbuf,
+                            int(recvcount), int(recvtype), int(root), int(comm), true);
   int c = int(comm), size, me;
   RETURN_IF_ERROR(checkRooted(call, c, int(root), size, me));
   bool isRoot = me == int(root);
@@ -534,6 +555,9 @@ u32 Z_envZ_MPI_Allgather(void* instance, u32 sendbuf, u32 sendcount, u32 sendtyp
   HostCall call(instance, "MPI_Allgather");
   // Rewound after a suspension here: the collective itself was done before.
   if (call.granule.finishRewind()) return abi::kSuccess;
+  if (intercommOf(call, int(comm)))
+    return intercommAllgather(call, sendbuf, int(sendcount), int(sendtype), recvbuf, 0, 0,
+                              int(recvcount), int(recvtype), int(comm), false);
   int c = int(comm);
   int size = commSize(call, c);
   if (size < 0) return call.fail(c, abi::kErrComm, "invalid communicator");
@@ -552,6 +576,9 @@ u32 Z_envZ_MPI_Allgather(void* instance, u32 sendbuf, u32 sendcount, u32 sendtyp
 u32 Z_envZ_MPI_Allgatherv(void* instance, u32 sendbuf, u32 sendcount, u32 sendtype, u32 recvbuf,
                           u32 recvcounts, u32 displs, u32 recvtype, u32 comm) {
   HostCall call(instance, "MPI_Allgatherv");
+  if (intercommOf(call, int(comm)))
+    return intercommAllgather(call, sendbuf, int(sendcount), int(sendtype), recvbuf, recvcounts,
+                              displs, 0, int(recvtype), int(comm), true);
   int c = int(comm);
   int size = commSize(call, c);
   if (size < 0) return call.fail(c, abi::kErrComm, "invalid communicator");
@@ -597,6 +624,9 @@ static u32 alltoall(HostCall& call, int c, CollectiveKind kind, bool inPlace, in
 u32 Z_envZ_MPI_Alltoall(void* instance, u32 sendbuf, u32 sendcount, u32 sendtype, u32 recvbuf,
                         u32 recvcount, u32 recvtype, u32 comm) {
   HostCall call(instance, "MPI_Alltoall");
+  if (intercommOf(call, int(comm)))
+    return intercommAlltoall(call, sendbuf, 0, 0, int(sendcount), int(sendtype), recvbuf, 0, 0,
+                             int(recvcount), int(recvtype), int(comm), false);
   int c = int(comm);
   int size = commSize(call, c);
   if (size < 0) return call.fail(c, abi::kErrComm, "invalid communicator");
@@ -616,6 +646,9 @@ u32 Z_envZ_MPI_Alltoall(void* instance, u32 sendbuf, u32 sendcount, u32 sendtype
 u32 Z_envZ_MPI_Alltoallv(void* instance, u32 sendbuf, u32 sendcounts, u32 sdispls, u32 sendtype,
                          u32 recvbuf, u32 recvcounts, u32 rdispls, u32 recvtype, u32 comm) {
   HostCall call(instance, "MPI_Alltoallv");
+  if (intercommOf(call, int(comm)))
+    return intercommAlltoall(call, sendbuf, sendcounts, sdispls, 0, int(sendtype), recvbuf,
+                             recvcounts, rdispls, 0, int(recvtype), int(comm), true);
   int c = int(comm);
   int size = commSize(call, c);
   if (size < 0) return call.fail(c, abi::kErrComm, "invalid communicator");
@@ -661,6 +694,9 @@ u32 Z_envZ_MPI_Alltoallv(void* instance, u32 sendbuf, u32 sendcounts, u32 sdispl
 u32 Z_envZ_MPI_Reduce_scatter_block(void* instance, u32 sendbuf, u32 recvbuf, u32 recvcount,
                                     u32 type, u32 op, u32 comm) {
   HostCall call(instance, "MPI_Reduce_scatter_block");
+  if (intercommOf(call, int(comm)))
+    return intercommReduceScatter(call, sendbuf, recvbuf, 0, int(recvcount), int(type), int(op),
+                                  int(comm));
   int c = int(comm);
   int size = commSize(call, c);
   if (size < 0) return call.fail(c, abi::kErrComm, "invalid communicator");
@@ -692,6 +728,9 @@ u32 Z_envZ_MPI_Reduce_scatter_block(void* instance, u32 sendbuf, u32 recvbuf, u3
 u32 Z_envZ_MPI_Reduce_scatter(void* instance, u32 sendbuf, u32 recvbuf, u32 recvcounts, u32 type,
                               u32 op, u32 comm) {
   HostCall call(instance, "MPI_Reduce_scatter");
+  if (intercommOf(call, int(comm)))
+    return intercommReduceScatter(call, sendbuf, recvbuf, recvcounts, 0, int(type), int(op),
+                                  int(comm));
   int c = int(comm);
   int size = commSize(call, c);
   if (size < 0) return call.fail(c, abi::kErrComm, "invalid communicator");

@@ -23,6 +23,7 @@
 #include "mpi/CollectiveEngine.h"
 #include "mpi/CommunicatorAttributes.h"
 #include "mpi/HostCollectives.h"
+#include "mpi/Intercommunicators.h"
 #include "mpi/MpiAbi.h"
 #include "mpi/RankState.h"
 #include "mpi/World.h"
@@ -152,9 +153,10 @@ std::vector<int> coordsOf(const CartTopology& cart, int rank) {
   return coords;
 }
 
+// The local group, for an intercommunicator too.
 std::shared_ptr<const Group> groupOf(const Communicator& comm) {
   auto group = std::make_shared<Group>();
-  group->worldRanks = comm.worldRanks;
+  group->worldRanks = comm.inter ? comm.inter->localWorldRanks : comm.worldRanks;
   return group;
 }
 
@@ -198,6 +200,20 @@ int parentRanksOf(HostCall& call, int comm, const Communicator& parent, const Gr
   return abi::kSuccess;
 }
 
+// MPI_Comm_dup and MPI_Comm_dup_with_info: a copy of `comm` with its
+// attributes.
+u32 duplicateCommunicator(HostCall& call, u32 comm, u32 newcomm) {
+  CommHandle* handle = call.rank.comm(int(comm));
+  if (!handle) return call.fail(int(comm), abi::kErrComm, "invalid communicator");
+  if (handle->comm->inter) return dupIntercomm(call, int(comm), newcomm);
+  int me = handle->comm->rankOfWorld[call.rank.worldRank];
+  if (int error = splitCommunicator(call, int(comm), 0, me, newcomm, handle->comm->cart))
+    return error;
+  int32_t duplicate;
+  call.load(newcomm, duplicate);
+  return copyCommAttributes(call, int(comm), duplicate);
+}
+
 }  // namespace
 
 extern "C" {
@@ -215,21 +231,25 @@ u32 Z_envZ_MPI_Comm_size(void* instance, u32 comm, u32 sizeOut) {
   HostCall call(instance, "MPI_Comm_size");
   CommHandle* handle = call.rank.comm(int(comm));
   if (!handle) return call.fail(int(comm), abi::kErrComm, "invalid communicator");
-  if (!call.store<int32_t>(sizeOut, handle->comm->size()))
+  const Communicator& c = *handle->comm;
+  int size = c.inter ? int(c.inter->localWorldRanks.size()) : c.size();
+  if (!call.store<int32_t>(sizeOut, size))
     return call.fail(int(comm), abi::kErrArg, "size pointer outside linear memory");
   return abi::kSuccess;
 }
 
 u32 Z_envZ_MPI_Comm_dup(void* instance, u32 comm, u32 newcomm) {
   HostCall call(instance, "MPI_Comm_dup");
-  CommHandle* handle = call.rank.comm(int(comm));
-  if (!handle) return call.fail(int(comm), abi::kErrComm, "invalid communicator");
-  int me = handle->comm->rankOfWorld[call.rank.worldRank];
-  if (int error = splitCommunicator(call, int(comm), 0, me, newcomm, handle->comm->cart))
-    return error;
-  int32_t duplicate;
-  call.load(newcomm, duplicate);
-  return copyCommAttributes(call, int(comm), duplicate);
+  return duplicateCommunicator(call, comm, newcomm);
+}
+
+// The hints name nothing that changes how a communicator of this runtime
+// works, so the duplicate is MPI_Comm_dup's; the info object must be one.
+u32 Z_envZ_MPI_Comm_dup_with_info(void* instance, u32 comm, u32 info, u32 newcomm) {
+  HostCall call(instance, "MPI_Comm_dup_with_info");
+  if (int(info) != abi::kInfoEnv && !call.rank.infos.count(int(info)))
+    return call.fail(int(comm), abi::kErrArg, "invalid info object " + std::to_string(int(info)));
+  return duplicateCommunicator(call, comm, newcomm);
 }
 
 u32 Z_envZ_MPI_Comm_split(void* instance, u32 comm, u32 color, u32 key, u32 newcomm) {
@@ -237,6 +257,11 @@ u32 Z_envZ_MPI_Comm_split(void* instance, u32 comm, u32 color, u32 key, u32 newc
   int c = int(color);
   if (c < 0 && c != abi::kUndefined)
     return call.fail(int(comm), abi::kErrArg, "invalid color " + std::to_string(c));
+  if (intercommOf(call, int(comm))) {
+    if (!call.bytes(newcomm, 4))
+      return call.fail(int(comm), abi::kErrArg, "newcomm pointer outside linear memory");
+    return splitIntercomm(call, int(comm), c, int(key), newcomm);
+  }
   return splitCommunicator(call, int(comm), c, int(key), newcomm, std::nullopt);
 }
 
@@ -256,6 +281,8 @@ u32 Z_envZ_MPI_Comm_create(void* instance, u32 comm, u32 group, u32 newcomm) {
   HostCall call(instance, "MPI_Comm_create");
   CommHandle* parent = call.rank.comm(int(comm));
   if (!parent) return call.fail(int(comm), abi::kErrComm, "invalid communicator");
+  if (parent->comm->inter)
+    return call.fail(int(comm), abi::kErrComm, "MPI_Comm_create_group needs an intracommunicator");
   auto members = call.rank.group(int(group));
   if (!members) return call.fail(int(comm), abi::kErrGroup, "invalid group");
   int index = indexIn(members->worldRanks, call.rank.worldRank);
@@ -354,14 +381,24 @@ u32 Z_envZ_MPI_Comm_compare(void* instance, u32 comm1, u32 comm2, u32 resultOut)
   int result = a->comm == b->comm
                    ? abi::kIdent
                    : compareRanks(a->comm->worldRanks, b->comm->worldRanks, abi::kCongruent);
+  // Two intercommunicators compare by both groups; one never equals an
+  // intracommunicator.
+  if (result != abi::kIdent && bool(a->comm->inter) != bool(b->comm->inter)) result = abi::kUnequal;
+  if (result != abi::kIdent && a->comm->inter && b->comm->inter) {
+    int local = compareRanks(a->comm->inter->localWorldRanks, b->comm->inter->localWorldRanks,
+                             abi::kCongruent);
+    if (local != result) result = abi::kUnequal;
+  }
   call.store<int32_t>(resultOut, result);
   return abi::kSuccess;
 }
 
 u32 Z_envZ_MPI_Comm_test_inter(void* instance, u32 comm, u32 flag) {
   HostCall call(instance, "MPI_Comm_test_inter");
-  if (!call.rank.comm(int(comm))) return call.fail(int(comm), abi::kErrComm, "invalid communicator");
-  call.store<int32_t>(flag, 0);
+  CommHandle* handle = call.rank.comm(int(comm));
+  if (!handle) return call.fail(int(comm), abi::kErrComm, "invalid communicator");
+  if (!call.store<int32_t>(flag, handle->comm->inter ? 1 : 0))
+    return call.fail(int(comm), abi::kErrArg, "flag pointer outside linear memory");
   return abi::kSuccess;
 }
 

@@ -125,6 +125,12 @@ class ScheduleBuilder {
     request->comm = comm_;
     request->commHandle = schedule_->commHandle;
     request->schedule = std::move(schedule_);
+    if (!requestOut) {
+      // A blocking collective run as its nonblocking form: it completes here.
+      advanceCollective(call_, *request);
+      awaitCollective(call_, *request);
+      return u32(request->statusError);
+    }
     call_.store<int32_t>(requestOut, call_.rank.addRequest(request));
     advanceCollective(call_, *request);
     return abi::kSuccess;
@@ -159,6 +165,9 @@ class ScheduleBuilder {
 int checkCall(HostCall& call, int comm, u32 requestOut, CommHandle*& handle) {
   handle = call.rank.comm(comm);
   if (!handle) return call.fail(comm, abi::kErrComm, "invalid communicator");
+  if (handle->comm->inter)
+    return call.fail(comm, abi::kErrComm,
+                     std::string(call.name) + " is not supported on an intercommunicator");
   if (!requestOut || !call.bytes(requestOut, 4))
     return call.fail(comm, abi::kErrArg, "request pointer outside linear memory");
   return abi::kSuccess;
@@ -707,13 +716,25 @@ u32 Z_envZ_MPI_Ialltoallv(void* instance, u32 sendbuf, u32 sendcounts, u32 sdisp
                        *handle);
 }
 
-u32 Z_envZ_MPI_Ialltoallw(void* instance, u32 sendbuf, u32 sendcounts, u32 sdispls, u32 sendtypes,
-                          u32 recvbuf, u32 recvcounts, u32 rdispls, u32 recvtypes, u32 comm,
-                          u32 requestOut) {
-  HostCall call(instance, "MPI_Ialltoallw");
+}  // extern "C"
+
+namespace {
+
+// MPI_Ialltoallw, and MPI_Alltoallw when `requestOut` is 0: the blocking
+// form is the same schedule, waited for before the call returns.
+u32 alltoallw(HostCall& call, u32 sendbuf, u32 sendcounts, u32 sdispls, u32 sendtypes,
+              u32 recvbuf, u32 recvcounts, u32 rdispls, u32 recvtypes, u32 comm, u32 requestOut) {
   int c = int(comm);
   CommHandle* handle;
-  RETURN_IF_ERROR(checkCall(call, c, requestOut, handle));
+  if (requestOut) {
+    RETURN_IF_ERROR(checkCall(call, c, requestOut, handle));
+  } else {
+    handle = call.rank.comm(c);
+    if (!handle) return call.fail(c, abi::kErrComm, "invalid communicator");
+    if (handle->comm->inter)
+      return call.fail(c, abi::kErrComm,
+                       std::string(call.name) + " is not supported on an intercommunicator");
+  }
   int size = handle->comm->size();
   const int32_t* rcounts = intArray(call, c, recvcounts, size, "receive counts");
   if (!rcounts) return abi::kErrArg;
@@ -731,6 +752,25 @@ u32 Z_envZ_MPI_Ialltoallw(void* instance, u32 sendbuf, u32 sendcounts, u32 sdisp
   }
   return startAlltoallw(call, c, sendbuf, scounts, soffsets, stypes, recvbuf, rcounts, roffsets,
                         rtypes, requestOut, *handle);
+}
+
+}  // namespace
+
+extern "C" {
+
+u32 Z_envZ_MPI_Ialltoallw(void* instance, u32 sendbuf, u32 sendcounts, u32 sdispls, u32 sendtypes,
+                          u32 recvbuf, u32 recvcounts, u32 rdispls, u32 recvtypes, u32 comm,
+                          u32 requestOut) {
+  HostCall call(instance, "MPI_Ialltoallw");
+  return alltoallw(call, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                   recvtypes, comm, requestOut);
+}
+
+u32 Z_envZ_MPI_Alltoallw(void* instance, u32 sendbuf, u32 sendcounts, u32 sdispls, u32 sendtypes,
+                         u32 recvbuf, u32 recvcounts, u32 rdispls, u32 recvtypes, u32 comm) {
+  HostCall call(instance, "MPI_Alltoallw");
+  return alltoallw(call, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                   recvtypes, comm, 0);
 }
 
 u32 Z_envZ_MPI_Ireduce_scatter(void* instance, u32 sendbuf, u32 recvbuf, u32 recvcounts, u32 type,

@@ -58,6 +58,7 @@ namespace synergy::mpi {
 
 class World;
 struct CollectiveSchedule;
+struct IntercommSide;  // Intercommunicators.h
 
 struct CartTopology {
   std::vector<int> dims;
@@ -154,6 +155,10 @@ struct Communicator {
     std::map<uint64_t, std::pair<std::shared_ptr<Communicator>, int>> pending;  // -> (comm, takers)
   };
   std::map<std::pair<std::vector<int>, int>, GroupCreations> groupCreations;
+  // Set on either side of an intercommunicator: worldRanks and size() are
+  // then the remote group, which point-to-point addresses, and rankOfWorld
+  // maps the local group's members too (the two groups are disjoint).
+  std::shared_ptr<const IntercommSide> inter;
 
   int size() const { return int(worldRanks.size()); }
 };

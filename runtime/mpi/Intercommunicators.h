@@ -1,0 +1,111 @@
+//===- Intercommunicators.h - two groups behind one communicator ----------===//
+//
+// An intercommunicator joins two disjoint groups. Each group has its own
+// Communicator object (one per side), both with the same context: its
+// worldRanks are the *remote* group, so that point-to-point code addresses
+// remote ranks unchanged, and its rankOfWorld maps the local members to
+// their local ranks as well, which is the source rank a receiver on the
+// other side matches. IntercommSide holds what only intercommunicators
+// have: the local group and two more contexts for the runtime's own
+// messages (Intercommunicators.cpp, IntercommCollectives.cpp).
+//
+// Intercommunicators live on one host: the calls that make them refuse a
+// job spread over hosts.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "mpi/RankState.h"
+
+namespace synergy::mpi {
+
+struct IntercommSide {
+  std::vector<int> localWorldRanks;  // local rank -> world rank
+  uint32_t collectiveContext = 0;    // collectives' messages between the groups
+  uint32_t localContext = 0;         // constructors' messages within the local group
+};
+
+// The intercommunicator behind handle `comm`, or null (an intracommunicator
+// or an invalid handle).
+inline const IntercommSide* intercommOf(HostCall& call, int comm) {
+  CommHandle* handle = call.rank.comm(comm);
+  return handle ? handle->comm->inter.get() : nullptr;
+}
+
+// One round of the runtime's own messages between members of an
+// intercommunicator (or, for MPI_Intercomm_create, the two leaders on the
+// peer communicator). Every receive is posted before any send starts and
+// finish() waits for all of them, so members that send to each other in
+// the same round never block each other. Data stays where the caller keeps
+// it until finish() returns.
+class MessageStep {
+ public:
+  MessageStep(HostCall& call, std::shared_ptr<Communicator> comm, int commHandle);
+
+  // Sends `bytes` at `data` to world rank `to`, naming this rank `senderRank`.
+  void send(uint32_t context, int senderRank, int to, int tag, const uint8_t* data, int64_t bytes);
+  // Receives from the member whose sender rank is `from`, into `buffer` of
+  // `capacity` bytes. With `received` null the message must fill it
+  // exactly; otherwise its length is stored there.
+  void receive(uint32_t context, int from, int tag, uint8_t* buffer, int64_t capacity,
+               int64_t* received = nullptr);
+  // Waits for every message; returns success or the raised error (a message
+  // of the wrong length is MPI_ERR_TRUNCATE).
+  int finish();
+
+ private:
+  struct Outgoing {
+    std::shared_ptr<Request> request;
+    int to;  // world rank
+  };
+  struct Expected {
+    std::shared_ptr<Request> request;
+    int64_t* received;
+  };
+  HostCall& call_;
+  std::shared_ptr<Communicator> comm_;
+  int commHandle_;
+  std::vector<Outgoing> sends_;
+  std::vector<Expected> receives_;
+};
+
+// MPI_Comm_dup of intercommunicator `comm`: stores the new handle at
+// `newcommOut` and copies the attributes. Returns the raised error or
+// success.
+int dupIntercomm(HostCall& call, int comm, uint32_t newcommOut);
+// MPI_Comm_split of intercommunicator `comm`: each color both groups chose
+// makes an intercommunicator between its members in either group; the
+// others get MPI_COMM_NULL.
+int splitIntercomm(HostCall& call, int comm, int color, int key, uint32_t newcommOut);
+
+// The collectives on an intercommunicator (MPI-3.1 §5.2.2), with the
+// arguments of the MPI function of the same name (IntercommCollectives.cpp).
+// Each returns success or the raised error class.
+int intercommBarrier(HostCall& call, int comm);
+int intercommBcast(HostCall& call, uint32_t buffer, int count, int type, int root, int comm);
+int intercommReduce(HostCall& call, uint32_t sendbuf, uint32_t recvbuf, int count, int type,
+                    int op, int root, int comm);
+int intercommAllreduce(HostCall& call, uint32_t sendbuf, uint32_t recvbuf, int count, int type,
+                       int op, int comm);
+int intercommGather(HostCall& call, uint32_t sendbuf, int sendcount, int sendtype,
+                    uint32_t recvbuf, uint32_t recvcounts, uint32_t displs, int recvcount,
+                    int recvtype, int root, int comm, bool varying);
+int intercommScatter(HostCall& call, uint32_t sendbuf, uint32_t sendcounts, uint32_t displs,
+                     int sendcount, int sendtype, uint32_t recvbuf, int recvcount, int recvtype,
+                     int root, int comm, bool varying);
+int intercommAllgather(HostCall& call, uint32_t sendbuf, int sendcount, int sendtype,
+                       uint32_t recvbuf, uint32_t recvcounts, uint32_t displs, int recvcount,
+                       int recvtype, int comm, bool varying);
+int intercommAlltoall(HostCall& call, uint32_t sendbuf, uint32_t sendcounts, uint32_t sdispls,
+                      int sendcount, int sendtype, uint32_t recvbuf, uint32_t recvcounts,
+                      uint32_t rdispls, int recvcount, int recvtype, int comm, bool varying);
+// MPI_Reduce_scatter_block when `recvcounts` is 0, MPI_Reduce_scatter
+// otherwise.
+int intercommReduceScatter(HostCall& call, uint32_t sendbuf, uint32_t recvbuf,
+                           uint32_t recvcounts, int recvcount, int type, int op, int comm);
+
+}  // namespace synergy::mpi
