@@ -2,6 +2,8 @@
 // diffs into the main copy and pulling its changes back.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cstring>
 #include <mutex>
 #include <thread>
@@ -251,6 +253,76 @@ TEST_F(DsmMemory, PullKeepsWritesNotYetPushed) {
   EXPECT_EQ(load<int32_t>(main_, kCounter), 10 + 5 + 3);
 }
 
+// Many replicas each push a page of their own (as threads push their stack
+// pages) and one pulls: it copies only the pages it then touches, whether
+// the pull invalidated the changed runs one by one or (past a few runs)
+// every clean page, and pages it wrote but did not push are kept.
+class LazyPull : public DsmMemory, public testing::WithParamInterface<int> {};
+
+TEST_P(LazyPull, CopiesOnlyTouchedPagesAndSeesEveryWrite) {
+  const int writers = GetParam();
+  ASSERT_GE(main_.grow(2), 0);  // 64 host pages: room for 31 separate runs
+  DsmMain dsm(main_);
+  auto reader = replica(dsm);
+  std::vector<std::unique_ptr<DsmReplica>> others;
+  for (int i = 0; i < writers; ++i) others.push_back(replica(dsm));
+  constexpr uint64_t kOwnPage = 1;
+  onThread([&] { reader->memory().base()[kOwnPage * kHostPageSize] = 0x5a; });
+  for (int i = 0; i < writers; ++i)
+    onThread([&] {
+      // Every other page from 2 on, so no two writers' pages form one run.
+      others[i]->memory().base()[uint64_t(2 + 2 * i) * kHostPageSize + 3] = uint8_t(i + 1);
+      ASSERT_TRUE(others[i]->push());
+    });
+  DsmStatistics before = dsmStatistics();
+  onThread([&] {
+    ASSERT_TRUE(reader->pull());
+    EXPECT_EQ(dsmStatistics().pulledPages, before.pulledPages);
+    // A page nobody changed reads as it was, without a copy.
+    EXPECT_EQ(reader->memory().base()[3 * kHostPageSize], uint8_t(3 * kHostPageSize * 11));
+    EXPECT_EQ(dsmStatistics().pulledPages, before.pulledPages);
+    for (int i = 0; i < writers; i += 3)
+      EXPECT_EQ(reader->memory().base()[uint64_t(2 + 2 * i) * kHostPageSize + 3], uint8_t(i + 1));
+    EXPECT_EQ(dsmStatistics().pulledPages - before.pulledPages, uint64_t((writers + 2) / 3));
+    EXPECT_EQ(reader->memory().base()[kOwnPage * kHostPageSize], 0x5a);
+    // A write to a page pulled lazily is still pushed, and only it.
+    reader->memory().base()[2 * kHostPageSize + 5] = 0x77;
+    ASSERT_TRUE(reader->push());
+  });
+  EXPECT_EQ(main_.base()[kOwnPage * kHostPageSize], 0x5a);
+  EXPECT_EQ(main_.base()[2 * kHostPageSize + 5], 0x77);
+  EXPECT_EQ(main_.base()[2 * kHostPageSize + 3], 1);
+  for (int i = 0; i < writers; ++i)
+    EXPECT_EQ(main_.base()[uint64_t(2 + 2 * i) * kHostPageSize + 3], uint8_t(i + 1));
+}
+
+// 4 writers: runs invalidated one by one; 24: every clean page at once.
+INSTANTIATE_TEST_SUITE_P(RunsOrWholeMemory, LazyPull, testing::Values(4, 24));
+
+// The kernel cannot fault a page in for a system call: prepareHostWrite
+// brings an invalidated page up to date before a write(2) reads it.
+TEST_F(DsmMemory, SystemCallReadsAnInvalidatedPageAfterPrepareHostWrite) {
+  DsmMain dsm(main_);
+  auto reader = replica(dsm), writer = replica(dsm);
+  constexpr uint64_t kOffset = 5 * kHostPageSize;
+  onThread([&] {
+    std::memcpy(writer->memory().base() + kOffset, "fresh", 5);
+    ASSERT_TRUE(writer->push());
+  });
+  onThread([&] {
+    ASSERT_TRUE(reader->pull());
+    int pipe[2];
+    ASSERT_EQ(::pipe(pipe), 0);
+    prepareHostWrite(reader->memory().base() + kOffset, 5);
+    EXPECT_EQ(::write(pipe[1], reader->memory().base() + kOffset, 5), 5);
+    char got[6] = {};
+    EXPECT_EQ(::read(pipe[0], got, 5), 5);
+    EXPECT_STREQ(got, "fresh");
+    ::close(pipe[0]);
+    ::close(pipe[1]);
+  });
+}
+
 // A hub: `main_` plays a program's memory whose base must not move, `hub`
 // the main copy made from it, and `main_` becomes a replica of `hub` in
 // place.
@@ -359,6 +431,9 @@ TEST_F(AdoptedReplica, StatisticsCountReplicasPushesAndPulls) {
     ASSERT_TRUE(adopted->push());  // nothing new
   });
   onThread([&] { ASSERT_TRUE(other->pull()); });
+  // A pull copies a page only when its thread first touches it.
+  EXPECT_EQ(dsmStatistics().pulledPages - before.pulledPages, 0u);
+  onThread([&] { EXPECT_EQ(other->memory().base()[10], 2); });
   DsmStatistics after = dsmStatistics();
   EXPECT_EQ(after.replicas - before.replicas, 2u);
   EXPECT_EQ(after.pushes - before.pushes, 1u);
