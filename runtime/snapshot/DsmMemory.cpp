@@ -15,6 +15,10 @@ namespace synergy::snapshot {
 namespace {
 
 constexpr uint64_t kPagesPerGroup = 64;
+// A pull that brings at most this many changed pages copies them at once,
+// as a lazy fetch costs a fault and two mprotects a page: a few threads
+// passing a lock change a few pages each time. More are fetched lazily.
+constexpr size_t kMaxEagerPullPages = 32;
 // A pull invalidates the changed pages run by run up to this many runs, and
 // every clean page (one mprotect, whatever the memory's layout) past it: a
 // mapping split per run costs more than a fault per later-touched page.
@@ -207,35 +211,48 @@ bool DsmReplica::pull() {
         if (main_.pageVersions_[page] > pulledVersion_) changed.push_back(page);
     }
     pulledVersion_ = main_.version_;
-    if (changed.empty()) return true;
-    count(gStatistics.pulls);
-
-    // A changed page this replica wrote and has not pushed is merged now:
-    // its unpushed bytes keep their value in the replica and in its
-    // baseline, so a later push still sends that change.
-    std::vector<uint64_t> dirty = tracker_->dirtyPages();
-    std::vector<uint64_t> changedAndDirty;
-    std::set_intersection(changed.begin(), changed.end(), dirty.begin(), dirty.end(),
-                          std::back_inserter(changedAndDirty));
-    if (!changedAndDirty.empty()) {
-      count(gStatistics.pulledPages, changedAndDirty.size());
-      MemoryDiff unpushed =
-          diffPages(memory_.base(), baseline_.base(), changedAndDirty, kHostPageSize);
-      MemoryDiff unpushedBaseline;
-      for (const DiffRange& range : unpushed.ranges())
-        unpushedBaseline.append(range.offset, baseline_.base() + range.offset, range.length);
-      const uint8_t* main = main_.main_.base();
-      forEachRun(changedAndDirty, [&](uint64_t first, uint64_t count) {
-        uint64_t offset = first * kHostPageSize, bytes = count * kHostPageSize;
-        std::memcpy(memory_.base() + offset, main + offset, bytes);
-        std::memcpy(baseline_.base() + offset, main + offset, bytes);
-        for (uint64_t page = first; page < first + count; ++page)
-          copyVersions_[page] = main_.pageVersions_[page];
-      });
-      unpushed.apply(memory_.base());
-      unpushedBaseline.apply(baseline_.base());
-    }
   }
+  if (changed.empty()) return true;
+  count(gStatistics.pulls);
+  bool eager = changed.size() <= kMaxEagerPullPages;
+  // Copied pages must be writable, and current where they were invalid:
+  // prepareHostWrite refreshes them (taking the main copy's mutex, so
+  // before this thread takes it) and marks them dirty.
+  if (eager)
+    forEachRun(changed, [&](uint64_t first, uint64_t count) {
+      prepareHostWrite(memory_.base() + first * kHostPageSize, count * kHostPageSize);
+    });
+  {
+    std::lock_guard<std::mutex> lock(main_.mutex_);
+    // Copied now: every changed page when they are few, else those this
+    // replica wrote and has not pushed, whose unpushed bytes keep their
+    // value in the replica and in its baseline, so a later push still sends
+    // that change. (Other pages copied here are equal to their baseline.)
+    std::vector<uint64_t> copied;
+    if (eager) {
+      copied = changed;
+    } else {
+      std::vector<uint64_t> dirty = tracker_->dirtyPages();
+      std::set_intersection(changed.begin(), changed.end(), dirty.begin(), dirty.end(),
+                            std::back_inserter(copied));
+    }
+    count(gStatistics.pulledPages, copied.size());
+    MemoryDiff unpushed = diffPages(memory_.base(), baseline_.base(), copied, kHostPageSize);
+    MemoryDiff unpushedBaseline;
+    for (const DiffRange& range : unpushed.ranges())
+      unpushedBaseline.append(range.offset, baseline_.base() + range.offset, range.length);
+    const uint8_t* main = main_.main_.base();
+    forEachRun(copied, [&](uint64_t first, uint64_t count) {
+      uint64_t offset = first * kHostPageSize, bytes = count * kHostPageSize;
+      std::memcpy(memory_.base() + offset, main + offset, bytes);
+      std::memcpy(baseline_.base() + offset, main + offset, bytes);
+      for (uint64_t page = first; page < first + count; ++page)
+        copyVersions_[page] = main_.pageVersions_[page];
+    });
+    unpushed.apply(memory_.base());
+    unpushedBaseline.apply(baseline_.base());
+  }
+  if (eager) return true;
 
   // The other changed pages are fetched on first touch. Invalidating takes
   // no lock: a page whose mapping the kernel will not split is refreshed at

@@ -11,7 +11,8 @@
 //    overwrite). Bytes the replica did not change are never written, so
 //    threads writing disjoint bytes of one page do not undo each other.
 //  - pull(): every page of the main copy changed by a push since the
-//    replica's last pull is brought into the replica, lazily: pull() only
+//    replica's last pull is brought into the replica; a few such pages
+//    are copied at once, more of them lazily: pull() then only
 //    invalidates such pages (DirtyTracker::invalidate), and the first access
 //    to one copies it from the main copy, if the main copy changed it since
 //    the replica last had it. A thread so copies only the pages it touches:
