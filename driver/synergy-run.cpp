@@ -91,6 +91,7 @@ void printUsage() {
       "                      stderr files (append with >>) are cut back to the checkpoint\n"
       "  --dsm               run OpenMP threads and pthreads on copy-on-write replicas of\n"
       "                      memory that meet through byte-wise diffs, as on several hosts\n"
+      "                      (at most 4096 threads at a time)\n"
       "                      (SYNERGY_DSM_STATS=1: print replica and diff counts at exit)\n"
       "  --max-memory BYTES  cap each linear memory (each MPI rank's; threads share one):\n"
       "                      memory.grow past it fails, so malloc returns NULL, and a\n"

@@ -4,7 +4,15 @@
 // the SIGSEGV handler scans without locks or allocation. A slot points to an
 // immutable description of its region; replacing or retiring it waits until
 // no handler still reads the old one (each slot counts the handlers inside
-// it), so a handler never touches freed memory.
+// it), so a handler never touches freed memory. Each slot also keeps a copy
+// of its region's bounds, which the scan compares first: with one region
+// per --dsm thread, a fault then enters (and bumps the reader count of) only
+// the slot that holds it, not every slot.
+//
+// A page is in one of three states: clean (read-only), dirty (writable) or
+// invalid (inaccessible, refreshed from the PageSource on first access, then
+// clean). Invalid pages are never dirty, and a page turns writable only
+// after it is marked dirty and, if it was invalid, refreshed.
 //
 //===----------------------------------------------------------------------===//
 #include "snapshot/DirtyTracker.h"
@@ -27,8 +35,6 @@ namespace synergy::snapshot {
 namespace {
 
 constexpr uint64_t kBitsPerWord = 64;
-// Enough for one tracker per thread of any realistic OpenMP team.
-constexpr size_t kMaxTrackedRegions = 256;
 
 std::string systemError(const char* what) { return std::string(what) + ": " + std::strerror(errno); }
 
@@ -44,10 +50,14 @@ struct TrackedRegion {
   uintptr_t begin;
   uintptr_t end;
   std::atomic<uint64_t>* dirtyBits;
+  std::atomic<uint64_t>* invalidBits;
+  PageSource* source;
 };
 
 struct RegionSlot {
   std::atomic<const TrackedRegion*> region{nullptr};
+  // The region's bounds, for the scan's first test; [0, 0) when retired.
+  std::atomic<uintptr_t> begin{0}, end{0};
   std::atomic<int> readers{0};
   bool claimed = false;  // guarded by gRegistryMutex
 };
@@ -68,6 +78,49 @@ void markDirty(std::atomic<uint64_t>* dirtyBits, uint64_t from, uint64_t to) {
   }
 }
 
+// Clears the bits of pages [from, to) a word at a time.
+void clearBits(std::atomic<uint64_t>* bits, uint64_t from, uint64_t to) {
+  while (from < to) {
+    uint64_t bit = from % kBitsPerWord;
+    uint64_t count = std::min(kBitsPerWord - bit, to - from);
+    uint64_t mask = count == kBitsPerWord ? ~uint64_t(0) : ((uint64_t(1) << count) - 1) << bit;
+    bits[from / kBitsPerWord].fetch_and(~mask);
+    from += count;
+  }
+}
+
+bool isSet(const std::atomic<uint64_t>* bits, uint64_t page) {
+  return bits[page / kBitsPerWord].load(std::memory_order_relaxed) >> (page % kBitsPerWord) & 1;
+}
+
+// Brings the invalid pages of [from, to) up to date and makes them clean.
+// The span is made writable for the refresh, then read-only (a dirty page
+// in it faults once more on its next write and is marked dirty again, which
+// loses nothing). When the kernel will not split the mapping (ENOMEM), the
+// span widens as in unprotectAsDirty.
+bool refreshInvalidPages(const TrackedRegion& region, uint64_t from, uint64_t to) {
+  bool any = false;
+  for (uint64_t page = from; page < to && !any; ++page) any = isSet(region.invalidBits, page);
+  if (!any) return true;
+  uint64_t pageCount = (region.end - region.begin) / kHostPageSize;
+  for (uint64_t span = 1;; span *= 32) {
+    uint64_t first = from / span * span;
+    uint64_t last = std::min(((to - 1) / span + 1) * span, pageCount);
+    auto* start = reinterpret_cast<void*>(region.begin + first * kHostPageSize);
+    uint64_t bytes = (last - first) * kHostPageSize;
+    if (mprotect(start, bytes, PROT_READ | PROT_WRITE) == 0) {
+      for (uint64_t page = first; page < last; ++page) {
+        if (!isSet(region.invalidBits, page)) continue;
+        region.source->refresh(page);
+        clearBits(region.invalidBits, page, page + 1);
+      }
+      mprotect(start, bytes, PROT_READ);
+      return true;
+    }
+    if (errno != ENOMEM || (first == 0 && last == pageCount)) return false;
+  }
+}
+
 // Marks pages [first, last] of `region` dirty and makes them writable. Each
 // write-enabled run splits the mapping; when the kernel refuses to split it
 // further (ENOMEM, vm.max_map_count reached), this retries over ever larger
@@ -82,6 +135,7 @@ bool unprotectAsDirty(const TrackedRegion& region, uint64_t first, uint64_t last
       from = 0;
       to = pageCount;
     }
+    if (!refreshInvalidPages(region, from, to)) return false;
     markDirty(region.dirtyBits, from, to);
     void* start = reinterpret_cast<void*>(region.begin + from * kHostPageSize);
     if (mprotect(start, (to - from) * kHostPageSize, PROT_READ | PROT_WRITE) == 0) return true;
@@ -96,6 +150,7 @@ void forEachOverlappingRegion(uintptr_t begin, uintptr_t end, Visit visit) {
   size_t inUse = gSlotsInUse.load();
   for (size_t i = 0; i < inUse; ++i) {
     RegionSlot& slot = gSlots[i];
+    if (!(begin < slot.end.load() && slot.begin.load() < end)) continue;
     slot.readers.fetch_add(1);
     const TrackedRegion* region = slot.region.load();
     if (region && begin < region->end && region->begin < end) visit(*region);
@@ -124,7 +179,9 @@ class MprotectTracker final : public DirtyTracker {
     // never moves the bitmap a signal handler may be writing. Untouched
     // bitmap pages cost no memory.
     uint64_t capacityPages = std::max(bytes, kReservationBytes) / kHostPageSize;
-    size_t bitmapBytes = (capacityPages + kBitsPerWord - 1) / kBitsPerWord * sizeof(uint64_t);
+    // The dirty bits, then as many invalid bits.
+    size_t bitmapBytes =
+        2 * ((capacityPages + kBitsPerWord - 1) / kBitsPerWord * sizeof(uint64_t));
     if (dirtyBits_ && bitmapBytes_ < bitmapBytes) {
       munmap(dirtyBits_, bitmapBytes_);
       dirtyBits_ = nullptr;
@@ -139,7 +196,8 @@ class MprotectTracker final : public DirtyTracker {
       dirtyBits_ = static_cast<std::atomic<uint64_t>*>(bitmap);
       bitmapBytes_ = bitmapBytes;
     }
-    capacityPages_ = bitmapBytes_ / sizeof(uint64_t) * kBitsPerWord;
+    capacityPages_ = bitmapBytes_ / 2 / sizeof(uint64_t) * kBitsPerWord;
+    invalidBits_ = dirtyBits_ + capacityPages_ / kBitsPerWord;
 
     auto begin = reinterpret_cast<uintptr_t>(base);
     std::lock_guard<std::mutex> lock(gRegistryMutex);
@@ -152,7 +210,8 @@ class MprotectTracker final : public DirtyTracker {
     size_t free = 0;
     while (free < kMaxTrackedRegions && gSlots[free].claimed) ++free;
     if (free == kMaxTrackedRegions) {
-      error = "too many dirty-tracked regions";
+      error = "too many dirty-tracked regions (at most " + std::to_string(kMaxTrackedRegions) +
+              " at a time)";
       return false;
     }
     slot_ = &gSlots[free];
@@ -229,6 +288,34 @@ class MprotectTracker final : public DirtyTracker {
     flush();
   }
 
+  bool invalidate(uint64_t firstPage, uint64_t count) override {
+    uint64_t end = std::min(firstPage + count, bytes_ / kHostPageSize);
+    if (!pageSource_ || !slot_) return false;
+    // Invalidates maximal runs of clean pages, one mprotect per run. The
+    // bits are set before the protection, so a page is never inaccessible
+    // without the handler knowing why.
+    for (uint64_t page = firstPage; page < end;) {
+      if (isSet(dirtyBits_, page)) {
+        ++page;
+        continue;
+      }
+      uint64_t runEnd = page + 1;
+      while (runEnd < end && !isSet(dirtyBits_, runEnd)) ++runEnd;
+      markDirty(invalidBits_, page, runEnd);
+      if (mprotect(base_ + page * kHostPageSize, (runEnd - page) * kHostPageSize, PROT_NONE) != 0) {
+        // The kernel would not split the mapping: those pages stay clean and
+        // are refreshed now instead.
+        TrackedRegion region{reinterpret_cast<uintptr_t>(base_),
+                             reinterpret_cast<uintptr_t>(base_) + bytes_, dirtyBits_, invalidBits_,
+                             pageSource_};
+        if (!refreshInvalidPages(region, page, runEnd)) return false;
+      }
+      page = runEnd;
+    }
+    return true;
+  }
+
+  // Invalid pages are made accessible as they are, not refreshed.
   void stop() override {
     if (!slot_) return;
     if (bytes_ > 0) mprotect(base_, bytes_, PROT_READ | PROT_WRITE);
@@ -242,10 +329,15 @@ class MprotectTracker final : public DirtyTracker {
     const TrackedRegion* old = slot_->region.exchange(nullptr);
     waitForReaders(*slot_);
     delete old;
+    slot_->begin.store(0);
+    slot_->end.store(0);
     slot_->claimed = false;
     slot_ = nullptr;
     uint64_t words = (bytes_ / kHostPageSize + kBitsPerWord - 1) / kBitsPerWord;
-    for (uint64_t w = 0; w < words; ++w) dirtyBits_[w].store(0, std::memory_order_relaxed);
+    for (uint64_t w = 0; w < words; ++w) {
+      dirtyBits_[w].store(0, std::memory_order_relaxed);
+      invalidBits_[w].store(0, std::memory_order_relaxed);
+    }
     base_ = nullptr;
     bytes_ = 0;
   }
@@ -253,14 +345,18 @@ class MprotectTracker final : public DirtyTracker {
   // Replaces the slot's region description; called with gRegistryMutex held.
   void publish() {
     auto* region = new TrackedRegion{reinterpret_cast<uintptr_t>(base_),
-                                     reinterpret_cast<uintptr_t>(base_) + bytes_, dirtyBits_};
+                                     reinterpret_cast<uintptr_t>(base_) + bytes_, dirtyBits_,
+                                     invalidBits_, pageSource_};
     const TrackedRegion* old = slot_->region.exchange(region);
+    slot_->begin.store(region->begin);
+    slot_->end.store(region->end);
     waitForReaders(*slot_);
     delete old;
   }
 
   RegionSlot* slot_ = nullptr;
   std::atomic<uint64_t>* dirtyBits_ = nullptr;
+  std::atomic<uint64_t>* invalidBits_ = nullptr;
   size_t bitmapBytes_ = 0;
   uint64_t capacityPages_ = 0;
 };
@@ -377,6 +473,8 @@ class SoftDirtyTracker final : public DirtyTracker {
     pending_.clear();
   }
 
+  bool invalidate(uint64_t, uint64_t) override { return false; }
+
   // Moves the kernel's current bits for this region into pending_.
   void foldKernelBits() {
     readSoftDirtyBits(pagemap_, base_, bytes_ / kHostPageSize, [&](uint64_t page) {
@@ -454,7 +552,10 @@ bool handleDirtyTrackingFault(void* address) {
   bool resolved = false;
   forEachOverlappingRegion(at, at + 1, [&](const TrackedRegion& region) {
     uint64_t page = (at - region.begin) / kHostPageSize;
-    resolved = unprotectAsDirty(region, page, page);
+    // An invalid page is refreshed and left clean: a read needs no more, and
+    // a write faults once more and finds it clean.
+    resolved = isSet(region.invalidBits, page) ? refreshInvalidPages(region, page, page + 1)
+                                               : unprotectAsDirty(region, page, page);
   });
   errno = savedErrno;
   return resolved;

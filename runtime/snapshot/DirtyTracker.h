@@ -18,6 +18,12 @@
 // Both work on a linear memory's private anonymous pages and on the
 // MAP_PRIVATE copy-on-write mappings LinearMemory::mapCopyOnWrite creates.
 //
+// An Mprotect tracker can also invalidate clean pages: they become
+// inaccessible, and the first access to one (a read too) asks the region's
+// PageSource to bring it up to date. A --dsm replica pulls that way, lazily:
+// at an acquire it invalidates what others changed and fetches only the
+// pages its thread then touches, instead of copying every changed page.
+//
 //===----------------------------------------------------------------------===//
 #pragma once
 
@@ -31,6 +37,17 @@ namespace synergy::snapshot {
 inline constexpr uint64_t kHostPageSize = 4096;
 
 enum class DirtyTrackingMode { Mprotect, SoftDirty };
+
+// Refreshes invalidated pages of a tracked region on first access.
+class PageSource {
+ public:
+  virtual ~PageSource() = default;
+  // Brings page `page` (an index from the region's base) up to date. Called
+  // on the thread that touched it, from its SIGSEGV handler or from
+  // prepareHostWrite, with the page writable; it must not take a lock that
+  // thread may hold while touching tracked memory.
+  virtual void refresh(uint64_t page) = 0;
+};
 
 class DirtyTracker {
  public:
@@ -57,13 +74,28 @@ class DirtyTracker {
   // (or the tracker be destroyed) before the region is unmapped.
   virtual void stop() = 0;
 
+  // Makes the clean pages of [firstPage, firstPage + count) inaccessible
+  // until they are touched; the first access to one calls the PageSource
+  // given to setPageSource, after which the page is clean again. Dirty pages
+  // are left alone. Returns false (invalidating nothing) when the tracker has
+  // no PageSource or cannot invalidate (SoftDirty).
+  virtual bool invalidate(uint64_t firstPage, uint64_t count) = 0;
+
+  // The source invalidated pages are refreshed from; set before start().
+  void setPageSource(PageSource* source) { pageSource_ = source; }
+
   uint8_t* base() const { return base_; }
   uint64_t bytes() const { return bytes_; }
 
  protected:
   uint8_t* base_ = nullptr;
   uint64_t bytes_ = 0;
+  PageSource* pageSource_ = nullptr;
 };
+
+// At most this many Mprotect trackers can be started at a time (one per
+// --dsm replica); start() refuses more with an error that says so.
+inline constexpr size_t kMaxTrackedRegions = 4096;
 
 // Returns a tracker using `mode`, or nullptr with `error` set when the mode
 // is unusable here (SoftDirty without kernel support, or a host page size
@@ -84,7 +116,8 @@ bool handleDirtyTrackingFault(void* address);
 void installDirtyTrackingFaultHandler();
 
 // Makes [address, address + bytes) of any Mprotect-tracked region writable
-// and marks those pages dirty, without faulting. Host code that lets the
+// and marks those pages dirty, without faulting (refreshing invalidated
+// pages first). Host code that lets the
 // kernel write into tracked memory (read(2) into a guest buffer) calls this
 // first: a system call writing a write-protected page fails with EFAULT
 // instead of faulting. Plain stores and memcpy need no such call.

@@ -1,6 +1,8 @@
 //===- DsmMemory.cpp - threads sharing one memory through replicas and diffs ===//
 #include "snapshot/DsmMemory.h"
 
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cstring>
@@ -13,6 +15,14 @@ namespace synergy::snapshot {
 namespace {
 
 constexpr uint64_t kPagesPerGroup = 64;
+// A pull that brings at most this many changed pages copies them at once,
+// as a lazy fetch costs a fault and two mprotects a page: a few threads
+// passing a lock change a few pages each time. More are fetched lazily.
+constexpr size_t kMaxEagerPullPages = 32;
+// A pull invalidates the changed pages run by run up to this many runs, and
+// every clean page (one mprotect, whatever the memory's layout) past it: a
+// mapping split per run costs more than a fault per later-touched page.
+constexpr size_t kMaxInvalidatedRuns = 16;
 
 struct AtomicStatistics {
   std::atomic<uint64_t> replicas{0}, pushes{0}, pushedBytes{0}, pulls{0}, pulledPages{0};
@@ -108,6 +118,15 @@ std::unique_ptr<DsmReplica> DsmMain::adoptReplica(LinearMemory& memory, std::str
 
 bool DsmReplica::start(const Snapshot& snapshot, bool adopted, std::string& error) {
   uint64_t maxPages = main_.main_.maxPages();
+  copyVersionsBytes_ = std::max<uint64_t>(maxPages * kWasmPageSize / kHostPageSize, 1) *
+                       sizeof(uint64_t);
+  void* versions = mmap(nullptr, copyVersionsBytes_, PROT_READ | PROT_WRITE,
+                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (versions == MAP_FAILED) {
+    error = "cannot allocate a replica's page versions";
+    return false;
+  }
+  copyVersions_ = static_cast<uint64_t*>(versions);
   if ((!adopted && !ownMemory_.create(0, maxPages, error)) || !baseline_.create(0, maxPages, error))
     return false;
   if ((!adopted && !snapshot.restoreInto(ownMemory_)) || !snapshot.restoreInto(baseline_)) {
@@ -115,13 +134,33 @@ bool DsmReplica::start(const Snapshot& snapshot, bool adopted, std::string& erro
     return false;
   }
   tracker_ = createDirtyTracker(DirtyTrackingMode::Mprotect, error);
-  if (!tracker_ || !tracker_->start(memory_.base(), memory_.sizeBytes(), error)) return false;
-  pulledVersion_ = main_.version_;
+  if (!tracker_) return false;
+  tracker_->setPageSource(this);
+  if (!tracker_->start(memory_.base(), memory_.sizeBytes(), error)) return false;
+  pulledVersion_ = startVersion_ = main_.version_;
   count(gStatistics.replicas);
   return true;
 }
 
-DsmReplica::~DsmReplica() = default;
+DsmReplica::~DsmReplica() {
+  // An adopted memory outlives the replica: bring its invalid pages up to
+  // date before the tracker lets them be read as they are.
+  if (tracker_ && &memory_ != &ownMemory_) prepareHostWrite(memory_.base(), memory_.sizeBytes());
+  tracker_.reset();
+  if (copyVersions_) munmap(copyVersions_, copyVersionsBytes_);
+}
+
+void DsmReplica::refresh(uint64_t page) {
+  std::lock_guard<std::mutex> lock(main_.mutex_);
+  if (page >= main_.pageVersions_.size() || page >= baseline_.sizeBytes() / kHostPageSize) return;
+  uint64_t version = main_.pageVersions_[page];
+  if (version <= std::max(copyVersions_[page], startVersion_)) return;
+  uint64_t offset = page * kHostPageSize;
+  std::memcpy(memory_.base() + offset, main_.main_.base() + offset, kHostPageSize);
+  std::memcpy(baseline_.base() + offset, main_.main_.base() + offset, kHostPageSize);
+  copyVersions_[page] = version;
+  count(gStatistics.pulledPages);
+}
 
 bool DsmReplica::growTo(uint64_t pages) {
   pages = std::max(pages, memory_.pages());
@@ -161,41 +200,69 @@ bool DsmReplica::push(const std::vector<MergeRegion>& regions) {
 }
 
 bool DsmReplica::pull() {
-  std::lock_guard<std::mutex> lock(main_.mutex_);
-  if (!main_.growTo(main_.main_.pages()) || !growTo(main_.main_.pages())) return false;
   std::vector<uint64_t> changed;
-  for (uint64_t group = 0; group < main_.groupVersions_.size(); ++group) {
-    if (main_.groupVersions_[group] <= pulledVersion_) continue;
-    uint64_t end = std::min((group + 1) * kPagesPerGroup, uint64_t(main_.pageVersions_.size()));
-    for (uint64_t page = group * kPagesPerGroup; page < end; ++page)
-      if (main_.pageVersions_[page] > pulledVersion_) changed.push_back(page);
+  {
+    std::lock_guard<std::mutex> lock(main_.mutex_);
+    if (!main_.growTo(main_.main_.pages()) || !growTo(main_.main_.pages())) return false;
+    for (uint64_t group = 0; group < main_.groupVersions_.size(); ++group) {
+      if (main_.groupVersions_[group] <= pulledVersion_) continue;
+      uint64_t end = std::min((group + 1) * kPagesPerGroup, uint64_t(main_.pageVersions_.size()));
+      for (uint64_t page = group * kPagesPerGroup; page < end; ++page)
+        if (main_.pageVersions_[page] > pulledVersion_) changed.push_back(page);
+    }
+    pulledVersion_ = main_.version_;
   }
-  pulledVersion_ = main_.version_;
   if (changed.empty()) return true;
   count(gStatistics.pulls);
-  count(gStatistics.pulledPages, changed.size());
+  bool eager = changed.size() <= kMaxEagerPullPages;
+  // Copied pages must be writable, and current where they were invalid:
+  // prepareHostWrite refreshes them (taking the main copy's mutex, so
+  // before this thread takes it) and marks them dirty.
+  if (eager)
+    forEachRun(changed, [&](uint64_t first, uint64_t count) {
+      prepareHostWrite(memory_.base() + first * kHostPageSize, count * kHostPageSize);
+    });
+  {
+    std::lock_guard<std::mutex> lock(main_.mutex_);
+    // Copied now: every changed page when they are few, else those this
+    // replica wrote and has not pushed, whose unpushed bytes keep their
+    // value in the replica and in its baseline, so a later push still sends
+    // that change. (Other pages copied here are equal to their baseline.)
+    std::vector<uint64_t> copied;
+    if (eager) {
+      copied = changed;
+    } else {
+      std::vector<uint64_t> dirty = tracker_->dirtyPages();
+      std::set_intersection(changed.begin(), changed.end(), dirty.begin(), dirty.end(),
+                            std::back_inserter(copied));
+    }
+    count(gStatistics.pulledPages, copied.size());
+    MemoryDiff unpushed = diffPages(memory_.base(), baseline_.base(), copied, kHostPageSize);
+    MemoryDiff unpushedBaseline;
+    for (const DiffRange& range : unpushed.ranges())
+      unpushedBaseline.append(range.offset, baseline_.base() + range.offset, range.length);
+    const uint8_t* main = main_.main_.base();
+    forEachRun(copied, [&](uint64_t first, uint64_t count) {
+      uint64_t offset = first * kHostPageSize, bytes = count * kHostPageSize;
+      std::memcpy(memory_.base() + offset, main + offset, bytes);
+      std::memcpy(baseline_.base() + offset, main + offset, bytes);
+      for (uint64_t page = first; page < first + count; ++page)
+        copyVersions_[page] = main_.pageVersions_[page];
+    });
+    unpushed.apply(memory_.base());
+    unpushedBaseline.apply(baseline_.base());
+  }
+  if (eager) return true;
 
-  // Bytes this replica changed but has not pushed keep their value in the
-  // replica and in its baseline, so a later push still sends that change.
-  std::vector<uint64_t> dirty = tracker_->dirtyPages();
-  std::vector<uint64_t> changedAndDirty;
-  std::set_intersection(changed.begin(), changed.end(), dirty.begin(), dirty.end(),
-                        std::back_inserter(changedAndDirty));
-  MemoryDiff unpushed = diffPages(memory_.base(), baseline_.base(), changedAndDirty, kHostPageSize);
-  MemoryDiff unpushedBaseline;
-  for (const DiffRange& range : unpushed.ranges())
-    unpushedBaseline.append(range.offset, baseline_.base() + range.offset, range.length);
-
-  const uint8_t* main = main_.main_.base();
-  forEachRun(changed, [&](uint64_t first, uint64_t count) {
-    uint64_t offset = first * kHostPageSize, bytes = count * kHostPageSize;
-    // One mprotect for the run instead of a write fault per page.
-    prepareHostWrite(memory_.base() + offset, bytes);
-    std::memcpy(memory_.base() + offset, main + offset, bytes);
-    std::memcpy(baseline_.base() + offset, main + offset, bytes);
-  });
-  unpushed.apply(memory_.base());
-  unpushedBaseline.apply(baseline_.base());
+  // The other changed pages are fetched on first touch. Invalidating takes
+  // no lock: a page whose mapping the kernel will not split is refreshed at
+  // once, through refresh(), which takes the main copy's mutex.
+  std::vector<std::pair<uint64_t, uint64_t>> runs;
+  forEachRun(changed, [&](uint64_t first, uint64_t count) { runs.emplace_back(first, count); });
+  if (runs.size() > kMaxInvalidatedRuns)
+    return tracker_->invalidate(0, memory_.sizeBytes() / kHostPageSize);
+  for (const auto& [first, count] : runs)
+    if (!tracker_->invalidate(first, count)) return false;
   return true;
 }
 

@@ -11,7 +11,17 @@
 //    overwrite). Bytes the replica did not change are never written, so
 //    threads writing disjoint bytes of one page do not undo each other.
 //  - pull(): every page of the main copy changed by a push since the
-//    replica's last pull is copied into the replica.
+//    replica's last pull is brought into the replica; a few such pages
+//    are copied at once, more of them lazily: pull() then only
+//    invalidates such pages (DirtyTracker::invalidate), and the first access
+//    to one copies it from the main copy, if the main copy changed it since
+//    the replica last had it. A thread so copies only the pages it touches:
+//    in a team of N threads each pushing its own stack page, an eager pull
+//    would copy N pages per thread and per synchronisation (N^2 in all, and
+//    as many mapping splits, which vm.max_map_count ends near N = 256).
+//    When the changed pages form few runs, only they are invalidated;
+//    otherwise every clean page is, with one mprotect, and per-page versions
+//    keep the pages that did not change from being copied.
 //
 // A replica's baseline is the snapshot it was created from, overlaid with
 // everything it pushed or pulled since; it is kept as a second copy-on-write
@@ -96,7 +106,7 @@ class DsmMain {
   std::vector<uint64_t> groupVersions_;
 };
 
-class DsmReplica {
+class DsmReplica : private PageSource {
  public:
   ~DsmReplica();
   DsmReplica(const DsmReplica&) = delete;
@@ -133,14 +143,26 @@ class DsmReplica {
   bool start(const Snapshot& snapshot, bool adopted, std::string& error);
   // Grows the replica, its baseline and its tracking to `pages` wasm pages.
   bool growTo(uint64_t pages);
+  // Copies host page `page` from the main copy into the replica and its
+  // baseline when the main copy changed it since the replica last had it
+  // (the lazy half of pull()). Runs in the fault handler of the replica's
+  // thread, which never touches an invalid page while holding the main
+  // copy's mutex.
+  void refresh(uint64_t page) override;
 
   DsmMain& main_;
   LinearMemory ownMemory_;
   LinearMemory& memory_;
   LinearMemory baseline_;
   std::unique_ptr<DirtyTracker> tracker_;
-  // The main copy's version at the last pull.
+  // The main copy's version at the last pull, and at start().
   uint64_t pulledVersion_ = 0;
+  uint64_t startVersion_ = 0;
+  // Per host page up to the largest memory, the main copy's version of the
+  // page when the replica last copied it (0: as at start()). Mapped without
+  // reserve, so only the stretches of pages a thread refreshes cost memory.
+  uint64_t* copyVersions_ = nullptr;
+  size_t copyVersionsBytes_ = 0;
   // Kept from push to push: a replica's diffs are often megabytes, and
   // fresh buffers would cost a page fault per page at every push.
   MemoryDiff pushDiff_;

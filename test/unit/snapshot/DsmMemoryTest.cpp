@@ -2,6 +2,8 @@
 // diffs into the main copy and pulling its changes back.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cstring>
 #include <mutex>
 #include <thread>
@@ -249,6 +251,94 @@ TEST_F(DsmMemory, PullKeepsWritesNotYetPushed) {
   EXPECT_EQ(main_.base()[kPage], 0x21);
   EXPECT_EQ(main_.base()[kPage + 1], 0x22);
   EXPECT_EQ(load<int32_t>(main_, kCounter), 10 + 5 + 3);
+}
+
+// Replicas each push pages of their own (as threads push their stack pages)
+// and one replica pulls. A few changed pages are copied at once; more are
+// copied only when touched, whether the pull invalidated the changed runs
+// one by one or (past a few runs) every clean page. Either way the reader
+// sees every write, keeps its own unpushed one, and pushes only its own.
+struct LazyPullCase {
+  int writers;
+  int pagesPerWriter;
+};
+
+class LazyPull : public DsmMemory, public testing::WithParamInterface<LazyPullCase> {};
+
+TEST_P(LazyPull, CopiesOnlyTouchedPagesAndSeesEveryWrite) {
+  const auto [writers, pagesPerWriter] = GetParam();
+  const uint64_t changedPages = uint64_t(writers * pagesPerWriter);
+  const bool eager = changedPages <= 32;
+  ASSERT_GE(main_.grow(6), 0);  // 128 host pages
+  DsmMain dsm(main_);
+  auto reader = replica(dsm);
+  std::vector<std::unique_ptr<DsmReplica>> others;
+  for (int i = 0; i < writers; ++i) others.push_back(replica(dsm));
+  // Writer i's run of pages, one page apart from the next writer's.
+  auto firstPage = [&](int i) { return uint64_t(2 + i * (pagesPerWriter + 1)); };
+  constexpr uint64_t kOwnPage = 1;
+  onThread([&] { reader->memory().base()[kOwnPage * kHostPageSize] = 0x5a; });
+  for (int i = 0; i < writers; ++i)
+    onThread([&] {
+      for (int p = 0; p < pagesPerWriter; ++p)
+        others[i]->memory().base()[(firstPage(i) + p) * kHostPageSize + 3] = uint8_t(i + 1);
+      ASSERT_TRUE(others[i]->push());
+    });
+  DsmStatistics before = dsmStatistics();
+  onThread([&] {
+    ASSERT_TRUE(reader->pull());
+    uint64_t copiedAtPull = dsmStatistics().pulledPages - before.pulledPages;
+    EXPECT_EQ(copiedAtPull, eager ? changedPages : 0u);
+    // A page nobody changed reads as it was, without a copy.
+    EXPECT_EQ(reader->memory().base()[100 * kHostPageSize], uint8_t(100 * kHostPageSize * 11));
+    for (int i = 0; i < writers; i += 3)
+      EXPECT_EQ(reader->memory().base()[firstPage(i) * kHostPageSize + 3], uint8_t(i + 1));
+    EXPECT_EQ(dsmStatistics().pulledPages - before.pulledPages,
+              eager ? changedPages : uint64_t((writers + 2) / 3));
+    EXPECT_EQ(reader->memory().base()[kOwnPage * kHostPageSize], 0x5a);
+    // A write to a page pulled lazily is pushed, and only it.
+    reader->memory().base()[firstPage(0) * kHostPageSize + 5] = 0x77;
+    ASSERT_TRUE(reader->push());
+  });
+  EXPECT_EQ(main_.base()[kOwnPage * kHostPageSize], 0x5a);
+  EXPECT_EQ(main_.base()[firstPage(0) * kHostPageSize + 5], 0x77);
+  for (int i = 0; i < writers; ++i)
+    for (int p = 0; p < pagesPerWriter; ++p)
+      EXPECT_EQ(main_.base()[(firstPage(i) + p) * kHostPageSize + 3], uint8_t(i + 1));
+}
+
+// Copied at once; invalidated run by run (12 runs); every clean page (40).
+INSTANTIATE_TEST_SUITE_P(FewRunsOrWholeMemory, LazyPull,
+                         testing::Values(LazyPullCase{4, 1}, LazyPullCase{12, 4},
+                                         LazyPullCase{40, 1}));
+
+// The kernel cannot fault a page in for a system call: prepareHostWrite
+// brings an invalidated page up to date before a write(2) reads it.
+TEST_F(DsmMemory, SystemCallReadsAnInvalidatedPageAfterPrepareHostWrite) {
+  ASSERT_GE(main_.grow(6), 0);
+  DsmMain dsm(main_);
+  auto reader = replica(dsm), writer = replica(dsm);
+  constexpr uint64_t kOffset = 5 * kHostPageSize;
+  onThread([&] {
+    // 40 changed pages: the reader's pull fetches them lazily.
+    for (uint64_t page = 10; page < 50; ++page) writer->memory().base()[page * kHostPageSize] = 1;
+    std::memcpy(writer->memory().base() + kOffset, "fresh", 5);
+    ASSERT_TRUE(writer->push());
+  });
+  onThread([&] {
+    DsmStatistics before = dsmStatistics();
+    ASSERT_TRUE(reader->pull());
+    ASSERT_EQ(dsmStatistics().pulledPages, before.pulledPages);
+    int pipe[2];
+    ASSERT_EQ(::pipe(pipe), 0);
+    prepareHostWrite(reader->memory().base() + kOffset, 5);
+    EXPECT_EQ(::write(pipe[1], reader->memory().base() + kOffset, 5), 5);
+    char got[6] = {};
+    EXPECT_EQ(::read(pipe[0], got, 5), 5);
+    EXPECT_STREQ(got, "fresh");
+    ::close(pipe[0]);
+    ::close(pipe[1]);
+  });
 }
 
 // A hub: `main_` plays a program's memory whose base must not move, `hub`
