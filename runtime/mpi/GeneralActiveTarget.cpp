@@ -64,6 +64,7 @@ u32 Z_envZ_MPI_Win_post(void* instance, u32 group, u32 assertion, u32 win) {
   int error;
   auto window = windowOrFail(call, int(win), error);
   if (!window) return error;
+  if ((error = refuseAcrossHosts(call, *window))) return error;
   if (window->exposureOrigins >= 0)
     return failOnWindow(call, *window, abi::kErrRmaSync, "an exposure epoch is already open");
   std::vector<int> origins;
@@ -81,6 +82,7 @@ u32 Z_envZ_MPI_Win_start(void* instance, u32 group, u32 assertion, u32 win) {
   int error;
   auto window = windowOrFail(call, int(win), error);
   if (!window) return error;
+  if ((error = refuseAcrossHosts(call, *window))) return error;
   if (window->accessEpoch)
     return failOnWindow(call, *window, abi::kErrRmaSync, "an access epoch is already open");
   std::vector<int> targets;

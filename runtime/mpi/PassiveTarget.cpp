@@ -81,6 +81,7 @@ u32 Z_envZ_MPI_Win_lock(void* instance, u32 lockType, u32 targetRank, u32 assert
   int error;
   auto window = windowOrFail(call, int(win), error);
   if (!window) return error;
+  if ((error = refuseAcrossHosts(call, *window))) return error;
   int type = int(lockType), target = int(targetRank);
   if (type != abi::kLockExclusive && type != abi::kLockShared)
     return failOnWindow(call, *window, abi::kErrArg, "invalid lock type " + std::to_string(type));
@@ -119,6 +120,7 @@ u32 Z_envZ_MPI_Win_lock_all(void* instance, u32 assertion, u32 win) {
   int error;
   auto window = windowOrFail(call, int(win), error);
   if (!window) return error;
+  if ((error = refuseAcrossHosts(call, *window))) return error;
   if (inPassiveEpoch(*window, -1))
     return failOnWindow(call, *window, abi::kErrRmaSync, "already holds a lock on the window");
   if (int(assertion) & abi::kModeNocheck) {

@@ -11,6 +11,11 @@
 // they are called, like every operation of a window on one host, and hand
 // back the rank's permanent completed-request handle (RankState).
 //
+// On a target of another host, the three atomics go to that host
+// (RemoteWindows.cpp), which applies them under its own World lock, so they
+// stay atomic against the accumulates of its ranks; the request-based
+// calls, which complete at once, are refused there by name.
+//
 //===----------------------------------------------------------------------===//
 #include <cstring>
 
@@ -41,16 +46,19 @@ int resolveResult(HostCall& call, RmaTarget& t, u32 addr, int count, int type, L
 
 int getAccumulate(HostCall& call, u32 origin, u32 originCount, u32 originType, u32 result,
                   u32 resultCount, u32 resultType, u32 targetRank, u32 targetDisp,
-                  u32 targetCount, u32 targetType, u32 op, u32 win) {
+                  u32 targetCount, u32 targetType, u32 op, u32 win, bool acrossHosts) {
   RmaTarget t;
   if (int e = resolveRmaTarget(call, origin, int(originCount), int(originType), int(targetRank),
                                int32_t(targetDisp), int(targetCount), int(targetType), int(win), t,
-                               isNoOp(op)))
+                               isNoOp(op), acrossHosts))
     return e;
   Layout layout;
   uint8_t* buffer;
   if (int e = resolveResult(call, t, result, int(resultCount), int(resultType), layout, buffer))
     return e;
+  if (t.remote)
+    return rmaAcrossHosts(call, t, RmaKind::GetAccumulate, int(op), buffer, layout,
+                          int64_t(int(resultCount)));
   std::vector<uint8_t> fetched(size_t(t.targetType->size * t.targetCount));
   if (int e = accumulateAt(call, t, int(op), fetched.data())) return e;
   unpackTyped(fetched.data(), buffer, *layout, int64_t(int(resultCount)));
@@ -72,14 +80,15 @@ u32 Z_envZ_MPI_Get_accumulate(void* instance, u32 origin, u32 originCount, u32 o
                               u32 targetDisp, u32 targetCount, u32 targetType, u32 op, u32 win) {
   HostCall call(instance, "MPI_Get_accumulate");
   return getAccumulate(call, origin, originCount, originType, result, resultCount, resultType,
-                       targetRank, targetDisp, targetCount, targetType, op, win);
+                       targetRank, targetDisp, targetCount, targetType, op, win,
+                       /*acrossHosts=*/true);
 }
 
 u32 Z_envZ_MPI_Fetch_and_op(void* instance, u32 origin, u32 result, u32 type, u32 targetRank,
                             u32 targetDisp, u32 op, u32 win) {
   HostCall call(instance, "MPI_Fetch_and_op");
   return getAccumulate(call, origin, 1, type, result, 1, type, targetRank, targetDisp, 1, type,
-                       op, win);
+                       op, win, /*acrossHosts=*/true);
 }
 
 u32 Z_envZ_MPI_Compare_and_swap(void* instance, u32 origin, u32 compare, u32 result, u32 type,
@@ -87,7 +96,8 @@ u32 Z_envZ_MPI_Compare_and_swap(void* instance, u32 origin, u32 compare, u32 res
   HostCall call(instance, "MPI_Compare_and_swap");
   RmaTarget t;
   if (int e = resolveRmaTarget(call, origin, 1, int(type), int(targetRank), int32_t(targetDisp),
-                               1, int(type), int(win), t))
+                               1, int(type), int(win), t, /*originIgnored=*/false,
+                               /*acrossHosts=*/true))
     return e;
   // MPI allows only C integers, Fortran integers and logicals, and bytes:
   // one element, compared bit for bit.
@@ -110,6 +120,8 @@ u32 Z_envZ_MPI_Compare_and_swap(void* instance, u32 origin, u32 compare, u32 res
   if (!compared || !fetched)
     return failOnWindow(call, *t.window, abi::kErrBuffer,
                         "compare or result buffer outside linear memory");
+  if (t.remote)
+    return rmaAcrossHosts(call, t, RmaKind::CompareAndSwap, 0, fetched, t.targetType, 1, compared);
   uint8_t old[16];
   call.world().locked([&] {
     std::memcpy(old, t.target, bytes);
@@ -160,8 +172,10 @@ u32 Z_envZ_MPI_Rget_accumulate(void* instance, u32 origin, u32 originCount, u32 
                                u32 targetDisp, u32 targetCount, u32 targetType, u32 op, u32 win,
                                u32 requestOut) {
   HostCall call(instance, "MPI_Rget_accumulate");
+  // Its request completes at once, so its target must be on this host.
   if (int e = getAccumulate(call, origin, originCount, originType, result, resultCount,
-                            resultType, targetRank, targetDisp, targetCount, targetType, op, win))
+                            resultType, targetRank, targetDisp, targetCount, targetType, op, win,
+                            /*acrossHosts=*/false))
     return e;
   return storeCompletedRequest(call, requestOut);
 }
