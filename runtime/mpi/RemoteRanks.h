@@ -44,6 +44,12 @@ enum class RmaKind : uint8_t {
   Accumulate = 3,      // apply op with the data
   GetAccumulate = 4,   // reply with the old contents, then apply op
   CompareAndSwap = 5,  // data: the new value then the compared one
+  // Passive target: take the target's lock (done once granted) and let
+  // go of it. No runs, no data.
+  LockShared = 6,
+  LockExclusive = 7,
+  UnlockShared = 8,
+  UnlockExclusive = 9,
 };
 
 // A one-sided operation on the part of a window that a rank on another

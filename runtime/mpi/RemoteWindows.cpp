@@ -22,13 +22,22 @@
 // after it, every operation of the epoch, to and from every host, is
 // complete.
 //
-// Passive target, general active target and the request-based calls are
-// refused on such windows by name, and so are dynamic windows; windows of
-// shared memory cannot span hosts at all.
+// Passive target: a target's lock is the word in its own host's
+// WindowSync, so that host decides every request. A lock request from
+// another host is granted at once when the word allows it and otherwise
+// waits in a queue, which is tried again whenever a lock of this host is
+// let go (by a local member or by another host's unlock); the origin waits
+// for the grant. Unlock and flush first wait until the origin's operations
+// on the target are done.
+//
+// General active target and the request-based calls are refused on such
+// windows by name, and so are dynamic windows; windows of shared memory
+// cannot span hosts at all.
 //
 //===----------------------------------------------------------------------===//
 #include <algorithm>
 #include <cstring>
+#include <deque>
 #include <map>
 #include <mutex>
 
@@ -83,18 +92,18 @@ int64_t dataBytesOf(RmaKind kind, int op, int64_t bytes) {
   return 0;
 }
 
+bool isLockKind(RmaKind kind) { return kind >= RmaKind::LockShared; }
+
+bool takeLock(std::atomic<int64_t>& word, bool exclusive) {
+  int64_t seen = word.load();
+  if (exclusive) return seen == 0 && word.compare_exchange_strong(seen, -1);
+  return seen >= 0 && word.compare_exchange_strong(seen, seen + 1);
+}
+
 int firstLocalMember(World& world, const Communicator& comm) {
   for (int member = 0; member < comm.size(); ++member)
     if (!world.isRemote(comm.worldRanks[member])) return member;
   return -1;
-}
-
-bool awaitOperationsDone(HostCall& call, Window& window) {
-  std::atomic<int64_t>& total = window.inFlight->total;
-  WaitInfo info{call.name, 0, 0, window.comm.get()};
-  return call.world().waitUntilReady(call.rank.worldRank, info, [&] {
-    return total.load(std::memory_order_acquire) == 0;
-  });
 }
 
 }  // namespace
@@ -104,7 +113,82 @@ struct World::RemoteWindowTables {
   std::map<uint64_t, std::shared_ptr<Window>> windows;
   uint64_t lastOperation = 0;
   std::map<uint64_t, PendingRma> pending;
+  // Lock requests from other hosts that wait for a lock of this host.
+  struct WaitingLock {
+    uint64_t window;
+    int member;  // the target's window rank
+    int origin;
+    uint64_t id;
+    bool exclusive;
+  };
+  std::deque<WaitingLock> waitingLocks;
 };
+
+namespace {
+
+// Counts `wire` in flight towards window rank `target`, keeps what its
+// reply needs and queues it.
+void sendOperation(World& world, Window& window, RemoteRmaOp& wire, int target,
+                   PendingRma pending, util::FunctionRef<void(uint8_t*)> pack) {
+  World::RemoteWindowTables& tables = world.remoteWindowTables();
+  pending.origin = wire.origin;
+  pending.target = target;
+  pending.counts = window.inFlight;
+  window.inFlight->toTarget[target].fetch_add(1);
+  window.inFlight->total.fetch_add(1);
+  {
+    std::lock_guard<std::mutex> guard(tables.mutex);
+    wire.id = ++tables.lastOperation;
+    tables.pending.emplace(wire.id, std::move(pending));
+  }
+  world.remoteRanks()->sendRma(wire, pack);
+}
+
+// Grants every waiting lock request that its lock's word now allows.
+void grantWaiting(World& world) {
+  World::RemoteWindowTables& tables = world.remoteWindowTables();
+  std::vector<std::pair<int, uint64_t>> granted;
+  {
+    std::lock_guard<std::mutex> guard(tables.mutex);
+    for (auto it = tables.waitingLocks.begin(); it != tables.waitingLocks.end();) {
+      auto window = tables.windows.find(it->window);
+      if (window != tables.windows.end() &&
+          !takeLock(window->second->sync->lockOf[it->member], it->exclusive)) {
+        ++it;
+        continue;
+      }
+      // A request on a window freed meanwhile was erroneous; it is dropped.
+      if (window != tables.windows.end()) granted.emplace_back(it->origin, it->id);
+      it = tables.waitingLocks.erase(it);
+    }
+  }
+  for (auto [origin, id] : granted) world.remoteRanks()->rmaDone(origin, id, nullptr, 0);
+}
+
+}  // namespace
+
+bool awaitRmaAcrossHosts(HostCall& call, Window& window, int target) {
+  std::atomic<int64_t>& count = target < 0 ? window.inFlight->total : window.inFlight->toTarget[target];
+  WaitInfo info{call.name, target < 0 ? 0 : window.comm->worldRanks[target], 0, window.comm.get()};
+  return call.world().waitUntilReady(call.rank.worldRank, info, [&] {
+    return count.load(std::memory_order_acquire) == 0;
+  });
+}
+
+bool lockAcrossHosts(HostCall& call, Window& window, int target, bool lock, bool exclusive) {
+  if (!awaitRmaAcrossHosts(call, window, target)) return false;
+  RemoteRmaOp wire;
+  wire.origin = call.rank.worldRank;
+  wire.target = window.comm->worldRanks[target];
+  wire.window = window.spanningId;
+  wire.kind = lock ? (exclusive ? RmaKind::LockExclusive : RmaKind::LockShared)
+                   : (exclusive ? RmaKind::UnlockExclusive : RmaKind::UnlockShared);
+  sendOperation(call.world(), window, wire, target, PendingRma(), [](uint8_t*) {});
+  return awaitRmaAcrossHosts(call, window, target);
+}
+
+void grantWaitingLocks(HostCall& call) { grantWaiting(call.world()); }
+
 
 std::shared_ptr<World::RemoteWindowTables> World::makeRemoteWindowTables() {
   return std::make_shared<RemoteWindowTables>();
@@ -223,24 +307,13 @@ int rmaAcrossHosts(HostCall& call, RmaTarget& t, RmaKind kind, int op, uint8_t* 
     return failOnWindow(call, window, abi::kErrUnsupportedOperation,
                         std::string(call.name) + " is too large for one operation across hosts");
   PendingRma pending;
-  pending.origin = wire.origin;
-  pending.target = t.targetRank;
-  pending.counts = window.inFlight;
   if (fetches(kind)) {
     pending.result = result;
     pending.resultType = resultType;
     pending.resultCount = resultCount;
     pending.replyBytes = bytes;
   }
-  World::RemoteWindowTables& tables = world.remoteWindowTables();
-  window.inFlight->toTarget[t.targetRank].fetch_add(1);
-  window.inFlight->total.fetch_add(1);
-  {
-    std::lock_guard<std::mutex> guard(tables.mutex);
-    wire.id = ++tables.lastOperation;
-    tables.pending.emplace(wire.id, std::move(pending));
-  }
-  link.sendRma(wire, [&](uint8_t* out) {
+  sendOperation(world, window, wire, t.targetRank, std::move(pending), [&](uint8_t* out) {
     if (wire.dataBytes == 0) return;
     if (kind == RmaKind::CompareAndSwap) {
       std::memcpy(out, t.origin, size_t(bytes));
@@ -253,12 +326,12 @@ int rmaAcrossHosts(HostCall& call, RmaTarget& t, RmaKind kind, int op, uint8_t* 
 }
 
 int fenceAcrossHosts(HostCall& call, Window& window) {
-  if (!awaitOperationsDone(call, window)) call.leaveAbortedJob();
+  if (!awaitRmaAcrossHosts(call, window, -1)) call.leaveAbortedJob();
   return barrierAcrossHosts(call, window.commHandle);
 }
 
 int freeAcrossHosts(HostCall& call, Window& window) {
-  if (!awaitOperationsDone(call, window)) call.leaveAbortedJob();
+  if (!awaitRmaAcrossHosts(call, window, -1)) call.leaveAbortedJob();
   if (int error = barrierAcrossHosts(call, window.commHandle)) return error;
   // No operation on the window is under way anywhere now.
   World::RemoteWindowTables& tables = call.world().remoteWindowTables();
@@ -292,6 +365,7 @@ bool World::applyRemoteRma(const RemoteRmaOp& op, const uint8_t* data, std::stri
              std::to_string(op.target) + ", which are not both members of its window";
     return false;
   }
+  if (isLockKind(op.kind)) return applyRemoteLock(op, *window, member, reason);
   int64_t bytes = 0;
   for (const TypeSegment& run : op.runs) {
     if (run.length <= 0 || run.offset < 0 || run.offset > window->sizes[size_t(member)] - run.length) {
@@ -359,6 +433,45 @@ bool World::applyRemoteRma(const RemoteRmaOp& op, const uint8_t* data, std::stri
       break;
   }
   remote_->rmaDone(op.origin, op.id, fetched.data(), int64_t(fetched.size()));
+  return true;
+}
+
+bool World::applyRemoteLock(const RemoteRmaOp& op, Window& window, int member,
+                            std::string& reason) {
+  if (!op.runs.empty() || op.dataBytes != 0) {
+    reason = "MpiRma lock request with data";
+    return false;
+  }
+  std::atomic<int64_t>& word = window.sync->lockOf[member];
+  bool exclusive = op.kind == RmaKind::LockExclusive || op.kind == RmaKind::UnlockExclusive;
+  if (op.kind == RmaKind::LockShared || op.kind == RmaKind::LockExclusive) {
+    {
+      // Under the tables' lock: a member of this host that lets go of the
+      // lock right after a failed take grants the queued request.
+      std::lock_guard<std::mutex> guard(remoteWindows_->mutex);
+      if (!takeLock(word, exclusive)) {
+        remoteWindows_->waitingLocks.push_back(
+            {op.window, member, op.origin, op.id, exclusive});
+        return true;
+      }
+    }
+    remote_->rmaDone(op.origin, op.id, nullptr, 0);
+    return true;
+  }
+  int64_t seen = word.load();
+  if (exclusive ? seen != -1 : seen <= 0) {
+    reason = "MpiRma unlock of a lock that is not held";
+    return false;
+  }
+  if (exclusive)
+    word.store(0);
+  else
+    word.fetch_sub(1);
+  // Members of this host waiting for the lock look again.
+  for (int worldRank : window.comm->worldRanks)
+    if (!isRemote(worldRank)) notify(worldRank);
+  grantWaiting(*this);
+  remote_->rmaDone(op.origin, op.id, nullptr, 0);
   return true;
 }
 

@@ -177,6 +177,17 @@ int rmaAcrossHosts(HostCall& call, RmaTarget& t, RmaKind kind, int op, uint8_t* 
 // operations on other hosts are done, then every member arrives.
 int fenceAcrossHosts(HostCall& call, Window& window);
 int freeAcrossHosts(HostCall& call, Window& window);
+// Passive target on a member of another host: takes (`lock`) or lets go
+// of an exclusive or shared lock on window rank `target` through its host,
+// waiting for the answer; before letting go, waits for this member's
+// operations on the target. False when the job was aborted meanwhile.
+bool lockAcrossHosts(HostCall& call, Window& window, int target, bool lock, bool exclusive);
+// Waits until this member's operations on window rank `target` (on every
+// target: -1) are done; false when the job was aborted meanwhile.
+bool awaitRmaAcrossHosts(HostCall& call, Window& window, int target);
+// After a member of this host let go of a lock on a window spanning hosts:
+// grants the locks that members of other hosts wait for, in their order.
+void grantWaitingLocks(HostCall& call);
 // Refuses a synchronisation call this runtime does not serve yet on a
 // window whose members span hosts; 0 for any other window.
 int refuseAcrossHosts(HostCall& call, const Window& window);

@@ -461,6 +461,7 @@ class World {
   std::shared_ptr<AwaitingMatch> awaitingMatch_;
   std::shared_ptr<RemoteWindowTables> remoteWindows_;
   static std::shared_ptr<RemoteWindowTables> makeRemoteWindowTables();
+  bool applyRemoteLock(const RemoteRmaOp& op, Window& window, int member, std::string& reason);
 
   class BarrierControlPoint* barrierControlPoint_ = nullptr;
 
