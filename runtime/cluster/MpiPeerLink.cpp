@@ -335,7 +335,7 @@ class MpiPeerLink::Impl {
     op.window = getLittleEndian(header + 8, 8);
     op.id = getLittleEndian(header + 16, 8);
     uint8_t kind = header[24];
-    if (kind < uint8_t(mpi::RmaKind::Put) || kind > uint8_t(mpi::RmaKind::UnlockExclusive) ||
+    if (kind < uint8_t(mpi::RmaKind::Put) || kind > uint8_t(mpi::RmaKind::AccessCompletion) ||
         getLittleEndian(header + 26, 2) != 0) {
       reason = "MpiRma of unknown kind " + std::to_string(kind);
       return false;

@@ -50,6 +50,11 @@ enum class RmaKind : uint8_t {
   LockExclusive = 7,
   UnlockShared = 8,
   UnlockExclusive = 9,
+  // General active target, from a member to a member of another host: the
+  // sender (in `origin`) posted an exposure epoch to the receiver (in
+  // `target`), or completed its access epoch to it. No runs, no data.
+  ExposureGrant = 10,
+  AccessCompletion = 11,
 };
 
 // A one-sided operation on the part of a window that a rank on another

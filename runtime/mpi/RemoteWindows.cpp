@@ -30,9 +30,13 @@
 // for the grant. Unlock and flush first wait until the origin's operations
 // on the target are done.
 //
-// General active target and the request-based calls are refused on such
-// windows by name, and so are dynamic windows; windows of shared memory
-// cannot span hosts at all.
+// General active target keeps its counters in the WindowSync of the host
+// that waits on them: a post to an origin of another host adds a grant
+// there, and a complete towards a target of another host, once the
+// origin's operations on it are done, adds a completion there.
+//
+// Dynamic windows are refused by name; windows of shared memory cannot
+// span hosts at all.
 //
 //===----------------------------------------------------------------------===//
 #include <algorithm>
@@ -92,7 +96,9 @@ int64_t dataBytesOf(RmaKind kind, int op, int64_t bytes) {
   return 0;
 }
 
-bool isLockKind(RmaKind kind) { return kind >= RmaKind::LockShared; }
+bool isLockKind(RmaKind kind) {
+  return kind >= RmaKind::LockShared && kind <= RmaKind::UnlockExclusive;
+}
 
 bool takeLock(std::atomic<int64_t>& word, bool exclusive) {
   int64_t seen = word.load();
@@ -188,6 +194,17 @@ bool lockAcrossHosts(HostCall& call, Window& window, int target, bool lock, bool
 }
 
 void grantWaitingLocks(HostCall& call) { grantWaiting(call.world()); }
+
+bool signalEpochAcrossHosts(HostCall& call, Window& window, int peer, bool exposure) {
+  if (!exposure && !awaitRmaAcrossHosts(call, window, peer)) return false;
+  RemoteRmaOp wire;
+  wire.origin = call.rank.worldRank;
+  wire.target = window.comm->worldRanks[peer];
+  wire.window = window.spanningId;
+  wire.kind = exposure ? RmaKind::ExposureGrant : RmaKind::AccessCompletion;
+  sendOperation(call.world(), window, wire, peer, PendingRma(), [](uint8_t*) {});
+  return true;
+}
 
 
 std::shared_ptr<World::RemoteWindowTables> World::makeRemoteWindowTables() {
@@ -341,13 +358,6 @@ int freeAcrossHosts(HostCall& call, Window& window) {
   return abi::kSuccess;
 }
 
-int refuseAcrossHosts(HostCall& call, const Window& window) {
-  if (!window.spanningId) return abi::kSuccess;
-  return failOnWindow(call, window, abi::kErrUnsupportedOperation,
-                      std::string(call.name) +
-                          " on a window whose ranks span hosts is not supported yet");
-}
-
 bool World::applyRemoteRma(const RemoteRmaOp& op, const uint8_t* data, std::string& reason) {
   std::shared_ptr<Window> window;
   {
@@ -366,6 +376,21 @@ bool World::applyRemoteRma(const RemoteRmaOp& op, const uint8_t* data, std::stri
     return false;
   }
   if (isLockKind(op.kind)) return applyRemoteLock(op, *window, member, reason);
+  if (op.kind == RmaKind::ExposureGrant || op.kind == RmaKind::AccessCompletion) {
+    if (!op.runs.empty() || op.dataBytes != 0) {
+      reason = "MpiRma epoch signal with data";
+      return false;
+    }
+    int sender = window->comm->rankOfWorld[size_t(op.origin)];
+    int members = window->comm->size();
+    if (op.kind == RmaKind::ExposureGrant)
+      window->sync->grants[size_t(member) * members + sender].fetch_add(1);
+    else
+      window->sync->completions[member].fetch_add(1);
+    notify(op.target);
+    remote_->rmaDone(op.origin, op.id, nullptr, 0);
+    return true;
+  }
   int64_t bytes = 0;
   for (const TypeSegment& run : op.runs) {
     if (run.length <= 0 || run.offset < 0 || run.offset > window->sizes[size_t(member)] - run.length) {

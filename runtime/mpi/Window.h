@@ -188,8 +188,11 @@ bool awaitRmaAcrossHosts(HostCall& call, Window& window, int target);
 // After a member of this host let go of a lock on a window spanning hosts:
 // grants the locks that members of other hosts wait for, in their order.
 void grantWaitingLocks(HostCall& call);
-// Refuses a synchronisation call this runtime does not serve yet on a
-// window whose members span hosts; 0 for any other window.
-int refuseAcrossHosts(HostCall& call, const Window& window);
+// General active target with a member of another host: tells window rank
+// `peer`'s host that this member posted an exposure epoch to it
+// (`exposure`) or completed its access epoch towards it, which first waits
+// until this member's operations on it are done. False when the job was
+// aborted meanwhile.
+bool signalEpochAcrossHosts(HostCall& call, Window& window, int peer, bool exposure);
 
 }  // namespace synergy::mpi

@@ -913,7 +913,6 @@ def case_host_lost(cluster):
 # names the call; every other program's sorted stdout and exit status must
 # equal OpenMPI's. Programs written for 1 or 2 ranks only are not run.
 CORPUS_UNSUPPORTED = {
-    "rma_pscw.c": "MPI_Win_post",
     "rma_window_flavors.c": "MPI_Win_create_dynamic",
 }
 
