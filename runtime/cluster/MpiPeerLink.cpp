@@ -177,6 +177,36 @@ class MpiPeerLink::Impl {
     peers_[partOfRank_[sender]]->send(transport::FrameType::MpiMatched, std::move(payload));
   }
 
+  void sendRma(const mpi::RemoteRmaOp& op, util::FunctionRef<void(uint8_t*)> pack) {
+    size_t runBytes = op.runs.size() * transport::kMpiRmaRunBytes;
+    std::vector<uint8_t> payload(transport::kMpiRmaHeaderBytes + runBytes + size_t(op.dataBytes));
+    uint8_t* header = payload.data();
+    putLittleEndian(header, uint32_t(op.origin), 4);
+    putLittleEndian(header + 4, uint32_t(op.target), 4);
+    putLittleEndian(header + 8, op.window, 8);
+    putLittleEndian(header + 16, op.id, 8);
+    header[24] = uint8_t(op.kind);
+    header[25] = uint8_t(op.element);
+    putLittleEndian(header + 28, uint32_t(op.op), 4);
+    putLittleEndian(header + 32, uint32_t(op.runs.size()), 4);
+    uint8_t* run = header + transport::kMpiRmaHeaderBytes;
+    for (const mpi::TypeSegment& segment : op.runs) {
+      putLittleEndian(run, uint64_t(segment.offset), 8);
+      putLittleEndian(run + 8, uint64_t(segment.length), 8);
+      run += transport::kMpiRmaRunBytes;
+    }
+    pack(run);
+    peers_[partOfRank_[op.target]]->send(transport::FrameType::MpiRma, std::move(payload));
+  }
+
+  void rmaDone(int origin, uint64_t id, const uint8_t* data, int64_t bytes) {
+    std::vector<uint8_t> payload(transport::kMpiRmaDoneHeaderBytes + size_t(bytes));
+    putLittleEndian(payload.data(), uint32_t(origin), 4);
+    putLittleEndian(payload.data() + 4, id, 8);
+    if (bytes) std::memcpy(payload.data() + transport::kMpiRmaDoneHeaderBytes, data, size_t(bytes));
+    peers_[partOfRank_[origin]]->send(transport::FrameType::MpiRmaDone, std::move(payload));
+  }
+
   void abortJob(int status) {
     std::vector<uint8_t> payload(transport::kMpiAbortBytes);
     putLittleEndian(payload.data(), uint32_t(status), 4);
@@ -248,6 +278,23 @@ class MpiPeerLink::Impl {
         }
         return true;
       }
+      case transport::FrameType::MpiRma:
+        return onRma(part, payload, reason);
+      case transport::FrameType::MpiRmaDone: {
+        if (payload.size() < transport::kMpiRmaDoneHeaderBytes) {
+          reason = "MpiRmaDone shorter than its header";
+          return false;
+        }
+        uint64_t origin = getLittleEndian(payload.data(), 4);
+        if (!isLocal(origin)) {
+          reason = "MpiRmaDone for rank " + std::to_string(origin) + ", not a rank of this host";
+          return false;
+        }
+        return world_->remoteRmaDone(
+            int(origin), getLittleEndian(payload.data() + 4, 8),
+            payload.data() + transport::kMpiRmaDoneHeaderBytes,
+            int64_t(payload.size() - transport::kMpiRmaDoneHeaderBytes), reason);
+      }
       case transport::FrameType::MpiAbort: {
         if (payload.size() != transport::kMpiAbortBytes) {
           reason = "MpiAbort of the wrong size";
@@ -266,6 +313,48 @@ class MpiPeerLink::Impl {
                  " between the hosts of a job";
         return false;
     }
+  }
+
+  // Caller holds worldMutex_, with a live World.
+  bool onRma(uint32_t part, const std::vector<uint8_t>& payload, std::string& reason) {
+    if (payload.size() < transport::kMpiRmaHeaderBytes) {
+      reason = "MpiRma shorter than its header";
+      return false;
+    }
+    const uint8_t* header = payload.data();
+    mpi::RemoteRmaOp op;
+    uint64_t origin = getLittleEndian(header, 4);
+    uint64_t target = getLittleEndian(header + 4, 4);
+    if (origin >= partOfRank_.size() || partOfRank_[origin] != part || !isLocal(target)) {
+      reason = "MpiRma from rank " + std::to_string(origin) + " to rank " +
+               std::to_string(target) + ", which are not the ranks of the two hosts";
+      return false;
+    }
+    op.origin = int(origin);
+    op.target = int(target);
+    op.window = getLittleEndian(header + 8, 8);
+    op.id = getLittleEndian(header + 16, 8);
+    uint8_t kind = header[24];
+    if (kind < uint8_t(mpi::RmaKind::Put) || kind > uint8_t(mpi::RmaKind::AccessCompletion) ||
+        getLittleEndian(header + 26, 2) != 0) {
+      reason = "MpiRma of unknown kind " + std::to_string(kind);
+      return false;
+    }
+    op.kind = mpi::RmaKind(kind);
+    op.element = mpi::ElementKind(header[25]);
+    op.op = int(int32_t(getLittleEndian(header + 28, 4)));
+    uint64_t runs = getLittleEndian(header + 32, 4);
+    uint64_t rest = payload.size() - transport::kMpiRmaHeaderBytes;
+    if (runs > rest / transport::kMpiRmaRunBytes) {
+      reason = "MpiRma with more runs than its frame holds";
+      return false;
+    }
+    const uint8_t* run = header + transport::kMpiRmaHeaderBytes;
+    op.runs.reserve(size_t(runs));
+    for (uint64_t i = 0; i < runs; ++i, run += transport::kMpiRmaRunBytes)
+      op.runs.push_back({int64_t(getLittleEndian(run, 8)), int64_t(getLittleEndian(run + 8, 8))});
+    op.dataBytes = int64_t(rest - runs * transport::kMpiRmaRunBytes);
+    return world_->applyRemoteRma(op, run, reason);
   }
 
   // Caller holds mutex_.
@@ -334,6 +423,18 @@ int MpiPeerLink::hostOf(int worldRank) const { return impl_->hostOf(worldRank); 
 
 int64_t MpiPeerLink::maxMessageBytes() const {
   return int64_t(transport::kMaxMpiMessageDataBytes);
+}
+
+void MpiPeerLink::sendRma(const mpi::RemoteRmaOp& op, util::FunctionRef<void(uint8_t*)> pack) {
+  impl_->sendRma(op, pack);
+}
+
+void MpiPeerLink::rmaDone(int origin, uint64_t id, const uint8_t* data, int64_t bytes) {
+  impl_->rmaDone(origin, id, data, bytes);
+}
+
+int64_t MpiPeerLink::maxRmaBytes() const {
+  return int64_t(transport::kMaxFramePayloadBytes - transport::kMpiRmaHeaderBytes);
 }
 
 void MpiPeerLink::abortJob(int status) { impl_->abortJob(status); }

@@ -15,6 +15,11 @@
 // short header or an unknown match id drops the connection with a logged
 // reason.
 //
+// One-sided operations on window members of another part travel as MpiRma
+// frames, applied by the World on the I/O thread, and are answered with
+// MpiRmaDone; a frame whose runs, sizes, kind or ranks do not check out
+// drops the connection like any other.
+//
 // When one part aborts, it sends MpiAbort with its exit status to every
 // other part, which stops its ranks with the same status: every part then
 // ends by itself, and forwards all its output, instead of being killed by
@@ -51,6 +56,9 @@ class MpiPeerLink final : public mpi::RemoteRanks {
   void abortJob(int status) override;
   int hostOf(int worldRank) const override;
   int64_t maxMessageBytes() const override;
+  void sendRma(const mpi::RemoteRmaOp& op, util::FunctionRef<void(uint8_t*)> pack) override;
+  void rmaDone(int origin, uint64_t id, const uint8_t* data, int64_t bytes) override;
+  int64_t maxRmaBytes() const override;
 
   // Writes out every queued frame, then delivers nothing more to the World,
   // so that the World may go while the other hosts still send: called once

@@ -13,6 +13,11 @@
 // A target posts again only after its wait, and an origin starts again
 // only after its complete, so counts of consecutive epochs never mix.
 //
+// On a window whose members span hosts, the counters live on the host that
+// waits on them: post and complete towards a member of another host signal
+// its host (RemoteWindows.cpp), and complete first waits until the origin's
+// operations on that target are done.
+//
 //===----------------------------------------------------------------------===//
 #include "mpi/Window.h"
 
@@ -69,7 +74,12 @@ u32 Z_envZ_MPI_Win_post(void* instance, u32 group, u32 assertion, u32 win) {
   std::vector<int> origins;
   if (!groupMembers(call, *window, int(group), origins, error)) return error;
   int members = window->comm->size();
-  for (int origin : origins) window->sync->grants[size_t(origin) * members + window->me].fetch_add(1);
+  for (int origin : origins) {
+    if (window->spanningId && call.world().isRemote(window->comm->worldRanks[origin]))
+      signalEpochAcrossHosts(call, *window, origin, /*exposure=*/true);
+    else
+      window->sync->grants[size_t(origin) * members + window->me].fetch_add(1);
+  }
   window->exposureOrigins = int64_t(origins.size());
   announceWindowChange(call, *window);
   return abi::kSuccess;
@@ -105,7 +115,12 @@ u32 Z_envZ_MPI_Win_complete(void* instance, u32 win) {
   if (!window) return error;
   if (!window->accessEpoch)
     return failOnWindow(call, *window, abi::kErrRmaSync, "MPI_Win_start was not called");
-  for (int target : window->accessGroup) window->sync->completions[target].fetch_add(1);
+  for (int target : window->accessGroup) {
+    if (!window->spanningId || !call.world().isRemote(window->comm->worldRanks[target]))
+      window->sync->completions[target].fetch_add(1);
+    else if (!signalEpochAcrossHosts(call, *window, target, /*exposure=*/false))
+      call.leaveAbortedJob();
+  }
   window->accessGroup.clear();
   window->accessEpoch = false;
   announceWindowChange(call, *window);

@@ -10,7 +10,9 @@
 //
 // This file also holds what the other one-sided files share: window
 // creation, the window error handler, and the check of every operation's
-// target range against the target's part of the window.
+// target range against the target's part of the window. A window whose
+// members span hosts is made and synchronised by RemoteWindows.cpp, and
+// an operation on a member of another host goes there too.
 //
 //===----------------------------------------------------------------------===//
 #include <algorithm>
@@ -40,6 +42,8 @@ uint32_t createWindow(HostCall& call, uint8_t* base, int64_t size, int dispUnit,
                       uint32_t winOut, uint32_t allocatedGuest, int flavor) {
   CommHandle* handle = call.rank.comm(comm);
   if (!handle) return call.fail(comm, abi::kErrComm, "invalid communicator");
+  if (call.world().spansHosts(*handle->comm))
+    return createSpanningWindow(call, base, size, dispUnit, comm, winOut, allocatedGuest, flavor);
   if (!call.bytes(winOut, 4)) return call.fail(comm, abi::kErrArg, "win pointer outside memory");
   auto window = std::make_shared<Window>();
   window->commHandle = comm;
@@ -136,7 +140,7 @@ static uint8_t* targetLocation(Window& window, int target, int64_t disp, const T
 
 int resolveRmaTarget(HostCall& call, uint32_t originAddr, int originCount, int originType,
                      int targetRank, int64_t targetDisp, int targetCount, int targetType, int win,
-                     RmaTarget& out, bool originIgnored) {
+                     RmaTarget& out, bool originIgnored, bool acrossHosts) {
   int error;
   out.window = windowOrFail(call, win, error);
   if (!out.window) return error;
@@ -158,6 +162,21 @@ int resolveRmaTarget(HostCall& call, uint32_t originAddr, int originCount, int o
     if (!ok) return failOnWindow(call, window, abi::kErrBuffer, "origin buffer outside linear memory");
     if (out.originType->size * originCount != out.targetType->size * targetCount)
       return failOnWindow(call, window, abi::kErrArg, "origin and target sizes differ");
+  }
+  if (window.spanningId && call.world().isRemote(window.comm->worldRanks[targetRank])) {
+    if (!acrossHosts)
+      return failOnWindow(call, window, abi::kErrUnsupportedOperation,
+                          std::string(call.name) + " on a rank of another host is not supported yet");
+    // Only windows with a base span hosts (createSpanningWindow).
+    ByteSpan span = touchedSpan(*out.targetType, targetCount);
+    int64_t offset = targetDisp * window.dispUnits[targetRank];
+    if (!span.empty() && (offset + span.first < 0 || offset + span.last > window.sizes[targetRank]))
+      return failOnWindow(call, window, abi::kErrRmaRange,
+                          "target range is outside the target's window");
+    out.remote = true;
+    out.targetRank = targetRank;
+    out.targetOffset = offset;
+    return abi::kSuccess;
   }
   out.target = targetLocation(window, targetRank, targetDisp, *out.targetType, targetCount);
   if (!out.target)
@@ -262,6 +281,7 @@ u32 Z_envZ_MPI_Win_fence(void* instance, u32 assertion, u32 win) {
   (void)assertion;
   auto window = call.rank.window(int(win));
   if (!window) return call.fail(abi::kCommWorld, abi::kErrWin, "invalid window");
+  if (window->spanningId) return fenceAcrossHosts(call, *window);
   return runCollective(
       call, window->commHandle, CollectiveKind::WinFence, [](Contribution&) {},
       [](std::vector<Contribution>&, int) { return abi::kSuccess; });
@@ -274,9 +294,11 @@ u32 Z_envZ_MPI_Win_free(void* instance, u32 winAddr) {
   if (!call.load(winAddr, win) || !(window = call.rank.window(win)))
     return call.fail(abi::kCommWorld, abi::kErrWin, "invalid window");
   if (int error = deleteWindowAttributes(call, win)) return error;
-  int result = runCollective(
-      call, window->commHandle, CollectiveKind::WinFree, [](Contribution&) {},
-      [](std::vector<Contribution>&, int) { return abi::kSuccess; });
+  int result = window->spanningId
+                   ? freeAcrossHosts(call, *window)
+                   : runCollective(
+                         call, window->commHandle, CollectiveKind::WinFree, [](Contribution&) {},
+                         [](std::vector<Contribution>&, int) { return abi::kSuccess; });
   if (result) return result;
   using FreeFn = void (*)(void*, uint32_t);
   auto release =
@@ -293,8 +315,10 @@ u32 Z_envZ_MPI_Put(void* instance, u32 origin, u32 originCount, u32 originType, 
   HostCall call(instance, "MPI_Put");
   RmaTarget t;
   if (int e = resolveRmaTarget(call, origin, int(originCount), int(originType), int(targetRank),
-                            int32_t(targetDisp), int(targetCount), int(targetType), int(win), t))
+                               int32_t(targetDisp), int(targetCount), int(targetType), int(win), t,
+                               /*originIgnored=*/false, /*acrossHosts=*/true))
     return e;
+  if (t.remote) return rmaAcrossHosts(call, t, RmaKind::Put, 0);
   copyTyped(t.origin, *t.originType, t.originCount, t.target, *t.targetType, t.targetCount,
             t.originType->size * t.originCount);
   return abi::kSuccess;
@@ -305,8 +329,11 @@ u32 Z_envZ_MPI_Get(void* instance, u32 origin, u32 originCount, u32 originType, 
   HostCall call(instance, "MPI_Get");
   RmaTarget t;
   if (int e = resolveRmaTarget(call, origin, int(originCount), int(originType), int(targetRank),
-                            int32_t(targetDisp), int(targetCount), int(targetType), int(win), t))
+                               int32_t(targetDisp), int(targetCount), int(targetType), int(win), t,
+                               /*originIgnored=*/false, /*acrossHosts=*/true))
     return e;
+  if (t.remote)
+    return rmaAcrossHosts(call, t, RmaKind::Get, 0, t.origin, t.originType, t.originCount);
   copyTyped(t.target, *t.targetType, t.targetCount, t.origin, *t.originType, t.originCount,
             t.originType->size * t.originCount);
   return abi::kSuccess;
@@ -318,8 +345,10 @@ u32 Z_envZ_MPI_Accumulate(void* instance, u32 origin, u32 originCount, u32 origi
   HostCall call(instance, "MPI_Accumulate");
   RmaTarget t;
   if (int e = resolveRmaTarget(call, origin, int(originCount), int(originType), int(targetRank),
-                            int32_t(targetDisp), int(targetCount), int(targetType), int(win), t))
+                               int32_t(targetDisp), int(targetCount), int(targetType), int(win), t,
+                               /*originIgnored=*/false, /*acrossHosts=*/true))
     return e;
+  if (t.remote) return rmaAcrossHosts(call, t, RmaKind::Accumulate, int(op));
   return accumulateAt(call, t, int(op), nullptr);
 }
 

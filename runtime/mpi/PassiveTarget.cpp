@@ -14,6 +14,12 @@
 // passive-target epoch for the target, as OpenMPI does, and raise
 // MPI_ERR_RMA_SYNC otherwise.
 //
+// On a window whose members span hosts, the lock of a member of another
+// host is that host's word, taken and let go through it
+// (RemoteWindows.cpp); flush and unlock then wait until this member's
+// operations on the target are done, and letting go of a lock of this
+// host grants those that members of other hosts wait for.
+//
 //===----------------------------------------------------------------------===//
 #include "mpi/Window.h"
 
@@ -25,6 +31,8 @@ namespace {
 // Takes `type` of lock on target `target`, waiting while it is held
 // against us. False when the job was aborted meanwhile.
 bool acquireLock(HostCall& call, Window& window, int target, int type) {
+  if (window.spanningId && call.world().isRemote(window.comm->worldRanks[target]))
+    return lockAcrossHosts(call, window, target, /*lock=*/true, type == abi::kLockExclusive);
   std::atomic<int64_t>& word = window.sync->lockOf[target];
   auto tryTake = [&] {
     int64_t seen = word.load();
@@ -36,10 +44,18 @@ bool acquireLock(HostCall& call, Window& window, int target, int type) {
   return call.world().waitUntilReady(call.rank.worldRank, info, tryTake);
 }
 
-void releaseLock(Window& window, int target, HeldLock held) {
+// Lets go of `held` on `target`. False when the job was aborted while
+// this member waited for its operations on another host.
+bool releaseLock(HostCall& call, Window& window, int target, HeldLock held) {
+  if (window.spanningId && call.world().isRemote(window.comm->worldRanks[target])) {
+    if (held == HeldLock::Shared || held == HeldLock::Exclusive)
+      return lockAcrossHosts(call, window, target, /*lock=*/false, held == HeldLock::Exclusive);
+    return awaitRmaAcrossHosts(call, window, target);
+  }
   std::atomic<int64_t>& word = window.sync->lockOf[target];
   if (held == HeldLock::Exclusive) word.store(0);
   if (held == HeldLock::Shared) word.fetch_sub(1);
+  return true;
 }
 
 // Whether this member is inside a passive-target epoch towards `target`
@@ -69,6 +85,7 @@ int flushEpoch(void* instance, const char* name, int win, int target) {
     return failOnWindow(call, *window, abi::kErrRmaSync,
                         target >= 0 ? "no lock is held on target " + std::to_string(target)
                                     : std::string("no lock is held on the window"));
+  if (window->spanningId && !awaitRmaAcrossHosts(call, *window, target)) call.leaveAbortedJob();
   return abi::kSuccess;
 }
 
@@ -109,8 +126,9 @@ u32 Z_envZ_MPI_Win_unlock(void* instance, u32 targetRank, u32 win) {
     return failOnWindow(call, *window, abi::kErrRmaSync,
                         "no lock is held on target " + std::to_string(target));
   window->lockHeld[target] = HeldLock::None;
-  releaseLock(*window, target, held);
+  if (!releaseLock(call, *window, target, held)) call.leaveAbortedJob();
   if (held != HeldLock::Unchecked) announceWindowChange(call, *window);
+  if (window->spanningId) grantWaitingLocks(call);
   return abi::kSuccess;
 }
 
@@ -142,10 +160,11 @@ u32 Z_envZ_MPI_Win_unlock_all(void* instance, u32 win) {
   if (held == HeldLock::None)
     return failOnWindow(call, *window, abi::kErrRmaSync, "MPI_Win_lock_all was not called");
   window->lockAllHeld = HeldLock::None;
-  if (held == HeldLock::Unchecked) return abi::kSuccess;
   for (int target = 0; target < window->comm->size(); ++target)
-    releaseLock(*window, target, held);
+    if (!releaseLock(call, *window, target, held)) call.leaveAbortedJob();
+  if (held == HeldLock::Unchecked) return abi::kSuccess;
   announceWindowChange(call, *window);
+  if (window->spanningId) grantWaitingLocks(call);
   return abi::kSuccess;
 }
 

@@ -86,6 +86,10 @@ class RankState : public granule::HostExtension {
   std::map<int, std::map<int, uint32_t>> typeAttributes;
   // The same for windows, by window handle (WindowAttributes.cpp).
   std::map<int, std::map<int, uint32_t>> windowAttributes;
+  // Windows this rank made on each communicator that spans hosts, by
+  // context: with the context, the id all hosts know such a window by
+  // (RemoteWindows.cpp).
+  std::map<uint32_t, uint32_t> windowsSpanningHostsOn;
   // Nonblocking collectives this rank has started, by communicator context
   // (NonblockingCollectives.cpp tags their messages with the count).
   std::map<uint32_t, uint32_t> nonblockingCollectivesOn;

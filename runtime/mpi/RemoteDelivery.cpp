@@ -63,6 +63,7 @@ void World::attachRemoteRanks(RemoteRanks& link, std::vector<bool> remote) {
   remoteRank_ = std::move(remote);
   remoteRank_.resize(size_t(size_), false);
   awaitingMatch_ = std::make_shared<AwaitingMatch>();
+  remoteWindows_ = makeRemoteWindowTables();
   remote_ = &link;
   int local = 0;
   while (local < size_ && remoteRank_[size_t(local)]) ++local;

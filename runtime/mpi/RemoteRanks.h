@@ -17,7 +17,9 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
+#include "mpi/Datatype.h"
 #include "mpi/MessageRing.h"
 #include "util/FunctionRef.h"
 
@@ -31,6 +33,43 @@ struct RemoteMessage {
   // Nonzero for a synchronous send: the receiving host acknowledges the
   // match with this id, which names the send on the sending host.
   uint64_t matchId = 0;
+};
+
+// The one-sided operations a rank sends to a window member on another
+// host (RemoteWindows.cpp). The wire values are fixed: they travel in
+// MpiRma frames.
+enum class RmaKind : uint8_t {
+  Put = 1,             // write the data
+  Get = 2,             // reply with the target's contents
+  Accumulate = 3,      // apply op with the data
+  GetAccumulate = 4,   // reply with the old contents, then apply op
+  CompareAndSwap = 5,  // data: the new value then the compared one
+  // Passive target: take the target's lock (done once granted) and let
+  // go of it. No runs, no data.
+  LockShared = 6,
+  LockExclusive = 7,
+  UnlockShared = 8,
+  UnlockExclusive = 9,
+  // General active target, from a member to a member of another host: the
+  // sender (in `origin`) posted an exposure epoch to the receiver (in
+  // `target`), or completed its access epoch to it. No runs, no data.
+  ExposureGrant = 10,
+  AccessCompletion = 11,
+};
+
+// A one-sided operation on the part of a window that a rank on another
+// host holds. `runs` are the byte ranges it touches in the target's window
+// memory, as offsets from the window's base, in the order of the data.
+struct RemoteRmaOp {
+  int origin = 0;  // world ranks
+  int target = 0;
+  uint64_t window = 0;  // the id every host knows the window by
+  uint64_t id = 0;      // names the operation on the origin's host
+  RmaKind kind = RmaKind::Put;
+  ElementKind element = ElementKind::None;  // accumulates: what op acts on
+  int op = 0;
+  std::vector<TypeSegment> runs;
+  int64_t dataBytes = 0;  // what follows the runs in the frame
 };
 
 class RemoteRanks {
@@ -50,6 +89,16 @@ class RemoteRanks {
   virtual int hostOf(int worldRank) const = 0;
   // The largest message data send() carries.
   virtual int64_t maxMessageBytes() const = 0;
+  // Queues one-sided operation `op` for the host of its target; `pack`
+  // writes its op.dataBytes data bytes. Called on the origin rank's thread.
+  virtual void sendRma(const RemoteRmaOp& op, util::FunctionRef<void(uint8_t*)> pack) = 0;
+  // Tells the host of world rank `origin` that its operation `id` was
+  // applied, with the `bytes` of target contents it fetched. Called on the
+  // link's receiving thread.
+  virtual void rmaDone(int origin, uint64_t id, const uint8_t* data, int64_t bytes) = 0;
+  // The most bytes one sendRma() carries (its data and 16 bytes a run),
+  // and the most rmaDone() returns.
+  virtual int64_t maxRmaBytes() const = 0;
 };
 
 }  // namespace synergy::mpi

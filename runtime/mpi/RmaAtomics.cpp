@@ -11,6 +11,12 @@
 // they are called, like every operation of a window on one host, and hand
 // back the rank's permanent completed-request handle (RankState).
 //
+// On a target of another host, every one of them goes to that host
+// (RemoteWindows.cpp), which applies accumulates and atomics under its own
+// World lock, so they stay atomic against the accumulates of its ranks; a
+// request-based call there waits for its operation to be done, so that its
+// request is complete when the call returns, as on one host.
+//
 //===----------------------------------------------------------------------===//
 #include <cstring>
 
@@ -23,6 +29,15 @@ using u32 = uint32_t;
 namespace {
 
 bool isNoOp(u32 op) { return int(op) == int(PredefinedOp::NoOp); }
+
+// A request-based operation on a target of another host completes before
+// the call returns, like every other one: its request handle is the
+// permanent completed one. The target's host applies it whatever the target
+// rank does, so waiting here cannot deadlock.
+int completeAcrossHosts(HostCall& call, RmaTarget& t) {
+  if (!awaitRmaAcrossHosts(call, *t.window, t.targetRank)) call.leaveAbortedJob();
+  return abi::kSuccess;
+}
 
 // The result side of a fetching operation: `count` instances of `type` at
 // `addr`, which must hold exactly the bytes the target side covers.
@@ -41,16 +56,22 @@ int resolveResult(HostCall& call, RmaTarget& t, u32 addr, int count, int type, L
 
 int getAccumulate(HostCall& call, u32 origin, u32 originCount, u32 originType, u32 result,
                   u32 resultCount, u32 resultType, u32 targetRank, u32 targetDisp,
-                  u32 targetCount, u32 targetType, u32 op, u32 win) {
+                  u32 targetCount, u32 targetType, u32 op, u32 win, bool completeAtOnce) {
   RmaTarget t;
   if (int e = resolveRmaTarget(call, origin, int(originCount), int(originType), int(targetRank),
                                int32_t(targetDisp), int(targetCount), int(targetType), int(win), t,
-                               isNoOp(op)))
+                               isNoOp(op), /*acrossHosts=*/true))
     return e;
   Layout layout;
   uint8_t* buffer;
   if (int e = resolveResult(call, t, result, int(resultCount), int(resultType), layout, buffer))
     return e;
+  if (t.remote) {
+    if (int e = rmaAcrossHosts(call, t, RmaKind::GetAccumulate, int(op), buffer, layout,
+                               int64_t(int(resultCount))))
+      return e;
+    return completeAtOnce ? completeAcrossHosts(call, t) : int(abi::kSuccess);
+  }
   std::vector<uint8_t> fetched(size_t(t.targetType->size * t.targetCount));
   if (int e = accumulateAt(call, t, int(op), fetched.data())) return e;
   unpackTyped(fetched.data(), buffer, *layout, int64_t(int(resultCount)));
@@ -72,14 +93,15 @@ u32 Z_envZ_MPI_Get_accumulate(void* instance, u32 origin, u32 originCount, u32 o
                               u32 targetDisp, u32 targetCount, u32 targetType, u32 op, u32 win) {
   HostCall call(instance, "MPI_Get_accumulate");
   return getAccumulate(call, origin, originCount, originType, result, resultCount, resultType,
-                       targetRank, targetDisp, targetCount, targetType, op, win);
+                       targetRank, targetDisp, targetCount, targetType, op, win,
+                       /*completeAtOnce=*/false);
 }
 
 u32 Z_envZ_MPI_Fetch_and_op(void* instance, u32 origin, u32 result, u32 type, u32 targetRank,
                             u32 targetDisp, u32 op, u32 win) {
   HostCall call(instance, "MPI_Fetch_and_op");
   return getAccumulate(call, origin, 1, type, result, 1, type, targetRank, targetDisp, 1, type,
-                       op, win);
+                       op, win, /*completeAtOnce=*/false);
 }
 
 u32 Z_envZ_MPI_Compare_and_swap(void* instance, u32 origin, u32 compare, u32 result, u32 type,
@@ -87,7 +109,8 @@ u32 Z_envZ_MPI_Compare_and_swap(void* instance, u32 origin, u32 compare, u32 res
   HostCall call(instance, "MPI_Compare_and_swap");
   RmaTarget t;
   if (int e = resolveRmaTarget(call, origin, 1, int(type), int(targetRank), int32_t(targetDisp),
-                               1, int(type), int(win), t))
+                               1, int(type), int(win), t, /*originIgnored=*/false,
+                               /*acrossHosts=*/true))
     return e;
   // MPI allows only C integers, Fortran integers and logicals, and bytes:
   // one element, compared bit for bit.
@@ -110,6 +133,8 @@ u32 Z_envZ_MPI_Compare_and_swap(void* instance, u32 origin, u32 compare, u32 res
   if (!compared || !fetched)
     return failOnWindow(call, *t.window, abi::kErrBuffer,
                         "compare or result buffer outside linear memory");
+  if (t.remote)
+    return rmaAcrossHosts(call, t, RmaKind::CompareAndSwap, 0, fetched, t.targetType, 1, compared);
   uint8_t old[16];
   call.world().locked([&] {
     std::memcpy(old, t.target, bytes);
@@ -124,8 +149,14 @@ u32 Z_envZ_MPI_Rput(void* instance, u32 origin, u32 originCount, u32 originType,
   HostCall call(instance, "MPI_Rput");
   RmaTarget t;
   if (int e = resolveRmaTarget(call, origin, int(originCount), int(originType), int(targetRank),
-                               int32_t(targetDisp), int(targetCount), int(targetType), int(win), t))
+                               int32_t(targetDisp), int(targetCount), int(targetType), int(win), t,
+                               /*originIgnored=*/false, /*acrossHosts=*/true))
     return e;
+  if (t.remote) {
+    if (int e = rmaAcrossHosts(call, t, RmaKind::Put, 0)) return e;
+    if (int e = completeAcrossHosts(call, t)) return e;
+    return storeCompletedRequest(call, requestOut);
+  }
   copyTyped(t.origin, *t.originType, t.originCount, t.target, *t.targetType, t.targetCount,
             t.originType->size * t.originCount);
   return storeCompletedRequest(call, requestOut);
@@ -136,8 +167,15 @@ u32 Z_envZ_MPI_Rget(void* instance, u32 origin, u32 originCount, u32 originType,
   HostCall call(instance, "MPI_Rget");
   RmaTarget t;
   if (int e = resolveRmaTarget(call, origin, int(originCount), int(originType), int(targetRank),
-                               int32_t(targetDisp), int(targetCount), int(targetType), int(win), t))
+                               int32_t(targetDisp), int(targetCount), int(targetType), int(win), t,
+                               /*originIgnored=*/false, /*acrossHosts=*/true))
     return e;
+  if (t.remote) {
+    if (int e = rmaAcrossHosts(call, t, RmaKind::Get, 0, t.origin, t.originType, t.originCount))
+      return e;
+    if (int e = completeAcrossHosts(call, t)) return e;
+    return storeCompletedRequest(call, requestOut);
+  }
   copyTyped(t.target, *t.targetType, t.targetCount, t.origin, *t.originType, t.originCount,
             t.originType->size * t.originCount);
   return storeCompletedRequest(call, requestOut);
@@ -149,9 +187,15 @@ u32 Z_envZ_MPI_Raccumulate(void* instance, u32 origin, u32 originCount, u32 orig
   HostCall call(instance, "MPI_Raccumulate");
   RmaTarget t;
   if (int e = resolveRmaTarget(call, origin, int(originCount), int(originType), int(targetRank),
-                               int32_t(targetDisp), int(targetCount), int(targetType), int(win), t))
+                               int32_t(targetDisp), int(targetCount), int(targetType), int(win), t,
+                               /*originIgnored=*/false, /*acrossHosts=*/true))
     return e;
-  if (int e = accumulateAt(call, t, int(op), nullptr)) return e;
+  if (t.remote) {
+    if (int e = rmaAcrossHosts(call, t, RmaKind::Accumulate, int(op))) return e;
+    if (int e = completeAcrossHosts(call, t)) return e;
+  } else if (int e = accumulateAt(call, t, int(op), nullptr)) {
+    return e;
+  }
   return storeCompletedRequest(call, requestOut);
 }
 
@@ -161,7 +205,8 @@ u32 Z_envZ_MPI_Rget_accumulate(void* instance, u32 origin, u32 originCount, u32 
                                u32 requestOut) {
   HostCall call(instance, "MPI_Rget_accumulate");
   if (int e = getAccumulate(call, origin, originCount, originType, result, resultCount,
-                            resultType, targetRank, targetDisp, targetCount, targetType, op, win))
+                            resultType, targetRank, targetDisp, targetCount, targetType, op, win,
+                            /*completeAtOnce=*/true))
     return e;
   return storeCompletedRequest(call, requestOut);
 }

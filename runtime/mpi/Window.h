@@ -12,6 +12,11 @@
 // PassiveTarget.cpp, RmaAtomics.cpp, GeneralActiveTarget.cpp,
 // WindowFlavors.cpp and WindowProperties.cpp serve the other families.
 //
+// When the members span hosts, each host has its own WindowSync for its
+// own members, an operation on a member of another host travels to that
+// host (RemoteWindows.cpp), and completing it means waiting for its
+// acknowledgement.
+//
 //===----------------------------------------------------------------------===//
 #pragma once
 
@@ -23,6 +28,7 @@
 #include <vector>
 
 #include "mpi/RankState.h"
+#include "mpi/RemoteRanks.h"
 
 namespace synergy::mpi {
 
@@ -50,6 +56,15 @@ struct WindowSync {
   };
   std::mutex attachedMutex;
   std::vector<std::vector<Region>> attached;
+};
+
+// The operations one member sent to targets on other hosts that are not
+// done yet, in total and by target (window rank). Decremented on the
+// link's receiving thread, read by the member.
+struct RemoteRmaCounts {
+  explicit RemoteRmaCounts(int members);
+  std::atomic<int64_t> total{0};
+  std::unique_ptr<std::atomic<int64_t>[]> toTarget;
 };
 
 // A lock one member holds on a target: a real one, or one taken under
@@ -85,6 +100,13 @@ struct Window {
   int64_t exposureOrigins = -1;
 
   int me = -1;  // this member's rank in the window
+
+  // Nonzero when the members span hosts: the id every host knows the
+  // window by (RemoteWindows.cpp), and this member's operations on
+  // members of other hosts that are not done yet. bases[] is null for
+  // members of other hosts.
+  uint64_t spanningId = 0;
+  std::shared_ptr<RemoteRmaCounts> inFlight;
 };
 
 // Creates a window over every member's (base, size, disp unit) and stores
@@ -114,14 +136,21 @@ struct RmaTarget {
   Layout targetType;
   int64_t originCount = 0;
   int64_t targetCount = 0;
+  // A target on another host: `target` is null, and the operation starts
+  // `targetOffset` bytes into window rank `targetRank`'s memory.
+  bool remote = false;
+  int targetRank = 0;
+  int64_t targetOffset = 0;
 };
 
 // Resolves an operation's origin buffer and target location; returns 0 or
 // the error raised. With `originIgnored` (the origin of MPI_NO_OP, which
-// MPI ignores) the origin arguments are not looked at.
+// MPI ignores) the origin arguments are not looked at. A target on another
+// host is refused with an error naming the call unless `acrossHosts`: the
+// caller then hands the operation to rmaAcrossHosts().
 int resolveRmaTarget(HostCall& call, uint32_t originAddr, int originCount, int originType,
                      int targetRank, int64_t targetDisp, int targetCount, int targetType, int win,
-                     RmaTarget& out, bool originIgnored = false);
+                     RmaTarget& out, bool originIgnored = false, bool acrossHosts = false);
 
 // Applies predefined `op` (MPI_REPLACE and MPI_NO_OP included) of the
 // origin onto the target, element-wise atomic against every other
@@ -131,5 +160,39 @@ int accumulateAt(HostCall& call, RmaTarget& target, int op, uint8_t* fetched);
 
 // Wakes every member of `window` after a change to its WindowSync.
 void announceWindowChange(HostCall& call, Window& window);
+
+// Windows whose members span hosts (RemoteWindows.cpp).
+// createWindow() over a communicator that spans hosts.
+uint32_t createSpanningWindow(HostCall& call, uint8_t* base, int64_t size, int dispUnit, int comm,
+                              uint32_t winOut, uint32_t allocatedGuest, int flavor);
+// Sends the operation `t` resolved to its target's host. `kind` says what
+// the target does (with predefined `op` for accumulates); a fetching kind
+// unpacks what the target held into `resultCount` instances of
+// `resultType` at `result` when the reply comes. CompareAndSwap sends the
+// origin value and then the `compared` one. Returns 0 or the error raised.
+int rmaAcrossHosts(HostCall& call, RmaTarget& t, RmaKind kind, int op, uint8_t* result = nullptr,
+                   const Layout& resultType = nullptr, int64_t resultCount = 0,
+                   const uint8_t* compared = nullptr);
+// MPI_Win_fence and MPI_Win_free of such a window: this member's
+// operations on other hosts are done, then every member arrives.
+int fenceAcrossHosts(HostCall& call, Window& window);
+int freeAcrossHosts(HostCall& call, Window& window);
+// Passive target on a member of another host: takes (`lock`) or lets go
+// of an exclusive or shared lock on window rank `target` through its host,
+// waiting for the answer; before letting go, waits for this member's
+// operations on the target. False when the job was aborted meanwhile.
+bool lockAcrossHosts(HostCall& call, Window& window, int target, bool lock, bool exclusive);
+// Waits until this member's operations on window rank `target` (on every
+// target: -1) are done; false when the job was aborted meanwhile.
+bool awaitRmaAcrossHosts(HostCall& call, Window& window, int target);
+// After a member of this host let go of a lock on a window spanning hosts:
+// grants the locks that members of other hosts wait for, in their order.
+void grantWaitingLocks(HostCall& call);
+// General active target with a member of another host: tells window rank
+// `peer`'s host that this member posted an exposure epoch to it
+// (`exposure`) or completed its access epoch towards it, which first waits
+// until this member's operations on it are done. False when the job was
+// aborted meanwhile.
+bool signalEpochAcrossHosts(HostCall& call, Window& window, int peer, bool exposure);
 
 }  // namespace synergy::mpi

@@ -59,6 +59,7 @@ namespace synergy::mpi {
 class World;
 struct CollectiveSchedule;
 struct IntercommSide;  // Intercommunicators.h
+struct Window;
 
 struct CartTopology {
   std::vector<int> dims;
@@ -350,6 +351,22 @@ class World {
   // send `matchId` matched it. False when no such send is waiting.
   bool remoteSendMatched(uint64_t matchId);
 
+  // One-sided operations across hosts (RemoteWindows.cpp): the windows
+  // spanning hosts that this host's members hold, by the id every host
+  // knows them by, and the operations sent from here and not yet done.
+  struct RemoteWindowTables;
+  RemoteWindowTables& remoteWindowTables() { return *remoteWindows_; }
+  // On the link's receiving thread: applies `op` from a rank of another
+  // host, whose op.dataBytes data bytes are at `data`, and reports it
+  // done. False, with a one-line `reason`, for an operation no window of
+  // this host allows.
+  bool applyRemoteRma(const RemoteRmaOp& op, const uint8_t* data, std::string& reason);
+  // On the link's receiving thread: operation `id` of local rank `origin`
+  // was applied; `data` holds the `bytes` it fetched. False, with a
+  // `reason`, when no such operation waits or the size is not its.
+  bool remoteRmaDone(int origin, uint64_t id, const uint8_t* data, int64_t bytes,
+                     std::string& reason);
+
   // What may happen to the ranks at a barrier on MPI_COMM_WORLD (null:
   // nothing). Set by the launcher before any rank starts.
   class BarrierControlPoint* barrierControlPoint() const { return barrierControlPoint_; }
@@ -447,6 +464,9 @@ class World {
   std::vector<bool> remoteRank_;
   struct AwaitingMatch;
   std::shared_ptr<AwaitingMatch> awaitingMatch_;
+  std::shared_ptr<RemoteWindowTables> remoteWindows_;
+  static std::shared_ptr<RemoteWindowTables> makeRemoteWindowTables();
+  bool applyRemoteLock(const RemoteRmaOp& op, Window& window, int member, std::string& reason);
 
   class BarrierControlPoint* barrierControlPoint_ = nullptr;
 

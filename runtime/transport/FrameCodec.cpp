@@ -28,6 +28,8 @@ static bool isKnownFrameType(uint16_t raw) {
     case FrameType::MpiMessage:
     case FrameType::MpiMatched:
     case FrameType::MpiAbort:
+    case FrameType::MpiRma:
+    case FrameType::MpiRmaDone:
     case FrameType::HvHello:
     case FrameType::HvWelcome:
     case FrameType::HvSubmitEngine:
@@ -98,6 +100,10 @@ const char* frameTypeName(FrameType type) {
       return "MpiMatched";
     case FrameType::MpiAbort:
       return "MpiAbort";
+    case FrameType::MpiRma:
+      return "MpiRma";
+    case FrameType::MpiRmaDone:
+      return "MpiRmaDone";
     case FrameType::HvHello:
       return "HvHello";
     case FrameType::HvWelcome:

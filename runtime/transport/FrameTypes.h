@@ -66,6 +66,15 @@ enum class FrameType : uint16_t {
   // ranks with that status, so that every part ends and forwards all its
   // output rather than waiting for messages that will never come.
   MpiAbort = 14,
+  // A one-sided operation on a window member of the receiving host
+  // (mpi/RemoteRanks.h, RemoteRmaOp): u32 origin world rank, u32 target
+  // world rank, u64 window id, u64 operation id, u8 kind, u8 element kind,
+  // u16 zero, i32 op, u32 run count; then each run's i64 offset from the
+  // target's window base and i64 length; then the data.
+  MpiRma = 15,
+  // The operation was applied: u32 origin world rank, u64 operation id,
+  // then the target contents it fetched (Get, GetAccumulate, CompareAndSwap).
+  MpiRmaDone = 16,
   // The hypervisor protocol (hypervisor/HypervisorProtocol.h gives every
   // payload's layout): a tenant's runtime or synergy-hv-ctl to synergy-hv,
   // after the token handshake. All integers little-endian.
@@ -149,6 +158,9 @@ constexpr uint64_t kMpiMessageHeaderBytes = 28;
 constexpr uint64_t kMaxMpiMessageDataBytes = kMaxFramePayloadBytes - kMpiMessageHeaderBytes;
 constexpr uint64_t kMpiMatchedBytes = 12;
 constexpr uint64_t kMpiAbortBytes = 4;
+constexpr uint64_t kMpiRmaHeaderBytes = 36;
+constexpr uint64_t kMpiRmaRunBytes = 16;
+constexpr uint64_t kMpiRmaDoneHeaderBytes = 12;
 
 // Hypervisor frames: the largest engine manifest a tenant may submit, the
 // longest refusal and the largest status report.
@@ -201,6 +213,9 @@ constexpr uint64_t maxPayloadBytes(FrameType type) {
       return kMpiMatchedBytes;
     case FrameType::MpiAbort:
       return kMpiAbortBytes;
+    case FrameType::MpiRma:
+    case FrameType::MpiRmaDone:
+      return kMaxFramePayloadBytes;
     case FrameType::HvHello:
     case FrameType::HvWelcome:
     case FrameType::HvEngineReady:

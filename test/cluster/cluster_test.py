@@ -33,7 +33,7 @@ TTL_SECONDS = 2
 
 # The wire format of runtime/transport/FrameTypes.h, written out independently.
 HELLO, HELLO_ACK, PING, PONG, RUN_JOB, MODULE_WANTED, MODULE_DATA = 1, 2, 3, 4, 5, 6, 7
-MPI_HELLO, MPI_ABORT = 11, 14
+MPI_HELLO, MPI_ABORT, MPI_RMA = 11, 14, 15
 
 
 def frame_header(frame_type, length, reserved=0):
@@ -381,10 +381,11 @@ def redis_command(port, *arguments):
 
 
 def case_mpi_abort_frames(cluster):
-    """Hostile MpiAbort frames sent to a running job part's MPI endpoint (the
-    one its peers connect to): an abort before MpiHello, of the right and of
-    the wrong length, and one after an MpiHello with a foreign job id or
-    for a part that is already connected. Each connection is dropped with a
+    """Hostile MpiAbort and MpiRma frames sent to a running job part's MPI
+    endpoint (the one its peers connect to): an abort before MpiHello, of
+    the right and of the wrong length, and one after an MpiHello with a
+    foreign job id or for a part that is already connected; a one-sided
+    Put before MpiHello and after a foreign one. Each connection is dropped with a
     logged reason, and the job is not aborted: it keeps running and
     printing until its client is killed."""
     os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
@@ -415,8 +416,15 @@ def case_mpi_abort_frames(cluster):
 
     def hello(job_id, index):
         return frame(MPI_HELLO, struct.pack("<QI", job_id, index))
+    # A one-sided Put of 4 bytes from rank 0 to rank 1 at offset 0: the
+    # frame a peer part would send, from a connection that is not one.
+    rma_put = frame(MPI_RMA, struct.pack("<IIQQBBHiI", 0, 1, 1 << 32 | 1, 1, 1, 4, 0, 0, 1) +
+                    struct.pack("<qq", 0, 4) + b"\xff" * 4)
     attacks = [
         ([frame(MPI_ABORT, struct.pack("<I", 1))], "MPI frame before MpiHello"),
+        ([rma_put], "MPI frame before MpiHello"),
+        ([hello(999, 0), rma_put],
+         "MpiHello from job 999 part 0, which this part does not wait for"),
         ([frame(MPI_ABORT, b"\x01\x00")], "MPI frame before MpiHello"),
         ([hello(999, 0), frame(MPI_ABORT, struct.pack("<I", 1))],
          "MpiHello from job 999 part 0, which this part does not wait for"),
@@ -1017,13 +1025,7 @@ CORPUS_UNSUPPORTED = {
     "intercomm_collectives.c": "MPI_Intercomm_create",
     "intercomm_merge.c": "MPI_Intercomm_create",
     "intercomm_p2p.c": "MPI_Intercomm_create",
-    "rma_atomics.c": "MPI_Win_allocate",
-    "rma_fence.c": "MPI_Win_create",
-    "rma_passive_target.c": "MPI_Win_allocate",
-    "rma_pscw.c": "MPI_Win_create",
     "rma_window_flavors.c": "MPI_Win_create_dynamic",
-    "win_attributes.c": "MPI_Win_create",
-    "win_keyvals.c": "MPI_Win_create",
 }
 
 

@@ -74,7 +74,7 @@ TEST(FrameCodecTest, RefusesBadMagicUnknownTypesAndReservedBits) {
   garbage[3] = '2';
   EXPECT_EQ(refusal(garbage), "bad frame magic (not a Synergy peer)");
   EXPECT_EQ(refusal(rawHeader(0, 0, 0)), "unknown frame type 0");
-  EXPECT_EQ(refusal(rawHeader(15, 0, 0)), "unknown frame type 15");
+  EXPECT_EQ(refusal(rawHeader(17, 0, 0)), "unknown frame type 17");
   EXPECT_EQ(refusal(rawHeader(0xffff, 0, 0)), "unknown frame type 65535");
   EXPECT_EQ(refusal(rawHeader(3, 1, 0)), "nonzero reserved field in frame header");
 }
