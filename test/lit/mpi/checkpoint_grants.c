@@ -15,8 +15,8 @@
 // RUN: %synergy-cc -O2 %s -o %t/prog.wasm
 // RUN: mkdir %t/ckro
 // RUN: env SYNERGY_CHECKPOINT_KILL_AFTER=2 not --crash %synergy-run -np 2 --checkpoint-every 0 \
-// RUN:   --checkpoint-dir %t/ckro --dir %t/data:/data:ro --env GREETING=hi %t/prog.wasm /data write \
-// RUN:   > %t/ro.out
+// RUN:   --checkpoint-dir %t/ckro --dir %t/data:/data:ro --env GREETING=hi \
+// RUN:   %t/prog.wasm /data write > %t/ro.out
 // RUN: %synergy-run --resume %t/ckro >> %t/ro.out
 // RUN: sort %t/ro.out | FileCheck --check-prefix=READONLY %s
 // READONLY: rank 0 greeting hi value 17 write refused (Read-only file system)
