@@ -87,8 +87,9 @@ void printUsage() {
       "  --checkpoint-dir D  with --checkpoint-every: write each checkpoint to\n"
       "                      D/checkpoint.syck (versioned, checksummed, replaced atomically)\n"
       "  --resume D          instead of a program: resume the job checkpointed in D (its\n"
-      "                      program, -np and arguments) at its last checkpoint; stdout and\n"
-      "                      stderr files (append with >>) are cut back to the checkpoint\n"
+      "                      program, -np, arguments, --dir and --env) at its last\n"
+      "                      checkpoint; stdout and stderr files (append with >>) are cut\n"
+      "                      back to the checkpoint\n"
       "  --dsm               run OpenMP threads and pthreads on copy-on-write replicas of\n"
       "                      memory that meet through byte-wise diffs, as on several hosts\n"
       "                      (at most 4096 threads at a time)\n"
@@ -332,8 +333,8 @@ int main(int argc, char** argv) {
     }
   }
   if (!resumeDir.empty()) {
-    // The checkpoint names the program, its arguments and -np; the job's
-    // --dir and --env are not checkpointed.
+    // The checkpoint names the program, its arguments, -np and the job's
+    // --dir grants and --env variables.
     if (i < argc) fail("--resume takes the program and its arguments from the checkpoint");
     if (ranks || onCluster || !partFile.empty() || dsm || !config.preopens.empty() ||
         !config.env.empty())

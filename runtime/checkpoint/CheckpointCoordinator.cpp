@@ -217,7 +217,7 @@ bool CheckpointCoordinator::agreeToSuspend(int worldRank, bool canSuspend,
     decision_ = isDue && everyoneCan_;
     if (isDue && !everyoneCan_) {
       ++statistics_.postponed;
-      std::fprintf(stderr, "synergy-run: note: checkpoint skipped at this barrier (%s)\n",
+      std::fprintf(stderr, "synergy-run: note: checkpoint skipped at this control point (%s)\n",
                    firstRefusal_.c_str());
     }
     everyoneCan_ = true;

@@ -77,15 +77,23 @@ std::string encodeJob(const JobRecord& job) {
   putText(out, job.program);
   put(out, uint32_t(job.args.size()));
   for (const std::string& arg : job.args) putText(out, arg);
+  put(out, uint32_t(job.grants.size()));
+  for (const sandbox::Grant& grant : job.grants) {
+    putText(out, grant.hostPath);
+    putText(out, grant.guestPath);
+    put(out, uint8_t(grant.readOnly));
+  }
+  put(out, uint32_t(job.env.size()));
+  for (const std::string& variable : job.env) putText(out, variable);
   putText(out, job.unresumable);
   return out;
 }
 
 bool decodeJob(FieldReader& reader, JobRecord& job, std::string& error) {
-  // Path, arguments and reason share one budget, so no count or length
-  // can make the decoder allocate more than the file holds or the limit.
+  // All the record's texts share one budget, so no count or length can
+  // make the decoder allocate more than the file holds or the limit.
   uint64_t budget = kMaxJobTextBytes;
-  uint32_t argCount = 0;
+  uint32_t argCount = 0, grantCount = 0, envCount = 0;
   if (!reader.read(job.stdoutOffset) || !reader.read(job.stderrOffset) ||
       !readText(reader, budget, job.program) || !reader.read(argCount)) {
     error = "the job record is truncated or too long";
@@ -106,6 +114,42 @@ bool decodeJob(FieldReader& reader, JobRecord& job, std::string& error) {
       error = "the job record is truncated or too long";
       return false;
     }
+  // A grant takes at least its two 4-byte lengths and its flag.
+  if (!reader.read(grantCount) || grantCount > reader.left() / 9) {
+    error = "the job record has more --dir grants than the file can hold";
+    return false;
+  }
+  job.grants.resize(grantCount);
+  for (sandbox::Grant& grant : job.grants) {
+    uint8_t readOnly = 0;
+    if (!readText(reader, budget, grant.hostPath) || !readText(reader, budget, grant.guestPath) ||
+        !reader.read(readOnly)) {
+      error = "the job record is truncated or too long";
+      return false;
+    }
+    if (grant.hostPath.empty() || grant.hostPath[0] != '/' || grant.guestPath.empty() ||
+        readOnly > 1 || grant.hostPath.find('\0') != std::string::npos ||
+        grant.guestPath.find('\0') != std::string::npos) {
+      error = "the job record has a malformed --dir grant";
+      return false;
+    }
+    grant.readOnly = readOnly;
+  }
+  if (!reader.read(envCount) || envCount > reader.left() / 4) {
+    error = "the job record has more --env variables than the file can hold";
+    return false;
+  }
+  job.env.resize(envCount);
+  for (std::string& variable : job.env) {
+    if (!readText(reader, budget, variable)) {
+      error = "the job record is truncated or too long";
+      return false;
+    }
+    if (variable.find('=') == std::string::npos || variable.find('\0') != std::string::npos) {
+      error = "the job record has an --env variable that is not KEY=VALUE";
+      return false;
+    }
+  }
   if (!readText(reader, budget, job.unresumable)) {
     error = "the job record is truncated or too long";
     return false;
@@ -245,7 +289,8 @@ std::optional<CheckpointImage> decodeCheckpoint(std::string_view bytes, std::str
   reader.take(32, fileDigest);
   if (version != kCheckpointVersion) {
     error = "checkpoint format version " + std::to_string(version) + " is not version " +
-            std::to_string(kCheckpointVersion);
+            std::to_string(kCheckpointVersion) +
+            ", the one this synergy-run reads (checkpoint again with this build)";
     return std::nullopt;
   }
   if (payloadBytes != reader.left()) {

@@ -7,8 +7,9 @@
 // of its unwind buffer. The file names the program it belongs to by the
 // SHA-256 of its bytes; the job record names its path, its arguments, the
 // launcher's stdout/stderr offsets at the checkpoint (-1 when not a regular
-// file) and, when non-empty, why `--resume` must refuse the checkpoint
-// (state the file does not hold, such as an open file).
+// file), the job's --dir grants and --env variables, which `--resume`
+// applies again, and, when non-empty, why `--resume` must refuse the
+// checkpoint (state the file does not hold, such as an open file).
 //
 // Layout (little-endian):
 //   header:  "SYNCKPT\0"  u32 version  u32 rankCount  u64 sequence
@@ -16,6 +17,9 @@
 //            (fileDigest: SHA-256 of the header before it and the payload)
 //   payload: job { u64 stdoutOffset  u64 stderrOffset  u32 pathBytes  u8[]
 //                  u32 argCount  argCount x { u32 bytes  u8[] }
+//                  u32 grantCount  grantCount x { u32 hostBytes  u8[]
+//                                                 u32 guestBytes  u8[]  u8 readOnly }
+//                  u32 envCount  envCount x { u32 bytes  u8[] }
 //                  u32 unresumableBytes  u8[] }
 //            rankCount x { u32 worldRank  u32 unwindBuffer
 //                          u32 globalsBytes  u8[globalsBytes]
@@ -26,6 +30,12 @@
 // the version, the digest of the whole file and then every count,
 // length and offset against what is left of the file and against wasm32's
 // limits before it allocates, and refuses anything else with one line.
+// A grant's host path must be absolute and its guest path non-empty, an
+// environment entry must hold '='; whether the host directory still
+// exists is for `--resume` to check.
+//
+// Version 3 added the grants and the environment; a file of another
+// version is refused.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -37,10 +47,13 @@
 #include <string_view>
 #include <vector>
 
+#include "sandbox/Grant.h"
+
 namespace synergy::checkpoint {
 
-inline constexpr uint32_t kCheckpointVersion = 2;
-inline constexpr uint32_t kMaxJobTextBytes = 1u << 20;  // path, arguments, reason
+inline constexpr uint32_t kCheckpointVersion = 3;
+// Path, arguments, grants, environment and reason together.
+inline constexpr uint32_t kMaxJobTextBytes = 1u << 20;
 inline constexpr uint32_t kMaxCheckpointRanks = 4096;
 inline constexpr uint32_t kMaxGlobalsBytes = 1u << 20;
 
@@ -65,6 +78,8 @@ struct JobRecord {
   int64_t stderrOffset = -1;
   std::string program;
   std::vector<std::string> args;
+  std::vector<sandbox::Grant> grants;  // --dir, host paths absolute
+  std::vector<std::string> env;        // --env, each KEY=VALUE
   std::string unresumable;  // non-empty: why this checkpoint cannot be resumed
 };
 

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
@@ -31,13 +32,6 @@ int launchError(const std::string& message) {
   return 2;
 }
 
-// What the job holds that a checkpoint does not, for the whole run.
-std::string unresumableJob(const mpi::JobOptions& job) {
-  if (!job.config.preopens.empty()) return "the job has --dir grants, which are not checkpointed";
-  if (!job.config.env.empty()) return "the job has --env variables, which are not checkpointed";
-  return {};
-}
-
 void printStatistics(CheckpointCoordinator& coordinator) {
   if (const char* stats = std::getenv("SYNERGY_CHECKPOINT_STATS"); stats && std::strcmp(stats, "0")) {
     CheckpointStatistics totals = coordinator.statistics();
@@ -52,6 +46,32 @@ void printStatistics(CheckpointCoordinator& coordinator) {
 bool isDirectory(const std::string& path) {
   struct stat info;
   return stat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode);
+}
+
+// The absolute path of a grant's host directory, so that --resume finds
+// it from any working directory; the guest keeps the name it saw.
+sandbox::Grant absoluteGrant(sandbox::Grant grant) {
+  char resolved[PATH_MAX];
+  if (realpath(grant.hostPath.c_str(), resolved)) grant.hostPath = resolved;
+  return grant;
+}
+
+// Checks that every recorded grant's host directory is still one.
+bool checkGrants(const std::vector<sandbox::Grant>& grants, std::string& error) {
+  for (const sandbox::Grant& grant : grants) {
+    struct stat info;
+    if (stat(grant.hostPath.c_str(), &info) != 0) {
+      error = "the --dir grant " + grant.hostPath + " (seen as " + grant.guestPath +
+              ") no longer exists: " + std::strerror(errno);
+      return false;
+    }
+    if (!S_ISDIR(info.st_mode)) {
+      error = "the --dir grant " + grant.hostPath + " (seen as " + grant.guestPath +
+              ") is no longer a directory";
+      return false;
+    }
+  }
+  return true;
 }
 
 // Checks that `fd` can be cut back to `offset` (nothing when it was not a
@@ -93,7 +113,9 @@ int runCheckpointedJob(mpi::JobOptions job, const CheckpointPolicy& policy) {
   char resolved[PATH_MAX];
   record.program = realpath(job.program.c_str(), resolved) ? resolved : job.program;
   record.args = job.config.args;
-  record.unresumable = unresumableJob(job);
+  for (const granule::Preopen& preopen : job.config.preopens)
+    record.grants.push_back(absoluteGrant(preopen));
+  record.env = job.config.env;
   coordinator.setJob(record);
   job.barrierControlPoint = &coordinator;
   int status = mpi::runJob(job);
@@ -121,7 +143,8 @@ int resumeCheckpointedJob(const std::string& directory, std::optional<Checkpoint
   if (hash.digest() != image->programDigest)
     return launchError("cannot resume from " + path + ": " + image->job.program +
                        " is not the program that was checkpointed (its SHA-256 differs)");
-  if (!checkOutput(STDOUT_FILENO, image->job.stdoutOffset, "stdout", error) ||
+  if (!checkGrants(image->job.grants, error) ||
+      !checkOutput(STDOUT_FILENO, image->job.stdoutOffset, "stdout", error) ||
       !checkOutput(STDERR_FILENO, image->job.stderrOffset, "stderr", error))
     return launchError("cannot resume from " + path + ": " + error);
   if (policy) {
@@ -134,6 +157,10 @@ int resumeCheckpointedJob(const std::string& directory, std::optional<Checkpoint
   }
   job.program = image->job.program;
   job.config.args = image->job.args;
+  // Exactly the recorded grants and environment: --resume takes none of
+  // its own.
+  job.config.preopens = image->job.grants;
+  job.config.env = image->job.env;
   job.ranks = int(image->ranks.size());
   CheckpointCoordinator coordinator(job.ranks, *policy, image->programDigest);
   JobRecord record = image->job;

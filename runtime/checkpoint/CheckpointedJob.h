@@ -23,14 +23,16 @@ int runCheckpointedJob(mpi::JobOptions job, const CheckpointPolicy& policy);
 // `synergy-run --resume D`: runs the job of D's checkpoint (its program,
 // arguments and rank count are in it) from that checkpoint on, each rank
 // rewound into the barrier where it was taken, and returns its exit status.
-// Refused with a message and status 2, before anything runs or any output
-// file is touched, when the checkpoint is missing, corrupt or foreign, the
-// program's bytes differ from the checkpointed one's, or the job held state
-// the checkpoint does not (an open file, an MPI object it made, --dir or
-// --env). Output already printed is not printed again: stdout and stderr,
-// when they are regular files (opened with >>), are cut back to their
-// offsets at the checkpoint; on a pipe, whatever the killed run printed
-// after its last checkpoint cannot be taken back and appears twice.
+// Refused with a message and status 2, before anything runs or any output file
+// is touched, when the checkpoint is missing, corrupt or foreign, the program's
+// bytes differ from the checkpointed one's, a recorded --dir grant's host
+// directory no longer exists or is no longer a directory, or the job held state
+// the checkpoint does not (an open file, an MPI object it made). The resumed
+// job gets exactly the checkpointed job's --dir grants (by their absolute host
+// paths) and --env variables. Output already printed is not printed again:
+// stdout and stderr, when they are regular files (opened with >>), are cut back
+// to their offsets at the checkpoint; on a pipe, whatever the killed run
+// printed after its last checkpoint cannot be taken back and appears twice.
 // With `policy`, the resumed job goes on checkpointing (into D unless the
 // policy names another directory).
 int resumeCheckpointedJob(const std::string& directory, std::optional<CheckpointPolicy> policy,

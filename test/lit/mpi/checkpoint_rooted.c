@@ -15,7 +15,7 @@
 // RUN:   2>&1 >/dev/null | FileCheck %s
 // Three rounds of four collectives, then the Reduce with a message in
 // flight, then a final Bcast: 13 taken, 1 skipped.
-// CHECK: synergy-run: note: checkpoint skipped at this barrier (rank 1: a message is still waiting to be received)
+// CHECK: synergy-run: note: checkpoint skipped at this control point (rank 1: a message is still waiting to be received)
 // CHECK-NOT: note:
 // CHECK: synergy-run: checkpoints: 13 taken, 1 skipped, 0 bytes written
 #include <mpi.h>

@@ -8,7 +8,7 @@
 // RUN:   %t.wasm 2> %t.err | sort > %t.checkpointed
 // RUN: cmp %t.plain %t.checkpointed
 // RUN: FileCheck %s < %t.err
-// CHECK: synergy-run: note: checkpoint skipped at this barrier (rank {{[0-9]}}: a granule that shares its memory with threads cannot be unwound)
+// CHECK: synergy-run: note: checkpoint skipped at this control point (rank {{[0-9]}}: a granule that shares its memory with threads cannot be unwound)
 // CHECK: synergy-run: checkpoints: 0 taken, 1 skipped, 0 bytes written
 #include <mpi.h>
 #include <omp.h>

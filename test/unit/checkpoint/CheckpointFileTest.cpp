@@ -39,11 +39,16 @@ JobRecord sampleJob() {
   job.stdoutOffset = 42;
   job.program = "prog.wasm";
   job.args = {"a", "bc"};
+  job.grants = {{"/d", "/g", true}};
+  job.env = {"K=V"};
   return job;
 }
 // The job record of sampleJob(): offsets, path, argument count, two
-// arguments, empty reason.
-constexpr size_t kJobBytes = 8 + 8 + (4 + 9) + 4 + (4 + 1) + (4 + 2) + 4;
+// arguments, grant count, one grant, environment count, one variable,
+// empty reason.
+constexpr size_t kGrantCountAt = 8 + 8 + (4 + 9) + 4 + (4 + 1) + (4 + 2);
+constexpr size_t kEnvCountAt = kGrantCountAt + 4 + (4 + 2) + (4 + 2) + 1;
+constexpr size_t kJobBytes = kEnvCountAt + 4 + (4 + 3) + 4;
 
 std::string sampleFile() {
   std::vector<std::string> sections;
@@ -83,6 +88,11 @@ TEST(CheckpointFile, RoundTripKeepsOnlyNonZeroPages) {
   EXPECT_EQ(image->job.stderrOffset, -1);
   EXPECT_EQ(image->job.program, "prog.wasm");
   EXPECT_EQ(image->job.args, (std::vector<std::string>{"a", "bc"}));
+  ASSERT_EQ(image->job.grants.size(), 1u);
+  EXPECT_EQ(image->job.grants[0].hostPath, "/d");
+  EXPECT_EQ(image->job.grants[0].guestPath, "/g");
+  EXPECT_TRUE(image->job.grants[0].readOnly);
+  EXPECT_EQ(image->job.env, (std::vector<std::string>{"K=V"}));
   EXPECT_EQ(image->job.unresumable, "");
   ASSERT_EQ(image->ranks.size(), 2u);
   for (uint32_t rank = 0; rank < 2; ++rank) {
@@ -113,7 +123,13 @@ TEST(CheckpointFile, RefusesAForeignFile) {
 TEST(CheckpointFile, RefusesAnotherVersion) {
   std::string file = sampleFile();
   file[8] = 9;
-  EXPECT_EQ(refusal(file), "checkpoint format version 9 is not version 2");
+  EXPECT_EQ(refusal(file),
+            "checkpoint format version 9 is not version 3, the one this synergy-run reads "
+            "(checkpoint again with this build)");
+  // Version 2, before grants and the environment were recorded.
+  file[8] = 2;
+  EXPECT_NE(refusal(file).find("checkpoint format version 2 is not version 3"),
+            std::string::npos);
 }
 
 TEST(CheckpointFile, RefusesATruncatedFile) {
@@ -172,6 +188,37 @@ TEST(CheckpointFile, RefusesALyingJobRecordBehindAGoodChecksum) {
   uint32_t longArg = 1000;
   EXPECT_EQ(refusal(patched(16 + 4 + 9 + 4, &longArg, 4)),
             "the job record is truncated or too long");
+}
+
+TEST(CheckpointFile, RefusesLyingGrantsAndEnvironmentBehindAGoodChecksum) {
+  auto patched = [&](size_t at, const void* value, size_t bytes) {
+    std::string file = sampleFile();
+    std::memcpy(file.data() + kHeaderBytes + at, value, bytes);
+    return withFreshChecksum(file);
+  };
+  uint32_t many = 0x7fffffff;
+  EXPECT_EQ(refusal(patched(kGrantCountAt, &many, 4)),
+            "the job record has more --dir grants than the file can hold");
+  EXPECT_EQ(refusal(patched(kEnvCountAt, &many, 4)),
+            "the job record has more --env variables than the file can hold");
+  uint32_t longHost = 1000;
+  EXPECT_EQ(refusal(patched(kGrantCountAt + 4, &longHost, 4)),
+            "the job record is truncated or too long");
+  const char relative = 'd';  // host path "dd": not absolute
+  EXPECT_EQ(refusal(patched(kGrantCountAt + 8, &relative, 1)),
+            "the job record has a malformed --dir grant");
+  uint32_t emptyGuest = 0;
+  EXPECT_EQ(refusal(patched(kGrantCountAt + 4 + 6, &emptyGuest, 4)),
+            "the job record has a malformed --dir grant");
+  const char nul = '\0';
+  EXPECT_EQ(refusal(patched(kGrantCountAt + 4 + 6 + 5, &nul, 1)),
+            "the job record has a malformed --dir grant");
+  const uint8_t notAFlag = 2;
+  EXPECT_EQ(refusal(patched(kEnvCountAt - 1, &notAFlag, 1)),
+            "the job record has a malformed --dir grant");
+  const char notEquals = '-';  // "K-V"
+  EXPECT_EQ(refusal(patched(kEnvCountAt + 4 + 4 + 1, &notEquals, 1)),
+            "the job record has an --env variable that is not KEY=VALUE");
 }
 
 TEST(CheckpointFile, ChecksumCoversTheHeaderAndRankCountIsChecked) {
