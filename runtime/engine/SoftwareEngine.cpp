@@ -118,25 +118,29 @@ double realFunction(RealFunction fn, double x, double y) {
 class Machine {
  public:
   explicit Machine(std::shared_ptr<const Program> program)
-      : program_(std::move(program)), p_(*program_), slots_(p_.slotCount, 0) {
+      : program_(std::move(program)),
+        p_(*program_),
+        slots_(p_.slotCount, 0),
+        writtenAt_(p_.variables.size(), 0),
+        settledAt_(p_.combinational.size(), 0) {
     for (const Stmt& st : p_.powerOn) exec(st);
     settle();
   }
 
   uint64_t getState(uint32_t id, uint32_t index, uint32_t word) {
-    port(p_.clk) = 0;
-    port(p_.saId) = id & 0xffff;
-    port(p_.saIndex) = index;
-    port(p_.saWord) = word & 0xffff;
+    setPort(p_.clk, 0);
+    setPort(p_.saId, id & 0xffff);
+    setPort(p_.saIndex, index);
+    setPort(p_.saWord, word & 0xffff);
     for (const Stmt& st : p_.stateRead) exec(st);
     return port(p_.saRdata);
   }
 
   void setState(uint32_t id, uint32_t index, uint32_t word, uint64_t data) {
-    port(p_.saId) = id & 0xffff;
-    port(p_.saIndex) = index;
-    port(p_.saWord) = word & 0xffff;
-    port(p_.saWdata) = data;
+    setPort(p_.saId, id & 0xffff);
+    setPort(p_.saIndex, index);
+    setPort(p_.saWord, word & 0xffff);
+    setPort(p_.saWdata, data);
     edgeWith(p_.saWe);
   }
 
@@ -155,10 +159,10 @@ class Machine {
   uint32_t thereAreUpdates() { return port(p_.thereAreUpdates) != 0; }
 
   uint32_t openLoop(uint32_t ticks, uint64_t edgesPerTick, uint32_t* ticksRun) {
-    port(p_.openLoopN) = ticks;
-    port(p_.cont) = port(p_.task) != 0;
+    setPort(p_.openLoopN, ticks);
+    setPort(p_.cont, port(p_.task) != 0);
     edgeWith(p_.openLoop);
-    port(p_.cont) = 0;
+    setPort(p_.cont, 0);
     uint64_t ticksLeft = port(p_.ticksLeft);
     uint64_t edgesThisTick = 1;
     while (port(p_.openLoopActive) && port(p_.task) == 0 && !unsettled_) {
@@ -177,7 +181,12 @@ class Machine {
   }
 
  private:
-  uint64_t& port(uint32_t variable) { return slots_[p_.variables[variable].slot]; }
+  uint64_t port(uint32_t variable) const { return slots_[p_.variables[variable].slot]; }
+
+  void setPort(uint32_t variable, uint64_t value) {
+    slots_[p_.variables[variable].slot] = value;
+    writtenAt_[variable] = epoch_;
+  }
 
   void edge() {
     for (const Stmt& st : p_.clocked) exec(st);
@@ -185,14 +194,24 @@ class Machine {
   }
 
   void edgeWith(uint32_t control) {
-    port(control) = 1;
+    setPort(control, 1);
     edge();
-    port(control) = 0;
+    setPort(control, 0);
   }
 
+  // Without a cycle, a node runs when it has never run, when a variable it
+  // reads was written after it last ran, or when it reads what it writes
+  // itself (a temporary of an `always @*` block). Every write stamps its
+  // variable with the current epoch, and each settle closes one.
   void settle() {
     if (!p_.combinationalCycle) {
-      for (const Stmt& st : p_.combinational) exec(st);
+      for (size_t k = 0; k < p_.combinational.size(); ++k) {
+        const CombinationalInputs& inputs = p_.combinationalInputs[k];
+        if (settledAt_[k] == 0 || inputs.readsOwnWrites || writtenSince(inputs.reads, settledAt_[k]))
+          exec(p_.combinational[k]);
+        settledAt_[k] = epoch_;
+      }
+      ++epoch_;
       return;
     }
     for (unsigned pass = 0; pass < kMaxSettlePasses; ++pass) {
@@ -202,6 +221,13 @@ class Machine {
         return;
     }
     unsettled_ = true;
+  }
+
+  bool writtenSince(const std::vector<uint32_t>& variables, uint64_t epoch) const {
+    for (uint32_t variable : variables)
+      if (writtenAt_[variable] > epoch)
+        return true;
+    return false;
   }
 
   // The self-determined result of a leaf, extended to its context.
@@ -601,6 +627,7 @@ class Machine {
       const Variable& input = p_.variables[fn.inputs[k]];
       Words value = resizeWords(values[k], input.width, input.width, false);
       std::copy(value.begin(), value.end(), &slots_[input.slot]);
+      writtenAt_[fn.inputs[k]] = epoch_;
     }
     exec(fn.body);
     const Variable& result = p_.variables[fn.result];
@@ -614,9 +641,14 @@ class Machine {
     if (target.hasElement && !(base = element(variable, target.index.front())))
       return;
     int64_t position = target.hasBits ? indexValue(target.index.back()) + target.offset : 0;
+    bool stored = false;
     for (uint32_t done = 0; done < target.width; done += 64)
-      changed_ |= depositBits(base, variable.width, position + done, extractWord(value.data(), value.size(), from + done),
-                              std::min(64u, target.width - done));
+      stored |= depositBits(base, variable.width, position + done, extractWord(value.data(), value.size(), from + done),
+                            std::min(64u, target.width - done));
+    if (stored) {
+      changed_ = true;
+      writtenAt_[target.variable] = epoch_;
+    }
   }
 
   bool caseMatchesWide(const Stmt& st, const Words& subject, const Expr& label) {
@@ -701,6 +733,7 @@ class Machine {
     for (size_t k = 0; k < e.operands.size(); ++k) {
       const Variable& input = p_.variables[fn.inputs[k]];
       slots_[input.slot] = values[k] & maskOf(input.width);
+      writtenAt_[fn.inputs[k]] = epoch_;
     }
     exec(fn.body);
     return slots_[p_.variables[fn.result].slot];
@@ -735,6 +768,7 @@ class Machine {
     if (*word != updated) {
       *word = updated;
       changed_ = true;
+      writtenAt_[target.variable] = epoch_;
     }
   }
 
@@ -809,12 +843,28 @@ class Machine {
       case StmtOp::While:
         while (truth(st.expr)) exec(st.children[0]);
         return;
+      case StmtOp::Dispatch: {
+        const uint64_t& guard = slots_[p_.variables[st.dispatchGuard].slot];
+        const uint64_t& state = slots_[p_.variables[st.dispatchState].slot];
+        for (uint32_t ran = 0; guard == 0 && state < st.dispatchTable.size();) {
+          uint32_t entry = st.dispatchTable[state];
+          if (entry <= ran)
+            return;
+          exec(st.children[entry - 1]);
+          ran = entry;
+        }
+        return;
+      }
     }
   }
 
   std::shared_ptr<const Program> program_;
   const Program& p_;
   std::vector<uint64_t> slots_;
+  // The epoch of each variable's last write, and of each combinational
+  // node's last settle (0: never settled).
+  std::vector<uint64_t> writtenAt_, settledAt_;
+  uint64_t epoch_ = 1;
   bool changed_ = false;
   bool unsettled_ = false;
 };

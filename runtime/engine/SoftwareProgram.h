@@ -93,7 +93,11 @@ struct LValue {
   std::vector<Expr> index;
 };
 
-enum class StmtOp : uint8_t { Empty, Block, Assign, If, Case, For, While };
+// Dispatch stands for a run of `if (G == 0 && S == K) body` statements
+// (SoftwareStateDispatch.h): G and S are `dispatchGuard` and
+// `dispatchState`, and `dispatchTable[v]` is 1 + the index in `children` of
+// the body whose K is v, or 0.
+enum class StmtOp : uint8_t { Empty, Block, Assign, If, Case, For, While, Dispatch };
 enum class CaseMatch : uint8_t { Exact, WildcardZ, WildcardXZ };
 
 struct CaseItem {
@@ -109,6 +113,8 @@ struct Stmt {
   bool wide = false;            // Assign: a target or the value, Case: the subject or a label, is wide
   std::vector<Stmt> children;   // Block: body; If: then, else; For: init, step, body; While: body
   std::vector<CaseItem> items;
+  uint32_t dispatchGuard = 0, dispatchState = 0;
+  std::vector<uint32_t> dispatchTable;
 };
 
 struct Function {
@@ -116,6 +122,13 @@ struct Function {
   uint32_t result = 0;           // variable holding the return value
   std::vector<uint32_t> inputs;  // variables, in argument order
   Stmt body;
+};
+
+// What a combinational node depends on: the variables it or a function it
+// calls reads, and whether it reads one it writes (then it always runs).
+struct CombinationalInputs {
+  std::vector<uint32_t> reads;
+  bool readsOwnWrites = false;
 };
 
 struct Program {
@@ -126,6 +139,7 @@ struct Program {
   std::vector<Stmt> powerOn;
   // Continuous assigns and `always @*` blocks, levelized.
   std::vector<Stmt> combinational;
+  std::vector<CombinationalInputs> combinationalInputs;  // one per node of `combinational`
   // A cycle through the continuous logic: settle by iterating to a fixpoint.
   bool combinationalCycle = false;
   // The blocks that compute __sa_rdata: run only when the host reads state.
