@@ -1,6 +1,6 @@
 //===- SoftwareCompiler.cpp - emitted Verilog -> software engine program ---===//
 //
-// This file implements compileSoftwareProgram in four steps:
+// This file implements compileSoftwareProgram in five steps:
 //   1. lex the module into identifiers, system names, numbers and operators;
 //   2. parse it by recursive descent, resolving each identifier to its
 //      variable or function as it is read (EmitVerilog declares every name
@@ -10,13 +10,16 @@
 //   3. levelize the continuous assigns and `always @*` blocks by the
 //      variables they read and write;
 //   4. turn the state machine's runs of state tests into table lookups
-//      (SoftwareStateDispatch.h).
+//      (SoftwareStateDispatch.h);
+//   5. compile the narrow expressions to stack-machine code
+//      (SoftwareExprCode.h).
 // A refusal unwinds with a file-local exception that compileSoftwareProgram
 // turns into its one-line message; nothing escapes this file.
 //
 //===----------------------------------------------------------------------===//
 #include "engine/SoftwareCompiler.h"
 
+#include "engine/SoftwareExprCode.h"
 #include "engine/SoftwareStateDispatch.h"
 #include "engine/SoftwareWideWords.h"
 
@@ -225,6 +228,7 @@ class Parser {
       program_->combinationalInputs.push_back(std::move(inputs));
     }
     formStateDispatch(*program_);
+    lowerExpressionsToCode(*program_);
     return program_;
   }
 

@@ -19,6 +19,7 @@
 #include <limits>
 
 #include "engine/SoftwareCompiler.h"
+#include "engine/SoftwareExprCode.h"
 #include "engine/SoftwareWideWords.h"
 
 namespace synergy::engine {
@@ -277,10 +278,142 @@ class Machine {
   double real(const Expr& e) { return realOf(eval(e)); }
 
   uint64_t eval(const Expr& e) {
+    if (e.code)
+      return run(e.code - 1);
     if (e.wide) [[unlikely]]
       return evalWide(e)[0];
     return evalNarrow(e);
   }
+
+  // The code of SoftwareExprCode.h from `start`.
+  uint64_t run(uint32_t start) {
+    uint64_t stack[kMaxCodeStack];
+    uint64_t* top = stack - 1;
+    const Instr* code = p_.code.data();
+    for (const Instr* in = code + start;; ++in) {
+      switch (in->op) {
+        case CodeOp::Const:
+          *++top = in->mask;
+          break;
+        case CodeOp::Load:
+          *++top = slots_[in->target];
+          break;
+        case CodeOp::Widen:
+          *top = signExtend(*top, in->width) & in->mask;
+          break;
+        case CodeOp::Index:
+          if (in->mask)
+            *top = signExtend(*top, in->width);
+          break;
+        case CodeOp::Element: {
+          const Variable& memory = p_.variables[in->target];
+          int64_t position = static_cast<int64_t>(*top);
+          uint64_t offset = static_cast<uint64_t>(position) - static_cast<uint64_t>(memory.lowIndex);
+          *top = position >= memory.lowIndex && offset < memory.depth ? slots_[memory.slot + offset * memory.words] : 0;
+          break;
+        }
+        case CodeOp::Select: {
+          const Expr& e = *in->tree;
+          const Variable& variable = p_.variables[in->target];
+          int64_t position = static_cast<int64_t>(*top) + e.offset;
+          int64_t bits = static_cast<int64_t>(e.value);
+          uint64_t word = slots_[variable.slot];
+          if (position >= int64_t(variable.width) || position <= -bits)
+            *top = 0;
+          else
+            *top = (position >= 0 ? word >> position : word << -position) & maskOf(e.selfWidth);
+          break;
+        }
+        case CodeOp::Negate: *top = (0 - *top) & in->mask; break;
+        case CodeOp::BitNot: *top = ~*top & in->mask; break;
+        case CodeOp::LogicalNot: *top = *top == 0; break;
+        case CodeOp::ReduceAnd: *top = *top == in->mask; break;
+        case CodeOp::ReduceNand: *top = *top != in->mask; break;
+        case CodeOp::ReduceOr: *top = *top != 0; break;
+        case CodeOp::ReduceXor: *top = std::popcount(*top) & 1; break;
+        case CodeOp::ReduceXnor: *top = (std::popcount(*top) & 1) ^ 1; break;
+        case CodeOp::Add: --top; *top = (top[0] + top[1]) & in->mask; break;
+        case CodeOp::Sub: --top; *top = (top[0] - top[1]) & in->mask; break;
+        case CodeOp::Mul: --top; *top = (top[0] * top[1]) & in->mask; break;
+        case CodeOp::And: --top; *top = top[0] & top[1]; break;
+        case CodeOp::Or: --top; *top = top[0] | top[1]; break;
+        case CodeOp::Xor: --top; *top = top[0] ^ top[1]; break;
+        case CodeOp::Xnor: --top; *top = ~(top[0] ^ top[1]) & in->mask; break;
+        case CodeOp::ShiftLeft:
+          --top;
+          *top = top[1] >= in->width ? 0 : (top[0] << top[1]) & in->mask;
+          break;
+        case CodeOp::ShiftRight:
+          --top;
+          *top = top[1] >= in->width ? 0 : top[0] >> top[1];
+          break;
+        case CodeOp::ArithShiftRight: {
+          --top;
+          int64_t extended = static_cast<int64_t>(signExtend(top[0], in->width));
+          if (top[1] >= in->width)
+            *top = extended < 0 ? in->mask : 0;
+          else
+            *top = static_cast<uint64_t>(extended >> top[1]) & in->mask;
+          break;
+        }
+        case CodeOp::Equal: --top; *top = top[0] == top[1]; break;
+        case CodeOp::NotEqual: --top; *top = top[0] != top[1]; break;
+        case CodeOp::Less: --top; *top = top[0] < top[1]; break;
+        case CodeOp::LessEqual: --top; *top = top[0] <= top[1]; break;
+        case CodeOp::Greater: --top; *top = top[0] > top[1]; break;
+        case CodeOp::GreaterEqual: --top; *top = top[0] >= top[1]; break;
+        case CodeOp::SignedLess:
+          --top;
+          *top = signedOf(top[0], in->width) < signedOf(top[1], in->width);
+          break;
+        case CodeOp::SignedLessEqual:
+          --top;
+          *top = signedOf(top[0], in->width) <= signedOf(top[1], in->width);
+          break;
+        case CodeOp::SignedGreater:
+          --top;
+          *top = signedOf(top[0], in->width) > signedOf(top[1], in->width);
+          break;
+        case CodeOp::SignedGreaterEqual:
+          --top;
+          *top = signedOf(top[0], in->width) >= signedOf(top[1], in->width);
+          break;
+        case CodeOp::ShiftIn:
+          --top;
+          *top = (in->width >= 64 ? 0 : top[0] << in->width) | top[1];
+          break;
+        case CodeOp::AndThen:
+          if (*top == 0)
+            in = code + in->target - 1;
+          else
+            --top;
+          break;
+        case CodeOp::OrElse:
+          if (*top != 0) {
+            *top = 1;
+            in = code + in->target - 1;
+          } else {
+            --top;
+          }
+          break;
+        case CodeOp::ToBool: *top = *top != 0; break;
+        case CodeOp::JumpIfZero:
+          if (*top-- == 0)
+            in = code + in->target - 1;
+          break;
+        case CodeOp::Jump:
+          in = code + in->target - 1;
+          break;
+        case CodeOp::Tree:
+          *++top = eval(*in->tree);
+          break;
+        case CodeOp::Return:
+          return *top;
+      }
+    }
+  }
+
+  static int64_t signedOf(uint64_t value, uint32_t width) { return static_cast<int64_t>(signExtend(value, width)); }
 
   // A node whose operands all fit one word (or are reals).
   uint64_t evalNarrow(const Expr& e) {
@@ -790,6 +923,15 @@ class Machine {
           return;
         }
         uint64_t value = eval(st.expr);
+        if (st.storesWhole) {
+          uint64_t updated = value & st.wholeMask;
+          if (slots_[st.wholeSlot] != updated) {
+            slots_[st.wholeSlot] = updated;
+            changed_ = true;
+            writtenAt_[st.wholeVariable] = epoch_;
+          }
+          return;
+        }
         for (size_t k = st.targets.size(); k-- > 0;) {
           store(st.targets[k], value);
           value = st.targets[k].width >= 64 ? 0 : value >> st.targets[k].width;
