@@ -356,6 +356,8 @@ class Machine {
             *top = static_cast<uint64_t>(extended >> top[1]) & in->mask;
           break;
         }
+        case CodeOp::SlotEquals: *++top = slots_[in->target] == in->mask; break;
+        case CodeOp::SlotDiffers: *++top = slots_[in->target] != in->mask; break;
         case CodeOp::Equal: --top; *top = top[0] == top[1]; break;
         case CodeOp::NotEqual: --top; *top = top[0] != top[1]; break;
         case CodeOp::Less: --top; *top = top[0] < top[1]; break;

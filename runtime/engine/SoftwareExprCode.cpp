@@ -103,6 +103,14 @@ class CodeEmitter {
     popped();
   }
 
+  // `variable == constant` where the variable's value is its stored word:
+  // the state machine's every guard.
+  static bool comparesSlotToConstant(const Expr& e) {
+    const Expr& left = e.operands[0];
+    return left.op == ExprOp::Variable && !(left.isSigned && left.width > left.selfWidth) &&
+           e.operands[1].op == ExprOp::Constant;
+  }
+
   void jumpTo(size_t instruction) { code_[instruction].target = static_cast<uint32_t>(code_.size()); }
 
   void emit(const Expr& e) {
@@ -177,8 +185,15 @@ class CodeEmitter {
       case ExprOp::ShiftRight: return binary(CodeOp::ShiftRight, e, e.width);
       case ExprOp::ArithShiftRight:
         return binary(e.isSigned ? CodeOp::ArithShiftRight : CodeOp::ShiftRight, e, e.width);
-      case ExprOp::Equal: return binary(CodeOp::Equal, e);
-      case ExprOp::NotEqual: return binary(CodeOp::NotEqual, e);
+      case ExprOp::Equal:
+      case ExprOp::NotEqual:
+        if (comparesSlotToConstant(e)) {
+          put(e.op == ExprOp::Equal ? CodeOp::SlotEquals : CodeOp::SlotDiffers, 0, ops[1].value,
+              static_cast<uint32_t>(program_.variables[ops[0].target].slot));
+          pushed();
+          return;
+        }
+        return binary(e.op == ExprOp::Equal ? CodeOp::Equal : CodeOp::NotEqual, e);
       case ExprOp::Less:
         return binary(ops[0].isSigned ? CodeOp::SignedLess : CodeOp::Less, e, ops[0].width);
       case ExprOp::LessEqual:

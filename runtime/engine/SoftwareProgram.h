@@ -81,6 +81,7 @@ enum class CodeOp : uint8_t {
   Add, Sub, Mul, And, Or, Xor, Xnor,
   ShiftLeft, ShiftRight, ArithShiftRight,
   Equal, NotEqual, Less, LessEqual, Greater, GreaterEqual,
+  SlotEquals, SlotDiffers,  // push whether the word at slot `target` is (is not) mask
   SignedLess, SignedLessEqual, SignedGreater, SignedGreaterEqual,  // operands of `width` bits
   ShiftIn,          // top = (top << width) | popped, a concatenation's next part
   AndThen,          // top 0: jump to `target`; else pop
