@@ -4,11 +4,13 @@
 // executes a SoftwareProgram with Verilator's 2-state semantics, and the
 // engine ABI's entry points over it. Nodes the compiler marked wide go
 // through word arrays (SoftwareWideWords.h); the rest never leave one
-// machine word. Reals compute with C doubles, as Verilator's and vvp's do.
+// machine word, and an expression with code (SoftwareExprCode.h) runs as
+// that code. Reals compute with C doubles, as Verilator's and vvp's do.
 // Each entry point follows the cycle protocol of hwlower/EngineManifest.h exactly as wrapper/EngineWrapper.cpp
 // does over the Verilator model: one edge runs the `always @(posedge __clk)`
-// blocks, then settles the continuous logic in its levelized order; the
-// state-read logic runs only when the host reads state.
+// blocks, then settles the continuous logic in its levelized order, each
+// node only if what it reads has changed; the state-read logic runs only
+// when the host reads state.
 //
 //===----------------------------------------------------------------------===//
 #include "engine/SoftwareEngine.h"
