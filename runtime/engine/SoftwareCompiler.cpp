@@ -1,6 +1,6 @@
 //===- SoftwareCompiler.cpp - emitted Verilog -> software engine program ---===//
 //
-// This file implements compileSoftwareProgram in three steps:
+// This file implements compileSoftwareProgram in five steps:
 //   1. lex the module into identifiers, system names, numbers and operators;
 //   2. parse it by recursive descent, resolving each identifier to its
 //      variable or function as it is read (EmitVerilog declares every name
@@ -8,13 +8,19 @@
 //      self-determined width and signedness bottom-up, then, once the
 //      expression is complete, the context ones top-down (IEEE 1364 5.4-5.5);
 //   3. levelize the continuous assigns and `always @*` blocks by the
-//      variables they read and write.
+//      variables they read and write;
+//   4. turn the state machine's runs of state tests into table lookups
+//      (SoftwareStateDispatch.h);
+//   5. compile the narrow expressions to stack-machine code
+//      (SoftwareExprCode.h).
 // A refusal unwinds with a file-local exception that compileSoftwareProgram
 // turns into its one-line message; nothing escapes this file.
 //
 //===----------------------------------------------------------------------===//
 #include "engine/SoftwareCompiler.h"
 
+#include "engine/SoftwareExprCode.h"
+#include "engine/SoftwareStateDispatch.h"
 #include "engine/SoftwareWideWords.h"
 
 #include <algorithm>
@@ -212,7 +218,17 @@ class Parser {
       refuse("no always @(posedge __clk) block");
     levelize();
     program_->combinational.clear();
-    for (size_t index : order_) program_->combinational.push_back(std::move(combinational_[index].stmt));
+    for (size_t index : order_) {
+      CombinationalNode& node = combinational_[index];
+      CombinationalInputs inputs;
+      inputs.reads.assign(node.reads.begin(), node.reads.end());
+      inputs.readsOwnWrites = std::any_of(node.reads.begin(), node.reads.end(),
+                                          [&](uint32_t variable) { return node.writes.count(variable) != 0; });
+      program_->combinational.push_back(std::move(node.stmt));
+      program_->combinationalInputs.push_back(std::move(inputs));
+    }
+    formStateDispatch(*program_);
+    lowerExpressionsToCode(*program_);
     return program_;
   }
 

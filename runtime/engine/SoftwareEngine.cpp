@@ -4,11 +4,13 @@
 // executes a SoftwareProgram with Verilator's 2-state semantics, and the
 // engine ABI's entry points over it. Nodes the compiler marked wide go
 // through word arrays (SoftwareWideWords.h); the rest never leave one
-// machine word. Reals compute with C doubles, as Verilator's and vvp's do.
+// machine word, and an expression with code (SoftwareExprCode.h) runs as
+// that code. Reals compute with C doubles, as Verilator's and vvp's do.
 // Each entry point follows the cycle protocol of hwlower/EngineManifest.h exactly as wrapper/EngineWrapper.cpp
 // does over the Verilator model: one edge runs the `always @(posedge __clk)`
-// blocks, then settles the continuous logic in its levelized order; the
-// state-read logic runs only when the host reads state.
+// blocks, then settles the continuous logic in its levelized order, each
+// node only if what it reads has changed; the state-read logic runs only
+// when the host reads state.
 //
 //===----------------------------------------------------------------------===//
 #include "engine/SoftwareEngine.h"
@@ -19,6 +21,7 @@
 #include <limits>
 
 #include "engine/SoftwareCompiler.h"
+#include "engine/SoftwareExprCode.h"
 #include "engine/SoftwareWideWords.h"
 
 namespace synergy::engine {
@@ -118,25 +121,29 @@ double realFunction(RealFunction fn, double x, double y) {
 class Machine {
  public:
   explicit Machine(std::shared_ptr<const Program> program)
-      : program_(std::move(program)), p_(*program_), slots_(p_.slotCount, 0) {
+      : program_(std::move(program)),
+        p_(*program_),
+        slots_(p_.slotCount, 0),
+        writtenAt_(p_.variables.size(), 0),
+        settledAt_(p_.combinational.size(), 0) {
     for (const Stmt& st : p_.powerOn) exec(st);
     settle();
   }
 
   uint64_t getState(uint32_t id, uint32_t index, uint32_t word) {
-    port(p_.clk) = 0;
-    port(p_.saId) = id & 0xffff;
-    port(p_.saIndex) = index;
-    port(p_.saWord) = word & 0xffff;
+    setPort(p_.clk, 0);
+    setPort(p_.saId, id & 0xffff);
+    setPort(p_.saIndex, index);
+    setPort(p_.saWord, word & 0xffff);
     for (const Stmt& st : p_.stateRead) exec(st);
     return port(p_.saRdata);
   }
 
   void setState(uint32_t id, uint32_t index, uint32_t word, uint64_t data) {
-    port(p_.saId) = id & 0xffff;
-    port(p_.saIndex) = index;
-    port(p_.saWord) = word & 0xffff;
-    port(p_.saWdata) = data;
+    setPort(p_.saId, id & 0xffff);
+    setPort(p_.saIndex, index);
+    setPort(p_.saWord, word & 0xffff);
+    setPort(p_.saWdata, data);
     edgeWith(p_.saWe);
   }
 
@@ -155,10 +162,10 @@ class Machine {
   uint32_t thereAreUpdates() { return port(p_.thereAreUpdates) != 0; }
 
   uint32_t openLoop(uint32_t ticks, uint64_t edgesPerTick, uint32_t* ticksRun) {
-    port(p_.openLoopN) = ticks;
-    port(p_.cont) = port(p_.task) != 0;
+    setPort(p_.openLoopN, ticks);
+    setPort(p_.cont, port(p_.task) != 0);
     edgeWith(p_.openLoop);
-    port(p_.cont) = 0;
+    setPort(p_.cont, 0);
     uint64_t ticksLeft = port(p_.ticksLeft);
     uint64_t edgesThisTick = 1;
     while (port(p_.openLoopActive) && port(p_.task) == 0 && !unsettled_) {
@@ -177,7 +184,12 @@ class Machine {
   }
 
  private:
-  uint64_t& port(uint32_t variable) { return slots_[p_.variables[variable].slot]; }
+  uint64_t port(uint32_t variable) const { return slots_[p_.variables[variable].slot]; }
+
+  void setPort(uint32_t variable, uint64_t value) {
+    slots_[p_.variables[variable].slot] = value;
+    writtenAt_[variable] = epoch_;
+  }
 
   void edge() {
     for (const Stmt& st : p_.clocked) exec(st);
@@ -185,14 +197,24 @@ class Machine {
   }
 
   void edgeWith(uint32_t control) {
-    port(control) = 1;
+    setPort(control, 1);
     edge();
-    port(control) = 0;
+    setPort(control, 0);
   }
 
+  // Without a cycle, a node runs when it has never run, when a variable it
+  // reads was written after it last ran, or when it reads what it writes
+  // itself (a temporary of an `always @*` block). Every write stamps its
+  // variable with the current epoch, and each settle closes one.
   void settle() {
     if (!p_.combinationalCycle) {
-      for (const Stmt& st : p_.combinational) exec(st);
+      for (size_t k = 0; k < p_.combinational.size(); ++k) {
+        const CombinationalInputs& inputs = p_.combinationalInputs[k];
+        if (settledAt_[k] == 0 || inputs.readsOwnWrites || writtenSince(inputs.reads, settledAt_[k]))
+          exec(p_.combinational[k]);
+        settledAt_[k] = epoch_;
+      }
+      ++epoch_;
       return;
     }
     for (unsigned pass = 0; pass < kMaxSettlePasses; ++pass) {
@@ -202,6 +224,13 @@ class Machine {
         return;
     }
     unsettled_ = true;
+  }
+
+  bool writtenSince(const std::vector<uint32_t>& variables, uint64_t epoch) const {
+    for (uint32_t variable : variables)
+      if (writtenAt_[variable] > epoch)
+        return true;
+    return false;
   }
 
   // The self-determined result of a leaf, extended to its context.
@@ -251,10 +280,144 @@ class Machine {
   double real(const Expr& e) { return realOf(eval(e)); }
 
   uint64_t eval(const Expr& e) {
+    if (e.code)
+      return run(e.code - 1);
     if (e.wide) [[unlikely]]
       return evalWide(e)[0];
     return evalNarrow(e);
   }
+
+  // The code of SoftwareExprCode.h from `start`.
+  uint64_t run(uint32_t start) {
+    uint64_t stack[kMaxCodeStack];
+    uint64_t* top = stack - 1;
+    const Instr* code = p_.code.data();
+    for (const Instr* in = code + start;; ++in) {
+      switch (in->op) {
+        case CodeOp::Const:
+          *++top = in->mask;
+          break;
+        case CodeOp::Load:
+          *++top = slots_[in->target];
+          break;
+        case CodeOp::Widen:
+          *top = signExtend(*top, in->width) & in->mask;
+          break;
+        case CodeOp::Index:
+          if (in->mask)
+            *top = signExtend(*top, in->width);
+          break;
+        case CodeOp::Element: {
+          const Variable& memory = p_.variables[in->target];
+          int64_t position = static_cast<int64_t>(*top);
+          uint64_t offset = static_cast<uint64_t>(position) - static_cast<uint64_t>(memory.lowIndex);
+          *top = position >= memory.lowIndex && offset < memory.depth ? slots_[memory.slot + offset * memory.words] : 0;
+          break;
+        }
+        case CodeOp::Select: {
+          const Expr& e = *in->tree;
+          const Variable& variable = p_.variables[in->target];
+          int64_t position = static_cast<int64_t>(*top) + e.offset;
+          int64_t bits = static_cast<int64_t>(e.value);
+          uint64_t word = slots_[variable.slot];
+          if (position >= int64_t(variable.width) || position <= -bits)
+            *top = 0;
+          else
+            *top = (position >= 0 ? word >> position : word << -position) & maskOf(e.selfWidth);
+          break;
+        }
+        case CodeOp::Negate: *top = (0 - *top) & in->mask; break;
+        case CodeOp::BitNot: *top = ~*top & in->mask; break;
+        case CodeOp::LogicalNot: *top = *top == 0; break;
+        case CodeOp::ReduceAnd: *top = *top == in->mask; break;
+        case CodeOp::ReduceNand: *top = *top != in->mask; break;
+        case CodeOp::ReduceOr: *top = *top != 0; break;
+        case CodeOp::ReduceXor: *top = std::popcount(*top) & 1; break;
+        case CodeOp::ReduceXnor: *top = (std::popcount(*top) & 1) ^ 1; break;
+        case CodeOp::Add: --top; *top = (top[0] + top[1]) & in->mask; break;
+        case CodeOp::Sub: --top; *top = (top[0] - top[1]) & in->mask; break;
+        case CodeOp::Mul: --top; *top = (top[0] * top[1]) & in->mask; break;
+        case CodeOp::And: --top; *top = top[0] & top[1]; break;
+        case CodeOp::Or: --top; *top = top[0] | top[1]; break;
+        case CodeOp::Xor: --top; *top = top[0] ^ top[1]; break;
+        case CodeOp::Xnor: --top; *top = ~(top[0] ^ top[1]) & in->mask; break;
+        case CodeOp::ShiftLeft:
+          --top;
+          *top = top[1] >= in->width ? 0 : (top[0] << top[1]) & in->mask;
+          break;
+        case CodeOp::ShiftRight:
+          --top;
+          *top = top[1] >= in->width ? 0 : top[0] >> top[1];
+          break;
+        case CodeOp::ArithShiftRight: {
+          --top;
+          int64_t extended = static_cast<int64_t>(signExtend(top[0], in->width));
+          if (top[1] >= in->width)
+            *top = extended < 0 ? in->mask : 0;
+          else
+            *top = static_cast<uint64_t>(extended >> top[1]) & in->mask;
+          break;
+        }
+        case CodeOp::SlotEquals: *++top = slots_[in->target] == in->mask; break;
+        case CodeOp::SlotDiffers: *++top = slots_[in->target] != in->mask; break;
+        case CodeOp::Equal: --top; *top = top[0] == top[1]; break;
+        case CodeOp::NotEqual: --top; *top = top[0] != top[1]; break;
+        case CodeOp::Less: --top; *top = top[0] < top[1]; break;
+        case CodeOp::LessEqual: --top; *top = top[0] <= top[1]; break;
+        case CodeOp::Greater: --top; *top = top[0] > top[1]; break;
+        case CodeOp::GreaterEqual: --top; *top = top[0] >= top[1]; break;
+        case CodeOp::SignedLess:
+          --top;
+          *top = signedOf(top[0], in->width) < signedOf(top[1], in->width);
+          break;
+        case CodeOp::SignedLessEqual:
+          --top;
+          *top = signedOf(top[0], in->width) <= signedOf(top[1], in->width);
+          break;
+        case CodeOp::SignedGreater:
+          --top;
+          *top = signedOf(top[0], in->width) > signedOf(top[1], in->width);
+          break;
+        case CodeOp::SignedGreaterEqual:
+          --top;
+          *top = signedOf(top[0], in->width) >= signedOf(top[1], in->width);
+          break;
+        case CodeOp::ShiftIn:
+          --top;
+          *top = (in->width >= 64 ? 0 : top[0] << in->width) | top[1];
+          break;
+        case CodeOp::AndThen:
+          if (*top == 0)
+            in = code + in->target - 1;
+          else
+            --top;
+          break;
+        case CodeOp::OrElse:
+          if (*top != 0) {
+            *top = 1;
+            in = code + in->target - 1;
+          } else {
+            --top;
+          }
+          break;
+        case CodeOp::ToBool: *top = *top != 0; break;
+        case CodeOp::JumpIfZero:
+          if (*top-- == 0)
+            in = code + in->target - 1;
+          break;
+        case CodeOp::Jump:
+          in = code + in->target - 1;
+          break;
+        case CodeOp::Tree:
+          *++top = eval(*in->tree);
+          break;
+        case CodeOp::Return:
+          return *top;
+      }
+    }
+  }
+
+  static int64_t signedOf(uint64_t value, uint32_t width) { return static_cast<int64_t>(signExtend(value, width)); }
 
   // A node whose operands all fit one word (or are reals).
   uint64_t evalNarrow(const Expr& e) {
@@ -601,6 +764,7 @@ class Machine {
       const Variable& input = p_.variables[fn.inputs[k]];
       Words value = resizeWords(values[k], input.width, input.width, false);
       std::copy(value.begin(), value.end(), &slots_[input.slot]);
+      writtenAt_[fn.inputs[k]] = epoch_;
     }
     exec(fn.body);
     const Variable& result = p_.variables[fn.result];
@@ -614,9 +778,14 @@ class Machine {
     if (target.hasElement && !(base = element(variable, target.index.front())))
       return;
     int64_t position = target.hasBits ? indexValue(target.index.back()) + target.offset : 0;
+    bool stored = false;
     for (uint32_t done = 0; done < target.width; done += 64)
-      changed_ |= depositBits(base, variable.width, position + done, extractWord(value.data(), value.size(), from + done),
-                              std::min(64u, target.width - done));
+      stored |= depositBits(base, variable.width, position + done, extractWord(value.data(), value.size(), from + done),
+                            std::min(64u, target.width - done));
+    if (stored) {
+      changed_ = true;
+      writtenAt_[target.variable] = epoch_;
+    }
   }
 
   bool caseMatchesWide(const Stmt& st, const Words& subject, const Expr& label) {
@@ -701,6 +870,7 @@ class Machine {
     for (size_t k = 0; k < e.operands.size(); ++k) {
       const Variable& input = p_.variables[fn.inputs[k]];
       slots_[input.slot] = values[k] & maskOf(input.width);
+      writtenAt_[fn.inputs[k]] = epoch_;
     }
     exec(fn.body);
     return slots_[p_.variables[fn.result].slot];
@@ -735,6 +905,7 @@ class Machine {
     if (*word != updated) {
       *word = updated;
       changed_ = true;
+      writtenAt_[target.variable] = epoch_;
     }
   }
 
@@ -756,6 +927,15 @@ class Machine {
           return;
         }
         uint64_t value = eval(st.expr);
+        if (st.storesWhole) {
+          uint64_t updated = value & st.wholeMask;
+          if (slots_[st.wholeSlot] != updated) {
+            slots_[st.wholeSlot] = updated;
+            changed_ = true;
+            writtenAt_[st.wholeVariable] = epoch_;
+          }
+          return;
+        }
         for (size_t k = st.targets.size(); k-- > 0;) {
           store(st.targets[k], value);
           value = st.targets[k].width >= 64 ? 0 : value >> st.targets[k].width;
@@ -809,12 +989,28 @@ class Machine {
       case StmtOp::While:
         while (truth(st.expr)) exec(st.children[0]);
         return;
+      case StmtOp::Dispatch: {
+        const uint64_t& guard = slots_[p_.variables[st.dispatchGuard].slot];
+        const uint64_t& state = slots_[p_.variables[st.dispatchState].slot];
+        for (uint32_t ran = 0; guard == 0 && state < st.dispatchTable.size();) {
+          uint32_t entry = st.dispatchTable[state];
+          if (entry <= ran)
+            return;
+          exec(st.children[entry - 1]);
+          ran = entry;
+        }
+        return;
+      }
     }
   }
 
   std::shared_ptr<const Program> program_;
   const Program& p_;
   std::vector<uint64_t> slots_;
+  // The epoch of each variable's last write, and of each combinational
+  // node's last settle (0: never settled).
+  std::vector<uint64_t> writtenAt_, settledAt_;
+  uint64_t epoch_ = 1;
   bool changed_ = false;
   bool unsettled_ = false;
 };

@@ -63,6 +63,46 @@ enum class RealFunction : uint8_t {
   Sinh, Cosh, Tanh, Asinh, Acosh, Atanh,
 };
 
+// Straight-line code for a stack machine over words, which the narrow
+// integer expressions are also compiled to (SoftwareExprCode.h): it
+// computes what evaluating the tree would, without a call per node. Binary
+// operators pop their right operand and replace the left; `mask` is
+// maskOf(the node's width) and `width` the width an operator needs.
+enum class CodeOp : uint8_t {
+  Const,            // push mask
+  Load,             // push the word at slot `target`
+  Widen,            // top = sign-extended from `width` bits, & mask
+  Index,            // top = an index, sign-extended from `width` bits when mask is 1
+  Element,          // top = element top of memory variable `target`, 0 outside it
+  Select,           // top = the part-select `tree` of variable `target` at index top
+  Negate, BitNot, LogicalNot,
+  ReduceAnd, ReduceNand,  // all ones (mask: the operand's) or not
+  ReduceOr, ReduceXor, ReduceXnor,
+  Add, Sub, Mul, And, Or, Xor, Xnor,
+  ShiftLeft, ShiftRight, ArithShiftRight,
+  Equal, NotEqual, Less, LessEqual, Greater, GreaterEqual,
+  SlotEquals, SlotDiffers,  // push whether the word at slot `target` is (is not) mask
+  SignedLess, SignedLessEqual, SignedGreater, SignedGreaterEqual,  // operands of `width` bits
+  ShiftIn,          // top = (top << width) | popped, a concatenation's next part
+  AndThen,          // top 0: jump to `target`; else pop
+  OrElse,           // top not 0: top = 1, jump to `target`; else pop
+  ToBool,
+  JumpIfZero,       // pop; jump to `target` if it was 0
+  Jump,
+  Tree,             // push the value of `tree`, evaluated as a tree
+  Return,           // the value is the top
+};
+
+struct Expr;
+
+struct Instr {
+  CodeOp op = CodeOp::Return;
+  uint32_t width = 0;
+  uint32_t target = 0;
+  uint64_t mask = 0;
+  const Expr* tree = nullptr;
+};
+
 struct Expr {
   ExprOp op = ExprOp::Constant;
   uint32_t width = 1;       // the width it is computed at, in its context
@@ -81,6 +121,7 @@ struct Expr {
   // A wide casex/casez label's x/z/? and z/? bits, wordsFor(selfWidth) words (empty: none).
   std::vector<uint64_t> wideWildcard, wideHighImpedance;
   std::vector<Expr> operands;
+  uint32_t code = 0;        // 1 + where its code starts in Program::code; 0: evaluated as a tree
 };
 
 // One assignment target: a whole variable, a memory element, or bits of one.
@@ -93,7 +134,11 @@ struct LValue {
   std::vector<Expr> index;
 };
 
-enum class StmtOp : uint8_t { Empty, Block, Assign, If, Case, For, While };
+// Dispatch stands for a run of `if (G == 0 && S == K) body` statements
+// (SoftwareStateDispatch.h): G and S are `dispatchGuard` and
+// `dispatchState`, and `dispatchTable[v]` is 1 + the index in `children` of
+// the body whose K is v, or 0.
+enum class StmtOp : uint8_t { Empty, Block, Assign, If, Case, For, While, Dispatch };
 enum class CaseMatch : uint8_t { Exact, WildcardZ, WildcardXZ };
 
 struct CaseItem {
@@ -109,6 +154,13 @@ struct Stmt {
   bool wide = false;            // Assign: a target or the value, Case: the subject or a label, is wide
   std::vector<Stmt> children;   // Block: body; If: then, else; For: init, step, body; While: body
   std::vector<CaseItem> items;
+  // Assign to one whole scalar variable, narrow: the variable, its slot and
+  // mask, resolved by SoftwareExprCode so that the store looks nothing up.
+  bool storesWhole = false;
+  uint32_t wholeVariable = 0, wholeSlot = 0;
+  uint64_t wholeMask = 0;
+  uint32_t dispatchGuard = 0, dispatchState = 0;
+  std::vector<uint32_t> dispatchTable;
 };
 
 struct Function {
@@ -116,6 +168,13 @@ struct Function {
   uint32_t result = 0;           // variable holding the return value
   std::vector<uint32_t> inputs;  // variables, in argument order
   Stmt body;
+};
+
+// What a combinational node depends on: the variables it or a function it
+// calls reads, and whether it reads one it writes (then it always runs).
+struct CombinationalInputs {
+  std::vector<uint32_t> reads;
+  bool readsOwnWrites = false;
 };
 
 struct Program {
@@ -126,12 +185,14 @@ struct Program {
   std::vector<Stmt> powerOn;
   // Continuous assigns and `always @*` blocks, levelized.
   std::vector<Stmt> combinational;
+  std::vector<CombinationalInputs> combinationalInputs;  // one per node of `combinational`
   // A cycle through the continuous logic: settle by iterating to a fixpoint.
   bool combinationalCycle = false;
   // The blocks that compute __sa_rdata: run only when the host reads state.
   std::vector<Stmt> stateRead;
   // Every `always @(posedge __clk)` block, in text order.
   std::vector<Stmt> clocked;
+  std::vector<Instr> code;
   // Port variables.
   uint32_t clk = 0, cont = 0, update = 0, task = 0, done = 0, thereAreUpdates = 0, openLoop = 0, openLoopN = 0,
            openLoopActive = 0, ticksLeft = 0, saId = 0, saIndex = 0, saWord = 0, saWe = 0, saWdata = 0, saRdata = 0;

@@ -44,6 +44,11 @@ const std::vector<std::string> kExpressions = {
     "a <<< s",       "b << 30",         "$unsigned(a)",     "c + a",           "{c} + a",
     "a == -3",       "b != 200",        "a && !b",          "a || 1'b0",       "m[2] + m[5]",
     "m[s + 3'd2][11:4]", "(a > b) ? a : b", "c - 4'd1",
+    // Each operator of the stack-machine code (SoftwareExprCode.h) once more.
+    "b >= 8'd200",   "a <= -8'sd3",     "$signed(b) > a",   "$signed(b) >= a", "b <= a",
+    "b ^~ 8'h0f",    "~&b",             "~^c",              "!(a == -3) || b == 200",
+    "(b == 200) && (s != 3)", "(b == 201) && (s / 3'd0)", "{s, c, b[1:0]} + 1",
+    "s == 3'd3 ? m[s + 3'd2] : 16'd1", "m[s - 3'd1]",      "b[s - 3'd1 +: 4]", "c >>> s",
     // Wider than a word: computed at 100 or more bits, the low 32 kept.
     "w >> 68",       "(w * w) >> 70",   "w / 100'd12345",   "w % 100'd99991",  "{w, b} >> 90",
     "w > {w[98:0], 1'b0}", "^w",        "-w >> 60",         "v >>> 80",        "v / 100'sd7",
