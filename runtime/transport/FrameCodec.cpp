@@ -28,6 +28,8 @@ static bool isKnownFrameType(uint16_t raw) {
     case FrameType::MpiMessage:
     case FrameType::MpiMatched:
     case FrameType::MpiAbort:
+    case FrameType::MpiMessageHead:
+    case FrameType::MpiMessagePart:
     case FrameType::HvHello:
     case FrameType::HvWelcome:
     case FrameType::HvSubmitEngine:
@@ -96,6 +98,10 @@ const char* frameTypeName(FrameType type) {
       return "MpiMatched";
     case FrameType::MpiAbort:
       return "MpiAbort";
+    case FrameType::MpiMessageHead:
+      return "MpiMessageHead";
+    case FrameType::MpiMessagePart:
+      return "MpiMessagePart";
     case FrameType::HvHello:
       return "HvHello";
     case FrameType::HvWelcome:

@@ -66,6 +66,15 @@ enum class FrameType : uint16_t {
   // ranks with that status, so that every part ends and forwards all its
   // output rather than waiting for messages that will never come.
   MpiAbort = 14,
+  // A point-to-point message whose data is larger than one MpiMessage
+  // carries: the MpiMessage header, then u64 data bytes (more than
+  // kMaxMpiMessageDataBytes, at most kMaxMpiMessageBytes). Its data follows
+  // at once, on the same connection, in MpiMessagePart frames; no other MPI
+  // frame comes between them.
+  MpiMessageHead = 15,
+  // The next bytes of the data a MpiMessageHead announced, at most what is
+  // still missing.
+  MpiMessagePart = 16,
   // The hypervisor protocol (hypervisor/HypervisorProtocol.h gives every
   // payload's layout): a tenant's runtime or synergy-hv-ctl to synergy-hv,
   // after the token handshake. All integers little-endian.
@@ -134,12 +143,15 @@ constexpr uint64_t kMaxRunJobBytes = 1ull << 20;
 constexpr uint64_t kMaxJobOutputChunkBytes = 64ull << 10;
 constexpr uint64_t kMaxRefusalBytes = 1024;
 
-// Cross-host MPI frames: the fixed parts, and the largest message data an
-// MpiMessage carries (a larger message to a rank on another host is
-// refused with an error naming the call).
+// Cross-host MPI frames: the fixed parts, the largest message data one
+// MpiMessage carries, and the largest message at all (a wasm32 rank's whole
+// memory; a larger one to a rank on another host is refused with an error
+// naming the call).
 constexpr uint64_t kMpiHelloBytes = 12;
 constexpr uint64_t kMpiMessageHeaderBytes = 28;
 constexpr uint64_t kMaxMpiMessageDataBytes = kMaxFramePayloadBytes - kMpiMessageHeaderBytes;
+constexpr uint64_t kMpiMessageHeadBytes = kMpiMessageHeaderBytes + 8;
+constexpr uint64_t kMaxMpiMessageBytes = 4ull << 30;
 constexpr uint64_t kMpiMatchedBytes = 12;
 constexpr uint64_t kMpiAbortBytes = 4;
 
@@ -186,6 +198,10 @@ constexpr uint64_t maxPayloadBytes(FrameType type) {
       return kMpiMatchedBytes;
     case FrameType::MpiAbort:
       return kMpiAbortBytes;
+    case FrameType::MpiMessageHead:
+      return kMpiMessageHeadBytes;
+    case FrameType::MpiMessagePart:
+      return kMaxFramePayloadBytes;
     case FrameType::HvHello:
     case FrameType::HvWelcome:
     case FrameType::HvEngineReady:
