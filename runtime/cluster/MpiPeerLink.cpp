@@ -23,6 +23,7 @@
 
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "cluster/ClusterState.h"
@@ -81,6 +82,7 @@ class MpiPeerLink::Impl {
     firstLocal_ = part.firstRankOf(part.partIndex);
     endLocal_ = firstLocal_ + int(part.partRanks[part.partIndex]);
     peers_.resize(part.partRanks.size());
+    assembling_.resize(part.partRanks.size());
   }
 
   bool join(std::string& error) {
@@ -157,17 +159,37 @@ class MpiPeerLink::Impl {
   }
 
   void send(const mpi::RemoteMessage& message, util::FunctionRef<void(uint8_t*)> pack) {
-    std::vector<uint8_t> payload(transport::kMpiMessageHeaderBytes +
-                                 size_t(message.envelope.bytes));
-    uint8_t* header = payload.data();
-    putLittleEndian(header, uint32_t(message.from), 4);
-    putLittleEndian(header + 4, uint32_t(message.to), 4);
-    putLittleEndian(header + 8, message.envelope.context, 4);
-    putLittleEndian(header + 12, uint32_t(message.envelope.source), 4);
-    putLittleEndian(header + 16, uint32_t(message.envelope.tag), 4);
-    putLittleEndian(header + 20, message.matchId, 8);
-    pack(header + transport::kMpiMessageHeaderBytes);
+    uint64_t bytes = uint64_t(message.envelope.bytes);
+    if (bytes > transport::kMaxMpiMessageDataBytes) {
+      // Packed once into a buffer of its own, which the frames then lend.
+      auto packed = std::make_shared<std::unique_ptr<uint8_t[]>>(new uint8_t[bytes]);
+      pack(packed->get());
+      return sendInPlace(message, packed->get(), [packed] {});
+    }
+    std::vector<uint8_t> payload(transport::kMpiMessageHeaderBytes + bytes);
+    putMessageHeader(payload.data(), message);
+    pack(payload.data() + transport::kMpiMessageHeaderBytes);
     peers_[partOfRank_[message.to]]->send(transport::FrameType::MpiMessage, std::move(payload));
+  }
+
+  void sendInPlace(const mpi::RemoteMessage& message, const uint8_t* data,
+                   std::function<void()> written) {
+    uint64_t bytes = uint64_t(message.envelope.bytes);
+    std::vector<transport::LentFrame> frames;
+    if (bytes <= transport::kMaxMpiMessageDataBytes) {
+      std::vector<uint8_t> header(transport::kMpiMessageHeaderBytes);
+      putMessageHeader(header.data(), message);
+      frames.push_back({transport::FrameType::MpiMessage, std::move(header), data, bytes});
+    } else {
+      std::vector<uint8_t> head(transport::kMpiMessageHeadBytes);
+      putMessageHeader(head.data(), message);
+      putLittleEndian(head.data() + transport::kMpiMessageHeaderBytes, bytes, 8);
+      frames.push_back({transport::FrameType::MpiMessageHead, std::move(head), nullptr, 0});
+      for (uint64_t offset = 0; offset < bytes; offset += transport::kMaxFramePayloadBytes)
+        frames.push_back({transport::FrameType::MpiMessagePart, {}, data + offset,
+                          std::min(transport::kMaxFramePayloadBytes, bytes - offset)});
+    }
+    peers_[partOfRank_[message.to]]->sendLent(std::move(frames), std::move(written));
   }
 
   void acknowledgeMatch(int sender, uint64_t matchId) {
@@ -215,7 +237,9 @@ class MpiPeerLink::Impl {
   }
 
   void leave() {
-    transport_->flush(kFlushLimit);
+    // Frames still queued at the limit may lend ranks' memory, which goes
+    // after this: the transport lets go of it first.
+    if (!transport_->flush(kFlushLimit)) transport_->closeConnections();
     std::lock_guard<std::mutex> guard(worldMutex_);
     world_ = nullptr;
   }
@@ -224,6 +248,81 @@ class MpiPeerLink::Impl {
 
  private:
   bool isLocal(uint64_t rank) const { return rank >= uint64_t(firstLocal_) && rank < uint64_t(endLocal_); }
+
+  static void putMessageHeader(uint8_t* header, const mpi::RemoteMessage& message) {
+    putLittleEndian(header, uint32_t(message.from), 4);
+    putLittleEndian(header + 4, uint32_t(message.to), 4);
+    putLittleEndian(header + 8, message.envelope.context, 4);
+    putLittleEndian(header + 12, uint32_t(message.envelope.source), 4);
+    putLittleEndian(header + 16, uint32_t(message.envelope.tag), 4);
+    putLittleEndian(header + 20, message.matchId, 8);
+  }
+
+  // Reads and checks the header of a message from `part`; false with
+  // `reason` when its ranks are not those of the two hosts.
+  bool takeMessageHeader(const uint8_t* header, uint32_t part, mpi::RemoteMessage& message,
+                         std::string& reason) const {
+    uint64_t sender = getLittleEndian(header, 4);
+    uint64_t receiver = getLittleEndian(header + 4, 4);
+    if (sender >= partOfRank_.size() || partOfRank_[sender] != part || !isLocal(receiver)) {
+      reason = "MPI message from rank " + std::to_string(sender) + " to rank " +
+               std::to_string(receiver) + ", which are not the ranks of the two hosts";
+      return false;
+    }
+    message.from = int(sender);
+    message.to = int(receiver);
+    message.envelope.context = uint32_t(getLittleEndian(header + 8, 4));
+    message.envelope.source = int(int32_t(getLittleEndian(header + 12, 4)));
+    message.envelope.tag = int(int32_t(getLittleEndian(header + 16, 4)));
+    message.matchId = getLittleEndian(header + 20, 8);
+    return true;
+  }
+
+  // A MpiMessageHead from `part`: waits for its parts.
+  bool onMessageHead(uint32_t part, const std::vector<uint8_t>& payload, std::string& reason) {
+    Assembly& assembly = assembling_[part];
+    if (payload.size() != transport::kMpiMessageHeadBytes) {
+      reason = "MpiMessageHead of the wrong size";
+      return false;
+    }
+    if (assembly.active) {
+      reason = "MpiMessageHead before the previous message's data is complete";
+      return false;
+    }
+    uint64_t bytes = getLittleEndian(payload.data() + transport::kMpiMessageHeaderBytes, 8);
+    if (bytes <= transport::kMaxMpiMessageDataBytes || bytes > transport::kMaxMpiMessageBytes) {
+      reason = "MpiMessageHead announcing " + std::to_string(bytes) + " bytes, not more than " +
+               std::to_string(transport::kMaxMpiMessageDataBytes) + " and at most " +
+               std::to_string(transport::kMaxMpiMessageBytes);
+      return false;
+    }
+    if (!takeMessageHeader(payload.data(), part, assembly.message, reason)) return false;
+    assembly.message.envelope.bytes = int64_t(bytes);
+    assembly.active = true;
+    // Only address space: pages are touched as the parts arrive, so a
+    // sender that stops early costs what it sent.
+    assembly.data.clear();
+    assembly.data.reserve(bytes);
+    return true;
+  }
+
+  // A MpiMessagePart from `part`: the message is delivered with its last.
+  bool onMessagePart(uint32_t part, const std::vector<uint8_t>& payload, std::string& reason) {
+    Assembly& assembly = assembling_[part];
+    uint64_t missing = uint64_t(assembly.message.envelope.bytes) - assembly.data.size();
+    if (!assembly.active || payload.empty() || payload.size() > missing) {
+      reason = assembly.active ? "MpiMessagePart of " + std::to_string(payload.size()) +
+                                     " bytes where " + std::to_string(missing) + " are missing"
+                               : "MpiMessagePart without a MpiMessageHead";
+      return false;
+    }
+    assembly.data.insert(assembly.data.end(), payload.begin(), payload.end());
+    if (payload.size() < missing) return true;
+    assembly.active = false;
+    world_->deliverRemote(assembly.message, std::move(assembly.data), 0);
+    assembly.data = {};
+    return true;
+  }
 
   bool onFrame(transport::Connection& from, transport::Frame&& frame, std::string& reason) {
     uint32_t part;
@@ -239,33 +338,30 @@ class MpiPeerLink::Impl {
       }
       part = it->second;
     }
-    const std::vector<uint8_t>& payload = frame.payload;
+    std::vector<uint8_t>& payload = frame.payload;
     std::lock_guard<std::mutex> guard(worldMutex_);
     if (!world_) return true;
+    if (assembling_[part].active && frame.type != transport::FrameType::MpiMessagePart) {
+      reason = std::string(transport::frameTypeName(frame.type)) +
+               " inside the data of a message split over frames";
+      return false;
+    }
     switch (frame.type) {
       case transport::FrameType::MpiMessage: {
         if (payload.size() < transport::kMpiMessageHeaderBytes) {
           reason = "MpiMessage shorter than its header";
           return false;
         }
-        uint64_t sender = getLittleEndian(payload.data(), 4);
-        uint64_t receiver = getLittleEndian(payload.data() + 4, 4);
-        if (sender >= partOfRank_.size() || partOfRank_[sender] != part || !isLocal(receiver)) {
-          reason = "MpiMessage from rank " + std::to_string(sender) + " to rank " +
-                   std::to_string(receiver) + ", which are not the ranks of the two hosts";
-          return false;
-        }
         mpi::RemoteMessage message;
-        message.from = int(sender);
-        message.to = int(receiver);
-        message.envelope.context = uint32_t(getLittleEndian(payload.data() + 8, 4));
-        message.envelope.source = int(int32_t(getLittleEndian(payload.data() + 12, 4)));
-        message.envelope.tag = int(int32_t(getLittleEndian(payload.data() + 16, 4)));
-        message.matchId = getLittleEndian(payload.data() + 20, 8);
+        if (!takeMessageHeader(payload.data(), part, message, reason)) return false;
         message.envelope.bytes = int64_t(payload.size() - transport::kMpiMessageHeaderBytes);
-        world_->deliverRemote(message, payload.data() + transport::kMpiMessageHeaderBytes);
+        world_->deliverRemote(message, std::move(payload), transport::kMpiMessageHeaderBytes);
         return true;
       }
+      case transport::FrameType::MpiMessageHead:
+        return onMessageHead(part, payload, reason);
+      case transport::FrameType::MpiMessagePart:
+        return onMessagePart(part, payload, reason);
       case transport::FrameType::MpiMatched: {
         if (payload.size() != transport::kMpiMatchedBytes) {
           reason = "MpiMatched of the wrong size";
@@ -387,6 +483,14 @@ class MpiPeerLink::Impl {
   std::condition_variable introduced_;
   std::map<const transport::Connection*, uint32_t> partOfConnection_;
   std::vector<std::shared_ptr<transport::Connection>> peers_;
+  // A message split over frames, as its parts come in from one part of the
+  // job; I/O thread only.
+  struct Assembly {
+    bool active = false;
+    mpi::RemoteMessage message;
+    std::vector<uint8_t> data;
+  };
+  std::vector<Assembly> assembling_;
   // Last, so that its I/O thread stops before the tables it uses go.
   std::unique_ptr<transport::Transport> transport_;
 };
@@ -415,6 +519,11 @@ void MpiPeerLink::send(const mpi::RemoteMessage& message, util::FunctionRef<void
   impl_->send(message, pack);
 }
 
+void MpiPeerLink::sendInPlace(const mpi::RemoteMessage& message, const uint8_t* data,
+                              std::function<void()> written) {
+  impl_->sendInPlace(message, data, std::move(written));
+}
+
 void MpiPeerLink::acknowledgeMatch(int sender, uint64_t matchId) {
   impl_->acknowledgeMatch(sender, matchId);
 }
@@ -422,7 +531,7 @@ void MpiPeerLink::acknowledgeMatch(int sender, uint64_t matchId) {
 int MpiPeerLink::hostOf(int worldRank) const { return impl_->hostOf(worldRank); }
 
 int64_t MpiPeerLink::maxMessageBytes() const {
-  return int64_t(transport::kMaxMpiMessageDataBytes);
+  return int64_t(transport::kMaxMpiMessageBytes);
 }
 
 void MpiPeerLink::sendRma(const mpi::RemoteRmaOp& op, util::FunctionRef<void(uint8_t*)> pack) {
@@ -473,6 +582,18 @@ int runJobPart(const std::string& partFile, mpi::JobOptions job) {
     std::string report = mpi::crossHostMessageReport();
     std::fprintf(stderr, "synergy-run: mpi: collective messages between hosts from ranks %d-%d: %s\n",
                  job.firstRank, job.firstRank + job.ranks - 1, report.empty() ? "none" : report.c_str());
+    // What the part's process cost, to tell copies and page faults (system
+    // time, minor faults) and thread hand-offs (context switches) apart on
+    // a loaded machine, where wall time says little.
+    struct rusage usage {};
+    getrusage(RUSAGE_SELF, &usage);
+    std::fprintf(stderr,
+                 "synergy-run: mpi: ranks %d-%d used %.3f s user, %.3f s system, %ld minor faults, "
+                 "%ld voluntary and %ld involuntary context switches\n",
+                 job.firstRank, job.firstRank + job.ranks - 1,
+                 double(usage.ru_utime.tv_sec) + double(usage.ru_utime.tv_usec) * 1e-6,
+                 double(usage.ru_stime.tv_sec) + double(usage.ru_stime.tv_usec) * 1e-6,
+                 usage.ru_minflt, usage.ru_nvcsw, usage.ru_nivcsw);
   }
   return status;
 }

@@ -7,13 +7,18 @@
 // authenticated connection to each other part: the part with the lower
 // index connects and introduces itself with MpiHello. Messages travel as
 // MpiMessage frames (FrameTypes.h) whose data the sending rank packs
-// straight into the frame, and are injected into the receiving rank's
-// Mailbox on the transport's I/O thread, in the order they were sent.
+// straight into the frame, or which the transport writes from the sender's
+// own buffer (sendInPlace), and are injected into the receiving rank's
+// Mailbox on the transport's I/O thread, in the order they were sent. A
+// message larger than one frame goes as a MpiMessageHead and the
+// MpiMessagePart frames of its data, back to back on the connection; the
+// receiver gathers them into one buffer, which grows only as data arrives.
 //
 // Every received frame is checked before use: a sender that is not a rank
 // of the connection's part, a receiver that is not a rank of this part, a
-// short header or an unknown match id drops the connection with a logged
-// reason.
+// short header, an unknown match id, or a split message whose length is out
+// of bounds or whose parts do not add up drops the connection with a
+// logged reason.
 //
 // One-sided operations on window members of another part travel as MpiRma
 // frames, applied by the World on the I/O thread, and are answered with
@@ -52,6 +57,8 @@ class MpiPeerLink final : public mpi::RemoteRanks {
   ~MpiPeerLink() override;
 
   void send(const mpi::RemoteMessage& message, util::FunctionRef<void(uint8_t*)> pack) override;
+  void sendInPlace(const mpi::RemoteMessage& message, const uint8_t* data,
+                   std::function<void()> written) override;
   void acknowledgeMatch(int sender, uint64_t matchId) override;
   void abortJob(int status) override;
   int hostOf(int worldRank) const override;

@@ -1,18 +1,22 @@
 //===- RemoteDelivery.cpp - messages to and from ranks on other hosts -----===//
 //
-// This file implements the World's side of RemoteRanks.h. A message for a
-// remote rank is packed once, straight into the frame the link queues; a
-// message from one is injected into the receiver's Mailbox through the ring
-// of its remote sender, exactly as that sender would have written it on
-// this host. The link's receiving thread is the only writer of those rings
-// and receives each connection's frames in order, so the non-overtaking
-// order and the Mailbox's single-producer rule both hold.
+// This file implements the World's side of RemoteRanks.h. A small message
+// for a remote rank is packed once, straight into the frame the link
+// queues; a large contiguous one is not copied at all: the link writes it
+// from the sender's buffer, and the send completes when it has. A message
+// from a remote rank is injected into the receiver's Mailbox through the
+// ring of its remote sender, exactly as that sender would have written it
+// on this host. The link's receiving thread is the only writer of those
+// rings and receives each connection's frames in order, so the
+// non-overtaking order and the Mailbox's single-producer rule both hold.
 //
-// A remote synchronous send travels with a match id. The receiving host
-// injects it as a rendezvous message whose "send request" is a proxy
-// holding the data; when it matches, the Mailbox completes the proxy
-// through World::sendMatched(), which sends the acknowledgement back, and
-// the sending host completes the waiting request it kept under that id.
+// A message larger than a ring slot's inline bytes goes in as a rendezvous
+// message whose "send request" is a proxy holding the received frame: the
+// receive copies straight out of it, the one copy between the socket and
+// the guest. A remote synchronous send also travels with a match id; when
+// its proxy matches, the Mailbox completes it through World::sendMatched(),
+// which sends the acknowledgement back, and the sending host completes the
+// waiting request it kept under that id.
 //
 //===----------------------------------------------------------------------===//
 #include <cstring>
@@ -32,14 +36,20 @@ const Layout& byteLayout() {
   return bytes;
 }
 
-// The receiving side of a remote synchronous send: the message's data,
-// and the id under which its sender waits.
+// Standard sends of at least this many contiguous bytes lend their buffer
+// to the link instead of being copied: below it the copy costs less than
+// waiting for the write.
+constexpr int64_t kSendInPlaceBytes = 64 << 10;
+
+// The receiving side of a large remote message: the frame that holds its
+// data, and, for a synchronous send, the id under which its sender waits
+// (0 otherwise).
 struct RemoteSendProxy : Request {
-  std::unique_ptr<uint8_t[]> data;
+  std::vector<uint8_t> frame;
   uint64_t matchId = 0;
 };
 
-// A message too large for one frame ends the job rather than going
+// A message too large for the link ends the job rather than going
 // astray; false then.
 bool fitsAcrossHosts(World& world, RemoteRanks& link, int from, int to, int64_t bytes) {
   if (bytes <= link.maxMessageBytes()) return true;
@@ -93,6 +103,18 @@ void World::sendRemoteCopy(int from, const Envelope& envelope, const uint8_t* da
 
 void World::sendRemote(const std::shared_ptr<Request>& send, int destWorldRank) {
   Envelope envelope{send->context, send->senderRank, send->tag, send->bytes};
+  if (!send->synchronous && !send->buffered && send->type->isContiguous() &&
+      send->bytes >= kSendInPlaceBytes) {
+    if (!fitsAcrossHosts(*this, *remote_, send->owner, destWorldRank, envelope.bytes)) return;
+    RemoteMessage message{send->owner, destWorldRank, envelope, 0};
+    // The request stays pending, and so its buffer untouched by an MPI
+    // program, until the link is done with it.
+    remote_->sendInPlace(message, send->buffer + send->type->lb, [this, send] {
+      markComplete(*send);
+      notify(send->owner);
+    });
+    return;
+  }
   if (!send->synchronous || send->buffered) {
     sendRemoteCopy(send->owner, envelope, send->buffer, *send->type, send->count, destWorldRank);
     markComplete(*send);
@@ -110,26 +132,26 @@ void World::sendRemote(const std::shared_ptr<Request>& send, int destWorldRank) 
   });
 }
 
-void World::deliverRemote(const RemoteMessage& message, const uint8_t* data) {
+void World::deliverRemote(const RemoteMessage& message, std::vector<uint8_t>&& frame,
+                          size_t dataOffset) {
   Mailbox& box = *mailboxes_[message.to];
-  if (message.matchId == 0) {
-    box.sendCopy(message.from, message.envelope, data, *byteLayout(), message.envelope.bytes,
-                 /*mayDefer=*/false);
+  if (message.matchId == 0 && message.envelope.bytes <= MessageRing::kInlineBytes) {
+    box.sendCopy(message.from, message.envelope, frame.data() + dataOffset, *byteLayout(),
+                 message.envelope.bytes, /*mayDefer=*/false);
   } else {
     auto proxy = std::make_shared<RemoteSendProxy>();
-    proxy->data.reset(new uint8_t[size_t(message.envelope.bytes)]);
-    std::memcpy(proxy->data.get(), data, size_t(message.envelope.bytes));
+    proxy->frame = std::move(frame);
     proxy->matchId = message.matchId;
     proxy->kind = Request::Kind::Send;
     proxy->owner = message.from;
-    proxy->buffer = proxy->data.get();
+    proxy->buffer = proxy->frame.data() + dataOffset;
     setType(*proxy, byteLayout());
     proxy->count = message.envelope.bytes;
     proxy->bytes = message.envelope.bytes;
     proxy->context = message.envelope.context;
     proxy->senderRank = message.envelope.source;
     proxy->tag = message.envelope.tag;
-    proxy->synchronous = true;
+    proxy->synchronous = message.matchId != 0;
     box.send(message.from, proxy, /*eagerLimit=*/0);
   }
   notify(message.to);
@@ -137,7 +159,7 @@ void World::deliverRemote(const RemoteMessage& message, const uint8_t* data) {
 
 void World::acknowledgeRemoteMatch(Request& proxy) {
   auto& remoteSend = static_cast<RemoteSendProxy&>(proxy);
-  remote_->acknowledgeMatch(remoteSend.owner, remoteSend.matchId);
+  if (remoteSend.matchId != 0) remote_->acknowledgeMatch(remoteSend.owner, remoteSend.matchId);
 }
 
 bool World::remoteSendMatched(uint64_t matchId) {

@@ -9,14 +9,19 @@
 // the data straight into the outgoing frame, and the implementation calls
 // World::deliverRemote() and World::remoteSendMatched() for what arrives.
 //
-// A remote standard or buffered send completes once its data is packed
-// (the frame is queued without blocking); a remote synchronous send
-// completes when the receiving host reports that it matched a receive.
+// A remote buffered send, and a small or noncontiguous standard one,
+// completes once its data is packed into the frame; a large contiguous
+// standard send lends its buffer to the link (sendInPlace) and completes
+// when the link has written it, which takes no copy and keeps no second
+// image of the data; a remote synchronous send completes when the
+// receiving host reports that it matched a receive. The link may make a
+// sending rank wait while its queue to the other host is full.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "mpi/Datatype.h"
@@ -79,6 +84,12 @@ class RemoteRanks {
   // envelope.bytes data bytes to the address it is given. Called on the
   // sending rank's thread.
   virtual void send(const RemoteMessage& message, util::FunctionRef<void(uint8_t*)> pack) = 0;
+  // Queues `message` with its envelope.bytes data bytes read in place at
+  // `data`, which must stay unchanged until `written` has run. `written`
+  // runs once, on the link's thread, when the data has been written out
+  // (or can no longer be). Called on the sending rank's thread.
+  virtual void sendInPlace(const RemoteMessage& message, const uint8_t* data,
+                           std::function<void()> written) = 0;
   // Tells the host of world rank `sender` that its synchronous send
   // `matchId` matched. Called on the receiving rank's thread.
   virtual void acknowledgeMatch(int sender, uint64_t matchId) = 0;

@@ -30,6 +30,8 @@ static bool isKnownFrameType(uint16_t raw) {
     case FrameType::MpiAbort:
     case FrameType::MpiRma:
     case FrameType::MpiRmaDone:
+    case FrameType::MpiMessageHead:
+    case FrameType::MpiMessagePart:
     case FrameType::HvHello:
     case FrameType::HvWelcome:
     case FrameType::HvSubmitEngine:
@@ -104,6 +106,10 @@ const char* frameTypeName(FrameType type) {
       return "MpiRma";
     case FrameType::MpiRmaDone:
       return "MpiRmaDone";
+    case FrameType::MpiMessageHead:
+      return "MpiMessageHead";
+    case FrameType::MpiMessagePart:
+      return "MpiMessagePart";
     case FrameType::HvHello:
       return "HvHello";
     case FrameType::HvWelcome:

@@ -75,6 +75,15 @@ enum class FrameType : uint16_t {
   // The operation was applied: u32 origin world rank, u64 operation id,
   // then the target contents it fetched (Get, GetAccumulate, CompareAndSwap).
   MpiRmaDone = 16,
+  // A point-to-point message whose data is larger than one MpiMessage
+  // carries: the MpiMessage header, then u64 data bytes (more than
+  // kMaxMpiMessageDataBytes, at most kMaxMpiMessageBytes). Its data follows
+  // at once, on the same connection, in MpiMessagePart frames; no other MPI
+  // frame comes between them.
+  MpiMessageHead = 17,
+  // The next bytes of the data a MpiMessageHead announced, at most what is
+  // still missing.
+  MpiMessagePart = 18,
   // The hypervisor protocol (hypervisor/HypervisorProtocol.h gives every
   // payload's layout): a tenant's runtime or synergy-hv-ctl to synergy-hv,
   // after the token handshake. All integers little-endian.
@@ -150,12 +159,15 @@ constexpr uint64_t kMaxRunJobBytes = 1ull << 20;
 constexpr uint64_t kMaxJobOutputChunkBytes = 64ull << 10;
 constexpr uint64_t kMaxRefusalBytes = 1024;
 
-// Cross-host MPI frames: the fixed parts, and the largest message data an
-// MpiMessage carries (a larger message to a rank on another host is
-// refused with an error naming the call).
+// Cross-host MPI frames: the fixed parts, the largest message data one
+// MpiMessage carries, and the largest message at all (a wasm32 rank's whole
+// memory; a larger one to a rank on another host is refused with an error
+// naming the call).
 constexpr uint64_t kMpiHelloBytes = 12;
 constexpr uint64_t kMpiMessageHeaderBytes = 28;
 constexpr uint64_t kMaxMpiMessageDataBytes = kMaxFramePayloadBytes - kMpiMessageHeaderBytes;
+constexpr uint64_t kMpiMessageHeadBytes = kMpiMessageHeaderBytes + 8;
+constexpr uint64_t kMaxMpiMessageBytes = 4ull << 30;
 constexpr uint64_t kMpiMatchedBytes = 12;
 constexpr uint64_t kMpiAbortBytes = 4;
 constexpr uint64_t kMpiRmaHeaderBytes = 36;
@@ -213,8 +225,11 @@ constexpr uint64_t maxPayloadBytes(FrameType type) {
       return kMpiMatchedBytes;
     case FrameType::MpiAbort:
       return kMpiAbortBytes;
+    case FrameType::MpiMessageHead:
+      return kMpiMessageHeadBytes;
     case FrameType::MpiRma:
     case FrameType::MpiRmaDone:
+    case FrameType::MpiMessagePart:
       return kMaxFramePayloadBytes;
     case FrameType::HvHello:
     case FrameType::HvWelcome:

@@ -7,13 +7,21 @@
 //
 // Reading a frame is two exact reads: the 16 header bytes, then, only after
 // decodeFrameHeader accepted the header against the type's maximum, a
-// payload buffer of exactly the stated length. Writing gathers header and
-// payload in one async_write, so a payload is never copied into a frame.
+// payload buffer of exactly the stated length. Writing gathers header,
+// payload and lent bytes in one async_write, so a payload is never copied
+// into a frame.
+//
+// The queue bound is kept per connection in an atomic count of queued
+// payload bytes: senders add to it before they post, the I/O thread takes
+// off what it has written or dropped, and wakes waiting senders through a
+// condition variable only when some are waiting.
 //
 //===----------------------------------------------------------------------===//
 #include "transport/Transport.h"
 
 #include <asio.hpp>
+#include <atomic>
+#include <condition_variable>
 #include <deque>
 #include <future>
 #include <map>
@@ -68,8 +76,21 @@ class AsioConnection final : public Connection {
         peerName_(std::move(peerName)) {}
 
   void send(FrameType type, std::vector<uint8_t> payload) override {
+    waitForRoom();
+    queuedBytes_.fetch_add(payload.size());
     asio::post(core_.io, [self = self(), type, payload = std::move(payload)]() mutable {
-      self->enqueue(type, std::move(payload));
+      self->enqueueCounted(type, std::move(payload));
+    });
+  }
+
+  void sendLent(std::vector<LentFrame> frames, std::function<void()> released) override {
+    waitForRoom();
+    uint64_t headBytes = 0;
+    for (const LentFrame& frame : frames) headBytes += frame.head.size();
+    queuedBytes_.fetch_add(headBytes);
+    asio::post(core_.io, [self = self(), frames = std::move(frames),
+                          released = std::move(released)]() mutable {
+      self->enqueueLent(std::move(frames), std::move(released));
     });
   }
 
@@ -109,7 +130,11 @@ class AsioConnection final : public Connection {
     asio::error_code ignored;
     socket_.close(ignored);
     handshakeTimer_.cancel();
-    outbound_.clear();
+    std::deque<OutboundFrame> unsent;
+    unsent.swap(outbound_);
+    for (OutboundFrame& frame : unsent) finish(frame);
+    gone_.store(true);
+    wakeWaitingSenders();
     notifyWaiters(reason.empty() ? "connection closed" : reason);
     if (authenticated_ && core_.config.onClosed) core_.config.onClosed(*this);
     core_.forget(this);
@@ -123,7 +148,40 @@ class AsioConnection final : public Connection {
   struct OutboundFrame {
     FrameHeaderBytes header;
     std::vector<uint8_t> payload;
+    const uint8_t* lent = nullptr;
+    size_t lentBytes = 0;
+    // Set on the last frame of a sendLent() group.
+    std::function<void()> released;
   };
+
+  // Off the I/O thread, waits while the queue is at its bound.
+  void waitForRoom() {
+    uint64_t bound = core_.config.maxQueuedBytes;
+    if (queuedBytes_.load() < bound || core_.io.get_executor().running_in_this_thread()) return;
+    std::unique_lock<std::mutex> lock(roomMutex_);
+    waitingSenders_.fetch_add(1);
+    room_.wait(lock, [&] { return gone_.load() || queuedBytes_.load() < bound; });
+    waitingSenders_.fetch_sub(1);
+  }
+
+  void wakeWaitingSenders() {
+    if (waitingSenders_.load() == 0) return;
+    std::lock_guard<std::mutex> guard(roomMutex_);
+    room_.notify_all();
+  }
+
+  // A frame left the queue, written or not: its bytes leave the count, and
+  // what it borrowed goes back.
+  void finish(OutboundFrame& frame) {
+    queuedBytes_.fetch_sub(frame.payload.size());
+    frame.payload = {};
+    if (frame.released) {
+      std::function<void()> released = std::move(frame.released);
+      frame.released = nullptr;
+      released();
+    }
+    wakeWaitingSenders();
+  }
 
   void setNoDelay() {
     asio::error_code ignored;
@@ -146,9 +204,40 @@ class AsioConnection final : public Connection {
       waiter(error.empty() ? self() : nullptr, error);
   }
 
+  // Queues a frame of the I/O thread's own.
   void enqueue(FrameType type, std::vector<uint8_t> payload) {
-    if (closed_) return;
+    queuedBytes_.fetch_add(payload.size());
+    enqueueCounted(type, std::move(payload));
+  }
+
+  // Queues a frame whose bytes queuedBytes_ already counts.
+  void enqueueCounted(FrameType type, std::vector<uint8_t> payload) {
+    if (closed_) {
+      queuedBytes_.fetch_sub(payload.size());
+      return;
+    }
     outbound_.push_back({encodeFrameHeader(type, payload.size()), std::move(payload)});
+    if (!writing_) writeNext();
+  }
+
+  void enqueueLent(std::vector<LentFrame> frames, std::function<void()> released) {
+    for (LentFrame& lentFrame : frames) {
+      OutboundFrame frame{encodeFrameHeader(lentFrame.type, lentFrame.head.size() + lentFrame.lentBytes),
+                          std::move(lentFrame.head), lentFrame.lent, lentFrame.lentBytes, nullptr};
+      if (closed_)
+        finish(frame);
+      else
+        outbound_.push_back(std::move(frame));
+    }
+    if (closed_) {
+      if (released) released();
+      return;
+    }
+    if (frames.empty()) {
+      if (released) released();
+      return;
+    }
+    outbound_.back().released = std::move(released);
     if (!writing_) writeNext();
   }
 
@@ -159,13 +248,16 @@ class AsioConnection final : public Connection {
     }
     writing_ = true;
     OutboundFrame& frame = outbound_.front();
-    std::array<asio::const_buffer, 2> buffers{asio::buffer(frame.header),
-                                              asio::buffer(frame.payload)};
+    std::array<asio::const_buffer, 3> buffers{asio::buffer(frame.header),
+                                              asio::buffer(frame.payload),
+                                              asio::buffer(frame.lent, frame.lentBytes)};
     asio::async_write(socket_, buffers,
                       [self = self()](const asio::error_code& error, size_t) {
                         if (self->closed_) return;
                         if (error) return self->drop("write failed: " + error.message());
+                        OutboundFrame written = std::move(self->outbound_.front());
                         self->outbound_.pop_front();
+                        self->finish(written);
                         self->writeNext();
                       });
   }
@@ -255,6 +347,12 @@ class AsioConnection final : public Connection {
   std::vector<uint8_t> payload_;
   std::deque<OutboundFrame> outbound_;
   bool writing_ = false;
+  // Shared with sending threads.
+  std::atomic<uint64_t> queuedBytes_{0};
+  std::atomic<bool> gone_{false};
+  std::atomic<int> waitingSenders_{0};
+  std::mutex roomMutex_;
+  std::condition_variable room_;
   std::vector<HandshakeWaiter> waiters_;
 };
 
@@ -354,6 +452,13 @@ bool Transport::flush(std::chrono::milliseconds limit) {
     if (std::chrono::steady_clock::now() >= deadline) return false;
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
+}
+
+void Transport::closeConnections() {
+  impl_->runOnIoThread([this] {
+    std::set<std::shared_ptr<AsioConnection>> connections = impl_->core.live;
+    for (const std::shared_ptr<AsioConnection>& connection : connections) connection->drop("");
+  });
 }
 
 bool Transport::listen(const std::string& address, uint16_t port, std::string& error) {

@@ -11,10 +11,16 @@
 // a bad or oversized header, stops in the middle of a frame, or stays silent
 // past the handshake deadline is dropped and logged; the others carry on.
 //
-// Sends never block: send() queues the frame and the I/O thread writes it
-// whenever the peer's socket accepts data. Ping frames are answered with a
-// Pong by the transport itself; every other frame goes to the FrameHandler,
-// on the I/O thread.
+// send() queues the frame and the I/O thread writes it whenever the peer's
+// socket accepts data, so a sender does not wait for a busy peer. The queue
+// of each connection is bounded (TransportConfig::maxQueuedBytes): a thread
+// that sends while the queue already holds that many payload bytes waits
+// until the I/O thread has written enough of them, so a fast sender cannot
+// fill the host's memory. The I/O thread itself never waits. Large payloads
+// need not be copied at all: sendLent() writes bytes the caller lends
+// straight from where they are, and tells the caller when it is done with
+// them. Ping frames are answered with a Pong by the transport itself; every
+// other frame goes to the FrameHandler, on the I/O thread.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -35,14 +41,30 @@ struct Frame {
   std::vector<uint8_t> payload;
 };
 
+// A frame whose payload is `head` followed by `lentBytes` bytes at `lent`,
+// which the transport reads in place.
+struct LentFrame {
+  FrameType type = FrameType::Ping;
+  std::vector<uint8_t> head;
+  const uint8_t* lent = nullptr;
+  size_t lentBytes = 0;
+};
+
 // One authenticated connection to a peer host. Handlers that keep a
 // connection beyond their call hold it through shared_from_this().
 class Connection : public std::enable_shared_from_this<Connection> {
  public:
   virtual ~Connection() = default;
-  // Queues a frame and returns at once; safe from any thread. A payload over
+  // Queues a frame; safe from any thread. Returns at once unless the
+  // connection's queue is full (see the file comment). A payload over
   // maxPayloadBytes(type) is a caller bug.
   virtual void send(FrameType type, std::vector<uint8_t> payload) = 0;
+  // Queues `frames` back to back: no other frame of this connection comes
+  // between them. Their lent bytes must stay valid and unchanged until
+  // `released` has run; it runs once, on the I/O thread, when all of them
+  // have been written or the connection has closed. Only the heads count
+  // against the queue's bound.
+  virtual void sendLent(std::vector<LentFrame> frames, std::function<void()> released) = 0;
   // "address:port" of the peer, for messages.
   virtual const std::string& peerName() const = 0;
 };
@@ -66,6 +88,9 @@ struct TransportConfig {
   // Accepted connections beyond this many are refused at once, so a flood
   // of idle connections cannot exhaust descriptors or memory.
   unsigned maxAcceptedConnections = 256;
+  // The payload bytes one connection may hold queued before a sending
+  // thread waits; a single larger frame still goes, alone.
+  uint64_t maxQueuedBytes = 64ull << 20;
 };
 
 class Transport {
@@ -88,6 +113,10 @@ class Transport {
   // to exit calls it so that its last messages reach their hosts. False
   // when frames were still queued at the limit.
   bool flush(std::chrono::milliseconds limit);
+
+  // Closes every connection and waits until the I/O thread has let go of
+  // everything lent to it (sendLent's `released` has run for each).
+  void closeConnections();
 
   // The connection to the host at address:port, opened and authenticated
   // first if there is none yet. Blocks until the peer's HelloAck, or returns

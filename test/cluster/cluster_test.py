@@ -12,7 +12,7 @@ assertions: a deadline only turns a hang into a failure.
 
 CASE is registration, claims, frames, redis-gone, redis-auth, host-restore, remote-job,
 job-queue, queue-abandoned, mpi-abort-frames, collective-counts, interleaved-collectives,
-host-lost, dir-grants, mpi-corpus, mpi-corpus-np5 or abort-stress.
+host-lost, dir-grants, large-messages, mpi-corpus, mpi-corpus-np5 or abort-stress.
 """
 import argparse
 import os
@@ -887,6 +887,28 @@ def case_interleaved_collectives(cluster):
                 "messages between hosts")
 
 
+def case_large_messages(cluster):
+    """Messages over one 64 MiB frame between three hosts (large_messages.c,
+    np 3 spread: one rank a host): a 96 MiB MPI_Isend received behind a
+    later message, an 80 MiB MPI_Ssend and 66 MiB in a strided vector type.
+    The counts and content hashes the receivers print equal OpenMPI's, and
+    no host logged a dropped connection."""
+    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "large_messages.c")
+    native, granule = build_both(cluster, source, "large_messages")
+    daemons = start_three_hosts(cluster)
+    code, out, err = run_tool([os.path.join(cluster.bin_dir, "synergy-run"), "--cluster",
+                               cluster.url, "--token-file", cluster.token_file, "--policy",
+                               "spread", "-np", "3", granule])
+    want = run_mpirun(native, 3)
+    check_equal(want[0], 0, f"OpenMPI's exit status (stderr: {want[2]!r})")
+    check_equal((code, sorted(out.splitlines())), (want[0], sorted(want[1].splitlines())),
+                f"np 3 over 3 hosts against OpenMPI (stderr: {err!r})")
+    check_equal(len(out.splitlines()), 5, "the receivers' reports")
+    check("dropped connection" not in err + "".join(d.log() for d in daemons),
+          f"a connection was dropped:\n{err}")
+
+
 def case_host_lost(cluster):
     """A daemon killed with SIGKILL while its ranks run: the client ends the
     job within 10 s with an error naming the host and its ranks, and the
@@ -1117,6 +1139,7 @@ CASES = {
     "abort-stress": case_abort_stress,
     "host-lost": case_host_lost,
     "dir-grants": case_dir_grants,
+    "large-messages": case_large_messages,
 }
 
 

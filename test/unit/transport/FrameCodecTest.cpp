@@ -60,6 +60,12 @@ TEST(FrameCodecTest, RefusesALengthOneOverTheTypesMaximum) {
             "frame length 65538 exceeds the maximum 65537 for JobOutput");
   EXPECT_EQ(refusal(rawHeader(9, 0, 5)), "frame length 5 exceeds the maximum 4 for JobExit");
   EXPECT_EQ(refusal(rawHeader(14, 0, 5)), "frame length 5 exceeds the maximum 4 for MpiAbort");
+  // A message over one frame is split: its head is fixed, each part one
+  // frame at most.
+  EXPECT_EQ(refusal(rawHeader(15, 0, 37)),
+            "frame length 37 exceeds the maximum 36 for MpiMessageHead");
+  EXPECT_EQ(refusal(rawHeader(16, 0, kMaxFramePayloadBytes + 1)),
+            "frame length 67108865 exceeds the maximum 67108864 for MpiMessagePart");
 }
 
 TEST(FrameCodecTest, RefusesAbsurdLengths) {
@@ -74,7 +80,7 @@ TEST(FrameCodecTest, RefusesBadMagicUnknownTypesAndReservedBits) {
   garbage[3] = '2';
   EXPECT_EQ(refusal(garbage), "bad frame magic (not a Synergy peer)");
   EXPECT_EQ(refusal(rawHeader(0, 0, 0)), "unknown frame type 0");
-  EXPECT_EQ(refusal(rawHeader(17, 0, 0)), "unknown frame type 17");
+  EXPECT_EQ(refusal(rawHeader(19, 0, 0)), "unknown frame type 19");
   EXPECT_EQ(refusal(rawHeader(0xffff, 0, 0)), "unknown frame type 65535");
   EXPECT_EQ(refusal(rawHeader(3, 1, 0)), "nonzero reserved field in frame header");
 }

@@ -2,16 +2,22 @@
 //
 // Two Transports in one process over 127.0.0.1: one listens, the other
 // connects. Checks the token handshake both ways, that connectionTo keeps
-// one connection per peer, that Ping is answered with the same payload, and
-// that send() returns while the receiving side is busy.
+// one connection per peer, that Ping is answered with the same payload,
+// that send() returns while the receiving side is busy, up to the queue's
+// bound and no further, and that lent bytes are written in place and given
+// back once, also when the connection has gone.
 //
 //===----------------------------------------------------------------------===//
 #include "transport/Transport.h"
 
+#include <atomic>
 #include <condition_variable>
+#include <cstring>
+#include <fstream>
 #include <future>
 #include <gtest/gtest.h>
 #include <mutex>
+#include <thread>
 
 using namespace synergy::transport;
 
@@ -143,6 +149,113 @@ TEST(TransportTest, SendsDoNotWaitForABusyPeer) {
   arrived.wait_for(lock, std::chrono::seconds(60), [&] { return firstBytes.size() == kFrames; });
   ASSERT_EQ(firstBytes.size(), kFrames);
   for (size_t i = 0; i < kFrames; ++i) EXPECT_EQ(firstBytes[i], uint8_t(i)) << "frame " << i;
+}
+
+// This process's resident memory, from /proc/self/status.
+uint64_t residentBytes() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line))
+    if (line.rfind("VmRSS:", 0) == 0) return std::stoull(line.substr(6)) * 1024;
+  return 0;
+}
+
+// A receiver whose handler blocks on the first frame, so that nothing more
+// is read: the sender's frames pile up in its queue, which must stop at the
+// bound. Unbounded, the 256 MiB of the flood would all be queued at once.
+TEST(TransportTest, AFloodToABusyPeerWaitsAtTheQueueBound) {
+  constexpr size_t kFrames = 256;
+  constexpr size_t kFrameBytes = 1 << 20;
+  constexpr uint64_t kBound = 8 << 20;
+  // Generous: the bound, the frame the receiver holds, and what the
+  // allocator keeps; far below the flood's 256 MiB.
+  constexpr uint64_t kMostGrowth = 64 << 20;
+  std::promise<void> release;
+  std::shared_future<void> released = release.get_future().share();
+  std::mutex mutex;
+  std::condition_variable arrived;
+  std::vector<uint8_t> firstBytes;
+  FrameHandler busyHandler = [&](Connection&, Frame&& frame, std::string&) {
+    released.wait();
+    std::lock_guard<std::mutex> lock(mutex);
+    firstBytes.push_back(frame.payload.at(0));
+    arrived.notify_all();
+    return frame.payload.size() == kFrameBytes;
+  };
+  Transport listening({.token = kToken, .onFrame = busyHandler});
+  std::string error;
+  ASSERT_TRUE(listening.listen("127.0.0.1", 0, error)) << error;
+  Transport connecting({.token = kToken, .maxQueuedBytes = kBound});
+  std::shared_ptr<Connection> connection =
+      connecting.connectionTo("127.0.0.1", listening.listeningPort(), error);
+  ASSERT_TRUE(connection) << error;
+
+  uint64_t baseline = residentBytes();
+  std::atomic<uint64_t> peak{baseline};
+  std::atomic<size_t> returned{0};
+  std::thread sender([&] {
+    for (size_t i = 0; i < kFrames; ++i) {
+      connection->send(FrameType::Pong, std::vector<uint8_t>(kFrameBytes, uint8_t(i)));
+      returned.fetch_add(1);
+      uint64_t now = residentBytes();
+      if (now > peak.load()) peak.store(now);
+    }
+  });
+  // Time for the flood to meet the bound; nothing is asserted about time:
+  // on a slow machine the sender may simply not have got that far.
+  std::this_thread::sleep_for(std::chrono::seconds(2));
+  size_t returnedWhileBusy = returned.load();
+  uint64_t residentWhileBusy = residentBytes();
+  release.set_value();
+  sender.join();
+  EXPECT_LT(returnedWhileBusy, kFrames) << "every send returned while the peer read nothing";
+  EXPECT_LT(std::max(peak.load(), residentWhileBusy) - baseline, kMostGrowth);
+
+  std::unique_lock<std::mutex> lock(mutex);
+  arrived.wait_for(lock, std::chrono::seconds(60), [&] { return firstBytes.size() == kFrames; });
+  ASSERT_EQ(firstBytes.size(), kFrames);
+  for (size_t i = 0; i < kFrames; ++i) EXPECT_EQ(firstBytes[i], uint8_t(i)) << "frame " << i;
+}
+
+TEST(TransportTest, LentBytesAreWrittenInPlaceAndGivenBackOnce) {
+  Recorder server;
+  std::string error;
+  std::vector<uint8_t> lent(3 << 20);
+  for (size_t i = 0; i < lent.size(); ++i) lent[i] = uint8_t(i * 13 + 5);
+  std::atomic<int> releases{0};
+  std::promise<void> firstRelease;
+  {
+    Transport listening({.token = kToken, .onFrame = server.handler(), .log = server.log()});
+    ASSERT_TRUE(listening.listen("127.0.0.1", 0, error)) << error;
+    Transport connecting({.token = kToken});
+    std::shared_ptr<Connection> connection =
+        connecting.connectionTo("127.0.0.1", listening.listeningPort(), error);
+    ASSERT_TRUE(connection) << error;
+    std::vector<LentFrame> frames;
+    frames.push_back({FrameType::Pong, {'h', 'e', 'a', 'd'}, lent.data(), 1 << 20});
+    frames.push_back({FrameType::Pong, {}, lent.data() + (1 << 20), lent.size() - (1 << 20)});
+    connection->sendLent(std::move(frames), [&] {
+      if (releases.fetch_add(1) == 0) firstRelease.set_value();
+    });
+    std::vector<Frame> received = server.waitForFrames(2);
+    ASSERT_EQ(received.size(), 2u);
+    std::vector<uint8_t> expectedFirst{'h', 'e', 'a', 'd'};
+    expectedFirst.insert(expectedFirst.end(), lent.begin(), lent.begin() + (1 << 20));
+    EXPECT_EQ(received[0].payload, expectedFirst);
+    EXPECT_EQ(received[1].payload, std::vector<uint8_t>(lent.begin() + (1 << 20), lent.end()));
+    ASSERT_EQ(firstRelease.get_future().wait_for(std::chrono::seconds(60)),
+              std::future_status::ready);
+
+    // The peer goes: bytes lent afterwards are given back all the same,
+    // so that no sender waits for them forever.
+    std::promise<void> lateRelease;
+    connecting.closeConnections();
+    connection->sendLent({{FrameType::Pong, {}, lent.data(), lent.size()}},
+                         [&] { lateRelease.set_value(); });
+    ASSERT_EQ(lateRelease.get_future().wait_for(std::chrono::seconds(60)),
+              std::future_status::ready);
+  }
+  EXPECT_EQ(releases.load(), 1);
 }
 
 }  // namespace
