@@ -62,9 +62,9 @@ TEST(FrameCodecTest, RefusesALengthOneOverTheTypesMaximum) {
   EXPECT_EQ(refusal(rawHeader(14, 0, 5)), "frame length 5 exceeds the maximum 4 for MpiAbort");
   // A message over one frame is split: its head is fixed, each part one
   // frame at most.
-  EXPECT_EQ(refusal(rawHeader(15, 0, 37)),
+  EXPECT_EQ(refusal(rawHeader(17, 0, 37)),
             "frame length 37 exceeds the maximum 36 for MpiMessageHead");
-  EXPECT_EQ(refusal(rawHeader(16, 0, kMaxFramePayloadBytes + 1)),
+  EXPECT_EQ(refusal(rawHeader(18, 0, kMaxFramePayloadBytes + 1)),
             "frame length 67108865 exceeds the maximum 67108864 for MpiMessagePart");
 }
 
