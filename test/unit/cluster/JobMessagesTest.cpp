@@ -77,8 +77,8 @@ TEST(JobMessagesTest, BadFieldsAreRefused) {
   request.environment = {"NOEQUALS"};
   EXPECT_EQ(refusal(encodeRunJob(request)), "RunJob environment entry without '='");
   std::vector<uint8_t> payload = encodeRunJob(sampleRequest());
-  payload[12] = 2;
-  EXPECT_EQ(refusal(payload), "RunJob has unknown flags 2");
+  payload[12] = 4;
+  EXPECT_EQ(refusal(payload), "RunJob has unknown flags 4");
 }
 
 TEST(JobMessagesTest, PartsOfASpreadJobRoundTrip) {
