@@ -118,25 +118,6 @@ TEST_F(ObjectCacheTest, TruncatedSwappedOrPlantedObjectsAreNotHandedOut) {
   EXPECT_EQ(cache->find("other.so"), other);
 }
 
-TEST_F(ObjectCacheTest, AnAliasFindsTheSameVerifiedObject) {
-  std::string error;
-  auto cache = ObjectCache::open("aot", error);
-  ASSERT_TRUE(cache) << error;
-  std::string path = publish(*cache, "k.so", "the real object");
-  EXPECT_FALSE(cache->addAlias("file-a.so", "missing.so"));
-  EXPECT_FALSE(cache->addAlias("file-a.o", "k.so"));
-  EXPECT_FALSE(cache->addAlias("../file-a.so", "k.so"));
-  EXPECT_EQ(cache->find("file-a.so"), std::nullopt);
-  ASSERT_TRUE(cache->addAlias("file-a.so", "k.so"));
-  EXPECT_EQ(cache->find("file-a.so"), path);
-
-  // The alias is an index entry like any other: a swapped object is refused
-  // through it too.
-  writeAll(path, "planted object!");
-  EXPECT_EQ(cache->find("file-a.so"), std::nullopt);
-  EXPECT_EQ(cache->find("k.so"), std::nullopt);
-}
-
 TEST_F(ObjectCacheTest, KeysThatAreNotPlainFileNamesAreRefused) {
   std::string error;
   auto cache = ObjectCache::open("aot", error);
