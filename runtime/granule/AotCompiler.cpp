@@ -4,11 +4,8 @@
 #include <dlfcn.h>
 #include <elf.h>
 #include <link.h>
-#include <sys/stat.h>
 
-#include <algorithm>
 #include <cstdio>
-#include <ctime>
 #include <filesystem>
 
 #include "granule/GlueWriter.h"
@@ -70,31 +67,6 @@ bool hostProvides(const std::string& symbol) {
   return dlsym(RTLD_DEFAULT, symbol.c_str()) != nullptr;
 }
 
-// The hash of everything but the module that decides its object.
-util::Sha256 toolchainKeyHash() {
-  util::Sha256 hash;
-  for (const char* part : {kAotFormat, toolpaths::kVersion, toolpaths::kClangVersion,
-                           toolpaths::kWasm2cVersion}) {
-    hash.update(part);
-    hash.update("\n", 1);
-  }
-  hash.update(runtimeBuildId());
-  return hash;
-}
-
-// The cache key a file identity is recorded under: an alias of the key that
-// hashes the module's bytes.
-std::string fileIdentityKey(const ModuleFileIdentity& file) {
-  util::Sha256 hash = toolchainKeyHash();
-  hash.update("module file\n");
-  for (uint64_t field : {file.device, file.inode, file.size, uint64_t(file.modifiedNs),
-                         uint64_t(file.changedNs)})
-    hash.update(&field, sizeof field);
-  return "file-" + hash.hexDigest() + ".so";
-}
-
-int64_t nanoseconds(const timespec& time) { return int64_t(time.tv_sec) * 1000000000 + time.tv_nsec; }
-
 std::string firstLine(const std::string& text) {
   size_t end = text.find('\n');
   return text.substr(0, end);
@@ -102,39 +74,20 @@ std::string firstLine(const std::string& text) {
 
 }  // namespace
 
-std::optional<ModuleFileIdentity> settledModuleFileIdentity(const std::string& path) {
-  constexpr int64_t kSettledNs = 2'000'000'000;
-  struct stat st;
-  timespec now;
-  if (stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) ||
-      clock_gettime(CLOCK_REALTIME, &now) != 0)
-    return std::nullopt;
-  ModuleFileIdentity file{uint64_t(st.st_dev), uint64_t(st.st_ino), uint64_t(st.st_size),
-                          nanoseconds(st.st_mtim), nanoseconds(st.st_ctim)};
-  if (nanoseconds(now) - std::max(file.modifiedNs, file.changedNs) < kSettledNs)
-    return std::nullopt;
-  return file;
-}
-
-std::optional<std::string> findCompiledModuleFile(const ModuleFileIdentity& file) {
-  std::string error;
-  auto cache = objectcache::ObjectCache::open("aot", error);
-  if (!cache) return std::nullopt;
-  return cache->find(fileIdentityKey(file));
-}
-
 std::optional<std::string> compileToSharedObject(const AotRequest& request, std::string& error) {
-  util::Sha256 keyHash = toolchainKeyHash();
+  util::Sha256 keyHash;
+  for (const char* part : {kAotFormat, toolpaths::kVersion, toolpaths::kClangVersion,
+                           toolpaths::kWasm2cVersion}) {
+    keyHash.update(part);
+    keyHash.update("\n", 1);
+  }
+  keyHash.update(runtimeBuildId());
   keyHash.update(request.wasmBytes);
   const std::string key = keyHash.hexDigest() + ".so";
 
   auto cache = objectcache::ObjectCache::open("aot", error);
   if (cache)
-    if (auto cached = cache->find(key)) {
-      // Best effort: without the alias the next run reads and hashes again.
-      if (request.file) cache->addAlias(fileIdentityKey(*request.file), key);
-      return cached;
-    }
+    if (auto cached = cache->find(key)) return cached;
   // A bad module is reported before an unusable cache directory.
   if (auto problem = checkWasmModule(request.wasmBytes)) {
     error = *problem;
@@ -211,9 +164,7 @@ std::optional<std::string> compileToSharedObject(const AotRequest& request, std:
     error = "native compile of " + request.displayName + " failed: " + firstLine(clang.output);
     return std::nullopt;
   }
-  auto published = cache->publish(key, soPath, error);
-  if (published && request.file) cache->addAlias(fileIdentityKey(*request.file), key);
-  return published;
+  return cache->publish(key, soPath, error);
 }
 
 }  // namespace synergy::granule

@@ -60,37 +60,22 @@ int findCodeSegment(dl_phdr_info* info, size_t, void* data) {
 
 std::shared_ptr<Module> Module::loadFile(const std::string& wasmPath, std::string& error,
                                          bool showProgress) {
-  std::optional<ModuleFileIdentity> file = settledModuleFileIdentity(wasmPath);
-  if (file && file->size <= kMaxWasmBytes)
-    if (auto soPath = findCompiledModuleFile(*file)) return fromObject(*soPath, wasmPath, error);
   auto bytes = util::readRegularFile(wasmPath, kMaxWasmBytes, error);
   if (!bytes) return nullptr;
-  // The bytes stand for the identity only if nothing changed while they were read.
-  std::optional<ModuleFileIdentity> after = settledModuleFileIdentity(wasmPath);
-  if (file && after != file) file.reset();
-  auto soPath = compileToSharedObject({*bytes, wasmPath, showProgress, file}, error);
-  if (!soPath) {
-    error = wasmPath + ": " + error;
-    return nullptr;
-  }
-  return fromObject(*soPath, wasmPath, error);
+  return loadBytes(*bytes, wasmPath, error, showProgress);
 }
 
 std::shared_ptr<Module> Module::loadBytes(const std::string& wasmBytes,
                                           const std::string& displayName, std::string& error,
                                           bool showProgress) {
-  auto soPath = compileToSharedObject({wasmBytes, displayName, showProgress, std::nullopt}, error);
+  AotRequest request{wasmBytes, displayName, showProgress};
+  auto soPath = compileToSharedObject(request, error);
   if (!soPath) {
     error = displayName + ": " + error;
     return nullptr;
   }
-  return fromObject(*soPath, displayName, error);
-}
-
-std::shared_ptr<Module> Module::fromObject(const std::string& soPath,
-                                           const std::string& displayName, std::string& error) {
   std::shared_ptr<Module> module(new Module);
-  if (!module->bind(soPath, error)) {
+  if (!module->bind(*soPath, error)) {
     error = displayName + ": " + error;
     return nullptr;
   }

@@ -58,8 +58,6 @@ class Module {
 
  private:
   Module() = default;
-  static std::shared_ptr<Module> fromObject(const std::string& soPath,
-                                            const std::string& displayName, std::string& error);
   bool bind(const std::string& soPath, std::string& error);
 
   void* handle_ = nullptr;

@@ -200,15 +200,6 @@ std::optional<std::string> ObjectCache::publish(const std::string& key,
   return objectPath;
 }
 
-bool ObjectCache::addAlias(const std::string& alias, const std::string& key) const {
-  if (!isValidKey(alias) || !isValidKey(key) || extensionOf(alias) != extensionOf(key))
-    return false;
-  auto digest = readIndexEntry(directory_ + "/" + key + ".index", key);
-  if (!digest) return false;
-  std::string entry = std::string(kIndexMagic) + " " + alias + " " + *digest + "\n";
-  return util::writeFileAtomically(directory_ + "/" + alias + ".index", entry);
-}
-
 std::optional<std::string> ObjectCache::makeBuildDirectory(std::string& error) const {
   std::string pattern = directory_ + "/build-XXXXXX";
   if (!mkdtemp(pattern.data())) {

@@ -47,12 +47,6 @@ class ObjectCache {
   std::optional<std::string> publish(const std::string& key, const std::string& builtFile,
                                      std::string& error) const;
 
-  // Records `alias` as a second key of the object `key` already has, so that
-  // find(alias) returns that object, verified like any other. Both keys must
-  // have the same extension. Returns false when `key` has no entry or the
-  // entry cannot be written.
-  bool addAlias(const std::string& alias, const std::string& key) const;
-
   // A new private directory inside the area to build in (so that publish's
   // rename stays on one file system); the caller removes it.
   std::optional<std::string> makeBuildDirectory(std::string& error) const;
