@@ -75,6 +75,11 @@ std::string firstLine(const std::string& text) {
 }  // namespace
 
 std::optional<std::string> compileToSharedObject(const AotRequest& request, std::string& error) {
+  if (auto problem = checkWasmModule(request.wasmBytes)) {
+    error = *problem;
+    return std::nullopt;
+  }
+
   util::Sha256 keyHash;
   for (const char* part : {kAotFormat, toolpaths::kVersion, toolpaths::kClangVersion,
                            toolpaths::kWasm2cVersion}) {
@@ -86,14 +91,8 @@ std::optional<std::string> compileToSharedObject(const AotRequest& request, std:
   const std::string key = keyHash.hexDigest() + ".so";
 
   auto cache = objectcache::ObjectCache::open("aot", error);
-  if (cache)
-    if (auto cached = cache->find(key)) return cached;
-  // A bad module is reported before an unusable cache directory.
-  if (auto problem = checkWasmModule(request.wasmBytes)) {
-    error = *problem;
-    return std::nullopt;
-  }
   if (!cache) return std::nullopt;
+  if (auto cached = cache->find(key)) return cached;
 
   auto buildDirectory = cache->makeBuildDirectory(error);
   if (!buildDirectory) return std::nullopt;

@@ -6,10 +6,7 @@
 //
 // Before any tool runs, checkWasmModule refuses a module whose names could
 // reach the generated C unescaped, and wasm2c is given the module with its
-// debug names in our own mangling (NameSectionRewriter.h). A module found in
-// the cache is not checked again: its key hashes its bytes and the runtime's
-// build id, so the same check already accepted these very bytes before its
-// object was built, and a warm start skips the parse.
+// debug names in our own mangling (NameSectionRewriter.h).
 //
 // The object is kept in the "aot" area of the object cache (ObjectCache.h)
 // under a key that hashes the module bytes, the tool versions and the running
