@@ -1,6 +1,8 @@
 // Files open across checkpoints: each rank reads an input file of a
 // read-only grant line by line through stdio, appends a line a phase to its
-// log through stdio, and writes a byte a phase through a raw descriptor.
+// log through stdio, writes a byte a phase through a raw descriptor, and
+// holds the read-only grant's directory open, through which it opens the
+// input again at the end (openat).
 // Killed with SIGKILL right after its second checkpoint and resumed, the
 // job must reopen all three at the same descriptor numbers and offsets: its
 // output (which ends with each rank's log, its raw file and the offsets)
@@ -67,7 +69,8 @@ int main(int argc, char** argv) {
   FILE* in = fopen(inPath, "r");
   FILE* log = fopen(logPath, "w");
   int raw = open(rawPath, O_RDWR | O_CREAT | O_TRUNC, 0644);
-  if (!in || !log || raw < 0) {
+  int ref = open(argv[2], O_RDONLY | O_DIRECTORY);
+  if (!in || !log || raw < 0 || ref < 0) {
     printf("rank %d cannot open its files\n", rank);
     return 1;
   }
@@ -86,6 +89,12 @@ int main(int argc, char** argv) {
   fclose(in);
   fclose(log);
   close(raw);
+  char first[6] = "";
+  int again = openat(ref, "in.txt", O_RDONLY);
+  if (again < 0 || read(again, first, 5) != 5) strcpy(first, "none");
+  printf("rank %d through the directory: %s\n", rank, first);
+  if (again >= 0) close(again);
+  close(ref);
   MPI_Barrier(MPI_COMM_WORLD);
   printFile(rank, "log", logPath);
   printFile(rank, "raw", rawPath);
