@@ -378,7 +378,7 @@ TEST(CheckpointFile, PlainRelativePaths) {
 }
 
 // A scratch directory tree, removed at the end of the test.
-class OpenFileCheck : public ::testing::Test {
+class CheckpointOpenFiles : public ::testing::Test {
  protected:
   void SetUp() override {
     char pattern[] = "/tmp/synergy-openfile-XXXXXX";
@@ -403,9 +403,9 @@ class OpenFileCheck : public ::testing::Test {
   std::string root_;
 };
 
-TEST_F(OpenFileCheck, AcceptsTheRecordedFile) { EXPECT_EQ(check(sampleOpenFile()), ""); }
+TEST_F(CheckpointOpenFiles, AcceptsTheRecordedFile) { EXPECT_EQ(check(sampleOpenFile()), ""); }
 
-TEST_F(OpenFileCheck, RefusesASymbolicLinkOutOfTheGrant) {
+TEST_F(CheckpointOpenFiles, RefusesASymbolicLinkOutOfTheGrant) {
   ASSERT_EQ(symlink((root_ + "/outside").c_str(), (root_ + "/grant/out").c_str()), 0);
   OpenFile file = sampleOpenFile();
   file.path = "out/secret.log";
@@ -415,7 +415,7 @@ TEST_F(OpenFileCheck, RefusesASymbolicLinkOutOfTheGrant) {
   EXPECT_NE(check(file).find("is now a symbolic link"), std::string::npos);
 }
 
-TEST_F(OpenFileCheck, RefusesWhatChangedSinceTheCheckpoint) {
+TEST_F(CheckpointOpenFiles, RefusesWhatChangedSinceTheCheckpoint) {
   OpenFile file = sampleOpenFile();
   file.path = "logs/gone.log";
   EXPECT_NE(check(file).find("cannot be reopened: No such file or directory"), std::string::npos);
