@@ -1,6 +1,7 @@
 // Files open across checkpoints: each rank reads an input file of a
 // read-only grant line by line through stdio, appends a line a phase to its
-// log through stdio, writes a byte a phase through a raw descriptor, and
+// log through stdio, appends a byte a phase through a raw O_APPEND
+// descriptor, and
 // holds the read-only grant's directory open, through which it opens the
 // input again at the end (openat).
 // Killed with SIGKILL right after its second checkpoint and resumed, the
@@ -15,8 +16,10 @@
 //
 // Bytes written after the checkpoint a job resumes from are taken back: a
 // job resumed from checkpoint 2 that dies right after checkpoint 3 has
-// written phase 2's lines; resuming the copy of checkpoint 2 again cuts the
-// files back to their length there, so no line appears twice.
+// written phase 2's lines and bytes; resuming the copy of checkpoint 2
+// again cuts the files back to their length there, so nothing appears
+// twice (the log would be overwritten in place anyway; the raw file
+// appends, and only the cut keeps phase 2's byte from being there twice).
 // RUN: %synergy-cc -O2 %s -o %t/prog.wasm
 // RUN: %synergy-run -np 2 --dir %t/data --dir %t/ref::ro %t/prog.wasm %t/data %t/ref \
 // RUN:   | sort > %t/plain.out
@@ -37,6 +40,8 @@
 // LOG-NEXT: rank 1 phase 3 read delta
 // LOG-NEXT: rank 1 phase 4 read echo
 // LOG-NOT: phase
+// RUN: FileCheck --check-prefix=RAW %s < %t/twice.out
+// RAW: rank 0 raw: abcde{{$}}
 #include <fcntl.h>
 #include <mpi.h>
 #include <stdio.h>
@@ -68,7 +73,7 @@ int main(int argc, char** argv) {
   snprintf(inPath, sizeof inPath, "%s/in.txt", argv[2]);
   FILE* in = fopen(inPath, "r");
   FILE* log = fopen(logPath, "w");
-  int raw = open(rawPath, O_RDWR | O_CREAT | O_TRUNC, 0644);
+  int raw = open(rawPath, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0644);
   int ref = open(argv[2], O_RDONLY | O_DIRECTORY);
   if (!in || !log || raw < 0 || ref < 0) {
     printf("rank %d cannot open its files\n", rank);
