@@ -176,7 +176,7 @@ constexpr size_t kOpenFileFixedBytes = 4 + 4 + 4 + 1 + 1 + 2 + 8 + 8 + 8 + 8;
 
 // Reads and checks one open file; `firstFreeFd` is the lowest descriptor
 // number it may have (above the preopens and the previous file).
-bool decodeOpenFile(FieldReader& reader, uint32_t firstFreeFd, uint32_t grantCount, OpenFile& file,
+bool decodeOpenFile(FieldReader& reader, uint64_t firstFreeFd, uint32_t grantCount, OpenFile& file,
                     const std::string& where, std::string& error) {
   uint32_t pathBytes = 0;
   uint8_t kind = 0;
@@ -285,11 +285,12 @@ bool decodeRank(FieldReader& reader, uint32_t expectedRank, uint32_t grantCount,
     return false;
   }
   rank.files.resize(fileCount);
-  // Descriptors 0-2 are stdio and the grants' preopens follow them.
-  uint32_t firstFreeFd = 3 + grantCount;
+  // Descriptors 0-2 are stdio and the grants' preopens follow them (64
+  // bits: an absurd grant count must not wrap around).
+  uint64_t firstFreeFd = 3 + uint64_t(grantCount);
   for (OpenFile& file : rank.files) {
     if (!decodeOpenFile(reader, firstFreeFd, grantCount, file, where, error)) return false;
-    firstFreeFd = file.guestFd + 1;
+    firstFreeFd = uint64_t(file.guestFd) + 1;
   }
   return true;
 }

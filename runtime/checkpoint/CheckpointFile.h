@@ -6,11 +6,11 @@
 // (the stack pointer and Asyncify's state among them) and the guest address
 // of its unwind buffer, and the files it holds open (see OpenFile). The
 // file names the program it belongs to by the SHA-256 of its bytes; the
-// job record names its path, its arguments, the
-// launcher's stdout/stderr offsets at the checkpoint (-1 when not a regular
-// file), the job's --dir grants and --env variables, which `--resume`
-// applies again, and, when non-empty, why `--resume` must refuse the
-// checkpoint (state the file does not hold, such as an open file).
+// job record names its path, its arguments, the launcher's stdout/stderr
+// offsets at the checkpoint (-1 when not a regular file), the job's --dir
+// grants and --env variables, which `--resume` applies again, and, when
+// non-empty, why `--resume` must refuse the checkpoint (state the file does
+// not hold, such as a deleted open file or a communicator).
 //
 // Layout (little-endian):
 //   header:  "SYNCKPT\0"  u32 version  u32 rankCount  u64 sequence
