@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "checkpoint/OpenFileRecord.h"
 #include "granule/Granule.h"
 #include "mpi/RankState.h"
 #include "snapshot/Snapshot.h"
@@ -166,6 +167,10 @@ bool CheckpointCoordinator::prepareRank(int worldRank, granule::Granule& granule
     std::memcpy(instance + slot.offset, image.globals.data() + at, slot.size);
     at += slot.size;
   }
+  if (!restoreOpenFiles(granule, image.files, error)) {
+    error = where + error;
+    return false;
+  }
   // MPI_Init ran before the checkpoint; the rank rewinds into its barrier.
   granule.extension<mpi::RankState>().initialized = true;
   auto startRewind = reinterpret_cast<void (*)(void*, uint32_t)>(
@@ -231,10 +236,18 @@ bool CheckpointCoordinator::agreeToSuspend(int worldRank, bool canSuspend,
 bool CheckpointCoordinator::suspended(int worldRank, granule::Granule& granule,
                                       const snapshot::Snapshot* snapshot, std::string& error) {
   std::string section;
-  if (snapshot && !policy_.directory.empty())
+  std::string filesNotRecorded;
+  if (snapshot && !policy_.directory.empty()) {
+    std::vector<OpenFile> files;
+    filesNotRecorded = captureOpenFiles(granule, job_.grants.size(), files);
     section = encodeRankSection(uint32_t(worldRank), granule.unwindBufferAddress(),
-                                snapshot->globals(), granule.memoryBase(), granule.memorySize());
+                                snapshot->globals(), granule.memoryBase(), granule.memorySize(),
+                                files);
+  }
   std::unique_lock<std::mutex> lock(mutex_);
+  if (!filesNotRecorded.empty() && roundUnresumable_.empty())
+    roundUnresumable_ = "rank " + std::to_string(worldRank) + ": " + filesNotRecorded +
+                        " (such descriptors are not checkpointed)";
   if (!snapshot && failure_.empty())
     failure_ = "rank " + std::to_string(worldRank) + ": " + error;
   sections_[size_t(worldRank)] = std::move(section);

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "checkpoint/CheckpointFile.h"
 
+#include <cstdint>
 #include <cstring>
 
 #include "util/Sha256.h"
@@ -157,7 +158,72 @@ bool decodeJob(FieldReader& reader, JobRecord& job, std::string& error) {
   return true;
 }
 
-bool decodeRank(FieldReader& reader, uint32_t expectedRank, RankImage& rank, std::string& error) {
+void putOpenFile(std::string& out, const OpenFile& file) {
+  put(out, file.guestFd);
+  put(out, file.grant);
+  putText(out, file.path);
+  put(out, uint8_t(file.kind));
+  put(out, file.access);
+  put(out, file.fdflags);
+  put(out, file.rightsBase);
+  put(out, file.rightsInheriting);
+  put(out, file.offset);
+  put(out, file.lengthToRestore);
+}
+
+// The fixed part of an open file's record, its path's bytes aside.
+constexpr size_t kOpenFileFixedBytes = 4 + 4 + 4 + 1 + 1 + 2 + 8 + 8 + 8 + 8;
+
+// Reads and checks one open file; `firstFreeFd` is the lowest descriptor
+// number it may have (above the preopens and the previous file).
+bool decodeOpenFile(FieldReader& reader, uint64_t firstFreeFd, uint32_t grantCount, OpenFile& file,
+                    const std::string& where, std::string& error) {
+  uint32_t pathBytes = 0;
+  uint8_t kind = 0;
+  std::string_view path;
+  if (!reader.read(file.guestFd) || !reader.read(file.grant) || !reader.read(pathBytes) ||
+      pathBytes > kMaxOpenFilePathBytes || !reader.take(pathBytes, path) || !reader.read(kind) ||
+      !reader.read(file.access) || !reader.read(file.fdflags) || !reader.read(file.rightsBase) ||
+      !reader.read(file.rightsInheriting) || !reader.read(file.offset) ||
+      !reader.read(file.lengthToRestore)) {
+    error = where + "truncated or over-long open file record";
+    return false;
+  }
+  std::string fd = "open file descriptor " + std::to_string(file.guestFd);
+  if (file.guestFd < firstFreeFd || file.guestFd >= kMaxGuestFd) {
+    error = where + fd + " is out of order, a preopen's or past " + std::to_string(kMaxGuestFd);
+    return false;
+  }
+  if (file.grant >= grantCount) {
+    error = where + fd + " names --dir grant " + std::to_string(file.grant) + " of " +
+            std::to_string(grantCount);
+    return false;
+  }
+  file.path.assign(path);
+  if (!isPlainRelativePath(file.path)) {
+    error = where + fd + " has a path that is not plain and relative to its grant";
+    return false;
+  }
+  if (kind > uint8_t(OpenFile::Kind::Directory) || file.access == 0 ||
+      file.access > (OpenFile::kReadable | OpenFile::kWritable) ||
+      (file.fdflags & ~OpenFile::kKnownFdflags)) {
+    error = where + fd + " has an unknown kind, access mode or flag";
+    return false;
+  }
+  file.kind = OpenFile::Kind(kind);
+  bool writable = file.access & OpenFile::kWritable;
+  if (file.offset > uint64_t(INT64_MAX) || file.lengthToRestore < -1 ||
+      (file.kind == OpenFile::Kind::Directory &&
+       (file.access != OpenFile::kReadable || file.offset != 0 || file.lengthToRestore != -1)) ||
+      (file.kind == OpenFile::Kind::RegularFile && writable != (file.lengthToRestore >= 0))) {
+    error = where + fd + " has an offset or length that does not fit its kind and access";
+    return false;
+  }
+  return true;
+}
+
+bool decodeRank(FieldReader& reader, uint32_t expectedRank, uint32_t grantCount, RankImage& rank,
+                std::string& error) {
   std::string where = "rank " + std::to_string(expectedRank) + ": ";
   uint32_t globalsBytes = 0;
   if (!reader.read(rank.worldRank) || !reader.read(rank.unwindBuffer) ||
@@ -213,14 +279,44 @@ bool decodeRank(FieldReader& reader, uint32_t expectedRank, RankImage& rank, std
     end = run.offset + length;
     run.bytes.assign(bytes);
   }
+  uint32_t fileCount = 0;
+  if (!reader.read(fileCount) || fileCount > reader.left() / kOpenFileFixedBytes) {
+    error = where + "truncated open file count, or more open files than the file can hold";
+    return false;
+  }
+  rank.files.resize(fileCount);
+  // Descriptors 0-2 are stdio and the grants' preopens follow them (64
+  // bits: an absurd grant count must not wrap around).
+  uint64_t firstFreeFd = 3 + uint64_t(grantCount);
+  for (OpenFile& file : rank.files) {
+    if (!decodeOpenFile(reader, firstFreeFd, grantCount, file, where, error)) return false;
+    firstFreeFd = uint64_t(file.guestFd) + 1;
+  }
   return true;
 }
 
 }  // namespace
 
+bool isPlainRelativePath(std::string_view path) {
+  if (path == ".") return true;
+  if (path.empty() || path.size() > kMaxOpenFilePathBytes) return false;
+  size_t start = 0;
+  while (start <= path.size()) {
+    size_t slash = path.find('/', start);
+    std::string_view component =
+        path.substr(start, slash == std::string_view::npos ? std::string_view::npos : slash - start);
+    if (component.empty() || component == "." || component == ".." ||
+        component.find('\0') != std::string_view::npos)
+      return false;
+    if (slash == std::string_view::npos) break;
+    start = slash + 1;
+  }
+  return true;
+}
+
 std::string encodeRankSection(uint32_t worldRank, uint32_t unwindBuffer,
                               const std::vector<uint8_t>& globals, const uint8_t* memory,
-                              uint64_t memoryBytes) {
+                              uint64_t memoryBytes, const std::vector<OpenFile>& files) {
   std::string out;
   put(out, worldRank);
   put(out, unwindBuffer);
@@ -244,6 +340,8 @@ std::string encodeRankSection(uint32_t worldRank, uint32_t unwindBuffer,
     at = end;
   }
   std::memcpy(out.data() + runCountAt, &runCount, sizeof runCount);
+  put(out, uint32_t(files.size()));
+  for (const OpenFile& file : files) putOpenFile(out, file);
   return out;
 }
 
@@ -317,7 +415,8 @@ std::optional<CheckpointImage> decodeCheckpoint(std::string_view bytes, std::str
   if (!decodeJob(sections, image.job, error)) return std::nullopt;
   image.ranks.resize(rankCount);
   for (uint32_t rank = 0; rank < rankCount; ++rank)
-    if (!decodeRank(sections, rank, image.ranks[rank], error)) return std::nullopt;
+    if (!decodeRank(sections, rank, uint32_t(image.job.grants.size()), image.ranks[rank], error))
+      return std::nullopt;
   if (sections.left() != 0) {
     error = "the checkpoint has bytes after its last rank";
     return std::nullopt;

@@ -4,12 +4,13 @@
 // barrier control point: for each rank its linear memory (only the host
 // pages that are not all zeros, as runs), the raw bytes of its globals
 // (the stack pointer and Asyncify's state among them) and the guest address
-// of its unwind buffer. The file names the program it belongs to by the
-// SHA-256 of its bytes; the job record names its path, its arguments, the
-// launcher's stdout/stderr offsets at the checkpoint (-1 when not a regular
-// file), the job's --dir grants and --env variables, which `--resume`
-// applies again, and, when non-empty, why `--resume` must refuse the
-// checkpoint (state the file does not hold, such as an open file).
+// of its unwind buffer, and the files it holds open (see OpenFile). The
+// file names the program it belongs to by the SHA-256 of its bytes; the
+// job record names its path, its arguments, the launcher's stdout/stderr
+// offsets at the checkpoint (-1 when not a regular file), the job's --dir
+// grants and --env variables, which `--resume` applies again, and, when
+// non-empty, why `--resume` must refuse the checkpoint (state the file does
+// not hold, such as a deleted open file or a communicator).
 //
 // Layout (little-endian):
 //   header:  "SYNCKPT\0"  u32 version  u32 rankCount  u64 sequence
@@ -24,7 +25,12 @@
 //            rankCount x { u32 worldRank  u32 unwindBuffer
 //                          u32 globalsBytes  u8[globalsBytes]
 //                          u64 memoryBytes  u32 runCount
-//                          runCount x { u64 offset  u64 length  u8[length] } }
+//                          runCount x { u64 offset  u64 length  u8[length] }
+//                          u32 fileCount
+//                          fileCount x { u32 guestFd  u32 grant  u32 pathBytes  u8[]
+//                                        u8 kind  u8 access  u16 fdflags
+//                                        u64 rightsBase  u64 rightsInheriting
+//                                        u64 offset  i64 lengthToRestore } }
 //
 // A checkpoint file is hostile input: decodeCheckpoint checks the magic,
 // the version, the digest of the whole file and then every count,
@@ -32,10 +38,14 @@
 // limits before it allocates, and refuses anything else with one line.
 // A grant's host path must be absolute and its guest path non-empty, an
 // environment entry must hold '='; whether the host directory still
-// exists is for `--resume` to check.
+// exists is for `--resume` to check. An open file must name a grant of the
+// job record and a path below it made only of plain components (no "..",
+// no "." inside, not absolute, no empty component, no NUL), sit at a
+// descriptor number above the preopens', in increasing order, and carry
+// only the kinds, access modes and flags defined below.
 //
-// Version 3 added the grants and the environment; a file of another
-// version is refused.
+// Version 3 added the grants and the environment, version 4 the open
+// files; a file of another version is refused.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -51,11 +61,14 @@
 
 namespace synergy::checkpoint {
 
-inline constexpr uint32_t kCheckpointVersion = 3;
+inline constexpr uint32_t kCheckpointVersion = 4;
 // Path, arguments, grants, environment and reason together.
 inline constexpr uint32_t kMaxJobTextBytes = 1u << 20;
 inline constexpr uint32_t kMaxCheckpointRanks = 4096;
 inline constexpr uint32_t kMaxGlobalsBytes = 1u << 20;
+// WASI's descriptor table never grows past this, nor a path past PATH_MAX.
+inline constexpr uint32_t kMaxGuestFd = 4096;
+inline constexpr uint32_t kMaxOpenFilePathBytes = 4096;
 
 using Digest = std::array<uint8_t, 32>;
 
@@ -64,12 +77,38 @@ struct MemoryRun {
   std::string bytes;
 };
 
+// A file a rank held open at the checkpoint, as `--resume` reopens it:
+// through the sandbox, below the preopen of grant `grant` (an index into
+// the job record's grants), at the same guest descriptor number, never
+// creating or truncating it on open, then seeked to `offset`.
+struct OpenFile {
+  enum class Kind : uint8_t { RegularFile = 0, Directory = 1 };
+  // Bit 0: readable, bit 1: writable; a directory is only readable.
+  static constexpr uint8_t kReadable = 1, kWritable = 2;
+  // WASI's fdflags (append, dsync, nonblock, rsync, sync): bits 0-4.
+  static constexpr uint16_t kKnownFdflags = 0x1f;
+
+  uint32_t guestFd = 0;
+  uint32_t grant = 0;
+  std::string path;  // relative to the grant's host directory; "." for itself
+  Kind kind = Kind::RegularFile;
+  uint8_t access = kReadable;
+  uint16_t fdflags = 0;
+  uint64_t rightsBase = 0;
+  uint64_t rightsInheriting = 0;
+  uint64_t offset = 0;  // a regular file's offset; 0 for a directory
+  // A regular file open for writing is cut back to its length at the
+  // checkpoint on resume; -1 for anything else.
+  int64_t lengthToRestore = -1;
+};
+
 struct RankImage {
   uint32_t worldRank = 0;
   uint32_t unwindBuffer = 0;
   std::vector<uint8_t> globals;
   uint64_t memoryBytes = 0;
   std::vector<MemoryRun> runs;  // increasing, disjoint, inside memoryBytes
+  std::vector<OpenFile> files;  // increasing guestFd
 };
 
 // What `--resume` needs besides the ranks' images.
@@ -90,11 +129,14 @@ struct CheckpointImage {
   std::vector<RankImage> ranks;  // ranks[i].worldRank == i
 };
 
-// One rank's payload section, from its live memory: only non-zero host
-// pages are stored.
+// One rank's payload section, from its live memory (only non-zero host
+// pages are stored) and its open files.
 std::string encodeRankSection(uint32_t worldRank, uint32_t unwindBuffer,
                               const std::vector<uint8_t>& globals, const uint8_t* memory,
-                              uint64_t memoryBytes);
+                              uint64_t memoryBytes, const std::vector<OpenFile>& files = {});
+// Whether `path` may name an open file below a grant: "." or plain
+// components separated by single slashes (see the format's rules above).
+bool isPlainRelativePath(std::string_view path);
 // The whole file around the ranks' sections, in rank order.
 std::string encodeCheckpoint(uint64_t sequence, const Digest& programDigest,
                              const std::vector<std::string>& rankSections,

@@ -26,8 +26,9 @@ int runCheckpointedJob(mpi::JobOptions job, const CheckpointPolicy& policy);
 // Refused with a message and status 2, before anything runs or any output file
 // is touched, when the checkpoint is missing, corrupt or foreign, the program's
 // bytes differ from the checkpointed one's, a recorded --dir grant's host
-// directory no longer exists or is no longer a directory, or the job held state
-// the checkpoint does not (an open file, an MPI object it made). The resumed
+// directory no longer exists or is no longer a directory, an open file cannot
+// be reopened below its grant (OpenFileRecord.h), or the job held state the
+// checkpoint does not (a deleted open file, an MPI object it made). The resumed
 // job gets exactly the checkpointed job's --dir grants (by their absolute host
 // paths) and --env variables. Output already printed is not printed again:
 // stdout and stderr, when they are regular files (opened with >>), are cut back

@@ -44,7 +44,7 @@ class BarrierControlPoint {
                          const snapshot::Snapshot* snapshot, std::string& error) = 0;
 
   // Called by every rank, before agreeToSuspend, with what of this rank's
-  // state a snapshot does not hold (an open file, a communicator it made),
+  // state a snapshot does not hold (a communicator it made),
   // empty when nothing: such a checkpoint still serves a rewind in this
   // process, but a `--resume` from its file must be refused.
   virtual void noteStateNotCheckpointed(int worldRank, const std::string& what) {

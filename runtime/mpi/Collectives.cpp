@@ -20,7 +20,6 @@
 #include "mpi/Intercommunicators.h"
 #include "mpi/MpiAbi.h"
 #include "mpi/RankState.h"
-#include "wasi/WasiState.h"
 
 using namespace synergy::mpi;
 using u32 = uint32_t;
@@ -172,18 +171,9 @@ int resolveBlocks(HostCall& call, int comm, int size, u32 addr, u32 countsAddr, 
     if (int error_ = (expr)) return error_; \
   } while (0)
 
-// WasiState's table never holds more descriptors than this.
-constexpr uint32_t kMaxCheckedDescriptors = 4096;
-
-// What of this rank's host-side state a checkpoint file does not hold:
-// open files beyond stdio and the preopens, and MPI objects the rank made.
+// What of this rank's host-side state a checkpoint file does not hold: MPI
+// objects the rank made (its open files are the checkpoint's to record).
 std::string stateNotCheckpointed(HostCall& call) {
-  synergy::wasi::WasiState& files = call.granule.extension<synergy::wasi::WasiState>();
-  for (uint32_t fd = 3; fd < kMaxCheckedDescriptors; ++fd) {
-    synergy::wasi::FileDescriptor* file = files.find(fd);
-    if (file && !file->preopenName())
-      return "file descriptor " + std::to_string(fd) + " is open (open files are not checkpointed)";
-  }
   if (std::string made = call.rank.objectsNotCheckpointed(); !made.empty())
     return made + " (MPI objects made by the program are not checkpointed)";
   return {};

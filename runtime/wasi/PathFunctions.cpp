@@ -150,6 +150,7 @@ uint32_t Z_wasi_snapshot_preview1Z_path_open(WasiInstance* instance, uint32_t di
   FileDescriptor file(opened.fd.release(), /*ownsHostFd=*/true);
   file.restrictRights(rightsBase & inheritable, rightsInheriting & inheritable);
   if (readOnlyGrant) file.makeReadOnly();
+  if (const std::optional<uint32_t>& grant = state.find(dirFd)->grant()) file.setGrant(*grant);
   std::optional<uint32_t> fd = state.insert(std::move(file));
   if (!fd) return toGuest(Errno::Mfile);
   storeGuest<uint32_t>(out, *fd);

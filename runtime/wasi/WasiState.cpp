@@ -52,6 +52,7 @@ FileDescriptor::FileDescriptor(FileDescriptor&& other) noexcept
       rightsBase_(other.rightsBase_),
       rightsInheriting_(other.rightsInheriting_),
       preopenName_(std::move(other.preopenName_)),
+      grant_(other.grant_),
       readOnly_(other.readOnly_),
       isHostStdio_(other.isHostStdio_),
       directory_(std::exchange(other.directory_, nullptr)) {}
@@ -65,6 +66,7 @@ FileDescriptor& FileDescriptor::operator=(FileDescriptor&& other) noexcept {
     rightsBase_ = other.rightsBase_;
     rightsInheriting_ = other.rightsInheriting_;
     preopenName_ = std::move(other.preopenName_);
+    grant_ = other.grant_;
     readOnly_ = other.readOnly_;
     isHostStdio_ = other.isHostStdio_;
     directory_ = std::exchange(other.directory_, nullptr);
@@ -188,6 +190,7 @@ WasiState::WasiState(granule::Granule& granule) {
     }
     FileDescriptor directory(fd, /*ownsHostFd=*/true);
     directory.setPreopenName(guestName);
+    directory.setGrant(static_cast<uint32_t>(table_.size() - 3));
     if (preopen.readOnly) directory.makeReadOnly();
     table_.emplace_back(std::move(directory));
   }
@@ -208,6 +211,13 @@ std::optional<uint32_t> WasiState::insert(FileDescriptor file) {
   if (table_.size() >= kMaxDescriptors) return std::nullopt;
   table_.emplace_back(std::move(file));
   return static_cast<uint32_t>(table_.size() - 1);
+}
+
+bool WasiState::insertAt(uint32_t fd, FileDescriptor file) {
+  if (fd >= kMaxDescriptors || find(fd)) return false;
+  if (fd >= table_.size()) table_.resize(fd + 1);
+  table_[fd] = std::move(file);
+  return true;
 }
 
 Errno WasiState::close(uint32_t fd) {

@@ -67,6 +67,12 @@ class FileDescriptor {
   const std::optional<std::string>& preopenName() const { return preopenName_; }
   void setPreopenName(std::string name) { preopenName_ = std::move(name); }
 
+  // The --dir grant (its index among the preopens) this descriptor is, or
+  // was opened beneath; nullopt for stdio. A checkpoint records it so that
+  // `--resume` reopens the file beneath the same grant.
+  const std::optional<uint32_t>& grant() const { return grant_; }
+  void setGrant(uint32_t grant) { grant_ = grant; }
+
   // A directory stream over a duplicate of the host fd, opened on first
   // fd_readdir. Returns nullptr with errno set when it cannot be opened.
   DIR* directoryStream();
@@ -80,6 +86,7 @@ class FileDescriptor {
   uint64_t rightsBase_ = 0;
   uint64_t rightsInheriting_ = 0;
   std::optional<std::string> preopenName_;
+  std::optional<uint32_t> grant_;
   bool readOnly_ = false;
   bool isHostStdio_ = false;
   DIR* directory_ = nullptr;
@@ -97,6 +104,11 @@ class WasiState : public granule::HostExtension {
   // The lowest free descriptor number, or nullopt when the table is full.
   std::optional<uint32_t> insert(FileDescriptor file);
   Errno close(uint32_t fd);
+  // Puts `file` at number `fd`, which must be free and below the table's
+  // limit (a resumed checkpoint's files keep their numbers); false if not.
+  bool insertAt(uint32_t fd, FileDescriptor file);
+  // One past the highest descriptor number in use.
+  uint32_t end() const { return static_cast<uint32_t>(table_.size()); }
   Errno renumber(uint32_t from, uint32_t to);
 
   // The preopens' directories, for the calls that must know whether a

@@ -1,5 +1,7 @@
 // A job holding state a checkpoint file does not: with argument "file" each
-// rank keeps a file open across a barrier (the job runs with --dir /data),
+// rank keeps a file open across a barrier after deleting it (the job runs
+// with --dir /data; an open file that still has its name is checkpointed,
+// see checkpoint_open_files.c),
 // with "comm" a duplicated communicator, with "errhandler" MPI_ERRORS_RETURN
 // on MPI_COMM_WORLD. The checkpoint is written, but
 // `--resume` must refuse it with a clear error, exit non-zero, run nothing
@@ -12,7 +14,7 @@
 // WRITTEN: checkpoint.syck
 // RUN: not %synergy-run --resume %t/ckfile >> %t/file.out 2> %t/file.err
 // RUN: FileCheck --check-prefix=FILE %s < %t/file.err
-// FILE: synergy-run: error: cannot resume from {{.*}}ckfile/checkpoint.syck: rank {{[01]}}: file descriptor {{[0-9]+}} is open (open files are not checkpointed)
+// FILE: synergy-run: error: cannot resume from {{.*}}ckfile/checkpoint.syck: rank {{[01]}}: file descriptor {{[0-9]+}} names a deleted file (such descriptors are not checkpointed)
 // RUN: sort %t/file.out | FileCheck --check-prefix=BEFORE %s
 // BEFORE: rank 0 before
 // BEFORE-NEXT: rank 1 before
@@ -46,7 +48,7 @@ int main(int argc, char** argv) {
     char path[64];
     snprintf(path, sizeof path, "/data/rank%d.txt", rank);
     file = fopen(path, "w");
-    if (!file) return 1;
+    if (!file || remove(path) != 0) return 1;
   } else if (argc > 1 && strcmp(argv[1], "comm") == 0) {
     MPI_Comm_dup(MPI_COMM_WORLD, &dup);
   } else if (argc > 1 && strcmp(argv[1], "errhandler") == 0) {
