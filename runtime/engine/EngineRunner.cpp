@@ -79,8 +79,8 @@ struct CompiledEngineBuild {
 class TickDriver {
  public:
   TickDriver(const EngineRunOptions& options, const hwlower::EngineManifest& manifest, EngineInstance& engine,
-             sandbox::GrantTable grants, TimelineCounters& progress)
-      : options_(options), manifest_(manifest), engine_(engine), files_(std::move(grants)),
+             FileTable& files, TimelineCounters& progress)
+      : options_(options), manifest_(manifest), engine_(engine), files_(files),
         servicer_(manifest, engine, files_, options.plusargs), progress_(progress) {}
 
   int run();
@@ -108,7 +108,7 @@ class TickDriver {
   const EngineRunOptions& options_;
   const hwlower::EngineManifest& manifest_;
   EngineInstance& engine_;
-  FileTable files_;
+  FileTable& files_;
   TaskServicer servicer_;
   std::string error_;
   uint64_t ticksCompleted_ = 0;
@@ -598,10 +598,20 @@ int runEngineFile(const EngineRunOptions& options) {
   }
   // Declared before the engine, which steps the counter until it is gone.
   EvaluationWatchdog watchdog(engineCalls, options.enginePath, options.evaluationLimit);
+  std::vector<sandbox::Grant> grants = options.grants;
+  if (grants.empty())
+    grants.push_back({".", ".", /*readOnly=*/false});
+  auto grantTable = sandbox::GrantTable::open(grants, error);
+  if (!grantTable) {
+    std::fprintf(stderr, "synergy-run: error: %s\n", error.c_str());
+    return 2;
+  }
+  // Declared before the engine, which may read ahead in them (a remote one).
+  FileTable files(std::move(*grantTable));
   std::unique_ptr<EngineInstance> engine = std::move(softwareEngine);
   bool software = engine != nullptr;
   if (options.remoteEngine) {
-    engine = options.remoteEngine(*manifest, engineCalls, error);
+    engine = options.remoteEngine(*manifest, engineCalls, files, error);
     if (!engine) {
       std::fprintf(stderr, "synergy-run: error: %s: %s\n", options.enginePath.c_str(), error.c_str());
       return 1;
@@ -619,16 +629,8 @@ int runEngineFile(const EngineRunOptions& options) {
       return 1;
     }
   }
-  std::vector<sandbox::Grant> grants = options.grants;
-  if (grants.empty())
-    grants.push_back({".", ".", /*readOnly=*/false});
-  auto grantTable = sandbox::GrantTable::open(grants, error);
-  if (!grantTable) {
-    std::fprintf(stderr, "synergy-run: error: %s\n", error.c_str());
-    return 2;
-  }
   progress.engine.store(software ? "software" : "compiled", std::memory_order_relaxed);
-  TickDriver driver(options, *manifest, *engine, std::move(*grantTable), progress);
+  TickDriver driver(options, *manifest, *engine, files, progress);
   if (build)
     driver.setHandOff(&*build);
   if (options.remoteEngine)

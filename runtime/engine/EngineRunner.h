@@ -81,9 +81,10 @@ class EngineCallCounter;
 
 // Creates the engine somewhere else than in this process (synergy-run
 // --hypervisor: hypervisor/RemoteEngine.h) for a manifest that passed every
-// local check; nullptr and a one-line `error` when it cannot.
+// local check; nullptr and a one-line `error` when it cannot. `files` are
+// the run's files, which the engine may read ahead of the design.
 using RemoteEngineFactory = std::function<std::unique_ptr<EngineInstance>(
-    const hwlower::EngineManifest& manifest, EngineCallCounter& calls, std::string& error)>;
+    const hwlower::EngineManifest& manifest, EngineCallCounter& calls, FileTable& files, std::string& error)>;
 
 // --eval-limit when it is not given.
 inline constexpr std::chrono::seconds kDefaultEvaluationLimit{10};

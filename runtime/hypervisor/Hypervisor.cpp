@@ -147,6 +147,25 @@ struct BuildJob {
   std::vector<uint32_t> engines;
 };
 
+// A read-ahead window of an open-loop request (HypervisorProtocol.h) and
+// how far the run has read into it.
+struct WindowReader {
+  const ReadAheadWindow* window = nullptr;
+  uint32_t consumed = 0;
+  bool hitEof = false;
+};
+
+// The value a state word holds at `width` bits, zero- or sign-extended to 64
+// as the runtime reads it (TaskServicer.cpp).
+uint64_t extendedWord(uint64_t word, uint32_t width, bool isSigned) {
+  if (width >= 64)
+    return word;
+  word &= (uint64_t(1) << width) - 1;
+  if (isSigned && width > 0 && (word >> (width - 1)) & 1)
+    word |= ~uint64_t(0) << width;
+  return word;
+}
+
 }  // namespace
 
 class Hypervisor::Impl {
@@ -175,7 +194,9 @@ class Hypervisor::Impl {
   std::vector<StateWordRecord> trappedTaskWords(HostedEngine& hosted, uint32_t task, bool& complete);
   void noteTrap(HostedEngine& hosted, uint32_t task);
   bool sliceIsOver(Clock::time_point start);
-  void serveOpenLoop(Tenant& tenant, HostedEngine& hosted, PayloadReader& reader);
+  std::optional<uint32_t> taskDescriptor(HostedEngine& hosted, const hwlower::TaskArg& arg);
+  bool serveFromWindow(HostedEngine& hosted, uint32_t task, std::vector<WindowReader>& windows);
+  void serveOpenLoop(Tenant& tenant, HostedEngine& hosted, const std::vector<uint8_t>& payload);
   void submit(Tenant& tenant, const Frame& frame);
   void finishBuild(Work& work);
   void combineEngines(bool evenIfUnchanged);
@@ -303,6 +324,8 @@ bool Hypervisor::Impl::onFrame(Connection& from, Frame&& frame, std::string& rea
   if (frame.type == FrameType::HvBatch && !decodeBatch(frame.payload, reason))
     return false;
   if (frame.type == FrameType::HvReadState && !decodeStateRead(frame.payload, reason))
+    return false;
+  if (frame.type == FrameType::HvOpenLoop && !decodeOpenLoopRequest(frame.payload, reason))
     return false;
   {
     std::lock_guard<std::mutex> lock(outstandingMutex_);
@@ -802,6 +825,73 @@ bool Hypervisor::Impl::sliceIsOver(Clock::time_point start) {
   return !rotation_.empty() || !buildsDone_.empty();
 }
 
+// The file descriptor a task argument holds, read as the runtime reads it
+// (TaskServicer::argDescriptor); nullopt for an argument that is not a
+// plain value or whose words lie outside the engine's manifest.
+std::optional<uint32_t> Hypervisor::Impl::taskDescriptor(HostedEngine& hosted, const hwlower::TaskArg& arg) {
+  const auto& states = hosted.manifest->states;
+  if (arg.kind != hwlower::TaskArgKind::Value || arg.stateId >= states.size())
+    return std::nullopt;
+  uint64_t element = 0;
+  if (arg.element != hwlower::kNoElement) {
+    element = arg.element;
+  } else if (arg.indexStateId != hwlower::kNoState) {
+    if (checkStateWord(hosted, StateWordRecord{arg.indexStateId, 0, 0, 0}, false))
+      return std::nullopt;
+    element = extendedWord(hosted.instance->getWord(arg.indexStateId, 0, 0), states[arg.indexStateId].width, false);
+  }
+  if (element > 0xffffffffu || checkStateWord(hosted, StateWordRecord{arg.stateId, uint32_t(element), 0, 0}, false))
+    return std::nullopt;
+  return uint32_t(extendedWord(hosted.instance->getWord(arg.stateId, uint32_t(element), 0), arg.width, arg.isSigned));
+}
+
+// Serves a $fgetc or $feof on a file the request sent a window of, as the
+// runtime would on its own stream: $fgetc takes the window's next byte, or
+// -1 (and sets the end-of-file flag) when the window ends at the file's
+// end and is used up; $feof answers that flag. The tenant only sends windows
+// of streams whose flag is clear and that nothing else may change meanwhile
+// (RemoteEngine.cpp), so the window is all the answer depends on. False,
+// leaving the engine as it was, for any other task, another file, a read
+// past a window that does not end at the file's end, or a result the
+// runtime would write wider than one word: the run stops there and the
+// tenant services the task itself.
+bool Hypervisor::Impl::serveFromWindow(HostedEngine& hosted, uint32_t task, std::vector<WindowReader>& windows) {
+  const auto& tasks = hosted.manifest->tasks;
+  if (windows.empty() || task > tasks.size())
+    return false;
+  const hwlower::Task& trapped = tasks[task - 1];
+  bool fgetc = trapped.name == "$fgetc";
+  if ((!fgetc && trapped.name != "$feof") || trapped.args.empty())
+    return false;
+  const auto& states = hosted.manifest->states;
+  if (trapped.resultId != hwlower::kNoState &&
+      (trapped.resultId >= states.size() || states[trapped.resultId].width > 64 ||
+       checkStateWord(hosted, StateWordRecord{trapped.resultId, 0, 0, 0}, true)))
+    return false;
+  std::optional<uint32_t> descriptor = taskDescriptor(hosted, trapped.args[0]);
+  if (!descriptor)
+    return false;
+  auto reader = std::find_if(windows.begin(), windows.end(),
+                             [&](const WindowReader& open) { return open.window->descriptor == *descriptor; });
+  if (reader == windows.end())
+    return false;
+  int64_t result = 0;
+  if (!fgetc) {
+    result = reader->hitEof ? 1 : 0;
+  } else if (reader->consumed < reader->window->bytes.size()) {
+    result = reader->window->bytes[reader->consumed++];
+  } else if (reader->window->endsAtEof) {
+    result = -1;
+    reader->hitEof = true;
+  } else {
+    return false;
+  }
+  if (trapped.resultId != hwlower::kNoState)
+    hosted.instance->setWord(trapped.resultId, 0, extendedWord(uint64_t(result), states[trapped.resultId].width, false),
+                             0);
+  return true;
+}
+
 // An open-loop run goes past every output-only task that traps in it (its
 // words are all the runtime needs, and they are taken at the trap) and
 // stops at any other, at the end of its ticks or of its slice, or when the
@@ -810,13 +900,23 @@ bool Hypervisor::Impl::sliceIsOver(Clock::time_point start) {
 // to move it, its trapped tick is finished first (a run of no more ticks)
 // and the rest of the request is served after the move, or, for a
 // migration, by the hypervisor it goes to.
-void Hypervisor::Impl::serveOpenLoop(Tenant& tenant, HostedEngine& hosted, PayloadReader& reader) {
-  uint32_t ticks = reader.u32();
-  uint64_t edgesPerTick = std::min<uint64_t>(reader.u64(), engine::kMaxEdgesPerTick);
+void Hypervisor::Impl::serveOpenLoop(Tenant& tenant, HostedEngine& hosted, const std::vector<uint8_t>& payload) {
+  std::string reason;
+  std::optional<OpenLoopRequest> request = decodeOpenLoopRequest(payload, reason);
+  if (!request)
+    return refuse(tenant, reason);  // onFrame let no such request through
+  uint32_t ticks = request->ticks;
+  uint64_t edgesPerTick = std::min<uint64_t>(request->edgesPerTick, engine::kMaxEdgesPerTick);
+  std::vector<WindowReader> windows(request->windows.size());
+  for (size_t k = 0; k < windows.size(); ++k)
+    windows[k].window = &request->windows[k];
   Clock::time_point start = Clock::now();
   OpenLoopReply run;
   uint64_t runWords = 0;
   auto stopAt = [&](uint32_t task) {
+    for (const WindowReader& reader : windows)
+      if (reader.consumed > 0 || reader.hitEof)
+        run.advances.push_back(ReadAheadAdvance{reader.window->descriptor, reader.consumed, reader.hitEof});
     TrapRecord last{task, run.ticksRun, {}};
     if (task != 0 && task != SYNERGY_ENGINE_UNSETTLED) {
       noteTrap(hosted, task);
@@ -854,6 +954,10 @@ void Hypervisor::Impl::serveOpenLoop(Tenant& tenant, HostedEngine& hosted, Paylo
         run.traps.push_back(TrapRecord{task, run.ticksRun, std::move(words)});
         continue;
       }
+    }
+    if (task != 0 && task != SYNERGY_ENGINE_UNSETTLED && !sliceOver && serveFromWindow(hosted, task, windows)) {
+      noteTrap(hosted, task);
+      continue;
     }
     if (task != 0 || ticksRun < chunk || run.ticksRun == ticks || sliceOver)
       return stopAt(task);
@@ -1012,7 +1116,7 @@ void Hypervisor::Impl::serveEngineRequest(Tenant& tenant, Frame& frame) {
     case FrameType::HvThereAreUpdates:
       return reply(to, FrameType::HvFlag, PayloadWriter().u32(instance.thereAreUpdates() ? 1 : 0).take());
     case FrameType::HvOpenLoop:
-      return serveOpenLoop(tenant, hosted, reader);
+      return serveOpenLoop(tenant, hosted, frame.payload);
     case FrameType::HvFinalize:
       log("tenant " + std::to_string(tenant.number) + " finalized engine " + std::to_string(id));
       removeEngine(id);

@@ -580,7 +580,7 @@ def check_batched_run(client, engine, manifest):
     fired in (every posedge, two ticks apart), and stop at $finish, all in
     one HvOpenLooped whose structure matches the protocol's."""
     tasks = {int(i): name.decode() for i, name in re.findall(rb'^task (\d+) "([^"]*)"', manifest, re.M)}
-    reply = client.request("HvOpenLoop", struct.pack("<IIQ", engine, 1000, 1 << 20), "HvOpenLooped")
+    reply = client.request("HvOpenLoop", struct.pack("<IIQI", engine, 1000, 1 << 20, 0), "HvOpenLooped")
     ticks_run, count = struct.unpack_from("<II", reply)
     offset, traps = 8, []
     for _ in range(count):
@@ -589,6 +589,9 @@ def check_batched_run(client, engine, manifest):
         data = [struct.unpack_from("<IIIQ", reply, offset + 20 * k) for k in range(words)]
         offset += 20 * words
         traps.append((task, started, data))
+    advances = struct.unpack_from("<I", reply, offset)[0]
+    offset += 4
+    expect(advances == 0, "HvOpenLooped: %d read-ahead advances for a request without windows" % advances)
     expect(offset == len(reply), "HvOpenLooped: %d bytes, the traps fill %d" % (len(reply), offset))
     names = [tasks.get(task) for task, _, _ in traps]
     expect(names == ["$display"] * 12 + ["$finish"],
@@ -627,7 +630,7 @@ def case_hostile(args, root):
             hostile.refused("HvGetState", struct.pack("<IIII", engine, 0, 0, 0), "is not one of this tenant's engines")
             hostile.refused("HvSetState", struct.pack("<IIIIQ", engine, 1, 0, 0, 0xdeadbeef),
                             "is not one of this tenant's engines")
-            hostile.refused("HvOpenLoop", struct.pack("<IIQ", engine, 1000, 1000), "is not one of this tenant's engines")
+            hostile.refused("HvOpenLoop", struct.pack("<IIQI", engine, 1000, 1000, 0), "is not one of this tenant's engines")
             hostile.refused("HvFinalize", struct.pack("<I", engine), "is not one of this tenant's engines")
         expect(proc.poll() is None, "the victim ended during the forged requests; make it longer")
 
@@ -778,7 +781,7 @@ def case_hostile(args, root):
                 gone.send(frame("HvSubmitEngine", manifest))
             else:
                 gone_id = struct.unpack("<I", gone.request("HvSubmitEngine", manifest, "HvEngineReady"))[0]
-                gone.send(frame("HvOpenLoop", struct.pack("<IIQ", gone_id, 60000, 1 << 20)))
+                gone.send(frame("HvOpenLoop", struct.pack("<IIQI", gone_id, 60000, 1 << 20, 0)))
             gone.close()
 
         actual, err = finish(proc)
@@ -878,7 +881,7 @@ def rogue_tenant(args, root, tenant, lie):
                 peer.send(frame("HvDone"))
             elif name == "HvOpenLoop":
                 tasks = {task.decode(): int(i) for i, task in re.findall(rb'^task (\d+) "([^"]*)"', manifest, re.M)}
-                peer.send(frame("HvOpenLooped", lie(tasks, struct.unpack("<IIQ", payload)[1])))
+                peer.send(frame("HvOpenLooped", lie(tasks, struct.unpack_from("<IIQ", payload)[1])))
             else:
                 raise Failure("the tenant sent %s" % name)
         out, err = proc.communicate(timeout=TIMEOUT)
@@ -899,10 +902,10 @@ def case_rogue_hypervisor(args, root):
     lies = [
         ("a run that went past $finish",
          lambda tasks, asked: struct.pack("<II", 4, 3) + trap(tasks["$display"], 1) + trap(tasks["$finish"], 1) +
-         trap(0, 4),
+         trap(0, 4) + struct.pack("<I", 0),
          lambda tasks: "the hypervisor ran past task %d, which is not output-only" % tasks["$finish"]),
         ("more ticks than asked for",
-         lambda tasks, asked: struct.pack("<II", asked + 1, 1) + trap(0, asked + 1),
+         lambda tasks, asked: struct.pack("<II", asked + 1, 1) + trap(0, asked + 1) + struct.pack("<I", 0),
          lambda tasks: "the hypervisor ran %d ticks of the %d asked for" % (tasks["asked"] + 1, tasks["asked"])),
         ("a trap count its bytes do not hold",
          lambda tasks, asked: struct.pack("<II", 2, 3) + trap(tasks["$display"], 1),
