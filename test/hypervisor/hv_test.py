@@ -618,6 +618,84 @@ def check_batched_run(client, engine, manifest):
     print("ok one open-loop run went past 12 $display traps to $finish, values and ticks as vvp's")
 
 
+def open_loop_run(client, engine, windows=(), ticks=1000):
+    """One HvOpenLoop with read-ahead windows, given as (descriptor, ends at
+    EOF, bytes); returns the reply as (ticks run, [(task, ticks started)],
+    {descriptor: (consumed, hit EOF)})."""
+    payload = struct.pack("<IIQI", engine, ticks, 1 << 20, len(windows))
+    for descriptor, at_eof, data in windows:
+        payload += struct.pack("<III", descriptor, 1 if at_eof else 0, len(data)) + data
+    reply = client.request("HvOpenLoop", payload, "HvOpenLooped")
+    ticks_run, count = struct.unpack_from("<II", reply)
+    offset, traps = 8, []
+    for _ in range(count):
+        task, started, words = struct.unpack_from("<III", reply, offset)
+        offset += 12 + 20 * words
+        traps.append((task, started))
+    advances = {}
+    for k in range(struct.unpack_from("<I", reply, offset)[0]):
+        descriptor, consumed, hit_eof = struct.unpack_from("<III", reply, offset + 4 + 12 * k)
+        advances[descriptor] = (consumed, hit_eof)
+    return ticks_run, traps, advances
+
+
+def check_read_ahead(hostile, hv, engine_path):
+    """file_sum.v driven by hand with forged read-ahead windows: the
+    hypervisor serves its $fread and $feof only from a window of the
+    descriptor they read, never past a window's end, and reports exactly the
+    bytes used; a malformed window drops the client before anything runs."""
+    manifest = open(engine_path, "rb").read()
+    tasks = {name.decode(): int(i) for i, name in re.findall(rb'^task (\d+) "([^"]*)"', manifest, re.M)}
+    engine = struct.unpack("<I", hostile.request("HvSubmitEngine", manifest, "HvEngineReady"))[0]
+    wait_for("the reader's engine to run", lambda: re.search(r'engine %d "tb" running' % engine, hv.status()))
+    _, traps, advances = open_loop_run(hostile, engine)
+    expect([t for t, _ in traps] == [tasks["$fopen"]] and not advances,
+           "file_sum.v's first run should stop at $fopen, got %s %s" % (traps, advances))
+    fd = 0x80000003
+    hostile.request("HvSetState", struct.pack("<IIIIQ", engine, 1, 0, 0, fd), "HvDone")  # tb.fd
+    data = bytes(range(0x11, 0x19))
+    # Two $freads fill from an 8-byte window that does not end at the
+    # file's end; the third would read past it, so the run stops there.
+    _, traps, advances = open_loop_run(hostile, engine, [(fd, False, data)])
+    expect(traps[-1][0] == tasks["$fread"] and advances == {fd: (8, 0)},
+           "a run with an 8-byte window should stop at the third $fread having used 8 bytes, got %s %s" %
+           (traps, advances))
+    r = struct.unpack("<Q", hostile.request("HvGetState", struct.pack("<IIII", engine, 3, 0, 0), "HvStateWord"))[0]
+    expect(r == int.from_bytes(data[4:8], "big"), "tb.r holds %#x after two served $freads, not %s" %
+           (r, data[4:8].hex()))
+    print("ok two $fread served from an 8-byte window, the third stops the run (tb.r = %#x)" % r)
+    # A window of another descriptor serves nothing: the run stops at once.
+    _, traps, advances = open_loop_run(hostile, engine, [(fd + 6, True, data)])
+    expect(traps[-1][0] == tasks["$feof"] and not advances,
+           "a window of a descriptor the design does not read was used: %s %s" % (traps, advances))
+    print("ok a window of a descriptor the design does not read serves nothing")
+    # Two bytes to the file's end: a short $fread keeps r's low bits, $feof
+    # is then 1, and the run goes past $display to $finish.
+    _, traps, advances = open_loop_run(hostile, engine, [(fd, True, b"\xab\xcd")])
+    expect([t for t, _ in traps] == [tasks["$display"], tasks["$finish"]] and advances == {fd: (2, 1)},
+           "a 2-byte window to the end should give a short $fread, $display and $finish, got %s %s" %
+           (traps, advances))
+    r = struct.unpack("<Q", hostile.request("HvGetState", struct.pack("<IIII", engine, 3, 0, 0), "HvStateWord"))[0]
+    expect(r == 0xabcd0000 | (int.from_bytes(data[4:8], "big") & 0xffff), "a short $fread left tb.r = %#x" % r)
+    print("ok a window to the file's end: a short $fread (tb.r = %#x), $feof 1, $finish" % r)
+    hostile.request("HvFinalize", struct.pack("<I", engine), "HvDone")
+    # Malformed windows drop the client, and are logged with the reason.
+    head = struct.pack("<IIQ", engine, 10, 1000)
+    for payload, reason in (
+            (head + struct.pack("<I", 5) + struct.pack("<III", 1, 0, 0) * 5, "with 5 read-ahead windows, at most 4"),
+            (head + struct.pack("<IIII", 1, fd, 0, 65537), "window 1 of 65537 bytes, at most 65536"),
+            (head + struct.pack("<IIII", 1, fd, 0, 10) + b"x" * 9, "is too short for the 10 bytes of window 1"),
+            (head + struct.pack("<IIII", 1, fd, 2, 0), "window 1 has unknown flags 2"),
+            (head + struct.pack("<I", 2) + struct.pack("<III", fd, 0, 0) * 2, "has two windows of descriptor"),
+            (head + struct.pack("<IIII", 1, fd, 0, 1) + b"xy", "has 1 trailing bytes")):
+        since = len(hv.log_text())
+        rogue = RawClient(hv, hv.token)
+        rogue.send(frame("HvOpenLoop", payload))
+        expect(rogue.dropped(), "a malformed HvOpenLoop was answered (%s)" % reason)
+        expect_log(hv, reason, since)
+        print("ok dropped an HvOpenLoop %s" % reason)
+
+
 def case_hostile(args, root):
     victim = Tenant(os.path.join(HERE, "long_victim.v"), 0, root, args)
     own = Tenant(os.path.join(ROOT, "test", "verilog", "lfsr.v"), 1, root, args)
@@ -695,6 +773,7 @@ def case_hostile(args, root):
         print("ok a hostile top name is escaped in the status and the log")
         # A legal request on its own engine still works.
         hostile.request("HvGetState", struct.pack("<IIII", own_id, 0, 0, 0), "HvStateWord")
+        check_read_ahead(hostile, hv, Tenant(os.path.join(ROOT, "test", "verilog", "file_sum.v"), 2, root, args).engine)
         # Reading many words at once (a migration's read) is checked word by
         # word before any is read: one foreign engine or bad address refuses
         # all; a count larger than the words sent drops the client.
@@ -927,6 +1006,9 @@ def case_rogue_hypervisor(args, root):
         ("a trap with words its bytes do not hold",
          lambda tasks, asked: struct.pack("<II", 2, 1) + struct.pack("<III", 0, 2, 5),
          lambda tasks: "malformed reply: HvOpenLooped is too short for the 5 words of trap 1"),
+        ("an advance of a file it sent no window of",
+         lambda tasks, asked: struct.pack("<II", 1, 1) + trap(0, 1) + struct.pack("<IIII", 1, 0x80000003, 5, 0),
+         lambda tasks: "it read from descriptor 2147483651, which had no read-ahead window"),
     ]
     for what, lie, reason in lies:
         seen = {}
