@@ -82,10 +82,12 @@ constexpr size_t kFirstReadAheadBytes = 4096;
 
 RemoteEngine* remoteOf(SynergyEngine* engine) { return reinterpret_cast<RemoteEngine*>(engine); }
 
+// A reply that breaks the protocol or a lost hypervisor is bad input from
+// outside, like a malformed .eng: status 2.
 [[noreturn]] void fail(const std::string& error) {
   std::fflush(nullptr);
   std::fprintf(stderr, "synergy-run: error: %s\n", error.c_str());
-  std::_Exit(1);
+  std::_Exit(2);
 }
 
 // Submits the manifest through `client`; the engine id, or 0 and `error`.

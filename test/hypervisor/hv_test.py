@@ -66,7 +66,7 @@ against it, and stops it with SIGTERM, which must end it with status 0.
       The other way round: lfsr.v runs as the tenant of a fake hypervisor
       (this script) whose HvOpenLooped replies lie: a run that went past
       $finish, more ticks than asked for, a trap count or word count its
-      bytes do not hold. The tenant must end with status 1 and its one-line
+      bytes do not hold. The tenant must end with status 2 and its one-line
       reason before it services any trap of that reply (no output at all).
 """
 import argparse
@@ -974,7 +974,11 @@ def rogue_tenant(args, root, tenant, lie):
                 peer.send(frame("HvDone"))
             elif name == "HvOpenLoop":
                 tasks = {task.decode(): int(i) for i, task in re.findall(rb'^task (\d+) "([^"]*)"', manifest, re.M)}
-                peer.send(frame("HvOpenLooped", lie(tasks, struct.unpack_from("<IIQ", payload)[1])))
+                answer = lie(tasks, struct.unpack_from("<IIQ", payload)[1])
+                if answer is None:
+                    conn.close()  # the hypervisor is lost mid-run
+                    break
+                peer.send(frame("HvOpenLooped", answer))
             else:
                 raise Failure("the tenant sent %s" % name)
         out, err = proc.communicate(timeout=TIMEOUT)
@@ -1006,6 +1010,9 @@ def case_rogue_hypervisor(args, root):
         ("a trap with words its bytes do not hold",
          lambda tasks, asked: struct.pack("<II", 2, 1) + struct.pack("<III", 0, 2, 5),
          lambda tasks: "malformed reply: HvOpenLooped is too short for the 5 words of trap 1"),
+        ("nothing: it is lost mid-run",
+         lambda tasks, asked: None,
+         lambda tasks: "the hypervisor closed the connection"),
         ("an advance of a file it sent no window of",
          lambda tasks, asked: struct.pack("<II", 1, 1) + trap(0, 1) + struct.pack("<IIII", 1, 0x80000003, 5, 0),
          lambda tasks: "it read from descriptor 2147483651, which had no read-ahead window"),
@@ -1019,7 +1026,7 @@ def case_rogue_hypervisor(args, root):
 
         status, out, err = rogue_tenant(args, root, tenant, recording)
         expected = reason(seen) if seen else "(no HvOpenLoop was sent)"
-        expect(status == 1 and out == b"" and expected in err and err.count("\n") == 1 and
+        expect(status == 2 and out == b"" and expected in err and err.count("\n") == 1 and
                err.startswith("synergy-run: error: "),
                "a hypervisor sending %s: status %d, stdout %r, stderr %r (expected %r)" % (what, status, out, err,
                                                                                            expected))
