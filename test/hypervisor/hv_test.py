@@ -452,15 +452,20 @@ def case_swap(args, root):
 
 
 def case_migrate(args, root):
-    """swap_victim.v waits mid-run while its engine migrates from a hypervisor on 127.0.0.1 to one on
-    127.0.0.2 and back; its output depends on every value it holds, so a lost value or tick shows."""
+    """The victim (swap_victim.v) waits mid-run while its engine migrates from a hypervisor on 127.0.0.1
+    to one on 127.0.0.2 and back; its output depends on every value it holds, so a lost value or tick
+    shows. --victim-data: files the victim reads (a reader waits with its input file half read)."""
     go_inputs = os.path.join(root, "go-inputs")
-    os.makedirs(go_inputs)
-    open(os.path.join(go_inputs, "go"), "w").close()
-    victim = Tenant(os.path.join(HERE, "swap_victim.v") + ",inputs=" + go_inputs + ",vvp-define=SYNERGY_NO_YIELD",
-                    0, root, args)
     empty = os.path.join(root, "empty")
-    os.makedirs(empty)
+    if args.victim_data:
+        shutil.copytree(args.victim_data, go_inputs)
+        shutil.copytree(args.victim_data, empty)
+    else:
+        os.makedirs(go_inputs)
+        os.makedirs(empty)
+    open(os.path.join(go_inputs, "go"), "w").close()
+    victim = Tenant(os.path.abspath(args.victim) + ",inputs=" + go_inputs + ",vvp-define=SYNERGY_NO_YIELD",
+                    0, root, args)
     victim.inputs = empty  # its run starts without go
     first = Hypervisor(args.bin_dir, root)
     second = None
@@ -1052,7 +1057,10 @@ def main():
     tenants.add_argument("specs", nargs="+")
     sub.add_parser("hostile")
     sub.add_parser("rogue-hypervisor")
-    sub.add_parser("migrate")
+    migrate = sub.add_parser("migrate")
+    migrate.add_argument("--victim", default=os.path.join(HERE, "swap_victim.v"),
+                         help="a design that polls for the file \"go\" part way through its run")
+    migrate.add_argument("--victim-data", help="a directory of files the victim reads")
     swap = sub.add_parser("swap")
     swap.add_argument("--victim", default=os.path.join(HERE, "swap_victim.v"),
                       help="the design held mid-run; it must poll for a file named go, as swap_victim.v does")
