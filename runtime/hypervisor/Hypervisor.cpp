@@ -159,6 +159,7 @@ struct WindowReader {
   const ReadAheadWindow* window = nullptr;
   uint32_t consumed = 0;
   bool hitEof = false;
+  uint32_t tasks = 0;
 };
 
 // The value a state word holds at `width` bits, zero- or sign-extended to 64
@@ -959,6 +960,7 @@ bool Hypervisor::Impl::serveFromWindow(HostedEngine& hosted, uint32_t task, std:
   if (trapped.resultId != hwlower::kNoState)
     hosted.instance->setWord(trapped.resultId, 0, extendedWord(uint64_t(result), states[trapped.resultId].width, false),
                              0);
+  ++reader->tasks;
   return true;
 }
 
@@ -985,8 +987,9 @@ void Hypervisor::Impl::serveOpenLoop(Tenant& tenant, HostedEngine& hosted, const
   uint64_t runWords = 0;
   auto stopAt = [&](uint32_t task) {
     for (const WindowReader& reader : windows)
-      if (reader.consumed > 0 || reader.hitEof)
-        run.advances.push_back(ReadAheadAdvance{reader.window->descriptor, reader.consumed, reader.hitEof});
+      if (reader.tasks > 0)
+        run.advances.push_back(
+            ReadAheadAdvance{reader.window->descriptor, reader.consumed, reader.hitEof, reader.tasks});
     TrapRecord last{task, run.ticksRun, {}};
     if (task != 0 && task != SYNERGY_ENGINE_UNSETTLED) {
       noteTrap(hosted, task);

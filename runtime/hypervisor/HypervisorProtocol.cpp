@@ -117,7 +117,7 @@ std::vector<uint8_t> encodeOpenLoopReply(const OpenLoopReply& reply) {
   }
   payload.u32(uint32_t(reply.advances.size()));
   for (const ReadAheadAdvance& advance : reply.advances)
-    payload.u32(advance.descriptor).u32(advance.consumed).u32(advance.hitEof ? 1 : 0);
+    payload.u32(advance.descriptor).u32(advance.consumed).u32(advance.hitEof ? 1 : 0).u32(advance.tasks);
   return payload.take();
 }
 
@@ -184,6 +184,7 @@ std::optional<OpenLoopReply> decodeOpenLoopReply(const std::vector<uint8_t>& pay
     if (hitEof > 1)
       return refuse("advance " + std::to_string(k + 1) + " has an end-of-file flag of " + std::to_string(hitEof));
     advance.hitEof = hitEof == 1;
+    advance.tasks = reader.u32();
     for (uint64_t earlier = 0; earlier < k; ++earlier)
       if (reply.advances[earlier].descriptor == advance.descriptor)
         return refuse("advances descriptor " + std::to_string(advance.descriptor) + " twice");

@@ -94,12 +94,15 @@ struct ReadAheadWindow {
   bool operator==(const ReadAheadWindow&) const = default;
 };
 
-// How far a run read into one window: `consumed` bytes, and whether a read
-// then hit the file's end (only when the window ends there and is used up).
+// How far a run read into one window: `consumed` bytes, whether a read then
+// hit the file's end (only when the window ends there and is used up), and
+// how many tasks the hypervisor served from it, which the tenant counts as
+// its own (--timeline, SYNERGY_ENGINE_STATS).
 struct ReadAheadAdvance {
   uint32_t descriptor = 0;
   uint32_t consumed = 0;
   bool hitEof = false;
+  uint32_t tasks = 0;
   bool operator==(const ReadAheadAdvance&) const = default;
 };
 
@@ -138,8 +141,8 @@ struct TrapRecord {
 // every tick counted and no words) when it stopped between two ticks.
 //
 // Then (protocol 5) u32 advance count and each advance as u32 descriptor,
-// u32 bytes consumed, u32 1 if a read hit the file's end (else 0): one per
-// window the request carried that the run read from.
+// u32 bytes consumed, u32 1 if a read hit the file's end (else 0), u32
+// tasks served: one per window the request carried that the run used.
 struct OpenLoopReply {
   uint32_t ticksRun = 0;
   std::vector<TrapRecord> traps;

@@ -74,6 +74,7 @@ struct RemoteEngine {
   std::deque<TrapRecord> runTraps;
   uint32_t runTicksHanded = 0;
   engine::FileTable* files = nullptr;  // null: no read-ahead
+  engine::TimelineCounters* progress = nullptr;  // counts the tasks served from windows
   std::map<uint32_t, size_t> readAheadBytes;  // by descriptor
 };
 
@@ -253,6 +254,7 @@ void applyAdvances(RemoteEngine& remote, const std::vector<ReadAheadWindow>& win
     for (const ReadAheadAdvance& advance : advances)
       if (advance.descriptor == window.descriptor) {
         consumed = advance.consumed;
+        remote.progress->tasks.fetch_add(advance.tasks, std::memory_order_relaxed);
         if (!remote.files->advanceInput(advance.descriptor, advance.consumed, advance.hitEof))
           fail("cannot advance descriptor " + std::to_string(advance.descriptor) + " past what the engine read");
       }
@@ -344,7 +346,7 @@ const engine::EngineEntryPoints kRemoteEntryPoints = {
 engine::RemoteEngineFactory remoteEngineFactory(std::string address, std::string tokenFile) {
   return [address = std::move(address), tokenFile = std::move(tokenFile)](
              const hwlower::EngineManifest& manifest, engine::EngineCallCounter& calls, engine::FileTable& files,
-             std::string& error) -> std::unique_ptr<engine::EngineInstance> {
+             engine::TimelineCounters& progress, std::string& error) -> std::unique_ptr<engine::EngineInstance> {
     auto remote = std::make_unique<RemoteEngine>();
     remote->client = HypervisorClient::connect(address, tokenFile, error);
     if (!remote->client)
@@ -365,6 +367,7 @@ engine::RemoteEngineFactory remoteEngineFactory(std::string address, std::string
     bool ungets = std::any_of(manifest.tasks.begin(), manifest.tasks.end(),
                               [](const hwlower::Task& task) { return task.name == "$ungetc"; });
     remote->files = ungets ? nullptr : &files;
+    remote->progress = &progress;
     return engine::EngineInstance::adopt([&] { return reinterpret_cast<SynergyEngine*>(remote.release()); },
                                          kRemoteEntryPoints, calls);
   };

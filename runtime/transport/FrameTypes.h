@@ -200,7 +200,7 @@ constexpr uint64_t kMaxHvReadAheadFiles = 4;
 constexpr uint64_t kMaxHvReadAheadBytes = 64ull << 10;
 constexpr uint64_t kHvWindowHeadBytes = 12;
 constexpr uint64_t kHvOpenLoopHeadBytes = 20;
-constexpr uint64_t kHvAdvanceBytes = 12;
+constexpr uint64_t kHvAdvanceBytes = 16;
 
 // Cluster tokens are between these lengths (see ClusterToken.h).
 constexpr size_t kMinTokenBytes = 16;

@@ -626,7 +626,7 @@ def check_batched_run(client, engine, manifest):
 def open_loop_run(client, engine, windows=(), ticks=1000):
     """One HvOpenLoop with read-ahead windows, given as (descriptor, ends at
     EOF, bytes); returns the reply as (ticks run, [(task, ticks started)],
-    {descriptor: (consumed, hit EOF)})."""
+    {descriptor: (consumed, hit EOF, tasks served)})."""
     payload = struct.pack("<IIQI", engine, ticks, 1 << 20, len(windows))
     for descriptor, at_eof, data in windows:
         payload += struct.pack("<III", descriptor, 1 if at_eof else 0, len(data)) + data
@@ -639,8 +639,8 @@ def open_loop_run(client, engine, windows=(), ticks=1000):
         traps.append((task, started))
     advances = {}
     for k in range(struct.unpack_from("<I", reply, offset)[0]):
-        descriptor, consumed, hit_eof = struct.unpack_from("<III", reply, offset + 4 + 12 * k)
-        advances[descriptor] = (consumed, hit_eof)
+        descriptor, consumed, hit_eof, served = struct.unpack_from("<IIII", reply, offset + 4 + 16 * k)
+        advances[descriptor] = (consumed, hit_eof, served)
     return ticks_run, traps, advances
 
 
@@ -662,7 +662,8 @@ def check_read_ahead(hostile, hv, engine_path):
     # Two $freads fill from an 8-byte window that does not end at the
     # file's end; the third would read past it, so the run stops there.
     _, traps, advances = open_loop_run(hostile, engine, [(fd, False, data)])
-    expect(traps[-1][0] == tasks["$fread"] and advances == {fd: (8, 0)},
+    # Served: $fread, $feof, $fread, $feof.
+    expect(traps[-1][0] == tasks["$fread"] and advances == {fd: (8, 0, 4)},
            "a run with an 8-byte window should stop at the third $fread having used 8 bytes, got %s %s" %
            (traps, advances))
     r = struct.unpack("<Q", hostile.request("HvGetState", struct.pack("<IIII", engine, 3, 0, 0), "HvStateWord"))[0]
@@ -677,7 +678,7 @@ def check_read_ahead(hostile, hv, engine_path):
     # Two bytes to the file's end: a short $fread keeps r's low bits, $feof
     # is then 1, and the run goes past $display to $finish.
     _, traps, advances = open_loop_run(hostile, engine, [(fd, True, b"\xab\xcd")])
-    expect([t for t, _ in traps] == [tasks["$display"], tasks["$finish"]] and advances == {fd: (2, 1)},
+    expect([t for t, _ in traps] == [tasks["$display"], tasks["$finish"]] and advances == {fd: (2, 1, 2)},
            "a 2-byte window to the end should give a short $fread, $display and $finish, got %s %s" %
            (traps, advances))
     r = struct.unpack("<Q", hostile.request("HvGetState", struct.pack("<IIII", engine, 3, 0, 0), "HvStateWord"))[0]
@@ -1019,7 +1020,7 @@ def case_rogue_hypervisor(args, root):
          lambda tasks, asked: None,
          lambda tasks: "the hypervisor closed the connection"),
         ("an advance of a file it sent no window of",
-         lambda tasks, asked: struct.pack("<II", 1, 1) + trap(0, 1) + struct.pack("<IIII", 1, 0x80000003, 5, 0),
+         lambda tasks, asked: struct.pack("<II", 1, 1) + trap(0, 1) + struct.pack("<IIIII", 1, 0x80000003, 5, 0, 1),
          lambda tasks: "it read from descriptor 2147483651, which had no read-ahead window"),
     ]
     for what, lie, reason in lies:

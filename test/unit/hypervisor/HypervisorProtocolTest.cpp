@@ -120,7 +120,7 @@ TEST(HypervisorProtocolTest, OpenLoopReplyRoundTripsAndRefusesMalformedOnes) {
   EXPECT_EQ(decoded->traps, run.traps);
   EXPECT_TRUE(decoded->advances.empty());
   OpenLoopReply reading = run;
-  reading.advances = {{0x80000003u, 17, false}, {0x80000004u, 5, true}};
+  reading.advances = {{0x80000003u, 17, false, 9}, {0x80000004u, 5, true, 6}};
   decoded = decodeOpenLoopReply(encodeOpenLoopReply(reading), reason);
   ASSERT_TRUE(decoded) << reason;
   EXPECT_EQ(decoded->advances, reading.advances);
@@ -133,7 +133,7 @@ TEST(HypervisorProtocolTest, OpenLoopReplyRoundTripsAndRefusesMalformedOnes) {
   for (uint64_t k = 0; k < transport::kMaxHvRunWords / transport::kMaxHvReplyStateWords; ++k)
     largest.traps[k].words.resize(transport::kMaxHvReplyStateWords);
   for (uint32_t k = 0; k < transport::kMaxHvReadAheadFiles; ++k)
-    largest.advances.push_back(ReadAheadAdvance{k, k, false});
+    largest.advances.push_back(ReadAheadAdvance{k, k, false, k});
   EXPECT_EQ(encodeOpenLoopReply(largest).size(), transport::maxPayloadBytes(FrameType::HvOpenLooped));
   EXPECT_TRUE(decodeOpenLoopReply(encodeOpenLoopReply(largest), reason)) << reason;
 
@@ -152,12 +152,12 @@ TEST(HypervisorProtocolTest, OpenLoopReplyRoundTripsAndRefusesMalformedOnes) {
   manyFiles.advances.resize(transport::kMaxHvReadAheadFiles + 1);
   for (uint32_t k = 0; k < manyFiles.advances.size(); ++k)
     manyFiles.advances[k].descriptor = k;
-  refused(encodeOpenLoopReply(manyFiles), "has 5 read-ahead advances in 60 bytes (at most 4");
+  refused(encodeOpenLoopReply(manyFiles), "has 5 read-ahead advances in 80 bytes (at most 4");
   OpenLoopReply twice = reading;
   twice.advances[1].descriptor = twice.advances[0].descriptor;
   refused(encodeOpenLoopReply(twice), "advances descriptor 2147483651 twice");
   std::vector<uint8_t> oddFlag = encodeOpenLoopReply(reading);
-  oddFlag[oddFlag.size() - 4] = 2;
+  oddFlag[oddFlag.size() - 8] = 2;  // the second advance's end-of-file flag
   refused(oddFlag, "advance 2 has an end-of-file flag of 2");
   OpenLoopReply none = run;
   none.traps.clear();
