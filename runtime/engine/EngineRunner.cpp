@@ -79,8 +79,8 @@ struct CompiledEngineBuild {
 class TickDriver {
  public:
   TickDriver(const EngineRunOptions& options, const hwlower::EngineManifest& manifest, EngineInstance& engine,
-             sandbox::GrantTable grants, TimelineCounters& progress)
-      : options_(options), manifest_(manifest), engine_(engine), files_(std::move(grants)),
+             FileTable& files, TimelineCounters& progress)
+      : options_(options), manifest_(manifest), engine_(engine), files_(files),
         servicer_(manifest, engine, files_, options.plusargs), progress_(progress) {}
 
   int run();
@@ -89,7 +89,6 @@ class TickDriver {
   void setOpenLoopBatch(uint32_t ticks) { openLoopBatch_ = ticks; }
   void setTimeline(Timeline* timeline) { timeline_ = timeline; }
   uint64_t ticksCompleted() const { return ticksCompleted_; }
-  uint64_t tasksServiced() const { return tasksServiced_; }
 
  private:
   bool settle(uint64_t tick);
@@ -108,11 +107,10 @@ class TickDriver {
   const EngineRunOptions& options_;
   const hwlower::EngineManifest& manifest_;
   EngineInstance& engine_;
-  FileTable files_;
+  FileTable& files_;
   TaskServicer servicer_;
   std::string error_;
   uint64_t ticksCompleted_ = 0;
-  uint64_t tasksServiced_ = 0;
   std::optional<Clock::time_point> deadline_;
   CompiledEngineBuild* handOff_ = nullptr;
   uint32_t openLoopBatch_ = kOpenLoopBatch;
@@ -170,7 +168,6 @@ bool TickDriver::settle(uint64_t tick) {
     if (task == SYNERGY_ENGINE_UNSETTLED)
       return unsettled(tick);
     if (task) {
-      ++tasksServiced_;
       progress_.addTask();
       if (!servicer_.service(task, error_))
         return false;
@@ -226,7 +223,6 @@ bool TickDriver::runOpenLoop(uint64_t& nextTick, uint64_t limit) {
     if (task == SYNERGY_ENGINE_UNSETTLED || !spendEdge(budget))
       return unsettled(current);
     servicer_.setTime(current * manifest_.halfPeriod);
-    ++tasksServiced_;
     progress_.addTask();
     if (!servicer_.service(task, error_))
       return false;
@@ -598,10 +594,20 @@ int runEngineFile(const EngineRunOptions& options) {
   }
   // Declared before the engine, which steps the counter until it is gone.
   EvaluationWatchdog watchdog(engineCalls, options.enginePath, options.evaluationLimit);
+  std::vector<sandbox::Grant> grants = options.grants;
+  if (grants.empty())
+    grants.push_back({".", ".", /*readOnly=*/false});
+  auto grantTable = sandbox::GrantTable::open(grants, error);
+  if (!grantTable) {
+    std::fprintf(stderr, "synergy-run: error: %s\n", error.c_str());
+    return 2;
+  }
+  // Declared before the engine, which may read ahead in them (a remote one).
+  FileTable files(std::move(*grantTable));
   std::unique_ptr<EngineInstance> engine = std::move(softwareEngine);
   bool software = engine != nullptr;
   if (options.remoteEngine) {
-    engine = options.remoteEngine(*manifest, engineCalls, error);
+    engine = options.remoteEngine(*manifest, engineCalls, files, progress, error);
     if (!engine) {
       std::fprintf(stderr, "synergy-run: error: %s: %s\n", options.enginePath.c_str(), error.c_str());
       return 1;
@@ -619,16 +625,8 @@ int runEngineFile(const EngineRunOptions& options) {
       return 1;
     }
   }
-  std::vector<sandbox::Grant> grants = options.grants;
-  if (grants.empty())
-    grants.push_back({".", ".", /*readOnly=*/false});
-  auto grantTable = sandbox::GrantTable::open(grants, error);
-  if (!grantTable) {
-    std::fprintf(stderr, "synergy-run: error: %s\n", error.c_str());
-    return 2;
-  }
   progress.engine.store(software ? "software" : "compiled", std::memory_order_relaxed);
-  TickDriver driver(options, *manifest, *engine, std::move(*grantTable), progress);
+  TickDriver driver(options, *manifest, *engine, files, progress);
   if (build)
     driver.setHandOff(&*build);
   if (options.remoteEngine)
@@ -647,7 +645,7 @@ int runEngineFile(const EngineRunOptions& options) {
     std::string engineUsed = options.remoteEngine ? "hypervisor" : !software ? "compiled" : build && build->switchedAfterTick ? "software+compiled" : "software";
     std::fprintf(stderr, "synergy-engine-stats ticks=%llu tasks=%llu seconds=%.6f engine=%s",
                  static_cast<unsigned long long>(driver.ticksCompleted()),
-                 static_cast<unsigned long long>(driver.tasksServiced()), seconds, engineUsed.c_str());
+                 static_cast<unsigned long long>(progress.tasks.load(std::memory_order_relaxed)), seconds, engineUsed.c_str());
     if (build && build->switchedAfterTick)
       std::fprintf(stderr, " switch-after-tick=%llu switch-seconds=%.6f",
                    static_cast<unsigned long long>(*build->switchedAfterTick), build->switchSeconds);

@@ -69,6 +69,7 @@
 #include <vector>
 
 #include "engine/FileTable.h"
+#include "engine/Timeline.h"
 
 namespace synergy::hwlower {
 struct EngineManifest;
@@ -81,9 +82,12 @@ class EngineCallCounter;
 
 // Creates the engine somewhere else than in this process (synergy-run
 // --hypervisor: hypervisor/RemoteEngine.h) for a manifest that passed every
-// local check; nullptr and a one-line `error` when it cannot.
+// local check; nullptr and a one-line `error` when it cannot. `files` are
+// the run's files, which the engine may read ahead of the design; it adds
+// the tasks it serves itself from them to `progress`.
 using RemoteEngineFactory = std::function<std::unique_ptr<EngineInstance>(
-    const hwlower::EngineManifest& manifest, EngineCallCounter& calls, std::string& error)>;
+    const hwlower::EngineManifest& manifest, EngineCallCounter& calls, FileTable& files,
+    TimelineCounters& progress, std::string& error)>;
 
 // --eval-limit when it is not given.
 inline constexpr std::chrono::seconds kDefaultEvaluationLimit{10};

@@ -190,6 +190,63 @@ std::vector<OpenFileRecord> FileTable::records() const {
   return result;
 }
 
+std::vector<uint32_t> FileTable::readAheadDescriptors() const {
+  auto identity = [](int fd, struct stat& info) { return fd >= 0 && fstat(fd, &info) == 0; };
+  std::vector<std::pair<dev_t, ino_t>> written;
+  for (int fd : {STDOUT_FILENO, STDERR_FILENO})
+    if (struct stat info; identity(fd, info))
+      written.emplace_back(info.st_dev, info.st_ino);
+  for (const auto& [descriptor, file] : files_)
+    if (file.mode != "r" && file.mode != "rb")
+      if (struct stat info; identity(fileno(file.stream), info))
+        written.emplace_back(info.st_dev, info.st_ino);
+  std::vector<uint32_t> readable;
+  for (const auto& [descriptor, file] : files_) {
+    struct stat info;
+    if ((file.mode != "r" && file.mode != "rb") || std::feof(file.stream) || std::ferror(file.stream) ||
+        !identity(fileno(file.stream), info) || !S_ISREG(info.st_mode))
+      continue;
+    if (std::find(written.begin(), written.end(), std::make_pair(info.st_dev, info.st_ino)) == written.end())
+      readable.push_back(descriptor);
+  }
+  return readable;
+}
+
+std::optional<std::string> FileTable::peekInput(uint32_t descriptor, size_t maxBytes, bool& endsAtEof) {
+  auto it = files_.find(descriptor);
+  if (it == files_.end())
+    return std::nullopt;
+  std::FILE* in = it->second.stream;
+  off_t position = ftello(in);
+  if (position < 0)
+    return std::nullopt;
+  std::string bytes(maxBytes, '\0');
+  bytes.resize(std::fread(bytes.data(), 1, maxBytes, in));
+  endsAtEof = bytes.size() < maxBytes && std::feof(in);
+  bool failed = std::ferror(in);
+  // fseeko clears the end-of-file flag the read may have set, as it was.
+  if (fseeko(in, position, SEEK_SET) != 0 || failed) {
+    std::clearerr(in);
+    return std::nullopt;
+  }
+  return bytes;
+}
+
+bool FileTable::advanceInput(uint32_t descriptor, uint64_t bytes, bool hitEof) {
+  auto it = files_.find(descriptor);
+  if (it == files_.end())
+    return false;
+  std::FILE* in = it->second.stream;
+  if (bytes > 0 && fseeko(in, off_t(bytes), SEEK_CUR) != 0)
+    return false;
+  // A read at the end sets the flag; should the file have grown meanwhile,
+  // the byte read goes back and the stream is where the reads left it.
+  if (hitEof)
+    if (int c = std::fgetc(in); c != EOF)
+      std::ungetc(c, in);
+  return true;
+}
+
 std::optional<std::string> FileTable::readGuestFile(const std::string& name, int& error) const {
   sandbox::OpenedBeneath opened = grants_.openGuestFile(name, O_RDONLY | O_NOCTTY, 0);
   struct stat info;

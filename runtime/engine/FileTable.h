@@ -65,6 +65,23 @@ class FileTable {
                       std::string& error) const;
 
   std::vector<OpenFileRecord> records() const;
+
+  // Read-ahead for an engine that runs elsewhere (hypervisor/RemoteEngine.h),
+  // which serves reads from the bytes it was sent. The descriptors whose
+  // next bytes can be sent ahead: files opened for reading only ("r",
+  // "rb"), regular, with neither the end-of-file nor the error flag set, and
+  // not open for writing through another descriptor or as stdout or stderr,
+  // so nothing but the design's own reads moves them or changes their bytes.
+  std::vector<uint32_t> readAheadDescriptors() const;
+  // Up to `maxBytes` bytes from such a file's position on, leaving the
+  // position and flags as they were; `endsAtEof` tells that the file ends
+  // right after them. nullopt when the file cannot be read.
+  std::optional<std::string> peekInput(uint32_t descriptor, size_t maxBytes, bool& endsAtEof);
+  // The design read `bytes` of what peekInput returned and, when `hitEof`,
+  // then read at the file's end: the stream is left as those reads would
+  // have left it. False when the descriptor is not one of
+  // readAheadDescriptors().
+  bool advanceInput(uint32_t descriptor, uint64_t bytes, bool hitEof);
   // Checks every record (descriptor numbering, a mode $fopen accepts, a
   // position within the file) and reopens them through the sandbox without
   // truncating; false with `error` if one is refused, and nothing stays open.

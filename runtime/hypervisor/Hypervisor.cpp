@@ -95,10 +95,16 @@ struct PendingMove {
   Clock::time_point since;  // when the program was ready: the interrupt
 };
 
+// What an open-loop run may do at a trap of each task without the tenant:
+// go past an output-only one, or serve a read from a read-ahead window.
+// Classified once per engine, so that a trap costs no string compares.
+enum class TrapRole : uint8_t { Tenant, OutputOnly, Fgetc, Fread, Feof };
+
 struct HostedEngine {
   uint32_t id = 0;
   Connection* owner = nullptr;
   std::shared_ptr<const hwlower::EngineManifest> manifest;
+  std::vector<TrapRole> trapRoles;  // by task id - 1
   // Declared before the instance, which steps it until it is gone.
   std::unique_ptr<engine::EngineCallCounter> calls;
   // The combined program the instance is a slot of (null: its own object,
@@ -147,6 +153,26 @@ struct BuildJob {
   std::vector<uint32_t> engines;
 };
 
+// A read-ahead window of an open-loop request (HypervisorProtocol.h) and
+// how far the run has read into it.
+struct WindowReader {
+  const ReadAheadWindow* window = nullptr;
+  uint32_t consumed = 0;
+  bool hitEof = false;
+  uint32_t tasks = 0;
+};
+
+// The value a state word holds at `width` bits, zero- or sign-extended to 64
+// as the runtime reads it (TaskServicer.cpp).
+uint64_t extendedWord(uint64_t word, uint32_t width, bool isSigned) {
+  if (width >= 64)
+    return word;
+  word &= (uint64_t(1) << width) - 1;
+  if (isSigned && width > 0 && (word >> (width - 1)) & 1)
+    word |= ~uint64_t(0) << width;
+  return word;
+}
+
 }  // namespace
 
 class Hypervisor::Impl {
@@ -175,7 +201,11 @@ class Hypervisor::Impl {
   std::vector<StateWordRecord> trappedTaskWords(HostedEngine& hosted, uint32_t task, bool& complete);
   void noteTrap(HostedEngine& hosted, uint32_t task);
   bool sliceIsOver(Clock::time_point start);
-  void serveOpenLoop(Tenant& tenant, HostedEngine& hosted, PayloadReader& reader);
+  std::optional<uint32_t> argElement(HostedEngine& hosted, const hwlower::TaskArg& arg);
+  std::optional<uint32_t> taskDescriptor(HostedEngine& hosted, const hwlower::TaskArg& arg);
+  std::optional<int64_t> readIntoScalar(HostedEngine& hosted, const hwlower::TaskArg& target, WindowReader& reader);
+  bool serveFromWindow(HostedEngine& hosted, uint32_t task, std::vector<WindowReader>& windows);
+  void serveOpenLoop(Tenant& tenant, HostedEngine& hosted, const std::vector<uint8_t>& payload);
   void submit(Tenant& tenant, const Frame& frame);
   void finishBuild(Work& work);
   void combineEngines(bool evenIfUnchanged);
@@ -303,6 +333,8 @@ bool Hypervisor::Impl::onFrame(Connection& from, Frame&& frame, std::string& rea
   if (frame.type == FrameType::HvBatch && !decodeBatch(frame.payload, reason))
     return false;
   if (frame.type == FrameType::HvReadState && !decodeStateRead(frame.payload, reason))
+    return false;
+  if (frame.type == FrameType::HvOpenLoop && !decodeOpenLoopRequest(frame.payload, reason))
     return false;
   {
     std::lock_guard<std::mutex> lock(outstandingMutex_);
@@ -487,6 +519,12 @@ void Hypervisor::Impl::submit(Tenant& tenant, const Frame& frame) {
   hosted.id = nextEngineId_++;
   hosted.owner = tenant.connection.get();
   hosted.manifest = std::make_shared<const hwlower::EngineManifest>(std::move(*manifest));
+  for (const hwlower::Task& task : hosted.manifest->tasks)
+    hosted.trapRoles.push_back(engine::TaskServicer::onlyWritesOutput(task.name) ? TrapRole::OutputOnly
+                               : task.name == "$fgetc"                          ? TrapRole::Fgetc
+                               : task.name == "$fread"                          ? TrapRole::Fread
+                               : task.name == "$feof"                           ? TrapRole::Feof
+                                                                                : TrapRole::Tenant);
   hosted.calls = std::make_unique<engine::EngineCallCounter>();
   BuildJob job{hosted.id, hosted.manifest->verilog};
   if (engine::findCachedEngineSharedObject(job.verilog))
@@ -802,6 +840,130 @@ bool Hypervisor::Impl::sliceIsOver(Clock::time_point start) {
   return !rotation_.empty() || !buildsDone_.empty();
 }
 
+// The element a value argument names, read as the runtime reads it
+// (TaskServicer::argElement); nullopt when an index word lies outside the
+// engine's manifest or the element outside its variable.
+std::optional<uint32_t> Hypervisor::Impl::argElement(HostedEngine& hosted, const hwlower::TaskArg& arg) {
+  const auto& states = hosted.manifest->states;
+  if (arg.kind != hwlower::TaskArgKind::Value || arg.stateId >= states.size())
+    return std::nullopt;
+  uint64_t element = 0;
+  if (arg.element != hwlower::kNoElement) {
+    element = arg.element;
+  } else if (arg.indexStateId != hwlower::kNoState) {
+    if (checkStateWord(hosted, StateWordRecord{arg.indexStateId, 0, 0, 0}, false))
+      return std::nullopt;
+    element = extendedWord(hosted.instance->getWord(arg.indexStateId, 0, 0), states[arg.indexStateId].width, false);
+  }
+  if (element > 0xffffffffu || checkStateWord(hosted, StateWordRecord{arg.stateId, uint32_t(element), 0, 0}, false))
+    return std::nullopt;
+  return uint32_t(element);
+}
+
+// The file descriptor a task argument holds, read as the runtime reads it
+// (TaskServicer::argDescriptor); nullopt for an argument that is not a
+// plain value or whose words lie outside the engine's manifest.
+std::optional<uint32_t> Hypervisor::Impl::taskDescriptor(HostedEngine& hosted, const hwlower::TaskArg& arg) {
+  std::optional<uint32_t> element = argElement(hosted, arg);
+  if (!element)
+    return std::nullopt;
+  return uint32_t(extendedWord(hosted.instance->getWord(arg.stateId, *element, 0), arg.width, arg.isSigned));
+}
+
+// $fread into one variable or element of at most 64 bits, as
+// TaskServicer::serviceFread reads it: byte k of the window fills the k-th
+// most significant byte, bits the file's end leaves unread keep their
+// value, and the result is the bytes read. nullopt, changing nothing, for a
+// whole memory, a wider target or a window that ends too soon.
+std::optional<int64_t> Hypervisor::Impl::readIntoScalar(HostedEngine& hosted, const hwlower::TaskArg& target,
+                                                        WindowReader& reader) {
+  const auto& states = hosted.manifest->states;
+  if (target.kind != hwlower::TaskArgKind::Value || target.stateId >= states.size())
+    return std::nullopt;
+  const hwlower::StateVar& state = states[target.stateId];
+  bool wholeMemory = state.depth > 0 && target.element == hwlower::kNoElement &&
+                     target.indexStateId == hwlower::kNoState;
+  std::optional<uint32_t> element = argElement(hosted, target);
+  if (wholeMemory || state.width > 64 || !element ||
+      checkStateWord(hosted, StateWordRecord{state.id, *element, 0, 0}, true))
+    return std::nullopt;
+  uint32_t bytesPerElement = (state.width + 7) / 8;
+  size_t left = reader.window->bytes.size() - reader.consumed;
+  if (left < bytesPerElement && !reader.window->endsAtEof)
+    return std::nullopt;
+  uint32_t got = uint32_t(std::min<size_t>(left, bytesPerElement));
+  uint64_t value = hosted.instance->getWord(state.id, *element, 0);
+  for (uint32_t k = 0; k < got; ++k) {
+    uint8_t byte = reader.window->bytes[reader.consumed + k];
+    int64_t top = int64_t(state.width) - 1 - 8 * int64_t(k);
+    for (int b = 0; b < 8; ++b)
+      if (top - b >= 0)
+        value = (value & ~(uint64_t(1) << (top - b))) | (uint64_t((byte >> (7 - b)) & 1) << (top - b));
+  }
+  reader.consumed += got;
+  if (got < bytesPerElement)
+    reader.hitEof = true;
+  if (got > 0)
+    hosted.instance->setWord(state.id, *element, value, 0);
+  return got;
+}
+
+// Serves a $fgetc, $fread or $feof on a file the request sent a window of,
+// as the runtime would on its own stream: $fgetc takes the window's next
+// byte, or -1 (and sets the end-of-file flag) when the window ends at the
+// file's end and is used up; $fread (readIntoScalar) takes a variable's
+// bytes; $feof answers the flag. The tenant only sends windows
+// of streams whose flag is clear and that nothing else may change meanwhile
+// (RemoteEngine.cpp), so the window is all the answer depends on. False,
+// leaving the engine as it was, for any other task, another file, a read
+// past a window that does not end at the file's end, or a result the
+// runtime would write wider than one word: the run stops there and the
+// tenant services the task itself.
+bool Hypervisor::Impl::serveFromWindow(HostedEngine& hosted, uint32_t task, std::vector<WindowReader>& windows) {
+  const auto& tasks = hosted.manifest->tasks;
+  if (windows.empty() || task > tasks.size())
+    return false;
+  const hwlower::Task& trapped = tasks[task - 1];
+  TrapRole role = hosted.trapRoles[task - 1];
+  size_t fileArg = role == TrapRole::Fread ? 1 : 0;
+  if ((role != TrapRole::Fgetc && role != TrapRole::Fread && role != TrapRole::Feof) ||
+      trapped.args.size() <= fileArg)
+    return false;
+  const auto& states = hosted.manifest->states;
+  if (trapped.resultId != hwlower::kNoState &&
+      (trapped.resultId >= states.size() || states[trapped.resultId].width > 64 ||
+       checkStateWord(hosted, StateWordRecord{trapped.resultId, 0, 0, 0}, true)))
+    return false;
+  std::optional<uint32_t> descriptor = taskDescriptor(hosted, trapped.args[fileArg]);
+  if (!descriptor)
+    return false;
+  auto reader = std::find_if(windows.begin(), windows.end(),
+                             [&](const WindowReader& open) { return open.window->descriptor == *descriptor; });
+  if (reader == windows.end())
+    return false;
+  int64_t result = 0;
+  if (role == TrapRole::Feof) {
+    result = reader->hitEof ? 1 : 0;
+  } else if (role == TrapRole::Fread) {
+    std::optional<int64_t> got = readIntoScalar(hosted, trapped.args[0], *reader);
+    if (!got)
+      return false;
+    result = *got;
+  } else if (reader->consumed < reader->window->bytes.size()) {
+    result = reader->window->bytes[reader->consumed++];
+  } else if (reader->window->endsAtEof) {
+    result = -1;
+    reader->hitEof = true;
+  } else {
+    return false;
+  }
+  if (trapped.resultId != hwlower::kNoState)
+    hosted.instance->setWord(trapped.resultId, 0, extendedWord(uint64_t(result), states[trapped.resultId].width, false),
+                             0);
+  ++reader->tasks;
+  return true;
+}
+
 // An open-loop run goes past every output-only task that traps in it (its
 // words are all the runtime needs, and they are taken at the trap) and
 // stops at any other, at the end of its ticks or of its slice, or when the
@@ -810,13 +972,24 @@ bool Hypervisor::Impl::sliceIsOver(Clock::time_point start) {
 // to move it, its trapped tick is finished first (a run of no more ticks)
 // and the rest of the request is served after the move, or, for a
 // migration, by the hypervisor it goes to.
-void Hypervisor::Impl::serveOpenLoop(Tenant& tenant, HostedEngine& hosted, PayloadReader& reader) {
-  uint32_t ticks = reader.u32();
-  uint64_t edgesPerTick = std::min<uint64_t>(reader.u64(), engine::kMaxEdgesPerTick);
+void Hypervisor::Impl::serveOpenLoop(Tenant& tenant, HostedEngine& hosted, const std::vector<uint8_t>& payload) {
+  std::string reason;
+  std::optional<OpenLoopRequest> request = decodeOpenLoopRequest(payload, reason);
+  if (!request)
+    return refuse(tenant, reason);  // onFrame let no such request through
+  uint32_t ticks = request->ticks;
+  uint64_t edgesPerTick = std::min<uint64_t>(request->edgesPerTick, engine::kMaxEdgesPerTick);
+  std::vector<WindowReader> windows(request->windows.size());
+  for (size_t k = 0; k < windows.size(); ++k)
+    windows[k].window = &request->windows[k];
   Clock::time_point start = Clock::now();
   OpenLoopReply run;
   uint64_t runWords = 0;
   auto stopAt = [&](uint32_t task) {
+    for (const WindowReader& reader : windows)
+      if (reader.tasks > 0)
+        run.advances.push_back(
+            ReadAheadAdvance{reader.window->descriptor, reader.consumed, reader.hitEof, reader.tasks});
     TrapRecord last{task, run.ticksRun, {}};
     if (task != 0 && task != SYNERGY_ENGINE_UNSETTLED) {
       noteTrap(hosted, task);
@@ -842,8 +1015,7 @@ void Hypervisor::Impl::serveOpenLoop(Tenant& tenant, HostedEngine& hosted, Paylo
     run.ticksRun += ticksRun;
     bool sliceOver = sliceIsOver(start);
     if (task != 0 && task != SYNERGY_ENGINE_UNSETTLED && !sliceOver && task <= hosted.manifest->tasks.size() &&
-        run.traps.size() + 1 < transport::kMaxHvRunTraps &&
-        engine::TaskServicer::onlyWritesOutput(hosted.manifest->tasks[task - 1].name)) {
+        run.traps.size() + 1 < transport::kMaxHvRunTraps && hosted.trapRoles[task - 1] == TrapRole::OutputOnly) {
       bool complete = false;
       std::vector<StateWordRecord> words = trappedTaskWords(hosted, task, complete);
       // Room is kept for the words of the trap the run may stop at.
@@ -854,6 +1026,10 @@ void Hypervisor::Impl::serveOpenLoop(Tenant& tenant, HostedEngine& hosted, Paylo
         run.traps.push_back(TrapRecord{task, run.ticksRun, std::move(words)});
         continue;
       }
+    }
+    if (task != 0 && task != SYNERGY_ENGINE_UNSETTLED && !sliceOver && serveFromWindow(hosted, task, windows)) {
+      noteTrap(hosted, task);
+      continue;
     }
     if (task != 0 || ticksRun < chunk || run.ticksRun == ticks || sliceOver)
       return stopAt(task);
@@ -1012,7 +1188,7 @@ void Hypervisor::Impl::serveEngineRequest(Tenant& tenant, Frame& frame) {
     case FrameType::HvThereAreUpdates:
       return reply(to, FrameType::HvFlag, PayloadWriter().u32(instance.thereAreUpdates() ? 1 : 0).take());
     case FrameType::HvOpenLoop:
-      return serveOpenLoop(tenant, hosted, reader);
+      return serveOpenLoop(tenant, hosted, frame.payload);
     case FrameType::HvFinalize:
       log("tenant " + std::to_string(tenant.number) + " finalized engine " + std::to_string(id));
       removeEngine(id);

@@ -27,6 +27,18 @@ PayloadWriter& PayloadWriter::u64(uint64_t value) {
   return *this;
 }
 
+PayloadWriter& PayloadWriter::raw(const std::vector<uint8_t>& bytes) {
+  bytes_.insert(bytes_.end(), bytes.begin(), bytes.end());
+  return *this;
+}
+
+std::vector<uint8_t> PayloadReader::raw(size_t count) {
+  assert(offset_ + count <= bytes_.size() && "payload length not checked");
+  std::vector<uint8_t> bytes(bytes_.begin() + ptrdiff_t(offset_), bytes_.begin() + ptrdiff_t(offset_ + count));
+  offset_ += count;
+  return bytes;
+}
+
 uint32_t PayloadReader::u32() {
   assert(offset_ + 4 <= bytes_.size() && "payload length not checked");
   uint32_t value = 0;
@@ -62,7 +74,6 @@ std::optional<size_t> fixedPayloadBytes(uint16_t frameType) {
     case FrameType::HvUpdate:
     case FrameType::HvThereAreUpdates:
     case FrameType::HvFlag:
-    case FrameType::HvOpenLoop:
     case FrameType::HvFinalize:
     case FrameType::HvDone:
     case FrameType::HvStatus:
@@ -104,6 +115,9 @@ std::vector<uint8_t> encodeOpenLoopReply(const OpenLoopReply& reply) {
     payload.u32(trap.task).u32(trap.ticksStarted);
     writeStateWords(payload, trap.words);
   }
+  payload.u32(uint32_t(reply.advances.size()));
+  for (const ReadAheadAdvance& advance : reply.advances)
+    payload.u32(advance.descriptor).u32(advance.consumed).u32(advance.hitEof ? 1 : 0).u32(advance.tasks);
   return payload.take();
 }
 
@@ -152,9 +166,83 @@ std::optional<OpenLoopReply> decodeOpenLoopReply(const std::vector<uint8_t>& pay
     if (trap.task == 0 && (!last || trap.ticksStarted != reply.ticksRun || words != 0))
       return refuse("has a trap of task 0 that does not end the run");
   }
+  if (payload.size() - reader.offset() < 4)
+    return refuse("is too short for its read-ahead advances");
+  uint64_t advances = reader.u32();
+  if (advances > transport::kMaxHvReadAheadFiles ||
+      payload.size() - reader.offset() != advances * transport::kHvAdvanceBytes)
+    return refuse("has " + std::to_string(advances) + " read-ahead advances in " +
+                  std::to_string(payload.size() - reader.offset()) + " bytes (at most " +
+                  std::to_string(transport::kMaxHvReadAheadFiles) + ", " +
+                  std::to_string(transport::kHvAdvanceBytes) + " bytes each)");
+  reply.advances.resize(advances);
+  for (uint64_t k = 0; k < advances; ++k) {
+    ReadAheadAdvance& advance = reply.advances[k];
+    advance.descriptor = reader.u32();
+    advance.consumed = reader.u32();
+    uint32_t hitEof = reader.u32();
+    if (hitEof > 1)
+      return refuse("advance " + std::to_string(k + 1) + " has an end-of-file flag of " + std::to_string(hitEof));
+    advance.hitEof = hitEof == 1;
+    advance.tasks = reader.u32();
+    for (uint64_t earlier = 0; earlier < k; ++earlier)
+      if (reply.advances[earlier].descriptor == advance.descriptor)
+        return refuse("advances descriptor " + std::to_string(advance.descriptor) + " twice");
+  }
   if (reader.offset() != payload.size())
     return refuse("has " + std::to_string(payload.size() - reader.offset()) + " trailing bytes");
   return reply;
+}
+
+std::vector<uint8_t> encodeOpenLoopRequest(const OpenLoopRequest& request) {
+  PayloadWriter payload;
+  payload.u32(request.engine).u32(request.ticks).u64(request.edgesPerTick).u32(uint32_t(request.windows.size()));
+  for (const ReadAheadWindow& window : request.windows)
+    payload.u32(window.descriptor).u32(window.endsAtEof ? 1 : 0).u32(uint32_t(window.bytes.size())).raw(window.bytes);
+  return payload.take();
+}
+
+std::optional<OpenLoopRequest> decodeOpenLoopRequest(const std::vector<uint8_t>& payload, std::string& reason) {
+  auto refuse = [&](const std::string& why) -> std::optional<OpenLoopRequest> {
+    reason = "HvOpenLoop " + why;
+    return std::nullopt;
+  };
+  if (payload.size() < transport::kHvOpenLoopHeadBytes)
+    return refuse("payload of " + std::to_string(payload.size()) + " bytes, expected at least " +
+                  std::to_string(transport::kHvOpenLoopHeadBytes));
+  PayloadReader reader(payload);
+  OpenLoopRequest request;
+  request.engine = reader.u32();
+  request.ticks = reader.u32();
+  request.edgesPerTick = reader.u64();
+  uint64_t count = reader.u32();
+  if (count > transport::kMaxHvReadAheadFiles)
+    return refuse("with " + std::to_string(count) + " read-ahead windows, at most " +
+                  std::to_string(transport::kMaxHvReadAheadFiles));
+  request.windows.resize(count);
+  for (uint64_t k = 0; k < count; ++k) {
+    if (payload.size() - reader.offset() < transport::kHvWindowHeadBytes)
+      return refuse("is too short for window " + std::to_string(k + 1) + " of " + std::to_string(count));
+    ReadAheadWindow& window = request.windows[k];
+    window.descriptor = reader.u32();
+    uint32_t flags = reader.u32();
+    uint64_t length = reader.u32();
+    if (flags > 1)
+      return refuse("window " + std::to_string(k + 1) + " has unknown flags " + std::to_string(flags));
+    window.endsAtEof = flags == 1;
+    if (length > transport::kMaxHvReadAheadBytes)
+      return refuse("window " + std::to_string(k + 1) + " of " + std::to_string(length) + " bytes, at most " +
+                    std::to_string(transport::kMaxHvReadAheadBytes));
+    if (payload.size() - reader.offset() < length)
+      return refuse("is too short for the " + std::to_string(length) + " bytes of window " + std::to_string(k + 1));
+    window.bytes = reader.raw(size_t(length));
+    for (uint64_t earlier = 0; earlier < k; ++earlier)
+      if (request.windows[earlier].descriptor == window.descriptor)
+        return refuse("has two windows of descriptor " + std::to_string(window.descriptor));
+  }
+  if (reader.offset() != payload.size())
+    return refuse("has " + std::to_string(payload.size() - reader.offset()) + " trailing bytes");
+  return request;
 }
 
 std::vector<uint8_t> encodeStateRead(const StateRead& read) {
@@ -252,7 +340,14 @@ std::optional<Batch> decodeBatch(const std::vector<uint8_t>& payload, std::strin
   }
   uint32_t request = reader.u32();
   size_t recordBytes = payload.size() - reader.offset();
-  if (request != 0) {
+  if (request == uint32_t(FrameType::HvOpenLoop)) {
+    std::vector<uint8_t> record(payload.begin() + ptrdiff_t(reader.offset()), payload.end());
+    std::string why;
+    if (!decodeOpenLoopRequest(record, why)) {
+      reason = "HvBatch's " + why;
+      return std::nullopt;
+    }
+  } else if (request != 0) {
     std::optional<size_t> expected = request <= 0xffff && batchable(uint16_t(request))
                                          ? fixedPayloadBytes(uint16_t(request))
                                          : std::nullopt;
@@ -289,6 +384,8 @@ bool payloadLengthIsValid(uint16_t frameType, size_t size) {
       return size >= 8;  // decodeOpenLoopReply checks the rest
     case FrameType::HvBatch:
       return size >= 12;  // decodeBatch checks the rest
+    case FrameType::HvOpenLoop:
+      return size >= transport::kHvOpenLoopHeadBytes;  // decodeOpenLoopRequest checks the rest
     case FrameType::HvReadState:
       return size >= 8;  // decodeStateRead checks the rest
     case FrameType::HvStateWords: {

@@ -23,13 +23,16 @@ namespace synergy::hypervisor {
 // 3: HvMigrate and HvMoveTo.
 // 4: an HvOpenLooped reply carries every trap of its run: the output-only
 //    tasks the hypervisor ran past, then the one it stopped at; HvReadState.
-inline constexpr uint32_t kHypervisorProtocolVersion = 4;
+// 5: an HvOpenLoop carries read-ahead windows of the tenant's input files,
+//    and its HvOpenLooped reply how far the run read into each.
+inline constexpr uint32_t kHypervisorProtocolVersion = 5;
 
 // Appends little-endian integers to a payload.
 class PayloadWriter {
  public:
   PayloadWriter& u32(uint32_t value);
   PayloadWriter& u64(uint64_t value);
+  PayloadWriter& raw(const std::vector<uint8_t>& bytes);
   std::vector<uint8_t> take() { return std::move(bytes_); }
 
  private:
@@ -43,6 +46,7 @@ class PayloadReader {
   explicit PayloadReader(const std::vector<uint8_t>& bytes, size_t offset = 0) : bytes_(bytes), offset_(offset) {}
   uint32_t u32();
   uint64_t u64();
+  std::vector<uint8_t> raw(size_t count);
   size_t offset() const { return offset_; }
 
  private:
@@ -74,6 +78,49 @@ void writeStateWords(PayloadWriter& payload, const std::vector<StateWordRecord>&
 std::optional<std::vector<StateWordRecord>> readStateWords(const std::vector<uint8_t>& payload, size_t offset,
                                                            uint64_t maxCount);
 
+// Read-ahead (protocol 5). An input task ($fgetc) needs its answer before
+// the design goes on, so without help each one costs a round trip. With an
+// open-loop request the tenant sends, for each input file the design may
+// read, the bytes from the file's position on (a window); the hypervisor
+// serves $fgetc and $feof on that file from the window while the run goes
+// on, and the reply says how many bytes each file's run consumed and
+// whether a read hit the file's end, which the tenant then applies to its
+// own stream. A read past a window that does not end at the file's end
+// stops the run at that task, which the tenant services as before.
+struct ReadAheadWindow {
+  uint32_t descriptor = 0;
+  bool endsAtEof = false;  // the file ends right after the window's bytes
+  std::vector<uint8_t> bytes;
+  bool operator==(const ReadAheadWindow&) const = default;
+};
+
+// How far a run read into one window: `consumed` bytes, whether a read then
+// hit the file's end (only when the window ends there and is used up), and
+// how many tasks the hypervisor served from it, which the tenant counts as
+// its own (--timeline, SYNERGY_ENGINE_STATS).
+struct ReadAheadAdvance {
+  uint32_t descriptor = 0;
+  uint32_t consumed = 0;
+  bool hitEof = false;
+  uint32_t tasks = 0;
+  bool operator==(const ReadAheadAdvance&) const = default;
+};
+
+// An HvOpenLoop: u32 engine, u32 ticks, u64 edges per tick, u32 window
+// count, then each window as u32 descriptor, u32 flags (bit 0: ends at the
+// file's end), u32 length and its bytes.
+struct OpenLoopRequest {
+  uint32_t engine = 0;
+  uint32_t ticks = 0;
+  uint64_t edgesPerTick = 0;
+  std::vector<ReadAheadWindow> windows;
+};
+std::vector<uint8_t> encodeOpenLoopRequest(const OpenLoopRequest& request);
+// Checks the structure (at most kMaxHvReadAheadFiles windows of at most
+// kMaxHvReadAheadBytes each, distinct descriptors, no unknown flag, the exact
+// length) and decodes; nullopt and `reason` otherwise.
+std::optional<OpenLoopRequest> decodeOpenLoopRequest(const std::vector<uint8_t>& payload, std::string& reason);
+
 // One trap of an open-loop run: the task, how many ticks the run had
 // started when it trapped (the trapped tick is the last of them; 0 is the
 // tick that was in progress when the request came, stopped at a task), and
@@ -92,15 +139,21 @@ struct TrapRecord {
 // trip however many of them fire: the tenant services them in order, each
 // at its own tick. The last is the task the run stopped at, or task 0 (with
 // every tick counted and no words) when it stopped between two ticks.
+//
+// Then (protocol 5) u32 advance count and each advance as u32 descriptor,
+// u32 bytes consumed, u32 1 if a read hit the file's end (else 0), u32
+// tasks served: one per window the request carried that the run used.
 struct OpenLoopReply {
   uint32_t ticksRun = 0;
   std::vector<TrapRecord> traps;
+  std::vector<ReadAheadAdvance> advances;
 };
 std::vector<uint8_t> encodeOpenLoopReply(const OpenLoopReply& reply);
 // Checks the structure (1 to kMaxHvRunTraps traps, at most
 // kMaxHvReplyStateWords words each and kMaxHvRunWords in all, ticks started
 // never decreasing nor past the ticks run, a task id in every trap but a
-// final 0, the exact length) and decodes; nullopt and `reason` otherwise.
+// final 0, at most kMaxHvReadAheadFiles advances with distinct descriptors
+// and a flag of 0 or 1, the exact length) and decodes; nullopt and `reason` otherwise.
 std::optional<OpenLoopReply> decodeOpenLoopReply(const std::vector<uint8_t>& payload, std::string& reason);
 
 // An HvReadState: the words of one engine to read, in order (the data of
@@ -132,8 +185,9 @@ std::optional<Batch> decodeBatch(const std::vector<uint8_t>& payload, std::strin
 // Whether a payload of `size` bytes has the structure of its frame type:
 // the exact length of a fixed record, a count that matches the records of
 // an HvEvaluated reply or batch; true for the text frames (bounded by the
-// header). An HvOpenLooped reply's structure is checked by
-// decodeOpenLoopReply, which needs its bytes.
+// header). The structures of an HvOpenLoop request and its HvOpenLooped
+// reply are checked by decodeOpenLoopRequest and decodeOpenLoopReply, which
+// need their bytes.
 bool payloadLengthIsValid(uint16_t frameType, size_t size);
 
 // Text frames hold printable one-line (refusal) or multi-line (status) text.

@@ -9,9 +9,11 @@
 #include "hypervisor/RemoteEngine.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstdio>
 #include <cstdlib>
 #include <deque>
+#include <map>
 #include <sstream>
 
 #include "engine/EngineInstance.h"
@@ -48,6 +50,17 @@ namespace {
 // else it asked for then would be served by an engine that has run on, so it
 // ends the run instead.
 //
+// An input task ($fgetc) needs its answer before the design goes on, so
+// each open-loop request also carries read-ahead windows: the next bytes of
+// every file the run's FileTable can read ahead (readAheadDescriptors).
+// The hypervisor serves $fgetc and $feof from them and the reply says how
+// far each file was read, which the proxy applies to the streams before it
+// hands over any trap, so a task the tenant services afterwards sees the
+// file where a solo run would. A design with $ungetc gets no windows: a
+// pushed-back byte is invisible to the window. Each file's window is sized
+// from what the last run read of it (kMinReadAheadBytes to
+// kMaxHvReadAheadBytes), so a file read slowly costs little per request.
+//
 // The manifest, its text and the token file are kept for a migration: the
 // engine is then submitted again to another hypervisor.
 struct RemoteEngine {
@@ -60,14 +73,22 @@ struct RemoteEngine {
   std::vector<StateWordRecord> writes;
   std::deque<TrapRecord> runTraps;
   uint32_t runTicksHanded = 0;
+  engine::FileTable* files = nullptr;  // null: no read-ahead
+  engine::TimelineCounters* progress = nullptr;  // counts the tasks served from windows
+  std::map<uint32_t, size_t> readAheadBytes;  // by descriptor
 };
+
+constexpr size_t kMinReadAheadBytes = 256;
+constexpr size_t kFirstReadAheadBytes = 4096;
 
 RemoteEngine* remoteOf(SynergyEngine* engine) { return reinterpret_cast<RemoteEngine*>(engine); }
 
+// A reply that breaks the protocol or a lost hypervisor is bad input from
+// outside, like a malformed .eng: status 2.
 [[noreturn]] void fail(const std::string& error) {
   std::fflush(nullptr);
   std::fprintf(stderr, "synergy-run: error: %s\n", error.c_str());
-  std::_Exit(1);
+  std::_Exit(2);
 }
 
 // Submits the manifest through `client`; the engine id, or 0 and `error`.
@@ -190,16 +211,76 @@ void keepTrapWords(SynergyEngine* engine, const std::vector<uint8_t>& reply) {
   remoteOf(engine)->words = std::move(*words);
 }
 
+// The windows of an open-loop request (see RemoteEngine).
+std::vector<ReadAheadWindow> readAheadWindows(RemoteEngine& remote) {
+  std::vector<ReadAheadWindow> windows;
+  if (!remote.files)
+    return windows;
+  for (uint32_t descriptor : remote.files->readAheadDescriptors()) {
+    if (windows.size() == transport::kMaxHvReadAheadFiles)
+      break;
+    auto size = remote.readAheadBytes.try_emplace(descriptor, kFirstReadAheadBytes).first->second;
+    ReadAheadWindow window;
+    window.descriptor = descriptor;
+    std::optional<std::string> bytes = remote.files->peekInput(descriptor, size, window.endsAtEof);
+    if (!bytes)
+      continue;
+    window.bytes.assign(bytes->begin(), bytes->end());
+    windows.push_back(std::move(window));
+  }
+  return windows;
+}
+
+// Applies a reply's advances to the files, each checked against the window
+// it names: a known descriptor, no more bytes than were sent, and the end
+// of the file only where the window ended there and was used up. Sizes the
+// next window of each file from this run's use of it.
+void applyAdvances(RemoteEngine& remote, const std::vector<ReadAheadWindow>& windows,
+                   const std::vector<ReadAheadAdvance>& advances) {
+  for (const ReadAheadAdvance& advance : advances) {
+    auto window = std::find_if(windows.begin(), windows.end(),
+                               [&](const ReadAheadWindow& sent) { return sent.descriptor == advance.descriptor; });
+    if (window == windows.end())
+      fail("the hypervisor sent a malformed reply: it read from descriptor " + std::to_string(advance.descriptor) +
+           ", which had no read-ahead window");
+    if (advance.consumed > window->bytes.size() ||
+        (advance.hitEof && (!window->endsAtEof || advance.consumed != window->bytes.size())))
+      fail("the hypervisor sent a malformed reply: it read " + std::to_string(advance.consumed) + " bytes" +
+           (advance.hitEof ? " and the end" : "") + " of descriptor " + std::to_string(advance.descriptor) +
+           "'s window of " + std::to_string(window->bytes.size()) + (window->endsAtEof ? " (to the end)" : ""));
+  }
+  for (const ReadAheadWindow& window : windows) {
+    uint32_t consumed = 0;
+    for (const ReadAheadAdvance& advance : advances)
+      if (advance.descriptor == window.descriptor) {
+        consumed = advance.consumed;
+        remote.progress->tasks.fetch_add(advance.tasks, std::memory_order_relaxed);
+        if (!remote.files->advanceInput(advance.descriptor, advance.consumed, advance.hitEof))
+          fail("cannot advance descriptor " + std::to_string(advance.descriptor) + " past what the engine read");
+      }
+    // A run that used most of its window gets twice as much next time.
+    size_t& size = remote.readAheadBytes[window.descriptor];
+    size = std::clamp<size_t>(std::bit_ceil(2 * size_t(consumed)), kMinReadAheadBytes,
+                              transport::kMaxHvReadAheadBytes);
+  }
+}
+
 // open_loop: one request per run, then its traps one call at a time.
 uint32_t openLoop(SynergyEngine* engine, uint32_t ticks, uint64_t edgesPerTick, uint32_t* ticksRun) {
   RemoteEngine& remote = *remoteOf(engine);
   if (remote.runTraps.empty()) {
-    auto reply =
-        request(engine, FrameType::HvOpenLoop, onEngine(engine).u32(ticks).u64(edgesPerTick), FrameType::HvOpenLooped);
+    OpenLoopRequest asked;
+    asked.engine = remote.engineId;
+    asked.ticks = ticks;
+    asked.edgesPerTick = edgesPerTick;
+    asked.windows = readAheadWindows(remote);
+    auto reply = request(engine, FrameType::HvOpenLoop, std::move(PayloadWriter().raw(encodeOpenLoopRequest(asked))),
+                         FrameType::HvOpenLooped);
     std::string reason;
     std::optional<OpenLoopReply> run = decodeOpenLoopReply(reply, reason);
     if (!run)
       fail("the hypervisor sent a malformed reply: " + reason);
+    applyAdvances(remote, asked.windows, run->advances);
     if (run->ticksRun > ticks)
       fail("the hypervisor ran " + std::to_string(run->ticksRun) + " ticks of the " + std::to_string(ticks) +
            " asked for");
@@ -264,8 +345,8 @@ const engine::EngineEntryPoints kRemoteEntryPoints = {
 
 engine::RemoteEngineFactory remoteEngineFactory(std::string address, std::string tokenFile) {
   return [address = std::move(address), tokenFile = std::move(tokenFile)](
-             const hwlower::EngineManifest& manifest, engine::EngineCallCounter& calls,
-             std::string& error) -> std::unique_ptr<engine::EngineInstance> {
+             const hwlower::EngineManifest& manifest, engine::EngineCallCounter& calls, engine::FileTable& files,
+             engine::TimelineCounters& progress, std::string& error) -> std::unique_ptr<engine::EngineInstance> {
     auto remote = std::make_unique<RemoteEngine>();
     remote->client = HypervisorClient::connect(address, tokenFile, error);
     if (!remote->client)
@@ -283,6 +364,10 @@ engine::RemoteEngineFactory remoteEngineFactory(std::string address, std::string
       return nullptr;
     remote->manifest = std::make_shared<const hwlower::EngineManifest>(manifest);
     remote->tokenFile = tokenFile;
+    bool ungets = std::any_of(manifest.tasks.begin(), manifest.tasks.end(),
+                              [](const hwlower::Task& task) { return task.name == "$ungetc"; });
+    remote->files = ungets ? nullptr : &files;
+    remote->progress = &progress;
     return engine::EngineInstance::adopt([&] { return reinterpret_cast<SynergyEngine*>(remote.release()); },
                                          kRemoteEntryPoints, calls);
   };

@@ -8,9 +8,9 @@
 // trapped task with the tenant's own files, stdout and --dir grants, so a
 // run's output, $save/$restart and exit status are those of a solo run.
 //
-// The ABI's entry points cannot report failure, so a lost hypervisor or a
-// refused request ends the run at once with "synergy-run: error: ..." and
-// status 1, like any other error while running.
+// The ABI's entry points cannot report failure, so a lost hypervisor, a
+// malformed reply or a refused request ends the run at once with
+// "synergy-run: error: ..." and status 2, as bad input does.
 //
 //===----------------------------------------------------------------------===//
 #pragma once

@@ -115,7 +115,9 @@ enum class FrameType : uint16_t {
   // open_loop: u32 ticks, u64 edges per tick; answered by HvOpenLooped
   // (u32 ticks run, u32 trap count, then each trap: u32 task, u32 ticks
   // started, u32 word count and its argument words as for HvEvaluated; all
-  // but the last are output-only tasks the run went past).
+  // but the last are output-only tasks the run went past). Protocol 5 adds
+  // read-ahead windows to the request and their advances to the reply
+  // (hypervisor/HypervisorProtocol.h).
   HvOpenLoop = 33,
   HvOpenLooped = 34,
   HvFinalize = 35,
@@ -191,6 +193,14 @@ constexpr uint64_t kHvTrapHeadBytes = 12;
 // The most words one HvReadState asks for, and the size of an address.
 constexpr uint64_t kMaxHvReadWords = 4096;
 constexpr uint64_t kHvStateAddressBytes = 12;
+// Read-ahead (protocol 5): the most input-file windows one HvOpenLoop
+// carries, the most bytes in one, and the sizes of a window's head, of the
+// request's head and of an advance in the reply.
+constexpr uint64_t kMaxHvReadAheadFiles = 4;
+constexpr uint64_t kMaxHvReadAheadBytes = 64ull << 10;
+constexpr uint64_t kHvWindowHeadBytes = 12;
+constexpr uint64_t kHvOpenLoopHeadBytes = 20;
+constexpr uint64_t kHvAdvanceBytes = 16;
 
 // Cluster tokens are between these lengths (see ClusterToken.h).
 constexpr size_t kMinTokenBytes = 16;
@@ -253,13 +263,14 @@ constexpr uint64_t maxPayloadBytes(FrameType type) {
     case FrameType::HvEvaluated:
       return 12 + 4 + kMaxHvReplyStateWords * kHvStateWordRecordBytes;
     case FrameType::HvOpenLoop:
-      return 16;
+      return kHvOpenLoopHeadBytes + kMaxHvReadAheadFiles * (kHvWindowHeadBytes + kMaxHvReadAheadBytes);
     case FrameType::HvOpenLooped:
-      return 8 + kMaxHvRunTraps * kHvTrapHeadBytes + kMaxHvRunWords * kHvStateWordRecordBytes;
+      return 8 + kMaxHvRunTraps * kHvTrapHeadBytes + kMaxHvRunWords * kHvStateWordRecordBytes + 4 +
+             kMaxHvReadAheadFiles * kHvAdvanceBytes;
     case FrameType::HvBatch:
-      // The largest request a batch may end with is 16 bytes (HvGetState,
-      // HvOpenLoop).
-      return 8 + kMaxHvBatchWrites * kHvStateWordRecordBytes + 4 + 16;
+      // The largest request a batch may end with is an HvOpenLoop.
+      return 8 + kMaxHvBatchWrites * kHvStateWordRecordBytes + 4 + kHvOpenLoopHeadBytes +
+             kMaxHvReadAheadFiles * (kHvWindowHeadBytes + kMaxHvReadAheadBytes);
     case FrameType::HvDone:
     case FrameType::HvStatus:
       return 0;

@@ -66,7 +66,7 @@ against it, and stops it with SIGTERM, which must end it with status 0.
       The other way round: lfsr.v runs as the tenant of a fake hypervisor
       (this script) whose HvOpenLooped replies lie: a run that went past
       $finish, more ticks than asked for, a trap count or word count its
-      bytes do not hold. The tenant must end with status 1 and its one-line
+      bytes do not hold. The tenant must end with status 2 and its one-line
       reason before it services any trap of that reply (no output at all).
 """
 import argparse
@@ -284,16 +284,24 @@ def check_accounting(hv, submissions):
 
 def case_tenants(args, root):
     tenants = [Tenant(spec, k, root, args) for k, spec in enumerate(args.specs)]
-    hv = Hypervisor(args.bin_dir, root)
+    hv = Hypervisor(args.bin_dir, root,
+                    ["--recombine-every", str(args.recombine_every)] if args.recombine_every else ())
     other = None
     submissions = 0
     try:
-        procs = [(tenant, tenant.start(args.bin_dir, hv)) for tenant in tenants]
-        submissions += len(procs)
-        for tenant, proc in procs:
-            actual, err = finish(proc)
-            compare(tenant.name + " (tenant)", tenant.expected, actual, err)
-            print("ok %s: %d bytes, exit %d" % (tenant.name, len(actual[0]), actual[1]))
+        for round in range(args.rounds):
+            if round > 0:
+                # The combined programs the last round asked for are built
+                # and cached before the next round starts, so that its
+                # tenants move into them while they run.
+                wait_for("the combined program to be built",
+                         lambda: re.search(r"^combined compiling nothing$", hv.status(), re.M))
+            procs = [(tenant, tenant.start(args.bin_dir, hv, "round-%d" % round)) for tenant in tenants]
+            submissions += len(procs)
+            for tenant, proc in procs:
+                actual, err = finish(proc)
+                compare(tenant.name + " (tenant)", tenant.expected, actual, err)
+                print("ok %s: %d bytes, exit %d" % (tenant.name, len(actual[0]), actual[1]))
         if args.split:
             tenant = tenants[0]
             tick = 5
@@ -321,6 +329,12 @@ def case_tenants(args, root):
                 print("ok %s saved under %s at tick %d restarts %s" % (tenant.name, hv.address, tick, where))
             check_accounting(other, 1)
         fields = check_accounting(hv, submissions)
+        if args.recombine_every:
+            # Each move happens between two open-loop runs, so with reads
+            # served from read-ahead windows it falls in the middle of a file.
+            expect(fields["moves"] >= args.min_moves, "only %d moves into combined programs, the check needs %d" %
+                   (fields["moves"], args.min_moves))
+            print("ok %d moves into combined programs while the tenants ran" % fields["moves"])
         if args.max_requests_per_trap is not None:
             # A trap reply carries the task's argument words and the result
             # writes travel with the resume (RemoteEngine.cpp): a task costs
@@ -438,15 +452,20 @@ def case_swap(args, root):
 
 
 def case_migrate(args, root):
-    """swap_victim.v waits mid-run while its engine migrates from a hypervisor on 127.0.0.1 to one on
-    127.0.0.2 and back; its output depends on every value it holds, so a lost value or tick shows."""
+    """The victim (swap_victim.v) waits mid-run while its engine migrates from a hypervisor on 127.0.0.1
+    to one on 127.0.0.2 and back; its output depends on every value it holds, so a lost value or tick
+    shows. --victim-data: files the victim reads (a reader waits with its input file half read)."""
     go_inputs = os.path.join(root, "go-inputs")
-    os.makedirs(go_inputs)
-    open(os.path.join(go_inputs, "go"), "w").close()
-    victim = Tenant(os.path.join(HERE, "swap_victim.v") + ",inputs=" + go_inputs + ",vvp-define=SYNERGY_NO_YIELD",
-                    0, root, args)
     empty = os.path.join(root, "empty")
-    os.makedirs(empty)
+    if args.victim_data:
+        shutil.copytree(args.victim_data, go_inputs)
+        shutil.copytree(args.victim_data, empty)
+    else:
+        os.makedirs(go_inputs)
+        os.makedirs(empty)
+    open(os.path.join(go_inputs, "go"), "w").close()
+    victim = Tenant(os.path.abspath(args.victim) + ",inputs=" + go_inputs + ",vvp-define=SYNERGY_NO_YIELD",
+                    0, root, args)
     victim.inputs = empty  # its run starts without go
     first = Hypervisor(args.bin_dir, root)
     second = None
@@ -580,7 +599,7 @@ def check_batched_run(client, engine, manifest):
     fired in (every posedge, two ticks apart), and stop at $finish, all in
     one HvOpenLooped whose structure matches the protocol's."""
     tasks = {int(i): name.decode() for i, name in re.findall(rb'^task (\d+) "([^"]*)"', manifest, re.M)}
-    reply = client.request("HvOpenLoop", struct.pack("<IIQ", engine, 1000, 1 << 20), "HvOpenLooped")
+    reply = client.request("HvOpenLoop", struct.pack("<IIQI", engine, 1000, 1 << 20, 0), "HvOpenLooped")
     ticks_run, count = struct.unpack_from("<II", reply)
     offset, traps = 8, []
     for _ in range(count):
@@ -589,6 +608,9 @@ def check_batched_run(client, engine, manifest):
         data = [struct.unpack_from("<IIIQ", reply, offset + 20 * k) for k in range(words)]
         offset += 20 * words
         traps.append((task, started, data))
+    advances = struct.unpack_from("<I", reply, offset)[0]
+    offset += 4
+    expect(advances == 0, "HvOpenLooped: %d read-ahead advances for a request without windows" % advances)
     expect(offset == len(reply), "HvOpenLooped: %d bytes, the traps fill %d" % (len(reply), offset))
     names = [tasks.get(task) for task, _, _ in traps]
     expect(names == ["$display"] * 12 + ["$finish"],
@@ -599,6 +621,85 @@ def check_batched_run(client, engine, manifest):
     expect(all(b - a == 2 for a, b in zip(started[:12], started[1:12])) and started[12] == started[11] <= ticks_run,
            "the batched traps fired after ticks %s of %d" % (started, ticks_run))
     print("ok one open-loop run went past 12 $display traps to $finish, values and ticks as vvp's")
+
+
+def open_loop_run(client, engine, windows=(), ticks=1000):
+    """One HvOpenLoop with read-ahead windows, given as (descriptor, ends at
+    EOF, bytes); returns the reply as (ticks run, [(task, ticks started)],
+    {descriptor: (consumed, hit EOF, tasks served)})."""
+    payload = struct.pack("<IIQI", engine, ticks, 1 << 20, len(windows))
+    for descriptor, at_eof, data in windows:
+        payload += struct.pack("<III", descriptor, 1 if at_eof else 0, len(data)) + data
+    reply = client.request("HvOpenLoop", payload, "HvOpenLooped")
+    ticks_run, count = struct.unpack_from("<II", reply)
+    offset, traps = 8, []
+    for _ in range(count):
+        task, started, words = struct.unpack_from("<III", reply, offset)
+        offset += 12 + 20 * words
+        traps.append((task, started))
+    advances = {}
+    for k in range(struct.unpack_from("<I", reply, offset)[0]):
+        descriptor, consumed, hit_eof, served = struct.unpack_from("<IIII", reply, offset + 4 + 16 * k)
+        advances[descriptor] = (consumed, hit_eof, served)
+    return ticks_run, traps, advances
+
+
+def check_read_ahead(hostile, hv, engine_path):
+    """file_sum.v driven by hand with forged read-ahead windows: the
+    hypervisor serves its $fread and $feof only from a window of the
+    descriptor they read, never past a window's end, and reports exactly the
+    bytes used; a malformed window drops the client before anything runs."""
+    manifest = open(engine_path, "rb").read()
+    tasks = {name.decode(): int(i) for i, name in re.findall(rb'^task (\d+) "([^"]*)"', manifest, re.M)}
+    engine = struct.unpack("<I", hostile.request("HvSubmitEngine", manifest, "HvEngineReady"))[0]
+    wait_for("the reader's engine to run", lambda: re.search(r'engine %d "tb" running' % engine, hv.status()))
+    _, traps, advances = open_loop_run(hostile, engine)
+    expect([t for t, _ in traps] == [tasks["$fopen"]] and not advances,
+           "file_sum.v's first run should stop at $fopen, got %s %s" % (traps, advances))
+    fd = 0x80000003
+    hostile.request("HvSetState", struct.pack("<IIIIQ", engine, 1, 0, 0, fd), "HvDone")  # tb.fd
+    data = bytes(range(0x11, 0x19))
+    # Two $freads fill from an 8-byte window that does not end at the
+    # file's end; the third would read past it, so the run stops there.
+    _, traps, advances = open_loop_run(hostile, engine, [(fd, False, data)])
+    # Served: $fread, $feof, $fread, $feof.
+    expect(traps[-1][0] == tasks["$fread"] and advances == {fd: (8, 0, 4)},
+           "a run with an 8-byte window should stop at the third $fread having used 8 bytes, got %s %s" %
+           (traps, advances))
+    r = struct.unpack("<Q", hostile.request("HvGetState", struct.pack("<IIII", engine, 3, 0, 0), "HvStateWord"))[0]
+    expect(r == int.from_bytes(data[4:8], "big"), "tb.r holds %#x after two served $freads, not %s" %
+           (r, data[4:8].hex()))
+    print("ok two $fread served from an 8-byte window, the third stops the run (tb.r = %#x)" % r)
+    # A window of another descriptor serves nothing: the run stops at once.
+    _, traps, advances = open_loop_run(hostile, engine, [(fd + 6, True, data)])
+    expect(traps[-1][0] == tasks["$feof"] and not advances,
+           "a window of a descriptor the design does not read was used: %s %s" % (traps, advances))
+    print("ok a window of a descriptor the design does not read serves nothing")
+    # Two bytes to the file's end: a short $fread keeps r's low bits, $feof
+    # is then 1, and the run goes past $display to $finish.
+    _, traps, advances = open_loop_run(hostile, engine, [(fd, True, b"\xab\xcd")])
+    expect([t for t, _ in traps] == [tasks["$display"], tasks["$finish"]] and advances == {fd: (2, 1, 2)},
+           "a 2-byte window to the end should give a short $fread, $display and $finish, got %s %s" %
+           (traps, advances))
+    r = struct.unpack("<Q", hostile.request("HvGetState", struct.pack("<IIII", engine, 3, 0, 0), "HvStateWord"))[0]
+    expect(r == 0xabcd0000 | (int.from_bytes(data[4:8], "big") & 0xffff), "a short $fread left tb.r = %#x" % r)
+    print("ok a window to the file's end: a short $fread (tb.r = %#x), $feof 1, $finish" % r)
+    hostile.request("HvFinalize", struct.pack("<I", engine), "HvDone")
+    # Malformed windows drop the client, and are logged with the reason.
+    head = struct.pack("<IIQ", engine, 10, 1000)
+    for payload, reason in (
+            (head + struct.pack("<I", 5) + struct.pack("<III", 1, 0, 0) * 5, "with 5 read-ahead windows, at most 4"),
+            (head + struct.pack("<IIII", 1, fd, 0, 65537), "window 1 of 65537 bytes, at most 65536"),
+            (head + struct.pack("<IIII", 1, fd, 0, 10) + b"x" * 9, "is too short for the 10 bytes of window 1"),
+            (head + struct.pack("<IIII", 1, fd, 2, 0), "window 1 has unknown flags 2"),
+            (head + struct.pack("<I", 2) + struct.pack("<III", fd, 0, 0) * 2, "has two windows of descriptor"),
+            (head + struct.pack("<IIII", 1, fd, 0, 1) + b"xy", "has 1 trailing bytes")):
+        since = len(hv.log_text())
+        rogue = RawClient(hv, hv.token)
+        rogue.send(frame("HvOpenLoop", payload))
+        expect(rogue.dropped(), "a malformed HvOpenLoop was answered (%s)" % reason)
+        expect_log(hv, reason, since)
+        print("ok dropped an HvOpenLoop %s" % reason)
 
 
 def case_hostile(args, root):
@@ -627,7 +728,7 @@ def case_hostile(args, root):
             hostile.refused("HvGetState", struct.pack("<IIII", engine, 0, 0, 0), "is not one of this tenant's engines")
             hostile.refused("HvSetState", struct.pack("<IIIIQ", engine, 1, 0, 0, 0xdeadbeef),
                             "is not one of this tenant's engines")
-            hostile.refused("HvOpenLoop", struct.pack("<IIQ", engine, 1000, 1000), "is not one of this tenant's engines")
+            hostile.refused("HvOpenLoop", struct.pack("<IIQI", engine, 1000, 1000, 0), "is not one of this tenant's engines")
             hostile.refused("HvFinalize", struct.pack("<I", engine), "is not one of this tenant's engines")
         expect(proc.poll() is None, "the victim ended during the forged requests; make it longer")
 
@@ -678,6 +779,7 @@ def case_hostile(args, root):
         print("ok a hostile top name is escaped in the status and the log")
         # A legal request on its own engine still works.
         hostile.request("HvGetState", struct.pack("<IIII", own_id, 0, 0, 0), "HvStateWord")
+        check_read_ahead(hostile, hv, Tenant(os.path.join(ROOT, "test", "verilog", "file_sum.v"), 2, root, args).engine)
         # Reading many words at once (a migration's read) is checked word by
         # word before any is read: one foreign engine or bad address refuses
         # all; a count larger than the words sent drops the client.
@@ -778,7 +880,7 @@ def case_hostile(args, root):
                 gone.send(frame("HvSubmitEngine", manifest))
             else:
                 gone_id = struct.unpack("<I", gone.request("HvSubmitEngine", manifest, "HvEngineReady"))[0]
-                gone.send(frame("HvOpenLoop", struct.pack("<IIQ", gone_id, 60000, 1 << 20)))
+                gone.send(frame("HvOpenLoop", struct.pack("<IIQI", gone_id, 60000, 1 << 20, 0)))
             gone.close()
 
         actual, err = finish(proc)
@@ -878,7 +980,11 @@ def rogue_tenant(args, root, tenant, lie):
                 peer.send(frame("HvDone"))
             elif name == "HvOpenLoop":
                 tasks = {task.decode(): int(i) for i, task in re.findall(rb'^task (\d+) "([^"]*)"', manifest, re.M)}
-                peer.send(frame("HvOpenLooped", lie(tasks, struct.unpack("<IIQ", payload)[1])))
+                answer = lie(tasks, struct.unpack_from("<IIQ", payload)[1])
+                if answer is None:
+                    conn.close()  # the hypervisor is lost mid-run
+                    break
+                peer.send(frame("HvOpenLooped", answer))
             else:
                 raise Failure("the tenant sent %s" % name)
         out, err = proc.communicate(timeout=TIMEOUT)
@@ -899,10 +1005,10 @@ def case_rogue_hypervisor(args, root):
     lies = [
         ("a run that went past $finish",
          lambda tasks, asked: struct.pack("<II", 4, 3) + trap(tasks["$display"], 1) + trap(tasks["$finish"], 1) +
-         trap(0, 4),
+         trap(0, 4) + struct.pack("<I", 0),
          lambda tasks: "the hypervisor ran past task %d, which is not output-only" % tasks["$finish"]),
         ("more ticks than asked for",
-         lambda tasks, asked: struct.pack("<II", asked + 1, 1) + trap(0, asked + 1),
+         lambda tasks, asked: struct.pack("<II", asked + 1, 1) + trap(0, asked + 1) + struct.pack("<I", 0),
          lambda tasks: "the hypervisor ran %d ticks of the %d asked for" % (tasks["asked"] + 1, tasks["asked"])),
         ("a trap count its bytes do not hold",
          lambda tasks, asked: struct.pack("<II", 2, 3) + trap(tasks["$display"], 1),
@@ -910,6 +1016,12 @@ def case_rogue_hypervisor(args, root):
         ("a trap with words its bytes do not hold",
          lambda tasks, asked: struct.pack("<II", 2, 1) + struct.pack("<III", 0, 2, 5),
          lambda tasks: "malformed reply: HvOpenLooped is too short for the 5 words of trap 1"),
+        ("nothing: it is lost mid-run",
+         lambda tasks, asked: None,
+         lambda tasks: "the hypervisor closed the connection"),
+        ("an advance of a file it sent no window of",
+         lambda tasks, asked: struct.pack("<II", 1, 1) + trap(0, 1) + struct.pack("<IIIII", 1, 0x80000003, 5, 0, 1),
+         lambda tasks: "it read from descriptor 2147483651, which had no read-ahead window"),
     ]
     for what, lie, reason in lies:
         seen = {}
@@ -920,7 +1032,7 @@ def case_rogue_hypervisor(args, root):
 
         status, out, err = rogue_tenant(args, root, tenant, recording)
         expected = reason(seen) if seen else "(no HvOpenLoop was sent)"
-        expect(status == 1 and out == b"" and expected in err and err.count("\n") == 1 and
+        expect(status == 2 and out == b"" and expected in err and err.count("\n") == 1 and
                err.startswith("synergy-run: error: "),
                "a hypervisor sending %s: status %d, stdout %r, stderr %r (expected %r)" % (what, status, out, err,
                                                                                            expected))
@@ -939,10 +1051,17 @@ def main():
     tenants.add_argument("--max-requests-per-trap", type=float, default=None,
                          help="fail when the engine requests per trapped task exceed this")
     tenants.add_argument("--min-traps", type=int, default=100)
+    tenants.add_argument("--recombine-every", type=int, default=0,
+                         help="start synergy-hv with this hook and expect at least --min-moves moves")
+    tenants.add_argument("--min-moves", type=int, default=1)
+    tenants.add_argument("--rounds", type=int, default=1, help="run the tenants this many times, one after another")
     tenants.add_argument("specs", nargs="+")
     sub.add_parser("hostile")
     sub.add_parser("rogue-hypervisor")
-    sub.add_parser("migrate")
+    migrate = sub.add_parser("migrate")
+    migrate.add_argument("--victim", default=os.path.join(HERE, "swap_victim.v"),
+                         help="a design that polls for the file \"go\" part way through its run")
+    migrate.add_argument("--victim-data", help="a directory of files the victim reads")
     swap = sub.add_parser("swap")
     swap.add_argument("--victim", default=os.path.join(HERE, "swap_victim.v"),
                       help="the design held mid-run; it must poll for a file named go, as swap_victim.v does")

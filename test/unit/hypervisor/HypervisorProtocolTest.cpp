@@ -46,7 +46,6 @@ TEST(HypervisorProtocolTest, RecordsHaveTheLengthsTheHypervisorDemands) {
       {FrameType::HvUpdate, PayloadWriter().u32(7).take()},
       {FrameType::HvThereAreUpdates, PayloadWriter().u32(7).take()},
       {FrameType::HvFlag, PayloadWriter().u32(1).take()},
-      {FrameType::HvOpenLoop, PayloadWriter().u32(7).u32(4096).u64(1000).take()},
       {FrameType::HvFinalize, PayloadWriter().u32(7).take()},
       {FrameType::HvDone, {}},
       {FrameType::HvStatus, {}},
@@ -59,6 +58,7 @@ TEST(HypervisorProtocolTest, RecordsHaveTheLengthsTheHypervisorDemands) {
   EXPECT_FALSE(fixedPayloadBytes(uint16_t(FrameType::HvSubmitEngine)));
   EXPECT_FALSE(fixedPayloadBytes(uint16_t(FrameType::HvEvaluated)));
   EXPECT_FALSE(fixedPayloadBytes(uint16_t(FrameType::HvBatch)));
+  EXPECT_FALSE(fixedPayloadBytes(uint16_t(FrameType::HvOpenLoop)));
   EXPECT_FALSE(fixedPayloadBytes(uint16_t(FrameType::Ping)));
 }
 
@@ -112,12 +112,18 @@ TEST(HypervisorProtocolTest, OpenLoopReplyRoundTripsAndRefusesMalformedOnes) {
   run.ticksRun = 40;
   run.traps = {{3, 0, {{1, 0, 0, 7}}}, {3, 9, {{1, 0, 0, 8}, {2, 4, 1, 0x1122334455667788ull}}}, {5, 40, {}}};
   std::vector<uint8_t> payload = encodeOpenLoopReply(run);
-  EXPECT_EQ(payload.size(), 8 + 3 * transport::kHvTrapHeadBytes + 3 * transport::kHvStateWordRecordBytes);
+  EXPECT_EQ(payload.size(), 8 + 3 * transport::kHvTrapHeadBytes + 3 * transport::kHvStateWordRecordBytes + 4);
   std::string reason;
   auto decoded = decodeOpenLoopReply(payload, reason);
   ASSERT_TRUE(decoded) << reason;
   EXPECT_EQ(decoded->ticksRun, 40u);
   EXPECT_EQ(decoded->traps, run.traps);
+  EXPECT_TRUE(decoded->advances.empty());
+  OpenLoopReply reading = run;
+  reading.advances = {{0x80000003u, 17, false, 9}, {0x80000004u, 5, true, 6}};
+  decoded = decodeOpenLoopReply(encodeOpenLoopReply(reading), reason);
+  ASSERT_TRUE(decoded) << reason;
+  EXPECT_EQ(decoded->advances, reading.advances);
   EXPECT_TRUE(payloadLengthIsValid(uint16_t(FrameType::HvOpenLooped), payload.size()));
 
   // The largest reply the hypervisor may send fits its frame type's maximum.
@@ -126,6 +132,8 @@ TEST(HypervisorProtocolTest, OpenLoopReplyRoundTripsAndRefusesMalformedOnes) {
   largest.traps.resize(transport::kMaxHvRunTraps, TrapRecord{9, 1, {}});
   for (uint64_t k = 0; k < transport::kMaxHvRunWords / transport::kMaxHvReplyStateWords; ++k)
     largest.traps[k].words.resize(transport::kMaxHvReplyStateWords);
+  for (uint32_t k = 0; k < transport::kMaxHvReadAheadFiles; ++k)
+    largest.advances.push_back(ReadAheadAdvance{k, k, false, k});
   EXPECT_EQ(encodeOpenLoopReply(largest).size(), transport::maxPayloadBytes(FrameType::HvOpenLooped));
   EXPECT_TRUE(decodeOpenLoopReply(encodeOpenLoopReply(largest), reason)) << reason;
 
@@ -135,10 +143,22 @@ TEST(HypervisorProtocolTest, OpenLoopReplyRoundTripsAndRefusesMalformedOnes) {
     EXPECT_NE(why.find(expected), std::string::npos) << why;
   };
   refused(std::vector<uint8_t>(payload.begin(), payload.begin() + 7), "payload of 7 bytes, expected at least 8");
-  refused(std::vector<uint8_t>(payload.begin(), payload.end() - 1), "too short for trap 3 of 3");
+  refused(std::vector<uint8_t>(payload.begin(), payload.end() - 5), "too short for trap 3 of 3");
+  refused(std::vector<uint8_t>(payload.begin(), payload.end() - 1), "too short for its read-ahead advances");
   std::vector<uint8_t> longer = payload;
   longer.push_back(0);
-  refused(longer, "has 1 trailing bytes");
+  refused(longer, "has 0 read-ahead advances in 1 bytes");
+  OpenLoopReply manyFiles = run;
+  manyFiles.advances.resize(transport::kMaxHvReadAheadFiles + 1);
+  for (uint32_t k = 0; k < manyFiles.advances.size(); ++k)
+    manyFiles.advances[k].descriptor = k;
+  refused(encodeOpenLoopReply(manyFiles), "has 5 read-ahead advances in 80 bytes (at most 4");
+  OpenLoopReply twice = reading;
+  twice.advances[1].descriptor = twice.advances[0].descriptor;
+  refused(encodeOpenLoopReply(twice), "advances descriptor 2147483651 twice");
+  std::vector<uint8_t> oddFlag = encodeOpenLoopReply(reading);
+  oddFlag[oddFlag.size() - 8] = 2;  // the second advance's end-of-file flag
+  refused(oddFlag, "advance 2 has an end-of-file flag of 2");
   OpenLoopReply none = run;
   none.traps.clear();
   refused(encodeOpenLoopReply(none), "with 0 traps");
@@ -233,7 +253,10 @@ TEST(HypervisorProtocolTest, BatchRoundTripsAndRefusesMalformedOnes) {
   Batch largest;
   largest.writes.resize(transport::kMaxHvBatchWrites);
   largest.request = uint16_t(FrameType::HvOpenLoop);
-  largest.record = PayloadWriter().u32(0).u32(1).u64(1).take();
+  OpenLoopRequest widest;
+  for (uint32_t k = 0; k < transport::kMaxHvReadAheadFiles; ++k)
+    widest.windows.push_back(ReadAheadWindow{k, false, std::vector<uint8_t>(transport::kMaxHvReadAheadBytes, 'x')});
+  largest.record = encodeOpenLoopRequest(widest);
   EXPECT_EQ(encodeBatch(largest).size(), transport::maxPayloadBytes(FrameType::HvBatch));
   EXPECT_TRUE(decodeBatch(encodeBatch(largest), reason)) << reason;
 
@@ -264,6 +287,66 @@ TEST(HypervisorProtocolTest, BatchRoundTripsAndRefusesMalformedOnes) {
   EXPECT_TRUE(decodeBatch(encodeBatch(none), reason)) << reason;
   none.record = {1};
   refused(encodeBatch(none), "without a request has 1 trailing bytes");
+  // An open-loop request's record is checked as its own frame is.
+  Batch badWindow = largest;
+  badWindow.record.pop_back();
+  refused(encodeBatch(badWindow), "HvBatch's HvOpenLoop is too short for the 65536 bytes of window 4");
+}
+
+// An open-loop request with read-ahead windows: each window's descriptor,
+// flags and bytes round-trip; the count, each length, each flag and
+// descriptor and the total length are checked before anything is served.
+TEST(HypervisorProtocolTest, OpenLoopRequestRoundTripsAndRefusesMalformedOnes) {
+  OpenLoopRequest asked;
+  asked.engine = 7;
+  asked.ticks = 4096;
+  asked.edgesPerTick = 1000;
+  asked.windows = {{0x80000003u, false, {'a', 'b', 'c'}}, {0x80000004u, true, {}}};
+  std::vector<uint8_t> payload = encodeOpenLoopRequest(asked);
+  EXPECT_EQ(payload.size(), transport::kHvOpenLoopHeadBytes + 2 * transport::kHvWindowHeadBytes + 3);
+  EXPECT_TRUE(payloadLengthIsValid(uint16_t(FrameType::HvOpenLoop), payload.size()));
+  EXPECT_FALSE(payloadLengthIsValid(uint16_t(FrameType::HvOpenLoop), transport::kHvOpenLoopHeadBytes - 1));
+  std::string reason;
+  auto decoded = decodeOpenLoopRequest(payload, reason);
+  ASSERT_TRUE(decoded) << reason;
+  EXPECT_EQ(decoded->engine, 7u);
+  EXPECT_EQ(decoded->ticks, 4096u);
+  EXPECT_EQ(decoded->edgesPerTick, 1000u);
+  EXPECT_EQ(decoded->windows, asked.windows);
+
+  // The widest request fits its frame type's maximum.
+  OpenLoopRequest widest;
+  for (uint32_t k = 0; k < transport::kMaxHvReadAheadFiles; ++k)
+    widest.windows.push_back(ReadAheadWindow{k, true, std::vector<uint8_t>(transport::kMaxHvReadAheadBytes, 'x')});
+  EXPECT_EQ(encodeOpenLoopRequest(widest).size(), transport::maxPayloadBytes(FrameType::HvOpenLoop));
+  EXPECT_TRUE(decodeOpenLoopRequest(encodeOpenLoopRequest(widest), reason)) << reason;
+
+  auto refused = [&](const std::vector<uint8_t>& bytes, const std::string& expected) {
+    std::string why;
+    EXPECT_FALSE(decodeOpenLoopRequest(bytes, why));
+    EXPECT_NE(why.find(expected), std::string::npos) << why;
+  };
+  refused(std::vector<uint8_t>(payload.begin(), payload.begin() + 16), "payload of 16 bytes, expected at least 20");
+  refused(std::vector<uint8_t>(payload.begin(), payload.end() - 1), "too short for window 2 of 2");
+  refused(std::vector<uint8_t>(payload.begin(), payload.begin() + 20 + 12 + 2), "too short for the 3 bytes of window 1");
+  std::vector<uint8_t> longer = payload;
+  longer.push_back(0);
+  refused(longer, "has 1 trailing bytes");
+  OpenLoopRequest tooMany = widest;
+  tooMany.windows.push_back(ReadAheadWindow{9, false, {}});
+  refused(encodeOpenLoopRequest(tooMany), "with 5 read-ahead windows, at most 4");
+  OpenLoopRequest tooWide = asked;
+  tooWide.windows[0].bytes.resize(transport::kMaxHvReadAheadBytes + 1);
+  refused(encodeOpenLoopRequest(tooWide), "window 1 of 65537 bytes, at most 65536");
+  OpenLoopRequest twice = asked;
+  twice.windows[1].descriptor = twice.windows[0].descriptor;
+  refused(encodeOpenLoopRequest(twice), "has two windows of descriptor 2147483651");
+  std::vector<uint8_t> oddFlags = payload;
+  oddFlags[20 + 4] = 6;  // the first window's flags
+  refused(oddFlags, "window 1 has unknown flags 6");
+  std::vector<uint8_t> claimsMore = payload;
+  claimsMore[20 + 8 + 2] = 1;  // the first window's length: 65539 bytes
+  refused(claimsMore, "window 1 of 65539 bytes, at most 65536");
 }
 
 TEST(HypervisorProtocolTest, TextPayloadsShowNoControlBytes) {
