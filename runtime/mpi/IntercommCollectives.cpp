@@ -160,6 +160,22 @@ int reduceRemote(HostCall& call, MessageStep& step, const Sides& sides,
                     out.guest);
 }
 
+// Posts on `step` one receive of as many bytes as `data` holds from every
+// remote member and one send of `data` to each; returns the receive
+// buffers, by remote rank, which hold the data once step.finish() returns.
+std::vector<std::vector<uint8_t>> exchangeWithRemoteGroup(MessageStep& step, const Sides& sides,
+                                                          const std::vector<uint8_t>& data) {
+  std::vector<std::vector<uint8_t>> incoming(size_t(sides.remoteSize),
+                                             std::vector<uint8_t>(data.size()));
+  for (int j = 0; j < sides.remoteSize; ++j) {
+    step.receive(sides.context, j, kCollectiveTag, incoming[size_t(j)].data(),
+                 int64_t(data.size()));
+    step.send(sides.context, sides.me, sides.comm->worldRanks[size_t(j)], kCollectiveTag,
+              data.data(), int64_t(data.size()));
+  }
+  return incoming;
+}
+
 }  // namespace
 
 namespace synergy::mpi {
@@ -234,15 +250,8 @@ int intercommAllreduce(HostCall& call, u32 sendbuf, u32 recvbuf, int count, int 
   if (int error = resolve(call, comm, recvbuf, count, type, "receive", recv)) return error;
   if (int error = checkOp(call, comm, op, *send.type)) return error;
   std::vector<uint8_t> data = packed(send.host, *send.type, count);
-  std::vector<std::vector<uint8_t>> incoming(size_t(sides.remoteSize),
-                                             std::vector<uint8_t>(data.size()));
   MessageStep step(call, sides.comm, comm);
-  for (int j = 0; j < sides.remoteSize; ++j) {
-    step.receive(sides.context, j, kCollectiveTag, incoming[size_t(j)].data(),
-                 int64_t(data.size()));
-    step.send(sides.context, sides.me, sides.comm->worldRanks[size_t(j)], kCollectiveTag,
-              data.data(), int64_t(data.size()));
-  }
+  std::vector<std::vector<uint8_t>> incoming = exchangeWithRemoteGroup(step, sides, data);
   return reduceRemote(call, step, sides, incoming, *recv.type, count, 0, count, op, recv);
 }
 
@@ -434,15 +443,8 @@ int intercommReduceScatter(HostCall& call, u32 sendbuf, u32 recvbuf, u32 recvcou
   if (int error = resolve(call, comm, recvbuf, mine, type, "receive", recv)) return error;
   if (int error = checkOp(call, comm, op, *send.type)) return error;
   std::vector<uint8_t> data = packed(send.host, *send.type, total);
-  std::vector<std::vector<uint8_t>> incoming(size_t(sides.remoteSize),
-                                             std::vector<uint8_t>(data.size()));
   MessageStep step(call, sides.comm, comm);
-  for (int j = 0; j < sides.remoteSize; ++j) {
-    step.receive(sides.context, j, kCollectiveTag, incoming[size_t(j)].data(),
-                 int64_t(data.size()));
-    step.send(sides.context, sides.me, sides.comm->worldRanks[size_t(j)], kCollectiveTag,
-              data.data(), int64_t(data.size()));
-  }
+  std::vector<std::vector<uint8_t>> incoming = exchangeWithRemoteGroup(step, sides, data);
   return reduceRemote(call, step, sides, incoming, *recv.type, total, offset, mine, op, recv);
 }
 
