@@ -143,6 +143,7 @@ void printUsage() {
       "  synergy-run --dir ./data:/data --env MODE=fast app.wasm /data/input.txt\n"
       "  synergy-run -np 4 --tag-output ring.wasm\n"
       "  OMP_NUM_THREADS=4 synergy-run --dsm sgd.wasm\n"
+      "  OMP_WAIT_POLICY=passive synergy-run omp.wasm   # waiting threads sleep at once\n"
       "  synergy-run --max-memory 256MiB --time-limit 2.5 untrusted.wasm\n"
       "  synergy-run --cluster redis://127.0.0.1:6379 --token-file token -np 4 ring.wasm\n",
       kTrapExitCode, kTrapExitCode, kTrapExitCode);

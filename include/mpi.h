@@ -710,6 +710,8 @@ int MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint* size, int* disp_unit, 
 
 /* A window's group, error handler, name and info hints. */
 int MPI_Win_get_group(MPI_Win win, MPI_Group* group);
+int MPI_Win_create_errhandler(MPI_Win_errhandler_function* function,
+                              MPI_Errhandler* errhandler);
 int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler);
 int MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler* errhandler);
 int MPI_Win_call_errhandler(MPI_Win win, int errorcode);

@@ -217,6 +217,30 @@ int externalRange(HostCall& call, u32 buffer, int bufferSize, u32 positionAddr, 
   return abi::kSuccess;
 }
 
+// What MPI_Pack_external and MPI_Unpack_external both check before a byte
+// moves: the arguments, that the datatype is committed, the external32
+// size of the data and the buffer's range for it from the position.
+struct ExternalTransfer {
+  Layout layout;
+  int64_t bytes = 0;
+  int32_t position = 0;
+  uint8_t* range = nullptr;
+};
+
+// Fills `transfer` for `count` instances of datatype `typeHandle` to or
+// from the buffer of `bufferSize` bytes at guest `buffer`; returns 0 or
+// the raised error.
+int prepareTransfer(HostCall& call, u32 datarep, int count, int typeHandle, u32 buffer,
+                    int bufferSize, u32 positionAddr, ExternalTransfer& transfer) {
+  if (int error = checkArguments(call, datarep, count, typeHandle, transfer.layout)) return error;
+  if (!transfer.layout->committed)
+    return call.fail(abi::kCommWorld, abi::kErrType, "datatype is not committed");
+  transfer.bytes = checkedExternalSize(call, transfer.layout, typeHandle, count);
+  if (transfer.bytes < 0) return int(-transfer.bytes);
+  return externalRange(call, buffer, bufferSize, positionAddr, transfer.bytes, transfer.position,
+                       transfer.range);
+}
+
 }  // namespace
 
 extern "C" {
@@ -224,49 +248,39 @@ extern "C" {
 u32 Z_envZ_MPI_Pack_external(void* instance, u32 datarep, u32 inbuf, u32 incount, u32 type,
                              u32 outbuf, u32 outsize, u32 positionAddr) {
   HostCall call(instance, "MPI_Pack_external");
-  Layout layout;
   int count = int(incount);
-  if (int error = checkArguments(call, datarep, count, int(type), layout)) return error;
-  if (!layout->committed)
-    return call.fail(abi::kCommWorld, abi::kErrType, "datatype is not committed");
-  int64_t bytes = checkedExternalSize(call, layout, int(type), count);
-  if (bytes < 0) return u32(-bytes);
-  int32_t position;
-  uint8_t* range;
-  if (int error = externalRange(call, outbuf, int(outsize), positionAddr, bytes, position, range))
+  ExternalTransfer transfer;
+  if (int error = prepareTransfer(call, datarep, count, int(type), outbuf, int(outsize),
+                                  positionAddr, transfer))
     return error;
+  const TypeLayout& layout = *transfer.layout;
   bool ok;
-  const uint8_t* data = call.typedBuffer(inbuf, *layout, count, ok);
+  const uint8_t* data = call.typedBuffer(inbuf, layout, count, ok);
   if (!ok) return call.fail(abi::kCommWorld, abi::kErrBuffer, "input buffer outside linear memory");
-  std::vector<uint8_t> native(size_t(layout->size * count));
-  packTyped(data, *layout, count, native.data());
-  convert(*layout, int(type), count, native.data(), range, true);
-  call.store<int32_t>(positionAddr, int32_t(position + bytes));
+  std::vector<uint8_t> native(size_t(layout.size * count));
+  packTyped(data, layout, count, native.data());
+  convert(layout, int(type), count, native.data(), transfer.range, true);
+  call.store<int32_t>(positionAddr, int32_t(transfer.position + transfer.bytes));
   return abi::kSuccess;
 }
 
 u32 Z_envZ_MPI_Unpack_external(void* instance, u32 datarep, u32 inbuf, u32 insize,
                                u32 positionAddr, u32 outbuf, u32 outcount, u32 type) {
   HostCall call(instance, "MPI_Unpack_external");
-  Layout layout;
   int count = int(outcount);
-  if (int error = checkArguments(call, datarep, count, int(type), layout)) return error;
-  if (!layout->committed)
-    return call.fail(abi::kCommWorld, abi::kErrType, "datatype is not committed");
-  int64_t bytes = checkedExternalSize(call, layout, int(type), count);
-  if (bytes < 0) return u32(-bytes);
-  int32_t position;
-  uint8_t* range;
-  if (int error = externalRange(call, inbuf, int(insize), positionAddr, bytes, position, range))
+  ExternalTransfer transfer;
+  if (int error = prepareTransfer(call, datarep, count, int(type), inbuf, int(insize),
+                                  positionAddr, transfer))
     return error;
+  const TypeLayout& layout = *transfer.layout;
   bool ok;
-  uint8_t* data = call.typedBuffer(outbuf, *layout, count, ok);
+  uint8_t* data = call.typedBuffer(outbuf, layout, count, ok);
   if (!ok)
     return call.fail(abi::kCommWorld, abi::kErrBuffer, "output buffer outside linear memory");
-  std::vector<uint8_t> native(size_t(layout->size * count));
-  convert(*layout, int(type), count, range, native.data(), false);
-  unpackTyped(native.data(), data, *layout, count);
-  call.store<int32_t>(positionAddr, int32_t(position + bytes));
+  std::vector<uint8_t> native(size_t(layout.size * count));
+  convert(layout, int(type), count, transfer.range, native.data(), false);
+  unpackTyped(native.data(), data, layout, count);
+  call.store<int32_t>(positionAddr, int32_t(transfer.position + transfer.bytes));
   return abi::kSuccess;
 }
 

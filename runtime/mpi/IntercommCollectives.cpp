@@ -160,6 +160,57 @@ int reduceRemote(HostCall& call, MessageStep& step, const Sides& sides,
                     out.guest);
 }
 
+// Posts on `step` one receive of as many bytes as `data` holds from every
+// remote member and one send of `data` to each; returns the receive
+// buffers, by remote rank, which hold the data once step.finish() returns.
+std::vector<std::vector<uint8_t>> exchangeWithRemoteGroup(MessageStep& step, const Sides& sides,
+                                                          const std::vector<uint8_t>& data) {
+  std::vector<std::vector<uint8_t>> incoming(size_t(sides.remoteSize),
+                                             std::vector<uint8_t>(data.size()));
+  for (int j = 0; j < sides.remoteSize; ++j) {
+    step.receive(sides.context, j, kCollectiveTag, incoming[size_t(j)].data(),
+                 int64_t(data.size()));
+    step.send(sides.context, sides.me, sides.comm->worldRanks[size_t(j)], kCollectiveTag,
+              data.data(), int64_t(data.size()));
+  }
+  return incoming;
+}
+
+// The blocks a member receives in one step, one from each remote member,
+// each held in memory of its own until the step has finished and then
+// unpacked where the receive buffer wants it.
+class IncomingBlocks {
+ public:
+  explicit IncomingBlocks(int remoteSize)
+      : targets_(size_t(remoteSize)), counts_(size_t(remoteSize)), data_(size_t(remoteSize)) {}
+
+  // Checks remote member j's block, `count` instances `displ` extents into
+  // `recv`, and posts its receive on `step`; returns 0 or the raised error.
+  int post(HostCall& call, int comm, MessageStep& step, const Sides& sides, const Typed& recv,
+           int j, int64_t displ, int64_t count) {
+    if (int error = blockOf(call, comm, recv, displ, count, "receive", targets_[size_t(j)]))
+      return error;
+    counts_[size_t(j)] = count;
+    std::vector<uint8_t>& data = data_[size_t(j)];
+    data.resize(size_t(recv.type->size * count));
+    step.receive(sides.context, j, kCollectiveTag, data.data(), int64_t(data.size()));
+    return abi::kSuccess;
+  }
+
+  // Waits for the step, then unpacks every block.
+  int finish(MessageStep& step, const TypeLayout& type) {
+    if (int error = step.finish()) return error;
+    for (size_t j = 0; j < data_.size(); ++j)
+      unpackTyped(data_[j].data(), targets_[j], type, counts_[j]);
+    return abi::kSuccess;
+  }
+
+ private:
+  std::vector<uint8_t*> targets_;
+  std::vector<int64_t> counts_;
+  std::vector<std::vector<uint8_t>> data_;
+};
+
 }  // namespace
 
 namespace synergy::mpi {
@@ -234,15 +285,8 @@ int intercommAllreduce(HostCall& call, u32 sendbuf, u32 recvbuf, int count, int 
   if (int error = resolve(call, comm, recvbuf, count, type, "receive", recv)) return error;
   if (int error = checkOp(call, comm, op, *send.type)) return error;
   std::vector<uint8_t> data = packed(send.host, *send.type, count);
-  std::vector<std::vector<uint8_t>> incoming(size_t(sides.remoteSize),
-                                             std::vector<uint8_t>(data.size()));
   MessageStep step(call, sides.comm, comm);
-  for (int j = 0; j < sides.remoteSize; ++j) {
-    step.receive(sides.context, j, kCollectiveTag, incoming[size_t(j)].data(),
-                 int64_t(data.size()));
-    step.send(sides.context, sides.me, sides.comm->worldRanks[size_t(j)], kCollectiveTag,
-              data.data(), int64_t(data.size()));
-  }
+  std::vector<std::vector<uint8_t>> incoming = exchangeWithRemoteGroup(step, sides, data);
   return reduceRemote(call, step, sides, incoming, *recv.type, count, 0, count, op, recv);
 }
 
@@ -271,22 +315,13 @@ int intercommGather(HostCall& call, u32 sendbuf, int sendcount, int sendtype, u3
       return error;
     if (int error = intArray(call, comm, displs, sides.remoteSize, "displs", offsets)) return error;
   }
-  std::vector<uint8_t*> blocks(size_t(sides.remoteSize));
-  std::vector<int64_t> blockCounts(size_t(sides.remoteSize));
-  std::vector<std::vector<uint8_t>> incoming(size_t(sides.remoteSize));
+  IncomingBlocks incoming(sides.remoteSize);
   for (int j = 0; j < sides.remoteSize; ++j) {
     int64_t n = varying ? counts[j] : recvcount;
     int64_t displ = varying ? offsets[j] : int64_t(j) * recvcount;
-    if (int error = blockOf(call, comm, recv, displ, n, "receive", blocks[size_t(j)])) return error;
-    blockCounts[size_t(j)] = n;
-    incoming[size_t(j)].resize(size_t(recv.type->size * n));
-    step.receive(sides.context, j, kCollectiveTag, incoming[size_t(j)].data(),
-                 int64_t(incoming[size_t(j)].size()));
+    if (int error = incoming.post(call, comm, step, sides, recv, j, displ, n)) return error;
   }
-  if (int error = step.finish()) return error;
-  for (int j = 0; j < sides.remoteSize; ++j)
-    unpackTyped(incoming[size_t(j)].data(), blocks[size_t(j)], *recv.type, blockCounts[size_t(j)]);
-  return abi::kSuccess;
+  return incoming.finish(step, *recv.type);
 }
 
 int intercommScatter(HostCall& call, u32 sendbuf, u32 sendcounts, u32 displs, int sendcount,
@@ -344,25 +379,16 @@ int intercommAllgather(HostCall& call, u32 sendbuf, int sendcount, int sendtype,
     if (int error = intArray(call, comm, displs, sides.remoteSize, "displs", offsets)) return error;
   }
   std::vector<uint8_t> data = packed(send.host, *send.type, sendcount);
-  std::vector<uint8_t*> blocks(size_t(sides.remoteSize));
-  std::vector<int64_t> blockCounts(size_t(sides.remoteSize));
-  std::vector<std::vector<uint8_t>> incoming(size_t(sides.remoteSize));
+  IncomingBlocks incoming(sides.remoteSize);
   MessageStep step(call, sides.comm, comm);
   for (int j = 0; j < sides.remoteSize; ++j) {
     int64_t n = varying ? counts[j] : recvcount;
     int64_t displ = varying ? offsets[j] : int64_t(j) * recvcount;
-    if (int error = blockOf(call, comm, recv, displ, n, "receive", blocks[size_t(j)])) return error;
-    blockCounts[size_t(j)] = n;
-    incoming[size_t(j)].resize(size_t(recv.type->size * n));
-    step.receive(sides.context, j, kCollectiveTag, incoming[size_t(j)].data(),
-                 int64_t(incoming[size_t(j)].size()));
+    if (int error = incoming.post(call, comm, step, sides, recv, j, displ, n)) return error;
     step.send(sides.context, sides.me, sides.comm->worldRanks[size_t(j)], kCollectiveTag,
               data.data(), int64_t(data.size()));
   }
-  if (int error = step.finish()) return error;
-  for (int j = 0; j < sides.remoteSize; ++j)
-    unpackTyped(incoming[size_t(j)].data(), blocks[size_t(j)], *recv.type, blockCounts[size_t(j)]);
-  return abi::kSuccess;
+  return incoming.finish(step, *recv.type);
 }
 
 int intercommAlltoall(HostCall& call, u32 sendbuf, u32 sendcounts, u32 sdispls, int sendcount,
@@ -380,9 +406,7 @@ int intercommAlltoall(HostCall& call, u32 sendbuf, u32 sendcounts, u32 sdispls, 
     if (int error = intArray(call, comm, recvcounts, n, "recvcounts", rCounts)) return error;
     if (int error = intArray(call, comm, rdispls, n, "rdispls", rOffsets)) return error;
   }
-  std::vector<uint8_t*> blocks(size_t(sides.remoteSize));
-  std::vector<int64_t> blockCounts(size_t(sides.remoteSize));
-  std::vector<std::vector<uint8_t>> incoming(size_t(sides.remoteSize));
+  IncomingBlocks incoming(sides.remoteSize);
   std::vector<std::vector<uint8_t>> outgoing(size_t(sides.remoteSize));
   MessageStep step(call, sides.comm, comm);
   for (int j = 0; j < sides.remoteSize; ++j) {
@@ -392,19 +416,12 @@ int intercommAlltoall(HostCall& call, u32 sendbuf, u32 sendcounts, u32 sdispls, 
     int64_t rd = varying ? rOffsets[j] : int64_t(j) * recvcount;
     uint8_t* sendBlock;
     if (int error = blockOf(call, comm, send, sd, sn, "send", sendBlock)) return error;
-    if (int error = blockOf(call, comm, recv, rd, rn, "receive", blocks[size_t(j)])) return error;
-    blockCounts[size_t(j)] = rn;
+    if (int error = incoming.post(call, comm, step, sides, recv, j, rd, rn)) return error;
     outgoing[size_t(j)] = packed(sendBlock, *send.type, sn);
-    incoming[size_t(j)].resize(size_t(recv.type->size * rn));
-    step.receive(sides.context, j, kCollectiveTag, incoming[size_t(j)].data(),
-                 int64_t(incoming[size_t(j)].size()));
     step.send(sides.context, sides.me, sides.comm->worldRanks[size_t(j)], kCollectiveTag,
               outgoing[size_t(j)].data(), int64_t(outgoing[size_t(j)].size()));
   }
-  if (int error = step.finish()) return error;
-  for (int j = 0; j < sides.remoteSize; ++j)
-    unpackTyped(incoming[size_t(j)].data(), blocks[size_t(j)], *recv.type, blockCounts[size_t(j)]);
-  return abi::kSuccess;
+  return incoming.finish(step, *recv.type);
 }
 
 int intercommReduceScatter(HostCall& call, u32 sendbuf, u32 recvbuf, u32 recvcounts,
@@ -434,15 +451,8 @@ int intercommReduceScatter(HostCall& call, u32 sendbuf, u32 recvbuf, u32 recvcou
   if (int error = resolve(call, comm, recvbuf, mine, type, "receive", recv)) return error;
   if (int error = checkOp(call, comm, op, *send.type)) return error;
   std::vector<uint8_t> data = packed(send.host, *send.type, total);
-  std::vector<std::vector<uint8_t>> incoming(size_t(sides.remoteSize),
-                                             std::vector<uint8_t>(data.size()));
   MessageStep step(call, sides.comm, comm);
-  for (int j = 0; j < sides.remoteSize; ++j) {
-    step.receive(sides.context, j, kCollectiveTag, incoming[size_t(j)].data(),
-                 int64_t(data.size()));
-    step.send(sides.context, sides.me, sides.comm->worldRanks[size_t(j)], kCollectiveTag,
-              data.data(), int64_t(data.size()));
-  }
+  std::vector<std::vector<uint8_t>> incoming = exchangeWithRemoteGroup(step, sides, data);
   return reduceRemote(call, step, sides, incoming, *recv.type, total, offset, mine, op, recv);
 }
 

@@ -93,6 +93,10 @@ uint32_t allocateWindow(HostCall& call, int64_t size, int dispUnit, int comm,
 
 int failOnWindow(HostCall& call, const Window& window, int errorClass, const std::string& reason) {
   if (window.errhandler == abi::kErrorsReturn) return errorClass;
+  if (window.errhandler != abi::kErrorsAreFatal) {
+    callUserWindowErrorHandler(call, window, errorClass);
+    return errorClass;
+  }
   std::string message = "rank " + std::to_string(call.rank.worldRank) + ": " + call.name + ": " +
                         reason + " (" + errorClassName(errorClass) + ")";
   call.world().abort(errorClass, message);

@@ -3,6 +3,8 @@
 
 #include <cstdio>
 
+#include "mpi/Window.h"
+
 namespace synergy::mpi {
 
 namespace {
@@ -211,6 +213,7 @@ std::shared_ptr<Window> RankState::window(int handle) {
 }
 
 int RankState::addWindow(std::shared_ptr<Window> window) {
+  window->handle = nextWindow_;
   windows_[nextWindow_] = std::move(window);
   return nextWindow_++;
 }

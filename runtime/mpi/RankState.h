@@ -93,6 +93,10 @@ class RankState : public granule::HostExtension {
   // Nonblocking collectives this rank has started, by communicator context
   // (NonblockingCollectives.cpp tags their messages with the count).
   std::map<uint32_t, uint32_t> nonblockingCollectivesOn;
+  // Error handlers made with MPI_Win_create_errhandler: their guest
+  // function-table indices, by handle (WindowErrorHandlers.cpp).
+  std::map<int, uint32_t> windowErrorHandlers;
+  int nextErrorHandler = abi::kErrorsReturn + 1;
   // Info objects by handle (InfoObjects.cpp); MPI_INFO_ENV's entry is
   // filled in when it is read.
   std::map<int, InfoEntries> infos;

@@ -73,6 +73,7 @@ struct RemoteRmaCounts {
 enum class HeldLock : uint8_t { None, Shared, Exclusive, Unchecked };
 
 struct Window {
+  int handle = 0;  // this member's handle of it
   int commHandle = 0;
   std::shared_ptr<Communicator> comm;
   std::shared_ptr<WindowSync> sync;
@@ -85,6 +86,8 @@ struct Window {
   // unit, flavor, model), made by the first MPI_Win_get_attr: the guest is
   // handed pointers to them. Freed with the window.
   uint32_t attributesGuest = 0;
+  // MPI_ERRORS_ARE_FATAL, MPI_ERRORS_RETURN or a handle of
+  // RankState::windowErrorHandlers.
   int errhandler = abi::kErrorsAreFatal;
   std::string name;
   InfoEntries info;
@@ -120,8 +123,13 @@ uint32_t allocateWindow(HostCall& call, int64_t size, int dispUnit, int comm,
                         uint32_t baseptrOut, uint32_t winOut, int flavor);
 
 // Raises `errorClass` through the window's error handler: returns it
-// under MPI_ERRORS_RETURN, ends the job under MPI_ERRORS_ARE_FATAL.
+// under MPI_ERRORS_RETURN, calls a user handler and then returns it, ends
+// the job under MPI_ERRORS_ARE_FATAL.
 int failOnWindow(HostCall& call, const Window& window, int errorClass, const std::string& reason);
+
+// Calls the window's user error handler (MPI_Win_create_errhandler) with
+// the window's handle and `errorCode` (WindowErrorHandlers.cpp).
+void callUserWindowErrorHandler(HostCall& call, const Window& window, int errorCode);
 
 // The window behind `handle`, or null after raising MPI_ERR_WIN.
 std::shared_ptr<Window> windowOrFail(HostCall& call, int handle, int& error);

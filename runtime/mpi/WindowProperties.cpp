@@ -1,11 +1,8 @@
-//===- WindowProperties.cpp - a window's group, error handler, name, info -===//
+//===- WindowProperties.cpp - a window's group, name and info hints -------===//
 //
-// The per-member properties of a window: MPI_Win_get_group, the error
-// handler (MPI_Win_set/get_errhandler, MPI_Win_call_errhandler; windows
-// start with MPI_ERRORS_ARE_FATAL, as MPI says, and every one-sided call
-// raises its errors through it), MPI_Win_set/get_name and the info hints
-// (MPI_Win_set/get_info). Only the predefined error handlers exist: the
-// runtime has no MPI_*_create_errhandler.
+// The per-member properties of a window: MPI_Win_get_group,
+// MPI_Win_set/get_name and the info hints (MPI_Win_set/get_info). Its error
+// handler is in WindowErrorHandlers.cpp.
 //
 //===----------------------------------------------------------------------===//
 #include <algorithm>
@@ -29,42 +26,6 @@ u32 Z_envZ_MPI_Win_get_group(void* instance, u32 win, u32 groupOut) {
   group->worldRanks = window->comm->worldRanks;
   call.store<int32_t>(groupOut, call.rank.addGroup(std::move(group)));
   return abi::kSuccess;
-}
-
-u32 Z_envZ_MPI_Win_set_errhandler(void* instance, u32 win, u32 errhandler) {
-  HostCall call(instance, "MPI_Win_set_errhandler");
-  int error;
-  auto window = windowOrFail(call, int(win), error);
-  if (!window) return error;
-  int handler = int(errhandler);
-  if (handler != abi::kErrorsAreFatal && handler != abi::kErrorsReturn)
-    return failOnWindow(call, *window, abi::kErrArg,
-                        "invalid error handler " + std::to_string(handler));
-  window->errhandler = handler;
-  return abi::kSuccess;
-}
-
-u32 Z_envZ_MPI_Win_get_errhandler(void* instance, u32 win, u32 errhandlerOut) {
-  HostCall call(instance, "MPI_Win_get_errhandler");
-  int error;
-  auto window = windowOrFail(call, int(win), error);
-  if (!window) return error;
-  if (!call.store<int32_t>(errhandlerOut, window->errhandler))
-    return failOnWindow(call, *window, abi::kErrArg, "errhandler pointer outside linear memory");
-  return abi::kSuccess;
-}
-
-// Under MPI_ERRORS_RETURN the handler does nothing and the call succeeds;
-// under MPI_ERRORS_ARE_FATAL the job ends, naming the error code.
-u32 Z_envZ_MPI_Win_call_errhandler(void* instance, u32 win, u32 errorCode) {
-  HostCall call(instance, "MPI_Win_call_errhandler");
-  int error;
-  auto window = windowOrFail(call, int(win), error);
-  if (!window) return error;
-  if (window->errhandler == abi::kErrorsReturn) return abi::kSuccess;
-  int code = int(errorCode);
-  return failOnWindow(call, *window, code > 0 && code <= abi::kErrLastCode ? code : abi::kErrOther,
-                      "the program raised error code " + std::to_string(code) + " on the window");
 }
 
 u32 Z_envZ_MPI_Win_set_name(void* instance, u32 win, u32 name) {

@@ -93,11 +93,11 @@ uint32_t reduce(Granule& granule, uint32_t list, uint32_t combiner, bool blockin
       callTableFunction(granule, combiner, {list, team.reductionLists[size_t(other)]});
     if (!blocking) {
       team.reductionsReleased.fetch_add(1, std::memory_order_release);
-      team.reductionsReleased.notify_all();
+      team.reductionsReleased.wakeAll();
     }
     return 1;
   }
-  waitWhileEquals(team.reductionsReleased, released, team.size);
+  team.reductionsReleased.waitWhileEquals(released, team.spins);
   if (blocking) acquireMemory(granule);
   return 0;
 }
@@ -132,7 +132,7 @@ void Z_envZ___kmpc_serialized_parallel(void* host, uint32_t, uint32_t) {
   me.pushedNumThreads = 0;
   Team* parent = me.at.team;
   auto team = std::make_unique<Team>(parent, 1, parent ? parent->activeLevel : 0,
-                                     me.at.threadNum);
+                                     me.at.threadNum, uint64_t{0});
   auto& serialized = granule.extension<SerializedTeams>().stack;
   serialized.emplace_back(std::move(team), me.at);
   me.at = TeamPosition{};
@@ -227,7 +227,7 @@ void Z_envZ___kmpc_end_reduce(void* host, uint32_t, uint32_t, uint32_t) {
   if (me.teamSize() <= 1) return;
   releaseMemory(granule);
   me.at.team->reductionsReleased.fetch_add(1, std::memory_order_release);
-  me.at.team->reductionsReleased.notify_all();
+  me.at.team->reductionsReleased.wakeAll();
 }
 
 // --- The OpenMP runtime API --------------------------------------------------

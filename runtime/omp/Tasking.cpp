@@ -182,7 +182,7 @@ void runTasksUntil(OmpThread& me, TaskPool& pool, Wait wait, Done done) {
       continue;
     }
     if (done()) break;
-    waitWhileEquals(pool.events, seen, me.teamSize());
+    pool.events.waitWhileEquals(seen, me.spins());
   }
   me.at.suspendedTied = outer;
 }

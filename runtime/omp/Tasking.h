@@ -45,6 +45,7 @@
 #include <vector>
 
 #include "omp/TaskReduction.h"
+#include "omp/WaitWord.h"
 
 namespace synergy::omp {
 
@@ -112,11 +113,11 @@ class TaskPool {
   std::shared_ptr<TaskGroup> teamReduction;
   // Bumped whenever a waiting thread may have something to do: a task was
   // queued or completed, or a barrier opened.
-  std::atomic<uint32_t> events{0};
+  WaitWord events;
 
   void signal() {
     events.fetch_add(1, std::memory_order_acq_rel);
-    events.notify_all();
+    events.wakeAll();
   }
 };
 

@@ -17,8 +17,6 @@ namespace {
 
 using granule::Granule;
 
-constexpr int kShortSpinIterations = 500;
-constexpr int kLongSpinIterations = 200000;
 constexpr uint32_t kWorkerStackBytes = 1u << 20;
 constexpr int kSupportedActiveLevels = 255;
 
@@ -118,22 +116,13 @@ int onlineProcessors() {
   return processors;
 }
 
-void waitWhileEquals(const std::atomic<uint32_t>& value, uint32_t old, int teamSize) {
-  int spins = teamSize <= onlineProcessors() ? kLongSpinIterations : kShortSpinIterations;
-  for (int i = 0; i < spins; ++i) {
-    if (value.load(std::memory_order_acquire) != old) return;
-    __builtin_ia32_pause();
-  }
-  while (value.load(std::memory_order_acquire) == old) value.wait(old, std::memory_order_acquire);
-}
-
 bool Barrier::arriveAndWait() {
   uint32_t seen = generation();
   if (arrive()) {
     complete();
     return true;
   }
-  waitWhileEquals(generation_, seen, parties_);
+  generation_.waitWhileEquals(seen, spins_);
   return false;
 }
 
@@ -144,16 +133,17 @@ bool Barrier::arrive() {
 void Barrier::complete() {
   arrived_.store(0, std::memory_order_relaxed);
   generation_.fetch_add(1, std::memory_order_release);
-  generation_.notify_all();
+  generation_.wakeAll();
 }
 
-Team::Team(Team* parentTeam, int teamSize, int active, int parentNum)
+Team::Team(Team* parentTeam, int teamSize, int active, int parentNum, uint64_t spinCount)
     : parent(parentTeam),
       size(teamSize),
       level(parentTeam ? parentTeam->level + 1 : 1),
       activeLevel(active),
       parentThreadNum(parentNum),
-      barrier(teamSize),
+      spins(spinCount),
+      barrier(teamSize, spinCount),
       reductionLists(size_t(teamSize)) {}
 
 Team::~Team() = default;
@@ -182,13 +172,20 @@ OmpThread::OmpThread(Granule& owner) : granule(owner) {
 int OmpThread::globalThreadId() { return granule.extension<ThreadMember>().threadId(); }
 
 OmpRuntime::OmpRuntime(ThreadGroup& group)
-    : group_(group), initialIcvs_(icvsFromEnvironment(group.root())) {}
+    : group_(group),
+      initialIcvs_(icvsFromEnvironment(group.root())),
+      spinCounts_(SpinCounts::fromEnvironment(environmentValue(group.root(), "OMP_WAIT_POLICY"),
+                                              environmentValue(group.root(), "GOMP_SPINCOUNT"))) {}
+
+uint64_t OmpRuntime::spinsForTeam(int threads) const {
+  return spinCounts_.forTeam(threads, onlineProcessors(), group_.dsm());
+}
 
 OmpRuntime::~OmpRuntime() {
   shuttingDown_ = true;
   for (auto& worker : workers_) {
     worker->jobs.fetch_add(1);
-    worker->jobs.notify_all();
+    worker->jobs.wakeAll();
     // A worker still inside a region (the process is ending on a trap) may
     // never return; leave it, and its granule, to process exit.
     if (worker->busy) {
@@ -212,7 +209,10 @@ std::vector<Worker*> OmpRuntime::acquireWorkers(Granule& spawner, int count) {
     worker->thread = group_.spawn(spawner, kWorkerStackBytes);
     spawner.extension<ThreadMember>().adopt(*worker->thread.granule, group_.nextThreadId());
     Worker* raw = worker.get();
-    if (!startHostThread(raw->host, [this, raw] { workerLoop(*raw); }))
+    // A worker waits for its next region as a member of a team as large as
+    // the pool with its master, as libgomp's docked threads do.
+    uint64_t idleSpins = spinsForTeam(int(workers_.size()) + 2);
+    if (!startHostThread(raw->host, [this, raw, idleSpins] { workerLoop(*raw, idleSpins); }))
       spawner.trap("cannot start a host thread for an OpenMP worker");
     chosen.push_back(worker.get());
     workers_.push_back(std::move(worker));
@@ -226,12 +226,12 @@ void OmpRuntime::releaseWorkers(const std::vector<Worker*>& workers) {
   for (Worker* worker : workers) worker->busy = false;
 }
 
-void OmpRuntime::workerLoop(Worker& worker) {
+void OmpRuntime::workerLoop(Worker& worker, uint64_t idleSpins) {
   Granule& granule = *worker.thread.granule;
   OmpThread& me = ompThread(granule);
   uint32_t seen = 0;
   for (;;) {
-    waitWhileEquals(worker.jobs, seen);
+    worker.jobs.waitWhileEquals(seen, idleSpins);
     seen = worker.jobs.load(std::memory_order_acquire);
     if (shuttingDown_) return;
     Team& team = *worker.team;
@@ -242,7 +242,7 @@ void OmpRuntime::workerLoop(Worker& worker) {
     runMember(team, me, granule);
     me.at.team = nullptr;
     if (team.workersRunning.fetch_sub(1, std::memory_order_acq_rel) == 1)
-      team.workersRunning.notify_all();
+      team.workersRunning.wakeAll();
   }
 }
 
@@ -264,7 +264,8 @@ void OmpRuntime::forkCall(OmpThread& encountering, uint32_t microtask,
   if (activeLevel >= encountering.icvs.maxActiveLevels) size = 1;
   size = std::max(size, 1);
 
-  Team team(parent, size, activeLevel + (size > 1 ? 1 : 0), encountering.at.threadNum);
+  Team team(parent, size, activeLevel + (size > 1 ? 1 : 0), encountering.at.threadNum,
+            spinsForTeam(size));
   team.microtask = microtask;
   team.arguments = std::move(arguments);
   std::vector<Worker*> workers = acquireWorkers(granule, size - 1);
@@ -278,13 +279,13 @@ void OmpRuntime::forkCall(OmpThread& encountering, uint32_t microtask,
     worker.threadNum = i + 1;
     worker.icvs = encountering.icvs;
     worker.jobs.fetch_add(1, std::memory_order_release);
-    worker.jobs.notify_one();
+    worker.jobs.wakeOne();
   }
   encountering.at = TeamPosition{};
   encountering.at.team = &team;
   runMember(team, encountering, granule);
   for (uint32_t running; (running = team.workersRunning.load(std::memory_order_acquire)) != 0;)
-    waitWhileEquals(team.workersRunning, running, team.size);
+    team.workersRunning.waitWhileEquals(running, team.spins);
   if (team.dsm) team.dsm->join(granule);
   releaseWorkers(workers);
   encountering.at = saved;

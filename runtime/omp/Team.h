@@ -17,7 +17,6 @@
 #pragma once
 
 #include <atomic>
-#include <climits>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -31,6 +30,7 @@
 #include "omp/KeyedLocks.h"
 #include "omp/Tasking.h"
 #include "omp/ThreadGroup.h"
+#include "omp/WaitWord.h"
 
 namespace synergy::omp {
 
@@ -57,17 +57,10 @@ struct DeviceIcvs {
 // and omp_get_num_procs.
 int onlineProcessors();
 
-// Waits for a 32-bit atomic to leave `old`: a spin, then a futex wait.
-// `teamSize` threads wait together: when they fit on the machine's
-// processors the spin is long, as libgomp's, because the thread that will
-// release them is running and a futex wake-up costs a trip through the
-// scheduler, which on a busy machine takes milliseconds; an oversubscribed
-// team (or an unknown size) spins briefly so waiters give up their CPUs.
-void waitWhileEquals(const std::atomic<uint32_t>& value, uint32_t old, int teamSize = INT_MAX);
-
 class Barrier {
  public:
-  explicit Barrier(int parties) : parties_(parties) {}
+  // Waiters spin for `spins` pauses before they sleep (SpinCounts).
+  Barrier(int parties, uint64_t spins) : parties_(parties), spins_(spins) {}
   // Returns true in exactly one of the threads of each round.
   bool arriveAndWait();
 
@@ -80,8 +73,9 @@ class Barrier {
 
  private:
   const int parties_;
+  const uint64_t spins_;
   std::atomic<int> arrived_{0};
-  std::atomic<uint32_t> generation_{0};
+  WaitWord generation_;
 };
 
 // A worksharing loop whose iterations are handed out at run time (dynamic,
@@ -94,7 +88,7 @@ struct LoopShare {
   uint64_t lowerBits = 0;  // the first iteration's value, as unsigned bits
   int64_t increment = 1;
   std::atomic<uint64_t> nextIteration{0};
-  std::atomic<uint32_t> orderedNext{0};  // iteration index whose turn it is
+  WaitWord orderedNext;  // iteration index whose turn it is
   std::atomic<int> finishedThreads{0};
 
   void copyShape(const LoopShare& shape) {
@@ -112,7 +106,7 @@ class MainCopy;
 
 class Team {
  public:
-  Team(Team* parent, int size, int activeLevel, int parentThreadNum);
+  Team(Team* parent, int size, int activeLevel, int parentThreadNum, uint64_t spins);
   ~Team();
 
   Team* const parent;
@@ -120,13 +114,15 @@ class Team {
   const int level;        // nesting depth, including inactive regions
   const int activeLevel;  // enclosing teams with more than one thread
   const int parentThreadNum;
+  // How long its threads spin before they sleep in any wait (SpinCounts).
+  const uint64_t spins;
   Barrier barrier;
   std::atomic<uint64_t> singlesTaken{0};
   std::atomic<uint32_t> copyprivateData{0};
   // __kmpc_reduce: each thread's list of pointers to its private copies,
   // and a counter thread 0 bumps when the others may go on.
   std::vector<uint32_t> reductionLists;
-  std::atomic<uint32_t> reductionsReleased{0};
+  WaitWord reductionsReleased;
 
   // The k-th dispatched loop of the team, created by its first arriver.
   LoopShare& loop(uint64_t index, const LoopShare& shape);
@@ -136,7 +132,7 @@ class Team {
   // The region's outlined function and its shared arguments.
   uint32_t microtask = 0;
   std::vector<uint32_t> arguments;
-  std::atomic<uint32_t> workersRunning{0};
+  WaitWord workersRunning;
 
   std::unique_ptr<DsmTeam> dsm;
   TaskPool tasks;
@@ -186,6 +182,9 @@ class OmpThread : public granule::HostExtension {
   std::unique_ptr<TaskPool> soloTasks;
 
   int teamSize() const { return at.team ? at.team->size : 1; }
+  // The spin budget of the thread's waits: its team's, or none outside one,
+  // where nothing else can release it.
+  uint64_t spins() const { return at.team ? at.team->spins : 0; }
   int globalThreadId();
 };
 
@@ -195,7 +194,7 @@ class OmpRuntime;
 struct Worker {
   ThreadGranule thread;
   pthread_t host{};
-  std::atomic<uint32_t> jobs{0};  // bumped to start a region
+  WaitWord jobs;  // bumped to start a region
   bool busy = false;
   Team* team = nullptr;
   int threadNum = 0;
@@ -213,6 +212,8 @@ class OmpRuntime {
   KeyedLocks& locks() { return locks_; }
   AllocatorTable& allocators() { return allocators_; }
   DeviceIcvs& device() { return device_; }
+  // How long a thread of a team of `threads` spins before it sleeps.
+  uint64_t spinsForTeam(int threads) const;
 
   // Runs one parallel region from `encountering` (__kmpc_fork_call).
   void forkCall(OmpThread& encountering, uint32_t microtask, std::vector<uint32_t> arguments);
@@ -220,7 +221,7 @@ class OmpRuntime {
  private:
   std::vector<Worker*> acquireWorkers(granule::Granule& spawner, int count);
   void releaseWorkers(const std::vector<Worker*>& workers);
-  void workerLoop(Worker& worker);
+  void workerLoop(Worker& worker, uint64_t idleSpins);
   // Under --dsm, the main copy a new team inside `parent` must share: the
   // pthreads' hub, else the one of the nearest enclosing replicated team;
   // null for an outermost team of a process without pthreads.
@@ -228,6 +229,7 @@ class OmpRuntime {
 
   ThreadGroup& group_;
   Icvs initialIcvs_;
+  SpinCounts spinCounts_;
   KeyedLocks locks_;
   AllocatorTable allocators_;
   DeviceIcvs device_;

@@ -229,9 +229,9 @@ void dispatchFini(void* host) {
   if (!me.at.orderedDone) {
     for (uint32_t next; (next = loop->orderedNext.load(std::memory_order_acquire)) !=
                         me.at.orderedIteration;)
-      waitWhileEquals(loop->orderedNext, next);
+      loop->orderedNext.waitWhileEquals(next, me.spins());
     loop->orderedNext.store(me.at.orderedIteration + 1, std::memory_order_release);
-    loop->orderedNext.notify_all();
+    loop->orderedNext.wakeAll();
   }
   ++me.at.orderedIteration;
   me.at.orderedDone = false;
@@ -334,7 +334,7 @@ void Z_envZ___kmpc_ordered(void* host, uint32_t, uint32_t) {
   if (!loop) return;
   for (uint32_t next; (next = loop->orderedNext.load(std::memory_order_acquire)) !=
                       me.at.orderedIteration;)
-    waitWhileEquals(loop->orderedNext, next);
+    loop->orderedNext.waitWhileEquals(next, me.spins());
   acquireMemory(granule);
 }
 
@@ -345,7 +345,7 @@ void Z_envZ___kmpc_end_ordered(void* host, uint32_t, uint32_t) {
   if (!loop) return;
   releaseMemory(granule);
   loop->orderedNext.store(me.at.orderedIteration + 1, std::memory_order_release);
-  loop->orderedNext.notify_all();
+  loop->orderedNext.wakeAll();
   me.at.orderedDone = true;
 }
 

@@ -11,7 +11,8 @@ natively, and under `synergy-run` once per --modes entry (or its own
 `// MODES: shared` line; shared: plain threads in one memory; dsm:
 `synergy-run --dsm`). All other OMP_* and GOMP_*
 variables are removed, so OMP_SCHEDULE is unset and schedule(runtime) gets
-each runtime's default. Each run is cut off after --timeout seconds (180)
+each runtime's default; a `// WAIT_POLICIES: passive,active` line runs the
+whole matrix once per OMP_WAIT_POLICY value, natively too. Each run is cut off after --timeout seconds (180)
 and reported as a time-out; a program's first synergy-run, which also
 AOT-compiles the granule when the cache is cold, gets --first-run-timeout
 (300). The cut-off only catches hangs: a --dsm run of the atomics-heavy
@@ -58,21 +59,24 @@ def program_mode(source):
 def program_directives(source):
     """The `// NAME: value` lines right after the MODE line: `THREADS: a,b`
     replaces the --threads list (for a program whose team sizes are fixed by
-    num_threads clauses), `MODES: shared` the --modes list."""
+    num_threads clauses), `MODES: shared` the --modes list, `WAIT_POLICIES:
+    passive,active` runs everything once per OMP_WAIT_POLICY value."""
     directives = {}
     with open(source) as text:
         text.readline()
         for line in text:
-            match = re.match(r"//\s*(THREADS|MODES):\s*(\S+)\s*$", line)
+            match = re.match(r"//\s*(THREADS|MODES|WAIT_POLICIES):\s*(\S+)\s*$", line)
             if not match:
                 break
             directives[match.group(1)] = match.group(2)
     return directives
 
 
-def run_environment(threads):
+def run_environment(threads, wait_policy):
     env = {k: v for k, v in os.environ.items() if not k.startswith(("OMP_", "GOMP_"))}
     env["OMP_NUM_THREADS"] = str(threads)
+    if wait_policy:
+        env["OMP_WAIT_POLICY"] = wait_policy
     return env
 
 
@@ -89,11 +93,11 @@ def build(what, argv, cwd):
                                             proc.stderr.decode(errors="replace")))
 
 
-def run(argv, cwd, threads, timeout):
+def run(argv, cwd, threads, timeout, wait_policy=None):
     """(stdout, exit status, stderr); exit status None when it timed out.
     The run gets its own process group, so a time-out also ends whatever it
     started (which would otherwise keep the output pipes open)."""
-    proc = subprocess.Popen(argv, cwd=cwd, env=run_environment(threads), stdout=subprocess.PIPE,
+    proc = subprocess.Popen(argv, cwd=cwd, env=run_environment(threads, wait_policy), stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, start_new_session=True)
     try:
         out, err = proc.communicate(timeout=timeout)
@@ -138,28 +142,30 @@ def check(source, args):
         directives = program_directives(source)
         thread_counts = number_list(directives["THREADS"]) if "THREADS" in directives else args.threads
         modes = mode_list(directives["MODES"]) if "MODES" in directives else args.modes
-        for threads in thread_counts:
-            expected = run([native], root, threads, args.timeout)
+        policies = directives["WAIT_POLICIES"].split(",") if "WAIT_POLICIES" in directives else [None]
+        for threads, policy in ((t, p) for t in thread_counts for p in policies):
+            setting = "OMP_NUM_THREADS=%d" % threads + (" OMP_WAIT_POLICY=%s" % policy if policy else "")
+            expected = run([native], root, threads, args.timeout, policy)
             if expected[1] != 0 or not expected[0]:
-                sys.stdout.write("FAIL %s: native OMP_NUM_THREADS=%d: %s, %d bytes of output\n%s" % (
-                    name, threads, describe(expected[1]), len(expected[0]),
+                sys.stdout.write("FAIL %s: native %s: %s, %d bytes of output\n%s" % (
+                    name, setting, describe(expected[1]), len(expected[0]),
                     expected[2].decode(errors="replace")[-4000:]))
                 ok = False
                 continue
             if args.native_only:
-                again = run([native], root, threads, args.timeout)
+                again = run([native], root, threads, args.timeout, policy)
                 runs += 2
                 if again[:2] != expected[:2]:
-                    report(name, "native rerun OMP_NUM_THREADS=%d" % threads, expected, again,
+                    report(name, "native rerun %s" % setting, expected, again,
                            "native first run")
                     ok = False
                 continue
             for mode in modes:
                 actual = run([runner, *RUN_FLAGS[mode], granule], root, threads,
-                             first_timeout if runs == 0 else args.timeout)
+                             first_timeout if runs == 0 else args.timeout, policy)
                 runs += 1
                 if actual[:2] != expected[:2]:
-                    report(name, "synergy-run %s OMP_NUM_THREADS=%d" % (mode, threads), expected, actual)
+                    report(name, "synergy-run %s %s" % (mode, setting), expected, actual)
                     ok = False
         if ok:
             sys.stdout.write("PASS %s (%d runs)\n" % (name, runs))
