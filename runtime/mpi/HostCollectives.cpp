@@ -9,9 +9,12 @@
 // then the runs of all hosts in rank order, so the fold is the rank-order
 // one whatever the op. A host holding consecutive ranks has one run.
 //
-// The messages are blocking point-to-point sends and receives through the
-// World. A send to another host completes as soon as it is queued; a large
-// send between two ranks of one host waits for its receive, so every
+// The messages are point-to-point sends and receives through the World.
+// Where a step sends to several hosts or members (the leaders' exchange, a
+// root host's sends, sharing on a host), it posts all of its receives and
+// sends, then waits for them all, so that the link writes to every host at
+// once. A send to another host completes once it is queued or written; a
+// large send between two ranks of one host waits for its receive, so every
 // phase posts its receives in an order the senders follow.
 //
 //===----------------------------------------------------------------------===//
