@@ -31,10 +31,11 @@ shared machine mostly measures the scheduler.
 Job start and jobs per second also report CPU time (user + sys, in ms per
 job): the client's, from its rusage, and the daemons' with the job processes
 they started, from /proc. On a loaded machine these move far less than wall
-time. `--only start` runs just those two sections.
+time. `--only start` runs just those two sections; `--tests latency,alltoall`
+runs just the named tests (and rows), without them.
 
 usage: bench/cluster/cluster_bench.py --build build [--json out.json] [--quick] [--repeat N]
-                                      [--only start]
+                                      [--only start | --tests NAME,...]
 """
 import argparse
 import json
@@ -272,6 +273,28 @@ def meets(row):
                                          row["ratio"] <= bound)
 
 
+def measure_start(cluster, binaries, bin_dir, quick):
+    """Job start (np 1, np 2 spread, local, OpenMPI) and jobs per second."""
+    probe_native, probe = binaries["start_probe"]
+    samples = 3 if quick else 10
+    # One unmeasured run per path fills the AOT cache and OpenMPI's page cache.
+    run(cluster.client(1, "binpack") + [probe])
+    run([os.path.join(bin_dir, "synergy-run"), "-np", "1", probe])
+    run(["mpirun"] + OPENMPI_TCP + ["-np", "1", probe_native])
+    daemons = [process.pid for process in cluster.processes]
+    start = {
+        "cluster_np1": job_start(cluster.client(1, "binpack") + [probe], samples, daemons),
+        "cluster_np2_spread": job_start(cluster.client(2, "spread") + [probe], samples,
+                                        daemons),
+        "local_np1": job_start([os.path.join(bin_dir, "synergy-run"), "-np", "1", probe],
+                               samples),
+        "openmpi_np1": job_start(["mpirun"] + OPENMPI_TCP + ["-np", "1", probe_native],
+                                 samples)}
+    throughput = jobs_per_second(cluster.client(1, "binpack") + [probe],
+                                 6 if quick else 24, cluster)
+    return start, throughput
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--build", required=True, help="Synergy build directory")
@@ -283,6 +306,10 @@ def main():
     parser.add_argument("--redis-server", default=shutil.which("redis-server"))
     parser.add_argument("--only", choices=["start"],
                         help="start: only the job start and jobs per second sections")
+    parser.add_argument("--tests", type=lambda text: text.split(","),
+                        help="comma-separated tests to run (latency, bandwidth, allreduce, "
+                             "bcast, alltoall, p2p, stencil, transpose, nstream, reduce), "
+                             "without the job start sections")
     options = parser.parse_args()
     if not options.redis_server:
         sys.stderr.write("cluster_bench: error: redis-server not found (--redis-server)\n")
@@ -320,6 +347,8 @@ def main():
             plan += [("osu", test, collective) for test in ("allreduce", "bcast", "alltoall")]
             plan += [("kernels", name, kernel) for name in
                      ("p2p", "stencil", "transpose", "nstream", "reduce")]
+        if options.tests:
+            plan = [entry for entry in plan if entry[1] in options.tests]
 
         rows = []
         for program, test, placements in plan:
@@ -350,23 +379,9 @@ def main():
                                  "check": "" if program == "osu" else (
                                      "ok" if ostatus == sstatus == "ok" else "FAILED")})
 
-        probe_native, probe = binaries["start_probe"]
-        samples = 3 if options.quick else 10
-        # One unmeasured run per path fills the AOT cache and OpenMPI's page cache.
-        run(cluster.client(1, "binpack") + [probe])
-        run([os.path.join(bin_dir, "synergy-run"), "-np", "1", probe])
-        run(["mpirun"] + OPENMPI_TCP + ["-np", "1", probe_native])
-        daemons = [process.pid for process in cluster.processes]
-        start = {
-            "cluster_np1": job_start(cluster.client(1, "binpack") + [probe], samples, daemons),
-            "cluster_np2_spread": job_start(cluster.client(2, "spread") + [probe], samples,
-                                            daemons),
-            "local_np1": job_start([os.path.join(bin_dir, "synergy-run"), "-np", "1", probe],
-                                   samples),
-            "openmpi_np1": job_start(["mpirun"] + OPENMPI_TCP + ["-np", "1", probe_native],
-                                     samples)}
-        throughput = jobs_per_second(cluster.client(1, "binpack") + [probe],
-                                     6 if options.quick else 24, cluster)
+        start, throughput = None, None
+        if not options.tests:
+            start, throughput = measure_start(cluster, binaries, bin_dir, options.quick)
     except BenchError as e:
         sys.stderr.write("cluster_bench: error: %s\n" % e)
         return 1
@@ -381,21 +396,23 @@ def main():
         print("%-10s %5d %8s %9s %5s %12.3f %12.3f %7.2f %s" % (
             row["test"], row["ranks"], row["policy"], row["size"], row["unit"], row["openmpi"],
             row["synergy"], row["ratio"] or 0, row["check"]))
-    print("job start (ms from launch to the first rank's main: median, min; whole job median;")
-    print("           CPU ms per job, user + sys: client, daemons + redis with their job processes):")
-    for name, figures in start.items():
-        print("  %-20s %8.1f %8.1f %8.1f %8.1f %8.1f" % (
-            name, figures["start_ms_median"], figures["start_ms_min"],
-            figures["total_ms_median"], figures["client_cpu_ms"], figures["daemon_cpu_ms"]))
-    print("jobs per second: %d jobs of np 1 on %d slots in %.2f s: %.1f jobs/s; per job %.0f "
-          "Redis commands, CPU ms %.1f client + %.1f daemons and Redis" % (
-              throughput["jobs"], throughput["slots"], throughput["seconds"],
-              throughput["jobs_per_second"], throughput["redis_commands_per_job"],
-              throughput["client_cpu_ms"], throughput["daemon_cpu_ms"]))
+    if start:
+        print("job start (ms from launch to the first rank's main: median, min; whole job median;")
+        print("           CPU ms per job, user + sys: client, daemons + redis with their job processes):")
+        for name, figures in start.items():
+            print("  %-20s %8.1f %8.1f %8.1f %8.1f %8.1f" % (
+                name, figures["start_ms_median"], figures["start_ms_min"],
+                figures["total_ms_median"], figures["client_cpu_ms"], figures["daemon_cpu_ms"]))
+        print("jobs per second: %d jobs of np 1 on %d slots in %.2f s: %.1f jobs/s; per job %.0f "
+              "Redis commands, CPU ms %.1f client + %.1f daemons and Redis" % (
+                  throughput["jobs"], throughput["slots"], throughput["seconds"],
+                  throughput["jobs_per_second"], throughput["redis_commands_per_job"],
+                  throughput["client_cpu_ms"], throughput["daemon_cpu_ms"]))
     met = [row for row in rows if meets(row)]
     print("targets (latency <= 1.2x, bandwidth >= 0.9x, collectives <= 1.0x, kernels <= 1.2x): "
-          "%d of %d rows met; job start %.1f ms (target < %.0f ms)" % (
-              len(met), len(rows), start["cluster_np1"]["start_ms_median"], JOB_START_TARGET_MS))
+          "%d of %d rows met" % (len(met), len(rows)) +
+          ("; job start %.1f ms (target < %.0f ms)" % (start["cluster_np1"]["start_ms_median"],
+                                                      JOB_START_TARGET_MS) if start else ""))
     for name in ("latency", "bandwidth", "allreduce", "bcast", "alltoall"):
         missed = [row for row in rows if row["test"] == name and row not in met]
         if missed:

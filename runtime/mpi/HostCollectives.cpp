@@ -9,9 +9,12 @@
 // then the runs of all hosts in rank order, so the fold is the rank-order
 // one whatever the op. A host holding consecutive ranks has one run.
 //
-// The messages are blocking point-to-point sends and receives through the
-// World. A send to another host completes as soon as it is queued; a large
-// send between two ranks of one host waits for its receive, so every
+// The messages are point-to-point sends and receives through the World.
+// Where a step sends to several hosts or members (the leaders' exchange, a
+// root host's sends, sharing on a host), it posts all of its receives and
+// sends, then waits for them all, so that the link writes to every host at
+// once. A send to another host completes once it is queued or written; a
+// large send between two ranks of one host waits for its receive, so every
 // phase posts its receives in an order the senders follow.
 //
 //===----------------------------------------------------------------------===//
@@ -76,11 +79,13 @@ const Layout& byteLayout() {
   return bytes;
 }
 
-// Sends `bytes` bytes at `data` to member `peer` of `comm`, or receives
-// them from it, in `context` with `tag`, and waits until that is done. A
-// send to another host completes as soon as it is queued.
-void runMessage(HostCall& call, Communicator& comm, Request::Kind kind, int peer, uint8_t* data,
-                int64_t bytes, uint32_t context, int tag) {
+// Starts sending `bytes` bytes at `data` to member `peer` of `comm`, or
+// receiving them from it, in `context` with `tag`; awaitMessage() waits for
+// it. A send to another host completes once it is queued, or, when it
+// lends its buffer to the link, once that has been written.
+std::shared_ptr<Request> postMessage(HostCall& call, Communicator& comm, Request::Kind kind,
+                                     int peer, uint8_t* data, int64_t bytes, uint32_t context,
+                                     int tag) {
   auto request = std::make_shared<Request>();
   request->kind = kind;
   request->owner = call.rank.worldRank;
@@ -99,8 +104,19 @@ void runMessage(HostCall& call, Communicator& comm, Request::Kind kind, int peer
   } else {
     world.startRecv(request);
   }
-  if (!world.waitFor(call.rank.worldRank, *request, WaitInfo{call.name, peer, 0, &comm}))
+  return request;
+}
+
+void awaitMessage(HostCall& call, Communicator& comm, const Request& request) {
+  if (!call.world().waitFor(call.rank.worldRank, request,
+                            WaitInfo{call.name, request.peer, 0, &comm}))
     call.leaveAbortedJob();
+}
+
+// postMessage(), then awaitMessage().
+void runMessage(HostCall& call, Communicator& comm, Request::Kind kind, int peer, uint8_t* data,
+                int64_t bytes, uint32_t context, int tag) {
+  awaitMessage(call, comm, *postMessage(call, comm, kind, peer, data, bytes, context, tag));
 }
 
 // One collective call of one rank: who is where, and the messages.
@@ -153,16 +169,40 @@ class HostPhases {
   bool leads() const { return leaderOf(myHost_) == me_; }
   int myLeader() const { return leaderOf(myHost_); }
 
-  void send(int to, const uint8_t* data, int64_t bytes) {
+  // Messages started with postSend() and postReceive(), which waitAll()
+  // completes. Sends and receives of one step are posted together, so
+  // that the link writes to every other host at once and no large send
+  // waits for its write before the next one starts.
+  using Posted = std::vector<std::shared_ptr<Request>>;
+
+  void postSend(Posted& posted, int to, const uint8_t* data, int64_t bytes) {
     if (world_.isRemote(comm_.worldRanks[to])) crossHostMessages[int(kind_)].fetch_add(1);
-    runMessage(call_, comm_, Request::Kind::Send, to, const_cast<uint8_t*>(data), bytes,
-               comm_.context | kCollectiveContextBit, int(kind_));
+    posted.push_back(postMessage(call_, comm_, Request::Kind::Send, to,
+                                 const_cast<uint8_t*>(data), bytes,
+                                 comm_.context | kCollectiveContextBit, int(kind_)));
+  }
+  void postSend(Posted& posted, int to, const Bytes& data) {
+    postSend(posted, to, data.data(), int64_t(data.size()));
+  }
+  void postReceive(Posted& posted, int from, uint8_t* data, int64_t bytes) {
+    posted.push_back(postMessage(call_, comm_, Request::Kind::Recv, from, data, bytes,
+                                 comm_.context | kCollectiveContextBit, int(kind_)));
+  }
+  void waitAll(const Posted& posted) {
+    for (const std::shared_ptr<Request>& request : posted) awaitMessage(call_, comm_, *request);
+  }
+
+  void send(int to, const uint8_t* data, int64_t bytes) {
+    Posted posted;
+    postSend(posted, to, data, bytes);
+    waitAll(posted);
   }
   void send(int to, const Bytes& data) { send(to, data.data(), int64_t(data.size())); }
 
   void receive(int from, uint8_t* data, int64_t bytes) {
-    runMessage(call_, comm_, Request::Kind::Recv, from, data, bytes,
-               comm_.context | kCollectiveContextBit, int(kind_));
+    Posted posted;
+    postReceive(posted, from, data, bytes);
+    waitAll(posted);
   }
   Bytes receive(int from, int64_t bytes) {
     Bytes data(static_cast<size_t>(bytes));
@@ -290,21 +330,30 @@ Bytes gatherOnHost(HostPhases& phases, Bytes mine) {
 
 // Sends `data` to every other member of this host.
 void shareOnHost(HostPhases& phases, const Bytes& data, int skip = -1) {
+  HostPhases::Posted posted;
   for (int member : phases.membersOf(phases.myHost()))
-    if (member != phases.me() && member != skip) phases.send(member, data);
+    if (member != phases.me() && member != skip) phases.postSend(posted, member, data);
+  phases.waitAll(posted);
 }
 
 // The leaders' all-to-all step: sends this host's block to the leader of
 // every other host, one message each, and receives theirs, bytesFrom(host)
-// bytes from each. Returns every host's block, in host order.
+// bytes from each. Returns every host's block, in host order. The receives
+// are posted first, so that a block that arrives while the sends are still
+// being written lands in its buffer, and all sends go out together.
 std::vector<Bytes> exchangeWithLeaders(HostPhases& phases, Bytes mine,
                                        util::FunctionRef<int64_t(int host)> bytesFrom) {
   std::vector<Bytes> blocks(size_t(phases.hosts()));
+  HostPhases::Posted posted;
+  for (int host = 0; host < phases.hosts(); ++host) {
+    if (host == phases.myHost()) continue;
+    blocks[size_t(host)].resize(size_t(bytesFrom(host)));
+    phases.postReceive(posted, phases.leaderOf(host), blocks[size_t(host)].data(),
+                       int64_t(blocks[size_t(host)].size()));
+  }
   for (int host = 0; host < phases.hosts(); ++host)
-    if (host != phases.myHost()) phases.send(phases.leaderOf(host), mine);
-  for (int host = 0; host < phases.hosts(); ++host)
-    if (host != phases.myHost())
-      blocks[size_t(host)] = phases.receive(phases.leaderOf(host), bytesFrom(host));
+    if (host != phases.myHost()) phases.postSend(posted, phases.leaderOf(host), mine);
+  phases.waitAll(posted);
   blocks[size_t(phases.myHost())] = std::move(mine);
   return blocks;
 }
@@ -463,8 +512,10 @@ int bcastAcrossHosts(HostCall& call, int comm, uint8_t* buffer, const TypeLayout
   }
   if (phases.myHost() == rootHost) {
     if (phases.me() != root) data = phases.receive(root, bytes);
+    HostPhases::Posted posted;
     for (int host = 0; host < phases.hosts(); ++host)
-      if (host != rootHost) phases.send(phases.leaderOf(host), data);
+      if (host != rootHost) phases.postSend(posted, phases.leaderOf(host), data);
+    phases.waitAll(posted);
   } else {
     data = phases.receive(phases.leaderOf(rootHost), bytes);
   }
@@ -705,10 +756,14 @@ int scatterAcrossHosts(HostCall& call, int comm, const uint8_t* send, const Type
   Bytes bundle;  // this host's members' blocks, in rank order
   if (phases.myHost() == rootHost) {
     if (phases.me() != root) all = phases.receive(root, block * phases.size());
+    std::vector<Bytes> bundles(size_t(phases.hosts()));
+    HostPhases::Posted posted;
     for (int host = 0; host < phases.hosts(); ++host) {
       if (host == rootHost) continue;
-      phases.send(phases.leaderOf(host), blocksOf(all, phases.membersOf(host), block));
+      bundles[size_t(host)] = blocksOf(all, phases.membersOf(host), block);
+      phases.postSend(posted, phases.leaderOf(host), bundles[size_t(host)]);
     }
+    phases.waitAll(posted);
     bundle = blocksOf(all, mine, block);
   } else {
     bundle = phases.receive(phases.leaderOf(rootHost), block * int64_t(mine.size()));
@@ -777,28 +832,37 @@ int alltoallAcrossHosts(HostCall& call, int comm, const uint8_t* send,
   std::vector<Bytes> sent(mine.size());
   sent[0] = std::move(outgoing);
   for (size_t i = 1; i < mine.size(); ++i) sent[i] = phases.receive(mine[i], block * size);
+  // From each other host one bundle, received into place as it comes while
+  // this host's go out.
+  HostPhases::Posted exchange;
+  std::vector<Bytes> bundles(size_t(phases.hosts()));
+  for (int host = 0; host < phases.hosts(); ++host) {
+    if (host == phases.myHost()) continue;
+    Bytes& bundle = bundles[size_t(host)];
+    bundle.resize(size_t(block * int64_t(phases.membersOf(host).size()) * int64_t(mine.size())));
+    phases.postReceive(exchange, phases.leaderOf(host), bundle.data(), int64_t(bundle.size()));
+  }
   // To each other host one bundle: for each member here, its blocks for
   // each member there.
+  std::vector<Bytes> outgoingBundles(size_t(phases.hosts()));
   for (int host = 0; host < phases.hosts(); ++host) {
     if (host == phases.myHost()) continue;
     const std::vector<int>& theirs = phases.membersOf(host);
-    Bytes bundle;
-    for (size_t i = 0; i < mine.size(); ++i) {
-      Bytes toThem = blocksOf(sent[i], theirs, block);
-      bundle.insert(bundle.end(), toThem.begin(), toThem.end());
-    }
-    phases.send(phases.leaderOf(host), bundle);
+    Bytes& bundle = outgoingBundles[size_t(host)];
+    bundle.reserve(size_t(block) * theirs.size() * mine.size());
+    for (size_t i = 0; i < mine.size(); ++i)
+      for (int member : theirs)
+        bundle.insert(bundle.end(), sent[i].begin() + member * block,
+                      sent[i].begin() + (member + 1) * block);
+    phases.postSend(exchange, phases.leaderOf(host), bundle);
   }
-  std::vector<Bytes> bundles(size_t(phases.hosts()));
-  for (int host = 0; host < phases.hosts(); ++host)
-    if (host != phases.myHost())
-      bundles[size_t(host)] = phases.receive(
-          phases.leaderOf(host),
-          block * int64_t(phases.membersOf(host).size()) * int64_t(mine.size()));
+  phases.waitAll(exchange);
   // Member j of this host receives, from each rank s in rank order, the
   // block s sent to it.
+  std::vector<Bytes> toMembers(mine.size());
+  HostPhases::Posted delivery;
   for (size_t j = 0; j < mine.size(); ++j) {
-    Bytes received;
+    Bytes& received = toMembers[j];
     received.reserve(size_t(block * size));
     for (int source = 0; source < size; ++source) {
       int host = phases.hostOf(source);
@@ -814,8 +878,9 @@ int alltoallAcrossHosts(HostCall& call, int comm, const uint8_t* send,
     if (j == 0)
       unpackTyped(received.data(), recv, recvType, recvCount * size);
     else
-      phases.send(mine[j], received);
+      phases.postSend(delivery, mine[j], received);
   }
+  phases.waitAll(delivery);
   return abi::kSuccess;
 }
 

@@ -11,8 +11,10 @@
 // a bad or oversized header, stops in the middle of a frame, or stays silent
 // past the handshake deadline is dropped and logged; the others carry on.
 //
-// send() queues the frame and the I/O thread writes it whenever the peer's
-// socket accepts data, so a sender does not wait for a busy peer. The queue
+// send() writes the frame at once when the connection has nothing queued
+// and the socket takes it all; otherwise it queues the frame and the I/O
+// thread writes it whenever the peer's socket accepts data. Either way a
+// sender does not wait for a busy peer. The queue
 // of each connection is bounded (TransportConfig::maxQueuedBytes): a thread
 // that sends while the queue already holds that many payload bytes waits
 // until the I/O thread has written enough of them, so a fast sender cannot
@@ -61,9 +63,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
   virtual void send(FrameType type, std::vector<uint8_t> payload) = 0;
   // Queues `frames` back to back: no other frame of this connection comes
   // between them. Their lent bytes must stay valid and unchanged until
-  // `released` has run; it runs once, on the I/O thread, when all of them
-  // have been written or the connection has closed. Only the heads count
-  // against the queue's bound.
+  // `released` has run; it runs once, when all of them have been written
+  // or the connection has closed: on the I/O thread, or within this call
+  // when the socket took them all at once. Only the heads count against
+  // the queue's bound.
   virtual void sendLent(std::vector<LentFrame> frames, std::function<void()> released) = 0;
   // "address:port" of the peer, for messages.
   virtual const std::string& peerName() const = 0;

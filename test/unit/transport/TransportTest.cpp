@@ -5,7 +5,8 @@
 // one connection per peer, that Ping is answered with the same payload,
 // that send() returns while the receiving side is busy, up to the queue's
 // bound and no further, and that lent bytes are written in place and given
-// back once, also when the connection has gone.
+// back once, also when the connection has gone, and that frames of several
+// senders writing at once never interleave.
 //
 //===----------------------------------------------------------------------===//
 #include "transport/Transport.h"
@@ -259,3 +260,99 @@ TEST(TransportTest, LentBytesAreWrittenInPlaceAndGivenBackOnce) {
 }
 
 }  // namespace
+
+namespace {
+
+// The byte at `index` of frame `sequence` of sender `sender`.
+uint8_t patternByte(uint32_t sender, uint32_t sequence, size_t index) {
+  return uint8_t(sender * 131 + sequence * 29 + index * 7 + (index >> 12));
+}
+
+}  // namespace
+
+// Senders write their frames to the socket themselves while the connection
+// has nothing queued, and queue them behind the I/O thread's otherwise.
+// Several senders at once, small and large frames, copied and lent, with a
+// receiver that stalls at first so that the socket fills up and partly
+// written frames get queued: every frame must arrive whole, unmixed with
+// another, and each sender's in the order it sent them.
+TEST(TransportTest, SendersThatWriteThemselvesNeverInterleaveFrames) {
+  constexpr uint32_t kSenders = 4;
+  constexpr uint32_t kFramesEach = 120;
+  const size_t kSizes[] = {8, 1000, 70000, 3 << 19};
+  std::mutex mutex;
+  std::condition_variable arrived;
+  // What each frame said about itself, and whether its bytes were right.
+  struct Arrival {
+    uint32_t sender;
+    uint32_t sequence;
+    size_t bytes;
+    bool intact;
+  };
+  std::vector<Arrival> arrivals;
+  bool stalled = false;
+  FrameHandler stallingHandler = [&](Connection&, Frame&& frame, std::string&) {
+    // Not a timing assertion: a pause, so that the senders fill the socket.
+    if (!stalled) std::this_thread::sleep_for(std::chrono::seconds(1));
+    stalled = true;
+    Arrival arrival{UINT32_MAX, 0, frame.payload.size(), frame.payload.size() >= 8};
+    if (arrival.intact) {
+      std::memcpy(&arrival.sender, frame.payload.data(), 4);
+      std::memcpy(&arrival.sequence, frame.payload.data() + 4, 4);
+      for (size_t i = 8; i < frame.payload.size() && arrival.intact; ++i)
+        arrival.intact = frame.payload[i] == patternByte(arrival.sender, arrival.sequence, i);
+    }
+    std::lock_guard<std::mutex> lock(mutex);
+    arrivals.push_back(arrival);
+    arrived.notify_all();
+    return true;
+  };
+  Transport listening({.token = kToken, .onFrame = stallingHandler});
+  std::string error;
+  ASSERT_TRUE(listening.listen("127.0.0.1", 0, error)) << error;
+  Transport connecting({.token = kToken});
+  std::shared_ptr<Connection> connection =
+      connecting.connectionTo("127.0.0.1", listening.listeningPort(), error);
+  ASSERT_TRUE(connection) << error;
+
+  std::atomic<int> released{0};
+  std::vector<std::thread> senders;
+  for (uint32_t sender = 0; sender < kSenders; ++sender) {
+    senders.emplace_back([&, sender] {
+      for (uint32_t sequence = 0; sequence < kFramesEach; ++sequence) {
+        size_t bytes = kSizes[(sender + sequence) % 4];
+        auto data = std::make_shared<std::vector<uint8_t>>(bytes);
+        for (size_t i = 0; i < bytes; ++i) (*data)[i] = patternByte(sender, sequence, i);
+        std::memcpy(data->data(), &sender, 4);
+        if (bytes >= 8) std::memcpy(data->data() + 4, &sequence, 4);
+        if (sequence % 3 == 0) {
+          connection->sendLent({{FrameType::Pong, {}, data->data(), data->size()}},
+                               [data, &released] { released.fetch_add(1); });
+        } else {
+          connection->send(FrameType::Pong, *data);
+        }
+      }
+    });
+  }
+  for (std::thread& sender : senders) sender.join();
+
+  constexpr size_t kTotal = size_t(kSenders) * kFramesEach;
+  std::unique_lock<std::mutex> lock(mutex);
+  arrived.wait_for(lock, std::chrono::seconds(120), [&] { return arrivals.size() >= kTotal; });
+  ASSERT_EQ(arrivals.size(), kTotal);
+  std::vector<uint32_t> next(kSenders, 0);
+  for (const Arrival& arrival : arrivals) {
+    ASSERT_LT(arrival.sender, kSenders) << "a frame of " << arrival.bytes << " bytes";
+    ASSERT_EQ(arrival.sequence, next[arrival.sender])
+        << "sender " << arrival.sender << " overtaken or lost";
+    ++next[arrival.sender];
+    ASSERT_EQ(arrival.bytes, kSizes[(arrival.sender + arrival.sequence) % 4]);
+    ASSERT_TRUE(arrival.intact) << "sender " << arrival.sender << " frame " << arrival.sequence;
+  }
+  lock.unlock();
+  // Every lent frame was given back, once.
+  constexpr int kLent = int(kSenders) * int((kFramesEach + 2) / 3);
+  for (int waited = 0; released.load() < kLent && waited < 600; ++waited)
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_EQ(released.load(), kLent);
+}
