@@ -305,6 +305,7 @@ def main():
           tally[state] += 1
           missing[impl.name].update(names)
           if state != 'built':
+            print('%-8s %-40s %s %s' % (impl.name, name, state, ' '.join(names)), flush=True)
             details.append({'impl': impl.name, 'test': name, 'state': state, 'missing': names,
                             'log': log[-2000:]})
         state, names, _ = built[run.program]
@@ -321,6 +322,7 @@ def main():
           details.append({'impl': impl.name, 'test': name, 'np': run.np, 'args': run.args,
                           'state': verdict, 'log': output[-2000:]})
       counts.setdefault(directory, {})[impl.name] = dict(tally)
+      print('%-8s %-40s counts %s' % (impl.name, directory, json.dumps(dict(tally))), flush=True)
 
   columns = ['programs', 'built', 'refused', 'build-failed', 'runs', 'passed', 'failed', 'timeout']
   print('\n%-10s %-8s ' % ('dir', 'impl') + ' '.join('%12s' % c for c in columns))
