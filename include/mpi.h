@@ -287,6 +287,14 @@ __attribute__((weak)) int synergy_mpi_win_dup_fn(MPI_Win win, int keyval, void* 
 #define MPI_COMBINER_SUBARRAY 10
 #define MPI_COMBINER_DARRAY 11
 #define MPI_COMBINER_RESIZED 12
+/* Fortran-only combiners: declared for programs that test for them; a C
+   program's types never have them. */
+#define MPI_COMBINER_HVECTOR_INTEGER 13
+#define MPI_COMBINER_HINDEXED_INTEGER 14
+#define MPI_COMBINER_STRUCT_INTEGER 15
+#define MPI_COMBINER_F90_REAL 16
+#define MPI_COMBINER_F90_COMPLEX 17
+#define MPI_COMBINER_F90_INTEGER 18
 
 /* Error classes (the values OpenMPI uses). */
 #define MPI_SUCCESS 0
