@@ -287,6 +287,14 @@ __attribute__((weak)) int synergy_mpi_win_dup_fn(MPI_Win win, int keyval, void* 
 #define MPI_COMBINER_SUBARRAY 10
 #define MPI_COMBINER_DARRAY 11
 #define MPI_COMBINER_RESIZED 12
+/* Fortran-only combiners: declared for programs that test for them; a C
+   program's types never have them. */
+#define MPI_COMBINER_HVECTOR_INTEGER 13
+#define MPI_COMBINER_HINDEXED_INTEGER 14
+#define MPI_COMBINER_STRUCT_INTEGER 15
+#define MPI_COMBINER_F90_REAL 16
+#define MPI_COMBINER_F90_COMPLEX 17
+#define MPI_COMBINER_F90_INTEGER 18
 
 /* Error classes (the values OpenMPI uses). */
 #define MPI_SUCCESS 0
@@ -371,6 +379,9 @@ int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler* errhandler);
 int MPI_Errhandler_free(MPI_Errhandler* errhandler);
 int MPI_Error_string(int errorcode, char* string, int* resultlen);
 int MPI_Error_class(int errorcode, int* errorclass);
+int MPI_Add_error_class(int* errorclass);
+int MPI_Add_error_code(int errorclass, int* errorcode);
+int MPI_Add_error_string(int errorcode, const char* string);
 
 /* Communicators and groups. */
 int MPI_Comm_rank(MPI_Comm comm, int* rank);
@@ -591,6 +602,18 @@ int MPI_Type_create_struct(int count, const int array_of_blocklengths[],
                            const MPI_Datatype array_of_types[], MPI_Datatype* newtype);
 int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
                             MPI_Datatype* newtype);
+int MPI_Type_create_hindexed_block(int count, int blocklength,
+                                   const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
+                                   MPI_Datatype* newtype);
+int MPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int array_of_subsizes[],
+                             const int array_of_starts[], int order, MPI_Datatype oldtype,
+                             MPI_Datatype* newtype);
+int MPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gsizes[],
+                           const int array_of_distribs[], const int array_of_dargs[],
+                           const int array_of_psizes[], int order, MPI_Datatype oldtype,
+                           MPI_Datatype* newtype);
+int MPI_Type_set_name(MPI_Datatype datatype, const char* type_name);
+int MPI_Type_get_name(MPI_Datatype datatype, char* type_name, int* resultlen);
 int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype* newtype);
 int MPI_Type_commit(MPI_Datatype* datatype);
 int MPI_Type_free(MPI_Datatype* datatype);

@@ -36,7 +36,7 @@ namespace {
 
 // The guest cells: one per predefined key (indexed by the key), then the
 // copy callback's attribute_val_out and flag.
-constexpr u32 kPredefinedCells = abi::kAttrUniverseSize + 1;
+constexpr u32 kPredefinedCells = abi::kAttrLastUsedCode + 1;
 constexpr u32 kCopyValueCell = kPredefinedCells;
 constexpr u32 kCopyFlagCell = kPredefinedCells + 1;
 constexpr u32 kCells = kPredefinedCells + 2;
@@ -108,6 +108,7 @@ bool predefinedAttribute(HostCall& call, int keyval, int32_t& value) {
     case abi::kAttrWtimeIsGlobal: value = 1; return true;
     case abi::kAttrHost: value = abi::kProcNull; return true;
     case abi::kAttrIo: value = call.rank.worldRank; return true;
+    case abi::kAttrLastUsedCode: value = call.rank.lastUsedErrorCode; return true;
     default: return false;
   }
 }

@@ -9,6 +9,7 @@
 
 #include "mpi/Datatype.h"
 #include "mpi/DatatypeAttributes.h"
+#include "mpi/DatatypeConstruction.h"
 #include "mpi/MpiAbi.h"
 #include "mpi/RankState.h"
 
@@ -28,41 +29,11 @@ constexpr int kCombinerDup = 1;
 constexpr int kCombinerNamed = 0;
 
 int oldType(HostCall& call, u32 handle, Layout& layout) {
-  layout = call.rank.type(int(handle));
-  if (!layout)
-    return call.fail(abi::kCommWorld, abi::kErrType, "invalid datatype " + std::to_string(int(handle)));
-  return abi::kSuccess;
+  return lookUpOldType(call, handle, layout);
 }
 
-// An old type as a recipe names it: with its handle when predefined.
-std::pair<int, Layout> recipeType(int handle, const Layout& layout) {
-  return {layout->predefined ? handle : 0, layout};
-}
-
-// Hands the guest a handle to `layout`, built from `recipe`; a null layout is
-// a type too large to represent (see kMaxTypeSegments).
 u32 finish(HostCall& call, Layout layout, TypeRecipe recipe, u32 newtypeOut) {
-  if (!layout)
-    return call.fail(abi::kCommWorld, abi::kErrType,
-                     "the datatype is too large: over " + std::to_string(kMaxTypeSegments) +
-                         " separate pieces, or bounds beyond 64 bits");
-  if (!call.bytes(newtypeOut, 4))
-    return call.fail(abi::kCommWorld, abi::kErrArg, "newtype pointer outside linear memory");
-  auto described = std::make_shared<TypeLayout>(*layout);
-  described->recipe = std::make_shared<const TypeRecipe>(std::move(recipe));
-  call.store<int32_t>(newtypeOut, call.rank.addType(std::move(described)));
-  return abi::kSuccess;
-}
-
-// A constructor's block count, refused before any block is built when it is
-// negative or above what a layout may hold.
-int checkBlockCount(HostCall& call, int count) {
-  if (count < 0) return call.fail(abi::kCommWorld, abi::kErrCount, "negative count");
-  if (count > kMaxTypeSegments)
-    return call.fail(abi::kCommWorld, abi::kErrCount,
-                     std::to_string(count) + " blocks: at most " + std::to_string(kMaxTypeSegments) +
-                         " are supported");
-  return abi::kSuccess;
+  return finishDerivedType(call, std::move(layout), std::move(recipe), newtypeOut);
 }
 
 const int32_t* ints(HostCall& call, u32 addr, int n) {
@@ -127,6 +98,44 @@ u32 indexed(HostCall& call, u32 count, u32 blocklengths, u32 displacements, u32 
 }
 
 }  // namespace
+
+namespace synergy::mpi {
+
+int lookUpOldType(HostCall& call, uint32_t handle, Layout& layout) {
+  layout = call.rank.type(int(handle));
+  if (!layout)
+    return call.fail(abi::kCommWorld, abi::kErrType, "invalid datatype " + std::to_string(int(handle)));
+  return abi::kSuccess;
+}
+
+std::pair<int, Layout> recipeType(int handle, const Layout& layout) {
+  return {layout->predefined ? handle : 0, layout};
+}
+
+int checkBlockCount(HostCall& call, int64_t count) {
+  if (count < 0) return call.fail(abi::kCommWorld, abi::kErrCount, "negative count");
+  if (count > kMaxTypeSegments)
+    return call.fail(abi::kCommWorld, abi::kErrCount,
+                     std::to_string(count) + " blocks: at most " + std::to_string(kMaxTypeSegments) +
+                         " are supported");
+  return abi::kSuccess;
+}
+
+// A null layout is a type too large to represent (see kMaxTypeSegments).
+uint32_t finishDerivedType(HostCall& call, Layout layout, TypeRecipe recipe, uint32_t newtypeOut) {
+  if (!layout)
+    return call.fail(abi::kCommWorld, abi::kErrType,
+                     "the datatype is too large: over " + std::to_string(kMaxTypeSegments) +
+                         " separate pieces, or bounds beyond 64 bits");
+  if (!call.bytes(newtypeOut, 4))
+    return call.fail(abi::kCommWorld, abi::kErrArg, "newtype pointer outside linear memory");
+  auto described = std::make_shared<TypeLayout>(*layout);
+  described->recipe = std::make_shared<const TypeRecipe>(std::move(recipe));
+  call.store<int32_t>(newtypeOut, call.rank.addType(std::move(described)));
+  return abi::kSuccess;
+}
+
+}  // namespace synergy::mpi
 
 extern "C" {
 

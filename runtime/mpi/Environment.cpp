@@ -188,8 +188,11 @@ u32 Z_envZ_MPI_Errhandler_free(void* instance, u32 errhandlerAddr) {
 
 u32 Z_envZ_MPI_Error_string(void* instance, u32 errorcode, u32 text, u32 lengthOut) {
   HostCall call(instance, "MPI_Error_string");
-  std::string message = std::string(errorClassName(int(errorcode))) + ": " +
-                        errorClassText(int(errorcode));
+  auto added = call.rank.userErrorCodes.find(int(errorcode));
+  std::string message = added != call.rank.userErrorCodes.end()
+                            ? added->second.text
+                            : std::string(errorClassName(int(errorcode))) + ": " +
+                                  errorClassText(int(errorcode));
   if (!storeString(call, text, lengthOut, message, abi::kMaxErrorString))
     return call.fail(abi::kCommWorld, abi::kErrArg, "string buffer outside linear memory");
   return abi::kSuccess;
@@ -198,6 +201,11 @@ u32 Z_envZ_MPI_Error_string(void* instance, u32 errorcode, u32 text, u32 lengthO
 u32 Z_envZ_MPI_Error_class(void* instance, u32 errorcode, u32 classOut) {
   HostCall call(instance, "MPI_Error_class");
   int code = int(errorcode);
+  auto added = call.rank.userErrorCodes.find(code);
+  if (added != call.rank.userErrorCodes.end()) {
+    call.store<int32_t>(classOut, added->second.errorClass);
+    return abi::kSuccess;
+  }
   if (code < 0 || code > abi::kErrLastCode)
     return call.fail(abi::kCommWorld, abi::kErrArg, "invalid error code " + std::to_string(code));
   call.store<int32_t>(classOut, code);

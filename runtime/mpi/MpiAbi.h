@@ -77,6 +77,7 @@ inline constexpr int kAttrIo = 3;
 inline constexpr int kAttrWtimeIsGlobal = 4;
 inline constexpr int kAttrAppnum = 5;
 inline constexpr int kAttrUniverseSize = 6;
+inline constexpr int kAttrLastUsedCode = 7;
 
 // Attribute keys on windows, and the values of the last two.
 inline constexpr int kWinAttrBase = 8;

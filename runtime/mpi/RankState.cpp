@@ -109,7 +109,10 @@ int RankState::addType(Layout layout) {
 void RankState::replaceType(int handle, Layout layout) { types_[handle] = std::move(layout); }
 
 void RankState::freeType(int handle) {
-  if (handle > abi::kLastPredefinedType && size_t(handle) < types_.size()) types_[handle] = nullptr;
+  if (handle > abi::kLastPredefinedType && size_t(handle) < types_.size()) {
+    types_[handle] = nullptr;
+    typeNames.erase(handle);
+  }
 }
 
 const UserOp* RankState::userOp(int handle) {

@@ -84,6 +84,18 @@ class RankState : public granule::HostExtension {
   // Attributes of datatypes, by datatype handle, then keyval
   // (DatatypeAttributes.cpp).
   std::map<int, std::map<int, uint32_t>> typeAttributes;
+  // Error codes the program added with MPI_Add_error_class/code, by code
+  // (UserErrors.cpp): the class each belongs to (a new class is its own
+  // code) and its MPI_Add_error_string text.
+  struct UserErrorCode {
+    int errorClass;
+    std::string text;
+  };
+  std::map<int, UserErrorCode> userErrorCodes;
+  int lastUsedErrorCode = abi::kErrLastCode;
+  // Names given to datatypes with MPI_Type_set_name, by handle
+  // (DatatypeNames.cpp); a predefined type without one has its MPI name.
+  std::map<int, std::string> typeNames;
   // The same for windows, by window handle (WindowAttributes.cpp).
   std::map<int, std::map<int, uint32_t>> windowAttributes;
   // Windows this rank made on each communicator that spans hosts, by
