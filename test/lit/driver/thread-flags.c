@@ -1,10 +1,11 @@
 // -fopenmp and -pthread build a program that runs as thread granules over
-// one memory: compile steps keep atomics and thread-local storage real
-// (-matomics -mbulk-memory), and the link uses shared memory so TLS stays
-// relative to __tls_base, and exports what the thread runtime calls. clang's
-// own -pthread never reaches clang. Single-threaded builds get none of it.
+// one memory: compile steps keep atomics real (-matomics; every build has
+// the -mbulk-memory that thread-local storage needs too), and the link uses
+// shared memory so TLS stays relative to __tls_base, and exports what the
+// thread runtime calls. clang's own -pthread never reaches clang.
+// Single-threaded builds get none of it.
 // RUN: %synergy-cc -### -fopenmp -c %s -o %t.o 2>&1 | FileCheck %s --check-prefix=OMP-COMPILE
-// OMP-COMPILE: "-matomics" "-mbulk-memory"
+// OMP-COMPILE: "-mbulk-memory" "-matomics"
 // OMP-COMPILE-SAME: "-fopenmp"
 // RUN: %synergy-cc -v -pthread %s -o %t.wasm 2>&1 | FileCheck %s --check-prefix=PTHREAD-LINK
 // PTHREAD-LINK-NOT: {{ }}-pthread
