@@ -25,7 +25,7 @@ are reused, so the workloads are the same; --quick is 10x smaller), then:
             every state variable across) and the tick it happened after.
             Each cold run writes a --timeline CSV; with --png-dir they are
             drawn, ticks/s against wall time, one PNG per example.
-  long      with --long: mips32 for 10^7 ticks with an empty cache, end to
+  long      with --long: mips32 for 10^7 cycles with an empty cache, end to
             end (wall and CPU): --engine auto against --engine compiled
             against vvp.
 
@@ -60,8 +60,9 @@ _spec.loader.exec_module(run_bench)
 
 EXAMPLES = ["bitcoin", "mips32", "regex", "nw", "adpcm", "df"]
 # The cold run of fixed length (issue 20's target: faster end to end than
-# both vvp and compile-then-run).
-LONG_TICKS = 10 ** 7
+# both vvp and compile-then-run): mips32 for this many clock cycles, two
+# virtual ticks each.
+LONG_CYCLES = 10 ** 7
 
 
 def log(message):
@@ -197,25 +198,25 @@ def bench(name, args, root):
 
 
 def long_cold_run(args, root):
-    """mips32 for LONG_TICKS ticks with an empty cache, end to end: --engine
+    """mips32 for LONG_CYCLES cycles with an empty cache, end to end: --engine
     auto (software at once, the switch when the build is ready) against
     --engine compiled (build, then run) against vvp. CPU is that of the
-    process and the children it waited for: compiled's build, not auto's
-    detached one."""
+    process and the children it waited for: compiled's build, and auto's
+    when it switched (it then reaps the build); not one it left running."""
     name = "mips32"
     work = os.path.join(root, "long-" + name)
     run_bench.stage(name, work)
     path = os.path.join(work, name + ".v")
     text = open(path).read()
     text = run_bench.replace_once(text, "6'h0c: begin halted <= 1; pc <= pc; end", "6'h0c: pc <= 0;")
-    text = run_bench.replace_once(text, "cycles == 5000", "cycles == %d" % LONG_TICKS)
+    text = run_bench.replace_once(text, "cycles == 5000", "cycles == %d" % LONG_CYCLES)
     open(path, "w").write(text)
     eng = os.path.join(work, name + ".eng")
     run_bench.run([os.path.join(args.bin_dir, "synergy-cc"), name + ".v", "-o", eng], work)
     run_bench.run(["iverilog", "-o", os.path.join(work, "tb.vvp"), name + ".v"], work)
-    log("[long] vvp, %d ticks" % LONG_TICKS)
+    log("[long] vvp, %d cycles" % LONG_CYCLES)
     vvp = Timed(["vvp", "-n", "tb.vvp"], work, None)
-    row = {"example": name, "ticks_requested": LONG_TICKS, "vvp": {"total_s": vvp.total, "cpu_s": vvp.cpu}}
+    row = {"example": name, "cycles": LONG_CYCLES, "vvp": {"total_s": vvp.total, "cpu_s": vvp.cpu}}
     synergy_run = os.path.join(args.bin_dir, "synergy-run")
     for kind in ("auto", "compiled"):
         log("[long] cold cache, --engine %s" % kind)
@@ -293,9 +294,10 @@ def print_table(rows):
 
 def print_long(row):
     if "error" in row:
-        print("cold %d-tick run: %s" % (LONG_TICKS, row["error"]))
+        print("cold %d-cycle run: %s" % (LONG_CYCLES, row["error"]))
         return
-    print("cold %d-tick run of %s (wall / CPU seconds, end to end):" % (LONG_TICKS, row["example"]))
+    print("cold %d-cycle run of %s, %s ticks (wall / CPU seconds, end to end):"
+          % (LONG_CYCLES, row["example"], row["compiled"]["ticks"]))
     for kind in ("vvp", "auto", "compiled"):
         side = row[kind]
         note = ""
@@ -316,14 +318,14 @@ def main():
     parser.add_argument("--no-cold", action="store_true", help="skip the cold-cache runs (two builds an example)")
     parser.add_argument("--keep-mismatches", help="write the output of an engine that differs from vvp's here")
     parser.add_argument("--repeat", type=int, default=5, help="runs of vvp, software and compiled; the best CPU counts")
-    parser.add_argument("--long", action="store_true", help="also the cold run of %d ticks of mips32" % LONG_TICKS)
+    parser.add_argument("--long", action="store_true", help="also the cold run of %d cycles of mips32" % LONG_CYCLES)
     args = parser.parse_args()
     load_before = os.getloadavg()
     args.bin_dir = os.path.abspath(args.bin_dir)
     root = tempfile.mkdtemp(prefix="synergy-engine-switch-bench-")
     rows = []
     try:
-        for name in args.examples.split(","):
+        for name in filter(None, args.examples.split(",")):
             if name not in run_bench.SCALERS:
                 log("engine-switch-bench.py: error: unknown example %s" % name)
                 return 1
