@@ -4,8 +4,8 @@
 // executes a SoftwareProgram with Verilator's 2-state semantics, and the
 // engine ABI's entry points over it. Nodes the compiler marked wide go
 // through word arrays (SoftwareWideWords.h); the rest never leave one
-// machine word, and an expression with code (SoftwareExprCode.h) runs as
-// that code. Reals compute with C doubles, as Verilator's and vvp's do.
+// machine word, and an expression or a statement with code
+// (SoftwareExprCode.h) runs as that code. Reals compute with C doubles, as Verilator's and vvp's do.
 // Each entry point follows the cycle protocol of hwlower/EngineManifest.h exactly as wrapper/EngineWrapper.cpp
 // does over the Verilator model: one edge runs the `always @(posedge __clk)`
 // blocks, then settles the continuous logic in its levelized order, each
@@ -1125,6 +1125,7 @@ class Machine {
 // code does not cover yet, and where the time may go.
 void printCodeStats(const Program& program) {
   static const char* const kNames[] = {"empty", "block", "assign", "if", "case", "for", "while", "dispatch"};
+  static_assert(std::size(kNames) == kStmtOpCount);
   std::fprintf(stderr, "synergy-software-code instructions=%zu tree-statements=%zu", program.code.size(),
                program.treeStatements.size());
   for (size_t k = 0; k < std::size(kNames); ++k)

@@ -1,4 +1,4 @@
-//===- SoftwareExprCode.cpp - narrow expressions to stack-machine code -----===//
+//===- SoftwareExprCode.cpp - expressions and statements to code ----------===//
 //
 // This file implements lowerExpressionsToCode. Each node becomes the code
 // of its operands followed by its operator, computing exactly what
@@ -8,6 +8,10 @@
 // call on the side not taken is not made). The stack depth is tracked as
 // code is emitted; an expression that would need more than kMaxCodeStack
 // words stays a tree.
+//
+// A statement's code leaves the stack as it found it: a case subject is the
+// only value kept across instructions that are not an expression's, and
+// every way out of the case pops it.
 //
 //===----------------------------------------------------------------------===//
 #include "engine/SoftwareExprCode.h"

@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -152,6 +153,7 @@ struct LValue {
 // `dispatchState`, and `dispatchTable[v]` is 1 + the index in `children` of
 // the body whose K is v, or 0.
 enum class StmtOp : uint8_t { Empty, Block, Assign, If, Case, For, While, Dispatch };
+inline constexpr size_t kStmtOpCount = 8;
 enum class CaseMatch : uint8_t { Exact, WildcardZ, WildcardXZ };
 
 struct CaseItem {
@@ -220,7 +222,7 @@ struct Program {
   // The statements code runs as trees (Exec), and how many of each StmtOp
   // (SYNERGY_SOFTWARE_CODE_STATS=1 prints them).
   std::vector<const Stmt*> treeStatements;
-  uint32_t treeStatementCounts[8] = {};
+  uint32_t treeStatementCounts[kStmtOpCount] = {};
   // Port variables.
   uint32_t clk = 0, cont = 0, update = 0, task = 0, done = 0, thereAreUpdates = 0, openLoop = 0, openLoopN = 0,
            openLoopActive = 0, ticksLeft = 0, saId = 0, saIndex = 0, saWord = 0, saWe = 0, saWdata = 0, saRdata = 0;
