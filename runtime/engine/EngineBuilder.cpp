@@ -7,11 +7,18 @@
 //      .cpp and the wrapper, linked with the cached Verilator runtime objects.
 // A unity build parses verilated.h once instead of once per generated file;
 // C++ is built at -O2 so tests stay fast while the model still runs well.
+// Builds take locks in the cache directory first (see BuildLock below): runs
+// of one design build it once, and few builds of any design run at once.
 //
 //===----------------------------------------------------------------------===//
 #include "engine/EngineBuilder.h"
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <filesystem>
 #include <vector>
@@ -174,12 +181,68 @@ std::optional<std::string> buildEngineSharedObject(const std::string& verilog, s
   return buildVerilatedSharedObject(engineRecipe(verilog), error);
 }
 
+// Each build runs Verilator and a C++ compiler, a core and hundreds of MB
+// for seconds: every cold `--engine auto` run starts one in the background,
+// so without a bound, N runs of a design would build it N times side by
+// side, and runs of many designs would swamp the machine.
+constexpr unsigned kConcurrentBuilds = 2;
+
+// An exclusive flock on a file of the cache directory (which only its user
+// may write), held until destruction. flock locks go with their process, so
+// a killed build holds none; the descriptor is close-on-exec, so the tools a
+// build runs never hold it. The lock files stay, empty (removing one while
+// a process waits on it would let two hold "the" lock).
+class BuildLock {
+ public:
+  // Waits for the lock on `path`. Without a lock file (a cache the user
+  // cannot write to fails later, with its own error) the build goes on
+  // unlocked: the lock only saves work, publishing is safe without it.
+  explicit BuildLock(const std::string& path) : fd_(openLockFile(path)) {
+    if (fd_ >= 0)
+      while (flock(fd_, LOCK_EX) != 0 && errno == EINTR) {
+      }
+  }
+
+  // Takes the first free one of `count` slot files `prefix`N.lock, or waits
+  // for one of them.
+  static BuildLock anySlot(const std::string& prefix, unsigned count) {
+    for (unsigned k = 0; k < count; ++k) {
+      BuildLock lock(openLockFile(prefix + std::to_string(k) + ".lock"));
+      if (lock.fd_ >= 0 && flock(lock.fd_, LOCK_EX | LOCK_NB) == 0)
+        return lock;
+    }
+    return BuildLock(prefix + std::to_string(static_cast<unsigned>(getpid()) % count) + ".lock");
+  }
+
+  BuildLock(BuildLock&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
+  BuildLock& operator=(BuildLock&&) = delete;
+  ~BuildLock() {
+    if (fd_ >= 0)
+      close(fd_);
+  }
+
+ private:
+  explicit BuildLock(int fd) : fd_(fd) {}
+  static int openLockFile(const std::string& path) {
+    return open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+  }
+
+  int fd_;
+};
+
 std::optional<std::string> buildVerilatedSharedObject(const VerilatedObjectRecipe& recipe, std::string& error) {
   auto slot = engineCacheSlot(recipe, error);
   if (!slot)
     return std::nullopt;
   if (auto cached = slot->cache.find(slot->key))
     return cached;
+  // The design's own lock first, then a build slot: a slot holder never
+  // waits for a design lock, so the two cannot wait on each other. A run
+  // that waited for another build of the same design takes its object.
+  BuildLock designLock(slot->cache.directory() + "/build-" + slot->key + ".lock");
+  if (auto cached = slot->cache.find(slot->key))
+    return cached;
+  BuildLock buildSlot = BuildLock::anySlot(slot->cache.directory() + "/build-slot-", kConcurrentBuilds);
   std::vector<std::string> runtimeObjects;
   for (const char* source : {"verilated", "verilated_threads"}) {
     auto object = cachedRuntimeObject(slot->cache, slot->identity, slot->verilatorRoot, source, error);

@@ -4,8 +4,8 @@
 // executes a SoftwareProgram with Verilator's 2-state semantics, and the
 // engine ABI's entry points over it. Nodes the compiler marked wide go
 // through word arrays (SoftwareWideWords.h); the rest never leave one
-// machine word, and an expression with code (SoftwareExprCode.h) runs as
-// that code. Reals compute with C doubles, as Verilator's and vvp's do.
+// machine word, and an expression or a statement with code
+// (SoftwareExprCode.h) runs as that code. Reals compute with C doubles, as Verilator's and vvp's do.
 // Each entry point follows the cycle protocol of hwlower/EngineManifest.h exactly as wrapper/EngineWrapper.cpp
 // does over the Verilator model: one edge runs the `always @(posedge __clk)`
 // blocks, then settles the continuous logic in its levelized order, each
@@ -17,7 +17,10 @@
 
 #include <bit>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <limits>
 
 #include "engine/SoftwareCompiler.h"
@@ -413,11 +416,106 @@ class Machine {
           break;
         case CodeOp::Return:
           return *top;
+        case CodeOp::Store: {
+          uint64_t updated = *top-- & in->mask;
+          if (slots_[in->target] != updated) {
+            slots_[in->target] = updated;
+            stamp(in->variable);
+          }
+          break;
+        }
+        case CodeOp::StoreBits: {
+          uint64_t& word = slots_[in->target];
+          uint64_t updated = (word & ~in->mask) | ((*top-- << in->width) & in->mask);
+          if (word != updated) {
+            word = updated;
+            stamp(in->variable);
+          }
+          break;
+        }
+        case CodeOp::StoreSelect:
+          top -= 2;
+          storeSelect(*in, top[1], top[2]);
+          break;
+        case CodeOp::StoreElement: {
+          top -= 2;
+          const Variable& memory = p_.variables[in->variable];
+          int64_t position = static_cast<int64_t>(top[2]);
+          uint64_t offset = static_cast<uint64_t>(position) - static_cast<uint64_t>(memory.lowIndex);
+          if (position < memory.lowIndex || offset >= memory.depth)
+            break;
+          uint64_t& word = slots_[memory.slot + offset];
+          uint64_t updated = top[1] & in->mask;
+          if (word != updated) {
+            word = updated;
+            stamp(in->variable);
+          }
+          break;
+        }
+        case CodeOp::CaseEquals:
+          if (*top == in->mask) {
+            --top;
+            in = code + in->target - 1;
+          }
+          break;
+        case CodeOp::CaseMatches: {
+          uint64_t care = in->width == 1 ? ~in->tree->highImpedance : ~in->tree->wildcard;
+          if (((*top ^ in->mask) & care) == 0) {
+            --top;
+            in = code + in->target - 1;
+          }
+          break;
+        }
+        case CodeOp::Pop:
+          --top;
+          break;
+        case CodeOp::Dispatch: {
+          const DispatchCode& dispatch = p_.dispatches[in->target];
+          uint64_t state = slots_[dispatch.stateSlot];
+          uint32_t entry = slots_[dispatch.guardSlot] == 0 && state < dispatch.table.size() ? dispatch.table[state] : 0;
+          in = code + (entry > in->width ? dispatch.bodies[entry - 1] : dispatch.end) - 1;
+          break;
+        }
+        case CodeOp::Exec:
+          execTree(*p_.treeStatements[in->target]);
+          break;
+        case CodeOp::Halt:
+          return 0;
       }
     }
   }
 
   static int64_t signedOf(uint64_t value, uint32_t width) { return static_cast<int64_t>(signExtend(value, width)); }
+
+  void stamp(uint32_t variable) {
+    changed_ = true;
+    writtenAt_[variable] = epoch_;
+  }
+
+  // StoreSelect: store()'s part-select path, the index already converted.
+  void storeSelect(const Instr& in, uint64_t value, uint64_t index) {
+    const Variable& variable = p_.variables[in.variable];
+    int64_t position = static_cast<int64_t>(index) + static_cast<int64_t>(in.mask);
+    int64_t bits = static_cast<int64_t>(in.width);
+    if (position >= int64_t(variable.width) || position <= -bits)
+      return;
+    uint64_t fieldMask = maskOf(in.width);
+    uint64_t field = fieldMask & value;
+    if (position >= 0) {
+      field <<= position;
+      fieldMask <<= position;
+    } else {
+      field >>= -position;
+      fieldMask >>= -position;
+    }
+    fieldMask &= maskOf(variable.width);
+    uint64_t& word = slots_[in.target];
+    uint64_t updated = (word & ~fieldMask) | (field & fieldMask);
+    if (word != updated) {
+      word = updated;
+      stamp(in.variable);
+    }
+  }
 
   // A node whose operands all fit one word (or are reals).
   uint64_t evalNarrow(const Expr& e) {
@@ -910,6 +1008,14 @@ class Machine {
   }
 
   void exec(const Stmt& st) {
+    if (st.code)
+      run(st.code - 1);
+    else
+      execTree(st);
+  }
+
+  // A statement that has no code, or one that code runs as a tree (Exec).
+  void execTree(const Stmt& st) {
     switch (st.op) {
       case StmtOp::Empty:
         return;
@@ -1015,6 +1121,19 @@ class Machine {
   bool unsettled_ = false;
 };
 
+// The statements inside code that still run as trees, by kind: what the
+// code does not cover yet, and where the time may go.
+void printCodeStats(const Program& program) {
+  static const char* const kNames[] = {"empty", "block", "assign", "if", "case", "for", "while", "dispatch"};
+  static_assert(std::size(kNames) == kStmtOpCount);
+  std::fprintf(stderr, "synergy-software-code instructions=%zu tree-statements=%zu", program.code.size(),
+               program.treeStatements.size());
+  for (size_t k = 0; k < std::size(kNames); ++k)
+    if (program.treeStatementCounts[k])
+      std::fprintf(stderr, " %s=%u", kNames[k], program.treeStatementCounts[k]);
+  std::fprintf(stderr, "\n");
+}
+
 Machine* machineOf(SynergyEngine* engine) { return reinterpret_cast<Machine*>(engine); }
 
 const EngineEntryPoints kSoftwareEntryPoints = {
@@ -1040,6 +1159,8 @@ std::unique_ptr<EngineInstance> createSoftwareEngine(std::string_view verilog, E
   std::shared_ptr<const Program> program = compileSoftwareProgram(verilog, refusal);
   if (!program)
     return nullptr;
+  if (const char* stats = std::getenv("SYNERGY_SOFTWARE_CODE_STATS"); stats && *stats == '1')
+    printCodeStats(*program);
   return EngineInstance::adopt(
       [&] { return reinterpret_cast<SynergyEngine*>(new Machine(std::move(program))); }, kSoftwareEntryPoints,
       calls);

@@ -1,4 +1,4 @@
-//===- SoftwareExprCode.cpp - narrow expressions to stack-machine code -----===//
+//===- SoftwareExprCode.cpp - expressions and statements to code ----------===//
 //
 // This file implements lowerExpressionsToCode. Each node becomes the code
 // of its operands followed by its operator, computing exactly what
@@ -9,14 +9,30 @@
 // code is emitted; an expression that would need more than kMaxCodeStack
 // words stays a tree.
 //
+// A statement's code leaves the stack as it found it: a case subject is the
+// only value kept across instructions that are not an expression's, and
+// every way out of the case pops it.
+//
 //===----------------------------------------------------------------------===//
 #include "engine/SoftwareExprCode.h"
+
+#include <algorithm>
+#include <array>
+#include <iterator>
+#include <utility>
 
 namespace synergy::engine::software {
 
 namespace {
 
 uint64_t maskOf(uint32_t width) { return width >= 64 ? ~uint64_t(0) : (uint64_t(1) << width) - 1; }
+
+uint64_t signExtend(uint64_t value, uint32_t width) {
+  if (width >= 64)
+    return value;
+  uint64_t sign = uint64_t(1) << (width - 1);
+  return (value ^ sign) - sign;
+}
 
 class CodeEmitter {
  public:
@@ -47,7 +63,201 @@ class CodeEmitter {
     for (Stmt& child : st.children) lower(child);
   }
 
+  // Gives the top-level statement `st` code of its own, its expressions
+  // inline; what the code does not cover inside it runs as a tree (Exec).
+  void lowerStatement(Stmt& st) {
+    lower(st);
+    size_t start = code_.size(), dispatches = program_.dispatches.size(), trees = program_.treeStatements.size();
+    auto counts = std::to_array(program_.treeStatementCounts);
+    depth_ = maxDepth_ = 0;
+    statement(st);
+    put(CodeOp::Halt);
+    // Code that would only run the whole statement as a tree is not kept.
+    bool wholeTree = program_.treeStatements.size() > trees && program_.treeStatements.back() == &st;
+    if (maxDepth_ > kMaxCodeStack || wholeTree) {
+      code_.resize(start);
+      program_.dispatches.resize(dispatches);
+      program_.treeStatements.resize(trees);
+      std::copy(counts.begin(), counts.end(), program_.treeStatementCounts);
+      return;
+    }
+    st.code = static_cast<uint32_t>(start + 1);
+  }
+
  private:
+  void statement(const Stmt& st) {
+    switch (st.op) {
+      case StmtOp::Empty:
+        return;
+      case StmtOp::Block:
+        for (const Stmt& child : st.children) statement(child);
+        return;
+      case StmtOp::Assign:
+        if (assignment(st))
+          return;
+        break;
+      case StmtOp::If: {
+        if (st.expr.wide)
+          break;
+        emit(st.expr);
+        size_t otherwise = put(CodeOp::JumpIfZero);
+        popped();
+        statement(st.children[0]);
+        if (st.children[1].op == StmtOp::Empty) {
+          jumpTo(otherwise);
+          return;
+        }
+        size_t end = put(CodeOp::Jump);
+        jumpTo(otherwise);
+        statement(st.children[1]);
+        jumpTo(end);
+        return;
+      }
+      case StmtOp::Case:
+        if (caseStatement(st))
+          return;
+        break;
+      case StmtOp::For:
+      case StmtOp::While: {
+        if (st.expr.wide)
+          break;
+        bool isFor = st.op == StmtOp::For;
+        if (isFor)
+          statement(st.children[0]);
+        uint32_t loop = static_cast<uint32_t>(code_.size());
+        emit(st.expr);
+        size_t exit = put(CodeOp::JumpIfZero);
+        popped();
+        if (isFor) {
+          statement(st.children[2]);
+          statement(st.children[1]);
+        } else {
+          statement(st.children[0]);
+        }
+        put(CodeOp::Jump, 0, 0, loop);
+        jumpTo(exit);
+        return;
+      }
+      case StmtOp::Dispatch:
+        dispatch(st);
+        return;
+    }
+    put(CodeOp::Exec, 0, 0, static_cast<uint32_t>(program_.treeStatements.size()));
+    program_.treeStatements.push_back(&st);
+    ++program_.treeStatementCounts[static_cast<size_t>(st.op)];
+  }
+
+  // An assignment to one narrow target whose indices are narrow: the value,
+  // then the index if any, then the store, as SoftwareEngine's store() does.
+  bool assignment(const Stmt& st) {
+    if (st.wide || st.targets.size() != 1)
+      return false;
+    const LValue& target = st.targets[0];
+    const Variable& variable = program_.variables[target.variable];
+    for (const Expr& index : target.index)
+      if (index.wide)
+        return false;
+    if (st.storesWhole) {
+      emit(st.expr);
+      putStore(CodeOp::Store, st.wholeVariable, 0, st.wholeMask);
+      popped();
+      return true;
+    }
+    if (variable.width > kMaxWordWidth || target.hasElement == target.hasBits)
+      return false;
+    if (target.hasElement) {
+      emit(st.expr);
+      index(target.index.front());
+      putStore(CodeOp::StoreElement, target.variable, 0, maskOf(variable.width));
+      popped();
+      popped();
+      return true;
+    }
+    if (variable.depth != 0)
+      return false;
+    const Expr& at = target.index.back();
+    if (at.op == ExprOp::Constant) {
+      uint64_t raw = at.value;
+      int64_t position = static_cast<int64_t>(at.isSigned ? signExtend(raw, at.width) : raw) + target.offset;
+      if (position < 0 || position >= int64_t(variable.width))
+        return false;
+      emit(st.expr);
+      putStore(CodeOp::StoreBits, target.variable, static_cast<uint32_t>(position),
+               (maskOf(target.width) << position) & maskOf(variable.width));
+      popped();
+      return true;
+    }
+    emit(st.expr);
+    index(at);
+    putStore(CodeOp::StoreSelect, target.variable, target.width, static_cast<uint64_t>(target.offset));
+    popped();
+    popped();
+    return true;
+  }
+
+  // The subject stays on the stack while the labels, all constants, are
+  // compared in order; the first that matches pops it and jumps to its
+  // body, and none matching pops it and runs the default.
+  bool caseStatement(const Stmt& st) {
+    if (st.wide)
+      return false;
+    for (const CaseItem& item : st.items)
+      for (const Expr& label : item.labels)
+        if (label.op != ExprOp::Constant || label.wide)
+          return false;
+    emit(st.expr);
+    std::vector<std::pair<size_t, uint32_t>> labelJumps;
+    const CaseItem* fallback = nullptr;
+    for (const CaseItem& item : st.items) {
+      if (item.labels.empty())
+        fallback = &item;
+      for (const Expr& label : item.labels) {
+        size_t at = st.match == CaseMatch::Exact
+                        ? put(CodeOp::CaseEquals, 0, label.value)
+                        : put(CodeOp::CaseMatches, st.match == CaseMatch::WildcardZ ? 1 : 2, label.value, 0, &label);
+        labelJumps.push_back({at, item.body});
+      }
+    }
+    put(CodeOp::Pop);
+    popped();
+    if (fallback)
+      statement(st.children[fallback->body]);
+    std::vector<size_t> ends{put(CodeOp::Jump)};
+    std::vector<uint32_t> bodyStart(st.children.size(), 0);
+    std::vector<bool> placed(st.children.size(), false);
+    for (const auto& [at, body] : labelJumps) {
+      if (!placed[body]) {
+        placed[body] = true;
+        bodyStart[body] = static_cast<uint32_t>(code_.size());
+        statement(st.children[body]);
+        ends.push_back(put(CodeOp::Jump));
+      }
+      code_[at].target = bodyStart[body];
+    }
+    for (size_t end : ends) jumpTo(end);
+    return true;
+  }
+
+  // Each body ends in a Dispatch that finds the next one, as
+  // SoftwareEngine's tree loop does.
+  void dispatch(const Stmt& st) {
+    uint32_t which = static_cast<uint32_t>(program_.dispatches.size());
+    DispatchCode table;
+    table.guardSlot = static_cast<uint32_t>(program_.variables[st.dispatchGuard].slot);
+    table.stateSlot = static_cast<uint32_t>(program_.variables[st.dispatchState].slot);
+    table.table = st.dispatchTable;
+    program_.dispatches.push_back(std::move(table));
+    put(CodeOp::Dispatch, 0, 0, which);
+    std::vector<uint32_t> bodies;
+    for (size_t k = 0; k < st.children.size(); ++k) {
+      bodies.push_back(static_cast<uint32_t>(code_.size()));
+      statement(st.children[k]);
+      put(CodeOp::Dispatch, static_cast<uint32_t>(k + 1), 0, which);
+    }
+    program_.dispatches[which].bodies = std::move(bodies);
+    program_.dispatches[which].end = static_cast<uint32_t>(code_.size());
+  }
+
   // Gives `e` code when it is narrow and more than a constant.
   void lower(Expr& e) {
     if (e.wide || e.isReal || e.op == ExprOp::Constant)
@@ -64,8 +274,13 @@ class CodeEmitter {
   }
 
   size_t put(CodeOp op, uint32_t width = 0, uint64_t mask = 0, uint32_t target = 0, const Expr* tree = nullptr) {
-    code_.push_back({op, width, target, mask, tree});
+    code_.push_back({op, width, target, 0, mask, tree});
     return code_.size() - 1;
+  }
+
+  // A store of the popped word into `variable`.
+  void putStore(CodeOp op, uint32_t variable, uint32_t width, uint64_t mask) {
+    code_.push_back({op, width, static_cast<uint32_t>(program_.variables[variable].slot), variable, mask, nullptr});
   }
 
   void pushed() {
@@ -239,11 +454,11 @@ class CodeEmitter {
 
 void lowerExpressionsToCode(Program& program) {
   CodeEmitter emitter(program);
-  for (Stmt& st : program.powerOn) emitter.lower(st);
-  for (Stmt& st : program.combinational) emitter.lower(st);
-  for (Stmt& st : program.stateRead) emitter.lower(st);
-  for (Stmt& st : program.clocked) emitter.lower(st);
-  for (Function& fn : program.functions) emitter.lower(fn.body);
+  for (Stmt& st : program.powerOn) emitter.lowerStatement(st);
+  for (Stmt& st : program.combinational) emitter.lowerStatement(st);
+  for (Stmt& st : program.stateRead) emitter.lowerStatement(st);
+  for (Stmt& st : program.clocked) emitter.lowerStatement(st);
+  for (Function& fn : program.functions) emitter.lowerStatement(fn.body);
 }
 
 }  // namespace synergy::engine::software

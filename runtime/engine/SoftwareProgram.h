@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -91,6 +92,18 @@ enum class CodeOp : uint8_t {
   Jump,
   Tree,             // push the value of `tree`, evaluated as a tree
   Return,           // the value is the top
+  // Statements (SoftwareExprCode.h); the stack is empty between them. A
+  // store stamps `variable` as written when the stored word changes.
+  Store,            // pop; the word at slot `target` = popped & mask
+  StoreBits,        // pop; bits mask of slot `target` = popped << width (a constant position)
+  StoreSelect,      // pop an index, then a value; bits [index + (int64)mask, +width) of `variable`
+  StoreElement,     // pop an index, then a value; element index of memory `variable`, if inside it
+  CaseEquals,       // top == mask: pop, jump to `target`
+  CaseMatches,      // top matches label `tree` (width 1: ignoring its z/? bits, 2: its x/z/?): pop, jump
+  Pop,
+  Dispatch,         // Program::dispatches[target], after its body `width` (0: none yet) ran
+  Exec,             // run Program::treeStatements[target] as a tree
+  Halt,             // the end of a statement's code
 };
 
 struct Expr;
@@ -99,6 +112,7 @@ struct Instr {
   CodeOp op = CodeOp::Return;
   uint32_t width = 0;
   uint32_t target = 0;
+  uint32_t variable = 0;
   uint64_t mask = 0;
   const Expr* tree = nullptr;
 };
@@ -139,6 +153,7 @@ struct LValue {
 // `dispatchState`, and `dispatchTable[v]` is 1 + the index in `children` of
 // the body whose K is v, or 0.
 enum class StmtOp : uint8_t { Empty, Block, Assign, If, Case, For, While, Dispatch };
+inline constexpr size_t kStmtOpCount = 8;
 enum class CaseMatch : uint8_t { Exact, WildcardZ, WildcardXZ };
 
 struct CaseItem {
@@ -161,6 +176,16 @@ struct Stmt {
   uint64_t wholeMask = 0;
   uint32_t dispatchGuard = 0, dispatchState = 0;
   std::vector<uint32_t> dispatchTable;
+  uint32_t code = 0;            // 1 + where its code starts in Program::code; 0: run as a tree
+};
+
+// A Dispatch statement in code: its slots, and where each body's code and
+// the code after the whole dispatch start.
+struct DispatchCode {
+  uint32_t guardSlot = 0, stateSlot = 0;
+  std::vector<uint32_t> table;   // Stmt::dispatchTable
+  std::vector<uint32_t> bodies;  // body k (1-based in `table`) starts at bodies[k - 1]
+  uint32_t end = 0;
 };
 
 struct Function {
@@ -193,6 +218,11 @@ struct Program {
   // Every `always @(posedge __clk)` block, in text order.
   std::vector<Stmt> clocked;
   std::vector<Instr> code;
+  std::vector<DispatchCode> dispatches;
+  // The statements code runs as trees (Exec), and how many of each StmtOp
+  // (SYNERGY_SOFTWARE_CODE_STATS=1 prints them).
+  std::vector<const Stmt*> treeStatements;
+  uint32_t treeStatementCounts[kStmtOpCount] = {};
   // Port variables.
   uint32_t clk = 0, cont = 0, update = 0, task = 0, done = 0, thereAreUpdates = 0, openLoop = 0, openLoopN = 0,
            openLoopActive = 0, ticksLeft = 0, saId = 0, saIndex = 0, saWord = 0, saWe = 0, saWdata = 0, saRdata = 0;
