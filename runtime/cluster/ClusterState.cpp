@@ -222,6 +222,22 @@ wakeHead(KEYS[3], ARGV[4])
 return 1
 )lua";
 
+// KEYS: the job's endpoints hash. ARGV: this part's index, its endpoint,
+// the job's part count, how long the wake lists live (ms). Publishes the
+// endpoint, leaves a wake token for every other part (waitForJobEndpoints),
+// and returns all endpoints published so far, in one round trip.
+const char* const kPublishJobEndpointScript = R"lua(
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+for part = 0, tonumber(ARGV[3]) - 1 do
+  if part ~= tonumber(ARGV[1]) then
+    local wake = KEYS[1] .. ':wake:' .. part
+    redis.call('RPUSH', wake, 1)
+    redis.call('PEXPIRE', wake, ARGV[4])
+  end
+end
+return redis.call('HGETALL', KEYS[1])
+)lua";
+
 // KEYS: hosts set. ARGV: host key prefix. Every listed host's id and its
 // hash (empty once expired), in one round trip.
 const char* const kReadHostsScript = R"lua(
@@ -453,21 +469,44 @@ std::vector<std::string> ClusterState::rankHosts(uint64_t jobId) {
   return hosts;
 }
 
-void ClusterState::publishJobEndpoint(uint64_t jobId, uint32_t part, const std::string& endpoint) {
-  redis_.command({"HSET", kJobKeyPrefix + std::to_string(jobId) + ":endpoints",
-                  std::to_string(part), endpoint});
-}
+namespace {
 
-std::map<uint32_t, std::string> ClusterState::jobEndpoints(uint64_t jobId) {
+std::map<uint32_t, std::string> endpointsOf(const redisReply& reply) {
   std::map<uint32_t, std::string> endpoints;
-  for (const auto& [part, endpoint] : fieldsOf(*redis_.command(
-           {"HGETALL", kJobKeyPrefix + std::to_string(jobId) + ":endpoints"}))) {
+  for (const auto& [part, endpoint] : fieldsOf(reply)) {
     uint64_t index = 0;
     if (!parseUnsigned(part, UINT32_MAX, index))
       throw StateStoreError("corrupt cluster state: job endpoint '" + part + "'");
     endpoints[uint32_t(index)] = endpoint;
   }
   return endpoints;
+}
+
+}  // namespace
+
+std::map<uint32_t, std::string> ClusterState::publishJobEndpoint(uint64_t jobId, uint32_t part,
+                                                                 uint32_t partCount,
+                                                                 const std::string& endpoint) {
+  return endpointsOf(*runScript(
+      redis_, kPublishJobEndpointScript,
+      {kJobKeyPrefix + std::to_string(jobId) + ":endpoints"},
+      {std::to_string(part), endpoint, std::to_string(partCount),
+       std::to_string(kJobEndpointWakeLifetime.count())}));
+}
+
+std::map<uint32_t, std::string> ClusterState::jobEndpoints(uint64_t jobId) {
+  return endpointsOf(
+      *redis_.command({"HGETALL", kJobKeyPrefix + std::to_string(jobId) + ":endpoints"}));
+}
+
+bool ClusterState::waitForJobEndpoints(uint64_t jobId, uint32_t part,
+                                       std::chrono::milliseconds timeout) {
+  char seconds[32];
+  std::snprintf(seconds, sizeof seconds, "%.3f", double(timeout.count()) / 1000);
+  RedisReplyPtr reply = redis_.command(
+      {"BLPOP", kJobKeyPrefix + std::to_string(jobId) + ":endpoints:wake:" + std::to_string(part),
+       seconds});
+  return reply->type != REDIS_REPLY_NIL;
 }
 
 std::optional<JobRecord> ClusterState::readJob(const std::string& id) {

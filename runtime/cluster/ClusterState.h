@@ -14,6 +14,9 @@
 //   synergy:job:<id>:ranks     list: the host id of each rank (address table)
 //   synergy:job:<id>:endpoints hash part index -> "address:port" where that
 //                              part's process takes its peers' connections
+//   synergy:job:<id>:endpoints:wake:<part>
+//                              list with a token for each endpoint another
+//                              part published; expires with the join limit
 //   synergy:job:<id>:wake      list holding one token when the queued job
 //                              has become the head or slots were freed
 //
@@ -73,6 +76,9 @@ bool isValidHostId(const std::string& id);
 
 // How long a queued job keeps its place without its client renewing it.
 constexpr std::chrono::milliseconds kQueuedJobLease{10000};
+// How long a part's endpoint wake list outlives its last token: past the
+// longest time a part waits for the others to come up.
+constexpr std::chrono::milliseconds kJobEndpointWakeLifetime{180000};
 
 class ClusterState {
  public:
@@ -137,9 +143,17 @@ class ClusterState {
   void finishJob(uint64_t jobId, const std::string& hostId = "");
   // The host of each rank of a job spread over hosts.
   std::vector<std::string> rankHosts(uint64_t jobId);
-  // Where part `part` of a spread job takes connections from the others.
-  void publishJobEndpoint(uint64_t jobId, uint32_t part, const std::string& endpoint);
+  // Publishes where part `part` of a spread job of `partCount` parts takes
+  // connections from the others, wakes the other parts' waitForJobEndpoints,
+  // and returns every endpoint published so far.
+  std::map<uint32_t, std::string> publishJobEndpoint(uint64_t jobId, uint32_t part,
+                                                     uint32_t partCount,
+                                                     const std::string& endpoint);
   std::map<uint32_t, std::string> jobEndpoints(uint64_t jobId);
+  // Blocks until another part of the job has published its endpoint since
+  // the last call (a wake token, taken by this call) or for `timeout`
+  // (under the connection's), whichever comes first; true when woken.
+  bool waitForJobEndpoints(uint64_t jobId, uint32_t part, std::chrono::milliseconds timeout);
   std::vector<JobRecord> queuedJobs();
   std::vector<JobRecord> runningJobs();
 

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "cluster/MpiPeerLink.h"
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
@@ -18,7 +19,6 @@
 #include <cstring>
 #include <map>
 #include <mutex>
-#include <thread>
 #include <vector>
 
 #include <malloc.h>
@@ -42,7 +42,9 @@ namespace {
 // How long a part waits for all others to come up: each may first have to
 // compile the module.
 constexpr auto kJoinLimit = std::chrono::seconds(120);
-constexpr auto kEndpointPoll = std::chrono::milliseconds(20);
+// One blocking wait for an endpoint stays under the state connection's
+// command timeout.
+constexpr auto kEndpointWaitSlice = std::chrono::milliseconds(1000);
 constexpr auto kFlushLimit = std::chrono::seconds(10);
 // The freed heap memory a job part keeps for the next frames (runJobPart).
 constexpr int kKeptFreeHeapBytes = 512 << 20;
@@ -105,21 +107,30 @@ class MpiPeerLink::Impl {
                                 : part_.address) +
                            ":" + std::to_string(transport_->listeningPort());
     auto deadline = std::chrono::steady_clock::now() + kJoinLimit;
+    uint32_t partCount = uint32_t(part_.partRanks.size());
+    // This part connects to the higher parts only, so it needs only their
+    // endpoints; it sleeps in Redis until another part publishes one.
+    auto hasHigherEndpoints = [&](const std::map<uint32_t, std::string>& endpoints) {
+      for (uint32_t p = part_.partIndex + 1; p < partCount; ++p)
+        if (!endpoints.count(p)) return false;
+      return true;
+    };
     std::map<uint32_t, std::string> endpoints;
     try {
       ClusterState state(part_.state);
-      state.publishJobEndpoint(part_.jobId, part_.partIndex, endpoint);
-      for (;;) {
-        endpoints = state.jobEndpoints(part_.jobId);
-        if (endpoints.size() >= part_.partRanks.size()) break;
-        if (std::chrono::steady_clock::now() >= deadline) {
+      endpoints = state.publishJobEndpoint(part_.jobId, part_.partIndex, partCount, endpoint);
+      while (!hasHigherEndpoints(endpoints)) {
+        auto now = std::chrono::steady_clock::now();
+        if (now >= deadline) {
           error = "job " + std::to_string(part_.jobId) + ": only " +
-                  std::to_string(endpoints.size()) + " of its " +
-                  std::to_string(part_.partRanks.size()) + " host parts came up within " +
-                  std::to_string(kJoinLimit.count()) + " s";
+                  std::to_string(endpoints.size()) + " of its " + std::to_string(partCount) +
+                  " host parts came up within " + std::to_string(kJoinLimit.count()) + " s";
           return false;
         }
-        std::this_thread::sleep_for(kEndpointPoll);
+        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now);
+        if (state.waitForJobEndpoints(part_.jobId, part_.partIndex,
+                                      std::min(left, kEndpointWaitSlice)))
+          endpoints = state.jobEndpoints(part_.jobId);
       }
     } catch (const StateStoreError& e) {
       error = e.what();

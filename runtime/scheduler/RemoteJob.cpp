@@ -276,22 +276,35 @@ int runPlacedJob(const std::string& token, const std::string& module,
              std::lock_guard<std::mutex> lock(mutex);
              finish({2, line});
            }});
-  for (size_t i = 0; i < parts.size(); ++i) {
-    std::string address, error;
+  // Every host's connection handshake and job start run at the same time:
+  // one connecting thread per further host, the first on this thread.
+  std::vector<std::string> errors(parts.size());
+  auto startPart = [&](size_t i) {
+    std::string address;
     uint16_t port = 0;
     const cluster::HostRecord& host = parts[i].host;
-    if (!splitHostAddress(host.address, address, port))
-      throw RemoteJobError("host " + host.id + " has a malformed address '" + host.address + "'");
+    if (!splitHostAddress(host.address, address, port)) {
+      errors[i] = "host " + host.id + " has a malformed address '" + host.address + "'";
+      return;
+    }
     std::shared_ptr<transport::Connection> connection =
-        transport.connectionTo(address, port, error);
-    if (!connection) throw RemoteJobError(error);
+        transport.connectionTo(address, port, errors[i]);
+    if (!connection) return;
     {
       std::lock_guard<std::mutex> lock(mutex);
-      if (outcome) break;
+      if (outcome) return;
       partOf[connection.get()] = i;
     }
     connection->send(transport::FrameType::RunJob, cluster::encodeRunJob(parts[i].request));
+  };
+  {
+    std::vector<std::thread> connecting;
+    for (size_t i = 1; i < parts.size(); ++i) connecting.emplace_back(startPart, i);
+    startPart(0);
+    for (std::thread& thread : connecting) thread.join();
   }
+  for (const std::string& error : errors)
+    if (!error.empty()) throw RemoteJobError(error);
   JobOutcome result;
   {
     std::unique_lock<std::mutex> lock(mutex);
