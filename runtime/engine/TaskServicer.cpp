@@ -24,10 +24,7 @@ TaskServicer::TaskServicer(const hwlower::EngineManifest& manifest, EngineInstan
     actions_.push_back(classifyTask(task.name));
 }
 
-// The low 64 bits of a `width`-bit value whose first state word is `word`,
-// extended the way BitValue::toUint64 extends it: all a descriptor or an
-// index needs, whatever the width.
-static uint64_t extendedWord(uint64_t word, uint32_t width, bool isSigned) {
+uint64_t extendedWord(uint64_t word, uint32_t width, bool isSigned) {
   if (width >= 64)
     return word;
   word &= (uint64_t(1) << width) - 1;

@@ -35,6 +35,12 @@
 
 namespace synergy::engine {
 
+// The low 64 bits of a `width`-bit value whose first state word is `word`,
+// extended the way BitValue::toUint64 extends it: all a descriptor or an
+// index needs, whatever the width. The hypervisor reads trapped tasks'
+// arguments the same way when it serves them for a tenant.
+uint64_t extendedWord(uint64_t word, uint32_t width, bool isSigned);
+
 enum class RunEnd { None, Finish, Stop };
 
 class TaskServicer {

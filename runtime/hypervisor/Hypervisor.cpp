@@ -162,17 +162,6 @@ struct WindowReader {
   uint32_t tasks = 0;
 };
 
-// The value a state word holds at `width` bits, zero- or sign-extended to 64
-// as the runtime reads it (TaskServicer.cpp).
-uint64_t extendedWord(uint64_t word, uint32_t width, bool isSigned) {
-  if (width >= 64)
-    return word;
-  word &= (uint64_t(1) << width) - 1;
-  if (isSigned && width > 0 && (word >> (width - 1)) & 1)
-    word |= ~uint64_t(0) << width;
-  return word;
-}
-
 }  // namespace
 
 class Hypervisor::Impl {
@@ -853,7 +842,7 @@ std::optional<uint32_t> Hypervisor::Impl::argElement(HostedEngine& hosted, const
   } else if (arg.indexStateId != hwlower::kNoState) {
     if (checkStateWord(hosted, StateWordRecord{arg.indexStateId, 0, 0, 0}, false))
       return std::nullopt;
-    element = extendedWord(hosted.instance->getWord(arg.indexStateId, 0, 0), states[arg.indexStateId].width, false);
+    element = engine::extendedWord(hosted.instance->getWord(arg.indexStateId, 0, 0), states[arg.indexStateId].width, false);
   }
   if (element > 0xffffffffu || checkStateWord(hosted, StateWordRecord{arg.stateId, uint32_t(element), 0, 0}, false))
     return std::nullopt;
@@ -867,7 +856,7 @@ std::optional<uint32_t> Hypervisor::Impl::taskDescriptor(HostedEngine& hosted, c
   std::optional<uint32_t> element = argElement(hosted, arg);
   if (!element)
     return std::nullopt;
-  return uint32_t(extendedWord(hosted.instance->getWord(arg.stateId, *element, 0), arg.width, arg.isSigned));
+  return uint32_t(engine::extendedWord(hosted.instance->getWord(arg.stateId, *element, 0), arg.width, arg.isSigned));
 }
 
 // $fread into one variable or element of at most 64 bits, as
@@ -958,7 +947,7 @@ bool Hypervisor::Impl::serveFromWindow(HostedEngine& hosted, uint32_t task, std:
     return false;
   }
   if (trapped.resultId != hwlower::kNoState)
-    hosted.instance->setWord(trapped.resultId, 0, extendedWord(uint64_t(result), states[trapped.resultId].width, false),
+    hosted.instance->setWord(trapped.resultId, 0, engine::extendedWord(uint64_t(result), states[trapped.resultId].width, false),
                              0);
   ++reader->tasks;
   return true;
