@@ -22,6 +22,7 @@
 #include <cstring>
 #include <iterator>
 #include <limits>
+#include <optional>
 
 #include "engine/SoftwareCompiler.h"
 #include "engine/SoftwareExprCode.h"
@@ -41,6 +42,27 @@ constexpr unsigned kMaxSettlePasses = 1u << 16;
 constexpr size_t kMaxInlineArguments = 16;
 
 uint64_t maskOf(uint32_t width) { return width >= 64 ? ~uint64_t(0) : (uint64_t(1) << width) - 1; }
+
+// `word`, a `variableWidth`-bit variable, with the low `fieldWidth` bits of
+// `value` written at bit `position` (negative: the field starts below bit 0
+// and its low bits fall off); nullopt when no bit of the field lands inside
+// the variable, as Verilog ignores a part-select wholly out of range.
+std::optional<uint64_t> withField(uint64_t word, uint64_t value, uint32_t fieldWidth, int64_t position,
+                                  uint32_t variableWidth) {
+  if (position >= int64_t(variableWidth) || position <= -int64_t(fieldWidth))
+    return std::nullopt;
+  uint64_t fieldMask = maskOf(fieldWidth);
+  uint64_t field = fieldMask & value;
+  if (position >= 0) {
+    field <<= position;
+    fieldMask <<= position;
+  } else {
+    field >>= -position;
+    fieldMask >>= -position;
+  }
+  fieldMask &= maskOf(variableWidth);
+  return (word & ~fieldMask) | (field & fieldMask);
+}
 
 uint64_t signExtend(uint64_t value, uint32_t width) {
   if (width >= 64)
@@ -496,23 +518,10 @@ class Machine {
   void storeSelect(const Instr& in, uint64_t value, uint64_t index) {
     const Variable& variable = p_.variables[in.variable];
     int64_t position = static_cast<int64_t>(index) + static_cast<int64_t>(in.mask);
-    int64_t bits = static_cast<int64_t>(in.width);
-    if (position >= int64_t(variable.width) || position <= -bits)
-      return;
-    uint64_t fieldMask = maskOf(in.width);
-    uint64_t field = fieldMask & value;
-    if (position >= 0) {
-      field <<= position;
-      fieldMask <<= position;
-    } else {
-      field >>= -position;
-      fieldMask >>= -position;
-    }
-    fieldMask &= maskOf(variable.width);
     uint64_t& word = slots_[in.target];
-    uint64_t updated = (word & ~fieldMask) | (field & fieldMask);
-    if (word != updated) {
-      word = updated;
+    std::optional<uint64_t> updated = withField(word, value, in.width, position, variable.width);
+    if (updated && word != *updated) {
+      word = *updated;
       stamp(in.variable);
     }
   }
@@ -979,31 +988,17 @@ class Machine {
     uint64_t* word = &slots_[variable.slot];
     if (target.hasElement && !(word = element(variable, target.index.front())))
       return;
-    uint64_t updated;
-    uint64_t variableMask = maskOf(variable.width);
-    if (!target.hasBits) {
-      updated = value & variableMask;
-    } else {
+    uint64_t updated = value & maskOf(variable.width);
+    if (target.hasBits) {
       int64_t position = indexValue(target.index.back()) + target.offset;
-      int64_t bits = static_cast<int64_t>(target.width);
-      if (position >= int64_t(variable.width) || position <= -bits)
+      std::optional<uint64_t> placed = withField(*word, value, target.width, position, variable.width);
+      if (!placed)
         return;
-      uint64_t field = maskOf(target.width) & value;
-      uint64_t fieldMask = maskOf(target.width);
-      if (position >= 0) {
-        field <<= position;
-        fieldMask <<= position;
-      } else {
-        field >>= -position;
-        fieldMask >>= -position;
-      }
-      fieldMask &= variableMask;
-      updated = (*word & ~fieldMask) | (field & fieldMask);
+      updated = *placed;
     }
     if (*word != updated) {
       *word = updated;
-      changed_ = true;
-      writtenAt_[target.variable] = epoch_;
+      stamp(target.variable);
     }
   }
 
