@@ -28,9 +28,6 @@ using u32 = uint32_t;
 
 namespace {
 
-constexpr int kCombinerHindexedBlock = 8;
-constexpr int kCombinerSubarray = 10;
-constexpr int kCombinerDarray = 11;
 constexpr int kOrderC = 0;
 constexpr int kOrderFortran = 1;
 constexpr int kDistributeBlock = 0;
@@ -184,7 +181,7 @@ u32 Z_envZ_MPI_Type_create_subarray(void* instance, u32 ndims, u32 sizesAddr, u3
     for (int64_t k = 0; k < subsizes[size_t(i)]; ++k) indices.push_back(starts[size_t(i)] + k);
     selection.indices.push_back(std::move(indices));
   }
-  Layout layout = selectionLayout(call, selection, old, kCombinerSubarray, error);
+  Layout layout = selectionLayout(call, selection, old, abi::kCombinerSubarray, error);
   if (error) return error;
   TypeRecipe recipe{{n}, {}, {recipeType(int(oldtype), old)}};
   for (const auto* array : {&sizes, &subsizes, &starts})
@@ -268,7 +265,7 @@ u32 Z_envZ_MPI_Type_create_darray(void* instance, u32 size, u32 rank, u32 ndims,
     selection.sizes.push_back(g);
     selection.indices.push_back(std::move(indices));
   }
-  Layout layout = selectionLayout(call, selection, old, kCombinerDarray, error);
+  Layout layout = selectionLayout(call, selection, old, abi::kCombinerDarray, error);
   if (error) return error;
   TypeRecipe recipe{{int32_t(size), int32_t(rank), n}, {}, {recipeType(int(oldtype), old)}};
   for (const auto* array : {&gsizes, &distribs, &dargs, &psizes})
@@ -293,7 +290,7 @@ u32 Z_envZ_MPI_Type_create_hindexed_block(void* instance, u32 count, u32 blockle
   for (int32_t displacement : displs) blocks.push_back({old, int(blocklength), displacement});
   TypeRecipe recipe{{n, int(blocklength)}, {}, {recipeType(int(oldtype), old)}};
   recipe.addresses.assign(displs.begin(), displs.end());
-  return finishDerivedType(call, buildDerivedLayout(blocks, kCombinerHindexedBlock, false),
+  return finishDerivedType(call, buildDerivedLayout(blocks, abi::kCombinerHindexedBlock, false),
                            std::move(recipe), newtype);
 }
 

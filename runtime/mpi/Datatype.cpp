@@ -255,7 +255,7 @@ Layout resizedLayout(const Layout& old, int64_t lb, int64_t extent) {
   layout->ub = lb + extent;
   layout->committed = false;
   layout->predefined = false;
-  layout->combiner = 12;  // MPI_COMBINER_RESIZED
+  layout->combiner = abi::kCombinerResized;
   return layout;
 }
 

@@ -18,16 +18,6 @@ using u32 = uint32_t;
 
 namespace {
 
-constexpr int kCombinerContiguous = 2;
-constexpr int kCombinerVector = 3;
-constexpr int kCombinerHvector = 4;
-constexpr int kCombinerIndexed = 5;
-constexpr int kCombinerHindexed = 6;
-constexpr int kCombinerIndexedBlock = 7;
-constexpr int kCombinerStruct = 9;
-constexpr int kCombinerDup = 1;
-constexpr int kCombinerNamed = 0;
-
 int oldType(HostCall& call, u32 handle, Layout& layout) {
   return lookUpOldType(call, handle, layout);
 }
@@ -44,7 +34,7 @@ const int32_t* ints(HostCall& call, u32 addr, int n) {
 // How many bytes one unit of a stride or displacement is: the old type's
 // extent, or a byte for the h-forms.
 int64_t unitBytes(const TypeLayout& old, int combiner) {
-  return combiner == kCombinerHvector || combiner == kCombinerHindexed ? 1 : old.extent();
+  return combiner == abi::kCombinerHvector || combiner == abi::kCombinerHindexed ? 1 : old.extent();
 }
 
 // MPI_Type_vector and MPI_Type_create_hvector.
@@ -62,7 +52,7 @@ u32 strided(HostCall& call, u32 count, u32 blocklength, u32 stride, u32 oldtype,
     blocks.push_back({old, int(blocklength), offset});
   }
   TypeRecipe recipe{{int(count), int(blocklength)}, {}, {recipeType(int(oldtype), old)}};
-  if (combiner == kCombinerHvector)
+  if (combiner == abi::kCombinerHvector)
     recipe.addresses.push_back(int32_t(stride));
   else
     recipe.integers.push_back(int32_t(stride));
@@ -90,7 +80,7 @@ u32 indexed(HostCall& call, u32 count, u32 blocklengths, u32 displacements, u32 
   }
   TypeRecipe recipe{{n}, {}, {recipeType(int(oldtype), old)}};
   recipe.integers.insert(recipe.integers.end(), lengths, lengths + n);
-  if (combiner == kCombinerHindexed)
+  if (combiner == abi::kCombinerHindexed)
     recipe.addresses.assign(displs, displs + n);
   else
     recipe.integers.insert(recipe.integers.end(), displs, displs + n);
@@ -144,32 +134,32 @@ u32 Z_envZ_MPI_Type_contiguous(void* instance, u32 count, u32 oldtype, u32 newty
   Layout old;
   if (int e = oldType(call, oldtype, old)) return e;
   if (int(count) < 0) return call.fail(abi::kCommWorld, abi::kErrCount, "negative count");
-  return finish(call, buildDerivedLayout({{old, int(count), 0}}, kCombinerContiguous, false),
+  return finish(call, buildDerivedLayout({{old, int(count), 0}}, abi::kCombinerContiguous, false),
                 TypeRecipe{{int(count)}, {}, {recipeType(int(oldtype), old)}}, newtype);
 }
 
 u32 Z_envZ_MPI_Type_vector(void* instance, u32 count, u32 blocklength, u32 stride, u32 oldtype,
                            u32 newtype) {
   HostCall call(instance, "MPI_Type_vector");
-  return strided(call, count, blocklength, stride, oldtype, newtype, kCombinerVector);
+  return strided(call, count, blocklength, stride, oldtype, newtype, abi::kCombinerVector);
 }
 
 u32 Z_envZ_MPI_Type_create_hvector(void* instance, u32 count, u32 blocklength, u32 stride,
                                    u32 oldtype, u32 newtype) {
   HostCall call(instance, "MPI_Type_create_hvector");
-  return strided(call, count, blocklength, stride, oldtype, newtype, kCombinerHvector);
+  return strided(call, count, blocklength, stride, oldtype, newtype, abi::kCombinerHvector);
 }
 
 u32 Z_envZ_MPI_Type_indexed(void* instance, u32 count, u32 blocklengths, u32 displacements,
                             u32 oldtype, u32 newtype) {
   HostCall call(instance, "MPI_Type_indexed");
-  return indexed(call, count, blocklengths, displacements, oldtype, newtype, kCombinerIndexed);
+  return indexed(call, count, blocklengths, displacements, oldtype, newtype, abi::kCombinerIndexed);
 }
 
 u32 Z_envZ_MPI_Type_create_hindexed(void* instance, u32 count, u32 blocklengths,
                                     u32 displacements, u32 oldtype, u32 newtype) {
   HostCall call(instance, "MPI_Type_create_hindexed");
-  return indexed(call, count, blocklengths, displacements, oldtype, newtype, kCombinerHindexed);
+  return indexed(call, count, blocklengths, displacements, oldtype, newtype, abi::kCombinerHindexed);
 }
 
 u32 Z_envZ_MPI_Type_create_indexed_block(void* instance, u32 count, u32 blocklength,
@@ -190,7 +180,7 @@ u32 Z_envZ_MPI_Type_create_indexed_block(void* instance, u32 count, u32 blocklen
   }
   TypeRecipe recipe{{n, int(blocklength)}, {}, {recipeType(int(oldtype), old)}};
   recipe.integers.insert(recipe.integers.end(), displs, displs + n);
-  return finish(call, buildDerivedLayout(blocks, kCombinerIndexedBlock, false), std::move(recipe),
+  return finish(call, buildDerivedLayout(blocks, abi::kCombinerIndexedBlock, false), std::move(recipe),
                 newtype);
 }
 
@@ -214,7 +204,7 @@ u32 Z_envZ_MPI_Type_create_struct(void* instance, u32 count, u32 blocklengths, u
   }
   recipe.integers.insert(recipe.integers.end(), lengths, lengths + n);
   recipe.addresses.assign(displs, displs + n);
-  return finish(call, buildDerivedLayout(blocks, kCombinerStruct, true), std::move(recipe),
+  return finish(call, buildDerivedLayout(blocks, abi::kCombinerStruct, true), std::move(recipe),
                 newtype);
 }
 
@@ -234,7 +224,7 @@ u32 Z_envZ_MPI_Type_dup(void* instance, u32 oldtype, u32 newtype) {
   if (int e = oldType(call, oldtype, old)) return e;
   auto copy = std::make_shared<TypeLayout>(*old);
   copy->predefined = false;
-  copy->combiner = kCombinerDup;
+  copy->combiner = abi::kCombinerDup;
   if (int e = finish(call, copy, TypeRecipe{{}, {}, {recipeType(int(oldtype), old)}}, newtype))
     return e;
   int32_t duplicate;
@@ -337,7 +327,7 @@ u32 Z_envZ_MPI_Type_get_envelope(void* instance, u32 type, u32 integersOut, u32 
   bool ok = call.store<int32_t>(integersOut, recipe ? int32_t(recipe->integers.size()) : 0) &&
             call.store<int32_t>(addressesOut, recipe ? int32_t(recipe->addresses.size()) : 0) &&
             call.store<int32_t>(typesOut, recipe ? int32_t(recipe->types.size()) : 0) &&
-            call.store<int32_t>(combinerOut, recipe ? layout->combiner : kCombinerNamed);
+            call.store<int32_t>(combinerOut, recipe ? layout->combiner : abi::kCombinerNamed);
   if (!ok) return call.fail(abi::kCommWorld, abi::kErrArg, "output outside linear memory");
   return abi::kSuccess;
 }

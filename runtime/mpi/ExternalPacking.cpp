@@ -32,7 +32,6 @@ using u32 = uint32_t;
 
 namespace {
 
-constexpr int kCombinerStruct = 9;
 constexpr int kMaxNesting = 64;
 constexpr int kTypeAint = 26;  // MPI_AINT (include/mpi.h)
 
@@ -79,7 +78,7 @@ bool forEachScalar(const TypeLayout& type, int handle, int64_t count, int depth,
   }
   if (depth >= kMaxNesting || !type.recipe) return false;
   const TypeRecipe& recipe = *type.recipe;
-  if (type.combiner == kCombinerStruct) {
+  if (type.combiner == abi::kCombinerStruct) {
     for (int64_t i = 0; i < count; ++i)
       for (size_t block = 0; block < recipe.types.size(); ++block) {
         const auto& [oldHandle, old] = recipe.types[block];
@@ -113,7 +112,7 @@ int64_t instanceSize(const TypeLayout& type, int handle, int depth,
   if (depth >= kMaxNesting || !type.recipe) return -1;
   const TypeRecipe& recipe = *type.recipe;
   int64_t bytes = 0;
-  if (type.combiner == kCombinerStruct) {
+  if (type.combiner == abi::kCombinerStruct) {
     for (size_t block = 0; block < recipe.types.size(); ++block) {
       if (block + 1 >= recipe.integers.size()) return -1;
       int64_t inner = instanceSize(*recipe.types[block].second, recipe.types[block].first,

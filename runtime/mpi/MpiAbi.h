@@ -37,6 +37,22 @@ inline constexpr int kTypePacked = 32;
 // Op handles 1..kLastPredefinedOp are the predefined ops.
 inline constexpr int kLastPredefinedOp = 14;
 
+// MPI_COMBINER_* (include/mpi.h): how a datatype was made, as
+// MPI_Type_get_envelope reports it.
+inline constexpr int kCombinerNamed = 0;
+inline constexpr int kCombinerDup = 1;
+inline constexpr int kCombinerContiguous = 2;
+inline constexpr int kCombinerVector = 3;
+inline constexpr int kCombinerHvector = 4;
+inline constexpr int kCombinerIndexed = 5;
+inline constexpr int kCombinerHindexed = 6;
+inline constexpr int kCombinerIndexedBlock = 7;
+inline constexpr int kCombinerHindexedBlock = 8;
+inline constexpr int kCombinerStruct = 9;
+inline constexpr int kCombinerSubarray = 10;
+inline constexpr int kCombinerDarray = 11;
+inline constexpr int kCombinerResized = 12;
+
 // Special ranks, tags and values.
 inline constexpr int kAnySource = -1;
 inline constexpr int kProcNull = -2;
