@@ -7,7 +7,7 @@
 Each example is staged and scaled exactly as bench/verilog/run-bench.py does
 (its scalers are imported from there), compiled once with synergy-cc, and
 then timed with SYNERGY_ENGINE_STATS=1, whose seconds cover the tick loop:
-  solo     synergy-run design.eng (best of --repeat runs);
+  solo     synergy-run --engine compiled design.eng (best of --repeat runs);
   tenant   synergy-run --hypervisor ... design.eng, one tenant alone (best);
   pair     two tenants of the same design at once: each one's rate, after
            an untimed pair whose combined program the hypervisor has
@@ -130,7 +130,7 @@ def bench(name, args, root, hv_address, token, cache_dir, hv_log):
     source = "file_sum.v" if name == "file_sum" else name + ".v"
     eng = os.path.join(work, name + ".eng")
     run_bench.run([os.path.join(args.bin_dir, "synergy-cc"), source, "-o", eng], work)
-    solo_argv = [os.path.join(args.bin_dir, "synergy-run"), eng]
+    solo_argv = [os.path.join(args.bin_dir, "synergy-run"), "--engine", "compiled", eng]
     tenant_argv = [os.path.join(args.bin_dir, "synergy-run"), "--hypervisor", hv_address, "--token-file", token, eng]
     collect(*timed_run(solo_argv, work, env))  # builds the engine into the cache
     solo = min((collect(*timed_run(solo_argv, work, env)) for _ in range(args.repeat)), key=lambda r: r["seconds"])

@@ -4,7 +4,9 @@
 // with the error, then end of file. The parent reads it without blocking
 // while the run goes on; a run that ends first closes its end and exits, and
 // the child, which ignores SIGPIPE, finishes the build and the cache entry
-// anyway. Both ends of the pipe are close-on-exec: the tools the child runs
+// anyway, provided it holds a build slot by then: one still waiting for a
+// slot, or for another build of the design, gives up with the run
+// (EngineBuilder.h), so that runs which end leave no queue of builds. Both ends of the pipe are close-on-exec: the tools the child runs
 // hold neither, so the end of file the parent waits for comes when the child
 // itself exits.
 //
@@ -48,12 +50,12 @@ static void writeAll(int fd, const std::string& bytes) {
   }
 }
 
-[[noreturn]] static void runBuildChild(const std::string& verilog, int reportFd) {
+[[noreturn]] static void runBuildChild(const std::string& verilog, int reportFd, pid_t run) {
   setsid();
   signal(SIGPIPE, SIG_IGN);
   detachStdio();
   std::string error;
-  std::optional<std::string> object = buildEngineSharedObject(verilog, error);
+  std::optional<std::string> object = buildEngineSharedObject(verilog, error, /*waitWhileAlive=*/run);
   writeAll(reportFd, object ? "y" + *object : "n" + error);
   // _exit, not exit: the parent's stdio buffers and static objects are its
   // own, and must not be flushed or destroyed a second time here.
@@ -66,6 +68,7 @@ std::optional<DetachedEngineBuild> DetachedEngineBuild::start(const std::string&
     error = std::string("cannot start the engine build: pipe: ") + std::strerror(errno);
     return std::nullopt;
   }
+  pid_t run = getpid();
   pid_t pid = fork();
   if (pid < 0) {
     error = std::string("cannot start the engine build: fork: ") + std::strerror(errno);
@@ -75,7 +78,7 @@ std::optional<DetachedEngineBuild> DetachedEngineBuild::start(const std::string&
   }
   if (pid == 0) {
     close(fds[0]);
-    runBuildChild(verilog, fds[1]);
+    runBuildChild(verilog, fds[1], run);
   }
   close(fds[1]);
   return DetachedEngineBuild(pid, fds[0]);

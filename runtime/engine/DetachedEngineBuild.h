@@ -3,10 +3,11 @@
 // `--engine auto` runs a design on the software engine while the compiled
 // engine builds. The build runs in a child process of its own rather than on
 // a thread, so that a run which ends first exits at once: the child is left
-// to finish, and it installs the engine in the cache itself (the cache
-// publishes by rename after the object is complete, so neither a concurrent
-// build of the same design nor a build killed half way ever leaves an entry
-// that find() accepts). The child is a session leader with its stdio on
+// to finish (when it holds a build slot by then; EngineBuilder.h), and it
+// installs the engine in the cache itself (the cache publishes by rename
+// after the object is complete, so neither a concurrent build of the same
+// design nor a build killed half way ever leaves an entry that find()
+// accepts). The child is a session leader with its stdio on
 // /dev/null: it holds none of the run's pipes open, so whoever waits for the
 // run's output is not kept waiting for the build, and killing its process
 // group stops the tools it runs too.

@@ -15,7 +15,10 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/prctl.h>
 #include <unistd.h>
+
+#include <csignal>
 
 #include <algorithm>
 #include <cerrno>
@@ -177,14 +180,17 @@ std::optional<std::string> findCachedEngineSharedObject(const std::string& veril
   return findCachedVerilatedSharedObject(engineRecipe(verilog));
 }
 
-std::optional<std::string> buildEngineSharedObject(const std::string& verilog, std::string& error) {
-  return buildVerilatedSharedObject(engineRecipe(verilog), error);
+std::optional<std::string> buildEngineSharedObject(const std::string& verilog, std::string& error,
+                                                   pid_t waitWhileAlive) {
+  return buildVerilatedSharedObject(engineRecipe(verilog), error, waitWhileAlive);
 }
 
 // Each build runs Verilator and a C++ compiler, a core and hundreds of MB
 // for seconds: every cold `--engine auto` run starts one in the background,
 // so without a bound, N runs of a design would build it N times side by
-// side, and runs of many designs would swamp the machine.
+// side, and runs of many designs would swamp the machine. A detached build
+// waits for a slot only while its run goes on, so runs that end leave at
+// most this many builds behind, never a queue.
 constexpr unsigned kConcurrentBuilds = 2;
 
 // An exclusive flock on a file of the cache directory (which only its user
@@ -192,45 +198,75 @@ constexpr unsigned kConcurrentBuilds = 2;
 // a killed build holds none; the descriptor is close-on-exec, so the tools a
 // build runs never hold it. The lock files stay, empty (removing one while
 // a process waits on it would let two hold "the" lock).
+//
+// With `waitWhileAlive` set, a lock that is taken is waited for only while
+// that process (the waiter's parent) lives: the kernel kills the waiter when
+// its parent ends (PR_SET_PDEATHSIG, armed for the wait alone), which is
+// safe there, since a waiter has written nothing yet and holds only locks.
 class BuildLock {
  public:
   // Waits for the lock on `path`. Without a lock file (a cache the user
   // cannot write to fails later, with its own error) the build goes on
   // unlocked: the lock only saves work, publishing is safe without it.
-  explicit BuildLock(const std::string& path) : fd_(openLockFile(path)) {
+  BuildLock(const std::string& path, pid_t waitWhileAlive) : fd_(openLockFile(path)) {
     if (fd_ >= 0)
-      while (flock(fd_, LOCK_EX) != 0 && errno == EINTR) {
-      }
+      gaveUp_ = !lockExclusive(fd_, waitWhileAlive);
   }
 
   // Takes the first free one of `count` slot files `prefix`N.lock, or waits
   // for one of them.
-  static BuildLock anySlot(const std::string& prefix, unsigned count) {
+  static BuildLock anySlot(const std::string& prefix, unsigned count, pid_t waitWhileAlive) {
     for (unsigned k = 0; k < count; ++k) {
       BuildLock lock(openLockFile(prefix + std::to_string(k) + ".lock"));
       if (lock.fd_ >= 0 && flock(lock.fd_, LOCK_EX | LOCK_NB) == 0)
         return lock;
     }
-    return BuildLock(prefix + std::to_string(static_cast<unsigned>(getpid()) % count) + ".lock");
+    return BuildLock(prefix + std::to_string(static_cast<unsigned>(getpid()) % count) + ".lock", waitWhileAlive);
   }
 
-  BuildLock(BuildLock&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
+  BuildLock(BuildLock&& other) noexcept : fd_(other.fd_), gaveUp_(other.gaveUp_) { other.fd_ = -1; }
   BuildLock& operator=(BuildLock&&) = delete;
   ~BuildLock() {
     if (fd_ >= 0)
       close(fd_);
   }
 
+  // The process it was waited for had ended already: no lock is held.
+  bool gaveUp() const { return gaveUp_; }
+
  private:
   explicit BuildLock(int fd) : fd_(fd) {}
   static int openLockFile(const std::string& path) {
     return open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
   }
+  // False, with no lock held, when another process holds it and
+  // `waitWhileAlive` has ended already; a wait that process does not
+  // outlive ends with the waiter.
+  static bool lockExclusive(int fd, pid_t waitWhileAlive) {
+    if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+      return true;
+    if (waitWhileAlive != 0) {
+      // Armed before the check, so a parent that ends after it still ends
+      // the wait.
+      prctl(PR_SET_PDEATHSIG, SIGKILL);
+      if (getppid() != waitWhileAlive) {
+        prctl(PR_SET_PDEATHSIG, 0);
+        return false;
+      }
+    }
+    while (flock(fd, LOCK_EX) != 0 && errno == EINTR) {
+    }
+    if (waitWhileAlive != 0)
+      prctl(PR_SET_PDEATHSIG, 0);
+    return true;
+  }
 
   int fd_;
+  bool gaveUp_ = false;
 };
 
-std::optional<std::string> buildVerilatedSharedObject(const VerilatedObjectRecipe& recipe, std::string& error) {
+std::optional<std::string> buildVerilatedSharedObject(const VerilatedObjectRecipe& recipe, std::string& error,
+                                                      pid_t waitWhileAlive) {
   auto slot = engineCacheSlot(recipe, error);
   if (!slot)
     return std::nullopt;
@@ -239,10 +275,19 @@ std::optional<std::string> buildVerilatedSharedObject(const VerilatedObjectRecip
   // The design's own lock first, then a build slot: a slot holder never
   // waits for a design lock, so the two cannot wait on each other. A run
   // that waited for another build of the same design takes its object.
-  BuildLock designLock(slot->cache.directory() + "/build-" + slot->key + ".lock");
+  BuildLock designLock(slot->cache.directory() + "/build-" + slot->key + ".lock", waitWhileAlive);
+  if (designLock.gaveUp()) {
+    error = "the run ended while its engine build waited for another build of the design";
+    return std::nullopt;
+  }
   if (auto cached = slot->cache.find(slot->key))
     return cached;
-  BuildLock buildSlot = BuildLock::anySlot(slot->cache.directory() + "/build-slot-", kConcurrentBuilds);
+  BuildLock buildSlot =
+      BuildLock::anySlot(slot->cache.directory() + "/build-slot-", kConcurrentBuilds, waitWhileAlive);
+  if (buildSlot.gaveUp()) {
+    error = "the run ended while its engine build waited for a build slot";
+    return std::nullopt;
+  }
   std::vector<std::string> runtimeObjects;
   for (const char* source : {"verilated", "verilated_threads"}) {
     auto object = cachedRuntimeObject(slot->cache, slot->identity, slot->verilatorRoot, source, error);

@@ -12,6 +12,8 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <sys/types.h>
+
 #include <optional>
 #include <string>
 #include <utility>
@@ -20,8 +22,14 @@
 namespace synergy::engine {
 
 // Path of the cached shared object for `verilog`, building it if needed.
-// Returns nullopt and a one-line `error` when a tool fails.
-std::optional<std::string> buildEngineSharedObject(const std::string& verilog, std::string& error);
+// Returns nullopt and a one-line `error` when a tool fails. A build first
+// takes its design's lock and one of the cache's build slots; with
+// `waitWhileAlive` set (a detached build, DetachedEngineBuild.h: the run
+// that started it, its parent) it waits for a lock that is taken only while
+// that process lives, and gives up (nullopt) when the process has ended, so
+// that runs which end leave no builds queued behind the slots.
+std::optional<std::string> buildEngineSharedObject(const std::string& verilog, std::string& error,
+                                                   pid_t waitWhileAlive = 0);
 
 // The cached shared object for `verilog` if there is one (checked like any
 // cache hit), without building anything.
@@ -38,7 +46,8 @@ struct VerilatedObjectRecipe {
   std::vector<std::pair<std::string, std::string>> wrapperSources;
   std::string wrapperUnit;
 };
-std::optional<std::string> buildVerilatedSharedObject(const VerilatedObjectRecipe& recipe, std::string& error);
+std::optional<std::string> buildVerilatedSharedObject(const VerilatedObjectRecipe& recipe, std::string& error,
+                                                      pid_t waitWhileAlive = 0);
 std::optional<std::string> findCachedVerilatedSharedObject(const VerilatedObjectRecipe& recipe);
 
 }  // namespace synergy::engine

@@ -751,6 +751,9 @@ int runEngineCommandLine(const std::vector<std::string>& args, RemoteEngineFacto
       return fail("--switch-at-tick needs --engine auto");
     options.engine = EngineChoice::Auto;
   }
+  // A hypervisor's tenant runs on the compiled engine it builds there.
+  if (options.remoteEngine && !engineGiven)
+    options.engine = EngineChoice::Compiled;
   if (access(options.enginePath.c_str(), F_OK) != 0)
     return fail("no such file: " + options.enginePath);
   return runEngineFile(options);

@@ -100,10 +100,11 @@ inline constexpr uint64_t kMaxEdgesPerTick = uint64_t(1) << 24;
 
 // Which engine runs the design (--engine).
 enum class EngineChoice {
-  Compiled,  // wait for the Verilator build (the default)
+  Compiled,  // wait for the Verilator build
   Software,  // the software engine alone; refused constructs are an error
-  Auto,      // start in software, hand off to the compiled engine when it is
-             // built; start on it directly when it is cached already
+  Auto,      // (the default) start in software, hand off to the compiled
+             // engine when it is built; start on it directly when it is
+             // cached already
 };
 
 struct EngineRunOptions {
@@ -129,12 +130,12 @@ struct EngineRunOptions {
   // --eval-limit SECONDS: the longest one call into the engine may run
   // (EvaluationWatchdog.h).
   std::chrono::nanoseconds evaluationLimit = kDefaultEvaluationLimit;
-  EngineChoice engine = EngineChoice::Compiled;
+  EngineChoice engine = EngineChoice::Auto;
   // --switch-at-tick N (implies auto): hand off at the end of tick N, waiting
   // for the build there, instead of as soon as it is ready; for tests.
   std::optional<uint64_t> switchAtTick;
   // When set, the engine comes from here instead of a local build; only
-  // with EngineChoice::Compiled.
+  // with EngineChoice::Compiled (the command line's default then).
   RemoteEngineFactory remoteEngine;
   // --timeline FILE.csv: ticks/s and tasks/s every 100 ms (Timeline.h).
   std::string timelinePath;

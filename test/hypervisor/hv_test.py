@@ -244,7 +244,8 @@ class Tenant:
     def start(self, bin_dir, hv, work_name="run", extra=()):
         """A tenant of `hv`, or a plain synergy-run when hv is None."""
         work = copy_inputs(self.inputs, os.path.join(self.root, work_name))
-        tenancy = ["--hypervisor", hv.address, "--token-file", hv.token_file] if hv else []
+        # A plain run is the compiled engine's, as a tenant's is.
+        tenancy = ["--hypervisor", hv.address, "--token-file", hv.token_file] if hv else ["--engine", "compiled"]
         return subprocess.Popen([os.path.join(bin_dir, "synergy-run"), *tenancy, self.engine, *extra],
                                 cwd=work, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 

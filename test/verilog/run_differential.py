@@ -11,7 +11,9 @@ Every run happens in a fresh directory holding a copy of Inputs/ (or of
 With --expected FILE, vvp's output must also equal FILE (the examples'
 checked-in expected output).
 
-With --engine E every synergy-run uses `--engine E`; --restart-engine E2
+With --engine E every synergy-run uses `--engine E` (default compiled: the
+corpus's own run checks the Verilator build, whatever synergy-run's default
+is); --restart-engine E2
 makes the restart half of the split use E2 instead (save on one engine,
 restart on the other). --switch-at-ticks K1,K2,.. adds one run per K with
 `--engine auto --switch-at-tick K`: the hand-off from the software to the
@@ -111,7 +113,7 @@ def check(source, args):
         if args.vvp_only:
             return True
         engine = compile_engine(source, root, args.bin_dir)
-        engine_args = ["--engine", args.engine] if args.engine else []
+        engine_args = ["--engine", args.engine]
         restart_args = ["--engine", args.restart_engine] if args.restart_engine else engine_args
         actual = under_synergy(engine, root, args.bin_dir, "synergy", engine_args)
         ok = actual[:2] == expected
@@ -143,7 +145,7 @@ def main():
     parser.add_argument("--vvp", default=shutil.which("vvp") or "vvp")
     parser.add_argument("--vvp-only", action="store_true", help="only check that each program runs under vvp")
     parser.add_argument("--save-restart", action="store_true", help="also run split by a save and a restart")
-    parser.add_argument("--engine", help="synergy-run --engine for every run")
+    parser.add_argument("--engine", default="compiled", help="synergy-run --engine for every run (default compiled)")
     parser.add_argument("--restart-engine", help="synergy-run --engine for the restart half of the split")
     parser.add_argument("--switch-at-ticks", default="", help="comma-separated ticks to force a hand-off at")
     parser.add_argument("--inputs", help="directory copied into each run's working directory")

@@ -4,7 +4,7 @@
 // its argument into a word it never clears: a word left over from an
 // earlier call (the emitted function is static) would show as a growing sum.
 // RUN: synergy-cc %s -o %t.eng
-// RUN: synergy-run %t.eng | FileCheck %s
+// RUN: synergy-run --engine compiled %t.eng | FileCheck %s
 
 // CHECK:      0: f=0000 000a t=00 05 00
 // CHECK-NEXT: 1: f=0000 000b t=00 06 00

@@ -6,7 +6,7 @@
 // RUN: synergy-hwc %s -o %t.eng
 // RUN: FileCheck %s < %t.eng
 // RUN: sed 's/^SYNERGY-ENGINE 3$/SYNERGY-ENGINE 2/' %t.eng > %t.v1.eng
-// RUN: not synergy-run %t.v1.eng 2>&1 | FileCheck %s --check-prefix=OLD
+// RUN: not synergy-run --engine compiled %t.v1.eng 2>&1 | FileCheck %s --check-prefix=OLD
 
 // CHECK: SYNERGY-ENGINE 3
 // CHECK-DAG: state {{[0-9]+}} reg 8 0 16 16 1 "tb.up" "up"

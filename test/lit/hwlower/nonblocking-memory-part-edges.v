@@ -5,7 +5,7 @@
 // of_ASSIGN_VEC4_A_D), so this checks the IEEE result instead of a vvp run:
 // `m[1][i -: 3] <= 3'b101` puts 1, 0, 1 at bits i, i-1, i-2.
 // RUN: synergy-cc %s -o %t.eng
-// RUN: synergy-run %t.eng | FileCheck %s
+// RUN: synergy-run --engine compiled %t.eng | FileCheck %s
 
 // CHECK:      i=-1 m1=00000000
 // CHECK-NEXT: i=0 m1=00000001

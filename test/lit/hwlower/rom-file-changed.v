@@ -6,11 +6,11 @@
 // RUN: cp %S/Inputs/rom.hex %t.dir/rom.hex
 // RUN: cd %t.dir && synergy-hwc %s -o %t.eng
 // RUN: FileCheck %s --check-prefix=ENG < %t.eng
-// RUN: cd %t.dir && synergy-run %t.eng | FileCheck %s --check-prefix=SAME
+// RUN: cd %t.dir && synergy-run --engine compiled %t.eng | FileCheck %s --check-prefix=SAME
 // RUN: cp %S/Inputs/rom-bits.txt %t.dir/rom.hex
-// RUN: cd %t.dir && not synergy-run %t.eng 2>&1 | FileCheck %s --check-prefix=CHANGED
+// RUN: cd %t.dir && not synergy-run --engine compiled %t.eng 2>&1 | FileCheck %s --check-prefix=CHANGED
 // RUN: rm %t.dir/rom.hex
-// RUN: cd %t.dir && not synergy-run %t.eng 2>&1 | FileCheck %s --check-prefix=MISSING
+// RUN: cd %t.dir && not synergy-run --engine compiled %t.eng 2>&1 | FileCheck %s --check-prefix=MISSING
 
 // ENG: state {{[0-9]+}} wire 8 0 8 0 0 "tb.rom"
 // ENG: romfile "rom.hex" {{[0-9a-f]+$}}

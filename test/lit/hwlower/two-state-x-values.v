@@ -7,7 +7,7 @@
 //     part read at an offset outside the vector reads its outside bits as 0,
 //     whatever the memory's size (Verilator would wrap or clamp).
 // RUN: synergy-cc %s -o %t.eng
-// RUN: synergy-run %t.eng | FileCheck %s
+// RUN: synergy-run --engine compiled %t.eng | FileCheck %s
 
 // CHECK:      net q=0 r=0
 // CHECK-NEXT: reg q=0 r=0

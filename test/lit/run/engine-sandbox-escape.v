@@ -14,10 +14,10 @@
 // RUN: ln -s ../secret.txt %t.root/work/up
 // RUN: sed 's|@ROOT@|%t.root|' %s > %t.root/design.v
 // RUN: %synergy-cc %t.root/design.v -o %t.eng
-// RUN: cd %t.root/work && %synergy-run %t.eng > %t.openat2.out 2> %t.openat2.err
+// RUN: cd %t.root/work && %synergy-run --engine compiled %t.eng > %t.openat2.out 2> %t.openat2.err
 // RUN: FileCheck %s --implicit-check-not=SECRET < %t.openat2.out
 // RUN: FileCheck %s --check-prefix=WARN < %t.openat2.err
-// RUN: cd %t.root/work && env SYNERGY_WASI_NO_OPENAT2=1 %synergy-run %t.eng > %t.walk.out 2> %t.walk.err
+// RUN: cd %t.root/work && env SYNERGY_WASI_NO_OPENAT2=1 %synergy-run --engine compiled %t.eng > %t.walk.out 2> %t.walk.err
 // RUN: FileCheck %s --implicit-check-not=SECRET < %t.walk.out
 // RUN: FileCheck %s --check-prefix=WARN < %t.walk.err
 // RUN: ls %t.root | FileCheck %s --check-prefix=NOTHING-CREATED
@@ -25,7 +25,7 @@
 // A read-only grant of the same directory: reads work, every writing mode
 // is refused and creates nothing.
 // RUN: rm %t.root/work/created.txt
-// RUN: cd %t.root/work && %synergy-run --dir .:.:ro %t.eng > %t.ro.out 2> %t.ro.err
+// RUN: cd %t.root/work && %synergy-run --engine compiled --dir .:.:ro %t.eng > %t.ro.out 2> %t.ro.err
 // RUN: FileCheck %s --check-prefix=RO < %t.ro.out
 // RUN: FileCheck %s --check-prefix=RO-WARN < %t.ro.err
 // RUN: ls %t.root/work | FileCheck %s --check-prefix=RO-NOTHING-CREATED

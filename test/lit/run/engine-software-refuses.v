@@ -2,8 +2,8 @@
 // variable an .eng file may declare), so that no operator allocates without
 // bound. A design computing a wider expression is refused by name: under
 // --engine software that is an error (status 2, nothing runs, so nothing is
-// printed); under --engine auto the runtime says so and waits for the
-// compiled engine, which prints what vvp prints.
+// printed); under --engine auto, and without --engine, the runtime says so
+// and waits for the compiled engine, which prints what vvp prints.
 // Bad --engine and --switch-at-tick values are refused before anything runs.
 // REQUIRES: iverilog
 // RUN: %synergy-cc %s -o %t.eng
@@ -17,6 +17,8 @@
 // AUTO: synergy-run: note: {{.*}}.eng: the software engine cannot run this design (line {{[0-9]+}}: a replication wider than 65536 bits or of zero copies); waiting for the compiled engine
 // AUTO-NEXT: wide=0000000000000000000000010000000000000000ffffffffffffffff parity=1
 // AUTO-NEXT: exit=0
+// RUN: sh -c '%synergy-run %t.eng; echo "exit=$?"' > %t.default 2>&1
+// RUN: FileCheck %s --check-prefix=AUTO < %t.default
 //
 // RUN: sh -c '%synergy-run --engine fast %t.eng; echo "exit=$?"' > %t.badengine 2>&1
 // RUN: FileCheck %s --check-prefix=BADENGINE --implicit-check-not=wide= < %t.badengine

@@ -28,7 +28,7 @@
 // SWITCH-NEXT: last row: ticks=40002 tasks=4 engine=compiled
 // SWITCH-NEXT: stats: ticks=40002 tasks=4 engine=software+compiled
 //
-// RUN: sh -c '%synergy-run --timeline %t.missing/t.csv %t.eng; echo "exit=$?"' > %t.unwritable 2>&1
+// RUN: sh -c '%synergy-run --engine compiled --timeline %t.missing/t.csv %t.eng; echo "exit=$?"' > %t.unwritable 2>&1
 // RUN: FileCheck %s --check-prefix=UNWRITABLE --implicit-check-not=count= < %t.unwritable
 // UNWRITABLE: synergy-run: error: --timeline: cannot write {{.*}}.missing/t.csv: No such file or directory
 // UNWRITABLE-NEXT: exit=2

@@ -6,7 +6,7 @@
 // checks how long anything took.
 // REQUIRES: iverilog
 // RUN: %synergy-cc %s -o %t.eng
-// RUN: sh -c 'timeout 120 %synergy-run --time-limit 0.3 %t.eng; echo "exit=$?"' > %t.out 2>&1
+// RUN: sh -c 'timeout 120 %synergy-run --engine compiled --time-limit 0.3 %t.eng; echo "exit=$?"' > %t.out 2>&1
 // RUN: FileCheck %s --implicit-check-not=finished < %t.out
 // CHECK: {{.*}}.eng: time limit exceeded in the middle of a tick (--time-limit)
 // CHECK-NEXT: exit=134

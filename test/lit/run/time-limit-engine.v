@@ -8,21 +8,21 @@
 // checks how long anything took.
 // REQUIRES: iverilog
 // RUN: %synergy-cc %s -o %t.eng
-// RUN: sh -c 'timeout 120 %synergy-run --time-limit 0.3 %t.eng; echo "exit=$?"' > %t.quiet 2>&1
+// RUN: sh -c 'timeout 120 %synergy-run --engine compiled --time-limit 0.3 %t.eng; echo "exit=$?"' > %t.quiet 2>&1
 // RUN: FileCheck %s --check-prefix=LIMIT < %t.quiet
-// RUN: sh -c 'timeout 120 %synergy-run --time-limit 0.3 %t.eng +chatty; echo "exit=$?"' > %t.chatty 2>&1
+// RUN: sh -c 'timeout 120 %synergy-run --engine compiled --time-limit 0.3 %t.eng +chatty; echo "exit=$?"' > %t.chatty 2>&1
 // RUN: FileCheck %s --check-prefixes=CHATTY,LIMIT < %t.chatty
-// RUN: sh -c 'timeout 120 %synergy-run --no-open-loop --time-limit 0.3 %t.eng; echo "exit=$?"' > %t.host 2>&1
+// RUN: sh -c 'timeout 120 %synergy-run --engine compiled --no-open-loop --time-limit 0.3 %t.eng; echo "exit=$?"' > %t.host 2>&1
 // RUN: FileCheck %s --check-prefix=LIMIT < %t.host
 // CHATTY: tick 1
 // LIMIT: {{.*}}.eng: time limit exceeded after {{[0-9]+}} ticks (--time-limit)
 // LIMIT-NEXT: exit=134
 //
-// RUN: sh -c '%synergy-run --max-memory 16K %t.eng; echo "exit=$?"' > %t.state 2>&1
+// RUN: sh -c '%synergy-run --engine compiled --max-memory 16K %t.eng; echo "exit=$?"' > %t.state 2>&1
 // RUN: FileCheck %s --check-prefix=STATE --implicit-check-not=tick < %t.state
 // STATE: synergy-run: error: {{.*}}.eng: the design's state needs {{16[0-9][0-9][0-9]}} bytes, more than --max-memory (16384 bytes)
 // STATE-NEXT: exit=2
-// RUN: sh -c 'timeout 120 %synergy-run --max-memory 17K --time-limit 0.2 %t.eng; echo "exit=$?"' > %t.fits 2>&1
+// RUN: sh -c 'timeout 120 %synergy-run --engine compiled --max-memory 17K --time-limit 0.2 %t.eng; echo "exit=$?"' > %t.fits 2>&1
 // RUN: FileCheck %s --check-prefix=LIMIT < %t.fits
 module spin;
   reg clk = 0;

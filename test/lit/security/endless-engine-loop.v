@@ -16,9 +16,9 @@
 // REQUIRES: iverilog
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %synergy-cc %s -o %t/long-loop.eng
-// RUN: sh -c 'timeout 600 %synergy-run --eval-limit 0.5 %t/long-loop.eng; echo "exit status $?"' > %t/limit.out 2>&1
+// RUN: sh -c 'timeout 600 %synergy-run --engine compiled --eval-limit 0.5 %t/long-loop.eng; echo "exit status $?"' > %t/limit.out 2>&1
 // RUN: FileCheck %s --check-prefix=LIMIT --implicit-check-not=finished < %t/limit.out
-// RUN: sh -c 'timeout 600 %synergy-run %t/long-loop.eng; echo "exit status $?"' > %t/default.out 2>&1
+// RUN: sh -c 'timeout 600 %synergy-run --engine compiled %t/long-loop.eng; echo "exit status $?"' > %t/default.out 2>&1
 // RUN: FileCheck %s --check-prefix=DEFAULT --implicit-check-not=finished < %t/default.out
 // LIMIT: {{.*}}long-loop.eng: error: the engine ran for 0.5 s inside one evaluation without returning (a loop that never ends?); stopped (--eval-limit)
 // LIMIT-NEXT: exit status 134
@@ -53,7 +53,7 @@
 // RUN: FileCheck %s --check-prefix=LIMIT --implicit-check-not=finished < %t/software.out
 //
 // A bad value is refused before anything runs.
-// RUN: sh -c '%synergy-run --eval-limit soon %t/good.eng; echo "exit status $?"' 2>&1 | FileCheck %s --check-prefix=BAD-VALUE
+// RUN: sh -c '%synergy-run --engine compiled --eval-limit soon %t/good.eng; echo "exit status $?"' 2>&1 | FileCheck %s --check-prefix=BAD-VALUE
 // BAD-VALUE: synergy-run: error: --eval-limit
 // BAD-VALUE: exit status 2
 module long_loop;

@@ -13,17 +13,17 @@
 // RUN: ln -s ref %t/a/link
 // RUN: echo old-state > %t/a/out/state.sav && ln %t/a/out/state.sav %t/a/out/witness
 // RUN: %synergy-cc %s -o %t/design.eng
-// RUN: cd %t && not %synergy-run --dir a:a --dir a/ref:a/ref:ro %t/design.eng > %t/rw-first.out 2> %t/rw-first.err
+// RUN: cd %t && not %synergy-run --engine compiled --dir a:a --dir a/ref:a/ref:ro %t/design.eng > %t/rw-first.out 2> %t/rw-first.err
 // RUN: FileCheck %s < %t/rw-first.out
 // RUN: FileCheck %s --check-prefix=WARN < %t/rw-first.err
 // RUN: cat %t/a/ref/data.txt | FileCheck %s --check-prefix=UNCHANGED
 // RUN: ls %t/a/ref | FileCheck %s --check-prefix=NOTHING-CREATED --implicit-check-not=created
 // RUN: cat %t/a/out/witness | FileCheck %s --check-prefix=WITNESS
 // RUN: ls -a %t/a/out | FileCheck %s --check-prefix=NO-TEMPORARY --implicit-check-not=synergy
-// RUN: cd %t && not %synergy-run --dir a:a --dir a/ref:a/ref:ro --restart a/out/state.sav %t/design.eng 2>&1 | FileCheck %s --check-prefix=RESTARTED
+// RUN: cd %t && not %synergy-run --engine compiled --dir a:a --dir a/ref:a/ref:ro --restart a/out/state.sav %t/design.eng 2>&1 | FileCheck %s --check-prefix=RESTARTED
 //
 // The same with the read-only grant first.
-// RUN: cd %t && not %synergy-run --dir a/ref:a/ref:ro --dir a:a %t/design.eng > %t/ro-first.out 2> %t/ro-first.err
+// RUN: cd %t && not %synergy-run --engine compiled --dir a/ref:a/ref:ro --dir a:a %t/design.eng > %t/ro-first.out 2> %t/ro-first.err
 // RUN: FileCheck %s < %t/ro-first.out
 // RUN: FileCheck %s --check-prefix=WARN < %t/ro-first.err
 // RUN: cat %t/a/ref/data.txt | FileCheck %s --check-prefix=UNCHANGED

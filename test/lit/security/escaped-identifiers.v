@@ -8,7 +8,7 @@
 // RUN: iverilog -o %t/tb.vvp %s && vvp -n %t/tb.vvp > %t/vvp.out
 // RUN: FileCheck %s < %t/vvp.out
 // RUN: %synergy-cc %s -o %t/tb.eng
-// RUN: %synergy-run %t/tb.eng > %t/synergy.out
+// RUN: %synergy-run --engine compiled %t/tb.eng > %t/synergy.out
 // RUN: FileCheck %s < %t/synergy.out
 // CHECK: 3 */ $c("boom") `include 7 5
 module \top*/ ;

@@ -134,8 +134,11 @@ class EngineRunnerTest : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(dir_); }
 
+  // The runner's own behaviour, on the compiled engine (auto would leave a
+  // detached build of the test design behind).
   int run(EngineRunOptions options, std::string& output) {
     options.enginePath = enginePath_;
+    options.engine = EngineChoice::Compiled;
     ::testing::internal::CaptureStdout();
     int status = runEngineFile(options);
     output = ::testing::internal::GetCapturedStdout();
