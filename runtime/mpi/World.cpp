@@ -454,6 +454,7 @@ std::string World::describeWait(int rank) {
 }
 
 std::optional<std::string> World::checkDeadlock(int stableTicks) {
+  if (remote_) return checkJobDeadlock(stableTicks);
   std::lock_guard<util::AdaptiveMutex> guard(mutex_);
   bool allStarted =
       std::find(phases_.begin(), phases_.end(), RankPhase::NotStarted) == phases_.end();
@@ -467,10 +468,35 @@ std::optional<std::string> World::checkDeadlock(int stableTicks) {
   }
   if (++quietTicks_ < stableTicks) return std::nullopt;
   std::ostringstream report;
-  report << "deadlock: every running rank is blocked and no message can arrive";
+  report << kDeadlockReportHeading;
   for (int rank = 0; rank < size_; ++rank)
     report << "\n  rank " << rank << ": " << describeWait(rank);
   return report.str();
+}
+
+// The ranks of other hosts never start here, so this host only says whether
+// its own are all blocked; the link compares that with the other hosts'
+// states and counts the messages in flight between them.
+std::optional<std::string> World::checkJobDeadlock(int stableTicks) {
+  HostQuietState local;
+  {
+    std::lock_guard<util::AdaptiveMutex> guard(mutex_);
+    if (aborted_) return std::nullopt;
+    bool allStarted = true, allFinished = true;
+    for (int rank = 0; rank < size_; ++rank) {
+      if (remoteRank_[rank]) continue;
+      allStarted = allStarted && phases_[rank] != RankPhase::NotStarted;
+      allFinished = allFinished && phases_[rank] == RankPhase::Finished;
+    }
+    local.progress = epoch_.load();
+    for (int rank = 0; rank < size_; ++rank) local.progress += announced_[rank].value.load();
+    local.finished = allFinished;
+    local.quiet = allStarted && blocked_ >= running_;
+    if (local.quiet)
+      for (int rank = 0; rank < size_; ++rank)
+        if (!remoteRank_[rank]) local.waits.emplace_back(rank, describeWait(rank));
+  }
+  return remote_->checkJobDeadlock(local, stableTicks);
 }
 
 }  // namespace synergy::mpi

@@ -395,9 +395,12 @@ class World {
   std::string abortMessage();
   // Called periodically by the launcher: a report when every running rank
   // has been blocked, with nothing happening, for `stableTicks` calls.
+  // A job spread over hosts asks its link (RemoteRanks::checkJobDeadlock),
+  // which compares every host's state.
   std::optional<std::string> checkDeadlock(int stableTicks);
 
  private:
+  std::optional<std::string> checkJobDeadlock(int stableTicks);
   // Sleeps until `done()`, evaluated without the lock, holds.
   bool sleepUntil(int rank, const WaitInfo& info, util::FunctionRef<bool()> done);
   // Waits until `done()` holds for a thread of a rank whose threads share

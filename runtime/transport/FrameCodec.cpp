@@ -32,6 +32,7 @@ static bool isKnownFrameType(uint16_t raw) {
     case FrameType::MpiRmaDone:
     case FrameType::MpiMessageHead:
     case FrameType::MpiMessagePart:
+    case FrameType::MpiHostState:
     case FrameType::HvHello:
     case FrameType::HvWelcome:
     case FrameType::HvSubmitEngine:
@@ -110,6 +111,8 @@ const char* frameTypeName(FrameType type) {
       return "MpiMessageHead";
     case FrameType::MpiMessagePart:
       return "MpiMessagePart";
+    case FrameType::MpiHostState:
+      return "MpiHostState";
     case FrameType::HvHello:
       return "HvHello";
     case FrameType::HvWelcome:

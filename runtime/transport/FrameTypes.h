@@ -84,6 +84,15 @@ enum class FrameType : uint16_t {
   // The next bytes of the data a MpiMessageHead announced, at most what is
   // still missing.
   MpiMessagePart = 18,
+  // What the sending part's ranks are doing, for the job-wide deadlock
+  // check (cluster/MpiPeerLink.h), sent to every other part whenever it
+  // changes: u32 part index, u8 flags (1: every rank blocked or finished,
+  // 2: every rank finished; no other bits), 3 zero bytes, u64 version
+  // (grows with every change), u64 MPI frames sent to and u64 received from
+  // other parts, u32 line count (0, or the part's rank count), then per
+  // line u32 world rank (the part's ranks in order), u32 length (at most
+  // kMaxMpiWaitLineBytes, printable ASCII) and the text.
+  MpiHostState = 19,
   // The hypervisor protocol (hypervisor/HypervisorProtocol.h gives every
   // payload's layout): a tenant's runtime or synergy-hv-ctl to synergy-hv,
   // after the token handshake. All integers little-endian.
@@ -172,6 +181,11 @@ constexpr uint64_t kMpiMessageHeadBytes = kMpiMessageHeaderBytes + 8;
 constexpr uint64_t kMaxMpiMessageBytes = 4ull << 30;
 constexpr uint64_t kMpiMatchedBytes = 12;
 constexpr uint64_t kMpiAbortBytes = 4;
+constexpr uint64_t kMpiHostStateHeaderBytes = 36;
+constexpr uint64_t kMpiHostStateLineHeaderBytes = 8;
+constexpr uint64_t kMaxMpiWaitLineBytes = 512;
+// At most this many ranks of one part (cluster::kMaxSlotsPerHost).
+constexpr uint64_t kMaxMpiHostStateLines = 4096;
 constexpr uint64_t kMpiRmaHeaderBytes = 36;
 constexpr uint64_t kMpiRmaRunBytes = 16;
 constexpr uint64_t kMpiRmaDoneHeaderBytes = 12;
@@ -237,6 +251,9 @@ constexpr uint64_t maxPayloadBytes(FrameType type) {
       return kMpiAbortBytes;
     case FrameType::MpiMessageHead:
       return kMpiMessageHeadBytes;
+    case FrameType::MpiHostState:
+      return kMpiHostStateHeaderBytes +
+             kMaxMpiHostStateLines * (kMpiHostStateLineHeaderBytes + kMaxMpiWaitLineBytes);
     case FrameType::MpiRma:
     case FrameType::MpiRmaDone:
     case FrameType::MpiMessagePart:

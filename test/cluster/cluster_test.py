@@ -33,7 +33,7 @@ TTL_SECONDS = 2
 
 # The wire format of runtime/transport/FrameTypes.h, written out independently.
 HELLO, HELLO_ACK, PING, PONG, RUN_JOB, MODULE_WANTED, MODULE_DATA = 1, 2, 3, 4, 5, 6, 7
-MPI_HELLO, MPI_ABORT, MPI_RMA = 11, 14, 15
+MPI_HELLO, MPI_ABORT, MPI_RMA, MPI_HOST_STATE = 11, 14, 15, 19
 
 
 def frame_header(frame_type, length, reserved=0):
@@ -381,12 +381,13 @@ def redis_command(port, *arguments):
 
 
 def case_mpi_abort_frames(cluster):
-    """Hostile MpiAbort and MpiRma frames sent to a running job part's MPI
+    """Hostile MpiAbort, MpiRma and MpiHostState frames sent to a running job part's MPI
     endpoint (the one its peers connect to): an abort before MpiHello, of
     the right and of the wrong length, and one after an MpiHello with a
     foreign job id or for a part that is already connected; a one-sided
-    Put before MpiHello and after a foreign one. Each connection is dropped with a
-    logged reason, and the job is not aborted: it keeps running and
+    Put before MpiHello and after a foreign one; a forged deadlock state
+    likewise. Each connection is dropped with a logged reason, and the job
+    is not aborted (nor reported as deadlocked): it keeps running and
     printing until its client is killed."""
     os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
     program = os.path.join(cluster.workdir, "rank_report.wasm")
@@ -420,8 +421,15 @@ def case_mpi_abort_frames(cluster):
     # frame a peer part would send, from a connection that is not one.
     rma_put = frame(MPI_RMA, struct.pack("<IIQQBBHiI", 0, 1, 1 << 32 | 1, 1, 1, 4, 0, 0, 1) +
                     struct.pack("<qq", 0, 4) + b"\xff" * 4)
+    # A forged deadlock state: part 0 quiet, all frames accounted for, rank
+    # 0 said to wait in a receive; it must not make the job report one.
+    host_state = frame(MPI_HOST_STATE, struct.pack("<IB3xQQQI", 0, 1, 1, 0, 0, 1) +
+                       struct.pack("<II", 0, 7) + b"blocked")
     attacks = [
         ([frame(MPI_ABORT, struct.pack("<I", 1))], "MPI frame before MpiHello"),
+        ([host_state], "MPI frame before MpiHello"),
+        ([hello(1, 0), host_state],
+         "MpiHello from job 1 part 0, which this part does not wait for"),
         ([rma_put], "MPI frame before MpiHello"),
         ([hello(999, 0), rma_put],
          "MpiHello from job 999 part 0, which this part does not wait for"),
@@ -444,6 +452,8 @@ def case_mpi_abort_frames(cluster):
     wait_for(lambda: lines[0] > printed + 1000, 60, "the job to go on printing")
     check(client.poll() is None, f"the client ended with {client.returncode}")
     check("abort" not in first.log() + second.log(), "a daemon logged an abort")
+    with open(stderr_path) as f:
+        check("deadlock" not in f.read(), "the job reported a deadlock")
     client.kill()
     client.wait()
     wait_for(lambda: "hosts: 2, slots: 2, free: 2" in cluster.status()[1], 30,
@@ -943,6 +953,55 @@ def case_host_lost(cluster):
              "the other hosts' slots to be freed")
 
 
+def deadlock_report(err):
+    """The deadlock report in `err`: its heading and its rank lines, sorted."""
+    lines = err.splitlines()
+    heading = [line for line in lines if "deadlock:" in line]
+    return heading, sorted(line.strip() for line in lines if re.match(r"  rank \d+: ", line))
+
+
+def case_deadlock(cluster):
+    """A deadlocked job over three hosts (--policy spread, np 3, and np 5
+    for one whose finished ranks fill two hosts) ends with the single-host
+    run's report (heading and each rank's wait) and exit status, then frees
+    every slot; a job whose rank computes for 3 s before it sends is not
+    taken for one and matches OpenMPI."""
+    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
+    here = os.path.dirname(os.path.abspath(__file__))
+    start_three_hosts(cluster)
+    remote = [os.path.join(cluster.bin_dir, "synergy-run"), "--cluster", cluster.url,
+              "--token-file", cluster.token_file, "--policy", "spread"]
+    local = [os.path.join(cluster.bin_dir, "synergy-run")]
+    programs = [(os.path.join(here, "..", "lit", "mpi", "deadlock.c"), (3, 5)),
+                (os.path.join(here, "collective_deadlock.c"), (3,))]
+    for source, rank_counts in programs:
+        name = os.path.basename(source)[:-2]
+        granule = os.path.join(cluster.workdir, name + ".wasm")
+        code, out, err = run_tool([os.path.join(cluster.bin_dir, "synergy-cc"), source, "-o",
+                                   granule])
+        check(code == 0, f"synergy-cc {source} failed:\n{err}")
+        for ranks in rank_counts:
+            want_code, _, want_err = run_tool(local + ["-np", str(ranks), granule])
+            want = deadlock_report(want_err)
+            check(want_code == 1 and len(want[0]) == 1 and len(want[1]) == ranks,
+                  f"the single-host run of {name} at np {ranks} gave no deadlock report "
+                  f"(exit {want_code}):\n{want_err}")
+            started = time.monotonic()
+            code, out, err = run_tool(remote + ["-np", str(ranks), granule])
+            check_equal((code, deadlock_report(err)), (want_code, want),
+                        f"{name} at np {ranks} over three hosts (stderr:\n{err})")
+            check(time.monotonic() - started < 60, f"{name} at np {ranks} took a minute")
+            wait_for(lambda: cluster.status()[1].startswith("hosts: 3, slots: 6, free: 6\n"), 30,
+                     "every slot to be freed")
+    native, granule = build_both(cluster, os.path.join(here, "slow_sender.c"), "slow_sender")
+    for ranks in (3,):
+        code, out, err = run_tool(remote + ["-np", str(ranks), granule])
+        want = run_mpirun(native, ranks)
+        check_equal((code, sorted(out.splitlines()), "deadlock" in err),
+                    (want[0], sorted(want[1].splitlines()), False),
+                    f"slow_sender at np {ranks} over three hosts (stderr:\n{err})")
+
+
 def run_in(directory, args):
     result = subprocess.run(args, capture_output=True, text=True, timeout=300, cwd=directory)
     return result.returncode, result.stdout, result.stderr
@@ -1140,6 +1199,7 @@ CASES = {
     "host-lost": case_host_lost,
     "dir-grants": case_dir_grants,
     "large-messages": case_large_messages,
+    "deadlock": case_deadlock,
 }
 
 

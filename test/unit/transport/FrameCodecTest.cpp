@@ -66,6 +66,9 @@ TEST(FrameCodecTest, RefusesALengthOneOverTheTypesMaximum) {
             "frame length 37 exceeds the maximum 36 for MpiMessageHead");
   EXPECT_EQ(refusal(rawHeader(18, 0, kMaxFramePayloadBytes + 1)),
             "frame length 67108865 exceeds the maximum 67108864 for MpiMessagePart");
+  // A part's state: its header and 4096 lines of at most 512 bytes.
+  EXPECT_EQ(refusal(rawHeader(19, 0, 36 + 4096 * (8 + 512) + 1)),
+            "frame length 2129957 exceeds the maximum 2129956 for MpiHostState");
 }
 
 TEST(FrameCodecTest, RefusesAbsurdLengths) {
@@ -80,7 +83,7 @@ TEST(FrameCodecTest, RefusesBadMagicUnknownTypesAndReservedBits) {
   garbage[3] = '2';
   EXPECT_EQ(refusal(garbage), "bad frame magic (not a Synergy peer)");
   EXPECT_EQ(refusal(rawHeader(0, 0, 0)), "unknown frame type 0");
-  EXPECT_EQ(refusal(rawHeader(19, 0, 0)), "unknown frame type 19");
+  EXPECT_EQ(refusal(rawHeader(1000, 0, 0)), "unknown frame type 1000");
   EXPECT_EQ(refusal(rawHeader(0xffff, 0, 0)), "unknown frame type 65535");
   EXPECT_EQ(refusal(rawHeader(3, 1, 0)), "nonzero reserved field in frame header");
 }
