@@ -258,26 +258,26 @@ class MpiPeerLink::Impl {
   }
 
   // Compares this part's state with the others' (MpiPeerLink.h).
-  std::optional<std::string> checkJobDeadlock(const mpi::HostQuietState& local, int stableTicks) {
-    std::vector<std::string> waits;
-    for (const auto& entry : local.waits) waits.push_back(entry.second);
+  std::optional<std::string> checkJobDeadlock(int stableTicks) {
+    std::optional<PartState> fresh = currentState();
+    if (!fresh) return std::nullopt;
     std::vector<uint8_t> changed;
     std::optional<std::string> report;
+    bool askOthers = false;
+    uint64_t round = 0;
     {
       std::lock_guard<std::mutex> guard(stateMutex_);
       PartState& own = partStates_[part_.partIndex];
-      uint64_t sent = framesSent_.load(), received = framesReceived_.load();
-      if (!own.known || own.quiet != local.quiet || own.finished != local.finished ||
-          own.sent != sent || own.received != received || ownProgress_ != local.progress ||
-          own.waits != waits) {
-        own = PartState{true, local.quiet, local.finished, own.version + 1, sent, received,
-                        std::move(waits)};
-        ownProgress_ = local.progress;
+      if (!own.known || !sameState(own, *fresh)) {
+        fresh->version = own.version + 1;
+        own = std::move(*fresh);
         changed = encodeState(own);
       }
-      report = jobDeadlockReport(stableTicks);
+      report = jobDeadlockReport(stableTicks, askOthers);
+      round = checkRound_;
     }
     if (!changed.empty()) sendState(changed);
+    if (askOthers) askToConfirm(round);
     return report;
   }
 
@@ -327,16 +327,50 @@ class MpiPeerLink::Impl {
     uint64_t received = 0;
     // While quiet: what each rank of the part waits in, in rank order.
     std::vector<std::string> waits;
+    // This part's own only: World::hostQuietState's progress count.
+    uint64_t progress = 0;
   };
 
+  static bool sameState(const PartState& a, const PartState& b) {
+    return a.quiet == b.quiet && a.finished == b.finished && a.sent == b.sent &&
+           a.received == b.received && a.progress == b.progress && a.waits == b.waits;
+  }
+
+  // This part's state now, version unset; nullopt once it has left. The
+  // frame counts are read before the ranks' state: a frame received after
+  // that read is not counted yet, so it shows as in flight, and a frame
+  // the ranks sent after it changes the next state's counts, whatever the
+  // ranks looked like in between.
+  std::optional<PartState> currentState() {
+    PartState state;
+    state.known = true;
+    state.sent = framesSent_.load();
+    state.received = framesReceived_.load();
+    mpi::HostQuietState local;
+    {
+      std::lock_guard<std::mutex> guard(worldMutex_);
+      if (!world_) return std::nullopt;
+      local = world_->hostQuietState();
+    }
+    state.quiet = local.quiet;
+    state.finished = local.finished;
+    state.progress = local.progress;
+    for (auto& entry : local.waits) state.waits.push_back(std::move(entry.second));
+    return state;
+  }
+
   // The report, when every part has been quiet with the same state versions
-  // for `stableTicks` checks and every frame sent between parts has been
-  // received; only the first part with ranks still running gives it, so
-  // that the job reports once. A part's state changes (and its version
-  // grows) whenever its ranks make progress or it sends or receives a
-  // frame, so unchanged versions over the ticks mean that nothing happened
-  // anywhere in between. Caller holds stateMutex_.
-  std::optional<std::string> jobDeadlockReport(int stableTicks) {
+  // for `stableTicks` checks, every frame sent between parts has been
+  // received, and every other unfinished part has since confirmed that its
+  // state is still the one it last sent; only the first part with ranks
+  // still running gives it, so that the job reports once. A part's state
+  // changes (and its version grows) whenever its ranks make progress or it
+  // sends or receives a frame, so unchanged versions mean that nothing
+  // happened in between; the confirmations make that hold up to now even
+  // when a part's watchdog has not run for a while (a loaded host), so that
+  // its last state is old. Sets `askOthers` when a confirming round starts.
+  // Caller holds stateMutex_.
+  std::optional<std::string> jobDeadlockReport(int stableTicks, bool& askOthers) {
     bool allQuiet = true;
     uint64_t sent = 0, received = 0;
     std::vector<uint64_t> versions;
@@ -349,18 +383,97 @@ class MpiPeerLink::Impl {
     if (!allQuiet || sent != received || versions != watchedVersions_) {
       watchedVersions_ = std::move(versions);
       quietTicks_ = 0;
+      roundOpen_ = false;
       return std::nullopt;
     }
-    if (++quietTicks_ < stableTicks) return std::nullopt;
+    if (quietTicks_ < stableTicks) ++quietTicks_;
+    if (quietTicks_ < stableTicks) return std::nullopt;
     uint32_t reporter = 0;
     while (reporter < partStates_.size() && partStates_[reporter].finished) ++reporter;
     if (reporter != part_.partIndex) return std::nullopt;
+    if (!roundOpen_) {
+      ++checkRound_;
+      roundOpen_ = true;
+      confirmed_.assign(partStates_.size(), false);
+      for (size_t p = 0; p < partStates_.size(); ++p)
+        if (p == part_.partIndex || partStates_[p].finished) confirmed_[p] = true;
+      askOthers = std::find(confirmed_.begin(), confirmed_.end(), false) != confirmed_.end();
+      if (askOthers) return std::nullopt;
+    }
+    if (std::find(confirmed_.begin(), confirmed_.end(), false) != confirmed_.end())
+      return std::nullopt;
     std::string report = mpi::kDeadlockReportHeading;
     int rank = 0;
     for (const PartState& state : partStates_)
       for (const std::string& wait : state.waits)
         report += "\n  rank " + std::to_string(rank++) + ": " + wait;
     return report;
+  }
+
+  // Sends MpiStateCheck for `round` to every part that has not finished.
+  void askToConfirm(uint64_t round) {
+    std::vector<uint8_t> payload(transport::kMpiStateCheckBytes);
+    putLittleEndian(payload.data(), round, 8);
+    std::vector<uint32_t> asked;
+    {
+      std::lock_guard<std::mutex> guard(stateMutex_);
+      for (uint32_t p = 0; p < confirmed_.size(); ++p)
+        if (!confirmed_[p]) asked.push_back(p);
+    }
+    for (uint32_t p : asked)
+      if (peers_[p]) peers_[p]->send(transport::FrameType::MpiStateCheck, payload);
+  }
+
+  // A MpiStateCheck from `part`: answers on the I/O thread, which never
+  // waits, with whether this part's state is still its last MpiHostState's.
+  // A change is left to the watchdog's next check to send, so that states
+  // go out from one thread, in version order.
+  bool onStateCheck(uint32_t part, const std::vector<uint8_t>& payload, std::string& reason) {
+    if (payload.size() != transport::kMpiStateCheckBytes) {
+      reason = "MpiStateCheck of the wrong size";
+      return false;
+    }
+    std::optional<PartState> fresh = currentState();
+    std::vector<uint8_t> answer(transport::kMpiStateConfirmBytes);
+    std::memcpy(answer.data(), payload.data(), 8);
+    {
+      std::lock_guard<std::mutex> guard(stateMutex_);
+      // Only a version already on its way to `part` (queued ahead of this
+      // answer) is confirmed. A part that has left keeps the final state
+      // it sent.
+      const PartState& own = partStates_[part_.partIndex];
+      putLittleEndian(answer.data() + 8, sentVersion_, 8);
+      answer[16] = uint8_t(own.known && own.version == sentVersion_ &&
+                           (!fresh || sameState(own, *fresh)));
+    }
+    peers_[part]->send(transport::FrameType::MpiStateConfirm, std::move(answer));
+    return true;
+  }
+
+  // A MpiStateConfirm from `part`, for the round this part opened.
+  bool onStateConfirm(uint32_t part, const std::vector<uint8_t>& payload, std::string& reason) {
+    if (payload.size() != transport::kMpiStateConfirmBytes || payload[16] > 1 ||
+        getLittleEndian(payload.data() + 17, 7) != 0) {
+      reason = "MpiStateConfirm of the wrong size or with unknown flags";
+      return false;
+    }
+    uint64_t round = getLittleEndian(payload.data(), 8);
+    uint64_t version = getLittleEndian(payload.data() + 8, 8);
+    std::lock_guard<std::mutex> guard(stateMutex_);
+    if (round > checkRound_ || version > partStates_[part].version) {
+      reason = "MpiStateConfirm for round " + std::to_string(round) + " and state version " +
+               std::to_string(version) + ", which this part never asked about or saw";
+      return false;
+    }
+    // An answer to a round given up since is old news.
+    if (round != checkRound_ || !roundOpen_) return true;
+    if (payload[16] == 1 && version == partStates_[part].version) {
+      confirmed_[part] = true;
+    } else {
+      roundOpen_ = false;
+      quietTicks_ = 0;
+    }
+    return true;
   }
 
   // The MpiHostState frame of this part's `state`. A wait line longer than
@@ -390,9 +503,13 @@ class MpiPeerLink::Impl {
     return payload;
   }
 
+  // Called by one thread at a time (the watchdog's, then leave()'s), in
+  // version order.
   void sendState(const std::vector<uint8_t>& payload) {
     for (const std::shared_ptr<transport::Connection>& peer : peers_)
       if (peer) peer->send(transport::FrameType::MpiHostState, payload);
+    std::lock_guard<std::mutex> guard(stateMutex_);
+    sentVersion_ = getLittleEndian(payload.data() + 8, 8);
   }
 
   // A MpiHostState from `part`: checked whole before it replaces what the
@@ -540,6 +657,10 @@ class MpiPeerLink::Impl {
     std::vector<uint8_t>& payload = frame.payload;
     if (frame.type == transport::FrameType::MpiHostState)
       return onHostState(part, payload, reason);
+    if (frame.type == transport::FrameType::MpiStateCheck)
+      return onStateCheck(part, payload, reason);
+    if (frame.type == transport::FrameType::MpiStateConfirm)
+      return onStateConfirm(part, payload, reason);
     std::lock_guard<std::mutex> guard(worldMutex_);
     if (!world_) return true;
     bool accepted = deliverFrame(part, frame, reason);
@@ -703,14 +824,20 @@ class MpiPeerLink::Impl {
   std::vector<Assembly> assembling_;
   // The job-wide deadlock check: what every part (this one included) last
   // said, the versions seen at the last check and for how many checks they
-  // have held, and this part's progress count when it last changed.
+  // have held.
   static constexpr uint8_t kStateQuiet = 1;
   static constexpr uint8_t kStateFinished = 2;
   std::mutex stateMutex_;
   std::vector<PartState> partStates_;
   std::vector<uint64_t> watchedVersions_;
   int quietTicks_ = 0;
-  uint64_t ownProgress_ = 0;
+  // The confirming round this part opened last (MpiStateCheck), whether it
+  // still stands, and which parts have confirmed it.
+  uint64_t checkRound_ = 0;
+  bool roundOpen_ = false;
+  std::vector<bool> confirmed_;
+  // The version of this part's state last queued to every other part.
+  uint64_t sentVersion_ = 0;
   // The MPI frames (all but MpiHello, MpiAbort and MpiHostState) this part
   // sent to and received from the others: equal sums over all parts mean
   // that none is in flight.
@@ -773,9 +900,8 @@ int64_t MpiPeerLink::maxRmaBytes() const {
 
 void MpiPeerLink::abortJob(int status) { impl_->abortJob(status); }
 
-std::optional<std::string> MpiPeerLink::checkJobDeadlock(const mpi::HostQuietState& local,
-                                                         int stableTicks) {
-  return impl_->checkJobDeadlock(local, stableTicks);
+std::optional<std::string> MpiPeerLink::checkJobDeadlock(int stableTicks) {
+  return impl_->checkJobDeadlock(stableTicks);
 }
 
 void MpiPeerLink::leave() { impl_->leave(); }

@@ -131,13 +131,13 @@ class RemoteRanks {
   // The most bytes one sendRma() carries (its data and 16 bytes a run),
   // and the most rmaDone() returns.
   virtual int64_t maxRmaBytes() const = 0;
-  // Called by the launcher's watchdog on every tick with this host's state:
-  // the job-wide deadlock report (World::checkDeadlock's words, every rank
-  // of the job in order) when every host has been quiet, with no message
+  // Called by the launcher's watchdog on every tick: the job-wide deadlock
+  // report (World::checkDeadlock's words, every rank of the job in order)
+  // when every host has been quiet (World::hostQuietState), with no message
   // between hosts in flight and nothing changing, for `stableTicks` calls,
-  // and this host is the one to report it; nullopt otherwise.
-  virtual std::optional<std::string> checkJobDeadlock(const HostQuietState& local,
-                                                      int stableTicks) = 0;
+  // every host has confirmed that since, and this host is the one to
+  // report it; nullopt otherwise.
+  virtual std::optional<std::string> checkJobDeadlock(int stableTicks) = 0;
 };
 
 }  // namespace synergy::mpi
