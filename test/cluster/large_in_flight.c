@@ -3,8 +3,9 @@
 // the deadlock check shortened to one quiet tick (SYNERGY_DEADLOCK_TICKS=1)
 // and must see no deadlock report, only OpenMPI's output:
 //   rank 0 -> 1: a 96 MiB MPI_Ssend, which rank 1 receives into every
-//                other int of a 192 MiB buffer (an MPI_Type_vector), so that
-//                unpacking it keeps rank 1 busy inside its MPI_Recv;
+//                other block of 8 ints of a 192 MiB buffer (an
+//                MPI_Type_vector), so that unpacking it keeps rank 1 busy
+//                inside its MPI_Recv;
 //   rank 1 -> 2.., then: a small message to each other rank, which waits
 //                for it in MPI_Recv meanwhile.
 // While the data crosses, every rank is inside a blocking call, yet the job
@@ -16,10 +17,15 @@
 #include <stdlib.h>
 
 #define kLargeInts ((int)((96u << 20) / sizeof(int)))
+enum { kBlockInts = 8 };
 
-static uint64_t hashInts(const int* data, int count, int stride) {
+// The received ints in order: block b of 8 sits at int 16 * b.
+static uint64_t hashBlocks(const int* data, int count) {
   uint64_t h = 1469598103934665603ull;
-  for (int i = 0; i < count; ++i) h = (h ^ (uint32_t)data[(size_t)i * stride]) * 1099511628211ull;
+  for (int i = 0; i < count; ++i) {
+    size_t at = (size_t)(i / kBlockInts) * 2 * kBlockInts + (size_t)(i % kBlockInts);
+    h = (h ^ (uint32_t)data[at]) * 1099511628211ull;
+  }
   return h;
 }
 
@@ -44,7 +50,7 @@ int main(int argc, char** argv) {
     free(data);
   } else if (rank == 1) {
     MPI_Datatype everyOther;
-    MPI_Type_vector(kLargeInts, 1, 2, MPI_INT, &everyOther);
+    MPI_Type_vector(kLargeInts / kBlockInts, kBlockInts, 2 * kBlockInts, MPI_INT, &everyOther);
     MPI_Type_commit(&everyOther);
     int* spread = calloc((size_t)kLargeInts * 2, sizeof(int));
     if (!spread) MPI_Abort(MPI_COMM_WORLD, 3);
@@ -53,7 +59,7 @@ int main(int argc, char** argv) {
     int count = 0;
     MPI_Get_count(&status, MPI_INT, &count);
     printf("rank 1 got %d ints from %d: hash %016llx\n", count, status.MPI_SOURCE,
-           (unsigned long long)hashInts(spread, kLargeInts, 2));
+           (unsigned long long)hashBlocks(spread, kLargeInts));
     free(spread);
     MPI_Type_free(&everyOther);
     for (int other = 2; other < size; ++other) {
