@@ -504,10 +504,17 @@ class MpiPeerLink::Impl {
   }
 
   // Called by one thread at a time (the watchdog's, then leave()'s), in
-  // version order.
+  // version order. A part that said it has finished is leaving and needs
+  // no more states: one that reached it after it stopped reading would
+  // reset the connection as it closes.
   void sendState(const std::vector<uint8_t>& payload) {
-    for (const std::shared_ptr<transport::Connection>& peer : peers_)
-      if (peer) peer->send(transport::FrameType::MpiHostState, payload);
+    std::vector<uint32_t> running;
+    {
+      std::lock_guard<std::mutex> guard(stateMutex_);
+      for (uint32_t p = 0; p < partStates_.size(); ++p)
+        if (peers_[p] && !partStates_[p].finished) running.push_back(p);
+    }
+    for (uint32_t p : running) peers_[p]->send(transport::FrameType::MpiHostState, payload);
     std::lock_guard<std::mutex> guard(stateMutex_);
     sentVersion_ = getLittleEndian(payload.data() + 8, 8);
   }
