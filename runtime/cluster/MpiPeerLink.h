@@ -25,8 +25,8 @@
 // MpiRmaDone; a frame whose runs, sizes, kind or ranks do not check out
 // drops the connection like any other.
 //
-// Deadlock: each part sends every other one a MpiHostState whenever its
-// own state changes (its ranks all blocked or not, their progress, the MPI
+// Deadlock: each part sends every other one that has not finished a
+// MpiHostState whenever its own state changes (its ranks all blocked or not, their progress, the MPI
 // frames it has sent to and received from other parts) and once more, all
 // finished, when it leaves. The job is deadlocked when every part is quiet,
 // the frames sent add up to the frames received (so none is in flight),
