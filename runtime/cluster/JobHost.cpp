@@ -32,8 +32,9 @@
 #include "cluster/JobMessages.h"
 #include "cluster/JobPart.h"
 #include "cluster/JobWorker.h"
+#include "cluster/ModuleAssembly.h"
+#include "transport/FrameCodec.h"
 #include "util/FileIO.h"
-#include "util/Sha256.h"
 
 extern char** environ;
 
@@ -59,7 +60,14 @@ struct HostedJob {
   pid_t processGroup = 0;
   std::string partFile;  // for a part of a job spread over hosts
   OpenedGrants grants;   // held from the RunJob until the child has them
+  ModuleAssembly module;  // while its chunks come in
 };
+
+uint64_t littleEndian64(const uint8_t* bytes) {
+  uint64_t value = 0;
+  for (int i = 0; i < 8; ++i) value |= uint64_t(bytes[i]) << (8 * i);
+  return value;
+}
 
 std::vector<uint8_t> bytesOf(const std::string& text) {
   return std::vector<uint8_t>(text.begin(), text.end());
@@ -94,8 +102,9 @@ class JobHost::Impl {
     switch (frame.type) {
       case transport::FrameType::RunJob:
         return onRunJob(from, frame, reason);
-      case transport::FrameType::ModuleData:
-        return onModuleData(from, frame, reason);
+      case transport::FrameType::ModuleHead:
+      case transport::FrameType::ModuleChunk:
+        return onModuleFrame(from, frame, reason);
       default:
         return false;
     }
@@ -167,23 +176,39 @@ class JobHost::Impl {
     return true;
   }
 
-  bool onModuleData(transport::Connection& from, const transport::Frame& frame,
-                    std::string& reason) {
+  // A ModuleHead or ModuleChunk from the client of a job waiting for its
+  // module: the module is stored and the job started once its last chunk
+  // has come and the bytes match the job's hash.
+  bool onModuleFrame(transport::Connection& from, const transport::Frame& frame,
+                     std::string& reason) {
     std::lock_guard<std::mutex> lock(mutex_);
     auto it = jobs_.find(&from);
     if (it == jobs_.end() || it->second->phase != JobPhase::WaitingForModule) {
-      reason = "ModuleData that no RunJob asked for";
+      reason = std::string(transport::frameTypeName(frame.type)) + " that no RunJob asked for";
       return false;
     }
     std::shared_ptr<HostedJob> job = it->second;
-    util::Sha256 hasher;
-    hasher.update(frame.payload.data(), frame.payload.size());
-    if (hasher.digest() != job->request.moduleHash) {
-      reason = "module bytes do not match the hash in RunJob";
+    const std::vector<uint8_t>& payload = frame.payload;
+    if (frame.type == transport::FrameType::ModuleHead) {
+      if (payload.size() != transport::kModuleHeadBytes) {
+        reason = "ModuleHead of the wrong size";
+        return false;
+      }
+      return job->module.begin(littleEndian64(payload.data()), reason);
+    }
+    if (payload.size() < transport::kModuleChunkHeaderBytes) {
+      reason = "ModuleChunk shorter than its header";
       return false;
     }
+    if (!job->module.addChunk(littleEndian64(payload.data()),
+                              payload.data() + transport::kModuleChunkHeaderBytes,
+                              payload.size() - transport::kModuleChunkHeaderBytes, reason))
+      return false;
+    if (!job->module.complete()) return true;
+    std::string module;
+    if (!job->module.finish(job->request.moduleHash, module, reason)) return false;
     std::string path = modulePath(job->request);
-    if (!util::writeFileAtomically(path, std::string(frame.payload.begin(), frame.payload.end()))) {
+    if (!util::writeFileAtomically(path, module)) {
       from.send(transport::FrameType::JobRefused, bytesOf("cannot store the module on the host"));
       jobs_.erase(it);
       if (config_.onJobFinished) config_.onJobFinished(job->request.jobId);

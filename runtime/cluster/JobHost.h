@@ -2,11 +2,11 @@
 //
 // The daemon side of a placed job. A client's RunJob names the module by its
 // content hash; the host asks for the bytes (ModuleWanted) only when its
-// module store lacks them, checks received bytes against the hash, and
-// stores them under the hash. It then runs the job with the single-host MPI
-// runtime, as a `synergy-run -np N` child process in its own process group,
-// so that a module that fails validation or crashes the runtime takes down
-// only that child. The child's stdout and stderr go back to the client as
+// module store lacks them, takes them in chunks (ModuleAssembly.h), checks
+// them against the hash, and stores them under the hash. It then runs the
+// job with the single-host MPI runtime, as a `synergy-run -np N` child
+// process in its own process group, so that a module that fails validation
+// or crashes the runtime takes down only that child. The child's stdout and stderr go back to the client as
 // JobOutput frames, each stream in order, then its exit status as JobExit.
 // A client that disconnects has its job killed. When a job ends, for any
 // reason, onJobFinished frees its slots in the cluster state.

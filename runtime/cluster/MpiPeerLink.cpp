@@ -12,6 +12,7 @@
 #include "cluster/MpiPeerLink.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
@@ -88,6 +89,7 @@ class MpiPeerLink::Impl {
     endLocal_ = firstLocal_ + int(part.partRanks[part.partIndex]);
     peers_.resize(part.partRanks.size());
     assembling_.resize(part.partRanks.size());
+    partStates_.resize(part.partRanks.size());
   }
 
   bool join(std::string& error) {
@@ -183,6 +185,7 @@ class MpiPeerLink::Impl {
     std::vector<uint8_t> payload(transport::kMpiMessageHeaderBytes + bytes);
     putMessageHeader(payload.data(), message);
     pack(payload.data() + transport::kMpiMessageHeaderBytes);
+    ++framesSent_;
     peers_[partOfRank_[message.to]]->send(transport::FrameType::MpiMessage, std::move(payload));
   }
 
@@ -203,6 +206,7 @@ class MpiPeerLink::Impl {
         frames.push_back({transport::FrameType::MpiMessagePart, {}, data + offset,
                           std::min(transport::kMaxFramePayloadBytes, bytes - offset)});
     }
+    framesSent_ += frames.size();
     peers_[partOfRank_[message.to]]->sendLent(std::move(frames), std::move(written));
   }
 
@@ -210,6 +214,7 @@ class MpiPeerLink::Impl {
     std::vector<uint8_t> payload(transport::kMpiMatchedBytes);
     putLittleEndian(payload.data(), uint32_t(sender), 4);
     putLittleEndian(payload.data() + 4, matchId, 8);
+    ++framesSent_;
     peers_[partOfRank_[sender]]->send(transport::FrameType::MpiMatched, std::move(payload));
   }
 
@@ -232,6 +237,7 @@ class MpiPeerLink::Impl {
       run += transport::kMpiRmaRunBytes;
     }
     pack(run);
+    ++framesSent_;
     peers_[partOfRank_[op.target]]->send(transport::FrameType::MpiRma, std::move(payload));
   }
 
@@ -240,6 +246,7 @@ class MpiPeerLink::Impl {
     putLittleEndian(payload.data(), uint32_t(origin), 4);
     putLittleEndian(payload.data() + 4, id, 8);
     if (bytes) std::memcpy(payload.data() + transport::kMpiRmaDoneHeaderBytes, data, size_t(bytes));
+    ++framesSent_;
     peers_[partOfRank_[origin]]->send(transport::FrameType::MpiRmaDone, std::move(payload));
   }
 
@@ -250,7 +257,45 @@ class MpiPeerLink::Impl {
       if (peer) peer->send(transport::FrameType::MpiAbort, payload);
   }
 
+  // Compares this part's state with the others' (MpiPeerLink.h).
+  std::optional<std::string> checkJobDeadlock(int stableTicks) {
+    std::optional<PartState> fresh = currentState();
+    if (!fresh) return std::nullopt;
+    std::vector<uint8_t> changed;
+    std::optional<std::string> report;
+    bool askOthers = false;
+    uint64_t round = 0;
+    {
+      std::lock_guard<std::mutex> guard(stateMutex_);
+      PartState& own = partStates_[part_.partIndex];
+      if (!own.known || !sameState(own, *fresh)) {
+        fresh->version = own.version + 1;
+        own = std::move(*fresh);
+        changed = encodeState(own);
+      }
+      report = jobDeadlockReport(stableTicks, askOthers);
+      round = checkRound_;
+    }
+    if (!changed.empty()) sendState(changed);
+    if (askOthers) askToConfirm(round);
+    return report;
+  }
+
   void leave() {
+    // The other parts learn that these ranks are done, and with how many
+    // frames sent and received, before the connections go.
+    {
+      std::vector<uint8_t> final;
+      {
+        std::lock_guard<std::mutex> guard(stateMutex_);
+        PartState& own = partStates_[part_.partIndex];
+        own = PartState{true, true, true, own.version + 1, framesSent_.load(),
+                        framesReceived_.load(),
+                        std::vector<std::string>(size_t(endLocal_ - firstLocal_), "finished")};
+        final = encodeState(own);
+      }
+      sendState(final);
+    }
     // Frames still queued at the limit may lend ranks' memory, which goes
     // after this: the transport lets go of it first.
     if (!transport_->flush(kFlushLimit)) transport_->closeConnections();
@@ -270,6 +315,270 @@ class MpiPeerLink::Impl {
     putLittleEndian(header + 12, uint32_t(message.envelope.source), 4);
     putLittleEndian(header + 16, uint32_t(message.envelope.tag), 4);
     putLittleEndian(header + 20, message.matchId, 8);
+  }
+
+  // What one part of the job last said about its ranks (MpiHostState).
+  struct PartState {
+    bool known = false;
+    bool quiet = false;
+    bool finished = false;
+    uint64_t version = 0;
+    uint64_t sent = 0;
+    uint64_t received = 0;
+    // While quiet: what each rank of the part waits in, in rank order.
+    std::vector<std::string> waits;
+    // This part's own only: World::hostQuietState's progress count.
+    uint64_t progress = 0;
+  };
+
+  static bool sameState(const PartState& a, const PartState& b) {
+    return a.quiet == b.quiet && a.finished == b.finished && a.sent == b.sent &&
+           a.received == b.received && a.progress == b.progress && a.waits == b.waits;
+  }
+
+  // This part's state now, version unset; nullopt once it has left. The
+  // frame counts are read before the ranks' state: a frame received after
+  // that read is not counted yet, so it shows as in flight, and a frame
+  // the ranks sent after it changes the next state's counts, whatever the
+  // ranks looked like in between.
+  std::optional<PartState> currentState() {
+    PartState state;
+    state.known = true;
+    state.sent = framesSent_.load();
+    state.received = framesReceived_.load();
+    mpi::HostQuietState local;
+    {
+      std::lock_guard<std::mutex> guard(worldMutex_);
+      if (!world_) return std::nullopt;
+      local = world_->hostQuietState();
+    }
+    state.quiet = local.quiet;
+    state.finished = local.finished;
+    state.progress = local.progress;
+    for (auto& entry : local.waits) state.waits.push_back(std::move(entry.second));
+    return state;
+  }
+
+  // The report, when every part has been quiet with the same state versions
+  // for `stableTicks` checks, every frame sent between parts has been
+  // received, and every other unfinished part has since confirmed that its
+  // state is still the one it last sent; only the first part with ranks
+  // still running gives it, so that the job reports once. A part's state
+  // changes (and its version grows) whenever its ranks make progress or it
+  // sends or receives a frame, so unchanged versions mean that nothing
+  // happened in between; the confirmations make that hold up to now even
+  // when a part's watchdog has not run for a while (a loaded host), so that
+  // its last state is old. Sets `askOthers` when a confirming round starts.
+  // Caller holds stateMutex_.
+  std::optional<std::string> jobDeadlockReport(int stableTicks, bool& askOthers) {
+    bool allQuiet = true;
+    uint64_t sent = 0, received = 0;
+    std::vector<uint64_t> versions;
+    for (const PartState& state : partStates_) {
+      allQuiet = allQuiet && state.known && state.quiet;
+      sent += state.sent;
+      received += state.received;
+      versions.push_back(state.version);
+    }
+    if (!allQuiet || sent != received || versions != watchedVersions_) {
+      watchedVersions_ = std::move(versions);
+      quietTicks_ = 0;
+      roundOpen_ = false;
+      return std::nullopt;
+    }
+    if (quietTicks_ < stableTicks) ++quietTicks_;
+    if (quietTicks_ < stableTicks) return std::nullopt;
+    uint32_t reporter = 0;
+    while (reporter < partStates_.size() && partStates_[reporter].finished) ++reporter;
+    if (reporter != part_.partIndex) return std::nullopt;
+    if (!roundOpen_) {
+      ++checkRound_;
+      roundOpen_ = true;
+      confirmed_.assign(partStates_.size(), false);
+      for (size_t p = 0; p < partStates_.size(); ++p)
+        if (p == part_.partIndex || partStates_[p].finished) confirmed_[p] = true;
+      askOthers = std::find(confirmed_.begin(), confirmed_.end(), false) != confirmed_.end();
+      if (askOthers) return std::nullopt;
+    }
+    if (std::find(confirmed_.begin(), confirmed_.end(), false) != confirmed_.end())
+      return std::nullopt;
+    std::string report = mpi::kDeadlockReportHeading;
+    int rank = 0;
+    for (const PartState& state : partStates_)
+      for (const std::string& wait : state.waits)
+        report += "\n  rank " + std::to_string(rank++) + ": " + wait;
+    return report;
+  }
+
+  // Sends MpiStateCheck for `round` to every part that has not finished.
+  void askToConfirm(uint64_t round) {
+    std::vector<uint8_t> payload(transport::kMpiStateCheckBytes);
+    putLittleEndian(payload.data(), round, 8);
+    std::vector<uint32_t> asked;
+    {
+      std::lock_guard<std::mutex> guard(stateMutex_);
+      for (uint32_t p = 0; p < confirmed_.size(); ++p)
+        if (!confirmed_[p]) asked.push_back(p);
+    }
+    for (uint32_t p : asked)
+      if (peers_[p]) peers_[p]->send(transport::FrameType::MpiStateCheck, payload);
+  }
+
+  // A MpiStateCheck from `part`: answers on the I/O thread, which never
+  // waits, with whether this part's state is still its last MpiHostState's.
+  // A change is left to the watchdog's next check to send, so that states
+  // go out from one thread, in version order.
+  bool onStateCheck(uint32_t part, const std::vector<uint8_t>& payload, std::string& reason) {
+    if (payload.size() != transport::kMpiStateCheckBytes) {
+      reason = "MpiStateCheck of the wrong size";
+      return false;
+    }
+    std::optional<PartState> fresh = currentState();
+    std::vector<uint8_t> answer(transport::kMpiStateConfirmBytes);
+    std::memcpy(answer.data(), payload.data(), 8);
+    {
+      std::lock_guard<std::mutex> guard(stateMutex_);
+      // Only a version already on its way to `part` (queued ahead of this
+      // answer) is confirmed. A part that has left keeps the final state
+      // it sent.
+      const PartState& own = partStates_[part_.partIndex];
+      putLittleEndian(answer.data() + 8, sentVersion_, 8);
+      answer[16] = uint8_t(own.known && own.version == sentVersion_ &&
+                           (!fresh || sameState(own, *fresh)));
+    }
+    peers_[part]->send(transport::FrameType::MpiStateConfirm, std::move(answer));
+    return true;
+  }
+
+  // A MpiStateConfirm from `part`, for the round this part opened.
+  bool onStateConfirm(uint32_t part, const std::vector<uint8_t>& payload, std::string& reason) {
+    if (payload.size() != transport::kMpiStateConfirmBytes || payload[16] > 1 ||
+        getLittleEndian(payload.data() + 17, 7) != 0) {
+      reason = "MpiStateConfirm of the wrong size or with unknown flags";
+      return false;
+    }
+    uint64_t round = getLittleEndian(payload.data(), 8);
+    uint64_t version = getLittleEndian(payload.data() + 8, 8);
+    std::lock_guard<std::mutex> guard(stateMutex_);
+    if (round > checkRound_ || version > partStates_[part].version) {
+      reason = "MpiStateConfirm for round " + std::to_string(round) + " and state version " +
+               std::to_string(version) + ", which this part never asked about or saw";
+      return false;
+    }
+    // An answer to a round given up since is old news.
+    if (round != checkRound_ || !roundOpen_) return true;
+    if (payload[16] == 1 && version == partStates_[part].version) {
+      confirmed_[part] = true;
+    } else {
+      roundOpen_ = false;
+      quietTicks_ = 0;
+    }
+    return true;
+  }
+
+  // The MpiHostState frame of this part's `state`. A wait line longer than
+  // a frame allows is cut, and a byte that is not printable ASCII (from a
+  // communicator's name) becomes '?'. Caller holds stateMutex_.
+  std::vector<uint8_t> encodeState(const PartState& state) const {
+    std::vector<uint8_t> payload(transport::kMpiHostStateHeaderBytes);
+    putLittleEndian(payload.data(), part_.partIndex, 4);
+    payload[4] = uint8_t((state.quiet ? kStateQuiet : 0) | (state.finished ? kStateFinished : 0));
+    putLittleEndian(payload.data() + 8, state.version, 8);
+    putLittleEndian(payload.data() + 16, state.sent, 8);
+    putLittleEndian(payload.data() + 24, state.received, 8);
+    putLittleEndian(payload.data() + 32, state.waits.size(), 4);
+    int rank = firstLocal_;
+    for (const std::string& wait : state.waits) {
+      size_t length = std::min<size_t>(wait.size(), transport::kMaxMpiWaitLineBytes);
+      size_t at = payload.size();
+      payload.resize(at + transport::kMpiHostStateLineHeaderBytes + length);
+      putLittleEndian(payload.data() + at, uint32_t(rank++), 4);
+      putLittleEndian(payload.data() + at + 4, length, 4);
+      for (size_t i = 0; i < length; ++i) {
+        char c = wait[i];
+        payload[at + transport::kMpiHostStateLineHeaderBytes + i] =
+            uint8_t(c >= 0x20 && c < 0x7f ? c : '?');
+      }
+    }
+    return payload;
+  }
+
+  // Called by one thread at a time (the watchdog's, then leave()'s), in
+  // version order. A part that said it has finished is leaving and needs
+  // no more states: one that reached it after it stopped reading would
+  // reset the connection as it closes.
+  void sendState(const std::vector<uint8_t>& payload) {
+    std::vector<uint32_t> running;
+    {
+      std::lock_guard<std::mutex> guard(stateMutex_);
+      for (uint32_t p = 0; p < partStates_.size(); ++p)
+        if (peers_[p] && !partStates_[p].finished) running.push_back(p);
+    }
+    for (uint32_t p : running) peers_[p]->send(transport::FrameType::MpiHostState, payload);
+    std::lock_guard<std::mutex> guard(stateMutex_);
+    sentVersion_ = getLittleEndian(payload.data() + 8, 8);
+  }
+
+  // A MpiHostState from `part`: checked whole before it replaces what the
+  // part said last.
+  bool onHostState(uint32_t part, const std::vector<uint8_t>& payload, std::string& reason) {
+    if (payload.size() < transport::kMpiHostStateHeaderBytes) {
+      reason = "MpiHostState shorter than its header";
+      return false;
+    }
+    const uint8_t* header = payload.data();
+    uint8_t flags = header[4];
+    if (getLittleEndian(header, 4) != part || (flags & ~(kStateQuiet | kStateFinished)) != 0 ||
+        getLittleEndian(header + 5, 3) != 0) {
+      reason = "MpiHostState with a foreign part index or unknown flags";
+      return false;
+    }
+    PartState state{true, (flags & kStateQuiet) != 0, (flags & kStateFinished) != 0,
+                    getLittleEndian(header + 8, 8), getLittleEndian(header + 16, 8),
+                    getLittleEndian(header + 24, 8), {}};
+    uint64_t lines = getLittleEndian(header + 32, 4);
+    uint32_t partRanks = part_.partRanks[part];
+    if ((lines != 0 && lines != partRanks) || (state.quiet && lines == 0)) {
+      reason = "MpiHostState with " + std::to_string(lines) + " wait lines for a part of " +
+               std::to_string(partRanks) + " ranks";
+      return false;
+    }
+    size_t at = transport::kMpiHostStateHeaderBytes;
+    uint64_t firstRank = uint64_t(part_.firstRankOf(part));
+    for (uint64_t line = 0; line < lines; ++line) {
+      if (payload.size() - at < transport::kMpiHostStateLineHeaderBytes) {
+        reason = "MpiHostState cut short in its wait lines";
+        return false;
+      }
+      uint64_t rank = getLittleEndian(payload.data() + at, 4);
+      uint64_t length = getLittleEndian(payload.data() + at + 4, 4);
+      at += transport::kMpiHostStateLineHeaderBytes;
+      if (rank != firstRank + line || length > transport::kMaxMpiWaitLineBytes ||
+          length > payload.size() - at) {
+        reason = "MpiHostState with a bad wait line for rank " + std::to_string(rank);
+        return false;
+      }
+      const uint8_t* text = payload.data() + at;
+      for (uint64_t i = 0; i < length; ++i)
+        if (text[i] < 0x20 || text[i] >= 0x7f) {
+          reason = "MpiHostState with an unprintable wait line";
+          return false;
+        }
+      state.waits.emplace_back(reinterpret_cast<const char*>(text), size_t(length));
+      at += size_t(length);
+    }
+    if (at != payload.size()) {
+      reason = "MpiHostState with bytes after its wait lines";
+      return false;
+    }
+    std::lock_guard<std::mutex> guard(stateMutex_);
+    PartState& known = partStates_[part];
+    if (known.known && state.version <= known.version) {
+      reason = "MpiHostState whose version does not grow";
+      return false;
+    }
+    known = std::move(state);
+    return true;
   }
 
   // Reads and checks the header of a message from `part`; false with
@@ -353,8 +662,23 @@ class MpiPeerLink::Impl {
       part = it->second;
     }
     std::vector<uint8_t>& payload = frame.payload;
+    if (frame.type == transport::FrameType::MpiHostState)
+      return onHostState(part, payload, reason);
+    if (frame.type == transport::FrameType::MpiStateCheck)
+      return onStateCheck(part, payload, reason);
+    if (frame.type == transport::FrameType::MpiStateConfirm)
+      return onStateConfirm(part, payload, reason);
     std::lock_guard<std::mutex> guard(worldMutex_);
     if (!world_) return true;
+    bool accepted = deliverFrame(part, frame, reason);
+    if (accepted && frame.type != transport::FrameType::MpiAbort) ++framesReceived_;
+    return accepted;
+  }
+
+  // A frame from `part` other than MpiHello and MpiHostState. Caller holds
+  // worldMutex_, with a live World.
+  bool deliverFrame(uint32_t part, transport::Frame& frame, std::string& reason) {
+    std::vector<uint8_t>& payload = frame.payload;
     if (assembling_[part].active && frame.type != transport::FrameType::MpiMessagePart) {
       reason = std::string(transport::frameTypeName(frame.type)) +
                " inside the data of a message split over frames";
@@ -505,6 +829,27 @@ class MpiPeerLink::Impl {
     std::vector<uint8_t> data;
   };
   std::vector<Assembly> assembling_;
+  // The job-wide deadlock check: what every part (this one included) last
+  // said, the versions seen at the last check and for how many checks they
+  // have held.
+  static constexpr uint8_t kStateQuiet = 1;
+  static constexpr uint8_t kStateFinished = 2;
+  std::mutex stateMutex_;
+  std::vector<PartState> partStates_;
+  std::vector<uint64_t> watchedVersions_;
+  int quietTicks_ = 0;
+  // The confirming round this part opened last (MpiStateCheck), whether it
+  // still stands, and which parts have confirmed it.
+  uint64_t checkRound_ = 0;
+  bool roundOpen_ = false;
+  std::vector<bool> confirmed_;
+  // The version of this part's state last queued to every other part.
+  uint64_t sentVersion_ = 0;
+  // The MPI frames (all but MpiHello, MpiAbort and MpiHostState) this part
+  // sent to and received from the others: equal sums over all parts mean
+  // that none is in flight.
+  std::atomic<uint64_t> framesSent_{0};
+  std::atomic<uint64_t> framesReceived_{0};
   // Last, so that its I/O thread stops before the tables it uses go.
   std::unique_ptr<transport::Transport> transport_;
 };
@@ -561,6 +906,10 @@ int64_t MpiPeerLink::maxRmaBytes() const {
 }
 
 void MpiPeerLink::abortJob(int status) { impl_->abortJob(status); }
+
+std::optional<std::string> MpiPeerLink::checkJobDeadlock(int stableTicks) {
+  return impl_->checkJobDeadlock(stableTicks);
+}
 
 void MpiPeerLink::leave() { impl_->leave(); }
 

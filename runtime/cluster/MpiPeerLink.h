@@ -25,6 +25,20 @@
 // MpiRmaDone; a frame whose runs, sizes, kind or ranks do not check out
 // drops the connection like any other.
 //
+// Deadlock: each part sends every other one that has not finished a
+// MpiHostState whenever its own state changes (its ranks all blocked or not, their progress, the MPI
+// frames it has sent to and received from other parts) and once more, all
+// finished, when it leaves. The job is deadlocked when every part is quiet,
+// the frames sent add up to the frames received (so none is in flight),
+// and no part's state has changed for as many watchdog ticks as a single
+// host waits. The first part whose ranks have not all finished then asks
+// every other unfinished part to confirm that its state is still the one
+// it last sent (MpiStateCheck, answered on the I/O thread, which runs even
+// when a loaded host's watchdog is late); only when all do does it abort
+// the job with the single-host report, every rank's wait in order. A rank
+// that is taking a message into its receive buffer is busy, not blocked
+// (World::hostQuietState), however long that copy takes.
+//
 // When one part aborts, it sends MpiAbort with its exit status to every
 // other part, which stops its ranks with the same status: every part then
 // ends by itself, and forwards all its output, instead of being killed by
@@ -66,6 +80,7 @@ class MpiPeerLink final : public mpi::RemoteRanks {
   void sendRma(const mpi::RemoteRmaOp& op, util::FunctionRef<void(uint8_t*)> pack) override;
   void rmaDone(int origin, uint64_t id, const uint8_t* data, int64_t bytes) override;
   int64_t maxRmaBytes() const override;
+  std::optional<std::string> checkJobDeadlock(int stableTicks) override;
 
   // Writes out every queued frame, then delivers nothing more to the World,
   // so that the World may go while the other hosts still send: called once

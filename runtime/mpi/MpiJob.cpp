@@ -22,6 +22,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -40,6 +41,18 @@ constexpr auto kWatchdogTick = std::chrono::milliseconds(100);
 // declared. Woken ranks no longer count as blocked, so this only has to
 // outlast a loaded machine's scheduling delays between related wake-ups.
 constexpr int kDeadlockTicks = 20;
+
+// Test hook, for the deadlock tests only: SYNERGY_DEADLOCK_TICKS=N (1 to
+// kDeadlockTicks) declares a deadlock after N quiet ticks instead, so that
+// a test can show that a long but live step (a large message in flight or
+// being copied) is not reported without waiting for it to take 2 s.
+int deadlockTicks() {
+  if (const char* ticks = std::getenv("SYNERGY_DEADLOCK_TICKS")) {
+    long value = std::strtol(ticks, nullptr, 10);
+    if (value >= 1 && value <= kDeadlockTicks) return int(value);
+  }
+  return kDeadlockTicks;
+}
 constexpr auto kAbortGrace = std::chrono::seconds(2);
 constexpr size_t kRankStackBytes = 64u << 20;
 
@@ -203,11 +216,12 @@ int runJob(const JobOptions& options) {
 
   std::unique_lock<std::mutex> lock(mutex);
   std::optional<std::chrono::steady_clock::time_point> abortDeadline;
+  int stableTicks = deadlockTicks();
   while (finishedCount < options.ranks) {
     finished.wait_for(lock, kWatchdogTick);
     if (finishedCount == options.ranks) break;
     lock.unlock();
-    if (auto report = world.checkDeadlock(kDeadlockTicks))
+    if (auto report = world.checkDeadlock(stableTicks))
       world.abort(kDeadlockExitCode, *report);
     bool aborted = world.aborted();
     lock.lock();

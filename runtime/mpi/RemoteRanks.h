@@ -22,6 +22,8 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "mpi/Datatype.h"
@@ -77,6 +79,25 @@ struct RemoteRmaOp {
   int64_t dataBytes = 0;  // what follows the runs in the frame
 };
 
+// The first line of a deadlock report, on one host or over several.
+inline constexpr const char* kDeadlockReportHeading =
+    "deadlock: every running rank is blocked and no message can arrive";
+
+// What this host's ranks are doing, for the deadlock check of a job spread
+// over hosts (RemoteRanks::checkJobDeadlock).
+struct HostQuietState {
+  // Every rank of this host has started, and each has finished or sleeps
+  // blocked in an MPI call.
+  bool quiet = false;
+  // Every rank of this host has finished.
+  bool finished = false;
+  // Changes whenever a rank of this host makes progress.
+  uint64_t progress = 0;
+  // While quiet: each rank of this host, in order, with what it waits in
+  // (the single-host report's words: "blocked in MPI_Recv (...)", "finished").
+  std::vector<std::pair<int, std::string>> waits;
+};
+
 class RemoteRanks {
  public:
   virtual ~RemoteRanks() = default;
@@ -110,6 +131,13 @@ class RemoteRanks {
   // The most bytes one sendRma() carries (its data and 16 bytes a run),
   // and the most rmaDone() returns.
   virtual int64_t maxRmaBytes() const = 0;
+  // Called by the launcher's watchdog on every tick: the job-wide deadlock
+  // report (World::checkDeadlock's words, every rank of the job in order)
+  // when every host has been quiet (World::hostQuietState), with no message
+  // between hosts in flight and nothing changing, for `stableTicks` calls,
+  // every host has confirmed that since, and this host is the one to
+  // report it; nullopt otherwise.
+  virtual std::optional<std::string> checkJobDeadlock(int stableTicks) = 0;
 };
 
 }  // namespace synergy::mpi

@@ -213,6 +213,7 @@ bool World::sleepUntil(int rank, const WaitInfo& info, util::FunctionRef<bool()>
     }
     // `done` may complete a rendezvous send and wake its rank, which takes
     // the lock.
+    ++looking_;
     lock.unlock();
     // Orders the flag before the look at `done` here and, with
     // membarrier, each waker's change before its look at the flag.
@@ -222,6 +223,7 @@ bool World::sleepUntil(int rank, const WaitInfo& info, util::FunctionRef<bool()>
       std::atomic_thread_fence(std::memory_order_seq_cst);
     bool finished = done();
     lock.lock();
+    --looking_;
     if (finished) break;
     // A waker that saw the flag clears it under the lock before notifying.
     if (asleep_[rank].load(std::memory_order_relaxed)) wakeups_[rank]->wait(lock);
@@ -454,12 +456,13 @@ std::string World::describeWait(int rank) {
 }
 
 std::optional<std::string> World::checkDeadlock(int stableTicks) {
+  if (remote_) return remote_->checkJobDeadlock(stableTicks);
   std::lock_guard<util::AdaptiveMutex> guard(mutex_);
   bool allStarted =
       std::find(phases_.begin(), phases_.end(), RankPhase::NotStarted) == phases_.end();
   uint64_t epoch = epoch_.load();
   for (int rank = 0; rank < size_; ++rank) epoch += announced_[rank].value.load();
-  if (aborted_ || !allStarted || running_ == 0 || blocked_ < running_ ||
+  if (aborted_ || !allStarted || running_ == 0 || blocked_ < running_ || looking_ != 0 ||
       epoch != watchedEpoch_) {
     watchedEpoch_ = epoch;
     quietTicks_ = 0;
@@ -467,10 +470,32 @@ std::optional<std::string> World::checkDeadlock(int stableTicks) {
   }
   if (++quietTicks_ < stableTicks) return std::nullopt;
   std::ostringstream report;
-  report << "deadlock: every running rank is blocked and no message can arrive";
+  report << kDeadlockReportHeading;
   for (int rank = 0; rank < size_; ++rank)
     report << "\n  rank " << rank << ": " << describeWait(rank);
   return report.str();
+}
+
+// The ranks of other hosts never start here, so this host only says whether
+// its own are all blocked; the link compares that with the other hosts'
+// states and counts the messages in flight between them.
+HostQuietState World::hostQuietState() {
+  HostQuietState local;
+  std::lock_guard<util::AdaptiveMutex> guard(mutex_);
+  bool allStarted = true, allFinished = true;
+  for (int rank = 0; rank < size_; ++rank) {
+    if (remoteRank_[rank]) continue;
+    allStarted = allStarted && phases_[rank] != RankPhase::NotStarted;
+    allFinished = allFinished && phases_[rank] == RankPhase::Finished;
+  }
+  local.progress = epoch_.load();
+  for (int rank = 0; rank < size_; ++rank) local.progress += announced_[rank].value.load();
+  local.finished = allFinished;
+  local.quiet = !aborted_ && allStarted && blocked_ >= running_ && looking_ == 0;
+  if (local.quiet)
+    for (int rank = 0; rank < size_; ++rank)
+      if (!remoteRank_[rank]) local.waits.emplace_back(rank, describeWait(rank));
+  return local;
 }
 
 }  // namespace synergy::mpi

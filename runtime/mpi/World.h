@@ -395,7 +395,12 @@ class World {
   std::string abortMessage();
   // Called periodically by the launcher: a report when every running rank
   // has been blocked, with nothing happening, for `stableTicks` calls.
+  // A job spread over hosts asks its link (RemoteRanks::checkJobDeadlock),
+  // which compares every host's state.
   std::optional<std::string> checkDeadlock(int stableTicks);
+  // What this host's ranks are doing now, for the link's job-wide check;
+  // never quiet once the job is aborting.
+  HostQuietState hostQuietState();
 
  private:
   // Sleeps until `done()`, evaluated without the lock, holds.
@@ -448,6 +453,11 @@ class World {
   // wakers.
   std::unique_ptr<std::atomic<bool>[]> asleep_;
   int blocked_ = 0;
+  // Blocked ranks that are evaluating their wait's condition: that may
+  // take a message from the mailbox and copy it into the receive buffer
+  // (80 MiB from another host take seconds on a loaded machine), so they
+  // are busy, not blocked, meanwhile. Under the lock.
+  int looking_ = 0;
   // How many asleep_ entries are set; read without the lock by a rank that
   // completes a barrier, which takes the lock only to wake sleepers.
   std::atomic<int> sleepers_{0};

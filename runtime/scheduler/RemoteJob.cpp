@@ -196,6 +196,25 @@ void flushPartialLines(PendingOutput& pending) {
   }
 }
 
+// Sends `module` to a host that asked for it: its length, then its bytes in
+// chunks that each fit a frame, written from `module` itself, which lives
+// as long as the job's transport.
+void sendModule(transport::Connection& host, const std::string& module) {
+  std::vector<uint8_t> head(transport::kModuleHeadBytes);
+  for (size_t i = 0; i < head.size(); ++i) head[i] = uint8_t(uint64_t(module.size()) >> (8 * i));
+  std::vector<transport::LentFrame> frames;
+  frames.push_back({transport::FrameType::ModuleHead, std::move(head), nullptr, 0});
+  const auto* bytes = reinterpret_cast<const uint8_t*>(module.data());
+  for (uint64_t offset = 0; offset < module.size(); offset += transport::kMaxModuleChunkBytes) {
+    std::vector<uint8_t> chunkHead(transport::kModuleChunkHeaderBytes);
+    for (size_t i = 0; i < chunkHead.size(); ++i) chunkHead[i] = uint8_t(offset >> (8 * i));
+    frames.push_back({transport::FrameType::ModuleChunk, std::move(chunkHead), bytes + offset,
+                      size_t(std::min<uint64_t>(transport::kMaxModuleChunkBytes,
+                                                module.size() - offset))});
+  }
+  host.sendLent(std::move(frames), [] {});
+}
+
 // Runs the placed parts and returns the job's status: the first nonzero
 // status a host reports is the job's, like mpirun's. The job ends once
 // every part has reported its exit, which a host sends only after all the
@@ -227,8 +246,7 @@ int runPlacedJob(const std::string& token, const std::string& module,
              const cluster::HostRecord& host = parts[index].host;
              switch (frame.type) {
                case transport::FrameType::ModuleWanted:
-                 from.send(transport::FrameType::ModuleData,
-                           std::vector<uint8_t>(module.begin(), module.end()));
+                 sendModule(from, module);
                  return true;
                case transport::FrameType::JobOutput:
                  if (frame.payload.empty() || frame.payload[0] < 1 || frame.payload[0] > 2) {
@@ -330,10 +348,10 @@ int runRemoteJob(const RemoteJobOptions& options) {
     if (!transport::readClusterToken(options.tokenFile, token, error)) throw RemoteJobError(error);
     std::optional<std::string> module = util::readFile(options.program);
     if (!module) throw RemoteJobError("cannot read " + options.program);
-    if (module->size() > transport::kMaxFramePayloadBytes)
-      throw RemoteJobError(options.program + " is larger than " +
-                           std::to_string(transport::kMaxFramePayloadBytes >> 20) +
-                           " MiB, which cluster jobs do not support yet");
+    if (module->empty() || module->size() > transport::kMaxModuleBytes)
+      throw RemoteJobError(options.program + " is empty or larger than " +
+                           std::to_string(transport::kMaxModuleBytes >> 20) +
+                           " MiB, the most a module may be");
     cluster::RunJobRequest request;
     util::Sha256 hasher;
     hasher.update(*module);

@@ -20,7 +20,6 @@ static bool isKnownFrameType(uint16_t raw) {
     case FrameType::Pong:
     case FrameType::RunJob:
     case FrameType::ModuleWanted:
-    case FrameType::ModuleData:
     case FrameType::JobOutput:
     case FrameType::JobExit:
     case FrameType::JobRefused:
@@ -32,6 +31,7 @@ static bool isKnownFrameType(uint16_t raw) {
     case FrameType::MpiRmaDone:
     case FrameType::MpiMessageHead:
     case FrameType::MpiMessagePart:
+    case FrameType::MpiHostState:
     case FrameType::HvHello:
     case FrameType::HvWelcome:
     case FrameType::HvSubmitEngine:
@@ -57,6 +57,10 @@ static bool isKnownFrameType(uint16_t raw) {
     case FrameType::HvMoveTo:
     case FrameType::HvReadState:
     case FrameType::HvStateWords:
+    case FrameType::MpiStateCheck:
+    case FrameType::MpiStateConfirm:
+    case FrameType::ModuleHead:
+    case FrameType::ModuleChunk:
       return true;
   }
   return false;
@@ -86,8 +90,6 @@ const char* frameTypeName(FrameType type) {
       return "RunJob";
     case FrameType::ModuleWanted:
       return "ModuleWanted";
-    case FrameType::ModuleData:
-      return "ModuleData";
     case FrameType::JobOutput:
       return "JobOutput";
     case FrameType::JobExit:
@@ -110,6 +112,8 @@ const char* frameTypeName(FrameType type) {
       return "MpiMessageHead";
     case FrameType::MpiMessagePart:
       return "MpiMessagePart";
+    case FrameType::MpiHostState:
+      return "MpiHostState";
     case FrameType::HvHello:
       return "HvHello";
     case FrameType::HvWelcome:
@@ -160,6 +164,14 @@ const char* frameTypeName(FrameType type) {
       return "HvReadState";
     case FrameType::HvStateWords:
       return "HvStateWords";
+    case FrameType::MpiStateCheck:
+      return "MpiStateCheck";
+    case FrameType::MpiStateConfirm:
+      return "MpiStateConfirm";
+    case FrameType::ModuleHead:
+      return "ModuleHead";
+    case FrameType::ModuleChunk:
+      return "ModuleChunk";
   }
   return "unknown";
 }

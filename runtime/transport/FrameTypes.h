@@ -39,10 +39,9 @@ enum class FrameType : uint16_t {
   // Client to host: run a job here (cluster/JobMessages.h, RunJobRequest).
   RunJob = 5,
   // Host to client: send the module named in RunJob; this host lacks it.
-  // Empty payload.
+  // Empty payload. The client answers with ModuleHead and ModuleChunk
+  // frames (7 was the single-frame ModuleData they replace).
   ModuleWanted = 6,
-  // Client to host: the module's bytes, checked against its content hash.
-  ModuleData = 7,
   // Host to client: one stream byte (1 stdout, 2 stderr), then output bytes
   // in the order the job wrote them.
   JobOutput = 8,
@@ -84,6 +83,15 @@ enum class FrameType : uint16_t {
   // The next bytes of the data a MpiMessageHead announced, at most what is
   // still missing.
   MpiMessagePart = 18,
+  // What the sending part's ranks are doing, for the job-wide deadlock
+  // check (cluster/MpiPeerLink.h), sent to every other part that has not
+  // finished whenever it changes: u32 part index, u8 flags (1: every rank blocked or finished,
+  // 2: every rank finished; no other bits), 3 zero bytes, u64 version
+  // (grows with every change), u64 MPI frames sent to and u64 received from
+  // other parts, u32 line count (0, or the part's rank count), then per
+  // line u32 world rank (the part's ranks in order), u32 length (at most
+  // kMaxMpiWaitLineBytes, printable ASCII) and the text.
+  MpiHostState = 19,
   // The hypervisor protocol (hypervisor/HypervisorProtocol.h gives every
   // payload's layout): a tenant's runtime or synergy-hv-ctl to synergy-hv,
   // after the token handshake. All integers little-endian.
@@ -147,6 +155,21 @@ enum class FrameType : uint16_t {
   // HvStateWords (u32 count, then the records as in HvEvaluated, in order).
   HvReadState = 43,
   HvStateWords = 44,
+  // Between the parts of one job again (cluster/MpiPeerLink.h): the part
+  // about to report a deadlock asks every other unfinished part to confirm
+  // that its state has not changed since its last MpiHostState: u64 round.
+  MpiStateCheck = 45,
+  // The answer: u64 round, u64 the part's state version, u8 1 when its
+  // state is still that version's (0: it changed, a MpiHostState follows),
+  // 7 zero bytes.
+  MpiStateConfirm = 46,
+  // Client to host, after ModuleWanted: the module's length, u64 (1 to
+  // kMaxModuleBytes). Its bytes follow in order in ModuleChunk frames: u64
+  // offset (where the previous chunk ended), then at most
+  // kMaxModuleChunkBytes bytes. Once all have come, the host checks them
+  // against the content hash in RunJob (cluster/ModuleAssembly.h).
+  ModuleHead = 47,
+  ModuleChunk = 48,
 };
 
 constexpr std::array<uint8_t, 4> kFrameMagic = {'S', 'Y', 'N', '1'};
@@ -160,6 +183,11 @@ constexpr uint64_t kMaxFramePayloadBytes = 64ull << 20;
 constexpr uint64_t kMaxRunJobBytes = 1ull << 20;
 constexpr uint64_t kMaxJobOutputChunkBytes = 64ull << 10;
 constexpr uint64_t kMaxRefusalBytes = 1024;
+// A module is at most what a run accepts as a .wasm file.
+constexpr uint64_t kMaxModuleBytes = 1ull << 30;
+constexpr uint64_t kModuleHeadBytes = 8;
+constexpr uint64_t kModuleChunkHeaderBytes = 8;
+constexpr uint64_t kMaxModuleChunkBytes = kMaxFramePayloadBytes - kModuleChunkHeaderBytes;
 
 // Cross-host MPI frames: the fixed parts, the largest message data one
 // MpiMessage carries, and the largest message at all (a wasm32 rank's whole
@@ -172,6 +200,13 @@ constexpr uint64_t kMpiMessageHeadBytes = kMpiMessageHeaderBytes + 8;
 constexpr uint64_t kMaxMpiMessageBytes = 4ull << 30;
 constexpr uint64_t kMpiMatchedBytes = 12;
 constexpr uint64_t kMpiAbortBytes = 4;
+constexpr uint64_t kMpiHostStateHeaderBytes = 36;
+constexpr uint64_t kMpiHostStateLineHeaderBytes = 8;
+constexpr uint64_t kMaxMpiWaitLineBytes = 512;
+// At most this many ranks of one part (cluster::kMaxSlotsPerHost).
+constexpr uint64_t kMaxMpiHostStateLines = 4096;
+constexpr uint64_t kMpiStateCheckBytes = 8;
+constexpr uint64_t kMpiStateConfirmBytes = 24;
 constexpr uint64_t kMpiRmaHeaderBytes = 36;
 constexpr uint64_t kMpiRmaRunBytes = 16;
 constexpr uint64_t kMpiRmaDoneHeaderBytes = 12;
@@ -215,8 +250,11 @@ constexpr uint64_t maxPayloadBytes(FrameType type) {
       return 0;
     case FrameType::Ping:
     case FrameType::Pong:
-    case FrameType::ModuleData:
       return kMaxFramePayloadBytes;
+    case FrameType::ModuleHead:
+      return kModuleHeadBytes;
+    case FrameType::ModuleChunk:
+      return kModuleChunkHeaderBytes + kMaxModuleChunkBytes;
     case FrameType::RunJob:
       return kMaxRunJobBytes;
     case FrameType::ModuleWanted:
@@ -237,6 +275,13 @@ constexpr uint64_t maxPayloadBytes(FrameType type) {
       return kMpiAbortBytes;
     case FrameType::MpiMessageHead:
       return kMpiMessageHeadBytes;
+    case FrameType::MpiHostState:
+      return kMpiHostStateHeaderBytes +
+             kMaxMpiHostStateLines * (kMpiHostStateLineHeaderBytes + kMaxMpiWaitLineBytes);
+    case FrameType::MpiStateCheck:
+      return kMpiStateCheckBytes;
+    case FrameType::MpiStateConfirm:
+      return kMpiStateConfirmBytes;
     case FrameType::MpiRma:
     case FrameType::MpiRmaDone:
     case FrameType::MpiMessagePart:

@@ -12,9 +12,11 @@ assertions: a deadline only turns a hang into a failure.
 
 CASE is registration, claims, frames, redis-gone, redis-auth, host-restore, remote-job,
 job-queue, queue-abandoned, mpi-abort-frames, collective-counts, interleaved-collectives,
-host-lost, dir-grants, large-messages, mpi-corpus, mpi-corpus-np5 or abort-stress.
+host-lost, dir-grants, large-messages, large-module, deadlock, deadlock-in-flight, mpi-corpus,
+mpi-corpus-np5 or abort-stress.
 """
 import argparse
+import hashlib
 import os
 import random
 import re
@@ -32,8 +34,10 @@ WRONG_TOKEN = "cluster-test-token-000000000000"
 TTL_SECONDS = 2
 
 # The wire format of runtime/transport/FrameTypes.h, written out independently.
-HELLO, HELLO_ACK, PING, PONG, RUN_JOB, MODULE_WANTED, MODULE_DATA = 1, 2, 3, 4, 5, 6, 7
-MPI_HELLO, MPI_ABORT, MPI_RMA = 11, 14, 15
+HELLO, HELLO_ACK, PING, PONG, RUN_JOB, MODULE_WANTED = 1, 2, 3, 4, 5, 6
+MODULE_HEAD, MODULE_CHUNK = 47, 48
+MPI_HELLO, MPI_ABORT, MPI_RMA, MPI_HOST_STATE = 11, 14, 15, 19
+MPI_STATE_CHECK, MPI_STATE_CONFIRM = 45, 46
 
 
 def frame_header(frame_type, length, reserved=0):
@@ -381,12 +385,14 @@ def redis_command(port, *arguments):
 
 
 def case_mpi_abort_frames(cluster):
-    """Hostile MpiAbort and MpiRma frames sent to a running job part's MPI
-    endpoint (the one its peers connect to): an abort before MpiHello, of
-    the right and of the wrong length, and one after an MpiHello with a
-    foreign job id or for a part that is already connected; a one-sided
-    Put before MpiHello and after a foreign one. Each connection is dropped with a
-    logged reason, and the job is not aborted: it keeps running and
+    """Hostile MpiAbort, MpiRma, MpiHostState, MpiStateCheck and MpiStateConfirm
+    frames sent to a running job part's MPI endpoint (the one its peers
+    connect to): an abort before MpiHello, of the right and of the wrong
+    length, and one after an MpiHello with a foreign job id or for a part
+    that is already connected; a one-sided Put before MpiHello and after a
+    foreign one; a forged deadlock state, state check and confirmation
+    likewise. Each connection is dropped with a logged reason, and the job
+    is not aborted (nor reported as deadlocked): it keeps running and
     printing until its client is killed."""
     os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
     program = os.path.join(cluster.workdir, "rank_report.wasm")
@@ -420,8 +426,22 @@ def case_mpi_abort_frames(cluster):
     # frame a peer part would send, from a connection that is not one.
     rma_put = frame(MPI_RMA, struct.pack("<IIQQBBHiI", 0, 1, 1 << 32 | 1, 1, 1, 4, 0, 0, 1) +
                     struct.pack("<qq", 0, 4) + b"\xff" * 4)
+    # A forged deadlock state: part 0 quiet, all frames accounted for, rank
+    # 0 said to wait in a receive; it must not make the job report one.
+    host_state = frame(MPI_HOST_STATE, struct.pack("<IB3xQQQI", 0, 1, 1, 0, 0, 1) +
+                       struct.pack("<II", 0, 7) + b"blocked")
+    # A forged request to confirm a state, and a forged confirmation.
+    state_check = frame(MPI_STATE_CHECK, struct.pack("<Q", 1))
+    state_confirm = frame(MPI_STATE_CONFIRM, struct.pack("<QQB7x", 1, 1, 1))
     attacks = [
         ([frame(MPI_ABORT, struct.pack("<I", 1))], "MPI frame before MpiHello"),
+        ([host_state], "MPI frame before MpiHello"),
+        ([state_check], "MPI frame before MpiHello"),
+        ([state_confirm], "MPI frame before MpiHello"),
+        ([hello(999, 0), state_confirm],
+         "MpiHello from job 999 part 0, which this part does not wait for"),
+        ([hello(1, 0), host_state],
+         "MpiHello from job 1 part 0, which this part does not wait for"),
         ([rma_put], "MPI frame before MpiHello"),
         ([hello(999, 0), rma_put],
          "MpiHello from job 999 part 0, which this part does not wait for"),
@@ -444,6 +464,8 @@ def case_mpi_abort_frames(cluster):
     wait_for(lambda: lines[0] > printed + 1000, 60, "the job to go on printing")
     check(client.poll() is None, f"the client ended with {client.returncode}")
     check("abort" not in first.log() + second.log(), "a daemon logged an abort")
+    with open(stderr_path) as f:
+        check("deadlock" not in f.read(), "the job reported a deadlock")
     client.kill()
     client.wait()
     wait_for(lambda: "hosts: 2, slots: 2, free: 2" in cluster.status()[1], 30,
@@ -490,7 +512,8 @@ def case_frames(cluster):
     expect_dropped(daemon, short_payload, "truncated frame (5 of 20 payload bytes)")
 
     # Job frames: malformed RunJob, a module that does not match its hash,
-    # and module bytes nobody asked for. None may store or run anything.
+    # hostile module chunk sequences, and module bytes nobody asked for.
+    # None may store or run anything.
     bad_job = authenticated_connection(daemon)
     bad_job.sendall(frame(RUN_JOB, run_job_payload(1, 1, bytes(32), ["app.wasm"])[:50]))
     expect_dropped(daemon, bad_job, "RunJob payload is truncated")
@@ -500,11 +523,39 @@ def case_frames(cluster):
     forged = authenticated_connection(daemon)
     forged.sendall(frame(RUN_JOB, run_job_payload(1, 1, bytes(32), ["app.wasm"])))
     check_equal(read_exactly(forged, 16), frame_header(MODULE_WANTED, 0), "ModuleWanted")
-    forged.sendall(frame(MODULE_DATA, b"\0asm\1\0\0\0"))
+    forged.sendall(frame(MODULE_HEAD, struct.pack("<Q", 8)) +
+                   frame(MODULE_CHUNK, struct.pack("<Q", 0) + b"\0asm") +
+                   frame(MODULE_CHUNK, struct.pack("<Q", 4) + b"\1\0\0\0"))
     expect_dropped(daemon, forged, "module bytes do not match the hash in RunJob")
+    chunk_attacks = [
+        (frame(MODULE_HEAD, struct.pack("<Q", 1 << 40)),
+         "ModuleHead announcing a module of 1099511627776 bytes (1 to 1073741824)"),
+        (frame(MODULE_CHUNK, struct.pack("<Q", 0) + b"\0asm"), "ModuleChunk without a ModuleHead"),
+        (frame(MODULE_HEAD, struct.pack("<Q", 8)) +
+         frame(MODULE_CHUNK, struct.pack("<Q", 0) + b"\0asm") +
+         frame(MODULE_CHUNK, struct.pack("<Q", 2) + b"\1\0\0\0"),
+         "ModuleChunk at offset 2 overlaps the 4 bytes already received"),
+        (frame(MODULE_HEAD, struct.pack("<Q", 8)) +
+         frame(MODULE_CHUNK, struct.pack("<Q", 4) + b"\1\0\0\0"),
+         "ModuleChunk at offset 4 leaves bytes 0 to 3 missing"),
+        (frame(MODULE_HEAD, struct.pack("<Q", 8)) +
+         frame(MODULE_CHUNK, struct.pack("<Q", 0) + b"\0asm\1\0\0\0\0"),
+         "ModuleChunk of 9 bytes at offset 0 runs past the module's 8 bytes"),
+        (frame(MODULE_HEAD, struct.pack("<Q", 8)) +
+         frame(MODULE_CHUNK, struct.pack("<Q", 0) + b"\0asm") +
+         frame(MODULE_HEAD, struct.pack("<Q", 8)),
+         "ModuleHead while 4 of the 8 bytes of the previous module are missing"),
+        (frame(MODULE_HEAD, b"\0" * 4), "ModuleHead of the wrong size"),
+    ]
+    for job_id, (frames, reason) in enumerate(chunk_attacks, start=2):
+        hostile = authenticated_connection(daemon)
+        hostile.sendall(frame(RUN_JOB, run_job_payload(job_id, 1, bytes(32), ["app.wasm"])))
+        check_equal(read_exactly(hostile, 16), frame_header(MODULE_WANTED, 0), "ModuleWanted")
+        hostile.sendall(frames)
+        expect_dropped(daemon, hostile, reason)
     unasked = authenticated_connection(daemon)
-    unasked.sendall(frame(MODULE_DATA, b"\0asm\1\0\0\0"))
-    expect_dropped(daemon, unasked, "ModuleData that no RunJob asked for")
+    unasked.sendall(frame(MODULE_CHUNK, struct.pack("<Q", 0) + b"\0asm\1\0\0\0"))
+    expect_dropped(daemon, unasked, "ModuleChunk that no RunJob asked for")
     check_equal(os.listdir(module_store), [], "modules stored from hostile frames")
     check("running" not in daemon.log() and "stored module" not in daemon.log(),
           f"a hostile job frame ran or stored something:\n{daemon.log()}")
@@ -909,6 +960,48 @@ def case_large_messages(cluster):
           f"a connection was dropped:\n{err}")
 
 
+def leb128(value):
+    """`value` as an unsigned LEB128, as wasm writes lengths."""
+    out = bytearray()
+    while True:
+        byte, value = value & 0x7F, value >> 7
+        out.append(byte | (0x80 if value else 0))
+        if not value:
+            return bytes(out)
+
+
+def case_large_module(cluster):
+    """A module over one 64 MiB frame (rank_report.c with a 65 MiB custom
+    section of pseudo-random bytes appended, generated here) runs over
+    three hosts (np 3 spread): each host receives it in chunks, stores it
+    once, and the output equals a single-host run of the same module."""
+    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
+    small = os.path.join(cluster.workdir, "rank_report.wasm")
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "rank_report.c")
+    code, out, err = run_tool([os.path.join(cluster.bin_dir, "synergy-cc"), source, "-o", small])
+    check(code == 0, f"synergy-cc failed:\n{err}")
+    name = b"synergy.test.padding"
+    body = leb128(len(name)) + name + random.Random(65).randbytes(65 << 20)
+    program = os.path.join(cluster.workdir, "large_module.wasm")
+    with open(small, "rb") as f, open(program, "wb") as out_file:
+        out_file.write(f.read() + b"\0" + leb128(len(body)) + body)
+    size = os.path.getsize(program)
+    check(size > 65 << 20, f"the module has only {size} bytes")
+    with open(program, "rb") as f:
+        digest = hashlib.sha256(f.read()).hexdigest()
+    want = run_tool([os.path.join(cluster.bin_dir, "synergy-run"), "-np", "3", program, "3"])
+    check_equal(want[0], 0, f"the single-host run's exit status (stderr: {want[2]!r})")
+    daemons = start_three_hosts(cluster)
+    code, out, err = run_tool([os.path.join(cluster.bin_dir, "synergy-run"), "--cluster",
+                               cluster.url, "--token-file", cluster.token_file, "--policy",
+                               "spread", "-np", "3", program, "3"])
+    check_equal((code, out), (want[0], want[1]), f"np 3 over 3 hosts (stderr: {err!r})")
+    for daemon in daemons:
+        check_equal(daemon.log().count(f"stored module {digest}"), 1,
+                    f"{daemon.host_id} storing the {size}-byte module")
+        check("dropped connection" not in daemon.log(), f"{daemon.host_id} dropped a connection")
+
+
 def case_host_lost(cluster):
     """A daemon killed with SIGKILL while its ranks run: the client ends the
     job within 10 s with an error naming the host and its ranks, and the
@@ -941,6 +1034,90 @@ def case_host_lost(cluster):
                  f"{daemon.host_id} to kill its part")
     wait_for(lambda: cluster.status()[1].startswith("hosts: 2, slots: 4, free: 4\n"), 30,
              "the other hosts' slots to be freed")
+
+
+def deadlock_report(err):
+    """The deadlock report in `err`: its heading and its rank lines, sorted."""
+    lines = err.splitlines()
+    heading = [line for line in lines if "deadlock:" in line]
+    return heading, sorted(line.strip() for line in lines if re.match(r"  rank \d+: ", line))
+
+
+def case_deadlock(cluster):
+    """A deadlocked job over three hosts (--policy spread, np 3, and np 5
+    for one whose finished ranks fill two hosts) ends with the single-host
+    run's report (heading and each rank's wait) and exit status, then frees
+    every slot; a job whose rank computes for 3 s before it sends is not
+    taken for one and matches OpenMPI."""
+    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
+    here = os.path.dirname(os.path.abspath(__file__))
+    start_three_hosts(cluster)
+    remote = [os.path.join(cluster.bin_dir, "synergy-run"), "--cluster", cluster.url,
+              "--token-file", cluster.token_file, "--policy", "spread"]
+    local = [os.path.join(cluster.bin_dir, "synergy-run")]
+    programs = [(os.path.join(here, "..", "lit", "mpi", "deadlock.c"), (3, 5)),
+                (os.path.join(here, "collective_deadlock.c"), (3,))]
+    for source, rank_counts in programs:
+        name = os.path.basename(source)[:-2]
+        granule = os.path.join(cluster.workdir, name + ".wasm")
+        code, out, err = run_tool([os.path.join(cluster.bin_dir, "synergy-cc"), source, "-o",
+                                   granule])
+        check(code == 0, f"synergy-cc {source} failed:\n{err}")
+        for ranks in rank_counts:
+            want_code, _, want_err = run_tool(local + ["-np", str(ranks), granule])
+            want = deadlock_report(want_err)
+            check(want_code == 1 and len(want[0]) == 1 and len(want[1]) == ranks,
+                  f"the single-host run of {name} at np {ranks} gave no deadlock report "
+                  f"(exit {want_code}):\n{want_err}")
+            started = time.monotonic()
+            code, out, err = run_tool(remote + ["-np", str(ranks), granule])
+            check_equal((code, deadlock_report(err)), (want_code, want),
+                        f"{name} at np {ranks} over three hosts (stderr:\n{err})")
+            check(time.monotonic() - started < 60, f"{name} at np {ranks} took a minute")
+            wait_for(lambda: cluster.status()[1].startswith("hosts: 3, slots: 6, free: 6\n"), 30,
+                     "every slot to be freed")
+    native, granule = build_both(cluster, os.path.join(here, "slow_sender.c"), "slow_sender")
+    for ranks in (3,):
+        code, out, err = run_tool(remote + ["-np", str(ranks), granule])
+        want = run_mpirun(native, ranks)
+        check_equal((code, sorted(out.splitlines()), "deadlock" in err),
+                    (want[0], sorted(want[1].splitlines()), False),
+                    f"slow_sender at np {ranks} over three hosts (stderr:\n{err})")
+
+
+def case_deadlock_in_flight(cluster):
+    """The deadlock check decided after one quiet tick (SYNERGY_DEADLOCK_TICKS=1
+    in the daemons' environment), over three hosts: a 96 MiB MPI_Ssend that
+    its receiver unpacks into a strided type while every other rank waits
+    for it in MPI_Recv (large_in_flight.c, np 3 and 5) is never reported and
+    matches OpenMPI; a real deadlock (deadlock.c, np 3) still is, with the
+    single-host report."""
+    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
+    here = os.path.dirname(os.path.abspath(__file__))
+    start_three_hosts(cluster, env=dict(os.environ, SYNERGY_DEADLOCK_TICKS="1"))
+    remote = [os.path.join(cluster.bin_dir, "synergy-run"), "--cluster", cluster.url,
+              "--token-file", cluster.token_file, "--policy", "spread"]
+    native, granule = build_both(cluster, os.path.join(here, "large_in_flight.c"),
+                                 "large_in_flight")
+    for ranks in (3, 5):
+        code, out, err = run_tool(remote + ["-np", str(ranks), granule])
+        want = run_mpirun(native, ranks)
+        check_equal(want[0], 0, f"OpenMPI's exit status (stderr: {want[2]!r})")
+        check_equal((code, sorted(out.splitlines()), "deadlock" in err),
+                    (want[0], sorted(want[1].splitlines()), False),
+                    f"large_in_flight at np {ranks} over three hosts (stderr:\n{err})")
+        wait_for(lambda: cluster.status()[1].startswith("hosts: 3, slots: 6, free: 6\n"), 30,
+                 "every slot to be freed")
+    granule = os.path.join(cluster.workdir, "deadlock.wasm")
+    code, out, err = run_tool([os.path.join(cluster.bin_dir, "synergy-cc"),
+                               os.path.join(here, "..", "lit", "mpi", "deadlock.c"), "-o", granule])
+    check(code == 0, f"synergy-cc deadlock.c failed:\n{err}")
+    want_code, _, want_err = run_tool([os.path.join(cluster.bin_dir, "synergy-run"), "-np", "3",
+                                       granule])
+    code, out, err = run_tool(remote + ["-np", "3", granule])
+    check_equal((code, deadlock_report(err)), (want_code, deadlock_report(want_err)),
+                f"deadlock.c at np 3 over three hosts (stderr:\n{err})")
+    check_equal(want_code, 1, "the single-host deadlock's exit status")
 
 
 def run_in(directory, args):
@@ -1140,6 +1317,9 @@ CASES = {
     "host-lost": case_host_lost,
     "dir-grants": case_dir_grants,
     "large-messages": case_large_messages,
+    "deadlock": case_deadlock,
+    "deadlock-in-flight": case_deadlock_in_flight,
+    "large-module": case_large_module,
 }
 
 

@@ -37,7 +37,10 @@ TEST(FrameCodecTest, EncodesTheDocumentedLayout) {
 }
 
 TEST(FrameCodecTest, RoundTripsEveryTypeAtItsMaximum) {
-  for (uint16_t raw = 1; raw <= 14; ++raw) {
+  for (uint16_t raw = 1; raw <= 48; ++raw) {
+    // 7 was the single-frame ModuleData, which ModuleHead and ModuleChunk
+    // replace.
+    if (raw == 7) continue;
     FrameType type = static_cast<FrameType>(raw);
     FrameHeader header;
     std::string reason;
@@ -66,6 +69,19 @@ TEST(FrameCodecTest, RefusesALengthOneOverTheTypesMaximum) {
             "frame length 37 exceeds the maximum 36 for MpiMessageHead");
   EXPECT_EQ(refusal(rawHeader(18, 0, kMaxFramePayloadBytes + 1)),
             "frame length 67108865 exceeds the maximum 67108864 for MpiMessagePart");
+  // A part's state: its header and 4096 lines of at most 512 bytes.
+  EXPECT_EQ(refusal(rawHeader(19, 0, 36 + 4096 * (8 + 512) + 1)),
+            "frame length 2129957 exceeds the maximum 2129956 for MpiHostState");
+  // The deadlock check's confirming round: a round, and a round, a version
+  // and a flag.
+  EXPECT_EQ(refusal(rawHeader(45, 0, 9)), "frame length 9 exceeds the maximum 8 for MpiStateCheck");
+  EXPECT_EQ(refusal(rawHeader(46, 0, 25)),
+            "frame length 25 exceeds the maximum 24 for MpiStateConfirm");
+  // A module: its length, then chunks of an offset and at most a frame's
+  // worth of bytes.
+  EXPECT_EQ(refusal(rawHeader(47, 0, 9)), "frame length 9 exceeds the maximum 8 for ModuleHead");
+  EXPECT_EQ(refusal(rawHeader(48, 0, kMaxFramePayloadBytes + 1)),
+            "frame length 67108865 exceeds the maximum 67108864 for ModuleChunk");
 }
 
 TEST(FrameCodecTest, RefusesAbsurdLengths) {
@@ -80,7 +96,9 @@ TEST(FrameCodecTest, RefusesBadMagicUnknownTypesAndReservedBits) {
   garbage[3] = '2';
   EXPECT_EQ(refusal(garbage), "bad frame magic (not a Synergy peer)");
   EXPECT_EQ(refusal(rawHeader(0, 0, 0)), "unknown frame type 0");
-  EXPECT_EQ(refusal(rawHeader(19, 0, 0)), "unknown frame type 19");
+  EXPECT_EQ(refusal(rawHeader(7, 0, 0)), "unknown frame type 7");
+  EXPECT_EQ(refusal(rawHeader(49, 0, 0)), "unknown frame type 49");
+  EXPECT_EQ(refusal(rawHeader(1000, 0, 0)), "unknown frame type 1000");
   EXPECT_EQ(refusal(rawHeader(0xffff, 0, 0)), "unknown frame type 65535");
   EXPECT_EQ(refusal(rawHeader(3, 1, 0)), "nonzero reserved field in frame header");
 }

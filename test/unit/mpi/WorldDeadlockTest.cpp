@@ -1,0 +1,51 @@
+//===- WorldDeadlockTest.cpp - the deadlock watch and busy sleepers --------===//
+//
+// A rank woken from its sleep marks itself asleep again before it looks at
+// its wait's condition, and that look may take a message and copy it into
+// the receive buffer, which for a large one takes long. The watch must
+// count such a rank as busy: here the look is held open until the test has
+// asked the watch, and the watch gives no report however often it is
+// asked, while the same rank asleep is reported.
+//
+//===----------------------------------------------------------------------===//
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <thread>
+
+#include "mpi/World.h"
+
+using namespace synergy::mpi;
+
+namespace {
+
+TEST(WorldDeadlockTest, ARankLookingAtItsWaitIsBusyNotBlocked) {
+  World world(2, /*ranksOwnCpus=*/false);
+  world.rankStarted(0);
+  world.rankStarted(1);
+  world.rankFinished(1);
+  std::atomic<bool> released{false}, looking{false}, asked{false};
+  std::thread rank([&] {
+    WaitInfo info{"MPI_Recv", 1, 0, world.worldComm().get()};
+    world.waitForOthers(0, info, [&] {
+      if (!released.load()) return false;
+      looking.store(true);
+      while (!asked.load()) std::this_thread::yield();
+      return true;
+    });
+  });
+  // Asleep with nothing to wake it: the watch reports it once the state
+  // has held for its ticks.
+  std::optional<std::string> report;
+  while (!(report = world.checkDeadlock(2))) std::this_thread::yield();
+  EXPECT_NE(report->find("rank 0: blocked in MPI_Recv"), std::string::npos) << *report;
+  released.store(true);
+  world.wakeWaiter(0);
+  while (!looking.load()) std::this_thread::yield();
+  for (int check = 0; check < 10; ++check)
+    EXPECT_FALSE(world.checkDeadlock(2)) << "rank 0 is copying a message, not blocked";
+  asked.store(true);
+  rank.join();
+}
+
+}  // namespace
