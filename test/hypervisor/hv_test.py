@@ -1037,6 +1037,23 @@ def case_rogue_hypervisor(args, root):
                "a hypervisor sending %s: status %d, stdout %r, stderr %r (expected %r)" % (what, status, out, err,
                                                                                            expected))
         print("ok a hypervisor sending %s: %s" % (what, err.strip()))
+    # No hypervisor at the address: the tenant ends before its first tick,
+    # with one line and status 2, as for a hypervisor lost later.
+    closed = socket.socket()
+    closed.bind(("127.0.0.1", 0))
+    address = "127.0.0.1:%d" % closed.getsockname()[1]
+    closed.close()
+    token_file = os.path.join(root, "unreachable-token")
+    with open(os.open(token_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb") as out:
+        out.write(b"unreachable-" + os.urandom(8).hex().encode())
+    proc = subprocess.run([os.path.join(args.bin_dir, "synergy-run"), "--hypervisor", address, "--token-file",
+                           token_file, tenant.engine], cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          timeout=TIMEOUT)
+    err = proc.stderr.decode(errors="replace")
+    expected = "synergy-run: error: %s: cannot reach the hypervisor at %s" % (tenant.engine, address)
+    expect(proc.returncode == 2 and proc.stdout == b"" and err.startswith(expected) and err.count("\n") == 1,
+           "a tenant without a hypervisor: status %d, stdout %r, stderr %r" % (proc.returncode, proc.stdout, err))
+    print("ok no hypervisor at %s: %s" % (address, err.strip()))
     return 0
 
 
