@@ -63,6 +63,9 @@ constexpr unsigned kMaxOutstandingRequests = 4;
 constexpr uint32_t kOpenLoopChunk = 1u << 12;
 constexpr std::chrono::milliseconds kOpenLoopSlice{5};
 constexpr std::chrono::milliseconds kLoneOpenLoopSlice{100};
+// Traps after which an open-loop run winds down to the end of its tick,
+// leaving the other half of the reply for that tick's own traps.
+constexpr size_t kWindDownTraps = transport::kMaxHvRunTraps / 2;
 
 bool isRequest(FrameType type) {
   switch (type) {
@@ -142,7 +145,9 @@ struct Work {
   uint32_t engine = 0;
   std::optional<std::string> object;
   std::string error;
-  // ProgramBuilt: the program's generation, its engines and their slots.
+  // ProgramBuilt: the program, loaded (or null and the error), its
+  // generation, its engines and their slots.
+  std::shared_ptr<FabricProgram> program;
   uint64_t generation = 0;
   std::vector<uint32_t> engines;
   std::vector<uint32_t> slots;
@@ -439,6 +444,11 @@ void Hypervisor::Impl::runBuilds() {
       work.engines = std::move(job.engines);
       work.slots = job.program->slotOfDesign;
       work.object = engine::buildVerilatedSharedObject(job.program->recipe, work.error);
+      // Loading a combined program and creating its model (every slot's
+      // power-on blocks) takes milliseconds; here they keep the fabric
+      // thread, and so every tenant, waiting for none of it.
+      if (work.object)
+        work.program = FabricProgram::load(*work.object, uint32_t(work.engines.size()), work.error);
     } else {
       work.kind = Work::Kind::Built;
       work.engine = job.engine;
@@ -634,13 +644,10 @@ void Hypervisor::Impl::combineEngines(bool evenIfUnchanged) {
 // moves into its slot at its next tick boundary (now, if it stands at one).
 void Hypervisor::Impl::finishProgramBuild(Work& work) {
   programCompiling_.reset();
-  std::string error = work.error;
-  std::shared_ptr<FabricProgram> program;
-  if (work.object)
-    program = FabricProgram::load(*work.object, uint32_t(work.engines.size()), error);
+  std::shared_ptr<FabricProgram> program = std::move(work.program);
   if (!program) {
     log("combined program " + std::to_string(work.generation) + " failed; the engines stay where they are: " +
-        error);
+        work.error);
   } else {
     programGeneration_ = work.generation;
     programEngines_.clear();
@@ -943,13 +950,21 @@ void Hypervisor::Impl::serveOpenLoop(Tenant& tenant, HostedEngine& hosted, const
     if (sendAway(tenant, hosted, FrameType::HvOpenLoop))
       return;
   }
+  // A run that is over (its slice, or its reply half full) first finishes
+  // the tick in progress, going past its output-only tasks and serving its
+  // reads as before, so that the engine stands between two ticks while its
+  // tenant services the reply: a move into a combined program that becomes
+  // ready meanwhile then waits for no request of the tenant (Fig. 7). Only
+  // a tick that fills the reply, or traps into a task the tenant must
+  // service, still ends the run inside it.
+  bool windingDown = false;
   for (;;) {
-    uint32_t chunk = std::min(ticks - run.ticksRun, kOpenLoopChunk);
+    uint32_t chunk = windingDown ? 0 : std::min(ticks - run.ticksRun, kOpenLoopChunk);
     uint32_t ticksRun = 0;
     uint32_t task = hosted.instance->openLoop(chunk, edgesPerTick, ticksRun);
     run.ticksRun += ticksRun;
-    bool sliceOver = sliceIsOver(start);
-    if (task != 0 && task != SYNERGY_ENGINE_UNSETTLED && !sliceOver && task <= hosted.manifest->tasks.size() &&
+    windingDown = windingDown || sliceIsOver(start) || run.traps.size() >= kWindDownTraps;
+    if (task != 0 && task != SYNERGY_ENGINE_UNSETTLED && task <= hosted.manifest->tasks.size() &&
         run.traps.size() + 1 < transport::kMaxHvRunTraps && hosted.trapRoles[task - 1] == TrapRole::OutputOnly) {
       bool complete = false;
       std::vector<StateWordRecord> words = trappedTaskWords(hosted, task, complete);
@@ -962,11 +977,11 @@ void Hypervisor::Impl::serveOpenLoop(Tenant& tenant, HostedEngine& hosted, const
         continue;
       }
     }
-    if (task != 0 && task != SYNERGY_ENGINE_UNSETTLED && !sliceOver && serveFromWindow(hosted, task, windows)) {
+    if (task != 0 && task != SYNERGY_ENGINE_UNSETTLED && serveFromWindow(hosted, task, windows)) {
       noteTrap(hosted, task);
       continue;
     }
-    if (task != 0 || ticksRun < chunk || run.ticksRun == ticks || sliceOver)
+    if (task != 0 || ticksRun < chunk || run.ticksRun == ticks || windingDown)
       return stopAt(task);
   }
 }
