@@ -955,16 +955,19 @@ void Hypervisor::Impl::serveOpenLoop(Tenant& tenant, HostedEngine& hosted, const
   // reads as before, so that the engine stands between two ticks while its
   // tenant services the reply: a move into a combined program that becomes
   // ready meanwhile then waits for no request of the tenant (Fig. 7). Only
-  // a tick that fills the reply, or traps into a task the tenant must
-  // service, still ends the run inside it.
-  bool windingDown = false;
+  // a tick that fills the reply, traps into a task the tenant must service,
+  // or is still going after another short slice (a tick that loops on
+  // $feof forever, say), still ends the run inside it.
+  std::optional<Clock::time_point> windingDownSince;
   for (;;) {
-    uint32_t chunk = windingDown ? 0 : std::min(ticks - run.ticksRun, kOpenLoopChunk);
+    uint32_t chunk = windingDownSince ? 0 : std::min(ticks - run.ticksRun, kOpenLoopChunk);
     uint32_t ticksRun = 0;
     uint32_t task = hosted.instance->openLoop(chunk, edgesPerTick, ticksRun);
     run.ticksRun += ticksRun;
-    windingDown = windingDown || sliceIsOver(start) || run.traps.size() >= kWindDownTraps;
-    if (task != 0 && task != SYNERGY_ENGINE_UNSETTLED && task <= hosted.manifest->tasks.size() &&
+    if (!windingDownSince && (sliceIsOver(start) || run.traps.size() >= kWindDownTraps))
+      windingDownSince = Clock::now();
+    bool mayGoOn = !windingDownSince || Clock::now() - *windingDownSince < kOpenLoopSlice;
+    if (task != 0 && task != SYNERGY_ENGINE_UNSETTLED && mayGoOn && task <= hosted.manifest->tasks.size() &&
         run.traps.size() + 1 < transport::kMaxHvRunTraps && hosted.trapRoles[task - 1] == TrapRole::OutputOnly) {
       bool complete = false;
       std::vector<StateWordRecord> words = trappedTaskWords(hosted, task, complete);
@@ -977,11 +980,11 @@ void Hypervisor::Impl::serveOpenLoop(Tenant& tenant, HostedEngine& hosted, const
         continue;
       }
     }
-    if (task != 0 && task != SYNERGY_ENGINE_UNSETTLED && serveFromWindow(hosted, task, windows)) {
+    if (task != 0 && task != SYNERGY_ENGINE_UNSETTLED && mayGoOn && serveFromWindow(hosted, task, windows)) {
       noteTrap(hosted, task);
       continue;
     }
-    if (task != 0 || ticksRun < chunk || run.ticksRun == ticks || windingDown)
+    if (task != 0 || ticksRun < chunk || run.ticksRun == ticks || windingDownSince)
       return stopAt(task);
   }
 }
