@@ -230,7 +230,8 @@ bool TaskServicer::serviceFread(const Task& task, InputStream* in) {
     }
     count = task.args.size() > 3 ? readArg(task.args[3]).toUint64() : state.depth - std::min(first, state.depth);
   }
-  uint64_t elements = std::min(count, std::max<uint64_t>(state.depth, 1) - std::min(first, std::max<uint64_t>(state.depth, 1)));
+  uint64_t depth = std::max<uint64_t>(state.depth, 1);
+  uint64_t elements = std::min(count, depth - std::min(first, depth));
   uint32_t bytesPerElement = (state.width + 7) / 8;
   std::string bytes;
   for (uint64_t wanted = elements * bytesPerElement; bytes.size() < wanted;) {
