@@ -22,7 +22,8 @@ the paper. A pair of tenants makes the hypervisor combine them into one
 program and move both into it (from the cache after the first time): the
 moves' pauses, from the program being ready (the interrupt) to the engine
 serving again, and the part of it the tenant's request was held for the
-state copy, are read from the daemon's log (swap_pause_ms, swap_hold_ms).
+state copy, are read from the daemon's log (swap_pause_ms, swap_hold_ms, and
+the fabric thread's CPU time for the copy, swap_hold_cpu_ms).
 The pair's fairness is each tenant's share of the work both did while both
 ran (pair_share, from the timelines: 0.5 each is an even split; round-robin
 with bounded open-loop slices should keep both near it): of the trapped
@@ -187,7 +188,7 @@ def bench(name, args, root, hv_address, token, cache_dir, hv_log, hv_pid):
     with open(hv_log, errors="replace") as log:
         log.seek(log_start)
         moves = re.findall(r"moved into combined program \d+ slot \d+: ([0-9.]+) ms from the interrupt, "
-                           r"([0-9.]+) ms holding it", log.read())
+                           r"([0-9.]+) ms holding it \(([0-9.]+) ms of CPU", log.read())
     if args.plots:
         plot_pair(name, timelines, os.path.join(args.plots, "hypervisor-pair-%s.png" % name))
     outputs_match = all(r["output"] == solo["output"] for r in [tenant] + pair)
@@ -198,6 +199,7 @@ def bench(name, args, root, hv_address, token, cache_dir, hv_log, hv_pid):
            "pair_ticks_per_s": [rates(r)[0] for r in pair], "pair_tasks_per_s": [rates(r)[1] for r in pair],
            "tenant_start_seconds": tenant["wall"] - tenant["seconds"], "outputs_match": outputs_match,
            "swap_pause_ms": [float(m[0]) for m in moves], "swap_hold_ms": [float(m[1]) for m in moves],
+           "swap_hold_cpu_ms": [float(m[2]) for m in moves],
            "solo_cpu_s": solo_cpu, "tenant_cpu_s": tenant_cpu, "tenant_hv_cpu_s": tenant_hv_cpu,
            "pair_cpu_s": pair_cpu, "pair_hv_cpu_s": pair_hv_cpu, "load_average": os.getloadavg()[0]}
     row["tenant_vs_solo"] = row["tenant_ticks_per_s"] / solo_ticks

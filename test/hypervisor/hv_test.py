@@ -374,7 +374,7 @@ def running_engine_ids(hv):
 
 def moved(hv, engine):
     return re.findall(r"engine %d moved into combined program (\d+) slot \d+: ([0-9.]+) ms from the interrupt, "
-                      r"([0-9.]+) ms holding it \((\d+) state words\)" % engine, hv.log_text())
+                      r"([0-9.]+) ms holding it \([0-9.]+ ms of CPU, (\d+) state words\)" % engine, hv.log_text())
 
 
 def state_words(engine, only_non_volatile):
