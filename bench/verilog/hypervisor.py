@@ -22,7 +22,8 @@ the paper. A pair of tenants makes the hypervisor combine them into one
 program and move both into it (from the cache after the first time): the
 moves' pauses, from the program being ready (the interrupt) to the engine
 serving again, and the part of it the tenant's request was held for the
-state copy, are read from the daemon's log (swap_pause_ms, swap_hold_ms).
+state copy, are read from the daemon's log (swap_pause_ms, swap_hold_ms, and
+the fabric thread's CPU time for the copy, swap_hold_cpu_ms).
 The pair's fairness is each tenant's share of the work both did while both
 ran (pair_share, from the timelines: 0.5 each is an even split; round-robin
 with bounded open-loop slices should keep both near it): of the trapped
@@ -31,6 +32,10 @@ open-loop run's ticks only when the run returns, and of the ticks otherwise.
 It prints virtual ticks/s and trapped tasks/s and their ratios to solo; the
 outputs of every run must equal the solo run's (outputs_match). One
 synergy-hv on 127.0.0.1 serves all runs; it shares the bench's engine cache.
+On a loaded host the wall-clock rates are noisy, so each row also has the
+CPU seconds (user+system) of the solo run, of the tenant and the
+hypervisor during the tenant run, and of both tenants and the hypervisor
+during the timed pair, with the load average at its end.
 Timing numbers are reported, never asserted.
 """
 import argparse
@@ -39,6 +44,7 @@ import importlib.util
 import json
 import os
 import re
+import resource
 import select
 import shutil
 import signal
@@ -66,6 +72,28 @@ def collect(proc, start):
         raise RuntimeError("run failed (%d): %s" % (proc.returncode, err.decode(errors="replace").strip()[-300:]))
     ticks, tasks, seconds = run_bench.parse_stats(b"synergy-engine-stats", err)
     return {"ticks": ticks, "tasks": tasks, "seconds": seconds, "wall": wall, "output": out}
+
+
+def children_cpu():
+    """User+system CPU seconds of the bench's waited-for children so far:
+    around runs made one at a time (or one pair), the runs' own CPU."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def process_cpu(pid):
+    """User+system CPU seconds of a running process (the hypervisor)."""
+    with open("/proc/%d/stat" % pid) as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def cpu_of(run, hv_pid):
+    """Runs run() and returns its result, the CPU seconds of the processes
+    it waited for and the hypervisor's CPU seconds meanwhile."""
+    own, hv = children_cpu(), process_cpu(hv_pid)
+    result = run()
+    return result, children_cpu() - own, process_cpu(hv_pid) - hv
 
 
 def rates(result):
@@ -122,7 +150,7 @@ def plot_pair(name, timelines, png):
     plt.close(figure)
 
 
-def bench(name, args, root, hv_address, token, cache_dir, hv_log):
+def bench(name, args, root, hv_address, token, cache_dir, hv_log, hv_pid):
     work = os.path.join(root, name)
     run_bench.stage(name, work)
     workload = run_bench.SCALERS[name](work, args.quick)
@@ -133,9 +161,10 @@ def bench(name, args, root, hv_address, token, cache_dir, hv_log):
     solo_argv = [os.path.join(args.bin_dir, "synergy-run"), "--engine", "compiled", eng]
     tenant_argv = [os.path.join(args.bin_dir, "synergy-run"), "--hypervisor", hv_address, "--token-file", token, eng]
     collect(*timed_run(solo_argv, work, env))  # builds the engine into the cache
-    solo = min((collect(*timed_run(solo_argv, work, env)) for _ in range(args.repeat)), key=lambda r: r["seconds"])
-    tenant = min((collect(*timed_run(tenant_argv, work, env)) for _ in range(args.repeat)),
-                 key=lambda r: r["seconds"])
+    solo, solo_cpu, _ = min((cpu_of(lambda: collect(*timed_run(solo_argv, work, env)), hv_pid)
+                             for _ in range(args.repeat)), key=lambda r: r[0]["seconds"])
+    tenant, tenant_cpu, tenant_hv_cpu = min((cpu_of(lambda: collect(*timed_run(tenant_argv, work, env)), hv_pid)
+                                             for _ in range(args.repeat)), key=lambda r: r[0]["seconds"])
     timelines = [os.path.join(work, "pair-%d.csv" % k) for k in range(2)]
     pair_argv = [tenant_argv[:-1] + ["--timeline", timeline, eng] for timeline in timelines]
 
@@ -155,11 +184,11 @@ def bench(name, args, root, hv_address, token, cache_dir, hv_log):
             raise RuntimeError("the pair's combined program is still compiling after 900 s")
         time.sleep(0.5)
     log_start = os.path.getsize(hv_log)
-    pair = run_pair()
+    pair, pair_cpu, pair_hv_cpu = cpu_of(run_pair, hv_pid)
     with open(hv_log, errors="replace") as log:
         log.seek(log_start)
         moves = re.findall(r"moved into combined program \d+ slot \d+: ([0-9.]+) ms from the interrupt, "
-                           r"([0-9.]+) ms holding it", log.read())
+                           r"([0-9.]+) ms holding it \(([0-9.]+) ms of CPU", log.read())
     if args.plots:
         plot_pair(name, timelines, os.path.join(args.plots, "hypervisor-pair-%s.png" % name))
     outputs_match = all(r["output"] == solo["output"] for r in [tenant] + pair)
@@ -169,7 +198,10 @@ def bench(name, args, root, hv_address, token, cache_dir, hv_log):
            "tenant_ticks_per_s": rates(tenant)[0], "tenant_tasks_per_s": rates(tenant)[1],
            "pair_ticks_per_s": [rates(r)[0] for r in pair], "pair_tasks_per_s": [rates(r)[1] for r in pair],
            "tenant_start_seconds": tenant["wall"] - tenant["seconds"], "outputs_match": outputs_match,
-           "swap_pause_ms": [float(m[0]) for m in moves], "swap_hold_ms": [float(m[1]) for m in moves]}
+           "swap_pause_ms": [float(m[0]) for m in moves], "swap_hold_ms": [float(m[1]) for m in moves],
+           "swap_hold_cpu_ms": [float(m[2]) for m in moves],
+           "solo_cpu_s": solo_cpu, "tenant_cpu_s": tenant_cpu, "tenant_hv_cpu_s": tenant_hv_cpu,
+           "pair_cpu_s": pair_cpu, "pair_hv_cpu_s": pair_hv_cpu, "load_average": os.getloadavg()[0]}
     row["tenant_vs_solo"] = row["tenant_ticks_per_s"] / solo_ticks
     row["pair_vs_solo"] = [r / solo_ticks for r in row["pair_ticks_per_s"]]
     row["pair_share"] = pair_share(timelines, "tasks" if solo_tasks > 1000 else "ticks")
@@ -212,7 +244,7 @@ def main():
         address = re.search(r"listening on (\S+)", hv.stdout.readline().decode()).group(1)
         for name in args.examples.split(","):
             run_bench.log("hypervisor bench: " + name)
-            row = bench(name, args, root, address, token, cache_dir, hv_log)
+            row = bench(name, args, root, address, token, cache_dir, hv_log, hv.pid)
             rows.append(row)
             print("%-9s %12.4g %12.4g %8.3f %7.3f %7.3f %11s %12.4g %12.4g %8.3f %6s %s" % (
                 row["example"], row["solo_ticks_per_s"], row["tenant_ticks_per_s"], row["tenant_vs_solo"],
@@ -222,6 +254,9 @@ def main():
                 row["tenant_start_seconds"], row["outputs_match"],
                 " ".join("%.2f (%.2f)" % pause for pause in zip(row["swap_pause_ms"], row["swap_hold_ms"]))),
                 flush=True)
+            print("%-9s cpu s: solo %.3f, tenant %.3f + hypervisor %.3f, pair %.3f + hypervisor %.3f (load %.1f)" % (
+                "", row["solo_cpu_s"], row["tenant_cpu_s"], row["tenant_hv_cpu_s"], row["pair_cpu_s"],
+                row["pair_hv_cpu_s"], row["load_average"]), flush=True)
     finally:
         hv.send_signal(signal.SIGTERM)
         hv.wait()

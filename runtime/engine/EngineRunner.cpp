@@ -607,10 +607,12 @@ int runEngineFile(const EngineRunOptions& options) {
   std::unique_ptr<EngineInstance> engine = std::move(softwareEngine);
   bool software = engine != nullptr;
   if (options.remoteEngine) {
+    // A hypervisor that cannot be reached or refuses the engine ends the
+    // run before its first tick, as a lost one does later (RemoteEngine.h).
     engine = options.remoteEngine(*manifest, engineCalls, files, progress, error);
     if (!engine) {
       std::fprintf(stderr, "synergy-run: error: %s: %s\n", options.enginePath.c_str(), error.c_str());
-      return 1;
+      return 2;
     }
   }
   if (!engine) {

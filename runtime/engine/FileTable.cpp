@@ -148,6 +148,47 @@ std::FILE* FileTable::stream(uint32_t descriptor) const {
   return it == files_.end() ? nullptr : it->second.stream;
 }
 
+InputStream* FileTable::input(uint32_t descriptor) {
+  switch (descriptor) {
+  case kStdin:
+    return &stdinInput_;
+  case kStdout:
+    return &stdoutInput_;
+  case kStderr:
+    return &stderrInput_;
+  default:
+    break;
+  }
+  auto it = files_.find(descriptor);
+  return it == files_.end() ? nullptr : &it->second.input;
+}
+
+// Pushing back the byte the file holds just before the position (a
+// design's peek, $fscanf's look at the byte after an item) leaves the
+// stream reading the file's own bytes, which a peek sees as they are; only
+// another byte is remembered.
+bool FileTable::FileInput::unget(uint8_t byte) {
+  if (pushedBackFrom_ < 0) {
+    off_t position = ftello(stream_);
+    uint8_t before = 0;
+    if (position <= 0 || ::pread(fileno(stream_), &before, 1, position - 1) != 1 || before != byte)
+      pushedBackFrom_ = position < 0 ? 0 : position;
+  }
+  return std::ungetc(byte, stream_) != EOF;
+}
+
+// ftello counts a pushed-back byte as one before the position it was
+// pushed at, so the stream is past every pushed-back byte once it stands at
+// or beyond the first such position again.
+bool FileTable::FileInput::mayHoldPushedBack() {
+  if (pushedBackFrom_ < 0)
+    return false;
+  off_t position = ftello(stream_);
+  if (position >= 0 && position >= pushedBackFrom_)
+    pushedBackFrom_ = -1;
+  return pushedBackFrom_ >= 0;
+}
+
 std::vector<std::FILE*> FileTable::streamsFor(uint32_t descriptorOrChannels) const {
   std::vector<std::FILE*> streams;
   if (descriptorOrChannels & kDescriptorBit) {
@@ -190,7 +231,7 @@ std::vector<OpenFileRecord> FileTable::records() const {
   return result;
 }
 
-std::vector<uint32_t> FileTable::readAheadDescriptors() const {
+std::vector<uint32_t> FileTable::readAheadDescriptors() {
   auto identity = [](int fd, struct stat& info) { return fd >= 0 && fstat(fd, &info) == 0; };
   std::vector<std::pair<dev_t, ino_t>> written;
   for (int fd : {STDOUT_FILENO, STDERR_FILENO})
@@ -201,9 +242,10 @@ std::vector<uint32_t> FileTable::readAheadDescriptors() const {
       if (struct stat info; identity(fileno(file.stream), info))
         written.emplace_back(info.st_dev, info.st_ino);
   std::vector<uint32_t> readable;
-  for (const auto& [descriptor, file] : files_) {
+  for (auto& [descriptor, file] : files_) {
     struct stat info;
     if ((file.mode != "r" && file.mode != "rb") || std::feof(file.stream) || std::ferror(file.stream) ||
+        file.input.mayHoldPushedBack() ||
         !identity(fileno(file.stream), info) || !S_ISREG(info.st_mode))
       continue;
     if (std::find(written.begin(), written.end(), std::make_pair(info.st_dev, info.st_ino)) == written.end())

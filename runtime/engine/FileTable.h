@@ -25,6 +25,7 @@
 #include <optional>
 #include <vector>
 
+#include "engine/InputStream.h"
 #include "sandbox/GrantTable.h"
 
 namespace synergy::engine {
@@ -50,6 +51,9 @@ class FileTable {
   // The stream of a single-file descriptor (stdin/stdout/stderr included);
   // nullptr when it is not open.
   std::FILE* stream(uint32_t descriptor) const;
+  // The same stream as the input tasks read it (InputStream.h); nullptr
+  // when it is not open.
+  InputStream* input(uint32_t descriptor);
   // Writes to every file a descriptor or multichannel descriptor names.
   void write(uint32_t descriptorOrChannels, const std::string& text);
   void flush(uint32_t descriptorOrChannels);
@@ -71,8 +75,10 @@ class FileTable {
   // next bytes can be sent ahead: files opened for reading only ("r",
   // "rb"), regular, with neither the end-of-file nor the error flag set, and
   // not open for writing through another descriptor or as stdout or stderr,
-  // so nothing but the design's own reads moves them or changes their bytes.
-  std::vector<uint32_t> readAheadDescriptors() const;
+  // so nothing but the design's own reads moves them or changes their bytes;
+  // nor one with a byte an $ungetc pushed back still unread, which a peek
+  // at the file's bytes would not see.
+  std::vector<uint32_t> readAheadDescriptors();
   // Up to `maxBytes` bytes from such a file's position on, leaving the
   // position and flags as they were; `endsAtEof` tells that the file ends
   // right after them. nullopt when the file cannot be read.
@@ -88,10 +94,26 @@ class FileTable {
   bool restore(const std::vector<OpenFileRecord>& records, std::string& error);
 
  private:
+  // A stream as InputStream. An unget remembers the position it was made
+  // at: until the stream is read past it again, the bytes ahead may be
+  // pushed-back ones rather than the file's.
+  class FileInput final : public InputStream {
+   public:
+    explicit FileInput(std::FILE* stream) : stream_(stream) {}
+    int get() override { return std::fgetc(stream_); }
+    bool unget(uint8_t byte) override;
+    bool atEnd() const override { return std::feof(stream_) != 0; }
+    bool mayHoldPushedBack();
+
+   private:
+    std::FILE* stream_;
+    int64_t pushedBackFrom_ = -1;  // -1: nothing pushed back
+  };
   struct OpenFile {
     std::FILE* stream = nullptr;
     std::string path;
     std::string mode;
+    FileInput input{stream};
   };
   std::vector<std::FILE*> streamsFor(uint32_t descriptorOrChannels) const;
   void closeAll();
@@ -100,6 +122,7 @@ class FileTable {
                         int& error) const;
 
   sandbox::GrantTable grants_;
+  FileInput stdinInput_{stdin}, stdoutInput_{stdout}, stderrInput_{stderr};
   std::map<uint32_t, OpenFile> files_;  // by descriptor (either numbering)
 };
 

@@ -1,6 +1,7 @@
 //===- TaskServicer.cpp - performs the system tasks an engine traps into ---===//
 #include "engine/TaskServicer.h"
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <utility>
@@ -205,16 +206,17 @@ void TaskServicer::serviceFopen(const Task& task) {
   writeResult(task, BitValue::fromUint64(descriptor, 32));
 }
 
-void TaskServicer::serviceFread(const Task& task) {
+// The bytes come first, then the elements they fill, so that a stream
+// that runs short leaves the engine as it was.
+bool TaskServicer::serviceFread(const Task& task, InputStream* in) {
   if (task.args.size() < 2) {
     writeResult(task, 0);
-    return;
+    return true;
   }
   const TaskArg& target = task.args[0];
-  std::FILE* in = files_.stream(argDescriptor(task, 1));
   if (!in || target.kind != TaskArgKind::Value) {
     writeResult(task, 0);
-    return;
+    return true;
   }
   const auto& state = manifest_.states[target.stateId];
   bool wholeMemory = state.depth > 0 && target.element == kNoElement && target.indexStateId == kNoState;
@@ -228,48 +230,56 @@ void TaskServicer::serviceFread(const Task& task) {
     }
     count = task.args.size() > 3 ? readArg(task.args[3]).toUint64() : state.depth - std::min(first, state.depth);
   }
+  uint64_t depth = std::max<uint64_t>(state.depth, 1);
+  uint64_t elements = std::min(count, depth - std::min(first, depth));
   uint32_t bytesPerElement = (state.width + 7) / 8;
-  int64_t total = 0;
-  for (uint64_t e = 0; e < count && first + e < std::max<uint64_t>(state.depth, 1); ++e) {
+  std::string bytes;
+  for (uint64_t wanted = elements * bytesPerElement; bytes.size() < wanted;) {
+    int c = in->get();
+    if (c == EOF)
+      break;
+    bytes.push_back(static_cast<char>(c));
+  }
+  if (in->ranShort())
+    return false;
+  for (uint64_t e = 0; e * bytesPerElement < bytes.size(); ++e) {
     uint64_t element = wholeMemory ? first + e : argElement(target);
     BitValue value = engine_.getState(state.id, element, state.width, false);
-    uint32_t got = 0;
-    for (; got < bytesPerElement; ++got) {
-      int c = std::fgetc(in);
-      if (c == EOF)
-        break;
-      // Byte `got` fills the most significant byte not yet filled.
-      int64_t top = static_cast<int64_t>(state.width) - 1 - 8 * static_cast<int64_t>(got);
+    uint64_t got = std::min<uint64_t>(bytesPerElement, bytes.size() - e * bytesPerElement);
+    for (uint64_t k = 0; k < got; ++k) {
+      auto c = static_cast<uint8_t>(bytes[e * bytesPerElement + k]);
+      // Byte k fills the most significant byte not yet filled.
+      int64_t top = static_cast<int64_t>(state.width) - 1 - 8 * static_cast<int64_t>(k);
       for (int b = 0; b < 8; ++b)
         if (top - b >= 0)
           value.setBit(static_cast<uint32_t>(top - b), (c >> (7 - b)) & 1);
     }
-    total += got;
-    if (got > 0)
-      engine_.setState(state.id, element, value);
-    if (got < bytesPerElement)
-      break;
+    engine_.setState(state.id, element, value);
   }
-  writeResult(task, total);
+  writeResult(task, static_cast<int64_t>(bytes.size()));
+  return true;
 }
 
-void TaskServicer::serviceScanf(const Task& task, bool fromFile) {
+// $fscanf reads `in`, $sscanf its first argument's text. The items are
+// all scanned before the first is written.
+bool TaskServicer::serviceScanf(const Task& task, InputStream* in, bool fromFile) {
   if (task.args.size() < 2) {
     writeResult(task, -1);
-    return;
+    return true;
   }
   std::string text;
   size_t position = 0;
-  std::FILE* in = nullptr;
   CharSource source;
   if (fromFile) {
-    in = files_.stream(argDescriptor(task, 0));
     if (!in) {
       writeResult(task, -1);
-      return;
+      return true;
     }
-    source.get = [in] { return std::fgetc(in); };
-    source.unget = [in](int c) { std::ungetc(c, in); };
+    source.get = [in] { return in->get(); };
+    source.unget = [in](int c) {
+      if (c != EOF)
+        in->unget(static_cast<uint8_t>(c));
+    };
   } else {
     text = argText(task.args[0]);
     source.get = [&] { return position < text.size() ? static_cast<unsigned char>(text[position++]) : EOF; };
@@ -277,6 +287,8 @@ void TaskServicer::serviceScanf(const Task& task, bool fromFile) {
   }
   std::vector<ScannedItem> items;
   int result = scanFormatted(source, argText(task.args[1]), items);
+  if (in && in->ranShort())
+    return false;
   for (size_t i = 0; i < items.size() && 2 + i < task.args.size(); ++i) {
     const TaskArg& target = task.args[2 + i];
     if (target.kind != TaskArgKind::Value)
@@ -285,6 +297,7 @@ void TaskServicer::serviceScanf(const Task& task, bool fromFile) {
     writeArg(target, scannedValue(items[i], state.width, target.isReal));
   }
   writeResult(task, result);
+  return true;
 }
 
 // $readmemh/$readmemb: the file as hwlower::parseReadmem reads it, into
@@ -384,6 +397,107 @@ bool TaskServicer::onlyWritesOutput(const std::string& taskName) {
   }
 }
 
+bool TaskServicer::readsInput(const std::string& taskName) {
+  switch (classifyTask(taskName).kind) {
+  case SystemTask::Fgetc:
+  case SystemTask::Ungetc:
+  case SystemTask::Fgets:
+  case SystemTask::Feof:
+  case SystemTask::Fread:
+  case SystemTask::Fscanf:
+    return true;
+  default:
+    return false;
+  }
+}
+
+// The input task `taskId` names, with the argument that holds its file;
+// null for another task, or one without the arguments its service reads by
+// position.
+const Task* TaskServicer::inputTask(uint32_t taskId, size_t& descriptorArg) {
+  const Task* task = manifest_.findTask(taskId);
+  if (!task)
+    return nullptr;
+  SystemTask kind = actions_[taskId - 1].kind;
+  switch (kind) {
+  case SystemTask::Fgetc:
+  case SystemTask::Feof:
+  case SystemTask::Fscanf:
+    descriptorArg = 0;
+    break;
+  case SystemTask::Ungetc:
+  case SystemTask::Fgets:
+  case SystemTask::Fread:
+    descriptorArg = 1;
+    break;
+  default:
+    return nullptr;
+  }
+  return task->args.size() < minimumArgs(kind) ? nullptr : task;
+}
+
+std::optional<uint32_t> TaskServicer::inputDescriptor(uint32_t taskId) {
+  size_t descriptorArg = 0;
+  const Task* task = inputTask(taskId, descriptorArg);
+  if (!task)
+    return std::nullopt;
+  return argDescriptor(*task, descriptorArg);
+}
+
+bool TaskServicer::serviceInput(uint32_t taskId, InputStream* in) {
+  size_t descriptorArg = 0;
+  const Task* task = inputTask(taskId, descriptorArg);
+  return task && serviceInputTask(*task, actions_[taskId - 1].kind, in);
+}
+
+bool TaskServicer::serviceInputTask(const Task& task, SystemTask kind, InputStream* in) {
+  switch (kind) {
+  case SystemTask::Fgetc: {
+    int c = in ? in->get() : -1;
+    if (in && in->ranShort())
+      return false;
+    writeResult(task, c);
+    return true;
+  }
+  case SystemTask::Ungetc: {
+    auto c = static_cast<uint8_t>(readArg(task.args[0]).toUint64() & 0xff);
+    bool pushed = in && in->unget(c);
+    if (in && in->ranShort())
+      return false;
+    writeResult(task, pushed ? 0 : -1);
+    return true;
+  }
+  case SystemTask::Fgets: {
+    const auto& target = task.args[0];
+    uint32_t capacity = target.kind == TaskArgKind::Value ? manifest_.states[target.stateId].width / 8 : 0;
+    std::string line;
+    while (in && line.size() < capacity) {
+      int c = in->get();
+      if (c == EOF)
+        break;
+      line.push_back(static_cast<char>(c));
+      if (c == '\n')
+        break;
+    }
+    if (in && in->ranShort())
+      return false;
+    if (!line.empty())
+      writeArg(target, BitValue::fromString(line));
+    writeResult(task, static_cast<int64_t>(line.size()));
+    return true;
+  }
+  case SystemTask::Feof:
+    writeResult(task, in ? (in->atEnd() ? 1 : 0) : 1);
+    return true;
+  case SystemTask::Fread:
+    return serviceFread(task, in);
+  case SystemTask::Fscanf:
+    return serviceScanf(task, in, true);
+  default:
+    return false;
+  }
+}
+
 bool TaskServicer::service(uint32_t taskId, std::string& error) {
   const Task* found = manifest_.findTask(taskId);
   if (!found) {
@@ -440,40 +554,14 @@ bool TaskServicer::service(uint32_t taskId, std::string& error) {
     else
       files_.flush(argDescriptor(task, 0));
     break;
-  case SystemTask::Fgetc: {
-    std::FILE* in = files_.stream(argDescriptor(task, 0));
-    writeResult(task, in ? std::fgetc(in) : -1);
+  case SystemTask::Fgetc:
+  case SystemTask::Ungetc:
+  case SystemTask::Fgets:
+  case SystemTask::Feof:
+  case SystemTask::Fread:
+  case SystemTask::Fscanf:
+    serviceInputTask(task, action.kind, files_.input(*inputDescriptor(taskId)));
     break;
-  }
-  case SystemTask::Ungetc: {
-    std::FILE* in = files_.stream(argDescriptor(task, 1));
-    int c = static_cast<int>(readArg(task.args[0]).toUint64() & 0xff);
-    writeResult(task, in && std::ungetc(c, in) != EOF ? 0 : -1);
-    break;
-  }
-  case SystemTask::Fgets: {
-    std::FILE* in = files_.stream(argDescriptor(task, 1));
-    const auto& target = task.args[0];
-    uint32_t capacity = target.kind == TaskArgKind::Value ? manifest_.states[target.stateId].width / 8 : 0;
-    std::string line;
-    while (in && line.size() < capacity) {
-      int c = std::fgetc(in);
-      if (c == EOF)
-        break;
-      line.push_back(static_cast<char>(c));
-      if (c == '\n')
-        break;
-    }
-    if (!line.empty())
-      writeArg(target, BitValue::fromString(line));
-    writeResult(task, static_cast<int64_t>(line.size()));
-    break;
-  }
-  case SystemTask::Feof: {
-    std::FILE* in = files_.stream(argDescriptor(task, 0));
-    writeResult(task, in ? (std::feof(in) ? 1 : 0) : 1);
-    break;
-  }
   case SystemTask::Ftell: {
     std::FILE* in = files_.stream(argDescriptor(task, 0));
     writeResult(task, in ? static_cast<int64_t>(std::ftell(in)) : -1);
@@ -492,14 +580,8 @@ bool TaskServicer::service(uint32_t taskId, std::string& error) {
     writeResult(task, in && std::fseek(in, 0, SEEK_SET) == 0 ? 0 : -1);
     break;
   }
-  case SystemTask::Fread:
-    serviceFread(task);
-    break;
-  case SystemTask::Fscanf:
-    serviceScanf(task, true);
-    break;
   case SystemTask::Sscanf:
-    serviceScanf(task, false);
+    serviceScanf(task, nullptr, false);
     break;
   case SystemTask::Readmemh:
     serviceReadmem(task, 4);

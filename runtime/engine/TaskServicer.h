@@ -31,6 +31,7 @@
 #include "engine/DisplayFormatter.h"
 #include "engine/EngineInstance.h"
 #include "engine/FileTable.h"
+#include "engine/InputStream.h"
 #include "hwlower/EngineManifest.h"
 
 namespace synergy::engine {
@@ -68,6 +69,17 @@ class TaskServicer {
   // so its service may come after the engine ran on (the hypervisor's
   // batched open loop).
   static bool onlyWritesOutput(const std::string& taskName);
+  // The input tasks ($fgetc, $ungetc, $fgets, $feof, $fread, $fscanf) read
+  // their file as an InputStream, so the hypervisor serves a tenant's from
+  // read-ahead windows with this same code. readsInput: whether a task of
+  // this name is one of them. inputDescriptor: the file task
+  // `taskId` reads, or nullopt when it is not an input task. serviceInput
+  // performs it on `in` (null: a file that is not open), reading all it
+  // reads before it writes anything: false, having written nothing, when
+  // `in` ran short.
+  static bool readsInput(const std::string& taskName);
+  std::optional<uint32_t> inputDescriptor(uint32_t taskId);
+  bool serviceInput(uint32_t taskId, InputStream* in);
   // Whether end-of-tick work needs the runner to stop at every tick.
   bool monitorActive() const { return monitor_ != nullptr && monitorOn_; }
 
@@ -115,8 +127,10 @@ class TaskServicer {
   uint32_t argDescriptor(const hwlower::Task& task, size_t index);
 
   void serviceFopen(const hwlower::Task& task);
-  void serviceFread(const hwlower::Task& task);
-  void serviceScanf(const hwlower::Task& task, bool fromFile);
+  const hwlower::Task* inputTask(uint32_t taskId, size_t& descriptorArg);
+  bool serviceInputTask(const hwlower::Task& task, SystemTask kind, InputStream* in);
+  bool serviceFread(const hwlower::Task& task, InputStream* in);
+  bool serviceScanf(const hwlower::Task& task, InputStream* in, bool fromFile);
   void serviceReadmem(const hwlower::Task& task, int radixBits);
   void serviceRandom(const hwlower::Task& task, bool isUnsigned);
   void serviceUrandomRange(const hwlower::Task& task);

@@ -12,6 +12,8 @@
 //===----------------------------------------------------------------------===//
 #include "hypervisor/Hypervisor.h"
 
+#include <time.h>
+
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
@@ -27,6 +29,7 @@
 #include "engine/EngineBuilder.h"
 #include "engine/EngineInstance.h"
 #include "engine/EngineRunner.h"
+#include "engine/FileTable.h"
 #include "engine/TaskServicer.h"
 #include "hwlower/EngineManifest.h"
 #include "hypervisor/CombinedProgram.h"
@@ -62,6 +65,9 @@ constexpr unsigned kMaxOutstandingRequests = 4;
 constexpr uint32_t kOpenLoopChunk = 1u << 12;
 constexpr std::chrono::milliseconds kOpenLoopSlice{5};
 constexpr std::chrono::milliseconds kLoneOpenLoopSlice{100};
+// Traps after which an open-loop run winds down to the end of its tick,
+// leaving the other half of the reply for that tick's own traps.
+constexpr size_t kWindDownTraps = transport::kMaxHvRunTraps / 2;
 
 bool isRequest(FrameType type) {
   switch (type) {
@@ -87,6 +93,14 @@ bool isRequest(FrameType type) {
 
 using Clock = std::chrono::steady_clock;
 
+// The CPU time of the calling (fabric) thread: on a loaded host a move's
+// wall time is mostly waiting for a core, and this is what it cost.
+double fabricThreadCpuMs() {
+  timespec now{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return double(now.tv_sec) * 1e3 + double(now.tv_nsec) / 1e6;
+}
+
 // A combined program the engine is to move into at its next tick boundary.
 struct PendingMove {
   std::shared_ptr<FabricProgram> program;
@@ -96,9 +110,10 @@ struct PendingMove {
 };
 
 // What an open-loop run may do at a trap of each task without the tenant:
-// go past an output-only one, or serve a read from a read-ahead window.
-// Classified once per engine, so that a trap costs no string compares.
-enum class TrapRole : uint8_t { Tenant, OutputOnly, Fgetc, Fread, Feof };
+// go past an output-only one, or serve an input task from a read-ahead
+// window. Classified once per engine, so that a trap costs no string
+// compares.
+enum class TrapRole : uint8_t { Tenant, OutputOnly, Input };
 
 struct HostedEngine {
   uint32_t id = 0;
@@ -112,6 +127,9 @@ struct HostedEngine {
   std::shared_ptr<FabricProgram> program;
   uint64_t generation = 0;
   std::unique_ptr<engine::EngineInstance> instance;  // null while building
+  // Serves the engine's input tasks from read-ahead windows with the
+  // tenant's own code; made anew for each instance, which it drives.
+  std::unique_ptr<engine::TaskServicer> inputs;
   std::optional<PendingMove> move;
   // A $yield trapped since the engine last stood between two ticks.
   bool yieldFired = false;
@@ -137,7 +155,9 @@ struct Work {
   uint32_t engine = 0;
   std::optional<std::string> object;
   std::string error;
-  // ProgramBuilt: the program's generation, its engines and their slots.
+  // ProgramBuilt: the program, loaded (or null and the error), its
+  // generation, its engines and their slots.
+  std::shared_ptr<FabricProgram> program;
   uint64_t generation = 0;
   std::vector<uint32_t> engines;
   std::vector<uint32_t> slots;
@@ -153,13 +173,46 @@ struct BuildJob {
   std::vector<uint32_t> engines;
 };
 
-// A read-ahead window of an open-loop request (HypervisorProtocol.h) and
-// how far the run has read into it.
-struct WindowReader {
-  const ReadAheadWindow* window = nullptr;
-  uint32_t consumed = 0;
-  bool hitEof = false;
-  uint32_t tasks = 0;
+// A read-ahead window of an open-loop request (HypervisorProtocol.h) as
+// the input tasks read it, and how far the run has read into it. A read
+// past a window that does not end at the file's end, and a push-back of
+// any byte but the one before the position, run short: the tenant, which
+// has the file, services that task.
+class WindowStream final : public engine::InputStream {
+ public:
+  explicit WindowStream(const ReadAheadWindow& window) : window_(&window) {}
+  int get() override {
+    if (consumed_ < window_->bytes.size())
+      return window_->bytes[consumed_++];
+    if (window_->endsAtEof)
+      hitEof_ = true;
+    else
+      ranShort_ = true;
+    return EOF;
+  }
+  bool unget(uint8_t byte) override {
+    if (consumed_ == 0 || window_->bytes[consumed_ - 1] != byte) {
+      ranShort_ = true;
+      return false;
+    }
+    --consumed_;
+    hitEof_ = false;
+    return true;
+  }
+  bool atEnd() const override { return hitEof_; }
+  bool ranShort() const override { return ranShort_; }
+
+  uint32_t descriptor() const { return window_->descriptor; }
+  ReadAheadAdvance advance() const { return ReadAheadAdvance{window_->descriptor, consumed_, hitEof_, tasks_}; }
+  bool used() const { return tasks_ > 0; }
+  void countTask() { ++tasks_; }
+
+ private:
+  const ReadAheadWindow* window_;
+  uint32_t consumed_ = 0;
+  bool hitEof_ = false;
+  bool ranShort_ = false;
+  uint32_t tasks_ = 0;
 };
 
 }  // namespace
@@ -190,10 +243,8 @@ class Hypervisor::Impl {
   std::vector<StateWordRecord> trappedTaskWords(HostedEngine& hosted, uint32_t task, bool& complete);
   void noteTrap(HostedEngine& hosted, uint32_t task);
   bool sliceIsOver(Clock::time_point start);
-  std::optional<uint32_t> argElement(HostedEngine& hosted, const hwlower::TaskArg& arg);
-  std::optional<uint32_t> taskDescriptor(HostedEngine& hosted, const hwlower::TaskArg& arg);
-  std::optional<int64_t> readIntoScalar(HostedEngine& hosted, const hwlower::TaskArg& target, WindowReader& reader);
-  bool serveFromWindow(HostedEngine& hosted, uint32_t task, std::vector<WindowReader>& windows);
+  void install(HostedEngine& hosted, std::unique_ptr<engine::EngineInstance> instance);
+  bool serveFromWindow(HostedEngine& hosted, uint32_t task, std::vector<WindowStream>& windows);
   void serveOpenLoop(Tenant& tenant, HostedEngine& hosted, const std::vector<uint8_t>& payload);
   void submit(Tenant& tenant, const Frame& frame);
   void finishBuild(Work& work);
@@ -212,6 +263,8 @@ class Hypervisor::Impl {
   }
 
   HypervisorConfig config_;
+  // The input tasks the hypervisor serves read windows, never a file.
+  engine::FileTable noFiles_{sandbox::GrantTable()};
   // Running engines worth a combined program: two, or one under the hook.
   size_t minimumCombined_;
 
@@ -401,6 +454,11 @@ void Hypervisor::Impl::runBuilds() {
       work.engines = std::move(job.engines);
       work.slots = job.program->slotOfDesign;
       work.object = engine::buildVerilatedSharedObject(job.program->recipe, work.error);
+      // Loading a combined program and creating its model (every slot's
+      // power-on blocks) takes milliseconds; here they keep the fabric
+      // thread, and so every tenant, waiting for none of it.
+      if (work.object)
+        work.program = FabricProgram::load(*work.object, uint32_t(work.engines.size()), work.error);
     } else {
       work.kind = Work::Kind::Built;
       work.engine = job.engine;
@@ -510,9 +568,7 @@ void Hypervisor::Impl::submit(Tenant& tenant, const Frame& frame) {
   hosted.manifest = std::make_shared<const hwlower::EngineManifest>(std::move(*manifest));
   for (const hwlower::Task& task : hosted.manifest->tasks)
     hosted.trapRoles.push_back(engine::TaskServicer::onlyWritesOutput(task.name) ? TrapRole::OutputOnly
-                               : task.name == "$fgetc"                          ? TrapRole::Fgetc
-                               : task.name == "$fread"                          ? TrapRole::Fread
-                               : task.name == "$feof"                           ? TrapRole::Feof
+                               : engine::TaskServicer::readsInput(task.name)    ? TrapRole::Input
                                                                                 : TrapRole::Tenant);
   hosted.calls = std::make_unique<engine::EngineCallCounter>();
   BuildJob job{hosted.id, hosted.manifest->verilog};
@@ -543,7 +599,7 @@ void Hypervisor::Impl::finishBuild(Work& work) {
   Tenant& tenant = tenants_.at(hosted.owner);
   std::string error = work.error;
   if (work.object)
-    hosted.instance = engine::EngineInstance::load(*work.object, *hosted.calls, error);
+    install(hosted, engine::EngineInstance::load(*work.object, *hosted.calls, error));
   if (!hosted.instance) {
     removeEngine(hosted.id);
     return refuse(tenant, "cannot build the engine: " + error);
@@ -598,13 +654,10 @@ void Hypervisor::Impl::combineEngines(bool evenIfUnchanged) {
 // moves into its slot at its next tick boundary (now, if it stands at one).
 void Hypervisor::Impl::finishProgramBuild(Work& work) {
   programCompiling_.reset();
-  std::string error = work.error;
-  std::shared_ptr<FabricProgram> program;
-  if (work.object)
-    program = FabricProgram::load(*work.object, uint32_t(work.engines.size()), error);
+  std::shared_ptr<FabricProgram> program = std::move(work.program);
   if (!program) {
     log("combined program " + std::to_string(work.generation) + " failed; the engines stay where they are: " +
-        error);
+        work.error);
   } else {
     programGeneration_ = work.generation;
     programEngines_.clear();
@@ -654,6 +707,7 @@ void Hypervisor::Impl::moveEngine(HostedEngine& hosted) {
   PendingMove move = std::move(*hosted.move);
   hosted.move.reset();
   Clock::time_point start = Clock::now();
+  double startCpuMs = fabricThreadCpuMs();
   std::unique_ptr<engine::EngineInstance> moved = move.program->adoptSlot(move.slot, *hosted.calls);
   uint64_t words = 0;
   bool onlyNonVolatile = hosted.manifest->usesYield;
@@ -666,7 +720,7 @@ void Hypervisor::Impl::moveEngine(HostedEngine& hosted) {
       for (uint32_t word = 0; word < wordsPerElement; ++word, ++words)
         moved->setWord(state.id, element, hosted.instance->getWord(state.id, element, word), word);
   }
-  hosted.instance = std::move(moved);
+  install(hosted, std::move(moved));
   hosted.program = std::move(move.program);
   hosted.generation = move.generation;
   Clock::time_point end = Clock::now();
@@ -676,9 +730,10 @@ void Hypervisor::Impl::moveEngine(HostedEngine& hosted) {
   lastMoveMs_ = pauseMs;
   longestMoveMs_ = std::max(longestMoveMs_, pauseMs);
   longestHoldMs_ = std::max(longestHoldMs_, holdMs);
-  char figures[160];
-  std::snprintf(figures, sizeof figures, "%.3f ms from the interrupt, %.3f ms holding it (%llu state words)",
-                pauseMs, holdMs, static_cast<unsigned long long>(words));
+  char figures[200];
+  std::snprintf(figures, sizeof figures,
+                "%.3f ms from the interrupt, %.3f ms holding it (%.3f ms of CPU, %llu state words)", pauseMs,
+                holdMs, fabricThreadCpuMs() - startCpuMs, static_cast<unsigned long long>(words));
   log("engine " + std::to_string(hosted.id) + " moved into combined program " + std::to_string(move.generation) +
       " slot " + std::to_string(move.slot) + ": " + figures);
 }
@@ -829,127 +884,40 @@ bool Hypervisor::Impl::sliceIsOver(Clock::time_point start) {
   return !rotation_.empty() || !buildsDone_.empty();
 }
 
-// The element a value argument names, read as the runtime reads it
-// (TaskServicer::argElement); nullopt when an index word lies outside the
-// engine's manifest or the element outside its variable.
-std::optional<uint32_t> Hypervisor::Impl::argElement(HostedEngine& hosted, const hwlower::TaskArg& arg) {
-  const auto& states = hosted.manifest->states;
-  if (arg.kind != hwlower::TaskArgKind::Value || arg.stateId >= states.size())
-    return std::nullopt;
-  uint64_t element = 0;
-  if (arg.element != hwlower::kNoElement) {
-    element = arg.element;
-  } else if (arg.indexStateId != hwlower::kNoState) {
-    if (checkStateWord(hosted, StateWordRecord{arg.indexStateId, 0, 0, 0}, false))
-      return std::nullopt;
-    element = engine::extendedWord(hosted.instance->getWord(arg.indexStateId, 0, 0), states[arg.indexStateId].width, false);
-  }
-  if (element > 0xffffffffu || checkStateWord(hosted, StateWordRecord{arg.stateId, uint32_t(element), 0, 0}, false))
-    return std::nullopt;
-  return uint32_t(element);
+void Hypervisor::Impl::install(HostedEngine& hosted, std::unique_ptr<engine::EngineInstance> instance) {
+  hosted.inputs.reset();
+  hosted.instance = std::move(instance);
+  if (hosted.instance)
+    hosted.inputs = std::make_unique<engine::TaskServicer>(*hosted.manifest, *hosted.instance, noFiles_,
+                                                           std::vector<std::string>());
 }
 
-// The file descriptor a task argument holds, read as the runtime reads it
-// (TaskServicer::argDescriptor); nullopt for an argument that is not a
-// plain value or whose words lie outside the engine's manifest.
-std::optional<uint32_t> Hypervisor::Impl::taskDescriptor(HostedEngine& hosted, const hwlower::TaskArg& arg) {
-  std::optional<uint32_t> element = argElement(hosted, arg);
-  if (!element)
-    return std::nullopt;
-  return uint32_t(engine::extendedWord(hosted.instance->getWord(arg.stateId, *element, 0), arg.width, arg.isSigned));
-}
-
-// $fread into one variable or element of at most 64 bits, as
-// TaskServicer::serviceFread reads it: byte k of the window fills the k-th
-// most significant byte, bits the file's end leaves unread keep their
-// value, and the result is the bytes read. nullopt, changing nothing, for a
-// whole memory, a wider target or a window that ends too soon.
-std::optional<int64_t> Hypervisor::Impl::readIntoScalar(HostedEngine& hosted, const hwlower::TaskArg& target,
-                                                        WindowReader& reader) {
-  const auto& states = hosted.manifest->states;
-  if (target.kind != hwlower::TaskArgKind::Value || target.stateId >= states.size())
-    return std::nullopt;
-  const hwlower::StateVar& state = states[target.stateId];
-  bool wholeMemory = state.depth > 0 && target.element == hwlower::kNoElement &&
-                     target.indexStateId == hwlower::kNoState;
-  std::optional<uint32_t> element = argElement(hosted, target);
-  if (wholeMemory || state.width > 64 || !element ||
-      checkStateWord(hosted, StateWordRecord{state.id, *element, 0, 0}, true))
-    return std::nullopt;
-  uint32_t bytesPerElement = (state.width + 7) / 8;
-  size_t left = reader.window->bytes.size() - reader.consumed;
-  if (left < bytesPerElement && !reader.window->endsAtEof)
-    return std::nullopt;
-  uint32_t got = uint32_t(std::min<size_t>(left, bytesPerElement));
-  uint64_t value = hosted.instance->getWord(state.id, *element, 0);
-  for (uint32_t k = 0; k < got; ++k) {
-    uint8_t byte = reader.window->bytes[reader.consumed + k];
-    int64_t top = int64_t(state.width) - 1 - 8 * int64_t(k);
-    for (int b = 0; b < 8; ++b)
-      if (top - b >= 0)
-        value = (value & ~(uint64_t(1) << (top - b))) | (uint64_t((byte >> (7 - b)) & 1) << (top - b));
-  }
-  reader.consumed += got;
-  if (got < bytesPerElement)
-    reader.hitEof = true;
-  if (got > 0)
-    hosted.instance->setWord(state.id, *element, value, 0);
-  return got;
-}
-
-// Serves a $fgetc, $fread or $feof on a file the request sent a window of,
-// as the runtime would on its own stream: $fgetc takes the window's next
-// byte, or -1 (and sets the end-of-file flag) when the window ends at the
-// file's end and is used up; $fread (readIntoScalar) takes a variable's
-// bytes; $feof answers the flag. The tenant only sends windows
-// of streams whose flag is clear and that nothing else may change meanwhile
-// (RemoteEngine.cpp), so the window is all the answer depends on. False,
-// leaving the engine as it was, for any other task, another file, a read
-// past a window that does not end at the file's end, or a result the
-// runtime would write wider than one word: the run stops there and the
-// tenant services the task itself.
-bool Hypervisor::Impl::serveFromWindow(HostedEngine& hosted, uint32_t task, std::vector<WindowReader>& windows) {
-  const auto& tasks = hosted.manifest->tasks;
-  if (windows.empty() || task > tasks.size())
+// Serves an input task on a file the request sent a window of, with the
+// TaskServicer code a solo run uses, so the window is read exactly as the
+// tenant's stream would be. The tenant only sends windows of streams whose
+// end-of-file flag is clear and that nothing else may change meanwhile
+// (RemoteEngine.cpp), so the window is all the answer depends on. The
+// servicer reads the task's arguments through the engine's own state port,
+// which ignores an element beyond a memory as it does in a solo run. False,
+// leaving the engine and the window as they were, for any other task,
+// another file, or a task the window runs short for: the run stops there
+// and the tenant services the task itself.
+bool Hypervisor::Impl::serveFromWindow(HostedEngine& hosted, uint32_t task, std::vector<WindowStream>& windows) {
+  if (windows.empty() || task > hosted.manifest->tasks.size() || hosted.trapRoles[task - 1] != TrapRole::Input)
     return false;
-  const hwlower::Task& trapped = tasks[task - 1];
-  TrapRole role = hosted.trapRoles[task - 1];
-  size_t fileArg = role == TrapRole::Fread ? 1 : 0;
-  if ((role != TrapRole::Fgetc && role != TrapRole::Fread && role != TrapRole::Feof) ||
-      trapped.args.size() <= fileArg)
-    return false;
-  const auto& states = hosted.manifest->states;
-  if (trapped.resultId != hwlower::kNoState &&
-      (trapped.resultId >= states.size() || states[trapped.resultId].width > 64 ||
-       checkStateWord(hosted, StateWordRecord{trapped.resultId, 0, 0, 0}, true)))
-    return false;
-  std::optional<uint32_t> descriptor = taskDescriptor(hosted, trapped.args[fileArg]);
+  std::optional<uint32_t> descriptor = hosted.inputs->inputDescriptor(task);
   if (!descriptor)
     return false;
-  auto reader = std::find_if(windows.begin(), windows.end(),
-                             [&](const WindowReader& open) { return open.window->descriptor == *descriptor; });
-  if (reader == windows.end())
+  auto stream = std::find_if(windows.begin(), windows.end(),
+                             [&](const WindowStream& open) { return open.descriptor() == *descriptor; });
+  if (stream == windows.end())
     return false;
-  int64_t result = 0;
-  if (role == TrapRole::Feof) {
-    result = reader->hitEof ? 1 : 0;
-  } else if (role == TrapRole::Fread) {
-    std::optional<int64_t> got = readIntoScalar(hosted, trapped.args[0], *reader);
-    if (!got)
-      return false;
-    result = *got;
-  } else if (reader->consumed < reader->window->bytes.size()) {
-    result = reader->window->bytes[reader->consumed++];
-  } else if (reader->window->endsAtEof) {
-    result = -1;
-    reader->hitEof = true;
-  } else {
+  WindowStream before = *stream;
+  if (!hosted.inputs->serviceInput(task, &*stream)) {
+    *stream = before;
     return false;
   }
-  if (trapped.resultId != hwlower::kNoState)
-    hosted.instance->setWord(trapped.resultId, 0, engine::extendedWord(uint64_t(result), states[trapped.resultId].width, false),
-                             0);
-  ++reader->tasks;
+  stream->countTask();
   return true;
 }
 
@@ -968,17 +936,14 @@ void Hypervisor::Impl::serveOpenLoop(Tenant& tenant, HostedEngine& hosted, const
     return refuse(tenant, reason);  // onFrame let no such request through
   uint32_t ticks = request->ticks;
   uint64_t edgesPerTick = std::min<uint64_t>(request->edgesPerTick, engine::kMaxEdgesPerTick);
-  std::vector<WindowReader> windows(request->windows.size());
-  for (size_t k = 0; k < windows.size(); ++k)
-    windows[k].window = &request->windows[k];
+  std::vector<WindowStream> windows(request->windows.begin(), request->windows.end());
   Clock::time_point start = Clock::now();
   OpenLoopReply run;
   uint64_t runWords = 0;
   auto stopAt = [&](uint32_t task) {
-    for (const WindowReader& reader : windows)
-      if (reader.tasks > 0)
-        run.advances.push_back(
-            ReadAheadAdvance{reader.window->descriptor, reader.consumed, reader.hitEof, reader.tasks});
+    for (const WindowStream& stream : windows)
+      if (stream.used())
+        run.advances.push_back(stream.advance());
     TrapRecord last{task, run.ticksRun, {}};
     if (task != 0 && task != SYNERGY_ENGINE_UNSETTLED) {
       noteTrap(hosted, task);
@@ -997,13 +962,24 @@ void Hypervisor::Impl::serveOpenLoop(Tenant& tenant, HostedEngine& hosted, const
     if (sendAway(tenant, hosted, FrameType::HvOpenLoop))
       return;
   }
+  // A run that is over (its slice, or its reply half full) first finishes
+  // the tick in progress, going past its output-only tasks and serving its
+  // reads as before, so that the engine stands between two ticks while its
+  // tenant services the reply: a move into a combined program that becomes
+  // ready meanwhile then waits for no request of the tenant (Fig. 7). Only
+  // a tick that fills the reply, traps into a task the tenant must service,
+  // or is still going after another short slice (a tick that loops on
+  // $feof forever, say), still ends the run inside it.
+  std::optional<Clock::time_point> windingDownSince;
   for (;;) {
-    uint32_t chunk = std::min(ticks - run.ticksRun, kOpenLoopChunk);
+    uint32_t chunk = windingDownSince ? 0 : std::min(ticks - run.ticksRun, kOpenLoopChunk);
     uint32_t ticksRun = 0;
     uint32_t task = hosted.instance->openLoop(chunk, edgesPerTick, ticksRun);
     run.ticksRun += ticksRun;
-    bool sliceOver = sliceIsOver(start);
-    if (task != 0 && task != SYNERGY_ENGINE_UNSETTLED && !sliceOver && task <= hosted.manifest->tasks.size() &&
+    if (!windingDownSince && (sliceIsOver(start) || run.traps.size() >= kWindDownTraps))
+      windingDownSince = Clock::now();
+    bool mayGoOn = !windingDownSince || Clock::now() - *windingDownSince < kOpenLoopSlice;
+    if (task != 0 && task != SYNERGY_ENGINE_UNSETTLED && mayGoOn && task <= hosted.manifest->tasks.size() &&
         run.traps.size() + 1 < transport::kMaxHvRunTraps && hosted.trapRoles[task - 1] == TrapRole::OutputOnly) {
       bool complete = false;
       std::vector<StateWordRecord> words = trappedTaskWords(hosted, task, complete);
@@ -1016,11 +992,11 @@ void Hypervisor::Impl::serveOpenLoop(Tenant& tenant, HostedEngine& hosted, const
         continue;
       }
     }
-    if (task != 0 && task != SYNERGY_ENGINE_UNSETTLED && !sliceOver && serveFromWindow(hosted, task, windows)) {
+    if (task != 0 && task != SYNERGY_ENGINE_UNSETTLED && mayGoOn && serveFromWindow(hosted, task, windows)) {
       noteTrap(hosted, task);
       continue;
     }
-    if (task != 0 || ticksRun < chunk || run.ticksRun == ticks || sliceOver)
+    if (task != 0 || ticksRun < chunk || run.ticksRun == ticks || windingDownSince)
       return stopAt(task);
   }
 }

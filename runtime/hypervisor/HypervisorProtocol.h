@@ -82,11 +82,13 @@ std::optional<std::vector<StateWordRecord>> readStateWords(const std::vector<uin
 // the design goes on, so without help each one costs a round trip. With an
 // open-loop request the tenant sends, for each input file the design may
 // read, the bytes from the file's position on (a window); the hypervisor
-// serves $fgetc and $feof on that file from the window while the run goes
-// on, and the reply says how many bytes each file's run consumed and
-// whether a read hit the file's end, which the tenant then applies to its
-// own stream. A read past a window that does not end at the file's end
-// stops the run at that task, which the tenant services as before.
+// serves the input tasks on that file ($fgetc, $ungetc, $fgets, $feof,
+// $fread, $fscanf) from the window while the run goes on, and the reply
+// says where each file's run left it (an $ungetc of the byte before moves
+// back) and whether a read hit the file's end, which the tenant then
+// applies to its own stream. A read past a window that does not end at the
+// file's end, or a push-back of another byte, stops the run at that task,
+// which the tenant services as before.
 struct ReadAheadWindow {
   uint32_t descriptor = 0;
   bool endsAtEof = false;  // the file ends right after the window's bytes

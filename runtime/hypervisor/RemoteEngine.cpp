@@ -53,11 +53,13 @@ namespace {
 // An input task ($fgetc) needs its answer before the design goes on, so
 // each open-loop request also carries read-ahead windows: the next bytes of
 // every file the run's FileTable can read ahead (readAheadDescriptors).
-// The hypervisor serves $fgetc and $feof from them and the reply says how
-// far each file was read, which the proxy applies to the streams before it
-// hands over any trap, so a task the tenant services afterwards sees the
-// file where a solo run would. A design with $ungetc gets no windows: a
-// pushed-back byte is invisible to the window. Each file's window is sized
+// The hypervisor serves the input tasks ($fgetc, $ungetc, $fgets, $feof,
+// $fread, $fscanf) from them with the tenant's own TaskServicer code, and
+// the reply says how far each file was read, which the proxy applies to the
+// streams before it hands over any trap, so a task the tenant services
+// afterwards sees the file where a solo run would. A file with a byte an
+// $ungetc pushed back still unread here gets no window (FileTable), as the
+// window would not show it. Each file's window is sized
 // from what the last run read of it (kMinReadAheadBytes to
 // kMaxHvReadAheadBytes), so a file read slowly costs little per request.
 //
@@ -73,7 +75,7 @@ struct RemoteEngine {
   std::vector<StateWordRecord> writes;
   std::deque<TrapRecord> runTraps;
   uint32_t runTicksHanded = 0;
-  engine::FileTable* files = nullptr;  // null: no read-ahead
+  engine::FileTable* files = nullptr;
   engine::TimelineCounters* progress = nullptr;  // counts the tasks served from windows
   std::map<uint32_t, size_t> readAheadBytes;  // by descriptor
 };
@@ -214,8 +216,6 @@ void keepTrapWords(SynergyEngine* engine, const std::vector<uint8_t>& reply) {
 // The windows of an open-loop request (see RemoteEngine).
 std::vector<ReadAheadWindow> readAheadWindows(RemoteEngine& remote) {
   std::vector<ReadAheadWindow> windows;
-  if (!remote.files)
-    return windows;
   for (uint32_t descriptor : remote.files->readAheadDescriptors()) {
     if (windows.size() == transport::kMaxHvReadAheadFiles)
       break;
@@ -364,9 +364,7 @@ engine::RemoteEngineFactory remoteEngineFactory(std::string address, std::string
       return nullptr;
     remote->manifest = std::make_shared<const hwlower::EngineManifest>(manifest);
     remote->tokenFile = tokenFile;
-    bool ungets = std::any_of(manifest.tasks.begin(), manifest.tasks.end(),
-                              [](const hwlower::Task& task) { return task.name == "$ungetc"; });
-    remote->files = ungets ? nullptr : &files;
+    remote->files = &files;
     remote->progress = &progress;
     return engine::EngineInstance::adopt([&] { return reinterpret_cast<SynergyEngine*>(remote.release()); },
                                          kRemoteEntryPoints, calls);

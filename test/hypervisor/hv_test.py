@@ -375,7 +375,7 @@ def running_engine_ids(hv):
 
 def moved(hv, engine):
     return re.findall(r"engine %d moved into combined program (\d+) slot \d+: ([0-9.]+) ms from the interrupt, "
-                      r"([0-9.]+) ms holding it \((\d+) state words\)" % engine, hv.log_text())
+                      r"([0-9.]+) ms holding it \([0-9.]+ ms of CPU, (\d+) state words\)" % engine, hv.log_text())
 
 
 def state_words(engine, only_non_volatile):
@@ -703,6 +703,50 @@ def check_read_ahead(hostile, hv, engine_path):
         print("ok dropped an HvOpenLoop %s" % reason)
 
 
+def check_scan_read_ahead(hostile, hv, engine_path):
+    """scan_victim.v driven by hand with forged windows that do not end at
+    the file's end: $fscanf, $fgetc, $ungetc and $fread into a memory are
+    served from them with the tenant's task code; an $ungetc of the byte
+    just read moves back in the window; a $fgets or a $fread that needs more
+    than the window holds is not served, writes nothing and uses no byte."""
+    manifest = open(engine_path, "rb").read()
+    tasks, states = {}, {}
+    for i, name in re.findall(rb'^task (\d+) "([^"]*)"', manifest, re.M):
+        tasks.setdefault(name.decode(), int(i))
+    for i, name in re.findall(rb'^state (\d+) .* "([^"]*)" "[^"]*"$', manifest, re.M):
+        states[name.decode()] = int(i)
+    engine = struct.unpack("<I", hostile.request("HvSubmitEngine", manifest, "HvEngineReady"))[0]
+    wait_for("the scanner's engine to run", lambda: re.search(r'engine %d "tb" running' % engine, hv.status()))
+
+    def word(name, element=0):
+        return struct.unpack("<Q", hostile.request("HvGetState", struct.pack("<IIII", engine, states[name], element, 0),
+                                                   "HvStateWord"))[0]
+    _, traps, _ = open_loop_run(hostile, engine)
+    expect([t for t, _ in traps] == [tasks["$fopen"]], "scan_victim.v's first run should stop at $fopen: %s" % traps)
+    fd = 0x80000003
+    hostile.request("HvSetState", struct.pack("<IIIIQ", engine, states["tb.fd"], 0, 0, fd), "HvDone")
+    # $fscanf("%d") reads 12 and leaves the space, $feof; the peek reads the
+    # space and pushes it back, $feof; $fgets reads " ab" and runs short.
+    _, traps, advances = open_loop_run(hostile, engine, [(fd, False, b"12 ab")])
+    expect(traps[-1][0] == tasks["$fgets"] and advances == {fd: (2, 0, 5)},
+           "a run with the window '12 ab' should stop at $fgets having used 2 bytes for 5 tasks, got %s %s" %
+           (traps, advances))
+    got = (word("tb.num"), word("tb.c"), word("tb.u"), word("tb.line"))
+    expect(got == (12, 0x20, 0, 0), "after the window '12 ab': tb.num, tb.c, tb.u, tb.line = %s" % (got,))
+    print("ok $fscanf, $fgetc, $ungetc of the byte before served from a window; a short $fgets is not (%s)" % (got,))
+    # The run goes on past the $fgets left unserved: $feof, then $fread(mem,
+    # fd, 1, 3) takes 3 bytes, $feof; $fread into 96 bits needs 12 and runs
+    # short.
+    _, traps, advances = open_loop_run(hostile, engine, [(fd, False, bytes(range(1, 12)))])
+    expect(traps[-1][0] == tasks["$fread"] + 1 and advances == {fd: (3, 0, 3)},
+           "a run with an 11-byte window should stop at the 96-bit $fread having used 3 bytes, got %s %s" %
+           (traps, advances))
+    got = (word("tb.mem", 1), word("tb.mem", 3), word("tb.r"))
+    expect(got == (1, 3, 3), "after $fread(mem, fd, 1, 3): mem[1], mem[3], tb.r = %s" % (got,))
+    print("ok $fread into a memory served from a window; a 96-bit one that runs short is not (%s)" % (got,))
+    hostile.request("HvFinalize", struct.pack("<I", engine), "HvDone")
+
+
 def case_hostile(args, root):
     victim = Tenant(os.path.join(HERE, "long_victim.v"), 0, root, args)
     own = Tenant(os.path.join(ROOT, "test", "verilog", "lfsr.v"), 1, root, args)
@@ -781,6 +825,8 @@ def case_hostile(args, root):
         # A legal request on its own engine still works.
         hostile.request("HvGetState", struct.pack("<IIII", own_id, 0, 0, 0), "HvStateWord")
         check_read_ahead(hostile, hv, Tenant(os.path.join(ROOT, "test", "verilog", "file_sum.v"), 2, root, args).engine)
+        check_scan_read_ahead(hostile, hv, Tenant(os.path.join(HERE, "read-ahead", "scan_victim.v"), 3, root,
+                                                  args).engine)
         # Reading many words at once (a migration's read) is checked word by
         # word before any is read: one foreign engine or bad address refuses
         # all; a count larger than the words sent drops the client.
@@ -1038,6 +1084,23 @@ def case_rogue_hypervisor(args, root):
                "a hypervisor sending %s: status %d, stdout %r, stderr %r (expected %r)" % (what, status, out, err,
                                                                                            expected))
         print("ok a hypervisor sending %s: %s" % (what, err.strip()))
+    # No hypervisor at the address: the tenant ends before its first tick,
+    # with one line and status 2, as for a hypervisor lost later.
+    closed = socket.socket()
+    closed.bind(("127.0.0.1", 0))
+    address = "127.0.0.1:%d" % closed.getsockname()[1]
+    closed.close()
+    token_file = os.path.join(root, "unreachable-token")
+    with open(os.open(token_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb") as out:
+        out.write(b"unreachable-" + os.urandom(8).hex().encode())
+    proc = subprocess.run([os.path.join(args.bin_dir, "synergy-run"), "--hypervisor", address, "--token-file",
+                           token_file, tenant.engine], cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          timeout=TIMEOUT)
+    err = proc.stderr.decode(errors="replace")
+    expected = "synergy-run: error: %s: cannot reach the hypervisor at %s" % (tenant.engine, address)
+    expect(proc.returncode == 2 and proc.stdout == b"" and err.startswith(expected) and err.count("\n") == 1,
+           "a tenant without a hypervisor: status %d, stdout %r, stderr %r" % (proc.returncode, proc.stdout, err))
+    print("ok no hypervisor at %s: %s" % (address, err.strip()))
     return 0
 
 

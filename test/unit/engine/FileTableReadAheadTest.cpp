@@ -92,5 +92,26 @@ TEST_F(FileTableReadAheadTest, AdvanceLeavesTheStreamWhereTheReadsWould) {
   EXPECT_FALSE(files_->advanceInput(0x80000099u, 1, false));
 }
 
+// A pushed-back byte the file holds just before the position (a peek)
+// leaves the stream reading the file's own bytes, so the file is still
+// offered; another byte is not in the file, so a window would not show it:
+// the file is offered again only once it is read past that byte.
+TEST_F(FileTableReadAheadTest, OffersNoFileWithAnotherBytePushedBack) {
+  uint32_t in = files_->open("in.txt", "r");
+  InputStream* stream = files_->input(in);
+  ASSERT_NE(stream, nullptr);
+  EXPECT_EQ(stream->get(), 'a');
+  EXPECT_TRUE(stream->unget('a'));
+  EXPECT_EQ(files_->readAheadDescriptors(), (std::vector<uint32_t>{in}));
+  bool endsAtEof = false;
+  EXPECT_EQ(files_->peekInput(in, 3, endsAtEof), std::optional<std::string>("abc"));
+  EXPECT_EQ(stream->get(), 'a');
+  EXPECT_TRUE(stream->unget('#'));
+  EXPECT_TRUE(files_->readAheadDescriptors().empty());
+  EXPECT_EQ(stream->get(), '#');
+  EXPECT_EQ(files_->readAheadDescriptors(), (std::vector<uint32_t>{in}));
+  EXPECT_EQ(files_->peekInput(in, 3, endsAtEof), std::optional<std::string>("bcd"));
+}
+
 }  // namespace
 }  // namespace synergy::engine
