@@ -188,11 +188,13 @@ u32 Z_envZ_MPI_File_set_view(void* instance, u32 fh, u64 disp, u32 etype, u32 fi
                       "data representation '" + datarep + "' (only \"native\" is supported)");
   if (int(info) != abi::kInfoNull && int(info) != abi::kInfoEnv && !call.rank.infos.count(int(info)))
     return failOnFile(call, int(fh), abi::kErrInfo, "invalid info object " + std::to_string(info));
+  // Displacements and filetypes may differ between members; etypes must
+  // have one extent.
   bool differ;
-  if (int e = agreeOnValue(call, *file, displacement, differ))
+  if (int e = agreeOnValue(call, *file, etypeLayout->extent(), differ))
     return failOnFile(call, int(fh), e, "the collective failed");
   if (differ)
-    return failOnFile(call, int(fh), abi::kErrNotSame, "the members passed different displacements");
+    return failOnFile(call, int(fh), abi::kErrNotSame, "the members passed etypes of different extents");
   file->view.displacement = displacement;
   file->view.etype = etypeLayout;
   file->view.filetype = filetypeLayout;
