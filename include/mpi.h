@@ -211,6 +211,7 @@ __attribute__((weak)) int synergy_mpi_win_dup_fn(MPI_Win win, int keyval, void* 
 #define MPI_MAX_INFO_VAL 256
 #define MPI_MAX_PORT_NAME 1024
 #define MPI_MAX_DATAREP_STRING 128
+#define MPI_DISPLACEMENT_CURRENT (-54278278LL)
 
 #define MPI_BOTTOM ((void*)0)
 #define MPI_IN_PLACE ((void*)-1)
@@ -780,6 +781,7 @@ int MPI_Comm_get_info(MPI_Comm comm, MPI_Info* info_used);
 #define MPI_SEEK_CUR 602
 #define MPI_SEEK_END 604
 #define MPI_MAX_DATAREP_STRING 128
+#define MPI_DISPLACEMENT_CURRENT (-54278278LL)
 int MPI_File_open(MPI_Comm comm, const char* filename, int amode, MPI_Info info, MPI_File* fh);
 int MPI_File_close(MPI_File* fh);
 int MPI_File_delete(const char* filename, MPI_Info info);

@@ -105,6 +105,8 @@ int prepare(HostCall& call, const Access& access, OpenFile*& file, Layout& type,
   memory = call.typedBuffer(access.buffer, *type, access.count, ok);
   if (!ok) return failOnFile(call, access.fh, abi::kErrBuffer, "buffer outside linear memory");
   bytes = type->size * int64_t(access.count);
+  if (bytes > 0 && file->view.filetype->size == 0)
+    return failOnFile(call, access.fh, abi::kErrArg, "the view's filetype holds no data");
   if (bytes % file->view.etype->size != 0)
     return failOnFile(call, access.fh, abi::kErrType,
                       std::to_string(bytes) + " bytes are not a whole number of etypes of " +

@@ -132,7 +132,8 @@ FileView defaultView();
 // Calls `run(fileOffset, length, bufferOffset)` for the file byte runs that
 // hold `bytes` data bytes of `view` starting `firstDataByte` data bytes into
 // it, in order, adjacent runs merged. Stops early when `run` returns false.
-// False when a run would lie beyond the largest file offset.
+// False when a run would lie beyond the largest file offset, or the view
+// has no data bytes.
 bool forEachFileRun(const FileView& view, int64_t firstDataByte, int64_t bytes,
                     util::FunctionRef<bool(int64_t, int64_t, int64_t)> run);
 // The data bytes of `view` that lie below file byte `end`.

@@ -29,6 +29,7 @@ namespace {
 
 constexpr int kMaxDatarepString = 128;  // MPI_MAX_DATAREP_STRING, the NUL included
 constexpr char kNative[] = "native";
+constexpr int64_t kDisplacementCurrent = -54278278;  // MPI_DISPLACEMENT_CURRENT
 
 int readDatarep(HostCall& call, int fh, u32 addr, std::string& datarep) {
   datarep.clear();
@@ -104,6 +105,7 @@ bool forEachFileRun(const FileView& view, int64_t firstDataByte, int64_t bytes,
                     util::FunctionRef<bool(int64_t, int64_t, int64_t)> run) {
   if (bytes <= 0) return true;
   const TypeLayout& filetype = *view.filetype;
+  if (filetype.size == 0) return false;
   int64_t start;
   if (filetype.isContiguous()) {
     if (__builtin_add_overflow(view.displacement + filetype.lb, firstDataByte, &start) ||
@@ -147,7 +149,7 @@ bool forEachFileRun(const FileView& view, int64_t firstDataByte, int64_t bytes,
 int64_t viewBytesBelow(const FileView& view, int64_t end) {
   const TypeLayout& filetype = *view.filetype;
   int64_t relative = end - view.displacement;
-  if (relative <= 0) return 0;
+  if (relative <= 0 || filetype.size == 0) return 0;
   if (filetype.isContiguous()) return std::max<int64_t>(0, relative - filetype.lb);
   int64_t tiles = relative / filetype.extent();
   int64_t rest = relative % filetype.extent();
@@ -168,6 +170,20 @@ u32 Z_envZ_MPI_File_set_view(void* instance, u32 fh, u64 disp, u32 etype, u32 fi
   OpenFile* file = fileOrFail(call, int(fh), error);
   if (!file) return error;
   int64_t displacement = int64_t(disp);
+  if (displacement == kDisplacementCurrent) {
+    // Only a sequential file has one current position, the shared pointer.
+    if (!(file->shared->amode & amode::kSequential))
+      return failOnFile(call, int(fh), abi::kErrArg,
+                        "MPI_DISPLACEMENT_CURRENT on a file not opened MPI_MODE_SEQUENTIAL");
+    int64_t dataByte;
+    if (!scaledOffset(file->shared->sharedPointer.load(), file->view.etype->size, dataByte))
+      return failOnFile(call, int(fh), abi::kErrArg, "shared pointer beyond any file position");
+    displacement = file->view.displacement + dataByte;
+    forEachFileRun(file->view, dataByte, 1, [&](int64_t at, int64_t, int64_t) {
+      displacement = at;
+      return false;
+    });
+  }
   if (displacement < 0)
     return failOnFile(call, int(fh), abi::kErrArg,
                       "negative displacement " + std::to_string(displacement));
@@ -177,7 +193,10 @@ u32 Z_envZ_MPI_File_set_view(void* instance, u32 fh, u64 disp, u32 etype, u32 fi
     return failOnFile(call, int(fh), abi::kErrType, "invalid etype or filetype");
   if (!etypeLayout->committed || !filetypeLayout->committed)
     return failOnFile(call, int(fh), abi::kErrType, "etype or filetype is not committed");
-  if (etypeLayout->size <= 0 || filetypeLayout->size <= 0 || filetypeLayout->extent() <= 0 ||
+  // A filetype without data (a member that takes no part) is allowed; an
+  // access through it that moves data is refused (FileAccess.cpp).
+  if (etypeLayout->size <= 0 || filetypeLayout->size < 0 ||
+      (filetypeLayout->size > 0 && filetypeLayout->extent() <= 0) ||
       filetypeLayout->size % etypeLayout->size != 0 || filetypeLayout->trueLb < 0)
     return failOnFile(call, int(fh), abi::kErrType,
                       "the filetype is not made of whole etypes at non-negative offsets");
