@@ -42,6 +42,18 @@ int readDatarep(HostCall& call, int fh, u32 addr, std::string& datarep) {
   return failOnFile(call, fh, abi::kErrUnsupportedDatarep, "data representation name too long");
 }
 
+// Whether `type`'s data bytes lie at non-negative, nondecreasing offsets,
+// and without overlapping unless `mayOverlap` (a file opened read-only).
+bool ascendsFromZero(const TypeLayout& type, bool mayOverlap) {
+  int64_t start = 0, end = 0;
+  for (const TypeSegment& piece : type.segments) {
+    if (piece.offset < start || (!mayOverlap && piece.offset < end)) return false;
+    start = piece.offset;
+    end = piece.offset + piece.length;
+  }
+  return true;
+}
+
 // A handle for `layout` to give the guest: a predefined type's own, or a
 // new handle for a derived one, which the guest frees.
 int handleForGuest(HostCall& call, int handle, const Layout& layout) {
@@ -193,13 +205,18 @@ u32 Z_envZ_MPI_File_set_view(void* instance, u32 fh, u64 disp, u32 etype, u32 fi
     return failOnFile(call, int(fh), abi::kErrType, "invalid etype or filetype");
   if (!etypeLayout->committed || !filetypeLayout->committed)
     return failOnFile(call, int(fh), abi::kErrType, "etype or filetype is not committed");
+  bool readOnly = file->shared->amode & amode::kReadOnly;
   // A filetype without data (a member that takes no part) is allowed; an
-  // access through it that moves data is refused (FileAccess.cpp).
+  // access through it that moves data is refused (FileAccess.cpp). MPI
+  // requires non-negative, nondecreasing displacements that do not overlap;
+  // the class for a view that breaks that is MPICH's.
   if (etypeLayout->size <= 0 || filetypeLayout->size < 0 ||
       (filetypeLayout->size > 0 && filetypeLayout->extent() <= 0) ||
-      filetypeLayout->size % etypeLayout->size != 0 || filetypeLayout->trueLb < 0)
-    return failOnFile(call, int(fh), abi::kErrType,
-                      "the filetype is not made of whole etypes at non-negative offsets");
+      filetypeLayout->size % etypeLayout->size != 0 || !ascendsFromZero(*etypeLayout, readOnly) ||
+      !ascendsFromZero(*filetypeLayout, readOnly))
+    return failOnFile(call, int(fh), abi::kErrIo,
+                      "the etype or filetype has negative, decreasing or overlapping "
+                      "displacements, or the filetype is not made of whole etypes");
   std::string datarep;
   if (int e = readDatarep(call, int(fh), datarepAddr, datarep)) return e;
   if (datarep != kNative)
