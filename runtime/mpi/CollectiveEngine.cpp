@@ -16,8 +16,8 @@ const char* collectiveName(int kind) {
       "MPI_Scatterv",  "MPI_Allgather", "MPI_Allgatherv", "MPI_Alltoall",
       "MPI_Alltoallv", "MPI_Reduce_scatter", "MPI_Reduce_scatter_block", "MPI_Scan",
       "MPI_Exscan", "a communicator constructor", "MPI_Win_create", "MPI_Win_fence",
-      "MPI_Win_free"};
-  if (kind < 1 || kind > int(CollectiveKind::WinFree)) return "?";
+      "MPI_Win_free", "a collective MPI_File call"};
+  if (kind < 1 || kind > int(CollectiveKind::FileOperation)) return "?";
   return kNames[kind];
 }
 

@@ -24,7 +24,7 @@ namespace synergy::mpi {
 enum class CollectiveKind : int {
   Barrier = 1, Bcast, Reduce, Allreduce, Gather, Gatherv, Scatter, Scatterv, Allgather,
   Allgatherv, Alltoall, Alltoallv, ReduceScatter, ReduceScatterBlock, Scan, Exscan,
-  CommSplit, WinCreate, WinFence, WinFree,
+  CommSplit, WinCreate, WinFence, WinFree, FileOperation,
 };
 
 // Collectives moving at most this many bytes per member stage them in their

@@ -257,6 +257,17 @@ const char* errorClassName(int errorClass) {
     case abi::kErrRmaAttach: return "MPI_ERR_RMA_ATTACH";
     case abi::kErrRmaFlavor: return "MPI_ERR_RMA_FLAVOR";
     case abi::kErrRmaShared: return "MPI_ERR_RMA_SHARED";
+    case abi::kErrAccess: return "MPI_ERR_ACCESS";
+    case abi::kErrAmode: return "MPI_ERR_AMODE";
+    case abi::kErrBadFile: return "MPI_ERR_BAD_FILE";
+    case abi::kErrFileExists: return "MPI_ERR_FILE_EXISTS";
+    case abi::kErrFile: return "MPI_ERR_FILE";
+    case abi::kErrIo: return "MPI_ERR_IO";
+    case abi::kErrNoSpace: return "MPI_ERR_NO_SPACE";
+    case abi::kErrNoSuchFile: return "MPI_ERR_NO_SUCH_FILE";
+    case abi::kErrQuota: return "MPI_ERR_QUOTA";
+    case abi::kErrReadOnly: return "MPI_ERR_READ_ONLY";
+    case abi::kErrUnsupportedDatarep: return "MPI_ERR_UNSUPPORTED_DATAREP";
     default: return "MPI_ERR_UNKNOWN";
   }
 }
@@ -294,6 +305,17 @@ const char* errorClassText(int errorClass) {
     case abi::kErrRmaAttach: return "memory cannot be attached";
     case abi::kErrRmaFlavor: return "passed window has the wrong flavor for the called function";
     case abi::kErrRmaShared: return "memory cannot be shared";
+    case abi::kErrAccess: return "permission denied";
+    case abi::kErrAmode: return "invalid access mode";
+    case abi::kErrBadFile: return "invalid file name";
+    case abi::kErrFileExists: return "file exists";
+    case abi::kErrFile: return "invalid file handle";
+    case abi::kErrIo: return "input/output error";
+    case abi::kErrNoSpace: return "not enough space";
+    case abi::kErrNoSuchFile: return "file does not exist";
+    case abi::kErrQuota: return "quota exceeded";
+    case abi::kErrReadOnly: return "read-only file or file system";
+    case abi::kErrUnsupportedDatarep: return "unsupported data representation";
     default: return "unknown error";
   }
 }

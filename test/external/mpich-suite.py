@@ -37,7 +37,7 @@ import subprocess
 import sys
 
 DEFAULT_DIRS = ['attr', 'basic', 'coll', 'comm', 'datatype', 'errhan', 'group',
-                'info', 'init', 'pt2pt', 'rma', 'topo']
+                'info', 'init', 'io', 'pt2pt', 'rma', 'topo']
 
 # What MPICH's configure would find on a Linux host with either MPI. Strict
 # mode keeps the tests to the MPI standard (no MPIX_ extensions).
@@ -82,7 +82,12 @@ def implementations(args):
   impls = {
       'synergy': Implementation('synergy', [os.path.join(bin_dir, 'synergy-cc')],
                                 shutil.which('llvm-ar-19') or 'llvm-ar',
-                                lambda np: [os.path.join(bin_dir, 'synergy-run'), '-np', str(np)]),
+                                # Each program runs in its own work directory
+                                # (run_program), which the io tests create
+                                # their files in: a granule sees it only when
+                                # granted.
+                                lambda np: [os.path.join(bin_dir, 'synergy-run'), '-np', str(np),
+                                            '--dir', '.']),
       'openmpi': Implementation('openmpi', ['mpicc'], 'ar',
                                 lambda np: ['mpirun', '-np', str(np), '--oversubscribe']),
   }

@@ -1,0 +1,508 @@
+//===- FileHandles.cpp - MPI-IO: opening, closing and managing files -------===//
+//
+// Host functions that open, close and delete files and answer for an open
+// file as a whole: its size, group, access mode, hints, atomicity and error
+// handler.
+//
+// Paths never reach the runtime: guestlib/MpiFiles.c opens and unlinks
+// them in the guest with wasi-libc's open() and unlink(), so they resolve
+// against the guest's current directory and the --dir grants exactly as
+// every other guest path does (a path outside every grant, or one that
+// leads out of one through `..` or a symlink, is refused there and never
+// opened on the host). MPI_File_open is collective, and a file created with
+// MPI_MODE_CREATE | MPI_MODE_EXCL must be created once, so the runtime tells
+// the guest when to open: the communicator's first member opens (and
+// creates) first, the others open the existing file after it, and a final
+// collective checks that every member succeeded and with the same access
+// mode. The runtime then takes each member's descriptor out of its WASI
+// table, so the guest cannot close or move it under the file handle.
+//
+// Files default to MPI_ERRORS_RETURN, as the standard says; MPI_File_open
+// and MPI_File_delete raise through MPI_FILE_NULL's handler.
+//
+//===----------------------------------------------------------------------===//
+#include "mpi/FileHandles.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "mpi/CollectiveEngine.h"
+#include "mpi/MpiAbi.h"
+#include "wasi/WasiAbi.h"
+#include "wasi/WasiState.h"
+
+using namespace synergy::mpi;
+using u32 = uint32_t;
+using u64 = uint64_t;
+
+namespace {
+
+// What synergy_mpi_file_open tells the guest to do next (guestlib/MpiFiles.c).
+enum OpenTurn : int32_t { kTurnDone = 0, kTurnCreate = 1, kTurnOpen = 2 };
+
+// The longest file name read from the guest, the NUL included (PATH_MAX).
+constexpr int kMaxFileName = 4096;
+
+// The MPI error class for a WASI errno from the guest's open() or unlink().
+int errorClassOfErrno(int error) {
+  using synergy::wasi::Errno;
+  switch (Errno(error)) {
+    case Errno::NoEnt: case Errno::NotDir: case Errno::Loop: return abi::kErrNoSuchFile;
+    case Errno::Exist: return abi::kErrFileExists;
+    case Errno::Acces: case Errno::Perm: case Errno::NotCapable: case Errno::Xdev:
+      return abi::kErrAccess;
+    case Errno::Rofs: return abi::kErrReadOnly;
+    case Errno::IsDir: case Errno::NameTooLong: case Errno::Inval: return abi::kErrBadFile;
+    case Errno::NoSpc: return abi::kErrNoSpace;
+    case Errno::Dquot: return abi::kErrQuota;
+    default: return abi::kErrIo;
+  }
+}
+
+// Reads the guest's NUL-terminated file name at `addr`.
+int readFileName(HostCall& call, u32 addr, std::string& name) {
+  name.clear();
+  for (int i = 0; i < kMaxFileName; ++i) {
+    const uint8_t* byte = call.bytes(u64(addr) + u64(i), 1);
+    if (!byte) return failOnFile(call, kFileNull, abi::kErrArg, "file name outside linear memory");
+    if (*byte == 0) return abi::kSuccess;
+    name.push_back(char(*byte));
+  }
+  return failOnFile(call, kFileNull, abi::kErrBadFile,
+                    "file name longer than " + std::to_string(kMaxFileName - 1) + " characters");
+}
+
+int checkAmode(HostCall& call, int mode) {
+  int access = mode & (amode::kReadOnly | amode::kWriteOnly | amode::kReadWrite);
+  const char* wrong = nullptr;
+  if ((mode & ~amode::kAll) != 0)
+    wrong = "unknown bits";
+  else if (access != amode::kReadOnly && access != amode::kWriteOnly && access != amode::kReadWrite)
+    wrong = "not exactly one of MPI_MODE_RDONLY, MPI_MODE_WRONLY and MPI_MODE_RDWR";
+  else if (access == amode::kReadOnly && (mode & (amode::kCreate | amode::kExclusive)))
+    wrong = "MPI_MODE_RDONLY with MPI_MODE_CREATE or MPI_MODE_EXCL";
+  else if (access == amode::kReadWrite && (mode & amode::kSequential))
+    wrong = "MPI_MODE_RDWR with MPI_MODE_SEQUENTIAL";
+  if (!wrong) return abi::kSuccess;
+  return failOnFile(call, kFileNull, abi::kErrAmode,
+                    "invalid access mode " + std::to_string(mode) + ": " + wrong);
+}
+
+// Takes the guest's descriptor `fd` out of its WASI table; returns the host
+// descriptor, or an invalid one with `error` set to an MPI error class.
+synergy::sandbox::UniqueFd takeGuestDescriptor(HostCall& call, int fd, int& error) {
+  synergy::wasi::WasiState& state = synergy::wasi::wasiState(call.granule);
+  synergy::wasi::FileDescriptor* file = fd >= 0 ? state.find(u32(fd)) : nullptr;
+  error = abi::kErrIo;
+  if (!file || file->isHostStdio()) return {};
+  struct stat info;
+  if (::fstat(file->hostFd(), &info) != 0) return {};
+  if (!S_ISREG(info.st_mode)) {
+    error = abi::kErrBadFile;
+    state.close(u32(fd));
+    return {};
+  }
+  synergy::sandbox::UniqueFd host(::fcntl(file->hostFd(), F_DUPFD_CLOEXEC, 0));
+  state.close(u32(fd));
+  if (host.valid()) error = abi::kSuccess;
+  return host;
+}
+
+// The last step of MPI_File_open: every member reports its open(); the
+// first makes the shared state. Stores the new handle at `fhOut`.
+int finishOpen(HostCall& call, int comm, int mode, int info, int fd, int openErrno,
+               const std::string& name, u32 fhOut) {
+  FileTable& table = fileTable(call);
+  table.openStage = FileTable::OpenStage::None;
+  CommHandle* handle = call.rank.comm(comm);
+  int me = handle->comm->rankOfWorld[call.rank.worldRank];
+  std::shared_ptr<SharedFile> made;
+  bool exhausted = false;
+  if (me == 0) {
+    made = std::make_shared<SharedFile>();
+    made->name = name;
+    made->amode = mode;
+    call.world().locked([&] { made->comm = call.world().makeCommunicator(handle->comm->worldRanks); });
+    exhausted = !made->comm;
+  }
+  std::shared_ptr<SharedFile> shared;
+  int failedMember = -1, failedErrno = 0;
+  bool modesDiffer = false;
+  int result = runCollective(
+      call, comm, CollectiveKind::FileOperation,
+      [&](Contribution& slot) {
+        slot.key = openErrno;
+        slot.color = mode;
+        slot.recvCount = exhausted ? 1 : 0;
+        slot.send = reinterpret_cast<const uint8_t*>(&made);
+      },
+      [&](std::vector<Contribution>& slots, int) {
+        shared = *reinterpret_cast<const std::shared_ptr<SharedFile>*>(slots[0].send);
+        for (size_t i = 0; i < slots.size(); ++i) {
+          if (slots[i].color != mode) modesDiffer = true;
+          if (slots[i].key != 0 && failedMember < 0) {
+            failedMember = int(i);
+            failedErrno = slots[i].key;
+          }
+        }
+        if (slots[0].recvCount) exhausted = true;
+        return int(abi::kSuccess);
+      });
+  if (result) return failOnFile(call, kFileNull, result, "the opening collective failed");
+  int takeError = abi::kSuccess;
+  synergy::sandbox::UniqueFd host;
+  if (fd >= 0) host = takeGuestDescriptor(call, fd, takeError);
+  if (modesDiffer)
+    return failOnFile(call, kFileNull, abi::kErrNotSame,
+                      "the members of the communicator opened '" + name +
+                          "' with different access modes");
+  if (exhausted)
+    return failOnFile(call, kFileNull, abi::kErrIntern, "no communicator context left for the file");
+  if (failedMember >= 0)
+    return failOnFile(call, kFileNull, errorClassOfErrno(failedErrno),
+                      "cannot open '" + name + "' (rank " + std::to_string(failedMember) +
+                          " of the communicator: " + errorClassText(errorClassOfErrno(failedErrno)) +
+                          ")");
+  if (!host.valid())
+    return failOnFile(call, kFileNull, takeError, "'" + name + "' is not a regular file");
+  OpenFile file;
+  file.shared = shared;
+  file.commHandle = call.rank.addComm(shared->comm, abi::kErrorsReturn);
+  file.fd = std::move(host);
+  file.view = defaultView();
+  if (info != abi::kInfoNull) file.info = info;
+  if (mode & amode::kAppend) {
+    struct stat status;
+    int64_t end = ::fstat(file.fd.get(), &status) == 0 ? int64_t(status.st_size) : 0;
+    file.individualPointer = end;
+    shared->sharedPointer.store(end);
+  }
+  call.store<int32_t>(fhOut, table.add(std::move(file)));
+  return abi::kSuccess;
+}
+
+}  // namespace
+
+namespace synergy::mpi {
+
+FileTable& fileTable(HostCall& call) { return call.rank.granule.extension<FileTable>(); }
+
+int failOnFile(HostCall& call, int handle, int errorClass, const std::string& reason) {
+  FileTable& table = fileTable(call);
+  OpenFile* file = table.find(handle);
+  int errhandler = file ? file->errhandler : table.nullErrhandler;
+  if (errhandler != abi::kErrorsAreFatal) return errorClass;
+  std::string message = "rank " + std::to_string(call.rank.worldRank) + ": " + call.name + ": " +
+                        reason + " (" + errorClassName(errorClass) + ")";
+  call.world().abort(errorClass, message);
+  call.exitGranule(errorClass);
+}
+
+OpenFile* fileOrFail(HostCall& call, int handle, int& error) {
+  OpenFile* file = fileTable(call).find(handle);
+  error = file ? int(abi::kSuccess)
+               : failOnFile(call, kFileNull, abi::kErrFile, "invalid file " + std::to_string(handle));
+  return file;
+}
+
+}  // namespace synergy::mpi
+
+extern "C" {
+
+// One step of MPI_File_open (guestlib/MpiFiles.c): stores at `turnOut`
+// whether the guest must now open the file (creating it or not) and call
+// again with the descriptor or its errno, or is done.
+u32 Z_envZ_synergy_mpi_file_open(void* instance, u32 comm, u32 filename, u32 mode, u32 info,
+                                 u32 fd, u32 openErrno, u32 fhOut, u32 turnOut) {
+  HostCall call(instance, "MPI_File_open");
+  FileTable& table = fileTable(call);
+  if (!call.store<int32_t>(turnOut, kTurnDone))
+    return failOnFile(call, kFileNull, abi::kErrArg, "turn pointer outside linear memory");
+  std::string name;
+  if (int error = readFileName(call, filename, name)) return error;
+  CommHandle* handle = call.rank.comm(int(comm));
+  if (!handle || handle->comm->inter)
+    return failOnFile(call, kFileNull, abi::kErrComm,
+                      handle ? "MPI_File_open on an intercommunicator" : "invalid communicator");
+  if (int error = checkAmode(call, int(mode))) return error;
+  if (int(info) != abi::kInfoNull && !call.rank.infos.count(int(info)) && int(info) != abi::kInfoEnv)
+    return failOnFile(call, kFileNull, abi::kErrInfo, "invalid info object " + std::to_string(info));
+  if (!call.bytes(fhOut, 4))
+    return failOnFile(call, kFileNull, abi::kErrArg, "file handle pointer outside linear memory");
+  int me = handle->comm->rankOfWorld[call.rank.worldRank];
+
+  if (table.openStage == FileTable::OpenStage::Opening)
+    return finishOpen(call, int(comm), int(mode), int(info), int32_t(fd), int(openErrno), name, fhOut);
+  if (table.openStage == FileTable::OpenStage::None && me == 0) {
+    table.openStage = FileTable::OpenStage::Creating;
+    call.store<int32_t>(turnOut, kTurnCreate);
+    return abi::kSuccess;
+  }
+  // The first member has tried to open (and create) the file; the others
+  // learn how that went before they open it themselves.
+  int firstErrno = 0;
+  int result = runCollective(
+      call, int(comm), CollectiveKind::FileOperation,
+      [&](Contribution& slot) { slot.key = me == 0 ? int(openErrno) : 0; },
+      [&](std::vector<Contribution>& slots, int) {
+        firstErrno = slots[0].key;
+        return int(abi::kSuccess);
+      },
+      CollectiveReads::SlotsOnly, 0);
+  if (result) {
+    table.openStage = FileTable::OpenStage::None;
+    return failOnFile(call, kFileNull, result, "the opening collective failed");
+  }
+  if (firstErrno != 0) {
+    table.openStage = FileTable::OpenStage::None;
+    return failOnFile(call, kFileNull, errorClassOfErrno(firstErrno),
+                      "cannot open '" + name + "': " + errorClassText(errorClassOfErrno(firstErrno)));
+  }
+  if (me == 0)
+    return finishOpen(call, int(comm), int(mode), int(info), int32_t(fd), 0, name, fhOut);
+  table.openStage = FileTable::OpenStage::Opening;
+  call.store<int32_t>(turnOut, kTurnOpen);
+  return abi::kSuccess;
+}
+
+// MPI_File_close (guestlib/MpiFiles.c): collective; for a file opened with
+// MPI_MODE_DELETE_ON_CLOSE, stores 1 at `deleteOut` of the communicator's
+// first member and the file's name in `nameOut`, for the guest to unlink.
+u32 Z_envZ_synergy_mpi_file_close(void* instance, u32 fhAddr, u32 nameOut, u32 nameCapacity,
+                                  u32 deleteOut) {
+  HostCall call(instance, "MPI_File_close");
+  int32_t handle;
+  if (!call.load(fhAddr, handle) || !call.store<int32_t>(deleteOut, 0))
+    return failOnFile(call, kFileNull, abi::kErrArg, "file handle pointer outside linear memory");
+  int error;
+  OpenFile* file = fileOrFail(call, handle, error);
+  if (!file) return error;
+  int commHandle = file->commHandle;
+  int result = runCollective(
+      call, commHandle, CollectiveKind::FileOperation, [](Contribution&) {},
+      [](std::vector<Contribution>&, int) { return int(abi::kSuccess); },
+      CollectiveReads::SlotsOnly);
+  if (result) return failOnFile(call, handle, result, "the closing collective failed");
+  std::shared_ptr<SharedFile> shared = file->shared;
+  int me = shared->comm->rankOfWorld[call.rank.worldRank];
+  fileTable(call).remove(handle);
+  call.rank.freeComm(commHandle);
+  call.store<int32_t>(fhAddr, kFileNull);
+  if (me == 0 && (shared->amode & amode::kDeleteOnClose)) {
+    uint8_t* out = call.bytes(nameOut, u64(shared->name.size()) + 1);
+    if (!out || shared->name.size() >= nameCapacity)
+      return failOnFile(call, kFileNull, abi::kErrArg, "name buffer too small or outside memory");
+    std::memcpy(out, shared->name.c_str(), shared->name.size() + 1);
+    call.store<int32_t>(deleteOut, 1);
+  }
+  return abi::kSuccess;
+}
+
+// MPI_File_delete's report of the guest's unlink(): raises the error
+// class of `unlinkErrno`, when not 0, through MPI_FILE_NULL's handler.
+u32 Z_envZ_synergy_mpi_file_deleted(void* instance, u32 filename, u32 unlinkErrno) {
+  HostCall call(instance, "MPI_File_delete");
+  std::string name;
+  if (int error = readFileName(call, filename, name)) return error;
+  if (unlinkErrno == 0) return abi::kSuccess;
+  int errorClass = errorClassOfErrno(int(unlinkErrno));
+  return failOnFile(call, kFileNull, errorClass,
+                    "cannot delete '" + name + "': " + errorClassText(errorClass));
+}
+
+u32 Z_envZ_MPI_File_get_size(void* instance, u32 fh, u32 sizeOut) {
+  HostCall call(instance, "MPI_File_get_size");
+  int error;
+  OpenFile* file = fileOrFail(call, int(fh), error);
+  if (!file) return error;
+  struct stat status;
+  if (::fstat(file->fd.get(), &status) != 0)
+    return failOnFile(call, int(fh), abi::kErrIo, "cannot read the file's size");
+  if (!call.store<int64_t>(sizeOut, status.st_size))
+    return failOnFile(call, int(fh), abi::kErrArg, "size pointer outside linear memory");
+  return abi::kSuccess;
+}
+
+// MPI_File_set_size and MPI_File_preallocate: collective, and the same
+// size everywhere; `growOnly` keeps a larger file as it is.
+static u32 resizeFile(HostCall& call, int fh, int64_t size, bool growOnly) {
+  int error;
+  OpenFile* file = fileOrFail(call, fh, error);
+  if (!file) return error;
+  if (size < 0) return failOnFile(call, fh, abi::kErrArg, "negative size " + std::to_string(size));
+  if ((file->shared->amode & amode::kReadOnly))
+    return failOnFile(call, fh, abi::kErrReadOnly, "the file was opened MPI_MODE_RDONLY");
+  if (file->shared->amode & amode::kSequential)
+    return failOnFile(call, fh, abi::kErrUnsupportedOperation,
+                      "the file was opened MPI_MODE_SEQUENTIAL");
+  bool sizesDiffer = false;
+  int result = runCollective(
+      call, file->commHandle, CollectiveKind::FileOperation,
+      [&](Contribution& slot) { slot.sendCount = size; },
+      [&](std::vector<Contribution>& slots, int) {
+        for (const Contribution& slot : slots) sizesDiffer |= slot.sendCount != size;
+        return int(abi::kSuccess);
+      },
+      CollectiveReads::SlotsOnly);
+  if (result) return failOnFile(call, fh, result, "the collective failed");
+  if (sizesDiffer)
+    return failOnFile(call, fh, abi::kErrNotSame, "the members passed different sizes");
+  struct stat status;
+  if (::fstat(file->fd.get(), &status) != 0)
+    return failOnFile(call, fh, abi::kErrIo, "cannot read the file's size");
+  if (growOnly && status.st_size >= size) return abi::kSuccess;
+  if (::ftruncate(file->fd.get(), size) != 0)
+    return failOnFile(call, fh, errno == EFBIG || errno == ENOSPC ? abi::kErrNoSpace : abi::kErrIo,
+                      "cannot set the file's size to " + std::to_string(size));
+  return abi::kSuccess;
+}
+
+u32 Z_envZ_MPI_File_set_size(void* instance, u32 fh, u64 size) {
+  HostCall call(instance, "MPI_File_set_size");
+  return resizeFile(call, int(fh), int64_t(size), false);
+}
+
+u32 Z_envZ_MPI_File_preallocate(void* instance, u32 fh, u64 size) {
+  HostCall call(instance, "MPI_File_preallocate");
+  return resizeFile(call, int(fh), int64_t(size), true);
+}
+
+u32 Z_envZ_MPI_File_get_group(void* instance, u32 fh, u32 groupOut) {
+  HostCall call(instance, "MPI_File_get_group");
+  int error;
+  OpenFile* file = fileOrFail(call, int(fh), error);
+  if (!file) return error;
+  if (!call.bytes(groupOut, 4))
+    return failOnFile(call, int(fh), abi::kErrArg, "group pointer outside linear memory");
+  auto group = std::make_shared<Group>();
+  group->worldRanks = file->shared->comm->worldRanks;
+  call.store<int32_t>(groupOut, call.rank.addGroup(std::move(group)));
+  return abi::kSuccess;
+}
+
+u32 Z_envZ_MPI_File_get_amode(void* instance, u32 fh, u32 amodeOut) {
+  HostCall call(instance, "MPI_File_get_amode");
+  int error;
+  OpenFile* file = fileOrFail(call, int(fh), error);
+  if (!file) return error;
+  if (!call.store<int32_t>(amodeOut, file->shared->amode))
+    return failOnFile(call, int(fh), abi::kErrArg, "amode pointer outside linear memory");
+  return abi::kSuccess;
+}
+
+// No hint changes what this runtime does: MPI_File_set_info checks its
+// argument, and MPI_File_get_info reports no hints in use.
+u32 Z_envZ_MPI_File_set_info(void* instance, u32 fh, u32 info) {
+  HostCall call(instance, "MPI_File_set_info");
+  int error;
+  OpenFile* file = fileOrFail(call, int(fh), error);
+  if (!file) return error;
+  if (int(info) != abi::kInfoNull && int(info) != abi::kInfoEnv && !call.rank.infos.count(int(info)))
+    return failOnFile(call, int(fh), abi::kErrInfo, "invalid info object " + std::to_string(info));
+  return abi::kSuccess;
+}
+
+u32 Z_envZ_MPI_File_get_info(void* instance, u32 fh, u32 infoOut) {
+  HostCall call(instance, "MPI_File_get_info");
+  int error;
+  OpenFile* file = fileOrFail(call, int(fh), error);
+  if (!file) return error;
+  if (!call.bytes(infoOut, 4))
+    return failOnFile(call, int(fh), abi::kErrArg, "info pointer outside linear memory");
+  int handle = call.rank.nextInfo++;
+  call.rank.infos[handle] = {};
+  call.store<int32_t>(infoOut, handle);
+  return abi::kSuccess;
+}
+
+// Every rank's descriptor is on this host, so one fsync makes what any of
+// them wrote durable; the collective orders it after their writes.
+u32 Z_envZ_MPI_File_sync(void* instance, u32 fh) {
+  HostCall call(instance, "MPI_File_sync");
+  int error;
+  OpenFile* file = fileOrFail(call, int(fh), error);
+  if (!file) return error;
+  if (file->shared->amode & amode::kReadOnly)
+    return failOnFile(call, int(fh), abi::kErrAccess, "the file was opened MPI_MODE_RDONLY");
+  int result = runCollective(
+      call, file->commHandle, CollectiveKind::FileOperation, [](Contribution&) {},
+      [](std::vector<Contribution>&, int) { return int(abi::kSuccess); },
+      CollectiveReads::SlotsOnly);
+  if (result) return failOnFile(call, int(fh), result, "the collective failed");
+  if (::fsync(file->fd.get()) != 0)
+    return failOnFile(call, int(fh), abi::kErrIo, "fsync failed");
+  return abi::kSuccess;
+}
+
+u32 Z_envZ_MPI_File_set_atomicity(void* instance, u32 fh, u32 flag) {
+  HostCall call(instance, "MPI_File_set_atomicity");
+  int error;
+  OpenFile* file = fileOrFail(call, int(fh), error);
+  if (!file) return error;
+  bool differ = false;
+  int result = runCollective(
+      call, file->commHandle, CollectiveKind::FileOperation,
+      [&](Contribution& slot) { slot.key = flag != 0; },
+      [&](std::vector<Contribution>& slots, int) {
+        for (const Contribution& slot : slots) differ |= slot.key != (flag != 0);
+        return int(abi::kSuccess);
+      },
+      CollectiveReads::SlotsOnly);
+  if (result) return failOnFile(call, int(fh), result, "the collective failed");
+  if (differ) return failOnFile(call, int(fh), abi::kErrNotSame, "the members passed different flags");
+  file->shared->atomic.store(flag != 0);
+  return abi::kSuccess;
+}
+
+u32 Z_envZ_MPI_File_get_atomicity(void* instance, u32 fh, u32 flagOut) {
+  HostCall call(instance, "MPI_File_get_atomicity");
+  int error;
+  OpenFile* file = fileOrFail(call, int(fh), error);
+  if (!file) return error;
+  if (!call.store<int32_t>(flagOut, file->shared->atomic.load() ? 1 : 0))
+    return failOnFile(call, int(fh), abi::kErrArg, "flag pointer outside linear memory");
+  return abi::kSuccess;
+}
+
+u32 Z_envZ_MPI_File_set_errhandler(void* instance, u32 fh, u32 errhandler) {
+  HostCall call(instance, "MPI_File_set_errhandler");
+  int handler = int(errhandler);
+  if (handler != abi::kErrorsAreFatal && handler != abi::kErrorsReturn)
+    return failOnFile(call, int(fh), abi::kErrArg,
+                      "invalid error handler " + std::to_string(handler) + " for a file");
+  FileTable& table = fileTable(call);
+  if (int(fh) == kFileNull) {
+    table.nullErrhandler = handler;
+    return abi::kSuccess;
+  }
+  int error;
+  OpenFile* file = fileOrFail(call, int(fh), error);
+  if (!file) return error;
+  file->errhandler = handler;
+  return abi::kSuccess;
+}
+
+u32 Z_envZ_MPI_File_get_errhandler(void* instance, u32 fh, u32 errhandlerOut) {
+  HostCall call(instance, "MPI_File_get_errhandler");
+  FileTable& table = fileTable(call);
+  int handler = table.nullErrhandler;
+  if (int(fh) != kFileNull) {
+    int error;
+    OpenFile* file = fileOrFail(call, int(fh), error);
+    if (!file) return error;
+    handler = file->errhandler;
+  }
+  if (!call.store<int32_t>(errhandlerOut, handler))
+    return failOnFile(call, int(fh), abi::kErrArg, "errhandler pointer outside linear memory");
+  return abi::kSuccess;
+}
+
+// A file handle is a small integer in C and in Fortran alike.
+u32 Z_envZ_MPI_File_c2f(void*, u32 fh) { return fh; }
+u32 Z_envZ_MPI_File_f2c(void*, u32 fh) { return fh; }
+
+}  // extern "C"

@@ -1,0 +1,142 @@
+//===- FileHandles.h - MPI-IO: open files, views and their error paths ----===//
+//
+// What the MPI_File_* host functions share. A file is opened collectively
+// by a communicator: the members share one SharedFile (the job's view of
+// the open file: its communicator, shared file pointer, atomicity, name and
+// access mode), and each rank holds an OpenFile of its own (its host
+// descriptor, view and individual file pointer) in its FileTable, under the
+// handle the guest knows it by.
+//
+// The guest opens the file itself, through wasi-libc's open() (guestlib/
+// MpiFiles.c), so the path goes through exactly the grant rules of every
+// other guest open; the runtime only takes over the descriptor. Positions
+// are counted in etypes of the current view, as the standard says; the
+// view's filetype tiles the file from its displacement on, and only its data
+// bytes are visible.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "mpi/Datatype.h"
+#include "mpi/RankState.h"
+#include "sandbox/UniqueFd.h"
+#include "util/FunctionRef.h"
+
+namespace synergy::mpi {
+
+// MPI_MODE_* (include/mpi.h).
+namespace amode {
+inline constexpr int kCreate = 1;
+inline constexpr int kReadOnly = 2;
+inline constexpr int kWriteOnly = 4;
+inline constexpr int kReadWrite = 8;
+inline constexpr int kDeleteOnClose = 16;
+inline constexpr int kUniqueOpen = 32;
+inline constexpr int kExclusive = 64;
+inline constexpr int kAppend = 128;
+inline constexpr int kSequential = 256;
+inline constexpr int kAll = 511;
+}  // namespace amode
+
+// MPI_SEEK_* (include/mpi.h).
+inline constexpr int kSeekSet = 600;
+inline constexpr int kSeekCur = 602;
+inline constexpr int kSeekEnd = 604;
+
+inline constexpr int kFileNull = 0;
+
+struct SharedFile {
+  std::shared_ptr<Communicator> comm;  // a duplicate of the opening one
+  std::string name;                    // as the guest named it, for DELETE_ON_CLOSE
+  int amode = 0;
+  std::atomic<int64_t> sharedPointer{0};  // etypes of the view
+  std::atomic<bool> atomic{false};
+  // Held around each access in atomic mode, so that no access sees part of
+  // another.
+  std::mutex atomicAccess;
+};
+
+// A file view: from byte `displacement` on, the file is tiled with
+// `filetype`, whose data bytes are the visible ones; positions count
+// `etype`s of them.
+struct FileView {
+  int64_t displacement = 0;
+  Layout etype;
+  Layout filetype;
+  int etypeHandle = abi::kTypeByte;
+  int filetypeHandle = abi::kTypeByte;
+};
+
+struct OpenFile {
+  std::shared_ptr<SharedFile> shared;
+  int commHandle = 0;  // this rank's handle of shared->comm
+  sandbox::UniqueFd fd;
+  FileView view;
+  int64_t individualPointer = 0;  // etypes of the view
+  int errhandler = abi::kErrorsReturn;
+  int info = abi::kInfoNull;
+  // The bytes a split collective (*_begin) moved, until its *_end.
+  bool splitPending = false;
+  int64_t splitBytes = 0;
+};
+
+// One rank's open files, on its process granule.
+class FileTable : public granule::HostExtension {
+ public:
+  explicit FileTable(granule::Granule&) {}
+
+  OpenFile* find(int handle) {
+    auto found = files_.find(handle);
+    return found == files_.end() ? nullptr : &found->second;
+  }
+  int add(OpenFile file) {
+    int handle = nextHandle_++;
+    files_.emplace(handle, std::move(file));
+    return handle;
+  }
+  void remove(int handle) { files_.erase(handle); }
+
+  // MPI_FILE_NULL's error handler, which MPI_File_open and MPI_File_delete
+  // raise through; MPI_ERRORS_RETURN unless the program sets another.
+  int nullErrhandler = abi::kErrorsReturn;
+
+  // An MPI_File_open this rank is in the middle of (guestlib/MpiFiles.c
+  // calls the runtime again after each open() it was told to make).
+  enum class OpenStage { None, Creating, Opening };
+  OpenStage openStage = OpenStage::None;
+
+ private:
+  std::map<int, OpenFile> files_;
+  int nextHandle_ = 1;
+};
+
+FileTable& fileTable(HostCall& call);
+
+// Raises `errorClass` through the error handler of file `handle`
+// (MPI_FILE_NULL's for an invalid one): returns the class under
+// MPI_ERRORS_RETURN, ends the job under MPI_ERRORS_ARE_FATAL.
+int failOnFile(HostCall& call, int handle, int errorClass, const std::string& reason);
+// The open file behind `handle`, or null after raising MPI_ERR_FILE.
+OpenFile* fileOrFail(HostCall& call, int handle, int& error);
+
+// The view MPI_File_open sets: displacement 0, etype and filetype MPI_BYTE.
+FileView defaultView();
+
+// Calls `run(fileOffset, length, bufferOffset)` for the file byte runs that
+// hold `bytes` data bytes of `view` starting `firstDataByte` data bytes into
+// it, in order, adjacent runs merged. Stops early when `run` returns false.
+// False when a run would lie beyond the largest file offset, or the view
+// has no data bytes.
+bool forEachFileRun(const FileView& view, int64_t firstDataByte, int64_t bytes,
+                    util::FunctionRef<bool(int64_t, int64_t, int64_t)> run);
+// The data bytes of `view` that lie below file byte `end`.
+int64_t viewBytesBelow(const FileView& view, int64_t end);
+
+}  // namespace synergy::mpi
