@@ -28,7 +28,9 @@ static void unmatched_receive(int rank, int size) {
   MPI_Wait(&request, &status);
   int cancelled;
   MPI_Test_cancelled(&status, &cancelled);
-  // A message tagged 7 sent now goes to the next receive, not the cancelled one.
+  // Once every rank has cancelled, a message tagged 7 goes to the next
+  // receive, not the cancelled one.
+  MPI_Barrier(MPI_COMM_WORLD);
   int sent = 100 + rank, next = -1;
   MPI_Sendrecv(&sent, 1, MPI_INT, to, 7, &next, 1, MPI_INT, from, 7, MPI_COMM_WORLD, &status);
   printf("rank %d: unmatched receive cancelled %d, request null %d, buffer untouched %d, "
