@@ -256,7 +256,8 @@ std::vector<std::shared_ptr<Request>> loadRequests(HostCall& call, u32 array, in
 // Returns 0 or the raised error.
 int receivedElements(HostCall& call, u32 status, u32 type, int64_t& count) {
   int64_t bytes;
-  if (!call.load(status + abi::kStatusCountOffset, bytes))
+  // The whole status first: an address near the top would wrap around.
+  if (!call.bytes(status, abi::kStatusSize) || !call.load(status + abi::kStatusCountOffset, bytes))
     return call.fail(abi::kCommWorld, abi::kErrArg, "status outside linear memory");
   Layout layout = call.rank.type(int(type));
   if (!layout) return call.fail(abi::kCommWorld, abi::kErrType, "invalid datatype");
@@ -714,7 +715,8 @@ u32 Z_envZ_MPI_Iprobe(void* instance, u32 source, u32 tag, u32 comm, u32 flag, u
 u32 Z_envZ_MPI_Get_count(void* instance, u32 status, u32 type, u32 countOut) {
   HostCall call(instance, "MPI_Get_count");
   int64_t bytes;
-  if (!call.load(status + abi::kStatusCountOffset, bytes))
+  // The whole status first: an address near the top would wrap around.
+  if (!call.bytes(status, abi::kStatusSize) || !call.load(status + abi::kStatusCountOffset, bytes))
     return call.fail(abi::kCommWorld, abi::kErrArg, "status outside linear memory");
   Layout layout = call.rank.type(int(type));
   if (!layout) return call.fail(abi::kCommWorld, abi::kErrType, "invalid datatype");

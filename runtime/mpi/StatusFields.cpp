@@ -49,7 +49,8 @@ extern "C" {
 u32 Z_envZ_MPI_Test_cancelled(void* instance, u32 status, u32 flag) {
   HostCall call(instance, "MPI_Test_cancelled");
   int32_t cancelled;
-  if (!call.load(status + abi::kStatusCancelledOffset, cancelled))
+  if (!call.bytes(status, abi::kStatusSize) ||
+      !call.load(status + abi::kStatusCancelledOffset, cancelled))
     return call.fail(abi::kCommWorld, abi::kErrArg, "status outside linear memory");
   if (!call.store<int32_t>(flag, cancelled ? 1 : 0))
     return call.fail(abi::kCommWorld, abi::kErrArg, "flag pointer outside linear memory");
@@ -58,7 +59,8 @@ u32 Z_envZ_MPI_Test_cancelled(void* instance, u32 status, u32 flag) {
 
 u32 Z_envZ_MPI_Status_set_cancelled(void* instance, u32 status, u32 flag) {
   HostCall call(instance, "MPI_Status_set_cancelled");
-  if (!call.store<int32_t>(status + abi::kStatusCancelledOffset, flag ? 1 : 0))
+  if (!call.bytes(status, abi::kStatusSize) ||
+      !call.store<int32_t>(status + abi::kStatusCancelledOffset, flag ? 1 : 0))
     return call.fail(abi::kCommWorld, abi::kErrArg, "status outside linear memory");
   return abi::kSuccess;
 }
