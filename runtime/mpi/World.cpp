@@ -452,7 +452,8 @@ std::string World::describeWait(int rank) {
   };
   std::string call = info.call;
   bool receives = call.find("Recv") != std::string::npos ||
-                  call.find("Probe") != std::string::npos || call.find("Wait") != std::string::npos;
+                  call.find("Probe") != std::string::npos || call.find("probe") != std::string::npos ||
+                  call.find("Wait") != std::string::npos;
   bool sends = call.find("send") != std::string::npos || call.find("Send") != std::string::npos;
   if (receives && call.find("Wait") == std::string::npos)
     text << " (source " << rankText(info.peer) << ", tag "

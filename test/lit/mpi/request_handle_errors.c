@@ -7,6 +7,8 @@
 // memory. With MPI_ERRORS_ARE_FATAL the job ends with one line naming the
 // call and the reason; a generalized request whose callback is not a
 // function of the right type traps when it is started, before any call.
+// Two ranks each waiting in MPI_Mprobe for the other are reported as a
+// deadlock naming the source and tag each waits for.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %synergy-cc -O1 %s -o %t/errors.wasm
 // RUN: %synergy-run -np 2 %t/errors.wasm return | FileCheck %s --check-prefix=RETURN
@@ -14,6 +16,7 @@
 // RUN: not %synergy-run -np 1 %t/errors.wasm callback > %t/out 2> %t/err
 // RUN: FileCheck %s --check-prefix=CALLBACK < %t/err
 // RUN: FileCheck %s --check-prefix=NOTHING --allow-empty < %t/out
+// RUN: not %synergy-run -np 2 %t/errors.wasm deadlock 2>&1 | FileCheck %s --check-prefix=DEADLOCK
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
@@ -45,6 +48,13 @@ int main(int argc, char** argv) {
     MPI_Grequest_start(query, NULL, (MPI_Grequest_cancel_function*)&not_a_function, NULL,
                        &request);
     printf("started a request with a bad callback\n");
+    MPI_Finalize();
+    return 0;
+  }
+  if (strcmp(mode, "deadlock") == 0) {
+    MPI_Message message;
+    MPI_Mprobe(1 - rank, 9, MPI_COMM_WORLD, &message, MPI_STATUS_IGNORE);
+    printf("rank %d probed a message nobody sent\n", rank);
     MPI_Finalize();
     return 0;
   }
@@ -116,6 +126,11 @@ int main(int argc, char** argv) {
 
 // FATAL: synergy-run: rank 1: MPI_Mrecv: invalid message handle 12345 (MPI_ERR_REQUEST)
 // FATAL-NOT: went on
+
+// DEADLOCK: synergy-run: deadlock: every running rank is blocked and no message can arrive
+// DEADLOCK-DAG: rank 0: blocked in MPI_Mprobe (source 1, tag 9) on MPI_COMM_WORLD
+// DEADLOCK-DAG: rank 1: blocked in MPI_Mprobe (source 0, tag 9) on MPI_COMM_WORLD
+// DEADLOCK-NOT: probed a message
 
 // CALLBACK: trap: indirect call type mismatch or null entry
 // NOTHING-NOT: started
