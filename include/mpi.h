@@ -177,6 +177,36 @@ __attribute__((weak)) int synergy_mpi_win_dup_fn(MPI_Win win, int keyval, void* 
 #define MPI_2INT 37
 #define MPI_SHORT_INT 38
 #define MPI_LONG_DOUBLE_INT 39
+/* Fortran's named types, usable from C (MPI-3.1 section 18.2.5), laid out
+ * as a Fortran compiler with 4-byte default INTEGER, REAL and LOGICAL does;
+ * reductions apply to them as to the C types of the same layout. */
+#define MPI_INTEGER 40
+#define MPI_REAL 41
+#define MPI_DOUBLE_PRECISION 42
+#define MPI_COMPLEX 43
+#define MPI_DOUBLE_COMPLEX 44
+#define MPI_LOGICAL 45
+#define MPI_CHARACTER 46
+#define MPI_INTEGER1 47
+#define MPI_INTEGER2 48
+#define MPI_INTEGER4 49
+#define MPI_INTEGER8 50
+#define MPI_REAL4 51
+#define MPI_REAL8 52
+#define MPI_REAL16 53
+#define MPI_COMPLEX8 54
+#define MPI_COMPLEX16 55
+#define MPI_COMPLEX32 56
+#define MPI_2INTEGER 57
+/* C++'s complex types, laid out as C's. */
+#define MPI_CXX_FLOAT_COMPLEX 58
+#define MPI_CXX_DOUBLE_COMPLEX 59
+#define MPI_CXX_LONG_DOUBLE_COMPLEX 60
+
+/* MPI_Type_match_size's type classes. */
+#define MPI_TYPECLASS_INTEGER 1
+#define MPI_TYPECLASS_REAL 2
+#define MPI_TYPECLASS_COMPLEX 3
 
 /* Reduction operations. */
 #define MPI_OP_NULL 0
@@ -493,6 +523,34 @@ int MPI_Startall(int count, MPI_Request array_of_requests[]);
 int MPI_Buffer_attach(void* buffer, int size);
 int MPI_Buffer_detach(void* buffer_addr, int* size);
 
+/* Matched probe, cancellation, status queries, persistent buffered and
+ * ready sends, generalized requests. A matched message is out of matching:
+ * only MPI_Mrecv/MPI_Imrecv with its handle receives it. */
+int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message* message, MPI_Status* status);
+int MPI_Improbe(int source, int tag, MPI_Comm comm, int* flag, MPI_Message* message,
+                MPI_Status* status);
+int MPI_Mrecv(void* buf, int count, MPI_Datatype datatype, MPI_Message* message,
+              MPI_Status* status);
+int MPI_Imrecv(void* buf, int count, MPI_Datatype datatype, MPI_Message* message,
+               MPI_Request* request);
+int MPI_Cancel(MPI_Request* request);
+int MPI_Test_cancelled(const MPI_Status* status, int* flag);
+int MPI_Request_get_status(MPI_Request request, int* flag, MPI_Status* status);
+int MPI_Status_set_elements(MPI_Status* status, MPI_Datatype datatype, int count);
+int MPI_Status_set_elements_x(MPI_Status* status, MPI_Datatype datatype, MPI_Count count);
+int MPI_Status_set_cancelled(MPI_Status* status, int flag);
+int MPI_Bsend_init(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
+                   MPI_Comm comm, MPI_Request* request);
+int MPI_Rsend_init(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
+                   MPI_Comm comm, MPI_Request* request);
+typedef int MPI_Grequest_query_function(void* extra_state, MPI_Status* status);
+typedef int MPI_Grequest_free_function(void* extra_state);
+typedef int MPI_Grequest_cancel_function(void* extra_state, int complete);
+int MPI_Grequest_start(MPI_Grequest_query_function* query_fn, MPI_Grequest_free_function* free_fn,
+                       MPI_Grequest_cancel_function* cancel_fn, void* extra_state,
+                       MPI_Request* request);
+int MPI_Grequest_complete(MPI_Request request);
+
 /* Collectives. */
 int MPI_Barrier(MPI_Comm comm);
 int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm);
@@ -629,6 +687,7 @@ int MPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addre
 int MPI_Type_size_x(MPI_Datatype datatype, MPI_Count* size);
 int MPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count* lb, MPI_Count* extent);
 int MPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count* true_lb, MPI_Count* true_extent);
+int MPI_Type_match_size(int typeclass, int size, MPI_Datatype* datatype);
 
 /* Packing: a datatype's data bytes, back to back, as MPI_PACKED messages
  * carry them. */

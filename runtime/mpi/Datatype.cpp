@@ -102,6 +102,30 @@ const std::vector<PredefinedType>& predefinedTable() {
       {"MPI_2INT", K::Int32Int, 8, 4, {{0, 8}}},
       {"MPI_SHORT_INT", K::ShortInt, 8, 4, {{0, 2}, {4, 4}}},
       {"MPI_LONG_DOUBLE_INT", K::LongDoubleInt, 32, 16, {{0, 20}}},
+      // Fortran's types, usable from C, as a Fortran compiler with 4-byte
+      // default INTEGER, REAL and LOGICAL lays them out.
+      {"MPI_INTEGER", K::Int32, 4, 4, {{0, 4}}},
+      {"MPI_REAL", K::Float, 4, 4, {{0, 4}}},
+      {"MPI_DOUBLE_PRECISION", K::Double, 8, 8, {{0, 8}}},
+      {"MPI_COMPLEX", K::ComplexFloat, 8, 4, {{0, 8}}},
+      {"MPI_DOUBLE_COMPLEX", K::ComplexDouble, 16, 8, {{0, 16}}},
+      {"MPI_LOGICAL", K::Int32, 4, 4, {{0, 4}}},
+      {"MPI_CHARACTER", K::UInt8, 1, 1, {{0, 1}}},
+      {"MPI_INTEGER1", K::Int8, 1, 1, {{0, 1}}},
+      {"MPI_INTEGER2", K::Int16, 2, 2, {{0, 2}}},
+      {"MPI_INTEGER4", K::Int32, 4, 4, {{0, 4}}},
+      {"MPI_INTEGER8", K::Int64, 8, 8, {{0, 8}}},
+      {"MPI_REAL4", K::Float, 4, 4, {{0, 4}}},
+      {"MPI_REAL8", K::Double, 8, 8, {{0, 8}}},
+      {"MPI_REAL16", K::LongDouble, 16, 16, {{0, 16}}},
+      {"MPI_COMPLEX8", K::ComplexFloat, 8, 4, {{0, 8}}},
+      {"MPI_COMPLEX16", K::ComplexDouble, 16, 8, {{0, 16}}},
+      {"MPI_COMPLEX32", K::ComplexLongDouble, 32, 16, {{0, 32}}},
+      {"MPI_2INTEGER", K::Int32Int, 8, 4, {{0, 8}}},
+      // C++'s complex types, laid out as C's.
+      {"MPI_CXX_FLOAT_COMPLEX", K::ComplexFloat, 8, 4, {{0, 8}}},
+      {"MPI_CXX_DOUBLE_COMPLEX", K::ComplexDouble, 16, 8, {{0, 16}}},
+      {"MPI_CXX_LONG_DOUBLE_COMPLEX", K::ComplexLongDouble, 32, 16, {{0, 32}}},
   };
   return table;
 }

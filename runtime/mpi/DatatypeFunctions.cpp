@@ -361,4 +361,32 @@ u32 Z_envZ_MPI_Type_get_contents(void* instance, u32 type, u32 maxIntegers, u32 
   return abi::kSuccess;
 }
 
+// The Fortran type of a class and byte size (MPI-3.1 section 17.1.9),
+// the sized one of each: MPI_INTEGERn, MPI_REALn, MPI_COMPLEXn.
+u32 Z_envZ_MPI_Type_match_size(void* instance, u32 typeclass, u32 size, u32 typeOut) {
+  HostCall call(instance, "MPI_Type_match_size");
+  struct SizedType {
+    int typeclass;
+    int size;
+    int handle;
+  };
+  static constexpr SizedType kSizedTypes[] = {
+      {1, 1, 47}, {1, 2, 48}, {1, 4, 49}, {1, 8, 50},    // MPI_INTEGER1..8
+      {2, 4, 51}, {2, 8, 52}, {2, 16, 53},               // MPI_REAL4..16
+      {3, 8, 54}, {3, 16, 55}, {3, 32, 56},              // MPI_COMPLEX8..32
+  };
+  if (int(typeclass) < 1 || int(typeclass) > 3)
+    return call.fail(abi::kCommWorld, abi::kErrArg,
+                     "invalid type class " + std::to_string(int(typeclass)));
+  for (const SizedType& sized : kSizedTypes) {
+    if (sized.typeclass != int(typeclass) || sized.size != int(size)) continue;
+    if (!call.store<int32_t>(typeOut, sized.handle))
+      return call.fail(abi::kCommWorld, abi::kErrArg, "datatype pointer outside linear memory");
+    return abi::kSuccess;
+  }
+  return call.fail(abi::kCommWorld, abi::kErrArg,
+                   "no type of class " + std::to_string(int(typeclass)) + " has " +
+                       std::to_string(int(size)) + " bytes");
+}
+
 }  // extern "C"

@@ -134,10 +134,16 @@ bool Mailbox::drainRings(Request* newest) {
   return arrived;
 }
 
-Request* Mailbox::takePosted(const Envelope& envelope, Request* newest,
-                             std::shared_ptr<Request>& hold) {
+Request* Mailbox::takePosted(const Envelope& envelope, Request* rendezvous, Request* newest,
+                             std::shared_ptr<Request>& hold, bool& cancelled) {
+  cancelled = false;
   for (auto it = posted_.begin(); it != posted_.end(); ++it) {
     if (!envelopeMatches(**it, envelope)) continue;
+    // A rendezvous send its sender cancelled first leaves the receive posted.
+    if (rendezvous && !claimSend(*rendezvous, kSendMatched)) {
+      cancelled = true;
+      return nullptr;
+    }
     hold = std::move(*it);
     // Mostly the oldest receive matches; the general erase costs several
     // times what taking the front does.
@@ -147,7 +153,10 @@ Request* Mailbox::takePosted(const Envelope& envelope, Request* newest,
       posted_.erase(it);
     return hold.get();
   }
-  if (newest && !isCompleteNow(*newest) && envelopeMatches(*newest, envelope)) return newest;
+  if (newest && !isCompleteNow(*newest) && envelopeMatches(*newest, envelope)) {
+    if (!rendezvous || claimSend(*rendezvous, kSendMatched)) return newest;
+    cancelled = true;
+  }
   return nullptr;
 }
 
@@ -165,9 +174,10 @@ void Mailbox::deliverArrival(const Arrival& arrival, Request& recv) {
 
 void Mailbox::arrive(MessageRing::Slot& slot, Request* newest) {
   std::shared_ptr<Request> hold;
-  Request* recv = takePosted(slot.envelope, newest, hold);
+  bool cancelled;
+  Request* recv = takePosted(slot.envelope, slot.rendezvous.get(), newest, hold, cancelled);
   if (!recv) {
-    unexpected_.push_back(slot.take());
+    if (!cancelled) unexpected_.push_back(slot.take());
     return;
   }
   if (slot.rendezvous) {
@@ -180,9 +190,10 @@ void Mailbox::arrive(MessageRing::Slot& slot, Request* newest) {
 
 void Mailbox::arrive(Arrival arrival, Request* newest) {
   std::shared_ptr<Request> hold;
-  Request* recv = takePosted(arrival.envelope, newest, hold);
+  bool cancelled;
+  Request* recv = takePosted(arrival.envelope, arrival.rendezvous.get(), newest, hold, cancelled);
   if (!recv) {
-    unexpected_.push_back(std::move(arrival));
+    if (!cancelled) unexpected_.push_back(std::move(arrival));
     return;
   }
   deliverArrival(arrival, *recv);
@@ -193,11 +204,8 @@ void Mailbox::post(const std::shared_ptr<Request>& recv) {
 }
 
 bool Mailbox::receiveNow(Request& recv) {
-  for (auto it = unexpected_.begin(); it != unexpected_.end(); ++it) {
-    if (!envelopeMatches(recv, it->envelope)) continue;
-    Arrival arrival = std::move(*it);
-    unexpected_.erase(it);
-    deliverArrival(arrival, recv);
+  if (std::optional<Arrival> arrival = takeUnexpected(recv.context, recv.peer, recv.tag)) {
+    deliverArrival(*arrival, recv);
     return true;
   }
   // Messages still in the rings were sent after every unexpected one, so
@@ -209,9 +217,46 @@ bool Mailbox::receiveNow(Request& recv) {
   return isCompleteNow(recv);
 }
 
+std::optional<Arrival> Mailbox::takeUnexpected(uint32_t context, int source, int tag) {
+  for (auto it = unexpected_.begin(); it != unexpected_.end();) {
+    if (!envelopeMatches(context, source, tag, it->envelope)) {
+      ++it;
+      continue;
+    }
+    // A rendezvous send cancelled before anything matched it is dropped.
+    if (it->rendezvous && !claimSend(*it->rendezvous, kSendMatched)) {
+      it = unexpected_.erase(it);
+      continue;
+    }
+    Arrival arrival = std::move(*it);
+    unexpected_.erase(it);
+    return arrival;
+  }
+  return std::nullopt;
+}
+
+std::optional<Arrival> Mailbox::takeMatching(uint32_t context, int source, int tag) {
+  drain();
+  return takeUnexpected(context, source, tag);
+}
+
+void Mailbox::receiveMatched(const Arrival& arrival, Request& recv) {
+  deliverArrival(arrival, recv);
+}
+
+bool Mailbox::withdraw(const Request& recv) {
+  for (auto it = posted_.begin(); it != posted_.end(); ++it) {
+    if (it->get() != &recv) continue;
+    posted_.erase(it);
+    return true;
+  }
+  return false;
+}
+
 std::optional<ProbeResult> Mailbox::probe(uint32_t context, int source, int tag) const {
   for (const Arrival& arrival : unexpected_)
-    if (envelopeMatches(context, source, tag, arrival.envelope))
+    if (envelopeMatches(context, source, tag, arrival.envelope) &&
+        !(arrival.rendezvous && isCancelledSend(*arrival.rendezvous)))
       return ProbeResult{arrival.envelope.source, arrival.envelope.tag, arrival.envelope.bytes};
   return std::nullopt;
 }

@@ -13,7 +13,8 @@
 //
 // A rendezvous send completes when its message matches: the receiver copies
 // straight out of the sender's memory and then tells the World, which wakes
-// the sender.
+// the sender. Until it matches, its sender may cancel it (claimSend() in
+// World.h); a cancelled one is dropped where a match would have taken it.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -80,6 +81,14 @@ class Mailbox {
   }
   // Looks at the messages drained so far.
   std::optional<ProbeResult> probe(uint32_t context, int source, int tag) const;
+  // Matched probe (MPI_Mprobe): drains, then takes the earliest arrived
+  // message that fits out of matching, so that no other receive can take
+  // it; receiveMatched() later delivers it into a receive.
+  std::optional<Arrival> takeMatching(uint32_t context, int source, int tag);
+  void receiveMatched(const Arrival& arrival, Request& recv);
+  // Takes posted receive `recv` back (MPI_Cancel); false when it is not
+  // posted, having matched already.
+  bool withdraw(const Request& recv);
 
  private:
   MessageRing* ring(int from) {
@@ -98,7 +107,14 @@ class Mailbox {
   void arrive(Arrival arrival, Request* newest);
   // The earliest posted receive that fits, removed (and kept alive by
   // `hold`), or else `newest` if it fits and is still pending; or null.
-  Request* takePosted(const Envelope& envelope, Request* newest, std::shared_ptr<Request>& hold);
+  // A message that is rendezvous send `rendezvous` matches only if it
+  // claims the send first; when its sender cancelled it, null and
+  // `cancelled`, and the message is dropped.
+  Request* takePosted(const Envelope& envelope, Request* rendezvous, Request* newest,
+                      std::shared_ptr<Request>& hold, bool& cancelled);
+  // The earliest unexpected message that fits, removed, dropping cancelled
+  // rendezvous sends on the way.
+  std::optional<Arrival> takeUnexpected(uint32_t context, int source, int tag);
   void deliverRendezvous(const Envelope& envelope, Request& send, Request& recv);
   void deliverArrival(const Arrival& arrival, Request& recv);
 

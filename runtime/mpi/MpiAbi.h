@@ -26,12 +26,14 @@ inline constexpr int kInfoEnv = 1;
 inline constexpr int kErrhandlerNull = 0;
 inline constexpr int kErrorsAreFatal = 1;
 inline constexpr int kErrorsReturn = 2;
+inline constexpr int kMessageNull = 0;
+inline constexpr int kMessageNoProc = 1;
 inline constexpr int kDatatypeNull = 0;
 inline constexpr int kOpNull = 0;
 
 // Datatype handles 1..kLastPredefinedType are the predefined types, in the
 // order of PredefinedType (Datatype.h).
-inline constexpr int kLastPredefinedType = 39;
+inline constexpr int kLastPredefinedType = 60;
 inline constexpr int kTypeByte = 4;
 inline constexpr int kTypePacked = 32;
 // Op handles 1..kLastPredefinedOp are the predefined ops.

@@ -9,9 +9,11 @@
 // start; they take a Request the rank owns (RankState) rather than a shared
 // one, which a window of such calls would make and free once per message.
 // The completion calls also complete nonblocking collectives, whose
-// requests finish through NonblockingCollectives.h.
+// requests finish through NonblockingCollectives.h, and generalized
+// requests, whose callbacks GeneralizedRequests.h runs.
 //
 //===----------------------------------------------------------------------===//
+#include "mpi/GeneralizedRequests.h"
 #include "mpi/MpiAbi.h"
 #include "mpi/NonblockingCollectives.h"
 #include "mpi/RankState.h"
@@ -166,18 +168,22 @@ std::shared_ptr<Request> makeRecv(HostCall& call, u32 buf, int count, int type, 
 }
 
 // Fills a status for a completed request and reports truncation. A
-// nonblocking collective raised its errors when it completed.
-int finishRequest(HostCall& call, const Request& request, u32 statusAddr) {
+// nonblocking collective raised its errors when it completed. The request
+// is freed next unless `keeping` (MPI_Request_get_status).
+int finishRequest(HostCall& call, Request& request, u32 statusAddr, bool keeping = false) {
   if (request.kind == Request::Kind::Collective) {
     call.storeStatus(statusAddr, abi::kAnySource, abi::kAnyTag, request.statusError, 0);
     return request.statusError;
   }
+  if (request.kind == Request::Kind::Generalized)
+    return finishGeneralized(call, request, statusAddr, /*freeing=*/!keeping);
   if (request.kind == Request::Kind::Send) {
-    call.storeStatus(statusAddr, abi::kAnySource, abi::kAnyTag, abi::kSuccess, 0);
+    call.storeStatus(statusAddr, abi::kAnySource, abi::kAnyTag, abi::kSuccess, 0,
+                     request.cancelled);
     return abi::kSuccess;
   }
   call.storeStatus(statusAddr, request.statusSource, request.statusTag, request.statusError,
-                   request.statusBytes);
+                   request.statusBytes, request.cancelled);
   if (request.statusError == abi::kErrTruncate)
     return call.fail(request.commHandle, abi::kErrTruncate,
                      "message from rank " + std::to_string(request.statusSource) +
@@ -250,7 +256,8 @@ std::vector<std::shared_ptr<Request>> loadRequests(HostCall& call, u32 array, in
 // Returns 0 or the raised error.
 int receivedElements(HostCall& call, u32 status, u32 type, int64_t& count) {
   int64_t bytes;
-  if (!call.load(status + abi::kStatusCountOffset, bytes))
+  // The whole status first: an address near the top would wrap around.
+  if (!call.bytes(status, abi::kStatusSize) || !call.load(status + abi::kStatusCountOffset, bytes))
     return call.fail(abi::kCommWorld, abi::kErrArg, "status outside linear memory");
   Layout layout = call.rank.type(int(type));
   if (!layout) return call.fail(abi::kCommWorld, abi::kErrType, "invalid datatype");
@@ -292,7 +299,7 @@ void awaitAny(HostCall& call, const std::vector<std::shared_ptr<Request>>& reque
 
 // Reports a completed request through its status and then retires its
 // handle, which may free the request: it is not touched afterwards.
-int retire(HostCall& call, u32 array, int index, const Request& request, u32 statusAddr) {
+int retire(HostCall& call, u32 array, int index, Request& request, u32 statusAddr) {
   int32_t handle;
   call.load(array + 4 * index, handle);
   int result = finishRequest(call, request, statusAddr);
@@ -621,13 +628,46 @@ u32 Z_envZ_MPI_Request_free(void* instance, u32 slot) {
   if (!call.load(slot, handle) || !call.rank.request(handle))
     return call.fail(abi::kCommWorld, abi::kErrRequest, "invalid request");
   // MPI makes it erroneous: the collective's local step would never run.
-  const Request& request = *call.rank.borrowRequest(handle);
+  Request& request = *call.rank.borrowRequest(handle);
   if (request.kind == Request::Kind::Collective && !isCompleteNow(request))
     return call.fail(request.commHandle, abi::kErrRequest,
                      "cannot free the request of a nonblocking collective before it completes");
-  call.rank.freeRequest(handle);
   call.store<int32_t>(slot, abi::kRequestNull);
+  if (request.kind == Request::Kind::Generalized) return freeGeneralized(call, request, handle);
+  call.rank.freeRequest(handle);
   return abi::kSuccess;
+}
+
+// Like MPI_Test, but leaves the request to a later completion call.
+u32 Z_envZ_MPI_Request_get_status(void* instance, u32 handleValue, u32 flag, u32 status) {
+  HostCall call(instance, "MPI_Request_get_status");
+  int handle = int(handleValue);
+  if (!call.bytes(flag, 4))
+    return call.fail(abi::kCommWorld, abi::kErrArg, "flag pointer outside linear memory");
+  if (handle == abi::kRequestNull) {
+    call.store<int32_t>(flag, 1);
+    storeEmptyStatus(call, status);
+    return abi::kSuccess;
+  }
+  std::shared_ptr<Request> request = call.rank.request(handle);
+  if (!request)
+    return call.fail(abi::kCommWorld, abi::kErrRequest,
+                     "invalid request handle " + std::to_string(handle));
+  if (call.world().aborted()) call.leaveAbortedJob();
+  if (request->persistent) {
+    call.store<int32_t>(flag, 1);
+    storeEmptyStatus(call, status);
+    return abi::kSuccess;
+  }
+  call.world().progress(call.rank.worldRank);
+  advanceCollective(call, *request);
+  if (!call.world().isComplete(*request)) {
+    call.store<int32_t>(flag, 0);
+    call.world().yieldIfSharingCpus();
+    return abi::kSuccess;
+  }
+  call.store<int32_t>(flag, 1);
+  return finishRequest(call, *request, status, /*keeping=*/true);
 }
 
 u32 Z_envZ_MPI_Probe(void* instance, u32 source, u32 tag, u32 comm, u32 status) {
@@ -675,7 +715,8 @@ u32 Z_envZ_MPI_Iprobe(void* instance, u32 source, u32 tag, u32 comm, u32 flag, u
 u32 Z_envZ_MPI_Get_count(void* instance, u32 status, u32 type, u32 countOut) {
   HostCall call(instance, "MPI_Get_count");
   int64_t bytes;
-  if (!call.load(status + abi::kStatusCountOffset, bytes))
+  // The whole status first: an address near the top would wrap around.
+  if (!call.bytes(status, abi::kStatusSize) || !call.load(status + abi::kStatusCountOffset, bytes))
     return call.fail(abi::kCommWorld, abi::kErrArg, "status outside linear memory");
   Layout layout = call.rank.type(int(type));
   if (!layout) return call.fail(abi::kCommWorld, abi::kErrType, "invalid datatype");
@@ -810,6 +851,22 @@ u32 Z_envZ_MPI_Ssend_init(void* instance, u32 buf, u32 count, u32 type, u32 dest
   if (!request) return call.fail(int(comm), abi::kErrArg, "null request pointer");
   return startSend(call, buf, int(count), int(type), int(dest), int(tag), int(comm),
                    SendMode::Synchronous, request, true);
+}
+
+u32 Z_envZ_MPI_Bsend_init(void* instance, u32 buf, u32 count, u32 type, u32 dest, u32 tag,
+                          u32 comm, u32 request) {
+  HostCall call(instance, "MPI_Bsend_init");
+  if (!request) return call.fail(int(comm), abi::kErrArg, "null request pointer");
+  return startSend(call, buf, int(count), int(type), int(dest), int(tag), int(comm),
+                   SendMode::Buffered, request, true);
+}
+
+u32 Z_envZ_MPI_Rsend_init(void* instance, u32 buf, u32 count, u32 type, u32 dest, u32 tag,
+                          u32 comm, u32 request) {
+  HostCall call(instance, "MPI_Rsend_init");
+  if (!request) return call.fail(int(comm), abi::kErrArg, "null request pointer");
+  return startSend(call, buf, int(count), int(type), int(dest), int(tag), int(comm),
+                   SendMode::Ready, request, true);
 }
 
 u32 Z_envZ_MPI_Recv_init(void* instance, u32 buf, u32 count, u32 type, u32 source, u32 tag,

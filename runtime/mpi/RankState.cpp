@@ -77,6 +77,7 @@ std::string RankState::objectsNotCheckpointed() const {
     if (groups_[i]) return "group " + std::to_string(i) + " is live";
   if (!windows_.empty()) return "a window is live";
   if (!allocatedMemory.empty()) return "memory from MPI_Alloc_mem is live";
+  if (!matchedMessages.empty()) return "a matched message is not received yet";
   return {};
 }
 
@@ -347,11 +348,12 @@ void HostCall::exitGranule(int code) {
   granule.exit(code);
 }
 
-bool HostCall::storeStatus(uint32_t addr, int source, int tag, int error, int64_t count) {
+bool HostCall::storeStatus(uint32_t addr, int source, int tag, int error, int64_t count,
+                           bool cancelled) {
   if (addr == abi::kStatusIgnore) return true;
   uint8_t* p = bytes(addr, abi::kStatusSize);
   if (!p) return false;
-  int32_t fields[4] = {source, tag, error, 0};
+  int32_t fields[4] = {source, tag, error, cancelled ? 1 : 0};
   std::memcpy(p, fields, sizeof(fields));
   std::memcpy(p + abi::kStatusCountOffset, &count, sizeof(count));
   return true;

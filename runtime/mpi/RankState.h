@@ -109,6 +109,15 @@ class RankState : public granule::HostExtension {
   // function-table indices, by handle (WindowErrorHandlers.cpp).
   std::map<int, uint32_t> windowErrorHandlers;
   int nextErrorHandler = abi::kErrorsReturn + 1;
+  // Messages MPI_Mprobe and MPI_Improbe took out of matching, by message
+  // handle, until MPI_Mrecv or MPI_Imrecv receives them (MatchedProbe.cpp).
+  struct MatchedMessage {
+    Arrival arrival;
+    std::shared_ptr<Communicator> comm;
+    int commHandle;
+  };
+  std::map<int, MatchedMessage> matchedMessages;
+  int nextMessage = abi::kMessageNoProc + 1;
   // Info objects by handle (InfoObjects.cpp); MPI_INFO_ENV's entry is
   // filled in when it is read.
   std::map<int, InfoEntries> infos;
@@ -290,7 +299,8 @@ class HostCall {
     return true;
   }
   // Writes a status unless `addr` is MPI_STATUS_IGNORE.
-  bool storeStatus(uint32_t addr, int source, int tag, int error, int64_t bytes);
+  bool storeStatus(uint32_t addr, int source, int tag, int error, int64_t bytes,
+                   bool cancelled = false);
 
  private:
   // Looks at the memory's size again; true when it has grown. A call reads

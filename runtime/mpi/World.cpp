@@ -345,6 +345,17 @@ std::optional<ProbeResult> World::waitProbe(int rank, uint32_t context, int sour
   return found;
 }
 
+std::optional<Arrival> World::waitTakeMatching(int rank, uint32_t context, int source, int tag,
+                                               const WaitInfo& info, bool& aborted) {
+  Mailbox& box = *mailboxes_[rank];
+  std::optional<Arrival> found;
+  aborted = !waitUntilReady(rank, info, [&] {
+    found = box.takeMatching(context, source, tag);
+    return found.has_value();
+  });
+  return found;
+}
+
 bool World::arrive(Communicator& comm, int commRank, const WaitInfo& info) {
   uint64_t generation = comm.generation.load();
   if (comm.arrived.fetch_add(1) + 1 == comm.size()) {
@@ -443,7 +454,8 @@ std::string World::describeWait(int rank) {
   };
   std::string call = info.call;
   bool receives = call.find("Recv") != std::string::npos ||
-                  call.find("Probe") != std::string::npos || call.find("Wait") != std::string::npos;
+                  call.find("Probe") != std::string::npos || call.find("probe") != std::string::npos ||
+                  call.find("Wait") != std::string::npos;
   bool sends = call.find("send") != std::string::npos || call.find("Send") != std::string::npos;
   if (receives && call.find("Wait") == std::string::npos)
     text << " (source " << rankText(info.peer) << ", tag "

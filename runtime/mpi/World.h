@@ -167,7 +167,9 @@ struct Communicator {
 // One point-to-point operation, blocking or not, or a nonblocking
 // collective (NonblockingCollectives.h).
 struct Request {
-  enum class Kind { Send, Recv, Null, Collective };
+  // Generalized: MPI_Grequest_start's, completed by the program
+  // (GeneralizedRequests.h).
+  enum class Kind { Send, Recv, Null, Collective, Generalized };
   Kind kind = Kind::Null;
   int owner = 0;  // world rank
   uint8_t* buffer = nullptr;
@@ -198,18 +200,38 @@ struct Request {
   // MPI_Start runs a copy of it that points back here.
   bool persistent = false;
   bool active = true;
+  // MPI_Cancel took it back before it matched (MPI_Test_cancelled).
+  bool cancelled = false;
   std::shared_ptr<Request> persistentOrigin;
   // Kind::Collective: its messages and local step, until it completes.
   std::shared_ptr<CollectiveSchedule> schedule;
   int statusSource = 0;
   int statusTag = 0;
   int statusError = 0;
+  // A rendezvous send: kSendUnclaimed until its receiver matches it or its
+  // sender cancels it, whichever comes first (claimSend()).
+  int sendClaim = 0;
   int64_t statusBytes = 0;
 };
 
 inline void setType(Request& request, const Layout& type) {
   request.type = type.get();
   if (!type->predefined) request.derivedType = type;
+}
+
+// A rendezvous send stays in its sender's memory until it matches, so
+// MPI_Cancel can take it back until then: the receiver's match and the
+// sender's cancel each try to claim it, and only one succeeds.
+inline constexpr int kSendUnclaimed = 0;
+inline constexpr int kSendMatched = 1;
+inline constexpr int kSendCancelled = 2;
+inline bool claimSend(Request& send, int claim) {
+  int unclaimed = kSendUnclaimed;
+  return __atomic_compare_exchange_n(&send.sendClaim, &unclaimed, claim, false, __ATOMIC_ACQ_REL,
+                                     __ATOMIC_ACQUIRE);
+}
+inline bool isCancelledSend(const Request& send) {
+  return __atomic_load_n(&send.sendClaim, __ATOMIC_ACQUIRE) == kSendCancelled;
 }
 
 inline void markComplete(Request& request) {
@@ -300,6 +322,19 @@ class World {
   std::optional<ProbeResult> probe(int rank, uint32_t context, int source, int tag);
   std::optional<ProbeResult> waitProbe(int rank, uint32_t context, int source, int tag,
                                        const WaitInfo& info, bool& aborted);
+  // Matched probe: the earliest arrived message for `rank` that fits, taken
+  // out of matching (Mailbox::takeMatching); waitTakeMatching() blocks
+  // until one comes. On the rank's own thread, or under its call lock.
+  std::optional<Arrival> takeMatching(int rank, uint32_t context, int source, int tag) {
+    return mailboxes_[rank]->takeMatching(context, source, tag);
+  }
+  std::optional<Arrival> waitTakeMatching(int rank, uint32_t context, int source, int tag,
+                                          const WaitInfo& info, bool& aborted);
+  void receiveMatched(const Arrival& arrival, Request& recv) {
+    mailboxes_[recv.owner]->receiveMatched(arrival, recv);
+  }
+  // Takes a posted receive back (MPI_Cancel); false when it has matched.
+  bool withdrawRecv(const Request& recv) { return mailboxes_[recv.owner]->withdraw(recv); }
   // Matches whatever has arrived for `rank`, before a Test looks at its
   // requests.
   void progress(int rank) { mailboxes_[rank]->drain(); }

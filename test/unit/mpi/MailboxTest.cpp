@@ -260,3 +260,99 @@ TEST(MailboxTest, EndingRankPublishesItsDeferredSends) {
 }
 
 }  // namespace
+
+// A matched probe takes the earliest arrived message that fits out of
+// matching: a receive posted afterwards takes the next one, and the taken
+// one is delivered later, rendezvous sends completing only then.
+TEST(MailboxTest, MatchedProbeTakesTheMessageOutOfMatching) {
+  int matchedSends = 0;
+  Mailbox box(2, [&](Request& send) {
+    ++matchedSends;
+    markComplete(send);
+  });
+  auto small = payload(0);
+  auto large = payload(39);  // rendezvous: past kEagerLimit
+  auto later = payload(1);
+  auto first = makeSend(large, 4, false);
+  auto second = makeSend(small, 4, false);
+  auto third = makeSend(later, 4, false);
+  EXPECT_FALSE(box.send(1, first, kEagerLimit));
+  EXPECT_TRUE(box.send(1, second, kEagerLimit));
+  EXPECT_TRUE(box.send(1, third, kEagerLimit));
+  auto taken = box.takeMatching(kContext, synergy::mpi::abi::kAnySource, 4);
+  ASSERT_TRUE(taken);
+  EXPECT_EQ(taken->envelope.bytes, int64_t(large.size() * 4));
+  EXPECT_EQ(matchedSends, 0);
+  std::vector<int32_t> buffer(64, -1);
+  auto recv = makeRecv(buffer, 1, 4);
+  box.post(recv);
+  ASSERT_TRUE(isCompleteNow(*recv));
+  EXPECT_EQ(buffer[0], 0);  // the second message, not the probed one
+  auto probed = box.probe(kContext, 1, 4);
+  ASSERT_TRUE(probed);
+  EXPECT_EQ(probed->bytes, int64_t(later.size() * 4));
+  std::vector<int32_t> target(64, -1);
+  auto matched = makeRecv(target, 1, 4);
+  box.receiveMatched(*taken, *matched);
+  EXPECT_TRUE(isCompleteNow(*matched));
+  EXPECT_EQ(target[0], 39);
+  EXPECT_EQ(matchedSends, 1);
+  EXPECT_TRUE(isCompleteNow(*first));
+}
+
+// A rendezvous send its sender cancels before anything matches it is
+// dropped, whether it waits among the unexpected messages or in its ring,
+// and the receive takes the next message; one a receive claimed first
+// cannot be cancelled.
+TEST(MailboxTest, CancelledRendezvousSendIsNeverReceived) {
+  Mailbox box(2, [](Request& send) { markComplete(send); });
+  auto large = payload(39);
+  auto small = payload(2);
+  auto unexpected = makeSend(large, 6, true);
+  EXPECT_FALSE(box.send(1, unexpected, kEagerLimit));
+  box.drain();  // now on the unexpected list
+  auto inRing = makeSend(large, 6, false);
+  EXPECT_FALSE(box.send(1, inRing, kEagerLimit));
+  EXPECT_TRUE(claimSend(*unexpected, kSendCancelled));
+  EXPECT_TRUE(claimSend(*inRing, kSendCancelled));
+  EXPECT_FALSE(box.probe(kContext, 1, 6));
+  auto next = makeSend(small, 6, false);
+  EXPECT_TRUE(box.send(1, next, kEagerLimit));
+  std::vector<int32_t> buffer(64, -1);
+  auto recv = makeRecv(buffer, 1, 6);
+  box.post(recv);
+  ASSERT_TRUE(isCompleteNow(*recv));
+  EXPECT_EQ(buffer[0], 2);
+  EXPECT_EQ(buffer[1], 2);
+  EXPECT_FALSE(isCompleteNow(*unexpected));
+  EXPECT_FALSE(box.probe(kContext, 1, 6));
+
+  auto matched = makeSend(large, 7, false);
+  std::vector<int32_t> target(64, -1);
+  auto posted = makeRecv(target, 1, 7);
+  box.post(posted);
+  EXPECT_FALSE(box.send(1, matched, kEagerLimit));
+  box.drain();
+  EXPECT_TRUE(isCompleteNow(*posted));
+  EXPECT_FALSE(claimSend(*matched, kSendCancelled));
+}
+
+// A posted receive can be withdrawn until it matches; then the message
+// goes to the next receive that fits.
+TEST(MailboxTest, WithdrawnReceiveTakesNoMessage) {
+  Mailbox box(2, [](Request& send) { markComplete(send); });
+  std::vector<int32_t> withdrawn(64, -1), next(64, -1);
+  auto first = makeRecv(withdrawn, 1, 8);
+  box.post(first);
+  EXPECT_TRUE(box.withdraw(*first));
+  EXPECT_FALSE(box.withdraw(*first));
+  auto data = payload(5);
+  auto send = makeSend(data, 8, false);
+  EXPECT_TRUE(box.send(1, send, kEagerLimit));
+  auto second = makeRecv(next, 1, 8);
+  box.post(second);
+  EXPECT_TRUE(isCompleteNow(*second));
+  EXPECT_FALSE(isCompleteNow(*first));
+  EXPECT_EQ(withdrawn[0], -1);
+  EXPECT_EQ(next[0], 5);
+}
