@@ -37,12 +37,27 @@ namespace synergy::mpi {
 // An info object's (key, value) pairs, in the order the keys were first set.
 using InfoEntries = std::vector<std::pair<std::string, std::string>>;
 
+// A graph topology's neighbours of one member, in the order the neighbour
+// collectives use them: MPI_Graph_create's edges of that member, or the
+// member's side of an MPI_Dist_graph_create(_adjacent) graph
+// (GraphTopologies.cpp).
+struct GraphNeighbors {
+  int kind = 0;  // MPI_GRAPH or MPI_DIST_GRAPH
+  std::vector<int> sources, sourceWeights;
+  std::vector<int> destinations, destinationWeights;
+  bool weighted = false;
+  // MPI_GRAPH: every member's MPI_Graph_create index and edges arrays.
+  std::vector<int> graphIndex, graphEdges;
+};
+
 struct CommHandle {
   std::shared_ptr<Communicator> comm;
   int errhandler = abi::kErrorsAreFatal;
   // MPI_Comm_set_attr values (guest pointer-sized words) by keyval, in
   // keyval order, which is the order their callbacks run in.
   std::map<int, uint32_t> attributes;
+  // Set on a communicator with a graph topology; a duplicate shares it.
+  std::shared_ptr<const GraphNeighbors> graph;
 };
 
 struct Group {
