@@ -377,6 +377,15 @@ int MPI_Pcontrol(const int level, ...);
 int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler);
 int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler* errhandler);
 int MPI_Errhandler_free(MPI_Errhandler* errhandler);
+
+/* User error handlers on communicators, and MPI-1's names for them. */
+typedef MPI_Comm_errhandler_function MPI_Handler_function;
+int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function* function,
+                               MPI_Errhandler* errhandler);
+int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode);
+int MPI_Errhandler_create(MPI_Handler_function* function, MPI_Errhandler* errhandler);
+int MPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler);
+int MPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler* errhandler);
 int MPI_Error_string(int errorcode, char* string, int* resultlen);
 int MPI_Error_class(int errorcode, int* errorclass);
 int MPI_Add_error_class(int* errorclass);

@@ -10,8 +10,9 @@
 // rank's call lock under MPI_THREAD_MULTIPLE (RankCallLock.h), resolves
 // guest pointers without trapping (a bad pointer is an MPI error,
 // not a crash), and raises errors through the communicator's error handler:
-// MPI_ERRORS_RETURN hands the error class back, MPI_ERRORS_ARE_FATAL ends
-// the whole job with a message naming the rank, the call and the reason.
+// MPI_ERRORS_RETURN hands the error class back, a user handler is called
+// and then the class handed back, MPI_ERRORS_ARE_FATAL ends the whole job
+// with a message naming the rank, the call and the reason.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -123,6 +124,9 @@ class RankState : public granule::HostExtension {
   // Error handlers made with MPI_Win_create_errhandler: their guest
   // function-table indices, by handle (WindowErrorHandlers.cpp).
   std::map<int, uint32_t> windowErrorHandlers;
+  // The same for MPI_Comm_create_errhandler (CommunicatorErrorHandlers.cpp);
+  // both draw their handles from nextErrorHandler.
+  std::map<int, uint32_t> commErrorHandlers;
   int nextErrorHandler = abi::kErrorsReturn + 1;
   // Info objects by handle (InfoObjects.cpp); MPI_INFO_ENV's entry is
   // filled in when it is read.
@@ -265,7 +269,8 @@ class HostCall {
 
   // Raises `errorClass` on communicator handle `comm` (or MPI_COMM_WORLD's
   // handler when it is not a valid handle). Returns the error class under
-  // MPI_ERRORS_RETURN; ends the job otherwise.
+  // MPI_ERRORS_RETURN, and after calling it under a user handler; ends the
+  // job under MPI_ERRORS_ARE_FATAL.
   int fail(int comm, int errorClass, const std::string& reason);
   // Ends this rank because the job is over (another rank aborted).
   [[noreturn]] void leaveAbortedJob();
