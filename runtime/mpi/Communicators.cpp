@@ -219,6 +219,18 @@ int parentRanksOf(HostCall& call, int comm, const Communicator& parent, const Gr
   return abi::kSuccess;
 }
 
+// Copies the attributes of `comm` to its new duplicate `duplicate`; when
+// a copy callback fails, the duplicate is not made after all: it is freed
+// and `newcomm` set to MPI_COMM_NULL, and the callback's error returned.
+int copyAttributesOrUndo(HostCall& call, int comm, int duplicate, u32 newcomm) {
+  int error = copyCommAttributes(call, comm, duplicate);
+  if (error) {
+    call.rank.freeComm(duplicate);
+    call.store<int32_t>(newcomm, abi::kCommNull);
+  }
+  return error;
+}
+
 // MPI_Comm_dup and MPI_Comm_dup_with_info: a copy of `comm` with its
 // attributes.
 u32 duplicateCommunicator(HostCall& call, u32 comm, u32 newcomm) {
@@ -231,7 +243,7 @@ u32 duplicateCommunicator(HostCall& call, u32 comm, u32 newcomm) {
   int32_t duplicate;
   call.load(newcomm, duplicate);
   call.rank.comm(duplicate)->graph = call.rank.comm(int(comm))->graph;
-  return copyCommAttributes(call, int(comm), duplicate);
+  return copyAttributesOrUndo(call, int(comm), duplicate, newcomm);
 }
 
 // A nonblocking duplicate's tag in the parent's list of pending creations
@@ -427,7 +439,7 @@ u32 Z_envZ_MPI_Comm_idup(void* instance, u32 comm, u32 newcomm, u32 requestOut) 
     int duplicate = call.rank.addComm(child, parent->errhandler);
     call.rank.comm(duplicate)->graph = call.rank.comm(int(comm))->graph;
     call.store<int32_t>(newcomm, duplicate);
-    if (int error = copyCommAttributes(call, int(comm), duplicate)) return error;
+    if (int error = copyAttributesOrUndo(call, int(comm), duplicate, newcomm)) return error;
   }
   auto request = newRequest();
   request->kind = Request::Kind::Collective;
