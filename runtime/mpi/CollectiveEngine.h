@@ -25,6 +25,8 @@ enum class CollectiveKind : int {
   Barrier = 1, Bcast, Reduce, Allreduce, Gather, Gatherv, Scatter, Scatterv, Allgather,
   Allgatherv, Alltoall, Alltoallv, ReduceScatter, ReduceScatterBlock, Scan, Exscan,
   CommSplit, WinCreate, WinFence, WinFree, FileOperation,
+  // Run as nonblocking collectives (NonblockingCollectives.h); at most 31.
+  NeighborAllgather, NeighborAlltoall, DistGraphCreate,
 };
 
 // Collectives moving at most this many bytes per member stage them in their

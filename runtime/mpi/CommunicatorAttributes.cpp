@@ -121,8 +121,12 @@ int copyCommAttributes(HostCall& call, int from, int to) {
   CommHandle* source = call.rank.comm(from);
   if (!source || source->attributes.empty()) return abi::kSuccess;
   std::map<int, u32> copies;
-  if (int error = copyAttributes(call, from, from, AttributeMap(source->attributes), copies))
+  if (int error = copyAttributes(call, from, from, AttributeMap(source->attributes), copies)) {
+    // The copies made before the failing callback are deleted through
+    // their keyvals, as on the new communicator, which the caller frees.
+    deleteAttributes(call, from, to, copies);
     return error;
+  }
   // The new handle may have moved in the table if a callback made
   // communicators, so it is looked up again.
   if (CommHandle* target = call.rank.comm(to)) target->attributes = std::move(copies);

@@ -24,7 +24,8 @@ using AttributeMap = std::map<int, uint32_t>;
 
 // Copies the attributes of communicator handle `from` to the new handle
 // `to` through their keyvals' copy callbacks; returns 0 or the error a
-// callback returned (raised on `from`).
+// callback returned (raised on `from`), after deleting the copies made
+// before it.
 int copyCommAttributes(HostCall& call, int from, int to);
 
 // Deletes every attribute of communicator handle `comm` through its

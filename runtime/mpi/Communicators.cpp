@@ -22,9 +22,11 @@
 
 #include "mpi/CollectiveEngine.h"
 #include "mpi/CommunicatorAttributes.h"
+#include "mpi/Communicators.h"
 #include "mpi/HostCollectives.h"
 #include "mpi/Intercommunicators.h"
 #include "mpi/MpiAbi.h"
+#include "mpi/RequestPool.h"
 #include "mpi/RankState.h"
 #include "mpi/World.h"
 #include "util/FunctionRef.h"
@@ -50,6 +52,26 @@ std::vector<int> membersOfColor(const Communicator& parent, int color,
   std::vector<int> worldRanks;
   for (int member : members) worldRanks.push_back(parent.worldRanks[member]);
   return worldRanks;
+}
+
+std::vector<int> coordsOf(const CartTopology& cart, int rank) {
+  std::vector<int> coords(cart.dims.size());
+  for (int d = int(cart.dims.size()) - 1; d >= 0; --d) {
+    coords[d] = rank % cart.dims[d];
+    rank /= cart.dims[d];
+  }
+  return coords;
+}
+
+// Wraps `coord` into dimension `d` if that is periodic; false when it lies
+// outside a non-periodic one.
+bool wrapCoord(const CartTopology& cart, size_t d, int& coord) {
+  int extent = cart.dims[d];
+  if (cart.periods[d])
+    coord = ((coord % extent) + extent) % extent;
+  else if (coord < 0 || coord >= extent)
+    return false;
+  return true;
 }
 
 // splitCommunicator on a parent whose members span hosts.
@@ -87,8 +109,10 @@ int splitAcrossHostsInto(HostCall& call, int comm, int color, int key, u32 newco
   return abi::kSuccess;
 }
 
-// The collective behind every constructor. Stores the new handle (or
-// MPI_COMM_NULL for MPI_UNDEFINED) at `newcommOut`.
+}  // namespace
+
+namespace synergy::mpi {
+
 int splitCommunicator(HostCall& call, int comm, int color, int key, u32 newcommOut,
                       const std::optional<CartTopology>& cart) {
   CommHandle* parent = call.rank.comm(comm);
@@ -134,6 +158,19 @@ int splitCommunicator(HostCall& call, int comm, int color, int key, u32 newcommO
   return abi::kSuccess;
 }
 
+int cartShift(const CartTopology& cart, int rank, int dim, int disp) {
+  std::vector<int> coords = coordsOf(cart, rank);
+  coords[size_t(dim)] += disp;
+  if (!wrapCoord(cart, size_t(dim), coords[size_t(dim)])) return abi::kProcNull;
+  int shifted = 0;
+  for (size_t d = 0; d < coords.size(); ++d) shifted = shifted * cart.dims[d] + coords[d];
+  return shifted;
+}
+
+}  // namespace synergy::mpi
+
+namespace {
+
 // Finds a communicator with a Cartesian topology; returns 0 or the error.
 int cartOf(HostCall& call, int comm, Communicator*& out) {
   CommHandle* handle = call.rank.comm(comm);
@@ -144,14 +181,6 @@ int cartOf(HostCall& call, int comm, Communicator*& out) {
   return abi::kSuccess;
 }
 
-std::vector<int> coordsOf(const CartTopology& cart, int rank) {
-  std::vector<int> coords(cart.dims.size());
-  for (int d = int(cart.dims.size()) - 1; d >= 0; --d) {
-    coords[d] = rank % cart.dims[d];
-    rank /= cart.dims[d];
-  }
-  return coords;
-}
 
 // The local group, for an intercommunicator too.
 std::shared_ptr<const Group> groupOf(const Communicator& comm) {
@@ -160,16 +189,6 @@ std::shared_ptr<const Group> groupOf(const Communicator& comm) {
   return group;
 }
 
-// Wraps `coord` into dimension `d` if that is periodic; false when it lies
-// outside a non-periodic one.
-bool wrapCoord(const CartTopology& cart, size_t d, int& coord) {
-  int extent = cart.dims[d];
-  if (cart.periods[d])
-    coord = ((coord % extent) + extent) % extent;
-  else if (coord < 0 || coord >= extent)
-    return false;
-  return true;
-}
 
 // How two rank lists compare: `equal` when they are the same in order,
 // MPI_SIMILAR when they are the same as sets, MPI_UNEQUAL otherwise.
@@ -200,6 +219,18 @@ int parentRanksOf(HostCall& call, int comm, const Communicator& parent, const Gr
   return abi::kSuccess;
 }
 
+// Copies the attributes of `comm` to its new duplicate `duplicate`; when
+// a copy callback fails, the duplicate is not made after all: it is freed
+// and `newcomm` set to MPI_COMM_NULL, and the callback's error returned.
+int copyAttributesOrUndo(HostCall& call, int comm, int duplicate, u32 newcomm) {
+  int error = copyCommAttributes(call, comm, duplicate);
+  if (error) {
+    call.rank.freeComm(duplicate);
+    call.store<int32_t>(newcomm, abi::kCommNull);
+  }
+  return error;
+}
+
 // MPI_Comm_dup and MPI_Comm_dup_with_info: a copy of `comm` with its
 // attributes.
 u32 duplicateCommunicator(HostCall& call, u32 comm, u32 newcomm) {
@@ -211,8 +242,15 @@ u32 duplicateCommunicator(HostCall& call, u32 comm, u32 newcomm) {
     return error;
   int32_t duplicate;
   call.load(newcomm, duplicate);
-  return copyCommAttributes(call, int(comm), duplicate);
+  call.rank.comm(duplicate)->graph = call.rank.comm(int(comm))->graph;
+  return copyAttributesOrUndo(call, int(comm), duplicate, newcomm);
 }
+
+// A nonblocking duplicate's tag in the parent's list of pending creations
+// (Communicator::groupCreations): negative, which no MPI_Comm_create_group
+// tag can be, and distinct for each nonblocking collective started on the
+// parent.
+int idupCreationTag(uint32_t sequence) { return -1 - int(sequence & 0x3fffffffu); }
 
 }  // namespace
 
@@ -357,6 +395,59 @@ u32 Z_envZ_MPI_Comm_create_group(void* instance, u32 comm, u32 group, u32 tag, u
                      exhausted ? UINT32_MAX : child->context);
   if (exhausted) return noContextsLeft(call, int(comm));
   call.store<int32_t>(newcomm, call.rank.addComm(child, parent->errhandler));
+  return abi::kSuccess;
+}
+
+// MPI_Comm_idup waits for no other member, so members may start
+// duplicating overlapping communicators in different orders, as MPI allows
+// of nonblocking collectives. Every member starts the nonblocking
+// collectives of a communicator in the same order, so the k-th of them
+// names the same duplicate on every member: the first member to start it
+// makes the communicator, the others pick it up from the parent's list of
+// pending creations, and the request is complete at once. An
+// intercommunicator's or a parent spanning hosts gets its context from a
+// collective, so there the duplicate is MPI_Comm_dup's, made before the
+// call returns.
+u32 Z_envZ_MPI_Comm_idup(void* instance, u32 comm, u32 newcomm, u32 requestOut) {
+  HostCall call(instance, "MPI_Comm_idup");
+  CommHandle* parent = call.rank.comm(int(comm));
+  if (!parent) return call.fail(int(comm), abi::kErrComm, "invalid communicator");
+  if (!call.bytes(newcomm, 4) || !call.bytes(requestOut, 4))
+    return call.fail(int(comm), abi::kErrArg, "newcomm or request pointer outside linear memory");
+  std::shared_ptr<Communicator> parentComm = parent->comm;
+  if (parentComm->inter || usesHostCollectives(call, int(comm))) {
+    if (int error = duplicateCommunicator(call, comm, newcomm)) return error;
+  } else {
+    uint32_t& started = call.rank.nonblockingCollectivesOn[parentComm->context];
+    int tag = idupCreationTag(started);
+    World& world = call.world();
+    int members = parentComm->size();
+    std::shared_ptr<Communicator> child;
+    world.locked([&] {
+      auto key = std::make_pair(parentComm->worldRanks, tag);
+      Communicator::GroupCreations& creations = parentComm->groupCreations[key];
+      auto& [made, takers] = creations.pending[0];
+      if (!made) {
+        made = world.makeCommunicator(parentComm->worldRanks);
+        if (made) made->cart = parentComm->cart;
+      }
+      child = made;
+      if (!made || ++takers == members) parentComm->groupCreations.erase(key);
+    });
+    if (!child) return noContextsLeft(call, int(comm));
+    ++started;
+    int duplicate = call.rank.addComm(child, parent->errhandler);
+    call.rank.comm(duplicate)->graph = call.rank.comm(int(comm))->graph;
+    call.store<int32_t>(newcomm, duplicate);
+    if (int error = copyAttributesOrUndo(call, int(comm), duplicate, newcomm)) return error;
+  }
+  auto request = newRequest();
+  request->kind = Request::Kind::Collective;
+  request->owner = call.rank.worldRank;
+  request->statusSource = abi::kAnySource;
+  request->statusTag = abi::kAnyTag;
+  request->complete = true;
+  call.store<int32_t>(requestOut, call.rank.addRequest(request));
   return abi::kSuccess;
 }
 
@@ -610,7 +701,11 @@ u32 Z_envZ_MPI_Topo_test(void* instance, u32 comm, u32 statusOut) {
   HostCall call(instance, "MPI_Topo_test");
   CommHandle* handle = call.rank.comm(int(comm));
   if (!handle) return call.fail(int(comm), abi::kErrComm, "invalid communicator");
-  call.store<int32_t>(statusOut, handle->comm->cart ? abi::kTopoCart : abi::kUndefined);
+  int kind = handle->comm->cart ? abi::kTopoCart
+             : handle->graph   ? handle->graph->kind
+                               : abi::kUndefined;
+  if (!call.store<int32_t>(statusOut, kind))
+    return call.fail(int(comm), abi::kErrArg, "status pointer outside linear memory");
   return abi::kSuccess;
 }
 
@@ -667,17 +762,10 @@ u32 Z_envZ_MPI_Cart_shift(void* instance, u32 comm, u32 direction, u32 disp, u32
   int dir = int(direction);
   if (dir < 0 || dir >= int(c->cart->dims.size()))
     return call.fail(int(comm), abi::kErrArg, "invalid direction " + std::to_string(dir));
-  auto coords = coordsOf(*c->cart, c->rankOfWorld[call.rank.worldRank]);
-  auto neighbour = [&](int offset) {
-    auto moved = coords;
-    moved[dir] += offset;
-    if (!wrapCoord(*c->cart, dir, moved[dir])) return abi::kProcNull;
-    int rank = 0;
-    for (size_t d = 0; d < moved.size(); ++d) rank = rank * c->cart->dims[d] + moved[d];
-    return rank;
-  };
-  call.store<int32_t>(sourceOut, neighbour(-int(disp)));
-  call.store<int32_t>(destOut, neighbour(int(disp)));
+  int me = c->rankOfWorld[call.rank.worldRank];
+  if (!call.store<int32_t>(sourceOut, cartShift(*c->cart, me, dir, -int(disp))) ||
+      !call.store<int32_t>(destOut, cartShift(*c->cart, me, dir, int(disp))))
+    return call.fail(int(comm), abi::kErrArg, "rank pointer outside linear memory");
   return abi::kSuccess;
 }
 

@@ -161,25 +161,6 @@ u32 Z_envZ_MPI_Pcontrol(void* instance, u32 level, u32 varargs) {
   return abi::kSuccess;
 }
 
-u32 Z_envZ_MPI_Comm_set_errhandler(void* instance, u32 comm, u32 errhandler) {
-  HostCall call(instance, "MPI_Comm_set_errhandler");
-  CommHandle* handle = call.rank.comm(int(comm));
-  if (!handle) return call.fail(int(comm), abi::kErrComm, "invalid communicator");
-  int h = int(errhandler);
-  if (h != abi::kErrorsAreFatal && h != abi::kErrorsReturn)
-    return call.fail(int(comm), abi::kErrArg, "invalid error handler");
-  handle->errhandler = h;
-  return abi::kSuccess;
-}
-
-u32 Z_envZ_MPI_Comm_get_errhandler(void* instance, u32 comm, u32 errhandlerOut) {
-  HostCall call(instance, "MPI_Comm_get_errhandler");
-  CommHandle* handle = call.rank.comm(int(comm));
-  if (!handle) return call.fail(int(comm), abi::kErrComm, "invalid communicator");
-  call.store<int32_t>(errhandlerOut, handle->errhandler);
-  return abi::kSuccess;
-}
-
 u32 Z_envZ_MPI_Errhandler_free(void* instance, u32 errhandlerAddr) {
   HostCall call(instance, "MPI_Errhandler_free");
   call.store<int32_t>(errhandlerAddr, abi::kErrhandlerNull);

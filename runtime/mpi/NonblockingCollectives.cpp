@@ -54,111 +54,119 @@ constexpr uint32_t kNonblockingContextBit = 1u << 30;
 constexpr int kKindBits = 5;
 constexpr uint32_t kSequenceMask = (1u << (31 - kKindBits)) - 1;
 
-// A (buffer, count, datatype) triple, checked.
-struct TypedBuffer {
-  uint8_t* host = nullptr;
-  Layout type;
-  int64_t count = 0;
-  int typeHandle = 0;
-};
+}  // namespace
 
-// Builds the messages of one nonblocking collective on the calling rank.
-class ScheduleBuilder {
- public:
-  ScheduleBuilder(HostCall& call, int commHandle, CommHandle& handle, CollectiveKind kind)
-      : call_(call), schedule_(std::make_shared<CollectiveSchedule>()) {
-    schedule_->commHandle = commHandle;
-    schedule_->comm = handle.comm;
-    comm_ = handle.comm.get();
-    me_ = comm_->rankOfWorld[call.rank.worldRank];
-    // Counted when the collective starts: one refused with MPI_ERRORS_RETURN
-    // before it sent anything does not shift the sequence.
-    uint32_t sequence = call.rank.nonblockingCollectivesOn[comm_->context];
-    tag_ = int(((sequence & kSequenceMask) << kKindBits) | uint32_t(kind));
-  }
+namespace synergy::mpi {
 
-  int me() const { return me_; }
-  int size() const { return comm_->size(); }
-  CollectiveSchedule& schedule() { return *schedule_; }
+ScheduleBuilder::ScheduleBuilder(HostCall& call, int commHandle, CommHandle& handle,
+                                 CollectiveKind kind)
+    : call_(call), schedule_(std::make_shared<CollectiveSchedule>()) {
+  schedule_->commHandle = commHandle;
+  schedule_->comm = handle.comm;
+  comm_ = handle.comm.get();
+  me_ = comm_->rankOfWorld[call.rank.worldRank];
+  // Counted when the collective starts: one refused with MPI_ERRORS_RETURN
+  // before it sent anything does not shift the sequence.
+  uint32_t sequence = call.rank.nonblockingCollectivesOn[comm_->context];
+  tag_ = int(((sequence & kSequenceMask) << kKindBits) | uint32_t(kind));
+}
 
-  // Sends `count` instances of `type` at `data` to member `to`; the data is
-  // copied before this returns.
-  void send(int to, const uint8_t* data, const Layout& type, int64_t count) {
-    auto request = newRequest();
-    fill(*request, Request::Kind::Send, to, const_cast<uint8_t*>(data), type, count);
-    request->senderRank = me_;
-    request->buffered = true;
-    call_.world().startSend(request, comm_->worldRanks[to]);
-  }
+void ScheduleBuilder::send(int to, const uint8_t* data, const Layout& type, int64_t count) {
+  auto request = newRequest();
+  fill(*request, Request::Kind::Send, to, const_cast<uint8_t*>(data), type, count);
+  request->senderRank = me_;
+  request->buffered = true;
+  call_.world().startSend(request, comm_->worldRanks[to]);
+}
 
-  // Receives member `from`'s contribution into `data`.
-  void receive(int from, uint8_t* data, const Layout& type, int64_t count) {
-    auto request = newRequest();
-    fill(*request, Request::Kind::Recv, from, data, type, count);
-    call_.world().startRecv(request);
-    schedule_->receives.push_back(std::move(request));
-  }
+void ScheduleBuilder::receive(int from, uint8_t* data, const Layout& type, int64_t count) {
+  auto request = newRequest();
+  fill(*request, Request::Kind::Recv, from, data, type, count);
+  call_.world().startRecv(request);
+  schedule_->receives.push_back(std::move(request));
+}
 
-  // A buffer for `count` instances of `type`, owned by the schedule; the
-  // returned pointer is where instance 0 starts.
-  uint8_t* stage(const TypeLayout& type, int64_t count) {
-    ByteSpan span = touchedSpan(type, count);
-    std::vector<uint8_t>& block = schedule_->staging.emplace_back(
-        size_t(span.empty() ? 0 : span.last - span.first));
-    return block.data() - span.first;
-  }
+uint8_t* ScheduleBuilder::stage(const TypeLayout& type, int64_t count) {
+  ByteSpan span = touchedSpan(type, count);
+  std::vector<uint8_t>& block =
+      schedule_->staging.emplace_back(size_t(span.empty() ? 0 : span.last - span.first));
+  return block.data() - span.first;
+}
 
-  // Copies `count` instances of `type` at `data` into a staged buffer.
-  uint8_t* stageCopy(const uint8_t* data, const TypeLayout& type, int64_t count) {
-    uint8_t* staged = stage(type, count);
-    copyTyped(data, type, count, staged, type, count, type.size * count);
-    return staged;
-  }
+uint8_t* ScheduleBuilder::stageCopy(const uint8_t* data, const TypeLayout& type, int64_t count) {
+  uint8_t* staged = stage(type, count);
+  copyTyped(data, type, count, staged, type, count, type.size * count);
+  return staged;
+}
 
-  // Hands the schedule to a new request and its handle to the guest.
-  u32 start(u32 requestOut, std::function<int(HostCall&)> localStep = nullptr) {
-    schedule_->localStep = std::move(localStep);
-    ++call_.rank.nonblockingCollectivesOn[comm_->context];
-    auto request = newRequest();
-    request->kind = Request::Kind::Collective;
-    request->owner = call_.rank.worldRank;
-    request->comm = comm_;
-    request->commHandle = schedule_->commHandle;
-    request->schedule = std::move(schedule_);
-    if (!requestOut) {
-      // A blocking collective run as its nonblocking form: it completes here.
-      advanceCollective(call_, *request);
-      awaitCollective(call_, *request);
-      return u32(request->statusError);
-    }
-    call_.store<int32_t>(requestOut, call_.rank.addRequest(request));
+u32 ScheduleBuilder::start(u32 requestOut, std::function<int(HostCall&)> localStep) {
+  schedule_->localStep = std::move(localStep);
+  ++call_.rank.nonblockingCollectivesOn[comm_->context];
+  auto request = newRequest();
+  request->kind = Request::Kind::Collective;
+  request->owner = call_.rank.worldRank;
+  request->comm = comm_;
+  request->commHandle = schedule_->commHandle;
+  request->schedule = std::move(schedule_);
+  if (!requestOut) {
+    // A blocking collective run as its nonblocking form: it completes here.
     advanceCollective(call_, *request);
-    return abi::kSuccess;
+    awaitCollective(call_, *request);
+    return u32(request->statusError);
   }
+  call_.store<int32_t>(requestOut, call_.rank.addRequest(request));
+  advanceCollective(call_, *request);
+  return abi::kSuccess;
+}
 
- private:
-  void fill(Request& request, Request::Kind kind, int peer, uint8_t* data, const Layout& type,
-            int64_t count) {
-    request.kind = kind;
-    request.owner = call_.rank.worldRank;
-    request.buffer = data;
-    setType(request, type);
-    request.count = count;
-    request.bytes = type->size * count;
-    request.context = comm_->context | kNonblockingContextBit;
-    request.comm = comm_;
-    request.freeableComm = schedule_->comm;
-    request.commHandle = schedule_->commHandle;
-    request.peer = peer;
-    request.tag = tag_;
-  }
+void ScheduleBuilder::fill(Request& request, Request::Kind kind, int peer, uint8_t* data,
+                           const Layout& type, int64_t count) {
+  request.kind = kind;
+  request.owner = call_.rank.worldRank;
+  request.buffer = data;
+  setType(request, type);
+  request.count = count;
+  request.bytes = type->size * count;
+  request.context = comm_->context | kNonblockingContextBit;
+  request.comm = comm_;
+  request.freeableComm = schedule_->comm;
+  request.commHandle = schedule_->commHandle;
+  request.peer = peer;
+  request.tag = tag_;
+}
 
-  HostCall& call_;
-  std::shared_ptr<CollectiveSchedule> schedule_;
-  const Communicator* comm_;
-  int me_ = 0;
-  int tag_ = 0;
-};
+int resolve(HostCall& call, int comm, int64_t addr, int count, int typeHandle, const char* role,
+            TypedBuffer& out) {
+  if (count < 0) return call.fail(comm, abi::kErrCount, "negative count " + std::to_string(count));
+  const Layout& type = call.rank.type(typeHandle);
+  if (!type) return call.fail(comm, abi::kErrType, "invalid datatype " + std::to_string(typeHandle));
+  if (!type->committed) return call.fail(comm, abi::kErrType, "datatype is not committed");
+  bool ok = addr >= 0 && addr <= int64_t(UINT32_MAX);
+  if (ok) out.host = call.typedBuffer(uint32_t(addr), *type, count, ok);
+  if (!ok) return call.fail(comm, abi::kErrBuffer, std::string(role) + " buffer outside linear memory");
+  out.type = type;
+  out.count = count;
+  out.typeHandle = typeHandle;
+  return abi::kSuccess;
+}
+
+int resolveBlock(HostCall& call, int comm, u32 addr, const int32_t* counts, const int32_t* displs,
+                 int index, int typeHandle, const char* role, TypedBuffer& out) {
+  const Layout& type = call.rank.type(typeHandle);
+  if (!type) return call.fail(comm, abi::kErrType, "invalid datatype " + std::to_string(typeHandle));
+  return resolve(call, comm, int64_t(addr) + int64_t(displs[index]) * type->extent(),
+                 counts[index], typeHandle, role, out);
+}
+
+const int32_t* intArray(HostCall& call, int comm, u32 addr, int n, const char* what) {
+  auto* array = reinterpret_cast<const int32_t*>(call.bytes(addr, uint64_t(n) * 4));
+  if (!array) call.fail(comm, abi::kErrArg, std::string(what) + " outside linear memory");
+  return array;
+}
+
+}  // namespace synergy::mpi
+
+namespace {
 
 // Checks the communicator and the request pointer every call takes;
 // returns 0 or the raised error.
@@ -177,39 +185,6 @@ int checkRoot(HostCall& call, int comm, int root, const CommHandle& handle) {
   if (root < 0 || root >= handle.comm->size())
     return call.fail(comm, abi::kErrRoot, "invalid root " + std::to_string(root));
   return abi::kSuccess;
-}
-
-// Resolves `count` instances of datatype `typeHandle` at guest `addr`.
-int resolve(HostCall& call, int comm, int64_t addr, int count, int typeHandle, const char* role,
-            TypedBuffer& out) {
-  if (count < 0) return call.fail(comm, abi::kErrCount, "negative count " + std::to_string(count));
-  const Layout& type = call.rank.type(typeHandle);
-  if (!type) return call.fail(comm, abi::kErrType, "invalid datatype " + std::to_string(typeHandle));
-  if (!type->committed) return call.fail(comm, abi::kErrType, "datatype is not committed");
-  bool ok = addr >= 0 && addr <= int64_t(UINT32_MAX);
-  if (ok) out.host = call.typedBuffer(uint32_t(addr), *type, count, ok);
-  if (!ok) return call.fail(comm, abi::kErrBuffer, std::string(role) + " buffer outside linear memory");
-  out.type = type;
-  out.count = count;
-  out.typeHandle = typeHandle;
-  return abi::kSuccess;
-}
-
-// Block `index` of a v-form's buffer: counts[index] instances of
-// `typeHandle`, displs[index] extents after `addr`.
-int resolveBlock(HostCall& call, int comm, u32 addr, const int32_t* counts, const int32_t* displs,
-                 int index, int typeHandle, const char* role, TypedBuffer& out) {
-  const Layout& type = call.rank.type(typeHandle);
-  if (!type) return call.fail(comm, abi::kErrType, "invalid datatype " + std::to_string(typeHandle));
-  return resolve(call, comm, int64_t(addr) + int64_t(displs[index]) * type->extent(),
-                 counts[index], typeHandle, role, out);
-}
-
-// A guest int array of `n` entries; null (after raising) when outside memory.
-const int32_t* intArray(HostCall& call, int comm, u32 addr, int n, const char* what) {
-  auto* array = reinterpret_cast<const int32_t*>(call.bytes(addr, uint64_t(n) * 4));
-  if (!array) call.fail(comm, abi::kErrArg, std::string(what) + " outside linear memory");
-  return array;
 }
 
 // The counts and displacements of a plain form's blocks: `count` each,

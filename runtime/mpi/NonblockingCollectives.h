@@ -6,7 +6,8 @@
 // they have all arrived (folding staged contributions into the receive
 // buffer) runs when a completion call finds them complete. The completion
 // calls (PointToPoint.cpp) reach the schedule only through these three
-// functions.
+// functions. ScheduleBuilder and the argument checks below are shared with
+// the other collectives built the same way (NeighborCollectives.cpp).
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -16,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "mpi/CollectiveEngine.h"
 #include "mpi/RankState.h"
 
 namespace synergy::mpi {
@@ -32,6 +34,63 @@ struct CollectiveSchedule {
   // Runs once every receive has completed; returns an error class.
   std::function<int(HostCall&)> localStep;
 };
+
+// A (buffer, count, datatype) triple, checked.
+struct TypedBuffer {
+  uint8_t* host = nullptr;
+  Layout type;
+  int64_t count = 0;
+  int typeHandle = 0;
+};
+
+// Builds the messages of one nonblocking collective on the calling rank:
+// they travel on a context of their own, tagged with the collective's kind
+// and its sequence number among this rank's nonblocking collectives on the
+// communicator.
+class ScheduleBuilder {
+ public:
+  ScheduleBuilder(HostCall& call, int commHandle, CommHandle& handle, CollectiveKind kind);
+
+  int me() const { return me_; }
+  int size() const { return comm_->size(); }
+  CollectiveSchedule& schedule() { return *schedule_; }
+
+  // Sends `count` instances of `type` at `data` to member `to`; the data is
+  // copied before this returns.
+  void send(int to, const uint8_t* data, const Layout& type, int64_t count);
+  // Receives member `from`'s contribution into `data`.
+  void receive(int from, uint8_t* data, const Layout& type, int64_t count);
+  // A buffer for `count` instances of `type`, owned by the schedule; the
+  // returned pointer is where instance 0 starts.
+  uint8_t* stage(const TypeLayout& type, int64_t count);
+  // Copies `count` instances of `type` at `data` into a staged buffer.
+  uint8_t* stageCopy(const uint8_t* data, const TypeLayout& type, int64_t count);
+  // Hands the schedule to a new request and its handle to the guest; with
+  // `requestOut` 0 the collective is a blocking one and completes here.
+  uint32_t start(uint32_t requestOut, std::function<int(HostCall&)> localStep = nullptr);
+
+ private:
+  void fill(Request& request, Request::Kind kind, int peer, uint8_t* data, const Layout& type,
+            int64_t count);
+
+  HostCall& call_;
+  std::shared_ptr<CollectiveSchedule> schedule_;
+  const Communicator* comm_;
+  int me_ = 0;
+  int tag_ = 0;
+};
+
+// Resolves `count` instances of datatype `typeHandle` at guest `addr`;
+// returns 0 or the raised error.
+int resolve(HostCall& call, int comm, int64_t addr, int count, int typeHandle, const char* role,
+            TypedBuffer& out);
+// Block `index` of a v-form's buffer: counts[index] instances of
+// `typeHandle`, displs[index] extents after `addr`.
+int resolveBlock(HostCall& call, int comm, uint32_t addr, const int32_t* counts,
+                 const int32_t* displs, int index, int typeHandle, const char* role,
+                 TypedBuffer& out);
+// A guest int array of `n` entries; null (after raising) when outside memory.
+const int32_t* intArray(HostCall& call, int comm, uint32_t addr, int n, const char* what);
 
 // Completes `request`, a Collective one, when all its receives have
 // completed: runs its local step and marks it complete. Otherwise, or

@@ -3,6 +3,7 @@
 
 #include <cstdio>
 
+#include "mpi/CommunicatorErrorHandlers.h"
 #include "mpi/Window.h"
 
 namespace synergy::mpi {
@@ -323,8 +324,15 @@ const char* errorClassText(int errorClass) {
 
 int HostCall::fail(int comm, int errorClass, const std::string& reason) {
   CommHandle* handle = rank.comm(comm);
-  if (!handle) handle = rank.comm(abi::kCommWorld);
+  if (!handle) {
+    comm = abi::kCommWorld;
+    handle = rank.comm(comm);
+  }
   if (handle && handle->errhandler == abi::kErrorsReturn) return errorClass;
+  if (handle && handle->errhandler != abi::kErrorsAreFatal) {
+    callUserCommErrorHandler(*this, comm, handle->errhandler, errorClass);
+    return errorClass;
+  }
   std::string message = "rank " + std::to_string(rank.worldRank) + ": " + name + ": " + reason +
                         " (" + errorClassName(errorClass) + ")";
   world().abort(errorClass, message);

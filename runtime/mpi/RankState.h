@@ -10,8 +10,9 @@
 // rank's call lock under MPI_THREAD_MULTIPLE (RankCallLock.h), resolves
 // guest pointers without trapping (a bad pointer is an MPI error,
 // not a crash), and raises errors through the communicator's error handler:
-// MPI_ERRORS_RETURN hands the error class back, MPI_ERRORS_ARE_FATAL ends
-// the whole job with a message naming the rank, the call and the reason.
+// MPI_ERRORS_RETURN hands the error class back, a user handler is called
+// and then the class handed back, MPI_ERRORS_ARE_FATAL ends the whole job
+// with a message naming the rank, the call and the reason.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -37,12 +38,27 @@ namespace synergy::mpi {
 // An info object's (key, value) pairs, in the order the keys were first set.
 using InfoEntries = std::vector<std::pair<std::string, std::string>>;
 
+// A graph topology's neighbours of one member, in the order the neighbour
+// collectives use them: MPI_Graph_create's edges of that member, or the
+// member's side of an MPI_Dist_graph_create(_adjacent) graph
+// (GraphTopologies.cpp).
+struct GraphNeighbors {
+  int kind = 0;  // MPI_GRAPH or MPI_DIST_GRAPH
+  std::vector<int> sources, sourceWeights;
+  std::vector<int> destinations, destinationWeights;
+  bool weighted = false;
+  // MPI_GRAPH: every member's MPI_Graph_create index and edges arrays.
+  std::vector<int> graphIndex, graphEdges;
+};
+
 struct CommHandle {
   std::shared_ptr<Communicator> comm;
   int errhandler = abi::kErrorsAreFatal;
   // MPI_Comm_set_attr values (guest pointer-sized words) by keyval, in
   // keyval order, which is the order their callbacks run in.
   std::map<int, uint32_t> attributes;
+  // Set on a communicator with a graph topology; a duplicate shares it.
+  std::shared_ptr<const GraphNeighbors> graph;
 };
 
 struct Group {
@@ -108,6 +124,9 @@ class RankState : public granule::HostExtension {
   // Error handlers made with MPI_Win_create_errhandler: their guest
   // function-table indices, by handle (WindowErrorHandlers.cpp).
   std::map<int, uint32_t> windowErrorHandlers;
+  // The same for MPI_Comm_create_errhandler (CommunicatorErrorHandlers.cpp);
+  // both draw their handles from nextErrorHandler.
+  std::map<int, uint32_t> commErrorHandlers;
   int nextErrorHandler = abi::kErrorsReturn + 1;
   // Messages MPI_Mprobe and MPI_Improbe took out of matching, by message
   // handle, until MPI_Mrecv or MPI_Imrecv receives them (MatchedProbe.cpp).
@@ -259,7 +278,8 @@ class HostCall {
 
   // Raises `errorClass` on communicator handle `comm` (or MPI_COMM_WORLD's
   // handler when it is not a valid handle). Returns the error class under
-  // MPI_ERRORS_RETURN; ends the job otherwise.
+  // MPI_ERRORS_RETURN, and after calling it under a user handler; ends the
+  // job under MPI_ERRORS_ARE_FATAL.
   int fail(int comm, int errorClass, const std::string& reason);
   // Ends this rank because the job is over (another rank aborted).
   [[noreturn]] void leaveAbortedJob();
