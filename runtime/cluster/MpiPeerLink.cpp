@@ -20,6 +20,8 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <new>
+#include <optional>
 #include <vector>
 
 #include <malloc.h>
@@ -99,6 +101,12 @@ class MpiPeerLink::Impl {
         .token = token,
         .onFrame = [this](transport::Connection& from, transport::Frame&& frame,
                           std::string& reason) { return onFrame(from, std::move(frame), reason); },
+        .placePayload = [this](transport::Connection& from, transport::FrameType type,
+                               uint64_t bytes) { return placePayload(from, type, bytes); },
+        .onPlacedFrame = [this](transport::Connection& from, transport::FrameType type,
+                                uint64_t bytes, std::string& reason) {
+          return onPlacedFrame(from, type, bytes, reason);
+        },
         .onClosed = nullptr,
         .log = [](const std::string& line) {
           std::fprintf(stderr, "synergy-run: cluster: %s\n", line.c_str());
@@ -620,31 +628,82 @@ class MpiPeerLink::Impl {
       return false;
     }
     if (!takeMessageHeader(payload.data(), part, assembly.message, reason)) return false;
+    // Only address space (a block this large is mapped, not taken from
+    // the heap): pages are touched as the parts arrive, so a sender that
+    // stops early costs what it sent.
+    assembly.data.reset(new (std::nothrow) uint8_t[bytes]);
+    if (!assembly.data) {
+      reason = "no memory for a message of " + std::to_string(bytes) + " bytes";
+      return false;
+    }
     assembly.message.envelope.bytes = int64_t(bytes);
+    assembly.received = 0;
     assembly.active = true;
-    // Only address space: pages are touched as the parts arrive, so a
-    // sender that stops early costs what it sent.
-    assembly.data.clear();
-    assembly.data.reserve(bytes);
     return true;
   }
 
-  // A MpiMessagePart from `part`: the message is delivered with its last.
-  bool onMessagePart(uint32_t part, const std::vector<uint8_t>& payload, std::string& reason) {
-    Assembly& assembly = assembling_[part];
-    uint64_t missing = uint64_t(assembly.message.envelope.bytes) - assembly.data.size();
-    if (!assembly.active || payload.empty() || payload.size() > missing) {
-      reason = assembly.active ? "MpiMessagePart of " + std::to_string(payload.size()) +
-                                     " bytes where " + std::to_string(missing) + " are missing"
-                               : "MpiMessagePart without a MpiMessageHead";
-      return false;
+  // The part of the job that `from` connects to, once it has introduced
+  // itself.
+  std::optional<uint32_t> partOf(const transport::Connection& from) {
+    std::lock_guard<std::mutex> guard(mutex_);
+    auto it = partOfConnection_.find(&from);
+    if (it == partOfConnection_.end()) return std::nullopt;
+    return it->second;
+  }
+
+  // The transport reads a well-formed MpiMessage into a buffer of its own,
+  // which the World keeps as the message's data, and each MpiMessagePart
+  // straight into its place in the message it continues. Anything else,
+  // malformed ones too, comes to onFrame() as an ordinary frame.
+  uint8_t* placePayload(const transport::Connection& from, transport::FrameType type,
+                        uint64_t bytes) {
+    std::optional<uint32_t> part = partOf(from);
+    if (!part) return nullptr;
+    Assembly& assembly = assembling_[*part];
+    if (type == transport::FrameType::MpiMessage && !assembly.active &&
+        bytes >= transport::kMpiMessageHeaderBytes) {
+      assembly.frame.reset(new uint8_t[bytes]);
+      return assembly.frame.get();
     }
-    assembly.data.insert(assembly.data.end(), payload.begin(), payload.end());
-    if (payload.size() < missing) return true;
+    if (type == transport::FrameType::MpiMessagePart && assembly.active &&
+        bytes <= uint64_t(assembly.message.envelope.bytes) - assembly.received)
+      return assembly.data.get() + assembly.received;
+    return nullptr;
+  }
+
+  // A frame placePayload() placed has arrived whole: an MpiMessage is
+  // delivered, a MpiMessagePart with its message's last bytes delivers
+  // the message.
+  bool onPlacedFrame(const transport::Connection& from, transport::FrameType type,
+                     uint64_t bytes, std::string& reason) {
+    uint32_t part = *partOf(from);
+    Assembly& assembly = assembling_[part];
+    std::lock_guard<std::mutex> guard(worldMutex_);
+    if (type == transport::FrameType::MpiMessage) {
+      std::unique_ptr<uint8_t[]> frame = std::move(assembly.frame);
+      mpi::RemoteMessage message;
+      if (!takeMessageHeader(frame.get(), part, message, reason)) return false;
+      message.envelope.bytes = int64_t(bytes - transport::kMpiMessageHeaderBytes);
+      if (world_)
+        world_->deliverRemote(message, std::move(frame), transport::kMpiMessageHeaderBytes);
+      return true;
+    }
+    assembly.received += bytes;
+    if (assembly.received < uint64_t(assembly.message.envelope.bytes)) return true;
     assembly.active = false;
-    world_->deliverRemote(assembly.message, std::move(assembly.data), 0);
-    assembly.data = {};
+    std::unique_ptr<uint8_t[]> data = std::move(assembly.data);
+    if (world_) world_->deliverRemote(assembly.message, std::move(data), 0);
     return true;
+  }
+
+  // A MpiMessagePart that placePayload() did not place: it does not fit
+  // the message it would continue, or there is none.
+  std::string refusePart(uint32_t part, uint64_t bytes) {
+    const Assembly& assembly = assembling_[part];
+    if (!assembly.active) return "MpiMessagePart without a MpiMessageHead";
+    return "MpiMessagePart of " + std::to_string(bytes) + " bytes where " +
+           std::to_string(uint64_t(assembly.message.envelope.bytes) - assembly.received) +
+           " are missing";
   }
 
   bool onFrame(transport::Connection& from, transport::Frame&& frame, std::string& reason) {
@@ -685,21 +744,15 @@ class MpiPeerLink::Impl {
       return false;
     }
     switch (frame.type) {
-      case transport::FrameType::MpiMessage: {
-        if (payload.size() < transport::kMpiMessageHeaderBytes) {
-          reason = "MpiMessage shorter than its header";
-          return false;
-        }
-        mpi::RemoteMessage message;
-        if (!takeMessageHeader(payload.data(), part, message, reason)) return false;
-        message.envelope.bytes = int64_t(payload.size() - transport::kMpiMessageHeaderBytes);
-        world_->deliverRemote(message, std::move(payload), transport::kMpiMessageHeaderBytes);
-        return true;
-      }
+      // What placePayload() left to onFrame().
+      case transport::FrameType::MpiMessage:
+        reason = "MpiMessage shorter than its header";
+        return false;
+      case transport::FrameType::MpiMessagePart:
+        reason = refusePart(part, payload.size());
+        return false;
       case transport::FrameType::MpiMessageHead:
         return onMessageHead(part, payload, reason);
-      case transport::FrameType::MpiMessagePart:
-        return onMessagePart(part, payload, reason);
       case transport::FrameType::MpiMatched: {
         if (payload.size() != transport::kMpiMatchedBytes) {
           reason = "MpiMatched of the wrong size";
@@ -821,12 +874,15 @@ class MpiPeerLink::Impl {
   std::condition_variable introduced_;
   std::map<const transport::Connection*, uint32_t> partOfConnection_;
   std::vector<std::shared_ptr<transport::Connection>> peers_;
-  // A message split over frames, as its parts come in from one part of the
-  // job; I/O thread only.
+  // What is being read from one part of the job; I/O thread only: the
+  // MpiMessage frame whose payload is being placed, and a message split
+  // over frames, with the bytes of it received so far.
   struct Assembly {
+    std::unique_ptr<uint8_t[]> frame;
     bool active = false;
     mpi::RemoteMessage message;
-    std::vector<uint8_t> data;
+    std::unique_ptr<uint8_t[]> data;
+    uint64_t received = 0;
   };
   std::vector<Assembly> assembling_;
   // The job-wide deadlock check: what every part (this one included) last

@@ -45,7 +45,7 @@ constexpr int64_t kSendInPlaceBytes = 64 << 10;
 // data, and, for a synchronous send, the id under which its sender waits
 // (0 otherwise).
 struct RemoteSendProxy : Request {
-  std::vector<uint8_t> frame;
+  std::unique_ptr<uint8_t[]> frame;
   uint64_t matchId = 0;
 };
 
@@ -132,11 +132,11 @@ void World::sendRemote(const std::shared_ptr<Request>& send, int destWorldRank) 
   });
 }
 
-void World::deliverRemote(const RemoteMessage& message, std::vector<uint8_t>&& frame,
+void World::deliverRemote(const RemoteMessage& message, std::unique_ptr<uint8_t[]> frame,
                           size_t dataOffset) {
   Mailbox& box = *mailboxes_[message.to];
   if (message.matchId == 0 && message.envelope.bytes <= MessageRing::kInlineBytes) {
-    box.sendCopy(message.from, message.envelope, frame.data() + dataOffset, *byteLayout(),
+    box.sendCopy(message.from, message.envelope, frame.get() + dataOffset, *byteLayout(),
                  message.envelope.bytes, /*mayDefer=*/false);
   } else {
     auto proxy = std::make_shared<RemoteSendProxy>();
@@ -144,7 +144,7 @@ void World::deliverRemote(const RemoteMessage& message, std::vector<uint8_t>&& f
     proxy->matchId = message.matchId;
     proxy->kind = Request::Kind::Send;
     proxy->owner = message.from;
-    proxy->buffer = proxy->frame.data() + dataOffset;
+    proxy->buffer = proxy->frame.get() + dataOffset;
     setType(*proxy, byteLayout());
     proxy->count = message.envelope.bytes;
     proxy->bytes = message.envelope.bytes;

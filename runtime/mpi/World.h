@@ -380,9 +380,10 @@ class World {
   bool spansHosts(const Communicator& comm) const;
   // On the link's receiving thread, in the order the sender sent them: a
   // message for local rank `message.to` from remote rank `message.from`,
-  // whose packed data are the bytes of `frame` from `dataOffset` on. A
-  // large message keeps `frame` and is copied once, into its receive.
-  void deliverRemote(const RemoteMessage& message, std::vector<uint8_t>&& frame,
+  // whose envelope.bytes packed data are the bytes of `frame` from
+  // `dataOffset` on. A large message keeps `frame` and is copied once, into
+  // its receive.
+  void deliverRemote(const RemoteMessage& message, std::unique_ptr<uint8_t[]> frame,
                      size_t dataOffset);
   // On the link's receiving thread: the remote receiver of synchronous
   // send `matchId` matched it. False when no such send is waiting.

@@ -6,8 +6,9 @@
 // it from any thread.
 //
 // Reading a frame is two exact reads: the 16 header bytes, then, only after
-// decodeFrameHeader accepted the header against the type's maximum, a
-// payload buffer of exactly the stated length. Writing gathers header,
+// decodeFrameHeader accepted the header against the type's maximum, the
+// payload, of exactly the stated length, into the buffer the PayloadPlacer
+// names or else into the Frame's own. Writing gathers header,
 // payload and lent bytes, of as many queued frames as one writev takes, in
 // one async_write, so a payload is never copied into a frame.
 //
@@ -416,18 +417,40 @@ class AsioConnection final : public Connection {
         return drop(std::string("first frame is ") + frameTypeName(header_.type) + ", not " +
                     frameTypeName(expected));
     }
+    if (header_.payloadBytes == 0) {
+      payload_.clear();
+      return onFrame();
+    }
+    if (authenticated_ && core_.config.placePayload && header_.type != FrameType::Ping &&
+        header_.type != FrameType::Hello && header_.type != FrameType::HelloAck) {
+      if (uint8_t* place = core_.config.placePayload(*this, header_.type, header_.payloadBytes))
+        return readPayload(place, /*placed=*/true);
+    }
     payload_.assign(header_.payloadBytes, 0);
-    if (payload_.empty()) return onFrame();
-    asio::async_read(socket_, asio::buffer(payload_),
-                     [self = self()](const asio::error_code& error, size_t bytes) {
+    readPayload(payload_.data(), /*placed=*/false);
+  }
+
+  // Reads the payload of the frame whose header was just accepted into
+  // `into`, in one read of all its bytes.
+  void readPayload(uint8_t* into, bool placed) {
+    asio::async_read(socket_, asio::buffer(into, header_.payloadBytes),
+                     [self = self(), placed](const asio::error_code& error, size_t bytes) {
                        if (self->closed_) return;
                        if (error == asio::error::eof)
                          return self->drop("truncated frame (" + std::to_string(bytes) + " of " +
-                                           std::to_string(self->payload_.size()) +
+                                           std::to_string(self->header_.payloadBytes) +
                                            " payload bytes)");
                        if (error) return self->drop("read failed: " + error.message());
+                       if (placed) return self->onPlacedFrame();
                        self->onFrame();
                      });
+  }
+
+  void onPlacedFrame() {
+    std::string reason = std::string("unexpected ") + frameTypeName(header_.type) + " frame";
+    if (!core_.config.onPlacedFrame(*this, header_.type, header_.payloadBytes, reason))
+      return drop(reason);
+    if (!closed_) readHeader();
   }
 
   void onFrame() {

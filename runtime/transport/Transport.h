@@ -24,6 +24,14 @@
 // them. Ping frames are answered with a Pong by the transport itself; every
 // other frame goes to the FrameHandler, on the I/O thread.
 //
+// A handler that keeps some frames' data in buffers of its own (an MPI
+// message's, which a receive copies out of) may place their payloads: the
+// PayloadPlacer names, for a frame whose header was accepted, the buffer to
+// read its payload into, and the PlacedFrameHandler takes the frame once it
+// is there. The payload then goes from the socket straight to its final
+// place, in one read of the whole body, and no byte of it is zero-filled or
+// copied first.
+//
 //===----------------------------------------------------------------------===//
 #pragma once
 
@@ -75,6 +83,18 @@ class Connection : public std::enable_shared_from_this<Connection> {
 // Called on the I/O thread for each frame after the handshake. Returning
 // false with a `reason` drops the connection and logs the reason.
 using FrameHandler = std::function<bool(Connection& from, Frame&& frame, std::string& reason)>;
+// Called on the I/O thread for each frame after the handshake, once its
+// header is accepted and before its payload is read: returns where the
+// `payloadBytes` go, which must stay writable until the PlacedFrameHandler
+// has run for this frame or the connection has closed; or null for an
+// ordinary Frame to the FrameHandler. Never called for handshake or Ping
+// frames, nor for empty payloads.
+using PayloadPlacer =
+    std::function<uint8_t*(Connection& from, FrameType type, uint64_t payloadBytes)>;
+// Called on the I/O thread when a placed payload has been read whole.
+// Returning false with a `reason` drops the connection and logs the reason.
+using PlacedFrameHandler = std::function<bool(Connection& from, FrameType type,
+                                              uint64_t payloadBytes, std::string& reason)>;
 // Called on the I/O thread when an authenticated connection closes, for
 // whatever reason.
 using ClosedHandler = std::function<void(Connection& connection)>;
@@ -84,6 +104,9 @@ using TransportLog = std::function<void(const std::string& line)>;
 struct TransportConfig {
   std::string token;
   FrameHandler onFrame;
+  // Both or neither.
+  PayloadPlacer placePayload;
+  PlacedFrameHandler onPlacedFrame;
   ClosedHandler onClosed;
   TransportLog log;
   // How long a new connection may take to complete its handshake.

@@ -6,7 +6,8 @@
 // that send() returns while the receiving side is busy, up to the queue's
 // bound and no further, and that lent bytes are written in place and given
 // back once, also when the connection has gone, and that frames of several
-// senders writing at once never interleave.
+// senders writing at once never interleave, and that payloads a handler
+// places are read into its buffers.
 //
 //===----------------------------------------------------------------------===//
 #include "transport/Transport.h"
@@ -355,4 +356,79 @@ TEST(TransportTest, SendersThatWriteThemselvesNeverInterleaveFrames) {
   for (int waited = 0; released.load() < kLent && waited < 600; ++waited)
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   EXPECT_EQ(released.load(), kLent);
+}
+
+// A handler that places payloads gets them in its own buffers, in order
+// with the frames it does not place, and a placed frame it refuses drops
+// the connection with its reason.
+TEST(TransportTest, PlacedPayloadsAreReadIntoTheHandlersBuffers) {
+  std::mutex mutex;
+  std::condition_variable changed;
+  std::vector<std::string> arrivals;  // "placed N" or "frame N", in order
+  std::vector<std::unique_ptr<std::vector<uint8_t>>> placed;
+  std::vector<std::string> lines;
+  Transport listening({
+      .token = kToken,
+      .onFrame =
+          [&](Connection&, Frame&& frame, std::string&) {
+            std::lock_guard<std::mutex> lock(mutex);
+            arrivals.push_back("frame " + std::to_string(frame.payload.size()));
+            changed.notify_all();
+            return true;
+          },
+      // MpiMessage frames are placed, MpiRma frames are not.
+      .placePayload = [&](Connection&, FrameType type, uint64_t bytes) -> uint8_t* {
+        if (type != FrameType::MpiMessage) return nullptr;
+        std::lock_guard<std::mutex> lock(mutex);
+        placed.push_back(std::make_unique<std::vector<uint8_t>>(bytes, 0xEE));
+        return placed.back()->data();
+      },
+      .onPlacedFrame =
+          [&](Connection&, FrameType, uint64_t bytes, std::string& reason) {
+            std::lock_guard<std::mutex> lock(mutex);
+            arrivals.push_back("placed " + std::to_string(bytes));
+            changed.notify_all();
+            reason = "refused placed frame of " + std::to_string(bytes) + " bytes";
+            return bytes != 7;
+          },
+      .log =
+          [&](const std::string& line) {
+            std::lock_guard<std::mutex> lock(mutex);
+            lines.push_back(line);
+            changed.notify_all();
+          },
+  });
+  std::string error;
+  ASSERT_TRUE(listening.listen("127.0.0.1", 0, error)) << error;
+  Transport connecting({.token = kToken});
+  std::shared_ptr<Connection> connection =
+      connecting.connectionTo("127.0.0.1", listening.listeningPort(), error);
+  ASSERT_TRUE(connection) << error;
+  std::vector<uint8_t> large(3 << 20), lent(2 << 20);
+  for (size_t i = 0; i < large.size(); ++i) large[i] = uint8_t(i * 13 + 5);
+  for (size_t i = 0; i < lent.size(); ++i) lent[i] = uint8_t(i * 7 + 1);
+  connection->send(FrameType::MpiMessage, large);
+  connection->send(FrameType::MpiRma, std::vector<uint8_t>(100, 1));
+  connection->send(FrameType::MpiMessage, {9, 8, 7});
+  std::promise<void> released;
+  connection->sendLent({{FrameType::MpiMessage, {'h', 'd'}, lent.data(), lent.size()}},
+                       [&] { released.set_value(); });
+  connection->send(FrameType::MpiMessage, std::vector<uint8_t>(7, 3));
+
+  std::unique_lock<std::mutex> lock(mutex);
+  changed.wait_for(lock, std::chrono::seconds(60), [&] { return !lines.empty(); });
+  std::vector<std::string> expected{"placed " + std::to_string(large.size()), "frame 100",
+                                    "placed 3", "placed " + std::to_string(lent.size() + 2),
+                                    "placed 7"};
+  EXPECT_EQ(arrivals, expected);
+  ASSERT_EQ(placed.size(), 4u);
+  EXPECT_EQ(*placed[0], large);
+  EXPECT_EQ(*placed[1], (std::vector<uint8_t>{9, 8, 7}));
+  std::vector<uint8_t> expectedLent{'h', 'd'};
+  expectedLent.insert(expectedLent.end(), lent.begin(), lent.end());
+  EXPECT_EQ(*placed[2], expectedLent);
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_NE(lines[0].find("refused placed frame of 7 bytes"), std::string::npos) << lines[0];
+  lock.unlock();
+  EXPECT_EQ(released.get_future().wait_for(std::chrono::seconds(60)), std::future_status::ready);
 }
