@@ -673,7 +673,9 @@ class MpiPeerLink::Impl {
 
   // A frame placePayload() placed has arrived whole: an MpiMessage is
   // delivered, a MpiMessagePart with its message's last bytes delivers
-  // the message.
+  // the message. Each counts as one frame received, as onFrame() counts
+  // the others: the deadlock report weighs them against the frames the
+  // other parts sent.
   bool onPlacedFrame(const transport::Connection& from, transport::FrameType type,
                      uint64_t bytes, std::string& reason) {
     uint32_t part = *partOf(from);
@@ -684,10 +686,13 @@ class MpiPeerLink::Impl {
       mpi::RemoteMessage message;
       if (!takeMessageHeader(frame.get(), part, message, reason)) return false;
       message.envelope.bytes = int64_t(bytes - transport::kMpiMessageHeaderBytes);
-      if (world_)
+      if (world_) {
         world_->deliverRemote(message, std::move(frame), transport::kMpiMessageHeaderBytes);
+        ++framesReceived_;
+      }
       return true;
     }
+    if (world_) ++framesReceived_;
     assembly.received += bytes;
     if (assembly.received < uint64_t(assembly.message.envelope.bytes)) return true;
     assembly.active = false;
