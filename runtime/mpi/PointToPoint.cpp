@@ -208,6 +208,39 @@ void releaseHandle(HostCall& call, int handle, u32 slotAddr, const Request& requ
   call.store<int32_t>(slotAddr, abi::kRequestNull);
 }
 
+// MPI_Test's look at request `handle`, which MPI_Request_get_status shares:
+// sets the flag, and stores the status of a complete request (freeing it
+// unless `keeping`). `completed` is set to a request that completed here,
+// for MPI_Test to retire its handle.
+int testRequest(HostCall& call, int handle, u32 flag, u32 status, bool keeping,
+                std::shared_ptr<Request>& completed) {
+  if (handle == abi::kRequestNull) {
+    call.store<int32_t>(flag, 1);
+    storeEmptyStatus(call, status);
+    return abi::kSuccess;
+  }
+  std::shared_ptr<Request> request = call.rank.request(handle);
+  if (!request)
+    return call.fail(abi::kCommWorld, abi::kErrRequest,
+                     "invalid request handle " + std::to_string(handle));
+  if (call.world().aborted()) call.leaveAbortedJob();
+  if (request->persistent) {
+    call.store<int32_t>(flag, 1);
+    storeEmptyStatus(call, status);
+    return abi::kSuccess;
+  }
+  call.world().progress(call.rank.worldRank);
+  advanceCollective(call, *request);
+  if (!call.world().isComplete(*request)) {
+    call.store<int32_t>(flag, 0);
+    call.world().yieldIfSharingCpus();
+    return abi::kSuccess;
+  }
+  call.store<int32_t>(flag, 1);
+  completed = request;
+  return finishRequest(call, *request, status, keeping);
+}
+
 // Waits for the request behind handle slot `slotAddr` and retires it.
 int waitOne(HostCall& call, u32 slotAddr, u32 statusAddr) {
   int32_t handle;
@@ -515,31 +548,9 @@ u32 Z_envZ_MPI_Test(void* instance, u32 slot, u32 flag, u32 status) {
   int32_t handle;
   if (!call.load(slot, handle))
     return call.fail(abi::kCommWorld, abi::kErrArg, "request pointer outside linear memory");
-  if (handle == abi::kRequestNull) {
-    call.store<int32_t>(flag, 1);
-    storeEmptyStatus(call, status);
-    return abi::kSuccess;
-  }
-  std::shared_ptr<Request> request = call.rank.request(handle);
-  if (!request)
-    return call.fail(abi::kCommWorld, abi::kErrRequest,
-                     "invalid request handle " + std::to_string(handle));
-  if (call.world().aborted()) call.leaveAbortedJob();
-  if (request->persistent) {
-    call.store<int32_t>(flag, 1);
-    storeEmptyStatus(call, status);
-    return abi::kSuccess;
-  }
-  call.world().progress(call.rank.worldRank);
-  advanceCollective(call, *request);
-  if (!call.world().isComplete(*request)) {
-    call.store<int32_t>(flag, 0);
-    call.world().yieldIfSharingCpus();
-    return abi::kSuccess;
-  }
-  call.store<int32_t>(flag, 1);
-  int result = finishRequest(call, *request, status);
-  releaseHandle(call, handle, slot, *request);
+  std::shared_ptr<Request> completed;
+  int result = testRequest(call, handle, flag, status, /*keeping=*/false, completed);
+  if (completed) releaseHandle(call, handle, slot, *completed);
   return result;
 }
 
@@ -641,33 +652,10 @@ u32 Z_envZ_MPI_Request_free(void* instance, u32 slot) {
 // Like MPI_Test, but leaves the request to a later completion call.
 u32 Z_envZ_MPI_Request_get_status(void* instance, u32 handleValue, u32 flag, u32 status) {
   HostCall call(instance, "MPI_Request_get_status");
-  int handle = int(handleValue);
   if (!call.bytes(flag, 4))
     return call.fail(abi::kCommWorld, abi::kErrArg, "flag pointer outside linear memory");
-  if (handle == abi::kRequestNull) {
-    call.store<int32_t>(flag, 1);
-    storeEmptyStatus(call, status);
-    return abi::kSuccess;
-  }
-  std::shared_ptr<Request> request = call.rank.request(handle);
-  if (!request)
-    return call.fail(abi::kCommWorld, abi::kErrRequest,
-                     "invalid request handle " + std::to_string(handle));
-  if (call.world().aborted()) call.leaveAbortedJob();
-  if (request->persistent) {
-    call.store<int32_t>(flag, 1);
-    storeEmptyStatus(call, status);
-    return abi::kSuccess;
-  }
-  call.world().progress(call.rank.worldRank);
-  advanceCollective(call, *request);
-  if (!call.world().isComplete(*request)) {
-    call.store<int32_t>(flag, 0);
-    call.world().yieldIfSharingCpus();
-    return abi::kSuccess;
-  }
-  call.store<int32_t>(flag, 1);
-  return finishRequest(call, *request, status, /*keeping=*/true);
+  std::shared_ptr<Request> completed;
+  return testRequest(call, int(handleValue), flag, status, /*keeping=*/true, completed);
 }
 
 u32 Z_envZ_MPI_Probe(void* instance, u32 source, u32 tag, u32 comm, u32 status) {
