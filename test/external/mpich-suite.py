@@ -88,8 +88,10 @@ def implementations(args):
                                 # granted.
                                 lambda np: [os.path.join(bin_dir, 'synergy-run'), '-np', str(np),
                                             '--dir', '.']),
+      # mpirun refuses to start as root unless told: every run would fail.
       'openmpi': Implementation('openmpi', ['mpicc'], 'ar',
-                                lambda np: ['mpirun', '-np', str(np), '--oversubscribe']),
+                                lambda np: ['mpirun', '-np', str(np), '--oversubscribe'] +
+                                (['--allow-run-as-root'] if os.geteuid() == 0 else [])),
   }
   return [impls[n] for n in args.impl.split(',')]
 
