@@ -135,6 +135,7 @@ void printUsage() {
       "                      cache and runs fail). It must be yours and closed to others\n"
       "                      (created 0700); every object is checked against its SHA-256\n"
       "                      before it is loaded, and rebuilt when it does not match\n"
+      "                      (a record of an unchanged object's identity skips the hash)\n"
       "\n"
       "A .wasm program must be a regular file of at most 1 GiB whose import and export\n"
       "names hold only letters, digits and _ . $ -\n"
@@ -433,5 +434,11 @@ int main(int argc, char** argv) {
     // end without destroying the granule under them, as a thread's trap does.
     std::_Exit(kTrapExitCode);
   }
-  return result.exitCode;
+  // What is left (the linear memory's reservation, the loaded object, the
+  // guest's open files, the granule's threads) is the kernel's to release at
+  // exit; unmapping and closing it first, and running static destructors,
+  // only delayed the exit status. Host output is flushed here; the guest's
+  // own went out unbuffered through fd_write.
+  std::fflush(nullptr);
+  std::_Exit(result.exitCode);
 }

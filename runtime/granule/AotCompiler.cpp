@@ -75,11 +75,6 @@ std::string firstLine(const std::string& text) {
 }  // namespace
 
 std::optional<std::string> compileToSharedObject(const AotRequest& request, std::string& error) {
-  if (auto problem = checkWasmModule(request.wasmBytes)) {
-    error = *problem;
-    return std::nullopt;
-  }
-
   util::Sha256 keyHash;
   for (const char* part : {kAotFormat, toolpaths::kVersion, toolpaths::kClangVersion,
                            toolpaths::kWasm2cVersion}) {
@@ -90,8 +85,17 @@ std::optional<std::string> compileToSharedObject(const AotRequest& request, std:
   keyHash.update(request.wasmBytes);
   const std::string key = keyHash.hexDigest() + ".so";
 
+  // A cached object was built from these very bytes (the key hashes them) by
+  // this runtime, after they passed checkWasmModule; a lookup creates nothing.
+  if (auto existing = objectcache::ObjectCache::openExisting("aot"))
+    if (auto cached = existing->find(key)) return cached;
+  if (auto problem = checkWasmModule(request.wasmBytes)) {
+    error = *problem;
+    return std::nullopt;
+  }
   auto cache = objectcache::ObjectCache::open("aot", error);
   if (!cache) return std::nullopt;
+  // Another run may have published the object since the lookup above.
   if (auto cached = cache->find(key)) return cached;
 
   auto buildDirectory = cache->makeBuildDirectory(error);

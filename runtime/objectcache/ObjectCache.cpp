@@ -8,14 +8,38 @@
 // than the dlopen that follows, and it is what makes the cache path carry no
 // trust of its own.
 //
+// A warm start should not pay that hash on every run, so an object that
+// passed it gets a verification record, `<digest>.verified`, naming its
+// digest and its identity: device, inode, size, and modification and change
+// times in nanoseconds. A later lookup whose object has exactly that identity
+// skips the hash. Any change to the object afterwards breaks the match:
+// writing or truncating it moves its change time (ctime), which no system
+// call sets back (utimensat resets mtime, and itself moves ctime); a
+// replacement by rename, copy or a new file on a reused inode number has a
+// new inode or a new ctime. The one gap is a change made within the same
+// tick of the clock ctime is taken from, just after the hash; a record is
+// therefore written only for an object whose ctime is kIdentitySettleNs in
+// the past, and whose identity did not move while it was hashed. A record
+// is trusted no more than an index entry: whoever can write the cache
+// directory can already name any object in an index entry, which is why the
+// directory must be the user's own and closed to others. A record that does
+// not match byte for byte (another object's, stale, planted, malformed)
+// only means the object is hashed as before.
+//
+// Looking up never creates anything: openExisting() finds the cache only if
+// it is already there and private, so a run that hits no cache leaves the
+// file system as it was until it has something to store.
+//
 //===----------------------------------------------------------------------===//
 #include "objectcache/ObjectCache.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -27,6 +51,10 @@ namespace synergy::objectcache {
 namespace {
 
 constexpr std::string_view kIndexMagic = "synergy-object-index-1";
+constexpr std::string_view kVerifiedMagic = "synergy-object-verified-1";
+// Linux takes ctime from a coarse clock (a tick of a few ms); two seconds
+// also covers file systems that keep times at a coarser granularity.
+constexpr int64_t kIdentitySettleNs = 2'000'000'000;
 constexpr size_t kMaxKeyBytes = 200;
 constexpr size_t kDigestHexBytes = 64;
 
@@ -81,7 +109,9 @@ bool makePrivateDirectories(const std::string& path) {
 }
 
 // nullopt when `path` is a directory owned by the user and closed to others.
-std::optional<std::string> checkPrivateDirectory(const std::string& path) {
+// One that others may only read is narrowed to 0700 when `mayNarrow`, and
+// refused otherwise.
+std::optional<std::string> checkPrivateDirectory(const std::string& path, bool mayNarrow) {
   FileDescriptor dir(open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
   struct stat st;
   if (dir.get() < 0 || fstat(dir.get(), &st) != 0)
@@ -93,7 +123,7 @@ std::optional<std::string> checkPrivateDirectory(const std::string& path) {
   if (st.st_mode & (S_IWGRP | S_IWOTH))
     return "cache directory " + path + " is writable by other users (mode " +
            octalMode(st.st_mode) + "); remove it or run chmod 700 on it";
-  if ((st.st_mode & 077) && fchmod(dir.get(), 0700) != 0)
+  if ((st.st_mode & 077) && (!mayNarrow || fchmod(dir.get(), 0700) != 0))
     return "cannot make cache directory " + path + " private: " + std::strerror(errno);
   return std::nullopt;
 }
@@ -113,9 +143,9 @@ std::string digestOfFile(int fd) {
   return hash.hexDigest();
 }
 
-// The digest a well-formed index entry records for `key`, or nullopt.
-std::optional<std::string> readIndexEntry(const std::string& path, const std::string& key) {
-  const size_t expectedBytes = kIndexMagic.size() + 1 + key.size() + 1 + kDigestHexBytes + 1;
+// The contents of the regular file at `path` (not a symbolic link) when it
+// holds exactly `expectedBytes` bytes, or nullopt.
+std::optional<std::string> readFileOfSize(const std::string& path, size_t expectedBytes) {
   FileDescriptor fd(open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC));
   struct stat st;
   if (fd.get() < 0 || fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode) ||
@@ -123,12 +153,43 @@ std::optional<std::string> readIndexEntry(const std::string& path, const std::st
     return std::nullopt;
   std::string text(expectedBytes, '\0');
   if (read(fd.get(), text.data(), expectedBytes) != ssize_t(expectedBytes)) return std::nullopt;
+  return text;
+}
+
+// The digest a well-formed index entry records for `key`, or nullopt.
+std::optional<std::string> readIndexEntry(const std::string& path, const std::string& key) {
+  auto contents =
+      readFileOfSize(path, kIndexMagic.size() + 1 + key.size() + 1 + kDigestHexBytes + 1);
+  if (!contents) return std::nullopt;
+  const std::string& text = *contents;
   std::string expectedHead = std::string(kIndexMagic) + " " + key + " ";
   if (text.compare(0, expectedHead.size(), expectedHead) != 0 || text.back() != '\n')
     return std::nullopt;
   std::string digest = text.substr(expectedHead.size(), kDigestHexBytes);
   if (!isDigestHex(digest)) return std::nullopt;
   return digest;
+}
+
+int64_t nanoseconds(const struct timespec& time) {
+  return int64_t(time.tv_sec) * 1'000'000'000 + time.tv_nsec;
+}
+
+// The verification record of an object with `digest` whose fstat is `st`.
+std::string verificationRecord(const std::string& digest, const struct stat& st) {
+  char identity[160];
+  std::snprintf(identity, sizeof identity,
+                " %" PRIu64 " %" PRIu64 " %" PRId64 " %" PRId64 " %" PRId64 "\n",
+                uint64_t(st.st_dev), uint64_t(st.st_ino), int64_t(st.st_size),
+                nanoseconds(st.st_mtim), nanoseconds(st.st_ctim));
+  return std::string(kVerifiedMagic) + " " + digest + identity;
+}
+
+// Whether the file's last change lies far enough in the past for its
+// identity to stand for its contents (see the file comment).
+bool identityHasSettled(const struct stat& st) {
+  struct timespec now;
+  clock_gettime(CLOCK_REALTIME, &now);
+  return nanoseconds(now) - nanoseconds(st.st_ctim) >= kIdentitySettleNs;
 }
 
 }  // namespace
@@ -153,11 +214,21 @@ std::optional<ObjectCache> ObjectCache::open(const std::string& name, std::strin
       error = "cannot create cache directory " + path + ": " + std::strerror(errno);
       return std::nullopt;
     }
-    if (auto problem = checkPrivateDirectory(path)) {
+    if (auto problem = checkPrivateDirectory(path, /*mayNarrow=*/true)) {
       error = *problem;
       return std::nullopt;
     }
   }
+  return ObjectCache(directory);
+}
+
+std::optional<ObjectCache> ObjectCache::openExisting(const std::string& name) {
+  std::string error;
+  auto root = cacheRoot(error);
+  if (!root) return std::nullopt;
+  std::string directory = *root + "/" + name;
+  for (const std::string& path : {*root, directory})
+    if (checkPrivateDirectory(path, /*mayNarrow=*/false)) return std::nullopt;
   return ObjectCache(directory);
 }
 
@@ -169,8 +240,16 @@ std::optional<std::string> ObjectCache::find(const std::string& key) const {
   FileDescriptor fd(::open(objectPath.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC));
   struct stat st;
   if (fd.get() < 0 || fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode) ||
-      st.st_uid != geteuid() || digestOfFile(fd.get()) != *digest)
+      st.st_uid != geteuid())
     return std::nullopt;
+  const std::string recordPath = directory_ + "/" + *digest + ".verified";
+  const std::string record = verificationRecord(*digest, st);
+  if (readFileOfSize(recordPath, record.size()) == record) return objectPath;
+  if (digestOfFile(fd.get()) != *digest) return std::nullopt;
+  struct stat hashed;
+  if (fstat(fd.get(), &hashed) == 0 && verificationRecord(*digest, hashed) == record &&
+      identityHasSettled(hashed))
+    util::writeFileAtomically(recordPath, record);  // on failure the next lookup hashes again
   return objectPath;
 }
 

@@ -11,7 +11,9 @@
 //   - each object is stored under its own SHA-256 (`<digest>.so`), and an
 //     index entry `<key>.index` names the key and the digest; find() hashes
 //     the object and compares before returning it, so a truncated, swapped or
-//     planted file is rebuilt, never loaded;
+//     planted file is rebuilt, never loaded; once an object has passed, a
+//     verification record of its identity (`<digest>.verified`, see
+//     ObjectCache.cpp) lets later lookups of the unchanged file skip the hash;
 //   - objects and index entries are published by rename(2), so concurrent
 //     runs building the same key never see a partial file, and whichever
 //     rename lands last leaves a consistent entry.
@@ -34,6 +36,10 @@ class ObjectCache {
   // when missing. Returns nullopt with a one-line `error` naming the
   // directory when it cannot be created or is not private to the user.
   static std::optional<ObjectCache> open(const std::string& name, std::string& error);
+  // The area `name` when it and the root already exist and are private to
+  // the user, creating and changing nothing; nullopt otherwise (open() then
+  // creates it or says what is wrong). For lookups.
+  static std::optional<ObjectCache> openExisting(const std::string& name);
 
   const std::string& directory() const { return directory_; }
 

@@ -1,9 +1,14 @@
 // Unit tests for the object cache: what it refuses to hand out (truncated,
-// swapped and planted objects, another key's index entry) and which cache
-// directories it refuses to use.
+// swapped and planted objects, another key's index entry, also once a
+// verification record lets lookups skip the hash) and which cache
+// directories it refuses to use or must not create.
 #include <gtest/gtest.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <chrono>
+#include <thread>
 
 #include <cstdlib>
 #include <filesystem>
@@ -28,6 +33,28 @@ std::string readAll(const std::string& path) {
 void writeAll(const std::string& path, const std::string& contents) {
   std::ofstream(path, std::ios::binary | std::ios::trunc) << contents;
 }
+
+// Overwrites the file's first bytes in place (same inode, same size) and
+// sets its modification time back to what it was, as someone hiding a
+// change would.
+void overwriteKeepingSizeAndMtime(const std::string& path, const std::string& bytes) {
+  struct stat before{};
+  ASSERT_EQ(stat(path.c_str(), &before), 0);
+  int fd = open(path.c_str(), O_WRONLY);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(pwrite(fd, bytes.data(), bytes.size(), 0), ssize_t(bytes.size()));
+  struct timespec times[2] = {before.st_atim, before.st_mtim};
+  ASSERT_EQ(futimens(fd, times), 0);
+  close(fd);
+  struct stat after{};
+  ASSERT_EQ(stat(path.c_str(), &after), 0);
+  ASSERT_EQ(after.st_size, before.st_size);
+  ASSERT_EQ(after.st_mtim.tv_nsec, before.st_mtim.tv_nsec);
+}
+
+// Verification records are written only for objects whose last change is
+// two seconds old.
+void waitUntilObjectsSettle() { std::this_thread::sleep_for(std::chrono::milliseconds(2100)); }
 
 unsigned modeOf(const std::string& path) {
   struct stat st{};
@@ -161,4 +188,64 @@ TEST_F(ObjectCacheTest, WithoutAnyLocationThereIsNoCache) {
   std::string error;
   EXPECT_FALSE(ObjectCache::open("aot", error));
   EXPECT_EQ(error, "no cache directory for compiled code: set SYNERGY_CACHE_DIR (or HOME)");
+}
+
+TEST_F(ObjectCacheTest, OpenExistingCreatesAndChangesNothing) {
+  EXPECT_FALSE(ObjectCache::openExisting("aot"));
+  EXPECT_FALSE(fs::exists(root_)) << "a lookup must not create the cache directory";
+  ASSERT_EQ(mkdir(root_.c_str(), 0755), 0);
+  EXPECT_FALSE(ObjectCache::openExisting("aot"));
+  EXPECT_EQ(modeOf(root_), 0755u) << "only open() narrows a readable directory";
+  EXPECT_FALSE(fs::exists(root_ + "/aot"));
+  std::string error;
+  ASSERT_TRUE(ObjectCache::open("aot", error)) << error;
+  auto existing = ObjectCache::openExisting("aot");
+  ASSERT_TRUE(existing);
+  EXPECT_EQ(existing->directory(), root_ + "/aot");
+  chmod((root_ + "/aot").c_str(), 0770);
+  EXPECT_FALSE(ObjectCache::openExisting("aot"));
+}
+
+TEST_F(ObjectCacheTest, VerifiedIdentityNeverLetsAChangedObjectThrough) {
+  std::string error;
+  auto cache = ObjectCache::open("aot", error);
+  ASSERT_TRUE(cache) << error;
+  std::string path = publish(*cache, "k.so", "the real object");
+  std::string other = publish(*cache, "other.so", "another program");
+  std::string digest = fs::path(path).stem().string();
+  std::string record = cache->directory() + "/" + digest + ".verified";
+
+  // Just published: changed too recently for its identity to be recorded.
+  EXPECT_EQ(cache->find("k.so"), path);
+  EXPECT_FALSE(fs::exists(record));
+  waitUntilObjectsSettle();
+  EXPECT_EQ(cache->find("k.so"), path);
+  ASSERT_TRUE(fs::exists(record));
+  EXPECT_EQ(readAll(record).rfind("synergy-object-verified-1 " + digest + " ", 0), 0u);
+  EXPECT_EQ(cache->find("k.so"), path);
+
+  // Changed in place with its size and modification time kept.
+  overwriteKeepingSizeAndMtime(path, "THE");
+  EXPECT_EQ(cache->find("k.so"), std::nullopt);
+
+  // Put back byte for byte: the hash passes again (ctime moved, so the
+  // record no longer matches and is not what let it through).
+  overwriteKeepingSizeAndMtime(path, "the");
+  EXPECT_EQ(cache->find("k.so"), path);
+
+  // Replaced by rename with a file of the same size.
+  writeAll(path + ".new", "THE REAL OBJECT");
+  fs::rename(path + ".new", path);
+  EXPECT_EQ(cache->find("k.so"), std::nullopt);
+
+  // A record copied from another, settled object does not vouch for this one.
+  publish(*cache, "k.so", "the real object");
+  waitUntilObjectsSettle();
+  EXPECT_EQ(cache->find("other.so"), other);
+  std::string otherRecord =
+      cache->directory() + "/" + fs::path(other).stem().string() + ".verified";
+  ASSERT_TRUE(fs::exists(otherRecord));
+  fs::copy_file(otherRecord, record, fs::copy_options::overwrite_existing);
+  overwriteKeepingSizeAndMtime(path, "THE");
+  EXPECT_EQ(cache->find("k.so"), std::nullopt);
 }
