@@ -32,7 +32,9 @@ def main():
         fields = open(os.path.join(source, name)).read().split()
         if len(fields) != 3 or fields[0] != INDEX_FORMAT:
             continue
-        objects = [f for f in os.listdir(source) if f.startswith(fields[2] + ".")]
+        # <digest>.verified is the object's verification record, not an object.
+        objects = [f for f in os.listdir(source)
+                   if f.startswith(fields[2] + ".") and not f.endswith(".verified")]
         if len(objects) != 1:
             continue
         shutil.copy(os.path.join(source, objects[0]), os.path.join(target, objects[0]))
