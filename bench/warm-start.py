@@ -19,7 +19,10 @@ user and system CPU time the kernel reports for the reaped process
 (wait4). The table shows, per variant, the median and the minimum of wall
 and CPU time and the median user and system time, and the difference and
 ratio of the medians against native. CPU time is the figure to compare on a
-loaded machine: wall-clock time there mostly measures the scheduler.
+loaded machine: wall-clock time there mostly measures the scheduler. Only
+the sum of user and system time is exact for processes this short: Linux
+splits a process's run time between the two by the timer ticks that landed
+in each, and when none landed it reports all of it as user time.
 
 Every run's standard output must be exactly "hello from a granule\\n" on
 every side; anything else fails the bench.
