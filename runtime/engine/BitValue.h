@@ -27,7 +27,7 @@ struct BitValue {
   // in the most significant byte.
   static BitValue fromString(const std::string& text);
 
-  // Inline: $fread, $readmem and the formatters set and test bits one at a
+  // Inline: $readmem and the formatters set and test bits one at a
   // time on every trap.
   bool bit(uint32_t index) const { return index < width && (words[index / 32] >> (index % 32)) & 1; }
   void setBit(uint32_t index, bool value) {

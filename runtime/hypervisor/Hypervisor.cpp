@@ -68,6 +68,14 @@ constexpr std::chrono::milliseconds kLoneOpenLoopSlice{100};
 // Traps after which an open-loop run winds down to the end of its tick,
 // leaving the other half of the reply for that tick's own traps.
 constexpr size_t kWindDownTraps = transport::kMaxHvRunTraps / 2;
+// A run of a design that traps every tick (file_sum: two input tasks a
+// tick) goes round its loop a few million times a second, and reading the
+// clock each time was a tenth of the fabric thread's CPU per served task.
+// The slice is looked at after this many traps, or once the run has done
+// this many ticks since it last looked, which keeps its overrun to a few
+// microseconds for a trapping design and to one chunk for any other.
+constexpr uint32_t kTrapsPerSliceCheck = 64;
+constexpr uint32_t kTicksPerSliceCheck = 256;
 
 bool isRequest(FrameType type) {
   switch (type) {
@@ -111,9 +119,10 @@ struct PendingMove {
 
 // What an open-loop run may do at a trap of each task without the tenant:
 // go past an output-only one, or serve an input task from a read-ahead
-// window. Classified once per engine, so that a trap costs no string
-// compares.
-enum class TrapRole : uint8_t { Tenant, OutputOnly, Input };
+// window; a $yield is the tenant's too, and marks its tick as one the
+// engine may move at. Classified once per engine, so that a trap costs no
+// string compares.
+enum class TrapRole : uint8_t { Tenant, Yield, OutputOnly, Input };
 
 struct HostedEngine {
   uint32_t id = 0;
@@ -569,6 +578,7 @@ void Hypervisor::Impl::submit(Tenant& tenant, const Frame& frame) {
   for (const hwlower::Task& task : hosted.manifest->tasks)
     hosted.trapRoles.push_back(engine::TaskServicer::onlyWritesOutput(task.name) ? TrapRole::OutputOnly
                                : engine::TaskServicer::readsInput(task.name)    ? TrapRole::Input
+                               : task.name == "$yield"                          ? TrapRole::Yield
                                                                                 : TrapRole::Tenant);
   hosted.calls = std::make_unique<engine::EngineCallCounter>();
   BuildJob job{hosted.id, hosted.manifest->verilog};
@@ -870,7 +880,7 @@ std::vector<StateWordRecord> Hypervisor::Impl::trappedTaskWords(HostedEngine& ho
 
 void Hypervisor::Impl::noteTrap(HostedEngine& hosted, uint32_t task) {
   ++traps_;
-  if (task <= hosted.manifest->tasks.size() && hosted.manifest->tasks[task - 1].name == "$yield")
+  if (task <= hosted.trapRoles.size() && hosted.trapRoles[task - 1] == TrapRole::Yield)
     hosted.yieldFired = true;
 }
 
@@ -971,12 +981,18 @@ void Hypervisor::Impl::serveOpenLoop(Tenant& tenant, HostedEngine& hosted, const
   // or is still going after another short slice (a tick that loops on
   // $feof forever, say), still ends the run inside it.
   std::optional<Clock::time_point> windingDownSince;
+  uint32_t trapsUnchecked = 0, ticksUnchecked = 0;
   for (;;) {
     uint32_t chunk = windingDownSince ? 0 : std::min(ticks - run.ticksRun, kOpenLoopChunk);
     uint32_t ticksRun = 0;
     uint32_t task = hosted.instance->openLoop(chunk, edgesPerTick, ticksRun);
     run.ticksRun += ticksRun;
-    if (!windingDownSince && (sliceIsOver(start) || run.traps.size() >= kWindDownTraps))
+    ticksUnchecked += ticksRun;
+    trapsUnchecked += task != 0 ? 1 : 0;
+    bool checkSlice = trapsUnchecked >= kTrapsPerSliceCheck || ticksUnchecked >= kTicksPerSliceCheck;
+    if (checkSlice)
+      trapsUnchecked = ticksUnchecked = 0;
+    if (!windingDownSince && ((checkSlice && sliceIsOver(start)) || run.traps.size() >= kWindDownTraps))
       windingDownSince = Clock::now();
     bool mayGoOn = !windingDownSince || Clock::now() - *windingDownSince < kOpenLoopSlice;
     if (task != 0 && task != SYNERGY_ENGINE_UNSETTLED && mayGoOn && task <= hosted.manifest->tasks.size() &&
