@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "checkpoint/MpiObjectRecord.h"
 #include "checkpoint/OpenFileRecord.h"
 #include "granule/Granule.h"
 #include "mpi/RankState.h"
@@ -167,7 +168,8 @@ bool CheckpointCoordinator::prepareRank(int worldRank, granule::Granule& granule
     std::memcpy(instance + slot.offset, image.globals.data() + at, slot.size);
     at += slot.size;
   }
-  if (!restoreOpenFiles(granule, image.files, error)) {
+  if (!restoreOpenFiles(granule, image.files, error) ||
+      !restoreMpiObjects(image.mpi, granule.extension<mpi::RankState>(), resumedComms_, error)) {
     error = where + error;
     return false;
   }
@@ -242,7 +244,7 @@ bool CheckpointCoordinator::suspended(int worldRank, granule::Granule& granule,
     filesNotRecorded = captureOpenFiles(granule, job_.grants.size(), files);
     section = encodeRankSection(uint32_t(worldRank), granule.unwindBufferAddress(),
                                 snapshot->globals(), granule.memoryBase(), granule.memorySize(),
-                                files);
+                                files, captureMpiObjects(granule.extension<mpi::RankState>()));
   }
   std::unique_lock<std::mutex> lock(mutex_);
   if (!filesNotRecorded.empty() && roundUnresumable_.empty())

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "checkpoint/CheckpointFile.h"
+#include "checkpoint/MpiObjectRecord.h"
 #include "mpi/BarrierControlPoint.h"
 
 namespace synergy::checkpoint {
@@ -104,6 +105,9 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   std::function<std::string()> quiescenceCheck_;
   RankWaiting rankWaiting_;
   const CheckpointImage* resumeFrom_ = nullptr;
+  // The communicators prepareRank has rebuilt so far (it runs for one rank
+  // after the other, before any rank runs).
+  ResumedCommunicators resumedComms_;
   uint64_t firstSequence_ = 0;
   uint64_t killAfter_ = 0;  // test hook, see the constructor
 };

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "checkpoint/FieldCoding.h"
 #include "util/Sha256.h"
 
 namespace synergy::checkpoint {
@@ -21,53 +22,9 @@ constexpr uint64_t kHostPage = 4096;
 constexpr uint64_t kWasmPage = 65536;
 constexpr uint64_t kMaxMemoryBytes = 65536 * kWasmPage;
 
-template <typename T>
-void put(std::string& out, T value) {
-  char bytes[sizeof(T)];
-  std::memcpy(bytes, &value, sizeof(T));
-  out.append(bytes, sizeof(T));
-}
-
 bool isZeroPage(const uint8_t* page) {
   for (uint64_t i = 0; i < kHostPage; ++i)
     if (page[i]) return false;
-  return true;
-}
-
-// Reads fields off the front of a byte range, refusing to run past its end.
-class FieldReader {
- public:
-  explicit FieldReader(std::string_view bytes) : bytes_(bytes) {}
-  template <typename T>
-  bool read(T& value) {
-    if (bytes_.size() < sizeof(T)) return false;
-    std::memcpy(&value, bytes_.data(), sizeof(T));
-    bytes_.remove_prefix(sizeof(T));
-    return true;
-  }
-  bool take(uint64_t count, std::string_view& out) {
-    if (count > bytes_.size()) return false;
-    out = bytes_.substr(0, size_t(count));
-    bytes_.remove_prefix(size_t(count));
-    return true;
-  }
-  size_t left() const { return bytes_.size(); }
-
- private:
-  std::string_view bytes_;
-};
-
-void putText(std::string& out, const std::string& text) {
-  put(out, uint32_t(text.size()));
-  out += text;
-}
-
-bool readText(FieldReader& reader, uint64_t& budget, std::string& text) {
-  uint32_t bytes = 0;
-  std::string_view view;
-  if (!reader.read(bytes) || bytes > budget || !reader.take(bytes, view)) return false;
-  budget -= bytes;
-  text.assign(view);
   return true;
 }
 
@@ -222,8 +179,8 @@ bool decodeOpenFile(FieldReader& reader, uint64_t firstFreeFd, uint32_t grantCou
   return true;
 }
 
-bool decodeRank(FieldReader& reader, uint32_t expectedRank, uint32_t grantCount, RankImage& rank,
-                std::string& error) {
+bool decodeRank(FieldReader& reader, uint32_t expectedRank, uint32_t rankCount,
+                uint32_t grantCount, RankImage& rank, std::string& error) {
   std::string where = "rank " + std::to_string(expectedRank) + ": ";
   uint32_t globalsBytes = 0;
   if (!reader.read(rank.worldRank) || !reader.read(rank.unwindBuffer) ||
@@ -292,7 +249,7 @@ bool decodeRank(FieldReader& reader, uint32_t expectedRank, uint32_t grantCount,
     if (!decodeOpenFile(reader, firstFreeFd, grantCount, file, where, error)) return false;
     firstFreeFd = uint64_t(file.guestFd) + 1;
   }
-  return true;
+  return decodeMpiObjects(reader, expectedRank, rankCount, rank.mpi, where, error);
 }
 
 }  // namespace
@@ -316,7 +273,8 @@ bool isPlainRelativePath(std::string_view path) {
 
 std::string encodeRankSection(uint32_t worldRank, uint32_t unwindBuffer,
                               const std::vector<uint8_t>& globals, const uint8_t* memory,
-                              uint64_t memoryBytes, const std::vector<OpenFile>& files) {
+                              uint64_t memoryBytes, const std::vector<OpenFile>& files,
+                              const MpiObjects& mpi) {
   std::string out;
   put(out, worldRank);
   put(out, unwindBuffer);
@@ -342,6 +300,7 @@ std::string encodeRankSection(uint32_t worldRank, uint32_t unwindBuffer,
   std::memcpy(out.data() + runCountAt, &runCount, sizeof runCount);
   put(out, uint32_t(files.size()));
   for (const OpenFile& file : files) putOpenFile(out, file);
+  encodeMpiObjects(out, mpi);
   return out;
 }
 
@@ -415,7 +374,8 @@ std::optional<CheckpointImage> decodeCheckpoint(std::string_view bytes, std::str
   if (!decodeJob(sections, image.job, error)) return std::nullopt;
   image.ranks.resize(rankCount);
   for (uint32_t rank = 0; rank < rankCount; ++rank)
-    if (!decodeRank(sections, rank, uint32_t(image.job.grants.size()), image.ranks[rank], error))
+    if (!decodeRank(sections, rank, rankCount, uint32_t(image.job.grants.size()),
+                    image.ranks[rank], error))
       return std::nullopt;
   if (sections.left() != 0) {
     error = "the checkpoint has bytes after its last rank";

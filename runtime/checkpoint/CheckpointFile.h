@@ -30,7 +30,8 @@
 //                          fileCount x { u32 guestFd  u32 grant  u32 pathBytes  u8[]
 //                                        u8 kind  u8 access  u16 fdflags
 //                                        u64 rightsBase  u64 rightsInheriting
-//                                        u64 offset  i64 lengthToRestore } }
+//                                        u64 offset  i64 lengthToRestore }
+//                          MPI objects (MpiObjectSection.h) }
 //
 // A checkpoint file is hostile input: decodeCheckpoint checks the magic,
 // the version, the digest of the whole file and then every count,
@@ -45,7 +46,7 @@
 // only the kinds, access modes and flags defined below.
 //
 // Version 3 added the grants and the environment, version 4 the open
-// files; a file of another version is refused.
+// files, version 5 the MPI objects; a file of another version is refused.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -57,11 +58,12 @@
 #include <string_view>
 #include <vector>
 
+#include "checkpoint/MpiObjectSection.h"
 #include "sandbox/Grant.h"
 
 namespace synergy::checkpoint {
 
-inline constexpr uint32_t kCheckpointVersion = 4;
+inline constexpr uint32_t kCheckpointVersion = 5;
 // Path, arguments, grants, environment and reason together.
 inline constexpr uint32_t kMaxJobTextBytes = 1u << 20;
 inline constexpr uint32_t kMaxCheckpointRanks = 4096;
@@ -109,6 +111,7 @@ struct RankImage {
   uint64_t memoryBytes = 0;
   std::vector<MemoryRun> runs;  // increasing, disjoint, inside memoryBytes
   std::vector<OpenFile> files;  // increasing guestFd
+  MpiObjects mpi;
 };
 
 // What `--resume` needs besides the ranks' images.
@@ -130,10 +133,11 @@ struct CheckpointImage {
 };
 
 // One rank's payload section, from its live memory (only non-zero host
-// pages are stored) and its open files.
+// pages are stored), its open files and its MPI objects.
 std::string encodeRankSection(uint32_t worldRank, uint32_t unwindBuffer,
                               const std::vector<uint8_t>& globals, const uint8_t* memory,
-                              uint64_t memoryBytes, const std::vector<OpenFile>& files = {});
+                              uint64_t memoryBytes, const std::vector<OpenFile>& files = {},
+                              const MpiObjects& mpi = {});
 // Whether `path` may name an open file below a grant: "." or plain
 // components separated by single slashes (see the format's rules above).
 bool isPlainRelativePath(std::string_view path);

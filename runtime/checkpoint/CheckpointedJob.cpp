@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "checkpoint/MpiObjectRecord.h"
 #include "checkpoint/OpenFileRecord.h"
 #include "util/FileIO.h"
 #include "util/Sha256.h"
@@ -75,11 +76,13 @@ bool checkGrants(const std::vector<sandbox::Grant>& grants, std::string& error) 
   return true;
 }
 
-// Checks that every rank's open files can be reopened, before any output
-// is cut back or any file is touched.
-bool checkRankFiles(const CheckpointImage& image, std::string& error) {
+// Checks that every rank's open files can be reopened and its MPI objects
+// restored, before any output is cut back or any file is touched.
+bool checkRanks(const CheckpointImage& image, std::string& error) {
+  if (!checkSharedCommunicators(image.ranks, error)) return false;
   for (const RankImage& rank : image.ranks)
-    if (!checkOpenFiles(image.job.grants, rank.files, error)) {
+    if (!checkOpenFiles(image.job.grants, rank.files, error) ||
+        !checkMpiObjects(rank.mpi, error)) {
       error = "rank " + std::to_string(rank.worldRank) + ": " + error;
       return false;
     }
@@ -155,7 +158,7 @@ int resumeCheckpointedJob(const std::string& directory, std::optional<Checkpoint
   if (hash.digest() != image->programDigest)
     return launchError("cannot resume from " + path + ": " + image->job.program +
                        " is not the program that was checkpointed (its SHA-256 differs)");
-  if (!checkGrants(image->job.grants, error) || !checkRankFiles(*image, error) ||
+  if (!checkGrants(image->job.grants, error) || !checkRanks(*image, error) ||
       !checkOutput(STDOUT_FILENO, image->job.stdoutOffset, "stdout", error) ||
       !checkOutput(STDERR_FILENO, image->job.stderrOffset, "stderr", error))
     return launchError("cannot resume from " + path + ": " + error);

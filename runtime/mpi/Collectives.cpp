@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 #include "mpi/BarrierControlPoint.h"
 #include "mpi/CollectiveEngine.h"
+#include "mpi/FileHandles.h"
 #include "mpi/HostCollectives.h"
 #include "mpi/Intercommunicators.h"
 #include "mpi/MpiAbi.h"
@@ -171,11 +172,13 @@ int resolveBlocks(HostCall& call, int comm, int size, u32 addr, u32 countsAddr, 
     if (int error_ = (expr)) return error_; \
   } while (0)
 
-// What of this rank's host-side state a checkpoint file does not hold: MPI
-// objects the rank made (its open files are the checkpoint's to record).
+// What of this rank's host-side state a checkpoint file does not hold: some
+// MPI objects the rank made, and MPI-IO files (its WASI files are the
+// checkpoint's to record).
 std::string stateNotCheckpointed(HostCall& call) {
   if (std::string made = call.rank.objectsNotCheckpointed(); !made.empty())
-    return made + " (MPI objects made by the program are not checkpointed)";
+    return made + " (such MPI objects are not checkpointed)";
+  if (!fileTable(call).empty()) return "an MPI file is open (MPI-IO files are not checkpointed)";
   return {};
 }
 

@@ -102,6 +102,7 @@ class FileTable : public granule::HostExtension {
     return handle;
   }
   void remove(int handle) { files_.erase(handle); }
+  bool empty() const { return files_.empty(); }
 
   // MPI_FILE_NULL's error handler, which MPI_File_open and MPI_File_delete
   // raise through; MPI_ERRORS_RETURN unless the program sets another.

@@ -112,6 +112,9 @@ inline constexpr int kWinFlavorAllocate = 2;
 inline constexpr int kWinFlavorDynamic = 3;
 inline constexpr int kWinFlavorShared = 4;
 inline constexpr int kWinUnified = 2;
+// Keyvals the program creates are numbered from here, past every
+// predefined attribute key.
+inline constexpr int kFirstUserKeyval = 32;
 
 // One-sided synchronisation: assertions and lock types.
 inline constexpr int kModeNocheck = 1;

@@ -66,20 +66,67 @@ RankState::RankState(granule::Granule& g) : granule(g) {
 }
 
 std::string RankState::objectsNotCheckpointed() const {
-  for (int predefined : {abi::kCommWorld, abi::kCommSelf})
-    if (comms_[predefined] && comms_[predefined]->errhandler != abi::kErrorsAreFatal)
-      return "an error handler was set on a predefined communicator";
-  for (size_t i = 3; i < comms_.size(); ++i)
-    if (comms_[i]) return "communicator " + std::to_string(i) + " is live";
-  for (size_t i = abi::kLastPredefinedType + 1; i < types_.size(); ++i)
-    if (types_[i]) return "datatype " + std::to_string(i) + " is live";
-  if (!ops_.empty()) return "a user-defined op is live";
-  for (size_t i = 2; i < groups_.size(); ++i)
-    if (groups_[i]) return "group " + std::to_string(i) + " is live";
+  for (size_t i = 1; i < comms_.size(); ++i) {
+    if (!comms_[i]) continue;
+    if (comms_[i]->comm->inter) return "communicator " + std::to_string(i) + " is an intercommunicator";
+    if (comms_[i]->graph) return "communicator " + std::to_string(i) + " has a graph topology";
+  }
+  for (const auto& [type, attributes] : typeAttributes)
+    if (!attributes.empty()) return "an attribute is set on datatype " + std::to_string(type);
+  // Handle 1 is the permanent one of every send that completed at once.
+  for (size_t i = 1; i < requests_.size(); ++i)
+    if (requests_[i]) return "request " + std::to_string(i + 1) + " is live";
   if (!windows_.empty()) return "a window is live";
+  if (!windowErrorHandlers.empty()) return "a window error handler is live";
   if (!allocatedMemory.empty()) return "memory from MPI_Alloc_mem is live";
   if (!matchedMessages.empty()) return "a matched message is not received yet";
+  // MPI_INFO_ENV's entry is the runtime's, filled in when it is read.
+  for (const auto& [info, entries] : infos)
+    if (info != abi::kInfoEnv) return "info object " + std::to_string(info) + " is live";
+  if (!userErrorCodes.empty()) return "the program added an error class or code";
   return {};
+}
+
+std::vector<std::pair<int, const CommHandle*>> RankState::commHandles() const {
+  std::vector<std::pair<int, const CommHandle*>> live;
+  for (size_t i = 1; i < comms_.size(); ++i)
+    if (comms_[i]) live.emplace_back(int(i), &*comms_[i]);
+  return live;
+}
+
+void RankState::restoreComm(int handle, CommHandle comm) {
+  if (size_t(handle) >= comms_.size()) comms_.resize(size_t(handle) + 1);
+  comm.comm = rankLocal(std::move(comm.comm));
+  comms_[handle] = std::move(comm);
+}
+
+std::vector<std::pair<int, Layout>> RankState::derivedTypes() const {
+  std::vector<std::pair<int, Layout>> live;
+  for (size_t i = abi::kLastPredefinedType + 1; i < types_.size(); ++i)
+    if (types_[i]) live.emplace_back(int(i), types_[i]);
+  return live;
+}
+
+std::vector<std::pair<int, std::shared_ptr<const Group>>> RankState::madeGroups() const {
+  std::vector<std::pair<int, std::shared_ptr<const Group>>> live;
+  for (size_t i = abi::kGroupEmpty + 1; i < groups_.size(); ++i)
+    if (groups_[i]) live.emplace_back(int(i), groups_[i]);
+  return live;
+}
+
+void RankState::restoreType(int handle, Layout layout) {
+  if (size_t(handle) >= types_.size()) types_.resize(size_t(handle) + 1);
+  types_[handle] = std::move(layout);
+}
+
+void RankState::restoreGroup(int handle, std::shared_ptr<const Group> group) {
+  if (size_t(handle) >= groups_.size()) groups_.resize(size_t(handle) + 1);
+  groups_[handle] = std::move(group);
+}
+
+void RankState::restoreOps(std::map<int, UserOp> ops, int nextOp) {
+  ops_ = std::move(ops);
+  nextOp_ = nextOp;
 }
 
 int RankState::addComm(std::shared_ptr<Communicator> comm, int errhandler) {

@@ -96,7 +96,7 @@ class RankState : public granule::HostExtension {
     bool freed = false;       // by MPI_Comm_free_keyval; attributes may still use it
   };
   std::map<int, Keyval> keyvals;
-  int nextKeyval = 32;  // after every predefined attribute key
+  int nextKeyval = abi::kFirstUserKeyval;
   // Attributes of datatypes, by datatype handle, then keyval
   // (DatatypeAttributes.cpp).
   std::map<int, std::map<int, uint32_t>> typeAttributes;
@@ -197,10 +197,27 @@ class RankState : public granule::HostExtension {
   int addGroup(std::shared_ptr<const Group> group);
   void freeGroup(int handle);
 
-  // Empty, or names an MPI object the program made and has not freed (a
-  // communicator, datatype, op, group, window or MPI_Alloc_mem block): a
-  // checkpoint file holds none of them.
+  // Empty, or names an MPI object the program made and has not freed that
+  // a checkpoint file does not hold (an intercommunicator, a graph
+  // topology, a request, a window or its error handler, an MPI_Alloc_mem
+  // block, an attribute on a datatype, an info object, an added error
+  // code; see checkpoint/MpiObjectRecord.h for those it does hold).
   std::string objectsNotCheckpointed() const;
+
+  // What a checkpoint records of the objects above (MpiObjectRecord.h):
+  // the communicator handles (MPI_COMM_WORLD's and MPI_COMM_SELF's among
+  // them), live derived datatypes, groups and user-defined ops by handle,
+  // and their restoring under the same handles into a fresh rank (the
+  // tables grow to a handle with free entries below it, as they had).
+  std::vector<std::pair<int, const CommHandle*>> commHandles() const;
+  void restoreComm(int handle, CommHandle comm);
+  std::vector<std::pair<int, Layout>> derivedTypes() const;
+  std::vector<std::pair<int, std::shared_ptr<const Group>>> madeGroups() const;
+  const std::map<int, UserOp>& userOps() const { return ops_; }
+  int nextOpHandle() const { return nextOp_; }
+  void restoreType(int handle, Layout layout);
+  void restoreGroup(int handle, std::shared_ptr<const Group> group);
+  void restoreOps(std::map<int, UserOp> ops, int nextOp);
 
   std::shared_ptr<Window> window(int handle);
   int addWindow(std::shared_ptr<Window> window);

@@ -142,6 +142,18 @@ std::optional<uint32_t> World::reserveContexts(uint32_t count) {
   return first;
 }
 
+uint32_t World::contextsDrawn() {
+  std::lock_guard<std::mutex> guard(contextMutex_);
+  return nextContext_;
+}
+
+bool World::resumeContextsFrom(uint32_t drawn) {
+  std::lock_guard<std::mutex> guard(contextMutex_);
+  if (drawn < nextContext_ || drawn > contextLimit_) return false;
+  nextContext_ = drawn;
+  return true;
+}
+
 std::shared_ptr<Communicator> World::makeCommunicator(std::vector<int> worldRanks) {
   std::optional<uint32_t> context = reserveContexts(1);
   if (!context) return nullptr;

@@ -287,6 +287,11 @@ class World {
   // creates a communicator spanning hosts can hand its context to the
   // others and no host needs to agree on anything more.
   std::optional<uint32_t> reserveContexts(uint32_t count);
+  // How many contexts this host has drawn, and, for a job resumed from a
+  // checkpoint before any rank runs, drawing on from where it had got
+  // (false when that is below what is drawn already or past the limit).
+  uint32_t contextsDrawn();
+  bool resumeContextsFrom(uint32_t drawn);
 
   // Granule -> (world, rank), set by the launcher before a rank starts.
   static void bind(const granule::Granule* granule, World* world, int rank);

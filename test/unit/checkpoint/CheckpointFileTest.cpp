@@ -3,8 +3,9 @@
 // Round trip of the checkpoint format, and refusal of every kind of bad
 // file: foreign, truncated, corrupt, of another version, and files whose
 // checksum is right but whose counts, lengths, offsets or open files lie.
-// Also the check --resume makes on a checkpoint's open files before it
-// applies anything (OpenFileRecord.h), on real directories.
+// Also the checks --resume makes on a checkpoint's open files before it
+// applies anything (OpenFileRecord.h), on real directories, and on its MPI
+// objects (MpiObjectRecord.h).
 //
 //===----------------------------------------------------------------------===//
 #include "checkpoint/CheckpointFile.h"
@@ -20,7 +21,10 @@
 #include <string>
 #include <vector>
 
+#include "checkpoint/MpiObjectRecord.h"
 #include "checkpoint/OpenFileRecord.h"
+#include "mpi/Datatype.h"
+#include "mpi/MpiAbi.h"
 
 #include "util/Sha256.h"
 
@@ -134,16 +138,16 @@ TEST(CheckpointFile, RefusesAnotherVersion) {
   std::string file = sampleFile();
   file[8] = 9;
   EXPECT_EQ(refusal(file),
-            "checkpoint format version 9 is not version 4, the one this synergy-run reads "
+            "checkpoint format version 9 is not version 5, the one this synergy-run reads "
             "(checkpoint again with this build)");
-  // Version 2, before grants and the environment were recorded, and 3,
-  // before open files were.
-  file[8] = 2;
-  EXPECT_NE(refusal(file).find("checkpoint format version 2 is not version 4"),
-            std::string::npos);
-  file[8] = 3;
-  EXPECT_NE(refusal(file).find("checkpoint format version 3 is not version 4"),
-            std::string::npos);
+  // Version 2, before grants and the environment were recorded, 3, before
+  // open files were, and 4, before MPI objects were.
+  for (char old : {2, 3, 4}) {
+    file[8] = old;
+    EXPECT_NE(refusal(file).find("checkpoint format version " + std::to_string(old) +
+                                 " is not version 5"),
+              std::string::npos);
+  }
 }
 
 TEST(CheckpointFile, RefusesATruncatedFile) {
@@ -259,6 +263,9 @@ OpenFile sampleOpenFile() {
   return file;
 }
 
+// The MPI objects of a rank that has none: twelve u32 counts and counters.
+constexpr size_t kEmptyMpiObjectsBytes = 12 * 4;
+
 // A one-rank checkpoint of sampleJob() whose rank holds `files`; `cut`
 // bytes are taken off the end of the rank's section (the header still
 // agrees with the payload, so the section parser meets the cut).
@@ -358,14 +365,14 @@ TEST(CheckpointFile, RefusesLyingOpenFilesBehindAGoodChecksum) {
 
 TEST(CheckpointFile, RefusesTruncatedOrUncountableOpenFiles) {
   // Cut inside the record, and inside the count.
-  std::string file = fileWithOpenFiles({sampleOpenFile()}, 5);
+  std::string file = fileWithOpenFiles({sampleOpenFile()}, kEmptyMpiObjectsBytes + 5);
   EXPECT_NE(refusal(file).find("truncated or over-long open file record"), std::string::npos);
-  std::string noCount = fileWithOpenFiles({}, 2);
+  std::string noCount = fileWithOpenFiles({}, kEmptyMpiObjectsBytes + 2);
   EXPECT_NE(refusal(noCount).find("truncated open file count"), std::string::npos);
   // A count no file can hold, behind a good checksum.
   std::string many = fileWithOpenFiles({});
   uint32_t count = 0x7fffffff;
-  std::memcpy(many.data() + many.size() - 4, &count, 4);
+  std::memcpy(many.data() + many.size() - kEmptyMpiObjectsBytes - 4, &count, 4);
   EXPECT_NE(refusal(withFreshChecksum(many)).find("more open files than the file can hold"),
             std::string::npos);
 }
@@ -435,6 +442,316 @@ TEST_F(CheckpointOpenFiles, RefusesWhatChangedSinceTheCheckpoint) {
   std::string bytes((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
   EXPECT_EQ(bytes.size(), 40u);
   EXPECT_NE(access((root_ + "/grant/logs/gone.log").c_str(), F_OK), 0);
+}
+
+
+// Rank 0's MPI objects as a program leaves them: a vector of ints built on
+// a contiguous pair (node 0), both named, a freed handle between them, a
+// group, an op, two keyvals, an error handler, and its communicators:
+// MPI_COMM_WORLD with an attribute and MPI_ERRORS_RETURN, MPI_COMM_SELF,
+// and a periodic ring of both ranks in reverse order, named, with the
+// program's error handler.
+MpiObjects sampleMpiObjects() {
+  MpiObjects objects;
+  DatatypeNode pair;
+  pair.segments = {{0, 8}};
+  pair.size = 8;
+  pair.ub = pair.trueUb = 8;
+  pair.alignment = 4;
+  pair.element = uint8_t(mpi::ElementKind::Int32);
+  pair.combiner = mpi::abi::kCombinerContiguous;
+  pair.committed = true;
+  pair.integers = {2};
+  pair.oldTypes = {{/*MPI_INT*/ 6, 0}};
+  DatatypeNode vector;
+  vector.segments = {{0, 8}, {16, 8}};
+  vector.size = 16;
+  vector.ub = vector.trueUb = 24;
+  vector.alignment = 4;
+  vector.element = uint8_t(mpi::ElementKind::Int32);
+  vector.combiner = mpi::abi::kCombinerVector;
+  vector.integers = {2, 1, 2};
+  vector.oldTypes = {{0, 0}};
+  objects.typeNodes = {pair, vector};
+  objects.types = {{61, 0}, {63, 1}};
+  objects.typeNames = {{6, "my int"}, {63, "vec"}};
+  objects.groups = {{2, {1, 0}}, {4, {}}};
+  objects.nextOp = 17;
+  objects.ops = {{16, 5, true}};
+  objects.nextKeyval = 34;
+  objects.keyvals = {{32, 0, 7, 99, true}, {33, 3, 0, 0, false}};
+  objects.nextErrorHandler = 4;
+  objects.commErrorHandlers = {{3, 11}};
+  objects.contextsDrawn = 7;
+  MpiObjects::CommRecord world{1, 0, {0, 1}, "MPI_COMM_WORLD", 2, false, {}, {}, {{33, 1234}}};
+  MpiObjects::CommRecord self{2, 1, {0}, "MPI_COMM_SELF", 1, false, {}, {}, {}};
+  MpiObjects::CommRecord ring{3, 4, {1, 0}, "ring", 3, true, {2}, {1}, {}};
+  objects.comms = {world, self, ring};
+  return objects;
+}
+
+// A two-rank checkpoint of sampleJob() whose rank 0 holds `objects`; `cut`
+// bytes are taken off the end of its section.
+std::string fileWithMpiObjects(const MpiObjects& objects, size_t cut = 0) {
+  std::vector<uint8_t> memory = sampleMemory(7);
+  std::string section =
+      encodeRankSection(0, 65536, {1, 2}, memory.data(), kMemoryBytes, {}, objects);
+  section.resize(section.size() - cut);
+  return encodeCheckpoint(1, programDigest(), {section, encodeRankSection(1, 65536, {1, 2}, memory.data(), kMemoryBytes)},
+                          sampleJob());
+}
+
+TEST(CheckpointFile, MpiObjectsRoundTrip) {
+  std::string error;
+  std::optional<CheckpointImage> image = decodeCheckpoint(fileWithMpiObjects(sampleMpiObjects()), error);
+  ASSERT_TRUE(image) << error;
+  const MpiObjects& objects = image->ranks[0].mpi;
+  ASSERT_EQ(objects.typeNodes.size(), 2u);
+  const DatatypeNode& vector = objects.typeNodes[1];
+  ASSERT_EQ(vector.segments.size(), 2u);
+  EXPECT_EQ(vector.segments[1].offset, 16);
+  EXPECT_EQ(vector.segments[1].length, 8);
+  EXPECT_EQ(vector.size, 16);
+  EXPECT_EQ(vector.ub, 24);
+  EXPECT_EQ(vector.trueUb, 24);
+  EXPECT_EQ(vector.alignment, 4);
+  EXPECT_EQ(vector.combiner, mpi::abi::kCombinerVector);
+  EXPECT_FALSE(vector.committed);
+  EXPECT_TRUE(objects.typeNodes[0].committed);
+  EXPECT_EQ(vector.integers, (std::vector<int32_t>{2, 1, 2}));
+  ASSERT_EQ(vector.oldTypes.size(), 1u);
+  EXPECT_EQ(vector.oldTypes[0].predefined, 0);
+  EXPECT_EQ(vector.oldTypes[0].node, 0u);
+  EXPECT_EQ(objects.typeNodes[0].oldTypes[0].predefined, 6);
+  EXPECT_EQ(objects.types, (std::vector<std::pair<uint32_t, uint32_t>>{{61, 0}, {63, 1}}));
+  EXPECT_EQ(objects.typeNames,
+            (std::vector<std::pair<uint32_t, std::string>>{{6, "my int"}, {63, "vec"}}));
+  ASSERT_EQ(objects.groups.size(), 2u);
+  EXPECT_EQ(objects.groups[0].handle, 2u);
+  EXPECT_EQ(objects.groups[0].worldRanks, (std::vector<uint32_t>{1, 0}));
+  EXPECT_TRUE(objects.groups[1].worldRanks.empty());
+  EXPECT_EQ(objects.nextOp, 17u);
+  ASSERT_EQ(objects.ops.size(), 1u);
+  EXPECT_EQ(objects.ops[0].handle, 16u);
+  EXPECT_EQ(objects.ops[0].function, 5u);
+  EXPECT_TRUE(objects.ops[0].commutative);
+  EXPECT_EQ(objects.nextKeyval, 34u);
+  ASSERT_EQ(objects.keyvals.size(), 2u);
+  EXPECT_EQ(objects.keyvals[0].deleteFunction, 7u);
+  EXPECT_EQ(objects.keyvals[0].extraState, 99u);
+  EXPECT_TRUE(objects.keyvals[0].freed);
+  EXPECT_EQ(objects.keyvals[1].copyFunction, 3u);
+  EXPECT_FALSE(objects.keyvals[1].freed);
+  EXPECT_EQ(objects.nextErrorHandler, 4u);
+  EXPECT_EQ(objects.commErrorHandlers, (std::vector<std::pair<uint32_t, uint32_t>>{{3, 11}}));
+  EXPECT_EQ(objects.contextsDrawn, 7u);
+  ASSERT_EQ(objects.comms.size(), 3u);
+  EXPECT_EQ(objects.comms[0].attributes, (std::vector<std::pair<uint32_t, uint32_t>>{{33, 1234}}));
+  EXPECT_EQ(objects.comms[0].errhandler, 2u);
+  EXPECT_EQ(objects.comms[1].name, "MPI_COMM_SELF");
+  const MpiObjects::CommRecord& ring = objects.comms[2];
+  EXPECT_EQ(ring.handle, 3u);
+  EXPECT_EQ(ring.context, 4u);
+  EXPECT_EQ(ring.worldRanks, (std::vector<uint32_t>{1, 0}));
+  EXPECT_EQ(ring.name, "ring");
+  EXPECT_EQ(ring.errhandler, 3u);
+  EXPECT_TRUE(ring.cartesian);
+  EXPECT_EQ(ring.dims, (std::vector<int32_t>{2}));
+  EXPECT_EQ(ring.periods, (std::vector<uint8_t>{1}));
+  // Rank 1 made none.
+  EXPECT_TRUE(image->ranks[1].mpi.typeNodes.empty());
+  EXPECT_EQ(image->ranks[1].mpi.nextOp, uint32_t(mpi::abi::kLastPredefinedOp + 1));
+}
+
+// Each row changes one field of sampleMpiObjects(); the checksum is right,
+// so what refuses the file is the object check, with a one-line reason.
+TEST(CheckpointFile, RefusesLyingMpiObjectsBehindAGoodChecksum) {
+  struct Row {
+    const char* what;
+    std::function<void(MpiObjects&)> lie;
+    const char* reason;
+  };
+  const char* bounds = "has bounds, a size or an alignment no datatype has";
+  const char* segment = "has a segment outside its true bounds";
+  const char* old = "names an old type that is neither predefined nor an earlier node";
+  const char* unknown = "has an unknown element kind, combiner or commit flag";
+  const char* handle = "a datatype handle is truncated, out of order, out of range or names no node";
+  const char* name = "a datatype name is truncated, too long or names no live datatype";
+  const char* group = "is not a distinct world rank of the job";
+  const char* op = "a user-defined op is truncated, out of order or past the next op handle";
+  const char* keyval = "a predefined key's or past the next keyval";
+  const char* comm = "a communicator record is truncated, has a member that is not a distinct world "
+                     "rank of the job, or attributes out of order";
+  const char* notMine = "does not hold this rank, or its context or size is not one it can have";
+  const char* cart = "has a cartesian topology whose dimensions do not multiply to its size";
+  const char* commName = "has a name that is too long or holds NUL";
+  auto vector = [](MpiObjects& o) -> DatatypeNode& { return o.typeNodes[1]; };
+  std::vector<Row> rows = {
+      {"segment past trueUb", [&](MpiObjects& o) { vector(o).segments[1].length = 9; }, segment},
+      {"segment below trueLb", [&](MpiObjects& o) { vector(o).segments[0].offset = -1; }, segment},
+      {"empty segment", [&](MpiObjects& o) { vector(o).segments[0].length = 0; }, segment},
+      {"wrapping segment",
+       [&](MpiObjects& o) { vector(o).segments[1] = {INT64_MAX - 2, 8}; }, segment},
+      {"size that lies", [&](MpiObjects& o) { vector(o).size = 24; }, "not its size 24"},
+      {"negative size", [&](MpiObjects& o) { vector(o).size = -16; }, bounds},
+      {"inverted true bounds", [&](MpiObjects& o) { vector(o).trueLb = 30; }, bounds},
+      {"overflowing extent",
+       [&](MpiObjects& o) {
+         vector(o).lb = INT64_MIN;
+         vector(o).ub = INT64_MAX;
+       },
+       bounds},
+      {"odd alignment", [&](MpiObjects& o) { vector(o).alignment = 3; }, bounds},
+      {"zero alignment", [&](MpiObjects& o) { vector(o).alignment = 0; }, bounds},
+      {"unknown element", [&](MpiObjects& o) { vector(o).element = 200; }, unknown},
+      {"named combiner", [&](MpiObjects& o) { vector(o).combiner = 0; }, unknown},
+      {"unknown combiner", [&](MpiObjects& o) { vector(o).combiner = 99; }, unknown},
+      {"forward node", [&](MpiObjects& o) { vector(o).oldTypes[0].node = 1; }, old},
+      {"node and handle", [&](MpiObjects& o) { o.typeNodes[0].oldTypes[0].node = 1; }, old},
+      {"unknown predefined", [&](MpiObjects& o) { vector(o).oldTypes[0].predefined = 61; }, old},
+      {"negative predefined", [&](MpiObjects& o) { vector(o).oldTypes[0].predefined = -1; }, old},
+      {"predefined handle", [](MpiObjects& o) { o.types[0].first = 60; }, handle},
+      {"handle out of order", [](MpiObjects& o) { o.types[1].first = 61; }, handle},
+      {"huge handle", [](MpiObjects& o) { o.types[1].first = 0xffffffff; }, handle},
+      {"missing node", [](MpiObjects& o) { o.types[1].second = 2; }, handle},
+      {"name of a dead type", [](MpiObjects& o) { o.typeNames[1].first = 62; }, name},
+      {"long name", [](MpiObjects& o) { o.typeNames[1].second = std::string(64, 'n'); }, name},
+      {"NUL in a name", [](MpiObjects& o) { o.typeNames[1].second = std::string("v\0c", 3); }, name},
+      {"predefined group", [](MpiObjects& o) { o.groups[0].handle = 1; }, "a group is truncated"},
+      {"member past the job", [](MpiObjects& o) { o.groups[0].worldRanks[0] = 2; }, group},
+      {"member twice", [](MpiObjects& o) { o.groups[0].worldRanks = {1, 1}; }, group},
+      {"predefined op", [](MpiObjects& o) { o.ops[0].handle = 14; }, op},
+      {"op past next", [](MpiObjects& o) { o.nextOp = 16; }, op},
+      {"next op predefined", [](MpiObjects& o) { o.nextOp = 3; }, op},
+      {"predefined keyval", [](MpiObjects& o) { o.keyvals[0].handle = 5; }, keyval},
+      {"keyval past next", [](MpiObjects& o) { o.nextKeyval = 33; }, keyval},
+      {"predefined error handler", [](MpiObjects& o) { o.commErrorHandlers[0].first = 2; },
+       "an error handler is truncated, out of order, predefined"},
+      {"error handler past next", [](MpiObjects& o) { o.nextErrorHandler = 3; },
+       "an error handler is truncated"},
+      {"comm member past the job", [](MpiObjects& o) { o.comms[2].worldRanks = {1, 2}; }, comm},
+      {"comm member twice", [](MpiObjects& o) { o.comms[2].worldRanks = {1, 1}; }, comm},
+      {"not a member",
+       [](MpiObjects& o) {
+         o.comms[2].worldRanks = {1};
+         o.comms[2].dims = {1};
+       },
+       notMine},
+      {"world of another context", [](MpiObjects& o) { o.comms[0].context = 3; }, notMine},
+      {"world of one rank", [](MpiObjects& o) { o.comms[0].worldRanks = {0}; }, notMine},
+      {"another rank's self", [](MpiObjects& o) { o.comms[1].context = 2; }, notMine},
+      {"a predefined context", [](MpiObjects& o) { o.comms[2].context = 2; }, notMine},
+      {"a context not drawn", [](MpiObjects& o) { o.comms[2].context = 7; }, notMine},
+      {"comm handle out of order", [](MpiObjects& o) { o.comms[2].handle = 2; },
+       "is out of order or out of range"},
+      {"unknown error handler", [](MpiObjects& o) { o.comms[2].errhandler = 5; },
+       "has error handler 5, not one of the rank's"},
+      {"attribute of no keyval", [](MpiObjects& o) { o.comms[0].attributes = {{40, 1}}; },
+       "has an attribute of keyval 40, not one of the rank's"},
+      {"attributes out of order",
+       [](MpiObjects& o) { o.comms[0].attributes = {{33, 1}, {32, 2}}; }, comm},
+      {"long comm name", [](MpiObjects& o) { o.comms[2].name = std::string(64, 'r'); }, commName},
+      {"over-long comm name", [](MpiObjects& o) { o.comms[2].name = std::string(65, 'r'); }, comm},
+      {"NUL in a comm name", [](MpiObjects& o) { o.comms[2].name = std::string("r\0g", 3); },
+       commName},
+      {"dimensions too few", [](MpiObjects& o) { o.comms[2].dims = {1}; }, cart},
+      {"dimensions too many",
+       [](MpiObjects& o) {
+         o.comms[2].dims = {2, 2};
+         o.comms[2].periods = {0, 0};
+       },
+       cart},
+      {"zero dimension", [](MpiObjects& o) { o.comms[2].dims = {0}; }, cart},
+      {"negative dimensions",
+       [](MpiObjects& o) {
+         o.comms[2].dims = {-1, -2};
+         o.comms[2].periods = {0, 0};
+       },
+       cart},
+      {"unknown period", [](MpiObjects& o) { o.comms[2].periods = {2}; }, cart},
+      {"dimensions without topology", [](MpiObjects& o) { o.comms[2].cartesian = false; }, cart},
+  };
+  for (const Row& row : rows) {
+    MpiObjects objects = sampleMpiObjects();
+    row.lie(objects);
+    std::string reason = refusal(fileWithMpiObjects(objects));
+    EXPECT_NE(reason.find(row.reason), std::string::npos) << row.what << ": " << reason;
+    EXPECT_EQ(reason.rfind("rank 0: ", 0), 0u) << row.what << ": " << reason;
+  }
+}
+
+TEST(CheckpointFile, RefusesTruncatedOrUncountableMpiObjects) {
+  // Cut one byte short: the ring's attribute count.
+  EXPECT_NE(refusal(fileWithMpiObjects(sampleMpiObjects(), 1)).find("a communicator record is truncated"),
+            std::string::npos);
+  // A node count no file can hold, behind a good checksum: the count is
+  // the first field after the (empty) open file count.
+  std::string file = fileWithMpiObjects(sampleMpiObjects());
+  std::string section = encodeRankSection(0, 65536, {1, 2}, sampleMemory(7).data(), kMemoryBytes);
+  size_t nodeCountAt = kHeaderBytes + kJobBytes + section.size() - kEmptyMpiObjectsBytes;
+  uint32_t count = 0x7fffffff;
+  std::memcpy(file.data() + nodeCountAt, &count, 4);
+  EXPECT_EQ(refusal(withFreshChecksum(file)),
+            "rank 0: more datatype nodes than the file can hold");
+  // A segment count past what a datatype may hold.
+  MpiObjects many = sampleMpiObjects();
+  many.typeNodes[0].segments.assign(size_t(mpi::kMaxTypeSegments) + 1, {0, 1});
+  EXPECT_NE(refusal(fileWithMpiObjects(many)).find("has more segments than a datatype may have"),
+            std::string::npos);
+}
+
+// The whole job's check (MpiObjectRecord.h): a communicator is one object,
+// so every member's record of a context must describe the same one.
+TEST(CheckpointFile, RefusesRanksThatDisagreeOnACommunicator) {
+  std::vector<RankImage> ranks(2);
+  ranks[0].worldRank = 0;
+  ranks[1].worldRank = 1;
+  ranks[0].mpi = sampleMpiObjects();
+  ranks[1].mpi.contextsDrawn = 7;
+  ranks[1].mpi.comms = {{3, 4, {1, 0}, "ring", 1, true, {2}, {1}, {}}};
+  std::string error;
+  EXPECT_TRUE(checkSharedCommunicators(ranks, error)) << error;
+  const char* disagree =
+      "rank 1's communicator 3 and rank 0's communicator 3 share a context but not their "
+      "members, name or topology";
+  auto refusedWith = [&](const std::function<void(MpiObjects::CommRecord&)>& lie) {
+    std::vector<RankImage> lying = ranks;
+    lie(lying[1].mpi.comms[0]);
+    std::string reason;
+    EXPECT_FALSE(checkSharedCommunicators(lying, reason));
+    return reason;
+  };
+  EXPECT_EQ(refusedWith([](MpiObjects::CommRecord& c) { c.worldRanks = {0, 1}; }), disagree);
+  EXPECT_EQ(refusedWith([](MpiObjects::CommRecord& c) { c.name = "rung"; }), disagree);
+  EXPECT_EQ(refusedWith([](MpiObjects::CommRecord& c) { c.periods = {0}; }), disagree);
+  EXPECT_EQ(refusedWith([](MpiObjects::CommRecord& c) { c.cartesian = false; }), disagree);
+  // Its own error handler and attributes are each handle's.
+  std::vector<RankImage> own = ranks;
+  own[1].mpi.comms[0].errhandler = 2;
+  EXPECT_TRUE(checkSharedCommunicators(own, error)) << error;
+  std::vector<RankImage> drawn = ranks;
+  drawn[1].mpi.contextsDrawn = 8;
+  EXPECT_FALSE(checkSharedCommunicators(drawn, error));
+  EXPECT_NE(error.find("rank 1 records another count of communicator contexts"), std::string::npos);
+  drawn[0].mpi.contextsDrawn = drawn[1].mpi.contextsDrawn = 2;
+  EXPECT_FALSE(checkSharedCommunicators(drawn, error));
+  EXPECT_NE(error.find("fewer than the predefined communicators take"), std::string::npos);
+}
+
+// What the restore checks beyond the file (MpiObjectRecord.h): an element
+// kind that does not divide the size would make a reduction read past the
+// packed data.
+TEST(CheckpointFile, RestoreRefusesAnElementKindThatDoesNotFitTheSize) {
+  MpiObjects objects = sampleMpiObjects();
+  std::string error;
+  EXPECT_TRUE(checkMpiObjects(objects, error)) << error;
+  objects.typeNodes[1].element = uint8_t(mpi::ElementKind::Double);
+  objects.typeNodes[1].segments = {{0, 8}, {16, 4}};
+  objects.typeNodes[1].size = 12;
+  std::string decodeError;
+  ASSERT_TRUE(decodeCheckpoint(fileWithMpiObjects(objects), decodeError)) << decodeError;
+  EXPECT_FALSE(checkMpiObjects(objects, error));
+  EXPECT_EQ(error, "datatype node 1 has a size of 12 bytes, not a whole number of its elements");
 }
 
 }  // namespace

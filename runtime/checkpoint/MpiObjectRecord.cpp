@@ -1,0 +1,261 @@
+//===- MpiObjectRecord.cpp - a rank's MPI objects, recorded and restored --===//
+//
+// This file implements MpiObjectRecord.h: it flattens the rank's datatype
+// graph into nodes (old types before the types made of them, each layout
+// once) and builds layouts back from them.
+//
+//===----------------------------------------------------------------------===//
+#include "checkpoint/MpiObjectRecord.h"
+
+#include <map>
+#include <memory>
+#include <vector>
+
+#include "mpi/RankState.h"
+
+namespace synergy::checkpoint {
+
+namespace {
+
+// Numbers the derived layouts reachable from the rank's handles, old types
+// first, without recursion: a guest may nest types as deep as it likes.
+class NodeNumbering {
+ public:
+  explicit NodeNumbering(MpiObjects& objects) : objects_(objects) {}
+
+  uint32_t number(const mpi::Layout& root) {
+    std::vector<std::pair<const mpi::TypeLayout*, size_t>> pending{{root.get(), 0}};
+    while (!pending.empty()) {
+      auto& [layout, next] = pending.back();
+      if (nodeOf_.count(layout)) {
+        pending.pop_back();
+        continue;
+      }
+      const mpi::TypeRecipe* recipe = layout->recipe.get();
+      if (recipe && next < recipe->types.size()) {
+        const auto& [handle, old] = recipe->types[next++];
+        if (handle == 0 && old && !nodeOf_.count(old.get())) pending.emplace_back(old.get(), 0);
+        continue;
+      }
+      nodeOf_[layout] = uint32_t(objects_.typeNodes.size());
+      objects_.typeNodes.push_back(describe(*layout));
+      pending.pop_back();
+    }
+    return nodeOf_.at(root.get());
+  }
+
+ private:
+  DatatypeNode describe(const mpi::TypeLayout& layout) const {
+    DatatypeNode node;
+    for (const mpi::TypeSegment& segment : layout.segments)
+      node.segments.push_back({segment.offset, segment.length});
+    node.size = layout.size;
+    node.lb = layout.lb;
+    node.ub = layout.ub;
+    node.trueLb = layout.trueLb;
+    node.trueUb = layout.trueUb;
+    node.alignment = layout.alignment;
+    node.element = uint8_t(layout.element);
+    node.combiner = layout.combiner;
+    node.committed = layout.committed;
+    if (const mpi::TypeRecipe* recipe = layout.recipe.get()) {
+      node.integers = recipe->integers;
+      node.addresses = recipe->addresses;
+      for (const auto& [handle, old] : recipe->types)
+        node.oldTypes.push_back(handle ? DatatypeNode::OldType{handle, 0}
+                                       : DatatypeNode::OldType{0, nodeOf_.at(old.get())});
+    }
+    return node;
+  }
+
+  MpiObjects& objects_;
+  std::map<const mpi::TypeLayout*, uint32_t> nodeOf_;
+};
+
+// The layouts of every node, in node order; false with `error` when one
+// cannot be a datatype's.
+bool buildLayouts(const MpiObjects& objects, std::vector<mpi::Layout>& layouts,
+                  std::string& error) {
+  layouts.reserve(objects.typeNodes.size());
+  for (const DatatypeNode& node : objects.typeNodes) {
+    auto layout = std::make_shared<mpi::TypeLayout>();
+    for (const DatatypeNode::Segment& segment : node.segments)
+      layout->segments.push_back({segment.offset, segment.length});
+    layout->size = node.size;
+    layout->lb = node.lb;
+    layout->ub = node.ub;
+    layout->trueLb = node.trueLb;
+    layout->trueUb = node.trueUb;
+    layout->alignment = node.alignment;
+    layout->element = mpi::ElementKind(node.element);
+    layout->combiner = node.combiner;
+    layout->committed = node.committed;
+    // A reduction walks the packed data element by element.
+    if (layout->element < mpi::ElementKind::Mixed &&
+        node.size % mpi::packedElementSize(layout->element) != 0) {
+      error = "datatype node " + std::to_string(layouts.size()) + " has a size of " +
+              std::to_string(node.size) + " bytes, not a whole number of its elements";
+      return false;
+    }
+    auto recipe = std::make_shared<mpi::TypeRecipe>();
+    recipe->integers = node.integers;
+    recipe->addresses = node.addresses;
+    // The decoder checked that a node names only earlier nodes.
+    for (const DatatypeNode::OldType& old : node.oldTypes)
+      recipe->types.emplace_back(old.predefined, old.predefined
+                                                     ? mpi::predefinedLayout(old.predefined)
+                                                     : layouts[old.node]);
+    layout->recipe = std::move(recipe);
+    layouts.push_back(std::move(layout));
+  }
+  return true;
+}
+
+}  // namespace
+
+MpiObjects captureMpiObjects(const mpi::RankState& rank) {
+  MpiObjects objects;
+  NodeNumbering numbering(objects);
+  for (const auto& [handle, layout] : rank.derivedTypes())
+    objects.types.emplace_back(uint32_t(handle), numbering.number(layout));
+  for (const auto& [handle, name] : rank.typeNames) objects.typeNames.emplace_back(uint32_t(handle), name);
+  for (const auto& [handle, group] : rank.madeGroups())
+    objects.groups.push_back({uint32_t(handle),
+                              std::vector<uint32_t>(group->worldRanks.begin(), group->worldRanks.end())});
+  objects.nextOp = uint32_t(rank.nextOpHandle());
+  for (const auto& [handle, op] : rank.userOps())
+    objects.ops.push_back({uint32_t(handle), op.function, op.commutative});
+  objects.nextKeyval = uint32_t(rank.nextKeyval);
+  for (const auto& [handle, keyval] : rank.keyvals)
+    objects.keyvals.push_back({uint32_t(handle), keyval.copyFunction, keyval.deleteFunction,
+                               keyval.extraState, keyval.freed});
+  objects.nextErrorHandler = uint32_t(rank.nextErrorHandler);
+  for (const auto& [handle, function] : rank.commErrorHandlers)
+    objects.commErrorHandlers.emplace_back(uint32_t(handle), function);
+  objects.contextsDrawn = rank.world->contextsDrawn();
+  for (const auto& [handle, live] : rank.commHandles()) {
+    MpiObjects::CommRecord comm;
+    comm.handle = uint32_t(handle);
+    const mpi::Communicator& shared = *live->comm;
+    comm.context = shared.context;
+    comm.worldRanks.assign(shared.worldRanks.begin(), shared.worldRanks.end());
+    rank.world->locked([&] { comm.name = shared.name; });
+    comm.errhandler = uint32_t(live->errhandler);
+    if (shared.cart) {
+      comm.cartesian = true;
+      comm.dims.assign(shared.cart->dims.begin(), shared.cart->dims.end());
+      comm.periods.assign(shared.cart->periods.begin(), shared.cart->periods.end());
+    }
+    for (auto [keyval, value] : live->attributes) comm.attributes.emplace_back(uint32_t(keyval), value);
+    objects.comms.push_back(std::move(comm));
+  }
+  return objects;
+}
+
+bool checkMpiObjects(const MpiObjects& objects, std::string& error) {
+  std::vector<mpi::Layout> layouts;
+  return buildLayouts(objects, layouts, error);
+}
+
+bool checkSharedCommunicators(const std::vector<RankImage>& ranks, std::string& error) {
+  std::map<uint32_t, std::pair<uint32_t, const MpiObjects::CommRecord*>> first;  // by context
+  for (const RankImage& rank : ranks) {
+    // MPI_COMM_WORLD's and every rank's MPI_COMM_SELF's are drawn first.
+    if (rank.mpi.contextsDrawn != ranks.front().mpi.contextsDrawn ||
+        rank.mpi.contextsDrawn <= ranks.size()) {
+      error = "rank " + std::to_string(rank.worldRank) +
+              " records another count of communicator contexts than rank 0, or fewer than the "
+              "predefined communicators take";
+      return false;
+    }
+    for (const MpiObjects::CommRecord& comm : rank.mpi.comms) {
+      auto [found, isFirst] = first.try_emplace(comm.context, rank.worldRank, &comm);
+      const MpiObjects::CommRecord& other = *found->second.second;
+      if (isFirst || (comm.worldRanks == other.worldRanks && comm.name == other.name &&
+                      comm.cartesian == other.cartesian && comm.dims == other.dims &&
+                      comm.periods == other.periods))
+        continue;
+      error = "rank " + std::to_string(rank.worldRank) + "'s communicator " +
+              std::to_string(comm.handle) + " and rank " + std::to_string(found->second.first) +
+              "'s communicator " + std::to_string(other.handle) +
+              " share a context but not their members, name or topology";
+      return false;
+    }
+  }
+  return true;
+}
+
+namespace {
+
+// The communicator behind `record`: the predefined one it must be, or the
+// one rebuilt for its context.
+std::shared_ptr<mpi::Communicator> communicatorOf(const MpiObjects::CommRecord& record,
+                                                  mpi::RankState& rank,
+                                                  ResumedCommunicators& communicators,
+                                                  std::string& error) {
+  mpi::World& world = *rank.world;
+  if (record.handle == uint32_t(mpi::abi::kCommWorld) ||
+      record.handle == uint32_t(mpi::abi::kCommSelf)) {
+    const std::shared_ptr<mpi::Communicator>& predefined =
+        record.handle == uint32_t(mpi::abi::kCommWorld) ? world.worldComm()
+                                                        : world.selfComm(rank.worldRank);
+    if (predefined->context != record.context) {
+      error = "communicator " + std::to_string(record.handle) + " has context " +
+              std::to_string(record.context) + ", not this job's " +
+              std::to_string(predefined->context);
+      return nullptr;
+    }
+    return predefined;
+  }
+  std::shared_ptr<mpi::Communicator>& comm = communicators[record.context];
+  if (!comm) {
+    comm = world.makeCommunicator(
+        std::vector<int>(record.worldRanks.begin(), record.worldRanks.end()), record.context);
+    if (record.cartesian)
+      comm->cart = mpi::CartTopology{std::vector<int>(record.dims.begin(), record.dims.end()),
+                                     std::vector<int>(record.periods.begin(), record.periods.end())};
+  }
+  return comm;
+}
+
+}  // namespace
+
+bool restoreMpiObjects(const MpiObjects& objects, mpi::RankState& rank,
+                       ResumedCommunicators& communicators, std::string& error) {
+  std::vector<mpi::Layout> layouts;
+  if (!buildLayouts(objects, layouts, error)) return false;
+  if (!rank.world->resumeContextsFrom(objects.contextsDrawn)) {
+    error = "the checkpoint's " + std::to_string(objects.contextsDrawn) +
+            " communicator contexts do not fit this job";
+    return false;
+  }
+  for (const MpiObjects::CommRecord& record : objects.comms) {
+    std::shared_ptr<mpi::Communicator> comm = communicatorOf(record, rank, communicators, error);
+    if (!comm) return false;
+    rank.world->locked([&] { comm->name = record.name; });
+    mpi::CommHandle handle;
+    handle.comm = std::move(comm);
+    handle.errhandler = int(record.errhandler);
+    for (auto [keyval, value] : record.attributes) handle.attributes[int(keyval)] = value;
+    rank.restoreComm(int(record.handle), std::move(handle));
+  }
+  for (auto [handle, function] : objects.commErrorHandlers) rank.commErrorHandlers[int(handle)] = function;
+  rank.nextErrorHandler = int(objects.nextErrorHandler);
+  for (auto [handle, node] : objects.types) rank.restoreType(int(handle), layouts[node]);
+  for (const auto& [handle, name] : objects.typeNames) rank.typeNames[int(handle)] = name;
+  for (const MpiObjects::GroupRecord& group : objects.groups)
+    rank.restoreGroup(int(group.handle),
+                      std::make_shared<const mpi::Group>(mpi::Group{
+                          std::vector<int>(group.worldRanks.begin(), group.worldRanks.end())}));
+  std::map<int, mpi::UserOp> ops;
+  for (const MpiObjects::OpRecord& op : objects.ops)
+    ops[int(op.handle)] = mpi::UserOp{op.function, op.commutative};
+  rank.restoreOps(std::move(ops), int(objects.nextOp));
+  for (const MpiObjects::KeyvalRecord& keyval : objects.keyvals)
+    rank.keyvals[int(keyval.handle)] = mpi::RankState::Keyval{
+        keyval.copyFunction, keyval.deleteFunction, keyval.extraState, keyval.freed};
+  rank.nextKeyval = int(objects.nextKeyval);
+  return true;
+}
+
+}  // namespace synergy::checkpoint
