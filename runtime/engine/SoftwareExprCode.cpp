@@ -249,8 +249,14 @@ class CodeEmitter {
   // calls inlined into it, would exceed kMaxInlinedCode instructions stays a
   // tree, and so does every call once the program's inlined code reached
   // kMaxInlinedCodeTotal: the code grows at most linearly with the input.
+  // A function found too large once is not tried again, so no body is
+  // emitted and thrown away more than once.
   bool inlineCall(const Expr& e) {
     const Function& fn = program_.functions[e.target];
+    if (tooLargeToInline_.empty())
+      tooLargeToInline_.assign(program_.functions.size(), false);
+    if (tooLargeToInline_[e.target])
+      return false;
     auto narrowInteger = [&](uint32_t id) {
       const Variable& variable = program_.variables[id];
       return variable.depth == 0 && !variable.isReal && variable.width <= kMaxWordWidth;
@@ -280,6 +286,8 @@ class CodeEmitter {
     put(CodeOp::Load, 0, 0, static_cast<uint32_t>(program_.variables[fn.result].slot));
     pushed();
     widen(e);
+    if (code_.size() - start > kMaxInlinedCode)
+      tooLargeToInline_[e.target] = true;
     if (outermost)
       inlining_ = false;
     if (!outermost || code_.size() - start <= kMaxInlinedCode) {
@@ -598,6 +606,7 @@ class CodeEmitter {
   // outermost one's code starts, and how much inlined code was kept.
   bool inlining_ = false;
   size_t inlineStart_ = 0, inlinedTotal_ = 0;
+  std::vector<bool> tooLargeToInline_;  // by function
 };
 
 }  // namespace
