@@ -552,6 +552,14 @@ int runEngineFile(const EngineRunOptions& options) {
     std::fprintf(stderr, "synergy-run: error: --hypervisor runs the compiled engine only; drop --engine\n");
     return 2;
   }
+  // The timeline's file is opened first: a bad path ends the run before
+  // a build is started.
+  TimelineCounters progress;
+  std::unique_ptr<Timeline> timeline;
+  if (!options.timelinePath.empty() && !(timeline = Timeline::open(options.timelinePath, progress, error))) {
+    std::fprintf(stderr, "synergy-run: error: %s\n", error.c_str());
+    return 2;
+  }
   if (options.engine != EngineChoice::Compiled) {
     // Compiling for the software engine takes milliseconds, so auto tries
     // it even when the compiled engine is cached: a refusal is reported
@@ -584,14 +592,11 @@ int runEngineFile(const EngineRunOptions& options) {
       build.emplace(std::move(*child));
     }
   }
-  // The timeline starts before the engine is built here (--engine compiled,
-  // or a design the software engine refuses), so that it shows the wait.
-  TimelineCounters progress;
-  std::unique_ptr<Timeline> timeline;
-  if (!options.timelinePath.empty() && !(timeline = Timeline::start(options.timelinePath, progress, error))) {
-    std::fprintf(stderr, "synergy-run: error: %s\n", error.c_str());
-    return 2;
-  }
+  // The timeline samples before the engine is built here (--engine
+  // compiled, or a design the software engine refuses), so that it shows
+  // the wait.
+  if (timeline)
+    timeline->startSampling();
   // Declared before the engine, which steps the counter until it is gone.
   EvaluationWatchdog watchdog(engineCalls, options.enginePath, options.evaluationLimit);
   std::vector<sandbox::Grant> grants = options.grants;

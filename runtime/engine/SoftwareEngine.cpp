@@ -411,6 +411,9 @@ class Machine {
           --top;
           *top = (in->width >= 64 ? 0 : top[0] << in->width) | top[1];
           break;
+        case CodeOp::Replicate:
+          *top = replicated(*top, in->width, in->mask);
+          break;
         case CodeOp::AndThen:
           if (*top == 0)
             in = code + in->target - 1;
@@ -446,6 +449,10 @@ class Machine {
           }
           break;
         }
+        case CodeOp::StoreArgument:
+          slots_[in->target] = *top-- & in->mask;
+          writtenAt_[in->variable] = epoch_;
+          break;
         case CodeOp::StoreBits: {
           uint64_t& word = slots_[in->target];
           uint64_t updated = (word & ~in->mask) | ((*top-- << in->width) & in->mask);
@@ -560,11 +567,8 @@ class Machine {
         for (const Expr& operand : ops) value = (operand.width >= 64 ? 0 : value << operand.width) | eval(operand);
         return widen(e, value);
       }
-      case ExprOp::Replicate: {
-        uint64_t part = eval(ops[0]), value = 0;
-        for (uint64_t k = 0; k < e.value; ++k) value = (ops[0].width >= 64 ? 0 : value << ops[0].width) | part;
-        return widen(e, value);
-      }
+      case ExprOp::Replicate:
+        return widen(e, replicated(eval(ops[0]), ops[0].width, e.value));
       case ExprOp::Call:
         return widen(e, call(e));
       case ExprOp::Cast:

@@ -25,6 +25,11 @@ namespace synergy::engine::software {
 
 namespace {
 
+// A call inlined into more instructions than this is evaluated as a tree,
+// and so is every call once the inlined code of the program reached the total.
+constexpr size_t kMaxInlinedCode = 512;
+constexpr size_t kMaxInlinedCodeTotal = size_t(1) << 20;
+
 uint64_t maskOf(uint32_t width) { return width >= 64 ? ~uint64_t(0) : (uint64_t(1) << width) - 1; }
 
 uint64_t signExtend(uint64_t value, uint32_t width) {
@@ -48,19 +53,18 @@ class CodeEmitter {
     }
     for (LValue& target : st.targets)
       for (Expr& index : target.index) lower(index);
-    if (st.op == StmtOp::Assign && !st.wide && st.targets.size() == 1) {
-      const LValue& target = st.targets[0];
-      const Variable& variable = program_.variables[target.variable];
-      if (!target.hasElement && !target.hasBits && variable.depth == 0) {
-        st.storesWhole = true;
-        st.wholeVariable = target.variable;
-        st.wholeSlot = static_cast<uint32_t>(variable.slot);
-        st.wholeMask = maskOf(variable.width);
-      }
-    }
+    resolveWholeStore(st);
     for (CaseItem& item : st.items)
       for (Expr& label : item.labels) lower(label);
     for (Stmt& child : st.children) lower(child);
+  }
+
+  // Sets storesWhole on every assignment in `st` to one whole narrow
+  // scalar. Function bodies get it before any code is emitted, because a
+  // call is inlined into the code of statements lowered before them.
+  void resolveWholeStores(Stmt& st) {
+    resolveWholeStore(st);
+    for (Stmt& child : st.children) resolveWholeStores(child);
   }
 
   // Gives the top-level statement `st` code of its own, its expressions
@@ -147,10 +151,25 @@ class CodeEmitter {
     ++program_.treeStatementCounts[static_cast<size_t>(st.op)];
   }
 
+  void resolveWholeStore(Stmt& st) {
+    if (st.op != StmtOp::Assign || st.wide || st.targets.size() != 1)
+      return;
+    const LValue& target = st.targets[0];
+    const Variable& variable = program_.variables[target.variable];
+    if (!target.hasElement && !target.hasBits && variable.depth == 0) {
+      st.storesWhole = true;
+      st.wholeVariable = target.variable;
+      st.wholeSlot = static_cast<uint32_t>(variable.slot);
+      st.wholeMask = maskOf(variable.width);
+    }
+  }
+
   // An assignment to one narrow target whose indices are narrow: the value,
   // then the index if any, then the store, as SoftwareEngine's store() does.
   bool assignment(const Stmt& st) {
-    if (st.wide || st.targets.size() != 1)
+    if (st.targets.size() > 1)
+      return concatenationAssignment(st);
+    if (st.wide)
       return false;
     const LValue& target = st.targets[0];
     const Variable& variable = program_.variables[target.variable];
@@ -193,6 +212,94 @@ class CodeEmitter {
     popped();
     popped();
     return true;
+  }
+
+  // `{a, b, ...} = {x, y, ...}` where each target is a whole narrow scalar
+  // as wide as its part: every part is computed before anything is stored
+  // (they are all on the stack), then the parts are stored last first, the
+  // order in which the tree path splits the value, so that a target named
+  // twice ends with the same part. A swap or a shift register of words
+  // (`{a, b} = {b, a}`) then costs no wide temporary.
+  bool concatenationAssignment(const Stmt& st) {
+    const Expr& value = st.expr;
+    if (value.op != ExprOp::Concat || value.operands.size() != st.targets.size() || value.width != value.selfWidth)
+      return false;
+    for (size_t k = 0; k < st.targets.size(); ++k) {
+      const LValue& target = st.targets[k];
+      const Variable& variable = program_.variables[target.variable];
+      const Expr& part = value.operands[k];
+      if (target.hasElement || target.hasBits || variable.depth != 0 || variable.isReal ||
+          variable.width > kMaxWordWidth || part.wide || part.isReal || part.width != variable.width)
+        return false;
+    }
+    for (const Expr& part : value.operands) emit(part);
+    for (size_t k = st.targets.size(); k-- > 0;) {
+      const Variable& variable = program_.variables[st.targets[k].variable];
+      putStore(CodeOp::Store, st.targets[k].variable, 0, maskOf(variable.width));
+      popped();
+    }
+    return true;
+  }
+
+  // A call of a function whose inputs and result are narrow integers, in
+  // line: the arguments, all computed before any is bound (a call in an
+  // argument may be of the same function), bound as call() binds them, then
+  // the body's code, then its result. Functions are never recursive (the
+  // compiler refuses that), so inlining ends. A call whose code, with the
+  // calls inlined into it, would exceed kMaxInlinedCode instructions stays a
+  // tree, and so does every call once the program's inlined code reached
+  // kMaxInlinedCodeTotal: the code grows at most linearly with the input.
+  // A function found too large once is not tried again, so no body is
+  // emitted and thrown away more than once.
+  bool inlineCall(const Expr& e) {
+    const Function& fn = program_.functions[e.target];
+    if (tooLargeToInline_.empty())
+      tooLargeToInline_.assign(program_.functions.size(), false);
+    if (tooLargeToInline_[e.target])
+      return false;
+    auto narrowInteger = [&](uint32_t id) {
+      const Variable& variable = program_.variables[id];
+      return variable.depth == 0 && !variable.isReal && variable.width <= kMaxWordWidth;
+    };
+    if (!narrowInteger(fn.result) || fn.inputs.size() != e.operands.size() ||
+        !std::all_of(fn.inputs.begin(), fn.inputs.end(), narrowInteger))
+      return false;
+    bool outermost = !inlining_;
+    if (outermost) {
+      if (inlinedTotal_ >= kMaxInlinedCodeTotal)
+        return false;
+      inlining_ = true;
+      inlineStart_ = code_.size();
+    } else if (code_.size() - inlineStart_ > kMaxInlinedCode) {
+      return false;
+    }
+    size_t start = code_.size(), trees = program_.treeStatements.size();
+    auto counts = std::to_array(program_.treeStatementCounts);
+    uint32_t depth = depth_;
+    for (const Expr& argument : e.operands) emit(argument);
+    for (size_t k = fn.inputs.size(); k-- > 0;) {
+      const Variable& input = program_.variables[fn.inputs[k]];
+      code_.push_back({CodeOp::StoreArgument, 0, static_cast<uint32_t>(input.slot), fn.inputs[k], maskOf(input.width), nullptr});
+      popped();
+    }
+    statement(fn.body);
+    put(CodeOp::Load, 0, 0, static_cast<uint32_t>(program_.variables[fn.result].slot));
+    pushed();
+    widen(e);
+    if (code_.size() - start > kMaxInlinedCode)
+      tooLargeToInline_[e.target] = true;
+    if (outermost)
+      inlining_ = false;
+    if (!outermost || code_.size() - start <= kMaxInlinedCode) {
+      if (outermost)
+        inlinedTotal_ += code_.size() - start;
+      return true;
+    }
+    code_.resize(start);
+    program_.treeStatements.resize(trees);
+    std::copy(counts.begin(), counts.end(), program_.treeStatementCounts);
+    depth_ = depth;
+    return false;
   }
 
   // The subject stays on the stack while the labels, all constants, are
@@ -302,9 +409,24 @@ class CodeEmitter {
   }
 
   void index(const Expr& e) {
+    if (e.op == ExprOp::Constant) {
+      put(CodeOp::Const, 0, indexConstant(e));
+      pushed();
+      return;
+    }
     emit(e);
     put(CodeOp::Index, e.width, e.isSigned ? 1 : 0);
   }
+
+  // The constant `e` is, seen through braces around one part ({{c}}), or null.
+  static const Expr* constantPart(const Expr& e) {
+    if (e.op == ExprOp::Concat && e.operands.size() == 1 && e.width == e.selfWidth)
+      return constantPart(e.operands[0]);
+    return e.op == ExprOp::Constant && e.width == e.selfWidth ? &e : nullptr;
+  }
+
+  // What Index makes of a constant index.
+  static uint64_t indexConstant(const Expr& e) { return e.isSigned ? signExtend(e.value, e.width) : e.value; }
 
   void unary(CodeOp op, const Expr& operand, uint64_t mask = 0) {
     emit(operand);
@@ -350,11 +472,24 @@ class CodeEmitter {
         pushed();
         widen(e);
         return;
-      case ExprOp::Element:
-        index(ops[0]);
-        put(CodeOp::Element, 0, 0, e.target);
+      case ExprOp::Element: {
+        // A constant index names one word, or none (0), when compiled.
+        const Variable& memory = program_.variables[e.target];
+        if (ops[0].op == ExprOp::Constant && memory.words == 1) {
+          int64_t position = static_cast<int64_t>(indexConstant(ops[0]));
+          uint64_t offset = static_cast<uint64_t>(position) - static_cast<uint64_t>(memory.lowIndex);
+          if (position >= memory.lowIndex && offset < memory.depth)
+            put(CodeOp::Load, 0, 0, static_cast<uint32_t>(memory.slot + offset));
+          else
+            put(CodeOp::Const, 0, 0);
+          pushed();
+        } else {
+          index(ops[0]);
+          put(CodeOp::Element, 0, 0, e.target);
+        }
         widen(e);
         return;
+      }
       case ExprOp::Select:
         if (e.hasElement) {
           tree(e);
@@ -365,12 +500,27 @@ class CodeEmitter {
         widen(e);
         return;
       case ExprOp::Concat:
-        put(CodeOp::Const, 0, 0);
-        pushed();
-        for (const Expr& operand : ops) {
-          emit(operand);
-          put(CodeOp::ShiftIn, operand.width);
+        // The first part is the value so far: ((0 << w) | first) is first.
+        emit(ops[0]);
+        for (size_t k = 1; k < ops.size(); ++k) {
+          emit(ops[k]);
+          put(CodeOp::ShiftIn, ops[k].width);
           popped();
+        }
+        widen(e);
+        return;
+      case ExprOp::Replicate:
+        // At most 64 bits in all, so the count is at most 64.
+        if (e.value > kMaxWordWidth) {
+          tree(e);
+          return;
+        }
+        if (const Expr* part = constantPart(ops[0])) {
+          put(CodeOp::Const, 0, replicated(part->value, ops[0].width, e.value));
+          pushed();
+        } else {
+          emit(ops[0]);
+          put(CodeOp::Replicate, ops[0].width, e.value);
         }
         widen(e);
         return;
@@ -439,6 +589,10 @@ class CodeEmitter {
         jumpTo(end);
         return;
       }
+      case ExprOp::Call:
+        if (!inlineCall(e))
+          tree(e);
+        return;
       default:
         tree(e);
         return;
@@ -448,12 +602,18 @@ class CodeEmitter {
   Program& program_;
   std::vector<Instr>& code_;
   uint32_t depth_ = 0, maxDepth_ = 0;
+  // Inlining a call (inlineCall): whether one is under way, where the
+  // outermost one's code starts, and how much inlined code was kept.
+  bool inlining_ = false;
+  size_t inlineStart_ = 0, inlinedTotal_ = 0;
+  std::vector<bool> tooLargeToInline_;  // by function
 };
 
 }  // namespace
 
 void lowerExpressionsToCode(Program& program) {
   CodeEmitter emitter(program);
+  for (Function& fn : program.functions) emitter.resolveWholeStores(fn.body);
   for (Stmt& st : program.powerOn) emitter.lowerStatement(st);
   for (Stmt& st : program.combinational) emitter.lowerStatement(st);
   for (Stmt& st : program.stateRead) emitter.lowerStatement(st);

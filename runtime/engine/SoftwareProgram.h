@@ -31,6 +31,14 @@ inline constexpr uint32_t kMaxWideWidth = 1u << 16;
 
 inline uint32_t wordsFor(uint32_t width) { return (width + 63) / 64; }
 
+// `count` copies of the `width`-bit `part` side by side, as {count{part}}
+// computes it; bits past 64 are dropped.
+inline uint64_t replicated(uint64_t part, uint32_t width, uint64_t count) {
+  uint64_t value = 0;
+  for (uint64_t k = 0; k < count; ++k) value = (width >= 64 ? 0 : value << width) | part;
+  return value;
+}
+
 struct Variable {
   std::string name;
   uint32_t width = 1;
@@ -85,6 +93,7 @@ enum class CodeOp : uint8_t {
   SlotEquals, SlotDiffers,  // push whether the word at slot `target` is (is not) mask
   SignedLess, SignedLessEqual, SignedGreater, SignedGreaterEqual,  // operands of `width` bits
   ShiftIn,          // top = (top << width) | popped, a concatenation's next part
+  Replicate,        // top = its low `width` bits, `mask` times (replicated())
   AndThen,          // top 0: jump to `target`; else pop
   OrElse,           // top not 0: top = 1, jump to `target`; else pop
   ToBool,
@@ -92,9 +101,11 @@ enum class CodeOp : uint8_t {
   Jump,
   Tree,             // push the value of `tree`, evaluated as a tree
   Return,           // the value is the top
-  // Statements (SoftwareExprCode.h); the stack is empty between them. A
-  // store stamps `variable` as written when the stored word changes.
+  // Statements (SoftwareExprCode.h); the stack is as they found it between
+  // them (empty, or an expression's operands around an inlined call's
+  // body). A store stamps `variable` as written when the stored word changes.
   Store,            // pop; the word at slot `target` = popped & mask
+  StoreArgument,    // pop; function input `variable` (slot `target`) = popped & mask, as a call binds it
   StoreBits,        // pop; bits mask of slot `target` = popped << width (a constant position)
   StoreSelect,      // pop an index, then a value; bits [index + (int64)mask, +width) of `variable`
   StoreElement,     // pop an index, then a value; element index of memory `variable`, if inside it

@@ -15,8 +15,8 @@
 
 namespace synergy::engine {
 
-std::unique_ptr<Timeline> Timeline::start(const std::string& path, const TimelineCounters& counters,
-                                          std::string& error) {
+std::unique_ptr<Timeline> Timeline::open(const std::string& path, const TimelineCounters& counters,
+                                         std::string& error) {
   int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   std::FILE* file = fd < 0 ? nullptr : ::fdopen(fd, "w");
   if (!file) {
@@ -31,8 +31,11 @@ std::unique_ptr<Timeline> Timeline::start(const std::string& path, const Timelin
 }
 
 Timeline::Timeline(std::FILE* file, const TimelineCounters& counters)
-    : file_(file), counters_(counters), start_(std::chrono::steady_clock::now()), lastTime_(start_) {
-  sampler_ = std::thread([this] { sampleLoop(); });
+    : file_(file), counters_(counters), start_(std::chrono::steady_clock::now()), lastTime_(start_) {}
+
+void Timeline::startSampling() {
+  if (!sampler_.joinable())
+    sampler_ = std::thread([this] { sampleLoop(); });
 }
 
 Timeline::~Timeline() {
@@ -41,7 +44,8 @@ Timeline::~Timeline() {
     stopping_ = true;
   }
   wake_.notify_one();
-  sampler_.join();
+  if (sampler_.joinable())
+    sampler_.join();
   writeRow();
   std::fclose(file_);
 }

@@ -46,10 +46,14 @@ class Timeline {
  public:
   static constexpr std::chrono::milliseconds kPeriod{100};
 
-  // Creates (or truncates) `path`, writes the header and starts sampling;
-  // nullptr and a one-line `error` when the file cannot be opened.
-  static std::unique_ptr<Timeline> start(const std::string& path, const TimelineCounters& counters,
-                                         std::string& error);
+  // Creates (or truncates) `path` and writes the header; nullptr and a
+  // one-line `error` when the file cannot be opened. A run opens it before
+  // it starts anything (a detached build), so that a bad path leaves
+  // nothing behind, and starts sampling later: a build process is forked
+  // while the run is still single-threaded.
+  static std::unique_ptr<Timeline> open(const std::string& path, const TimelineCounters& counters,
+                                        std::string& error);
+  void startSampling();
   // Stops sampling and writes the last row.
   ~Timeline();
 

@@ -5,7 +5,8 @@
 // traps (the 3 $display calls and the $finish). On the software engine alone
 // the engine column says software; with a switch forced at tick 9, it moves
 // to compiled and the output is unchanged. An unwritable timeline is refused
-// before anything runs. No check depends on how fast anything ran.
+// before anything runs, under auto before a build is started. No check
+// depends on how fast anything ran.
 // REQUIRES: iverilog
 // RUN: %synergy-cc %s -o %t.eng
 // RUN: env SYNERGY_ENGINE_STATS=1 %synergy-run --engine software --timeline %t.software.csv %t.eng > %t.software.out 2> %t.software.stats
@@ -32,6 +33,15 @@
 // RUN: FileCheck %s --check-prefix=UNWRITABLE --implicit-check-not=count= < %t.unwritable
 // UNWRITABLE: synergy-run: error: --timeline: cannot write {{.*}}.missing/t.csv: No such file or directory
 // UNWRITABLE-NEXT: exit=2
+//
+// Under auto (the default) the path is checked before the compiled engine's
+// build is started, so a refused run leaves no build behind: no process
+// carries the refused run's own cache in its environment.
+// RUN: python3 %S/Inputs/private-engine-cache.py %t.refused-cache
+// RUN: sh -c 'env SYNERGY_CACHE_DIR=%t.refused-cache %synergy-run --timeline %t.missing/t.csv %t.eng; echo "exit=$?"' > %t.auto-unwritable 2>&1
+// RUN: FileCheck %s --check-prefix=UNWRITABLE --implicit-check-not=count= < %t.auto-unwritable
+// RUN: python3 %S/Inputs/processes-with-env.py SYNERGY_CACHE_DIR=%t.refused-cache | FileCheck %s --check-prefix=NOTHING-LEFT
+// NOTHING-LEFT: left: 0
 module timeline_counter;
   reg clock = 0;
   always #1 clock = ~clock;

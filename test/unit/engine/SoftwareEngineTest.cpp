@@ -104,7 +104,10 @@ TEST(SoftwareEngine, ExpressionsMatchVvp) {
 // Statements, each compiled to code of its own kind (SoftwareExprCode.h):
 // stores to a whole variable, to constant and computed bit positions (some
 // partly or wholly outside the vector, below or above it) and to memory elements (some outside the memory),
-// if/else, case, casez and casex as jumps, for and while loops. They run
+// if/else, case, casez and casex as jumps, for and while loops, calls
+// inlined (nested, in their own arguments, a function writing its input),
+// concatenations of targets stored part by part (a rotation, a target named
+// twice), replications and constant indices folded. They run
 // for every input the two loops below generate and fold what they wrote
 // into `sum`, which is compared with vvp's. A wrong opcode changes the sum.
 const char* kStatementDeclarations = R"(
@@ -115,6 +118,25 @@ const char* kStatementDeclarations = R"(
   reg [7:0] t, k;
   reg [31:0] sum;
   integer i, j;
+  reg [7:0] x, y, z;
+  function [7:0] rot;
+    input [7:0] v;
+    input [2:0] n;
+    begin
+      rot = (v >> n) | (v << (8 - n));
+    end
+  endfunction
+  function [8:0] sext8;
+    input [7:0] v;
+    sext8 = {{1{v[7]}}, v};
+  endfunction
+  function [7:0] mixes;
+    input [7:0] v;
+    begin
+      v = v ^ 8'h3c;
+      mixes = rot(v, 3'd1) + rot(rot(v, 3'd2), 3'd5);
+    end
+  endfunction
 )";
 
 const char* kStatements = R"(
@@ -148,6 +170,12 @@ const char* kStatements = R"(
         while (k < s) k = k + 8'd2;
         sum = sum * 32'd31 + {t, k, p};
         sum = sum * 32'd31 + {q, m[2], m[{1'b0, s} + 4'd2]};
+        x = rot(a, {1'b1, s}) ^ rot(b, 3'd3); y = mixes(a) + mixes(mixes(b)); z = sext8({a, t}) >> 1;
+        {x, y, z} = {y, z, x};
+        sum = sum * 32'd31 + {x, y, z};
+        {x, x} = {a, b};
+        {y, z} = {{2{s[1:0]}} ^ {2{2'b10}}, {4{b[0]}}, {1{t[3:0]}}};
+        sum = sum * 32'd31 + {x, y, z} + m[5'sd9] + m[3'd2];
         sum = sum ^ {m[4], m[5], m[6], m[9]};
       end
     end
