@@ -44,10 +44,15 @@ namespace synergy::mpi {
 
 namespace {
 
-// Measured on loopback between two synergyd (bench/cluster, osu
-// bandwidth): see the README's cluster section. SYNERGY_MPI_RENDEZVOUS_BYTES
-// sets another (tests use small ones).
-constexpr int64_t kDefaultRendezvousBytes = 256 << 10;
+// Rendezvous costs a round trip more and saves the receiving host a copy
+// and the memory of an unexpected message. osu latency and bandwidth at
+// np 2 over two synergyd on loopback (a loaded 2-core machine, so rough):
+// with a 64 KiB threshold, latency at 64 and 256 KiB was twice the eager
+// path's; at 1 MiB, rendezvous took 1.4x eager latency but 3x its
+// bandwidth, and at 4 MiB it won both. 1 MiB keeps the messages whose
+// latency the round trip would double eager. SYNERGY_MPI_RENDEZVOUS_BYTES
+// sets another threshold (tests use small ones).
+constexpr int64_t kDefaultRendezvousBytes = 1 << 20;
 
 // How often a rank waiting for its data looks whether the job aborted.
 constexpr auto kAbortLook = std::chrono::milliseconds(10);

@@ -1012,6 +1012,8 @@ def case_rendezvous_memory(cluster):
         for daemon in daemons:
             daemon.process.terminate()
             daemon.process.wait(timeout=60)
+    print(f"receiving host's peak resident set: {peaks['rendezvous']} KiB by rendezvous, "
+          f"{peaks['eager']} KiB eager")
     check(peaks["rendezvous"] < 96 << 10,
           f"the receiving host held {peaks['rendezvous']} KiB at its peak (at most 96 MiB)")
     check(peaks["eager"] > 128 << 10,
@@ -1021,7 +1023,7 @@ def case_rendezvous_memory(cluster):
 def case_rendezvous_order(cluster):
     """Eager and rendezvous messages mixed from two senders on two hosts to
     a receiver on a third (mixed_order.c, np 3 spread, the default
-    threshold): receives by source and tag, MPI_Probe on MPI_ANY_SOURCE and
+    threshold of 1 MiB): receives by source and tag, MPI_Probe on MPI_ANY_SOURCE and
     MPI_ANY_TAG, MPI_ANY_SOURCE/MPI_ANY_TAG receives into a contiguous and
     a strided buffer, and MPI_Issend. Each sender's messages come in the
     order OpenMPI gives, with its data, and no connection is dropped."""

@@ -11,24 +11,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "message_data.h"
+
 enum { kMessages = 32 };
 #define kBytes ((size_t)4 << 20)
-
-static void fill(uint8_t* data, size_t bytes, uint64_t seed) {
-  uint64_t state = seed * 0x9E3779B97F4A7C15ull + 1;
-  for (size_t i = 0; i < bytes; ++i) {
-    state ^= state << 13;
-    state ^= state >> 7;
-    state ^= state << 17;
-    data[i] = (uint8_t)(state >> 24);
-  }
-}
-
-static uint64_t hash(const uint8_t* data, size_t bytes) {
-  uint64_t h = 1469598103934665603ull;
-  for (size_t i = 0; i < bytes; ++i) h = (h ^ data[i]) * 1099511628211ull;
-  return h;
-}
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);

@@ -16,10 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { kMessages = 12, kProbed = 8, kMaxInts = 90000 };
+// Large ones are just over 1 MiB, the default rendezvous threshold.
+enum { kMessages = 12, kProbed = 8, kMaxInts = 290000 };
 
 static int intsOf(int sequence) {
-  return sequence % 2 ? 70000 + 1000 * sequence : 10 + sequence;
+  return sequence % 2 ? 270000 + 1000 * sequence : 10 + sequence;
 }
 
 static void fill(int32_t* data, int ints, int source, int sequence) {
