@@ -22,6 +22,7 @@
 #include <mutex>
 #include <new>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include <malloc.h>
@@ -210,12 +211,46 @@ class MpiPeerLink::Impl {
       putMessageHeader(head.data(), message);
       putLittleEndian(head.data() + transport::kMpiMessageHeaderBytes, bytes, 8);
       frames.push_back({transport::FrameType::MpiMessageHead, std::move(head), nullptr, 0});
-      for (uint64_t offset = 0; offset < bytes; offset += transport::kMaxFramePayloadBytes)
-        frames.push_back({transport::FrameType::MpiMessagePart, {}, data + offset,
-                          std::min(transport::kMaxFramePayloadBytes, bytes - offset)});
+      appendParts(frames, data, bytes);
     }
     framesSent_ += frames.size();
     peers_[partOfRank_[message.to]]->sendLent(std::move(frames), std::move(written));
+  }
+
+  void sendRequestToSend(const mpi::RemoteMessage& message) {
+    std::vector<uint8_t> payload(transport::kMpiRequestToSendBytes);
+    putMessageHeader(payload.data(), message);
+    putLittleEndian(payload.data() + transport::kMpiMessageHeaderBytes,
+                    uint64_t(message.envelope.bytes), 8);
+    ++framesSent_;
+    peers_[partOfRank_[message.to]]->send(transport::FrameType::MpiRequestToSend,
+                                          std::move(payload));
+  }
+
+  void clearToSend(int sender, uint64_t sendId, int receiver, uint64_t receiveId) {
+    std::vector<uint8_t> payload(transport::kMpiClearToSendBytes);
+    putLittleEndian(payload.data(), uint32_t(sender), 4);
+    putLittleEndian(payload.data() + 4, uint32_t(receiver), 4);
+    putLittleEndian(payload.data() + 8, sendId, 8);
+    putLittleEndian(payload.data() + 16, receiveId, 8);
+    ++framesSent_;
+    peers_[partOfRank_[sender]]->send(transport::FrameType::MpiClearToSend, std::move(payload));
+  }
+
+  // The data goes as a MpiRendezvousData and its MpiMessagePart frames,
+  // back to back, each read in place.
+  void sendRendezvousData(int receiver, uint64_t receiveId, const uint8_t* data, int64_t size,
+                          std::function<void()> written) {
+    uint64_t bytes = uint64_t(size);
+    std::vector<transport::LentFrame> frames;
+    std::vector<uint8_t> head(transport::kMpiRendezvousDataBytes);
+    putLittleEndian(head.data(), uint32_t(receiver), 4);
+    putLittleEndian(head.data() + 8, receiveId, 8);
+    putLittleEndian(head.data() + 16, bytes, 8);
+    frames.push_back({transport::FrameType::MpiRendezvousData, std::move(head), nullptr, 0});
+    appendParts(frames, data, bytes);
+    framesSent_ += frames.size();
+    peers_[partOfRank_[receiver]]->sendLent(std::move(frames), std::move(written));
   }
 
   void acknowledgeMatch(int sender, uint64_t matchId) {
@@ -315,6 +350,13 @@ class MpiPeerLink::Impl {
 
  private:
   bool isLocal(uint64_t rank) const { return rank >= uint64_t(firstLocal_) && rank < uint64_t(endLocal_); }
+
+  static void appendParts(std::vector<transport::LentFrame>& frames, const uint8_t* data,
+                          uint64_t bytes) {
+    for (uint64_t offset = 0; offset < bytes; offset += transport::kMaxFramePayloadBytes)
+      frames.push_back({transport::FrameType::MpiMessagePart, {}, data + offset,
+                        std::min(transport::kMaxFramePayloadBytes, bytes - offset)});
+  }
 
   static void putMessageHeader(uint8_t* header, const mpi::RemoteMessage& message) {
     putLittleEndian(header, uint32_t(message.from), 4);
@@ -642,6 +684,79 @@ class MpiPeerLink::Impl {
     return true;
   }
 
+  // A MpiRequestToSend from `part`: the envelope enters the receiver's
+  // Mailbox. Caller holds worldMutex_, with a live World.
+  bool onRequestToSend(uint32_t part, const std::vector<uint8_t>& payload, std::string& reason) {
+    if (payload.size() != transport::kMpiRequestToSendBytes) {
+      reason = "MpiRequestToSend of the wrong size";
+      return false;
+    }
+    mpi::RemoteMessage message;
+    if (!takeMessageHeader(payload.data(), part, message, reason)) return false;
+    uint64_t bytes = getLittleEndian(payload.data() + transport::kMpiMessageHeaderBytes, 8);
+    if (bytes == 0 || bytes > transport::kMaxMpiMessageBytes || message.matchId == 0) {
+      reason = "MpiRequestToSend announcing " + std::to_string(bytes) + " bytes (1 to " +
+               std::to_string(transport::kMaxMpiMessageBytes) + ") under send id " +
+               std::to_string(message.matchId) + " (not 0)";
+      return false;
+    }
+    message.envelope.bytes = int64_t(bytes);
+    world_->deliverRequestToSend(message);
+    return true;
+  }
+
+  // A MpiClearToSend from `part`, for a rendezvous send of this part to a
+  // rank of that one. Caller holds worldMutex_, with a live World.
+  bool onClearToSend(uint32_t part, const std::vector<uint8_t>& payload, std::string& reason) {
+    if (payload.size() != transport::kMpiClearToSendBytes) {
+      reason = "MpiClearToSend of the wrong size";
+      return false;
+    }
+    uint64_t sender = getLittleEndian(payload.data(), 4);
+    uint64_t receiver = getLittleEndian(payload.data() + 4, 4);
+    if (!isLocal(sender) || receiver >= partOfRank_.size() || partOfRank_[receiver] != part) {
+      reason = "MpiClearToSend from rank " + std::to_string(receiver) + " to rank " +
+               std::to_string(sender) + ", which are not the ranks of the two hosts";
+      return false;
+    }
+    return world_->remoteClearToSend(int(sender), getLittleEndian(payload.data() + 8, 8),
+                                     int(receiver), getLittleEndian(payload.data() + 16, 8),
+                                     reason);
+  }
+
+  // A MpiRendezvousData from `part`: its MpiMessagePart frames go where
+  // the waiting receive wants them. Caller holds worldMutex_, with a live
+  // World.
+  bool onRendezvousData(uint32_t part, const std::vector<uint8_t>& payload,
+                        std::string& reason) {
+    if (payload.size() != transport::kMpiRendezvousDataBytes ||
+        getLittleEndian(payload.data() + 4, 4) != 0) {
+      reason = "MpiRendezvousData of the wrong size or with a nonzero reserved field";
+      return false;
+    }
+    uint64_t receiver = getLittleEndian(payload.data(), 4);
+    uint64_t receiveId = getLittleEndian(payload.data() + 8, 8);
+    uint64_t bytes = getLittleEndian(payload.data() + 16, 8);
+    if (!isLocal(receiver) || receiveId == 0 || bytes == 0 ||
+        bytes > transport::kMaxMpiMessageBytes) {
+      reason = "MpiRendezvousData of " + std::to_string(bytes) + " bytes for receive " +
+               std::to_string(receiveId) + " of rank " + std::to_string(receiver) +
+               ", not a waiting receive of this host";
+      return false;
+    }
+    uint8_t* target =
+        world_->remoteRendezvousTarget(int(part), int(receiver), receiveId, int64_t(bytes), reason);
+    if (!target) return false;
+    Assembly& assembly = assembling_[part];
+    assembly.message = mpi::RemoteMessage{};
+    assembly.message.envelope.bytes = int64_t(bytes);
+    assembly.receiveId = receiveId;
+    assembly.target = target;
+    assembly.received = 0;
+    assembly.active = true;
+    return true;
+  }
+
   // The part of the job that `from` connects to, once it has introduced
   // itself.
   std::optional<uint32_t> partOf(const transport::Connection& from) {
@@ -667,7 +782,7 @@ class MpiPeerLink::Impl {
     }
     if (type == transport::FrameType::MpiMessagePart && assembly.active &&
         bytes <= uint64_t(assembly.message.envelope.bytes) - assembly.received)
-      return assembly.data.get() + assembly.received;
+      return (assembly.receiveId ? assembly.target : assembly.data.get()) + assembly.received;
     return nullptr;
   }
 
@@ -696,6 +811,10 @@ class MpiPeerLink::Impl {
     assembly.received += bytes;
     if (assembly.received < uint64_t(assembly.message.envelope.bytes)) return true;
     assembly.active = false;
+    if (uint64_t receiveId = std::exchange(assembly.receiveId, 0)) {
+      if (world_) world_->remoteRendezvousLanded(receiveId);
+      return true;
+    }
     std::unique_ptr<uint8_t[]> data = std::move(assembly.data);
     if (world_) world_->deliverRemote(assembly.message, std::move(data), 0);
     return true;
@@ -758,6 +877,12 @@ class MpiPeerLink::Impl {
         return false;
       case transport::FrameType::MpiMessageHead:
         return onMessageHead(part, payload, reason);
+      case transport::FrameType::MpiRequestToSend:
+        return onRequestToSend(part, payload, reason);
+      case transport::FrameType::MpiClearToSend:
+        return onClearToSend(part, payload, reason);
+      case transport::FrameType::MpiRendezvousData:
+        return onRendezvousData(part, payload, reason);
       case transport::FrameType::MpiMatched: {
         if (payload.size() != transport::kMpiMatchedBytes) {
           reason = "MpiMatched of the wrong size";
@@ -888,6 +1013,10 @@ class MpiPeerLink::Impl {
     mpi::RemoteMessage message;
     std::unique_ptr<uint8_t[]> data;
     uint64_t received = 0;
+    // Rendezvous data (MpiRendezvousData): the receive it is for, nonzero,
+    // and where it goes in place of `data`.
+    uint64_t receiveId = 0;
+    uint8_t* target = nullptr;
   };
   std::vector<Assembly> assembling_;
   // The job-wide deadlock check: what every part (this one included) last
@@ -942,6 +1071,19 @@ void MpiPeerLink::send(const mpi::RemoteMessage& message, util::FunctionRef<void
 void MpiPeerLink::sendInPlace(const mpi::RemoteMessage& message, const uint8_t* data,
                               std::function<void()> written) {
   impl_->sendInPlace(message, data, std::move(written));
+}
+
+void MpiPeerLink::sendRequestToSend(const mpi::RemoteMessage& message) {
+  impl_->sendRequestToSend(message);
+}
+
+void MpiPeerLink::clearToSend(int sender, uint64_t sendId, int receiver, uint64_t receiveId) {
+  impl_->clearToSend(sender, sendId, receiver, receiveId);
+}
+
+void MpiPeerLink::sendRendezvousData(int receiver, uint64_t receiveId, const uint8_t* data,
+                                     int64_t bytes, std::function<void()> written) {
+  impl_->sendRendezvousData(receiver, receiveId, data, bytes, std::move(written));
 }
 
 void MpiPeerLink::acknowledgeMatch(int sender, uint64_t matchId) {
@@ -1015,16 +1157,17 @@ int runJobPart(const std::string& partFile, mpi::JobOptions job) {
                  job.firstRank, job.firstRank + job.ranks - 1, report.empty() ? "none" : report.c_str());
     // What the part's process cost, to tell copies and page faults (system
     // time, minor faults) and thread hand-offs (context switches) apart on
-    // a loaded machine, where wall time says little.
+    // a loaded machine, where wall time says little; and the most memory it
+    // held, which unexpected messages would swell.
     struct rusage usage {};
     getrusage(RUSAGE_SELF, &usage);
     std::fprintf(stderr,
                  "synergy-run: mpi: ranks %d-%d used %.3f s user, %.3f s system, %ld minor faults, "
-                 "%ld voluntary and %ld involuntary context switches\n",
+                 "%ld voluntary and %ld involuntary context switches, %ld KiB peak resident\n",
                  job.firstRank, job.firstRank + job.ranks - 1,
                  double(usage.ru_utime.tv_sec) + double(usage.ru_utime.tv_usec) * 1e-6,
                  double(usage.ru_stime.tv_sec) + double(usage.ru_stime.tv_usec) * 1e-6,
-                 usage.ru_minflt, usage.ru_nvcsw, usage.ru_nivcsw);
+                 usage.ru_minflt, usage.ru_nvcsw, usage.ru_nivcsw, usage.ru_maxrss);
   }
   return status;
 }

@@ -13,12 +13,18 @@
 // message larger than one frame goes as a MpiMessageHead and the
 // MpiMessagePart frames of its data, back to back on the connection; the
 // receiver gathers them into one buffer, which grows only as data arrives.
+// A message of at least the rendezvous threshold sends its envelope first
+// (MpiRequestToSend); the receiving part answers MpiClearToSend once a
+// receive matched it, and the data follows as MpiRendezvousData and
+// MpiMessagePart frames, placed straight where the receive wants it
+// (mpi/RemoteRendezvous.cpp).
 //
 // Every received frame is checked before use: a sender that is not a rank
 // of the connection's part, a receiver that is not a rank of this part, a
 // short header, an unknown match id, or a split message whose length is out
 // of bounds or whose parts do not add up drops the connection with a
-// logged reason.
+// logged reason; so does a rendezvous frame whose send or receive id, size,
+// ranks or host no waiting send or receive of this part has.
 //
 // One-sided operations on window members of another part travel as MpiRma
 // frames, applied by the World on the I/O thread, and are answered with
@@ -73,6 +79,10 @@ class MpiPeerLink final : public mpi::RemoteRanks {
   void send(const mpi::RemoteMessage& message, util::FunctionRef<void(uint8_t*)> pack) override;
   void sendInPlace(const mpi::RemoteMessage& message, const uint8_t* data,
                    std::function<void()> written) override;
+  void sendRequestToSend(const mpi::RemoteMessage& message) override;
+  void clearToSend(int sender, uint64_t sendId, int receiver, uint64_t receiveId) override;
+  void sendRendezvousData(int receiver, uint64_t receiveId, const uint8_t* data, int64_t bytes,
+                          std::function<void()> written) override;
   void acknowledgeMatch(int sender, uint64_t matchId) override;
   void abortJob(int status) override;
   int hostOf(int worldRank) const override;

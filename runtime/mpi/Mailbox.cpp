@@ -30,11 +30,9 @@ const TypeLayout& byteLayout() {
   return *bytes;
 }
 
-// Copies a message's data into a posted receive and completes it.
-void deliver(const uint8_t* src, const TypeLayout& srcType, int64_t srcCount,
-             const Envelope& envelope, Request& recv) {
+// Completes a receive whose data is in its buffer.
+void completeReceive(const Envelope& envelope, Request& recv) {
   int64_t bytes = std::min(envelope.bytes, recv.bytes);
-  copyTyped(src, srcType, srcCount, recv.buffer, *recv.type, recv.count, bytes);
   recv.statusSource = envelope.source;
   recv.statusTag = envelope.tag;
   recv.statusBytes = bytes;
@@ -42,12 +40,22 @@ void deliver(const uint8_t* src, const TypeLayout& srcType, int64_t srcCount,
   markComplete(recv);
 }
 
+// Copies a message's data into a posted receive and completes it.
+void deliver(const uint8_t* src, const TypeLayout& srcType, int64_t srcCount,
+             const Envelope& envelope, Request& recv) {
+  copyTyped(src, srcType, srcCount, recv.buffer, *recv.type, recv.count,
+            std::min(envelope.bytes, recv.bytes));
+  completeReceive(envelope, recv);
+}
+
 }  // namespace
 
-Mailbox::Mailbox(int worldSize, std::function<void(Request&)> sendMatched)
+Mailbox::Mailbox(int worldSize, std::function<void(Request&)> sendMatched,
+                 RemoteFetch fetchRemote)
     : rings_(new std::atomic<MessageRing*>[worldSize]),
       worldSize_(worldSize),
-      sendMatched_(std::move(sendMatched)) {
+      sendMatched_(std::move(sendMatched)),
+      fetchRemote_(std::move(fetchRemote)) {
   for (int i = 0; i < worldSize; ++i) rings_[i].store(nullptr);
 }
 
@@ -161,6 +169,17 @@ Request* Mailbox::takePosted(const Envelope& envelope, Request* rendezvous, Requ
 }
 
 void Mailbox::deliverRendezvous(const Envelope& envelope, Request& send, Request& recv) {
+  if (send.awaitsRemoteData) {
+    // The data comes from the other host now; an aborted job receives
+    // nothing.
+    std::unique_ptr<uint8_t[]> temporary;
+    if (!fetchRemote_(send, recv, temporary)) return;
+    if (temporary)
+      deliver(temporary.get(), byteLayout(), envelope.bytes, envelope, recv);
+    else
+      completeReceive(envelope, recv);
+    return;
+  }
   deliver(send.buffer, *send.type, send.count, envelope, recv);
   sendMatched_(send);
 }

@@ -43,8 +43,15 @@ struct ProbeResult {
 class Mailbox {
  public:
   // `sendMatched` runs on the receiver after a rendezvous send's data has
-  // been copied, to complete the send and wake its rank.
-  Mailbox(int worldSize, std::function<void(Request&)> sendMatched);
+  // been copied, to complete the send and wake its rank. `fetchRemote`
+  // runs on the receiver when a receive matched a message from another
+  // host whose data has yet to come (Request::awaitsRemoteData): it gets
+  // the data into the receive's buffer, or into `temporary` for the
+  // Mailbox to unpack, and returns false when the job aborted first.
+  using RemoteFetch =
+      std::function<bool(Request& proxy, Request& recv, std::unique_ptr<uint8_t[]>& temporary)>;
+  Mailbox(int worldSize, std::function<void(Request&)> sendMatched,
+          RemoteFetch fetchRemote = nullptr);
   ~Mailbox();
   Mailbox(const Mailbox&) = delete;
   Mailbox& operator=(const Mailbox&) = delete;
@@ -121,6 +128,7 @@ class Mailbox {
   std::unique_ptr<std::atomic<MessageRing*>[]> rings_;
   int worldSize_;
   std::function<void(Request&)> sendMatched_;
+  RemoteFetch fetchRemote_;
   std::deque<Arrival> unexpected_;
   std::deque<std::shared_ptr<Request>> posted_;
   std::vector<Arrival> spilled_;  // reused by drain()

@@ -1,6 +1,8 @@
 //===- RemoteDelivery.cpp - messages to and from ranks on other hosts -----===//
 //
-// This file implements the World's side of RemoteRanks.h. A small message
+// This file implements the World's side of RemoteRanks.h for messages
+// below the rendezvous threshold, which travel eagerly (the others:
+// RemoteRendezvous.cpp). A small message
 // for a remote rank is packed once, straight into the frame the link
 // queues; a large contiguous one is not copied at all: the link writes it
 // from the sender's buffer, and the send completes when it has. A message
@@ -73,6 +75,8 @@ void World::attachRemoteRanks(RemoteRanks& link, std::vector<bool> remote) {
   remoteRank_ = std::move(remote);
   remoteRank_.resize(size_t(size_), false);
   awaitingMatch_ = std::make_shared<AwaitingMatch>();
+  rendezvous_ = makeRendezvousTables();
+  rendezvousThreshold_ = rendezvousThresholdBytes();
   remoteWindows_ = makeRemoteWindowTables();
   remote_ = &link;
   int local = 0;
@@ -102,6 +106,11 @@ void World::sendRemoteCopy(int from, const Envelope& envelope, const uint8_t* da
 }
 
 void World::sendRemote(const std::shared_ptr<Request>& send, int destWorldRank) {
+  if (send->bytes >= rendezvousThreshold_) {
+    if (fitsAcrossHosts(*this, *remote_, send->owner, destWorldRank, send->bytes))
+      sendRendezvous(send, destWorldRank);
+    return;
+  }
   Envelope envelope{send->context, send->senderRank, send->tag, send->bytes};
   if (!send->synchronous && !send->buffered && send->type->isContiguous() &&
       send->bytes >= kSendInPlaceBytes) {

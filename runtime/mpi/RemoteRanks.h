@@ -17,6 +17,13 @@
 // receiving host reports that it matched a receive. The link may make a
 // sending rank wait while its queue to the other host is full.
 //
+// A message of at least the rendezvous threshold goes differently
+// (RemoteRendezvous.cpp): only its envelope crosses first
+// (sendRequestToSend), and its data follows once the receiving host has
+// matched it with a receive and says where the data goes (clearToSend,
+// sendRendezvousData), so that no host ever holds such a message's data
+// unexpected.
+//
 //===----------------------------------------------------------------------===//
 #pragma once
 
@@ -114,6 +121,19 @@ class RemoteRanks {
   // Tells the host of world rank `sender` that its synchronous send
   // `matchId` matched. Called on the receiving rank's thread.
   virtual void acknowledgeMatch(int sender, uint64_t matchId) = 0;
+  // Rendezvous. Queues the envelope of `message`, whose sender waits under
+  // id message.matchId (nonzero) for the receiving host to clear it.
+  // Called on the sending rank's thread.
+  virtual void sendRequestToSend(const RemoteMessage& message) = 0;
+  // Tells the host of world rank `sender` that the receive of local rank
+  // `receiver` matched its rendezvous send `sendId`, and waits for the data
+  // under `receiveId`. Called on the receiving rank's thread.
+  virtual void clearToSend(int sender, uint64_t sendId, int receiver, uint64_t receiveId) = 0;
+  // Queues the `bytes` of data at `data` for receive `receiveId` of remote
+  // rank `receiver`, read in place as in sendInPlace(); `written` runs once
+  // they are written out. Called on the link's receiving thread.
+  virtual void sendRendezvousData(int receiver, uint64_t receiveId, const uint8_t* data,
+                                  int64_t bytes, std::function<void()> written) = 0;
   // Tells every other host that the job aborted here with `status`, so that
   // their ranks stop as well. Called once, by World::abort().
   virtual void abortJob(int status) = 0;

@@ -96,7 +96,11 @@ World::World(int size, bool ranksOwnCpus)
   for (int i = 0; i < size; ++i) {
     wakeups_.push_back(std::make_unique<std::condition_variable_any>());
     mailboxes_.push_back(
-        std::make_unique<Mailbox>(size, [this](Request& send) { sendMatched(send); }));
+        std::make_unique<Mailbox>(size, [this](Request& send) { sendMatched(send); },
+                                  [this](Request& proxy, Request& recv,
+                                         std::unique_ptr<uint8_t[]>& temporary) {
+                                    return receiveRemoteRendezvous(proxy, recv, temporary);
+                                  }));
     asleep_[i].store(false);
     outboxes_[i].listed.assign(size, false);
   }

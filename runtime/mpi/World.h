@@ -192,6 +192,9 @@ struct Request {
   int senderRank = 0;  // send: the sender's rank in comm
   bool synchronous = false;
   bool buffered = false;  // MPI_Bsend: always copied aside
+  // The envelope of a message from a rank on another host whose data that
+  // host sends only once a receive matches it (RemoteRendezvous.cpp).
+  bool awaitsRemoteData = false;
   // Once the request is shared, set under the world lock with
   // markComplete() and read with isCompleteNow(), also by ranks polling
   // without the lock.
@@ -393,6 +396,22 @@ class World {
   // On the link's receiving thread: the remote receiver of synchronous
   // send `matchId` matched it. False when no such send is waiting.
   bool remoteSendMatched(uint64_t matchId);
+  // Cross-host rendezvous (RemoteRendezvous.cpp), on the link's receiving
+  // thread. A message's envelope from remote rank `message.from`, whose
+  // sender waits under id message.matchId for a receive to match it.
+  void deliverRequestToSend(const RemoteMessage& message);
+  // Local rank `sender`'s rendezvous send `sendId` matched a receive of
+  // remote rank `receiver`, which waits for the data under `receiveId` on
+  // its host: the data goes. False, with `reason`, when no such send waits.
+  bool remoteClearToSend(int sender, uint64_t sendId, int receiver, uint64_t receiveId,
+                         std::string& reason);
+  // Where the `bytes` of data for receive `receiveId` of local rank
+  // `receiver`, sent from host `fromHost`, go; null, with `reason`, unless
+  // exactly that receive waits for exactly that much data from there.
+  uint8_t* remoteRendezvousTarget(int fromHost, int receiver, uint64_t receiveId, int64_t bytes,
+                                  std::string& reason);
+  // The last byte of receive `receiveId`'s data has landed.
+  void remoteRendezvousLanded(uint64_t receiveId);
 
   // One-sided operations across hosts (RemoteWindows.cpp): the windows
   // spanning hosts that this host's members hold, by the id every host
@@ -459,6 +478,15 @@ class World {
   void sendRemoteCopy(int from, const Envelope& envelope, const uint8_t* data,
                       const TypeLayout& type, int64_t count, int destWorldRank);
   void acknowledgeRemoteMatch(Request& proxy);
+  // The rendezvous side of sendRemote(): sends only the envelope of a
+  // message of at least the rendezvous threshold.
+  void sendRendezvous(const std::shared_ptr<Request>& send, int destWorldRank);
+  // On the receiving rank, when a receive matched `proxy`, a rendezvous
+  // message from another host: asks for its data and waits until it has
+  // landed, in `recv`'s buffer or, unless that is contiguous and large
+  // enough, in `temporary`. False when the job aborted first.
+  bool receiveRemoteRendezvous(Request& proxy, Request& recv,
+                               std::unique_ptr<uint8_t[]>& temporary);
   void publishOutbox(Outbox& outbox, int rank);
   // After world rank `rank` made a lock-free change that members of `comm`
   // may wait for: counts it as an event for the deadlock watch and wakes
@@ -517,6 +545,12 @@ class World {
   std::vector<bool> remoteRank_;
   struct AwaitingMatch;
   std::shared_ptr<AwaitingMatch> awaitingMatch_;
+  struct RendezvousTables;
+  std::shared_ptr<RendezvousTables> rendezvous_;
+  static std::shared_ptr<RendezvousTables> makeRendezvousTables();
+  // Messages to other hosts of at least this many bytes go by rendezvous.
+  static int64_t rendezvousThresholdBytes();
+  int64_t rendezvousThreshold_ = 0;
   std::shared_ptr<RemoteWindowTables> remoteWindows_;
   static std::shared_ptr<RemoteWindowTables> makeRemoteWindowTables();
   bool applyRemoteLock(const RemoteRmaOp& op, Window& window, int member, std::string& reason);

@@ -61,6 +61,9 @@ static bool isKnownFrameType(uint16_t raw) {
     case FrameType::MpiStateConfirm:
     case FrameType::ModuleHead:
     case FrameType::ModuleChunk:
+    case FrameType::MpiRequestToSend:
+    case FrameType::MpiClearToSend:
+    case FrameType::MpiRendezvousData:
       return true;
   }
   return false;
@@ -172,6 +175,12 @@ const char* frameTypeName(FrameType type) {
       return "ModuleHead";
     case FrameType::ModuleChunk:
       return "ModuleChunk";
+    case FrameType::MpiRequestToSend:
+      return "MpiRequestToSend";
+    case FrameType::MpiClearToSend:
+      return "MpiClearToSend";
+    case FrameType::MpiRendezvousData:
+      return "MpiRendezvousData";
   }
   return "unknown";
 }

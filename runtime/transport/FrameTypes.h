@@ -170,6 +170,23 @@ enum class FrameType : uint16_t {
   // against the content hash in RunJob (cluster/ModuleAssembly.h).
   ModuleHead = 47,
   ModuleChunk = 48,
+  // Cross-host rendezvous (mpi/RemoteRendezvous.cpp): a message of at
+  // least the sending host's rendezvous threshold travels as its envelope
+  // first, and its data only once a receive has matched it.
+  // The envelope: the MpiMessageHead layout, whose match id is the
+  // sender's nonzero rendezvous id and whose u64 states the data bytes (1
+  // to kMaxMpiMessageBytes). No data follows; the receiving host matches it
+  // like any message.
+  MpiRequestToSend = 49,
+  // Receiver to sender, once a receive matched it: u32 sender world rank,
+  // u32 receiver world rank, u64 the sender's rendezvous id, u64 the id
+  // (nonzero) under which the receiving host waits for the data.
+  MpiClearToSend = 50,
+  // Sender to receiver: u32 receiver world rank, u32 zero, u64 the
+  // receiving host's id from MpiClearToSend, u64 data bytes (those the
+  // MpiRequestToSend stated). The data follows at once, on the same
+  // connection, in MpiMessagePart frames, as after a MpiMessageHead.
+  MpiRendezvousData = 51,
 };
 
 constexpr std::array<uint8_t, 4> kFrameMagic = {'S', 'Y', 'N', '1'};
@@ -199,6 +216,9 @@ constexpr uint64_t kMaxMpiMessageDataBytes = kMaxFramePayloadBytes - kMpiMessage
 constexpr uint64_t kMpiMessageHeadBytes = kMpiMessageHeaderBytes + 8;
 constexpr uint64_t kMaxMpiMessageBytes = 4ull << 30;
 constexpr uint64_t kMpiMatchedBytes = 12;
+constexpr uint64_t kMpiRequestToSendBytes = kMpiMessageHeadBytes;
+constexpr uint64_t kMpiClearToSendBytes = 24;
+constexpr uint64_t kMpiRendezvousDataBytes = 24;
 constexpr uint64_t kMpiAbortBytes = 4;
 constexpr uint64_t kMpiHostStateHeaderBytes = 36;
 constexpr uint64_t kMpiHostStateLineHeaderBytes = 8;
@@ -275,6 +295,12 @@ constexpr uint64_t maxPayloadBytes(FrameType type) {
       return kMpiAbortBytes;
     case FrameType::MpiMessageHead:
       return kMpiMessageHeadBytes;
+    case FrameType::MpiRequestToSend:
+      return kMpiRequestToSendBytes;
+    case FrameType::MpiClearToSend:
+      return kMpiClearToSendBytes;
+    case FrameType::MpiRendezvousData:
+      return kMpiRendezvousDataBytes;
     case FrameType::MpiHostState:
       return kMpiHostStateHeaderBytes +
              kMaxMpiHostStateLines * (kMpiHostStateLineHeaderBytes + kMaxMpiWaitLineBytes);

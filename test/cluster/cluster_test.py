@@ -38,6 +38,7 @@ HELLO, HELLO_ACK, PING, PONG, RUN_JOB, MODULE_WANTED = 1, 2, 3, 4, 5, 6
 MODULE_HEAD, MODULE_CHUNK = 47, 48
 MPI_HELLO, MPI_ABORT, MPI_RMA, MPI_HOST_STATE = 11, 14, 15, 19
 MPI_STATE_CHECK, MPI_STATE_CONFIRM = 45, 46
+MPI_REQUEST_TO_SEND, MPI_CLEAR_TO_SEND, MPI_RENDEZVOUS_DATA = 49, 50, 51
 
 
 def frame_header(frame_type, length, reserved=0):
@@ -385,7 +386,8 @@ def redis_command(port, *arguments):
 
 
 def case_mpi_abort_frames(cluster):
-    """Hostile MpiAbort, MpiRma, MpiHostState, MpiStateCheck and MpiStateConfirm
+    """Hostile MpiAbort, MpiRma, MpiHostState, MpiStateCheck, MpiStateConfirm
+    and rendezvous (MpiRequestToSend, MpiClearToSend, MpiRendezvousData)
     frames sent to a running job part's MPI endpoint (the one its peers
     connect to): an abort before MpiHello, of the right and of the wrong
     length, and one after an MpiHello with a foreign job id or for a part
@@ -433,6 +435,12 @@ def case_mpi_abort_frames(cluster):
     # A forged request to confirm a state, and a forged confirmation.
     state_check = frame(MPI_STATE_CHECK, struct.pack("<Q", 1))
     state_confirm = frame(MPI_STATE_CONFIRM, struct.pack("<QQB7x", 1, 1, 1))
+    # A forged rendezvous: an envelope announcing 4 GiB, a clear-to-send
+    # for a send nobody made, and data for a receive nobody posted.
+    request_to_send = frame(MPI_REQUEST_TO_SEND,
+                            struct.pack("<IIIiiQQ", 0, 1, 0, 0, 0, 1, 4 << 30))
+    clear_to_send = frame(MPI_CLEAR_TO_SEND, struct.pack("<IIQQ", 1, 0, 1, 1))
+    rendezvous_data = frame(MPI_RENDEZVOUS_DATA, struct.pack("<IIQQ", 1, 0, 1, 1 << 40))
     attacks = [
         ([frame(MPI_ABORT, struct.pack("<I", 1))], "MPI frame before MpiHello"),
         ([host_state], "MPI frame before MpiHello"),
@@ -449,6 +457,13 @@ def case_mpi_abort_frames(cluster):
         ([hello(999, 0), frame(MPI_ABORT, struct.pack("<I", 1))],
          "MpiHello from job 999 part 0, which this part does not wait for"),
         ([hello(1, 0), frame(MPI_ABORT, struct.pack("<I", 9))],
+         "MpiHello from job 1 part 0, which this part does not wait for"),
+        ([request_to_send], "MPI frame before MpiHello"),
+        ([clear_to_send], "MPI frame before MpiHello"),
+        ([rendezvous_data], "MPI frame before MpiHello"),
+        ([hello(999, 0), request_to_send],
+         "MpiHello from job 999 part 0, which this part does not wait for"),
+        ([hello(1, 0), rendezvous_data],
          "MpiHello from job 1 part 0, which this part does not wait for"),
     ]
     for frames, reason in attacks:
@@ -960,6 +975,73 @@ def case_large_messages(cluster):
           f"a connection was dropped:\n{err}")
 
 
+def peak_resident_kib(err, ranks):
+    """The peak resident set, in KiB, that the process of ranks `ranks`
+    ("1-1") reported under SYNERGY_MPI_STATS=1."""
+    match = re.search(rf"synergy-run: mpi: ranks {ranks} used .* (\d+) KiB peak resident\n", err)
+    check(match is not None, f"no peak resident set reported for ranks {ranks}:\n{err}")
+    return int(match.group(1))
+
+
+def case_rendezvous_memory(cluster):
+    """A receiver that asks late for many large messages (late_receiver.c:
+    32 MPI_Isend of 4 MiB to a rank on another host, received only after a
+    barrier) holds none of their data on its host: its process's peak
+    resident set stays under 96 MiB and the output equals OpenMPI's. The
+    same job with every message sent eagerly (a rendezvous threshold of
+    1 GiB) must exceed the 128 MiB the messages hold, which shows that the
+    measure sees what it is to catch."""
+    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "late_receiver.c")
+    native, granule = build_both(cluster, source, "late_receiver")
+    want = run_mpirun(native, 2)
+    check_equal(want[0], 0, f"OpenMPI's exit status (stderr: {want[2]!r})")
+    cluster.start_redis()
+    remote = [os.path.join(cluster.bin_dir, "synergy-run"), "--cluster", cluster.url,
+              "--token-file", cluster.token_file, "-np", "2", granule]
+    peaks = {}
+    for name, threshold in (("rendezvous", None), ("eager", str(1 << 30))):
+        env = dict(os.environ, SYNERGY_MPI_STATS="1")
+        if threshold:
+            env["SYNERGY_MPI_RENDEZVOUS_BYTES"] = threshold
+        daemons = [cluster.start_daemon(f"{name}{i}", f"127.0.0.{i}", 1, env=env) for i in (2, 3)]
+        code, out, err = run_tool(remote)
+        check_equal((code, out.splitlines()), (want[0], want[1].splitlines()),
+                    f"{name}: np 2 over 2 hosts against OpenMPI (stderr: {err!r})")
+        peaks[name] = peak_resident_kib(err, "1-1")
+        for daemon in daemons:
+            daemon.process.terminate()
+            daemon.process.wait(timeout=60)
+    print(f"receiving host's peak resident set: {peaks['rendezvous']} KiB by rendezvous, "
+          f"{peaks['eager']} KiB eager")
+    check(peaks["rendezvous"] < 96 << 10,
+          f"the receiving host held {peaks['rendezvous']} KiB at its peak (at most 96 MiB)")
+    check(peaks["eager"] > 128 << 10,
+          f"sent eagerly, the receiving host held only {peaks['eager']} KiB at its peak")
+
+
+def case_rendezvous_order(cluster):
+    """Eager and rendezvous messages mixed from two senders on two hosts to
+    a receiver on a third (mixed_order.c, np 3 spread, the default
+    threshold of 1 MiB): receives by source and tag, MPI_Probe on MPI_ANY_SOURCE and
+    MPI_ANY_TAG, MPI_ANY_SOURCE/MPI_ANY_TAG receives into a contiguous and
+    a strided buffer, and MPI_Issend. Each sender's messages come in the
+    order OpenMPI gives, with its data, and no connection is dropped."""
+    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "mixed_order.c")
+    native, granule = build_both(cluster, source, "mixed_order")
+    daemons = start_three_hosts(cluster)
+    want = run_mpirun(native, 3)
+    check_equal(want[0], 0, f"OpenMPI's exit status (stderr: {want[2]!r})")
+    code, out, err = run_tool([os.path.join(cluster.bin_dir, "synergy-run"), "--cluster",
+                               cluster.url, "--token-file", cluster.token_file, "--policy",
+                               "spread", "-np", "3", granule])
+    check_equal((code, out.splitlines()), (want[0], want[1].splitlines()),
+                f"np 3 over 3 hosts against OpenMPI (stderr: {err!r})")
+    check("dropped connection" not in err + "".join(d.log() for d in daemons),
+          f"a connection was dropped:\n{err}")
+
+
 def leb128(value):
     """`value` as an unsigned LEB128, as wasm writes lengths."""
     out = bytearray()
@@ -1319,6 +1401,8 @@ CASES = {
     "host-lost": case_host_lost,
     "dir-grants": case_dir_grants,
     "large-messages": case_large_messages,
+    "rendezvous-memory": case_rendezvous_memory,
+    "rendezvous-order": case_rendezvous_order,
     "deadlock": case_deadlock,
     "deadlock-in-flight": case_deadlock_in_flight,
     "large-module": case_large_module,

@@ -16,27 +16,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "message_data.h"
+
 enum { kSmallBytes = 1024 };
 #define kLargeBytes ((size_t)96 << 20)
 #define kSyncBytes ((size_t)80 << 20)
 // Blocks of 8 ints every 12 ints: 66 MiB of data in a 99 MiB buffer.
 #define kVectorBlocks ((int)((66u << 20) / 32))
-
-static void fill(uint8_t* data, size_t bytes, uint64_t seed) {
-  uint64_t state = seed * 0x9E3779B97F4A7C15ull + 1;
-  for (size_t i = 0; i < bytes; ++i) {
-    state ^= state << 13;
-    state ^= state >> 7;
-    state ^= state << 17;
-    data[i] = (uint8_t)(state >> 24);
-  }
-}
-
-static uint64_t hash(const uint8_t* data, size_t bytes) {
-  uint64_t h = 1469598103934665603ull;
-  for (size_t i = 0; i < bytes; ++i) h = (h ^ data[i]) * 1099511628211ull;
-  return h;
-}
 
 static void report(int rank, const MPI_Status* status, MPI_Datatype type, const void* data,
                    size_t bytes) {

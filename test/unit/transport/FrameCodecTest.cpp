@@ -37,7 +37,7 @@ TEST(FrameCodecTest, EncodesTheDocumentedLayout) {
 }
 
 TEST(FrameCodecTest, RoundTripsEveryTypeAtItsMaximum) {
-  for (uint16_t raw = 1; raw <= 48; ++raw) {
+  for (uint16_t raw = 1; raw <= 51; ++raw) {
     // 7 was the single-frame ModuleData, which ModuleHead and ModuleChunk
     // replace.
     if (raw == 7) continue;
@@ -82,6 +82,14 @@ TEST(FrameCodecTest, RefusesALengthOneOverTheTypesMaximum) {
   EXPECT_EQ(refusal(rawHeader(47, 0, 9)), "frame length 9 exceeds the maximum 8 for ModuleHead");
   EXPECT_EQ(refusal(rawHeader(48, 0, kMaxFramePayloadBytes + 1)),
             "frame length 67108865 exceeds the maximum 67108864 for ModuleChunk");
+  // Rendezvous: an envelope with a length, the clear-to-send's two ids,
+  // and the data's head; the data itself comes in MpiMessagePart frames.
+  EXPECT_EQ(refusal(rawHeader(49, 0, 37)),
+            "frame length 37 exceeds the maximum 36 for MpiRequestToSend");
+  EXPECT_EQ(refusal(rawHeader(50, 0, 25)),
+            "frame length 25 exceeds the maximum 24 for MpiClearToSend");
+  EXPECT_EQ(refusal(rawHeader(51, 0, 25)),
+            "frame length 25 exceeds the maximum 24 for MpiRendezvousData");
 }
 
 TEST(FrameCodecTest, RefusesAbsurdLengths) {
@@ -97,7 +105,7 @@ TEST(FrameCodecTest, RefusesBadMagicUnknownTypesAndReservedBits) {
   EXPECT_EQ(refusal(garbage), "bad frame magic (not a Synergy peer)");
   EXPECT_EQ(refusal(rawHeader(0, 0, 0)), "unknown frame type 0");
   EXPECT_EQ(refusal(rawHeader(7, 0, 0)), "unknown frame type 7");
-  EXPECT_EQ(refusal(rawHeader(49, 0, 0)), "unknown frame type 49");
+  EXPECT_EQ(refusal(rawHeader(52, 0, 0)), "unknown frame type 52");
   EXPECT_EQ(refusal(rawHeader(1000, 0, 0)), "unknown frame type 1000");
   EXPECT_EQ(refusal(rawHeader(0xffff, 0, 0)), "unknown frame type 65535");
   EXPECT_EQ(refusal(rawHeader(3, 1, 0)), "nonzero reserved field in frame header");

@@ -1,0 +1,213 @@
+//===- WorldRendezvousTest.cpp - cross-host rendezvous between two Worlds -===//
+//
+// Two Worlds of one two-rank job, rank 0 on the first and rank 1 on the
+// second, joined by an in-process link that hands each RemoteRanks call to
+// the other World's entry point the way MpiPeerLink does over a socket.
+// A message at the rendezvous threshold leaves only its envelope until a
+// receive matches it; the data then lands in the receive buffer (or a
+// temporary for a strided or too-small receive), and the send completes
+// once it is written. The entry points refuse ids, sizes and hosts that no
+// waiting send or receive has, as the link's hostile-frame checks rely on.
+//
+//===----------------------------------------------------------------------===//
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <optional>
+#include <thread>
+
+#include "mpi/MpiAbi.h"
+#include "mpi/RemoteRanks.h"
+#include "mpi/World.h"
+
+using namespace synergy::mpi;
+
+namespace {
+
+constexpr int64_t kThresholdBytes = 1024;
+
+// Carries calls to the World of the other host at once; the clear-to-send
+// may be held back, to look at a receive that waits for its data.
+class InProcessLink final : public RemoteRanks {
+ public:
+  World* peer = nullptr;
+  bool holdClearToSend = false;
+  struct Clear {
+    int sender, receiver;
+    uint64_t sendId, receiveId;
+  };
+  std::optional<Clear> held;
+  int requestsToSend = 0;
+
+  void send(const RemoteMessage&, synergy::util::FunctionRef<void(uint8_t*)>) override {
+    ADD_FAILURE() << "an eager message in a rendezvous test";
+  }
+  void sendInPlace(const RemoteMessage&, const uint8_t*, std::function<void()> written) override {
+    ADD_FAILURE() << "an eager message in a rendezvous test";
+    written();
+  }
+  void sendRequestToSend(const RemoteMessage& message) override {
+    ++requestsToSend;
+    peer->deliverRequestToSend(message);
+  }
+  void clearToSend(int sender, uint64_t sendId, int receiver, uint64_t receiveId) override {
+    held = Clear{sender, receiver, sendId, receiveId};
+    if (!holdClearToSend) releaseClearToSend();
+  }
+  void releaseClearToSend() {
+    std::string reason;
+    EXPECT_TRUE(peer->remoteClearToSend(held->sender, held->sendId, held->receiver,
+                                        held->receiveId, reason))
+        << reason;
+  }
+  void sendRendezvousData(int receiver, uint64_t receiveId, const uint8_t* data, int64_t bytes,
+                          std::function<void()> written) override {
+    std::string reason;
+    uint8_t* target = peer->remoteRendezvousTarget(hostOf(1 - receiver), receiver, receiveId,
+                                                   bytes, reason);
+    ASSERT_NE(target, nullptr) << reason;
+    std::memcpy(target, data, size_t(bytes));
+    peer->remoteRendezvousLanded(receiveId);
+    written();
+  }
+  void acknowledgeMatch(int, uint64_t) override { ADD_FAILURE() << "an eager synchronous send"; }
+  void abortJob(int) override {}
+  int hostOf(int worldRank) const override { return worldRank; }
+  int64_t maxMessageBytes() const override { return 1 << 20; }
+  void sendRma(const RemoteRmaOp&, synergy::util::FunctionRef<void(uint8_t*)>) override {}
+  void rmaDone(int, uint64_t, const uint8_t*, int64_t) override {}
+  int64_t maxRmaBytes() const override { return 0; }
+  std::optional<std::string> checkJobDeadlock(int) override { return std::nullopt; }
+};
+
+struct TwoHosts {
+  World first{2, false};
+  World second{2, false};
+  InProcessLink toSecond, toFirst;
+  TwoHosts() {
+    setenv("SYNERGY_MPI_RENDEZVOUS_BYTES", std::to_string(kThresholdBytes).c_str(), 1);
+    toSecond.peer = &second;
+    toFirst.peer = &first;
+    first.attachRemoteRanks(toSecond, {false, true});
+    second.attachRemoteRanks(toFirst, {true, false});
+    unsetenv("SYNERGY_MPI_RENDEZVOUS_BYTES");
+  }
+};
+
+std::shared_ptr<Request> request(World& world, Request::Kind kind, int owner, int peer,
+                                 std::vector<uint8_t>& data, const Layout& type, int64_t count) {
+  auto made = std::make_shared<Request>();
+  made->kind = kind;
+  made->owner = owner;
+  made->buffer = data.data();
+  setType(*made, type);
+  made->count = count;
+  made->bytes = type->size * count;
+  made->context = world.worldComm()->context;
+  made->comm = world.worldComm().get();
+  made->peer = peer;
+  made->senderRank = owner;
+  made->tag = 5;
+  return made;
+}
+
+std::vector<uint8_t> numbered(size_t bytes) {
+  std::vector<uint8_t> data(bytes);
+  for (size_t i = 0; i < bytes; ++i) data[i] = uint8_t(i * 7 + 3);
+  return data;
+}
+
+const Layout& bytes() {
+  static const Layout layout = predefinedLayout(synergy::mpi::abi::kTypeByte);
+  return layout;
+}
+
+TEST(WorldRendezvousTest, DataLandsInTheReceiveBufferOnlyAfterTheMatch) {
+  TwoHosts hosts;
+  std::vector<uint8_t> sent = numbered(4096), received(4096);
+  auto send = request(hosts.first, Request::Kind::Send, 0, 1, sent, bytes(), 4096);
+  hosts.first.startSend(send, 1);
+  EXPECT_EQ(hosts.toSecond.requestsToSend, 1);
+  EXPECT_FALSE(isCompleteNow(*send)) << "a rendezvous send completes only once its data is written";
+  auto probed = hosts.second.probe(1, hosts.second.worldComm()->context, synergy::mpi::abi::kAnySource,
+                                   synergy::mpi::abi::kAnyTag);
+  ASSERT_TRUE(probed);
+  EXPECT_EQ(probed->bytes, 4096) << "a probe sees the rendezvous message's size";
+  auto recv = request(hosts.second, Request::Kind::Recv, 1, 0, received, bytes(), 4096);
+  hosts.second.startRecv(recv);
+  ASSERT_TRUE(isCompleteNow(*recv));
+  EXPECT_EQ(received, sent);
+  EXPECT_EQ(recv->statusBytes, 4096);
+  EXPECT_EQ(recv->statusSource, 0);
+  EXPECT_EQ(recv->statusTag, 5);
+  EXPECT_TRUE(isCompleteNow(*send));
+}
+
+TEST(WorldRendezvousTest, StridedAndShortReceivesGoThroughATemporary) {
+  TwoHosts hosts;
+  std::vector<uint8_t> sent = numbered(2048);
+  auto send = request(hosts.first, Request::Kind::Send, 0, 1, sent, bytes(), 2048);
+  hosts.first.startSend(send, 1);
+  // Every other byte of a 4096-byte buffer.
+  std::vector<TypeBlock> blocks;
+  for (int64_t i = 0; i < 2048; ++i) blocks.push_back({bytes(), 1, 2 * i});
+  Layout strided = buildDerivedLayout(blocks, /*combiner=*/0, /*padToAlignment=*/false);
+  ASSERT_TRUE(strided);
+  ASSERT_FALSE(strided->isContiguous());
+  std::vector<uint8_t> received(4096, 0);
+  auto recv = request(hosts.second, Request::Kind::Recv, 1, 0, received, strided, 1);
+  hosts.second.startRecv(recv);
+  ASSERT_TRUE(isCompleteNow(*recv));
+  for (size_t i = 0; i < 2048; ++i) ASSERT_EQ(received[2 * i], sent[i]) << "byte " << i;
+  EXPECT_EQ(received[1], 0);
+
+  auto secondSend = request(hosts.first, Request::Kind::Send, 0, 1, sent, bytes(), 2048);
+  hosts.first.startSend(secondSend, 1);
+  std::vector<uint8_t> small(1500);
+  auto truncated = request(hosts.second, Request::Kind::Recv, 1, 0, small, bytes(), 1500);
+  hosts.second.startRecv(truncated);
+  ASSERT_TRUE(isCompleteNow(*truncated));
+  EXPECT_EQ(truncated->statusError, synergy::mpi::abi::kErrTruncate);
+  EXPECT_EQ(truncated->statusBytes, 1500);
+  EXPECT_TRUE(std::equal(small.begin(), small.end(), sent.begin()));
+}
+
+TEST(WorldRendezvousTest, RefusesIdsSizesAndHostsThatNothingWaitsFor) {
+  TwoHosts hosts;
+  std::string reason;
+  EXPECT_FALSE(hosts.first.remoteClearToSend(0, 1, 1, 1, reason));
+  EXPECT_EQ(reason, "MpiClearToSend for no rendezvous send 1 of rank 0 to rank 1");
+  EXPECT_EQ(hosts.second.remoteRendezvousTarget(0, 1, 1, 10, reason), nullptr);
+
+  std::vector<uint8_t> sent = numbered(2048), received(2048);
+  auto send = request(hosts.first, Request::Kind::Send, 0, 1, sent, bytes(), 2048);
+  hosts.first.startSend(send, 1);
+  hosts.toFirst.holdClearToSend = true;
+  auto recv = request(hosts.second, Request::Kind::Recv, 1, 0, received, bytes(), 2048);
+  // The receive waits in the match for its data, so it runs on a thread
+  // of its own while the clear-to-send is held back.
+  std::thread receiver([&] { hosts.second.startRecv(recv); });
+  while (!hosts.toFirst.held) std::this_thread::yield();
+  InProcessLink::Clear clear = *hosts.toFirst.held;
+  // A clear-to-send from the wrong receiver or with a zero receive id.
+  EXPECT_FALSE(hosts.first.remoteClearToSend(0, clear.sendId, 0, clear.receiveId, reason));
+  EXPECT_FALSE(hosts.first.remoteClearToSend(0, clear.sendId, 1, 0, reason));
+  // Data of the wrong size, from the wrong host, or for the wrong rank.
+  EXPECT_EQ(hosts.second.remoteRendezvousTarget(0, 1, clear.receiveId, 2047, reason), nullptr);
+  EXPECT_EQ(reason, "MpiRendezvousData of 2047 bytes for receive " +
+                        std::to_string(clear.receiveId) +
+                        " of rank 1, which does not wait for them from this host");
+  EXPECT_EQ(hosts.second.remoteRendezvousTarget(1, 1, clear.receiveId, 2048, reason), nullptr);
+  EXPECT_EQ(hosts.second.remoteRendezvousTarget(0, 0, clear.receiveId, 2048, reason), nullptr);
+  EXPECT_FALSE(isCompleteNow(*recv));
+  hosts.toFirst.releaseClearToSend();
+  receiver.join();
+  EXPECT_TRUE(isCompleteNow(*recv));
+  EXPECT_EQ(received, sent);
+  // Once cleared and landed, neither id is known any more.
+  EXPECT_FALSE(hosts.first.remoteClearToSend(0, clear.sendId, 1, clear.receiveId, reason));
+  EXPECT_EQ(hosts.second.remoteRendezvousTarget(0, 1, clear.receiveId, 2048, reason), nullptr);
+}
+
+}  // namespace
