@@ -3,6 +3,8 @@
 
 #include <wasm-rt.h>
 
+#include <optional>
+
 #include "mpi/ReduceOp.h"
 
 namespace synergy::mpi {
@@ -137,12 +139,35 @@ const uint8_t* stageCopy(Contribution& slot, const uint8_t* base, const TypeLayo
   return slot.staged.data() - span.first;
 }
 
-int applyUserOpPacked(HostCall& call, int comm, int op, int typeHandle, const TypeLayout& type,
-                      int64_t count, const uint8_t* in, uint8_t* inout) {
+namespace {
+
+using UserFunction = void (*)(void*, uint32_t, uint32_t, uint32_t, uint32_t);
+
+// The guest function user op `op` names, checked as a call_indirect of
+// MPI_User_function's wasm type, (i32, i32, i32, i32) -> (), would check it:
+// the table index came from the guest (MPI_Op_create) or a checkpoint and
+// may name a function of any type, which must never be called as this one.
+// A copy, so a table the op itself grows cannot leave it dangling.
+std::optional<wasm_rt_funcref_t> userOpFunction(HostCall& call, int op) {
+  static const uint32_t userFunctionType = wasm_rt_register_func_type(
+      4, 0, WASM_RT_I32, WASM_RT_I32, WASM_RT_I32, WASM_RT_I32);
   const UserOp* user = call.rank.userOp(op);
   auto* table = call.granule.module().table(call.granule.instance());
-  if (!user || !table || user->function >= table->size || !table->data[user->function].func)
-    return call.fail(comm, abi::kErrOp, "user op is not a valid function");
+  if (!user || !table || user->function >= table->size)
+    return std::nullopt;
+  const wasm_rt_funcref_t& entry = table->data[user->function];
+  if (!entry.func || entry.func_type != userFunctionType)
+    return std::nullopt;
+  return entry;
+}
+
+}  // namespace
+
+int applyUserOpPacked(HostCall& call, int comm, int op, int typeHandle, const TypeLayout& type,
+                      int64_t count, const uint8_t* in, uint8_t* inout) {
+  std::optional<wasm_rt_funcref_t> function = userOpFunction(call, op);
+  if (!function)
+    return call.fail(comm, abi::kErrOp, "user op is not a function of MPI_User_function's type");
   ByteSpan span = touchedSpan(type, count);
   uint32_t spanBytes = uint32_t(span.last - span.first);
   // The len and datatype arguments, then each operand's span.
@@ -155,10 +180,8 @@ int applyUserOpPacked(HostCall& call, int comm, int op, int typeHandle, const Ty
   std::memcpy(call.granule.memoryBase() + scratch, args, sizeof(args));
   unpackTyped(in, call.granule.memoryBase() + inGuest, type, count);
   unpackTyped(inout, call.granule.memoryBase() + inoutGuest, type, count);
-  const wasm_rt_funcref_t& function = table->data[user->function];
-  using UserFn = void (*)(void*, uint32_t, uint32_t, uint32_t, uint32_t);
-  reinterpret_cast<UserFn>(function.func)(function.module_instance, inGuest, inoutGuest, scratch,
-                                          scratch + 4);
+  reinterpret_cast<UserFunction>(function->func)(function->module_instance, inGuest, inoutGuest,
+                                                 scratch, scratch + 4);
   // The function may have grown memory: the base is read again.
   packTyped(call.granule.memoryBase() + inoutGuest, type, count, inout);
   callGuestFree(call, scratch);
@@ -203,10 +226,10 @@ int reduceInto(HostCall& call, int op, int typeHandle, const TypeLayout& type, i
   // A user op runs in the guest, so its operands must be in guest memory:
   // the result accumulates in `out`, each other operand is copied into a
   // scratch block borrowed from the guest's allocator.
-  const UserOp* user = call.rank.userOp(op);
-  auto* table = call.granule.module().table(call.granule.instance());
-  if (!user || !table || user->function >= table->size || !table->data[user->function].func)
-    return call.fail(abi::kCommWorld, abi::kErrOp, "user op is not a valid function");
+  std::optional<wasm_rt_funcref_t> function = userOpFunction(call, op);
+  if (!function)
+    return call.fail(abi::kCommWorld, abi::kErrOp,
+                     "user op is not a function of MPI_User_function's type");
   ByteSpan span = touchedSpan(type, count);
   uint32_t scratch;
   uint32_t scratchBytes = uint32_t(span.last - span.first) + 8;
@@ -216,15 +239,13 @@ int reduceInto(HostCall& call, int op, int typeHandle, const TypeLayout& type, i
   uint32_t operandGuest = scratch + 8 - uint32_t(span.first);
   int32_t args[2] = {int32_t(count), typeHandle};
   copyTyped(source(last), type, count, out, type, count, type.size * count);
-  const wasm_rt_funcref_t& function = table->data[user->function];
-  using UserFn = void (*)(void*, uint32_t, uint32_t, uint32_t, uint32_t);
-  auto invoke = reinterpret_cast<UserFn>(function.func);
+  auto invoke = reinterpret_cast<UserFunction>(function->func);
   for (int i = last - 1; i >= 0; --i) {
     uint8_t* operand = call.granule.memoryBase() + operandGuest;
     copyTyped(source(i), type, count, operand, type, count, type.size * count);
     // The op may write through its len and datatype pointers; reset them.
     std::memcpy(call.granule.memoryBase() + scratch, args, sizeof(args));
-    invoke(function.module_instance, operandGuest, outGuest, scratch, scratch + 4);
+    invoke(function->module_instance, operandGuest, outGuest, scratch, scratch + 4);
   }
   callGuestFree(call, scratch);
   return abi::kSuccess;
