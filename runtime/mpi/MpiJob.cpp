@@ -11,6 +11,7 @@
 // enough of them. A bound rank then spins for messages before it sleeps
 // (World), which is what makes shared-memory latency sub-microsecond; two
 // polling ranks sharing a core would instead take turns at every message.
+// A single rank is not pinned unless asked (see runJob).
 //
 //===----------------------------------------------------------------------===//
 #include "mpi/MpiJob.h"
@@ -140,6 +141,11 @@ int runJob(const JobOptions& options) {
     return launchError("--bind-to core needs a CPU per rank: " + std::to_string(options.ranks) +
                        " ranks, " + std::to_string(cpus.size()) + " usable CPUs");
   bool bind = options.bindToCores.value_or(fits);
+  // A lone rank has no other rank here to share a CPU with, so by default
+  // it is not pinned, only polls: pinned, every such job on a shared host
+  // would queue for the first CPU (a cluster host's jobs, or many
+  // `-np 1` runs at once), which costs a loaded host milliseconds at start.
+  bool pin = bind && (options.ranks > 1 || options.bindToCores.value_or(false));
 
   int worldSize = options.worldSize > 0 ? options.worldSize : options.ranks;
   if (options.firstRank < 0 || options.firstRank + options.ranks > worldSize)
@@ -198,7 +204,7 @@ int runJob(const JobOptions& options) {
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     pthread_attr_setstacksize(&attr, kRankStackBytes);
-    if (bind) {
+    if (pin) {
       cpu_set_t cpu;
       CPU_ZERO(&cpu);
       CPU_SET(cpus[rank], &cpu);
