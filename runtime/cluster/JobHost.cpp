@@ -7,18 +7,25 @@
 // between fork and exec in this multithreaded process), with stdin from
 // /dev/null and in a new process group so that killing a job kills
 // everything it started. The spare (JobWorker.h) is started the same way,
-// with the socket it reads its command line from on stdin instead.
+// with the socket it reads its command line from on stdin instead, by a
+// thread of its own that lives as long as the host (a spare dies with the
+// thread that started it). Once a job has taken the spare, that thread
+// starts the next one only when the job ends or kSpareRestartDelay later:
+// loading a new synergy-run costs as much CPU as the job's own start, and
+// on a busy host the two would share it.
 //
 //===----------------------------------------------------------------------===//
 #include "cluster/JobHost.h"
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <condition_variable>
 #include <cstring>
 #include <fcntl.h>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
@@ -43,6 +50,11 @@ namespace synergy::cluster {
 namespace {
 
 enum class JobPhase { WaitingForModule, Running };
+
+// How long the next spare waits after a job took the last one, unless the
+// job ends first: longer than a job's start (loading its module and
+// connecting to the other hosts) takes on a loaded host.
+constexpr auto kSpareRestartDelay = std::chrono::milliseconds(300);
 
 // A started synergy-run: its process (group) id, and the daemon's ends of
 // its stdout, stderr and, for a spare, the socket on its stdin.
@@ -86,12 +98,16 @@ class JobHost::Impl {
  public:
   explicit Impl(JobHostConfig config) : config_(std::move(config)) {
     util::makeDirectories(config_.moduleDirectory);
-    startSpare();
+    spareStarter_ = std::thread([this] { keepSpare(); });
   }
 
   ~Impl() {
     std::unique_lock<std::mutex> lock(mutex_);
     refusing_ = true;
+    spareWanted_.notify_all();
+    lock.unlock();
+    spareStarter_.join();
+    lock.lock();
     discard(spare_);
     for (auto& [connection, job] : jobs_)
       if (job->processGroup > 0) kill(-job->processGroup, SIGKILL);
@@ -130,6 +146,7 @@ class JobHost::Impl {
     std::lock_guard<std::mutex> lock(mutex_);
     refusing_ = true;
     discard(spare_);
+    spareWanted_.notify_all();
   }
 
   void waitForJobs() {
@@ -288,6 +305,7 @@ class JobHost::Impl {
         }
       }
       if (!job->partFile.empty()) unlink(job->partFile.c_str());
+      startDueSpareNow();
       int status = exitStatusOf(waitStatus);
       std::vector<uint8_t> payload(4);
       for (int i = 0; i < 4; ++i) payload[i] = uint8_t(uint32_t(status) >> (8 * i));
@@ -299,23 +317,53 @@ class JobHost::Impl {
       --runningThreads_;
       idle_.notify_all();
     }).detach();
-    if (usedSpare || spare_.pid == 0) startSpare();
+    if (spare_.pid == 0 && !nextSpareAt_) {
+      nextSpareAt_ = std::chrono::steady_clock::now() + kSpareRestartDelay;
+      spareWanted_.notify_all();
+    }
   }
 
-  // Starts the spare the next job without grants runs in (JobWorker.h).
-  // Called on the thread that lives as long as the daemon's transport (or
-  // from the constructor, on the daemon's main thread): a spare dies with
-  // the thread that started it. Caller holds mutex_ (or constructs).
-  void startSpare() {
-    if (refusing_ || spare_.pid > 0) return;
-    std::string error;
-    ChildProcess spare;
-    if (!spawnRunProgram({config_.runProgram, kJobWorkerOption}, OpenedGrants(),
-                         /*control=*/true, spare, error)) {
-      log("cannot start a spare job process: " + error);
-      return;
+  // A job has ended: a spare due later starts now, before the client
+  // hears of the end (and may send the next job). Caller does not hold
+  // mutex_.
+  void startDueSpareNow() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    if (!nextSpareAt_) return;
+    nextSpareAt_ = std::min(*nextSpareAt_, std::chrono::steady_clock::now());
+    spareWanted_.notify_all();
+    spareWanted_.wait(lock, [&] { return refusing_ || !nextSpareAt_; });
+  }
+
+  // The spare starter's thread: starts a spare (JobWorker.h) for the next
+  // job without grants when nextSpareAt_ comes, until the host refuses new
+  // jobs. One that cannot be started is tried again when the next job
+  // starts, so that a missing synergy-run is not logged in a loop.
+  void keepSpare() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    while (!refusing_) {
+      if (spare_.pid > 0 || !nextSpareAt_) {
+        spareWanted_.wait(lock);
+        continue;
+      }
+      if (std::chrono::steady_clock::now() < *nextSpareAt_) {
+        spareWanted_.wait_until(lock, *nextSpareAt_);
+        continue;
+      }
+      lock.unlock();
+      std::string error;
+      ChildProcess spare;
+      bool started = spawnRunProgram({config_.runProgram, kJobWorkerOption}, OpenedGrants(),
+                                     /*control=*/true, spare, error);
+      lock.lock();
+      nextSpareAt_.reset();
+      spareWanted_.notify_all();
+      if (!started) {
+        log("cannot start a spare job process: " + error);
+        continue;
+      }
+      spare_ = spare;
+      if (refusing_) discard(spare_);
     }
-    spare_ = spare;
   }
 
   // Kills a spare that will not run a job and reaps it.
@@ -451,6 +499,12 @@ class JobHost::Impl {
   unsigned runningThreads_ = 0;
   bool refusing_ = false;
   ChildProcess spare_;
+  // When the spare starter starts the next spare (keepSpare); none: no
+  // spare is due.
+  std::optional<std::chrono::steady_clock::time_point> nextSpareAt_ =
+      std::chrono::steady_clock::now();
+  std::condition_variable spareWanted_;
+  std::thread spareStarter_;
 };
 
 JobHost::JobHost(JobHostConfig config) : impl_(std::make_unique<Impl>(std::move(config))) {}

@@ -13,7 +13,8 @@
 //
 // To keep an exec off a job's start, the host keeps one such child started
 // ahead, waiting for its command line (JobWorker.h); a job without --dir
-// grants runs in it, and the next spare starts at once.
+// grants runs in it, and the next spare starts when that job ends or has
+// had its start to itself.
 //
 // A RunJob that names a part of a job spread over hosts runs the same way,
 // with `synergy-run --cluster-part FILE -np N`, FILE (JobPart.h) written

@@ -6,7 +6,8 @@
 // --cluster-job-worker`, JobHost.h) that waits on its stdin, a socket only
 // the daemon holds, for the command line of the next job, and then runs it
 // exactly as if it had been started with it; the daemon starts the next
-// spare at once. The command line is length-prefixed and bounded:
+// spare when that job ends or 300 ms after it took this one (JobHost.cpp).
+// The command line is length-prefixed and bounded:
 //
 //   u32 argument count, then per argument u32 length + bytes (no NUL)
 //

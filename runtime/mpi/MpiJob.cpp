@@ -11,6 +11,7 @@
 // enough of them. A bound rank then spins for messages before it sleeps
 // (World), which is what makes shared-memory latency sub-microsecond; two
 // polling ranks sharing a core would instead take turns at every message.
+// A single rank is not pinned unless asked (see runJob).
 //
 //===----------------------------------------------------------------------===//
 #include "mpi/MpiJob.h"
@@ -25,6 +26,8 @@
 #include <cstdlib>
 #include <memory>
 #include <mutex>
+#include <string>
+#include <thread>
 #include <vector>
 
 #include "mpi/BarrierControlPoint.h"
@@ -115,6 +118,39 @@ bool redirectStdio(granule::Granule& granule, OutputForwarding& output, int rank
   return true;
 }
 
+// Runs joinHosts (JobOptions) on a thread of its own from construction:
+// a job spread over hosts connects to them while this host loads and
+// instantiates the module, instead of after. Frames that arrive meanwhile
+// go into the World's mailboxes, which exist before any rank does. A
+// launch error of this host still waits for the thread (the destructor),
+// since it uses the World.
+class HostJoin {
+ public:
+  HostJoin(const std::function<bool(World&, std::string&)>& joinHosts, World& world) {
+    if (!joinHosts) return;
+    thread_ = std::thread([this, &joinHosts, &world] { joined_ = joinHosts(world, error_); });
+  }
+  HostJoin(const HostJoin&) = delete;
+  HostJoin& operator=(const HostJoin&) = delete;
+  ~HostJoin() { waitForThread(); }
+
+  // True once joined (or with nothing to join); false with its `error`.
+  bool finish(std::string& error) {
+    waitForThread();
+    if (!joined_) error = error_;
+    return joined_;
+  }
+
+ private:
+  void waitForThread() {
+    if (thread_.joinable()) thread_.join();
+  }
+
+  std::thread thread_;
+  bool joined_ = true;
+  std::string error_;
+};
+
 // An abort that another host reported has no message here: that host
 // prints it.
 void reportAbort(World& world) {
@@ -130,22 +166,30 @@ int runJob(const JobOptions& options) {
     return 2;
   };
   if (options.ranks < 1) return launchError("-np needs at least one rank");
-  std::string error;
-  auto module = granule::Module::loadFile(options.program, error, options.showProgress);
-  if (!module) return launchError(error);
-
   std::vector<int> cpus = usableCpus();
   bool fits = size_t(options.ranks) <= cpus.size();
   if (options.bindToCores.value_or(false) && !fits)
     return launchError("--bind-to core needs a CPU per rank: " + std::to_string(options.ranks) +
                        " ranks, " + std::to_string(cpus.size()) + " usable CPUs");
   bool bind = options.bindToCores.value_or(fits);
+  // A lone rank has no other rank here to share a CPU with, so by default
+  // it is not pinned, only polls: pinned, every such job on a shared host
+  // would queue for the first CPU (a cluster host's jobs, or many
+  // `-np 1` runs at once), which costs a loaded host milliseconds at start.
+  bool pin = bind && (options.ranks > 1 || options.bindToCores.value_or(false));
 
   int worldSize = options.worldSize > 0 ? options.worldSize : options.ranks;
   if (options.firstRank < 0 || options.firstRank + options.ranks > worldSize)
     return launchError("this host's ranks lie outside the job");
   World world(worldSize, /*ranksOwnCpus=*/bind);
   world.setBarrierControlPoint(options.barrierControlPoint);
+  // Joining the other hosts waits for them to load the module too, so it
+  // runs while this host loads its own (HostJoin).
+  HostJoin join(options.joinHosts, world);
+
+  std::string error;
+  auto module = granule::Module::loadFile(options.program, error, options.showProgress);
+  if (!module) return launchError(error);
   OutputForwarding output(options.ranks, options.tagOutput, options.firstRank);
   if (!output.ok()) return launchError("cannot create output pipes");
   std::vector<std::unique_ptr<granule::Granule>> granules;
@@ -183,7 +227,7 @@ int runJob(const JobOptions& options) {
          },
          [&world](int rank) { world.wakeWaiter(rank); }});
   }
-  if (options.joinHosts && !options.joinHosts(world, error)) return launchError(error);
+  if (!join.finish(error)) return launchError(error);
   output.start();
 
   std::mutex mutex;
@@ -198,7 +242,7 @@ int runJob(const JobOptions& options) {
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     pthread_attr_setstacksize(&attr, kRankStackBytes);
-    if (bind) {
+    if (pin) {
       cpu_set_t cpu;
       CPU_ZERO(&cpu);
       CPU_SET(cpus[rank], &cpu);

@@ -33,8 +33,9 @@ struct JobOptions {
   std::optional<bool> bindToCores;
   // A job spread over several hosts: this process runs world ranks
   // firstRank .. firstRank + ranks - 1 of worldSize, and joinHosts, called
-  // once the World exists and before any rank starts, connects it to the
-  // hosts of the others (false with an error: the job does not start).
+  // once the World exists, on a thread of its own while the module loads,
+  // and finished before any rank starts, connects it to the hosts of the
+  // others (false with an error: the job does not start).
   int firstRank = 0;
   int worldSize = 0;  // 0: `ranks`, every rank here
   std::function<bool(World& world, std::string& error)> joinHosts;
