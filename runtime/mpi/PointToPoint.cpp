@@ -812,9 +812,9 @@ u32 Z_envZ_MPI_Sendrecv_replace(void* instance, u32 buf, u32 count, u32 type, u3
 }
 
 // The attached buffer is only kept to be handed back: a buffered send
-// completes as an eager copy, so detaching never waits for one. As in
-// OpenMPI, a second attach and a detach with nothing attached are
-// MPI_ERR_BUFFER.
+// completes as an eager copy, so detaching never waits for one. A second
+// attach and a detach with nothing attached are MPI_ERR_BUFFER (OpenMPI
+// answers both with an internal code that is no MPI error class).
 u32 Z_envZ_MPI_Buffer_attach(void* instance, u32 buffer, u32 size) {
   HostCall call(instance, "MPI_Buffer_attach");
   if (!buffer || int32_t(size) < 0)
