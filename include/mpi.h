@@ -61,6 +61,8 @@ typedef void MPI_User_function(void* invec, void* inoutvec, int* len, MPI_Dataty
 typedef void MPI_Comm_errhandler_function(MPI_Comm*, int*, ...);
 typedef MPI_Comm_errhandler_function MPI_Comm_errhandler_fn;
 typedef void MPI_Win_errhandler_function(MPI_Win*, int*, ...);
+typedef void MPI_File_errhandler_function(MPI_File*, int*, ...);
+typedef MPI_File_errhandler_function MPI_File_errhandler_fn;
 typedef int MPI_Comm_copy_attr_function(MPI_Comm, int, void*, void*, void*, int*);
 typedef int MPI_Comm_delete_attr_function(MPI_Comm, int, void*, void*);
 /* The predefined attribute callbacks. The null ones are the null pointer,
@@ -202,6 +204,9 @@ __attribute__((weak)) int synergy_mpi_win_dup_fn(MPI_Win win, int keyval, void* 
 #define MPI_CXX_FLOAT_COMPLEX 58
 #define MPI_CXX_DOUBLE_COMPLEX 59
 #define MPI_CXX_LONG_DOUBLE_COMPLEX 60
+/* Fortran's pair types for MPI_MINLOC and MPI_MAXLOC. */
+#define MPI_2REAL 61
+#define MPI_2DOUBLE_PRECISION 62
 
 /* MPI_Type_match_size's type classes. */
 #define MPI_TYPECLASS_INTEGER 1
@@ -541,6 +546,8 @@ int MPI_Improbe(int source, int tag, MPI_Comm comm, int* flag, MPI_Message* mess
                 MPI_Status* status);
 int MPI_Mrecv(void* buf, int count, MPI_Datatype datatype, MPI_Message* message,
               MPI_Status* status);
+MPI_Fint MPI_Message_c2f(MPI_Message message);
+MPI_Message MPI_Message_f2c(MPI_Fint message);
 int MPI_Imrecv(void* buf, int count, MPI_Datatype datatype, MPI_Message* message,
                MPI_Request* request);
 int MPI_Cancel(MPI_Request* request);
@@ -983,7 +990,10 @@ int MPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint* exten
 int MPI_File_set_atomicity(MPI_File fh, int flag);
 int MPI_File_get_atomicity(MPI_File fh, int* flag);
 int MPI_File_sync(MPI_File fh);
+int MPI_File_create_errhandler(MPI_File_errhandler_function* function,
+                               MPI_Errhandler* errhandler);
 int MPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler);
+int MPI_File_call_errhandler(MPI_File fh, int errorcode);
 int MPI_File_get_errhandler(MPI_File file, MPI_Errhandler* errhandler);
 MPI_Fint MPI_File_c2f(MPI_File file);
 MPI_File MPI_File_f2c(MPI_Fint file);

@@ -126,6 +126,7 @@ MpiObjects captureMpiObjects(const mpi::RankState& rank) {
   for (const auto& [handle, op] : rank.userOps())
     objects.ops.push_back({uint32_t(handle), op.function, op.commutative});
   objects.nextKeyval = uint32_t(rank.nextKeyval);
+  objects.nextAttributeOrder = rank.nextAttributeOrder;
   for (const auto& [handle, keyval] : rank.keyvals)
     objects.keyvals.push_back({uint32_t(handle), keyval.copyFunction, keyval.deleteFunction,
                                keyval.extraState, keyval.freed});
@@ -146,7 +147,8 @@ MpiObjects captureMpiObjects(const mpi::RankState& rank) {
       comm.dims.assign(shared.cart->dims.begin(), shared.cart->dims.end());
       comm.periods.assign(shared.cart->periods.begin(), shared.cart->periods.end());
     }
-    for (auto [keyval, value] : live->attributes) comm.attributes.emplace_back(uint32_t(keyval), value);
+    for (const auto& [keyval, attribute] : live->attributes)
+      comm.attributes.push_back({uint32_t(keyval), attribute.value, attribute.setOrder});
     objects.comms.push_back(std::move(comm));
   }
   return objects;
@@ -236,7 +238,8 @@ bool restoreMpiObjects(const MpiObjects& objects, mpi::RankState& rank,
     mpi::CommHandle handle;
     handle.comm = std::move(comm);
     handle.errhandler = int(record.errhandler);
-    for (auto [keyval, value] : record.attributes) handle.attributes[int(keyval)] = value;
+    for (const MpiObjects::AttributeRecord& attribute : record.attributes)
+      handle.attributes[int(attribute.keyval)] = {attribute.value, attribute.setOrder};
     rank.restoreComm(int(record.handle), std::move(handle));
   }
   for (auto [handle, function] : objects.commErrorHandlers) rank.commErrorHandlers[int(handle)] = function;
@@ -255,6 +258,7 @@ bool restoreMpiObjects(const MpiObjects& objects, mpi::RankState& rank,
     rank.keyvals[int(keyval.handle)] = mpi::RankState::Keyval{
         keyval.copyFunction, keyval.deleteFunction, keyval.extraState, keyval.freed};
   rank.nextKeyval = int(objects.nextKeyval);
+  rank.nextAttributeOrder = objects.nextAttributeOrder;
   return true;
 }
 

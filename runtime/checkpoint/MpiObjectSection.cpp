@@ -138,9 +138,10 @@ void encodeComm(std::string& out, const MpiObjects::CommRecord& comm) {
   for (int32_t extent : comm.dims) put(out, extent);
   for (uint8_t periodic : comm.periods) put(out, periodic);
   put(out, uint32_t(comm.attributes.size()));
-  for (auto [keyval, value] : comm.attributes) {
-    put(out, keyval);
-    put(out, value);
+  for (const MpiObjects::AttributeRecord& attribute : comm.attributes) {
+    put(out, attribute.keyval);
+    put(out, attribute.value);
+    put(out, attribute.setOrder);
   }
 }
 
@@ -167,13 +168,16 @@ bool decodeComm(FieldReader& reader, uint32_t worldRank, uint32_t rankCount,
     for (uint8_t& periodic : comm.periods) ok = ok && reader.read(periodic);
   }
   uint32_t previousKeyval = 0;
-  ok = ok && readArray(reader, 8, comm.attributes, [&](std::pair<uint32_t, uint32_t>& attribute) {
-         return reader.read(attribute.first) && reader.read(attribute.second) &&
-                increasingUpTo(attribute.first, previousKeyval, UINT32_MAX);
+  ok = ok && readArray(reader, 16, comm.attributes, [&](MpiObjects::AttributeRecord& attribute) {
+         return reader.read(attribute.keyval) && reader.read(attribute.value) &&
+                reader.read(attribute.setOrder) &&
+                attribute.setOrder < objects.nextAttributeOrder &&
+                increasingUpTo(attribute.keyval, previousKeyval, UINT32_MAX);
        });
   if (!ok) {
     error = where + "a communicator record is truncated, has a member that is not a distinct "
-                    "world rank of the job, or attributes out of order";
+                    "world rank of the job, or attributes out of order or set after the next "
+                    "attribute";
     return false;
   }
   std::string what = where + "communicator " + std::to_string(comm.handle) + " ";
@@ -205,11 +209,13 @@ bool decodeComm(FieldReader& reader, uint32_t worldRank, uint32_t rankCount,
     error = what + "has error handler " + std::to_string(comm.errhandler) + ", not one of the rank's";
     return false;
   }
-  for (auto [keyval, value] : comm.attributes) {
+  for (const MpiObjects::AttributeRecord& attribute : comm.attributes) {
     bool known = false;
-    for (const MpiObjects::KeyvalRecord& record : objects.keyvals) known = known || record.handle == keyval;
+    for (const MpiObjects::KeyvalRecord& record : objects.keyvals)
+      known = known || record.handle == attribute.keyval;
     if (!known) {
-      error = what + "has an attribute of keyval " + std::to_string(keyval) + ", not one of the rank's";
+      error = what + "has an attribute of keyval " + std::to_string(attribute.keyval) +
+              ", not one of the rank's";
       return false;
     }
   }
@@ -270,6 +276,7 @@ void encodeMpiObjects(std::string& out, const MpiObjects& objects) {
     put(out, keyval.extraState);
     put(out, uint8_t(keyval.freed));
   }
+  put(out, objects.nextAttributeOrder);
   put(out, objects.nextErrorHandler);
   put(out, uint32_t(objects.commErrorHandlers.size()));
   for (auto [handle, function] : objects.commErrorHandlers) {
@@ -361,6 +368,10 @@ bool decodeMpiObjects(FieldReader& reader, uint32_t worldRank, uint32_t rankCoun
   if (!ok) {
     error = where + "an attribute keyval is truncated, out of order, a predefined key's or past the "
                     "next keyval";
+    return false;
+  }
+  if (!reader.read(objects.nextAttributeOrder)) {
+    error = where + "the next attribute's set order is truncated";
     return false;
   }
   previous = uint32_t(mpi::abi::kErrorsReturn);

@@ -26,12 +26,13 @@
 //   u32 nextKeyval  u32 keyvalCount
 //       keyvalCount x { u32 handle  u32 copyFunction  u32 deleteFunction  u32 extraState
 //                       u8 freed }
+//   u64 nextAttributeOrder
 //   u32 nextErrorHandler  u32 errhandlerCount  errhandlerCount x { u32 handle  u32 function }
 //   u32 contextsDrawn  u32 commCount
 //       commCount x { u32 handle  u32 context  u32 memberCount  u32[memberCount]
 //                     u32 nameBytes  u8[]  u32 errhandler
 //                     u8 cartesian  u32 ndims  i32 dims[ndims]  u8 periods[ndims]
-//                     u32 attributeCount  attributeCount x { u32 keyval  u32 value } }
+//                     u32 attributeCount  attributeCount x { u32 keyval  u32 value  u64 setOrder } }
 //
 // The decoder checks what a layout's users rely on: every segment is
 // non-empty and inside [trueLb, trueUb), the segments' lengths add up to
@@ -44,7 +45,7 @@
 // context is MPI_COMM_WORLD's (0) or this rank's MPI_COMM_SELF's (1 + rank)
 // for those two handles, and for any other one of the contexts drawn after
 // them (the count of which the whole job's check checks); its error handler is predefined or one of the rank's; its
-// attributes' keyvals are the rank's; a cartesian topology's dimensions are
+// attributes' keyvals are the rank's and their set orders below the next one; a cartesian topology's dimensions are
 // positive and multiply to its size. That the members agree on a shared
 // communicator is for the whole job's check (MpiObjectRecord.h). Whether the element kind fits the size, and whether an op's or a
 // keyval's function is in the module's table, is for the restore to check
@@ -110,6 +111,16 @@ struct MpiObjects {
   };
   uint32_t nextKeyval = mpi::abi::kFirstUserKeyval;
   std::vector<KeyvalRecord> keyvals;
+  // When each attribute was set, as mpi::Attribute::setOrder counts it:
+  // attributes are deleted newest first, so a resumed run must delete them
+  // in the order an undisturbed one would.
+  uint64_t nextAttributeOrder = 0;
+  struct AttributeRecord {
+    uint32_t keyval = 0;
+    uint32_t value = 0;
+    uint64_t setOrder = 0;
+    bool operator==(const AttributeRecord&) const = default;
+  };
   // MPI_Comm_create_errhandler's handlers: handle, guest function index.
   uint32_t nextErrorHandler = mpi::abi::kErrorsReturn + 1;
   std::vector<std::pair<uint32_t, uint32_t>> commErrorHandlers;
@@ -130,7 +141,7 @@ struct MpiObjects {
     bool cartesian = false;
     std::vector<int32_t> dims;
     std::vector<uint8_t> periods;
-    std::vector<std::pair<uint32_t, uint32_t>> attributes;  // keyval, value; increasing keyval
+    std::vector<AttributeRecord> attributes;  // by increasing keyval
   };
   std::vector<CommRecord> comms;
 };

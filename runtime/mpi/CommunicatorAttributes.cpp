@@ -27,6 +27,9 @@
 
 #include <wasm-rt.h>
 
+#include <algorithm>
+#include <vector>
+
 #include "mpi/MpiAbi.h"
 
 using namespace synergy::mpi;
@@ -120,7 +123,7 @@ namespace synergy::mpi {
 int copyCommAttributes(HostCall& call, int from, int to) {
   CommHandle* source = call.rank.comm(from);
   if (!source || source->attributes.empty()) return abi::kSuccess;
-  std::map<int, u32> copies;
+  AttributeMap copies;
   if (int error = copyAttributes(call, from, from, AttributeMap(source->attributes), copies)) {
     // The copies made before the failing callback are deleted through
     // their keyvals, as on the new communicator, which the caller frees.
@@ -143,7 +146,7 @@ int deleteCommAttributes(HostCall& call, int comm) {
 
 int copyAttributes(HostCall& call, int errorComm, int object, const AttributeMap& attributes,
                    AttributeMap& copies) {
-  for (const auto& [keyval, value] : attributes) {
+  for (const auto& [keyval, attribute] : attributes) {
     const RankState::Keyval& entry = call.rank.keyvals.at(keyval);
     if (!entry.copyFunction) continue;
     u32 cells = attributeCells(call, errorComm);
@@ -154,7 +157,7 @@ int copyAttributes(HostCall& call, int errorComm, int object, const AttributeMap
     using CopyFn = uint32_t (*)(void*, u32, u32, u32, u32, u32, u32);
     auto callback = reinterpret_cast<CopyFn>(guestCallback(call, entry.copyFunction, 6));
     int result = int(callback(moduleInstance(call, entry.copyFunction), u32(object), u32(keyval),
-                              entry.extraState, value, valueOut, flagOut));
+                              entry.extraState, attribute.value, valueOut, flagOut));
     if (result != abi::kSuccess)
       return call.fail(errorComm, result,
                        "the copy callback of keyval " + std::to_string(keyval) + " failed");
@@ -162,14 +165,18 @@ int copyAttributes(HostCall& call, int errorComm, int object, const AttributeMap
     u32 copy;
     call.load(flagOut, flag);
     call.load(valueOut, copy);
-    if (flag) copies[keyval] = copy;
+    if (flag) copies[keyval] = Attribute{copy, call.rank.nextAttributeOrder++};
   }
   return abi::kSuccess;
 }
 
 int deleteAttributes(HostCall& call, int errorComm, int object, const AttributeMap& attributes) {
-  for (const auto& [keyval, value] : attributes) {
-    int result = runDelete(call, object, keyval, call.rank.keyvals.at(keyval), value);
+  std::vector<std::pair<int, Attribute>> newestFirst(attributes.begin(), attributes.end());
+  std::sort(newestFirst.begin(), newestFirst.end(), [](const auto& a, const auto& b) {
+    return a.second.setOrder > b.second.setOrder;
+  });
+  for (const auto& [keyval, attribute] : newestFirst) {
+    int result = runDelete(call, object, keyval, call.rank.keyvals.at(keyval), attribute.value);
     if (result != abi::kSuccess)
       return call.fail(errorComm, result,
                        "the delete callback of keyval " + std::to_string(keyval) + " failed");
@@ -211,7 +218,7 @@ int setAttribute(HostCall& call, int errorComm, int object,
   AttributeMap* attributes = attributesOf();
   auto old = attributes->find(keyval);
   if (old != attributes->end()) {
-    int result = runDelete(call, object, keyval, *entry, old->second);
+    int result = runDelete(call, object, keyval, *entry, old->second.value);
     if (result != abi::kSuccess)
       return call.fail(errorComm, result,
                        "the delete callback of keyval " + std::to_string(keyval) + " failed");
@@ -219,7 +226,8 @@ int setAttribute(HostCall& call, int errorComm, int object,
     if (!(attributes = attributesOf()))
       return call.fail(errorComm, abi::kErrArg, "object freed by a delete callback");
   }
-  (*attributes)[keyval] = value;
+  // A replaced value counts as set now, as OpenMPI counts it.
+  (*attributes)[keyval] = Attribute{value, call.rank.nextAttributeOrder++};
   return abi::kSuccess;
 }
 
@@ -234,7 +242,7 @@ int getAttribute(HostCall& call, int errorComm, const AttributeMap& attributes, 
     call.store<int32_t>(flagOut, 0);
     return abi::kSuccess;
   }
-  call.store<u32>(valueOut, found->second);
+  call.store<u32>(valueOut, found->second.value);
   call.store<int32_t>(flagOut, 1);
   return abi::kSuccess;
 }
@@ -244,7 +252,7 @@ int deleteAttribute(HostCall& call, int errorComm, int object, AttributeMap& att
   auto found = attributes.find(keyval);
   if (found == attributes.end())
     return call.fail(errorComm, abi::kErrKeyval, "no attribute with keyval " + std::to_string(keyval));
-  u32 value = found->second;
+  u32 value = found->second.value;
   attributes.erase(found);
   int result = runDelete(call, object, keyval, call.rank.keyvals.at(keyval), value);
   if (result != abi::kSuccess)

@@ -11,16 +11,10 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include <map>
-
 #include "mpi/RankState.h"
 #include "util/FunctionRef.h"
 
 namespace synergy::mpi {
-
-// One object's attributes: guest pointer-sized values by keyval, in
-// keyval order, which is the order their callbacks run in.
-using AttributeMap = std::map<int, uint32_t>;
 
 // Copies the attributes of communicator handle `from` to the new handle
 // `to` through their keyvals' copy callbacks; returns 0 or the error a
@@ -29,7 +23,7 @@ using AttributeMap = std::map<int, uint32_t>;
 int copyCommAttributes(HostCall& call, int from, int to);
 
 // Deletes every attribute of communicator handle `comm` through its
-// keyval's delete callback; returns 0 or the first error a callback
+// keyval's delete callback, newest set first; returns 0 or the first error a callback
 // returned (raised on `comm`).
 int deleteCommAttributes(HostCall& call, int comm);
 
@@ -42,7 +36,8 @@ int freeKeyval(HostCall& call, uint32_t keyvalAddr);
 // for a duplicate of `object`.
 int copyAttributes(HostCall& call, int errorComm, int object, const AttributeMap& attributes,
                    AttributeMap& copies);
-// Runs the delete callback of every one of `attributes` of `object`.
+// Runs the delete callback of every one of `attributes` of `object`,
+// newest set first.
 int deleteAttributes(HostCall& call, int errorComm, int object, const AttributeMap& attributes);
 
 // MPI_*_set_attr: `attributesOf` finds the object's attributes, and again

@@ -27,12 +27,13 @@ int64_t packedElementSize(ElementKind kind) {
       return 4;
     case ElementKind::Int64: case ElementKind::UInt64: case ElementKind::Double:
     case ElementKind::ComplexFloat: case ElementKind::FloatInt: case ElementKind::Int32Int:
+    case ElementKind::FloatFloat:
       return 8;
     case ElementKind::ShortInt:
       return 6;
     case ElementKind::DoubleInt:
       return 12;
-    case ElementKind::LongDouble: case ElementKind::ComplexDouble:
+    case ElementKind::LongDouble: case ElementKind::ComplexDouble: case ElementKind::DoubleDouble:
       return 16;
     case ElementKind::LongDoubleInt:
       return 20;
@@ -126,6 +127,10 @@ const std::vector<PredefinedType>& predefinedTable() {
       {"MPI_CXX_FLOAT_COMPLEX", K::ComplexFloat, 8, 4, {{0, 8}}},
       {"MPI_CXX_DOUBLE_COMPLEX", K::ComplexDouble, 16, 8, {{0, 16}}},
       {"MPI_CXX_LONG_DOUBLE_COMPLEX", K::ComplexLongDouble, 32, 16, {{0, 32}}},
+      // Fortran's MINLOC/MAXLOC pairs: value and index both REAL or both
+      // DOUBLE PRECISION.
+      {"MPI_2REAL", K::FloatFloat, 8, 4, {{0, 8}}},
+      {"MPI_2DOUBLE_PRECISION", K::DoubleDouble, 16, 8, {{0, 16}}},
   };
   return table;
 }

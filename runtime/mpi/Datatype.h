@@ -29,6 +29,7 @@ enum class ElementKind : uint8_t {
   ComplexFloat, ComplexDouble, ComplexLongDouble,
   Bool, Byte,
   FloatInt, DoubleInt, Int32Int, ShortInt, LongDoubleInt,
+  FloatFloat, DoubleDouble,  // Fortran's pairs: the index has the value's type
   Mixed,  // several kinds: movable, not reducible by predefined ops
   None,   // no data at all
 };

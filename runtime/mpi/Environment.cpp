@@ -13,6 +13,7 @@
 #include <cstring>
 
 #include "mpi/CollectiveEngine.h"
+#include "mpi/CommunicatorAttributes.h"
 #include "mpi/HostCollectives.h"
 #include "mpi/MpiAbi.h"
 #include "mpi/RankState.h"
@@ -73,6 +74,10 @@ u32 Z_envZ_MPI_Initialized(void* instance, u32 flag) {
 
 u32 Z_envZ_MPI_Finalize(void* instance) {
   HostCall call(instance, "MPI_Finalize");
+  // MPI_COMM_SELF's attributes go first, before anything else of MPI is
+  // affected (MPI-4.0 section 11.2.4: its delete callbacks are the
+  // program's at-exit hooks, and MPI_Finalized still says false in them).
+  if (int error = deleteCommAttributes(call, abi::kCommSelf)) return error;
   // Finalize synchronises like OpenMPI's does, so a rank never leaves while
   // others may still be reading its memory.
   int result = usesHostCollectives(call, abi::kCommWorld)
@@ -81,6 +86,9 @@ u32 Z_envZ_MPI_Finalize(void* instance) {
                          call, abi::kCommWorld, CollectiveKind::Barrier, [](Contribution&) {},
                          [](std::vector<Contribution>&, int) { return abi::kSuccess; });
   call.rank.finalized = true;
+  // MPI_COMM_WORLD's attributes go with it, as OpenMPI deletes them: after
+  // the barrier, once MPI_Finalized says true.
+  if (int error = deleteCommAttributes(call, abi::kCommWorld)) return error;
   return result;
 }
 

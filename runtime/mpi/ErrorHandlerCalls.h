@@ -1,9 +1,10 @@
 //===- ErrorHandlerCalls.h - calling a guest's MPI error handler ----------===//
 //
 // A user error handler (MPI_Comm_create_errhandler,
-// MPI_Win_create_errhandler) is a guest function of type
-// void (HANDLE*, int*, ...), called through the module's function table.
-// Both kinds check and call it the same way (ErrorHandlerCalls.cpp).
+// MPI_Win_create_errhandler, MPI_File_create_errhandler) is a guest
+// function of type void (HANDLE*, int*, ...), called through the module's
+// function table. All kinds check and call it the same way
+// (ErrorHandlerCalls.cpp).
 //
 //===----------------------------------------------------------------------===//
 #pragma once

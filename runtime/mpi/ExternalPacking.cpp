@@ -53,6 +53,8 @@ std::vector<Scalar> scalarsOf(int handle, const TypeLayout& type) {
     case ElementKind::DoubleInt: return {same(8), same(4)};
     case ElementKind::ShortInt: return {same(2), same(4)};
     case ElementKind::LongDoubleInt: return {same(16), same(4)};
+    case ElementKind::FloatFloat: return {same(4), same(4)};
+    case ElementKind::DoubleDouble: return {same(8), same(8)};
     case ElementKind::None: case ElementKind::Mixed: case ElementKind::Byte:
       return {same(1)};
     default: return {same(int(packedElementSize(type.element)))};

@@ -89,11 +89,11 @@ int prepare(HostCall& call, const Access& access, OpenFile*& file, Layout& type,
   file = fileOrFail(call, access.fh, error);
   if (!file) return error;
   int mode = file->shared->amode;
-  if (access.direction == Direction::Read && (mode & amode::kWriteOnly))
+  if (access.direction == Direction::Read && (mode & abi::amode::kWriteOnly))
     return failOnFile(call, access.fh, abi::kErrAccess, "the file was opened MPI_MODE_WRONLY");
-  if (access.direction == Direction::Write && (mode & amode::kReadOnly))
+  if (access.direction == Direction::Write && (mode & abi::amode::kReadOnly))
     return failOnFile(call, access.fh, abi::kErrReadOnly, "the file was opened MPI_MODE_RDONLY");
-  if (access.position == Position::Explicit && (mode & amode::kSequential))
+  if (access.position == Position::Explicit && (mode & abi::amode::kSequential))
     return failOnFile(call, access.fh, abi::kErrUnsupportedOperation,
                       "explicit offsets on a file opened MPI_MODE_SEQUENTIAL");
   if (access.count < 0)
@@ -278,62 +278,47 @@ constexpr Direction kWrite = Direction::Write;
 
 extern "C" {
 
-#define SYNERGY_FILE_POINTER_FORMS(NAME, DIRECTION, POSITION)                                 \
-  u32 Z_envZ_MPI_File_##NAME(void* instance, u32 fh, u32 buf, u32 count, u32 type,           \
-                             u32 status) {                                                    \
+// Each access is one entry point per position and completion: COMPLETE is
+// `blocking` (the last argument is the status) or `nonblocking` (the
+// request handle's address).
+#define SYNERGY_FILE_POINTER_FORMS(NAME, DIRECTION, POSITION, COMPLETE)                       \
+  u32 Z_envZ_MPI_File_##NAME(void* instance, u32 fh, u32 buf, u32 count, u32 type,            \
+                             u32 completion) {                                                \
     HostCall call(instance, "MPI_File_" #NAME);                                               \
-    return blocking(call, {int(fh), DIRECTION, POSITION, 0, buf, int(count), int(type)},      \
-                    status);                                                                  \
+    return COMPLETE(call, {int(fh), DIRECTION, POSITION, 0, buf, int(count), int(type)},      \
+                    completion);                                                              \
   }
 
-#define SYNERGY_FILE_OFFSET_FORMS(NAME, DIRECTION)                                            \
-  u32 Z_envZ_MPI_File_##NAME(void* instance, u32 fh, u64 offset, u32 buf, u32 count,         \
-                             u32 type, u32 status) {                                          \
+#define SYNERGY_FILE_OFFSET_FORMS(NAME, DIRECTION, COMPLETE)                                  \
+  u32 Z_envZ_MPI_File_##NAME(void* instance, u32 fh, u64 offset, u32 buf, u32 count,          \
+                             u32 type, u32 completion) {                                      \
     HostCall call(instance, "MPI_File_" #NAME);                                               \
-    return blocking(call,                                                                     \
-                    {int(fh), DIRECTION, Position::Explicit, int64_t(offset), buf, int(count), \
-                     int(type)},                                                              \
-                    status);                                                                  \
+    return COMPLETE(call,                                                                     \
+                    {int(fh), DIRECTION, Position::Explicit, int64_t(offset), buf,            \
+                     int(count), int(type)},                                                  \
+                    completion);                                                              \
   }
 
-#define SYNERGY_FILE_NONBLOCKING_POINTER_FORMS(NAME, DIRECTION, POSITION)                     \
-  u32 Z_envZ_MPI_File_##NAME(void* instance, u32 fh, u32 buf, u32 count, u32 type,           \
-                             u32 request) {                                                   \
-    HostCall call(instance, "MPI_File_" #NAME);                                               \
-    return nonblocking(call, {int(fh), DIRECTION, POSITION, 0, buf, int(count), int(type)},   \
-                       request);                                                              \
-  }
-
-#define SYNERGY_FILE_NONBLOCKING_OFFSET_FORMS(NAME, DIRECTION)                                \
-  u32 Z_envZ_MPI_File_##NAME(void* instance, u32 fh, u64 offset, u32 buf, u32 count,         \
-                             u32 type, u32 request) {                                         \
-    HostCall call(instance, "MPI_File_" #NAME);                                               \
-    return nonblocking(call,                                                                  \
-                       {int(fh), DIRECTION, Position::Explicit, int64_t(offset), buf,          \
-                        int(count), int(type)},                                               \
-                       request);                                                              \
-  }
-
-SYNERGY_FILE_POINTER_FORMS(read, kRead, Position::Individual)
-SYNERGY_FILE_POINTER_FORMS(write, kWrite, Position::Individual)
-SYNERGY_FILE_POINTER_FORMS(read_all, kRead, Position::Individual)
-SYNERGY_FILE_POINTER_FORMS(write_all, kWrite, Position::Individual)
-SYNERGY_FILE_POINTER_FORMS(read_shared, kRead, Position::Shared)
-SYNERGY_FILE_POINTER_FORMS(write_shared, kWrite, Position::Shared)
-SYNERGY_FILE_OFFSET_FORMS(read_at, kRead)
-SYNERGY_FILE_OFFSET_FORMS(write_at, kWrite)
-SYNERGY_FILE_OFFSET_FORMS(read_at_all, kRead)
-SYNERGY_FILE_OFFSET_FORMS(write_at_all, kWrite)
-SYNERGY_FILE_NONBLOCKING_POINTER_FORMS(iread, kRead, Position::Individual)
-SYNERGY_FILE_NONBLOCKING_POINTER_FORMS(iwrite, kWrite, Position::Individual)
-SYNERGY_FILE_NONBLOCKING_POINTER_FORMS(iread_all, kRead, Position::Individual)
-SYNERGY_FILE_NONBLOCKING_POINTER_FORMS(iwrite_all, kWrite, Position::Individual)
-SYNERGY_FILE_NONBLOCKING_POINTER_FORMS(iread_shared, kRead, Position::Shared)
-SYNERGY_FILE_NONBLOCKING_POINTER_FORMS(iwrite_shared, kWrite, Position::Shared)
-SYNERGY_FILE_NONBLOCKING_OFFSET_FORMS(iread_at, kRead)
-SYNERGY_FILE_NONBLOCKING_OFFSET_FORMS(iwrite_at, kWrite)
-SYNERGY_FILE_NONBLOCKING_OFFSET_FORMS(iread_at_all, kRead)
-SYNERGY_FILE_NONBLOCKING_OFFSET_FORMS(iwrite_at_all, kWrite)
+SYNERGY_FILE_POINTER_FORMS(read, kRead, Position::Individual, blocking)
+SYNERGY_FILE_POINTER_FORMS(write, kWrite, Position::Individual, blocking)
+SYNERGY_FILE_POINTER_FORMS(read_all, kRead, Position::Individual, blocking)
+SYNERGY_FILE_POINTER_FORMS(write_all, kWrite, Position::Individual, blocking)
+SYNERGY_FILE_POINTER_FORMS(read_shared, kRead, Position::Shared, blocking)
+SYNERGY_FILE_POINTER_FORMS(write_shared, kWrite, Position::Shared, blocking)
+SYNERGY_FILE_OFFSET_FORMS(read_at, kRead, blocking)
+SYNERGY_FILE_OFFSET_FORMS(write_at, kWrite, blocking)
+SYNERGY_FILE_OFFSET_FORMS(read_at_all, kRead, blocking)
+SYNERGY_FILE_OFFSET_FORMS(write_at_all, kWrite, blocking)
+SYNERGY_FILE_POINTER_FORMS(iread, kRead, Position::Individual, nonblocking)
+SYNERGY_FILE_POINTER_FORMS(iwrite, kWrite, Position::Individual, nonblocking)
+SYNERGY_FILE_POINTER_FORMS(iread_all, kRead, Position::Individual, nonblocking)
+SYNERGY_FILE_POINTER_FORMS(iwrite_all, kWrite, Position::Individual, nonblocking)
+SYNERGY_FILE_POINTER_FORMS(iread_shared, kRead, Position::Shared, nonblocking)
+SYNERGY_FILE_POINTER_FORMS(iwrite_shared, kWrite, Position::Shared, nonblocking)
+SYNERGY_FILE_OFFSET_FORMS(iread_at, kRead, nonblocking)
+SYNERGY_FILE_OFFSET_FORMS(iwrite_at, kWrite, nonblocking)
+SYNERGY_FILE_OFFSET_FORMS(iread_at_all, kRead, nonblocking)
+SYNERGY_FILE_OFFSET_FORMS(iwrite_at_all, kWrite, nonblocking)
 
 u32 Z_envZ_MPI_File_read_ordered(void* instance, u32 fh, u32 buf, u32 count, u32 type,
                                  u32 status) {

@@ -18,7 +18,9 @@
 // table, so the guest cannot close or move it under the file handle.
 //
 // Files default to MPI_ERRORS_RETURN, as the standard says; MPI_File_open
-// and MPI_File_delete raise through MPI_FILE_NULL's handler.
+// and MPI_File_delete raise through MPI_FILE_NULL's handler, which a newly
+// opened file starts with. A user handler
+// (MPI_File_create_errhandler) is called as ErrorHandlerCalls.h describes.
 //
 //===----------------------------------------------------------------------===//
 #include "mpi/FileHandles.h"
@@ -31,6 +33,7 @@
 #include <cstring>
 
 #include "mpi/CollectiveEngine.h"
+#include "mpi/ErrorHandlerCalls.h"
 #include "mpi/MpiAbi.h"
 #include "wasi/WasiAbi.h"
 #include "wasi/WasiState.h"
@@ -68,27 +71,30 @@ int readFileName(HostCall& call, u32 addr, std::string& name) {
   name.clear();
   for (int i = 0; i < kMaxFileName; ++i) {
     const uint8_t* byte = call.bytes(u64(addr) + u64(i), 1);
-    if (!byte) return failOnFile(call, kFileNull, abi::kErrArg, "file name outside linear memory");
+    if (!byte) return failOnFile(call, abi::kFileNull, abi::kErrArg,
+                                 "file name outside linear memory");
     if (*byte == 0) return abi::kSuccess;
     name.push_back(char(*byte));
   }
-  return failOnFile(call, kFileNull, abi::kErrBadFile,
+  return failOnFile(call, abi::kFileNull, abi::kErrBadFile,
                     "file name longer than " + std::to_string(kMaxFileName - 1) + " characters");
 }
 
 int checkAmode(HostCall& call, int mode) {
-  int access = mode & (amode::kReadOnly | amode::kWriteOnly | amode::kReadWrite);
+  int access = mode & (abi::amode::kReadOnly | abi::amode::kWriteOnly | abi::amode::kReadWrite);
   const char* wrong = nullptr;
-  if ((mode & ~amode::kAll) != 0)
+  if ((mode & ~abi::amode::kAll) != 0)
     wrong = "unknown bits";
-  else if (access != amode::kReadOnly && access != amode::kWriteOnly && access != amode::kReadWrite)
+  else if (access != abi::amode::kReadOnly && access != abi::amode::kWriteOnly &&
+           access != abi::amode::kReadWrite)
     wrong = "not exactly one of MPI_MODE_RDONLY, MPI_MODE_WRONLY and MPI_MODE_RDWR";
-  else if (access == amode::kReadOnly && (mode & (amode::kCreate | amode::kExclusive)))
+  else if (access == abi::amode::kReadOnly &&
+           (mode & (abi::amode::kCreate | abi::amode::kExclusive)))
     wrong = "MPI_MODE_RDONLY with MPI_MODE_CREATE or MPI_MODE_EXCL";
-  else if (access == amode::kReadWrite && (mode & amode::kSequential))
+  else if (access == abi::amode::kReadWrite && (mode & abi::amode::kSequential))
     wrong = "MPI_MODE_RDWR with MPI_MODE_SEQUENTIAL";
   if (!wrong) return abi::kSuccess;
-  return failOnFile(call, kFileNull, abi::kErrAmode,
+  return failOnFile(call, abi::kFileNull, abi::kErrAmode,
                     "invalid access mode " + std::to_string(mode) + ": " + wrong);
 }
 
@@ -152,30 +158,33 @@ int finishOpen(HostCall& call, int comm, int mode, int info, int fd, int openErr
         if (slots[0].recvCount) exhausted = true;
         return int(abi::kSuccess);
       });
-  if (result) return failOnFile(call, kFileNull, result, "the opening collective failed");
+  if (result) return failOnFile(call, abi::kFileNull, result, "the opening collective failed");
   int takeError = abi::kSuccess;
   synergy::sandbox::UniqueFd host;
   if (fd >= 0) host = takeGuestDescriptor(call, fd, takeError);
   if (modesDiffer)
-    return failOnFile(call, kFileNull, abi::kErrNotSame,
+    return failOnFile(call, abi::kFileNull, abi::kErrNotSame,
                       "the members of the communicator opened '" + name +
                           "' with different access modes");
   if (exhausted)
-    return failOnFile(call, kFileNull, abi::kErrIntern, "no communicator context left for the file");
+    return failOnFile(call, abi::kFileNull, abi::kErrIntern,
+                      "no communicator context left for the file");
   if (failedMember >= 0)
-    return failOnFile(call, kFileNull, errorClassOfErrno(failedErrno),
+    return failOnFile(call, abi::kFileNull, errorClassOfErrno(failedErrno),
                       "cannot open '" + name + "' (rank " + std::to_string(failedMember) +
                           " of the communicator: " + errorClassText(errorClassOfErrno(failedErrno)) +
                           ")");
   if (!host.valid())
-    return failOnFile(call, kFileNull, takeError, "'" + name + "' is not a regular file");
+    return failOnFile(call, abi::kFileNull, takeError, "'" + name + "' is not a regular file");
   OpenFile file;
   file.shared = shared;
   file.commHandle = call.rank.addComm(shared->comm, abi::kErrorsReturn);
   file.fd = std::move(host);
   file.view = defaultView();
+  // A new file takes the handler MPI_FILE_NULL has now, as in OpenMPI.
+  file.errhandler = table.nullErrhandler;
   if (info != abi::kInfoNull) file.info = info;
-  if (mode & amode::kAppend) {
+  if (mode & abi::amode::kAppend) {
     struct stat status;
     int64_t end = ::fstat(file.fd.get(), &status) == 0 ? int64_t(status.st_size) : 0;
     file.individualPointer = end;
@@ -195,6 +204,9 @@ int failOnFile(HostCall& call, int handle, int errorClass, const std::string& re
   FileTable& table = fileTable(call);
   OpenFile* file = table.find(handle);
   int errhandler = file ? file->errhandler : table.nullErrhandler;
+  auto user = table.userErrorHandlers.find(errhandler);
+  if (user != table.userErrorHandlers.end())
+    callGuestErrorHandler(call, user->second, file ? handle : abi::kFileNull, errorClass);
   if (errhandler != abi::kErrorsAreFatal) return errorClass;
   std::string message = "rank " + std::to_string(call.rank.worldRank) + ": " + call.name + ": " +
                         reason + " (" + errorClassName(errorClass) + ")";
@@ -205,11 +217,24 @@ int failOnFile(HostCall& call, int handle, int errorClass, const std::string& re
 OpenFile* fileOrFail(HostCall& call, int handle, int& error) {
   OpenFile* file = fileTable(call).find(handle);
   error = file ? int(abi::kSuccess)
-               : failOnFile(call, kFileNull, abi::kErrFile, "invalid file " + std::to_string(handle));
+               : failOnFile(call, abi::kFileNull, abi::kErrFile,
+                            "invalid file " + std::to_string(handle));
   return file;
 }
 
 }  // namespace synergy::mpi
+
+namespace {
+
+// Where file `fh`'s error handler is kept: MPI_FILE_NULL's in the table,
+// an open file's in it; null after raising MPI_ERR_FILE for another handle.
+int* errhandlerOf(HostCall& call, FileTable& table, int fh, int& error) {
+  if (fh == abi::kFileNull) return &table.nullErrhandler;
+  OpenFile* file = fileOrFail(call, fh, error);
+  return file ? &file->errhandler : nullptr;
+}
+
+}  // namespace
 
 extern "C" {
 
@@ -221,18 +246,20 @@ u32 Z_envZ_synergy_mpi_file_open(void* instance, u32 comm, u32 filename, u32 mod
   HostCall call(instance, "MPI_File_open");
   FileTable& table = fileTable(call);
   if (!call.store<int32_t>(turnOut, kTurnDone))
-    return failOnFile(call, kFileNull, abi::kErrArg, "turn pointer outside linear memory");
+    return failOnFile(call, abi::kFileNull, abi::kErrArg, "turn pointer outside linear memory");
   std::string name;
   if (int error = readFileName(call, filename, name)) return error;
   CommHandle* handle = call.rank.comm(int(comm));
   if (!handle || handle->comm->inter)
-    return failOnFile(call, kFileNull, abi::kErrComm,
+    return failOnFile(call, abi::kFileNull, abi::kErrComm,
                       handle ? "MPI_File_open on an intercommunicator" : "invalid communicator");
   if (int error = checkAmode(call, int(mode))) return error;
   if (int(info) != abi::kInfoNull && !call.rank.infos.count(int(info)) && int(info) != abi::kInfoEnv)
-    return failOnFile(call, kFileNull, abi::kErrInfo, "invalid info object " + std::to_string(info));
+    return failOnFile(call, abi::kFileNull, abi::kErrInfo,
+                      "invalid info object " + std::to_string(info));
   if (!call.bytes(fhOut, 4))
-    return failOnFile(call, kFileNull, abi::kErrArg, "file handle pointer outside linear memory");
+    return failOnFile(call, abi::kFileNull, abi::kErrArg,
+                      "file handle pointer outside linear memory");
   int me = handle->comm->rankOfWorld[call.rank.worldRank];
 
   if (table.openStage == FileTable::OpenStage::Opening)
@@ -255,11 +282,11 @@ u32 Z_envZ_synergy_mpi_file_open(void* instance, u32 comm, u32 filename, u32 mod
       CollectiveReads::SlotsOnly, 0);
   if (result) {
     table.openStage = FileTable::OpenStage::None;
-    return failOnFile(call, kFileNull, result, "the opening collective failed");
+    return failOnFile(call, abi::kFileNull, result, "the opening collective failed");
   }
   if (firstErrno != 0) {
     table.openStage = FileTable::OpenStage::None;
-    return failOnFile(call, kFileNull, errorClassOfErrno(firstErrno),
+    return failOnFile(call, abi::kFileNull, errorClassOfErrno(firstErrno),
                       "cannot open '" + name + "': " + errorClassText(errorClassOfErrno(firstErrno)));
   }
   if (me == 0)
@@ -277,7 +304,8 @@ u32 Z_envZ_synergy_mpi_file_close(void* instance, u32 fhAddr, u32 nameOut, u32 n
   HostCall call(instance, "MPI_File_close");
   int32_t handle;
   if (!call.load(fhAddr, handle) || !call.store<int32_t>(deleteOut, 0))
-    return failOnFile(call, kFileNull, abi::kErrArg, "file handle pointer outside linear memory");
+    return failOnFile(call, abi::kFileNull, abi::kErrArg,
+                      "file handle pointer outside linear memory");
   int error;
   OpenFile* file = fileOrFail(call, handle, error);
   if (!file) return error;
@@ -291,11 +319,12 @@ u32 Z_envZ_synergy_mpi_file_close(void* instance, u32 fhAddr, u32 nameOut, u32 n
   int me = shared->comm->rankOfWorld[call.rank.worldRank];
   fileTable(call).remove(handle);
   call.rank.freeComm(commHandle);
-  call.store<int32_t>(fhAddr, kFileNull);
-  if (me == 0 && (shared->amode & amode::kDeleteOnClose)) {
+  call.store<int32_t>(fhAddr, abi::kFileNull);
+  if (me == 0 && (shared->amode & abi::amode::kDeleteOnClose)) {
     uint8_t* out = call.bytes(nameOut, u64(shared->name.size()) + 1);
     if (!out || shared->name.size() >= nameCapacity)
-      return failOnFile(call, kFileNull, abi::kErrArg, "name buffer too small or outside memory");
+      return failOnFile(call, abi::kFileNull, abi::kErrArg,
+                        "name buffer too small or outside memory");
     std::memcpy(out, shared->name.c_str(), shared->name.size() + 1);
     call.store<int32_t>(deleteOut, 1);
   }
@@ -310,7 +339,7 @@ u32 Z_envZ_synergy_mpi_file_deleted(void* instance, u32 filename, u32 unlinkErrn
   if (int error = readFileName(call, filename, name)) return error;
   if (unlinkErrno == 0) return abi::kSuccess;
   int errorClass = errorClassOfErrno(int(unlinkErrno));
-  return failOnFile(call, kFileNull, errorClass,
+  return failOnFile(call, abi::kFileNull, errorClass,
                     "cannot delete '" + name + "': " + errorClassText(errorClass));
 }
 
@@ -334,9 +363,9 @@ static u32 resizeFile(HostCall& call, int fh, int64_t size, bool growOnly) {
   OpenFile* file = fileOrFail(call, fh, error);
   if (!file) return error;
   if (size < 0) return failOnFile(call, fh, abi::kErrArg, "negative size " + std::to_string(size));
-  if ((file->shared->amode & amode::kReadOnly))
+  if ((file->shared->amode & abi::amode::kReadOnly))
     return failOnFile(call, fh, abi::kErrReadOnly, "the file was opened MPI_MODE_RDONLY");
-  if (file->shared->amode & amode::kSequential)
+  if (file->shared->amode & abi::amode::kSequential)
     return failOnFile(call, fh, abi::kErrUnsupportedOperation,
                       "the file was opened MPI_MODE_SEQUENTIAL");
   bool sizesDiffer = false;
@@ -426,7 +455,7 @@ u32 Z_envZ_MPI_File_sync(void* instance, u32 fh) {
   int error;
   OpenFile* file = fileOrFail(call, int(fh), error);
   if (!file) return error;
-  if (file->shared->amode & amode::kReadOnly)
+  if (file->shared->amode & abi::amode::kReadOnly)
     return failOnFile(call, int(fh), abi::kErrAccess, "the file was opened MPI_MODE_RDONLY");
   int result = runCollective(
       call, file->commHandle, CollectiveKind::FileOperation, [](Contribution&) {},
@@ -468,37 +497,62 @@ u32 Z_envZ_MPI_File_get_atomicity(void* instance, u32 fh, u32 flagOut) {
   return abi::kSuccess;
 }
 
+u32 Z_envZ_MPI_File_create_errhandler(void* instance, u32 function, u32 errhandlerOut) {
+  HostCall call(instance, "MPI_File_create_errhandler");
+  if (!call.bytes(errhandlerOut, 4))
+    return failOnFile(call, abi::kFileNull, abi::kErrArg,
+                      "errhandler pointer outside linear memory");
+  checkErrorHandlerFunction(call, function);
+  int handle = call.rank.nextErrorHandler++;
+  fileTable(call).userErrorHandlers[handle] = function;
+  call.store<int32_t>(errhandlerOut, handle);
+  return abi::kSuccess;
+}
+
 u32 Z_envZ_MPI_File_set_errhandler(void* instance, u32 fh, u32 errhandler) {
   HostCall call(instance, "MPI_File_set_errhandler");
   int handler = int(errhandler);
-  if (handler != abi::kErrorsAreFatal && handler != abi::kErrorsReturn)
+  FileTable& table = fileTable(call);
+  if (handler != abi::kErrorsAreFatal && handler != abi::kErrorsReturn &&
+      !table.userErrorHandlers.count(handler))
     return failOnFile(call, int(fh), abi::kErrArg,
                       "invalid error handler " + std::to_string(handler) + " for a file");
-  FileTable& table = fileTable(call);
-  if (int(fh) == kFileNull) {
-    table.nullErrhandler = handler;
-    return abi::kSuccess;
-  }
   int error;
-  OpenFile* file = fileOrFail(call, int(fh), error);
-  if (!file) return error;
-  file->errhandler = handler;
+  int* slot = errhandlerOf(call, table, int(fh), error);
+  if (!slot) return error;
+  *slot = handler;
   return abi::kSuccess;
 }
 
 u32 Z_envZ_MPI_File_get_errhandler(void* instance, u32 fh, u32 errhandlerOut) {
   HostCall call(instance, "MPI_File_get_errhandler");
-  FileTable& table = fileTable(call);
-  int handler = table.nullErrhandler;
-  if (int(fh) != kFileNull) {
-    int error;
-    OpenFile* file = fileOrFail(call, int(fh), error);
-    if (!file) return error;
-    handler = file->errhandler;
-  }
-  if (!call.store<int32_t>(errhandlerOut, handler))
+  int error;
+  int* slot = errhandlerOf(call, fileTable(call), int(fh), error);
+  if (!slot) return error;
+  if (!call.store<int32_t>(errhandlerOut, *slot))
     return failOnFile(call, int(fh), abi::kErrArg, "errhandler pointer outside linear memory");
   return abi::kSuccess;
+}
+
+// Under MPI_ERRORS_RETURN the handler does nothing and the call succeeds,
+// a user handler is called and the call succeeds, and under
+// MPI_ERRORS_ARE_FATAL the job ends, naming the error code. MPI_FILE_NULL's
+// handler is raised for MPI_FILE_NULL.
+u32 Z_envZ_MPI_File_call_errhandler(void* instance, u32 fh, u32 errorCode) {
+  HostCall call(instance, "MPI_File_call_errhandler");
+  FileTable& table = fileTable(call);
+  int error;
+  int* slot = errhandlerOf(call, table, int(fh), error);
+  if (!slot) return error;
+  int handler = *slot;
+  int code = int(errorCode);
+  if (handler == abi::kErrorsReturn) return abi::kSuccess;
+  if (handler != abi::kErrorsAreFatal) {
+    callGuestErrorHandler(call, table.userErrorHandlers.at(handler), int(fh), code);
+    return abi::kSuccess;
+  }
+  return failOnFile(call, int(fh), code > 0 && code <= abi::kErrLastCode ? code : abi::kErrOther,
+                    "the program raised error code " + std::to_string(code) + " on the file");
 }
 
 // A file handle is a small integer in C and in Fortran alike.

@@ -31,27 +31,6 @@
 
 namespace synergy::mpi {
 
-// MPI_MODE_* (include/mpi.h).
-namespace amode {
-inline constexpr int kCreate = 1;
-inline constexpr int kReadOnly = 2;
-inline constexpr int kWriteOnly = 4;
-inline constexpr int kReadWrite = 8;
-inline constexpr int kDeleteOnClose = 16;
-inline constexpr int kUniqueOpen = 32;
-inline constexpr int kExclusive = 64;
-inline constexpr int kAppend = 128;
-inline constexpr int kSequential = 256;
-inline constexpr int kAll = 511;
-}  // namespace amode
-
-// MPI_SEEK_* (include/mpi.h).
-inline constexpr int kSeekSet = 600;
-inline constexpr int kSeekCur = 602;
-inline constexpr int kSeekEnd = 604;
-
-inline constexpr int kFileNull = 0;
-
 struct SharedFile {
   std::shared_ptr<Communicator> comm;  // a duplicate of the opening one
   std::string name;                    // as the guest named it, for DELETE_ON_CLOSE
@@ -107,6 +86,10 @@ class FileTable : public granule::HostExtension {
   // MPI_FILE_NULL's error handler, which MPI_File_open and MPI_File_delete
   // raise through; MPI_ERRORS_RETURN unless the program sets another.
   int nullErrhandler = abi::kErrorsReturn;
+  // Error handlers made with MPI_File_create_errhandler: their guest
+  // function-table indices, by handle (drawn from the rank's
+  // nextErrorHandler, which communicators' and windows' share).
+  std::map<int, uint32_t> userErrorHandlers;
 
   // An MPI_File_open this rank is in the middle of (guestlib/MpiFiles.c
   // calls the runtime again after each open() it was told to make).
@@ -122,7 +105,8 @@ FileTable& fileTable(HostCall& call);
 
 // Raises `errorClass` through the error handler of file `handle`
 // (MPI_FILE_NULL's for an invalid one): returns the class under
-// MPI_ERRORS_RETURN, ends the job under MPI_ERRORS_ARE_FATAL.
+// MPI_ERRORS_RETURN, and after calling it under a user handler; ends the
+// job under MPI_ERRORS_ARE_FATAL.
 int failOnFile(HostCall& call, int handle, int errorClass, const std::string& reason);
 // The open file behind `handle`, or null after raising MPI_ERR_FILE.
 OpenFile* fileOrFail(HostCall& call, int handle, int& error);

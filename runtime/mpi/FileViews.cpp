@@ -79,11 +79,11 @@ int agreeOnValue(HostCall& call, const OpenFile& file, int64_t value, bool& diff
 int64_t seekTarget(HostCall& call, int fh, OpenFile& file, int64_t current, int64_t offset,
                    int whence) {
   int64_t base;
-  if (whence == kSeekSet) {
+  if (whence == abi::kSeekSet) {
     base = 0;
-  } else if (whence == kSeekCur) {
+  } else if (whence == abi::kSeekCur) {
     base = current;
-  } else if (whence == kSeekEnd) {
+  } else if (whence == abi::kSeekEnd) {
     struct stat status;
     if (::fstat(file.fd.get(), &status) != 0) {
       failOnFile(call, fh, abi::kErrIo, "cannot read the file's size");
@@ -184,7 +184,7 @@ u32 Z_envZ_MPI_File_set_view(void* instance, u32 fh, u64 disp, u32 etype, u32 fi
   int64_t displacement = int64_t(disp);
   if (displacement == kDisplacementCurrent) {
     // Only a sequential file has one current position, the shared pointer.
-    if (!(file->shared->amode & amode::kSequential))
+    if (!(file->shared->amode & abi::amode::kSequential))
       return failOnFile(call, int(fh), abi::kErrArg,
                         "MPI_DISPLACEMENT_CURRENT on a file not opened MPI_MODE_SEQUENTIAL");
     int64_t dataByte;
@@ -205,7 +205,7 @@ u32 Z_envZ_MPI_File_set_view(void* instance, u32 fh, u64 disp, u32 etype, u32 fi
     return failOnFile(call, int(fh), abi::kErrType, "invalid etype or filetype");
   if (!etypeLayout->committed || !filetypeLayout->committed)
     return failOnFile(call, int(fh), abi::kErrType, "etype or filetype is not committed");
-  bool readOnly = file->shared->amode & amode::kReadOnly;
+  bool readOnly = file->shared->amode & abi::amode::kReadOnly;
   // A filetype without data (a member that takes no part) is allowed; an
   // access through it that moves data is refused (FileAccess.cpp). MPI
   // requires non-negative, nondecreasing displacements that do not overlap;
@@ -294,7 +294,7 @@ u32 Z_envZ_MPI_File_seek(void* instance, u32 fh, u64 offset, u32 whence) {
   int error;
   OpenFile* file = fileOrFail(call, int(fh), error);
   if (!file) return error;
-  if (file->shared->amode & amode::kSequential)
+  if (file->shared->amode & abi::amode::kSequential)
     return failOnFile(call, int(fh), abi::kErrUnsupportedOperation,
                       "the file was opened MPI_MODE_SEQUENTIAL");
   int64_t target = seekTarget(call, int(fh), *file, file->individualPointer, int64_t(offset),

@@ -181,4 +181,8 @@ u32 Z_envZ_MPI_Imrecv(void* instance, u32 buf, u32 count, u32 type, u32 message,
   return abi::kSuccess;
 }
 
+// A message handle is a small integer in C and in Fortran alike.
+u32 Z_envZ_MPI_Message_c2f(void*, u32 message) { return message; }
+u32 Z_envZ_MPI_Message_f2c(void*, u32 message) { return message; }
+
 }  // extern "C"

@@ -33,7 +33,7 @@ inline constexpr int kOpNull = 0;
 
 // Datatype handles 1..kLastPredefinedType are the predefined types, in the
 // order of PredefinedType (Datatype.h).
-inline constexpr int kLastPredefinedType = 60;
+inline constexpr int kLastPredefinedType = 62;
 inline constexpr int kTypeByte = 4;
 inline constexpr int kTypePacked = 32;
 // Op handles 1..kLastPredefinedOp are the predefined ops.
@@ -115,6 +115,25 @@ inline constexpr int kWinUnified = 2;
 // Keyvals the program creates are numbered from here, past every
 // predefined attribute key.
 inline constexpr int kFirstUserKeyval = 32;
+
+// MPI-IO: the null file, access modes (MPI_MODE_*) and MPI_File_seek's
+// whence values (MPI_SEEK_*).
+inline constexpr int kFileNull = 0;
+namespace amode {
+inline constexpr int kCreate = 1;
+inline constexpr int kReadOnly = 2;
+inline constexpr int kWriteOnly = 4;
+inline constexpr int kReadWrite = 8;
+inline constexpr int kDeleteOnClose = 16;
+inline constexpr int kUniqueOpen = 32;
+inline constexpr int kExclusive = 64;
+inline constexpr int kAppend = 128;
+inline constexpr int kSequential = 256;
+inline constexpr int kAll = 511;
+}  // namespace amode
+inline constexpr int kSeekSet = 600;
+inline constexpr int kSeekCur = 602;
+inline constexpr int kSeekEnd = 604;
 
 // One-sided synchronisation: assertions and lock types.
 inline constexpr int kModeNocheck = 1;

@@ -811,17 +811,29 @@ u32 Z_envZ_MPI_Sendrecv_replace(void* instance, u32 buf, u32 count, u32 type, u3
   return abi::kSuccess;
 }
 
+// The attached buffer is only kept to be handed back: a buffered send
+// completes as an eager copy, so detaching never waits for one. A second
+// attach and a detach with nothing attached are MPI_ERR_BUFFER (OpenMPI
+// answers both with an internal code that is no MPI error class).
 u32 Z_envZ_MPI_Buffer_attach(void* instance, u32 buffer, u32 size) {
   HostCall call(instance, "MPI_Buffer_attach");
-  (void)buffer;
-  (void)size;
+  if (!buffer || int32_t(size) < 0)
+    return call.fail(abi::kCommWorld, abi::kErrArg, "null buffer or negative size");
+  if (call.rank.attachedBuffer)
+    return call.fail(abi::kCommWorld, abi::kErrBuffer, "a buffer is already attached");
+  call.rank.attachedBuffer = RankState::AttachedBuffer{buffer, int32_t(size)};
   return abi::kSuccess;
 }
 
 u32 Z_envZ_MPI_Buffer_detach(void* instance, u32 bufferAddr, u32 sizeOut) {
   HostCall call(instance, "MPI_Buffer_detach");
-  call.store<int32_t>(bufferAddr, 0);
-  call.store<int32_t>(sizeOut, 0);
+  if (!call.bytes(bufferAddr, 4) || !call.bytes(sizeOut, 4))
+    return call.fail(abi::kCommWorld, abi::kErrArg, "output outside linear memory");
+  if (!call.rank.attachedBuffer)
+    return call.fail(abi::kCommWorld, abi::kErrBuffer, "no buffer is attached");
+  call.store<u32>(bufferAddr, call.rank.attachedBuffer->address);
+  call.store<int32_t>(sizeOut, call.rank.attachedBuffer->size);
+  call.rank.attachedBuffer.reset();
   return abi::kSuccess;
 }
 

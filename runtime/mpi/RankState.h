@@ -51,12 +51,22 @@ struct GraphNeighbors {
   std::vector<int> graphIndex, graphEdges;
 };
 
+// An attribute a program hung on an MPI object: a guest pointer-sized word,
+// and when it was set, counted per rank. Delete callbacks run newest set
+// first, which MPI requires of MPI_COMM_SELF's at MPI_Finalize (MPI-4.0
+// section 11.2.4) and OpenMPI does for every object.
+struct Attribute {
+  uint32_t value;
+  uint64_t setOrder;
+};
+// One object's attributes by keyval; copy callbacks run in keyval order.
+using AttributeMap = std::map<int, Attribute>;
+
 struct CommHandle {
   std::shared_ptr<Communicator> comm;
   int errhandler = abi::kErrorsAreFatal;
-  // MPI_Comm_set_attr values (guest pointer-sized words) by keyval, in
-  // keyval order, which is the order their callbacks run in.
-  std::map<int, uint32_t> attributes;
+  // MPI_Comm_set_attr values by keyval.
+  AttributeMap attributes;
   // Set on a communicator with a graph topology; a duplicate shares it.
   std::shared_ptr<const GraphNeighbors> graph;
 };
@@ -85,6 +95,13 @@ class RankState : public granule::HostExtension {
   int threadLevel = abi::kThreadSingle;
   // Guest blocks from MPI_Alloc_mem not yet given back (MemoryAllocation.cpp).
   std::set<uint32_t> allocatedMemory;
+  // The buffer MPI_Buffer_attach gave, until MPI_Buffer_detach hands it
+  // back (PointToPoint.cpp); buffered sends copy eagerly without it.
+  struct AttachedBuffer {
+    uint32_t address;
+    int32_t size;
+  };
+  std::optional<AttachedBuffer> attachedBuffer;
   // Guest cells for attribute calls, allocated at the first one that needs
   // them (CommunicatorAttributes.cpp).
   uint32_t attributeCellsGuest = 0;
@@ -97,9 +114,11 @@ class RankState : public granule::HostExtension {
   };
   std::map<int, Keyval> keyvals;
   int nextKeyval = abi::kFirstUserKeyval;
+  // The setOrder of the next attribute set on any object.
+  uint64_t nextAttributeOrder = 0;
   // Attributes of datatypes, by datatype handle, then keyval
   // (DatatypeAttributes.cpp).
-  std::map<int, std::map<int, uint32_t>> typeAttributes;
+  std::map<int, AttributeMap> typeAttributes;
   // Error codes the program added with MPI_Add_error_class/code, by code
   // (UserErrors.cpp): the class each belongs to (a new class is its own
   // code) and its MPI_Add_error_string text.
@@ -113,7 +132,7 @@ class RankState : public granule::HostExtension {
   // (DatatypeNames.cpp); a predefined type without one has its MPI name.
   std::map<int, std::string> typeNames;
   // The same for windows, by window handle (WindowAttributes.cpp).
-  std::map<int, std::map<int, uint32_t>> windowAttributes;
+  std::map<int, AttributeMap> windowAttributes;
   // Windows this rank made on each communicator that spans hosts, by
   // context: with the context, the id all hosts know such a window by
   // (RemoteWindows.cpp).

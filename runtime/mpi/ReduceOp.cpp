@@ -44,7 +44,8 @@ Family familyOf(ElementKind kind) {
     case ElementKind::Byte:
       return Family::Bytes;
     case ElementKind::FloatInt: case ElementKind::DoubleInt: case ElementKind::Int32Int:
-    case ElementKind::ShortInt: case ElementKind::LongDoubleInt:
+    case ElementKind::ShortInt: case ElementKind::LongDoubleInt: case ElementKind::FloatFloat:
+    case ElementKind::DoubleDouble:
       return Family::Pair;
     default:
       return Family::None;
@@ -121,7 +122,8 @@ void complexOp(PredefinedOp op, const uint8_t* in, uint8_t* inout, int64_t n) {
 }
 
 // (value, index) pairs: the better value wins, ties keep the lower index.
-template <typename V>
+// C's pair types have an int index, Fortran's one of the value's type.
+template <typename V, typename Index = int32_t>
 void locOp(PredefinedOp op, const uint8_t* in, uint8_t* inout, int64_t n, int64_t indexOffset,
            int64_t pairSize) {
   for (int64_t i = 0; i < n; ++i) {
@@ -132,7 +134,7 @@ void locOp(PredefinedOp op, const uint8_t* in, uint8_t* inout, int64_t n, int64_
       continue;
     }
     V av = load<V>(a), bv = load<V>(b);
-    int32_t ai = load<int32_t>(a + indexOffset), bi = load<int32_t>(b + indexOffset);
+    Index ai = load<Index>(a + indexOffset), bi = load<Index>(b + indexOffset);
     bool takeA;
     if (av == bv)
       takeA = ai < bi;
@@ -140,7 +142,7 @@ void locOp(PredefinedOp op, const uint8_t* in, uint8_t* inout, int64_t n, int64_
       takeA = op == PredefinedOp::Maxloc ? av > bv : av < bv;
     if (takeA) {
       store<V>(b, av);
-      store<int32_t>(b + indexOffset, ai);
+      store<Index>(b + indexOffset, ai);
     }
   }
 }
@@ -200,6 +202,8 @@ void applyPredefinedOp(PredefinedOp op, ElementKind kind, const uint8_t* in, uin
     case ElementKind::Int32Int: locOp<int32_t>(op, in, inout, n, 4, 8); break;
     case ElementKind::ShortInt: locOp<int16_t>(op, in, inout, n, 2, 6); break;
     case ElementKind::LongDoubleInt: locOp<__float128>(op, in, inout, n, 16, 20); break;
+    case ElementKind::FloatFloat: locOp<float, float>(op, in, inout, n, 4, 8); break;
+    case ElementKind::DoubleDouble: locOp<double, double>(op, in, inout, n, 8, 16); break;
     case ElementKind::Mixed: case ElementKind::None: break;
   }
 }

@@ -119,6 +119,7 @@ u32 Z_envZ_MPI_Compare_and_swap(void* instance, u32 origin, u32 compare, u32 res
     case ElementKind::ComplexFloat: case ElementKind::ComplexDouble:
     case ElementKind::ComplexLongDouble: case ElementKind::FloatInt: case ElementKind::DoubleInt:
     case ElementKind::Int32Int: case ElementKind::ShortInt: case ElementKind::LongDoubleInt:
+    case ElementKind::FloatFloat: case ElementKind::DoubleDouble:
     case ElementKind::Mixed: case ElementKind::None:
       return failOnWindow(call, *t.window, abi::kErrType,
                           "MPI_Compare_and_swap needs an integer, logical or byte datatype");

@@ -59,11 +59,11 @@ def comm_record(handle, context, members, name, errhandler=1, dims=None, periods
     out += struct.pack("<IBI", errhandler, dims is not None, len(dims or ()))
     out += b"".join(struct.pack("<i", d) for d in dims or ()) + bytes(periods)
     out += struct.pack("<I", len(attributes))
-    return out + b"".join(struct.pack("<II", k, v) for k, v in attributes)
+    return out + b"".join(struct.pack("<IIQ", k, v, order) for k, v, order in attributes)
 
 
 def mpi_objects(nodes=(), types=(), names=(), groups=(), next_op=15, ops=(), next_keyval=32,
-                keyvals=(), next_errhandler=3, errhandlers=(), contexts_drawn=0, comms=()):
+                keyvals=(), next_attribute_order=0, next_errhandler=3, errhandlers=(), contexts_drawn=0, comms=()):
     out = struct.pack("<I", len(nodes)) + b"".join(nodes)
     out += struct.pack("<I", len(types)) + b"".join(struct.pack("<II", h, n) for h, n in types)
     out += struct.pack("<I", len(names)) + b"".join(struct.pack("<I", h) + text(n)
@@ -76,6 +76,7 @@ def mpi_objects(nodes=(), types=(), names=(), groups=(), next_op=15, ops=(), nex
     out += b"".join(struct.pack("<IIB", h, f, c) for h, f, c in ops)
     out += struct.pack("<II", next_keyval, len(keyvals))
     out += b"".join(struct.pack("<IIIIB", *k) for k in keyvals)
+    out += struct.pack("<Q", next_attribute_order)
     out += struct.pack("<II", next_errhandler, len(errhandlers))
     out += b"".join(struct.pack("<II", h, f) for h, f in errhandlers)
     return out + struct.pack("<II", contexts_drawn, len(comms)) + b"".join(comms)
@@ -86,10 +87,10 @@ def sample_mpi_objects(segments=((0, 8),), members=(1, 0), old_node=0, ring_dims
                                old_types=[(6, 0)])
     vector = datatype_node(list(segments), 8 * len(segments), (0, 24, 0, 24), committed=0,
                            integers=[2, 1, 2], old_types=[(0, old_node)])
-    return mpi_objects([contiguous, vector], [(61, 0), (63, 1)], [(6, "my int"), (63, "vec")],
+    return mpi_objects([contiguous, vector], [(63, 0), (65, 1)], [(6, "my int"), (65, "vec")],
                        [(2, list(members))], 17, [(16, 5, 1)], 34,
-                       [(32, 0, 7, 99, 1), (33, 3, 0, 0, 0)], 4, [(3, 11)], 7,
-                       [comm_record(1, 0, [0, 1], "MPI_COMM_WORLD", 2, attributes=[(33, 1234)]),
+                       [(32, 0, 7, 99, 1), (33, 3, 0, 0, 0)], 5, 4, [(3, 11)], 7,
+                       [comm_record(1, 0, [0, 1], "MPI_COMM_WORLD", 2, attributes=[(33, 1234, 4)]),
                         comm_record(2, 1, [0], "MPI_COMM_SELF"),
                         comm_record(3, 4, [1, 0], "ring", 3, list(ring_dims),
                                     [1] * len(ring_dims))])

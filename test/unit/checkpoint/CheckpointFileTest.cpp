@@ -263,8 +263,9 @@ OpenFile sampleOpenFile() {
   return file;
 }
 
-// The MPI objects of a rank that has none: twelve u32 counts and counters.
-constexpr size_t kEmptyMpiObjectsBytes = 12 * 4;
+// The MPI objects of a rank that has none: twelve u32 counts and counters
+// and the u64 next attribute order.
+constexpr size_t kEmptyMpiObjectsBytes = 12 * 4 + 8;
 
 // A one-rank checkpoint of sampleJob() whose rank holds `files`; `cut`
 // bytes are taken off the end of the rank's section (the header still
@@ -473,17 +474,18 @@ MpiObjects sampleMpiObjects() {
   vector.integers = {2, 1, 2};
   vector.oldTypes = {{0, 0}};
   objects.typeNodes = {pair, vector};
-  objects.types = {{61, 0}, {63, 1}};
-  objects.typeNames = {{6, "my int"}, {63, "vec"}};
+  objects.types = {{63, 0}, {65, 1}};
+  objects.typeNames = {{6, "my int"}, {65, "vec"}};
   objects.groups = {{2, {1, 0}}, {4, {}}};
   objects.nextOp = 17;
   objects.ops = {{16, 5, true}};
   objects.nextKeyval = 34;
   objects.keyvals = {{32, 0, 7, 99, true}, {33, 3, 0, 0, false}};
+  objects.nextAttributeOrder = 5;
   objects.nextErrorHandler = 4;
   objects.commErrorHandlers = {{3, 11}};
   objects.contextsDrawn = 7;
-  MpiObjects::CommRecord world{1, 0, {0, 1}, "MPI_COMM_WORLD", 2, false, {}, {}, {{33, 1234}}};
+  MpiObjects::CommRecord world{1, 0, {0, 1}, "MPI_COMM_WORLD", 2, false, {}, {}, {{33, 1234, 4}}};
   MpiObjects::CommRecord self{2, 1, {0}, "MPI_COMM_SELF", 1, false, {}, {}, {}};
   MpiObjects::CommRecord ring{3, 4, {1, 0}, "ring", 3, true, {2}, {1}, {}};
   objects.comms = {world, self, ring};
@@ -523,9 +525,9 @@ TEST(CheckpointFile, MpiObjectsRoundTrip) {
   EXPECT_EQ(vector.oldTypes[0].predefined, 0);
   EXPECT_EQ(vector.oldTypes[0].node, 0u);
   EXPECT_EQ(objects.typeNodes[0].oldTypes[0].predefined, 6);
-  EXPECT_EQ(objects.types, (std::vector<std::pair<uint32_t, uint32_t>>{{61, 0}, {63, 1}}));
+  EXPECT_EQ(objects.types, (std::vector<std::pair<uint32_t, uint32_t>>{{63, 0}, {65, 1}}));
   EXPECT_EQ(objects.typeNames,
-            (std::vector<std::pair<uint32_t, std::string>>{{6, "my int"}, {63, "vec"}}));
+            (std::vector<std::pair<uint32_t, std::string>>{{6, "my int"}, {65, "vec"}}));
   ASSERT_EQ(objects.groups.size(), 2u);
   EXPECT_EQ(objects.groups[0].handle, 2u);
   EXPECT_EQ(objects.groups[0].worldRanks, (std::vector<uint32_t>{1, 0}));
@@ -546,7 +548,8 @@ TEST(CheckpointFile, MpiObjectsRoundTrip) {
   EXPECT_EQ(objects.commErrorHandlers, (std::vector<std::pair<uint32_t, uint32_t>>{{3, 11}}));
   EXPECT_EQ(objects.contextsDrawn, 7u);
   ASSERT_EQ(objects.comms.size(), 3u);
-  EXPECT_EQ(objects.comms[0].attributes, (std::vector<std::pair<uint32_t, uint32_t>>{{33, 1234}}));
+  EXPECT_EQ(objects.nextAttributeOrder, 5u);
+  EXPECT_EQ(objects.comms[0].attributes, (std::vector<MpiObjects::AttributeRecord>{{33, 1234, 4}}));
   EXPECT_EQ(objects.comms[0].errhandler, 2u);
   EXPECT_EQ(objects.comms[1].name, "MPI_COMM_SELF");
   const MpiObjects::CommRecord& ring = objects.comms[2];
@@ -581,7 +584,7 @@ TEST(CheckpointFile, RefusesLyingMpiObjectsBehindAGoodChecksum) {
   const char* op = "a user-defined op is truncated, out of order or past the next op handle";
   const char* keyval = "a predefined key's or past the next keyval";
   const char* comm = "a communicator record is truncated, has a member that is not a distinct world "
-                     "rank of the job, or attributes out of order";
+                     "rank of the job, or attributes out of order or set after the next attribute";
   const char* notMine = "does not hold this rank, or its context or size is not one it can have";
   const char* cart = "has a cartesian topology whose dimensions do not multiply to its size";
   const char* commName = "has a name that is too long or holds NUL";
@@ -608,13 +611,13 @@ TEST(CheckpointFile, RefusesLyingMpiObjectsBehindAGoodChecksum) {
       {"unknown combiner", [&](MpiObjects& o) { vector(o).combiner = 99; }, unknown},
       {"forward node", [&](MpiObjects& o) { vector(o).oldTypes[0].node = 1; }, old},
       {"node and handle", [&](MpiObjects& o) { o.typeNodes[0].oldTypes[0].node = 1; }, old},
-      {"unknown predefined", [&](MpiObjects& o) { vector(o).oldTypes[0].predefined = 61; }, old},
+      {"unknown predefined", [&](MpiObjects& o) { vector(o).oldTypes[0].predefined = 63; }, old},
       {"negative predefined", [&](MpiObjects& o) { vector(o).oldTypes[0].predefined = -1; }, old},
-      {"predefined handle", [](MpiObjects& o) { o.types[0].first = 60; }, handle},
-      {"handle out of order", [](MpiObjects& o) { o.types[1].first = 61; }, handle},
+      {"predefined handle", [](MpiObjects& o) { o.types[0].first = 62; }, handle},
+      {"handle out of order", [](MpiObjects& o) { o.types[1].first = 63; }, handle},
       {"huge handle", [](MpiObjects& o) { o.types[1].first = 0xffffffff; }, handle},
       {"missing node", [](MpiObjects& o) { o.types[1].second = 2; }, handle},
-      {"name of a dead type", [](MpiObjects& o) { o.typeNames[1].first = 62; }, name},
+      {"name of a dead type", [](MpiObjects& o) { o.typeNames[1].first = 64; }, name},
       {"long name", [](MpiObjects& o) { o.typeNames[1].second = std::string(64, 'n'); }, name},
       {"NUL in a name", [](MpiObjects& o) { o.typeNames[1].second = std::string("v\0c", 3); }, name},
       {"predefined group", [](MpiObjects& o) { o.groups[0].handle = 1; }, "a group is truncated"},
@@ -650,6 +653,8 @@ TEST(CheckpointFile, RefusesLyingMpiObjectsBehindAGoodChecksum) {
        "has an attribute of keyval 40, not one of the rank's"},
       {"attributes out of order",
        [](MpiObjects& o) { o.comms[0].attributes = {{33, 1}, {32, 2}}; }, comm},
+      {"attribute set after the next one",
+       [](MpiObjects& o) { o.comms[0].attributes = {{33, 1, 5}}; }, comm},
       {"long comm name", [](MpiObjects& o) { o.comms[2].name = std::string(64, 'r'); }, commName},
       {"over-long comm name", [](MpiObjects& o) { o.comms[2].name = std::string(65, 'r'); }, comm},
       {"NUL in a comm name", [](MpiObjects& o) { o.comms[2].name = std::string("r\0g", 3); },
