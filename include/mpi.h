@@ -1362,7 +1362,9 @@ extern __typeof__(MPI_File_open) PMPI_File_open;
 static inline int PMPI_Get_address(const void* location, MPI_Aint* address) {
   return MPI_Get_address(location, address);
 }
-static inline MPI_Aint PMPI_Aint_add(MPI_Aint base, MPI_Aint disp) { return MPI_Aint_add(base, disp); }
+static inline MPI_Aint PMPI_Aint_add(MPI_Aint base, MPI_Aint disp) {
+  return MPI_Aint_add(base, disp);
+}
 static inline MPI_Aint PMPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2) {
   return MPI_Aint_diff(addr1, addr2);
 }

@@ -31,16 +31,35 @@ using u32 = uint32_t;
 
 namespace {
 
-// Block `index` of a rooted collective's buffer at the root: `counts` and
-// `displs` name it when given, otherwise it is `count` instances at
-// index * count.
-int rootBlock(HostCall& call, int comm, u32 addr, const int32_t* counts, const int32_t* displs,
-              int count, int index, int typeHandle, const char* role, TypedBuffer& out) {
-  if (counts) return resolveBlock(call, comm, addr, counts, displs, index, typeHandle, role, out);
+// The root's blocks of a rooted gather or scatter, one per remote member,
+// in the buffer at `addr`: as the guest arrays at `countsAddr` and
+// `displsAddr` say when `varying`, otherwise `count` instances each, back
+// to back. Returns 0 or the raised error.
+int rootBlocks(HostCall& call, int comm, int remoteSize, u32 addr, bool varying, u32 countsAddr,
+               u32 displsAddr, int count, int typeHandle, const char* role,
+               std::vector<TypedBuffer>& blocks) {
+  if (int error = refuseInPlace(call, comm, addr, role)) return error;
+  const int32_t* counts = nullptr;
+  const int32_t* displs = nullptr;
+  if (varying) {
+    std::string what = std::string(role) + " counts";
+    if (!(counts = intArray(call, comm, countsAddr, remoteSize, what.c_str()))) return abi::kErrArg;
+    if (!(displs = intArray(call, comm, displsAddr, remoteSize, "displacements")))
+      return abi::kErrArg;
+  } else if (count < 0) {
+    return call.fail(comm, abi::kErrCount, "negative count " + std::to_string(count));
+  }
   const Layout& type = call.rank.type(typeHandle);
   if (!type) return call.fail(comm, abi::kErrType, "invalid datatype " + std::to_string(typeHandle));
-  return resolve(call, comm, int64_t(addr) + int64_t(index) * count * type->extent(), count,
-                 typeHandle, role, out);
+  blocks.resize(size_t(remoteSize));
+  for (int j = 0; j < remoteSize; ++j) {
+    int error = varying ? resolveBlock(call, comm, addr, counts, displs, j, typeHandle, role,
+                                       blocks[size_t(j)])
+                        : resolve(call, comm, int64_t(addr) + int64_t(j) * count * type->extent(),
+                                  count, typeHandle, role, blocks[size_t(j)]);
+    if (error) return error;
+  }
+  return abi::kSuccess;
 }
 
 }  // namespace
@@ -121,22 +140,10 @@ u32 intercommIgather(HostCall& call, int comm, CommHandle& handle, u32 sendbuf, 
     if (int error = resolve(call, comm, sendbuf, sendcount, sendtype, "send", send)) return error;
     schedule.send(root, send.host, send.type, sendcount);
   } else if (role == Role::Root) {
-    if (int error = refuseInPlace(call, comm, recvbuf, "receive")) return error;
-    const int32_t* counts = nullptr;
-    const int32_t* offsets = nullptr;
-    if (varying) {
-      if (!(counts = intArray(call, comm, recvcounts, schedule.size(), "receive counts")))
-        return abi::kErrArg;
-      if (!(offsets = intArray(call, comm, displs, schedule.size(), "displacements")))
-        return abi::kErrArg;
-    } else if (recvcount < 0) {
-      return call.fail(comm, abi::kErrCount, "negative count " + std::to_string(recvcount));
-    }
-    std::vector<TypedBuffer> blocks(size_t(schedule.size()));
-    for (int from = 0; from < schedule.size(); ++from)
-      if (int error = rootBlock(call, comm, recvbuf, counts, offsets, recvcount, from, recvtype,
-                                "receive", blocks[size_t(from)]))
-        return error;
+    std::vector<TypedBuffer> blocks;
+    if (int error = rootBlocks(call, comm, schedule.size(), recvbuf, varying, recvcounts, displs,
+                               recvcount, recvtype, "receive", blocks))
+      return error;
     for (int from = 0; from < schedule.size(); ++from)
       schedule.receive(from, blocks[size_t(from)].host, blocks[size_t(from)].type,
                        blocks[size_t(from)].count);
@@ -158,22 +165,10 @@ u32 intercommIscatter(HostCall& call, int comm, CommHandle& handle, u32 sendbuf,
       return error;
     schedule.receive(root, recv.host, recv.type, recvcount);
   } else if (role == Role::Root) {
-    if (int error = refuseInPlace(call, comm, sendbuf, "send")) return error;
-    const int32_t* counts = nullptr;
-    const int32_t* offsets = nullptr;
-    if (varying) {
-      if (!(counts = intArray(call, comm, sendcounts, schedule.size(), "send counts")))
-        return abi::kErrArg;
-      if (!(offsets = intArray(call, comm, displs, schedule.size(), "displacements")))
-        return abi::kErrArg;
-    } else if (sendcount < 0) {
-      return call.fail(comm, abi::kErrCount, "negative count " + std::to_string(sendcount));
-    }
-    std::vector<TypedBuffer> blocks(size_t(schedule.size()));
-    for (int to = 0; to < schedule.size(); ++to)
-      if (int error = rootBlock(call, comm, sendbuf, counts, offsets, sendcount, to, sendtype,
-                                "send", blocks[size_t(to)]))
-        return error;
+    std::vector<TypedBuffer> blocks;
+    if (int error = rootBlocks(call, comm, schedule.size(), sendbuf, varying, sendcounts, displs,
+                               sendcount, sendtype, "send", blocks))
+      return error;
     for (int to = 0; to < schedule.size(); ++to)
       schedule.send(to, blocks[size_t(to)].host, blocks[size_t(to)].type,
                     blocks[size_t(to)].count);

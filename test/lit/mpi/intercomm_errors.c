@@ -3,7 +3,8 @@
 // untouched, and move no data: an invalid local or remote leader, a bad tag,
 // overlapping groups, a forged leader message on the peer communicator, an
 // intracommunicator where an intercommunicator is needed, a root or a
-// destination outside the remote group, MPI_IN_PLACE, and collectives not
+// destination outside the remote group, MPI_IN_PLACE, a group with remote
+// members for MPI_Comm_create, and collectives not
 // defined on intercommunicators (MPI_Scan, MPI_Iscan), in blocking and
 // nonblocking forms.
 // With MPI_ERRORS_ARE_FATAL the job ends with one line naming the reason.
@@ -106,6 +107,14 @@ int main(int argc, char** argv) {
          MPI_Ialltoall(MPI_IN_PLACE, 1, MPI_INT, &out, 1, MPI_INT, inter, &request));
   printf("rank %d: out untouched %d, request untouched %d\n", world_rank, out == -1,
          request == MPI_REQUEST_NULL);
+  // MPI_Comm_create of an intercommunicator takes members of the local
+  // group only; every member finds that before sending anything.
+  MPI_Group world_group;
+  MPI_Comm_group(MPI_COMM_WORLD, &world_group);
+  MPI_Comm created = MPI_COMM_NULL;
+  expect("create with remote members", MPI_Comm_create(inter, world_group, &created));
+  printf("rank %d: created untouched %d\n", world_rank, created == MPI_COMM_NULL);
+  MPI_Group_free(&world_group);
   expect("barrier still works", MPI_Barrier(inter));
   MPI_Comm_free(&inter);
   MPI_Comm_free(&local);
@@ -137,6 +146,10 @@ int main(int argc, char** argv) {
 // RETURN-DAG: rank 0: ialltoall in place: MPI_ERR_ARG: invalid argument of some other kind
 // RETURN-DAG: rank 0: out untouched 1, request untouched 1
 // RETURN-DAG: rank 1: out untouched 1, request untouched 1
+// RETURN-DAG: rank 0: create with remote members: MPI_ERR_GROUP: invalid group
+// RETURN-DAG: rank 1: create with remote members: MPI_ERR_GROUP: invalid group
+// RETURN-DAG: rank 0: created untouched 1
+// RETURN-DAG: rank 1: created untouched 1
 // RETURN-DAG: rank 0: barrier still works: no error
 // RETURN-DAG: rank 1: barrier still works: no error
 // FORGED-DAG: rank 0: forged group: MPI_ERR_COMM: invalid communicator
