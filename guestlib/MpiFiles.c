@@ -14,6 +14,10 @@
 // MPI_File_close hands back the name of a MPI_MODE_DELETE_ON_CLOSE file to
 // the one member that unlinks it.
 //
+// Each is defined as its profiling name PMPI_File_* (MPI-4.0 §15.2), with
+// MPI_File_* a weak alias, so a tool's own MPI_File_* takes its place and
+// still reaches this one through PMPI_File_*.
+//
 //===----------------------------------------------------------------------===//
 #include <errno.h>
 #include <fcntl.h>
@@ -41,7 +45,7 @@ static int openFlags(int amode, int creating) {
   return flags;
 }
 
-int MPI_File_open(MPI_Comm comm, const char* filename, int amode, MPI_Info info, MPI_File* fh) {
+int PMPI_File_open(MPI_Comm comm, const char* filename, int amode, MPI_Info info, MPI_File* fh) {
   int fd = -1;
   int openErrno = 0;
   for (;;) {
@@ -53,7 +57,7 @@ int MPI_File_open(MPI_Comm comm, const char* filename, int amode, MPI_Info info,
   }
 }
 
-int MPI_File_close(MPI_File* fh) {
+int PMPI_File_close(MPI_File* fh) {
   char name[PATH_MAX];
   int deleteIt = 0;
   int result = synergy_mpi_file_close(fh, name, sizeof name, &deleteIt);
@@ -61,8 +65,15 @@ int MPI_File_close(MPI_File* fh) {
   return result;
 }
 
-int MPI_File_delete(const char* filename, MPI_Info info) {
+int PMPI_File_delete(const char* filename, MPI_Info info) {
   (void)info;
   int unlinkErrno = unlink(filename) == 0 ? 0 : errno;
   return synergy_mpi_file_deleted(filename, unlinkErrno);
 }
+
+__attribute__((weak, alias("PMPI_File_open"))) int MPI_File_open(MPI_Comm comm,
+                                                                  const char* filename, int amode,
+                                                                  MPI_Info info, MPI_File* fh);
+__attribute__((weak, alias("PMPI_File_close"))) int MPI_File_close(MPI_File* fh);
+__attribute__((weak, alias("PMPI_File_delete"))) int MPI_File_delete(const char* filename,
+                                                                      MPI_Info info);

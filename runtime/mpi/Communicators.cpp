@@ -319,10 +319,13 @@ u32 Z_envZ_MPI_Comm_create(void* instance, u32 comm, u32 group, u32 newcomm) {
   HostCall call(instance, "MPI_Comm_create");
   CommHandle* parent = call.rank.comm(int(comm));
   if (!parent) return call.fail(int(comm), abi::kErrComm, "invalid communicator");
-  if (parent->comm->inter)
-    return call.fail(int(comm), abi::kErrComm, "MPI_Comm_create_group needs an intracommunicator");
   auto members = call.rank.group(int(group));
   if (!members) return call.fail(int(comm), abi::kErrGroup, "invalid group");
+  if (parent->comm->inter) {
+    if (!call.bytes(newcomm, 4))
+      return call.fail(int(comm), abi::kErrArg, "newcomm pointer outside linear memory");
+    return createFromIntercomm(call, int(comm), *members, newcomm);
+  }
   int index = indexIn(members->worldRanks, call.rank.worldRank);
   // Since MPI-2.2 the members may pass disjoint groups, each its own: the
   // group's lowest rank in the parent is its colour, so each group becomes
@@ -398,24 +401,31 @@ u32 Z_envZ_MPI_Comm_create_group(void* instance, u32 comm, u32 group, u32 tag, u
   return abi::kSuccess;
 }
 
-// MPI_Comm_idup waits for no other member, so members may start
-// duplicating overlapping communicators in different orders, as MPI allows
-// of nonblocking collectives. Every member starts the nonblocking
-// collectives of a communicator in the same order, so the k-th of them
-// names the same duplicate on every member: the first member to start it
-// makes the communicator, the others pick it up from the parent's list of
-// pending creations, and the request is complete at once. An
-// intercommunicator's or a parent spanning hosts gets its context from a
+}  // extern "C"
+
+namespace {
+
+// MPI_Comm_idup and MPI_Comm_idup_with_info, which wait for no other
+// member, so members may start duplicating overlapping communicators in
+// different orders, as MPI allows of nonblocking collectives. Every member
+// starts the nonblocking collectives of a communicator in the same order,
+// so the k-th of them names the same duplicate on every member: the first
+// member to start it makes the communicator, the others pick it up from
+// the parent's list of pending creations, and the request is complete at
+// once. An intercommunicator's duplicate is made the same way
+// (idupIntercomm). A parent spanning hosts gets its context from a
 // collective, so there the duplicate is MPI_Comm_dup's, made before the
 // call returns.
-u32 Z_envZ_MPI_Comm_idup(void* instance, u32 comm, u32 newcomm, u32 requestOut) {
-  HostCall call(instance, "MPI_Comm_idup");
+u32 startDuplicate(HostCall& call, u32 comm, u32 newcomm, u32 requestOut) {
   CommHandle* parent = call.rank.comm(int(comm));
   if (!parent) return call.fail(int(comm), abi::kErrComm, "invalid communicator");
   if (!call.bytes(newcomm, 4) || !call.bytes(requestOut, 4))
     return call.fail(int(comm), abi::kErrArg, "newcomm or request pointer outside linear memory");
   std::shared_ptr<Communicator> parentComm = parent->comm;
-  if (parentComm->inter || usesHostCollectives(call, int(comm))) {
+  if (parentComm->inter) {
+    uint32_t sequence = call.rank.nonblockingCollectivesOn[parentComm->context]++;
+    if (int error = idupIntercomm(call, int(comm), sequence, newcomm)) return error;
+  } else if (usesHostCollectives(call, int(comm))) {
     if (int error = duplicateCommunicator(call, comm, newcomm)) return error;
   } else {
     uint32_t& started = call.rank.nonblockingCollectivesOn[parentComm->context];
@@ -449,6 +459,24 @@ u32 Z_envZ_MPI_Comm_idup(void* instance, u32 comm, u32 newcomm, u32 requestOut) 
   request->complete = true;
   call.store<int32_t>(requestOut, call.rank.addRequest(request));
   return abi::kSuccess;
+}
+
+}  // namespace
+
+extern "C" {
+
+u32 Z_envZ_MPI_Comm_idup(void* instance, u32 comm, u32 newcomm, u32 requestOut) {
+  HostCall call(instance, "MPI_Comm_idup");
+  return startDuplicate(call, comm, newcomm, requestOut);
+}
+
+// As MPI_Comm_dup_with_info, the hints change nothing.
+u32 Z_envZ_MPI_Comm_idup_with_info(void* instance, u32 comm, u32 info, u32 newcomm,
+                                   u32 requestOut) {
+  HostCall call(instance, "MPI_Comm_idup_with_info");
+  if (int(info) != abi::kInfoEnv && !call.rank.infos.count(int(info)))
+    return call.fail(int(comm), abi::kErrArg, "invalid info object " + std::to_string(int(info)));
+  return startDuplicate(call, comm, newcomm, requestOut);
 }
 
 u32 Z_envZ_MPI_Comm_free(void* instance, u32 commAddr) {

@@ -63,10 +63,7 @@ struct Typed {
 // Checks `count` instances of datatype `typeHandle` at guest `addr`.
 int resolve(HostCall& call, int comm, u32 addr, int64_t count, int typeHandle, const char* role,
             Typed& out) {
-  if (addr == abi::kInPlace)
-    return call.fail(comm, abi::kErrArg,
-                     std::string("MPI_IN_PLACE as the ") + role +
-                         " buffer is not valid on an intercommunicator");
+  if (int error = refuseInPlace(call, comm, addr, role)) return error;
   if (count < 0) return call.fail(comm, abi::kErrCount, "negative count " + std::to_string(count));
   const Layout& layout = call.rank.type(typeHandle);
   if (!layout)
@@ -124,24 +121,6 @@ class Unpacked {
   std::vector<uint8_t> storage_;
   int64_t offset_ = 0;
 };
-
-// Where a rank stands in a rooted collective.
-enum class Role { Root, Idle, Member };
-
-int roleOf(HostCall& call, int comm, int root, int remoteSize, Role& role) {
-  if (root == abi::kRoot)
-    role = Role::Root;
-  else if (root == abi::kProcNull)
-    role = Role::Idle;
-  else if (root >= 0 && root < remoteSize)
-    role = Role::Member;
-  else
-    return call.fail(comm, abi::kErrRoot,
-                     "invalid root " + std::to_string(root) + " (remote group size " +
-                         std::to_string(remoteSize) +
-                         "; MPI_ROOT or MPI_PROC_NULL in the root's group)");
-  return abi::kSuccess;
-}
 
 // Receives one contribution from every remote member into `incoming` and
 // folds `count` instances starting `offset` instances in, in rank order,
@@ -214,6 +193,28 @@ class IncomingBlocks {
 }  // namespace
 
 namespace synergy::mpi {
+
+int roleOf(HostCall& call, int comm, int root, int remoteSize, Role& role) {
+  if (root == abi::kRoot)
+    role = Role::Root;
+  else if (root == abi::kProcNull)
+    role = Role::Idle;
+  else if (root >= 0 && root < remoteSize)
+    role = Role::Member;
+  else
+    return call.fail(comm, abi::kErrRoot,
+                     "invalid root " + std::to_string(root) + " (remote group size " +
+                         std::to_string(remoteSize) +
+                         "; MPI_ROOT or MPI_PROC_NULL in the root's group)");
+  return abi::kSuccess;
+}
+
+int refuseInPlace(HostCall& call, int comm, u32 addr, const char* role) {
+  if (addr != abi::kInPlace) return abi::kSuccess;
+  return call.fail(comm, abi::kErrArg,
+                   std::string("MPI_IN_PLACE as the ") + role +
+                       " buffer is not valid on an intercommunicator");
+}
 
 int intercommBarrier(HostCall& call, int comm) {
   Sides sides = sidesOf(call, comm);

@@ -18,6 +18,13 @@
 // group on the intercommunicator's hidden contexts; the other rank 0 sends
 // its group's `high` to every member of the agent's group.
 //
+// MPI_Comm_create of an intercommunicator has each local rank 0 send its
+// group's chosen members to every remote member; when both groups chose
+// some, the agent reserves three contexts as for a dup, and the chosen
+// members of each group make one side of the new intercommunicator.
+// MPI_Comm_idup of one waits for no member: the first member of either
+// group to start it makes both sides (idupIntercomm).
+//
 // MPI_Comm_split of an intercommunicator first has every member send its
 // color and key to every member of both groups, so that all know which
 // colors both groups chose; the agent then reserves three contexts for
@@ -129,6 +136,17 @@ struct Meeting {
 };
 std::mutex meetingsMutex;
 std::map<std::tuple<const World*, uint32_t, int>, Meeting> meetings;
+
+// The two sides of an intercommunicator's duplicate by MPI_Comm_idup,
+// by world, the parent's context and the idup's sequence number among the
+// parent's nonblocking collectives, until every member of both groups has
+// taken its side.
+struct PendingDuplicate {
+  bool tried = false;  // null sides after a try: no contexts were left
+  std::shared_ptr<Communicator> sides[2];
+  int taken = 0;
+};
+std::map<std::tuple<const World*, uint32_t, uint32_t>, PendingDuplicate> pendingDuplicates;
 
 using CommunicatorMaker = synergy::util::FunctionRef<std::shared_ptr<Communicator>()>;
 
@@ -403,6 +421,97 @@ int dupIntercomm(HostCall& call, int commHandle, uint32_t newcommOut) {
   int duplicate = call.rank.addComm(side, errhandler);
   call.store<int32_t>(newcommOut, duplicate);
   return copyCommAttributes(call, commHandle, duplicate);
+}
+
+int idupIntercomm(HostCall& call, int commHandle, uint32_t sequence, uint32_t newcommOut) {
+  CommHandle* handle = call.rank.comm(commHandle);
+  std::shared_ptr<Communicator> comm = handle->comm;
+  const std::vector<int>& local = comm->inter->localWorldRanks;
+  const std::vector<int>& remote = comm->worldRanks;
+  // Side 0 is the group with the lower first world rank, on both sides.
+  bool localFirst = local[0] < remote[0];
+  World& world = call.world();
+  std::shared_ptr<Communicator> side;
+  {
+    std::lock_guard<std::mutex> guard(meetingsMutex);
+    auto key = std::make_tuple(&world, comm->context, sequence);
+    PendingDuplicate& pending = pendingDuplicates[key];
+    if (!pending.tried) {
+      pending.tried = true;
+      if (std::optional<uint32_t> context = world.reserveContexts(3)) {
+        const std::vector<int>& first = localFirst ? local : remote;
+        const std::vector<int>& second = localFirst ? remote : local;
+        pending.sides[0] = makeSide(world, first, second, *context);
+        pending.sides[1] = makeSide(world, second, first, *context);
+      }
+    }
+    side = pending.sides[localFirst ? 0 : 1];
+    if (++pending.taken == int(local.size() + remote.size())) pendingDuplicates.erase(key);
+  }
+  if (!side)
+    return call.fail(commHandle, abi::kErrComm, "this host has no communicator contexts left");
+  int duplicate = call.rank.addComm(side, handle->errhandler);
+  call.store<int32_t>(newcommOut, duplicate);
+  return copyCommAttributes(call, commHandle, duplicate);
+}
+
+int createFromIntercomm(HostCall& call, int commHandle, const Group& group,
+                        uint32_t newcommOut) {
+  CommHandle* handle = call.rank.comm(commHandle);
+  std::shared_ptr<Communicator> comm = handle->comm;
+  int errhandler = handle->errhandler;
+  const IntercommSide& side = *comm->inter;
+  int me = comm->rankOfWorld[call.rank.worldRank];
+  const std::vector<int>& localMembers = group.worldRanks;
+  for (int worldRank : localMembers)
+    if (std::find(side.localWorldRanks.begin(), side.localWorldRanks.end(), worldRank) ==
+        side.localWorldRanks.end())
+      return call.fail(commHandle, abi::kErrGroup,
+                       "group member (world rank " + std::to_string(worldRank) +
+                           ") is not in the local group of the intercommunicator");
+  // Each local rank 0 sends its group's members to every remote member.
+  std::vector<int32_t> outgoing(localMembers.begin(), localMembers.end());
+  std::vector<int32_t> incoming(comm->worldRanks.size());
+  int64_t received = 0;
+  MessageStep step(call, comm, commHandle);
+  step.receive(side.collectiveContext, 0, kInternalTag, reinterpret_cast<uint8_t*>(incoming.data()),
+               int64_t(incoming.size() * sizeof(int32_t)), &received);
+  if (me == 0)
+    for (int worldRank : comm->worldRanks)
+      step.send(side.collectiveContext, 0, worldRank, kInternalTag,
+                reinterpret_cast<const uint8_t*>(outgoing.data()),
+                int64_t(outgoing.size() * sizeof(int32_t)));
+  if (int error = step.finish()) return error;
+  std::vector<int> remoteMembers;
+  std::vector<bool> seen(comm->worldRanks.size());
+  for (int64_t i = 0; i < received / int64_t(sizeof(int32_t)); ++i) {
+    auto at = std::find(comm->worldRanks.begin(), comm->worldRanks.end(), incoming[size_t(i)]);
+    if (at == comm->worldRanks.end() || seen[size_t(at - comm->worldRanks.begin())])
+      return call.fail(commHandle, abi::kErrIntern,
+                       "the remote group's members name world rank " +
+                           std::to_string(incoming[size_t(i)]) + " twice or outside it");
+    seen[size_t(at - comm->worldRanks.begin())] = true;
+    remoteMembers.push_back(incoming[size_t(i)]);
+  }
+  // With either group empty nobody gets a communicator, and no contexts
+  // are taken.
+  if (localMembers.empty() || remoteMembers.empty()) {
+    call.store<int32_t>(newcommOut, abi::kCommNull);
+    return abi::kSuccess;
+  }
+  uint32_t context;
+  bool remoteHigh;
+  if (int error = agreeOnContexts(call, commHandle, 3, false, context, remoteHigh)) return error;
+  if (std::find(localMembers.begin(), localMembers.end(), call.rank.worldRank) ==
+      localMembers.end()) {
+    call.store<int32_t>(newcommOut, abi::kCommNull);
+    return abi::kSuccess;
+  }
+  std::shared_ptr<Communicator> result =
+      meetAt(call.world(), context, localMembers[0], int(localMembers.size()),
+             [&] { return makeSide(call.world(), localMembers, remoteMembers, context); });
+  call.store<int32_t>(newcommOut, call.rank.addComm(result, errhandler));
+  return abi::kSuccess;
 }
 
 int splitIntercomm(HostCall& call, int commHandle, int color, int key, uint32_t newcommOut) {

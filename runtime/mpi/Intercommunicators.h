@@ -77,10 +77,33 @@ class MessageStep {
 // `newcommOut` and copies the attributes. Returns the raised error or
 // success.
 int dupIntercomm(HostCall& call, int comm, uint32_t newcommOut);
+// MPI_Comm_idup of intercommunicator `comm`, the `sequence`-th nonblocking
+// collective this member starts on it: waits for no other member. The
+// first member of either group to start it makes both sides of the
+// duplicate, and every member picks up its own. Stores the new handle at
+// `newcommOut` and copies the attributes. Returns the raised error or
+// success.
+int idupIntercomm(HostCall& call, int comm, uint32_t sequence, uint32_t newcommOut);
+// MPI_Comm_create of intercommunicator `comm` (MPI-4.0 §7.4.2): `group`
+// names members of the local group, the same on each of them. The members
+// each group names form the two groups of a new intercommunicator; the
+// others, or all when either group named none, get MPI_COMM_NULL.
+int createFromIntercomm(HostCall& call, int comm, const Group& group, uint32_t newcommOut);
 // MPI_Comm_split of intercommunicator `comm`: each color both groups chose
 // makes an intercommunicator between its members in either group; the
 // others get MPI_COMM_NULL.
 int splitIntercomm(HostCall& call, int comm, int color, int key, uint32_t newcommOut);
+
+// Where a member stands in a rooted collective on an intercommunicator:
+// the root (MPI_ROOT), another member of the root's group (MPI_PROC_NULL),
+// or a member of the other group, which names the root by its rank there.
+enum class Role { Root, Idle, Member };
+// Sets `role` from the `root` argument; raises MPI_ERR_ROOT for any other
+// value. Returns success or the raised error class.
+int roleOf(HostCall& call, int comm, int root, int remoteSize, Role& role);
+// MPI_IN_PLACE has no meaning on an intercommunicator: raises MPI_ERR_ARG
+// when `addr` is it, naming the buffer's `role`.
+int refuseInPlace(HostCall& call, int comm, uint32_t addr, const char* role);
 
 // The collectives on an intercommunicator (MPI-3.1 §5.2.2), with the
 // arguments of the MPI function of the same name (IntercommCollectives.cpp).
@@ -107,5 +130,33 @@ int intercommAlltoall(HostCall& call, uint32_t sendbuf, uint32_t sendcounts, uin
 // otherwise.
 int intercommReduceScatter(HostCall& call, uint32_t sendbuf, uint32_t recvbuf,
                            uint32_t recvcounts, int recvcount, int type, int op, int comm);
+
+// The nonblocking forms whose schedule on an intercommunicator differs from
+// the intracommunicator one (IntercommNonblockingCollectives.cpp), with the
+// arguments of the MPI function and the checked `handle` of `comm`. Each
+// stores a request at `requestOut` and returns success, or returns the
+// raised error class.
+uint32_t intercommIbcast(HostCall& call, int comm, CommHandle& handle, uint32_t buffer, int count,
+                         int type, int root, uint32_t requestOut);
+uint32_t intercommIreduce(HostCall& call, int comm, CommHandle& handle, uint32_t sendbuf,
+                          uint32_t recvbuf, int count, int type, int op, int root,
+                          uint32_t requestOut);
+uint32_t intercommIallreduce(HostCall& call, int comm, CommHandle& handle, uint32_t sendbuf,
+                             uint32_t recvbuf, int count, int type, int op, uint32_t requestOut);
+// MPI_Igatherv when `varying`, MPI_Igather otherwise.
+uint32_t intercommIgather(HostCall& call, int comm, CommHandle& handle, uint32_t sendbuf,
+                          int sendcount, int sendtype, uint32_t recvbuf, uint32_t recvcounts,
+                          uint32_t displs, int recvcount, int recvtype, int root, bool varying,
+                          uint32_t requestOut);
+// MPI_Iscatterv when `varying`, MPI_Iscatter otherwise.
+uint32_t intercommIscatter(HostCall& call, int comm, CommHandle& handle, uint32_t sendbuf,
+                           uint32_t sendcounts, uint32_t displs, int sendcount, int sendtype,
+                           uint32_t recvbuf, int recvcount, int recvtype, int root, bool varying,
+                           uint32_t requestOut);
+// MPI_Ireduce_scatter_block when `recvcounts` is 0, MPI_Ireduce_scatter
+// otherwise.
+uint32_t intercommIreduceScatter(HostCall& call, int comm, CommHandle& handle, uint32_t sendbuf,
+                                 uint32_t recvbuf, uint32_t recvcounts, int recvcount, int type,
+                                 int op, uint32_t requestOut);
 
 }  // namespace synergy::mpi

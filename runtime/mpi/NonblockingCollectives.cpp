@@ -28,6 +28,11 @@
 // exchange costs size^2 small messages for the all-to-all patterns; the
 // jobs on one host that this runtime runs keep that small.
 //
+// On an intercommunicator the same builder addresses the remote group, so
+// the barrier and the allgather and alltoall forms run unchanged; the
+// rooted forms and the reductions have schedules of their own there
+// (IntercommNonblockingCollectives.cpp), and the scans are not defined.
+//
 // Across hosts the same messages cross through the peer link like any
 // point-to-point message, so nothing changes in how they complete. That
 // flat exchange is not locality-aware: a member's message to each member
@@ -38,6 +43,7 @@
 #include "mpi/NonblockingCollectives.h"
 
 #include "mpi/CollectiveEngine.h"
+#include "mpi/Intercommunicators.h"
 #include "mpi/MpiAbi.h"
 #include "mpi/RequestPool.h"
 
@@ -173,12 +179,22 @@ namespace {
 int checkCall(HostCall& call, int comm, u32 requestOut, CommHandle*& handle) {
   handle = call.rank.comm(comm);
   if (!handle) return call.fail(comm, abi::kErrComm, "invalid communicator");
-  if (handle->comm->inter)
-    return call.fail(comm, abi::kErrComm,
-                     std::string(call.name) + " is not supported on an intercommunicator");
   if (!requestOut || !call.bytes(requestOut, 4))
     return call.fail(comm, abi::kErrArg, "request pointer outside linear memory");
   return abi::kSuccess;
+}
+
+// The scans have no intercommunicator form (MPI-3.1 §5.11).
+int refuseIntercomm(HostCall& call, int comm, const CommHandle& handle) {
+  if (!handle.comm->inter) return abi::kSuccess;
+  return call.fail(comm, abi::kErrComm,
+                   std::string(call.name) + " is not defined on an intercommunicator");
+}
+
+// On an intercommunicator, the blocks of the allgather and alltoall forms
+// come from and go to the remote group, so MPI_IN_PLACE has no meaning.
+int refuseInPlaceOnIntercomm(HostCall& call, int comm, const CommHandle& handle, u32 sendbuf) {
+  return handle.comm->inter ? refuseInPlace(call, comm, sendbuf, "send") : abi::kSuccess;
 }
 
 int checkRoot(HostCall& call, int comm, int root, const CommHandle& handle) {
@@ -200,18 +216,6 @@ struct UniformBlocks {
   do {                                      \
     if (int error_ = (expr)) return error_; \
   } while (0)
-
-// The local step of a reduction: folds `sources` (staged contributions,
-// in rank order) into `count` instances of `out`'s type at out.host.
-std::function<int(HostCall&)> foldInto(int op, TypedBuffer out,
-                                       std::vector<const uint8_t*> sources) {
-  return [=](HostCall& call) {
-    return reduceInto(
-        call, op, out.typeHandle, *out.type, out.count, int(sources.size()),
-        [&](int i) { return sources[size_t(i)]; }, out.host,
-        uint32_t(out.host - call.granule.memoryBase()));
-  };
-}
 
 // The shared body of the reductions: members in `senders` send their
 // contribution (`send`, or the receive buffer when MPI_IN_PLACE) to every
@@ -249,6 +253,16 @@ u32 startReduction(HostCall& call, int comm, CommHandle& handle, CollectiveKind 
 }  // namespace
 
 namespace synergy::mpi {
+
+std::function<int(HostCall&)> foldInto(int op, TypedBuffer out,
+                                       std::vector<const uint8_t*> sources) {
+  return [=](HostCall& call) {
+    return reduceInto(
+        call, op, out.typeHandle, *out.type, out.count, int(sources.size()),
+        [&](int i) { return sources[size_t(i)]; }, out.host,
+        uint32_t(out.host - call.granule.memoryBase()));
+  };
+}
 
 void advanceCollective(HostCall& call, Request& request) {
   if (request.kind != Request::Kind::Collective || isCompleteNow(request)) return;
@@ -304,8 +318,10 @@ u32 Z_envZ_MPI_Ibarrier(void* instance, u32 comm, u32 requestOut) {
   ScheduleBuilder schedule(call, c, *handle, CollectiveKind::Barrier);
   const Layout& bytes = call.rank.type(abi::kTypeByte);
   static uint8_t nothing;  // the empty messages' buffer
+  // An intercommunicator's members exchange with the whole remote group.
+  bool inter = bool(handle->comm->inter);
   for (int peer = 0; peer < schedule.size(); ++peer) {
-    if (peer == schedule.me()) continue;
+    if (peer == schedule.me() && !inter) continue;
     schedule.send(peer, &nothing, bytes, 0);
     schedule.receive(peer, &nothing, bytes, 0);
   }
@@ -318,6 +334,9 @@ u32 Z_envZ_MPI_Ibcast(void* instance, u32 buffer, u32 count, u32 type, u32 root,
   int c = int(comm);
   CommHandle* handle;
   RETURN_IF_ERROR(checkCall(call, c, requestOut, handle));
+  if (handle->comm->inter)
+    return intercommIbcast(call, c, *handle, buffer, int(count), int(type), int(root),
+                           requestOut);
   TypedBuffer buf;
   RETURN_IF_ERROR(resolve(call, c, buffer, int(count), int(type), "broadcast", buf));
   RETURN_IF_ERROR(checkRoot(call, c, int(root), *handle));
@@ -337,6 +356,9 @@ u32 Z_envZ_MPI_Ireduce(void* instance, u32 sendbuf, u32 recvbuf, u32 count, u32 
   int c = int(comm);
   CommHandle* handle;
   RETURN_IF_ERROR(checkCall(call, c, requestOut, handle));
+  if (handle->comm->inter)
+    return intercommIreduce(call, c, *handle, sendbuf, recvbuf, int(count), int(type), int(op),
+                            int(root), requestOut);
   RETURN_IF_ERROR(checkRoot(call, c, int(root), *handle));
   int r = int(root);
   // Only the root's receive buffer matters; the others reduce nothing.
@@ -352,6 +374,9 @@ u32 Z_envZ_MPI_Iallreduce(void* instance, u32 sendbuf, u32 recvbuf, u32 count, u
   int c = int(comm);
   CommHandle* handle;
   RETURN_IF_ERROR(checkCall(call, c, requestOut, handle));
+  if (handle->comm->inter)
+    return intercommIallreduce(call, c, *handle, sendbuf, recvbuf, int(count), int(type),
+                               int(op), requestOut);
   return startReduction(call, c, *handle, CollectiveKind::Allreduce, sendbuf, recvbuf, int(count),
                         int(type), int(op), requestOut, [](int, int) { return true; });
 }
@@ -362,6 +387,7 @@ u32 Z_envZ_MPI_Iscan(void* instance, u32 sendbuf, u32 recvbuf, u32 count, u32 ty
   int c = int(comm);
   CommHandle* handle;
   RETURN_IF_ERROR(checkCall(call, c, requestOut, handle));
+  RETURN_IF_ERROR(refuseIntercomm(call, c, *handle));
   return startReduction(call, c, *handle, CollectiveKind::Scan, sendbuf, recvbuf, int(count),
                         int(type), int(op), requestOut,
                         [](int from, int to) { return from <= to; });
@@ -373,6 +399,7 @@ u32 Z_envZ_MPI_Iexscan(void* instance, u32 sendbuf, u32 recvbuf, u32 count, u32 
   int c = int(comm);
   CommHandle* handle;
   RETURN_IF_ERROR(checkCall(call, c, requestOut, handle));
+  RETURN_IF_ERROR(refuseIntercomm(call, c, *handle));
   return startReduction(call, c, *handle, CollectiveKind::Exscan, sendbuf, recvbuf, int(count),
                         int(type), int(op), requestOut,
                         [](int from, int to) { return from < to; });
@@ -563,6 +590,9 @@ u32 Z_envZ_MPI_Igather(void* instance, u32 sendbuf, u32 sendcount, u32 sendtype,
   int c = int(comm);
   CommHandle* handle;
   RETURN_IF_ERROR(checkCall(call, c, requestOut, handle));
+  if (handle->comm->inter)
+    return intercommIgather(call, c, *handle, sendbuf, int(sendcount), int(sendtype), recvbuf, 0,
+                            0, int(recvcount), int(recvtype), int(root), false, requestOut);
   RETURN_IF_ERROR(checkRoot(call, c, int(root), *handle));
   if (int(recvcount) < 0 && handle->comm->rankOfWorld[call.rank.worldRank] == int(root))
     return call.fail(c, abi::kErrCount, "negative count " + std::to_string(int(recvcount)));
@@ -579,6 +609,9 @@ u32 Z_envZ_MPI_Igatherv(void* instance, u32 sendbuf, u32 sendcount, u32 sendtype
   int c = int(comm);
   CommHandle* handle;
   RETURN_IF_ERROR(checkCall(call, c, requestOut, handle));
+  if (handle->comm->inter)
+    return intercommIgather(call, c, *handle, sendbuf, int(sendcount), int(sendtype), recvbuf,
+                            recvcounts, displs, 0, int(recvtype), int(root), true, requestOut);
   RETURN_IF_ERROR(checkRoot(call, c, int(root), *handle));
   int size = handle->comm->size();
   const int32_t* counts = nullptr;
@@ -597,6 +630,10 @@ u32 Z_envZ_MPI_Iscatter(void* instance, u32 sendbuf, u32 sendcount, u32 sendtype
   int c = int(comm);
   CommHandle* handle;
   RETURN_IF_ERROR(checkCall(call, c, requestOut, handle));
+  if (handle->comm->inter)
+    return intercommIscatter(call, c, *handle, sendbuf, 0, 0, int(sendcount), int(sendtype),
+                             recvbuf, int(recvcount), int(recvtype), int(root), false,
+                             requestOut);
   RETURN_IF_ERROR(checkRoot(call, c, int(root), *handle));
   if (int(sendcount) < 0 && handle->comm->rankOfWorld[call.rank.worldRank] == int(root))
     return call.fail(c, abi::kErrCount, "negative count " + std::to_string(int(sendcount)));
@@ -613,6 +650,10 @@ u32 Z_envZ_MPI_Iscatterv(void* instance, u32 sendbuf, u32 sendcounts, u32 displs
   int c = int(comm);
   CommHandle* handle;
   RETURN_IF_ERROR(checkCall(call, c, requestOut, handle));
+  if (handle->comm->inter)
+    return intercommIscatter(call, c, *handle, sendbuf, sendcounts, displs, 0, int(sendtype),
+                             recvbuf, int(recvcount), int(recvtype), int(root), true,
+                             requestOut);
   RETURN_IF_ERROR(checkRoot(call, c, int(root), *handle));
   int size = handle->comm->size();
   const int32_t* counts = nullptr;
@@ -631,6 +672,7 @@ u32 Z_envZ_MPI_Iallgather(void* instance, u32 sendbuf, u32 sendcount, u32 sendty
   int c = int(comm);
   CommHandle* handle;
   RETURN_IF_ERROR(checkCall(call, c, requestOut, handle));
+  RETURN_IF_ERROR(refuseInPlaceOnIntercomm(call, c, *handle, sendbuf));
   if (int(recvcount) < 0)
     return call.fail(c, abi::kErrCount, "negative count " + std::to_string(int(recvcount)));
   UniformBlocks blocks(handle->comm->size(), int(recvcount));
@@ -645,6 +687,7 @@ u32 Z_envZ_MPI_Iallgatherv(void* instance, u32 sendbuf, u32 sendcount, u32 sendt
   int c = int(comm);
   CommHandle* handle;
   RETURN_IF_ERROR(checkCall(call, c, requestOut, handle));
+  RETURN_IF_ERROR(refuseInPlaceOnIntercomm(call, c, *handle, sendbuf));
   int size = handle->comm->size();
   const int32_t* counts = intArray(call, c, recvcounts, size, "receive counts");
   if (!counts) return abi::kErrArg;
@@ -661,6 +704,7 @@ u32 Z_envZ_MPI_Ialltoall(void* instance, u32 sendbuf, u32 sendcount, u32 sendtyp
   int c = int(comm);
   CommHandle* handle;
   RETURN_IF_ERROR(checkCall(call, c, requestOut, handle));
+  RETURN_IF_ERROR(refuseInPlaceOnIntercomm(call, c, *handle, sendbuf));
   int size = handle->comm->size();
   UniformBlocks sends(size, int(sendcount)), receives(size, int(recvcount));
   return startAlltoall(call, c, CollectiveKind::Alltoall, sendbuf, sends.counts.data(),
@@ -675,6 +719,7 @@ u32 Z_envZ_MPI_Ialltoallv(void* instance, u32 sendbuf, u32 sendcounts, u32 sdisp
   int c = int(comm);
   CommHandle* handle;
   RETURN_IF_ERROR(checkCall(call, c, requestOut, handle));
+  RETURN_IF_ERROR(refuseInPlaceOnIntercomm(call, c, *handle, sendbuf));
   int size = handle->comm->size();
   const int32_t* rcounts = intArray(call, c, recvcounts, size, "receive counts");
   if (!rcounts) return abi::kErrArg;
@@ -706,10 +751,8 @@ u32 alltoallw(HostCall& call, u32 sendbuf, u32 sendcounts, u32 sdispls, u32 send
   } else {
     handle = call.rank.comm(c);
     if (!handle) return call.fail(c, abi::kErrComm, "invalid communicator");
-    if (handle->comm->inter)
-      return call.fail(c, abi::kErrComm,
-                       std::string(call.name) + " is not supported on an intercommunicator");
   }
+  RETURN_IF_ERROR(refuseInPlaceOnIntercomm(call, c, *handle, sendbuf));
   int size = handle->comm->size();
   const int32_t* rcounts = intArray(call, c, recvcounts, size, "receive counts");
   if (!rcounts) return abi::kErrArg;
@@ -754,6 +797,9 @@ u32 Z_envZ_MPI_Ireduce_scatter(void* instance, u32 sendbuf, u32 recvbuf, u32 rec
   int c = int(comm);
   CommHandle* handle;
   RETURN_IF_ERROR(checkCall(call, c, requestOut, handle));
+  if (handle->comm->inter)
+    return intercommIreduceScatter(call, c, *handle, sendbuf, recvbuf, recvcounts, 0, int(type),
+                                   int(op), requestOut);
   const int32_t* counts = intArray(call, c, recvcounts, handle->comm->size(), "receive counts");
   if (!counts) return abi::kErrArg;
   return startReduceScatter(call, c, CollectiveKind::ReduceScatter, sendbuf, recvbuf, counts,
@@ -766,6 +812,9 @@ u32 Z_envZ_MPI_Ireduce_scatter_block(void* instance, u32 sendbuf, u32 recvbuf, u
   int c = int(comm);
   CommHandle* handle;
   RETURN_IF_ERROR(checkCall(call, c, requestOut, handle));
+  if (handle->comm->inter)
+    return intercommIreduceScatter(call, c, *handle, sendbuf, recvbuf, 0, int(recvcount),
+                                   int(type), int(op), requestOut);
   std::vector<int32_t> counts(size_t(handle->comm->size()), int32_t(recvcount));
   return startReduceScatter(call, c, CollectiveKind::ReduceScatterBlock, sendbuf, recvbuf,
                             counts.data(), int(type), int(op), requestOut, *handle);

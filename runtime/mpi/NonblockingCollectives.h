@@ -92,6 +92,11 @@ int resolveBlock(HostCall& call, int comm, uint32_t addr, const int32_t* counts,
 // A guest int array of `n` entries; null (after raising) when outside memory.
 const int32_t* intArray(HostCall& call, int comm, uint32_t addr, int n, const char* what);
 
+// The local step of a reduction: folds `sources` (staged contributions,
+// in rank order) into `count` instances of `out`'s type at out.host.
+std::function<int(HostCall&)> foldInto(int op, TypedBuffer out,
+                                       std::vector<const uint8_t*> sources);
+
 // Completes `request`, a Collective one, when all its receives have
 // completed: runs its local step and marks it complete. Otherwise, or
 // when it is complete already, does nothing.

@@ -9,7 +9,7 @@
 //
 // RUN: not %synergy-cc -DUNSERVED %s -o %t/unserved.wasm 2>&1 | FileCheck %s --check-prefix=UNSERVED
 // UNSERVED: synergy-cc: error: {{.*}}unserved-mpi-call.c: MPI_Not_served is not supported by the Synergy runtime
-// UNSERVED: synergy-cc: error: {{.*}}unserved-mpi-call.c: PMPI_Barrier is not supported by the Synergy runtime
+// UNSERVED: synergy-cc: error: {{.*}}unserved-mpi-call.c: PMPI_Not_served is not supported by the Synergy runtime
 // UNSERVED-NOT: undefined symbol: MPI_Not_served
 // RUN: test ! -e %t/unserved.wasm
 //
@@ -26,7 +26,7 @@
 
 #ifdef UNSERVED
 int MPI_Not_served(MPI_Comm comm);
-int PMPI_Barrier(MPI_Comm comm);
+int PMPI_Not_served(MPI_Comm comm);
 #endif
 #ifdef OTHER
 int not_defined_anywhere(void);
@@ -37,7 +37,7 @@ int main(int argc, char** argv) {
   MPI_Barrier(MPI_COMM_WORLD);
 #ifdef UNSERVED
   MPI_Not_served(MPI_COMM_WORLD);
-  PMPI_Barrier(MPI_COMM_WORLD);
+  PMPI_Not_served(MPI_COMM_WORLD);
 #endif
 #ifdef OTHER
   not_defined_anywhere();

@@ -4,14 +4,16 @@
 // either group (MPI_ROOT at the root, MPI_PROC_NULL at its group's other
 // members, the root's remote rank in the other group); Bcast also with a
 // strided vector datatype, Reduce also with a user-defined op,
-// Reduce_scatter(_block) with per-group block sizes whose totals match;
-// then an MPI_Comm_split of the intercommunicator.
+// Reduce_scatter(_block) with per-group block sizes whose totals match.
+// Then the nonblocking forms (MPI-3.1 §5.12) the same way, all in flight
+// together, and an MPI_Comm_split of the intercommunicator.
 // RUN: %mpi-diff %s %t 2 3 4
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
 
 #define MAXP 8
+#define NREQ 20
 
 static int world_rank, color, rank, size, remote_size;
 
@@ -182,6 +184,159 @@ int main(int argc, char** argv) {
     memset(recv, 0xff, sizeof recv);
     MPI_Reduce_scatter(send, recv, counts, MPI_INT, MPI_MAX, inter);
     print_ints("reduce_scatter", recv, counts[rank]);
+  }
+
+  // The nonblocking forms, all started before any is waited for, in one
+  // order on every member, so they are in flight together; then
+  // MPI_Waitall completes them. Then the blocking MPI_Alltoallw, which runs
+  // as its nonblocking form.
+  {
+    MPI_Datatype every_other;
+    MPI_Type_vector(3, 1, 2, MPI_INT, &every_other);
+    MPI_Type_commit(&every_other);
+    MPI_Op op;
+    MPI_Op_create(max_plus_one, 1, &op);
+
+    MPI_Request requests[NREQ];
+    int n = 0;
+    MPI_Ibarrier(inter, &requests[n++]);
+
+    // Ibcast from group 0's rank 0, then from group 1's last rank with a
+    // vector type (every other int of 6).
+    int bcast0[6], bcast1[6];
+    int last1 = color == 1 ? size - 1 : remote_size - 1;
+    for (int i = 0; i < 6; ++i) {
+      bcast0[i] = color == 0 ? world_rank * 10 + i : -1;
+      bcast1[i] = color == 1 ? world_rank * 10 + i : -1;
+    }
+    MPI_Ibcast(bcast0, 6, MPI_INT, root_arg(0, 0), inter, &requests[n++]);
+    MPI_Ibcast(bcast1, 1, every_other, root_arg(1, last1), inter, &requests[n++]);
+
+    // Ireduce to group 1's rank 0 (sum), then to group 0's rank 0 (user op).
+    int reduce_send[3] = {world_rank, world_rank * 2 + 1, 7 - world_rank};
+    int reduce_sum[3] = {-1, -1, -1}, reduce_user[3] = {-1, -1, -1};
+    MPI_Ireduce(reduce_send, reduce_sum, 3, MPI_INT, MPI_SUM, root_arg(1, 0), inter,
+                &requests[n++]);
+    MPI_Ireduce(reduce_send, reduce_user, 3, MPI_INT, op, root_arg(0, 0), inter, &requests[n++]);
+
+    int allreduce_send[2] = {world_rank + 1, 100 - world_rank}, allreduce_recv[2];
+    MPI_Iallreduce(allreduce_send, allreduce_recv, 2, MPI_INT, MPI_SUM, inter, &requests[n++]);
+
+    // Igather and Igatherv to group 0's rank 0.
+    int gather_send[2] = {world_rank, world_rank * world_rank};
+    int gather_recv[2 * MAXP], gatherv_recv[3 * MAXP];
+    memset(gather_recv, 0xff, sizeof gather_recv);
+    memset(gatherv_recv, 0xff, sizeof gatherv_recv);
+    int gv_counts[MAXP], gv_displs[MAXP];
+    for (int j = 0; j < remote_size; ++j) {
+      gv_counts[j] = j % 2 + 1;
+      gv_displs[j] = 3 * (remote_size - 1 - j);
+    }
+    MPI_Igather(gather_send, 2, MPI_INT, gather_recv, 2, MPI_INT, root_arg(0, 0), inter,
+                &requests[n++]);
+    MPI_Igatherv(gather_send, rank % 2 + 1, MPI_INT, gatherv_recv, gv_counts, gv_displs, MPI_INT,
+                 root_arg(0, 0), inter, &requests[n++]);
+
+    // Iscatter and Iscatterv from group 1's rank 0.
+    int scatter_send[3 * MAXP];
+    for (int i = 0; i < 3 * MAXP; ++i) scatter_send[i] = world_rank * 100 + i;
+    int scatter_recv[3] = {-1, -1, -1}, scatterv_recv[3] = {-1, -1, -1};
+    int sv_counts[MAXP], sv_displs[MAXP];
+    for (int j = 0; j < remote_size; ++j) {
+      sv_counts[j] = 3 - j % 3;
+      sv_displs[j] = 3 * (remote_size - 1 - j);
+    }
+    MPI_Iscatter(scatter_send, 2, MPI_INT, scatter_recv, 2, MPI_INT, root_arg(1, 0), inter,
+                 &requests[n++]);
+    MPI_Iscatterv(scatter_send, sv_counts, sv_displs, MPI_INT, scatterv_recv, 3 - rank % 3, MPI_INT,
+                  root_arg(1, 0), inter, &requests[n++]);
+
+    // Iallgather, Iallgatherv.
+    int allgather_send[2] = {world_rank, -world_rank};
+    int allgather_recv[2 * MAXP], allgatherv_recv[2 * MAXP];
+    memset(allgatherv_recv, 0xff, sizeof allgatherv_recv);
+    int agv_counts[MAXP], agv_displs[MAXP];
+    for (int j = 0; j < remote_size; ++j) {
+      agv_counts[j] = j % 2 + 1;
+      agv_displs[j] = 2 * (remote_size - 1 - j);
+    }
+    MPI_Iallgather(allgather_send, 2, MPI_INT, allgather_recv, 2, MPI_INT, inter, &requests[n++]);
+    MPI_Iallgatherv(allgather_send, rank % 2 + 1, MPI_INT, allgatherv_recv, agv_counts, agv_displs,
+                    MPI_INT, inter, &requests[n++]);
+
+    // Ialltoall, Ialltoallv (block j of the send buffer goes to remote rank j).
+    int a2a_send[2 * MAXP], a2a_recv[2 * MAXP], a2av_recv[3 * MAXP];
+    for (int j = 0; j < 2 * MAXP; ++j) a2a_send[j] = world_rank * 1000 + j;
+    memset(a2av_recv, 0xff, sizeof a2av_recv);
+    int a2av_scounts[MAXP], a2av_sdispls[MAXP], a2av_rcounts[MAXP], a2av_rdispls[MAXP];
+    for (int j = 0; j < remote_size; ++j) {
+      a2av_scounts[j] = rank % 2 + 1;  // what remote rank j expects from me
+      a2av_sdispls[j] = j;
+      a2av_rcounts[j] = j % 2 + 1;  // what remote rank j sends me
+      a2av_rdispls[j] = 3 * (remote_size - 1 - j);
+    }
+    MPI_Ialltoall(a2a_send, 2, MPI_INT, a2a_recv, 2, MPI_INT, inter, &requests[n++]);
+    MPI_Ialltoallv(a2a_send, a2av_scounts, a2av_sdispls, MPI_INT, a2av_recv, a2av_rcounts,
+                   a2av_rdispls, MPI_INT, inter, &requests[n++]);
+
+    // Ialltoallw: one int to each remote rank, at byte displacements, in
+    // reverse order on receipt.
+    int a2aw_recv[MAXP];
+    int w_counts[MAXP], w_sdispls[MAXP], w_rdispls[MAXP];
+    MPI_Datatype w_types[MAXP];
+    for (int j = 0; j < remote_size; ++j) {
+      w_counts[j] = 1;
+      w_sdispls[j] = (int)sizeof(int) * (2 * j + 1);
+      w_rdispls[j] = (int)sizeof(int) * (remote_size - 1 - j);
+      w_types[j] = MPI_INT;
+    }
+    MPI_Ialltoallw(a2a_send, w_counts, w_sdispls, w_types, a2aw_recv, w_counts, w_rdispls, w_types,
+                   inter, &requests[n++]);
+
+    // Ireduce_scatter_block: one int per member of the receiving group, and
+    // the totals of the two groups must match, so both use 2 * 2 = 4 ints
+    // split as the receiving group's sizes dictate; -np 2 and 4 have equal
+    // groups.
+    int rs_send[2 * MAXP];
+    for (int i = 0; i < 2 * MAXP; ++i) rs_send[i] = world_rank * 3 + i;
+    int rsb_recv[2] = {-1, -1};
+    if (size == remote_size)
+      MPI_Ireduce_scatter_block(rs_send, rsb_recv, 2, MPI_INT, MPI_SUM, inter, &requests[n++]);
+    // Ireduce_scatter: the total is 6 in both groups, split evenly among the
+    // local group's members (sizes 1, 2 or 3 at -np 2..4 divide 6).
+    int rs_counts[MAXP];
+    for (int i = 0; i < size; ++i) rs_counts[i] = 6 / size;
+    int rs_recv[6];
+    memset(rs_recv, 0xff, sizeof rs_recv);
+    MPI_Ireduce_scatter(rs_send, rs_recv, rs_counts, MPI_INT, MPI_MAX, inter, &requests[n++]);
+
+    MPI_Waitall(n, requests, MPI_STATUSES_IGNORE);
+    printf("world %d: passed the ibarrier\n", world_rank);
+    print_ints("ibcast from group 0", bcast0, 6);
+    print_ints("vector ibcast from group 1", bcast1, 6);
+    print_ints("ireduce sum at group 1", reduce_sum, 3);
+    print_ints("ireduce user op at group 0", reduce_user, 3);
+    print_ints("iallreduce sum", allreduce_recv, 2);
+    print_ints("igather at group 0", gather_recv, 2 * MAXP / 2);
+    print_ints("igatherv at group 0", gatherv_recv, 3 * remote_size);
+    print_ints("iscatter from group 1", scatter_recv, 3);
+    print_ints("iscatterv from group 1", scatterv_recv, 3);
+    print_ints("iallgather", allgather_recv, 2 * remote_size);
+    print_ints("iallgatherv", allgatherv_recv, 2 * remote_size);
+    print_ints("ialltoall", a2a_recv, 2 * remote_size);
+    print_ints("ialltoallv", a2av_recv, 3 * remote_size);
+    print_ints("ialltoallw", a2aw_recv, remote_size);
+    if (size == remote_size) print_ints("ireduce_scatter_block", rsb_recv, 2);
+    print_ints("ireduce_scatter max", rs_recv, 6 / size);
+
+    // The blocking MPI_Alltoallw on the intercommunicator.
+    memset(a2aw_recv, 0xff, sizeof a2aw_recv);
+    MPI_Alltoallw(a2a_send, w_counts, w_sdispls, w_types, a2aw_recv, w_counts, w_rdispls, w_types,
+                  inter);
+    print_ints("alltoallw", a2aw_recv, remote_size);
+
+    MPI_Op_free(&op);
+    MPI_Type_free(&every_other);
   }
 
   // MPI_Comm_split of the intercommunicator: world ranks below 2 on one

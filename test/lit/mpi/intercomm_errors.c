@@ -3,8 +3,10 @@
 // untouched, and move no data: an invalid local or remote leader, a bad tag,
 // overlapping groups, a forged leader message on the peer communicator, an
 // intracommunicator where an intercommunicator is needed, a root or a
-// destination outside the remote group, MPI_IN_PLACE, and collectives not
-// defined on intercommunicators (MPI_Scan) or not supported on them yet.
+// destination outside the remote group, MPI_IN_PLACE, a group with remote
+// members for MPI_Comm_create, and collectives not
+// defined on intercommunicators (MPI_Scan, MPI_Iscan), in blocking and
+// nonblocking forms.
 // With MPI_ERRORS_ARE_FATAL the job ends with one line naming the reason.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %synergy-cc -O2 %s -o %t/errors.wasm
@@ -97,9 +99,22 @@ int main(int argc, char** argv) {
   expect("allreduce in place", MPI_Allreduce(MPI_IN_PLACE, &out, 1, MPI_INT, MPI_SUM, inter));
   expect("scan", MPI_Scan(&value, &out, 1, MPI_INT, MPI_SUM, inter));
   MPI_Request request = MPI_REQUEST_NULL;
-  expect("ibarrier", MPI_Ibarrier(inter, &request));
+  expect("iscan", MPI_Iscan(&value, &out, 1, MPI_INT, MPI_SUM, inter, &request));
+  expect("ibcast root 3", MPI_Ibcast(&value, 1, MPI_INT, 3, inter, &request));
+  expect("iallreduce in place",
+         MPI_Iallreduce(MPI_IN_PLACE, &out, 1, MPI_INT, MPI_SUM, inter, &request));
+  expect("ialltoall in place",
+         MPI_Ialltoall(MPI_IN_PLACE, 1, MPI_INT, &out, 1, MPI_INT, inter, &request));
   printf("rank %d: out untouched %d, request untouched %d\n", world_rank, out == -1,
          request == MPI_REQUEST_NULL);
+  // MPI_Comm_create of an intercommunicator takes members of the local
+  // group only; every member finds that before sending anything.
+  MPI_Group world_group;
+  MPI_Comm_group(MPI_COMM_WORLD, &world_group);
+  MPI_Comm created = MPI_COMM_NULL;
+  expect("create with remote members", MPI_Comm_create(inter, world_group, &created));
+  printf("rank %d: created untouched %d\n", world_rank, created == MPI_COMM_NULL);
+  MPI_Group_free(&world_group);
   expect("barrier still works", MPI_Barrier(inter));
   MPI_Comm_free(&inter);
   MPI_Comm_free(&local);
@@ -125,9 +140,16 @@ int main(int argc, char** argv) {
 // RETURN-DAG: rank 0: bcast root 3: MPI_ERR_ROOT: invalid root
 // RETURN-DAG: rank 0: allreduce in place: MPI_ERR_ARG: invalid argument of some other kind
 // RETURN-DAG: rank 0: scan: MPI_ERR_COMM: invalid communicator
-// RETURN-DAG: rank 0: ibarrier: MPI_ERR_COMM: invalid communicator
+// RETURN-DAG: rank 0: iscan: MPI_ERR_COMM: invalid communicator
+// RETURN-DAG: rank 0: ibcast root 3: MPI_ERR_ROOT: invalid root
+// RETURN-DAG: rank 0: iallreduce in place: MPI_ERR_ARG: invalid argument of some other kind
+// RETURN-DAG: rank 0: ialltoall in place: MPI_ERR_ARG: invalid argument of some other kind
 // RETURN-DAG: rank 0: out untouched 1, request untouched 1
 // RETURN-DAG: rank 1: out untouched 1, request untouched 1
+// RETURN-DAG: rank 0: create with remote members: MPI_ERR_GROUP: invalid group
+// RETURN-DAG: rank 1: create with remote members: MPI_ERR_GROUP: invalid group
+// RETURN-DAG: rank 0: created untouched 1
+// RETURN-DAG: rank 1: created untouched 1
 // RETURN-DAG: rank 0: barrier still works: no error
 // RETURN-DAG: rank 1: barrier still works: no error
 // FORGED-DAG: rank 0: forged group: MPI_ERR_COMM: invalid communicator
