@@ -102,6 +102,10 @@ class TickDriver {
   int fail(const std::string& message);
   bool romFilesUnchanged();
   bool timeIsUp() const { return deadline_ && Clock::now() >= *deadline_; }
+  void flushWaitingStdout() {
+    if (files_.stdoutIsWaiting())
+      files_.flushWaitingStdout(Clock::now());
+  }
   void handOffIfReady(uint64_t completed);
 
   const EngineRunOptions& options_;
@@ -226,6 +230,7 @@ bool TickDriver::runOpenLoop(uint64_t& nextTick, uint64_t limit) {
     progress_.addTask();
     if (!servicer_.service(task, error_))
       return false;
+    flushWaitingStdout();
     if (!servicer_.endOfTickIsIdle()) {
       engine_.resume();
       if (!settle(current))
@@ -424,6 +429,7 @@ int TickDriver::run() {
     }
 
     ticksCompleted_ = completed + 1;
+    flushWaitingStdout();
     progress_.ticks.store(progress_.ticks.load(std::memory_order_relaxed) + (nextTick - before),
                           std::memory_order_relaxed);
     if (servicer_.runEnd() != RunEnd::None) {

@@ -206,16 +206,30 @@ std::vector<std::FILE*> FileTable::streamsFor(uint32_t descriptorOrChannels) con
 }
 
 void FileTable::write(uint32_t descriptorOrChannels, const std::string& text) {
-  for (std::FILE* out : streamsFor(descriptorOrChannels))
+  for (std::FILE* out : streamsFor(descriptorOrChannels)) {
     std::fwrite(text.data(), 1, text.size(), out);
+    if (out == stdout && !stdoutWaitingSince_ && !text.empty())
+      stdoutWaitingSince_ = std::chrono::steady_clock::now();
+  }
 }
 
 void FileTable::flush(uint32_t descriptorOrChannels) {
-  for (std::FILE* out : streamsFor(descriptorOrChannels))
+  for (std::FILE* out : streamsFor(descriptorOrChannels)) {
     std::fflush(out);
+    if (out == stdout)
+      stdoutWaitingSince_.reset();
+  }
+}
+
+void FileTable::flushWaitingStdout(std::chrono::steady_clock::time_point now) {
+  if (stdoutWaitingSince_ && now - *stdoutWaitingSince_ >= kStdoutMaxWait) {
+    std::fflush(stdout);
+    stdoutWaitingSince_.reset();
+  }
 }
 
 void FileTable::flushAll() {
+  stdoutWaitingSince_.reset();
   std::fflush(stdout);
   std::fflush(stderr);
   for (auto& [descriptor, file] : files_)

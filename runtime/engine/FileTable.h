@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <map>
@@ -58,6 +59,14 @@ class FileTable {
   void write(uint32_t descriptorOrChannels, const std::string& text);
   void flush(uint32_t descriptorOrChannels);
   void flushAll();
+  // stdout is block-buffered when it is a pipe or a file, so a design that
+  // prints at once and then computes for seconds would show nothing until it
+  // ends. The run loop calls this between ticks and traps: output that has
+  // waited kStdoutMaxWait is written out. That changes only when bytes reach
+  // the reader, never which bytes or their order.
+  static constexpr std::chrono::milliseconds kStdoutMaxWait{50};
+  bool stdoutIsWaiting() const { return stdoutWaitingSince_.has_value(); }
+  void flushWaitingStdout(std::chrono::steady_clock::time_point now);
 
   // The whole contents of the regular guest file `name` ($readmemh, ROM
   // checks, $restart), read through the sandbox; nullopt with `error` (an
@@ -117,6 +126,9 @@ class FileTable {
   };
   std::vector<std::FILE*> streamsFor(uint32_t descriptorOrChannels) const;
   void closeAll();
+
+  // When the oldest byte written to stdout since its last flush was written.
+  std::optional<std::chrono::steady_clock::time_point> stdoutWaitingSince_;
 
   std::FILE* openStream(const std::string& name, const std::string& mode, bool truncate,
                         int& error) const;
