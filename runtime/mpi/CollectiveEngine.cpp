@@ -151,7 +151,7 @@ using UserFunction = void (*)(void*, uint32_t, uint32_t, uint32_t, uint32_t);
 std::optional<wasm_rt_funcref_t> userOpFunction(HostCall& call, int op) {
   static const uint32_t userFunctionType = wasm_rt_register_func_type(
       4, 0, WASM_RT_I32, WASM_RT_I32, WASM_RT_I32, WASM_RT_I32);
-  const UserOp* user = call.rank.userOp(op);
+  const UserOp* user = call.rank.opOfStartedReduction(op);
   auto* table = call.granule.module().table(call.granule.instance());
   if (!user || !table || user->function >= table->size)
     return std::nullopt;

@@ -1,6 +1,7 @@
 //===- RankState.cpp - one rank's MPI handles and call context -------------===//
 #include "mpi/RankState.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "mpi/CommunicatorErrorHandlers.h"
@@ -178,7 +179,23 @@ int RankState::addOp(UserOp op) {
   return nextOp_++;
 }
 
-void RankState::freeOp(int handle) { ops_.erase(handle); }
+void RankState::freeOp(int handle) {
+  auto it = ops_.find(handle);
+  if (it == ops_.end()) return;
+  bool requestLives = std::any_of(requests_.begin(), requests_.end(),
+                                  [](const std::shared_ptr<Request>& request) { return request != nullptr; });
+  if (requestLives)
+    freedOps_.insert(*it);
+  else
+    freedOps_.clear();
+  ops_.erase(it);
+}
+
+const UserOp* RankState::opOfStartedReduction(int handle) {
+  if (const UserOp* live = userOp(handle)) return live;
+  auto it = freedOps_.find(handle);
+  return it == freedOps_.end() ? nullptr : &it->second;
+}
 
 std::shared_ptr<Request> RankState::request(int handle) {
   if (handle <= 0 || size_t(handle) > requests_.size()) return nullptr;

@@ -181,6 +181,11 @@ class RankState : public granule::HostExtension {
   bool isOp(int handle);
   int addOp(UserOp op);
   void freeOp(int handle);
+  // The user op a reduction that has already started applies, also when
+  // MPI_Op_free freed its handle since: MPI frees an object only once the
+  // operations using it have completed (a nonblocking or persistent
+  // collective may be waited for after the free).
+  const UserOp* opOfStartedReduction(int handle);
 
   std::shared_ptr<Request> request(int handle);
   // The request behind a live handle, or null, without a reference-count
@@ -250,6 +255,9 @@ class RankState : public granule::HostExtension {
   std::deque<Layout> types_;
   Layout noType_;
   std::map<int, UserOp> ops_;
+  // Ops freed while a request lived that may still apply them, kept until a
+  // later MPI_Op_free finds no request alive (handles are never reused).
+  std::map<int, UserOp> freedOps_;
   int nextOp_ = abi::kLastPredefinedOp + 1;
   // Handle h is requests_[h - 1]; freed handles are reused, most recent
   // first, so that a window of nonblocking calls keeps reusing a few slots.
