@@ -47,13 +47,22 @@ class IndependentReader {
 
   bool u32(uint32_t& out) {
     uint64_t value = 0;
-    for (unsigned i = 0; i < 5; ++i) {
+    if (!leb(5, value) || value > UINT32_MAX) return false;
+    out = uint32_t(value);
+    return true;
+  }
+
+  // An unsigned LEB128 of at most `maxBytes` bytes (5 for u32, 10 for u64),
+  // without checking the unused bits of the last byte.
+  bool leb(unsigned maxBytes, uint64_t& out) {
+    uint64_t value = 0;
+    for (unsigned i = 0; i < maxBytes; ++i) {
       uint8_t b;
       if (!byte(b)) return false;
       value |= uint64_t(b & 0x7f) << (7 * i);
       if ((b & 0x80) == 0) {
-        out = uint32_t(value);
-        return value <= UINT32_MAX;
+        out = value;
+        return true;
       }
     }
     return false;
@@ -71,11 +80,14 @@ class IndependentReader {
     return u32(size) && bytes(size, out);
   }
 
+  // Limits: flag 1 says a maximum follows, flag 4 (memory64, table64) that
+  // both are 64-bit.
   bool limits() {
     uint8_t flags;
-    uint32_t value;
-    if (!byte(flags) || !u32(value)) return false;
-    return (flags & 1) == 0 || u32(value);
+    uint64_t value;
+    if (!byte(flags)) return false;
+    unsigned maxBytes = (flags & 4) ? 10 : 5;
+    return leb(maxBytes, value) && ((flags & 1) == 0 || leb(maxBytes, value));
   }
 
  private:
