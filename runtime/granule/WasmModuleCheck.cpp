@@ -95,7 +95,7 @@ std::optional<std::string> checkImports(std::string_view body, size_t base) {
     uint8_t kind;
     wasmformat::Limits limits;
     if (!reader.readByte(kind) || !reader.readImportDescriptor(kind, limits))
-      return "malformed import entry" + atOffset(entryOffset);
+      return "malformed import entry" + atOffset(entryOffset) + " (" + reader.problem() + ")";
   }
   if (!reader.atEnd()) return "import section has trailing bytes" + atOffset(base);
   return std::nullopt;

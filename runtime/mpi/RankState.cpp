@@ -80,6 +80,7 @@ std::string RankState::objectsNotCheckpointed() const {
   if (!windows_.empty()) return "a window is live";
   if (!windowErrorHandlers.empty()) return "a window error handler is live";
   if (!allocatedMemory.empty()) return "memory from MPI_Alloc_mem is live";
+  if (attachedBuffer) return "a buffer from MPI_Buffer_attach is attached";
   if (!matchedMessages.empty()) return "a matched message is not received yet";
   // MPI_INFO_ENV's entry is the runtime's, filled in when it is read.
   for (const auto& [info, entries] : infos)

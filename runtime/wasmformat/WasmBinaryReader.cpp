@@ -81,14 +81,24 @@ bool WasmBinaryReader::readLimits(Limits& limits) {
   return true;
 }
 
+bool WasmBinaryReader::readReferenceType() {
+  uint8_t type = 0;
+  if (!readByte(type)) return false;
+  if (type == kFuncRef || type == kExternRef) return true;
+  --pos_;
+  return fail("unsupported reference type");
+}
+
 bool WasmBinaryReader::readValueType() {
   uint8_t type = 0;
   if (!readByte(type)) return false;
-  if (type == 0x6b || type == 0x6c) {
-    uint64_t heapType = 0;
-    return readLeb(heapType, 33, true);
+  switch (type) {
+    case kI32: case kI64: case kF32: case kF64: case kV128: case kFuncRef: case kExternRef:
+      return true;
+    default:
+      --pos_;
+      return fail("unsupported value type");
   }
-  return true;
 }
 
 bool WasmBinaryReader::readImportDescriptor(uint8_t kind, Limits& limits) {
@@ -96,7 +106,7 @@ bool WasmBinaryReader::readImportDescriptor(uint8_t kind, Limits& limits) {
   uint8_t byte = 0;
   switch (kind) {
     case kFunctionImport: return readU32(index);
-    case kTableImport: return readValueType() && readLimits(limits);
+    case kTableImport: return readReferenceType() && readLimits(limits);
     case kMemoryImport: return readLimits(limits);
     case kGlobalImport: return readValueType() && readByte(byte);
     case kTagImport: return readByte(byte) && readU32(index);

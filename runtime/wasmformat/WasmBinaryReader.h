@@ -37,6 +37,15 @@ inline constexpr uint8_t kMemoryImport = 2;
 inline constexpr uint8_t kGlobalImport = 3;
 inline constexpr uint8_t kTagImport = 4;
 
+// Value type bytes.
+inline constexpr uint8_t kI32 = 0x7f;
+inline constexpr uint8_t kI64 = 0x7e;
+inline constexpr uint8_t kF32 = 0x7d;
+inline constexpr uint8_t kF64 = 0x7c;
+inline constexpr uint8_t kV128 = 0x7b;
+inline constexpr uint8_t kFuncRef = 0x70;
+inline constexpr uint8_t kExternRef = 0x6f;
+
 class WasmBinaryReader {
  public:
   // `bytes` starts at `fileOffset` of the module, for problemOffset().
@@ -62,7 +71,11 @@ class WasmBinaryReader {
   // A flags byte (at most 7), a minimum, and a maximum when flag bit 0 is
   // set; 64-bit bounds when bit 2 is. Bit 1 (shared) is reported, not judged.
   bool readLimits(Limits& limits);
-  // A value or reference type; (ref ht) and (ref null ht) carry a heap type.
+  // A table's element type: funcref or externref, the reference types
+  // wasm2c 1.0.32 compiles. Typed references and GC types are refused here,
+  // where the reason can still be named, not later by wasm2c.
+  bool readReferenceType();
+  // A global's type: a number, v128, funcref or externref.
   bool readValueType();
   // What follows an import's kind byte: a type index (function), a
   // reference type and limits (table), limits (memory), a value type and

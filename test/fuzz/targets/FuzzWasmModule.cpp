@@ -118,7 +118,8 @@ void requireSafeImports(std::string_view body) {
     requireSafeName(module);
     requireSafeName(field);
     bool described = (kind == 0 && reader.u32(index)) ||
-                     (kind == 1 && reader.byte(type) && reader.limits()) ||
+                     (kind == 1 && reader.byte(type) && (type == 0x70 || type == 0x6f) &&
+                      reader.limits()) ||
                      (kind == 2 && reader.limits()) ||
                      (kind == 3 && reader.byte(type) && reader.byte(type)) ||
                      (kind == 4 && reader.byte(type) && reader.u32(index));

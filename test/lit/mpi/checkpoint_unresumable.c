@@ -3,7 +3,8 @@
 // with --dir /data; an open file that still has its name is checkpointed,
 // see checkpoint_open_files.c),
 // with "graph" a communicator with a graph topology, with "request" an
-// inactive persistent receive (communicators without one, and error
+// inactive persistent receive, with "buffer" an attached send buffer
+// (communicators without one, and error
 // handlers, are checkpointed: see checkpoint_mpi_objects.c). The
 // checkpoint is written, but
 // `--resume` must refuse it with a clear error, exit non-zero, run nothing
@@ -36,6 +37,14 @@
 // RUN: FileCheck --check-prefix=REQUEST %s < %t/request.err
 // REQUEST: synergy-run: error: cannot resume from {{.*}}ckrequest/checkpoint.syck: rank {{[01]}}: request 2 is live (such MPI objects are not checkpointed)
 // RUN: sort %t/request.out | FileCheck --check-prefix=BEFORE %s
+//
+// RUN: mkdir %t/ckbuffer
+// RUN: env SYNERGY_CHECKPOINT_KILL_AFTER=1 not --crash %synergy-run -np 2 --checkpoint-every 0 \
+// RUN:   --checkpoint-dir %t/ckbuffer %t/prog.wasm buffer > %t/buffer.out
+// RUN: not %synergy-run --resume %t/ckbuffer >> %t/buffer.out 2> %t/buffer.err
+// RUN: FileCheck --check-prefix=BUFFER %s < %t/buffer.err
+// BUFFER: synergy-run: error: cannot resume from {{.*}}ckbuffer/checkpoint.syck: rank {{[01]}}: a buffer from MPI_Buffer_attach is attached (such MPI objects are not checkpointed)
+// RUN: sort %t/buffer.out | FileCheck --check-prefix=BEFORE %s
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
@@ -59,6 +68,9 @@ int main(int argc, char** argv) {
                                    MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &graph);
   } else if (argc > 1 && strcmp(argv[1], "request") == 0) {
     MPI_Recv_init(&received, 1, MPI_INT, 1 - rank, 0, MPI_COMM_WORLD, &request);
+  } else if (argc > 1 && strcmp(argv[1], "buffer") == 0) {
+    static char buffer[1024 + MPI_BSEND_OVERHEAD];
+    MPI_Buffer_attach(buffer, sizeof buffer);
   }
   printf("rank %d before\n", rank);
   fflush(stdout);

@@ -114,6 +114,22 @@ TEST(WasmModuleCheck, RefusesMalformedImportAndExportEntries) {
   EXPECT_NE(expectRefused(kHeader + imports).find("malformed import entry"), std::string::npos);
   std::string badKind = section(2, leb(1) + name("env") + name("f") + '\x09' + leb(0));
   EXPECT_NE(expectRefused(kHeader + badKind).find("malformed import entry"), std::string::npos);
+  // A table of typed references (0x64 heap-type) or a GC abstract type:
+  // wasm2c cannot compile either, so the gate names it.
+  std::string typedTable = section(2, leb(1) + name("env") + name("t") + '\x01' + "\x64\x00" +
+                                          '\0' + leb(1));
+  EXPECT_NE(expectRefused(kHeader + typedTable).find("unsupported reference type"),
+            std::string::npos);
+  std::string structTable =
+      section(2, leb(1) + name("env") + name("t") + '\x01' + "\x6b" + '\0' + leb(1));
+  EXPECT_NE(expectRefused(kHeader + structTable).find("unsupported reference type"),
+            std::string::npos);
+  std::string badGlobal =
+      section(2, leb(1) + name("env") + name("g") + '\x03' + "\x40" + '\0');
+  EXPECT_NE(expectRefused(kHeader + badGlobal).find("unsupported value type"), std::string::npos);
+  std::string funcTable =
+      section(2, leb(1) + name("env") + name("t") + '\x01' + "\x70" + '\0' + leb(1));
+  EXPECT_FALSE(checkWasmModule(kHeader + funcTable).has_value());
   std::string trailing = section(7, leb(0) + "x");
   EXPECT_NE(expectRefused(kHeader + trailing).find("trailing bytes"), std::string::npos);
 }
