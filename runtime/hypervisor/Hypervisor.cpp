@@ -31,6 +31,7 @@
 #include "engine/EngineRunner.h"
 #include "engine/FileTable.h"
 #include "engine/TaskServicer.h"
+#include "engine/Timeline.h"
 #include "hwlower/EngineManifest.h"
 #include "hypervisor/CombinedProgram.h"
 #include "hypervisor/FabricProgram.h"
@@ -52,19 +53,31 @@ namespace {
 // A well-behaved client has one request outstanding; a few more are allowed
 // so that a reply racing the next request is no error.
 constexpr unsigned kMaxOutstandingRequests = 4;
-// An open-loop request runs in chunks of the runtime's own local batch
-// (EngineRunner.cpp) until it is done, a task that is not output-only traps
-// or its time slice is over: the fabric thread serves one request at a
-// time, so the slice bounds how long the other tenants wait (unless a single
-// chunk runs long), while a compute-bound tenant still gets many ticks per
-// network round trip. The slice is short when anything else waits for the
-// fabric (another tenant's request, a finished build) and longer when the
-// tenant has it to itself, so that a lone tenant does not pay a round trip,
-// and on a loaded host a wake-up, every few milliseconds. The reply's tick
-// count says how far it got, as for any run cut short.
+// An open-loop request runs in chunks of at most the runtime's own local
+// batch (EngineRunner.cpp) until it is done, a task that is not output-only
+// traps or its time slice is over: the fabric thread serves one request at
+// a time, so the slice bounds how long the other tenants wait, while a
+// compute-bound tenant still gets many ticks per network round trip. The
+// slice is short when anything else waits for the fabric (another tenant's
+// request, a finished build) and longer when the tenant has it to itself,
+// so that a lone tenant does not pay a round trip, and on a loaded host a
+// wake-up, every few milliseconds: 100 ms while the run holds output for
+// the tenant to write (the traps of output-only tasks), 1 s while it has
+// only ticks to report, whose progress the tenant gets meanwhile
+// (HvRunProgress, every engine::Timeline::kPeriod). The reply's tick count
+// says how far it got, as for any run cut short.
 constexpr uint32_t kOpenLoopChunk = 1u << 12;
 constexpr std::chrono::milliseconds kOpenLoopSlice{5};
 constexpr std::chrono::milliseconds kLoneOpenLoopSlice{100};
+constexpr std::chrono::milliseconds kLoneQuietOpenLoopSlice{1000};
+// A slice is only looked at between two chunks, so each engine's chunk is
+// sized to take about this long: a design whose ticks are slow (4096 of
+// them can take seconds) gets fewer ticks per chunk, and the slice, the
+// progress reports and a move into a new program wait for no long chunk.
+// Sized from wall time, so on a loaded host chunks get shorter; a chunk
+// costs one call into the engine.
+constexpr std::chrono::microseconds kChunkTime{2000};
+constexpr uint32_t kFirstOpenLoopChunk = 16;
 // Traps after which an open-loop run winds down to the end of its tick,
 // leaving the other half of the reply for that tick's own traps.
 constexpr size_t kWindDownTraps = transport::kMaxHvRunTraps / 2;
@@ -129,6 +142,9 @@ struct HostedEngine {
   Connection* owner = nullptr;
   std::shared_ptr<const hwlower::EngineManifest> manifest;
   std::vector<TrapRole> trapRoles;  // by task id - 1
+  // The ticks of one open-loop chunk (see kChunkTime); a new engine's
+  // first chunk is short, as its speed is not known yet.
+  uint32_t chunkTicks = kFirstOpenLoopChunk;
   // Declared before the instance, which steps it until it is gone.
   std::unique_ptr<engine::EngineCallCounter> calls;
   // The combined program the instance is a slot of (null: its own object,
@@ -251,7 +267,8 @@ class Hypervisor::Impl {
   std::optional<std::string> checkStateWord(const HostedEngine& hosted, const StateWordRecord& address, bool write);
   std::vector<StateWordRecord> trappedTaskWords(HostedEngine& hosted, uint32_t task, bool& complete);
   void noteTrap(HostedEngine& hosted, uint32_t task);
-  bool sliceIsOver(Clock::time_point start);
+  bool sliceIsOver(Clock::duration spent, bool holdsOutput);
+  void resizeChunk(HostedEngine& hosted, uint32_t chunk, Clock::duration took);
   void install(HostedEngine& hosted, std::unique_ptr<engine::EngineInstance> instance);
   bool serveFromWindow(HostedEngine& hosted, uint32_t task, std::vector<WindowStream>& windows);
   void serveOpenLoop(Tenant& tenant, HostedEngine& hosted, const std::vector<uint8_t>& payload);
@@ -884,14 +901,23 @@ void Hypervisor::Impl::noteTrap(HostedEngine& hosted, uint32_t task) {
     hosted.yieldFired = true;
 }
 
-bool Hypervisor::Impl::sliceIsOver(Clock::time_point start) {
-  Clock::duration spent = Clock::now() - start;
+bool Hypervisor::Impl::sliceIsOver(Clock::duration spent, bool holdsOutput) {
   if (spent < kOpenLoopSlice)
     return false;
-  if (spent >= kLoneOpenLoopSlice)
+  if (spent >= (holdsOutput ? kLoneOpenLoopSlice : kLoneQuietOpenLoopSlice))
     return true;
   std::lock_guard<std::mutex> lock(workMutex_);
   return !rotation_.empty() || !buildsDone_.empty();
+}
+
+// Sizes the engine's next chunks from the time this one took: as many ticks
+// as took kChunkTime at its speed, at least one, and at most twice this
+// chunk (up to kOpenLoopChunk), so a slow phase shortens the chunks at once
+// and a fast one lengthens them within a few chunks.
+void Hypervisor::Impl::resizeChunk(HostedEngine& hosted, uint32_t chunk, Clock::duration took) {
+  uint64_t tookNs = uint64_t(std::max<int64_t>(1, std::chrono::duration_cast<std::chrono::nanoseconds>(took).count()));
+  uint64_t fits = uint64_t(chunk) * uint64_t(std::chrono::nanoseconds(kChunkTime).count()) / tookNs;
+  hosted.chunkTicks = uint32_t(std::clamp<uint64_t>(fits, 1, std::min<uint64_t>(2 * uint64_t(chunk), kOpenLoopChunk)));
 }
 
 void Hypervisor::Impl::install(HostedEngine& hosted, std::unique_ptr<engine::EngineInstance> instance) {
@@ -982,17 +1008,33 @@ void Hypervisor::Impl::serveOpenLoop(Tenant& tenant, HostedEngine& hosted, const
   // $feof forever, say), still ends the run inside it.
   std::optional<Clock::time_point> windingDownSince;
   uint32_t trapsUnchecked = 0, ticksUnchecked = 0;
+  // The clock is looked at after every whole chunk, as before it was after
+  // kTicksPerSliceCheck ticks, so sizing the chunks costs no extra reads.
+  Clock::time_point lastLook = start, lastProgress = start;
+  uint32_t runTasks = 0;
   for (;;) {
-    uint32_t chunk = windingDownSince ? 0 : std::min(ticks - run.ticksRun, kOpenLoopChunk);
+    uint32_t chunk = windingDownSince ? 0 : std::min(ticks - run.ticksRun, hosted.chunkTicks);
     uint32_t ticksRun = 0;
     uint32_t task = hosted.instance->openLoop(chunk, edgesPerTick, ticksRun);
     run.ticksRun += ticksRun;
     ticksUnchecked += ticksRun;
     trapsUnchecked += task != 0 ? 1 : 0;
-    bool checkSlice = trapsUnchecked >= kTrapsPerSliceCheck || ticksUnchecked >= kTicksPerSliceCheck;
-    if (checkSlice)
+    bool wholeChunk = task == 0 && chunk > 0 && ticksRun == chunk;
+    if (wholeChunk || trapsUnchecked >= kTrapsPerSliceCheck || ticksUnchecked >= kTicksPerSliceCheck) {
       trapsUnchecked = ticksUnchecked = 0;
-    if (!windingDownSince && ((checkSlice && sliceIsOver(start)) || run.traps.size() >= kWindDownTraps))
+      Clock::time_point now = Clock::now();
+      if (wholeChunk)
+        resizeChunk(hosted, chunk, now - lastLook);
+      lastLook = now;
+      if (!windingDownSince && sliceIsOver(now - start, !run.traps.empty()))
+        windingDownSince = now;
+      if (now - lastProgress >= engine::Timeline::kPeriod && run.ticksRun < ticks) {
+        lastProgress = now;
+        tenant.connection->send(FrameType::HvRunProgress,
+                                encodeRunProgress(RunProgress{hosted.id, run.ticksRun, runTasks}));
+      }
+    }
+    if (!windingDownSince && run.traps.size() >= kWindDownTraps)
       windingDownSince = Clock::now();
     bool mayGoOn = !windingDownSince || Clock::now() - *windingDownSince < kOpenLoopSlice;
     if (task != 0 && task != SYNERGY_ENGINE_UNSETTLED && mayGoOn && task <= hosted.manifest->tasks.size() &&
@@ -1003,6 +1045,7 @@ void Hypervisor::Impl::serveOpenLoop(Tenant& tenant, HostedEngine& hosted, const
       if (complete &&
           runWords + words.size() + transport::kMaxHvReplyStateWords <= transport::kMaxHvRunWords) {
         noteTrap(hosted, task);
+        ++runTasks;
         runWords += words.size();
         run.traps.push_back(TrapRecord{task, run.ticksRun, std::move(words)});
         continue;
@@ -1010,6 +1053,7 @@ void Hypervisor::Impl::serveOpenLoop(Tenant& tenant, HostedEngine& hosted, const
     }
     if (task != 0 && task != SYNERGY_ENGINE_UNSETTLED && mayGoOn && serveFromWindow(hosted, task, windows)) {
       noteTrap(hosted, task);
+      ++runTasks;
       continue;
     }
     if (task != 0 || ticksRun < chunk || run.ticksRun == ticks || windingDownSince)
