@@ -24,6 +24,7 @@
 #include <sstream>
 #include <thread>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "engine/EmittedVerilogCheck.h"
 #include "engine/EngineBuilder.h"
@@ -279,6 +280,7 @@ class Hypervisor::Impl {
   bool standsBetweenTicks(HostedEngine& hosted);
   void atTickBoundary(HostedEngine& hosted);
   void moveEngine(HostedEngine& hosted);
+  void unmarkMoving(Connection* owner);
   void leave(Connection* connection);
   void removeEngine(uint32_t id);
   std::string statusReport() const;
@@ -305,6 +307,11 @@ class Hypervisor::Impl {
   std::deque<Work> buildsDone_;
   std::unordered_map<Connection*, std::deque<Work>> connectionWork_;
   std::deque<Connection*> rotation_;
+  // Connections with an engine to move into a new program at its next
+  // request: served ahead of the rotation, as the time until that request
+  // is served is the move's pause (Fig. 7), and other tenants' runs would
+  // add a slice each to it.
+  std::unordered_set<Connection*> moving_;
   bool stopping_ = false;
 
   std::mutex buildMutex_;
@@ -447,8 +454,14 @@ void Hypervisor::Impl::runFabric() {
         work = std::move(buildsDone_.front());
         buildsDone_.pop_front();
       } else {
-        Connection* next = rotation_.front();
-        rotation_.pop_front();
+        auto first = rotation_.begin();
+        if (!moving_.empty())
+          first = std::find_if(rotation_.begin(), rotation_.end(),
+                               [&](Connection* waiting) { return moving_.count(waiting) != 0; });
+        if (first == rotation_.end())
+          first = rotation_.begin();
+        Connection* next = *first;
+        rotation_.erase(first);
         auto queue = connectionWork_.find(next);
         work = std::move(queue->second.front());
         queue->second.pop_front();
@@ -698,6 +711,10 @@ void Hypervisor::Impl::finishProgramBuild(Work& work) {
       held += " " + std::to_string(found->first);
       found->second.move = PendingMove{program, work.generation, work.slots[k], ready};
       atTickBoundary(found->second);
+      if (found->second.move) {
+        std::lock_guard<std::mutex> lock(workMutex_);
+        moving_.insert(found->second.owner);
+      }
     }
     log("combined program " + std::to_string(work.generation) + " is ready for engines" + held);
   }
@@ -733,6 +750,7 @@ void Hypervisor::Impl::atTickBoundary(HostedEngine& hosted) {
 void Hypervisor::Impl::moveEngine(HostedEngine& hosted) {
   PendingMove move = std::move(*hosted.move);
   hosted.move.reset();
+  unmarkMoving(hosted.owner);
   Clock::time_point start = Clock::now();
   double startCpuMs = fabricThreadCpuMs();
   std::unique_ptr<engine::EngineInstance> moved = move.program->adoptSlot(move.slot, *hosted.calls);
@@ -765,6 +783,16 @@ void Hypervisor::Impl::moveEngine(HostedEngine& hosted) {
       " slot " + std::to_string(move.slot) + ": " + figures);
 }
 
+// The connection goes back into the rotation's order once none of its
+// engines waits to move.
+void Hypervisor::Impl::unmarkMoving(Connection* owner) {
+  for (const auto& [id, hosted] : engines_)
+    if (hosted.owner == owner && hosted.move)
+      return;
+  std::lock_guard<std::mutex> lock(workMutex_);
+  moving_.erase(owner);
+}
+
 void Hypervisor::Impl::removeEngine(uint32_t id) {
   auto found = engines_.find(id);
   if (found == engines_.end())
@@ -773,7 +801,9 @@ void Hypervisor::Impl::removeEngine(uint32_t id) {
   if (tenant != tenants_.end())
     std::erase(tenant->second.engines, id);
   bool wasRunning = found->second.instance != nullptr;
+  Connection* owner = found->second.owner;
   engines_.erase(found);
+  unmarkMoving(owner);
   if (wasRunning) {
     ++generation_;
     combineEngines(/*evenIfUnchanged=*/false);
