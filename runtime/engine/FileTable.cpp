@@ -271,8 +271,10 @@ bool FileTable::BufferedStdin::fill(size_t maxBytes, bool wait) {
     if (polled <= 0)
       return false;
   }
-  if (next_ == bytes_.size()) {
-    bytes_.clear();
+  // The bytes consumed go once they are half the buffer, so a stream that
+  // a peek keeps topping up never grows it past twice what it holds.
+  if (next_ > 0 && next_ >= bytes_.size() / 2) {
+    bytes_.erase(0, next_);
     next_ = 0;
   }
   size_t before = bytes_.size();
