@@ -27,8 +27,9 @@ the fabric thread's CPU time for the copy, swap_hold_cpu_ms).
 The pair's fairness is each tenant's share of the work both did while both
 ran (pair_share, from the timelines: 0.5 each is an even split; round-robin
 with bounded open-loop slices should keep both near it): of the trapped
-tasks for a design that traps often, since the runner counts a remote
-open-loop run's ticks only when the run returns, and of the ticks otherwise.
+tasks for a design that traps often, since a remote open-loop run's ticks
+show in the timeline only every 100 ms (the hypervisor's progress reports)
+and when the run returns, and of the ticks otherwise.
 It prints virtual ticks/s and trapped tasks/s and their ratios to solo; the
 outputs of every run must equal the solo run's (outputs_match). One
 synergy-hv on 127.0.0.1 serves all runs; it shares the bench's engine cache.

@@ -8,6 +8,7 @@
 #include "engine/FileTable.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -22,6 +23,9 @@ static constexpr uint32_t kStdin = kDescriptorBit | 0;
 static constexpr uint32_t kStdout = kDescriptorBit | 1;
 static constexpr uint32_t kStderr = kDescriptorBit | 2;
 static constexpr uint32_t kFirstFileDescriptor = 3;
+// What one read of a tenant's buffered stdin asks for, as a stream's buffer
+// would.
+static constexpr size_t kStdinReadBytes = 1 << 16;
 static constexpr int kChannelCount = 31;  // bit 31 marks a plain descriptor
 // Plain descriptors a state file may name: as many as a design could open.
 static constexpr uint32_t kMaxFileDescriptor = 1u << 16;
@@ -151,6 +155,8 @@ std::FILE* FileTable::stream(uint32_t descriptor) const {
 InputStream* FileTable::input(uint32_t descriptor) {
   switch (descriptor) {
   case kStdin:
+    if (bufferedStdin_)
+      return bufferedStdin_.get();
     return &stdinInput_;
   case kStdout:
     return &stdoutInput_;
@@ -245,6 +251,80 @@ std::vector<OpenFileRecord> FileTable::records() const {
   return result;
 }
 
+void FileTable::readStdinAhead() {
+  struct stat info;
+  if (::fstat(STDIN_FILENO, &info) != 0)
+    return;
+  if (S_ISREG(info.st_mode))
+    stdinIsFile_ = true;
+  else
+    bufferedStdin_ = std::make_unique<BufferedStdin>();
+}
+
+bool FileTable::BufferedStdin::fill(size_t maxBytes, bool wait) {
+  if (!wait) {
+    pollfd ready{STDIN_FILENO, POLLIN, 0};
+    int polled;
+    do
+      polled = ::poll(&ready, 1, 0);
+    while (polled < 0 && errno == EINTR);
+    if (polled <= 0)
+      return false;
+  }
+  // The bytes consumed go once they are half the buffer, so a stream that
+  // a peek keeps topping up never grows it past twice what it holds.
+  if (next_ > 0 && next_ >= bytes_.size() / 2) {
+    bytes_.erase(0, next_);
+    next_ = 0;
+  }
+  size_t before = bytes_.size();
+  bytes_.resize(before + maxBytes);
+  ssize_t got;
+  do
+    got = ::read(STDIN_FILENO, bytes_.data() + before, maxBytes);
+  while (got < 0 && errno == EINTR);
+  bytes_.resize(before + size_t(std::max<ssize_t>(got, 0)));
+  // An error reads as nothing, as getc's EOF does; the next read tries again.
+  if (got == 0)
+    sawEnd_ = true;
+  return got > 0;
+}
+
+int FileTable::BufferedStdin::get() {
+  if (held() == 0 && !sawEnd_ && !atEnd_)
+    fill(kStdinReadBytes, /*wait=*/true);
+  if (held() > 0)
+    return uint8_t(bytes_[next_++]);
+  // Like a stream's end-of-file flag since glibc 2.28, the end is sticky
+  // until a byte is pushed back.
+  atEnd_ = atEnd_ || sawEnd_;
+  return EOF;
+}
+
+bool FileTable::BufferedStdin::unget(uint8_t byte) {
+  if (next_ > 0)
+    bytes_[--next_] = char(byte);
+  else
+    bytes_.insert(bytes_.begin(), char(byte));
+  atEnd_ = false;
+  return true;
+}
+
+std::string FileTable::BufferedStdin::peek(size_t maxBytes, bool& endsAtEof) {
+  while (held() < maxBytes && !sawEnd_ && fill(maxBytes - held(), /*wait=*/false)) {
+  }
+  endsAtEof = sawEnd_ && held() <= maxBytes;
+  return bytes_.substr(next_, std::min(maxBytes, held()));
+}
+
+bool FileTable::BufferedStdin::consume(uint64_t bytes, bool hitEof) {
+  if (bytes > held() || (hitEof && (bytes != held() || !sawEnd_)))
+    return false;
+  next_ += size_t(bytes);
+  atEnd_ = hitEof;
+  return true;
+}
+
 std::vector<uint32_t> FileTable::readAheadDescriptors() {
   auto identity = [](int fd, struct stat& info) { return fd >= 0 && fstat(fd, &info) == 0; };
   std::vector<std::pair<dev_t, ino_t>> written;
@@ -265,14 +345,28 @@ std::vector<uint32_t> FileTable::readAheadDescriptors() {
     if (std::find(written.begin(), written.end(), std::make_pair(info.st_dev, info.st_ino)) == written.end())
       readable.push_back(descriptor);
   }
+  if (bufferedStdin_ && !bufferedStdin_->atEnd())
+    readable.push_back(kStdin);
+  struct stat info;
+  if (stdinIsFile_ && !std::feof(stdin) && !std::ferror(stdin) && !stdinInput_.mayHoldPushedBack() &&
+      identity(STDIN_FILENO, info) && S_ISREG(info.st_mode) &&
+      std::find(written.begin(), written.end(), std::make_pair(info.st_dev, info.st_ino)) == written.end())
+    readable.push_back(kStdin);
   return readable;
 }
 
 std::optional<std::string> FileTable::peekInput(uint32_t descriptor, size_t maxBytes, bool& endsAtEof) {
+  if (descriptor == kStdin && bufferedStdin_) {
+    std::string bytes = bufferedStdin_->peek(maxBytes, endsAtEof);
+    // Nothing ready yet: no window; the design's read waits in the tenant.
+    if (bytes.empty() && !endsAtEof)
+      return std::nullopt;
+    return bytes;
+  }
   auto it = files_.find(descriptor);
-  if (it == files_.end())
+  if (it == files_.end() && !(descriptor == kStdin && stdinIsFile_))
     return std::nullopt;
-  std::FILE* in = it->second.stream;
+  std::FILE* in = it == files_.end() ? stdin : it->second.stream;
   off_t position = ftello(in);
   if (position < 0)
     return std::nullopt;
@@ -289,10 +383,12 @@ std::optional<std::string> FileTable::peekInput(uint32_t descriptor, size_t maxB
 }
 
 bool FileTable::advanceInput(uint32_t descriptor, uint64_t bytes, bool hitEof) {
+  if (descriptor == kStdin && bufferedStdin_)
+    return bufferedStdin_->consume(bytes, hitEof);
   auto it = files_.find(descriptor);
-  if (it == files_.end())
+  if (it == files_.end() && !(descriptor == kStdin && stdinIsFile_))
     return false;
-  std::FILE* in = it->second.stream;
+  std::FILE* in = it == files_.end() ? stdin : it->second.stream;
   if (bytes > 0 && fseeko(in, off_t(bytes), SEEK_CUR) != 0)
     return false;
   // A read at the end sets the flag; should the file have grown meanwhile,

@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <map>
+#include <memory>
 #include <string>
 #include <optional>
 #include <vector>
@@ -86,7 +87,7 @@ class FileTable {
   // not open for writing through another descriptor or as stdout or stderr,
   // so nothing but the design's own reads moves them or changes their bytes;
   // nor one with a byte an $ungetc pushed back still unread, which a peek
-  // at the file's bytes would not see.
+  // at the file's bytes would not see. After readStdinAhead, stdin too.
   std::vector<uint32_t> readAheadDescriptors();
   // Up to `maxBytes` bytes from such a file's position on, leaving the
   // position and flags as they were; `endsAtEof` tells that the file ends
@@ -97,6 +98,15 @@ class FileTable {
   // have left it. False when the descriptor is not one of
   // readAheadDescriptors().
   bool advanceInput(uint32_t descriptor, uint64_t bytes, bool hitEof);
+  // A tenant of synergy-hv reads stdin ahead too, once this is called (before
+  // anything reads stdin). A regular file is offered as any input file is.
+  // Anything else (a pipe, a terminal) cannot be peeked and put back, so
+  // from then on the input tasks read stdin through a buffer of the
+  // table's own, and a peek offers what that buffer holds plus what stdin
+  // has ready, never waiting for more: a pipe fed slowly gets a short
+  // window, and a read past it is the tenant's, which waits as a solo
+  // run's would.
+  void readStdinAhead();
   // Checks every record (descriptor numbering, a mode $fopen accepts, a
   // position within the file) and reopens them through the sandbox without
   // truncating; false with `error` if one is refused, and nothing stays open.
@@ -118,6 +128,28 @@ class FileTable {
     std::FILE* stream_;
     int64_t pushedBackFrom_ = -1;  // -1: nothing pushed back
   };
+  // stdin as a tenant reads it when it is no regular file: the bytes read
+  // from the descriptor and not yet consumed (pushed-back ones first), and
+  // whether a read hit the end ($feof) or read(2) reported it, which the
+  // next read past the bytes held then hits.
+  class BufferedStdin final : public InputStream {
+   public:
+    int get() override;
+    bool unget(uint8_t byte) override;
+    bool atEnd() const override { return atEnd_; }
+    std::string peek(size_t maxBytes, bool& endsAtEof);
+    bool consume(uint64_t bytes, bool hitEof);
+
+   private:
+    size_t held() const { return bytes_.size() - next_; }
+    // One read(2) of up to `maxBytes`; without `wait`, only when stdin has
+    // bytes (or its end) ready. False when nothing was read.
+    bool fill(size_t maxBytes, bool wait);
+    std::string bytes_;
+    size_t next_ = 0;
+    bool atEnd_ = false;
+    bool sawEnd_ = false;
+  };
   struct OpenFile {
     std::FILE* stream = nullptr;
     std::string path;
@@ -135,6 +167,9 @@ class FileTable {
 
   sandbox::GrantTable grants_;
   FileInput stdinInput_{stdin}, stdoutInput_{stdout}, stderrInput_{stderr};
+  // readStdinAhead: stdin is a regular file, or read through this buffer.
+  bool stdinIsFile_ = false;
+  std::unique_ptr<BufferedStdin> bufferedStdin_;
   std::map<uint32_t, OpenFile> files_;  // by descriptor (either numbering)
 };
 

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "engine/Timeline.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -70,8 +71,13 @@ void Timeline::sampleLoop() {
 void Timeline::writeRow() {
   std::lock_guard<std::mutex> lock(mutex_);
   auto now = std::chrono::steady_clock::now();
-  uint64_t ticks = counters_.ticks.load(std::memory_order_relaxed);
-  uint64_t tasks = counters_.tasks.load(std::memory_order_relaxed);
+  // The run counts a batch's ticks and tasks only once it has serviced the
+  // batch's reply, after the batch's reported progress is gone: until then a
+  // row repeats the last one's count rather than go back.
+  uint64_t ticks = std::max(lastTicks_, counters_.ticks.load(std::memory_order_relaxed) +
+                                            counters_.batchTicks.load(std::memory_order_relaxed));
+  uint64_t tasks = std::max(lastTasks_, counters_.tasks.load(std::memory_order_relaxed) +
+                                            counters_.batchTasks.load(std::memory_order_relaxed));
   double interval = std::chrono::duration<double>(now - lastTime_).count();
   double ticksPerSecond = interval > 0 ? double(ticks - lastTicks_) / interval : 0;
   double tasksPerSecond = interval > 0 ? double(tasks - lastTasks_) / interval : 0;

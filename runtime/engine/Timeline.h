@@ -9,6 +9,11 @@
 // its own at the moment it happens. This is Fig. 9-12 of the Synergy paper
 // as data: bench/verilog draws it.
 //
+// An engine behind a hypervisor runs a batch of ticks per request; while a
+// batch goes on, the hypervisor reports its progress (HvRunProgress) and the
+// rows show it, until the run's own counts take its place. A row never shows
+// fewer ticks or tasks than the one before.
+//
 // The columns, after a header line:
 //   time_s        wall seconds since the run started (before any build)
 //   ticks         virtual ticks completed so far
@@ -38,6 +43,11 @@ struct TimelineCounters {
   std::atomic<uint64_t> tasks{0};
   // A string literal: "none", "software" or "compiled".
   std::atomic<const char*> engine{"none"};
+  // Ticks and tasks an engine elsewhere reports from inside a batch it is
+  // still running (hypervisor/RemoteEngine.cpp): not yet in ticks and tasks,
+  // and zero again once the batch's reply is in.
+  std::atomic<uint64_t> batchTicks{0};
+  std::atomic<uint64_t> batchTasks{0};
 
   void addTask() { tasks.store(tasks.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed); }
 };

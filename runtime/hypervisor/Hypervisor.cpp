@@ -24,6 +24,7 @@
 #include <sstream>
 #include <thread>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "engine/EmittedVerilogCheck.h"
 #include "engine/EngineBuilder.h"
@@ -31,6 +32,7 @@
 #include "engine/EngineRunner.h"
 #include "engine/FileTable.h"
 #include "engine/TaskServicer.h"
+#include "engine/Timeline.h"
 #include "hwlower/EngineManifest.h"
 #include "hypervisor/CombinedProgram.h"
 #include "hypervisor/FabricProgram.h"
@@ -52,19 +54,31 @@ namespace {
 // A well-behaved client has one request outstanding; a few more are allowed
 // so that a reply racing the next request is no error.
 constexpr unsigned kMaxOutstandingRequests = 4;
-// An open-loop request runs in chunks of the runtime's own local batch
-// (EngineRunner.cpp) until it is done, a task that is not output-only traps
-// or its time slice is over: the fabric thread serves one request at a
-// time, so the slice bounds how long the other tenants wait (unless a single
-// chunk runs long), while a compute-bound tenant still gets many ticks per
-// network round trip. The slice is short when anything else waits for the
-// fabric (another tenant's request, a finished build) and longer when the
-// tenant has it to itself, so that a lone tenant does not pay a round trip,
-// and on a loaded host a wake-up, every few milliseconds. The reply's tick
-// count says how far it got, as for any run cut short.
+// An open-loop request runs in chunks of at most the runtime's own local
+// batch (EngineRunner.cpp) until it is done, a task that is not output-only
+// traps or its time slice is over: the fabric thread serves one request at
+// a time, so the slice bounds how long the other tenants wait, while a
+// compute-bound tenant still gets many ticks per network round trip. The
+// slice is short when anything else waits for the fabric (another tenant's
+// request, a finished build) and longer when the tenant has it to itself,
+// so that a lone tenant does not pay a round trip, and on a loaded host a
+// wake-up, every few milliseconds: 100 ms while the run holds output for
+// the tenant to write (the traps of output-only tasks), 1 s while it has
+// only ticks to report, whose progress the tenant gets meanwhile
+// (HvRunProgress, every engine::Timeline::kPeriod). The reply's tick count
+// says how far it got, as for any run cut short.
 constexpr uint32_t kOpenLoopChunk = 1u << 12;
 constexpr std::chrono::milliseconds kOpenLoopSlice{5};
 constexpr std::chrono::milliseconds kLoneOpenLoopSlice{100};
+constexpr std::chrono::milliseconds kLoneQuietOpenLoopSlice{1000};
+// A slice is only looked at between two chunks, so each engine's chunk is
+// sized to take about this long: a design whose ticks are slow (4096 of
+// them can take seconds) gets fewer ticks per chunk, and the slice, the
+// progress reports and a move into a new program wait for no long chunk.
+// Sized from wall time, so on a loaded host chunks get shorter; a chunk
+// costs one call into the engine.
+constexpr std::chrono::microseconds kChunkTime{2000};
+constexpr uint32_t kFirstOpenLoopChunk = 16;
 // Traps after which an open-loop run winds down to the end of its tick,
 // leaving the other half of the reply for that tick's own traps.
 constexpr size_t kWindDownTraps = transport::kMaxHvRunTraps / 2;
@@ -129,6 +143,9 @@ struct HostedEngine {
   Connection* owner = nullptr;
   std::shared_ptr<const hwlower::EngineManifest> manifest;
   std::vector<TrapRole> trapRoles;  // by task id - 1
+  // The ticks of one open-loop chunk (see kChunkTime); a new engine's
+  // first chunk is short, as its speed is not known yet.
+  uint32_t chunkTicks = kFirstOpenLoopChunk;
   // Declared before the instance, which steps it until it is gone.
   std::unique_ptr<engine::EngineCallCounter> calls;
   // The combined program the instance is a slot of (null: its own object,
@@ -251,7 +268,8 @@ class Hypervisor::Impl {
   std::optional<std::string> checkStateWord(const HostedEngine& hosted, const StateWordRecord& address, bool write);
   std::vector<StateWordRecord> trappedTaskWords(HostedEngine& hosted, uint32_t task, bool& complete);
   void noteTrap(HostedEngine& hosted, uint32_t task);
-  bool sliceIsOver(Clock::time_point start);
+  bool sliceIsOver(Clock::duration spent, bool holdsOutput);
+  void resizeChunk(HostedEngine& hosted, uint32_t chunk, Clock::duration took);
   void install(HostedEngine& hosted, std::unique_ptr<engine::EngineInstance> instance);
   bool serveFromWindow(HostedEngine& hosted, uint32_t task, std::vector<WindowStream>& windows);
   void serveOpenLoop(Tenant& tenant, HostedEngine& hosted, const std::vector<uint8_t>& payload);
@@ -262,6 +280,7 @@ class Hypervisor::Impl {
   bool standsBetweenTicks(HostedEngine& hosted);
   void atTickBoundary(HostedEngine& hosted);
   void moveEngine(HostedEngine& hosted);
+  void unmarkMoving(Connection* owner);
   void leave(Connection* connection);
   void removeEngine(uint32_t id);
   std::string statusReport() const;
@@ -288,6 +307,11 @@ class Hypervisor::Impl {
   std::deque<Work> buildsDone_;
   std::unordered_map<Connection*, std::deque<Work>> connectionWork_;
   std::deque<Connection*> rotation_;
+  // Connections with an engine to move into a new program at its next
+  // request: served ahead of the rotation, as the time until that request
+  // is served is the move's pause (Fig. 7), and other tenants' runs would
+  // add a slice each to it.
+  std::unordered_set<Connection*> moving_;
   bool stopping_ = false;
 
   std::mutex buildMutex_;
@@ -430,8 +454,14 @@ void Hypervisor::Impl::runFabric() {
         work = std::move(buildsDone_.front());
         buildsDone_.pop_front();
       } else {
-        Connection* next = rotation_.front();
-        rotation_.pop_front();
+        auto first = rotation_.begin();
+        if (!moving_.empty())
+          first = std::find_if(rotation_.begin(), rotation_.end(),
+                               [&](Connection* waiting) { return moving_.count(waiting) != 0; });
+        if (first == rotation_.end())
+          first = rotation_.begin();
+        Connection* next = *first;
+        rotation_.erase(first);
         auto queue = connectionWork_.find(next);
         work = std::move(queue->second.front());
         queue->second.pop_front();
@@ -681,6 +711,10 @@ void Hypervisor::Impl::finishProgramBuild(Work& work) {
       held += " " + std::to_string(found->first);
       found->second.move = PendingMove{program, work.generation, work.slots[k], ready};
       atTickBoundary(found->second);
+      if (found->second.move) {
+        std::lock_guard<std::mutex> lock(workMutex_);
+        moving_.insert(found->second.owner);
+      }
     }
     log("combined program " + std::to_string(work.generation) + " is ready for engines" + held);
   }
@@ -716,6 +750,7 @@ void Hypervisor::Impl::atTickBoundary(HostedEngine& hosted) {
 void Hypervisor::Impl::moveEngine(HostedEngine& hosted) {
   PendingMove move = std::move(*hosted.move);
   hosted.move.reset();
+  unmarkMoving(hosted.owner);
   Clock::time_point start = Clock::now();
   double startCpuMs = fabricThreadCpuMs();
   std::unique_ptr<engine::EngineInstance> moved = move.program->adoptSlot(move.slot, *hosted.calls);
@@ -748,6 +783,16 @@ void Hypervisor::Impl::moveEngine(HostedEngine& hosted) {
       " slot " + std::to_string(move.slot) + ": " + figures);
 }
 
+// The connection goes back into the rotation's order once none of its
+// engines waits to move.
+void Hypervisor::Impl::unmarkMoving(Connection* owner) {
+  for (const auto& [id, hosted] : engines_)
+    if (hosted.owner == owner && hosted.move)
+      return;
+  std::lock_guard<std::mutex> lock(workMutex_);
+  moving_.erase(owner);
+}
+
 void Hypervisor::Impl::removeEngine(uint32_t id) {
   auto found = engines_.find(id);
   if (found == engines_.end())
@@ -756,7 +801,9 @@ void Hypervisor::Impl::removeEngine(uint32_t id) {
   if (tenant != tenants_.end())
     std::erase(tenant->second.engines, id);
   bool wasRunning = found->second.instance != nullptr;
+  Connection* owner = found->second.owner;
   engines_.erase(found);
+  unmarkMoving(owner);
   if (wasRunning) {
     ++generation_;
     combineEngines(/*evenIfUnchanged=*/false);
@@ -884,14 +931,23 @@ void Hypervisor::Impl::noteTrap(HostedEngine& hosted, uint32_t task) {
     hosted.yieldFired = true;
 }
 
-bool Hypervisor::Impl::sliceIsOver(Clock::time_point start) {
-  Clock::duration spent = Clock::now() - start;
+bool Hypervisor::Impl::sliceIsOver(Clock::duration spent, bool holdsOutput) {
   if (spent < kOpenLoopSlice)
     return false;
-  if (spent >= kLoneOpenLoopSlice)
+  if (spent >= (holdsOutput ? kLoneOpenLoopSlice : kLoneQuietOpenLoopSlice))
     return true;
   std::lock_guard<std::mutex> lock(workMutex_);
   return !rotation_.empty() || !buildsDone_.empty();
+}
+
+// Sizes the engine's next chunks from the time this one took: as many ticks
+// as took kChunkTime at its speed, at least one, and at most twice this
+// chunk (up to kOpenLoopChunk), so a slow phase shortens the chunks at once
+// and a fast one lengthens them within a few chunks.
+void Hypervisor::Impl::resizeChunk(HostedEngine& hosted, uint32_t chunk, Clock::duration took) {
+  uint64_t tookNs = uint64_t(std::max<int64_t>(1, std::chrono::duration_cast<std::chrono::nanoseconds>(took).count()));
+  uint64_t fits = uint64_t(chunk) * uint64_t(std::chrono::nanoseconds(kChunkTime).count()) / tookNs;
+  hosted.chunkTicks = uint32_t(std::clamp<uint64_t>(fits, 1, std::min<uint64_t>(2 * uint64_t(chunk), kOpenLoopChunk)));
 }
 
 void Hypervisor::Impl::install(HostedEngine& hosted, std::unique_ptr<engine::EngineInstance> instance) {
@@ -982,17 +1038,33 @@ void Hypervisor::Impl::serveOpenLoop(Tenant& tenant, HostedEngine& hosted, const
   // $feof forever, say), still ends the run inside it.
   std::optional<Clock::time_point> windingDownSince;
   uint32_t trapsUnchecked = 0, ticksUnchecked = 0;
+  // The clock is looked at after every whole chunk, as before it was after
+  // kTicksPerSliceCheck ticks, so sizing the chunks costs no extra reads.
+  Clock::time_point lastLook = start, lastProgress = start;
+  uint32_t runTasks = 0;
   for (;;) {
-    uint32_t chunk = windingDownSince ? 0 : std::min(ticks - run.ticksRun, kOpenLoopChunk);
+    uint32_t chunk = windingDownSince ? 0 : std::min(ticks - run.ticksRun, hosted.chunkTicks);
     uint32_t ticksRun = 0;
     uint32_t task = hosted.instance->openLoop(chunk, edgesPerTick, ticksRun);
     run.ticksRun += ticksRun;
     ticksUnchecked += ticksRun;
     trapsUnchecked += task != 0 ? 1 : 0;
-    bool checkSlice = trapsUnchecked >= kTrapsPerSliceCheck || ticksUnchecked >= kTicksPerSliceCheck;
-    if (checkSlice)
+    bool wholeChunk = task == 0 && chunk > 0 && ticksRun == chunk;
+    if (wholeChunk || trapsUnchecked >= kTrapsPerSliceCheck || ticksUnchecked >= kTicksPerSliceCheck) {
       trapsUnchecked = ticksUnchecked = 0;
-    if (!windingDownSince && ((checkSlice && sliceIsOver(start)) || run.traps.size() >= kWindDownTraps))
+      Clock::time_point now = Clock::now();
+      if (wholeChunk)
+        resizeChunk(hosted, chunk, now - lastLook);
+      lastLook = now;
+      if (!windingDownSince && sliceIsOver(now - start, !run.traps.empty()))
+        windingDownSince = now;
+      if (now - lastProgress >= engine::Timeline::kPeriod && run.ticksRun < ticks) {
+        lastProgress = now;
+        tenant.connection->send(FrameType::HvRunProgress,
+                                encodeRunProgress(RunProgress{hosted.id, run.ticksRun, runTasks}));
+      }
+    }
+    if (!windingDownSince && run.traps.size() >= kWindDownTraps)
       windingDownSince = Clock::now();
     bool mayGoOn = !windingDownSince || Clock::now() - *windingDownSince < kOpenLoopSlice;
     if (task != 0 && task != SYNERGY_ENGINE_UNSETTLED && mayGoOn && task <= hosted.manifest->tasks.size() &&
@@ -1003,6 +1075,7 @@ void Hypervisor::Impl::serveOpenLoop(Tenant& tenant, HostedEngine& hosted, const
       if (complete &&
           runWords + words.size() + transport::kMaxHvReplyStateWords <= transport::kMaxHvRunWords) {
         noteTrap(hosted, task);
+        ++runTasks;
         runWords += words.size();
         run.traps.push_back(TrapRecord{task, run.ticksRun, std::move(words)});
         continue;
@@ -1010,6 +1083,7 @@ void Hypervisor::Impl::serveOpenLoop(Tenant& tenant, HostedEngine& hosted, const
     }
     if (task != 0 && task != SYNERGY_ENGINE_UNSETTLED && mayGoOn && serveFromWindow(hosted, task, windows)) {
       noteTrap(hosted, task);
+      ++runTasks;
       continue;
     }
     if (task != 0 || ticksRun < chunk || run.ticksRun == ticks || windingDownSince)

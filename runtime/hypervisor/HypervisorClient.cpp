@@ -3,8 +3,8 @@
 // This file implements HypervisorClient: the transport's I/O thread puts
 // each received frame (or the news of the connection's end) into a mailbox,
 // and call() waits on it. Exactly one reply is outstanding at a time, so the
-// mailbox holds at most one frame; a second unsolicited one is a protocol
-// error of the peer.
+// mailbox holds at most one frame besides the HvRunProgress frames of an
+// open-loop run; any other unsolicited one is a protocol error of the peer.
 //
 //===----------------------------------------------------------------------===//
 #include "hypervisor/HypervisorClient.h"
@@ -113,13 +113,22 @@ std::unique_ptr<HypervisorClient> HypervisorClient::connect(const std::string& a
 
 std::optional<std::vector<uint8_t>> HypervisorClient::call(FrameType request, std::vector<uint8_t> payload,
                                                            FrameType expected, std::string& error,
-                                                           std::optional<std::string>* moveTo) {
+                                                           std::optional<std::string>* moveTo,
+                                                           const ProgressHandler* onProgress) {
   connection_->send(request, std::move(payload));
-  std::string reason;
-  std::optional<Frame> reply = mailbox_->take(reason);
-  if (!reply) {
-    error = "lost the hypervisor during " + std::string(transport::frameTypeName(request)) + ": " + reason;
-    return std::nullopt;
+  std::optional<Frame> reply;
+  for (;;) {
+    std::string reason;
+    reply = mailbox_->take(reason);
+    if (!reply) {
+      error = "lost the hypervisor during " + std::string(transport::frameTypeName(request)) + ": " + reason;
+      return std::nullopt;
+    }
+    if (!onProgress || reply->type != FrameType::HvRunProgress ||
+        !payloadLengthIsValid(uint16_t(reply->type), reply->payload.size()))
+      break;
+    if (!(*onProgress)(reply->payload, error))
+      return std::nullopt;
   }
   if (reply->type == FrameType::HvRefused) {
     error = "the hypervisor refused " + std::string(transport::frameTypeName(request)) + ": " +

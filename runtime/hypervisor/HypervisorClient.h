@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -37,10 +38,14 @@ class HypervisorClient {
   // HvRefused reply, a reply of another type or the connection's loss yield
   // nullopt and a one-line `error`. With `moveTo`, an HvMoveTo reply is no
   // error: it sets *moveTo to the address it names and yields an empty
-  // payload.
+  // payload. With `onProgress`, HvRunProgress frames may come before the
+  // reply (an open-loop run's, protocol 6): each is handed to it, and its
+  // false ends the call with the `error` it set.
+  using ProgressHandler = std::function<bool(const std::vector<uint8_t>& payload, std::string& error)>;
   std::optional<std::vector<uint8_t>> call(transport::FrameType request, std::vector<uint8_t> payload,
                                            transport::FrameType expected, std::string& error,
-                                           std::optional<std::string>* moveTo = nullptr);
+                                           std::optional<std::string>* moveTo = nullptr,
+                                           const ProgressHandler* onProgress = nullptr);
 
  private:
   HypervisorClient();

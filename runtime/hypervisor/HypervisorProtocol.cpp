@@ -77,6 +77,7 @@ std::optional<size_t> fixedPayloadBytes(uint16_t frameType) {
     case FrameType::HvFinalize:
     case FrameType::HvDone:
     case FrameType::HvStatus:
+    case FrameType::HvRunProgress:
       // Each fixed record fills its frame type's maximum exactly.
       return transport::maxPayloadBytes(static_cast<FrameType>(frameType));
     default:
@@ -367,6 +368,19 @@ std::optional<Batch> decodeBatch(const std::vector<uint8_t>& payload, std::strin
   batch.request = uint16_t(request);
   batch.record.assign(payload.begin() + reader.offset(), payload.end());
   return batch;
+}
+
+std::vector<uint8_t> encodeRunProgress(const RunProgress& progress) {
+  return PayloadWriter().u32(progress.engine).u32(progress.ticks).u32(progress.tasks).take();
+}
+
+RunProgress decodeRunProgress(const std::vector<uint8_t>& payload) {
+  PayloadReader reader(payload);
+  RunProgress progress;
+  progress.engine = reader.u32();
+  progress.ticks = reader.u32();
+  progress.tasks = reader.u32();
+  return progress;
 }
 
 bool payloadLengthIsValid(uint16_t frameType, size_t size) {

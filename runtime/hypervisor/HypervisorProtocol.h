@@ -25,7 +25,8 @@ namespace synergy::hypervisor {
 //    tasks the hypervisor ran past, then the one it stopped at; HvReadState.
 // 5: an HvOpenLoop carries read-ahead windows of the tenant's input files,
 //    and its HvOpenLooped reply how far the run read into each.
-inline constexpr uint32_t kHypervisorProtocolVersion = 5;
+// 6: HvRunProgress while an open-loop run goes on.
+inline constexpr uint32_t kHypervisorProtocolVersion = 6;
 
 // Appends little-endian integers to a payload.
 class PayloadWriter {
@@ -169,6 +170,21 @@ std::vector<uint8_t> encodeStateRead(const StateRead& read);
 // Checks the structure (1 to kMaxHvReadWords addresses, the exact length)
 // and decodes; nullopt and `reason` otherwise. The ids are still unchecked.
 std::optional<StateRead> decodeStateRead(const std::vector<uint8_t>& payload, std::string& reason);
+
+// An HvRunProgress (protocol 6): what an open-loop run the hypervisor is
+// still serving has done so far, sent at most once per
+// engine::Timeline::kPeriod so that the tenant's --timeline moves while one
+// long run goes on. u32 engine, u32 ticks completed, u32 tasks the run went
+// past or served from windows (those its reply will list or count).
+struct RunProgress {
+  uint32_t engine = 0;
+  uint32_t ticks = 0;
+  uint32_t tasks = 0;
+  bool operator==(const RunProgress&) const = default;
+};
+std::vector<uint8_t> encodeRunProgress(const RunProgress& progress);
+// The caller has checked the length (fixedPayloadBytes).
+RunProgress decodeRunProgress(const std::vector<uint8_t>& payload);
 
 // An HvBatch: writes for one engine, then one engine request (`request` 0:
 // none) with its own fixed record.

@@ -62,6 +62,12 @@ namespace {
 // window would not show it. Each file's window is sized
 // from what the last run read of it (kMinReadAheadBytes to
 // kMaxHvReadAheadBytes), so a file read slowly costs little per request.
+// stdin is read ahead too (FileTable::readStdinAhead): a pipe's window
+// holds only the bytes it has ready.
+//
+// While a run goes on, the hypervisor reports its ticks and tasks so far
+// (HvRunProgress), which the proxy publishes to the run's timeline
+// counters until the reply comes (engine/Timeline.h).
 //
 // The manifest, its text and the token file are kept for a migration: the
 // engine is then submitted again to another hypervisor.
@@ -160,7 +166,8 @@ void migrate(RemoteEngine& remote, const std::string& address) {
 // HvMoveTo was not served: it is sent again, writes and all, after the
 // migration, naming the new engine id (every request record starts with
 // it).
-std::vector<uint8_t> request(SynergyEngine* engine, FrameType type, PayloadWriter payload, FrameType expected) {
+std::vector<uint8_t> request(SynergyEngine* engine, FrameType type, PayloadWriter payload, FrameType expected,
+                             const HypervisorClient::ProgressHandler* onProgress = nullptr) {
   RemoteEngine& remote = *remoteOf(engine);
   if (!remote.runTraps.empty())
     fail(std::string("internal error: ") + transport::frameTypeName(type) +
@@ -175,14 +182,14 @@ std::vector<uint8_t> request(SynergyEngine* engine, FrameType type, PayloadWrite
     std::optional<std::string> moveTo;
     std::optional<std::vector<uint8_t>> reply;
     if (writes.empty()) {
-      reply = remote.client->call(type, record, expected, error, &moveTo);
+      reply = remote.client->call(type, record, expected, error, &moveTo, onProgress);
     } else {
       Batch batch;
       batch.engine = remote.engineId;
       batch.writes = writes;
       batch.request = uint16_t(type);
       batch.record = record;
-      reply = remote.client->call(FrameType::HvBatch, encodeBatch(batch), expected, error, &moveTo);
+      reply = remote.client->call(FrameType::HvBatch, encodeBatch(batch), expected, error, &moveTo, onProgress);
     }
     if (!moveTo) {
       if (!reply)
@@ -274,8 +281,24 @@ uint32_t openLoop(SynergyEngine* engine, uint32_t ticks, uint64_t edgesPerTick, 
     asked.ticks = ticks;
     asked.edgesPerTick = edgesPerTick;
     asked.windows = readAheadWindows(remote);
+    // The run's progress shows in the timeline while it goes on; its reply
+    // then takes its place (engine/Timeline.h).
+    HypervisorClient::ProgressHandler onProgress = [&](const std::vector<uint8_t>& payload, std::string& error) {
+      RunProgress progress = decodeRunProgress(payload);
+      if (progress.engine != remote.engineId || progress.ticks > ticks) {
+        error = "the hypervisor sent a malformed HvRunProgress: engine " + std::to_string(progress.engine) + ", " +
+                std::to_string(progress.ticks) + " ticks of the " + std::to_string(ticks) + " asked of engine " +
+                std::to_string(remote.engineId);
+        return false;
+      }
+      remote.progress->batchTicks.store(progress.ticks, std::memory_order_relaxed);
+      remote.progress->batchTasks.store(progress.tasks, std::memory_order_relaxed);
+      return true;
+    };
     auto reply = request(engine, FrameType::HvOpenLoop, std::move(PayloadWriter().raw(encodeOpenLoopRequest(asked))),
-                         FrameType::HvOpenLooped);
+                         FrameType::HvOpenLooped, &onProgress);
+    remote.progress->batchTicks.store(0, std::memory_order_relaxed);
+    remote.progress->batchTasks.store(0, std::memory_order_relaxed);
     std::string reason;
     std::optional<OpenLoopReply> run = decodeOpenLoopReply(reply, reason);
     if (!run)
@@ -365,6 +388,7 @@ engine::RemoteEngineFactory remoteEngineFactory(std::string address, std::string
     remote->manifest = std::make_shared<const hwlower::EngineManifest>(manifest);
     remote->tokenFile = tokenFile;
     remote->files = &files;
+    files.readStdinAhead();
     remote->progress = &progress;
     return engine::EngineInstance::adopt([&] { return reinterpret_cast<SynergyEngine*>(remote.release()); },
                                          kRemoteEntryPoints, calls);

@@ -64,6 +64,7 @@ static bool isKnownFrameType(uint16_t raw) {
     case FrameType::MpiRequestToSend:
     case FrameType::MpiClearToSend:
     case FrameType::MpiRendezvousData:
+    case FrameType::HvRunProgress:
       return true;
   }
   return false;
@@ -181,6 +182,8 @@ const char* frameTypeName(FrameType type) {
       return "MpiClearToSend";
     case FrameType::MpiRendezvousData:
       return "MpiRendezvousData";
+    case FrameType::HvRunProgress:
+      return "HvRunProgress";
   }
   return "unknown";
 }

@@ -187,6 +187,13 @@ enum class FrameType : uint16_t {
   // MpiRequestToSend stated). The data follows at once, on the same
   // connection, in MpiMessagePart frames, as after a MpiMessageHead.
   MpiRendezvousData = 51,
+  // Hypervisor to tenant (protocol 6), while it serves an open-loop run
+  // (HvOpenLoop, alone or ending an HvBatch) that has gone on for 100 ms:
+  // u32 engine id, u32 ticks the run has completed so far, u32 tasks it has
+  // gone past or served from read-ahead windows so far. At most one per
+  // 100 ms, each before the run's reply; the tenant's --timeline shows them
+  // while the run goes on.
+  HvRunProgress = 70,
 };
 
 constexpr std::array<uint8_t, 4> kFrameMagic = {'S', 'Y', 'N', '1'};
@@ -256,6 +263,8 @@ constexpr uint64_t kMaxHvReadAheadBytes = 64ull << 10;
 constexpr uint64_t kHvWindowHeadBytes = 12;
 constexpr uint64_t kHvOpenLoopHeadBytes = 20;
 constexpr uint64_t kHvAdvanceBytes = 16;
+// Progress of a run (protocol 6).
+constexpr uint64_t kHvRunProgressBytes = 12;
 
 // Cluster tokens are between these lengths (see ClusterToken.h).
 constexpr size_t kMinTokenBytes = 16;
@@ -355,6 +364,8 @@ constexpr uint64_t maxPayloadBytes(FrameType type) {
       return 8 + kMaxHvReadWords * kHvStateAddressBytes;
     case FrameType::HvStateWords:
       return 4 + kMaxHvReadWords * kHvStateWordRecordBytes;
+    case FrameType::HvRunProgress:
+      return kHvRunProgressBytes;
   }
   return 0;
 }

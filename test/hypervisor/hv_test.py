@@ -8,8 +8,10 @@ against it, and stops it with SIGTERM, which must end it with status 0.
       tenants (synergy-run --hypervisor). Each tenant's stdout and exit
       status must equal vvp's, and vvp's must equal the spec's expected file
       when it names one. SPEC is FILE.v[,inputs=DIR][,expected=FILE]
-      [,vvp-define=NAME] (NAME defined for iverilog only); inputs
-      default to test/verilog/Inputs. --split also runs the first design
+      [,vvp-define=NAME] (NAME defined for iverilog only)
+      [,stdin=FILE[:BURST]] (FILE fed to vvp's and the tenant's stdin
+      through a pipe, BURST bytes every 20 ms); inputs default to
+      test/verilog/Inputs. --split also runs the first design
       through the hypervisor split by --save-at-tick and --restart, and
       restarts the same saved state under a second synergy-hv on 127.0.0.2
       and under a plain synergy-run: each first half plus second half must
@@ -38,6 +40,14 @@ against it, and stops it with SIGTERM, which must end it with status 0.
       reason (synergy-hv-ctl exit status 2) and change nothing. Then go is
       created: the victim's output must equal vvp's, and both hypervisors
       must account for every engine.
+
+  hv_test.py --bin-dir B timeline [--min-advances N]
+      slow_tick_victim.v runs alone as a tenant with --timeline; its one
+      open-loop batch lasts seconds. The hypervisor's progress reports
+      (HvRunProgress, protocol 6) must move the timeline's ticks in at least
+      N rows before the last (default 5; a batch's reply alone moves them in
+      one), never backwards, and the tenant's output, final ticks and tasks
+      must equal a solo synergy-run's of the same engine.
 
   hv_test.py --bin-dir B --iverilog I --vvp V hostile
       A victim tenant runs long_victim.v while a hostile client, speaking raw
@@ -81,6 +91,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -188,13 +199,48 @@ def copy_inputs(src, dst):
     return dst
 
 
-def under_vvp(source, inputs, root, iverilog, vvp, defines=()):
+def piped_in_bursts(path, burst, ready=None):
+    """The read end of a pipe that a thread feeds with the bytes of `path`,
+    `burst` bytes at a time, 20 ms apart, once ready() (when given) is true,
+    and then closes; /dev/null without a path."""
+    if path is None:
+        return subprocess.DEVNULL
+    data = open(path, "rb").read()
+    read_end, write_end = os.pipe()
+
+    def feed():
+        if ready:
+            wait_for("the reader to be ready", ready)
+        with os.fdopen(write_end, "wb") as out:
+            for start in range(0, len(data), burst):
+                try:
+                    out.write(data[start:start + burst])
+                    out.flush()
+                except BrokenPipeError:
+                    return
+                time.sleep(0.02)
+
+    threading.Thread(target=feed, daemon=True).start()
+    return read_end
+
+
+def start_with_input(command, stdin, **kwargs):
+    """Popen with `stdin` from piped_in_bursts, whose read end is the child's alone."""
+    proc = subprocess.Popen(command, stdin=stdin, **kwargs)
+    if isinstance(stdin, int) and stdin >= 0:
+        os.close(stdin)
+    return proc
+
+
+def under_vvp(source, inputs, root, iverilog, vvp, defines=(), stdin_file=None, burst=0):
     work = copy_inputs(inputs, os.path.join(root, "vvp"))
     image = os.path.join(work, "tb.vvp")
     subprocess.run([iverilog, *["-D" + name for name in defines], "-o", image, source], cwd=work, check=True,
                    timeout=TIMEOUT)
-    proc = subprocess.run([vvp, "-n", image], cwd=work, stdout=subprocess.PIPE, timeout=TIMEOUT)
-    return proc.stdout, proc.returncode
+    proc = start_with_input([vvp, "-n", image], piped_in_bursts(stdin_file, burst), cwd=work,
+                            stdout=subprocess.PIPE)
+    out, _ = proc.communicate(timeout=TIMEOUT)
+    return out, proc.returncode
 
 
 def compile_engine(source, inputs, root, bin_dir):
@@ -222,9 +268,13 @@ class Tenant:
         self.inputs = DEFAULT_INPUTS
         self.expected_file = None
         self.vvp_defines = []
+        self.stdin_file, self.stdin_burst = None, 0
         for part in parts[1:]:
             key, _, value = part.partition("=")
-            if key == "inputs":
+            if key == "stdin":
+                path, _, burst = value.partition(":")
+                self.stdin_file, self.stdin_burst = os.path.abspath(path), int(burst or 4096)
+            elif key == "inputs":
                 self.inputs = os.path.abspath(value)
             elif key == "expected":
                 self.expected_file = os.path.abspath(value)
@@ -235,7 +285,8 @@ class Tenant:
         self.name = "%d-%s" % (index, os.path.splitext(os.path.basename(self.source))[0])
         self.root = os.path.join(root, self.name)
         os.makedirs(self.root)
-        self.expected = under_vvp(self.source, self.inputs, self.root, args.iverilog, args.vvp, self.vvp_defines)
+        self.expected = under_vvp(self.source, self.inputs, self.root, args.iverilog, args.vvp, self.vvp_defines,
+                                  self.stdin_file, self.stdin_burst)
         if self.expected_file:
             compare(self.name + " (vvp against expected.txt)", (open(self.expected_file, "rb").read(), 0),
                     self.expected)
@@ -246,8 +297,12 @@ class Tenant:
         work = copy_inputs(self.inputs, os.path.join(self.root, work_name))
         # A plain run is the compiled engine's, as a tenant's is.
         tenancy = ["--hypervisor", hv.address, "--token-file", hv.token_file] if hv else ["--engine", "compiled"]
-        return subprocess.Popen([os.path.join(bin_dir, "synergy-run"), *tenancy, self.engine, *extra],
-                                cwd=work, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        # A tenant's input starts once an engine runs on the hypervisor, so
+        # that the bursts do not all wait in the pipe before it reads.
+        ready = (lambda: running_engine_ids(hv)) if hv else None
+        return start_with_input([os.path.join(bin_dir, "synergy-run"), *tenancy, self.engine, *extra],
+                                piped_in_bursts(self.stdin_file, self.stdin_burst, ready), cwd=work,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
 
 def finish(proc):
@@ -386,6 +441,53 @@ def state_words(engine, only_non_volatile):
         if match and match.group(1) != "wire" and (match.group(4) == "1" or not only_non_volatile):
             words += (int(match.group(2)) + 63) // 64 * max(int(match.group(3)), 1)
     return words
+
+
+def timeline_rows(path):
+    """The (ticks, tasks) of each row of a --timeline file."""
+    lines = open(path).read().splitlines()
+    expect(lines and lines[0] == "time_s,ticks,ticks_per_s,tasks,tasks_per_s,engine",
+           "%s: unexpected header %r" % (path, lines[:1]))
+    return [(int(fields[1]), int(fields[3])) for fields in (line.split(",") for line in lines[1:])]
+
+
+def case_timeline(args, root):
+    """slow_tick_victim.v, whose one open-loop batch outlasts 100 ms many
+    times over, runs alone as a tenant with --timeline: the hypervisor's
+    progress reports (HvRunProgress) must move the timeline's ticks in at
+    least --min-advances rows before the last, never backwards, and the run
+    must end with the ticks, tasks and output of a solo synergy-run of the
+    same engine. Without the reports the ticks move once per batch: one
+    row before the last for this design. Its loops take vvp minutes, so the
+    solo run is the reference here; its output is vvp's in the other cases."""
+    source = os.path.join(HERE, "slow_tick_victim.v")
+    engine = compile_engine(source, DEFAULT_INPUTS, root, args.bin_dir)
+    solo_csv, tenant_csv = os.path.join(root, "solo.csv"), os.path.join(root, "tenant.csv")
+    runner = os.path.join(args.bin_dir, "synergy-run")
+    solo = subprocess.run([runner, "--engine", "compiled", "--timeline", solo_csv, engine], cwd=root,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=TIMEOUT)
+    expect(solo.returncode == 0 and solo.stdout, "the solo run failed: %d %r" % (solo.returncode, solo.stderr))
+    hv = Hypervisor(args.bin_dir, root)
+    try:
+        tenant = subprocess.run([runner, "--hypervisor", hv.address, "--token-file", hv.token_file,
+                                 "--timeline", tenant_csv, engine], cwd=root,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=TIMEOUT)
+        compare("tenant", (solo.stdout, solo.returncode), (tenant.stdout, tenant.returncode), tenant.stderr)
+        print("ok the tenant's output equals the solo run's: %r" % tenant.stdout.decode(errors="replace").strip())
+    finally:
+        hv.stop()
+    rows, solo_rows = timeline_rows(tenant_csv), timeline_rows(solo_csv)
+    expect(rows[-1] == solo_rows[-1], "the tenant's timeline ends at %s (ticks, tasks), the solo run's at %s" %
+           (rows[-1], solo_rows[-1]))
+    for before, after in zip(rows, rows[1:]):
+        expect(after[0] >= before[0] and after[1] >= before[1], "the timeline goes back from %s to %s" %
+               (before, after))
+    advances = sum(1 for before, after in zip([(0, 0)] + rows, rows[:-1]) if after[0] > before[0])
+    expect(advances >= args.min_advances, "the ticks moved in %d rows before the last, expected %d or more: %s" %
+           (advances, args.min_advances, [ticks for ticks, _ in rows]))
+    print("ok the tenant's timeline: %d rows, the ticks moved in %d before the last, ending at %s" %
+          (len(rows), advances, rows[-1]))
+    return 0
 
 
 def case_swap(args, root):
@@ -554,6 +656,11 @@ class RawClient:
     def request(self, type_name, payload, expected):
         self.send(frame(type_name, payload))
         reply = self.read()
+        # An open-loop run that goes on for 100 ms reports its progress
+        # before its reply (protocol 6); a loaded host makes that any run.
+        while reply is not None and type_name in ("HvOpenLoop", "HvBatch") and reply[0] == FT["HvRunProgress"]:
+            expect(len(reply[1]) == 12, "HvRunProgress of %d bytes" % len(reply[1]))
+            reply = self.read()
         expect(reply is not None, "%s: connection closed" % type_name)
         expect(reply[0] == FT[expected], "%s answered with type %d, not %s (%r)" % (type_name, reply[0], expected,
                                                                                   reply[1]))
@@ -913,6 +1020,9 @@ def case_hostile(args, root):
         early = RawClient(hv, hv.token, hello=False)
         early.refused("HvGetState", struct.pack("<IIII", victim_id, 0, 0, 0), "before HvHello")
         early.refused("HvHello", struct.pack("<I", 99), "protocol version 99 is not supported")
+        # A peer of the protocol before (5 knows no HvRunProgress) is refused alike.
+        early.refused("HvHello", struct.pack("<I", PROTOCOL - 1),
+                      "protocol version %d is not supported (this is %d)" % (PROTOCOL - 1, PROTOCOL))
         early.close()
 
         # No token, a wrong token, an oversized and a truncated frame.
@@ -1047,6 +1157,10 @@ def rogue_tenant(args, root, tenant, lie):
                 if answer is None:
                     conn.close()  # the hypervisor is lost mid-run
                     break
+                if isinstance(answer, list):  # whole frames: progress reports, then the reply
+                    for whole in answer:
+                        peer.sock.sendall(whole)
+                    continue
                 peer.send(frame("HvOpenLooped", answer))
             else:
                 raise Failure("the tenant sent %s" % name)
@@ -1082,6 +1196,15 @@ def case_rogue_hypervisor(args, root):
         ("nothing: it is lost mid-run",
          lambda tasks, asked: None,
          lambda tasks: "the hypervisor closed the connection"),
+        ("a run's progress past the ticks asked for",
+         lambda tasks, asked: [frame("HvRunProgress", struct.pack("<III", 1, 1, 0)),
+                               frame("HvRunProgress", struct.pack("<III", 1, asked + 1, 0)),
+                               frame("HvOpenLooped", struct.pack("<II", 1, 1) + trap(0, 1) + struct.pack("<I", 0))],
+         lambda tasks: "malformed HvRunProgress: engine 1, %d ticks of the %d asked of engine 1" %
+                       (tasks["asked"] + 1, tasks["asked"])),
+        ("a run's progress for another engine",
+         lambda tasks, asked: [frame("HvRunProgress", struct.pack("<III", 2, 1, 0))],
+         lambda tasks: "malformed HvRunProgress: engine 2, 1 ticks of the %d asked of engine 1" % tasks["asked"]),
         ("an advance of a file it sent no window of",
          lambda tasks, asked: struct.pack("<II", 1, 1) + trap(0, 1) + struct.pack("<IIIII", 1, 0x80000003, 5, 0, 1),
          lambda tasks: "it read from descriptor 2147483651, which had no read-ahead window"),
@@ -1136,6 +1259,8 @@ def main():
     tenants.add_argument("--min-moves", type=int, default=1)
     tenants.add_argument("--rounds", type=int, default=1, help="run the tenants this many times, one after another")
     tenants.add_argument("specs", nargs="+")
+    timeline = sub.add_parser("timeline")
+    timeline.add_argument("--min-advances", type=int, default=5)
     sub.add_parser("hostile")
     sub.add_parser("rogue-hypervisor")
     migrate = sub.add_parser("migrate")
@@ -1153,7 +1278,7 @@ def main():
     root = tempfile.mkdtemp(prefix="synergy-hv-test-")
     try:
         {"tenants": case_tenants, "hostile": case_hostile, "migrate": case_migrate, "swap": case_swap,
-         "rogue-hypervisor": case_rogue_hypervisor}[args.case](args, root)
+         "rogue-hypervisor": case_rogue_hypervisor, "timeline": case_timeline}[args.case](args, root)
     except Failure as failure:
         print("FAIL: %s" % failure)
         for name in sorted(os.listdir(root)):

@@ -5,7 +5,8 @@
 // hypervisor read (hypervisor/RemoteEngine.cpp). These tests check that only
 // files nothing else changes are offered, that a peek leaves a stream as it
 // was, and that an advance leaves it exactly where the same reads through
-// $fgetc would, end-of-file flag included.
+// $fgetc would, end-of-file flag included; and the same of stdin through a
+// pipe.
 //
 //===----------------------------------------------------------------------===//
 #include <gtest/gtest.h>
@@ -111,6 +112,53 @@ TEST_F(FileTableReadAheadTest, OffersNoFileWithAnotherBytePushedBack) {
   EXPECT_EQ(stream->get(), '#');
   EXPECT_EQ(files_->readAheadDescriptors(), (std::vector<uint32_t>{in}));
   EXPECT_EQ(files_->peekInput(in, 3, endsAtEof), std::optional<std::string>("bcd"));
+}
+
+// stdin through a pipe, as a tenant reads it (readStdinAhead): a peek
+// offers the bytes the pipe has ready and never waits for more, the design's
+// reads and an advance consume them in order with pushed-back bytes first,
+// and the end is offered only once the writer has closed. fd 0 is the pipe's
+// for the test's length.
+TEST_F(FileTableReadAheadTest, ReadsAPipedStdinAheadWithoutWaiting) {
+  constexpr uint32_t kStdin = 0x80000000u;
+  int pipeEnds[2];
+  ASSERT_EQ(::pipe(pipeEnds), 0);
+  int savedStdin = ::dup(STDIN_FILENO);
+  ASSERT_GE(savedStdin, 0);
+  ASSERT_EQ(::dup2(pipeEnds[0], STDIN_FILENO), STDIN_FILENO);
+  ::close(pipeEnds[0]);
+  files_->readStdinAhead();
+  bool endsAtEof = true;
+  // Nothing written yet: no window, and no wait.
+  EXPECT_EQ(files_->readAheadDescriptors(), (std::vector<uint32_t>{kStdin}));
+  EXPECT_FALSE(files_->peekInput(kStdin, 8, endsAtEof));
+  ASSERT_EQ(::write(pipeEnds[1], "abcdef", 6), 6);
+  EXPECT_EQ(files_->peekInput(kStdin, 4, endsAtEof), std::optional<std::string>("abcd"));
+  EXPECT_FALSE(endsAtEof);
+  ASSERT_TRUE(files_->advanceInput(kStdin, 2, false));
+  InputStream* in = files_->input(kStdin);
+  EXPECT_EQ(in->get(), 'c');
+  EXPECT_TRUE(in->unget('#'));
+  EXPECT_EQ(files_->peekInput(kStdin, 8, endsAtEof), std::optional<std::string>("#def"));
+  EXPECT_FALSE(endsAtEof);
+  // More than it holds, or its end before the writer closed: refused.
+  EXPECT_FALSE(files_->advanceInput(kStdin, 5, false));
+  EXPECT_FALSE(files_->advanceInput(kStdin, 4, true));
+  ::close(pipeEnds[1]);
+  EXPECT_EQ(files_->peekInput(kStdin, 8, endsAtEof), std::optional<std::string>("#def"));
+  EXPECT_TRUE(endsAtEof);
+  ASSERT_TRUE(files_->advanceInput(kStdin, 4, true));
+  EXPECT_TRUE(in->atEnd());
+  EXPECT_TRUE(files_->readAheadDescriptors().empty());
+  EXPECT_EQ(in->get(), EOF);
+  // A pushed-back byte clears the end, as ungetc clears the flag.
+  EXPECT_TRUE(in->unget('z'));
+  EXPECT_FALSE(in->atEnd());
+  EXPECT_EQ(in->get(), 'z');
+  EXPECT_EQ(in->get(), EOF);
+  EXPECT_TRUE(in->atEnd());
+  ASSERT_EQ(::dup2(savedStdin, STDIN_FILENO), STDIN_FILENO);
+  ::close(savedStdin);
 }
 
 }  // namespace

@@ -49,6 +49,7 @@ TEST(HypervisorProtocolTest, RecordsHaveTheLengthsTheHypervisorDemands) {
       {FrameType::HvFinalize, PayloadWriter().u32(7).take()},
       {FrameType::HvDone, {}},
       {FrameType::HvStatus, {}},
+      {FrameType::HvRunProgress, encodeRunProgress({7, 100, 3})},
   };
   for (const Record& record : records) {
     std::optional<size_t> size = fixedPayloadBytes(uint16_t(record.type));
@@ -77,6 +78,27 @@ TEST(HypervisorProtocolTest, CodecKnowsEveryHypervisorFrameAndItsLimit) {
     EXPECT_FALSE(transport::decodeFrameHeader(over, header, reason)) << transport::frameTypeName(type);
     EXPECT_NE(reason.find("exceeds the maximum"), std::string::npos) << reason;
   }
+}
+
+// HvRunProgress (protocol 6), from the other end of the numbering: the
+// codec knows it and its limit, and its record reads back field by field.
+TEST(HypervisorProtocolTest, RunProgressReadsBack) {
+  RunProgress progress{7, 0x01020304, 0xfffffffe};
+  std::vector<uint8_t> payload = encodeRunProgress(progress);
+  std::vector<uint8_t> expected = {7, 0, 0, 0, 4, 3, 2, 1, 0xfe, 0xff, 0xff, 0xff};
+  EXPECT_EQ(payload, expected);
+  EXPECT_EQ(decodeRunProgress(payload), progress);
+  EXPECT_TRUE(payloadLengthIsValid(uint16_t(FrameType::HvRunProgress), payload.size()));
+  EXPECT_FALSE(payloadLengthIsValid(uint16_t(FrameType::HvRunProgress), payload.size() - 1));
+  EXPECT_STREQ(transport::frameTypeName(FrameType::HvRunProgress), "HvRunProgress");
+  transport::FrameHeader header;
+  std::string reason;
+  EXPECT_TRUE(transport::decodeFrameHeader(transport::encodeFrameHeader(FrameType::HvRunProgress, payload.size()),
+                                           header, reason))
+      << reason;
+  EXPECT_FALSE(
+      transport::decodeFrameHeader(transport::encodeFrameHeader(FrameType::HvRunProgress, payload.size() + 1),
+                                   header, reason));
 }
 
 // A trap reply: its head, then a count that must match its records exactly,
