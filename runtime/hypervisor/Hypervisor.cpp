@@ -821,6 +821,9 @@ void Hypervisor::Impl::leave(Connection* connection) {
     log("tenant " + std::to_string(found->second.number) + " left; finalized " + std::to_string(engines.size()) +
         " engine(s)");
   tenants_.erase(found);
+  // A later connection may be given the same address.
+  std::lock_guard<std::mutex> lock(workMutex_);
+  moving_.erase(connection);
 }
 
 HostedEngine* Hypervisor::Impl::tenantsEngine(Tenant& tenant, uint32_t id) {
