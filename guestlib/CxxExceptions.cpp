@@ -167,9 +167,11 @@ template <typename Exception>
 }
 
 // The default terminate handler: libc++abi's message, then abort (status
-// 134, as natively).
+// 134, as natively). The exception it names is the one being handled, or
+// else the one propagating: clang's terminate landing pad for a noexcept
+// function calls std::terminate on wasm without catching it first.
 [[noreturn]] void reportAndAbort() {
-  ExceptionHeader* header = caughtExceptions;
+  ExceptionHeader* header = caughtExceptions ? caughtExceptions : propagating;
   if (!header) {
     std::fputs("libc++abi: terminating\n", stderr);
     std::abort();
