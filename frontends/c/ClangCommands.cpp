@@ -55,17 +55,17 @@ static ToolCommand startClangCommand(const GranuleToolchain& toolchain,
     argv.push_back(wasiInclude);
   }
   argv.insert(argv.end(), kWasiEmulationDefines.begin(), kWasiEmulationDefines.end());
-  // C++ exceptions: wasm2c has no exception handling, so synergy-c++ lowers
-  // them as setjmp/longjmp are lowered below (calls that may throw into a
-  // landing pad become env.invoke_* imports), and links our EH runtime
+  // C++ exceptions: wasm2c has no exception handling, so they are lowered
+  // as setjmp/longjmp are below (calls that may throw into a landing pad
+  // become env.invoke_* imports), and synergy-c++ links our EH runtime
   // (guestlib/CxxExceptions.cpp). clang enables exceptions for C++ by
   // default, as natively, and a user's -fno-exceptions still wins.
   // synergy-cc keeps C++ sources without exceptions, as before: its links
-  // have no C++ runtime.
-  if (toolchain.cxx)
-    append(argv, {"-mllvm", "-enable-emscripten-cxx-exceptions"});
-  else
-    argv.push_back("-fno-exceptions");
+  // have no C++ runtime. The lowering is on for both, so that a C function
+  // that calls setjmp passes on an exception thrown through it by C++ code
+  // it is linked with, instead of taking it for a normal return.
+  append(argv, {"-mllvm", "-enable-emscripten-cxx-exceptions"});
+  if (!toolchain.cxx) argv.push_back("-fno-exceptions");
   // setjmp/longjmp: wasm2c 1.0.32 has no exception handling, so calls made by
   // a function that calls setjmp go through env.invoke_* imports that the
   // runtime runs under a host jump target (include/setjmp.h). Functions that

@@ -20,6 +20,8 @@
 // RUN: %synergy-c++ -### -DTHROWS %s -o %t/throws.wasm 2>&1 | FileCheck %s --check-prefix=PLAN
 // PLAN: "--target=wasm32-wasi" {{.*}}"-mllvm" "-enable-emscripten-cxx-exceptions" "-mllvm" "-enable-emscripten-sjlj" {{.*}}"-c"
 // PLAN: "{{.*}}share/synergy/lib/libsynergy-cxxabi.a" "{{.*}}share/synergy/lib/libsynergy-posix.a"
+// RUN: %synergy-c++ -### -DTHROWS %s -o %t/throws.wasm 2>&1 | FileCheck %s --check-prefix=ON
+// ON-NOT: -fno-exceptions
 // RUN: %synergy-c++ -DTHROWS %s -o %t/throws.wasm
 // RUN: not %synergy-run %t/throws.wasm 2>&1 | FileCheck %s --check-prefix=UNCAUGHT
 // UNCAUGHT: libc++abi: terminating due to uncaught exception of type int
