@@ -301,8 +301,9 @@ void __cxa_decrement_exception_refcount(void* object) noexcept {
 void __cxa_rethrow_primary_exception(void* object) {
   if (!object) return;
   ExceptionHeader* primary = primaryOf(object);
-  auto* dependent = static_cast<ExceptionHeader*>(std::calloc(1, sizeof(ExceptionHeader)));
-  if (!dependent) std::terminate();
+  void* block = std::aligned_alloc(alignof(ExceptionHeader), sizeof(ExceptionHeader));
+  if (!block) std::terminate();
+  auto* dependent = new (block) ExceptionHeader{};
   dependent->type = primary->type;
   dependent->primary = primary;
   ++primary->referenceCount;
@@ -327,7 +328,9 @@ void __cxa_bad_cast() { throwStandard<std::bad_cast>(); }
 void __cxa_bad_typeid() { throwStandard<std::bad_typeid>(); }
 void __cxa_throw_bad_array_new_length() { throwStandard<std::bad_array_new_length>(); }
 
-// One per landing-pad size the lowering emits: N - 2 clauses.
+// One per landing-pad size the lowering emits: N - 2 clauses (those of
+// every try around the call, after inlining too). A larger landing pad
+// is a link error naming the missing __cxa_find_matching_catch_N.
 using Type = const std::type_info*;
 void* __cxa_find_matching_catch_2() { return findMatchingCatch({}); }
 void* __cxa_find_matching_catch_3(Type a) { return findMatchingCatch({a}); }
@@ -345,17 +348,60 @@ void* __cxa_find_matching_catch_8(Type a, Type b, Type c, Type d, Type e, Type f
 void* __cxa_find_matching_catch_9(Type a, Type b, Type c, Type d, Type e, Type f, Type g) {
   return findMatchingCatch({a, b, c, d, e, f, g});
 }
-void* __cxa_find_matching_catch_10(Type a, Type b, Type c, Type d, Type e, Type f, Type g,
-                                   Type h) {
+void* __cxa_find_matching_catch_10(Type a, Type b, Type c, Type d, Type e, Type f, Type g, Type h) {
   return findMatchingCatch({a, b, c, d, e, f, g, h});
 }
-void* __cxa_find_matching_catch_11(Type a, Type b, Type c, Type d, Type e, Type f, Type g,
-                                   Type h, Type i) {
+void* __cxa_find_matching_catch_11(Type a, Type b, Type c, Type d, Type e, Type f, Type g, Type h,
+                                   Type i) {
   return findMatchingCatch({a, b, c, d, e, f, g, h, i});
 }
-void* __cxa_find_matching_catch_12(Type a, Type b, Type c, Type d, Type e, Type f, Type g,
-                                   Type h, Type i, Type j) {
+void* __cxa_find_matching_catch_12(Type a, Type b, Type c, Type d, Type e, Type f, Type g, Type h,
+                                   Type i, Type j) {
   return findMatchingCatch({a, b, c, d, e, f, g, h, i, j});
+}
+void* __cxa_find_matching_catch_13(Type a, Type b, Type c, Type d, Type e, Type f, Type g, Type h,
+                                   Type i, Type j, Type k) {
+  return findMatchingCatch({a, b, c, d, e, f, g, h, i, j, k});
+}
+void* __cxa_find_matching_catch_14(Type a, Type b, Type c, Type d, Type e, Type f, Type g, Type h,
+                                   Type i, Type j, Type k, Type l) {
+  return findMatchingCatch({a, b, c, d, e, f, g, h, i, j, k, l});
+}
+void* __cxa_find_matching_catch_15(Type a, Type b, Type c, Type d, Type e, Type f, Type g, Type h,
+                                   Type i, Type j, Type k, Type l, Type m) {
+  return findMatchingCatch({a, b, c, d, e, f, g, h, i, j, k, l, m});
+}
+void* __cxa_find_matching_catch_16(Type a, Type b, Type c, Type d, Type e, Type f, Type g, Type h,
+                                   Type i, Type j, Type k, Type l, Type m, Type n) {
+  return findMatchingCatch({a, b, c, d, e, f, g, h, i, j, k, l, m, n});
+}
+void* __cxa_find_matching_catch_17(Type a, Type b, Type c, Type d, Type e, Type f, Type g, Type h,
+                                   Type i, Type j, Type k, Type l, Type m, Type n, Type o) {
+  return findMatchingCatch({a, b, c, d, e, f, g, h, i, j, k, l, m, n, o});
+}
+void* __cxa_find_matching_catch_18(Type a, Type b, Type c, Type d, Type e, Type f, Type g, Type h,
+                                   Type i, Type j, Type k, Type l, Type m, Type n, Type o, Type p) {
+  return findMatchingCatch({a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p});
+}
+void* __cxa_find_matching_catch_19(Type a, Type b, Type c, Type d, Type e, Type f, Type g, Type h,
+                                   Type i, Type j, Type k, Type l, Type m, Type n, Type o, Type p,
+                                   Type q) {
+  return findMatchingCatch({a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p, q});
+}
+void* __cxa_find_matching_catch_20(Type a, Type b, Type c, Type d, Type e, Type f, Type g, Type h,
+                                   Type i, Type j, Type k, Type l, Type m, Type n, Type o, Type p,
+                                   Type q, Type r) {
+  return findMatchingCatch({a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p, q, r});
+}
+void* __cxa_find_matching_catch_21(Type a, Type b, Type c, Type d, Type e, Type f, Type g, Type h,
+                                   Type i, Type j, Type k, Type l, Type m, Type n, Type o, Type p,
+                                   Type q, Type r, Type s) {
+  return findMatchingCatch({a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p, q, r, s});
+}
+void* __cxa_find_matching_catch_22(Type a, Type b, Type c, Type d, Type e, Type f, Type g, Type h,
+                                   Type i, Type j, Type k, Type l, Type m, Type n, Type o, Type p,
+                                   Type q, Type r, Type s, Type t) {
+  return findMatchingCatch({a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p, q, r, s, t});
 }
 
 }  // extern "C"

@@ -32,6 +32,7 @@
 // CHECK-NEXT: by value: copy of 5
 // CHECK-NEXT: catch-all for a double
 // CHECK-NEXT: first matching clause: Base
+// CHECK-NEXT: clause 14 of 14
 // CHECK-LABEL: == propagation
 // CHECK-NEXT: ~Guard inner
 // CHECK-NEXT: ~Guard middle
@@ -97,6 +98,9 @@ struct Guard {
   ~Guard() { printf("~Guard %s\n", name); }
 };
 
+template <int N>
+struct Tag {};
+
 template <typename T>
 __attribute__((noinline)) void raise(const T& value) {
   throw value;
@@ -130,6 +134,24 @@ static void matching() {
     puts("first matching clause: Base");
   } catch (Derived&) {
     puts("wrong: Derived");
+  }
+  // One landing pad with 14 typed clauses.
+  try {
+    raise(Tag<14>());
+  } catch (Tag<1>) { puts("wrong: 1");
+  } catch (Tag<2>) { puts("wrong: 2");
+  } catch (Tag<3>) { puts("wrong: 3");
+  } catch (Tag<4>) { puts("wrong: 4");
+  } catch (Tag<5>) { puts("wrong: 5");
+  } catch (Tag<6>) { puts("wrong: 6");
+  } catch (Tag<7>) { puts("wrong: 7");
+  } catch (Tag<8>) { puts("wrong: 8");
+  } catch (Tag<9>) { puts("wrong: 9");
+  } catch (Tag<10>) { puts("wrong: 10");
+  } catch (Tag<11>) { puts("wrong: 11");
+  } catch (Tag<12>) { puts("wrong: 12");
+  } catch (Tag<13>) { puts("wrong: 13");
+  } catch (Tag<14>) { puts("clause 14 of 14");
   }
 }
 
