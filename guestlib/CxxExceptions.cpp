@@ -32,6 +32,7 @@
 // primary one, so one object can be caught in two places.
 //
 //===----------------------------------------------------------------------===//
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -164,6 +165,26 @@ template <typename Exception>
                 static_cast<Exception*>(thrown)->~Exception();
                 return thrown;
               });
+}
+
+// Debian's operator new aborts on exhaustion; these throw std::bad_alloc
+// after the new_handler (if any) has had its chances, as C++ requires.
+// libc++abi's definitions are weak, and its nothrow forms do not call these.
+void* allocateOrThrow(size_t size, size_t alignment) {
+  if (size == 0) size = 1;
+  for (;;) {
+    // aligned_alloc wants a multiple of the alignment; a size that cannot
+    // be rounded up to one cannot be allocated at all.
+    void* block = nullptr;
+    if (alignment <= alignof(std::max_align_t))
+      block = std::malloc(size);
+    else if (size <= SIZE_MAX - (alignment - 1))
+      block = std::aligned_alloc(alignment, (size + alignment - 1) & ~(alignment - 1));
+    if (block) return block;
+    std::new_handler handler = std::get_new_handler();
+    if (!handler) throwStandard<std::bad_alloc>();
+    handler();
+  }
 }
 
 // The default terminate handler: libc++abi's message, then abort (status
@@ -405,6 +426,15 @@ void* __cxa_find_matching_catch_22(Type a, Type b, Type c, Type d, Type e, Type 
 }
 
 }  // extern "C"
+
+void* operator new(size_t size) { return allocateOrThrow(size, 0); }
+void* operator new[](size_t size) { return allocateOrThrow(size, 0); }
+void* operator new(size_t size, std::align_val_t alignment) {
+  return allocateOrThrow(size, static_cast<size_t>(alignment));
+}
+void* operator new[](size_t size, std::align_val_t alignment) {
+  return allocateOrThrow(size, static_cast<size_t>(alignment));
+}
 
 namespace std {
 // Atomic, as libc++abi's: thread granules share these.

@@ -10,7 +10,7 @@
 //  - std::exception_ptr, std::current_exception, std::rethrow_exception,
 //    std::uncaught_exceptions, std::make_exception_ptr;
 //  - exceptions thrown by libc++ templates (std::vector::at) and by the ABI
-//    (dynamic_cast to a reference);
+//    (dynamic_cast to a reference, operator new after the new_handler);
 //  - a throw from a qsort comparator through libc's frames;
 //  - setjmp/longjmp and try/catch in one function, both ways;
 //  - 20000 throws out of frames with 4 KiB locals: the 8 MiB stack survives
@@ -48,6 +48,7 @@
 // CHECK-NEXT: make_exception_ptr: 99
 // CHECK-NEXT: vector::at: out_of_range
 // CHECK-NEXT: dynamic_cast: bad_cast
+// CHECK-NEXT: operator new: new_handler called 1 time(s), then bad_alloc
 // CHECK-NEXT: qsort comparator threw 13 after
 // CHECK-LABEL: == setjmp
 // CHECK-NEXT: longjmp past a try: 5
@@ -58,6 +59,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <new>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -239,6 +241,18 @@ static void library() {
     (void)dynamic_cast<Derived&>(reference);
   } catch (const std::bad_cast&) {
     puts("dynamic_cast: bad_cast");
+  }
+  static int handlerCalls = 0;
+  std::set_new_handler([] {
+    ++handlerCalls;
+    std::set_new_handler(nullptr);
+  });
+  try {
+    volatile size_t huge = static_cast<size_t>(-1) - 4096;
+    char* block = new char[huge];
+    printf("wrong: got %p\n", static_cast<void*>(block));
+  } catch (const std::bad_alloc&) {
+    printf("operator new: new_handler called %d time(s), then bad_alloc\n", handlerCalls);
   }
   int values[8] = {5, 3, 13, 1, 8, 2, 21, 0};
   try {
