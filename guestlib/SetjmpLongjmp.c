@@ -70,6 +70,18 @@ _Noreturn void longjmp(jmp_buf env, int value) {
   emscripten_longjmp((uintptr_t)env, value);
 }
 
+// With C++ exceptions lowered too (always, see ClangCommands.cpp), a
+// function that calls setjmp passes on an exception that reaches one of its
+// calls, through these two. C++ links put the C++ runtime's definitions
+// (guestlib/CxxExceptions.cpp) first; a program without C++ code can throw
+// nothing, so here no exception is ever propagating.
+__attribute__((weak)) void* __cxa_find_matching_catch_2(void) { return 0; }
+
+__attribute__((weak)) _Noreturn void __resumeException(void* exception) {
+  (void)exception;
+  __builtin_trap();
+}
+
 uint32_t getTempRet0(void) { return tempReturn; }
 
 void setTempRet0(uint32_t value) { tempReturn = value; }

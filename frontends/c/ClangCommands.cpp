@@ -55,8 +55,17 @@ static ToolCommand startClangCommand(const GranuleToolchain& toolchain,
     argv.push_back(wasiInclude);
   }
   argv.insert(argv.end(), kWasiEmulationDefines.begin(), kWasiEmulationDefines.end());
-  // libc++ and libc++abi for wasm32 are built without exception support.
-  argv.push_back("-fno-exceptions");
+  // C++ exceptions: wasm2c has no exception handling, so they are lowered
+  // as setjmp/longjmp are below (calls that may throw into a landing pad
+  // become env.invoke_* imports), and synergy-c++ links our EH runtime
+  // (guestlib/CxxExceptions.cpp). clang enables exceptions for C++ by
+  // default, as natively, and a user's -fno-exceptions still wins.
+  // synergy-cc keeps C++ sources without exceptions, as before: its links
+  // have no C++ runtime. The lowering is on for both, so that a C function
+  // that calls setjmp passes on an exception thrown through it by C++ code
+  // it is linked with, instead of taking it for a normal return.
+  append(argv, {"-mllvm", "-enable-emscripten-cxx-exceptions"});
+  if (!toolchain.cxx) argv.push_back("-fno-exceptions");
   // setjmp/longjmp: wasm2c 1.0.32 has no exception handling, so calls made by
   // a function that calls setjmp go through env.invoke_* imports that the
   // runtime runs under a host jump target (include/setjmp.h). Functions that
@@ -169,8 +178,11 @@ ToolCommand buildLinkCommand(const GranuleToolchain& toolchain, const DriverArgu
     // errno's address, for the thread-local-errno pass, which gives each
     // thread granule its own errno and drops the export again.
     if (arguments.threads) append(argv, {"-Wl,--undefined=errno", "-Wl,--export=errno"});
-    argv.push_back(toolchain.guestLibraryDir + (arguments.threads ? "/libsynergy-posix-threads.a"
-                                                                  : "/libsynergy-posix.a"));
+    const std::string variant = arguments.threads ? "-threads.a" : ".a";
+    // Before libc++/libc++abi, which clang adds last: the EH runtime
+    // replaces their members that abort instead of throwing.
+    if (toolchain.cxx) argv.push_back(toolchain.guestLibraryDir + "/libsynergy-cxxabi" + variant);
+    argv.push_back(toolchain.guestLibraryDir + "/libsynergy-posix" + variant);
     argv.insert(argv.end(), kWasiEmulationLibraries.begin(), kWasiEmulationLibraries.end());
   }
   // Options shared with compilation (-g, -W..., -f...) mean nothing to the

@@ -214,11 +214,12 @@ bool Granule::prepareUnwind(std::string& why) {
       return false;
     }
   }
-  // An invoke_* trampoline is a host frame between two wasm frames, and
-  // Asyncify unwinds wasm frames only.
+  // An invoke_* trampoline (a call in a function that calls setjmp, or one
+  // that may throw into a C++ landing pad) is a host frame between two wasm
+  // frames, and Asyncify unwinds wasm frames only.
   if (GuestExecution* execution = currentGuestExecution(); execution && execution->setjmpFrames) {
-    why = "the control point was reached inside an invoke_* call (setjmp/longjmp emulation), "
-          "whose host frame cannot be unwound";
+    why = "the control point was reached inside an invoke_* call (setjmp/longjmp and C++ "
+          "exception emulation), whose host frame cannot be unwound";
     return false;
   }
   if (!unwindBuffer_) {

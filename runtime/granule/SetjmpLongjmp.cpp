@@ -11,6 +11,12 @@
 // such target; the lowered code after the invoke then either finds its own
 // setjmp there or passes the longjmp on outwards.
 //
+// C++ exceptions (guestlib/CxxExceptions.cpp) travel the same way: LLVM's
+// exception lowering (-enable-emscripten-cxx-exceptions) also makes calls
+// that may throw into invokes, and a throw sets __THREW__ to 1 and calls
+// env.synergy_exception_unwind, which returns instead when no invoke is
+// left, so that the guest calls std::terminate with its message.
+//
 // Only wasm frames and invoke trampolines lie between a target and the
 // unwind (host functions that call back into guest code start a new
 // GuestExecution, whose frames are separate), so no host state is skipped.
@@ -107,17 +113,28 @@ int synergy_setjmp_invoke(void* host, uint32_t type, uint32_t function,
   return 0;
 }
 
+// Jumps to the innermost invoke of the running guest execution, popping
+// it; returns if there is none.
+static void jumpToInnermostInvoke() {
+  GuestExecution* execution = currentGuestExecution();
+  SetjmpFrame* frame = execution ? execution->setjmpFrames : nullptr;
+  if (!frame) return;
+  execution->setjmpFrames = frame->outer;
+  siglongjmp(frame->target, 1);
+}
+
 // env.synergy_longjmp_unwind: the guest has stored a longjmp's target and
 // value; jump to the innermost invoke. With none left, the target's setjmp
 // belongs to a function that has returned (or was never called through an
 // invoke), which C leaves undefined; the granule traps.
 void Z_envZ_synergy_longjmp_unwind(void* host) {
-  GuestExecution* execution = currentGuestExecution();
-  SetjmpFrame* frame = execution ? execution->setjmpFrames : nullptr;
-  if (!frame)
-    Granule::fromHost(host).trap("longjmp to a jmp_buf whose setjmp is no longer active");
-  execution->setjmpFrames = frame->outer;
-  siglongjmp(frame->target, 1);
+  jumpToInnermostInvoke();
+  Granule::fromHost(host).trap("longjmp to a jmp_buf whose setjmp is no longer active");
 }
+
+// env.synergy_exception_unwind: the guest has recorded a thrown C++
+// exception; jump to the innermost invoke. With none left no handler can
+// catch it, and the guest calls std::terminate once this returns.
+void Z_envZ_synergy_exception_unwind(void*) { jumpToInnermostInvoke(); }
 
 }  // extern "C"

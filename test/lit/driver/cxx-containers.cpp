@@ -12,9 +12,21 @@
 // RUN: %synergy-c++ %t/containers.o -o %t/linked.wasm
 // RUN: %wasm-dis %t/linked.wasm | FileCheck %s
 //
-// libc++ for wasm32 has no exception support, so exceptions are off by
-// default and a throw is a compile-time error, not a link-time surprise.
-// RUN: not %synergy-c++ -c -DTHROWS %s -o %t/throws.o 2>&1 | FileCheck %s --check-prefix=THROW
+// Exceptions are on by default, as with clang++: the compile lowers them to
+// invokes and the link puts the EH runtime before libc++ and libc++abi,
+// whose Debian wasm32 builds have none. -fno-exceptions still wins, so a
+// throw is then a compile-time error; synergy-cc keeps C++ sources without
+// exceptions, as its links have no C++ runtime.
+// RUN: %synergy-c++ -### -DTHROWS %s -o %t/throws.wasm 2>&1 | FileCheck %s --check-prefix=PLAN
+// PLAN: "--target=wasm32-wasi" {{.*}}"-mllvm" "-enable-emscripten-cxx-exceptions" "-mllvm" "-enable-emscripten-sjlj" {{.*}}"-c"
+// PLAN: "{{.*}}share/synergy/lib/libsynergy-cxxabi.a" "{{.*}}share/synergy/lib/libsynergy-posix.a"
+// RUN: %synergy-c++ -### -DTHROWS %s -o %t/throws.wasm 2>&1 | FileCheck %s --check-prefix=ON
+// ON-NOT: -fno-exceptions
+// RUN: %synergy-c++ -DTHROWS %s -o %t/throws.wasm
+// RUN: not %synergy-run %t/throws.wasm 2>&1 | FileCheck %s --check-prefix=UNCAUGHT
+// UNCAUGHT: libc++abi: terminating due to uncaught exception of type int
+// RUN: not %synergy-c++ -fno-exceptions -c -DTHROWS %s -o %t/throws.o 2>&1 | FileCheck %s --check-prefix=THROW
+// RUN: not %synergy-cc -c -DTHROWS %s -o %t/throws.o 2>&1 | FileCheck %s --check-prefix=THROW
 // THROW: error: cannot use 'throw' with exceptions disabled
 //
 // RUN: %synergy-run %t/containers.wasm | FileCheck %s --check-prefix=OUT

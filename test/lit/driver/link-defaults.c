@@ -4,7 +4,7 @@
 // with the guest POSIX library (setjmp/longjmp, fcntl locks, processor count)
 // and wasi-libc's emulations; the Synergy passes run last.
 // RUN: %synergy-cc -### -O2 -g -DX=1 %s -o %t.wasm 2>&1 | FileCheck %s --check-prefix=PLAN
-// PLAN: "--target=wasm32-wasi" {{.*}}"-D_WASI_EMULATED_SIGNAL" "-D_WASI_EMULATED_PROCESS_CLOCKS" "-D_WASI_EMULATED_MMAN" "-D_WASI_EMULATED_GETPID" "-fno-exceptions" "-mllvm" "-enable-emscripten-sjlj" {{.*}}"-O2" "-g" "-DX=1" "-c" "{{.*}}link-defaults.c" "-o" "[[OBJ:[^"]+]]"
+// PLAN: "--target=wasm32-wasi" {{.*}}"-D_WASI_EMULATED_SIGNAL" "-D_WASI_EMULATED_PROCESS_CLOCKS" "-D_WASI_EMULATED_MMAN" "-D_WASI_EMULATED_GETPID" "-mllvm" "-enable-emscripten-cxx-exceptions" "-fno-exceptions" "-mllvm" "-enable-emscripten-sjlj" {{.*}}"-O2" "-g" "-DX=1" "-c" "{{.*}}link-defaults.c" "-o" "[[OBJ:[^"]+]]"
 // PLAN-NOT: "-O2"
 // PLAN: "-Wl,--stack-first" "-Wl,-z,stack-size=8388608" "-Wl,--allow-undefined-file={{.*}}control-points.syms" "-g" "[[OBJ]]" "-Wl,--wrap=fcntl" "-Wl,--wrap=sysconf" "-Wl,--wrap=chdir" "-Wl,--undefined=__synergy_enter_working_directory" "{{.*}}share/synergy/lib/libsynergy-posix.a" "-lwasi-emulated-signal" "-lwasi-emulated-process-clocks" "-lwasi-emulated-mman" "-lwasi-emulated-getpid" "-Qunused-arguments" "-o" "{{.*}}.wasm"
 // PLAN: (in-process) synergy pass pipeline on "{{.*}}.wasm"

@@ -5,7 +5,7 @@
 // RUN: %mpi-diff --run-option=--checkpoint-every --run-option=0 %s %t 2 3
 // RUN: env SYNERGY_CHECKPOINT_STATS=1 %synergy-run -np 2 --checkpoint-every 0 %t/granule.wasm \
 // RUN:   2>&1 >/dev/null | FileCheck %s
-// CHECK-COUNT-3: synergy-run: note: checkpoint skipped at this control point (rank {{[0-9]+}}: the control point was reached inside an invoke_* call (setjmp/longjmp emulation), whose host frame cannot be unwound)
+// CHECK-COUNT-3: synergy-run: note: checkpoint skipped at this control point (rank {{[0-9]+}}: the control point was reached inside an invoke_* call (setjmp/longjmp and C++ exception emulation), whose host frame cannot be unwound)
 // CHECK-NOT: note:
 // CHECK: synergy-run: checkpoints: 1 taken, 3 skipped, 0 bytes written
 #include <mpi.h>

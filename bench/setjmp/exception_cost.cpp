@@ -1,0 +1,85 @@
+// Cost of C++ exceptions in granules (issue 18). synergy-c++ lowers a call
+// that may throw into a landing pad to an env.invoke_* import that the
+// runtime runs under a host jump target, and a throw jumps back to it; the
+// native build uses table-driven zero-cost unwinding. Two modes:
+//  - `throw N`: N exceptions thrown three frames down, through a frame with
+//    a destructor, and caught (the cost of a throw);
+//  - `call N`: N calls that could throw, each under a try with a local that
+//    has a destructor, and none throws (the cost of exceptions being on in
+//    code that never throws); built with -DNO_EXCEPTIONS -fno-exceptions it
+//    makes the same calls without any of that.
+// bench/setjmp/run-exceptions.py builds and times each against native.
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+static volatile unsigned sink;
+
+struct Tally {
+  unsigned* target;
+  ~Tally() { *target += 1; }
+};
+
+__attribute__((noinline)) static unsigned step(unsigned x) {
+#ifndef NO_EXCEPTIONS
+  if (x == 0xffffffffu) throw x;  // never: keeps the call a potential thrower
+#endif
+  return x * 1664525u + 1013904223u;
+}
+
+#ifndef NO_EXCEPTIONS
+__attribute__((noinline)) static void thrower(int depth, unsigned value) {
+  if (depth == 0) throw value;
+  unsigned count = 0;
+  Tally tally{&count};
+  thrower(depth - 1, value + 1);
+}
+
+static unsigned throwLoop(long n) {
+  unsigned sum = 0;
+  for (long i = 0; i < n; ++i) {
+    try {
+      thrower(3, static_cast<unsigned>(i));
+    } catch (unsigned v) {
+      sum += v;
+    }
+  }
+  return sum;
+}
+#endif
+
+static unsigned callLoop(long n) {
+  unsigned x = 1, destroyed = 0;
+  for (long i = 0; i < n; ++i) {
+#ifndef NO_EXCEPTIONS
+    try {
+#endif
+      Tally tally{&destroyed};
+      x = step(x);
+#ifndef NO_EXCEPTIONS
+    } catch (...) {
+      return 0;
+    }
+#endif
+  }
+  return x + destroyed;
+}
+
+int main(int argc, char** argv) {
+  if (argc != 3) {
+    std::fprintf(stderr, "usage: exception_cost throw|call N\n");
+    return 2;
+  }
+  long n = std::atol(argv[2]);
+  if (!std::strcmp(argv[1], "call")) {
+    sink = callLoop(n);
+#ifndef NO_EXCEPTIONS
+  } else if (!std::strcmp(argv[1], "throw")) {
+    sink = throwLoop(n);
+#endif
+  } else {
+    return 2;
+  }
+  std::printf("%u\n", sink);
+  return 0;
+}
