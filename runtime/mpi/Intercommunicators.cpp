@@ -30,16 +30,23 @@
 // colors both groups chose; the agent then reserves three contexts for
 // each, in ascending order of color.
 //
-// Every member of a side (or, for a merge, of both groups) must end up with
-// the same Communicator object, since the collectives of an
+// Every member of a side (or, for a merge, of both groups) on one host must
+// end up with the same Communicator object, since the collectives of an
 // intracommunicator meet in its slots: the first member to arrive makes it
-// and leaves it in a table keyed by its context, where the others pick it
-// up.
+// and leaves it in a table keyed by its context, where the others of that
+// host pick it up.
+//
+// Across hosts everything above is point-to-point messages already, except
+// two steps: the local leader of MPI_Intercomm_create hands its findings to
+// a group spanning hosts in a broadcast (shareFindingsAcrossHosts), and
+// MPI_Comm_idup of an intercommunicator spanning hosts is MPI_Comm_dup's,
+// as a context reserved on one host has to reach the others.
 //
 //===----------------------------------------------------------------------===//
 #include "mpi/Intercommunicators.h"
 
 #include <algorithm>
+#include <cstring>
 #include <iterator>
 #include <map>
 #include <mutex>
@@ -48,6 +55,7 @@
 
 #include "mpi/CollectiveEngine.h"
 #include "mpi/CommunicatorAttributes.h"
+#include "mpi/HostCollectives.h"
 #include "mpi/MpiAbi.h"
 #include "mpi/RequestPool.h"
 #include "util/FunctionRef.h"
@@ -174,10 +182,18 @@ std::shared_ptr<Communicator> makeSide(World& world, const std::vector<int>& loc
   return comm;
 }
 
-int refuseAcrossHosts(HostCall& call, int comm) {
-  if (!call.world().remoteRanks()) return abi::kSuccess;
-  return call.fail(comm, abi::kErrUnsupportedOperation,
-                   "an intercommunicator in a job spread over hosts is not supported yet");
+// How many of `worldRanks` run on this host: the members that pick up one
+// new Communicator here (each host makes its own, with the same contents).
+int membersHere(const World& world, const std::vector<int>& worldRanks) {
+  return int(std::count_if(worldRanks.begin(), worldRanks.end(),
+                           [&](int worldRank) { return !world.isRemote(worldRank); }));
+}
+
+// Whether some member of either group of intercommunicator `comm` runs on
+// another host.
+bool intercommSpansHosts(const World& world, const Communicator& comm) {
+  return world.spansHosts(comm) ||
+         membersHere(world, comm.inter->localWorldRanks) != int(comm.inter->localWorldRanks.size());
 }
 
 // What a local leader learned for MPI_Intercomm_create, which the other
@@ -252,6 +268,59 @@ void meetRemoteLeader(HostCall& call, const Communicator& local, int peerHandle,
   }
 }
 
+// The leader's findings for a local communicator whose members span
+// hosts, where members share no slots: a broadcast from the leader over
+// the locality-aware collectives, of a fixed size so that every member
+// knows it in advance: the error, the context, the remote group's size,
+// world.size() world ranks, then the reason as text.
+constexpr size_t kFindingsReasonBytes = 256;
+
+int shareFindingsAcrossHosts(HostCall& call, int localComm, int leader,
+                             const LeaderFindings& mine, LeaderFindings& findings) {
+  World& world = call.world();
+  size_t rankBytes = size_t(world.size()) * sizeof(int32_t);
+  std::vector<uint8_t> message(3 * sizeof(int32_t) + rankBytes + kFindingsReasonBytes, 0);
+  auto field = [&](size_t index) { return message.data() + index * sizeof(int32_t); };
+  CommHandle* local = call.rank.comm(localComm);
+  bool leads = local->comm->rankOfWorld[call.rank.worldRank] == leader;
+  if (leads) {
+    int32_t head[3] = {mine.error, int32_t(mine.context), int32_t(mine.remoteRanks.size())};
+    std::memcpy(field(0), head, sizeof head);
+    std::memcpy(field(3), mine.remoteRanks.data(), mine.remoteRanks.size() * sizeof(int32_t));
+    std::memcpy(field(3) + rankBytes, mine.reason.data(),
+                std::min(mine.reason.size(), kFindingsReasonBytes - 1));
+  }
+  static const Layout bytes = predefinedLayout(abi::kTypeByte);
+  if (int error = bcastAcrossHosts(call, localComm, message.data(), *bytes,
+                                   int64_t(message.size()), leader))
+    return error;
+  if (leads) {
+    findings = mine;
+    return abi::kSuccess;
+  }
+  int32_t head[3];
+  std::memcpy(head, field(0), sizeof head);
+  // The leader's host sent this: its fields are checked like any input.
+  if (head[2] < 0 || head[2] > world.size())
+    return call.fail(localComm, abi::kErrIntern,
+                     "the local leader's findings name " + std::to_string(head[2]) +
+                         " remote members (job size " + std::to_string(world.size()) + ")");
+  findings.error = head[0];
+  findings.context = uint32_t(head[1]);
+  findings.remoteRanks.resize(size_t(head[2]));
+  std::memcpy(findings.remoteRanks.data(), field(3), size_t(head[2]) * sizeof(int32_t));
+  for (int worldRank : findings.remoteRanks)
+    if (worldRank < 0 || worldRank >= world.size())
+      return call.fail(localComm, abi::kErrIntern,
+                       "the local leader's findings name world rank " +
+                           std::to_string(worldRank));
+  const char* reason = reinterpret_cast<const char*>(field(3) + rankBytes);
+  findings.reason.assign(reason, strnlen(reason, kFindingsReasonBytes - 1));
+  if (!findings.error && (findings.remoteRanks.empty() || findings.context == 0))
+    return call.fail(localComm, abi::kErrIntern, "the local leader's findings name no group");
+  return abi::kSuccess;
+}
+
 // Whether this group's local rank 0 is the agent of merge and dup.
 bool agentIsLocal(const Communicator& comm) {
   return comm.inter->localWorldRanks[0] < comm.worldRanks[0];
@@ -305,7 +374,6 @@ u32 Z_envZ_MPI_Intercomm_create(void* instance, u32 localComm, u32 localLeader, 
   if (!local) return call.fail(lc, abi::kErrComm, "invalid local communicator");
   if (local->comm->inter)
     return call.fail(lc, abi::kErrComm, "the local communicator is an intercommunicator");
-  if (int error = refuseAcrossHosts(call, lc)) return error;
   int leader = int(localLeader);
   if (leader < 0 || leader >= local->comm->size())
     return call.fail(lc, abi::kErrRank, "invalid local leader " + std::to_string(leader) +
@@ -320,7 +388,9 @@ u32 Z_envZ_MPI_Intercomm_create(void* instance, u32 localComm, u32 localLeader, 
   if (me == leader)
     meetRemoteLeader(call, *localShared, int(peerComm), int(remoteLeader), int(tag), mine);
   LeaderFindings findings;
-  int status = runCollective(
+  int status = usesHostCollectives(call, lc)
+                   ? shareFindingsAcrossHosts(call, lc, leader, mine, findings)
+                   : runCollective(
       call, lc, CollectiveKind::CommSplit,
       [&](Contribution& slot) {
         // The findings stay alive until every member has read them: the
@@ -346,7 +416,8 @@ u32 Z_envZ_MPI_Intercomm_create(void* instance, u32 localComm, u32 localLeader, 
   const std::vector<int>& localRanks = localShared->worldRanks;
   int leaderWorldRank = localRanks[size_t(leader)];
   std::shared_ptr<Communicator> side =
-      meetAt(call.world(), findings.context, leaderWorldRank, int(localRanks.size()), [&] {
+      meetAt(call.world(), findings.context, leaderWorldRank,
+             membersHere(call.world(), localRanks), [&] {
         return makeSide(call.world(), localRanks, findings.remoteRanks, findings.context);
       });
   call.store<int32_t>(newintercomm, call.rank.addComm(side, errhandler));
@@ -372,7 +443,7 @@ u32 Z_envZ_MPI_Intercomm_merge(void* instance, u32 intercomm, u32 high, u32 newi
   std::vector<int> ranks = localFirst ? local : comm->worldRanks;
   const std::vector<int>& second = localFirst ? comm->worldRanks : local;
   ranks.insert(ranks.end(), second.begin(), second.end());
-  int members = int(ranks.size());
+  int members = membersHere(call.world(), ranks);
   std::shared_ptr<Communicator> merged = meetAt(
       call.world(), context, -1, members,
       [&] { return call.world().makeCommunicator(std::move(ranks), context); });
@@ -416,7 +487,7 @@ int dupIntercomm(HostCall& call, int commHandle, uint32_t newcommOut) {
   if (int error = agreeOnContexts(call, commHandle, 3, false, context, remoteHigh)) return error;
   const std::vector<int>& local = comm->inter->localWorldRanks;
   std::shared_ptr<Communicator> side =
-      meetAt(call.world(), context, local[0], int(local.size()),
+      meetAt(call.world(), context, local[0], membersHere(call.world(), local),
              [&] { return makeSide(call.world(), local, comm->worldRanks, context); });
   int duplicate = call.rank.addComm(side, errhandler);
   call.store<int32_t>(newcommOut, duplicate);
@@ -431,6 +502,11 @@ int idupIntercomm(HostCall& call, int commHandle, uint32_t sequence, uint32_t ne
   // Side 0 is the group with the lower first world rank, on both sides.
   bool localFirst = local[0] < remote[0];
   World& world = call.world();
+  // Members on other hosts cannot pick up a side made here, and a context
+  // reserved here must reach them: across hosts the duplicate is
+  // MPI_Comm_dup's, made before the call returns, as for an
+  // intracommunicator spanning hosts (Communicators.cpp).
+  if (intercommSpansHosts(world, *comm)) return dupIntercomm(call, commHandle, newcommOut);
   std::shared_ptr<Communicator> side;
   {
     std::lock_guard<std::mutex> guard(meetingsMutex);
@@ -508,7 +584,7 @@ int createFromIntercomm(HostCall& call, int commHandle, const Group& group,
     return abi::kSuccess;
   }
   std::shared_ptr<Communicator> result =
-      meetAt(call.world(), context, localMembers[0], int(localMembers.size()),
+      meetAt(call.world(), context, localMembers[0], membersHere(call.world(), localMembers),
              [&] { return makeSide(call.world(), localMembers, remoteMembers, context); });
   call.store<int32_t>(newcommOut, call.rank.addComm(result, errhandler));
   return abi::kSuccess;
@@ -583,7 +659,8 @@ int splitIntercomm(HostCall& call, int commHandle, int color, int key, uint32_t 
   std::vector<int> remoteMembers = membersOf(remoteChoices, comm->worldRanks);
   uint32_t colorContext = context + 3 * uint32_t(index - shared.begin());
   std::shared_ptr<Communicator> result =
-      meetAt(call.world(), colorContext, localMembers[0], int(localMembers.size()),
+      meetAt(call.world(), colorContext, localMembers[0],
+             membersHere(call.world(), localMembers),
              [&] { return makeSide(call.world(), localMembers, remoteMembers, colorContext); });
   call.store<int32_t>(newcommOut, call.rank.addComm(result, errhandler));
   return abi::kSuccess;

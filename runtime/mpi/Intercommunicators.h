@@ -9,8 +9,10 @@
 // have: the local group and two more contexts for the runtime's own
 // messages (Intercommunicators.cpp, IntercommCollectives.cpp).
 //
-// Intercommunicators live on one host: the calls that make them refuse a
-// job spread over hosts.
+// In a job spread over hosts, each host makes its own Communicator objects
+// for a new intercommunicator's members there, with the same contents and
+// the context one host reserved; every message between members is a
+// point-to-point one, which crosses hosts like any other.
 //
 //===----------------------------------------------------------------------===//
 #pragma once

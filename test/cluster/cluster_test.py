@@ -1302,15 +1302,10 @@ def case_dir_grants(cluster):
 # names the call; every other program's sorted stdout and exit status must
 # equal OpenMPI's. Programs written for 1 or 2 ranks only are not run.
 CORPUS_UNSUPPORTED = {
-    "comm_dup_with_info.c": "MPI_Intercomm_create",
     "file_errhandler.c": "MPI_File_open",
     "file_errors.c": "MPI_File_open",
     "file_io.c": "MPI_File_open",
     "idup_overlapping.c": "MPI_Intercomm_create",
-    "intercomm_collectives.c": "MPI_Intercomm_create",
-    "intercomm_create_subgroups.c": "MPI_Intercomm_create",
-    "intercomm_merge.c": "MPI_Intercomm_create",
-    "intercomm_p2p.c": "MPI_Intercomm_create",
     "rma_window_flavors.c": "MPI_Win_create_dynamic",
 }
 
