@@ -57,6 +57,7 @@
 #include "mpi/CommunicatorAttributes.h"
 #include "mpi/HostCollectives.h"
 #include "mpi/MpiAbi.h"
+#include "mpi/NonblockingCollectives.h"
 #include "mpi/RequestPool.h"
 #include "util/FunctionRef.h"
 
@@ -131,6 +132,22 @@ int MessageStep::finish() {
   return error ? call_.fail(commHandle_, error, reason) : int(abi::kSuccess);
 }
 
+namespace synergy::mpi {
+
+// Each host makes its own Communicator objects for its members of a new
+// communicator, with the same contents.
+int membersHere(const World& world, const std::vector<int>& worldRanks) {
+  return int(std::count_if(worldRanks.begin(), worldRanks.end(),
+                           [&](int worldRank) { return !world.isRemote(worldRank); }));
+}
+
+bool intercommSpansHosts(const World& world, const Communicator& comm) {
+  return world.spansHosts(comm) ||
+         membersHere(world, comm.inter->localWorldRanks) != int(comm.inter->localWorldRanks.size());
+}
+
+}  // namespace synergy::mpi
+
 namespace {
 
 constexpr int kInternalTag = 0;
@@ -156,19 +173,6 @@ struct PendingDuplicate {
 };
 std::map<std::tuple<const World*, uint32_t, uint32_t>, PendingDuplicate> pendingDuplicates;
 
-using CommunicatorMaker = synergy::util::FunctionRef<std::shared_ptr<Communicator>()>;
-
-std::shared_ptr<Communicator> meetAt(World& world, uint32_t context, int side, int members,
-                                     CommunicatorMaker make) {
-  std::lock_guard<std::mutex> guard(meetingsMutex);
-  auto key = std::make_tuple(&world, context, side);
-  Meeting& meeting = meetings[key];
-  if (!meeting.comm) meeting.comm = make();
-  std::shared_ptr<Communicator> comm = meeting.comm;
-  if (++meeting.taken == members) meetings.erase(key);
-  return comm;
-}
-
 // One side of a new intercommunicator over contexts context .. context + 2.
 std::shared_ptr<Communicator> makeSide(World& world, const std::vector<int>& localRanks,
                                        const std::vector<int>& remoteRanks, uint32_t context) {
@@ -182,19 +186,6 @@ std::shared_ptr<Communicator> makeSide(World& world, const std::vector<int>& loc
   return comm;
 }
 
-// How many of `worldRanks` run on this host: the members that pick up one
-// new Communicator here (each host makes its own, with the same contents).
-int membersHere(const World& world, const std::vector<int>& worldRanks) {
-  return int(std::count_if(worldRanks.begin(), worldRanks.end(),
-                           [&](int worldRank) { return !world.isRemote(worldRank); }));
-}
-
-// Whether some member of either group of intercommunicator `comm` runs on
-// another host.
-bool intercommSpansHosts(const World& world, const Communicator& comm) {
-  return world.spansHosts(comm) ||
-         membersHere(world, comm.inter->localWorldRanks) != int(comm.inter->localWorldRanks.size());
-}
 
 // What a local leader learned for MPI_Intercomm_create, which the other
 // members read through the leader's slot in the local collective.
@@ -364,6 +355,21 @@ int agreeOnContexts(HostCall& call, int commHandle, uint32_t count, bool high, u
 
 }  // namespace
 
+namespace synergy::mpi {
+
+std::shared_ptr<Communicator> meetAt(World& world, uint32_t context, int side, int members,
+                                     util::FunctionRef<std::shared_ptr<Communicator>()> make) {
+  std::lock_guard<std::mutex> guard(meetingsMutex);
+  auto key = std::make_tuple(&world, context, side);
+  Meeting& meeting = meetings[key];
+  if (!meeting.comm) meeting.comm = make();
+  std::shared_ptr<Communicator> comm = meeting.comm;
+  if (++meeting.taken == members) meetings.erase(key);
+  return comm;
+}
+
+}  // namespace synergy::mpi
+
 extern "C" {
 
 u32 Z_envZ_MPI_Intercomm_create(void* instance, u32 localComm, u32 localLeader, u32 peerComm,
@@ -502,11 +508,6 @@ int idupIntercomm(HostCall& call, int commHandle, uint32_t sequence, uint32_t ne
   // Side 0 is the group with the lower first world rank, on both sides.
   bool localFirst = local[0] < remote[0];
   World& world = call.world();
-  // Members on other hosts cannot pick up a side made here, and a context
-  // reserved here must reach them: across hosts the duplicate is
-  // MPI_Comm_dup's, made before the call returns, as for an
-  // intracommunicator spanning hosts (Communicators.cpp).
-  if (intercommSpansHosts(world, *comm)) return dupIntercomm(call, commHandle, newcommOut);
   std::shared_ptr<Communicator> side;
   {
     std::lock_guard<std::mutex> guard(meetingsMutex);
@@ -529,6 +530,48 @@ int idupIntercomm(HostCall& call, int commHandle, uint32_t sequence, uint32_t ne
   int duplicate = call.rank.addComm(side, handle->errhandler);
   call.store<int32_t>(newcommOut, duplicate);
   return copyCommAttributes(call, commHandle, duplicate);
+}
+
+int idupIntercommAcrossHosts(HostCall& call, int commHandle, uint32_t newcommOut,
+                             uint32_t requestOut) {
+  CommHandle* handle = call.rank.comm(commHandle);
+  std::shared_ptr<Communicator> comm = handle->comm;
+  std::vector<int> local = comm->inter->localWorldRanks;
+  World& world = call.world();
+  static const Layout bytes = predefinedLayout(abi::kTypeByte);
+  ScheduleBuilder builder(call, commHandle, *handle, CollectiveKind::CommSplit);
+  auto* context = reinterpret_cast<uint32_t*>(builder.stage(*bytes, sizeof(uint32_t)));
+  const auto* message = reinterpret_cast<const uint8_t*>(context);
+  bool agentHere = agentIsLocal(*comm);
+  if (agentHere && builder.me() == 0) {
+    // 0 says that the agent's host had no contexts left.
+    *context = world.reserveContexts(3).value_or(0);
+    for (int member = 0; member < builder.size(); ++member)
+      builder.send(member, message, bytes, sizeof(uint32_t));
+    for (int member = 1; member < int(local.size()); ++member)
+      builder.sendWithinGroup(member, message, bytes, sizeof(uint32_t));
+  } else if (agentHere) {
+    builder.receiveWithinGroup(0, reinterpret_cast<uint8_t*>(context), bytes, sizeof(uint32_t));
+  } else {
+    builder.receive(0, reinterpret_cast<uint8_t*>(context), bytes, sizeof(uint32_t));
+  }
+  int errhandler = handle->errhandler;
+  return int(builder.start(requestOut, [=, &world](HostCall& done) -> int {
+    // Another host's runtime chose it; a side takes three contexts.
+    if (*context == 0 || *context > UINT32_MAX - 3)
+      return done.fail(commHandle, abi::kErrComm,
+                       "the host of the agent has no communicator contexts left");
+    std::shared_ptr<Communicator> side =
+        meetAt(world, *context, local[0], membersHere(world, local),
+               [&] { return makeSide(world, local, comm->worldRanks, *context); });
+    int duplicate = done.rank.addComm(side, errhandler);
+    done.store<int32_t>(newcommOut, duplicate);
+    // The attributes are the parent's when the duplicate is made; a parent
+    // freed meanwhile leaves it none.
+    CommHandle* parent = done.rank.comm(commHandle);
+    if (!parent || parent->comm != comm) return int(abi::kSuccess);
+    return copyCommAttributes(done, commHandle, duplicate);
+  }));
 }
 
 int createFromIntercomm(HostCall& call, int commHandle, const Group& group,

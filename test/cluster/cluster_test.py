@@ -1305,7 +1305,6 @@ CORPUS_UNSUPPORTED = {
     "file_errhandler.c": "MPI_File_open",
     "file_errors.c": "MPI_File_open",
     "file_io.c": "MPI_File_open",
-    "idup_overlapping.c": "MPI_Intercomm_create",
     "rma_window_flavors.c": "MPI_Win_create_dynamic",
 }
 
