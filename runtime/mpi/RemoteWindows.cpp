@@ -39,8 +39,9 @@
 // An operation on it from another host names target addresses, not
 // offsets: the origin checks only that they lie in linear memory, and the
 // target's host requires, as one host does, that all of it falls inside
-// one region the target has attached when the operation arrives, and
-// otherwise drops it as hostile input.
+// one region the target has attached when the operation arrives; one that
+// does not ends the job with MPI_ERR_RMA_RANGE, naming the origin, as the
+// origin has returned from the call by then.
 //
 // Windows of shared memory cannot span hosts at all.
 //
@@ -214,6 +215,17 @@ bool signalEpochAcrossHosts(HostCall& call, Window& window, int peer, bool expos
 
 
 namespace {
+
+const char* rmaKindName(RmaKind kind) {
+  switch (kind) {
+    case RmaKind::Put: return "put";
+    case RmaKind::Get: return "get";
+    case RmaKind::Accumulate: return "accumulate";
+    case RmaKind::GetAccumulate: return "get-accumulate";
+    case RmaKind::CompareAndSwap: return "compare-and-swap";
+    default: return "operation";
+  }
+}
 
 // For an operation on dynamic window member `member` of this host, whose
 // `runs` are addresses in that member's memory: finds the region the member
@@ -428,8 +440,14 @@ bool World::applyRemoteRma(const RemoteRmaOp& op, const uint8_t* data, std::stri
   int64_t size = window->sizes[size_t(member)];
   if (window->flavor == abi::kWinFlavorDynamic &&
       !rebaseOnAttachedRegion(*window, member, runs, base, size)) {
-    reason = "MpiRma touching bytes outside every region the target attached";
-    return false;
+    // A well-formed operation of an erroneous program, which on one host
+    // fails at the origin; here the origin has moved on, so the job ends.
+    abort(abi::kErrRmaRange,
+          "rank " + std::to_string(op.origin) + ": a one-sided " + rmaKindName(op.kind) +
+              " on rank " + std::to_string(op.target) +
+              " of a dynamic window: the target range is outside every region that rank "
+              "attached (" + errorClassName(abi::kErrRmaRange) + ")");
+    return true;
   }
   int64_t bytes = 0;
   for (const TypeSegment& run : runs) {

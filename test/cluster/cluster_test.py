@@ -1167,6 +1167,32 @@ def case_deadlock(cluster):
                     f"slow_sender at np {ranks} over three hosts (stderr:\n{err})")
 
 
+def case_dynamic_window_range(cluster):
+    """A put that runs past the region a rank of another host attached to a
+    dynamic window (np 3, --policy spread, one rank a host) ends the job
+    within a minute with MPI_ERR_RMA_RANGE and a message naming the origin
+    and target, instead of leaving the ranks in the fence; the target's
+    memory is untouched and every slot is freed."""
+    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
+    here = os.path.dirname(os.path.abspath(__file__))
+    start_three_hosts(cluster)
+    granule = os.path.join(cluster.workdir, "dynamic_window_range.wasm")
+    code, out, err = run_tool([os.path.join(cluster.bin_dir, "synergy-cc"),
+                               os.path.join(here, "dynamic_window_range.c"), "-o", granule])
+    check(code == 0, f"synergy-cc dynamic_window_range.c failed:\n{err}")
+    started = time.monotonic()
+    code, out, err = run_tool([os.path.join(cluster.bin_dir, "synergy-run"), "--cluster",
+                               cluster.url, "--token-file", cluster.token_file, "--policy",
+                               "spread", "-np", "3", granule])
+    check(time.monotonic() - started < 60, "the job took a minute")
+    check(code != 0 and "rank 0: a one-sided put on rank 1 of a dynamic window: the target "
+          "range is outside every region that rank attached (MPI_ERR_RMA_RANGE)" in err,
+          f"exit {code}, stderr:\n{err}")
+    check("passed the fence" not in out, f"a rank passed the fence:\n{out}")
+    wait_for(lambda: cluster.status()[1].startswith("hosts: 3, slots: 6, free: 6\n"), 30,
+             "every slot to be freed")
+
+
 def case_deadlock_in_flight(cluster):
     """The deadlock check decided after one quiet tick (SYNERGY_DEADLOCK_TICKS=1
     in the daemons' environment), over three hosts: a 96 MiB MPI_Ssend that
@@ -1402,6 +1428,7 @@ CASES = {
     "rendezvous-memory": case_rendezvous_memory,
     "rendezvous-order": case_rendezvous_order,
     "deadlock": case_deadlock,
+    "dynamic-window-range": case_dynamic_window_range,
     "deadlock-in-flight": case_deadlock_in_flight,
     "large-module": case_large_module,
 }
