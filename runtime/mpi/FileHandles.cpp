@@ -37,8 +37,8 @@
 #include "mpi/FilesAcrossHosts.h"
 #include "mpi/HostCollectives.h"
 #include "mpi/Intercommunicators.h"
-#include "mpi/World.h"
 #include "mpi/MpiAbi.h"
+#include "mpi/World.h"
 #include "wasi/WasiAbi.h"
 #include "wasi/WasiState.h"
 

@@ -39,8 +39,9 @@
 // Across hosts everything above is point-to-point messages already, except
 // two steps: the local leader of MPI_Intercomm_create hands its findings to
 // a group spanning hosts in a broadcast (shareFindingsAcrossHosts), and
-// MPI_Comm_idup of an intercommunicator spanning hosts is MPI_Comm_dup's,
-// as a context reserved on one host has to reach the others.
+// MPI_Comm_idup of an intercommunicator spanning hosts, whose first member
+// cannot make the other hosts' sides, is a nonblocking collective that
+// carries the agent's contexts (idupIntercommAcrossHosts).
 //
 //===----------------------------------------------------------------------===//
 #include "mpi/Intercommunicators.h"
