@@ -26,6 +26,7 @@
 #include "mpi/HostCollectives.h"
 #include "mpi/Intercommunicators.h"
 #include "mpi/MpiAbi.h"
+#include "mpi/NonblockingCollectives.h"
 #include "mpi/RequestPool.h"
 #include "mpi/RankState.h"
 #include "mpi/World.h"
@@ -405,6 +406,49 @@ u32 Z_envZ_MPI_Comm_create_group(void* instance, u32 comm, u32 group, u32 tag, u
 
 namespace {
 
+// MPI_Comm_idup of a communicator whose members span hosts, waiting for no
+// other member: a nonblocking collective whose one message is the new
+// context, which the parent's rank 0 reserves on its host and sends to
+// every other member (UINT32_MAX when it had none left). Each member makes
+// the duplicate when that has come, sharing one Communicator with the
+// members on its host, so the handle reaches `newcomm` when the request
+// completes.
+u32 startDuplicateAcrossHosts(HostCall& call, int comm, u32 newcomm, u32 requestOut) {
+  CommHandle* parent = call.rank.comm(comm);
+  std::shared_ptr<Communicator> parentComm = parent->comm;
+  World& world = call.world();
+  static const Layout bytes = predefinedLayout(abi::kTypeByte);
+  ScheduleBuilder builder(call, comm, *parent, CollectiveKind::CommSplit);
+  auto* context = reinterpret_cast<uint32_t*>(builder.stage(*bytes, sizeof(uint32_t)));
+  if (builder.me() == 0) {
+    *context = world.reserveContexts(1).value_or(UINT32_MAX);
+    for (int member = 1; member < builder.size(); ++member)
+      builder.send(member, reinterpret_cast<const uint8_t*>(context), bytes, sizeof(uint32_t));
+  } else {
+    builder.receive(0, reinterpret_cast<uint8_t*>(context), bytes, sizeof(uint32_t));
+  }
+  int errhandler = parent->errhandler;
+  std::shared_ptr<const GraphNeighbors> graph = parent->graph;
+  return builder.start(requestOut, [=, &world](HostCall& done) -> int {
+    if (*context == UINT32_MAX) return noContextsLeft(done, comm);
+    std::shared_ptr<Communicator> child =
+        meetAt(world, *context, -1, membersHere(world, parentComm->worldRanks), [&] {
+          std::shared_ptr<Communicator> made =
+              world.makeCommunicator(parentComm->worldRanks, *context);
+          made->cart = parentComm->cart;
+          return made;
+        });
+    int duplicate = done.rank.addComm(child, errhandler);
+    done.rank.comm(duplicate)->graph = graph;
+    done.store<int32_t>(newcomm, duplicate);
+    // The attributes are the parent's when the duplicate is made; a parent
+    // freed meanwhile leaves it none.
+    CommHandle* parentNow = done.rank.comm(comm);
+    if (!parentNow || parentNow->comm != parentComm) return int(abi::kSuccess);
+    return copyAttributesOrUndo(done, comm, duplicate, newcomm);
+  });
+}
+
 // MPI_Comm_idup and MPI_Comm_idup_with_info, which wait for no other
 // member, so members may start duplicating overlapping communicators in
 // different orders, as MPI allows of nonblocking collectives. Every member
@@ -413,20 +457,22 @@ namespace {
 // member to start it makes the communicator, the others pick it up from
 // the parent's list of pending creations, and the request is complete at
 // once. An intercommunicator's duplicate is made the same way
-// (idupIntercomm). A parent spanning hosts gets its context from a
-// collective, so there the duplicate is MPI_Comm_dup's, made before the
-// call returns.
+// (idupIntercomm). Members on other hosts cannot pick up a communicator
+// made here, so a parent spanning hosts takes the context from a message
+// (startDuplicateAcrossHosts, idupIntercommAcrossHosts).
 u32 startDuplicate(HostCall& call, u32 comm, u32 newcomm, u32 requestOut) {
   CommHandle* parent = call.rank.comm(int(comm));
   if (!parent) return call.fail(int(comm), abi::kErrComm, "invalid communicator");
   if (!call.bytes(newcomm, 4) || !call.bytes(requestOut, 4))
     return call.fail(int(comm), abi::kErrArg, "newcomm or request pointer outside linear memory");
   std::shared_ptr<Communicator> parentComm = parent->comm;
+  if (parentComm->inter && intercommSpansHosts(call.world(), *parentComm))
+    return u32(idupIntercommAcrossHosts(call, int(comm), newcomm, requestOut));
+  if (!parentComm->inter && usesHostCollectives(call, int(comm)))
+    return startDuplicateAcrossHosts(call, int(comm), newcomm, requestOut);
   if (parentComm->inter) {
     uint32_t sequence = call.rank.nonblockingCollectivesOn[parentComm->context]++;
     if (int error = idupIntercomm(call, int(comm), sequence, newcomm)) return error;
-  } else if (usesHostCollectives(call, int(comm))) {
-    if (int error = duplicateCommunicator(call, comm, newcomm)) return error;
   } else {
     uint32_t& started = call.rank.nonblockingCollectivesOn[parentComm->context];
     int tag = idupCreationTag(started);

@@ -30,6 +30,7 @@
 
 #include "mpi/CollectiveEngine.h"
 #include "mpi/FileHandles.h"
+#include "mpi/FilesAcrossHosts.h"
 #include "mpi/MpiAbi.h"
 #include "mpi/RequestPool.h"
 
@@ -123,6 +124,8 @@ int transfer(HostCall& call, const Access& access, int64_t& moved) {
   uint8_t* memory;
   int64_t bytes;
   if (int error = prepare(call, access, file, type, memory, bytes)) return error;
+  if (access.position == Position::Shared)
+    if (int refused = refuseSharedStateAcrossHosts(call, access.fh, *file)) return refused;
   int64_t etypeSize = file->view.etype->size;
   int64_t etypes = bytes / etypeSize;
   int64_t start = 0;
@@ -220,6 +223,7 @@ u32 ordered(HostCall& call, Access access, int64_t& moved) {
   uint8_t* memory;
   int64_t bytes;
   if (int error = prepare(call, access, file, type, memory, bytes)) return error;
+  if (int refused = refuseSharedStateAcrossHosts(call, access.fh, *file)) return refused;
   int64_t etypes = bytes / file->view.etype->size;
   SharedFile& shared = *file->shared;
   int64_t start = 0;

@@ -34,7 +34,11 @@
 
 #include "mpi/CollectiveEngine.h"
 #include "mpi/ErrorHandlerCalls.h"
+#include "mpi/FilesAcrossHosts.h"
+#include "mpi/HostCollectives.h"
+#include "mpi/Intercommunicators.h"
 #include "mpi/MpiAbi.h"
+#include "mpi/World.h"
 #include "wasi/WasiAbi.h"
 #include "wasi/WasiState.h"
 
@@ -118,64 +122,113 @@ synergy::sandbox::UniqueFd takeGuestDescriptor(HostCall& call, int fd, int& erro
   return host;
 }
 
-// The last step of MPI_File_open: every member reports its open(); the
-// first makes the shared state. Stores the new handle at `fhOut`.
-int finishOpen(HostCall& call, int comm, int mode, int info, int fd, int openErrno,
-               const std::string& name, u32 fhOut) {
-  FileTable& table = fileTable(call);
-  table.openStage = FileTable::OpenStage::None;
+// What the members of MPI_File_open learn in its last collective.
+struct OpenOutcome {
+  std::shared_ptr<SharedFile> shared;
+  int failedMember = -1;  // the first member whose open() failed
+  int failedErrno = 0;
+  bool modesDiffer = false;
+  bool exhausted = false;  // no communicator context was left
+};
+
+// The last collective of MPI_File_open with every member on this host:
+// rank 0 makes the shared state and the others take it from its slot.
+int agreeOnOpenHere(HostCall& call, int comm, int mode, int openErrno, const std::string& name,
+                    OpenOutcome& outcome) {
   CommHandle* handle = call.rank.comm(comm);
   int me = handle->comm->rankOfWorld[call.rank.worldRank];
   std::shared_ptr<SharedFile> made;
-  bool exhausted = false;
   if (me == 0) {
     made = std::make_shared<SharedFile>();
     made->name = name;
     made->amode = mode;
     call.world().locked([&] { made->comm = call.world().makeCommunicator(handle->comm->worldRanks); });
-    exhausted = !made->comm;
+    outcome.exhausted = !made->comm;
   }
-  std::shared_ptr<SharedFile> shared;
-  int failedMember = -1, failedErrno = 0;
-  bool modesDiffer = false;
-  int result = runCollective(
+  return runCollective(
       call, comm, CollectiveKind::FileOperation,
       [&](Contribution& slot) {
         slot.key = openErrno;
         slot.color = mode;
-        slot.recvCount = exhausted ? 1 : 0;
+        slot.recvCount = outcome.exhausted ? 1 : 0;
         slot.send = reinterpret_cast<const uint8_t*>(&made);
       },
       [&](std::vector<Contribution>& slots, int) {
-        shared = *reinterpret_cast<const std::shared_ptr<SharedFile>*>(slots[0].send);
+        outcome.shared = *reinterpret_cast<const std::shared_ptr<SharedFile>*>(slots[0].send);
         for (size_t i = 0; i < slots.size(); ++i) {
-          if (slots[i].color != mode) modesDiffer = true;
-          if (slots[i].key != 0 && failedMember < 0) {
-            failedMember = int(i);
-            failedErrno = slots[i].key;
+          if (slots[i].color != mode) outcome.modesDiffer = true;
+          if (slots[i].key != 0 && outcome.failedMember < 0) {
+            outcome.failedMember = int(i);
+            outcome.failedErrno = slots[i].key;
           }
         }
-        if (slots[0].recvCount) exhausted = true;
+        if (slots[0].recvCount) outcome.exhausted = true;
         return int(abi::kSuccess);
       });
+}
+
+// The same over members on several hosts: rank 0's host reserves the file
+// communicator's context, which one host's members share; every member
+// makes its own SharedFile, as nothing in it changes while the file spans
+// hosts (FilesAcrossHosts.h).
+int agreeOnOpenAcrossHosts(HostCall& call, int comm, int mode, int openErrno,
+                           const std::string& name, OpenOutcome& outcome) {
+  World& world = call.world();
+  const std::vector<int>& members = call.rank.comm(comm)->comm->worldRanks;
+  int64_t mine[3] = {openErrno, mode, 0};
+  if (call.rank.worldRank == members[0])
+    mine[2] = int64_t(world.reserveContexts(1).value_or(0));
+  std::vector<int64_t> all;
+  if (int error = gatherFileValues(call, comm, mine, 3, all)) return error;
+  for (size_t i = 0; i < members.size(); ++i) {
+    if (all[i * 3 + 1] != mode) outcome.modesDiffer = true;
+    if (all[i * 3] != 0 && outcome.failedMember < 0) {
+      outcome.failedMember = int(i);
+      outcome.failedErrno = int(all[i * 3]);
+    }
+  }
+  // Rank 0's host chose the context; 0 says it had none left.
+  outcome.exhausted = all[2] <= 0 || all[2] > int64_t(UINT32_MAX);
+  if (outcome.exhausted) return abi::kSuccess;
+  auto context = uint32_t(all[2]);
+  outcome.shared = std::make_shared<SharedFile>();
+  outcome.shared->name = name;
+  outcome.shared->amode = mode;
+  outcome.shared->comm = meetAt(world, context, -1, membersHere(world, members),
+                                [&] { return world.makeCommunicator(members, context); });
+  return abi::kSuccess;
+}
+
+// The last step of MPI_File_open: every member reports its open(), and
+// they agree on the shared state. Stores the new handle at `fhOut`.
+int finishOpen(HostCall& call, int comm, int mode, int info, int fd, int openErrno,
+               const std::string& name, u32 fhOut) {
+  FileTable& table = fileTable(call);
+  table.openStage = FileTable::OpenStage::None;
+  OpenOutcome outcome;
+  int result = usesHostCollectives(call, comm)
+                   ? agreeOnOpenAcrossHosts(call, comm, mode, openErrno, name, outcome)
+                   : agreeOnOpenHere(call, comm, mode, openErrno, name, outcome);
   if (result) return failOnFile(call, abi::kFileNull, result, "the opening collective failed");
   int takeError = abi::kSuccess;
   synergy::sandbox::UniqueFd host;
   if (fd >= 0) host = takeGuestDescriptor(call, fd, takeError);
-  if (modesDiffer)
+  if (outcome.modesDiffer)
     return failOnFile(call, abi::kFileNull, abi::kErrNotSame,
                       "the members of the communicator opened '" + name +
                           "' with different access modes");
-  if (exhausted)
+  if (outcome.exhausted)
     return failOnFile(call, abi::kFileNull, abi::kErrIntern,
                       "no communicator context left for the file");
-  if (failedMember >= 0)
-    return failOnFile(call, abi::kFileNull, errorClassOfErrno(failedErrno),
-                      "cannot open '" + name + "' (rank " + std::to_string(failedMember) +
-                          " of the communicator: " + errorClassText(errorClassOfErrno(failedErrno)) +
-                          ")");
+  if (outcome.failedMember >= 0) {
+    int errorClass = errorClassOfErrno(outcome.failedErrno);
+    return failOnFile(call, abi::kFileNull, errorClass,
+                      "cannot open '" + name + "' (rank " + std::to_string(outcome.failedMember) +
+                          " of the communicator: " + errorClassText(errorClass) + ")");
+  }
   if (!host.valid())
     return failOnFile(call, abi::kFileNull, takeError, "'" + name + "' is not a regular file");
+  std::shared_ptr<SharedFile> shared = outcome.shared;
   OpenFile file;
   file.shared = shared;
   file.commHandle = call.rank.addComm(shared->comm, abi::kErrorsReturn);
@@ -272,14 +325,22 @@ u32 Z_envZ_synergy_mpi_file_open(void* instance, u32 comm, u32 filename, u32 mod
   // The first member has tried to open (and create) the file; the others
   // learn how that went before they open it themselves.
   int firstErrno = 0;
-  int result = runCollective(
-      call, int(comm), CollectiveKind::FileOperation,
-      [&](Contribution& slot) { slot.key = me == 0 ? int(openErrno) : 0; },
-      [&](std::vector<Contribution>& slots, int) {
-        firstErrno = slots[0].key;
-        return int(abi::kSuccess);
-      },
-      CollectiveReads::SlotsOnly, 0);
+  int result;
+  if (usesHostCollectives(call, int(comm))) {
+    int64_t mine = me == 0 ? int64_t(int32_t(openErrno)) : 0;
+    std::vector<int64_t> all;
+    result = gatherFileValues(call, int(comm), &mine, 1, all);
+    if (!result) firstErrno = int(all[0]);
+  } else {
+    result = runCollective(
+        call, int(comm), CollectiveKind::FileOperation,
+        [&](Contribution& slot) { slot.key = me == 0 ? int(openErrno) : 0; },
+        [&](std::vector<Contribution>& slots, int) {
+          firstErrno = slots[0].key;
+          return int(abi::kSuccess);
+        },
+        CollectiveReads::SlotsOnly, 0);
+  }
   if (result) {
     table.openStage = FileTable::OpenStage::None;
     return failOnFile(call, abi::kFileNull, result, "the opening collective failed");
@@ -310,10 +371,7 @@ u32 Z_envZ_synergy_mpi_file_close(void* instance, u32 fhAddr, u32 nameOut, u32 n
   OpenFile* file = fileOrFail(call, handle, error);
   if (!file) return error;
   int commHandle = file->commHandle;
-  int result = runCollective(
-      call, commHandle, CollectiveKind::FileOperation, [](Contribution&) {},
-      [](std::vector<Contribution>&, int) { return int(abi::kSuccess); },
-      CollectiveReads::SlotsOnly);
+  int result = fileBarrier(call, commHandle);
   if (result) return failOnFile(call, handle, result, "the closing collective failed");
   std::shared_ptr<SharedFile> shared = file->shared;
   int me = shared->comm->rankOfWorld[call.rank.worldRank];
@@ -369,14 +427,7 @@ static u32 resizeFile(HostCall& call, int fh, int64_t size, bool growOnly) {
     return failOnFile(call, fh, abi::kErrUnsupportedOperation,
                       "the file was opened MPI_MODE_SEQUENTIAL");
   bool sizesDiffer = false;
-  int result = runCollective(
-      call, file->commHandle, CollectiveKind::FileOperation,
-      [&](Contribution& slot) { slot.sendCount = size; },
-      [&](std::vector<Contribution>& slots, int) {
-        for (const Contribution& slot : slots) sizesDiffer |= slot.sendCount != size;
-        return int(abi::kSuccess);
-      },
-      CollectiveReads::SlotsOnly);
+  int result = agreeOnFileValue(call, *file, size, sizesDiffer);
   if (result) return failOnFile(call, fh, result, "the collective failed");
   if (sizesDiffer)
     return failOnFile(call, fh, abi::kErrNotSame, "the members passed different sizes");
@@ -448,8 +499,9 @@ u32 Z_envZ_MPI_File_get_info(void* instance, u32 fh, u32 infoOut) {
   return abi::kSuccess;
 }
 
-// Every rank's descriptor is on this host, so one fsync makes what any of
-// them wrote durable; the collective orders it after their writes.
+// Each member fsyncs its own descriptor, after the collective: on one host
+// any of them makes what every member wrote durable, and across hosts each
+// host's do for what that host's members wrote.
 u32 Z_envZ_MPI_File_sync(void* instance, u32 fh) {
   HostCall call(instance, "MPI_File_sync");
   int error;
@@ -457,10 +509,7 @@ u32 Z_envZ_MPI_File_sync(void* instance, u32 fh) {
   if (!file) return error;
   if (file->shared->amode & abi::amode::kReadOnly)
     return failOnFile(call, int(fh), abi::kErrAccess, "the file was opened MPI_MODE_RDONLY");
-  int result = runCollective(
-      call, file->commHandle, CollectiveKind::FileOperation, [](Contribution&) {},
-      [](std::vector<Contribution>&, int) { return int(abi::kSuccess); },
-      CollectiveReads::SlotsOnly);
+  int result = fileBarrier(call, file->commHandle);
   if (result) return failOnFile(call, int(fh), result, "the collective failed");
   if (::fsync(file->fd.get()) != 0)
     return failOnFile(call, int(fh), abi::kErrIo, "fsync failed");
@@ -472,15 +521,10 @@ u32 Z_envZ_MPI_File_set_atomicity(void* instance, u32 fh, u32 flag) {
   int error;
   OpenFile* file = fileOrFail(call, int(fh), error);
   if (!file) return error;
+  if (flag != 0)
+    if (int refused = refuseSharedStateAcrossHosts(call, int(fh), *file)) return refused;
   bool differ = false;
-  int result = runCollective(
-      call, file->commHandle, CollectiveKind::FileOperation,
-      [&](Contribution& slot) { slot.key = flag != 0; },
-      [&](std::vector<Contribution>& slots, int) {
-        for (const Contribution& slot : slots) differ |= slot.key != (flag != 0);
-        return int(abi::kSuccess);
-      },
-      CollectiveReads::SlotsOnly);
+  int result = agreeOnFileValue(call, *file, flag != 0 ? 1 : 0, differ);
   if (result) return failOnFile(call, int(fh), result, "the collective failed");
   if (differ) return failOnFile(call, int(fh), abi::kErrNotSame, "the members passed different flags");
   file->shared->atomic.store(flag != 0);

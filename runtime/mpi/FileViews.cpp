@@ -19,6 +19,7 @@
 
 #include "mpi/CollectiveEngine.h"
 #include "mpi/FileHandles.h"
+#include "mpi/FilesAcrossHosts.h"
 #include "mpi/MpiAbi.h"
 
 using namespace synergy::mpi;
@@ -58,20 +59,6 @@ bool ascendsFromZero(const TypeLayout& type, bool mayOverlap) {
 // new handle for a derived one, which the guest frees.
 int handleForGuest(HostCall& call, int handle, const Layout& layout) {
   return layout->predefined ? handle : call.rank.addType(layout);
-}
-
-// Runs a collective on the file's communicator in which every member posts
-// `value`; `differ` is set when some member posted another.
-int agreeOnValue(HostCall& call, const OpenFile& file, int64_t value, bool& differ) {
-  differ = false;
-  return runCollective(
-      call, file.commHandle, CollectiveKind::FileOperation,
-      [&](Contribution& slot) { slot.sendCount = value; },
-      [&](std::vector<Contribution>& slots, int) {
-        for (const Contribution& slot : slots) differ |= slot.sendCount != value;
-        return int(abi::kSuccess);
-      },
-      CollectiveReads::SlotsOnly);
 }
 
 // The position in etypes `offset` from `whence`, for the seeks; -1 after
@@ -187,6 +174,7 @@ u32 Z_envZ_MPI_File_set_view(void* instance, u32 fh, u64 disp, u32 etype, u32 fi
     if (!(file->shared->amode & abi::amode::kSequential))
       return failOnFile(call, int(fh), abi::kErrArg,
                         "MPI_DISPLACEMENT_CURRENT on a file not opened MPI_MODE_SEQUENTIAL");
+    if (int refused = refuseSharedStateAcrossHosts(call, int(fh), *file)) return refused;
     int64_t dataByte;
     if (!scaledOffset(file->shared->sharedPointer.load(), file->view.etype->size, dataByte))
       return failOnFile(call, int(fh), abi::kErrArg, "shared pointer beyond any file position");
@@ -227,7 +215,7 @@ u32 Z_envZ_MPI_File_set_view(void* instance, u32 fh, u64 disp, u32 etype, u32 fi
   // Displacements and filetypes may differ between members; etypes must
   // have one extent.
   bool differ;
-  if (int e = agreeOnValue(call, *file, etypeLayout->extent(), differ))
+  if (int e = agreeOnFileValue(call, *file, etypeLayout->extent(), differ))
     return failOnFile(call, int(fh), e, "the collective failed");
   if (differ)
     return failOnFile(call, int(fh), abi::kErrNotSame, "the members passed etypes of different extents");
@@ -320,12 +308,13 @@ u32 Z_envZ_MPI_File_seek_shared(void* instance, u32 fh, u64 offset, u32 whence) 
   int error;
   OpenFile* file = fileOrFail(call, int(fh), error);
   if (!file) return error;
+  if (int refused = refuseSharedStateAcrossHosts(call, int(fh), *file)) return refused;
   SharedFile& shared = *file->shared;
   int64_t target = seekTarget(call, int(fh), *file, shared.sharedPointer.load(), int64_t(offset),
                               int(whence));
   if (target < 0) return abi::kErrArg;
   bool differ;
-  if (int e = agreeOnValue(call, *file, target, differ))
+  if (int e = agreeOnFileValue(call, *file, target, differ))
     return failOnFile(call, int(fh), e, "the collective failed");
   if (differ)
     return failOnFile(call, int(fh), abi::kErrNotSame, "the members seek to different positions");
@@ -338,6 +327,7 @@ u32 Z_envZ_MPI_File_get_position_shared(void* instance, u32 fh, u32 offsetOut) {
   int error;
   OpenFile* file = fileOrFail(call, int(fh), error);
   if (!file) return error;
+  if (int refused = refuseSharedStateAcrossHosts(call, int(fh), *file)) return refused;
   if (!call.store<int64_t>(offsetOut, file->shared->sharedPointer.load()))
     return failOnFile(call, int(fh), abi::kErrArg, "offset pointer outside linear memory");
   return abi::kSuccess;

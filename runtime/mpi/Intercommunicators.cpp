@@ -30,16 +30,24 @@
 // colors both groups chose; the agent then reserves three contexts for
 // each, in ascending order of color.
 //
-// Every member of a side (or, for a merge, of both groups) must end up with
-// the same Communicator object, since the collectives of an
+// Every member of a side (or, for a merge, of both groups) on one host must
+// end up with the same Communicator object, since the collectives of an
 // intracommunicator meet in its slots: the first member to arrive makes it
-// and leaves it in a table keyed by its context, where the others pick it
-// up.
+// and leaves it in a table keyed by its context, where the others of that
+// host pick it up.
+//
+// Across hosts everything above is point-to-point messages already, except
+// two steps: the local leader of MPI_Intercomm_create hands its findings to
+// a group spanning hosts in a broadcast (shareFindingsAcrossHosts), and
+// MPI_Comm_idup of an intercommunicator spanning hosts, whose first member
+// cannot make the other hosts' sides, is a nonblocking collective that
+// carries the agent's contexts (idupIntercommAcrossHosts).
 //
 //===----------------------------------------------------------------------===//
 #include "mpi/Intercommunicators.h"
 
 #include <algorithm>
+#include <cstring>
 #include <iterator>
 #include <map>
 #include <mutex>
@@ -48,7 +56,9 @@
 
 #include "mpi/CollectiveEngine.h"
 #include "mpi/CommunicatorAttributes.h"
+#include "mpi/HostCollectives.h"
 #include "mpi/MpiAbi.h"
+#include "mpi/NonblockingCollectives.h"
 #include "mpi/RequestPool.h"
 #include "util/FunctionRef.h"
 
@@ -123,6 +133,22 @@ int MessageStep::finish() {
   return error ? call_.fail(commHandle_, error, reason) : int(abi::kSuccess);
 }
 
+namespace synergy::mpi {
+
+// Each host makes its own Communicator objects for its members of a new
+// communicator, with the same contents.
+int membersHere(const World& world, const std::vector<int>& worldRanks) {
+  return int(std::count_if(worldRanks.begin(), worldRanks.end(),
+                           [&](int worldRank) { return !world.isRemote(worldRank); }));
+}
+
+bool intercommSpansHosts(const World& world, const Communicator& comm) {
+  return world.spansHosts(comm) ||
+         membersHere(world, comm.inter->localWorldRanks) != int(comm.inter->localWorldRanks.size());
+}
+
+}  // namespace synergy::mpi
+
 namespace {
 
 constexpr int kInternalTag = 0;
@@ -148,19 +174,6 @@ struct PendingDuplicate {
 };
 std::map<std::tuple<const World*, uint32_t, uint32_t>, PendingDuplicate> pendingDuplicates;
 
-using CommunicatorMaker = synergy::util::FunctionRef<std::shared_ptr<Communicator>()>;
-
-std::shared_ptr<Communicator> meetAt(World& world, uint32_t context, int side, int members,
-                                     CommunicatorMaker make) {
-  std::lock_guard<std::mutex> guard(meetingsMutex);
-  auto key = std::make_tuple(&world, context, side);
-  Meeting& meeting = meetings[key];
-  if (!meeting.comm) meeting.comm = make();
-  std::shared_ptr<Communicator> comm = meeting.comm;
-  if (++meeting.taken == members) meetings.erase(key);
-  return comm;
-}
-
 // One side of a new intercommunicator over contexts context .. context + 2.
 std::shared_ptr<Communicator> makeSide(World& world, const std::vector<int>& localRanks,
                                        const std::vector<int>& remoteRanks, uint32_t context) {
@@ -174,11 +187,6 @@ std::shared_ptr<Communicator> makeSide(World& world, const std::vector<int>& loc
   return comm;
 }
 
-int refuseAcrossHosts(HostCall& call, int comm) {
-  if (!call.world().remoteRanks()) return abi::kSuccess;
-  return call.fail(comm, abi::kErrUnsupportedOperation,
-                   "an intercommunicator in a job spread over hosts is not supported yet");
-}
 
 // What a local leader learned for MPI_Intercomm_create, which the other
 // members read through the leader's slot in the local collective.
@@ -252,6 +260,59 @@ void meetRemoteLeader(HostCall& call, const Communicator& local, int peerHandle,
   }
 }
 
+// The leader's findings for a local communicator whose members span
+// hosts, where members share no slots: a broadcast from the leader over
+// the locality-aware collectives, of a fixed size so that every member
+// knows it in advance: the error, the context, the remote group's size,
+// world.size() world ranks, then the reason as text.
+constexpr size_t kFindingsReasonBytes = 256;
+
+int shareFindingsAcrossHosts(HostCall& call, int localComm, int leader,
+                             const LeaderFindings& mine, LeaderFindings& findings) {
+  World& world = call.world();
+  size_t rankBytes = size_t(world.size()) * sizeof(int32_t);
+  std::vector<uint8_t> message(3 * sizeof(int32_t) + rankBytes + kFindingsReasonBytes, 0);
+  auto field = [&](size_t index) { return message.data() + index * sizeof(int32_t); };
+  CommHandle* local = call.rank.comm(localComm);
+  bool leads = local->comm->rankOfWorld[call.rank.worldRank] == leader;
+  if (leads) {
+    int32_t head[3] = {mine.error, int32_t(mine.context), int32_t(mine.remoteRanks.size())};
+    std::memcpy(field(0), head, sizeof head);
+    std::memcpy(field(3), mine.remoteRanks.data(), mine.remoteRanks.size() * sizeof(int32_t));
+    std::memcpy(field(3) + rankBytes, mine.reason.data(),
+                std::min(mine.reason.size(), kFindingsReasonBytes - 1));
+  }
+  static const Layout bytes = predefinedLayout(abi::kTypeByte);
+  if (int error = bcastAcrossHosts(call, localComm, message.data(), *bytes,
+                                   int64_t(message.size()), leader))
+    return error;
+  if (leads) {
+    findings = mine;
+    return abi::kSuccess;
+  }
+  int32_t head[3];
+  std::memcpy(head, field(0), sizeof head);
+  // The leader's host sent this: its fields are checked like any input.
+  if (head[2] < 0 || head[2] > world.size())
+    return call.fail(localComm, abi::kErrIntern,
+                     "the local leader's findings name " + std::to_string(head[2]) +
+                         " remote members (job size " + std::to_string(world.size()) + ")");
+  findings.error = head[0];
+  findings.context = uint32_t(head[1]);
+  findings.remoteRanks.resize(size_t(head[2]));
+  std::memcpy(findings.remoteRanks.data(), field(3), size_t(head[2]) * sizeof(int32_t));
+  for (int worldRank : findings.remoteRanks)
+    if (worldRank < 0 || worldRank >= world.size())
+      return call.fail(localComm, abi::kErrIntern,
+                       "the local leader's findings name world rank " +
+                           std::to_string(worldRank));
+  const char* reason = reinterpret_cast<const char*>(field(3) + rankBytes);
+  findings.reason.assign(reason, strnlen(reason, kFindingsReasonBytes - 1));
+  if (!findings.error && (findings.remoteRanks.empty() || findings.context == 0))
+    return call.fail(localComm, abi::kErrIntern, "the local leader's findings name no group");
+  return abi::kSuccess;
+}
+
 // Whether this group's local rank 0 is the agent of merge and dup.
 bool agentIsLocal(const Communicator& comm) {
   return comm.inter->localWorldRanks[0] < comm.worldRanks[0];
@@ -295,6 +356,21 @@ int agreeOnContexts(HostCall& call, int commHandle, uint32_t count, bool high, u
 
 }  // namespace
 
+namespace synergy::mpi {
+
+std::shared_ptr<Communicator> meetAt(World& world, uint32_t context, int side, int members,
+                                     util::FunctionRef<std::shared_ptr<Communicator>()> make) {
+  std::lock_guard<std::mutex> guard(meetingsMutex);
+  auto key = std::make_tuple(&world, context, side);
+  Meeting& meeting = meetings[key];
+  if (!meeting.comm) meeting.comm = make();
+  std::shared_ptr<Communicator> comm = meeting.comm;
+  if (++meeting.taken == members) meetings.erase(key);
+  return comm;
+}
+
+}  // namespace synergy::mpi
+
 extern "C" {
 
 u32 Z_envZ_MPI_Intercomm_create(void* instance, u32 localComm, u32 localLeader, u32 peerComm,
@@ -305,7 +381,6 @@ u32 Z_envZ_MPI_Intercomm_create(void* instance, u32 localComm, u32 localLeader, 
   if (!local) return call.fail(lc, abi::kErrComm, "invalid local communicator");
   if (local->comm->inter)
     return call.fail(lc, abi::kErrComm, "the local communicator is an intercommunicator");
-  if (int error = refuseAcrossHosts(call, lc)) return error;
   int leader = int(localLeader);
   if (leader < 0 || leader >= local->comm->size())
     return call.fail(lc, abi::kErrRank, "invalid local leader " + std::to_string(leader) +
@@ -320,7 +395,9 @@ u32 Z_envZ_MPI_Intercomm_create(void* instance, u32 localComm, u32 localLeader, 
   if (me == leader)
     meetRemoteLeader(call, *localShared, int(peerComm), int(remoteLeader), int(tag), mine);
   LeaderFindings findings;
-  int status = runCollective(
+  int status = usesHostCollectives(call, lc)
+                   ? shareFindingsAcrossHosts(call, lc, leader, mine, findings)
+                   : runCollective(
       call, lc, CollectiveKind::CommSplit,
       [&](Contribution& slot) {
         // The findings stay alive until every member has read them: the
@@ -346,7 +423,8 @@ u32 Z_envZ_MPI_Intercomm_create(void* instance, u32 localComm, u32 localLeader, 
   const std::vector<int>& localRanks = localShared->worldRanks;
   int leaderWorldRank = localRanks[size_t(leader)];
   std::shared_ptr<Communicator> side =
-      meetAt(call.world(), findings.context, leaderWorldRank, int(localRanks.size()), [&] {
+      meetAt(call.world(), findings.context, leaderWorldRank,
+             membersHere(call.world(), localRanks), [&] {
         return makeSide(call.world(), localRanks, findings.remoteRanks, findings.context);
       });
   call.store<int32_t>(newintercomm, call.rank.addComm(side, errhandler));
@@ -372,7 +450,7 @@ u32 Z_envZ_MPI_Intercomm_merge(void* instance, u32 intercomm, u32 high, u32 newi
   std::vector<int> ranks = localFirst ? local : comm->worldRanks;
   const std::vector<int>& second = localFirst ? comm->worldRanks : local;
   ranks.insert(ranks.end(), second.begin(), second.end());
-  int members = int(ranks.size());
+  int members = membersHere(call.world(), ranks);
   std::shared_ptr<Communicator> merged = meetAt(
       call.world(), context, -1, members,
       [&] { return call.world().makeCommunicator(std::move(ranks), context); });
@@ -416,7 +494,7 @@ int dupIntercomm(HostCall& call, int commHandle, uint32_t newcommOut) {
   if (int error = agreeOnContexts(call, commHandle, 3, false, context, remoteHigh)) return error;
   const std::vector<int>& local = comm->inter->localWorldRanks;
   std::shared_ptr<Communicator> side =
-      meetAt(call.world(), context, local[0], int(local.size()),
+      meetAt(call.world(), context, local[0], membersHere(call.world(), local),
              [&] { return makeSide(call.world(), local, comm->worldRanks, context); });
   int duplicate = call.rank.addComm(side, errhandler);
   call.store<int32_t>(newcommOut, duplicate);
@@ -453,6 +531,48 @@ int idupIntercomm(HostCall& call, int commHandle, uint32_t sequence, uint32_t ne
   int duplicate = call.rank.addComm(side, handle->errhandler);
   call.store<int32_t>(newcommOut, duplicate);
   return copyCommAttributes(call, commHandle, duplicate);
+}
+
+int idupIntercommAcrossHosts(HostCall& call, int commHandle, uint32_t newcommOut,
+                             uint32_t requestOut) {
+  CommHandle* handle = call.rank.comm(commHandle);
+  std::shared_ptr<Communicator> comm = handle->comm;
+  std::vector<int> local = comm->inter->localWorldRanks;
+  World& world = call.world();
+  static const Layout bytes = predefinedLayout(abi::kTypeByte);
+  ScheduleBuilder builder(call, commHandle, *handle, CollectiveKind::CommSplit);
+  auto* context = reinterpret_cast<uint32_t*>(builder.stage(*bytes, sizeof(uint32_t)));
+  const auto* message = reinterpret_cast<const uint8_t*>(context);
+  bool agentHere = agentIsLocal(*comm);
+  if (agentHere && builder.me() == 0) {
+    // 0 says that the agent's host had no contexts left.
+    *context = world.reserveContexts(3).value_or(0);
+    for (int member = 0; member < builder.size(); ++member)
+      builder.send(member, message, bytes, sizeof(uint32_t));
+    for (int member = 1; member < int(local.size()); ++member)
+      builder.sendWithinGroup(member, message, bytes, sizeof(uint32_t));
+  } else if (agentHere) {
+    builder.receiveWithinGroup(0, reinterpret_cast<uint8_t*>(context), bytes, sizeof(uint32_t));
+  } else {
+    builder.receive(0, reinterpret_cast<uint8_t*>(context), bytes, sizeof(uint32_t));
+  }
+  int errhandler = handle->errhandler;
+  return int(builder.start(requestOut, [=, &world](HostCall& done) -> int {
+    // Another host's runtime chose it; a side takes three contexts.
+    if (*context == 0 || *context > UINT32_MAX - 3)
+      return done.fail(commHandle, abi::kErrComm,
+                       "the host of the agent has no communicator contexts left");
+    std::shared_ptr<Communicator> side =
+        meetAt(world, *context, local[0], membersHere(world, local),
+               [&] { return makeSide(world, local, comm->worldRanks, *context); });
+    int duplicate = done.rank.addComm(side, errhandler);
+    done.store<int32_t>(newcommOut, duplicate);
+    // The attributes are the parent's when the duplicate is made; a parent
+    // freed meanwhile leaves it none.
+    CommHandle* parent = done.rank.comm(commHandle);
+    if (!parent || parent->comm != comm) return int(abi::kSuccess);
+    return copyCommAttributes(done, commHandle, duplicate);
+  }));
 }
 
 int createFromIntercomm(HostCall& call, int commHandle, const Group& group,
@@ -508,7 +628,7 @@ int createFromIntercomm(HostCall& call, int commHandle, const Group& group,
     return abi::kSuccess;
   }
   std::shared_ptr<Communicator> result =
-      meetAt(call.world(), context, localMembers[0], int(localMembers.size()),
+      meetAt(call.world(), context, localMembers[0], membersHere(call.world(), localMembers),
              [&] { return makeSide(call.world(), localMembers, remoteMembers, context); });
   call.store<int32_t>(newcommOut, call.rank.addComm(result, errhandler));
   return abi::kSuccess;
@@ -583,7 +703,8 @@ int splitIntercomm(HostCall& call, int commHandle, int color, int key, uint32_t 
   std::vector<int> remoteMembers = membersOf(remoteChoices, comm->worldRanks);
   uint32_t colorContext = context + 3 * uint32_t(index - shared.begin());
   std::shared_ptr<Communicator> result =
-      meetAt(call.world(), colorContext, localMembers[0], int(localMembers.size()),
+      meetAt(call.world(), colorContext, localMembers[0],
+             membersHere(call.world(), localMembers),
              [&] { return makeSide(call.world(), localMembers, remoteMembers, colorContext); });
   call.store<int32_t>(newcommOut, call.rank.addComm(result, errhandler));
   return abi::kSuccess;

@@ -9,8 +9,10 @@
 // have: the local group and two more contexts for the runtime's own
 // messages (Intercommunicators.cpp, IntercommCollectives.cpp).
 //
-// Intercommunicators live on one host: the calls that make them refuse a
-// job spread over hosts.
+// In a job spread over hosts, each host makes its own Communicator objects
+// for a new intercommunicator's members there, with the same contents and
+// the context one host reserved; every message between members is a
+// point-to-point one, which crosses hosts like any other.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -20,6 +22,7 @@
 #include <vector>
 
 #include "mpi/RankState.h"
+#include "util/FunctionRef.h"
 
 namespace synergy::mpi {
 
@@ -84,6 +87,25 @@ int dupIntercomm(HostCall& call, int comm, uint32_t newcommOut);
 // `newcommOut` and copies the attributes. Returns the raised error or
 // success.
 int idupIntercomm(HostCall& call, int comm, uint32_t sequence, uint32_t newcommOut);
+// Whether some member of either group of intercommunicator `comm` runs on
+// another host.
+bool intercommSpansHosts(const World& world, const Communicator& comm);
+// MPI_Comm_idup of intercommunicator `comm` whose members span hosts: a
+// nonblocking collective whose one message is the new contexts, from the
+// agent (Intercommunicators.cpp) to every other member; each member makes
+// its side when that has come, and the handle reaches `newcommOut` when
+// the request at `requestOut` completes. Returns the raised error or
+// success.
+int idupIntercommAcrossHosts(HostCall& call, int comm, uint32_t newcommOut, uint32_t requestOut);
+
+// How many of `worldRanks` run on this host.
+int membersHere(const World& world, const std::vector<int>& worldRanks);
+// The one Communicator object that the `members` members of a new
+// communicator on this host share: the first to arrive makes it with
+// `make`, the others pick it up, by context and `side` (a side's first
+// world rank, or -1 for an intracommunicator).
+std::shared_ptr<Communicator> meetAt(World& world, uint32_t context, int side, int members,
+                                     util::FunctionRef<std::shared_ptr<Communicator>()> make);
 // MPI_Comm_create of intercommunicator `comm` (MPI-4.0 §7.4.2): `group`
 // names members of the local group, the same on each of them. The members
 // each group names form the two groups of a new intercommunicator; the

@@ -92,6 +92,25 @@ void ScheduleBuilder::receive(int from, uint8_t* data, const Layout& type, int64
   schedule_->receives.push_back(std::move(request));
 }
 
+void ScheduleBuilder::sendWithinGroup(int to, const uint8_t* data, const Layout& type,
+                                      int64_t count) {
+  auto request = newRequest();
+  fill(*request, Request::Kind::Send, to, const_cast<uint8_t*>(data), type, count);
+  request->context = comm_->inter->localContext | kNonblockingContextBit;
+  request->senderRank = me_;
+  request->buffered = true;
+  call_.world().startSend(request, comm_->inter->localWorldRanks[size_t(to)]);
+}
+
+void ScheduleBuilder::receiveWithinGroup(int from, uint8_t* data, const Layout& type,
+                                         int64_t count) {
+  auto request = newRequest();
+  fill(*request, Request::Kind::Recv, from, data, type, count);
+  request->context = comm_->inter->localContext | kNonblockingContextBit;
+  call_.world().startRecv(request);
+  schedule_->receives.push_back(std::move(request));
+}
+
 uint8_t* ScheduleBuilder::stage(const TypeLayout& type, int64_t count) {
   ByteSpan span = touchedSpan(type, count);
   std::vector<uint8_t>& block =

@@ -60,6 +60,11 @@ class ScheduleBuilder {
   void send(int to, const uint8_t* data, const Layout& type, int64_t count);
   // Receives member `from`'s contribution into `data`.
   void receive(int from, uint8_t* data, const Layout& type, int64_t count);
+  // On an intercommunicator, where send() and receive() address the remote
+  // group: the same with member `to` or `from` of the local group, on the
+  // intercommunicator's context for messages within a group.
+  void sendWithinGroup(int to, const uint8_t* data, const Layout& type, int64_t count);
+  void receiveWithinGroup(int from, uint8_t* data, const Layout& type, int64_t count);
   // A buffer for `count` instances of `type`, owned by the schedule; the
   // returned pointer is where instance 0 starts.
   uint8_t* stage(const TypeLayout& type, int64_t count);

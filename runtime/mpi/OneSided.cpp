@@ -171,10 +171,14 @@ int resolveRmaTarget(HostCall& call, uint32_t originAddr, int originCount, int o
     if (!acrossHosts)
       return failOnWindow(call, window, abi::kErrUnsupportedOperation,
                           std::string(call.name) + " on a rank of another host is not supported yet");
-    // Only windows with a base span hosts (createSpanningWindow).
     ByteSpan span = touchedSpan(*out.targetType, targetCount);
-    int64_t offset = targetDisp * window.dispUnits[targetRank];
-    if (!span.empty() && (offset + span.first < 0 || offset + span.last > window.sizes[targetRank]))
+    // A dynamic window's displacement is an address in the target's
+    // memory, whose attached regions only the target's host knows: it
+    // checks them (applyRemoteRma). Here the range must lie in linear memory.
+    bool dynamic = window.flavor == abi::kWinFlavorDynamic;
+    int64_t offset = dynamic ? int64_t(uint32_t(targetDisp)) : targetDisp * window.dispUnits[targetRank];
+    int64_t limit = dynamic ? int64_t(UINT32_MAX) + 1 : window.sizes[targetRank];
+    if (!span.empty() && (offset + span.first < 0 || offset + span.last > limit))
       return failOnWindow(call, window, abi::kErrRmaRange,
                           "target range is outside the target's window");
     out.remote = true;

@@ -35,8 +35,15 @@
 // there, and a complete towards a target of another host, once the
 // origin's operations on it are done, adds a completion there.
 //
-// Dynamic windows are refused by name; windows of shared memory cannot
-// span hosts at all.
+// A dynamic window's member attaches regions to its own host's WindowSync.
+// An operation on it from another host names target addresses, not
+// offsets: the origin checks only that they lie in linear memory, and the
+// target's host requires, as one host does, that all of it falls inside
+// one region the target has attached when the operation arrives; one that
+// does not ends the job with MPI_ERR_RMA_RANGE, naming the origin, as the
+// origin has returned from the call by then.
+//
+// Windows of shared memory cannot span hosts at all.
 //
 //===----------------------------------------------------------------------===//
 #include <algorithm>
@@ -207,6 +214,47 @@ bool signalEpochAcrossHosts(HostCall& call, Window& window, int peer, bool expos
 }
 
 
+namespace {
+
+const char* rmaKindName(RmaKind kind) {
+  switch (kind) {
+    case RmaKind::Put: return "put";
+    case RmaKind::Get: return "get";
+    case RmaKind::Accumulate: return "accumulate";
+    case RmaKind::GetAccumulate: return "get-accumulate";
+    case RmaKind::CompareAndSwap: return "compare-and-swap";
+    default: return "operation";
+  }
+}
+
+// For an operation on dynamic window member `member` of this host, whose
+// `runs` are addresses in that member's memory: finds the region the member
+// has attached that holds all of them, makes the runs offsets into it,
+// `base` its start and `size` its size. False when no one region holds
+// them all.
+bool rebaseOnAttachedRegion(Window& window, int member, std::vector<TypeSegment>& runs,
+                            uint8_t*& base, int64_t& size) {
+  if (runs.empty()) return true;  // touches nothing
+  int64_t first = INT64_MAX, last = INT64_MIN;
+  for (const TypeSegment& run : runs) {
+    if (run.length <= 0 || run.offset < 0 || run.offset > INT64_MAX - run.length) return false;
+    first = std::min(first, run.offset);
+    last = std::max(last, run.offset + run.length);
+  }
+  std::lock_guard<std::mutex> guard(window.sync->attachedMutex);
+  for (const WindowSync::Region& region : window.sync->attached[size_t(member)]) {
+    int64_t start = int64_t(region.guestAddress);
+    if (first < start || last > start + region.size) continue;
+    for (TypeSegment& run : runs) run.offset -= start;
+    base = region.first;
+    size = region.size;
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 std::shared_ptr<World::RemoteWindowTables> World::makeRemoteWindowTables() {
   return std::make_shared<RemoteWindowTables>();
 }
@@ -224,10 +272,6 @@ uint32_t createSpanningWindow(HostCall& call, uint8_t* base, int64_t size, int d
                          " on a communicator whose ranks span hosts is not supported: shared "
                          "memory cannot span hosts (use MPI_Comm_split_type with "
                          "MPI_COMM_TYPE_SHARED for a communicator of one host)");
-  if (flavor == abi::kWinFlavorDynamic)
-    return call.fail(comm, abi::kErrUnsupportedOperation,
-                     std::string(call.name) +
-                         " on a communicator whose ranks span hosts is not supported yet");
   if (!call.bytes(winOut, 4)) return call.fail(comm, abi::kErrArg, "win pointer outside memory");
   World& world = call.world();
   const std::shared_ptr<Communicator>& members = call.rank.comm(comm)->comm;
@@ -391,9 +435,23 @@ bool World::applyRemoteRma(const RemoteRmaOp& op, const uint8_t* data, std::stri
     remote_->rmaDone(op.origin, op.id, nullptr, 0);
     return true;
   }
+  std::vector<TypeSegment> runs = op.runs;
+  uint8_t* base = window->bases[size_t(member)];
+  int64_t size = window->sizes[size_t(member)];
+  if (window->flavor == abi::kWinFlavorDynamic &&
+      !rebaseOnAttachedRegion(*window, member, runs, base, size)) {
+    // A well-formed operation of an erroneous program, which on one host
+    // fails at the origin; here the origin has moved on, so the job ends.
+    abort(abi::kErrRmaRange,
+          "rank " + std::to_string(op.origin) + ": a one-sided " + rmaKindName(op.kind) +
+              " on rank " + std::to_string(op.target) +
+              " of a dynamic window: the target range is outside every region that rank "
+              "attached (" + errorClassName(abi::kErrRmaRange) + ")");
+    return true;
+  }
   int64_t bytes = 0;
-  for (const TypeSegment& run : op.runs) {
-    if (run.length <= 0 || run.offset < 0 || run.offset > window->sizes[size_t(member)] - run.length) {
+  for (const TypeSegment& run : runs) {
+    if (run.length <= 0 || run.offset < 0 || run.offset > size - run.length) {
       reason = "MpiRma touching bytes outside the target's window";
       return false;
     }
@@ -412,19 +470,18 @@ bool World::applyRemoteRma(const RemoteRmaOp& op, const uint8_t* data, std::stri
     return false;
   }
   constexpr int64_t kMaxComparedBytes = 16;
-  if (op.kind == RmaKind::CompareAndSwap && (op.runs.size() != 1 || bytes > kMaxComparedBytes)) {
+  if (op.kind == RmaKind::CompareAndSwap && (runs.size() != 1 || bytes > kMaxComparedBytes)) {
     reason = "MpiRma compare-and-swap of more than one element";
     return false;
   }
-  uint8_t* base = window->bases[size_t(member)];
   auto gather = [&](uint8_t* out) {
-    for (const TypeSegment& run : op.runs) {
+    for (const TypeSegment& run : runs) {
       std::memcpy(out, base + run.offset, size_t(run.length));
       out += run.length;
     }
   };
   auto scatter = [&](const uint8_t* in) {
-    for (const TypeSegment& run : op.runs) {
+    for (const TypeSegment& run : runs) {
       std::memmove(base + run.offset, in, size_t(run.length));
       in += run.length;
     }
