@@ -39,4 +39,13 @@ int runCheckpointedJob(mpi::JobOptions job, const CheckpointPolicy& policy);
 int resumeCheckpointedJob(const std::string& directory, std::optional<CheckpointPolicy> policy,
                           mpi::JobOptions job);
 
+// The checks of `--resume` that need nothing but the directory: D's
+// checkpoint decoded, resumable, of the program at `programPath` (empty:
+// the one it names), its grants still directories and its ranks' open
+// files and MPI objects restorable. nullopt with the one-line `error`
+// otherwise. Also what a cluster job's client and each host part check.
+std::optional<CheckpointImage> readResumableCheckpoint(const std::string& directory,
+                                                      const std::string& programPath,
+                                                      std::string& error);
+
 }  // namespace synergy::checkpoint

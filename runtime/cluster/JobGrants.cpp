@@ -104,4 +104,27 @@ bool openJobGrants(const RunJobRequest& request, const std::vector<std::string>&
   return true;
 }
 
+bool allowCheckpointDirectory(RunJobRequest& request, const std::vector<std::string>& allowed,
+                              std::string& reason) {
+  if (request.checkpointDirectory.empty()) return true;
+  sandbox::UniqueFd directory(
+      open(request.checkpointDirectory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (!directory.valid()) {
+    reason = "--checkpoint-dir " + request.checkpointDirectory + ": " + std::strerror(errno);
+    return false;
+  }
+  std::string canonical = canonicalPathOf(directory.get());
+  bool permitted = false;
+  for (const std::string& root : allowed) permitted = permitted || isInside(canonical, root);
+  if (!permitted) {
+    reason = "--checkpoint-dir " + request.checkpointDirectory +
+             (allowed.empty() ? ": this host allows no directories"
+                              : ": not inside a directory this host allows") +
+             " (synergyd --allow-dir)";
+    return false;
+  }
+  request.checkpointDirectory = canonical;
+  return true;
+}
+
 }  // namespace synergy::cluster
