@@ -30,17 +30,6 @@ namespace synergy::checkpoint {
 
 namespace {
 
-bool writeAll(int fd, const std::string& bytes) {
-  size_t written = 0;
-  while (written < bytes.size()) {
-    ssize_t n = write(fd, bytes.data() + written, bytes.size() - written);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    written += size_t(n);
-  }
-  return true;
-}
-
 // Temp file, fsync, rename over the old file, fsync of the directory: after
 // a crash at any point the directory holds either the old checkpoint or the
 // new one, whole.
@@ -53,7 +42,7 @@ bool replaceFileDurably(const std::string& directory, const std::string& name,
     error = "cannot create a file in " + directory + ": " + std::strerror(errno);
     return false;
   }
-  bool ok = writeAll(fd, bytes) && fsync(fd) == 0;
+  bool ok = util::writeAll(fd, bytes) && fsync(fd) == 0;
   int savedErrno = errno;
   ok = close(fd) == 0 && ok;
   if (ok && rename(temp.c_str(), path.c_str()) != 0) {

@@ -61,17 +61,6 @@ bool stdoutIsRegularFile() {
   return fstat(STDOUT_FILENO, &info) == 0 && S_ISREG(info.st_mode);
 }
 
-bool writeAll(int fd, const std::string& bytes) {
-  size_t done = 0;
-  while (done < bytes.size()) {
-    ssize_t n = write(fd, bytes.data() + done, bytes.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    done += size_t(n);
-  }
-  return true;
-}
-
 }  // namespace
 
 OutputJournal::~OutputJournal() {
@@ -94,7 +83,7 @@ void OutputJournal::wrote(uint32_t part, uint64_t partOffset, uint64_t bytes) {
   if (fd_ < 0 || bytes == 0) return;
   off_t end = lseek(STDOUT_FILENO, 0, SEEK_CUR);
   if (end < 0 || uint64_t(end) < bytes) return;
-  writeAll(fd_, encode({jobId_, part, partOffset, uint64_t(end) - bytes, bytes}));
+  util::writeAll(fd_, encode({jobId_, part, partOffset, uint64_t(end) - bytes, bytes}));
 }
 
 bool cutStdoutToCheckpoint(const std::string& directory,
@@ -164,7 +153,7 @@ bool cutStdoutToCheckpoint(const std::string& directory,
   }
   if (reader >= 0) close(reader);
   if (ftruncate(STDOUT_FILENO, off_t(cut)) != 0 || lseek(STDOUT_FILENO, off_t(cut), SEEK_SET) < 0 ||
-      !writeAll(STDOUT_FILENO, again)) {
+      !util::writeAll(STDOUT_FILENO, again)) {
     error = "cannot cut stdout back to the checkpoint: " + std::string(std::strerror(errno));
     return false;
   }
