@@ -34,7 +34,9 @@ int launchError(const std::string& message) {
   return 2;
 }
 
-void printStatistics(CheckpointCoordinator& coordinator) {
+}  // namespace
+
+void printCheckpointStatistics(CheckpointCoordinator& coordinator) {
   if (const char* stats = std::getenv("SYNERGY_CHECKPOINT_STATS"); stats && std::strcmp(stats, "0")) {
     CheckpointStatistics totals = coordinator.statistics();
     std::fprintf(stderr,
@@ -44,6 +46,8 @@ void printStatistics(CheckpointCoordinator& coordinator) {
                  (unsigned long long)totals.bytesWritten, totals.seconds);
   }
 }
+
+namespace {
 
 bool isDirectory(const std::string& path) {
   struct stat info;
@@ -134,7 +138,7 @@ int runCheckpointedJob(mpi::JobOptions job, const CheckpointPolicy& policy) {
   coordinator.setJob(record);
   job.barrierControlPoint = &coordinator;
   int status = mpi::runJob(job);
-  printStatistics(coordinator);
+  printCheckpointStatistics(coordinator);
   return status;
 }
 
@@ -211,7 +215,7 @@ int resumeCheckpointedJob(const std::string& directory, std::optional<Checkpoint
   cutOutput(STDOUT_FILENO, image->job.stdoutOffset);
   cutOutput(STDERR_FILENO, image->job.stderrOffset);
   int status = mpi::runJob(job);
-  printStatistics(coordinator);
+  printCheckpointStatistics(coordinator);
   return status;
 }
 

@@ -16,6 +16,9 @@
 
 namespace synergy::checkpoint {
 
+// With SYNERGY_CHECKPOINT_STATS=1: the coordinator's counts on stderr.
+void printCheckpointStatistics(CheckpointCoordinator& coordinator);
+
 // Runs the job and returns its exit status (2, with a message, when the
 // checkpoint directory or the program cannot be used).
 int runCheckpointedJob(mpi::JobOptions job, const CheckpointPolicy& policy);

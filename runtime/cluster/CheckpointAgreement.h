@@ -40,6 +40,7 @@
 #include <vector>
 
 #include "checkpoint/CheckpointCoordinator.h"
+#include "checkpoint/CheckpointedJob.h"
 #include "checkpoint/HostParts.h"
 #include "cluster/JobPart.h"
 #include "cluster/MpiPeerLink.h"
@@ -129,6 +130,8 @@ class PartCheckpoints {
                                                  const PartCheckpointing& how,
                                                  mpi::JobOptions& job, std::string& error);
   void attach(MpiPeerLink& link, mpi::World& world) { agreement_.attach(link, world); }
+  // SYNERGY_CHECKPOINT_STATS=1: this part's counts (part 0's are the job's).
+  void printStatistics() { checkpoint::printCheckpointStatistics(coordinator_); }
 
  private:
   PartCheckpoints(const JobPart& part, const PartCheckpointing& how, const mpi::JobOptions& job,

@@ -1202,6 +1202,7 @@ int runJobPart(const std::string& partFile, mpi::JobOptions job,
   };
   job.leaveHosts = [&] { link->leave(); };
   int status = mpi::runJob(job);
+  if (checkpointing) checkpointing->printStatistics();
   if (const char* stats = std::getenv("SYNERGY_MPI_STATS"); stats && std::strcmp(stats, "0")) {
     std::string report = mpi::crossHostMessageReport();
     std::fprintf(stderr, "synergy-run: mpi: collective messages between hosts from ranks %d-%d: %s\n",
