@@ -33,9 +33,10 @@ class HostParts {
   // rank of the part stands there: `due` (part 0's counts), whether every
   // rank here can suspend and no message waits here (`why` when not).
   // Blocks until part 0 has decided for the whole job and returns that
-  // decision; true sets `sequence` to the checkpoint's number; false with
-  // the job not suspending sets `why` to part 0's reason (empty when the
-  // checkpoint was not due) and, when the job is ending, `aborted`.
+  // decision. `sequence` comes in as this part's next checkpoint number
+  // (part 0's becomes the job's) and goes out as the job's; `why` goes out
+  // as part 0's reason not to suspend (empty when the checkpoint was not
+  // due); `aborted` is set when the job ended meanwhile.
   virtual bool agree(bool due, bool canSuspend, std::string& why, uint64_t& sequence,
                      bool& aborted) = 0;
   // A part other than 0: its sections of checkpoint `sequence` are on disk
