@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -23,6 +24,8 @@
 #include "granule/Granule.h"
 #include "granule/TimeLimit.h"
 #include "granule/WasmRuntime.h"
+#include "cluster/CheckpointAgreement.h"
+#include "cluster/JobMessages.h"
 #include "cluster/JobWorker.h"
 #include "cluster/MpiPeerLink.h"
 #include "mpi/MpiJob.h"
@@ -79,6 +82,9 @@ void printUsage() {
       "  --token-file FILE   with --cluster or --hypervisor: the token (required)\n"
       "  --cluster-part FILE with -np: run one host's part of a job spread over hosts, as\n"
       "                      described in FILE (synergyd starts this; not for direct use)\n"
+      "  --checkpoint-program FILE\n"
+      "                      with --cluster-part and --checkpoint-every: the program as the\n"
+      "                      client names it, recorded for --resume (synergyd passes it)\n"
       "  --checkpoint-every SECONDS\n"
       "                      with -np: suspend every rank at the first barrier, bcast,\n"
       "                      (all)reduce or (all)gather on MPI_COMM_WORLD after each\n"
@@ -86,11 +92,14 @@ void printUsage() {
       "                      the job and rewind each rank into a fresh instance\n"
       "                      (SYNERGY_CHECKPOINT_STATS=1: print counts)\n"
       "  --checkpoint-dir D  with --checkpoint-every: write each checkpoint to\n"
-      "                      D/checkpoint.syck (versioned, checksummed, replaced atomically)\n"
+      "                      D/checkpoint.syck (versioned, checksummed, replaced atomically);\n"
+      "                      with --cluster required, and the same shared path on every host\n"
       "  --resume D          instead of a program: resume the job checkpointed in D (its\n"
       "                      program, -np, arguments, --dir and --env) at its last\n"
       "                      checkpoint; stdout and stderr files (append with >>) are cut\n"
-      "                      back to the checkpoint\n"
+      "                      back to the checkpoint. With --cluster: a cluster job's\n"
+      "                      checkpoint, placed again on the hosts that fit now (stdout\n"
+      "                      only is cut back)\n"
       "  --dsm               run OpenMP threads and pthreads on copy-on-write replicas of\n"
       "                      memory that meet through byte-wise diffs, as on several hosts\n"
       "                      (at most 4096 threads at a time)\n"
@@ -150,7 +159,10 @@ void printUsage() {
       "  OMP_NUM_THREADS=4 synergy-run --dsm sgd.wasm\n"
       "  OMP_WAIT_POLICY=passive synergy-run omp.wasm   # waiting threads sleep at once\n"
       "  synergy-run --max-memory 256MiB --time-limit 2.5 untrusted.wasm\n"
-      "  synergy-run --cluster redis://127.0.0.1:6379 --token-file token -np 4 ring.wasm\n",
+      "  synergy-run --cluster redis://127.0.0.1:6379 --token-file token -np 4 ring.wasm\n"
+      "  synergy-run --cluster redis://127.0.0.1:6379 --token-file token -np 4 \\\n"
+      "              --checkpoint-every 5 --checkpoint-dir /shared/ck ring.wasm >> out\n"
+      "  synergy-run --cluster redis://127.0.0.1:6379 --token-file token --resume /shared/ck >> out\n",
       kTrapExitCode, kTrapExitCode, kTrapExitCode);
 }
 
@@ -188,7 +200,8 @@ bool programIsEngine(int argc, char** argv) {
         arg == "--max-memory" || arg == "--time-limit" || arg == "--eval-limit" || arg == "--cluster" ||
         arg == "--policy" || arg == "--token-file" || arg == "--cluster-part" || arg == "--engine" ||
         arg == "--switch-at-tick" || arg == "--hypervisor" || arg == "--checkpoint-every" ||
-        arg == "--checkpoint-dir" || arg == "--resume" || arg == "--timeline") {
+        arg == "--checkpoint-dir" || arg == "--checkpoint-program" || arg == "--resume" ||
+        arg == "--timeline") {
       ++k;
       continue;
     }
@@ -255,6 +268,7 @@ int main(int argc, char** argv) {
   std::string partFile;  // this host's part of a job spread over hosts
   std::optional<checkpoint::CheckpointPolicy> checkpoints;
   std::string checkpointDir;
+  std::string checkpointProgram;  // a part's: the program as the client names it
   std::string resumeDir;
   int i = 1;
   for (; i < argc; ++i) {
@@ -324,6 +338,8 @@ int main(int argc, char** argv) {
       checkpoints.emplace().intervalSeconds = interval;
     } else if (arg == "--checkpoint-dir") {
       checkpointDir = requireValue(i, argc, argv);
+    } else if (arg == "--checkpoint-program") {
+      checkpointProgram = requireValue(i, argc, argv);
     } else if (arg == "--resume") {
       resumeDir = requireValue(i, argc, argv);
       if (resumeDir.empty()) fail("--resume expects a checkpoint directory");
@@ -338,7 +354,30 @@ int main(int argc, char** argv) {
       break;
     }
   }
-  if (!resumeDir.empty()) {
+  if (!checkpointDir.empty() && !checkpoints) fail("--checkpoint-dir needs --checkpoint-every");
+  if (onCluster && checkpoints && checkpointDir.empty())
+    fail("--checkpoint-every with --cluster needs --checkpoint-dir, a directory every host shares");
+  // The hosts find the checkpoint directory by its absolute path.
+  auto absolute = [](const std::string& path) {
+    char resolved[PATH_MAX];
+    if (!realpath(path.c_str(), resolved)) fail("no such directory: " + path);
+    return std::string(resolved);
+  };
+  if (!resumeDir.empty() && onCluster) {
+    if (i < argc) fail("--resume takes the program and its arguments from the checkpoint");
+    if (ranks || dsm || bindToCores || !config.preopens.empty() || !config.env.empty())
+      fail("--cluster --resume takes only --checkpoint-every, --checkpoint-dir, --policy, "
+           "--token-file and --tag-output");
+    if (clusterOptions.tokenFile.empty()) fail("--cluster needs --token-file");
+    if (!checkpointDir.empty() && absolute(checkpointDir) != absolute(resumeDir))
+      fail("--cluster --resume D goes on checkpointing into D only");
+    clusterOptions.tagOutput = tagOutput;
+    clusterOptions.checkpointIntervalMicroseconds =
+        checkpoints ? uint64_t(checkpoints->intervalSeconds * 1e6)
+                    : cluster::kMaxCheckpointIntervalMicroseconds;
+    return scheduler::resumeRemoteJob(clusterOptions, absolute(resumeDir));
+  }
+  if (!resumeDir.empty() && partFile.empty()) {
     // The checkpoint names the program, its arguments, -np and the job's
     // --dir grants and --env variables.
     if (i < argc) fail("--resume takes the program and its arguments from the checkpoint");
@@ -366,9 +405,7 @@ int main(int argc, char** argv) {
         fail("--dir: no such directory: " + preopen.hostPath);
     if (auto problem = wasi::checkPreopens(config)) fail(*problem);
   }
-  if (!checkpointDir.empty() && !checkpoints) fail("--checkpoint-dir needs --checkpoint-every");
-  if (checkpoints && (ranks == 0 || onCluster || !partFile.empty()))
-    fail("--checkpoint-every needs -np and is not supported with --cluster yet");
+  if (checkpoints && ranks == 0 && !onCluster) fail("--checkpoint-every needs -np");
   if (onCluster) {
     if (ranks == 0) fail("--cluster needs -np");
     if (clusterOptions.tokenFile.empty()) fail("--cluster needs --token-file");
@@ -379,6 +416,15 @@ int main(int argc, char** argv) {
     clusterOptions.grants = config.preopens;
     clusterOptions.ranks = unsigned(ranks);
     clusterOptions.tagOutput = tagOutput;
+    if (checkpoints) {
+      // The checkpoint records grants by the paths one host sees; a spread
+      // job's are resolved on each host.
+      if (!config.preopens.empty())
+        fail("--checkpoint-every with --cluster does not support --dir yet");
+      clusterOptions.checkpointDirectory = absolute(checkpointDir);
+      clusterOptions.checkpointIntervalMicroseconds = uint64_t(checkpoints->intervalSeconds * 1e6);
+      clusterOptions.checkpointProgram = absolute(program);
+    }
     return scheduler::runRemoteJob(clusterOptions);
   }
   if (clusterOptions.policy != "binpack" || !clusterOptions.tokenFile.empty())
@@ -395,7 +441,19 @@ int main(int argc, char** argv) {
     job.tagOutput = tagOutput;
     job.bindToCores = bindToCores;
     job.showProgress = isatty(STDERR_FILENO);
-    if (!partFile.empty()) return cluster::runJobPart(partFile, job);
+    if (!partFile.empty()) {
+      if (!checkpoints) return cluster::runJobPart(partFile, job);
+      cluster::PartCheckpointing how;
+      how.policy = *checkpoints;
+      how.policy.directory = checkpointDir;
+      how.resume = !resumeDir.empty();
+      how.clientProgram = checkpointProgram;
+      if (checkpointDir.empty() || checkpointProgram.empty() ||
+          (how.resume && resumeDir != checkpointDir))
+        fail("--cluster-part with --checkpoint-every needs --checkpoint-dir and "
+             "--checkpoint-program (and --resume only from that directory)");
+      return cluster::runJobPart(partFile, job, &how);
+    }
     if (checkpoints) {
       checkpoints->directory = checkpointDir;
       return checkpoint::runCheckpointedJob(job, *checkpoints);

@@ -19,6 +19,8 @@
 
 #include "checkpoint/MpiObjectRecord.h"
 #include "checkpoint/OpenFileRecord.h"
+#include "checkpoint/PartFile.h"
+#include "util/FileIO.h"
 #include "granule/Granule.h"
 #include "mpi/RankState.h"
 #include "snapshot/Snapshot.h"
@@ -27,17 +29,6 @@
 namespace synergy::checkpoint {
 
 namespace {
-
-bool writeAll(int fd, const std::string& bytes) {
-  size_t written = 0;
-  while (written < bytes.size()) {
-    ssize_t n = write(fd, bytes.data() + written, bytes.size() - written);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    written += size_t(n);
-  }
-  return true;
-}
 
 // Temp file, fsync, rename over the old file, fsync of the directory: after
 // a crash at any point the directory holds either the old checkpoint or the
@@ -51,7 +42,7 @@ bool replaceFileDurably(const std::string& directory, const std::string& name,
     error = "cannot create a file in " + directory + ": " + std::strerror(errno);
     return false;
   }
-  bool ok = writeAll(fd, bytes) && fsync(fd) == 0;
+  bool ok = util::writeAll(fd, bytes) && fsync(fd) == 0;
   int savedErrno = errno;
   ok = close(fd) == 0 && ok;
   if (ok && rename(temp.c_str(), path.c_str()) != 0) {
@@ -82,15 +73,17 @@ int64_t regularFileOffset(int fd) {
 }  // namespace
 
 CheckpointCoordinator::CheckpointCoordinator(int ranks, CheckpointPolicy policy,
-                                             const Digest& programDigest)
+                                             const Digest& programDigest, int firstRank)
     : ranks_(ranks),
+      firstRank_(firstRank),
       policy_(std::move(policy)),
       programDigest_(programDigest),
       sections_(size_t(ranks)),
       lastCheckpoint_(std::chrono::steady_clock::now()) {
   // Test hook, for the resume tests only: SYNERGY_CHECKPOINT_KILL_AFTER=N
   // kills this process with SIGKILL right after it has written its Nth
-  // checkpoint file, as a host crash would, leaving that checkpoint behind.
+  // checkpoint file, as a host crash would, leaving that checkpoint behind
+  // (in a job spread over hosts, part 0, which writes the file).
   if (const char* kill = std::getenv("SYNERGY_CHECKPOINT_KILL_AFTER"))
     killAfter_ = std::strtoull(kill, nullptr, 10);
 }
@@ -104,6 +97,11 @@ void CheckpointCoordinator::noteStateNotCheckpointed(int worldRank, const std::s
 void CheckpointCoordinator::setOutputDrain(std::function<void()> drain) {
   std::lock_guard<std::mutex> guard(mutex_);
   drainOutput_ = std::move(drain);
+}
+
+void CheckpointCoordinator::setOutputCount(std::function<uint64_t()> count) {
+  std::lock_guard<std::mutex> guard(mutex_);
+  outputCount_ = std::move(count);
 }
 
 void CheckpointCoordinator::setQuiescenceCheck(std::function<std::string()> check) {
@@ -215,13 +213,24 @@ bool CheckpointCoordinator::agreeToSuspend(int worldRank, bool canSuspend,
   }
   bool alive = meet(worldRank, lock, [&] {
     bool isDue = due();
-    if (isDue && everyoneCan_ && quiescenceCheck_) {
+    // Only part 0 knows whether the job's checkpoint is due: every other
+    // part reports on its mailboxes at every control point.
+    if ((isDue || hostParts_) && everyoneCan_ && quiescenceCheck_) {
       if (std::string inFlight = quiescenceCheck_(); !inFlight.empty()) {
         everyoneCan_ = false;
         firstRefusal_ = std::move(inFlight);
       }
     }
-    decision_ = isDue && everyoneCan_;
+    if (hostParts_) {
+      bool aborted = false;
+      sequence_ = firstSequence_ + statistics_.checkpoints + 1;
+      decision_ = hostParts_->agree(isDue, everyoneCan_, firstRefusal_, sequence_, aborted);
+      // Part 0's reason, noted once, by part 0.
+      isDue = isDue && hostParts_->partIndex() == 0 && !aborted;
+      everyoneCan_ = decision_;
+    } else {
+      decision_ = isDue && everyoneCan_;
+    }
     if (isDue && !everyoneCan_) {
       ++statistics_.postponed;
       std::fprintf(stderr, "synergy-run: note: checkpoint skipped at this control point (%s)\n",
@@ -252,7 +261,7 @@ bool CheckpointCoordinator::suspended(int worldRank, granule::Granule& granule,
                         " (such descriptors are not checkpointed)";
   if (!snapshot && failure_.empty())
     failure_ = "rank " + std::to_string(worldRank) + ": " + error;
-  sections_[size_t(worldRank)] = std::move(section);
+  sections_[size_t(worldRank - firstRank_)] = std::move(section);
   bool alive = meet(worldRank, lock, [&] {
     // A file that cannot be written costs this checkpoint, not the run:
     // every rank still has its snapshot to be rewound from.
@@ -290,9 +299,64 @@ bool CheckpointCoordinator::writeCheckpoint(std::string& error) {
   job.stdoutOffset = regularFileOffset(STDOUT_FILENO);
   job.stderrOffset = regularFileOffset(STDERR_FILENO);
   if (!roundUnresumable_.empty()) job.unresumable = roundUnresumable_;
+  if (hostParts_) return writePartCheckpoint(job, error);
   std::string file = encodeCheckpoint(firstSequence_ + statistics_.checkpoints + 1, programDigest_,
                                       sections_, job);
   if (!replaceFileDurably(policy_.directory, kCheckpointFileName, file, error)) return false;
+  statistics_.bytesWritten += file.size();
+  if (killAfter_ && statistics_.checkpoints + 1 == killAfter_) raise(SIGKILL);
+  return true;
+}
+
+bool CheckpointCoordinator::writePartCheckpoint(const JobRecord& job, std::string& error) {
+  uint32_t self = hostParts_->partIndex();
+  const std::vector<uint32_t>& partRanks = hostParts_->partRanks();
+  PartOutput output{hostParts_->jobId(), self, outputCount_ ? outputCount_() : 0};
+  if (self != 0) {
+    PartSections part{sequence_, self, uint32_t(firstRank_), uint32_t(ranks_), job.unresumable, {}};
+    for (const std::string& section : sections_) part.sections += section;
+    bool written = replaceFileDurably(policy_.directory, partFileName(sequence_, self),
+                                      encodePartFile(part), error);
+    hostParts_->partWritten(sequence_, written, output);
+    return written;
+  }
+  std::vector<PartOutput> outputs{output};
+  auto removePartFiles = [&] {
+    for (uint32_t p = 1; p < partRanks.size(); ++p)
+      unlink((policy_.directory + "/" + partFileName(sequence_, p)).c_str());
+  };
+  if (!hostParts_->gatherWritten(sequence_, outputs, error)) {
+    removePartFiles();
+    return false;
+  }
+  JobRecord record = job;
+  record.partOutputs = std::move(outputs);
+  // Part 0's sections one by one, then each other part's as one string.
+  std::vector<std::string> sections = std::move(sections_);
+  sections_.assign(size_t(ranks_), std::string());
+  uint32_t firstRank = uint32_t(ranks_), rankCount = uint32_t(ranks_);
+  for (uint32_t p = 1; p < partRanks.size(); ++p) {
+    std::string path = policy_.directory + "/" + partFileName(sequence_, p);
+    PartSections expected{sequence_, p, firstRank, partRanks[p], {}, {}};
+    std::optional<std::string> bytes =
+        util::readRegularFile(path, size_t(partRanks[p]) << 33, error);
+    std::optional<PartSections> part;
+    if (bytes) part = decodePartFile(*bytes, expected, error);
+    if (!part) {
+      error = path + ": " + error;
+      removePartFiles();
+      return false;
+    }
+    if (record.unresumable.empty() && !part->unresumable.empty())
+      record.unresumable = part->unresumable;
+    sections.push_back(std::move(part->sections));
+    firstRank += partRanks[p];
+    rankCount += partRanks[p];
+  }
+  std::string file = encodeCheckpoint(sequence_, programDigest_, sections, record, rankCount);
+  bool written = replaceFileDurably(policy_.directory, kCheckpointFileName, file, error);
+  removePartFiles();
+  if (!written) return false;
   statistics_.bytesWritten += file.size();
   if (killAfter_ && statistics_.checkpoints + 1 == killAfter_) raise(SIGKILL);
   return true;

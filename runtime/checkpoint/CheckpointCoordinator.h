@@ -14,6 +14,21 @@
 // Without a directory the snapshots are only used to rewind each rank into
 // a fresh instance, which is how the round trip is tested.
 //
+// A job spread over hosts has a coordinator in each host's process, for
+// that part's ranks, joined by HostParts: the part's last rank to arrive
+// asks part 0 for the job's decision instead of taking it. Every part
+// then writes its own ranks' sections to a part file of that checkpoint
+// (PartFile.h) in the directory, which is the same shared directory on
+// every host; part 0 waits until every other part has, reads their files
+// and writes the one checkpoint file from them and its own sections (temp,
+// fsync, rename), then removes the part files. One process commits, so
+// the checkpoint file is always one generation whole: a part that dies
+// before part 0's rename leaves the previous checkpoint in place, and a
+// leftover part file is never read except for its own checkpoint number.
+// The sections cross hosts through the file system the directory is on,
+// not the transport, so no host holds more than its own ranks' memory
+// twice but part 0, which assembles the file.
+//
 //===----------------------------------------------------------------------===//
 #pragma once
 
@@ -26,6 +41,7 @@
 #include <vector>
 
 #include "checkpoint/CheckpointFile.h"
+#include "checkpoint/HostParts.h"
 #include "checkpoint/MpiObjectRecord.h"
 #include "mpi/BarrierControlPoint.h"
 
@@ -43,12 +59,11 @@ struct CheckpointStatistics {
   double seconds = 0;        // from the decision to the last rank's release
 };
 
-// The file name of the latest checkpoint inside a checkpoint directory.
-inline constexpr const char* kCheckpointFileName = "checkpoint.syck";
-
 class CheckpointCoordinator final : public mpi::BarrierControlPoint {
  public:
-  CheckpointCoordinator(int ranks, CheckpointPolicy policy, const Digest& programDigest);
+  // `ranks` world ranks from `firstRank` on run in this process.
+  CheckpointCoordinator(int ranks, CheckpointPolicy policy, const Digest& programDigest,
+                        int firstRank = 0);
 
   bool agreeToSuspend(int worldRank, bool canSuspend, const std::string& why) override;
   bool suspended(int worldRank, granule::Granule& granule, const snapshot::Snapshot* snapshot,
@@ -56,6 +71,7 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
 
   void noteStateNotCheckpointed(int worldRank, const std::string& what) override;
   void setOutputDrain(std::function<void()> drain) override;
+  void setOutputCount(std::function<uint64_t()> count) override;
   void setQuiescenceCheck(std::function<std::string()> check) override;
   void setRankWaiting(RankWaiting waiting) override;
   bool prepareRank(int worldRank, granule::Granule& granule, std::string& error) override;
@@ -72,6 +88,10 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
     if (image) firstSequence_ = image->sequence;
   }
 
+  // A part of a job spread over hosts (see the header comment); set before
+  // any rank runs.
+  void setHostParts(HostParts* parts) { hostParts_ = parts; }
+
   CheckpointStatistics statistics();
 
  private:
@@ -81,8 +101,10 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   bool meet(int worldRank, std::unique_lock<std::mutex>& lock, Last&& last);
   bool due() const;
   bool writeCheckpoint(std::string& error);
+  bool writePartCheckpoint(const JobRecord& job, std::string& error);
 
   const int ranks_;
+  const int firstRank_;
   const CheckpointPolicy policy_;
   const Digest programDigest_;
   std::mutex mutex_;
@@ -102,6 +124,9 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   JobRecord job_;
   std::string roundUnresumable_;  // the first rank's reason in this round
   std::function<void()> drainOutput_;
+  std::function<uint64_t()> outputCount_;
+  HostParts* hostParts_ = nullptr;
+  uint64_t sequence_ = 0;  // with hostParts_: the job's number of this round's checkpoint
   std::function<std::string()> quiescenceCheck_;
   RankWaiting rankWaiting_;
   const CheckpointImage* resumeFrom_ = nullptr;

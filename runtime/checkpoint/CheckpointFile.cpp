@@ -44,6 +44,12 @@ std::string encodeJob(const JobRecord& job) {
   put(out, uint32_t(job.env.size()));
   for (const std::string& variable : job.env) putText(out, variable);
   putText(out, job.unresumable);
+  put(out, uint32_t(job.partOutputs.size()));
+  for (const PartOutput& part : job.partOutputs) {
+    put(out, part.jobId);
+    put(out, part.part);
+    put(out, part.stdoutBytes);
+  }
   return out;
 }
 
@@ -112,6 +118,19 @@ bool decodeJob(FieldReader& reader, JobRecord& job, std::string& error) {
     error = "the job record is truncated or too long";
     return false;
   }
+  // Each part's count takes 20 bytes.
+  uint32_t partCount = 0;
+  if (!reader.read(partCount) || partCount > kMaxCheckpointRanks ||
+      partCount > reader.left() / 20) {
+    error = "the job record has more host parts than the file can hold";
+    return false;
+  }
+  job.partOutputs.resize(partCount);
+  for (PartOutput& part : job.partOutputs)
+    if (!reader.read(part.jobId) || !reader.read(part.part) || !reader.read(part.stdoutBytes)) {
+      error = "the job record is truncated or too long";
+      return false;
+    }
   return true;
 }
 
@@ -306,13 +325,13 @@ std::string encodeRankSection(uint32_t worldRank, uint32_t unwindBuffer,
 
 std::string encodeCheckpoint(uint64_t sequence, const Digest& programDigest,
                              const std::vector<std::string>& rankSections,
-                             const JobRecord& job) {
+                             const JobRecord& job, std::optional<uint32_t> rankCount) {
   std::string jobSection = encodeJob(job);
   uint64_t payloadBytes = jobSection.size();
   for (const std::string& section : rankSections) payloadBytes += section.size();
   std::string out(kMagic, sizeof kMagic);
   put(out, kCheckpointVersion);
-  put(out, uint32_t(rankSections.size()));
+  put(out, rankCount.value_or(uint32_t(rankSections.size())));
   put(out, sequence);
   out.append(reinterpret_cast<const char*>(programDigest.data()), programDigest.size());
   put(out, payloadBytes);

@@ -21,7 +21,8 @@
 //                  u32 grantCount  grantCount x { u32 hostBytes  u8[]
 //                                                 u32 guestBytes  u8[]  u8 readOnly }
 //                  u32 envCount  envCount x { u32 bytes  u8[] }
-//                  u32 unresumableBytes  u8[] }
+//                  u32 unresumableBytes  u8[]
+//                  u32 partCount  partCount x { u64 jobId  u32 part  u64 stdoutBytes } }
 //            rankCount x { u32 worldRank  u32 unwindBuffer
 //                          u32 globalsBytes  u8[globalsBytes]
 //                          u64 memoryBytes  u32 runCount
@@ -46,7 +47,9 @@
 // only the kinds, access modes and flags defined below.
 //
 // Version 3 added the grants and the environment, version 4 the open
-// files, version 5 the MPI objects; a file of another version is refused.
+// files, version 5 the MPI objects, version 6 the output counts of a job
+// spread over hosts (partCount is 0 for a job on one host); a file of
+// another version is refused.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -63,7 +66,7 @@
 
 namespace synergy::checkpoint {
 
-inline constexpr uint32_t kCheckpointVersion = 5;
+inline constexpr uint32_t kCheckpointVersion = 6;
 // Path, arguments, grants, environment and reason together.
 inline constexpr uint32_t kMaxJobTextBytes = 1u << 20;
 inline constexpr uint32_t kMaxCheckpointRanks = 4096;
@@ -73,6 +76,9 @@ inline constexpr uint32_t kMaxGuestFd = 4096;
 inline constexpr uint32_t kMaxOpenFilePathBytes = 4096;
 
 using Digest = std::array<uint8_t, 32>;
+
+// The file name of the latest checkpoint inside a checkpoint directory.
+inline constexpr const char* kCheckpointFileName = "checkpoint.syck";
 
 struct MemoryRun {
   uint64_t offset = 0;
@@ -114,6 +120,16 @@ struct RankImage {
   MpiObjects mpi;
 };
 
+// For a job spread over hosts (scheduler/RemoteJob.h): how many bytes of
+// the guests' stdout part `part` of cluster job `jobId` had written when
+// the checkpoint was taken, so that the client can tell, in what it
+// printed, the output from before the checkpoint from the output after it.
+struct PartOutput {
+  uint64_t jobId = 0;
+  uint32_t part = 0;
+  uint64_t stdoutBytes = 0;
+};
+
 // What `--resume` needs besides the ranks' images.
 struct JobRecord {
   int64_t stdoutOffset = -1;  // -1: stdout was not a regular file
@@ -123,6 +139,7 @@ struct JobRecord {
   std::vector<sandbox::Grant> grants;  // --dir, host paths absolute
   std::vector<std::string> env;        // --env, each KEY=VALUE
   std::string unresumable;  // non-empty: why this checkpoint cannot be resumed
+  std::vector<PartOutput> partOutputs;  // empty for a job on one host
 };
 
 struct CheckpointImage {
@@ -141,10 +158,13 @@ std::string encodeRankSection(uint32_t worldRank, uint32_t unwindBuffer,
 // Whether `path` may name an open file below a grant: "." or plain
 // components separated by single slashes (see the format's rules above).
 bool isPlainRelativePath(std::string_view path);
-// The whole file around the ranks' sections, in rank order.
+// The whole file around the ranks' sections, in rank order; `rankCount`
+// when a string of `rankSections` holds several ranks' sections back to
+// back (a host part's, CheckpointCoordinator.h).
 std::string encodeCheckpoint(uint64_t sequence, const Digest& programDigest,
                              const std::vector<std::string>& rankSections,
-                             const JobRecord& job = JobRecord());
+                             const JobRecord& job = JobRecord(),
+                             std::optional<uint32_t> rankCount = std::nullopt);
 // Parses and checks a checkpoint file; nullopt with a one-line `error`.
 std::optional<CheckpointImage> decodeCheckpoint(std::string_view bytes, std::string& error);
 

@@ -34,7 +34,9 @@ int launchError(const std::string& message) {
   return 2;
 }
 
-void printStatistics(CheckpointCoordinator& coordinator) {
+}  // namespace
+
+void printCheckpointStatistics(CheckpointCoordinator& coordinator) {
   if (const char* stats = std::getenv("SYNERGY_CHECKPOINT_STATS"); stats && std::strcmp(stats, "0")) {
     CheckpointStatistics totals = coordinator.statistics();
     std::fprintf(stderr,
@@ -44,6 +46,8 @@ void printStatistics(CheckpointCoordinator& coordinator) {
                  (unsigned long long)totals.bytesWritten, totals.seconds);
   }
 }
+
+namespace {
 
 bool isDirectory(const std::string& path) {
   struct stat info;
@@ -134,32 +138,56 @@ int runCheckpointedJob(mpi::JobOptions job, const CheckpointPolicy& policy) {
   coordinator.setJob(record);
   job.barrierControlPoint = &coordinator;
   int status = mpi::runJob(job);
-  printStatistics(coordinator);
+  printCheckpointStatistics(coordinator);
   return status;
+}
+
+std::optional<CheckpointImage> readResumableCheckpoint(const std::string& directory,
+                                                      const std::string& programPath,
+                                                      std::string& error) {
+  if (!isDirectory(directory)) {
+    error = "--resume: no such directory: " + directory;
+    return std::nullopt;
+  }
+  std::string path = directory + "/" + kCheckpointFileName;
+  std::optional<std::string> bytes = util::readRegularFile(path, kMaxCheckpointFileBytes, error);
+  if (!bytes) {
+    error = "--resume: no checkpoint to resume from: " + error;
+    return std::nullopt;
+  }
+  std::optional<CheckpointImage> image = decodeCheckpoint(*bytes, error);
+  std::string().swap(*bytes);
+  if (!image) {
+    error = path + ": " + error;
+    return std::nullopt;
+  }
+  auto refuse = [&](const std::string& why) {
+    error = "cannot resume from " + path + ": " + why;
+    return std::nullopt;
+  };
+  if (!image->job.unresumable.empty()) return refuse(image->job.unresumable);
+  const std::string& programFile = programPath.empty() ? image->job.program : programPath;
+  std::optional<std::string> program = util::readRegularFile(programFile, kMaxProgramBytes, error);
+  if (!program) return refuse(error);
+  util::Sha256 hash;
+  hash.update(*program);
+  if (hash.digest() != image->programDigest)
+    return refuse(image->job.program +
+                  " is not the program that was checkpointed (its SHA-256 differs)");
+  if (!checkGrants(image->job.grants, error) || !checkRanks(*image, error)) return refuse(error);
+  return image;
 }
 
 int resumeCheckpointedJob(const std::string& directory, std::optional<CheckpointPolicy> policy,
                           mpi::JobOptions job) {
-  if (!isDirectory(directory)) return launchError("--resume: no such directory: " + directory);
-  std::string path = directory + "/" + kCheckpointFileName;
   std::string error;
-  std::optional<std::string> bytes = util::readRegularFile(path, kMaxCheckpointFileBytes, error);
-  if (!bytes) return launchError("--resume: no checkpoint to resume from: " + error);
-  std::optional<CheckpointImage> image = decodeCheckpoint(*bytes, error);
-  std::string().swap(*bytes);
-  if (!image) return launchError(path + ": " + error);
-  if (!image->job.unresumable.empty())
-    return launchError("cannot resume from " + path + ": " + image->job.unresumable);
-  std::optional<std::string> program =
-      util::readRegularFile(image->job.program, kMaxProgramBytes, error);
-  if (!program) return launchError("cannot resume from " + path + ": " + error);
-  util::Sha256 hash;
-  hash.update(*program);
-  if (hash.digest() != image->programDigest)
-    return launchError("cannot resume from " + path + ": " + image->job.program +
-                       " is not the program that was checkpointed (its SHA-256 differs)");
-  if (!checkGrants(image->job.grants, error) || !checkRanks(*image, error) ||
-      !checkOutput(STDOUT_FILENO, image->job.stdoutOffset, "stdout", error) ||
+  std::optional<CheckpointImage> image = readResumableCheckpoint(directory, {}, error);
+  if (!image) return launchError(error);
+  std::string path = directory + "/" + kCheckpointFileName;
+  if (!image->job.partOutputs.empty())
+    return launchError("cannot resume from " + path +
+                       ": it is a checkpoint of a job spread over hosts (resume it with --cluster)");
+  if (!checkOutput(STDOUT_FILENO, image->job.stdoutOffset, "stdout", error) ||
       !checkOutput(STDERR_FILENO, image->job.stderrOffset, "stderr", error))
     return launchError("cannot resume from " + path + ": " + error);
   if (policy) {
@@ -187,7 +215,7 @@ int resumeCheckpointedJob(const std::string& directory, std::optional<Checkpoint
   cutOutput(STDOUT_FILENO, image->job.stdoutOffset);
   cutOutput(STDERR_FILENO, image->job.stderrOffset);
   int status = mpi::runJob(job);
-  printStatistics(coordinator);
+  printCheckpointStatistics(coordinator);
   return status;
 }
 

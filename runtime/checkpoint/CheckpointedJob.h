@@ -16,6 +16,9 @@
 
 namespace synergy::checkpoint {
 
+// With SYNERGY_CHECKPOINT_STATS=1: the coordinator's counts on stderr.
+void printCheckpointStatistics(CheckpointCoordinator& coordinator);
+
 // Runs the job and returns its exit status (2, with a message, when the
 // checkpoint directory or the program cannot be used).
 int runCheckpointedJob(mpi::JobOptions job, const CheckpointPolicy& policy);
@@ -38,5 +41,14 @@ int runCheckpointedJob(mpi::JobOptions job, const CheckpointPolicy& policy);
 // policy names another directory).
 int resumeCheckpointedJob(const std::string& directory, std::optional<CheckpointPolicy> policy,
                           mpi::JobOptions job);
+
+// The checks of `--resume` that need nothing but the directory: D's
+// checkpoint decoded, resumable, of the program at `programPath` (empty:
+// the one it names), its grants still directories and its ranks' open
+// files and MPI objects restorable. nullopt with the one-line `error`
+// otherwise. Also what a cluster job's client and each host part check.
+std::optional<CheckpointImage> readResumableCheckpoint(const std::string& directory,
+                                                      const std::string& programPath,
+                                                      std::string& error);
 
 }  // namespace synergy::checkpoint

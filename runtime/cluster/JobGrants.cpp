@@ -33,6 +33,13 @@ bool isInside(const std::string& path, const std::string& directory) {
          (path.size() == directory.size() || path[directory.size()] == '/');
 }
 
+// Whether canonical `path` lies inside one of the allowed directories.
+bool isAllowed(const std::string& path, const std::vector<std::string>& allowed) {
+  for (const std::string& root : allowed)
+    if (isInside(path, root)) return true;
+  return false;
+}
+
 }  // namespace
 
 std::optional<std::string> canonicalAllowedDirectory(const std::string& path, std::string& error) {
@@ -76,9 +83,7 @@ bool openJobGrants(const RunJobRequest& request, const std::vector<std::string>&
       return false;
     }
     std::string canonical = canonicalPathOf(directory.get());
-    bool permitted = false;
-    for (const std::string& root : allowed) permitted = permitted || isInside(canonical, root);
-    if (!permitted) {
+    if (!isAllowed(canonical, allowed)) {
       reason = "--dir " + grant.hostPath +
                (canonical == grant.hostPath || canonical.empty() ? "" : " (" + canonical + ")") +
                (allowed.empty() ? ": this host allows no --dir grants"
@@ -101,6 +106,27 @@ bool openJobGrants(const RunJobRequest& request, const std::vector<std::string>&
     grants.guestPaths.push_back(guest);
     grants.readOnly.push_back(grant.readOnly);
   }
+  return true;
+}
+
+bool allowCheckpointDirectory(RunJobRequest& request, const std::vector<std::string>& allowed,
+                              std::string& reason) {
+  if (request.checkpointDirectory.empty()) return true;
+  sandbox::UniqueFd directory(
+      open(request.checkpointDirectory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (!directory.valid()) {
+    reason = "--checkpoint-dir " + request.checkpointDirectory + ": " + std::strerror(errno);
+    return false;
+  }
+  std::string canonical = canonicalPathOf(directory.get());
+  if (!isAllowed(canonical, allowed)) {
+    reason = "--checkpoint-dir " + request.checkpointDirectory +
+             (allowed.empty() ? ": this host allows no directories"
+                              : ": not inside a directory this host allows") +
+             " (synergyd --allow-dir)";
+    return false;
+  }
+  request.checkpointDirectory = canonical;
   return true;
 }
 

@@ -52,4 +52,11 @@ struct OpenedGrants {
 bool openJobGrants(const RunJobRequest& request, const std::vector<std::string>& allowed,
                    OpenedGrants& grants, std::string& reason);
 
+// A job's checkpoint directory (RunJobRequest::checkpointDirectory), which
+// its part writes to and reads from: it must lie inside a directory the
+// operator allows, like a --dir grant; on success it is replaced by its
+// canonical path. Nothing to check without one.
+bool allowCheckpointDirectory(RunJobRequest& request, const std::vector<std::string>& allowed,
+                              std::string& reason);
+
 }  // namespace synergy::cluster

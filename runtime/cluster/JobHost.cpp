@@ -21,6 +21,7 @@
 #include <cerrno>
 #include <chrono>
 #include <condition_variable>
+#include <cstdio>
 #include <cstring>
 #include <fcntl.h>
 #include <map>
@@ -178,7 +179,8 @@ class JobHost::Impl {
       return false;
     }
     std::string refusal;
-    if (!openJobGrants(job->request, config_.allowedDirectories, job->grants, refusal)) {
+    if (!openJobGrants(job->request, config_.allowedDirectories, job->grants, refusal) ||
+        !allowCheckpointDirectory(job->request, config_.allowedDirectories, refusal)) {
       log("job " + std::to_string(job->request.jobId) + ": refused: " + refusal);
       from.send(transport::FrameType::JobRefused, bytesOf(refusal));
       if (config_.onJobFinished) config_.onJobFinished(job->request.jobId);
@@ -250,6 +252,17 @@ class JobHost::Impl {
         return failToStart(job, "cannot write the job part file");
       argv.push_back("--cluster-part");
       argv.push_back(job->partFile);
+    }
+    if (!request.checkpointDirectory.empty()) {
+      // Whole microseconds, which the option reads back exactly.
+      char interval[32];
+      std::snprintf(interval, sizeof interval, "%llu.%06llu",
+                    (unsigned long long)(request.checkpointIntervalMicroseconds / 1000000),
+                    (unsigned long long)(request.checkpointIntervalMicroseconds % 1000000));
+      argv.insert(argv.end(), {"--checkpoint-every", interval, "--checkpoint-dir",
+                               request.checkpointDirectory, "--checkpoint-program",
+                               request.checkpointProgram});
+      if (request.resume) argv.insert(argv.end(), {"--resume", request.checkpointDirectory});
     }
     for (const std::string& entry : request.environment) {
       argv.push_back("--env");

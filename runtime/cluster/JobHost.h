@@ -24,6 +24,11 @@
 // operator allows (JobGrants.h); otherwise the host answers JobRefused,
 // naming the path, before it asks for the module or starts anything.
 //
+// A job that checkpoints (RunJobRequest::checkpointDirectory) names a
+// directory its part writes to; the host refuses it like a grant unless it
+// lies inside a directory the operator allows, and hands the part its
+// canonical path (CheckpointAgreement.h).
+//
 // One connection carries at most one job.
 //
 //===----------------------------------------------------------------------===//

@@ -136,13 +136,36 @@ bool decodeGrants(PayloadReader& reader, RunJobRequest& request, std::string& re
   return true;
 }
 
+// The checkpoint section (flags bit 2): the host checks where the
+// directory leads (JobHost.h).
+bool decodeCheckpointing(PayloadReader& reader, RunJobRequest& request, std::string& reason) {
+  uint64_t interval = 0, resume = 0;
+  if (!reader.integer(interval, 8)) return PayloadReader::truncated(reason);
+  if (!reader.string(request.checkpointDirectory, kMaxJobPathBytes, "checkpoint directory",
+                     reason) ||
+      !reader.string(request.checkpointProgram, kMaxJobPathBytes, "checkpointed program", reason))
+    return false;
+  if (!reader.integer(resume, 1)) return PayloadReader::truncated(reason);
+  if (interval > kMaxCheckpointIntervalMicroseconds || resume > 1 ||
+      request.checkpointDirectory.empty() || request.checkpointDirectory.front() != '/' ||
+      request.checkpointProgram.empty()) {
+    reason = "RunJob has a malformed checkpoint section";
+    return false;
+  }
+  request.checkpointIntervalMicroseconds = interval;
+  request.resume = resume == 1;
+  return true;
+}
+
 }  // namespace
 
 std::vector<uint8_t> encodeRunJob(const RunJobRequest& request) {
   std::vector<uint8_t> out;
   appendLittleEndian(out, request.jobId, 8);
   appendLittleEndian(out, request.ranks, 4);
-  out.push_back(uint8_t((request.tagOutput ? 1 : 0) | (request.grants.empty() ? 0 : 2)));
+  bool checkpoints = !request.checkpointDirectory.empty();
+  out.push_back(uint8_t((request.tagOutput ? 1 : 0) | (request.grants.empty() ? 0 : 2) |
+                        (checkpoints ? 4 : 0)));
   out.insert(out.end(), request.moduleHash.begin(), request.moduleHash.end());
   appendStrings(out, request.arguments);
   appendStrings(out, request.environment);
@@ -157,6 +180,12 @@ std::vector<uint8_t> encodeRunJob(const RunJobRequest& request) {
       out.push_back(grant.readOnly ? 1 : 0);
     }
     appendString(out, request.workingDirectory);
+  }
+  if (checkpoints) {
+    appendLittleEndian(out, request.checkpointIntervalMicroseconds, 8);
+    appendString(out, request.checkpointDirectory);
+    appendString(out, request.checkpointProgram);
+    out.push_back(request.resume ? 1 : 0);
   }
   return out;
 }
@@ -173,7 +202,7 @@ bool decodeRunJob(const std::vector<uint8_t>& payload, RunJobRequest& request,
              std::to_string(kMaxJobRanks) + ")";
     return false;
   }
-  if (flags > 3) {
+  if (flags > 7) {
     reason = "RunJob has unknown flags " + std::to_string(flags);
     return false;
   }
@@ -223,6 +252,11 @@ bool decodeRunJob(const std::vector<uint8_t>& payload, RunJobRequest& request,
   request.grants.clear();
   request.workingDirectory.clear();
   if ((flags & 2) != 0 && !decodeGrants(reader, request, reason)) return false;
+  request.checkpointDirectory.clear();
+  request.checkpointProgram.clear();
+  request.checkpointIntervalMicroseconds = 0;
+  request.resume = false;
+  if ((flags & 4) != 0 && !decodeCheckpointing(reader, request, reason)) return false;
   if (!reader.atEnd()) {
     reason = "RunJob payload has trailing bytes";
     return false;

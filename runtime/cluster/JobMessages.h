@@ -16,6 +16,10 @@
 //  u32 grant count, then per grant u32 length + host path, u32 length +
 //  guest path, u8 read-only (0 or 1); u32 length + the client's working
 //  directory, against which relative host paths resolve
+//  with flags bit 2 (the job checkpoints), then: u64 interval in
+//  microseconds, u32 length + the absolute checkpoint directory (the same
+//  path on every host), u32 length + the program as the client names it,
+//  u8 1 to resume from the checkpoint there (0 or 1)
 //
 // A job spread over several hosts is cut into parts of consecutive ranks,
 // one part per host, in rank order; each host gets the whole list.
@@ -35,6 +39,8 @@ constexpr uint32_t kMaxJobRanks = 4096;
 constexpr uint32_t kMaxJobStrings = 4096;
 constexpr uint32_t kMaxJobGrants = 256;
 constexpr uint32_t kMaxJobPathBytes = 4096;
+// synergy-run --checkpoint-every takes at most 1000000 s.
+constexpr uint64_t kMaxCheckpointIntervalMicroseconds = 1000000ull * 1000000ull;
 
 // One --dir grant as the client spelled it (sandbox/Grant.h): the guest
 // path equals the host path when the client gave none.
@@ -62,6 +68,12 @@ struct RunJobRequest {
   // Absolute; the job runs there on every host, as the local synergy-run
   // would (it decides the guest's working directory). Sent with grants.
   std::string workingDirectory;
+  // --checkpoint-every with --cluster (empty directory: no checkpoints);
+  // `resume`: the parts restore their ranks from the checkpoint there.
+  std::string checkpointDirectory;
+  std::string checkpointProgram;
+  uint64_t checkpointIntervalMicroseconds = 0;
+  bool resume = false;
 };
 
 std::vector<uint8_t> encodeRunJob(const RunJobRequest& request);

@@ -31,6 +31,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "cluster/CheckpointAgreement.h"
 #include "cluster/ClusterState.h"
 #include "mpi/HostCollectives.h"
 #include "mpi/World.h"
@@ -85,6 +86,22 @@ bool splitEndpoint(const std::string& text, std::string& address, uint16_t& port
 
 class MpiPeerLink::Impl {
  public:
+  using CheckpointFrames = MpiPeerLink::CheckpointFrames;
+  void setCheckpointFrames(CheckpointFrames handler) {
+    std::lock_guard<std::mutex> guard(mutex_);
+    checkpointFrames_ = std::move(handler);
+  }
+  void sendToPart(uint32_t part, transport::FrameType type, std::vector<uint8_t> payload) {
+    std::shared_ptr<transport::Connection> peer;
+    {
+      std::lock_guard<std::mutex> guard(mutex_);
+      if (part < peers_.size()) peer = peers_[part];
+    }
+    if (peer) peer->send(type, std::move(payload));
+  }
+  uint64_t framesSent() const { return framesSent_.load(); }
+  uint64_t framesReceived() const { return framesReceived_.load(); }
+
   Impl(const JobPart& part, mpi::World& world) : part_(part), world_(&world) {
     for (uint32_t p = 0; p < part.partRanks.size(); ++p)
       for (uint32_t r = 0; r < part.partRanks[p]; ++r) partOfRank_.push_back(p);
@@ -845,6 +862,17 @@ class MpiPeerLink::Impl {
       part = it->second;
     }
     std::vector<uint8_t>& payload = frame.payload;
+    if (frame.type >= transport::FrameType::CheckpointVote &&
+        frame.type <= transport::FrameType::CheckpointWritten) {
+      CheckpointFrames handler;
+      {
+        std::lock_guard<std::mutex> guard(mutex_);
+        handler = checkpointFrames_;
+      }
+      if (handler) return handler(part, frame.type, payload, reason);
+      reason = std::string(transport::frameTypeName(frame.type)) + " in a job that does not checkpoint";
+      return false;
+    }
     if (frame.type == transport::FrameType::MpiHostState)
       return onHostState(part, payload, reason);
     if (frame.type == transport::FrameType::MpiStateCheck)
@@ -1040,6 +1068,7 @@ class MpiPeerLink::Impl {
   // that none is in flight.
   std::atomic<uint64_t> framesSent_{0};
   std::atomic<uint64_t> framesReceived_{0};
+  CheckpointFrames checkpointFrames_;  // under mutex_
   // Last, so that its I/O thread stops before the tables it uses go.
   std::unique_ptr<transport::Transport> transport_;
 };
@@ -1116,7 +1145,20 @@ std::optional<std::string> MpiPeerLink::checkJobDeadlock(int stableTicks) {
 
 void MpiPeerLink::leave() { impl_->leave(); }
 
-int runJobPart(const std::string& partFile, mpi::JobOptions job) {
+void MpiPeerLink::setCheckpointFrames(CheckpointFrames handler) {
+  impl_->setCheckpointFrames(std::move(handler));
+}
+
+void MpiPeerLink::sendToPart(uint32_t part, transport::FrameType type,
+                             std::vector<uint8_t> payload) {
+  impl_->sendToPart(part, type, std::move(payload));
+}
+
+uint64_t MpiPeerLink::framesSent() const { return impl_->framesSent(); }
+uint64_t MpiPeerLink::framesReceived() const { return impl_->framesReceived(); }
+
+int runJobPart(const std::string& partFile, mpi::JobOptions job,
+               const PartCheckpointing* checkpoints) {
   constexpr size_t kMaxPartFileBytes = 64 << 10;
   auto fail = [&](const std::string& message) {
     std::fprintf(stderr, "synergy-run: error: %s: %s\n", partFile.c_str(), message.c_str());
@@ -1144,13 +1186,23 @@ int runJobPart(const std::string& partFile, mpi::JobOptions job) {
                 std::to_string(part.partRanks[part.partIndex]) + " ranks");
   job.firstRank = part.firstRankOf(part.partIndex);
   job.worldSize = part.worldSize();
+  std::unique_ptr<PartCheckpoints> checkpointing;
+  if (checkpoints) {
+    checkpointing = PartCheckpoints::create(part, *checkpoints, job, error);
+    if (!checkpointing) {
+      std::fprintf(stderr, "synergy-run: error: %s\n", error.c_str());
+      return 2;
+    }
+  }
   std::unique_ptr<MpiPeerLink> link;
   job.joinHosts = [&](mpi::World& world, std::string& joinError) {
     link = MpiPeerLink::join(part, world, joinError);
+    if (link && checkpointing) checkpointing->attach(*link, world);
     return link != nullptr;
   };
   job.leaveHosts = [&] { link->leave(); };
   int status = mpi::runJob(job);
+  if (checkpointing) checkpointing->printStatistics();
   if (const char* stats = std::getenv("SYNERGY_MPI_STATS"); stats && std::strcmp(stats, "0")) {
     std::string report = mpi::crossHostMessageReport();
     std::fprintf(stderr, "synergy-run: mpi: collective messages between hosts from ranks %d-%d: %s\n",

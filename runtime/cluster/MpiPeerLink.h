@@ -45,6 +45,11 @@
 // that is taking a message into its receive buffer is busy, not blocked
 // (World::hostQuietState), however long that copy takes.
 //
+// A job that checkpoints agrees on its suspensions over the same
+// connections (CheckpointAgreement.h): its Checkpoint* frames go to the
+// handler set with setCheckpointFrames, on the I/O thread, and count
+// neither as sent nor as received MPI frames.
+//
 // When one part aborts, it sends MpiAbort with its exit status to every
 // other part, which stops its ranks with the same status: every part then
 // ends by itself, and forwards all its output, instead of being killed by
@@ -53,15 +58,22 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "cluster/JobPart.h"
 #include "mpi/MpiJob.h"
 #include "mpi/RemoteRanks.h"
+#include "transport/FrameTypes.h"
 
 namespace synergy::mpi {
 class World;
+}
+namespace synergy::cluster {
+struct PartCheckpointing;
 }
 
 namespace synergy::cluster {
@@ -92,6 +104,18 @@ class MpiPeerLink final : public mpi::RemoteRanks {
   int64_t maxRmaBytes() const override;
   std::optional<std::string> checkJobDeadlock(int stableTicks) override;
 
+  // The Checkpoint* frames' handler (false with `reason` drops the
+  // connection); set before any rank runs. Without one such a frame drops
+  // the connection.
+  using CheckpointFrames = std::function<bool(uint32_t part, transport::FrameType type,
+                                              const std::vector<uint8_t>& payload,
+                                              std::string& reason)>;
+  void setCheckpointFrames(CheckpointFrames handler);
+  void sendToPart(uint32_t part, transport::FrameType type, std::vector<uint8_t> payload);
+  // The MPI frames this part has sent to and received from the others.
+  uint64_t framesSent() const;
+  uint64_t framesReceived() const;
+
   // Writes out every queued frame, then delivers nothing more to the World,
   // so that the World may go while the other hosts still send: called once
   // this host's ranks no longer run.
@@ -109,6 +133,9 @@ class MpiPeerLink final : public mpi::RemoteRanks {
 // starts): `job` with the part's ranks, joined to the other hosts. Returns
 // the exit status; a bad file or a failed join is reported on stderr with
 // status 2.
-int runJobPart(const std::string& partFile, mpi::JobOptions job);
+// With `checkpoints` (non-null), the part checkpoints with the others
+// (CheckpointAgreement.h).
+int runJobPart(const std::string& partFile, mpi::JobOptions job,
+               const PartCheckpointing* checkpoints = nullptr);
 
 }  // namespace synergy::cluster

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <string>
 
@@ -54,6 +55,9 @@ class BarrierControlPoint {
   // The launcher's: forwards every byte the ranks have written so far to
   // its own stdout and stderr (called while every rank is suspended).
   virtual void setOutputDrain(std::function<void()> drain) { (void)drain; }
+  // The launcher's: how many bytes of the ranks' stdout it has written so
+  // far, all of them once the drain has run.
+  virtual void setOutputCount(std::function<uint64_t()> count) { (void)count; }
   // The launcher's: why the job cannot be suspended now although every
   // rank can (a message still waits in some rank's mailbox), empty when
   // nothing is in flight. Called by the deciding rank while every rank of

@@ -222,7 +222,8 @@ u32 Z_envZ_MPI_Barrier(void* instance, u32 comm) {
   // Rewound after a suspension here: the barrier itself was done before.
   if (call.granule.finishRewind()) return abi::kSuccess;
   if (intercommOf(call, int(comm))) return intercommBarrier(call, int(comm));
-  if (usesHostCollectives(call, int(comm))) return barrierAcrossHosts(call, int(comm));
+  if (usesHostCollectives(call, int(comm)))
+    return endControlPoint(call, int(comm), barrierAcrossHosts(call, int(comm)));
   int result = runCollective(
       call, int(comm), CollectiveKind::Barrier, [](Contribution&) {},
       [](std::vector<Contribution>&, int) { return abi::kSuccess; }, CollectiveReads::SlotsOnly);
@@ -242,7 +243,8 @@ u32 Z_envZ_MPI_Bcast(void* instance, u32 buffer, u32 count, u32 type, u32 root, 
   RETURN_IF_ERROR(resolve(call, c, buffer, int(count), int(type), false, buf));
   RETURN_IF_ERROR(checkRoot(call, c, int(root), size));
   if (usesHostCollectives(call, c))
-    return bcastAcrossHosts(call, c, buf.host, *buf.type, buf.count, int(root));
+    return endControlPoint(call, c,
+                           bcastAcrossHosts(call, c, buf.host, *buf.type, buf.count, int(root)));
   bool staged = buf.type->size * buf.count <= kStagedCollectiveBytes;
   int status = runCollective(
       call, c, CollectiveKind::Bcast,
@@ -283,8 +285,10 @@ u32 Z_envZ_MPI_Reduce(void* instance, u32 sendbuf, u32 recvbuf, u32 count, u32 t
   if (!layout) return call.fail(c, abi::kErrType, "invalid datatype");
   RETURN_IF_ERROR(checkOp(call, c, int(op), *layout));
   if (usesHostCollectives(call, c))
-    return reduceAcrossHosts(call, c, send.inPlace ? recv.host : send.host, recv.host, *layout,
-                             int(count), int(op), int(type), int(root));
+    return endControlPoint(call, c,
+                           reduceAcrossHosts(call, c, send.inPlace ? recv.host : send.host,
+                                             recv.host, *layout, int(count), int(op), int(type),
+                                             int(root)));
   bool staged = layout->size * int64_t(count) <= kStagedCollectiveBytes;
   int status = runCollective(
       call, c, CollectiveKind::Reduce,
@@ -328,8 +332,10 @@ u32 Z_envZ_MPI_Allreduce(void* instance, u32 sendbuf, u32 recvbuf, u32 count, u3
   RETURN_IF_ERROR(resolve(call, c, recvbuf, int(count), int(type), false, recv));
   RETURN_IF_ERROR(checkOp(call, c, int(op), *recv.type));
   if (usesHostCollectives(call, c))
-    return allreduceAcrossHosts(call, c, send.inPlace ? recv.host : send.host, recv.host,
-                                *recv.type, int(count), int(op), int(type));
+    return endControlPoint(call, c,
+                           allreduceAcrossHosts(call, c, send.inPlace ? recv.host : send.host,
+                                                recv.host, *recv.type, int(count), int(op),
+                                                int(type)));
   const TypeLayout& layout = *recv.type;
   // Every member decides alike: MPI requires the same count, datatype and
   // op everywhere.
@@ -423,8 +429,10 @@ u32 Z_envZ_MPI_Gather(void* instance, u32 sendbuf, u32 sendcount, u32 sendtype, 
   if (isRoot)
     RETURN_IF_ERROR(resolve(call, c, recvbuf, int(recvcount) * size, int(recvtype), false, recv));
   if (usesHostCollectives(call, c))
-    return gatherAcrossHosts(call, c, send.inPlace ? nullptr : send.host, send.type, send.count,
-                             recv.host, recv.type, int(recvcount), int(root));
+    return endControlPoint(call, c,
+                           gatherAcrossHosts(call, c, send.inPlace ? nullptr : send.host,
+                                             send.type, send.count, recv.host, recv.type,
+                                             int(recvcount), int(root)));
   UniformBlocks blocks(recv.host, *recv.layout, size, int(recvcount));
   int status = gather(call, c, CollectiveKind::Gather, int(root), me, send, blocks);
   return endControlPoint(call, c, status);
@@ -559,8 +567,10 @@ u32 Z_envZ_MPI_Allgather(void* instance, u32 sendbuf, u32 sendcount, u32 sendtyp
   RETURN_IF_ERROR(resolve(call, c, sendbuf, int(sendcount), int(sendtype), true, send));
   RETURN_IF_ERROR(resolve(call, c, recvbuf, int(recvcount) * size, int(recvtype), false, recv));
   if (usesHostCollectives(call, c))
-    return allgatherAcrossHosts(call, c, send.inPlace ? nullptr : send.host, send.type,
-                                send.count, recv.host, *recv.type, int(recvcount));
+    return endControlPoint(call, c,
+                           allgatherAcrossHosts(call, c, send.inPlace ? nullptr : send.host,
+                                                send.type, send.count, recv.host, *recv.type,
+                                                int(recvcount)));
   UniformBlocks blocks(recv.host, *recv.layout, size, int(recvcount));
   int status = allgather(call, c, CollectiveKind::Allgather, me, send, blocks);
   return endControlPoint(call, c, status);

@@ -214,6 +214,7 @@ int runJob(const JobOptions& options) {
   }
   if (BarrierControlPoint* controlPoint = options.barrierControlPoint) {
     controlPoint->setOutputDrain([&output] { output.drain(); });
+    controlPoint->setOutputCount([&output] { return output.stdoutBytes(); });
     controlPoint->setQuiescenceCheck([&world, &options]() -> std::string {
       for (int rank = options.firstRank; rank < options.firstRank + options.ranks; ++rank)
         if (!world.mailboxIdle(rank))
@@ -292,6 +293,7 @@ int runJob(const JobOptions& options) {
   output.finish();
   if (BarrierControlPoint* controlPoint = options.barrierControlPoint) {
     controlPoint->setOutputDrain({});
+    controlPoint->setOutputCount({});
     controlPoint->setQuiescenceCheck({});
     controlPoint->setRankWaiting({});
   }

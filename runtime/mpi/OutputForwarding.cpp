@@ -74,6 +74,7 @@ void OutputForwarding::emit(Stream& stream, const std::string& line) {
            (stream.target == 1 ? "<stdout>:" : "<stderr>:");
   text += line;
   writeAll(stream.target, text);
+  if (stream.target == 1) stdoutBytes_ += text.size();
 }
 
 bool OutputForwarding::pump(Stream& stream) {

@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <atomic>
+#include <cstdint>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -37,6 +39,8 @@ class OutputForwarding {
   // Forwards everything the ranks have written so far, partial lines too,
   // and keeps forwarding: for a checkpoint, while every rank is stopped.
   void drain();
+  // The bytes written to the launcher's stdout so far (tags included).
+  uint64_t stdoutBytes() const { return stdoutBytes_.load(); }
 
  private:
   struct Stream {
@@ -57,6 +61,7 @@ class OutputForwarding {
   std::vector<Stream> streams_;
   bool tag_;
   bool ok_ = true;
+  std::atomic<uint64_t> stdoutBytes_{0};
   int stopPipe_[2] = {-1, -1};
   std::thread thread_;
 };

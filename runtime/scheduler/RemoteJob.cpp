@@ -9,6 +9,7 @@
 #include "scheduler/RemoteJob.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <chrono>
 #include <climits>
 #include <condition_variable>
@@ -20,7 +21,9 @@
 #include <unistd.h>
 
 #include "cluster/ClusterState.h"
+#include "checkpoint/CheckpointedJob.h"
 #include "cluster/JobMessages.h"
+#include "scheduler/OutputJournal.h"
 #include "scheduler/PlacementPolicy.h"
 #include "transport/ClusterToken.h"
 #include "transport/Transport.h"
@@ -46,9 +49,18 @@ class RemoteJobError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// The job lost the connection to a host before that host's part ended.
+class HostLost : public RemoteJobError {
+ public:
+  HostLost(const std::string& message, std::string hostId)
+      : RemoteJobError(message), hostId(std::move(hostId)) {}
+  std::string hostId;
+};
+
 struct JobOutcome {
   int status = 2;
   std::string error;  // nonempty when the job did not run to an exit status
+  std::string lostHost;  // with `error`: the host whose connection was lost
 };
 
 void writeAll(int fd, const uint8_t* data, size_t size) {
@@ -100,10 +112,22 @@ void checkCapacity(const std::vector<cluster::HostRecord>& hosts, unsigned ranks
 // wakes it (ClusterState::waitForTurn), and at least every
 // kQueueCheckInterval renews its lease and looks for an abandoned head.
 std::vector<PlacedPart> placeJob(cluster::ClusterState& state, const PlacementPolicy& policy,
-                                 const cluster::RunJobRequest& job, const std::string& app) {
+                                 const cluster::RunJobRequest& job, const std::string& app,
+                                 const std::vector<std::string>& excludedHosts) {
   unsigned ranks = job.ranks;
+  // A host this client lost may still be registered until its lease ends.
+  auto liveHosts = [&] {
+    std::vector<cluster::HostRecord> hosts = state.hosts();
+    hosts.erase(std::remove_if(hosts.begin(), hosts.end(),
+                               [&](const cluster::HostRecord& host) {
+                                 return std::find(excludedHosts.begin(), excludedHosts.end(),
+                                                  host.id) != excludedHosts.end();
+                               }),
+                hosts.end());
+    return hosts;
+  };
   // Read once before the first try, and again before each later one.
-  std::optional<std::vector<cluster::HostRecord>> knownHosts = state.hosts();
+  std::optional<std::vector<cluster::HostRecord>> knownHosts = liveHosts();
   checkCapacity(*knownHosts, ranks);
   for (;;) {
     std::optional<uint64_t> head = state.renewQueuedJobAndReadHead(job.jobId);
@@ -114,7 +138,7 @@ std::vector<PlacedPart> placeJob(cluster::ClusterState& state, const PlacementPo
       if (!state.dropAbandonedQueueHead()) state.waitForTurn(job.jobId, kQueueCheckInterval);
       continue;
     }
-    std::vector<cluster::HostRecord> hosts = knownHosts ? std::move(*knownHosts) : state.hosts();
+    std::vector<cluster::HostRecord> hosts = knownHosts ? std::move(*knownHosts) : liveHosts();
     knownHosts.reset();
     checkCapacity(hosts, ranks);
     std::vector<HostShare> shares = policy.placeRanks(hosts, state.runningJobs(), app, ranks);
@@ -140,7 +164,9 @@ std::vector<PlacedPart> placeJob(cluster::ClusterState& state, const PlacementPo
         if (host.id == shares[i].hostId) part.host = host;
       part.request = job;
       part.request.ranks = shares[i].ranks;
-      if (shares.size() > 1) {
+      // A checkpointing job runs as parts even on one host: the part's
+      // coordinator is the one that writes spread checkpoints.
+      if (shares.size() > 1 || !job.checkpointDirectory.empty()) {
         for (const HostShare& share : shares) part.request.partRanks.push_back(share.ranks);
         part.request.partIndex = uint32_t(i);
       }
@@ -162,9 +188,22 @@ std::string rankRange(const PlacedPart& part) {
 // What one host has sent of a stream and not yet written: output from
 // several hosts is written a whole line at a time, so that their lines
 // never mix.
+// A checkpointing job's client also notes in its OutputJournal where each
+// piece of a part's stdout went.
 struct PendingOutput {
   std::vector<uint8_t> partialLine[2];
+  uint32_t part = 0;
+  OutputJournal* journal = nullptr;
+  uint64_t stdoutWritten = 0;  // bytes of the part's stdout written so far
 };
+
+void writeStream(PendingOutput& pending, int stream, const uint8_t* data, size_t size) {
+  if (size == 0) return;
+  writeAll(stream == 1 ? STDOUT_FILENO : STDERR_FILENO, data, size);
+  if (stream != 1) return;
+  if (pending.journal) pending.journal->wrote(pending.part, pending.stdoutWritten, size);
+  pending.stdoutWritten += size;
+}
 
 void writeWholeLines(PendingOutput& pending, int stream, const uint8_t* data, size_t size) {
   std::vector<uint8_t>& partial = pending.partialLine[stream - 1];
@@ -179,19 +218,16 @@ void writeWholeLines(PendingOutput& pending, int stream, const uint8_t* data, si
     partial.insert(partial.end(), data, end);
     return;
   }
-  int fd = stream == 1 ? STDOUT_FILENO : STDERR_FILENO;
-  if (!partial.empty()) {
-    writeAll(fd, partial.data(), partial.size());
-    partial.clear();
-  }
-  writeAll(fd, data, size_t(lastNewline - data));
+  writeStream(pending, stream, partial.data(), partial.size());
+  partial.clear();
+  writeStream(pending, stream, data, size_t(lastNewline - data));
   partial.assign(lastNewline, end);
 }
 
 void flushPartialLines(PendingOutput& pending) {
   for (int stream = 1; stream <= 2; ++stream) {
     std::vector<uint8_t>& partial = pending.partialLine[stream - 1];
-    writeAll(stream == 1 ? STDOUT_FILENO : STDERR_FILENO, partial.data(), partial.size());
+    writeStream(pending, stream, partial.data(), partial.size());
     partial.clear();
   }
 }
@@ -215,6 +251,33 @@ void sendModule(transport::Connection& host, const std::string& module) {
   host.sendLent(std::move(frames), [] {});
 }
 
+// After `lost` ended checkpointing job `jobId`: the options that resume it
+// from its last checkpoint on the other hosts, with stdout cut back to it,
+// or nullopt when it has none yet (the checkpoint in the directory is
+// another job's) or it cannot be resumed.
+std::optional<RemoteJobOptions> restartFromCheckpoint(const RemoteJobOptions& options,
+                                                      uint64_t jobId, const HostLost& lost) {
+  std::string error;
+  std::optional<checkpoint::CheckpointImage> image = checkpoint::readResumableCheckpoint(
+      options.checkpointDirectory, options.checkpointProgram, error);
+  if (!image || image->job.partOutputs.empty()) return std::nullopt;
+  uint64_t checkpointedJob = image->job.partOutputs.front().jobId;
+  if (checkpointedJob != jobId && checkpointedJob != options.resumedJob) return std::nullopt;
+  if (!cutStdoutToCheckpoint(options.checkpointDirectory, image->job.partOutputs, error))
+    throw RemoteJobError(std::string(lost.what()) + ", and " + error);
+  RemoteJobOptions restart = options;
+  restart.resume = true;
+  restart.resumedJob = checkpointedJob;
+  restart.excludedHosts.push_back(lost.hostId);
+  ++restart.restarts;
+  std::fflush(stdout);
+  std::fprintf(stderr,
+               "synergy-run: note: %s; restarting the job from its checkpoint %llu on the other "
+               "hosts (restart %u)\n",
+               lost.what(), (unsigned long long)image->sequence, restart.restarts);
+  return restart;
+}
+
 // Runs the placed parts and returns the job's status: the first nonzero
 // status a host reports is the job's, like mpirun's. The job ends once
 // every part has reported its exit, which a host sends only after all the
@@ -223,7 +286,7 @@ void sendModule(transport::Connection& host, const std::string& module) {
 // their connections, which kills them. A host lost before it reported ends
 // the job at once with an error naming the host and ranks.
 int runPlacedJob(const std::string& token, const std::string& module,
-                 const std::vector<PlacedPart>& parts) {
+                 const std::vector<PlacedPart>& parts, OutputJournal* journal) {
   std::mutex mutex;
   std::condition_variable changed;
   std::optional<JobOutcome> outcome;
@@ -231,6 +294,10 @@ int runPlacedJob(const std::string& token, const std::string& module,
   size_t exited = 0;
   std::map<const transport::Connection*, size_t> partOf;
   std::vector<PendingOutput> pending(parts.size());
+  for (size_t i = 0; i < parts.size(); ++i) {
+    pending[i].part = uint32_t(i);
+    pending[i].journal = journal;
+  }
   auto finish = [&](JobOutcome result) {
     if (!outcome) outcome = std::move(result);
     changed.notify_all();
@@ -286,8 +353,9 @@ int runPlacedJob(const std::string& token, const std::string& module,
              auto it = partOf.find(&connection);
              if (it == partOf.end()) return;
              const PlacedPart& part = parts[it->second];
-             finish({2, "lost the connection to host " + part.host.id + " (" + rankRange(part) +
-                            ")"});
+             finish({2,
+                     "lost the connection to host " + part.host.id + " (" + rankRange(part) + ")",
+                     part.host.id});
            },
        .log =
            [&](const std::string& line) {
@@ -332,6 +400,7 @@ int runPlacedJob(const std::string& token, const std::string& module,
     result = *outcome;
   }
   // Leaving closes every connection, which ends the parts still running.
+  if (!result.lostHost.empty()) throw HostLost(result.error, result.lostHost);
   if (!result.error.empty()) throw RemoteJobError(result.error);
   return result.status;
 }
@@ -374,9 +443,27 @@ int runRemoteJob(const RemoteJobOptions& options) {
     state.emplace(options.state);
     jobId = state->submitJob(name.substr(0, cluster::kMaxJobNameBytes), app, options.ranks);
     request.jobId = *jobId;
-    std::vector<PlacedPart> parts = placeJob(*state, *policy, request, app);
+    request.checkpointDirectory = options.checkpointDirectory;
+    request.checkpointProgram = options.checkpointProgram;
+    request.checkpointIntervalMicroseconds = options.checkpointIntervalMicroseconds;
+    request.resume = options.resume;
+    std::optional<OutputJournal> journal;
+    if (!options.checkpointDirectory.empty() &&
+        !journal.emplace().open(options.checkpointDirectory, *jobId, error))
+      throw RemoteJobError(error);
+    std::vector<PlacedPart> parts = placeJob(*state, *policy, request, app, options.excludedHosts);
     // From here each host frees its slots when its part ends.
-    return runPlacedJob(token, *module, parts);
+    try {
+      return runPlacedJob(token, *module, parts, journal ? &*journal : nullptr);
+    } catch (const HostLost& lost) {
+      if (options.checkpointDirectory.empty()) throw;
+      journal.reset();
+      std::optional<RemoteJobOptions> restart = restartFromCheckpoint(options, *jobId, lost);
+      if (!restart) throw;
+      state->finishJob(*jobId);
+      state.reset();
+      return runRemoteJob(*restart);
+    }
   } catch (const std::exception& e) {
     std::fflush(stdout);
     std::fprintf(stderr, "synergy-run: error: %s\n", e.what());
@@ -389,6 +476,33 @@ int runRemoteJob(const RemoteJobOptions& options) {
     }
     return 2;
   }
+}
+
+int resumeRemoteJob(RemoteJobOptions options, const std::string& directory) {
+  std::string error;
+  auto fail = [](const std::string& message) {
+    std::fprintf(stderr, "synergy-run: error: %s\n", message.c_str());
+    return 2;
+  };
+  std::optional<checkpoint::CheckpointImage> image =
+      checkpoint::readResumableCheckpoint(directory, {}, error);
+  if (!image) return fail(error);
+  if (image->job.partOutputs.empty())
+    return fail("cannot resume from " + directory + "/" + checkpoint::kCheckpointFileName +
+                ": it is a checkpoint of a job on one host (resume it without --cluster)");
+  options.program = image->job.program;
+  options.arguments = image->job.args;
+  options.environment = image->job.env;
+  options.ranks = unsigned(image->ranks.size());
+  options.resume = true;
+  options.checkpointProgram = image->job.program;
+  options.checkpointDirectory = directory;
+  options.resumedJob = image->job.partOutputs.front().jobId;
+  if (!cutStdoutToCheckpoint(directory, image->job.partOutputs, error))
+    return fail("cannot resume from " + directory + "/" + checkpoint::kCheckpointFileName + ": " +
+                error);
+  image.reset();
+  return runRemoteJob(options);
 }
 
 }  // namespace synergy::scheduler

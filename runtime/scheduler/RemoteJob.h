@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -34,11 +35,37 @@ struct RemoteJobOptions {
   std::vector<sandbox::Grant> grants;
   unsigned ranks = 1;
   bool tagOutput = false;
+  // --checkpoint-every with --cluster: the job checkpoints into this
+  // directory, absolute and the same on every host (empty: it does not),
+  // and the client records where the parts' stdout went (OutputJournal.h).
+  std::string checkpointDirectory;
+  uint64_t checkpointIntervalMicroseconds = 0;
+  std::string checkpointProgram;  // `program`, absolute, for --resume
+  bool resume = false;            // set by resumeRemoteJob
+  // A resumed job: the cluster job whose checkpoint it started from.
+  uint64_t resumedJob = 0;
+  // Hosts this client lost, placed on no more, and how often it restarted.
+  std::vector<std::string> excludedHosts;
+  unsigned restarts = 0;
 };
 
-// Runs the job and returns its exit status; problems before the job runs
+// Runs the job and returns its exit status. A job that checkpoints and
+// loses a host restarts from its last checkpoint on the other hosts, with a
+// note naming the host and the restart count (stdout cut back as for
+// resumeRemoteJob); without a checkpoint of its own yet, or when the other
+// hosts lack the slots, it fails as any job does. Problems before the job runs
 // (bad token file, Redis or host unreachable, no host large enough, the host
 // refusing) are printed as "synergy-run: error: ..." and return 2.
 int runRemoteJob(const RemoteJobOptions& options);
+
+// `synergy-run --cluster URL --resume D`: the job checkpointed in D by a
+// cluster job (its program, arguments, environment and rank count) placed
+// again by the policy, on whatever hosts it picks now, each part restoring
+// its ranks from D. `options` brings the state, token, policy and, to go on
+// checkpointing, the interval. The checkpoint is checked here first, as a
+// local --resume checks it (CheckpointedJob.h), and refused with status 2
+// and a message before anything runs or stdout is touched; stdout, when a
+// regular file, is then cut back to the checkpoint (OutputJournal.h).
+int resumeRemoteJob(RemoteJobOptions options, const std::string& directory);
 
 }  // namespace synergy::scheduler

@@ -64,6 +64,10 @@ static bool isKnownFrameType(uint16_t raw) {
     case FrameType::MpiRequestToSend:
     case FrameType::MpiClearToSend:
     case FrameType::MpiRendezvousData:
+    case FrameType::CheckpointVote:
+    case FrameType::CheckpointDecision:
+    case FrameType::CheckpointRecount:
+    case FrameType::CheckpointWritten:
     case FrameType::HvRunProgress:
       return true;
   }
@@ -182,6 +186,14 @@ const char* frameTypeName(FrameType type) {
       return "MpiClearToSend";
     case FrameType::MpiRendezvousData:
       return "MpiRendezvousData";
+    case FrameType::CheckpointVote:
+      return "CheckpointVote";
+    case FrameType::CheckpointDecision:
+      return "CheckpointDecision";
+    case FrameType::CheckpointRecount:
+      return "CheckpointRecount";
+    case FrameType::CheckpointWritten:
+      return "CheckpointWritten";
     case FrameType::HvRunProgress:
       return "HvRunProgress";
   }

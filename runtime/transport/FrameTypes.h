@@ -187,6 +187,21 @@ enum class FrameType : uint16_t {
   // MpiRequestToSend stated). The data follows at once, on the same
   // connection, in MpiMessagePart frames, as after a MpiMessageHead.
   MpiRendezvousData = 51,
+  // Between the parts of a job that checkpoints (cluster/CheckpointAgreement.h),
+  // part 0 deciding for all. A part at a barrier control point votes:
+  // u64 round, u8 phase (1; 2 answers a recount), u8 1 when every rank of
+  // the part can suspend and no message waits there, u64 the MPI frames it
+  // sent to and u64 received from other parts, u32 bytes + the reason when
+  // it cannot (at most kMaxRefusalBytes).
+  CheckpointVote = 52,
+  // Part 0's decision: u64 round, u8 1 to suspend, u64 the checkpoint's
+  // number, u32 bytes + why not (at most kMaxRefusalBytes).
+  CheckpointDecision = 53,
+  // Part 0 asks for a part's frame counts again: u64 round.
+  CheckpointRecount = 54,
+  // A part's sections of a checkpoint are written: u64 the checkpoint's
+  // number, u8 1 (0: they could not be), u64 the part's stdout bytes.
+  CheckpointWritten = 55,
   // Hypervisor to tenant (protocol 6), while it serves an open-loop run
   // (HvOpenLoop, alone or ending an HvBatch) that has gone on for 100 ms:
   // u32 engine id, u32 ticks the run has completed so far, u32 tasks it has
@@ -234,6 +249,10 @@ constexpr uint64_t kMaxMpiWaitLineBytes = 512;
 constexpr uint64_t kMaxMpiHostStateLines = 4096;
 constexpr uint64_t kMpiStateCheckBytes = 8;
 constexpr uint64_t kMpiStateConfirmBytes = 24;
+constexpr uint64_t kCheckpointVoteHeadBytes = 30;
+constexpr uint64_t kCheckpointDecisionHeadBytes = 21;
+constexpr uint64_t kCheckpointRecountBytes = 8;
+constexpr uint64_t kCheckpointWrittenBytes = 17;
 constexpr uint64_t kMpiRmaHeaderBytes = 36;
 constexpr uint64_t kMpiRmaRunBytes = 16;
 constexpr uint64_t kMpiRmaDoneHeaderBytes = 12;
@@ -317,6 +336,14 @@ constexpr uint64_t maxPayloadBytes(FrameType type) {
       return kMpiStateCheckBytes;
     case FrameType::MpiStateConfirm:
       return kMpiStateConfirmBytes;
+    case FrameType::CheckpointVote:
+      return kCheckpointVoteHeadBytes + kMaxRefusalBytes;
+    case FrameType::CheckpointDecision:
+      return kCheckpointDecisionHeadBytes + kMaxRefusalBytes;
+    case FrameType::CheckpointRecount:
+      return kCheckpointRecountBytes;
+    case FrameType::CheckpointWritten:
+      return kCheckpointWrittenBytes;
     case FrameType::MpiRma:
     case FrameType::MpiRmaDone:
     case FrameType::MpiMessagePart:

@@ -72,20 +72,25 @@ std::optional<std::string> readRegularFile(const std::string& path, size_t maxBy
   return contents;
 }
 
+bool writeAll(int fd, std::string_view bytes) {
+  size_t written = 0;
+  while (written < bytes.size()) {
+    ssize_t n = write(fd, bytes.data() + written, bytes.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    written += size_t(n);
+  }
+  return true;
+}
+
 bool writeFileAtomically(const std::string& path, const std::string& contents) {
   std::string temp = path + ".tmp.XXXXXX";
   int fd = mkstemp(temp.data());
   if (fd < 0) return false;
-  size_t written = 0;
-  while (written < contents.size()) {
-    ssize_t n = write(fd, contents.data() + written, contents.size() - written);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      close(fd);
-      unlink(temp.c_str());
-      return false;
-    }
-    written += size_t(n);
+  if (!writeAll(fd, contents)) {
+    close(fd);
+    unlink(temp.c_str());
+    return false;
   }
   fchmod(fd, 0644);
   if (close(fd) != 0 || rename(temp.c_str(), path.c_str()) != 0) {

@@ -3,6 +3,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace synergy::util {
 
@@ -18,6 +19,10 @@ std::optional<std::string> readRegularFile(const std::string& path, size_t maxBy
 // Writes through a temporary in the same directory and renames it into place,
 // so readers never see a partial file. Returns false on failure.
 bool writeFileAtomically(const std::string& path, const std::string& contents);
+
+// Writes all of `bytes` to `fd`, retrying after EINTR and short writes;
+// false (errno set) when a write fails.
+bool writeAll(int fd, std::string_view bytes);
 
 // mkdir -p. Returns false on failure.
 bool makeDirectories(const std::string& path);

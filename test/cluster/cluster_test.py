@@ -1267,6 +1267,149 @@ def case_deadlock_in_flight(cluster):
     check_equal(want_code, 1, "the single-host deadlock's exit status")
 
 
+def spread_checkpoint_job(cluster, program, directory, out_path, *options):
+    """A checkpointing job through the cluster, its stdout appended to
+    out_path as a user's `>>` would; returns (status, stderr)."""
+    with open(out_path, "ab") as out:
+        result = subprocess.run(
+            [os.path.join(cluster.bin_dir, "synergy-run"), "--cluster", cluster.url, "--token-file",
+             cluster.token_file, *options], stdout=out, stderr=subprocess.PIPE, timeout=120)
+    return result.returncode, result.stderr.decode()
+
+
+def case_checkpoint_resume(cluster):
+    """A job spread over three hosts checkpoints at every barrier control
+    point; part 0 is killed (SIGKILL, SYNERGY_CHECKPOINT_KILL_AFTER) right
+    after it has written the third checkpoint, and the job is resumed with
+    --cluster --resume on two hosts: the output, appended to one file
+    across both runs, and the exit status are OpenMPI's. Corrupt,
+    truncated and foreign checkpoints are refused before anything runs."""
+    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lit", "mpi",
+                          "checkpoint_resume.c")
+    native, program = build_both(cluster, source, "checkpoint_resume")
+    want = run_mpirun(native, 3)
+    check(want[1].count("\n") == 18, f"mpirun's output is not 18 lines: {want!r}")
+    checkpoints = os.path.join(cluster.workdir, "checkpoints")
+    os.makedirs(checkpoints)
+    env = dict(os.environ, SYNERGY_CHECKPOINT_KILL_AFTER="3")
+    cluster.start_redis()
+    daemons = [cluster.start_daemon(f"h{i}", f"127.0.0.{i}", 2, env=env,
+                                    options=("--allow-dir", cluster.workdir)) for i in (2, 3, 4)]
+    out_path = os.path.join(cluster.workdir, "job.out")
+    code, err = spread_checkpoint_job(cluster, program, checkpoints, out_path, "--policy", "spread",
+                                      "-np", "3", "--checkpoint-every", "0", "--checkpoint-dir",
+                                      checkpoints, program)
+    check(code != 0 and code != want[0], f"the killed run ended with {code}:\n{err}")
+    check(os.path.exists(os.path.join(checkpoints, "checkpoint.syck")),
+          f"no checkpoint after the killed run:\n{err}")
+    check(not [name for name in os.listdir(checkpoints) if ".part" in name],
+          f"part files left behind: {os.listdir(checkpoints)}")
+    with open(out_path) as f:
+        killed_output = f.read()
+    check("phase 3" not in killed_output or "phase 2" in killed_output,
+          f"unexpected output of the killed run: {killed_output!r}")
+
+    # One host fewer: the three ranks now go 2 + 1.
+    daemons[2].process.send_signal(signal.SIGTERM)
+    daemons[2].process.wait(timeout=30)
+    wait_for(lambda: cluster.status()[1].startswith("hosts: 2,"), 30, "h4 to deregister")
+    code, err = spread_checkpoint_job(cluster, program, checkpoints, out_path, "--resume",
+                                      checkpoints)
+    with open(out_path) as f:
+        got = f.read()
+    check_equal((code, sorted(got.splitlines())), (want[0], sorted(want[1].splitlines())),
+                f"the killed and resumed job against mpirun (stderr {err!r})")
+    check(re.search(r"job \d+: running 2 ranks", daemons[0].log() + daemons[1].log()),
+          "the resumed job did not run 2 ranks on one host")
+
+    # Refused before anything runs: stdout stays as it is.
+    single = os.path.join(cluster.workdir, "single")
+    os.makedirs(single)
+    subprocess.run([os.path.join(cluster.bin_dir, "synergy-run"), "-np", "2", "--checkpoint-every",
+                    "0", "--checkpoint-dir", single, program], capture_output=True, timeout=120)
+    with open(os.path.join(checkpoints, "checkpoint.syck"), "rb") as f:
+        good = f.read()
+    broken = os.path.join(cluster.workdir, "broken")
+    os.makedirs(broken)
+    flipped = bytearray(good)
+    flipped[len(good) // 2] ^= 0x40
+    for name, contents, where, message in (
+            ("corrupt", bytes(flipped), broken,
+             r"the checkpoint's checksum does not match its contents \(corrupt file\)"),
+            ("truncated", good[:len(good) - 100], broken,
+             r"the checkpoint is truncated or has trailing bytes .*"),
+            ("foreign", None, single,
+             r"cannot resume from .*: it is a checkpoint of a job on one host "
+             r"\(resume it without --cluster\)")):
+        if contents is not None:
+            with open(os.path.join(broken, "checkpoint.syck"), "wb") as f:
+                f.write(contents)
+        code, err = spread_checkpoint_job(cluster, program, where, out_path, "--resume", where)
+        check(code == 2 and re.fullmatch(rf"synergy-run: error: (.*checkpoint.syck: )?{message}\n", err),
+              f"the {name} checkpoint: {code} {err!r}")
+        with open(out_path) as f:
+            check_equal(f.read(), got, f"stdout after the {name} checkpoint")
+
+
+def case_checkpoint_recovery(cluster):
+    """A job spread over three hosts that checkpoints every 0.2 s loses a
+    host (its synergyd killed with SIGKILL) while it runs: the client
+    restarts it from its last checkpoint on the two other hosts, with one
+    note naming the host and the restart, and its stdout (a file) and exit
+    status equal OpenMPI's, no line twice."""
+    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "checkpoint_phases.c")
+    native, program = build_both(cluster, source, "checkpoint_phases")
+    arguments = ["100", "30000000"]
+    want = run_mpirun(native, 3, arguments)
+    check(want[0] == 0 and want[1].count("\n") == 300, f"mpirun failed: {want!r}")
+    checkpoints = os.path.join(cluster.workdir, "checkpoints")
+    os.makedirs(checkpoints)
+    cluster.start_redis()
+    daemons = {f"h{i}": cluster.start_daemon(f"h{i}", f"127.0.0.{i}", 2,
+                                             options=("--allow-dir", cluster.workdir))
+               for i in (2, 3, 4)}
+    out_path = os.path.join(cluster.workdir, "job.out")
+    with open(out_path, "ab") as out:
+        client = subprocess.Popen(
+            [os.path.join(cluster.bin_dir, "synergy-run"), "--cluster", cluster.url,
+             "--token-file", cluster.token_file, "--policy", "spread", "-np", "3",
+             "--checkpoint-every", "0.2", "--checkpoint-dir", checkpoints, program, *arguments],
+            stdout=out, stderr=subprocess.PIPE)
+
+    def printed_phases():
+        with open(out_path) as f:
+            return f.read().count("\n")
+    wait_for(lambda: printed_phases() > 0 or client.poll() is not None, 120, "the job to start")
+    status = cluster.status()[1]
+    placed = re.search(r"on (h\d) \(rank 0\), (h\d) \(rank 1\), (h\d) \(rank 2\)", status)
+    check(placed, f"status does not show the job's hosts:\n{status}")
+    wait_for(lambda: os.path.exists(os.path.join(checkpoints, "checkpoint.syck")) and
+             printed_phases() >= 15 or client.poll() is not None, 120, "a checkpoint and output")
+    if client.poll() is not None:
+        raise TestFailure(f"the job ended before a host could be lost: "
+                          f"{client.stderr.read().decode()}")
+    lost = daemons[placed.group(2)]
+    lost.process.kill()
+    lost.process.wait()
+    try:
+        _, err = client.communicate(timeout=180)
+    except subprocess.TimeoutExpired:
+        client.kill()
+        raise TestFailure("the restarted job did not end within 180 s")
+    err = err.decode()
+    with open(out_path) as f:
+        got = f.read()
+    check_equal((client.returncode, sorted(got.splitlines())), (0, sorted(want[1].splitlines())),
+                f"the recovered job against mpirun (stderr {err!r})")
+    notes = re.findall(r"synergy-run: note: lost the connection to host (h\d) \(rank 1\); "
+                       r"restarting the job from its checkpoint \d+ on the other hosts "
+                       r"\(restart (\d+)\)\n", err)
+    check_equal(notes, [(lost.host_id, "1")], f"the restart notes in {err!r}")
+    print(f"checkpoint-recovery: 1 restart after losing {lost.host_id} (rank 1)")
+
+
 def run_in(directory, args):
     result = subprocess.run(args, capture_output=True, text=True, timeout=300, cwd=directory)
     return result.returncode, result.stdout, result.stderr
@@ -1491,6 +1634,8 @@ CASES = {
     "file-across-hosts": case_file_across_hosts,
     "deadlock-in-flight": case_deadlock_in_flight,
     "large-module": case_large_module,
+    "checkpoint-resume": case_checkpoint_resume,
+    "checkpoint-recovery": case_checkpoint_recovery,
 }
 
 

@@ -1,0 +1,51 @@
+//===- HostParts.h - the other hosts of a job a checkpoint must agree with -===//
+//
+// A job spread over hosts runs as one process per host, each with a
+// CheckpointCoordinator for its own ranks (cluster/MpiPeerLink.h). A
+// checkpoint is the job's, not a host's: every part must suspend at the
+// same control point or none, with no MPI frame between hosts in flight,
+// and the file must hold every rank of one and the same cut. The
+// coordinator asks this interface, implemented over the transport by
+// cluster/CheckpointAgreement.h, for both; the decision and the commit are
+// taken by part 0 (the part that holds world rank 0), the same for every
+// part.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "checkpoint/CheckpointFile.h"
+
+namespace synergy::checkpoint {
+
+class HostParts {
+ public:
+  virtual ~HostParts() = default;
+  // This process's part and the ranks of each part, in rank order.
+  virtual uint32_t partIndex() const = 0;
+  virtual const std::vector<uint32_t>& partRanks() const = 0;
+  // The cluster job this run is (PartOutput::jobId).
+  virtual uint64_t jobId() const = 0;
+  // Called by this part's last rank to reach a control point, while every
+  // rank of the part stands there: `due` (part 0's counts), whether every
+  // rank here can suspend and no message waits here (`why` when not).
+  // Blocks until part 0 has decided for the whole job and returns that
+  // decision. `sequence` comes in as this part's next checkpoint number
+  // (part 0's becomes the job's) and goes out as the job's; `why` goes out
+  // as part 0's reason not to suspend (empty when the checkpoint was not
+  // due); `aborted` is set when the job ended meanwhile.
+  virtual bool agree(bool due, bool canSuspend, std::string& why, uint64_t& sequence,
+                     bool& aborted) = 0;
+  // A part other than 0: its sections of checkpoint `sequence` are on disk
+  // (`written`) or could not be written, with its stdout count.
+  virtual void partWritten(uint64_t sequence, bool written, const PartOutput& output) = 0;
+  // Part 0: waits for every other part's partWritten of `sequence`; false
+  // with `error` when one could not write or the job is ending.
+  virtual bool gatherWritten(uint64_t sequence, std::vector<PartOutput>& outputs,
+                             std::string& error) = 0;
+};
+
+}  // namespace synergy::checkpoint

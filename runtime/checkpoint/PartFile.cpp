@@ -1,0 +1,90 @@
+//===- PartFile.cpp - one host's share of a checkpoint of a spread job -----===//
+//
+// This file implements PartFile.h.
+//
+//===----------------------------------------------------------------------===//
+#include "checkpoint/PartFile.h"
+
+#include <cstring>
+
+#include "checkpoint/CheckpointFile.h"
+#include "checkpoint/FieldCoding.h"
+#include "util/Sha256.h"
+
+namespace synergy::checkpoint {
+
+namespace {
+
+constexpr char kPartMagic[8] = {'S', 'Y', 'N', 'C', 'K', 'P', 'R', 'T'};
+constexpr uint32_t kPartVersion = 1;
+
+Digest digestOf(std::string_view head, std::string_view sections) {
+  util::Sha256 hash;
+  hash.update(head);
+  hash.update(sections);
+  return hash.digest();
+}
+
+}  // namespace
+
+std::string partFileName(uint64_t sequence, uint32_t part) {
+  return std::string(kCheckpointFileName) + "." + std::to_string(sequence) + ".part" +
+         std::to_string(part);
+}
+
+std::string encodePartFile(const PartSections& part) {
+  std::string out(kPartMagic, sizeof kPartMagic);
+  put(out, kPartVersion);
+  put(out, part.sequence);
+  put(out, part.part);
+  put(out, part.firstRank);
+  put(out, part.rankCount);
+  putText(out, part.unresumable);
+  put(out, uint64_t(part.sections.size()));
+  Digest digest = digestOf(out, part.sections);
+  out.append(reinterpret_cast<const char*>(digest.data()), digest.size());
+  out += part.sections;
+  return out;
+}
+
+std::optional<PartSections> decodePartFile(std::string_view bytes, const PartSections& expected,
+                                           std::string& error) {
+  if (bytes.size() < sizeof kPartMagic || std::memcmp(bytes.data(), kPartMagic, sizeof kPartMagic)) {
+    error = "not a part of a Synergy checkpoint";
+    return std::nullopt;
+  }
+  FieldReader reader(bytes.substr(sizeof kPartMagic));
+  PartSections part;
+  uint32_t version = 0;
+  uint64_t sectionBytes = 0;
+  uint64_t budget = kMaxJobTextBytes;
+  if (!reader.read(version) || !reader.read(part.sequence) || !reader.read(part.part) ||
+      !reader.read(part.firstRank) || !reader.read(part.rankCount) ||
+      !readText(reader, budget, part.unresumable) || !reader.read(sectionBytes)) {
+    error = "the part file is truncated";
+    return std::nullopt;
+  }
+  if (version != kPartVersion || part.sequence != expected.sequence ||
+      part.part != expected.part || part.firstRank != expected.firstRank ||
+      part.rankCount != expected.rankCount) {
+    error = "the part file is not part " + std::to_string(expected.part) + " of checkpoint " +
+            std::to_string(expected.sequence);
+    return std::nullopt;
+  }
+  size_t headBytes = bytes.size() - reader.left();
+  std::string_view digestBytes;
+  if (!reader.take(sizeof(Digest), digestBytes) || reader.left() != sectionBytes) {
+    error = "the part file's length is not the one its header gives";
+    return std::nullopt;
+  }
+  std::string_view sections = bytes.substr(bytes.size() - sectionBytes);
+  Digest digest = digestOf(bytes.substr(0, headBytes), sections);
+  if (std::memcmp(digest.data(), digestBytes.data(), digest.size()) != 0) {
+    error = "the part file's checksum does not match (corrupt)";
+    return std::nullopt;
+  }
+  part.sections.assign(sections);
+  return part;
+}
+
+}  // namespace synergy::checkpoint

@@ -1,0 +1,46 @@
+//===- PartFile.h - one host's share of a checkpoint of a spread job -------===//
+//
+// A part of a job spread over hosts writes its ranks' sections of
+// checkpoint N to "checkpoint.syck.N.partP" in the checkpoint directory;
+// part 0 reads every other part's file, puts the sections into the one
+// checkpoint file and removes the part files (CheckpointCoordinator.h).
+// The file is read back from a directory other hosts write to, so part 0
+// takes nothing from it on trust: it must be this checkpoint's and this
+// part's, its length must be what its header says, and its digest must
+// match; the sections inside are checked field by field when the
+// checkpoint is resumed (CheckpointFile.h).
+//
+// Layout (little-endian):
+//   "SYNCKPRT"  u32 version  u64 sequence  u32 part  u32 firstRank
+//   u32 rankCount  u32 unresumableBytes  u8[]  u64 sectionBytes
+//   u8[32] digest (SHA-256 of everything before it and the sections)
+//   the ranks' sections (CheckpointFile.h), back to back, in rank order
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace synergy::checkpoint {
+
+struct PartSections {
+  uint64_t sequence = 0;
+  uint32_t part = 0;
+  uint32_t firstRank = 0;
+  uint32_t rankCount = 0;
+  std::string unresumable;  // this part's reason, as JobRecord::unresumable
+  std::string sections;
+};
+
+std::string partFileName(uint64_t sequence, uint32_t part);
+std::string encodePartFile(const PartSections& part);
+// Checks `bytes` against what part 0 expects of it; nullopt with a
+// one-line `error` otherwise.
+std::optional<PartSections> decodePartFile(std::string_view bytes, const PartSections& expected,
+                                           std::string& error);
+
+}  // namespace synergy::checkpoint

@@ -1,0 +1,277 @@
+//===- CheckpointAgreement.cpp - one checkpoint decision for a spread job --===//
+//
+// This file implements CheckpointAgreement.h.
+//
+//===----------------------------------------------------------------------===//
+#include "cluster/CheckpointAgreement.h"
+
+#include <chrono>
+
+#include "checkpoint/CheckpointedJob.h"
+#include "mpi/World.h"
+#include "util/FileIO.h"
+#include "util/Sha256.h"
+
+namespace synergy::cluster {
+
+namespace {
+
+// How often a waiting part looks whether its job has aborted.
+constexpr auto kAbortCheckInterval = std::chrono::milliseconds(100);
+
+void putNumber(std::vector<uint8_t>& out, uint64_t value, size_t bytes) {
+  for (size_t i = 0; i < bytes; ++i) out.push_back(uint8_t(value >> (8 * i)));
+}
+
+uint64_t getNumber(const uint8_t* in, size_t bytes) {
+  uint64_t value = 0;
+  for (size_t i = 0; i < bytes; ++i) value |= uint64_t(in[i]) << (8 * i);
+  return value;
+}
+
+void putReason(std::vector<uint8_t>& out, const std::string& why) {
+  std::string text = why.substr(0, transport::kMaxRefusalBytes);
+  putNumber(out, text.size(), 4);
+  out.insert(out.end(), text.begin(), text.end());
+}
+
+// The reason at `head` of `payload`, which must end the payload exactly.
+bool takeReason(const std::vector<uint8_t>& payload, size_t head, std::string& why) {
+  if (payload.size() < head + 4) return false;
+  uint64_t bytes = getNumber(payload.data() + head, 4);
+  if (bytes > transport::kMaxRefusalBytes || payload.size() != head + 4 + bytes) return false;
+  why.assign(payload.begin() + long(head + 4), payload.end());
+  return true;
+}
+
+}  // namespace
+
+void CheckpointAgreement::attach(MpiPeerLink& link, mpi::World& world) {
+  link_ = &link;
+  world_ = &world;
+  link.setCheckpointFrames([this](uint32_t from, transport::FrameType type,
+                                  const std::vector<uint8_t>& payload, std::string& reason) {
+    return onFrame(from, type, payload, reason);
+  });
+}
+
+template <typename Ready>
+bool CheckpointAgreement::waitFor(std::unique_lock<std::mutex>& lock, Ready&& ready) {
+  while (!ready()) {
+    if (world_->aborted()) return false;
+    changed_.wait_for(lock, kAbortCheckInterval);
+  }
+  return true;
+}
+
+void CheckpointAgreement::sendVote(uint8_t phase, const Vote& vote) {
+  std::vector<uint8_t> payload;
+  putNumber(payload, vote.round, 8);
+  payload.push_back(phase);
+  payload.push_back(vote.canSuspend ? 1 : 0);
+  putNumber(payload, vote.sent, 8);
+  putNumber(payload, vote.received, 8);
+  putReason(payload, vote.why);
+  link_->sendToPart(0, transport::FrameType::CheckpointVote, std::move(payload));
+}
+
+bool CheckpointAgreement::onFrame(uint32_t from, transport::FrameType type,
+                                  const std::vector<uint8_t>& payload, std::string& reason) {
+  bool self0 = part_.partIndex == 0;
+  std::lock_guard<std::mutex> guard(mutex_);
+  switch (type) {
+    case transport::FrameType::CheckpointVote: {
+      Vote vote;
+      if (!self0 || payload.size() < transport::kCheckpointVoteHeadBytes ||
+          !takeReason(payload, 26, vote.why) || payload[8] < 1 || payload[8] > 2 ||
+          payload[9] > 1) {
+        reason = "malformed CheckpointVote";
+        return false;
+      }
+      vote.round = getNumber(payload.data(), 8);
+      vote.canSuspend = payload[9] == 1;
+      vote.sent = getNumber(payload.data() + 10, 8);
+      vote.received = getNumber(payload.data() + 18, 8);
+      (payload[8] == 1 ? slots_[from].vote : slots_[from].recount) = std::move(vote);
+      break;
+    }
+    case transport::FrameType::CheckpointDecision: {
+      Decision decision;
+      if (self0 || from != 0 || payload.size() < transport::kCheckpointDecisionHeadBytes ||
+          !takeReason(payload, 17, decision.why) || payload[8] > 1) {
+        reason = "malformed CheckpointDecision";
+        return false;
+      }
+      decision.round = getNumber(payload.data(), 8);
+      decision.suspend = payload[8] == 1;
+      decision.sequence = getNumber(payload.data() + 9, 8);
+      decision_ = std::move(decision);
+      break;
+    }
+    case transport::FrameType::CheckpointRecount: {
+      if (self0 || from != 0 || payload.size() != transport::kCheckpointRecountBytes) {
+        reason = "malformed CheckpointRecount";
+        return false;
+      }
+      // Answered here, on the I/O thread: this part's ranks stand still
+      // in their control point meanwhile.
+      sendVote(2, {getNumber(payload.data(), 8), true, link_->framesSent(),
+                   link_->framesReceived(), {}});
+      return true;
+    }
+    case transport::FrameType::CheckpointWritten: {
+      if (!self0 || payload.size() != transport::kCheckpointWrittenBytes || payload[8] > 1) {
+        reason = "malformed CheckpointWritten";
+        return false;
+      }
+      slots_[from].written =
+          Written{getNumber(payload.data(), 8), payload[8] == 1, getNumber(payload.data() + 9, 8)};
+      break;
+    }
+    default:
+      reason = "not a checkpoint frame";
+      return false;
+  }
+  changed_.notify_all();
+  return true;
+}
+
+// Part 0, with every part's vote of this round in slots_ (and `own`): why
+// the job must not suspend now, empty when it may.
+std::string CheckpointAgreement::decide(bool due, const Vote& own) {
+  if (!due) return {};
+  if (!own.canSuspend) return own.why;
+  uint64_t sent = own.sent, received = own.received;
+  for (uint32_t p = 1; p < slots_.size(); ++p) {
+    const Vote& vote = *slots_[p].vote;
+    if (!vote.canSuspend) return vote.why;
+    sent += vote.sent;
+    received += vote.received;
+  }
+  if (sent != received)
+    return "a message between hosts is in flight (" + std::to_string(sent) + " frames sent, " +
+           std::to_string(received) + " received)";
+  return {};
+}
+
+bool CheckpointAgreement::agree(bool due, bool canSuspend, std::string& why, uint64_t& sequence,
+                                bool& aborted) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  uint64_t round = ++round_;
+  Vote own{round, canSuspend, link_->framesSent(), link_->framesReceived(), why};
+  if (part_.partIndex != 0) {
+    sendVote(1, own);
+    if (!waitFor(lock, [&] { return decision_ && decision_->round == round; })) {
+      aborted = true;
+      return false;
+    }
+    why = decision_->why;
+    sequence = decision_->sequence;
+    return decision_->suspend;
+  }
+  auto allVoted = [&](std::optional<Vote> PartSlot::*which) {
+    for (uint32_t p = 1; p < slots_.size(); ++p)
+      if (!(slots_[p].*which) || (slots_[p].*which)->round != round) return false;
+    return true;
+  };
+  if (!waitFor(lock, [&] { return allVoted(&PartSlot::vote); })) {
+    aborted = true;
+    return false;
+  }
+  why = decide(due, own);
+  if (due && why.empty() && slots_.size() > 1) {
+    for (uint32_t p = 1; p < slots_.size(); ++p) {
+      std::vector<uint8_t> payload;
+      putNumber(payload, round, 8);
+      link_->sendToPart(p, transport::FrameType::CheckpointRecount, std::move(payload));
+    }
+    if (!waitFor(lock, [&] { return allVoted(&PartSlot::recount); })) {
+      aborted = true;
+      return false;
+    }
+    bool unchanged = link_->framesSent() == own.sent && link_->framesReceived() == own.received;
+    for (uint32_t p = 1; p < slots_.size(); ++p)
+      unchanged = unchanged && slots_[p].recount->sent == slots_[p].vote->sent &&
+                  slots_[p].recount->received == slots_[p].vote->received;
+    if (!unchanged) why = "a message between hosts was in flight";
+  }
+  bool suspend = due && why.empty();
+  for (uint32_t p = 1; p < slots_.size(); ++p) {
+    std::vector<uint8_t> payload;
+    putNumber(payload, round, 8);
+    payload.push_back(suspend ? 1 : 0);
+    putNumber(payload, sequence, 8);
+    putReason(payload, why);
+    link_->sendToPart(p, transport::FrameType::CheckpointDecision, std::move(payload));
+  }
+  return suspend;
+}
+
+void CheckpointAgreement::partWritten(uint64_t sequence, bool written,
+                                      const checkpoint::PartOutput& output) {
+  std::vector<uint8_t> payload;
+  putNumber(payload, sequence, 8);
+  payload.push_back(written ? 1 : 0);
+  putNumber(payload, output.stdoutBytes, 8);
+  link_->sendToPart(0, transport::FrameType::CheckpointWritten, std::move(payload));
+}
+
+bool CheckpointAgreement::gatherWritten(uint64_t sequence,
+                                        std::vector<checkpoint::PartOutput>& outputs,
+                                        std::string& error) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  auto allWritten = [&] {
+    for (uint32_t p = 1; p < slots_.size(); ++p)
+      if (!slots_[p].written || slots_[p].written->sequence != sequence) return false;
+    return true;
+  };
+  if (!waitFor(lock, allWritten)) {
+    error = "the job ended before every host had written its part";
+    return false;
+  }
+  for (uint32_t p = 1; p < slots_.size(); ++p) {
+    if (!slots_[p].written->written) {
+      error = "part " + std::to_string(p) + " could not write its ranks' sections";
+      return false;
+    }
+    outputs.push_back({part_.jobId, p, slots_[p].written->stdoutBytes});
+  }
+  return true;
+}
+
+PartCheckpoints::PartCheckpoints(const JobPart& part, const PartCheckpointing& how,
+                                 const mpi::JobOptions& job, const checkpoint::Digest& digest)
+    : agreement_(part), coordinator_(job.ranks, how.policy, digest, job.firstRank) {}
+
+std::unique_ptr<PartCheckpoints> PartCheckpoints::create(const JobPart& part,
+                                                         const PartCheckpointing& how,
+                                                         mpi::JobOptions& job,
+                                                         std::string& error) {
+  constexpr size_t kMaxProgramBytes = size_t(1) << 30;
+  std::optional<std::string> program = util::readRegularFile(job.program, kMaxProgramBytes, error);
+  if (!program) return nullptr;
+  util::Sha256 hash;
+  hash.update(*program);
+  std::unique_ptr<PartCheckpoints> checkpoints(
+      new PartCheckpoints(part, how, job, hash.digest()));
+  if (how.resume) {
+    checkpoints->image_ = checkpoint::readResumableCheckpoint(how.policy.directory, job.program, error);
+    if (!checkpoints->image_) return nullptr;
+    if (checkpoints->image_->ranks.size() != size_t(part.worldSize())) {
+      error = "the checkpoint holds " + std::to_string(checkpoints->image_->ranks.size()) +
+              " ranks, not the job's " + std::to_string(part.worldSize());
+      return nullptr;
+    }
+    checkpoints->coordinator_.resumeFrom(&*checkpoints->image_);
+  }
+  checkpoint::JobRecord record;
+  record.program = how.clientProgram;
+  record.args = job.config.args;
+  record.env = job.config.env;
+  checkpoints->coordinator_.setJob(record);
+  checkpoints->coordinator_.setHostParts(&checkpoints->agreement_);
+  job.barrierControlPoint = &checkpoints->coordinator_;
+  return checkpoints;
+}
+
+}  // namespace synergy::cluster

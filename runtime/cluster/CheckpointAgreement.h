@@ -1,0 +1,144 @@
+//===- CheckpointAgreement.h - one checkpoint decision for a spread job ----===//
+//
+// checkpoint::HostParts over the connections of MpiPeerLink. Part 0 (the
+// part of world rank 0) decides for the whole job, so that every part
+// suspends at the same control point or none does:
+//
+//  1. At each barrier control point, once every rank of a part stands in
+//     it, the part votes (CheckpointVote): whether its ranks can suspend
+//     and its mailboxes are empty, and the MPI frames it has sent to and
+//     received from other parts. Part 0 waits for every vote of the round.
+//  2. When the checkpoint is due and every part can, the sums of frames
+//     sent and received must be equal, and they must still be what each
+//     part voted with when part 0 asks again (CheckpointRecount, answered
+//     on the part's I/O thread). Every rank of the job stands still from
+//     the last vote on, so then there was a moment, the last vote, when
+//     every frame sent had been received: nothing in flight. A single
+//     round would not do: a frame sent after one part voted can make up
+//     for one still in flight to another.
+//  3. Part 0 sends its decision (CheckpointDecision) with the checkpoint's
+//     number; each part writes its sections and reports it
+//     (CheckpointWritten) with its stdout count, and part 0 commits the
+//     file (CheckpointCoordinator.h).
+//
+// Every frame is checked: a wrong length, a vote to a part other than 0, a
+// decision or recount from a part other than 0, or a phase other than 1 or
+// 2 drops the connection. Waits end when the job aborts.
+//
+// PartCheckpoints is what runJobPart adds for `--checkpoint-every`: the
+// part's coordinator, for its own ranks, joined through the agreement.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "checkpoint/CheckpointCoordinator.h"
+#include "checkpoint/CheckpointedJob.h"
+#include "checkpoint/HostParts.h"
+#include "cluster/JobPart.h"
+#include "cluster/MpiPeerLink.h"
+#include "mpi/MpiJob.h"
+
+namespace synergy::mpi {
+class World;
+}
+
+namespace synergy::cluster {
+
+class CheckpointAgreement final : public checkpoint::HostParts {
+ public:
+  explicit CheckpointAgreement(const JobPart& part) : part_(part), slots_(part.partRanks.size()) {}
+
+  // Once the part has joined the others, before any rank runs.
+  void attach(MpiPeerLink& link, mpi::World& world);
+
+  uint32_t partIndex() const override { return part_.partIndex; }
+  const std::vector<uint32_t>& partRanks() const override { return part_.partRanks; }
+  uint64_t jobId() const override { return part_.jobId; }
+  bool agree(bool due, bool canSuspend, std::string& why, uint64_t& sequence,
+             bool& aborted) override;
+  void partWritten(uint64_t sequence, bool written, const checkpoint::PartOutput& output) override;
+  bool gatherWritten(uint64_t sequence, std::vector<checkpoint::PartOutput>& outputs,
+                     std::string& error) override;
+
+ private:
+  struct Vote {
+    uint64_t round = 0;
+    bool canSuspend = false;
+    uint64_t sent = 0, received = 0;
+    std::string why;
+  };
+  struct Decision {
+    uint64_t round = 0;
+    bool suspend = false;
+    uint64_t sequence = 0;
+    std::string why;
+  };
+  struct Written {
+    uint64_t sequence = 0;
+    bool written = false;
+    uint64_t stdoutBytes = 0;
+  };
+  // What part 0 knows of part p.
+  struct PartSlot {
+    std::optional<Vote> vote, recount;
+    std::optional<Written> written;
+  };
+
+  bool onFrame(uint32_t from, transport::FrameType type, const std::vector<uint8_t>& payload,
+               std::string& reason);
+  void sendVote(uint8_t phase, const Vote& vote);
+  // Waits under `lock` until `ready` holds; false when the job aborted.
+  template <typename Ready>
+  bool waitFor(std::unique_lock<std::mutex>& lock, Ready&& ready);
+  std::string decide(bool due, const Vote& own);
+
+  const JobPart part_;
+  MpiPeerLink* link_ = nullptr;
+  mpi::World* world_ = nullptr;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  uint64_t round_ = 0;                // this part's control points so far
+  std::vector<PartSlot> slots_;       // part 0's, by part
+  std::optional<Decision> decision_;  // the others', from part 0
+};
+
+// How a part checkpoints: synergyd passes the client's request on the
+// part's command line (`--checkpoint-every S --checkpoint-dir D
+// --checkpoint-program P [--resume D]`).
+struct PartCheckpointing {
+  checkpoint::CheckpointPolicy policy;  // its directory: canonical, shared by the hosts
+  bool resume = false;                  // restore the ranks from its checkpoint first
+  // The program as the client names it, recorded for `--cluster --resume`.
+  std::string clientProgram;
+};
+
+class PartCheckpoints {
+ public:
+  // Puts a coordinator on `job`'s barriers; with `resume`, reads and checks
+  // the checkpoint (CheckpointedJob.h) and has the coordinator restore
+  // this part's ranks from it. nullptr with a one-line `error` when the
+  // checkpoint cannot be resumed by this part.
+  static std::unique_ptr<PartCheckpoints> create(const JobPart& part,
+                                                 const PartCheckpointing& how,
+                                                 mpi::JobOptions& job, std::string& error);
+  void attach(MpiPeerLink& link, mpi::World& world) { agreement_.attach(link, world); }
+  // SYNERGY_CHECKPOINT_STATS=1: this part's counts (part 0's are the job's).
+  void printStatistics() { checkpoint::printCheckpointStatistics(coordinator_); }
+
+ private:
+  PartCheckpoints(const JobPart& part, const PartCheckpointing& how, const mpi::JobOptions& job,
+                  const checkpoint::Digest& digest);
+  CheckpointAgreement agreement_;
+  std::optional<checkpoint::CheckpointImage> image_;
+  checkpoint::CheckpointCoordinator coordinator_;
+};
+
+}  // namespace synergy::cluster
