@@ -64,6 +64,8 @@ static bool isKnownFrameType(uint16_t raw) {
     case FrameType::MpiRequestToSend:
     case FrameType::MpiClearToSend:
     case FrameType::MpiRendezvousData:
+    case FrameType::OmpCopyUpdate:
+    case FrameType::OmpJoinUpdate:
       return true;
   }
   return false;
@@ -181,6 +183,10 @@ const char* frameTypeName(FrameType type) {
       return "MpiClearToSend";
     case FrameType::MpiRendezvousData:
       return "MpiRendezvousData";
+    case FrameType::OmpCopyUpdate:
+      return "OmpCopyUpdate";
+    case FrameType::OmpJoinUpdate:
+      return "OmpJoinUpdate";
   }
   return "unknown";
 }

@@ -187,6 +187,12 @@ enum class FrameType : uint16_t {
   // MpiRequestToSend stated). The data follows at once, on the same
   // connection, in MpiMessagePart frames, as after a MpiMessageHead.
   MpiRendezvousData = 51,
+  // OpenMP threads on other hosts (snapshot/CopyLink.h gives the payload):
+  // main host to thread host, the bytes of the main memory that host's copy
+  // lacks, at the start of a region (the whole memory the first time);
+  // thread host to main host, what its threads wrote, at the join.
+  OmpCopyUpdate = 56,
+  OmpJoinUpdate = 57,
 };
 
 constexpr std::array<uint8_t, 4> kFrameMagic = {'S', 'Y', 'N', '1'};
@@ -301,6 +307,9 @@ constexpr uint64_t maxPayloadBytes(FrameType type) {
       return kMpiClearToSendBytes;
     case FrameType::MpiRendezvousData:
       return kMpiRendezvousDataBytes;
+    case FrameType::OmpCopyUpdate:
+    case FrameType::OmpJoinUpdate:
+      return kMaxFramePayloadBytes;
     case FrameType::MpiHostState:
       return kMpiHostStateHeaderBytes +
              kMaxMpiHostStateLines * (kMpiHostStateLineHeaderBytes + kMaxMpiWaitLineBytes);
