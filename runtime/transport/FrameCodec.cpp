@@ -66,6 +66,7 @@ static bool isKnownFrameType(uint16_t raw) {
     case FrameType::MpiRendezvousData:
     case FrameType::OmpCopyUpdate:
     case FrameType::OmpJoinUpdate:
+    case FrameType::OmpRegionShare:
       return true;
   }
   return false;
@@ -187,6 +188,8 @@ const char* frameTypeName(FrameType type) {
       return "OmpCopyUpdate";
     case FrameType::OmpJoinUpdate:
       return "OmpJoinUpdate";
+    case FrameType::OmpRegionShare:
+      return "OmpRegionShare";
   }
   return "unknown";
 }

@@ -193,6 +193,10 @@ enum class FrameType : uint16_t {
   // thread host to main host, what its threads wrote, at the join.
   OmpCopyUpdate = 56,
   OmpJoinUpdate = 57,
+  // Main host to thread host, after an OmpCopyUpdate: the threads of a
+  // parallel region it runs, their stacks and the region's arguments
+  // (omp/RegionShare.h).
+  OmpRegionShare = 58,
 };
 
 constexpr std::array<uint8_t, 4> kFrameMagic = {'S', 'Y', 'N', '1'};
@@ -236,6 +240,10 @@ constexpr uint64_t kMpiStateConfirmBytes = 24;
 constexpr uint64_t kMpiRmaHeaderBytes = 36;
 constexpr uint64_t kMpiRmaRunBytes = 16;
 constexpr uint64_t kMpiRmaDoneHeaderBytes = 12;
+
+// The largest OmpRegionShare: its head, 4096 threads (one host's slots) of
+// 16 bytes and 998 shared arguments of 4 (omp::kMaxRegionShareBytes).
+constexpr uint64_t kMaxOmpRegionShareBytes = 56 + 4096 * 16 + 998 * 4;
 
 // Hypervisor frames: the largest engine manifest a tenant may submit, the
 // longest refusal and the largest status report.
@@ -310,6 +318,8 @@ constexpr uint64_t maxPayloadBytes(FrameType type) {
     case FrameType::OmpCopyUpdate:
     case FrameType::OmpJoinUpdate:
       return kMaxFramePayloadBytes;
+    case FrameType::OmpRegionShare:
+      return kMaxOmpRegionShareBytes;
     case FrameType::MpiHostState:
       return kMpiHostStateHeaderBytes +
              kMaxMpiHostStateLines * (kMpiHostStateLineHeaderBytes + kMaxMpiWaitLineBytes);
