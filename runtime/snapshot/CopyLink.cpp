@@ -1,7 +1,7 @@
 //===- CopyLink.cpp - keeping another host's copy of a memory current ------===//
 #include "snapshot/CopyLink.h"
 
-#include <cstring>
+#include <algorithm>
 #include <numeric>
 
 namespace synergy::snapshot {
@@ -75,9 +75,10 @@ bool parseCopyUpdate(const uint8_t* payload, size_t size, uint64_t maxPages, Cop
     error = "memory update: sequence 0";
     return false;
   }
-  if (parsed.pages > maxPages) {
+  uint64_t limit = std::min(maxPages, kMaxWasm32Pages);
+  if (parsed.pages > limit) {
     error = "memory update: " + std::to_string(parsed.pages) + " pages, over this memory's maximum of " +
-            std::to_string(maxPages);
+            std::to_string(limit);
     return false;
   }
   if (parsed.chunkCount == 0 || parsed.chunkIndex >= parsed.chunkCount) {

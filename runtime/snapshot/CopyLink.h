@@ -68,14 +68,18 @@ class CopyLink {
   // Appends to `payloads` one update (one or more payloads of at most
   // `maxPayloadBytes` each) that brings the peer's copy to `memory`'s bytes
   // and size. The update is sent even when nothing changed, so that the
-  // peer learns the size and every ship has its answer.
+  // peer learns the size and every ship has its answer. Compares the whole
+  // memory with the view: nothing may write `memory` meanwhile.
   bool ship(const LinearMemory& memory, uint64_t maxPayloadBytes,
             std::vector<std::vector<uint8_t>>& payloads, std::string& error);
 
   // Writes one parsed payload of the peer's into `memory`, which the caller
   // has grown to update.pages first (a replica grows through its owner), and
   // into the view. False with `error`, and nothing written, when the
-  // payload is out of sequence or order, or does not fit `memory`.
+  // payload is out of sequence or order, or does not fit `memory`. On the
+  // main host `memory` is a replica standing for the peer's threads: its
+  // dirty tracking sees these writes, and its next push merges them into
+  // the main copy as it merges a local thread's.
   bool accept(const CopyUpdate& update, LinearMemory& memory, std::string& error);
 
   // Whether the last update accepted is complete (all its chunks arrived).
