@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "cluster/JobMessages.h"
+#include "util/FileIO.h"
 
 namespace synergy::cluster {
 
@@ -110,6 +111,43 @@ bool parseJobPart(const std::string& text, JobPart& part, std::string& error) {
     error = "line 7: no token file";
     return false;
   }
+  return true;
+}
+
+bool readJobPart(const std::string& path, JobPart& part, std::string& error) {
+  constexpr size_t kMaxPartFileBytes = 64 << 10;
+  std::optional<std::string> text = util::readFile(path);
+  if (!text) {
+    error = "cannot read the job part file";
+    return false;
+  }
+  if (text->size() > kMaxPartFileBytes) {
+    error = "the job part file is too large";
+    return false;
+  }
+  return parseJobPart(*text, part, error);
+}
+
+std::string formatJobEndpoint(const std::string& address, uint16_t port) {
+  return (address.find(':') != std::string::npos ? "[" + address + "]" : address) + ":" +
+         std::to_string(port);
+}
+
+bool splitJobEndpoint(const std::string& text, std::string& address, uint16_t& port) {
+  size_t colon = text.rfind(':');
+  if (colon == std::string::npos || colon == 0 || colon + 1 == text.size() ||
+      text.size() - colon > 6)
+    return false;
+  unsigned value = 0;
+  for (char c : text.substr(colon + 1)) {
+    if (c < '0' || c > '9') return false;
+    value = value * 10 + unsigned(c - '0');
+  }
+  if (value == 0 || value > 65535) return false;
+  address = text.substr(0, colon);
+  if (address.size() > 2 && address.front() == '[' && address.back() == ']')
+    address = address.substr(1, address.size() - 2);
+  port = uint16_t(value);
   return true;
 }
 

@@ -42,5 +42,12 @@ struct JobPart {
 std::string formatJobPart(const JobPart& part);
 // False with a one-line `error` when the text is malformed or over a limit.
 bool parseJobPart(const std::string& text, JobPart& part, std::string& error);
+// Reads and parses the part file at `path` (at most 64 KiB).
+bool readJobPart(const std::string& path, JobPart& part, std::string& error);
+
+// A part's endpoint as published in the cluster state: "address:port", an
+// IPv6 address in brackets; and back, false when malformed.
+std::string formatJobEndpoint(const std::string& address, uint16_t port);
+bool splitJobEndpoint(const std::string& text, std::string& address, uint16_t& port);
 
 }  // namespace synergy::cluster

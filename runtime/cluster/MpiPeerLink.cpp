@@ -63,24 +63,6 @@ uint64_t getLittleEndian(const uint8_t* in, size_t bytes) {
   return value;
 }
 
-bool splitEndpoint(const std::string& text, std::string& address, uint16_t& port) {
-  size_t colon = text.rfind(':');
-  if (colon == std::string::npos || colon == 0 || colon + 1 == text.size() ||
-      text.size() - colon > 6)
-    return false;
-  unsigned value = 0;
-  for (char c : text.substr(colon + 1)) {
-    if (c < '0' || c > '9') return false;
-    value = value * 10 + unsigned(c - '0');
-  }
-  if (value == 0 || value > 65535) return false;
-  address = text.substr(0, colon);
-  if (address.size() > 2 && address.front() == '[' && address.back() == ']')
-    address = address.substr(1, address.size() - 2);
-  port = uint16_t(value);
-  return true;
-}
-
 }  // namespace
 
 class MpiPeerLink::Impl {
@@ -113,10 +95,7 @@ class MpiPeerLink::Impl {
           std::fprintf(stderr, "synergy-run: cluster: %s\n", line.c_str());
         }});
     if (!transport_->listen(part_.address, 0, error)) return false;
-    std::string endpoint = (part_.address.find(':') != std::string::npos
-                                ? "[" + part_.address + "]"
-                                : part_.address) +
-                           ":" + std::to_string(transport_->listeningPort());
+    std::string endpoint = formatJobEndpoint(part_.address, transport_->listeningPort());
     auto deadline = std::chrono::steady_clock::now() + kJoinLimit;
     uint32_t partCount = uint32_t(part_.partRanks.size());
     // This part connects to the higher parts only, so it needs only their
@@ -151,7 +130,7 @@ class MpiPeerLink::Impl {
       std::string address;
       uint16_t port = 0;
       auto it = endpoints.find(p);
-      if (it == endpoints.end() || !splitEndpoint(it->second, address, port)) {
+      if (it == endpoints.end() || !splitJobEndpoint(it->second, address, port)) {
         error = "job " + std::to_string(part_.jobId) + ": part " + std::to_string(p) +
                 " has no valid endpoint in the cluster state";
         return false;
@@ -1117,7 +1096,6 @@ std::optional<std::string> MpiPeerLink::checkJobDeadlock(int stableTicks) {
 void MpiPeerLink::leave() { impl_->leave(); }
 
 int runJobPart(const std::string& partFile, mpi::JobOptions job) {
-  constexpr size_t kMaxPartFileBytes = 64 << 10;
   auto fail = [&](const std::string& message) {
     std::fprintf(stderr, "synergy-run: error: %s: %s\n", partFile.c_str(), message.c_str());
     return 2;
@@ -1133,12 +1111,9 @@ int runJobPart(const std::string& partFile, mpi::JobOptions job) {
   // reuse it. This process exists for its ranks alone.
   mallopt(M_MMAP_THRESHOLD, int(transport::kMaxFramePayloadBytes + transport::kFrameHeaderBytes));
   mallopt(M_TRIM_THRESHOLD, kKeptFreeHeapBytes);
-  std::optional<std::string> text = util::readFile(partFile);
-  if (!text) return fail("cannot read the job part file");
-  if (text->size() > kMaxPartFileBytes) return fail("the job part file is too large");
   JobPart part;
   std::string error;
-  if (!parseJobPart(*text, part, error)) return fail(error);
+  if (!readJobPart(partFile, part, error)) return fail(error);
   if (int(part.partRanks[part.partIndex]) != job.ranks)
     return fail("-np " + std::to_string(job.ranks) + " is not the part's " +
                 std::to_string(part.partRanks[part.partIndex]) + " ranks");

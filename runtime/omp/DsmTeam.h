@@ -52,6 +52,9 @@ class DsmTeam {
   void join(granule::Granule& encountering);
   // The main copy the team's replicas push into; nested teams share it.
   MainCopy& mainCopy() { return *main_; }
+  // Replica `index`: a thread's, or one standing in for a thread host's
+  // threads (omp/RemoteThreads.h), which only the join writes.
+  snapshot::DsmReplica& replica(int index) { return members_.at(size_t(index)).replica->replica(); }
 
  private:
   struct Member {

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "omp/RemoteThreads.h"
 #include "omp/Team.h"
 
 using synergy::granule::Granule;
@@ -36,9 +37,13 @@ constexpr int32_t kControlToolNoTool = -2;  // omp_control_tool_notool
 
 constexpr uint32_t kMaxForkArguments = 1000 - 2;
 
-void barrier(Granule& granule) { taskingBarrier(ompThread(granule)); }
+void barrier(Granule& granule) {
+  refuseAcrossHosts(granule, "a barrier");
+  taskingBarrier(ompThread(granule));
+}
 
 void lockCritical(Granule& granule, uint32_t name) {
+  refuseAcrossHosts(granule, "a critical section or lock");
   OmpThread& me = ompThread(granule);
   ompRuntime(granule).locks().lock(name, me.globalThreadId(), false);
   acquireMemory(granule);
@@ -80,6 +85,7 @@ struct SerializedTeams : synergy::granule::HostExtension {
 // __kmpc_end_reduce releases them). In --dsm mode the barrier pushes every
 // thread's copies, so thread 0 reads them from its own replica.
 uint32_t reduce(Granule& granule, uint32_t list, uint32_t combiner, bool blocking) {
+  refuseAcrossHosts(granule, "a reduction");
   OmpThread& me = ompThread(granule);
   if (me.teamSize() <= 1) return 1;
   Team& team = *me.at.team;
@@ -188,6 +194,7 @@ void Z_envZ___kmpc_end_masked(void*, uint32_t, uint32_t) {}
 // The n-th single construct a thread meets goes to whichever thread of the
 // team claims number n first.
 uint32_t Z_envZ___kmpc_single(void* host, uint32_t, uint32_t) {
+  refuseAcrossHosts(Granule::fromHost(host), "a single construct");
   OmpThread& me = ompThread(Granule::fromHost(host));
   uint64_t mine = me.at.singlesSeen++;
   if (!me.at.team) return 1;

@@ -136,6 +136,9 @@ class Team {
 
   std::unique_ptr<DsmTeam> dsm;
   TaskPool tasks;
+  // Some of its threads run on other hosts (omp/RemoteThreads.h): their
+  // synchronisation points are refused.
+  bool spansHosts = false;
 
  private:
   std::mutex loopsLock_;
@@ -189,6 +192,11 @@ class OmpThread : public granule::HostExtension {
 };
 
 class OmpRuntime;
+class RemoteTeams;
+
+// Runs thread `member.at.threadNum`'s share of `team`'s region in `granule`,
+// on its replica when the team has one; a trap or exit ends the process.
+void runTeamMember(Team& team, OmpThread& member, granule::Granule& granule);
 
 // A pooled worker: a host thread that runs regions in its own granule.
 struct Worker {
@@ -236,6 +244,8 @@ class OmpRuntime {
   std::mutex poolLock_;
   std::vector<std::unique_ptr<Worker>> workers_;
   std::atomic<bool> shuttingDown_{false};
+  // Set when the job has thread hosts (threadHostLink()).
+  std::unique_ptr<RemoteTeams> remote_;
 };
 
 // The OpenMP state of the granule a host function was called from.

@@ -84,6 +84,9 @@ class CopyLink {
 
   // Whether the last update accepted is complete (all its chunks arrived).
   bool updateComplete() const { return receivedChunks_ == receivingChunks_; }
+  // The sequence of the last update shipped, and of the last accepted.
+  uint64_t sentSequence() const { return sentSequence_; }
+  uint64_t receivedSequence() const { return receivedSequence_; }
   // Changed bytes shipped so far, over all updates.
   uint64_t shippedBytes() const { return shippedBytes_; }
 

@@ -67,6 +67,7 @@ static bool isKnownFrameType(uint16_t raw) {
     case FrameType::OmpCopyUpdate:
     case FrameType::OmpJoinUpdate:
     case FrameType::OmpRegionShare:
+    case FrameType::OmpThreadHello:
       return true;
   }
   return false;
@@ -190,6 +191,8 @@ const char* frameTypeName(FrameType type) {
       return "OmpJoinUpdate";
     case FrameType::OmpRegionShare:
       return "OmpRegionShare";
+    case FrameType::OmpThreadHello:
+      return "OmpThreadHello";
   }
   return "unknown";
 }

@@ -197,6 +197,9 @@ enum class FrameType : uint16_t {
   // parallel region it runs, their stacks and the region's arguments
   // (omp/RegionShare.h).
   OmpRegionShare = 58,
+  // Main host to thread host, first on the connection: u64 job id, u32 the
+  // thread host's part index (cluster/ThreadHostLink.h).
+  OmpThreadHello = 59,
 };
 
 constexpr std::array<uint8_t, 4> kFrameMagic = {'S', 'Y', 'N', '1'};
@@ -244,6 +247,7 @@ constexpr uint64_t kMpiRmaDoneHeaderBytes = 12;
 // The largest OmpRegionShare: its head, 4096 threads (one host's slots) of
 // 16 bytes and 998 shared arguments of 4 (omp::kMaxRegionShareBytes).
 constexpr uint64_t kMaxOmpRegionShareBytes = 56 + 4096 * 16 + 998 * 4;
+constexpr uint64_t kOmpThreadHelloBytes = 12;
 
 // Hypervisor frames: the largest engine manifest a tenant may submit, the
 // longest refusal and the largest status report.
@@ -320,6 +324,8 @@ constexpr uint64_t maxPayloadBytes(FrameType type) {
       return kMaxFramePayloadBytes;
     case FrameType::OmpRegionShare:
       return kMaxOmpRegionShareBytes;
+    case FrameType::OmpThreadHello:
+      return kOmpThreadHelloBytes;
     case FrameType::MpiHostState:
       return kMpiHostStateHeaderBytes +
              kMaxMpiHostStateLines * (kMpiHostStateLineHeaderBytes + kMaxMpiWaitLineBytes);

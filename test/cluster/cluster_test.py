@@ -1315,6 +1315,43 @@ CORPUS_UNSUPPORTED = {
 }
 
 
+def case_omp_threads(cluster):
+    """OpenMP regions whose threads span three hosts (--threads-per-host):
+    output equal to libgomp's at 6 threads (2 a host) and at 5 (the last
+    host takes one); a region that synchronises inside is refused with a
+    clear error."""
+    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
+    here = os.path.dirname(os.path.abspath(__file__))
+    native = os.path.join(cluster.workdir, "omp_spread")
+    program = native + ".wasm"
+    source = os.path.join(here, "omp_spread.c")
+    code, out, err = run_tool(["gcc", "-O2", "-fopenmp", "-o", native, source])
+    check(code == 0, f"gcc {source} failed:\n{err}")
+    code, out, err = run_tool([os.path.join(cluster.bin_dir, "synergy-cc"), "-O2", "-fopenmp",
+                               "-o", program, source])
+    check(code == 0, f"synergy-cc {source} failed:\n{err}")
+    daemons = start_three_hosts(cluster)
+    run = [os.path.join(cluster.bin_dir, "synergy-run"), "--cluster", cluster.url,
+           "--token-file", cluster.token_file, "--threads-per-host", "2"]
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("OMP_", "GOMP_"))}
+    for threads in (6, 5):
+        env = dict(clean, OMP_NUM_THREADS=str(threads))
+        expected = run_tool([native], env=env)
+        check_equal(expected[0], 0, "the native run's exit status")
+        check_equal(run_tool(run + [program], env=env), expected,
+                    f"{threads} threads over three hosts against libgomp")
+    for daemon in daemons:
+        check(re.search(r"job \d+: running 1 ranks", daemon.log()),
+              f"host {daemon.host_id} ran no part:\n{daemon.log()}")
+    code, out, err = run_tool(run + [program, "barrier"], env=dict(clean, OMP_NUM_THREADS="6"))
+    check(code != 0 and out == "" and
+          "a barrier inside a parallel region whose threads span hosts is not supported yet" in err,
+          f"a barrier across hosts was not refused: {code} {out!r}\n{err}")
+    check_equal(run_tool(run + [program], env=clean),
+                (2, "", "synergy-run: error: --threads-per-host needs OMP_NUM_THREADS "
+                        "(in the environment or --env)\n"), "no OMP_NUM_THREADS")
+
+
 def case_mpi_corpus(cluster):
     """Every MPI differential program at np 3 with --policy spread over three
     2-slot hosts, one rank a host, the cluster started once (or only the
@@ -1386,6 +1423,7 @@ def run_corpus(cluster, only, rank_counts, repeats=1):
 
 
 CASES = {
+    "omp-threads": case_omp_threads,
     "registration": case_registration,
     "claims": case_claims,
     "frames": case_frames,

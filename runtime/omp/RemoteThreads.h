@@ -1,0 +1,113 @@
+//===- RemoteThreads.h - OpenMP threads on other hosts (issue 22, part 3) --===//
+//
+// A job submitted with --threads-per-host K runs main() on its first host
+// and keeps the other hosts of its claim as thread hosts. An outermost
+// parallel region of more than K threads runs threads 0..K-1 here and hands
+// each further block of K thread numbers to one thread host:
+//
+//  - the main host allocates the remote threads' stacks and TLS blocks once,
+//    with the guest's malloc (a thread host never runs it: two heaps would
+//    diverge), ships each thread host the bytes its copy of the memory lacks
+//    (snapshot/CopyLink.h: the whole memory the first time, diffs after
+//    that) and a RegionShare (omp/RegionShare.h);
+//  - the team runs on --dsm replicas here, with one extra replica per thread
+//    host standing in for that host's threads;
+//  - a thread host runs its threads on its copy, then ships back what they
+//    wrote; at the join the main host writes that into the stand-in replica
+//    and pushes it, so it merges into the main memory exactly as a local
+//    thread's diff does.
+//
+// Synchronisation inside such a region (barriers, reductions, criticals,
+// locks, single, dynamic loops) is not carried between hosts yet: a thread
+// of a team that spans hosts that reaches one traps with a clear error
+// (refuseAcrossHosts), on either side.
+//
+// The transport is the cluster layer's (cluster/ThreadHostLink.h); the
+// runtime only sees these two interfaces, one per side.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "granule/Granule.h"
+#include "omp/RegionShare.h"
+#include "snapshot/CopyLink.h"
+
+namespace synergy::omp {
+
+class DsmTeam;
+class Team;
+
+// The main host's side of the link to its thread hosts.
+class ThreadHostLink {
+ public:
+  virtual ~ThreadHostLink() = default;
+  virtual uint32_t threadsPerHost() const = 0;
+  virtual uint32_t threadHosts() const = 0;
+  virtual uint64_t maxPayloadBytes() const = 0;
+  // Sends thread host `host` (0-based) a copy update, then a region share.
+  virtual void sendRegion(uint32_t host, std::vector<std::vector<uint8_t>> copyUpdate,
+                          std::vector<uint8_t> share) = 0;
+  // Blocks for the next payload of `host`'s join update; false with `error`
+  // when the host is gone.
+  virtual bool nextJoinPayload(uint32_t host, std::vector<uint8_t>& payload, std::string& error) = 0;
+};
+
+// The thread host's side: what the main host sends, in order.
+class MainHostLink {
+ public:
+  enum class Message { CopyUpdate, RegionShare, Closed };
+  virtual ~MainHostLink() = default;
+  virtual uint64_t maxPayloadBytes() const = 0;
+  virtual Message next(std::vector<uint8_t>& payload) = 0;
+  virtual void sendJoin(std::vector<std::vector<uint8_t>> payloads) = 0;
+};
+
+// Set once, before main() runs, by a job part that has thread hosts.
+void setThreadHostLink(ThreadHostLink* link);
+ThreadHostLink* threadHostLink();
+
+// Traps `granule` when its team spans hosts: `construct` is not carried
+// between hosts yet.
+void refuseAcrossHosts(granule::Granule& granule, const char* construct);
+
+// The main host's regions that span hosts, owned by the OmpRuntime.
+class RemoteTeams {
+ public:
+  explicit RemoteTeams(ThreadHostLink& link) : link_(link) {}
+
+  // Which thread numbers of a team of `size` run on each thread host
+  // (empty when the team fits here); the rest run here.
+  std::vector<std::vector<int>> placeThreads(int size) const;
+  // Before the team's replicas exist: allocates the remote threads' stacks
+  // (first time), then ships each thread host its copy update and share.
+  void startRegion(granule::Granule& encountering, const Team& team,
+                   const std::vector<std::vector<int>>& placement);
+  // After the local threads left: merges each thread host's writes through
+  // its stand-in replica, `firstStandIn` + host in `dsm`.
+  void joinRegion(granule::Granule& encountering, DsmTeam& dsm, int firstStandIn,
+                  const std::vector<std::vector<int>>& placement);
+
+ private:
+  struct StackBlock {
+    uint32_t stackTop = 0;
+    uint32_t tlsBlock = 0;
+    uint32_t globalThreadId = 0;
+  };
+  ThreadHostLink& link_;
+  std::vector<std::unique_ptr<snapshot::CopyLink>> copies_;
+  std::map<int, StackBlock> stacks_;  // by thread number
+};
+
+// A thread host's whole job: instantiates `module`, then runs the threads
+// of every region the main host shares until the link closes. Returns the
+// process's exit status; a refused message ends it with a one-line error.
+int serveThreadHost(std::shared_ptr<granule::Module> module, const granule::GranuleConfig& config,
+                    MainHostLink& link);
+
+}  // namespace synergy::omp
