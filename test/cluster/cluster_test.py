@@ -1330,10 +1330,48 @@ def case_omp_threads(cluster):
     code, out, err = run_tool([os.path.join(cluster.bin_dir, "synergy-cc"), "-O2", "-fopenmp",
                                "-o", program, source])
     check(code == 0, f"synergy-cc {source} failed:\n{err}")
-    daemons = start_three_hosts(cluster)
+    cluster.start_redis()
+    daemons = [cluster.start_daemon(f"h{i}", f"127.0.0.{i}", 2,
+                                    options=("--allow-dir", cluster.workdir)) for i in (2, 3, 4)]
     run = [os.path.join(cluster.bin_dir, "synergy-run"), "--cluster", cluster.url,
            "--token-file", cluster.token_file, "--threads-per-host", "2"]
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("OMP_", "GOMP_"))}
+
+    # Forged frames to a thread host while the job waits: each drops its
+    # connection, and the job goes on to libgomp's output.
+    go = os.path.join(cluster.workdir, "go")
+    env = dict(clean, OMP_NUM_THREADS="6")
+    client = subprocess.Popen(run + ["--dir", cluster.workdir, program, "wait", go], env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        def thread_host_endpoint():
+            for key in redis_command(cluster.redis_port, "KEYS", "synergy:job:*:endpoints"):
+                endpoints = redis_command(cluster.redis_port, "HGETALL", key)
+                table = dict(zip(endpoints[::2], endpoints[1::2]))
+                if len(table) == 3:
+                    return table["1"]
+            return None
+        address, port = wait_for(thread_host_endpoint, 60, "the job's three parts").rsplit(":", 1)
+        forged = [(frame(56, b"\0" * 24), "unexpected OmpCopyUpdate on a thread job's link"),
+                  (frame(59, struct.pack("<QI", 999, 1)),
+                   "OmpThreadHello from job 999 part 1, which this part does not wait for")]
+        for payload, reason in forged:
+            with socket.create_connection((address, int(port)), timeout=120) as sock:
+                sock.sendall(frame(HELLO, TOKEN.encode()))
+                check_equal(read_exactly(sock, 16), frame_header(HELLO_ACK, 0), "HelloAck")
+                sock.sendall(payload)
+                check_equal(read_exactly(sock, 1), b"", f"the thread host's answer to {reason!r}")
+        open(go, "w").close()
+        out, err = client.communicate(timeout=300)
+    finally:
+        if client.poll() is None:
+            client.kill()
+            client.wait()
+    expected = run_tool([native, "wait", go], env=env)
+    check_equal((client.returncode, out), expected[:2], "the job that was sent forged frames")
+    for _, reason in forged:
+        check(re.search(r"synergy-run: cluster: dropped connection from [0-9.]+:\d+: " +
+                        re.escape(reason) + "\n", err), f"not logged: {reason!r}\n{err}")
     for threads in (6, 5):
         env = dict(clean, OMP_NUM_THREADS=str(threads))
         expected = run_tool([native], env=env)

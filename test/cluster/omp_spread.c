@@ -8,7 +8,8 @@
 // that lost an update, or a join that lost a thread's writes, shows in the
 // printed sums; libgomp's run is the oracle. With the argument `barrier`
 // it runs one region with a barrier inside instead, which a run over hosts
-// must refuse.
+// must refuse. With `wait FILE` main() first waits (at most a minute) until
+// FILE exists, so that a test can talk to the job's hosts meanwhile.
 //
 //===----------------------------------------------------------------------===//
 #include <omp.h>
@@ -16,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum { N = 100000, ROUNDS = 4 };
 
@@ -34,6 +36,9 @@ int main(int argc, char** argv) {
     printf("barrier passed\n");
     return 0;
   }
+  if (argc > 2 && !strcmp(argv[1], "wait"))
+    for (int tries = 0; tries < 1200 && access(argv[2], F_OK) != 0; ++tries)
+      usleep(50000);
   int64_t* heap = malloc(N * sizeof *heap);
   int local_base[8] = {3, 1, 4, 1, 5, 9, 2, 6};  // main's stack, read by every thread
 #pragma omp parallel
