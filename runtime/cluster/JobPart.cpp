@@ -6,10 +6,12 @@
 //===----------------------------------------------------------------------===//
 #include "cluster/JobPart.h"
 
+#include <algorithm>
 #include <charconv>
 #include <numeric>
 #include <sstream>
 
+#include "cluster/ClusterState.h"
 #include "cluster/JobMessages.h"
 #include "util/FileIO.h"
 
@@ -149,6 +151,49 @@ bool splitJobEndpoint(const std::string& text, std::string& address, uint16_t& p
     address = address.substr(1, address.size() - 2);
   port = uint16_t(value);
   return true;
+}
+
+bool exchangeJobEndpoints(const JobPart& part, const std::string& endpoint, uint32_t needFrom,
+                          std::chrono::seconds limit, std::map<uint32_t, std::string>& endpoints,
+                          std::string& error) {
+  // One blocking wait stays under the state connection's command timeout.
+  constexpr auto kWaitSlice = std::chrono::milliseconds(1000);
+  auto deadline = std::chrono::steady_clock::now() + limit;
+  uint32_t partCount = uint32_t(part.partRanks.size());
+  auto complete = [&] {
+    for (uint32_t p = needFrom; p < partCount; ++p)
+      if (!endpoints.count(p)) return false;
+    return true;
+  };
+  try {
+    ClusterState state(part.state);
+    endpoints = state.publishJobEndpoint(part.jobId, part.partIndex, partCount, endpoint);
+    while (!complete()) {
+      auto now = std::chrono::steady_clock::now();
+      if (now >= deadline) {
+        error = "job " + std::to_string(part.jobId) + ": only " +
+                std::to_string(endpoints.size()) + " of its " + std::to_string(partCount) +
+                " host parts came up within " + std::to_string(limit.count()) + " s";
+        return false;
+      }
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now);
+      if (state.waitForJobEndpoints(part.jobId, part.partIndex, std::min(left, kWaitSlice)))
+        endpoints = state.jobEndpoints(part.jobId);
+    }
+  } catch (const StateStoreError& e) {
+    error = e.what();
+    return false;
+  }
+  return true;
+}
+
+bool endpointOfPart(const JobPart& part, const std::map<uint32_t, std::string>& endpoints,
+                    uint32_t other, std::string& address, uint16_t& port, std::string& error) {
+  auto it = endpoints.find(other);
+  if (it != endpoints.end() && splitJobEndpoint(it->second, address, port)) return true;
+  error = "job " + std::to_string(part.jobId) + ": part " + std::to_string(other) +
+          " has no valid endpoint in the cluster state";
+  return false;
 }
 
 }  // namespace synergy::cluster

@@ -19,7 +19,9 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <chrono>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -49,5 +51,17 @@ bool readJobPart(const std::string& path, JobPart& part, std::string& error);
 // IPv6 address in brackets; and back, false when malformed.
 std::string formatJobEndpoint(const std::string& address, uint16_t port);
 bool splitJobEndpoint(const std::string& text, std::string& address, uint16_t& port);
+
+// Publishes this part's `endpoint` in the cluster state and waits, for at
+// most `limit`, until every part from `needFrom` on has published its own
+// (it sleeps in Redis until another part publishes one). The endpoints
+// published so far, or false with a one-line `error`.
+bool exchangeJobEndpoints(const JobPart& part, const std::string& endpoint, uint32_t needFrom,
+                          std::chrono::seconds limit, std::map<uint32_t, std::string>& endpoints,
+                          std::string& error);
+// Part `other`'s address and port from `endpoints`; false with `error`
+// when it has none or a malformed one.
+bool endpointOfPart(const JobPart& part, const std::map<uint32_t, std::string>& endpoints,
+                    uint32_t other, std::string& address, uint16_t& port, std::string& error);
 
 }  // namespace synergy::cluster

@@ -46,9 +46,6 @@ namespace {
 // How long a part waits for all others to come up: each may first have to
 // compile the module.
 constexpr auto kJoinLimit = std::chrono::seconds(120);
-// One blocking wait for an endpoint stays under the state connection's
-// command timeout.
-constexpr auto kEndpointWaitSlice = std::chrono::milliseconds(1000);
 constexpr auto kFlushLimit = std::chrono::seconds(10);
 // The freed heap memory a job part keeps for the next frames (runJobPart).
 constexpr int kKeptFreeHeapBytes = 512 << 20;
@@ -97,44 +94,15 @@ class MpiPeerLink::Impl {
     if (!transport_->listen(part_.address, 0, error)) return false;
     std::string endpoint = formatJobEndpoint(part_.address, transport_->listeningPort());
     auto deadline = std::chrono::steady_clock::now() + kJoinLimit;
-    uint32_t partCount = uint32_t(part_.partRanks.size());
     // This part connects to the higher parts only, so it needs only their
-    // endpoints; it sleeps in Redis until another part publishes one.
-    auto hasHigherEndpoints = [&](const std::map<uint32_t, std::string>& endpoints) {
-      for (uint32_t p = part_.partIndex + 1; p < partCount; ++p)
-        if (!endpoints.count(p)) return false;
-      return true;
-    };
+    // endpoints.
     std::map<uint32_t, std::string> endpoints;
-    try {
-      ClusterState state(part_.state);
-      endpoints = state.publishJobEndpoint(part_.jobId, part_.partIndex, partCount, endpoint);
-      while (!hasHigherEndpoints(endpoints)) {
-        auto now = std::chrono::steady_clock::now();
-        if (now >= deadline) {
-          error = "job " + std::to_string(part_.jobId) + ": only " +
-                  std::to_string(endpoints.size()) + " of its " + std::to_string(partCount) +
-                  " host parts came up within " + std::to_string(kJoinLimit.count()) + " s";
-          return false;
-        }
-        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now);
-        if (state.waitForJobEndpoints(part_.jobId, part_.partIndex,
-                                      std::min(left, kEndpointWaitSlice)))
-          endpoints = state.jobEndpoints(part_.jobId);
-      }
-    } catch (const StateStoreError& e) {
-      error = e.what();
+    if (!exchangeJobEndpoints(part_, endpoint, part_.partIndex + 1, kJoinLimit, endpoints, error))
       return false;
-    }
     for (uint32_t p = part_.partIndex + 1; p < part_.partRanks.size(); ++p) {
       std::string address;
       uint16_t port = 0;
-      auto it = endpoints.find(p);
-      if (it == endpoints.end() || !splitJobEndpoint(it->second, address, port)) {
-        error = "job " + std::to_string(part_.jobId) + ": part " + std::to_string(p) +
-                " has no valid endpoint in the cluster state";
-        return false;
-      }
+      if (!endpointOfPart(part_, endpoints, p, address, port, error)) return false;
       std::shared_ptr<transport::Connection> connection =
           transport_->connectionTo(address, port, error);
       if (!connection) return false;

@@ -15,7 +15,6 @@
 #include <mutex>
 #include <vector>
 
-#include "cluster/ClusterState.h"
 #include "cluster/JobPart.h"
 #include "granule/Module.h"
 #include "omp/RemoteThreads.h"
@@ -27,7 +26,6 @@ namespace synergy::cluster {
 namespace {
 
 constexpr auto kJoinLimit = std::chrono::seconds(120);
-constexpr auto kEndpointWaitSlice = std::chrono::milliseconds(1000);
 constexpr auto kFlushLimit = std::chrono::seconds(10);
 
 uint64_t getLittleEndian(const uint8_t* in, size_t bytes) {
@@ -65,40 +63,17 @@ class ThreadJobLink final : public omp::ThreadHostLink, public omp::MainHostLink
         }});
     if (!transport_->listen(part_.address, 0, error)) return false;
     uint32_t partCount = uint32_t(part_.partRanks.size());
-    auto deadline = std::chrono::steady_clock::now() + kJoinLimit;
+    // Only part 0 connects, so only it waits for the others' endpoints.
     std::map<uint32_t, std::string> endpoints;
-    try {
-      ClusterState state(part_.state);
-      endpoints = state.publishJobEndpoint(part_.jobId, part_.partIndex, partCount,
-                                           formatJobEndpoint(part_.address,
-                                                             transport_->listeningPort()));
-      // Only part 0 connects, so only it waits for the others' endpoints.
-      while (part_.partIndex == 0 && endpoints.size() < partCount) {
-        auto now = std::chrono::steady_clock::now();
-        if (now >= deadline) {
-          error = "job " + std::to_string(part_.jobId) + ": only " +
-                  std::to_string(endpoints.size()) + " of its " + std::to_string(partCount) +
-                  " host parts came up within " + std::to_string(kJoinLimit.count()) + " s";
-          return false;
-        }
-        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now);
-        if (state.waitForJobEndpoints(part_.jobId, part_.partIndex,
-                                      std::min(left, kEndpointWaitSlice)))
-          endpoints = state.jobEndpoints(part_.jobId);
-      }
-    } catch (const StateStoreError& e) {
-      error = e.what();
+    if (!exchangeJobEndpoints(part_,
+                              formatJobEndpoint(part_.address, transport_->listeningPort()),
+                              part_.partIndex == 0 ? 1 : partCount, kJoinLimit, endpoints, error))
       return false;
-    }
     if (part_.partIndex != 0) return true;
     for (uint32_t p = 1; p < partCount; ++p) {
       std::string address;
       uint16_t port = 0;
-      if (!splitJobEndpoint(endpoints[p], address, port)) {
-        error = "job " + std::to_string(part_.jobId) + ": part " + std::to_string(p) +
-                " has no valid endpoint in the cluster state";
-        return false;
-      }
+      if (!endpointOfPart(part_, endpoints, p, address, port, error)) return false;
       std::shared_ptr<transport::Connection> connection =
           transport_->connectionTo(address, port, error);
       if (!connection) return false;

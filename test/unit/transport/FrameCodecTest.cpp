@@ -118,7 +118,7 @@ TEST(FrameCodecTest, RefusesBadMagicUnknownTypesAndReservedBits) {
 // one host's slots of threads and 998 arguments.
 TEST(FrameCodecTest, OpenMpThreadFramesAndTheirLimits) {
   for (FrameType type : {FrameType::OmpCopyUpdate, FrameType::OmpJoinUpdate,
-                         FrameType::OmpRegionShare}) {
+                         FrameType::OmpRegionShare, FrameType::OmpThreadHello}) {
     FrameHeader header;
     std::string reason;
     ASSERT_TRUE(decodeFrameHeader(encodeFrameHeader(type, maxPayloadBytes(type)), header, reason))
@@ -131,4 +131,6 @@ TEST(FrameCodecTest, OpenMpThreadFramesAndTheirLimits) {
             "frame length 67108865 exceeds the maximum 67108864 for OmpJoinUpdate");
   EXPECT_EQ(refusal(rawHeader(58, 0, 69585)),
             "frame length 69585 exceeds the maximum 69584 for OmpRegionShare");
+  EXPECT_EQ(refusal(rawHeader(59, 0, 13)),
+            "frame length 13 exceeds the maximum 12 for OmpThreadHello");
 }
