@@ -85,10 +85,10 @@ void RemoteTeams::startRegion(Granule& encountering, const Team& team,
   }
 }
 
-void RemoteTeams::joinRegion(Granule& encountering, DsmTeam& dsm, int firstStandIn,
+void RemoteTeams::joinRegion(Granule& encountering, DsmTeam& dsm,
                              const std::vector<std::vector<int>>& placement) {
   for (uint32_t host = 0; host < placement.size(); ++host) {
-    snapshot::DsmReplica& standIn = dsm.replica(firstStandIn + int(host));
+    snapshot::DsmReplica& standIn = dsm.standIn(int(host));
     snapshot::LinearMemory& memory = standIn.memory();
     std::string error;
     do {

@@ -89,8 +89,8 @@ class RemoteTeams {
   void startRegion(granule::Granule& encountering, const Team& team,
                    const std::vector<std::vector<int>>& placement);
   // After the local threads left: merges each thread host's writes through
-  // its stand-in replica, `firstStandIn` + host in `dsm`.
-  void joinRegion(granule::Granule& encountering, DsmTeam& dsm, int firstStandIn,
+  // its stand-in replica in `dsm`.
+  void joinRegion(granule::Granule& encountering, DsmTeam& dsm,
                   const std::vector<std::vector<int>>& placement);
 
  private:

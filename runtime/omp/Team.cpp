@@ -5,6 +5,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstdlib>
 #include <cstring>
@@ -273,18 +274,19 @@ void OmpRuntime::forkCall(OmpThread& encountering, uint32_t microtask,
   // hosts: their threads' numbers are placed there, the others run here.
   std::vector<std::vector<int>> placement;
   if (remote_ && !parent && !group_.existingDsmHub()) placement = remote_->placeThreads(size);
-  std::vector<int> localThreads;
-  for (int thread = 0; thread < size; ++thread) localThreads.push_back(thread);
+  std::vector<int> localThreads, remoteThreads;
   for (const std::vector<int>& threads : placement)
-    for (int thread : threads) std::erase(localThreads, thread);
+    remoteThreads.insert(remoteThreads.end(), threads.begin(), threads.end());
+  for (int thread = 0; thread < size; ++thread)
+    if (std::find(remoteThreads.begin(), remoteThreads.end(), thread) == remoteThreads.end())
+      localThreads.push_back(thread);
   int local = int(localThreads.size());
   std::vector<Worker*> workers = acquireWorkers(granule, local - 1);
   if (!placement.empty()) {
     team.spansHosts = true;
     remote_->startRegion(granule, team, placement);
-    // One replica per thread number, then one per thread host standing in
-    // for its threads.
-    team.dsm = std::make_unique<DsmTeam>(granule, size + int(placement.size()), nullptr);
+    team.dsm = std::make_unique<DsmTeam>(granule, size, nullptr, remoteThreads,
+                                         int(placement.size()));
   } else if (group_.dsm() && size > 1) {
     team.dsm = std::make_unique<DsmTeam>(granule, size, sharedMainCopy(parent));
   }
@@ -304,7 +306,7 @@ void OmpRuntime::forkCall(OmpThread& encountering, uint32_t microtask,
   runTeamMember(team, encountering, granule);
   for (uint32_t running; (running = team.workersRunning.load(std::memory_order_acquire)) != 0;)
     team.workersRunning.waitWhileEquals(running, team.spins);
-  if (!placement.empty()) remote_->joinRegion(granule, *team.dsm, size, placement);
+  if (!placement.empty()) remote_->joinRegion(granule, *team.dsm, placement);
   if (team.dsm) team.dsm->join(granule);
   releaseWorkers(workers);
   encountering.at = saved;
