@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <condition_variable>
 #include <cstdio>
 #include <deque>
@@ -274,6 +275,16 @@ int runThreadJobPart(const std::string& partFile, mpi::JobOptions job, unsigned 
     omp::setThreadHostLink(&link);
     int status = mpi::runJob(job);
     omp::setThreadHostLink(nullptr);
+    const char* stats = valueIn(job.config.env, "SYNERGY_DSM_STATS");
+    if (!stats) stats = std::getenv("SYNERGY_DSM_STATS");
+    if (stats && std::strcmp(stats, "0")) {
+      omp::RemoteTeamStatistics totals = omp::remoteTeamStatistics();
+      std::fprintf(stderr,
+                   "synergy-run: threads across hosts: %llu regions, copy updates of %llu bytes "
+                   "first and %llu after, join updates of %llu bytes\n",
+                   (unsigned long long)totals.regions, (unsigned long long)totals.firstCopyBytes,
+                   (unsigned long long)totals.laterCopyBytes, (unsigned long long)totals.joinBytes);
+    }
     return status;
   }
   auto module = granule::Module::loadFile(job.program, error, job.showProgress);

@@ -23,7 +23,15 @@ constexpr uint32_t kRemoteStackBytes = 1u << 20;
 
 std::atomic<ThreadHostLink*> processLink{nullptr};
 
+// Only the process's encountering thread of outermost regions writes these.
+std::atomic<uint64_t> regionsSpread{0}, firstCopyBytes{0}, laterCopyBytes{0}, joinBytes{0};
+
 }  // namespace
+
+RemoteTeamStatistics remoteTeamStatistics() {
+  return RemoteTeamStatistics{regionsSpread.load(), firstCopyBytes.load(), laterCopyBytes.load(),
+                              joinBytes.load()};
+}
 
 void setThreadHostLink(ThreadHostLink* link) { processLink.store(link, std::memory_order_release); }
 ThreadHostLink* threadHostLink() { return processLink.load(std::memory_order_acquire); }
@@ -68,6 +76,8 @@ void RemoteTeams::startRegion(Granule& encountering, const Team& team,
     std::vector<std::vector<uint8_t>> update;
     if (!copies_[host]->ship(memory, link_.maxPayloadBytes(), update, error))
       encountering.trap(error);
+    for (const std::vector<uint8_t>& payload : update)
+      (copies_[host]->sentSequence() == 1 ? firstCopyBytes : laterCopyBytes) += payload.size();
     RegionShare share;
     share.copySequence = copies_[host]->sentSequence();
     share.microtask = team.microtask;
@@ -83,6 +93,7 @@ void RemoteTeams::startRegion(Granule& encountering, const Team& team,
     share.arguments = team.arguments;
     link_.sendRegion(host, std::move(update), encodeRegionShare(share));
   }
+  ++regionsSpread;
 }
 
 void RemoteTeams::joinRegion(Granule& encountering, DsmTeam& dsm,
@@ -98,6 +109,7 @@ void RemoteTeams::joinRegion(Granule& encountering, DsmTeam& dsm,
           !snapshot::parseCopyUpdate(payload.data(), payload.size(), memory.maxPages(), update,
                                      error))
         encountering.trap("thread host " + std::to_string(host + 1) + ": " + error);
+      joinBytes += payload.size();
       if (update.pages != memory.pages())
         encountering.trap("thread host " + std::to_string(host + 1) +
                           ": its threads grew the memory, which is not supported yet");

@@ -68,6 +68,18 @@ class MainHostLink {
   virtual void sendJoin(std::vector<std::vector<uint8_t>> payloads) = 0;
 };
 
+// Totals of this process's regions that spanned hosts (what a thread job's
+// first part prints for SYNERGY_DSM_STATS=1): payload bytes of the copy
+// updates sent, the first one per host apart, and of the join updates
+// received.
+struct RemoteTeamStatistics {
+  uint64_t regions = 0;
+  uint64_t firstCopyBytes = 0;
+  uint64_t laterCopyBytes = 0;
+  uint64_t joinBytes = 0;
+};
+RemoteTeamStatistics remoteTeamStatistics();
+
 // Set once, before main() runs, by a job part that has thread hosts.
 void setThreadHostLink(ThreadHostLink* link);
 ThreadHostLink* threadHostLink();
