@@ -105,14 +105,16 @@ class ThreadJobLink final : public omp::ThreadHostLink, public omp::MainHostLink
     peer->send(transport::FrameType::OmpRegionShare, std::move(share));
   }
 
-  bool nextJoinPayload(uint32_t host, std::vector<uint8_t>& payload, std::string& error) override {
+  bool nextFromHost(uint32_t host, std::vector<uint8_t>& payload, bool& reductionList,
+                    std::string& error) override {
     Queue& queue = queues_[host + 1];
     std::unique_lock<std::mutex> lock(mutex_);
     arrived_.wait(lock, [&] { return !queue.payloads.empty() || queue.closed; });
     if (queue.payloads.empty()) {
-      error = "the host left the job before its threads' join update";
+      error = "the host left the job before its threads' update";
       return false;
     }
+    reductionList = queue.payloads.front().first == transport::FrameType::OmpReductionList;
     payload = std::move(queue.payloads.front().second);
     queue.payloads.pop_front();
     return true;
@@ -132,11 +134,15 @@ class ThreadJobLink final : public omp::ThreadHostLink, public omp::MainHostLink
     return message;
   }
 
-  void sendJoin(std::vector<std::vector<uint8_t>> payloads) override {
+  void sendUpdate(std::vector<std::vector<uint8_t>> payloads, uint32_t reductionList) override {
     std::shared_ptr<transport::Connection> peer = peerOf(0);
     if (!peer) return;
     for (std::vector<uint8_t>& payload : payloads)
       peer->send(transport::FrameType::OmpJoinUpdate, std::move(payload));
+    if (reductionList)
+      peer->send(transport::FrameType::OmpReductionList,
+                 {uint8_t(reductionList), uint8_t(reductionList >> 8),
+                  uint8_t(reductionList >> 16), uint8_t(reductionList >> 24)});
   }
 
  private:
@@ -174,7 +180,8 @@ class ThreadJobLink final : public omp::ThreadHostLink, public omp::MainHostLink
     bool expected =
         known != partOfConnection_.end() &&
         (part_.partIndex == 0
-             ? frame.type == transport::FrameType::OmpJoinUpdate
+             ? frame.type == transport::FrameType::OmpJoinUpdate ||
+                   frame.type == transport::FrameType::OmpReductionList
              : frame.type == transport::FrameType::OmpCopyUpdate ||
                    frame.type == transport::FrameType::OmpRegionShare);
     if (!expected) {

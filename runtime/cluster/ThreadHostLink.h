@@ -8,7 +8,8 @@
 // (job id, the part it addresses). Then only these frames travel:
 //
 //   part 0 to a thread host: OmpCopyUpdate, OmpRegionShare
-//   a thread host to part 0: OmpJoinUpdate
+//   a thread host to part 0: OmpJoinUpdate, at a reduction followed by
+//                            OmpReductionList
 //
 // A frame of any other type, on the wrong side, before the hello, or from
 // a connection that is not the job's, drops that connection with a logged

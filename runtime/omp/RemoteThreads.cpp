@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include "omp/DsmTeam.h"
@@ -96,27 +97,55 @@ void RemoteTeams::startRegion(Granule& encountering, const Team& team,
   ++regionsSpread;
 }
 
+bool RemoteTeams::mergeHostUpdate(Granule& encountering, DsmTeam& dsm, uint32_t host,
+                                  bool expectReduction, uint32_t& list) {
+  snapshot::DsmReplica& standIn = dsm.standIn(int(host));
+  snapshot::LinearMemory& memory = standIn.memory();
+  std::string where = "thread host " + std::to_string(host + 1) + ": ";
+  std::string error;
+  do {
+    std::vector<uint8_t> payload;
+    bool isList = false;
+    snapshot::CopyUpdate update;
+    if (!link_.nextFromHost(host, payload, isList, error)) encountering.trap(where + error);
+    if (isList) encountering.trap(where + "a reduction list in the middle of a copy update");
+    if (!snapshot::parseCopyUpdate(payload.data(), payload.size(), memory.maxPages(), update,
+                                   error))
+      encountering.trap(where + error);
+    joinBytes += payload.size();
+    if (update.pages != memory.pages())
+      encountering.trap(where + "its threads grew the memory, which is not supported yet");
+    if (!copies_[host]->accept(update, memory, error)) encountering.trap(where + error);
+  } while (!copies_[host]->updateComplete());
+  if (!standIn.push()) encountering.trap("cannot grow the main memory for a thread host's writes");
+  if (!expectReduction) return false;
+  std::vector<uint8_t> payload;
+  bool isList = false;
+  if (!link_.nextFromHost(host, payload, isList, error)) encountering.trap(where + error);
+  if (!isList || payload.size() != 4)
+    encountering.trap(where + "its reduction update is not followed by a reduction list");
+  list = uint32_t(payload[0]) | uint32_t(payload[1]) << 8 | uint32_t(payload[2]) << 16 |
+         uint32_t(payload[3]) << 24;
+  return true;
+}
+
 void RemoteTeams::joinRegion(Granule& encountering, DsmTeam& dsm,
                              const std::vector<std::vector<int>>& placement) {
+  uint32_t unused = 0;
+  for (uint32_t host = 0; host < placement.size(); ++host)
+    mergeHostUpdate(encountering, dsm, host, false, unused);
+}
+
+void RemoteTeams::combineReductions(Granule& leader, DsmTeam& dsm,
+                                    const std::vector<std::vector<int>>& placement, uint32_t list,
+                                    uint32_t combiner) {
   for (uint32_t host = 0; host < placement.size(); ++host) {
-    snapshot::DsmReplica& standIn = dsm.standIn(int(host));
-    snapshot::LinearMemory& memory = standIn.memory();
-    std::string error;
-    do {
-      std::vector<uint8_t> payload;
-      snapshot::CopyUpdate update;
-      if (!link_.nextJoinPayload(host, payload, error) ||
-          !snapshot::parseCopyUpdate(payload.data(), payload.size(), memory.maxPages(), update,
-                                     error))
-        encountering.trap("thread host " + std::to_string(host + 1) + ": " + error);
-      joinBytes += payload.size();
-      if (update.pages != memory.pages())
-        encountering.trap("thread host " + std::to_string(host + 1) +
-                          ": its threads grew the memory, which is not supported yet");
-      if (!copies_[host]->accept(update, memory, error))
-        encountering.trap("thread host " + std::to_string(host + 1) + ": " + error);
-    } while (!copies_[host]->updateComplete());
-    if (!standIn.push()) encountering.trap("cannot grow the main memory for a thread host's writes");
+    uint32_t remoteList = 0;
+    mergeHostUpdate(leader, dsm, host, true, remoteList);
+    // The leader's replica pulls the host's private copies; the combiner
+    // (guest code) bounds-checks every pointer it follows.
+    acquireMemory(leader);
+    callTableFunction(leader, combiner, {list, remoteList});
   }
 }
 
@@ -161,10 +190,22 @@ int serveThreadHost(std::shared_ptr<granule::Module> module, const granule::Gran
     if (share.copySequence != copy.receivedSequence())
       return fail("a region share names copy update " + std::to_string(share.copySequence) +
                   ", not the last one received");
-    Team team(nullptr, int(share.teamSize), int(share.activeLevel), 0, 0);
+    Team team(nullptr, int(share.teamSize), int(share.activeLevel), 0, 0,
+              int(share.threads.size()));
     team.microtask = share.microtask;
     team.arguments = share.arguments;
     team.spansHosts = true;
+    team.reductionLeader = int(share.threads.empty() ? 0 : share.threads[0].threadNum);
+    team.reductionWritesShared = false;
+    team.combineAcrossHosts = [&](Granule&, uint32_t list, uint32_t) {
+      std::vector<std::vector<uint8_t>> update;
+      std::string shipError;
+      if (!copy.ship(memory, link.maxPayloadBytes(), update, shipError)) {
+        std::fprintf(stderr, "synergy-run: error: thread host: %s\n", shipError.c_str());
+        std::_Exit(2);
+      }
+      link.sendUpdate(std::move(update), list);
+    };
     std::vector<pthread_t> running;
     bool started = true;
     for (size_t i = 0; started && i < share.threads.size(); ++i) {
@@ -194,7 +235,7 @@ int serveThreadHost(std::shared_ptr<granule::Module> module, const granule::Gran
     if (!started) return fail("cannot start a host thread");
     std::vector<std::vector<uint8_t>> update;
     if (!copy.ship(memory, link.maxPayloadBytes(), update, error)) return fail(error);
-    link.sendJoin(std::move(update));
+    link.sendUpdate(std::move(update), 0);
   }
 }
 

@@ -17,10 +17,17 @@
 //    and pushes it, so it merges into the main memory exactly as a local
 //    thread's diff does.
 //
-// Synchronisation inside such a region (barriers, reductions, criticals,
-// locks, single, dynamic loops) is not carried between hosts yet: a thread
-// of a team that spans hosts that reaches one traps with a clear error
-// (refuseAcrossHosts), on either side.
+// Reductions (__kmpc_reduce, with the combiner the compiler generated) work
+// across hosts: each thread host folds its threads' private copies into
+// those of its first thread, ships its writes so far (a copy update, so the
+// private copies travel with them) and the address of that thread's list;
+// the main host's thread 0, after folding its local threads', merges each
+// such update through the host's stand-in replica, pulls it, and applies
+// the combiner to the remote list, then writes the shared variables as on
+// one host. Other synchronisation inside such a region (barriers,
+// criticals, locks, single, dynamic loops) is not carried between hosts
+// yet: a thread of a team that spans hosts that reaches one traps with a
+// clear error (refuseAcrossHosts), on either side.
 //
 // The transport is the cluster layer's (cluster/ThreadHostLink.h); the
 // runtime only sees these two interfaces, one per side.
@@ -53,9 +60,12 @@ class ThreadHostLink {
   // Sends thread host `host` (0-based) a copy update, then a region share.
   virtual void sendRegion(uint32_t host, std::vector<std::vector<uint8_t>> copyUpdate,
                           std::vector<uint8_t> share) = 0;
-  // Blocks for the next payload of `host`'s join update; false with `error`
+  // Blocks for the next message of `host`: a payload of a copy update of its
+  // threads' writes (`reductionList` false), or the 4-byte address of its
+  // reduction list, which follows such an update (true). False with `error`
   // when the host is gone.
-  virtual bool nextJoinPayload(uint32_t host, std::vector<uint8_t>& payload, std::string& error) = 0;
+  virtual bool nextFromHost(uint32_t host, std::vector<uint8_t>& payload, bool& reductionList,
+                            std::string& error) = 0;
 };
 
 // The thread host's side: what the main host sends, in order.
@@ -65,7 +75,9 @@ class MainHostLink {
   virtual ~MainHostLink() = default;
   virtual uint64_t maxPayloadBytes() const = 0;
   virtual Message next(std::vector<uint8_t>& payload) = 0;
-  virtual void sendJoin(std::vector<std::vector<uint8_t>> payloads) = 0;
+  // A copy update of this host's writes; with `reductionList` (nonzero)
+  // followed by that address, for the main host's reduction.
+  virtual void sendUpdate(std::vector<std::vector<uint8_t>> payloads, uint32_t reductionList) = 0;
 };
 
 // Totals of this process's regions that spanned hosts (what a thread job's
@@ -104,6 +116,11 @@ class RemoteTeams {
   // its stand-in replica in `dsm`.
   void joinRegion(granule::Granule& encountering, DsmTeam& dsm,
                   const std::vector<std::vector<int>>& placement);
+  // The main host's reduction leader, its local threads folded into `list`:
+  // folds in every thread host's partial result.
+  void combineReductions(granule::Granule& leader, DsmTeam& dsm,
+                         const std::vector<std::vector<int>>& placement, uint32_t list,
+                         uint32_t combiner);
 
  private:
   struct StackBlock {
@@ -111,6 +128,11 @@ class RemoteTeams {
     uint32_t tlsBlock = 0;
     uint32_t globalThreadId = 0;
   };
+  // Takes `host`'s next copy update into its stand-in replica and pushes it;
+  // returns whether a reduction list followed (its address in `list`).
+  bool mergeHostUpdate(granule::Granule& encountering, DsmTeam& dsm, uint32_t host,
+                       bool expectReduction, uint32_t& list);
+
   ThreadHostLink& link_;
   std::vector<std::unique_ptr<snapshot::CopyLink>> copies_;
   std::map<int, StackBlock> stacks_;  // by thread number

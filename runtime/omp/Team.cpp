@@ -136,14 +136,15 @@ void Barrier::complete() {
   generation_.wakeAll();
 }
 
-Team::Team(Team* parentTeam, int teamSize, int active, int parentNum, uint64_t spinCount)
+Team::Team(Team* parentTeam, int teamSize, int active, int parentNum, uint64_t spinCount,
+           int localThreads)
     : parent(parentTeam),
       size(teamSize),
       level(parentTeam ? parentTeam->level + 1 : 1),
       activeLevel(active),
       parentThreadNum(parentNum),
       spins(spinCount),
-      barrier(teamSize, spinCount),
+      barrier(localThreads ? localThreads : teamSize, spinCount),
       reductionLists(size_t(teamSize)) {}
 
 Team::~Team() = default;
@@ -266,10 +267,6 @@ void OmpRuntime::forkCall(OmpThread& encountering, uint32_t microtask,
   if (activeLevel >= encountering.icvs.maxActiveLevels) size = 1;
   size = std::max(size, 1);
 
-  Team team(parent, size, activeLevel + (size > 1 ? 1 : 0), encountering.at.threadNum,
-            spinsForTeam(size));
-  team.microtask = microtask;
-  team.arguments = std::move(arguments);
   // An outermost team of a process without pthreads may spread over thread
   // hosts: their threads' numbers are placed there, the others run here.
   std::vector<std::vector<int>> placement;
@@ -281,9 +278,17 @@ void OmpRuntime::forkCall(OmpThread& encountering, uint32_t microtask,
     if (std::find(remoteThreads.begin(), remoteThreads.end(), thread) == remoteThreads.end())
       localThreads.push_back(thread);
   int local = int(localThreads.size());
+  Team team(parent, size, activeLevel + (size > 1 ? 1 : 0), encountering.at.threadNum,
+            spinsForTeam(size), local);
+  team.microtask = microtask;
+  team.arguments = std::move(arguments);
   std::vector<Worker*> workers = acquireWorkers(granule, local - 1);
   if (!placement.empty()) {
     team.spansHosts = true;
+    team.combineAcrossHosts = [this, &team, &placement](Granule& leader, uint32_t list,
+                                                        uint32_t combiner) {
+      remote_->combineReductions(leader, *team.dsm, placement, list, combiner);
+    };
     remote_->startRegion(granule, team, placement);
     team.dsm = std::make_unique<DsmTeam>(granule, size, nullptr, remoteThreads,
                                          int(placement.size()));

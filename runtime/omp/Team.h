@@ -17,6 +17,7 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -106,7 +107,10 @@ class MainCopy;
 
 class Team {
  public:
-  Team(Team* parent, int size, int activeLevel, int parentThreadNum, uint64_t spins);
+  // `localThreads`: how many of its threads run in this process (0: all),
+  // the parties of its barrier.
+  Team(Team* parent, int size, int activeLevel, int parentThreadNum, uint64_t spins,
+       int localThreads = 0);
   ~Team();
 
   Team* const parent;
@@ -137,8 +141,15 @@ class Team {
   std::unique_ptr<DsmTeam> dsm;
   TaskPool tasks;
   // Some of its threads run on other hosts (omp/RemoteThreads.h): their
-  // synchronisation points are refused.
+  // synchronisation points are refused, except reductions: this process's
+  // threads fold their copies into those of `reductionLeader`, which then
+  // calls combineAcrossHosts (it combines the other hosts' partial results
+  // on the main host, sends this host's there on a thread host) and returns
+  // 1 from __kmpc_reduce on the main host, 0 on a thread host.
   bool spansHosts = false;
+  int reductionLeader = 0;
+  bool reductionWritesShared = true;
+  std::function<void(granule::Granule& leader, uint32_t list, uint32_t combiner)> combineAcrossHosts;
 
  private:
   std::mutex loopsLock_;

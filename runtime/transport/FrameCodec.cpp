@@ -68,6 +68,7 @@ static bool isKnownFrameType(uint16_t raw) {
     case FrameType::OmpJoinUpdate:
     case FrameType::OmpRegionShare:
     case FrameType::OmpThreadHello:
+    case FrameType::OmpReductionList:
       return true;
   }
   return false;
@@ -193,6 +194,8 @@ const char* frameTypeName(FrameType type) {
       return "OmpRegionShare";
     case FrameType::OmpThreadHello:
       return "OmpThreadHello";
+    case FrameType::OmpReductionList:
+      return "OmpReductionList";
   }
   return "unknown";
 }

@@ -200,6 +200,9 @@ enum class FrameType : uint16_t {
   // Main host to thread host, first on the connection: u64 job id, u32 the
   // thread host's part index (cluster/ThreadHostLink.h).
   OmpThreadHello = 59,
+  // Thread host to main host, right after an OmpJoinUpdate sent at a
+  // reduction: u32 the guest address of its first thread's reduction list.
+  OmpReductionList = 60,
 };
 
 constexpr std::array<uint8_t, 4> kFrameMagic = {'S', 'Y', 'N', '1'};
@@ -248,6 +251,7 @@ constexpr uint64_t kMpiRmaDoneHeaderBytes = 12;
 // 16 bytes and 998 shared arguments of 4 (omp::kMaxRegionShareBytes).
 constexpr uint64_t kMaxOmpRegionShareBytes = 56 + 4096 * 16 + 998 * 4;
 constexpr uint64_t kOmpThreadHelloBytes = 12;
+constexpr uint64_t kOmpReductionListBytes = 4;
 
 // Hypervisor frames: the largest engine manifest a tenant may submit, the
 // longest refusal and the largest status report.
@@ -326,6 +330,8 @@ constexpr uint64_t maxPayloadBytes(FrameType type) {
       return kMaxOmpRegionShareBytes;
     case FrameType::OmpThreadHello:
       return kOmpThreadHelloBytes;
+    case FrameType::OmpReductionList:
+      return kOmpReductionListBytes;
     case FrameType::MpiHostState:
       return kMpiHostStateHeaderBytes +
              kMaxMpiHostStateLines * (kMpiHostStateLineHeaderBytes + kMaxMpiWaitLineBytes);

@@ -1378,14 +1378,14 @@ def case_omp_threads(cluster):
         check_equal(expected[0], 0, "the native run's exit status")
         check_equal(run_tool(run + [program], env=env), expected,
                     f"{threads} threads over three hosts against libgomp")
-    # 9 regions (one, then two per round), all of them spread: the first
+    # 13 regions (one, then three per round), all of them spread: the first
     # part counts what crossed.
     env = dict(clean, OMP_NUM_THREADS="6")
     code, out, err = run_tool(run + ["--env", "SYNERGY_DSM_STATS=1", program], env=env)
     check_equal((code, out), run_tool([native], env=env)[:2], "the run with SYNERGY_DSM_STATS=1")
     stats = re.search(r"synergy-run: threads across hosts: (\d+) regions, copy updates of (\d+) "
                       r"bytes first and (\d+) after, join updates of (\d+) bytes\n", err)
-    check(stats and stats.group(1) == "9" and int(stats.group(4)) > 0,
+    check(stats and stats.group(1) == "13" and int(stats.group(4)) > 0,
           f"no or wrong statistics line:\n{err}")
     print(f"omp-threads: {stats.group(0).strip()}")
     for daemon in daemons:

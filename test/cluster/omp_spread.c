@@ -2,7 +2,7 @@
 //
 // The shape issue 22's threads-across-hosts slice carries: outermost
 // `parallel` and `parallel for` regions with static schedules and no
-// synchronisation inside, run with their threads spread over hosts
+// synchronisation inside but reductions, run with their threads spread over hosts
 // (synergy-run --threads-per-host). Each region reads what earlier regions
 // and main() wrote, in data, on the heap and on main's stack, so a copy
 // that lost an update, or a join that lost a thread's writes, shows in the
@@ -57,12 +57,18 @@ int main(int argc, char** argv) {
       heap[i] = (round ? heap[i] : 0) + values[N - 1 - i] % 1000 + (int64_t)(scale * i);
     scale *= 1.5;
     local_base[round % 8] += round;
-    int64_t sum = 0, heap_sum = 0;
+    int64_t sum = 0, heap_sum = 0, largest = 0;
+    double mean = 0;
+#pragma omp parallel for schedule(static) reduction(+ : sum, heap_sum, mean) reduction(max : largest)
     for (int i = 0; i < N; ++i) {
       sum += values[i];
       heap_sum += heap[i];
+      mean += (double)(heap[i] % 1024) / N;
+      if (heap[i] > largest)
+        largest = heap[i];
     }
-    printf("round %d: sum %lld heap %lld owners", round, (long long)sum, (long long)heap_sum);
+    printf("round %d: sum %lld heap %lld largest %lld mean %.6f owners", round, (long long)sum,
+           (long long)heap_sum, (long long)largest, mean);
     for (int i = 0; i < N; i += N / 10)
       printf(" %d", owner[i]);
     printf("\n");

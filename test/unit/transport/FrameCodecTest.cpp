@@ -118,7 +118,8 @@ TEST(FrameCodecTest, RefusesBadMagicUnknownTypesAndReservedBits) {
 // one host's slots of threads and 998 arguments.
 TEST(FrameCodecTest, OpenMpThreadFramesAndTheirLimits) {
   for (FrameType type : {FrameType::OmpCopyUpdate, FrameType::OmpJoinUpdate,
-                         FrameType::OmpRegionShare, FrameType::OmpThreadHello}) {
+                         FrameType::OmpRegionShare, FrameType::OmpThreadHello,
+                         FrameType::OmpReductionList}) {
     FrameHeader header;
     std::string reason;
     ASSERT_TRUE(decodeFrameHeader(encodeFrameHeader(type, maxPayloadBytes(type)), header, reason))
@@ -133,4 +134,6 @@ TEST(FrameCodecTest, OpenMpThreadFramesAndTheirLimits) {
             "frame length 69585 exceeds the maximum 69584 for OmpRegionShare");
   EXPECT_EQ(refusal(rawHeader(59, 0, 13)),
             "frame length 13 exceeds the maximum 12 for OmpThreadHello");
+  EXPECT_EQ(refusal(rawHeader(60, 0, 5)),
+            "frame length 5 exceeds the maximum 4 for OmpReductionList");
 }
