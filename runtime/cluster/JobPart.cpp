@@ -187,13 +187,18 @@ bool exchangeJobEndpoints(const JobPart& part, const std::string& endpoint, uint
   return true;
 }
 
-bool endpointOfPart(const JobPart& part, const std::map<uint32_t, std::string>& endpoints,
-                    uint32_t other, std::string& address, uint16_t& port, std::string& error) {
+std::shared_ptr<transport::Connection> connectToPart(
+    transport::Transport& transport, const JobPart& part,
+    const std::map<uint32_t, std::string>& endpoints, uint32_t other, std::string& error) {
+  std::string address;
+  uint16_t port = 0;
   auto it = endpoints.find(other);
-  if (it != endpoints.end() && splitJobEndpoint(it->second, address, port)) return true;
-  error = "job " + std::to_string(part.jobId) + ": part " + std::to_string(other) +
-          " has no valid endpoint in the cluster state";
-  return false;
+  if (it == endpoints.end() || !splitJobEndpoint(it->second, address, port)) {
+    error = "job " + std::to_string(part.jobId) + ": part " + std::to_string(other) +
+            " has no valid endpoint in the cluster state";
+    return nullptr;
+  }
+  return transport.connectionTo(address, port, error);
 }
 
 }  // namespace synergy::cluster

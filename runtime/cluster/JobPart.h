@@ -22,10 +22,12 @@
 #include <chrono>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "cluster/RedisConnection.h"
+#include "transport/Transport.h"
 
 namespace synergy::cluster {
 
@@ -59,9 +61,11 @@ bool splitJobEndpoint(const std::string& text, std::string& address, uint16_t& p
 bool exchangeJobEndpoints(const JobPart& part, const std::string& endpoint, uint32_t needFrom,
                           std::chrono::seconds limit, std::map<uint32_t, std::string>& endpoints,
                           std::string& error);
-// Part `other`'s address and port from `endpoints`; false with `error`
-// when it has none or a malformed one.
-bool endpointOfPart(const JobPart& part, const std::map<uint32_t, std::string>& endpoints,
-                    uint32_t other, std::string& address, uint16_t& port, std::string& error);
+// Opens (or reuses) `transport`'s authenticated connection to part `other`
+// at its endpoint in `endpoints`; null with `error` when it has none, a
+// malformed one, or cannot be reached.
+std::shared_ptr<transport::Connection> connectToPart(
+    transport::Transport& transport, const JobPart& part,
+    const std::map<uint32_t, std::string>& endpoints, uint32_t other, std::string& error);
 
 }  // namespace synergy::cluster

@@ -100,11 +100,8 @@ class MpiPeerLink::Impl {
     if (!exchangeJobEndpoints(part_, endpoint, part_.partIndex + 1, kJoinLimit, endpoints, error))
       return false;
     for (uint32_t p = part_.partIndex + 1; p < part_.partRanks.size(); ++p) {
-      std::string address;
-      uint16_t port = 0;
-      if (!endpointOfPart(part_, endpoints, p, address, port, error)) return false;
       std::shared_ptr<transport::Connection> connection =
-          transport_->connectionTo(address, port, error);
+          connectToPart(*transport_, part_, endpoints, p, error);
       if (!connection) return false;
       {
         std::lock_guard<std::mutex> guard(mutex_);

@@ -72,11 +72,8 @@ class ThreadJobLink final : public omp::ThreadHostLink, public omp::MainHostLink
       return false;
     if (part_.partIndex != 0) return true;
     for (uint32_t p = 1; p < partCount; ++p) {
-      std::string address;
-      uint16_t port = 0;
-      if (!endpointOfPart(part_, endpoints, p, address, port, error)) return false;
       std::shared_ptr<transport::Connection> connection =
-          transport_->connectionTo(address, port, error);
+          connectToPart(*transport_, part_, endpoints, p, error);
       if (!connection) return false;
       {
         std::lock_guard<std::mutex> guard(mutex_);
