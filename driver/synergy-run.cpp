@@ -28,6 +28,7 @@
 #include "cluster/JobMessages.h"
 #include "cluster/JobWorker.h"
 #include "cluster/MpiPeerLink.h"
+#include "cluster/ThreadHostLink.h"
 #include "mpi/MpiJob.h"
 #include "omp/ThreadGroup.h"
 #include "sandbox/Grant.h"
@@ -76,6 +77,12 @@ void printUsage() {
       "                      URL (redis://[:PASSWORD@]HOST:PORT); ranks spread over hosts when\n"
       "                      they do not fit on one, or with --policy spread\n"
       "  --policy NAME       with --cluster: binpack (default), spread or locality\n"
+      "  --threads-per-host K\n"
+      "                      with --cluster and without -np: an OpenMP job whose outermost\n"
+      "                      parallel regions spread over ceil(OMP_NUM_THREADS / K) hosts,\n"
+      "                      K threads a host; main() runs on the first. Reductions work\n"
+      "                      across hosts; other synchronisation inside such a region does\n"
+      "                      not yet (barrier, critical, lock, single, dynamic loop: a trap)\n"
       "                      (--dir works with --cluster: each host opens the grants and\n"
       "                      runs the job in this working directory; it refuses a grant\n"
       "                      outside its synergyd --allow-dir directories)\n"
@@ -266,6 +273,7 @@ int main(int argc, char** argv) {
   bool onCluster = false;
   scheduler::RemoteJobOptions clusterOptions;
   std::string partFile;  // this host's part of a job spread over hosts
+  unsigned threadsPerHost = 0;  // 0: not a thread job
   std::optional<checkpoint::CheckpointPolicy> checkpoints;
   std::string checkpointDir;
   std::string checkpointProgram;  // a part's: the program as the client names it
@@ -343,6 +351,13 @@ int main(int argc, char** argv) {
     } else if (arg == "--resume") {
       resumeDir = requireValue(i, argc, argv);
       if (resumeDir.empty()) fail("--resume expects a checkpoint directory");
+    } else if (arg == "--threads-per-host") {
+      std::string count = requireValue(i, argc, argv);
+      char* end = nullptr;
+      long value = std::strtol(count.c_str(), &end, 10);
+      if (count.empty() || *end || value < 1 || value > 4096)
+        fail("--threads-per-host expects a thread count from 1 to 4096, got '" + count + "'");
+      threadsPerHost = unsigned(value);
     } else if (arg == "--cluster-part") {
       partFile = requireValue(i, argc, argv);
     } else if (arg == "--") {
@@ -406,8 +421,18 @@ int main(int argc, char** argv) {
     if (auto problem = wasi::checkPreopens(config)) fail(*problem);
   }
   if (checkpoints && ranks == 0 && !onCluster) fail("--checkpoint-every needs -np");
+  if (threadsPerHost && (!onCluster || ranks))
+    fail("--threads-per-host needs --cluster and no -np");
+  if (threadsPerHost && checkpoints)
+    fail("--checkpoint-every is not supported with --threads-per-host yet");
+  if (threadsPerHost) {
+    std::string error;
+    ranks = int(cluster::prepareThreadJob(config.env, threadsPerHost, error));
+    if (!ranks) fail(error);
+    clusterOptions.policy = "spread";
+  }
   if (onCluster) {
-    if (ranks == 0) fail("--cluster needs -np");
+    if (ranks == 0) fail("--cluster needs -np (or --threads-per-host)");
     if (clusterOptions.tokenFile.empty()) fail("--cluster needs --token-file");
     if (dsm || bindToCores) fail("--dsm and --bind-to are not supported with --cluster");
     clusterOptions.program = program;
@@ -442,6 +467,8 @@ int main(int argc, char** argv) {
     job.bindToCores = bindToCores;
     job.showProgress = isatty(STDERR_FILENO);
     if (!partFile.empty()) {
+      if (unsigned perHost = cluster::threadsPerHostOf(config.env))
+        return cluster::runThreadJobPart(partFile, job, perHost);
       if (!checkpoints) return cluster::runJobPart(partFile, job);
       cluster::PartCheckpointing how;
       how.policy = *checkpoints;

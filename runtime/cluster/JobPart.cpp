@@ -6,11 +6,14 @@
 //===----------------------------------------------------------------------===//
 #include "cluster/JobPart.h"
 
+#include <algorithm>
 #include <charconv>
 #include <numeric>
 #include <sstream>
 
+#include "cluster/ClusterState.h"
 #include "cluster/JobMessages.h"
+#include "util/FileIO.h"
 
 namespace synergy::cluster {
 
@@ -111,6 +114,91 @@ bool parseJobPart(const std::string& text, JobPart& part, std::string& error) {
     return false;
   }
   return true;
+}
+
+bool readJobPart(const std::string& path, JobPart& part, std::string& error) {
+  constexpr size_t kMaxPartFileBytes = 64 << 10;
+  std::optional<std::string> text = util::readFile(path);
+  if (!text) {
+    error = "cannot read the job part file";
+    return false;
+  }
+  if (text->size() > kMaxPartFileBytes) {
+    error = "the job part file is too large";
+    return false;
+  }
+  return parseJobPart(*text, part, error);
+}
+
+std::string formatJobEndpoint(const std::string& address, uint16_t port) {
+  return (address.find(':') != std::string::npos ? "[" + address + "]" : address) + ":" +
+         std::to_string(port);
+}
+
+bool splitJobEndpoint(const std::string& text, std::string& address, uint16_t& port) {
+  size_t colon = text.rfind(':');
+  if (colon == std::string::npos || colon == 0 || colon + 1 == text.size() ||
+      text.size() - colon > 6)
+    return false;
+  unsigned value = 0;
+  for (char c : text.substr(colon + 1)) {
+    if (c < '0' || c > '9') return false;
+    value = value * 10 + unsigned(c - '0');
+  }
+  if (value == 0 || value > 65535) return false;
+  address = text.substr(0, colon);
+  if (address.size() > 2 && address.front() == '[' && address.back() == ']')
+    address = address.substr(1, address.size() - 2);
+  port = uint16_t(value);
+  return true;
+}
+
+bool exchangeJobEndpoints(const JobPart& part, const std::string& endpoint, uint32_t needFrom,
+                          std::chrono::seconds limit, std::map<uint32_t, std::string>& endpoints,
+                          std::string& error) {
+  // One blocking wait stays under the state connection's command timeout.
+  constexpr auto kWaitSlice = std::chrono::milliseconds(1000);
+  auto deadline = std::chrono::steady_clock::now() + limit;
+  uint32_t partCount = uint32_t(part.partRanks.size());
+  auto complete = [&] {
+    for (uint32_t p = needFrom; p < partCount; ++p)
+      if (!endpoints.count(p)) return false;
+    return true;
+  };
+  try {
+    ClusterState state(part.state);
+    endpoints = state.publishJobEndpoint(part.jobId, part.partIndex, partCount, endpoint);
+    while (!complete()) {
+      auto now = std::chrono::steady_clock::now();
+      if (now >= deadline) {
+        error = "job " + std::to_string(part.jobId) + ": only " +
+                std::to_string(endpoints.size()) + " of its " + std::to_string(partCount) +
+                " host parts came up within " + std::to_string(limit.count()) + " s";
+        return false;
+      }
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now);
+      if (state.waitForJobEndpoints(part.jobId, part.partIndex, std::min(left, kWaitSlice)))
+        endpoints = state.jobEndpoints(part.jobId);
+    }
+  } catch (const StateStoreError& e) {
+    error = e.what();
+    return false;
+  }
+  return true;
+}
+
+std::shared_ptr<transport::Connection> connectToPart(
+    transport::Transport& transport, const JobPart& part,
+    const std::map<uint32_t, std::string>& endpoints, uint32_t other, std::string& error) {
+  std::string address;
+  uint16_t port = 0;
+  auto it = endpoints.find(other);
+  if (it == endpoints.end() || !splitJobEndpoint(it->second, address, port)) {
+    error = "job " + std::to_string(part.jobId) + ": part " + std::to_string(other) +
+            " has no valid endpoint in the cluster state";
+    return nullptr;
+  }
+  return transport.connectionTo(address, port, error);
 }
 
 }  // namespace synergy::cluster

@@ -19,11 +19,15 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <chrono>
 #include <cstdint>
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "cluster/RedisConnection.h"
+#include "transport/Transport.h"
 
 namespace synergy::cluster {
 
@@ -42,5 +46,26 @@ struct JobPart {
 std::string formatJobPart(const JobPart& part);
 // False with a one-line `error` when the text is malformed or over a limit.
 bool parseJobPart(const std::string& text, JobPart& part, std::string& error);
+// Reads and parses the part file at `path` (at most 64 KiB).
+bool readJobPart(const std::string& path, JobPart& part, std::string& error);
+
+// A part's endpoint as published in the cluster state: "address:port", an
+// IPv6 address in brackets; and back, false when malformed.
+std::string formatJobEndpoint(const std::string& address, uint16_t port);
+bool splitJobEndpoint(const std::string& text, std::string& address, uint16_t& port);
+
+// Publishes this part's `endpoint` in the cluster state and waits, for at
+// most `limit`, until every part from `needFrom` on has published its own
+// (it sleeps in Redis until another part publishes one). The endpoints
+// published so far, or false with a one-line `error`.
+bool exchangeJobEndpoints(const JobPart& part, const std::string& endpoint, uint32_t needFrom,
+                          std::chrono::seconds limit, std::map<uint32_t, std::string>& endpoints,
+                          std::string& error);
+// Opens (or reuses) `transport`'s authenticated connection to part `other`
+// at its endpoint in `endpoints`; null with `error` when it has none, a
+// malformed one, or cannot be reached.
+std::shared_ptr<transport::Connection> connectToPart(
+    transport::Transport& transport, const JobPart& part,
+    const std::map<uint32_t, std::string>& endpoints, uint32_t other, std::string& error);
 
 }  // namespace synergy::cluster

@@ -47,9 +47,6 @@ namespace {
 // How long a part waits for all others to come up: each may first have to
 // compile the module.
 constexpr auto kJoinLimit = std::chrono::seconds(120);
-// One blocking wait for an endpoint stays under the state connection's
-// command timeout.
-constexpr auto kEndpointWaitSlice = std::chrono::milliseconds(1000);
 constexpr auto kFlushLimit = std::chrono::seconds(10);
 // The freed heap memory a job part keeps for the next frames (runJobPart).
 constexpr int kKeptFreeHeapBytes = 512 << 20;
@@ -62,24 +59,6 @@ uint64_t getLittleEndian(const uint8_t* in, size_t bytes) {
   uint64_t value = 0;
   for (size_t i = 0; i < bytes; ++i) value |= uint64_t(in[i]) << (8 * i);
   return value;
-}
-
-bool splitEndpoint(const std::string& text, std::string& address, uint16_t& port) {
-  size_t colon = text.rfind(':');
-  if (colon == std::string::npos || colon == 0 || colon + 1 == text.size() ||
-      text.size() - colon > 6)
-    return false;
-  unsigned value = 0;
-  for (char c : text.substr(colon + 1)) {
-    if (c < '0' || c > '9') return false;
-    value = value * 10 + unsigned(c - '0');
-  }
-  if (value == 0 || value > 65535) return false;
-  address = text.substr(0, colon);
-  if (address.size() > 2 && address.front() == '[' && address.back() == ']')
-    address = address.substr(1, address.size() - 2);
-  port = uint16_t(value);
-  return true;
 }
 
 }  // namespace
@@ -130,51 +109,16 @@ class MpiPeerLink::Impl {
           std::fprintf(stderr, "synergy-run: cluster: %s\n", line.c_str());
         }});
     if (!transport_->listen(part_.address, 0, error)) return false;
-    std::string endpoint = (part_.address.find(':') != std::string::npos
-                                ? "[" + part_.address + "]"
-                                : part_.address) +
-                           ":" + std::to_string(transport_->listeningPort());
+    std::string endpoint = formatJobEndpoint(part_.address, transport_->listeningPort());
     auto deadline = std::chrono::steady_clock::now() + kJoinLimit;
-    uint32_t partCount = uint32_t(part_.partRanks.size());
     // This part connects to the higher parts only, so it needs only their
-    // endpoints; it sleeps in Redis until another part publishes one.
-    auto hasHigherEndpoints = [&](const std::map<uint32_t, std::string>& endpoints) {
-      for (uint32_t p = part_.partIndex + 1; p < partCount; ++p)
-        if (!endpoints.count(p)) return false;
-      return true;
-    };
+    // endpoints.
     std::map<uint32_t, std::string> endpoints;
-    try {
-      ClusterState state(part_.state);
-      endpoints = state.publishJobEndpoint(part_.jobId, part_.partIndex, partCount, endpoint);
-      while (!hasHigherEndpoints(endpoints)) {
-        auto now = std::chrono::steady_clock::now();
-        if (now >= deadline) {
-          error = "job " + std::to_string(part_.jobId) + ": only " +
-                  std::to_string(endpoints.size()) + " of its " + std::to_string(partCount) +
-                  " host parts came up within " + std::to_string(kJoinLimit.count()) + " s";
-          return false;
-        }
-        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now);
-        if (state.waitForJobEndpoints(part_.jobId, part_.partIndex,
-                                      std::min(left, kEndpointWaitSlice)))
-          endpoints = state.jobEndpoints(part_.jobId);
-      }
-    } catch (const StateStoreError& e) {
-      error = e.what();
+    if (!exchangeJobEndpoints(part_, endpoint, part_.partIndex + 1, kJoinLimit, endpoints, error))
       return false;
-    }
     for (uint32_t p = part_.partIndex + 1; p < part_.partRanks.size(); ++p) {
-      std::string address;
-      uint16_t port = 0;
-      auto it = endpoints.find(p);
-      if (it == endpoints.end() || !splitEndpoint(it->second, address, port)) {
-        error = "job " + std::to_string(part_.jobId) + ": part " + std::to_string(p) +
-                " has no valid endpoint in the cluster state";
-        return false;
-      }
       std::shared_ptr<transport::Connection> connection =
-          transport_->connectionTo(address, port, error);
+          connectToPart(*transport_, part_, endpoints, p, error);
       if (!connection) return false;
       {
         std::lock_guard<std::mutex> guard(mutex_);
@@ -1159,7 +1103,6 @@ uint64_t MpiPeerLink::framesReceived() const { return impl_->framesReceived(); }
 
 int runJobPart(const std::string& partFile, mpi::JobOptions job,
                const PartCheckpointing* checkpoints) {
-  constexpr size_t kMaxPartFileBytes = 64 << 10;
   auto fail = [&](const std::string& message) {
     std::fprintf(stderr, "synergy-run: error: %s: %s\n", partFile.c_str(), message.c_str());
     return 2;
@@ -1175,12 +1118,9 @@ int runJobPart(const std::string& partFile, mpi::JobOptions job,
   // reuse it. This process exists for its ranks alone.
   mallopt(M_MMAP_THRESHOLD, int(transport::kMaxFramePayloadBytes + transport::kFrameHeaderBytes));
   mallopt(M_TRIM_THRESHOLD, kKeptFreeHeapBytes);
-  std::optional<std::string> text = util::readFile(partFile);
-  if (!text) return fail("cannot read the job part file");
-  if (text->size() > kMaxPartFileBytes) return fail("the job part file is too large");
   JobPart part;
   std::string error;
-  if (!parseJobPart(*text, part, error)) return fail(error);
+  if (!readJobPart(partFile, part, error)) return fail(error);
   if (int(part.partRanks[part.partIndex]) != job.ranks)
     return fail("-np " + std::to_string(job.ranks) + " is not the part's " +
                 std::to_string(part.partRanks[part.partIndex]) + " ranks");

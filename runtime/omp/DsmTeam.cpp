@@ -1,13 +1,16 @@
 //===- DsmTeam.cpp - an OpenMP team on copy-on-write replicas (--dsm) ------===//
 #include "omp/DsmTeam.h"
 
+#include <algorithm>
+
 #include "omp/ThreadGroup.h"
 
 namespace synergy::omp {
 
 using granule::Granule;
 
-DsmTeam::DsmTeam(Granule& encountering, int size, MainCopy* shared)
+DsmTeam::DsmTeam(Granule& encountering, int size, MainCopy* shared,
+                 const std::vector<int>& remoteThreads, int standIns)
     : encountering_(encountering), main_(shared) {
   if (main_) {
     releaseMemory(encountering);
@@ -15,10 +18,14 @@ DsmTeam::DsmTeam(Granule& encountering, int size, MainCopy* shared)
     ownMain_ = std::make_unique<MainCopy>(*encountering.linearMemory());
     main_ = ownMain_.get();
   }
-  std::vector<std::unique_ptr<GranuleReplica>> replicas =
-      main_->createReplicas(encountering, size_t(size));
+  std::vector<std::unique_ptr<GranuleReplica>> replicas = main_->createReplicas(
+      encountering, size_t(size) - remoteThreads.size() + size_t(standIns));
   members_.resize(size_t(size));
-  for (int i = 0; i < size; ++i) members_[size_t(i)].replica = std::move(replicas[size_t(i)]);
+  size_t next = 0;
+  for (int i = 0; i < size; ++i)
+    if (std::find(remoteThreads.begin(), remoteThreads.end(), i) == remoteThreads.end())
+      members_[size_t(i)].replica = std::move(replicas[next++]);
+  while (next < replicas.size()) standIns_.push_back(std::move(replicas[next++]));
 }
 
 DsmTeam::~DsmTeam() = default;

@@ -42,8 +42,11 @@ namespace synergy::omp {
 class DsmTeam {
  public:
   // Replicas, one per team thread, of `shared`, or, when that is null, of
-  // `encountering`'s current memory.
-  DsmTeam(granule::Granule& encountering, int size, MainCopy* shared);
+  // `encountering`'s current memory. Threads in `remoteThreads` run on other
+  // hosts and get none; each of `standIns` more stands in for one such
+  // host's threads (omp/RemoteThreads.h).
+  DsmTeam(granule::Granule& encountering, int size, MainCopy* shared,
+          const std::vector<int>& remoteThreads = {}, int standIns = 0);
   ~DsmTeam();
 
   void enter(int threadNum, granule::Granule& granule);
@@ -52,6 +55,9 @@ class DsmTeam {
   void join(granule::Granule& encountering);
   // The main copy the team's replicas push into; nested teams share it.
   MainCopy& mainCopy() { return *main_; }
+  // The replica standing in for thread host `host`'s threads, which only the
+  // join writes.
+  snapshot::DsmReplica& standIn(int host) { return standIns_.at(size_t(host))->replica(); }
 
  private:
   struct Member {
@@ -64,7 +70,8 @@ class DsmTeam {
   // Set for an outermost team of a process without pthreads.
   std::unique_ptr<MainCopy> ownMain_;
   MainCopy* main_;
-  std::vector<Member> members_;
+  std::vector<Member> members_;  // by thread number; no replica for remote ones
+  std::vector<std::unique_ptr<GranuleReplica>> standIns_;
 };
 
 }  // namespace synergy::omp

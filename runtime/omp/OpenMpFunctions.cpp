@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "omp/RemoteThreads.h"
 #include "omp/Team.h"
 
 using synergy::granule::Granule;
@@ -36,9 +37,13 @@ constexpr int32_t kControlToolNoTool = -2;  // omp_control_tool_notool
 
 constexpr uint32_t kMaxForkArguments = 1000 - 2;
 
-void barrier(Granule& granule) { taskingBarrier(ompThread(granule)); }
+void barrier(Granule& granule) {
+  refuseAcrossHosts(granule, "a barrier");
+  taskingBarrier(ompThread(granule));
+}
 
 void lockCritical(Granule& granule, uint32_t name) {
+  refuseAcrossHosts(granule, "a critical section or lock");
   OmpThread& me = ompThread(granule);
   ompRuntime(granule).locks().lock(name, me.globalThreadId(), false);
   acquireMemory(granule);
@@ -73,12 +78,14 @@ struct SerializedTeams : synergy::granule::HostExtension {
 
 // The runtime combines the private copies itself, with the combiner clang
 // generated: every thread publishes its list of pointers to its private
-// copies and arrives at the team barrier; thread 0 then folds every other
-// list into its own and is told (1) to combine the result into the shared
-// variables, the others (0) to skip. They wait until thread 0 is done with
-// their copies (`nowait`) or with the shared variables (blocking form, where
-// __kmpc_end_reduce releases them). In --dsm mode the barrier pushes every
-// thread's copies, so thread 0 reads them from its own replica.
+// copies and arrives at the team barrier; the team's reduction leader
+// (thread 0) then folds every other list into its own and is told (1) to
+// combine the result into the shared variables, the others (0) to skip.
+// They wait until the leader is done with their copies (`nowait`) or with
+// the shared variables (blocking form, where __kmpc_end_reduce releases
+// them). In --dsm mode the barrier pushes every thread's copies, so the
+// leader reads them from its own replica. A team that spans hosts does this
+// on each host first (Team::combineAcrossHosts).
 uint32_t reduce(Granule& granule, uint32_t list, uint32_t combiner, bool blocking) {
   OmpThread& me = ompThread(granule);
   if (me.teamSize() <= 1) return 1;
@@ -87,15 +94,19 @@ uint32_t reduce(Granule& granule, uint32_t list, uint32_t combiner, bool blockin
   team.reductionLists[size_t(me.at.threadNum)] = list;
   releaseMemory(granule);
   team.barrier.arriveAndWait();
-  if (me.at.threadNum == 0) {
+  if (me.at.threadNum == team.reductionLeader) {
     acquireMemory(granule);
-    for (int other = 1; other < team.size; ++other)
-      callTableFunction(granule, combiner, {list, team.reductionLists[size_t(other)]});
-    if (!blocking) {
+    for (int other = 0; other < team.size; ++other)
+      if (other != me.at.threadNum && team.reductionLists[size_t(other)])
+        callTableFunction(granule, combiner, {list, team.reductionLists[size_t(other)]});
+    if (team.combineAcrossHosts) team.combineAcrossHosts(granule, list, combiner);
+    // A thread host's leader leaves the shared variables to the main host,
+    // so nothing there ends the blocking form either.
+    if (!blocking || !team.reductionWritesShared) {
       team.reductionsReleased.fetch_add(1, std::memory_order_release);
       team.reductionsReleased.wakeAll();
     }
-    return 1;
+    return team.reductionWritesShared ? 1 : 0;
   }
   team.reductionsReleased.waitWhileEquals(released, team.spins);
   if (blocking) acquireMemory(granule);
@@ -188,6 +199,7 @@ void Z_envZ___kmpc_end_masked(void*, uint32_t, uint32_t) {}
 // The n-th single construct a thread meets goes to whichever thread of the
 // team claims number n first.
 uint32_t Z_envZ___kmpc_single(void* host, uint32_t, uint32_t) {
+  refuseAcrossHosts(Granule::fromHost(host), "a single construct");
   OmpThread& me = ompThread(Granule::fromHost(host));
   uint64_t mine = me.at.singlesSeen++;
   if (!me.at.team) return 1;

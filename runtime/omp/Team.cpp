@@ -5,12 +5,14 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstdlib>
 #include <cstring>
 #include <string>
 
 #include "omp/DsmTeam.h"
+#include "omp/RemoteThreads.h"
 
 namespace synergy::omp {
 namespace {
@@ -93,9 +95,9 @@ void invokeMicrotask(Granule& granule, int globalThreadId, int threadNum, uint32
   exchangeStackPointer(granule, stackPointer);
 }
 
-// Runs thread `threadNum`'s share of a region in `granule`, on a replica in
-// --dsm mode.
-void runMember(Team& team, OmpThread& member, Granule& granule) {
+}  // namespace
+
+void runTeamMember(Team& team, OmpThread& member, Granule& granule) {
   if (team.dsm) team.dsm->enter(member.at.threadNum, granule);
   granule::RunResult result = granule.run([&] {
     invokeMicrotask(granule, member.globalThreadId(), member.at.threadNum, team.microtask,
@@ -105,8 +107,6 @@ void runMember(Team& team, OmpThread& member, Granule& granule) {
   if (!result.returned) endProcessFromThread(result);
   if (team.dsm) team.dsm->leave(member.at.threadNum, granule);
 }
-
-}  // namespace
 
 int onlineProcessors() {
   static const int processors = [] {
@@ -136,14 +136,15 @@ void Barrier::complete() {
   generation_.wakeAll();
 }
 
-Team::Team(Team* parentTeam, int teamSize, int active, int parentNum, uint64_t spinCount)
+Team::Team(Team* parentTeam, int teamSize, int active, int parentNum, uint64_t spinCount,
+           int localThreads)
     : parent(parentTeam),
       size(teamSize),
       level(parentTeam ? parentTeam->level + 1 : 1),
       activeLevel(active),
       parentThreadNum(parentNum),
       spins(spinCount),
-      barrier(teamSize, spinCount),
+      barrier(localThreads ? localThreads : teamSize, spinCount),
       reductionLists(size_t(teamSize)) {}
 
 Team::~Team() = default;
@@ -175,7 +176,9 @@ OmpRuntime::OmpRuntime(ThreadGroup& group)
     : group_(group),
       initialIcvs_(icvsFromEnvironment(group.root())),
       spinCounts_(SpinCounts::fromEnvironment(environmentValue(group.root(), "OMP_WAIT_POLICY"),
-                                              environmentValue(group.root(), "GOMP_SPINCOUNT"))) {}
+                                              environmentValue(group.root(), "GOMP_SPINCOUNT"))) {
+  if (ThreadHostLink* link = threadHostLink()) remote_ = std::make_unique<RemoteTeams>(*link);
+}
 
 uint64_t OmpRuntime::spinsForTeam(int threads) const {
   return spinCounts_.forTeam(threads, onlineProcessors(), group_.dsm());
@@ -239,7 +242,7 @@ void OmpRuntime::workerLoop(Worker& worker, uint64_t idleSpins) {
     me.at.team = &team;
     me.at.threadNum = worker.threadNum;
     me.icvs = worker.icvs;
-    runMember(team, me, granule);
+    runTeamMember(team, me, granule);
     me.at.team = nullptr;
     if (team.workersRunning.fetch_sub(1, std::memory_order_acq_rel) == 1)
       team.workersRunning.wakeAll();
@@ -264,28 +267,51 @@ void OmpRuntime::forkCall(OmpThread& encountering, uint32_t microtask,
   if (activeLevel >= encountering.icvs.maxActiveLevels) size = 1;
   size = std::max(size, 1);
 
+  // An outermost team of a process without pthreads may spread over thread
+  // hosts: their threads' numbers are placed there, the others run here.
+  std::vector<std::vector<int>> placement;
+  if (remote_ && !parent && !group_.existingDsmHub()) placement = remote_->placeThreads(size);
+  std::vector<int> localThreads, remoteThreads;
+  for (const std::vector<int>& threads : placement)
+    remoteThreads.insert(remoteThreads.end(), threads.begin(), threads.end());
+  for (int thread = 0; thread < size; ++thread)
+    if (std::find(remoteThreads.begin(), remoteThreads.end(), thread) == remoteThreads.end())
+      localThreads.push_back(thread);
+  int local = int(localThreads.size());
   Team team(parent, size, activeLevel + (size > 1 ? 1 : 0), encountering.at.threadNum,
-            spinsForTeam(size));
+            spinsForTeam(size), local);
   team.microtask = microtask;
   team.arguments = std::move(arguments);
-  std::vector<Worker*> workers = acquireWorkers(granule, size - 1);
-  if (group_.dsm() && size > 1) team.dsm = std::make_unique<DsmTeam>(granule, size, sharedMainCopy(parent));
+  std::vector<Worker*> workers = acquireWorkers(granule, local - 1);
+  if (!placement.empty()) {
+    team.spansHosts = true;
+    team.combineAcrossHosts = [this, &team, &placement](Granule& leader, uint32_t list,
+                                                        uint32_t combiner) {
+      remote_->combineReductions(leader, *team.dsm, placement, list, combiner);
+    };
+    remote_->startRegion(granule, team, placement);
+    team.dsm = std::make_unique<DsmTeam>(granule, size, nullptr, remoteThreads,
+                                         int(placement.size()));
+  } else if (group_.dsm() && size > 1) {
+    team.dsm = std::make_unique<DsmTeam>(granule, size, sharedMainCopy(parent));
+  }
 
   TeamPosition saved = encountering.at;
-  team.workersRunning.store(uint32_t(size - 1), std::memory_order_relaxed);
-  for (int i = 0; i < size - 1; ++i) {
+  team.workersRunning.store(uint32_t(local - 1), std::memory_order_relaxed);
+  for (int i = 0; i < local - 1; ++i) {
     Worker& worker = *workers[i];
     worker.team = &team;
-    worker.threadNum = i + 1;
+    worker.threadNum = localThreads[size_t(i) + 1];
     worker.icvs = encountering.icvs;
     worker.jobs.fetch_add(1, std::memory_order_release);
     worker.jobs.wakeOne();
   }
   encountering.at = TeamPosition{};
   encountering.at.team = &team;
-  runMember(team, encountering, granule);
+  runTeamMember(team, encountering, granule);
   for (uint32_t running; (running = team.workersRunning.load(std::memory_order_acquire)) != 0;)
     team.workersRunning.waitWhileEquals(running, team.spins);
+  if (!placement.empty()) remote_->joinRegion(granule, *team.dsm, placement);
   if (team.dsm) team.dsm->join(granule);
   releaseWorkers(workers);
   encountering.at = saved;

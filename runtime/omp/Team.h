@@ -17,6 +17,7 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -106,7 +107,10 @@ class MainCopy;
 
 class Team {
  public:
-  Team(Team* parent, int size, int activeLevel, int parentThreadNum, uint64_t spins);
+  // `localThreads`: how many of its threads run in this process (0: all),
+  // the parties of its barrier.
+  Team(Team* parent, int size, int activeLevel, int parentThreadNum, uint64_t spins,
+       int localThreads = 0);
   ~Team();
 
   Team* const parent;
@@ -136,6 +140,16 @@ class Team {
 
   std::unique_ptr<DsmTeam> dsm;
   TaskPool tasks;
+  // Some of its threads run on other hosts (omp/RemoteThreads.h): their
+  // synchronisation points are refused, except reductions: this process's
+  // threads fold their copies into those of `reductionLeader`, which then
+  // calls combineAcrossHosts (it combines the other hosts' partial results
+  // on the main host, sends this host's there on a thread host) and returns
+  // 1 from __kmpc_reduce on the main host, 0 on a thread host.
+  bool spansHosts = false;
+  int reductionLeader = 0;
+  bool reductionWritesShared = true;
+  std::function<void(granule::Granule& leader, uint32_t list, uint32_t combiner)> combineAcrossHosts;
 
  private:
   std::mutex loopsLock_;
@@ -189,6 +203,11 @@ class OmpThread : public granule::HostExtension {
 };
 
 class OmpRuntime;
+class RemoteTeams;
+
+// Runs thread `member.at.threadNum`'s share of `team`'s region in `granule`,
+// on its replica when the team has one; a trap or exit ends the process.
+void runTeamMember(Team& team, OmpThread& member, granule::Granule& granule);
 
 // A pooled worker: a host thread that runs regions in its own granule.
 struct Worker {
@@ -236,6 +255,8 @@ class OmpRuntime {
   std::mutex poolLock_;
   std::vector<std::unique_ptr<Worker>> workers_;
   std::atomic<bool> shuttingDown_{false};
+  // Set when the job has thread hosts (threadHostLink()).
+  std::unique_ptr<RemoteTeams> remote_;
 };
 
 // The OpenMP state of the granule a host function was called from.

@@ -216,22 +216,33 @@ DsmHub& ThreadGroup::dsmHub(Granule& creator) {
   return *ownedDsmHub_;
 }
 
-ThreadGranule ThreadGroup::spawn(Granule& parent, uint32_t stackBytes) {
-  ThreadGranule thread;
+ThreadBlock allocateThreadBlock(Granule& parent, uint32_t stackBytes) {
   uint32_t tlsSize = 0, tlsAlign = 0;
   if (!parent.readGlobal32("__tls_size", tlsSize) || !parent.readGlobal32("__tls_align", tlsAlign))
     parent.trap("module has no __tls_size/__tls_align (build it with synergy-cc -pthread or -fopenmp)");
   tlsAlign = std::max<uint32_t>(tlsAlign, 16);
   stackBytes = (stackBytes + 15) & ~15u;
-  uint32_t block = callExport(parent, "__synergy_malloc", stackBytes + tlsSize + tlsAlign);
-  if (block == 0) parent.trap("out of guest memory for a new thread's stack");
-  thread.stackBlock = block;
-  thread.stackTop = (block + stackBytes) & ~15u;
+  ThreadBlock thread;
+  thread.block = callExport(parent, "__synergy_malloc", stackBytes + tlsSize + tlsAlign);
+  if (thread.block == 0) parent.trap("out of guest memory for a new thread's stack");
+  thread.stackTop = (thread.block + stackBytes) & ~15u;
+  thread.tlsBlock = (thread.stackTop + tlsAlign - 1) & ~(tlsAlign - 1);
+  return thread;
+}
+
+void initialiseThreadTls(Granule& thread, uint32_t tlsBlock) {
+  callExport(thread, "__synergy_init_tls", tlsBlock);
+}
+
+ThreadGranule ThreadGroup::spawn(Granule& parent, uint32_t stackBytes) {
+  ThreadBlock block = allocateThreadBlock(parent, stackBytes);
+  ThreadGranule thread;
+  thread.stackBlock = block.block;
+  thread.stackTop = block.stackTop;
   thread.granule = Granule::spawnThread(parent);
-  uint32_t tlsBlock = (thread.stackTop + tlsAlign - 1) & ~(tlsAlign - 1);
   // __wasm_init_tls sets the calling instance's __tls_base: run it in the
   // new granule so the parent's stays as it was.
-  callExport(*thread.granule, "__synergy_init_tls", tlsBlock);
+  initialiseThreadTls(*thread.granule, block.tlsBlock);
   exchangeStackPointer(*thread.granule, thread.stackTop);
   return thread;
 }

@@ -39,6 +39,20 @@ struct ThreadGranule {
   uint32_t stackTop = 0;    // 16-byte aligned
 };
 
+// Guest memory for a thread: a stack, then its TLS block.
+struct ThreadBlock {
+  uint32_t block = 0;     // guest malloc'd
+  uint32_t stackTop = 0;  // 16-byte aligned
+  uint32_t tlsBlock = 0;
+};
+
+// Allocates a ThreadBlock with a stack of `stackBytes` by running the guest's
+// malloc in `parent`; traps it when the guest heap is exhausted.
+ThreadBlock allocateThreadBlock(granule::Granule& parent, uint32_t stackBytes);
+// Initialises `thread`'s TLS block at `tlsBlock` from the module's TLS image
+// and points the thread's __tls_base at it.
+void initialiseThreadTls(granule::Granule& thread, uint32_t tlsBlock);
+
 class ThreadGroup {
  public:
   explicit ThreadGroup(granule::Granule& root);

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "omp/RemoteThreads.h"
 #include "omp/Team.h"
 
 using synergy::granule::Granule;
@@ -137,6 +138,7 @@ template <typename T>
 void dispatchInit(void* host, int32_t schedule, T lower, T upper, int64_t increment,
                   int64_t chunk) {
   Granule& granule = Granule::fromHost(host);
+  refuseAcrossHosts(granule, "a loop scheduled at run time (dynamic, guided, runtime, ordered)");
   OmpThread& me = ompThread(granule);
   LoopShare shape;
   shape.tripCount = tripCount<T>(lower, upper, increment);

@@ -69,6 +69,11 @@ static bool isKnownFrameType(uint16_t raw) {
     case FrameType::CheckpointRecount:
     case FrameType::CheckpointWritten:
     case FrameType::HvRunProgress:
+    case FrameType::OmpCopyUpdate:
+    case FrameType::OmpJoinUpdate:
+    case FrameType::OmpRegionShare:
+    case FrameType::OmpThreadHello:
+    case FrameType::OmpReductionList:
       return true;
   }
   return false;
@@ -196,6 +201,16 @@ const char* frameTypeName(FrameType type) {
       return "CheckpointWritten";
     case FrameType::HvRunProgress:
       return "HvRunProgress";
+    case FrameType::OmpCopyUpdate:
+      return "OmpCopyUpdate";
+    case FrameType::OmpJoinUpdate:
+      return "OmpJoinUpdate";
+    case FrameType::OmpRegionShare:
+      return "OmpRegionShare";
+    case FrameType::OmpThreadHello:
+      return "OmpThreadHello";
+    case FrameType::OmpReductionList:
+      return "OmpReductionList";
   }
   return "unknown";
 }

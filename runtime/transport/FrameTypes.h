@@ -202,6 +202,22 @@ enum class FrameType : uint16_t {
   // A part's sections of a checkpoint are written: u64 the checkpoint's
   // number, u8 1 (0: they could not be), u64 the part's stdout bytes.
   CheckpointWritten = 55,
+  // OpenMP threads on other hosts (snapshot/CopyLink.h gives the payload):
+  // main host to thread host, the bytes of the main memory that host's copy
+  // lacks, at the start of a region (the whole memory the first time);
+  // thread host to main host, what its threads wrote, at the join.
+  OmpCopyUpdate = 56,
+  OmpJoinUpdate = 57,
+  // Main host to thread host, after an OmpCopyUpdate: the threads of a
+  // parallel region it runs, their stacks and the region's arguments
+  // (omp/RegionShare.h).
+  OmpRegionShare = 58,
+  // Main host to thread host, first on the connection: u64 job id, u32 the
+  // thread host's part index (cluster/ThreadHostLink.h).
+  OmpThreadHello = 59,
+  // Thread host to main host, right after an OmpJoinUpdate sent at a
+  // reduction: u32 the guest address of its first thread's reduction list.
+  OmpReductionList = 60,
   // Hypervisor to tenant (protocol 6), while it serves an open-loop run
   // (HvOpenLoop, alone or ending an HvBatch) that has gone on for 100 ms:
   // u32 engine id, u32 ticks the run has completed so far, u32 tasks it has
@@ -256,6 +272,12 @@ constexpr uint64_t kCheckpointWrittenBytes = 17;
 constexpr uint64_t kMpiRmaHeaderBytes = 36;
 constexpr uint64_t kMpiRmaRunBytes = 16;
 constexpr uint64_t kMpiRmaDoneHeaderBytes = 12;
+
+// The largest OmpRegionShare: its head, 4096 threads (one host's slots) of
+// 16 bytes and 998 shared arguments of 4 (omp::kMaxRegionShareBytes).
+constexpr uint64_t kMaxOmpRegionShareBytes = 56 + 4096 * 16 + 998 * 4;
+constexpr uint64_t kOmpThreadHelloBytes = 12;
+constexpr uint64_t kOmpReductionListBytes = 4;
 
 // Hypervisor frames: the largest engine manifest a tenant may submit, the
 // longest refusal and the largest status report.
@@ -329,6 +351,15 @@ constexpr uint64_t maxPayloadBytes(FrameType type) {
       return kMpiClearToSendBytes;
     case FrameType::MpiRendezvousData:
       return kMpiRendezvousDataBytes;
+    case FrameType::OmpCopyUpdate:
+    case FrameType::OmpJoinUpdate:
+      return kMaxFramePayloadBytes;
+    case FrameType::OmpRegionShare:
+      return kMaxOmpRegionShareBytes;
+    case FrameType::OmpThreadHello:
+      return kOmpThreadHelloBytes;
+    case FrameType::OmpReductionList:
+      return kOmpReductionListBytes;
     case FrameType::MpiHostState:
       return kMpiHostStateHeaderBytes +
              kMaxMpiHostStateLines * (kMpiHostStateLineHeaderBytes + kMaxMpiWaitLineBytes);

@@ -13,7 +13,7 @@ assertions: a deadline only turns a hang into a failure.
 CASE is registration, claims, frames, redis-gone, redis-auth, host-restore, remote-job,
 job-queue, queue-abandoned, mpi-abort-frames, collective-counts, interleaved-collectives,
 host-lost, dir-grants, large-messages, large-module, deadlock, deadlock-in-flight, mpi-corpus,
-mpi-corpus-np5 or abort-stress.
+mpi-corpus-np5, abort-stress or omp-threads.
 """
 import argparse
 import hashlib
@@ -1515,6 +1515,107 @@ CORPUS_UNSUPPORTED = {
 }
 
 
+def case_omp_threads(cluster):
+    """OpenMP regions whose threads span three hosts (--threads-per-host):
+    output equal to libgomp's at 6 threads (2 a host) and at 5 (the last
+    host takes one), for omp_spread.c and the test/omp programs whose
+    regions synchronise only in reductions; a region with a barrier inside
+    is refused with a clear error; forged frames to a thread host are
+    dropped."""
+    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
+    here = os.path.dirname(os.path.abspath(__file__))
+    native = os.path.join(cluster.workdir, "omp_spread")
+    program = native + ".wasm"
+    source = os.path.join(here, "omp_spread.c")
+    code, out, err = run_tool(["gcc", "-O2", "-fopenmp", "-o", native, source])
+    check(code == 0, f"gcc {source} failed:\n{err}")
+    code, out, err = run_tool([os.path.join(cluster.bin_dir, "synergy-cc"), "-O2", "-fopenmp",
+                               "-o", program, source])
+    check(code == 0, f"synergy-cc {source} failed:\n{err}")
+    cluster.start_redis()
+    daemons = [cluster.start_daemon(f"h{i}", f"127.0.0.{i}", 2,
+                                    options=("--allow-dir", cluster.workdir)) for i in (2, 3, 4)]
+    run = [os.path.join(cluster.bin_dir, "synergy-run"), "--cluster", cluster.url,
+           "--token-file", cluster.token_file, "--threads-per-host", "2"]
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("OMP_", "GOMP_"))}
+
+    # Forged frames to a thread host while the job waits: each drops its
+    # connection, and the job goes on to libgomp's output.
+    go = os.path.join(cluster.workdir, "go")
+    env = dict(clean, OMP_NUM_THREADS="6")
+    client = subprocess.Popen(run + ["--dir", cluster.workdir, program, "wait", go], env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        def thread_host_endpoint():
+            for key in redis_command(cluster.redis_port, "KEYS", "synergy:job:*:endpoints"):
+                endpoints = redis_command(cluster.redis_port, "HGETALL", key)
+                table = dict(zip(endpoints[::2], endpoints[1::2]))
+                if len(table) == 3:
+                    return table["1"]
+            return None
+        address, port = wait_for(thread_host_endpoint, 60, "the job's three parts").rsplit(":", 1)
+        forged = [(frame(56, b"\0" * 24), "unexpected OmpCopyUpdate on a thread job's link"),
+                  (frame(59, struct.pack("<QI", 999, 1)),
+                   "OmpThreadHello from job 999 part 1, which this part does not wait for")]
+        for payload, reason in forged:
+            with socket.create_connection((address, int(port)), timeout=120) as sock:
+                sock.sendall(frame(HELLO, TOKEN.encode()))
+                check_equal(read_exactly(sock, 16), frame_header(HELLO_ACK, 0), "HelloAck")
+                sock.sendall(payload)
+                check_equal(read_exactly(sock, 1), b"", f"the thread host's answer to {reason!r}")
+        open(go, "w").close()
+        out, err = client.communicate(timeout=300)
+    finally:
+        if client.poll() is None:
+            client.kill()
+            client.wait()
+    expected = run_tool([native, "wait", go], env=env)
+    check_equal((client.returncode, out), expected[:2], "the job that was sent forged frames")
+    for _, reason in forged:
+        check(re.search(r"synergy-run: cluster: dropped connection from [0-9.]+:\d+: " +
+                        re.escape(reason) + "\n", err), f"not logged: {reason!r}\n{err}")
+    for threads in (6, 5):
+        env = dict(clean, OMP_NUM_THREADS=str(threads))
+        expected = run_tool([native], env=env)
+        check_equal(expected[0], 0, "the native run's exit status")
+        check_equal(run_tool(run + [program], env=env), expected,
+                    f"{threads} threads over three hosts against libgomp")
+    # 13 regions (one, then three per round), all of them spread: the first
+    # part counts what crossed.
+    env = dict(clean, OMP_NUM_THREADS="6")
+    code, out, err = run_tool(run + ["--env", "SYNERGY_DSM_STATS=1", program], env=env)
+    check_equal((code, out), run_tool([native], env=env)[:2], "the run with SYNERGY_DSM_STATS=1")
+    stats = re.search(r"synergy-run: threads across hosts: (\d+) regions, copy updates of (\d+) "
+                      r"bytes first and (\d+) after, join updates of (\d+) bytes\n", err)
+    check(stats and stats.group(1) == "13" and int(stats.group(4)) > 0,
+          f"no or wrong statistics line:\n{err}")
+    print(f"omp-threads: {stats.group(0).strip()}")
+    # test/omp programs whose regions only reduce, over three hosts.
+    corpus = os.path.join(os.path.dirname(here), "omp")
+    for name in ("reduction_int", "reduction_unsigned", "reduction_double", "sgd_faabric"):
+        source = os.path.join(corpus, name + ".c")
+        binary = os.path.join(cluster.workdir, name)
+        code, out, err = run_tool(["gcc", "-O2", "-fopenmp", "-o", binary, source, "-lm"])
+        check(code == 0, f"gcc {source} failed:\n{err}")
+        code, out, err = run_tool([os.path.join(cluster.bin_dir, "synergy-cc"), "-O2", "-fopenmp",
+                                   "-o", binary + ".wasm", source, "-lm"])
+        check(code == 0, f"synergy-cc {source} failed:\n{err}")
+        expected = run_tool([binary], env=env)
+        check_equal(expected[0], 0, f"{name}: the native run's exit status")
+        check_equal(run_tool(run + [binary + ".wasm"], env=env), expected,
+                    f"{name} at 6 threads over three hosts against libgomp")
+    for daemon in daemons:
+        check(re.search(r"job \d+: running 1 ranks", daemon.log()),
+              f"host {daemon.host_id} ran no part:\n{daemon.log()}")
+    code, out, err = run_tool(run + [program, "barrier"], env=dict(clean, OMP_NUM_THREADS="6"))
+    check(code != 0 and out == "" and
+          "a barrier inside a parallel region whose threads span hosts is not supported yet" in err,
+          f"a barrier across hosts was not refused: {code} {out!r}\n{err}")
+    check_equal(run_tool(run + [program], env=clean),
+                (2, "", "synergy-run: error: --threads-per-host needs OMP_NUM_THREADS "
+                        "(in the environment or --env)\n"), "no OMP_NUM_THREADS")
+
+
 def case_mpi_corpus(cluster):
     """Every MPI differential program at np 3 with --policy spread over three
     2-slot hosts, one rank a host, the cluster started once (or only the
@@ -1609,6 +1710,7 @@ def run_corpus(cluster, only, rank_counts, repeats=1):
 
 
 CASES = {
+    "omp-threads": case_omp_threads,
     "registration": case_registration,
     "claims": case_claims,
     "frames": case_frames,

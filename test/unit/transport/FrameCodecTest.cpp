@@ -112,3 +112,28 @@ TEST(FrameCodecTest, RefusesBadMagicUnknownTypesAndReservedBits) {
 }
 
 }  // namespace
+
+// OpenMP threads on other hosts: memory updates of up to one frame each (a
+// larger update is chunked by its sender), and a region share of at most
+// one host's slots of threads and 998 arguments.
+TEST(FrameCodecTest, OpenMpThreadFramesAndTheirLimits) {
+  for (FrameType type : {FrameType::OmpCopyUpdate, FrameType::OmpJoinUpdate,
+                         FrameType::OmpRegionShare, FrameType::OmpThreadHello,
+                         FrameType::OmpReductionList}) {
+    FrameHeader header;
+    std::string reason;
+    ASSERT_TRUE(decodeFrameHeader(encodeFrameHeader(type, maxPayloadBytes(type)), header, reason))
+        << frameTypeName(type) << ": " << reason;
+    EXPECT_EQ(header.type, type);
+  }
+  EXPECT_EQ(refusal(rawHeader(56, 0, kMaxFramePayloadBytes + 1)),
+            "frame length 67108865 exceeds the maximum 67108864 for OmpCopyUpdate");
+  EXPECT_EQ(refusal(rawHeader(57, 0, kMaxFramePayloadBytes + 1)),
+            "frame length 67108865 exceeds the maximum 67108864 for OmpJoinUpdate");
+  EXPECT_EQ(refusal(rawHeader(58, 0, 69585)),
+            "frame length 69585 exceeds the maximum 69584 for OmpRegionShare");
+  EXPECT_EQ(refusal(rawHeader(59, 0, 13)),
+            "frame length 13 exceeds the maximum 12 for OmpThreadHello");
+  EXPECT_EQ(refusal(rawHeader(60, 0, 5)),
+            "frame length 5 exceeds the maximum 4 for OmpReductionList");
+}
