@@ -22,6 +22,7 @@
 #include "hypervisor/HypervisorClient.h"
 #include "hypervisor/RemoteEngine.h"
 #include "granule/Granule.h"
+#include "granule/HostStack.h"
 #include "granule/TimeLimit.h"
 #include "granule/WasmRuntime.h"
 #include "cluster/CheckpointAgreement.h"
@@ -45,6 +46,9 @@ namespace {
 
 // A trapped guest exits like a process killed by SIGABRT would.
 constexpr int kTrapExitCode = 134;
+// Each guest call is a native call: the guest's recursion depth is bounded
+// by this stack (the guest's own stack, in linear memory, is separate).
+constexpr size_t kGuestNativeStackBytes = size_t(64) << 20;
 
 void printUsage() {
   std::printf(
@@ -497,10 +501,16 @@ int main(int argc, char** argv) {
 
   granule::Granule granule(module, config);
   if (dsm) granule.extension<omp::ThreadMember>().group().setDsm(true);
-  // Before the guest's own thread exists: a module refused here (one that
-  // needs more memory than --max-memory) is bad input, not a guest trap.
-  if (!granule.instantiate(error)) fail(program + ": " + error);
-  granule::RunResult result = granule.runStartOnOwnThread();
+  granule::RunResult result;
+  // The guest runs on this thread, on a stack deep enough for the recursion
+  // native programs get away with, whose exhaustion is a clean trap.
+  bool ran = granule::runOnFreshHostStack(kGuestNativeStackBytes, [&] {
+    // Before _start: a module refused here (one that needs more memory than
+    // --max-memory) is bad input, not a guest trap.
+    if (!granule.instantiate(error)) fail(program + ": " + error);
+    result = granule.runStart();
+  });
+  if (!ran) fail("cannot map a native stack for the guest: " + std::string(std::strerror(errno)));
   std::fflush(stdout);
   if (const char* stats = std::getenv("SYNERGY_DSM_STATS"); stats && std::strcmp(stats, "0")) {
     snapshot::DsmStatistics dsmStats = snapshot::dsmStatistics();

@@ -72,19 +72,22 @@ std::string firstLine(const std::string& text) {
   return text.substr(0, end);
 }
 
-}  // namespace
-
-std::optional<std::string> compileToSharedObject(const AotRequest& request, std::string& error) {
-  util::Sha256 keyHash;
+// What a module's cache key hashes besides the module: the AOT format, the
+// tool versions and the running runtime's build.
+std::string keyScope() {
+  std::string scope;
   for (const char* part : {kAotFormat, toolpaths::kVersion, toolpaths::kClangVersion,
                            toolpaths::kWasm2cVersion}) {
-    keyHash.update(part);
-    keyHash.update("\n", 1);
+    scope += part;
+    scope += '\n';
   }
-  keyHash.update(runtimeBuildId());
-  keyHash.update(request.wasmBytes);
-  const std::string key = keyHash.hexDigest() + ".so";
+  return scope + runtimeBuildId();
+}
 
+// The object for `key`: from the cache, or built from the request's module
+// and published.
+std::optional<std::string> findOrBuild(const AotRequest& request, const std::string& key,
+                                       std::string& error) {
   // A cached object was built from these very bytes (the key hashes them) by
   // this runtime, after they passed checkWasmModule; a lookup creates nothing.
   if (auto existing = objectcache::ObjectCache::openExisting("aot"))
@@ -176,6 +179,29 @@ std::optional<std::string> compileToSharedObject(const AotRequest& request, std:
     return std::nullopt;
   }
   return cache->publish(key, soPath, error);
+}
+
+}  // namespace
+
+std::optional<std::string> compileToSharedObject(const AotRequest& request, std::string& error) {
+  const std::string scope = keyScope();
+  util::Sha256 keyHash;
+  keyHash.update(scope);
+  keyHash.update(request.wasmBytes);
+  const std::string key = keyHash.hexDigest() + ".so";
+  auto object = findOrBuild(request, key, error);
+  if (object && request.file)
+    if (auto cache = objectcache::ObjectCache::openExisting("aot"))
+      cache->recordKeyOfFile(request.file->fd, request.file->readFrom, scope, key);
+  return object;
+}
+
+std::optional<std::string> findCompiledModuleFile(int fd) {
+  auto cache = objectcache::ObjectCache::openExisting("aot");
+  if (!cache) return std::nullopt;
+  auto key = cache->keyOfUnchangedFile(fd, keyScope());
+  if (!key) return std::nullopt;
+  return cache->find(*key);
 }
 
 }  // namespace synergy::granule

@@ -1,9 +1,6 @@
 //===- Granule.cpp - one running wasm instance -----------------------------===//
 #include "granule/Granule.h"
 
-
-#include <pthread.h>
-
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
@@ -291,29 +288,6 @@ RunResult Granule::runGuarded(void (*body)(void*), void* context) {
   }
   leaveGuestExecution(previous);
   return result;
-}
-
-RunResult Granule::runStartOnOwnThread(size_t stackBytes) {
-  struct Job {
-    Granule* granule;
-    RunResult result;
-  } job{this, {}};
-  pthread_attr_t attr;
-  pthread_attr_init(&attr);
-  pthread_attr_setstacksize(&attr, stackBytes);
-  pthread_t thread;
-  auto body = [](void* arg) -> void* {
-    auto* j = static_cast<Job*>(arg);
-    j->result = j->granule->runStart();
-    return nullptr;
-  };
-  if (pthread_create(&thread, &attr, body, &job) != 0) {
-    pthread_attr_destroy(&attr);
-    return runStart();
-  }
-  pthread_attr_destroy(&attr);
-  pthread_join(thread, nullptr);
-  return job.result;
 }
 
 std::unique_ptr<snapshot::Snapshot> Granule::captureSnapshot(std::string& error) {

@@ -95,10 +95,8 @@ class Granule {
 
   // Instantiates the module (once) and calls its `_start` export on the
   // calling thread; traps and proc_exit end up here, never in the host.
+  // Deep guest recursion needs a large native stack (HostStack.h).
   RunResult runStart();
-  // The same, on a fresh thread with a native stack of `stackBytes`, so deep
-  // guest recursion has room and exhausting it is a trap, not a crash.
-  RunResult runStartOnOwnThread(size_t stackBytes = 64u << 20);
   // Runs `body` (which calls into this granule's guest code) on the calling
   // thread, turning traps and proc_exit into a RunResult.
   template <typename Body>

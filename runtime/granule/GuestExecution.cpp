@@ -20,8 +20,6 @@ namespace synergy::granule {
 namespace {
 
 constexpr size_t kAltStackBytes = 256 * 1024;
-// Faults this far below the thread's stack are treated as stack exhaustion.
-constexpr uintptr_t kStackGuardSlack = 1 << 20;
 
 thread_local GuestExecution* tCurrent = nullptr;
 thread_local uintptr_t tStackLow = 0;
@@ -82,7 +80,7 @@ void onFault(int signal, siginfo_t* info, void* context) {
   const char* reason = nullptr;
   if (execution->memory && execution->memory->reservationContains(info->si_addr))
     reason = "out of bounds memory access";
-  else if (tStackLow && address + kStackGuardSlack >= tStackLow && address < tStackHigh)
+  else if (tStackLow && address + kStackGuardBytes >= tStackLow && address < tStackHigh)
     reason = "call stack exhausted";
   if (!reason) return restoreAndReturn(signal);
   execution->trapReason = reason;
@@ -133,17 +131,21 @@ void installFaultHandlers() {
 void prepareThreadForGuestCode() {
   static std::once_flag handlersInstalled;
   std::call_once(handlersInstalled, installFaultHandlers);
-  if (tPrepared) return;
-  tPrepared = true;
-  static thread_local GuestThreadRegistration registration;
-  void* altStack = mmap(nullptr, kAltStackBytes, PROT_READ | PROT_WRITE,
-                        MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (altStack != MAP_FAILED) {
-    stack_t ss = {};
-    ss.ss_sp = altStack;
-    ss.ss_size = kAltStackBytes;
-    sigaltstack(&ss, nullptr);
+  if (!tPrepared) {
+    tPrepared = true;
+    static thread_local GuestThreadRegistration registration;
+    void* altStack = mmap(nullptr, kAltStackBytes, PROT_READ | PROT_WRITE,
+                          MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (altStack != MAP_FAILED) {
+      stack_t ss = {};
+      ss.ss_sp = altStack;
+      ss.ss_size = kAltStackBytes;
+      sigaltstack(&ss, nullptr);
+    }
   }
+  // On the main thread this reads /proc/self/maps: skipped on a stack of
+  // runOnFreshHostStack's, whose range is known.
+  if (tStackHigh) return;
   pthread_attr_t attr;
   if (pthread_getattr_np(pthread_self(), &attr) == 0) {
     void* low = nullptr;
@@ -153,6 +155,13 @@ void prepareThreadForGuestCode() {
     tStackHigh = tStackLow + size;
     pthread_attr_destroy(&attr);
   }
+}
+
+NativeStackRange useNativeStackRange(NativeStackRange range) {
+  NativeStackRange previous{tStackLow, tStackHigh};
+  tStackLow = range.low;
+  tStackHigh = range.high;
+  return previous;
 }
 
 GuestExecution* enterGuestExecution(GuestExecution* execution) {

@@ -18,6 +18,7 @@
 #pragma once
 
 #include <csetjmp>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -48,8 +49,23 @@ struct GuestExecution {
 };
 
 // Installs the process-wide fault handlers (once) and this thread's
-// alternate signal stack (once per thread).
+// alternate signal stack (once per thread), and finds the thread's native
+// stack unless it runs on one set by useNativeStackRange.
 void prepareThreadForGuestCode();
+
+// A fault this far below the native stack guest code runs on is taken for
+// the stack's exhaustion, not for a crash of the host.
+inline constexpr size_t kStackGuardBytes = size_t(1) << 20;
+
+// The native stack a thread runs guest code on: [low, high).
+struct NativeStackRange {
+  uintptr_t low = 0;
+  uintptr_t high = 0;
+};
+// Makes `range` the calling thread's stack, for telling stack exhaustion
+// from other faults (HostStack.h switches stacks); returns the previous one
+// to restore when the thread leaves it.
+NativeStackRange useNativeStackRange(NativeStackRange range);
 
 // Makes `execution` the current thread's innermost one; returns the previous.
 GuestExecution* enterGuestExecution(GuestExecution* execution);

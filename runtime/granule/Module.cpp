@@ -2,13 +2,17 @@
 #include "granule/Module.h"
 
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <link.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 
 #include "granule/AotCompiler.h"
 #include "granule/GlueWriter.h"
+#include "sandbox/UniqueFd.h"
 #include "synergy/ToolPaths.h"
 #include "util/FileIO.h"
 #include "util/Subprocess.h"
@@ -60,16 +64,31 @@ int findCodeSegment(dl_phdr_info* info, size_t, void* data) {
 
 std::shared_ptr<Module> Module::loadFile(const std::string& wasmPath, std::string& error,
                                          bool showProgress) {
-  auto bytes = util::readRegularFile(wasmPath, kMaxWasmBytes, error);
-  if (!bytes) return nullptr;
-  return loadBytes(*bytes, wasmPath, error, showProgress);
+  sandbox::UniqueFd fd(open(wasmPath.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
+  if (!fd.valid()) {
+    error = wasmPath + ": " + std::strerror(errno);
+    return nullptr;
+  }
+  // A warm start: the unchanged file's object, found without reading it.
+  auto soPath = findCompiledModuleFile(fd.get());
+  if (!soPath) {
+    ModuleFile file{fd.get()};
+    auto bytes = util::readRegularFile(fd.get(), wasmPath, kMaxWasmBytes, file.readFrom, error);
+    if (!bytes) return nullptr;
+    soPath = compileToSharedObject({*bytes, wasmPath, showProgress, &file}, error);
+  }
+  return bindObject(soPath, wasmPath, error);
 }
 
 std::shared_ptr<Module> Module::loadBytes(const std::string& wasmBytes,
                                           const std::string& displayName, std::string& error,
                                           bool showProgress) {
-  AotRequest request{wasmBytes, displayName, showProgress};
-  auto soPath = compileToSharedObject(request, error);
+  return bindObject(compileToSharedObject({wasmBytes, displayName, showProgress}, error),
+                    displayName, error);
+}
+
+std::shared_ptr<Module> Module::bindObject(const std::optional<std::string>& soPath,
+                                           const std::string& displayName, std::string& error) {
   if (!soPath) {
     error = displayName + ": " + error;
     return nullptr;

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -58,6 +59,10 @@ class Module {
 
  private:
   Module() = default;
+  // The module of the object at `soPath` (nullopt: `error` says why there is
+  // none), or nullptr with `error`, prefixed with `displayName`.
+  static std::shared_ptr<Module> bindObject(const std::optional<std::string>& soPath,
+                                            const std::string& displayName, std::string& error);
   bool bind(const std::string& soPath, std::string& error);
 
   void* handle_ = nullptr;

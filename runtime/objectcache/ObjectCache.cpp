@@ -26,6 +26,13 @@
 // not match byte for byte (another object's, stale, planted, malformed)
 // only means the object is hashed as before.
 //
+// The same identity stands for a module file's contents, which the AOT
+// cache's key hashes: a record `<hash>.source`, named by the hash of the
+// key's scope (tool versions, runtime build) and the file's identity, holds
+// that identity and the key, so a warm start neither reads nor hashes the
+// module. It is written under the same two conditions (settled, unmoved
+// while read) and names only a key, whose object find() still checks.
+//
 // Looking up never creates anything: openExisting() finds the cache only if
 // it is already there and private, so a run that hits no cache leaves the
 // file system as it was until it has something to store.
@@ -52,6 +59,9 @@ namespace {
 
 constexpr std::string_view kIndexMagic = "synergy-object-index-1";
 constexpr std::string_view kVerifiedMagic = "synergy-object-verified-1";
+constexpr std::string_view kSourceMagic = "synergy-source-key-1";
+// Above any record: the magic, five numbers and a key of kMaxKeyBytes.
+constexpr size_t kMaxSourceRecordBytes = 512;
 // Linux takes ctime from a coarse clock (a tick of a few ms); two seconds
 // also covers file systems that keep times at a coarser granularity.
 constexpr int64_t kIdentitySettleNs = 2'000'000'000;
@@ -174,14 +184,26 @@ int64_t nanoseconds(const struct timespec& time) {
   return int64_t(time.tv_sec) * 1'000'000'000 + time.tv_nsec;
 }
 
-// The verification record of an object with `digest` whose fstat is `st`.
-std::string verificationRecord(const std::string& digest, const struct stat& st) {
+// " <device> <inode> <size> <mtime ns> <ctime ns>" of a file whose fstat is
+// `st`.
+std::string fileIdentity(const struct stat& st) {
   char identity[160];
   std::snprintf(identity, sizeof identity,
-                " %" PRIu64 " %" PRIu64 " %" PRId64 " %" PRId64 " %" PRId64 "\n",
-                uint64_t(st.st_dev), uint64_t(st.st_ino), int64_t(st.st_size),
-                nanoseconds(st.st_mtim), nanoseconds(st.st_ctim));
-  return std::string(kVerifiedMagic) + " " + digest + identity;
+                " %" PRIu64 " %" PRIu64 " %" PRId64 " %" PRId64 " %" PRId64, uint64_t(st.st_dev),
+                uint64_t(st.st_ino), int64_t(st.st_size), nanoseconds(st.st_mtim),
+                nanoseconds(st.st_ctim));
+  return identity;
+}
+
+// The verification record of an object with `digest` whose fstat is `st`.
+std::string verificationRecord(const std::string& digest, const struct stat& st) {
+  return std::string(kVerifiedMagic) + " " + digest + fileIdentity(st) + "\n";
+}
+
+// The head of the source record of a file whose fstat is `st`; the key and
+// a newline follow it.
+std::string sourceRecordHead(const struct stat& st) {
+  return std::string(kSourceMagic) + fileIdentity(st) + " ";
 }
 
 // Whether the file's last change lies far enough in the past for its
@@ -251,6 +273,46 @@ std::optional<std::string> ObjectCache::find(const std::string& key) const {
       identityHasSettled(hashed))
     util::writeFileAtomically(recordPath, record);  // on failure the next lookup hashes again
   return objectPath;
+}
+
+std::string ObjectCache::sourceRecordPath(const struct stat& st, const std::string& scope) const {
+  util::Sha256 name;
+  name.update(kSourceMagic);
+  name.update("\n", 1);
+  name.update(scope);
+  name.update("\n", 1);
+  name.update(fileIdentity(st));
+  return directory_ + "/" + name.hexDigest() + ".source";
+}
+
+std::optional<std::string> ObjectCache::keyOfUnchangedFile(int fd, const std::string& scope) const {
+  struct stat st;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+  FileDescriptor record(::open(sourceRecordPath(st, scope).c_str(),
+                               O_RDONLY | O_NOFOLLOW | O_CLOEXEC));
+  struct stat recordStat;
+  if (record.get() < 0 || fstat(record.get(), &recordStat) != 0 ||
+      !S_ISREG(recordStat.st_mode) || size_t(recordStat.st_size) > kMaxSourceRecordBytes)
+    return std::nullopt;
+  std::string text(size_t(recordStat.st_size), '\0');
+  if (read(record.get(), text.data(), text.size()) != ssize_t(text.size())) return std::nullopt;
+  const std::string head = sourceRecordHead(st);
+  if (text.size() <= head.size() + 1 || text.compare(0, head.size(), head) != 0 ||
+      text.back() != '\n')
+    return std::nullopt;
+  std::string key = text.substr(head.size(), text.size() - head.size() - 1);
+  if (!isValidKey(key)) return std::nullopt;
+  return key;
+}
+
+void ObjectCache::recordKeyOfFile(int fd, const struct stat& readFrom, const std::string& scope,
+                                  const std::string& key) const {
+  struct stat now;
+  if (!isValidKey(key) || fstat(fd, &now) != 0 || fileIdentity(now) != fileIdentity(readFrom) ||
+      !identityHasSettled(now))
+    return;
+  // On failure the next run reads and hashes the file again.
+  util::writeFileAtomically(sourceRecordPath(now, scope), sourceRecordHead(now) + key + "\n");
 }
 
 std::optional<std::string> ObjectCache::publish(const std::string& key,

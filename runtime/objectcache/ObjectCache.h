@@ -14,12 +14,17 @@
 //     planted file is rebuilt, never loaded; once an object has passed, a
 //     verification record of its identity (`<digest>.verified`, see
 //     ObjectCache.cpp) lets later lookups of the unchanged file skip the hash;
+//   - a key hashed from a file's contents (a module's) can be recorded for
+//     the file's identity (`<hash>.source`, see ObjectCache.cpp), so that a
+//     later run finds the key of the unchanged file without reading it;
 //   - objects and index entries are published by rename(2), so concurrent
 //     runs building the same key never see a partial file, and whichever
 //     rename lands last leaves a consistent entry.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
+
+#include <sys/stat.h>
 
 #include <optional>
 #include <string>
@@ -53,12 +58,25 @@ class ObjectCache {
   std::optional<std::string> publish(const std::string& key, const std::string& builtFile,
                                      std::string& error) const;
 
+  // The key recorded by recordKeyOfFile for the file open at `fd` under
+  // `scope` (what the key hashes besides the file: tool versions, the
+  // runtime's build), when the file's identity is still the one recorded;
+  // nullopt otherwise.
+  std::optional<std::string> keyOfUnchangedFile(int fd, const std::string& scope) const;
+  // Records `key` for the file open at `fd`, whose fstat from before its
+  // contents were read for the key is `readFrom`. Records nothing when the
+  // file changed since, or changed too recently for its identity to stand
+  // for its contents.
+  void recordKeyOfFile(int fd, const struct stat& readFrom, const std::string& scope,
+                       const std::string& key) const;
+
   // A new private directory inside the area to build in (so that publish's
   // rename stays on one file system); the caller removes it.
   std::optional<std::string> makeBuildDirectory(std::string& error) const;
 
  private:
   explicit ObjectCache(std::string directory) : directory_(std::move(directory)) {}
+  std::string sourceRecordPath(const struct stat& st, const std::string& scope) const;
   std::string directory_;
 };
 

@@ -42,20 +42,26 @@ std::optional<std::string> readRegularFile(const std::string& path, size_t maxBy
     error = path + ": " + std::strerror(errno);
     return std::nullopt;
   }
-  struct stat st;
+  struct stat readFrom;
+  auto contents = readRegularFile(fd, path, maxBytes, readFrom, error);
+  close(fd);
+  return contents;
+}
+
+std::optional<std::string> readRegularFile(int fd, const std::string& path, size_t maxBytes,
+                                           struct stat& readFrom, std::string& error) {
   std::string problem;
-  if (fstat(fd, &st) != 0) problem = std::strerror(errno);
-  else if (!S_ISREG(st.st_mode)) problem = "not a regular file";
-  else if (size_t(st.st_size) > maxBytes)
+  if (fstat(fd, &readFrom) != 0) problem = std::strerror(errno);
+  else if (!S_ISREG(readFrom.st_mode)) problem = "not a regular file";
+  else if (size_t(readFrom.st_size) > maxBytes)
     problem = "larger than the limit of " + std::to_string(maxBytes) + " bytes";
   if (!problem.empty()) {
     error = path + ": " + problem;
-    close(fd);
     return std::nullopt;
   }
   // Read one byte past the size seen, so a file that grows meanwhile is
   // noticed instead of read without bound.
-  std::string contents(size_t(st.st_size) + 1, '\0');
+  std::string contents(size_t(readFrom.st_size) + 1, '\0');
   size_t got = 0;
   while (got < contents.size()) {
     ssize_t n = read(fd, contents.data() + got, contents.size() - got);
@@ -63,8 +69,7 @@ std::optional<std::string> readRegularFile(const std::string& path, size_t maxBy
     if (n <= 0) break;
     got += size_t(n);
   }
-  close(fd);
-  if (got != size_t(st.st_size)) {
+  if (got != size_t(readFrom.st_size)) {
     error = path + ": changed size while being read";
     return std::nullopt;
   }

@@ -1,6 +1,8 @@
 //===- FileIO.h - whole-file reads and atomic writes ----------------------===//
 #pragma once
 
+#include <sys/stat.h>
+
 #include <optional>
 #include <string>
 #include <string_view>
@@ -15,6 +17,10 @@ std::optional<std::string> readFile(const std::string& path);
 // and directories are refused before anything is read.
 std::optional<std::string> readRegularFile(const std::string& path, size_t maxBytes,
                                            std::string& error);
+// The same from the file open at `fd` (read from where it stands), named
+// `path` in the error; `readFrom` gets its fstat from before the read.
+std::optional<std::string> readRegularFile(int fd, const std::string& path, size_t maxBytes,
+                                           struct stat& readFrom, std::string& error);
 
 // Writes through a temporary in the same directory and renames it into place,
 // so readers never see a partial file. Returns false on failure.

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "granule/Granule.h"
+#include "granule/HostStack.h"
 #include "util/FileIO.h"
 #include "util/Subprocess.h"
 
@@ -38,7 +39,9 @@ std::shared_ptr<granule::Module> buildGuest(const std::string& name, const std::
 
 RunResult runGuest(const std::shared_ptr<granule::Module>& module) {
   granule::Granule granule(module, {});
-  return granule.runStartOnOwnThread(8u << 20);
+  RunResult result;
+  EXPECT_TRUE(granule::runOnFreshHostStack(8u << 20, [&] { result = granule.runStart(); }));
+  return result;
 }
 
 const char* kTrappers = R"(

@@ -1,7 +1,8 @@
 // Unit tests for the object cache: what it refuses to hand out (truncated,
 // swapped and planted objects, another key's index entry, also once a
 // verification record lets lookups skip the hash) and which cache
-// directories it refuses to use or must not create.
+// directories it refuses to use or must not create; and that a key recorded
+// for a source file's identity never names a changed file.
 #include <gtest/gtest.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -14,6 +15,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <vector>
 
 #include "objectcache/ObjectCache.h"
 
@@ -248,4 +250,80 @@ TEST_F(ObjectCacheTest, VerifiedIdentityNeverLetsAChangedObjectThrough) {
   fs::copy_file(otherRecord, record, fs::copy_options::overwrite_existing);
   overwriteKeepingSizeAndMtime(path, "THE");
   EXPECT_EQ(cache->find("k.so"), std::nullopt);
+}
+
+TEST_F(ObjectCacheTest, SourceKeyRecordNeverOutlivesAChangeOfTheFile) {
+  std::string error;
+  auto cache = ObjectCache::open("aot", error);
+  ASSERT_TRUE(cache) << error;
+  std::string source = scratch_ + "/module.wasm";
+  writeAll(source, "module one");
+  auto keyOf = [&](const std::string& scope) {
+    int fd = open(source.c_str(), O_RDONLY);
+    EXPECT_GE(fd, 0);
+    auto key = cache->keyOfUnchangedFile(fd, scope);
+    close(fd);
+    return key;
+  };
+  auto record = [&](const std::string& key) {
+    int fd = open(source.c_str(), O_RDONLY);
+    ASSERT_GE(fd, 0);
+    struct stat readFrom{};
+    ASSERT_EQ(fstat(fd, &readFrom), 0);
+    cache->recordKeyOfFile(fd, readFrom, "scope", key);
+    close(fd);
+  };
+
+  // Just written: changed too recently for its identity to stand for it.
+  record("one.so");
+  EXPECT_EQ(keyOf("scope"), std::nullopt);
+  waitUntilObjectsSettle();
+  record("one.so");
+  EXPECT_EQ(keyOf("scope"), "one.so");
+  EXPECT_EQ(keyOf("another runtime"), std::nullopt);
+
+  // Changed in place with its size and modification time kept.
+  overwriteKeepingSizeAndMtime(source, "MODULE");
+  EXPECT_EQ(keyOf("scope"), std::nullopt);
+
+  // Changed between the read and the record: nothing is recorded.
+  waitUntilObjectsSettle();
+  {
+    int fd = open(source.c_str(), O_RDONLY);
+    ASSERT_GE(fd, 0);
+    struct stat readFrom{};
+    ASSERT_EQ(fstat(fd, &readFrom), 0);
+    overwriteKeepingSizeAndMtime(source, "module");
+    waitUntilObjectsSettle();
+    cache->recordKeyOfFile(fd, readFrom, "scope", "stale.so");
+    close(fd);
+  }
+  EXPECT_EQ(keyOf("scope"), std::nullopt);
+
+  // Replaced by rename with a file of the same size.
+  record("one.so");
+  ASSERT_EQ(keyOf("scope"), "one.so");
+  writeAll(source + ".new", "module two");
+  fs::rename(source + ".new", source);
+  EXPECT_EQ(keyOf("scope"), std::nullopt);
+
+  // Records that do not parse, or name no valid key, name nothing.
+  waitUntilObjectsSettle();
+  record("two.so");
+  ASSERT_EQ(keyOf("scope"), "two.so");
+  std::vector<std::string> records;
+  for (const auto& entry : fs::directory_iterator(cache->directory()))
+    if (entry.path().extension() == ".source") records.push_back(entry.path().string());
+  ASSERT_FALSE(records.empty());
+  for (const std::string& garbage : {std::string("garbage"), std::string(4096, 'x')}) {
+    for (const std::string& path : records) writeAll(path, garbage);
+    EXPECT_EQ(keyOf("scope"), std::nullopt);
+  }
+  record("two.so");
+  ASSERT_EQ(keyOf("scope"), "two.so");
+  for (const std::string& path : records) {
+    std::string text = readAll(path);
+    if (text.size() > 8) writeAll(path, text.substr(0, text.size() - 7) + "../x\n");
+  }
+  EXPECT_EQ(keyOf("scope"), std::nullopt);
 }
