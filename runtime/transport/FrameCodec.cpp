@@ -64,6 +64,8 @@ static bool isKnownFrameType(uint16_t raw) {
     case FrameType::MpiRequestToSend:
     case FrameType::MpiClearToSend:
     case FrameType::MpiRendezvousData:
+    case FrameType::MpiEagerGrant:
+    case FrameType::MpiEagerCredit:
       return true;
   }
   return false;
@@ -181,6 +183,10 @@ const char* frameTypeName(FrameType type) {
       return "MpiClearToSend";
     case FrameType::MpiRendezvousData:
       return "MpiRendezvousData";
+    case FrameType::MpiEagerGrant:
+      return "MpiEagerGrant";
+    case FrameType::MpiEagerCredit:
+      return "MpiEagerCredit";
   }
   return "unknown";
 }

@@ -187,6 +187,14 @@ enum class FrameType : uint16_t {
   // MpiRequestToSend stated). The data follows at once, on the same
   // connection, in MpiMessagePart frames, as after a MpiMessageHead.
   MpiRendezvousData = 51,
+  // Eager credit (mpi/RemoteRanks.h): the receiving part bounds the eager
+  // data of another part that its ranks have not received yet.
+  // Its first frame after MpiHello (either direction): u64 the eager bytes
+  // (1 to kMaxMpiEagerGrantBytes) the other part may send it unasked.
+  MpiEagerGrant = 62,
+  // Bytes of that grant its ranks received, given back: u64, 1 to what
+  // the other part holds out.
+  MpiEagerCredit = 63,
 };
 
 constexpr std::array<uint8_t, 4> kFrameMagic = {'S', 'Y', 'N', '1'};
@@ -219,6 +227,8 @@ constexpr uint64_t kMpiMatchedBytes = 12;
 constexpr uint64_t kMpiRequestToSendBytes = kMpiMessageHeadBytes;
 constexpr uint64_t kMpiClearToSendBytes = 24;
 constexpr uint64_t kMpiRendezvousDataBytes = 24;
+constexpr uint64_t kMpiEagerCreditBytes = 8;
+constexpr uint64_t kMaxMpiEagerGrantBytes = 1ull << 40;
 constexpr uint64_t kMpiAbortBytes = 4;
 constexpr uint64_t kMpiHostStateHeaderBytes = 36;
 constexpr uint64_t kMpiHostStateLineHeaderBytes = 8;
@@ -301,6 +311,9 @@ constexpr uint64_t maxPayloadBytes(FrameType type) {
       return kMpiClearToSendBytes;
     case FrameType::MpiRendezvousData:
       return kMpiRendezvousDataBytes;
+    case FrameType::MpiEagerGrant:
+    case FrameType::MpiEagerCredit:
+      return kMpiEagerCreditBytes;
     case FrameType::MpiHostState:
       return kMpiHostStateHeaderBytes +
              kMaxMpiHostStateLines * (kMpiHostStateLineHeaderBytes + kMaxMpiWaitLineBytes);
