@@ -311,8 +311,9 @@ class World {
   }
   // Sends a copy of `count` instances of `type` at `data` from `from`, when
   // the message is short enough to go eager (and, to a rank on another
-  // host, within the eager credit); false, sending nothing, otherwise. With `mayDefer` (a nonblocking send) the message may stay
-  // unpublished until publishSends(from).
+  // host, within the eager credit); false, sending nothing, otherwise.
+  // With `mayDefer` (a nonblocking send) the message may stay unpublished
+  // until publishSends(from).
   bool sendEager(int from, const Envelope& envelope, const uint8_t* data, const TypeLayout& type,
                  int64_t count, int destWorldRank, bool mayDefer);
   // Shows the receivers every message `rank` has left unpublished. Every
