@@ -33,6 +33,7 @@
 
 #include "cluster/CheckpointAgreement.h"
 #include "cluster/ClusterState.h"
+#include "cluster/EagerCredit.h"
 #include "mpi/HostCollectives.h"
 #include "mpi/World.h"
 #include "transport/ClusterToken.h"
@@ -50,6 +51,21 @@ constexpr auto kJoinLimit = std::chrono::seconds(120);
 constexpr auto kFlushLimit = std::chrono::seconds(10);
 // The freed heap memory a job part keeps for the next frames (runJobPart).
 constexpr int kKeptFreeHeapBytes = 512 << 20;
+// The eager data (mpi/RemoteRanks.h) a part grants each other part that its
+// ranks have not received yet; SYNERGY_MPI_EAGER_CREDIT_BYTES sets another
+// (tests use small ones). 16 MiB is 32 messages just under the 1 MiB
+// rendezvous threshold, or the whole window of osu bandwidth at 256 KiB.
+constexpr int64_t kDefaultEagerGrantBytes = 16 << 20;
+
+int64_t eagerGrantBytes() {
+  const char* text = std::getenv("SYNERGY_MPI_EAGER_CREDIT_BYTES");
+  if (!text || !*text) return kDefaultEagerGrantBytes;
+  char* end = nullptr;
+  long long value = std::strtoll(text, &end, 10);
+  if (*end != '\0' || value < 1 || uint64_t(value) > transport::kMaxMpiEagerGrantBytes)
+    return kDefaultEagerGrantBytes;
+  return int64_t(value);
+}
 
 void putLittleEndian(uint8_t* out, uint64_t value, size_t bytes) {
   for (size_t i = 0; i < bytes; ++i) out[i] = uint8_t(value >> (8 * i));
@@ -81,7 +97,8 @@ class MpiPeerLink::Impl {
   uint64_t framesSent() const { return framesSent_.load(); }
   uint64_t framesReceived() const { return framesReceived_.load(); }
 
-  Impl(const JobPart& part, mpi::World& world) : part_(part), world_(&world) {
+  Impl(const JobPart& part, mpi::World& world)
+      : part_(part), world_(&world), credit_(part.partRanks.size(), eagerGrantBytes()) {
     for (uint32_t p = 0; p < part.partRanks.size(); ++p)
       for (uint32_t r = 0; r < part.partRanks[p]; ++r) partOfRank_.push_back(p);
     firstLocal_ = part.firstRankOf(part.partIndex);
@@ -129,16 +146,19 @@ class MpiPeerLink::Impl {
       putLittleEndian(hello.data(), part_.jobId, 8);
       putLittleEndian(hello.data() + 8, part_.partIndex, 4);
       connection->send(transport::FrameType::MpiHello, std::move(hello));
+      sendGrant(*connection);
     }
+    // Every other part's grant has come too, so that the first messages
+    // go eagerly.
     std::unique_lock<std::mutex> lock(mutex_);
     if (!introduced_.wait_until(lock, deadline, [&] {
-          for (uint32_t p = 0; p < part_.partIndex; ++p)
-            if (!peers_[p]) return false;
+          for (uint32_t p = 0; p < peers_.size(); ++p)
+            if (p != part_.partIndex && (!peers_[p] || !credit_.hasGrantFrom(p))) return false;
           return true;
         })) {
-      error = "job " + std::to_string(part_.jobId) +
-              ": the hosts of the lower ranks did not connect within " +
-              std::to_string(kJoinLimit.count()) + " s";
+      error = "job " + std::to_string(part_.jobId) + ": the other hosts of the job did not " +
+              "connect and grant eager credit within " + std::to_string(kJoinLimit.count()) +
+              " s";
       return false;
     }
     return true;
@@ -212,6 +232,19 @@ class MpiPeerLink::Impl {
     appendParts(frames, data, bytes);
     framesSent_ += frames.size();
     peers_[partOfRank_[receiver]]->sendLent(std::move(frames), std::move(written));
+  }
+
+  bool takeEagerCredit(int receiver, int64_t bytes) {
+    return credit_.take(partOfRank_[size_t(receiver)], bytes);
+  }
+
+  void returnEagerCredit(int sender, int64_t bytes) {
+    uint32_t part = partOfRank_[size_t(sender)];
+    int64_t batch = credit_.release(part, bytes);
+    if (batch == 0) return;
+    std::vector<uint8_t> payload(transport::kMpiEagerCreditBytes);
+    putLittleEndian(payload.data(), uint64_t(batch), 8);
+    peers_[part]->send(transport::FrameType::MpiEagerCredit, std::move(payload));
   }
 
   void acknowledgeMatch(int sender, uint64_t matchId) {
@@ -308,6 +341,8 @@ class MpiPeerLink::Impl {
   }
 
   int hostOf(int worldRank) const { return int(partOfRank_[size_t(worldRank)]); }
+
+  uint64_t eagerCreditShortfalls() const { return credit_.shortfalls(); }
 
  private:
   bool isLocal(uint64_t rank) const { return rank >= uint64_t(firstLocal_) && rank < uint64_t(endLocal_); }
@@ -631,6 +666,10 @@ class MpiPeerLink::Impl {
       return false;
     }
     if (!takeMessageHeader(payload.data(), part, assembly.message, reason)) return false;
+    if (!credit_.hold(part,
+                      mpi::eagerCreditCharge(int64_t(bytes), assembly.message.matchId != 0),
+                      reason))
+      return false;
     // Only address space (a block this large is mapped, not taken from
     // the heap): pages are touched as the parts arrive, so a sender that
     // stops early costs what it sent.
@@ -762,6 +801,10 @@ class MpiPeerLink::Impl {
       mpi::RemoteMessage message;
       if (!takeMessageHeader(frame.get(), part, message, reason)) return false;
       message.envelope.bytes = int64_t(bytes - transport::kMpiMessageHeaderBytes);
+      if (!credit_.hold(part,
+                        mpi::eagerCreditCharge(message.envelope.bytes, message.matchId != 0),
+                        reason))
+        return false;
       if (world_) {
         world_->deliverRemote(message, std::move(frame), transport::kMpiMessageHeaderBytes);
         ++framesReceived_;
@@ -823,6 +866,9 @@ class MpiPeerLink::Impl {
       return onStateCheck(part, payload, reason);
     if (frame.type == transport::FrameType::MpiStateConfirm)
       return onStateConfirm(part, payload, reason);
+    if (frame.type == transport::FrameType::MpiEagerGrant ||
+        frame.type == transport::FrameType::MpiEagerCredit)
+      return onCredit(part, frame, reason);
     std::lock_guard<std::mutex> guard(worldMutex_);
     if (!world_) return true;
     bool accepted = deliverFrame(part, frame, reason);
@@ -961,6 +1007,29 @@ class MpiPeerLink::Impl {
     }
     partOfConnection_[&from] = uint32_t(part);
     peers_[part] = from.shared_from_this();
+    sendGrant(from);
+    introduced_.notify_all();
+    return true;
+  }
+
+  void sendGrant(transport::Connection& to) {
+    std::vector<uint8_t> payload(transport::kMpiEagerCreditBytes);
+    putLittleEndian(payload.data(), uint64_t(credit_.grant()), 8);
+    to.send(transport::FrameType::MpiEagerGrant, std::move(payload));
+  }
+
+  // A MpiEagerGrant or MpiEagerCredit from `part`. Neither counts as an MPI
+  // frame for the deadlock check: no rank ever waits for credit.
+  bool onCredit(uint32_t part, const transport::Frame& frame, std::string& reason) {
+    if (frame.payload.size() != transport::kMpiEagerCreditBytes) {
+      reason = std::string(transport::frameTypeName(frame.type)) + " of the wrong size";
+      return false;
+    }
+    uint64_t bytes = getLittleEndian(frame.payload.data(), 8);
+    if (frame.type == transport::FrameType::MpiEagerCredit)
+      return credit_.returned(part, bytes, reason);
+    std::lock_guard<std::mutex> guard(mutex_);
+    if (!credit_.granted(part, bytes, reason)) return false;
     introduced_.notify_all();
     return true;
   }
@@ -999,6 +1068,9 @@ class MpiPeerLink::Impl {
   std::mutex stateMutex_;
   std::vector<PartState> partStates_;
   std::vector<uint64_t> watchedVersions_;
+  // Eager credit (mpi/RemoteRanks.h) between this part and each other.
+  // Grants come under mutex_, for join()'s wait.
+  EagerCredit credit_;
   int quietTicks_ = 0;
   // The confirming round this part opened last (MpiStateCheck), whether it
   // still stands, and which parts have confirmed it.
@@ -1059,6 +1131,14 @@ void MpiPeerLink::sendRendezvousData(int receiver, uint64_t receiveId, const uin
   impl_->sendRendezvousData(receiver, receiveId, data, bytes, std::move(written));
 }
 
+bool MpiPeerLink::takeEagerCredit(int receiver, int64_t bytes) {
+  return impl_->takeEagerCredit(receiver, bytes);
+}
+
+void MpiPeerLink::returnEagerCredit(int sender, int64_t bytes) {
+  impl_->returnEagerCredit(sender, bytes);
+}
+
 void MpiPeerLink::acknowledgeMatch(int sender, uint64_t matchId) {
   impl_->acknowledgeMatch(sender, matchId);
 }
@@ -1088,6 +1168,8 @@ std::optional<std::string> MpiPeerLink::checkJobDeadlock(int stableTicks) {
 }
 
 void MpiPeerLink::leave() { impl_->leave(); }
+
+uint64_t MpiPeerLink::eagerCreditShortfalls() const { return impl_->eagerCreditShortfalls(); }
 
 void MpiPeerLink::setCheckpointFrames(CheckpointFrames handler) {
   impl_->setCheckpointFrames(std::move(handler));
@@ -1160,6 +1242,12 @@ int runJobPart(const std::string& partFile, mpi::JobOptions job,
                  double(usage.ru_utime.tv_sec) + double(usage.ru_utime.tv_usec) * 1e-6,
                  double(usage.ru_stime.tv_sec) + double(usage.ru_stime.tv_usec) * 1e-6,
                  usage.ru_minflt, usage.ru_nvcsw, usage.ru_nivcsw, usage.ru_maxrss);
+    if (link)
+      std::fprintf(stderr,
+                   "synergy-run: mpi: ranks %d-%d sent %llu messages by rendezvous for want of "
+                   "eager credit\n",
+                   job.firstRank, job.firstRank + job.ranks - 1,
+                   static_cast<unsigned long long>(link->eagerCreditShortfalls()));
   }
   return status;
 }

@@ -19,6 +19,15 @@
 // MpiMessagePart frames, placed straight where the receive wants it
 // (mpi/RemoteRendezvous.cpp).
 //
+// Eager credit (mpi/RemoteRanks.h): each part grants every other part
+// SYNERGY_MPI_EAGER_CREDIT_BYTES (16 MiB by default) in a MpiEagerGrant
+// right after the MpiHello, and join() waits for every grant. The eager
+// bytes a part holds from another and no receive has taken stay within
+// its grant: a MpiMessage or MpiMessageHead beyond it drops the
+// connection, before any buffer is made for it. Credit goes back in
+// MpiEagerCredit frames; one that returns more than is out, or a second
+// grant, drops the connection as well.
+//
 // Every received frame is checked before use: a sender that is not a rank
 // of the connection's part, a receiver that is not a rank of this part, a
 // short header, an unknown match id, or a split message whose length is out
@@ -95,6 +104,8 @@ class MpiPeerLink final : public mpi::RemoteRanks {
   void clearToSend(int sender, uint64_t sendId, int receiver, uint64_t receiveId) override;
   void sendRendezvousData(int receiver, uint64_t receiveId, const uint8_t* data, int64_t bytes,
                           std::function<void()> written) override;
+  bool takeEagerCredit(int receiver, int64_t bytes) override;
+  void returnEagerCredit(int sender, int64_t bytes) override;
   void acknowledgeMatch(int sender, uint64_t matchId) override;
   void abortJob(int status) override;
   int hostOf(int worldRank) const override;
@@ -115,6 +126,8 @@ class MpiPeerLink final : public mpi::RemoteRanks {
   // The MPI frames this part has sent to and received from the others.
   uint64_t framesSent() const;
   uint64_t framesReceived() const;
+  // The messages this part sent by rendezvous for want of eager credit.
+  uint64_t eagerCreditShortfalls() const;
 
   // Writes out every queued frame, then delivers nothing more to the World,
   // so that the World may go while the other hosts still send: called once

@@ -20,6 +20,11 @@
 // which sends the acknowledgement back, and the sending host completes the
 // waiting request it kept under that id.
 //
+// Such a proxy holds its data on this host until a receive takes it, so
+// its sender first takes eager credit from the link (RemoteRanks.h): a
+// message the credit does not cover goes by rendezvous whatever its size.
+// When the proxy matches, World::sendMatched() gives its bytes back.
+//
 //===----------------------------------------------------------------------===//
 #include <cstring>
 #include <string>
@@ -49,6 +54,7 @@ constexpr int64_t kSendInPlaceBytes = 64 << 10;
 struct RemoteSendProxy : Request {
   std::unique_ptr<uint8_t[]> frame;
   uint64_t matchId = 0;
+  int64_t creditBytes = 0;  // what it charged (eagerCreditCharge)
 };
 
 // A message too large for the link ends the job rather than going
@@ -105,8 +111,14 @@ void World::sendRemoteCopy(int from, const Envelope& envelope, const uint8_t* da
   });
 }
 
+bool World::takeEagerCredit(int destWorldRank, int64_t bytes, bool synchronous) {
+  int64_t charge = eagerCreditCharge(bytes, synchronous);
+  return charge == 0 || remote_->takeEagerCredit(destWorldRank, charge);
+}
+
 void World::sendRemote(const std::shared_ptr<Request>& send, int destWorldRank) {
-  if (send->bytes >= rendezvousThreshold_) {
+  if (send->bytes >= rendezvousThreshold_ ||
+      !takeEagerCredit(destWorldRank, send->bytes, send->synchronous && !send->buffered)) {
     if (fitsAcrossHosts(*this, *remote_, send->owner, destWorldRank, send->bytes))
       sendRendezvous(send, destWorldRank);
     return;
@@ -144,13 +156,15 @@ void World::sendRemote(const std::shared_ptr<Request>& send, int destWorldRank) 
 void World::deliverRemote(const RemoteMessage& message, std::unique_ptr<uint8_t[]> frame,
                           size_t dataOffset) {
   Mailbox& box = *mailboxes_[message.to];
-  if (message.matchId == 0 && message.envelope.bytes <= MessageRing::kInlineBytes) {
+  int64_t charge = eagerCreditCharge(message.envelope.bytes, message.matchId != 0);
+  if (charge == 0) {
     box.sendCopy(message.from, message.envelope, frame.get() + dataOffset, *byteLayout(),
                  message.envelope.bytes, /*mayDefer=*/false);
   } else {
     auto proxy = std::make_shared<RemoteSendProxy>();
     proxy->frame = std::move(frame);
     proxy->matchId = message.matchId;
+    proxy->creditBytes = charge;
     proxy->kind = Request::Kind::Send;
     proxy->owner = message.from;
     proxy->buffer = proxy->frame.get() + dataOffset;
@@ -168,6 +182,8 @@ void World::deliverRemote(const RemoteMessage& message, std::unique_ptr<uint8_t[
 
 void World::acknowledgeRemoteMatch(Request& proxy) {
   auto& remoteSend = static_cast<RemoteSendProxy&>(proxy);
+  if (remoteSend.creditBytes != 0)
+    remote_->returnEagerCredit(remoteSend.owner, remoteSend.creditBytes);
   if (remoteSend.matchId != 0) remote_->acknowledgeMatch(remoteSend.owner, remoteSend.matchId);
 }
 

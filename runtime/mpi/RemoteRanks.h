@@ -24,6 +24,16 @@
 // sendRendezvousData), so that no host ever holds such a message's data
 // unexpected.
 //
+// Smaller messages are bounded by credit (eagerCreditCharge): each host
+// grants each other host a number of eager bytes that its ranks have not
+// received yet. A sender takes credit for each message it sends eagerly
+// (takeEagerCredit) and, when too little is left, sends that message by
+// rendezvous instead; the receiving host gives the bytes back as its ranks
+// receive them (returnEagerCredit). No sender ever waits for credit, so
+// the receiving host never stops reading: a rendezvous needs no buffer
+// there, and rendezvous data that a posted receive waits for may sit
+// behind any number of eager frames on the same connection.
+//
 //===----------------------------------------------------------------------===//
 #pragma once
 
@@ -48,6 +58,15 @@ struct RemoteMessage {
   // match with this id, which names the send on the sending host.
   uint64_t matchId = 0;
 };
+
+// The eager bytes a message from another host charges against the credit
+// its receiving host granted: those that host keeps in a buffer of their
+// own until a receive takes them (World::deliverRemote), which is every
+// eager message but a standard one of at most a ring slot's inline bytes,
+// copied into the receiver's ring as a local one is.
+inline int64_t eagerCreditCharge(int64_t bytes, bool synchronous) {
+  return synchronous || bytes > MessageRing::kInlineBytes ? bytes : 0;
+}
 
 // The one-sided operations a rank sends to a window member on another
 // host (RemoteWindows.cpp). The wire values are fixed: they travel in
@@ -134,6 +153,14 @@ class RemoteRanks {
   // they are written out. Called on the link's receiving thread.
   virtual void sendRendezvousData(int receiver, uint64_t receiveId, const uint8_t* data,
                                   int64_t bytes, std::function<void()> written) = 0;
+  // Eager credit. Takes `bytes` (eagerCreditCharge) of what the host of
+  // world rank `receiver` granted this one; false, taking nothing, when
+  // less is left. Called on the sending rank's thread.
+  virtual bool takeEagerCredit(int receiver, int64_t bytes) = 0;
+  // A local rank received eager data of `bytes` charged by remote rank
+  // `sender`: they go back to its host, at once or with later ones. Called
+  // on the receiving rank's thread.
+  virtual void returnEagerCredit(int sender, int64_t bytes) = 0;
   // Tells every other host that the job aborted here with `status`, so that
   // their ranks stop as well. Called once, by World::abort().
   virtual void abortJob(int status) = 0;

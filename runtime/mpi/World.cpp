@@ -296,6 +296,8 @@ bool World::sendEager(int from, const Envelope& envelope, const uint8_t* data,
                       const TypeLayout& type, int64_t count, int destWorldRank, bool mayDefer) {
   if (envelope.bytes > kEagerLimit) return false;
   if (remote_ && remoteRank_[destWorldRank]) {
+    // Without credit it goes by rendezvous, through the caller's request.
+    if (!takeEagerCredit(destWorldRank, envelope.bytes, /*synchronous=*/false)) return false;
     sendRemoteCopy(from, envelope, data, type, count, destWorldRank);
     return true;
   }

@@ -310,9 +310,10 @@ class World {
     mailboxes_[recv->owner]->postUnmatched(recv);
   }
   // Sends a copy of `count` instances of `type` at `data` from `from`, when
-  // the message is short enough to go eager; false, sending nothing,
-  // otherwise. With `mayDefer` (a nonblocking send) the message may stay
-  // unpublished until publishSends(from).
+  // the message is short enough to go eager (and, to a rank on another
+  // host, within the eager credit); false, sending nothing, otherwise.
+  // With `mayDefer` (a nonblocking send) the message may stay unpublished
+  // until publishSends(from).
   bool sendEager(int from, const Envelope& envelope, const uint8_t* data, const TypeLayout& type,
                  int64_t count, int destWorldRank, bool mayDefer);
   // Shows the receivers every message `rank` has left unpublished. Every
@@ -478,6 +479,9 @@ class World {
   void sendRemoteCopy(int from, const Envelope& envelope, const uint8_t* data,
                       const TypeLayout& type, int64_t count, int destWorldRank);
   void acknowledgeRemoteMatch(Request& proxy);
+  // Whether a message of `bytes` to remote rank `destWorldRank` may go
+  // eagerly: it charges no credit, or the link had enough and took it.
+  bool takeEagerCredit(int destWorldRank, int64_t bytes, bool synchronous);
   // The rendezvous side of sendRemote(): sends only the envelope of a
   // message of at least the rendezvous threshold.
   void sendRendezvous(const std::shared_ptr<Request>& send, int destWorldRank);

@@ -74,6 +74,8 @@ static bool isKnownFrameType(uint16_t raw) {
     case FrameType::OmpRegionShare:
     case FrameType::OmpThreadHello:
     case FrameType::OmpReductionList:
+    case FrameType::MpiEagerGrant:
+    case FrameType::MpiEagerCredit:
       return true;
   }
   return false;
@@ -211,6 +213,10 @@ const char* frameTypeName(FrameType type) {
       return "OmpThreadHello";
     case FrameType::OmpReductionList:
       return "OmpReductionList";
+    case FrameType::MpiEagerGrant:
+      return "MpiEagerGrant";
+    case FrameType::MpiEagerCredit:
+      return "MpiEagerCredit";
   }
   return "unknown";
 }

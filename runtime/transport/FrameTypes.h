@@ -218,6 +218,14 @@ enum class FrameType : uint16_t {
   // Thread host to main host, right after an OmpJoinUpdate sent at a
   // reduction: u32 the guest address of its first thread's reduction list.
   OmpReductionList = 60,
+  // Eager credit (mpi/RemoteRanks.h): the receiving part bounds the eager
+  // data of another part that its ranks have not received yet.
+  // Its first frame after MpiHello (either direction): u64 the eager bytes
+  // (1 to kMaxMpiEagerGrantBytes) the other part may send it unasked.
+  MpiEagerGrant = 62,
+  // Bytes of that grant its ranks received, given back: u64, 1 to what
+  // the other part holds out.
+  MpiEagerCredit = 63,
   // Hypervisor to tenant (protocol 6), while it serves an open-loop run
   // (HvOpenLoop, alone or ending an HvBatch) that has gone on for 100 ms:
   // u32 engine id, u32 ticks the run has completed so far, u32 tasks it has
@@ -257,6 +265,8 @@ constexpr uint64_t kMpiMatchedBytes = 12;
 constexpr uint64_t kMpiRequestToSendBytes = kMpiMessageHeadBytes;
 constexpr uint64_t kMpiClearToSendBytes = 24;
 constexpr uint64_t kMpiRendezvousDataBytes = 24;
+constexpr uint64_t kMpiEagerCreditBytes = 8;
+constexpr uint64_t kMaxMpiEagerGrantBytes = 1ull << 40;
 constexpr uint64_t kMpiAbortBytes = 4;
 constexpr uint64_t kMpiHostStateHeaderBytes = 36;
 constexpr uint64_t kMpiHostStateLineHeaderBytes = 8;
@@ -360,6 +370,9 @@ constexpr uint64_t maxPayloadBytes(FrameType type) {
       return kOmpThreadHelloBytes;
     case FrameType::OmpReductionList:
       return kOmpReductionListBytes;
+    case FrameType::MpiEagerGrant:
+    case FrameType::MpiEagerCredit:
+      return kMpiEagerCreditBytes;
     case FrameType::MpiHostState:
       return kMpiHostStateHeaderBytes +
              kMaxMpiHostStateLines * (kMpiHostStateLineHeaderBytes + kMaxMpiWaitLineBytes);

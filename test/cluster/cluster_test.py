@@ -985,35 +985,46 @@ def peak_resident_kib(err, ranks):
     return int(match.group(1))
 
 
+def late_receiver_runs(cluster, arguments, settings):
+    """late_receiver.c with `arguments` at np 2 over two 1-slot hosts, once
+    per (name, environment additions) in `settings`, each with daemons of
+    its own: every output must equal OpenMPI's. Returns by name the
+    receiving host's peak resident set (KiB) and the job's stderr."""
+    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "late_receiver.c")
+    native, granule = build_both(cluster, source, "late_receiver")
+    want = run_mpirun(native, 2, arguments)
+    check_equal(want[0], 0, f"OpenMPI's exit status (stderr: {want[2]!r})")
+    cluster.start_redis()
+    remote = [os.path.join(cluster.bin_dir, "synergy-run"), "--cluster", cluster.url,
+              "--token-file", cluster.token_file, "-np", "2", granule, *arguments]
+    runs = {}
+    for name, additions in settings:
+        env = dict(os.environ, SYNERGY_MPI_STATS="1", **additions)
+        daemons = [cluster.start_daemon(f"{name}{i}", f"127.0.0.{i}", 1, env=env) for i in (2, 3)]
+        code, out, err = run_tool(remote)
+        check_equal((code, out.splitlines()), (want[0], want[1].splitlines()),
+                    f"{name}: np 2 over 2 hosts against OpenMPI (stderr: {err!r})")
+        runs[name] = (peak_resident_kib(err, "1-1"), err)
+        for daemon in daemons:
+            daemon.process.terminate()
+            daemon.process.wait(timeout=60)
+    return runs
+
+
 def case_rendezvous_memory(cluster):
     """A receiver that asks late for many large messages (late_receiver.c:
     32 MPI_Isend of 4 MiB to a rank on another host, received only after a
     barrier) holds none of their data on its host: its process's peak
     resident set stays under 96 MiB and the output equals OpenMPI's. The
     same job with every message sent eagerly (a rendezvous threshold of
-    1 GiB) must exceed the 128 MiB the messages hold, which shows that the
-    measure sees what it is to catch."""
-    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
-    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "late_receiver.c")
-    native, granule = build_both(cluster, source, "late_receiver")
-    want = run_mpirun(native, 2)
-    check_equal(want[0], 0, f"OpenMPI's exit status (stderr: {want[2]!r})")
-    cluster.start_redis()
-    remote = [os.path.join(cluster.bin_dir, "synergy-run"), "--cluster", cluster.url,
-              "--token-file", cluster.token_file, "-np", "2", granule]
-    peaks = {}
-    for name, threshold in (("rendezvous", None), ("eager", str(1 << 30))):
-        env = dict(os.environ, SYNERGY_MPI_STATS="1")
-        if threshold:
-            env["SYNERGY_MPI_RENDEZVOUS_BYTES"] = threshold
-        daemons = [cluster.start_daemon(f"{name}{i}", f"127.0.0.{i}", 1, env=env) for i in (2, 3)]
-        code, out, err = run_tool(remote)
-        check_equal((code, out.splitlines()), (want[0], want[1].splitlines()),
-                    f"{name}: np 2 over 2 hosts against OpenMPI (stderr: {err!r})")
-        peaks[name] = peak_resident_kib(err, "1-1")
-        for daemon in daemons:
-            daemon.process.terminate()
-            daemon.process.wait(timeout=60)
+    1 GiB and eager credit of 1 TiB) must exceed the 128 MiB the messages
+    hold, which shows that the measure sees what it is to catch."""
+    runs = late_receiver_runs(cluster, [], [
+        ("rendezvous", {}),
+        ("eager", {"SYNERGY_MPI_RENDEZVOUS_BYTES": str(1 << 30),
+                   "SYNERGY_MPI_EAGER_CREDIT_BYTES": str(1 << 40)})])
+    peaks = {name: peak for name, (peak, _) in runs.items()}
     print(f"receiving host's peak resident set: {peaks['rendezvous']} KiB by rendezvous, "
           f"{peaks['eager']} KiB eager")
     check(peaks["rendezvous"] < 96 << 10,
@@ -1022,17 +1033,47 @@ def case_rendezvous_memory(cluster):
           f"sent eagerly, the receiving host held only {peaks['eager']} KiB at its peak")
 
 
-def case_rendezvous_order(cluster):
-    """Eager and rendezvous messages mixed from two senders on two hosts to
-    a receiver on a third (mixed_order.c, np 3 spread, the default
-    threshold of 1 MiB): receives by source and tag, MPI_Probe on MPI_ANY_SOURCE and
-    MPI_ANY_TAG, MPI_ANY_SOURCE/MPI_ANY_TAG receives into a contiguous and
-    a strided buffer, and MPI_Issend. Each sender's messages come in the
-    order OpenMPI gives, with its data, and no connection is dropped."""
+def credit_shortfalls(err, ranks):
+    """The messages the process of ranks `ranks` ("0-0") sent by rendezvous
+    for want of eager credit, as it reported under SYNERGY_MPI_STATS=1."""
+    match = re.search(rf"synergy-run: mpi: ranks {ranks} sent (\d+) messages by rendezvous "
+                      r"for want of eager credit\n", err)
+    check(match is not None, f"no eager credit shortfalls reported for ranks {ranks}:\n{err}")
+    return int(match.group(1))
+
+
+def case_eager_credit_memory(cluster):
+    """Many messages under the 1 MiB rendezvous threshold that their
+    receiver asks for only late (late_receiver.c: 256 MPI_Isend of 512 KiB,
+    128 MiB, to a rank on another host): the receiving host holds no more
+    of them than its eager credit (16 MiB by default), the sender sends the
+    rest by rendezvous, and so the receiving process's peak resident set
+    stays under 96 MiB; the output equals OpenMPI's. With a credit of 1 TiB,
+    which never runs out, every message goes eagerly and the peak exceeds
+    the 128 MiB they hold: the bound is the credit's."""
+    runs = late_receiver_runs(cluster, ["256", str(512 << 10)], [
+        ("credit", {}), ("unbounded", {"SYNERGY_MPI_EAGER_CREDIT_BYTES": str(1 << 40)})])
+    peaks = {name: peak for name, (peak, _) in runs.items()}
+    shortfalls = {name: credit_shortfalls(err, "0-0") for name, (_, err) in runs.items()}
+    print(f"receiving host's peak resident set: {peaks['credit']} KiB with the default credit "
+          f"({shortfalls['credit']} messages by rendezvous), {peaks['unbounded']} KiB unbounded")
+    check(peaks["credit"] < 96 << 10,
+          f"the receiving host held {peaks['credit']} KiB at its peak (at most 96 MiB)")
+    check(shortfalls["credit"] >= 256 - 32,
+          f"only {shortfalls['credit']} of 256 messages went by rendezvous; 32 fit 16 MiB")
+    check_equal(shortfalls["unbounded"], 0, "messages by rendezvous with an unbounded credit")
+    check(peaks["unbounded"] > 128 << 10,
+          f"without a bound, the receiving host held only {peaks['unbounded']} KiB at its peak")
+
+
+def mixed_order_run(cluster, env=None):
+    """mixed_order.c at np 3 spread over three hosts started with `env`:
+    the output must equal OpenMPI's, and no connection be dropped. Returns
+    the job's stderr."""
     os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
     source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "mixed_order.c")
     native, granule = build_both(cluster, source, "mixed_order")
-    daemons = start_three_hosts(cluster)
+    daemons = start_three_hosts(cluster, env=env)
     want = run_mpirun(native, 3)
     check_equal(want[0], 0, f"OpenMPI's exit status (stderr: {want[2]!r})")
     code, out, err = run_tool([os.path.join(cluster.bin_dir, "synergy-run"), "--cluster",
@@ -1042,6 +1083,31 @@ def case_rendezvous_order(cluster):
                 f"np 3 over 3 hosts against OpenMPI (stderr: {err!r})")
     check("dropped connection" not in err + "".join(d.log() for d in daemons),
           f"a connection was dropped:\n{err}")
+    return err
+
+
+def case_rendezvous_order(cluster):
+    """Eager and rendezvous messages mixed from two senders on two hosts to
+    a receiver on a third (mixed_order.c, np 3 spread, the default
+    threshold of 1 MiB): receives by source and tag, MPI_Probe on MPI_ANY_SOURCE and
+    MPI_ANY_TAG, MPI_ANY_SOURCE/MPI_ANY_TAG receives into a contiguous and
+    a strided buffer, and MPI_Issend. Each sender's messages come in the
+    order OpenMPI gives, with its data, and no connection is dropped."""
+    mixed_order_run(cluster)
+
+
+def case_eager_credit_order(cluster):
+    """mixed_order.c as in rendezvous-order, with its large messages (just
+    over 1 MiB) under a rendezvous threshold of 1 GiB but with an eager
+    credit of 2.5 MB, which two of them fill: each sender sends some
+    eagerly and the others by rendezvous for want of credit, in between
+    its small eager ones. Every sender's messages still come in OpenMPI's
+    order, with their data, and both senders did run short of credit."""
+    err = mixed_order_run(cluster, env=dict(os.environ, SYNERGY_MPI_STATS="1",
+                                            SYNERGY_MPI_RENDEZVOUS_BYTES=str(1 << 30),
+                                            SYNERGY_MPI_EAGER_CREDIT_BYTES="2500000"))
+    for ranks in ("1-1", "2-2"):
+        check(credit_shortfalls(err, ranks) > 0, f"ranks {ranks} never ran short of credit")
 
 
 def leb128(value):
@@ -1731,6 +1797,8 @@ CASES = {
     "large-messages": case_large_messages,
     "rendezvous-memory": case_rendezvous_memory,
     "rendezvous-order": case_rendezvous_order,
+    "eager-credit-memory": case_eager_credit_memory,
+    "eager-credit-order": case_eager_credit_order,
     "deadlock": case_deadlock,
     "dynamic-window-range": case_dynamic_window_range,
     "file-across-hosts": case_file_across_hosts,

@@ -8,6 +8,8 @@
 // temporary for a strided or too-small receive), and the send completes
 // once it is written. The entry points refuse ids, sizes and hosts that no
 // waiting send or receive has, as the link's hostile-frame checks rely on.
+// A message below the threshold goes eagerly only within the eager credit
+// its receiving host granted, and by rendezvous in its place otherwise.
 //
 //===----------------------------------------------------------------------===//
 #include <gtest/gtest.h>
@@ -28,11 +30,18 @@ namespace {
 constexpr int64_t kThresholdBytes = 1024;
 
 // Carries calls to the World of the other host at once; the clear-to-send
-// may be held back, to look at a receive that waits for its data.
+// may be held back, to look at a receive that waits for its data. Eager
+// messages fail the test unless `carriesEager`; `credit` is what is left
+// of the other host's grant, and `back` the link the other way, whose
+// credit this host's receives give back.
 class InProcessLink final : public RemoteRanks {
  public:
   World* peer = nullptr;
+  InProcessLink* back = nullptr;
   bool holdClearToSend = false;
+  bool carriesEager = false;
+  int eagerMessages = 0;
+  int64_t credit = 0;
   struct Clear {
     int sender, receiver;
     uint64_t sendId, receiveId;
@@ -40,13 +49,33 @@ class InProcessLink final : public RemoteRanks {
   std::optional<Clear> held;
   int requestsToSend = 0;
 
-  void send(const RemoteMessage&, synergy::util::FunctionRef<void(uint8_t*)>) override {
-    ADD_FAILURE() << "an eager message in a rendezvous test";
+  void send(const RemoteMessage& message,
+            synergy::util::FunctionRef<void(uint8_t*)> pack) override {
+    std::unique_ptr<uint8_t[]> frame(new uint8_t[size_t(message.envelope.bytes)]);
+    pack(frame.get());
+    carryEager(message, std::move(frame));
   }
-  void sendInPlace(const RemoteMessage&, const uint8_t*, std::function<void()> written) override {
-    ADD_FAILURE() << "an eager message in a rendezvous test";
+  void sendInPlace(const RemoteMessage& message, const uint8_t* data,
+                   std::function<void()> written) override {
+    std::unique_ptr<uint8_t[]> frame(new uint8_t[size_t(message.envelope.bytes)]);
+    std::memcpy(frame.get(), data, size_t(message.envelope.bytes));
+    carryEager(message, std::move(frame));
     written();
   }
+  void carryEager(const RemoteMessage& message, std::unique_ptr<uint8_t[]> frame) {
+    if (!carriesEager) {
+      ADD_FAILURE() << "an eager message in a rendezvous test";
+      return;
+    }
+    ++eagerMessages;
+    peer->deliverRemote(message, std::move(frame), 0);
+  }
+  bool takeEagerCredit(int, int64_t bytes) override {
+    if (credit < bytes) return false;
+    credit -= bytes;
+    return true;
+  }
+  void returnEagerCredit(int, int64_t bytes) override { back->credit += bytes; }
   void sendRequestToSend(const RemoteMessage& message) override {
     ++requestsToSend;
     peer->deliverRequestToSend(message);
@@ -85,10 +114,12 @@ struct TwoHosts {
   World first{2, false};
   World second{2, false};
   InProcessLink toSecond, toFirst;
-  TwoHosts() {
-    setenv("SYNERGY_MPI_RENDEZVOUS_BYTES", std::to_string(kThresholdBytes).c_str(), 1);
+  explicit TwoHosts(int64_t threshold = kThresholdBytes) {
+    setenv("SYNERGY_MPI_RENDEZVOUS_BYTES", std::to_string(threshold).c_str(), 1);
     toSecond.peer = &second;
     toFirst.peer = &first;
+    toSecond.back = &toFirst;
+    toFirst.back = &toSecond;
     first.attachRemoteRanks(toSecond, {false, true});
     second.attachRemoteRanks(toFirst, {true, false});
     unsetenv("SYNERGY_MPI_RENDEZVOUS_BYTES");
@@ -208,6 +239,56 @@ TEST(WorldRendezvousTest, RefusesIdsSizesAndHostsThatNothingWaitsFor) {
   // Once cleared and landed, neither id is known any more.
   EXPECT_FALSE(hosts.first.remoteClearToSend(0, clear.sendId, 1, clear.receiveId, reason));
   EXPECT_EQ(hosts.second.remoteRendezvousTarget(0, 1, clear.receiveId, 2048, reason), nullptr);
+}
+
+TEST(WorldRendezvousTest, AMessageBeyondTheEagerCreditGoesByRendezvousInItsPlace) {
+  TwoHosts hosts(1 << 20);
+  hosts.toSecond.carriesEager = true;
+  hosts.toSecond.credit = 5000;
+  constexpr int kMessages = 4;
+  std::vector<std::vector<uint8_t>> sent;
+  std::vector<std::shared_ptr<Request>> sends;
+  for (int i = 0; i < kMessages; ++i) {
+    sent.push_back(numbered(2000));
+    sent.back()[0] = uint8_t(i);
+    sends.push_back(request(hosts.first, Request::Kind::Send, 0, 1, sent.back(), bytes(), 2000));
+    sends.back()->tag = i + 1;
+    hosts.first.startSend(sends.back(), 1);
+  }
+  // Two fit the credit of 5000 bytes; the other two left their envelopes.
+  EXPECT_EQ(hosts.toSecond.eagerMessages, 2);
+  EXPECT_EQ(hosts.toSecond.requestsToSend, 2);
+  EXPECT_EQ(hosts.toSecond.credit, 1000);
+  EXPECT_TRUE(isCompleteNow(*sends[1]));
+  EXPECT_FALSE(isCompleteNow(*sends[2])) << "a rendezvous send waits for its receive";
+  // A send copied at once (World::sendEager) that the credit does not
+  // cover is left to the caller's request; one that charges nothing goes.
+  uint32_t context = hosts.first.worldComm()->context;
+  EXPECT_FALSE(hosts.first.sendEager(0, Envelope{context, 0, 9, 2000}, sent[0].data(), *bytes(),
+                                     2000, 1, /*mayDefer=*/false));
+  EXPECT_TRUE(hosts.first.sendEager(0, Envelope{context, 0, kMessages + 1, 100}, sent[0].data(),
+                                    *bytes(), 100, 1, /*mayDefer=*/false));
+  EXPECT_EQ(hosts.toSecond.credit, 1000);
+  // Received in send order, eager and rendezvous alike; each eager one
+  // gives its credit back.
+  for (int i = 0; i <= kMessages; ++i) {
+    std::vector<uint8_t> received(2000);
+    auto recv = request(hosts.second, Request::Kind::Recv, 1, 0, received, bytes(), 2000);
+    recv->tag = synergy::mpi::abi::kAnyTag;
+    hosts.second.startRecv(recv);
+    ASSERT_TRUE(isCompleteNow(*recv)) << "message " << i;
+    EXPECT_EQ(recv->statusTag, i + 1);
+    if (i < kMessages) {
+      EXPECT_EQ(received, sent[size_t(i)]) << "message " << i;
+      EXPECT_EQ(hosts.toSecond.credit, i == 0 ? 3000 : 5000) << "after message " << i;
+    }
+  }
+  for (const auto& send : sends) EXPECT_TRUE(isCompleteNow(*send));
+  // With its credit back, the next message goes eagerly again.
+  auto last = request(hosts.first, Request::Kind::Send, 0, 1, sent[0], bytes(), 2000);
+  hosts.first.startSend(last, 1);
+  EXPECT_EQ(hosts.toSecond.eagerMessages, 4) << "2, the one of 100 bytes and this one";
+  EXPECT_EQ(hosts.toSecond.requestsToSend, 2);
 }
 
 }  // namespace
