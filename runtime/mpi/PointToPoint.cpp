@@ -13,6 +13,7 @@
 // requests, whose callbacks GeneralizedRequests.h runs.
 //
 //===----------------------------------------------------------------------===//
+#include "mpi/ElementCount.h"
 #include "mpi/GeneralizedRequests.h"
 #include "mpi/MpiAbi.h"
 #include "mpi/NonblockingCollectives.h"
@@ -285,7 +286,8 @@ std::vector<std::shared_ptr<Request>> loadRequests(HostCall& call, u32 array, in
 }
 
 // The basic elements of datatype `type` a status's byte count holds, for
-// MPI_Get_elements(_x): MPI_UNDEFINED when they are not a whole number.
+// MPI_Get_elements(_x): MPI_UNDEFINED when they are not a whole number
+// (ElementCount.cpp).
 // Returns 0 or the raised error.
 int receivedElements(HostCall& call, u32 status, u32 type, int64_t& count) {
   int64_t bytes;
@@ -294,13 +296,8 @@ int receivedElements(HostCall& call, u32 status, u32 type, int64_t& count) {
     return call.fail(abi::kCommWorld, abi::kErrArg, "status outside linear memory");
   Layout layout = call.rank.type(int(type));
   if (!layout) return call.fail(abi::kCommWorld, abi::kErrType, "invalid datatype");
-  count = abi::kUndefined;
-  if (layout->element != ElementKind::Mixed && layout->element != ElementKind::None) {
-    int64_t elementSize = packedElementSize(layout->element);
-    if (bytes % elementSize == 0) count = bytes / elementSize;
-  } else if (bytes == 0) {
-    count = 0;
-  }
+  int64_t elements = elementsInBytes(*layout, bytes);
+  count = elements < 0 ? abi::kUndefined : elements;
   return abi::kSuccess;
 }
 
