@@ -884,6 +884,7 @@ int MPI_Info_create(MPI_Info* info);
 int MPI_Info_set(MPI_Info info, const char* key, const char* value);
 int MPI_Info_get(MPI_Info info, const char* key, int valuelen, char* value, int* flag);
 int MPI_Info_get_valuelen(MPI_Info info, const char* key, int* valuelen, int* flag);
+int MPI_Info_get_string(MPI_Info info, const char* key, int* buflen, char* value, int* flag);
 int MPI_Info_get_nkeys(MPI_Info info, int* nkeys);
 int MPI_Info_get_nthkey(MPI_Info info, int n, char* key);
 int MPI_Info_delete(MPI_Info info, const char* key);
@@ -1219,6 +1220,7 @@ SYNERGY_PMPI(Info_free)
 SYNERGY_PMPI(Info_get)
 SYNERGY_PMPI(Info_get_nkeys)
 SYNERGY_PMPI(Info_get_nthkey)
+SYNERGY_PMPI(Info_get_string)
 SYNERGY_PMPI(Info_get_valuelen)
 SYNERGY_PMPI(Info_set)
 SYNERGY_PMPI(Init)
