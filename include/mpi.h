@@ -528,6 +528,12 @@ int MPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int 
                  int recvtag, MPI_Comm comm, MPI_Status* status);
 int MPI_Sendrecv_replace(void* buf, int count, MPI_Datatype datatype, int dest, int sendtag,
                          int source, int recvtag, MPI_Comm comm, MPI_Status* status);
+/* MPI-4.0: both parts start at once and the request completes with both. */
+int MPI_Isendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
+                  int sendtag, void* recvbuf, int recvcount, MPI_Datatype recvtype, int source,
+                  int recvtag, MPI_Comm comm, MPI_Request* request);
+int MPI_Isendrecv_replace(void* buf, int count, MPI_Datatype datatype, int dest, int sendtag,
+                          int source, int recvtag, MPI_Comm comm, MPI_Request* request);
 int MPI_Send_init(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
                   MPI_Comm comm, MPI_Request* request);
 int MPI_Ssend_init(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
@@ -1239,6 +1245,8 @@ SYNERGY_PMPI(Iscan)
 SYNERGY_PMPI(Iscatter)
 SYNERGY_PMPI(Iscatterv)
 SYNERGY_PMPI(Isend)
+SYNERGY_PMPI(Isendrecv)
+SYNERGY_PMPI(Isendrecv_replace)
 SYNERGY_PMPI(Issend)
 SYNERGY_PMPI(Keyval_create)
 SYNERGY_PMPI(Keyval_free)
