@@ -82,6 +82,10 @@ int runFree(HostCall& call, GeneralizedRequest& request) {
 
 namespace synergy::mpi {
 
+namespace {
+constexpr uint32_t kStatusErrorOffset = 8;  // MPI_Status.MPI_ERROR
+}  // namespace
+
 int finishGeneralized(HostCall& call, Request& base, uint32_t statusAddr, bool freeing) {
   GeneralizedRequest& request = generalized(base);
   int result = abi::kSuccess;
@@ -92,14 +96,23 @@ int finishGeneralized(HostCall& call, Request& base, uint32_t statusAddr, bool f
       wasm_rt_trap(WASM_RT_TRAP_OOB);
     uint32_t frame = (stackPointer - abi::kStatusSize) & ~15u;
     if (!call.storeStatus(frame, abi::kAnySource, abi::kAnyTag, abi::kSuccess, 0,
-                          request.cancelled))
+                          request.cancelled) ||
+        !call.store<int32_t>(frame + kStatusErrorOffset, abi::kSuccess))
       wasm_rt_trap(WASM_RT_TRAP_OOB);
     call.granule.writeGlobal32("__stack_pointer", frame);
     result = callTwo(call, request.queryFunction, request.extraState, frame);
     call.granule.writeGlobal32("__stack_pointer", stackPointer);
     uint8_t* filled = call.bytes(frame, abi::kStatusSize);
     uint8_t* out = statusAddr ? call.bytes(statusAddr, abi::kStatusSize) : nullptr;
-    if (filled && out) std::memmove(out, filled, abi::kStatusSize);
+    if (filled && out) {
+      // What the query function put in MPI_ERROR reaches the program only
+      // from the calls that report errors in statuses, as for any request.
+      int32_t programError;
+      std::memcpy(&programError, out + kStatusErrorOffset, sizeof(programError));
+      std::memmove(out, filled, abi::kStatusSize);
+      if (!call.reportsErrorsInStatuses)
+        std::memcpy(out + kStatusErrorOffset, &programError, sizeof(programError));
+    }
   } else {
     call.storeStatus(statusAddr, abi::kAnySource, abi::kAnyTag, abi::kSuccess, 0,
                      request.cancelled);

@@ -535,6 +535,7 @@ u32 Z_envZ_MPI_Wait(void* instance, u32 request, u32 status) {
 // last, after everything that reads it.
 u32 Z_envZ_MPI_Waitall(void* instance, u32 count, u32 array, u32 statuses) {
   HostCall call(instance, "MPI_Waitall");
+  call.reportsErrorsInStatuses = true;
   int n = int(count);
   if (n < 0 || !call.bytes(array, uint64_t(n) * 4))
     return call.fail(abi::kCommWorld, abi::kErrRequest, "invalid request array");
@@ -597,6 +598,7 @@ u32 Z_envZ_MPI_Waitany(void* instance, u32 count, u32 array, u32 indexOut, u32 s
 u32 Z_envZ_MPI_Waitsome(void* instance, u32 count, u32 array, u32 outcount, u32 indices,
                         u32 statuses) {
   HostCall call(instance, "MPI_Waitsome");
+  call.reportsErrorsInStatuses = true;
   int n = int(count);
   bool ok;
   auto requests = loadRequests(call, array, n, ok);
@@ -634,6 +636,7 @@ u32 Z_envZ_MPI_Test(void* instance, u32 slot, u32 flag, u32 status) {
 
 u32 Z_envZ_MPI_Testall(void* instance, u32 count, u32 array, u32 flag, u32 statuses) {
   HostCall call(instance, "MPI_Testall");
+  call.reportsErrorsInStatuses = true;
   int n = int(count);
   bool ok;
   auto requests = loadRequests(call, array, n, ok);
@@ -688,6 +691,7 @@ u32 Z_envZ_MPI_Testany(void* instance, u32 count, u32 array, u32 indexOut, u32 f
 u32 Z_envZ_MPI_Testsome(void* instance, u32 count, u32 array, u32 outcount, u32 indices,
                         u32 statuses) {
   HostCall call(instance, "MPI_Testsome");
+  call.reportsErrorsInStatuses = true;
   int n = int(count);
   bool ok;
   auto requests = loadRequests(call, array, n, ok);

@@ -425,8 +425,10 @@ bool HostCall::storeStatus(uint32_t addr, int source, int tag, int error, int64_
   if (addr == abi::kStatusIgnore) return true;
   uint8_t* p = bytes(addr, abi::kStatusSize);
   if (!p) return false;
-  int32_t fields[4] = {source, tag, error, cancelled ? 1 : 0};
-  std::memcpy(p, fields, sizeof(fields));
+  int32_t envelope[2] = {source, tag}, cancelledField = cancelled ? 1 : 0;
+  std::memcpy(p, envelope, sizeof(envelope));
+  if (reportsErrorsInStatuses) std::memcpy(p + 8, &error, sizeof(error));
+  std::memcpy(p + 12, &cancelledField, sizeof(cancelledField));
   std::memcpy(p + abi::kStatusCountOffset, &count, sizeof(count));
   return true;
 }
