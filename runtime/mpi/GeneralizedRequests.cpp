@@ -82,10 +82,6 @@ int runFree(HostCall& call, GeneralizedRequest& request) {
 
 namespace synergy::mpi {
 
-namespace {
-constexpr uint32_t kStatusErrorOffset = 8;  // MPI_Status.MPI_ERROR
-}  // namespace
-
 int finishGeneralized(HostCall& call, Request& base, uint32_t statusAddr, bool freeing) {
   GeneralizedRequest& request = generalized(base);
   int result = abi::kSuccess;
@@ -97,7 +93,7 @@ int finishGeneralized(HostCall& call, Request& base, uint32_t statusAddr, bool f
     uint32_t frame = (stackPointer - abi::kStatusSize) & ~15u;
     if (!call.storeStatus(frame, abi::kAnySource, abi::kAnyTag, abi::kSuccess, 0,
                           request.cancelled) ||
-        !call.store<int32_t>(frame + kStatusErrorOffset, abi::kSuccess))
+        !call.store<int32_t>(frame + abi::kStatusErrorOffset, abi::kSuccess))
       wasm_rt_trap(WASM_RT_TRAP_OOB);
     call.granule.writeGlobal32("__stack_pointer", frame);
     result = callTwo(call, request.queryFunction, request.extraState, frame);
@@ -108,10 +104,10 @@ int finishGeneralized(HostCall& call, Request& base, uint32_t statusAddr, bool f
       // What the query function put in MPI_ERROR reaches the program only
       // from the calls that report errors in statuses, as for any request.
       int32_t programError;
-      std::memcpy(&programError, out + kStatusErrorOffset, sizeof(programError));
+      std::memcpy(&programError, out + abi::kStatusErrorOffset, sizeof(programError));
       std::memmove(out, filled, abi::kStatusSize);
       if (!call.reportsErrorsInStatuses)
-        std::memcpy(out + kStatusErrorOffset, &programError, sizeof(programError));
+        std::memcpy(out + abi::kStatusErrorOffset, &programError, sizeof(programError));
     }
   } else {
     call.storeStatus(statusAddr, abi::kAnySource, abi::kAnyTag, abi::kSuccess, 0,

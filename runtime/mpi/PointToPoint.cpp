@@ -195,8 +195,12 @@ int finishRequest(HostCall& call, Request& request, u32 statusAddr, bool keeping
   return abi::kSuccess;
 }
 
+// The empty status of a null or inactive request (MPI-3.1 §3.7.3), whose
+// MPI_ERROR is MPI_SUCCESS whatever the call.
 void storeEmptyStatus(HostCall& call, u32 statusAddr) {
   call.storeStatus(statusAddr, abi::kAnySource, abi::kAnyTag, abi::kSuccess, 0);
+  if (statusAddr != abi::kStatusIgnore)
+    call.store<int32_t>(statusAddr + abi::kStatusErrorOffset, abi::kSuccess);
 }
 
 // Retires a completed request's handle: a started persistent request turns
