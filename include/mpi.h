@@ -528,6 +528,12 @@ int MPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int 
                  int recvtag, MPI_Comm comm, MPI_Status* status);
 int MPI_Sendrecv_replace(void* buf, int count, MPI_Datatype datatype, int dest, int sendtag,
                          int source, int recvtag, MPI_Comm comm, MPI_Status* status);
+/* MPI-4.0: both parts start at once and the request completes with both. */
+int MPI_Isendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
+                  int sendtag, void* recvbuf, int recvcount, MPI_Datatype recvtype, int source,
+                  int recvtag, MPI_Comm comm, MPI_Request* request);
+int MPI_Isendrecv_replace(void* buf, int count, MPI_Datatype datatype, int dest, int sendtag,
+                          int source, int recvtag, MPI_Comm comm, MPI_Request* request);
 int MPI_Send_init(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
                   MPI_Comm comm, MPI_Request* request);
 int MPI_Ssend_init(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
@@ -884,6 +890,7 @@ int MPI_Info_create(MPI_Info* info);
 int MPI_Info_set(MPI_Info info, const char* key, const char* value);
 int MPI_Info_get(MPI_Info info, const char* key, int valuelen, char* value, int* flag);
 int MPI_Info_get_valuelen(MPI_Info info, const char* key, int* valuelen, int* flag);
+int MPI_Info_get_string(MPI_Info info, const char* key, int* buflen, char* value, int* flag);
 int MPI_Info_get_nkeys(MPI_Info info, int* nkeys);
 int MPI_Info_get_nthkey(MPI_Info info, int n, char* key);
 int MPI_Info_delete(MPI_Info info, const char* key);
@@ -1103,6 +1110,8 @@ SYNERGY_PMPI(Error_string)
 SYNERGY_PMPI(Exscan)
 SYNERGY_PMPI(Fetch_and_op)
 SYNERGY_PMPI(File_c2f)
+SYNERGY_PMPI(File_call_errhandler)
+SYNERGY_PMPI(File_create_errhandler)
 SYNERGY_PMPI(File_f2c)
 SYNERGY_PMPI(File_get_amode)
 SYNERGY_PMPI(File_get_atomicity)
@@ -1217,6 +1226,7 @@ SYNERGY_PMPI(Info_free)
 SYNERGY_PMPI(Info_get)
 SYNERGY_PMPI(Info_get_nkeys)
 SYNERGY_PMPI(Info_get_nthkey)
+SYNERGY_PMPI(Info_get_string)
 SYNERGY_PMPI(Info_get_valuelen)
 SYNERGY_PMPI(Info_set)
 SYNERGY_PMPI(Init)
@@ -1235,9 +1245,13 @@ SYNERGY_PMPI(Iscan)
 SYNERGY_PMPI(Iscatter)
 SYNERGY_PMPI(Iscatterv)
 SYNERGY_PMPI(Isend)
+SYNERGY_PMPI(Isendrecv)
+SYNERGY_PMPI(Isendrecv_replace)
 SYNERGY_PMPI(Issend)
 SYNERGY_PMPI(Keyval_create)
 SYNERGY_PMPI(Keyval_free)
+SYNERGY_PMPI(Message_c2f)
+SYNERGY_PMPI(Message_f2c)
 SYNERGY_PMPI(Mprobe)
 SYNERGY_PMPI(Mrecv)
 SYNERGY_PMPI(Neighbor_allgather)

@@ -247,17 +247,24 @@ int getAttribute(HostCall& call, int errorComm, const AttributeMap& attributes, 
   return abi::kSuccess;
 }
 
-int deleteAttribute(HostCall& call, int errorComm, int object, AttributeMap& attributes,
-                    int keyval) {
-  auto found = attributes.find(keyval);
-  if (found == attributes.end())
+int deleteAttribute(HostCall& call, int errorComm, int object,
+                    util::FunctionRef<AttributeMap*()> attributesOf, int keyval) {
+  AttributeMap* attributes = attributesOf();
+  auto found = attributes->find(keyval);
+  if (found == attributes->end())
     return call.fail(errorComm, abi::kErrKeyval, "no attribute with keyval " + std::to_string(keyval));
-  u32 value = found->second.value;
-  attributes.erase(found);
-  int result = runDelete(call, object, keyval, call.rank.keyvals.at(keyval), value);
+  Attribute attribute = found->second;
+  // The attribute goes only once its delete callback agreed: one that
+  // fails leaves it set (MPI-4.0 §7.7.2), for a later delete or free.
+  int result = runDelete(call, object, keyval, call.rank.keyvals.at(keyval), attribute.value);
   if (result != abi::kSuccess)
     return call.fail(errorComm, result,
                      "the delete callback of keyval " + std::to_string(keyval) + " failed");
+  // A callback may have freed the object, or set the attribute anew.
+  if (!(attributes = attributesOf())) return abi::kSuccess;
+  found = attributes->find(keyval);
+  if (found != attributes->end() && found->second.setOrder == attribute.setOrder)
+    attributes->erase(found);
   return abi::kSuccess;
 }
 
@@ -297,9 +304,14 @@ int getCommAttribute(HostCall& call, int comm, int keyval, u32 valueOut, u32 fla
 }
 
 int deleteCommAttribute(HostCall& call, int comm, int keyval) {
-  CommHandle* handle = call.rank.comm(comm);
-  if (!handle) return call.fail(comm, abi::kErrComm, "invalid communicator");
-  return deleteAttribute(call, comm, comm, handle->attributes, keyval);
+  if (!call.rank.comm(comm)) return call.fail(comm, abi::kErrComm, "invalid communicator");
+  return deleteAttribute(
+      call, comm, comm,
+      [&]() -> AttributeMap* {
+        CommHandle* handle = call.rank.comm(comm);
+        return handle ? &handle->attributes : nullptr;
+      },
+      keyval);
 }
 
 }  // namespace

@@ -47,8 +47,9 @@ int setAttribute(HostCall& call, int errorComm, int object,
 // MPI_*_get_attr for keyvals the program made.
 int getAttribute(HostCall& call, int errorComm, const AttributeMap& attributes, int keyval,
                  uint32_t valueOut, uint32_t flagOut);
-// MPI_*_delete_attr.
-int deleteAttribute(HostCall& call, int errorComm, int object, AttributeMap& attributes,
-                    int keyval);
+// MPI_*_delete_attr: the attribute stays when its delete callback fails;
+// `attributesOf` as for setAttribute.
+int deleteAttribute(HostCall& call, int errorComm, int object,
+                    util::FunctionRef<AttributeMap*()> attributesOf, int keyval);
 
 }  // namespace synergy::mpi

@@ -247,6 +247,12 @@ u32 duplicateCommunicator(HostCall& call, u32 comm, u32 newcomm) {
   return copyAttributesOrUndo(call, int(comm), duplicate, newcomm);
 }
 
+// An info argument of the *_with_info calls: an info object, MPI_INFO_ENV
+// or MPI_INFO_NULL.
+bool isInfoArgument(HostCall& call, int info) {
+  return info == abi::kInfoNull || info == abi::kInfoEnv || call.rank.infos.count(info);
+}
+
 // A nonblocking duplicate's tag in the parent's list of pending creations
 // (Communicator::groupCreations): negative, which no MPI_Comm_create_group
 // tag can be, and distinct for each nonblocking collective started on the
@@ -283,10 +289,11 @@ u32 Z_envZ_MPI_Comm_dup(void* instance, u32 comm, u32 newcomm) {
 }
 
 // The hints name nothing that changes how a communicator of this runtime
-// works, so the duplicate is MPI_Comm_dup's; the info object must be one.
+// works, so the duplicate is MPI_Comm_dup's; the info argument must be an
+// info object or MPI_INFO_NULL, no hints (as MPICH and OpenMPI take it).
 u32 Z_envZ_MPI_Comm_dup_with_info(void* instance, u32 comm, u32 info, u32 newcomm) {
   HostCall call(instance, "MPI_Comm_dup_with_info");
-  if (int(info) != abi::kInfoEnv && !call.rank.infos.count(int(info)))
+  if (!isInfoArgument(call, int(info)))
     return call.fail(int(comm), abi::kErrArg, "invalid info object " + std::to_string(int(info)));
   return duplicateCommunicator(call, comm, newcomm);
 }
@@ -520,7 +527,7 @@ u32 Z_envZ_MPI_Comm_idup(void* instance, u32 comm, u32 newcomm, u32 requestOut) 
 u32 Z_envZ_MPI_Comm_idup_with_info(void* instance, u32 comm, u32 info, u32 newcomm,
                                    u32 requestOut) {
   HostCall call(instance, "MPI_Comm_idup_with_info");
-  if (int(info) != abi::kInfoEnv && !call.rank.infos.count(int(info)))
+  if (!isInfoArgument(call, int(info)))
     return call.fail(int(comm), abi::kErrArg, "invalid info object " + std::to_string(int(info)));
   return startDuplicate(call, comm, newcomm, requestOut);
 }

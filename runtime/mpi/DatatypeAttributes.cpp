@@ -90,8 +90,13 @@ u32 Z_envZ_MPI_Type_get_attr(void* instance, u32 type, u32 keyval, u32 valueOut,
 u32 Z_envZ_MPI_Type_delete_attr(void* instance, u32 type, u32 keyval) {
   HostCall call(instance, "MPI_Type_delete_attr");
   if (int error = checkType(call, int(type))) return error;
-  return deleteAttribute(call, abi::kCommWorld, int(type), call.rank.typeAttributes[int(type)],
-                         int(keyval));
+  return deleteAttribute(
+      call, abi::kCommWorld, int(type),
+      [&]() -> AttributeMap* {
+        if (!call.rank.type(int(type))) return nullptr;
+        return &call.rank.typeAttributes[int(type)];
+      },
+      int(keyval));
 }
 
 }  // extern "C"

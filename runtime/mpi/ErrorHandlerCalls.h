@@ -2,8 +2,8 @@
 //
 // A user error handler (MPI_Comm_create_errhandler,
 // MPI_Win_create_errhandler, MPI_File_create_errhandler) is a guest
-// function of type void (HANDLE*, int*, ...), called through the module's
-// function table. All kinds check and call it the same way
+// function of type void (HANDLE*, int*, ...), or one defined without the
+// ellipsis and cast to it, called through the module's function table. All kinds check and call it the same way
 // (ErrorHandlerCalls.cpp).
 //
 //===----------------------------------------------------------------------===//
@@ -16,7 +16,7 @@
 namespace synergy::mpi {
 
 // Traps, as a bad call_indirect would, unless table entry `function` is a
-// function of the error-handler type.
+// function of an error-handler type.
 void checkErrorHandlerFunction(HostCall& call, uint32_t function);
 
 // Calls handler `function` with pointers to `objectHandle` and

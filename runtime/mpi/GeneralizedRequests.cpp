@@ -92,14 +92,23 @@ int finishGeneralized(HostCall& call, Request& base, uint32_t statusAddr, bool f
       wasm_rt_trap(WASM_RT_TRAP_OOB);
     uint32_t frame = (stackPointer - abi::kStatusSize) & ~15u;
     if (!call.storeStatus(frame, abi::kAnySource, abi::kAnyTag, abi::kSuccess, 0,
-                          request.cancelled))
+                          request.cancelled) ||
+        !call.store<int32_t>(frame + abi::kStatusErrorOffset, abi::kSuccess))
       wasm_rt_trap(WASM_RT_TRAP_OOB);
     call.granule.writeGlobal32("__stack_pointer", frame);
     result = callTwo(call, request.queryFunction, request.extraState, frame);
     call.granule.writeGlobal32("__stack_pointer", stackPointer);
     uint8_t* filled = call.bytes(frame, abi::kStatusSize);
     uint8_t* out = statusAddr ? call.bytes(statusAddr, abi::kStatusSize) : nullptr;
-    if (filled && out) std::memmove(out, filled, abi::kStatusSize);
+    if (filled && out) {
+      // What the query function put in MPI_ERROR reaches the program only
+      // from the calls that report errors in statuses, as for any request.
+      int32_t programError;
+      std::memcpy(&programError, out + abi::kStatusErrorOffset, sizeof(programError));
+      std::memmove(out, filled, abi::kStatusSize);
+      if (!call.reportsErrorsInStatuses)
+        std::memcpy(out + abi::kStatusErrorOffset, &programError, sizeof(programError));
+    }
   } else {
     call.storeStatus(statusAddr, abi::kAnySource, abi::kAnyTag, abi::kSuccess, 0,
                      request.cancelled);

@@ -168,6 +168,31 @@ u32 Z_envZ_MPI_Info_get(void* instance, u32 info, u32 keyAddr, u32 valuelen, u32
   return present ? storeString(call, valueOut, int(valuelen), found->second) : abi::kSuccess;
 }
 
+// MPI-4.0's MPI_Info_get_string: the value cut to *buflen - 1 characters
+// and terminated, nothing written when *buflen is 0, and *buflen set to
+// the whole value's length plus one; both left alone for a missing key.
+u32 Z_envZ_MPI_Info_get_string(void* instance, u32 info, u32 keyAddr, u32 buflenAddr,
+                               u32 valueOut, u32 flagOut) {
+  HostCall call(instance, "MPI_Info_get_string");
+  InfoEntries* entries = entriesOf(call, int(info), false);
+  if (!entries) return kErrInfo;
+  std::string key;
+  if (int error = readKey(call, keyAddr, key)) return error;
+  int32_t buflen;
+  if (!call.load(buflenAddr, buflen))
+    return call.fail(abi::kCommWorld, abi::kErrArg, "buflen pointer outside linear memory");
+  if (buflen < 0) return call.fail(abi::kCommWorld, abi::kErrArg, "negative buflen");
+  auto found = findKey(*entries, key);
+  bool present = found != entries->end();
+  if (!call.store<int32_t>(flagOut, present))
+    return call.fail(abi::kCommWorld, abi::kErrArg, "flag pointer outside linear memory");
+  if (!present) return abi::kSuccess;
+  if (buflen > 0)
+    if (int error = storeString(call, valueOut, buflen - 1, found->second)) return error;
+  call.store<int32_t>(buflenAddr, int32_t(found->second.size() + 1));
+  return abi::kSuccess;
+}
+
 u32 Z_envZ_MPI_Info_get_valuelen(void* instance, u32 info, u32 keyAddr, u32 lengthOut,
                                  u32 flagOut) {
   HostCall call(instance, "MPI_Info_get_valuelen");

@@ -296,10 +296,11 @@ void advanceCollective(HostCall& call, Request& request) {
                           std::to_string(receive->bytes) + " bytes");
     break;
   }
-  if (!error && schedule.localStep) error = schedule.localStep(call);
-  request.statusError = error;
+  // An empty status, unless the local step reports one (MPI_Isendrecv).
   request.statusSource = abi::kAnySource;
   request.statusTag = abi::kAnyTag;
+  if (!error && schedule.localStep) error = schedule.localStep(call);
+  request.statusError = error;
   request.schedule.reset();
   markComplete(request);
 }

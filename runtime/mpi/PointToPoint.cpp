@@ -13,6 +13,7 @@
 // requests, whose callbacks GeneralizedRequests.h runs.
 //
 //===----------------------------------------------------------------------===//
+#include "mpi/ElementCount.h"
 #include "mpi/GeneralizedRequests.h"
 #include "mpi/MpiAbi.h"
 #include "mpi/NonblockingCollectives.h"
@@ -172,7 +173,9 @@ std::shared_ptr<Request> makeRecv(HostCall& call, u32 buf, int count, int type, 
 // is freed next unless `keeping` (MPI_Request_get_status).
 int finishRequest(HostCall& call, Request& request, u32 statusAddr, bool keeping = false) {
   if (request.kind == Request::Kind::Collective) {
-    call.storeStatus(statusAddr, abi::kAnySource, abi::kAnyTag, request.statusError, 0);
+    // A collective's is empty; MPI_Isendrecv's is its receive's.
+    call.storeStatus(statusAddr, request.statusSource, request.statusTag, request.statusError,
+                     request.statusBytes);
     return request.statusError;
   }
   if (request.kind == Request::Kind::Generalized)
@@ -192,8 +195,12 @@ int finishRequest(HostCall& call, Request& request, u32 statusAddr, bool keeping
   return abi::kSuccess;
 }
 
+// The empty status of a null or inactive request (MPI-3.1 §3.7.3), whose
+// MPI_ERROR is MPI_SUCCESS whatever the call.
 void storeEmptyStatus(HostCall& call, u32 statusAddr) {
   call.storeStatus(statusAddr, abi::kAnySource, abi::kAnyTag, abi::kSuccess, 0);
+  if (statusAddr != abi::kStatusIgnore)
+    call.store<int32_t>(statusAddr + abi::kStatusErrorOffset, abi::kSuccess);
 }
 
 // Retires a completed request's handle: a started persistent request turns
@@ -285,7 +292,8 @@ std::vector<std::shared_ptr<Request>> loadRequests(HostCall& call, u32 array, in
 }
 
 // The basic elements of datatype `type` a status's byte count holds, for
-// MPI_Get_elements(_x): MPI_UNDEFINED when they are not a whole number.
+// MPI_Get_elements(_x): MPI_UNDEFINED when they are not a whole number
+// (ElementCount.cpp).
 // Returns 0 or the raised error.
 int receivedElements(HostCall& call, u32 status, u32 type, int64_t& count) {
   int64_t bytes;
@@ -294,13 +302,8 @@ int receivedElements(HostCall& call, u32 status, u32 type, int64_t& count) {
     return call.fail(abi::kCommWorld, abi::kErrArg, "status outside linear memory");
   Layout layout = call.rank.type(int(type));
   if (!layout) return call.fail(abi::kCommWorld, abi::kErrType, "invalid datatype");
-  count = abi::kUndefined;
-  if (layout->element != ElementKind::Mixed && layout->element != ElementKind::None) {
-    int64_t elementSize = packedElementSize(layout->element);
-    if (bytes % elementSize == 0) count = bytes / elementSize;
-  } else if (bytes == 0) {
-    count = 0;
-  }
+  int64_t elements = elementsInBytes(*layout, bytes);
+  count = elements < 0 ? abi::kUndefined : elements;
   return abi::kSuccess;
 }
 
@@ -338,6 +341,85 @@ int retire(HostCall& call, u32 array, int index, Request& request, u32 statusAdd
   int result = finishRequest(call, request, statusAddr);
   releaseHandle(call, handle, array + 4 * index, request);
   return result;
+}
+
+// Packs the data MPI_Isendrecv(_replace) sends into `out`, copied aside
+// when the call starts; returns 0 or the raised error.
+int packSendData(HostCall& call, u32 buf, int count, int type, int comm,
+                 std::vector<uint8_t>& out) {
+  CommHandle* handle;
+  const Layout* checkedLayout;
+  if (int error = checkCommon(call, comm, count, type, handle, checkedLayout)) return error;
+  const Layout& layout = *checkedLayout;
+  bool ok;
+  uint8_t* host = call.typedBuffer(buf, *layout, count, ok);
+  if (!ok) return call.fail(comm, abi::kErrBuffer, "send buffer outside linear memory");
+  out.resize(size_t(layout->size * count));
+  packTyped(host, *layout, count, out.data());
+  return abi::kSuccess;
+}
+
+// MPI-4.0's MPI_Isendrecv and MPI_Isendrecv_replace: one request of kind
+// Collective (NonblockingCollectives.h) whose parts are the receive and a
+// send of `outgoing`, so that neither part waits for the peer when the
+// call starts and the replace form may receive into the buffer it sends
+// from. It completes once both parts have, with the receive's status.
+u32 startSendrecvRequest(HostCall& call, std::vector<uint8_t> outgoing, int dest, int sendtag,
+                         u32 recvbuf, int recvcount, int recvtype, int source, int recvtag,
+                         int comm, u32 requestOut) {
+  if (!call.bytes(requestOut, 4))
+    return call.fail(comm, abi::kErrArg, "request pointer outside linear memory");
+  std::shared_ptr<Communicator> communicator = call.rank.comm(comm)->comm;
+  int size = communicator->size();
+  if (sendtag < 0 || sendtag > abi::kTagUpperBound)
+    return call.fail(comm, abi::kErrTag, "invalid tag " + std::to_string(sendtag));
+  if (dest != abi::kProcNull && (dest < 0 || dest >= size))
+    return call.fail(comm, abi::kErrRank,
+                     "invalid destination rank " + std::to_string(dest) +
+                         " (communicator size " + std::to_string(size) + ")");
+  int error;
+  auto recv = makeRecv(call, recvbuf, recvcount, recvtype, source, recvtag, comm, error);
+  if (!recv) return error;
+  auto schedule = std::make_shared<CollectiveSchedule>();
+  schedule->commHandle = comm;
+  schedule->comm = communicator;
+  std::shared_ptr<Request> send;
+  if (dest != abi::kProcNull) {
+    schedule->staging.push_back(std::move(outgoing));
+    const std::vector<uint8_t>& data = schedule->staging.back();
+    send = newRequest();
+    send->kind = Request::Kind::Send;
+    send->owner = call.rank.worldRank;
+    send->buffer = const_cast<uint8_t*>(data.data());
+    setType(*send, predefinedLayout(4));
+    send->count = int64_t(data.size());
+    send->bytes = int64_t(data.size());
+    send->context = communicator->context;
+    setComm(*send, communicator, comm);
+    send->peer = dest;
+    send->tag = sendtag;
+    send->senderRank = communicator->rankOfWorld[call.rank.worldRank];
+    schedule->receives.push_back(send);
+  }
+  schedule->receives.push_back(recv);
+  auto request = newRequest();
+  request->kind = Request::Kind::Collective;
+  request->owner = call.rank.worldRank;
+  request->comm = communicator.get();
+  request->commHandle = comm;
+  Request* whole = request.get();
+  schedule->localStep = [whole, recv](HostCall&) {
+    whole->statusSource = recv->statusSource;
+    whole->statusTag = recv->statusTag;
+    whole->statusBytes = recv->statusBytes;
+    return int(abi::kSuccess);
+  };
+  request->schedule = std::move(schedule);
+  if (recv->kind == Request::Kind::Recv) call.world().startRecv(recv);
+  if (send) call.world().startSend(send, communicator->worldRanks[dest]);
+  call.store<int32_t>(requestOut, call.rank.addRequest(request));
+  advanceCollective(call, *request);
+  return abi::kSuccess;
 }
 
 }  // namespace
@@ -457,6 +539,7 @@ u32 Z_envZ_MPI_Wait(void* instance, u32 request, u32 status) {
 // last, after everything that reads it.
 u32 Z_envZ_MPI_Waitall(void* instance, u32 count, u32 array, u32 statuses) {
   HostCall call(instance, "MPI_Waitall");
+  call.reportsErrorsInStatuses = true;
   int n = int(count);
   if (n < 0 || !call.bytes(array, uint64_t(n) * 4))
     return call.fail(abi::kCommWorld, abi::kErrRequest, "invalid request array");
@@ -519,6 +602,7 @@ u32 Z_envZ_MPI_Waitany(void* instance, u32 count, u32 array, u32 indexOut, u32 s
 u32 Z_envZ_MPI_Waitsome(void* instance, u32 count, u32 array, u32 outcount, u32 indices,
                         u32 statuses) {
   HostCall call(instance, "MPI_Waitsome");
+  call.reportsErrorsInStatuses = true;
   int n = int(count);
   bool ok;
   auto requests = loadRequests(call, array, n, ok);
@@ -556,6 +640,7 @@ u32 Z_envZ_MPI_Test(void* instance, u32 slot, u32 flag, u32 status) {
 
 u32 Z_envZ_MPI_Testall(void* instance, u32 count, u32 array, u32 flag, u32 statuses) {
   HostCall call(instance, "MPI_Testall");
+  call.reportsErrorsInStatuses = true;
   int n = int(count);
   bool ok;
   auto requests = loadRequests(call, array, n, ok);
@@ -610,6 +695,7 @@ u32 Z_envZ_MPI_Testany(void* instance, u32 count, u32 array, u32 indexOut, u32 f
 u32 Z_envZ_MPI_Testsome(void* instance, u32 count, u32 array, u32 outcount, u32 indices,
                         u32 statuses) {
   HostCall call(instance, "MPI_Testsome");
+  call.reportsErrorsInStatuses = true;
   int n = int(count);
   bool ok;
   auto requests = loadRequests(call, array, n, ok);
@@ -809,6 +895,28 @@ u32 Z_envZ_MPI_Sendrecv_replace(void* instance, u32 buf, u32 count, u32 type, u3
   if (recv->statusError == abi::kErrTruncate)
     return call.fail(int(comm), abi::kErrTruncate, "message longer than the receive buffer");
   return abi::kSuccess;
+}
+
+u32 Z_envZ_MPI_Isendrecv(void* instance, u32 sendbuf, u32 sendcount, u32 sendtype, u32 dest,
+                         u32 sendtag, u32 recvbuf, u32 recvcount, u32 recvtype, u32 source,
+                         u32 recvtag, u32 comm, u32 request) {
+  HostCall call(instance, "MPI_Isendrecv");
+  std::vector<uint8_t> outgoing;
+  if (int error = packSendData(call, sendbuf, int(sendcount), int(sendtype), int(comm), outgoing))
+    return error;
+  return startSendrecvRequest(call, std::move(outgoing), int(dest), int(sendtag), recvbuf,
+                              int(recvcount), int(recvtype), int(source), int(recvtag), int(comm),
+                              request);
+}
+
+u32 Z_envZ_MPI_Isendrecv_replace(void* instance, u32 buf, u32 count, u32 type, u32 dest,
+                                 u32 sendtag, u32 source, u32 recvtag, u32 comm, u32 request) {
+  HostCall call(instance, "MPI_Isendrecv_replace");
+  std::vector<uint8_t> outgoing;
+  if (int error = packSendData(call, buf, int(count), int(type), int(comm), outgoing))
+    return error;
+  return startSendrecvRequest(call, std::move(outgoing), int(dest), int(sendtag), buf, int(count),
+                              int(type), int(source), int(recvtag), int(comm), request);
 }
 
 // The attached buffer is only kept to be handed back: a buffered send

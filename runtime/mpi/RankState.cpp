@@ -426,8 +426,11 @@ bool HostCall::storeStatus(uint32_t addr, int source, int tag, int error, int64_
   if (addr == abi::kStatusIgnore) return true;
   uint8_t* p = bytes(addr, abi::kStatusSize);
   if (!p) return false;
-  int32_t fields[4] = {source, tag, error, cancelled ? 1 : 0};
-  std::memcpy(p, fields, sizeof(fields));
+  int32_t cancelledField = cancelled ? 1 : 0;
+  std::memcpy(p + abi::kStatusSourceOffset, &source, sizeof(source));
+  std::memcpy(p + abi::kStatusTagOffset, &tag, sizeof(tag));
+  if (reportsErrorsInStatuses) std::memcpy(p + abi::kStatusErrorOffset, &error, sizeof(error));
+  std::memcpy(p + abi::kStatusCancelledOffset, &cancelledField, sizeof(cancelledField));
   std::memcpy(p + abi::kStatusCountOffset, &count, sizeof(count));
   return true;
 }

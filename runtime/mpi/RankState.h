@@ -317,6 +317,11 @@ class HostCall {
   granule::Granule& granule;
   RankState& rank;
   const char* name;
+  // Set by the calls that complete several requests (MPI_Waitall,
+  // _Testall, _Waitsome, _Testsome): only they report a request's error in
+  // a status's MPI_ERROR (MPI-3.1 §3.2.5); every other call leaves that
+  // field as the program set it, as MPICH's pt2pt/mprobe checks.
+  bool reportsErrorsInStatuses = false;
 
   World& world() { return *rank.world; }
 
@@ -362,7 +367,8 @@ class HostCall {
     std::memcpy(&value, p, sizeof(T));
     return true;
   }
-  // Writes a status unless `addr` is MPI_STATUS_IGNORE.
+  // Writes a status unless `addr` is MPI_STATUS_IGNORE; its MPI_ERROR only
+  // when reportsErrorsInStatuses.
   bool storeStatus(uint32_t addr, int source, int tag, int error, int64_t bytes,
                    bool cancelled = false);
 

@@ -77,8 +77,13 @@ u32 Z_envZ_MPI_Win_set_attr(void* instance, u32 win, u32 keyval, u32 value) {
 u32 Z_envZ_MPI_Win_delete_attr(void* instance, u32 win, u32 keyval) {
   HostCall call(instance, "MPI_Win_delete_attr");
   if (int error = checkWindow(call, int(win))) return error;
-  return deleteAttribute(call, abi::kCommWorld, int(win), call.rank.windowAttributes[int(win)],
-                         int(keyval));
+  return deleteAttribute(
+      call, abi::kCommWorld, int(win),
+      [&]() -> AttributeMap* {
+        if (!call.rank.window(int(win))) return nullptr;
+        return &call.rank.windowAttributes[int(win)];
+      },
+      int(keyval));
 }
 
 }  // extern "C"

@@ -1,10 +1,20 @@
 // MPI_Comm_dup_with_info: the duplicate of an intracommunicator and of an
 // intercommunicator is congruent with the original, carries the attributes
 // whose keyval copies them, and keeps its messages apart from the
-// original's; the hints change nothing observable.
+// original's; the hints change nothing observable. MPI_INFO_NULL, no
+// hints, is taken by it and by MPI_Comm_idup_with_info (MPICH's
+// comm/dup_with_info and comm_info2 pass it); OpenMPI 4 has no
+// MPI_Comm_idup_with_info, so its build uses MPI_Comm_idup, which it is
+// without hints.
 // RUN: %mpi-diff %s %t 2 3
 #include <mpi.h>
 #include <stdio.h>
+
+#if defined(OPEN_MPI) && OMPI_MAJOR_VERSION < 5
+#define IDUP_WITHOUT_HINTS(comm, info, newcomm, request) MPI_Comm_idup(comm, newcomm, request)
+#else
+#define IDUP_WITHOUT_HINTS MPI_Comm_idup_with_info
+#endif
 
 int main(int argc, char** argv) {
   int rank;
@@ -46,6 +56,17 @@ int main(int argc, char** argv) {
   }
   printf("rank %d: intercommunicator dup: inter %d, remote size %d, congruent %d\n", rank,
          inter_flag, remote_size, result == MPI_CONGRUENT);
+
+  MPI_Comm no_hints, no_hints_nonblocking;
+  MPI_Request request;
+  MPI_Comm_dup_with_info(MPI_COMM_WORLD, MPI_INFO_NULL, &no_hints);
+  IDUP_WITHOUT_HINTS(no_hints, MPI_INFO_NULL, &no_hints_nonblocking, &request);
+  MPI_Wait(&request, MPI_STATUS_IGNORE);
+  MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_MAX, no_hints_nonblocking);
+  MPI_Comm_compare(no_hints, no_hints_nonblocking, &result);
+  printf("rank %d: without hints: max %d, congruent %d\n", rank, sum, result == MPI_CONGRUENT);
+  MPI_Comm_free(&no_hints_nonblocking);
+  MPI_Comm_free(&no_hints);
 
   MPI_Comm_free(&inter_dup);
   MPI_Comm_free(&inter);
