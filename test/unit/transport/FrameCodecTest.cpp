@@ -105,7 +105,8 @@ TEST(FrameCodecTest, RefusesBadMagicUnknownTypesAndReservedBits) {
   EXPECT_EQ(refusal(garbage), "bad frame magic (not a Synergy peer)");
   EXPECT_EQ(refusal(rawHeader(0, 0, 0)), "unknown frame type 0");
   EXPECT_EQ(refusal(rawHeader(7, 0, 0)), "unknown frame type 7");
-  EXPECT_EQ(refusal(rawHeader(52, 0, 0)), "unknown frame type 52");
+  EXPECT_EQ(refusal(rawHeader(61, 0, 0)), "unknown frame type 61");
+  EXPECT_EQ(refusal(rawHeader(71, 0, 0)), "unknown frame type 71");
   EXPECT_EQ(refusal(rawHeader(1000, 0, 0)), "unknown frame type 1000");
   EXPECT_EQ(refusal(rawHeader(0xffff, 0, 0)), "unknown frame type 65535");
   EXPECT_EQ(refusal(rawHeader(3, 1, 0)), "nonzero reserved field in frame header");
