@@ -59,10 +59,10 @@ JobRecord sampleJob() {
 }
 // The job record of sampleJob(): offsets, path, argument count, two
 // arguments, grant count, one grant, environment count, one variable,
-// empty reason.
+// empty reason, no host parts.
 constexpr size_t kGrantCountAt = 8 + 8 + (4 + 9) + 4 + (4 + 1) + (4 + 2);
 constexpr size_t kEnvCountAt = kGrantCountAt + 4 + (4 + 2) + (4 + 2) + 1;
-constexpr size_t kJobBytes = kEnvCountAt + 4 + (4 + 3) + 4;
+constexpr size_t kJobBytes = kEnvCountAt + 4 + (4 + 3) + 4 + 4;
 
 std::string sampleFile() {
   std::vector<std::string> sections;
@@ -138,14 +138,15 @@ TEST(CheckpointFile, RefusesAnotherVersion) {
   std::string file = sampleFile();
   file[8] = 9;
   EXPECT_EQ(refusal(file),
-            "checkpoint format version 9 is not version 5, the one this synergy-run reads "
+            "checkpoint format version 9 is not version 6, the one this synergy-run reads "
             "(checkpoint again with this build)");
   // Version 2, before grants and the environment were recorded, 3, before
-  // open files were, and 4, before MPI objects were.
-  for (char old : {2, 3, 4}) {
+  // open files were, 4, before MPI objects were, and 5, before the output
+  // counts of host parts were.
+  for (char old : {2, 3, 4, 5}) {
     file[8] = old;
     EXPECT_NE(refusal(file).find("checkpoint format version " + std::to_string(old) +
-                                 " is not version 5"),
+                                 " is not version 6"),
               std::string::npos);
   }
 }
@@ -206,6 +207,26 @@ TEST(CheckpointFile, RefusesALyingJobRecordBehindAGoodChecksum) {
   uint32_t longArg = 1000;
   EXPECT_EQ(refusal(patched(16 + 4 + 9 + 4, &longArg, 4)),
             "the job record is truncated or too long");
+  uint32_t manyParts = 0x7fffffff;
+  EXPECT_EQ(refusal(patched(kJobBytes - 4, &manyParts, 4)),
+            "the job record has more host parts than the file can hold");
+}
+
+TEST(CheckpointFile, KeepsTheOutputCountsOfHostParts) {
+  JobRecord job = sampleJob();
+  job.partOutputs = {{77, 0, 120}, {77, 2, 1u << 20}};
+  std::vector<std::string> sections;
+  for (uint32_t rank = 0; rank < 2; ++rank)
+    sections.push_back(encodeRankSection(rank, 65536, {1, 2}, sampleMemory(uint8_t(rank)).data(),
+                                         kMemoryBytes));
+  std::string error;
+  auto image = decodeCheckpoint(encodeCheckpoint(3, Digest{}, sections, job), error);
+  ASSERT_TRUE(image) << error;
+  ASSERT_EQ(image->job.partOutputs.size(), 2u);
+  EXPECT_EQ(image->job.partOutputs[1].jobId, 77u);
+  EXPECT_EQ(image->job.partOutputs[1].part, 2u);
+  EXPECT_EQ(image->job.partOutputs[1].stdoutBytes, 1u << 20);
+  EXPECT_EQ(image->job.partOutputs[0].stdoutBytes, 120u);
 }
 
 TEST(CheckpointFile, RefusesLyingGrantsAndEnvironmentBehindAGoodChecksum) {

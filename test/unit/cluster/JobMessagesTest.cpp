@@ -77,8 +77,32 @@ TEST(JobMessagesTest, BadFieldsAreRefused) {
   request.environment = {"NOEQUALS"};
   EXPECT_EQ(refusal(encodeRunJob(request)), "RunJob environment entry without '='");
   std::vector<uint8_t> payload = encodeRunJob(sampleRequest());
+  payload[12] = 8;
+  EXPECT_EQ(refusal(payload), "RunJob has unknown flags 8");
+  // Flag 4 announces a checkpoint section the payload then lacks.
   payload[12] = 4;
-  EXPECT_EQ(refusal(payload), "RunJob has unknown flags 4");
+  EXPECT_EQ(refusal(payload), "RunJob payload is truncated");
+}
+
+TEST(JobMessagesTest, TheCheckpointSectionRoundTripsAndIsChecked) {
+  RunJobRequest request = sampleRequest();
+  request.checkpointIntervalMicroseconds = 5000000;
+  request.checkpointDirectory = "/ck";
+  request.checkpointProgram = "app.wasm";
+  request.resume = true;
+  RunJobRequest decoded;
+  std::string reason;
+  ASSERT_TRUE(decodeRunJob(encodeRunJob(request), decoded, reason)) << reason;
+  EXPECT_EQ(decoded.checkpointIntervalMicroseconds, 5000000u);
+  EXPECT_EQ(decoded.checkpointDirectory, "/ck");
+  EXPECT_EQ(decoded.checkpointProgram, "app.wasm");
+  EXPECT_TRUE(decoded.resume);
+  request.checkpointDirectory = "ck";  // not absolute
+  EXPECT_EQ(refusal(encodeRunJob(request)), "RunJob has a malformed checkpoint section");
+  request.checkpointDirectory = "/ck";
+  std::vector<uint8_t> payload = encodeRunJob(request);
+  payload.back() = 2;  // resume is 0 or 1
+  EXPECT_EQ(refusal(payload), "RunJob has a malformed checkpoint section");
 }
 
 TEST(JobMessagesTest, PartsOfASpreadJobRoundTrip) {
