@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # Writes the seed corpus of the checkpoint-file fuzz target: small
 # checkpoints in the current format (runtime/checkpoint/CheckpointFile.h),
-# valid ones with and without grants, variables, open files and MPI objects,
+# valid ones with and without grants, variables, open files, MPI objects and
+# host parts' output counts,
 # and a few that the decoder refuses near the open-file checks ("..", a
 # grant out of range, a descriptor among the preopens) and the MPI object
 # checks (a segment past the true bounds, a group member past the job, an
@@ -14,7 +15,7 @@ import os
 import struct
 import sys
 
-VERSION = 5
+VERSION = 6
 PAGE = 65536
 
 
@@ -23,14 +24,16 @@ def text(value):
     return struct.pack("<I", len(data)) + data
 
 
-def job(grants=(), env=(), program="/tmp/prog.wasm", args=("prog.wasm",)):
+def job(grants=(), env=(), program="/tmp/prog.wasm", args=("prog.wasm",), parts=()):
+    """parts: (job id, part, stdout bytes) of a job spread over hosts."""
     out = struct.pack("<qq", 12, -1) + text(program)
     out += struct.pack("<I", len(args)) + b"".join(text(a) for a in args)
     out += struct.pack("<I", len(grants))
     for host, guest, read_only in grants:
         out += text(host) + text(guest) + struct.pack("<B", read_only)
     out += struct.pack("<I", len(env)) + b"".join(text(v) for v in env)
-    return out + text("")
+    out += text("") + struct.pack("<I", len(parts))
+    return out + b"".join(struct.pack("<QIQ", *part) for part in parts)
 
 
 def open_file(fd, grant, path, kind=0, access=3, fdflags=0, offset=0, length=-1):
@@ -122,6 +125,7 @@ def main():
     seeds = {
         "one-rank.syck": checkpoint([rank(0)], job(grants[1:], ["K=V"])),
         "two-ranks.syck": checkpoint([rank(0), rank(1)], job()),
+        "host-parts.syck": checkpoint([rank(0), rank(1)], job(parts=[(9, 0, 120), (9, 1, 64)])),
         "open-files.syck": checkpoint([rank(0, [log, ref, listing])], job(grants)),
         "open-files-two-ranks.syck": checkpoint(
             [rank(0, [log]), rank(1, [open_file(5, 0, "logs/rank1.log", access=2, length=0)])],
