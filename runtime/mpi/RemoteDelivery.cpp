@@ -157,7 +157,9 @@ void World::deliverRemote(const RemoteMessage& message, std::unique_ptr<uint8_t[
                           size_t dataOffset) {
   Mailbox& box = *mailboxes_[message.to];
   int64_t charge = eagerCreditCharge(message.envelope.bytes, message.matchId != 0);
-  if (charge == 0) {
+  // A synchronous message charges nothing when empty, but its match must
+  // still be acknowledged: only a proxy does that.
+  if (charge == 0 && message.matchId == 0) {
     box.sendCopy(message.from, message.envelope, frame.get() + dataOffset, *byteLayout(),
                  message.envelope.bytes, /*mayDefer=*/false);
   } else {

@@ -100,7 +100,12 @@ class InProcessLink final : public RemoteRanks {
     peer->remoteRendezvousLanded(receiveId);
     written();
   }
-  void acknowledgeMatch(int, uint64_t) override { ADD_FAILURE() << "an eager synchronous send"; }
+  // A synchronous send's match, acknowledged to the sending host at once.
+  int acknowledgedMatches = 0;
+  void acknowledgeMatch(int, uint64_t matchId) override {
+    ++acknowledgedMatches;
+    EXPECT_TRUE(peer->remoteSendMatched(matchId));
+  }
   void abortJob(int) override {}
   int hostOf(int worldRank) const override { return worldRank; }
   int64_t maxMessageBytes() const override { return 1 << 20; }
@@ -289,6 +294,25 @@ TEST(WorldRendezvousTest, AMessageBeyondTheEagerCreditGoesByRendezvousInItsPlace
   hosts.first.startSend(last, 1);
   EXPECT_EQ(hosts.toSecond.eagerMessages, 4) << "2, the one of 100 bytes and this one";
   EXPECT_EQ(hosts.toSecond.requestsToSend, 2);
+}
+
+TEST(WorldRendezvousTest, AnEmptySynchronousSendCompletesWhenMatched) {
+  // It charges no credit, but its sender still waits for the match.
+  TwoHosts hosts(1 << 20);
+  hosts.toSecond.carriesEager = true;
+  hosts.toSecond.credit = 5000;
+  std::vector<uint8_t> nothing(1), received(1);
+  auto send = request(hosts.first, Request::Kind::Send, 0, 1, nothing, bytes(), 0);
+  send->synchronous = true;
+  hosts.first.startSend(send, 1);
+  EXPECT_EQ(hosts.toSecond.eagerMessages, 1);
+  EXPECT_FALSE(isCompleteNow(*send)) << "complete before its receive";
+  auto recv = request(hosts.second, Request::Kind::Recv, 1, 0, received, bytes(), 1);
+  hosts.second.startRecv(recv);
+  ASSERT_TRUE(isCompleteNow(*recv));
+  EXPECT_EQ(hosts.toFirst.acknowledgedMatches, 1);
+  EXPECT_TRUE(isCompleteNow(*send));
+  EXPECT_EQ(hosts.toSecond.credit, 5000);
 }
 
 }  // namespace
