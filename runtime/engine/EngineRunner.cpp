@@ -212,10 +212,20 @@ bool TickDriver::runOpenLoop(uint64_t& nextTick, uint64_t limit) {
   auto batch = [&](uint64_t from) {
     return static_cast<uint32_t>(std::min<uint64_t>(limit - from, openLoopBatch_));
   };
+  // The timeline counts ticks as the run gets past them: a design that
+  // traps every tick (a streaming read) stays in the loop below for its
+  // whole run, and its ticks/s would otherwise show only at the end.
+  uint64_t shown = nextTick;
+  auto showTicksBefore = [&](uint64_t tick) {
+    progress_.ticks.store(progress_.ticks.load(std::memory_order_relaxed) + (tick - shown),
+                          std::memory_order_relaxed);
+    shown = tick;
+  };
   uint32_t ticksRun = 0;
   uint32_t task = engine_.openLoop(batch(nextTick), kMaxEdgesPerTick, ticksRun);
   if (task == 0) {
     nextTick += ticksRun;
+    showTicksBefore(nextTick);
     return true;
   }
   // The tick the trap is in: the last one the run started.
@@ -237,6 +247,7 @@ bool TickDriver::runOpenLoop(uint64_t& nextTick, uint64_t limit) {
         return false;
       servicer_.endOfTick();
       nextTick = current + 1;
+      showTicksBefore(nextTick);
       return true;
     }
     // The resumed run finishes tick `current` and starts ticksRun more.
@@ -244,10 +255,12 @@ bool TickDriver::runOpenLoop(uint64_t& nextTick, uint64_t limit) {
     if (ticksRun > 0)
       budget = kMaxEdgesPerTick;
     current += ticksRun;
+    showTicksBefore(current);
     // A design that traps every tick would otherwise stay in here; the run
     // ends at the time limit, so the pending task is left unserviced.
   } while (task != 0 && !timeIsUp());
   nextTick = current + 1;
+  showTicksBefore(nextTick);
   return true;
 }
 
@@ -420,18 +433,17 @@ int TickDriver::run() {
     if (!hostOnly && limit > nextTick && !runOpenLoop(nextTick, limit))
       return fail(error_);
     if (nextTick != before) {
-      completed = nextTick - 1;
+      completed = nextTick - 1;  // runOpenLoop counted them for the timeline
     } else {
       // Host-driven tick; also when the engine's open loop made no progress.
       if (!runTick(nextTick))
         return fail(error_);
       completed = nextTick++;
+      progress_.ticks.store(progress_.ticks.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
     }
 
     ticksCompleted_ = completed + 1;
     flushWaitingStdout();
-    progress_.ticks.store(progress_.ticks.load(std::memory_order_relaxed) + (nextTick - before),
-                          std::memory_order_relaxed);
     if (servicer_.runEnd() != RunEnd::None) {
       files_.flushAll();
       return 0;

@@ -41,13 +41,16 @@ against it, and stops it with SIGTERM, which must end it with status 0.
       created: the victim's output must equal vvp's, and both hypervisors
       must account for every engine.
 
-  hv_test.py --bin-dir B timeline [--min-advances N]
+  hv_test.py --bin-dir B timeline [--min-advances N] [--solo-min-advances N]
+             [--victim FILE.v --input NAME:FROM:COPIES]
       slow_tick_victim.v runs alone as a tenant with --timeline; its one
       open-loop batch lasts seconds. The hypervisor's progress reports
       (HvRunProgress, protocol 6) must move the timeline's ticks in at least
       N rows before the last (default 5; a batch's reply alone moves them in
       one), never backwards, and the tenant's output, final ticks and tasks
-      must equal a solo synergy-run's of the same engine.
+      must equal a solo synergy-run's of the same engine. --victim runs
+      another design, over a file NAME of COPIES copies of FROM;
+      --solo-min-advances checks the solo run's timeline alike.
 
   hv_test.py --bin-dir B --iverilog I --vvp V hostile
       A victim tenant runs long_victim.v while a hostile client, speaking raw
@@ -451,6 +454,11 @@ def timeline_rows(path):
     return [(int(fields[1]), int(fields[3])) for fields in (line.split(",") for line in lines[1:])]
 
 
+def tick_advances(rows):
+    """The rows before the last in which a timeline's ticks moved."""
+    return sum(1 for before, after in zip([(0, 0)] + rows, rows[:-1]) if after[0] > before[0])
+
+
 def case_timeline(args, root):
     """slow_tick_victim.v, whose one open-loop batch outlasts 100 ms many
     times over, runs alone as a tenant with --timeline: the hypervisor's
@@ -459,8 +467,17 @@ def case_timeline(args, root):
     must end with the ticks, tasks and output of a solo synergy-run of the
     same engine. Without the reports the ticks move once per batch: one
     row before the last for this design. Its loops take vvp minutes, so the
-    solo run is the reference here; its output is vvp's in the other cases."""
-    source = os.path.join(HERE, "slow_tick_victim.v")
+    solo run is the reference here; its output is vvp's in the other cases.
+    --victim DESIGN.v --input NAME:FROM:COPIES runs another design over a
+    file NAME made of COPIES copies of FROM; --solo-min-advances N checks
+    the solo run's timeline alike (a design that traps every tick, as a
+    streaming read does, keeps the run inside one open-loop call, whose
+    ticks must still show as it goes)."""
+    source = os.path.abspath(args.victim) if args.victim else os.path.join(HERE, "slow_tick_victim.v")
+    if args.input:
+        name, origin, copies = args.input.rsplit(":", 2)
+        with open(origin, "rb") as data, open(os.path.join(root, name), "wb") as out:
+            out.write(data.read() * int(copies))
     engine = compile_engine(source, DEFAULT_INPUTS, root, args.bin_dir)
     solo_csv, tenant_csv = os.path.join(root, "solo.csv"), os.path.join(root, "tenant.csv")
     runner = os.path.join(args.bin_dir, "synergy-run")
@@ -482,11 +499,17 @@ def case_timeline(args, root):
     for before, after in zip(rows, rows[1:]):
         expect(after[0] >= before[0] and after[1] >= before[1], "the timeline goes back from %s to %s" %
                (before, after))
-    advances = sum(1 for before, after in zip([(0, 0)] + rows, rows[:-1]) if after[0] > before[0])
+    advances = tick_advances(rows)
     expect(advances >= args.min_advances, "the ticks moved in %d rows before the last, expected %d or more: %s" %
            (advances, args.min_advances, [ticks for ticks, _ in rows]))
     print("ok the tenant's timeline: %d rows, the ticks moved in %d before the last, ending at %s" %
           (len(rows), advances, rows[-1]))
+    if args.solo_min_advances:
+        advances = tick_advances(solo_rows)
+        expect(advances >= args.solo_min_advances, "the solo run's ticks moved in %d rows before the last, "
+               "expected %d or more: %s" % (advances, args.solo_min_advances, [ticks for ticks, _ in solo_rows]))
+        print("ok the solo run's timeline: %d rows, the ticks moved in %d before the last" % (len(solo_rows),
+                                                                                             advances))
     return 0
 
 
@@ -1261,6 +1284,9 @@ def main():
     tenants.add_argument("specs", nargs="+")
     timeline = sub.add_parser("timeline")
     timeline.add_argument("--min-advances", type=int, default=5)
+    timeline.add_argument("--solo-min-advances", type=int, default=0)
+    timeline.add_argument("--victim", help="the design to run (default slow_tick_victim.v)")
+    timeline.add_argument("--input", help="NAME:FROM:COPIES, a file in the run's directory made of copies of FROM")
     sub.add_parser("hostile")
     sub.add_parser("rogue-hypervisor")
     migrate = sub.add_parser("migrate")
