@@ -3,9 +3,10 @@
 synergy-hv on 127.0.0.1 (a free port, a fresh token file), runs clients
 against it, and stops it with SIGTERM, which must end it with status 0.
 
-  hv_test.py --bin-dir B --iverilog I --vvp V tenants [--split] SPEC...
-      Compiles each design with synergy-cc and runs all of them at once as
-      tenants (synergy-run --hypervisor). Each tenant's stdout and exit
+  hv_test.py --bin-dir B --iverilog I --vvp V tenants [--split] [--group N] SPEC...
+      Compiles each design with synergy-cc and runs all of them at once (or
+      N at once, one group after another) as tenants (synergy-run
+      --hypervisor). Each tenant's stdout and exit
       status must equal vvp's, and vvp's must equal the spec's expected file
       when it names one. SPEC is FILE.v[,inputs=DIR][,expected=FILE]
       [,vvp-define=NAME] (NAME defined for iverilog only)
@@ -30,6 +31,11 @@ against it, and stops it with SIGTERM, which must end it with status 0.
       times. Only then is go created. Each move must have copied exactly the
       state words the manifest lists (only the non-volatile ones for a
       $yield design), and the victim's and joiner's output must equal vvp's.
+      Last, under a third synergy-hv, a raw client runs the victim's design
+      to its trap inside a tick and vanishes while its engine waits to move
+      into a combined program (mid-handshake): it must never move and be
+      finalized, and the victim must move twice more and still print vvp's
+      output.
 
   hv_test.py --bin-dir B --iverilog I --vvp V migrate
       swap_victim.v runs as a tenant of a synergy-hv on 127.0.0.1 and waits
@@ -65,7 +71,8 @@ against it, and stops it with SIGTERM, which must end it with status 0.
       (without the admin token, naming no engine or a bad address, longer
       than allowed), replies (HvMoveTo, HvOpenLooped) sent as requests,
       HvReadState of foreign or out-of-range words or with a false count, and
-      clients that vanish mid-request. Each attempt must be refused or
+      clients that vanish mid-handshake (half a Hello; Hello but no HvHello)
+      and mid-request. Each attempt must be refused or
       dropped with its one-line reason (checked in the reply or the daemon's
       log), the victim's output must still equal vvp's, and the daemon must
       still serve a status request and stop cleanly. On its own fresh lfsr.v
@@ -355,12 +362,15 @@ def case_tenants(args, root):
                 # tenants move into them while they run.
                 wait_for("the combined program to be built",
                          lambda: re.search(r"^combined compiling nothing$", hv.status(), re.M))
-            procs = [(tenant, tenant.start(args.bin_dir, hv, "round-%d" % round)) for tenant in tenants]
-            submissions += len(procs)
-            for tenant, proc in procs:
-                actual, err = finish(proc)
-                compare(tenant.name + " (tenant)", tenant.expected, actual, err)
-                print("ok %s: %d bytes, exit %d" % (tenant.name, len(actual[0]), actual[1]))
+            group = args.group or len(tenants)
+            for first in range(0, len(tenants), group):
+                procs = [(tenant, tenant.start(args.bin_dir, hv, "round-%d" % round))
+                         for tenant in tenants[first:first + group]]
+                submissions += len(procs)
+                for tenant, proc in procs:
+                    actual, err = finish(proc)
+                    compare(tenant.name + " (tenant)", tenant.expected, actual, err)
+                    print("ok %s: %d bytes, exit %d" % (tenant.name, len(actual[0]), actual[1]))
         if args.split:
             tenant = tenants[0]
             tick = 5
@@ -574,7 +584,52 @@ def case_swap(args, root):
         print("ok status: %s" % fields)
     finally:
         hv.stop() if hv.proc.poll() is None else None
+
+    # A client that vanishes mid-handshake: its engine, stopped inside a
+    # tick at a trap it never answers, waits to move into the combined
+    # program when the client closes its connection. The victim must go on
+    # moving, the vanished engine be finalized, and nothing else change.
+    hv = Hypervisor(args.bin_dir, root, ["--recombine-every", str(args.recombine_every)])
+    try:
+        def vanish():
+            victim_engine = engine_ids(hv)[-1]
+            client = RawClient(hv, hv.token)
+            gone = struct.unpack("<I", client.request("HvSubmitEngine", open(victim.engine, "rb").read(),
+                                                      "HvEngineReady"))[0]
+            # 600 cycles (1200 ticks) in, the design polls for go: a trap
+            # inside a tick, which this client never answers.
+            ticks_run, traps, _ = open_loop_run(client, gone, ticks=4000)
+            expect(traps and traps[-1][0] != 0 and ticks_run < 4000,
+                   "the client's run did not stop at a trap: %d ticks, traps %s" % (ticks_run, traps))
+            waiting = wait_for("engine %d to wait to move into a combined program" % gone,
+                               lambda: waits_to_move(hv, gone))
+            moves_before = len(moved(hv, victim_engine))
+            client.close()
+            expect_log(hv, "finalized 1 engine(s)")
+            wait_for("2 more moves of engine %d after the client vanished" % victim_engine,
+                     lambda: len(moved(hv, victim_engine)) >= moves_before + 2)
+            expect(not moved(hv, gone), "the vanished client's engine %d moved" % gone)
+            print("ok engine %d vanished while it waited to move into combined program %d; engine %d moved on" %
+                  (gone, waiting, victim_engine))
+
+        run_victim(hv, "vanished-peer", 1, vanish)
+        fields = status_fields(hv.status())
+        expect(fields["tenants"] == 0 and fields["running"] == 0, "engines left behind: %s" % fields)
+        print("ok status: %s" % fields)
+    finally:
+        hv.stop() if hv.proc.poll() is None else None
     return 0
+
+
+def waits_to_move(hv, engine):
+    """The generation of the combined program `engine` is in but has not
+    moved into (it stands inside a tick), or None."""
+    status = hv.status()
+    program = re.search(r"^program generation (\d+): combined program of engines([ \d]*)$", status, re.M)
+    where = re.search(r" engine %d \"[^\"]*\" running (in program (\d+)|on its own object)" % engine, status)
+    if not program or not where or str(engine) not in program.group(2).split():
+        return None
+    return int(program.group(1)) if where.group(2) != program.group(1) else None
 
 
 def case_migrate(args, root):
@@ -1068,6 +1123,14 @@ def case_hostile(args, root):
         expect(cut.dropped(), "a truncated frame was answered")
         expect_log(hv, "truncated frame (5 of 16 payload bytes)", since)
 
+        # Clients vanishing mid-handshake: half a Hello, and a Hello answered
+        # but no HvHello.
+        half = RawClient(hv)
+        half.send(frame("Hello", hv.token)[:10])
+        half.close()
+        greeted = RawClient(hv, hv.token, hello=False)
+        greeted.close()
+
         # Clients vanishing mid-request: one in the middle of a build and
         # run, one with a long open loop outstanding.
         for request in ("HvSubmitEngine", "HvOpenLoop"):
@@ -1281,6 +1344,8 @@ def main():
                          help="start synergy-hv with this hook and expect at least --min-moves moves")
     tenants.add_argument("--min-moves", type=int, default=1)
     tenants.add_argument("--rounds", type=int, default=1, help="run the tenants this many times, one after another")
+    tenants.add_argument("--group", type=int, default=0,
+                         help="run the tenants this many at once, one group after another (default: all at once)")
     tenants.add_argument("specs", nargs="+")
     timeline = sub.add_parser("timeline")
     timeline.add_argument("--min-advances", type=int, default=5)
