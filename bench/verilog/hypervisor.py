@@ -17,6 +17,8 @@ then timed with SYNERGY_ENGINE_STATS=1, whose seconds cover the tick loop:
            after an untimed pair whose combined program the hypervisor has
            finished compiling, so that the timed pairs' comes from the
            cache, as the solo engine does, and no compile competes with it;
+  four     four tenants of the same design at once, once, after an untimed
+           four whose combined program is built (quad_* in the JSON);
   start    the wall time of a tenant run minus its loop time, with the
            engine already in the cache: connect, submit, cache-hit load.
 Each timed pair makes the hypervisor combine both engines into one program
@@ -337,8 +339,16 @@ def bench(name, args, root, hv, env):
     def run_pair():
         return collect_all([timed_run(argv, work, env) for argv in pair_argv])
 
+    quad_timelines = [os.path.join(work, "quad-%d.csv" % k) for k in range(4)]
+
+    def run_quad():
+        return collect_all([timed_run(tenant_argv[:-1] + ["--timeline", timeline, eng], work, env)
+                            for timeline in quad_timelines])
+
     run_pair()
+    run_quad()
     hv.wait_idle()
+    quad = measured(run_quad, hv)
     pairs = []
     for _ in range(args.repeat):
         pair = measured(run_pair, hv)
@@ -355,7 +365,7 @@ def bench(name, args, root, hv, env):
                        [("ticks_per_s", "virtual ticks/s")] +
                        ([("tasks_per_s", "trapped tasks/s")] if best["result"][0]["tasks"] else []))
     outputs_match = all(r["output"] == solo["result"]["output"]
-                        for r in [tenant["result"]] + [r for pair in pairs for r in pair["result"]])
+                        for r in [tenant["result"]] + quad["result"] + [r for pair in pairs for r in pair["result"]])
     solo_ticks, solo_tasks = rates(solo["result"])
     unit = "tasks" if solo_tasks > 1000 else "ticks"
     solo_units = solo["result"][unit]
@@ -384,6 +394,15 @@ def bench(name, args, root, hv, env):
     row["tenant_vs_solo"] = row["tenant_ticks_per_s"] / solo_ticks
     row["pair_vs_solo"] = [r / solo_ticks for r in row["pair_ticks_per_s"]]
     row["pair_share"] = best["share"]
+    row["quad_ticks_per_s"] = [rates(r)[0] for r in quad["result"]]
+    row["quad_tasks_per_s"] = [rates(r)[1] for r in quad["result"]]
+    row["quad_vs_solo"] = [r / solo_ticks for r in row["quad_ticks_per_s"]]
+    row["quad_share"] = shares(quad_timelines, unit)
+    quad_units = sum(r[unit] for r in quad["result"])
+    row["quad_cpu_ratio"] = [share * solo_cpu_per_unit * quad_units / (quad["cpu"] + quad["hv_cpu"])
+                             if share is not None else None for share in row["quad_share"]]
+    row["quad_requests_per_unit"] = quad["requests"] / quad_units
+    row["quad_swap_pause_ms"] = [float(m.group(1)) for _, line in quad["log"] for m in [MOVE_LINE.search(line)] if m]
     row["tenant_cpu_ratio"] = solo_cpu_per_unit / tenant_cpu_per_unit
     row["pair_cpu_ratio"] = [share * solo_cpu_per_unit / pair_cpu_per_unit if share is not None else None
                              for share in best["share"]]
@@ -564,6 +583,11 @@ def print_row(row):
               row["pair_cpu_us_per_unit"], row["tenant_cpu_ratio"],
               "/".join("%.3f" % r if r is not None else "-" for r in row["pair_cpu_ratio"]), row["unit"][:-1],
               row["tenant_requests_per_unit"], row["pair_requests_per_unit"]), flush=True)
+    print("%-9s four tenants: wall ratios %s, cpu ratios %s, shares %s, requests per %s %.4f" % (
+        "", "/".join("%.3f" % r for r in row["quad_vs_solo"]),
+        "/".join("%.3f" % r if r is not None else "-" for r in row["quad_cpu_ratio"]),
+        "/".join("%.2f" % s if s is not None else "-" for s in row["quad_share"]), row["unit"][:-1],
+        row["quad_requests_per_unit"]), flush=True)
     stats = row["swap_pause_ms_stats"]
     print("%-9s swap pause ms over %s: %s (held ms, max %s) (load %.1f)" % (
         "", "%d moves" % stats["count"] if stats else "no moves",
