@@ -1004,6 +1004,9 @@ def case_hostile(args, root):
         # A malformed manifest, then its own engine and out-of-range ids.
         hostile.refused("HvSubmitEngine", b"not an engine\n", "malformed engine")
         manifest = open(own.engine, "rb").read()
+        # The manifest's Verilog with a line our emitter never writes: host
+        # C++ through Verilator's $c. It must be refused before any build.
+        check_tampered_verilog(hostile, hv, manifest, b"  initial $c(\"system(\\\"touch PWNED\\\")\");\n")
         own_id = struct.unpack("<I", hostile.request("HvSubmitEngine", manifest, "HvEngineReady"))[0]
         expect(own_id != victim_id, "two tenants got the same engine id")
         states = re.findall(rb"^state (\d+) (\w+) (\d+)", manifest, re.M)
@@ -1157,6 +1160,24 @@ def case_hostile(args, root):
         hv.stop() if hv.proc.poll() is None else None
     check_state_cap(args, root, own, manifest)
     return 0
+
+
+def check_tampered_verilog(client, hv, manifest, line):
+    """Submits `manifest` with `line` added after its Verilog's port list
+    (the section's byte count kept right): the hypervisor must refuse it as
+    Verilog outside what synergy-cc emits, and start no build."""
+    match = re.search(rb"^verilog (\d+)\n", manifest, re.M)
+    expect(match, "the manifest has no verilog section")
+    start = match.end()
+    verilog = manifest[start:start + int(match.group(1))]
+    ports_end = verilog.index(b"\n);\n") + len(b"\n);\n")
+    tampered = verilog[:ports_end] + line + verilog[ports_end:]
+    forged = manifest[:match.start()] + b"verilog %d\n" % len(tampered) + tampered + manifest[start + len(verilog):]
+    before = status_fields(hv.status())
+    client.refused("HvSubmitEngine", forged, "refusing the engine's Verilog: line ")
+    after = status_fields(hv.status())
+    expect(after["compiles"] == before["compiles"] and after["hits"] == before["hits"],
+           "a refused design was counted for a build: %s then %s" % (before, after))
 
 
 def check_state_cap(args, root, design, manifest):
