@@ -36,12 +36,16 @@ Two kinds of ratio to solo are reported; say which one you quote:
   wall   the tenant's (or each pair tenant's) ticks/s over the solo run's,
          both from the stats line's loop seconds: what a user waits for,
          but on a loaded host mostly a measure of the load;
-  cpu    the solo run's CPU seconds (user+system) per unit of work over
-         the tenant's: the tenant plus the hypervisor during its run; for
-         the pair, each tenant's pair_share times the solo run's CPU per
-         unit over the pair's (both tenants and the hypervisor summed, as if
-         they shared one core), which is the fraction of a solo run each
-         pair tenant would get if CPU were the only limit.
+  cpu    from CPU seconds (user+system) per unit of work, measured in the
+         same run: what each tenant would get of a solo run if CPU were the
+         only limit. "A core each" (cpu_ratio): the tenant and hypervisor
+         processes run in parallel, so a tenant is held back by the busier
+         of its share of the hypervisor's CPU (the one fabric thread all
+         tenants take turns on) and its own process's CPU. "One core"
+         (cpu_ratio_one_core): everything summed, as if all of it ran on
+         one core, which a tenant pipelined with the hypervisor (a design
+         that prints every tick: the hypervisor runs it, the tenant
+         formats) never meets.
 The unit of work is a trapped task when the design traps often (regex,
 file_sum, nw, adpcm) and a tick otherwise. The engine requests the
 hypervisor served per unit (requests_per_unit; its status counts them) show
@@ -241,6 +245,28 @@ def rates(result):
     return result["ticks"] / result["seconds"], result["tasks"] / result["seconds"]
 
 
+def cpu_ratios(solo_cpu_per_unit, group, units, each_share):
+    """The CPU-based ratios to solo of the tenants of one measured() run:
+    (one core, a core each), one per tenant. One core: each tenant's share
+    of the work times the solo CPU per unit over the group's (tenants and
+    hypervisor summed). A core each: the lower of what the hypervisor's CPU
+    per unit leaves each tenant (its share of the fabric) and what the
+    tenant processes' own CPU per unit allows (split as their work is)."""
+    everything = (group["cpu"] + group["hv_cpu"]) / units
+    fabric = group["hv_cpu"] / units
+    tenants = group["cpu"] / units
+    one_core, core_each = [], []
+    for share in each_share:
+        if share is None:
+            one_core.append(None)
+            core_each.append(None)
+            continue
+        one_core.append(share * solo_cpu_per_unit / everything)
+        core_each.append(min(share * solo_cpu_per_unit / fabric if fabric else float("inf"),
+                             solo_cpu_per_unit / tenants if tenants else float("inf")))
+    return one_core, core_each
+
+
 def spread(values):
     if not values:
         return None
@@ -399,13 +425,14 @@ def bench(name, args, root, hv, env):
     row["quad_vs_solo"] = [r / solo_ticks for r in row["quad_ticks_per_s"]]
     row["quad_share"] = shares(quad_timelines, unit)
     quad_units = sum(r[unit] for r in quad["result"])
-    row["quad_cpu_ratio"] = [share * solo_cpu_per_unit * quad_units / (quad["cpu"] + quad["hv_cpu"])
-                             if share is not None else None for share in row["quad_share"]]
+    row["quad_cpu_ratio_one_core"], row["quad_cpu_ratio"] = cpu_ratios(solo_cpu_per_unit, quad, quad_units,
+                                                                       row["quad_share"])
     row["quad_requests_per_unit"] = quad["requests"] / quad_units
     row["quad_swap_pause_ms"] = [float(m.group(1)) for _, line in quad["log"] for m in [MOVE_LINE.search(line)] if m]
-    row["tenant_cpu_ratio"] = solo_cpu_per_unit / tenant_cpu_per_unit
-    row["pair_cpu_ratio"] = [share * solo_cpu_per_unit / pair_cpu_per_unit if share is not None else None
-                             for share in best["share"]]
+    (row["tenant_cpu_ratio_one_core"],), (row["tenant_cpu_ratio"],) = cpu_ratios(solo_cpu_per_unit, tenant,
+                                                                                  tenant_units, [1.0])
+    row["pair_cpu_ratio_one_core"], row["pair_cpu_ratio"] = cpu_ratios(solo_cpu_per_unit, best, best_units,
+                                                                       best["share"])
     return row
 
 
@@ -471,8 +498,8 @@ def scenario_stream_pair(args, hv, work, eng, env, solo):
             "solo_cpu_us_per_task": solo_cpu_per_task * 1e6,
             "pair_cpu_us_per_task": (pair["cpu"] + pair["hv_cpu"]) / tasks * 1e6,
             "pair_hv_cpu_us_per_task": pair["hv_cpu"] / tasks * 1e6,
-            "cpu_ratio": [s * solo_cpu_per_task * tasks / (pair["cpu"] + pair["hv_cpu"]) if s is not None else None
-                          for s in share],
+            "cpu_ratio_one_core": cpu_ratios(solo_cpu_per_task, pair, tasks, share)[0],
+            "cpu_ratio": cpu_ratios(solo_cpu_per_task, pair, tasks, share)[1],
             "requests_per_task": pair["requests"] / tasks, "load_average": os.getloadavg()[0],
             "outputs_match": all(run["output"] == solo["result"]["output"] for run in runs), "timelines": series}
 
@@ -577,12 +604,13 @@ def print_row(row):
         "/".join("%.2f" % share if share is not None else "-" for share in row["pair_share"]),
         row["solo_tasks_per_s"], row["tenant_tasks_per_s"], row["tenant_start_seconds"], row["outputs_match"]),
         flush=True)
-    print("%-9s cpu per %s (us): solo %.3f, tenant %.3f, pair %.3f; cpu ratio: tenant %.3f, pair %s; "
-          "requests per %s: tenant %.4f, pair %.4f" % (
+    print("%-9s cpu per %s (us): solo %.3f, tenant %.3f, pair %.3f; cpu ratio (a core each / one core): "
+          "tenant %.3f / %.3f, pair %s / %s; requests per %s: tenant %.4f, pair %.4f" % (
               "", row["unit"][:-1], row["solo_cpu_us_per_unit"], row["tenant_cpu_us_per_unit"],
-              row["pair_cpu_us_per_unit"], row["tenant_cpu_ratio"],
-              "/".join("%.3f" % r if r is not None else "-" for r in row["pair_cpu_ratio"]), row["unit"][:-1],
-              row["tenant_requests_per_unit"], row["pair_requests_per_unit"]), flush=True)
+              row["pair_cpu_us_per_unit"], row["tenant_cpu_ratio"], row["tenant_cpu_ratio_one_core"],
+              "/".join("%.3f" % r if r is not None else "-" for r in row["pair_cpu_ratio"]),
+              "/".join("%.3f" % r if r is not None else "-" for r in row["pair_cpu_ratio_one_core"]),
+              row["unit"][:-1], row["tenant_requests_per_unit"], row["pair_requests_per_unit"]), flush=True)
     print("%-9s four tenants: wall ratios %s, cpu ratios %s, shares %s, requests per %s %.4f" % (
         "", "/".join("%.3f" % r for r in row["quad_vs_solo"]),
         "/".join("%.3f" % r if r is not None else "-" for r in row["quad_cpu_ratio"]),
@@ -657,7 +685,8 @@ def main():
                   "outputs match %s (load %.1f)" % (
                       pair["solo_tasks_per_s"], " ".join("%.4g" % r for r in pair["tasks_per_s"]),
                       "/".join("%.3f" % r for r in pair["vs_solo"]),
-                      "/".join("%.3f" % r if r is not None else "-" for r in pair["cpu_ratio"]),
+                      "/".join("%.3f" % r if r is not None else "-" for r in pair["cpu_ratio"]) + " (one core " +
+                      "/".join("%.3f" % r if r is not None else "-" for r in pair["cpu_ratio_one_core"]) + ")",
                       "/".join("%.2f" % s if s is not None else "-" for s in pair["share"]),
                       pair["solo_cpu_us_per_task"], pair["pair_cpu_us_per_task"], pair["pair_hv_cpu_us_per_task"],
                       pair["requests_per_task"], pair["outputs_match"], pair["load_average"]), flush=True)
