@@ -281,6 +281,11 @@ def read_timeline(path):
                 for line in csv]
 
 
+def start_offsets(runs):
+    """Each run's start after the first one's, in seconds."""
+    return [run["start"] - min(r["start"] for r in runs) for run in runs]
+
+
 def shares(timelines, column, offsets=None):
     """Each run's share of `column` (ticks or tasks) done while all of them
     ran: up to the first end, from the last start (offsets: each timeline's
@@ -378,7 +383,8 @@ def bench(name, args, root, hv, env):
     pairs = []
     for _ in range(args.repeat):
         pair = measured(run_pair, hv)
-        pair["share"] = shares(timelines, "tasks" if rates(solo["result"])[1] > 1000 else "ticks")
+        pair["share"] = shares(timelines, "tasks" if rates(solo["result"])[1] > 1000 else "ticks",
+                               start_offsets(pair["result"]))
         pair["timelines"] = [read_timeline(path) for path in timelines]
         pairs.append(pair)
     moves = [[float(value) for value in match.groups()]
@@ -423,7 +429,7 @@ def bench(name, args, root, hv, env):
     row["quad_ticks_per_s"] = [rates(r)[0] for r in quad["result"]]
     row["quad_tasks_per_s"] = [rates(r)[1] for r in quad["result"]]
     row["quad_vs_solo"] = [r / solo_ticks for r in row["quad_ticks_per_s"]]
-    row["quad_share"] = shares(quad_timelines, unit)
+    row["quad_share"] = shares(quad_timelines, unit, start_offsets(quad["result"]))
     quad_units = sum(r[unit] for r in quad["result"])
     row["quad_cpu_ratio_one_core"], row["quad_cpu_ratio"] = cpu_ratios(solo_cpu_per_unit, quad, quad_units,
                                                                        row["quad_share"])
@@ -480,7 +486,7 @@ def scenario_stream_pair(args, hv, work, eng, env, solo):
     pair = measured(lambda: collect_all([timed_run(argv, work, env) for argv in argvs]), hv)
     runs = pair["result"]
     origin = min(run["start"] for run in runs)
-    offsets = [run["start"] - origin for run in runs]
+    offsets = start_offsets(runs)
     series = [read_timeline(path) for path in timelines]
     share = shares(timelines, "tasks", offsets)
     solo_rate = solo["result"]["tasks"] / solo["result"]["seconds"]
