@@ -241,6 +241,14 @@ def measured(run, hv):
             "log": hv.since(mark)}
 
 
+def mismatch(name, output, expected):
+    """Where a run's output first differs from the solo run's, for the JSON."""
+    at = next((k for k, (a, b) in enumerate(zip(output, expected)) if a != b), min(len(output), len(expected)))
+    return {"run": name, "bytes": len(output), "solo_bytes": len(expected), "first_difference": at,
+            "output_there": output[max(0, at - 80):at + 160].decode(errors="replace"),
+            "solo_there": expected[max(0, at - 80):at + 160].decode(errors="replace")}
+
+
 def rates(result):
     return result["ticks"] / result["seconds"], result["tasks"] / result["seconds"]
 
@@ -364,17 +372,24 @@ def bench(name, args, root, hv, env):
                key=lambda m: m["result"]["seconds"])
     tenant = min((measured(lambda: collect(*timed_run(tenant_argv, work, env)), hv) for _ in range(args.repeat)),
                  key=lambda m: m["result"]["seconds"])
+    # Tenants that run at once each get a directory of their own, as solo
+    # runs would: a design that writes a file and reads it back (adpcm's
+    # codes.bin) would otherwise read another tenant's.
+    places = [work]
+    for k in range(1, 4):
+        places.append(work + "-%d" % k)
+        shutil.copytree(work, places[-1])
     timelines = [os.path.join(work, "pair-%d.csv" % k) for k in range(2)]
     pair_argv = [tenant_argv[:-1] + ["--timeline", timeline, eng] for timeline in timelines]
 
     def run_pair():
-        return collect_all([timed_run(argv, work, env) for argv in pair_argv])
+        return collect_all([timed_run(argv, place, env) for argv, place in zip(pair_argv, places)])
 
     quad_timelines = [os.path.join(work, "quad-%d.csv" % k) for k in range(4)]
 
     def run_quad():
-        return collect_all([timed_run(tenant_argv[:-1] + ["--timeline", timeline, eng], work, env)
-                            for timeline in quad_timelines])
+        return collect_all([timed_run(tenant_argv[:-1] + ["--timeline", timeline, eng], place, env)
+                            for timeline, place in zip(quad_timelines, places)])
 
     run_pair()
     run_quad()
@@ -396,8 +411,12 @@ def bench(name, args, root, hv, env):
                        [("tenant %d" % (k + 1), 0.0, rows) for k, rows in enumerate(best["timelines"])],
                        [("ticks_per_s", "virtual ticks/s")] +
                        ([("tasks_per_s", "trapped tasks/s")] if best["result"][0]["tasks"] else []))
-    outputs_match = all(r["output"] == solo["result"]["output"]
-                        for r in [tenant["result"]] + quad["result"] + [r for pair in pairs for r in pair["result"]])
+    runs = [("tenant", tenant["result"])] + [("four tenants, %d" % (k + 1), r) for k, r in enumerate(quad["result"])]
+    runs += [("pair %d, tenant %d" % (p + 1, k + 1), r) for p, pair in enumerate(pairs)
+             for k, r in enumerate(pair["result"])]
+    mismatches = [mismatch(name, run["output"], solo["result"]["output"]) for name, run in runs
+                  if run["output"] != solo["result"]["output"]]
+    outputs_match = not mismatches
     solo_ticks, solo_tasks = rates(solo["result"])
     unit = "tasks" if solo_tasks > 1000 else "ticks"
     solo_units = solo["result"][unit]
@@ -426,6 +445,7 @@ def bench(name, args, root, hv, env):
     row["tenant_vs_solo"] = row["tenant_ticks_per_s"] / solo_ticks
     row["pair_vs_solo"] = [r / solo_ticks for r in row["pair_ticks_per_s"]]
     row["pair_share"] = best["share"]
+    row["mismatches"] = mismatches
     row["quad_ticks_per_s"] = [rates(r)[0] for r in quad["result"]]
     row["quad_tasks_per_s"] = [rates(r)[1] for r in quad["result"]]
     row["quad_vs_solo"] = [r / solo_ticks for r in row["quad_ticks_per_s"]]
@@ -445,7 +465,8 @@ def bench(name, args, root, hv, env):
 def stream_design(args, root, env):
     """The streaming file sum compiled once, its numbers.bin repeated so
     that a solo run lasts about --scenario-seconds (measured here, at this
-    load). Returns (work directory, engine, a solo run's argv)."""
+    load). It only reads numbers.bin, so its tenants share the directory.
+    Returns (work directory, engine, a solo run's argv)."""
     work = os.path.join(root, "stream")
     run_bench.stage("file_sum", work)
     numbers = os.path.join(work, "numbers.bin")
@@ -622,6 +643,9 @@ def print_row(row):
         "/".join("%.3f" % r if r is not None else "-" for r in row["quad_cpu_ratio"]),
         "/".join("%.2f" % s if s is not None else "-" for s in row["quad_share"]), row["unit"][:-1],
         row["quad_requests_per_unit"]), flush=True)
+    for wrong in row["mismatches"]:
+        print("%-9s OUTPUT DIFFERS: %s, %d bytes against the solo run's %d, first at byte %d" % (
+            "", wrong["run"], wrong["bytes"], wrong["solo_bytes"], wrong["first_difference"]), flush=True)
     stats = row["swap_pause_ms_stats"]
     print("%-9s swap pause ms over %s: %s (held ms, max %s) (load %.1f)" % (
         "", "%d moves" % stats["count"] if stats else "no moves",
