@@ -25,7 +25,9 @@ against it, and stops it with SIGTERM, which must end it with status 0.
              --joiner SPEC [--recombine-every N] [--min-moves M]
       The victim (swap_victim.v, or yield_victim.v for a $yield design)
       waits mid-run, polling for a file named go, while the hypervisor moves
-      it into combined programs: when the joiner joins (a compile), when the
+      it into combined programs: when a design no cache holds joins (the
+      victim must be served while their program compiles), when the joiner
+      joins (a compile), when the
       same pair rejoins (the program must come from the cache: no compile),
       and, under a second synergy-hv with --recombine-every N, at least M
       times. Only then is go created. Each move must have copied exactly the
@@ -563,8 +565,30 @@ def case_swap(args, root):
         actual, err = finish(joiner.start(args.bin_dir, hv, "join-%s" % os.urandom(4).hex()))
         compare(joiner.name + " (joining)", joiner.expected, actual, err)
 
+    def join_uncached():
+        # A design no cache holds, so that its combined program with the
+        # victim compiles for seconds: the victim, polling once a tick, must
+        # be served meanwhile (compilation is asynchronous, part 4).
+        victim_engine = engine_ids(hv)[-1]
+        fresh = Tenant(write_uncached_design(root), 2, root, args)
+        proc = fresh.start(args.bin_dir, hv, "uncached")
+        compiling = r"^combined compiling engines"
+        wait_for("the combined program with the uncached design to compile",
+                 lambda: re.search(compiling, hv.status(), re.M))
+        served = tenant_requests(hv, victim_engine)
+        time.sleep(1)
+        status = hv.status()
+        expect(re.search(compiling, status, re.M), "a combined compile took under 1 s; nothing was checked")
+        expect(tenant_requests(hv, victim_engine) > served,
+               "engine %d was not served while a combined program compiled:\n%s" % (victim_engine, status))
+        print("ok engine %d was served while its combined program compiled (%d requests, then %d)" %
+              (victim_engine, served, tenant_requests(hv, victim_engine)))
+        actual, err = finish(proc)
+        compare(fresh.name + " (uncached joiner)", fresh.expected, actual, err)
+
     hv = Hypervisor(args.bin_dir, root)
     try:
+        run_victim(hv, "joined-uncached", 1, join_uncached)
         run_victim(hv, "joined", 1, join)
         before = status_fields(hv.status())
         run_victim(hv, "rejoined", 1, join)
@@ -619,6 +643,25 @@ def case_swap(args, root):
     finally:
         hv.stop() if hv.proc.poll() is None else None
     return 0
+
+
+def write_uncached_design(root):
+    """A small design with a random constant: Verilog no engine cache holds."""
+    path = os.path.join(root, "uncached_%s.v" % os.urandom(4).hex())
+    with open(path, "w") as out:
+        out.write("module tb;\n  reg clock = 0;\n  always #1 clock = ~clock;\n"
+                  "  reg [31:0] x = 32'd%d;\n  integer n = 0;\n  always @(posedge clock) begin\n"
+                  "    x <= x * 32'd1664525 + 32'd1013904223;\n    n = n + 1;\n"
+                  "    if (n %% 10 == 0) $display(\"%%0d %%h\", n, x);\n    if (n == 50) $finish;\n"
+                  "  end\nendmodule\n" % int.from_bytes(os.urandom(4), "little"))
+    return path
+
+
+def tenant_requests(hv, engine):
+    """The requests the tenant owning `engine` has made, from the status."""
+    match = re.search(r" requests (\d+) refused \d+:[^\n]* engine %d " % engine, hv.status())
+    expect(match, "no tenant owns engine %d" % engine)
+    return int(match.group(1))
 
 
 def waits_to_move(hv, engine):
