@@ -60,6 +60,13 @@ against it, and stops it with SIGTERM, which must end it with status 0.
       another design, over a file NAME of COPIES copies of FROM;
       --solo-min-advances checks the solo run's timeline alike.
 
+  hv_test.py --bin-dir B sandbox
+      sandbox_victim.v runs solo and as a tenant with the same read-only
+      --dir grant: a granted file opens and reads, one above the grant, an
+      absolute path outside it and a file opened for writing do not; both
+      runs must print exactly that (the tenant's tasks run in its own
+      runtime, inside its own grants).
+
   hv_test.py --bin-dir B --iverilog I --vvp V hostile
       A victim tenant runs long_victim.v while a hostile client, speaking raw
       frames built from runtime/transport/FrameTypes.h, tries everything
@@ -469,6 +476,37 @@ def timeline_rows(path):
 def tick_advances(rows):
     """The rows before the last in which a timeline's ticks moved."""
     return sum(1 for before, after in zip([(0, 0)] + rows, rows[:-1]) if after[0] > before[0])
+
+
+def case_sandbox(args, root):
+    """sandbox_victim.v runs solo and as a tenant, in a directory granted
+    read-only (--dir .::ro) with a secret one level up: the tenant's
+    tasks run in its own runtime under its own grants, so both runs must
+    print that only the granted file opened, and its line."""
+    engine = compile_engine(os.path.join(HERE, "sandbox_victim.v"), DEFAULT_INPUTS, root, args.bin_dir)
+    work = os.path.join(root, "work")
+    granted = os.path.join(work, "granted")
+    os.makedirs(granted)
+    with open(os.path.join(granted, "data.txt"), "w") as data:
+        data.write("the granted line\n")
+    with open(os.path.join(work, "secret.txt"), "w") as secret:
+        secret.write("a secret\n")
+    runner = os.path.join(args.bin_dir, "synergy-run")
+    grant = ["--dir", ".::ro"]  # the run's directory, granted
+    expected = b"granted 1 above 0 absolute 0 written 0\nthe granted line\n"
+    solo = subprocess.run([runner, "--engine", "compiled", *grant, engine], cwd=granted, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, timeout=TIMEOUT)
+    compare("solo", (expected, 0), (solo.stdout, solo.returncode), solo.stderr)
+    hv = Hypervisor(args.bin_dir, root)
+    try:
+        tenant = subprocess.run([runner, "--hypervisor", hv.address, "--token-file", hv.token_file, *grant, engine],
+                                cwd=granted, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=TIMEOUT)
+        compare("tenant", (expected, 0), (tenant.stdout, tenant.returncode), tenant.stderr)
+    finally:
+        hv.stop()
+    expect(not os.path.exists(os.path.join(granted, "written.txt")), "a read-only grant was written")
+    print("ok solo and tenant alike: %r" % tenant.stdout.decode())
+    return 0
 
 
 def case_timeline(args, root):
@@ -1417,6 +1455,7 @@ def main():
     timeline.add_argument("--victim", help="the design to run (default slow_tick_victim.v)")
     timeline.add_argument("--input", help="NAME:FROM:COPIES, a file in the run's directory made of copies of FROM")
     sub.add_parser("hostile")
+    sub.add_parser("sandbox")
     sub.add_parser("rogue-hypervisor")
     migrate = sub.add_parser("migrate")
     migrate.add_argument("--victim", default=os.path.join(HERE, "swap_victim.v"),
@@ -1433,7 +1472,7 @@ def main():
     root = tempfile.mkdtemp(prefix="synergy-hv-test-")
     try:
         {"tenants": case_tenants, "hostile": case_hostile, "migrate": case_migrate, "swap": case_swap,
-         "rogue-hypervisor": case_rogue_hypervisor, "timeline": case_timeline}[args.case](args, root)
+         "rogue-hypervisor": case_rogue_hypervisor, "timeline": case_timeline, "sandbox": case_sandbox}[args.case](args, root)
     except Failure as failure:
         print("FAIL: %s" % failure)
         for name in sorted(os.listdir(root)):
