@@ -14,6 +14,9 @@ std::vector<const PassInfo*> defaultPipelinePasses() {
       // First, on the module as linked: it records the program's own call
       // sites, before later passes add runtime calls of their own.
       findPass("control-point-census"),
+      // Before asyncify, which then sees the calls it made direct (a control
+      // point reached through one is no longer inside a host frame).
+      findPass("direct-invokes"),
       // Threaded modules only. The libc lock is not a control point, so the
       // census must not see it; the exports must name the locked malloc.
       findPass("serialize-libc"),
