@@ -21,16 +21,19 @@
 //    direct calls and are followed;
 //  - which functions can reach those is CallReachability's question, with
 //    each call_indirect reaching every address-taken function of its type;
-//  - an invoke whose function is a constant table slot that holds a defined
+//  - an invoke whose function is a constant table slot that holds a
 //    function of the invoke's type that cannot unwind becomes a direct call
-//    to it; any other invoke whose type no unwinding address-taken function
+//    to it (a defined function, or an import: in C++, MPI_Send in a try
+//    block is an invoke of the import); any other invoke whose type no unwinding address-taken function
 //    has becomes a call_indirect of that type (a virtual call in a try
 //    block, when no method of that type can throw), where moving the index
 //    after the arguments cannot change what is called.
 //
 // The landing pad that follows is left as it is: __THREW__ stays 0, so it is
 // never entered. A call that reaches a control point and was an invoke is a
-// direct call afterwards, so a checkpoint is taken there instead of skipped.
+// direct call afterwards, so a checkpoint is taken there instead of skipped;
+// the pass runs first, so that the control-point census and Asyncify see
+// those calls.
 // Slots are read from the active element segments at constant offsets; a
 // module that writes its table (table.set, table.grow), imports it or has
 // more than one gets no slot resolution, only the type rule.
@@ -64,7 +67,7 @@ bool mayUnwind(std::string_view module, std::string_view base) {
       (base == "synergy_longjmp_unwind" || base == "synergy_exception_unwind"))
     return true;
   if (module == "wasi_snapshot_preview1" || module == "synergy") return false;
-  if (module == "env" && (base.starts_with("synergy_") || isInvokeImport(module, base)))
+  if (isInvokeImport(module, base) || (module == "env" && base.starts_with("synergy_")))
     return false;
   return !isControlPointImport(module, base);
 }
@@ -122,8 +125,13 @@ bool readTableSlots(BinaryenModuleRef wasm, TableSlots& slots, std::string& erro
 class InvokeRewriter {
  public:
   InvokeRewriter(BinaryenModuleRef wasm, const std::set<std::string>& invokeImports,
-                 const CallReachability& unwinding, const TableSlots& slots)
-      : wasm_(wasm), invokeImports_(invokeImports), unwinding_(unwinding), slots_(slots) {}
+                 const std::set<std::string>& unwindingImports, const CallReachability& unwinding,
+                 const TableSlots& slots)
+      : wasm_(wasm),
+        invokeImports_(invokeImports),
+        unwindingImports_(unwindingImports),
+        unwinding_(unwinding),
+        slots_(slots) {}
 
   bool rewriteFunction(BinaryenFunctionRef function, std::string& error) {
     BinaryenExpressionRef body = BinaryenFunctionGetBody(function);
@@ -197,14 +205,15 @@ class InvokeRewriter {
     return true;
   }
 
-  // The function an invoke of constant `index` calls, when it is defined,
-  // has the invoke's type and cannot unwind; else null.
+  // The function an invoke of constant `index` calls, when it has the
+  // invoke's type and cannot unwind; else null.
   const char* constantCallee(BinaryenExpressionRef index, const Signature& signature) const {
     if (!slots_.known || BinaryenExpressionGetId(index) != BinaryenConstId()) return nullptr;
     auto slot = slots_.functionAt.find(uint32_t(BinaryenConstGetValueI32(index)));
     if (slot == slots_.functionAt.end()) return nullptr;
-    BinaryenFunctionRef callee = BinaryenGetFunction(wasm_, slot->second.c_str());
-    if (!callee || !BinaryenFunctionGetBody(callee) || unwinding_.reaching.count(slot->second) ||
+    const std::string& name = slot->second;
+    BinaryenFunctionRef callee = BinaryenGetFunction(wasm_, name.c_str());
+    if (!callee || unwindingImports_.count(name) || unwinding_.reaching.count(name) ||
         BinaryenFunctionGetParams(callee) != signature.first ||
         BinaryenFunctionGetResults(callee) != signature.second)
       return nullptr;
@@ -213,6 +222,7 @@ class InvokeRewriter {
 
   BinaryenModuleRef wasm_;
   const std::set<std::string>& invokeImports_;
+  const std::set<std::string>& unwindingImports_;
   const CallReachability& unwinding_;
   const TableSlots& slots_;
 };
@@ -244,7 +254,7 @@ class DirectInvokesPass final : public Pass {
     if (!findCallReachability(wasm, unwindingImports, unwinding, error) ||
         !readTableSlots(wasm, slots, error))
       return false;
-    InvokeRewriter rewriter(wasm, invokeImports, unwinding, slots);
+    InvokeRewriter rewriter(wasm, invokeImports, unwindingImports, unwinding, slots);
     for (BinaryenFunctionRef function : definedFunctions)
       if (!rewriter.rewriteFunction(function, error)) return false;
     return true;

@@ -1,11 +1,12 @@
 ;; direct-invokes: an env.invoke_* call whose callee cannot unwind (reach
 ;; env.synergy_exception_unwind or synergy_longjmp_unwind, or an import the
 ;; pass does not know) becomes a direct call when its table slot is a
-;; constant, and a call_indirect when no address-taken function of its type
-;; can unwind. WASI imports and control points do not unwind; a call_indirect
-;; reaches every address-taken function of its type, imports included. An
-;; invoke is left alone when the slot holds an import, nothing, or a function
-;; of another type (it traps as before), and a pointer invoke when moving the
+;; constant (also when the slot holds an import that does not unwind), and a
+;; call_indirect when no address-taken function of its type can unwind. WASI
+;; imports and control points do not unwind; a call_indirect reaches every
+;; address-taken function of its type, imports included. An invoke is left
+;; alone when the slot holds an unknown import, nothing, or a function of
+;; another type (it traps as before), and a pointer invoke when moving the
 ;; index after the arguments could change it. A module that writes its table
 ;; gets only the type rule.
 ;;
@@ -30,7 +31,7 @@
   (table $table 16 16 funcref)
   (elem (i32.const 1) $pure $thrower $calls_thrower $calls_mystery $add3 $calls_wasi
                       $barrier $void_fn $through_unary_pointer $through_ternary_pointer
-                      $mystery)
+                      $mystery $MPI_Barrier)
   (memory $0 1)
   (func $pure (param $x i32) (result i32)
     (i32.add (local.get $x) (i32.const 1)))
@@ -59,9 +60,10 @@
     (local.set $sum (call $invoke_ii (i32.const 6) (local.get $sum)))
     (local.set $sum (call $invoke_ii (i32.const 7) (local.get $sum)))
     (local.set $sum (call $invoke_ii (i32.const 10) (local.get $sum)))
+    (local.set $sum (call $invoke_ii (i32.const 12) (local.get $sum)))
     ;; stay: unwind, transitively, unknown import, indirect call of a type
-    ;; with a thrower in the table, an import in the slot, an empty slot,
-    ;; a type mismatch
+    ;; with a thrower in the table, an unknown import in the slot, an empty
+    ;; slot, a type mismatch
     (local.set $sum (call $invoke_ii (i32.const 2) (local.get $sum)))
     (local.set $sum (call $invoke_ii (i32.const 3) (local.get $sum)))
     (local.set $sum (call $invoke_ii (i32.const 4) (local.get $sum)))
@@ -89,6 +91,8 @@
 ;; CHECK:        (call $barrier
 ;; CHECK-NEXT:    (local.get $sum)
 ;; CHECK:        (call $through_ternary_pointer
+;; CHECK-NEXT:    (local.get $sum)
+;; CHECK:        (call $MPI_Barrier
 ;; CHECK-NEXT:    (local.get $sum)
 ;; CHECK:        (call $invoke_ii
 ;; CHECK-NEXT:    (i32.const 2)
