@@ -14,29 +14,31 @@
 //    env.synergy_exception_unwind, so a function can unwind its caller only
 //    if it can reach one of those, or an import this pass does not know
 //    (anything but WASI, the runtime's own modules and control points, and
-//    env.synergy_*). Every other import returns or traps; one that runs guest
-//    code runs it in a guest execution of its own, which no unwind leaves.
-//    An invoke catches whatever its callee throws, so it is no path;
-//    the landing pad's own calls (__resumeException, emscripten_longjmp) are
+//    env.synergy_*). The known imports return or trap. Some control points
+//    call back into guest code (an MPI user op or error handler, an OpenMP
+//    region or combiner, a pthread_once routine); a throw or longjmp out of
+//    such a callback is undefined in MPI and OpenMP, and is taken as absent.
+//    An invoke catches whatever its callee throws, so it is no path; the
+//    landing pad's own calls (__resumeException, emscripten_longjmp) are
 //    direct calls and are followed;
 //  - which functions can reach those is CallReachability's question, with
 //    each call_indirect reaching every address-taken function of its type;
 //  - an invoke whose function is a constant table slot that holds a
 //    function of the invoke's type that cannot unwind becomes a direct call
 //    to it (a defined function, or an import: in C++, MPI_Send in a try
-//    block is an invoke of the import); any other invoke whose type no unwinding address-taken function
-//    has becomes a call_indirect of that type (a virtual call in a try
-//    block, when no method of that type can throw), where moving the index
-//    after the arguments cannot change what is called.
+//    block is an invoke of the import); any other invoke whose type no
+//    unwinding address-taken function has becomes a call_indirect of that
+//    type (a virtual call in a try block, when no method of that type can
+//    throw), where moving the index after the arguments cannot change what
+//    is called.
 //
 // The landing pad that follows is left as it is: __THREW__ stays 0, so it is
 // never entered. A call that reaches a control point and was an invoke is a
 // direct call afterwards, so a checkpoint is taken there instead of skipped;
 // the pass runs first, so that the control-point census and Asyncify see
-// those calls.
-// Slots are read from the active element segments at constant offsets; a
-// module that writes its table (table.set, table.grow), imports it or has
-// more than one gets no slot resolution, only the type rule.
+// those calls. Slots are read from the active element segments at constant
+// offsets; a module that writes its table (table.set, table.grow), imports
+// it or has more than one gets no slot resolution, only the type rule.
 //
 //===----------------------------------------------------------------------===//
 #include <functional>

@@ -27,9 +27,11 @@
 // C++: 0.75), and in Lua 5.4 every error and coroutine yield is an unwind.
 //
 // Only wasm frames and invoke trampolines lie between a target and the
-// unwind (host functions that call back into guest code start a new
-// GuestExecution, whose frames are separate), so no host state is skipped.
-// The jump restores what the skipped guest frames had changed outside
+// unwind, so no host state is skipped, unless guest code that a host
+// function called back (an MPI user op or error handler, an OpenMP combiner:
+// callTableFunction runs them in the caller's GuestExecution) throws or
+// longjmps out of the callback, which MPI and OpenMP leave undefined. The
+// jump restores what the skipped guest frames had changed outside
 // memory: the stack pointer global. wasm2c keeps no other per-call state in
 // guard-page mode, and with a call-depth counter its value is restored too.
 //
