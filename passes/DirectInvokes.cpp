@@ -4,7 +4,7 @@
 // turns each call that might throw into a landing pad (or that a function
 // calling setjmp makes) into env.invoke_<sig>(function, arguments...), which
 // the runtime runs under a jump target (runtime/granule/SetjmpLongjmp.cpp):
-// about 11 ns a call where a direct call costs 1. clang decides "might
+// about 12 ns a call where a direct call costs 1. clang decides "might
 // throw" one translation unit at a time, so a call to a function defined
 // elsewhere, or through a pointer, is an invoke even when nothing it can
 // reach ever unwinds. With the whole program linked, this pass decides

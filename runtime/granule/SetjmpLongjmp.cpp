@@ -21,10 +21,11 @@
 // stores the frame and stack pointers and the resume address, and the
 // compiler spills whatever else is live around it, where sigsetjmp saves
 // every callee-saved register through libc. A loop iteration of
-// bench/setjmp/run-exceptions.py's "calls in try" row took 11 ns instead of
-// 14. A host C++ exception thrown through the wasm frames to a try block in
-// the invoke took 10.5 ns, but 1.8 us per unwind instead of 0.04 (native
-// C++: 0.75), and in Lua 5.4 every error and coroutine yield is an unwind.
+// bench/setjmp/run-exceptions.py's "calls in try" row took 11.7 ns instead
+// of 14.7. A host C++ exception thrown through the wasm frames to a try
+// block in the invoke saved another 0.5 ns a call but took 1.8 us per
+// unwind instead of 0.04 (native C++: 0.75), and in Lua 5.4 every error and
+// coroutine yield is an unwind.
 //
 // Only wasm frames and invoke trampolines lie between a target and the
 // unwind, so no host state is skipped, unless guest code that a host
