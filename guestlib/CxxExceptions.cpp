@@ -24,7 +24,9 @@
 //    std::current_exception and the terminate handler read;
 //  - exception_ptr's primitives (refcounts, rethrow_primary) and the default
 //    terminate handler replace libc++abi's no-exception ones, which is why
-//    every symbol of those archive members is defined here.
+//    every symbol of those archive members is defined here;
+//  - libc++'s __libcpp_verbose_abort, so that the <stdexcept> exceptions
+//    of Debian's no-exception libc++.a are thrown instead of aborting.
 //
 // The handle a landing pad receives (and passes to __cxa_begin_catch or
 // __resumeException) is the exception header, not the thrown object; a
