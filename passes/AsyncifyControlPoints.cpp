@@ -11,9 +11,9 @@
 //    import instead, plus `asyncify-ignore-indirect`: it keeps the asyncify_*
 //    exports and its two globals, and no function is instrumented.
 //  - Asyncify assumes any call_indirect may unwind. We resolve indirect calls
-//    ourselves: a call_indirect can reach a control point only if some
-//    address-taken function (element segments, ref.func) of the same
-//    signature can. If none can, Asyncify gets `asyncify-ignore-indirect`;
+//    ourselves (CallReachability.h): a call_indirect can reach a control
+//    point only if some address-taken function (element segments, ref.func;
+//    a control-point import among them) of the same signature can. If none can, Asyncify gets `asyncify-ignore-indirect`;
 //    otherwise it gets `asyncify-onlylist`, the exact set of functions that
 //    can reach a control point, so no other function is touched.
 //
