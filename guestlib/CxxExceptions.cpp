@@ -24,7 +24,9 @@
 //    std::current_exception and the terminate handler read;
 //  - exception_ptr's primitives (refcounts, rethrow_primary) and the default
 //    terminate handler replace libc++abi's no-exception ones, which is why
-//    every symbol of those archive members is defined here.
+//    every symbol of those archive members is defined here;
+//  - libc++'s __libcpp_verbose_abort, so that the <stdexcept> exceptions
+//    of Debian's no-exception libc++.a are thrown instead of aborting.
 //
 // The handle a landing pad receives (and passes to __cxa_begin_catch or
 // __resumeException) is the exception header, not the thrown object; a
@@ -32,6 +34,8 @@
 // primary one, so one object can be caught in two places.
 //
 //===----------------------------------------------------------------------===//
+#include <__verbose_abort>
+#include <cstdarg>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -39,6 +43,8 @@
 #include <exception>
 #include <initializer_list>
 #include <new>
+#include <stdexcept>
+#include <string_view>
 #include <typeinfo>
 
 // The part of libc++abi's private type_info hierarchy that matching needs;
@@ -156,10 +162,10 @@ void* findMatchingCatch(std::initializer_list<const std::type_info*> types) {
   return header;
 }
 
-template <typename Exception>
-[[noreturn]] void throwStandard() {
+template <typename Exception, typename... Arguments>
+[[noreturn]] void throwStandard(Arguments... arguments) {
   void* object = __cxa_allocate_exception(sizeof(Exception));
-  new (object) Exception();
+  new (object) Exception(arguments...);
   __cxa_throw(object, const_cast<std::type_info*>(&typeid(Exception)),
               [](void* thrown) -> void* {
                 static_cast<Exception*>(thrown)->~Exception();
@@ -348,6 +354,67 @@ void __cxa_call_unexpected(void* handle) {
 void __cxa_bad_cast() { throwStandard<std::bad_cast>(); }
 void __cxa_bad_typeid() { throwStandard<std::bad_typeid>(); }
 void __cxa_throw_bad_array_new_length() { throwStandard<std::bad_array_new_length>(); }
+
+}  // extern "C"
+
+// Debian's libc++.a is built without exceptions too: where its own members
+// (those of the std::string it instantiates, std::stoi and its kin) would
+// throw one of <stdexcept>'s exceptions, they call
+// _LIBCPP_VERBOSE_ABORT("out_of_range was thrown in -fno-exceptions mode
+// with message \"%s\"", what). libc++ lets a program replace
+// __libcpp_verbose_abort (its own definition is weak), and this one throws
+// that exception instead. The libc++.a frames the throw leaves are those
+// members', which hold nothing that needs a destructor at that point. Any
+// other message (a hardening assertion, or an exception such as
+// system_error or ios_base::failure whose state the message has lost or
+// whose frames may hold a lock) still aborts with it, as libc++ does.
+namespace {
+
+struct StandardException {
+  std::string_view name;
+  void (*raise)(const char* what);  // throws, never returns
+};
+
+template <typename Exception>
+[[noreturn]] void raiseWith(const char* what) {
+  throwStandard<Exception>(what);
+}
+
+constexpr StandardException kStandardExceptions[] = {
+    {"logic_error", raiseWith<std::logic_error>},
+    {"domain_error", raiseWith<std::domain_error>},
+    {"invalid_argument", raiseWith<std::invalid_argument>},
+    {"length_error", raiseWith<std::length_error>},
+    {"out_of_range", raiseWith<std::out_of_range>},
+    {"runtime_error", raiseWith<std::runtime_error>},
+    {"range_error", raiseWith<std::range_error>},
+    {"overflow_error", raiseWith<std::overflow_error>},
+    {"underflow_error", raiseWith<std::underflow_error>},
+};
+
+}  // namespace
+
+void std::__libcpp_verbose_abort(const char* format, ...) {
+  static constexpr std::string_view kThrown =
+      " was thrown in -fno-exceptions mode with message \"%s\"";
+  std::va_list arguments;
+  va_start(arguments, format);
+  std::string_view text(format);
+  for (const StandardException& exception : kStandardExceptions) {
+    if (text.size() == exception.name.size() + kThrown.size() &&
+        text.starts_with(exception.name) && text.ends_with(kThrown)) {
+      const char* what = va_arg(arguments, const char*);
+      va_end(arguments);
+      exception.raise(what ? what : "");
+      std::abort();
+    }
+  }
+  std::vfprintf(stderr, format, arguments);
+  va_end(arguments);
+  std::abort();
+}
+
+extern "C" {
 
 // One per landing-pad size the lowering emits: N - 2 clauses (those of
 // every try around the call, after inlining too). A larger landing pad

@@ -11,9 +11,9 @@
 //    import instead, plus `asyncify-ignore-indirect`: it keeps the asyncify_*
 //    exports and its two globals, and no function is instrumented.
 //  - Asyncify assumes any call_indirect may unwind. We resolve indirect calls
-//    ourselves: a call_indirect can reach a control point only if some
-//    address-taken function (element segments, ref.func) of the same
-//    signature can. If none can, Asyncify gets `asyncify-ignore-indirect`;
+//    ourselves (CallReachability.h): a call_indirect can reach a control
+//    point only if some address-taken function (element segments, ref.func;
+//    a control-point import among them) of the same signature can. If none can, Asyncify gets `asyncify-ignore-indirect`;
 //    otherwise it gets `asyncify-onlylist`, the exact set of functions that
 //    can reach a control point, so no other function is touched.
 //
@@ -23,13 +23,11 @@
 // the functions that can reach a control-point import are instrumented.
 //
 //===----------------------------------------------------------------------===//
+#include "passes/CallReachability.h"
 #include "passes/ControlPoints.h"
-#include "passes/ExpressionChildren.h"
 #include "passes/Pass.h"
 
-#include <map>
 #include <set>
-#include <utility>
 
 namespace synergy::passes {
 
@@ -37,36 +35,6 @@ namespace {
 
 // A list entry no module imports: makes Asyncify's import list non-empty.
 constexpr const char* kNoImport = "synergy.no-control-point-imports";
-
-using Signature = std::pair<BinaryenType, BinaryenType>;  // params, results
-
-struct FunctionCalls {
-  bool callsControlPoint = false;
-  std::set<std::string> directCallees;
-  std::set<Signature> indirectSignatures;
-};
-
-struct CallGraphBuilder {
-  const std::set<std::string>& controlPointNames;
-  std::set<std::string>& addressTaken;
-  FunctionCalls calls;
-
-  bool visit(BinaryenExpressionRef expr, std::string& error) {
-    BinaryenExpressionId id = BinaryenExpressionGetId(expr);
-    if (id == BinaryenCallId()) {
-      std::string target = BinaryenCallGetTarget(expr);
-      if (controlPointNames.count(target)) calls.callsControlPoint = true;
-      calls.directCallees.insert(target);
-    } else if (id == BinaryenCallIndirectId()) {
-      calls.indirectSignatures.insert(
-          {BinaryenCallIndirectGetParams(expr), BinaryenCallIndirectGetResults(expr)});
-    } else if (id == BinaryenRefFuncId()) {
-      addressTaken.insert(BinaryenRefFuncGetFunc(expr));
-    }
-    return visitChildren(expr, [&](BinaryenExpressionRef child) { return visit(child, error); },
-                         error);
-  }
-};
 
 // Asyncify escapes list entries as wasm text identifiers before matching them
 // against internal names; names made only of identifier characters (and no
@@ -123,58 +91,16 @@ class AsyncifyControlPointsPass final : public Pass {
                                   std::string& error) {
     std::set<std::string> controlPointNames(census.internalNames.begin(),
                                             census.internalNames.end());
-    std::set<std::string> addressTaken;
-    for (BinaryenIndex s = 0, n = BinaryenGetNumElementSegments(wasm); s < n; ++s) {
-      BinaryenElementSegmentRef segment = BinaryenGetElementSegmentByIndex(wasm, s);
-      for (BinaryenIndex i = 0, m = BinaryenElementSegmentGetLength(segment); i < m; ++i)
-        addressTaken.insert(BinaryenElementSegmentGetData(segment, i));
-    }
-
-    std::map<std::string, FunctionCalls> callsByFunction;
-    std::map<std::string, Signature> signatureOf;
-    for (BinaryenIndex i = 0, n = BinaryenGetNumFunctions(wasm); i < n; ++i) {
-      BinaryenFunctionRef function = BinaryenGetFunctionByIndex(wasm, i);
-      std::string name = BinaryenFunctionGetName(function);
-      signatureOf[name] = {BinaryenFunctionGetParams(function), BinaryenFunctionGetResults(function)};
-      BinaryenExpressionRef body = BinaryenFunctionGetBody(function);
-      if (!body) continue;
-      CallGraphBuilder builder{controlPointNames, addressTaken, {}};
-      if (!builder.visit(body, error)) {
-        error = "in function " + name + ": " + error;
-        return false;
-      }
-      callsByFunction[name] = std::move(builder.calls);
-    }
-
-    // Least fixpoint of "can reach a control point".
-    std::set<std::string> reaching;
-    std::set<Signature> reachingIndirect;  // signatures of address-taken reaching functions
-    for (bool changed = true; changed;) {
-      changed = false;
-      for (const auto& [name, calls] : callsByFunction) {
-        if (reaching.count(name)) continue;
-        bool reaches = calls.callsControlPoint;
-        for (const std::string& callee : calls.directCallees)
-          reaches = reaches || reaching.count(callee);
-        for (const Signature& signature : calls.indirectSignatures)
-          reaches = reaches || reachingIndirect.count(signature);
-        if (!reaches) continue;
-        reaching.insert(name);
-        if (addressTaken.count(name)) reachingIndirect.insert(signatureOf[name]);
-        changed = true;
-      }
-    }
-
-    for (const auto& [name, calls] : callsByFunction)
-      for (const Signature& signature : calls.indirectSignatures)
-        if (reachingIndirect.count(signature)) ignoreIndirect = false;
+    CallReachability reachability;
+    if (!findCallReachability(wasm, controlPointNames, reachability, error)) return false;
+    ignoreIndirect = !reachability.indirectCallReaches;
     if (ignoreIndirect) return true;
 
     // Some indirect call can unwind. Name the reaching functions so Asyncify
     // does not instrument every function with an indirect call; if a name
     // cannot be listed, fall back to Asyncify's conservative default.
     std::string list;
-    for (const std::string& name : reaching) {
+    for (const std::string& name : reachability.reaching) {
       if (!isListSafeName(name)) return true;
       list += (list.empty() ? "" : ",") + name;
     }

@@ -40,5 +40,6 @@ std::unique_ptr<Pass> createLowerAtomicsPass();
 std::unique_ptr<Pass> createSerializeLibcPass();
 std::unique_ptr<Pass> createExportThreadSupportPass();
 std::unique_ptr<Pass> createThreadLocalErrnoPass();
+std::unique_ptr<Pass> createDirectInvokesPass();
 
 }  // namespace synergy::passes

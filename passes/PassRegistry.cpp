@@ -5,7 +5,7 @@
 
 namespace synergy::passes {
 
-static const std::array<PassInfo, 6> kPasses = {{
+static const std::array<PassInfo, 7> kPasses = {{
     {"control-point-census",
      "record control-point imports and their call sites in the synergy.control_points section",
      createControlPointCensusPass},
@@ -24,6 +24,9 @@ static const std::array<PassInfo, 6> kPasses = {{
     {"thread-local-errno",
      "move libc's errno from shared memory into a global of each thread granule",
      createThreadLocalErrnoPass},
+    {"direct-invokes",
+     "turn env.invoke_* calls whose callee cannot unwind into direct or indirect calls",
+     createDirectInvokesPass},
 }};
 
 std::span<const PassInfo> registeredPasses() { return kPasses; }

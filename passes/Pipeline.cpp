@@ -11,8 +11,12 @@ namespace synergy::passes {
 
 std::vector<const PassInfo*> defaultPipelinePasses() {
   return {
-      // First, on the module as linked: it records the program's own call
-      // sites, before later passes add runtime calls of their own.
+      // First: invokes whose callee cannot unwind become the program's own
+      // direct calls (a control point reached through one is then no longer
+      // inside a host frame, and the census and Asyncify see the call).
+      findPass("direct-invokes"),
+      // On the module as linked: it records the program's own call sites,
+      // before later passes add runtime calls of their own.
       findPass("control-point-census"),
       // Threaded modules only. The libc lock is not a control point, so the
       // census must not see it; the exports must name the locked malloc.

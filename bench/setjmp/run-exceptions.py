@@ -22,6 +22,10 @@ ROWS = [
     ("throw+catch, 3 frames", "throw", 2000000, []),
     ("calls in try, none throws", "call", 50000000, []),
     ("same calls, -fno-exceptions", "call", 50000000, ["-fno-exceptions", "-DNO_EXCEPTIONS"]),
+    ("strings, vector, map + RAII", "containers", 300000, []),
+    ("same, -fno-exceptions", "containers", 300000, ["-fno-exceptions", "-DNO_EXCEPTIONS"]),
+    ("virtual calls + RAII", "virtual", 50000000, []),
+    ("same, -fno-exceptions", "virtual", 50000000, ["-fno-exceptions", "-DNO_EXCEPTIONS"]),
 ]
 
 

@@ -14,7 +14,9 @@
     (call $MPI_Barrier (i32.const 0)))
 )
 
-;; CHECK:      synergy-passes: running control-point-census
+;; CHECK:      synergy-passes: running direct-invokes
+;; CHECK-NEXT: synergy-passes: module valid after direct-invokes
+;; CHECK-NEXT: synergy-passes: running control-point-census
 ;; CHECK-NEXT: synergy-passes: module valid after control-point-census
 ;; CHECK-NEXT: synergy-passes: running serialize-libc
 ;; CHECK-NEXT: synergy-passes: module valid after serialize-libc
