@@ -33,6 +33,7 @@
 
 #include "cluster/CheckpointAgreement.h"
 #include "cluster/ClusterState.h"
+#include "cluster/CpuSharing.h"
 #include "cluster/EagerCredit.h"
 #include "mpi/HostCollectives.h"
 #include "mpi/World.h"
@@ -133,10 +134,14 @@ class MpiPeerLink::Impl {
     std::map<uint32_t, std::string> endpoints;
     if (!exchangeJobEndpoints(part_, endpoint, part_.partIndex + 1, kJoinLimit, endpoints, error))
       return false;
+    partAddresses_.assign(part_.partRanks.size(), "");
+    partAddresses_[part_.partIndex] = part_.address;
     for (uint32_t p = part_.partIndex + 1; p < part_.partRanks.size(); ++p) {
       std::shared_ptr<transport::Connection> connection =
           connectToPart(*transport_, part_, endpoints, p, error);
       if (!connection) return false;
+      uint16_t port = 0;  // connectToPart() checked the endpoint
+      splitJobEndpoint(endpoints[p], partAddresses_[p], port);
       {
         std::lock_guard<std::mutex> guard(mutex_);
         partOfConnection_[connection.get()] = p;
@@ -161,8 +166,16 @@ class MpiPeerLink::Impl {
               " s";
       return false;
     }
+    // The lower parts connected from their hosts' addresses.
+    for (uint32_t p = 0; p < part_.partIndex; ++p) {
+      const std::string& peer = peers_[p]->peerName();
+      partAddresses_[p] = peer.substr(0, peer.rfind(':'));
+    }
     return true;
   }
+
+  // Each part's address by part index, once join() has succeeded.
+  const std::vector<std::string>& partAddresses() const { return partAddresses_; }
 
   void send(const mpi::RemoteMessage& message, util::FunctionRef<void(uint8_t*)> pack) {
     uint64_t bytes = uint64_t(message.envelope.bytes);
@@ -1045,6 +1058,7 @@ class MpiPeerLink::Impl {
   std::condition_variable introduced_;
   std::map<const transport::Connection*, uint32_t> partOfConnection_;
   std::vector<std::shared_ptr<transport::Connection>> peers_;
+  std::vector<std::string> partAddresses_;
   // What is being read from one part of the job; I/O thread only: the
   // MpiMessage frame whose payload is being placed, and a message split
   // over frames, with the bytes of it received so far.
@@ -1106,6 +1120,7 @@ std::unique_ptr<MpiPeerLink> MpiPeerLink::join(const JobPart& part, mpi::World& 
   // Before any connection: messages may arrive as soon as one is up.
   world.attachRemoteRanks(*link, std::move(remote));
   if (!link->impl_->join(error)) return nullptr;
+  if (!partRanksOwnCpus(part, link->impl_->partAddresses(), usableCpuCount())) world.shareCpus();
   return link;
 }
 

@@ -5,7 +5,9 @@
 // listens on its host's address, publishes that endpoint in the cluster
 // state, waits for every other part's endpoint, and keeps one
 // authenticated connection to each other part: the part with the lower
-// index connects and introduces itself with MpiHello. Messages travel as
+// index connects and introduces itself with MpiHello. Once joined, it
+// learns from the parts' addresses whether its ranks may spin while they
+// wait (CpuSharing.h). Messages travel as
 // MpiMessage frames (FrameTypes.h) whose data the sending rank packs
 // straight into the frame, or which the transport writes from the sender's
 // own buffer (sendInPlace), and are injected into the receiving rank's

@@ -229,6 +229,8 @@ int runJob(const JobOptions& options) {
          [&world](int rank) { world.wakeWaiter(rank); }});
   }
   if (!join.finish(error)) return launchError(error);
+  // Joining may have found that the ranks share their CPUs after all.
+  pin = pin && world.ranksOwnCpus();
   output.start();
 
   std::mutex mutex;

@@ -278,6 +278,12 @@ class World {
 
   int size() const { return size_; }
   const std::shared_ptr<Communicator>& worldComm() const { return worldComm_; }
+  // The ranks share their CPUs with threads that their messages wait for
+  // (a job part's I/O thread, other parts on this machine): from now on a
+  // waiting rank yields instead of spinning, and the launcher pins none.
+  // Only before any rank runs (JobOptions::joinHosts).
+  void shareCpus() { ranksOwnCpus_ = false; }
+  bool ranksOwnCpus() const { return ranksOwnCpus_; }
   const std::shared_ptr<Communicator>& selfComm(int rank) const { return selfComms_[rank]; }
   // A fresh communicator over `worldRanks` with a job-unique context;
   // nullptr when this host has used up its contexts.
