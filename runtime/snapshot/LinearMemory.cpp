@@ -1,6 +1,8 @@
 //===- LinearMemory.cpp - guard-page wasm32 memory, private pages --------===//
 #include "snapshot/LinearMemory.h"
 
+#include "snapshot/HugePagePolicy.h"
+
 #include <sys/mman.h>
 
 #include <cerrno>
@@ -18,11 +20,14 @@ constexpr uint64_t kHugePageBytes = 2ull << 20;
 // stack and static data) and a heap creeping up in small growths keep
 // 4 KiB pages, as a native process's stack and brk heap do: there a huge
 // page would zero 2 MiB for the few kilobytes a short program touches,
-// which cost a warm start about a millisecond. Where the kernel has no
-// transparent huge pages, or has them off, the memory simply keeps 4 KiB
-// pages, so failure is not an error.
+// which cost a warm start about a millisecond. Inside a virtual machine
+// that hands free memory back to its host a fresh huge page costs several
+// times its 512 base pages, so there nothing is advised (HugePagePolicy.h).
+// Where the kernel has no transparent huge pages, or has them off, the
+// memory simply keeps 4 KiB pages, so failure is not an error.
 void adviseHugePages(uint8_t* address, uint64_t bytes) {
-  if (bytes >= kHugePageBytes) madvise(address, bytes, MADV_HUGEPAGE);
+  if (bytes >= kHugePageBytes && largeGrowthWantsHugePages())
+    madvise(address, bytes, MADV_HUGEPAGE);
 }
 
 }  // namespace

@@ -13,6 +13,9 @@
 // where transparent huge pages are in `madvise` mode a large first-touch
 // array faults once per 2 MiB instead of once per 4 KiB, while the initial
 // memory (stack, static data) and small heap growths keep 4 KiB pages.
+// Inside a virtual machine whose free memory goes back to the host, fresh
+// huge pages cost more than base pages and no growth is advised
+// (HugePagePolicy.h).
 // Nothing needs a file behind the memory: a snapshot
 // copies the touched pages into its own memfd, and restoring maps that memfd
 // copy-on-write over the prefix instead of copying it back.

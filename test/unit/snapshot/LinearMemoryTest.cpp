@@ -1,12 +1,16 @@
 // Unit tests for the guard-page, private anonymous linear memory and snapshots.
 #include <gtest/gtest.h>
+#include <stdlib.h>
 #include <sys/mman.h>
 
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <utility>
 
+#include "snapshot/HugePagePolicy.h"
 #include "snapshot/LinearMemory.h"
 #include "snapshot/Snapshot.h"
 
@@ -118,7 +122,8 @@ std::pair<std::string, std::string> mappingHeaderAndFlags(const void* start) {
 // The initial memory and a small growth keep 4 KiB pages (one mapping, no
 // MADV_HUGEPAGE "hg": a huge page there would zero 2 MiB for a few touched
 // kilobytes), while one growth of at least 2 MiB carries MADV_HUGEPAGE, so
-// transparent huge pages in madvise mode can back a large array.
+// transparent huge pages in madvise mode can back a large array, unless the
+// machine is a guest that reports its free memory to the host.
 TEST(LinearMemory, OnlyLargeGrowthIsHugePageAdvised) {
   LinearMemory memory;
   std::string error;
@@ -141,8 +146,13 @@ TEST(LinearMemory, OnlyLargeGrowthIsHugePageAdvised) {
       << header;
   EXPECT_STREQ(permissions, "rw-p") << header;
   EXPECT_EQ(inode, 0u) << "backed by a file: " << header;
-  EXPECT_EQ(to - from, smallBytes) << header;
   EXPECT_EQ(flags.find(" hg"), std::string::npos) << flags;
+  if (!largeGrowthWantsHugePages()) {
+    // Nothing advised: the large growth continues the same mapping.
+    EXPECT_EQ(to - from, memory.sizeBytes()) << header;
+    return;
+  }
+  EXPECT_EQ(to - from, smallBytes) << header;
 
   auto [largeHeader, largeFlags] = mappingHeaderAndFlags(memory.base() + smallBytes);
   ASSERT_FALSE(largeHeader.empty()) << "the large growth is not a mapping of its own";
@@ -151,6 +161,64 @@ TEST(LinearMemory, OnlyLargeGrowthIsHugePageAdvised) {
   EXPECT_STREQ(permissions, "rw-p") << largeHeader;
   EXPECT_EQ(to - from, 64 * kWasmPageSize) << largeHeader;
   EXPECT_NE(largeFlags.find(" hg"), std::string::npos) << largeFlags;
+}
+
+// Huge pages are asked for exactly where no balloon device reports free
+// memory to the host.
+TEST(HugePagePolicy, FollowsFreePageReporting) {
+  EXPECT_EQ(largeGrowthWantsHugePages(), !freePageReportingActive("/sys"));
+}
+
+namespace {
+
+// A scratch sysfs tree holding a virtio balloon driver directory, removed
+// again on destruction.
+class FakeSysfs {
+ public:
+  FakeSysfs() {
+    char pattern[] = "/tmp/synergy-sysfs-XXXXXX";
+    if (mkdtemp(pattern)) root_ = pattern;
+  }
+  ~FakeSysfs() {
+    std::error_code ignored;
+    if (!root_.empty()) std::filesystem::remove_all(root_, ignored);
+  }
+  const std::string& root() const { return root_; }
+  bool makeDriver() const { return std::filesystem::create_directories(driver()); }
+  // Adds a device directory `name` whose features file holds `bits`.
+  bool addDevice(const std::string& name, const std::string& bits) const {
+    const std::string device = driver() + "/" + name;
+    if (!std::filesystem::create_directories(device)) return false;
+    std::ofstream features(device + "/features");
+    features << bits;
+    return bool(features.flush());
+  }
+
+ private:
+  std::string driver() const { return root_ + "/bus/virtio/drivers/virtio_balloon"; }
+  std::string root_;
+};
+
+}  // namespace
+
+// Free page reporting is VIRTIO_BALLOON_F_REPORTING, bit 5 of a bound balloon
+// device's negotiated features ("01100101..." is what a Firecracker guest
+// shows); any other bit, a short file, a non-device entry or no driver at all
+// is no reporting.
+TEST(HugePagePolicy, FreePageReportingIsBalloonFeatureBitFive) {
+  FakeSysfs sysfs;
+  ASSERT_FALSE(sysfs.root().empty());
+  EXPECT_FALSE(freePageReportingActive(sysfs.root()));
+  ASSERT_TRUE(sysfs.makeDriver());
+  EXPECT_FALSE(freePageReportingActive(sysfs.root()));
+  ASSERT_TRUE(sysfs.addDevice("virtio0", "01100"));
+  EXPECT_FALSE(freePageReportingActive(sysfs.root()));
+  ASSERT_TRUE(sysfs.addDevice("virtio1", "0111100100000000"));
+  EXPECT_FALSE(freePageReportingActive(sysfs.root()));
+  ASSERT_TRUE(sysfs.addDevice("module", "0000010000000000"));
+  EXPECT_FALSE(freePageReportingActive(sysfs.root()));
+  ASSERT_TRUE(sysfs.addDevice("virtio2", "0110010100000000"));
+  EXPECT_TRUE(freePageReportingActive(sysfs.root()));
 }
 
 // Restoring 256 MiB must be a remapping: right after the restore no page of
