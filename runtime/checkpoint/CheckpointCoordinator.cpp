@@ -224,7 +224,8 @@ bool CheckpointCoordinator::agreeToSuspend(int worldRank, bool canSuspend,
     if (hostParts_) {
       bool aborted = false;
       sequence_ = firstSequence_ + statistics_.checkpoints + 1;
-      decision_ = hostParts_->agree(isDue, everyoneCan_, firstRefusal_, sequence_, aborted);
+      decision_ =
+          hostParts_->agree(worldRank, isDue, everyoneCan_, firstRefusal_, sequence_, aborted);
       // Part 0's reason, noted once, by part 0.
       isDue = isDue && hostParts_->partIndex() == 0 && !aborted;
       everyoneCan_ = decision_;
