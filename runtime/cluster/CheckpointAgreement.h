@@ -148,6 +148,8 @@ class PartCheckpoints {
                                                  mpi::JobOptions& job, std::string& error);
   MpiPeerLink::CheckpointFrames frames(mpi::World& world) { return agreement_.frames(world); }
   void attach(MpiPeerLink& link) { agreement_.attach(link); }
+  // Before the part leaves the others: its checkpoint writes are done.
+  void finishWrites() { coordinator_.finishWrites(); }
   // SYNERGY_CHECKPOINT_STATS=1: this part's counts (part 0's are the job's).
   void printStatistics() { checkpoint::printCheckpointStatistics(coordinator_); }
 

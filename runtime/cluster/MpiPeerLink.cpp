@@ -1222,7 +1222,10 @@ int runJobPart(const std::string& partFile, mpi::JobOptions job,
     if (link && checkpointing) checkpointing->attach(*link);
     return link != nullptr;
   };
-  job.leaveHosts = [&] { link->leave(); };
+  job.leaveHosts = [&] {
+    if (checkpointing) checkpointing->finishWrites();
+    link->leave();
+  };
   int status = mpi::runJob(job);
   if (checkpointing) checkpointing->printStatistics();
   if (const char* stats = std::getenv("SYNERGY_MPI_STATS"); stats && std::strcmp(stats, "0")) {
