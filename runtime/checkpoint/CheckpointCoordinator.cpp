@@ -226,7 +226,7 @@ bool CheckpointCoordinator::agreeToSuspend(int worldRank, bool canSuspend,
     }
     if (hostParts_) {
       bool aborted = false;
-      sequence_ = firstSequence_ + statistics_.checkpoints + 1;
+      sequence_ = firstSequence_ + partCheckpointsQueued_ + 1;
       decision_ =
           hostParts_->agree(worldRank, isDue, everyoneCan_, firstRefusal_, sequence_, aborted);
       // Part 0's reason, noted once, by part 0.
@@ -315,6 +315,7 @@ void CheckpointCoordinator::queuePartCheckpoint() {
                     outputCount_ ? outputCount_() : 0};
   std::vector<std::string> sections = std::move(sections_);
   sections_.assign(size_t(ranks_), std::string());
+  ++partCheckpointsQueued_;
   backgroundWrites_.queue([this, job = std::move(job), sections = std::move(sections),
                            sequence = sequence_, output]() mutable {
     // Without mutex_: a rank may hold it while it waits for this write.

@@ -141,6 +141,9 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   std::function<uint64_t()> outputCount_;
   HostParts* hostParts_ = nullptr;
   uint64_t sequence_ = 0;  // with hostParts_: the job's number of this round's checkpoint
+  // With hostParts_: the checkpoints handed to backgroundWrites_, written
+  // or not; each takes the next number.
+  uint64_t partCheckpointsQueued_ = 0;
   std::function<std::string()> quiescenceCheck_;
   RankWaiting rankWaiting_;
   const CheckpointImage* resumeFrom_ = nullptr;
