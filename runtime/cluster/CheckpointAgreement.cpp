@@ -178,8 +178,8 @@ std::string CheckpointAgreement::decide(bool due, const Vote& own) {
   return {};
 }
 
-bool CheckpointAgreement::agree(int worldRank, bool due, bool canSuspend, std::string& why, uint64_t& sequence,
-                                bool& aborted) {
+bool CheckpointAgreement::agree(int worldRank, bool due, bool canSuspend, std::string& why,
+                                uint64_t& sequence, bool& aborted) {
   std::unique_lock<std::mutex> lock(mutex_);
   uint64_t round = ++round_;
   Vote own{round, canSuspend, link_->framesSent(), link_->framesReceived(), why};

@@ -376,7 +376,7 @@ int runPlacedJob(const std::string& token, const std::string& module,
   // Every host's connection handshake and job start run at the same time:
   // one connecting thread per further host, the first on this thread.
   std::vector<std::string> errors(parts.size());
-  // A registered host that cannot be reached is lost like one whose
+  // A registered host that cannot be connected to is lost like one whose
   // connection drops.
   std::vector<bool> unreachable(parts.size(), false);
   auto startPart = [&](size_t i) {
@@ -390,8 +390,9 @@ int runPlacedJob(const std::string& token, const std::string& module,
     std::shared_ptr<transport::Connection> connection =
         transport.connectionTo(address, port, errors[i]);
     if (!connection) {
-      unreachable[i] = true;
-      errors[i] = "cannot reach host " + host.id + " (" + rankRange(parts[i]) + "): " + errors[i];
+      // A host that answered and refused the handshake (a wrong token) is
+      // there; one that cannot be connected to is not.
+      unreachable[i] = errors[i].find("before the handshake") == std::string::npos;
       return;
     }
     {

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checkpoints of jobs spread over hosts: deadlocks, chaos, copies, grants.
+"""Checkpoints of jobs spread over hosts: deadlocks and chaos.
 
 The cases of cluster_test.py's kind (its Cluster, real redis-server and
 synergyd on 127.0.0.2 ...), for `--checkpoint-every` across hosts:
@@ -13,7 +13,6 @@ synergyd on 127.0.0.2 ...), for `--checkpoint-every` across hosts:
     checkpoint_cluster_test.py --bin-dir build/bin --client build/test/cluster/cluster-test-client \\
                                --redis-server /usr/bin/redis-server CASE
 """
-import argparse
 import os
 import random
 import re
@@ -21,10 +20,10 @@ import signal
 import struct
 import subprocess
 import sys
-import tempfile
 import time
 
-from cluster_test import (Cluster, TestFailure, build_both, check, check_equal, deadlock_report,
+import cluster_test
+from cluster_test import (TestFailure, build_both, check, check_equal, deadlock_report,
                           run_mpirun, run_tool, start_three_hosts, wait_for)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -47,11 +46,12 @@ def client_command(cluster, *options):
 def case_checkpoint_deadlock(cluster):
     """Deadlocked jobs checkpointing at every control point over three hosts
     (--policy spread, np 3: one rank a host) end with the single-host
-    checkpointing run's report and exit status, then free
-    every slot (a hang fails after 120 s): a rank of a part other than 0 waiting for part 0's decision
-    (checkpoint_deadlock.c), part 0's rank waiting for the other parts'
-    votes (checkpoint_root_deadlock.c), and deadlocks no rank reaches a
-    control point in, whose report is also the one without checkpoints."""
+    checkpointing run's report and exit status, then free every slot (a
+    hang fails after 120 s): a rank of a part other than 0 waiting for part
+    0's decision (checkpoint_deadlock.c), part 0's rank waiting for the
+    other parts' votes (checkpoint_root_deadlock.c), and deadlocks no rank
+    reaches a control point in, whose report is also the one without
+    checkpoints."""
     os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
     lit_mpi = os.path.join(HERE, "..", "lit", "mpi")
     start_three_hosts(cluster, options=("--allow-dir", cluster.workdir))
@@ -229,30 +229,5 @@ CASES = {
 }
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--bin-dir", required=True)
-    parser.add_argument("--client", required=True)
-    parser.add_argument("--redis-server", default="redis-server")
-    parser.add_argument("case", choices=sorted(CASES))
-    args = parser.parse_args()
-    args.only = []
-    with tempfile.TemporaryDirectory(prefix="synergy-checkpoint-test-") as workdir:
-        cluster = Cluster(args, workdir)
-        try:
-            CASES[args.case](cluster)
-        except Exception as failure:
-            print(f"FAIL: {args.case}: {type(failure).__name__}: {failure}", file=sys.stderr)
-            for name in sorted(os.listdir(workdir)):
-                if name.endswith(".log"):
-                    with open(os.path.join(workdir, name)) as f:
-                        print(f"--- {name}\n{f.read()}", file=sys.stderr)
-            return 1
-        finally:
-            cluster.stop()
-    print(f"PASS: {args.case}")
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(cluster_test.main(CASES, __doc__))
