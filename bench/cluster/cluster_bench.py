@@ -98,8 +98,9 @@ def wait_for(predicate, seconds, what):
 class Cluster:
     """redis-server and the synergyd daemons; stop() ends every one."""
 
-    def __init__(self, bin_dir, redis_server, workdir):
+    def __init__(self, bin_dir, redis_server, workdir, daemon_options=()):
         self.bin_dir = bin_dir
+        self.daemon_options = list(daemon_options)
         self.redis_server = redis_server
         self.workdir = workdir
         self.processes = []
@@ -127,7 +128,8 @@ class Cluster:
                 process = subprocess.Popen(
                     [os.path.join(self.bin_dir, "synergyd"), "--listen", address + ":0",
                      "--slots", str(SLOTS_PER_HOST), "--state", self.url,
-                     "--token-file", self.token_file, "--host-id", host_id],
+                     "--token-file", self.token_file, "--host-id", host_id,
+                     *self.daemon_options],
                     stdout=log, stderr=log)
             self.processes.append(process)
             pattern = re.compile(r"synergyd: host %s listening on " % host_id)

@@ -213,6 +213,9 @@ bool CheckpointCoordinator::agreeToSuspend(int worldRank, bool canSuspend,
   }
   bool alive = meet(worldRank, lock, [&] {
     bool isDue = due();
+    // Part 0's last commit may still be under way when the interval is
+    // shorter than a write: the next checkpoint waits for it.
+    if (isDue && hostParts_ && hostParts_->partIndex() == 0) backgroundWrites_.finish();
     // Only part 0 knows whether the job's checkpoint is due: every other
     // part reports on its mailboxes at every control point.
     if ((isDue || hostParts_) && everyoneCan_ && quiescenceCheck_) {
@@ -223,8 +226,9 @@ bool CheckpointCoordinator::agreeToSuspend(int worldRank, bool canSuspend,
     }
     if (hostParts_) {
       bool aborted = false;
-      sequence_ = firstSequence_ + statistics_.checkpoints + 1;
-      decision_ = hostParts_->agree(isDue, everyoneCan_, firstRefusal_, sequence_, aborted);
+      sequence_ = firstSequence_ + partCheckpointsQueued_ + 1;
+      decision_ =
+          hostParts_->agree(worldRank, isDue, everyoneCan_, firstRefusal_, sequence_, aborted);
       // Part 0's reason, noted once, by part 0.
       isDue = isDue && hostParts_->partIndex() == 0 && !aborted;
       everyoneCan_ = decision_;
@@ -266,10 +270,13 @@ bool CheckpointCoordinator::suspended(int worldRank, granule::Granule& granule,
     // A file that cannot be written costs this checkpoint, not the run:
     // every rank still has its snapshot to be rewound from.
     std::string writeError;
-    if (failure_.empty() && !policy_.directory.empty() && !writeCheckpoint(writeError)) {
+    if (!failure_.empty()) {
+    } else if (hostParts_ && !policy_.directory.empty()) {
+      queuePartCheckpoint();
+    } else if (!policy_.directory.empty() && !writeCheckpoint(writeError)) {
       ++statistics_.postponed;
       std::fprintf(stderr, "synergy-run: note: checkpoint not written (%s)\n", writeError.c_str());
-    } else if (failure_.empty()) {
+    } else {
       ++statistics_.checkpoints;
     }
     roundUnresumable_.clear();
@@ -291,15 +298,40 @@ bool CheckpointCoordinator::suspended(int worldRank, granule::Granule& granule,
   return true;
 }
 
-bool CheckpointCoordinator::writeCheckpoint(std::string& error) {
-  // Every rank is stopped: once what they wrote has reached the launcher's
-  // stdout and stderr, their offsets are where a resumed job continues.
+// Every rank is stopped: once what they wrote has reached the launcher's
+// stdout and stderr, their offsets are where a resumed job continues.
+JobRecord CheckpointCoordinator::recordOfThisRound() {
   if (drainOutput_) drainOutput_();
   JobRecord job = job_;
   job.stdoutOffset = regularFileOffset(STDOUT_FILENO);
   job.stderrOffset = regularFileOffset(STDERR_FILENO);
   if (!roundUnresumable_.empty()) job.unresumable = roundUnresumable_;
-  if (hostParts_) return writePartCheckpoint(job, error);
+  return job;
+}
+
+void CheckpointCoordinator::queuePartCheckpoint() {
+  JobRecord job = recordOfThisRound();
+  PartOutput output{hostParts_->jobId(), hostParts_->partIndex(),
+                    outputCount_ ? outputCount_() : 0};
+  std::vector<std::string> sections = std::move(sections_);
+  sections_.assign(size_t(ranks_), std::string());
+  ++partCheckpointsQueued_;
+  backgroundWrites_.queue([this, job = std::move(job), sections = std::move(sections),
+                           sequence = sequence_, output]() mutable {
+    // Without mutex_: a rank may hold it while it waits for this write.
+    std::string error;
+    if (!writePartCheckpoint(job, std::move(sections), sequence, output, error)) {
+      ++backgroundUnwritten_;
+      std::fprintf(stderr, "synergy-run: note: checkpoint not written (%s)\n", error.c_str());
+      return;
+    }
+    uint64_t written = ++backgroundWritten_;
+    if (hostParts_->partIndex() == 0 && killAfter_ && written == killAfter_) raise(SIGKILL);
+  });
+}
+
+bool CheckpointCoordinator::writeCheckpoint(std::string& error) {
+  JobRecord job = recordOfThisRound();
   std::string file = encodeCheckpoint(firstSequence_ + statistics_.checkpoints + 1, programDigest_,
                                       sections_, job);
   if (!replaceFileDurably(policy_.directory, kCheckpointFileName, file, error)) return false;
@@ -308,36 +340,41 @@ bool CheckpointCoordinator::writeCheckpoint(std::string& error) {
   return true;
 }
 
-bool CheckpointCoordinator::writePartCheckpoint(const JobRecord& job, std::string& error) {
+// On the background writes' thread, with no lock held: `sections` are this
+// part's ranks' of checkpoint `sequence`.
+bool CheckpointCoordinator::writePartCheckpoint(const JobRecord& job,
+                                                std::vector<std::string> sections,
+                                                uint64_t sequence, const PartOutput& output,
+                                                std::string& error) {
   uint32_t self = hostParts_->partIndex();
   const std::vector<uint32_t>& partRanks = hostParts_->partRanks();
-  PartOutput output{hostParts_->jobId(), self, outputCount_ ? outputCount_() : 0};
   if (self != 0) {
-    PartSections part{sequence_, self, uint32_t(firstRank_), uint32_t(ranks_), job.unresumable, {}};
-    for (const std::string& section : sections_) part.sections += section;
-    bool written = replaceFileDurably(policy_.directory, partFileName(sequence_, self),
+    PartSections part{sequence, self, uint32_t(firstRank_), uint32_t(ranks_), job.unresumable, {}};
+    for (std::string& section : sections) {
+      part.sections += section;
+      std::string().swap(section);
+    }
+    bool written = replaceFileDurably(policy_.directory, partFileName(sequence, self),
                                       encodePartFile(part), error);
-    hostParts_->partWritten(sequence_, written, output);
+    hostParts_->partWritten(sequence, written, output);
     return written;
   }
   std::vector<PartOutput> outputs{output};
   auto removePartFiles = [&] {
     for (uint32_t p = 1; p < partRanks.size(); ++p)
-      unlink((policy_.directory + "/" + partFileName(sequence_, p)).c_str());
+      unlink((policy_.directory + "/" + partFileName(sequence, p)).c_str());
   };
-  if (!hostParts_->gatherWritten(sequence_, outputs, error)) {
+  if (!hostParts_->gatherWritten(sequence, outputs, error)) {
     removePartFiles();
     return false;
   }
   JobRecord record = job;
   record.partOutputs = std::move(outputs);
   // Part 0's sections one by one, then each other part's as one string.
-  std::vector<std::string> sections = std::move(sections_);
-  sections_.assign(size_t(ranks_), std::string());
   uint32_t firstRank = uint32_t(ranks_), rankCount = uint32_t(ranks_);
   for (uint32_t p = 1; p < partRanks.size(); ++p) {
-    std::string path = policy_.directory + "/" + partFileName(sequence_, p);
-    PartSections expected{sequence_, p, firstRank, partRanks[p], {}, {}};
+    std::string path = policy_.directory + "/" + partFileName(sequence, p);
+    PartSections expected{sequence, p, firstRank, partRanks[p], {}, {}};
     std::optional<std::string> bytes =
         util::readRegularFile(path, size_t(partRanks[p]) << 33, error);
     std::optional<PartSections> part;
@@ -353,18 +390,22 @@ bool CheckpointCoordinator::writePartCheckpoint(const JobRecord& job, std::strin
     firstRank += partRanks[p];
     rankCount += partRanks[p];
   }
-  std::string file = encodeCheckpoint(sequence_, programDigest_, sections, record, rankCount);
+  std::string file = encodeCheckpoint(sequence, programDigest_, sections, record, rankCount);
   bool written = replaceFileDurably(policy_.directory, kCheckpointFileName, file, error);
   removePartFiles();
   if (!written) return false;
-  statistics_.bytesWritten += file.size();
-  if (killAfter_ && statistics_.checkpoints + 1 == killAfter_) raise(SIGKILL);
+  backgroundBytes_ += file.size();
   return true;
 }
 
 CheckpointStatistics CheckpointCoordinator::statistics() {
+  backgroundWrites_.finish();
   std::lock_guard<std::mutex> guard(mutex_);
-  return statistics_;
+  CheckpointStatistics totals = statistics_;
+  totals.checkpoints += backgroundWritten_;
+  totals.postponed += backgroundUnwritten_;
+  totals.bytesWritten += backgroundBytes_;
+  return totals;
 }
 
 }  // namespace synergy::checkpoint

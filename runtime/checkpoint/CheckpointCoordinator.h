@@ -27,7 +27,11 @@
 // leftover part file is never read except for its own checkpoint number.
 // The sections cross hosts through the file system the directory is on,
 // not the transport, so no host holds more than its own ranks' memory
-// twice but part 0, which assembles the file.
+// twice but part 0, which assembles the file. The part files and the
+// commit are written in the background once the ranks' sections are
+// encoded (BackgroundWrites.h): the ranks are rewound without waiting for
+// the disk, unless the next checkpoint is due before part 0's last commit
+// is done; then part 0 waits for it before it decides.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -40,6 +44,7 @@
 #include <string>
 #include <vector>
 
+#include "checkpoint/BackgroundWrites.h"
 #include "checkpoint/CheckpointFile.h"
 #include "checkpoint/HostParts.h"
 #include "checkpoint/MpiObjectRecord.h"
@@ -91,6 +96,10 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   // A part of a job spread over hosts (see the header comment); set before
   // any rank runs.
   void setHostParts(HostParts* parts) { hostParts_ = parts; }
+  // A part of a job spread over hosts, before it leaves the others: waits
+  // until its checkpoint writes are done (part 0's: committed, or given up
+  // because the job aborted).
+  void finishWrites() { backgroundWrites_.finish(); }
 
   CheckpointStatistics statistics();
 
@@ -100,8 +109,13 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   template <typename Last>
   bool meet(int worldRank, std::unique_lock<std::mutex>& lock, Last&& last);
   bool due() const;
+  JobRecord recordOfThisRound();
   bool writeCheckpoint(std::string& error);
-  bool writePartCheckpoint(const JobRecord& job, std::string& error);
+  // With hostParts_: this round's sections go to backgroundWrites_, which
+  // counts the checkpoint once written (under the lock, as the caller).
+  void queuePartCheckpoint();
+  bool writePartCheckpoint(const JobRecord& job, std::vector<std::string> sections,
+                           uint64_t sequence, const PartOutput& output, std::string& error);
 
   const int ranks_;
   const int firstRank_;
@@ -127,6 +141,9 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   std::function<uint64_t()> outputCount_;
   HostParts* hostParts_ = nullptr;
   uint64_t sequence_ = 0;  // with hostParts_: the job's number of this round's checkpoint
+  // With hostParts_: the checkpoints handed to backgroundWrites_, written
+  // or not; each takes the next number.
+  uint64_t partCheckpointsQueued_ = 0;
   std::function<std::string()> quiescenceCheck_;
   RankWaiting rankWaiting_;
   const CheckpointImage* resumeFrom_ = nullptr;
@@ -135,6 +152,13 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   ResumedCommunicators resumedComms_;
   uint64_t firstSequence_ = 0;
   uint64_t killAfter_ = 0;  // test hook, see the constructor
+  // What the background writes did, kept apart from statistics_ so that
+  // they never take mutex_.
+  std::atomic<uint64_t> backgroundWritten_ = 0;
+  std::atomic<uint64_t> backgroundUnwritten_ = 0;
+  std::atomic<uint64_t> backgroundBytes_ = 0;
+  // Last: destroyed first, so every write is done before the rest goes.
+  BackgroundWrites backgroundWrites_;
 };
 
 }  // namespace synergy::checkpoint

@@ -29,16 +29,18 @@ class HostParts {
   virtual const std::vector<uint32_t>& partRanks() const = 0;
   // The cluster job this run is (PartOutput::jobId).
   virtual uint64_t jobId() const = 0;
-  // Called by this part's last rank to reach a control point, while every
-  // rank of the part stands there: `due` (part 0's counts), whether every
+  // Called by this part's last rank to reach a control point, world rank
+  // `worldRank`, while every rank of the part stands there; its wait for
+  // the other parts counts as blocked for the job's deadlock check, as its
+  // part's other ranks' waits do. `due` (part 0's counts), whether every
   // rank here can suspend and no message waits here (`why` when not).
   // Blocks until part 0 has decided for the whole job and returns that
   // decision. `sequence` comes in as this part's next checkpoint number
   // (part 0's becomes the job's) and goes out as the job's; `why` goes out
   // as part 0's reason not to suspend (empty when the checkpoint was not
   // due); `aborted` is set when the job ended meanwhile.
-  virtual bool agree(bool due, bool canSuspend, std::string& why, uint64_t& sequence,
-                     bool& aborted) = 0;
+  virtual bool agree(int worldRank, bool due, bool canSuspend, std::string& why,
+                     uint64_t& sequence, bool& aborted) = 0;
   // A part other than 0: its sections of checkpoint `sequence` are on disk
   // (`written`) or could not be written, with its stdout count.
   virtual void partWritten(uint64_t sequence, bool written, const PartOutput& output) = 0;

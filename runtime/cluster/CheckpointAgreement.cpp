@@ -8,6 +8,7 @@
 #include <chrono>
 
 #include "checkpoint/CheckpointedJob.h"
+#include "mpi/BarrierControlPoint.h"
 #include "mpi/World.h"
 #include "util/FileIO.h"
 #include "util/Sha256.h"
@@ -46,13 +47,15 @@ bool takeReason(const std::vector<uint8_t>& payload, size_t head, std::string& w
 
 }  // namespace
 
-void CheckpointAgreement::attach(MpiPeerLink& link, mpi::World& world) {
-  link_ = &link;
+MpiPeerLink::CheckpointFrames CheckpointAgreement::frames(mpi::World& world) {
   world_ = &world;
-  link.setCheckpointFrames([this](uint32_t from, transport::FrameType type,
-                                  const std::vector<uint8_t>& payload, std::string& reason) {
-    return onFrame(from, type, payload, reason);
-  });
+  return [this](uint32_t from, transport::FrameType type, const std::vector<uint8_t>& payload,
+                std::string& reason) { return onFrame(from, type, payload, reason); };
+}
+
+void CheckpointAgreement::attach(MpiPeerLink& link) {
+  std::lock_guard<std::mutex> guard(mutex_);
+  link_ = &link;
 }
 
 template <typename Ready>
@@ -62,6 +65,22 @@ bool CheckpointAgreement::waitFor(std::unique_lock<std::mutex>& lock, Ready&& re
     changed_.wait_for(lock, kAbortCheckInterval);
   }
   return true;
+}
+
+template <typename Ready>
+bool CheckpointAgreement::waitAsRank(std::unique_lock<std::mutex>& lock, int worldRank,
+                                     Ready&& ready) {
+  waitingRank_ = worldRank;
+  bool alive = true;
+  while (alive && !ready()) {
+    uint64_t taken = framesTaken_.load();
+    lock.unlock();
+    alive = world_->waitForOthers(worldRank, mpi::WaitInfo{mpi::kControlPointWait},
+                                  [&] { return framesTaken_.load() != taken; });
+    lock.lock();
+  }
+  waitingRank_ = -1;
+  return alive;
 }
 
 void CheckpointAgreement::sendVote(uint8_t phase, const Vote& vote) {
@@ -78,7 +97,7 @@ void CheckpointAgreement::sendVote(uint8_t phase, const Vote& vote) {
 bool CheckpointAgreement::onFrame(uint32_t from, transport::FrameType type,
                                   const std::vector<uint8_t>& payload, std::string& reason) {
   bool self0 = part_.partIndex == 0;
-  std::lock_guard<std::mutex> guard(mutex_);
+  std::unique_lock<std::mutex> lock(mutex_);
   switch (type) {
     case transport::FrameType::CheckpointVote: {
       Vote vote;
@@ -109,7 +128,8 @@ bool CheckpointAgreement::onFrame(uint32_t from, transport::FrameType type,
       break;
     }
     case transport::FrameType::CheckpointRecount: {
-      if (self0 || from != 0 || payload.size() != transport::kCheckpointRecountBytes) {
+      // A recount follows this part's vote, which follows attach().
+      if (self0 || from != 0 || payload.size() != transport::kCheckpointRecountBytes || !link_) {
         reason = "malformed CheckpointRecount";
         return false;
       }
@@ -132,7 +152,11 @@ bool CheckpointAgreement::onFrame(uint32_t from, transport::FrameType type,
       reason = "not a checkpoint frame";
       return false;
   }
+  ++framesTaken_;
+  int waiting = waitingRank_;
   changed_.notify_all();
+  lock.unlock();
+  if (waiting >= 0) world_->wakeWaiter(waiting);
   return true;
 }
 
@@ -154,14 +178,14 @@ std::string CheckpointAgreement::decide(bool due, const Vote& own) {
   return {};
 }
 
-bool CheckpointAgreement::agree(bool due, bool canSuspend, std::string& why, uint64_t& sequence,
-                                bool& aborted) {
+bool CheckpointAgreement::agree(int worldRank, bool due, bool canSuspend, std::string& why,
+                                uint64_t& sequence, bool& aborted) {
   std::unique_lock<std::mutex> lock(mutex_);
   uint64_t round = ++round_;
   Vote own{round, canSuspend, link_->framesSent(), link_->framesReceived(), why};
   if (part_.partIndex != 0) {
     sendVote(1, own);
-    if (!waitFor(lock, [&] { return decision_ && decision_->round == round; })) {
+    if (!waitAsRank(lock, worldRank, [&] { return decision_ && decision_->round == round; })) {
       aborted = true;
       return false;
     }
@@ -174,7 +198,7 @@ bool CheckpointAgreement::agree(bool due, bool canSuspend, std::string& why, uin
       if (!(slots_[p].*which) || (slots_[p].*which)->round != round) return false;
     return true;
   };
-  if (!waitFor(lock, [&] { return allVoted(&PartSlot::vote); })) {
+  if (!waitAsRank(lock, worldRank, [&] { return allVoted(&PartSlot::vote); })) {
     aborted = true;
     return false;
   }
@@ -185,7 +209,7 @@ bool CheckpointAgreement::agree(bool due, bool canSuspend, std::string& why, uin
       putNumber(payload, round, 8);
       link_->sendToPart(p, transport::FrameType::CheckpointRecount, std::move(payload));
     }
-    if (!waitFor(lock, [&] { return allVoted(&PartSlot::recount); })) {
+    if (!waitAsRank(lock, worldRank, [&] { return allVoted(&PartSlot::recount); })) {
       aborted = true;
       return false;
     }

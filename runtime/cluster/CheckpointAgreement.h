@@ -23,7 +23,13 @@
 //
 // Every frame is checked: a wrong length, a vote to a part other than 0, a
 // decision or recount from a part other than 0, or a phase other than 1 or
-// 2 drops the connection. Waits end when the job aborts.
+// 2 drops the connection. Waits end when the job aborts. The rank that
+// waits in agree() for the other parts sleeps as blocked in the World, as
+// its part's other ranks do in the coordinator, and each frame that
+// arrives wakes it on the I/O thread before the next frame is read: a
+// deadlock with a part at a control point is reported as on one host, and
+// a vote still on its way is never taken for one (its arrival is progress
+// before the other part's answer to the deadlock check can come).
 //
 // PartCheckpoints is what runJobPart adds for `--checkpoint-every`: the
 // part's coordinator, for its own ranks, joined through the agreement.
@@ -31,6 +37,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <memory>
@@ -56,13 +63,16 @@ class CheckpointAgreement final : public checkpoint::HostParts {
  public:
   explicit CheckpointAgreement(const JobPart& part) : part_(part), slots_(part.partRanks.size()) {}
 
+  // The handler of the Checkpoint* frames for MpiPeerLink::join; `world`
+  // is this part's.
+  MpiPeerLink::CheckpointFrames frames(mpi::World& world);
   // Once the part has joined the others, before any rank runs.
-  void attach(MpiPeerLink& link, mpi::World& world);
+  void attach(MpiPeerLink& link);
 
   uint32_t partIndex() const override { return part_.partIndex; }
   const std::vector<uint32_t>& partRanks() const override { return part_.partRanks; }
   uint64_t jobId() const override { return part_.jobId; }
-  bool agree(bool due, bool canSuspend, std::string& why, uint64_t& sequence,
+  bool agree(int worldRank, bool due, bool canSuspend, std::string& why, uint64_t& sequence,
              bool& aborted) override;
   void partWritten(uint64_t sequence, bool written, const checkpoint::PartOutput& output) override;
   bool gatherWritten(uint64_t sequence, std::vector<checkpoint::PartOutput>& outputs,
@@ -98,6 +108,10 @@ class CheckpointAgreement final : public checkpoint::HostParts {
   // Waits under `lock` until `ready` holds; false when the job aborted.
   template <typename Ready>
   bool waitFor(std::unique_lock<std::mutex>& lock, Ready&& ready);
+  // The same for world rank `worldRank`, the part's rank in agree(),
+  // counted as blocked by the job's deadlock check meanwhile.
+  template <typename Ready>
+  bool waitAsRank(std::unique_lock<std::mutex>& lock, int worldRank, Ready&& ready);
   std::string decide(bool due, const Vote& own);
 
   const JobPart part_;
@@ -108,6 +122,9 @@ class CheckpointAgreement final : public checkpoint::HostParts {
   uint64_t round_ = 0;                // this part's control points so far
   std::vector<PartSlot> slots_;       // part 0's, by part
   std::optional<Decision> decision_;  // the others', from part 0
+  // Frames taken so far, read without the lock by the rank in waitAsRank.
+  std::atomic<uint64_t> framesTaken_ = 0;
+  int waitingRank_ = -1;  // the rank in waitAsRank, -1 when none
 };
 
 // How a part checkpoints: synergyd passes the client's request on the
@@ -129,7 +146,10 @@ class PartCheckpoints {
   static std::unique_ptr<PartCheckpoints> create(const JobPart& part,
                                                  const PartCheckpointing& how,
                                                  mpi::JobOptions& job, std::string& error);
-  void attach(MpiPeerLink& link, mpi::World& world) { agreement_.attach(link, world); }
+  MpiPeerLink::CheckpointFrames frames(mpi::World& world) { return agreement_.frames(world); }
+  void attach(MpiPeerLink& link) { agreement_.attach(link); }
+  // Before the part leaves the others: its checkpoint writes are done.
+  void finishWrites() { coordinator_.finishWrites(); }
   // SYNERGY_CHECKPOINT_STATS=1: this part's counts (part 0's are the job's).
   void printStatistics() { checkpoint::printCheckpointStatistics(coordinator_); }
 

@@ -1107,12 +1107,14 @@ MpiPeerLink::MpiPeerLink(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 MpiPeerLink::~MpiPeerLink() = default;
 
 std::unique_ptr<MpiPeerLink> MpiPeerLink::join(const JobPart& part, mpi::World& world,
-                                               std::string& error) {
+                                               std::string& error,
+                                               CheckpointFrames checkpointFrames) {
   if (world.size() != part.worldSize()) {
     error = "the job part's rank counts do not add up to the job's size";
     return nullptr;
   }
   auto impl = std::make_unique<Impl>(part, world);
+  impl->setCheckpointFrames(std::move(checkpointFrames));
   std::unique_ptr<MpiPeerLink> link(new MpiPeerLink(std::move(impl)));
   std::vector<bool> remote(size_t(world.size()), true);
   int first = part.firstRankOf(part.partIndex);
@@ -1186,10 +1188,6 @@ void MpiPeerLink::leave() { impl_->leave(); }
 
 uint64_t MpiPeerLink::eagerCreditShortfalls() const { return impl_->eagerCreditShortfalls(); }
 
-void MpiPeerLink::setCheckpointFrames(CheckpointFrames handler) {
-  impl_->setCheckpointFrames(std::move(handler));
-}
-
 void MpiPeerLink::sendToPart(uint32_t part, transport::FrameType type,
                              std::vector<uint8_t> payload) {
   impl_->sendToPart(part, type, std::move(payload));
@@ -1233,11 +1231,16 @@ int runJobPart(const std::string& partFile, mpi::JobOptions job,
   }
   std::unique_ptr<MpiPeerLink> link;
   job.joinHosts = [&](mpi::World& world, std::string& joinError) {
-    link = MpiPeerLink::join(part, world, joinError);
-    if (link && checkpointing) checkpointing->attach(*link, world);
+    link = MpiPeerLink::join(part, world, joinError,
+                             checkpointing ? checkpointing->frames(world)
+                                           : MpiPeerLink::CheckpointFrames());
+    if (link && checkpointing) checkpointing->attach(*link);
     return link != nullptr;
   };
-  job.leaveHosts = [&] { link->leave(); };
+  job.leaveHosts = [&] {
+    if (checkpointing) checkpointing->finishWrites();
+    link->leave();
+  };
   int status = mpi::runJob(job);
   if (checkpointing) checkpointing->printStatistics();
   if (const char* stats = std::getenv("SYNERGY_MPI_STATS"); stats && std::strcmp(stats, "0")) {

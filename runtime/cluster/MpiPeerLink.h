@@ -58,7 +58,7 @@
 //
 // A job that checkpoints agrees on its suspensions over the same
 // connections (CheckpointAgreement.h): its Checkpoint* frames go to the
-// handler set with setCheckpointFrames, on the I/O thread, and count
+// handler passed to join(), on the I/O thread, and count
 // neither as sent nor as received MPI frames.
 //
 // When one part aborts, it sends MpiAbort with its exit status to every
@@ -91,12 +91,20 @@ namespace synergy::cluster {
 
 class MpiPeerLink final : public mpi::RemoteRanks {
  public:
+  // The Checkpoint* frames' handler (false with `reason` drops the
+  // connection). Without one such a frame drops the connection.
+  using CheckpointFrames = std::function<bool(uint32_t part, transport::FrameType type,
+                                              const std::vector<uint8_t>& payload,
+                                              std::string& reason)>;
   // Connects this part of the job to all others and attaches the link to
-  // `world`, whose size must be the job's. On failure returns nullptr with
-  // a one-line `error` (unreachable state, a part that does not come up
-  // within the time limit, a bad token file).
+  // `world`, whose size must be the job's; a job that checkpoints passes
+  // its `checkpointFrames` handler, in place before any connection, since
+  // another part's ranks may vote as soon as one is up. On failure returns
+  // nullptr with a one-line `error` (unreachable state, a part that does
+  // not come up within the time limit, a bad token file).
   static std::unique_ptr<MpiPeerLink> join(const JobPart& part, mpi::World& world,
-                                           std::string& error);
+                                           std::string& error,
+                                           CheckpointFrames checkpointFrames = {});
   ~MpiPeerLink() override;
 
   void send(const mpi::RemoteMessage& message, util::FunctionRef<void(uint8_t*)> pack) override;
@@ -117,13 +125,6 @@ class MpiPeerLink final : public mpi::RemoteRanks {
   int64_t maxRmaBytes() const override;
   std::optional<std::string> checkJobDeadlock(int stableTicks) override;
 
-  // The Checkpoint* frames' handler (false with `reason` drops the
-  // connection); set before any rank runs. Without one such a frame drops
-  // the connection.
-  using CheckpointFrames = std::function<bool(uint32_t part, transport::FrameType type,
-                                              const std::vector<uint8_t>& payload,
-                                              std::string& reason)>;
-  void setCheckpointFrames(CheckpointFrames handler);
   void sendToPart(uint32_t part, transport::FrameType type, std::vector<uint8_t> payload);
   // The MPI frames this part has sent to and received from the others.
   uint64_t framesSent() const;

@@ -29,6 +29,10 @@ class Snapshot;
 
 namespace synergy::mpi {
 
+// What a rank waiting for the others at a control point is blocked in, in
+// the deadlock report, on one host or over several.
+inline constexpr const char* kControlPointWait = "a barrier control point's agreement";
+
 class BarrierControlPoint {
  public:
   virtual ~BarrierControlPoint() = default;

@@ -223,7 +223,7 @@ int runJob(const JobOptions& options) {
     });
     controlPoint->setRankWaiting(
         {[&world](int rank, util::FunctionRef<bool()> done) {
-           return world.waitForOthers(rank, WaitInfo{"a barrier control point's agreement"},
+           return world.waitForOthers(rank, WaitInfo{kControlPointWait},
                                       done);
          },
          [&world](int rank) { world.wakeWaiter(rank); }});

@@ -252,29 +252,40 @@ void sendModule(transport::Connection& host, const std::string& module) {
 }
 
 // After `lost` ended checkpointing job `jobId`: the options that resume it
-// from its last checkpoint on the other hosts, with stdout cut back to it,
-// or nullopt when it has none yet (the checkpoint in the directory is
-// another job's) or it cannot be resumed.
+// from its last checkpoint on the other hosts, with stdout cut back to it.
+// A job that has no checkpoint of its own yet (none in the directory, or
+// another job's, or one that cannot be resumed) and was not itself resumed
+// starts again from the beginning, with stdout cut back to where its
+// output began: every part's count is then 0. A resumed job without a
+// checkpoint of its own goes back to the one it was resumed from.
 std::optional<RemoteJobOptions> restartFromCheckpoint(const RemoteJobOptions& options,
                                                       uint64_t jobId, const HostLost& lost) {
   std::string error;
   std::optional<checkpoint::CheckpointImage> image = checkpoint::readResumableCheckpoint(
       options.checkpointDirectory, options.checkpointProgram, error);
-  if (!image || image->job.partOutputs.empty()) return std::nullopt;
-  uint64_t checkpointedJob = image->job.partOutputs.front().jobId;
-  if (checkpointedJob != jobId && checkpointedJob != options.resumedJob) return std::nullopt;
-  if (!cutStdoutToCheckpoint(options.checkpointDirectory, image->job.partOutputs, error))
+  uint64_t checkpointedJob = image && !image->job.partOutputs.empty()
+                                 ? image->job.partOutputs.front().jobId
+                                 : 0;
+  bool ownCheckpoint = checkpointedJob != 0 &&
+                       (checkpointedJob == jobId || checkpointedJob == options.resumedJob);
+  if (!ownCheckpoint && options.resume) return std::nullopt;
+  std::vector<checkpoint::PartOutput> fromTheStart;
+  for (uint32_t part = 0; part < options.ranks; ++part) fromTheStart.push_back({jobId, part, 0});
+  if (!cutStdoutToCheckpoint(options.checkpointDirectory,
+                             ownCheckpoint ? image->job.partOutputs : fromTheStart, error))
     throw RemoteJobError(std::string(lost.what()) + ", and " + error);
   RemoteJobOptions restart = options;
-  restart.resume = true;
-  restart.resumedJob = checkpointedJob;
+  restart.resume = ownCheckpoint;
+  restart.resumedJob = ownCheckpoint ? checkpointedJob : 0;
   restart.excludedHosts.push_back(lost.hostId);
   ++restart.restarts;
   std::fflush(stdout);
+  std::string from = ownCheckpoint ? "its checkpoint " + std::to_string(image->sequence)
+                                   : std::string("the beginning (no checkpoint yet)");
   std::fprintf(stderr,
-               "synergy-run: note: %s; restarting the job from its checkpoint %llu on the other "
-               "hosts (restart %u)\n",
-               lost.what(), (unsigned long long)image->sequence, restart.restarts);
+               "synergy-run: note: %s; restarting the job from %s on the other hosts "
+               "(restart %u)\n",
+               lost.what(), from.c_str(), restart.restarts);
   return restart;
 }
 
@@ -365,6 +376,9 @@ int runPlacedJob(const std::string& token, const std::string& module,
   // Every host's connection handshake and job start run at the same time:
   // one connecting thread per further host, the first on this thread.
   std::vector<std::string> errors(parts.size());
+  // A registered host that cannot be connected to is lost like one whose
+  // connection drops.
+  std::vector<bool> unreachable(parts.size(), false);
   auto startPart = [&](size_t i) {
     std::string address;
     uint16_t port = 0;
@@ -375,7 +389,12 @@ int runPlacedJob(const std::string& token, const std::string& module,
     }
     std::shared_ptr<transport::Connection> connection =
         transport.connectionTo(address, port, errors[i]);
-    if (!connection) return;
+    if (!connection) {
+      // A host that answered and refused the handshake (a wrong token) is
+      // there; one that cannot be connected to is not.
+      unreachable[i] = errors[i].find("before the handshake") == std::string::npos;
+      return;
+    }
     {
       std::lock_guard<std::mutex> lock(mutex);
       if (outcome) return;
@@ -389,8 +408,10 @@ int runPlacedJob(const std::string& token, const std::string& module,
     startPart(0);
     for (std::thread& thread : connecting) thread.join();
   }
-  for (const std::string& error : errors)
-    if (!error.empty()) throw RemoteJobError(error);
+  for (size_t i = 0; i < parts.size(); ++i) {
+    if (unreachable[i]) throw HostLost(errors[i], parts[i].host.id);
+    if (!errors[i].empty()) throw RemoteJobError(errors[i]);
+  }
   JobOutcome result;
   {
     std::unique_lock<std::mutex> lock(mutex);

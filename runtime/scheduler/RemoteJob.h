@@ -50,9 +50,11 @@ struct RemoteJobOptions {
 };
 
 // Runs the job and returns its exit status. A job that checkpoints and
-// loses a host restarts from its last checkpoint on the other hosts, with a
-// note naming the host and the restart count (stdout cut back as for
-// resumeRemoteJob); without a checkpoint of its own yet, or when the other
+// loses a host (its connection drops, or it cannot be reached at the
+// start) restarts from its last checkpoint on the other hosts, with a note
+// naming the host and the restart count (stdout cut back as for
+// resumeRemoteJob); without a checkpoint of its own yet it starts again
+// from the beginning, stdout cut back to where it began. When the other
 // hosts lack the slots, it fails as any job does. Problems before the job runs
 // (bad token file, Redis or host unreachable, no host large enough, the host
 // refusing) are printed as "synergy-run: error: ..." and return 2.

@@ -1809,19 +1809,22 @@ CASES = {
 }
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main(cases=None, description=None):
+    """Runs the case named on the command line, of `cases` (this file's by
+    default; checkpoint_cluster_test.py passes its own)."""
+    cases = cases or CASES
+    parser = argparse.ArgumentParser(description=(description or __doc__).splitlines()[0])
     parser.add_argument("--bin-dir", required=True)
     parser.add_argument("--client", required=True)
     parser.add_argument("--redis-server", default="redis-server")
     parser.add_argument("--only", action="append", default=[],
                         help="mpi-corpus: run only this program of test/lit/mpi (repeatable)")
-    parser.add_argument("case", choices=sorted(CASES))
+    parser.add_argument("case", choices=sorted(cases))
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="synergy-cluster-test-") as workdir:
         cluster = Cluster(args, workdir)
         try:
-            CASES[args.case](cluster)
+            cases[args.case](cluster)
         except Exception as failure:
             print(f"FAIL: {args.case}: {type(failure).__name__}: {failure}", file=sys.stderr)
             for name in sorted(os.listdir(workdir)):
