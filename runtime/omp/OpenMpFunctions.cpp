@@ -97,17 +97,19 @@ struct SerializedTeams : synergy::granule::HostExtension {
 // the shared variables (blocking form, where __kmpc_end_reduce releases
 // them). In --dsm mode the barrier pushes every thread's copies, so the
 // leader reads them from its own replica. A team that spans hosts does this
-// on each host first (Team::combineAcrossHosts).
+// on each host first (Team::combineAcrossHosts); a thread host's threads
+// share its copy, and its leader ships their copies in one update.
 uint32_t reduce(Granule& granule, uint32_t list, uint32_t combiner, bool blocking) {
   OmpThread& me = ompThread(granule);
   if (me.teamSize() <= 1) return 1;
   Team& team = *me.at.team;
+  bool sharedCopy = team.threadHost != nullptr;
   uint32_t released = team.reductionsReleased.load(std::memory_order_acquire);
   team.reductionLists[size_t(me.at.threadNum)] = list;
-  releaseMemory(granule);
+  if (!sharedCopy) releaseMemory(granule);
   team.barrier.arriveAndWait();
   if (me.at.threadNum == team.reductionLeader) {
-    acquireMemory(granule);
+    if (!sharedCopy) acquireMemory(granule);
     for (int other = 0; other < team.size; ++other)
       if (other != me.at.threadNum && team.reductionLists[size_t(other)])
         callTableFunction(granule, combiner, {list, team.reductionLists[size_t(other)]});
@@ -121,7 +123,7 @@ uint32_t reduce(Granule& granule, uint32_t list, uint32_t combiner, bool blockin
     return team.reductionWritesShared ? 1 : 0;
   }
   team.reductionsReleased.waitWhileEquals(released, team.spins);
-  if (blocking) acquireMemory(granule);
+  if (blocking && !sharedCopy) acquireMemory(granule);
   return 0;
 }
 

@@ -67,6 +67,8 @@ struct SyncReply {
   uint64_t results[2] = {};
 };
 
+
+// The wire sizes; transport/FrameTypes.h's limits of the two frames match.
 inline constexpr size_t kSyncRequestBytes = 48;
 inline constexpr size_t kSyncReplyBytes = 24;
 
