@@ -30,7 +30,8 @@ HostSyncService::HostSyncService(ThreadHostLink& link, Team& team, KeyedLocks& l
       copies_(std::move(copies)),
       placement_(std::move(placement)),
       globalIds_(std::move(globalIds)),
-      reductionLists_(placement_.size()) {
+      reductionLists_(placement_.size()),
+      shippedVersions_(placement_.size(), 0) {
   for (uint32_t host = 0; host < placement_.size(); ++host)
     for (int thread : placement_[host]) {
       auto proxy = std::make_unique<Proxy>();
@@ -300,9 +301,16 @@ void HostSyncService::answer(uint32_t host, uint32_t threadNum, uint64_t first, 
   std::lock_guard<std::mutex> guard(copy.lock);
   std::vector<std::vector<uint8_t>> update;
   std::string error;
-  if (acquires &&
-      !copy.link.ship(team_.dsm->mainCopy().memory(), link_.maxPayloadBytes(), update, error))
-    fail(host, error);
+  if (acquires) {
+    // Only pages pushed since the host's last answer can differ from its
+    // copy: the region started with the copy equal to the main memory.
+    snapshot::DsmMain& main = team_.dsm->mainCopy().dsm();
+    uint64_t now = 0;
+    std::vector<uint64_t> pages = main.pagesChangedSince(shippedVersions_[host], now);
+    if (!copy.link.shipPages(main.memory(), pages, link_.maxPayloadBytes(), update, error))
+      fail(host, error);
+    shippedVersions_[host] = now;
+  }
   for (const std::vector<uint8_t>& payload : update) noteLaterCopyBytes(payload.size());
   link_.sendReply(host, std::move(update),
                   encodeSyncReply(SyncReply{threadNum, acquires, {first, second}}));

@@ -21,7 +21,8 @@
 //    party arrives at the team barrier.
 //
 // An answer that acquires carries the bytes of the main copy the host's
-// copy lacks (its CopyLink's view says which). A malformed or out-of-order
+// copy lacks (its CopyLink's view says which, on the pages pushed since
+// the host's last answer: the main copy's page versions tell). A malformed or out-of-order
 // message, or a host that leaves, ends the job with a one-line error: its
 // threads' part of the region is lost and the team would wait forever.
 //
@@ -99,6 +100,9 @@ class HostSyncService {
   std::condition_variable changed_;
   std::vector<std::deque<uint32_t>> reductionLists_;  // by host
   std::vector<std::thread> services_;                 // by host
+  // By host, under its HostCopy's lock: the main copy's version its copy
+  // was last brought to.
+  std::vector<uint64_t> shippedVersions_;
 };
 
 }  // namespace synergy::omp

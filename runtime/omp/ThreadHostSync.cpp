@@ -21,9 +21,23 @@ ThreadHostSync::ThreadHostSync(MainHostLink& link, granule::Granule& root,
                                snapshot::CopyLink& copy)
     : link_(link), root_(root), copy_(copy) {
   servingAsThreadHost.store(true);
+  std::string error;
+  snapshot::LinearMemory& memory = *root_.linearMemory();
+  written_ = snapshot::createDirtyTracker(snapshot::DirtyTrackingMode::Mprotect, error);
+  if (written_ && !written_->start(memory.base(), memory.sizeBytes(), error)) written_.reset();
 }
 
-ThreadHostSync::~ThreadHostSync() { servingAsThreadHost.store(false); }
+ThreadHostSync::~ThreadHostSync() {
+  if (written_) written_->stop();
+  servingAsThreadHost.store(false);
+}
+
+bool ThreadHostSync::shipWrites(std::vector<std::vector<uint8_t>>& update, std::string& error) {
+  const snapshot::LinearMemory& memory = *root_.linearMemory();
+  if (!written_) return copy_.ship(memory, link_.maxPayloadBytes(), update, error);
+  return copy_.shipPages(memory, written_->takeDirtyPages(), link_.maxPayloadBytes(), update,
+                         error);
+}
 
 void ThreadHostSync::fail(const std::string& message) {
   std::fprintf(stderr, "synergy-run: error: thread host: %s\n", message.c_str());
@@ -42,6 +56,9 @@ bool ThreadHostSync::acceptUpdate(const std::vector<uint8_t>& payload, std::stri
     error = "cannot grow the copy to " + std::to_string(update.pages) + " pages";
     return false;
   }
+  if (written_ && memory.sizeBytes() > written_->bytes() &&
+      !written_->extend(memory.sizeBytes(), error))
+    return false;
   return copy_.accept(update, memory, error);
 }
 
@@ -76,8 +93,7 @@ SyncReply ThreadHostSync::call(SyncRequest request, bool answered, uint32_t redu
     std::lock_guard<std::mutex> guard(linkLock_);
     std::vector<std::vector<uint8_t>> update;
     std::string error;
-    if ((reductionList || syncOpReleases(request.op)) &&
-        !copy_.ship(*root_.linearMemory(), link_.maxPayloadBytes(), update, error))
+    if ((reductionList || syncOpReleases(request.op)) && !shipWrites(update, error))
       fail(error);
     if (reductionList)
       link_.sendUpdate(std::move(update), reductionList);

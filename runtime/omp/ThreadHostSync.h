@@ -18,6 +18,11 @@
 //    SerializeLibc) run under the main host's locks, through the MemorySync
 //    each thread granule gets (RemoteSync).
 //
+// An update the host ships compares only the pages of its copy written
+// since the last one (an Mprotect DirtyTracker over the copy, whose
+// takeDirtyPages stays exact while the host's threads go on writing), so
+// a lock's release costs what the host wrote, not the memory's size.
+//
 // The host's serving loop (serveThreadHost) feeds every copy update and
 // answer from the main host in here, in arrival order: an update is written
 // into the copy under the link's lock, then the answer wakes its thread.
@@ -31,6 +36,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 
@@ -38,6 +44,7 @@
 #include "omp/RemoteThreads.h"
 #include "omp/SyncMessages.h"
 #include "snapshot/CopyLink.h"
+#include "snapshot/DirtyTracker.h"
 
 namespace synergy::omp {
 
@@ -89,9 +96,15 @@ class ThreadHostSync {
   SyncRequest loopRequest(SyncOp op, OmpThread& me, const LoopShare& loop, uint64_t value);
   [[noreturn]] void fail(const std::string& message);
 
+  // Ships the host's writes since its last update.
+  bool shipWrites(std::vector<std::vector<uint8_t>>& update, std::string& error);
+
   MainHostLink& link_;
   granule::Granule& root_;
   snapshot::CopyLink& copy_;
+  // The copy's pages written since the last update (null when no tracker
+  // could start: every update then compares the whole copy).
+  std::unique_ptr<snapshot::DirtyTracker> written_;
   // Guards the copy link (ship and accept) and the order of sends.
   std::mutex linkLock_;
   std::mutex answersLock_;
