@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <thread>
@@ -253,6 +254,7 @@ TEST(DirtyTracker, MprotectTakeDirtyPagesMissesNoRacingWrite) {
   ASSERT_TRUE(tracker->start(memory.base(), memory.sizeBytes(), error)) << error;
   std::vector<uint8_t> copy(memory.sizeBytes(), 0);
   std::atomic<bool> stop{false};
+  std::atomic<uint32_t> writes{0};
   uint64_t pages = memory.sizeBytes() / kHostPageSize;
   std::thread writer([&] {
     uint32_t x = 12345;
@@ -260,21 +262,25 @@ TEST(DirtyTracker, MprotectTakeDirtyPagesMissesNoRacingWrite) {
       x = x * 1103515245u + 12345u;
       uint64_t page = (x >> 8) % pages;
       memory.base()[page * kHostPageSize + (x >> 20) % kHostPageSize] = uint8_t(round | 1);
+      writes.store(round, std::memory_order_relaxed);
     }
   });
-  uint64_t taken = 0;
   auto takeIn = [&] {
-    for (uint64_t page : tracker->takeDirtyPages()) {
+    for (uint64_t page : tracker->takeDirtyPages())
       std::memcpy(copy.data() + page * kHostPageSize, memory.base() + page * kHostPageSize,
                   kHostPageSize);
-      ++taken;
-    }
   };
-  for (int i = 0; i < 2000; ++i) takeIn();
+  // Takes at least 1000 times, until the writer has made 200000 writes
+  // (at most 60 s).
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  for (int takes = 0; (takes < 1000 || writes.load(std::memory_order_relaxed) < 200000) &&
+                      std::chrono::steady_clock::now() < deadline;
+       ++takes)
+    takeIn();
   stop = true;
   writer.join();
   takeIn();
-  EXPECT_GT(taken, pages);
+  EXPECT_GE(writes.load(), 200000u);
   EXPECT_EQ(std::memcmp(copy.data(), memory.base(), copy.size()), 0);
   EXPECT_TRUE(tracker->takeDirtyPages().empty());
 }
