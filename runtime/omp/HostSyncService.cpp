@@ -94,9 +94,12 @@ void HostSyncService::serve(uint32_t host) {
       std::lock_guard<std::mutex> guard(copy.lock);
       if (copy.link.updateComplete() && !standIn.pull())
         fail(host, "cannot grow its stand-in replica");
-      if (update.pages > memory.pages())
-        fail(host, "its threads grew the memory (malloc of new heap pages inside a region whose "
-                   "threads span hosts), which only the main host may do");
+      // Its threads grew the memory under libc's lock, which the main host
+      // holds for them: the stand-in grows alike, and its push grows the
+      // main copy.
+      if (update.pages > memory.pages() && memory.grow(update.pages - memory.pages()) < 0)
+        fail(host, "cannot grow its stand-in replica to " + std::to_string(update.pages) +
+                       " pages");
       if (!copy.link.accept(update, memory, error)) fail(host, error);
       noteJoinBytes(payload.size());
       if (copy.link.updateComplete()) {

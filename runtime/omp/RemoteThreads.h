@@ -28,9 +28,11 @@
 // them) and the address of that thread's list; the main host's thread 0,
 // after folding its local threads', applies the combiner to each remote
 // list, then writes the shared variables as on one host. A nested team on a
-// thread host is serialised, as libgomp runs it with nesting off; a thread
-// host's threads may not grow the memory (the main host refuses that with
-// an error: the guest heap lives on the main host).
+// thread host is serialised, as libgomp runs it with nesting off. A thread
+// host's threads may grow the memory: malloc runs under libc's lock, which
+// the main host grants, so there is one heap, and the growth travels with
+// the host's next update into its stand-in replica and on into the main
+// copy.
 //
 // The transport is the cluster layer's (cluster/ThreadHostLink.h); the
 // runtime only sees these two interfaces, one per side.

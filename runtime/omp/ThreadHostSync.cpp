@@ -35,6 +35,10 @@ ThreadHostSync::~ThreadHostSync() {
 bool ThreadHostSync::shipWrites(std::vector<std::vector<uint8_t>>& update, std::string& error) {
   const snapshot::LinearMemory& memory = *root_.linearMemory();
   if (!written_) return copy_.ship(memory, link_.maxPayloadBytes(), update, error);
+  // The guest grew the copy (malloc, under libc's lock): the new pages count
+  // as written.
+  if (memory.sizeBytes() > written_->bytes() && !written_->extend(memory.sizeBytes(), error))
+    return false;
   return copy_.shipPages(memory, written_->takeDirtyPages(), link_.maxPayloadBytes(), update,
                          error);
 }
