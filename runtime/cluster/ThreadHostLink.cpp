@@ -230,7 +230,7 @@ class ThreadJobLink final : public omp::ThreadHostLink, public omp::MainHostLink
   std::condition_variable arrived_;
   std::map<const transport::Connection*, uint32_t> partOfConnection_;
   std::map<uint32_t, std::shared_ptr<transport::Connection>> peers_;
-  // By part: on part 0 the join updates of each thread host, on a thread
+  // By part: on part 0 the updates and requests of each thread host, on a thread
   // host (index 0) what part 0 sent.
   std::vector<Queue> queues_;
   // Last, so that its I/O thread stops before the tables it uses go.
