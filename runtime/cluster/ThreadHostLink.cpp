@@ -102,19 +102,31 @@ class ThreadJobLink final : public omp::ThreadHostLink, public omp::MainHostLink
     peer->send(transport::FrameType::OmpRegionShare, std::move(share));
   }
 
-  bool nextFromHost(uint32_t host, std::vector<uint8_t>& payload, bool& reductionList,
+  bool nextFromHost(uint32_t host, std::vector<uint8_t>& payload, FromHost& kind,
                     std::string& error) override {
     Queue& queue = queues_[host + 1];
     std::unique_lock<std::mutex> lock(mutex_);
     arrived_.wait(lock, [&] { return !queue.payloads.empty() || queue.closed; });
     if (queue.payloads.empty()) {
-      error = "the host left the job before its threads' update";
+      error = "the host left the job in the middle of a parallel region";
       return false;
     }
-    reductionList = queue.payloads.front().first == transport::FrameType::OmpReductionList;
+    transport::FrameType type = queue.payloads.front().first;
+    kind = type == transport::FrameType::OmpReductionList ? FromHost::ReductionList
+           : type == transport::FrameType::OmpSyncRequest ? FromHost::SyncRequest
+                                                          : FromHost::Update;
     payload = std::move(queue.payloads.front().second);
     queue.payloads.pop_front();
     return true;
+  }
+
+  void sendReply(uint32_t host, std::vector<std::vector<uint8_t>> copyUpdate,
+                 std::vector<uint8_t> reply) override {
+    std::shared_ptr<transport::Connection> peer = peerOf(host + 1);
+    if (!peer) return;  // gone: nextFromHost reports it
+    for (std::vector<uint8_t>& payload : copyUpdate)
+      peer->send(transport::FrameType::OmpCopyUpdate, std::move(payload));
+    peer->send(transport::FrameType::OmpSyncReply, std::move(reply));
   }
 
   // omp::MainHostLink (a thread host).
@@ -123,9 +135,10 @@ class ThreadJobLink final : public omp::ThreadHostLink, public omp::MainHostLink
     std::unique_lock<std::mutex> lock(mutex_);
     arrived_.wait(lock, [&] { return !queue.payloads.empty() || queue.closed; });
     if (queue.payloads.empty()) return Message::Closed;
-    Message message = queue.payloads.front().first == transport::FrameType::OmpCopyUpdate
-                          ? Message::CopyUpdate
-                          : Message::RegionShare;
+    transport::FrameType type = queue.payloads.front().first;
+    Message message = type == transport::FrameType::OmpCopyUpdate  ? Message::CopyUpdate
+                      : type == transport::FrameType::OmpSyncReply ? Message::SyncReply
+                                                                   : Message::RegionShare;
     payload = std::move(queue.payloads.front().second);
     queue.payloads.pop_front();
     return message;
@@ -140,6 +153,15 @@ class ThreadJobLink final : public omp::ThreadHostLink, public omp::MainHostLink
       peer->send(transport::FrameType::OmpReductionList,
                  {uint8_t(reductionList), uint8_t(reductionList >> 8),
                   uint8_t(reductionList >> 16), uint8_t(reductionList >> 24)});
+  }
+
+  void sendRequest(std::vector<std::vector<uint8_t>> payloads,
+                   std::vector<uint8_t> request) override {
+    std::shared_ptr<transport::Connection> peer = peerOf(0);
+    if (!peer) return;
+    for (std::vector<uint8_t>& payload : payloads)
+      peer->send(transport::FrameType::OmpJoinUpdate, std::move(payload));
+    peer->send(transport::FrameType::OmpSyncRequest, std::move(request));
   }
 
  private:
@@ -178,9 +200,11 @@ class ThreadJobLink final : public omp::ThreadHostLink, public omp::MainHostLink
         known != partOfConnection_.end() &&
         (part_.partIndex == 0
              ? frame.type == transport::FrameType::OmpJoinUpdate ||
-                   frame.type == transport::FrameType::OmpReductionList
+                   frame.type == transport::FrameType::OmpReductionList ||
+                   frame.type == transport::FrameType::OmpSyncRequest
              : frame.type == transport::FrameType::OmpCopyUpdate ||
-                   frame.type == transport::FrameType::OmpRegionShare);
+                   frame.type == transport::FrameType::OmpRegionShare ||
+                   frame.type == transport::FrameType::OmpSyncReply);
     if (!expected) {
       reason = std::string("unexpected ") + transport::frameTypeName(frame.type) +
                " on a thread job's link";
@@ -206,7 +230,7 @@ class ThreadJobLink final : public omp::ThreadHostLink, public omp::MainHostLink
   std::condition_variable arrived_;
   std::map<const transport::Connection*, uint32_t> partOfConnection_;
   std::map<uint32_t, std::shared_ptr<transport::Connection>> peers_;
-  // By part: on part 0 the join updates of each thread host, on a thread
+  // By part: on part 0 the updates and requests of each thread host, on a thread
   // host (index 0) what part 0 sent.
   std::vector<Queue> queues_;
   // Last, so that its I/O thread stops before the tables it uses go.
@@ -285,9 +309,10 @@ int runThreadJobPart(const std::string& partFile, mpi::JobOptions job, unsigned 
       omp::RemoteTeamStatistics totals = omp::remoteTeamStatistics();
       std::fprintf(stderr,
                    "synergy-run: threads across hosts: %llu regions, copy updates of %llu bytes "
-                   "first and %llu after, join updates of %llu bytes\n",
+                   "first and %llu after, join updates of %llu bytes, %llu synchronisations\n",
                    (unsigned long long)totals.regions, (unsigned long long)totals.firstCopyBytes,
-                   (unsigned long long)totals.laterCopyBytes, (unsigned long long)totals.joinBytes);
+                   (unsigned long long)totals.laterCopyBytes, (unsigned long long)totals.joinBytes,
+                   (unsigned long long)totals.synchronisations);
     }
     return status;
   }

@@ -7,16 +7,16 @@
 // connects to every other part and introduces itself with OmpThreadHello
 // (job id, the part it addresses). Then only these frames travel:
 //
-//   part 0 to a thread host: OmpCopyUpdate, OmpRegionShare
-//   a thread host to part 0: OmpJoinUpdate, at a reduction followed by
+//   part 0 to a thread host: OmpCopyUpdate, OmpRegionShare, OmpSyncReply
+//   a thread host to part 0: OmpJoinUpdate, OmpSyncRequest, at a reduction
 //                            OmpReductionList
 //
 // A frame of any other type, on the wrong side, before the hello, or from
 // a connection that is not the job's, drops that connection with a logged
 // reason. Payloads are queued as they arrive and checked where they are
-// used (snapshot/CopyLink.h, omp/RegionShare.h). A thread host ends when
-// part 0's connection closes; part 0 stops a region with an error when a
-// thread host's connection closes before its join update.
+// used (snapshot/CopyLink.h, omp/RegionShare.h, omp/SyncMessages.h). A
+// thread host ends when part 0's connection closes; part 0 ends the job
+// with an error when a thread host's connection closes inside a region.
 //
 //===----------------------------------------------------------------------===//
 #pragma once

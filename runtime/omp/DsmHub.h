@@ -70,6 +70,7 @@ class MainCopy {
   std::unique_ptr<snapshot::DsmReplica> adoptReplica(snapshot::LinearMemory& memory,
                                                      std::string& error);
   snapshot::LinearMemory& memory() { return main_.memory(); }
+  snapshot::DsmMain& dsm() { return main_; }
   std::recursive_mutex& exclusive() { return exclusive_; }
 
  private:

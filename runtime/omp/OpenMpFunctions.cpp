@@ -17,8 +17,8 @@
 #include <string>
 #include <vector>
 
-#include "omp/RemoteThreads.h"
 #include "omp/Team.h"
+#include "omp/ThreadHostSync.h"
 
 using synergy::granule::Granule;
 using namespace synergy::omp;
@@ -37,20 +37,32 @@ constexpr int32_t kControlToolNoTool = -2;  // omp_control_tool_notool
 
 constexpr uint32_t kMaxForkArguments = 1000 - 2;
 
+// In a team whose threads span hosts, a thread host's barriers and locks
+// are decided on the main host (omp/ThreadHostSync.h); the main host's own
+// threads use the same barrier and locks as always.
 void barrier(Granule& granule) {
-  refuseAcrossHosts(granule, "a barrier");
-  taskingBarrier(ompThread(granule));
+  OmpThread& me = ompThread(granule);
+  if (ThreadHostSync* remote = me.at.team ? me.at.team->threadHost : nullptr)
+    return remote->barrier(me);
+  taskingBarrier(me);
 }
 
-void lockCritical(Granule& granule, uint32_t name) {
-  refuseAcrossHosts(granule, "a critical section or lock");
+// Takes lock or critical name `key` for the calling thread; with `blocking`
+// false only when free. Returns the depth now held, 0 when not taken.
+int lockCritical(Granule& granule, uint32_t key, bool nested, bool blocking = true) {
   OmpThread& me = ompThread(granule);
-  ompRuntime(granule).locks().lock(name, me.globalThreadId(), false);
-  acquireMemory(granule);
+  if (ThreadHostSync* remote = threadHostSyncOf(granule))
+    return blocking ? remote->lock(me, key, nested) : remote->testLock(me, key, nested);
+  KeyedLocks& locks = ompRuntime(granule).locks();
+  int depth = blocking ? locks.lock(key, me.globalThreadId(), nested)
+                       : locks.tryLock(key, me.globalThreadId(), nested);
+  if (depth) acquireMemory(granule);
+  return depth;
 }
 
 void unlockCritical(Granule& granule, uint32_t name) {
   OmpThread& me = ompThread(granule);
+  if (ThreadHostSync* remote = threadHostSyncOf(granule)) return remote->unlock(me, name);
   releaseMemory(granule);
   if (!ompRuntime(granule).locks().unlock(name, me.globalThreadId()))
     granule.trap("OpenMP critical section or lock released by a thread that does not hold it");
@@ -85,17 +97,19 @@ struct SerializedTeams : synergy::granule::HostExtension {
 // the shared variables (blocking form, where __kmpc_end_reduce releases
 // them). In --dsm mode the barrier pushes every thread's copies, so the
 // leader reads them from its own replica. A team that spans hosts does this
-// on each host first (Team::combineAcrossHosts).
+// on each host first (Team::combineAcrossHosts); a thread host's threads
+// share its copy, and its leader ships their copies in one update.
 uint32_t reduce(Granule& granule, uint32_t list, uint32_t combiner, bool blocking) {
   OmpThread& me = ompThread(granule);
   if (me.teamSize() <= 1) return 1;
   Team& team = *me.at.team;
+  bool sharedCopy = team.threadHost != nullptr;
   uint32_t released = team.reductionsReleased.load(std::memory_order_acquire);
   team.reductionLists[size_t(me.at.threadNum)] = list;
-  releaseMemory(granule);
+  if (!sharedCopy) releaseMemory(granule);
   team.barrier.arriveAndWait();
   if (me.at.threadNum == team.reductionLeader) {
-    acquireMemory(granule);
+    if (!sharedCopy) acquireMemory(granule);
     for (int other = 0; other < team.size; ++other)
       if (other != me.at.threadNum && team.reductionLists[size_t(other)])
         callTableFunction(granule, combiner, {list, team.reductionLists[size_t(other)]});
@@ -109,7 +123,7 @@ uint32_t reduce(Granule& granule, uint32_t list, uint32_t combiner, bool blockin
     return team.reductionWritesShared ? 1 : 0;
   }
   team.reductionsReleased.waitWhileEquals(released, team.spins);
-  if (blocking) acquireMemory(granule);
+  if (blocking && !sharedCopy) acquireMemory(granule);
   return 0;
 }
 
@@ -173,11 +187,11 @@ void Z_envZ___kmpc_flush(void* host, uint32_t) {
 }
 
 void Z_envZ___kmpc_critical(void* host, uint32_t, uint32_t, uint32_t name) {
-  lockCritical(Granule::fromHost(host), name);
+  lockCritical(Granule::fromHost(host), name, false);
 }
 
 void Z_envZ___kmpc_critical_with_hint(void* host, uint32_t, uint32_t, uint32_t name, uint32_t) {
-  lockCritical(Granule::fromHost(host), name);
+  lockCritical(Granule::fromHost(host), name, false);
 }
 
 void Z_envZ___kmpc_end_critical(void* host, uint32_t, uint32_t, uint32_t name) {
@@ -199,10 +213,10 @@ void Z_envZ___kmpc_end_masked(void*, uint32_t, uint32_t) {}
 // The n-th single construct a thread meets goes to whichever thread of the
 // team claims number n first.
 uint32_t Z_envZ___kmpc_single(void* host, uint32_t, uint32_t) {
-  refuseAcrossHosts(Granule::fromHost(host), "a single construct");
   OmpThread& me = ompThread(Granule::fromHost(host));
   uint64_t mine = me.at.singlesSeen++;
   if (!me.at.team) return 1;
+  if (ThreadHostSync* remote = me.at.team->threadHost) return remote->single(me, mine);
   return me.at.team->singlesTaken.compare_exchange_strong(mine, mine + 1);
 }
 
@@ -213,7 +227,14 @@ void Z_envZ___kmpc_copyprivate(void* host, uint32_t, uint32_t, uint32_t, uint32_
   Granule& granule = Granule::fromHost(host);
   OmpThread& me = ompThread(granule);
   if (me.teamSize() <= 1) return;
-  if (didIt) me.at.team->copyprivateData.store(data, std::memory_order_release);
+  // A thread host's single tells the main host, whose barrier answers
+  // every thread host with the data.
+  if (didIt) {
+    if (ThreadHostSync* remote = me.at.team->threadHost)
+      remote->offerCopyprivate(me, data);
+    else
+      me.at.team->copyprivateData.store(data, std::memory_order_release);
+  }
   barrier(granule);
   if (!didIt)
     callTableFunction(granule, copyFunction,
@@ -448,7 +469,7 @@ void Z_envZ_omp_destroy_lock(void* host, uint32_t lock) {
 }
 
 void Z_envZ_omp_set_lock(void* host, uint32_t lock) {
-  lockCritical(Granule::fromHost(host), lock);
+  lockCritical(Granule::fromHost(host), lock, false);
 }
 
 void Z_envZ_omp_unset_lock(void* host, uint32_t lock) {
@@ -456,11 +477,7 @@ void Z_envZ_omp_unset_lock(void* host, uint32_t lock) {
 }
 
 uint32_t Z_envZ_omp_test_lock(void* host, uint32_t lock) {
-  Granule& granule = Granule::fromHost(host);
-  OmpThread& me = ompThread(granule);
-  if (!ompRuntime(granule).locks().tryLock(lock, me.globalThreadId(), false)) return 0;
-  acquireMemory(granule);
-  return 1;
+  return lockCritical(Granule::fromHost(host), lock, false, false) ? 1 : 0;
 }
 
 void Z_envZ_omp_init_nest_lock(void* host, uint32_t lock) { Z_envZ_omp_init_lock(host, lock); }
@@ -474,10 +491,7 @@ void Z_envZ_omp_destroy_nest_lock(void* host, uint32_t lock) {
 }
 
 void Z_envZ_omp_set_nest_lock(void* host, uint32_t lock) {
-  Granule& granule = Granule::fromHost(host);
-  OmpThread& me = ompThread(granule);
-  ompRuntime(granule).locks().lock(lock, me.globalThreadId(), true);
-  acquireMemory(granule);
+  lockCritical(Granule::fromHost(host), lock, true);
 }
 
 void Z_envZ_omp_unset_nest_lock(void* host, uint32_t lock) {
@@ -485,11 +499,7 @@ void Z_envZ_omp_unset_nest_lock(void* host, uint32_t lock) {
 }
 
 uint32_t Z_envZ_omp_test_nest_lock(void* host, uint32_t lock) {
-  Granule& granule = Granule::fromHost(host);
-  OmpThread& me = ompThread(granule);
-  int depth = ompRuntime(granule).locks().tryLock(lock, me.globalThreadId(), true);
-  if (depth) acquireMemory(granule);
-  return uint32_t(depth);
+  return uint32_t(lockCritical(Granule::fromHost(host), lock, true, false));
 }
 
 }  // extern "C"

@@ -10,9 +10,10 @@
 #include <cstring>
 
 #include "omp/DsmTeam.h"
+#include "omp/HostSyncService.h"
 #include "omp/Team.h"
 #include "omp/ThreadGroup.h"
-#include "wasm-rt.h"
+#include "omp/ThreadHostSync.h"
 
 namespace synergy::omp {
 namespace {
@@ -24,26 +25,24 @@ constexpr uint32_t kRemoteStackBytes = 1u << 20;
 
 std::atomic<ThreadHostLink*> processLink{nullptr};
 
-// Only the process's encountering thread of outermost regions writes these.
-std::atomic<uint64_t> regionsSpread{0}, firstCopyBytes{0}, laterCopyBytes{0}, joinBytes{0};
+std::atomic<uint64_t> regionsSpread{0}, firstCopyBytes{0}, laterCopyBytes{0}, joinBytes{0},
+    synchronisations{0};
 
 }  // namespace
 
 RemoteTeamStatistics remoteTeamStatistics() {
   return RemoteTeamStatistics{regionsSpread.load(), firstCopyBytes.load(), laterCopyBytes.load(),
-                              joinBytes.load()};
+                              joinBytes.load(), synchronisations.load()};
 }
+void noteLaterCopyBytes(uint64_t bytes) { laterCopyBytes += bytes; }
+void noteJoinBytes(uint64_t bytes) { joinBytes += bytes; }
+void noteSynchronisation() { ++synchronisations; }
 
 void setThreadHostLink(ThreadHostLink* link) { processLink.store(link, std::memory_order_release); }
 ThreadHostLink* threadHostLink() { return processLink.load(std::memory_order_acquire); }
 
-void refuseAcrossHosts(Granule& granule, const char* construct) {
-  OmpThread& me = ompThread(granule);
-  if (me.at.team && me.at.team->spansHosts)
-    granule.trap(std::string(construct) +
-                 " inside a parallel region whose threads span hosts is not supported yet "
-                 "(--threads-per-host)");
-}
+RemoteTeams::RemoteTeams(ThreadHostLink& link) : link_(link) {}
+RemoteTeams::~RemoteTeams() = default;
 
 std::vector<std::vector<int>> RemoteTeams::placeThreads(int size) const {
   int perHost = int(link_.threadsPerHost());
@@ -71,16 +70,16 @@ void RemoteTeams::startRegion(Granule& encountering, const Team& team,
   for (uint32_t host = 0; host < placement.size(); ++host) {
     std::string error;
     if (copies_.size() <= host) {
-      copies_.push_back(std::make_unique<snapshot::CopyLink>());
-      if (!copies_.back()->start(memory.maxPages(), error)) encountering.trap(error);
+      copies_.push_back(std::make_unique<HostCopy>());
+      if (!copies_.back()->link.start(memory.maxPages(), error)) encountering.trap(error);
     }
+    snapshot::CopyLink& copy = copies_[host]->link;
     std::vector<std::vector<uint8_t>> update;
-    if (!copies_[host]->ship(memory, link_.maxPayloadBytes(), update, error))
-      encountering.trap(error);
+    if (!copy.ship(memory, link_.maxPayloadBytes(), update, error)) encountering.trap(error);
     for (const std::vector<uint8_t>& payload : update)
-      (copies_[host]->sentSequence() == 1 ? firstCopyBytes : laterCopyBytes) += payload.size();
+      (copy.sentSequence() == 1 ? firstCopyBytes : laterCopyBytes) += payload.size();
     RegionShare share;
-    share.copySequence = copies_[host]->sentSequence();
+    share.copySequence = copy.sentSequence();
     share.microtask = team.microtask;
     share.teamSize = uint32_t(team.size);
     share.level = uint32_t(team.level);
@@ -97,63 +96,61 @@ void RemoteTeams::startRegion(Granule& encountering, const Team& team,
   ++regionsSpread;
 }
 
-bool RemoteTeams::mergeHostUpdate(Granule& encountering, DsmTeam& dsm, uint32_t host,
-                                  bool expectReduction, uint32_t& list) {
-  snapshot::DsmReplica& standIn = dsm.standIn(int(host));
-  snapshot::LinearMemory& memory = standIn.memory();
-  std::string where = "thread host " + std::to_string(host + 1) + ": ";
-  std::string error;
-  do {
-    std::vector<uint8_t> payload;
-    bool isList = false;
-    snapshot::CopyUpdate update;
-    if (!link_.nextFromHost(host, payload, isList, error)) encountering.trap(where + error);
-    if (isList) encountering.trap(where + "a reduction list in the middle of a copy update");
-    if (!snapshot::parseCopyUpdate(payload.data(), payload.size(), memory.maxPages(), update,
-                                   error))
-      encountering.trap(where + error);
-    joinBytes += payload.size();
-    if (update.pages != memory.pages())
-      encountering.trap(where + "its threads grew the memory, which is not supported yet");
-    if (!copies_[host]->accept(update, memory, error)) encountering.trap(where + error);
-  } while (!copies_[host]->updateComplete());
-  if (!standIn.push()) encountering.trap("cannot grow the main memory for a thread host's writes");
-  if (!expectReduction) return false;
-  std::vector<uint8_t> payload;
-  bool isList = false;
-  if (!link_.nextFromHost(host, payload, isList, error)) encountering.trap(where + error);
-  if (!isList || payload.size() != 4)
-    encountering.trap(where + "its reduction update is not followed by a reduction list");
-  list = uint32_t(payload[0]) | uint32_t(payload[1]) << 8 | uint32_t(payload[2]) << 16 |
-         uint32_t(payload[3]) << 24;
-  return true;
+void RemoteTeams::serveRegion(Granule& encountering, Team& team,
+                              const std::vector<std::vector<int>>& placement) {
+  std::vector<HostCopy*> copies;
+  for (uint32_t host = 0; host < placement.size(); ++host) copies.push_back(copies_[host].get());
+  std::map<int, int> globalIds;
+  for (const auto& [thread, stack] : stacks_) globalIds[thread] = int(stack.globalThreadId);
+  OmpRuntime& runtime = ompRuntime(encountering);
+  service_ = std::make_unique<HostSyncService>(link_, team, runtime.locks(),
+                                               runtime.group().libcLock(), std::move(copies),
+                                               placement, std::move(globalIds));
 }
 
-void RemoteTeams::joinRegion(Granule& encountering, DsmTeam& dsm,
-                             const std::vector<std::vector<int>>& placement) {
-  uint32_t unused = 0;
-  for (uint32_t host = 0; host < placement.size(); ++host)
-    mergeHostUpdate(encountering, dsm, host, false, unused);
+void RemoteTeams::joinRegion() {
+  service_->finish();
+  service_.reset();
 }
 
-void RemoteTeams::combineReductions(Granule& leader, DsmTeam& dsm,
-                                    const std::vector<std::vector<int>>& placement, uint32_t list,
+void RemoteTeams::combineReductions(Granule& leader, uint32_t hosts, uint32_t list,
                                     uint32_t combiner) {
-  for (uint32_t host = 0; host < placement.size(); ++host) {
-    uint32_t remoteList = 0;
-    mergeHostUpdate(leader, dsm, host, true, remoteList);
-    // The leader's replica pulls the host's private copies; the combiner
-    // (guest code) bounds-checks every pointer it follows.
+  for (uint32_t host = 0; host < hosts; ++host) {
+    uint32_t remoteList = service_->takeReductionList(host);
+    // The leader's replica pulls the host's private copies, which its
+    // stand-in pushed before the host's party arrived at the barrier; the
+    // combiner (guest code) bounds-checks every pointer it follows.
     acquireMemory(leader);
     callTableFunction(leader, combiner, {list, remoteList});
   }
 }
 
+namespace {
+
+// The threads of one region on a thread host, and their team.
+struct HostRegion {
+  std::unique_ptr<Team> team;
+  RegionShare share;
+  std::vector<pthread_t> running;
+  std::vector<std::unique_ptr<RemoteSync>> syncs;
+  std::atomic<size_t> unfinished{0};
+
+  void joinThreads() {
+    for (pthread_t& thread : running) pthread_join(thread, nullptr);
+    running.clear();
+  }
+};
+
+}  // namespace
+
 int serveThreadHost(std::shared_ptr<granule::Module> module, const granule::GranuleConfig& config,
                     MainHostLink& link) {
-  auto fail = [](const std::string& message) {
+  // Threads of a region may be running, or waiting for answers that will
+  // never come: an error ends the process at once.
+  auto fail = [](const std::string& message) -> int {
     std::fprintf(stderr, "synergy-run: error: thread host: %s\n", message.c_str());
-    return 2;
+    std::fflush(nullptr);
+    std::_Exit(2);
   };
   Granule root(module, config);
   std::string error;
@@ -164,25 +161,31 @@ int serveThreadHost(std::shared_ptr<granule::Module> module, const granule::Gran
   std::memset(memory.base(), 0, memory.sizeBytes());
   snapshot::CopyLink copy;
   if (!copy.start(memory.maxPages(), error)) return fail(error);
+  ThreadHostSync sync(link, root, copy);
   ThreadMember& rootMember = root.extension<ThreadMember>();
   std::map<uint32_t, std::unique_ptr<Granule>> threads;  // by thread number
+  // The region running; its threads end it with their last request.
+  std::unique_ptr<HostRegion> region;
   for (;;) {
     std::vector<uint8_t> payload;
     MainHostLink::Message message = link.next(payload);
-    if (message == MainHostLink::Message::Closed) return 0;
+    if (message == MainHostLink::Message::Closed) {
+      if (region) region->joinThreads();
+      return 0;
+    }
     if (message == MainHostLink::Message::CopyUpdate) {
-      snapshot::CopyUpdate update;
-      if (!snapshot::parseCopyUpdate(payload.data(), payload.size(), memory.maxPages(), update,
-                                     error))
-        return fail(error);
-      wasm_rt_memory_t* wasmMemory = module->memory(root.instance());
-      if (update.pages > wasmMemory->pages &&
-          wasm_rt_grow_memory(wasmMemory, uint32_t(update.pages - wasmMemory->pages)) == UINT32_MAX)
-        return fail("cannot grow the copy to " + std::to_string(update.pages) + " pages");
-      if (!copy.accept(update, memory, error)) return fail(error);
+      if (!sync.acceptUpdate(payload, error)) return fail(error);
       continue;
     }
-    RegionShare share;
+    if (message == MainHostLink::Message::SyncReply) {
+      if (!sync.deliverReply(payload, error)) return fail(error);
+      continue;
+    }
+    // The main host starts a region only after the last one's threads all
+    // ended it.
+    if (region) region->joinThreads();
+    region = std::make_unique<HostRegion>();
+    RegionShare& share = region->share;
     if (!copy.updateComplete() || copy.receivedSequence() == 0)
       return fail("a region share arrived before its copy update");
     if (!decodeRegionShare(payload.data(), payload.size(), memory.sizeBytes(), share, error))
@@ -190,23 +193,19 @@ int serveThreadHost(std::shared_ptr<granule::Module> module, const granule::Gran
     if (share.copySequence != copy.receivedSequence())
       return fail("a region share names copy update " + std::to_string(share.copySequence) +
                   ", not the last one received");
-    Team team(nullptr, int(share.teamSize), int(share.activeLevel), 0, 0,
-              int(share.threads.size()));
+    region->team = std::make_unique<Team>(nullptr, int(share.teamSize), int(share.activeLevel), 0,
+                                          0, int(share.threads.size()));
+    Team& team = *region->team;
     team.microtask = share.microtask;
     team.arguments = share.arguments;
     team.spansHosts = true;
-    team.reductionLeader = int(share.threads.empty() ? 0 : share.threads[0].threadNum);
+    team.threadHost = &sync;
+    team.reductionLeader = int(share.threads[0].threadNum);
     team.reductionWritesShared = false;
-    team.combineAcrossHosts = [&](Granule&, uint32_t list, uint32_t) {
-      std::vector<std::vector<uint8_t>> update;
-      std::string shipError;
-      if (!copy.ship(memory, link.maxPayloadBytes(), update, shipError)) {
-        std::fprintf(stderr, "synergy-run: error: thread host: %s\n", shipError.c_str());
-        std::_Exit(2);
-      }
-      link.sendUpdate(std::move(update), list);
+    team.combineAcrossHosts = [&sync](Granule& leader, uint32_t list, uint32_t) {
+      sync.reduce(uint32_t(ompThread(leader).at.threadNum), list);
     };
-    std::vector<pthread_t> running;
+    region->unfinished.store(share.threads.size());
     bool started = true;
     for (size_t i = 0; started && i < share.threads.size(); ++i) {
       const SharedThread& shared = share.threads[i];
@@ -217,25 +216,30 @@ int serveThreadHost(std::shared_ptr<granule::Module> module, const granule::Gran
         rootMember.adopt(*granule, int(shared.globalThreadId));
       }
       Granule* thread = granule.get();
-      running.emplace_back();
-      started = startHostThread(running.back(), [&team, &share, shared, thread, fresh] {
-            if (fresh) initialiseThreadTls(*thread, shared.tlsBlock);
-            exchangeStackPointer(*thread, shared.stackTop);
-            OmpThread& me = ompThread(*thread);
-            me.at = TeamPosition{};
-            me.at.team = &team;
-            me.at.threadNum = int(shared.threadNum);
-            me.icvs = share.icvs;
-            runTeamMember(team, me, *thread);
-            me.at.team = nullptr;
-          });
-      if (!started) running.pop_back();
+      region->syncs.push_back(std::make_unique<RemoteSync>(sync, shared.threadNum));
+      RemoteSync* memorySync = region->syncs.back().get();
+      HostRegion* current = region.get();
+      region->running.emplace_back();
+      started = startHostThread(region->running.back(), [current, &sync, shared, thread, fresh,
+                                                         memorySync] {
+        if (fresh) initialiseThreadTls(*thread, shared.tlsBlock);
+        exchangeStackPointer(*thread, shared.stackTop);
+        OmpThread& me = ompThread(*thread);
+        me.at = TeamPosition{};
+        me.at.team = current->team.get();
+        me.at.threadNum = int(shared.threadNum);
+        me.icvs = current->share.icvs;
+        thread->setMemorySync(memorySync);
+        runTeamMember(*current->team, me, *thread);
+        thread->setMemorySync(nullptr);
+        me.at.team = nullptr;
+        // The last thread's request ships the host's writes and ends the
+        // host's part of the region.
+        if (current->unfinished.fetch_sub(1) == 1) sync.finishRegion(shared.threadNum);
+      });
+      if (!started) region->running.pop_back();
     }
-    for (pthread_t& thread : running) pthread_join(thread, nullptr);
     if (!started) return fail("cannot start a host thread");
-    std::vector<std::vector<uint8_t>> update;
-    if (!copy.ship(memory, link.maxPayloadBytes(), update, error)) return fail(error);
-    link.sendUpdate(std::move(update), 0);
   }
 }
 

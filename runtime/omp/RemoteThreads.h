@@ -17,17 +17,22 @@
 //    and pushes it, so it merges into the main memory exactly as a local
 //    thread's diff does.
 //
-// Reductions (__kmpc_reduce, with the combiner the compiler generated) work
-// across hosts: each thread host folds its threads' private copies into
-// those of its first thread, ships its writes so far (a copy update, so the
-// private copies travel with them) and the address of that thread's list;
-// the main host's thread 0, after folding its local threads', merges each
-// such update through the host's stand-in replica, pulls it, and applies
-// the combiner to the remote list, then writes the shared variables as on
-// one host. Other synchronisation inside such a region (barriers,
-// criticals, locks, single, dynamic loops) is not carried between hosts
-// yet: a thread of a team that spans hosts that reaches one traps with a
-// clear error (refuseAcrossHosts), on either side.
+// Every synchronisation inside such a region is carried between hosts, as
+// --dsm carries it between replicas: barriers, criticals, locks, atomics,
+// single and copyprivate, dynamic, guided and ordered loops, and libc's
+// lock (omp/ThreadHostSync.h on a thread host, omp/HostSyncService.h on the
+// main host, omp/SyncMessages.h between them). Reductions (__kmpc_reduce,
+// with the combiner the compiler generated) work across hosts: each thread
+// host folds its threads' private copies into those of its first thread,
+// ships its writes so far (a copy update, so the private copies travel with
+// them) and the address of that thread's list; the main host's thread 0,
+// after folding its local threads', applies the combiner to each remote
+// list, then writes the shared variables as on one host. A nested team on a
+// thread host is serialised, as libgomp runs it with nesting off. A thread
+// host's threads may grow the memory: malloc runs under libc's lock, which
+// the main host grants, so there is one heap, and the growth travels with
+// the host's next update into its stand-in replica and on into the main
+// copy.
 //
 // The transport is the cluster layer's (cluster/ThreadHostLink.h); the
 // runtime only sees these two interfaces, one per side.
@@ -47,8 +52,9 @@
 
 namespace synergy::omp {
 
-class DsmTeam;
+class HostSyncService;
 class Team;
+struct HostCopy;
 
 // The main host's side of the link to its thread hosts.
 class ThreadHostLink {
@@ -60,50 +66,62 @@ class ThreadHostLink {
   // Sends thread host `host` (0-based) a copy update, then a region share.
   virtual void sendRegion(uint32_t host, std::vector<std::vector<uint8_t>> copyUpdate,
                           std::vector<uint8_t> share) = 0;
-  // Blocks for the next message of `host`: a payload of a copy update of its
-  // threads' writes (`reductionList` false), or the 4-byte address of its
-  // reduction list, which follows such an update (true). False with `error`
-  // when the host is gone.
-  virtual bool nextFromHost(uint32_t host, std::vector<uint8_t>& payload, bool& reductionList,
+  // What a thread host sends, in order: copy updates of its threads'
+  // writes, each followed by the reduction list or the synchronisation
+  // request it releases, and requests that release nothing.
+  enum class FromHost { Update, ReductionList, SyncRequest };
+  // Blocks for the next message of `host`. False with `error` when the host
+  // is gone.
+  virtual bool nextFromHost(uint32_t host, std::vector<uint8_t>& payload, FromHost& kind,
                             std::string& error) = 0;
+  // Answers a request of one of `host`'s threads, after a copy update when
+  // the answer acquires.
+  virtual void sendReply(uint32_t host, std::vector<std::vector<uint8_t>> copyUpdate,
+                         std::vector<uint8_t> reply) = 0;
 };
 
 // The thread host's side: what the main host sends, in order.
 class MainHostLink {
  public:
-  enum class Message { CopyUpdate, RegionShare, Closed };
+  enum class Message { CopyUpdate, RegionShare, SyncReply, Closed };
   virtual ~MainHostLink() = default;
   virtual uint64_t maxPayloadBytes() const = 0;
   virtual Message next(std::vector<uint8_t>& payload) = 0;
   // A copy update of this host's writes; with `reductionList` (nonzero)
   // followed by that address, for the main host's reduction.
   virtual void sendUpdate(std::vector<std::vector<uint8_t>> payloads, uint32_t reductionList) = 0;
+  // A synchronisation request, after a copy update (`payloads`, empty when
+  // the request releases nothing).
+  virtual void sendRequest(std::vector<std::vector<uint8_t>> payloads,
+                           std::vector<uint8_t> request) = 0;
 };
 
 // Totals of this process's regions that spanned hosts (what a thread job's
 // first part prints for SYNERGY_DSM_STATS=1): payload bytes of the copy
-// updates sent, the first one per host apart, and of the join updates
-// received.
+// updates sent, the first one per host apart (later ones include the
+// answers that acquire), of the updates received, and the synchronisation
+// requests the thread hosts sent.
 struct RemoteTeamStatistics {
   uint64_t regions = 0;
   uint64_t firstCopyBytes = 0;
   uint64_t laterCopyBytes = 0;
   uint64_t joinBytes = 0;
+  uint64_t synchronisations = 0;
 };
 RemoteTeamStatistics remoteTeamStatistics();
+void noteLaterCopyBytes(uint64_t bytes);
+void noteJoinBytes(uint64_t bytes);
+void noteSynchronisation();
 
 // Set once, before main() runs, by a job part that has thread hosts.
 void setThreadHostLink(ThreadHostLink* link);
 ThreadHostLink* threadHostLink();
 
-// Traps `granule` when its team spans hosts: `construct` is not carried
-// between hosts yet.
-void refuseAcrossHosts(granule::Granule& granule, const char* construct);
-
 // The main host's regions that span hosts, owned by the OmpRuntime.
 class RemoteTeams {
  public:
-  explicit RemoteTeams(ThreadHostLink& link) : link_(link) {}
+  explicit RemoteTeams(ThreadHostLink& link);
+  ~RemoteTeams();
 
   // Which thread numbers of a team of `size` run on each thread host
   // (empty when the team fits here); the rest run here.
@@ -112,14 +130,15 @@ class RemoteTeams {
   // (first time), then ships each thread host its copy update and share.
   void startRegion(granule::Granule& encountering, const Team& team,
                    const std::vector<std::vector<int>>& placement);
-  // After the local threads left: merges each thread host's writes through
-  // its stand-in replica in `dsm`.
-  void joinRegion(granule::Granule& encountering, DsmTeam& dsm,
-                  const std::vector<std::vector<int>>& placement);
+  // Once the team's replicas exist: serves the thread hosts' requests.
+  void serveRegion(granule::Granule& encountering, Team& team,
+                   const std::vector<std::vector<int>>& placement);
+  // After the local threads left: waits until every thread host's writes
+  // are merged through its stand-in replica in the team's DsmTeam.
+  void joinRegion();
   // The main host's reduction leader, its local threads folded into `list`:
   // folds in every thread host's partial result.
-  void combineReductions(granule::Granule& leader, DsmTeam& dsm,
-                         const std::vector<std::vector<int>>& placement, uint32_t list,
+  void combineReductions(granule::Granule& leader, uint32_t hosts, uint32_t list,
                          uint32_t combiner);
 
  private:
@@ -128,14 +147,11 @@ class RemoteTeams {
     uint32_t tlsBlock = 0;
     uint32_t globalThreadId = 0;
   };
-  // Takes `host`'s next copy update into its stand-in replica and pushes it;
-  // returns whether a reduction list followed (its address in `list`).
-  bool mergeHostUpdate(granule::Granule& encountering, DsmTeam& dsm, uint32_t host,
-                       bool expectReduction, uint32_t& list);
 
   ThreadHostLink& link_;
-  std::vector<std::unique_ptr<snapshot::CopyLink>> copies_;
+  std::vector<std::unique_ptr<HostCopy>> copies_;
   std::map<int, StackBlock> stacks_;  // by thread number
+  std::unique_ptr<HostSyncService> service_;  // of the region running
 };
 
 // A thread host's whole job: instantiates `module`, then runs the threads

@@ -13,6 +13,7 @@
 
 #include "omp/DsmTeam.h"
 #include "omp/RemoteThreads.h"
+#include "omp/ThreadHostSync.h"
 
 namespace synergy::omp {
 namespace {
@@ -137,14 +138,14 @@ void Barrier::complete() {
 }
 
 Team::Team(Team* parentTeam, int teamSize, int active, int parentNum, uint64_t spinCount,
-           int localThreads)
+           int barrierParties)
     : parent(parentTeam),
       size(teamSize),
       level(parentTeam ? parentTeam->level + 1 : 1),
       activeLevel(active),
       parentThreadNum(parentNum),
       spins(spinCount),
-      barrier(localThreads ? localThreads : teamSize, spinCount),
+      barrier(barrierParties ? barrierParties : teamSize, spinCount),
       reductionLists(size_t(teamSize)) {}
 
 Team::~Team() = default;
@@ -265,6 +266,9 @@ void OmpRuntime::forkCall(OmpThread& encountering, uint32_t microtask,
   Team* parent = encountering.at.team;
   int activeLevel = parent ? parent->activeLevel : 0;
   if (activeLevel >= encountering.icvs.maxActiveLevels) size = 1;
+  // A nested team on a thread host is serialised: its threads would share
+  // the host's copy outside the main host's view (omp/RemoteThreads.h).
+  if (parent && threadHostSyncOf(granule)) size = 1;
   size = std::max(size, 1);
 
   // An outermost team of a process without pthreads may spread over thread
@@ -278,20 +282,22 @@ void OmpRuntime::forkCall(OmpThread& encountering, uint32_t microtask,
     if (std::find(remoteThreads.begin(), remoteThreads.end(), thread) == remoteThreads.end())
       localThreads.push_back(thread);
   int local = int(localThreads.size());
+  // Each thread host takes part in the team's barriers as one party.
   Team team(parent, size, activeLevel + (size > 1 ? 1 : 0), encountering.at.threadNum,
-            spinsForTeam(size), local);
+            spinsForTeam(size), local + int(placement.size()));
   team.microtask = microtask;
   team.arguments = std::move(arguments);
   std::vector<Worker*> workers = acquireWorkers(granule, local - 1);
   if (!placement.empty()) {
     team.spansHosts = true;
-    team.combineAcrossHosts = [this, &team, &placement](Granule& leader, uint32_t list,
-                                                        uint32_t combiner) {
-      remote_->combineReductions(leader, *team.dsm, placement, list, combiner);
+    uint32_t hosts = uint32_t(placement.size());
+    team.combineAcrossHosts = [this, hosts](Granule& leader, uint32_t list, uint32_t combiner) {
+      remote_->combineReductions(leader, hosts, list, combiner);
     };
     remote_->startRegion(granule, team, placement);
     team.dsm = std::make_unique<DsmTeam>(granule, size, nullptr, remoteThreads,
                                          int(placement.size()));
+    remote_->serveRegion(granule, team, placement);
   } else if (group_.dsm() && size > 1) {
     team.dsm = std::make_unique<DsmTeam>(granule, size, sharedMainCopy(parent));
   }
@@ -311,7 +317,7 @@ void OmpRuntime::forkCall(OmpThread& encountering, uint32_t microtask,
   runTeamMember(team, encountering, granule);
   for (uint32_t running; (running = team.workersRunning.load(std::memory_order_acquire)) != 0;)
     team.workersRunning.waitWhileEquals(running, team.spins);
-  if (!placement.empty()) remote_->joinRegion(granule, *team.dsm, placement);
+  if (!placement.empty()) remote_->joinRegion();
   if (team.dsm) team.dsm->join(granule);
   releaseWorkers(workers);
   encountering.at = saved;

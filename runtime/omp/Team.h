@@ -71,6 +71,8 @@ class Barrier {
   uint32_t generation() const { return generation_.load(std::memory_order_acquire); }
   bool arrive();
   void complete();
+  // Waits until the barrier has opened past `seen` (a generation()).
+  void awaitOpening(uint32_t seen) { generation_.waitWhileEquals(seen, spins_); }
 
  private:
   const int parties_;
@@ -102,15 +104,20 @@ struct LoopShare {
   }
 };
 
+// Claims the next chunk [begin, end) of a dynamic or guided `loop` shared
+// by a team of `threads`; false when none is left.
+bool claimSharedChunk(LoopShare& loop, int threads, uint64_t& begin, uint64_t& end);
+
 class DsmTeam;
 class MainCopy;
+class ThreadHostSync;
 
 class Team {
  public:
-  // `localThreads`: how many of its threads run in this process (0: all),
-  // the parties of its barrier.
+  // `barrierParties`: the parties of its barrier (0: its size), fewer when
+  // some of its threads run on other hosts.
   Team(Team* parent, int size, int activeLevel, int parentThreadNum, uint64_t spins,
-       int localThreads = 0);
+       int barrierParties = 0);
   ~Team();
 
   Team* const parent;
@@ -140,13 +147,17 @@ class Team {
 
   std::unique_ptr<DsmTeam> dsm;
   TaskPool tasks;
-  // Some of its threads run on other hosts (omp/RemoteThreads.h): their
-  // synchronisation points are refused, except reductions: this process's
-  // threads fold their copies into those of `reductionLeader`, which then
-  // calls combineAcrossHosts (it combines the other hosts' partial results
-  // on the main host, sends this host's there on a thread host) and returns
-  // 1 from __kmpc_reduce on the main host, 0 on a thread host.
+  // Some of its threads run on other hosts (omp/RemoteThreads.h). On the
+  // main host its barrier has one party per thread host besides the local
+  // threads; on a thread host `threadHost` carries the team's
+  // synchronisation to the main host (omp/ThreadHostSync.h). Reductions:
+  // this process's threads fold their copies into those of
+  // `reductionLeader`, which then calls combineAcrossHosts (it combines the
+  // other hosts' partial results on the main host, sends this host's there
+  // on a thread host) and returns 1 from __kmpc_reduce on the main host, 0
+  // on a thread host.
   bool spansHosts = false;
+  ThreadHostSync* threadHost = nullptr;
   int reductionLeader = 0;
   bool reductionWritesShared = true;
   std::function<void(granule::Granule& leader, uint32_t list, uint32_t combiner)> combineAcrossHosts;

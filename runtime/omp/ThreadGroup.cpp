@@ -18,6 +18,7 @@
 #include "omp/DsmHub.h"
 #include "omp/Pthreads.h"
 #include "omp/Team.h"
+#include "omp/ThreadHostSync.h"
 
 namespace synergy::omp {
 namespace {
@@ -254,11 +255,14 @@ void ThreadGroup::release(Granule& caller, ThreadGranule& thread) {
 }
 
 void ThreadGroup::lockLibc(Granule& caller) {
+  if (ThreadHostSync* remote = threadHostSyncOf(caller)) return remote->lockLibc(ompThread(caller));
   libcLock_.lock();
   if (auto* sync = caller.memorySync()) sync->acquire();
 }
 
 void ThreadGroup::unlockLibc(Granule& caller) {
+  if (ThreadHostSync* remote = threadHostSyncOf(caller))
+    return remote->unlockLibc(ompThread(caller));
   if (auto* sync = caller.memorySync()) sync->release();
   libcLock_.unlock();
 }

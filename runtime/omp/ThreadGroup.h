@@ -75,6 +75,9 @@ class ThreadGroup {
   // call each other).
   void lockLibc(granule::Granule& caller);
   void unlockLibc(granule::Granule& caller);
+  // What lockLibc takes; a thread host's threads take it through the main
+  // host (omp/HostSyncService.h).
+  std::recursive_mutex& libcLock() { return libcLock_; }
 
   // --dsm: OpenMP teams and pthreads run on replicas and meet through diffs.
   bool dsm() const { return dsm_; }

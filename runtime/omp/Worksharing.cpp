@@ -18,8 +18,8 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "omp/RemoteThreads.h"
 #include "omp/Team.h"
+#include "omp/ThreadHostSync.h"
 
 using synergy::granule::Granule;
 using namespace synergy::omp;
@@ -138,7 +138,6 @@ template <typename T>
 void dispatchInit(void* host, int32_t schedule, T lower, T upper, int64_t increment,
                   int64_t chunk) {
   Granule& granule = Granule::fromHost(host);
-  refuseAcrossHosts(granule, "a loop scheduled at run time (dynamic, guided, runtime, ordered)");
   OmpThread& me = ompThread(granule);
   LoopShare shape;
   shape.tripCount = tripCount<T>(lower, upper, increment);
@@ -159,7 +158,36 @@ void dispatchInit(void* host, int32_t schedule, T lower, T upper, int64_t increm
   me.at.staticChunksTaken = 0;
 }
 
-// Claims the thread's next chunk [begin, end) of iteration indices.
+}  // namespace
+
+bool synergy::omp::claimSharedChunk(LoopShare& loop, int threads, uint64_t& begin,
+                                    uint64_t& end) {
+  uint64_t trip = loop.tripCount;
+  if (loop.kind == kDynamicChunked) {
+    begin = loop.nextIteration.fetch_add(loop.chunk, std::memory_order_relaxed);
+    if (begin >= trip) return false;
+    end = std::min(begin + loop.chunk, trip);
+    return true;
+  }
+  uint64_t current = loop.nextIteration.load(std::memory_order_relaxed);
+  for (;;) {
+    if (current >= trip) return false;
+    uint64_t size = (trip - current + threads - 1) / uint64_t(threads);
+    size = std::max(size, loop.chunk);
+    uint64_t next = std::min(current + size, trip);
+    if (loop.nextIteration.compare_exchange_weak(current, next, std::memory_order_relaxed)) {
+      begin = current;
+      end = next;
+      return true;
+    }
+  }
+}
+
+namespace {
+
+// Claims the thread's next chunk [begin, end) of iteration indices. In a
+// team whose threads span hosts a thread host asks the main host for the
+// chunks of dynamic and guided loops.
 bool claimChunk(OmpThread& me, LoopShare& loop, uint64_t& begin, uint64_t& end) {
   int threads = me.teamSize();
   uint64_t trip = loop.tripCount;
@@ -173,24 +201,10 @@ bool claimChunk(OmpThread& me, LoopShare& loop, uint64_t& begin, uint64_t& end) 
       return true;
     }
     case kDynamicChunked:
-      begin = loop.nextIteration.fetch_add(loop.chunk, std::memory_order_relaxed);
-      if (begin >= trip) return false;
-      end = std::min(begin + loop.chunk, trip);
-      return true;
-    case kGuidedChunked: {
-      uint64_t current = loop.nextIteration.load(std::memory_order_relaxed);
-      for (;;) {
-        if (current >= trip) return false;
-        uint64_t size = (trip - current + threads - 1) / uint64_t(threads);
-        size = std::max(size, loop.chunk);
-        uint64_t next = std::min(current + size, trip);
-        if (loop.nextIteration.compare_exchange_weak(current, next, std::memory_order_relaxed)) {
-          begin = current;
-          end = next;
-          return true;
-        }
-      }
-    }
+    case kGuidedChunked:
+      if (ThreadHostSync* remote = me.at.team ? me.at.team->threadHost : nullptr)
+        return remote->claimChunk(me, loop, begin, end);
+      return claimSharedChunk(loop, threads, begin, end);
     default:
       if (me.at.staticChunksTaken++ > 0) return false;
       staticBlock(trip, threads, me.at.threadNum, begin, end);
@@ -229,11 +243,15 @@ void dispatchFini(void* host) {
   LoopShare* loop = me.at.loop;
   if (!loop || !loop->ordered) return;
   if (!me.at.orderedDone) {
-    for (uint32_t next; (next = loop->orderedNext.load(std::memory_order_acquire)) !=
-                        me.at.orderedIteration;)
-      loop->orderedNext.waitWhileEquals(next, me.spins());
-    loop->orderedNext.store(me.at.orderedIteration + 1, std::memory_order_release);
-    loop->orderedNext.wakeAll();
+    if (ThreadHostSync* remote = me.at.team ? me.at.team->threadHost : nullptr) {
+      remote->orderedSkip(me, *loop, me.at.orderedIteration);
+    } else {
+      for (uint32_t next; (next = loop->orderedNext.load(std::memory_order_acquire)) !=
+                          me.at.orderedIteration;)
+        loop->orderedNext.waitWhileEquals(next, me.spins());
+      loop->orderedNext.store(me.at.orderedIteration + 1, std::memory_order_release);
+      loop->orderedNext.wakeAll();
+    }
   }
   ++me.at.orderedIteration;
   me.at.orderedDone = false;
@@ -334,6 +352,10 @@ void Z_envZ___kmpc_ordered(void* host, uint32_t, uint32_t) {
   OmpThread& me = ompThread(granule);
   LoopShare* loop = me.at.loop;
   if (!loop) return;
+  if (ThreadHostSync* remote = me.at.team ? me.at.team->threadHost : nullptr) {
+    remote->orderedEnter(me, *loop, me.at.orderedIteration);
+    return;
+  }
   for (uint32_t next; (next = loop->orderedNext.load(std::memory_order_acquire)) !=
                       me.at.orderedIteration;)
     loop->orderedNext.waitWhileEquals(next, me.spins());
@@ -345,10 +367,14 @@ void Z_envZ___kmpc_end_ordered(void* host, uint32_t, uint32_t) {
   OmpThread& me = ompThread(granule);
   LoopShare* loop = me.at.loop;
   if (!loop) return;
+  me.at.orderedDone = true;
+  if (ThreadHostSync* remote = me.at.team ? me.at.team->threadHost : nullptr) {
+    remote->orderedLeave(me, *loop, me.at.orderedIteration);
+    return;
+  }
   releaseMemory(granule);
   loop->orderedNext.store(me.at.orderedIteration + 1, std::memory_order_release);
   loop->orderedNext.wakeAll();
-  me.at.orderedDone = true;
 }
 
 }  // extern "C"

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <numeric>
 
+#include "snapshot/DirtyTracker.h"
+
 namespace synergy::snapshot {
 namespace {
 
@@ -107,6 +109,24 @@ bool CopyLink::start(uint64_t maxPages, std::string& error) {
 
 bool CopyLink::ship(const LinearMemory& memory, uint64_t maxPayloadBytes,
                     std::vector<std::vector<uint8_t>>& payloads, std::string& error) {
+  std::vector<uint64_t> pages(memory.pages());
+  std::iota(pages.begin(), pages.end(), uint64_t{0});
+  return shipDiff(memory, pages, kWasmPageSize, maxPayloadBytes, payloads, error);
+}
+
+bool CopyLink::shipPages(const LinearMemory& memory, const std::vector<uint64_t>& hostPages,
+                         uint64_t maxPayloadBytes, std::vector<std::vector<uint8_t>>& payloads,
+                         std::string& error) {
+  std::vector<uint64_t> pages;
+  uint64_t limit = memory.sizeBytes() / kHostPageSize;
+  for (uint64_t page : hostPages)
+    if (page < limit) pages.push_back(page);
+  return shipDiff(memory, pages, kHostPageSize, maxPayloadBytes, payloads, error);
+}
+
+bool CopyLink::shipDiff(const LinearMemory& memory, const std::vector<uint64_t>& pages,
+                        uint64_t pageBytes, uint64_t maxPayloadBytes,
+                        std::vector<std::vector<uint8_t>>& payloads, std::string& error) {
   if (maxPayloadBytes < kMinPayloadBytes) {
     error = "memory update: a payload limit of " + std::to_string(maxPayloadBytes) + " bytes";
     return false;
@@ -115,9 +135,7 @@ bool CopyLink::ship(const LinearMemory& memory, uint64_t maxPayloadBytes,
     error = "memory update: cannot track " + std::to_string(memory.pages()) + " pages";
     return false;
   }
-  std::vector<uint64_t> pages(memory.pages());
-  std::iota(pages.begin(), pages.end(), uint64_t{0});
-  diffPages(memory.base(), view_.base(), pages, kWasmPageSize, scratch_);
+  diffPages(memory.base(), view_.base(), pages, pageBytes, scratch_);
   scratch_.apply(view_.base());
   shippedBytes_ += scratch_.changedBytes();
 

@@ -72,6 +72,12 @@ class CopyLink {
   // memory with the view: nothing may write `memory` meanwhile.
   bool ship(const LinearMemory& memory, uint64_t maxPayloadBytes,
             std::vector<std::vector<uint8_t>>& payloads, std::string& error);
+  // The same, comparing only the host pages (kHostPageSize units) in
+  // `hostPages`, ascending: the caller knows that every other page of
+  // `memory` equals the peer's copy (a DsmMain's page versions say so).
+  bool shipPages(const LinearMemory& memory, const std::vector<uint64_t>& hostPages,
+                 uint64_t maxPayloadBytes, std::vector<std::vector<uint8_t>>& payloads,
+                 std::string& error);
 
   // Writes one parsed payload of the peer's into `memory`, which the caller
   // has grown to update.pages first (a replica grows through its owner), and
@@ -100,6 +106,11 @@ class CopyLink {
   uint64_t receivingPages_ = 0;
   uint64_t shippedBytes_ = 0;
   MemoryDiff scratch_;
+
+  // Diffs `pages` of `pageBytes` each and appends the update.
+  bool shipDiff(const LinearMemory& memory, const std::vector<uint64_t>& pages, uint64_t pageBytes,
+                uint64_t maxPayloadBytes, std::vector<std::vector<uint8_t>>& payloads,
+                std::string& error);
 };
 
 }  // namespace synergy::snapshot

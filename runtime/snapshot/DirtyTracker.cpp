@@ -257,7 +257,13 @@ class MprotectTracker final : public DirtyTracker {
     return pages;
   }
 
-  void clear() override {
+  void clear() override { takeDirtyPages(); }
+
+  // Each word of bits is taken whole before its pages are re-protected: a
+  // write after the exchange either lands before the protection (and is in
+  // the page when the caller reads it) or faults and marks the page again.
+  std::vector<uint64_t> takeDirtyPages() override {
+    std::vector<uint64_t> taken;
     uint64_t pageCount = bytes_ / kHostPageSize;
     uint64_t words = (pageCount + kBitsPerWord - 1) / kBitsPerWord;
     // Re-protects maximal runs of dirty pages, one mprotect per run.
@@ -280,12 +286,14 @@ class MprotectTracker final : public DirtyTracker {
         if (bits >> b & 1) {
           if (runLength == 0) runStart = page;
           ++runLength;
+          taken.push_back(page);
         } else {
           flush();
         }
       }
     }
     flush();
+    return taken;
   }
 
   bool invalidate(uint64_t firstPage, uint64_t count) override {

@@ -70,6 +70,17 @@ class DirtyTracker {
   // clear() may go unrecorded: call it while no thread writes the region.
   virtual void clear() = 0;
 
+  // dirtyPages() and clear() in one step, for a region other threads keep
+  // writing (a thread host's copy, omp/ThreadHostSync.h): the pages returned
+  // are the ones made clean, so a write the list misses is recorded for the
+  // next call. Read the pages after the call. Only Mprotect trackers give
+  // that guarantee; others take the list and clear, with clear()'s race.
+  virtual std::vector<uint64_t> takeDirtyPages() {
+    std::vector<uint64_t> pages = dirtyPages();
+    clear();
+    return pages;
+  }
+
   // Stops tracking and leaves the region readable and writable. Must happen
   // (or the tracker be destroyed) before the region is unmapped.
   virtual void stop() = 0;

@@ -65,6 +65,19 @@ uint64_t DsmMain::version() {
   return version_;
 }
 
+std::vector<uint64_t> DsmMain::pagesChangedSince(uint64_t since, uint64_t& now) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<uint64_t> changed;
+  for (uint64_t group = 0; group < groupVersions_.size(); ++group) {
+    if (groupVersions_[group] <= since) continue;
+    uint64_t end = std::min((group + 1) * kPagesPerGroup, uint64_t(pageVersions_.size()));
+    for (uint64_t page = group * kPagesPerGroup; page < end; ++page)
+      if (pageVersions_[page] > since) changed.push_back(page);
+  }
+  now = version_;
+  return changed;
+}
+
 bool DsmMain::growTo(uint64_t pages) {
   if (main_.pages() < pages && main_.grow(pages - main_.pages()) < 0) return false;
   pageVersions_.resize(hostPages(main_), 0);

@@ -87,6 +87,11 @@ class DsmMain {
   LinearMemory& memory() { return main_; }
   // Number of pushes that changed the main copy so far.
   uint64_t version();
+  // The host pages (kHostPageSize units) a push changed after version
+  // `since`, ascending; `now` is the version they bring the reader to. What
+  // keeps another host's copy current (omp/HostSyncService.h) compares only
+  // these instead of the whole memory.
+  std::vector<uint64_t> pagesChangedSince(uint64_t since, uint64_t& now);
 
  private:
   friend class DsmReplica;

@@ -74,6 +74,8 @@ static bool isKnownFrameType(uint16_t raw) {
     case FrameType::OmpRegionShare:
     case FrameType::OmpThreadHello:
     case FrameType::OmpReductionList:
+    case FrameType::OmpSyncRequest:
+    case FrameType::OmpSyncReply:
     case FrameType::MpiEagerGrant:
     case FrameType::MpiEagerCredit:
       return true;
@@ -213,6 +215,10 @@ const char* frameTypeName(FrameType type) {
       return "OmpThreadHello";
     case FrameType::OmpReductionList:
       return "OmpReductionList";
+    case FrameType::OmpSyncRequest:
+      return "OmpSyncRequest";
+    case FrameType::OmpSyncReply:
+      return "OmpSyncReply";
     case FrameType::MpiEagerGrant:
       return "MpiEagerGrant";
     case FrameType::MpiEagerCredit:

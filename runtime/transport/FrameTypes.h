@@ -233,6 +233,14 @@ enum class FrameType : uint16_t {
   // 100 ms, each before the run's reply; the tenant's --timeline shows them
   // while the run goes on.
   HvRunProgress = 70,
+  // OpenMP threads on other hosts, inside a region (omp/SyncMessages.h):
+  // thread host to main host, one synchronisation of one of its threads (a
+  // barrier, lock, single, loop chunk, ...), after the OmpJoinUpdate that
+  // releases its writes when the operation releases; main host to thread
+  // host, the answer to one, after the OmpCopyUpdate that brings the copy
+  // up to date when the operation acquires.
+  OmpSyncRequest = 67,
+  OmpSyncReply = 68,
 };
 
 constexpr std::array<uint8_t, 4> kFrameMagic = {'S', 'Y', 'N', '1'};
@@ -288,6 +296,8 @@ constexpr uint64_t kMpiRmaDoneHeaderBytes = 12;
 constexpr uint64_t kMaxOmpRegionShareBytes = 56 + 4096 * 16 + 998 * 4;
 constexpr uint64_t kOmpThreadHelloBytes = 12;
 constexpr uint64_t kOmpReductionListBytes = 4;
+constexpr uint64_t kOmpSyncRequestBytes = 48;
+constexpr uint64_t kOmpSyncReplyBytes = 24;
 
 // Hypervisor frames: the largest engine manifest a tenant may submit, the
 // longest refusal and the largest status report.
@@ -370,6 +380,10 @@ constexpr uint64_t maxPayloadBytes(FrameType type) {
       return kOmpThreadHelloBytes;
     case FrameType::OmpReductionList:
       return kOmpReductionListBytes;
+    case FrameType::OmpSyncRequest:
+      return kOmpSyncRequestBytes;
+    case FrameType::OmpSyncReply:
+      return kOmpSyncReplyBytes;
     case FrameType::MpiEagerGrant:
     case FrameType::MpiEagerCredit:
       return kMpiEagerCreditBytes;

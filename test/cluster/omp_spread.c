@@ -7,8 +7,9 @@
 // and main() wrote, in data, on the heap and on main's stack, so a copy
 // that lost an update, or a join that lost a thread's writes, shows in the
 // printed sums; libgomp's run is the oracle. With the argument `barrier`
-// it runs one region with a barrier inside instead, which a run over hosts
-// must refuse. With `wait FILE` main() first waits (at most a minute) until
+// it runs regions with barriers inside instead, where every thread reads
+// what all others wrote before the barrier (their writes cross hosts at
+// it). With `wait FILE` main() first waits (at most a minute) until
 // FILE exists, so that a test can talk to the job's hosts meanwhile.
 //
 //===----------------------------------------------------------------------===//
@@ -28,12 +29,22 @@ static double scale = 1.0;  // data, changed by main between regions
 
 int main(int argc, char** argv) {
   if (argc > 1 && !strcmp(argv[1], "barrier")) {
+    int seen[64] = {0};
+    for (int round = 1; round <= 3; ++round) {
 #pragma omp parallel
-    {
-      team_sizes[omp_get_thread_num()] = 1;
+      {
+        int me = omp_get_thread_num();
+        team_sizes[me] = (me + 1) * round;
 #pragma omp barrier
+        int sum = 0;
+        for (int thread = 0; thread < omp_get_num_threads(); ++thread) sum += team_sizes[thread];
+#pragma omp barrier
+        team_sizes[me] = 0;
+        seen[me] += sum;
+      }
     }
-    printf("barrier passed\n");
+    for (int thread = 0; thread < omp_get_max_threads(); ++thread)
+      printf("thread %d saw %d\n", thread, seen[thread]);
     return 0;
   }
   if (argc > 2 && !strcmp(argv[1], "wait"))

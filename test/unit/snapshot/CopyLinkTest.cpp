@@ -204,3 +204,23 @@ TEST_F(CopyLinkTest, ForgedPayloadsAreRefusedAndChangeNothing) {
   EXPECT_FALSE(hostLink_.accept(update, copy_, error));
   EXPECT_TRUE(sameBytes(main_, copy_));
 }
+
+// shipPages compares only the host pages it is given: a change elsewhere
+// waits for an update that names its page.
+TEST_F(CopyLinkTest, ShipPagesComparesOnlyTheGivenPages) {
+  deliver(ship(mainLink_, main_), hostLink_, copy_);
+  uint64_t before = mainLink_.shippedBytes();
+  main_.base()[2 * kHostPageSize + 1] ^= 0xff;
+  main_.base()[5 * kHostPageSize + 2] ^= 0xff;
+  std::vector<std::vector<uint8_t>> payloads;
+  std::string error;
+  ASSERT_TRUE(mainLink_.shipPages(main_, {2, 1u << 30}, kNoLimit, payloads, error)) << error;
+  deliver(payloads, hostLink_, copy_);
+  EXPECT_EQ(mainLink_.shippedBytes(), before + 1);
+  EXPECT_EQ(copy_.base()[2 * kHostPageSize + 1], main_.base()[2 * kHostPageSize + 1]);
+  EXPECT_NE(copy_.base()[5 * kHostPageSize + 2], main_.base()[5 * kHostPageSize + 2]);
+  payloads.clear();
+  ASSERT_TRUE(mainLink_.shipPages(main_, {5}, kNoLimit, payloads, error)) << error;
+  deliver(payloads, hostLink_, copy_);
+  EXPECT_TRUE(sameBytes(main_, copy_));
+}

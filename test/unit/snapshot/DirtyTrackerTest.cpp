@@ -5,7 +5,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <thread>
@@ -237,6 +239,50 @@ TEST(DirtyTracker, MprotectRegionWrittenByManyThreads) {
   ASSERT_EQ(dirty.size(), 2 * kHostPagesPerWasmPage);
   for (size_t i = 0; i < dirty.size(); ++i) EXPECT_EQ(dirty[i], 2 * i);
   for (int t = 0; t < 4; ++t) EXPECT_EQ(memory.base()[62 * kHostPageSize + uint64_t(t)], t + 1);
+}
+
+// takeDirtyPages while another thread keeps writing: a copy that takes in
+// only the pages returned, read after each call, ends equal to the memory,
+// so no write fell between the list and the re-protection.
+TEST(DirtyTracker, MprotectTakeDirtyPagesMissesNoRacingWrite) {
+  installDirtyTrackingFaultHandler();
+  LinearMemory memory;
+  std::string error;
+  ASSERT_TRUE(memory.create(2, 2, error)) << error;
+  auto tracker = createDirtyTracker(DirtyTrackingMode::Mprotect, error);
+  ASSERT_TRUE(tracker) << error;
+  ASSERT_TRUE(tracker->start(memory.base(), memory.sizeBytes(), error)) << error;
+  std::vector<uint8_t> copy(memory.sizeBytes(), 0);
+  std::atomic<bool> stop{false};
+  std::atomic<uint32_t> writes{0};
+  uint64_t pages = memory.sizeBytes() / kHostPageSize;
+  std::thread writer([&] {
+    uint32_t x = 12345;
+    for (uint32_t round = 1; !stop.load(std::memory_order_relaxed); ++round) {
+      x = x * 1103515245u + 12345u;
+      uint64_t page = (x >> 8) % pages;
+      memory.base()[page * kHostPageSize + (x >> 20) % kHostPageSize] = uint8_t(round | 1);
+      writes.store(round, std::memory_order_relaxed);
+    }
+  });
+  auto takeIn = [&] {
+    for (uint64_t page : tracker->takeDirtyPages())
+      std::memcpy(copy.data() + page * kHostPageSize, memory.base() + page * kHostPageSize,
+                  kHostPageSize);
+  };
+  // Takes at least 1000 times, until the writer has made 200000 writes
+  // (at most 60 s).
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  for (int takes = 0; (takes < 1000 || writes.load(std::memory_order_relaxed) < 200000) &&
+                      std::chrono::steady_clock::now() < deadline;
+       ++takes)
+    takeIn();
+  stop = true;
+  writer.join();
+  takeIn();
+  EXPECT_GE(writes.load(), 200000u);
+  EXPECT_EQ(std::memcmp(copy.data(), memory.base(), copy.size()), 0);
+  EXPECT_TRUE(tracker->takeDirtyPages().empty());
 }
 
 // Every write-enabled page splits the mapping; past vm.max_map_count the

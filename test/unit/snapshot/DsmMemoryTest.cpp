@@ -456,3 +456,23 @@ TEST_F(AdoptedReplica, StatisticsCountReplicasPushesAndPulls) {
   EXPECT_EQ(after.pulls - before.pulls, 1u);
   EXPECT_EQ(after.pulledPages - before.pulledPages, 1u);
 }
+
+// pagesChangedSince names exactly the host pages pushes changed after a
+// version, and the version it read.
+TEST_F(DsmMemory, PagesChangedSinceAVersion) {
+  DsmMain dsm(main_);
+  auto r = replica(dsm);
+  ASSERT_TRUE(r);
+  uint64_t now = 99;
+  EXPECT_TRUE(dsm.pagesChangedSince(0, now).empty());
+  EXPECT_EQ(now, 0u);
+  r->memory().base()[3 * kHostPageSize + 5] ^= 0xff;
+  ASSERT_TRUE(r->push());
+  r->memory().base()[17 * kHostPageSize] ^= 0xff;
+  r->memory().base()[31 * kHostPageSize - 1] ^= 0xff;  // the last byte of page 30
+  ASSERT_TRUE(r->push());
+  EXPECT_EQ(dsm.pagesChangedSince(0, now), (std::vector<uint64_t>{3, 17, 30}));
+  EXPECT_EQ(now, 2u);
+  EXPECT_EQ(dsm.pagesChangedSince(1, now), (std::vector<uint64_t>{17, 30}));
+  EXPECT_TRUE(dsm.pagesChangedSince(2, now).empty());
+}

@@ -120,7 +120,8 @@ TEST(FrameCodecTest, RefusesBadMagicUnknownTypesAndReservedBits) {
 TEST(FrameCodecTest, OpenMpThreadFramesAndTheirLimits) {
   for (FrameType type : {FrameType::OmpCopyUpdate, FrameType::OmpJoinUpdate,
                          FrameType::OmpRegionShare, FrameType::OmpThreadHello,
-                         FrameType::OmpReductionList}) {
+                         FrameType::OmpReductionList, FrameType::OmpSyncRequest,
+                         FrameType::OmpSyncReply}) {
     FrameHeader header;
     std::string reason;
     ASSERT_TRUE(decodeFrameHeader(encodeFrameHeader(type, maxPayloadBytes(type)), header, reason))
@@ -137,4 +138,8 @@ TEST(FrameCodecTest, OpenMpThreadFramesAndTheirLimits) {
             "frame length 13 exceeds the maximum 12 for OmpThreadHello");
   EXPECT_EQ(refusal(rawHeader(60, 0, 5)),
             "frame length 5 exceeds the maximum 4 for OmpReductionList");
+  EXPECT_EQ(refusal(rawHeader(67, 0, 49)),
+            "frame length 49 exceeds the maximum 48 for OmpSyncRequest");
+  EXPECT_EQ(refusal(rawHeader(68, 0, 25)),
+            "frame length 25 exceeds the maximum 24 for OmpSyncReply");
 }

@@ -1,0 +1,322 @@
+//===- HostSyncService.cpp - the main host's side of a spread region's synchronisation
+#include "omp/HostSyncService.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+
+#include "omp/DsmTeam.h"
+#include "omp/KeyedLocks.h"
+#include "omp/Team.h"
+
+namespace synergy::omp {
+namespace {
+
+// Dynamic and guided chunked loops are the ones whose chunks the main host
+// hands out (Worksharing.cpp's kinds).
+constexpr int kDynamicChunked = 35;
+constexpr int kGuidedChunked = 36;
+
+}  // namespace
+
+HostSyncService::HostSyncService(ThreadHostLink& link, Team& team, KeyedLocks& locks,
+                                 std::recursive_mutex& libcLock, std::vector<HostCopy*> copies,
+                                 std::vector<std::vector<int>> placement,
+                                 std::map<int, int> globalIds)
+    : link_(link),
+      team_(team),
+      locks_(locks),
+      libcLock_(libcLock),
+      copies_(std::move(copies)),
+      placement_(std::move(placement)),
+      globalIds_(std::move(globalIds)),
+      reductionLists_(placement_.size()),
+      shippedVersions_(placement_.size(), 0) {
+  for (uint32_t host = 0; host < placement_.size(); ++host)
+    for (int thread : placement_[host]) {
+      auto proxy = std::make_unique<Proxy>();
+      proxy->host = host;
+      proxy->threadNum = thread;
+      proxies_[thread] = std::move(proxy);
+    }
+  for (auto& [thread, proxy] : proxies_) {
+    Proxy* raw = proxy.get();
+    raw->thread = std::thread([this, raw] { runProxy(*raw); });
+  }
+  for (uint32_t host = 0; host < placement_.size(); ++host)
+    services_.emplace_back([this, host] { serve(host); });
+}
+
+HostSyncService::~HostSyncService() { finish(); }
+
+void HostSyncService::fail(uint32_t host, const std::string& message) {
+  std::fprintf(stderr, "synergy-run: error: thread host %u: %s\n", host + 1, message.c_str());
+  std::_Exit(2);
+}
+
+void HostSyncService::finish() {
+  for (std::thread& service : services_)
+    if (service.joinable()) service.join();
+  {
+    std::lock_guard<std::mutex> guard(lock_);
+    for (auto& [thread, proxy] : proxies_) proxy->closed = true;
+    changed_.notify_all();
+  }
+  for (auto& [thread, proxy] : proxies_)
+    if (proxy->thread.joinable()) proxy->thread.join();
+}
+
+uint32_t HostSyncService::takeReductionList(uint32_t host) {
+  std::unique_lock<std::mutex> lock(lock_);
+  changed_.wait(lock, [&] { return !reductionLists_.at(host).empty(); });
+  uint32_t list = reductionLists_[host].front();
+  reductionLists_[host].pop_front();
+  return list;
+}
+
+void HostSyncService::serve(uint32_t host) {
+  HostCopy& copy = *copies_[host];
+  snapshot::DsmReplica& standIn = team_.dsm->standIn(int(host));
+  snapshot::LinearMemory& memory = standIn.memory();
+  // A complete update waits for the operation it releases.
+  bool released = false;
+  for (;;) {
+    std::vector<uint8_t> payload;
+    ThreadHostLink::FromHost kind = ThreadHostLink::FromHost::Update;
+    std::string error;
+    if (!link_.nextFromHost(host, payload, kind, error)) fail(host, error);
+    if (kind == ThreadHostLink::FromHost::Update) {
+      snapshot::CopyUpdate update;
+      if (released) fail(host, "a copy update where the operation it releases was due");
+      if (!snapshot::parseCopyUpdate(payload.data(), payload.size(), memory.maxPages(), update,
+                                     error))
+        fail(host, error);
+      std::lock_guard<std::mutex> guard(copy.lock);
+      if (copy.link.updateComplete() && !standIn.pull())
+        fail(host, "cannot grow its stand-in replica");
+      // Its threads grew the memory under libc's lock, which the main host
+      // holds for them: the stand-in grows alike, and its push grows the
+      // main copy.
+      if (update.pages > memory.pages() && memory.grow(update.pages - memory.pages()) < 0)
+        fail(host, "cannot grow its stand-in replica to " + std::to_string(update.pages) +
+                       " pages");
+      if (!copy.link.accept(update, memory, error)) fail(host, error);
+      noteJoinBytes(payload.size());
+      if (copy.link.updateComplete()) {
+        if (!standIn.push()) fail(host, "cannot grow the main memory for its writes");
+        released = true;
+      }
+      continue;
+    }
+    if (kind == ThreadHostLink::FromHost::ReductionList) {
+      if (!released || payload.size() != 4)
+        fail(host, "a reduction list that does not follow a copy update");
+      released = false;
+      uint32_t list = uint32_t(payload[0]) | uint32_t(payload[1]) << 8 |
+                      uint32_t(payload[2]) << 16 | uint32_t(payload[3]) << 24;
+      std::lock_guard<std::mutex> guard(lock_);
+      reductionLists_[host].push_back(list);
+      Proxy& leader = *proxies_.at(placement_[host].front());
+      leader.requests.push_back(SyncRequest{SyncOp::ReductionArrive, uint32_t(leader.threadNum), {}});
+      changed_.notify_all();
+      continue;
+    }
+    SyncRequest request;
+    if (!decodeSyncRequest(payload.data(), payload.size(), request, error)) fail(host, error);
+    const std::vector<int>& threads = placement_[host];
+    if (std::find(threads.begin(), threads.end(), int(request.threadNum)) == threads.end())
+      fail(host, "a request of thread " + std::to_string(request.threadNum) +
+                     ", which it does not run");
+    if (syncOpReleases(request.op) != released)
+      fail(host, released ? "a copy update followed by an operation that does not release"
+                          : "an operation that releases without its copy update");
+    released = false;
+    noteSynchronisation();
+    if (request.op == SyncOp::Join) return;
+    handle(host, request);
+  }
+}
+
+void HostSyncService::handle(uint32_t host, const SyncRequest& request) {
+  switch (request.op) {
+    case SyncOp::Release:
+      return;
+    case SyncOp::Copyprivate:
+      if (request.arguments[0] > UINT32_MAX) fail(host, "copyprivate data past 4 GiB");
+      team_.copyprivateData.store(uint32_t(request.arguments[0]), std::memory_order_release);
+      return;
+    case SyncOp::Single: {
+      uint64_t mine = request.arguments[0];
+      bool taken = team_.singlesTaken.compare_exchange_strong(mine, mine + 1);
+      answer(host, request.threadNum, taken ? 1 : 0, 0, false);
+      return;
+    }
+    case SyncOp::LoopChunk: {
+      LoopShare shape;
+      shape.tripCount = request.arguments[2];
+      shape.kind = int(uint32_t(request.arguments[3]));
+      shape.ordered = (request.arguments[3] >> 32) != 0;
+      shape.chunk = request.arguments[4];
+      if ((shape.kind != kDynamicChunked && shape.kind != kGuidedChunked) || shape.chunk == 0)
+        fail(host, "a loop chunk of a loop that is not dynamic or guided");
+      LoopShare& loop = team_.loop(request.arguments[0], shape);
+      uint64_t begin = 0, end = 0;
+      if (!claimSharedChunk(loop, team_.size, begin, end)) {
+        team_.finishLoop(request.arguments[0]);
+        begin = end = 0;
+      }
+      answer(host, request.threadNum, begin, end, false);
+      return;
+    }
+    default: {
+      std::lock_guard<std::mutex> guard(lock_);
+      proxies_.at(int(request.threadNum))->requests.push_back(request);
+      changed_.notify_all();
+    }
+  }
+}
+
+void HostSyncService::runProxy(Proxy& proxy) {
+  for (;;) {
+    SyncRequest request;
+    {
+      std::unique_lock<std::mutex> lock(lock_);
+      changed_.wait(lock, [&] { return !proxy.requests.empty() || proxy.closed; });
+      if (proxy.requests.empty()) break;
+      request = proxy.requests.front();
+      proxy.requests.pop_front();
+    }
+    serveBlocking(proxy, request);
+  }
+  // A thread that ended its region holding these released them with it.
+  for (; proxy.exclusiveDepth > 0; --proxy.exclusiveDepth) team_.dsm->mainCopy().exclusive().unlock();
+  for (; proxy.libcDepth > 0; --proxy.libcDepth) libcLock_.unlock();
+}
+
+void HostSyncService::arriveAtBarrier() {
+  uint32_t generation = team_.barrier.generation();
+  if (!team_.barrier.arrive()) {
+    team_.barrier.awaitOpening(generation);
+    return;
+  }
+  // The main host's threads run the team's tasks while they wait.
+  while (team_.tasks.unfinished.load(std::memory_order_acquire) != 0)
+    std::this_thread::yield();
+  team_.barrier.complete();
+  team_.tasks.signal();
+}
+
+void HostSyncService::serveBlocking(Proxy& proxy, const SyncRequest& request) {
+  uint32_t host = proxy.host;
+  uint32_t thread = request.threadNum;
+  int owner = globalIds_.at(proxy.threadNum);
+  auto key = [&] {
+    if (request.arguments[0] > UINT32_MAX) fail(host, "a lock past 4 GiB");
+    return uint32_t(request.arguments[0]);
+  };
+  auto orderedLoop = [&]() -> LoopShare& {
+    LoopShare shape;
+    shape.tripCount = request.arguments[2];
+    shape.kind = int(uint32_t(request.arguments[3]));
+    shape.ordered = true;
+    shape.chunk = request.arguments[4];
+    if (request.arguments[1] > UINT32_MAX) fail(host, "an ordered iteration past 2^32");
+    return team_.loop(request.arguments[0], shape);
+  };
+  auto awaitTurn = [&](LoopShare& loop) {
+    uint32_t iteration = uint32_t(request.arguments[1]);
+    for (uint32_t next; (next = loop.orderedNext.load(std::memory_order_acquire)) != iteration;)
+      loop.orderedNext.waitWhileEquals(next, team_.spins);
+  };
+  auto passTurn = [&](LoopShare& loop) {
+    loop.orderedNext.store(uint32_t(request.arguments[1]) + 1, std::memory_order_release);
+    loop.orderedNext.wakeAll();
+  };
+  switch (request.op) {
+    case SyncOp::Barrier:
+      arriveAtBarrier();
+      answer(host, thread, team_.copyprivateData.load(std::memory_order_acquire), 0, true);
+      return;
+    case SyncOp::ReductionArrive:
+      arriveAtBarrier();
+      answer(host, thread, 0, 0, false);
+      return;
+    case SyncOp::Lock:
+    case SyncOp::NestLock:
+      answer(host, thread, uint64_t(locks_.lock(key(), owner, request.op == SyncOp::NestLock)),
+             0, true);
+      return;
+    case SyncOp::TestLock:
+    case SyncOp::TestNestLock: {
+      int depth = locks_.tryLock(key(), owner, request.op == SyncOp::TestNestLock);
+      answer(host, thread, uint64_t(depth), 0, depth != 0);
+      return;
+    }
+    case SyncOp::Unlock:
+      if (!locks_.unlock(key(), owner))
+        fail(host, "thread " + std::to_string(thread) +
+                       " released an OpenMP critical section or lock it does not hold");
+      return;
+    case SyncOp::Exclusive:
+      team_.dsm->mainCopy().exclusive().lock();
+      ++proxy.exclusiveDepth;
+      answer(host, thread, 0, 0, true);
+      return;
+    case SyncOp::ExclusiveUnlock:
+      if (proxy.exclusiveDepth == 0) fail(host, "an atomic's unlock without its lock");
+      --proxy.exclusiveDepth;
+      team_.dsm->mainCopy().exclusive().unlock();
+      return;
+    case SyncOp::LibcLock:
+      libcLock_.lock();
+      ++proxy.libcDepth;
+      answer(host, thread, 0, 0, true);
+      return;
+    case SyncOp::LibcUnlock:
+      if (proxy.libcDepth == 0) fail(host, "libc's unlock without its lock");
+      --proxy.libcDepth;
+      libcLock_.unlock();
+      return;
+    case SyncOp::Acquire:
+      answer(host, thread, 0, 0, true);
+      return;
+    case SyncOp::OrderedEnter:
+      awaitTurn(orderedLoop());
+      answer(host, thread, 0, 0, true);
+      return;
+    case SyncOp::OrderedLeave:
+      passTurn(orderedLoop());
+      return;
+    case SyncOp::OrderedSkip: {
+      LoopShare& loop = orderedLoop();
+      awaitTurn(loop);
+      passTurn(loop);
+      return;
+    }
+    default:
+      fail(host, "an operation the proxy does not serve");
+  }
+}
+
+void HostSyncService::answer(uint32_t host, uint32_t threadNum, uint64_t first, uint64_t second,
+                             bool acquires) {
+  HostCopy& copy = *copies_[host];
+  std::lock_guard<std::mutex> guard(copy.lock);
+  std::vector<std::vector<uint8_t>> update;
+  std::string error;
+  if (acquires) {
+    // Only pages pushed since the host's last answer can differ from its
+    // copy: the region started with the copy equal to the main memory.
+    snapshot::DsmMain& main = team_.dsm->mainCopy().dsm();
+    uint64_t now = 0;
+    std::vector<uint64_t> pages = main.pagesChangedSince(shippedVersions_[host], now);
+    if (!copy.link.shipPages(main.memory(), pages, link_.maxPayloadBytes(), update, error))
+      fail(host, error);
+    shippedVersions_[host] = now;
+  }
+  for (const std::vector<uint8_t>& payload : update) noteLaterCopyBytes(payload.size());
+  link_.sendReply(host, std::move(update),
+                  encodeSyncReply(SyncReply{threadNum, acquires, {first, second}}));
+}
+
+}  // namespace synergy::omp

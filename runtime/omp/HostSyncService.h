@@ -1,0 +1,108 @@
+//===- HostSyncService.h - the main host's side of a spread region's synchronisation
+//
+// While a parallel region's threads span hosts (omp/RemoteThreads.h), the
+// main host serves what its thread hosts ask (omp/SyncMessages.h,
+// omp/ThreadHostSync.h for the other side). Per thread host one service
+// thread takes that host's messages in order:
+//
+//  - a copy update of the host's writes goes into the host's stand-in
+//    replica, which pulls first (its baseline is then the main copy, so a
+//    byte the host set back to an older value still merges) and pushes
+//    once the update is complete: the host's writes reach the main copy as
+//    a local thread's would;
+//  - a request the team's counters answer at once (single, copyprivate,
+//    a dynamic or guided loop chunk) is answered there;
+//  - a request that may wait (barrier, lock, critical, the atomics' and
+//    libc's locks, ordered) goes to the proxy of the thread that made it,
+//    a host thread per remote thread that waits as that thread would, on
+//    the team's barrier (one party per thread host), the process's keyed
+//    locks, the main copy's exclusive lock, the loop's ordered turn;
+//  - a reduction list is kept for the reduction leader and the host's
+//    party arrives at the team barrier.
+//
+// An answer that acquires carries the bytes of the main copy the host's
+// copy lacks (its CopyLink's view says which, on the pages pushed since
+// the host's last answer: the main copy's page versions tell). A malformed or out-of-order
+// message, or a host that leaves, ends the job with a one-line error: its
+// threads' part of the region is lost and the team would wait forever.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "omp/RemoteThreads.h"
+#include "omp/SyncMessages.h"
+#include "snapshot/CopyLink.h"
+
+namespace synergy::omp {
+
+class KeyedLocks;
+class Team;
+
+// The main host's link to one thread host's copy; both directions of a
+// region's traffic use it, so the service and the proxies share it.
+struct HostCopy {
+  snapshot::CopyLink link;
+  std::mutex lock;
+};
+
+class HostSyncService {
+ public:
+  // Serves `team`'s thread hosts: host h runs the threads placement[h], whose
+  // keyed-lock owner ids are globalIds (by thread number).
+  HostSyncService(ThreadHostLink& link, Team& team, KeyedLocks& locks,
+                  std::recursive_mutex& libcLock, std::vector<HostCopy*> copies,
+                  std::vector<std::vector<int>> placement, std::map<int, int> globalIds);
+  ~HostSyncService();
+
+  // The reduction list of `host`'s next reduction, once it arrived.
+  uint32_t takeReductionList(uint32_t host);
+  // Waits until every thread host has finished the region.
+  void finish();
+
+ private:
+  struct Proxy {
+    uint32_t host = 0;
+    int threadNum = 0;
+    std::deque<SyncRequest> requests;
+    bool closed = false;
+    int exclusiveDepth = 0;
+    int libcDepth = 0;
+    std::thread thread;
+  };
+
+  void serve(uint32_t host);
+  void handle(uint32_t host, const SyncRequest& request);
+  void runProxy(Proxy& proxy);
+  void serveBlocking(Proxy& proxy, const SyncRequest& request);
+  // The host's party arrives at the team barrier and waits for it to open.
+  void arriveAtBarrier();
+  void answer(uint32_t host, uint32_t threadNum, uint64_t first, uint64_t second, bool acquires);
+  [[noreturn]] void fail(uint32_t host, const std::string& message);
+
+  ThreadHostLink& link_;
+  Team& team_;
+  KeyedLocks& locks_;
+  std::recursive_mutex& libcLock_;
+  std::vector<HostCopy*> copies_;
+  std::vector<std::vector<int>> placement_;
+  std::map<int, int> globalIds_;
+  std::map<int, std::unique_ptr<Proxy>> proxies_;  // by thread number
+  std::mutex lock_;  // the proxies' queues and the reduction lists
+  std::condition_variable changed_;
+  std::vector<std::deque<uint32_t>> reductionLists_;  // by host
+  std::vector<std::thread> services_;                 // by host
+  // By host, under its HostCopy's lock: the main copy's version its copy
+  // was last brought to.
+  std::vector<uint64_t> shippedVersions_;
+};
+
+}  // namespace synergy::omp

@@ -1,0 +1,88 @@
+//===- SyncMessages.cpp - synchronisation between a region's hosts ---------===//
+#include "omp/SyncMessages.h"
+
+namespace synergy::omp {
+namespace {
+
+void put(std::vector<uint8_t>& out, uint64_t value, int bytes) {
+  for (int i = 0; i < bytes; ++i) out.push_back(uint8_t(value >> (8 * i)));
+}
+
+uint64_t get(const uint8_t*& in, int bytes) {
+  uint64_t value = 0;
+  for (int i = 0; i < bytes; ++i) value |= uint64_t(in[i]) << (8 * i);
+  in += bytes;
+  return value;
+}
+
+}  // namespace
+
+bool syncOpReleases(SyncOp op) {
+  switch (op) {
+    case SyncOp::Join:
+    case SyncOp::Barrier:
+    case SyncOp::Unlock:
+    case SyncOp::ExclusiveUnlock:
+    case SyncOp::Release:
+    case SyncOp::OrderedLeave:
+    case SyncOp::LibcUnlock:
+      return true;
+    default:
+      return false;
+  }
+}
+
+std::vector<uint8_t> encodeSyncRequest(const SyncRequest& request) {
+  std::vector<uint8_t> out;
+  out.reserve(kSyncRequestBytes);
+  put(out, uint32_t(request.op), 4);
+  put(out, request.threadNum, 4);
+  for (uint64_t argument : request.arguments) put(out, argument, 8);
+  return out;
+}
+
+bool decodeSyncRequest(const uint8_t* data, size_t size, SyncRequest& request,
+                       std::string& error) {
+  if (size != kSyncRequestBytes) {
+    error = "synchronisation request of " + std::to_string(size) + " bytes, not " +
+            std::to_string(kSyncRequestBytes);
+    return false;
+  }
+  uint32_t op = uint32_t(get(data, 4));
+  if (op < uint32_t(SyncOp::Join) || op >= uint32_t(SyncOp::ReductionArrive)) {
+    error = "unknown synchronisation operation " + std::to_string(op);
+    return false;
+  }
+  request.op = SyncOp(op);
+  request.threadNum = uint32_t(get(data, 4));
+  for (uint64_t& argument : request.arguments) argument = get(data, 8);
+  return true;
+}
+
+std::vector<uint8_t> encodeSyncReply(const SyncReply& reply) {
+  std::vector<uint8_t> out;
+  out.reserve(kSyncReplyBytes);
+  put(out, reply.threadNum, 4);
+  put(out, reply.withUpdate ? 1 : 0, 4);
+  for (uint64_t result : reply.results) put(out, result, 8);
+  return out;
+}
+
+bool decodeSyncReply(const uint8_t* data, size_t size, SyncReply& reply, std::string& error) {
+  if (size != kSyncReplyBytes) {
+    error = "synchronisation reply of " + std::to_string(size) + " bytes, not " +
+            std::to_string(kSyncReplyBytes);
+    return false;
+  }
+  reply.threadNum = uint32_t(get(data, 4));
+  uint32_t withUpdate = uint32_t(get(data, 4));
+  if (withUpdate > 1) {
+    error = "synchronisation reply with update flag " + std::to_string(withUpdate);
+    return false;
+  }
+  reply.withUpdate = withUpdate == 1;
+  for (uint64_t& result : reply.results) result = get(data, 8);
+  return true;
+}
+
+}  // namespace synergy::omp

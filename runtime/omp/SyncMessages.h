@@ -1,0 +1,84 @@
+//===- SyncMessages.h - synchronisation between a region's hosts -----------===//
+//
+// Inside a parallel region whose threads span hosts (omp/RemoteThreads.h),
+// every synchronisation of a thread on a thread host is decided on the main
+// host, where the team's barrier, locks, singles and loops live: the thread
+// host sends a SyncRequest (frame OmpSyncRequest) and, for the operations
+// that wait for an answer, blocks its thread until the SyncReply (frame
+// OmpSyncReply) arrives. Memory follows the --dsm rules: an operation that
+// releases is preceded by a copy update of the host's writes (an
+// OmpJoinUpdate, snapshot/CopyLink.h), an answer that acquires by one of
+// the main copy's bytes that the host's copy lacks (an OmpCopyUpdate).
+//
+// Wire forms, little-endian:
+//   request: u32 operation, u32 thread number, u64 x 5 arguments  (48 bytes)
+//   reply:   u32 thread number, u32 1 when a copy update precedes it,
+//            u64 x 2 results                                      (24 bytes)
+//
+// Both are hostile when received: decodeSyncRequest checks the length and
+// the operation; the receivers check the thread number against the threads
+// the host runs and the update against the operation.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace synergy::omp {
+
+enum class SyncOp : uint32_t {
+  Join = 1,             // releases: every thread of the host is done
+  Barrier = 2,          // releases; answer acquires, result 0: copyprivate data
+  Lock = 3,             // argument 0: key; answer acquires, result 0: depth
+  NestLock = 4,         // as Lock, re-entrant
+  TestLock = 5,         // as Lock, but answers at once: depth 0 when not taken
+  TestNestLock = 6,     //   (and then acquires nothing)
+  Unlock = 7,           // releases; argument 0: key; no answer
+  Exclusive = 8,        // the atomics' lock; answer acquires
+  ExclusiveUnlock = 9,  // releases; no answer
+  Acquire = 10,         // answer acquires
+  Release = 11,         // releases; no answer
+  Single = 12,          // argument 0: the single's number; result 0: 1 if taken
+  Copyprivate = 13,     // argument 0: the single's data; no answer
+  LoopChunk = 14,       // arguments: loop index, -, trip count, kind, chunk;
+                        // results: the chunk [begin, end), empty when done
+  OrderedEnter = 15,    // arguments: loop index, iteration, trip, kind, chunk;
+                        // answer acquires when it is that iteration's turn
+  OrderedLeave = 16,    // releases; as OrderedEnter, passes the turn on
+  OrderedSkip = 17,     // as OrderedEnter: waits for the turn, passes it on
+  LibcLock = 18,        // the lock around libc (malloc, stdio); answer acquires
+  LibcUnlock = 19,      // releases; no answer
+  ReductionArrive = 20, // never on the wire: the host's reduction list
+                        // arrived; answered when the team's barrier opens
+};
+
+struct SyncRequest {
+  SyncOp op = SyncOp::Join;
+  uint32_t threadNum = 0;
+  uint64_t arguments[5] = {};
+};
+
+struct SyncReply {
+  uint32_t threadNum = 0;
+  bool withUpdate = false;
+  uint64_t results[2] = {};
+};
+
+
+// The wire sizes; transport/FrameTypes.h's limits of the two frames match.
+inline constexpr size_t kSyncRequestBytes = 48;
+inline constexpr size_t kSyncReplyBytes = 24;
+
+// Whether `op` releases the thread's writes (a copy update precedes it).
+bool syncOpReleases(SyncOp op);
+
+std::vector<uint8_t> encodeSyncRequest(const SyncRequest& request);
+bool decodeSyncRequest(const uint8_t* data, size_t size, SyncRequest& request,
+                       std::string& error);
+std::vector<uint8_t> encodeSyncReply(const SyncReply& reply);
+bool decodeSyncReply(const uint8_t* data, size_t size, SyncReply& reply, std::string& error);
+
+}  // namespace synergy::omp

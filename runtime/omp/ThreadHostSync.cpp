@@ -1,0 +1,246 @@
+//===- ThreadHostSync.cpp - a thread host's synchronisation through the main host
+#include "omp/ThreadHostSync.h"
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+
+#include "omp/Team.h"
+#include "wasm-rt.h"
+
+namespace synergy::omp {
+namespace {
+
+// Set while this process is a thread host, so that the libc lock of other
+// processes never looks for an OpenMP team.
+std::atomic<bool> servingAsThreadHost{false};
+
+}  // namespace
+
+ThreadHostSync::ThreadHostSync(MainHostLink& link, granule::Granule& root,
+                               snapshot::CopyLink& copy)
+    : link_(link), root_(root), copy_(copy) {
+  servingAsThreadHost.store(true);
+  std::string error;
+  snapshot::LinearMemory& memory = *root_.linearMemory();
+  written_ = snapshot::createDirtyTracker(snapshot::DirtyTrackingMode::Mprotect, error);
+  if (written_ && !written_->start(memory.base(), memory.sizeBytes(), error)) written_.reset();
+}
+
+ThreadHostSync::~ThreadHostSync() {
+  if (written_) written_->stop();
+  servingAsThreadHost.store(false);
+}
+
+bool ThreadHostSync::shipWrites(std::vector<std::vector<uint8_t>>& update, std::string& error) {
+  const snapshot::LinearMemory& memory = *root_.linearMemory();
+  if (!written_) return copy_.ship(memory, link_.maxPayloadBytes(), update, error);
+  // The guest grew the copy (malloc, under libc's lock): the new pages count
+  // as written.
+  if (memory.sizeBytes() > written_->bytes() && !written_->extend(memory.sizeBytes(), error))
+    return false;
+  return copy_.shipPages(memory, written_->takeDirtyPages(), link_.maxPayloadBytes(), update,
+                         error);
+}
+
+void ThreadHostSync::fail(const std::string& message) {
+  std::fprintf(stderr, "synergy-run: error: thread host: %s\n", message.c_str());
+  std::_Exit(2);
+}
+
+bool ThreadHostSync::acceptUpdate(const std::vector<uint8_t>& payload, std::string& error) {
+  snapshot::LinearMemory& memory = *root_.linearMemory();
+  snapshot::CopyUpdate update;
+  if (!snapshot::parseCopyUpdate(payload.data(), payload.size(), memory.maxPages(), update, error))
+    return false;
+  std::lock_guard<std::mutex> guard(linkLock_);
+  wasm_rt_memory_t* wasmMemory = root_.module().memory(root_.instance());
+  if (update.pages > wasmMemory->pages &&
+      wasm_rt_grow_memory(wasmMemory, uint32_t(update.pages - wasmMemory->pages)) == UINT32_MAX) {
+    error = "cannot grow the copy to " + std::to_string(update.pages) + " pages";
+    return false;
+  }
+  if (written_ && memory.sizeBytes() > written_->bytes() &&
+      !written_->extend(memory.sizeBytes(), error))
+    return false;
+  return copy_.accept(update, memory, error);
+}
+
+bool ThreadHostSync::deliverReply(const std::vector<uint8_t>& payload, std::string& error) {
+  SyncReply reply;
+  if (!decodeSyncReply(payload.data(), payload.size(), reply, error)) return false;
+  {
+    std::lock_guard<std::mutex> guard(linkLock_);
+    // An answer that acquires follows its whole update.
+    if (!copy_.updateComplete() || (reply.withUpdate && copy_.receivedSequence() == 0)) {
+      error = "a synchronisation answer in the middle of a copy update";
+      return false;
+    }
+  }
+  std::lock_guard<std::mutex> guard(answersLock_);
+  auto waiting = answers_.find(reply.threadNum);
+  if (waiting == answers_.end() || waiting->second.arrived) {
+    error = "an answer to thread " + std::to_string(reply.threadNum) + ", which waits for none";
+    return false;
+  }
+  waiting->second = Answer{true, reply};
+  answered_.notify_all();
+  return true;
+}
+
+SyncReply ThreadHostSync::call(SyncRequest request, bool answered, uint32_t reductionList) {
+  if (answered) {
+    std::lock_guard<std::mutex> guard(answersLock_);
+    answers_[request.threadNum] = Answer{};
+  }
+  {
+    std::lock_guard<std::mutex> guard(linkLock_);
+    std::vector<std::vector<uint8_t>> update;
+    std::string error;
+    if ((reductionList || syncOpReleases(request.op)) && !shipWrites(update, error))
+      fail(error);
+    if (reductionList)
+      link_.sendUpdate(std::move(update), reductionList);
+    else
+      link_.sendRequest(std::move(update), encodeSyncRequest(request));
+  }
+  if (!answered) return SyncReply{};
+  std::unique_lock<std::mutex> lock(answersLock_);
+  answered_.wait(lock, [&] { return answers_.at(request.threadNum).arrived; });
+  SyncReply reply = answers_.at(request.threadNum).reply;
+  answers_.erase(request.threadNum);
+  return reply;
+}
+
+void ThreadHostSync::barrier(OmpThread& me) {
+  Team& team = *me.at.team;
+  uint32_t generation = team.barrier.generation();
+  if (!team.barrier.arrive()) {
+    team.barrier.awaitOpening(generation);
+    return;
+  }
+  SyncReply reply = call(SyncRequest{SyncOp::Barrier, uint32_t(me.at.threadNum), {}}, true);
+  team.copyprivateData.store(uint32_t(reply.results[0]), std::memory_order_release);
+  team.barrier.complete();
+}
+
+int ThreadHostSync::lock(OmpThread& me, uint32_t key, bool nested) {
+  SyncOp op = nested ? SyncOp::NestLock : SyncOp::Lock;
+  return int(call(SyncRequest{op, uint32_t(me.at.threadNum), {key}}, true).results[0]);
+}
+
+int ThreadHostSync::testLock(OmpThread& me, uint32_t key, bool nested) {
+  SyncOp op = nested ? SyncOp::TestNestLock : SyncOp::TestLock;
+  return int(call(SyncRequest{op, uint32_t(me.at.threadNum), {key}}, true).results[0]);
+}
+
+void ThreadHostSync::unlock(OmpThread& me, uint32_t key) {
+  call(SyncRequest{SyncOp::Unlock, uint32_t(me.at.threadNum), {key}}, false);
+}
+
+bool ThreadHostSync::single(OmpThread& me, uint64_t number) {
+  return call(SyncRequest{SyncOp::Single, uint32_t(me.at.threadNum), {number}}, true)
+             .results[0] == 1;
+}
+
+void ThreadHostSync::offerCopyprivate(OmpThread& me, uint32_t data) {
+  me.at.team->copyprivateData.store(data, std::memory_order_release);
+  call(SyncRequest{SyncOp::Copyprivate, uint32_t(me.at.threadNum), {data}}, false);
+}
+
+SyncRequest ThreadHostSync::loopRequest(SyncOp op, OmpThread& me, const LoopShare& loop,
+                                        uint64_t value) {
+  return SyncRequest{op,
+                     uint32_t(me.at.threadNum),
+                     {me.at.loopIndex, value, loop.tripCount,
+                      uint64_t(loop.kind) | (loop.ordered ? 1ull << 32 : 0), loop.chunk}};
+}
+
+bool ThreadHostSync::claimChunk(OmpThread& me, const LoopShare& loop, uint64_t& begin,
+                                uint64_t& end) {
+  SyncReply reply = call(loopRequest(SyncOp::LoopChunk, me, loop, 0), true);
+  begin = reply.results[0];
+  end = reply.results[1];
+  if (begin >= end) return false;
+  if (end > loop.tripCount) fail("a loop chunk past the loop's end");
+  return true;
+}
+
+void ThreadHostSync::orderedEnter(OmpThread& me, const LoopShare& loop, uint32_t iteration) {
+  call(loopRequest(SyncOp::OrderedEnter, me, loop, iteration), true);
+}
+
+void ThreadHostSync::orderedLeave(OmpThread& me, const LoopShare& loop, uint32_t iteration) {
+  call(loopRequest(SyncOp::OrderedLeave, me, loop, iteration), false);
+}
+
+void ThreadHostSync::orderedSkip(OmpThread& me, const LoopShare& loop, uint32_t iteration) {
+  call(loopRequest(SyncOp::OrderedSkip, me, loop, iteration), false);
+}
+
+void ThreadHostSync::reduce(uint32_t threadNum, uint32_t list) {
+  call(SyncRequest{SyncOp::ReductionArrive, threadNum, {}}, true, list);
+}
+
+void ThreadHostSync::lockLibc(OmpThread& me) {
+  call(SyncRequest{SyncOp::LibcLock, uint32_t(me.at.threadNum), {}}, true);
+}
+
+void ThreadHostSync::unlockLibc(OmpThread& me) {
+  call(SyncRequest{SyncOp::LibcUnlock, uint32_t(me.at.threadNum), {}}, false);
+}
+
+void ThreadHostSync::finishRegion(uint32_t threadNum) {
+  call(SyncRequest{SyncOp::Join, threadNum, {}}, false);
+}
+
+void ThreadHostSync::lockExclusive(uint32_t threadNum) {
+  call(SyncRequest{SyncOp::Exclusive, threadNum, {}}, true);
+}
+
+void ThreadHostSync::unlockExclusive(uint32_t threadNum) {
+  call(SyncRequest{SyncOp::ExclusiveUnlock, threadNum, {}}, false);
+}
+
+void ThreadHostSync::acquire(uint32_t threadNum) {
+  call(SyncRequest{SyncOp::Acquire, threadNum, {}}, true);
+}
+
+void ThreadHostSync::release(uint32_t threadNum) {
+  call(SyncRequest{SyncOp::Release, threadNum, {}}, false);
+}
+
+void RemoteSync::acquire() {
+  // Taking the exclusive lock acquired already.
+  if (acquiredWithLock_) {
+    acquiredWithLock_ = false;
+    return;
+  }
+  sync_.acquire(threadNum_);
+}
+
+void RemoteSync::release() {
+  // Inside the exclusive lock the release travels with its unlock.
+  if (exclusiveDepth_ == 0) sync_.release(threadNum_);
+}
+
+void RemoteSync::lockExclusive() {
+  if (exclusiveDepth_++ > 0) return;
+  sync_.lockExclusive(threadNum_);
+  acquiredWithLock_ = true;
+}
+
+void RemoteSync::unlockExclusive() {
+  if (--exclusiveDepth_ > 0) return;
+  acquiredWithLock_ = false;
+  sync_.unlockExclusive(threadNum_);
+}
+
+ThreadHostSync* threadHostSyncOf(granule::Granule& granule) {
+  if (!servingAsThreadHost.load(std::memory_order_relaxed)) return nullptr;
+  for (Team* team = ompThread(granule).at.team; team; team = team->parent)
+    if (team->threadHost) return team->threadHost;
+  return nullptr;
+}
+
+}  // namespace synergy::omp

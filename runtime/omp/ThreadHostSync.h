@@ -1,0 +1,143 @@
+//===- ThreadHostSync.h - a thread host's synchronisation through the main host
+//
+// On a thread host (omp/RemoteThreads.h) a region's threads share the host's
+// copy of the main memory directly; what they must agree on with the rest
+// of the team lives on the main host (omp/HostSyncService.h). This is the
+// thread host's half, the --dsm rules with the host's copy as one replica:
+//
+//  - a barrier is first a local one; its last arriver releases the host's
+//    writes (a copy update), asks the main host, and opens the local barrier
+//    once the answer's update is in the copy: one round trip per barrier
+//    and host, not per thread;
+//  - a lock, critical or the atomics' exclusive lock is granted by the main
+//    host, whose answer brings the copy up to date (acquire); leaving it
+//    sends the host's writes and the unlock in one go, unanswered (release);
+//  - single, copyprivate and dynamic, guided and ordered loop chunks are
+//    decided on the main host, whose team holds the counters;
+//  - an atomic instruction and libc (malloc, stdio, serialised by
+//    SerializeLibc) run under the main host's locks, through the MemorySync
+//    each thread granule gets (RemoteSync).
+//
+// An update the host ships compares only the pages of its copy written
+// since the last one (an Mprotect DirtyTracker over the copy, whose
+// takeDirtyPages stays exact while the host's threads go on writing), so
+// a lock's release costs what the host wrote, not the memory's size.
+//
+// The host's serving loop (serveThreadHost) feeds every copy update and
+// answer from the main host in here, in arrival order: an update is written
+// into the copy under the link's lock, then the answer wakes its thread.
+// Updates run while other threads of the host run, as a --dsm pull does; in
+// a data-race-free program no thread writes a byte another host's update
+// changes without having synchronised with it first.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "granule/Granule.h"
+#include "omp/RemoteThreads.h"
+#include "omp/SyncMessages.h"
+#include "snapshot/CopyLink.h"
+#include "snapshot/DirtyTracker.h"
+
+namespace synergy::omp {
+
+class OmpThread;
+struct LoopShare;
+
+class ThreadHostSync {
+ public:
+  ThreadHostSync(MainHostLink& link, granule::Granule& root, snapshot::CopyLink& copy);
+  ~ThreadHostSync();
+
+  // The serving loop: one received copy update, or one answer. False with
+  // `error` when malformed or out of order.
+  bool acceptUpdate(const std::vector<uint8_t>& payload, std::string& error);
+  bool deliverReply(const std::vector<uint8_t>& payload, std::string& error);
+
+  // A region's threads (`me` on a team whose threads span hosts).
+  void barrier(OmpThread& me);
+  int lock(OmpThread& me, uint32_t key, bool nested);
+  int testLock(OmpThread& me, uint32_t key, bool nested);
+  void unlock(OmpThread& me, uint32_t key);
+  bool single(OmpThread& me, uint64_t number);
+  void offerCopyprivate(OmpThread& me, uint32_t data);
+  // Claims the next chunk of a dynamic or guided loop from the main host.
+  bool claimChunk(OmpThread& me, const LoopShare& loop, uint64_t& begin, uint64_t& end);
+  void orderedEnter(OmpThread& me, const LoopShare& loop, uint32_t iteration);
+  void orderedLeave(OmpThread& me, const LoopShare& loop, uint32_t iteration);
+  void orderedSkip(OmpThread& me, const LoopShare& loop, uint32_t iteration);
+  // The host's reduction leader: ships the host's writes and its list, and
+  // returns once the main host's team barrier has opened.
+  void reduce(uint32_t threadNum, uint32_t list);
+  void lockLibc(OmpThread& me);
+  void unlockLibc(OmpThread& me);
+  // The last of the host's threads of a region to finish: ships the host's
+  // writes and ends the host's part of the region.
+  void finishRegion(uint32_t threadNum);
+  // The atomics' lock and memory synchronisation of one thread.
+  void lockExclusive(uint32_t threadNum);
+  void unlockExclusive(uint32_t threadNum);
+  void acquire(uint32_t threadNum);
+  void release(uint32_t threadNum);
+
+ private:
+  // Sends `request`, after the host's writes when it releases; with
+  // `answered`, blocks until its answer arrives. A reduction
+  // (`reductionList` nonzero) sends the host's writes and that list
+  // instead of a request.
+  SyncReply call(SyncRequest request, bool answered, uint32_t reductionList = 0);
+  SyncRequest loopRequest(SyncOp op, OmpThread& me, const LoopShare& loop, uint64_t value);
+  [[noreturn]] void fail(const std::string& message);
+
+  // Ships the host's writes since its last update.
+  bool shipWrites(std::vector<std::vector<uint8_t>>& update, std::string& error);
+
+  MainHostLink& link_;
+  granule::Granule& root_;
+  snapshot::CopyLink& copy_;
+  // The copy's pages written since the last update (null when no tracker
+  // could start: every update then compares the whole copy).
+  std::unique_ptr<snapshot::DirtyTracker> written_;
+  // Guards the copy link (ship and accept) and the order of sends.
+  std::mutex linkLock_;
+  std::mutex answersLock_;
+  std::condition_variable answered_;
+  struct Answer {
+    bool arrived = false;
+    SyncReply reply;
+  };
+  std::map<uint32_t, Answer> answers_;  // by thread number, until taken
+};
+
+// A thread granule's MemorySync on a thread host: atomics take the main
+// host's exclusive lock (one round trip, its answer is the acquire), and
+// the release before leaving it travels with the unlock.
+class RemoteSync : public granule::MemorySync {
+ public:
+  RemoteSync(ThreadHostSync& sync, uint32_t threadNum) : sync_(sync), threadNum_(threadNum) {}
+  void acquire() override;
+  void release() override;
+  void lockExclusive() override;
+  void unlockExclusive() override;
+  const void* domain() const override { return &sync_; }
+
+ private:
+  ThreadHostSync& sync_;
+  const uint32_t threadNum_;
+  int exclusiveDepth_ = 0;
+  bool acquiredWithLock_ = false;
+};
+
+// The ThreadHostSync of the thread host `granule` runs on inside a region
+// that spans hosts (its team's, or an enclosing team's: a nested team
+// there is serialised and still locks through the main host), else null.
+ThreadHostSync* threadHostSyncOf(granule::Granule& granule);
+
+}  // namespace synergy::omp

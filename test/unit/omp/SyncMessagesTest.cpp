@@ -1,0 +1,71 @@
+// Unit tests for the synchronisation messages between a spread region's
+// hosts: requests and replies survive the wire exactly, fit their frames,
+// and malformed ones are refused with a reason.
+#include <gtest/gtest.h>
+
+#include "omp/SyncMessages.h"
+#include "transport/FrameTypes.h"
+
+using namespace synergy::omp;
+
+namespace {
+
+TEST(SyncMessagesTest, RequestRoundTripsAndFitsItsFrame) {
+  SyncRequest request{SyncOp::OrderedEnter, 5, {7, 0xfffffffe, uint64_t(1) << 40, 35, 3}};
+  std::vector<uint8_t> bytes = encodeSyncRequest(request);
+  ASSERT_EQ(bytes.size(), kSyncRequestBytes);
+  ASSERT_EQ(bytes.size(), synergy::transport::kOmpSyncRequestBytes);
+  SyncRequest decoded;
+  std::string error;
+  ASSERT_TRUE(decodeSyncRequest(bytes.data(), bytes.size(), decoded, error)) << error;
+  EXPECT_EQ(decoded.op, SyncOp::OrderedEnter);
+  EXPECT_EQ(decoded.threadNum, 5u);
+  for (int i = 0; i < 5; ++i) EXPECT_EQ(decoded.arguments[i], request.arguments[i]) << i;
+}
+
+TEST(SyncMessagesTest, ReplyRoundTripsAndFitsItsFrame) {
+  SyncReply reply{3, true, {UINT64_MAX, 12}};
+  std::vector<uint8_t> bytes = encodeSyncReply(reply);
+  ASSERT_EQ(bytes.size(), kSyncReplyBytes);
+  ASSERT_EQ(bytes.size(), synergy::transport::kOmpSyncReplyBytes);
+  SyncReply decoded;
+  std::string error;
+  ASSERT_TRUE(decodeSyncReply(bytes.data(), bytes.size(), decoded, error)) << error;
+  EXPECT_EQ(decoded.threadNum, 3u);
+  EXPECT_TRUE(decoded.withUpdate);
+  EXPECT_EQ(decoded.results[0], UINT64_MAX);
+  EXPECT_EQ(decoded.results[1], 12u);
+}
+
+TEST(SyncMessagesTest, RefusesWrongLengthsUnknownOperationsAndFlags) {
+  std::vector<uint8_t> request = encodeSyncRequest(SyncRequest{SyncOp::Barrier, 1, {}});
+  SyncRequest decodedRequest;
+  std::string error;
+  EXPECT_FALSE(decodeSyncRequest(request.data(), request.size() - 1, decodedRequest, error));
+  EXPECT_EQ(error, "synchronisation request of 47 bytes, not 48");
+  for (uint32_t op : {0u, uint32_t(SyncOp::ReductionArrive), 0xffffffffu}) {
+    for (int i = 0; i < 4; ++i) request[size_t(i)] = uint8_t(op >> (8 * i));
+    EXPECT_FALSE(decodeSyncRequest(request.data(), request.size(), decodedRequest, error));
+    EXPECT_EQ(error, "unknown synchronisation operation " + std::to_string(op));
+  }
+  std::vector<uint8_t> reply = encodeSyncReply(SyncReply{1, false, {}});
+  SyncReply decodedReply;
+  EXPECT_FALSE(decodeSyncReply(reply.data(), 25, decodedReply, error));
+  EXPECT_EQ(error, "synchronisation reply of 25 bytes, not 24");
+  reply[4] = 2;
+  EXPECT_FALSE(decodeSyncReply(reply.data(), reply.size(), decodedReply, error));
+  EXPECT_EQ(error, "synchronisation reply with update flag 2");
+}
+
+TEST(SyncMessagesTest, ExactlyTheReleasingOperationsFollowAnUpdate) {
+  for (SyncOp op : {SyncOp::Join, SyncOp::Barrier, SyncOp::Unlock, SyncOp::ExclusiveUnlock,
+                    SyncOp::Release, SyncOp::OrderedLeave, SyncOp::LibcUnlock})
+    EXPECT_TRUE(syncOpReleases(op)) << uint32_t(op);
+  for (SyncOp op : {SyncOp::Lock, SyncOp::NestLock, SyncOp::TestLock, SyncOp::TestNestLock,
+                    SyncOp::Exclusive, SyncOp::Acquire, SyncOp::Single, SyncOp::Copyprivate,
+                    SyncOp::LoopChunk, SyncOp::OrderedEnter, SyncOp::OrderedSkip,
+                    SyncOp::LibcLock})
+    EXPECT_FALSE(syncOpReleases(op)) << uint32_t(op);
+}
+
+}  // namespace
