@@ -149,10 +149,14 @@ struct RmaTarget {
   bool remote = false;
   int targetRank = 0;
   int64_t targetOffset = 0;
+  // The target is MPI_PROC_NULL: the operation moves nothing and succeeds
+  // (MPI-3.1 11.3), and a request-based one completes at once.
+  bool toProcNull = false;
 };
 
 // Resolves an operation's origin buffer and target location; returns 0 or
-// the error raised. With `originIgnored` (the origin of MPI_NO_OP, which
+// the error raised. A target of MPI_PROC_NULL sets only `toProcNull`, once
+// the window, datatypes and counts are checked. With `originIgnored` (the origin of MPI_NO_OP, which
 // MPI ignores) the origin arguments are not looked at. A target on another
 // host is refused with an error naming the call unless `acrossHosts`: the
 // caller then hands the operation to rmaAcrossHosts().
