@@ -310,6 +310,7 @@ u32 Z_envZ_MPI_Win_free(void* instance, u32 winAddr) {
                          call, window->commHandle, CollectiveKind::WinFree, [](Contribution&) {},
                          [](std::vector<Contribution>&, int) { return abi::kSuccess; });
   if (result) return result;
+  releaseSharedPages(call, window->sharedGuest, window->sharedBytes);
   using FreeFn = void (*)(void*, uint32_t);
   auto release =
       reinterpret_cast<FreeFn>(call.granule.module().exportedFunction("synergy_mpi_free"));

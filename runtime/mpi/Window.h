@@ -10,7 +10,8 @@
 //
 // OneSided.cpp creates and frees windows and serves fence epochs;
 // PassiveTarget.cpp, RmaAtomics.cpp, GeneralActiveTarget.cpp,
-// WindowFlavors.cpp and WindowProperties.cpp serve the other families.
+// WindowFlavors.cpp, SharedMemoryWindows.cpp and WindowProperties.cpp
+// serve the other families.
 //
 // When the members span hosts, each host has its own WindowSync for its
 // own members, an operation on a member of another host travels to that
@@ -104,6 +105,12 @@ struct Window {
 
   int me = -1;  // this member's rank in the window
 
+  // MPI_Win_allocate_shared: this member's guest pages [sharedGuest,
+  // sharedGuest + sharedBytes) map the window's file, at the same address
+  // in every member (SharedMemoryWindows.cpp); 0 bytes for other flavors.
+  uint32_t sharedGuest = 0;
+  uint64_t sharedBytes = 0;
+
   // Nonzero when the members span hosts: the id every host knows the
   // window by (RemoteWindows.cpp), and this member's operations on
   // members of other hosts that are not done yet. bases[] is null for
@@ -169,6 +176,10 @@ int resolveRmaTarget(HostCall& call, uint32_t originAddr, int originCount, int o
 // accumulate; first copies the target's old contents, packed, to
 // `fetched` unless it is null. Returns 0 or the error raised.
 int accumulateAt(HostCall& call, RmaTarget& target, int op, uint8_t* fetched);
+
+// Ends this member's mapping of a shared window's pages [guest, guest +
+// bytes) when the window is freed (nothing when `bytes` is 0).
+void releaseSharedPages(HostCall& call, uint32_t guest, uint64_t bytes);
 
 // Wakes every member of `window` after a change to its WindowSync.
 void announceWindowChange(HostCall& call, Window& window);
