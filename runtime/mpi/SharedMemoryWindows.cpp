@@ -120,6 +120,11 @@ int placeSharedPages(HostCall& call, int comm, int64_t size, SharedPlacement& pl
       });
 }
 
+bool hasHint(const Window& window, const std::string& key, const std::string& value) {
+  return std::find(window.info.begin(), window.info.end(), std::make_pair(key, value)) !=
+         window.info.end();
+}
+
 }  // namespace
 
 namespace synergy::mpi {
@@ -135,7 +140,6 @@ extern "C" {
 u32 Z_envZ_MPI_Win_allocate_shared(void* instance, u32 size, u32 dispUnit, u32 info, u32 comm,
                                    u32 baseptrOut, u32 winOut) {
   HostCall call(instance, "MPI_Win_allocate_shared");
-  (void)info;  // alloc_shared_noncontig: contiguous parts serve it as well
   CommHandle* handle = call.rank.comm(int(comm));
   if (!handle) return call.fail(int(comm), abi::kErrComm, "invalid communicator");
   int64_t bytes = int32_t(size);
@@ -162,6 +166,10 @@ u32 Z_envZ_MPI_Win_allocate_shared(void* instance, u32 size, u32 dispUnit, u32 i
   int32_t win = 0;
   call.load(winOut, win);
   std::shared_ptr<Window> window = call.rank.window(win);
+  // Its hints become the window's (MPI_Win_get_info); shared_query reads
+  // alloc_shared_noncontig.
+  if (auto hints = call.rank.infos.find(int(info)); hints != call.rank.infos.end())
+    window->info = hints->second;
   window->sharedGuest = sharedGuest;
   window->sharedBytes = placement.pages * kWasmPageSize;
   call.store<uint32_t>(baseptrOut, mine);
@@ -190,6 +198,9 @@ u32 Z_envZ_MPI_Win_shared_query(void* instance, u32 win, u32 rank, u32 sizeOut, 
   int64_t offset = 0, size = window->sizes[member];
   for (int before = 0; before < member; ++before) offset += window->sizes[before];
   uint32_t base = window->sharedBytes ? window->sharedGuest + uint32_t(offset) : 0;
+  // Parts asked for as noncontiguous have no place of their own when
+  // empty: NULL, as MPICH gives (its rma/win_shared_noncontig_put checks).
+  if (size == 0 && hasHint(*window, "alloc_shared_noncontig", "true")) base = 0;
   if (window->flavor != abi::kWinFlavorShared) {
     bool own = member == window->me && window->bases[member];
     base = own ? uint32_t(window->bases[member] - call.granule.memoryBase()) : 0;
