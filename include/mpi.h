@@ -905,6 +905,12 @@ int MPI_Comm_get_info(MPI_Comm comm, MPI_Info* info_used);
  * MPI_ERRORS_RETURN. Each access completes when it is made: a nonblocking
  * one returns a completed request, and MPI_File_iread's status holds the
  * count. */
+/* ROMIO's names from before MPI-2 made file requests MPI_Requests, which
+ * MPICH and OpenMPI still declare and MPICH's io/async test uses. */
+#define MPIO_USES_MPI_REQUEST 1
+#define MPIO_Request MPI_Request
+#define MPIO_Wait MPI_Wait
+#define MPIO_Test MPI_Test
 #define MPI_MODE_CREATE 1
 #define MPI_MODE_RDONLY 2
 #define MPI_MODE_WRONLY 4

@@ -149,7 +149,8 @@ int resolveRmaTarget(HostCall& call, uint32_t originAddr, int originCount, int o
   out.window = windowOrFail(call, win, error);
   if (!out.window) return error;
   Window& window = *out.window;
-  if (targetRank < 0 || targetRank >= window.comm->size())
+  out.toProcNull = targetRank == abi::kProcNull;
+  if (!out.toProcNull && (targetRank < 0 || targetRank >= window.comm->size()))
     return failOnWindow(call, window, abi::kErrRank,
                         "invalid target rank " + std::to_string(targetRank));
   out.originType = call.rank.type(originType);
@@ -158,6 +159,7 @@ int resolveRmaTarget(HostCall& call, uint32_t originAddr, int originCount, int o
     return failOnWindow(call, window, abi::kErrType, "invalid datatype");
   if (originCount < 0 || targetCount < 0)
     return failOnWindow(call, window, abi::kErrCount, "negative count");
+  if (out.toProcNull) return abi::kSuccess;
   out.originCount = originIgnored ? 0 : originCount;
   out.targetCount = targetCount;
   if (!originIgnored) {
@@ -308,6 +310,7 @@ u32 Z_envZ_MPI_Win_free(void* instance, u32 winAddr) {
                          call, window->commHandle, CollectiveKind::WinFree, [](Contribution&) {},
                          [](std::vector<Contribution>&, int) { return abi::kSuccess; });
   if (result) return result;
+  releaseSharedPages(call, window->sharedGuest, window->sharedBytes);
   using FreeFn = void (*)(void*, uint32_t);
   auto release =
       reinterpret_cast<FreeFn>(call.granule.module().exportedFunction("synergy_mpi_free"));
@@ -326,6 +329,7 @@ u32 Z_envZ_MPI_Put(void* instance, u32 origin, u32 originCount, u32 originType, 
                                int32_t(targetDisp), int(targetCount), int(targetType), int(win), t,
                                /*originIgnored=*/false, /*acrossHosts=*/true))
     return e;
+  if (t.toProcNull) return abi::kSuccess;
   if (t.remote) return rmaAcrossHosts(call, t, RmaKind::Put, 0);
   copyTyped(t.origin, *t.originType, t.originCount, t.target, *t.targetType, t.targetCount,
             t.originType->size * t.originCount);
@@ -340,6 +344,7 @@ u32 Z_envZ_MPI_Get(void* instance, u32 origin, u32 originCount, u32 originType, 
                                int32_t(targetDisp), int(targetCount), int(targetType), int(win), t,
                                /*originIgnored=*/false, /*acrossHosts=*/true))
     return e;
+  if (t.toProcNull) return abi::kSuccess;
   if (t.remote)
     return rmaAcrossHosts(call, t, RmaKind::Get, 0, t.origin, t.originType, t.originCount);
   copyTyped(t.target, *t.targetType, t.targetCount, t.origin, *t.originType, t.originCount,
@@ -356,6 +361,7 @@ u32 Z_envZ_MPI_Accumulate(void* instance, u32 origin, u32 originCount, u32 origi
                                int32_t(targetDisp), int(targetCount), int(targetType), int(win), t,
                                /*originIgnored=*/false, /*acrossHosts=*/true))
     return e;
+  if (t.toProcNull) return abi::kSuccess;
   if (t.remote) return rmaAcrossHosts(call, t, RmaKind::Accumulate, int(op));
   return accumulateAt(call, t, int(op), nullptr);
 }

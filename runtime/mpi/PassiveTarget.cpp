@@ -74,12 +74,13 @@ int checkTarget(HostCall& call, Window& window, int target) {
   return abi::kSuccess;
 }
 
-// The common part of the flush calls: a live window and an epoch.
+// The common part of the flush calls: a live window and an epoch. Every
+// operation on MPI_PROC_NULL is already done, and no lock is held on it.
 int flushEpoch(void* instance, const char* name, int win, int target) {
   HostCall call(instance, name);
   int error;
   auto window = windowOrFail(call, win, error);
-  if (!window) return error;
+  if (!window || target == abi::kProcNull) return error;
   if (target >= 0 && (error = checkTarget(call, *window, target))) return error;
   if (!inPassiveEpoch(*window, target))
     return failOnWindow(call, *window, abi::kErrRmaSync,
@@ -101,6 +102,8 @@ u32 Z_envZ_MPI_Win_lock(void* instance, u32 lockType, u32 targetRank, u32 assert
   int type = int(lockType), target = int(targetRank);
   if (type != abi::kLockExclusive && type != abi::kLockShared)
     return failOnWindow(call, *window, abi::kErrArg, "invalid lock type " + std::to_string(type));
+  // A lock on MPI_PROC_NULL guards nothing: its epoch holds no operation.
+  if (target == abi::kProcNull) return abi::kSuccess;
   if ((error = checkTarget(call, *window, target))) return error;
   if (inPassiveEpoch(*window, target))
     return failOnWindow(call, *window, abi::kErrRmaSync,
@@ -120,6 +123,7 @@ u32 Z_envZ_MPI_Win_unlock(void* instance, u32 targetRank, u32 win) {
   auto window = windowOrFail(call, int(win), error);
   if (!window) return error;
   int target = int(targetRank);
+  if (target == abi::kProcNull) return abi::kSuccess;
   if ((error = checkTarget(call, *window, target))) return error;
   HeldLock held = window->lockHeld[target];
   if (held == HeldLock::None)

@@ -62,6 +62,7 @@ int getAccumulate(HostCall& call, u32 origin, u32 originCount, u32 originType, u
                                int32_t(targetDisp), int(targetCount), int(targetType), int(win), t,
                                isNoOp(op), /*acrossHosts=*/true))
     return e;
+  if (t.toProcNull) return abi::kSuccess;
   Layout layout;
   uint8_t* buffer;
   if (int e = resolveResult(call, t, result, int(resultCount), int(resultType), layout, buffer))
@@ -112,6 +113,7 @@ u32 Z_envZ_MPI_Compare_and_swap(void* instance, u32 origin, u32 compare, u32 res
                                1, int(type), int(win), t, /*originIgnored=*/false,
                                /*acrossHosts=*/true))
     return e;
+  if (t.toProcNull) return abi::kSuccess;
   // MPI allows only C integers, Fortran integers and logicals, and bytes:
   // one element, compared bit for bit.
   switch (t.targetType->element) {
@@ -153,6 +155,7 @@ u32 Z_envZ_MPI_Rput(void* instance, u32 origin, u32 originCount, u32 originType,
                                int32_t(targetDisp), int(targetCount), int(targetType), int(win), t,
                                /*originIgnored=*/false, /*acrossHosts=*/true))
     return e;
+  if (t.toProcNull) return storeCompletedRequest(call, requestOut);
   if (t.remote) {
     if (int e = rmaAcrossHosts(call, t, RmaKind::Put, 0)) return e;
     if (int e = completeAcrossHosts(call, t)) return e;
@@ -171,6 +174,7 @@ u32 Z_envZ_MPI_Rget(void* instance, u32 origin, u32 originCount, u32 originType,
                                int32_t(targetDisp), int(targetCount), int(targetType), int(win), t,
                                /*originIgnored=*/false, /*acrossHosts=*/true))
     return e;
+  if (t.toProcNull) return storeCompletedRequest(call, requestOut);
   if (t.remote) {
     if (int e = rmaAcrossHosts(call, t, RmaKind::Get, 0, t.origin, t.originType, t.originCount))
       return e;
@@ -191,6 +195,7 @@ u32 Z_envZ_MPI_Raccumulate(void* instance, u32 origin, u32 originCount, u32 orig
                                int32_t(targetDisp), int(targetCount), int(targetType), int(win), t,
                                /*originIgnored=*/false, /*acrossHosts=*/true))
     return e;
+  if (t.toProcNull) return storeCompletedRequest(call, requestOut);
   if (t.remote) {
     if (int e = rmaAcrossHosts(call, t, RmaKind::Accumulate, int(op))) return e;
     if (int e = completeAcrossHosts(call, t)) return e;

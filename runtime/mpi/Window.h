@@ -10,7 +10,8 @@
 //
 // OneSided.cpp creates and frees windows and serves fence epochs;
 // PassiveTarget.cpp, RmaAtomics.cpp, GeneralActiveTarget.cpp,
-// WindowFlavors.cpp and WindowProperties.cpp serve the other families.
+// WindowFlavors.cpp, SharedMemoryWindows.cpp and WindowProperties.cpp
+// serve the other families.
 //
 // When the members span hosts, each host has its own WindowSync for its
 // own members, an operation on a member of another host travels to that
@@ -104,6 +105,12 @@ struct Window {
 
   int me = -1;  // this member's rank in the window
 
+  // MPI_Win_allocate_shared: this member's guest pages [sharedGuest,
+  // sharedGuest + sharedBytes) map the window's file, at the same address
+  // in every member (SharedMemoryWindows.cpp); 0 bytes for other flavors.
+  uint32_t sharedGuest = 0;
+  uint64_t sharedBytes = 0;
+
   // Nonzero when the members span hosts: the id every host knows the
   // window by (RemoteWindows.cpp), and this member's operations on
   // members of other hosts that are not done yet. bases[] is null for
@@ -149,10 +156,14 @@ struct RmaTarget {
   bool remote = false;
   int targetRank = 0;
   int64_t targetOffset = 0;
+  // The target is MPI_PROC_NULL: the operation moves nothing and succeeds
+  // (MPI-3.1 11.3), and a request-based one completes at once.
+  bool toProcNull = false;
 };
 
 // Resolves an operation's origin buffer and target location; returns 0 or
-// the error raised. With `originIgnored` (the origin of MPI_NO_OP, which
+// the error raised. A target of MPI_PROC_NULL sets only `toProcNull`, once
+// the window, datatypes and counts are checked. With `originIgnored` (the origin of MPI_NO_OP, which
 // MPI ignores) the origin arguments are not looked at. A target on another
 // host is refused with an error naming the call unless `acrossHosts`: the
 // caller then hands the operation to rmaAcrossHosts().
@@ -165,6 +176,10 @@ int resolveRmaTarget(HostCall& call, uint32_t originAddr, int originCount, int o
 // accumulate; first copies the target's old contents, packed, to
 // `fetched` unless it is null. Returns 0 or the error raised.
 int accumulateAt(HostCall& call, RmaTarget& target, int op, uint8_t* fetched);
+
+// Ends this member's mapping of a shared window's pages [guest, guest +
+// bytes) when the window is freed (nothing when `bytes` is 0).
+void releaseSharedPages(HostCall& call, uint32_t guest, uint64_t bytes);
 
 // Wakes every member of `window` after a change to its WindowSync.
 void announceWindowChange(HostCall& call, Window& window);

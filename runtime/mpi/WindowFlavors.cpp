@@ -1,4 +1,4 @@
-//===- WindowFlavors.cpp - dynamic and shared-memory windows --------------===//
+//===- WindowFlavors.cpp - dynamic windows --------------------------------===//
 //
 // MPI_Win_create_dynamic makes a window with no memory; each member then
 // attaches regions of its own memory (MPI_Win_attach/detach), published in
@@ -6,14 +6,7 @@
 // address in the target's linear memory (MPI_Get_address, MPI_BOTTOM = 0).
 // Every access must fall inside one region the target has attached.
 //
-// MPI_Win_allocate_shared allocates each member's part in that member's
-// own linear memory. A granule can load from and store to nothing but its
-// own linear memory, so another member's part is reachable only through
-// RMA calls on the window (which work as on any window):
-// MPI_Win_shared_query answers for the caller's own part (and for
-// MPI_PROC_NULL when that names the caller's part) and refuses any other
-// member's with MPI_ERR_RMA_SHARED and a message saying why, rather than
-// hand back a pointer that would read the caller's own memory.
+// Shared-memory windows are SharedMemoryWindows.cpp's.
 //
 //===----------------------------------------------------------------------===//
 #include <algorithm>
@@ -72,46 +65,6 @@ u32 Z_envZ_MPI_Win_detach(void* instance, u32 win, u32 base) {
   if (!found)
     return failOnWindow(call, *window, abi::kErrRmaAttach,
                         "no region attached at address " + std::to_string(base));
-  return abi::kSuccess;
-}
-
-u32 Z_envZ_MPI_Win_allocate_shared(void* instance, u32 size, u32 dispUnit, u32 info, u32 comm,
-                                   u32 baseptrOut, u32 winOut) {
-  HostCall call(instance, "MPI_Win_allocate_shared");
-  (void)info;
-  return allocateWindow(call, int32_t(size), int(dispUnit), int(comm), baseptrOut, winOut,
-                        abi::kWinFlavorShared);
-}
-
-u32 Z_envZ_MPI_Win_shared_query(void* instance, u32 win, u32 rank, u32 sizeOut, u32 dispUnitOut,
-                                u32 baseptrOut) {
-  HostCall call(instance, "MPI_Win_shared_query");
-  int error;
-  auto window = windowOrFail(call, int(win), error);
-  if (!window) return error;
-  if (window->flavor != abi::kWinFlavorShared)
-    return failOnWindow(call, *window, abi::kErrRmaFlavor,
-                        "MPI_Win_shared_query needs a window from MPI_Win_allocate_shared");
-  int member = int(rank);
-  if (member == abi::kProcNull) {
-    // The first member with a non-empty part, as MPI defines it.
-    member = 0;
-    while (member + 1 < window->comm->size() && window->sizes[member] == 0) ++member;
-  } else if (member < 0 || member >= window->comm->size()) {
-    return failOnWindow(call, *window, abi::kErrRank, "invalid rank " + std::to_string(member));
-  }
-  if (member != window->me)
-    return failOnWindow(
-        call, *window, abi::kErrRmaShared,
-        "rank " + std::to_string(member) +
-            "'s part of a shared window lives in that rank's own linear memory, which this "
-            "rank cannot load from or store to; use MPI_Put/MPI_Get on the window instead");
-  uint32_t base = uint32_t(window->bases[member] - call.granule.memoryBase());
-  if (!call.bytes(sizeOut, 4) || !call.bytes(dispUnitOut, 4) || !call.bytes(baseptrOut, 4))
-    return failOnWindow(call, *window, abi::kErrArg, "output outside linear memory");
-  call.store<int32_t>(sizeOut, int32_t(window->sizes[member]));
-  call.store<int32_t>(dispUnitOut, int32_t(window->dispUnits[member]));
-  call.store<uint32_t>(baseptrOut, base);
   return abi::kSuccess;
 }
 

@@ -99,6 +99,25 @@ bool LinearMemory::mapCopyOnWrite(int fd, uint64_t bytes) {
   return true;
 }
 
+// Whether [offset, offset + bytes) is a non-empty run of whole wasm pages
+// inside the accessible prefix.
+static bool isAccessiblePageRange(uint64_t offset, uint64_t bytes, uint64_t sizeBytes) {
+  return bytes > 0 && offset % kWasmPageSize == 0 && bytes % kWasmPageSize == 0 &&
+         offset <= sizeBytes && bytes <= sizeBytes - offset;
+}
+
+bool LinearMemory::mapSharedFile(uint64_t offset, int fd, uint64_t bytes) {
+  if (!isAccessiblePageRange(offset, bytes, sizeBytes())) return false;
+  return mmap(base_ + offset, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0) !=
+         MAP_FAILED;
+}
+
+bool LinearMemory::unmapSharedFile(uint64_t offset, uint64_t bytes) {
+  if (!isAccessiblePageRange(offset, bytes, sizeBytes())) return false;
+  return mmap(base_ + offset, bytes, PROT_READ | PROT_WRITE,
+              MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0) != MAP_FAILED;
+}
+
 bool LinearMemory::reservationContains(const void* address) const {
   auto* p = static_cast<const uint8_t*>(address);
   return base_ && p >= base_ && p < base_ + kReservationBytes;

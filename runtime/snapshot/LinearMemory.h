@@ -49,6 +49,16 @@ class LinearMemory {
   // (bytes [0, bytes)). Nothing is copied; pages are shared until written.
   bool mapCopyOnWrite(int fd, uint64_t bytes);
 
+  // Maps bytes [0, bytes) of `fd` shared (MAP_SHARED) over the accessible
+  // pages [offset, offset + bytes), so that every memory mapping the same
+  // file there sees one another's stores (an MPI shared-memory window).
+  // Both must be whole 64 KiB pages inside the current size. False when
+  // they are not or the system refuses.
+  bool mapSharedFile(uint64_t offset, int fd, uint64_t bytes);
+  // Puts fresh private zero pages back over [offset, offset + bytes),
+  // ending such a mapping; the memory keeps its size.
+  bool unmapSharedFile(uint64_t offset, uint64_t bytes);
+
   uint8_t* base() const { return base_; }
   uint64_t sizeBytes() const { return pages_ * kWasmPageSize; }
   uint64_t pages() const { return pages_; }

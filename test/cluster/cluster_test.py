@@ -1579,6 +1579,7 @@ def case_dir_grants(cluster):
 # OpenMPI's. Programs written for 1 or 2 ranks only are not run.
 CORPUS_UNSUPPORTED = {
     "rma_window_flavors.c": "MPI_Win_allocate_shared",
+    "win_shared_memory.c": "MPI_Win_allocate_shared",
 }
 
 

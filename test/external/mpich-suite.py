@@ -60,8 +60,21 @@ TEST_CONFIG = """\
 #define THREAD_PACKAGE_NAME THREAD_PACKAGE_POSIX
 """
 
-HARNESS_SOURCES = ['util/mtest.c', 'util/mtest_common.c', 'util/mtest_single.c',
-                   'util/dtypes.c', 'util/run_mpitests.c']
+HARNESS_SOURCES = ['util/mtest.c', 'util/mtest_common.c', 'util/dtypes.c',
+                   'util/run_mpitests.c']
+SINGLE_HARNESS_SOURCES = ['util/mtest_single.c']
+
+# The programs under threads/ start threads through the harness's
+# util/mtest_thread.c (Makefile_threads.mtest), in place of the other
+# programs' util/mtest_single.c. They and their harness are
+# built with pthreads, which for a granule also means shared memory with
+# atomics: its objects cannot be linked with the single-threaded harness.
+THREAD_HARNESS_SOURCES = ['util/mtest_thread.c']
+THREAD_FLAGS = ['-DMTEST_USE_THREAD', '-pthread']
+
+
+def uses_threads(directory):
+  return directory.split('/')[0] == 'threads'
 
 SYNERGY_REFUSAL = re.compile(r'(P?MPI_\w+) is not supported by the Synergy runtime')
 UNDECLARED = re.compile(
@@ -185,17 +198,20 @@ def run_quiet(command, cwd=None, timeout=600):
   return result.returncode, result.stdout
 
 
-def build_harness(impl, suite, include, work):
-  """One static archive of the harness and dtpools for `impl`."""
-  out = os.path.join(work, impl.name, 'harness')
+def build_harness(impl, suite, include, work, threads):
+  """One static archive of the harness and dtpools for `impl`, with the
+  thread part and built with pthreads when `threads`."""
+  out = os.path.join(work, impl.name, 'harness-threads' if threads else 'harness')
   os.makedirs(out, exist_ok=True)
-  sources = HARNESS_SOURCES + sorted(
+  sources = HARNESS_SOURCES + (THREAD_HARNESS_SOURCES if threads else SINGLE_HARNESS_SOURCES)
+  sources += sorted(
       os.path.join('dtpools', 'src', f)
       for f in os.listdir(os.path.join(suite, 'dtpools', 'src')) if f.endswith('.c'))
   objects = []
   for source in sources:
     obj = os.path.join(out, source.replace('/', '_') + '.o')
     status, log = run_quiet(impl.cc + compile_flags(suite, include) +
+                            (THREAD_FLAGS if threads else []) +
                             ['-c', os.path.join(suite, source), '-o', obj])
     if status != 0:
       # The programs that need this part fail to link and are counted so.
@@ -223,6 +239,8 @@ def build_program(impl, suite, include, archive, work, directory, program):
   out_dir = os.path.join(work, impl.name, directory)
   os.makedirs(out_dir, exist_ok=True)
   output = os.path.join(out_dir, program + ('.wasm' if impl.name == 'synergy' else ''))
+  if uses_threads(directory):
+    cppflags = THREAD_FLAGS + cppflags
   command = impl.cc + compile_flags(suite, include) + cppflags + \
       [os.path.join(suite, directory, s) for s in sources if s.endswith('.c')] + \
       [archive, '-lm', '-o', output]
@@ -295,9 +313,13 @@ def main():
   missing = {}
   details = []
   for impl in implementations(args):
-    archive = build_harness(impl, suite, include, work)
+    archives = {}
     missing[impl.name] = collections.Counter()
     for directory in args.dirs.split(','):
+      threads = uses_threads(directory)
+      if threads not in archives:
+        archives[threads] = build_harness(impl, suite, include, work, threads)
+      archive = archives[threads]
       tally = collections.Counter()
       built = {}
       for run in read_testlist(suite, directory, args.timeout):

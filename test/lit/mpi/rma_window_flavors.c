@@ -79,7 +79,8 @@ int main(int argc, char** argv) {
   MPI_Win_free(&win);
 
   // Shared: each rank allocates its part and reaches its own by pointer,
-  // the others' through RMA.
+  // its neighbour's through RMA (win_shared_memory.c reaches them by
+  // pointer).
   int* part;
   MPI_Win_allocate_shared(3 * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &part,
                           &win);

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstring>
@@ -38,6 +39,37 @@ TEST(LinearMemory, ReservationCoversEveryWasm32AddressPlusOffset) {
   ASSERT_TRUE(memory.create(1, 10, error)) << error;
   EXPECT_TRUE(memory.reservationContains(memory.base() + 0xffffffffull + 0xffffffffull));
   EXPECT_FALSE(memory.reservationContains(memory.base() + kReservationBytes));
+}
+
+// Two memories mapping one file at the same offset see each other's stores
+// there and nowhere else; after unmapping, the range is private zero pages.
+TEST(LinearMemory, SharedFileRangeIsSharedUntilUnmapped) {
+  LinearMemory first, second;
+  std::string error;
+  ASSERT_TRUE(first.create(3, 10, error)) << error;
+  ASSERT_TRUE(second.create(3, 10, error)) << error;
+  int fd = memfd_create("linear-memory-test", MFD_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(ftruncate(fd, off_t(kWasmPageSize)), 0);
+  first.base()[kWasmPageSize] = 5;  // overwritten by the file's zeros
+  ASSERT_TRUE(first.mapSharedFile(kWasmPageSize, fd, kWasmPageSize));
+  ASSERT_TRUE(second.mapSharedFile(kWasmPageSize, fd, kWasmPageSize));
+  close(fd);  // the mappings keep the file
+  EXPECT_EQ(first.base()[kWasmPageSize], 0);
+  first.base()[kWasmPageSize + 17] = 42;
+  EXPECT_EQ(second.base()[kWasmPageSize + 17], 42);
+  second.base()[0] = 9;  // outside the shared range: private
+  EXPECT_EQ(first.base()[0], 0);
+  // Unaligned, empty or out-of-memory ranges are refused.
+  EXPECT_FALSE(first.mapSharedFile(100, 3, kWasmPageSize));
+  EXPECT_FALSE(first.mapSharedFile(kWasmPageSize, 3, 0));
+  EXPECT_FALSE(first.mapSharedFile(3 * kWasmPageSize, 3, kWasmPageSize));
+  EXPECT_FALSE(first.unmapSharedFile(2 * kWasmPageSize, 2 * kWasmPageSize));
+  ASSERT_TRUE(first.unmapSharedFile(kWasmPageSize, kWasmPageSize));
+  EXPECT_EQ(first.base()[kWasmPageSize + 17], 0);
+  first.base()[kWasmPageSize + 17] = 1;
+  EXPECT_EQ(second.base()[kWasmPageSize + 17], 42);
+  EXPECT_EQ(first.pages(), 3u);
 }
 
 TEST(Snapshot, RestoreYieldsIdenticalMemoryAndGlobals) {
