@@ -3,7 +3,10 @@
 // Matching is textual and per component: guest name "/data" holds "/data"
 // and "/data/x" but not "/database". What remains after the prefix is handed
 // to openBeneath as it is, so any `..` or symlink in it is the resolver's to
-// refuse.
+// refuse. A relative name that no "." grant holds is taken as the host's
+// current directory joined with it, so that `--dir $PWD` holds "data.txt"
+// as `--dir .` does (the README promises the two behave alike, and a
+// granule's wasi-libc resolves relative names against its cwd the same way).
 //
 //===----------------------------------------------------------------------===//
 #include "sandbox/GrantTable.h"
@@ -35,6 +38,10 @@ std::optional<GrantTable> GrantTable::open(const std::vector<Grant>& grants, std
     table.roots_.add(directory.get(), grant.readOnly);
     table.grants_.push_back({grant, guestPrefixOf(grant.guestPath), std::move(directory)});
   }
+  if (char* cwd = ::getcwd(nullptr, 0)) {
+    table.currentDirectory_ = cwd;
+    std::free(cwd);
+  }
   return table;
 }
 
@@ -57,7 +64,7 @@ static bool writes(int flags) {
   return (flags & O_ACCMODE) != O_RDONLY || (flags & (O_CREAT | O_TRUNC | O_APPEND));
 }
 
-const GrantTable::OpenGrant* GrantTable::holderOf(std::string_view name, std::string_view& remainder) const {
+const GrantTable::OpenGrant* GrantTable::holderOf(std::string_view name, std::string& remainder) const {
   const OpenGrant* holder = nullptr;
   for (const OpenGrant& candidate : grants_) {
     std::optional<std::string_view> below = remainderBelow(candidate.guestPrefix, name);
@@ -67,13 +74,15 @@ const GrantTable::OpenGrant* GrantTable::holderOf(std::string_view name, std::st
     size_t holderLength = !holder || holder->guestPrefix == "." ? 0 : holder->guestPrefix.size();
     if (holder && length <= holderLength) continue;
     holder = &candidate;
-    remainder = *below;
+    remainder = std::string(*below);
   }
-  return holder;
+  if (holder || name.empty() || name.front() == '/' || currentDirectory_.empty()) return holder;
+  std::string absolute = currentDirectory_ + "/" + std::string(name);
+  return holderOf(absolute, remainder);
 }
 
 OpenedBeneath GrantTable::openGuestFile(std::string_view name, int flags, mode_t mode) const {
-  std::string_view remainder;
+  std::string remainder;
   const OpenGrant* holder = holderOf(name, remainder);
   if (!holder) return {UniqueFd(), kEscapes};
   if (writes(flags) && (holder->grant.readOnly ||
@@ -94,7 +103,7 @@ static bool writeAll(int fd, std::string_view contents) {
 }
 
 int GrantTable::replaceGuestFile(std::string_view name, std::string_view contents) const {
-  std::string_view remainder;
+  std::string remainder;
   const OpenGrant* holder = holderOf(name, remainder);
   if (!holder) return kEscapes;
   PathParent parent = resolveParent(holder->directory.get(), remainder);

@@ -5,7 +5,9 @@
 // names, longest first, and the rest of it is opened beneath that grant's
 // host directory with the sandbox resolver (SandboxPath.h), so `..`, symlinks
 // and absolute names cannot leave it. A grant whose guest name is "." holds
-// every relative name. A name no grant holds is refused as an escape, and a
+// every relative name; without one, a relative name is read against the
+// host's current directory (taken when the table is opened), so a grant that
+// holds that directory holds it. A name no grant holds is refused as an escape, and a
 // read-only grant, or a writable one where the file lies in a read-only grant
 // nested below it, refuses every writing, creating or truncating open with
 // EROFS.
@@ -62,9 +64,10 @@ class GrantTable {
   };
   // The grant that holds `name` and the rest of `name` below it; nullptr
   // when none does.
-  const OpenGrant* holderOf(std::string_view name, std::string_view& remainder) const;
+  const OpenGrant* holderOf(std::string_view name, std::string& remainder) const;
 
   std::vector<OpenGrant> grants_;
+  std::string currentDirectory_;  // the host's, when the table was opened
   GrantRoots roots_;
 };
 
