@@ -266,12 +266,15 @@ bool CheckpointCoordinator::suspended(int worldRank, granule::Granule& granule,
     // A file that cannot be written costs this checkpoint, not the run:
     // every rank still has its snapshot to be rewound from.
     std::string writeError;
+    bool committed = false;
     if (failure_.empty() && !policy_.directory.empty() && !writeCheckpoint(writeError)) {
       ++statistics_.postponed;
       std::fprintf(stderr, "synergy-run: note: checkpoint not written (%s)\n", writeError.c_str());
     } else if (failure_.empty()) {
       ++statistics_.checkpoints;
+      committed = true;
     }
+    if (hostParts_) hostParts_->checkpointOver(sequence_, committed, committedUnresumable_);
     roundUnresumable_.clear();
     for (std::string& done : sections_) std::string().swap(done);
     auto now = std::chrono::steady_clock::now();
@@ -299,6 +302,7 @@ bool CheckpointCoordinator::writeCheckpoint(std::string& error) {
   job.stdoutOffset = regularFileOffset(STDOUT_FILENO);
   job.stderrOffset = regularFileOffset(STDERR_FILENO);
   if (!roundUnresumable_.empty()) job.unresumable = roundUnresumable_;
+  committedUnresumable_ = job.unresumable;
   if (hostParts_) return writePartCheckpoint(job, error);
   std::string file = encodeCheckpoint(firstSequence_ + statistics_.checkpoints + 1, programDigest_,
                                       sections_, job);
@@ -348,7 +352,7 @@ bool CheckpointCoordinator::writePartCheckpoint(const JobRecord& job, std::strin
       return false;
     }
     if (record.unresumable.empty() && !part->unresumable.empty())
-      record.unresumable = part->unresumable;
+      record.unresumable = committedUnresumable_ = part->unresumable;
     sections.push_back(std::move(part->sections));
     firstRank += partRanks[p];
     rankCount += partRanks[p];

@@ -127,6 +127,7 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   std::function<uint64_t()> outputCount_;
   HostParts* hostParts_ = nullptr;
   uint64_t sequence_ = 0;  // with hostParts_: the job's number of this round's checkpoint
+  std::string committedUnresumable_;  // this round's file's reason a resume refuses it
   std::function<std::string()> quiescenceCheck_;
   RankWaiting rankWaiting_;
   const CheckpointImage* resumeFrom_ = nullptr;

@@ -46,6 +46,16 @@ class HostParts {
   // with `error` when one could not write or the job is ending.
   virtual bool gatherWritten(uint64_t sequence, std::vector<PartOutput>& outputs,
                              std::string& error) = 0;
+  // Every part, once checkpoint `sequence` of this round is over:
+  // `committed` when this part's share of it is written (part 0: the file
+  // is committed), `unresumable` what would make a resume refuse it. A
+  // suspension taken to move ranks (cluster/Migration.h) may end the
+  // process here instead of returning.
+  virtual void checkpointOver(uint64_t sequence, bool committed, const std::string& unresumable) {
+    (void)sequence;
+    (void)committed;
+    (void)unresumable;
+  }
 };
 
 }  // namespace synergy::checkpoint

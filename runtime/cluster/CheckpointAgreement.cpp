@@ -5,7 +5,10 @@
 //===----------------------------------------------------------------------===//
 #include "cluster/CheckpointAgreement.h"
 
+#include <unistd.h>
+
 #include <chrono>
+#include <cstdio>
 
 #include "checkpoint/CheckpointedJob.h"
 #include "mpi/World.h"
@@ -45,6 +48,11 @@ bool takeReason(const std::vector<uint8_t>& payload, size_t head, std::string& w
 }
 
 }  // namespace
+
+CheckpointAgreement::CheckpointAgreement(const JobPart& part)
+    : part_(part), slots_(part.partRanks.size()) {
+  if (part.partIndex == 0) migration_ = std::make_unique<MigrationWatch>(part.state, part.jobId);
+}
 
 void CheckpointAgreement::attach(MpiPeerLink& link, mpi::World& world) {
   link_ = &link;
@@ -128,6 +136,23 @@ bool CheckpointAgreement::onFrame(uint32_t from, transport::FrameType type,
           Written{getNumber(payload.data(), 8), payload[8] == 1, getNumber(payload.data() + 9, 8)};
       break;
     }
+    case transport::FrameType::MigrationStop: {
+      if (self0 || from != 0 || payload.size() != transport::kMigrationStopBytes) {
+        reason = "malformed MigrationStop";
+        return false;
+      }
+      migrationRound_ = getNumber(payload.data(), 8);
+      break;
+    }
+    case transport::FrameType::MigrationOutcome: {
+      if (self0 || from != 0 || payload.size() != transport::kMigrationOutcomeBytes ||
+          payload[8] > 1) {
+        reason = "malformed MigrationOutcome";
+        return false;
+      }
+      migrationOutcome_ = Outcome{getNumber(payload.data(), 8), payload[8] == 1};
+      break;
+    }
     default:
       reason = "not a checkpoint frame";
       return false;
@@ -156,6 +181,10 @@ std::string CheckpointAgreement::decide(bool due, const Vote& own) {
 
 bool CheckpointAgreement::agree(bool due, bool canSuspend, std::string& why, uint64_t& sequence,
                                 bool& aborted) {
+  // Part 0 reads the state store before it takes the lock, so that the
+  // other parts' votes are taken in meanwhile; only this thread changes
+  // round_.
+  bool migrating = migration_ && migration_->dueAt(round_ + 1);
   std::unique_lock<std::mutex> lock(mutex_);
   uint64_t round = ++round_;
   Vote own{round, canSuspend, link_->framesSent(), link_->framesReceived(), why};
@@ -169,6 +198,7 @@ bool CheckpointAgreement::agree(bool due, bool canSuspend, std::string& why, uin
     sequence = decision_->sequence;
     return decision_->suspend;
   }
+  due = due || migrating;
   auto allVoted = [&](std::optional<Vote> PartSlot::*which) {
     for (uint32_t p = 1; p < slots_.size(); ++p)
       if (!(slots_[p].*which) || (slots_[p].*which)->round != round) return false;
@@ -196,6 +226,14 @@ bool CheckpointAgreement::agree(bool due, bool canSuspend, std::string& why, uin
     if (!unchanged) why = "a message between hosts was in flight";
   }
   bool suspend = due && why.empty();
+  if (migrating && suspend) {
+    migrationRound_ = round;
+    for (uint32_t p = 1; p < slots_.size(); ++p) {
+      std::vector<uint8_t> payload;
+      putNumber(payload, round, 8);
+      link_->sendToPart(p, transport::FrameType::MigrationStop, std::move(payload));
+    }
+  }
   for (uint32_t p = 1; p < slots_.size(); ++p) {
     std::vector<uint8_t> payload;
     putNumber(payload, round, 8);
@@ -237,6 +275,41 @@ bool CheckpointAgreement::gatherWritten(uint64_t sequence,
     outputs.push_back({part_.jobId, p, slots_[p].written->stdoutBytes});
   }
   return true;
+}
+
+void CheckpointAgreement::checkpointOver(uint64_t sequence, bool committed,
+                                         const std::string& unresumable) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  if (migrationRound_ == 0 || migrationRound_ != round_) return;
+  bool stop = false;
+  if (part_.partIndex == 0) {
+    lock.unlock();
+    std::string reason = !committed ? "its checkpoint was not written"
+                         : unresumable.empty()
+                             ? ""
+                             : "its checkpoint could not be resumed (" + unresumable + ")";
+    stop = migration_->finished(committed && unresumable.empty(), reason);
+    for (uint32_t p = 1; p < slots_.size(); ++p) {
+      std::vector<uint8_t> payload;
+      putNumber(payload, sequence, 8);
+      payload.push_back(stop ? 1 : 0);
+      link_->sendToPart(p, transport::FrameType::MigrationOutcome, std::move(payload));
+    }
+  } else {
+    if (!waitFor(lock, [&] { return migrationOutcome_ && migrationOutcome_->sequence == sequence; }))
+      return;
+    stop = migrationOutcome_->stop;
+  }
+  if (stop) endToBeMoved();
+}
+
+void CheckpointAgreement::endToBeMoved() {
+  // Every rank stands still and its output has been drained; leaving
+  // writes out the frames still queued (part 0's outcome among them).
+  link_->leave();
+  std::fflush(stdout);
+  std::fflush(stderr);
+  _exit(kMigratedExitStatus);
 }
 
 PartCheckpoints::PartCheckpoints(const JobPart& part, const PartCheckpointing& how,

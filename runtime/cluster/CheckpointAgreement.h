@@ -21,6 +21,12 @@
 //     (CheckpointWritten) with its stdout count, and part 0 commits the
 //     file (CheckpointCoordinator.h).
 //
+// A migration (Migration.h) rides on the same rounds: part 0 asks its
+// MigrationWatch at each, takes the suspension as due when a move applies,
+// and announces it (MigrationStop) right before the decision; once the
+// checkpoint is over it tells every part whether they all end now to be
+// moved (MigrationOutcome) or go on.
+//
 // Every frame is checked: a wrong length, a vote to a part other than 0, a
 // decision or recount from a part other than 0, or a phase other than 1 or
 // 2 drops the connection. Waits end when the job aborts.
@@ -43,6 +49,7 @@
 #include "checkpoint/CheckpointedJob.h"
 #include "checkpoint/HostParts.h"
 #include "cluster/JobPart.h"
+#include "cluster/Migration.h"
 #include "cluster/MpiPeerLink.h"
 #include "mpi/MpiJob.h"
 
@@ -54,7 +61,7 @@ namespace synergy::cluster {
 
 class CheckpointAgreement final : public checkpoint::HostParts {
  public:
-  explicit CheckpointAgreement(const JobPart& part) : part_(part), slots_(part.partRanks.size()) {}
+  explicit CheckpointAgreement(const JobPart& part);
 
   // Once the part has joined the others, before any rank runs.
   void attach(MpiPeerLink& link, mpi::World& world);
@@ -67,6 +74,7 @@ class CheckpointAgreement final : public checkpoint::HostParts {
   void partWritten(uint64_t sequence, bool written, const checkpoint::PartOutput& output) override;
   bool gatherWritten(uint64_t sequence, std::vector<checkpoint::PartOutput>& outputs,
                      std::string& error) override;
+  void checkpointOver(uint64_t sequence, bool committed, const std::string& unresumable) override;
 
  private:
   struct Vote {
@@ -99,6 +107,9 @@ class CheckpointAgreement final : public checkpoint::HostParts {
   template <typename Ready>
   bool waitFor(std::unique_lock<std::mutex>& lock, Ready&& ready);
   std::string decide(bool due, const Vote& own);
+  // Forwards this part's last output and ends the process with
+  // kMigratedExitStatus.
+  [[noreturn]] void endToBeMoved();
 
   const JobPart part_;
   MpiPeerLink* link_ = nullptr;
@@ -108,6 +119,14 @@ class CheckpointAgreement final : public checkpoint::HostParts {
   uint64_t round_ = 0;                // this part's control points so far
   std::vector<PartSlot> slots_;       // part 0's, by part
   std::optional<Decision> decision_;  // the others', from part 0
+  // Part 0's: watches the cluster state for migrations of this job.
+  std::unique_ptr<MigrationWatch> migration_;
+  uint64_t migrationRound_ = 0;  // the round suspended to move ranks
+  struct Outcome {
+    uint64_t sequence = 0;
+    bool stop = false;
+  };
+  std::optional<Outcome> migrationOutcome_;  // the others', from part 0
 };
 
 // How a part checkpoints: synergyd passes the client's request on the

@@ -13,7 +13,7 @@ assertions: a deadline only turns a hang into a failure.
 CASE is registration, claims, frames, redis-gone, redis-auth, host-restore, remote-job,
 job-queue, queue-abandoned, mpi-abort-frames, collective-counts, interleaved-collectives,
 host-lost, dir-grants, large-messages, large-module, deadlock, deadlock-in-flight, mpi-corpus,
-mpi-corpus-np5, abort-stress or omp-threads.
+mpi-corpus-np5, mpi-corpus-migrate, abort-stress or omp-threads.
 """
 import argparse
 import hashlib
@@ -1705,9 +1705,28 @@ def case_abort_stress(cluster):
     run_corpus(cluster, {"errors_fatal.c", "exit_status.c"}, (3,), repeats=10)
 
 
-def run_corpus(cluster, only, rank_counts, repeats=1):
+# cluster/mpi-corpus-migrate: every corpus program run at np 3 over three
+# hosts, rank 1 moved from h3 to h4 at the second barrier control point.
+# A move restarts the job from a checkpoint, so programs whose state the
+# checkpoint refuses go on unmoved (the migration is aborted with a note);
+# they are named here with the reason, and every other program must move.
+FORCED_MIGRATION = "1@2:h4"
+MIGRATION_NOT_TAKEN = {}
+
+
+def case_mpi_corpus_migrate(cluster):
+    """Every MPI differential program at np 3 over three hosts, one rank a
+    host, with rank 1 moved to another host at its second barrier control
+    point (SYNERGY_FORCE_MIGRATION): sorted stdout and exit status equal to
+    OpenMPI's, and the move taken (or, for MIGRATION_NOT_TAKEN, aborted with
+    its note)."""
+    run_corpus(cluster, cluster.only, (3,), migrate=True)
+
+
+def run_corpus(cluster, only, rank_counts, repeats=1, migrate=False):
     """The corpus programs named in `only` (all when empty), each run
-    `repeats` times at each of `rank_counts` ranks."""
+    `repeats` times at each of `rank_counts` ranks; with `migrate`, each
+    run moves a rank (case_mpi_corpus_migrate)."""
     os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
     corpus = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lit", "mpi")
     start_three_hosts(cluster, options=("--allow-dir", cluster.workdir))
@@ -1747,11 +1766,28 @@ def run_corpus(cluster, only, rank_counts, repeats=1):
         if max(written_for) < 3:
             results.append(f"{name}: not run (written for {max(written_for)} ranks)")
             continue
+        if migrate and (run_options or name in CORPUS_UNSUPPORTED):
+            results.append(f"{name}: not run (" + ("--dir grants, which cluster checkpoints "
+                           "do not record yet" if run_options else CORPUS_UNSUPPORTED[name]) + ")")
+            continue
         native, granule = build_both(cluster, os.path.join(corpus, name), name[:-2], cflags)
         for ranks in [count for count in rank_counts for _ in range(repeats)]:
             fresh_directories()
-            code, out, err = run_tool(remote + run_options +
-                                      ["-np", str(ranks), granule, *arguments])
+            env, moving = None, []
+            if migrate:
+                env = dict(os.environ, SYNERGY_FORCE_MIGRATION=FORCED_MIGRATION)
+                moving = ["--checkpoint-dir", os.path.join(cluster.workdir, "moves")]
+                shutil.rmtree(moving[1], ignore_errors=True)
+                os.makedirs(moving[1])
+            code, out, err = run_tool(remote + run_options + moving +
+                                      ["-np", str(ranks), granule, *arguments], env=env)
+            if migrate:
+                moved = re.search(r"synergy-run: note: job \d+ stopped at a barrier control point "
+                                  r"to move rank 1 to host h4; it goes on on h2:1,h4:2\n", err)
+                if moved and name in MIGRATION_NOT_TAKEN:
+                    mismatches.append(f"{name}: moved, but listed in MIGRATION_NOT_TAKEN")
+                elif not moved and name not in MIGRATION_NOT_TAKEN:
+                    mismatches.append(f"{name} at np {ranks}: rank 1 was not moved:\n{err}")
             unsupported = CORPUS_UNSUPPORTED.get(name)
             if unsupported:
                 refused = code != 0 and re.search(rf"{unsupported}.* is not supported", err)
@@ -1766,7 +1802,9 @@ def run_corpus(cluster, only, rank_counts, repeats=1):
                 oracle[(name, ranks)] = run_mpirun(native, ranks, arguments)
             want = oracle[(name, ranks)]
             same = (code, sorted(out.splitlines())) == (want[0], sorted(want[1].splitlines()))
-            results.append(f"{name} np {ranks}: " + ("identical" if same else "DIFFERENT"))
+            results.append(f"{name} np {ranks}: " + ("identical" if same else "DIFFERENT") +
+                           (" (not moved: " + MIGRATION_NOT_TAKEN[name] + ")"
+                            if migrate and name in MIGRATION_NOT_TAKEN else ""))
             if not same:
                 mismatches.append(f"{name} at np {ranks}: exit {code} (OpenMPI {want[0]}), "
                                   f"{len(out.splitlines())} lines (OpenMPI "
@@ -1791,6 +1829,7 @@ CASES = {
     "interleaved-collectives": case_interleaved_collectives,
     "mpi-corpus": case_mpi_corpus,
     "mpi-corpus-np5": case_mpi_corpus_np5,
+    "mpi-corpus-migrate": case_mpi_corpus_migrate,
     "abort-stress": case_abort_stress,
     "host-lost": case_host_lost,
     "dir-grants": case_dir_grants,
