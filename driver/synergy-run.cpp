@@ -107,7 +107,9 @@ void printUsage() {
       "                      (SYNERGY_CHECKPOINT_STATS=1: print counts)\n"
       "  --checkpoint-dir D  with --checkpoint-every: write each checkpoint to\n"
       "                      D/checkpoint.syck (versioned, checksummed, replaced atomically);\n"
-      "                      with --cluster required, and the same shared path on every host\n"
+      "                      with --cluster required, and the same shared path on every host;\n"
+      "                      with --cluster alone: the job can be moved (synergy-cluster\n"
+      "                      migrate) and checkpoints only to move\n"
       "  --resume D          instead of a program: resume the job checkpointed in D (its\n"
       "                      program, -np, arguments, --dir and --env) at its last\n"
       "                      checkpoint; stdout and stderr files (append with >>) are cut\n"
@@ -425,7 +427,8 @@ int main(int argc, char** argv) {
   if (migrating && (!onCluster || checkpointDir.empty() || !resumeDir.empty()))
     fail("--fragment, --consolidate-at and SYNERGY_FORCE_MIGRATION need --cluster and "
          "--checkpoint-dir, a directory every host shares");
-  if (migrating && !checkpoints) checkpoints.emplace().intervalSeconds = 1e6;
+  if (onCluster && resumeDir.empty() && !checkpointDir.empty() && !checkpoints)
+    checkpoints.emplace().intervalSeconds = 1e6;
   if (!checkpointDir.empty() && !checkpoints) fail("--checkpoint-dir needs --checkpoint-every");
   if (onCluster && checkpoints && checkpointDir.empty())
     fail("--checkpoint-every with --cluster needs --checkpoint-dir, a directory every host shares");

@@ -109,7 +109,7 @@ class Cluster:
         os.chmod(self.token_file, 0o600)
         self.url = None
 
-    def start(self):
+    def start(self, daemon_options=()):
         port = free_port("127.0.0.1")
         self.url = "redis://127.0.0.1:%d" % port
         redis_dir = os.path.join(self.workdir, "redis")
@@ -127,7 +127,7 @@ class Cluster:
                 process = subprocess.Popen(
                     [os.path.join(self.bin_dir, "synergyd"), "--listen", address + ":0",
                      "--slots", str(SLOTS_PER_HOST), "--state", self.url,
-                     "--token-file", self.token_file, "--host-id", host_id],
+                     "--token-file", self.token_file, "--host-id", host_id, *daemon_options],
                     stdout=log, stderr=log)
             self.processes.append(process)
             pattern = re.compile(r"synergyd: host %s listening on " % host_id)

@@ -9,6 +9,8 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 
 #include "checkpoint/CheckpointedJob.h"
 #include "mpi/World.h"
@@ -142,6 +144,7 @@ bool CheckpointAgreement::onFrame(uint32_t from, transport::FrameType type,
         return false;
       }
       migrationRound_ = getNumber(payload.data(), 8);
+      migrationStart_ = std::chrono::steady_clock::now();
       break;
     }
     case transport::FrameType::MigrationOutcome: {
@@ -228,6 +231,7 @@ bool CheckpointAgreement::agree(bool due, bool canSuspend, std::string& why, uin
   bool suspend = due && why.empty();
   if (migrating && suspend) {
     migrationRound_ = round;
+    migrationStart_ = std::chrono::steady_clock::now();
     for (uint32_t p = 1; p < slots_.size(); ++p) {
       std::vector<uint8_t> payload;
       putNumber(payload, round, 8);
@@ -284,11 +288,17 @@ void CheckpointAgreement::checkpointOver(uint64_t sequence, bool committed,
   bool stop = false;
   if (part_.partIndex == 0) {
     lock.unlock();
+    // A resume that would refuse the checkpoint must be found out while
+    // every rank can still go on: the same checks, on the file as written.
+    std::string refusal = !committed      ? ""
+                          : !unresumable.empty() ? unresumable
+                          : resumeCheck_ ? resumeCheck_()
+                                         : "";
     std::string reason = !committed ? "its checkpoint was not written"
-                         : unresumable.empty()
+                         : refusal.empty()
                              ? ""
-                             : "its checkpoint could not be resumed (" + unresumable + ")";
-    stop = migration_->finished(committed && unresumable.empty(), reason);
+                             : "its checkpoint could not be resumed (" + refusal + ")";
+    stop = migration_->finished(reason.empty(), reason);
     for (uint32_t p = 1; p < slots_.size(); ++p) {
       std::vector<uint8_t> payload;
       putNumber(payload, sequence, 8);
@@ -307,6 +317,14 @@ void CheckpointAgreement::endToBeMoved() {
   // Every rank stands still and its output has been drained; leaving
   // writes out the frames still queued (part 0's outcome among them).
   link_->leave();
+  if (const char* stats = std::getenv("SYNERGY_MIGRATION_STATS"); stats && std::strcmp(stats, "0"))
+    std::fprintf(stderr,
+                 "synergy-run: migration stats: part %u: its ranks unwound, captured and written "
+                 "in %.1f ms (from the decision to its end)\n",
+                 part_.partIndex,
+                 std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
+                                                           migrationStart_)
+                     .count());
   std::fflush(stdout);
   std::fflush(stderr);
   _exit(kMigratedExitStatus);
@@ -328,8 +346,17 @@ std::unique_ptr<PartCheckpoints> PartCheckpoints::create(const JobPart& part,
   std::unique_ptr<PartCheckpoints> checkpoints(
       new PartCheckpoints(part, how, job, hash.digest()));
   if (how.resume) {
+    auto start = std::chrono::steady_clock::now();
     checkpoints->image_ = checkpoint::readResumableCheckpoint(how.policy.directory, job.program, error);
     if (!checkpoints->image_) return nullptr;
+    // A moved job's parts restore from here (Migration.h).
+    if (const char* stats = std::getenv("SYNERGY_MIGRATION_STATS"); stats && std::strcmp(stats, "0"))
+      std::fprintf(stderr,
+                   "synergy-run: migration stats: part %u: read and checked the checkpoint in "
+                   "%.1f ms\n",
+                   part.partIndex,
+                   std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                       .count());
     if (checkpoints->image_->ranks.size() != size_t(part.worldSize())) {
       error = "the checkpoint holds " + std::to_string(checkpoints->image_->ranks.size()) +
               " ranks, not the job's " + std::to_string(part.worldSize());
@@ -343,6 +370,11 @@ std::unique_ptr<PartCheckpoints> PartCheckpoints::create(const JobPart& part,
   record.env = job.config.env;
   checkpoints->coordinator_.setJob(record);
   checkpoints->coordinator_.setHostParts(&checkpoints->agreement_);
+  checkpoints->agreement_.setResumeCheck([directory = how.policy.directory, program = job.program] {
+    std::string refusal;
+    checkpoint::readResumableCheckpoint(directory, program, refusal);
+    return refusal;
+  });
   job.barrierControlPoint = &checkpoints->coordinator_;
   return checkpoints;
 }

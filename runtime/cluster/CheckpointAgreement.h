@@ -37,8 +37,10 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -75,6 +77,10 @@ class CheckpointAgreement final : public checkpoint::HostParts {
   bool gatherWritten(uint64_t sequence, std::vector<checkpoint::PartOutput>& outputs,
                      std::string& error) override;
   void checkpointOver(uint64_t sequence, bool committed, const std::string& unresumable) override;
+  // Part 0's: why the checkpoint just committed would be refused by the
+  // parts that resume it (empty: it would not); a move stops the job only
+  // when it is empty.
+  void setResumeCheck(std::function<std::string()> check) { resumeCheck_ = std::move(check); }
 
  private:
   struct Vote {
@@ -121,7 +127,9 @@ class CheckpointAgreement final : public checkpoint::HostParts {
   std::optional<Decision> decision_;  // the others', from part 0
   // Part 0's: watches the cluster state for migrations of this job.
   std::unique_ptr<MigrationWatch> migration_;
+  std::function<std::string()> resumeCheck_;
   uint64_t migrationRound_ = 0;  // the round suspended to move ranks
+  std::chrono::steady_clock::time_point migrationStart_;  // when this part learned of it
   struct Outcome {
     uint64_t sequence = 0;
     bool stop = false;

@@ -34,6 +34,15 @@ bool parseCount(const std::string& text, uint64_t limit, uint64_t& value) {
   return true;
 }
 
+// At most `limit` bytes of `text` with control characters as '?': the
+// record's free text reaches terminals through stderr.
+std::string printable(const std::string& text, size_t limit) {
+  std::string out = text.substr(0, limit);
+  for (char& c : out)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+  return out;
+}
+
 std::string rankList(const std::vector<unsigned>& ranks) {
   std::string text = ranks.size() == 1 ? "rank " : "ranks ";
   for (size_t i = 0; i < ranks.size(); ++i) text += (i ? "," : "") + std::to_string(ranks[i]);
@@ -89,8 +98,9 @@ std::string formatHostCounts(const HostCounts& counts) {
 bool parseHostCounts(const std::string& text, HostCounts& counts) {
   counts.clear();
   uint64_t total = 0;
-  size_t at = 0;
-  while (at < text.size()) {
+  if (text.empty()) return true;
+  // Every item, the last one too, is "host:count": no empty item anywhere.
+  for (size_t at = 0; at <= text.size();) {
     size_t comma = text.find(',', at);
     if (comma == std::string::npos) comma = text.size();
     std::string item = text.substr(at, comma - at);
@@ -125,9 +135,9 @@ std::optional<MigrationRequest> readMigration(RedisConnection& redis, uint64_t j
     else if (name == "claims")
       ok = parseHostCounts(value, request.claims);
     else if (name == "what")
-      request.what = value.substr(0, 256);
+      request.what = printable(value, 256);
     else if (name == "reason")
-      request.reason = value.substr(0, 1024);
+      request.reason = printable(value, 1024);
     if (!ok) throw StateStoreError("the migration record of job " + std::to_string(jobId) +
                                    " has a malformed " + name);
   }

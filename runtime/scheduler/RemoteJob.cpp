@@ -14,10 +14,13 @@
 #include <climits>
 #include <condition_variable>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <map>
 #include <mutex>
 #include <optional>
 #include <thread>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cluster/ClusterState.h"
@@ -322,6 +325,13 @@ std::optional<RemoteJobOptions> restartMoved(const RemoteJobOptions& options, ui
   std::optional<cluster::MigrationRequest> request = cluster::readMigration(redis, jobId);
   if (!request || request->state != "stopping") return std::nullopt;
   cluster::setMigrationState(redis, jobId, "done");
+  if (const char* stats = std::getenv("SYNERGY_MIGRATION_STATS"); stats && std::strcmp(stats, "0")) {
+    struct stat file;
+    std::string path = options.checkpointDirectory + "/" + checkpoint::kCheckpointFileName;
+    std::fprintf(stderr, "synergy-run: migration stats: job %llu: checkpoint of %lld bytes\n",
+                 (unsigned long long)jobId,
+                 stat(path.c_str(), &file) == 0 ? (long long)file.st_size : -1LL);
+  }
   RemoteJobOptions moved = options;
   moved.resume = true;
   moved.resumedJob = jobId;
