@@ -6,8 +6,9 @@ each, SYNERGY_MIGRATION_STATS=1) and runs migration_probe.c at np 2, one
 rank on each of h2 and h3 (--policy spread), with each rank's buffer of
 SIZE MiB, once unmoved and once with rank 1 moved to h2 at the second
 barrier control point (SYNERGY_FORCE_MIGRATION=1@2:h2), alternating, each
---repeat times. Both runs must print the same sum. Reported per size, the
-best of the repeats:
+--repeat times, after one unmeasured run in which each host compiles the
+module. Both runs must print the same sum. Reported per size, the repeat
+with the smallest move time:
 
   capture ms    the slowest part's time from the decision to its end: its
                 ranks unwound, their memory, globals, WASI and MPI state
@@ -114,6 +115,8 @@ def main():
         rows = []
         try:
             cluster.start(daemon_options=("--allow-dir", workdir))
+            # Warm-up, not measured: each host compiles the module once.
+            one_run(cluster, program, 1, os.path.join(workdir, "moves"), None)
             for size in [int(s) for s in args.sizes.split(",")]:
                 rows.append(measure(cluster, program, size, os.path.join(workdir, "moves"),
                                     args.repeat))

@@ -290,14 +290,13 @@ void CheckpointAgreement::checkpointOver(uint64_t sequence, bool committed,
     lock.unlock();
     // A resume that would refuse the checkpoint must be found out while
     // every rank can still go on: the same checks, on the file as written.
-    std::string refusal = !committed      ? ""
-                          : !unresumable.empty() ? unresumable
-                          : resumeCheck_ ? resumeCheck_()
-                                         : "";
-    std::string reason = !committed ? "its checkpoint was not written"
-                         : refusal.empty()
-                             ? ""
-                             : "its checkpoint could not be resumed (" + refusal + ")";
+    std::string refusal = unresumable;
+    if (committed && refusal.empty() && resumeCheck_) refusal = resumeCheck_();
+    std::string reason;
+    if (!committed)
+      reason = "its checkpoint was not written";
+    else if (!refusal.empty())
+      reason = "its checkpoint could not be resumed (" + refusal + ")";
     stop = migration_->finished(reason.empty(), reason);
     for (uint32_t p = 1; p < slots_.size(); ++p) {
       std::vector<uint8_t> payload;

@@ -16,6 +16,11 @@ namespace synergy::cluster {
 
 namespace {
 
+// How long part 0 goes without reading the record after finding no
+// request: a job may pass thousands of control points a second, and a
+// move asked by hand can wait that long.
+constexpr auto kQuietReadInterval = std::chrono::milliseconds(50);
+
 // The record outlives a job that never finished it by a day at most.
 constexpr const char* kRecordLifetimeSeconds = "86400";
 
@@ -266,12 +271,16 @@ bool parseForcedMigration(const std::string& text, ForcedMigration& forced, std:
 }
 
 bool MigrationWatch::dueAt(uint64_t round) {
-  if (storeFailed_) return false;
+  auto now = std::chrono::steady_clock::now();
+  if (storeFailed_ || now < quietUntil_) return false;
   try {
     if (!redis_) redis_.emplace(state_, std::chrono::milliseconds(2000));
     std::optional<MigrationRequest> request = readMigration(*redis_, jobId_);
-    if (!request || request->state != "requested" || (request->at && round < request->at))
+    if (!request || request->state != "requested") {
+      quietUntil_ = now + kQuietReadInterval;
       return false;
+    }
+    if (request->at && round < request->at) return false;
     if (!cluster_) cluster_.emplace(state_);
     std::vector<HostRecord> hosts = cluster_->hosts();
     for (const auto& [id, slots] : request->claims) {

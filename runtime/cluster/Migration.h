@@ -36,6 +36,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -116,7 +117,8 @@ class MigrationWatch {
  public:
   MigrationWatch(const StateUrl& state, uint64_t jobId) : state_(state), jobId_(jobId) {}
   // At control point `round` of this run: true when a request applies now
-  // and every target has the slots it claims. When a target lacks them the
+  // and every target has the slots it claims. After a read that found no
+  // request, the record is not read again for 50 ms. When a target lacks them the
   // record becomes `aborted` and a note goes to stderr; a state store that
   // cannot be read is noted once and taken as no request.
   bool dueAt(uint64_t round);
@@ -133,6 +135,8 @@ class MigrationWatch {
   std::optional<ClusterState> cluster_;
   std::string what_;
   bool storeFailed_ = false;
+  // No request was pending at the last read: the next waits until then.
+  std::chrono::steady_clock::time_point quietUntil_;
 };
 
 }  // namespace synergy::cluster

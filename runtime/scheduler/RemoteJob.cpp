@@ -347,6 +347,22 @@ std::optional<RemoteJobOptions> restartMoved(const RemoteJobOptions& options, ui
   return moved;
 }
 
+// A job that ended with the move its client asked for still pending says
+// so (an aborted move was noted by the job itself).
+void noteMoveNotTaken(const RemoteJobOptions& options, uint64_t jobId) {
+  try {
+    cluster::RedisConnection redis(options.state, std::chrono::milliseconds(2000));
+    std::optional<cluster::MigrationRequest> request = cluster::readMigration(redis, jobId);
+    if (!request || request->state != "requested") return;
+    std::fprintf(stderr,
+                 "synergy-run: note: job %llu ended before its move of %s (from barrier control "
+                 "point %llu on) was taken\n",
+                 (unsigned long long)jobId, request->what.c_str(), (unsigned long long)request->at);
+  } catch (const cluster::StateStoreError&) {
+    // Only a note is lost; the job's status stands.
+  }
+}
+
 // Runs the placed parts and returns the job's status: the first nonzero
 // status a host reports is the job's, like mpirun's. The job ends once
 // every part has reported its exit, which a host sends only after all the
@@ -526,10 +542,15 @@ int runRemoteJob(const RemoteJobOptions& options) {
     // From here each host frees its slots when its part ends.
     try {
       int status = runPlacedJob(token, *module, parts, journal ? &*journal : nullptr);
-      if (status != cluster::kMigratedExitStatus || options.checkpointDirectory.empty())
+      if (status != cluster::kMigratedExitStatus || options.checkpointDirectory.empty()) {
+        if (options.forcedMigration || options.consolidateAt) noteMoveNotTaken(options, *jobId);
         return status;
+      }
       std::optional<RemoteJobOptions> moved = restartMoved(options, *jobId);
-      if (!moved) return status;
+      if (!moved) {
+        if (options.forcedMigration || options.consolidateAt) noteMoveNotTaken(options, *jobId);
+        return status;
+      }
       journal.reset();
       state->finishJob(*jobId);
       state.reset();
