@@ -15,6 +15,11 @@ job-queue, queue-abandoned, mpi-abort-frames, collective-counts, interleaved-col
 host-lost, dir-grants, large-messages, large-module, deadlock, deadlock-in-flight, mpi-corpus,
 mpi-corpus-np5, mpi-corpus-migrate, migrate-mpi-state, migrate-aborted, migrate-by-hand,
 migrate-consolidate, abort-stress or omp-threads.
+
+ctest's cluster/mpi-corpus-migrate runs only the programs seen to pass on
+the integrated tree (--only, listed in CMakeLists.txt); the whole corpus,
+not yet seen to pass in one run nor timed, runs by hand with the same
+command and no --only: cluster_test.py ... mpi-corpus-migrate.
 """
 import argparse
 import glob
