@@ -2,14 +2,23 @@
 //
 // A thin main over synergy::cluster: `synergy-cluster --state URL status`
 // prints the hosts registered in the cluster state with their slots, then the
-// queued jobs in queue order and the running jobs with their hosts.
+// queued jobs in queue order and the running jobs with their hosts;
+// `migrate JOB RANK HOST` asks a running job to move a rank
+// (cluster/Migration.h) and reports what came of it.
 //
 //===----------------------------------------------------------------------===//
+#include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "cluster/ClusterState.h"
+#include "cluster/JobMessages.h"
+#include "cluster/Migration.h"
 
 using namespace synergy;
 
@@ -18,17 +27,27 @@ namespace {
 void usage(FILE* out) {
   std::fprintf(out,
       "usage: synergy-cluster --state redis://[:PASSWORD@]HOST[:PORT] status\n"
+      "       synergy-cluster --state redis://[:PASSWORD@]HOST[:PORT] migrate JOB RANK HOST\n"
       "\n"
       "  status   hosts (id, address, slots, free slots, up or draining), then the\n"
       "           queued jobs oldest first and the running jobs with their host (the\n"
       "           ranks on each, for a job spread over hosts)\n"
+      "  migrate  move rank RANK of running job JOB to host HOST at the job's next\n"
+      "           barrier control point (a collective on MPI_COMM_WORLD with no message\n"
+      "           in flight); only a job that checkpoints into a directory (synergy-run\n"
+      "           --cluster --checkpoint-dir) takes it. The job stops there, and its\n"
+      "           client starts it again from that checkpoint with the rank on HOST, as\n"
+      "           a new job. Waits up to 60 s for the job and prints what came of it;\n"
+      "           when HOST lacks the free slots the move is aborted and the job goes on\n"
       "\n"
-      "exit status: 0 on success, 2 on bad usage or when the cluster state cannot\n"
-      "be read.\n"
+      "exit status: 0 on success, 1 when a migration was aborted or not taken within\n"
+      "60 s (the request then stays for the job's next control point), 2 on bad usage\n"
+      "or when the cluster state cannot be read.\n"
       "\n"
       "examples:\n"
       "  synergy-cluster --state redis://127.0.0.1:6380 status\n"
-      "  synergy-cluster --state redis://127.0.0.1:6379 status\n");
+      "  synergy-cluster --state redis://127.0.0.1:6379 status\n"
+      "  synergy-cluster --state redis://127.0.0.1:6380 migrate 7 1 h3\n");
 }
 
 [[noreturn]] void fail(const std::string& message) {
@@ -88,10 +107,64 @@ void printStatus(cluster::ClusterState& state) {
                 printable(job.name).c_str(), job.ranks, placementOf(state, job).c_str());
 }
 
+// A decimal number up to `limit`, for the command's arguments.
+uint64_t numberArgument(const std::string& text, uint64_t limit, const char* what) {
+  uint64_t value = 0;
+  if (text.empty() || text.size() > 19 || text.find_first_not_of("0123456789") != std::string::npos ||
+      (value = std::stoull(text)) > limit)
+    fail(std::string(what) + " expects a number from 0 to " + std::to_string(limit) + ", got '" +
+         text + "'");
+  return value;
+}
+
+// How long `migrate` waits for the job to take its request.
+constexpr auto kMigrateWait = std::chrono::seconds(60);
+
+int migrate(cluster::ClusterState& state, const cluster::StateUrl& url,
+            const std::vector<std::string>& operands) {
+  uint64_t jobId = numberArgument(operands[0], UINT64_MAX >> 1, "JOB");
+  unsigned rank = unsigned(numberArgument(operands[1], cluster::kMaxJobRanks - 1, "RANK"));
+  const std::string& target = operands[2];
+  std::optional<cluster::JobRecord> job;
+  for (const cluster::JobRecord& running : state.runningJobs())
+    if (running.id == jobId) job = running;
+  if (!job) fail("no running job " + std::to_string(jobId));
+  std::vector<std::string> rankHosts = state.rankHosts(jobId);
+  if (rankHosts.empty()) rankHosts.assign(job->ranks, job->host);
+  std::string error;
+  std::optional<cluster::MigrationRequest> request =
+      cluster::planMove(rankHosts, {rank}, target, state.hosts(), 0, error);
+  if (!request) fail("job " + std::to_string(jobId) + ": " + error);
+  cluster::RedisConnection redis(url, std::chrono::milliseconds(2000));
+  cluster::requestMigration(redis, jobId, *request);
+  auto deadline = std::chrono::steady_clock::now() + kMigrateWait;
+  std::string what = "job " + std::to_string(jobId) + ": " + request->what;
+  while (std::chrono::steady_clock::now() < deadline) {
+    std::optional<cluster::MigrationRequest> now = cluster::readMigration(redis, jobId);
+    if (!now) break;
+    if (now->state == "stopping" || now->state == "done") {
+      std::printf("%s: moved at a barrier control point; the job goes on on %s\n", what.c_str(),
+                  cluster::formatHostCounts(now->placement).c_str());
+      return 0;
+    }
+    if (now->state == "aborted") {
+      std::printf("%s: aborted (%s); the job goes on where it was\n", what.c_str(),
+                  printable(now->reason).c_str());
+      return 1;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  std::printf("%s: not taken within %lld s (the job has reached no barrier control point, or does "
+              "not checkpoint into a directory); the request stays\n",
+              what.c_str(), (long long)kMigrateWait.count());
+  return 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   std::string stateText, command;
+  std::vector<std::string> operands;  // migrate's JOB RANK HOST
   for (int i = 1; i < argc; ++i) {
     std::string argument = argv[i];
     if (argument == "-h" || argument == "--help") {
@@ -103,18 +176,23 @@ int main(int argc, char** argv) {
       stateText = argv[++i];
     } else if (command.empty() && argument[0] != '-') {
       command = argument;
+    } else if (command == "migrate" && operands.size() < 3) {
+      operands.push_back(argument);
     } else {
       fail("unexpected argument '" + argument + "' (see --help)");
     }
   }
   if (stateText.empty()) fail("--state redis://HOST:PORT is required (see --help)");
-  if (command != "status")
+  if (command != "status" && command != "migrate")
     fail(command.empty() ? "no command given (see --help)" : "unknown command '" + command + "'");
+  if (command == "migrate" && operands.size() != 3)
+    fail("migrate expects JOB RANK HOST (see --help)");
   cluster::StateUrl url;
   std::string error;
   if (!cluster::parseStateUrl(stateText, url, error)) fail(error);
   try {
     cluster::ClusterState state(url);
+    if (command == "migrate") return migrate(state, url, operands);
     printStatus(state);
   } catch (const cluster::StateStoreError& e) {
     fail(e.what());

@@ -8,8 +8,10 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -28,6 +30,7 @@
 #include "cluster/CheckpointAgreement.h"
 #include "cluster/JobMessages.h"
 #include "cluster/JobWorker.h"
+#include "cluster/Migration.h"
 #include "cluster/MpiPeerLink.h"
 #include "cluster/ThreadHostLink.h"
 #include "mpi/MpiJob.h"
@@ -104,13 +107,29 @@ void printUsage() {
       "                      (SYNERGY_CHECKPOINT_STATS=1: print counts)\n"
       "  --checkpoint-dir D  with --checkpoint-every: write each checkpoint to\n"
       "                      D/checkpoint.syck (versioned, checksummed, replaced atomically);\n"
-      "                      with --cluster required, and the same shared path on every host\n"
+      "                      with --cluster required, and the same shared path on every host;\n"
+      "                      with --cluster alone: the job can be moved (synergy-cluster\n"
+      "                      migrate) and checkpoints only to move\n"
       "  --resume D          instead of a program: resume the job checkpointed in D (its\n"
       "                      program, -np, arguments, --dir and --env) at its last\n"
       "                      checkpoint; stdout and stderr files (append with >>) are cut\n"
       "                      back to the checkpoint. With --cluster: a cluster job's\n"
       "                      checkpoint, placed again on the hosts that fit now (stdout\n"
       "                      only is cut back)\n"
+      "  --fragment K        with --cluster: start the ranks cut over K hosts (near-equal\n"
+      "                      consecutive shares on the hosts with the most free slots)\n"
+      "  --consolidate-at P%% --expected-barriers B\n"
+      "                      with --cluster: once P%% of the job's B expected barrier\n"
+      "                      control points have passed (the first collective on\n"
+      "                      MPI_COMM_WORLD at or after number ceil(P*B/100)), move every\n"
+      "                      rank to the job's host with the most ranks that has the slots\n"
+      "                      for all. Moving stops every part at that control point (no\n"
+      "                      message in flight), writes a checkpoint to --checkpoint-dir D\n"
+      "                      (required, shared by the hosts) and restarts the job from it\n"
+      "                      on the new hosts as a new cluster job; a move whose target\n"
+      "                      lacks the slots is aborted with a note and the job goes on\n"
+      "                      (SYNERGY_FORCE_MIGRATION=RANKS@N:HOST, a test hook: move\n"
+      "                      RANKS, e.g. 1 or 0,2, to HOST at control point N)\n"
       "  --dsm               run OpenMP threads and pthreads on copy-on-write replicas of\n"
       "                      memory that meet through byte-wise diffs, as on several hosts\n"
       "                      (at most 4096 threads at a time)\n"
@@ -212,7 +231,8 @@ bool programIsEngine(int argc, char** argv) {
         arg == "--policy" || arg == "--token-file" || arg == "--cluster-part" || arg == "--engine" ||
         arg == "--switch-at-tick" || arg == "--hypervisor" || arg == "--checkpoint-every" ||
         arg == "--checkpoint-dir" || arg == "--checkpoint-program" || arg == "--resume" ||
-        arg == "--timeline") {
+        arg == "--timeline" || arg == "--fragment" || arg == "--consolidate-at" ||
+        arg == "--expected-barriers") {
       ++k;
       continue;
     }
@@ -282,6 +302,9 @@ int main(int argc, char** argv) {
   std::string checkpointDir;
   std::string checkpointProgram;  // a part's: the program as the client names it
   std::string resumeDir;
+  // --consolidate-at P% of --expected-barriers B control points.
+  double consolidateAtPercent = 0;
+  unsigned expectedBarriers = 0;
   int i = 1;
   for (; i < argc; ++i) {
     std::string arg = argv[i];
@@ -364,6 +387,20 @@ int main(int argc, char** argv) {
       threadsPerHost = unsigned(value);
     } else if (arg == "--cluster-part") {
       partFile = requireValue(i, argc, argv);
+    } else if (arg == "--fragment" || arg == "--expected-barriers") {
+      std::string count = requireValue(i, argc, argv);
+      char* end = nullptr;
+      long value = std::strtol(count.c_str(), &end, 10);
+      if (count.empty() || *end || value < 1 || value > 1000000000)
+        fail(arg + " expects a count from 1 to 1000000000, got '" + count + "'");
+      (arg == "--fragment" ? clusterOptions.fragment : expectedBarriers) = unsigned(value);
+    } else if (arg == "--consolidate-at") {
+      std::string text = requireValue(i, argc, argv);
+      char* end = nullptr;
+      consolidateAtPercent = std::strtod(text.c_str(), &end);
+      if (text.empty() || text.find_first_not_of("0123456789.%") != std::string::npos ||
+          std::string(end) != "%" || !(consolidateAtPercent > 0 && consolidateAtPercent <= 100))
+        fail("--consolidate-at expects a percentage above 0% and at most 100%, got '" + text + "'");
     } else if (arg == "--") {
       ++i;
       break;
@@ -373,6 +410,25 @@ int main(int argc, char** argv) {
       break;
     }
   }
+  // A job that may be moved checkpoints into a shared directory to do it
+  // (cluster/Migration.h), at no interval unless --checkpoint-every says.
+  if (const char* forced = std::getenv("SYNERGY_FORCE_MIGRATION"); forced && onCluster) {
+    std::string error;
+    if (!cluster::parseForcedMigration(forced, clusterOptions.forcedMigration.emplace(), error))
+      fail(error);
+  }
+  if ((consolidateAtPercent > 0) != (expectedBarriers > 0))
+    fail("--consolidate-at and --expected-barriers go together");
+  if (consolidateAtPercent > 0)
+    clusterOptions.consolidateAt =
+        std::max<uint64_t>(1, uint64_t(std::ceil(consolidateAtPercent * expectedBarriers / 100)));
+  bool migrating = clusterOptions.fragment || clusterOptions.consolidateAt ||
+                   clusterOptions.forcedMigration;
+  if (migrating && (!onCluster || checkpointDir.empty() || !resumeDir.empty()))
+    fail("--fragment, --consolidate-at and SYNERGY_FORCE_MIGRATION need --cluster and "
+         "--checkpoint-dir, a directory every host shares");
+  if (onCluster && resumeDir.empty() && !checkpointDir.empty() && !checkpoints)
+    checkpoints.emplace().intervalSeconds = 1e6;
   if (!checkpointDir.empty() && !checkpoints) fail("--checkpoint-dir needs --checkpoint-every");
   if (onCluster && checkpoints && checkpointDir.empty())
     fail("--checkpoint-every with --cluster needs --checkpoint-dir, a directory every host shares");

@@ -279,6 +279,14 @@ bool CheckpointCoordinator::suspended(int worldRank, granule::Granule& granule,
     } else {
       ++statistics_.checkpoints;
     }
+    // Without mutex_ the background write never waits for us: finishing
+    // it here, under the lock, cannot deadlock.
+    if (hostParts_)
+      hostParts_->checkpointOver(sequence_, [this, sequence = sequence_] {
+        if (!failure_.empty() || policy_.directory.empty()) return false;
+        backgroundWrites_.finish();
+        return writtenSequence_.load() == sequence;
+      });
     roundUnresumable_.clear();
     for (std::string& done : sections_) std::string().swap(done);
     auto now = std::chrono::steady_clock::now();
@@ -325,6 +333,7 @@ void CheckpointCoordinator::queuePartCheckpoint() {
       std::fprintf(stderr, "synergy-run: note: checkpoint not written (%s)\n", error.c_str());
       return;
     }
+    writtenSequence_ = sequence;
     uint64_t written = ++backgroundWritten_;
     if (hostParts_->partIndex() == 0 && killAfter_ && written == killAfter_) raise(SIGKILL);
   });

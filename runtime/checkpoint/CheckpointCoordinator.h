@@ -157,6 +157,7 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   std::atomic<uint64_t> backgroundWritten_ = 0;
   std::atomic<uint64_t> backgroundUnwritten_ = 0;
   std::atomic<uint64_t> backgroundBytes_ = 0;
+  std::atomic<uint64_t> writtenSequence_ = 0;  // the last checkpoint this part wrote
   // Last: destroyed first, so every write is done before the rest goes.
   BackgroundWrites backgroundWrites_;
 };

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,16 @@ class HostParts {
   // with `error` when one could not write or the job is ending.
   virtual bool gatherWritten(uint64_t sequence, std::vector<PartOutput>& outputs,
                              std::string& error) = 0;
+  // Every part, once checkpoint `sequence` of this round is queued for
+  // writing: `awaitCommitted` waits until this part's share of it is
+  // written and says whether it was (part 0: the file is committed). A
+  // suspension taken to move ranks (cluster/Migration.h) waits for it and
+  // may end the process here instead of returning; any other returns at
+  // once, its write going on in the background.
+  virtual void checkpointOver(uint64_t sequence, const std::function<bool()>& awaitCommitted) {
+    (void)sequence;
+    (void)awaitCommitted;
+  }
 };
 
 }  // namespace synergy::checkpoint

@@ -5,7 +5,12 @@
 //===----------------------------------------------------------------------===//
 #include "cluster/CheckpointAgreement.h"
 
+#include <unistd.h>
+
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 
 #include "checkpoint/CheckpointedJob.h"
 #include "mpi/BarrierControlPoint.h"
@@ -46,6 +51,11 @@ bool takeReason(const std::vector<uint8_t>& payload, size_t head, std::string& w
 }
 
 }  // namespace
+
+CheckpointAgreement::CheckpointAgreement(const JobPart& part)
+    : part_(part), slots_(part.partRanks.size()) {
+  if (part.partIndex == 0) migration_ = std::make_unique<MigrationWatch>(part.state, part.jobId);
+}
 
 MpiPeerLink::CheckpointFrames CheckpointAgreement::frames(mpi::World& world) {
   world_ = &world;
@@ -148,6 +158,24 @@ bool CheckpointAgreement::onFrame(uint32_t from, transport::FrameType type,
           Written{getNumber(payload.data(), 8), payload[8] == 1, getNumber(payload.data() + 9, 8)};
       break;
     }
+    case transport::FrameType::MigrationStop: {
+      if (self0 || from != 0 || payload.size() != transport::kMigrationStopBytes) {
+        reason = "malformed MigrationStop";
+        return false;
+      }
+      migrationRound_ = getNumber(payload.data(), 8);
+      migrationStart_ = std::chrono::steady_clock::now();
+      break;
+    }
+    case transport::FrameType::MigrationOutcome: {
+      if (self0 || from != 0 || payload.size() != transport::kMigrationOutcomeBytes ||
+          payload[8] > 1) {
+        reason = "malformed MigrationOutcome";
+        return false;
+      }
+      migrationOutcome_ = Outcome{getNumber(payload.data(), 8), payload[8] == 1};
+      break;
+    }
     default:
       reason = "not a checkpoint frame";
       return false;
@@ -180,6 +208,10 @@ std::string CheckpointAgreement::decide(bool due, const Vote& own) {
 
 bool CheckpointAgreement::agree(int worldRank, bool due, bool canSuspend, std::string& why,
                                 uint64_t& sequence, bool& aborted) {
+  // Part 0 reads the state store before it takes the lock, so that the
+  // other parts' votes are taken in meanwhile; only this thread changes
+  // round_.
+  bool migrating = migration_ && migration_->dueAt(round_ + 1);
   std::unique_lock<std::mutex> lock(mutex_);
   uint64_t round = ++round_;
   Vote own{round, canSuspend, link_->framesSent(), link_->framesReceived(), why};
@@ -193,6 +225,7 @@ bool CheckpointAgreement::agree(int worldRank, bool due, bool canSuspend, std::s
     sequence = decision_->sequence;
     return decision_->suspend;
   }
+  due = due || migrating;
   auto allVoted = [&](std::optional<Vote> PartSlot::*which) {
     for (uint32_t p = 1; p < slots_.size(); ++p)
       if (!(slots_[p].*which) || (slots_[p].*which)->round != round) return false;
@@ -220,6 +253,15 @@ bool CheckpointAgreement::agree(int worldRank, bool due, bool canSuspend, std::s
     if (!unchanged) why = "a message between hosts was in flight";
   }
   bool suspend = due && why.empty();
+  if (migrating && suspend) {
+    migrationRound_ = round;
+    migrationStart_ = std::chrono::steady_clock::now();
+    for (uint32_t p = 1; p < slots_.size(); ++p) {
+      std::vector<uint8_t> payload;
+      putNumber(payload, round, 8);
+      link_->sendToPart(p, transport::FrameType::MigrationStop, std::move(payload));
+    }
+  }
   for (uint32_t p = 1; p < slots_.size(); ++p) {
     std::vector<uint8_t> payload;
     putNumber(payload, round, 8);
@@ -263,6 +305,57 @@ bool CheckpointAgreement::gatherWritten(uint64_t sequence,
   return true;
 }
 
+void CheckpointAgreement::checkpointOver(uint64_t sequence,
+                                         const std::function<bool()>& awaitCommitted) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  if (migrationRound_ == 0 || migrationRound_ != round_) return;
+  bool stop = false;
+  if (part_.partIndex == 0) {
+    lock.unlock();
+    // The file is written in the background and gathers the other parts'
+    // sections through this agreement's lock: wait for it without the
+    // lock. A resume that would refuse it must be found out while every
+    // rank can still go on: the same checks, on the file as written.
+    bool committed = awaitCommitted();
+    std::string refusal;
+    if (committed && resumeCheck_) refusal = resumeCheck_();
+    std::string reason;
+    if (!committed)
+      reason = "its checkpoint was not written";
+    else if (!refusal.empty())
+      reason = "its checkpoint could not be resumed (" + refusal + ")";
+    stop = migration_->finished(reason.empty(), reason);
+    for (uint32_t p = 1; p < slots_.size(); ++p) {
+      std::vector<uint8_t> payload;
+      putNumber(payload, sequence, 8);
+      payload.push_back(stop ? 1 : 0);
+      link_->sendToPart(p, transport::FrameType::MigrationOutcome, std::move(payload));
+    }
+  } else {
+    if (!waitFor(lock, [&] { return migrationOutcome_ && migrationOutcome_->sequence == sequence; }))
+      return;
+    stop = migrationOutcome_->stop;
+  }
+  if (stop) endToBeMoved();
+}
+
+void CheckpointAgreement::endToBeMoved() {
+  // Every rank stands still and its output has been drained; leaving
+  // writes out the frames still queued (part 0's outcome among them).
+  link_->leave();
+  if (const char* stats = std::getenv("SYNERGY_MIGRATION_STATS"); stats && std::strcmp(stats, "0"))
+    std::fprintf(stderr,
+                 "synergy-run: migration stats: part %u: its ranks unwound, captured and written "
+                 "in %.1f ms (from the decision to its end)\n",
+                 part_.partIndex,
+                 std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
+                                                           migrationStart_)
+                     .count());
+  std::fflush(stdout);
+  std::fflush(stderr);
+  _exit(kMigratedExitStatus);
+}
+
 PartCheckpoints::PartCheckpoints(const JobPart& part, const PartCheckpointing& how,
                                  const mpi::JobOptions& job, const checkpoint::Digest& digest)
     : agreement_(part), coordinator_(job.ranks, how.policy, digest, job.firstRank) {}
@@ -279,8 +372,17 @@ std::unique_ptr<PartCheckpoints> PartCheckpoints::create(const JobPart& part,
   std::unique_ptr<PartCheckpoints> checkpoints(
       new PartCheckpoints(part, how, job, hash.digest()));
   if (how.resume) {
+    auto start = std::chrono::steady_clock::now();
     checkpoints->image_ = checkpoint::readResumableCheckpoint(how.policy.directory, job.program, error);
     if (!checkpoints->image_) return nullptr;
+    // A moved job's parts restore from here (Migration.h).
+    if (const char* stats = std::getenv("SYNERGY_MIGRATION_STATS"); stats && std::strcmp(stats, "0"))
+      std::fprintf(stderr,
+                   "synergy-run: migration stats: part %u: read and checked the checkpoint in "
+                   "%.1f ms\n",
+                   part.partIndex,
+                   std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                       .count());
     if (checkpoints->image_->ranks.size() != size_t(part.worldSize())) {
       error = "the checkpoint holds " + std::to_string(checkpoints->image_->ranks.size()) +
               " ranks, not the job's " + std::to_string(part.worldSize());
@@ -294,6 +396,11 @@ std::unique_ptr<PartCheckpoints> PartCheckpoints::create(const JobPart& part,
   record.env = job.config.env;
   checkpoints->coordinator_.setJob(record);
   checkpoints->coordinator_.setHostParts(&checkpoints->agreement_);
+  checkpoints->agreement_.setResumeCheck([directory = how.policy.directory, program = job.program] {
+    std::string refusal;
+    checkpoint::readResumableCheckpoint(directory, program, refusal);
+    return refusal;
+  });
   job.barrierControlPoint = &checkpoints->coordinator_;
   return checkpoints;
 }

@@ -21,6 +21,12 @@
 //     (CheckpointWritten) with its stdout count, and part 0 commits the
 //     file (CheckpointCoordinator.h).
 //
+// A migration (Migration.h) rides on the same rounds: part 0 asks its
+// MigrationWatch at each, takes the suspension as due when a move applies,
+// and announces it (MigrationStop) right before the decision; once the
+// checkpoint is over it tells every part whether they all end now to be
+// moved (MigrationOutcome) or go on.
+//
 // Every frame is checked: a wrong length, a vote to a part other than 0, a
 // decision or recount from a part other than 0, or a phase other than 1 or
 // 2 drops the connection. Waits end when the job aborts. The rank that
@@ -38,8 +44,10 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -50,6 +58,7 @@
 #include "checkpoint/CheckpointedJob.h"
 #include "checkpoint/HostParts.h"
 #include "cluster/JobPart.h"
+#include "cluster/Migration.h"
 #include "cluster/MpiPeerLink.h"
 #include "mpi/MpiJob.h"
 
@@ -61,7 +70,7 @@ namespace synergy::cluster {
 
 class CheckpointAgreement final : public checkpoint::HostParts {
  public:
-  explicit CheckpointAgreement(const JobPart& part) : part_(part), slots_(part.partRanks.size()) {}
+  explicit CheckpointAgreement(const JobPart& part);
 
   // The handler of the Checkpoint* frames for MpiPeerLink::join; `world`
   // is this part's.
@@ -77,6 +86,11 @@ class CheckpointAgreement final : public checkpoint::HostParts {
   void partWritten(uint64_t sequence, bool written, const checkpoint::PartOutput& output) override;
   bool gatherWritten(uint64_t sequence, std::vector<checkpoint::PartOutput>& outputs,
                      std::string& error) override;
+  void checkpointOver(uint64_t sequence, const std::function<bool()>& awaitCommitted) override;
+  // Part 0's: why the checkpoint just committed would be refused by the
+  // parts that resume it (empty: it would not); a move stops the job only
+  // when it is empty.
+  void setResumeCheck(std::function<std::string()> check) { resumeCheck_ = std::move(check); }
 
  private:
   struct Vote {
@@ -113,6 +127,9 @@ class CheckpointAgreement final : public checkpoint::HostParts {
   template <typename Ready>
   bool waitAsRank(std::unique_lock<std::mutex>& lock, int worldRank, Ready&& ready);
   std::string decide(bool due, const Vote& own);
+  // Forwards this part's last output and ends the process with
+  // kMigratedExitStatus.
+  [[noreturn]] void endToBeMoved();
 
   const JobPart part_;
   MpiPeerLink* link_ = nullptr;
@@ -125,6 +142,16 @@ class CheckpointAgreement final : public checkpoint::HostParts {
   // Frames taken so far, read without the lock by the rank in waitAsRank.
   std::atomic<uint64_t> framesTaken_ = 0;
   int waitingRank_ = -1;  // the rank in waitAsRank, -1 when none
+  // Part 0's: watches the cluster state for migrations of this job.
+  std::unique_ptr<MigrationWatch> migration_;
+  std::function<std::string()> resumeCheck_;
+  uint64_t migrationRound_ = 0;  // the round suspended to move ranks
+  std::chrono::steady_clock::time_point migrationStart_;  // when this part learned of it
+  struct Outcome {
+    uint64_t sequence = 0;
+    bool stop = false;
+  };
+  std::optional<Outcome> migrationOutcome_;  // the others', from part 0
 };
 
 // How a part checkpoints: synergyd passes the client's request on the

@@ -862,8 +862,10 @@ class MpiPeerLink::Impl {
       part = it->second;
     }
     std::vector<uint8_t>& payload = frame.payload;
-    if (frame.type >= transport::FrameType::CheckpointVote &&
-        frame.type <= transport::FrameType::CheckpointWritten) {
+    if ((frame.type >= transport::FrameType::CheckpointVote &&
+         frame.type <= transport::FrameType::CheckpointWritten) ||
+        frame.type == transport::FrameType::MigrationStop ||
+        frame.type == transport::FrameType::MigrationOutcome) {
       CheckpointFrames handler;
       {
         std::lock_guard<std::mutex> guard(mutex_);

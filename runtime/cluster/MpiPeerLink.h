@@ -57,8 +57,8 @@
 // (World::hostQuietState), however long that copy takes.
 //
 // A job that checkpoints agrees on its suspensions over the same
-// connections (CheckpointAgreement.h): its Checkpoint* frames go to the
-// handler passed to join(), on the I/O thread, and count
+// connections (CheckpointAgreement.h): its Checkpoint* and Migration*
+// frames go to the handler passed to join(), on the I/O thread, and count
 // neither as sent nor as received MPI frames.
 //
 // When one part aborts, it sends MpiAbort with its exit status to every

@@ -199,6 +199,11 @@ void offerSuspension(HostCall& call) {
   if (call.rank.hasPendingRequests()) {
     canSuspend = false;
     why = "a nonblocking request is still pending";
+  } else if (call.rank.hasLiveWindow()) {
+    // Refused before any rank unwinds: a suspension rewinds every rank in
+    // a fresh instance, whose memory the window's host pointers miss.
+    canSuspend = false;
+    why = "an MPI window is live (one-sided windows cannot be suspended)";
   } else {
     canSuspend = call.granule.prepareUnwind(why);
   }

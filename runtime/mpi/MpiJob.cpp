@@ -215,10 +215,13 @@ int runJob(const JobOptions& options) {
   if (BarrierControlPoint* controlPoint = options.barrierControlPoint) {
     controlPoint->setOutputDrain([&output] { output.drain(); });
     controlPoint->setOutputCount([&output] { return output.stdoutBytes(); });
-    controlPoint->setQuiescenceCheck([&world, &options]() -> std::string {
+    controlPoint->setQuiescenceCheck([&world, &options, &output]() -> std::string {
       for (int rank = options.firstRank; rank < options.firstRank + options.ranks; ++rank)
         if (!world.mailboxIdle(rank))
           return "rank " + std::to_string(rank) + ": a message is still waiting to be received";
+      if (int rank = output.rankMidLine(); rank >= 0)
+        return "rank " + std::to_string(rank) +
+               ": its output ends mid-line (a checkpoint would cut the line)";
       return {};
     });
     controlPoint->setRankWaiting(

@@ -77,6 +77,14 @@ void OutputForwarding::emit(Stream& stream, const std::string& line) {
   if (stream.target == 1) stdoutBytes_ += text.size();
 }
 
+void OutputForwarding::emitWholeLines(Stream& stream) {
+  size_t start = 0;
+  for (size_t newline; (newline = stream.pending.find('\n', start)) != std::string::npos;
+       start = newline + 1)
+    emit(stream, stream.pending.substr(start, newline + 1 - start));
+  stream.pending.erase(0, start);
+}
+
 bool OutputForwarding::pump(Stream& stream) {
   char buffer[65536];
   ssize_t n = ::read(stream.readFd, buffer, sizeof(buffer));
@@ -87,11 +95,7 @@ bool OutputForwarding::pump(Stream& stream) {
     return false;
   }
   stream.pending.append(buffer, size_t(n));
-  size_t start = 0;
-  for (size_t newline; (newline = stream.pending.find('\n', start)) != std::string::npos;
-       start = newline + 1)
-    emit(stream, stream.pending.substr(start, newline + 1 - start));
-  stream.pending.erase(0, start);
+  emitWholeLines(stream);
   return true;
 }
 
@@ -121,7 +125,7 @@ void OutputForwarding::finish() {
   if (thread_.joinable()) thread_.join();
 }
 
-void OutputForwarding::emptyStream(Stream& stream) {
+void OutputForwarding::readAvailable(Stream& stream) {
   for (;;) {
     char buffer[65536];
     ssize_t n = ::read(stream.readFd, buffer, sizeof(buffer));
@@ -129,12 +133,24 @@ void OutputForwarding::emptyStream(Stream& stream) {
     if (n <= 0) break;  // empty (EAGAIN) or closed
     stream.pending.append(buffer, size_t(n));
   }
-  size_t start = 0;
-  for (size_t newline; (newline = stream.pending.find('\n', start)) != std::string::npos;
-       start = newline + 1)
-    emit(stream, stream.pending.substr(start, newline + 1 - start));
-  if (start < stream.pending.size()) emit(stream, stream.pending.substr(start));
+  emitWholeLines(stream);
+}
+
+void OutputForwarding::emptyStream(Stream& stream) {
+  readAvailable(stream);
+  if (!stream.pending.empty()) emit(stream, stream.pending);
   stream.pending.clear();
+}
+
+int OutputForwarding::rankMidLine() {
+  std::lock_guard<std::mutex> guard(mutex_);
+  int midLine = -1;
+  for (Stream& stream : streams_) {
+    if (!stream.open) continue;
+    readAvailable(stream);
+    if (!stream.pending.empty() && midLine < 0) midLine = stream.rank;
+  }
+  return midLine;
 }
 
 void OutputForwarding::drain() {

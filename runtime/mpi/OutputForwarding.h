@@ -39,6 +39,11 @@ class OutputForwarding {
   // Forwards everything the ranks have written so far, partial lines too,
   // and keeps forwarding: for a checkpoint, while every rank is stopped.
   void drain();
+  // Forwards the whole lines the ranks have written so far and keeps a
+  // partial last line back; returns the first rank with one, -1 when none.
+  // A checkpoint there would cut that line in two around another rank's
+  // output, so it is not taken (the ranks must stand still meanwhile).
+  int rankMidLine();
   // The bytes written to the launcher's stdout so far (tags included).
   uint64_t stdoutBytes() const { return stdoutBytes_.load(); }
 
@@ -54,6 +59,11 @@ class OutputForwarding {
   void run();
   bool pump(Stream& stream);  // false at end of file
   void emit(Stream& stream, const std::string& line);
+  // Forwards the whole lines of `stream`'s pending bytes, keeping the rest.
+  void emitWholeLines(Stream& stream);
+  // Reads what `stream`'s pipe holds now and forwards its whole lines,
+  // keeping a partial last line pending.
+  void readAvailable(Stream& stream);
   // Reads what `stream` holds now and forwards it, a partial last line too.
   void emptyStream(Stream& stream);
 

@@ -215,6 +215,10 @@ class RankState : public granule::HostExtension {
   // inactive persistent request, or a completed one not yet waited for, is
   // not).
   bool hasPendingRequests() const;
+  // Whether a window is live: its members' memory is addressed from the
+  // host (Window::bases), which a rewind into a fresh instance would leave
+  // dangling.
+  bool hasLiveWindow() const { return !windows_.empty(); }
   void freeRequest(int handle);
 
   std::shared_ptr<const Group> group(int handle);

@@ -14,10 +14,13 @@
 #include <climits>
 #include <condition_variable>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <map>
 #include <mutex>
 #include <optional>
 #include <thread>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cluster/ClusterState.h"
@@ -113,7 +116,8 @@ void checkCapacity(const std::vector<cluster::HostRecord>& hosts, unsigned ranks
 // kQueueCheckInterval renews its lease and looks for an abandoned head.
 std::vector<PlacedPart> placeJob(cluster::ClusterState& state, const PlacementPolicy& policy,
                                  const cluster::RunJobRequest& job, const std::string& app,
-                                 const std::vector<std::string>& excludedHosts) {
+                                 const RemoteJobOptions& options) {
+  const std::vector<std::string>& excludedHosts = options.excludedHosts;
   unsigned ranks = job.ranks;
   // A host this client lost may still be registered until its lease ends.
   auto liveHosts = [&] {
@@ -141,7 +145,19 @@ std::vector<PlacedPart> placeJob(cluster::ClusterState& state, const PlacementPo
     std::vector<cluster::HostRecord> hosts = knownHosts ? std::move(*knownHosts) : liveHosts();
     knownHosts.reset();
     checkCapacity(hosts, ranks);
-    std::vector<HostShare> shares = policy.placeRanks(hosts, state.runningJobs(), app, ranks);
+    std::vector<HostShare> shares;
+    if (!options.placement.empty() || options.fragment) {
+      cluster::HostCounts fixed = options.placement.empty()
+                                      ? cluster::fragmentedPlacement(hosts, ranks, options.fragment)
+                                      : options.placement;
+      if (fixed.empty())
+        throw RemoteJobError("--fragment " + std::to_string(options.fragment) + ": fewer than " +
+                             std::to_string(options.fragment) +
+                             " live hosts have the free slots for their share of the ranks");
+      for (const auto& [host, count] : fixed) shares.push_back({host, count});
+    } else {
+      shares = policy.placeRanks(hosts, state.runningJobs(), app, ranks);
+    }
     std::optional<cluster::JobRecord> started;
     if (shares.size() == 1) {
       started = state.startQueuedJob(shares[0].hostId);
@@ -287,6 +303,75 @@ std::optional<RemoteJobOptions> restartFromCheckpoint(const RemoteJobOptions& op
                "(restart %u)\n",
                lost.what(), from.c_str(), restart.restarts);
   return restart;
+}
+
+// Writes the migration the client asks of its job now that it is placed
+// as `parts`; one that cannot be planned is noted and the job runs unmoved.
+void askForMigration(cluster::ClusterState& state, const RemoteJobOptions& options,
+                     uint64_t jobId, const std::vector<PlacedPart>& parts) {
+  std::vector<std::string> rankHosts;
+  for (const PlacedPart& part : parts)
+    rankHosts.insert(rankHosts.end(), part.request.ranks, part.host.id);
+  std::string error;
+  std::optional<cluster::MigrationRequest> request =
+      options.forcedMigration
+          ? cluster::planMove(rankHosts, options.forcedMigration->ranks,
+                              options.forcedMigration->host, state.hosts(),
+                              options.forcedMigration->at, error)
+          : cluster::planConsolidation(rankHosts, state.hosts(), options.consolidateAt, error);
+  if (!request) {
+    std::fprintf(stderr, "synergy-run: note: job %llu is not moved: %s\n",
+                 (unsigned long long)jobId, error.c_str());
+    return;
+  }
+  cluster::RedisConnection redis(options.state, std::chrono::milliseconds(2000));
+  cluster::requestMigration(redis, jobId, *request);
+}
+
+// After every part of `jobId` ended with kMigratedExitStatus: the options
+// that start it again from its checkpoint on the migration's placement, or
+// nullopt when no migration stopped it (the program itself exited so).
+std::optional<RemoteJobOptions> restartMoved(const RemoteJobOptions& options, uint64_t jobId) {
+  cluster::RedisConnection redis(options.state, std::chrono::milliseconds(2000));
+  std::optional<cluster::MigrationRequest> request = cluster::readMigration(redis, jobId);
+  if (!request || request->state != "stopping") return std::nullopt;
+  cluster::setMigrationState(redis, jobId, "done");
+  if (const char* stats = std::getenv("SYNERGY_MIGRATION_STATS"); stats && std::strcmp(stats, "0")) {
+    struct stat file;
+    std::string path = options.checkpointDirectory + "/" + checkpoint::kCheckpointFileName;
+    std::fprintf(stderr, "synergy-run: migration stats: job %llu: checkpoint of %lld bytes\n",
+                 (unsigned long long)jobId,
+                 stat(path.c_str(), &file) == 0 ? (long long)file.st_size : -1LL);
+  }
+  RemoteJobOptions moved = options;
+  moved.resume = true;
+  moved.resumedJob = jobId;
+  moved.placement = request->placement;
+  moved.fragment = 0;
+  moved.forcedMigration.reset();
+  moved.consolidateAt = 0;
+  std::fflush(stdout);
+  std::fprintf(stderr, "synergy-run: note: job %llu stopped at a barrier control point to move %s; "
+               "it goes on on %s\n",
+               (unsigned long long)jobId, request->what.c_str(),
+               cluster::formatHostCounts(request->placement).c_str());
+  return moved;
+}
+
+// A job that ended with the move its client asked for still pending says
+// so (an aborted move was noted by the job itself).
+void noteMoveNotTaken(const RemoteJobOptions& options, uint64_t jobId) {
+  try {
+    cluster::RedisConnection redis(options.state, std::chrono::milliseconds(2000));
+    std::optional<cluster::MigrationRequest> request = cluster::readMigration(redis, jobId);
+    if (!request || request->state != "requested") return;
+    std::fprintf(stderr,
+                 "synergy-run: note: job %llu ended before its move of %s (from barrier control "
+                 "point %llu on) was taken\n",
+                 (unsigned long long)jobId, request->what.c_str(), (unsigned long long)request->at);
+  } catch (const cluster::StateStoreError&) {
+    // Only a note is lost; the job's status stands.
+  }
 }
 
 // Runs the placed parts and returns the job's status: the first nonzero
@@ -472,10 +557,25 @@ int runRemoteJob(const RemoteJobOptions& options) {
     if (!options.checkpointDirectory.empty() &&
         !journal.emplace().open(options.checkpointDirectory, *jobId, error))
       throw RemoteJobError(error);
-    std::vector<PlacedPart> parts = placeJob(*state, *policy, request, app, options.excludedHosts);
+    std::vector<PlacedPart> parts = placeJob(*state, *policy, request, app, options);
+    if (options.forcedMigration || options.consolidateAt)
+      askForMigration(*state, options, *jobId, parts);
     // From here each host frees its slots when its part ends.
     try {
-      return runPlacedJob(token, *module, parts, journal ? &*journal : nullptr);
+      int status = runPlacedJob(token, *module, parts, journal ? &*journal : nullptr);
+      if (status != cluster::kMigratedExitStatus || options.checkpointDirectory.empty()) {
+        if (options.forcedMigration || options.consolidateAt) noteMoveNotTaken(options, *jobId);
+        return status;
+      }
+      std::optional<RemoteJobOptions> moved = restartMoved(options, *jobId);
+      if (!moved) {
+        if (options.forcedMigration || options.consolidateAt) noteMoveNotTaken(options, *jobId);
+        return status;
+      }
+      journal.reset();
+      state->finishJob(*jobId);
+      state.reset();
+      return runRemoteJob(*moved);
     } catch (const HostLost& lost) {
       if (options.checkpointDirectory.empty()) throw;
       journal.reset();

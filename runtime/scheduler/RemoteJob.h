@@ -14,9 +14,11 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "cluster/Migration.h"
 #include "cluster/RedisConnection.h"
 #include "sandbox/Grant.h"
 
@@ -47,14 +49,26 @@ struct RemoteJobOptions {
   // Hosts this client lost, placed on no more, and how often it restarted.
   std::vector<std::string> excludedHosts;
   unsigned restarts = 0;
+  // Migration (cluster/Migration.h); the job must checkpoint into a
+  // directory, at an interval or only for this. `placement`: each part's
+  // host and rank count in rank order instead of the policy's (a moved
+  // job's restart); `fragment` K: its ranks cut over K hosts.
+  cluster::HostCounts placement;
+  unsigned fragment = 0;
+  // Asked of the job once placed: SYNERGY_FORCE_MIGRATION's move, or its
+  // consolidation on the fewest hosts from control point `consolidateAt`.
+  std::optional<cluster::ForcedMigration> forcedMigration;
+  uint64_t consolidateAt = 0;
 };
 
-// Runs the job and returns its exit status. A job that checkpoints and
-// loses a host (its connection drops, or it cannot be reached at the
-// start) restarts from its last checkpoint on the other hosts, with a note
-// naming the host and the restart count (stdout cut back as for
-// resumeRemoteJob); without a checkpoint of its own yet it starts again
-// from the beginning, stdout cut back to where it began. When the other
+// Runs the job and returns its exit status. A job whose parts all stop to
+// be moved (cluster/Migration.h) starts again from that checkpoint on the
+// migration's placement, as a new job of the cluster, with a note. A job
+// that checkpoints and loses a host (its connection drops, or it cannot be
+// reached at the start) restarts from its last checkpoint on the other
+// hosts, with a note naming the host and the restart count (stdout cut
+// back as for resumeRemoteJob); without a checkpoint of its own yet it
+// starts again from the beginning, stdout cut back to where it began. When the other
 // hosts lack the slots, it fails as any job does. Problems before the job runs
 // (bad token file, Redis or host unreachable, no host large enough, the host
 // refusing) are printed as "synergy-run: error: ..." and return 2.

@@ -78,6 +78,8 @@ static bool isKnownFrameType(uint16_t raw) {
     case FrameType::OmpSyncReply:
     case FrameType::MpiEagerGrant:
     case FrameType::MpiEagerCredit:
+    case FrameType::MigrationStop:
+    case FrameType::MigrationOutcome:
       return true;
   }
   return false;
@@ -223,6 +225,10 @@ const char* frameTypeName(FrameType type) {
       return "MpiEagerGrant";
     case FrameType::MpiEagerCredit:
       return "MpiEagerCredit";
+    case FrameType::MigrationStop:
+      return "MigrationStop";
+    case FrameType::MigrationOutcome:
+      return "MigrationOutcome";
   }
   return "unknown";
 }

@@ -226,6 +226,14 @@ enum class FrameType : uint16_t {
   // Bytes of that grant its ranks received, given back: u64, 1 to what
   // the other part holds out.
   MpiEagerCredit = 63,
+  // A migration applied at a barrier control point (cluster/Migration.h),
+  // part 0 to every other part of a job that checkpoints. Right before the
+  // CheckpointDecision that suspends for it: u64 round.
+  MigrationStop = 64,
+  // Once part 0 has committed (or failed to commit) that checkpoint: u64
+  // the checkpoint's number, u8 1 when every part now ends to be moved
+  // (0: the job goes on).
+  MigrationOutcome = 65,
   // Hypervisor to tenant (protocol 6), while it serves an open-loop run
   // (HvOpenLoop, alone or ending an HvBatch) that has gone on for 100 ms:
   // u32 engine id, u32 ticks the run has completed so far, u32 tasks it has
@@ -287,6 +295,8 @@ constexpr uint64_t kCheckpointVoteHeadBytes = 30;
 constexpr uint64_t kCheckpointDecisionHeadBytes = 21;
 constexpr uint64_t kCheckpointRecountBytes = 8;
 constexpr uint64_t kCheckpointWrittenBytes = 17;
+constexpr uint64_t kMigrationStopBytes = 8;
+constexpr uint64_t kMigrationOutcomeBytes = 9;
 constexpr uint64_t kMpiRmaHeaderBytes = 36;
 constexpr uint64_t kMpiRmaRunBytes = 16;
 constexpr uint64_t kMpiRmaDoneHeaderBytes = 12;
@@ -402,6 +412,10 @@ constexpr uint64_t maxPayloadBytes(FrameType type) {
       return kCheckpointRecountBytes;
     case FrameType::CheckpointWritten:
       return kCheckpointWrittenBytes;
+    case FrameType::MigrationStop:
+      return kMigrationStopBytes;
+    case FrameType::MigrationOutcome:
+      return kMigrationOutcomeBytes;
     case FrameType::MpiRma:
     case FrameType::MpiRmaDone:
     case FrameType::MpiMessagePart:

@@ -143,3 +143,21 @@ TEST(FrameCodecTest, OpenMpThreadFramesAndTheirLimits) {
   EXPECT_EQ(refusal(rawHeader(68, 0, 25)),
             "frame length 25 exceeds the maximum 24 for OmpSyncReply");
 }
+
+// Migration at a barrier control point (cluster/Migration.h): two fixed-size
+// frames between the parts of a job, 64 and 65; 66 stays unknown.
+TEST(FrameCodecTest, MigrationFramesAndTheirLimits) {
+  EXPECT_EQ(uint16_t(FrameType::MigrationStop), 64);
+  EXPECT_EQ(uint16_t(FrameType::MigrationOutcome), 65);
+  for (FrameType type : {FrameType::MigrationStop, FrameType::MigrationOutcome}) {
+    FrameHeader header;
+    std::string reason;
+    ASSERT_TRUE(decodeFrameHeader(encodeFrameHeader(type, maxPayloadBytes(type)), header, reason))
+        << frameTypeName(type) << ": " << reason;
+    EXPECT_EQ(header.type, type);
+  }
+  EXPECT_EQ(refusal(rawHeader(64, 0, 9)), "frame length 9 exceeds the maximum 8 for MigrationStop");
+  EXPECT_EQ(refusal(rawHeader(65, 0, 10)),
+            "frame length 10 exceeds the maximum 9 for MigrationOutcome");
+  EXPECT_EQ(refusal(rawHeader(66, 0, 0)), "unknown frame type 66");
+}

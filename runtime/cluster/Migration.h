@@ -1,0 +1,142 @@
+//===- Migration.h - moving ranks of a spread job at a barrier control point -===//
+//
+// A migration moves ranks of a running cluster job to other hosts. It is
+// asked for in the cluster state, by `synergy-cluster migrate`, by the
+// client's `--fragment/--consolidate-at` or by its SYNERGY_FORCE_MIGRATION
+// test hook, as one record per job:
+//
+//   synergy:job:<id>:migration  hash state (requested|stopping|aborted|done),
+//                               at (the control point from which it applies,
+//                               counted from 1 in this run; 0: the next),
+//                               placement ("host:ranks,..." the job's parts
+//                               after the move, in rank order), claims
+//                               ("host:slots,..." the free slots each target
+//                               must have), what (for messages), reason
+//
+// The job applies it at a barrier control point (CheckpointAgreement.h):
+// part 0 reads the record at each one, checks that every target still has
+// the free slots the move claims (otherwise the record becomes `aborted`
+// with the reason, and the job goes on where it is), and decides a
+// job-wide suspension, taken only when no MPI frame is in flight. Every
+// part then captures its ranks with the checkpoint code (memory, globals,
+// WASI files and offsets, MPI state) into the job's checkpoint directory;
+// once part 0 has committed that checkpoint the record becomes `stopping`
+// and every part ends with kMigratedExitStatus, all its output forwarded.
+// The client sees that status with a `stopping` record, marks it `done`,
+// and starts the job again from that checkpoint on the record's placement,
+// each part restoring its ranks and rewinding them into the collective.
+//
+// So a migration restarts every rank from the snapshot, the ones that do
+// not move as well: a part here is one process of consecutive ranks
+// (JobPart.h), and moving a rank between running processes would need
+// rank -> part tables that change while the job runs. A checkpoint that
+// cannot be resumed (a descriptor it does not record) aborts the
+// migration before any part stops.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cluster/ClusterState.h"
+#include "cluster/RedisConnection.h"
+
+namespace synergy::cluster {
+
+// The status every part of a job ends with when it stops to be moved.
+constexpr int kMigratedExitStatus = 75;
+
+// Host ids and rank counts in rank order (a placement) or per host (claims).
+using HostCounts = std::vector<std::pair<std::string, unsigned>>;
+
+struct MigrationRequest {
+  std::string state;  // requested, stopping, aborted or done
+  uint64_t at = 0;
+  HostCounts placement;
+  HostCounts claims;
+  std::string what;
+  std::string reason;
+};
+
+// "h2:1,h3:2"; and back, false unless every host id is valid, every count
+// at least 1 and the counts add up to at most kMaxJobRanks.
+std::string formatHostCounts(const HostCounts& counts);
+bool parseHostCounts(const std::string& text, HostCounts& counts);
+
+// The record of job `jobId`, or nullopt when there is none; throws
+// StateStoreError when it is malformed.
+std::optional<MigrationRequest> readMigration(RedisConnection& redis, uint64_t jobId);
+// Writes the record of a new request (state `requested`), replacing any.
+void requestMigration(RedisConnection& redis, uint64_t jobId, const MigrationRequest& request);
+// Sets the record's state and reason.
+void setMigrationState(RedisConnection& redis, uint64_t jobId, const std::string& state,
+                       const std::string& reason = "");
+
+// The request that puts `ranks` (world ranks) of a job placed as
+// `rankHosts` (the host of each rank) on host `target`, applied from
+// control point `at`; nullopt with a one-line `error` when a rank is out of
+// range, `target` is not among `hosts` or the ranks left on a host would
+// not be consecutive (a host runs one part of consecutive ranks).
+std::optional<MigrationRequest> planMove(const std::vector<std::string>& rankHosts,
+                                         const std::vector<unsigned>& ranks,
+                                         const std::string& target,
+                                         const std::vector<HostRecord>& hosts, uint64_t at,
+                                         std::string& error);
+// The request that gathers a job placed as `rankHosts` on the fewest
+// hosts: all its ranks on the host of the job with the most ranks among
+// those with the slots for all of them. Nullopt with `error` when the job
+// is on one host already or no host of it has the slots.
+std::optional<MigrationRequest> planConsolidation(const std::vector<std::string>& rankHosts,
+                                                  const std::vector<HostRecord>& hosts,
+                                                  uint64_t at, std::string& error);
+// `ranks` cut into `fragments` near-equal runs over the live undrained
+// hosts with the most free slots (ties by id), for `--fragment K`; empty
+// when fewer than `fragments` hosts have the slots for their run.
+HostCounts fragmentedPlacement(const std::vector<HostRecord>& hosts, unsigned ranks,
+                               unsigned fragments);
+
+// SYNERGY_FORCE_MIGRATION=RANKS@N:HOST (RANKS "1" or "1,3"), a test hook:
+// moves those ranks to HOST at control point N. False with `error` when
+// malformed.
+struct ForcedMigration {
+  std::vector<unsigned> ranks;
+  uint64_t at = 0;
+  std::string host;
+};
+bool parseForcedMigration(const std::string& text, ForcedMigration& forced, std::string& error);
+
+// Part 0's side: at each barrier control point, whether a migration is to
+// be applied now, and its outcome once the checkpoint is (or is not)
+// committed.
+class MigrationWatch {
+ public:
+  MigrationWatch(const StateUrl& state, uint64_t jobId) : state_(state), jobId_(jobId) {}
+  // At control point `round` of this run: true when a request applies now
+  // and every target has the slots it claims. After a read that found no
+  // request, the record is not read again for 50 ms. When a target lacks them the
+  // record becomes `aborted` and a note goes to stderr; a state store that
+  // cannot be read is noted once and taken as no request.
+  bool dueAt(uint64_t round);
+  // The suspension for the migration is over: `stop` when its checkpoint
+  // is committed and resumable (the record becomes `stopping`), else the
+  // record becomes `aborted` with `reason`, noted on stderr. Whether the
+  // job stops: not when the record cannot be written.
+  bool finished(bool stop, std::string reason);
+
+ private:
+  StateUrl state_;
+  uint64_t jobId_;
+  std::optional<RedisConnection> redis_;
+  std::optional<ClusterState> cluster_;
+  std::string what_;
+  bool storeFailed_ = false;
+  // No request was pending at the last read: the next waits until then.
+  std::chrono::steady_clock::time_point quietUntil_;
+};
+
+}  // namespace synergy::cluster

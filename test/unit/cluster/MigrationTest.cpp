@@ -1,0 +1,108 @@
+//===- MigrationTest.cpp - migration requests, plans and their limits ------===//
+//
+// The parts of cluster/Migration.h that need no Redis: the "host:count"
+// lists a request record holds (read back from a store outside our trust
+// boundary), the plans that fill a request in, --fragment's placement and
+// the SYNERGY_FORCE_MIGRATION hook's syntax.
+//
+//===----------------------------------------------------------------------===//
+#include "cluster/Migration.h"
+
+#include <gtest/gtest.h>
+
+using namespace synergy::cluster;
+
+namespace {
+
+std::vector<HostRecord> threeHosts(unsigned free2, unsigned free3, unsigned free4) {
+  return {{"h2", "127.0.0.2:1", 2, free2, false},
+          {"h3", "127.0.0.3:1", 2, free3, false},
+          {"h4", "127.0.0.4:1", 4, free4, false}};
+}
+
+TEST(MigrationTest, HostCountsRoundTripAndRefuseMalformedLists) {
+  HostCounts counts;
+  ASSERT_TRUE(parseHostCounts("h2:1,h4:2", counts));
+  EXPECT_EQ(counts, (HostCounts{{"h2", 1}, {"h4", 2}}));
+  EXPECT_EQ(formatHostCounts(counts), "h2:1,h4:2");
+  ASSERT_TRUE(parseHostCounts("", counts));
+  EXPECT_TRUE(counts.empty());
+  for (const char* bad : {"h2", "h2:", ":1", "h2:0", "h2:-1", "h2:1,", "h 2:1", "h2:1x",
+                          "h2:4097", "h2:4096,h3:1", "h2:99999999999999999999999"})
+    EXPECT_FALSE(parseHostCounts(bad, counts)) << bad;
+}
+
+TEST(MigrationTest, MovePlansTheNewPartsAndTheSlotsTheTargetNeeds) {
+  std::string error;
+  std::optional<MigrationRequest> move =
+      planMove({"h2", "h3", "h4"}, {1}, "h4", threeHosts(1, 1, 3), 2, error);
+  ASSERT_TRUE(move) << error;
+  EXPECT_EQ(move->placement, (HostCounts{{"h2", 1}, {"h4", 2}}));
+  EXPECT_EQ(move->claims, (HostCounts{{"h4", 1}}));
+  EXPECT_EQ(move->at, 2u);
+  EXPECT_EQ(move->what, "rank 1 to host h4");
+  move = planMove({"h2", "h2", "h3"}, {0, 1}, "h3", threeHosts(0, 1, 4), 0, error);
+  ASSERT_TRUE(move) << error;
+  EXPECT_EQ(move->placement, (HostCounts{{"h3", 3}}));
+  EXPECT_EQ(move->claims, (HostCounts{{"h3", 2}}));
+  EXPECT_EQ(move->what, "ranks 0,1 to host h3");
+}
+
+TEST(MigrationTest, MoveRefusesWhatCannotBePlaced) {
+  std::string error;
+  EXPECT_FALSE(planMove({"h2", "h3", "h4"}, {3}, "h4", threeHosts(1, 1, 3), 0, error));
+  EXPECT_EQ(error, "the job has no rank 3 (it has 3)");
+  EXPECT_FALSE(planMove({"h2", "h3", "h4"}, {1}, "h9", threeHosts(1, 1, 3), 0, error));
+  EXPECT_EQ(error, "no live host 'h9' in the cluster");
+  EXPECT_FALSE(planMove({"h2", "h3", "h4"}, {2}, "h4", threeHosts(1, 1, 3), 0, error));
+  EXPECT_EQ(error, "rank 2 already run on host h4");
+  EXPECT_FALSE(planMove({"h2", "h3", "h4"}, {0}, "h4", threeHosts(1, 1, 3), 0, error));
+  EXPECT_EQ(error, "host h4 would hold ranks that are not consecutive (a host runs one part of "
+                   "consecutive ranks)");
+  EXPECT_FALSE(planMove({}, {0}, "h4", threeHosts(1, 1, 3), 0, error));
+}
+
+TEST(MigrationTest, ConsolidationGathersOnTheJobsLargestShareThatFits) {
+  std::string error;
+  // h2 holds the most ranks but has 2 slots; h4 has the slots for all 3.
+  std::optional<MigrationRequest> plan =
+      planConsolidation({"h2", "h2", "h4"}, threeHosts(0, 2, 3), 4, error);
+  ASSERT_TRUE(plan) << error;
+  EXPECT_EQ(plan->placement, (HostCounts{{"h4", 3}}));
+  EXPECT_EQ(plan->claims, (HostCounts{{"h4", 2}}));
+  EXPECT_EQ(plan->at, 4u);
+  plan = planConsolidation({"h2", "h3"}, threeHosts(1, 1, 4), 1, error);
+  ASSERT_TRUE(plan) << error;
+  EXPECT_EQ(plan->placement, (HostCounts{{"h2", 2}}));
+  EXPECT_EQ(plan->claims, (HostCounts{{"h2", 1}}));
+  EXPECT_FALSE(planConsolidation({"h4", "h4"}, threeHosts(2, 2, 2), 1, error));
+  EXPECT_EQ(error, "the job runs on one host already");
+  EXPECT_FALSE(planConsolidation({"h2", "h3", "h3"}, threeHosts(1, 0, 4), 1, error));
+  EXPECT_EQ(error, "no host of the job has the 3 slots to hold all its ranks");
+}
+
+TEST(MigrationTest, FragmentCutsTheRanksOverTheFreestHosts) {
+  EXPECT_EQ(fragmentedPlacement(threeHosts(2, 1, 4), 4, 2), (HostCounts{{"h2", 2}, {"h4", 2}}));
+  EXPECT_EQ(fragmentedPlacement(threeHosts(2, 2, 4), 5, 3),
+            (HostCounts{{"h2", 2}, {"h3", 2}, {"h4", 1}}));
+  EXPECT_TRUE(fragmentedPlacement(threeHosts(1, 1, 4), 4, 3).empty());  // h2 lacks its 2nd slot
+  EXPECT_TRUE(fragmentedPlacement(threeHosts(2, 2, 4), 2, 3).empty());  // fewer ranks than parts
+  EXPECT_TRUE(fragmentedPlacement(threeHosts(2, 2, 4), 4, 4).empty());  // fewer hosts than parts
+}
+
+TEST(MigrationTest, ForcedMigrationSyntax) {
+  ForcedMigration forced;
+  std::string error;
+  ASSERT_TRUE(parseForcedMigration("0,2@3:h4", forced, error)) << error;
+  EXPECT_EQ(forced.ranks, (std::vector<unsigned>{0, 2}));
+  EXPECT_EQ(forced.at, 3u);
+  EXPECT_EQ(forced.host, "h4");
+  for (const char* bad : {"", "1", "1@2", "1@0:h4", "@2:h4", "1,@2:h4", "1@2:", "1@x:h4",
+                          "1@2:h 4", "4096@2:h4"}) {
+    EXPECT_FALSE(parseForcedMigration(bad, forced, error)) << bad;
+    EXPECT_EQ(error, "SYNERGY_FORCE_MIGRATION expects RANKS@N:HOST (e.g. 1@2:h3 or 0,2@2:h3), got '" +
+                         std::string(bad) + "'");
+  }
+}
+
+}  // namespace
