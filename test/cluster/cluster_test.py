@@ -2024,6 +2024,10 @@ OMP_CORPUS_EXCLUDED = {
     "nested_parallel": "max-active-levels 2: an inner team on a thread host is serialised",
     "omp5_host_api": "a thread host aborts (status 134); likely cause, not confirmed: allocators "
                      "made by omp_init_allocator live only in the main host's runtime",
+    "pthread_openmp_mixed": "a team spread over hosts takes a pthread mutex that a pthread of the "
+                            "main host holds at the same time; it hung once (300 s) in a full run: "
+                            "pthread mutexes taken by remote threads are not yet shown to be granted "
+                            "across hosts",
     "task_depend": "explicit tasks",
     "task_detach": "explicit tasks",
     "task_fib": "explicit tasks",
