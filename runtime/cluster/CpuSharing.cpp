@@ -20,13 +20,20 @@ namespace {
 
 // The address in IPv6 form (an IPv4 one mapped into ::ffff:0:0/96); false
 // when `text` is not an address.
+// `v4` mapped into ::ffff:0:0/96.
+in6_addr mappedIntoV6(const in_addr& v4) {
+  in6_addr address;
+  std::memset(&address, 0, sizeof(address));
+  address.s6_addr[10] = address.s6_addr[11] = 0xff;
+  std::memcpy(address.s6_addr + 12, &v4, sizeof(v4));
+  return address;
+}
+
 bool parseAddress(const std::string& text, in6_addr& address) {
   if (inet_pton(AF_INET6, text.c_str(), &address) == 1) return true;
   in_addr v4;
   if (inet_pton(AF_INET, text.c_str(), &v4) != 1) return false;
-  std::memset(&address, 0, sizeof(address));
-  address.s6_addr[10] = address.s6_addr[11] = 0xff;
-  std::memcpy(address.s6_addr + 12, &v4, sizeof(v4));
+  address = mappedIntoV6(v4);
   return true;
 }
 
@@ -50,10 +57,7 @@ bool isAddressOfThisMachine(const std::string& text) {
     if (entry->ifa_addr->sa_family == AF_INET6) {
       own = reinterpret_cast<const sockaddr_in6*>(entry->ifa_addr)->sin6_addr;
     } else if (entry->ifa_addr->sa_family == AF_INET) {
-      std::memset(&own, 0, sizeof(own));
-      own.s6_addr[10] = own.s6_addr[11] = 0xff;
-      std::memcpy(own.s6_addr + 12, &reinterpret_cast<const sockaddr_in*>(entry->ifa_addr)->sin_addr,
-                  4);
+      own = mappedIntoV6(reinterpret_cast<const sockaddr_in*>(entry->ifa_addr)->sin_addr);
     } else {
       continue;
     }
