@@ -238,6 +238,7 @@ std::optional<MigrationRequest> planPlacement(const std::vector<std::string>& ra
     error = "the job is placed so already";
     return std::nullopt;
   }
+  if (!runsOf(after, error)) return std::nullopt;
   std::string what = placement.size() == 1 ? "every rank to host " + placement[0].first
                                            : "its ranks to hosts " + formatHostCounts(placement);
   return MigrationRequest{"requested", at, placement, claimsOf(rankHosts, after), what, {}};

@@ -97,7 +97,7 @@ std::optional<MigrationRequest> planConsolidation(const std::vector<std::string>
 // The request that moves a job placed as `rankHosts` to `placement` (each
 // host once, in rank order; as many ranks), from control point `at`: the
 // background scheduler's (scheduler/MigrationDecisions.h). Nullopt with
-// `error` when the counts differ or nothing would move.
+// `error` when the counts differ, a host comes twice or nothing would move.
 std::optional<MigrationRequest> planPlacement(const std::vector<std::string>& rankHosts,
                                              const HostCounts& placement, uint64_t at,
                                              std::string& error);

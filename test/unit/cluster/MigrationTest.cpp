@@ -107,6 +107,9 @@ TEST(MigrationTest, PlacementPlansClaimOnlyTheSlotsBeyondThoseHeld) {
   EXPECT_EQ(error, "the job is placed so already");
   EXPECT_FALSE(planPlacement({"h2", "h3"}, {{"h2", 3}}, 0, error));
   EXPECT_EQ(error, "the placement holds 3 ranks, not the job's 2");
+  EXPECT_FALSE(planPlacement({"h2", "h3", "h4"}, {{"h2", 1}, {"h3", 1}, {"h2", 1}}, 0, error));
+  EXPECT_EQ(error, "host h2 would hold ranks that are not consecutive (a host runs one part of "
+                   "consecutive ranks)");
 }
 
 TEST(MigrationTest, ForcedMigrationSyntax) {
