@@ -16,12 +16,15 @@ checkpoint_phases.c, whose every line is compared with OpenMPI's:
   sched-aborted      a decision whose target fills up before the job's next
                      control point is aborted there, and is not taken again
                      (nor retried) once the target has room again
+  sched-lease        one daemon at a time holds the deciding lease; it passes
+                     on when its holder stops, and expires when it is killed
 
     background_moves_test.py --bin-dir build/bin --client build/test/cluster/cluster-test-client \\
                              --redis-server /usr/bin/redis-server CASE
 """
 import os
 import re
+import signal
 import subprocess
 import sys
 
@@ -213,10 +216,38 @@ def case_sched_aborted(cluster):
           f"status does not show one decision:\n{cluster.status()[1]}")
 
 
+def case_sched_lease(cluster):
+    """Two daemons: one holds synergy:scheduler:leader. Stopped with
+    SIGTERM, it gives the lease up and the other takes it; that one killed
+    with SIGKILL, the lease expires (at most 2 s here) and a daemon started
+    afterwards takes it."""
+    cluster.start_redis()
+    options = ("--decide-every", "0.5")
+    daemons = {host: cluster.start_daemon(host, address, 2, options=options)
+               for host, address in (("h2", "127.0.0.2"), ("h3", "127.0.0.3"))}
+
+    def holder():
+        return redis_command(cluster.redis_port, "GET", "synergy:scheduler:leader")
+
+    first = wait_for(lambda: holder() in daemons and holder(), 30, "a daemon to take the lease")
+    other = "h3" if first == "h2" else "h2"
+    daemons[first].process.send_signal(signal.SIGTERM)
+    check_equal(daemons[first].process.wait(timeout=30), 0, f"{first}'s exit status")
+    # Given up on the way out, not left to expire.
+    check(holder() != first, f"{first} still holds the lease after it stopped")
+    wait_for(lambda: holder() == other, 30, f"{other} to take the lease from {first}")
+    daemons[other].process.kill()
+    daemons[other].process.wait(timeout=30)
+    wait_for(lambda: holder() is None, 30, f"the lease of the killed {other} to expire")
+    cluster.start_daemon("h4", "127.0.0.4", 2, options=options)
+    wait_for(lambda: holder() == "h4", 30, "h4 to take the lease")
+
+
 CASES = {
     "sched-consolidate": case_sched_consolidate,
     "sched-no-gain": case_sched_no_gain,
     "sched-aborted": case_sched_aborted,
+    "sched-lease": case_sched_lease,
 }
 
 
