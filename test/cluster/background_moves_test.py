@@ -144,7 +144,8 @@ def case_sched_no_gain(cluster):
     (h2: 3, h3: 3, as no host holds six) run side by side, both movable.
     h4 could hold the spread job whole, but spread never asks for that, and
     no host can hold the binpack job: neither is moved, no decision is
-    taken, and both outputs are OpenMPI's."""
+    taken, and both outputs are OpenMPI's. A hostile scheduling record and
+    hostile decision log entries are refused without harm."""
     (native, program), daemons = start_cluster(cluster, (4, 4, 4))
     arguments = [60, 100000, 50]
     spread = Job(cluster, program, 3, "spread", arguments, movable=True)
@@ -157,6 +158,10 @@ def case_sched_no_gain(cluster):
         # A daemon holds the lease, so the jobs are weighed while they run.
         check(redis_command(cluster.redis_port, "GET", "synergy:scheduler:leader")
               in ("h2", "h3", "h4"), "no daemon holds the scheduler lease")
+        # A hostile scheduling record (the spread job's) is refused: that
+        # job is not movable, and the deciding daemon goes on.
+        redis_command(cluster.redis_port, "HSET", "synergy:job:1:scheduling", "policy",
+                      "compact\x1b[2J", "movable", "2", "moved-at", "99999999999999999999")
         results = [spread.finish(), binpack.finish()]
     finally:
         for job in (spread, binpack):
@@ -166,6 +171,7 @@ def case_sched_no_gain(cluster):
         check("stopped at a barrier control point" not in got[2], f"{what} moved: {got[2]!r}")
         check_like_mpirun(native, ranks, arguments, got, what)
     check_equal(decisions_asked(daemons), 0, "decisions taken")
+    check_equal([d.process.poll() for d in daemons], [None] * 3, "daemons still running")
     check("migration decisions" not in cluster.status()[1], "status shows a decision")
     # Malformed entries in the decision log are left out of status.
     for entry in ("1 2 compact 2", "x 2 compact 2 h2:4", "1 2 \x1b[2J 2 h2:4",
