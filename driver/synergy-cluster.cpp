@@ -2,11 +2,14 @@
 //
 // A thin main over synergy::cluster: `synergy-cluster --state URL status`
 // prints the hosts registered in the cluster state with their slots, then the
-// queued jobs in queue order and the running jobs with their hosts;
+// queued jobs in queue order, the running jobs with their hosts and, once
+// synergyd's background scheduler has decided any, its recent migration
+// decisions (scheduler/BackgroundScheduler.h);
 // `migrate JOB RANK HOST` asks a running job to move a rank
 // (cluster/Migration.h) and reports what came of it.
 //
 //===----------------------------------------------------------------------===//
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -19,6 +22,7 @@
 #include "cluster/ClusterState.h"
 #include "cluster/JobMessages.h"
 #include "cluster/Migration.h"
+#include "scheduler/SchedulingRecords.h"
 
 using namespace synergy;
 
@@ -31,7 +35,10 @@ void usage(FILE* out) {
       "\n"
       "  status   hosts (id, address, slots, free slots, up or draining), then the\n"
       "           queued jobs oldest first and the running jobs with their host (the\n"
-      "           ranks on each, for a job spread over hosts)\n"
+      "           ranks on each, for a job spread over hosts), then, once the\n"
+      "           daemons' background scheduler has asked for any, its last %zu\n"
+      "           migration decisions, newest first, with what came of each:\n"
+      "           pending, moving, moved, aborted (why) or gone\n"
       "  migrate  move rank RANK of running job JOB to host HOST at the job's next\n"
       "           barrier control point (a collective on MPI_COMM_WORLD with no message\n"
       "           in flight); only a job that checkpoints into a directory (synergy-run\n"
@@ -47,7 +54,8 @@ void usage(FILE* out) {
       "examples:\n"
       "  synergy-cluster --state redis://127.0.0.1:6380 status\n"
       "  synergy-cluster --state redis://127.0.0.1:6379 status\n"
-      "  synergy-cluster --state redis://127.0.0.1:6380 migrate 7 1 h3\n");
+      "  synergy-cluster --state redis://127.0.0.1:6380 migrate 7 1 h3\n",
+      scheduler::kDecisionLogLength);
 }
 
 [[noreturn]] void fail(const std::string& message) {
@@ -81,6 +89,37 @@ std::string placementOf(cluster::ClusterState& state, const cluster::JobRecord& 
     first = last + 1;
   }
   return text;
+}
+
+// What became of a decision's request, from the job's migration record.
+std::string outcomeOf(cluster::RedisConnection& redis, uint64_t jobId) {
+  std::optional<cluster::MigrationRequest> request;
+  try {
+    request = cluster::readMigration(redis, jobId);
+  } catch (const cluster::StateStoreError&) {
+    return "unreadable";
+  }
+  if (!request) return "gone";
+  if (request->state == "requested") return "pending";
+  if (request->state == "stopping") return "moving";
+  if (request->state == "done") return "moved";
+  return "aborted (" + request->reason + ")";
+}
+
+void printDecisions(const cluster::StateUrl& url) {
+  cluster::RedisConnection redis(url, std::chrono::milliseconds(2000));
+  std::vector<scheduler::LoggedDecision> decisions = scheduler::recentDecisions(redis);
+  if (decisions.empty()) return;
+  std::optional<std::string> leader = scheduler::schedulerLeaseHolder(redis);
+  std::printf("migration decisions: %zu, newest first (decided by %s)\n", decisions.size(),
+              leader ? leader->c_str() : "no host now");
+  int64_t now = scheduler::wallClockMs();
+  for (const scheduler::LoggedDecision& decision : decisions)
+    std::printf("  job %llu  %s  %u hosts -> %s  %lld s ago  %s\n",
+                (unsigned long long)decision.jobId, decision.policy.c_str(), decision.hostsBefore,
+                cluster::formatHostCounts(decision.placement).c_str(),
+                (long long)std::max<int64_t>(0, (now - decision.atMs) / 1000),
+                outcomeOf(redis, decision.jobId).c_str());
 }
 
 void printStatus(cluster::ClusterState& state) {
@@ -194,6 +233,7 @@ int main(int argc, char** argv) {
     cluster::ClusterState state(url);
     if (command == "migrate") return migrate(state, url, operands);
     printStatus(state);
+    printDecisions(url);
   } catch (const cluster::StateStoreError& e) {
     fail(e.what());
   }

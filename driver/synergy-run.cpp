@@ -83,7 +83,11 @@ void printUsage() {
       "  --cluster URL       with -np: run the job on a host of the cluster whose state is at\n"
       "                      URL (redis://[:PASSWORD@]HOST:PORT); ranks spread over hosts when\n"
       "                      they do not fit on one, or with --policy spread\n"
-      "  --policy NAME       with --cluster: binpack (default), spread or locality\n"
+      "  --policy NAME       with --cluster: binpack (default), spread, locality or compact\n"
+      "                      (as binpack; a job spread over hosts that checkpoints into\n"
+      "                      --checkpoint-dir is moved onto fewer hosts as soon as they\n"
+      "                      have the room; binpack and locality move it only once one\n"
+      "                      host can hold it all, spread never)\n"
       "  --threads-per-host K\n"
       "                      with --cluster and without -np: an OpenMP job whose outermost\n"
       "                      parallel regions spread over ceil(OMP_NUM_THREADS / K) hosts,\n"
@@ -359,8 +363,9 @@ int main(int argc, char** argv) {
     } else if (arg == "--policy") {
       clusterOptions.policy = requireValue(i, argc, argv);
       if (clusterOptions.policy != "binpack" && clusterOptions.policy != "spread" &&
-          clusterOptions.policy != "locality")
-        fail("--policy expects binpack, spread or locality, got '" + clusterOptions.policy + "'");
+          clusterOptions.policy != "locality" && clusterOptions.policy != "compact")
+        fail("--policy expects binpack, spread, locality or compact, got '" +
+             clusterOptions.policy + "'");
     } else if (arg == "--token-file") {
       clusterOptions.tokenFile = requireValue(i, argc, argv);
     } else if (arg == "--checkpoint-every") {

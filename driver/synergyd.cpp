@@ -9,7 +9,8 @@
 // --dir grants must lie inside the directories --allow-dir names
 // (cluster/JobGrants.h). On SIGTERM or SIGINT it refuses new work (stops
 // listening and marks the host draining), lets running jobs finish,
-// deregisters and exits 0.
+// deregisters and exits 0. It also takes its turn deciding migrations for
+// the cluster's running jobs (scheduler/BackgroundScheduler.h).
 //
 //===----------------------------------------------------------------------===//
 #include <charconv>
@@ -28,6 +29,7 @@
 #include "cluster/JobGrants.h"
 #include "cluster/JobHost.h"
 #include "objectcache/ObjectCache.h"
+#include "scheduler/BackgroundScheduler.h"
 #include "transport/ClusterToken.h"
 #include "transport/Transport.h"
 #include "util/FileIO.h"
@@ -37,11 +39,13 @@ using namespace synergy;
 namespace {
 
 constexpr unsigned kDefaultTtlSeconds = 10;
+constexpr double kDefaultDecideEverySeconds = 2;
 
 void usage(FILE* out) {
   std::fprintf(out,
       "usage: synergyd --listen ADDRESS:PORT --slots N --state redis://HOST:PORT\n"
       "                --token-file FILE [--host-id ID] [--ttl SECONDS] [--allow-dir PATH]...\n"
+      "                [--decide-every SECONDS]\n"
       "\n"
       "Runs this host's Synergy daemon: registers the host and its N slots in the\n"
       "cluster state and accepts connections from other hosts on ADDRESS:PORT only.\n"
@@ -61,6 +65,12 @@ void usage(FILE* out) {
       "                         job placed here may have --dir. Each grant is\n"
       "                         opened and checked here, relative ones from the\n"
       "                         client's working directory, in which the job runs\n"
+      "  --decide-every SECONDS when this daemon holds the cluster's scheduler lease\n"
+      "                         (one daemon at a time does), compare each running\n"
+      "                         job's placement with what its policy would choose\n"
+      "                         now this often, and ask the jobs that would span\n"
+      "                         fewer hosts to move at their next barrier control\n"
+      "                         point (default %g; 0: never decide here)\n"
       "\n"
       "Jobs placed here run through the synergy-run next to synergyd, in one started\n"
       "ahead when they have no --dir; received modules are kept by content hash under\n"
@@ -74,7 +84,7 @@ void usage(FILE* out) {
       "           --token-file /etc/synergy/token\n"
       "  synergyd --listen 127.0.0.2:7100 --slots 2 --state redis://127.0.0.1:6380 \\\n"
       "           --token-file token --ttl 3 --allow-dir /srv/jobs --allow-dir /data\n",
-      cluster::kMaxSlotsPerHost, kDefaultTtlSeconds);
+      cluster::kMaxSlotsPerHost, kDefaultTtlSeconds, kDefaultDecideEverySeconds);
 }
 
 [[noreturn]] void fail(const std::string& message, int status = 2) {
@@ -113,6 +123,7 @@ struct DaemonOptions {
   std::string tokenFile;
   std::string hostId;
   unsigned ttlSeconds = kDefaultTtlSeconds;
+  double decideEverySeconds = kDefaultDecideEverySeconds;
   std::vector<std::string> allowedDirectories;  // canonical
 };
 
@@ -150,6 +161,14 @@ DaemonOptions parseOptions(int argc, char** argv) {
     } else if (option == "--ttl") {
       if (!parseUnsigned(value, 2, 3600, options.ttlSeconds))
         fail("--ttl wants seconds from 2 to 3600, not '" + value + "'");
+    } else if (option == "--decide-every") {
+      char* end = nullptr;
+      options.decideEverySeconds = std::strtod(value.c_str(), &end);
+      // Written so that NaN fails too.
+      if (value.empty() || *end ||
+          (options.decideEverySeconds != 0 &&
+           !(options.decideEverySeconds >= 0.1 && options.decideEverySeconds <= 3600)))
+        fail("--decide-every wants 0 or seconds from 0.1 to 3600, not '" + value + "'");
     } else if (option == "--allow-dir") {
       std::optional<std::string> directory = cluster::canonicalAllowedDirectory(value, error);
       if (!directory) fail(error);
@@ -239,6 +258,13 @@ int main(int argc, char** argv) {
     state->registerHost(hostId, address, options.slots, options.ttlSeconds);
     log("host " + hostId + " listening on " + address + " with " + std::to_string(options.slots) +
         " slots");
+    std::optional<scheduler::BackgroundScheduler> backgroundScheduler;
+    if (options.decideEverySeconds > 0)
+      backgroundScheduler.emplace(scheduler::BackgroundSchedulerOptions{
+          .state = options.state,
+          .hostId = hostId,
+          .interval = std::chrono::milliseconds(long(options.decideEverySeconds * 1000 + 0.5)),
+          .log = log});
     long heartbeatMillis = options.ttlSeconds * 1000L / 3;
     timespec heartbeat{heartbeatMillis / 1000, (heartbeatMillis % 1000) * 1000000L};
     int signal = -1;
@@ -255,6 +281,10 @@ int main(int argc, char** argv) {
       }
     }
     log(std::string(signal == SIGTERM ? "SIGTERM" : "SIGINT") + ": refusing new work");
+    // A draining host decides no more moves; another daemon takes the lease.
+    lock.unlock();
+    backgroundScheduler.reset();
+    lock.lock();
     transport.stopListening();
     jobHost.refuseNewJobs();
     state->drainHost(hostId);

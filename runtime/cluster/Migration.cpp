@@ -224,6 +224,26 @@ std::optional<MigrationRequest> planConsolidation(const std::vector<std::string>
                           claimsOf(rankHosts, after), "every rank to host " + *best, {}};
 }
 
+std::optional<MigrationRequest> planPlacement(const std::vector<std::string>& rankHosts,
+                                             const HostCounts& placement, uint64_t at,
+                                             std::string& error) {
+  std::vector<std::string> after;
+  for (const auto& [host, count] : placement) after.insert(after.end(), count, host);
+  if (after.size() != rankHosts.size()) {
+    error = "the placement holds " + std::to_string(after.size()) + " ranks, not the job's " +
+            std::to_string(rankHosts.size());
+    return std::nullopt;
+  }
+  if (after == rankHosts) {
+    error = "the job is placed so already";
+    return std::nullopt;
+  }
+  if (!runsOf(after, error)) return std::nullopt;
+  std::string what = placement.size() == 1 ? "every rank to host " + placement[0].first
+                                           : "its ranks to hosts " + formatHostCounts(placement);
+  return MigrationRequest{"requested", at, placement, claimsOf(rankHosts, after), what, {}};
+}
+
 HostCounts fragmentedPlacement(const std::vector<HostRecord>& hosts, unsigned ranks,
                                unsigned fragments) {
   std::vector<const HostRecord*> live;

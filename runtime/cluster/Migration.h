@@ -94,6 +94,13 @@ std::optional<MigrationRequest> planMove(const std::vector<std::string>& rankHos
 std::optional<MigrationRequest> planConsolidation(const std::vector<std::string>& rankHosts,
                                                   const std::vector<HostRecord>& hosts,
                                                   uint64_t at, std::string& error);
+// The request that moves a job placed as `rankHosts` to `placement` (each
+// host once, in rank order; as many ranks), from control point `at`: the
+// background scheduler's (scheduler/MigrationDecisions.h). Nullopt with
+// `error` when the counts differ, a host comes twice or nothing would move.
+std::optional<MigrationRequest> planPlacement(const std::vector<std::string>& rankHosts,
+                                             const HostCounts& placement, uint64_t at,
+                                             std::string& error);
 // `ranks` cut into `fragments` near-equal runs over the live undrained
 // hosts with the most free slots (ties by id), for `--fragment K`; empty
 // when fewer than `fragments` hosts have the slots for their run.

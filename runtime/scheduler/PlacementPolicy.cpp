@@ -1,7 +1,7 @@
 //===- PlacementPolicy.cpp - Which host a job goes to ----------------------===//
 //
-// This file implements the binpack, spread and locality policies of
-// PlacementPolicy.h. Hosts arrive sorted by id (ClusterState::hosts), and a
+// This file implements the binpack, spread, locality and compact policies
+// of PlacementPolicy.h. Hosts arrive sorted by id (ClusterState::hosts), and a
 // strict comparison keeps the first of equals, which is the tie-break.
 //
 //===----------------------------------------------------------------------===//
@@ -84,7 +84,38 @@ std::vector<HostShare> balanceOverHosts(const std::vector<cluster::HostRecord>& 
   return inHostOrder(std::move(shares));
 }
 
-class BinPackPolicy final : public PlacementPolicy {
+// `hosts` with the slots of the job placed as `current` free again: what a
+// running job's new placement can use.
+std::vector<cluster::HostRecord> withJobSlotsFree(std::vector<cluster::HostRecord> hosts,
+                                                  const std::vector<HostShare>& current) {
+  for (cluster::HostRecord& host : hosts)
+    for (const HostShare& share : current)
+      if (share.hostId == host.id)
+        host.freeSlots = std::min(host.slots, host.freeSlots + share.ranks);
+  return hosts;
+}
+
+unsigned ranksOf(const std::vector<HostShare>& shares) {
+  unsigned ranks = 0;
+  for (const HostShare& share : shares) ranks += share.ranks;
+  return ranks;
+}
+
+// A running job spread over hosts, all on the host `policy` picks for it
+// now; empty when it is on one host already or no host has the room.
+std::vector<HostShare> gatherOnOneHost(const PlacementPolicy& policy,
+                                       const std::vector<cluster::HostRecord>& hosts,
+                                       const std::vector<cluster::JobRecord>& running,
+                                       const std::string& app,
+                                       const std::vector<HostShare>& current) {
+  if (current.size() < 2) return {};
+  unsigned ranks = ranksOf(current);
+  if (auto host = policy.chooseHost(withJobSlotsFree(hosts, current), running, app, ranks))
+    return {{*host, ranks}};
+  return {};
+}
+
+class BinPackPolicy : public PlacementPolicy {
  public:
   std::optional<std::string> chooseHost(const std::vector<cluster::HostRecord>& hosts,
                                         const std::vector<cluster::JobRecord>&,
@@ -96,6 +127,30 @@ class BinPackPolicy final : public PlacementPolicy {
                                     const std::string& app, unsigned ranks) const override {
     if (auto host = chooseHost(hosts, running, app, ranks)) return {{*host, ranks}};
     return fillFewestHosts(hosts, ranks);
+  }
+  std::vector<HostShare> placeRunningJob(const std::vector<cluster::HostRecord>& hosts,
+                                         const std::vector<cluster::JobRecord>& running,
+                                         const std::string& app,
+                                         const std::vector<HostShare>& current) const override {
+    return gatherOnOneHost(*this, hosts, running, app, current);
+  }
+};
+
+// Binpack's placement; a running job goes onto fewer hosts whenever they
+// can hold it, a step at a time if need be.
+class CompactPolicy final : public BinPackPolicy {
+ public:
+  std::vector<HostShare> placeRunningJob(const std::vector<cluster::HostRecord>& hosts,
+                                         const std::vector<cluster::JobRecord>& running,
+                                         const std::string& app,
+                                         const std::vector<HostShare>& current) const override {
+    if (current.size() < 2) return {};
+    if (auto whole = gatherOnOneHost(*this, hosts, running, app, current); !whole.empty())
+      return whole;
+    std::vector<HostShare> fewer = fillFewestHosts(withJobSlotsFree(hosts, current),
+                                                   ranksOf(current));
+    if (fewer.empty() || fewer.size() >= current.size()) return {};
+    return fewer;
   }
 };
 
@@ -113,6 +168,12 @@ class SpreadPolicy final : public PlacementPolicy {
                                     const std::vector<cluster::JobRecord>&, const std::string&,
                                     unsigned ranks) const override {
     return balanceOverHosts(hosts, ranks);
+  }
+  std::vector<HostShare> placeRunningJob(const std::vector<cluster::HostRecord>&,
+                                         const std::vector<cluster::JobRecord>&,
+                                         const std::string&,
+                                         const std::vector<HostShare>&) const override {
+    return {};
   }
 };
 
@@ -137,6 +198,12 @@ class LocalityPolicy final : public PlacementPolicy {
     if (auto host = chooseHost(hosts, running, app, ranks)) return {{*host, ranks}};
     return fillFewestHosts(hosts, ranks);
   }
+  std::vector<HostShare> placeRunningJob(const std::vector<cluster::HostRecord>& hosts,
+                                         const std::vector<cluster::JobRecord>& running,
+                                         const std::string& app,
+                                         const std::vector<HostShare>& current) const override {
+    return gatherOnOneHost(*this, hosts, running, app, current);
+  }
 };
 
 }  // namespace
@@ -145,6 +212,7 @@ std::unique_ptr<PlacementPolicy> createPlacementPolicy(const std::string& name) 
   if (name == "binpack") return std::make_unique<BinPackPolicy>();
   if (name == "spread") return std::make_unique<SpreadPolicy>();
   if (name == "locality") return std::make_unique<LocalityPolicy>();
+  if (name == "compact") return std::make_unique<CompactPolicy>();
   return nullptr;
 }
 

@@ -8,10 +8,21 @@
 //   spread    the fitting host with the most free slots, balancing load
 //   locality  a fitting host that already runs the same app (same module
 //             hash), by binpack among them; otherwise binpack
+//   compact   places as binpack, and wants a running job on fewer hosts as
+//             soon as slots free up (below)
 //
-// Ties go to the smaller host id, so a placement is deterministic. The
-// interface is one call so that later policies (and background migration
-// decisions) can be added beside these.
+// Ties go to the smaller host id, so a placement is deterministic.
+//
+// Besides where a new job goes, a policy answers where it would put a
+// running job now (placeRunningJob), which the background scheduler of
+// synergyd (MigrationDecisions.h) compares with where the job is:
+//
+//   binpack   all the job's ranks on the one host binpack picks, once one
+//   locality  has the slots (their own chooseHost); never a partial move
+//   compact   that too, and otherwise the fewest hosts that hold the ranks
+//             whenever that is fewer than the job spans now
+//   spread    never: a spread job is where spread wants it, and spreading it
+//             wider later would stop the job for a gain spread cannot weigh
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -51,9 +62,17 @@ class PlacementPolicy {
   virtual std::vector<HostShare> placeRanks(const std::vector<cluster::HostRecord>& hosts,
                                             const std::vector<cluster::JobRecord>& running,
                                             const std::string& app, unsigned ranks) const = 0;
+  // Where the policy would put a running job of `app` placed as `current`
+  // (its shares in rank order), were it placed now beside the `running`
+  // others: `hosts` as they are, with the slots the job holds counted as
+  // free for it. Empty when the policy wants it where it is.
+  virtual std::vector<HostShare> placeRunningJob(const std::vector<cluster::HostRecord>& hosts,
+                                                 const std::vector<cluster::JobRecord>& running,
+                                                 const std::string& app,
+                                                 const std::vector<HostShare>& current) const = 0;
 };
 
-// "binpack", "spread" or "locality"; nullptr for any other name.
+// "binpack", "spread", "locality" or "compact"; nullptr for any other name.
 std::unique_ptr<PlacementPolicy> createPlacementPolicy(const std::string& name);
 
 }  // namespace synergy::scheduler

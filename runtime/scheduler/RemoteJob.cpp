@@ -28,6 +28,7 @@
 #include "cluster/JobMessages.h"
 #include "scheduler/OutputJournal.h"
 #include "scheduler/PlacementPolicy.h"
+#include "scheduler/SchedulingRecords.h"
 #include "transport/ClusterToken.h"
 #include "transport/Transport.h"
 #include "util/FileIO.h"
@@ -328,6 +329,23 @@ void askForMigration(cluster::ClusterState& state, const RemoteJobOptions& optio
   cluster::requestMigration(redis, jobId, *request);
 }
 
+// A job that asks for its own move, for an experiment.
+bool movesByItself(const RemoteJobOptions& options) {
+  return options.fragment || options.forcedMigration || options.consolidateAt;
+}
+
+// Lets synergyd's background scheduler move the job (BackgroundScheduler.h);
+// when the record cannot be written the job runs on unmoved, with a note.
+void offerToScheduler(const RemoteJobOptions& options, uint64_t jobId) {
+  try {
+    cluster::RedisConnection redis(options.state, std::chrono::milliseconds(2000));
+    writeJobScheduling(redis, jobId, {options.policy, true, options.movedAtMs, 0});
+  } catch (const cluster::StateStoreError& e) {
+    std::fprintf(stderr, "synergy-run: note: job %llu is left out of background moves: %s\n",
+                 (unsigned long long)jobId, e.what());
+  }
+}
+
 // After every part of `jobId` ended with kMigratedExitStatus: the options
 // that start it again from its checkpoint on the migration's placement, or
 // nullopt when no migration stopped it (the program itself exited so).
@@ -347,6 +365,8 @@ std::optional<RemoteJobOptions> restartMoved(const RemoteJobOptions& options, ui
   moved.resume = true;
   moved.resumedJob = jobId;
   moved.placement = request->placement;
+  moved.backgroundMoves = options.backgroundMoves && !movesByItself(options);
+  moved.movedAtMs = wallClockMs();
   moved.fragment = 0;
   moved.forcedMigration.reset();
   moved.consolidateAt = 0;
@@ -560,6 +580,8 @@ int runRemoteJob(const RemoteJobOptions& options) {
     std::vector<PlacedPart> parts = placeJob(*state, *policy, request, app, options);
     if (options.forcedMigration || options.consolidateAt)
       askForMigration(*state, options, *jobId, parts);
+    if (options.backgroundMoves && !movesByItself(options) && !options.checkpointDirectory.empty())
+      offerToScheduler(options, *jobId);
     // From here each host frees its slots when its part ends.
     try {
       int status = runPlacedJob(token, *module, parts, journal ? &*journal : nullptr);

@@ -59,6 +59,13 @@ struct RemoteJobOptions {
   // consolidation on the fewest hosts from control point `consolidateAt`.
   std::optional<cluster::ForcedMigration> forcedMigration;
   uint64_t consolidateAt = 0;
+  // Whether synergyd's background scheduler may move the job
+  // (BackgroundScheduler.h) when it checkpoints into a directory: not the
+  // restart of a --fragment/--consolidate-at or forced experiment, which
+  // are not offered either. When the job last moved (ms since the epoch,
+  // 0: never), for the scheduler's cool-down.
+  bool backgroundMoves = true;
+  int64_t movedAtMs = 0;
 };
 
 // Runs the job and returns its exit status. A job whose parts all stop to

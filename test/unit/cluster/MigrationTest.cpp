@@ -90,6 +90,28 @@ TEST(MigrationTest, FragmentCutsTheRanksOverTheFreestHosts) {
   EXPECT_TRUE(fragmentedPlacement(threeHosts(2, 2, 4), 4, 4).empty());  // fewer hosts than parts
 }
 
+TEST(MigrationTest, PlacementPlansClaimOnlyTheSlotsBeyondThoseHeld) {
+  std::string error;
+  std::optional<MigrationRequest> plan =
+      planPlacement({"h2", "h2", "h3", "h4"}, {{"h2", 3}, {"h4", 1}}, 0, error);
+  ASSERT_TRUE(plan) << error;
+  EXPECT_EQ(formatHostCounts(plan->placement), "h2:3,h4:1");
+  EXPECT_EQ(formatHostCounts(plan->claims), "h2:1");
+  EXPECT_EQ(plan->what, "its ranks to hosts h2:3,h4:1");
+  plan = planPlacement({"h2", "h3"}, {{"h4", 2}}, 5, error);
+  ASSERT_TRUE(plan) << error;
+  EXPECT_EQ(formatHostCounts(plan->claims), "h4:2");
+  EXPECT_EQ(plan->what, "every rank to host h4");
+  EXPECT_EQ(plan->at, 5u);
+  EXPECT_FALSE(planPlacement({"h2", "h3"}, {{"h2", 1}, {"h3", 1}}, 0, error));
+  EXPECT_EQ(error, "the job is placed so already");
+  EXPECT_FALSE(planPlacement({"h2", "h3"}, {{"h2", 3}}, 0, error));
+  EXPECT_EQ(error, "the placement holds 3 ranks, not the job's 2");
+  EXPECT_FALSE(planPlacement({"h2", "h3", "h4"}, {{"h2", 1}, {"h3", 1}, {"h2", 1}}, 0, error));
+  EXPECT_EQ(error, "host h2 would hold ranks that are not consecutive (a host runs one part of "
+                   "consecutive ranks)");
+}
+
 TEST(MigrationTest, ForcedMigrationSyntax) {
   ForcedMigration forced;
   std::string error;

@@ -52,6 +52,11 @@ TEST(PlacementPolicyTest, LocalityPrefersHostsRunningTheSameApp) {
   EXPECT_EQ(place("locality", 1, {}), "c");
 }
 
+TEST(PlacementPolicyTest, CompactPlacesNewJobsAsBinpack) {
+  for (unsigned ranks : {1u, 3u, 4u, 7u})
+    EXPECT_EQ(place("compact", ranks), place("binpack", ranks)) << ranks;
+}
+
 TEST(PlacementPolicyTest, UnknownPoliciesAreRefused) {
   EXPECT_EQ(createPlacementPolicy("random"), nullptr);
   EXPECT_EQ(createPlacementPolicy(""), nullptr);
@@ -82,6 +87,35 @@ TEST(PlacementPolicyTest, SpreadBalancesRanksOverHosts) {
   EXPECT_EQ(share("spread", 3), (std::vector<HostShare>{{"b", 3}}));
   EXPECT_EQ(share("spread", 4), (std::vector<HostShare>{{"a", 1}, {"b", 3}}));
   EXPECT_EQ(share("spread", 7), (std::vector<HostShare>{{"a", 2}, {"b", 5}}));
+}
+
+// placeRunningJob: where a running job would go now, its own slots free.
+std::vector<HostShare> now(const std::string& policy, const std::vector<HostShare>& current,
+                           const std::vector<cluster::HostRecord>& hosts) {
+  return createPlacementPolicy(policy)->placeRunningJob(hosts, {}, "app1", current);
+}
+
+TEST(PlacementPolicyTest, RunningJobsCountTheirOwnSlotsAsFree) {
+  // The job holds 2 of x's slots and 2 of y's; x has 2 more free.
+  std::vector<cluster::HostRecord> hosts = {host("x", 4, 2), host("y", 4, 0)};
+  std::vector<HostShare> job = {{"x", 2}, {"y", 2}};
+  for (const char* policy : {"binpack", "locality", "compact"})
+    EXPECT_EQ(now(policy, job, hosts), (std::vector<HostShare>{{"x", 4}})) << policy;
+  EXPECT_EQ(now("spread", job, hosts), std::vector<HostShare>{});
+  // On one host already: nothing to gain.
+  EXPECT_EQ(now("compact", {{"x", 2}}, hosts), std::vector<HostShare>{});
+  EXPECT_EQ(now("binpack", {{"x", 2}}, hosts), std::vector<HostShare>{});
+}
+
+TEST(PlacementPolicyTest, OnlyCompactMovesAJobOntoFewerHostsThatAreStillSeveral) {
+  std::vector<cluster::HostRecord> hosts = {host("x", 3, 1), host("y", 3, 2), host("z", 3, 2)};
+  std::vector<HostShare> job = {{"x", 2}, {"y", 1}, {"z", 1}};
+  EXPECT_EQ(now("compact", job, hosts), (std::vector<HostShare>{{"x", 3}, {"y", 1}}));
+  EXPECT_EQ(now("binpack", job, hosts), std::vector<HostShare>{});
+  EXPECT_EQ(now("locality", job, hosts), std::vector<HostShare>{});
+  // Fewer hosts cannot hold it: compact stays too.
+  hosts = {host("x", 3, 0), host("y", 3, 0), host("z", 3, 0)};
+  EXPECT_EQ(now("compact", job, hosts), std::vector<HostShare>{});
 }
 
 }  // namespace
