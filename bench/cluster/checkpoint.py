@@ -37,6 +37,7 @@ import argparse
 import json
 import os
 import re
+import resource
 import subprocess
 import sys
 import tempfile
@@ -54,7 +55,12 @@ RUN_TIMEOUT_SECONDS = 900
 
 
 def run_job(command, timeout=RUN_TIMEOUT_SECONDS):
-    """(wall seconds, stdout, stderr) of a client run that must succeed."""
+    """(wall seconds, stdout, stderr) of a client run that must succeed.
+
+    stderr gets a last line with the run's own CPU seconds (user + sys of
+    the process run): on one host that is the whole job's, which prints no
+    per-part line."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.monotonic()
     try:
         done = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
@@ -63,7 +69,9 @@ def run_job(command, timeout=RUN_TIMEOUT_SECONDS):
     wall = time.monotonic() - started
     if done.returncode != 0:
         raise BenchError("failed (%d): %s\n%s" % (done.returncode, " ".join(command), done.stderr))
-    return wall, done.stdout, done.stderr
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime - children.ru_utime + after.ru_stime - children.ru_stime
+    return wall, done.stdout, done.stderr + "bench: process cpu %.6f s\n" % cpu
 
 
 def part_stats(err):
@@ -74,6 +82,8 @@ def part_stats(err):
     cpu = sum(float(m.group(1)) + float(m.group(2))
               for m in re.finditer(r"synergy-run: mpi: ranks \d+-\d+ used ([\d.]+) s user, "
                                    r"([\d.]+) s system", err))
+    if cpu == 0:  # one host: the job is the process run_job ran
+        cpu = sum(float(m.group(1)) for m in re.finditer(r"bench: process cpu ([\d.]+) s", err))
     return checkpoints, cpu
 
 
