@@ -1,15 +1,17 @@
 //===- BackgroundWrites.h - checkpoint writes after the ranks go on ---------===//
 //
-// A part of a job spread over hosts writes its checkpoint sections, and
-// part 0 assembles and commits the checkpoint file, on one thread of their
-// own, in the order the checkpoints were taken, while the ranks run on:
+// A job on one host writes its checkpoint files, a part of a job spread
+// over hosts its checkpoint sections, and part 0 assembles and commits the
+// checkpoint file, on one thread of their own, in the order the
+// checkpoints were taken, while the ranks run on:
 // the sections are copies of the ranks' memory taken while they stood
 // still, so nothing the ranks do afterwards reaches the file, and the
 // ranks wait for the copies, not for the disk (writes, fsyncs and the
 // round trips that tell part 0 a part's file is there). Until a write is
-// done the checkpoint on disk is the previous one, whole; part 0 waits for
-// its last commit (finish()) before it decides the next checkpoint, so at
-// most one checkpoint per part is in memory beside the ranks.
+// done the checkpoint on disk is the previous one, whole; the committing
+// process (part 0) waits for its last commit (finish()) before it decides
+// the next checkpoint, so at most one checkpoint per part is in memory
+// beside the ranks.
 //
 //===----------------------------------------------------------------------===//
 #pragma once

@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string_view>
 
 #include "checkpoint/MpiObjectRecord.h"
 #include "checkpoint/OpenFileRecord.h"
@@ -32,9 +33,11 @@ namespace {
 
 // Temp file, fsync, rename over the old file, fsync of the directory: after
 // a crash at any point the directory holds either the old checkpoint or the
-// new one, whole.
+// new one, whole. The file is `head` then `sections`, written from where
+// they are; the bytes written are added to `bytesWritten`.
 bool replaceFileDurably(const std::string& directory, const std::string& name,
-                        const std::string& bytes, std::string& error) {
+                        std::string_view head, const std::vector<std::string_view>& sections,
+                        std::atomic<uint64_t>& bytesWritten, std::string& error) {
   std::string path = directory + "/" + name;
   std::string temp = path + ".tmp.XXXXXX";
   int fd = mkostemp(temp.data(), O_CLOEXEC);
@@ -42,7 +45,13 @@ bool replaceFileDurably(const std::string& directory, const std::string& name,
     error = "cannot create a file in " + directory + ": " + std::strerror(errno);
     return false;
   }
-  bool ok = util::writeAll(fd, bytes) && fsync(fd) == 0;
+  bool ok = util::writeAll(fd, head);
+  uint64_t bytes = head.size();
+  for (std::string_view section : sections) {
+    ok = ok && util::writeAll(fd, section);
+    bytes += section.size();
+  }
+  ok = ok && fsync(fd) == 0;
   int savedErrno = errno;
   ok = close(fd) == 0 && ok;
   if (ok && rename(temp.c_str(), path.c_str()) != 0) {
@@ -59,6 +68,7 @@ bool replaceFileDurably(const std::string& directory, const std::string& name,
     fsync(dirFd);
     close(dirFd);
   }
+  bytesWritten += bytes;
   return true;
 }
 
@@ -213,9 +223,10 @@ bool CheckpointCoordinator::agreeToSuspend(int worldRank, bool canSuspend,
   }
   bool alive = meet(worldRank, lock, [&] {
     bool isDue = due();
-    // Part 0's last commit may still be under way when the interval is
-    // shorter than a write: the next checkpoint waits for it.
-    if (isDue && hostParts_ && hostParts_->partIndex() == 0) backgroundWrites_.finish();
+    // The last commit (part 0's, in a job spread over hosts) may still be
+    // under way when the interval is shorter than a write: the next
+    // checkpoint waits for it.
+    if (isDue && (!hostParts_ || hostParts_->partIndex() == 0)) backgroundWrites_.finish();
     // Only part 0 knows whether the job's checkpoint is due: every other
     // part reports on its mailboxes at every control point.
     if ((isDue || hostParts_) && everyoneCan_ && quiescenceCheck_) {
@@ -224,9 +235,9 @@ bool CheckpointCoordinator::agreeToSuspend(int worldRank, bool canSuspend,
         firstRefusal_ = std::move(inFlight);
       }
     }
+    sequence_ = firstSequence_ + checkpointsQueued_ + 1;
     if (hostParts_) {
       bool aborted = false;
-      sequence_ = firstSequence_ + partCheckpointsQueued_ + 1;
       decision_ =
           hostParts_->agree(worldRank, isDue, everyoneCan_, firstRefusal_, sequence_, aborted);
       // Part 0's reason, noted once, by part 0.
@@ -250,32 +261,41 @@ bool CheckpointCoordinator::agreeToSuspend(int worldRank, bool canSuspend,
 
 bool CheckpointCoordinator::suspended(int worldRank, granule::Granule& granule,
                                       const snapshot::Snapshot* snapshot, std::string& error) {
+  using Clock = std::chrono::steady_clock;
+  Clock::time_point unwound = Clock::now();
   std::string section;
   std::string filesNotRecorded;
-  if (snapshot && !policy_.directory.empty()) {
+  bool inPlace = resumesInPlace(worldRank);
+  if ((snapshot || inPlace) && !policy_.directory.empty()) {
     std::vector<OpenFile> files;
     filesNotRecorded = captureOpenFiles(granule, job_.grants.size(), files);
+    const snapshot::LinearMemory* memory = granule.linearMemory();
     section = encodeRankSection(uint32_t(worldRank), granule.unwindBufferAddress(),
-                                snapshot->globals(), granule.memoryBase(), granule.memorySize(),
-                                files, captureMpiObjects(granule.extension<mpi::RankState>()));
+                                snapshot ? snapshot->globals() : granule.globalBytes(),
+                                granule.memoryBase(), granule.memorySize(), files,
+                                captureMpiObjects(granule.extension<mpi::RankState>()),
+                                memory && memory->isAnonymous());
   }
+  Clock::time_point copied = Clock::now();
   std::unique_lock<std::mutex> lock(mutex_);
+  statistics_.unwindSeconds += std::chrono::duration<double>(unwound - roundStart_).count();
+  statistics_.copySeconds += std::chrono::duration<double>(copied - unwound).count();
   if (!filesNotRecorded.empty() && roundUnresumable_.empty())
     roundUnresumable_ = "rank " + std::to_string(worldRank) + ": " + filesNotRecorded +
                         " (such descriptors are not checkpointed)";
-  if (!snapshot && failure_.empty())
+  if (!snapshot && !inPlace && failure_.empty())
     failure_ = "rank " + std::to_string(worldRank) + ": " + error;
   sections_[size_t(worldRank - firstRank_)] = std::move(section);
   bool alive = meet(worldRank, lock, [&] {
     // A file that cannot be written costs this checkpoint, not the run:
-    // every rank still has its snapshot to be rewound from.
-    std::string writeError;
+    // every rank goes on from where it stands.
     if (!failure_.empty()) {
-    } else if (hostParts_ && !policy_.directory.empty()) {
-      queuePartCheckpoint();
-    } else if (!policy_.directory.empty() && !writeCheckpoint(writeError)) {
-      ++statistics_.postponed;
-      std::fprintf(stderr, "synergy-run: note: checkpoint not written (%s)\n", writeError.c_str());
+    } else if (!policy_.directory.empty()) {
+      queueCheckpoint();
+      // The kill hook stands for a crash right after a checkpoint: on one
+      // host the ranks wait for each write then, so that none of them has
+      // gone on past the checkpoint when the process dies.
+      if (killAfter_ && !hostParts_) backgroundWrites_.finish();
     } else {
       ++statistics_.checkpoints;
     }
@@ -317,36 +337,45 @@ JobRecord CheckpointCoordinator::recordOfThisRound() {
   return job;
 }
 
-void CheckpointCoordinator::queuePartCheckpoint() {
+void CheckpointCoordinator::queueCheckpoint() {
   JobRecord job = recordOfThisRound();
-  PartOutput output{hostParts_->jobId(), hostParts_->partIndex(),
-                    outputCount_ ? outputCount_() : 0};
+  PartOutput output;
+  if (hostParts_)
+    output = {hostParts_->jobId(), hostParts_->partIndex(), outputCount_ ? outputCount_() : 0};
   std::vector<std::string> sections = std::move(sections_);
   sections_.assign(size_t(ranks_), std::string());
-  ++partCheckpointsQueued_;
+  ++checkpointsQueued_;
   backgroundWrites_.queue([this, job = std::move(job), sections = std::move(sections),
                            sequence = sequence_, output]() mutable {
     // Without mutex_: a rank may hold it while it waits for this write.
     std::string error;
-    if (!writePartCheckpoint(job, std::move(sections), sequence, output, error)) {
+    auto started = std::chrono::steady_clock::now();
+    bool written = hostParts_
+                       ? writePartCheckpoint(job, std::move(sections), sequence, output, error)
+                       : writeCheckpoint(job, sections, sequence, error);
+    backgroundNanoseconds_ += uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                           std::chrono::steady_clock::now() - started)
+                                           .count());
+    if (!written) {
       ++backgroundUnwritten_;
       std::fprintf(stderr, "synergy-run: note: checkpoint not written (%s)\n", error.c_str());
       return;
     }
     writtenSequence_ = sequence;
-    uint64_t written = ++backgroundWritten_;
-    if (hostParts_->partIndex() == 0 && killAfter_ && written == killAfter_) raise(SIGKILL);
+    uint64_t count = ++backgroundWritten_;
+    if ((!hostParts_ || hostParts_->partIndex() == 0) && killAfter_ && count == killAfter_)
+      raise(SIGKILL);
   });
 }
 
-bool CheckpointCoordinator::writeCheckpoint(std::string& error) {
-  JobRecord job = recordOfThisRound();
-  std::string file = encodeCheckpoint(firstSequence_ + statistics_.checkpoints + 1, programDigest_,
-                                      sections_, job);
-  if (!replaceFileDurably(policy_.directory, kCheckpointFileName, file, error)) return false;
-  statistics_.bytesWritten += file.size();
-  if (killAfter_ && statistics_.checkpoints + 1 == killAfter_) raise(SIGKILL);
-  return true;
+// On the background writes' thread, with no lock held: a job on one host.
+bool CheckpointCoordinator::writeCheckpoint(const JobRecord& job,
+                                            const std::vector<std::string>& sections,
+                                            uint64_t sequence, std::string& error) {
+  std::vector<std::string_view> views(sections.begin(), sections.end());
+  return replaceFileDurably(policy_.directory, kCheckpointFileName,
+                            encodeCheckpointHead(sequence, programDigest_, views, job), views,
+                            backgroundBytes_, error);
 }
 
 // On the background writes' thread, with no lock held: `sections` are this
@@ -359,12 +388,11 @@ bool CheckpointCoordinator::writePartCheckpoint(const JobRecord& job,
   const std::vector<uint32_t>& partRanks = hostParts_->partRanks();
   if (self != 0) {
     PartSections part{sequence, self, uint32_t(firstRank_), uint32_t(ranks_), job.unresumable, {}};
-    for (std::string& section : sections) {
-      part.sections += section;
-      std::string().swap(section);
-    }
-    bool written = replaceFileDurably(policy_.directory, partFileName(sequence, self),
-                                      encodePartFile(part), error);
+    // A part's own file is not the checkpoint: its bytes are not counted.
+    std::atomic<uint64_t> partBytes = 0;
+    bool written = replaceFileDurably(
+        policy_.directory, partFileName(sequence, self), encodePartFileHead(part, sections),
+        std::vector<std::string_view>(sections.begin(), sections.end()), partBytes, error);
     hostParts_->partWritten(sequence, written, output);
     return written;
   }
@@ -379,7 +407,11 @@ bool CheckpointCoordinator::writePartCheckpoint(const JobRecord& job,
   }
   JobRecord record = job;
   record.partOutputs = std::move(outputs);
-  // Part 0's sections one by one, then each other part's as one string.
+  // Part 0's sections one by one, then each other part's as one view of
+  // the part file read.
+  std::vector<std::string_view> pieces(sections.begin(), sections.end());
+  std::vector<std::string> partFiles;
+  partFiles.reserve(partRanks.size());
   uint32_t firstRank = uint32_t(ranks_), rankCount = uint32_t(ranks_);
   for (uint32_t p = 1; p < partRanks.size(); ++p) {
     std::string path = policy_.directory + "/" + partFileName(sequence, p);
@@ -387,7 +419,7 @@ bool CheckpointCoordinator::writePartCheckpoint(const JobRecord& job,
     std::optional<std::string> bytes =
         util::readRegularFile(path, size_t(partRanks[p]) << 33, error);
     std::optional<PartSections> part;
-    if (bytes) part = decodePartFile(*bytes, expected, error);
+    if (bytes) part = decodePartFile(partFiles.emplace_back(std::move(*bytes)), expected, error);
     if (!part) {
       error = path + ": " + error;
       removePartFiles();
@@ -395,16 +427,16 @@ bool CheckpointCoordinator::writePartCheckpoint(const JobRecord& job,
     }
     if (record.unresumable.empty() && !part->unresumable.empty())
       record.unresumable = part->unresumable;
-    sections.push_back(std::move(part->sections));
+    pieces.push_back(part->sections);
     firstRank += partRanks[p];
     rankCount += partRanks[p];
   }
-  std::string file = encodeCheckpoint(sequence, programDigest_, sections, record, rankCount);
-  bool written = replaceFileDurably(policy_.directory, kCheckpointFileName, file, error);
+  bool written = replaceFileDurably(
+      policy_.directory, kCheckpointFileName,
+      encodeCheckpointHead(sequence, programDigest_, pieces, record, rankCount), pieces,
+      backgroundBytes_, error);
   removePartFiles();
-  if (!written) return false;
-  backgroundBytes_ += file.size();
-  return true;
+  return written;
 }
 
 CheckpointStatistics CheckpointCoordinator::statistics() {
@@ -414,6 +446,7 @@ CheckpointStatistics CheckpointCoordinator::statistics() {
   totals.checkpoints += backgroundWritten_;
   totals.postponed += backgroundUnwritten_;
   totals.bytesWritten += backgroundBytes_;
+  totals.writeSeconds = double(backgroundNanoseconds_) * 1e-9;
   return totals;
 }
 

@@ -6,13 +6,16 @@
 // when a checkpoint is due, every rank can and no message is in flight
 // (otherwise the checkpoint is postponed to the next control point, with a
 // note naming the rank or the message and the reason). Each suspended rank encodes
-// its own section from its memory and snapshot, in parallel with the
-// others; the last one writes the file (temp, fsync, rename, so a crash
-// leaves the previous checkpoint intact) before any rank is rewound, so
-// the checkpoint on disk is always one consistent cut of the whole job.
+// its own section, a copy of its memory and globals, in parallel with the
+// others, and rewinds in the same instance (no snapshot is taken); once
+// every section is there, the last one queues the file for writing in the
+// background (temp, fsync, rename, so a crash leaves the previous
+// checkpoint intact) and the ranks go on: the sections are one consistent
+// cut of the whole job, whatever the ranks do afterwards.
 //
-// Without a directory the snapshots are only used to rewind each rank into
-// a fresh instance, which is how the round trip is tested.
+// Without a directory nothing is written: each rank is rewound into a
+// fresh instance from its snapshot, which is how that round trip is
+// tested.
 //
 // A job spread over hosts has a coordinator in each host's process, for
 // that part's ranks, joined by HostParts: the part's last rank to arrive
@@ -62,6 +65,13 @@ struct CheckpointStatistics {
   uint64_t postponed = 0;    // due but refused by some rank, or not written
   uint64_t bytesWritten = 0;
   double seconds = 0;        // from the decision to the last rank's release
+  // Where that time went, summed over the ranks: from the decision to the
+  // rank's suspension (its unwind, and its snapshot when it rewinds in a
+  // fresh instance), and copying its section.
+  double unwindSeconds = 0;
+  double copySeconds = 0;
+  // The background writes: checksums, writes, fsyncs, renames.
+  double writeSeconds = 0;
 };
 
 class CheckpointCoordinator final : public mpi::BarrierControlPoint {
@@ -73,6 +83,11 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   bool agreeToSuspend(int worldRank, bool canSuspend, const std::string& why) override;
   bool suspended(int worldRank, granule::Granule& granule, const snapshot::Snapshot* snapshot,
                  std::string& error) override;
+  // With a directory a rank's section is a copy of its memory, taken
+  // before it goes on, so it rewinds in place; without one every rank
+  // rewinds into a fresh instance from its snapshot, which is how that
+  // round trip is tested.
+  bool resumesInPlace(int) override { return !policy_.directory.empty(); }
 
   void noteStateNotCheckpointed(int worldRank, const std::string& what) override;
   void setOutputDrain(std::function<void()> drain) override;
@@ -110,10 +125,11 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   bool meet(int worldRank, std::unique_lock<std::mutex>& lock, Last&& last);
   bool due() const;
   JobRecord recordOfThisRound();
-  bool writeCheckpoint(std::string& error);
-  // With hostParts_: this round's sections go to backgroundWrites_, which
-  // counts the checkpoint once written (under the lock, as the caller).
-  void queuePartCheckpoint();
+  // This round's sections go to backgroundWrites_, which counts the
+  // checkpoint once written (under the lock, as the caller).
+  void queueCheckpoint();
+  bool writeCheckpoint(const JobRecord& job, const std::vector<std::string>& sections,
+                       uint64_t sequence, std::string& error);
   bool writePartCheckpoint(const JobRecord& job, std::vector<std::string> sections,
                            uint64_t sequence, const PartOutput& output, std::string& error);
 
@@ -140,10 +156,10 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   std::function<void()> drainOutput_;
   std::function<uint64_t()> outputCount_;
   HostParts* hostParts_ = nullptr;
-  uint64_t sequence_ = 0;  // with hostParts_: the job's number of this round's checkpoint
-  // With hostParts_: the checkpoints handed to backgroundWrites_, written
-  // or not; each takes the next number.
-  uint64_t partCheckpointsQueued_ = 0;
+  uint64_t sequence_ = 0;  // the job's number of this round's checkpoint
+  // The checkpoints handed to backgroundWrites_, written or not; each takes
+  // the next number.
+  uint64_t checkpointsQueued_ = 0;
   std::function<std::string()> quiescenceCheck_;
   RankWaiting rankWaiting_;
   const CheckpointImage* resumeFrom_ = nullptr;
@@ -158,6 +174,7 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   std::atomic<uint64_t> backgroundUnwritten_ = 0;
   std::atomic<uint64_t> backgroundBytes_ = 0;
   std::atomic<uint64_t> writtenSequence_ = 0;  // the last checkpoint this part wrote
+  std::atomic<uint64_t> backgroundNanoseconds_ = 0;
   // Last: destroyed first, so every write is done before the rest goes.
   BackgroundWrites backgroundWrites_;
 };

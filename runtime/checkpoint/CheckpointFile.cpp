@@ -8,8 +8,10 @@
 
 #include <cstdint>
 #include <cstring>
+#include <utility>
 
 #include "checkpoint/FieldCoding.h"
+#include "snapshot/NonZeroPages.h"
 #include "util/Sha256.h"
 
 namespace synergy::checkpoint {
@@ -18,15 +20,8 @@ namespace {
 
 constexpr char kMagic[8] = {'S', 'Y', 'N', 'C', 'K', 'P', 'T', '\0'};
 constexpr size_t kHeaderBytes = 8 + 4 + 4 + 8 + 32 + 8 + 32;
-constexpr uint64_t kHostPage = 4096;
 constexpr uint64_t kWasmPage = 65536;
 constexpr uint64_t kMaxMemoryBytes = 65536 * kWasmPage;
-
-bool isZeroPage(const uint8_t* page) {
-  for (uint64_t i = 0; i < kHostPage; ++i)
-    if (page[i]) return false;
-  return true;
-}
 
 std::string encodeJob(const JobRecord& job) {
   std::string out;
@@ -293,30 +288,33 @@ bool isPlainRelativePath(std::string_view path) {
 std::string encodeRankSection(uint32_t worldRank, uint32_t unwindBuffer,
                               const std::vector<uint8_t>& globals, const uint8_t* memory,
                               uint64_t memoryBytes, const std::vector<OpenFile>& files,
-                              const MpiObjects& mpi) {
+                              const MpiObjects& mpi, bool memoryIsAnonymous) {
+  // The runs are found first so that the section is allocated once, at its
+  // size: growing it run by run would copy and zero it again each time.
+  std::vector<std::pair<uint64_t, uint64_t>> runs;
+  uint64_t runBytes = 0;
+  snapshot::forEachNonZeroRun(memory, memoryBytes, memoryIsAnonymous,
+                              [&](uint64_t offset, uint64_t length) {
+                                runs.emplace_back(offset, length);
+                                runBytes += 16 + length;
+                                return true;
+                              });
+  // The open files and MPI objects that follow are small: if they outgrow
+  // the slack, the one reallocation is of a section already this size.
+  constexpr size_t kSlackForSmallRecords = 4096;
   std::string out;
+  out.reserve(4 + 4 + 4 + globals.size() + 8 + 4 + runBytes + kSlackForSmallRecords);
   put(out, worldRank);
   put(out, unwindBuffer);
   put(out, uint32_t(globals.size()));
   out.append(reinterpret_cast<const char*>(globals.data()), globals.size());
   put(out, memoryBytes);
-  size_t runCountAt = out.size();
-  put(out, uint32_t(0));
-  uint32_t runCount = 0;
-  for (uint64_t at = 0; at < memoryBytes;) {
-    if (isZeroPage(memory + at)) {
-      at += kHostPage;
-      continue;
-    }
-    uint64_t end = at + kHostPage;
-    while (end < memoryBytes && !isZeroPage(memory + end)) end += kHostPage;
-    put(out, at);
-    put(out, end - at);
-    out.append(reinterpret_cast<const char*>(memory + at), end - at);
-    ++runCount;
-    at = end;
+  put(out, uint32_t(runs.size()));
+  for (const auto& [offset, length] : runs) {
+    put(out, offset);
+    put(out, length);
+    out.append(reinterpret_cast<const char*>(memory + offset), length);
   }
-  std::memcpy(out.data() + runCountAt, &runCount, sizeof runCount);
   put(out, uint32_t(files.size()));
   for (const OpenFile& file : files) putOpenFile(out, file);
   encodeMpiObjects(out, mpi);
@@ -326,9 +324,22 @@ std::string encodeRankSection(uint32_t worldRank, uint32_t unwindBuffer,
 std::string encodeCheckpoint(uint64_t sequence, const Digest& programDigest,
                              const std::vector<std::string>& rankSections,
                              const JobRecord& job, std::optional<uint32_t> rankCount) {
+  std::string out = encodeCheckpointHead(
+      sequence, programDigest, std::vector<std::string_view>(rankSections.begin(), rankSections.end()),
+      job, rankCount);
+  size_t sectionBytes = 0;
+  for (const std::string& section : rankSections) sectionBytes += section.size();
+  out.reserve(out.size() + sectionBytes);
+  for (const std::string& section : rankSections) out += section;
+  return out;
+}
+
+std::string encodeCheckpointHead(uint64_t sequence, const Digest& programDigest,
+                                 const std::vector<std::string_view>& rankSections,
+                                 const JobRecord& job, std::optional<uint32_t> rankCount) {
   std::string jobSection = encodeJob(job);
   uint64_t payloadBytes = jobSection.size();
-  for (const std::string& section : rankSections) payloadBytes += section.size();
+  for (std::string_view section : rankSections) payloadBytes += section.size();
   std::string out(kMagic, sizeof kMagic);
   put(out, kCheckpointVersion);
   put(out, rankCount.value_or(uint32_t(rankSections.size())));
@@ -338,12 +349,10 @@ std::string encodeCheckpoint(uint64_t sequence, const Digest& programDigest,
   util::Sha256 fileHash;
   fileHash.update(out);
   fileHash.update(jobSection);
-  for (const std::string& section : rankSections) fileHash.update(section);
+  for (std::string_view section : rankSections) fileHash.update(section);
   Digest fileDigest = fileHash.digest();
   out.append(reinterpret_cast<const char*>(fileDigest.data()), fileDigest.size());
-  out.reserve(out.size() + payloadBytes);
   out += jobSection;
-  for (const std::string& section : rankSections) out += section;
   return out;
 }
 

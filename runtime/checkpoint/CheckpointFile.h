@@ -151,10 +151,13 @@ struct CheckpointImage {
 
 // One rank's payload section, from its live memory (only non-zero host
 // pages are stored), its open files and its MPI objects.
+// `memoryIsAnonymous`: the memory is private anonymous memory of this
+// process, whose never-populated pages need not be read
+// (snapshot/NonZeroPages.h).
 std::string encodeRankSection(uint32_t worldRank, uint32_t unwindBuffer,
                               const std::vector<uint8_t>& globals, const uint8_t* memory,
                               uint64_t memoryBytes, const std::vector<OpenFile>& files = {},
-                              const MpiObjects& mpi = {});
+                              const MpiObjects& mpi = {}, bool memoryIsAnonymous = false);
 // Whether `path` may name an open file below a grant: "." or plain
 // components separated by single slashes (see the format's rules above).
 bool isPlainRelativePath(std::string_view path);
@@ -165,6 +168,14 @@ std::string encodeCheckpoint(uint64_t sequence, const Digest& programDigest,
                              const std::vector<std::string>& rankSections,
                              const JobRecord& job = JobRecord(),
                              std::optional<uint32_t> rankCount = std::nullopt);
+// The same file's bytes before the ranks' sections (header and job
+// record), the digest covering the sections too: the head followed by the
+// sections is encodeCheckpoint's file, which a writer can so put on disk
+// without copying every rank's memory into one string first.
+std::string encodeCheckpointHead(uint64_t sequence, const Digest& programDigest,
+                                 const std::vector<std::string_view>& rankSections,
+                                 const JobRecord& job = JobRecord(),
+                                 std::optional<uint32_t> rankCount = std::nullopt);
 // Parses and checks a checkpoint file; nullopt with a one-line `error`.
 std::optional<CheckpointImage> decodeCheckpoint(std::string_view bytes, std::string& error);
 

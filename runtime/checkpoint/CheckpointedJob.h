@@ -3,7 +3,8 @@
 // `synergy-run -np N --checkpoint-every S [--checkpoint-dir D]`: runs the
 // job of mpi::runJob with a CheckpointCoordinator on its barriers. With
 // SYNERGY_CHECKPOINT_STATS=1 in the environment it prints, at the end, how
-// many checkpoints were taken and skipped, their bytes and their time.
+// many checkpoints were taken and skipped, their bytes and their time, and
+// that time's parts: unwinds, section copies, background writes.
 //
 //===----------------------------------------------------------------------===//
 #pragma once

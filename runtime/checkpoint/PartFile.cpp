@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 #include "checkpoint/PartFile.h"
 
+#include <array>
 #include <cstring>
 
 #include "checkpoint/CheckpointFile.h"
@@ -18,10 +19,11 @@ namespace {
 constexpr char kPartMagic[8] = {'S', 'Y', 'N', 'C', 'K', 'P', 'R', 'T'};
 constexpr uint32_t kPartVersion = 1;
 
-Digest digestOf(std::string_view head, std::string_view sections) {
+template <typename Sections>
+Digest digestOf(std::string_view head, const Sections& sections) {
   util::Sha256 hash;
   hash.update(head);
-  hash.update(sections);
+  for (std::string_view section : sections) hash.update(section);
   return hash.digest();
 }
 
@@ -32,7 +34,9 @@ std::string partFileName(uint64_t sequence, uint32_t part) {
          std::to_string(part);
 }
 
-std::string encodePartFile(const PartSections& part) {
+std::string encodePartFileHead(const PartSections& part, const std::vector<std::string>& sections) {
+  uint64_t sectionBytes = 0;
+  for (const std::string& section : sections) sectionBytes += section.size();
   std::string out(kPartMagic, sizeof kPartMagic);
   put(out, kPartVersion);
   put(out, part.sequence);
@@ -40,10 +44,9 @@ std::string encodePartFile(const PartSections& part) {
   put(out, part.firstRank);
   put(out, part.rankCount);
   putText(out, part.unresumable);
-  put(out, uint64_t(part.sections.size()));
-  Digest digest = digestOf(out, part.sections);
+  put(out, sectionBytes);
+  Digest digest = digestOf(out, sections);
   out.append(reinterpret_cast<const char*>(digest.data()), digest.size());
-  out += part.sections;
   return out;
 }
 
@@ -78,12 +81,12 @@ std::optional<PartSections> decodePartFile(std::string_view bytes, const PartSec
     return std::nullopt;
   }
   std::string_view sections = bytes.substr(bytes.size() - sectionBytes);
-  Digest digest = digestOf(bytes.substr(0, headBytes), sections);
+  Digest digest = digestOf(bytes.substr(0, headBytes), std::array<std::string_view, 1>{sections});
   if (std::memcmp(digest.data(), digestBytes.data(), digest.size()) != 0) {
     error = "the part file's checksum does not match (corrupt)";
     return std::nullopt;
   }
-  part.sections.assign(sections);
+  part.sections = sections;
   return part;
 }
 

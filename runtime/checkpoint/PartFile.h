@@ -33,13 +33,18 @@ struct PartSections {
   uint32_t firstRank = 0;
   uint32_t rankCount = 0;
   std::string unresumable;  // this part's reason, as JobRecord::unresumable
-  std::string sections;
+  // The ranks' sections back to back: a view of the bytes decoded, which
+  // must outlive it; ignored by encodePartFileHead.
+  std::string_view sections;
 };
 
 std::string partFileName(uint64_t sequence, uint32_t part);
-std::string encodePartFile(const PartSections& part);
+// The part file's bytes before the sections, its digest covering
+// `sections` (in order) too: the file is the head followed by them, which
+// a writer so puts on disk without copying its ranks' memory again.
+std::string encodePartFileHead(const PartSections& part, const std::vector<std::string>& sections);
 // Checks `bytes` against what part 0 expects of it; nullopt with a
-// one-line `error` otherwise.
+// one-line `error` otherwise. The result's sections are a view of `bytes`.
 std::optional<PartSections> decodePartFile(std::string_view bytes, const PartSections& expected,
                                            std::string& error);
 

@@ -247,6 +247,11 @@ bool Granule::finishRewind() {
 
 bool Granule::resumeAfterUnwind(std::string& error) {
   callAsyncify("asyncify_stop_unwind");
+  if (resumesInPlace_ && resumesInPlace_()) {
+    if (suspensionHandler_ && !suspensionHandler_(*this, nullptr, error)) return false;
+    callAsyncify("asyncify_start_rewind", unwindBuffer_);
+    return true;
+  }
   std::unique_ptr<snapshot::Snapshot> snap = captureSnapshot(error);
   if (suspensionHandler_ && !suspensionHandler_(*this, snap.get(), error)) return false;
   if (!snap) return false;
@@ -295,11 +300,15 @@ std::unique_ptr<snapshot::Snapshot> Granule::captureSnapshot(std::string& error)
     error = "granule is not instantiated";
     return nullptr;
   }
+  return snapshot::Snapshot::capture(*memory_, globalBytes(), error);
+}
+
+std::vector<uint8_t> Granule::globalBytes() const {
   std::vector<uint8_t> globals;
-  auto* base = static_cast<uint8_t*>(instance_);
+  auto* base = static_cast<const uint8_t*>(instance_);
   for (const auto& slot : module_->globals())
     globals.insert(globals.end(), base + slot.offset, base + slot.offset + slot.size);
-  return snapshot::Snapshot::capture(*memory_, std::move(globals), error);
+  return globals;
 }
 
 bool Granule::restoreSnapshot(const snapshot::Snapshot& snap, std::string& error) {

@@ -122,6 +122,8 @@ class Granule {
   // Memory plus every global (the stack pointer among them). The granule
   // must be instantiated and not running.
   std::unique_ptr<snapshot::Snapshot> captureSnapshot(std::string& error);
+  // The raw bytes of every global, in the module's order (a snapshot's).
+  std::vector<uint8_t> globalBytes() const;
   // Copy-on-write restore of memory, and the globals written back.
   bool restoreSnapshot(const snapshot::Snapshot& snap, std::string& error);
 
@@ -135,9 +137,20 @@ class Granule {
   // it. The host function is then called again
   // with the same arguments; finishRewind() tells it so, and it returns its
   // first call's result without repeating the work.
+  //
+  // `resumesInPlace`, asked at each suspension before anything is copied,
+  // may instead keep the instance: the handler then gets no snapshot (its
+  // memory and globals are the granule's own, untouched until it returns)
+  // and the granule rewinds where it is. A checkpoint, which copies what it
+  // keeps itself, so saves copying the memory into a snapshot and the
+  // copy-on-write fault of every page the guest writes after the rewind.
   using SuspensionHandler =
       std::function<bool(Granule&, const snapshot::Snapshot*, std::string& error)>;
-  void setSuspensionHandler(SuspensionHandler handler) { suspensionHandler_ = std::move(handler); }
+  using ResumesInPlace = std::function<bool()>;
+  void setSuspensionHandler(SuspensionHandler handler, ResumesInPlace resumesInPlace = {}) {
+    suspensionHandler_ = std::move(handler);
+    resumesInPlace_ = std::move(resumesInPlace);
+  }
   // Whether the host function now running may unwind this granule; if not,
   // `why` says so in a sentence. Reserves the unwind buffer on first use.
   bool prepareUnwind(std::string& why);
@@ -190,7 +203,8 @@ class Granule {
   void callAsyncify(const char* exportName);
   void callAsyncify(const char* exportName, uint32_t buffer);
   // After _start has returned from an unwind: snapshot, hand over, rewind
-  // in a fresh instance. False with `error` when that failed.
+  // in a fresh instance (or in this one, see setSuspensionHandler). False
+  // with `error` when that failed.
   bool resumeAfterUnwind(std::string& error);
 
   std::shared_ptr<Module> module_;
@@ -204,6 +218,7 @@ class Granule {
   MemorySync* memorySync_ = nullptr;
   snapshot::LinearMemory* memory_ = nullptr;
   SuspensionHandler suspensionHandler_;
+  ResumesInPlace resumesInPlace_;
   // Thread granules made from this one and not yet destroyed (an OpenMP
   // pool keeps its workers'): while there are any, code may run on this
   // memory outside this granule's stack, and it cannot be unwound.

@@ -43,10 +43,19 @@ class BarrierControlPoint {
   // A suspended rank's snapshot (memory and globals, the unwind buffer in
   // it), on that rank's thread, before it is rewound into a fresh instance;
   // the granule's memory still holds the same bytes. Null, with `error`,
-  // when the snapshot could not be taken. False with `error` ends the rank
+  // when the snapshot could not be taken; null without one when the rank
+  // resumes in place (resumesInPlace()), its memory and globals being the
+  // granule's own until this returns. False with `error` ends the rank
   // with a trap.
   virtual bool suspended(int worldRank, granule::Granule& granule,
                          const snapshot::Snapshot* snapshot, std::string& error) = 0;
+  // Whether a suspended rank rewinds in the instance it unwound from, with
+  // no snapshot taken: it stays on this host and this process, so nothing
+  // needs a fresh instance (Granule::setSuspensionHandler).
+  virtual bool resumesInPlace(int worldRank) {
+    (void)worldRank;
+    return false;
+  }
 
   // Called by every rank, before agreeToSuspend, with what of this rank's
   // state a snapshot does not hold (a communicator it made),

@@ -202,7 +202,8 @@ int runJob(const JobOptions& options) {
           [controlPoint, worldRank](granule::Granule& granule, const snapshot::Snapshot* snap,
                                     std::string& error) {
             return controlPoint->suspended(worldRank, granule, snap, error);
-          });
+          },
+          [controlPoint, worldRank] { return controlPoint->resumesInPlace(worldRank); });
     }
     if (!redirectStdio(*granules.back(), output, rank, error)) return launchError(error);
     // A rank refused here (more initial memory than --max-memory) is bad

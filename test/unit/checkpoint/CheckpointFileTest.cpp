@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <cstdint>
@@ -19,10 +20,12 @@
 #include <fstream>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "checkpoint/MpiObjectRecord.h"
 #include "checkpoint/OpenFileRecord.h"
+#include "checkpoint/PartFile.h"
 #include "mpi/Datatype.h"
 #include "mpi/MpiAbi.h"
 
@@ -125,6 +128,80 @@ TEST(CheckpointFile, RoundTripKeepsOnlyNonZeroPages) {
       std::memcpy(rebuilt.data() + run.offset, run.bytes.data(), run.bytes.size());
     EXPECT_EQ(rebuilt, sampleMemory(uint8_t(rank + 3)));
   }
+}
+
+// A checkpoint's section of a live rank skips the pages the kernel never
+// populated unread (snapshot/NonZeroPages.h): it must hold the same bytes
+// as one that reads every page, and as one of a plain copy.
+TEST(CheckpointFile, SectionOfAnAnonymousMemoryIsTheSameWithoutReadingUntouchedPages) {
+  void* mapped = mmap(nullptr, kMemoryBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                      -1, 0);
+  ASSERT_NE(mapped, MAP_FAILED);
+  auto* memory = static_cast<uint8_t*>(mapped);
+  std::vector<uint8_t> sample = sampleMemory(7);
+  std::memcpy(memory, sample.data(), 4 * 4096);        // pages 0-3, page 0 zeros but populated
+  memory[kMemoryBytes - 1] = sample[kMemoryBytes - 1];  // the last page; the rest untouched
+  std::string skipping = encodeRankSection(1, 65536, {4}, memory, kMemoryBytes, {}, {}, true);
+  std::string reading = encodeRankSection(1, 65536, {4}, memory, kMemoryBytes, {}, {}, false);
+  munmap(mapped, kMemoryBytes);
+  EXPECT_EQ(skipping, reading);
+  EXPECT_EQ(skipping, encodeRankSection(1, 65536, {4}, sample.data(), kMemoryBytes));
+}
+
+// The coordinator writes encodeCheckpointHead's bytes and then the
+// sections from where they are: that must be encodeCheckpoint's file, also
+// when one string holds several ranks' sections (a host part's).
+TEST(CheckpointFile, AHeadFollowedByItsSectionsIsTheFile) {
+  std::vector<std::string> sections;
+  for (uint32_t rank = 0; rank < 3; ++rank)
+    sections.push_back(encodeRankSection(rank, 65536, {1, uint8_t(rank)},
+                                         sampleMemory(uint8_t(rank + 1)).data(), kMemoryBytes));
+  std::vector<std::string_view> views(sections.begin(), sections.end());
+  std::string file = encodeCheckpointHead(9, programDigest(), views, sampleJob());
+  for (const std::string& section : sections) file += section;
+  EXPECT_EQ(file, encodeCheckpoint(9, programDigest(), sections, sampleJob()));
+
+  std::string lastTwo = sections[1] + sections[2];
+  std::vector<std::string_view> parts{sections[0], lastTwo};
+  std::string joined = encodeCheckpointHead(9, programDigest(), parts, sampleJob(), 3);
+  joined += sections[0];
+  joined += lastTwo;
+  EXPECT_EQ(joined, file);
+  std::string error;
+  auto image = decodeCheckpoint(joined, error);
+  ASSERT_TRUE(image) << error;
+  EXPECT_EQ(image->ranks.size(), 3u);
+  EXPECT_EQ(image->ranks[2].globals, (std::vector<uint8_t>{1, 2}));
+}
+
+// A host part's file, which part 0 reads back from a shared directory.
+TEST(CheckpointPartFile, RoundTripAndRefusals) {
+  std::vector<std::string> sections{"first rank's bytes", "second"};
+  PartSections part{12, 2, 4, 2, "a reason", {}};
+  std::string file = encodePartFileHead(part, sections) + sections[0] + sections[1];
+  std::string error;
+  auto decoded = decodePartFile(file, part, error);
+  ASSERT_TRUE(decoded) << error;
+  EXPECT_EQ(decoded->sections, sections[0] + sections[1]);
+  EXPECT_EQ(decoded->unresumable, "a reason");
+
+  PartSections otherCheckpoint = part;
+  otherCheckpoint.sequence = 11;
+  EXPECT_FALSE(decodePartFile(file, otherCheckpoint, error));
+  EXPECT_EQ(error, "the part file is not part 2 of checkpoint 11");
+  PartSections otherRanks = part;
+  otherRanks.firstRank = 5;
+  EXPECT_FALSE(decodePartFile(file, otherRanks, error));
+  EXPECT_FALSE(decodePartFile(file.substr(0, file.size() - 1), part, error));
+  EXPECT_EQ(error, "the part file's length is not the one its header gives");
+  EXPECT_FALSE(decodePartFile(file.substr(0, 20), part, error));
+  EXPECT_EQ(error, "the part file is truncated");
+  std::string corrupt = file;
+  corrupt[corrupt.size() - 3] ^= 1;
+  EXPECT_FALSE(decodePartFile(corrupt, part, error));
+  EXPECT_EQ(error, "the part file's checksum does not match (corrupt)");
+  EXPECT_FALSE(decodePartFile("SYNCKPT", part, error));
+  EXPECT_EQ(error, "not a part of a Synergy checkpoint");
 }
 
 TEST(CheckpointFile, RefusesAForeignFile) {
