@@ -17,16 +17,6 @@ namespace synergy::hypervisor {
 
 using transport::FrameType;
 
-PayloadWriter& PayloadWriter::u32(uint32_t value) {
-  for (int i = 0; i < 4; ++i) bytes_.push_back(uint8_t(value >> (8 * i)));
-  return *this;
-}
-
-PayloadWriter& PayloadWriter::u64(uint64_t value) {
-  for (int i = 0; i < 8; ++i) bytes_.push_back(uint8_t(value >> (8 * i)));
-  return *this;
-}
-
 PayloadWriter& PayloadWriter::raw(const std::vector<uint8_t>& bytes) {
   bytes_.insert(bytes_.end(), bytes.begin(), bytes.end());
   return *this;
@@ -37,22 +27,6 @@ std::vector<uint8_t> PayloadReader::raw(size_t count) {
   std::vector<uint8_t> bytes(bytes_.begin() + ptrdiff_t(offset_), bytes_.begin() + ptrdiff_t(offset_ + count));
   offset_ += count;
   return bytes;
-}
-
-uint32_t PayloadReader::u32() {
-  assert(offset_ + 4 <= bytes_.size() && "payload length not checked");
-  uint32_t value = 0;
-  for (int i = 0; i < 4; ++i) value |= uint32_t(bytes_[offset_ + i]) << (8 * i);
-  offset_ += 4;
-  return value;
-}
-
-uint64_t PayloadReader::u64() {
-  assert(offset_ + 8 <= bytes_.size() && "payload length not checked");
-  uint64_t value = 0;
-  for (int i = 0; i < 8; ++i) value |= uint64_t(bytes_[offset_ + i]) << (8 * i);
-  offset_ += 8;
-  return value;
 }
 
 std::optional<size_t> fixedPayloadBytes(uint16_t frameType) {
@@ -111,6 +85,10 @@ std::optional<std::vector<StateWordRecord>> readStateWords(const std::vector<uin
 
 std::vector<uint8_t> encodeOpenLoopReply(const OpenLoopReply& reply) {
   PayloadWriter payload;
+  size_t bytes = 8 + 4 + reply.advances.size() * transport::kHvAdvanceBytes;
+  for (const TrapRecord& trap : reply.traps)
+    bytes += transport::kHvTrapHeadBytes + trap.words.size() * transport::kHvStateWordRecordBytes;
+  payload.reserve(bytes);
   payload.u32(reply.ticksRun).u32(uint32_t(reply.traps.size()));
   for (const TrapRecord& trap : reply.traps) {
     payload.u32(trap.task).u32(trap.ticksStarted);

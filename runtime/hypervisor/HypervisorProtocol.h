@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <cassert>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -28,29 +29,50 @@ namespace synergy::hypervisor {
 // 6: HvRunProgress while an open-loop run goes on.
 inline constexpr uint32_t kHypervisorProtocolVersion = 6;
 
-// Appends little-endian integers to a payload.
+// Appends little-endian integers to a payload. An open-loop reply is
+// thousands of them per trapped task's worth of words, so they are inline,
+// byte by byte (no dependence on the host's endianness or alignment) in a
+// form the compiler turns into one store.
 class PayloadWriter {
  public:
-  PayloadWriter& u32(uint32_t value);
-  PayloadWriter& u64(uint64_t value);
+  PayloadWriter& u32(uint32_t value) { return put<4>(value); }
+  PayloadWriter& u64(uint64_t value) { return put<8>(value); }
   PayloadWriter& raw(const std::vector<uint8_t>& bytes);
+  // Room for `bytes` more, for a writer that knows its record's size.
+  void reserve(size_t bytes) { bytes_.reserve(bytes_.size() + bytes); }
   std::vector<uint8_t> take() { return std::move(bytes_); }
 
  private:
+  template <size_t Bytes>
+  PayloadWriter& put(uint64_t value) {
+    uint8_t littleEndian[Bytes];
+    for (size_t i = 0; i < Bytes; ++i) littleEndian[i] = uint8_t(value >> (8 * i));
+    bytes_.insert(bytes_.end(), littleEndian, littleEndian + Bytes);
+    return *this;
+  }
   std::vector<uint8_t> bytes_;
 };
 
 // Reads little-endian integers from a payload whose length the caller has
-// checked against the record's.
+// checked against the record's (inline, as PayloadWriter).
 class PayloadReader {
  public:
   explicit PayloadReader(const std::vector<uint8_t>& bytes, size_t offset = 0) : bytes_(bytes), offset_(offset) {}
-  uint32_t u32();
-  uint64_t u64();
+  uint32_t u32() { return uint32_t(get<4>()); }
+  uint64_t u64() { return get<8>(); }
   std::vector<uint8_t> raw(size_t count);
   size_t offset() const { return offset_; }
 
  private:
+  template <size_t Bytes>
+  uint64_t get() {
+    assert(offset_ + Bytes <= bytes_.size() && "payload length not checked");
+    const uint8_t* at = bytes_.data() + offset_;
+    uint64_t value = 0;
+    for (size_t i = 0; i < Bytes; ++i) value |= uint64_t(at[i]) << (8 * i);
+    offset_ += Bytes;
+    return value;
+  }
   const std::vector<uint8_t>& bytes_;
   size_t offset_ = 0;
 };
