@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "hypervisor/HypervisorProtocol.h"
 
+#include <algorithm>
 #include <cassert>
 #include <string>
 
@@ -85,15 +86,21 @@ std::optional<std::vector<StateWordRecord>> readStateWords(const std::vector<uin
 
 std::vector<uint8_t> encodeOpenLoopReply(const OpenLoopReply& reply) {
   PayloadWriter payload;
-  size_t bytes = 8 + 4 + reply.advances.size() * transport::kHvAdvanceBytes;
-  for (const TrapRecord& trap : reply.traps)
-    bytes += transport::kHvTrapHeadBytes + trap.words.size() * transport::kHvStateWordRecordBytes;
-  payload.reserve(bytes);
+  payload.reserve(8 + reply.traps.size() * transport::kHvTrapHeadBytes +
+                  reply.words.size() * transport::kHvStateWordRecordBytes + 4 +
+                  reply.advances.size() * transport::kHvAdvanceBytes);
   payload.u32(reply.ticksRun).u32(uint32_t(reply.traps.size()));
+  size_t next = 0;
   for (const TrapRecord& trap : reply.traps) {
-    payload.u32(trap.task).u32(trap.ticksStarted);
-    writeStateWords(payload, trap.words);
+    payload.u32(trap.task).u32(trap.ticksStarted).u32(trap.wordCount);
+    assert(next + trap.wordCount <= reply.words.size() && "the traps claim more words than the reply holds");
+    for (size_t k = next; k < next + trap.wordCount; ++k) {
+      const StateWordRecord& record = reply.words[k];
+      payload.u32(record.id).u32(record.element).u32(record.word).u64(record.data);
+    }
+    next += trap.wordCount;
   }
+  assert(next == reply.words.size() && "the reply holds words no trap claims");
   payload.u32(uint32_t(reply.advances.size()));
   for (const ReadAheadAdvance& advance : reply.advances)
     payload.u32(advance.descriptor).u32(advance.consumed).u32(advance.hitEof ? 1 : 0).u32(advance.tasks);
@@ -116,6 +123,8 @@ std::optional<OpenLoopReply> decodeOpenLoopReply(const std::vector<uint8_t>& pay
                   std::to_string(transport::kMaxHvRunTraps));
   uint64_t totalWords = 0;
   reply.traps.resize(count);
+  reply.words.reserve(std::min<uint64_t>(payload.size() / transport::kHvStateWordRecordBytes,
+                                         transport::kMaxHvRunWords));
   for (uint64_t k = 0; k < count; ++k) {
     if (payload.size() - reader.offset() < transport::kHvTrapHeadBytes)
       return refuse("is too short for trap " + std::to_string(k + 1) + " of " + std::to_string(count));
@@ -130,8 +139,9 @@ std::optional<OpenLoopReply> decodeOpenLoopReply(const std::vector<uint8_t>& pay
                     std::to_string(transport::kMaxHvRunWords) + " in all)");
     if (payload.size() - reader.offset() < words * transport::kHvStateWordRecordBytes)
       return refuse("is too short for the " + std::to_string(words) + " words of trap " + std::to_string(k + 1));
-    trap.words.resize(words);
-    for (StateWordRecord& record : trap.words) {
+    trap.wordCount = uint32_t(words);
+    for (uint64_t w = 0; w < words; ++w) {
+      StateWordRecord& record = reply.words.emplace_back();
       record.id = reader.u32();
       record.element = reader.u32();
       record.word = reader.u32();

@@ -149,11 +149,14 @@ std::optional<OpenLoopRequest> decodeOpenLoopRequest(const std::vector<uint8_t>&
 // One trap of an open-loop run: the task, how many ticks the run had
 // started when it trapped (the trapped tick is the last of them; 0 is the
 // tick that was in progress when the request came, stopped at a task), and
-// the words the runtime reads to service it.
+// how many words the runtime reads to service it: the next `wordCount` of
+// the reply's `words`, which hold every trap's in order. A reply holds
+// thousands of traps, and one vector for all their words costs no
+// allocation per trap on either side.
 struct TrapRecord {
   uint32_t task = 0;
   uint32_t ticksStarted = 0;
-  std::vector<StateWordRecord> words;
+  uint32_t wordCount = 0;
   bool operator==(const TrapRecord&) const = default;
 };
 
@@ -171,8 +174,10 @@ struct TrapRecord {
 struct OpenLoopReply {
   uint32_t ticksRun = 0;
   std::vector<TrapRecord> traps;
+  std::vector<StateWordRecord> words;  // the traps' words, one after another
   std::vector<ReadAheadAdvance> advances;
 };
+// The traps' word counts must add up to the words held.
 std::vector<uint8_t> encodeOpenLoopReply(const OpenLoopReply& reply);
 // Checks the structure (1 to kMaxHvRunTraps traps, at most
 // kMaxHvReplyStateWords words each and kMaxHvRunWords in all, ticks started

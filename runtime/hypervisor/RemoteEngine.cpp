@@ -12,9 +12,9 @@
 #include <bit>
 #include <cstdio>
 #include <cstdlib>
-#include <deque>
 #include <map>
 #include <optional>
+#include <span>
 #include <sstream>
 
 #include "engine/EngineInstance.h"
@@ -100,10 +100,18 @@ struct RemoteEngine {
   std::vector<bool> outputOnly;
   std::string manifestText;
   std::string tokenFile;
-  std::vector<StateWordRecord> words;
+  // The words get_state serves without a request: an HvEvaluated reply's
+  // (kept in `evaluatedWords`) or those of the open-loop trap handed out
+  // last (in `run`).
+  std::span<const StateWordRecord> words;
+  std::vector<StateWordRecord> evaluatedWords;
   std::vector<StateWordRecord> writes;
-  std::deque<TrapRecord> runTraps;
+  // The open-loop run whose traps are being handed out, the next of them
+  // and the first of its words.
+  OpenLoopReply run;
+  size_t nextTrap = 0, nextWord = 0;
   uint32_t runTicksHanded = 0;
+  bool handingOutTraps() const { return nextTrap < run.traps.size(); }
   engine::FileTable* files = nullptr;
   engine::TimelineCounters* progress = nullptr;  // counts the tasks served from windows
   std::map<uint32_t, size_t> readAheadBytes;  // by descriptor
@@ -238,14 +246,14 @@ std::vector<uint8_t> awaitReply(RemoteEngine& remote, FrameType type, std::vecto
 std::vector<uint8_t> request(SynergyEngine* engine, FrameType type, PayloadWriter payload, FrameType expected,
                              const HypervisorClient::ProgressHandler* onProgress = nullptr) {
   RemoteEngine& remote = *remoteOf(engine);
-  if (!remote.runTraps.empty())
+  if (remote.handingOutTraps())
     fail(std::string("internal error: ") + transport::frameTypeName(type) +
          " while the traps of an open-loop run were still being serviced");
   if (remote.ahead)
     fail(std::string("internal error: ") + transport::frameTypeName(type) +
          " while the open-loop request sent ahead was unanswered");
   if (type != FrameType::HvGetState)
-    remote.words.clear();
+    remote.words = {};
   std::vector<uint8_t> record = payload.take();
   std::vector<StateWordRecord> writes = std::move(remote.writes);
   remote.writes.clear();
@@ -264,7 +272,9 @@ void keepTrapWords(SynergyEngine* engine, const std::vector<uint8_t>& reply) {
   auto words = readStateWords(reply, kEvaluatedHeadBytes, transport::kMaxHvReplyStateWords);
   if (!words)
     fail("the hypervisor sent a malformed HvEvaluated");
-  remoteOf(engine)->words = std::move(*words);
+  RemoteEngine& remote = *remoteOf(engine);
+  remote.evaluatedWords = std::move(*words);
+  remote.words = remote.evaluatedWords;
 }
 
 // The windows of an open-loop request (see RemoteEngine).
@@ -351,7 +361,7 @@ void sendAhead(RemoteEngine& remote, uint32_t ticks, uint64_t edgesPerTick) {
 // open_loop: one request per run, then its traps one call at a time.
 uint32_t openLoop(SynergyEngine* engine, uint32_t ticks, uint64_t edgesPerTick, uint32_t* ticksRun) {
   RemoteEngine& remote = *remoteOf(engine);
-  if (remote.runTraps.empty()) {
+  if (!remote.handingOutTraps()) {
     OpenLoopRequest asked;
     std::vector<uint8_t> reply;
     if (remote.ahead) {
@@ -391,21 +401,23 @@ uint32_t openLoop(SynergyEngine* engine, uint32_t ticks, uint64_t edgesPerTick, 
     }
     if (run->traps.size() > 1 && run->traps.back().task == 0 && run->ticksRun < asked.ticks)
       sendAhead(remote, asked.ticks - run->ticksRun, asked.edgesPerTick);
-    remote.runTraps.assign(std::make_move_iterator(run->traps.begin()), std::make_move_iterator(run->traps.end()));
+    remote.words = {};
+    remote.run = std::move(*run);
+    remote.nextTrap = remote.nextWord = 0;
     remote.runTicksHanded = 0;
   }
-  TrapRecord trap = std::move(remote.runTraps.front());
-  remote.runTraps.pop_front();
+  const TrapRecord& trap = remote.run.traps[remote.nextTrap++];
   *ticksRun = trap.ticksStarted - remote.runTicksHanded;
   remote.runTicksHanded = trap.ticksStarted;
-  remote.words = std::move(trap.words);
+  remote.words = std::span<const StateWordRecord>(remote.run.words).subspan(remote.nextWord, trap.wordCount);
+  remote.nextWord += trap.wordCount;
   return trap.task;
 }
 
 const engine::EngineEntryPoints kRemoteEntryPoints = {
     [](SynergyEngine* engine) {
       RemoteEngine& remote = *remoteOf(engine);
-      remote.runTraps.clear();
+      remote.run.traps.clear();
       // The reply to a request sent ahead is dropped (an HvMoveTo too: the
       // engine it names is finalized where it is).
       if (remote.ahead) {
@@ -429,9 +441,9 @@ const engine::EngineEntryPoints kRemoteEntryPoints = {
     },
     [](SynergyEngine* engine, uint32_t id, uint32_t index, uint32_t word, uint64_t data) {
       RemoteEngine& remote = *remoteOf(engine);
-      if (!remote.runTraps.empty())
+      if (remote.handingOutTraps())
         fail("internal error: a state write while the traps of an open-loop run were still being serviced");
-      remote.words.clear();
+      remote.words = {};
       remote.writes.push_back(StateWordRecord{id, index, word, data});
       if (remote.writes.size() >= transport::kMaxHvBatchWrites)
         request(engine, FrameType(0), PayloadWriter(), FrameType::HvDone);
