@@ -1,8 +1,8 @@
 //===- HypervisorProtocol.cpp - Payloads of the hypervisor's frames --------===//
 //
 // This file implements the little-endian records of HypervisorProtocol.h,
-// written and read byte by byte so that neither side depends on the host's
-// endianness or alignment.
+// written and read through PayloadWriter and PayloadReader so that neither
+// side depends on the host's endianness or alignment.
 //
 //===----------------------------------------------------------------------===//
 #include "hypervisor/HypervisorProtocol.h"
@@ -19,7 +19,9 @@ namespace synergy::hypervisor {
 using transport::FrameType;
 
 PayloadWriter& PayloadWriter::raw(const std::vector<uint8_t>& bytes) {
-  bytes_.insert(bytes_.end(), bytes.begin(), bytes.end());
+  room(bytes.size());
+  std::copy(bytes.begin(), bytes.end(), bytes_.begin() + ptrdiff_t(used_));
+  used_ += bytes.size();
   return *this;
 }
 

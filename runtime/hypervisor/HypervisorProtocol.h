@@ -12,8 +12,11 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <algorithm>
+#include <bit>
 #include <cassert>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,27 +33,42 @@ namespace synergy::hypervisor {
 inline constexpr uint32_t kHypervisorProtocolVersion = 6;
 
 // Appends little-endian integers to a payload. An open-loop reply is
-// thousands of them per trapped task's worth of words, so they are inline,
-// byte by byte (no dependence on the host's endianness or alignment) in a
-// form the compiler turns into one store.
+// thousands of them, so they are inline, and on a little-endian host one
+// unaligned copy each rather than a loop over bytes (which the compiler
+// leaves a loop).
 class PayloadWriter {
  public:
   PayloadWriter& u32(uint32_t value) { return put<4>(value); }
   PayloadWriter& u64(uint64_t value) { return put<8>(value); }
   PayloadWriter& raw(const std::vector<uint8_t>& bytes);
   // Room for `bytes` more, for a writer that knows its record's size.
-  void reserve(size_t bytes) { bytes_.reserve(bytes_.size() + bytes); }
-  std::vector<uint8_t> take() { return std::move(bytes_); }
+  void reserve(size_t bytes) { room(bytes); }
+  std::vector<uint8_t> take() {
+    bytes_.resize(used_);
+    used_ = 0;
+    return std::move(bytes_);
+  }
 
  private:
+  // Makes `bytes` free past the `used_` ones; bytes_ grows ahead of them,
+  // so that a write is a copy and an add.
+  void room(size_t bytes) {
+    if (bytes_.size() - used_ < bytes)
+      bytes_.resize(std::max(2 * bytes_.size(), used_ + bytes));
+  }
   template <size_t Bytes>
   PayloadWriter& put(uint64_t value) {
-    uint8_t littleEndian[Bytes];
-    for (size_t i = 0; i < Bytes; ++i) littleEndian[i] = uint8_t(value >> (8 * i));
-    bytes_.insert(bytes_.end(), littleEndian, littleEndian + Bytes);
+    room(Bytes);
+    uint8_t* at = bytes_.data() + used_;
+    if constexpr (std::endian::native == std::endian::little)
+      std::memcpy(at, &value, Bytes);
+    else
+      for (size_t i = 0; i < Bytes; ++i) at[i] = uint8_t(value >> (8 * i));
+    used_ += Bytes;
     return *this;
   }
   std::vector<uint8_t> bytes_;
+  size_t used_ = 0;
 };
 
 // Reads little-endian integers from a payload whose length the caller has
@@ -69,7 +87,10 @@ class PayloadReader {
     assert(offset_ + Bytes <= bytes_.size() && "payload length not checked");
     const uint8_t* at = bytes_.data() + offset_;
     uint64_t value = 0;
-    for (size_t i = 0; i < Bytes; ++i) value |= uint64_t(at[i]) << (8 * i);
+    if constexpr (std::endian::native == std::endian::little)
+      std::memcpy(&value, at, Bytes);
+    else
+      for (size_t i = 0; i < Bytes; ++i) value |= uint64_t(at[i]) << (8 * i);
     offset_ += Bytes;
     return value;
   }
