@@ -46,7 +46,8 @@ namespace {
 // (HypervisorProtocol.h). The proxy hands them to the runner one open_loop
 // call at a time, as a local engine would trap them, each with its own
 // words and the ticks started since the one before; only when none is left
-// does open_loop send a request again. Servicing an output-only task reads
+// does open_loop wait for a reply again (the next request may already be
+// on its way, below). Servicing an output-only task reads
 // only its words, so in between the runner asks for nothing else; anything
 // else it asked for then would be served by an engine that has run on, so it
 // ends the run instead.
