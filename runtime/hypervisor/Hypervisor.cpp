@@ -266,7 +266,8 @@ class Hypervisor::Impl {
   bool sendAway(Tenant& tenant, HostedEngine& hosted, FrameType request);
   HostedEngine* tenantsEngine(Tenant& tenant, uint32_t id);
   std::optional<std::string> checkStateWord(const HostedEngine& hosted, const StateWordRecord& address, bool write);
-  std::vector<StateWordRecord> trappedTaskWords(HostedEngine& hosted, uint32_t task, bool& complete);
+  uint32_t appendTrappedTaskWords(HostedEngine& hosted, uint32_t task, std::vector<StateWordRecord>& words,
+                                  bool& complete);
   void noteTrap(HostedEngine& hosted, uint32_t task);
   bool sliceIsOver(Clock::duration spent, bool holdsOutput);
   void resizeChunk(HostedEngine& hosted, uint32_t chunk, Clock::duration took);
@@ -868,22 +869,24 @@ std::optional<std::string> Hypervisor::Impl::checkStateWord(const HostedEngine& 
 // Reading a word has no effect on the engine, so reading one the runtime
 // then does not need changes nothing. `complete` tells whether the words are
 // all the runtime reads (every argument's words at its width), which an
-// output-only task needs before the engine may run on past it.
-std::vector<StateWordRecord> Hypervisor::Impl::trappedTaskWords(HostedEngine& hosted, uint32_t task,
-                                                                bool& complete) {
-  std::vector<StateWordRecord> words;
+// output-only task needs before the engine may run on past it. The words
+// are appended to `words` (an open-loop reply's, which holds every trap's);
+// returns how many.
+uint32_t Hypervisor::Impl::appendTrappedTaskWords(HostedEngine& hosted, uint32_t task,
+                                                  std::vector<StateWordRecord>& words, bool& complete) {
+  const size_t first = words.size();
   complete = false;
   const auto& tasks = hosted.manifest->tasks;
   if (task == 0 || task > tasks.size())
-    return words;
+    return 0;
   auto add = [&](uint32_t id, uint32_t element, uint32_t word) {
-    if (words.size() >= transport::kMaxHvReplyStateWords)
+    if (words.size() - first >= transport::kMaxHvReplyStateWords)
       return false;
     StateWordRecord record{id, element, word, 0};
     if (checkStateWord(hosted, record, false))
       return false;
-    for (const StateWordRecord& known : words)
-      if (known.id == id && known.element == element && known.word == word)
+    for (size_t k = first; k < words.size(); ++k)
+      if (words[k].id == id && words[k].element == element && words[k].word == word)
         return true;
     record.data = hosted.instance->getWord(id, element, word);
     words.push_back(record);
@@ -907,9 +910,9 @@ std::vector<StateWordRecord> Hypervisor::Impl::trappedTaskWords(HostedEngine& ho
         continue;
       }
       uint64_t raw = 0;
-      for (const StateWordRecord& known : words)
-        if (known.id == arg.indexStateId && known.element == 0 && known.word == 0)
-          raw = known.data;
+      for (size_t k = first; k < words.size(); ++k)
+        if (words[k].id == arg.indexStateId && words[k].element == 0 && words[k].word == 0)
+          raw = words[k].data;
       uint32_t indexWidth = states[arg.indexStateId].width;
       element = indexWidth >= 64 ? raw : raw & ((uint64_t(1) << indexWidth) - 1);
     }
@@ -925,7 +928,7 @@ std::vector<StateWordRecord> Hypervisor::Impl::trappedTaskWords(HostedEngine& ho
       }
   }
   complete = all;
-  return words;
+  return uint32_t(words.size() - first);
 }
 
 void Hypervisor::Impl::noteTrap(HostedEngine& hosted, uint32_t task) {
@@ -1008,18 +1011,17 @@ void Hypervisor::Impl::serveOpenLoop(Tenant& tenant, HostedEngine& hosted, const
   std::vector<WindowStream> windows(request->windows.begin(), request->windows.end());
   Clock::time_point start = Clock::now();
   OpenLoopReply run;
-  uint64_t runWords = 0;
   auto stopAt = [&](uint32_t task) {
     for (const WindowStream& stream : windows)
       if (stream.used())
         run.advances.push_back(stream.advance());
-    TrapRecord last{task, run.ticksRun, {}};
+    TrapRecord last{task, run.ticksRun, 0};
     if (task != 0 && task != SYNERGY_ENGINE_UNSETTLED) {
       noteTrap(hosted, task);
       bool complete = false;
-      last.words = trappedTaskWords(hosted, task, complete);
+      last.wordCount = appendTrappedTaskWords(hosted, task, run.words, complete);
     }
-    run.traps.push_back(std::move(last));
+    run.traps.push_back(last);
     reply(*tenant.connection, FrameType::HvOpenLooped, encodeOpenLoopReply(run));
   };
   if ((hosted.move || hosted.leaveFor) && !standsBetweenTicks(hosted)) {
@@ -1073,16 +1075,16 @@ void Hypervisor::Impl::serveOpenLoop(Tenant& tenant, HostedEngine& hosted, const
     if (task != 0 && task != SYNERGY_ENGINE_UNSETTLED && mayGoOn && task <= hosted.manifest->tasks.size() &&
         run.traps.size() + 1 < transport::kMaxHvRunTraps && hosted.trapRoles[task - 1] == TrapRole::OutputOnly) {
       bool complete = false;
-      std::vector<StateWordRecord> words = trappedTaskWords(hosted, task, complete);
+      size_t before = run.words.size();
+      uint32_t count = appendTrappedTaskWords(hosted, task, run.words, complete);
       // Room is kept for the words of the trap the run may stop at.
-      if (complete &&
-          runWords + words.size() + transport::kMaxHvReplyStateWords <= transport::kMaxHvRunWords) {
+      if (complete && run.words.size() + transport::kMaxHvReplyStateWords <= transport::kMaxHvRunWords) {
         noteTrap(hosted, task);
         ++runTasks;
-        runWords += words.size();
-        run.traps.push_back(TrapRecord{task, run.ticksRun, std::move(words)});
+        run.traps.push_back(TrapRecord{task, run.ticksRun, count});
         continue;
       }
+      run.words.resize(before);  // the run stops at this trap, or serves it from a window
     }
     if (task != 0 && task != SYNERGY_ENGINE_UNSETTLED && mayGoOn && serveFromWindow(hosted, task, windows)) {
       noteTrap(hosted, task);
@@ -1211,7 +1213,7 @@ void Hypervisor::Impl::serveEngineRequest(Tenant& tenant, Frame& frame) {
     if (task != 0 && task != SYNERGY_ENGINE_UNSETTLED) {
       noteTrap(hosted, task);
       bool complete = false;
-      words = trappedTaskWords(hosted, task, complete);
+      appendTrappedTaskWords(hosted, task, words, complete);
     }
     writeStateWords(payload, words);
     reply(to, type, payload.take());

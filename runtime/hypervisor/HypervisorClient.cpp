@@ -2,9 +2,10 @@
 //
 // This file implements HypervisorClient: the transport's I/O thread puts
 // each received frame (or the news of the connection's end) into a mailbox,
-// and call() waits on it. Exactly one reply is outstanding at a time, so the
-// mailbox holds at most one frame besides the HvRunProgress frames of an
-// open-loop run; any other unsolicited one is a protocol error of the peer.
+// and call() (or await()) waits on it. Exactly one reply is outstanding at a
+// time, so the mailbox holds at most one frame besides the HvRunProgress
+// frames of an open-loop run; any other unsolicited one is a protocol error
+// of the peer.
 //
 //===----------------------------------------------------------------------===//
 #include "hypervisor/HypervisorClient.h"
@@ -115,7 +116,17 @@ std::optional<std::vector<uint8_t>> HypervisorClient::call(FrameType request, st
                                                            FrameType expected, std::string& error,
                                                            std::optional<std::string>* moveTo,
                                                            const ProgressHandler* onProgress) {
+  send(request, std::move(payload));
+  return await(request, expected, error, moveTo, onProgress);
+}
+
+void HypervisorClient::send(FrameType request, std::vector<uint8_t> payload) {
   connection_->send(request, std::move(payload));
+}
+
+std::optional<std::vector<uint8_t>> HypervisorClient::await(FrameType request, FrameType expected, std::string& error,
+                                                            std::optional<std::string>* moveTo,
+                                                            const ProgressHandler* onProgress) {
   std::optional<Frame> reply;
   for (;;) {
     std::string reason;

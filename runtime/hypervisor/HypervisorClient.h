@@ -46,6 +46,14 @@ class HypervisorClient {
                                            transport::FrameType expected, std::string& error,
                                            std::optional<std::string>* moveTo = nullptr,
                                            const ProgressHandler* onProgress = nullptr);
+  // call() in two halves, for a tenant that sends its next open-loop
+  // request before it services the traps of the last one
+  // (RemoteEngine.cpp): send() sends the request, and await() waits for
+  // its reply as call() does. Between the two no other request is sent.
+  void send(transport::FrameType request, std::vector<uint8_t> payload);
+  std::optional<std::vector<uint8_t>> await(transport::FrameType request, transport::FrameType expected,
+                                            std::string& error, std::optional<std::string>* moveTo = nullptr,
+                                            const ProgressHandler* onProgress = nullptr);
 
  private:
   HypervisorClient();

@@ -1,12 +1,13 @@
 //===- HypervisorProtocol.cpp - Payloads of the hypervisor's frames --------===//
 //
 // This file implements the little-endian records of HypervisorProtocol.h,
-// written and read byte by byte so that neither side depends on the host's
-// endianness or alignment.
+// written and read through PayloadWriter and PayloadReader so that neither
+// side depends on the host's endianness or alignment.
 //
 //===----------------------------------------------------------------------===//
 #include "hypervisor/HypervisorProtocol.h"
 
+#include <algorithm>
 #include <cassert>
 #include <string>
 
@@ -17,18 +18,10 @@ namespace synergy::hypervisor {
 
 using transport::FrameType;
 
-PayloadWriter& PayloadWriter::u32(uint32_t value) {
-  for (int i = 0; i < 4; ++i) bytes_.push_back(uint8_t(value >> (8 * i)));
-  return *this;
-}
-
-PayloadWriter& PayloadWriter::u64(uint64_t value) {
-  for (int i = 0; i < 8; ++i) bytes_.push_back(uint8_t(value >> (8 * i)));
-  return *this;
-}
-
 PayloadWriter& PayloadWriter::raw(const std::vector<uint8_t>& bytes) {
-  bytes_.insert(bytes_.end(), bytes.begin(), bytes.end());
+  room(bytes.size());
+  std::copy(bytes.begin(), bytes.end(), bytes_.begin() + ptrdiff_t(used_));
+  used_ += bytes.size();
   return *this;
 }
 
@@ -37,22 +30,6 @@ std::vector<uint8_t> PayloadReader::raw(size_t count) {
   std::vector<uint8_t> bytes(bytes_.begin() + ptrdiff_t(offset_), bytes_.begin() + ptrdiff_t(offset_ + count));
   offset_ += count;
   return bytes;
-}
-
-uint32_t PayloadReader::u32() {
-  assert(offset_ + 4 <= bytes_.size() && "payload length not checked");
-  uint32_t value = 0;
-  for (int i = 0; i < 4; ++i) value |= uint32_t(bytes_[offset_ + i]) << (8 * i);
-  offset_ += 4;
-  return value;
-}
-
-uint64_t PayloadReader::u64() {
-  assert(offset_ + 8 <= bytes_.size() && "payload length not checked");
-  uint64_t value = 0;
-  for (int i = 0; i < 8; ++i) value |= uint64_t(bytes_[offset_ + i]) << (8 * i);
-  offset_ += 8;
-  return value;
 }
 
 std::optional<size_t> fixedPayloadBytes(uint16_t frameType) {
@@ -111,11 +88,21 @@ std::optional<std::vector<StateWordRecord>> readStateWords(const std::vector<uin
 
 std::vector<uint8_t> encodeOpenLoopReply(const OpenLoopReply& reply) {
   PayloadWriter payload;
+  payload.reserve(8 + reply.traps.size() * transport::kHvTrapHeadBytes +
+                  reply.words.size() * transport::kHvStateWordRecordBytes + 4 +
+                  reply.advances.size() * transport::kHvAdvanceBytes);
   payload.u32(reply.ticksRun).u32(uint32_t(reply.traps.size()));
+  size_t next = 0;
   for (const TrapRecord& trap : reply.traps) {
-    payload.u32(trap.task).u32(trap.ticksStarted);
-    writeStateWords(payload, trap.words);
+    payload.u32(trap.task).u32(trap.ticksStarted).u32(trap.wordCount);
+    assert(next + trap.wordCount <= reply.words.size() && "the traps claim more words than the reply holds");
+    for (size_t k = next; k < next + trap.wordCount; ++k) {
+      const StateWordRecord& record = reply.words[k];
+      payload.u32(record.id).u32(record.element).u32(record.word).u64(record.data);
+    }
+    next += trap.wordCount;
   }
+  assert(next == reply.words.size() && "the reply holds words no trap claims");
   payload.u32(uint32_t(reply.advances.size()));
   for (const ReadAheadAdvance& advance : reply.advances)
     payload.u32(advance.descriptor).u32(advance.consumed).u32(advance.hitEof ? 1 : 0).u32(advance.tasks);
@@ -138,6 +125,8 @@ std::optional<OpenLoopReply> decodeOpenLoopReply(const std::vector<uint8_t>& pay
                   std::to_string(transport::kMaxHvRunTraps));
   uint64_t totalWords = 0;
   reply.traps.resize(count);
+  reply.words.reserve(std::min<uint64_t>(payload.size() / transport::kHvStateWordRecordBytes,
+                                         transport::kMaxHvRunWords));
   for (uint64_t k = 0; k < count; ++k) {
     if (payload.size() - reader.offset() < transport::kHvTrapHeadBytes)
       return refuse("is too short for trap " + std::to_string(k + 1) + " of " + std::to_string(count));
@@ -152,8 +141,9 @@ std::optional<OpenLoopReply> decodeOpenLoopReply(const std::vector<uint8_t>& pay
                     std::to_string(transport::kMaxHvRunWords) + " in all)");
     if (payload.size() - reader.offset() < words * transport::kHvStateWordRecordBytes)
       return refuse("is too short for the " + std::to_string(words) + " words of trap " + std::to_string(k + 1));
-    trap.words.resize(words);
-    for (StateWordRecord& record : trap.words) {
+    trap.wordCount = uint32_t(words);
+    for (uint64_t w = 0; w < words; ++w) {
+      StateWordRecord& record = reply.words.emplace_back();
       record.id = reader.u32();
       record.element = reader.u32();
       record.word = reader.u32();

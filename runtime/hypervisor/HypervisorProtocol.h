@@ -12,7 +12,11 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <algorithm>
+#include <bit>
+#include <cassert>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,29 +32,68 @@ namespace synergy::hypervisor {
 // 6: HvRunProgress while an open-loop run goes on.
 inline constexpr uint32_t kHypervisorProtocolVersion = 6;
 
-// Appends little-endian integers to a payload.
+// Appends little-endian integers to a payload. An open-loop reply is
+// thousands of them, so they are inline, and on a little-endian host one
+// unaligned copy each rather than a loop over bytes (which the compiler
+// leaves a loop).
 class PayloadWriter {
  public:
-  PayloadWriter& u32(uint32_t value);
-  PayloadWriter& u64(uint64_t value);
+  PayloadWriter& u32(uint32_t value) { return put<4>(value); }
+  PayloadWriter& u64(uint64_t value) { return put<8>(value); }
   PayloadWriter& raw(const std::vector<uint8_t>& bytes);
-  std::vector<uint8_t> take() { return std::move(bytes_); }
+  // Room for `bytes` more, for a writer that knows its record's size.
+  void reserve(size_t bytes) { room(bytes); }
+  std::vector<uint8_t> take() {
+    bytes_.resize(used_);
+    used_ = 0;
+    return std::move(bytes_);
+  }
 
  private:
+  // Makes `bytes` free past the `used_` ones; bytes_ grows ahead of them,
+  // so that a write is a copy and an add.
+  void room(size_t bytes) {
+    if (bytes_.size() - used_ < bytes)
+      bytes_.resize(std::max(2 * bytes_.size(), used_ + bytes));
+  }
+  template <size_t Bytes>
+  PayloadWriter& put(uint64_t value) {
+    room(Bytes);
+    uint8_t* at = bytes_.data() + used_;
+    if constexpr (std::endian::native == std::endian::little)
+      std::memcpy(at, &value, Bytes);
+    else
+      for (size_t i = 0; i < Bytes; ++i) at[i] = uint8_t(value >> (8 * i));
+    used_ += Bytes;
+    return *this;
+  }
   std::vector<uint8_t> bytes_;
+  size_t used_ = 0;
 };
 
 // Reads little-endian integers from a payload whose length the caller has
-// checked against the record's.
+// checked against the record's (inline, as PayloadWriter).
 class PayloadReader {
  public:
   explicit PayloadReader(const std::vector<uint8_t>& bytes, size_t offset = 0) : bytes_(bytes), offset_(offset) {}
-  uint32_t u32();
-  uint64_t u64();
+  uint32_t u32() { return uint32_t(get<4>()); }
+  uint64_t u64() { return get<8>(); }
   std::vector<uint8_t> raw(size_t count);
   size_t offset() const { return offset_; }
 
  private:
+  template <size_t Bytes>
+  uint64_t get() {
+    assert(offset_ + Bytes <= bytes_.size() && "payload length not checked");
+    const uint8_t* at = bytes_.data() + offset_;
+    uint64_t value = 0;
+    if constexpr (std::endian::native == std::endian::little)
+      std::memcpy(&value, at, Bytes);
+    else
+      for (size_t i = 0; i < Bytes; ++i) value |= uint64_t(at[i]) << (8 * i);
+    offset_ += Bytes;
+    return value;
+  }
   const std::vector<uint8_t>& bytes_;
   size_t offset_ = 0;
 };
@@ -127,11 +170,14 @@ std::optional<OpenLoopRequest> decodeOpenLoopRequest(const std::vector<uint8_t>&
 // One trap of an open-loop run: the task, how many ticks the run had
 // started when it trapped (the trapped tick is the last of them; 0 is the
 // tick that was in progress when the request came, stopped at a task), and
-// the words the runtime reads to service it.
+// how many words the runtime reads to service it: the next `wordCount` of
+// the reply's `words`, which hold every trap's in order. A reply holds
+// thousands of traps, and one vector for all their words costs no
+// allocation per trap on either side.
 struct TrapRecord {
   uint32_t task = 0;
   uint32_t ticksStarted = 0;
-  std::vector<StateWordRecord> words;
+  uint32_t wordCount = 0;
   bool operator==(const TrapRecord&) const = default;
 };
 
@@ -149,8 +195,10 @@ struct TrapRecord {
 struct OpenLoopReply {
   uint32_t ticksRun = 0;
   std::vector<TrapRecord> traps;
+  std::vector<StateWordRecord> words;  // the traps' words, one after another
   std::vector<ReadAheadAdvance> advances;
 };
+// The traps' word counts must add up to the words held.
 std::vector<uint8_t> encodeOpenLoopReply(const OpenLoopReply& reply);
 // Checks the structure (1 to kMaxHvRunTraps traps, at most
 // kMaxHvReplyStateWords words each and kMaxHvRunWords in all, ticks started

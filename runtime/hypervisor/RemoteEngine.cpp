@@ -12,8 +12,9 @@
 #include <bit>
 #include <cstdio>
 #include <cstdlib>
-#include <deque>
 #include <map>
+#include <optional>
+#include <span>
 #include <sstream>
 
 #include "engine/EngineInstance.h"
@@ -45,7 +46,8 @@ namespace {
 // (HypervisorProtocol.h). The proxy hands them to the runner one open_loop
 // call at a time, as a local engine would trap them, each with its own
 // words and the ticks started since the one before; only when none is left
-// does open_loop send a request again. Servicing an output-only task reads
+// does open_loop wait for a reply again (the next request may already be
+// on its way, below). Servicing an output-only task reads
 // only its words, so in between the runner asks for nothing else; anything
 // else it asked for then would be served by an engine that has run on, so it
 // ends the run instead.
@@ -69,21 +71,59 @@ namespace {
 // (HvRunProgress), which the proxy publishes to the run's timeline
 // counters until the reply comes (engine/Timeline.h).
 //
+// A design that prints every tick (df, adpcm's $fwrite) would otherwise
+// keep the fabric and the tenant taking turns: the hypervisor runs while
+// the tenant waits, then the tenant formats while the engine waits. When a
+// run stopped between two ticks, short of the ticks asked for, with
+// output-only traps to service, the proxy sends the next open-loop request
+// at once (`ahead`), before it hands the first trap to the runner, and the
+// hypervisor runs it while the tenant services them. This is the request
+// the runner makes next: servicing an output-only task reads only the
+// words its trap carries, changes no engine state (the runner's calls in
+// between would be refused, as above), no input stream (the windows are
+// taken after the reply's advances are applied, and no descriptor or
+// stdout writes a file read ahead, FileTable::readAheadDescriptors) and
+// nothing that stops the runner's open loop ($finish, $save, $monitor and
+// the like are not output-only). It asks for the ticks the first request
+// had left, which the runner's next batch never falls short of (it checks
+// that it does not), so the reply answers that call as it would have; a
+// run that ends first (a --time-limit, an error) leaves the reply unread
+// or, at finalize, reads and drops it.
+//
 // The manifest, its text and the token file are kept for a migration: the
 // engine is then submitted again to another hypervisor.
 struct RemoteEngine {
   std::unique_ptr<HypervisorClient> client;
   uint32_t engineId = 0;
   std::shared_ptr<const hwlower::EngineManifest> manifest;
+  // By task id - 1: whether a run may go past the task (TaskServicer::
+  // onlyWritesOutput), classified once rather than at every trap.
+  std::vector<bool> outputOnly;
   std::string manifestText;
   std::string tokenFile;
-  std::vector<StateWordRecord> words;
+  // The words get_state serves without a request: an HvEvaluated reply's
+  // (kept in `evaluatedWords`) or those of the open-loop trap handed out
+  // last (in `run`).
+  std::span<const StateWordRecord> words;
+  std::vector<StateWordRecord> evaluatedWords;
   std::vector<StateWordRecord> writes;
-  std::deque<TrapRecord> runTraps;
+  // The open-loop run whose traps are being handed out, the next of them
+  // and the first of its words.
+  OpenLoopReply run;
+  size_t nextTrap = 0, nextWord = 0;
   uint32_t runTicksHanded = 0;
+  bool handingOutTraps() const { return nextTrap < run.traps.size(); }
   engine::FileTable* files = nullptr;
   engine::TimelineCounters* progress = nullptr;  // counts the tasks served from windows
   std::map<uint32_t, size_t> readAheadBytes;  // by descriptor
+  // The open-loop request sent ahead, unanswered: what it asked (its
+  // windows are checked against the reply's advances) and its record, which
+  // a migration sends again.
+  struct SentAhead {
+    OpenLoopRequest asked;
+    std::vector<uint8_t> record;
+  };
+  std::optional<SentAhead> ahead;
 };
 
 constexpr size_t kMinReadAheadBytes = 256;
@@ -160,37 +200,32 @@ void migrate(RemoteEngine& remote, const std::string& address) {
   remote.engineId = id;
 }
 
-// One request, with the buffered writes in front of it; a failure ends the
-// run (see RemoteEngine.h). Output the design wrote so far reaches its
-// files first. `type` 0 sends just the writes. A request answered with
-// HvMoveTo was not served: it is sent again, writes and all, after the
-// migration, naming the new engine id (every request record starts with
-// it).
-std::vector<uint8_t> request(SynergyEngine* engine, FrameType type, PayloadWriter payload, FrameType expected,
-                             const HypervisorClient::ProgressHandler* onProgress = nullptr) {
-  RemoteEngine& remote = *remoteOf(engine);
-  if (!remote.runTraps.empty())
-    fail(std::string("internal error: ") + transport::frameTypeName(type) +
-         " while the traps of an open-loop run were still being serviced");
-  if (type != FrameType::HvGetState)
-    remote.words.clear();
-  std::vector<uint8_t> record = payload.take();
-  std::vector<StateWordRecord> writes = std::move(remote.writes);
-  remote.writes.clear();
+// Sends one request, with `writes` in front of it in an HvBatch when there
+// are any.
+void sendRequest(RemoteEngine& remote, FrameType type, const std::vector<uint8_t>& record,
+                 const std::vector<StateWordRecord>& writes) {
+  if (writes.empty())
+    return remote.client->send(type, record);
+  Batch batch;
+  batch.engine = remote.engineId;
+  batch.writes = writes;
+  batch.request = uint16_t(type);
+  batch.record = record;
+  remote.client->send(FrameType::HvBatch, encodeBatch(batch));
+}
+
+// Waits for the reply of the request sendRequest sent; a failure ends the
+// run (see RemoteEngine.h). A request answered with HvMoveTo was not
+// served: it is sent again, writes and all, after the migration, naming the
+// new engine id (every request record starts with it).
+std::vector<uint8_t> awaitReply(RemoteEngine& remote, FrameType type, std::vector<uint8_t>& record,
+                                const std::vector<StateWordRecord>& writes, FrameType expected,
+                                const HypervisorClient::ProgressHandler* onProgress) {
   for (;;) {
     std::string error;
     std::optional<std::string> moveTo;
-    std::optional<std::vector<uint8_t>> reply;
-    if (writes.empty()) {
-      reply = remote.client->call(type, record, expected, error, &moveTo, onProgress);
-    } else {
-      Batch batch;
-      batch.engine = remote.engineId;
-      batch.writes = writes;
-      batch.request = uint16_t(type);
-      batch.record = record;
-      reply = remote.client->call(FrameType::HvBatch, encodeBatch(batch), expected, error, &moveTo, onProgress);
-    }
+    std::optional<std::vector<uint8_t>> reply =
+        remote.client->await(writes.empty() ? type : FrameType::HvBatch, expected, error, &moveTo, onProgress);
     if (!moveTo) {
       if (!reply)
         fail(error);
@@ -203,7 +238,28 @@ std::vector<uint8_t> request(SynergyEngine* engine, FrameType type, PayloadWrite
       std::vector<uint8_t> id = renamed.take();
       std::copy(id.begin(), id.end(), record.begin());
     }
+    sendRequest(remote, type, record, writes);
   }
+}
+
+// One request, with the buffered writes in front of it. `type` 0 sends
+// just the writes.
+std::vector<uint8_t> request(SynergyEngine* engine, FrameType type, PayloadWriter payload, FrameType expected,
+                             const HypervisorClient::ProgressHandler* onProgress = nullptr) {
+  RemoteEngine& remote = *remoteOf(engine);
+  if (remote.handingOutTraps())
+    fail(std::string("internal error: ") + transport::frameTypeName(type) +
+         " while the traps of an open-loop run were still being serviced");
+  if (remote.ahead)
+    fail(std::string("internal error: ") + transport::frameTypeName(type) +
+         " while the open-loop request sent ahead was unanswered");
+  if (type != FrameType::HvGetState)
+    remote.words = {};
+  std::vector<uint8_t> record = payload.take();
+  std::vector<StateWordRecord> writes = std::move(remote.writes);
+  remote.writes.clear();
+  sendRequest(remote, type, record, writes);
+  return awaitReply(remote, type, record, writes, expected, onProgress);
 }
 
 PayloadWriter onEngine(SynergyEngine* engine) {
@@ -217,7 +273,9 @@ void keepTrapWords(SynergyEngine* engine, const std::vector<uint8_t>& reply) {
   auto words = readStateWords(reply, kEvaluatedHeadBytes, transport::kMaxHvReplyStateWords);
   if (!words)
     fail("the hypervisor sent a malformed HvEvaluated");
-  remoteOf(engine)->words = std::move(*words);
+  RemoteEngine& remote = *remoteOf(engine);
+  remote.evaluatedWords = std::move(*words);
+  remote.words = remote.evaluatedWords;
 }
 
 // The windows of an open-loop request (see RemoteEngine).
@@ -272,31 +330,61 @@ void applyAdvances(RemoteEngine& remote, const std::vector<ReadAheadWindow>& win
   }
 }
 
+// Publishes an open-loop run's HvRunProgress frames to the timeline (see
+// RemoteEngine); `ticks` is what the run was asked for.
+HypervisorClient::ProgressHandler runProgressHandler(RemoteEngine& remote, uint32_t ticks) {
+  return [&remote, ticks](const std::vector<uint8_t>& payload, std::string& error) {
+    RunProgress progress = decodeRunProgress(payload);
+    if (progress.engine != remote.engineId || progress.ticks > ticks) {
+      error = "the hypervisor sent a malformed HvRunProgress: engine " + std::to_string(progress.engine) + ", " +
+              std::to_string(progress.ticks) + " ticks of the " + std::to_string(ticks) + " asked of engine " +
+              std::to_string(remote.engineId);
+      return false;
+    }
+    remote.progress->batchTicks.store(progress.ticks, std::memory_order_relaxed);
+    remote.progress->batchTasks.store(progress.tasks, std::memory_order_relaxed);
+    return true;
+  };
+}
+
+// Sends the open-loop request the runner makes next (see RemoteEngine).
+void sendAhead(RemoteEngine& remote, uint32_t ticks, uint64_t edgesPerTick) {
+  RemoteEngine::SentAhead ahead;
+  ahead.asked.engine = remote.engineId;
+  ahead.asked.ticks = ticks;
+  ahead.asked.edgesPerTick = edgesPerTick;
+  ahead.asked.windows = readAheadWindows(remote);
+  ahead.record = encodeOpenLoopRequest(ahead.asked);
+  sendRequest(remote, FrameType::HvOpenLoop, ahead.record, {});
+  remote.ahead = std::move(ahead);
+}
+
 // open_loop: one request per run, then its traps one call at a time.
 uint32_t openLoop(SynergyEngine* engine, uint32_t ticks, uint64_t edgesPerTick, uint32_t* ticksRun) {
   RemoteEngine& remote = *remoteOf(engine);
-  if (remote.runTraps.empty()) {
+  if (!remote.handingOutTraps()) {
     OpenLoopRequest asked;
-    asked.engine = remote.engineId;
-    asked.ticks = ticks;
-    asked.edgesPerTick = edgesPerTick;
-    asked.windows = readAheadWindows(remote);
-    // The run's progress shows in the timeline while it goes on; its reply
-    // then takes its place (engine/Timeline.h).
-    HypervisorClient::ProgressHandler onProgress = [&](const std::vector<uint8_t>& payload, std::string& error) {
-      RunProgress progress = decodeRunProgress(payload);
-      if (progress.engine != remote.engineId || progress.ticks > ticks) {
-        error = "the hypervisor sent a malformed HvRunProgress: engine " + std::to_string(progress.engine) + ", " +
-                std::to_string(progress.ticks) + " ticks of the " + std::to_string(ticks) + " asked of engine " +
-                std::to_string(remote.engineId);
-        return false;
-      }
-      remote.progress->batchTicks.store(progress.ticks, std::memory_order_relaxed);
-      remote.progress->batchTasks.store(progress.tasks, std::memory_order_relaxed);
-      return true;
-    };
-    auto reply = request(engine, FrameType::HvOpenLoop, std::move(PayloadWriter().raw(encodeOpenLoopRequest(asked))),
-                         FrameType::HvOpenLooped, &onProgress);
+    std::vector<uint8_t> reply;
+    if (remote.ahead) {
+      RemoteEngine::SentAhead ahead = std::move(*remote.ahead);
+      remote.ahead.reset();
+      if (ticks < ahead.asked.ticks || edgesPerTick != ahead.asked.edgesPerTick)
+        fail("internal error: an open-loop run of " + std::to_string(ticks) + " ticks after one of " +
+             std::to_string(ahead.asked.ticks) + " was sent ahead");
+      asked = std::move(ahead.asked);
+      HypervisorClient::ProgressHandler onProgress = runProgressHandler(remote, asked.ticks);
+      reply = awaitReply(remote, FrameType::HvOpenLoop, ahead.record, {}, FrameType::HvOpenLooped, &onProgress);
+    } else {
+      asked.engine = remote.engineId;
+      asked.ticks = ticks;
+      asked.edgesPerTick = edgesPerTick;
+      asked.windows = readAheadWindows(remote);
+      // The run's progress shows in the timeline while it goes on; its
+      // reply then takes its place (engine/Timeline.h).
+      HypervisorClient::ProgressHandler onProgress = runProgressHandler(remote, ticks);
+      reply = request(engine, FrameType::HvOpenLoop, std::move(PayloadWriter().raw(encodeOpenLoopRequest(asked))),
+                      FrameType::HvOpenLooped, &onProgress);
+    }
     remote.progress->batchTicks.store(0, std::memory_order_relaxed);
     remote.progress->batchTasks.store(0, std::memory_order_relaxed);
     std::string reason;
@@ -304,29 +392,43 @@ uint32_t openLoop(SynergyEngine* engine, uint32_t ticks, uint64_t edgesPerTick, 
     if (!run)
       fail("the hypervisor sent a malformed reply: " + reason);
     applyAdvances(remote, asked.windows, run->advances);
-    if (run->ticksRun > ticks)
-      fail("the hypervisor ran " + std::to_string(run->ticksRun) + " ticks of the " + std::to_string(ticks) +
+    if (run->ticksRun > asked.ticks)
+      fail("the hypervisor ran " + std::to_string(run->ticksRun) + " ticks of the " + std::to_string(asked.ticks) +
            " asked for");
-    const auto& tasks = remote.manifest->tasks;
     for (size_t k = 0; k + 1 < run->traps.size(); ++k) {
       uint32_t task = run->traps[k].task;
-      if (task > tasks.size() || !engine::TaskServicer::onlyWritesOutput(tasks[task - 1].name))
+      if (task > remote.outputOnly.size() || !remote.outputOnly[task - 1])
         fail("the hypervisor ran past task " + std::to_string(task) + ", which is not output-only");
     }
-    remote.runTraps.assign(std::make_move_iterator(run->traps.begin()), std::make_move_iterator(run->traps.end()));
+    if (run->traps.size() > 1 && run->traps.back().task == 0 && run->ticksRun < asked.ticks)
+      sendAhead(remote, asked.ticks - run->ticksRun, asked.edgesPerTick);
+    remote.words = {};
+    remote.run = std::move(*run);
+    remote.nextTrap = remote.nextWord = 0;
     remote.runTicksHanded = 0;
   }
-  TrapRecord trap = std::move(remote.runTraps.front());
-  remote.runTraps.pop_front();
+  const TrapRecord& trap = remote.run.traps[remote.nextTrap++];
   *ticksRun = trap.ticksStarted - remote.runTicksHanded;
   remote.runTicksHanded = trap.ticksStarted;
-  remote.words = std::move(trap.words);
+  remote.words = std::span<const StateWordRecord>(remote.run.words).subspan(remote.nextWord, trap.wordCount);
+  remote.nextWord += trap.wordCount;
   return trap.task;
 }
 
 const engine::EngineEntryPoints kRemoteEntryPoints = {
     [](SynergyEngine* engine) {
-      remoteOf(engine)->runTraps.clear();
+      RemoteEngine& remote = *remoteOf(engine);
+      remote.run.traps.clear();
+      // The reply to a request sent ahead is dropped (an HvMoveTo too: the
+      // engine it names is finalized where it is).
+      if (remote.ahead) {
+        std::string error;
+        std::optional<std::string> moveTo;
+        HypervisorClient::ProgressHandler onProgress = runProgressHandler(remote, remote.ahead->asked.ticks);
+        if (!remote.client->await(FrameType::HvOpenLoop, FrameType::HvOpenLooped, error, &moveTo, &onProgress))
+          fail(error);
+        remote.ahead.reset();
+      }
       request(engine, FrameType::HvFinalize, onEngine(engine), FrameType::HvDone);
       delete remoteOf(engine);
     },
@@ -340,9 +442,9 @@ const engine::EngineEntryPoints kRemoteEntryPoints = {
     },
     [](SynergyEngine* engine, uint32_t id, uint32_t index, uint32_t word, uint64_t data) {
       RemoteEngine& remote = *remoteOf(engine);
-      if (!remote.runTraps.empty())
+      if (remote.handingOutTraps())
         fail("internal error: a state write while the traps of an open-loop run were still being serviced");
-      remote.words.clear();
+      remote.words = {};
       remote.writes.push_back(StateWordRecord{id, index, word, data});
       if (remote.writes.size() >= transport::kMaxHvBatchWrites)
         request(engine, FrameType(0), PayloadWriter(), FrameType::HvDone);
@@ -386,6 +488,8 @@ engine::RemoteEngineFactory remoteEngineFactory(std::string address, std::string
     if (!remote->engineId)
       return nullptr;
     remote->manifest = std::make_shared<const hwlower::EngineManifest>(manifest);
+    for (const hwlower::Task& task : manifest.tasks)
+      remote->outputOnly.push_back(engine::TaskServicer::onlyWritesOutput(task.name));
     remote->tokenFile = tokenFile;
     remote->files = &files;
     files.readStdinAhead();

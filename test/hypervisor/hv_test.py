@@ -97,9 +97,15 @@ against it, and stops it with SIGTERM, which must end it with status 0.
       $finish, more ticks than asked for, a trap count or word count its
       bytes do not hold. The tenant must end with status 2 and its one-line
       reason before it services any trap of that reply (no output at all).
+      Then a run of 4000 $display traps that stopped between two ticks: the
+      tenant must send its next HvOpenLoop, for the ticks left, before it
+      services them (its stdout, a one-page pipe, is read only once that
+      request came), and print them all; and out of time (--time-limit)
+      with that request unanswered, it reads the reply and then finalizes.
 """
 import argparse
 import difflib
+import fcntl
 import os
 import re
 import select
@@ -1293,11 +1299,39 @@ def check_state_cap(args, root, design, manifest):
     finally:
         small.stop()
 
-def rogue_tenant(args, root, tenant, lie):
+class SmallPipe:
+    """A pipe of one page (F_SETPIPE_SZ) for a tenant's stdout that nothing
+    reads until drain(): a tenant that writes more than the pipe and its
+    stdout buffer hold blocks in the write until then."""
+
+    def __init__(self):
+        self.read_end, self.write_end = os.pipe()
+        fcntl.fcntl(self.write_end, getattr(fcntl, "F_SETPIPE_SZ", 1031), 4096)
+        self.chunks, self.thread = [], None
+
+    def drain(self):
+        def read_all():
+            with os.fdopen(self.read_end, "rb") as pipe:
+                for chunk in iter(lambda: pipe.read1(1 << 16), b""):
+                    self.chunks.append(chunk)
+
+        if not self.thread:
+            self.thread = threading.Thread(target=read_all, daemon=True)
+            self.thread.start()
+
+    def output(self):
+        self.drain()
+        self.thread.join(TIMEOUT)
+        return b"".join(self.chunks)
+
+
+def rogue_tenant(args, root, tenant, lie, extra=(), stdout=None, requests=None):
     """Runs `tenant` against a fake hypervisor that answers every request as
     an engine between two ticks would, and each HvOpenLoop with
     lie(tasks, ticks asked), an HvOpenLooped payload. Returns the tenant's
-    (status, stdout, stderr)."""
+    (status, stdout, stderr). `extra`: more synergy-run options; `stdout`: a
+    SmallPipe for the tenant's stdout; `requests`: a list the name of each
+    request is appended to."""
     token = b"rogue-hv-token-" + os.urandom(8).hex().encode()
     token_file = os.path.join(root, "rogue-token-%s" % os.urandom(4).hex())
     fd = os.open(token_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
@@ -1309,8 +1343,11 @@ def rogue_tenant(args, root, tenant, lie):
     listener.settimeout(60)
     work = copy_inputs(tenant.inputs, os.path.join(tenant.root, "rogue-%s" % os.urandom(4).hex()))
     proc = subprocess.Popen([os.path.join(args.bin_dir, "synergy-run"), "--hypervisor",
-                             "127.0.0.1:%d" % listener.getsockname()[1], "--token-file", token_file, tenant.engine],
-                            cwd=work, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                             "127.0.0.1:%d" % listener.getsockname()[1], "--token-file", token_file, *extra,
+                             tenant.engine],
+                            cwd=work, stdout=stdout.write_end if stdout else subprocess.PIPE, stderr=subprocess.PIPE)
+    if stdout:
+        os.close(stdout.write_end)
     names = {value: key for key, value in FT.items()}
     try:
         conn, _ = listener.accept()
@@ -1325,9 +1362,13 @@ def rogue_tenant(args, root, tenant, lie):
                 got = peer.read()
             except ConnectionResetError:
                 got = None
+            except socket.timeout:
+                raise Failure("the tenant sent nothing for 60 s after %s" % (requests or ["its connection"])[-1])
             if got is None:
                 break
             name, payload = names.get(got[0]), got[1]
+            if requests is not None:
+                requests.append(name)
             if name == "Hello":
                 expect(payload == token, "the tenant presented another token")
                 peer.send(frame("HelloAck"))
@@ -1358,12 +1399,83 @@ def rogue_tenant(args, root, tenant, lie):
             else:
                 raise Failure("the tenant sent %s" % name)
         out, err = proc.communicate(timeout=TIMEOUT)
+        if stdout:
+            out = stdout.output()
         return proc.returncode, out, err.decode(errors="replace")
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
         listener.close()
+
+
+def display_words(engine_path, values):
+    """The words an open-loop trap of lfsr.v's $display carries for each of
+    `values`: its value arguments' addresses, from the manifest."""
+    lines = open(engine_path, "rb").read().split(b"\n")
+    start = next(k for k, line in enumerate(lines) if re.match(rb'task \d+ "\$display"', line))
+    addresses = []
+    for line in lines[start + 1:]:
+        if not line.startswith(b"arg "):
+            break
+        fields = line.split()
+        if fields[1] == b"value":
+            addresses.append((int(fields[2]), 0 if fields[3] == b"-" else int(fields[3])))
+    expect(len(addresses) == 1, "lfsr.v's $display has %d value arguments, expected 1" % len(addresses))
+    (state, element), = addresses
+    return [struct.pack("<IIIQ", state, element, 0, value) for value in values]
+
+
+def check_run_ahead(args, root, tenant):
+    """A run that stopped between two ticks, short of the ticks asked for,
+    with output-only traps: the tenant sends its next HvOpenLoop, for the
+    ticks left, before it services them (the hypervisor runs it meanwhile).
+    Its stdout is a one-page pipe that is read only once that request came,
+    so a tenant that services first blocks writing and never sends it. A
+    run that ends while that request is unanswered (--time-limit) reads and
+    drops its reply before HvFinalize."""
+    count = 4000
+    values = lfsr_values(count)
+    words = display_words(tenant.engine, values)
+
+    def traps(tasks):
+        return b"".join(struct.pack("<III", tasks["$display"], 2 * k + 1, 1) + words[k] for k in range(count)) + \
+            struct.pack("<III", 0, 2 * count, 0)
+
+    asked, requests, pipe = [], [], SmallPipe()
+
+    def lie(tasks, ticks):
+        asked.append(ticks)
+        if len(asked) == 1:
+            return struct.pack("<II", 2 * count, count + 1) + traps(tasks) + struct.pack("<I", 0)
+        pipe.drain()
+        return struct.pack("<II", 1, 1) + struct.pack("<III", tasks["$finish"], 1, 0) + struct.pack("<I", 0)
+
+    status, out, err = rogue_tenant(args, root, tenant, lie, stdout=pipe, requests=requests)
+    expected = "".join("%04x\n" % value for value in values).encode()
+    expect(status == 0 and out == expected and err == "",
+           "a tenant serviced %d $display traps: status %d, %d bytes of stdout (expected %d), stderr %r" %
+           (count, status, len(out), len(expected), err))
+    expect(len(asked) == 2 and asked[1] == asked[0] - 2 * count,
+           "the request sent ahead asked for %s ticks, expected %d" % (asked[1:], asked[0] - 2 * count))
+    print("ok the next HvOpenLoop (%d ticks) came before the %d traps were serviced" % (asked[1], count))
+
+    asked, requests = [], []
+
+    def late_lie(tasks, ticks):
+        asked.append(ticks)
+        if len(asked) == 1:
+            time.sleep(0.6)  # past the tenant's --time-limit, within its watchdog's second
+            return struct.pack("<II", 2 * count, count + 1) + traps(tasks) + struct.pack("<I", 0)
+        return struct.pack("<II", 10, 1) + struct.pack("<III", 0, 10, 0) + struct.pack("<I", 0)
+
+    status, out, err = rogue_tenant(args, root, tenant, late_lie, extra=["--time-limit", "0.2"], requests=requests)
+    open_loops = [k for k, name in enumerate(requests) if name == "HvOpenLoop"]
+    expect(status == 134 and out == b"%04x\n" % values[0] and "time limit exceeded" in err and
+           len(open_loops) == 2 and requests[open_loops[1] + 1:] == ["HvFinalize"],
+           "a tenant out of time with a request sent ahead: status %d, stdout %r, stderr %r, requests %s" %
+           (status, out[:100], err, requests[open_loops[0]:] if open_loops else requests))
+    print("ok a tenant out of time read the reply sent ahead, then finalized: %s" % err.strip())
 
 
 def case_rogue_hypervisor(args, root):
@@ -1416,6 +1528,7 @@ def case_rogue_hypervisor(args, root):
                "a hypervisor sending %s: status %d, stdout %r, stderr %r (expected %r)" % (what, status, out, err,
                                                                                            expected))
         print("ok a hypervisor sending %s: %s" % (what, err.strip()))
+    check_run_ahead(args, root, tenant)
     # No hypervisor at the address: the tenant ends before its first tick,
     # with one line and status 2, as for a hypervisor lost later.
     closed = socket.socket()

@@ -127,12 +127,45 @@ TEST(HypervisorProtocolTest, TrapRepliesCarryCountedStateWords) {
   EXPECT_FALSE(readStateWords(payload, kEvaluatedHeadBytes, 1)) << "more words than the maximum";
 }
 
+// A trap as a test writes it, with its own words.
+struct TrapWithWords {
+  uint32_t task;
+  uint32_t ticksStarted;
+  std::vector<StateWordRecord> words;
+};
+
+// The reply of `traps`, their words one after another as OpenLoopReply
+// holds them.
+OpenLoopReply replyOf(uint32_t ticksRun, const std::vector<TrapWithWords>& traps) {
+  OpenLoopReply reply;
+  reply.ticksRun = ticksRun;
+  for (const TrapWithWords& trap : traps) {
+    reply.traps.push_back(TrapRecord{trap.task, trap.ticksStarted, uint32_t(trap.words.size())});
+    reply.words.insert(reply.words.end(), trap.words.begin(), trap.words.end());
+  }
+  return reply;
+}
+
+// Gives trap `index` `count` words (zeros past its own), leaving the other
+// traps' words theirs.
+void resizeTrapWords(OpenLoopReply& reply, size_t index, uint32_t count) {
+  size_t first = 0;
+  for (size_t k = 0; k < index; ++k)
+    first += reply.traps[k].wordCount;
+  TrapRecord& trap = reply.traps[index];
+  auto end = reply.words.begin() + ptrdiff_t(first + trap.wordCount);
+  if (count > trap.wordCount)
+    reply.words.insert(end, count - trap.wordCount, StateWordRecord{});
+  else
+    reply.words.erase(reply.words.begin() + ptrdiff_t(first + count), end);
+  trap.wordCount = count;
+}
+
 // An open-loop reply lists the output-only traps the run went past and the
 // one it stopped at; every count, tick and length in it is checked.
 TEST(HypervisorProtocolTest, OpenLoopReplyRoundTripsAndRefusesMalformedOnes) {
-  OpenLoopReply run;
-  run.ticksRun = 40;
-  run.traps = {{3, 0, {{1, 0, 0, 7}}}, {3, 9, {{1, 0, 0, 8}, {2, 4, 1, 0x1122334455667788ull}}}, {5, 40, {}}};
+  OpenLoopReply run =
+      replyOf(40, {{3, 0, {{1, 0, 0, 7}}}, {3, 9, {{1, 0, 0, 8}, {2, 4, 1, 0x1122334455667788ull}}}, {5, 40, {}}});
   std::vector<uint8_t> payload = encodeOpenLoopReply(run);
   EXPECT_EQ(payload.size(), 8 + 3 * transport::kHvTrapHeadBytes + 3 * transport::kHvStateWordRecordBytes + 4);
   std::string reason;
@@ -140,6 +173,7 @@ TEST(HypervisorProtocolTest, OpenLoopReplyRoundTripsAndRefusesMalformedOnes) {
   ASSERT_TRUE(decoded) << reason;
   EXPECT_EQ(decoded->ticksRun, 40u);
   EXPECT_EQ(decoded->traps, run.traps);
+  EXPECT_EQ(decoded->words, run.words);
   EXPECT_TRUE(decoded->advances.empty());
   OpenLoopReply reading = run;
   reading.advances = {{0x80000003u, 17, false, 9}, {0x80000004u, 5, true, 6}};
@@ -151,9 +185,9 @@ TEST(HypervisorProtocolTest, OpenLoopReplyRoundTripsAndRefusesMalformedOnes) {
   // The largest reply the hypervisor may send fits its frame type's maximum.
   OpenLoopReply largest;
   largest.ticksRun = 1;
-  largest.traps.resize(transport::kMaxHvRunTraps, TrapRecord{9, 1, {}});
+  largest.traps.resize(transport::kMaxHvRunTraps, TrapRecord{9, 1, 0});
   for (uint64_t k = 0; k < transport::kMaxHvRunWords / transport::kMaxHvReplyStateWords; ++k)
-    largest.traps[k].words.resize(transport::kMaxHvReplyStateWords);
+    resizeTrapWords(largest, k, transport::kMaxHvReplyStateWords);
   for (uint32_t k = 0; k < transport::kMaxHvReadAheadFiles; ++k)
     largest.advances.push_back(ReadAheadAdvance{k, k, false, k});
   EXPECT_EQ(encodeOpenLoopReply(largest).size(), transport::maxPayloadBytes(FrameType::HvOpenLooped));
@@ -185,13 +219,13 @@ TEST(HypervisorProtocolTest, OpenLoopReplyRoundTripsAndRefusesMalformedOnes) {
   none.traps.clear();
   refused(encodeOpenLoopReply(none), "with 0 traps");
   OpenLoopReply tooMany = largest;
-  tooMany.traps.push_back(TrapRecord{9, 1, {}});
+  tooMany.traps.push_back(TrapRecord{9, 1, 0});
   refused(encodeOpenLoopReply(tooMany), "with 4097 traps");
   OpenLoopReply wordy = run;
-  wordy.traps[0].words.resize(transport::kMaxHvReplyStateWords + 1);
+  resizeTrapWords(wordy, 0, transport::kMaxHvReplyStateWords + 1);
   refused(encodeOpenLoopReply(wordy), "trap 1 carries 65 words");
   OpenLoopReply tooManyWords = largest;
-  tooManyWords.traps[transport::kMaxHvRunWords / transport::kMaxHvReplyStateWords].words.resize(1);
+  resizeTrapWords(tooManyWords, transport::kMaxHvRunWords / transport::kMaxHvReplyStateWords, 1);
   refused(encodeOpenLoopReply(tooManyWords), "16384 in all");
   std::vector<uint8_t> claimsMore = payload;
   claimsMore[8 + 8] = 60;  // the first trap's word count
@@ -207,10 +241,11 @@ TEST(HypervisorProtocolTest, OpenLoopReplyRoundTripsAndRefusesMalformedOnes) {
   early.traps[0].task = 0;
   refused(encodeOpenLoopReply(early), "a trap of task 0 that does not end the run");
   OpenLoopReply wordsAtRest = run;
-  wordsAtRest.traps[2] = TrapRecord{0, 40, {{1, 0, 0, 1}}};
+  wordsAtRest.traps[2] = TrapRecord{0, 40, 0};
+  resizeTrapWords(wordsAtRest, 2, 1);
   refused(encodeOpenLoopReply(wordsAtRest), "a trap of task 0 that does not end the run");
   OpenLoopReply atRest = run;
-  atRest.traps[2] = TrapRecord{0, 40, {}};
+  atRest.traps[2] = TrapRecord{0, 40, 0};
   EXPECT_TRUE(decodeOpenLoopReply(encodeOpenLoopReply(atRest), reason)) << reason;
 }
 
