@@ -41,5 +41,6 @@ std::unique_ptr<Pass> createSerializeLibcPass();
 std::unique_ptr<Pass> createExportThreadSupportPass();
 std::unique_ptr<Pass> createThreadLocalErrnoPass();
 std::unique_ptr<Pass> createDirectInvokesPass();
+std::unique_ptr<Pass> createForwardLoopCarriedStoresPass();
 
 }  // namespace synergy::passes

@@ -5,7 +5,7 @@
 
 namespace synergy::passes {
 
-static const std::array<PassInfo, 7> kPasses = {{
+static const std::array<PassInfo, 8> kPasses = {{
     {"control-point-census",
      "record control-point imports and their call sites in the synergy.control_points section",
      createControlPointCensusPass},
@@ -27,6 +27,9 @@ static const std::array<PassInfo, 7> kPasses = {{
     {"direct-invokes",
      "turn env.invoke_* calls whose callee cannot unwind into direct or indirect calls",
      createDirectInvokesPass},
+    {"forward-loop-carried-stores",
+     "keep a value a loop stores and loads back in its next iteration in a local (backward recurrences)",
+     createForwardLoopCarriedStoresPass},
 }};
 
 std::span<const PassInfo> registeredPasses() { return kPasses; }

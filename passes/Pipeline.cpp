@@ -29,6 +29,9 @@ std::vector<const PassInfo*> defaultPipelinePasses() {
       // optimizer runs over the lowered code; the atomic helpers it adds are
       // not control points and stay uninstrumented.
       findPass("lower-atomics"),
+      // Before asyncify, whose optimizer then sees the final code; the loops
+      // it rewrites call nothing, so Asyncify never instruments them.
+      findPass("forward-loop-carried-stores"),
       // Last: its instrumentation must cover every call that exists in the
       // final module, and no later pass may add code between its save/restore
       // points.

@@ -26,5 +26,7 @@
 ;; CHECK-NEXT: synergy-passes: module valid after thread-local-errno
 ;; CHECK-NEXT: synergy-passes: running lower-atomics
 ;; CHECK-NEXT: synergy-passes: module valid after lower-atomics
+;; CHECK-NEXT: synergy-passes: running forward-loop-carried-stores
+;; CHECK-NEXT: synergy-passes: module valid after forward-loop-carried-stores
 ;; CHECK-NEXT: synergy-passes: running asyncify-control-points
 ;; CHECK-NEXT: synergy-passes: module valid after asyncify-control-points
