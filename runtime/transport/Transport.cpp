@@ -207,14 +207,13 @@ class AsioConnection final : public Connection {
 
   // Off the I/O thread (Transport::receiveHere, which holds
   // core_.readableMutex): reads and handles what has arrived when no
-  // thread holds the read turn. True when it handled a frame. It asks for
-  // nothing otherwise: the holder reads on until the socket is drained,
+  // thread holds the read turn. It asks for nothing otherwise: the holder reads on until the socket is drained,
   // and a waiting thread that counted a request each time it looked would
   // keep the holder reading for it.
-  bool readHere() {
+  void readHere() {
     uint32_t free = 0;
-    if (!readTurns_.compare_exchange_strong(free, 1, std::memory_order_acq_rel)) return false;
-    return takeReadTurn(/*ioThread=*/false);
+    if (readTurns_.compare_exchange_strong(free, 1, std::memory_order_acq_rel))
+      takeReadTurn(/*ioThread=*/false);
   }
 
 
@@ -480,22 +479,19 @@ class AsioConnection final : public Connection {
   }
 
   // With the read turn: reads until the socket is drained and no request
-  // came meanwhile, then lets go of the turn; or hands it over. True when
-  // it handled a frame.
-  bool takeReadTurn(bool ioThread) {
-    bool handled = false;
+  // came meanwhile, then lets go of the turn; or hands it over.
+  void takeReadTurn(bool ioThread) {
     for (;;) {
       uint32_t requests = readTurns_.load(std::memory_order_acquire);
-      ReadOutcome outcome = readFrames(ioThread, handled);
-      if (outcome == ReadOutcome::Ended) return handled;
+      ReadOutcome outcome = readFrames(ioThread);
+      if (outcome == ReadOutcome::Ended) return;
       if (outcome == ReadOutcome::HandedOver) {
         asio::post(core_.io, [self = self()] {
           if (!self->closed_) self->takeReadTurn(/*ioThread=*/true);
         });
-        return handled;
+        return;
       }
-      if (readTurns_.compare_exchange_strong(requests, 0, std::memory_order_acq_rel))
-        return handled;
+      if (readTurns_.compare_exchange_strong(requests, 0, std::memory_order_acq_rel)) return;
     }
   }
 
@@ -545,7 +541,7 @@ class AsioConnection final : public Connection {
 
   // With the read turn: reads and handles frames until the socket has no
   // more bytes, the turn goes to the I/O thread, or the connection ends.
-  ReadOutcome readFrames(bool ioThread, bool& handled) {
+  ReadOutcome readFrames(bool ioThread) {
     for (;;) {
       if (!headerTaken_) {
         ssize_t got = takeBytes(headerBytes_.data() + headerHave_,
@@ -577,7 +573,6 @@ class AsioConnection final : public Connection {
         payloadHave_ += uint64_t(got);
       }
       headerTaken_ = false;
-      handled = true;
       if (!handleFrame(ioThread)) return ReadOutcome::Ended;
     }
   }
@@ -823,16 +818,14 @@ bool Transport::flush(std::chrono::milliseconds limit) {
   }
 }
 
-bool Transport::receiveHere() {
+void Transport::receiveHere() {
   TransportCore& core = impl_->core;
-  if (!core.config.receivableHere) return false;
+  if (!core.config.receivableHere) return;
   std::unique_lock<std::mutex> lock(core.readableMutex, std::try_to_lock);
-  if (!lock.owns_lock()) return false;
+  if (!lock.owns_lock()) return;
   handlingFramesHere = true;
-  bool handled = false;
-  for (AsioConnection* connection : core.readable) handled = connection->readHere() || handled;
+  for (AsioConnection* connection : core.readable) connection->readHere();
   handlingFramesHere = false;
-  return handled;
 }
 
 void Transport::closeConnections() {

@@ -28,8 +28,9 @@
 // message's, which a receive copies out of) may place their payloads: the
 // PayloadPlacer names, for a frame whose header was accepted, the buffer to
 // read its payload into, and the PlacedFrameHandler takes the frame once it
-// is there. The payload then goes from the socket straight to its final
-// place, and no byte of it is zero-filled or copied first.
+// is there. The payload then goes from the socket to its final place with
+// no byte of it zero-filled, and all but its first bytes (those read along
+// with its header, at most 16 KiB) straight there.
 //
 // A thread that waits for frames (an MPI rank) may read them itself
 // (receiveHere()) instead of waiting for the I/O thread to read them and
@@ -161,8 +162,8 @@ class Transport {
   // type config.receivableHere refuses, and the end of a connection, are
   // left to the I/O thread, which then reads on. Never waits: returns at
   // once when another thread is reading. Sends that handlers make here do
-  // not wait for room in a queue. True when it handled a frame.
-  bool receiveHere();
+  // not wait for room in a queue.
+  void receiveHere();
 
   // Closes every connection and waits until the I/O thread has let go of
   // everything lent to it (sendLent's `released` has run for each).
