@@ -68,8 +68,9 @@ bool EagerCredit::take(uint32_t part, int64_t bytes) {
 }
 
 bool EagerCredit::returned(uint32_t part, uint64_t bytes, std::string& reason) {
-  // Only this thread adds to left_, and ranks only take from it, so what
-  // is out can only have grown by the time the bytes are added.
+  // Only the reader of this part's connection adds to left_, and ranks
+  // only take from it, so what is out can only have grown by the time the
+  // bytes are added.
   uint64_t granted = uint64_t(grantsFrom_[part].load(std::memory_order_relaxed));
   uint64_t out = granted - uint64_t(left_[part].load(std::memory_order_relaxed));
   if (bytes == 0 || bytes > out) {

@@ -16,7 +16,9 @@
 // are out, is refused.
 //
 // Every count is an atomic of its own: ranks take and release on their
-// threads, the link's I/O thread holds, grants and adds returns.
+// threads; the thread reading a part's connection (the link's I/O thread,
+// or a waiting rank) holds, grants and adds returns for that part, one
+// such thread at a time.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -38,14 +40,16 @@ class EagerCredit {
 
   // Receiving side. Counts an eager message of `bytes` (its
   // eagerCreditCharge) from `part` as held; false, with a one-line
-  // `reason`, when that would exceed the grant. I/O thread only.
+  // `reason`, when that would exceed the grant. By the reader of
+  // `part`'s connection.
   bool hold(uint32_t part, int64_t bytes, std::string& reason);
   // A rank received `bytes` held from `part`: the bytes to give back to it
   // now in one MpiEagerCredit, or 0 while the batch is still gathering.
   int64_t release(uint32_t part, int64_t bytes);
 
   // Sending side. A MpiEagerGrant of `bytes` from `part`; false, with a
-  // `reason`, for a second grant or one out of range. I/O thread only.
+  // `reason`, for a second grant or one out of range. By the reader of
+  // `part`'s connection.
   bool granted(uint32_t part, uint64_t bytes, std::string& reason);
   bool hasGrantFrom(uint32_t part) const {
     return grantsFrom_[part].load(std::memory_order_acquire) != 0;
@@ -57,8 +61,8 @@ class EagerCredit {
   // rendezvous instead), for SYNERGY_MPI_STATS.
   uint64_t shortfalls() const { return shortfalls_.load(std::memory_order_relaxed); }
   // A MpiEagerCredit of `bytes` from `part`; false, with a `reason`, when
-  // no grant came first or more bytes come back than are out. I/O thread
-  // only.
+  // no grant came first or more bytes come back than are out. By the
+  // reader of `part`'s connection.
   bool returned(uint32_t part, uint64_t bytes, std::string& reason);
 
  private:

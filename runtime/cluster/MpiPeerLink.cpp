@@ -68,6 +68,29 @@ int64_t eagerGrantBytes() {
   return int64_t(value);
 }
 
+// The frames a waiting rank may take in itself (MpiPeerLink.h): messages,
+// rendezvous steps, acknowledgements and credit, whose handlers touch only
+// the sending part's own state and the World's thread-safe entry points.
+// The others (one-sided operations, which may need a window lock that the
+// waiting rank holds; the deadlock check's and checkpoints' agreement)
+// stay on the I/O thread.
+bool receivableOnRankThread(transport::FrameType type) {
+  using transport::FrameType;
+  switch (type) {
+    case FrameType::MpiMessage:
+    case FrameType::MpiMessageHead:
+    case FrameType::MpiMessagePart:
+    case FrameType::MpiRequestToSend:
+    case FrameType::MpiClearToSend:
+    case FrameType::MpiRendezvousData:
+    case FrameType::MpiMatched:
+    case FrameType::MpiEagerCredit:
+      return true;
+    default:
+      return false;
+  }
+}
+
 void putLittleEndian(uint8_t* out, uint64_t value, size_t bytes) {
   for (size_t i = 0; i < bytes; ++i) out[i] = uint8_t(value >> (8 * i));
 }
@@ -125,7 +148,8 @@ class MpiPeerLink::Impl {
         .onClosed = nullptr,
         .log = [](const std::string& line) {
           std::fprintf(stderr, "synergy-run: cluster: %s\n", line.c_str());
-        }});
+        },
+        .receivableHere = receivableOnRankThread});
     if (!transport_->listen(part_.address, 0, error)) return false;
     std::string endpoint = formatJobEndpoint(part_.address, transport_->listeningPort());
     auto deadline = std::chrono::steady_clock::now() + kJoinLimit;
@@ -173,6 +197,10 @@ class MpiPeerLink::Impl {
     }
     return true;
   }
+
+  // Called by a waiting rank (MpiPeerLink.h), which runs only once join()
+  // has succeeded.
+  void receiveWhileWaiting() { transport_->receiveHere(); }
 
   // Each part's address by part index, once join() has succeeded.
   const std::vector<std::string>& partAddresses() const { return partAddresses_; }
@@ -1061,9 +1089,10 @@ class MpiPeerLink::Impl {
   std::map<const transport::Connection*, uint32_t> partOfConnection_;
   std::vector<std::shared_ptr<transport::Connection>> peers_;
   std::vector<std::string> partAddresses_;
-  // What is being read from one part of the job; I/O thread only: the
-  // MpiMessage frame whose payload is being placed, and a message split
-  // over frames, with the bytes of it received so far.
+  // What is being read from one part of the job, by whoever reads its
+  // connection (one thread at a time): the MpiMessage frame whose payload
+  // is being placed, and a message split over frames, with the bytes of it
+  // received so far.
   struct Assembly {
     std::unique_ptr<uint8_t[]> frame;
     bool active = false;
@@ -1187,6 +1216,8 @@ std::optional<std::string> MpiPeerLink::checkJobDeadlock(int stableTicks) {
 }
 
 void MpiPeerLink::leave() { impl_->leave(); }
+
+void MpiPeerLink::receiveWhileWaiting() { impl_->receiveWhileWaiting(); }
 
 uint64_t MpiPeerLink::eagerCreditShortfalls() const { return impl_->eagerCreditShortfalls(); }
 

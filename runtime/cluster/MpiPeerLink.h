@@ -30,6 +30,15 @@
 // MpiEagerCredit frames; one that returns more than is out, or a second
 // grant, drops the connection as well.
 //
+// A rank that polls for what it waits for reads the connections itself
+// (RemoteRanks::receiveWhileWaiting, transport::Transport::receiveHere),
+// so that a message from another host reaches it without the I/O thread
+// waking first and then waking it. It handles only messages, rendezvous
+// steps, match acknowledgements and credit there; any other frame, and
+// all frames while no rank polls, are read on the I/O thread. The state
+// both touch (a part's split message, its credit) belongs to one
+// connection, which one thread reads at a time.
+//
 // Every received frame is checked before use: a sender that is not a rank
 // of the connection's part, a receiver that is not a rank of this part, a
 // short header, an unknown match id, or a split message whose length is out
@@ -124,6 +133,7 @@ class MpiPeerLink final : public mpi::RemoteRanks {
   void rmaDone(int origin, uint64_t id, const uint8_t* data, int64_t bytes) override;
   int64_t maxRmaBytes() const override;
   std::optional<std::string> checkJobDeadlock(int stableTicks) override;
+  void receiveWhileWaiting() override;
 
   void sendToPart(uint32_t part, transport::FrameType type, std::vector<uint8_t> payload);
   // The MPI frames this part has sent to and received from the others.

@@ -185,6 +185,11 @@ class RemoteRanks {
   // every host has confirmed that since, and this host is the one to
   // report it; nullopt otherwise.
   virtual std::optional<std::string> checkJobDeadlock(int stableTicks) = 0;
+  // Called on a rank's thread while it polls for what it waits for: takes
+  // in, on this thread, whatever has arrived from other hosts (delivering
+  // it as the link's receiving thread would), so that a message reaches a
+  // polling rank without a second thread waking first. Never blocks.
+  virtual void receiveWhileWaiting() {}
 };
 
 }  // namespace synergy::mpi

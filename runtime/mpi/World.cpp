@@ -35,6 +35,19 @@ constexpr int64_t kEagerLimit = 8192;
 //    oversubscribed.
 constexpr auto kBusyPoll = std::chrono::microseconds(100);
 constexpr int kYieldPolls = 20;
+// A rank of a job spread over hosts reads its host's connections itself
+// while it polls (RemoteRanks::receiveWhileWaiting), so a message from
+// another host reaches it without the link's thread reading it first and
+// then waking it: two thread wake-ups a message become none while it
+// polls. Where ranks share CPUs, one waiting rank at a time keeps
+// yielding between polls for kCrossHostPoll more, which covers a
+// cross-host round trip on loopback with room to spare, before it sleeps
+// and leaves the reading to the link's thread; it delivers what it reads
+// to the others too. More such pollers would take the CPUs from the ranks
+// that have work.
+constexpr auto kCrossHostPoll = std::chrono::microseconds(200);
+// 1 while a rank of this process is in that longer poll.
+std::atomic<int> crossHostPollers{0};
 
 // Whether membarrier(2) can run a full fence on every other thread of the
 // process, so that lock-free wakers need none of their own.
@@ -55,15 +68,26 @@ void cpuRelax() {
 #endif
 }
 
-// Polls `ready` until it holds; false when the budget ran out.
+// Polls `ready` until it holds; false when the budget ran out. `crossHost`:
+// the rank waits in a job spread over hosts.
 template <typename Ready>
-bool pollUntil(const Ready& ready, bool ownCpu) {
+bool pollUntil(const Ready& ready, bool ownCpu, bool crossHost) {
   if (!ownCpu) {
     for (int i = 0; i < kYieldPolls; ++i) {
       if (ready()) return true;
       std::this_thread::yield();
     }
-    return ready();
+    int none = 0;
+    if (!crossHost || !crossHostPollers.compare_exchange_strong(none, 1, std::memory_order_relaxed))
+      return ready();
+    bool done = false;
+    auto deadline = std::chrono::steady_clock::now() + kCrossHostPoll;
+    do {
+      done = ready();
+      if (!done) std::this_thread::yield();
+    } while (!done && std::chrono::steady_clock::now() < deadline);
+    crossHostPollers.store(0, std::memory_order_relaxed);
+    return done || ready();
   }
   auto deadline = std::chrono::steady_clock::now() + kBusyPoll;
   do {
@@ -256,12 +280,13 @@ bool World::sleepUntil(int rank, const WaitInfo& info, util::FunctionRef<bool()>
 bool World::waitUntilReady(int rank, const WaitInfo& info, util::FunctionRef<bool()> ready) {
   Mailbox& box = *mailboxes_[rank];
   auto done = [&] {
+    if (remote_) remote_->receiveWhileWaiting();
     box.drain();
     return ready() || aborted_.load(std::memory_order_relaxed);
   };
   RankCallLock& callLock = callLocks_[rank];
   if (callLock.enabled() && callLock.heldHere()) return waitSharingRank(callLock, done);
-  if (done() || pollUntil(done, ranksOwnCpus_)) return !aborted_;
+  if (done() || pollUntil(done, ranksOwnCpus_, remote_ != nullptr)) return !aborted_;
   return sleepUntil(rank, info, done);
 }
 

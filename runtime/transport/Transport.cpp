@@ -1,16 +1,36 @@
 //===- Transport.cpp - Framed, authenticated host-to-host connections -----===//
 //
 // This file implements Transport.h over asio TCP sockets. One I/O thread runs
-// an io_context; every connection's state is touched only on that thread, so
-// connections need no locks. send() and connectionTo() post work to
-// it from any thread.
+// an io_context; a connection's state is touched only on that thread, but
+// for its reading and its senders' direct writes (both below). send() and
+// connectionTo() post work to it from any thread.
 //
-// Reading a frame is two exact reads: the 16 header bytes, then, only after
+// Reading a frame takes the 16 header bytes, then, only after
 // decodeFrameHeader accepted the header against the type's maximum, the
 // payload, of exactly the stated length, into the buffer the PayloadPlacer
-// names or else into the Frame's own. Writing gathers header,
-// payload and lent bytes, of as many queued frames as one writev takes, in
-// one async_write, so a payload is never copied into a frame.
+// names or else into the Frame's own, with nonblocking reads until the
+// socket has no more bytes. Headers and short payloads come through a small
+// staging buffer, so that one read takes in many small frames; a long
+// payload is read straight into its place, with at most a staging buffer's
+// worth of it copied.
+//
+// The state of a half-read frame lives in the connection, so that reading
+// may stop at any byte and go on in another thread: whoever holds the
+// connection's read turn reads and handles its frames, one at a time and
+// in their order. The I/O thread asks for the turn whenever asio reports
+// the socket readable; a request made while another thread holds the turn
+// makes that thread read once more before it lets go, so no arrival goes
+// unread. A waiting rank takes the turn through receiveHere() when it is
+// free. Off the I/O thread, the turn goes over to the I/O thread
+// (posted, still held) at the first frame of a type the config does not
+// let other threads handle, and at the connection's end. A connection is
+// readable by other threads only once authenticated, through a list that
+// drop() takes it off, under a mutex that readers hold, before the socket
+// closes.
+//
+// Writing gathers header, payload and lent bytes, of as many queued frames
+// as one writev takes, in one async_write, so a payload is never copied
+// into a frame.
 //
 // A sender whose connection has nothing queued writes its frame itself,
 // with one nonblocking sendmsg on the socket, instead of handing it to the
@@ -31,16 +51,19 @@
 //===----------------------------------------------------------------------===//
 #include "transport/Transport.h"
 
+#include <algorithm>
 #include <asio.hpp>
 #include <atomic>
 #include <cerrno>
 #include <condition_variable>
+#include <cstring>
 #include <deque>
 #include <future>
 #include <map>
 #include <mutex>
 #include <optional>
 #include <set>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -80,6 +103,22 @@ struct TransportCore {
   std::set<std::shared_ptr<AsioConnection>> live;
   std::map<std::string, std::shared_ptr<AsioConnection>> peersByAddress;
   unsigned acceptedCount = 0;
+  // The authenticated connections, for receiveHere(): under readableMutex,
+  // which a reading thread holds while it reads them.
+  std::mutex readableMutex;
+  std::vector<AsioConnection*> readable;
+};
+
+// Set while a thread other than the I/O thread handles frames
+// (receiveHere()): its sends then never wait for room, as the I/O
+// thread's do not, so that reading goes on however full the queues are.
+thread_local bool handlingFramesHere = false;
+
+// How a turn at reading a connection ended.
+enum class ReadOutcome {
+  Drained,     // the socket has no more bytes for now
+  HandedOver,  // posted to the I/O thread, turn and all
+  Ended,       // the connection is closing
 };
 
 // The most pieces (header, payload, lent bytes: three a frame) one write
@@ -89,6 +128,11 @@ constexpr size_t kMaxWriteVectors = 64;
 // at net.core.wmem_max/rmem_max): a sender then hands a large message to
 // the kernel in one call, and the receiver takes it in few wake-ups.
 constexpr int kSocketBufferBytes = 4 << 20;
+// Reads for headers and short payloads take up to this many bytes into a
+// connection's staging buffer; a want of at least kStraightReadBytes is
+// read straight into its place.
+constexpr size_t kStagingBytes = 16 << 10;
+constexpr size_t kStraightReadBytes = 4 << 10;
 
 // Sets the socket buffers of a socket or acceptor (whose accepted sockets
 // inherit them), before the connection is set up so that TCP's window
@@ -158,9 +202,19 @@ class AsioConnection final : public Connection {
   void startAccepted() {
     armHandshakeTimer();
     setNoDelay();
-    readHeader();
+    startReading();
   }
 
+  // Off the I/O thread (Transport::receiveHere, which holds
+  // core_.readableMutex): reads and handles what has arrived when no
+  // thread holds the read turn. It asks for nothing otherwise: the holder reads on until the socket is drained,
+  // and a waiting thread that counted a request each time it looked would
+  // keep the holder reading for it.
+  void readHere() {
+    uint32_t free = 0;
+    if (readTurns_.compare_exchange_strong(free, 1, std::memory_order_acq_rel))
+      takeReadTurn(/*ioThread=*/false);
+  }
 
 
   void startConnecting(const tcp::endpoint& endpoint) {
@@ -175,7 +229,7 @@ class AsioConnection final : public Connection {
       self->setNoDelay();
       const std::string& token = self->core_.config.token;
       self->enqueue(FrameType::Hello, std::vector<uint8_t>(token.begin(), token.end()));
-      self->readHeader();
+      self->startReading();
     });
   }
 
@@ -187,6 +241,12 @@ class AsioConnection final : public Connection {
       core_.log(std::string(role_ == ConnectionRole::Accepted ? "dropped connection from "
                                                               : "dropped connection to ") +
                 peerName_ + ": " + reason);
+    {
+      // Waits for a thread that is reading it.
+      std::lock_guard<std::mutex> guard(core_.readableMutex);
+      std::vector<AsioConnection*>& readable = core_.readable;
+      readable.erase(std::remove(readable.begin(), readable.end(), this), readable.end());
+    }
     {
       // No sender may write to the descriptor once it is closed (and
       // perhaps reused).
@@ -297,7 +357,9 @@ class AsioConnection final : public Connection {
   // Off the I/O thread, waits while the queue is at its bound.
   void waitForRoom() {
     uint64_t bound = core_.config.maxQueuedBytes;
-    if (queuedBytes_.load() < bound || core_.io.get_executor().running_in_this_thread()) return;
+    if (queuedBytes_.load() < bound || handlingFramesHere ||
+        core_.io.get_executor().running_in_this_thread())
+      return;
     std::unique_lock<std::mutex> lock(roomMutex_);
     waitingSenders_.fetch_add(1);
     room_.wait(lock, [&] { return gone_.load() || queuedBytes_.load() < bound; });
@@ -392,82 +454,203 @@ class AsioConnection final : public Connection {
                       });
   }
 
-  void readHeader() {
-    asio::async_read(
-        socket_, asio::buffer(headerBytes_),
-        [self = self()](const asio::error_code& error, size_t bytes) {
-          if (self->closed_) return;
-          if (error == asio::error::eof && bytes == 0)
-            return self->drop(self->authenticated_ ? "" : "closed before the handshake");
-          if (error == asio::error::eof)
-            return self->drop("truncated frame header (" + std::to_string(bytes) + " of " +
-                              std::to_string(kFrameHeaderBytes) + " bytes)");
-          if (error) return self->drop("read failed: " + error.message());
-          self->onHeader();
-        });
+  // Reads from the first frame on, on the I/O thread: whatever came
+  // before the socket was registered with asio (which reports only new
+  // arrivals) is read at once.
+  void startReading() {
+    awaitReadable();
+    requestReadTurn();
   }
 
-  void onHeader() {
+  // Asks asio to report the socket readable once; rearmed before each read
+  // turn, so that bytes arriving during the turn are reported too.
+  void awaitReadable() {
+    socket_.async_wait(tcp::socket::wait_read, [self = self()](const asio::error_code& error) {
+      if (self->closed_) return;
+      if (error) return self->drop("read failed: " + error.message());
+      self->awaitReadable();
+      self->requestReadTurn();
+    });
+  }
+
+  // On the I/O thread.
+  void requestReadTurn() {
+    if (readTurns_.fetch_add(1, std::memory_order_acq_rel) == 0) takeReadTurn(/*ioThread=*/true);
+  }
+
+  // With the read turn: reads until the socket is drained and no request
+  // came meanwhile, then lets go of the turn; or hands it over.
+  void takeReadTurn(bool ioThread) {
+    for (;;) {
+      uint32_t requests = readTurns_.load(std::memory_order_acquire);
+      ReadOutcome outcome = readFrames(ioThread);
+      if (outcome == ReadOutcome::Ended) return;
+      if (outcome == ReadOutcome::HandedOver) {
+        asio::post(core_.io, [self = self()] {
+          if (!self->closed_) self->takeReadTurn(/*ioThread=*/true);
+        });
+        return;
+      }
+      if (readTurns_.compare_exchange_strong(requests, 0, std::memory_order_acq_rel)) return;
+    }
+  }
+
+  // The connection ends with `reason` (logged unless empty): at once on
+  // the I/O thread, posted to it from another. The read turn is kept, so
+  // nothing reads it any more.
+  ReadOutcome endReading(const std::string& reason, bool ioThread) {
+    if (ioThread)
+      drop(reason);
+    else
+      asio::post(core_.io, [self = self(), reason] { self->drop(reason); });
+    return ReadOutcome::Ended;
+  }
+
+  // One nonblocking read of up to `bytes` into `into`: the count read, 0 at
+  // the end of the stream, -1 when the socket has nothing now; anything
+  // else ends the connection (-2).
+  ssize_t readSome(uint8_t* into, size_t bytes, bool ioThread) {
+    for (;;) {
+      ssize_t got = ::recv(socket_.native_handle(), into, bytes, MSG_DONTWAIT);
+      if (got >= 0) return got;
+      if (errno == EINTR) continue;
+      if (errno == EAGAIN || errno == EWOULDBLOCK) return -1;
+      endReading("read failed: " + std::error_code(errno, std::system_category()).message(),
+                 ioThread);
+      return -2;
+    }
+  }
+
+  // Up to `bytes` for `into`, as readSome() counts them: the staged bytes
+  // first; else a short want reads what the socket has into the staging
+  // buffer, a long one reads straight into `into`.
+  ssize_t takeBytes(uint8_t* into, size_t bytes, bool ioThread) {
+    if (stagedBegin_ == stagedEnd_) {
+      if (bytes >= kStraightReadBytes) return readSome(into, bytes, ioThread);
+      if (!staging_) staging_.reset(new uint8_t[kStagingBytes]);
+      ssize_t got = readSome(staging_.get(), kStagingBytes, ioThread);
+      if (got <= 0) return got;
+      stagedBegin_ = 0;
+      stagedEnd_ = size_t(got);
+    }
+    size_t taken = std::min(bytes, stagedEnd_ - stagedBegin_);
+    std::memcpy(into, staging_.get() + stagedBegin_, taken);
+    stagedBegin_ += taken;
+    return ssize_t(taken);
+  }
+
+  // With the read turn: reads and handles frames until the socket has no
+  // more bytes, the turn goes to the I/O thread, or the connection ends.
+  ReadOutcome readFrames(bool ioThread) {
+    for (;;) {
+      if (!headerTaken_) {
+        ssize_t got = takeBytes(headerBytes_.data() + headerHave_,
+                                kFrameHeaderBytes - headerHave_, ioThread);
+        if (got == -2) return ReadOutcome::Ended;
+        if (got == -1) return ReadOutcome::Drained;
+        if (got == 0 && headerHave_ == 0)
+          return endReading(authenticated_ ? "" : "closed before the handshake", ioThread);
+        if (got == 0)
+          return endReading("truncated frame header (" + std::to_string(headerHave_) + " of " +
+                                std::to_string(kFrameHeaderBytes) + " bytes)",
+                            ioThread);
+        headerHave_ += size_t(got);
+        if (headerHave_ < kFrameHeaderBytes) continue;
+        headerHave_ = 0;
+        if (!takeHeader(ioThread)) return ReadOutcome::Ended;
+      }
+      if (!ioThread && !receivableHere(header_.type)) return ReadOutcome::HandedOver;
+      if (!payloadInto_ && header_.payloadBytes > 0) placePayload();
+      while (payloadHave_ < header_.payloadBytes) {
+        ssize_t got = takeBytes(payloadInto_ + payloadHave_,
+                                size_t(header_.payloadBytes - payloadHave_), ioThread);
+        if (got == -2) return ReadOutcome::Ended;
+        if (got == -1) return ReadOutcome::Drained;
+        if (got == 0)
+          return endReading("truncated frame (" + std::to_string(payloadHave_) + " of " +
+                                std::to_string(header_.payloadBytes) + " payload bytes)",
+                            ioThread);
+        payloadHave_ += uint64_t(got);
+      }
+      headerTaken_ = false;
+      if (!handleFrame(ioThread)) return ReadOutcome::Ended;
+    }
+  }
+
+  // Whether a thread other than the I/O thread may handle a frame of
+  // `type`: never the transport's own.
+  bool receivableHere(FrameType type) const {
+    return type != FrameType::Hello && type != FrameType::HelloAck && type != FrameType::Ping &&
+           type != FrameType::Pong && core_.config.receivableHere(type);
+  }
+
+  // Checks the header just read; false when the connection ends.
+  bool takeHeader(bool ioThread) {
     std::string reason;
-    if (!decodeFrameHeader(headerBytes_, header_, reason)) return drop(reason);
+    if (!decodeFrameHeader(headerBytes_, header_, reason)) {
+      endReading(reason, ioThread);
+      return false;
+    }
     if (!authenticated_) {
       FrameType expected =
           role_ == ConnectionRole::Accepted ? FrameType::Hello : FrameType::HelloAck;
-      if (header_.type != expected)
-        return drop(std::string("first frame is ") + frameTypeName(header_.type) + ", not " +
-                    frameTypeName(expected));
+      if (header_.type != expected) {
+        endReading(std::string("first frame is ") + frameTypeName(header_.type) + ", not " +
+                       frameTypeName(expected),
+                   ioThread);
+        return false;
+      }
     }
-    if (header_.payloadBytes == 0) {
-      payload_.clear();
-      return onFrame();
-    }
+    headerTaken_ = true;
+    payloadInto_ = nullptr;
+    payloadHave_ = 0;
+    placed_ = false;
+    payload_.clear();
+    return true;
+  }
+
+  // Chooses where the nonempty payload of the accepted header goes.
+  void placePayload() {
     if (authenticated_ && core_.config.placePayload && header_.type != FrameType::Ping &&
         header_.type != FrameType::Hello && header_.type != FrameType::HelloAck) {
-      if (uint8_t* place = core_.config.placePayload(*this, header_.type, header_.payloadBytes))
-        return readPayload(place, /*placed=*/true);
+      payloadInto_ = core_.config.placePayload(*this, header_.type, header_.payloadBytes);
+      placed_ = payloadInto_ != nullptr;
     }
-    payload_.assign(header_.payloadBytes, 0);
-    readPayload(payload_.data(), /*placed=*/false);
+    if (!placed_) {
+      payload_.assign(header_.payloadBytes, 0);
+      payloadInto_ = payload_.data();
+    }
   }
 
-  // Reads the payload of the frame whose header was just accepted into
-  // `into`, in one read of all its bytes.
-  void readPayload(uint8_t* into, bool placed) {
-    asio::async_read(socket_, asio::buffer(into, header_.payloadBytes),
-                     [self = self(), placed](const asio::error_code& error, size_t bytes) {
-                       if (self->closed_) return;
-                       if (error == asio::error::eof)
-                         return self->drop("truncated frame (" + std::to_string(bytes) + " of " +
-                                           std::to_string(self->header_.payloadBytes) +
-                                           " payload bytes)");
-                       if (error) return self->drop("read failed: " + error.message());
-                       if (placed) return self->onPlacedFrame();
-                       self->onFrame();
-                     });
-  }
-
-  void onPlacedFrame() {
-    std::string reason = std::string("unexpected ") + frameTypeName(header_.type) + " frame";
-    if (!core_.config.onPlacedFrame(*this, header_.type, header_.payloadBytes, reason))
-      return drop(reason);
-    if (!closed_) readHeader();
-  }
-
-  void onFrame() {
+  // Hands a frame read whole to its handler; false when the connection
+  // ends.
+  bool handleFrame(bool ioThread) {
+    if (placed_) {
+      std::string reason = std::string("unexpected ") + frameTypeName(header_.type) + " frame";
+      if (!core_.config.onPlacedFrame(*this, header_.type, header_.payloadBytes, reason)) {
+        endReading(reason, ioThread);
+        return false;
+      }
+      return !ioThread || !closed_;
+    }
     Frame frame{header_.type, std::move(payload_)};
     payload_ = {};
     if (!authenticated_) {
-      if (!onHandshakeFrame(frame)) return;
+      if (!onHandshakeFrame(frame)) return false;
     } else if (frame.type == FrameType::Hello || frame.type == FrameType::HelloAck) {
-      return drop(std::string("unexpected ") + frameTypeName(frame.type) + " after the handshake");
+      endReading(std::string("unexpected ") + frameTypeName(frame.type) + " after the handshake",
+                 ioThread);
+      return false;
     } else if (frame.type == FrameType::Ping) {
       enqueue(FrameType::Pong, std::move(frame.payload));
     } else {
       std::string reason = std::string("unexpected ") + frameTypeName(frame.type) + " frame";
-      if (!core_.config.onFrame || !core_.config.onFrame(*this, std::move(frame), reason))
-        return drop(reason);
+      if (!core_.config.onFrame || !core_.config.onFrame(*this, std::move(frame), reason)) {
+        endReading(reason, ioThread);
+        return false;
+      }
     }
-    if (!closed_) readHeader();
+    return !ioThread || !closed_;
   }
 
   // Completes the handshake; false when the connection was dropped.
@@ -476,7 +659,7 @@ class AsioConnection final : public Connection {
       std::string_view presented(reinterpret_cast<const char*>(frame.payload.data()),
                                  frame.payload.size());
       if (!tokensMatch(core_.config.token, presented)) {
-        drop("wrong cluster token");
+        endReading("wrong cluster token", /*ioThread=*/true);
         return false;
       }
       enqueue(FrameType::HelloAck, {});
@@ -487,6 +670,10 @@ class AsioConnection final : public Connection {
       directWrites_ = true;
     }
     handshakeTimer_.cancel();
+    if (core_.config.receivableHere) {
+      std::lock_guard<std::mutex> guard(core_.readableMutex);
+      core_.readable.push_back(this);
+    }
     notifyWaiters("");
     return true;
   }
@@ -498,8 +685,22 @@ class AsioConnection final : public Connection {
   const std::string peerName_;
   bool authenticated_ = false;
   bool closed_ = false;
+  // Reading, by whoever holds the read turn: a request for the turn adds
+  // one to readTurns_, and the thread whose request found it 0 holds it.
+  std::atomic<uint32_t> readTurns_{0};
+  // Bytes read ahead, from stagedBegin_ to stagedEnd_ (takeBytes()).
+  std::unique_ptr<uint8_t[]> staging_;
+  size_t stagedBegin_ = 0;
+  size_t stagedEnd_ = 0;
   FrameHeaderBytes headerBytes_{};
+  size_t headerHave_ = 0;
+  // header_ is accepted and its payload (payloadHave_ of its bytes read
+  // into payloadInto_, a placed buffer or payload_) is being read.
+  bool headerTaken_ = false;
   FrameHeader header_;
+  uint8_t* payloadInto_ = nullptr;
+  uint64_t payloadHave_ = 0;
+  bool placed_ = false;
   std::vector<uint8_t> payload_;
   std::deque<OutboundFrame> outbound_;
   std::vector<asio::const_buffer> writeBuffers_;
@@ -615,6 +816,16 @@ bool Transport::flush(std::chrono::milliseconds limit) {
     if (std::chrono::steady_clock::now() >= deadline) return false;
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
+}
+
+void Transport::receiveHere() {
+  TransportCore& core = impl_->core;
+  if (!core.config.receivableHere) return;
+  std::unique_lock<std::mutex> lock(core.readableMutex, std::try_to_lock);
+  if (!lock.owns_lock()) return;
+  handlingFramesHere = true;
+  for (AsioConnection* connection : core.readable) connection->readHere();
+  handlingFramesHere = false;
 }
 
 void Transport::closeConnections() {

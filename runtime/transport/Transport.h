@@ -28,9 +28,16 @@
 // message's, which a receive copies out of) may place their payloads: the
 // PayloadPlacer names, for a frame whose header was accepted, the buffer to
 // read its payload into, and the PlacedFrameHandler takes the frame once it
-// is there. The payload then goes from the socket straight to its final
-// place, in one read of the whole body, and no byte of it is zero-filled or
-// copied first.
+// is there. The payload then goes from the socket to its final place with
+// no byte of it zero-filled, and all but its first bytes (those read along
+// with its header, at most 16 KiB) straight there.
+//
+// A thread that waits for frames (an MPI rank) may read them itself
+// (receiveHere()) instead of waiting for the I/O thread to read them and
+// wake it: a message then costs the receiving host one thread wake-up
+// instead of two. The handlers then run on that thread, for the frame
+// types the config allows, one frame at a time and in each connection's
+// order, as they would on the I/O thread.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -80,8 +87,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
   virtual const std::string& peerName() const = 0;
 };
 
-// Called on the I/O thread for each frame after the handshake. Returning
-// false with a `reason` drops the connection and logs the reason.
+// Called on the I/O thread for each frame after the handshake (or on a
+// thread in Transport::receiveHere(), for the types the config allows; so
+// are the two below). Returning false with a `reason` drops the connection
+// and logs the reason.
 using FrameHandler = std::function<bool(Connection& from, Frame&& frame, std::string& reason)>;
 // Called on the I/O thread for each frame after the handshake, once its
 // header is accepted and before its payload is read: returns where the
@@ -100,6 +109,8 @@ using PlacedFrameHandler = std::function<bool(Connection& from, FrameType type,
 using ClosedHandler = std::function<void(Connection& connection)>;
 // Receives one line per dropped or refused connection.
 using TransportLog = std::function<void(const std::string& line)>;
+// Whether a thread in Transport::receiveHere() may handle frames of a type.
+using ReceivableHere = std::function<bool(FrameType type)>;
 
 struct TransportConfig {
   std::string token;
@@ -117,6 +128,11 @@ struct TransportConfig {
   // The payload bytes one connection may hold queued before a sending
   // thread waits; a single larger frame still goes, alone.
   uint64_t maxQueuedBytes = 64ull << 20;
+  // The frame types whose handlers (FrameHandler, PayloadPlacer and
+  // PlacedFrameHandler alike) may run on a thread in receiveHere(), which
+  // they must then never block; null for none. Handshake, Ping and Pong
+  // frames stay on the I/O thread whatever it says.
+  ReceivableHere receivableHere;
 };
 
 class Transport {
@@ -139,6 +155,15 @@ class Transport {
   // to exit calls it so that its last messages reach their hosts. False
   // when frames were still queued at the limit.
   bool flush(std::chrono::milliseconds limit);
+
+  // Reads and handles, on the calling thread, the frames that have arrived
+  // on the authenticated connections, as the I/O thread would have: in each
+  // connection's order, until the socket has no more bytes. A frame of a
+  // type config.receivableHere refuses, and the end of a connection, are
+  // left to the I/O thread, which then reads on. Never waits: returns at
+  // once when another thread is reading. Sends that handlers make here do
+  // not wait for room in a queue.
+  void receiveHere();
 
   // Closes every connection and waits until the I/O thread has let go of
   // everything lent to it (sendLent's `released` has run for each).

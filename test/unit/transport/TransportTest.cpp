@@ -6,12 +6,14 @@
 // that send() returns while the receiving side is busy, up to the queue's
 // bound and no further, and that lent bytes are written in place and given
 // back once, also when the connection has gone, and that frames of several
-// senders writing at once never interleave, and that payloads a handler
-// places are read into its buffers.
+// senders writing at once never interleave, that payloads a handler
+// places are read into its buffers, and that a waiting thread reads the
+// frames it may handle itself.
 //
 //===----------------------------------------------------------------------===//
 #include "transport/Transport.h"
 
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <cstring>
@@ -431,4 +433,115 @@ TEST(TransportTest, PlacedPayloadsAreReadIntoTheHandlersBuffers) {
   EXPECT_NE(lines[0].find("refused placed frame of 7 bytes"), std::string::npos) << lines[0];
   lock.unlock();
   EXPECT_EQ(released.get_future().wait_for(std::chrono::seconds(60)), std::future_status::ready);
+}
+
+// A thread that calls receiveHere() reads the frames of the types the
+// config lets it handle and handles them on its own thread, in order with
+// the others, which the I/O thread handles; a frame refused there drops
+// the connection, logged, as on the I/O thread.
+TEST(TransportTest, AWaitingThreadReadsFramesItself) {
+  constexpr uint32_t kFramesFirst = 41;   // on connection 0; every 10th MpiRma
+  constexpr uint32_t kFramesSecond = 30;  // on connection 1, MpiMessage, then one refused
+  struct Arrival {
+    uint32_t connection;
+    uint32_t sequence;
+    FrameType type;
+    std::thread::id thread;
+  };
+  std::mutex mutex;
+  std::condition_variable changed;
+  std::vector<Arrival> arrivals;
+  std::vector<std::string> lines;
+  std::thread::id ioThread;
+  auto arrivedFrom = [&](uint32_t connection) {
+    return std::count_if(arrivals.begin(), arrivals.end(),
+                         [&](const Arrival& arrival) { return arrival.connection == connection; });
+  };
+  Transport listening({
+      .token = kToken,
+      .onFrame =
+          [&](Connection&, Frame&& frame, std::string& reason) {
+            Arrival arrival{UINT32_MAX, 0, frame.type, std::this_thread::get_id()};
+            if (frame.payload.size() == 8) {
+              std::memcpy(&arrival.connection, frame.payload.data(), 4);
+              std::memcpy(&arrival.sequence, frame.payload.data() + 4, 4);
+            }
+            std::unique_lock<std::mutex> lock(mutex);
+            arrivals.push_back(arrival);
+            changed.notify_all();
+            // The first frame holds the I/O thread until connection 1's
+            // frames have been handled: only the reading thread can have.
+            if (arrival.connection == 0 && arrival.sequence == 0) {
+              ioThread = arrival.thread;
+              changed.wait_for(lock, std::chrono::seconds(60),
+                               [&] { return arrivedFrom(1) >= kFramesSecond; });
+            }
+            reason = "refused frame " + std::to_string(arrival.sequence);
+            return !(arrival.connection == 1 && arrival.sequence == kFramesSecond);
+          },
+      .log =
+          [&](const std::string& line) {
+            std::lock_guard<std::mutex> lock(mutex);
+            lines.push_back(line);
+            changed.notify_all();
+          },
+      .receivableHere = [](FrameType type) { return type == FrameType::MpiMessage; },
+  });
+  std::string error;
+  ASSERT_TRUE(listening.listen("127.0.0.1", 0, error)) << error;
+  Transport first({.token = kToken}), second({.token = kToken});
+  std::shared_ptr<Connection> connections[2] = {
+      first.connectionTo("127.0.0.1", listening.listeningPort(), error),
+      second.connectionTo("127.0.0.1", listening.listeningPort(), error)};
+  ASSERT_TRUE(connections[0] && connections[1]) << error;
+  auto sendNumbered = [&](uint32_t connection, uint32_t sequence, FrameType type) {
+    std::vector<uint8_t> payload(8);
+    std::memcpy(payload.data(), &connection, 4);
+    std::memcpy(payload.data() + 4, &sequence, 4);
+    connections[connection]->send(type, std::move(payload));
+  };
+
+  std::atomic<bool> stop{false};
+  std::thread reader([&] {
+    while (!stop.load()) {
+      listening.receiveHere();
+      std::this_thread::yield();
+    }
+  });
+  sendNumbered(0, 0, FrameType::MpiRma);
+  {
+    std::unique_lock<std::mutex> lock(mutex);
+    changed.wait_for(lock, std::chrono::seconds(60), [&] { return arrivedFrom(0) >= 1; });
+  }
+  for (uint32_t sequence = 1; sequence < kFramesFirst; ++sequence)
+    sendNumbered(0, sequence, sequence % 10 == 0 ? FrameType::MpiRma : FrameType::MpiMessage);
+  for (uint32_t sequence = 0; sequence <= kFramesSecond; ++sequence)
+    sendNumbered(1, sequence, FrameType::MpiMessage);
+
+  std::unique_lock<std::mutex> lock(mutex);
+  changed.wait_for(lock, std::chrono::seconds(60), [&] {
+    return arrivals.size() >= kFramesFirst + kFramesSecond + 1 && !lines.empty();
+  });
+  stop.store(true);
+  std::vector<Arrival> seen = arrivals;
+  std::vector<std::string> logged = lines;
+  lock.unlock();
+  std::thread::id readerThread = reader.get_id();
+  reader.join();
+
+  ASSERT_EQ(seen.size(), size_t(kFramesFirst + kFramesSecond + 1));
+  uint32_t next[2] = {0, 0};
+  for (const Arrival& arrival : seen) {
+    ASSERT_LT(arrival.connection, 2u);
+    EXPECT_EQ(arrival.sequence, next[arrival.connection]++)
+        << "connection " << arrival.connection << " overtaken or lost";
+    if (arrival.type == FrameType::MpiRma)
+      EXPECT_EQ(arrival.thread, ioThread) << "MpiRma " << arrival.sequence << " off the I/O thread";
+    if (arrival.connection == 1 && arrival.sequence < kFramesSecond)
+      EXPECT_EQ(arrival.thread, readerThread)
+          << "frame " << arrival.sequence << " of connection 1 not read by the waiting thread";
+  }
+  ASSERT_EQ(logged.size(), 1u);
+  EXPECT_NE(logged[0].find("refused frame " + std::to_string(kFramesSecond)), std::string::npos)
+      << logged[0];
 }
