@@ -64,7 +64,11 @@
 // When one part aborts, it sends MpiAbort with its exit status to every
 // other part, which stops its ranks with the same status: every part then
 // ends by itself, and forwards all its output, instead of being killed by
-// its daemon while ranks wait for a host that has gone.
+// its daemon while ranks wait for a host that has gone. A connection to
+// another part that closes before that part said it finished (a frame
+// this part refused, or the other part or its host gone) ends the job
+// the same way, with status 2 and one line naming that part's host and
+// ranks and the reason: those ranks can no longer send.
 //
 //===----------------------------------------------------------------------===//
 #pragma once

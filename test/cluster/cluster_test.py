@@ -12,7 +12,7 @@ assertions: a deadline only turns a hang into a failure.
 
 CASE is registration, claims, frames, redis-gone, redis-auth, host-restore, remote-job,
 job-queue, queue-abandoned, mpi-abort-frames, collective-counts, interleaved-collectives,
-host-lost, dir-grants, large-messages, large-module, deadlock, deadlock-in-flight, mpi-corpus,
+host-lost, peer-lost, dir-grants, large-messages, large-module, deadlock, deadlock-in-flight, mpi-corpus,
 mpi-corpus-np5, mpi-corpus-migrate, migrate-mpi-state, migrate-aborted, migrate-by-hand,
 migrate-consolidate, abort-stress or omp-threads.
 
@@ -47,6 +47,7 @@ MODULE_HEAD, MODULE_CHUNK = 47, 48
 MPI_HELLO, MPI_ABORT, MPI_RMA, MPI_HOST_STATE = 11, 14, 15, 19
 MPI_STATE_CHECK, MPI_STATE_CONFIRM = 45, 46
 MPI_REQUEST_TO_SEND, MPI_CLEAR_TO_SEND, MPI_RENDEZVOUS_DATA = 49, 50, 51
+MPI_EAGER_GRANT = 62
 
 
 def frame_header(frame_type, length, reserved=0):
@@ -1193,6 +1194,80 @@ def case_host_lost(cluster):
              "the other hosts' slots to be freed")
 
 
+def read_frame(sock):
+    """One frame from `sock` as (type, payload); None when it closes."""
+    header = read_exactly(sock, 16)
+    if len(header) < 16:
+        return None
+    magic, frame_type, _, length = struct.unpack("<4sHHQ", header)
+    check_equal(magic, b"SYN1", "a frame's magic")
+    payload = read_exactly(sock, length)
+    return None if len(payload) < length else (frame_type, payload)
+
+
+def case_peer_lost(cluster):
+    """A job part (synergy-run --cluster-part, as synergyd starts it) whose
+    other part is this test: once its rank waits in the allreduce for rank
+    0, the test either sends a forged frame (a clear-to-send for a
+    rendezvous send never made), which the part refuses and drops the
+    connection for, or closes the connection without saying it finished.
+    Either way the part ends with status 2 and one line naming the host and
+    rank it lost and why, instead of waiting for ever."""
+    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
+    program = os.path.join(cluster.workdir, "rank_report.wasm")
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "rank_report.c")
+    code, out, err = run_tool([os.path.join(cluster.bin_dir, "synergy-cc"), source, "-o", program])
+    check(code == 0, f"synergy-cc failed:\n{err}")
+    cluster.start_redis()
+    forged_clear_to_send = frame(MPI_CLEAR_TO_SEND, struct.pack("<IIQQ", 1, 0, 12345, 1))
+    variants = [
+        (forged_clear_to_send,
+         "dropped the connection to the part on host 127.0.0.1 (rank 0): MpiClearToSend for "
+         "no rendezvous send 12345 of rank 1 to rank 0"),
+        (b"", "the part on host 127.0.0.1 (rank 0) closed its connection before its ranks "
+              "finished"),
+    ]
+    for job_id, (attack, expected) in enumerate(variants, start=1):
+        part_file = os.path.join(cluster.workdir, f"job-{job_id}-part-1")
+        with open(part_file, "w") as f:
+            f.write(f"synergy-job-part 1\njob {job_id}\npart 1\nparts 1 1\naddress 127.0.0.3\n"
+                    f"state {cluster.url}\ntoken-file {cluster.token_file}\n")
+        part = subprocess.Popen([os.path.join(cluster.bin_dir, "synergy-run"), "--cluster-part",
+                                 part_file, "-np", "1", "--", program],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        cluster.processes.append(part)
+        key = f"synergy:job:{job_id}:endpoints"
+        endpoint = wait_for(lambda: redis_command(cluster.redis_port, "HGET", key, "1"), 60,
+                            "the part to publish its endpoint")
+        address, port = endpoint.rsplit(":", 1)
+        check_equal(address, "127.0.0.3", "the part's address")
+        sock = socket.create_connection((address, int(port)), timeout=20)
+        sock.sendall(frame(HELLO, TOKEN.encode()))
+        check_equal(read_exactly(sock, 16), frame_header(HELLO_ACK, 0), "HelloAck")
+        sock.sendall(frame(MPI_HELLO, struct.pack("<QI", job_id, 0)) +
+                     frame(MPI_EAGER_GRANT, struct.pack("<Q", 1 << 20)))
+        # The part's ranks run once it has this part's grant; its rank 1
+        # then waits in the allreduce for rank 0, which says so in a quiet
+        # MpiHostState (flag 1).
+        while True:
+            received = read_frame(sock)
+            check(received is not None, "the part closed the connection before its rank waited")
+            frame_type, payload = received
+            if frame_type == MPI_HOST_STATE and payload[4] & 1:
+                break
+        if attack:
+            sock.sendall(attack)
+            # The part drops the connection: what it sent before, then EOF.
+            while read_frame(sock) is not None:
+                pass
+        else:
+            sock.close()
+        out, err = part.communicate(timeout=60)
+        sock.close()
+        check_equal((part.returncode, err.decode()), (2, f"synergy-run: job {job_id}: {expected}\n"),
+                    "the part's status and error")
+
+
 def deadlock_report(err):
     """The deadlock report in `err`: its heading and its rank lines, sorted."""
     lines = err.splitlines()
@@ -2137,6 +2212,7 @@ CASES = {
     "migrate-consolidate": case_migrate_consolidate,
     "abort-stress": case_abort_stress,
     "host-lost": case_host_lost,
+    "peer-lost": case_peer_lost,
     "dir-grants": case_dir_grants,
     "large-messages": case_large_messages,
     "rendezvous-memory": case_rendezvous_memory,
