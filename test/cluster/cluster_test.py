@@ -47,7 +47,8 @@ MODULE_HEAD, MODULE_CHUNK = 47, 48
 MPI_HELLO, MPI_ABORT, MPI_RMA, MPI_HOST_STATE = 11, 14, 15, 19
 MPI_STATE_CHECK, MPI_STATE_CONFIRM = 45, 46
 MPI_REQUEST_TO_SEND, MPI_CLEAR_TO_SEND, MPI_RENDEZVOUS_DATA = 49, 50, 51
-MPI_EAGER_GRANT = 62
+MPI_MATCHED, MPI_MESSAGE_PART = 13, 18
+MPI_EAGER_GRANT, MPI_EAGER_CREDIT = 62, 63
 
 
 def frame_header(frame_type, length, reserved=0):
@@ -1208,24 +1209,35 @@ def read_frame(sock):
 def case_peer_lost(cluster):
     """A job part (synergy-run --cluster-part, as synergyd starts it) whose
     other part is this test: once its rank waits in the allreduce for rank
-    0, the test either sends a forged frame (a clear-to-send for a
-    rendezvous send never made), which the part refuses and drops the
-    connection for, or closes the connection without saying it finished.
-    Either way the part ends with status 2 and one line naming the host and
-    rank it lost and why, instead of waiting for ever."""
+    0, the test either sends a forged frame, which the part refuses and
+    drops the connection for, or closes the connection without saying it
+    finished. The forged frames confirm what was never asked: a
+    clear-to-send for a rendezvous send never made, rendezvous data for a
+    receive never posted, a match of a synchronous send never made, eager
+    credit returned beyond what is out, data of a split message never
+    announced. Either way the part ends with status 2 and one line naming
+    the host and rank it lost and why, instead of waiting for ever."""
     os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
     program = os.path.join(cluster.workdir, "rank_report.wasm")
     source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "rank_report.c")
     code, out, err = run_tool([os.path.join(cluster.bin_dir, "synergy-cc"), source, "-o", program])
     check(code == 0, f"synergy-cc failed:\n{err}")
     cluster.start_redis()
-    forged_clear_to_send = frame(MPI_CLEAR_TO_SEND, struct.pack("<IIQQ", 1, 0, 12345, 1))
+    dropped = re.escape("dropped the connection to the part on host 127.0.0.1 (rank 0): ")
     variants = [
-        (forged_clear_to_send,
-         "dropped the connection to the part on host 127.0.0.1 (rank 0): MpiClearToSend for "
-         "no rendezvous send 12345 of rank 1 to rank 0"),
-        (b"", "the part on host 127.0.0.1 (rank 0) closed its connection before its ranks "
-              "finished"),
+        (frame(MPI_CLEAR_TO_SEND, struct.pack("<IIQQ", 1, 0, 12345, 1)),
+         dropped + re.escape("MpiClearToSend for no rendezvous send 12345 of rank 1 to rank 0")),
+        (frame(MPI_RENDEZVOUS_DATA, struct.pack("<IIQQ", 1, 0, 7, 4)),
+         dropped + re.escape("MpiRendezvousData of 4 bytes for receive 7 of rank 1, which does "
+                             "not wait for them from this host")),
+        (frame(MPI_MATCHED, struct.pack("<IQ", 1, 99)),
+         dropped + re.escape("MpiMatched for no synchronous send of rank 1")),
+        (frame(MPI_EAGER_CREDIT, struct.pack("<Q", 1 << 30)),
+         dropped + r"MpiEagerCredit returning 1073741824 bytes where \d+ of a grant of \d+ are out"),
+        (frame(MPI_MESSAGE_PART, b"data"),
+         dropped + re.escape("MpiMessagePart without a MpiMessageHead")),
+        (b"", re.escape("the part on host 127.0.0.1 (rank 0) closed its connection before its "
+                        "ranks finished")),
     ]
     for job_id, (attack, expected) in enumerate(variants, start=1):
         part_file = os.path.join(cluster.workdir, f"job-{job_id}-part-1")
@@ -1264,8 +1276,10 @@ def case_peer_lost(cluster):
             sock.close()
         out, err = part.communicate(timeout=60)
         sock.close()
-        check_equal((part.returncode, err.decode()), (2, f"synergy-run: job {job_id}: {expected}\n"),
-                    "the part's status and error")
+        check(part.returncode == 2 and
+              re.fullmatch(f"synergy-run: job {job_id}: {expected}\n", err.decode()),
+              f"the part ended with {part.returncode} and printed {err.decode()!r}, not 2 and "
+              f"one line matching {expected!r}")
 
 
 def deadlock_report(err):
