@@ -384,15 +384,24 @@ class MpiPeerLink::Impl {
   void leave() {
     watchingPeers_ = false;
     // The other parts learn that these ranks are done, and with how many
-    // frames sent and received, before the connections go.
+    // frames sent and received, before the connections go. From here on
+    // nothing reaches the World and no clear-to-send is answered, so the
+    // final state follows the last data this part sends
+    // (World::remoteHostEnded()) and its counts stay true; until it is
+    // queued, a state check finds this part's state changed.
     {
       std::vector<uint8_t> final;
       {
         std::lock_guard<std::mutex> guard(stateMutex_);
+        {
+          std::lock_guard<std::mutex> worldGuard(worldMutex_);
+          world_ = nullptr;
+        }
         PartState& own = partStates_[part_.partIndex];
         own = PartState{true, true, true, own.version + 1, framesSent_.load(),
                         framesReceived_.load(),
                         std::vector<std::string>(size_t(endLocal_ - firstLocal_), "finished")};
+        own.left = true;
         final = encodeState(own);
       }
       sendState(final);
@@ -400,8 +409,6 @@ class MpiPeerLink::Impl {
     // Frames still queued at the limit may lend ranks' memory, which goes
     // after this: the transport lets go of it first.
     if (!transport_->flush(kFlushLimit)) transport_->closeConnections();
-    std::lock_guard<std::mutex> guard(worldMutex_);
-    world_ = nullptr;
   }
 
   int hostOf(int worldRank) const { return int(partOfRank_[size_t(worldRank)]); }
@@ -455,6 +462,8 @@ class MpiPeerLink::Impl {
     std::vector<std::string> waits;
     // This part's own only: World::hostQuietState's progress count.
     uint64_t progress = 0;
+    // Its final state, sent by leave(): no rendezvous data follows it.
+    bool left = false;
   };
 
   static bool sameState(const PartState& a, const PartState& b) {
@@ -608,7 +617,8 @@ class MpiPeerLink::Impl {
   std::vector<uint8_t> encodeState(const PartState& state) const {
     std::vector<uint8_t> payload(transport::kMpiHostStateHeaderBytes);
     putLittleEndian(payload.data(), part_.partIndex, 4);
-    payload[4] = uint8_t((state.quiet ? kStateQuiet : 0) | (state.finished ? kStateFinished : 0));
+    payload[4] = uint8_t((state.quiet ? kStateQuiet : 0) | (state.finished ? kStateFinished : 0) |
+                         (state.left ? kStateLeft : 0));
     putLittleEndian(payload.data() + 8, state.version, 8);
     putLittleEndian(payload.data() + 16, state.sent, 8);
     putLittleEndian(payload.data() + 24, state.received, 8);
@@ -654,8 +664,9 @@ class MpiPeerLink::Impl {
     }
     const uint8_t* header = payload.data();
     uint8_t flags = header[4];
-    if (getLittleEndian(header, 4) != part || (flags & ~(kStateQuiet | kStateFinished)) != 0 ||
-        getLittleEndian(header + 5, 3) != 0) {
+    if (getLittleEndian(header, 4) != part ||
+        (flags & ~(kStateQuiet | kStateFinished | kStateLeft)) != 0 ||
+        ((flags & kStateLeft) && !(flags & kStateFinished)) || getLittleEndian(header + 5, 3) != 0) {
       reason = "MpiHostState with a foreign part index or unknown flags";
       return false;
     }
@@ -697,13 +708,20 @@ class MpiPeerLink::Impl {
       reason = "MpiHostState with bytes after its wait lines";
       return false;
     }
-    std::lock_guard<std::mutex> guard(stateMutex_);
-    PartState& known = partStates_[part];
-    if (known.known && state.version <= known.version) {
-      reason = "MpiHostState whose version does not grow";
-      return false;
+    bool left = (flags & kStateLeft) != 0;
+    {
+      std::lock_guard<std::mutex> guard(stateMutex_);
+      PartState& known = partStates_[part];
+      if (known.known && state.version <= known.version) {
+        reason = "MpiHostState whose version does not grow";
+        return false;
+      }
+      known = std::move(state);
     }
-    known = std::move(state);
+    if (left) {
+      std::lock_guard<std::mutex> guard(worldMutex_);
+      if (world_) world_->remoteHostEnded(int(part));
+    }
     return true;
   }
 
@@ -1148,6 +1166,7 @@ class MpiPeerLink::Impl {
   // have held.
   static constexpr uint8_t kStateQuiet = 1;
   static constexpr uint8_t kStateFinished = 2;
+  static constexpr uint8_t kStateLeft = 4;
   std::mutex stateMutex_;
   std::vector<PartState> partStates_;
   std::vector<uint64_t> watchedVersions_;

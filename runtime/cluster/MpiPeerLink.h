@@ -136,9 +136,10 @@ class MpiPeerLink final : public mpi::RemoteRanks {
   // The messages this part sent by rendezvous for want of eager credit.
   uint64_t eagerCreditShortfalls() const;
 
-  // Writes out every queued frame, then delivers nothing more to the World,
-  // so that the World may go while the other hosts still send: called once
-  // this host's ranks no longer run.
+  // Delivers nothing more to the World and answers no more clear-to-send,
+  // so that the World may go while the other hosts still send; tells the
+  // others this part has finished, then writes out every queued frame:
+  // called once this host's ranks no longer run.
   void leave();
 
   class Impl;
