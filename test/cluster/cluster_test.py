@@ -395,6 +395,16 @@ def redis_command(port, *arguments):
         return reply()
 
 
+def build_rank_report(cluster):
+    """rank_report.c built as a granule, with the case's own module cache."""
+    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
+    program = os.path.join(cluster.workdir, "rank_report.wasm")
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "rank_report.c")
+    code, out, err = run_tool([os.path.join(cluster.bin_dir, "synergy-cc"), source, "-o", program])
+    check(code == 0, f"synergy-cc failed:\n{err}")
+    return program
+
+
 def case_mpi_abort_frames(cluster):
     """Hostile MpiAbort, MpiRma, MpiHostState, MpiStateCheck, MpiStateConfirm
     and rendezvous (MpiRequestToSend, MpiClearToSend, MpiRendezvousData)
@@ -406,11 +416,7 @@ def case_mpi_abort_frames(cluster):
     likewise. Each connection is dropped with a logged reason, and the job
     is not aborted (nor reported as deadlocked): it keeps running and
     printing until its client is killed."""
-    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
-    program = os.path.join(cluster.workdir, "rank_report.wasm")
-    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "rank_report.c")
-    code, out, err = run_tool([os.path.join(cluster.bin_dir, "synergy-cc"), source, "-o", program])
-    check(code == 0, f"synergy-cc failed:\n{err}")
+    program = build_rank_report(cluster)
     cluster.start_redis()
     first = cluster.start_daemon("first", "127.0.0.2", 1)
     second = cluster.start_daemon("second", "127.0.0.3", 1)
@@ -661,11 +667,7 @@ def run_tool(args, env=None):
 def case_remote_job(cluster):
     """synergy-run --cluster against the same job run locally (the existing
     single-host MPI runtime): identical stdout, stderr and exit status."""
-    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
-    program = os.path.join(cluster.workdir, "rank_report.wasm")
-    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "rank_report.c")
-    code, out, err = run_tool([os.path.join(cluster.bin_dir, "synergy-cc"), source, "-o", program])
-    check(code == 0, f"synergy-cc failed:\n{err}")
+    program = build_rank_report(cluster)
     run = os.path.join(cluster.bin_dir, "synergy-run")
 
     cluster.start_redis()
@@ -736,11 +738,7 @@ def case_redis_auth(cluster):
     password is never printed."""
     password = "Auth-" + os.urandom(12).hex()
     wrong = "Wrong-" + os.urandom(12).hex()
-    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
-    program = os.path.join(cluster.workdir, "rank_report.wasm")
-    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "rank_report.c")
-    code, out, err = run_tool([os.path.join(cluster.bin_dir, "synergy-cc"), source, "-o", program])
-    check(code == 0, f"synergy-cc failed:\n{err}")
+    program = build_rank_report(cluster)
     run = os.path.join(cluster.bin_dir, "synergy-run")
     cluster.start_redis(password=password)
     bare = f"redis://127.0.0.1:{cluster.redis_port}"
@@ -789,11 +787,7 @@ def case_redis_auth(cluster):
 def case_job_queue(cluster):
     """Jobs that do not fit wait in the queue and all finish; a client killed
     mid-job has its job killed and its slots freed."""
-    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
-    program = os.path.join(cluster.workdir, "rank_report.wasm")
-    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "rank_report.c")
-    code, out, err = run_tool([os.path.join(cluster.bin_dir, "synergy-cc"), source, "-o", program])
-    check(code == 0, f"synergy-cc failed:\n{err}")
+    program = build_rank_report(cluster)
     run = os.path.join(cluster.bin_dir, "synergy-run")
     cluster.start_redis()
     host = cluster.start_daemon("only", "127.0.0.2", 4)
@@ -829,11 +823,7 @@ def case_queue_abandoned(cluster):
     """A queued job whose client died (submitted here with a short lease that
     no one renews) is dropped from the head of the queue once its lease runs
     out, so the job behind it runs instead of waiting forever."""
-    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
-    program = os.path.join(cluster.workdir, "rank_report.wasm")
-    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "rank_report.c")
-    code, out, err = run_tool([os.path.join(cluster.bin_dir, "synergy-cc"), source, "-o", program])
-    check(code == 0, f"synergy-cc failed:\n{err}")
+    program = build_rank_report(cluster)
     run = os.path.join(cluster.bin_dir, "synergy-run")
     cluster.start_redis()
     host = cluster.start_daemon("only", "127.0.0.2", 1)
@@ -1165,11 +1155,7 @@ def case_host_lost(cluster):
     """A daemon killed with SIGKILL while its ranks run: the client ends the
     job within 10 s with an error naming the host and its ranks, and the
     other hosts kill their parts and free their slots."""
-    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
-    program = os.path.join(cluster.workdir, "rank_report.wasm")
-    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "rank_report.c")
-    code, out, err = run_tool([os.path.join(cluster.bin_dir, "synergy-cc"), source, "-o", program])
-    check(code == 0, f"synergy-cc failed:\n{err}")
+    program = build_rank_report(cluster)
     h2, h3, h4 = start_three_hosts(cluster)
     client = subprocess.Popen([os.path.join(cluster.bin_dir, "synergy-run"), "--cluster",
                                cluster.url, "--token-file", cluster.token_file, "--policy",
@@ -1217,11 +1203,7 @@ def case_peer_lost(cluster):
     credit returned beyond what is out, data of a split message never
     announced. Either way the part ends with status 2 and one line naming
     the host and rank it lost and why, instead of waiting for ever."""
-    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
-    program = os.path.join(cluster.workdir, "rank_report.wasm")
-    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "rank_report.c")
-    code, out, err = run_tool([os.path.join(cluster.bin_dir, "synergy-cc"), source, "-o", program])
-    check(code == 0, f"synergy-cc failed:\n{err}")
+    program = build_rank_report(cluster)
     cluster.start_redis()
     dropped = re.escape("dropped the connection to the part on host 127.0.0.1 (rank 0): ")
     variants = [
