@@ -57,6 +57,9 @@ constexpr int kKeptFreeHeapBytes = 512 << 20;
 // (tests use small ones). 16 MiB is 32 messages just under the 1 MiB
 // rendezvous threshold, or the whole window of osu bandwidth at 256 KiB.
 constexpr int64_t kDefaultEagerGrantBytes = 16 << 20;
+// The status a job ends with when a part loses another before it finished,
+// as the client's when it loses a host (scheduler/RemoteJob.cpp).
+constexpr int kPeerLostExitStatus = 2;
 
 int64_t eagerGrantBytes() {
   const char* text = std::getenv("SYNERGY_MPI_EAGER_CREDIT_BYTES");
@@ -145,10 +148,8 @@ class MpiPeerLink::Impl {
                                 uint64_t bytes, std::string& reason) {
           return onPlacedFrame(from, type, bytes, reason);
         },
-        .onClosed = nullptr,
-        .log = [](const std::string& line) {
-          std::fprintf(stderr, "synergy-run: cluster: %s\n", line.c_str());
-        },
+        .onClosed = [this](transport::Connection& connection) { onPeerClosed(connection); },
+        .log = [this](const std::string& line) { onTransportLog(line); },
         .receivableHere = receivableOnRankThread});
     if (!transport_->listen(part_.address, 0, error)) return false;
     std::string endpoint = formatJobEndpoint(part_.address, transport_->listeningPort());
@@ -195,12 +196,61 @@ class MpiPeerLink::Impl {
       const std::string& peer = peers_[p]->peerName();
       partAddresses_[p] = peer.substr(0, peer.rfind(':'));
     }
+    watchingPeers_ = true;
     return true;
   }
 
   // Called by a waiting rank (MpiPeerLink.h), which runs only once join()
   // has succeeded.
   void receiveWhileWaiting() { transport_->receiveHere(); }
+
+  // A line from the transport. The drop of a connection to another part
+  // is held back for onPeerClosed(), which the transport calls next on the
+  // same thread, so that it is told once, as the reason the job ends.
+  void onTransportLog(const std::string& line) {
+    if (namesPartConnection(line)) {
+      droppedPartLine() = line;
+      return;
+    }
+    std::fprintf(stderr, "synergy-run: cluster: %s\n", line.c_str());
+  }
+
+  // A connection to another part closed. Before that part said it had
+  // finished (MpiHostState) or aborted the job (MpiAbort), its ranks are
+  // lost to this part's, which would wait for them for ever: the job ends
+  // with one line naming the part's host and ranks and why, whichever
+  // side closed (this part, for a frame it refused; the other, or its
+  // host, for whatever reason).
+  void onPeerClosed(transport::Connection& connection) {
+    std::string dropLine = std::exchange(droppedPartLine(), "");
+    std::optional<uint32_t> part = partOf(connection);
+    bool finished = true;
+    if (part && watchingPeers_) {
+      std::lock_guard<std::mutex> guard(stateMutex_);
+      finished = partStates_[*part].finished;
+    }
+    std::lock_guard<std::mutex> guard(worldMutex_);
+    if (finished || !world_) {
+      if (!dropLine.empty()) std::fprintf(stderr, "synergy-run: cluster: %s\n", dropLine.c_str());
+      return;
+    }
+    std::string peer = connection.peerName();
+    int first = part_.firstRankOf(*part);
+    int last = first + int(part_.partRanks[*part]) - 1;
+    std::string where = "job " + std::to_string(part_.jobId) + ": ";
+    std::string what = "the part on host " + peer.substr(0, peer.rfind(':')) +
+                       (first == last ? " (rank " + std::to_string(first)
+                                      : " (ranks " + std::to_string(first) + "-" +
+                                            std::to_string(last)) +
+                       ")";
+    size_t reasonAt = dropLine.find(peer + ": ");
+    std::string message =
+        reasonAt == std::string::npos
+            ? where + what + " closed its connection before its ranks finished"
+            : where + "dropped the connection to " + what + ": " +
+                  dropLine.substr(reasonAt + peer.size() + 2);
+    world_->abort(kPeerLostExitStatus, message);
+  }
 
   // Each part's address by part index, once join() has succeeded.
   const std::vector<std::string>& partAddresses() const { return partAddresses_; }
@@ -360,16 +410,26 @@ class MpiPeerLink::Impl {
   }
 
   void leave() {
+    watchingPeers_ = false;
     // The other parts learn that these ranks are done, and with how many
-    // frames sent and received, before the connections go.
+    // frames sent and received, before the connections go. From here on
+    // nothing reaches the World and no clear-to-send is answered, so the
+    // final state follows the last data this part sends
+    // (World::remoteHostEnded()) and its counts stay true; until it is
+    // queued, a state check finds this part's state changed.
     {
       std::vector<uint8_t> final;
       {
         std::lock_guard<std::mutex> guard(stateMutex_);
+        {
+          std::lock_guard<std::mutex> worldGuard(worldMutex_);
+          world_ = nullptr;
+        }
         PartState& own = partStates_[part_.partIndex];
         own = PartState{true, true, true, own.version + 1, framesSent_.load(),
                         framesReceived_.load(),
                         std::vector<std::string>(size_t(endLocal_ - firstLocal_), "finished")};
+        own.left = true;
         final = encodeState(own);
       }
       sendState(final);
@@ -377,8 +437,6 @@ class MpiPeerLink::Impl {
     // Frames still queued at the limit may lend ranks' memory, which goes
     // after this: the transport lets go of it first.
     if (!transport_->flush(kFlushLimit)) transport_->closeConnections();
-    std::lock_guard<std::mutex> guard(worldMutex_);
-    world_ = nullptr;
   }
 
   int hostOf(int worldRank) const { return int(partOfRank_[size_t(worldRank)]); }
@@ -386,6 +444,22 @@ class MpiPeerLink::Impl {
   uint64_t eagerCreditShortfalls() const { return credit_.shortfalls(); }
 
  private:
+  // The dropped part connection the transport just logged on this thread
+  // (onTransportLog), for the onPeerClosed() call that follows.
+  static std::string& droppedPartLine() {
+    thread_local std::string line;
+    return line;
+  }
+
+  // Whether `line` tells of the drop of a connection to another part.
+  bool namesPartConnection(const std::string& line) {
+    if (line.rfind("dropped connection ", 0) != 0) return false;
+    std::lock_guard<std::mutex> guard(mutex_);
+    for (const std::shared_ptr<transport::Connection>& peer : peers_)
+      if (peer && line.find(" " + peer->peerName() + ": ") != std::string::npos) return true;
+    return false;
+  }
+
   bool isLocal(uint64_t rank) const { return rank >= uint64_t(firstLocal_) && rank < uint64_t(endLocal_); }
 
   static void appendParts(std::vector<transport::LentFrame>& frames, const uint8_t* data,
@@ -416,6 +490,8 @@ class MpiPeerLink::Impl {
     std::vector<std::string> waits;
     // This part's own only: World::hostQuietState's progress count.
     uint64_t progress = 0;
+    // Its final state, sent by leave(): no rendezvous data follows it.
+    bool left = false;
   };
 
   static bool sameState(const PartState& a, const PartState& b) {
@@ -569,7 +645,8 @@ class MpiPeerLink::Impl {
   std::vector<uint8_t> encodeState(const PartState& state) const {
     std::vector<uint8_t> payload(transport::kMpiHostStateHeaderBytes);
     putLittleEndian(payload.data(), part_.partIndex, 4);
-    payload[4] = uint8_t((state.quiet ? kStateQuiet : 0) | (state.finished ? kStateFinished : 0));
+    payload[4] = uint8_t((state.quiet ? kStateQuiet : 0) | (state.finished ? kStateFinished : 0) |
+                         (state.left ? kStateLeft : 0));
     putLittleEndian(payload.data() + 8, state.version, 8);
     putLittleEndian(payload.data() + 16, state.sent, 8);
     putLittleEndian(payload.data() + 24, state.received, 8);
@@ -615,8 +692,9 @@ class MpiPeerLink::Impl {
     }
     const uint8_t* header = payload.data();
     uint8_t flags = header[4];
-    if (getLittleEndian(header, 4) != part || (flags & ~(kStateQuiet | kStateFinished)) != 0 ||
-        getLittleEndian(header + 5, 3) != 0) {
+    if (getLittleEndian(header, 4) != part ||
+        (flags & ~(kStateQuiet | kStateFinished | kStateLeft)) != 0 ||
+        ((flags & kStateLeft) && !(flags & kStateFinished)) || getLittleEndian(header + 5, 3) != 0) {
       reason = "MpiHostState with a foreign part index or unknown flags";
       return false;
     }
@@ -658,13 +736,20 @@ class MpiPeerLink::Impl {
       reason = "MpiHostState with bytes after its wait lines";
       return false;
     }
-    std::lock_guard<std::mutex> guard(stateMutex_);
-    PartState& known = partStates_[part];
-    if (known.known && state.version <= known.version) {
-      reason = "MpiHostState whose version does not grow";
-      return false;
+    bool left = (flags & kStateLeft) != 0;
+    {
+      std::lock_guard<std::mutex> guard(stateMutex_);
+      PartState& known = partStates_[part];
+      if (known.known && state.version <= known.version) {
+        reason = "MpiHostState whose version does not grow";
+        return false;
+      }
+      known = std::move(state);
     }
-    known = std::move(state);
+    if (left) {
+      std::lock_guard<std::mutex> guard(worldMutex_);
+      if (world_) world_->remoteHostEnded(int(part));
+    }
     return true;
   }
 
@@ -1110,6 +1195,7 @@ class MpiPeerLink::Impl {
   // have held.
   static constexpr uint8_t kStateQuiet = 1;
   static constexpr uint8_t kStateFinished = 2;
+  static constexpr uint8_t kStateLeft = 4;
   std::mutex stateMutex_;
   std::vector<PartState> partStates_;
   std::vector<uint64_t> watchedVersions_;
@@ -1130,6 +1216,10 @@ class MpiPeerLink::Impl {
   std::atomic<uint64_t> framesSent_{0};
   std::atomic<uint64_t> framesReceived_{0};
   CheckpointFrames checkpointFrames_;  // under mutex_
+  // From a successful join() until leave(): a connection that closes
+  // before, as a failed join unwinds, is that failure's, which join()
+  // reports; one that closes after, as this part's ranks have ended.
+  std::atomic<bool> watchingPeers_{false};
   // Last, so that its I/O thread stops before the tables it uses go.
   std::unique_ptr<transport::Transport> transport_;
 };

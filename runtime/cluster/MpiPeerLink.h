@@ -73,7 +73,11 @@
 // When one part aborts, it sends MpiAbort with its exit status to every
 // other part, which stops its ranks with the same status: every part then
 // ends by itself, and forwards all its output, instead of being killed by
-// its daemon while ranks wait for a host that has gone.
+// its daemon while ranks wait for a host that has gone. A connection to
+// another part that closes before that part said it finished (a frame
+// this part refused, or the other part or its host gone) ends the job
+// the same way, with status 2 and one line naming that part's host and
+// ranks and the reason: those ranks can no longer send.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -142,9 +146,10 @@ class MpiPeerLink final : public mpi::RemoteRanks {
   // The messages this part sent by rendezvous for want of eager credit.
   uint64_t eagerCreditShortfalls() const;
 
-  // Writes out every queued frame, then delivers nothing more to the World,
-  // so that the World may go while the other hosts still send: called once
-  // this host's ranks no longer run.
+  // Delivers nothing more to the World and answers no more clear-to-send,
+  // so that the World may go while the other hosts still send; tells the
+  // others this part has finished, then writes out every queued frame:
+  // called once this host's ranks no longer run.
   void leave();
 
   class Impl;

@@ -24,6 +24,13 @@
 //      watch, as it is while it copies any message; the frames on their way
 //      keep the job-wide check from calling that a deadlock as well.
 //
+// A host that has left the job (its ranks all ended) answers no
+// clear-to-send any more, and says so after the last data it sent
+// (remoteHostEnded()): a receive that matches a message of its still
+// waiting for its data (an MPI_Isend never completed, or a buffered send
+// not received before its host left) can never complete, and ends the job
+// with an error instead of waiting for ever.
+//
 // A standard or synchronous send completes once its data is written out
 // (so after the receive matched); a buffered one completes at once, its
 // packed copy going in its place. Cancelling a cross-host send stays
@@ -36,6 +43,7 @@
 #include <mutex>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "mpi/MpiAbi.h"
 #include "mpi/World.h"
@@ -87,6 +95,8 @@ struct World::RendezvousTables {
     std::condition_variable landedSignal;
   };
   std::unordered_map<uint64_t, std::shared_ptr<Landing>> receives;
+  // The hosts whose ranks have all ended (remoteHostEnded()).
+  std::unordered_set<int> endedHosts;
 };
 
 std::shared_ptr<World::RendezvousTables> World::makeRendezvousTables() {
@@ -152,9 +162,11 @@ bool World::receiveRemoteRendezvous(Request& proxy, Request& recv,
     landing->temporary.reset(new uint8_t[size_t(proxy.bytes)]);
     landing->target = landing->temporary.get();
   }
+  int fromHost = remote_->hostOf(proxy.owner);
   uint64_t receiveId;
   {
     std::lock_guard<std::mutex> guard(rendezvous_->mutex);
+    if (rendezvous_->endedHosts.count(fromHost)) return abortForUnsentData(proxy, recv);
     receiveId = ++rendezvous_->lastId;
     rendezvous_->receives.emplace(receiveId, landing);
   }
@@ -165,10 +177,31 @@ bool World::receiveRemoteRendezvous(Request& proxy, Request& recv,
     // The entry stays in the table: the I/O thread may be placing data in
     // the temporary while the job goes down.
     if (aborted_.load()) return false;
+    if (!landing->placing && rendezvous_->endedHosts.count(fromHost)) {
+      rendezvous_->receives.erase(receiveId);
+      lock.unlock();
+      return abortForUnsentData(proxy, recv);
+    }
     landing->landedSignal.wait_for(lock, kAbortLook);
   }
   temporary = std::move(landing->temporary);
   return true;
+}
+
+bool World::abortForUnsentData(const Request& proxy, const Request& recv) {
+  abort(abi::kErrOther, "rank " + std::to_string(recv.owner) + ": the message of " +
+                            std::to_string(proxy.bytes) + " bytes from rank " +
+                            std::to_string(proxy.owner) + " that it received cannot arrive: " +
+                            "the ranks of rank " + std::to_string(proxy.owner) +
+                            "'s host ended without sending it (a send never completed)");
+  return false;
+}
+
+void World::remoteHostEnded(int host) {
+  std::lock_guard<std::mutex> guard(rendezvous_->mutex);
+  rendezvous_->endedHosts.insert(host);
+  for (auto& entry : rendezvous_->receives)
+    if (remote_->hostOf(entry.second->from) == host) entry.second->landedSignal.notify_all();
 }
 
 bool World::remoteClearToSend(int sender, uint64_t sendId, int receiver, uint64_t receiveId,

@@ -419,6 +419,11 @@ class World {
                                   std::string& reason);
   // The last byte of receive `receiveId`'s data has landed.
   void remoteRendezvousLanded(uint64_t receiveId);
+  // Host `host` has left the job: its ranks have ended, it answers no more
+  // clear-to-send, and all the data it sent came before this call. A
+  // receive that waits for rendezvous data from there, or matches a
+  // message of its later, ends the job.
+  void remoteHostEnded(int host);
 
   // One-sided operations across hosts (RemoteWindows.cpp): the windows
   // spanning hosts that this host's members hold, by the id every host
@@ -497,6 +502,9 @@ class World {
   // enough, in `temporary`. False when the job aborted first.
   bool receiveRemoteRendezvous(Request& proxy, Request& recv,
                                std::unique_ptr<uint8_t[]>& temporary);
+  // Aborts the job for `recv`, which matched rendezvous message `proxy`
+  // from a host that ended without sending its data; false.
+  bool abortForUnsentData(const Request& proxy, const Request& recv);
   void publishOutbox(Outbox& outbox, int rank);
   // After world rank `rank` made a lock-free change that members of `comm`
   // may wait for: counts it as an event for the deadlock watch and wakes

@@ -12,7 +12,7 @@ assertions: a deadline only turns a hang into a failure.
 
 CASE is registration, claims, frames, redis-gone, redis-auth, host-restore, remote-job,
 job-queue, queue-abandoned, mpi-abort-frames, collective-counts, interleaved-collectives,
-host-lost, dir-grants, large-messages, large-module, deadlock, deadlock-in-flight, mpi-corpus,
+host-lost, peer-lost, dir-grants, large-messages, large-module, deadlock, deadlock-in-flight, mpi-corpus,
 mpi-corpus-np5, mpi-corpus-migrate, migrate-mpi-state, migrate-aborted, migrate-by-hand,
 migrate-consolidate, abort-stress or omp-threads.
 
@@ -47,6 +47,8 @@ MODULE_HEAD, MODULE_CHUNK = 47, 48
 MPI_HELLO, MPI_ABORT, MPI_RMA, MPI_HOST_STATE = 11, 14, 15, 19
 MPI_STATE_CHECK, MPI_STATE_CONFIRM = 45, 46
 MPI_REQUEST_TO_SEND, MPI_CLEAR_TO_SEND, MPI_RENDEZVOUS_DATA = 49, 50, 51
+MPI_MATCHED, MPI_MESSAGE_PART = 13, 18
+MPI_EAGER_GRANT, MPI_EAGER_CREDIT = 62, 63
 
 
 def frame_header(frame_type, length, reserved=0):
@@ -393,6 +395,16 @@ def redis_command(port, *arguments):
         return reply()
 
 
+def build_rank_report(cluster):
+    """rank_report.c built as a granule, with the case's own module cache."""
+    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
+    program = os.path.join(cluster.workdir, "rank_report.wasm")
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "rank_report.c")
+    code, out, err = run_tool([os.path.join(cluster.bin_dir, "synergy-cc"), source, "-o", program])
+    check(code == 0, f"synergy-cc failed:\n{err}")
+    return program
+
+
 def case_mpi_abort_frames(cluster):
     """Hostile MpiAbort, MpiRma, MpiHostState, MpiStateCheck, MpiStateConfirm
     and rendezvous (MpiRequestToSend, MpiClearToSend, MpiRendezvousData)
@@ -404,11 +416,7 @@ def case_mpi_abort_frames(cluster):
     likewise. Each connection is dropped with a logged reason, and the job
     is not aborted (nor reported as deadlocked): it keeps running and
     printing until its client is killed."""
-    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
-    program = os.path.join(cluster.workdir, "rank_report.wasm")
-    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "rank_report.c")
-    code, out, err = run_tool([os.path.join(cluster.bin_dir, "synergy-cc"), source, "-o", program])
-    check(code == 0, f"synergy-cc failed:\n{err}")
+    program = build_rank_report(cluster)
     cluster.start_redis()
     first = cluster.start_daemon("first", "127.0.0.2", 1)
     second = cluster.start_daemon("second", "127.0.0.3", 1)
@@ -659,11 +667,7 @@ def run_tool(args, env=None):
 def case_remote_job(cluster):
     """synergy-run --cluster against the same job run locally (the existing
     single-host MPI runtime): identical stdout, stderr and exit status."""
-    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
-    program = os.path.join(cluster.workdir, "rank_report.wasm")
-    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "rank_report.c")
-    code, out, err = run_tool([os.path.join(cluster.bin_dir, "synergy-cc"), source, "-o", program])
-    check(code == 0, f"synergy-cc failed:\n{err}")
+    program = build_rank_report(cluster)
     run = os.path.join(cluster.bin_dir, "synergy-run")
 
     cluster.start_redis()
@@ -734,11 +738,7 @@ def case_redis_auth(cluster):
     password is never printed."""
     password = "Auth-" + os.urandom(12).hex()
     wrong = "Wrong-" + os.urandom(12).hex()
-    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
-    program = os.path.join(cluster.workdir, "rank_report.wasm")
-    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "rank_report.c")
-    code, out, err = run_tool([os.path.join(cluster.bin_dir, "synergy-cc"), source, "-o", program])
-    check(code == 0, f"synergy-cc failed:\n{err}")
+    program = build_rank_report(cluster)
     run = os.path.join(cluster.bin_dir, "synergy-run")
     cluster.start_redis(password=password)
     bare = f"redis://127.0.0.1:{cluster.redis_port}"
@@ -787,11 +787,7 @@ def case_redis_auth(cluster):
 def case_job_queue(cluster):
     """Jobs that do not fit wait in the queue and all finish; a client killed
     mid-job has its job killed and its slots freed."""
-    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
-    program = os.path.join(cluster.workdir, "rank_report.wasm")
-    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "rank_report.c")
-    code, out, err = run_tool([os.path.join(cluster.bin_dir, "synergy-cc"), source, "-o", program])
-    check(code == 0, f"synergy-cc failed:\n{err}")
+    program = build_rank_report(cluster)
     run = os.path.join(cluster.bin_dir, "synergy-run")
     cluster.start_redis()
     host = cluster.start_daemon("only", "127.0.0.2", 4)
@@ -827,11 +823,7 @@ def case_queue_abandoned(cluster):
     """A queued job whose client died (submitted here with a short lease that
     no one renews) is dropped from the head of the queue once its lease runs
     out, so the job behind it runs instead of waiting forever."""
-    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
-    program = os.path.join(cluster.workdir, "rank_report.wasm")
-    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "rank_report.c")
-    code, out, err = run_tool([os.path.join(cluster.bin_dir, "synergy-cc"), source, "-o", program])
-    check(code == 0, f"synergy-cc failed:\n{err}")
+    program = build_rank_report(cluster)
     run = os.path.join(cluster.bin_dir, "synergy-run")
     cluster.start_redis()
     host = cluster.start_daemon("only", "127.0.0.2", 1)
@@ -1163,11 +1155,7 @@ def case_host_lost(cluster):
     """A daemon killed with SIGKILL while its ranks run: the client ends the
     job within 10 s with an error naming the host and its ranks, and the
     other hosts kill their parts and free their slots."""
-    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
-    program = os.path.join(cluster.workdir, "rank_report.wasm")
-    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "rank_report.c")
-    code, out, err = run_tool([os.path.join(cluster.bin_dir, "synergy-cc"), source, "-o", program])
-    check(code == 0, f"synergy-cc failed:\n{err}")
+    program = build_rank_report(cluster)
     h2, h3, h4 = start_three_hosts(cluster)
     client = subprocess.Popen([os.path.join(cluster.bin_dir, "synergy-run"), "--cluster",
                                cluster.url, "--token-file", cluster.token_file, "--policy",
@@ -1191,6 +1179,89 @@ def case_host_lost(cluster):
                  f"{daemon.host_id} to kill its part")
     wait_for(lambda: cluster.status()[1].startswith("hosts: 2, slots: 4, free: 4\n"), 30,
              "the other hosts' slots to be freed")
+
+
+def read_frame(sock):
+    """One frame from `sock` as (type, payload); None when it closes."""
+    header = read_exactly(sock, 16)
+    if len(header) < 16:
+        return None
+    magic, frame_type, _, length = struct.unpack("<4sHHQ", header)
+    check_equal(magic, b"SYN1", "a frame's magic")
+    payload = read_exactly(sock, length)
+    return None if len(payload) < length else (frame_type, payload)
+
+
+def case_peer_lost(cluster):
+    """A job part (synergy-run --cluster-part, as synergyd starts it) whose
+    other part is this test: once its rank waits in the allreduce for rank
+    0, the test either sends a forged frame, which the part refuses and
+    drops the connection for, or closes the connection without saying it
+    finished. The forged frames confirm what was never asked: a
+    clear-to-send for a rendezvous send never made, rendezvous data for a
+    receive never posted, a match of a synchronous send never made, eager
+    credit returned beyond what is out, data of a split message never
+    announced. Either way the part ends with status 2 and one line naming
+    the host and rank it lost and why, instead of waiting for ever."""
+    program = build_rank_report(cluster)
+    cluster.start_redis()
+    dropped = re.escape("dropped the connection to the part on host 127.0.0.1 (rank 0): ")
+    variants = [
+        (frame(MPI_CLEAR_TO_SEND, struct.pack("<IIQQ", 1, 0, 12345, 1)),
+         dropped + re.escape("MpiClearToSend for no rendezvous send 12345 of rank 1 to rank 0")),
+        (frame(MPI_RENDEZVOUS_DATA, struct.pack("<IIQQ", 1, 0, 7, 4)),
+         dropped + re.escape("MpiRendezvousData of 4 bytes for receive 7 of rank 1, which does "
+                             "not wait for them from this host")),
+        (frame(MPI_MATCHED, struct.pack("<IQ", 1, 99)),
+         dropped + re.escape("MpiMatched for no synchronous send of rank 1")),
+        (frame(MPI_EAGER_CREDIT, struct.pack("<Q", 1 << 30)),
+         dropped + r"MpiEagerCredit returning 1073741824 bytes where \d+ of a grant of \d+ are out"),
+        (frame(MPI_MESSAGE_PART, b"data"),
+         dropped + re.escape("MpiMessagePart without a MpiMessageHead")),
+        (b"", re.escape("the part on host 127.0.0.1 (rank 0) closed its connection before its "
+                        "ranks finished")),
+    ]
+    for job_id, (attack, expected) in enumerate(variants, start=1):
+        part_file = os.path.join(cluster.workdir, f"job-{job_id}-part-1")
+        with open(part_file, "w") as f:
+            f.write(f"synergy-job-part 1\njob {job_id}\npart 1\nparts 1 1\naddress 127.0.0.3\n"
+                    f"state {cluster.url}\ntoken-file {cluster.token_file}\n")
+        part = subprocess.Popen([os.path.join(cluster.bin_dir, "synergy-run"), "--cluster-part",
+                                 part_file, "-np", "1", "--", program],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        cluster.processes.append(part)
+        key = f"synergy:job:{job_id}:endpoints"
+        endpoint = wait_for(lambda: redis_command(cluster.redis_port, "HGET", key, "1"), 60,
+                            "the part to publish its endpoint")
+        address, port = endpoint.rsplit(":", 1)
+        check_equal(address, "127.0.0.3", "the part's address")
+        sock = socket.create_connection((address, int(port)), timeout=20)
+        sock.sendall(frame(HELLO, TOKEN.encode()))
+        check_equal(read_exactly(sock, 16), frame_header(HELLO_ACK, 0), "HelloAck")
+        sock.sendall(frame(MPI_HELLO, struct.pack("<QI", job_id, 0)) +
+                     frame(MPI_EAGER_GRANT, struct.pack("<Q", 1 << 20)))
+        # The part's ranks run once it has this part's grant; its rank 1
+        # then waits in the allreduce for rank 0, which says so in a quiet
+        # MpiHostState (flag 1).
+        while True:
+            received = read_frame(sock)
+            check(received is not None, "the part closed the connection before its rank waited")
+            frame_type, payload = received
+            if frame_type == MPI_HOST_STATE and payload[4] & 1:
+                break
+        if attack:
+            sock.sendall(attack)
+            # The part drops the connection: what it sent before, then EOF.
+            while read_frame(sock) is not None:
+                pass
+        else:
+            sock.close()
+        out, err = part.communicate(timeout=60)
+        sock.close()
+        check(part.returncode == 2 and
+              re.fullmatch(f"synergy-run: job {job_id}: {expected}\n", err.decode()),
+              f"the part ended with {part.returncode} and printed {err.decode()!r}, not 2 and "
+              f"one line matching {expected!r}")
 
 
 def deadlock_report(err):
@@ -2137,6 +2208,7 @@ CASES = {
     "migrate-consolidate": case_migrate_consolidate,
     "abort-stress": case_abort_stress,
     "host-lost": case_host_lost,
+    "peer-lost": case_peer_lost,
     "dir-grants": case_dir_grants,
     "large-messages": case_large_messages,
     "rendezvous-memory": case_rendezvous_memory,

@@ -246,6 +246,48 @@ TEST(WorldRendezvousTest, RefusesIdsSizesAndHostsThatNothingWaitsFor) {
   EXPECT_EQ(hosts.second.remoteRendezvousTarget(0, 1, clear.receiveId, 2048, reason), nullptr);
 }
 
+// A rendezvous message whose sending host left the job (its ranks ended
+// with the send incomplete) can never arrive: the receive that matches it
+// ends the job, whether it matched before the host left or after.
+TEST(WorldRendezvousTest, AMessageFromAHostThatLeftEndsTheJobInsteadOfWaiting) {
+  const std::string expected =
+      "rank 1: the message of 2048 bytes from rank 0 that it received cannot arrive: the ranks "
+      "of rank 0's host ended without sending it (a send never completed)";
+  {
+    TwoHosts hosts;
+    std::vector<uint8_t> sent = numbered(2048), received(2048);
+    auto send = request(hosts.first, Request::Kind::Send, 0, 1, sent, bytes(), 2048);
+    hosts.first.startSend(send, 1);
+    hosts.second.remoteHostEnded(0);
+    auto recv = request(hosts.second, Request::Kind::Recv, 1, 0, received, bytes(), 2048);
+    hosts.second.startRecv(recv);
+    EXPECT_FALSE(hosts.toFirst.held) << "a clear-to-send to a host that left";
+    EXPECT_FALSE(isCompleteNow(*recv));
+    EXPECT_EQ(hosts.second.abortStatus(), synergy::mpi::abi::kErrOther);
+    EXPECT_EQ(hosts.second.abortMessage(), expected);
+  }
+  {
+    TwoHosts hosts;
+    std::vector<uint8_t> sent = numbered(2048), received(2048);
+    auto send = request(hosts.first, Request::Kind::Send, 0, 1, sent, bytes(), 2048);
+    hosts.first.startSend(send, 1);
+    hosts.toFirst.holdClearToSend = true;
+    auto recv = request(hosts.second, Request::Kind::Recv, 1, 0, received, bytes(), 2048);
+    std::thread receiver([&] { hosts.second.startRecv(recv); });
+    while (!hosts.toFirst.held) std::this_thread::yield();
+    hosts.second.remoteHostEnded(0);
+    receiver.join();
+    EXPECT_FALSE(isCompleteNow(*recv));
+    EXPECT_EQ(hosts.second.abortStatus(), synergy::mpi::abi::kErrOther);
+    EXPECT_EQ(hosts.second.abortMessage(), expected);
+    // The receive is forgotten: data that came now would be refused.
+    std::string reason;
+    EXPECT_EQ(hosts.second.remoteRendezvousTarget(0, 1, hosts.toFirst.held->receiveId, 2048,
+                                                  reason),
+              nullptr);
+  }
+}
+
 TEST(WorldRendezvousTest, AMessageBeyondTheEagerCreditGoesByRendezvousInItsPlace) {
   TwoHosts hosts(1 << 20);
   hosts.toSecond.carriesEager = true;
