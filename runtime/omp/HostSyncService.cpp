@@ -105,6 +105,7 @@ void HostSyncService::serve(uint32_t host) {
       if (copy.link.updateComplete()) {
         if (!standIn.push()) fail(host, "cannot grow the main memory for its writes");
         released = true;
+        copy.updateMerged.notify_all();
       }
       continue;
     }
@@ -301,10 +302,11 @@ void HostSyncService::serveBlocking(Proxy& proxy, const SyncRequest& request) {
 void HostSyncService::answer(uint32_t host, uint32_t threadNum, uint64_t first, uint64_t second,
                              bool acquires) {
   HostCopy& copy = *copies_[host];
-  std::lock_guard<std::mutex> guard(copy.lock);
+  std::unique_lock<std::mutex> guard(copy.lock);
   std::vector<std::vector<uint8_t>> update;
   std::string error;
   if (acquires) {
+    copy.updateMerged.wait(guard, [&] { return copy.link.updateComplete(); });
     // Only pages pushed since the host's last answer can differ from its
     // copy: the region started with the copy equal to the main memory.
     snapshot::DsmMain& main = team_.dsm->mainCopy().dsm();

@@ -52,6 +52,12 @@ class Team;
 struct HostCopy {
   snapshot::CopyLink link;
   std::mutex lock;
+  // Signalled when an update from the host is complete and merged. An
+  // answer that acquires waits for that: while an update arrives in chunks,
+  // the link's view already holds the host's bytes that the main copy does
+  // not, and shipping the difference would overwrite them on the host with
+  // older ones.
+  std::condition_variable updateMerged;
 };
 
 class HostSyncService {

@@ -182,7 +182,10 @@ int serveThreadHost(std::shared_ptr<granule::Module> module, const granule::Gran
       continue;
     }
     // The main host starts a region only after the last one's threads all
-    // ended it.
+    // ended it. A share while they run would be waited for here, with their
+    // answers queued behind it: a hang.
+    if (region && region->unfinished.load() != 0)
+      return fail("a region share arrived while the last region's threads run");
     if (region) region->joinThreads();
     region = std::make_unique<HostRegion>();
     RegionShare& share = region->share;

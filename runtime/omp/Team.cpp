@@ -271,10 +271,16 @@ void OmpRuntime::forkCall(OmpThread& encountering, uint32_t microtask,
   if (parent && threadHostSyncOf(granule)) size = 1;
   size = std::max(size, 1);
 
-  // An outermost team of a process without pthreads may spread over thread
-  // hosts: their threads' numbers are placed there, the others run here.
+  // An outermost team of the main thread may spread over thread hosts: their
+  // threads' numbers are placed there, the others run here. Not while a
+  // pthread runs: it would write the memory the team's replicas meet in
+  // directly, and its pthread mutexes are not shared with thread hosts; nor
+  // a pthread's team, which would start a second region on the thread hosts
+  // while the first runs (both hung pthread_openmp_mixed.c).
   std::vector<std::vector<int>> placement;
-  if (remote_ && !parent && !group_.existingDsmHub()) placement = remote_->placeThreads(size);
+  if (remote_ && !parent && &granule == &group_.root() && !group_.existingDsmHub() &&
+      !group_.pthreadsRunning())
+    placement = remote_->placeThreads(size);
   std::vector<int> localThreads, remoteThreads;
   for (const std::vector<int>& threads : placement)
     remoteThreads.insert(remoteThreads.end(), threads.begin(), threads.end());

@@ -204,6 +204,11 @@ PthreadRuntime& ThreadGroup::pthreads() {
   return *pthreads_;
 }
 
+bool ThreadGroup::pthreadsRunning() {
+  std::lock_guard guard(runtimesLock_);
+  return pthreads_ && pthreads_->anyRunning();
+}
+
 DsmHub& ThreadGroup::dsmHub(Granule& creator) {
   if (DsmHub* hub = existingDsmHub()) return *hub;
   // A team's threads and their encountering thread already run on replicas

@@ -92,6 +92,8 @@ class ThreadGroup {
   // The process's OpenMP and pthreads runtimes, created on first use.
   OmpRuntime& openmp();
   PthreadRuntime& pthreads();
+  // Whether a pthread has started and not finished yet.
+  bool pthreadsRunning();
 
  private:
   granule::Granule& root_;

@@ -14,6 +14,16 @@
 // clean). Invalid pages are never dirty, and a page turns writable only
 // after it is marked dirty and, if it was invalid, refreshed.
 //
+// Marking a page dirty and making it writable (the fault handler), and
+// taking the dirty bits and write-protecting their pages (takeDirtyPages),
+// are each two steps; per region, one protection lock makes each pair one
+// step against the other. Without it a thread host's copy, which its
+// threads write while another thread takes its dirty pages, lost pages for
+// good: the handler marked a page, a take cleared the mark and protected the
+// page, then the handler made it writable, so the page stayed writable
+// with no mark, and no later write to it was ever shipped (histogram.c's
+// lost updates spread over hosts).
+//
 //===----------------------------------------------------------------------===//
 #include "snapshot/DirtyTracker.h"
 
@@ -52,6 +62,24 @@ struct TrackedRegion {
   std::atomic<uint64_t>* dirtyBits;
   std::atomic<uint64_t>* invalidBits;
   PageSource* source;
+  std::atomic<bool>* protecting;  // the tracker's protection lock
+};
+
+// Holds a region's protection lock. A spin lock, as a signal handler takes
+// it; its holders only touch the bitmap and call mprotect, so it is never
+// held for long, and never by a thread that faults on the region.
+class ProtectionLock {
+ public:
+  explicit ProtectionLock(std::atomic<bool>& flag) : flag_(flag) {
+    while (flag_.exchange(true, std::memory_order_acquire))
+      while (flag_.load(std::memory_order_relaxed)) sched_yield();
+  }
+  ~ProtectionLock() { flag_.store(false, std::memory_order_release); }
+  ProtectionLock(const ProtectionLock&) = delete;
+  ProtectionLock& operator=(const ProtectionLock&) = delete;
+
+ private:
+  std::atomic<bool>& flag_;
 };
 
 struct RegionSlot {
@@ -136,10 +164,15 @@ bool unprotectAsDirty(const TrackedRegion& region, uint64_t first, uint64_t last
       to = pageCount;
     }
     if (!refreshInvalidPages(region, from, to)) return false;
-    markDirty(region.dirtyBits, from, to);
     void* start = reinterpret_cast<void*>(region.begin + from * kHostPageSize);
-    if (mprotect(start, (to - from) * kHostPageSize, PROT_READ | PROT_WRITE) == 0) return true;
-    if (errno != ENOMEM || (from == 0 && to == pageCount)) return false;
+    int failure = 0;
+    {
+      ProtectionLock lock(*region.protecting);
+      markDirty(region.dirtyBits, from, to);
+      if (mprotect(start, (to - from) * kHostPageSize, PROT_READ | PROT_WRITE) == 0) return true;
+      failure = errno;
+    }
+    if (failure != ENOMEM || (from == 0 && to == pageCount)) return false;
   }
 }
 
@@ -262,8 +295,11 @@ class MprotectTracker final : public DirtyTracker {
   // Each word of bits is taken whole before its pages are re-protected: a
   // write after the exchange either lands before the protection (and is in
   // the page when the caller reads it) or faults and marks the page again.
+  // The protection lock keeps a fault handler from making a page writable
+  // between its mark and the page's re-protection here.
   std::vector<uint64_t> takeDirtyPages() override {
     std::vector<uint64_t> taken;
+    ProtectionLock lock(protecting_);
     uint64_t pageCount = bytes_ / kHostPageSize;
     uint64_t words = (pageCount + kBitsPerWord - 1) / kBitsPerWord;
     // Re-protects maximal runs of dirty pages, one mprotect per run.
@@ -315,7 +351,7 @@ class MprotectTracker final : public DirtyTracker {
         // are refreshed now instead.
         TrackedRegion region{reinterpret_cast<uintptr_t>(base_),
                              reinterpret_cast<uintptr_t>(base_) + bytes_, dirtyBits_, invalidBits_,
-                             pageSource_};
+                             pageSource_, &protecting_};
         if (!refreshInvalidPages(region, page, runEnd)) return false;
       }
       page = runEnd;
@@ -354,7 +390,7 @@ class MprotectTracker final : public DirtyTracker {
   void publish() {
     auto* region = new TrackedRegion{reinterpret_cast<uintptr_t>(base_),
                                      reinterpret_cast<uintptr_t>(base_) + bytes_, dirtyBits_,
-                                     invalidBits_, pageSource_};
+                                     invalidBits_, pageSource_, &protecting_};
     const TrackedRegion* old = slot_->region.exchange(region);
     slot_->begin.store(region->begin);
     slot_->end.store(region->end);
@@ -363,6 +399,7 @@ class MprotectTracker final : public DirtyTracker {
   }
 
   RegionSlot* slot_ = nullptr;
+  std::atomic<bool> protecting_{false};
   std::atomic<uint64_t>* dirtyBits_ = nullptr;
   std::atomic<uint64_t>* invalidBits_ = nullptr;
   size_t bitmapBytes_ = 0;

@@ -22,6 +22,7 @@ not yet seen to pass in one run nor timed, runs by hand with the same
 command and no --only: cluster_test.py ... mpi-corpus-migrate.
 """
 import argparse
+import concurrent.futures
 import glob
 import hashlib
 import os
@@ -137,6 +138,8 @@ class Cluster:
         self.redis_server = args.redis_server
         self.workdir = workdir
         self.only = set(args.only)
+        self.repeat = args.repeat
+        self.jobs = args.jobs
         self.processes = []
         self.redis = None
         self.redis_port = None
@@ -2095,10 +2098,6 @@ OMP_CORPUS_EXCLUDED = {
     "nested_parallel": "max-active-levels 2: an inner team on a thread host is serialised",
     "omp5_host_api": "a thread host aborts (status 134); likely cause, not confirmed: allocators "
                      "made by omp_init_allocator live only in the main host's runtime",
-    "pthread_openmp_mixed": "a team spread over hosts takes a pthread mutex that a pthread of the "
-                            "main host holds at the same time; it hung once (300 s) in a full run: "
-                            "pthread mutexes taken by remote threads are not yet shown to be granted "
-                            "across hosts",
     "task_depend": "explicit tasks",
     "task_detach": "explicit tasks",
     "task_fib": "explicit tasks",
@@ -2139,9 +2138,10 @@ def omp_corpus_programs(corpus):
 def case_omp_corpus(cluster):
     """Every test/omp OpenMP program that runs under --dsm, with its threads
     spread over three synergyd (--threads-per-host 2 at 6 threads, 3 at a
-    program's own 8): stdout and exit status equal to libgomp's at the same
-    thread count, except the programs OMP_CORPUS_EXCLUDED names (or only
-    those --only names)."""
+    program's own 8 or 9): stdout and exit status equal to libgomp's at the
+    same thread count, except the programs OMP_CORPUS_EXCLUDED names (or only
+    those --only names). Each program runs --repeat times; up to --jobs
+    programs run at once (each job takes one of a host's two slots)."""
     os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
     corpus = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "omp")
     programs = [p for p in omp_corpus_programs(corpus)
@@ -2152,7 +2152,7 @@ def case_omp_corpus(cluster):
     for i in (2, 3, 4):
         cluster.start_daemon(f"h{i}", f"127.0.0.{i}", 2, options=("--allow-dir", cluster.workdir))
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("OMP_", "GOMP_"))}
-    mismatches = []
+    expected = {}
     for name, source, threads in programs:
         binary = os.path.join(cluster.workdir, name)
         for compiler, output in (("gcc", binary),
@@ -2160,25 +2160,36 @@ def case_omp_corpus(cluster):
             code, _, err = run_tool([compiler, "-O2", "-fopenmp", "-I", corpus, "-o", output,
                                      source, "-lm"])
             check(code == 0, f"{compiler} {source} failed:\n{err}")
+        expected[name] = run_tool([binary], env=dict(clean, OMP_NUM_THREADS=str(threads)))
+
+    def spread_run(name, threads):
+        """One spread run: a mismatch's description, or None."""
         env = dict(clean, OMP_NUM_THREADS=str(threads))
-        want = run_tool([binary], env=env)
-        # Over all three hosts: two threads a host at 6, three at 8.
+        # Over all three hosts: two threads a host at 6, three at 8 or 9.
         run = [os.path.join(cluster.bin_dir, "synergy-run"), "--cluster", cluster.url,
                "--token-file", cluster.token_file,
                "--threads-per-host", str(max(2, (threads + 2) // 3))]
         started = time.monotonic()
         try:
-            got = run_tool(run + ["--dir", cluster.workdir, binary + ".wasm"], env=env)
+            got = run_tool(run + ["--dir", cluster.workdir,
+                                  os.path.join(cluster.workdir, name + ".wasm")], env=env)
         except subprocess.TimeoutExpired:
             got = (None, "", "timed out after 300 s")
         seconds = time.monotonic() - started
+        want = expected[name]
         same = got[:2] == want[:2]
         print(f"{name} at {threads} threads: {'identical' if same else 'DIFFERENT'} "
               f"({seconds:.1f} s)", flush=True)
-        if not same:
-            mismatches.append(f"{name} at {threads} threads: exit {got[0]} (libgomp {want[0]}), "
-                              f"stdout {got[1][:400]!r} (libgomp {want[1][:400]!r}), "
-                              f"stderr:\n{got[2][-2000:]}")
+        if same:
+            return None
+        return (f"{name} at {threads} threads: exit {got[0]} (libgomp {want[0]}), "
+                f"stdout {got[1][:400]!r} (libgomp {want[1][:400]!r}), "
+                f"stderr:\n{got[2][-2000:]}")
+
+    runs = [(name, threads) for name, _, threads in programs for _ in range(cluster.repeat)]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=cluster.jobs) as pool:
+        mismatches = [m for m in pool.map(lambda run: spread_run(*run), runs) if m]
+    print(f"omp-corpus: {len(runs)} runs, {len(mismatches)} different")
     print("omp-corpus: not run spread: " +
           ", ".join(f"{name} ({why})" for name, why in sorted(OMP_CORPUS_EXCLUDED.items())))
     check(not mismatches, "\n".join(mismatches))
@@ -2237,6 +2248,11 @@ def main(cases=None, description=None):
                         help="mpi-corpus: run only this program of test/lit/mpi (file name, "
                              "e.g. allreduce.c); omp-corpus: of test/omp (with or without .c); "
                              "repeatable")
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="omp-corpus: run each program this many times")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="omp-corpus: run up to this many programs at once (at most 2: "
+                             "each host has two slots)")
     parser.add_argument("case", choices=sorted(cases))
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="synergy-cluster-test-") as workdir:
