@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "BinfmtRegistration.h"
 #include "checkpoint/CheckpointedJob.h"
 #include "engine/EngineRunner.h"
 #include "hypervisor/HypervisorClient.h"
@@ -172,6 +173,13 @@ void printUsage() {
       "                      --token-file, its token); tasks, files and output stay here\n"
       "  --help              print this help\n"
       "  --version           print the version\n"
+      "  --register-binfmt   (root) have binfmt_misc run every wasm file through this\n"
+      "                      synergy-run, so that `./prog.wasm args` runs like\n"
+      "                      `synergy-run prog.wasm args` (synergy-cc's output is\n"
+      "                      executable); replaces an earlier registration. Exit status\n"
+      "                      1 when binfmt_misc is not mounted or disabled, or the\n"
+      "                      caller may not register\n"
+      "  --unregister-binfmt remove that registration\n"
       "\n"
       "environment:\n"
       "  SYNERGY_CACHE_DIR   where compiled code is cached (default: $XDG_CACHE_HOME/synergy,\n"
@@ -188,6 +196,7 @@ void printUsage() {
       "\n"
       "examples:\n"
       "  synergy-run hello.wasm arg1 arg2\n"
+      "  sudo synergy-run --register-binfmt && ./hello.wasm arg1 arg2\n"
       "  synergy-run --dir ./data:/data --env MODE=fast app.wasm /data/input.txt\n"
       "  synergy-run -np 4 --tag-output ring.wasm\n"
       "  OMP_NUM_THREADS=4 synergy-run --dsm sgd.wasm\n"
@@ -318,6 +327,21 @@ int main(int argc, char** argv) {
     }
     if (arg == "--version") {
       std::printf("synergy-run %s\n", toolpaths::kVersion);
+      return 0;
+    }
+    if (arg == "--register-binfmt" || arg == "--unregister-binfmt") {
+      std::string done, error;
+      char self[PATH_MAX];
+      ssize_t length = readlink("/proc/self/exe", self, sizeof(self) - 1);
+      if (length < 0) fail(std::string("cannot find this executable: ") + std::strerror(errno));
+      bool ok = arg == "--register-binfmt"
+                    ? driver::registerBinfmt(std::string(self, size_t(length)), done, error)
+                    : driver::unregisterBinfmt(done, error);
+      if (!ok) {
+        std::fprintf(stderr, "synergy-run: error: %s\n", error.c_str());
+        return 1;
+      }
+      std::printf("synergy-run: %s\n", done.c_str());
       return 0;
     }
     if (arg == "--env") {

@@ -18,6 +18,7 @@
 #include <binaryen-c.h>
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -68,6 +69,11 @@ bool writeFileAtomically(const std::string& path, const char* data, size_t size,
       return false;
     }
   }
+  // The file replaced keeps its mode: the linker made the module executable,
+  // as cc makes a.out, so that binfmt_misc can run it (synergy-run
+  // --register-binfmt).
+  struct stat replaced;
+  if (stat(path.c_str(), &replaced) == 0) chmod(temporary.c_str(), replaced.st_mode & 07777);
   if (std::rename(temporary.c_str(), path.c_str()) != 0) {
     error = "cannot write " + path + ": " + std::strerror(errno);
     std::remove(temporary.c_str());

@@ -12,6 +12,8 @@
 //    completed, and MPI_Win_test asks the same without waiting.
 // A target posts again only after its wait, and an origin starts again
 // only after its complete, so counts of consecutive epochs never mix.
+// Start is refused while the member holds a lock; post and start end a
+// fence epoch (RmaEpochs.cpp).
 //
 // On a window whose members span hosts, the counters live on the host that
 // waits on them: post and complete towards a member of another host signal
@@ -73,6 +75,7 @@ u32 Z_envZ_MPI_Win_post(void* instance, u32 group, u32 assertion, u32 win) {
     return failOnWindow(call, *window, abi::kErrRmaSync, "an exposure epoch is already open");
   std::vector<int> origins;
   if (!groupMembers(call, *window, int(group), origins, error)) return error;
+  window->fenceEpoch = false;
   int members = window->comm->size();
   for (int origin : origins) {
     if (window->spanningId && call.world().isRemote(window->comm->worldRanks[origin]))
@@ -93,8 +96,12 @@ u32 Z_envZ_MPI_Win_start(void* instance, u32 group, u32 assertion, u32 win) {
   if (!window) return error;
   if (window->accessEpoch)
     return failOnWindow(call, *window, abi::kErrRmaSync, "an access epoch is already open");
+  if (inPassiveEpoch(*window, -1))
+    return failOnWindow(call, *window, abi::kErrRmaSync,
+                        "a passive-target epoch (MPI_Win_lock or MPI_Win_lock_all) is open");
   std::vector<int> targets;
   if (!groupMembers(call, *window, int(group), targets, error)) return error;
+  window->fenceEpoch = false;
   int members = window->comm->size();
   for (int target : targets) {
     std::atomic<int64_t>& grant = window->sync->grants[size_t(window->me) * members + target];

@@ -137,6 +137,7 @@ inline constexpr int kSeekEnd = 604;
 
 // One-sided synchronisation: assertions and lock types.
 inline constexpr int kModeNocheck = 1;
+inline constexpr int kModeNosucceed = 16;
 inline constexpr int kLockExclusive = 1;
 inline constexpr int kLockShared = 2;
 

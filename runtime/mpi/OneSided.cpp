@@ -144,7 +144,7 @@ static uint8_t* targetLocation(Window& window, int target, int64_t disp, const T
 
 int resolveRmaTarget(HostCall& call, uint32_t originAddr, int originCount, int originType,
                      int targetRank, int64_t targetDisp, int targetCount, int targetType, int win,
-                     RmaTarget& out, bool originIgnored, bool acrossHosts) {
+                     RmaTarget& out, bool originIgnored, bool acrossHosts, RmaEpoch epoch) {
   int error;
   out.window = windowOrFail(call, win, error);
   if (!out.window) return error;
@@ -160,6 +160,8 @@ int resolveRmaTarget(HostCall& call, uint32_t originAddr, int originCount, int o
   if (originCount < 0 || targetCount < 0)
     return failOnWindow(call, window, abi::kErrCount, "negative count");
   if (out.toProcNull) return abi::kSuccess;
+  if (int error = checkAccessEpoch(call, window, targetRank, epoch == RmaEpoch::PassiveOnly))
+    return error;
   out.originCount = originIgnored ? 0 : originCount;
   out.targetCount = targetCount;
   if (!originIgnored) {
@@ -288,13 +290,16 @@ u32 Z_envZ_MPI_Win_get_attr(void* instance, u32 win, u32 keyval, u32 valueOut, u
 
 u32 Z_envZ_MPI_Win_fence(void* instance, u32 assertion, u32 win) {
   HostCall call(instance, "MPI_Win_fence");
-  (void)assertion;
   auto window = call.rank.window(int(win));
   if (!window) return call.fail(abi::kCommWorld, abi::kErrWin, "invalid window");
-  if (window->spanningId) return fenceAcrossHosts(call, *window);
-  return runCollective(
-      call, window->commHandle, CollectiveKind::WinFence, [](Contribution&) {},
-      [](std::vector<Contribution>&, int) { return abi::kSuccess; });
+  if (int error = checkNoEpochOpen(call, *window)) return error;
+  int result = window->spanningId
+                   ? fenceAcrossHosts(call, *window)
+                   : runCollective(
+                         call, window->commHandle, CollectiveKind::WinFence, [](Contribution&) {},
+                         [](std::vector<Contribution>&, int) { return abi::kSuccess; });
+  if (result == abi::kSuccess) window->fenceEpoch = !(int(assertion) & abi::kModeNosucceed);
+  return result;
 }
 
 u32 Z_envZ_MPI_Win_free(void* instance, u32 winAddr) {
@@ -303,6 +308,7 @@ u32 Z_envZ_MPI_Win_free(void* instance, u32 winAddr) {
   std::shared_ptr<Window> window;
   if (!call.load(winAddr, win) || !(window = call.rank.window(win)))
     return call.fail(abi::kCommWorld, abi::kErrWin, "invalid window");
+  if (int error = checkNoEpochOpen(call, *window)) return error;
   if (int error = deleteWindowAttributes(call, win)) return error;
   int result = window->spanningId
                    ? freeAcrossHosts(call, *window)

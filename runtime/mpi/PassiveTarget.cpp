@@ -12,7 +12,8 @@
 // complete at once: unlock, flush, flush_local and their _all forms have
 // no data left to move. They still check that the caller is inside a
 // passive-target epoch for the target, as OpenMPI does, and raise
-// MPI_ERR_RMA_SYNC otherwise.
+// MPI_ERR_RMA_SYNC otherwise; so do lock and lock_all inside an access
+// epoch of MPI_Win_start. Either ends a fence epoch (RmaEpochs.cpp).
 //
 // On a window whose members span hosts, the lock of a member of another
 // host is that host's word, taken and let go through it
@@ -58,16 +59,6 @@ bool releaseLock(HostCall& call, Window& window, int target, HeldLock held) {
   return true;
 }
 
-// Whether this member is inside a passive-target epoch towards `target`
-// (any target when it is -1).
-bool inPassiveEpoch(const Window& window, int target) {
-  if (window.lockAllHeld != HeldLock::None) return true;
-  if (target >= 0) return window.lockHeld[target] != HeldLock::None;
-  for (HeldLock held : window.lockHeld)
-    if (held != HeldLock::None) return true;
-  return false;
-}
-
 int checkTarget(HostCall& call, Window& window, int target) {
   if (target < 0 || target >= window.comm->size())
     return failOnWindow(call, window, abi::kErrRank, "invalid target rank " + std::to_string(target));
@@ -108,6 +99,10 @@ u32 Z_envZ_MPI_Win_lock(void* instance, u32 lockType, u32 targetRank, u32 assert
   if (inPassiveEpoch(*window, target))
     return failOnWindow(call, *window, abi::kErrRmaSync,
                         "already holds a lock on target " + std::to_string(target));
+  if (window->accessEpoch)
+    return failOnWindow(call, *window, abi::kErrRmaSync,
+                        "an access epoch (MPI_Win_start) is open");
+  window->fenceEpoch = false;
   if (int(assertion) & abi::kModeNocheck) {
     window->lockHeld[target] = HeldLock::Unchecked;
     return abi::kSuccess;
@@ -143,6 +138,10 @@ u32 Z_envZ_MPI_Win_lock_all(void* instance, u32 assertion, u32 win) {
   if (!window) return error;
   if (inPassiveEpoch(*window, -1))
     return failOnWindow(call, *window, abi::kErrRmaSync, "already holds a lock on the window");
+  if (window->accessEpoch)
+    return failOnWindow(call, *window, abi::kErrRmaSync,
+                        "an access epoch (MPI_Win_start) is open");
+  window->fenceEpoch = false;
   if (int(assertion) & abi::kModeNocheck) {
     window->lockAllHeld = HeldLock::Unchecked;
     return abi::kSuccess;

@@ -60,7 +60,8 @@ int getAccumulate(HostCall& call, u32 origin, u32 originCount, u32 originType, u
   RmaTarget t;
   if (int e = resolveRmaTarget(call, origin, int(originCount), int(originType), int(targetRank),
                                int32_t(targetDisp), int(targetCount), int(targetType), int(win), t,
-                               isNoOp(op), /*acrossHosts=*/true))
+                               isNoOp(op), /*acrossHosts=*/true,
+                               completeAtOnce ? RmaEpoch::PassiveOnly : RmaEpoch::Any))
     return e;
   if (t.toProcNull) return abi::kSuccess;
   Layout layout;
@@ -153,7 +154,8 @@ u32 Z_envZ_MPI_Rput(void* instance, u32 origin, u32 originCount, u32 originType,
   RmaTarget t;
   if (int e = resolveRmaTarget(call, origin, int(originCount), int(originType), int(targetRank),
                                int32_t(targetDisp), int(targetCount), int(targetType), int(win), t,
-                               /*originIgnored=*/false, /*acrossHosts=*/true))
+                               /*originIgnored=*/false, /*acrossHosts=*/true,
+                               RmaEpoch::PassiveOnly))
     return e;
   if (t.toProcNull) return storeCompletedRequest(call, requestOut);
   if (t.remote) {
@@ -172,7 +174,8 @@ u32 Z_envZ_MPI_Rget(void* instance, u32 origin, u32 originCount, u32 originType,
   RmaTarget t;
   if (int e = resolveRmaTarget(call, origin, int(originCount), int(originType), int(targetRank),
                                int32_t(targetDisp), int(targetCount), int(targetType), int(win), t,
-                               /*originIgnored=*/false, /*acrossHosts=*/true))
+                               /*originIgnored=*/false, /*acrossHosts=*/true,
+                               RmaEpoch::PassiveOnly))
     return e;
   if (t.toProcNull) return storeCompletedRequest(call, requestOut);
   if (t.remote) {
@@ -193,7 +196,8 @@ u32 Z_envZ_MPI_Raccumulate(void* instance, u32 origin, u32 originCount, u32 orig
   RmaTarget t;
   if (int e = resolveRmaTarget(call, origin, int(originCount), int(originType), int(targetRank),
                                int32_t(targetDisp), int(targetCount), int(targetType), int(win), t,
-                               /*originIgnored=*/false, /*acrossHosts=*/true))
+                               /*originIgnored=*/false, /*acrossHosts=*/true,
+                               RmaEpoch::PassiveOnly))
     return e;
   if (t.toProcNull) return storeCompletedRequest(call, requestOut);
   if (t.remote) {

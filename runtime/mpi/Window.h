@@ -95,13 +95,15 @@ struct Window {
 
   // This member's epochs: the lock it holds on each target by MPI_Win_lock,
   // the one MPI_Win_lock_all took on all of them, the targets of its access
-  // epoch (MPI_Win_start) and the number of origins of its exposure epoch
-  // (MPI_Win_post), or -1 outside one.
+  // epoch (MPI_Win_start), the number of origins of its exposure epoch
+  // (MPI_Win_post), or -1 outside one, and whether its last MPI_Win_fence
+  // opened an epoch that no other kind has ended since (RmaEpochs.cpp).
   std::vector<HeldLock> lockHeld;
   HeldLock lockAllHeld = HeldLock::None;
   std::vector<int> accessGroup;
   bool accessEpoch = false;
   int64_t exposureOrigins = -1;
+  bool fenceEpoch = false;
 
   int me = -1;  // this member's rank in the window
 
@@ -161,15 +163,21 @@ struct RmaTarget {
   bool toProcNull = false;
 };
 
+// Which epochs an operation may run in: any access epoch, or only a passive
+// target one (MPI_Rput, MPI_Rget, MPI_Raccumulate, MPI_Rget_accumulate).
+enum class RmaEpoch : uint8_t { Any, PassiveOnly };
+
 // Resolves an operation's origin buffer and target location; returns 0 or
 // the error raised. A target of MPI_PROC_NULL sets only `toProcNull`, once
-// the window, datatypes and counts are checked. With `originIgnored` (the origin of MPI_NO_OP, which
+// the window, datatypes and counts are checked; any other target must be
+// inside an `epoch` of this member (MPI_ERR_RMA_SYNC). With `originIgnored` (the origin of MPI_NO_OP, which
 // MPI ignores) the origin arguments are not looked at. A target on another
 // host is refused with an error naming the call unless `acrossHosts`: the
 // caller then hands the operation to rmaAcrossHosts().
 int resolveRmaTarget(HostCall& call, uint32_t originAddr, int originCount, int originType,
                      int targetRank, int64_t targetDisp, int targetCount, int targetType, int win,
-                     RmaTarget& out, bool originIgnored = false, bool acrossHosts = false);
+                     RmaTarget& out, bool originIgnored = false, bool acrossHosts = false,
+                     RmaEpoch epoch = RmaEpoch::Any);
 
 // Applies predefined `op` (MPI_REPLACE and MPI_NO_OP included) of the
 // origin onto the target, element-wise atomic against every other
@@ -180,6 +188,18 @@ int accumulateAt(HostCall& call, RmaTarget& target, int op, uint8_t* fetched);
 // Ends this member's mapping of a shared window's pages [guest, guest +
 // bytes) when the window is freed (nothing when `bytes` is 0).
 void releaseSharedPages(HostCall& call, uint32_t guest, uint64_t bytes);
+
+// Epoch checks (RmaEpochs.cpp). Whether this member holds a lock on
+// `target` (on any target when it is -1), by MPI_Win_lock or lock_all.
+bool inPassiveEpoch(const Window& window, int target);
+// Returns 0 when an operation on `target` may run now: inside a passive
+// target epoch towards it, or, unless `passiveOnly` (the request-based
+// operations), a fence epoch or an access epoch whose group holds it; else
+// raises MPI_ERR_RMA_SYNC.
+int checkAccessEpoch(HostCall& call, const Window& window, int target, bool passiveOnly);
+// Returns 0 when this member has no lock, access or exposure epoch open
+// (MPI_Win_fence, MPI_Win_free); else raises MPI_ERR_RMA_SYNC.
+int checkNoEpochOpen(HostCall& call, const Window& window);
 
 // Wakes every member of `window` after a change to its WindowSync.
 void announceWindowChange(HostCall& call, Window& window);
