@@ -16,6 +16,7 @@
 #include "mpi/BarrierControlPoint.h"
 #include "mpi/World.h"
 #include "util/FileIO.h"
+#include "util/LittleEndian.h"
 #include "util/Sha256.h"
 
 namespace synergy::cluster {
@@ -25,26 +26,16 @@ namespace {
 // How often a waiting part looks whether its job has aborted.
 constexpr auto kAbortCheckInterval = std::chrono::milliseconds(100);
 
-void putNumber(std::vector<uint8_t>& out, uint64_t value, size_t bytes) {
-  for (size_t i = 0; i < bytes; ++i) out.push_back(uint8_t(value >> (8 * i)));
-}
-
-uint64_t getNumber(const uint8_t* in, size_t bytes) {
-  uint64_t value = 0;
-  for (size_t i = 0; i < bytes; ++i) value |= uint64_t(in[i]) << (8 * i);
-  return value;
-}
-
 void putReason(std::vector<uint8_t>& out, const std::string& why) {
   std::string text = why.substr(0, transport::kMaxRefusalBytes);
-  putNumber(out, text.size(), 4);
+  util::appendLittleEndian(out, text.size(), 4);
   out.insert(out.end(), text.begin(), text.end());
 }
 
 // The reason at `head` of `payload`, which must end the payload exactly.
 bool takeReason(const std::vector<uint8_t>& payload, size_t head, std::string& why) {
   if (payload.size() < head + 4) return false;
-  uint64_t bytes = getNumber(payload.data() + head, 4);
+  uint64_t bytes = util::readLittleEndian(payload.data() + head, 4);
   if (bytes > transport::kMaxRefusalBytes || payload.size() != head + 4 + bytes) return false;
   why.assign(payload.begin() + long(head + 4), payload.end());
   return true;
@@ -95,11 +86,11 @@ bool CheckpointAgreement::waitAsRank(std::unique_lock<std::mutex>& lock, int wor
 
 void CheckpointAgreement::sendVote(uint8_t phase, const Vote& vote) {
   std::vector<uint8_t> payload;
-  putNumber(payload, vote.round, 8);
+  util::appendLittleEndian(payload, vote.round, 8);
   payload.push_back(phase);
   payload.push_back(vote.canSuspend ? 1 : 0);
-  putNumber(payload, vote.sent, 8);
-  putNumber(payload, vote.received, 8);
+  util::appendLittleEndian(payload, vote.sent, 8);
+  util::appendLittleEndian(payload, vote.received, 8);
   putReason(payload, vote.why);
   link_->sendToPart(0, transport::FrameType::CheckpointVote, std::move(payload));
 }
@@ -117,10 +108,10 @@ bool CheckpointAgreement::onFrame(uint32_t from, transport::FrameType type,
         reason = "malformed CheckpointVote";
         return false;
       }
-      vote.round = getNumber(payload.data(), 8);
+      vote.round = util::readLittleEndian(payload.data(), 8);
       vote.canSuspend = payload[9] == 1;
-      vote.sent = getNumber(payload.data() + 10, 8);
-      vote.received = getNumber(payload.data() + 18, 8);
+      vote.sent = util::readLittleEndian(payload.data() + 10, 8);
+      vote.received = util::readLittleEndian(payload.data() + 18, 8);
       (payload[8] == 1 ? slots_[from].vote : slots_[from].recount) = std::move(vote);
       break;
     }
@@ -131,9 +122,9 @@ bool CheckpointAgreement::onFrame(uint32_t from, transport::FrameType type,
         reason = "malformed CheckpointDecision";
         return false;
       }
-      decision.round = getNumber(payload.data(), 8);
+      decision.round = util::readLittleEndian(payload.data(), 8);
       decision.suspend = payload[8] == 1;
-      decision.sequence = getNumber(payload.data() + 9, 8);
+      decision.sequence = util::readLittleEndian(payload.data() + 9, 8);
       decision_ = std::move(decision);
       break;
     }
@@ -145,8 +136,11 @@ bool CheckpointAgreement::onFrame(uint32_t from, transport::FrameType type,
       }
       // Answered here, on the I/O thread: this part's ranks stand still
       // in their control point meanwhile.
-      sendVote(2, {getNumber(payload.data(), 8), true, link_->framesSent(),
-                   link_->framesReceived(), {}});
+      sendVote(2, {util::readLittleEndian(payload.data(), 8),
+                   true,
+                   link_->framesSent(),
+                   link_->framesReceived(),
+                   {}});
       return true;
     }
     case transport::FrameType::CheckpointWritten: {
@@ -154,8 +148,8 @@ bool CheckpointAgreement::onFrame(uint32_t from, transport::FrameType type,
         reason = "malformed CheckpointWritten";
         return false;
       }
-      slots_[from].written =
-          Written{getNumber(payload.data(), 8), payload[8] == 1, getNumber(payload.data() + 9, 8)};
+      slots_[from].written = Written{util::readLittleEndian(payload.data(), 8), payload[8] == 1,
+                                     util::readLittleEndian(payload.data() + 9, 8)};
       break;
     }
     case transport::FrameType::MigrationStop: {
@@ -163,7 +157,7 @@ bool CheckpointAgreement::onFrame(uint32_t from, transport::FrameType type,
         reason = "malformed MigrationStop";
         return false;
       }
-      migrationRound_ = getNumber(payload.data(), 8);
+      migrationRound_ = util::readLittleEndian(payload.data(), 8);
       migrationStart_ = std::chrono::steady_clock::now();
       break;
     }
@@ -173,7 +167,7 @@ bool CheckpointAgreement::onFrame(uint32_t from, transport::FrameType type,
         reason = "malformed MigrationOutcome";
         return false;
       }
-      migrationOutcome_ = Outcome{getNumber(payload.data(), 8), payload[8] == 1};
+      migrationOutcome_ = Outcome{util::readLittleEndian(payload.data(), 8), payload[8] == 1};
       break;
     }
     default:
@@ -239,7 +233,7 @@ bool CheckpointAgreement::agree(int worldRank, bool due, bool canSuspend, std::s
   if (due && why.empty() && slots_.size() > 1) {
     for (uint32_t p = 1; p < slots_.size(); ++p) {
       std::vector<uint8_t> payload;
-      putNumber(payload, round, 8);
+      util::appendLittleEndian(payload, round, 8);
       link_->sendToPart(p, transport::FrameType::CheckpointRecount, std::move(payload));
     }
     if (!waitAsRank(lock, worldRank, [&] { return allVoted(&PartSlot::recount); })) {
@@ -258,15 +252,15 @@ bool CheckpointAgreement::agree(int worldRank, bool due, bool canSuspend, std::s
     migrationStart_ = std::chrono::steady_clock::now();
     for (uint32_t p = 1; p < slots_.size(); ++p) {
       std::vector<uint8_t> payload;
-      putNumber(payload, round, 8);
+      util::appendLittleEndian(payload, round, 8);
       link_->sendToPart(p, transport::FrameType::MigrationStop, std::move(payload));
     }
   }
   for (uint32_t p = 1; p < slots_.size(); ++p) {
     std::vector<uint8_t> payload;
-    putNumber(payload, round, 8);
+    util::appendLittleEndian(payload, round, 8);
     payload.push_back(suspend ? 1 : 0);
-    putNumber(payload, sequence, 8);
+    util::appendLittleEndian(payload, sequence, 8);
     putReason(payload, why);
     link_->sendToPart(p, transport::FrameType::CheckpointDecision, std::move(payload));
   }
@@ -276,9 +270,9 @@ bool CheckpointAgreement::agree(int worldRank, bool due, bool canSuspend, std::s
 void CheckpointAgreement::partWritten(uint64_t sequence, bool written,
                                       const checkpoint::PartOutput& output) {
   std::vector<uint8_t> payload;
-  putNumber(payload, sequence, 8);
+  util::appendLittleEndian(payload, sequence, 8);
   payload.push_back(written ? 1 : 0);
-  putNumber(payload, output.stdoutBytes, 8);
+  util::appendLittleEndian(payload, output.stdoutBytes, 8);
   link_->sendToPart(0, transport::FrameType::CheckpointWritten, std::move(payload));
 }
 
@@ -327,7 +321,7 @@ void CheckpointAgreement::checkpointOver(uint64_t sequence,
     stop = migration_->finished(reason.empty(), reason);
     for (uint32_t p = 1; p < slots_.size(); ++p) {
       std::vector<uint8_t> payload;
-      putNumber(payload, sequence, 8);
+      util::appendLittleEndian(payload, sequence, 8);
       payload.push_back(stop ? 1 : 0);
       link_->sendToPart(p, transport::FrameType::MigrationOutcome, std::move(payload));
     }

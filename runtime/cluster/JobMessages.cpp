@@ -8,23 +8,20 @@
 
 #include <cstring>
 
+#include "util/LittleEndian.h"
 #include "util/PrintableText.h"
 
 namespace synergy::cluster {
 
 namespace {
 
-void appendLittleEndian(std::vector<uint8_t>& out, uint64_t value, size_t bytes) {
-  for (size_t i = 0; i < bytes; ++i) out.push_back(uint8_t(value >> (8 * i)));
-}
-
 void appendString(std::vector<uint8_t>& out, const std::string& text) {
-  appendLittleEndian(out, text.size(), 4);
+  util::appendLittleEndian(out, text.size(), 4);
   out.insert(out.end(), text.begin(), text.end());
 }
 
 void appendStrings(std::vector<uint8_t>& out, const std::vector<std::string>& strings) {
-  appendLittleEndian(out, strings.size(), 4);
+  util::appendLittleEndian(out, strings.size(), 4);
   for (const std::string& text : strings) appendString(out, text);
 }
 
@@ -161,19 +158,19 @@ bool decodeCheckpointing(PayloadReader& reader, RunJobRequest& request, std::str
 
 std::vector<uint8_t> encodeRunJob(const RunJobRequest& request) {
   std::vector<uint8_t> out;
-  appendLittleEndian(out, request.jobId, 8);
-  appendLittleEndian(out, request.ranks, 4);
+  util::appendLittleEndian(out, request.jobId, 8);
+  util::appendLittleEndian(out, request.ranks, 4);
   bool checkpoints = !request.checkpointDirectory.empty();
   out.push_back(uint8_t((request.tagOutput ? 1 : 0) | (request.grants.empty() ? 0 : 2) |
                         (checkpoints ? 4 : 0)));
   out.insert(out.end(), request.moduleHash.begin(), request.moduleHash.end());
   appendStrings(out, request.arguments);
   appendStrings(out, request.environment);
-  appendLittleEndian(out, request.partRanks.size(), 4);
-  appendLittleEndian(out, request.partIndex, 4);
-  for (uint32_t count : request.partRanks) appendLittleEndian(out, count, 4);
+  util::appendLittleEndian(out, request.partRanks.size(), 4);
+  util::appendLittleEndian(out, request.partIndex, 4);
+  for (uint32_t count : request.partRanks) util::appendLittleEndian(out, count, 4);
   if (!request.grants.empty()) {
-    appendLittleEndian(out, request.grants.size(), 4);
+    util::appendLittleEndian(out, request.grants.size(), 4);
     for (const JobGrant& grant : request.grants) {
       appendString(out, grant.hostPath);
       appendString(out, grant.guestPath);
@@ -182,7 +179,7 @@ std::vector<uint8_t> encodeRunJob(const RunJobRequest& request) {
     appendString(out, request.workingDirectory);
   }
   if (checkpoints) {
-    appendLittleEndian(out, request.checkpointIntervalMicroseconds, 8);
+    util::appendLittleEndian(out, request.checkpointIntervalMicroseconds, 8);
     appendString(out, request.checkpointDirectory);
     appendString(out, request.checkpointProgram);
     out.push_back(request.resume ? 1 : 0);

@@ -7,20 +7,19 @@
 //===----------------------------------------------------------------------===//
 #include "cluster/JobWorker.h"
 
-#include <cerrno>
-#include <csignal>
-#include <cstdint>
 #include <fcntl.h>
 #include <sys/prctl.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <csignal>
+#include <cstdint>
+
+#include "util/LittleEndian.h"
+
 namespace synergy::cluster {
 
 namespace {
-
-void appendLength(std::string& out, size_t value) {
-  for (int i = 0; i < 4; ++i) out.push_back(char(uint8_t(value >> (8 * i))));
-}
 
 bool readLength(const std::string& in, size_t& offset, size_t& value) {
   if (in.size() - offset < 4) return false;
@@ -34,9 +33,9 @@ bool readLength(const std::string& in, size_t& offset, size_t& value) {
 
 std::string encodeWorkerCommandLine(const std::vector<std::string>& arguments) {
   std::string out;
-  appendLength(out, arguments.size());
+  util::appendLittleEndian(out, arguments.size(), 4);
   for (const std::string& argument : arguments) {
-    appendLength(out, argument.size());
+    util::appendLittleEndian(out, argument.size(), 4);
     out += argument;
   }
   return out;

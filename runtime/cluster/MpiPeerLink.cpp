@@ -11,6 +11,12 @@
 //===----------------------------------------------------------------------===//
 #include "cluster/MpiPeerLink.h"
 
+#include <malloc.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -25,12 +31,6 @@
 #include <utility>
 #include <vector>
 
-#include <malloc.h>
-#include <signal.h>
-#include <sys/prctl.h>
-#include <sys/resource.h>
-#include <unistd.h>
-
 #include "cluster/CheckpointAgreement.h"
 #include "cluster/ClusterState.h"
 #include "cluster/CpuSharing.h"
@@ -41,6 +41,7 @@
 #include "transport/FrameCodec.h"
 #include "transport/Transport.h"
 #include "util/FileIO.h"
+#include "util/LittleEndian.h"
 
 namespace synergy::cluster {
 
@@ -92,16 +93,6 @@ bool receivableOnRankThread(transport::FrameType type) {
     default:
       return false;
   }
-}
-
-void putLittleEndian(uint8_t* out, uint64_t value, size_t bytes) {
-  for (size_t i = 0; i < bytes; ++i) out[i] = uint8_t(value >> (8 * i));
-}
-
-uint64_t getLittleEndian(const uint8_t* in, size_t bytes) {
-  uint64_t value = 0;
-  for (size_t i = 0; i < bytes; ++i) value |= uint64_t(in[i]) << (8 * i);
-  return value;
 }
 
 }  // namespace
@@ -173,8 +164,8 @@ class MpiPeerLink::Impl {
         peers_[p] = connection;
       }
       std::vector<uint8_t> hello(transport::kMpiHelloBytes);
-      putLittleEndian(hello.data(), part_.jobId, 8);
-      putLittleEndian(hello.data() + 8, part_.partIndex, 4);
+      util::writeLittleEndian(hello.data(), part_.jobId, 8);
+      util::writeLittleEndian(hello.data() + 8, part_.partIndex, 4);
       connection->send(transport::FrameType::MpiHello, std::move(hello));
       sendGrant(*connection);
     }
@@ -281,7 +272,7 @@ class MpiPeerLink::Impl {
     } else {
       std::vector<uint8_t> head(transport::kMpiMessageHeadBytes);
       putMessageHeader(head.data(), message);
-      putLittleEndian(head.data() + transport::kMpiMessageHeaderBytes, bytes, 8);
+      util::writeLittleEndian(head.data() + transport::kMpiMessageHeaderBytes, bytes, 8);
       frames.push_back({transport::FrameType::MpiMessageHead, std::move(head), nullptr, 0});
       appendParts(frames, data, bytes);
     }
@@ -292,8 +283,8 @@ class MpiPeerLink::Impl {
   void sendRequestToSend(const mpi::RemoteMessage& message) {
     std::vector<uint8_t> payload(transport::kMpiRequestToSendBytes);
     putMessageHeader(payload.data(), message);
-    putLittleEndian(payload.data() + transport::kMpiMessageHeaderBytes,
-                    uint64_t(message.envelope.bytes), 8);
+    util::writeLittleEndian(payload.data() + transport::kMpiMessageHeaderBytes,
+                            uint64_t(message.envelope.bytes), 8);
     ++framesSent_;
     peers_[partOfRank_[message.to]]->send(transport::FrameType::MpiRequestToSend,
                                           std::move(payload));
@@ -301,10 +292,10 @@ class MpiPeerLink::Impl {
 
   void clearToSend(int sender, uint64_t sendId, int receiver, uint64_t receiveId) {
     std::vector<uint8_t> payload(transport::kMpiClearToSendBytes);
-    putLittleEndian(payload.data(), uint32_t(sender), 4);
-    putLittleEndian(payload.data() + 4, uint32_t(receiver), 4);
-    putLittleEndian(payload.data() + 8, sendId, 8);
-    putLittleEndian(payload.data() + 16, receiveId, 8);
+    util::writeLittleEndian(payload.data(), uint32_t(sender), 4);
+    util::writeLittleEndian(payload.data() + 4, uint32_t(receiver), 4);
+    util::writeLittleEndian(payload.data() + 8, sendId, 8);
+    util::writeLittleEndian(payload.data() + 16, receiveId, 8);
     ++framesSent_;
     peers_[partOfRank_[sender]]->send(transport::FrameType::MpiClearToSend, std::move(payload));
   }
@@ -316,9 +307,9 @@ class MpiPeerLink::Impl {
     uint64_t bytes = uint64_t(size);
     std::vector<transport::LentFrame> frames;
     std::vector<uint8_t> head(transport::kMpiRendezvousDataBytes);
-    putLittleEndian(head.data(), uint32_t(receiver), 4);
-    putLittleEndian(head.data() + 8, receiveId, 8);
-    putLittleEndian(head.data() + 16, bytes, 8);
+    util::writeLittleEndian(head.data(), uint32_t(receiver), 4);
+    util::writeLittleEndian(head.data() + 8, receiveId, 8);
+    util::writeLittleEndian(head.data() + 16, bytes, 8);
     frames.push_back({transport::FrameType::MpiRendezvousData, std::move(head), nullptr, 0});
     appendParts(frames, data, bytes);
     framesSent_ += frames.size();
@@ -334,14 +325,14 @@ class MpiPeerLink::Impl {
     int64_t batch = credit_.release(part, bytes);
     if (batch == 0) return;
     std::vector<uint8_t> payload(transport::kMpiEagerCreditBytes);
-    putLittleEndian(payload.data(), uint64_t(batch), 8);
+    util::writeLittleEndian(payload.data(), uint64_t(batch), 8);
     peers_[part]->send(transport::FrameType::MpiEagerCredit, std::move(payload));
   }
 
   void acknowledgeMatch(int sender, uint64_t matchId) {
     std::vector<uint8_t> payload(transport::kMpiMatchedBytes);
-    putLittleEndian(payload.data(), uint32_t(sender), 4);
-    putLittleEndian(payload.data() + 4, matchId, 8);
+    util::writeLittleEndian(payload.data(), uint32_t(sender), 4);
+    util::writeLittleEndian(payload.data() + 4, matchId, 8);
     ++framesSent_;
     peers_[partOfRank_[sender]]->send(transport::FrameType::MpiMatched, std::move(payload));
   }
@@ -350,18 +341,18 @@ class MpiPeerLink::Impl {
     size_t runBytes = op.runs.size() * transport::kMpiRmaRunBytes;
     std::vector<uint8_t> payload(transport::kMpiRmaHeaderBytes + runBytes + size_t(op.dataBytes));
     uint8_t* header = payload.data();
-    putLittleEndian(header, uint32_t(op.origin), 4);
-    putLittleEndian(header + 4, uint32_t(op.target), 4);
-    putLittleEndian(header + 8, op.window, 8);
-    putLittleEndian(header + 16, op.id, 8);
+    util::writeLittleEndian(header, uint32_t(op.origin), 4);
+    util::writeLittleEndian(header + 4, uint32_t(op.target), 4);
+    util::writeLittleEndian(header + 8, op.window, 8);
+    util::writeLittleEndian(header + 16, op.id, 8);
     header[24] = uint8_t(op.kind);
     header[25] = uint8_t(op.element);
-    putLittleEndian(header + 28, uint32_t(op.op), 4);
-    putLittleEndian(header + 32, uint32_t(op.runs.size()), 4);
+    util::writeLittleEndian(header + 28, uint32_t(op.op), 4);
+    util::writeLittleEndian(header + 32, uint32_t(op.runs.size()), 4);
     uint8_t* run = header + transport::kMpiRmaHeaderBytes;
     for (const mpi::TypeSegment& segment : op.runs) {
-      putLittleEndian(run, uint64_t(segment.offset), 8);
-      putLittleEndian(run + 8, uint64_t(segment.length), 8);
+      util::writeLittleEndian(run, uint64_t(segment.offset), 8);
+      util::writeLittleEndian(run + 8, uint64_t(segment.length), 8);
       run += transport::kMpiRmaRunBytes;
     }
     pack(run);
@@ -371,8 +362,8 @@ class MpiPeerLink::Impl {
 
   void rmaDone(int origin, uint64_t id, const uint8_t* data, int64_t bytes) {
     std::vector<uint8_t> payload(transport::kMpiRmaDoneHeaderBytes + size_t(bytes));
-    putLittleEndian(payload.data(), uint32_t(origin), 4);
-    putLittleEndian(payload.data() + 4, id, 8);
+    util::writeLittleEndian(payload.data(), uint32_t(origin), 4);
+    util::writeLittleEndian(payload.data() + 4, id, 8);
     if (bytes) std::memcpy(payload.data() + transport::kMpiRmaDoneHeaderBytes, data, size_t(bytes));
     ++framesSent_;
     peers_[partOfRank_[origin]]->send(transport::FrameType::MpiRmaDone, std::move(payload));
@@ -380,7 +371,7 @@ class MpiPeerLink::Impl {
 
   void abortJob(int status) {
     std::vector<uint8_t> payload(transport::kMpiAbortBytes);
-    putLittleEndian(payload.data(), uint32_t(status), 4);
+    util::writeLittleEndian(payload.data(), uint32_t(status), 4);
     for (const std::shared_ptr<transport::Connection>& peer : peers_)
       if (peer) peer->send(transport::FrameType::MpiAbort, payload);
   }
@@ -470,12 +461,12 @@ class MpiPeerLink::Impl {
   }
 
   static void putMessageHeader(uint8_t* header, const mpi::RemoteMessage& message) {
-    putLittleEndian(header, uint32_t(message.from), 4);
-    putLittleEndian(header + 4, uint32_t(message.to), 4);
-    putLittleEndian(header + 8, message.envelope.context, 4);
-    putLittleEndian(header + 12, uint32_t(message.envelope.source), 4);
-    putLittleEndian(header + 16, uint32_t(message.envelope.tag), 4);
-    putLittleEndian(header + 20, message.matchId, 8);
+    util::writeLittleEndian(header, uint32_t(message.from), 4);
+    util::writeLittleEndian(header + 4, uint32_t(message.to), 4);
+    util::writeLittleEndian(header + 8, message.envelope.context, 4);
+    util::writeLittleEndian(header + 12, uint32_t(message.envelope.source), 4);
+    util::writeLittleEndian(header + 16, uint32_t(message.envelope.tag), 4);
+    util::writeLittleEndian(header + 20, message.matchId, 8);
   }
 
   // What one part of the job last said about its ranks (MpiHostState).
@@ -576,7 +567,7 @@ class MpiPeerLink::Impl {
   // Sends MpiStateCheck for `round` to every part that has not finished.
   void askToConfirm(uint64_t round) {
     std::vector<uint8_t> payload(transport::kMpiStateCheckBytes);
-    putLittleEndian(payload.data(), round, 8);
+    util::writeLittleEndian(payload.data(), round, 8);
     std::vector<uint32_t> asked;
     {
       std::lock_guard<std::mutex> guard(stateMutex_);
@@ -605,7 +596,7 @@ class MpiPeerLink::Impl {
       // answer) is confirmed. A part that has left keeps the final state
       // it sent.
       const PartState& own = partStates_[part_.partIndex];
-      putLittleEndian(answer.data() + 8, sentVersion_, 8);
+      util::writeLittleEndian(answer.data() + 8, sentVersion_, 8);
       answer[16] = uint8_t(own.known && own.version == sentVersion_ &&
                            (!fresh || sameState(own, *fresh)));
     }
@@ -616,12 +607,12 @@ class MpiPeerLink::Impl {
   // A MpiStateConfirm from `part`, for the round this part opened.
   bool onStateConfirm(uint32_t part, const std::vector<uint8_t>& payload, std::string& reason) {
     if (payload.size() != transport::kMpiStateConfirmBytes || payload[16] > 1 ||
-        getLittleEndian(payload.data() + 17, 7) != 0) {
+        util::readLittleEndian(payload.data() + 17, 7) != 0) {
       reason = "MpiStateConfirm of the wrong size or with unknown flags";
       return false;
     }
-    uint64_t round = getLittleEndian(payload.data(), 8);
-    uint64_t version = getLittleEndian(payload.data() + 8, 8);
+    uint64_t round = util::readLittleEndian(payload.data(), 8);
+    uint64_t version = util::readLittleEndian(payload.data() + 8, 8);
     std::lock_guard<std::mutex> guard(stateMutex_);
     if (round > checkRound_ || version > partStates_[part].version) {
       reason = "MpiStateConfirm for round " + std::to_string(round) + " and state version " +
@@ -644,20 +635,20 @@ class MpiPeerLink::Impl {
   // communicator's name) becomes '?'. Caller holds stateMutex_.
   std::vector<uint8_t> encodeState(const PartState& state) const {
     std::vector<uint8_t> payload(transport::kMpiHostStateHeaderBytes);
-    putLittleEndian(payload.data(), part_.partIndex, 4);
+    util::writeLittleEndian(payload.data(), part_.partIndex, 4);
     payload[4] = uint8_t((state.quiet ? kStateQuiet : 0) | (state.finished ? kStateFinished : 0) |
                          (state.left ? kStateLeft : 0));
-    putLittleEndian(payload.data() + 8, state.version, 8);
-    putLittleEndian(payload.data() + 16, state.sent, 8);
-    putLittleEndian(payload.data() + 24, state.received, 8);
-    putLittleEndian(payload.data() + 32, state.waits.size(), 4);
+    util::writeLittleEndian(payload.data() + 8, state.version, 8);
+    util::writeLittleEndian(payload.data() + 16, state.sent, 8);
+    util::writeLittleEndian(payload.data() + 24, state.received, 8);
+    util::writeLittleEndian(payload.data() + 32, state.waits.size(), 4);
     int rank = firstLocal_;
     for (const std::string& wait : state.waits) {
       size_t length = std::min<size_t>(wait.size(), transport::kMaxMpiWaitLineBytes);
       size_t at = payload.size();
       payload.resize(at + transport::kMpiHostStateLineHeaderBytes + length);
-      putLittleEndian(payload.data() + at, uint32_t(rank++), 4);
-      putLittleEndian(payload.data() + at + 4, length, 4);
+      util::writeLittleEndian(payload.data() + at, uint32_t(rank++), 4);
+      util::writeLittleEndian(payload.data() + at + 4, length, 4);
       for (size_t i = 0; i < length; ++i) {
         char c = wait[i];
         payload[at + transport::kMpiHostStateLineHeaderBytes + i] =
@@ -680,7 +671,7 @@ class MpiPeerLink::Impl {
     }
     for (uint32_t p : running) peers_[p]->send(transport::FrameType::MpiHostState, payload);
     std::lock_guard<std::mutex> guard(stateMutex_);
-    sentVersion_ = getLittleEndian(payload.data() + 8, 8);
+    sentVersion_ = util::readLittleEndian(payload.data() + 8, 8);
   }
 
   // A MpiHostState from `part`: checked whole before it replaces what the
@@ -692,16 +683,21 @@ class MpiPeerLink::Impl {
     }
     const uint8_t* header = payload.data();
     uint8_t flags = header[4];
-    if (getLittleEndian(header, 4) != part ||
+    if (util::readLittleEndian(header, 4) != part ||
         (flags & ~(kStateQuiet | kStateFinished | kStateLeft)) != 0 ||
-        ((flags & kStateLeft) && !(flags & kStateFinished)) || getLittleEndian(header + 5, 3) != 0) {
+        ((flags & kStateLeft) && !(flags & kStateFinished)) ||
+        util::readLittleEndian(header + 5, 3) != 0) {
       reason = "MpiHostState with a foreign part index or unknown flags";
       return false;
     }
-    PartState state{true, (flags & kStateQuiet) != 0, (flags & kStateFinished) != 0,
-                    getLittleEndian(header + 8, 8), getLittleEndian(header + 16, 8),
-                    getLittleEndian(header + 24, 8), {}};
-    uint64_t lines = getLittleEndian(header + 32, 4);
+    PartState state{true,
+                    (flags & kStateQuiet) != 0,
+                    (flags & kStateFinished) != 0,
+                    util::readLittleEndian(header + 8, 8),
+                    util::readLittleEndian(header + 16, 8),
+                    util::readLittleEndian(header + 24, 8),
+                    {}};
+    uint64_t lines = util::readLittleEndian(header + 32, 4);
     uint32_t partRanks = part_.partRanks[part];
     if ((lines != 0 && lines != partRanks) || (state.quiet && lines == 0)) {
       reason = "MpiHostState with " + std::to_string(lines) + " wait lines for a part of " +
@@ -715,8 +711,8 @@ class MpiPeerLink::Impl {
         reason = "MpiHostState cut short in its wait lines";
         return false;
       }
-      uint64_t rank = getLittleEndian(payload.data() + at, 4);
-      uint64_t length = getLittleEndian(payload.data() + at + 4, 4);
+      uint64_t rank = util::readLittleEndian(payload.data() + at, 4);
+      uint64_t length = util::readLittleEndian(payload.data() + at + 4, 4);
       at += transport::kMpiHostStateLineHeaderBytes;
       if (rank != firstRank + line || length > transport::kMaxMpiWaitLineBytes ||
           length > payload.size() - at) {
@@ -757,8 +753,8 @@ class MpiPeerLink::Impl {
   // `reason` when its ranks are not those of the two hosts.
   bool takeMessageHeader(const uint8_t* header, uint32_t part, mpi::RemoteMessage& message,
                          std::string& reason) const {
-    uint64_t sender = getLittleEndian(header, 4);
-    uint64_t receiver = getLittleEndian(header + 4, 4);
+    uint64_t sender = util::readLittleEndian(header, 4);
+    uint64_t receiver = util::readLittleEndian(header + 4, 4);
     if (sender >= partOfRank_.size() || partOfRank_[sender] != part || !isLocal(receiver)) {
       reason = "MPI message from rank " + std::to_string(sender) + " to rank " +
                std::to_string(receiver) + ", which are not the ranks of the two hosts";
@@ -766,10 +762,10 @@ class MpiPeerLink::Impl {
     }
     message.from = int(sender);
     message.to = int(receiver);
-    message.envelope.context = uint32_t(getLittleEndian(header + 8, 4));
-    message.envelope.source = int(int32_t(getLittleEndian(header + 12, 4)));
-    message.envelope.tag = int(int32_t(getLittleEndian(header + 16, 4)));
-    message.matchId = getLittleEndian(header + 20, 8);
+    message.envelope.context = uint32_t(util::readLittleEndian(header + 8, 4));
+    message.envelope.source = int(int32_t(util::readLittleEndian(header + 12, 4)));
+    message.envelope.tag = int(int32_t(util::readLittleEndian(header + 16, 4)));
+    message.matchId = util::readLittleEndian(header + 20, 8);
     return true;
   }
 
@@ -784,7 +780,7 @@ class MpiPeerLink::Impl {
       reason = "MpiMessageHead before the previous message's data is complete";
       return false;
     }
-    uint64_t bytes = getLittleEndian(payload.data() + transport::kMpiMessageHeaderBytes, 8);
+    uint64_t bytes = util::readLittleEndian(payload.data() + transport::kMpiMessageHeaderBytes, 8);
     if (bytes <= transport::kMaxMpiMessageDataBytes || bytes > transport::kMaxMpiMessageBytes) {
       reason = "MpiMessageHead announcing " + std::to_string(bytes) + " bytes, not more than " +
                std::to_string(transport::kMaxMpiMessageDataBytes) + " and at most " +
@@ -819,7 +815,7 @@ class MpiPeerLink::Impl {
     }
     mpi::RemoteMessage message;
     if (!takeMessageHeader(payload.data(), part, message, reason)) return false;
-    uint64_t bytes = getLittleEndian(payload.data() + transport::kMpiMessageHeaderBytes, 8);
+    uint64_t bytes = util::readLittleEndian(payload.data() + transport::kMpiMessageHeaderBytes, 8);
     if (bytes == 0 || bytes > transport::kMaxMpiMessageBytes || message.matchId == 0) {
       reason = "MpiRequestToSend announcing " + std::to_string(bytes) + " bytes (1 to " +
                std::to_string(transport::kMaxMpiMessageBytes) + ") under send id " +
@@ -838,15 +834,15 @@ class MpiPeerLink::Impl {
       reason = "MpiClearToSend of the wrong size";
       return false;
     }
-    uint64_t sender = getLittleEndian(payload.data(), 4);
-    uint64_t receiver = getLittleEndian(payload.data() + 4, 4);
+    uint64_t sender = util::readLittleEndian(payload.data(), 4);
+    uint64_t receiver = util::readLittleEndian(payload.data() + 4, 4);
     if (!isLocal(sender) || receiver >= partOfRank_.size() || partOfRank_[receiver] != part) {
       reason = "MpiClearToSend from rank " + std::to_string(receiver) + " to rank " +
                std::to_string(sender) + ", which are not the ranks of the two hosts";
       return false;
     }
-    return world_->remoteClearToSend(int(sender), getLittleEndian(payload.data() + 8, 8),
-                                     int(receiver), getLittleEndian(payload.data() + 16, 8),
+    return world_->remoteClearToSend(int(sender), util::readLittleEndian(payload.data() + 8, 8),
+                                     int(receiver), util::readLittleEndian(payload.data() + 16, 8),
                                      reason);
   }
 
@@ -856,13 +852,13 @@ class MpiPeerLink::Impl {
   bool onRendezvousData(uint32_t part, const std::vector<uint8_t>& payload,
                         std::string& reason) {
     if (payload.size() != transport::kMpiRendezvousDataBytes ||
-        getLittleEndian(payload.data() + 4, 4) != 0) {
+        util::readLittleEndian(payload.data() + 4, 4) != 0) {
       reason = "MpiRendezvousData of the wrong size or with a nonzero reserved field";
       return false;
     }
-    uint64_t receiver = getLittleEndian(payload.data(), 4);
-    uint64_t receiveId = getLittleEndian(payload.data() + 8, 8);
-    uint64_t bytes = getLittleEndian(payload.data() + 16, 8);
+    uint64_t receiver = util::readLittleEndian(payload.data(), 4);
+    uint64_t receiveId = util::readLittleEndian(payload.data() + 8, 8);
+    uint64_t bytes = util::readLittleEndian(payload.data() + 16, 8);
     if (!isLocal(receiver) || receiveId == 0 || bytes == 0 ||
         bytes > transport::kMaxMpiMessageBytes) {
       reason = "MpiRendezvousData of " + std::to_string(bytes) + " bytes for receive " +
@@ -1034,8 +1030,9 @@ class MpiPeerLink::Impl {
           reason = "MpiMatched of the wrong size";
           return false;
         }
-        uint64_t sender = getLittleEndian(payload.data(), 4);
-        if (!isLocal(sender) || !world_->remoteSendMatched(getLittleEndian(payload.data() + 4, 8))) {
+        uint64_t sender = util::readLittleEndian(payload.data(), 4);
+        if (!isLocal(sender) ||
+            !world_->remoteSendMatched(util::readLittleEndian(payload.data() + 4, 8))) {
           reason = "MpiMatched for no synchronous send of rank " + std::to_string(sender);
           return false;
         }
@@ -1048,22 +1045,22 @@ class MpiPeerLink::Impl {
           reason = "MpiRmaDone shorter than its header";
           return false;
         }
-        uint64_t origin = getLittleEndian(payload.data(), 4);
+        uint64_t origin = util::readLittleEndian(payload.data(), 4);
         if (!isLocal(origin)) {
           reason = "MpiRmaDone for rank " + std::to_string(origin) + ", not a rank of this host";
           return false;
         }
-        return world_->remoteRmaDone(
-            int(origin), getLittleEndian(payload.data() + 4, 8),
-            payload.data() + transport::kMpiRmaDoneHeaderBytes,
-            int64_t(payload.size() - transport::kMpiRmaDoneHeaderBytes), reason);
+        return world_->remoteRmaDone(int(origin), util::readLittleEndian(payload.data() + 4, 8),
+                                     payload.data() + transport::kMpiRmaDoneHeaderBytes,
+                                     int64_t(payload.size() - transport::kMpiRmaDoneHeaderBytes),
+                                     reason);
       }
       case transport::FrameType::MpiAbort: {
         if (payload.size() != transport::kMpiAbortBytes) {
           reason = "MpiAbort of the wrong size";
           return false;
         }
-        uint64_t status = getLittleEndian(payload.data(), 4);
+        uint64_t status = util::readLittleEndian(payload.data(), 4);
         if (status == 0 || status > 255) {
           reason = "MpiAbort with exit status " + std::to_string(status) + ", not 1 to 255";
           return false;
@@ -1086,8 +1083,8 @@ class MpiPeerLink::Impl {
     }
     const uint8_t* header = payload.data();
     mpi::RemoteRmaOp op;
-    uint64_t origin = getLittleEndian(header, 4);
-    uint64_t target = getLittleEndian(header + 4, 4);
+    uint64_t origin = util::readLittleEndian(header, 4);
+    uint64_t target = util::readLittleEndian(header + 4, 4);
     if (origin >= partOfRank_.size() || partOfRank_[origin] != part || !isLocal(target)) {
       reason = "MpiRma from rank " + std::to_string(origin) + " to rank " +
                std::to_string(target) + ", which are not the ranks of the two hosts";
@@ -1095,18 +1092,18 @@ class MpiPeerLink::Impl {
     }
     op.origin = int(origin);
     op.target = int(target);
-    op.window = getLittleEndian(header + 8, 8);
-    op.id = getLittleEndian(header + 16, 8);
+    op.window = util::readLittleEndian(header + 8, 8);
+    op.id = util::readLittleEndian(header + 16, 8);
     uint8_t kind = header[24];
     if (kind < uint8_t(mpi::RmaKind::Put) || kind > uint8_t(mpi::RmaKind::AccessCompletion) ||
-        getLittleEndian(header + 26, 2) != 0) {
+        util::readLittleEndian(header + 26, 2) != 0) {
       reason = "MpiRma of unknown kind " + std::to_string(kind);
       return false;
     }
     op.kind = mpi::RmaKind(kind);
     op.element = mpi::ElementKind(header[25]);
-    op.op = int(int32_t(getLittleEndian(header + 28, 4)));
-    uint64_t runs = getLittleEndian(header + 32, 4);
+    op.op = int(int32_t(util::readLittleEndian(header + 28, 4)));
+    uint64_t runs = util::readLittleEndian(header + 32, 4);
     uint64_t rest = payload.size() - transport::kMpiRmaHeaderBytes;
     if (runs > rest / transport::kMpiRmaRunBytes) {
       reason = "MpiRma with more runs than its frame holds";
@@ -1115,7 +1112,8 @@ class MpiPeerLink::Impl {
     const uint8_t* run = header + transport::kMpiRmaHeaderBytes;
     op.runs.reserve(size_t(runs));
     for (uint64_t i = 0; i < runs; ++i, run += transport::kMpiRmaRunBytes)
-      op.runs.push_back({int64_t(getLittleEndian(run, 8)), int64_t(getLittleEndian(run + 8, 8))});
+      op.runs.push_back(
+          {int64_t(util::readLittleEndian(run, 8)), int64_t(util::readLittleEndian(run + 8, 8))});
     op.dataBytes = int64_t(rest - runs * transport::kMpiRmaRunBytes);
     return world_->applyRemoteRma(op, run, reason);
   }
@@ -1126,8 +1124,8 @@ class MpiPeerLink::Impl {
       reason = "MpiHello of the wrong size";
       return false;
     }
-    uint64_t jobId = getLittleEndian(frame.payload.data(), 8);
-    uint64_t part = getLittleEndian(frame.payload.data() + 8, 4);
+    uint64_t jobId = util::readLittleEndian(frame.payload.data(), 8);
+    uint64_t part = util::readLittleEndian(frame.payload.data() + 8, 4);
     if (jobId != part_.jobId || part >= part_.partIndex || peers_[part]) {
       reason = "MpiHello from job " + std::to_string(jobId) + " part " + std::to_string(part) +
                ", which this part does not wait for";
@@ -1142,7 +1140,7 @@ class MpiPeerLink::Impl {
 
   void sendGrant(transport::Connection& to) {
     std::vector<uint8_t> payload(transport::kMpiEagerCreditBytes);
-    putLittleEndian(payload.data(), uint64_t(credit_.grant()), 8);
+    util::writeLittleEndian(payload.data(), uint64_t(credit_.grant()), 8);
     to.send(transport::FrameType::MpiEagerGrant, std::move(payload));
   }
 
@@ -1153,7 +1151,7 @@ class MpiPeerLink::Impl {
       reason = std::string(transport::frameTypeName(frame.type)) + " of the wrong size";
       return false;
     }
-    uint64_t bytes = getLittleEndian(frame.payload.data(), 8);
+    uint64_t bytes = util::readLittleEndian(frame.payload.data(), 8);
     if (frame.type == transport::FrameType::MpiEagerCredit)
       return credit_.returned(part, bytes, reason);
     std::lock_guard<std::mutex> guard(mutex_);

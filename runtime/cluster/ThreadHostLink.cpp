@@ -6,10 +6,10 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <cstdlib>
-#include <cstring>
 #include <condition_variable>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <deque>
 #include <map>
 #include <memory>
@@ -22,18 +22,13 @@
 #include "transport/ClusterToken.h"
 #include "transport/FrameCodec.h"
 #include "transport/Transport.h"
+#include "util/LittleEndian.h"
 
 namespace synergy::cluster {
 namespace {
 
 constexpr auto kJoinLimit = std::chrono::seconds(120);
 constexpr auto kFlushLimit = std::chrono::seconds(10);
-
-uint64_t getLittleEndian(const uint8_t* in, size_t bytes) {
-  uint64_t value = 0;
-  for (size_t i = 0; i < bytes; ++i) value |= uint64_t(in[i]) << (8 * i);
-  return value;
-}
 
 // Both sides of the link; part 0 uses it as an omp::ThreadHostLink, a
 // thread host as an omp::MainHostLink.
@@ -81,8 +76,8 @@ class ThreadJobLink final : public omp::ThreadHostLink, public omp::MainHostLink
         peers_[p] = connection;
       }
       std::vector<uint8_t> hello(transport::kOmpThreadHelloBytes);
-      for (size_t i = 0; i < 8; ++i) hello[i] = uint8_t(part_.jobId >> (8 * i));
-      for (size_t i = 0; i < 4; ++i) hello[8 + i] = uint8_t(p >> (8 * i));
+      util::writeLittleEndian(hello.data(), part_.jobId, 8);
+      util::writeLittleEndian(hello.data() + 8, p, 4);
       connection->send(transport::FrameType::OmpThreadHello, std::move(hello));
     }
     return true;
@@ -181,10 +176,10 @@ class ThreadJobLink final : public omp::ThreadHostLink, public omp::MainHostLink
     auto known = partOfConnection_.find(&from);
     if (frame.type == transport::FrameType::OmpThreadHello) {
       uint64_t jobId = frame.payload.size() == transport::kOmpThreadHelloBytes
-                           ? getLittleEndian(frame.payload.data(), 8)
+                           ? util::readLittleEndian(frame.payload.data(), 8)
                            : 0;
       uint64_t part = frame.payload.size() == transport::kOmpThreadHelloBytes
-                          ? getLittleEndian(frame.payload.data() + 8, 4)
+                          ? util::readLittleEndian(frame.payload.data() + 8, 4)
                           : 0;
       if (part_.partIndex == 0 || known != partOfConnection_.end() || peers_.count(0) ||
           jobId != part_.jobId || part != part_.partIndex) {

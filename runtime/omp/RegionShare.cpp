@@ -1,14 +1,12 @@
 //===- RegionShare.cpp - the threads of a parallel region one other host runs ===//
 #include "omp/RegionShare.h"
 
+#include "util/LittleEndian.h"
+
 namespace synergy::omp {
 namespace {
 
 constexpr uint32_t kMaxActiveLevels = 255;
-
-void putU32(std::vector<uint8_t>& out, uint32_t value) {
-  for (int i = 0; i < 4; ++i) out.push_back(uint8_t(value >> (8 * i)));
-}
 
 // Reads little-endian words from a buffer whose length was checked first.
 struct WordReader {
@@ -31,18 +29,18 @@ std::vector<uint8_t> encodeRegionShare(const RegionShare& share) {
   std::vector<uint8_t> out;
   out.reserve(kRegionShareHeadBytes + share.threads.size() * kRegionShareThreadBytes +
               share.arguments.size() * 4);
-  putU32(out, uint32_t(share.copySequence));
-  putU32(out, uint32_t(share.copySequence >> 32));
+  util::appendLittleEndian(out, uint32_t(share.copySequence), 4);
+  util::appendLittleEndian(out, uint32_t(share.copySequence >> 32), 4);
   for (uint32_t word : {share.microtask, share.teamSize, share.level, share.activeLevel,
                         uint32_t(share.icvs.nthreads), uint32_t(share.icvs.maxActiveLevels),
                         uint32_t(share.icvs.dynamic), uint32_t(share.icvs.runScheduleKind),
                         uint32_t(share.icvs.runScheduleChunk), share.icvs.defaultAllocator,
                         uint32_t(share.threads.size()), uint32_t(share.arguments.size())})
-    putU32(out, word);
+    util::appendLittleEndian(out, word, 4);
   for (const SharedThread& thread : share.threads)
     for (uint32_t word : {thread.threadNum, thread.globalThreadId, thread.stackTop, thread.tlsBlock})
-      putU32(out, word);
-  for (uint32_t argument : share.arguments) putU32(out, argument);
+      util::appendLittleEndian(out, word, 4);
+  for (uint32_t argument : share.arguments) util::appendLittleEndian(out, argument, 4);
   return out;
 }
 

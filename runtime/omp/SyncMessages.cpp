@@ -1,16 +1,14 @@
 //===- SyncMessages.cpp - synchronisation between a region's hosts ---------===//
 #include "omp/SyncMessages.h"
 
+#include "util/LittleEndian.h"
+
 namespace synergy::omp {
 namespace {
 
-void put(std::vector<uint8_t>& out, uint64_t value, int bytes) {
-  for (int i = 0; i < bytes; ++i) out.push_back(uint8_t(value >> (8 * i)));
-}
-
+// The field at `in`, which then moves past it.
 uint64_t get(const uint8_t*& in, int bytes) {
-  uint64_t value = 0;
-  for (int i = 0; i < bytes; ++i) value |= uint64_t(in[i]) << (8 * i);
+  uint64_t value = util::readLittleEndian(in, size_t(bytes));
   in += bytes;
   return value;
 }
@@ -35,9 +33,9 @@ bool syncOpReleases(SyncOp op) {
 std::vector<uint8_t> encodeSyncRequest(const SyncRequest& request) {
   std::vector<uint8_t> out;
   out.reserve(kSyncRequestBytes);
-  put(out, uint32_t(request.op), 4);
-  put(out, request.threadNum, 4);
-  for (uint64_t argument : request.arguments) put(out, argument, 8);
+  util::appendLittleEndian(out, uint32_t(request.op), 4);
+  util::appendLittleEndian(out, request.threadNum, 4);
+  for (uint64_t argument : request.arguments) util::appendLittleEndian(out, argument, 8);
   return out;
 }
 
@@ -62,9 +60,9 @@ bool decodeSyncRequest(const uint8_t* data, size_t size, SyncRequest& request,
 std::vector<uint8_t> encodeSyncReply(const SyncReply& reply) {
   std::vector<uint8_t> out;
   out.reserve(kSyncReplyBytes);
-  put(out, reply.threadNum, 4);
-  put(out, reply.withUpdate ? 1 : 0, 4);
-  for (uint64_t result : reply.results) put(out, result, 8);
+  util::appendLittleEndian(out, reply.threadNum, 4);
+  util::appendLittleEndian(out, reply.withUpdate ? 1 : 0, 4);
+  for (uint64_t result : reply.results) util::appendLittleEndian(out, result, 8);
   return out;
 }
 

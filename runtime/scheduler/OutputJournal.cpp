@@ -17,6 +17,7 @@
 #include <optional>
 
 #include "util/FileIO.h"
+#include "util/LittleEndian.h"
 
 namespace synergy::scheduler {
 
@@ -36,23 +37,13 @@ struct Record {
   uint64_t bytes = 0;
 };
 
-void put(std::string& out, uint64_t value, size_t bytes) {
-  for (size_t i = 0; i < bytes; ++i) out.push_back(char(uint8_t(value >> (8 * i))));
-}
-
-uint64_t get(const char* in, size_t bytes) {
-  uint64_t value = 0;
-  for (size_t i = 0; i < bytes; ++i) value |= uint64_t(uint8_t(in[i])) << (8 * i);
-  return value;
-}
-
 std::string encode(const Record& record) {
   std::string out;
-  put(out, record.jobId, 8);
-  put(out, record.part, 4);
-  put(out, record.partOffset, 8);
-  put(out, record.fileOffset, 8);
-  put(out, record.bytes, 8);
+  util::appendLittleEndian(out, record.jobId, 8);
+  util::appendLittleEndian(out, record.part, 4);
+  util::appendLittleEndian(out, record.partOffset, 8);
+  util::appendLittleEndian(out, record.fileOffset, 8);
+  util::appendLittleEndian(out, record.bytes, 8);
   return out;
 }
 
@@ -110,8 +101,9 @@ bool cutStdoutToCheckpoint(const std::string& directory,
   std::map<uint32_t, uint64_t> reached;
   for (size_t at = 0; at + kRecordBytes <= journal->size(); at += kRecordBytes) {
     const char* in = journal->data() + at;
-    Record record{get(in, 8), uint32_t(get(in + 8, 4)), get(in + 12, 8), get(in + 20, 8),
-                  get(in + 28, 8)};
+    Record record{util::readLittleEndian(in, 8), uint32_t(util::readLittleEndian(in + 8, 4)),
+                  util::readLittleEndian(in + 12, 8), util::readLittleEndian(in + 20, 8),
+                  util::readLittleEndian(in + 28, 8)};
     if (record.jobId != jobId) continue;
     if (record.part == kResumeMark) {
       cut = std::min(cut, record.fileOffset);

@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "snapshot/DirtyTracker.h"
+#include "util/LittleEndian.h"
 
 namespace synergy::snapshot {
 namespace {
@@ -15,23 +16,6 @@ constexpr uint64_t kRangeHeaderBytes = 20;
 constexpr uint64_t kCountBytes = 10;
 // The smallest payload limit that still carries some bytes per chunk.
 constexpr uint64_t kMinPayloadBytes = kCopyUpdateHeaderBytes + kCountBytes + kRangeHeaderBytes + 64;
-
-void putU64(std::vector<uint8_t>& out, size_t at, uint64_t value) {
-  for (int i = 0; i < 8; ++i) out[at + size_t(i)] = uint8_t(value >> (8 * i));
-}
-void putU32(std::vector<uint8_t>& out, size_t at, uint32_t value) {
-  for (int i = 0; i < 4; ++i) out[at + size_t(i)] = uint8_t(value >> (8 * i));
-}
-uint64_t getU64(const uint8_t* in) {
-  uint64_t value = 0;
-  for (int i = 0; i < 8; ++i) value |= uint64_t(in[i]) << (8 * i);
-  return value;
-}
-uint32_t getU32(const uint8_t* in) {
-  uint32_t value = 0;
-  for (int i = 0; i < 4; ++i) value |= uint32_t(in[i]) << (8 * i);
-  return value;
-}
 
 // Grows `memory` to `pages`; false when it cannot.
 bool growTo(LinearMemory& memory, uint64_t pages) {
@@ -69,10 +53,10 @@ bool parseCopyUpdate(const uint8_t* payload, size_t size, uint64_t maxPages, Cop
     return false;
   }
   CopyUpdate parsed;
-  parsed.sequence = getU64(payload);
-  parsed.pages = getU64(payload + 8);
-  parsed.chunkIndex = getU32(payload + 16);
-  parsed.chunkCount = getU32(payload + 20);
+  parsed.sequence = util::readLittleEndian(payload, 8);
+  parsed.pages = util::readLittleEndian(payload + 8, 8);
+  parsed.chunkIndex = uint32_t(util::readLittleEndian(payload + 16, 4));
+  parsed.chunkCount = uint32_t(util::readLittleEndian(payload + 20, 4));
   if (parsed.sequence == 0) {
     error = "memory update: sequence 0";
     return false;
@@ -144,10 +128,10 @@ bool CopyLink::shipDiff(const LinearMemory& memory, const std::vector<uint64_t>&
   for (size_t i = 0; i < pieces.size(); ++i) {
     std::vector<uint8_t> body = pieces[i].serialise();
     std::vector<uint8_t> payload(kCopyUpdateHeaderBytes);
-    putU64(payload, 0, sentSequence_);
-    putU64(payload, 8, memory.pages());
-    putU32(payload, 16, uint32_t(i));
-    putU32(payload, 20, uint32_t(pieces.size()));
+    util::writeLittleEndian(payload.data() + 0, sentSequence_, 8);
+    util::writeLittleEndian(payload.data() + 8, memory.pages(), 8);
+    util::writeLittleEndian(payload.data() + 16, uint32_t(i), 4);
+    util::writeLittleEndian(payload.data() + 20, uint32_t(pieces.size()), 4);
     payload.insert(payload.end(), body.begin(), body.end());
     payloads.push_back(std::move(payload));
   }

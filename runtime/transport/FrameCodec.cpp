@@ -10,6 +10,8 @@
 #include <cassert>
 #include <cstring>
 
+#include "util/LittleEndian.h"
+
 namespace synergy::transport {
 
 static bool isKnownFrameType(uint16_t raw) {
@@ -83,16 +85,6 @@ static bool isKnownFrameType(uint16_t raw) {
       return true;
   }
   return false;
-}
-
-static uint64_t readLittleEndian(const uint8_t* bytes, size_t count) {
-  uint64_t value = 0;
-  for (size_t i = 0; i < count; ++i) value |= uint64_t(bytes[i]) << (8 * i);
-  return value;
-}
-
-static void writeLittleEndian(uint8_t* bytes, size_t count, uint64_t value) {
-  for (size_t i = 0; i < count; ++i) bytes[i] = uint8_t(value >> (8 * i));
 }
 
 const char* frameTypeName(FrameType type) {
@@ -237,8 +229,8 @@ FrameHeaderBytes encodeFrameHeader(FrameType type, uint64_t payloadBytes) {
   assert(payloadBytes <= maxPayloadBytes(type) && "frame payload over its type's maximum");
   FrameHeaderBytes bytes{};
   std::memcpy(bytes.data(), kFrameMagic.data(), kFrameMagic.size());
-  writeLittleEndian(bytes.data() + 4, 2, static_cast<uint16_t>(type));
-  writeLittleEndian(bytes.data() + 8, 8, payloadBytes);
+  util::writeLittleEndian(bytes.data() + 4, static_cast<uint16_t>(type), 2);
+  util::writeLittleEndian(bytes.data() + 8, payloadBytes, 8);
   return bytes;
 }
 
@@ -247,17 +239,17 @@ bool decodeFrameHeader(const FrameHeaderBytes& bytes, FrameHeader& header, std::
     reason = "bad frame magic (not a Synergy peer)";
     return false;
   }
-  uint16_t rawType = uint16_t(readLittleEndian(bytes.data() + 4, 2));
+  uint16_t rawType = uint16_t(util::readLittleEndian(bytes.data() + 4, 2));
   if (!isKnownFrameType(rawType)) {
     reason = "unknown frame type " + std::to_string(rawType);
     return false;
   }
-  if (readLittleEndian(bytes.data() + 6, 2) != 0) {
+  if (util::readLittleEndian(bytes.data() + 6, 2) != 0) {
     reason = "nonzero reserved field in frame header";
     return false;
   }
   header.type = static_cast<FrameType>(rawType);
-  header.payloadBytes = readLittleEndian(bytes.data() + 8, 8);
+  header.payloadBytes = util::readLittleEndian(bytes.data() + 8, 8);
   uint64_t limit = maxPayloadBytes(header.type);
   if (header.payloadBytes > limit) {
     reason = "frame length " + std::to_string(header.payloadBytes) + " exceeds the maximum " +
