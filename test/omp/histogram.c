@@ -28,8 +28,9 @@ int main(void) {
     x ^= x << 13;
     x ^= x >> 17;
     x ^= x << 5;
-    // Skewed: low bins are hit far more often.
-    samples[i] = (unsigned short)((x % BINS) * (x % 3 == 0) + (x % 4 == 0));
+    // Skewed: low bins are hit far more often. The sum reaches BINS (12 + 1),
+    // so it is taken modulo BINS to stay a bin.
+    samples[i] = (unsigned short)(((x % BINS) * (x % 3 == 0) + (x % 4 == 0)) % BINS);
   }
   for (int i = 0; i < SAMPLES; ++i)
     serial[samples[i]] += 1;
