@@ -95,16 +95,7 @@ static ToolCommand startClangCommand(const GranuleToolchain& toolchain,
   // atomics (the LowerAtomics pass turns them into runtime calls), and
   // _Thread_local/threadprivate must address memory through __tls_base so
   // that each granule can have its own block.
-  //
-  // Code older than C11 spins on volatile variables between threads (MPICH's
-  // test harness waits in `while (sendok == -1)` on a `static volatile int`).
-  // Wasm has no volatile access, so the AOT compiler saw a plain load and
-  // hoisted it out of the loop, which then never ended. With MS volatile
-  // semantics clang makes volatile loads acquire and volatile stores release,
-  // what x86 gives them natively, so they become wasm atomics, runtime calls
-  // the AOT compiler cannot hoist. A build without threads has no atomics and
-  // keeps plain accesses. Placed before the user's flags: -fno-ms-volatile wins.
-  if (arguments.threads) append(argv, {"-matomics", "-fms-volatile"});
+  if (arguments.threads) argv.push_back("-matomics");
   return command;
 }
 

@@ -1,13 +1,11 @@
 // -fopenmp and -pthread build a program that runs as thread granules over
 // one memory: compile steps keep atomics real (-matomics; every build has
-// the -mbulk-memory that thread-local storage needs too) and make volatile
-// accesses atomic (-fms-volatile: acquire loads and release stores, which a
-// spin on a volatile flag needs; mpi/thread_volatile_flag.c), and the link uses
+// the -mbulk-memory that thread-local storage needs too), and the link uses
 // shared memory so TLS stays relative to __tls_base, and exports what the
 // thread runtime calls. clang's own -pthread never reaches clang.
 // Single-threaded builds get none of it.
 // RUN: %synergy-cc -### -fopenmp -c %s -o %t.o 2>&1 | FileCheck %s --check-prefix=OMP-COMPILE
-// OMP-COMPILE: "-mbulk-memory" "-matomics" "-fms-volatile"
+// OMP-COMPILE: "-mbulk-memory" "-matomics"
 // OMP-COMPILE-SAME: "-fopenmp"
 // RUN: %synergy-cc -v -pthread %s -o %t.wasm 2>&1 | FileCheck %s --check-prefix=PTHREAD-LINK
 // PTHREAD-LINK-NOT: {{ }}-pthread
@@ -19,7 +17,6 @@
 // MODULE-DAG: (export "__synergy_init_tls"
 // RUN: %synergy-cc -### -c %s -o %t.o 2>&1 | FileCheck %s --check-prefix=PLAIN
 // PLAIN-NOT: "-matomics"
-// PLAIN-NOT: "-fms-volatile"
 #include <pthread.h>
 #include <stdlib.h>
 
