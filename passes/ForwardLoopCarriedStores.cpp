@@ -124,7 +124,8 @@ bool collectStraightLine(BinaryenExpressionRef expr, size_t statement, LoopBodyF
   if (!allowed) return false;
   std::string error;
   bool childrenAllowed = visitChildren(
-      expr, [&](BinaryenExpressionRef child) { return collectStraightLine(child, statement, facts); },
+      expr,
+      [&](BinaryenExpressionRef child) { return collectStraightLine(child, statement, facts); },
       error);
   if (!childrenAllowed) return false;
   // Children first: that is evaluation order, and a store's own write

@@ -28,7 +28,8 @@ static const std::array<PassInfo, 8> kPasses = {{
      "turn env.invoke_* calls whose callee cannot unwind into direct or indirect calls",
      createDirectInvokesPass},
     {"forward-loop-carried-stores",
-     "keep a value a loop stores and loads back in its next iteration in a local (backward recurrences)",
+     "keep a value a loop stores and loads back in its next iteration in a local (backward "
+     "recurrences)",
      createForwardLoopCarriedStoresPass},
 }};
 

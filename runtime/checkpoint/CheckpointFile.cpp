@@ -325,8 +325,8 @@ std::string encodeCheckpoint(uint64_t sequence, const Digest& programDigest,
                              const std::vector<std::string>& rankSections,
                              const JobRecord& job, std::optional<uint32_t> rankCount) {
   std::string out = encodeCheckpointHead(
-      sequence, programDigest, std::vector<std::string_view>(rankSections.begin(), rankSections.end()),
-      job, rankCount);
+      sequence, programDigest,
+      std::vector<std::string_view>(rankSections.begin(), rankSections.end()), job, rankCount);
   size_t sectionBytes = 0;
   for (const std::string& section : rankSections) sectionBytes += section.size();
   out.reserve(out.size() + sectionBytes);

@@ -266,8 +266,8 @@ class Hypervisor::Impl {
   bool sendAway(Tenant& tenant, HostedEngine& hosted, FrameType request);
   HostedEngine* tenantsEngine(Tenant& tenant, uint32_t id);
   std::optional<std::string> checkStateWord(const HostedEngine& hosted, const StateWordRecord& address, bool write);
-  uint32_t appendTrappedTaskWords(HostedEngine& hosted, uint32_t task, std::vector<StateWordRecord>& words,
-                                  bool& complete);
+  uint32_t appendTrappedTaskWords(HostedEngine& hosted, uint32_t task,
+                                  std::vector<StateWordRecord>& words, bool& complete);
   void noteTrap(HostedEngine& hosted, uint32_t task);
   bool sliceIsOver(Clock::duration spent, bool holdsOutput);
   void resizeChunk(HostedEngine& hosted, uint32_t chunk, Clock::duration took);
@@ -873,7 +873,8 @@ std::optional<std::string> Hypervisor::Impl::checkStateWord(const HostedEngine& 
 // are appended to `words` (an open-loop reply's, which holds every trap's);
 // returns how many.
 uint32_t Hypervisor::Impl::appendTrappedTaskWords(HostedEngine& hosted, uint32_t task,
-                                                  std::vector<StateWordRecord>& words, bool& complete) {
+                                                  std::vector<StateWordRecord>& words,
+                                                  bool& complete) {
   const size_t first = words.size();
   complete = false;
   const auto& tasks = hosted.manifest->tasks;
@@ -1078,7 +1079,8 @@ void Hypervisor::Impl::serveOpenLoop(Tenant& tenant, HostedEngine& hosted, const
       size_t before = run.words.size();
       uint32_t count = appendTrappedTaskWords(hosted, task, run.words, complete);
       // Room is kept for the words of the trap the run may stop at.
-      if (complete && run.words.size() + transport::kMaxHvReplyStateWords <= transport::kMaxHvRunWords) {
+      if (complete &&
+          run.words.size() + transport::kMaxHvReplyStateWords <= transport::kMaxHvRunWords) {
         noteTrap(hosted, task);
         ++runTasks;
         run.traps.push_back(TrapRecord{task, run.ticksRun, count});

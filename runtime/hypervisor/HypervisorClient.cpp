@@ -124,7 +124,8 @@ void HypervisorClient::send(FrameType request, std::vector<uint8_t> payload) {
   connection_->send(request, std::move(payload));
 }
 
-std::optional<std::vector<uint8_t>> HypervisorClient::await(FrameType request, FrameType expected, std::string& error,
+std::optional<std::vector<uint8_t>> HypervisorClient::await(FrameType request, FrameType expected,
+                                                            std::string& error,
                                                             std::optional<std::string>* moveTo,
                                                             const ProgressHandler* onProgress) {
   std::optional<Frame> reply;

@@ -51,8 +51,9 @@ class HypervisorClient {
   // (RemoteEngine.cpp): send() sends the request, and await() waits for
   // its reply as call() does. Between the two no other request is sent.
   void send(transport::FrameType request, std::vector<uint8_t> payload);
-  std::optional<std::vector<uint8_t>> await(transport::FrameType request, transport::FrameType expected,
-                                            std::string& error, std::optional<std::string>* moveTo = nullptr,
+  std::optional<std::vector<uint8_t>> await(transport::FrameType request,
+                                            transport::FrameType expected, std::string& error,
+                                            std::optional<std::string>* moveTo = nullptr,
                                             const ProgressHandler* onProgress = nullptr);
 
  private:

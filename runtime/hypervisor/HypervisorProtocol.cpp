@@ -95,7 +95,8 @@ std::vector<uint8_t> encodeOpenLoopReply(const OpenLoopReply& reply) {
   size_t next = 0;
   for (const TrapRecord& trap : reply.traps) {
     payload.u32(trap.task).u32(trap.ticksStarted).u32(trap.wordCount);
-    assert(next + trap.wordCount <= reply.words.size() && "the traps claim more words than the reply holds");
+    assert(next + trap.wordCount <= reply.words.size() &&
+           "the traps claim more words than the reply holds");
     for (size_t k = next; k < next + trap.wordCount; ++k) {
       const StateWordRecord& record = reply.words[k];
       payload.u32(record.id).u32(record.element).u32(record.word).u64(record.data);

@@ -224,8 +224,8 @@ std::vector<uint8_t> awaitReply(RemoteEngine& remote, FrameType type, std::vecto
   for (;;) {
     std::string error;
     std::optional<std::string> moveTo;
-    std::optional<std::vector<uint8_t>> reply =
-        remote.client->await(writes.empty() ? type : FrameType::HvBatch, expected, error, &moveTo, onProgress);
+    std::optional<std::vector<uint8_t>> reply = remote.client->await(
+        writes.empty() ? type : FrameType::HvBatch, expected, error, &moveTo, onProgress);
     if (!moveTo) {
       if (!reply)
         fail(error);
@@ -244,7 +244,8 @@ std::vector<uint8_t> awaitReply(RemoteEngine& remote, FrameType type, std::vecto
 
 // One request, with the buffered writes in front of it. `type` 0 sends
 // just the writes.
-std::vector<uint8_t> request(SynergyEngine* engine, FrameType type, PayloadWriter payload, FrameType expected,
+std::vector<uint8_t> request(SynergyEngine* engine, FrameType type, PayloadWriter payload,
+                             FrameType expected,
                              const HypervisorClient::ProgressHandler* onProgress = nullptr) {
   RemoteEngine& remote = *remoteOf(engine);
   if (remote.handingOutTraps())
@@ -336,8 +337,9 @@ HypervisorClient::ProgressHandler runProgressHandler(RemoteEngine& remote, uint3
   return [&remote, ticks](const std::vector<uint8_t>& payload, std::string& error) {
     RunProgress progress = decodeRunProgress(payload);
     if (progress.engine != remote.engineId || progress.ticks > ticks) {
-      error = "the hypervisor sent a malformed HvRunProgress: engine " + std::to_string(progress.engine) + ", " +
-              std::to_string(progress.ticks) + " ticks of the " + std::to_string(ticks) + " asked of engine " +
+      error = "the hypervisor sent a malformed HvRunProgress: engine " +
+              std::to_string(progress.engine) + ", " + std::to_string(progress.ticks) +
+              " ticks of the " + std::to_string(ticks) + " asked of engine " +
               std::to_string(remote.engineId);
       return false;
     }
@@ -369,11 +371,12 @@ uint32_t openLoop(SynergyEngine* engine, uint32_t ticks, uint64_t edgesPerTick, 
       RemoteEngine::SentAhead ahead = std::move(*remote.ahead);
       remote.ahead.reset();
       if (ticks < ahead.asked.ticks || edgesPerTick != ahead.asked.edgesPerTick)
-        fail("internal error: an open-loop run of " + std::to_string(ticks) + " ticks after one of " +
-             std::to_string(ahead.asked.ticks) + " was sent ahead");
+        fail("internal error: an open-loop run of " + std::to_string(ticks) +
+             " ticks after one of " + std::to_string(ahead.asked.ticks) + " was sent ahead");
       asked = std::move(ahead.asked);
       HypervisorClient::ProgressHandler onProgress = runProgressHandler(remote, asked.ticks);
-      reply = awaitReply(remote, FrameType::HvOpenLoop, ahead.record, {}, FrameType::HvOpenLooped, &onProgress);
+      reply = awaitReply(remote, FrameType::HvOpenLoop, ahead.record, {}, FrameType::HvOpenLooped,
+                         &onProgress);
     } else {
       asked.engine = remote.engineId;
       asked.ticks = ticks;
@@ -382,7 +385,8 @@ uint32_t openLoop(SynergyEngine* engine, uint32_t ticks, uint64_t edgesPerTick, 
       // The run's progress shows in the timeline while it goes on; its
       // reply then takes its place (engine/Timeline.h).
       HypervisorClient::ProgressHandler onProgress = runProgressHandler(remote, ticks);
-      reply = request(engine, FrameType::HvOpenLoop, std::move(PayloadWriter().raw(encodeOpenLoopRequest(asked))),
+      reply = request(engine, FrameType::HvOpenLoop,
+                      std::move(PayloadWriter().raw(encodeOpenLoopRequest(asked))),
                       FrameType::HvOpenLooped, &onProgress);
     }
     remote.progress->batchTicks.store(0, std::memory_order_relaxed);
@@ -393,8 +397,8 @@ uint32_t openLoop(SynergyEngine* engine, uint32_t ticks, uint64_t edgesPerTick, 
       fail("the hypervisor sent a malformed reply: " + reason);
     applyAdvances(remote, asked.windows, run->advances);
     if (run->ticksRun > asked.ticks)
-      fail("the hypervisor ran " + std::to_string(run->ticksRun) + " ticks of the " + std::to_string(asked.ticks) +
-           " asked for");
+      fail("the hypervisor ran " + std::to_string(run->ticksRun) + " ticks of the " +
+           std::to_string(asked.ticks) + " asked for");
     for (size_t k = 0; k + 1 < run->traps.size(); ++k) {
       uint32_t task = run->traps[k].task;
       if (task > remote.outputOnly.size() || !remote.outputOnly[task - 1])
@@ -410,7 +414,8 @@ uint32_t openLoop(SynergyEngine* engine, uint32_t ticks, uint64_t edgesPerTick, 
   const TrapRecord& trap = remote.run.traps[remote.nextTrap++];
   *ticksRun = trap.ticksStarted - remote.runTicksHanded;
   remote.runTicksHanded = trap.ticksStarted;
-  remote.words = std::span<const StateWordRecord>(remote.run.words).subspan(remote.nextWord, trap.wordCount);
+  remote.words =
+      std::span<const StateWordRecord>(remote.run.words).subspan(remote.nextWord, trap.wordCount);
   remote.nextWord += trap.wordCount;
   return trap.task;
 }
@@ -424,8 +429,10 @@ const engine::EngineEntryPoints kRemoteEntryPoints = {
       if (remote.ahead) {
         std::string error;
         std::optional<std::string> moveTo;
-        HypervisorClient::ProgressHandler onProgress = runProgressHandler(remote, remote.ahead->asked.ticks);
-        if (!remote.client->await(FrameType::HvOpenLoop, FrameType::HvOpenLooped, error, &moveTo, &onProgress))
+        HypervisorClient::ProgressHandler onProgress =
+            runProgressHandler(remote, remote.ahead->asked.ticks);
+        if (!remote.client->await(FrameType::HvOpenLoop, FrameType::HvOpenLooped, error, &moveTo,
+                                  &onProgress))
           fail(error);
         remote.ahead.reset();
       }

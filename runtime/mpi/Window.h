@@ -170,10 +170,10 @@ enum class RmaEpoch : uint8_t { Any, PassiveOnly };
 // Resolves an operation's origin buffer and target location; returns 0 or
 // the error raised. A target of MPI_PROC_NULL sets only `toProcNull`, once
 // the window, datatypes and counts are checked; any other target must be
-// inside an `epoch` of this member (MPI_ERR_RMA_SYNC). With `originIgnored` (the origin of MPI_NO_OP, which
-// MPI ignores) the origin arguments are not looked at. A target on another
-// host is refused with an error naming the call unless `acrossHosts`: the
-// caller then hands the operation to rmaAcrossHosts().
+// inside an `epoch` of this member (MPI_ERR_RMA_SYNC). With `originIgnored` (the origin of
+// MPI_NO_OP, which MPI ignores) the origin arguments are not looked at. A target on another host is
+// refused with an error naming the call unless `acrossHosts`: the caller then hands the operation
+// to rmaAcrossHosts().
 int resolveRmaTarget(HostCall& call, uint32_t originAddr, int originCount, int originType,
                      int targetRank, int64_t targetDisp, int targetCount, int targetType, int win,
                      RmaTarget& out, bool originIgnored = false, bool acrossHosts = false,

@@ -86,7 +86,8 @@ enum class FrameType : uint16_t {
   // What the sending part's ranks are doing, for the job-wide deadlock
   // check (cluster/MpiPeerLink.h), sent to every other part that has not
   // finished whenever it changes: u32 part index, u8 flags (1: every rank blocked or finished,
-  // 2: every rank finished, 4 with 2: left, no more rendezvous data; no other bits), 3 zero bytes, u64 version
+  // 2: every rank finished, 4 with 2: left, no more rendezvous data; no other bits), 3 zero bytes,
+  // u64 version
   // (grows with every change), u64 MPI frames sent to and u64 received from
   // other parts, u32 line count (0, or the part's rank count), then per
   // line u32 world rank (the part's ranks in order), u32 length (at most

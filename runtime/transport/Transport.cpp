@@ -207,9 +207,9 @@ class AsioConnection final : public Connection {
 
   // Off the I/O thread (Transport::receiveHere, which holds
   // core_.readableMutex): reads and handles what has arrived when no
-  // thread holds the read turn. It asks for nothing otherwise: the holder reads on until the socket is drained,
-  // and a waiting thread that counted a request each time it looked would
-  // keep the holder reading for it.
+  // thread holds the read turn. It asks for nothing otherwise: the holder reads on until the socket
+  // is drained, and a waiting thread that counted a request each time it looked would keep the
+  // holder reading for it.
   void readHere() {
     uint32_t free = 0;
     if (readTurns_.compare_exchange_strong(free, 1, std::memory_order_acq_rel))

@@ -164,8 +164,9 @@ void resizeTrapWords(OpenLoopReply& reply, size_t index, uint32_t count) {
 // An open-loop reply lists the output-only traps the run went past and the
 // one it stopped at; every count, tick and length in it is checked.
 TEST(HypervisorProtocolTest, OpenLoopReplyRoundTripsAndRefusesMalformedOnes) {
-  OpenLoopReply run =
-      replyOf(40, {{3, 0, {{1, 0, 0, 7}}}, {3, 9, {{1, 0, 0, 8}, {2, 4, 1, 0x1122334455667788ull}}}, {5, 40, {}}});
+  OpenLoopReply run = replyOf(40, {{3, 0, {{1, 0, 0, 7}}},
+                                   {3, 9, {{1, 0, 0, 8}, {2, 4, 1, 0x1122334455667788ull}}},
+                                   {5, 40, {}}});
   std::vector<uint8_t> payload = encodeOpenLoopReply(run);
   EXPECT_EQ(payload.size(), 8 + 3 * transport::kHvTrapHeadBytes + 3 * transport::kHvStateWordRecordBytes + 4);
   std::string reason;
