@@ -35,6 +35,7 @@
 #include "cluster/ClusterState.h"
 #include "cluster/CpuSharing.h"
 #include "cluster/EagerCredit.h"
+#include "cluster/RankRoutes.h"
 #include "mpi/HostCollectives.h"
 #include "mpi/World.h"
 #include "transport/ClusterToken.h"
@@ -114,13 +115,13 @@ class MpiPeerLink::Impl {
   }
   uint64_t framesSent() const { return framesSent_.load(); }
   uint64_t framesReceived() const { return framesReceived_.load(); }
+  const RankRoutes& routes() const { return routes_; }
 
   Impl(const JobPart& part, mpi::World& world)
-      : part_(part), world_(&world), credit_(part.partRanks.size(), eagerGrantBytes()) {
-    for (uint32_t p = 0; p < part.partRanks.size(); ++p)
-      for (uint32_t r = 0; r < part.partRanks[p]; ++r) partOfRank_.push_back(p);
-    firstLocal_ = part.firstRankOf(part.partIndex);
-    endLocal_ = firstLocal_ + int(part.partRanks[part.partIndex]);
+      : part_(part),
+        routes_(RankRoutes::consecutive(part.partRanks)),
+        world_(&world),
+        credit_(part.partRanks.size(), eagerGrantBytes()) {
     peers_.resize(part.partRanks.size());
     assembling_.resize(part.partRanks.size());
     partStates_.resize(part.partRanks.size());
@@ -226,14 +227,9 @@ class MpiPeerLink::Impl {
       return;
     }
     std::string peer = connection.peerName();
-    int first = part_.firstRankOf(*part);
-    int last = first + int(part_.partRanks[*part]) - 1;
     std::string where = "job " + std::to_string(part_.jobId) + ": ";
-    std::string what = "the part on host " + peer.substr(0, peer.rfind(':')) +
-                       (first == last ? " (rank " + std::to_string(first)
-                                      : " (ranks " + std::to_string(first) + "-" +
-                                            std::to_string(last)) +
-                       ")";
+    std::string what = "the part on host " + peer.substr(0, peer.rfind(':')) + " (" +
+                       routes_.describe(*part) + ")";
     size_t reasonAt = dropLine.find(peer + ": ");
     std::string message =
         reasonAt == std::string::npos
@@ -258,7 +254,7 @@ class MpiPeerLink::Impl {
     putMessageHeader(payload.data(), message);
     pack(payload.data() + transport::kMpiMessageHeaderBytes);
     ++framesSent_;
-    peers_[partOfRank_[message.to]]->send(transport::FrameType::MpiMessage, std::move(payload));
+    peerOf(message.to)->send(transport::FrameType::MpiMessage, std::move(payload));
   }
 
   void sendInPlace(const mpi::RemoteMessage& message, const uint8_t* data,
@@ -277,7 +273,7 @@ class MpiPeerLink::Impl {
       appendParts(frames, data, bytes);
     }
     framesSent_ += frames.size();
-    peers_[partOfRank_[message.to]]->sendLent(std::move(frames), std::move(written));
+    peerOf(message.to)->sendLent(std::move(frames), std::move(written));
   }
 
   void sendRequestToSend(const mpi::RemoteMessage& message) {
@@ -286,8 +282,7 @@ class MpiPeerLink::Impl {
     util::writeLittleEndian(payload.data() + transport::kMpiMessageHeaderBytes,
                             uint64_t(message.envelope.bytes), 8);
     ++framesSent_;
-    peers_[partOfRank_[message.to]]->send(transport::FrameType::MpiRequestToSend,
-                                          std::move(payload));
+    peerOf(message.to)->send(transport::FrameType::MpiRequestToSend, std::move(payload));
   }
 
   void clearToSend(int sender, uint64_t sendId, int receiver, uint64_t receiveId) {
@@ -297,7 +292,7 @@ class MpiPeerLink::Impl {
     util::writeLittleEndian(payload.data() + 8, sendId, 8);
     util::writeLittleEndian(payload.data() + 16, receiveId, 8);
     ++framesSent_;
-    peers_[partOfRank_[sender]]->send(transport::FrameType::MpiClearToSend, std::move(payload));
+    peerOf(sender)->send(transport::FrameType::MpiClearToSend, std::move(payload));
   }
 
   // The data goes as a MpiRendezvousData and its MpiMessagePart frames,
@@ -313,15 +308,15 @@ class MpiPeerLink::Impl {
     frames.push_back({transport::FrameType::MpiRendezvousData, std::move(head), nullptr, 0});
     appendParts(frames, data, bytes);
     framesSent_ += frames.size();
-    peers_[partOfRank_[receiver]]->sendLent(std::move(frames), std::move(written));
+    peerOf(receiver)->sendLent(std::move(frames), std::move(written));
   }
 
   bool takeEagerCredit(int receiver, int64_t bytes) {
-    return credit_.take(partOfRank_[size_t(receiver)], bytes);
+    return credit_.take(routes_.partOf(uint32_t(receiver)), bytes);
   }
 
   void returnEagerCredit(int sender, int64_t bytes) {
-    uint32_t part = partOfRank_[size_t(sender)];
+    uint32_t part = routes_.partOf(uint32_t(sender));
     int64_t batch = credit_.release(part, bytes);
     if (batch == 0) return;
     std::vector<uint8_t> payload(transport::kMpiEagerCreditBytes);
@@ -334,7 +329,7 @@ class MpiPeerLink::Impl {
     util::writeLittleEndian(payload.data(), uint32_t(sender), 4);
     util::writeLittleEndian(payload.data() + 4, matchId, 8);
     ++framesSent_;
-    peers_[partOfRank_[sender]]->send(transport::FrameType::MpiMatched, std::move(payload));
+    peerOf(sender)->send(transport::FrameType::MpiMatched, std::move(payload));
   }
 
   void sendRma(const mpi::RemoteRmaOp& op, util::FunctionRef<void(uint8_t*)> pack) {
@@ -357,7 +352,7 @@ class MpiPeerLink::Impl {
     }
     pack(run);
     ++framesSent_;
-    peers_[partOfRank_[op.target]]->send(transport::FrameType::MpiRma, std::move(payload));
+    peerOf(op.target)->send(transport::FrameType::MpiRma, std::move(payload));
   }
 
   void rmaDone(int origin, uint64_t id, const uint8_t* data, int64_t bytes) {
@@ -366,7 +361,7 @@ class MpiPeerLink::Impl {
     util::writeLittleEndian(payload.data() + 4, id, 8);
     if (bytes) std::memcpy(payload.data() + transport::kMpiRmaDoneHeaderBytes, data, size_t(bytes));
     ++framesSent_;
-    peers_[partOfRank_[origin]]->send(transport::FrameType::MpiRmaDone, std::move(payload));
+    peerOf(origin)->send(transport::FrameType::MpiRmaDone, std::move(payload));
   }
 
   void abortJob(int status) {
@@ -419,7 +414,8 @@ class MpiPeerLink::Impl {
         PartState& own = partStates_[part_.partIndex];
         own = PartState{true, true, true, own.version + 1, framesSent_.load(),
                         framesReceived_.load(),
-                        std::vector<std::string>(size_t(endLocal_ - firstLocal_), "finished")};
+                        std::vector<std::string>(routes_.ranksOf(part_.partIndex).size(),
+                                                 "finished")};
         own.left = true;
         final = encodeState(own);
       }
@@ -430,7 +426,7 @@ class MpiPeerLink::Impl {
     if (!transport_->flush(kFlushLimit)) transport_->closeConnections();
   }
 
-  int hostOf(int worldRank) const { return int(partOfRank_[size_t(worldRank)]); }
+  int hostOf(int worldRank) const { return int(routes_.partOf(uint32_t(worldRank))); }
 
   uint64_t eagerCreditShortfalls() const { return credit_.shortfalls(); }
 
@@ -451,7 +447,11 @@ class MpiPeerLink::Impl {
     return false;
   }
 
-  bool isLocal(uint64_t rank) const { return rank >= uint64_t(firstLocal_) && rank < uint64_t(endLocal_); }
+  bool isLocal(uint64_t rank) const { return routes_.holds(part_.partIndex, rank); }
+  // The connection to the part that runs `worldRank`, another part's rank.
+  const std::shared_ptr<transport::Connection>& peerOf(int worldRank) const {
+    return peers_[routes_.partOf(uint32_t(worldRank))];
+  }
 
   static void appendParts(std::vector<transport::LentFrame>& frames, const uint8_t* data,
                           uint64_t bytes) {
@@ -642,12 +642,13 @@ class MpiPeerLink::Impl {
     util::writeLittleEndian(payload.data() + 16, state.sent, 8);
     util::writeLittleEndian(payload.data() + 24, state.received, 8);
     util::writeLittleEndian(payload.data() + 32, state.waits.size(), 4);
-    int rank = firstLocal_;
-    for (const std::string& wait : state.waits) {
+    const std::vector<uint32_t>& ranks = routes_.ranksOf(part_.partIndex);
+    for (size_t line = 0; line < state.waits.size(); ++line) {
+      const std::string& wait = state.waits[line];
       size_t length = std::min<size_t>(wait.size(), transport::kMaxMpiWaitLineBytes);
       size_t at = payload.size();
       payload.resize(at + transport::kMpiHostStateLineHeaderBytes + length);
-      util::writeLittleEndian(payload.data() + at, uint32_t(rank++), 4);
+      util::writeLittleEndian(payload.data() + at, ranks[line], 4);
       util::writeLittleEndian(payload.data() + at + 4, length, 4);
       for (size_t i = 0; i < length; ++i) {
         char c = wait[i];
@@ -698,14 +699,13 @@ class MpiPeerLink::Impl {
                     util::readLittleEndian(header + 24, 8),
                     {}};
     uint64_t lines = util::readLittleEndian(header + 32, 4);
-    uint32_t partRanks = part_.partRanks[part];
-    if ((lines != 0 && lines != partRanks) || (state.quiet && lines == 0)) {
+    const std::vector<uint32_t>& partRanks = routes_.ranksOf(part);
+    if ((lines != 0 && lines != partRanks.size()) || (state.quiet && lines == 0)) {
       reason = "MpiHostState with " + std::to_string(lines) + " wait lines for a part of " +
-               std::to_string(partRanks) + " ranks";
+               std::to_string(partRanks.size()) + " ranks";
       return false;
     }
     size_t at = transport::kMpiHostStateHeaderBytes;
-    uint64_t firstRank = uint64_t(part_.firstRankOf(part));
     for (uint64_t line = 0; line < lines; ++line) {
       if (payload.size() - at < transport::kMpiHostStateLineHeaderBytes) {
         reason = "MpiHostState cut short in its wait lines";
@@ -714,7 +714,7 @@ class MpiPeerLink::Impl {
       uint64_t rank = util::readLittleEndian(payload.data() + at, 4);
       uint64_t length = util::readLittleEndian(payload.data() + at + 4, 4);
       at += transport::kMpiHostStateLineHeaderBytes;
-      if (rank != firstRank + line || length > transport::kMaxMpiWaitLineBytes ||
+      if (rank != partRanks[size_t(line)] || length > transport::kMaxMpiWaitLineBytes ||
           length > payload.size() - at) {
         reason = "MpiHostState with a bad wait line for rank " + std::to_string(rank);
         return false;
@@ -755,7 +755,7 @@ class MpiPeerLink::Impl {
                          std::string& reason) const {
     uint64_t sender = util::readLittleEndian(header, 4);
     uint64_t receiver = util::readLittleEndian(header + 4, 4);
-    if (sender >= partOfRank_.size() || partOfRank_[sender] != part || !isLocal(receiver)) {
+    if (!routes_.holds(part, sender) || !isLocal(receiver)) {
       reason = "MPI message from rank " + std::to_string(sender) + " to rank " +
                std::to_string(receiver) + ", which are not the ranks of the two hosts";
       return false;
@@ -836,7 +836,7 @@ class MpiPeerLink::Impl {
     }
     uint64_t sender = util::readLittleEndian(payload.data(), 4);
     uint64_t receiver = util::readLittleEndian(payload.data() + 4, 4);
-    if (!isLocal(sender) || receiver >= partOfRank_.size() || partOfRank_[receiver] != part) {
+    if (!isLocal(sender) || !routes_.holds(part, receiver)) {
       reason = "MpiClearToSend from rank " + std::to_string(receiver) + " to rank " +
                std::to_string(sender) + ", which are not the ranks of the two hosts";
       return false;
@@ -1085,7 +1085,7 @@ class MpiPeerLink::Impl {
     mpi::RemoteRmaOp op;
     uint64_t origin = util::readLittleEndian(header, 4);
     uint64_t target = util::readLittleEndian(header + 4, 4);
-    if (origin >= partOfRank_.size() || partOfRank_[origin] != part || !isLocal(target)) {
+    if (!routes_.holds(part, origin) || !isLocal(target)) {
       reason = "MpiRma from rank " + std::to_string(origin) + " to rank " +
                std::to_string(target) + ", which are not the ranks of the two hosts";
       return false;
@@ -1161,12 +1161,11 @@ class MpiPeerLink::Impl {
   }
 
   JobPart part_;
+  // Which part runs each rank; it does not change while the job runs.
+  const RankRoutes routes_;
   // Null once this part has left (leave()); guarded by worldMutex_.
   std::mutex worldMutex_;
   mpi::World* world_;
-  std::vector<uint32_t> partOfRank_;
-  int firstLocal_ = 0;
-  int endLocal_ = 0;
   std::mutex mutex_;
   std::condition_variable introduced_;
   std::map<const transport::Connection*, uint32_t> partOfConnection_;
@@ -1236,8 +1235,7 @@ std::unique_ptr<MpiPeerLink> MpiPeerLink::join(const JobPart& part, mpi::World& 
   impl->setCheckpointFrames(std::move(checkpointFrames));
   std::unique_ptr<MpiPeerLink> link(new MpiPeerLink(std::move(impl)));
   std::vector<bool> remote(size_t(world.size()), true);
-  int first = part.firstRankOf(part.partIndex);
-  for (uint32_t r = 0; r < part.partRanks[part.partIndex]; ++r) remote[size_t(first) + r] = false;
+  for (uint32_t rank : link->impl_->routes().ranksOf(part.partIndex)) remote[rank] = false;
   // Before any connection: messages may arrive as soon as one is up.
   world.attachRemoteRanks(*link, std::move(remote));
   if (!link->impl_->join(error)) return nullptr;

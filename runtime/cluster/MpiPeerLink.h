@@ -40,11 +40,13 @@
 // connection, which one thread reads at a time.
 //
 // Every received frame is checked before use: a sender that is not a rank
-// of the connection's part, a receiver that is not a rank of this part, a
-// short header, an unknown match id, or a split message whose length is out
-// of bounds or whose parts do not add up drops the connection with a
-// logged reason; so does a rendezvous frame whose send or receive id, size,
-// ranks or host no waiting send or receive of this part has.
+// of the connection's part, a receiver that is not a rank of this part (by
+// the job's rank -> part table, RankRoutes.h, which also routes every frame
+// a part sends), a short header, an unknown match id, or a split message
+// whose length is out of bounds or whose parts do not add up drops the
+// connection with a logged reason; so does a rendezvous frame whose send or
+// receive id, size, ranks or host no waiting send or receive of this part
+// has.
 //
 // One-sided operations on window members of another part travel as MpiRma
 // frames, applied by the World on the I/O thread, and are answered with
