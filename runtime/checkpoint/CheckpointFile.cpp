@@ -288,7 +288,8 @@ bool isPlainRelativePath(std::string_view path) {
 std::string encodeRankSection(uint32_t worldRank, uint32_t unwindBuffer,
                               const std::vector<uint8_t>& globals, const uint8_t* memory,
                               uint64_t memoryBytes, const std::vector<OpenFile>& files,
-                              const MpiObjects& mpi, bool memoryIsAnonymous) {
+                              const MpiObjects& mpi, bool memoryIsAnonymous,
+                              std::string buffer) {
   // The runs are found first so that the section is allocated once, at its
   // size: growing it run by run would copy and zero it again each time.
   std::vector<std::pair<uint64_t, uint64_t>> runs;
@@ -302,7 +303,8 @@ std::string encodeRankSection(uint32_t worldRank, uint32_t unwindBuffer,
   // The open files and MPI objects that follow are small: if they outgrow
   // the slack, the one reallocation is of a section already this size.
   constexpr size_t kSlackForSmallRecords = 4096;
-  std::string out;
+  std::string out = std::move(buffer);
+  out.clear();
   out.reserve(4 + 4 + 4 + globals.size() + 8 + 4 + runBytes + kSlackForSmallRecords);
   put(out, worldRank);
   put(out, unwindBuffer);

@@ -157,11 +157,16 @@ struct CheckpointImage {
 // pages are stored), its open files and its MPI objects.
 // `memoryIsAnonymous`: the memory is private anonymous memory of this
 // process, whose never-populated pages need not be read
-// (snapshot/NonZeroPages.h).
+// (snapshot/NonZeroPages.h). `buffer`: a string whose contents are
+// dropped and whose capacity the section is built in, so that a rank's
+// section of one checkpoint can reuse the last one's pages (a fresh
+// allocation of that size costs a page fault per 4 KiB, several times
+// the copy itself).
 std::string encodeRankSection(uint32_t worldRank, uint32_t unwindBuffer,
                               const std::vector<uint8_t>& globals, const uint8_t* memory,
                               uint64_t memoryBytes, const std::vector<OpenFile>& files = {},
-                              const MpiObjects& mpi = {}, bool memoryIsAnonymous = false);
+                              const MpiObjects& mpi = {}, bool memoryIsAnonymous = false,
+                              std::string buffer = {});
 // Whether `path` may name an open file below a grant: "." or plain
 // components separated by single slashes (see the format's rules above).
 bool isPlainRelativePath(std::string_view path);

@@ -148,6 +148,23 @@ TEST(CheckpointFile, SectionOfAnAnonymousMemoryIsTheSameWithoutReadingUntouchedP
   EXPECT_EQ(skipping, encodeRankSection(1, 65536, {4}, sample.data(), kMemoryBytes));
 }
 
+// A section built in the last checkpoint's buffer is the same section, in
+// the same allocation when it fits, whatever the buffer held.
+TEST(CheckpointFile, SectionReusesItsBuffer) {
+  std::vector<uint8_t> memory = sampleMemory(9);
+  std::string fresh = encodeRankSection(2, 65536, {5, 6}, memory.data(), kMemoryBytes);
+  std::string buffer(fresh.size() + 8192, 'x');
+  const char* pages = buffer.data();
+  std::string reused = encodeRankSection(2, 65536, {5, 6}, memory.data(), kMemoryBytes, {}, {},
+                                         false, std::move(buffer));
+  EXPECT_EQ(reused, fresh);
+  EXPECT_EQ(reused.data(), pages);
+  std::string small = "too small";
+  EXPECT_EQ(encodeRankSection(2, 65536, {5, 6}, memory.data(), kMemoryBytes, {}, {}, false,
+                              std::move(small)),
+            fresh);
+}
+
 // The coordinator writes encodeCheckpointHead's bytes and then the
 // sections from where they are: that must be encodeCheckpoint's file, also
 // when one string holds several ranks' sections (a host part's).
