@@ -415,16 +415,15 @@ bool CheckpointCoordinator::writePartCheckpoint(const JobRecord& job,
   // Part 0's sections one by one, then each other part's as one view of
   // the part file read.
   std::vector<std::string_view> pieces(sections.begin(), sections.end());
-  std::vector<std::string> partFiles;
-  partFiles.reserve(partRanks.size());
+  partFileBuffers_.resize(partRanks.size());
   uint32_t firstRank = uint32_t(ranks_), rankCount = uint32_t(ranks_);
   for (uint32_t p = 1; p < partRanks.size(); ++p) {
     std::string path = policy_.directory + "/" + partFileName(sequence, p);
     PartSections expected{sequence, p, firstRank, partRanks[p], {}, {}};
-    std::optional<std::string> bytes =
-        util::readRegularFile(path, size_t(partRanks[p]) << 33, error);
+    std::string& bytes = partFileBuffers_[p];
     std::optional<PartSections> part;
-    if (bytes) part = decodePartFile(partFiles.emplace_back(std::move(*bytes)), expected, error);
+    if (util::readRegularFileInto(path, size_t(partRanks[p]) << 33, bytes, error))
+      part = decodePartFile(bytes, expected, error);
     if (!part) {
       error = path + ": " + error;
       removePartFiles();

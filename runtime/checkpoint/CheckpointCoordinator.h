@@ -189,6 +189,10 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   // anyway. At most one per rank of the part.
   std::mutex spareMutex_;
   std::vector<std::string> spareSections_;
+  // Part 0: the other parts' files of the last checkpoint, read again into
+  // the same buffers for the same reason. Only the background writes' thread
+  // touches them.
+  std::vector<std::string> partFileBuffers_;
   // Last: destroyed first, so every write is done before the rest goes.
   BackgroundWrites backgroundWrites_;
 };
