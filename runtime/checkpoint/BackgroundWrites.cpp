@@ -31,6 +31,11 @@ void BackgroundWrites::finish() {
   changed_.wait(lock, [&] { return queued_.empty() && !running_; });
 }
 
+bool BackgroundWrites::idle() {
+  std::lock_guard<std::mutex> guard(mutex_);
+  return queued_.empty() && !running_;
+}
+
 void BackgroundWrites::run() {
   std::unique_lock<std::mutex> lock(mutex_);
   for (;;) {

@@ -9,9 +9,9 @@
 // ranks wait for the copies, not for the disk (writes, fsyncs and the
 // round trips that tell part 0 a part's file is there). Until a write is
 // done the checkpoint on disk is the previous one, whole; the committing
-// process (part 0) waits for its last commit (finish()) before it decides
-// the next checkpoint, so at most one checkpoint per part is in memory
-// beside the ranks.
+// process (part 0) takes no next checkpoint before its last commit is done
+// (idle(), or finish() at --checkpoint-every 0), so at most one checkpoint
+// per part is in memory beside the ranks.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -37,6 +37,8 @@ class BackgroundWrites {
   void queue(std::function<void()> write);
   // Waits until every write queued so far is done.
   void finish();
+  // Whether every write queued so far is done, without waiting.
+  bool idle();
 
  private:
   void run();

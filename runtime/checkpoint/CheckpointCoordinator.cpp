@@ -224,9 +224,14 @@ bool CheckpointCoordinator::agreeToSuspend(int worldRank, bool canSuspend,
   bool alive = meet(worldRank, lock, [&] {
     bool isDue = due();
     // The last commit (part 0's, in a job spread over hosts) may still be
-    // under way when the interval is shorter than a write: the next
-    // checkpoint waits for it.
-    if (isDue && (!hostParts_ || hostParts_->partIndex() == 0)) backgroundWrites_.finish();
+    // under way when the interval is shorter than a write. Then the next
+    // checkpoint waits for it, not the ranks: it falls due at the first
+    // control point after the write is done. At --checkpoint-every 0, a
+    // checkpoint at every control point, the ranks wait for the write.
+    bool commits = !hostParts_ || hostParts_->partIndex() == 0;
+    if (isDue && commits && policy_.intervalSeconds > 0 && !backgroundWrites_.idle())
+      isDue = false;
+    if (isDue && commits) backgroundWrites_.finish();
     // Only part 0 knows whether the job's checkpoint is due: every other
     // part reports on its mailboxes at every control point.
     if ((isDue || hostParts_) && everyoneCan_ && quiescenceCheck_) {
@@ -274,7 +279,7 @@ bool CheckpointCoordinator::suspended(int worldRank, granule::Granule& granule,
                                 snapshot ? snapshot->globals() : granule.globalBytes(),
                                 granule.memoryBase(), granule.memorySize(), files,
                                 captureMpiObjects(granule.extension<mpi::RankState>()),
-                                memory && memory->isAnonymous());
+                                memory && memory->isAnonymous(), takeSpareSection());
   }
   Clock::time_point copied = Clock::now();
   std::unique_lock<std::mutex> lock(mutex_);
@@ -350,12 +355,12 @@ void CheckpointCoordinator::queueCheckpoint() {
     // Without mutex_: a rank may hold it while it waits for this write.
     std::string error;
     auto started = std::chrono::steady_clock::now();
-    bool written = hostParts_
-                       ? writePartCheckpoint(job, std::move(sections), sequence, output, error)
-                       : writeCheckpoint(job, sections, sequence, error);
+    bool written = hostParts_ ? writePartCheckpoint(job, sections, sequence, output, error)
+                              : writeCheckpoint(job, sections, sequence, error);
     backgroundNanoseconds_ += uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
                                            std::chrono::steady_clock::now() - started)
                                            .count());
+    keepSpareSections(std::move(sections));
     if (!written) {
       ++backgroundUnwritten_;
       std::fprintf(stderr, "synergy-run: note: checkpoint not written (%s)\n", error.c_str());
@@ -381,7 +386,7 @@ bool CheckpointCoordinator::writeCheckpoint(const JobRecord& job,
 // On the background writes' thread, with no lock held: `sections` are this
 // part's ranks' of checkpoint `sequence`.
 bool CheckpointCoordinator::writePartCheckpoint(const JobRecord& job,
-                                                std::vector<std::string> sections,
+                                                const std::vector<std::string>& sections,
                                                 uint64_t sequence, const PartOutput& output,
                                                 std::string& error) {
   uint32_t self = hostParts_->partIndex();
@@ -410,16 +415,15 @@ bool CheckpointCoordinator::writePartCheckpoint(const JobRecord& job,
   // Part 0's sections one by one, then each other part's as one view of
   // the part file read.
   std::vector<std::string_view> pieces(sections.begin(), sections.end());
-  std::vector<std::string> partFiles;
-  partFiles.reserve(partRanks.size());
+  partFileBuffers_.resize(partRanks.size());
   uint32_t firstRank = uint32_t(ranks_), rankCount = uint32_t(ranks_);
   for (uint32_t p = 1; p < partRanks.size(); ++p) {
     std::string path = policy_.directory + "/" + partFileName(sequence, p);
     PartSections expected{sequence, p, firstRank, partRanks[p], {}, {}};
-    std::optional<std::string> bytes =
-        util::readRegularFile(path, size_t(partRanks[p]) << 33, error);
+    std::string& bytes = partFileBuffers_[p];
     std::optional<PartSections> part;
-    if (bytes) part = decodePartFile(partFiles.emplace_back(std::move(*bytes)), expected, error);
+    if (util::readRegularFileInto(path, size_t(partRanks[p]) << 33, bytes, error))
+      part = decodePartFile(bytes, expected, error);
     if (!part) {
       error = path + ": " + error;
       removePartFiles();
@@ -437,6 +441,21 @@ bool CheckpointCoordinator::writePartCheckpoint(const JobRecord& job,
       backgroundBytes_, error);
   removePartFiles();
   return written;
+}
+
+std::string CheckpointCoordinator::takeSpareSection() {
+  std::lock_guard<std::mutex> guard(spareMutex_);
+  if (spareSections_.empty()) return {};
+  std::string section = std::move(spareSections_.back());
+  spareSections_.pop_back();
+  return section;
+}
+
+void CheckpointCoordinator::keepSpareSections(std::vector<std::string> sections) {
+  std::lock_guard<std::mutex> guard(spareMutex_);
+  for (std::string& section : sections)
+    if (spareSections_.size() < size_t(ranks_) && section.capacity() > 0)
+      spareSections_.push_back(std::move(section));
 }
 
 CheckpointStatistics CheckpointCoordinator::statistics() {

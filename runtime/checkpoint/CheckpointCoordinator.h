@@ -33,8 +33,12 @@
 // twice but part 0, which assembles the file. The part files and the
 // commit are written in the background once the ranks' sections are
 // encoded (BackgroundWrites.h): the ranks are rewound without waiting for
-// the disk, unless the next checkpoint is due before part 0's last commit
-// is done; then part 0 waits for it before it decides.
+// the disk, and a checkpoint falls due only once the last one is written
+// (part 0's commit), so a disk slower than the interval spaces the
+// checkpoints out instead of stopping the ranks; at an interval of 0 (every
+// control point) part 0 waits for the last commit before it decides. The
+// ranks copy their sections into the buffers of the last checkpoint
+// written, whose pages are mapped already.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -130,8 +134,11 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   void queueCheckpoint();
   bool writeCheckpoint(const JobRecord& job, const std::vector<std::string>& sections,
                        uint64_t sequence, std::string& error);
-  bool writePartCheckpoint(const JobRecord& job, std::vector<std::string> sections,
+  bool writePartCheckpoint(const JobRecord& job, const std::vector<std::string>& sections,
                            uint64_t sequence, const PartOutput& output, std::string& error);
+  // A buffer for a rank's next section, and the written sections given back.
+  std::string takeSpareSection();
+  void keepSpareSections(std::vector<std::string> sections);
 
   const int ranks_;
   const int firstRank_;
@@ -175,6 +182,17 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   std::atomic<uint64_t> backgroundBytes_ = 0;
   std::atomic<uint64_t> writtenSequence_ = 0;  // the last checkpoint this part wrote
   std::atomic<uint64_t> backgroundNanoseconds_ = 0;
+  // The sections of the last checkpoint written, kept for the ranks to copy
+  // the next one into (encodeRankSection's buffer): their pages are already
+  // mapped, which makes the copy several times cheaper than into fresh
+  // memory, for as much memory as one checkpoint of this part's ranks held
+  // anyway. At most one per rank of the part.
+  std::mutex spareMutex_;
+  std::vector<std::string> spareSections_;
+  // Part 0: the other parts' files of the last checkpoint, read again into
+  // the same buffers for the same reason. Only the background writes' thread
+  // touches them.
+  std::vector<std::string> partFileBuffers_;
   // Last: destroyed first, so every write is done before the rest goes.
   BackgroundWrites backgroundWrites_;
 };

@@ -12,14 +12,14 @@
 
 #include "checkpoint/FieldCoding.h"
 #include "snapshot/NonZeroPages.h"
-#include "util/Sha256.h"
+#include "util/Crc32c.h"
 
 namespace synergy::checkpoint {
 
 namespace {
 
 constexpr char kMagic[8] = {'S', 'Y', 'N', 'C', 'K', 'P', 'T', '\0'};
-constexpr size_t kHeaderBytes = 8 + 4 + 4 + 8 + 32 + 8 + 32;
+constexpr size_t kHeaderBytes = 8 + 4 + 4 + 8 + 32 + 8 + 4;
 constexpr uint64_t kWasmPage = 65536;
 constexpr uint64_t kMaxMemoryBytes = 65536 * kWasmPage;
 
@@ -288,7 +288,8 @@ bool isPlainRelativePath(std::string_view path) {
 std::string encodeRankSection(uint32_t worldRank, uint32_t unwindBuffer,
                               const std::vector<uint8_t>& globals, const uint8_t* memory,
                               uint64_t memoryBytes, const std::vector<OpenFile>& files,
-                              const MpiObjects& mpi, bool memoryIsAnonymous) {
+                              const MpiObjects& mpi, bool memoryIsAnonymous,
+                              std::string buffer) {
   // The runs are found first so that the section is allocated once, at its
   // size: growing it run by run would copy and zero it again each time.
   std::vector<std::pair<uint64_t, uint64_t>> runs;
@@ -302,7 +303,8 @@ std::string encodeRankSection(uint32_t worldRank, uint32_t unwindBuffer,
   // The open files and MPI objects that follow are small: if they outgrow
   // the slack, the one reallocation is of a section already this size.
   constexpr size_t kSlackForSmallRecords = 4096;
-  std::string out;
+  std::string out = std::move(buffer);
+  out.clear();
   out.reserve(4 + 4 + 4 + globals.size() + 8 + 4 + runBytes + kSlackForSmallRecords);
   put(out, worldRank);
   put(out, unwindBuffer);
@@ -346,12 +348,11 @@ std::string encodeCheckpointHead(uint64_t sequence, const Digest& programDigest,
   put(out, sequence);
   out.append(reinterpret_cast<const char*>(programDigest.data()), programDigest.size());
   put(out, payloadBytes);
-  util::Sha256 fileHash;
-  fileHash.update(out);
-  fileHash.update(jobSection);
-  for (std::string_view section : rankSections) fileHash.update(section);
-  Digest fileDigest = fileHash.digest();
-  out.append(reinterpret_cast<const char*>(fileDigest.data()), fileDigest.size());
+  util::Crc32c fileChecksum;
+  fileChecksum.update(out);
+  fileChecksum.update(jobSection);
+  for (std::string_view section : rankSections) fileChecksum.update(section);
+  put(out, fileChecksum.value());
   out += jobSection;
   return out;
 }
@@ -363,15 +364,15 @@ std::optional<CheckpointImage> decodeCheckpoint(std::string_view bytes, std::str
   }
   FieldReader reader(bytes.substr(sizeof kMagic));
   CheckpointImage image;
-  uint32_t version = 0, rankCount = 0;
+  uint32_t version = 0, rankCount = 0, fileChecksum = 0;
   uint64_t payloadBytes = 0;
-  std::string_view programDigest, fileDigest;
+  std::string_view programDigest;
   reader.read(version);
   reader.read(rankCount);
   reader.read(image.sequence);
   reader.take(32, programDigest);
   reader.read(payloadBytes);
-  reader.take(32, fileDigest);
+  reader.read(fileChecksum);
   if (version != kCheckpointVersion) {
     error = "checkpoint format version " + std::to_string(version) + " is not version " +
             std::to_string(kCheckpointVersion) +
@@ -385,11 +386,10 @@ std::optional<CheckpointImage> decodeCheckpoint(std::string_view bytes, std::str
     return std::nullopt;
   }
   std::string_view payload = bytes.substr(kHeaderBytes);
-  util::Sha256 fileHash;
-  fileHash.update(bytes.substr(0, kHeaderBytes - 32));
-  fileHash.update(payload);
-  Digest actual = fileHash.digest();
-  if (std::memcmp(actual.data(), fileDigest.data(), actual.size()) != 0) {
+  util::Crc32c actual;
+  actual.update(bytes.substr(0, kHeaderBytes - 4));
+  actual.update(payload);
+  if (actual.value() != fileChecksum) {
     error = "the checkpoint's checksum does not match its contents (corrupt file)";
     return std::nullopt;
   }

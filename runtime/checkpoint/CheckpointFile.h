@@ -14,8 +14,9 @@
 //
 // Layout (little-endian):
 //   header:  "SYNCKPT\0"  u32 version  u32 rankCount  u64 sequence
-//            u8[32] programDigest  u64 payloadBytes  u8[32] fileDigest
-//            (fileDigest: SHA-256 of the header before it and the payload)
+//            u8[32] programDigest  u64 payloadBytes  u32 fileChecksum
+//            (programDigest: SHA-256 of the program's bytes; fileChecksum:
+//            CRC-32C of the header before it and the payload)
 //   payload: job { u64 stdoutOffset  u64 stderrOffset  u32 pathBytes  u8[]
 //                  u32 argCount  argCount x { u32 bytes  u8[] }
 //                  u32 grantCount  grantCount x { u32 hostBytes  u8[]
@@ -35,7 +36,7 @@
 //                          MPI objects (MpiObjectSection.h) }
 //
 // A checkpoint file is hostile input: decodeCheckpoint checks the magic,
-// the version, the digest of the whole file and then every count,
+// the version, the checksum of the whole file and then every count,
 // length and offset against what is left of the file and against wasm32's
 // limits before it allocates, and refuses anything else with one line.
 // A grant's host path must be absolute and its guest path non-empty, an
@@ -48,8 +49,11 @@
 //
 // Version 3 added the grants and the environment, version 4 the open
 // files, version 5 the MPI objects, version 6 the output counts of a job
-// spread over hosts (partCount is 0 for a job on one host); a file of
-// another version is refused.
+// spread over hosts (partCount is 0 for a job on one host), version 7
+// replaced the file's SHA-256 by a CRC-32C (util/Crc32c.h: the checksum
+// guards against torn and corrupt files, which a CRC catches as well, and
+// the hashing was most of a checkpoint's CPU time); a file of another
+// version is refused.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -66,7 +70,7 @@
 
 namespace synergy::checkpoint {
 
-inline constexpr uint32_t kCheckpointVersion = 6;
+inline constexpr uint32_t kCheckpointVersion = 7;
 // Path, arguments, grants, environment and reason together.
 inline constexpr uint32_t kMaxJobTextBytes = 1u << 20;
 inline constexpr uint32_t kMaxCheckpointRanks = 4096;
@@ -153,11 +157,16 @@ struct CheckpointImage {
 // pages are stored), its open files and its MPI objects.
 // `memoryIsAnonymous`: the memory is private anonymous memory of this
 // process, whose never-populated pages need not be read
-// (snapshot/NonZeroPages.h).
+// (snapshot/NonZeroPages.h). `buffer`: a string whose contents are
+// dropped and whose capacity the section is built in, so that a rank's
+// section of one checkpoint can reuse the last one's pages (a fresh
+// allocation of that size costs a page fault per 4 KiB, several times
+// the copy itself).
 std::string encodeRankSection(uint32_t worldRank, uint32_t unwindBuffer,
                               const std::vector<uint8_t>& globals, const uint8_t* memory,
                               uint64_t memoryBytes, const std::vector<OpenFile>& files = {},
-                              const MpiObjects& mpi = {}, bool memoryIsAnonymous = false);
+                              const MpiObjects& mpi = {}, bool memoryIsAnonymous = false,
+                              std::string buffer = {});
 // Whether `path` may name an open file below a grant: "." or plain
 // components separated by single slashes (see the format's rules above).
 bool isPlainRelativePath(std::string_view path);
@@ -169,7 +178,7 @@ std::string encodeCheckpoint(uint64_t sequence, const Digest& programDigest,
                              const JobRecord& job = JobRecord(),
                              std::optional<uint32_t> rankCount = std::nullopt);
 // The same file's bytes before the ranks' sections (header and job
-// record), the digest covering the sections too: the head followed by the
+// record), the checksum covering the sections too: the head followed by the
 // sections is encodeCheckpoint's file, which a writer can so put on disk
 // without copying every rank's memory into one string first.
 std::string encodeCheckpointHead(uint64_t sequence, const Digest& programDigest,

@@ -10,21 +10,21 @@
 
 #include "checkpoint/CheckpointFile.h"
 #include "checkpoint/FieldCoding.h"
-#include "util/Sha256.h"
+#include "util/Crc32c.h"
 
 namespace synergy::checkpoint {
 
 namespace {
 
 constexpr char kPartMagic[8] = {'S', 'Y', 'N', 'C', 'K', 'P', 'R', 'T'};
-constexpr uint32_t kPartVersion = 1;
+constexpr uint32_t kPartVersion = 2;
 
 template <typename Sections>
-Digest digestOf(std::string_view head, const Sections& sections) {
-  util::Sha256 hash;
-  hash.update(head);
-  for (std::string_view section : sections) hash.update(section);
-  return hash.digest();
+uint32_t checksumOf(std::string_view head, const Sections& sections) {
+  util::Crc32c checksum;
+  checksum.update(head);
+  for (std::string_view section : sections) checksum.update(section);
+  return checksum.value();
 }
 
 }  // namespace
@@ -45,8 +45,7 @@ std::string encodePartFileHead(const PartSections& part, const std::vector<std::
   put(out, part.rankCount);
   putText(out, part.unresumable);
   put(out, sectionBytes);
-  Digest digest = digestOf(out, sections);
-  out.append(reinterpret_cast<const char*>(digest.data()), digest.size());
+  put(out, checksumOf(out, sections));
   return out;
 }
 
@@ -75,14 +74,14 @@ std::optional<PartSections> decodePartFile(std::string_view bytes, const PartSec
     return std::nullopt;
   }
   size_t headBytes = bytes.size() - reader.left();
-  std::string_view digestBytes;
-  if (!reader.take(sizeof(Digest), digestBytes) || reader.left() != sectionBytes) {
+  uint32_t checksum = 0;
+  if (!reader.read(checksum) || reader.left() != sectionBytes) {
     error = "the part file's length is not the one its header gives";
     return std::nullopt;
   }
   std::string_view sections = bytes.substr(bytes.size() - sectionBytes);
-  Digest digest = digestOf(bytes.substr(0, headBytes), std::array<std::string_view, 1>{sections});
-  if (std::memcmp(digest.data(), digestBytes.data(), digest.size()) != 0) {
+  if (checksumOf(bytes.substr(0, headBytes), std::array<std::string_view, 1>{sections}) !=
+      checksum) {
     error = "the part file's checksum does not match (corrupt)";
     return std::nullopt;
   }

@@ -6,14 +6,15 @@
 // checkpoint file and removes the part files (CheckpointCoordinator.h).
 // The file is read back from a directory other hosts write to, so part 0
 // takes nothing from it on trust: it must be this checkpoint's and this
-// part's, its length must be what its header says, and its digest must
+// part's, its length must be what its header says, and its checksum must
 // match; the sections inside are checked field by field when the
 // checkpoint is resumed (CheckpointFile.h).
 //
 // Layout (little-endian):
 //   "SYNCKPRT"  u32 version  u64 sequence  u32 part  u32 firstRank
 //   u32 rankCount  u32 unresumableBytes  u8[]  u64 sectionBytes
-//   u8[32] digest (SHA-256 of everything before it and the sections)
+//   u32 checksum (CRC-32C of everything before it and the sections; version
+//   2: version 1 had a SHA-256 there, see CheckpointFile.h's version 7)
 //   the ranks' sections (CheckpointFile.h), back to back, in rank order
 //
 //===----------------------------------------------------------------------===//
@@ -39,7 +40,7 @@ struct PartSections {
 };
 
 std::string partFileName(uint64_t sequence, uint32_t part);
-// The part file's bytes before the sections, its digest covering
+// The part file's bytes before the sections, its checksum covering
 // `sections` (in order) too: the file is the head followed by them, which
 // a writer so puts on disk without copying its ranks' memory again.
 std::string encodePartFileHead(const PartSections& part, const std::vector<std::string>& sections);

@@ -35,21 +35,10 @@ std::optional<std::string> readFile(const std::string& path) {
   return contents;
 }
 
-std::optional<std::string> readRegularFile(const std::string& path, size_t maxBytes,
-                                           std::string& error) {
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0) {
-    error = path + ": " + std::strerror(errno);
-    return std::nullopt;
-  }
-  struct stat readFrom;
-  auto contents = readRegularFile(fd, path, maxBytes, readFrom, error);
-  close(fd);
-  return contents;
-}
+namespace {
 
-std::optional<std::string> readRegularFile(int fd, const std::string& path, size_t maxBytes,
-                                           struct stat& readFrom, std::string& error) {
+bool readOpenRegularFile(int fd, const std::string& path, size_t maxBytes, struct stat& readFrom,
+                         std::string& contents, std::string& error) {
   std::string problem;
   if (fstat(fd, &readFrom) != 0) problem = std::strerror(errno);
   else if (!S_ISREG(readFrom.st_mode)) problem = "not a regular file";
@@ -57,11 +46,12 @@ std::optional<std::string> readRegularFile(int fd, const std::string& path, size
     problem = "larger than the limit of " + std::to_string(maxBytes) + " bytes";
   if (!problem.empty()) {
     error = path + ": " + problem;
-    return std::nullopt;
+    return false;
   }
   // Read one byte past the size seen, so a file that grows meanwhile is
   // noticed instead of read without bound.
-  std::string contents(size_t(readFrom.st_size) + 1, '\0');
+  contents.clear();
+  contents.resize(size_t(readFrom.st_size) + 1);
   size_t got = 0;
   while (got < contents.size()) {
     ssize_t n = read(fd, contents.data() + got, contents.size() - got);
@@ -71,9 +61,38 @@ std::optional<std::string> readRegularFile(int fd, const std::string& path, size
   }
   if (got != size_t(readFrom.st_size)) {
     error = path + ": changed size while being read";
-    return std::nullopt;
+    return false;
   }
   contents.resize(got);
+  return true;
+}
+
+}  // namespace
+
+bool readRegularFileInto(const std::string& path, size_t maxBytes, std::string& contents,
+                         std::string& error) {
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) {
+    error = path + ": " + std::strerror(errno);
+    return false;
+  }
+  struct stat readFrom;
+  bool read = readOpenRegularFile(fd, path, maxBytes, readFrom, contents, error);
+  close(fd);
+  return read;
+}
+
+std::optional<std::string> readRegularFile(const std::string& path, size_t maxBytes,
+                                           std::string& error) {
+  std::string contents;
+  if (!readRegularFileInto(path, maxBytes, contents, error)) return std::nullopt;
+  return contents;
+}
+
+std::optional<std::string> readRegularFile(int fd, const std::string& path, size_t maxBytes,
+                                           struct stat& readFrom, std::string& error) {
+  std::string contents;
+  if (!readOpenRegularFile(fd, path, maxBytes, readFrom, contents, error)) return std::nullopt;
   return contents;
 }
 

@@ -21,6 +21,12 @@ std::optional<std::string> readRegularFile(const std::string& path, size_t maxBy
 // `path` in the error; `readFrom` gets its fstat from before the read.
 std::optional<std::string> readRegularFile(int fd, const std::string& path, size_t maxBytes,
                                            struct stat& readFrom, std::string& error);
+// readRegularFile into `contents`, whose capacity it reuses: a caller that
+// reads files of a similar size again and again (part 0 of a cluster
+// checkpoint, the other parts' files) maps their pages once. False with
+// `error` as above.
+bool readRegularFileInto(const std::string& path, size_t maxBytes, std::string& contents,
+                         std::string& error);
 
 // Writes through a temporary in the same directory and renames it into place,
 // so readers never see a partial file. Returns false on failure.

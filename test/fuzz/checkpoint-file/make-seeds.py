@@ -10,12 +10,16 @@
 # communicator), so that mutations start on both sides of
 # them. Run it again after a format change:
 #   python3 test/fuzz/checkpoint-file/make-seeds.py test/fuzz/checkpoint-file/corpus
-import hashlib
 import os
 import struct
 import sys
 
-VERSION = 6
+# The checksum's function, shared with the lit tests' forger.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lit",
+                                "mpi", "Inputs"))
+from forge_checkpoint import crc32c  # noqa: E402
+
+VERSION = 7
 PAGE = 65536
 
 
@@ -113,7 +117,7 @@ def checkpoint(ranks, job_record):
     payload = job_record + b"".join(ranks)
     header = b"SYNCKPT\0" + struct.pack("<IIQ", VERSION, len(ranks), 7) + bytes(32)
     header += struct.pack("<Q", len(payload))
-    return header + hashlib.sha256(header + payload).digest() + payload
+    return header + struct.pack("<I", crc32c(header + payload)) + payload
 
 
 def main():

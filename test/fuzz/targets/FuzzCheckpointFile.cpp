@@ -5,10 +5,10 @@
 // either a checkpoint image or a one-line refusal, never a crash, undefined
 // behaviour, a leak or an allocation sized by the input.
 //
-// The file's SHA-256 is checked before its sections, and random mutations
-// almost never keep it right, so the target rewrites the digest field of
+// The file's CRC-32C is checked before its sections, and random mutations
+// almost never keep it right, so the target rewrites the checksum field of
 // every input long enough to have one: mutations then reach the section
-// parser. (The digest comparison itself is what this leaves out.)
+// parser. (The checksum comparison itself is what this leaves out.)
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,20 +20,20 @@
 #include <string>
 
 #include "checkpoint/CheckpointFile.h"
-#include "util/Sha256.h"
+#include "util/Crc32c.h"
 
 namespace {
-constexpr size_t kHeaderBytes = 8 + 4 + 4 + 8 + 32 + 8 + 32;
+constexpr size_t kHeaderBytes = 8 + 4 + 4 + 8 + 32 + 8 + 4;
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string file(reinterpret_cast<const char*>(data), size);
   if (file.size() >= kHeaderBytes) {
-    synergy::util::Sha256 hash;
-    hash.update(std::string_view(file).substr(0, kHeaderBytes - 32));
-    hash.update(std::string_view(file).substr(kHeaderBytes));
-    auto digest = hash.digest();
-    std::memcpy(file.data() + kHeaderBytes - 32, digest.data(), digest.size());
+    synergy::util::Crc32c checksum;
+    checksum.update(std::string_view(file).substr(0, kHeaderBytes - 4));
+    checksum.update(std::string_view(file).substr(kHeaderBytes));
+    uint32_t value = checksum.value();
+    std::memcpy(file.data() + kHeaderBytes - 4, &value, sizeof value);
   }
   std::string error;
   auto image = synergy::checkpoint::decodeCheckpoint(file, error);

@@ -29,13 +29,13 @@
 #include "mpi/Datatype.h"
 #include "mpi/MpiAbi.h"
 
-#include "util/Sha256.h"
+#include "util/Crc32c.h"
 
 namespace synergy::checkpoint {
 namespace {
 
 constexpr uint64_t kMemoryBytes = 2 * 65536;
-constexpr size_t kHeaderBytes = 8 + 4 + 4 + 8 + 32 + 8 + 32;
+constexpr size_t kHeaderBytes = 8 + 4 + 4 + 8 + 32 + 8 + 4;
 
 std::vector<uint8_t> sampleMemory(uint8_t seed) {
   std::vector<uint8_t> memory(kMemoryBytes, 0);
@@ -80,11 +80,11 @@ std::string sampleFile() {
 // Rewrites the file's checksum, so that a deliberately wrong field is
 // reached by the later checks instead of stopping at the checksum.
 std::string withFreshChecksum(std::string file) {
-  util::Sha256 hash;
-  hash.update(std::string_view(file).substr(0, kHeaderBytes - 32));
-  hash.update(std::string_view(file).substr(kHeaderBytes));
-  Digest digest = hash.digest();
-  std::memcpy(file.data() + kHeaderBytes - 32, digest.data(), digest.size());
+  util::Crc32c checksum;
+  checksum.update(std::string_view(file).substr(0, kHeaderBytes - 4));
+  checksum.update(std::string_view(file).substr(kHeaderBytes));
+  uint32_t value = checksum.value();
+  std::memcpy(file.data() + kHeaderBytes - 4, &value, sizeof value);
   return file;
 }
 
@@ -148,6 +148,23 @@ TEST(CheckpointFile, SectionOfAnAnonymousMemoryIsTheSameWithoutReadingUntouchedP
   EXPECT_EQ(skipping, encodeRankSection(1, 65536, {4}, sample.data(), kMemoryBytes));
 }
 
+// A section built in the last checkpoint's buffer is the same section, in
+// the same allocation when it fits, whatever the buffer held.
+TEST(CheckpointFile, SectionReusesItsBuffer) {
+  std::vector<uint8_t> memory = sampleMemory(9);
+  std::string fresh = encodeRankSection(2, 65536, {5, 6}, memory.data(), kMemoryBytes);
+  std::string buffer(fresh.size() + 8192, 'x');
+  const char* pages = buffer.data();
+  std::string reused = encodeRankSection(2, 65536, {5, 6}, memory.data(), kMemoryBytes, {}, {},
+                                         false, std::move(buffer));
+  EXPECT_EQ(reused, fresh);
+  EXPECT_EQ(reused.data(), pages);
+  std::string small = "too small";
+  EXPECT_EQ(encodeRankSection(2, 65536, {5, 6}, memory.data(), kMemoryBytes, {}, {}, false,
+                              std::move(small)),
+            fresh);
+}
+
 // The coordinator writes encodeCheckpointHead's bytes and then the
 // sections from where they are: that must be encodeCheckpoint's file, also
 // when one string holds several ranks' sections (a host part's).
@@ -200,6 +217,11 @@ TEST(CheckpointPartFile, RoundTripAndRefusals) {
   corrupt[corrupt.size() - 3] ^= 1;
   EXPECT_FALSE(decodePartFile(corrupt, part, error));
   EXPECT_EQ(error, "the part file's checksum does not match (corrupt)");
+  // The checksum itself, the four bytes before the sections.
+  std::string corruptChecksum = file;
+  corruptChecksum[file.size() - sections[0].size() - sections[1].size() - 1] ^= 0x80;
+  EXPECT_FALSE(decodePartFile(corruptChecksum, part, error));
+  EXPECT_EQ(error, "the part file's checksum does not match (corrupt)");
   EXPECT_FALSE(decodePartFile("SYNCKPT", part, error));
   EXPECT_EQ(error, "not a part of a Synergy checkpoint");
 }
@@ -215,15 +237,15 @@ TEST(CheckpointFile, RefusesAnotherVersion) {
   std::string file = sampleFile();
   file[8] = 9;
   EXPECT_EQ(refusal(file),
-            "checkpoint format version 9 is not version 6, the one this synergy-run reads "
+            "checkpoint format version 9 is not version 7, the one this synergy-run reads "
             "(checkpoint again with this build)");
   // Version 2, before grants and the environment were recorded, 3, before
-  // open files were, 4, before MPI objects were, and 5, before the output
-  // counts of host parts were.
-  for (char old : {2, 3, 4, 5}) {
+  // open files were, 4, before MPI objects were, 5, before the output
+  // counts of host parts were, and 6, with a SHA-256 where the CRC-32C is.
+  for (char old : {2, 3, 4, 5, 6}) {
     file[8] = old;
     EXPECT_NE(refusal(file).find("checkpoint format version " + std::to_string(old) +
-                                 " is not version 6"),
+                                 " is not version 7"),
               std::string::npos);
   }
 }
@@ -238,6 +260,14 @@ TEST(CheckpointFile, RefusesACorruptPayload) {
   std::string file = sampleFile();
   file[file.size() / 2] ^= 0x40;
   EXPECT_EQ(refusal(file), "the checkpoint's checksum does not match its contents (corrupt file)");
+  // A flipped bit in the sequence, the program digest or the checksum itself.
+  for (size_t at : {size_t(16), size_t(30), kHeaderBytes - 4, kHeaderBytes - 1}) {
+    std::string flipped = sampleFile();
+    flipped[at] ^= 0x01;
+    EXPECT_EQ(refusal(flipped),
+              "the checkpoint's checksum does not match its contents (corrupt file)")
+        << "byte " << at;
+  }
 }
 
 TEST(CheckpointFile, RefusesLyingSectionsBehindAGoodChecksum) {
