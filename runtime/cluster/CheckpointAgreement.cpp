@@ -195,6 +195,13 @@ bool CheckpointAgreement::onFrame(uint32_t from, transport::FrameType type,
   return true;
 }
 
+bool CheckpointAgreement::allAnswered(std::optional<Vote> PartSlot::*which,
+                                      uint64_t round) const {
+  for (uint32_t p = 1; p < slots_.size(); ++p)
+    if (!(slots_[p].*which) || (slots_[p].*which)->round != round) return false;
+  return true;
+}
+
 // Part 0, with every part's vote of this round in slots_ (and `own`): why
 // the job must not suspend now as its ranks stand, empty when it may once
 // nothing is in flight (settleCounts).
@@ -223,12 +230,8 @@ bool CheckpointAgreement::settleCounts(std::unique_lock<std::mutex>& lock, int w
       util::appendLittleEndian(payload, round, 8);
       link_->sendToPart(p, transport::FrameType::CheckpointRecount, std::move(payload));
     }
-    bool answered = waitAsRank(lock, worldRank, [&] {
-      for (uint32_t p = 1; p < slots_.size(); ++p)
-        if (!slots_[p].recount || slots_[p].recount->round != round) return false;
-      return true;
-    });
-    if (!answered) return false;
+    if (!waitAsRank(lock, worldRank, [&] { return allAnswered(&PartSlot::recount, round); }))
+      return false;
     Reading current{{link_->framesSent(), link_->framesReceived()}};
     for (uint32_t p = 1; p < slots_.size(); ++p)
       current.push_back({slots_[p].recount->sent, slots_[p].recount->received});
@@ -270,12 +273,7 @@ bool CheckpointAgreement::agree(int worldRank, bool due, bool canSuspend, std::s
     return decision_->suspend;
   }
   due = due || migrating;
-  auto allVoted = [&](std::optional<Vote> PartSlot::*which) {
-    for (uint32_t p = 1; p < slots_.size(); ++p)
-      if (!(slots_[p].*which) || (slots_[p].*which)->round != round) return false;
-    return true;
-  };
-  if (!waitAsRank(lock, worldRank, [&] { return allVoted(&PartSlot::vote); })) {
+  if (!waitAsRank(lock, worldRank, [&] { return allAnswered(&PartSlot::vote, round); })) {
     aborted = true;
     return false;
   }

@@ -132,6 +132,8 @@ class CheckpointAgreement final : public checkpoint::HostParts {
   // counted as blocked by the job's deadlock check meanwhile.
   template <typename Ready>
   bool waitAsRank(std::unique_lock<std::mutex>& lock, int worldRank, Ready&& ready);
+  // Part 0's: whether every other part's vote (or recount) of `round` is in.
+  bool allAnswered(std::optional<Vote> PartSlot::*which, uint64_t round) const;
   std::string decide(bool due, const Vote& own);
   // Part 0, at a due round every part can suspend at: recounts until the
   // frame counts are settled (step 2) and sets `why` the job must not

@@ -9,13 +9,13 @@
 // everything it started. A child inherits no descriptor but its stdio and
 // its grants: one that kept the daemon's listening socket or a client's
 // connection open would hide the daemon's death from the client and the
-// other hosts while the child lives. The spare (JobWorker.h) is started the same way,
-// with the socket it reads its command line from on stdin instead, by a
-// thread of its own that lives as long as the host (a spare dies with the
-// thread that started it). Once a job has taken the spare, that thread
-// starts the next one only when the job ends or kSpareRestartDelay later:
-// loading a new synergy-run costs as much CPU as the job's own start, and
-// on a busy host the two would share it.
+// other hosts while the child lives. The spare (JobWorker.h) is started
+// the same way, with the socket it reads its command line from on stdin
+// instead, by a thread of its own that lives as long as the host (a spare
+// dies with the thread that started it). Once a job has taken the spare,
+// that thread starts the next one only when the job ends or
+// kSpareRestartDelay later: loading a new synergy-run costs as much CPU as
+// the job's own start, and on a busy host the two would share it.
 //
 //===----------------------------------------------------------------------===//
 #include "cluster/JobHost.h"
