@@ -25,6 +25,12 @@ namespace {
 
 // How often a waiting part looks whether its job has aborted.
 constexpr auto kAbortCheckInterval = std::chrono::milliseconds(100);
+// How long part 0 recounts frames still in flight at a due round before it
+// gives the round up: a collective's last frames arrive within a few
+// recounts; a job whose frames stay in flight longer goes on to its next
+// control point.
+constexpr unsigned kMaxRecounts = 50;
+constexpr auto kRecountLimit = std::chrono::milliseconds(500);
 
 void putReason(std::vector<uint8_t>& out, const std::string& why) {
   std::string text = why.substr(0, transport::kMaxRefusalBytes);
@@ -108,10 +114,17 @@ bool CheckpointAgreement::onFrame(uint32_t from, transport::FrameType type,
         reason = "malformed CheckpointVote";
         return false;
       }
+      // One recount is outstanding at a time: a reply part 0 did not ask
+      // for could be taken for the next one's.
+      if (payload[8] == 2 && !slots_[from].recountAsked) {
+        reason = "CheckpointVote recount that was not asked for";
+        return false;
+      }
       vote.round = util::readLittleEndian(payload.data(), 8);
       vote.canSuspend = payload[9] == 1;
       vote.sent = util::readLittleEndian(payload.data() + 10, 8);
       vote.received = util::readLittleEndian(payload.data() + 18, 8);
+      if (payload[8] == 2) slots_[from].recountAsked = false;
       (payload[8] == 1 ? slots_[from].vote : slots_[from].recount) = std::move(vote);
       break;
     }
@@ -182,22 +195,62 @@ bool CheckpointAgreement::onFrame(uint32_t from, transport::FrameType type,
   return true;
 }
 
+bool CheckpointAgreement::allAnswered(std::optional<Vote> PartSlot::*which,
+                                      uint64_t round) const {
+  for (uint32_t p = 1; p < slots_.size(); ++p)
+    if (!(slots_[p].*which) || (slots_[p].*which)->round != round) return false;
+  return true;
+}
+
 // Part 0, with every part's vote of this round in slots_ (and `own`): why
-// the job must not suspend now, empty when it may.
+// the job must not suspend now as its ranks stand, empty when it may once
+// nothing is in flight (settleCounts).
 std::string CheckpointAgreement::decide(bool due, const Vote& own) {
   if (!due) return {};
   if (!own.canSuspend) return own.why;
-  uint64_t sent = own.sent, received = own.received;
-  for (uint32_t p = 1; p < slots_.size(); ++p) {
-    const Vote& vote = *slots_[p].vote;
-    if (!vote.canSuspend) return vote.why;
-    sent += vote.sent;
-    received += vote.received;
-  }
-  if (sent != received)
-    return "a message between hosts is in flight (" + std::to_string(sent) + " frames sent, " +
-           std::to_string(received) + " received)";
+  for (uint32_t p = 1; p < slots_.size(); ++p)
+    if (!slots_[p].vote->canSuspend) return slots_[p].vote->why;
   return {};
+}
+
+bool CheckpointAgreement::settleCounts(std::unique_lock<std::mutex>& lock, int worldRank,
+                                       uint64_t round, const Vote& own, std::string& why) {
+  // Each part's frames sent and received at the last reading, part 0's
+  // own first; the votes are the first reading.
+  using Reading = std::vector<std::pair<uint64_t, uint64_t>>;
+  Reading previous{{own.sent, own.received}};
+  for (uint32_t p = 1; p < slots_.size(); ++p)
+    previous.push_back({slots_[p].vote->sent, slots_[p].vote->received});
+  auto start = std::chrono::steady_clock::now();
+  for (unsigned recount = 1;; ++recount) {
+    for (uint32_t p = 1; p < slots_.size(); ++p) {
+      slots_[p].recount.reset();
+      slots_[p].recountAsked = true;
+      std::vector<uint8_t> payload;
+      util::appendLittleEndian(payload, round, 8);
+      link_->sendToPart(p, transport::FrameType::CheckpointRecount, std::move(payload));
+    }
+    if (!waitAsRank(lock, worldRank, [&] { return allAnswered(&PartSlot::recount, round); }))
+      return false;
+    Reading current{{link_->framesSent(), link_->framesReceived()}};
+    for (uint32_t p = 1; p < slots_.size(); ++p)
+      current.push_back({slots_[p].recount->sent, slots_[p].recount->received});
+    uint64_t sent = 0, received = 0;
+    for (const auto& counts : current) {
+      sent += counts.first;
+      received += counts.second;
+    }
+    if (current == previous && sent == received) {
+      why.clear();
+      return true;
+    }
+    why = "a message between hosts was in flight (" + std::to_string(sent) + " frames sent, " +
+          std::to_string(received) + " received, after " + std::to_string(recount) +
+          (recount == 1 ? " recount)" : " recounts)");
+    if (recount >= kMaxRecounts || std::chrono::steady_clock::now() - start >= kRecountLimit)
+      return true;
+    previous = std::move(current);
+  }
 }
 
 bool CheckpointAgreement::agree(int worldRank, bool due, bool canSuspend, std::string& why,
@@ -220,33 +273,17 @@ bool CheckpointAgreement::agree(int worldRank, bool due, bool canSuspend, std::s
     return decision_->suspend;
   }
   due = due || migrating;
-  auto allVoted = [&](std::optional<Vote> PartSlot::*which) {
-    for (uint32_t p = 1; p < slots_.size(); ++p)
-      if (!(slots_[p].*which) || (slots_[p].*which)->round != round) return false;
-    return true;
-  };
-  if (!waitAsRank(lock, worldRank, [&] { return allVoted(&PartSlot::vote); })) {
+  if (!waitAsRank(lock, worldRank, [&] { return allAnswered(&PartSlot::vote, round); })) {
     aborted = true;
     return false;
   }
   why = decide(due, own);
-  if (due && why.empty() && slots_.size() > 1) {
-    for (uint32_t p = 1; p < slots_.size(); ++p) {
-      std::vector<uint8_t> payload;
-      util::appendLittleEndian(payload, round, 8);
-      link_->sendToPart(p, transport::FrameType::CheckpointRecount, std::move(payload));
-    }
-    if (!waitAsRank(lock, worldRank, [&] { return allVoted(&PartSlot::recount); })) {
-      aborted = true;
-      return false;
-    }
-    bool unchanged = link_->framesSent() == own.sent && link_->framesReceived() == own.received;
-    for (uint32_t p = 1; p < slots_.size(); ++p)
-      unchanged = unchanged && slots_[p].recount->sent == slots_[p].vote->sent &&
-                  slots_[p].recount->received == slots_[p].vote->received;
-    if (!unchanged) why = "a message between hosts was in flight";
+  if (due && why.empty() && slots_.size() > 1 && !settleCounts(lock, worldRank, round, own, why)) {
+    aborted = true;
+    return false;
   }
   bool suspend = due && why.empty();
+  if (migrating && !suspend) migration_->notTaken(round, why);
   if (migrating && suspend) {
     migrationRound_ = round;
     migrationStart_ = std::chrono::steady_clock::now();

@@ -15,7 +15,12 @@
 //     the last vote on, so then there was a moment, the last vote, when
 //     every frame sent had been received: nothing in flight. A single
 //     round would not do: a frame sent after one part voted can make up
-//     for one still in flight to another.
+//     for one still in flight to another. While frames are still on the
+//     wire (a collective's last frames can be, as the parts vote), part 0
+//     asks again, one recount at a time, until two readings in a row are
+//     equal and balance, for at most kMaxRecounts recounts or
+//     kRecountLimit (CheckpointAgreement.cpp): the same argument then
+//     holds for the moment between those two readings.
 //  3. Part 0 sends its decision (CheckpointDecision) with the checkpoint's
 //     number; each part writes its sections and reports it
 //     (CheckpointWritten) with its stdout count, and part 0 commits the
@@ -113,6 +118,7 @@ class CheckpointAgreement final : public checkpoint::HostParts {
   // What part 0 knows of part p.
   struct PartSlot {
     std::optional<Vote> vote, recount;
+    bool recountAsked = false;  // a recount is outstanding: only then is one taken
     std::optional<Written> written;
   };
 
@@ -126,7 +132,14 @@ class CheckpointAgreement final : public checkpoint::HostParts {
   // counted as blocked by the job's deadlock check meanwhile.
   template <typename Ready>
   bool waitAsRank(std::unique_lock<std::mutex>& lock, int worldRank, Ready&& ready);
+  // Part 0's: whether every other part's vote (or recount) of `round` is in.
+  bool allAnswered(std::optional<Vote> PartSlot::*which, uint64_t round) const;
   std::string decide(bool due, const Vote& own);
+  // Part 0, at a due round every part can suspend at: recounts until the
+  // frame counts are settled (step 2) and sets `why` the job must not
+  // suspend (empty: it may); false when the job aborted meanwhile.
+  bool settleCounts(std::unique_lock<std::mutex>& lock, int worldRank, uint64_t round,
+                    const Vote& own, std::string& why);
   // Forwards this part's last output and ends the process with
   // kMigratedExitStatus.
   [[noreturn]] void endToBeMoved();

@@ -6,13 +6,16 @@
 // them under one mutex. Children are started with posix_spawn (no code runs
 // between fork and exec in this multithreaded process), with stdin from
 // /dev/null and in a new process group so that killing a job kills
-// everything it started. The spare (JobWorker.h) is started the same way,
-// with the socket it reads its command line from on stdin instead, by a
-// thread of its own that lives as long as the host (a spare dies with the
-// thread that started it). Once a job has taken the spare, that thread
-// starts the next one only when the job ends or kSpareRestartDelay later:
-// loading a new synergy-run costs as much CPU as the job's own start, and
-// on a busy host the two would share it.
+// everything it started. A child inherits no descriptor but its stdio and
+// its grants: one that kept the daemon's listening socket or a client's
+// connection open would hide the daemon's death from the client and the
+// other hosts while the child lives. The spare (JobWorker.h) is started
+// the same way, with the socket it reads its command line from on stdin
+// instead, by a thread of its own that lives as long as the host (a spare
+// dies with the thread that started it). Once a job has taken the spare,
+// that thread starts the next one only when the job ends or
+// kSpareRestartDelay later: loading a new synergy-run costs as much CPU as
+// the job's own start, and on a busy host the two would share it.
 //
 //===----------------------------------------------------------------------===//
 #include "cluster/JobHost.h"
@@ -36,6 +39,7 @@
 #include <unistd.h>
 #include <utility>
 
+#include "cluster/HostDeathHook.h"
 #include "cluster/JobGrants.h"
 #include "cluster/JobMessages.h"
 #include "cluster/JobPart.h"
@@ -165,6 +169,7 @@ class JobHost::Impl {
   }
 
   bool onRunJob(transport::Connection& from, const transport::Frame& frame, std::string& reason) {
+    dieIfTestLosesHostAt("run-job");
     auto job = std::make_shared<HostedJob>();
     if (!decodeRunJob(frame.payload, job->request, reason)) return false;
     job->client = from.shared_from_this();
@@ -209,6 +214,7 @@ class JobHost::Impl {
     std::shared_ptr<HostedJob> job = it->second;
     const std::vector<uint8_t>& payload = frame.payload;
     if (frame.type == transport::FrameType::ModuleHead) {
+      dieIfTestLosesHostAt("module");
       if (payload.size() != transport::kModuleHeadBytes) {
         reason = "ModuleHead of the wrong size";
         return false;
@@ -300,6 +306,7 @@ class JobHost::Impl {
     log("job " + std::to_string(request.jobId) + ": running " + std::to_string(request.ranks) +
         " ranks of module " + hashHex(request.moduleHash) +
         (usedSpare ? " in a pre-started process" : ""));
+    dieIfTestLosesHostAt("part-started");
     std::thread([this, job, pid = child.pid, out = child.out, err = child.err] {
       forwardOutput(*job->client, out, err);
       int waitStatus = 0;
@@ -421,15 +428,23 @@ class JobHost::Impl {
       posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
     posix_spawn_file_actions_adddup2(&actions, outPipe[1], STDOUT_FILENO);
     posix_spawn_file_actions_adddup2(&actions, errPipe[1], STDERR_FILENO);
-    int childFd = std::max(errPipe[1], outPipe[1]);
+    // The grants go first above every descriptor they or the pipes have,
+    // then down to 3, 4, ...; everything above them is closed.
+    int aboveAll = std::max(errPipe[1], outPipe[1]);
     for (const sandbox::UniqueFd& directory : grants.directories)
-      childFd = std::max(childFd, directory.get());
+      aboveAll = std::max(aboveAll, directory.get());
     std::vector<std::string> grantArguments;
+    for (size_t i = 0; i < grants.directories.size(); ++i)
+      posix_spawn_file_actions_adddup2(&actions, grants.directories[i].get(),
+                                       aboveAll + 1 + int(i));
     for (size_t i = 0; i < grants.directories.size(); ++i) {
-      posix_spawn_file_actions_adddup2(&actions, grants.directories[i].get(), ++childFd);
+      int childFd = STDERR_FILENO + 1 + int(i);
+      posix_spawn_file_actions_adddup2(&actions, aboveAll + 1 + int(i), childFd);
       grantArguments.push_back("--dir");
       grantArguments.push_back(grants.specFor(i, childFd));
     }
+    posix_spawn_file_actions_addclosefrom_np(&actions,
+                                             STDERR_FILENO + 1 + int(grants.directories.size()));
     if (grants.workingDirectory.valid())
       posix_spawn_file_actions_addfchdir_np(&actions, grants.workingDirectory.get());
     argv.insert(std::find(argv.begin(), argv.end(), "--"), grantArguments.begin(),

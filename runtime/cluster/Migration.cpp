@@ -343,4 +343,14 @@ bool MigrationWatch::finished(bool stop, std::string reason) {
   return stop;
 }
 
+void MigrationWatch::notTaken(uint64_t round, const std::string& why) {
+  if (!redis_) return;
+  try {
+    redis_->command({"HSET", recordKey(jobId_), "reason",
+                     "not taken at control point " + std::to_string(round) + ": " + why});
+  } catch (const StateStoreError&) {
+    // Only the client's note loses its reason.
+  }
+}
+
 }  // namespace synergy::cluster

@@ -134,6 +134,11 @@ class MigrationWatch {
   // record becomes `aborted` with `reason`, noted on stderr. Whether the
   // job stops: not when the record cannot be written.
   bool finished(bool stop, std::string reason);
+  // The request that applied at control point `round` was not taken there
+  // (`why`, CheckpointAgreement.h): recorded as the record's reason, which
+  // the client notes when the job ends with its move still pending. A
+  // store that cannot be written loses only that.
+  void notTaken(uint64_t round, const std::string& why);
 
  private:
   StateUrl state_;

@@ -19,7 +19,9 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <thread>
+#include <utility>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -193,6 +195,20 @@ std::vector<PlacedPart> placeJob(cluster::ClusterState& state, const PlacementPo
     }
     return placed;
   }
+}
+
+// What a connection's end adds to "lost the connection to host H": nothing
+// when it closed or failed as a host that went away does ("read failed:
+// Connection reset by peer", a frame cut short), else ": " and the reason
+// it was dropped (a frame the host should not have sent), taken from the
+// transport's `line` when that names `connection`.
+std::string droppedBecause(const std::string& line, const transport::Connection& connection) {
+  std::string prefix = "dropped connection to " + connection.peerName() + ": ";
+  if (line.compare(0, prefix.size(), prefix) != 0) return {};
+  std::string reason = line.substr(prefix.size());
+  for (const char* wentAway : {"read failed: ", "write failed: ", "truncated frame"})
+    if (reason.compare(0, std::strlen(wentAway), wentAway) == 0) return {};
+  return ": " + reason;
 }
 
 std::string rankRange(const PlacedPart& part) {
@@ -379,16 +395,19 @@ std::optional<RemoteJobOptions> restartMoved(const RemoteJobOptions& options, ui
 }
 
 // A job that ended with the move its client asked for still pending says
-// so (an aborted move was noted by the job itself).
+// so, with the last reason part 0 recorded for not taking it at a control
+// point it applied at (an aborted move was noted by the job itself).
 void noteMoveNotTaken(const RemoteJobOptions& options, uint64_t jobId) {
   try {
     cluster::RedisConnection redis(options.state, std::chrono::milliseconds(2000));
     std::optional<cluster::MigrationRequest> request = cluster::readMigration(redis, jobId);
     if (!request || request->state != "requested") return;
+    std::string lastReason = request->reason.empty() ? "" : " (last " + request->reason + ")";
     std::fprintf(stderr,
                  "synergy-run: note: job %llu ended before its move of %s (from barrier control "
-                 "point %llu on) was taken\n",
-                 (unsigned long long)jobId, request->what.c_str(), (unsigned long long)request->at);
+                 "point %llu on) was taken%s\n",
+                 (unsigned long long)jobId, request->what.c_str(), (unsigned long long)request->at,
+                 lastReason.c_str());
   } catch (const cluster::StateStoreError&) {
     // Only a note is lost; the job's status stands.
   }
@@ -400,7 +419,10 @@ void noteMoveNotTaken(const RemoteJobOptions& options, uint64_t jobId) {
 // part's output, so that no part's last lines are lost; once one part has
 // failed, the others get kPartsEndLimit to do so before leaving closes
 // their connections, which kills them. A host lost before it reported ends
-// the job at once with an error naming the host and ranks.
+// the job at once with an error naming the host and ranks: one whose
+// connection closes or resets, for whatever reason, at any point from its
+// handshake on, and one that cannot be connected to or closes before the
+// handshake without refusing it (HelloRefused).
 int runPlacedJob(const std::string& token, const std::string& module,
                  const std::vector<PlacedPart>& parts, OutputJournal* journal) {
   std::mutex mutex;
@@ -409,6 +431,12 @@ int runPlacedJob(const std::string& token, const std::string& module,
   std::optional<int> failedStatus;
   size_t exited = 0;
   std::map<const transport::Connection*, size_t> partOf;
+  // Connections that closed after their handshake but before their part
+  // was entered in partOf; each is taken out by the thread that opened it.
+  std::set<const transport::Connection*> closedBeforeStart;
+  // The transport's last "dropped connection to ADDRESS: why" line, for
+  // the onClosed that follows it on the I/O thread.
+  std::string lastDrop;
   std::vector<PendingOutput> pending(parts.size());
   for (size_t i = 0; i < parts.size(); ++i) {
     pending[i].part = uint32_t(i);
@@ -466,17 +494,24 @@ int runPlacedJob(const std::string& token, const std::string& module,
        .onClosed =
            [&](transport::Connection& connection) {
              std::lock_guard<std::mutex> lock(mutex);
+             std::string why = droppedBecause(std::exchange(lastDrop, {}), connection);
              auto it = partOf.find(&connection);
-             if (it == partOf.end()) return;
+             if (it == partOf.end()) {
+               closedBeforeStart.insert(&connection);
+               return;
+             }
              const PlacedPart& part = parts[it->second];
              finish({2,
-                     "lost the connection to host " + part.host.id + " (" + rankRange(part) + ")",
+                     "lost the connection to host " + part.host.id + " (" + rankRange(part) + ")" +
+                         why,
                      part.host.id});
            },
        .log =
            [&](const std::string& line) {
+             // Every line is a dropped connection, which onClosed or
+             // connectionTo's error reports.
              std::lock_guard<std::mutex> lock(mutex);
-             finish({2, line});
+             lastDrop = line;
            }});
   // Every host's connection handshake and job start run at the same time:
   // one connecting thread per further host, the first on this thread.
@@ -492,17 +527,25 @@ int runPlacedJob(const std::string& token, const std::string& module,
       errors[i] = "host " + host.id + " has a malformed address '" + host.address + "'";
       return;
     }
+    bool refused = false;
     std::shared_ptr<transport::Connection> connection =
-        transport.connectionTo(address, port, errors[i]);
+        transport.connectionTo(address, port, errors[i], &refused);
     if (!connection) {
       // A host that answered and refused the handshake (a wrong token) is
-      // there; one that cannot be connected to is not.
-      unreachable[i] = errors[i].find("before the handshake") == std::string::npos;
+      // there; one that cannot be connected to, or closes or resets the
+      // connection before the handshake, is not.
+      unreachable[i] = !refused;
       return;
     }
     {
       std::lock_guard<std::mutex> lock(mutex);
       if (outcome) return;
+      if (closedBeforeStart.erase(connection.get())) {
+        errors[i] = "lost the connection to host " + host.id + " (" + rankRange(parts[i]) +
+                    ") before its part started";
+        unreachable[i] = true;
+        return;
+      }
       partOf[connection.get()] = i;
     }
     connection->send(transport::FrameType::RunJob, cluster::encodeRunJob(parts[i].request));

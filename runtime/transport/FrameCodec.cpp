@@ -18,6 +18,7 @@ static bool isKnownFrameType(uint16_t raw) {
   switch (static_cast<FrameType>(raw)) {
     case FrameType::Hello:
     case FrameType::HelloAck:
+    case FrameType::HelloRefused:
     case FrameType::Ping:
     case FrameType::Pong:
     case FrameType::RunJob:
@@ -93,6 +94,8 @@ const char* frameTypeName(FrameType type) {
       return "Hello";
     case FrameType::HelloAck:
       return "HelloAck";
+    case FrameType::HelloRefused:
+      return "HelloRefused";
     case FrameType::Ping:
       return "Ping";
     case FrameType::Pong:

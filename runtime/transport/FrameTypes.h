@@ -250,6 +250,11 @@ enum class FrameType : uint16_t {
   // up to date when the operation acquires.
   OmpSyncRequest = 67,
   OmpSyncReply = 68,
+  // Server to client, instead of HelloAck: the handshake is refused (a wrong
+  // token, too many connections), then the connection closes. The reason,
+  // at most kMaxRefusalBytes. A connection that closes before the handshake
+  // without it is a host that went away (scheduler/RemoteJob.h).
+  HelloRefused = 78,
 };
 
 constexpr std::array<uint8_t, 4> kFrameMagic = {'S', 'Y', 'N', '1'};
@@ -349,6 +354,8 @@ constexpr uint64_t maxPayloadBytes(FrameType type) {
       return kMaxTokenBytes;
     case FrameType::HelloAck:
       return 0;
+    case FrameType::HelloRefused:
+      return kMaxRefusalBytes;
     case FrameType::Ping:
     case FrameType::Pong:
       return kMaxFramePayloadBytes;

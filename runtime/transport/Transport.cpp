@@ -85,8 +85,10 @@ class AsioConnection;
 // first.
 enum class ConnectionRole { Accepted, Connected };
 
-// The outcome of a handshake, for connectionTo's waiters.
-using HandshakeWaiter = std::function<void(std::shared_ptr<Connection>, const std::string& error)>;
+// The outcome of a handshake, for connectionTo's waiters: the connection,
+// or the error and whether the peer refused it (HelloRefused).
+using HandshakeWaiter = std::function<void(std::shared_ptr<Connection>, const std::string& error,
+                                           bool refused)>;
 
 // State shared by the Transport and its connections; I/O thread only, except
 // for the immutable config.
@@ -146,6 +148,21 @@ void sizeSocketBuffers(Socket& socket) {
 
 std::string endpointName(const tcp::endpoint& endpoint) {
   return endpoint.address().to_string() + ":" + std::to_string(endpoint.port());
+}
+
+// Tells the peer of a connection about to be closed before its handshake
+// why (HelloRefused), so that it can tell a refusal from a host that went
+// away. One nonblocking write of a few bytes to a socket that has sent
+// nothing yet: its buffer takes them. Best effort: a peer that misses it
+// sees the connection close.
+void refuseHandshake(int socket, const std::string& reason) {
+  std::string text = reason.substr(0, kMaxRefusalBytes);
+  FrameHeaderBytes header = encodeFrameHeader(FrameType::HelloRefused, text.size());
+  std::vector<uint8_t> bytes(header.begin(), header.end());
+  bytes.insert(bytes.end(), text.begin(), text.end());
+  while (::send(socket, bytes.data(), bytes.size(), MSG_DONTWAIT | MSG_NOSIGNAL) < 0 &&
+         errno == EINTR) {
+  }
 }
 
 class AsioConnection final : public Connection {
@@ -407,7 +424,7 @@ class AsioConnection final : public Connection {
     std::vector<HandshakeWaiter> waiters;
     waiters.swap(waiters_);
     for (HandshakeWaiter& waiter : waiters)
-      waiter(error.empty() ? self() : nullptr, error);
+      waiter(error.empty() ? self() : nullptr, error, refusedByPeer_);
   }
 
   // Queues a frame of the I/O thread's own.
@@ -594,7 +611,8 @@ class AsioConnection final : public Connection {
     if (!authenticated_) {
       FrameType expected =
           role_ == ConnectionRole::Accepted ? FrameType::Hello : FrameType::HelloAck;
-      if (header_.type != expected) {
+      bool refusal = role_ == ConnectionRole::Connected && header_.type == FrameType::HelloRefused;
+      if (header_.type != expected && !refusal) {
         endReading(std::string("first frame is ") + frameTypeName(header_.type) + ", not " +
                        frameTypeName(expected),
                    ioThread);
@@ -659,10 +677,18 @@ class AsioConnection final : public Connection {
       std::string_view presented(reinterpret_cast<const char*>(frame.payload.data()),
                                  frame.payload.size());
       if (!tokensMatch(core_.config.token, presented)) {
+        refuseHandshake(socket_.native_handle(), "wrong cluster token");
         endReading("wrong cluster token", /*ioThread=*/true);
         return false;
       }
       enqueue(FrameType::HelloAck, {});
+    } else if (frame.type == FrameType::HelloRefused) {
+      std::string reason(frame.payload.begin(), frame.payload.end());
+      for (char& c : reason)
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+      refusedByPeer_ = true;
+      endReading("refused the handshake: " + reason, /*ioThread=*/true);
+      return false;
     }
     authenticated_ = true;
     {
@@ -684,6 +710,7 @@ class AsioConnection final : public Connection {
   const ConnectionRole role_;
   const std::string peerName_;
   bool authenticated_ = false;
+  bool refusedByPeer_ = false;  // it answered our Hello with HelloRefused
   bool closed_ = false;
   // Reading, by whoever holds the read turn: a request for the turn adds
   // one to readTurns_, and the thread whose request found it 0 holds it.
@@ -781,6 +808,8 @@ class Transport::Impl {
     tcp::endpoint remote = socket.remote_endpoint(endpointError);
     if (endpointError) return;
     if (core.acceptedCount >= core.config.maxAcceptedConnections) {
+      refuseHandshake(socket.native_handle(),
+                      "already " + std::to_string(core.acceptedCount) + " connections");
       core.log("refused connection from " + endpointName(remote) + ": already " +
                std::to_string(core.acceptedCount) + " connections");
       return;
@@ -870,7 +899,7 @@ void Transport::stopListening() {
 }
 
 std::shared_ptr<Connection> Transport::connectionTo(const std::string& address, uint16_t port,
-                                                    std::string& error) {
+                                                    std::string& error, bool* refused) {
   asio::error_code code;
   asio::ip::address ip = asio::ip::make_address(address, code);
   if (code) {
@@ -879,17 +908,22 @@ std::shared_ptr<Connection> Transport::connectionTo(const std::string& address, 
   }
   tcp::endpoint endpoint(ip, port);
   std::string key = endpointName(endpoint);
-  std::promise<std::pair<std::shared_ptr<Connection>, std::string>> outcome;
+  struct Outcome {
+    std::shared_ptr<Connection> connection;
+    std::string failure;
+    bool refused = false;
+  };
+  std::promise<Outcome> outcome;
   HandshakeWaiter waiter = [&outcome](std::shared_ptr<Connection> connection,
-                                      const std::string& failure) {
-    outcome.set_value({std::move(connection), failure});
+                                      const std::string& failure, bool refused) {
+    outcome.set_value({std::move(connection), failure, refused});
   };
   asio::post(impl_->core.io, [&, waiter] {
     TransportCore& core = impl_->core;
     auto existing = core.peersByAddress.find(key);
     if (existing != core.peersByAddress.end()) {
       if (existing->second->authenticated())
-        waiter(existing->second, "");
+        waiter(existing->second, "", false);
       else
         existing->second->addWaiter(waiter);
       return;
@@ -901,8 +935,10 @@ std::shared_ptr<Connection> Transport::connectionTo(const std::string& address, 
     connection->addWaiter(waiter);
     connection->startConnecting(endpoint);
   });
-  auto [connection, failure] = outcome.get_future().get();
-  if (!connection) error = "cannot reach " + key + ": " + failure;
+  auto [connection, failure, refusedHere] = outcome.get_future().get();
+  if (!connection)
+    error = refusedHere ? key + " " + failure : "cannot reach " + key + ": " + failure;
+  if (refused) *refused = !connection && refusedHere;
   return connection;
 }
 

@@ -10,6 +10,9 @@
 // are other frames delivered. A connection that presents a wrong token, sends
 // a bad or oversized header, stops in the middle of a frame, or stays silent
 // past the handshake deadline is dropped and logged; the others carry on.
+// A wrong token, and a connection over the accepting side's limit, are
+// answered with HelloRefused before the close, so that the connecting side
+// can tell a refusal from a host that went away.
 //
 // send() writes the frame at once when the connection has nothing queued
 // and the socket takes it all; otherwise it queues the frame and the I/O
@@ -171,9 +174,11 @@ class Transport {
 
   // The connection to the host at address:port, opened and authenticated
   // first if there is none yet. Blocks until the peer's HelloAck, or returns
-  // nullptr with `error`.
+  // nullptr with `error`; `refused`, when given, is set when the peer
+  // answered with HelloRefused (it is there and said no), as against one
+  // that could not be reached or closed before the handshake.
   std::shared_ptr<Connection> connectionTo(const std::string& address, uint16_t port,
-                                           std::string& error);
+                                           std::string& error, bool* refused = nullptr);
 
  private:
   class Impl;

@@ -30,6 +30,10 @@ ProcessResult runProcess(const std::vector<std::string>& argv, const ProcessOpti
     if (options.captureStdout) posix_spawn_file_actions_adddup2(&actions, pipeFds[1], 1);
     posix_spawn_file_actions_adddup2(&actions, pipeFds[1], 2);
   }
+  // A tool inherits only its stdio: not the sockets of the process that
+  // runs it (a daemon's listening socket or a peer's connection would stay
+  // open as long as the tool runs, after that process has died).
+  posix_spawn_file_actions_addclosefrom_np(&actions, STDERR_FILENO + 1);
   const std::string& program = options.executable.empty() ? argv[0] : options.executable;
   pid_t pid = -1;
   int spawnError =

@@ -9,6 +9,9 @@ synergyd on 127.0.0.2 ...), for `--checkpoint-every` across hosts:
   checkpoint-chaos     20 checkpointing jobs, each with a random daemon
                        killed (SIGKILL) at a random time: none lost, every
                        output exact (SYNERGY_CHAOS_SEED=N repeats a run)
+  start-windows        a host lost at each step of a checkpointing job's
+                       start, one step at a time: the job restarts on the
+                       other hosts, its output exact; a refusal stays one
 
     checkpoint_cluster_test.py --bin-dir build/bin --client build/test/cluster/cluster-test-client \\
                                --redis-server /usr/bin/redis-server CASE
@@ -17,14 +20,17 @@ import os
 import random
 import re
 import signal
+import socket
 import struct
 import subprocess
 import sys
+import threading
 import time
 
 import cluster_test
-from cluster_test import (TestFailure, build_both, check, check_equal, deadlock_report,
-                          run_mpirun, run_tool, start_three_hosts, wait_for)
+from cluster_test import (HELLO_REFUSED, TestFailure, build_both, check, check_equal,
+                          deadlock_report, frame, read_exactly, redis_command, run_mpirun,
+                          run_tool, start_three_hosts, wait_for)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -223,9 +229,165 @@ def case_checkpoint_chaos(cluster):
         raise TestFailure("\n".join(failures))
 
 
+class FakeHost:
+    """A host registered in the cluster state whose "daemon" is this test:
+    it accepts one connection on `address`, reads the client's Hello and
+    then, by `answer`, closes it ("close"), resets it ("reset": SO_LINGER
+    0) or refuses the handshake ("refuse": HelloRefused, then close)."""
+
+    def __init__(self, cluster, host_id, address, answer):
+        self.cluster, self.host_id = cluster, host_id
+        self.listener = socket.create_server((address, 0))
+        self.listener.settimeout(120)
+        self.port = self.listener.getsockname()[1]
+        self.endpoint = f"{address}:{self.port}"
+        self.accepted = 0
+
+        def serve():
+            try:
+                connection, _ = self.listener.accept()
+            except OSError:
+                return
+            self.accepted += 1
+            with connection:
+                header = read_exactly(connection, 16)
+                if len(header) == 16:
+                    read_exactly(connection, struct.unpack("<Q", header[8:])[0])
+                if answer == "reset":
+                    connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER,
+                                          struct.pack("ii", 1, 0))
+                elif answer == "refuse":
+                    connection.sendall(frame(HELLO_REFUSED, b"wrong cluster token"))
+        self.thread = threading.Thread(target=serve, daemon=True)
+        self.thread.start()
+        # The record a daemon registers (ClusterState.cpp), without a lease:
+        # it stays until remove().
+        redis_command(cluster.redis_port, "HSET", f"synergy:host:{host_id}", "id", host_id,
+                      "address", self.endpoint, "slots", "2", "free", "2", "state", "up")
+        redis_command(cluster.redis_port, "SADD", "synergy:hosts", host_id)
+
+    def remove(self):
+        redis_command(self.cluster.redis_port, "SREM", "synergy:hosts", self.host_id)
+        redis_command(self.cluster.redis_port, "DEL", f"synergy:host:{self.host_id}")
+        self.listener.close()
+        self.thread.join(timeout=30)
+
+
+def case_start_windows(cluster):
+    """A checkpointing job (checkpoint_phases.c, np 3, --policy spread: one
+    rank on each of h2, h3 and a third host) loses its third host at each
+    step of its start in turn, one job a step: the client must restart it
+    from the beginning on h2 and h3 (one note naming the host, restart 1)
+    and end with mpirun's output and status. The steps, each made exact:
+      - the host closes, or resets, the connection before the handshake
+        without refusing it (a FakeHost);
+      - the host's synergyd dies (SIGKILL, SYNERGY_TEST_HOST_DIES_AT, see
+        runtime/cluster/HostDeathHook.h) once the RunJob has come, once the
+        module's head has come with its bytes unread (the client's
+        connection is reset), and once the part's process has started;
+      - the host's synergyd is killed once every part has published its
+        endpoint in the cluster state (polled), while the parts connect.
+    A host that refuses the handshake (HelloRefused) is not lost: the job
+    fails at once with status 2 and the refusal, and restarts nowhere."""
+    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
+    source = os.path.join(HERE, "checkpoint_phases.c")
+    arguments = ["40", "10000000"]
+    native, granule = build_both(cluster, source, "checkpoint_phases")
+    code, out, err = run_mpirun(native, 3, arguments)
+    check(code == 0 and out, f"mpirun checkpoint_phases failed: {err}")
+    want_lines = sorted(out.splitlines())
+    options = ("--allow-dir", cluster.workdir)
+    cluster.start_redis()
+    for i in (2, 3):
+        cluster.start_daemon(f"h{i}", f"127.0.0.{i}", 2, options=options)
+
+    def run_job(label, during=None):
+        """The job, with `during(client)` called once it has started; its
+        (status, sorted stdout lines, stderr)."""
+        checkpoints = os.path.join(cluster.workdir, label)
+        os.makedirs(checkpoints)
+        out_path = os.path.join(checkpoints, "job.out")
+        with open(out_path, "wb") as out:
+            client = subprocess.Popen(
+                client_command(cluster, "--policy", "spread", "--checkpoint-every", "0.1",
+                               "--checkpoint-dir", checkpoints, "-np", "3", granule,
+                               *arguments), stdout=out, stderr=subprocess.PIPE)
+        if during:
+            during(client)
+        try:
+            _, err = client.communicate(timeout=180)
+        except subprocess.TimeoutExpired:
+            client.kill()
+            raise TestFailure(f"{label}: the client did not end within 180 s")
+        with open(out_path) as f:
+            lines = sorted(f.read().splitlines())
+        wait_for(lambda: "running jobs: 0\n" in cluster.status()[1], 60,
+                 f"{label}: every job to end")
+        return client.returncode, lines, err.decode()
+
+    def expect_restart(label, result, lost, start=r"the beginning \(no checkpoint yet\)"):
+        code, lines, err = result
+        notes = re.findall(r"synergy-run: note: (.*); restarting the job from (.*) on the other "
+                           r"hosts \(restart (\d+)\)\n", err)
+        check(len(notes) == 1 and notes[0][2] == "1" and re.fullmatch(start, notes[0][1]) and
+              re.fullmatch(lost, notes[0][0]),
+              f"{label}: not one restart from the beginning after losing {lost!r}:\n{err}")
+        check_equal((code, lines), (0, want_lines), f"{label}: the restarted job (stderr {err!r})")
+        print(f"start-windows: {label}: restarted ({notes[0][0]})", flush=True)
+
+    for answer, lost in (("close", r"cannot reach {}: closed before the handshake"),
+                         ("reset", r"cannot reach {}: read failed: .*")):
+        fake = FakeHost(cluster, "h9", "127.0.0.9", answer)
+        result = run_job(f"fake-{answer}")
+        fake.remove()
+        check_equal(fake.accepted, 1, f"fake-{answer}: connections to the fake host")
+        expect_restart(f"fake-{answer}", result, lost.format(re.escape(fake.endpoint)))
+
+    fake = FakeHost(cluster, "h9", "127.0.0.9", "refuse")
+    code, _, err = run_job("fake-refuse")
+    fake.remove()
+    check_equal((code, err.splitlines()[-1:]),
+                (2, [f"synergy-run: error: {fake.endpoint} refused the handshake: wrong cluster "
+                     "token"]), f"a refused handshake (stderr {err!r})")
+    check("restarting the job" not in err, f"a refused handshake restarted the job:\n{err}")
+
+    for step in ("run-job", "module", "part-started"):
+        # Its own module store, so that it asks for the module.
+        env = dict(os.environ, SYNERGY_TEST_HOST_DIES_AT=step,
+                   SYNERGY_CACHE_DIR=os.path.join(cluster.workdir, f"cache-{step}"))
+        doomed = cluster.start_daemon("h4", "127.0.0.4", 2, env=env, options=options)
+        result = run_job(f"dies-at-{step}")
+        check_equal(doomed.process.wait(timeout=60), -signal.SIGKILL,
+                    f"{step}: the doomed daemon's end (log:\n{doomed.log()})")
+        started = re.search(r"job \d+: running", doomed.log())
+        check(bool(started) == (step == "part-started") and
+              ("stored module" in doomed.log()) == (step == "part-started"),
+              f"{step}: the daemon did not die at its step:\n{doomed.log()}")
+        expect_restart(f"dies-at-{step}", result, r"lost the connection to host h4 \(rank \d\)")
+
+    victim = cluster.start_daemon("h4", "127.0.0.4", 2, options=options)
+
+    def kill_once_parts_published(client):
+        job = wait_for(lambda: re.search(r"job (\d+): running", victim.log()), 120,
+                       "h4's part to start")
+        endpoints = f"synergy:job:{job.group(1)}:endpoints"
+        wait_for(lambda: client.poll() is not None or
+                 redis_command(cluster.redis_port, "HLEN", endpoints) == 3, 120,
+                 "every part's endpoint")
+        victim.process.send_signal(signal.SIGKILL)
+        victim.process.wait()
+
+    # The parts may have taken a checkpoint by then.
+    expect_restart("killed-once-parts-published",
+                   run_job("parts-published", kill_once_parts_published),
+                   r"lost the connection to host h4 \(rank \d\)",
+                   r"the beginning \(no checkpoint yet\)|its checkpoint \d+")
+
+
 CASES = {
     "checkpoint-deadlock": case_checkpoint_deadlock,
     "checkpoint-chaos": case_checkpoint_chaos,
+    "start-windows": case_start_windows,
 }
 
 

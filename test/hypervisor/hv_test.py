@@ -1206,6 +1206,9 @@ def case_hostile(args, root):
         expect_log(hv, "first frame is HvHello, not Hello", since)
         wrong = RawClient(hv)
         wrong.send(frame("Hello", b"x" * len(hv.token)))
+        refusal = wrong.read()
+        expect(refusal == (FT["HelloRefused"], b"wrong cluster token"),
+               "a wrong token was answered with %r, not HelloRefused" % (refusal,))
         expect(wrong.dropped(), "a client with a wrong token was served")
         expect_log(hv, "wrong cluster token", since)
         huge = RawClient(hv, hv.token)

@@ -114,6 +114,19 @@ TEST(FrameCodecTest, RefusesBadMagicUnknownTypesAndReservedBits) {
 
 }  // namespace
 
+// The refusal of a handshake carries a reason of at most kMaxRefusalBytes.
+TEST(FrameCodecTest, HelloRefusedAndItsLimit) {
+  FrameHeader header;
+  std::string reason;
+  ASSERT_TRUE(decodeFrameHeader(encodeFrameHeader(FrameType::HelloRefused, kMaxRefusalBytes),
+                                header, reason))
+      << reason;
+  EXPECT_EQ(header.type, FrameType::HelloRefused);
+  EXPECT_STREQ(frameTypeName(FrameType::HelloRefused), "HelloRefused");
+  EXPECT_EQ(refusal(rawHeader(78, 0, kMaxRefusalBytes + 1)),
+            "frame length 1025 exceeds the maximum 1024 for HelloRefused");
+}
+
 // OpenMP threads on other hosts: memory updates of up to one frame each (a
 // larger update is chunked by its sender), and a region share of at most
 // one host's slots of threads and 998 arguments.

@@ -1,7 +1,9 @@
 //===- TransportTest.cpp - Handshake, ping-pong and asynchronous sends ----===//
 //
 // Two Transports in one process over 127.0.0.1: one listens, the other
-// connects. Checks the token handshake both ways, that connectionTo keeps
+// connects. Checks the token handshake both ways (a wrong token refused
+// with HelloRefused, a peer that closes or resets before the handshake
+// not taken for a refusal), that connectionTo keeps
 // one connection per peer, that Ping is answered with the same payload,
 // that send() returns while the receiving side is busy, up to the queue's
 // bound and no further, and that lent bytes are written in place and given
@@ -22,6 +24,11 @@
 #include <gtest/gtest.h>
 #include <mutex>
 #include <thread>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 using namespace synergy::transport;
 
@@ -103,16 +110,63 @@ TEST(TransportTest, AWrongTokenIsRefusedAndLogged) {
   std::string error;
   ASSERT_TRUE(listening.listen("127.0.0.1", 0, error)) << error;
   Transport connecting({.token = "another-token-0123456789", .log = client.log()});
+  bool refused = false;
   std::shared_ptr<Connection> connection =
-      connecting.connectionTo("127.0.0.1", listening.listeningPort(), error);
+      connecting.connectionTo("127.0.0.1", listening.listeningPort(), error, &refused);
   EXPECT_FALSE(connection);
+  EXPECT_TRUE(refused);
   std::string peer = "127.0.0.1:" + std::to_string(listening.listeningPort());
-  EXPECT_EQ(error, "cannot reach " + peer + ": closed before the handshake");
+  EXPECT_EQ(error, peer + " refused the handshake: wrong cluster token");
   std::vector<std::string> lines = server.waitForLines(1);
   ASSERT_EQ(lines.size(), 1u);
   EXPECT_EQ(lines[0].rfind("dropped connection from 127.0.0.1:", 0), 0u) << lines[0];
   EXPECT_NE(lines[0].find(": wrong cluster token"), std::string::npos) << lines[0];
   EXPECT_TRUE(server.waitForFrames(0).empty());
+}
+
+// A peer that accepts and closes (or resets) without a HelloRefused is
+// one that went away, not a refusal; so is one nothing listens for.
+TEST(TransportTest, AConnectionClosedBeforeTheHandshakeIsNoRefusal) {
+  int listener = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  ASSERT_GE(listener, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t length = sizeof address;
+  ASSERT_EQ(bind(listener, reinterpret_cast<sockaddr*>(&address), length), 0);
+  ASSERT_EQ(listen(listener, 4), 0);
+  ASSERT_EQ(getsockname(listener, reinterpret_cast<sockaddr*>(&address), &length), 0);
+  uint16_t port = ntohs(address.sin_port);
+  std::thread closer([&] {
+    // The first connection is closed at once; the second is reset (its
+    // Hello unread when it closes with SO_LINGER 0).
+    for (int i = 0; i < 2; ++i) {
+      int accepted = accept(listener, nullptr, nullptr);
+      if (accepted < 0) return;
+      if (i == 1) {
+        linger reset{1, 0};
+        setsockopt(accepted, SOL_SOCKET, SO_LINGER, &reset, sizeof reset);
+      }
+      close(accepted);
+    }
+  });
+  std::string peer = "127.0.0.1:" + std::to_string(port);
+  for (int i = 0; i < 2; ++i) {
+    Transport connecting({.token = kToken});
+    std::string error;
+    bool refused = true;
+    EXPECT_FALSE(connecting.connectionTo("127.0.0.1", port, error, &refused));
+    EXPECT_FALSE(refused) << error;
+    EXPECT_EQ(error.rfind("cannot reach " + peer + ": ", 0), 0u) << error;
+  }
+  closer.join();
+  close(listener);
+  Transport connecting({.token = kToken});
+  std::string error;
+  bool refused = true;
+  EXPECT_FALSE(connecting.connectionTo("127.0.0.1", port, error, &refused));
+  EXPECT_FALSE(refused);
+  EXPECT_EQ(error, "cannot reach " + peer + ": cannot connect: Connection refused");
 }
 
 TEST(TransportTest, ListensOnlyWhereItIsTold) {
