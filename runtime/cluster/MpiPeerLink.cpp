@@ -218,8 +218,12 @@ class MpiPeerLink::Impl {
     std::optional<uint32_t> part = partOf(connection);
     bool finished = true;
     if (part && watchingPeers_) {
+      // Once this part has said that its own ranks finished, the others
+      // send it no more states (sendState), not even their final one: a
+      // part that closes then may have finished unseen, and no rank here
+      // waits for it anyway.
       std::lock_guard<std::mutex> guard(stateMutex_);
-      finished = partStates_[*part].finished;
+      finished = partStates_[*part].finished || partStates_[part_.partIndex].finished;
     }
     std::lock_guard<std::mutex> guard(worldMutex_);
     if (finished || !world_) {
