@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "mpi/CollectiveEngine.h"
+#include "mpi/HostMeeting.h"
 #include "mpi/MpiAbi.h"
 #include "mpi/ReduceOp.h"
 #include "mpi/World.h"
@@ -156,6 +157,7 @@ class HostPhases {
 
   int me() const { return me_; }
   int size() const { return comm_.size(); }
+  Communicator& communicator() const { return comm_; }
   int hosts() const { return int(members_.size()); }
   int myHost() const { return myHost_; }
   int hostOf(int member) const { return hostOfMember_[member]; }
@@ -279,15 +281,11 @@ struct Reduction {
   }
 };
 
-// The leader's share of a reduction: the contributions of each run of its
-// host's members folded in rank order (a member's own first), the runs'
-// results one after the other.
-Bytes reduceOnHost(HostPhases& phases, Bytes mine, const Reduction& reduction) {
-  const std::vector<int>& members = phases.membersOf(phases.myHost());
-  std::vector<Bytes> operands;
-  operands.push_back(std::move(mine));
-  for (size_t i = 1; i < members.size(); ++i)
-    operands.push_back(phases.receive(members[i], int64_t(operands[0].size())));
+// The leader's share of a reduction: the contributions of its host's
+// members (`operands`, in their order on the host), each run's folded in
+// rank order, the runs' results one after the other.
+Bytes foldOnHost(const HostPhases& phases, std::vector<Bytes>& operands,
+                 const Reduction& reduction) {
   Bytes partials;
   for (const HostPhases::Run& run : phases.runsOf(phases.myHost())) {
     std::vector<Bytes> inRun(std::make_move_iterator(operands.begin() + ptrdiff_t(run.begin)),
@@ -296,6 +294,17 @@ Bytes reduceOnHost(HostPhases& phases, Bytes mine, const Reduction& reduction) {
     partials.insert(partials.end(), folded.begin(), folded.end());
   }
   return partials;
+}
+
+// foldOnHost() of this host's members' contributions, the leader's
+// (`mine`) first, the others received from them.
+Bytes reduceOnHost(HostPhases& phases, Bytes mine, const Reduction& reduction) {
+  const std::vector<int>& members = phases.membersOf(phases.myHost());
+  std::vector<Bytes> operands;
+  operands.push_back(std::move(mine));
+  for (size_t i = 1; i < members.size(); ++i)
+    operands.push_back(phases.receive(members[i], int64_t(operands[0].size())));
+  return foldOnHost(phases, operands, reduction);
 }
 
 // The rank-order fold of every host's run results (`partials`, by host, as
@@ -464,6 +473,20 @@ std::vector<Bytes> packBlocks(const MemberBlocks& blocks, int members) {
   return packed;
 }
 
+// A host's leader reads and writes its members' buffers itself
+// (HostMeeting.h): a member whose buffer holds another number of bytes
+// than the leader's (a program passing different counts or datatypes)
+// stops the job rather than have the leader read or write past it.
+void requireBlockBytes(HostCall& call, int64_t memberBytes, int64_t leaderBytes) {
+  if (memberBytes == leaderBytes) return;
+  call.world().abort(abi::kErrTruncate,
+                     "rank " + std::to_string(call.rank.worldRank) + ": " + call.name +
+                         ": a rank on this host passed " + std::to_string(memberBytes) +
+                         " bytes where this one passed " + std::to_string(leaderBytes) +
+                         " (different counts or datatypes)");
+  call.leaveAbortedJob();
+}
+
 // Whether any of the first `members` counts is negative.
 bool anyNegative(const int32_t* counts, int members) {
   return std::any_of(counts, counts + members, [](int32_t count) { return count < 0; });
@@ -561,19 +584,35 @@ int allreduceAcrossHosts(HostCall& call, int comm, const uint8_t* send, uint8_t*
                          const TypeLayout& type, int64_t count, int op, int typeHandle) {
   Reduction reduction{call, comm, op, typeHandle, type, count};
   HostPhases phases(call, comm, CollectiveKind::Allreduce);
-  int64_t bytes = type.size * count;
-  Bytes mine = pack(send, type, count);
+  const std::vector<int>& members = phases.membersOf(phases.myHost());
+  HostMeeting meeting(call, phases.communicator(), members, CollectiveKind::Allreduce,
+                      [&](Contribution& slot) {
+                        slot.send = send;
+                        slot.recv = recv;
+                        slot.recvType = &type;
+                        slot.recvCount = count;
+                      });
   if (!phases.leads()) {
-    phases.send(phases.myLeader(), mine);
-    unpackTyped(phases.receive(phases.myLeader(), bytes).data(), recv, type, count);
+    meeting.awaitRelease();
     return abi::kSuccess;
   }
+  meeting.awaitMembers();
+  int64_t bytes = type.size * count;
+  std::vector<Bytes> operands;
+  for (size_t i = 0; i < members.size(); ++i) {
+    const Contribution& slot = meeting.slotOf(i);
+    requireBlockBytes(call, slot.recvType->size * slot.recvCount, bytes);
+    operands.push_back(pack(slot.send, *slot.recvType, slot.recvCount));
+  }
   std::vector<Bytes> partials =
-      exchangeWithLeaders(phases, reduceOnHost(phases, std::move(mine), reduction),
+      exchangeWithLeaders(phases, foldOnHost(phases, operands, reduction),
                           [&](int host) { return bytes * int64_t(phases.runsOf(host).size()); });
   Bytes result = foldRuns(phases, partials, bytes, reduction);
-  shareOnHost(phases, result);
-  unpackTyped(result.data(), recv, type, count);
+  for (size_t i = 0; i < members.size(); ++i) {
+    const Contribution& slot = meeting.slotOf(i);
+    unpackTyped(result.data(), slot.recv, *slot.recvType, slot.recvCount);
+  }
+  meeting.release();
   return abi::kSuccess;
 }
 
@@ -818,69 +857,91 @@ int alltoallAcrossHosts(HostCall& call, int comm, const uint8_t* send,
                         const TypeLayout& recvType, int64_t recvCount) {
   HostPhases phases(call, comm, CollectiveKind::Alltoall);
   int size = phases.size();
-  Bytes outgoing = send ? pack(send, *sendType, sendCount * size)
-                        : pack(recv, recvType, recvCount * size);
-  int64_t block = int64_t(outgoing.size()) / size;
+  const std::vector<int>& mine = phases.membersOf(phases.myHost());
+  HostMeeting meeting(call, phases.communicator(), mine, CollectiveKind::Alltoall,
+                      [&](Contribution& slot) {
+                        slot.send = send;
+                        slot.sendType = sendType;
+                        slot.sendCount = sendCount;
+                        slot.recv = recv;
+                        slot.recvType = &recvType;
+                        slot.recvCount = recvCount;
+                      });
   if (!phases.leads()) {
-    phases.send(phases.myLeader(), outgoing);
-    unpackTyped(phases.receive(phases.myLeader(), block * size).data(), recv, recvType,
-                recvCount * size);
+    meeting.awaitRelease();
     return abi::kSuccess;
   }
-  const std::vector<int>& mine = phases.membersOf(phases.myHost());
-  // What each member of this host sends, all of it.
-  std::vector<Bytes> sent(mine.size());
-  sent[0] = std::move(outgoing);
-  for (size_t i = 1; i < mine.size(); ++i) sent[i] = phases.receive(mine[i], block * size);
+  meeting.awaitMembers();
+  int64_t block = recvType.size * recvCount;
+  // Where each member of this host sends from: its block for member m is
+  // `count` instances of `type` at base + m * count extents. A member that
+  // sends in place has its blocks packed aside first, since its receive
+  // buffer is written before the others have all been read.
+  struct Source {
+    const uint8_t* base;
+    const TypeLayout* type;
+    int64_t count;
+    const uint8_t* blockFor(int member) const { return base + member * count * type->extent(); }
+  };
+  std::vector<Source> sources;
+  std::vector<Bytes> packedAside(mine.size());
+  for (size_t i = 0; i < mine.size(); ++i) {
+    const Contribution& slot = meeting.slotOf(i);
+    requireBlockBytes(call, slot.recvType->size * slot.recvCount, block);
+    if (slot.send) {
+      requireBlockBytes(call, slot.sendType->size * slot.sendCount, block);
+      sources.push_back(Source{slot.send, slot.sendType, slot.sendCount});
+    } else {
+      packedAside[i] = pack(slot.recv, *slot.recvType, slot.recvCount * size);
+      sources.push_back(Source{packedAside[i].data(), &*byteLayout(), block});
+    }
+  }
   // From each other host one bundle, received into place as it comes while
-  // this host's go out.
+  // this host's go out: for each member there, its blocks for the members
+  // here. To each other host the same, packed straight from the members'
+  // buffers.
   HostPhases::Posted exchange;
-  std::vector<Bytes> bundles(size_t(phases.hosts()));
+  std::vector<Bytes> bundles(size_t(phases.hosts())), outgoing(size_t(phases.hosts()));
   for (int host = 0; host < phases.hosts(); ++host) {
     if (host == phases.myHost()) continue;
     Bytes& bundle = bundles[size_t(host)];
     bundle.resize(size_t(block * int64_t(phases.membersOf(host).size()) * int64_t(mine.size())));
     phases.postReceive(exchange, phases.leaderOf(host), bundle.data(), int64_t(bundle.size()));
   }
-  // To each other host one bundle: for each member here, its blocks for
-  // each member there.
-  std::vector<Bytes> outgoingBundles(size_t(phases.hosts()));
   for (int host = 0; host < phases.hosts(); ++host) {
     if (host == phases.myHost()) continue;
     const std::vector<int>& theirs = phases.membersOf(host);
-    Bytes& bundle = outgoingBundles[size_t(host)];
-    bundle.reserve(size_t(block) * theirs.size() * mine.size());
-    for (size_t i = 0; i < mine.size(); ++i)
-      for (int member : theirs)
-        bundle.insert(bundle.end(), sent[i].begin() + member * block,
-                      sent[i].begin() + (member + 1) * block);
+    Bytes& bundle = outgoing[size_t(host)];
+    bundle.resize(size_t(block) * theirs.size() * mine.size());
+    uint8_t* out = bundle.data();
+    for (const Source& source : sources)
+      for (int member : theirs) {
+        packTyped(source.blockFor(member), *source.type, source.count, out);
+        out += block;
+      }
     phases.postSend(exchange, phases.leaderOf(host), bundle);
   }
-  phases.waitAll(exchange);
-  // Member j of this host receives, from each rank s in rank order, the
-  // block s sent to it.
-  std::vector<Bytes> toMembers(mine.size());
-  HostPhases::Posted delivery;
+  // The blocks between members of this host go while the bundles travel.
   for (size_t j = 0; j < mine.size(); ++j) {
-    Bytes& received = toMembers[j];
-    received.reserve(size_t(block * size));
+    const Contribution& to = meeting.slotOf(j);
+    int64_t stride = to.recvCount * to.recvType->extent();
+    for (size_t i = 0; i < mine.size(); ++i)
+      copyTyped(sources[i].blockFor(mine[j]), *sources[i].type, sources[i].count,
+                to.recv + mine[i] * stride, *to.recvType, to.recvCount, block);
+  }
+  phases.waitAll(exchange);
+  for (size_t j = 0; j < mine.size(); ++j) {
+    const Contribution& to = meeting.slotOf(j);
+    int64_t stride = to.recvCount * to.recvType->extent();
     for (int source = 0; source < size; ++source) {
       int host = phases.hostOf(source);
+      if (host == phases.myHost()) continue;
       int64_t sender = phases.indexOnHost(source);
-      const uint8_t* from;
-      if (host == phases.myHost()) {
-        from = sent[size_t(sender)].data() + mine[j] * block;
-      } else {
-        from = bundles[size_t(host)].data() + (sender * int64_t(mine.size()) + int64_t(j)) * block;
-      }
-      received.insert(received.end(), from, from + block);
+      unpackTyped(bundles[size_t(host)].data() + (sender * int64_t(mine.size()) + int64_t(j)) * block,
+                  to.recv + source * stride, *to.recvType, to.recvCount);
     }
-    if (j == 0)
-      unpackTyped(received.data(), recv, recvType, recvCount * size);
-    else
-      phases.postSend(delivery, mine[j], received);
   }
-  phases.waitAll(delivery);
+  meeting.release();
   return abi::kSuccess;
 }
 
