@@ -252,15 +252,16 @@ struct Reduction {
   const TypeLayout& type;
   int64_t count;
 
-  // inout = in op inout.
-  void combine(const Bytes& in, Bytes& inout) const {
+  int64_t bytes() const { return type.size * count; }
+
+  // inout = in op inout, both packed.
+  void combine(const uint8_t* in, uint8_t* inout) const {
     if (op <= abi::kLastPredefinedOp) {
-      applyPredefinedOp(PredefinedOp(op), type.element, in.data(), inout.data(),
+      applyPredefinedOp(PredefinedOp(op), type.element, in, inout,
                         count * type.elementsPerInstance());
       return;
     }
-    if (applyUserOpPacked(call, comm, op, typeHandle, type, count, in.data(), inout.data()) ==
-        abi::kSuccess)
+    if (applyUserOpPacked(call, comm, op, typeHandle, type, count, in, inout) == abi::kSuccess)
       return;
     // The other members wait for this result: the job cannot go on.
     call.world().abort(abi::kErrOp, "rank " + std::to_string(call.rank.worldRank) + ": " +
@@ -268,10 +269,19 @@ struct Reduction {
     call.leaveAbortedJob();
   }
 
-  // The rank-order fold of `operands` (in rank order): x0 op (x1 op (...)).
+  // The rank-order fold of `operands` (packed, in rank order) into `out`,
+  // bytes() long: x0 op (x1 op (...)). Reads each operand where it is.
+  void foldInto(const std::vector<const uint8_t*>& operands, uint8_t* out) const {
+    if (bytes() == 0) return;
+    std::memcpy(out, operands.back(), size_t(bytes()));
+    for (int i = int(operands.size()) - 2; i >= 0; --i) combine(operands[size_t(i)], out);
+  }
+
+  // The same, of operands that it may consume.
   Bytes fold(std::vector<Bytes>& operands) const {
     Bytes result = std::move(operands.back());
-    for (int i = int(operands.size()) - 2; i >= 0; --i) combine(operands[size_t(i)], result);
+    for (int i = int(operands.size()) - 2; i >= 0; --i)
+      combine(operands[size_t(i)].data(), result.data());
     return result;
   }
 
@@ -282,17 +292,16 @@ struct Reduction {
 };
 
 // The leader's share of a reduction: the contributions of its host's
-// members (`operands`, in their order on the host), each run's folded in
-// rank order, the runs' results one after the other.
-Bytes foldOnHost(const HostPhases& phases, std::vector<Bytes>& operands,
+// members (`operands`, packed, in their order on the host), each run's
+// folded in rank order, the runs' results one after the other.
+Bytes foldOnHost(const HostPhases& phases, const std::vector<const uint8_t*>& operands,
                  const Reduction& reduction) {
-  Bytes partials;
-  for (const HostPhases::Run& run : phases.runsOf(phases.myHost())) {
-    std::vector<Bytes> inRun(std::make_move_iterator(operands.begin() + ptrdiff_t(run.begin)),
-                             std::make_move_iterator(operands.begin() + ptrdiff_t(run.end)));
-    Bytes folded = reduction.fold(inRun);
-    partials.insert(partials.end(), folded.begin(), folded.end());
-  }
+  const std::vector<HostPhases::Run>& runs = phases.runsOf(phases.myHost());
+  Bytes partials(size_t(reduction.bytes()) * runs.size());
+  for (size_t r = 0; r < runs.size(); ++r)
+    reduction.foldInto({operands.begin() + ptrdiff_t(runs[r].begin),
+                        operands.begin() + ptrdiff_t(runs[r].end)},
+                       partials.data() + int64_t(r) * reduction.bytes());
   return partials;
 }
 
@@ -304,26 +313,29 @@ Bytes reduceOnHost(HostPhases& phases, Bytes mine, const Reduction& reduction) {
   operands.push_back(std::move(mine));
   for (size_t i = 1; i < members.size(); ++i)
     operands.push_back(phases.receive(members[i], int64_t(operands[0].size())));
-  return foldOnHost(phases, operands, reduction);
+  std::vector<const uint8_t*> packed;
+  for (const Bytes& operand : operands) packed.push_back(operand.data());
+  return foldOnHost(phases, packed, reduction);
 }
 
 // The rank-order fold of every host's run results (`partials`, by host, as
-// reduceOnHost makes them), each `bytes` long.
-Bytes foldRuns(const HostPhases& phases, const std::vector<Bytes>& partials, int64_t bytes,
+// foldOnHost makes them), each reduction.bytes() long.
+Bytes foldRuns(const HostPhases& phases, const std::vector<Bytes>& partials,
                const Reduction& reduction) {
-  std::vector<std::pair<int, Bytes>> runs;  // (first rank, result)
+  std::vector<std::pair<int, const uint8_t*>> runs;  // (first rank, result)
   for (int host = 0; host < phases.hosts(); ++host) {
     const std::vector<HostPhases::Run>& ofHost = phases.runsOf(host);
-    for (size_t r = 0; r < ofHost.size(); ++r) {
-      const uint8_t* at = partials[size_t(host)].data() + int64_t(r) * bytes;
-      runs.emplace_back(phases.firstOf(host, ofHost[r]), Bytes(at, at + bytes));
-    }
+    for (size_t r = 0; r < ofHost.size(); ++r)
+      runs.emplace_back(phases.firstOf(host, ofHost[r]),
+                        partials[size_t(host)].data() + int64_t(r) * reduction.bytes());
   }
   std::sort(runs.begin(), runs.end(),
             [](const auto& a, const auto& b) { return a.first < b.first; });
-  std::vector<Bytes> operands;
-  for (auto& run : runs) operands.push_back(std::move(run.second));
-  return reduction.fold(operands);
+  std::vector<const uint8_t*> operands;
+  for (const auto& run : runs) operands.push_back(run.second);
+  Bytes result(size_t(reduction.bytes()));
+  reduction.foldInto(operands, result.data());
+  return result;
 }
 
 // Concatenates the blocks of this host's members, in their order.
@@ -572,7 +584,7 @@ int reduceAcrossHosts(HostCall& call, int comm, const uint8_t* send, uint8_t* re
             ? std::move(partial)
             : phases.receive(phases.leaderOf(host),
                              bytes * int64_t(phases.runsOf(host).size()));
-  Bytes result = foldRuns(phases, partials, bytes, reduction);
+  Bytes result = foldRuns(phases, partials, reduction);
   if (phases.me() == root)
     unpackTyped(result.data(), recv, type, count);
   else
@@ -597,17 +609,26 @@ int allreduceAcrossHosts(HostCall& call, int comm, const uint8_t* send, uint8_t*
     return abi::kSuccess;
   }
   meeting.awaitMembers();
-  int64_t bytes = type.size * count;
-  std::vector<Bytes> operands;
+  int64_t bytes = reduction.bytes();
+  // A predefined op reads a contiguous contribution where it is; the
+  // others are packed first (a user-defined op gets copies: it runs in
+  // this rank's guest, which may write what it is given).
+  std::vector<Bytes> packedAside(members.size());
+  std::vector<const uint8_t*> operands;
   for (size_t i = 0; i < members.size(); ++i) {
     const Contribution& slot = meeting.slotOf(i);
     requireBlockBytes(call, slot.recvType->size * slot.recvCount, bytes);
-    operands.push_back(pack(slot.send, *slot.recvType, slot.recvCount));
+    if (op <= abi::kLastPredefinedOp && slot.recvType->isContiguous()) {
+      operands.push_back(slot.send + slot.recvType->lb);
+    } else {
+      packedAside[i] = pack(slot.send, *slot.recvType, slot.recvCount);
+      operands.push_back(packedAside[i].data());
+    }
   }
   std::vector<Bytes> partials =
       exchangeWithLeaders(phases, foldOnHost(phases, operands, reduction),
                           [&](int host) { return bytes * int64_t(phases.runsOf(host).size()); });
-  Bytes result = foldRuns(phases, partials, bytes, reduction);
+  Bytes result = foldRuns(phases, partials, reduction);
   for (size_t i = 0; i < members.size(); ++i) {
     const Contribution& slot = meeting.slotOf(i);
     unpackTyped(result.data(), slot.recv, *slot.recvType, slot.recvCount);
@@ -1139,7 +1160,7 @@ int scanAcrossHosts(HostCall& call, int comm, const uint8_t* send, uint8_t* recv
   // does: prefix = prefix op next.
   std::optional<Bytes> prefix;
   auto append = [&](Bytes next) {
-    if (prefix) reduction.combine(*prefix, next);
+    if (prefix) reduction.combine(prefix->data(), next.data());
     prefix = std::move(next);
   };
   for (Item& item : items) {
