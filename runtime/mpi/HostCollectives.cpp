@@ -319,9 +319,9 @@ Bytes reduceOnHost(HostPhases& phases, Bytes mine, const Reduction& reduction) {
 }
 
 // The rank-order fold of every host's run results (`partials`, by host, as
-// foldOnHost makes them), each reduction.bytes() long.
-Bytes foldRuns(const HostPhases& phases, const std::vector<Bytes>& partials,
-               const Reduction& reduction) {
+// foldOnHost makes them), each reduction.bytes() long, into `out`.
+void foldRunsInto(const HostPhases& phases, const std::vector<Bytes>& partials,
+                  const Reduction& reduction, uint8_t* out) {
   std::vector<std::pair<int, const uint8_t*>> runs;  // (first rank, result)
   for (int host = 0; host < phases.hosts(); ++host) {
     const std::vector<HostPhases::Run>& ofHost = phases.runsOf(host);
@@ -333,9 +333,7 @@ Bytes foldRuns(const HostPhases& phases, const std::vector<Bytes>& partials,
             [](const auto& a, const auto& b) { return a.first < b.first; });
   std::vector<const uint8_t*> operands;
   for (const auto& run : runs) operands.push_back(run.second);
-  Bytes result(size_t(reduction.bytes()));
-  reduction.foldInto(operands, result.data());
-  return result;
+  reduction.foldInto(operands, out);
 }
 
 // Concatenates the blocks of this host's members, in their order.
@@ -504,6 +502,39 @@ bool anyNegative(const int32_t* counts, int members) {
   return std::any_of(counts, counts + members, [](int32_t count) { return count < 0; });
 }
 
+// foldOnHost() of the contributions this host's members posted in
+// `meeting` (send, recvType, recvCount) for `reduction`. A predefined op
+// reads a contiguous contribution where it is; the others are packed first
+// (a user-defined op gets copies: it runs in this rank's guest, which may
+// write what it is given).
+Bytes foldMeeting(HostCall& call, const HostPhases& phases, const HostMeeting& meeting,
+                  const Reduction& reduction) {
+  size_t members = phases.membersOf(phases.myHost()).size();
+  std::vector<Bytes> packedAside(members);
+  std::vector<const uint8_t*> operands;
+  for (size_t i = 0; i < members; ++i) {
+    const Contribution& slot = meeting.slotOf(i);
+    requireBlockBytes(call, slot.recvType->size * slot.recvCount, reduction.bytes());
+    if (reduction.op <= abi::kLastPredefinedOp && slot.recvType->isContiguous()) {
+      operands.push_back(slot.send + slot.recvType->lb);
+    } else {
+      packedAside[i] = pack(slot.send, *slot.recvType, slot.recvCount);
+      operands.push_back(packedAside[i].data());
+    }
+  }
+  return foldOnHost(phases, operands, reduction);
+}
+
+// A reduction's contribution and result buffers, as a HostMeeting posts
+// them.
+void postReduction(Contribution& slot, const uint8_t* send, uint8_t* recv,
+                   const TypeLayout& type, int64_t count) {
+  slot.send = send;
+  slot.recv = recv;
+  slot.recvType = &type;
+  slot.recvCount = count;
+}
+
 }  // namespace
 
 bool usesHostCollectives(HostCall& call, int comm) {
@@ -563,32 +594,43 @@ int reduceAcrossHosts(HostCall& call, int comm, const uint8_t* send, uint8_t* re
                       const TypeLayout& type, int64_t count, int op, int typeHandle, int root) {
   Reduction reduction{call, comm, op, typeHandle, type, count};
   HostPhases phases(call, comm, CollectiveKind::Reduce);
-  int64_t bytes = type.size * count;
-  int rootHost = phases.hostOf(root);
-  Bytes mine = pack(send, type, count);
+  HostMeeting meeting(call, phases.communicator(), phases.membersOf(phases.myHost()),
+                      CollectiveKind::Reduce,
+                      [&](Contribution& slot) { postReduction(slot, send, recv, type, count); });
   if (!phases.leads()) {
-    phases.send(phases.myLeader(), mine);
-    if (phases.me() == root)
-      unpackTyped(phases.receive(phases.myLeader(), bytes).data(), recv, type, count);
+    meeting.awaitRelease();
     return abi::kSuccess;
   }
-  Bytes partial = reduceOnHost(phases, std::move(mine), reduction);
+  meeting.awaitMembers();
+  Bytes partial = foldMeeting(call, phases, meeting, reduction);
+  int rootHost = phases.hostOf(root);
   if (phases.myHost() != rootHost) {
+    // The members' data is folded: they need not wait for the send.
+    meeting.release();
     phases.send(phases.leaderOf(rootHost), partial);
     return abi::kSuccess;
   }
   std::vector<Bytes> partials(size_t(phases.hosts()));
-  for (int host = 0; host < phases.hosts(); ++host)
-    partials[size_t(host)] =
-        host == rootHost
-            ? std::move(partial)
-            : phases.receive(phases.leaderOf(host),
-                             bytes * int64_t(phases.runsOf(host).size()));
-  Bytes result = foldRuns(phases, partials, reduction);
-  if (phases.me() == root)
-    unpackTyped(result.data(), recv, type, count);
-  else
-    phases.send(root, result);
+  HostPhases::Posted posted;
+  for (int host = 0; host < phases.hosts(); ++host) {
+    if (host == rootHost) continue;
+    partials[size_t(host)].resize(size_t(reduction.bytes()) * phases.runsOf(host).size());
+    phases.postReceive(posted, phases.leaderOf(host), partials[size_t(host)].data(),
+                       int64_t(partials[size_t(host)].size()));
+  }
+  phases.waitAll(posted);
+  partials[size_t(rootHost)] = std::move(partial);
+  // Straight into the root's buffer when it is contiguous: the operands
+  // are all partial results by now, none of them in that buffer.
+  const Contribution& atRoot = meeting.slotOf(size_t(phases.indexOnHost(root)));
+  if (atRoot.recvType->isContiguous()) {
+    foldRunsInto(phases, partials, reduction, atRoot.recv + atRoot.recvType->lb);
+  } else {
+    Bytes result(size_t(reduction.bytes()));
+    foldRunsInto(phases, partials, reduction, result.data());
+    unpackTyped(result.data(), atRoot.recv, *atRoot.recvType, atRoot.recvCount);
+  }
+  meeting.release();
   return abi::kSuccess;
 }
 
@@ -598,37 +640,17 @@ int allreduceAcrossHosts(HostCall& call, int comm, const uint8_t* send, uint8_t*
   HostPhases phases(call, comm, CollectiveKind::Allreduce);
   const std::vector<int>& members = phases.membersOf(phases.myHost());
   HostMeeting meeting(call, phases.communicator(), members, CollectiveKind::Allreduce,
-                      [&](Contribution& slot) {
-                        slot.send = send;
-                        slot.recv = recv;
-                        slot.recvType = &type;
-                        slot.recvCount = count;
-                      });
+                      [&](Contribution& slot) { postReduction(slot, send, recv, type, count); });
   if (!phases.leads()) {
     meeting.awaitRelease();
     return abi::kSuccess;
   }
   meeting.awaitMembers();
-  int64_t bytes = reduction.bytes();
-  // A predefined op reads a contiguous contribution where it is; the
-  // others are packed first (a user-defined op gets copies: it runs in
-  // this rank's guest, which may write what it is given).
-  std::vector<Bytes> packedAside(members.size());
-  std::vector<const uint8_t*> operands;
-  for (size_t i = 0; i < members.size(); ++i) {
-    const Contribution& slot = meeting.slotOf(i);
-    requireBlockBytes(call, slot.recvType->size * slot.recvCount, bytes);
-    if (op <= abi::kLastPredefinedOp && slot.recvType->isContiguous()) {
-      operands.push_back(slot.send + slot.recvType->lb);
-    } else {
-      packedAside[i] = pack(slot.send, *slot.recvType, slot.recvCount);
-      operands.push_back(packedAside[i].data());
-    }
-  }
-  std::vector<Bytes> partials =
-      exchangeWithLeaders(phases, foldOnHost(phases, operands, reduction),
-                          [&](int host) { return bytes * int64_t(phases.runsOf(host).size()); });
-  Bytes result = foldRuns(phases, partials, reduction);
+  std::vector<Bytes> partials = exchangeWithLeaders(
+      phases, foldMeeting(call, phases, meeting, reduction),
+      [&](int host) { return reduction.bytes() * int64_t(phases.runsOf(host).size()); });
+  Bytes result(size_t(reduction.bytes()));
+  foldRunsInto(phases, partials, reduction, result.data());
   for (size_t i = 0; i < members.size(); ++i) {
     const Contribution& slot = meeting.slotOf(i);
     unpackTyped(result.data(), slot.recv, *slot.recvType, slot.recvCount);
