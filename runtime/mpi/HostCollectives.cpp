@@ -9,6 +9,13 @@
 // then the runs of all hosts in rank order, so the fold is the rank-order
 // one whatever the op. A host holding consecutive ranks has one run.
 //
+// MPI_Reduce, MPI_Allreduce and MPI_Alltoall have no messages on a host:
+// its members post their buffers in a HostMeeting, and the leader reads
+// and writes them in place (packing what goes to other hosts straight
+// from them), which saves each member's data two copies and the trip
+// through the mailboxes. The other collectives still send their local
+// phases as messages.
+//
 // The messages are point-to-point sends and receives through the World.
 // Where a step sends to several hosts or members (the leaders' exchange, a
 // root host's sends, sharing on a host), it posts all of its receives and

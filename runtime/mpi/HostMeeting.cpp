@@ -20,8 +20,8 @@ HostMeeting::HostMeeting(HostCall& call, Communicator& comm, const std::vector<i
 }
 
 void HostMeeting::awaitMembers() {
-  WaitInfo info{call_.name, 0, 0, &comm_};
   for (size_t i = 1; i < members_.size(); ++i) {
+    WaitInfo info{call_.name, members_[i], 0, &comm_};
     std::atomic<uint64_t>& posted = slots_[size_t(members_[i])].posted;
     if (posted.load(std::memory_order_acquire) < sequence_ &&
         !call_.world().waitUntilReady(call_.rank.worldRank, info, [&] {
