@@ -9,6 +9,13 @@
 // then the runs of all hosts in rank order, so the fold is the rank-order
 // one whatever the op. A host holding consecutive ranks has one run.
 //
+// MPI_Reduce, MPI_Allreduce and MPI_Alltoall have no messages on a host:
+// its members post their buffers in a HostMeeting, and the leader reads
+// and writes them in place (packing what goes to other hosts straight
+// from them), which saves each member's data two copies and the trip
+// through the mailboxes. The other collectives still send their local
+// phases as messages.
+//
 // The messages are point-to-point sends and receives through the World.
 // Where a step sends to several hosts or members (the leaders' exchange, a
 // root host's sends, sharing on a host), it posts all of its receives and
@@ -30,6 +37,7 @@
 #include <vector>
 
 #include "mpi/CollectiveEngine.h"
+#include "mpi/HostMeeting.h"
 #include "mpi/MpiAbi.h"
 #include "mpi/ReduceOp.h"
 #include "mpi/World.h"
@@ -156,6 +164,7 @@ class HostPhases {
 
   int me() const { return me_; }
   int size() const { return comm_.size(); }
+  Communicator& communicator() const { return comm_; }
   int hosts() const { return int(members_.size()); }
   int myHost() const { return myHost_; }
   int hostOf(int member) const { return hostOfMember_[member]; }
@@ -250,15 +259,16 @@ struct Reduction {
   const TypeLayout& type;
   int64_t count;
 
-  // inout = in op inout.
-  void combine(const Bytes& in, Bytes& inout) const {
+  int64_t bytes() const { return type.size * count; }
+
+  // inout = in op inout, both packed.
+  void combine(const uint8_t* in, uint8_t* inout) const {
     if (op <= abi::kLastPredefinedOp) {
-      applyPredefinedOp(PredefinedOp(op), type.element, in.data(), inout.data(),
+      applyPredefinedOp(PredefinedOp(op), type.element, in, inout,
                         count * type.elementsPerInstance());
       return;
     }
-    if (applyUserOpPacked(call, comm, op, typeHandle, type, count, in.data(), inout.data()) ==
-        abi::kSuccess)
+    if (applyUserOpPacked(call, comm, op, typeHandle, type, count, in, inout) == abi::kSuccess)
       return;
     // The other members wait for this result: the job cannot go on.
     call.world().abort(abi::kErrOp, "rank " + std::to_string(call.rank.worldRank) + ": " +
@@ -266,10 +276,19 @@ struct Reduction {
     call.leaveAbortedJob();
   }
 
-  // The rank-order fold of `operands` (in rank order): x0 op (x1 op (...)).
+  // The rank-order fold of `operands` (packed, in rank order) into `out`,
+  // bytes() long: x0 op (x1 op (...)). Reads each operand where it is.
+  void foldInto(const std::vector<const uint8_t*>& operands, uint8_t* out) const {
+    if (bytes() == 0) return;
+    std::memcpy(out, operands.back(), size_t(bytes()));
+    for (int i = int(operands.size()) - 2; i >= 0; --i) combine(operands[size_t(i)], out);
+  }
+
+  // The same, of operands that it may consume.
   Bytes fold(std::vector<Bytes>& operands) const {
     Bytes result = std::move(operands.back());
-    for (int i = int(operands.size()) - 2; i >= 0; --i) combine(operands[size_t(i)], result);
+    for (int i = int(operands.size()) - 2; i >= 0; --i)
+      combine(operands[size_t(i)].data(), result.data());
     return result;
   }
 
@@ -279,42 +298,49 @@ struct Reduction {
   }
 };
 
-// The leader's share of a reduction: the contributions of each run of its
-// host's members folded in rank order (a member's own first), the runs'
-// results one after the other.
+// The leader's share of a reduction: the contributions of its host's
+// members (`operands`, packed, in their order on the host), each run's
+// folded in rank order, the runs' results one after the other.
+Bytes foldOnHost(const HostPhases& phases, const std::vector<const uint8_t*>& operands,
+                 const Reduction& reduction) {
+  const std::vector<HostPhases::Run>& runs = phases.runsOf(phases.myHost());
+  Bytes partials(size_t(reduction.bytes()) * runs.size());
+  for (size_t r = 0; r < runs.size(); ++r)
+    reduction.foldInto({operands.begin() + ptrdiff_t(runs[r].begin),
+                        operands.begin() + ptrdiff_t(runs[r].end)},
+                       partials.data() + int64_t(r) * reduction.bytes());
+  return partials;
+}
+
+// foldOnHost() of this host's members' contributions, the leader's
+// (`mine`) first, the others received from them.
 Bytes reduceOnHost(HostPhases& phases, Bytes mine, const Reduction& reduction) {
   const std::vector<int>& members = phases.membersOf(phases.myHost());
   std::vector<Bytes> operands;
   operands.push_back(std::move(mine));
   for (size_t i = 1; i < members.size(); ++i)
     operands.push_back(phases.receive(members[i], int64_t(operands[0].size())));
-  Bytes partials;
-  for (const HostPhases::Run& run : phases.runsOf(phases.myHost())) {
-    std::vector<Bytes> inRun(std::make_move_iterator(operands.begin() + ptrdiff_t(run.begin)),
-                             std::make_move_iterator(operands.begin() + ptrdiff_t(run.end)));
-    Bytes folded = reduction.fold(inRun);
-    partials.insert(partials.end(), folded.begin(), folded.end());
-  }
-  return partials;
+  std::vector<const uint8_t*> packed;
+  for (const Bytes& operand : operands) packed.push_back(operand.data());
+  return foldOnHost(phases, packed, reduction);
 }
 
 // The rank-order fold of every host's run results (`partials`, by host, as
-// reduceOnHost makes them), each `bytes` long.
-Bytes foldRuns(const HostPhases& phases, const std::vector<Bytes>& partials, int64_t bytes,
-               const Reduction& reduction) {
-  std::vector<std::pair<int, Bytes>> runs;  // (first rank, result)
+// foldOnHost makes them), each reduction.bytes() long, into `out`.
+void foldRunsInto(const HostPhases& phases, const std::vector<Bytes>& partials,
+                  const Reduction& reduction, uint8_t* out) {
+  std::vector<std::pair<int, const uint8_t*>> runs;  // (first rank, result)
   for (int host = 0; host < phases.hosts(); ++host) {
     const std::vector<HostPhases::Run>& ofHost = phases.runsOf(host);
-    for (size_t r = 0; r < ofHost.size(); ++r) {
-      const uint8_t* at = partials[size_t(host)].data() + int64_t(r) * bytes;
-      runs.emplace_back(phases.firstOf(host, ofHost[r]), Bytes(at, at + bytes));
-    }
+    for (size_t r = 0; r < ofHost.size(); ++r)
+      runs.emplace_back(phases.firstOf(host, ofHost[r]),
+                        partials[size_t(host)].data() + int64_t(r) * reduction.bytes());
   }
   std::sort(runs.begin(), runs.end(),
             [](const auto& a, const auto& b) { return a.first < b.first; });
-  std::vector<Bytes> operands;
-  for (auto& run : runs) operands.push_back(std::move(run.second));
-  return reduction.fold(operands);
+  std::vector<const uint8_t*> operands;
+  for (const auto& run : runs) operands.push_back(run.second);
+  reduction.foldInto(operands, out);
 }
 
 // Concatenates the blocks of this host's members, in their order.
@@ -464,9 +490,56 @@ std::vector<Bytes> packBlocks(const MemberBlocks& blocks, int members) {
   return packed;
 }
 
+// A host's leader reads and writes its members' buffers itself
+// (HostMeeting.h): a member whose buffer holds another number of bytes
+// than the leader's (a program passing different counts or datatypes)
+// stops the job rather than have the leader read or write past it.
+void requireBlockBytes(HostCall& call, int64_t memberBytes, int64_t leaderBytes) {
+  if (memberBytes == leaderBytes) return;
+  call.world().abort(abi::kErrTruncate,
+                     "rank " + std::to_string(call.rank.worldRank) + ": " + call.name +
+                         ": a rank on this host passed " + std::to_string(memberBytes) +
+                         " bytes where this one passed " + std::to_string(leaderBytes) +
+                         " (different counts or datatypes)");
+  call.leaveAbortedJob();
+}
+
 // Whether any of the first `members` counts is negative.
 bool anyNegative(const int32_t* counts, int members) {
   return std::any_of(counts, counts + members, [](int32_t count) { return count < 0; });
+}
+
+// foldOnHost() of the contributions this host's members posted in
+// `meeting` (send, recvType, recvCount) for `reduction`. A predefined op
+// reads a contiguous contribution where it is; the others are packed first
+// (a user-defined op gets copies: it runs in this rank's guest, which may
+// write what it is given).
+Bytes foldMeeting(HostCall& call, const HostPhases& phases, const HostMeeting& meeting,
+                  const Reduction& reduction) {
+  size_t members = phases.membersOf(phases.myHost()).size();
+  std::vector<Bytes> packedAside(members);
+  std::vector<const uint8_t*> operands;
+  for (size_t i = 0; i < members; ++i) {
+    const Contribution& slot = meeting.slotOf(i);
+    requireBlockBytes(call, slot.recvType->size * slot.recvCount, reduction.bytes());
+    if (reduction.op <= abi::kLastPredefinedOp && slot.recvType->isContiguous()) {
+      operands.push_back(slot.send + slot.recvType->lb);
+    } else {
+      packedAside[i] = pack(slot.send, *slot.recvType, slot.recvCount);
+      operands.push_back(packedAside[i].data());
+    }
+  }
+  return foldOnHost(phases, operands, reduction);
+}
+
+// A reduction's contribution and result buffers, as a HostMeeting posts
+// them.
+void postReduction(Contribution& slot, const uint8_t* send, uint8_t* recv,
+                   const TypeLayout& type, int64_t count) {
+  slot.send = send;
+  slot.recv = recv;
+  slot.recvType = &type;
+  slot.recvCount = count;
 }
 
 }  // namespace
@@ -528,32 +601,43 @@ int reduceAcrossHosts(HostCall& call, int comm, const uint8_t* send, uint8_t* re
                       const TypeLayout& type, int64_t count, int op, int typeHandle, int root) {
   Reduction reduction{call, comm, op, typeHandle, type, count};
   HostPhases phases(call, comm, CollectiveKind::Reduce);
-  int64_t bytes = type.size * count;
-  int rootHost = phases.hostOf(root);
-  Bytes mine = pack(send, type, count);
+  HostMeeting meeting(call, phases.communicator(), phases.membersOf(phases.myHost()),
+                      CollectiveKind::Reduce,
+                      [&](Contribution& slot) { postReduction(slot, send, recv, type, count); });
   if (!phases.leads()) {
-    phases.send(phases.myLeader(), mine);
-    if (phases.me() == root)
-      unpackTyped(phases.receive(phases.myLeader(), bytes).data(), recv, type, count);
+    meeting.awaitRelease();
     return abi::kSuccess;
   }
-  Bytes partial = reduceOnHost(phases, std::move(mine), reduction);
+  meeting.awaitMembers();
+  Bytes partial = foldMeeting(call, phases, meeting, reduction);
+  int rootHost = phases.hostOf(root);
   if (phases.myHost() != rootHost) {
+    // The members' data is folded: they need not wait for the send.
+    meeting.release();
     phases.send(phases.leaderOf(rootHost), partial);
     return abi::kSuccess;
   }
   std::vector<Bytes> partials(size_t(phases.hosts()));
-  for (int host = 0; host < phases.hosts(); ++host)
-    partials[size_t(host)] =
-        host == rootHost
-            ? std::move(partial)
-            : phases.receive(phases.leaderOf(host),
-                             bytes * int64_t(phases.runsOf(host).size()));
-  Bytes result = foldRuns(phases, partials, bytes, reduction);
-  if (phases.me() == root)
-    unpackTyped(result.data(), recv, type, count);
-  else
-    phases.send(root, result);
+  HostPhases::Posted posted;
+  for (int host = 0; host < phases.hosts(); ++host) {
+    if (host == rootHost) continue;
+    partials[size_t(host)].resize(size_t(reduction.bytes()) * phases.runsOf(host).size());
+    phases.postReceive(posted, phases.leaderOf(host), partials[size_t(host)].data(),
+                       int64_t(partials[size_t(host)].size()));
+  }
+  phases.waitAll(posted);
+  partials[size_t(rootHost)] = std::move(partial);
+  // Straight into the root's buffer when it is contiguous: the operands
+  // are all partial results by now, none of them in that buffer.
+  const Contribution& atRoot = meeting.slotOf(size_t(phases.indexOnHost(root)));
+  if (atRoot.recvType->isContiguous()) {
+    foldRunsInto(phases, partials, reduction, atRoot.recv + atRoot.recvType->lb);
+  } else {
+    Bytes result(size_t(reduction.bytes()));
+    foldRunsInto(phases, partials, reduction, result.data());
+    unpackTyped(result.data(), atRoot.recv, *atRoot.recvType, atRoot.recvCount);
+  }
+  meeting.release();
   return abi::kSuccess;
 }
 
@@ -561,19 +645,24 @@ int allreduceAcrossHosts(HostCall& call, int comm, const uint8_t* send, uint8_t*
                          const TypeLayout& type, int64_t count, int op, int typeHandle) {
   Reduction reduction{call, comm, op, typeHandle, type, count};
   HostPhases phases(call, comm, CollectiveKind::Allreduce);
-  int64_t bytes = type.size * count;
-  Bytes mine = pack(send, type, count);
+  const std::vector<int>& members = phases.membersOf(phases.myHost());
+  HostMeeting meeting(call, phases.communicator(), members, CollectiveKind::Allreduce,
+                      [&](Contribution& slot) { postReduction(slot, send, recv, type, count); });
   if (!phases.leads()) {
-    phases.send(phases.myLeader(), mine);
-    unpackTyped(phases.receive(phases.myLeader(), bytes).data(), recv, type, count);
+    meeting.awaitRelease();
     return abi::kSuccess;
   }
-  std::vector<Bytes> partials =
-      exchangeWithLeaders(phases, reduceOnHost(phases, std::move(mine), reduction),
-                          [&](int host) { return bytes * int64_t(phases.runsOf(host).size()); });
-  Bytes result = foldRuns(phases, partials, bytes, reduction);
-  shareOnHost(phases, result);
-  unpackTyped(result.data(), recv, type, count);
+  meeting.awaitMembers();
+  std::vector<Bytes> partials = exchangeWithLeaders(
+      phases, foldMeeting(call, phases, meeting, reduction),
+      [&](int host) { return reduction.bytes() * int64_t(phases.runsOf(host).size()); });
+  Bytes result(size_t(reduction.bytes()));
+  foldRunsInto(phases, partials, reduction, result.data());
+  for (size_t i = 0; i < members.size(); ++i) {
+    const Contribution& slot = meeting.slotOf(i);
+    unpackTyped(result.data(), slot.recv, *slot.recvType, slot.recvCount);
+  }
+  meeting.release();
   return abi::kSuccess;
 }
 
@@ -818,69 +907,91 @@ int alltoallAcrossHosts(HostCall& call, int comm, const uint8_t* send,
                         const TypeLayout& recvType, int64_t recvCount) {
   HostPhases phases(call, comm, CollectiveKind::Alltoall);
   int size = phases.size();
-  Bytes outgoing = send ? pack(send, *sendType, sendCount * size)
-                        : pack(recv, recvType, recvCount * size);
-  int64_t block = int64_t(outgoing.size()) / size;
+  const std::vector<int>& mine = phases.membersOf(phases.myHost());
+  HostMeeting meeting(call, phases.communicator(), mine, CollectiveKind::Alltoall,
+                      [&](Contribution& slot) {
+                        slot.send = send;
+                        slot.sendType = sendType;
+                        slot.sendCount = sendCount;
+                        slot.recv = recv;
+                        slot.recvType = &recvType;
+                        slot.recvCount = recvCount;
+                      });
   if (!phases.leads()) {
-    phases.send(phases.myLeader(), outgoing);
-    unpackTyped(phases.receive(phases.myLeader(), block * size).data(), recv, recvType,
-                recvCount * size);
+    meeting.awaitRelease();
     return abi::kSuccess;
   }
-  const std::vector<int>& mine = phases.membersOf(phases.myHost());
-  // What each member of this host sends, all of it.
-  std::vector<Bytes> sent(mine.size());
-  sent[0] = std::move(outgoing);
-  for (size_t i = 1; i < mine.size(); ++i) sent[i] = phases.receive(mine[i], block * size);
+  meeting.awaitMembers();
+  int64_t block = recvType.size * recvCount;
+  // Where each member of this host sends from: its block for member m is
+  // `count` instances of `type` at base + m * count extents. A member that
+  // sends in place has its blocks packed aside first, since its receive
+  // buffer is written before the others have all been read.
+  struct Source {
+    const uint8_t* base;
+    const TypeLayout* type;
+    int64_t count;
+    const uint8_t* blockFor(int member) const { return base + member * count * type->extent(); }
+  };
+  std::vector<Source> sources;
+  std::vector<Bytes> packedAside(mine.size());
+  for (size_t i = 0; i < mine.size(); ++i) {
+    const Contribution& slot = meeting.slotOf(i);
+    requireBlockBytes(call, slot.recvType->size * slot.recvCount, block);
+    if (slot.send) {
+      requireBlockBytes(call, slot.sendType->size * slot.sendCount, block);
+      sources.push_back(Source{slot.send, slot.sendType, slot.sendCount});
+    } else {
+      packedAside[i] = pack(slot.recv, *slot.recvType, slot.recvCount * size);
+      sources.push_back(Source{packedAside[i].data(), &*byteLayout(), block});
+    }
+  }
   // From each other host one bundle, received into place as it comes while
-  // this host's go out.
+  // this host's go out: for each member there, its blocks for the members
+  // here. To each other host the same, packed straight from the members'
+  // buffers.
   HostPhases::Posted exchange;
-  std::vector<Bytes> bundles(size_t(phases.hosts()));
+  std::vector<Bytes> bundles(size_t(phases.hosts())), outgoing(size_t(phases.hosts()));
   for (int host = 0; host < phases.hosts(); ++host) {
     if (host == phases.myHost()) continue;
     Bytes& bundle = bundles[size_t(host)];
     bundle.resize(size_t(block * int64_t(phases.membersOf(host).size()) * int64_t(mine.size())));
     phases.postReceive(exchange, phases.leaderOf(host), bundle.data(), int64_t(bundle.size()));
   }
-  // To each other host one bundle: for each member here, its blocks for
-  // each member there.
-  std::vector<Bytes> outgoingBundles(size_t(phases.hosts()));
   for (int host = 0; host < phases.hosts(); ++host) {
     if (host == phases.myHost()) continue;
     const std::vector<int>& theirs = phases.membersOf(host);
-    Bytes& bundle = outgoingBundles[size_t(host)];
-    bundle.reserve(size_t(block) * theirs.size() * mine.size());
-    for (size_t i = 0; i < mine.size(); ++i)
-      for (int member : theirs)
-        bundle.insert(bundle.end(), sent[i].begin() + member * block,
-                      sent[i].begin() + (member + 1) * block);
+    Bytes& bundle = outgoing[size_t(host)];
+    bundle.resize(size_t(block) * theirs.size() * mine.size());
+    uint8_t* out = bundle.data();
+    for (const Source& source : sources)
+      for (int member : theirs) {
+        packTyped(source.blockFor(member), *source.type, source.count, out);
+        out += block;
+      }
     phases.postSend(exchange, phases.leaderOf(host), bundle);
   }
-  phases.waitAll(exchange);
-  // Member j of this host receives, from each rank s in rank order, the
-  // block s sent to it.
-  std::vector<Bytes> toMembers(mine.size());
-  HostPhases::Posted delivery;
+  // The blocks between members of this host go while the bundles travel.
   for (size_t j = 0; j < mine.size(); ++j) {
-    Bytes& received = toMembers[j];
-    received.reserve(size_t(block * size));
+    const Contribution& to = meeting.slotOf(j);
+    int64_t stride = to.recvCount * to.recvType->extent();
+    for (size_t i = 0; i < mine.size(); ++i)
+      copyTyped(sources[i].blockFor(mine[j]), *sources[i].type, sources[i].count,
+                to.recv + mine[i] * stride, *to.recvType, to.recvCount, block);
+  }
+  phases.waitAll(exchange);
+  for (size_t j = 0; j < mine.size(); ++j) {
+    const Contribution& to = meeting.slotOf(j);
+    int64_t stride = to.recvCount * to.recvType->extent();
     for (int source = 0; source < size; ++source) {
       int host = phases.hostOf(source);
+      if (host == phases.myHost()) continue;
       int64_t sender = phases.indexOnHost(source);
-      const uint8_t* from;
-      if (host == phases.myHost()) {
-        from = sent[size_t(sender)].data() + mine[j] * block;
-      } else {
-        from = bundles[size_t(host)].data() + (sender * int64_t(mine.size()) + int64_t(j)) * block;
-      }
-      received.insert(received.end(), from, from + block);
+      unpackTyped(bundles[size_t(host)].data() + (sender * int64_t(mine.size()) + int64_t(j)) * block,
+                  to.recv + source * stride, *to.recvType, to.recvCount);
     }
-    if (j == 0)
-      unpackTyped(received.data(), recv, recvType, recvCount * size);
-    else
-      phases.postSend(delivery, mine[j], received);
   }
-  phases.waitAll(delivery);
+  meeting.release();
   return abi::kSuccess;
 }
 
@@ -1078,7 +1189,7 @@ int scanAcrossHosts(HostCall& call, int comm, const uint8_t* send, uint8_t* recv
   // does: prefix = prefix op next.
   std::optional<Bytes> prefix;
   auto append = [&](Bytes next) {
-    if (prefix) reduction.combine(*prefix, next);
+    if (prefix) reduction.combine(prefix->data(), next.data());
     prefix = std::move(next);
   };
   for (Item& item : items) {

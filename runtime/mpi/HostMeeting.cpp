@@ -1,0 +1,53 @@
+//===- HostMeeting.cpp - the members on one host meeting in shared memory -===//
+#include "mpi/HostMeeting.h"
+
+namespace synergy::mpi {
+
+HostMeeting::HostMeeting(HostCall& call, Communicator& comm, const std::vector<int>& members,
+                         CollectiveKind kind, util::FunctionRef<void(Contribution&)> fill)
+    : call_(call),
+      comm_(comm),
+      members_(members),
+      sequence_(++comm.progressOf[comm.rankOfWorld[call.rank.worldRank]].collectives),
+      slots_(comm.slotSets[sequence_ % Communicator::kSlotSets]) {
+  int me = comm.rankOfWorld[call.rank.worldRank];
+  Contribution& slot = slots_[size_t(me)];
+  slot.reset();
+  slot.kind = int(kind);
+  fill(slot);
+  // Only the leader reads the slot: it alone needs to see the post.
+  if (me != members_[0]) call.world().publishMark(call.rank.worldRank, comm, slot.posted, sequence_);
+}
+
+void HostMeeting::awaitMembers() {
+  for (size_t i = 1; i < members_.size(); ++i) {
+    WaitInfo info{call_.name, members_[i], 0, &comm_};
+    std::atomic<uint64_t>& posted = slots_[size_t(members_[i])].posted;
+    if (posted.load(std::memory_order_acquire) < sequence_ &&
+        !call_.world().waitUntilReady(call_.rank.worldRank, info, [&] {
+          return posted.load(std::memory_order_acquire) >= sequence_;
+        }))
+      call_.leaveAbortedJob();
+  }
+}
+
+const Contribution& HostMeeting::slotOf(size_t index) const {
+  return slots_[size_t(members_[index])];
+}
+
+void HostMeeting::release() {
+  call_.world().publishMark(call_.rank.worldRank, comm_,
+                            comm_.finishedUpTo[members_[0]].value, sequence_);
+}
+
+void HostMeeting::awaitRelease() {
+  std::atomic<uint64_t>& released = comm_.finishedUpTo[members_[0]].value;
+  WaitInfo info{call_.name, members_[0], 0, &comm_};
+  if (released.load(std::memory_order_acquire) < sequence_ &&
+      !call_.world().waitUntilReady(call_.rank.worldRank, info, [&] {
+        return released.load(std::memory_order_acquire) >= sequence_;
+      }))
+    call_.leaveAbortedJob();
+}
+
+}  // namespace synergy::mpi
