@@ -14,9 +14,12 @@
 // found in the wasm itself:
 //
 // A loop qualifies when nothing in it can write memory or leave the module:
-// no store, call, atomic read-modify-write, wait or notify, bulk memory
-// operation or memory.grow (only blocks, branches, locals, globals, loads,
-// constants and arithmetic). In such a loop, a load whose address is loop
+// no store, atomic read-modify-write, wait or notify, bulk memory operation
+// or memory.grow (only blocks, branches, locals, globals, loads, constants
+// and arithmetic), and no call but of the module's own functions that are so
+// too and set no global (MPICH's harness yields with a function that
+// returns 0; the AOT compile inlines it and hoists all the same). In such a
+// loop, a load whose address is loop
 // invariant (built from constants, locals and globals the loop does not set)
 // and whose value decides a branch (it is in the condition of a br_if, if or
 // br_table, or in the value of a local such a condition reads) can only
@@ -32,6 +35,7 @@
 // volatile counter, is left alone, as is a volatile store anywhere.
 //
 //===----------------------------------------------------------------------===//
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -64,6 +68,8 @@ bool isAllowedInSpinLoop(BinaryenExpressionId id) {
 
 class SpinWaitFinder {
  public:
+  explicit SpinWaitFinder(BinaryenModuleRef wasm) : wasm_(wasm) {}
+
   // Adds to `marked` the spin-wait loads of every loop under `expr`.
   bool findIn(BinaryenExpressionRef expr, std::set<BinaryenExpressionRef>& marked,
               std::string& error) {
@@ -78,10 +84,13 @@ class SpinWaitFinder {
   }
 
  private:
-  static bool scanLoop(BinaryenExpressionRef expr, LoopScan& scan, std::string& error) {
+  bool scanLoop(BinaryenExpressionRef expr, LoopScan& scan, std::string& error) {
     BinaryenExpressionId id = BinaryenExpressionGetId(expr);
-    if (!isAllowedInSpinLoop(id) ||
-        (id == BinaryenLoadId() && BinaryenLoadIsAtomic(expr))) {
+    const bool allowed =
+        id == BinaryenCallId() ? isEffectFree(BinaryenCallGetTarget(expr), error)
+                               : isAllowedInSpinLoop(id) &&
+                                     !(id == BinaryenLoadId() && BinaryenLoadIsAtomic(expr));
+    if (!allowed) {
       scan.writesOrLeaves = true;
       return true;
     }
@@ -101,6 +110,36 @@ class SpinWaitFinder {
       if (scan.writesOrLeaves) return true;
       return scanLoop(child, scan, error);
     }, error);
+  }
+
+  // A defined function whose body writes no memory and no global, leaves
+  // the module nowhere, and calls only such functions. A function that
+  // (indirectly) calls itself is taken as not effect-free.
+  bool isEffectFree(const std::string& name, std::string& error) {
+    auto known = effectFree_.find(name);
+    if (known != effectFree_.end()) return known->second;
+    effectFree_[name] = false;
+    BinaryenFunctionRef function = BinaryenGetFunction(wasm_, name.c_str());
+    BinaryenExpressionRef body = function ? BinaryenFunctionGetBody(function) : nullptr;
+    bool free = body && hasNoEffects(body, error);
+    effectFree_[name] = free;
+    return free;
+  }
+
+  bool hasNoEffects(BinaryenExpressionRef expr, std::string& error) {
+    BinaryenExpressionId id = BinaryenExpressionGetId(expr);
+    if (id == BinaryenCallId()) {
+      if (!isEffectFree(BinaryenCallGetTarget(expr), error)) return false;
+    } else if (!isAllowedInSpinLoop(id) || id == BinaryenGlobalSetId() ||
+               (id == BinaryenLoadId() && BinaryenLoadIsAtomic(expr))) {
+      return false;
+    }
+    bool free = true;
+    visitChildren(expr, [&](BinaryenExpressionRef child) {
+      free = hasNoEffects(child, error);
+      return free;
+    }, error);
+    return free;
   }
 
   static void markWaitLoads(const LoopScan& scan, std::set<BinaryenExpressionRef>& marked) {
@@ -156,6 +195,9 @@ class SpinWaitFinder {
              isInvariant(BinaryenBinaryGetRight(expr), scan);
     return false;
   }
+
+  BinaryenModuleRef wasm_;
+  std::map<std::string, bool> effectFree_;
 };
 
 class AtomicLoadMaker {
@@ -193,12 +235,12 @@ class AtomicSpinWaitLoadsPass final : public Pass {
  public:
   bool run(WasmModule& module, std::string& error) override {
     if (!module.facts.memory.shared) return true;
+    SpinWaitFinder finder(module.binaryen);
     for (BinaryenIndex i = 0, n = BinaryenGetNumFunctions(module.binaryen); i < n; ++i) {
       BinaryenFunctionRef function = BinaryenGetFunctionByIndex(module.binaryen, i);
       BinaryenExpressionRef body = BinaryenFunctionGetBody(function);
       if (!body) continue;
       std::set<BinaryenExpressionRef> marked;
-      SpinWaitFinder finder;
       if (!finder.findIn(body, marked, error)) return false;
       if (marked.empty()) continue;
       AtomicLoadMaker maker(module.binaryen, marked);

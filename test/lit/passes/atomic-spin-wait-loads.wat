@@ -3,7 +3,8 @@
 ;; loop's branches, directly or through a local. A signed narrow load becomes
 ;; an unsigned atomic one, sign-extended after. Loops that store or call,
 ;; loads whose address the loop changes, loads no branch depends on, and
-;; unaligned or float loads are left alone, and so is a module without a
+;; unaligned or float loads are left alone (a call of the module's own
+;; function that itself writes and calls nothing does not count), and so is a module without a
 ;; shared memory. After lower-atomics the waits call the runtime, which the
 ;; AOT compiler cannot hoist, and wasm2c accepts the result.
 ;;
@@ -60,6 +61,35 @@
   (func $waits_on_a_half_word (param $p i32)
     (loop $spin
       (br_if $spin (i64.eqz (i64.load16_u (local.get $p))))))
+
+  ;; while (flag == -1) yield(); with a yield that does nothing (MPICH's
+  ;; MTest_thread_yield), which the AOT compile inlines.
+  ;; CHECK-LABEL: (func $waits_while_yielding
+  ;; CHECK:      (i32.atomic.load
+  (func $yields (result i32)
+    (call $nothing)
+    (i32.const 0))
+  (func $nothing)
+  (func $waits_while_yielding
+    (loop $spin
+      (drop (call $yields))
+      (br_if $spin (i32.eq (i32.load (i32.const 1024)) (i32.const -1)))))
+
+  ;; A called function that stores, sets a global, or calls itself.
+  ;; CHECK-LABEL: (func $calls_a_writer
+  ;; CHECK-NOT:  atomic
+  (func $stores (i32.store (i32.const 2048) (i32.const 1)))
+  (func $sets_a_global (global.set $base (i32.const 0)))
+  (func $recurses (result i32) (call $recurses))
+  (func $calls_a_writer
+    (loop $spin
+      (call $stores)
+      (br_if $spin (i32.load (i32.const 1024))))
+    (loop $spin
+      (call $sets_a_global)
+      (br_if $spin (i32.load (i32.const 1024))))
+    (loop $spin
+      (br_if $spin (i32.add (call $recurses) (i32.load (i32.const 1024))))))
 
   ;; for (;;) counter++: the loop stores.
   ;; CHECK-LABEL: (func $counts_forever
