@@ -17,9 +17,9 @@
 // no store, atomic read-modify-write, wait or notify, bulk memory operation
 // or memory.grow (only blocks, branches, locals, globals, loads, constants
 // and arithmetic), and no call but of the module's own functions that are so
-// too and set no global (MPICH's harness yields with a function that
-// returns 0; the AOT compile inlines it and hoists all the same). In such a
-// loop, a load whose address is loop
+// too and set no global, followed at most kMaxCallDepth calls deep from a
+// function not yet proved so (MPICH's harness yields with a function that returns 0; the AOT compile
+// inlines it and hoists all the same). In such a loop, a load whose address is loop
 // invariant (built from constants, locals and globals the loop does not set)
 // and whose value decides a branch (it is in the condition of a br_if, if or
 // br_table, or in the value of a local such a condition reads) can only
@@ -45,6 +45,11 @@
 
 namespace synergy::passes {
 namespace {
+
+// How deep calls are followed to find that a loop's callees have no effect;
+// deeper ones count as having one (the module may be hostile, and a chain of
+// calls must not exhaust the stack).
+constexpr int kMaxCallDepth = 8;
 
 // What a loop's subtree reads in its branch conditions and sets.
 struct LoopScan {
@@ -87,7 +92,7 @@ class SpinWaitFinder {
   bool scanLoop(BinaryenExpressionRef expr, LoopScan& scan, std::string& error) {
     BinaryenExpressionId id = BinaryenExpressionGetId(expr);
     const bool allowed =
-        id == BinaryenCallId() ? isEffectFree(BinaryenCallGetTarget(expr), error)
+        id == BinaryenCallId() ? isEffectFree(BinaryenCallGetTarget(expr), 0, error)
                                : isAllowedInSpinLoop(id) &&
                                      !(id == BinaryenLoadId() && BinaryenLoadIsAtomic(expr));
     if (!allowed) {
@@ -114,29 +119,32 @@ class SpinWaitFinder {
 
   // A defined function whose body writes no memory and no global, leaves
   // the module nowhere, and calls only such functions. A function that
-  // (indirectly) calls itself is taken as not effect-free.
-  bool isEffectFree(const std::string& name, std::string& error) {
+  // (indirectly) calls itself is taken as not effect-free, and so is one
+  // reached `depth` > kMaxCallDepth calls deep (not remembered: a shallower
+  // call may still prove it).
+  bool isEffectFree(const std::string& name, int depth, std::string& error) {
     auto known = effectFree_.find(name);
     if (known != effectFree_.end()) return known->second;
+    if (depth > kMaxCallDepth) return false;
     effectFree_[name] = false;
     BinaryenFunctionRef function = BinaryenGetFunction(wasm_, name.c_str());
     BinaryenExpressionRef body = function ? BinaryenFunctionGetBody(function) : nullptr;
-    bool free = body && hasNoEffects(body, error);
+    bool free = body && hasNoEffects(body, depth, error);
     effectFree_[name] = free;
     return free;
   }
 
-  bool hasNoEffects(BinaryenExpressionRef expr, std::string& error) {
+  bool hasNoEffects(BinaryenExpressionRef expr, int depth, std::string& error) {
     BinaryenExpressionId id = BinaryenExpressionGetId(expr);
     if (id == BinaryenCallId()) {
-      if (!isEffectFree(BinaryenCallGetTarget(expr), error)) return false;
+      if (!isEffectFree(BinaryenCallGetTarget(expr), depth + 1, error)) return false;
     } else if (!isAllowedInSpinLoop(id) || id == BinaryenGlobalSetId() ||
                (id == BinaryenLoadId() && BinaryenLoadIsAtomic(expr))) {
       return false;
     }
     bool free = true;
     visitChildren(expr, [&](BinaryenExpressionRef child) {
-      free = hasNoEffects(child, error);
+      free = hasNoEffects(child, depth, error);
       return free;
     }, error);
     return free;

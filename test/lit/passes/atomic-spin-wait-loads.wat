@@ -75,6 +75,26 @@
       (drop (call $yields))
       (br_if $spin (i32.eq (i32.load (i32.const 1024)) (i32.const -1)))))
 
+  ;; Calls are followed at most 8 deep (the stack stays bounded): a wait
+  ;; behind a chain of 10 calls that no other loop proved effect-free is
+  ;; left alone.
+  ;; CHECK-LABEL: (func $waits_behind_ten_calls
+  ;; CHECK-NOT:  atomic
+  (func $c1 (call $c2))
+  (func $c2 (call $c3))
+  (func $c3 (call $c4))
+  (func $c4 (call $c5))
+  (func $c5 (call $c6))
+  (func $c6 (call $c7))
+  (func $c7 (call $c8))
+  (func $c8 (call $c9))
+  (func $c9 (call $c10))
+  (func $c10)
+  (func $waits_behind_ten_calls
+    (loop $spin
+      (call $c1)
+      (br_if $spin (i32.load (i32.const 1024)))))
+
   ;; A called function that stores, sets a global, or calls itself.
   ;; CHECK-LABEL: (func $calls_a_writer
   ;; CHECK-NOT:  atomic
