@@ -18,13 +18,15 @@
 // or memory.grow (only blocks, branches, locals, globals, loads, constants
 // and arithmetic), and no call but of the module's own functions that are so
 // too and set no global, followed at most kMaxCallDepth calls deep from a
-// function not yet proved so (MPICH's harness yields with a function that returns 0; the AOT compile
-// inlines it and hoists all the same). In such a loop, a load whose address is loop
-// invariant (built from constants, locals and globals the loop does not set)
-// and whose value decides a branch (it is in the condition of a br_if, if or
-// br_table, or in the value of a local such a condition reads) can only
-// change through another thread; clang would have hoisted it out of the loop
-// if it were not volatile or built at -O0. It becomes an atomic load of the
+// function not yet proved so (MPICH's harness yields with a function that
+// returns 0; the AOT compile inlines it and hoists all the same). In such a
+// loop, a load whose address is loop invariant (built from constants,
+// locals and globals the loop does not set) and whose value decides a
+// branch (it is in the condition of a br_if, if or br_table, or in the
+// value of a local such a condition reads) can only change through another
+// thread; clang would have hoisted it out of the loop unless it is
+// volatile, built at -O0 or only conditionally run. It becomes an atomic
+// load of the
 // same width and offset (a signed narrow load an unsigned one, sign-extended
 // after), which the lower-atomics pass then turns into a runtime call the AOT
 // compiler cannot hoist. Loads that are not aligned to their width, and

@@ -76,7 +76,8 @@ int main(int argc, char** argv) {
   check(rank, "set_view shorts",
         MPI_File_set_view(fh, kShortsBase + rank * 2, MPI_SHORT, strided, "external32",
                           MPI_INFO_NULL));
-  check(rank, "write shorts", MPI_File_write_at_all(fh, 0, shorts, 2, MPI_SHORT, MPI_STATUS_IGNORE));
+  check(rank, "write shorts",
+        MPI_File_write_at_all(fh, 0, shorts, 2, MPI_SHORT, MPI_STATUS_IGNORE));
 
   // Two doubles at kDoublesBase + rank * 16.
   double doubles[2] = {1.5 + rank, -0.25 * (rank + 1)};
@@ -140,7 +141,8 @@ int main(int argc, char** argv) {
   check(rank, "set_view shorts again",
         MPI_File_set_view(fh, kShortsBase + rank * 2, MPI_SHORT, strided, "external32",
                           MPI_INFO_NULL));
-  check(rank, "read shorts", MPI_File_read_at_all(fh, 0, shortsBack, 2, MPI_SHORT, MPI_STATUS_IGNORE));
+  check(rank, "read shorts",
+        MPI_File_read_at_all(fh, 0, shortsBack, 2, MPI_SHORT, MPI_STATUS_IGNORE));
   double doublesBack[2] = {0};
   check(rank, "set_view doubles again",
         MPI_File_set_view(fh, kDoublesBase + rank * 16, MPI_DOUBLE, MPI_DOUBLE, "external32",
