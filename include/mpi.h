@@ -901,7 +901,8 @@ int MPI_Comm_get_info(MPI_Comm comm, MPI_Info* info_used);
 
 /* MPI-IO: files opened collectively through the guest's own open(), so a
  * path resolves against the current directory and the --dir grants like any
- * other; one host, the "native" data representation only. Files default to
+ * other; one host, the "native" and "external32" data representations (the
+ * latter not for types holding MPI_AINT). Files default to
  * MPI_ERRORS_RETURN. Each access completes when it is made: a nonblocking
  * one returns a completed request, and MPI_File_iread's status holds the
  * count. */

@@ -42,5 +42,6 @@ std::unique_ptr<Pass> createExportThreadSupportPass();
 std::unique_ptr<Pass> createThreadLocalErrnoPass();
 std::unique_ptr<Pass> createDirectInvokesPass();
 std::unique_ptr<Pass> createForwardLoopCarriedStoresPass();
+std::unique_ptr<Pass> createAtomicSpinWaitLoadsPass();
 
 }  // namespace synergy::passes

@@ -5,7 +5,7 @@
 
 namespace synergy::passes {
 
-static const std::array<PassInfo, 8> kPasses = {{
+static const std::array<PassInfo, 9> kPasses = {{
     {"control-point-census",
      "record control-point imports and their call sites in the synergy.control_points section",
      createControlPointCensusPass},
@@ -31,6 +31,10 @@ static const std::array<PassInfo, 8> kPasses = {{
      "keep a value a loop stores and loads back in its next iteration in a local (backward "
      "recurrences)",
      createForwardLoopCarriedStoresPass},
+    {"atomic-spin-wait-loads",
+     "make the loads a loop that writes nothing waits on atomic, so another thread's store ends "
+     "the wait (threaded modules)",
+     createAtomicSpinWaitLoadsPass},
 }};
 
 std::span<const PassInfo> registeredPasses() { return kPasses; }

@@ -25,6 +25,9 @@ std::vector<const PassInfo*> defaultPipelinePasses() {
       // Threaded modules only; before asyncify, whose save/restore points
       // must not depend on whether errno is memory or a global.
       findPass("thread-local-errno"),
+      // Threaded modules only; before lower-atomics, which turns the atomic
+      // loads it makes into runtime calls the AOT compiler cannot hoist.
+      findPass("atomic-spin-wait-loads"),
       // Before asyncify, so that asyncify sees the final set of calls and its
       // optimizer runs over the lowered code; the atomic helpers it adds are
       // not control points and stay uninstrumented.

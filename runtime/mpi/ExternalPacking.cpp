@@ -23,7 +23,7 @@
 #include <cstring>
 #include <map>
 
-#include "mpi/Datatype.h"
+#include "mpi/ExternalPacking.h"
 #include "mpi/MpiAbi.h"
 #include "mpi/RankState.h"
 
@@ -133,7 +133,11 @@ int64_t instanceSize(const TypeLayout& type, int handle, int depth,
   return bytes;
 }
 
-int64_t externalSize(const TypeLayout& type, int handle, int64_t count) {
+}  // namespace
+
+namespace synergy::mpi {
+
+int64_t external32Size(const TypeLayout& type, int handle, int64_t count) {
   std::map<const TypeLayout*, int64_t> sized;
   int64_t bytes = instanceSize(type, handle, 0, sized);
   int64_t total;
@@ -141,9 +145,8 @@ int64_t externalSize(const TypeLayout& type, int handle, int64_t count) {
   return total;
 }
 
-// Converts packed native data to external32 (`toExternal`) or back.
-void convert(const TypeLayout& type, int handle, int64_t count, const uint8_t* in, uint8_t* out,
-             bool toExternal) {
+void convertExternal32(const TypeLayout& type, int handle, int64_t count, const uint8_t* in,
+                       uint8_t* out, bool toExternal) {
   forEachScalar(type, handle, count, 0, [&](const Scalar& scalar, int64_t repeat) {
     int inWidth = toExternal ? scalar.native : scalar.external;
     int outWidth = toExternal ? scalar.external : scalar.native;
@@ -166,6 +169,10 @@ void convert(const TypeLayout& type, int handle, int64_t count, const uint8_t* i
   });
 }
 
+}  // namespace synergy::mpi
+
+namespace {
+
 // Checks the data representation, count and datatype; returns 0 or the
 // raised error.
 int checkArguments(HostCall& call, u32 datarep, int count, int typeHandle, Layout& type) {
@@ -185,7 +192,7 @@ int checkArguments(HostCall& call, u32 datarep, int count, int typeHandle, Layou
 
 // The external32 size of the call's data, or the raised error (negative).
 int64_t checkedExternalSize(HostCall& call, const Layout& type, int handle, int count) {
-  int64_t bytes = externalSize(*type, handle, count);
+  int64_t bytes = external32Size(*type, handle, count);
   if (bytes < 0)
     return -call.fail(abi::kCommWorld, abi::kErrType,
                       "the datatype nests more than " + std::to_string(kMaxNesting) +
@@ -260,7 +267,7 @@ u32 Z_envZ_MPI_Pack_external(void* instance, u32 datarep, u32 inbuf, u32 incount
   if (!ok) return call.fail(abi::kCommWorld, abi::kErrBuffer, "input buffer outside linear memory");
   std::vector<uint8_t> native(size_t(layout.size * count));
   packTyped(data, layout, count, native.data());
-  convert(layout, int(type), count, native.data(), transfer.range, true);
+  convertExternal32(layout, int(type), count, native.data(), transfer.range, true);
   call.store<int32_t>(positionAddr, int32_t(transfer.position + transfer.bytes));
   return abi::kSuccess;
 }
@@ -279,7 +286,7 @@ u32 Z_envZ_MPI_Unpack_external(void* instance, u32 datarep, u32 inbuf, u32 insiz
   if (!ok)
     return call.fail(abi::kCommWorld, abi::kErrBuffer, "output buffer outside linear memory");
   std::vector<uint8_t> native(size_t(layout.size * count));
-  convert(layout, int(type), count, transfer.range, native.data(), false);
+  convertExternal32(layout, int(type), count, transfer.range, native.data(), false);
   unpackTyped(native.data(), data, layout, count);
   call.store<int32_t>(positionAddr, int32_t(transfer.position + transfer.bytes));
   return abi::kSuccess;

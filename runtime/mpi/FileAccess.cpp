@@ -8,7 +8,10 @@
 // Every form comes down to transfer(): the memory side is packed into (or
 // unpacked from) the datatype's data bytes, and the file side is the view's
 // data bytes from a position on, which forEachFileRun turns into file byte
-// runs for pread/pwrite. A read stops at the end of the file and reports
+// runs for pread/pwrite. In an "external32" view the packed data is
+// converted to and from big-endian elements by the memory datatype, which
+// must then keep its size in external32 (no MPI_AINT), as the view's types
+// do (FileViews.cpp). A read stops at the end of the file and reports
 // how many bytes it moved. Every count, datatype, buffer and position is
 // checked before a byte moves.
 //
@@ -29,6 +32,7 @@
 #include <vector>
 
 #include "mpi/CollectiveEngine.h"
+#include "mpi/ExternalPacking.h"
 #include "mpi/FileHandles.h"
 #include "mpi/FilesAcrossHosts.h"
 #include "mpi/MpiAbi.h"
@@ -108,6 +112,10 @@ int prepare(HostCall& call, const Access& access, OpenFile*& file, Layout& type,
   bytes = type->size * int64_t(access.count);
   if (bytes > 0 && file->view.filetype->size == 0)
     return failOnFile(call, access.fh, abi::kErrArg, "the view's filetype holds no data");
+  if (file->view.external32 && external32Size(*type, access.type, access.count) != bytes)
+    return failOnFile(call, access.fh, abi::kErrUnsupportedDatarep,
+                      "an external32 access with a datatype whose external32 size is not its "
+                      "size (one holding MPI_AINT)");
   if (bytes % file->view.etype->size != 0)
     return failOnFile(call, access.fh, abi::kErrType,
                       std::to_string(bytes) + " bytes are not a whole number of etypes of " +
@@ -147,9 +155,11 @@ int transfer(HostCall& call, const Access& access, int64_t& moved) {
   if (access.direction == Direction::Write) {
     std::vector<uint8_t> packed;
     const uint8_t* data = memory;
-    if (!type->isContiguous()) {
+    if (!type->isContiguous() || file->view.external32) {
       packed.resize(size_t(bytes));
       packTyped(memory, *type, access.count, packed.data());
+      if (file->view.external32)
+        convertExternal32(*type, access.type, access.count, packed.data(), packed.data(), true);
       data = packed.data();
     } else {
       data = memory + type->lb;
@@ -170,6 +180,9 @@ int transfer(HostCall& call, const Access& access, int64_t& moved) {
                                return got == length;
                              });
     moved -= moved % etypeSize;
+    // Bytes past the end of the file stay zero and are not copied out.
+    if (file->view.external32)
+      convertExternal32(*type, access.type, access.count, packed.data(), packed.data(), false);
     copyTyped(packed.data(), *predefinedLayout(abi::kTypeByte), moved, memory, *type,
               access.count, moved);
   }

@@ -51,6 +51,10 @@ struct FileView {
   Layout filetype;
   int etypeHandle = abi::kTypeByte;
   int filetypeHandle = abi::kTypeByte;
+  // The "external32" data representation: the file holds each element
+  // big-endian (ExternalPacking.h). Only types whose external32 size is
+  // their size are admitted, so the file's layout is memory's either way.
+  bool external32 = false;
 };
 
 struct OpenFile {

@@ -8,8 +8,13 @@
 // A view tiles the file with its filetype from the displacement on; the
 // layout the runtime already keeps for each datatype (Datatype.h) lists the
 // filetype's data bytes as segments, and forEachFileRun walks them to turn
-// a range of the view's data into file byte runs. Only the "native" data
-// representation is served: the file holds the bytes of memory.
+// a range of the view's data into file byte runs. Two data
+// representations are served: "native", where the file holds the bytes of
+// memory, and "external32", where it holds each element big-endian
+// (FileAccess.cpp converts), for types whose external32 size is their size:
+// not MPI_AINT (4 bytes here, 8 in external32), nor a type holding one.
+// Then the file's layout is memory's in both, and MPI_File_get_type_extent
+// gives the memory extent in both, as OpenMPI does.
 //
 //===----------------------------------------------------------------------===//
 #include <sys/stat.h>
@@ -18,6 +23,7 @@
 #include <cstring>
 
 #include "mpi/CollectiveEngine.h"
+#include "mpi/ExternalPacking.h"
 #include "mpi/FileHandles.h"
 #include "mpi/FilesAcrossHosts.h"
 #include "mpi/MpiAbi.h"
@@ -30,6 +36,7 @@ namespace {
 
 constexpr int kMaxDatarepString = 128;  // MPI_MAX_DATAREP_STRING, the NUL included
 constexpr char kNative[] = "native";
+constexpr char kExternal32[] = "external32";
 constexpr int64_t kDisplacementCurrent = -54278278;  // MPI_DISPLACEMENT_CURRENT
 
 int readDatarep(HostCall& call, int fh, u32 addr, std::string& datarep) {
@@ -207,9 +214,16 @@ u32 Z_envZ_MPI_File_set_view(void* instance, u32 fh, u64 disp, u32 etype, u32 fi
                       "displacements, or the filetype is not made of whole etypes");
   std::string datarep;
   if (int e = readDatarep(call, int(fh), datarepAddr, datarep)) return e;
-  if (datarep != kNative)
+  const bool external32 = datarep == kExternal32;
+  if (datarep != kNative && !external32)
     return failOnFile(call, int(fh), abi::kErrUnsupportedDatarep,
-                      "data representation '" + datarep + "' (only \"native\" is supported)");
+                      "data representation '" + datarep +
+                          "' (\"native\" and \"external32\" are supported)");
+  if (external32 && (external32Size(*etypeLayout, int(etype), 1) != etypeLayout->size ||
+                     external32Size(*filetypeLayout, int(filetype), 1) != filetypeLayout->size))
+    return failOnFile(call, int(fh), abi::kErrUnsupportedDatarep,
+                      "an external32 view of an etype or filetype whose external32 size is not "
+                      "its size (one holding MPI_AINT)");
   if (int(info) != abi::kInfoNull && int(info) != abi::kInfoEnv && !call.rank.infos.count(int(info)))
     return failOnFile(call, int(fh), abi::kErrInfo, "invalid info object " + std::to_string(info));
   // Displacements and filetypes may differ between members; etypes must
@@ -224,6 +238,7 @@ u32 Z_envZ_MPI_File_set_view(void* instance, u32 fh, u64 disp, u32 etype, u32 fi
   file->view.filetype = filetypeLayout;
   file->view.etypeHandle = int(etype);
   file->view.filetypeHandle = int(filetype);
+  file->view.external32 = external32;
   file->individualPointer = 0;
   file->shared->sharedPointer.store(0);
   return abi::kSuccess;
@@ -235,18 +250,19 @@ u32 Z_envZ_MPI_File_get_view(void* instance, u32 fh, u32 dispOut, u32 etypeOut, 
   int error;
   OpenFile* file = fileOrFail(call, int(fh), error);
   if (!file) return error;
-  uint8_t* datarep = call.bytes(datarepOut, sizeof kNative);
+  const char* name = file->view.external32 ? kExternal32 : kNative;
+  uint8_t* datarep = call.bytes(datarepOut, std::strlen(name) + 1);
   if (!call.bytes(dispOut, 8) || !call.bytes(etypeOut, 4) || !call.bytes(filetypeOut, 4) || !datarep)
     return failOnFile(call, int(fh), abi::kErrArg, "an output pointer lies outside linear memory");
   call.store<int64_t>(dispOut, file->view.displacement);
   call.store<int32_t>(etypeOut, handleForGuest(call, file->view.etypeHandle, file->view.etype));
   call.store<int32_t>(filetypeOut,
                       handleForGuest(call, file->view.filetypeHandle, file->view.filetype));
-  std::memcpy(datarep, kNative, sizeof kNative);
+  std::memcpy(datarep, name, std::strlen(name) + 1);
   return abi::kSuccess;
 }
 
-// The native representation stores a datatype as it lies in memory.
+// Both representations store a datatype as it lies in memory (see above).
 u32 Z_envZ_MPI_File_get_type_extent(void* instance, u32 fh, u32 type, u32 extentOut) {
   HostCall call(instance, "MPI_File_get_type_extent");
   int error;

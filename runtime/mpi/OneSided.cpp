@@ -197,9 +197,13 @@ int resolveRmaTarget(HostCall& call, uint32_t originAddr, int originCount, int o
   return abi::kSuccess;
 }
 
+bool accumulateOpFits(int op, const TypeLayout& type, int64_t count) {
+  if (op < 1 || op > abi::kLastPredefinedOp) return false;
+  return type.size * count == 0 || opAppliesTo(PredefinedOp(op), type.element);
+}
+
 int accumulateAt(HostCall& call, RmaTarget& t, int op, uint8_t* fetched) {
-  if (op < 1 || op > abi::kLastPredefinedOp ||
-      !opAppliesTo(PredefinedOp(op), t.targetType->element))
+  if (!accumulateOpFits(op, *t.targetType, t.targetCount))
     return failOnWindow(call, *t.window, abi::kErrOp,
                         "op " + std::to_string(op) + " is not a predefined op for this datatype");
   int64_t bytes = t.targetType->size * t.targetCount;

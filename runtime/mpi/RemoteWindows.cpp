@@ -326,13 +326,15 @@ int rmaAcrossHosts(HostCall& call, RmaTarget& t, RmaKind kind, int op, uint8_t* 
   int64_t bytes = type.size * t.targetCount;
   bool accumulates = kind == RmaKind::Accumulate || kind == RmaKind::GetAccumulate;
   if (accumulates) {
-    if (op < 1 || op > abi::kLastPredefinedOp || !opAppliesTo(PredefinedOp(op), type.element))
+    if (!accumulateOpFits(op, type, t.targetCount))
       return failOnWindow(call, window, abi::kErrOp,
                           "op " + std::to_string(op) + " is not a predefined op for this datatype");
     ByteSpan span = touchedSpan(type, t.targetCount);
     if (bytes > span.last - span.first)
       return failOnWindow(call, window, abi::kErrType,
                           "the target datatype of an accumulate overlaps itself");
+    // Nothing to apply or fetch; its type may have no elements to send.
+    if (bytes == 0) return abi::kSuccess;
   }
   RemoteRmaOp wire;
   wire.origin = call.rank.worldRank;

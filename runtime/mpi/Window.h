@@ -179,6 +179,12 @@ int resolveRmaTarget(HostCall& call, uint32_t originAddr, int originCount, int o
                      RmaTarget& out, bool originIgnored = false, bool acrossHosts = false,
                      RmaEpoch epoch = RmaEpoch::Any);
 
+// Whether predefined `op` may accumulate `count` instances of `type`: an
+// op of the type's elements, or any predefined op when no byte moves (a
+// zero-size accumulate does nothing, and MPICH's rma/badrma makes one with
+// MPI_SUM on a type of no elements).
+bool accumulateOpFits(int op, const TypeLayout& type, int64_t count);
+
 // Applies predefined `op` (MPI_REPLACE and MPI_NO_OP included) of the
 // origin onto the target, element-wise atomic against every other
 // accumulate; first copies the target's old contents, packed, to

@@ -1,11 +1,16 @@
 // Every nonblocking collective, with MPI_IN_PLACE, a derived datatype and a
 // user-defined op, several in flight at once on one communicator and
 // completed in another order than they started, through Wait, Waitall,
-// Waitany, Waitsome and Test loops.
-// RUN: %mpi-diff %s %t 1 2 3 4
+// Waitany, Waitsome and Test loops. The buffers are sized for up to
+// kMaxRanks ranks (at np 5 a 16-int buffer for 4 ints per rank used to
+// overflow into the request array: `MPI_Waitsome: invalid request array`).
+// RUN: %mpi-diff %s %t 1 2 3 4 5
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
+
+// Rank i contributes i + 1 ints to the v-collectives: kMaxTotal in all.
+enum { kMaxRanks = 16, kMaxTotal = kMaxRanks * (kMaxRanks + 1) / 2 };
 
 // Composition of affine maps x -> a*x + b, pairs of ints: associative,
 // not commutative, so a wrong fold order shows in the result.
@@ -31,6 +36,10 @@ int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (size > kMaxRanks) {
+    if (rank == 0) fprintf(stderr, "at most %d ranks\n", kMaxRanks);
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
   MPI_Comm comm;
   MPI_Comm_dup(MPI_COMM_WORLD, &comm);
 
@@ -66,20 +75,20 @@ int main(int argc, char** argv) {
 
   // Gathers and scatters, plain and v, one with MPI_IN_PLACE at the root.
   int root = size / 2;
-  int gathered[64], counts[16], displs[16], total = 0;
+  int gathered[kMaxTotal], counts[kMaxRanks], displs[kMaxRanks], total = 0;
   for (int i = 0; i < size; ++i) {
     counts[i] = i + 1;
     displs[i] = total;
     total += i + 1;
   }
-  int contribution[16];
+  int contribution[kMaxRanks];
   for (int i = 0; i <= rank; ++i) contribution[i] = rank * 100 + i;
   MPI_Request g[4];
-  int plain[16];
+  int plain[kMaxRanks];
   MPI_Igather(&token, 1, MPI_INT, plain, 1, MPI_INT, root, comm, &g[0]);
   MPI_Igatherv(contribution, rank + 1, MPI_INT, gathered, counts, displs, MPI_INT, root, comm,
                &g[1]);
-  int scattered[16] = {0}, pieces[64];
+  int scattered[kMaxRanks] = {0}, pieces[kMaxTotal];
   for (int i = 0; i < total; ++i) pieces[i] = 1000 + i;
   MPI_Iscatterv(pieces, counts, displs, MPI_INT, scattered, rank + 1, MPI_INT, root, comm, &g[2]);
   int one = -1;
@@ -92,7 +101,7 @@ int main(int argc, char** argv) {
   print_ints(rank, "iscatterv", scattered, rank + 1);
   printf("rank %d iscatter %d\n", rank, one);
 
-  int inplace[16];
+  int inplace[kMaxRanks];
   for (int i = 0; i < size; ++i) inplace[i] = rank == root ? -7 : 0;
   inplace[root] = 4242;
   MPI_Request ip;
@@ -102,7 +111,8 @@ int main(int argc, char** argv) {
   if (rank == root) print_ints(rank, "igather in place", inplace, size);
 
   // All-to-all patterns, completed through Waitany and Waitsome.
-  int all[16], allv[64], a2a_send[16], a2a_recv[16], inplaceAll[16];
+  int all[kMaxRanks], allv[kMaxTotal], a2a_send[kMaxRanks], a2a_recv[kMaxRanks],
+      inplaceAll[kMaxRanks];
   for (int i = 0; i < size; ++i) {
     a2a_send[i] = rank * 16 + i;
     inplaceAll[i] = i == rank ? rank + 500 : -1;
@@ -124,7 +134,8 @@ int main(int argc, char** argv) {
   print_ints(rank, "iallgather in place", inplaceAll, size);
 
   // Ialltoallv: rank i sends i+1 ints to every rank.
-  int vs[64], vr[64], scounts[16], sdispls[16], rcounts[16], rdispls[16];
+  int vs[kMaxRanks * kMaxRanks], vr[kMaxTotal], scounts[kMaxRanks], sdispls[kMaxRanks],
+      rcounts[kMaxRanks], rdispls[kMaxRanks];
   for (int i = 0; i < size; ++i) {
     scounts[i] = rank + 1;
     sdispls[i] = i * (rank + 1);
@@ -134,7 +145,7 @@ int main(int argc, char** argv) {
   for (int i = 0; i < size * (rank + 1); ++i) vs[i] = rank * 1000 + i;
   MPI_Request v[2];
   MPI_Ialltoallv(vs, scounts, sdispls, MPI_INT, vr, rcounts, rdispls, MPI_INT, comm, &v[0]);
-  int block[16], blockOut[4];
+  int block[4 * kMaxRanks], blockOut[4];
   for (int i = 0; i < 4 * size; ++i) block[i] = rank + i;
   MPI_Ireduce_scatter_block(block, blockOut, 4, MPI_INT, MPI_SUM, comm, &v[1]);
   int completed = 0;
@@ -147,7 +158,7 @@ int main(int argc, char** argv) {
   print_ints(rank, "ireduce_scatter_block", blockOut, 4);
 
   // Reduce-scatter with uneven counts, in place; scans; a user op.
-  int rs[64], rsCounts[16];
+  int rs[kMaxTotal], rsCounts[kMaxRanks];
   for (int i = 0; i < size; ++i) rsCounts[i] = size - i;
   int rsTotal = size * (size + 1) / 2;
   for (int i = 0; i < rsTotal; ++i) rs[i] = rank * i + 1;

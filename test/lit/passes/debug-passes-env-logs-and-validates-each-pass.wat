@@ -24,6 +24,8 @@
 ;; CHECK-NEXT: synergy-passes: module valid after export-thread-support
 ;; CHECK-NEXT: synergy-passes: running thread-local-errno
 ;; CHECK-NEXT: synergy-passes: module valid after thread-local-errno
+;; CHECK-NEXT: synergy-passes: running atomic-spin-wait-loads
+;; CHECK-NEXT: synergy-passes: module valid after atomic-spin-wait-loads
 ;; CHECK-NEXT: synergy-passes: running lower-atomics
 ;; CHECK-NEXT: synergy-passes: module valid after lower-atomics
 ;; CHECK-NEXT: synergy-passes: running forward-loop-carried-stores

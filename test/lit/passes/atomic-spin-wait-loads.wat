@@ -1,0 +1,165 @@
+;; atomic-spin-wait-loads makes atomic the loads a loop that writes nothing
+;; waits on: a load at a loop-invariant address whose value decides one of the
+;; loop's branches, directly or through a local. A signed narrow load becomes
+;; an unsigned atomic one, sign-extended after. Loops that store or call,
+;; loads whose address the loop changes, loads no branch depends on, and
+;; unaligned or float loads are left alone (a call of the module's own
+;; function that itself writes and calls nothing does not count), and so is a module without a
+;; shared memory. After lower-atomics the waits call the runtime, which the
+;; AOT compiler cannot hoist, and wasm2c accepts the result.
+;;
+;; RUN: wasm-as --enable-threads --enable-sign-ext -g %s -o %t.wasm
+;; RUN: %synergy-opt --pass=atomic-spin-wait-loads %t.wasm -o %t.out.wasm
+;; RUN: %wasm-dis %t.out.wasm | FileCheck %s
+;; RUN: %synergy-opt --pass=atomic-spin-wait-loads --pass=lower-atomics %t.wasm -o %t.lowered.wasm
+;; RUN: %wasm-dis %t.lowered.wasm | FileCheck %s --check-prefix=LOWERED
+;; RUN: wasm2c %t.lowered.wasm -o %t.c
+;; RUN: sed -e 's/(memory $memory (shared 1 1))/(memory $memory 1 1)/' -e '/i32.atomic.store/d' %s > %t.unshared.wat
+;; RUN: wasm-as --enable-threads --enable-sign-ext -g %t.unshared.wat -o %t.unshared.wasm
+;; RUN: %synergy-opt --pass=atomic-spin-wait-loads %t.unshared.wasm -o %t.unshared.out.wasm
+;; RUN: %wasm-dis %t.unshared.out.wasm | FileCheck %s --check-prefix=UNSHARED
+
+(module
+  (import "env" "observe" (func $observe (param i32)))
+  (memory $memory (shared 1 1))
+  (global $base (mut i32) (i32.const 64))
+
+  ;; while (flag == -1) ;
+  ;; CHECK-LABEL: (func $waits_until_set
+  ;; CHECK:      (loop
+  ;; CHECK-NEXT:  (br_if
+  ;; CHECK-NEXT:   (i32.eq
+  ;; CHECK-NEXT:    (i32.atomic.load offset=16
+  ;; CHECK-NEXT:     (i32.const 1024)
+  ;; LOWERED-LABEL: (func $waits_until_set
+  ;; LOWERED:      (call $synergy.atomic_load_i32
+  (func $waits_until_set
+    (loop $spin
+      (br_if $spin (i32.eq (i32.load offset=16 (i32.const 1024)) (i32.const -1)))))
+
+  ;; The flag read into a local, the exit an if, the address a global plus a
+  ;; parameter, a signed byte.
+  ;; CHECK-LABEL: (func $waits_through_a_local
+  ;; CHECK:      (local.set
+  ;; CHECK-NEXT:  (i32.extend8_s
+  ;; CHECK-NEXT:   (i32.atomic.load8_u
+  ;; CHECK-NEXT:    (i32.add
+  ;; CHECK-NEXT:     (global.get $base)
+  ;; CHECK-NEXT:     (local.get {{.*}})
+  (func $waits_through_a_local (param $p i32) (result i32)
+    (local $seen i32)
+    (block $done
+      (loop $spin
+        (local.set $seen (i32.load8_s (i32.add (global.get $base) (local.get $p))))
+        (if (i32.ne (local.get $seen) (i32.const 0)) (then (br $done)))
+        (br $spin)))
+    (local.get $seen))
+
+  ;; A 64-bit word, narrow and unsigned.
+  ;; CHECK-LABEL: (func $waits_on_a_half_word
+  ;; CHECK:      (i64.atomic.load16_u
+  (func $waits_on_a_half_word (param $p i32)
+    (loop $spin
+      (br_if $spin (i64.eqz (i64.load16_u (local.get $p))))))
+
+  ;; while (flag == -1) yield(); with a yield that does nothing (MPICH's
+  ;; MTest_thread_yield), which the AOT compile inlines.
+  ;; CHECK-LABEL: (func $waits_while_yielding
+  ;; CHECK:      (i32.atomic.load
+  (func $yields (result i32)
+    (call $nothing)
+    (i32.const 0))
+  (func $nothing)
+  (func $waits_while_yielding
+    (loop $spin
+      (drop (call $yields))
+      (br_if $spin (i32.eq (i32.load (i32.const 1024)) (i32.const -1)))))
+
+  ;; Calls are followed at most 8 deep (the stack stays bounded): a wait
+  ;; behind a chain of 10 calls that no other loop proved effect-free is
+  ;; left alone.
+  ;; CHECK-LABEL: (func $waits_behind_ten_calls
+  ;; CHECK-NOT:  atomic
+  (func $c1 (call $c2))
+  (func $c2 (call $c3))
+  (func $c3 (call $c4))
+  (func $c4 (call $c5))
+  (func $c5 (call $c6))
+  (func $c6 (call $c7))
+  (func $c7 (call $c8))
+  (func $c8 (call $c9))
+  (func $c9 (call $c10))
+  (func $c10)
+  (func $waits_behind_ten_calls
+    (loop $spin
+      (call $c1)
+      (br_if $spin (i32.load (i32.const 1024)))))
+
+  ;; A called function that stores, sets a global, or calls itself.
+  ;; CHECK-LABEL: (func $calls_a_writer
+  ;; CHECK-NOT:  atomic
+  (func $stores (i32.store (i32.const 2048) (i32.const 1)))
+  (func $sets_a_global (global.set $base (i32.const 0)))
+  (func $recurses (result i32) (call $recurses))
+  (func $calls_a_writer
+    (loop $spin
+      (call $stores)
+      (br_if $spin (i32.load (i32.const 1024))))
+    (loop $spin
+      (call $sets_a_global)
+      (br_if $spin (i32.load (i32.const 1024))))
+    (loop $spin
+      (br_if $spin (i32.add (call $recurses) (i32.load (i32.const 1024))))))
+
+  ;; for (;;) counter++: the loop stores.
+  ;; CHECK-LABEL: (func $counts_forever
+  ;; CHECK-NOT:  atomic
+  ;; CHECK:      (func $calls_in_the_loop
+  (func $counts_forever
+    (loop $spin
+      (i32.store (i32.const 2048) (i32.add (i32.load (i32.const 2048)) (i32.const 1)))
+      (br $spin)))
+
+  ;; CHECK-NOT:  atomic
+  ;; CHECK:      (func $walks_memory
+  (func $calls_in_the_loop
+    (loop $spin
+      (call $observe (i32.const 0))
+      (br_if $spin (i32.load (i32.const 1024)))))
+
+  ;; A search: the address moves with the loop.
+  ;; CHECK-NOT:  atomic
+  ;; CHECK:      (func $sums_an_invariant_word
+  (func $walks_memory (param $p i32) (result i32)
+    (loop $next
+      (local.set $p (i32.add (local.get $p) (i32.const 4)))
+      (br_if $next (i32.load (local.get $p))))
+    (local.get $p))
+
+  ;; An invariant load that no branch depends on.
+  ;; CHECK-NOT:  atomic
+  ;; CHECK:      (func $unaligned_and_float
+  (func $sums_an_invariant_word (param $n i32) (result i32)
+    (local $sum i32)
+    (loop $next
+      (local.set $sum (i32.add (local.get $sum) (i32.load (i32.const 1024))))
+      (br_if $next (local.tee $n (i32.sub (local.get $n) (i32.const 1)))))
+    (local.get $sum))
+
+  ;; CHECK-NOT:  atomic
+  ;; CHECK:      (func $already_atomic
+  (func $unaligned_and_float
+    (loop $spin
+      (br_if $spin (i32.load align=1 (i32.const 1025)))
+      (br_if $spin (f32.eq (f32.load (i32.const 1024)) (f32.const 0)))))
+
+  ;; A loop with an atomic store in it writes memory.
+  ;; CHECK-NOT:  i32.atomic.load
+  (func $already_atomic
+    (loop $spin
+      (i32.atomic.store (i32.const 2048) (i32.const 1))
+      (br_if $spin (i32.load (i32.const 1024)))))
+)
+
+;; UNSHARED: (func $waits_until_set
+;; UNSHARED-NOT: .atomic.
