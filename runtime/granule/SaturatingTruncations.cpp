@@ -20,35 +20,45 @@ constexpr std::string_view kTruncationNames[] = {
 // The wasm semantics, per result: NaN -> 0; below the range -> its minimum;
 // above -> its maximum; else the value rounded towards zero. Each conversion
 // below runs only on a value inside the range, so the C is defined; clang
-// turns the conditionals into maxsd/minsd and cmov.
+// turns the conditionals into maxsd/minsd (maxps/minps) and selects, and
+// vectorizes loops of them.
 //  - `c > lo ? c : lo` is false for NaN, so for the unsigned forms it is
 //    also the NaN test (0 is their lower bound).
-//  - INT32_MIN, INT32_MAX and UINT32_MAX are exact doubles, so the 32-bit
-//    forms clamp fully before converting; truncating the clamped value gives
-//    what truncating and then saturating gives.
-//  - 2^63 and 2^64 are the first doubles past INT64_MAX and UINT64_MAX, so
-//    the 64-bit forms select the maximum for values at or above them.
+//  - A lower bound is exact in both floating types (0, -2^31, -2^63), so
+//    clamping to it and truncating gives the saturated minimum.
+//  - An upper bound is the first value past the range (2^31, 2^32, 2^63,
+//    2^64, exact in both types); values at or above it select the maximum.
+//  - From f64 to 32 bits the maximum is itself an exact double, so those two
+//    clamp to it instead: a minsd costs less than a compare and a select.
 constexpr std::string_view kDefinitions = R"(
 /* Saturating truncations without branches (synergy, SaturatingTruncations.h). */
-static inline u32 synergy_i32_trunc_sat_s(f64 x) {
+#define SYNERGY_DEFINE_TRUNC_SAT_S(name, ft, ut, st, lo, hi, smax) \
+  static inline ut name(ft x) {                                     \
+    ft clamped = x == x ? x : (ft)0;                                \
+    clamped = clamped > (lo) ? clamped : (lo);                      \
+    return clamped < (hi) ? (ut)(st)clamped : (ut)(smax);           \
+  }
+#define SYNERGY_DEFINE_TRUNC_SAT_U(name, ft, ut, hi, umax)   \
+  static inline ut name(ft x) {                              \
+    ft clamped = x > (ft)0 ? x : (ft)0;                      \
+    return clamped < (hi) ? (ut)clamped : (ut)(umax);        \
+  }
+SYNERGY_DEFINE_TRUNC_SAT_S(synergy_i32_trunc_sat_s_f32, f32, u32, s32, -0x1p31f, 0x1p31f, INT32_MAX)
+SYNERGY_DEFINE_TRUNC_SAT_S(synergy_i64_trunc_sat_s_f32, f32, u64, s64, -0x1p63f, 0x1p63f, INT64_MAX)
+SYNERGY_DEFINE_TRUNC_SAT_S(synergy_i64_trunc_sat_s_f64, f64, u64, s64, -0x1p63, 0x1p63, INT64_MAX)
+SYNERGY_DEFINE_TRUNC_SAT_U(synergy_i32_trunc_sat_u_f32, f32, u32, 0x1p32f, UINT32_MAX)
+SYNERGY_DEFINE_TRUNC_SAT_U(synergy_i64_trunc_sat_u_f32, f32, u64, 0x1p64f, UINT64_MAX)
+SYNERGY_DEFINE_TRUNC_SAT_U(synergy_i64_trunc_sat_u_f64, f64, u64, 0x1p64, UINT64_MAX)
+static inline u32 synergy_i32_trunc_sat_s_f64(f64 x) {
   f64 clamped = x == x ? x : 0.0;
   clamped = clamped > -2147483648.0 ? clamped : -2147483648.0;
   clamped = clamped < 2147483647.0 ? clamped : 2147483647.0;
   return (u32)(s32)clamped;
 }
-static inline u64 synergy_i64_trunc_sat_s(f64 x) {
-  f64 clamped = x == x ? x : 0.0;
-  clamped = clamped > -0x1p63 ? clamped : -0x1p63;
-  return clamped < 0x1p63 ? (u64)(s64)clamped : (u64)INT64_MAX;
-}
-static inline u32 synergy_i32_trunc_sat_u(f64 x) {
+static inline u32 synergy_i32_trunc_sat_u_f64(f64 x) {
   f64 clamped = x > 0.0 ? x : 0.0;
   clamped = clamped < 4294967295.0 ? clamped : 4294967295.0;
   return (u32)clamped;
-}
-static inline u64 synergy_i64_trunc_sat_u(f64 x) {
-  f64 clamped = x > 0.0 ? x : 0.0;
-  return clamped < 0x1p64 ? (u64)clamped : UINT64_MAX;
 }
 #undef I32_TRUNC_SAT_S_F32
 #undef I64_TRUNC_SAT_S_F32
@@ -58,14 +68,14 @@ static inline u64 synergy_i64_trunc_sat_u(f64 x) {
 #undef I64_TRUNC_SAT_U_F32
 #undef I32_TRUNC_SAT_U_F64
 #undef I64_TRUNC_SAT_U_F64
-#define I32_TRUNC_SAT_S_F32(x) synergy_i32_trunc_sat_s((f64)(x))
-#define I64_TRUNC_SAT_S_F32(x) synergy_i64_trunc_sat_s((f64)(x))
-#define I32_TRUNC_SAT_S_F64(x) synergy_i32_trunc_sat_s(x)
-#define I64_TRUNC_SAT_S_F64(x) synergy_i64_trunc_sat_s(x)
-#define I32_TRUNC_SAT_U_F32(x) synergy_i32_trunc_sat_u((f64)(x))
-#define I64_TRUNC_SAT_U_F32(x) synergy_i64_trunc_sat_u((f64)(x))
-#define I32_TRUNC_SAT_U_F64(x) synergy_i32_trunc_sat_u(x)
-#define I64_TRUNC_SAT_U_F64(x) synergy_i64_trunc_sat_u(x)
+#define I32_TRUNC_SAT_S_F32(x) synergy_i32_trunc_sat_s_f32(x)
+#define I64_TRUNC_SAT_S_F32(x) synergy_i64_trunc_sat_s_f32(x)
+#define I32_TRUNC_SAT_S_F64(x) synergy_i32_trunc_sat_s_f64(x)
+#define I64_TRUNC_SAT_S_F64(x) synergy_i64_trunc_sat_s_f64(x)
+#define I32_TRUNC_SAT_U_F32(x) synergy_i32_trunc_sat_u_f32(x)
+#define I64_TRUNC_SAT_U_F32(x) synergy_i64_trunc_sat_u_f32(x)
+#define I32_TRUNC_SAT_U_F64(x) synergy_i32_trunc_sat_u_f64(x)
+#define I64_TRUNC_SAT_U_F64(x) synergy_i64_trunc_sat_u_f64(x)
 )";
 
 // Where the line after `#define <name>(x)` and its continuation lines starts,

@@ -11,16 +11,15 @@
 // load 12 and 1.33x on a quiet machine; with this pass 1.03x (loop 1.05x).
 //
 // This post-pass keeps wasm's results exactly and defines the eight as
-// clamps: NaN becomes 0 and the value is clamped into the target range in
-// the floating-point domain, where each clamp is one maxsd/minsd, before a
-// conversion that is then always in range in C. A bound that the floating
-// type cannot hold (2^63, 2^64) is a select after the conversion instead.
-// The f32 forms widen to f64 first, which is exact. The trapping truncations
+// clamps: NaN becomes 0 and the value is clamped to the lower end of the
+// target range in the floating-point domain (one maxsd or maxps), so the
+// conversion that follows is always defined in C; a value at or past the
+// first value above the range selects the maximum. The trapping truncations
 // (`i32.trunc_f64_s`, ...) keep wasm2c's definitions: their branch is a trap.
 //
 // TRANSFORMATIONS
 //   `#define I32_TRUNC_SAT_S_F64(x) TRUNC_SAT_S(...)` (and the other seven)
-//     stay; right after the last of them come four static inline functions
+//     stay; right after the last of them come eight static inline functions
 //     and `#undef`/`#define` lines that route the eight names to them.
 //
 //===----------------------------------------------------------------------===//

@@ -23,6 +23,10 @@
 // CHECK-LABEL: <Z_guestZ_to_uint32>:
 // CHECK:       maxpd
 // CHECK:       minpd
+// Floats convert four to an instruction, not widened to doubles first:
+// CHECK-LABEL: <Z_guestZ_float_to_int32>:
+// CHECK:       maxps
+// CHECK:       cvttps2dq
 #include <stdint.h>
 #include <stdio.h>
 
@@ -30,6 +34,8 @@ enum { N = 1000 };
 static double samples[N];
 static int32_t signed_out[N];
 static uint32_t unsigned_out[N];
+static float float_samples[N];
+static int32_t from_float_out[N];
 
 __attribute__((noinline, export_name("to_int32"))) void to_int32(
     int32_t *restrict out, const double *restrict in, int n) {
@@ -43,15 +49,24 @@ __attribute__((noinline, export_name("to_uint32"))) void to_uint32(
     out[i] = (uint32_t)in[i];
 }
 
+__attribute__((noinline, export_name("float_to_int32"))) void float_to_int32(
+    int32_t *restrict out, const float *restrict in, int n) {
+  for (int i = 0; i < n; ++i)
+    out[i] = (int32_t)in[i];
+}
+
 int main(void) {
   // In range for both conversions, so the native casts are defined.
   for (int i = 0; i < N; ++i)
     samples[i] = (double)(i * 2654435761u % 2000000000u) + (i % 4) * 0.25;
   to_int32(signed_out, samples, N);
   to_uint32(unsigned_out, samples, N);
+  for (int i = 0; i < N; ++i)
+    float_samples[i] = (float)samples[i] - 1e9f;
+  float_to_int32(from_float_out, float_samples, N);
   int64_t weighted = 0;
   for (int i = 0; i < N; ++i)
-    weighted += ((int64_t)signed_out[i] - unsigned_out[i] / 2) * (i % 7 + 1);
+    weighted += ((int64_t)signed_out[i] - unsigned_out[i] / 2 + from_float_out[i]) * (i % 7 + 1);
   printf("weighted %lld\n", (long long)weighted);
   return 0;
 }

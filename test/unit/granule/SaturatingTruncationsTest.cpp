@@ -41,9 +41,9 @@ TEST(SaturatingTruncations, RedefinesTheEightAfterWasm2csOwn) {
   ASSERT_NE(undef, std::string::npos);
   EXPECT_LT(last, undef);
   EXPECT_LT(undef, next);
-  EXPECT_NE(source.find("#define I64_TRUNC_SAT_U_F32(x) synergy_i64_trunc_sat_u((f64)(x))\n"),
+  EXPECT_NE(source.find("#define I64_TRUNC_SAT_U_F32(x) synergy_i64_trunc_sat_u_f32(x)\n"),
             std::string::npos);
-  EXPECT_NE(source.find("#define I32_TRUNC_SAT_S_F64(x) synergy_i32_trunc_sat_s(x)\n"),
+  EXPECT_NE(source.find("#define I32_TRUNC_SAT_S_F64(x) synergy_i32_trunc_sat_s_f64(x)\n"),
             std::string::npos);
   // The replacements carry no branch hints.
   EXPECT_EQ(source.find("UNLIKELY", undef), std::string::npos);
