@@ -99,6 +99,7 @@ KERNELS = {
     "doitgen": 50,
     # Conversions, memory backing, latency.
     "f2ihash": 500000,
+    "quantize": 200000,
     "firsttouch": 32,
     "ptrchase": 200000,
 }

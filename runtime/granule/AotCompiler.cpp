@@ -12,6 +12,7 @@
 #include "granule/ImportedFunctionReferences.h"
 #include "granule/MemoryBaseHoisting.h"
 #include "granule/NameSectionRewriter.h"
+#include "granule/SaturatingTruncations.h"
 #include "granule/WasmModuleCheck.h"
 #include "objectcache/ObjectCache.h"
 #include "synergy/ToolPaths.h"
@@ -25,7 +26,7 @@ namespace {
 
 constexpr const char* kModuleName = "guest";
 // Bump when the generated glue or the post-pass changes shape.
-constexpr const char* kAotFormat = "aot-format-5";
+constexpr const char* kAotFormat = "aot-format-6";
 
 // The GNU build id of the executable we run in: it changes whenever the set of
 // host functions (and so the glue's resolved imports) can change.
@@ -146,6 +147,10 @@ std::optional<std::string> findOrBuild(const AotRequest& request, const std::str
   if (!writeGlue(*header, kModuleName, hostProvides, glue, error)) return std::nullopt;
   if (!hoistMemoryBase(*source, kModuleName, glue.memoryField)) {
     error = "unexpected wasm2c output: memory-base hoisting found no load/store helpers";
+    return std::nullopt;
+  }
+  if (!defineBranchFreeSaturatingTruncations(*source)) {
+    error = "unexpected wasm2c output: no saturating truncation definitions";
     return std::nullopt;
   }
   if (!resolveImportedFunctionReferences(*source)) {
