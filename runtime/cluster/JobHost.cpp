@@ -422,6 +422,10 @@ class JobHost::Impl {
     }
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
+    // First, while the working directory's descriptor is still where it
+    // is: the moves below may reuse its number, and the closing ends it.
+    if (grants.workingDirectory.valid())
+      posix_spawn_file_actions_addfchdir_np(&actions, grants.workingDirectory.get());
     if (control)
       posix_spawn_file_actions_adddup2(&actions, controlPair[1], STDIN_FILENO);
     else
@@ -445,8 +449,6 @@ class JobHost::Impl {
     }
     posix_spawn_file_actions_addclosefrom_np(&actions,
                                              STDERR_FILENO + 1 + int(grants.directories.size()));
-    if (grants.workingDirectory.valid())
-      posix_spawn_file_actions_addfchdir_np(&actions, grants.workingDirectory.get());
     argv.insert(std::find(argv.begin(), argv.end(), "--"), grantArguments.begin(),
                 grantArguments.end());
     posix_spawnattr_t attributes;
