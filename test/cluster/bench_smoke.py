@@ -62,9 +62,13 @@ def validate(report):
     throughput = report.get("throughput", {})
     if not positive(throughput.get("jobs_per_second")) or throughput.get("jobs", 0) < 1:
         problems.append("throughput: no jobs per second")
-    if not all(positive(throughput.get(k)) for k in ("redis_commands_per_job", "client_cpu_ms",
-                                                      "daemon_cpu_ms")):
-        problems.append("throughput: no Redis commands or CPU time per job")
+    if not positive(throughput.get("redis_commands_per_job")):
+        problems.append("throughput: no Redis commands per job")
+    # The daemons' CPU comes from /proc in clock ticks (10 ms): a quick
+    # run's six jobs may cost less than one, as job_start's figures may.
+    if not all(isinstance(throughput.get(k), (int, float)) and throughput[k] >= 0
+               for k in ("client_cpu_ms", "daemon_cpu_ms")):
+        problems.append("throughput: no CPU time per job")
     if not isinstance(report.get("load_average"), list) or len(report["load_average"]) != 3:
         problems.append("no load average")
     return problems
