@@ -4,7 +4,9 @@
 // when it is created, plus the WindowSync all members share (Window.h).
 // Since all ranks live in this process, MPI_Put, MPI_Get and MPI_Accumulate
 // act on the target's memory immediately; MPI_Win_fence is a barrier, which
-// is all a fence epoch needs when operations complete at once. Accumulates
+// is all a fence epoch needs when operations complete at once. It runs on
+// the window's own context (WindowSync::fences), so that threads fencing
+// different windows of one communicator cannot pair up. Accumulates
 // hold the World lock so concurrent ones on the same target location are
 // atomic per element, as MPI requires.
 //
@@ -55,7 +57,11 @@ uint32_t createWindow(HostCall& call, uint8_t* base, int64_t size, int dispUnit,
   // Member 0 makes the shared state; the others copy its pointer out of
   // member 0's slot while it waits for them to finish reading.
   std::shared_ptr<WindowSync> sync;
-  if (window->me == 0) sync = std::make_shared<WindowSync>(handle->comm->size());
+  if (window->me == 0) {
+    sync = std::make_shared<WindowSync>(handle->comm->size());
+    call.world().locked(
+        [&] { sync->fences = call.world().makeCommunicator(handle->comm->worldRanks); });
+  }
   int result = runCollective(
       call, comm, CollectiveKind::WinCreate,
       [&](Contribution& slot) {
@@ -74,8 +80,22 @@ uint32_t createWindow(HostCall& call, uint8_t* base, int64_t size, int dispUnit,
         return int(abi::kSuccess);
       });
   if (result) return result;
+  if (!window->sync->fences)
+    return call.fail(comm, abi::kErrIntern, "no communicator context left for the window");
+  window->fenceCommHandle = call.rank.addComm(window->sync->fences, abi::kErrorsReturn);
   call.store<int32_t>(winOut, call.rank.addWindow(window));
   return abi::kSuccess;
+}
+
+// A collective of the window's members on its own context (WindowSync::
+// fences): a fence or MPI_Win_free, which complete nothing more here.
+static int windowCollective(HostCall& call, Window& window, CollectiveKind kind) {
+  int result = runCollective(
+      call, window.fenceCommHandle, kind, [](Contribution&) {},
+      [](std::vector<Contribution>&, int) { return abi::kSuccess; });
+  return result ? failOnWindow(call, window, result,
+                               "the members called MPI_Win_fence and MPI_Win_free together")
+                : abi::kSuccess;
 }
 
 uint32_t allocateWindow(HostCall& call, int64_t size, int dispUnit, int comm,
@@ -297,11 +317,8 @@ u32 Z_envZ_MPI_Win_fence(void* instance, u32 assertion, u32 win) {
   auto window = call.rank.window(int(win));
   if (!window) return call.fail(abi::kCommWorld, abi::kErrWin, "invalid window");
   if (int error = checkNoEpochOpen(call, *window)) return error;
-  int result = window->spanningId
-                   ? fenceAcrossHosts(call, *window)
-                   : runCollective(
-                         call, window->commHandle, CollectiveKind::WinFence, [](Contribution&) {},
-                         [](std::vector<Contribution>&, int) { return abi::kSuccess; });
+  int result = window->spanningId ? fenceAcrossHosts(call, *window)
+                                  : windowCollective(call, *window, CollectiveKind::WinFence);
   if (result == abi::kSuccess) window->fenceEpoch = !(int(assertion) & abi::kModeNosucceed);
   return result;
 }
@@ -314,12 +331,10 @@ u32 Z_envZ_MPI_Win_free(void* instance, u32 winAddr) {
     return call.fail(abi::kCommWorld, abi::kErrWin, "invalid window");
   if (int error = checkNoEpochOpen(call, *window)) return error;
   if (int error = deleteWindowAttributes(call, win)) return error;
-  int result = window->spanningId
-                   ? freeAcrossHosts(call, *window)
-                   : runCollective(
-                         call, window->commHandle, CollectiveKind::WinFree, [](Contribution&) {},
-                         [](std::vector<Contribution>&, int) { return abi::kSuccess; });
+  int result = window->spanningId ? freeAcrossHosts(call, *window)
+                                  : windowCollective(call, *window, CollectiveKind::WinFree);
   if (result) return result;
+  if (window->fenceCommHandle) call.rank.freeComm(window->fenceCommHandle);
   releaseSharedPages(call, window->sharedGuest, window->sharedBytes);
   using FreeFn = void (*)(void*, uint32_t);
   auto release =

@@ -57,6 +57,14 @@ struct WindowSync {
   };
   std::mutex attachedMutex;
   std::vector<std::vector<Region>> attached;
+
+  // The window's own collective context, over the members of the
+  // communicator it was made from: its fences and MPI_Win_free run on it.
+  // Under MPI_THREAD_MULTIPLE threads of a rank fence different windows
+  // made from one communicator at once, in any order; on that
+  // communicator, one window's fence would complete with another's on the
+  // other members. Null when no context was left (createWindow fails then).
+  std::shared_ptr<Communicator> fences;
 };
 
 // The operations one member sent to targets on other hosts that are not
@@ -76,6 +84,9 @@ enum class HeldLock : uint8_t { None, Shared, Exclusive, Unchecked };
 struct Window {
   int handle = 0;  // this member's handle of it
   int commHandle = 0;
+  // This member's handle of sync->fences (MPI_ERRORS_RETURN), released by
+  // MPI_Win_free; 0 for a window whose members span hosts.
+  int fenceCommHandle = 0;
   std::shared_ptr<Communicator> comm;
   std::shared_ptr<WindowSync> sync;
   std::vector<uint8_t*> bases;
