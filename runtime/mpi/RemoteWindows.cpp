@@ -18,9 +18,9 @@
 // the World lock that this host's own accumulates hold, and replies with
 // what it fetched; the origin's host unpacks that into the origin's result
 // buffer and counts the operation done. Fence and free wait until all of
-// this member's operations are done, then hold a barrier across hosts:
-// after it, every operation of the epoch, to and from every host, is
-// complete.
+// this member's operations are done, then hold a barrier across hosts on
+// the window's own context (member 0's host reserves it at creation): after
+// it, every operation of the epoch, to and from every host, is complete.
 //
 // Passive target: a target's lock is the word in its own host's
 // WindowSync, so that host decides every request. A lock request from
@@ -53,6 +53,7 @@
 #include <mutex>
 
 #include "mpi/HostCollectives.h"
+#include "mpi/Intercommunicators.h"
 #include "mpi/MpiAbi.h"
 #include "mpi/ReduceOp.h"
 #include "mpi/Window.h"
@@ -83,6 +84,9 @@ struct MemberPart {
   uint64_t base;  // a host address, meaningful on the member's host only
   int64_t size;
   int64_t dispUnit;
+  // Member 0's: the context of the window's fences (WindowSync::fences),
+  // which its host reserved; 0 when it had none left.
+  int64_t fenceContext;
 };
 
 bool fetches(RmaKind kind) { return kind != RmaKind::Put && kind != RmaKind::Accumulate; }
@@ -287,7 +291,8 @@ uint32_t createSpanningWindow(HostCall& call, uint8_t* base, int64_t size, int d
   window->inFlight = std::make_shared<RemoteRmaCounts>(members->size());
 
   static const Layout bytes = predefinedLayout(abi::kTypeByte);
-  MemberPart mine{uint64_t(reinterpret_cast<uintptr_t>(base)), size, dispUnit};
+  MemberPart mine{uint64_t(reinterpret_cast<uintptr_t>(base)), size, dispUnit, 0};
+  if (window->me == 0) mine.fenceContext = int64_t(world.reserveContexts(1).value_or(0));
   std::vector<MemberPart> parts(size_t(members->size()));
   if (int error = allgatherAcrossHosts(call, comm, reinterpret_cast<const uint8_t*>(&mine),
                                        bytes.get(), sizeof mine,
@@ -301,6 +306,13 @@ uint32_t createSpanningWindow(HostCall& call, uint8_t* base, int64_t size, int d
     window->sizes.push_back(part.size);
     window->dispUnits.push_back(part.dispUnit);
   }
+  int64_t fenceContext = parts[0].fenceContext;
+  if (fenceContext <= 0 || fenceContext > int64_t(UINT32_MAX))
+    return call.fail(comm, abi::kErrIntern, "no communicator context left for the window");
+  std::shared_ptr<Communicator> fences =
+      meetAt(world, uint32_t(fenceContext), -1, membersHere(world, members->worldRanks),
+             [&] { return world.makeCommunicator(members->worldRanks, uint32_t(fenceContext)); });
+  window->fenceCommHandle = call.rank.addComm(fences, abi::kErrorsReturn);
   World::RemoteWindowTables& tables = world.remoteWindowTables();
   bool registers = firstLocalMember(world, *members) == window->me;
   if (registers) {
@@ -390,12 +402,15 @@ int rmaAcrossHosts(HostCall& call, RmaTarget& t, RmaKind kind, int op, uint8_t* 
 
 int fenceAcrossHosts(HostCall& call, Window& window) {
   if (!awaitRmaAcrossHosts(call, window, -1)) call.leaveAbortedJob();
-  return barrierAcrossHosts(call, window.commHandle);
+  if (int error = barrierAcrossHosts(call, window.fenceCommHandle))
+    return failOnWindow(call, window, error, "the barrier across hosts failed");
+  return abi::kSuccess;
 }
 
 int freeAcrossHosts(HostCall& call, Window& window) {
   if (!awaitRmaAcrossHosts(call, window, -1)) call.leaveAbortedJob();
-  if (int error = barrierAcrossHosts(call, window.commHandle)) return error;
+  if (int error = barrierAcrossHosts(call, window.fenceCommHandle))
+    return failOnWindow(call, window, error, "the barrier across hosts failed");
   // No operation on the window is under way anywhere now.
   World::RemoteWindowTables& tables = call.world().remoteWindowTables();
   std::lock_guard<std::mutex> guard(tables.mutex);

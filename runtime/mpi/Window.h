@@ -64,6 +64,8 @@ struct WindowSync {
   // made from one communicator at once, in any order; on that
   // communicator, one window's fence would complete with another's on the
   // other members. Null when no context was left (createWindow fails then).
+  // A window spanning hosts leaves it null: its members on each host share
+  // a communicator of a context member 0's host reserved (RemoteWindows.cpp).
   std::shared_ptr<Communicator> fences;
 };
 
@@ -84,8 +86,8 @@ enum class HeldLock : uint8_t { None, Shared, Exclusive, Unchecked };
 struct Window {
   int handle = 0;  // this member's handle of it
   int commHandle = 0;
-  // This member's handle of sync->fences (MPI_ERRORS_RETURN), released by
-  // MPI_Win_free; 0 for a window whose members span hosts.
+  // This member's handle of the window's own collective context
+  // (WindowSync::fences; MPI_ERRORS_RETURN), released by MPI_Win_free.
   int fenceCommHandle = 0;
   std::shared_ptr<Communicator> comm;
   std::shared_ptr<WindowSync> sync;
