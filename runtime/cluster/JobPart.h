@@ -4,11 +4,11 @@
 // set of ranks) with `synergy-run --cluster-part FILE`. The file says which
 // job and part this is, how many ranks every part has, which part runs
 // each rank when that is not the parts' runs of consecutive ranks in order
-// (a rank moved live: LiveMigration.h), the
-// address this host's part listens on for the others, where the cluster
-// state is, and where the cluster token is. It is written by synergyd into
-// its private area and read back by the child, but the child still checks
-// every field: nothing in it is trusted beyond what it says.
+// (a rank moved live), the address this host's part listens on for the
+// others, where the cluster state is, and where the cluster token is. It
+// is written by synergyd into its private area and read back by the
+// child, but the child still checks every field: nothing in it is trusted
+// beyond what it says.
 //
 //   synergy-job-part 1
 //   job 42
