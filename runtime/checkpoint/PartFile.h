@@ -19,9 +19,10 @@
 //
 // A part holds any set of ranks, not only a run of consecutive ones (a
 // rank moved live leaves a gap), so each rank's section is listed with its
-// length and part 0 puts every section in its place in world rank order. Version 3 added that list (version 2 named a
-// first rank and a count, version 1 had a SHA-256 for the checksum, see
-// CheckpointFile.h's version 7); a file of another version is refused.
+// length and part 0 puts every section in its place in world rank order.
+// Version 3 added that list (version 2 named a first rank and a count,
+// version 1 had a SHA-256 for the checksum, see CheckpointFile.h's version
+// 7); a file of another version is refused.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
