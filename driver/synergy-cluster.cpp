@@ -22,6 +22,7 @@
 #include "cluster/ClusterState.h"
 #include "cluster/JobMessages.h"
 #include "cluster/Migration.h"
+#include "cluster/RankRoutes.h"
 #include "scheduler/SchedulingRecords.h"
 
 using namespace synergy;
@@ -73,21 +74,23 @@ std::string printable(const std::string& text) {
 }
 
 // "h2" for a job on one host; "h2 (ranks 0-1), h3 (rank 2)" for a job
-// spread over hosts, from its rank -> host table.
+// spread over hosts, from its rank -> host table: each host once, in the
+// order of its first rank, with all its ranks ("h2 (ranks 0,2), h3 (rank
+// 1)" once rank 2 moved to h2 and the job's state says so).
 std::string placementOf(cluster::ClusterState& state, const cluster::JobRecord& job) {
   std::vector<std::string> hosts = state.rankHosts(job.id);
   if (hosts.empty()) return printable(job.host);
-  std::string text;
-  for (size_t first = 0; first < hosts.size();) {
-    size_t last = first;
-    while (last + 1 < hosts.size() && hosts[last + 1] == hosts[first]) ++last;
-    if (!text.empty()) text += ", ";
-    text += hosts[first] + (first == last ? " (rank " + std::to_string(first)
-                                          : " (ranks " + std::to_string(first) + "-" +
-                                                std::to_string(last)) +
-            ")";
-    first = last + 1;
+  std::vector<std::string> hostOfPart;
+  std::vector<uint32_t> partOfRank;
+  for (const std::string& host : hosts) {
+    auto known = std::find(hostOfPart.begin(), hostOfPart.end(), host);
+    partOfRank.push_back(uint32_t(known - hostOfPart.begin()));
+    if (known == hostOfPart.end()) hostOfPart.push_back(host);
   }
+  cluster::RankRoutes routes(std::move(partOfRank), uint32_t(hostOfPart.size()));
+  std::string text;
+  for (uint32_t part = 0; part < routes.partCount(); ++part)
+    text += (part ? ", " : "") + hostOfPart[part] + " (" + routes.describe(part) + ")";
   return text;
 }
 

@@ -11,11 +11,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cassert>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <numeric>
 #include <string_view>
 
 #include "checkpoint/MpiObjectRecord.h"
@@ -80,12 +82,20 @@ int64_t regularFileOffset(int fd) {
   return at < 0 ? -1 : int64_t(at);
 }
 
+// The world ranks 0 .. ranks - 1, those of a job on one host.
+std::vector<int> firstRanks(int ranks) {
+  std::vector<int> worldRanks(static_cast<size_t>(ranks));
+  std::iota(worldRanks.begin(), worldRanks.end(), 0);
+  return worldRanks;
+}
+
 }  // namespace
 
 CheckpointCoordinator::CheckpointCoordinator(int ranks, CheckpointPolicy policy,
-                                             const Digest& programDigest, int firstRank)
+                                             const Digest& programDigest,
+                                             std::vector<int> worldRanks)
     : ranks_(ranks),
-      firstRank_(firstRank),
+      worldRanks_(worldRanks.empty() ? firstRanks(ranks) : std::move(worldRanks)),
       policy_(std::move(policy)),
       programDigest_(programDigest),
       sections_(size_t(ranks)),
@@ -290,7 +300,8 @@ bool CheckpointCoordinator::suspended(int worldRank, granule::Granule& granule,
                         " (such descriptors are not checkpointed)";
   if (!snapshot && !inPlace && failure_.empty())
     failure_ = "rank " + std::to_string(worldRank) + ": " + error;
-  sections_[size_t(worldRank - firstRank_)] = std::move(section);
+  sections_[size_t(std::lower_bound(worldRanks_.begin(), worldRanks_.end(), worldRank) -
+                  worldRanks_.begin())] = std::move(section);
   bool alive = meet(worldRank, lock, [&] {
     // A file that cannot be written costs this checkpoint, not the run:
     // every rank goes on from where it stands.
@@ -390,9 +401,14 @@ bool CheckpointCoordinator::writePartCheckpoint(const JobRecord& job,
                                                 uint64_t sequence, const PartOutput& output,
                                                 std::string& error) {
   uint32_t self = hostParts_->partIndex();
-  const std::vector<uint32_t>& partRanks = hostParts_->partRanks();
+  std::vector<uint32_t> partOfRanks = hostParts_->partOfRanks();
+  std::vector<std::vector<uint32_t>> ranksOfPart;
+  for (uint32_t rank = 0; rank < partOfRanks.size(); ++rank) {
+    if (partOfRanks[rank] >= ranksOfPart.size()) ranksOfPart.resize(partOfRanks[rank] + 1);
+    ranksOfPart[partOfRanks[rank]].push_back(rank);
+  }
   if (self != 0) {
-    PartSections part{sequence, self, uint32_t(firstRank_), uint32_t(ranks_), job.unresumable, {}};
+    PartSections part{sequence, self, ranksOfPart[self], job.unresumable, {}};
     // A part's own file is not the checkpoint: its bytes are not counted.
     std::atomic<uint64_t> partBytes = 0;
     bool written = replaceFileDurably(
@@ -403,7 +419,7 @@ bool CheckpointCoordinator::writePartCheckpoint(const JobRecord& job,
   }
   std::vector<PartOutput> outputs{output};
   auto removePartFiles = [&] {
-    for (uint32_t p = 1; p < partRanks.size(); ++p)
+    for (uint32_t p = 1; p < ranksOfPart.size(); ++p)
       unlink((policy_.directory + "/" + partFileName(sequence, p)).c_str());
   };
   if (!hostParts_->gatherWritten(sequence, outputs, error)) {
@@ -412,17 +428,17 @@ bool CheckpointCoordinator::writePartCheckpoint(const JobRecord& job,
   }
   JobRecord record = job;
   record.partOutputs = std::move(outputs);
-  // Part 0's sections one by one, then each other part's as one view of
-  // the part file read.
-  std::vector<std::string_view> pieces(sections.begin(), sections.end());
-  partFileBuffers_.resize(partRanks.size());
-  uint32_t firstRank = uint32_t(ranks_), rankCount = uint32_t(ranks_);
-  for (uint32_t p = 1; p < partRanks.size(); ++p) {
+  // Every rank's section in its place in world rank order: part 0's own,
+  // then each other part's as views of the part file read.
+  std::vector<std::string_view> pieces(partOfRanks.size());
+  for (size_t i = 0; i < sections.size(); ++i) pieces[size_t(worldRanks_[i])] = sections[i];
+  partFileBuffers_.resize(ranksOfPart.size());
+  for (uint32_t p = 1; p < ranksOfPart.size(); ++p) {
     std::string path = policy_.directory + "/" + partFileName(sequence, p);
-    PartSections expected{sequence, p, firstRank, partRanks[p], {}, {}};
+    PartSections expected{sequence, p, ranksOfPart[p], {}, {}};
     std::string& bytes = partFileBuffers_[p];
     std::optional<PartSections> part;
-    if (util::readRegularFileInto(path, size_t(partRanks[p]) << 33, bytes, error))
+    if (util::readRegularFileInto(path, ranksOfPart[p].size() << 33, bytes, error))
       part = decodePartFile(bytes, expected, error);
     if (!part) {
       error = path + ": " + error;
@@ -431,14 +447,11 @@ bool CheckpointCoordinator::writePartCheckpoint(const JobRecord& job,
     }
     if (record.unresumable.empty() && !part->unresumable.empty())
       record.unresumable = part->unresumable;
-    pieces.push_back(part->sections);
-    firstRank += partRanks[p];
-    rankCount += partRanks[p];
+    for (size_t i = 0; i < part->ranks.size(); ++i) pieces[part->ranks[i]] = part->sections[i];
   }
-  bool written = replaceFileDurably(
-      policy_.directory, kCheckpointFileName,
-      encodeCheckpointHead(sequence, programDigest_, pieces, record, rankCount), pieces,
-      backgroundBytes_, error);
+  bool written = replaceFileDurably(policy_.directory, kCheckpointFileName,
+                                    encodeCheckpointHead(sequence, programDigest_, pieces, record),
+                                    pieces, backgroundBytes_, error);
   removePartFiles();
   return written;
 }

@@ -80,9 +80,10 @@ struct CheckpointStatistics {
 
 class CheckpointCoordinator final : public mpi::BarrierControlPoint {
  public:
-  // `ranks` world ranks from `firstRank` on run in this process.
+  // `ranks` world ranks run in this process: those of `worldRanks`, in
+  // increasing order (empty: 0 .. ranks - 1).
   CheckpointCoordinator(int ranks, CheckpointPolicy policy, const Digest& programDigest,
-                        int firstRank = 0);
+                        std::vector<int> worldRanks = {});
 
   bool agreeToSuspend(int worldRank, bool canSuspend, const std::string& why) override;
   bool suspended(int worldRank, granule::Granule& granule, const snapshot::Snapshot* snapshot,
@@ -141,7 +142,7 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   void keepSpareSections(std::vector<std::string> sections);
 
   const int ranks_;
-  const int firstRank_;
+  const std::vector<int> worldRanks_;
   const CheckpointPolicy policy_;
   const Digest programDigest_;
   std::mutex mutex_;

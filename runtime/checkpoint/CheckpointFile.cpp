@@ -325,10 +325,10 @@ std::string encodeRankSection(uint32_t worldRank, uint32_t unwindBuffer,
 
 std::string encodeCheckpoint(uint64_t sequence, const Digest& programDigest,
                              const std::vector<std::string>& rankSections,
-                             const JobRecord& job, std::optional<uint32_t> rankCount) {
+                             const JobRecord& job) {
   std::string out = encodeCheckpointHead(
       sequence, programDigest,
-      std::vector<std::string_view>(rankSections.begin(), rankSections.end()), job, rankCount);
+      std::vector<std::string_view>(rankSections.begin(), rankSections.end()), job);
   size_t sectionBytes = 0;
   for (const std::string& section : rankSections) sectionBytes += section.size();
   out.reserve(out.size() + sectionBytes);
@@ -338,13 +338,13 @@ std::string encodeCheckpoint(uint64_t sequence, const Digest& programDigest,
 
 std::string encodeCheckpointHead(uint64_t sequence, const Digest& programDigest,
                                  const std::vector<std::string_view>& rankSections,
-                                 const JobRecord& job, std::optional<uint32_t> rankCount) {
+                                 const JobRecord& job) {
   std::string jobSection = encodeJob(job);
   uint64_t payloadBytes = jobSection.size();
   for (std::string_view section : rankSections) payloadBytes += section.size();
   std::string out(kMagic, sizeof kMagic);
   put(out, kCheckpointVersion);
-  put(out, rankCount.value_or(uint32_t(rankSections.size())));
+  put(out, uint32_t(rankSections.size()));
   put(out, sequence);
   out.append(reinterpret_cast<const char*>(programDigest.data()), programDigest.size());
   put(out, payloadBytes);

@@ -170,21 +170,17 @@ std::string encodeRankSection(uint32_t worldRank, uint32_t unwindBuffer,
 // Whether `path` may name an open file below a grant: "." or plain
 // components separated by single slashes (see the format's rules above).
 bool isPlainRelativePath(std::string_view path);
-// The whole file around the ranks' sections, in rank order; `rankCount`
-// when a string of `rankSections` holds several ranks' sections back to
-// back (a host part's, CheckpointCoordinator.h).
+// The whole file around the ranks' sections, one per rank, in rank order.
 std::string encodeCheckpoint(uint64_t sequence, const Digest& programDigest,
                              const std::vector<std::string>& rankSections,
-                             const JobRecord& job = JobRecord(),
-                             std::optional<uint32_t> rankCount = std::nullopt);
+                             const JobRecord& job = JobRecord());
 // The same file's bytes before the ranks' sections (header and job
 // record), the checksum covering the sections too: the head followed by the
 // sections is encodeCheckpoint's file, which a writer can so put on disk
 // without copying every rank's memory into one string first.
 std::string encodeCheckpointHead(uint64_t sequence, const Digest& programDigest,
                                  const std::vector<std::string_view>& rankSections,
-                                 const JobRecord& job = JobRecord(),
-                                 std::optional<uint32_t> rankCount = std::nullopt);
+                                 const JobRecord& job = JobRecord());
 // Parses and checks a checkpoint file; nullopt with a one-line `error`.
 std::optional<CheckpointImage> decodeCheckpoint(std::string_view bytes, std::string& error);
 

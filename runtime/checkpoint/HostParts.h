@@ -25,9 +25,10 @@ namespace synergy::checkpoint {
 class HostParts {
  public:
   virtual ~HostParts() = default;
-  // This process's part and the ranks of each part, in rank order.
+  // This process's part, and the part of each world rank, in rank order
+  // (a part's ranks need not be consecutive).
   virtual uint32_t partIndex() const = 0;
-  virtual const std::vector<uint32_t>& partRanks() const = 0;
+  virtual std::vector<uint32_t> partOfRanks() const = 0;
   // The cluster job this run is (PartOutput::jobId).
   virtual uint64_t jobId() const = 0;
   // Called by this part's last rank to reach a control point, world rank

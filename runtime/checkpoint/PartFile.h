@@ -11,11 +11,18 @@
 // checkpoint is resumed (CheckpointFile.h).
 //
 // Layout (little-endian):
-//   "SYNCKPRT"  u32 version  u64 sequence  u32 part  u32 firstRank
-//   u32 rankCount  u32 unresumableBytes  u8[]  u64 sectionBytes
-//   u32 checksum (CRC-32C of everything before it and the sections; version
-//   2: version 1 had a SHA-256 there, see CheckpointFile.h's version 7)
+//   "SYNCKPRT"  u32 version  u64 sequence  u32 part
+//   u32 rankCount  rankCount x { u32 worldRank  u64 sectionBytes }
+//   u32 unresumableBytes  u8[]
+//   u32 checksum (CRC-32C of everything before it and the sections)
 //   the ranks' sections (CheckpointFile.h), back to back, in rank order
+//
+// A part holds any set of ranks, not only a run of consecutive ones (a
+// rank moved live leaves a gap), so each rank's section is listed with its
+// length and part 0 puts every section in its place in world rank order.
+// Version 3 added that list (version 2 named a first rank and a count,
+// version 1 had a SHA-256 for the checksum, see CheckpointFile.h's version
+// 7); a file of another version is refused.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -31,21 +38,22 @@ namespace synergy::checkpoint {
 struct PartSections {
   uint64_t sequence = 0;
   uint32_t part = 0;
-  uint32_t firstRank = 0;
-  uint32_t rankCount = 0;
-  std::string unresumable;  // this part's reason, as JobRecord::unresumable
-  // The ranks' sections back to back: a view of the bytes decoded, which
-  // must outlive it; ignored by encodePartFileHead.
-  std::string_view sections;
+  std::vector<uint32_t> ranks;  // the world ranks it holds, increasing
+  std::string unresumable;      // this part's reason, as JobRecord::unresumable
+  // Each rank's section, in the order of `ranks`: views of the bytes
+  // decoded, which must outlive them; ignored by encodePartFileHead.
+  std::vector<std::string_view> sections;
 };
 
 std::string partFileName(uint64_t sequence, uint32_t part);
 // The part file's bytes before the sections, its checksum covering
-// `sections` (in order) too: the file is the head followed by them, which
-// a writer so puts on disk without copying its ranks' memory again.
+// `sections` (one per rank of `part.ranks`, in order) too: the file is the
+// head followed by them, which a writer so puts on disk without copying
+// its ranks' memory again.
 std::string encodePartFileHead(const PartSections& part, const std::vector<std::string>& sections);
-// Checks `bytes` against what part 0 expects of it; nullopt with a
-// one-line `error` otherwise. The result's sections are a view of `bytes`.
+// Checks `bytes` against what part 0 expects of it (its checkpoint, part
+// and ranks); nullopt with a one-line `error` otherwise. The result's
+// sections are views of `bytes`.
 std::optional<PartSections> decodePartFile(std::string_view bytes, const PartSections& expected,
                                            std::string& error);
 

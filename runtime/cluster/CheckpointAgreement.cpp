@@ -389,7 +389,7 @@ void CheckpointAgreement::endToBeMoved() {
 
 PartCheckpoints::PartCheckpoints(const JobPart& part, const PartCheckpointing& how,
                                  const mpi::JobOptions& job, const checkpoint::Digest& digest)
-    : agreement_(part), coordinator_(job.ranks, how.policy, digest, job.firstRank) {}
+    : agreement_(part), coordinator_(job.ranks, how.policy, digest, job.worldRanks) {}
 
 std::unique_ptr<PartCheckpoints> PartCheckpoints::create(const JobPart& part,
                                                          const PartCheckpointing& how,

@@ -84,7 +84,7 @@ class CheckpointAgreement final : public checkpoint::HostParts {
   void attach(MpiPeerLink& link);
 
   uint32_t partIndex() const override { return part_.partIndex; }
-  const std::vector<uint32_t>& partRanks() const override { return part_.partRanks; }
+  std::vector<uint32_t> partOfRanks() const override { return part_.routes().partOfRanks(); }
   uint64_t jobId() const override { return part_.jobId; }
   bool agree(int worldRank, bool due, bool canSuspend, std::string& why, uint64_t& sequence,
              bool& aborted) override;

@@ -20,6 +20,7 @@ namespace synergy::cluster {
 namespace {
 
 constexpr const char* kFirstLine = "synergy-job-part 1";
+constexpr const char* kFirstLineWithRankParts = "synergy-job-part 2";
 
 bool parseNumber(const std::string& text, uint64_t limit, uint64_t& value) {
   auto [end, code] = std::from_chars(text.data(), text.data() + text.size(), value);
@@ -35,20 +36,49 @@ bool field(const std::string& line, const char* key, std::string& value) {
   return true;
 }
 
+// Reads the part of each world rank into `rankParts`: exactly one number
+// per rank of `partRanks`, each below the part count, and part p named as
+// many times as partRanks[p] says.
+bool parseRankParts(const std::string& text, const std::vector<uint32_t>& partRanks,
+                    std::vector<uint32_t>& rankParts) {
+  uint64_t worldSize = std::accumulate(partRanks.begin(), partRanks.end(), uint64_t(0));
+  std::vector<uint32_t> named(partRanks.size(), 0);
+  if (!text.empty() && text.back() == ' ') return false;
+  std::istringstream numbers(text);
+  for (std::string number; std::getline(numbers, number, ' ');) {
+    uint64_t rankPart = 0;
+    if (rankParts.size() >= worldSize || !parseNumber(number, partRanks.size() - 1, rankPart) ||
+        ++named[rankPart] > partRanks[rankPart])
+      return false;
+    rankParts.push_back(uint32_t(rankPart));
+  }
+  return rankParts.size() == worldSize;
+}
+
 }  // namespace
 
 int JobPart::worldSize() const {
   return int(std::accumulate(partRanks.begin(), partRanks.end(), uint64_t(0)));
 }
 
-int JobPart::firstRankOf(uint32_t part) const {
-  return int(std::accumulate(partRanks.begin(), partRanks.begin() + part, uint64_t(0)));
+RankRoutes JobPart::routes() const {
+  return rankParts.empty() ? RankRoutes::consecutive(partRanks)
+                           : RankRoutes(rankParts, uint32_t(partRanks.size()));
 }
 
 std::string formatJobPart(const JobPart& part) {
+  // A layout a job starts with is written as version 1, the only one that
+  // older readers know.
+  bool consecutive = part.rankParts.empty() ||
+                     part.rankParts == RankRoutes::consecutive(part.partRanks).partOfRanks();
   std::ostringstream text;
-  text << kFirstLine << "\njob " << part.jobId << "\npart " << part.partIndex << "\nparts";
+  text << (consecutive ? kFirstLine : kFirstLineWithRankParts) << "\njob " << part.jobId
+       << "\npart " << part.partIndex << "\nparts";
   for (uint32_t count : part.partRanks) text << " " << count;
+  if (!consecutive) {
+    text << "\nrank-parts";
+    for (uint32_t rankPart : part.rankParts) text << " " << rankPart;
+  }
   text << "\naddress " << part.address << "\nstate " << part.state.textWithCredentials()
        << "\ntoken-file " << part.tokenFile << "\n";
   return text.str();
@@ -59,14 +89,26 @@ bool parseJobPart(const std::string& text, JobPart& part, std::string& error) {
   std::istringstream input(text);
   for (std::string line; std::getline(input, line);) lines.push_back(line);
   const char* const keys[] = {"job", "part", "parts", "address", "state", "token-file"};
-  if (lines.size() != 7 || lines[0] != kFirstLine) {
+  bool withRankParts = lines.size() == 8 && lines[0] == kFirstLineWithRankParts;
+  if (!withRankParts && (lines.size() != 7 || lines[0] != kFirstLine)) {
     error = "not a job part file";
     return false;
   }
+  // The rank-parts line, checked once the counts are known; lines after
+  // it are numbered as they stand in the file.
+  std::string rankPartsLine;
+  if (withRankParts) {
+    if (!field(lines[4], "rank-parts", rankPartsLine)) {
+      error = "line 5: expected 'rank-parts'";
+      return false;
+    }
+    lines.erase(lines.begin() + 4);
+  }
+  auto lineOf = [&](int index) { return index + 1 + (withRankParts && index >= 4 ? 1 : 0); };
   std::string values[6];
   for (int i = 0; i < 6; ++i) {
     if (!field(lines[i + 1], keys[i], values[i])) {
-      error = std::string("line ") + std::to_string(i + 2) + ": expected '" + keys[i] + "'";
+      error = "line " + std::to_string(lineOf(i + 1)) + ": expected '" + keys[i] + "'";
       return false;
     }
   }
@@ -98,19 +140,24 @@ bool parseJobPart(const std::string& text, JobPart& part, std::string& error) {
     return false;
   }
   part.partIndex = uint32_t(index);
+  part.rankParts.clear();
+  if (withRankParts && !parseRankParts(rankPartsLine, part.partRanks, part.rankParts)) {
+    error = "line 5: the rank-parts do not match the counts";
+    return false;
+  }
   part.address = values[3];
   if (part.address.empty() ||
       part.address.find_first_not_of("0123456789abcdefABCDEF.:") != std::string::npos) {
-    error = "line 5: the address is not an IP literal";
+    error = "line " + std::to_string(lineOf(4)) + ": the address is not an IP literal";
     return false;
   }
   if (!parseStateUrl(values[4], part.state, error)) {
-    error = "line 6: " + error;
+    error = "line " + std::to_string(lineOf(5)) + ": " + error;
     return false;
   }
   part.tokenFile = values[5];
   if (part.tokenFile.empty()) {
-    error = "line 7: no token file";
+    error = "line " + std::to_string(lineOf(6)) + ": no token file";
     return false;
   }
   return true;

@@ -1,12 +1,14 @@
 //===- JobPart.h - One host's share of a job spread over several hosts ----===//
 //
 // When a job's ranks span hosts, the daemon of each host runs its part (a
-// run of consecutive ranks) with `synergy-run --cluster-part FILE`. The file
-// says which job and part this is, how many ranks every part has, the
-// address this host's part listens on for the others, where the cluster
-// state is, and where the cluster token is. It is written by synergyd into
-// its private area and read back by the child, but the child still checks
-// every field: nothing in it is trusted beyond what it says.
+// set of ranks) with `synergy-run --cluster-part FILE`. The file says which
+// job and part this is, how many ranks every part has, which part runs
+// each rank when that is not the parts' runs of consecutive ranks in order
+// (a rank moved live), the address this host's part listens on for the
+// others, where the cluster state is, and where the cluster token is. It
+// is written by synergyd into its private area and read back by the
+// child, but the child still checks every field: nothing in it is trusted
+// beyond what it says.
 //
 //   synergy-job-part 1
 //   job 42
@@ -15,6 +17,17 @@
 //   address 127.0.0.3
 //   state redis://127.0.0.1:6380
 //   token-file /path/to/token
+//
+// A job whose parts hold runs of consecutive ranks in part order, as every
+// job starts, is written as above. Any other layout is version 2, with one
+// more line after "parts": the part of each world rank, in rank order,
+// which must agree with the counts:
+//
+//   synergy-job-part 2
+//   ...
+//   parts 2 2 1
+//   rank-parts 0 1 0 1 2
+//   ...
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -26,6 +39,7 @@
 #include <string>
 #include <vector>
 
+#include "cluster/RankRoutes.h"
 #include "cluster/RedisConnection.h"
 #include "transport/Transport.h"
 
@@ -34,13 +48,17 @@ namespace synergy::cluster {
 struct JobPart {
   uint64_t jobId = 0;
   uint32_t partIndex = 0;
-  std::vector<uint32_t> partRanks;  // ranks per part, in rank order
+  std::vector<uint32_t> partRanks;  // ranks per part, in part order
   std::string address;              // an IP literal of this host
   StateUrl state;
   std::string tokenFile;
+  // The part of each world rank; empty: part p runs the partRanks[p]
+  // ranks after those of the parts before it.
+  std::vector<uint32_t> rankParts;
 
   int worldSize() const;
-  int firstRankOf(uint32_t part) const;
+  // The rank -> part table this file describes.
+  RankRoutes routes() const;
 };
 
 std::string formatJobPart(const JobPart& part);

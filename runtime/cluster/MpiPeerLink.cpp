@@ -119,7 +119,7 @@ class MpiPeerLink::Impl {
 
   Impl(const JobPart& part, mpi::World& world)
       : part_(part),
-        routes_(RankRoutes::consecutive(part.partRanks)),
+        routes_(part.routes()),
         world_(&world),
         credit_(part.partRanks.size(), eagerGrantBytes()) {
     peers_.resize(part.partRanks.size());
@@ -1342,8 +1342,12 @@ int runJobPart(const std::string& partFile, mpi::JobOptions job,
   if (int(part.partRanks[part.partIndex]) != job.ranks)
     return fail("-np " + std::to_string(job.ranks) + " is not the part's " +
                 std::to_string(part.partRanks[part.partIndex]) + " ranks");
-  job.firstRank = part.firstRankOf(part.partIndex);
+  RankRoutes routes = part.routes();
+  job.worldRanks.assign(routes.ranksOf(part.partIndex).begin(),
+                        routes.ranksOf(part.partIndex).end());
   job.worldSize = part.worldSize();
+  // The parts' status lines name their ranks as runs (RankRoutes::runs).
+  std::string ranksHere = routes.runs(part.partIndex);
   std::unique_ptr<PartCheckpoints> checkpointing;
   if (checkpoints) {
     checkpointing = PartCheckpoints::create(part, *checkpoints, job, error);
@@ -1368,8 +1372,8 @@ int runJobPart(const std::string& partFile, mpi::JobOptions job,
   if (checkpointing) checkpointing->printStatistics();
   if (const char* stats = std::getenv("SYNERGY_MPI_STATS"); stats && std::strcmp(stats, "0")) {
     std::string report = mpi::crossHostMessageReport();
-    std::fprintf(stderr, "synergy-run: mpi: collective messages between hosts from ranks %d-%d: %s\n",
-                 job.firstRank, job.firstRank + job.ranks - 1, report.empty() ? "none" : report.c_str());
+    std::fprintf(stderr, "synergy-run: mpi: collective messages between hosts from ranks %s: %s\n",
+                 ranksHere.c_str(), report.empty() ? "none" : report.c_str());
     // What the part's process cost, to tell copies and page faults (system
     // time, minor faults) and thread hand-offs (context switches) apart on
     // a loaded machine, where wall time says little; and the most memory it
@@ -1377,17 +1381,17 @@ int runJobPart(const std::string& partFile, mpi::JobOptions job,
     struct rusage usage {};
     getrusage(RUSAGE_SELF, &usage);
     std::fprintf(stderr,
-                 "synergy-run: mpi: ranks %d-%d used %.3f s user, %.3f s system, %ld minor faults, "
+                 "synergy-run: mpi: ranks %s used %.3f s user, %.3f s system, %ld minor faults, "
                  "%ld voluntary and %ld involuntary context switches, %ld KiB peak resident\n",
-                 job.firstRank, job.firstRank + job.ranks - 1,
+                 ranksHere.c_str(),
                  double(usage.ru_utime.tv_sec) + double(usage.ru_utime.tv_usec) * 1e-6,
                  double(usage.ru_stime.tv_sec) + double(usage.ru_stime.tv_usec) * 1e-6,
                  usage.ru_minflt, usage.ru_nvcsw, usage.ru_nivcsw, usage.ru_maxrss);
     if (link)
       std::fprintf(stderr,
-                   "synergy-run: mpi: ranks %d-%d sent %llu messages by rendezvous for want of "
+                   "synergy-run: mpi: ranks %s sent %llu messages by rendezvous for want of "
                    "eager credit\n",
-                   job.firstRank, job.firstRank + job.ranks - 1,
+                   ranksHere.c_str(),
                    static_cast<unsigned long long>(link->eagerCreditShortfalls()));
   }
   return status;

@@ -20,18 +20,32 @@ RankRoutes::RankRoutes(std::vector<uint32_t> partOfRank, uint32_t partCount)
     ranksOfPart_[partOfRank_[rank]].push_back(rank);
 }
 
-std::string RankRoutes::describe(uint32_t part) const {
-  const std::vector<uint32_t>& ranks = ranksOfPart_[part];
-  std::string text = ranks.size() == 1 ? "rank " : "ranks ";
+namespace {
+
+// `ranks`, in increasing order, as runs of consecutive ranks separated by
+// commas; a run of one rank is written "r-r" when `singleAsRun`, else "r".
+std::string formatRuns(const std::vector<uint32_t>& ranks, bool singleAsRun) {
+  std::string text;
   for (size_t begin = 0; begin < ranks.size();) {
     size_t end = begin + 1;
     while (end < ranks.size() && ranks[end] == ranks[end - 1] + 1) ++end;
     if (begin) text += ",";
     text += std::to_string(ranks[begin]);
-    if (end - begin > 1) text += "-" + std::to_string(ranks[end - 1]);
+    if (end - begin > 1 || singleAsRun) text += "-" + std::to_string(ranks[end - 1]);
     begin = end;
   }
   return text;
+}
+
+}  // namespace
+
+std::string RankRoutes::describe(uint32_t part) const {
+  const std::vector<uint32_t>& ranks = ranksOfPart_[part];
+  return (ranks.size() == 1 ? "rank " : "ranks ") + formatRuns(ranks, false);
+}
+
+std::string RankRoutes::runs(uint32_t part) const {
+  return formatRuns(ranksOfPart_[part], true);
 }
 
 }  // namespace synergy::cluster

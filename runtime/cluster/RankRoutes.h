@@ -31,6 +31,8 @@ class RankRoutes {
 
   uint32_t worldSize() const { return uint32_t(partOfRank_.size()); }
   uint32_t partCount() const { return uint32_t(ranksOfPart_.size()); }
+  // The part of each rank, in rank order.
+  const std::vector<uint32_t>& partOfRanks() const { return partOfRank_; }
   // The part that runs `rank`, which must be below worldSize().
   uint32_t partOf(uint32_t rank) const { return partOfRank_[rank]; }
   // Whether `rank`, any number read from a frame, is a rank `part` runs.
@@ -42,6 +44,10 @@ class RankRoutes {
   // The ranks of `part` for a message, each run of consecutive ranks as a
   // range: "rank 3", "ranks 0-1", "ranks 0,2-5,7".
   std::string describe(uint32_t part) const;
+  // The same runs as "first-last" each, a run of one rank too: "0-1",
+  // "3-3", "0-0,2-5"; the parts' status lines print this, so that those of
+  // a job whose ranks never moved read as they always have.
+  std::string runs(uint32_t part) const;
 
  private:
   std::vector<uint32_t> partOfRank_;

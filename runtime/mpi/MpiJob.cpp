@@ -20,10 +20,12 @@
 #include <sched.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -179,7 +181,13 @@ int runJob(const JobOptions& options) {
   bool pin = bind && (options.ranks > 1 || options.bindToCores.value_or(false));
 
   int worldSize = options.worldSize > 0 ? options.worldSize : options.ranks;
-  if (options.firstRank < 0 || options.firstRank + options.ranks > worldSize)
+  std::vector<int> ranksHere = options.worldRanks;
+  if (ranksHere.empty())
+    for (int rank = 0; rank < options.ranks; ++rank) ranksHere.push_back(rank);
+  if (int(ranksHere.size()) != options.ranks || ranksHere.front() < 0 ||
+      ranksHere.back() >= worldSize ||
+      std::adjacent_find(ranksHere.begin(), ranksHere.end(), std::greater_equal<int>()) !=
+          ranksHere.end())
     return launchError("this host's ranks lie outside the job");
   World world(worldSize, /*ranksOwnCpus=*/bind);
   world.setBarrierControlPoint(options.barrierControlPoint);
@@ -190,14 +198,14 @@ int runJob(const JobOptions& options) {
   std::string error;
   auto module = granule::Module::loadFile(options.program, error, options.showProgress);
   if (!module) return launchError(error);
-  OutputForwarding output(options.ranks, options.tagOutput, options.firstRank);
+  OutputForwarding output(ranksHere, options.tagOutput);
   if (!output.ok()) return launchError("cannot create output pipes");
   std::vector<std::unique_ptr<granule::Granule>> granules;
   for (int rank = 0; rank < options.ranks; ++rank) {
     granules.push_back(std::make_unique<granule::Granule>(module, options.config));
-    World::bind(granules.back().get(), &world, options.firstRank + rank);
+    World::bind(granules.back().get(), &world, ranksHere[rank]);
     if (BarrierControlPoint* controlPoint = options.barrierControlPoint) {
-      int worldRank = options.firstRank + rank;
+      int worldRank = ranksHere[rank];
       granules.back()->setSuspensionHandler(
           [controlPoint, worldRank](granule::Granule& granule, const snapshot::Snapshot* snap,
                                     std::string& error) {
@@ -210,14 +218,14 @@ int runJob(const JobOptions& options) {
     // input for the whole job, reported before any rank runs.
     if (!granules.back()->instantiate(error)) return launchError(options.program + ": " + error);
     if (BarrierControlPoint* controlPoint = options.barrierControlPoint;
-        controlPoint && !controlPoint->prepareRank(options.firstRank + rank, *granules.back(), error))
+        controlPoint && !controlPoint->prepareRank(ranksHere[rank], *granules.back(), error))
       return launchError(error);
   }
   if (BarrierControlPoint* controlPoint = options.barrierControlPoint) {
     controlPoint->setOutputDrain([&output] { output.drain(); });
     controlPoint->setOutputCount([&output] { return output.stdoutBytes(); });
-    controlPoint->setQuiescenceCheck([&world, &options, &output]() -> std::string {
-      for (int rank = options.firstRank; rank < options.firstRank + options.ranks; ++rank)
+    controlPoint->setQuiescenceCheck([&world, &ranksHere, &output]() -> std::string {
+      for (int rank : ranksHere)
         if (!world.mailboxIdle(rank))
           return "rank " + std::to_string(rank) + ": a message is still waiting to be received";
       if (int rank = output.rankMidLine(); rank >= 0)
@@ -241,10 +249,10 @@ int runJob(const JobOptions& options) {
   std::condition_variable finished;
   int finishedCount = 0;
   std::vector<RankThread> threads(options.ranks);
-  for (int rank = 0; rank < options.ranks; ++rank) world.rankStarted(options.firstRank + rank);
+  for (int rank : ranksHere) world.rankStarted(rank);
   for (int rank = 0; rank < options.ranks; ++rank) {
     RankThread& job = threads[rank];
-    job = RankThread{options.firstRank + rank, granules[rank].get(), &world, {}, false, &mutex,
+    job = RankThread{ranksHere[rank], granules[rank].get(), &world, {}, false, &mutex,
                      &finished, &finishedCount};
     pthread_attr_t attr;
     pthread_attr_init(&attr);

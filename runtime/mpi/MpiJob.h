@@ -14,6 +14,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "granule/Granule.h"
 
@@ -31,12 +32,14 @@ struct JobOptions {
   // Pins each rank's thread to its own CPU, as mpirun's --bind-to core.
   // Unset: bind when there are at least as many usable CPUs as ranks.
   std::optional<bool> bindToCores;
-  // A job spread over several hosts: this process runs world ranks
-  // firstRank .. firstRank + ranks - 1 of worldSize, and joinHosts, called
+  // A job spread over several hosts: this process runs the world ranks
+  // `worldRanks` (`ranks` of them, in increasing order; empty: 0 .. ranks
+  // - 1) of worldSize, any set of them (a rank moved live leaves a gap in
+  // its old part's), and joinHosts, called
   // once the World exists, on a thread of its own while the module loads,
   // and finished before any rank starts, connects it to the hosts of the
   // others (false with an error: the job does not start).
-  int firstRank = 0;
+  std::vector<int> worldRanks;
   int worldSize = 0;  // 0: `ranks`, every rank here
   std::function<bool(World& world, std::string& error)> joinHosts;
   // Called once no rank of this host runs (or just before the process ends

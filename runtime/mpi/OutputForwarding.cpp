@@ -23,9 +23,9 @@ void writeAll(int fd, const std::string& text) {
 
 }  // namespace
 
-OutputForwarding::OutputForwarding(int ranks, bool tagOutput, int firstRank)
+OutputForwarding::OutputForwarding(const std::vector<int>& worldRanks, bool tagOutput)
     : tag_(tagOutput) {
-  for (int rank = 0; rank < ranks; ++rank) {
+  for (int worldRank : worldRanks) {
     for (int target : {1, 2}) {
       int fds[2];
       if (::pipe2(fds, O_CLOEXEC) != 0) {
@@ -33,7 +33,7 @@ OutputForwarding::OutputForwarding(int ranks, bool tagOutput, int firstRank)
         return;
       }
       Stream stream;
-      stream.rank = firstRank + rank;
+      stream.rank = worldRank;
       stream.target = target;
       // Non-blocking, since drain() may empty a pipe the forwarding thread
       // has just been told is readable.

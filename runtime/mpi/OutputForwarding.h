@@ -20,8 +20,9 @@ namespace synergy::mpi {
 
 class OutputForwarding {
  public:
-  // Tags name rank `firstRank + i` for the i-th stream pair.
-  OutputForwarding(int ranks, bool tagOutput, int firstRank = 0);
+  // One stream pair per rank of `worldRanks`; tags name rank
+  // worldRanks[i] for the i-th.
+  OutputForwarding(const std::vector<int>& worldRanks, bool tagOutput);
   ~OutputForwarding();
   OutputForwarding(const OutputForwarding&) = delete;
   OutputForwarding& operator=(const OutputForwarding&) = delete;

@@ -1191,6 +1191,42 @@ def case_host_lost(cluster):
              "the other hosts' slots to be freed")
 
 
+def case_status_rank_sets(cluster):
+    """`synergy-cluster status` names each host of a spread job once, with
+    all its ranks, also when they are not consecutive, as after a rank
+    moved live: the job's rank -> host list in the cluster state is
+    rewritten while the job runs (no daemon here decides moves), and the
+    status follows it."""
+    program = build_rank_report(cluster)
+    start_three_hosts(cluster)
+    client = subprocess.Popen([os.path.join(cluster.bin_dir, "synergy-run"), "--cluster",
+                               cluster.url, "--token-file", cluster.token_file, "--policy",
+                               "spread", "-np", "5", program, "100000000"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    cluster.processes.append(client)
+    check(client.stdout.readline().startswith(b"ranks 5 sum 150"), "the job did not start")
+    key = "synergy:job:1:ranks"
+    check_equal(redis_command(cluster.redis_port, "LRANGE", key, "0", "-1"),
+                ["h2", "h2", "h3", "h3", "h4"], "the job's rank -> host list")
+    check(re.search(r"  job 1  rank_report.wasm  ranks 5  on h2 \(ranks 0-1\), "
+                    r"h3 \(ranks 2-3\), h4 \(rank 4\)\n", cluster.status()[1]),
+          f"status of the consecutive layout:\n{cluster.status()[1]}")
+    redis_command(cluster.redis_port, "DEL", key)
+    redis_command(cluster.redis_port, "RPUSH", key, "h3", "h2", "h3", "h2", "h4")
+    check(re.search(r"  job 1  rank_report.wasm  ranks 5  on h3 \(ranks 0,2\), "
+                    r"h2 \(ranks 1,3\), h4 \(rank 4\)\n", cluster.status()[1]),
+          f"status of a layout with gaps:\n{cluster.status()[1]}")
+    redis_command(cluster.redis_port, "DEL", key)
+    redis_command(cluster.redis_port, "RPUSH", key, "h2", "h3", "h3", "h3", "h2")
+    check(re.search(r"  job 1  rank_report.wasm  ranks 5  on h2 \(ranks 0,4\), "
+                    r"h3 \(ranks 1-3\)\n", cluster.status()[1]),
+          f"status of a layout with a run and a gap:\n{cluster.status()[1]}")
+    client.kill()
+    client.communicate(timeout=60)
+    wait_for(lambda: cluster.status()[1].startswith("hosts: 3, slots: 6, free: 6\n"), 60,
+             "the hosts' slots to be freed")
+
+
 def read_frame(sock):
     """One frame from `sock` as (type, payload); None when it closes."""
     header = read_exactly(sock, 16)
@@ -2237,6 +2273,7 @@ CASES = {
     "migrate-consolidate": case_migrate_consolidate,
     "abort-stress": case_abort_stress,
     "host-lost": case_host_lost,
+    "status-rank-sets": case_status_rank_sets,
     "peer-lost": case_peer_lost,
     "dir-grants": case_dir_grants,
     "large-messages": case_large_messages,

@@ -166,8 +166,8 @@ TEST(CheckpointFile, SectionReusesItsBuffer) {
 }
 
 // The coordinator writes encodeCheckpointHead's bytes and then the
-// sections from where they are: that must be encodeCheckpoint's file, also
-// when one string holds several ranks' sections (a host part's).
+// sections from where they are (part 0 puts every part's in world rank
+// order): that must be encodeCheckpoint's file.
 TEST(CheckpointFile, AHeadFollowedByItsSectionsIsTheFile) {
   std::vector<std::string> sections;
   for (uint32_t rank = 0; rank < 3; ++rank)
@@ -177,51 +177,63 @@ TEST(CheckpointFile, AHeadFollowedByItsSectionsIsTheFile) {
   std::string file = encodeCheckpointHead(9, programDigest(), views, sampleJob());
   for (const std::string& section : sections) file += section;
   EXPECT_EQ(file, encodeCheckpoint(9, programDigest(), sections, sampleJob()));
-
-  std::string lastTwo = sections[1] + sections[2];
-  std::vector<std::string_view> parts{sections[0], lastTwo};
-  std::string joined = encodeCheckpointHead(9, programDigest(), parts, sampleJob(), 3);
-  joined += sections[0];
-  joined += lastTwo;
-  EXPECT_EQ(joined, file);
   std::string error;
-  auto image = decodeCheckpoint(joined, error);
+  auto image = decodeCheckpoint(file, error);
   ASSERT_TRUE(image) << error;
   EXPECT_EQ(image->ranks.size(), 3u);
   EXPECT_EQ(image->ranks[2].globals, (std::vector<uint8_t>{1, 2}));
 }
 
 // A host part's file, which part 0 reads back from a shared directory.
+// Its ranks need not be consecutive (a rank moved live leaves a gap): each
+// section comes back as its own view, for part 0 to put in rank order.
 TEST(CheckpointPartFile, RoundTripAndRefusals) {
-  std::vector<std::string> sections{"first rank's bytes", "second"};
-  PartSections part{12, 2, 4, 2, "a reason", {}};
-  std::string file = encodePartFileHead(part, sections) + sections[0] + sections[1];
+  std::vector<std::string> sections{"rank 1's bytes", "rank 4's", "rank 5"};
+  PartSections part{12, 2, {1, 4, 5}, "a reason", {}};
+  std::string file = encodePartFileHead(part, sections) + sections[0] + sections[1] + sections[2];
   std::string error;
   auto decoded = decodePartFile(file, part, error);
   ASSERT_TRUE(decoded) << error;
-  EXPECT_EQ(decoded->sections, sections[0] + sections[1]);
+  EXPECT_EQ(decoded->ranks, (std::vector<uint32_t>{1, 4, 5}));
+  EXPECT_EQ(decoded->sections,
+            (std::vector<std::string_view>{sections[0], sections[1], sections[2]}));
   EXPECT_EQ(decoded->unresumable, "a reason");
 
   PartSections otherCheckpoint = part;
   otherCheckpoint.sequence = 11;
   EXPECT_FALSE(decodePartFile(file, otherCheckpoint, error));
   EXPECT_EQ(error, "the part file is not part 2 of checkpoint 11");
-  PartSections otherRanks = part;
-  otherRanks.firstRank = 5;
-  EXPECT_FALSE(decodePartFile(file, otherRanks, error));
+  for (std::vector<uint32_t> ranks : {std::vector<uint32_t>{1, 4, 6}, {1, 4}, {1, 4, 5, 6}}) {
+    PartSections otherRanks = part;
+    otherRanks.ranks = ranks;
+    EXPECT_FALSE(decodePartFile(file, otherRanks, error));
+    EXPECT_EQ(error, "the part file is not part 2 of checkpoint 12");
+  }
   EXPECT_FALSE(decodePartFile(file.substr(0, file.size() - 1), part, error));
   EXPECT_EQ(error, "the part file's length is not the one its header gives");
   EXPECT_FALSE(decodePartFile(file.substr(0, 20), part, error));
   EXPECT_EQ(error, "the part file is truncated");
+  // A section length past the end of the file: u64 at offset 8 + 4 + 8 +
+  // 4 + 4 (count) + 4 (rank 1).
+  std::string tooLong = file;
+  tooLong[39] = char(0x80);
+  EXPECT_FALSE(decodePartFile(tooLong, part, error));
+  EXPECT_EQ(error, "the part file's length is not the one its header gives");
   std::string corrupt = file;
   corrupt[corrupt.size() - 3] ^= 1;
   EXPECT_FALSE(decodePartFile(corrupt, part, error));
   EXPECT_EQ(error, "the part file's checksum does not match (corrupt)");
   // The checksum itself, the four bytes before the sections.
   std::string corruptChecksum = file;
-  corruptChecksum[file.size() - sections[0].size() - sections[1].size() - 1] ^= 0x80;
+  corruptChecksum[file.size() - sections[0].size() - sections[1].size() - sections[2].size() -
+                  1] ^= 0x80;
   EXPECT_FALSE(decodePartFile(corruptChecksum, part, error));
   EXPECT_EQ(error, "the part file's checksum does not match (corrupt)");
+  // A version 2 file (first rank and count instead of the list).
+  std::string version2 = file;
+  version2[8] = 2;
+  EXPECT_FALSE(decodePartFile(version2, part, error));
+  EXPECT_EQ(error, "the part file is not part 2 of checkpoint 12");
   EXPECT_FALSE(decodePartFile("SYNCKPT", part, error));
   EXPECT_EQ(error, "not a part of a Synergy checkpoint");
 }

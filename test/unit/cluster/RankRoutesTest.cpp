@@ -28,6 +28,10 @@ TEST(RankRoutesTest, StartsWithEachPartsRunOfConsecutiveRanks) {
   EXPECT_EQ(routes.describe(0), "ranks 0-1");
   EXPECT_EQ(routes.describe(1), "ranks 2-4");
   EXPECT_EQ(routes.describe(2), "rank 5");
+  // The status lines' form: a run of one rank as "5-5", as they always
+  // printed it.
+  EXPECT_EQ(routes.runs(0), "0-1");
+  EXPECT_EQ(routes.runs(2), "5-5");
 }
 
 TEST(RankRoutesTest, APartMayHoldRanksThatAreNotConsecutive) {
@@ -42,6 +46,8 @@ TEST(RankRoutesTest, APartMayHoldRanksThatAreNotConsecutive) {
   RankRoutes gaps({0, 1, 1, 1, 0, 2, 0, 0}, 3);
   EXPECT_EQ(gaps.describe(0), "ranks 0,4,6-7");
   EXPECT_EQ(gaps.describe(2), "rank 5");
+  EXPECT_EQ(gaps.runs(0), "0-0,4-4,6-7");
+  EXPECT_EQ(gaps.runs(1), "1-3");
 }
 
 TEST(RankRoutesTest, AFramesRankOutOfTheWorldIsNoPartsRank) {
