@@ -49,6 +49,7 @@
 #include <cstdint>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "checkpoint/BackgroundWrites.h"
@@ -76,6 +77,13 @@ struct CheckpointStatistics {
   double copySeconds = 0;
   // The background writes: checksums, writes, fsyncs, renames.
   double writeSeconds = 0;
+  // CPU time: of the ranks' copies (summed over the ranks) and of the
+  // background writes' thread.
+  double copyCpuSeconds = 0;
+  double writeCpuSeconds = 0;
+  // Of bytesWritten, what differed from the recycled file and was written
+  // (DurableReplace.h).
+  uint64_t changedBytes = 0;
 };
 
 class CheckpointCoordinator final : public mpi::BarrierControlPoint {
@@ -83,6 +91,9 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   // `ranks` world ranks from `firstRank` on run in this process.
   CheckpointCoordinator(int ranks, CheckpointPolicy policy, const Digest& programDigest,
                         int firstRank = 0);
+  // Removes the checkpoint file's spare (DurableReplace.h) once every
+  // write is done.
+  ~CheckpointCoordinator() override;
 
   bool agreeToSuspend(int worldRank, bool canSuspend, const std::string& why) override;
   bool suspended(int worldRank, granule::Granule& granule, const snapshot::Snapshot* snapshot,
@@ -134,6 +145,8 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   void queueCheckpoint();
   bool writeCheckpoint(const JobRecord& job, const std::vector<std::string>& sections,
                        uint64_t sequence, std::string& error);
+  // Part 0 or a job on one host: `pieces` as the checkpoint file.
+  bool commitCheckpointFile(const std::vector<std::string_view>& pieces, std::string& error);
   bool writePartCheckpoint(const JobRecord& job, const std::vector<std::string>& sections,
                            uint64_t sequence, const PartOutput& output, std::string& error);
   // A buffer for a rank's next section, and the written sections given back.
@@ -182,6 +195,8 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   std::atomic<uint64_t> backgroundBytes_ = 0;
   std::atomic<uint64_t> writtenSequence_ = 0;  // the last checkpoint this part wrote
   std::atomic<uint64_t> backgroundNanoseconds_ = 0;
+  std::atomic<uint64_t> backgroundCpuNanoseconds_ = 0;
+  std::atomic<uint64_t> backgroundChangedBytes_ = 0;
   // The sections of the last checkpoint written, kept for the ranks to copy
   // the next one into (encodeRankSection's buffer): their pages are already
   // mapped, which makes the copy several times cheaper than into fresh
