@@ -9,7 +9,8 @@
 // its own section, a copy of its memory and globals, in parallel with the
 // others, and rewinds in the same instance (no snapshot is taken); once
 // every section is there, the last one queues the file for writing in the
-// background (temp, fsync, rename, so a crash leaves the previous
+// background (DurableReplace.h: over the file replaced last time, only
+// what changed, fsync, one atomic rename, so a crash leaves the previous
 // checkpoint intact) and the ranks go on: the sections are one consistent
 // cut of the whole job, whatever the ranks do afterwards.
 //
@@ -23,8 +24,9 @@
 // then writes its own ranks' sections to a part file of that checkpoint
 // (PartFile.h) in the directory, which is the same shared directory on
 // every host; part 0 waits until every other part has, reads their files
-// and writes the one checkpoint file from them and its own sections (temp,
-// fsync, rename), then removes the part files. One process commits, so
+// and writes the one checkpoint file from them and its own sections (as
+// above), then removes the part files (written whole each time: their
+// names carry the checkpoint's number). One process commits, so
 // the checkpoint file is always one generation whole: a part that dies
 // before part 0's rename leaves the previous checkpoint in place, and a
 // leftover part file is never read except for its own checkpoint number.

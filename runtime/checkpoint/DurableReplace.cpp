@@ -113,6 +113,38 @@ int openSpare(const std::string& path, uint64_t& spareBytes) {
   return -1;
 }
 
+// Fsyncs and closes `fd`, the new file at `from` (its writes succeeded
+// when `written`), and puts it at `path`: exchanged with the file there
+// when `exchange`, else renamed over it. On failure `from` is removed:
+// half written, it is no checkpoint, and is never read as one.
+bool putInPlace(const std::string& directory, const std::string& from, const std::string& path,
+                int fd, bool written, bool exchange, const ReplaceCounts& done,
+                ReplaceCounts& counts, std::string& error) {
+  written = written && fsync(fd) == 0;
+  int savedErrno = errno;
+  written = close(fd) == 0 && written;
+  bool placed = false;
+  if (written) {
+    if (exchange && renameat2(AT_FDCWD, from.c_str(), AT_FDCWD, path.c_str(), RENAME_EXCHANGE) == 0)
+      placed = true;
+    // No file to exchange with yet (the first checkpoint), or a file system
+    // that cannot exchange: renamed over.
+    else if ((!exchange || errno == ENOENT || errno == EINVAL || errno == ENOSYS) &&
+             rename(from.c_str(), path.c_str()) == 0)
+      placed = true;
+    savedErrno = errno;
+  }
+  if (!placed) {
+    unlink(from.c_str());
+    error = "cannot write " + path + ": " + std::strerror(savedErrno);
+    return false;
+  }
+  syncDirectory(directory);
+  counts.fileBytes += done.fileBytes;
+  counts.changedBytes += done.changedBytes;
+  return true;
+}
+
 bool replaceThroughTemp(const std::string& directory, const std::string& path,
                         const std::vector<std::string_view>& pieces, ReplaceCounts& counts,
                         std::string& error) {
@@ -122,28 +154,13 @@ bool replaceThroughTemp(const std::string& directory, const std::string& path,
     error = "cannot create a file in " + directory + ": " + std::strerror(errno);
     return false;
   }
-  bool ok = true;
+  bool written = true;
   uint64_t bytes = 0;
   for (std::string_view piece : pieces) {
-    ok = ok && util::writeAll(fd, piece);
+    written = written && util::writeAll(fd, piece);
     bytes += piece.size();
   }
-  ok = ok && fsync(fd) == 0;
-  int savedErrno = errno;
-  ok = close(fd) == 0 && ok;
-  if (ok && rename(temp.c_str(), path.c_str()) != 0) {
-    savedErrno = errno;
-    ok = false;
-  }
-  if (!ok) {
-    unlink(temp.c_str());
-    error = "cannot write " + path + ": " + std::strerror(savedErrno);
-    return false;
-  }
-  syncDirectory(directory);
-  counts.fileBytes += bytes;
-  counts.changedBytes += bytes;
-  return true;
+  return putInPlace(directory, temp, path, fd, written, false, {bytes, bytes}, counts, error);
 }
 
 // Through the spare open at `fd`, `spareBytes` long.
@@ -153,33 +170,13 @@ bool replaceThroughSpare(const std::string& directory, const std::string& path,
                          std::string& error) {
   std::vector<char> scratch(kReadChunkBytes);
   uint64_t at = 0, changed = 0;
-  bool ok = true;
+  bool written = true;
   for (std::string_view piece : pieces) {
-    ok = ok && rewriteRange(fd, spareBytes, at, piece, scratch, changed);
+    written = written && rewriteRange(fd, spareBytes, at, piece, scratch, changed);
     at += piece.size();
   }
-  ok = ok && (spareBytes <= at || ftruncate(fd, off_t(at)) == 0) && fsync(fd) == 0;
-  int savedErrno = errno;
-  ok = close(fd) == 0 && ok;
-  if (ok && renameat2(AT_FDCWD, spare.c_str(), AT_FDCWD, path.c_str(), RENAME_EXCHANGE) != 0) {
-    // No file to exchange with yet (the first checkpoint), or a file system
-    // that cannot exchange: the spare becomes the file.
-    if ((errno != ENOENT && errno != EINVAL && errno != ENOSYS) ||
-        rename(spare.c_str(), path.c_str()) != 0) {
-      savedErrno = errno;
-      ok = false;
-    }
-  }
-  if (!ok) {
-    // Half rewritten: no longer any checkpoint, and never read as one.
-    unlink(spare.c_str());
-    error = "cannot write " + path + ": " + std::strerror(savedErrno);
-    return false;
-  }
-  syncDirectory(directory);
-  counts.fileBytes += at;
-  counts.changedBytes += changed;
-  return true;
+  written = written && (spareBytes <= at || ftruncate(fd, off_t(at)) == 0);
+  return putInPlace(directory, spare, path, fd, written, true, {at, changed}, counts, error);
 }
 
 }  // namespace
