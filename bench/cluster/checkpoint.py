@@ -21,23 +21,30 @@ hosts) and `single` (plain `synergy-run -np N`, one process):
            and the file's size.
   kernels  bench/mpi/kernels.c's p2p, stencil, transpose, nstream and
            reduce at np 4 (cluster: --policy binpack, 2 + 2 ranks on two
-           hosts), each repeated so that it runs several seconds, with and
-           without --checkpoint-every 1, alternated --repeat times in the
-           same run; best job wall time (client start to exit) and CPU of
-           the parts of each, and the overhead ratio of both.
+           hosts), each repeated for about 8 s of CPU (--scale), with and
+           without --checkpoint-every 1 (--interval), alternated --repeat
+           times in the same period, and with --baseline-build a second
+           build's runs alternated with them (before/after); the median job
+           wall time (client start to exit) and CPU of the parts, the
+           overhead ratio of both, and per checkpoint: how long the ranks
+           stood still, the CPU of their copies and of the background
+           write, the file's size and what of it changed on disk (the last
+           three only from builds that print them).
 
 Wall time on this shared machine mostly measures the scheduler; the load
 average is recorded, and CPU time is the steadier figure.
 
-usage: bench/cluster/checkpoint.py --build build [--json out.json] [--repeat N] [--quick]
-                                   [--setups single,cluster] [--kernels nstream,...]
-                                   [--sizes 1,16,...]
+usage: bench/cluster/checkpoint.py --build build [--baseline-build other] [--json out.json]
+                                   [--repeat N] [--interval S] [--scale F] [--quick]
+                                   [--setups single,cluster] [--tables memory,kernels]
+                                   [--kernels nstream,...] [--sizes 1,16,...]
 """
 import argparse
 import json
 import os
 import re
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -49,7 +56,10 @@ sys.path.insert(0, HERE)
 from cluster_bench import BenchError, Cluster  # noqa: E402
 
 MEMORY_MIB = [1, 16, 64, 256]
-KERNELS = {"p2p": 20, "stencil": 20, "transpose": 20, "nstream": 10, "reduce": 40}
+# Repetitions of each kernel for about 8 s of CPU at np 4 (p2p 20 used 1.5 s,
+# nstream 10 about 1 s): long enough for several checkpoints at 1 s and for
+# a checkpoint's cost to stand out of the run-to-run spread.
+KERNELS = {"p2p": 100, "stencil": 100, "transpose": 100, "nstream": 80, "reduce": 200}
 OVERHEAD_TARGET = 0.05
 RUN_TIMEOUT_SECONDS = 900
 
@@ -122,56 +132,145 @@ def measure_memory(setup, base, parts, program, workdir, sizes):
                      "background_write_ms": write / taken * 1e3,
                      "cpu_ms": (cpu - cpu_plain) / taken * 1e3,
                      "file_mib": file_bytes / (1 << 20)})
+        costs = checkpoint_costs(err)
+        for key, name, scale in (("copy_cpu_s", "copy_cpu_ms", 1e3),
+                                 ("write_cpu_s", "write_cpu_ms", 1e3),
+                                 ("changed_bytes", "changed_mib", 1 / (1 << 20))):
+            rows[-1][name] = costs[key] / taken * scale if costs[key] is not None else None
+        optional = lambda value: "%7.1f" % value if value is not None else "-"
         print("%-7s memory %4d MiB/rank: %3d checkpoints, ranks stand still %8.1f ms (unwinds "
-              "%6.1f, copies %7.1f), writes %8.1f ms, CPU %8.1f ms, file %7.1f MiB"
+              "%6.1f, copies %7.1f, their CPU %s), writes %8.1f ms (CPU %s), CPU %8.1f ms, "
+              "file %7.1f MiB (changed %s)"
               % (setup, mib, taken, rows[-1]["stand_still_ms"], rows[-1]["unwind_ms"],
-                 rows[-1]["copy_ms"], rows[-1]["background_write_ms"], rows[-1]["cpu_ms"],
-                 rows[-1]["file_mib"]), flush=True)
+                 rows[-1]["copy_ms"], optional(rows[-1]["copy_cpu_ms"]),
+                 rows[-1]["background_write_ms"], optional(rows[-1]["write_cpu_ms"]),
+                 rows[-1]["cpu_ms"], rows[-1]["file_mib"], optional(rows[-1]["changed_mib"])),
+              flush=True)
     return rows
 
 
-def measure_kernels(setup, base, program, workdir, kernels, repeat):
+def checkpoint_costs(err):
+    """Per run: checkpoints taken, the ranks' stand-still seconds (the
+    slowest part's), file bytes, and where the CPU went (None where the
+    build prints no cpu line, as before this line existed)."""
+    checkpoints, _ = part_stats(err)
+    cpu_lines = re.findall(r"synergy-run: checkpoint cpu: ([\d.]+) s copying sections, ([\d.]+) s "
+                           r"writing in the background, (\d+) bytes changed on disk", err)
+    return {"taken": max((line[0] for line in checkpoints), default=0),
+            "stand_still_s": max((line[3] for line in checkpoints), default=0.0),
+            "file_bytes": max((line[2] for line in checkpoints), default=0),
+            "copy_cpu_s": sum(float(line[0]) for line in cpu_lines) if cpu_lines else None,
+            "write_cpu_s": sum(float(line[1]) for line in cpu_lines) if cpu_lines else None,
+            "changed_bytes": sum(int(line[2]) for line in cpu_lines) if cpu_lines else None}
+
+
+def median(values):
+    ordered = sorted(values)
+    middle = len(ordered) // 2
+    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+
+
+def measure_kernels(setup, builds, workdir, kernels, repeat, interval):
+    """`builds`: (label, client command, kernels program). For each kernel,
+    `repeat` rounds, each running every build plain then checkpointed, so
+    that all runs share the same period of the machine's load; the
+    overheads are of the medians."""
     rows = []
     for kernel, repeats in kernels.items():
-        directory = os.path.join(workdir, "kernel-%s-%s" % (setup, kernel))
-        os.makedirs(directory)
-        plain, checkpointed = [], []
-        taken = 0
-        for _ in range(repeat):
-            wall, out, err = run_job(base + [program, kernel, str(repeats)])
-            plain.append((wall, part_stats(err)[1], out))
-            wall, out, err = run_job(base + ["--checkpoint-every", "1", "--checkpoint-dir",
-                                             directory, program, kernel, str(repeats)])
-            checkpoints, cpu = part_stats(err)
-            taken = max(taken, checkpoints[0][0] if checkpoints else 0)
-            checkpointed.append((wall, cpu, out))
-        for runs in (plain, checkpointed):
-            if any(" ok" not in out for _, _, out in runs):
-                raise BenchError("kernel %s failed its check: %r" % (kernel, runs))
-        row = {"setup": setup, "kernel": kernel, "ranks": 4, "repeats": repeats,
-               "checkpoints": taken,
-               "wall_s": min(r[0] for r in plain), "wall_checkpointed_s": min(r[0] for r in checkpointed),
-               "cpu_s": min(r[1] for r in plain), "cpu_checkpointed_s": min(r[1] for r in checkpointed)}
-        row["wall_overhead"] = row["wall_checkpointed_s"] / row["wall_s"] - 1
-        row["cpu_overhead"] = row["cpu_checkpointed_s"] / row["cpu_s"] - 1 if row["cpu_s"] else None
-        rows.append(row)
-        print("%-7s kernel %-9s np 4: %2d checkpoints; wall %6.2f s -> %6.2f s (%+5.1f%%), "
-              "CPU %6.2f s -> %6.2f s (%+5.1f%%)"
-              % (setup, kernel, taken, row["wall_s"], row["wall_checkpointed_s"],
-                 100 * row["wall_overhead"], row["cpu_s"], row["cpu_checkpointed_s"],
-                 100 * (row["cpu_overhead"] or 0)), flush=True)
+        runs = {label: {"plain": [], "checkpointed": []} for label, _, _ in builds}
+        for round_index in range(repeat):
+            for label, base, program in builds:
+                directory = os.path.join(workdir, "kernel-%s-%s-%s-%d"
+                                         % (setup, label, kernel, round_index))
+                os.makedirs(directory)
+                wall, out, err = run_job(base + [program, kernel, str(repeats)])
+                runs[label]["plain"].append({"wall_s": wall, "cpu_s": part_stats(err)[1],
+                                             "out": out})
+                wall, out, err = run_job(base + ["--checkpoint-every", str(interval),
+                                                 "--checkpoint-dir", directory, program, kernel,
+                                                 str(repeats)])
+                run = {"wall_s": wall, "cpu_s": part_stats(err)[1], "out": out}
+                run.update(checkpoint_costs(err))
+                runs[label]["checkpointed"].append(run)
+                shutil.rmtree(directory)
+        for label, _, _ in builds:
+            plain, checkpointed = runs[label]["plain"], runs[label]["checkpointed"]
+            if any(" ok" not in run["out"] for run in plain + checkpointed):
+                raise BenchError("kernel %s failed its check: %r" % (kernel, runs[label]))
+            taken = sum(run["taken"] for run in checkpointed)
+            if taken == 0:
+                raise BenchError("kernel %s (%s) took no checkpoint" % (kernel, label))
+
+            def per_checkpoint(key, scale):
+                if any(run[key] is None for run in checkpointed):
+                    return None
+                return sum(run[key] for run in checkpointed) / taken * scale
+
+            row = {"setup": setup, "build": label, "kernel": kernel, "ranks": 4,
+                   "repeats": repeats, "interval_s": interval, "runs": len(plain),
+                   "checkpoints_per_run": taken / len(checkpointed),
+                   "wall_s": median(run["wall_s"] for run in plain),
+                   "wall_checkpointed_s": median(run["wall_s"] for run in checkpointed),
+                   "cpu_s": median(run["cpu_s"] for run in plain),
+                   "cpu_checkpointed_s": median(run["cpu_s"] for run in checkpointed),
+                   "stand_still_ms": per_checkpoint("stand_still_s", 1e3),
+                   "copy_cpu_ms": per_checkpoint("copy_cpu_s", 1e3),
+                   "write_cpu_ms": per_checkpoint("write_cpu_s", 1e3),
+                   "file_mib": per_checkpoint("file_bytes", 1 / (1 << 20)),
+                   "changed_mib": per_checkpoint("changed_bytes", 1 / (1 << 20)),
+                   "plain_runs": [{k: v for k, v in run.items() if k != "out"} for run in plain],
+                   "checkpointed_runs": [{k: v for k, v in run.items() if k != "out"}
+                                         for run in checkpointed]}
+            row["wall_overhead"] = row["wall_checkpointed_s"] / row["wall_s"] - 1
+            row["cpu_overhead"] = row["cpu_checkpointed_s"] / row["cpu_s"] - 1 if row["cpu_s"] else None
+            rows.append(row)
+            print_kernel_row(row)
     return rows
+
+
+def print_kernel_row(row):
+    optional = lambda value, form: form % value if value is not None else "-"
+    print("%-7s %-6s %-9s %2d runs %4.1f ckpts: CPU %6.2f -> %6.2f s (%+5.1f%%), wall %6.2f -> "
+          "%6.2f s (%+5.1f%%); per checkpoint: still %6.1f ms, copy CPU %s ms, write CPU %s ms, "
+          "file %6.1f MiB, changed %s MiB"
+          % (row["setup"], row["build"], row["kernel"], row["runs"], row["checkpoints_per_run"],
+             row["cpu_s"], row["cpu_checkpointed_s"], 100 * (row["cpu_overhead"] or 0),
+             row["wall_s"], row["wall_checkpointed_s"], 100 * row["wall_overhead"],
+             row["stand_still_ms"], optional(row["copy_cpu_ms"], "%6.1f"),
+             optional(row["write_cpu_ms"], "%6.1f"), row["file_mib"],
+             optional(row["changed_mib"], "%6.1f")), flush=True)
+
+
+def compile_programs(bin_dir, directory):
+    os.makedirs(directory)
+    programs = {}
+    for name, source in (("memory", os.path.join(BENCH, "checkpoint", "memory_barriers.c")),
+                         ("kernels", os.path.join(BENCH, "mpi", "kernels.c"))):
+        programs[name] = os.path.join(directory, name + ".wasm")
+        subprocess.run([os.path.join(bin_dir, "synergy-cc"), "-O2", source, "-o",
+                        programs[name], "-lm"], check=True, timeout=600)
+    return programs
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--build", required=True)
+    parser.add_argument("--baseline-build",
+                        help="a second build (e.g. main's) whose runs alternate with --build's in "
+                             "the kernels table: before/after in the same period")
     parser.add_argument("--json", help="also write the results here")
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--repeat", type=int, default=3,
+                        help="rounds of plain and checkpointed runs per kernel (medians)")
+    parser.add_argument("--interval", type=float, default=1.0,
+                        help="--checkpoint-every of the kernels' runs (seconds)")
+    parser.add_argument("--scale", type=float, default=1.0,
+                        help="multiplies the kernels' repetitions (default: about 8 s of CPU)")
     parser.add_argument("--quick", action="store_true",
-                        help="1 and 16 MiB, two kernels, one repetition each")
+                        help="1 and 16 MiB, two kernels at a tenth of their length, one round")
     parser.add_argument("--setups", default="single,cluster",
                         help="comma-separated: single (one process), cluster (two hosts)")
+    parser.add_argument("--tables", default="memory,kernels",
+                        help="comma-separated: memory, kernels")
     parser.add_argument("--kernels", help="comma-separated subset of " + ",".join(KERNELS))
     parser.add_argument("--sizes", help="comma-separated MiB per rank (default %s)"
                         % ",".join(map(str, MEMORY_MIB)))
@@ -180,59 +279,88 @@ def main():
     setups = args.setups.split(",")
     if not setups or any(setup not in ("single", "cluster") for setup in setups):
         parser.error("--setups takes single and/or cluster")
+    tables = args.tables.split(",")
+    if any(table not in ("memory", "kernels") for table in tables):
+        parser.error("--tables takes memory and/or kernels")
     if args.kernels and any(kernel not in KERNELS for kernel in args.kernels.split(",")):
         parser.error("--kernels takes a subset of " + ",".join(KERNELS))
-    bin_dir = os.path.join(os.path.abspath(args.build), "bin")
+    if args.repeat < 1 or args.scale <= 0 or args.interval < 0:
+        parser.error("--repeat, --scale and --interval must be positive")
     sizes = MEMORY_MIB[:2] if args.quick else MEMORY_MIB
     kernels = dict(list(KERNELS.items())[:2]) if args.quick else KERNELS
     if args.sizes:
         sizes = [int(size) for size in args.sizes.split(",")]
     if args.kernels:
         kernels = {kernel: KERNELS[kernel] for kernel in args.kernels.split(",")}
+    scale = args.scale / 10 if args.quick else args.scale
+    kernels = {kernel: max(1, round(repeats * scale)) for kernel, repeats in kernels.items()}
     repeat = 1 if args.quick else args.repeat
+    labels = [("this", args.build)] + ([("base", args.baseline_build)]
+                                       if args.baseline_build else [])
     os.environ["SYNERGY_CHECKPOINT_STATS"] = "1"
     os.environ["SYNERGY_MPI_STATS"] = "1"
     with tempfile.TemporaryDirectory(prefix="synergy-checkpoint-bench-") as workdir:
         os.environ["SYNERGY_CACHE_DIR"] = os.path.join(workdir, "cache")
-        programs = {}
-        for name, source in (("memory", os.path.join(BENCH, "checkpoint", "memory_barriers.c")),
-                             ("kernels", os.path.join(BENCH, "mpi", "kernels.c"))):
-            programs[name] = os.path.join(workdir, name + ".wasm")
-            subprocess.run([os.path.join(bin_dir, "synergy-cc"), "-O2", source, "-o",
-                            programs[name], "-lm"], check=True, timeout=600)
-        cluster = Cluster(bin_dir, args.redis_server, workdir, ("--allow-dir", workdir))
-        single = lambda ranks: [os.path.join(bin_dir, "synergy-run"), "-np", str(ranks)]
+        builds = []  # (label, bin dir, programs, cluster)
+        for label, build in labels:
+            bin_dir = os.path.join(os.path.abspath(build), "bin")
+            build_dir = os.path.join(workdir, label)
+            programs = compile_programs(bin_dir, build_dir)
+            builds.append((label, bin_dir, programs,
+                           Cluster(bin_dir, args.redis_server, build_dir, ("--allow-dir", workdir))))
+        single = lambda bin_dir, ranks: [os.path.join(bin_dir, "synergy-run"), "-np", str(ranks)]
         try:
-            cluster.start()
+            if "cluster" in setups:
+                for _, _, _, cluster in builds:
+                    cluster.start()
+            # The first run of a program compiles it into the cache: not
+            # measured.
+            for label, bin_dir, programs, cluster in builds:
+                run_job(single(bin_dir, 2) + [programs["kernels"], "reduce", "1"])
+                run_job(single(bin_dir, 2) + [programs["memory"], "1"])
+                if "cluster" in setups:
+                    run_job(cluster.client(4, "binpack") + [programs["kernels"], "reduce", "1"])
             load_before = os.getloadavg()[0]
             memory, kernel_rows = [], []
-            if "single" in setups:
-                memory += measure_memory("single", single(2), 1, programs["memory"], workdir,
-                                         sizes)
-            if "cluster" in setups:
-                memory += measure_memory("cluster", cluster.client(2, "spread"), 2,
-                                         programs["memory"], workdir, sizes)
-            if "single" in setups:
-                kernel_rows += measure_kernels("single", single(4), programs["kernels"], workdir,
-                                               kernels, repeat)
-            if "cluster" in setups:
-                kernel_rows += measure_kernels("cluster", cluster.client(4, "binpack"),
-                                               programs["kernels"], workdir, kernels, repeat)
+            _, this_bin, this_programs, this_cluster = builds[0]
+            if "memory" in tables and "single" in setups:
+                memory += measure_memory("single", single(this_bin, 2), 1,
+                                         this_programs["memory"], workdir, sizes)
+            if "memory" in tables and "cluster" in setups:
+                memory += measure_memory("cluster", this_cluster.client(2, "spread"), 2,
+                                         this_programs["memory"], workdir, sizes)
+            if "kernels" in tables and "single" in setups:
+                kernel_rows += measure_kernels(
+                    "single", [(label, single(bin_dir, 4), programs["kernels"])
+                               for label, bin_dir, programs, _ in builds],
+                    workdir, kernels, repeat, args.interval)
+            if "kernels" in tables and "cluster" in setups:
+                kernel_rows += measure_kernels(
+                    "cluster", [(label, cluster.client(4, "binpack"), programs["kernels"])
+                                for label, _, programs, cluster in builds],
+                    workdir, kernels, repeat, args.interval)
             load_after = os.getloadavg()[0]
         except BenchError as failure:
             print("checkpoint bench: %s" % failure, file=sys.stderr)
             return 1
         finally:
-            cluster.stop()
-    worst = max(row["wall_overhead"] for row in kernel_rows)
-    print("load average %.1f -> %.1f; overhead at --checkpoint-every 1 (target < %d%%): "
-          "worst wall %+.1f%%, worst CPU %+.1f%%"
-          % (load_before, load_after, OVERHEAD_TARGET * 100, 100 * worst,
-             100 * max(row["cpu_overhead"] or 0 for row in kernel_rows)))
+            for _, _, _, cluster in builds:
+                cluster.stop()
+    summary = "load average %.1f -> %.1f" % (load_before, load_after)
+    if kernel_rows:
+        for label, _ in labels:
+            mine = [row for row in kernel_rows if row["build"] == label]
+            summary += ("; %s: overhead at --checkpoint-every %g (target < %d%%): worst CPU "
+                        "%+.1f%%, worst wall %+.1f%%"
+                        % (label, args.interval, OVERHEAD_TARGET * 100,
+                           100 * max(row["cpu_overhead"] or 0 for row in mine),
+                           100 * max(row["wall_overhead"] for row in mine)))
+    print(summary)
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"load_average": [load_before, load_after], "memory": memory,
-                       "kernels": kernel_rows, "overhead_target": OVERHEAD_TARGET}, f, indent=2)
+                       "kernels": kernel_rows, "overhead_target": OVERHEAD_TARGET,
+                       "builds": dict(labels), "interval_s": args.interval}, f, indent=2)
     return 0
 
 

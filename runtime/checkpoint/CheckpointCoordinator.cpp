@@ -17,9 +17,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <numeric>
 #include <string_view>
 
+#include "checkpoint/DurableReplace.h"
 #include "checkpoint/MpiObjectRecord.h"
 #include "checkpoint/OpenFileRecord.h"
 #include "checkpoint/PartFile.h"
@@ -33,45 +35,11 @@ namespace synergy::checkpoint {
 
 namespace {
 
-// Temp file, fsync, rename over the old file, fsync of the directory: after
-// a crash at any point the directory holds either the old checkpoint or the
-// new one, whole. The file is `head` then `sections`, written from where
-// they are; the bytes written are added to `bytesWritten`.
-bool replaceFileDurably(const std::string& directory, const std::string& name,
-                        std::string_view head, const std::vector<std::string_view>& sections,
-                        std::atomic<uint64_t>& bytesWritten, std::string& error) {
-  std::string path = directory + "/" + name;
-  std::string temp = path + ".tmp.XXXXXX";
-  int fd = mkostemp(temp.data(), O_CLOEXEC);
-  if (fd < 0) {
-    error = "cannot create a file in " + directory + ": " + std::strerror(errno);
-    return false;
-  }
-  bool ok = util::writeAll(fd, head);
-  uint64_t bytes = head.size();
-  for (std::string_view section : sections) {
-    ok = ok && util::writeAll(fd, section);
-    bytes += section.size();
-  }
-  ok = ok && fsync(fd) == 0;
-  int savedErrno = errno;
-  ok = close(fd) == 0 && ok;
-  if (ok && rename(temp.c_str(), path.c_str()) != 0) {
-    savedErrno = errno;
-    ok = false;
-  }
-  if (!ok) {
-    unlink(temp.c_str());
-    error = "cannot write " + path + ": " + std::strerror(savedErrno);
-    return false;
-  }
-  int dirFd = open(directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dirFd >= 0) {
-    fsync(dirFd);
-    close(dirFd);
-  }
-  bytesWritten += bytes;
-  return true;
+// The CPU time the calling thread has used, in nanoseconds.
+uint64_t threadCpuNanoseconds() {
+  timespec now{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return uint64_t(now.tv_sec) * 1000000000u + uint64_t(now.tv_nsec);
 }
 
 // The launcher's offset in `fd` when it is a regular file, else -1.
@@ -106,6 +74,14 @@ CheckpointCoordinator::CheckpointCoordinator(int ranks, CheckpointPolicy policy,
   // (in a job spread over hosts, part 0, which writes the file).
   if (const char* kill = std::getenv("SYNERGY_CHECKPOINT_KILL_AFTER"))
     killAfter_ = std::strtoull(kill, nullptr, 10);
+}
+
+CheckpointCoordinator::~CheckpointCoordinator() {
+  // The spare of the last commit is no checkpoint; only a next one would
+  // have used it.
+  backgroundWrites_.finish();
+  if (!policy_.directory.empty() && (!hostParts_ || hostParts_->partIndex() == 0))
+    unlink(spareFilePath(policy_.directory, kCheckpointFileName).c_str());
 }
 
 void CheckpointCoordinator::noteStateNotCheckpointed(int worldRank, const std::string& what) {
@@ -278,6 +254,7 @@ bool CheckpointCoordinator::suspended(int worldRank, granule::Granule& granule,
                                       const snapshot::Snapshot* snapshot, std::string& error) {
   using Clock = std::chrono::steady_clock;
   Clock::time_point unwound = Clock::now();
+  uint64_t cpuBefore = threadCpuNanoseconds();
   std::string section;
   std::string filesNotRecorded;
   bool inPlace = resumesInPlace(worldRank);
@@ -292,9 +269,11 @@ bool CheckpointCoordinator::suspended(int worldRank, granule::Granule& granule,
                                 memory && memory->isAnonymous(), takeSpareSection());
   }
   Clock::time_point copied = Clock::now();
+  uint64_t copyCpu = threadCpuNanoseconds() - cpuBefore;
   std::unique_lock<std::mutex> lock(mutex_);
   statistics_.unwindSeconds += std::chrono::duration<double>(unwound - roundStart_).count();
   statistics_.copySeconds += std::chrono::duration<double>(copied - unwound).count();
+  statistics_.copyCpuSeconds += double(copyCpu) * 1e-9;
   if (!filesNotRecorded.empty() && roundUnresumable_.empty())
     roundUnresumable_ = "rank " + std::to_string(worldRank) + ": " + filesNotRecorded +
                         " (such descriptors are not checkpointed)";
@@ -366,11 +345,13 @@ void CheckpointCoordinator::queueCheckpoint() {
     // Without mutex_: a rank may hold it while it waits for this write.
     std::string error;
     auto started = std::chrono::steady_clock::now();
+    uint64_t cpuBefore = threadCpuNanoseconds();
     bool written = hostParts_ ? writePartCheckpoint(job, sections, sequence, output, error)
                               : writeCheckpoint(job, sections, sequence, error);
     backgroundNanoseconds_ += uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
                                            std::chrono::steady_clock::now() - started)
                                            .count());
+    backgroundCpuNanoseconds_ += threadCpuNanoseconds() - cpuBefore;
     keepSpareSections(std::move(sections));
     if (!written) {
       ++backgroundUnwritten_;
@@ -388,10 +369,10 @@ void CheckpointCoordinator::queueCheckpoint() {
 bool CheckpointCoordinator::writeCheckpoint(const JobRecord& job,
                                             const std::vector<std::string>& sections,
                                             uint64_t sequence, std::string& error) {
-  std::vector<std::string_view> views(sections.begin(), sections.end());
-  return replaceFileDurably(policy_.directory, kCheckpointFileName,
-                            encodeCheckpointHead(sequence, programDigest_, views, job), views,
-                            backgroundBytes_, error);
+  std::vector<std::string_view> pieces(sections.begin(), sections.end());
+  std::string head = encodeCheckpointHead(sequence, programDigest_, pieces, job);
+  pieces.insert(pieces.begin(), head);
+  return commitCheckpointFile(pieces, error);
 }
 
 // On the background writes' thread, with no lock held: `sections` are this
@@ -410,10 +391,14 @@ bool CheckpointCoordinator::writePartCheckpoint(const JobRecord& job,
   if (self != 0) {
     PartSections part{sequence, self, ranksOfPart[self], job.unresumable, {}};
     // A part's own file is not the checkpoint: its bytes are not counted.
-    std::atomic<uint64_t> partBytes = 0;
-    bool written = replaceFileDurably(
-        policy_.directory, partFileName(sequence, self), encodePartFileHead(part, sections),
-        std::vector<std::string_view>(sections.begin(), sections.end()), partBytes, error);
+    // Its name is new each time (the checkpoint's number): nothing to
+    // recycle.
+    std::string head = encodePartFileHead(part, sections);
+    std::vector<std::string_view> pieces{head};
+    pieces.insert(pieces.end(), sections.begin(), sections.end());
+    ReplaceCounts partCounts;
+    bool written = replaceFileDurably(policy_.directory, partFileName(sequence, self), pieces,
+                                      false, partCounts, error);
     hostParts_->partWritten(sequence, written, output);
     return written;
   }
@@ -449,11 +434,21 @@ bool CheckpointCoordinator::writePartCheckpoint(const JobRecord& job,
       record.unresumable = part->unresumable;
     for (size_t i = 0; i < part->ranks.size(); ++i) pieces[part->ranks[i]] = part->sections[i];
   }
-  bool written = replaceFileDurably(policy_.directory, kCheckpointFileName,
-                                    encodeCheckpointHead(sequence, programDigest_, pieces, record),
-                                    pieces, backgroundBytes_, error);
+  std::string head = encodeCheckpointHead(sequence, programDigest_, pieces, record);
+  pieces.insert(pieces.begin(), head);
+  bool written = commitCheckpointFile(pieces, error);
   removePartFiles();
   return written;
+}
+
+bool CheckpointCoordinator::commitCheckpointFile(const std::vector<std::string_view>& pieces,
+                                                 std::string& error) {
+  ReplaceCounts counts;
+  if (!replaceFileDurably(policy_.directory, kCheckpointFileName, pieces, true, counts, error))
+    return false;
+  backgroundBytes_ += counts.fileBytes;
+  backgroundChangedBytes_ += counts.changedBytes;
+  return true;
 }
 
 std::string CheckpointCoordinator::takeSpareSection() {
@@ -479,6 +474,8 @@ CheckpointStatistics CheckpointCoordinator::statistics() {
   totals.postponed += backgroundUnwritten_;
   totals.bytesWritten += backgroundBytes_;
   totals.writeSeconds = double(backgroundNanoseconds_) * 1e-9;
+  totals.writeCpuSeconds = double(backgroundCpuNanoseconds_) * 1e-9;
+  totals.changedBytes = backgroundChangedBytes_;
   return totals;
 }
 

@@ -9,7 +9,8 @@
 // its own section, a copy of its memory and globals, in parallel with the
 // others, and rewinds in the same instance (no snapshot is taken); once
 // every section is there, the last one queues the file for writing in the
-// background (temp, fsync, rename, so a crash leaves the previous
+// background (DurableReplace.h: over the file replaced last time, only
+// what changed, fsync, one atomic rename, so a crash leaves the previous
 // checkpoint intact) and the ranks go on: the sections are one consistent
 // cut of the whole job, whatever the ranks do afterwards.
 //
@@ -23,8 +24,9 @@
 // then writes its own ranks' sections to a part file of that checkpoint
 // (PartFile.h) in the directory, which is the same shared directory on
 // every host; part 0 waits until every other part has, reads their files
-// and writes the one checkpoint file from them and its own sections (temp,
-// fsync, rename), then removes the part files. One process commits, so
+// and writes the one checkpoint file from them and its own sections (as
+// above), then removes the part files (written whole each time: their
+// names carry the checkpoint's number). One process commits, so
 // the checkpoint file is always one generation whole: a part that dies
 // before part 0's rename leaves the previous checkpoint in place, and a
 // leftover part file is never read except for its own checkpoint number.
@@ -49,6 +51,7 @@
 #include <cstdint>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "checkpoint/BackgroundWrites.h"
@@ -76,6 +79,13 @@ struct CheckpointStatistics {
   double copySeconds = 0;
   // The background writes: checksums, writes, fsyncs, renames.
   double writeSeconds = 0;
+  // CPU time: of the ranks' copies (summed over the ranks) and of the
+  // background writes' thread.
+  double copyCpuSeconds = 0;
+  double writeCpuSeconds = 0;
+  // Of bytesWritten, what differed from the recycled file and was written
+  // (DurableReplace.h).
+  uint64_t changedBytes = 0;
 };
 
 class CheckpointCoordinator final : public mpi::BarrierControlPoint {
@@ -84,6 +94,9 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   // increasing order (empty: 0 .. ranks - 1).
   CheckpointCoordinator(int ranks, CheckpointPolicy policy, const Digest& programDigest,
                         std::vector<int> worldRanks = {});
+  // Removes the checkpoint file's spare (DurableReplace.h) once every
+  // write is done.
+  ~CheckpointCoordinator() override;
 
   bool agreeToSuspend(int worldRank, bool canSuspend, const std::string& why) override;
   bool suspended(int worldRank, granule::Granule& granule, const snapshot::Snapshot* snapshot,
@@ -135,6 +148,8 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   void queueCheckpoint();
   bool writeCheckpoint(const JobRecord& job, const std::vector<std::string>& sections,
                        uint64_t sequence, std::string& error);
+  // Part 0 or a job on one host: `pieces` as the checkpoint file.
+  bool commitCheckpointFile(const std::vector<std::string_view>& pieces, std::string& error);
   bool writePartCheckpoint(const JobRecord& job, const std::vector<std::string>& sections,
                            uint64_t sequence, const PartOutput& output, std::string& error);
   // A buffer for a rank's next section, and the written sections given back.
@@ -183,6 +198,8 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   std::atomic<uint64_t> backgroundBytes_ = 0;
   std::atomic<uint64_t> writtenSequence_ = 0;  // the last checkpoint this part wrote
   std::atomic<uint64_t> backgroundNanoseconds_ = 0;
+  std::atomic<uint64_t> backgroundCpuNanoseconds_ = 0;
+  std::atomic<uint64_t> backgroundChangedBytes_ = 0;
   // The sections of the last checkpoint written, kept for the ranks to copy
   // the next one into (encodeRankSection's buffer): their pages are already
   // mapped, which makes the copy several times cheaper than into fresh

@@ -48,6 +48,11 @@ void printCheckpointStatistics(CheckpointCoordinator& coordinator) {
                  "synergy-run: checkpoint time: %.6f s unwinding, %.6f s copying sections "
                  "(summed over ranks), %.6f s writing in the background\n",
                  totals.unwindSeconds, totals.copySeconds, totals.writeSeconds);
+    std::fprintf(stderr,
+                 "synergy-run: checkpoint cpu: %.6f s copying sections, %.6f s writing in the "
+                 "background, %llu bytes changed on disk\n",
+                 totals.copyCpuSeconds, totals.writeCpuSeconds,
+                 (unsigned long long)totals.changedBytes);
   }
 }
 

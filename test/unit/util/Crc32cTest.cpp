@@ -86,5 +86,24 @@ TEST(Crc32c, VersionsAgreeAndSeeEveryBitFlip) {
   }
 }
 
+// Updates long enough for the three-lane blocks of the SSE4.2 version
+// (3 x 4096 bytes), at lengths around their multiples and unaligned, also
+// after a short update that leaves the register mid-stream.
+TEST(Crc32c, VersionsAgreeOnLongUpdates) {
+  std::mt19937_64 random(35);
+  std::string bytes(1 << 20, '\0');
+  for (char& byte : bytes) byte = char(random());
+  const size_t block = 3 * 4096;
+  for (size_t offset : {size_t(0), size_t(3)})
+    for (size_t length : {block - 1, block, block + 1, 2 * block + 13, bytes.size() - offset}) {
+      std::string piece = bytes.substr(offset, length);
+      uint32_t portable = crcOf(Implementation::Portable, piece, piece.size());
+      EXPECT_EQ(crcOf(Implementation::Fastest, piece, piece.size()), portable)
+          << length << " bytes at offset " << offset;
+      EXPECT_EQ(crcOf(Implementation::Fastest, piece, 5), portable);
+      EXPECT_EQ(crcOf(Implementation::Fastest, piece, block + 7), portable);
+    }
+}
+
 }  // namespace
 }  // namespace synergy::util

@@ -1,0 +1,145 @@
+//===- DurableReplaceTest.cpp - crash-safe replacement of checkpoint files -===//
+//
+// A recycled replacement writes only what differs from the spare, so what
+// it must guarantee is the file's bytes: after every replacement the file
+// holds exactly the pieces, whatever the spare held (an older generation,
+// garbage, a longer file), the replaced generation becomes the spare, and a
+// spare that is a link to some other file is never written through. The
+// counts say what was written, which is how the saving is checked.
+//
+//===----------------------------------------------------------------------===//
+#include <gtest/gtest.h>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "checkpoint/DurableReplace.h"
+
+namespace synergy::checkpoint {
+namespace {
+
+class DurableReplaceTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char pattern[] = "/tmp/synergy-durable-replace-XXXXXX";
+    ASSERT_NE(mkdtemp(pattern), nullptr);
+    directory_ = pattern;
+  }
+  void TearDown() override {
+    std::string command = "rm -rf '" + directory_ + "'";
+    ASSERT_EQ(std::system(command.c_str()), 0);
+  }
+
+  std::string read(const std::string& name) {
+    std::ifstream in(directory_ + "/" + name, std::ios::binary);
+    std::ostringstream bytes;
+    bytes << in.rdbuf();
+    return bytes.str();
+  }
+  void writeRaw(const std::string& name, const std::string& bytes) {
+    std::ofstream(directory_ + "/" + name, std::ios::binary) << bytes;
+  }
+  ReplaceCounts replace(const std::vector<std::string_view>& pieces, bool recycle = true) {
+    ReplaceCounts counts;
+    std::string error;
+    EXPECT_TRUE(replaceFileDurably(directory_, "file", pieces, recycle, counts, error)) << error;
+    return counts;
+  }
+
+  std::string directory_;
+};
+
+// A generation of 64 pages where page `changed` differs from generation 0.
+std::string generation(int changed, char mark) {
+  std::string bytes;
+  for (int page = 0; page < 64; ++page)
+    bytes += std::string(4096, page == changed ? mark : char('a' + page % 26));
+  return bytes;
+}
+
+TEST_F(DurableReplaceTest, WritesOnlyThePagesThatDifferFromTheSpare) {
+  std::string head = "HEAD", first = generation(-1, 0), second = generation(3, 'X');
+  std::string third = generation(40, 'Y');
+  ReplaceCounts one = replace({head, first});
+  EXPECT_EQ(read("file"), head + first);
+  EXPECT_EQ(one.fileBytes, head.size() + first.size());
+  EXPECT_EQ(one.changedBytes, one.fileBytes);  // no spare yet
+  ReplaceCounts two = replace({head, second});
+  EXPECT_EQ(read("file"), head + second);
+  EXPECT_EQ(two.changedBytes, two.fileBytes);  // the first file became the file, not a spare
+  EXPECT_EQ(read("file.spare"), head + first);  // exchanged: the replaced file is the spare
+  ReplaceCounts three = replace({head, third});
+  EXPECT_EQ(read("file"), head + third);
+  EXPECT_EQ(read("file.spare"), head + second);
+  // Against the first generation only pages 40 and 41 (the pieces are not
+  // page-aligned: the head shifts them) and the head's page differ.
+  EXPECT_EQ(three.fileBytes, head.size() + third.size());
+  EXPECT_LE(three.changedBytes, 3u * 4096);
+  EXPECT_GT(three.changedBytes, 0u);
+}
+
+TEST_F(DurableReplaceTest, AShorterFileTruncatesTheSpareAndALongerOneGrowsIt) {
+  std::string big = generation(-1, 0), small = "small file";
+  replace({big});
+  replace({big});
+  replace({small});
+  EXPECT_EQ(read("file"), small);
+  replace({big + big});
+  EXPECT_EQ(read("file"), big + big);
+}
+
+TEST_F(DurableReplaceTest, WhateverTheSpareHoldsTheFileIsExactlyThePieces) {
+  std::string bytes = generation(7, 'Z');
+  writeRaw("file", "old");
+  writeRaw("file.spare", std::string(1 << 20, '\xff'));
+  ReplaceCounts counts = replace({bytes});
+  EXPECT_EQ(read("file"), bytes);
+  EXPECT_EQ(read("file.spare"), "old");
+  EXPECT_EQ(counts.changedBytes, bytes.size());
+}
+
+TEST_F(DurableReplaceTest, ALinkInPlaceOfTheSpareIsNotWrittenThrough) {
+  writeRaw("other", "someone else's file");
+  ASSERT_EQ(symlink((directory_ + "/other").c_str(), (directory_ + "/file.spare").c_str()), 0);
+  replace({"one"});
+  EXPECT_EQ(read("file"), "one");
+  EXPECT_EQ(read("other"), "someone else's file");
+  ASSERT_EQ(link((directory_ + "/other").c_str(), (directory_ + "/file.spare").c_str()), 0);
+  replace({"two"});
+  EXPECT_EQ(read("file"), "two");
+  EXPECT_EQ(read("other"), "someone else's file");
+}
+
+TEST_F(DurableReplaceTest, ADirectoryInPlaceOfTheSpareCostsOnlyTheSaving) {
+  ASSERT_EQ(mkdir((directory_ + "/file.spare").c_str(), 0700), 0);
+  ASSERT_EQ(mkdir((directory_ + "/file.spare/inside").c_str(), 0700), 0);
+  ReplaceCounts counts = replace({"bytes"});
+  EXPECT_EQ(read("file"), "bytes");
+  EXPECT_EQ(counts.changedBytes, 5u);
+}
+
+TEST_F(DurableReplaceTest, WithoutRecyclingNoSpareIsKept) {
+  replace({"one"}, false);
+  replace({"two"}, false);
+  EXPECT_EQ(read("file"), "two");
+  EXPECT_NE(access((directory_ + "/file.spare").c_str(), F_OK), 0);
+}
+
+TEST_F(DurableReplaceTest, AnUnwritableDirectoryIsOneLineOfError) {
+  ReplaceCounts counts;
+  std::string error;
+  EXPECT_FALSE(replaceFileDurably("/proc", "file", {"bytes"}, true, counts, error));
+  EXPECT_NE(error.find("cannot create a file in /proc"), std::string::npos) << error;
+  EXPECT_EQ(error.find('\n'), std::string::npos);
+  EXPECT_EQ(counts.fileBytes, 0u);
+}
+
+}  // namespace
+}  // namespace synergy::checkpoint
