@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "omp/Allocators.h"
 #include "omp/DsmTeam.h"
 #include "omp/KeyedLocks.h"
 #include "omp/Team.h"
@@ -20,13 +21,15 @@ constexpr int kGuidedChunked = 36;
 }  // namespace
 
 HostSyncService::HostSyncService(ThreadHostLink& link, Team& team, KeyedLocks& locks,
-                                 std::recursive_mutex& libcLock, std::vector<HostCopy*> copies,
+                                 std::recursive_mutex& libcLock, AllocatorTable& allocators,
+                                 std::vector<HostCopy*> copies,
                                  std::vector<std::vector<int>> placement,
                                  std::map<int, int> globalIds)
     : link_(link),
       team_(team),
       locks_(locks),
       libcLock_(libcLock),
+      allocators_(allocators),
       copies_(std::move(copies)),
       placement_(std::move(placement)),
       globalIds_(std::move(globalIds)),
@@ -138,7 +141,43 @@ void HostSyncService::serve(uint32_t host) {
   }
 }
 
+bool HostSyncService::handleAllocatorRequest(uint32_t host, const SyncRequest& request) {
+  auto handleArgument = [&] {
+    if (request.arguments[0] > UINT32_MAX) fail(host, "an allocator handle past 2^32");
+    return uint32_t(request.arguments[0]);
+  };
+  switch (request.op) {
+    case SyncOp::AllocatorCreate: {
+      AllocatorTraits traits;
+      if (!decodeAllocatorTraits(request.arguments, traits))
+        fail(host, "malformed traits of a new allocator");
+      answer(host, request.threadNum, allocators_.create(traits), 0, false);
+      return true;
+    }
+    case SyncOp::AllocatorDestroy:
+      allocators_.destroy(handleArgument());
+      return true;
+    case SyncOp::AllocatorTraits: {
+      uint64_t words[2] = {0, 0};
+      if (std::optional<AllocatorTraits> traits = allocators_.traits(handleArgument()))
+        encodeAllocatorTraits(*traits, words);
+      answer(host, request.threadNum, words[0], words[1], false);
+      return true;
+    }
+    case SyncOp::PoolReserve:
+      answer(host, request.threadNum,
+             allocators_.reserve(handleArgument(), request.arguments[1]) ? 1 : 0, 0, false);
+      return true;
+    case SyncOp::PoolRefund:
+      allocators_.unreserve(handleArgument(), request.arguments[1]);
+      return true;
+    default:
+      return false;
+  }
+}
+
 void HostSyncService::handle(uint32_t host, const SyncRequest& request) {
+  if (handleAllocatorRequest(host, request)) return;
   switch (request.op) {
     case SyncOp::Release:
       return;

@@ -182,6 +182,40 @@ void ThreadHostSync::reduce(uint32_t threadNum, uint32_t list) {
   call(SyncRequest{SyncOp::ReductionArrive, threadNum, {}}, true, list);
 }
 
+uint32_t ThreadHostSync::createAllocator(OmpThread& me, const AllocatorTraits& traits) {
+  SyncRequest request{SyncOp::AllocatorCreate, uint32_t(me.at.threadNum), {}};
+  encodeAllocatorTraits(traits, request.arguments);
+  uint64_t handle = call(request, true).results[0];
+  if (handle != kNullAllocator && (handle < kFirstUserAllocator || handle > UINT32_MAX))
+    fail("a new allocator's handle " + std::to_string(handle) + " is no user allocator's");
+  return uint32_t(handle);
+}
+
+void ThreadHostSync::destroyAllocator(OmpThread& me, uint32_t handle) {
+  call(SyncRequest{SyncOp::AllocatorDestroy, uint32_t(me.at.threadNum), {handle}}, false);
+}
+
+std::optional<AllocatorTraits> ThreadHostSync::allocatorTraits(OmpThread& me, uint32_t handle) {
+  SyncReply reply =
+      call(SyncRequest{SyncOp::AllocatorTraits, uint32_t(me.at.threadNum), {handle}}, true);
+  if (reply.results[0] == 0) return std::nullopt;
+  AllocatorTraits traits;
+  if (!decodeAllocatorTraits(reply.results, traits))
+    fail("malformed traits of allocator " + std::to_string(handle));
+  return traits;
+}
+
+bool ThreadHostSync::reservePool(OmpThread& me, uint32_t handle, uint64_t bytes) {
+  SyncRequest request{SyncOp::PoolReserve, uint32_t(me.at.threadNum), {handle, bytes}};
+  uint64_t reserved = call(request, true).results[0];
+  if (reserved > 1) fail("a pool reservation answered " + std::to_string(reserved));
+  return reserved == 1;
+}
+
+void ThreadHostSync::refundPool(OmpThread& me, uint32_t handle, uint64_t bytes) {
+  call(SyncRequest{SyncOp::PoolRefund, uint32_t(me.at.threadNum), {handle, bytes}}, false);
+}
+
 void ThreadHostSync::lockLibc(OmpThread& me) {
   call(SyncRequest{SyncOp::LibcLock, uint32_t(me.at.threadNum), {}}, true);
 }

@@ -14,6 +14,9 @@
 //    sends the host's writes and the unlock in one go, unanswered (release);
 //  - single, copyprivate and dynamic, guided and ordered loop chunks are
 //    decided on the main host, whose team holds the counters;
+//  - user allocators live in the main host's table (omp/Allocators.h):
+//    creating, destroying, looking one up and charging its pool are
+//    requests there that neither acquire nor release;
 //  - an atomic instruction and libc (malloc, stdio, serialised by
 //    SerializeLibc) run under the main host's locks, through the MemorySync
 //    each thread granule gets (RemoteSync).
@@ -38,9 +41,11 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 
 #include "granule/Granule.h"
+#include "omp/Allocators.h"
 #include "omp/RemoteThreads.h"
 #include "omp/SyncMessages.h"
 #include "snapshot/CopyLink.h"
@@ -76,6 +81,12 @@ class ThreadHostSync {
   // The host's reduction leader: ships the host's writes and its list, and
   // returns once the main host's team barrier has opened.
   void reduce(uint32_t threadNum, uint32_t list);
+  // The main host's allocator table (omp/Allocators.h).
+  uint32_t createAllocator(OmpThread& me, const AllocatorTraits& traits);
+  void destroyAllocator(OmpThread& me, uint32_t handle);
+  std::optional<AllocatorTraits> allocatorTraits(OmpThread& me, uint32_t handle);
+  bool reservePool(OmpThread& me, uint32_t handle, uint64_t bytes);
+  void refundPool(OmpThread& me, uint32_t handle, uint64_t bytes);
   void lockLibc(OmpThread& me);
   void unlockLibc(OmpThread& me);
   // The last of the host's threads of a region to finish: ships the host's

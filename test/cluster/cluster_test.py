@@ -2114,8 +2114,6 @@ def run_corpus(cluster, only, rank_counts, repeats=1, migrate=False):
 OMP_CORPUS_EXCLUDED = {
     "atomic_counter8": "1.6 million atomics, each a round trip to the main host's exclusive lock",
     "nested_parallel": "max-active-levels 2: an inner team on a thread host is serialised",
-    "omp5_host_api": "a thread host aborts (status 134); likely cause, not confirmed: allocators "
-                     "made by omp_init_allocator live only in the main host's runtime",
     "task_depend": "explicit tasks",
     "task_detach": "explicit tasks",
     "task_fib": "explicit tasks",
