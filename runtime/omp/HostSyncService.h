@@ -13,6 +13,8 @@
 //  - a request the team's counters answer at once (single, copyprivate,
 //    a dynamic or guided loop chunk) is answered there, as is one of the
 //    process's allocator table (omp/Allocators.h);
+//  - an atomic access is done here, on the stand-in replica under the main
+//    copy's exclusive lock, and answered with the old value;
 //  - a request that may wait (barrier, lock, critical, the atomics' and
 //    libc's locks, ordered) goes to the proxy of the thread that made it,
 //    a host thread per remote thread that waits as that thread would, on
@@ -92,6 +94,9 @@ class HostSyncService {
   void handle(uint32_t host, const SyncRequest& request);
   // The allocator table's requests; false when `request` is none of them.
   bool handleAllocatorRequest(uint32_t host, const SyncRequest& request);
+  // An atomic access of `host`'s threads, on the main copy through the
+  // host's stand-in replica; answered with the old value and acquiring.
+  void performAtomic(uint32_t host, const SyncRequest& request);
   void runProxy(Proxy& proxy);
   void serveBlocking(Proxy& proxy, const SyncRequest& request);
   // The host's party arrives at the team barrier and waits for it to open.

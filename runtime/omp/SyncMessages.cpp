@@ -24,6 +24,7 @@ bool syncOpReleases(SyncOp op) {
     case SyncOp::Release:
     case SyncOp::OrderedLeave:
     case SyncOp::LibcUnlock:
+    case SyncOp::Atomic:
       return true;
     default:
       return false;

@@ -62,8 +62,11 @@ enum class SyncOp : uint32_t {
                           // 0 is 0 when the handle is no allocator
   PoolReserve = 24,       // arguments: handle, bytes; result 0: 1 if reserved
   PoolRefund = 25,        // arguments: handle, bytes; no answer
+  Atomic = 26,  // releases; arguments: address, operand, cmpxchg's replacement,
+                // operation | width << 8 (granule/AtomicAccess.h); done on the
+                // main copy, the answer acquires; result 0: the old value
 };
-inline constexpr SyncOp kLastSyncOp = SyncOp::PoolRefund;
+inline constexpr SyncOp kLastSyncOp = SyncOp::Atomic;
 
 struct SyncRequest {
   SyncOp op = SyncOp::Join;

@@ -228,6 +228,18 @@ void ThreadHostSync::finishRegion(uint32_t threadNum) {
   call(SyncRequest{SyncOp::Join, threadNum, {}}, false);
 }
 
+uint64_t ThreadHostSync::atomic(uint32_t threadNum, const granule::AtomicAccess& access) {
+  SyncRequest request{SyncOp::Atomic,
+                      threadNum,
+                      {access.address, access.operand, access.replacement,
+                       uint64_t(access.op) | uint64_t(access.width) << 8}};
+  uint64_t old = call(request, true).results[0];
+  if (access.width < 8 && old >> (8 * access.width) != 0)
+    fail("an atomic's old value " + std::to_string(old) + " wider than its " +
+         std::to_string(access.width) + " bytes");
+  return old;
+}
+
 void ThreadHostSync::lockExclusive(uint32_t threadNum) {
   call(SyncRequest{SyncOp::Exclusive, threadNum, {}}, true);
 }
@@ -268,6 +280,14 @@ void RemoteSync::unlockExclusive() {
   if (--exclusiveDepth_ > 0) return;
   acquiredWithLock_ = false;
   sync_.unlockExclusive(threadNum_);
+}
+
+bool RemoteSync::performElsewhere(const granule::AtomicAccess& access, uint64_t& old) {
+  // Inside the exclusive lock the main host is waiting for this thread's
+  // unlock, so the access is done here, under it.
+  if (exclusiveDepth_ > 0) return false;
+  old = sync_.atomic(threadNum_, access);
+  return true;
 }
 
 ThreadHostSync* threadHostSyncOf(granule::Granule& granule) {

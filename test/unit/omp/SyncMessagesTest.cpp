@@ -104,7 +104,7 @@ TEST(SyncMessagesTest, RefusesMalformedAllocatorTraits) {
 
 TEST(SyncMessagesTest, ExactlyTheReleasingOperationsFollowAnUpdate) {
   for (SyncOp op : {SyncOp::Join, SyncOp::Barrier, SyncOp::Unlock, SyncOp::ExclusiveUnlock,
-                    SyncOp::Release, SyncOp::OrderedLeave, SyncOp::LibcUnlock})
+                    SyncOp::Release, SyncOp::OrderedLeave, SyncOp::LibcUnlock, SyncOp::Atomic})
     EXPECT_TRUE(syncOpReleases(op)) << uint32_t(op);
   for (SyncOp op : {SyncOp::Lock, SyncOp::NestLock, SyncOp::TestLock, SyncOp::TestNestLock,
                     SyncOp::Exclusive, SyncOp::Acquire, SyncOp::Single, SyncOp::Copyprivate,
