@@ -183,18 +183,31 @@ uint32_t notify(Z_synergy_instance_t* host, uint32_t address, uint32_t count) {
                              CellType(replacement));                                           \
   }
 
-#define SYNERGY_ATOMIC_RMW_OP(WasmType, HostType, Prefix, Name, Suffix, Op, CellType)          \
-  HostType Z_synergyZ_##Prefix##_##Name##Suffix##_##WasmType(Z_synergy_instance_t* host,       \
-                                                             uint32_t address, HostType value) { \
-    return perform<CellType>(host, AtomicOp::Op, address, CellType(value));                    \
+#define SYNERGY_ATOMIC_RMW(WasmType, HostType, Prefix, Suffix, CellType)                \
+  HostType Z_synergyZ_##Prefix##_add##Suffix##_##WasmType(Z_synergy_instance_t* host,   \
+                                  uint32_t address, HostType value) {                   \
+    return perform<CellType>(host, AtomicOp::Add, address, CellType(value));            \
+  }                                                                                     \
+  HostType Z_synergyZ_##Prefix##_sub##Suffix##_##WasmType(Z_synergy_instance_t* host,   \
+                                  uint32_t address, HostType value) {                   \
+    return perform<CellType>(host, AtomicOp::Sub, address, CellType(value));            \
+  }                                                                                     \
+  HostType Z_synergyZ_##Prefix##_and##Suffix##_##WasmType(Z_synergy_instance_t* host,   \
+                                  uint32_t address, HostType value) {                   \
+    return perform<CellType>(host, AtomicOp::And, address, CellType(value));            \
+  }                                                                                     \
+  HostType Z_synergyZ_##Prefix##_or##Suffix##_##WasmType(Z_synergy_instance_t* host,    \
+                                  uint32_t address, HostType value) {                   \
+    return perform<CellType>(host, AtomicOp::Or, address, CellType(value));             \
+  }                                                                                     \
+  HostType Z_synergyZ_##Prefix##_xor##Suffix##_##WasmType(Z_synergy_instance_t* host,   \
+                                  uint32_t address, HostType value) {                   \
+    return perform<CellType>(host, AtomicOp::Xor, address, CellType(value));            \
+  }                                                                                     \
+  HostType Z_synergyZ_##Prefix##_xchg##Suffix##_##WasmType(Z_synergy_instance_t* host,  \
+                                  uint32_t address, HostType value) {                   \
+    return perform<CellType>(host, AtomicOp::Xchg, address, CellType(value));           \
   }
-#define SYNERGY_ATOMIC_RMW(WasmType, HostType, Prefix, Suffix, CellType)            \
-  SYNERGY_ATOMIC_RMW_OP(WasmType, HostType, Prefix, add, Suffix, Add, CellType)    \
-  SYNERGY_ATOMIC_RMW_OP(WasmType, HostType, Prefix, sub, Suffix, Sub, CellType)    \
-  SYNERGY_ATOMIC_RMW_OP(WasmType, HostType, Prefix, and, Suffix, And, CellType)    \
-  SYNERGY_ATOMIC_RMW_OP(WasmType, HostType, Prefix, or, Suffix, Or, CellType)      \
-  SYNERGY_ATOMIC_RMW_OP(WasmType, HostType, Prefix, xor, Suffix, Xor, CellType)    \
-  SYNERGY_ATOMIC_RMW_OP(WasmType, HostType, Prefix, xchg, Suffix, Xchg, CellType)
 
 extern "C" {
 
@@ -234,4 +247,3 @@ void Z_synergyZ_atomic_fence(Z_synergy_instance_t*) { __atomic_thread_fence(__AT
 
 #undef SYNERGY_ATOMIC_ACCESS
 #undef SYNERGY_ATOMIC_RMW
-#undef SYNERGY_ATOMIC_RMW_OP

@@ -67,6 +67,11 @@ enum TraitValue : uint32_t {
 };
 constexpr uint32_t kLastMemorySpace = 4;  // omp_low_lat_mem_space
 
+// encodeAllocatorTraits's fields (Allocators.h).
+constexpr uint64_t kTraitsPresent = 1u << 15;
+constexpr uint64_t kTraitsFallbackShift = 8;
+constexpr uint64_t kTraitsFallbackMask = 0x7f;
+
 bool isOneOf(uint32_t value, std::initializer_list<uint32_t> allowed) {
   return value == kDefaultValue ||
          std::find(allowed.begin(), allowed.end(), value) != allowed.end();
@@ -120,22 +125,27 @@ AllocatorTable& allocators(Granule& granule) { return ompRuntime(granule).alloca
 
 bool isUserAllocator(uint32_t handle) { return handle >= kFirstUserAllocator; }
 
-// The allocator table `granule` uses, the local one or the main host's.
+// The link to the main host's table when `granule` runs on a thread host
+// and `handle` may be a user allocator; null when the local table answers.
+ThreadHostSync* mainHostTable(Granule& granule, uint32_t handle) {
+  return isUserAllocator(handle) ? threadHostSyncOf(granule) : nullptr;
+}
+
 std::optional<AllocatorTraits> traitsOf(Granule& granule, uint32_t handle) {
-  ThreadHostSync* remote = isUserAllocator(handle) ? threadHostSyncOf(granule) : nullptr;
-  if (remote) return remote->allocatorTraits(ompThread(granule), handle);
+  if (ThreadHostSync* remote = mainHostTable(granule, handle))
+    return remote->allocatorTraits(ompThread(granule), handle);
   return allocators(granule).traits(handle);
 }
 
 bool reservePool(Granule& granule, uint32_t handle, uint64_t bytes) {
-  ThreadHostSync* remote = isUserAllocator(handle) ? threadHostSyncOf(granule) : nullptr;
-  if (remote) return remote->reservePool(ompThread(granule), handle, bytes);
+  if (ThreadHostSync* remote = mainHostTable(granule, handle))
+    return remote->reservePool(ompThread(granule), handle, bytes);
   return allocators(granule).reserve(handle, bytes);
 }
 
 void refundPool(Granule& granule, uint32_t handle, uint64_t bytes) {
-  ThreadHostSync* remote = isUserAllocator(handle) ? threadHostSyncOf(granule) : nullptr;
-  if (remote) return remote->refundPool(ompThread(granule), handle, bytes);
+  if (ThreadHostSync* remote = mainHostTable(granule, handle))
+    return remote->refundPool(ompThread(granule), handle, bytes);
   allocators(granule).unreserve(handle, bytes);
 }
 
@@ -243,12 +253,6 @@ std::optional<AllocatorTraits> allocatorTraitsFrom(uint32_t memorySpace,
   return made;
 }
 
-namespace {
-constexpr uint64_t kTraitsPresent = 1u << 15;
-constexpr uint64_t kTraitsFallbackShift = 8;
-constexpr uint64_t kTraitsFallbackMask = 0x7f;
-}  // namespace
-
 void encodeAllocatorTraits(const AllocatorTraits& traits, uint64_t words[2]) {
   words[0] = uint64_t(std::countr_zero(traits.alignment)) |
              uint64_t(traits.fallback) << kTraitsFallbackShift | kTraitsPresent |
@@ -331,7 +335,7 @@ uint32_t Z_envZ_omp_init_allocator(void* host, uint32_t memorySpace, uint32_t tr
 void Z_envZ_omp_destroy_allocator(void* host, uint32_t allocator) {
   Granule& granule = Granule::fromHost(host);
   if (!isUserAllocator(allocator)) return;
-  if (ThreadHostSync* remote = threadHostSyncOf(granule))
+  if (ThreadHostSync* remote = mainHostTable(granule, allocator))
     return remote->destroyAllocator(ompThread(granule), allocator);
   allocators(granule).destroy(allocator);
 }
