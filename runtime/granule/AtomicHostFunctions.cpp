@@ -5,7 +5,9 @@
 // module "synergy". These are those imports, under wasm2c's names for them
 // (`Z_synergyZ_<name>`). Granules that share a memory share its host mapping,
 // so a sequentially consistent host atomic on the host address is exactly the
-// guest's atomic.
+// guest's atomic. A granule whose MemorySync performs atomics elsewhere (a
+// thread on a thread host) hands each access to its memory's owner instead
+// (granule/AtomicAccess.h).
 //
 // Every address has the memarg offset added already (0xffffffff when that
 // overflowed). As in wasm, an access traps when it is out of bounds, checked
@@ -30,6 +32,8 @@
 
 #include "granule/Granule.h"
 
+using synergy::granule::AtomicAccess;
+using synergy::granule::AtomicOp;
 using synergy::granule::Granule;
 
 // wasm2c's import-instance type for module "synergy"; really the Granule.
@@ -65,43 +69,20 @@ class SyncedAccess {
   synergy::granule::MemorySync* sync_;
 };
 
+// Every atomic access of width sizeof(T): trapped here when out of bounds or
+// unaligned, then done by the memory's owner when that is another process,
+// else here.
 template <typename T>
-T load(Z_synergy_instance_t* host, uint32_t address) {
-  SyncedAccess synced(host);
-  return __atomic_load_n(atomicCell<T>(host, address), __ATOMIC_SEQ_CST);
-}
-
-template <typename T>
-void store(Z_synergy_instance_t* host, uint32_t address, T value) {
-  SyncedAccess synced(host);
-  __atomic_store_n(atomicCell<T>(host, address), value, __ATOMIC_SEQ_CST);
-}
-
-enum class RmwOp { Add, Sub, And, Or, Xor, Xchg };
-
-template <typename T, RmwOp op>
-T rmw(Z_synergy_instance_t* host, uint32_t address, T value) {
-  SyncedAccess synced(host);
+T perform(Z_synergy_instance_t* host, AtomicOp op, uint32_t address, T operand,
+          T replacement = 0) {
   T* cell = atomicCell<T>(host, address);
-  switch (op) {
-    case RmwOp::Add: return __atomic_fetch_add(cell, value, __ATOMIC_SEQ_CST);
-    case RmwOp::Sub: return __atomic_fetch_sub(cell, value, __ATOMIC_SEQ_CST);
-    case RmwOp::And: return __atomic_fetch_and(cell, value, __ATOMIC_SEQ_CST);
-    case RmwOp::Or: return __atomic_fetch_or(cell, value, __ATOMIC_SEQ_CST);
-    case RmwOp::Xor: return __atomic_fetch_xor(cell, value, __ATOMIC_SEQ_CST);
-    case RmwOp::Xchg: return __atomic_exchange_n(cell, value, __ATOMIC_SEQ_CST);
-  }
-  return 0;
-}
-
-// Narrow forms compare and store the low bits; the old value is returned
-// zero-extended either way.
-template <typename T>
-T cmpxchg(Z_synergy_instance_t* host, uint32_t address, T expected, T replacement) {
+  AtomicAccess access{op, sizeof(T), address, operand, replacement};
+  uint64_t old = 0;
+  if (auto* sync = Granule::fromHost(host).memorySync();
+      sync && sync->performElsewhere(access, old))
+    return T(old);
   SyncedAccess synced(host);
-  __atomic_compare_exchange_n(atomicCell<T>(host, address), &expected, replacement, false,
-                              __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
-  return expected;
+  return T(applyAtomicAccess(reinterpret_cast<uint8_t*>(cell), access));
 }
 
 struct CellName {
@@ -140,16 +121,10 @@ enum WaitResult : uint32_t { Woken = 0, NotEqual = 1, TimedOut = 2 };
 
 template <typename T>
 uint32_t wait(Z_synergy_instance_t* host, uint32_t address, T expected, int64_t timeoutNs) {
-  T* cell = atomicCell<T>(host, address);
   CellName name = cellName(host, address);
   ParkingBucket& bucket = bucketFor(name);
   std::unique_lock<std::mutex> lock(bucket.mutex);
-  T value;
-  {
-    SyncedAccess synced(host);
-    value = __atomic_load_n(cell, __ATOMIC_SEQ_CST);
-  }
-  if (value != expected) return NotEqual;
+  if (perform<T>(host, AtomicOp::Load, address, 0) != expected) return NotEqual;
   Waiter waiter{name};
   auto position = bucket.waiters.insert(bucket.waiters.end(), &waiter);
   if (timeoutNs < 0) {
@@ -196,41 +171,42 @@ uint32_t notify(Z_synergy_instance_t* host, uint32_t address, uint32_t count) {
 // width, named as LowerAtomics.cpp names the imports; CellType is the width.
 #define SYNERGY_ATOMIC_ACCESS(WasmType, HostType, LoadName, StoreName, CmpxchgName, CellType)   \
   HostType Z_synergyZ_##LoadName##_##WasmType(Z_synergy_instance_t* host, uint32_t address) {   \
-    return load<CellType>(host, address);                                                      \
+    return perform<CellType>(host, AtomicOp::Load, address, 0);                                \
   }                                                                                            \
   void Z_synergyZ_##StoreName##_##WasmType(Z_synergy_instance_t* host, uint32_t address,       \
                                            HostType value) {                                   \
-    store<CellType>(host, address, CellType(value));                                           \
+    perform<CellType>(host, AtomicOp::Store, address, CellType(value));                        \
   }                                                                                            \
   HostType Z_synergyZ_##CmpxchgName##_##WasmType(Z_synergy_instance_t* host, uint32_t address, \
                                                  HostType expected, HostType replacement) {    \
-    return cmpxchg<CellType>(host, address, CellType(expected), CellType(replacement));        \
+    return perform<CellType>(host, AtomicOp::Cmpxchg, address, CellType(expected),             \
+                             CellType(replacement));                                           \
   }
 
-#define SYNERGY_ATOMIC_RMW(WasmType, HostType, Prefix, Suffix, CellType)                         \
-  HostType Z_synergyZ_##Prefix##_add##Suffix##_##WasmType(Z_synergy_instance_t* host,           \
-                                                          uint32_t address, HostType value) {   \
-    return rmw<CellType, RmwOp::Add>(host, address, CellType(value));                           \
-  }                                                                                             \
-  HostType Z_synergyZ_##Prefix##_sub##Suffix##_##WasmType(Z_synergy_instance_t* host,           \
-                                                          uint32_t address, HostType value) {   \
-    return rmw<CellType, RmwOp::Sub>(host, address, CellType(value));                           \
-  }                                                                                             \
-  HostType Z_synergyZ_##Prefix##_and##Suffix##_##WasmType(Z_synergy_instance_t* host,           \
-                                                          uint32_t address, HostType value) {   \
-    return rmw<CellType, RmwOp::And>(host, address, CellType(value));                           \
-  }                                                                                             \
-  HostType Z_synergyZ_##Prefix##_or##Suffix##_##WasmType(Z_synergy_instance_t* host,            \
-                                                         uint32_t address, HostType value) {    \
-    return rmw<CellType, RmwOp::Or>(host, address, CellType(value));                            \
-  }                                                                                             \
-  HostType Z_synergyZ_##Prefix##_xor##Suffix##_##WasmType(Z_synergy_instance_t* host,           \
-                                                          uint32_t address, HostType value) {   \
-    return rmw<CellType, RmwOp::Xor>(host, address, CellType(value));                           \
-  }                                                                                             \
-  HostType Z_synergyZ_##Prefix##_xchg##Suffix##_##WasmType(Z_synergy_instance_t* host,          \
-                                                           uint32_t address, HostType value) {  \
-    return rmw<CellType, RmwOp::Xchg>(host, address, CellType(value));                          \
+#define SYNERGY_ATOMIC_RMW(WasmType, HostType, Prefix, Suffix, CellType)                \
+  HostType Z_synergyZ_##Prefix##_add##Suffix##_##WasmType(Z_synergy_instance_t* host,   \
+                                  uint32_t address, HostType value) {                   \
+    return perform<CellType>(host, AtomicOp::Add, address, CellType(value));            \
+  }                                                                                     \
+  HostType Z_synergyZ_##Prefix##_sub##Suffix##_##WasmType(Z_synergy_instance_t* host,   \
+                                  uint32_t address, HostType value) {                   \
+    return perform<CellType>(host, AtomicOp::Sub, address, CellType(value));            \
+  }                                                                                     \
+  HostType Z_synergyZ_##Prefix##_and##Suffix##_##WasmType(Z_synergy_instance_t* host,   \
+                                  uint32_t address, HostType value) {                   \
+    return perform<CellType>(host, AtomicOp::And, address, CellType(value));            \
+  }                                                                                     \
+  HostType Z_synergyZ_##Prefix##_or##Suffix##_##WasmType(Z_synergy_instance_t* host,    \
+                                  uint32_t address, HostType value) {                   \
+    return perform<CellType>(host, AtomicOp::Or, address, CellType(value));             \
+  }                                                                                     \
+  HostType Z_synergyZ_##Prefix##_xor##Suffix##_##WasmType(Z_synergy_instance_t* host,   \
+                                  uint32_t address, HostType value) {                   \
+    return perform<CellType>(host, AtomicOp::Xor, address, CellType(value));            \
+  }                                                                                     \
+  HostType Z_synergyZ_##Prefix##_xchg##Suffix##_##WasmType(Z_synergy_instance_t* host,  \
+                                  uint32_t address, HostType value) {                   \
+    return perform<CellType>(host, AtomicOp::Xchg, address, CellType(value));           \
   }
 
 extern "C" {

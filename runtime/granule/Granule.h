@@ -19,6 +19,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "granule/AtomicAccess.h"
 #include "granule/Module.h"
 #include "sandbox/Grant.h"
 #include "snapshot/LinearMemory.h"
@@ -70,6 +71,12 @@ class MemorySync {
   // Identifies the memory the synchronising granules share (the same for
   // every replica of one main copy), where a host address cannot.
   virtual const void* domain() const = 0;
+  // An atomic access the memory's owner performs in this granule's stead
+  // (granule/AtomicAccess.h): true, with the cell's old value, when it did;
+  // false when this granule performs it itself, between the calls above.
+  virtual bool performElsewhere(const AtomicAccess& /*access*/, uint64_t& /*old*/) {
+    return false;
+  }
 };
 
 class Granule {

@@ -12,14 +12,21 @@
 // pool; a pointer without the tag was not made here and traps, instead of
 // handing a guest-chosen address to free.
 //
+// On a thread host inside a spread region the user allocators are the main
+// host's (Allocators.h): every question about one is a request there, while
+// the predefined ones, which never change and have no pool, stay local.
+//
 //===----------------------------------------------------------------------===//
 #include "omp/Allocators.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
+#include <set>
 #include <string>
 
 #include "omp/Team.h"
+#include "omp/ThreadHostSync.h"
 
 using synergy::granule::Granule;
 
@@ -59,6 +66,11 @@ enum TraitValue : uint32_t {
   kDefaultValue = UINT32_MAX,
 };
 constexpr uint32_t kLastMemorySpace = 4;  // omp_low_lat_mem_space
+
+// encodeAllocatorTraits's fields (Allocators.h).
+constexpr uint64_t kTraitsPresent = 1u << 15;
+constexpr uint64_t kTraitsFallbackShift = 8;
+constexpr uint64_t kTraitsFallbackMask = 0x7f;
 
 bool isOneOf(uint32_t value, std::initializer_list<uint32_t> allowed) {
   return value == kDefaultValue ||
@@ -111,16 +123,41 @@ constexpr uint32_t kMinimumAlignment = 16;
 
 AllocatorTable& allocators(Granule& granule) { return ompRuntime(granule).allocators(); }
 
+bool isUserAllocator(uint32_t handle) { return handle >= kFirstUserAllocator; }
+
+// The link to the main host's table when `granule` runs on a thread host
+// and `handle` may be a user allocator; null when the local table answers.
+ThreadHostSync* mainHostTable(Granule& granule, uint32_t handle) {
+  return isUserAllocator(handle) ? threadHostSyncOf(granule) : nullptr;
+}
+
+std::optional<AllocatorTraits> traitsOf(Granule& granule, uint32_t handle) {
+  if (ThreadHostSync* remote = mainHostTable(granule, handle))
+    return remote->allocatorTraits(ompThread(granule), handle);
+  return allocators(granule).traits(handle);
+}
+
+bool reservePool(Granule& granule, uint32_t handle, uint64_t bytes) {
+  if (ThreadHostSync* remote = mainHostTable(granule, handle))
+    return remote->reservePool(ompThread(granule), handle, bytes);
+  return allocators(granule).reserve(handle, bytes);
+}
+
+void refundPool(Granule& granule, uint32_t handle, uint64_t bytes) {
+  if (ThreadHostSync* remote = mainHostTable(granule, handle))
+    return remote->refundPool(ompThread(granule), handle, bytes);
+  allocators(granule).unreserve(handle, bytes);
+}
+
 // Takes `bytes` from the guest heap at `alignment` for `allocator` itself,
 // with no fallback: 0 when its pool or the heap is exhausted.
 uint32_t allocateFrom(Granule& granule, uint32_t allocator, uint64_t bytes, uint32_t alignment) {
   uint64_t total = bytes + kHeaderBytes + alignment - 1;
   if (total > UINT32_MAX) return 0;
-  AllocatorTable& table = allocators(granule);
-  if (!table.reserve(allocator, bytes)) return 0;
+  if (!reservePool(granule, allocator, bytes)) return 0;
   uint32_t block = guestMalloc(granule, uint32_t(total));
   if (!block) {
-    table.unreserve(allocator, bytes);
+    refundPool(granule, allocator, bytes);
     return 0;
   }
   uint32_t address = (block + kHeaderBytes + alignment - 1) & ~(alignment - 1);
@@ -130,15 +167,14 @@ uint32_t allocateFrom(Granule& granule, uint32_t allocator, uint64_t bytes, uint
 }
 
 // omp_aligned_alloc's semantics: the allocator's own memory, then its
-// fallback chain. A chain longer than there are allocators has a cycle of
-// allocator_fb traits in it, and ends there with a null result.
+// fallback chain. A chain that comes back to an allocator it tried has a
+// cycle of allocator_fb traits in it, and ends there with a null result.
 uint32_t allocate(Granule& granule, uint64_t bytes, uint32_t alignment, uint32_t allocator) {
   if (bytes == 0) return 0;
   if (alignment == 0 || (alignment & (alignment - 1))) return 0;
   if (allocator == kNullAllocator) allocator = ompThread(granule).icvs.defaultAllocator;
-  AllocatorTable& table = allocators(granule);
-  for (size_t hops = 0; hops <= kLastPredefinedAllocator + table.userCount(); ++hops) {
-    std::optional<AllocatorTraits> traits = table.traits(allocator);
+  for (std::set<uint32_t> tried; tried.insert(allocator).second;) {
+    std::optional<AllocatorTraits> traits = traitsOf(granule, allocator);
     if (!traits) granule.trap("omp_alloc: " + std::to_string(allocator) + " is not an allocator");
     uint32_t address = allocateFrom(granule, allocator, bytes,
                                     std::max({alignment, traits->alignment, kMinimumAlignment}));
@@ -176,7 +212,7 @@ void release(Granule& granule, uint32_t address, const char* caller) {
   // Cleared first, so freeing the same pointer twice traps instead of
   // freeing whatever reused the block.
   std::memset(granule.guestBytes(address - kHeaderBytes, kHeaderBytes), 0, kHeaderBytes);
-  allocators(granule).unreserve(header.allocator, header.bytes);
+  refundPool(granule, header.allocator, header.bytes);
   guestFree(granule, header.block);
 }
 
@@ -208,21 +244,41 @@ uint32_t allocateZeroed(Granule& granule, uint32_t count, uint32_t size, uint32_
 
 }  // namespace
 
-uint32_t AllocatorTable::create(uint32_t memorySpace, std::span<const GuestAllocatorTrait> traits) {
-  if (memorySpace > kLastMemorySpace) return kNullAllocator;
+std::optional<AllocatorTraits> allocatorTraitsFrom(uint32_t memorySpace,
+                                                   std::span<const GuestAllocatorTrait> traits) {
+  if (memorySpace > kLastMemorySpace) return std::nullopt;
   AllocatorTraits made;
   for (const GuestAllocatorTrait& trait : traits)
-    if (!applyTrait(made, trait)) return kNullAllocator;
+    if (!applyTrait(made, trait)) return std::nullopt;
+  return made;
+}
+
+void encodeAllocatorTraits(const AllocatorTraits& traits, uint64_t words[2]) {
+  words[0] = uint64_t(std::countr_zero(traits.alignment)) |
+             uint64_t(traits.fallback) << kTraitsFallbackShift | kTraitsPresent |
+             uint64_t(traits.fallbackAllocator) << 32;
+  words[1] = traits.poolBytes;
+}
+
+bool decodeAllocatorTraits(const uint64_t words[2], AllocatorTraits& traits) {
+  uint64_t alignmentLog2 = words[0] & 0xff;
+  uint64_t fallback = (words[0] >> kTraitsFallbackShift) & kTraitsFallbackMask;
+  if (!(words[0] & kTraitsPresent) || (words[0] & 0xffff0000u) || alignmentLog2 > 31 ||
+      fallback > uint64_t(AllocatorFallback::Allocator))
+    return false;
+  traits.alignment = uint32_t(1) << alignmentLog2;
+  traits.fallback = AllocatorFallback(fallback);
+  traits.fallbackAllocator = uint32_t(words[0] >> 32);
+  traits.poolBytes = words[1];
+  return true;
+}
+
+uint32_t AllocatorTable::create(const AllocatorTraits& traits) {
   std::lock_guard guard(lock_);
   if (nextHandle_ < kFirstUserAllocator) return kNullAllocator;  // wrapped round
   uint32_t handle = nextHandle_++;
-  allocators_[handle].traits = made;
+  allocators_[handle].traits = traits;
   return handle;
-}
-
-size_t AllocatorTable::userCount() {
-  std::lock_guard guard(lock_);
-  return allocators_.size();
 }
 
 bool AllocatorTable::destroy(uint32_t handle) {
@@ -269,16 +325,24 @@ uint32_t Z_envZ_omp_init_allocator(void* host, uint32_t memorySpace, uint32_t tr
   std::span<const GuestAllocatorTrait> list;
   if (traitCount)
     list = {granule.guestPtr<GuestAllocatorTrait>(traits, traitCount), traitCount};
-  return allocators(granule).create(memorySpace, list);
+  std::optional<AllocatorTraits> made = allocatorTraitsFrom(memorySpace, list);
+  if (!made) return kNullAllocator;
+  if (ThreadHostSync* remote = threadHostSyncOf(granule))
+    return remote->createAllocator(ompThread(granule), *made);
+  return allocators(granule).create(*made);
 }
 
 void Z_envZ_omp_destroy_allocator(void* host, uint32_t allocator) {
-  allocators(Granule::fromHost(host)).destroy(allocator);
+  Granule& granule = Granule::fromHost(host);
+  if (!isUserAllocator(allocator)) return;
+  if (ThreadHostSync* remote = mainHostTable(granule, allocator))
+    return remote->destroyAllocator(ompThread(granule), allocator);
+  allocators(granule).destroy(allocator);
 }
 
 void Z_envZ_omp_set_default_allocator(void* host, uint32_t allocator) {
   Granule& granule = Granule::fromHost(host);
-  if (!allocators(granule).traits(allocator))
+  if (!traitsOf(granule, allocator))
     granule.trap("omp_set_default_allocator: " + std::to_string(allocator) +
                  " is not an allocator");
   ompThread(granule).icvs.defaultAllocator = allocator;

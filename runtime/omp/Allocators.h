@@ -13,6 +13,11 @@
 // predefined ones, user allocators count up from kFirstUserAllocator and are
 // never reused, so a stale handle is refused rather than aliased.
 //
+// A job whose threads span hosts (omp/RemoteThreads.h) has one table, the
+// main host's: a thread on a thread host creates, looks up, destroys and
+// charges pools through it (omp/ThreadHostSync.h), so handles mean the same
+// on every host and a pool is exhausted once, not once per host.
+//
 //===----------------------------------------------------------------------===//
 #pragma once
 
@@ -46,14 +51,24 @@ struct GuestAllocatorTrait {
   uint32_t value;
 };
 
+// The traits omp_init_allocator's arguments ask for; nothing when the
+// memory space or a trait is unknown or unsupported.
+std::optional<AllocatorTraits> allocatorTraitsFrom(uint32_t memorySpace,
+                                                   std::span<const GuestAllocatorTrait> traits);
+
+// Traits as two u64 between hosts (omp/SyncMessages.h): the log2 of the
+// alignment in bits 0-7, the fallback in bits 8-14, bit 15 set, the
+// fallback allocator in bits 32-63; then the pool size. The decoder checks
+// every field (the words come from another host).
+void encodeAllocatorTraits(const AllocatorTraits& traits, uint64_t words[2]);
+bool decodeAllocatorTraits(const uint64_t words[2], AllocatorTraits& traits);
+
 class AllocatorTable {
  public:
-  // The new allocator's handle, or kNullAllocator when the memory space or
-  // a trait is unknown or unsupported.
-  uint32_t create(uint32_t memorySpace, std::span<const GuestAllocatorTrait> traits);
+  // The new allocator's handle, or kNullAllocator when every handle was used.
+  uint32_t create(const AllocatorTraits& traits);
   // False for predefined and unknown handles.
   bool destroy(uint32_t handle);
-  size_t userCount();
   // The traits of a predefined or live user allocator.
   std::optional<AllocatorTraits> traits(uint32_t handle);
 

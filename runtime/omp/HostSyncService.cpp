@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "omp/Allocators.h"
 #include "omp/DsmTeam.h"
 #include "omp/KeyedLocks.h"
 #include "omp/Team.h"
@@ -20,13 +21,15 @@ constexpr int kGuidedChunked = 36;
 }  // namespace
 
 HostSyncService::HostSyncService(ThreadHostLink& link, Team& team, KeyedLocks& locks,
-                                 std::recursive_mutex& libcLock, std::vector<HostCopy*> copies,
+                                 std::recursive_mutex& libcLock, AllocatorTable& allocators,
+                                 std::vector<HostCopy*> copies,
                                  std::vector<std::vector<int>> placement,
                                  std::map<int, int> globalIds)
     : link_(link),
       team_(team),
       locks_(locks),
       libcLock_(libcLock),
+      allocators_(allocators),
       copies_(std::move(copies)),
       placement_(std::move(placement)),
       globalIds_(std::move(globalIds)),
@@ -138,7 +141,73 @@ void HostSyncService::serve(uint32_t host) {
   }
 }
 
+bool HostSyncService::handleAllocatorRequest(uint32_t host, const SyncRequest& request) {
+  auto handleArgument = [&] {
+    if (request.arguments[0] > UINT32_MAX) fail(host, "an allocator handle past 2^32");
+    return uint32_t(request.arguments[0]);
+  };
+  switch (request.op) {
+    case SyncOp::AllocatorCreate: {
+      AllocatorTraits traits;
+      if (!decodeAllocatorTraits(request.arguments, traits))
+        fail(host, "malformed traits of a new allocator");
+      answer(host, request.threadNum, allocators_.create(traits), 0, false);
+      return true;
+    }
+    case SyncOp::AllocatorDestroy:
+      allocators_.destroy(handleArgument());
+      return true;
+    case SyncOp::AllocatorTraits: {
+      uint64_t words[2] = {0, 0};
+      if (std::optional<AllocatorTraits> traits = allocators_.traits(handleArgument()))
+        encodeAllocatorTraits(*traits, words);
+      answer(host, request.threadNum, words[0], words[1], false);
+      return true;
+    }
+    case SyncOp::PoolReserve:
+      answer(host, request.threadNum,
+             allocators_.reserve(handleArgument(), request.arguments[1]) ? 1 : 0, 0, false);
+      return true;
+    case SyncOp::PoolRefund:
+      allocators_.unreserve(handleArgument(), request.arguments[1]);
+      return true;
+    default:
+      return false;
+  }
+}
+
+void HostSyncService::performAtomic(uint32_t host, const SyncRequest& request) {
+  snapshot::DsmReplica& standIn = team_.dsm->standIn(int(host));
+  granule::AtomicAccess access;
+  uint64_t shape = request.arguments[3];
+  access.op = granule::AtomicOp(shape & 0xff);
+  access.width = uint32_t(shape >> 8);
+  access.operand = request.arguments[1];
+  access.replacement = request.arguments[2];
+  if (shape >> 16 || request.arguments[0] > UINT32_MAX)
+    fail(host, "an atomic access of shape " + std::to_string(shape) + " at " +
+                   std::to_string(request.arguments[0]));
+  access.address = uint32_t(request.arguments[0]);
+  uint64_t old = 0;
+  {
+    // The stand-in replica holds this host's writes, merged; under the main
+    // copy's exclusive lock it takes in everyone else's, does the access and
+    // pushes it, as a local thread's replica does around an atomic.
+    std::lock_guard<std::recursive_mutex> exclusive(team_.dsm->mainCopy().exclusive());
+    if (!standIn.pull()) fail(host, "cannot grow its stand-in replica");
+    snapshot::LinearMemory& memory = standIn.memory();
+    if (!granule::atomicAccessFits(access, memory.sizeBytes()))
+      fail(host, "an atomic access of shape " + std::to_string(shape) + " at " +
+                     std::to_string(access.address) + " outside the memory or misaligned");
+    old = granule::applyAtomicAccess(memory.base() + access.address, access);
+    if (!standIn.push()) fail(host, "cannot grow the main memory for an atomic");
+  }
+  answer(host, request.threadNum, old, 0, true);
+}
+
 void HostSyncService::handle(uint32_t host, const SyncRequest& request) {
+  if (handleAllocatorRequest(host, request)) return;
+  if (request.op == SyncOp::Atomic) return performAtomic(host, request);
   switch (request.op) {
     case SyncOp::Release:
       return;

@@ -11,7 +11,10 @@
 //    once the update is complete: the host's writes reach the main copy as
 //    a local thread's would;
 //  - a request the team's counters answer at once (single, copyprivate,
-//    a dynamic or guided loop chunk) is answered there;
+//    a dynamic or guided loop chunk) is answered there, as is one of the
+//    process's allocator table (omp/Allocators.h);
+//  - an atomic access is done here, on the stand-in replica under the main
+//    copy's exclusive lock, and answered with the old value;
 //  - a request that may wait (barrier, lock, critical, the atomics' and
 //    libc's locks, ordered) goes to the proxy of the thread that made it,
 //    a host thread per remote thread that waits as that thread would, on
@@ -44,6 +47,7 @@
 
 namespace synergy::omp {
 
+class AllocatorTable;
 class KeyedLocks;
 class Team;
 
@@ -65,7 +69,8 @@ class HostSyncService {
   // Serves `team`'s thread hosts: host h runs the threads placement[h], whose
   // keyed-lock owner ids are globalIds (by thread number).
   HostSyncService(ThreadHostLink& link, Team& team, KeyedLocks& locks,
-                  std::recursive_mutex& libcLock, std::vector<HostCopy*> copies,
+                  std::recursive_mutex& libcLock, AllocatorTable& allocators,
+                  std::vector<HostCopy*> copies,
                   std::vector<std::vector<int>> placement, std::map<int, int> globalIds);
   ~HostSyncService();
 
@@ -87,6 +92,11 @@ class HostSyncService {
 
   void serve(uint32_t host);
   void handle(uint32_t host, const SyncRequest& request);
+  // The allocator table's requests; false when `request` is none of them.
+  bool handleAllocatorRequest(uint32_t host, const SyncRequest& request);
+  // An atomic access of `host`'s threads, on the main copy through the
+  // host's stand-in replica; answered with the old value and acquiring.
+  void performAtomic(uint32_t host, const SyncRequest& request);
   void runProxy(Proxy& proxy);
   void serveBlocking(Proxy& proxy, const SyncRequest& request);
   // The host's party arrives at the team barrier and waits for it to open.
@@ -98,6 +108,7 @@ class HostSyncService {
   Team& team_;
   KeyedLocks& locks_;
   std::recursive_mutex& libcLock_;
+  AllocatorTable& allocators_;
   std::vector<HostCopy*> copies_;
   std::vector<std::vector<int>> placement_;
   std::map<int, int> globalIds_;

@@ -104,7 +104,8 @@ void RemoteTeams::serveRegion(Granule& encountering, Team& team,
   for (const auto& [thread, stack] : stacks_) globalIds[thread] = int(stack.globalThreadId);
   OmpRuntime& runtime = ompRuntime(encountering);
   service_ = std::make_unique<HostSyncService>(link_, team, runtime.locks(),
-                                               runtime.group().libcLock(), std::move(copies),
+                                               runtime.group().libcLock(),
+                                               runtime.allocators(), std::move(copies),
                                                placement, std::move(globalIds));
 }
 

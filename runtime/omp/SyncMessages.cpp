@@ -24,6 +24,7 @@ bool syncOpReleases(SyncOp op) {
     case SyncOp::Release:
     case SyncOp::OrderedLeave:
     case SyncOp::LibcUnlock:
+    case SyncOp::Atomic:
       return true;
     default:
       return false;
@@ -47,7 +48,8 @@ bool decodeSyncRequest(const uint8_t* data, size_t size, SyncRequest& request,
     return false;
   }
   uint32_t op = uint32_t(get(data, 4));
-  if (op < uint32_t(SyncOp::Join) || op >= uint32_t(SyncOp::ReductionArrive)) {
+  if (op < uint32_t(SyncOp::Join) || op > uint32_t(kLastSyncOp) ||
+      op == uint32_t(SyncOp::ReductionArrive)) {
     error = "unknown synchronisation operation " + std::to_string(op);
     return false;
   }

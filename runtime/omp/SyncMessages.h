@@ -53,7 +53,20 @@ enum class SyncOp : uint32_t {
   LibcUnlock = 19,      // releases; no answer
   ReductionArrive = 20, // never on the wire: the host's reduction list
                         // arrived; answered when the team's barrier opens
+  // The allocators omp_init_allocator makes live in the main host's table
+  // (omp/Allocators.h): one handle space and one pool account per job.
+  AllocatorCreate = 21,   // arguments: the traits (encodeAllocatorTraits);
+                          // result 0: the handle, 0 when none is left
+  AllocatorDestroy = 22,  // argument 0: handle; no answer
+  AllocatorTraits = 23,   // argument 0: handle; results: the traits, result
+                          // 0 is 0 when the handle is no allocator
+  PoolReserve = 24,       // arguments: handle, bytes; result 0: 1 if reserved
+  PoolRefund = 25,        // arguments: handle, bytes; no answer
+  Atomic = 26,  // releases; arguments: address, operand, cmpxchg's replacement,
+                // operation | width << 8 (granule/AtomicAccess.h); done on the
+                // main copy, the answer acquires; result 0: the old value
 };
+inline constexpr SyncOp kLastSyncOp = SyncOp::Atomic;
 
 struct SyncRequest {
   SyncOp op = SyncOp::Join;

@@ -182,6 +182,40 @@ void ThreadHostSync::reduce(uint32_t threadNum, uint32_t list) {
   call(SyncRequest{SyncOp::ReductionArrive, threadNum, {}}, true, list);
 }
 
+uint32_t ThreadHostSync::createAllocator(OmpThread& me, const AllocatorTraits& traits) {
+  SyncRequest request{SyncOp::AllocatorCreate, uint32_t(me.at.threadNum), {}};
+  encodeAllocatorTraits(traits, request.arguments);
+  uint64_t handle = call(request, true).results[0];
+  if (handle != kNullAllocator && (handle < kFirstUserAllocator || handle > UINT32_MAX))
+    fail("a new allocator's handle " + std::to_string(handle) + " is no user allocator's");
+  return uint32_t(handle);
+}
+
+void ThreadHostSync::destroyAllocator(OmpThread& me, uint32_t handle) {
+  call(SyncRequest{SyncOp::AllocatorDestroy, uint32_t(me.at.threadNum), {handle}}, false);
+}
+
+std::optional<AllocatorTraits> ThreadHostSync::allocatorTraits(OmpThread& me, uint32_t handle) {
+  SyncReply reply =
+      call(SyncRequest{SyncOp::AllocatorTraits, uint32_t(me.at.threadNum), {handle}}, true);
+  if (reply.results[0] == 0) return std::nullopt;
+  AllocatorTraits traits;
+  if (!decodeAllocatorTraits(reply.results, traits))
+    fail("malformed traits of allocator " + std::to_string(handle));
+  return traits;
+}
+
+bool ThreadHostSync::reservePool(OmpThread& me, uint32_t handle, uint64_t bytes) {
+  SyncRequest request{SyncOp::PoolReserve, uint32_t(me.at.threadNum), {handle, bytes}};
+  uint64_t reserved = call(request, true).results[0];
+  if (reserved > 1) fail("a pool reservation answered " + std::to_string(reserved));
+  return reserved == 1;
+}
+
+void ThreadHostSync::refundPool(OmpThread& me, uint32_t handle, uint64_t bytes) {
+  call(SyncRequest{SyncOp::PoolRefund, uint32_t(me.at.threadNum), {handle, bytes}}, false);
+}
+
 void ThreadHostSync::lockLibc(OmpThread& me) {
   call(SyncRequest{SyncOp::LibcLock, uint32_t(me.at.threadNum), {}}, true);
 }
@@ -192,6 +226,18 @@ void ThreadHostSync::unlockLibc(OmpThread& me) {
 
 void ThreadHostSync::finishRegion(uint32_t threadNum) {
   call(SyncRequest{SyncOp::Join, threadNum, {}}, false);
+}
+
+uint64_t ThreadHostSync::atomic(uint32_t threadNum, const granule::AtomicAccess& access) {
+  SyncRequest request{SyncOp::Atomic,
+                      threadNum,
+                      {access.address, access.operand, access.replacement,
+                       uint64_t(access.op) | uint64_t(access.width) << 8}};
+  uint64_t old = call(request, true).results[0];
+  if (access.width < 8 && old >> (8 * access.width) != 0)
+    fail("an atomic's old value " + std::to_string(old) + " wider than its " +
+         std::to_string(access.width) + " bytes");
+  return old;
 }
 
 void ThreadHostSync::lockExclusive(uint32_t threadNum) {
@@ -234,6 +280,14 @@ void RemoteSync::unlockExclusive() {
   if (--exclusiveDepth_ > 0) return;
   acquiredWithLock_ = false;
   sync_.unlockExclusive(threadNum_);
+}
+
+bool RemoteSync::performElsewhere(const granule::AtomicAccess& access, uint64_t& old) {
+  // Inside the exclusive lock the main host is waiting for this thread's
+  // unlock, so the access is done here, under it.
+  if (exclusiveDepth_ > 0) return false;
+  old = sync_.atomic(threadNum_, access);
+  return true;
 }
 
 ThreadHostSync* threadHostSyncOf(granule::Granule& granule) {

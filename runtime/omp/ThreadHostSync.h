@@ -14,9 +14,14 @@
 //    sends the host's writes and the unlock in one go, unanswered (release);
 //  - single, copyprivate and dynamic, guided and ordered loop chunks are
 //    decided on the main host, whose team holds the counters;
-//  - an atomic instruction and libc (malloc, stdio, serialised by
-//    SerializeLibc) run under the main host's locks, through the MemorySync
-//    each thread granule gets (RemoteSync).
+//  - user allocators live in the main host's table (omp/Allocators.h):
+//    creating, destroying, looking one up and charging its pool are
+//    requests there that neither acquire nor release;
+//  - an atomic instruction is done by the main host on the main copy (one
+//    round trip that releases and acquires, granule/AtomicAccess.h), so all
+//    atomics on a cell apply in one place and order; libc (malloc, stdio,
+//    serialised by SerializeLibc) runs under the main host's lock; both
+//    through the MemorySync each thread granule gets (RemoteSync).
 //
 // An update the host ships compares only the pages of its copy written
 // since the last one (an Mprotect DirtyTracker over the copy, whose
@@ -38,9 +43,11 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 
 #include "granule/Granule.h"
+#include "omp/Allocators.h"
 #include "omp/RemoteThreads.h"
 #include "omp/SyncMessages.h"
 #include "snapshot/CopyLink.h"
@@ -76,11 +83,19 @@ class ThreadHostSync {
   // The host's reduction leader: ships the host's writes and its list, and
   // returns once the main host's team barrier has opened.
   void reduce(uint32_t threadNum, uint32_t list);
+  // The main host's allocator table (omp/Allocators.h).
+  uint32_t createAllocator(OmpThread& me, const AllocatorTraits& traits);
+  void destroyAllocator(OmpThread& me, uint32_t handle);
+  std::optional<AllocatorTraits> allocatorTraits(OmpThread& me, uint32_t handle);
+  bool reservePool(OmpThread& me, uint32_t handle, uint64_t bytes);
+  void refundPool(OmpThread& me, uint32_t handle, uint64_t bytes);
   void lockLibc(OmpThread& me);
   void unlockLibc(OmpThread& me);
   // The last of the host's threads of a region to finish: ships the host's
   // writes and ends the host's part of the region.
   void finishRegion(uint32_t threadNum);
+  // An atomic access, done on the main copy: the cell's old value.
+  uint64_t atomic(uint32_t threadNum, const granule::AtomicAccess& access);
   // The atomics' lock and memory synchronisation of one thread.
   void lockExclusive(uint32_t threadNum);
   void unlockExclusive(uint32_t threadNum);
@@ -116,9 +131,10 @@ class ThreadHostSync {
   std::map<uint32_t, Answer> answers_;  // by thread number, until taken
 };
 
-// A thread granule's MemorySync on a thread host: atomics take the main
-// host's exclusive lock (one round trip, its answer is the acquire), and
-// the release before leaving it travels with the unlock.
+// A thread granule's MemorySync on a thread host: atomics are done by the
+// main host (performElsewhere). Its exclusive lock, should a caller take it,
+// is the main host's (one round trip, its answer is the acquire), and the
+// release before leaving it travels with the unlock.
 class RemoteSync : public granule::MemorySync {
  public:
   RemoteSync(ThreadHostSync& sync, uint32_t threadNum) : sync_(sync), threadNum_(threadNum) {}
@@ -127,6 +143,7 @@ class RemoteSync : public granule::MemorySync {
   void lockExclusive() override;
   void unlockExclusive() override;
   const void* domain() const override { return &sync_; }
+  bool performElsewhere(const granule::AtomicAccess& access, uint64_t& old) override;
 
  private:
   ThreadHostSync& sync_;

@@ -2148,10 +2148,9 @@ def run_corpus(cluster, only, rank_counts, repeats=1, migrate=False):
 # hosts (a task would run on the host that created it, and a barrier's
 # task scheduling point would not see another host's tasks).
 OMP_CORPUS_EXCLUDED = {
-    "atomic_counter8": "1.6 million atomics, each a round trip to the main host's exclusive lock",
+    "atomic_counter8": "passes, but 1.6 million atomics, each a round trip to the main host, "
+                       "take about 120 s at load 19: too long for CI's run (--only runs it)",
     "nested_parallel": "max-active-levels 2: an inner team on a thread host is serialised",
-    "omp5_host_api": "a thread host aborts (status 134); likely cause, not confirmed: allocators "
-                     "made by omp_init_allocator live only in the main host's runtime",
     "task_depend": "explicit tasks",
     "task_detach": "explicit tasks",
     "task_fib": "explicit tasks",

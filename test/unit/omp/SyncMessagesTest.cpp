@@ -3,6 +3,7 @@
 // and malformed ones are refused with a reason.
 #include <gtest/gtest.h>
 
+#include "omp/Allocators.h"
 #include "omp/SyncMessages.h"
 #include "transport/FrameTypes.h"
 
@@ -43,7 +44,8 @@ TEST(SyncMessagesTest, RefusesWrongLengthsUnknownOperationsAndFlags) {
   std::string error;
   EXPECT_FALSE(decodeSyncRequest(request.data(), request.size() - 1, decodedRequest, error));
   EXPECT_EQ(error, "synchronisation request of 47 bytes, not 48");
-  for (uint32_t op : {0u, uint32_t(SyncOp::ReductionArrive), 0xffffffffu}) {
+  for (uint32_t op : {0u, uint32_t(SyncOp::ReductionArrive), uint32_t(kLastSyncOp) + 1,
+                      0xffffffffu}) {
     for (int i = 0; i < 4; ++i) request[size_t(i)] = uint8_t(op >> (8 * i));
     EXPECT_FALSE(decodeSyncRequest(request.data(), request.size(), decodedRequest, error));
     EXPECT_EQ(error, "unknown synchronisation operation " + std::to_string(op));
@@ -57,9 +59,52 @@ TEST(SyncMessagesTest, RefusesWrongLengthsUnknownOperationsAndFlags) {
   EXPECT_EQ(error, "synchronisation reply with update flag 2");
 }
 
+TEST(SyncMessagesTest, AllocatorRequestsAreOnTheWire) {
+  for (SyncOp op : {SyncOp::AllocatorCreate, SyncOp::AllocatorDestroy, SyncOp::AllocatorTraits,
+                    SyncOp::PoolReserve, SyncOp::PoolRefund}) {
+    std::vector<uint8_t> bytes = encodeSyncRequest(SyncRequest{op, 2, {1025, 600}});
+    SyncRequest decoded;
+    std::string error;
+    ASSERT_TRUE(decodeSyncRequest(bytes.data(), bytes.size(), decoded, error)) << error;
+    EXPECT_EQ(decoded.op, op);
+    EXPECT_FALSE(syncOpReleases(op)) << uint32_t(op);
+  }
+}
+
+TEST(SyncMessagesTest, AllocatorTraitsRoundTrip) {
+  for (AllocatorFallback fallback : {AllocatorFallback::DefaultMemory, AllocatorFallback::Null,
+                                     AllocatorFallback::Abort, AllocatorFallback::Allocator}) {
+    for (uint32_t alignment : {1u, 256u, 4096u, 0x80000000u}) {
+      AllocatorTraits traits{alignment, 1000, fallback, 0xfffffffeu};
+      uint64_t words[2];
+      encodeAllocatorTraits(traits, words);
+      EXPECT_NE(words[0], 0u);  // 0 answers "no such allocator"
+      AllocatorTraits decoded;
+      ASSERT_TRUE(decodeAllocatorTraits(words, decoded));
+      EXPECT_EQ(decoded.alignment, alignment);
+      EXPECT_EQ(decoded.poolBytes, 1000u);
+      EXPECT_EQ(decoded.fallback, fallback);
+      EXPECT_EQ(decoded.fallbackAllocator, 0xfffffffeu);
+    }
+  }
+}
+
+TEST(SyncMessagesTest, RefusesMalformedAllocatorTraits) {
+  uint64_t words[2];
+  encodeAllocatorTraits(AllocatorTraits{}, words);
+  AllocatorTraits decoded;
+  ASSERT_TRUE(decodeAllocatorTraits(words, decoded));
+  const uint64_t good = words[0];
+  for (uint64_t bad : {uint64_t(0), good & ~uint64_t(1u << 15), good | 32,  // alignment 2^32
+                       good | uint64_t(4) << 8, good | uint64_t(1) << 16}) {
+    words[0] = bad;
+    EXPECT_FALSE(decodeAllocatorTraits(words, decoded)) << std::hex << bad;
+  }
+}
+
 TEST(SyncMessagesTest, ExactlyTheReleasingOperationsFollowAnUpdate) {
   for (SyncOp op : {SyncOp::Join, SyncOp::Barrier, SyncOp::Unlock, SyncOp::ExclusiveUnlock,
-                    SyncOp::Release, SyncOp::OrderedLeave, SyncOp::LibcUnlock})
+                    SyncOp::Release, SyncOp::OrderedLeave, SyncOp::LibcUnlock, SyncOp::Atomic})
     EXPECT_TRUE(syncOpReleases(op)) << uint32_t(op);
   for (SyncOp op : {SyncOp::Lock, SyncOp::NestLock, SyncOp::TestLock, SyncOp::TestNestLock,
                     SyncOp::Exclusive, SyncOp::Acquire, SyncOp::Single, SyncOp::Copyprivate,
