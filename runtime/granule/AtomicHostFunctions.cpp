@@ -49,26 +49,6 @@ T* atomicCell(Z_synergy_instance_t* host, uint32_t address) {
   return reinterpret_cast<T*>(bytes);
 }
 
-// In --dsm mode an atomic acts on the main copy: the replica synchronises
-// around it, as around a lock.
-class SyncedAccess {
- public:
-  explicit SyncedAccess(Z_synergy_instance_t* host)
-      : sync_(Granule::fromHost(host).memorySync()) {
-    if (!sync_) return;
-    sync_->lockExclusive();
-    sync_->acquire();
-  }
-  ~SyncedAccess() {
-    if (!sync_) return;
-    sync_->release();
-    sync_->unlockExclusive();
-  }
-
- private:
-  synergy::granule::MemorySync* sync_;
-};
-
 // Every atomic access of width sizeof(T): trapped here when out of bounds or
 // unaligned, then done by the memory's owner when that is another process,
 // else here.
@@ -77,12 +57,12 @@ T perform(Z_synergy_instance_t* host, AtomicOp op, uint32_t address, T operand,
           T replacement = 0) {
   T* cell = atomicCell<T>(host, address);
   AtomicAccess access{op, sizeof(T), address, operand, replacement};
-  uint64_t old = 0;
-  if (auto* sync = Granule::fromHost(host).memorySync();
-      sync && sync->performElsewhere(access, old))
-    return T(old);
-  SyncedAccess synced(host);
-  return T(applyAtomicAccess(reinterpret_cast<uint8_t*>(cell), access));
+  uint8_t* bytes = reinterpret_cast<uint8_t*>(cell);
+  // Threads sharing one mapping need nothing more; a --dsm replica or a
+  // thread host leaves the access to its memory's synchronisation.
+  if (auto* sync = Granule::fromHost(host).memorySync())
+    return T(sync->performAtomic(access, bytes));
+  return T(applyAtomicAccess(bytes, access));
 }
 
 struct CellName {

@@ -64,19 +64,14 @@ class MemorySync {
   virtual void acquire() = 0;
   // After it: this granule's changes become visible to later acquirers.
   virtual void release() = 0;
-  // Mutual exclusion for a read-modify-write of shared memory that no guest
-  // lock covers (an atomic instruction).
-  virtual void lockExclusive() = 0;
-  virtual void unlockExclusive() = 0;
   // Identifies the memory the synchronising granules share (the same for
   // every replica of one main copy), where a host address cannot.
   virtual const void* domain() const = 0;
-  // An atomic access the memory's owner performs in this granule's stead
-  // (granule/AtomicAccess.h): true, with the cell's old value, when it did;
-  // false when this granule performs it itself, between the calls above.
-  virtual bool performElsewhere(const AtomicAccess& /*access*/, uint64_t& /*old*/) {
-    return false;
-  }
+  // An atomic instruction on shared memory that no guest lock covers: done
+  // in one place and order for every granule of the domain, seeing every
+  // change released before it and released itself. `cell` is this
+  // granule's view of the accessed bytes. Returns the cell's old value.
+  virtual uint64_t performAtomic(const AtomicAccess& access, uint8_t* cell) = 0;
 };
 
 class Granule {

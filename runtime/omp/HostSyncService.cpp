@@ -259,7 +259,6 @@ void HostSyncService::runProxy(Proxy& proxy) {
     serveBlocking(proxy, request);
   }
   // A thread that ended its region holding these released them with it.
-  for (; proxy.exclusiveDepth > 0; --proxy.exclusiveDepth) team_.dsm->mainCopy().exclusive().unlock();
   for (; proxy.libcDepth > 0; --proxy.libcDepth) libcLock_.unlock();
 }
 
@@ -326,16 +325,6 @@ void HostSyncService::serveBlocking(Proxy& proxy, const SyncRequest& request) {
       if (!locks_.unlock(key(), owner))
         fail(host, "thread " + std::to_string(thread) +
                        " released an OpenMP critical section or lock it does not hold");
-      return;
-    case SyncOp::Exclusive:
-      team_.dsm->mainCopy().exclusive().lock();
-      ++proxy.exclusiveDepth;
-      answer(host, thread, 0, 0, true);
-      return;
-    case SyncOp::ExclusiveUnlock:
-      if (proxy.exclusiveDepth == 0) fail(host, "an atomic's unlock without its lock");
-      --proxy.exclusiveDepth;
-      team_.dsm->mainCopy().exclusive().unlock();
       return;
     case SyncOp::LibcLock:
       libcLock_.lock();

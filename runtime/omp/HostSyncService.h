@@ -85,7 +85,6 @@ class HostSyncService {
     int threadNum = 0;
     std::deque<SyncRequest> requests;
     bool closed = false;
-    int exclusiveDepth = 0;
     int libcDepth = 0;
     std::thread thread;
   };

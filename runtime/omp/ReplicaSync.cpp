@@ -1,6 +1,8 @@
 //===- ReplicaSync.cpp - memory synchronisation of a --dsm replica ----------===//
 #include "omp/ReplicaSync.h"
 
+#include <mutex>
+
 #include "granule/GuestExecution.h"
 #include "granule/WasmRuntime.h"
 
@@ -14,6 +16,14 @@ void ReplicaSync::acquire() {
 
 void ReplicaSync::release() {
   if (!replica_.push()) granule::unwindGuestTrap("--dsm: cannot grow the main copy", 0);
+}
+
+uint64_t ReplicaSync::performAtomic(const granule::AtomicAccess& access, uint8_t* cell) {
+  std::lock_guard<std::recursive_mutex> exclusive(exclusive_);
+  acquire();
+  uint64_t old = granule::applyAtomicAccess(cell, access);
+  release();
+  return old;
 }
 
 }  // namespace synergy::omp

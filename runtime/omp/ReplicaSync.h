@@ -21,8 +21,8 @@ class ReplicaSync : public granule::MemorySync {
       : replica_(replica), exclusive_(exclusive) {}
   void acquire() override;
   void release() override;
-  void lockExclusive() override { exclusive_.lock(); }
-  void unlockExclusive() override { exclusive_.unlock(); }
+  // Under the main copy's lock, between an acquire and a release.
+  uint64_t performAtomic(const granule::AtomicAccess& access, uint8_t* cell) override;
   // Every replica of one main copy shares its exclusive lock.
   const void* domain() const override { return &exclusive_; }
 

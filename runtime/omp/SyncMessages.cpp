@@ -1,6 +1,9 @@
 //===- SyncMessages.cpp - synchronisation between a region's hosts ---------===//
 #include "omp/SyncMessages.h"
 
+#include <algorithm>
+#include <iterator>
+
 #include "util/LittleEndian.h"
 
 namespace synergy::omp {
@@ -20,7 +23,6 @@ bool syncOpReleases(SyncOp op) {
     case SyncOp::Join:
     case SyncOp::Barrier:
     case SyncOp::Unlock:
-    case SyncOp::ExclusiveUnlock:
     case SyncOp::Release:
     case SyncOp::OrderedLeave:
     case SyncOp::LibcUnlock:
@@ -49,7 +51,9 @@ bool decodeSyncRequest(const uint8_t* data, size_t size, SyncRequest& request,
   }
   uint32_t op = uint32_t(get(data, 4));
   if (op < uint32_t(SyncOp::Join) || op > uint32_t(kLastSyncOp) ||
-      op == uint32_t(SyncOp::ReductionArrive)) {
+      op == uint32_t(SyncOp::ReductionArrive) ||
+      std::find(std::begin(kRetiredSyncOps), std::end(kRetiredSyncOps), op) !=
+          std::end(kRetiredSyncOps)) {
     error = "unknown synchronisation operation " + std::to_string(op);
     return false;
   }

@@ -37,8 +37,7 @@ enum class SyncOp : uint32_t {
   TestLock = 5,         // as Lock, but answers at once: depth 0 when not taken
   TestNestLock = 6,     //   (and then acquires nothing)
   Unlock = 7,           // releases; argument 0: key; no answer
-  Exclusive = 8,        // the atomics' lock; answer acquires
-  ExclusiveUnlock = 9,  // releases; no answer
+                        // 8, 9: unused (see kRetiredSyncOps)
   Acquire = 10,         // answer acquires
   Release = 11,         // releases; no answer
   Single = 12,          // argument 0: the single's number; result 0: 1 if taken
@@ -67,6 +66,9 @@ enum class SyncOp : uint32_t {
                 // main copy, the answer acquires; result 0: the old value
 };
 inline constexpr SyncOp kLastSyncOp = SyncOp::Atomic;
+// Numbers no request carries: the atomics' lock and unlock, which Atomic
+// replaced. A request with one is refused like an unknown operation.
+inline constexpr uint32_t kRetiredSyncOps[] = {8, 9};
 
 struct SyncRequest {
   SyncOp op = SyncOp::Join;

@@ -240,14 +240,6 @@ uint64_t ThreadHostSync::atomic(uint32_t threadNum, const granule::AtomicAccess&
   return old;
 }
 
-void ThreadHostSync::lockExclusive(uint32_t threadNum) {
-  call(SyncRequest{SyncOp::Exclusive, threadNum, {}}, true);
-}
-
-void ThreadHostSync::unlockExclusive(uint32_t threadNum) {
-  call(SyncRequest{SyncOp::ExclusiveUnlock, threadNum, {}}, false);
-}
-
 void ThreadHostSync::acquire(uint32_t threadNum) {
   call(SyncRequest{SyncOp::Acquire, threadNum, {}}, true);
 }
@@ -256,38 +248,12 @@ void ThreadHostSync::release(uint32_t threadNum) {
   call(SyncRequest{SyncOp::Release, threadNum, {}}, false);
 }
 
-void RemoteSync::acquire() {
-  // Taking the exclusive lock acquired already.
-  if (acquiredWithLock_) {
-    acquiredWithLock_ = false;
-    return;
-  }
-  sync_.acquire(threadNum_);
-}
+void RemoteSync::acquire() { sync_.acquire(threadNum_); }
 
-void RemoteSync::release() {
-  // Inside the exclusive lock the release travels with its unlock.
-  if (exclusiveDepth_ == 0) sync_.release(threadNum_);
-}
+void RemoteSync::release() { sync_.release(threadNum_); }
 
-void RemoteSync::lockExclusive() {
-  if (exclusiveDepth_++ > 0) return;
-  sync_.lockExclusive(threadNum_);
-  acquiredWithLock_ = true;
-}
-
-void RemoteSync::unlockExclusive() {
-  if (--exclusiveDepth_ > 0) return;
-  acquiredWithLock_ = false;
-  sync_.unlockExclusive(threadNum_);
-}
-
-bool RemoteSync::performElsewhere(const granule::AtomicAccess& access, uint64_t& old) {
-  // Inside the exclusive lock the main host is waiting for this thread's
-  // unlock, so the access is done here, under it.
-  if (exclusiveDepth_ > 0) return false;
-  old = sync_.atomic(threadNum_, access);
-  return true;
+uint64_t RemoteSync::performAtomic(const granule::AtomicAccess& access, uint8_t* /*cell*/) {
+  return sync_.atomic(threadNum_, access);
 }
 
 ThreadHostSync* threadHostSyncOf(granule::Granule& granule) {

@@ -96,9 +96,7 @@ class ThreadHostSync {
   void finishRegion(uint32_t threadNum);
   // An atomic access, done on the main copy: the cell's old value.
   uint64_t atomic(uint32_t threadNum, const granule::AtomicAccess& access);
-  // The atomics' lock and memory synchronisation of one thread.
-  void lockExclusive(uint32_t threadNum);
-  void unlockExclusive(uint32_t threadNum);
+  // Memory synchronisation of one thread.
   void acquire(uint32_t threadNum);
   void release(uint32_t threadNum);
 
@@ -131,25 +129,20 @@ class ThreadHostSync {
   std::map<uint32_t, Answer> answers_;  // by thread number, until taken
 };
 
-// A thread granule's MemorySync on a thread host: atomics are done by the
-// main host (performElsewhere). Its exclusive lock, should a caller take it,
-// is the main host's (one round trip, its answer is the acquire), and the
-// release before leaving it travels with the unlock.
+// A thread granule's MemorySync on a thread host: each atomic is done by the
+// main host on the main copy, one round trip that carries this host's writes
+// and brings back the old value and what this host is missing.
 class RemoteSync : public granule::MemorySync {
  public:
   RemoteSync(ThreadHostSync& sync, uint32_t threadNum) : sync_(sync), threadNum_(threadNum) {}
   void acquire() override;
   void release() override;
-  void lockExclusive() override;
-  void unlockExclusive() override;
   const void* domain() const override { return &sync_; }
-  bool performElsewhere(const granule::AtomicAccess& access, uint64_t& old) override;
+  uint64_t performAtomic(const granule::AtomicAccess& access, uint8_t* cell) override;
 
  private:
   ThreadHostSync& sync_;
   const uint32_t threadNum_;
-  int exclusiveDepth_ = 0;
-  bool acquiredWithLock_ = false;
 };
 
 // The ThreadHostSync of the thread host `granule` runs on inside a region

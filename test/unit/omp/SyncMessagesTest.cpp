@@ -44,8 +44,8 @@ TEST(SyncMessagesTest, RefusesWrongLengthsUnknownOperationsAndFlags) {
   std::string error;
   EXPECT_FALSE(decodeSyncRequest(request.data(), request.size() - 1, decodedRequest, error));
   EXPECT_EQ(error, "synchronisation request of 47 bytes, not 48");
-  for (uint32_t op : {0u, uint32_t(SyncOp::ReductionArrive), uint32_t(kLastSyncOp) + 1,
-                      0xffffffffu}) {
+  for (uint32_t op : {0u, kRetiredSyncOps[0], kRetiredSyncOps[1],
+                      uint32_t(SyncOp::ReductionArrive), uint32_t(kLastSyncOp) + 1, 0xffffffffu}) {
     for (int i = 0; i < 4; ++i) request[size_t(i)] = uint8_t(op >> (8 * i));
     EXPECT_FALSE(decodeSyncRequest(request.data(), request.size(), decodedRequest, error));
     EXPECT_EQ(error, "unknown synchronisation operation " + std::to_string(op));
@@ -103,11 +103,11 @@ TEST(SyncMessagesTest, RefusesMalformedAllocatorTraits) {
 }
 
 TEST(SyncMessagesTest, ExactlyTheReleasingOperationsFollowAnUpdate) {
-  for (SyncOp op : {SyncOp::Join, SyncOp::Barrier, SyncOp::Unlock, SyncOp::ExclusiveUnlock,
+  for (SyncOp op : {SyncOp::Join, SyncOp::Barrier, SyncOp::Unlock,
                     SyncOp::Release, SyncOp::OrderedLeave, SyncOp::LibcUnlock, SyncOp::Atomic})
     EXPECT_TRUE(syncOpReleases(op)) << uint32_t(op);
   for (SyncOp op : {SyncOp::Lock, SyncOp::NestLock, SyncOp::TestLock, SyncOp::TestNestLock,
-                    SyncOp::Exclusive, SyncOp::Acquire, SyncOp::Single, SyncOp::Copyprivate,
+                    SyncOp::Acquire, SyncOp::Single, SyncOp::Copyprivate,
                     SyncOp::LoopChunk, SyncOp::OrderedEnter, SyncOp::OrderedSkip,
                     SyncOp::LibcLock})
     EXPECT_FALSE(syncOpReleases(op)) << uint32_t(op);
