@@ -216,8 +216,9 @@ class MpiPeerLink::Impl {
   void onPeerClosed(transport::Connection& connection) {
     std::string dropLine = std::exchange(droppedPartLine(), "");
     std::optional<uint32_t> part = partOf(connection);
-    bool finished = true;
-    if (part && watchingPeers_) {
+    bool joined = watchingPeers_;
+    bool finished = false;
+    if (part && joined) {
       // Once this part has said that its own ranks finished, the others
       // send it no more states (sendState), not even their final one: a
       // part that closes then may have finished unseen, and no rank here
@@ -226,7 +227,15 @@ class MpiPeerLink::Impl {
       finished = partStates_[*part].finished || partStates_[part_.partIndex].finished;
     }
     std::lock_guard<std::mutex> guard(worldMutex_);
-    if (finished || !world_) {
+    // At the job's end (this part has left, or one of the two finished)
+    // the drop is no loss, nor worth a line: a part that exits with this
+    // part's final frames unread resets the connection ('read failed:
+    // Connection reset by peer'), which is how parts often part. Had that
+    // part failed, its own exit status tells the client.
+    if (!world_ || finished) return;
+    // Before join() succeeded the drop is that failure's, which join()
+    // reports; the line says why.
+    if (!part || !joined) {
       if (!dropLine.empty()) std::fprintf(stderr, "synergy-run: cluster: %s\n", dropLine.c_str());
       return;
     }
