@@ -262,14 +262,15 @@ void HostSyncService::runProxy(Proxy& proxy) {
   for (; proxy.libcDepth > 0; --proxy.libcDepth) libcLock_.unlock();
 }
 
-void HostSyncService::arriveAtBarrier() {
+void HostSyncService::arriveAtBarrier(bool completesTasks) {
   uint32_t generation = team_.barrier.generation();
   if (!team_.barrier.arrive()) {
     team_.barrier.awaitOpening(generation);
     return;
   }
-  // The main host's threads run the team's tasks while they wait.
-  while (team_.tasks.unfinished.load(std::memory_order_acquire) != 0)
+  // The main host's threads run its tasks while they wait at a barrier; at
+  // a reduction they run none, and the barrier completes no task there.
+  while (completesTasks && team_.tasks.unfinished.load(std::memory_order_acquire) != 0)
     std::this_thread::yield();
   team_.barrier.complete();
   team_.tasks.signal();
@@ -303,11 +304,11 @@ void HostSyncService::serveBlocking(Proxy& proxy, const SyncRequest& request) {
   };
   switch (request.op) {
     case SyncOp::Barrier:
-      arriveAtBarrier();
+      arriveAtBarrier(true);
       answer(host, thread, team_.copyprivateData.load(std::memory_order_acquire), 0, true);
       return;
     case SyncOp::ReductionArrive:
-      arriveAtBarrier();
+      arriveAtBarrier(false);
       answer(host, thread, 0, 0, false);
       return;
     case SyncOp::Lock:

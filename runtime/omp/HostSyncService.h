@@ -98,8 +98,10 @@ class HostSyncService {
   void performAtomic(uint32_t host, const SyncRequest& request);
   void runProxy(Proxy& proxy);
   void serveBlocking(Proxy& proxy, const SyncRequest& request);
-  // The host's party arrives at the team barrier and waits for it to open.
-  void arriveAtBarrier();
+  // The host's party arrives at the team barrier and waits for it to open;
+  // as the last to arrive, with `completesTasks` (a barrier, not a
+  // reduction), it first waits for the main host's tasks.
+  void arriveAtBarrier(bool completesTasks);
   void answer(uint32_t host, uint32_t threadNum, uint64_t first, uint64_t second, bool acquires);
   [[noreturn]] void fail(uint32_t host, const std::string& message);
 

@@ -203,6 +203,7 @@ int serveThreadHost(std::shared_ptr<granule::Module> module, const granule::Gran
     team.microtask = share.microtask;
     team.arguments = share.arguments;
     team.spansHosts = true;
+    team.localMembers = int(share.threads.size());
     team.threadHost = &sync;
     team.reductionLeader = int(share.threads[0].threadNum);
     team.reductionWritesShared = false;

@@ -27,7 +27,9 @@
 // ships its writes so far (a copy update, so the private copies travel with
 // them) and the address of that thread's list; the main host's thread 0,
 // after folding its local threads', applies the combiner to each remote
-// list, then writes the shared variables as on one host. A nested team on a
+// list, then writes the shared variables as on one host. Explicit tasks run
+// on the host that created them; a barrier opens only once every host's
+// tasks are done (omp/Tasking.h). A nested team on a
 // thread host is serialised, as libgomp runs it with nesting off. A thread
 // host's threads may grow the memory: malloc runs under libc's lock, which
 // the main host grants, so there is one heap, and the growth travels with

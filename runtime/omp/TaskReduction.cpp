@@ -74,6 +74,13 @@ uint32_t initialise(OmpThread& me, uint32_t count, uint32_t inputs) {
   return publish(taskPoolOf(me), group, createReduction(me, count, inputs));
 }
 
+// The members of the thread's team that take part in a team reduction
+// here: in a team that spans hosts each process runs its own (a task runs
+// on the host that created it, so a member's copy only gathers its own
+// host's tasks), and the members' private variables then meet in the
+// ordinary reduction across hosts.
+int membersHere(OmpThread& me) { return me.at.team ? me.at.team->localMembers : 1; }
+
 // A member joins the team's reduction(task, ...) construct, starting it if
 // it is the first: its private variables are named in `inputs`, and the
 // tasks it creates from now on belong to the construct's taskgroup.
@@ -81,7 +88,8 @@ uint32_t joinTeamReduction(OmpThread& me, uint32_t count, uint32_t inputs) {
   Granule& granule = me.granule;
   TaskPool& pool = taskPoolOf(me);
   const std::shared_ptr<Task>& task = currentTask(me);
-  size_t members = size_t(me.teamSize());
+  size_t threads = size_t(me.teamSize());
+  size_t members = size_t(membersHere(me));
   size_t member = size_t(me.at.threadNum);
   std::lock_guard guard(pool.teamReductionLock);
   std::shared_ptr<TaskGroup>& group = pool.teamReduction;
@@ -89,12 +97,12 @@ uint32_t joinTeamReduction(OmpThread& me, uint32_t count, uint32_t inputs) {
     group = std::make_shared<TaskGroup>();
     group->outer = task->openGroup;
     std::unique_ptr<TaskReduction> reduction = createReduction(me, count, inputs);
-    reduction->outerOfMember.resize(members);
-    for (TaskReductionItem& item : reduction->items) item.privates.assign(members, 0);
+    reduction->outerOfMember.resize(threads);
+    for (TaskReductionItem& item : reduction->items) item.privates.assign(threads, 0);
     publish(pool, group, std::move(reduction));
     // The copies' initial values reach the replicas of the threads whose
     // tasks update them.
-    releaseMemory(granule);
+    releaseForTasks(me);
   }
   TaskReduction& reduction = *group->reduction;
   if (reduction.items.size() != count) granule.trap("team task reduction of another shape");
@@ -121,7 +129,7 @@ void leaveTeamReduction(OmpThread& me) {
   if (!group || !group->reduction || group->reduction->outerOfMember.empty())
     granule.trap("__kmpc_task_reduction_modifier_fini without a task reduction");
   TaskReduction& reduction = *group->reduction;
-  int members = me.teamSize();
+  int members = membersHere(me);
   TaskPool& pool = taskPoolOf(me);
   reduction.arrived.fetch_add(1, std::memory_order_acq_rel);
   pool.signal();
@@ -129,7 +137,7 @@ void leaveTeamReduction(OmpThread& me) {
     return reduction.arrived.load(std::memory_order_acquire) == members &&
            group->pending.load(std::memory_order_acquire) == 0;
   });
-  acquireMemory(granule);
+  acquireForTasks(me);
   size_t member = size_t(me.at.threadNum);
   for (TaskReductionItem& item : reduction.items) {
     uint32_t copy = item.copies[member];

@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "omp/Team.h"
+#include "omp/ThreadHostSync.h"
 
 using synergy::granule::Granule;
 
@@ -127,9 +128,9 @@ void runTask(OmpThread& me, const std::shared_ptr<Task>& task) {
   std::shared_ptr<Task> interrupted = me.at.task;
   me.at.task = task;
   bool shared = me.teamSize() > 1;
-  if (shared) acquireMemory(granule);
+  if (shared) acquireForTasks(me);
   callTableFunctionU32(granule, task->routine, {uint32_t(me.globalThreadId()), task->address});
-  if (shared) releaseMemory(granule);
+  if (shared) releaseForTasks(me);
   me.at.task = std::move(interrupted);
   finishRun(me, task);
 }
@@ -237,7 +238,7 @@ void spawn(OmpThread& me, const std::shared_ptr<Task>& task,
   bool deferrable = threads > 1 && !task->included;
   // The task's data (and whatever it reads) must reach the replica that
   // runs it, which may be queued as soon as its predecessors complete.
-  if (deferrable) releaseMemory(me.granule);
+  if (deferrable) releaseForTasks(me);
   task->runs.fetch_add(1, std::memory_order_acq_rel);
   bool runNow;
   {
@@ -272,7 +273,7 @@ void waitForDependences(OmpThread& me, const std::vector<DependRequest>& request
     return std::all_of(predecessors.begin(), predecessors.end(),
                        [](const auto& task) { return task->completed.load(); });
   });
-  acquireMemory(me.granule);
+  acquireForTasks(me);
 }
 
 void beginTaskgroup(OmpThread& me) {
@@ -289,7 +290,7 @@ void endTaskgroup(OmpThread& me) {
   runTasksUntil(me, taskPoolOf(me), Wait::InTask,
                 [&] { return group->pending.load(std::memory_order_acquire) == 0; });
   task->openGroup = group->outer;
-  acquireMemory(me.granule);
+  acquireForTasks(me);
   if (group->reduction) {
     combineTaskReduction(me, *group->reduction);
     TaskPool& pool = taskPoolOf(me);
@@ -366,6 +367,14 @@ void taskloop(OmpThread& me, uint32_t patternAddress, bool deferred, uint32_t lo
 }
 
 }  // namespace
+
+void acquireForTasks(OmpThread& me) {
+  if (!threadHostSyncOf(me.granule)) acquireMemory(me.granule);
+}
+
+void releaseForTasks(OmpThread& me) {
+  if (!threadHostSyncOf(me.granule)) releaseMemory(me.granule);
+}
 
 TaskPool& taskPoolOf(OmpThread& me) {
   if (me.at.team) return me.at.team->tasks;
@@ -480,7 +489,7 @@ uint32_t Z_envZ___kmpc_omp_taskwait(void* host, uint32_t, uint32_t) {
   std::shared_ptr<Task> task = currentTask(me);
   runTasksUntil(me, taskPoolOf(me), Wait::InTask,
                 [&] { return task->children.load(std::memory_order_acquire) == 0; });
-  acquireMemory(me.granule);
+  acquireForTasks(me);
   return 0;
 }
 
@@ -544,7 +553,7 @@ void Z_envZ_omp_fulfill_event(void* host, uint32_t event) {
   OmpThread& me = ompThread(Granule::fromHost(host));
   std::shared_ptr<Task> task = liveTask(me, event);
   // What the fulfilling thread wrote before is part of the task's result.
-  releaseMemory(me.granule);
+  releaseForTasks(me);
   finishRun(me, task);
 }
 

@@ -32,6 +32,18 @@
 // and releases after running it, and every wait for tasks acquires once the
 // tasks it waited for are complete.
 //
+// In a team whose threads span hosts (omp/RemoteThreads.h) each process
+// has its own pool, so a task runs on the host that created it (any thread
+// of the team may run a task, so this is allowed), and its dependences,
+// which are among siblings, stay there too. A thread host's threads share
+// its copy of the memory, so tasking synchronises no memory there: a task
+// reaches no other host before the host's next barrier, lock or join
+// carries its writes. A barrier completes only once no host has a task
+// left: a thread host's party arrives at the team barrier only once all its
+// threads are at the barrier and its pool is empty (ThreadHostSync), and
+// the main host's last arriver waits for the main host's pool to empty, so
+// no task is created after the barrier has counted its host.
+//
 //===----------------------------------------------------------------------===//
 #pragma once
 
@@ -120,6 +132,11 @@ class TaskPool {
     events.wakeAll();
   }
 };
+
+// The memory synchronisation of tasking's points (a task's start and end,
+// a wait for tasks): none on a thread host, whose threads share one copy.
+void acquireForTasks(OmpThread& me);
+void releaseForTasks(OmpThread& me);
 
 // The task the thread is running (its implicit task, created on first use).
 const std::shared_ptr<Task>& currentTask(OmpThread& me);

@@ -144,6 +144,7 @@ Team::Team(Team* parentTeam, int teamSize, int active, int parentNum, uint64_t s
       level(parentTeam ? parentTeam->level + 1 : 1),
       activeLevel(active),
       parentThreadNum(parentNum),
+      localMembers(teamSize),
       spins(spinCount),
       barrier(barrierParties ? barrierParties : teamSize, spinCount),
       reductionLists(size_t(teamSize)) {}
@@ -293,6 +294,7 @@ void OmpRuntime::forkCall(OmpThread& encountering, uint32_t microtask,
             spinsForTeam(size), local + int(placement.size()));
   team.microtask = microtask;
   team.arguments = std::move(arguments);
+  team.localMembers = local;
   std::vector<Worker*> workers = acquireWorkers(granule, local - 1);
   if (!placement.empty()) {
     team.spansHosts = true;

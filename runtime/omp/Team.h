@@ -125,6 +125,10 @@ class Team {
   const int level;        // nesting depth, including inactive regions
   const int activeLevel;  // enclosing teams with more than one thread
   const int parentThreadNum;
+  // Its threads that run in this process: all of them, except in a team
+  // that spans hosts (set by the fork on the main host, by the region's
+  // share on a thread host).
+  int localMembers;
   // How long its threads spin before they sleep in any wait (SpinCounts).
   const uint64_t spins;
   Barrier barrier;

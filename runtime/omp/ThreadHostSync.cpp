@@ -114,14 +114,20 @@ SyncReply ThreadHostSync::call(SyncRequest request, bool answered, uint32_t redu
 
 void ThreadHostSync::barrier(OmpThread& me) {
   Team& team = *me.at.team;
+  TaskPool& tasks = team.tasks;
   uint32_t generation = team.barrier.generation();
   if (!team.barrier.arrive()) {
-    team.barrier.awaitOpening(generation);
+    runTasksAsAtBarrier(me, [&] { return team.barrier.generation() != generation; });
     return;
   }
+  // Every thread of the host is here, so once the host's tasks are done no
+  // more can be created before the barrier opens: only then does the host's
+  // party arrive, carrying the tasks' writes.
+  runTasksAsAtBarrier(me, [&] { return tasks.unfinished.load(std::memory_order_acquire) == 0; });
   SyncReply reply = call(SyncRequest{SyncOp::Barrier, uint32_t(me.at.threadNum), {}}, true);
   team.copyprivateData.store(uint32_t(reply.results[0]), std::memory_order_release);
   team.barrier.complete();
+  tasks.signal();
 }
 
 int ThreadHostSync::lock(OmpThread& me, uint32_t key, bool nested) {

@@ -5,10 +5,11 @@
 // of the team lives on the main host (omp/HostSyncService.h). This is the
 // thread host's half, the --dsm rules with the host's copy as one replica:
 //
-//  - a barrier is first a local one; its last arriver releases the host's
-//    writes (a copy update), asks the main host, and opens the local barrier
-//    once the answer's update is in the copy: one round trip per barrier
-//    and host, not per thread;
+//  - a barrier is first a local one, where the host's threads run the
+//    host's tasks (omp/Tasking.h); its last arriver, once no task is left,
+//    releases the host's writes (a copy update), asks the main host, and
+//    opens the local barrier once the answer's update is in the copy: one
+//    round trip per barrier and host, not per thread;
 //  - a lock, critical or the atomics' exclusive lock is granted by the main
 //    host, whose answer brings the copy up to date (acquire); leaving it
 //    sends the host's writes and the unlock in one go, unanswered (release);
