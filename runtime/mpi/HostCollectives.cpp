@@ -349,13 +349,6 @@ void foldRunsInto(const HostPhases& phases, const std::vector<const uint8_t*>& p
   reduction.foldInto(operands, out);
 }
 
-void foldRunsInto(const HostPhases& phases, const std::vector<Bytes>& partials,
-                  const Reduction& reduction, uint8_t* out) {
-  std::vector<const uint8_t*> at;
-  for (const Bytes& partial : partials) at.push_back(partial.data());
-  foldRunsInto(phases, at, reduction.bytes(), reduction, out);
-}
-
 // Concatenates the blocks of this host's members, in their order.
 Bytes gatherOnHost(HostPhases& phases, Bytes mine) {
   const std::vector<int>& members = phases.membersOf(phases.myHost());
@@ -547,13 +540,18 @@ std::vector<const uint8_t*> meetingOperands(HostCall& call, const HostPhases& ph
   return operands;
 }
 
-// foldOnHost() of the contributions this host's members posted in
-// `meeting`.
-Bytes foldMeeting(HostCall& call, const HostPhases& phases, const HostMeeting& meeting,
-                  const Reduction& reduction) {
-  std::vector<Bytes> packedAside;
-  return foldOnHost(phases, meetingOperands(call, phases, meeting, reduction, packedAside),
-                    reduction);
+// This host's partial result of `reduction` (foldOnHost()'s layout). A
+// host of one member has its contribution as its result: read where it is
+// (or from its packed copy in `packedAside`), not copied. Any other's is
+// folded into `folded`.
+const uint8_t* hostPartial(HostCall& call, const HostPhases& phases, const HostMeeting& meeting,
+                           const Reduction& reduction, std::vector<Bytes>& packedAside,
+                           Bytes& folded) {
+  std::vector<const uint8_t*> operands =
+      meetingOperands(call, phases, meeting, reduction, packedAside);
+  if (operands.size() == 1) return operands[0];
+  folded = foldOnHost(phases, operands, reduction);
+  return folded.data();
 }
 
 // Where a large reduction's partial results cross hosts in segments: the
@@ -664,17 +662,9 @@ int reduceAcrossHosts(HostCall& call, int comm, const uint8_t* send, uint8_t* re
     return abi::kSuccess;
   }
   meeting.awaitMembers();
-  // This host's partial result. A host of one member has its contribution
-  // as its result: read where it is, not copied.
   std::vector<Bytes> packedAside;
-  std::vector<const uint8_t*> operands =
-      meetingOperands(call, phases, meeting, reduction, packedAside);
   Bytes folded;
-  const uint8_t* partial = operands[0];
-  if (operands.size() > 1) {
-    folded = foldOnHost(phases, operands, reduction);
-    partial = folded.data();
-  }
+  const uint8_t* partial = hostPartial(call, phases, meeting, reduction, packedAside, folded);
   std::vector<int64_t> segments = reduceSegments(phases, reduction);
   size_t segmentCount = segments.size() - 1;
   int64_t instanceBytes = type.size;
@@ -763,11 +753,30 @@ int allreduceAcrossHosts(HostCall& call, int comm, const uint8_t* send, uint8_t*
     return abi::kSuccess;
   }
   meeting.awaitMembers();
-  std::vector<Bytes> partials = exchangeWithLeaders(
-      phases, foldMeeting(call, phases, meeting, reduction),
-      [&](int host) { return reduction.bytes() * int64_t(phases.runsOf(host).size()); });
+  std::vector<Bytes> packedAside;
+  Bytes folded;
+  const uint8_t* partial = hostPartial(call, phases, meeting, reduction, packedAside, folded);
+  // The leaders exchange their hosts' partial results, sent from where they
+  // are and received into buffers nothing zero-fills.
+  std::vector<std::unique_ptr<uint8_t[]>> received(size_t(phases.hosts()));
+  std::vector<const uint8_t*> partials(size_t(phases.hosts()));
+  HostPhases::Posted posted;
+  for (int host = 0; host < phases.hosts(); ++host) {
+    if (host == phases.myHost()) {
+      partials[size_t(host)] = partial;
+      continue;
+    }
+    int64_t bytes = reduction.bytes() * int64_t(phases.runsOf(host).size());
+    received[size_t(host)].reset(new uint8_t[size_t(bytes)]);
+    partials[size_t(host)] = received[size_t(host)].get();
+    phases.postReceive(posted, phases.leaderOf(host), received[size_t(host)].get(), bytes);
+  }
+  int64_t myBytes = reduction.bytes() * int64_t(phases.runsOf(phases.myHost()).size());
+  for (int host = 0; host < phases.hosts(); ++host)
+    if (host != phases.myHost()) phases.postSend(posted, phases.leaderOf(host), partial, myBytes);
+  phases.waitAll(posted);
   Bytes result(size_t(reduction.bytes()));
-  foldRunsInto(phases, partials, reduction, result.data());
+  foldRunsInto(phases, partials, reduction.bytes(), reduction, result.data());
   for (size_t i = 0; i < members.size(); ++i) {
     const Contribution& slot = meeting.slotOf(i);
     unpackTyped(result.data(), slot.recv, *slot.recvType, slot.recvCount);

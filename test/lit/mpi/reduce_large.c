@@ -1,13 +1,14 @@
-// MPI_Reduce of contributions large enough that a reduction across hosts
-// sends its partial results in segments and the root's host folds each
-// segment as it comes (mpi/HostCollectives.cpp): a sum of doubles whose
+// MPI_Reduce and MPI_Allreduce of large contributions. A reduction across
+// hosts sends its partial results in segments and the root's host folds
+// each segment as it comes (mpi/HostCollectives.cpp): a sum of doubles whose
 // count is no multiple of a segment, a non-commutative user-defined op on
 // 2x2 matrices (a fold out of rank order shows in the product), a
 // commutative one on a contiguous type of 12 bytes (segments of whole
 // instances), MPI_IN_PLACE at the root, every root; on MPI_COMM_WORLD and
 // on a communicator whose ranks are grouped by host (MPI_COMM_TYPE_SHARED),
 // so that each host holds one run of consecutive ranks. Each root prints a
-// digest of its result.
+// digest of its result; the allreduce (in place on odd ranks) is printed by
+// every rank.
 // RUN: %mpi-diff %s %t 1 2 3 4
 #include <mpi.h>
 #include <stdio.h>
@@ -90,6 +91,24 @@ static void reduceAll(MPI_Comm comm, const char* name) {
              product[4 * kMatrices - 1]);
     }
   }
+  // MPI_Allreduce of the same matrices, in place on odd ranks: every rank
+  // prints its digest.
+  for (int m = 0; m < kMatrices; ++m) {
+    int* at = matrices + 4 * m;
+    at[0] = (rank + 5 + m) % 1009;
+    at[1] = (7 * rank + 2) % 1009;
+    at[2] = (m % 3) + 2 * rank;
+    at[3] = 1 + (m + 3 * rank) % 5;
+  }
+  if (rank % 2 == 1) {
+    for (int i = 0; i < 4 * kMatrices; ++i) product[i] = matrices[i];
+    MPI_Allreduce(MPI_IN_PLACE, product, kMatrices, matrix, op, comm);
+  } else {
+    MPI_Allreduce(matrices, product, kMatrices, matrix, op, comm);
+  }
+  long long digest = 0;
+  for (int i = 0; i < 4 * kMatrices; ++i) digest = (digest * 31 + product[i]) % 1000000007;
+  printf("%s rank %d: allreduce product %lld\n", name, rank, digest);
   MPI_Type_free(&matrix);
   MPI_Type_free(&triple);
   MPI_Op_free(&op);
