@@ -14,7 +14,10 @@
 // and writes them in place (packing what goes to other hosts straight
 // from them), which saves each member's data two copies and the trip
 // through the mailboxes. The other collectives still send their local
-// phases as messages.
+// phases as messages. A large MPI_Reduce sends its hosts' partial results
+// to the root's host in segments, which that host folds as they come
+// (reduceSegments()); a host of one member sends its contribution from
+// where it is.
 //
 // The messages are point-to-point sends and receives through the World.
 // Where a step sends to several hosts or members (the leaders' exchange, a
@@ -30,6 +33,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <cstdint>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -277,10 +281,11 @@ struct Reduction {
   }
 
   // The rank-order fold of `operands` (packed, in rank order) into `out`,
-  // bytes() long: x0 op (x1 op (...)). Reads each operand where it is.
+  // bytes() long: x0 op (x1 op (...)). Reads each operand where it is; the
+  // last may be `out` itself.
   void foldInto(const std::vector<const uint8_t*>& operands, uint8_t* out) const {
     if (bytes() == 0) return;
-    std::memcpy(out, operands.back(), size_t(bytes()));
+    if (operands.back() != out) std::memcpy(out, operands.back(), size_t(bytes()));
     for (int i = int(operands.size()) - 2; i >= 0; --i) combine(operands[size_t(i)], out);
   }
 
@@ -325,16 +330,17 @@ Bytes reduceOnHost(HostPhases& phases, Bytes mine, const Reduction& reduction) {
   return foldOnHost(phases, packed, reduction);
 }
 
-// The rank-order fold of every host's run results (`partials`, by host, as
-// foldOnHost makes them), each reduction.bytes() long, into `out`.
-void foldRunsInto(const HostPhases& phases, const std::vector<Bytes>& partials,
-                  const Reduction& reduction, uint8_t* out) {
+// The rank-order fold of every host's run results into `out`: `partials`
+// holds each host's, as foldOnHost makes them (run r at r * `stride`), and
+// each is reduction.bytes() long.
+void foldRunsInto(const HostPhases& phases, const std::vector<const uint8_t*>& partials,
+                  int64_t stride, const Reduction& reduction, uint8_t* out) {
   std::vector<std::pair<int, const uint8_t*>> runs;  // (first rank, result)
   for (int host = 0; host < phases.hosts(); ++host) {
     const std::vector<HostPhases::Run>& ofHost = phases.runsOf(host);
     for (size_t r = 0; r < ofHost.size(); ++r)
       runs.emplace_back(phases.firstOf(host, ofHost[r]),
-                        partials[size_t(host)].data() + int64_t(r) * reduction.bytes());
+                        partials[size_t(host)] + int64_t(r) * stride);
   }
   std::sort(runs.begin(), runs.end(),
             [](const auto& a, const auto& b) { return a.first < b.first; });
@@ -509,15 +515,17 @@ bool anyNegative(const int32_t* counts, int members) {
   return std::any_of(counts, counts + members, [](int32_t count) { return count < 0; });
 }
 
-// foldOnHost() of the contributions this host's members posted in
-// `meeting` (send, recvType, recvCount) for `reduction`. A predefined op
+// The contributions this host's members posted in `meeting` (send,
+// recvType, recvCount) for `reduction`, in member order. A predefined op
 // reads a contiguous contribution where it is; the others are packed first
-// (a user-defined op gets copies: it runs in this rank's guest, which may
-// write what it is given).
-Bytes foldMeeting(HostCall& call, const HostPhases& phases, const HostMeeting& meeting,
-                  const Reduction& reduction) {
+// into `packedAside` (a user-defined op gets copies: it runs in this
+// rank's guest, which may write what it is given).
+std::vector<const uint8_t*> meetingOperands(HostCall& call, const HostPhases& phases,
+                                            const HostMeeting& meeting,
+                                            const Reduction& reduction,
+                                            std::vector<Bytes>& packedAside) {
   size_t members = phases.membersOf(phases.myHost()).size();
-  std::vector<Bytes> packedAside(members);
+  packedAside.resize(members);
   std::vector<const uint8_t*> operands;
   for (size_t i = 0; i < members; ++i) {
     const Contribution& slot = meeting.slotOf(i);
@@ -529,7 +537,52 @@ Bytes foldMeeting(HostCall& call, const HostPhases& phases, const HostMeeting& m
       operands.push_back(packedAside[i].data());
     }
   }
-  return foldOnHost(phases, operands, reduction);
+  return operands;
+}
+
+// This host's partial result of `reduction` (foldOnHost()'s layout). A
+// host of one member has its contribution as its result: read where it is
+// (or from its packed copy in `packedAside`), not copied. Any other's is
+// folded into `folded`.
+const uint8_t* hostPartial(HostCall& call, const HostPhases& phases, const HostMeeting& meeting,
+                           const Reduction& reduction, std::vector<Bytes>& packedAside,
+                           Bytes& folded) {
+  std::vector<const uint8_t*> operands =
+      meetingOperands(call, phases, meeting, reduction, packedAside);
+  if (operands.size() == 1) return operands[0];
+  folded = foldOnHost(phases, operands, reduction);
+  return folded.data();
+}
+
+// Where a large reduction's partial results cross hosts in segments: the
+// instance at which each segment starts, then `count`. A reduction of at
+// least kPipelinedReduceBytes whose hosts each hold one run of consecutive
+// ranks goes in segments of about kReduceSegmentBytes, so that the root's
+// leader folds the first segments while the later ones are still on their
+// way (a 512 KiB MPI_Reduce over two hosts took 4x OpenMPI's time when
+// its leader received the whole partial before folding any of it); any
+// other goes whole. Every host computes the same segments.
+constexpr int64_t kPipelinedReduceBytes = 256 << 10;
+constexpr int64_t kReduceSegmentBytes = 64 << 10;
+
+std::vector<int64_t> reduceSegments(const HostPhases& phases, const Reduction& reduction) {
+  bool oneRunEach = true;
+  for (int host = 0; host < phases.hosts(); ++host)
+    oneRunEach = oneRunEach && phases.runsOf(host).size() == 1;
+  int64_t instanceBytes = std::max<int64_t>(reduction.type.size, 1);
+  int64_t perSegment = std::max<int64_t>(kReduceSegmentBytes / instanceBytes, 1);
+  std::vector<int64_t> starts{0};
+  if (oneRunEach && reduction.bytes() >= kPipelinedReduceBytes)
+    for (int64_t start = perSegment; start < reduction.count; start += perSegment)
+      starts.push_back(start);
+  starts.push_back(reduction.count);
+  return starts;
+}
+
+// Whether the `bytes` at `a` and at `b` overlap.
+bool overlaps(const uint8_t* a, const uint8_t* b, int64_t bytes) {
+  auto from = reinterpret_cast<uintptr_t>(a), to = reinterpret_cast<uintptr_t>(b);
+  return bytes > 0 && from < to + uint64_t(bytes) && to < from + uint64_t(bytes);
 }
 
 // A reduction's contribution and result buffers, as a HostMeeting posts
@@ -609,34 +662,81 @@ int reduceAcrossHosts(HostCall& call, int comm, const uint8_t* send, uint8_t* re
     return abi::kSuccess;
   }
   meeting.awaitMembers();
-  Bytes partial = foldMeeting(call, phases, meeting, reduction);
+  std::vector<Bytes> packedAside;
+  Bytes folded;
+  const uint8_t* partial = hostPartial(call, phases, meeting, reduction, packedAside, folded);
+  std::vector<int64_t> segments = reduceSegments(phases, reduction);
+  size_t segmentCount = segments.size() - 1;
+  int64_t instanceBytes = type.size;
   int rootHost = phases.hostOf(root);
   if (phases.myHost() != rootHost) {
-    // The members' data is folded: they need not wait for the send.
+    // The members' data is folded, or is the leader's own: they need not
+    // wait for the send.
     meeting.release();
-    phases.send(phases.leaderOf(rootHost), partial);
+    HostPhases::Posted posted;
+    int64_t runsBytes = reduction.bytes() * int64_t(phases.runsOf(phases.myHost()).size());
+    for (size_t s = 0; s < segmentCount; ++s)
+      phases.postSend(posted, phases.leaderOf(rootHost), partial + segments[s] * instanceBytes,
+                      segmentCount == 1 ? runsBytes
+                                        : (segments[s + 1] - segments[s]) * instanceBytes);
+    phases.waitAll(posted);
     return abi::kSuccess;
   }
-  std::vector<Bytes> partials(size_t(phases.hosts()));
-  HostPhases::Posted posted;
-  for (int host = 0; host < phases.hosts(); ++host) {
-    if (host == rootHost) continue;
-    partials[size_t(host)].resize(size_t(reduction.bytes()) * phases.runsOf(host).size());
-    phases.postReceive(posted, phases.leaderOf(host), partials[size_t(host)].data(),
-                       int64_t(partials[size_t(host)].size()));
-  }
-  phases.waitAll(posted);
-  partials[size_t(rootHost)] = std::move(partial);
   // Straight into the root's buffer when it is contiguous: the operands
-  // are all partial results by now, none of them in that buffer.
+  // are partial results or contributions outside it (an MPI_IN_PLACE
+  // contribution read in place is copied first).
   const Contribution& atRoot = meeting.slotOf(size_t(phases.indexOnHost(root)));
+  Bytes result;
+  uint8_t* out;
   if (atRoot.recvType->isContiguous()) {
-    foldRunsInto(phases, partials, reduction, atRoot.recv + atRoot.recvType->lb);
+    out = atRoot.recv + atRoot.recvType->lb;
   } else {
-    Bytes result(size_t(reduction.bytes()));
-    foldRunsInto(phases, partials, reduction, result.data());
-    unpackTyped(result.data(), atRoot.recv, *atRoot.recvType, atRoot.recvCount);
+    result.resize(size_t(reduction.bytes()));
+    out = result.data();
   }
+  if (folded.empty() && overlaps(partial, out, reduction.bytes())) {
+    folded.assign(partial, partial + reduction.bytes());
+    partial = folded.data();
+  }
+  // The other hosts' partial results, received by segment, each segment
+  // folded as soon as every host's has come. The host with the last ranks,
+  // whose result the fold starts from, sends straight into `out` when it
+  // has one run and is not the root's host, which saves copying it there.
+  int lastHost = phases.hostOf(phases.size() - 1);
+  bool lastIntoOut = lastHost != rootHost && phases.runsOf(lastHost).size() == 1 &&
+                     !overlaps(partial, out, reduction.bytes());
+  std::vector<std::unique_ptr<uint8_t[]>> received(size_t(phases.hosts()));
+  std::vector<uint8_t*> into(size_t(phases.hosts()));
+  std::vector<const uint8_t*> partials(size_t(phases.hosts()));
+  std::vector<HostPhases::Posted> posted(segmentCount);
+  for (int host = 0; host < phases.hosts(); ++host) {
+    if (host == rootHost) {
+      partials[size_t(host)] = partial;
+      continue;
+    }
+    size_t runs = phases.runsOf(host).size();
+    if (host == lastHost && lastIntoOut) {
+      into[size_t(host)] = out;
+    } else {
+      received[size_t(host)].reset(new uint8_t[size_t(reduction.bytes()) * runs]);
+      into[size_t(host)] = received[size_t(host)].get();
+    }
+    partials[size_t(host)] = into[size_t(host)];
+    for (size_t s = 0; s < segmentCount; ++s)
+      phases.postReceive(posted[s], phases.leaderOf(host),
+                         into[size_t(host)] + segments[s] * instanceBytes,
+                         segmentCount == 1 ? reduction.bytes() * int64_t(runs)
+                                           : (segments[s + 1] - segments[s]) * instanceBytes);
+  }
+  for (size_t s = 0; s < segmentCount; ++s) {
+    phases.waitAll(posted[s]);
+    int64_t offset = segments[s] * instanceBytes;
+    std::vector<const uint8_t*> at;
+    for (const uint8_t* of : partials) at.push_back(of + offset);
+    foldRunsInto(phases, at, reduction.bytes(), reduction.over(segments[s + 1] - segments[s]),
+                 out + offset);
+  }
+  if (!result.empty()) unpackTyped(result.data(), atRoot.recv, *atRoot.recvType, atRoot.recvCount);
   meeting.release();
   return abi::kSuccess;
 }
@@ -653,11 +753,30 @@ int allreduceAcrossHosts(HostCall& call, int comm, const uint8_t* send, uint8_t*
     return abi::kSuccess;
   }
   meeting.awaitMembers();
-  std::vector<Bytes> partials = exchangeWithLeaders(
-      phases, foldMeeting(call, phases, meeting, reduction),
-      [&](int host) { return reduction.bytes() * int64_t(phases.runsOf(host).size()); });
+  std::vector<Bytes> packedAside;
+  Bytes folded;
+  const uint8_t* partial = hostPartial(call, phases, meeting, reduction, packedAside, folded);
+  // The leaders exchange their hosts' partial results, sent from where they
+  // are and received into buffers nothing zero-fills.
+  std::vector<std::unique_ptr<uint8_t[]>> received(size_t(phases.hosts()));
+  std::vector<const uint8_t*> partials(size_t(phases.hosts()));
+  HostPhases::Posted posted;
+  for (int host = 0; host < phases.hosts(); ++host) {
+    if (host == phases.myHost()) {
+      partials[size_t(host)] = partial;
+      continue;
+    }
+    int64_t bytes = reduction.bytes() * int64_t(phases.runsOf(host).size());
+    received[size_t(host)].reset(new uint8_t[size_t(bytes)]);
+    partials[size_t(host)] = received[size_t(host)].get();
+    phases.postReceive(posted, phases.leaderOf(host), received[size_t(host)].get(), bytes);
+  }
+  int64_t myBytes = reduction.bytes() * int64_t(phases.runsOf(phases.myHost()).size());
+  for (int host = 0; host < phases.hosts(); ++host)
+    if (host != phases.myHost()) phases.postSend(posted, phases.leaderOf(host), partial, myBytes);
+  phases.waitAll(posted);
   Bytes result(size_t(reduction.bytes()));
-  foldRunsInto(phases, partials, reduction, result.data());
+  foldRunsInto(phases, partials, reduction.bytes(), reduction, result.data());
   for (size_t i = 0; i < members.size(); ++i) {
     const Contribution& slot = meeting.slotOf(i);
     unpackTyped(result.data(), slot.recv, *slot.recvType, slot.recvCount);
