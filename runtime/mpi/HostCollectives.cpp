@@ -9,12 +9,15 @@
 // then the runs of all hosts in rank order, so the fold is the rank-order
 // one whatever the op. A host holding consecutive ranks has one run.
 //
-// MPI_Reduce, MPI_Allreduce and MPI_Alltoall have no messages on a host:
-// its members post their buffers in a HostMeeting, and the leader reads
-// and writes them in place (packing what goes to other hosts straight
-// from them), which saves each member's data two copies and the trip
-// through the mailboxes. The other collectives still send their local
-// phases as messages. A large MPI_Reduce sends its hosts' partial results
+// MPI_Barrier, MPI_Reduce, MPI_Allreduce and MPI_Alltoall have no
+// messages on a host: its members post their buffers in a HostMeeting, and
+// the leader reads and writes them in place (packing what goes to other
+// hosts straight from them), which saves each member's data two copies and
+// the trip through the mailboxes. The other collectives still send their
+// local phases as messages. MPI_Bcast keeps them on purpose: its eager
+// messages let a root and its leader leave at once, so that broadcasts in
+// a row overlap, where a meeting would hold the leader until every member
+// of its host had come. A large MPI_Reduce sends its hosts' partial results
 // to the root's host in segments, which that host folds as they come
 // (reduceSegments()); a host of one member sends its contribution from
 // where it is.
@@ -604,18 +607,15 @@ bool usesHostCollectives(HostCall& call, int comm) {
 
 int barrierAcrossHosts(HostCall& call, int comm) {
   HostPhases phases(call, comm, CollectiveKind::Barrier);
+  HostMeeting meeting(call, phases.communicator(), phases.membersOf(phases.myHost()),
+                      CollectiveKind::Barrier, [](Contribution&) {});
   if (!phases.leads()) {
-    phases.send(phases.myLeader(), nullptr, 0);
-    phases.receive(phases.myLeader(), nullptr, 0);
+    meeting.awaitRelease();
     return abi::kSuccess;
   }
-  for (size_t i = 1; i < phases.membersOf(phases.myHost()).size(); ++i)
-    phases.receive(phases.membersOf(phases.myHost())[i], nullptr, 0);
-  for (int host = 0; host < phases.hosts(); ++host)
-    if (host != phases.myHost()) phases.send(phases.leaderOf(host), nullptr, 0);
-  for (int host = 0; host < phases.hosts(); ++host)
-    if (host != phases.myHost()) phases.receive(phases.leaderOf(host), nullptr, 0);
-  shareOnHost(phases, {});
+  meeting.awaitMembers();
+  exchangeWithLeaders(phases, {}, [](int) { return int64_t(0); });
+  meeting.release();
   return abi::kSuccess;
 }
 

@@ -16,7 +16,9 @@ HostMeeting::HostMeeting(HostCall& call, Communicator& comm, const std::vector<i
   slot.kind = int(kind);
   fill(slot);
   // Only the leader reads the slot: it alone needs to see the post.
-  if (me != members_[0]) call.world().publishMark(call.rank.worldRank, comm, slot.posted, sequence_);
+  if (me != members_[0])
+    call.world().publishMarkFor(call.rank.worldRank, comm, slot.posted, sequence_,
+                                std::span<const int>(members_.data(), 1));
 }
 
 void HostMeeting::awaitMembers() {
@@ -24,9 +26,10 @@ void HostMeeting::awaitMembers() {
     WaitInfo info{call_.name, members_[i], 0, &comm_};
     std::atomic<uint64_t>& posted = slots_[size_t(members_[i])].posted;
     if (posted.load(std::memory_order_acquire) < sequence_ &&
-        !call_.world().waitUntilReady(call_.rank.worldRank, info, [&] {
-          return posted.load(std::memory_order_acquire) >= sequence_;
-        }))
+        !call_.world().waitUntilReady(
+            call_.rank.worldRank, info,
+            [&] { return posted.load(std::memory_order_acquire) >= sequence_; },
+            World::Awaited::ThisHost))
       call_.leaveAbortedJob();
   }
 }
@@ -36,17 +39,19 @@ const Contribution& HostMeeting::slotOf(size_t index) const {
 }
 
 void HostMeeting::release() {
-  call_.world().publishMark(call_.rank.worldRank, comm_,
-                            comm_.finishedUpTo[members_[0]].value, sequence_);
+  call_.world().publishMarkFor(call_.rank.worldRank, comm_,
+                               comm_.finishedUpTo[members_[0]].value, sequence_,
+                               std::span<const int>(members_).subspan(1));
 }
 
 void HostMeeting::awaitRelease() {
   std::atomic<uint64_t>& released = comm_.finishedUpTo[members_[0]].value;
   WaitInfo info{call_.name, members_[0], 0, &comm_};
   if (released.load(std::memory_order_acquire) < sequence_ &&
-      !call_.world().waitUntilReady(call_.rank.worldRank, info, [&] {
-        return released.load(std::memory_order_acquire) >= sequence_;
-      }))
+      !call_.world().waitUntilReady(
+          call_.rank.worldRank, info,
+          [&] { return released.load(std::memory_order_acquire) >= sequence_; },
+          World::Awaited::ThisHost))
     call_.leaveAbortedJob();
 }
 

@@ -20,6 +20,11 @@
 // before, and the leader reads a member's slot only between that member's
 // post and its release, so no slot set is written while it is read.
 //
+// A post wakes only the leader and a release only the host's members, and
+// their waits are for ranks of this host (World::Awaited::ThisHost): they
+// leave the connections to other hosts to the leader, which waits for the
+// other hosts' leaders meanwhile and so reads their answer itself.
+//
 //===----------------------------------------------------------------------===//
 #pragma once
 

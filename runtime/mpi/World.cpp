@@ -48,6 +48,14 @@ constexpr int kYieldPolls = 20;
 constexpr auto kCrossHostPoll = std::chrono::microseconds(200);
 // 1 while a rank of this process is in that longer poll.
 std::atomic<int> crossHostPollers{0};
+// A rank of such a job that waits in a host's meeting (HostMeeting.h) for
+// its leader's release, or a leader for its members' posts, waits for a
+// rank of this process, which is mostly the leader on its cross-host
+// round trip: it keeps yielding between polls for as long, without taking
+// the one cross-host poller's turn, which the leader needs to read the
+// round trip's answer itself. Asleep, it would cost the leader a futex
+// wake-up and itself a scheduler wake-up on every collective.
+constexpr auto kHostMeetingPoll = kCrossHostPoll;
 
 // Whether membarrier(2) can run a full fence on every other thread of the
 // process, so that lock-free wakers need none of their own.
@@ -68,26 +76,39 @@ void cpuRelax() {
 #endif
 }
 
-// Polls `ready` until it holds; false when the budget ran out. `crossHost`:
-// the rank waits in a job spread over hosts.
+// What a waiting rank polls for: in a job on one host; in a job spread over
+// hosts, for anything (a message may come from another host); or there,
+// in a host's meeting, for ranks of this host only.
+enum class PollScope { OneHost, CrossHost, HostMeeting };
+
+// Yields between looks at `ready` until it holds or `budget` ran out.
 template <typename Ready>
-bool pollUntil(const Ready& ready, bool ownCpu, bool crossHost) {
+bool yieldPollFor(const Ready& ready, std::chrono::microseconds budget) {
+  bool done = false;
+  auto deadline = std::chrono::steady_clock::now() + budget;
+  do {
+    done = ready();
+    if (!done) std::this_thread::yield();
+  } while (!done && std::chrono::steady_clock::now() < deadline);
+  return done || ready();
+}
+
+// Polls `ready` until it holds; false when the budget ran out.
+template <typename Ready>
+bool pollUntil(const Ready& ready, bool ownCpu, PollScope scope) {
   if (!ownCpu) {
     for (int i = 0; i < kYieldPolls; ++i) {
       if (ready()) return true;
       std::this_thread::yield();
     }
+    if (scope == PollScope::HostMeeting) return yieldPollFor(ready, kHostMeetingPoll);
     int none = 0;
-    if (!crossHost || !crossHostPollers.compare_exchange_strong(none, 1, std::memory_order_relaxed))
+    if (scope == PollScope::OneHost ||
+        !crossHostPollers.compare_exchange_strong(none, 1, std::memory_order_relaxed))
       return ready();
-    bool done = false;
-    auto deadline = std::chrono::steady_clock::now() + kCrossHostPoll;
-    do {
-      done = ready();
-      if (!done) std::this_thread::yield();
-    } while (!done && std::chrono::steady_clock::now() < deadline);
+    bool done = yieldPollFor(ready, kCrossHostPoll);
     crossHostPollers.store(0, std::memory_order_relaxed);
-    return done || ready();
+    return done;
   }
   auto deadline = std::chrono::steady_clock::now() + kBusyPoll;
   do {
@@ -277,16 +298,23 @@ bool World::sleepUntil(int rank, const WaitInfo& info, util::FunctionRef<bool()>
   return !aborted_;
 }
 
-bool World::waitUntilReady(int rank, const WaitInfo& info, util::FunctionRef<bool()> ready) {
+bool World::waitUntilReady(int rank, const WaitInfo& info, util::FunctionRef<bool()> ready,
+                           Awaited awaited) {
   Mailbox& box = *mailboxes_[rank];
+  // A wait for ranks of this host leaves the connections to the ranks
+  // that wait for other hosts.
+  bool readsConnections = remote_ && awaited == Awaited::AnyHost;
   auto done = [&] {
-    if (remote_) remote_->receiveWhileWaiting();
+    if (readsConnections) remote_->receiveWhileWaiting();
     box.drain();
     return ready() || aborted_.load(std::memory_order_relaxed);
   };
   RankCallLock& callLock = callLocks_[rank];
   if (callLock.enabled() && callLock.heldHere()) return waitSharingRank(callLock, done);
-  if (done() || pollUntil(done, ranksOwnCpus_, remote_ != nullptr)) return !aborted_;
+  PollScope scope = !remote_                   ? PollScope::OneHost
+                    : awaited == Awaited::AnyHost ? PollScope::CrossHost
+                                                  : PollScope::HostMeeting;
+  if (done() || pollUntil(done, ranksOwnCpus_, scope)) return !aborted_;
   return sleepUntil(rank, info, done);
 }
 
@@ -433,6 +461,25 @@ void World::publishMark(int rank, Communicator& comm, std::atomic<uint64_t>& mar
                         uint64_t value) {
   mark.store(value, std::memory_order_release);
   announceProgress(rank, comm);
+}
+
+void World::publishMarkFor(int rank, Communicator& comm, std::atomic<uint64_t>& mark,
+                           uint64_t value, std::span<const int> waiters) {
+  mark.store(value, std::memory_order_release);
+  std::atomic<uint64_t>& announced = announced_[rank].value;
+  announced.store(announced.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+  // As in announceProgress(): the waiter's last look sees the mark, or this
+  // sees the waiter asleep.
+  if (sleeperFences_)
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+  else
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+  bool anyAsleep = false;
+  for (int waiter : waiters)
+    anyAsleep = anyAsleep || asleep_[comm.worldRanks[waiter]].load(std::memory_order_relaxed);
+  if (!anyAsleep) return;
+  std::lock_guard<util::AdaptiveMutex> guard(mutex_);
+  for (int waiter : waiters) wakeLocked(comm.worldRanks[waiter]);
 }
 
 void World::locked(const std::function<void()>& body) {

@@ -40,6 +40,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -366,11 +367,22 @@ class World {
   // World rank `rank` stores `value` (release) into a collective progress
   // mark of `comm` and wakes the members that sleep waiting for marks.
   void publishMark(int rank, Communicator& comm, std::atomic<uint64_t>& mark, uint64_t value);
+  // World rank `rank` stores `value` (release) into a collective progress
+  // mark of `comm` that only `waiters` (ranks of `comm`) wait for, and wakes
+  // those of them that sleep: a host's meeting (HostMeeting.h) wakes its
+  // leader or its members, not every member of the communicator.
+  void publishMarkFor(int rank, Communicator& comm, std::atomic<uint64_t>& mark, uint64_t value,
+                      std::span<const int> waiters);
+  // Whom a wait waits for: anyone (a message may come from another host),
+  // or only ranks of this host (a HostMeeting), which need not read the
+  // connections to other hosts meanwhile.
+  enum class Awaited { AnyHost, ThisHost };
   // Waits until `ready()`, which reads only atomics, holds: polls it first,
   // then sleeps until a wake-up finds it true, matching the rank's arriving
   // messages all the while. False when aborted. A caller that holds the
   // rank's call lock lets go of it between looks (waitSharingRank).
-  bool waitUntilReady(int rank, const WaitInfo& info, util::FunctionRef<bool()> ready);
+  bool waitUntilReady(int rank, const WaitInfo& info, util::FunctionRef<bool()> ready,
+                      Awaited awaited = Awaited::AnyHost);
   // The lock the threads of world rank `rank` take around their MPI calls
   // once it asked for MPI_THREAD_MULTIPLE (RankCallLock.h).
   RankCallLock& callLock(int rank) { return callLocks_[rank]; }
