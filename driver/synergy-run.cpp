@@ -520,6 +520,7 @@ int main(int argc, char** argv) {
     ranks = int(cluster::prepareThreadJob(config.env, threadsPerHost, error));
     if (!ranks) fail(error);
     clusterOptions.policy = "spread";
+    clusterOptions.onePartPerHost = true;
   }
   if (onCluster) {
     if (ranks == 0) fail("--cluster needs -np (or --threads-per-host)");

@@ -103,13 +103,27 @@ struct PlacedPart {
 };
 
 // Throws when the live hosts together have fewer slots than the job needs.
-void checkCapacity(const std::vector<cluster::HostRecord>& hosts, unsigned ranks) {
+void checkCapacity(const std::vector<cluster::HostRecord>& hosts, unsigned ranks,
+                   bool onePartPerHost) {
   unsigned capacity = 0;
+  unsigned hostsWithSlots = 0;
   for (const cluster::HostRecord& host : hosts)
-    if (!host.draining) capacity += host.slots;
+    if (!host.draining) {
+      capacity += host.slots;
+      hostsWithSlots += host.slots > 0;
+    }
   if (capacity < ranks)
     throw RemoteJobError("the cluster has " + std::to_string(capacity) + " slots, not the " +
                          std::to_string(ranks) + " the job needs");
+  if (onePartPerHost && hostsWithSlots < ranks)
+    throw RemoteJobError("the cluster has " + std::to_string(hostsWithSlots) +
+                         " hosts with slots, not the " + std::to_string(ranks) +
+                         " the thread job's parts need, one each");
+}
+
+bool sharesAHost(const std::vector<HostShare>& shares) {
+  return std::any_of(shares.begin(), shares.end(),
+                     [](const HostShare& share) { return share.ranks > 1; });
 }
 
 // Waits until the job is the queue's head and its placement's slots are
@@ -135,7 +149,7 @@ std::vector<PlacedPart> placeJob(cluster::ClusterState& state, const PlacementPo
   };
   // Read once before the first try, and again before each later one.
   std::optional<std::vector<cluster::HostRecord>> knownHosts = liveHosts();
-  checkCapacity(*knownHosts, ranks);
+  checkCapacity(*knownHosts, ranks, options.onePartPerHost);
   for (;;) {
     std::optional<uint64_t> head = state.renewQueuedJobAndReadHead(job.jobId);
     if (!head)
@@ -147,7 +161,7 @@ std::vector<PlacedPart> placeJob(cluster::ClusterState& state, const PlacementPo
     }
     std::vector<cluster::HostRecord> hosts = knownHosts ? std::move(*knownHosts) : liveHosts();
     knownHosts.reset();
-    checkCapacity(hosts, ranks);
+    checkCapacity(hosts, ranks, options.onePartPerHost);
     std::vector<HostShare> shares;
     if (!options.placement.empty() || options.fragment) {
       cluster::HostCounts fixed = options.placement.empty()
@@ -160,6 +174,9 @@ std::vector<PlacedPart> placeJob(cluster::ClusterState& state, const PlacementPo
       for (const auto& [host, count] : fixed) shares.push_back({host, count});
     } else {
       shares = policy.placeRanks(hosts, state.runningJobs(), app, ranks);
+      // Until enough hosts have a free slot each (slots a finished job
+      // held may not be back yet), a thread job waits its turn.
+      if (options.onePartPerHost && sharesAHost(shares)) shares.clear();
     }
     std::optional<cluster::JobRecord> started;
     if (shares.size() == 1) {

@@ -36,6 +36,10 @@ struct RemoteJobOptions {
   // process's working directory, and checks them against its allow list.
   std::vector<sandbox::Grant> grants;
   unsigned ranks = 1;
+  // A thread job (--threads-per-host): each part is one host's threads, so
+  // no two parts may share a host. A placement that would put two on one
+  // host waits, as one that does not fit does.
+  bool onePartPerHost = false;
   bool tagOutput = false;
   // --checkpoint-every with --cluster: the job checkpoints into this
   // directory, absolute and the same on every host (empty: it does not),
