@@ -47,10 +47,11 @@
 // hold one value only counts as invariant, and a condition's locals are
 // followed through the locals their values read: -O0 code sets a local to
 // the flag's address and passes the loaded value through several locals in
-// every iteration. Any other store counts as one that may write the flag.
-// clang can know more: a loop that waits on one pointer parameter and
-// stores through another, inlined by the AOT compile into a caller that
-// passes two constant addresses, is hoisted there and still hangs. Calls
+// every iteration. A parameter holds what the direct calls pass, unless
+// the function is exported or in a table, or named by ref.func: a loop
+// that waits on one pointer parameter and stores through another hangs once
+// the AOT compile inlines it into a caller that passes two constant
+// addresses. Any other store counts as one that may write the flag. Calls
 // that store were tried and do not hang (test/lit/run/spin-wait-stores.c):
 // an import and a runtime call are opaque to clang, and an inlined callee
 // of the module reloads the memory base after its store, which clang
@@ -62,7 +63,9 @@
 //===----------------------------------------------------------------------===//
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -119,14 +122,70 @@ struct ValueRange {
   }
 };
 
+class AccessSeparation;
+
+// The direct calls of each of the module's functions, for the values its
+// parameters can take: a function only these calls reach gets in each
+// parameter one of the values its callers pass. One that is exported, in a
+// table or named by ref.func may be called with anything.
+class CallSites {
+ public:
+  using Call = std::pair<BinaryenFunctionRef, BinaryenExpressionRef>;  // caller, call
+
+  explicit CallSites(BinaryenModuleRef wasm) {
+    for (BinaryenIndex i = 0, n = BinaryenGetNumExports(wasm); i < n; ++i) {
+      BinaryenExportRef entry = BinaryenGetExportByIndex(wasm, i);
+      if (BinaryenExportGetKind(entry) == BinaryenExternalFunction())
+        reachedOtherwise_.insert(BinaryenExportGetValue(entry));
+    }
+    for (BinaryenIndex i = 0, n = BinaryenGetNumElementSegments(wasm); i < n; ++i) {
+      BinaryenElementSegmentRef segment = BinaryenGetElementSegmentByIndex(wasm, i);
+      for (BinaryenIndex j = 0, m = BinaryenElementSegmentGetLength(segment); j < m; ++j)
+        reachedOtherwise_.insert(BinaryenElementSegmentGetData(segment, j));
+    }
+    for (BinaryenIndex i = 0, n = BinaryenGetNumFunctions(wasm); i < n; ++i) {
+      BinaryenFunctionRef function = BinaryenGetFunctionByIndex(wasm, i);
+      if (BinaryenExpressionRef body = BinaryenFunctionGetBody(function)) collect(function, body);
+    }
+  }
+
+  // nullptr when the function may be called otherwise.
+  const std::vector<Call>* callsOf(const std::string& name) const {
+    if (reachedOtherwise_.count(name)) return nullptr;
+    static const std::vector<Call> kNone;
+    auto calls = calls_.find(name);
+    return calls == calls_.end() ? &kNone : &calls->second;
+  }
+
+ private:
+  void collect(BinaryenFunctionRef caller, BinaryenExpressionRef expr) {
+    BinaryenExpressionId id = BinaryenExpressionGetId(expr);
+    if (id == BinaryenCallId()) calls_[BinaryenCallGetTarget(expr)].push_back({caller, expr});
+    if (id == BinaryenRefFuncId()) reachedOtherwise_.insert(BinaryenRefFuncGetFunc(expr));
+    std::string ignored;
+    visitChildren(expr, [&](BinaryenExpressionRef child) {
+      collect(caller, child);
+      return true;
+    }, ignored);
+  }
+
+  std::set<std::string> reachedOtherwise_;
+  std::map<std::string, std::vector<Call>> calls_;
+};
+
 // Proves two accesses of one function's memory touch no common byte. The
 // ranges follow every local.set of a local in the function, whatever runs
 // between them, so they hold at any point; the common-base rule needs the
 // caller to know the base has one value at both accesses.
 class AccessSeparation {
  public:
-  explicit AccessSeparation(BinaryenFunctionRef function)
-      : params_(BinaryenTypeArity(BinaryenFunctionGetParams(function))) {
+  using OfFunction = std::function<const AccessSeparation&(BinaryenFunctionRef)>;
+
+  AccessSeparation(BinaryenFunctionRef function, const CallSites& calls, OfFunction ofFunction)
+      : name_(BinaryenFunctionGetName(function)),
+        params_(BinaryenTypeArity(BinaryenFunctionGetParams(function))),
+        calls_(calls),
+        ofFunction_(std::move(ofFunction)) {
     if (BinaryenExpressionRef body = BinaryenFunctionGetBody(function)) collectSets(body);
   }
 
@@ -245,7 +304,8 @@ class AccessSeparation {
     if (id == BinaryenConstId())
       return BinaryenExpressionGetType(a) == BinaryenTypeInt32() &&
              BinaryenConstGetValueI32(a) == BinaryenConstGetValueI32(b);
-    if (id == BinaryenLocalGetId()) return BinaryenLocalGetGetIndex(a) == BinaryenLocalGetGetIndex(b);
+    if (id == BinaryenLocalGetId())
+      return BinaryenLocalGetGetIndex(a) == BinaryenLocalGetGetIndex(b);
     if (id == BinaryenGlobalGetId())
       return std::string(BinaryenGlobalGetGetName(a)) == BinaryenGlobalGetGetName(b);
     if (id == BinaryenUnaryId())
@@ -265,7 +325,8 @@ class AccessSeparation {
         BinaryenExpressionGetType(expr) != BinaryenTypeInt32())
       return ValueRange::any();
     BinaryenExpressionId id = BinaryenExpressionGetId(expr);
-    if (id == BinaryenConstId()) return ValueRange::exactly(uint32_t(BinaryenConstGetValueI32(expr)));
+    if (id == BinaryenConstId())
+      return ValueRange::exactly(uint32_t(BinaryenConstGetValueI32(expr)));
     if (id == BinaryenLocalGetId()) return rangeOfRead(expr, depth, budget);
     if (id == BinaryenLocalSetId())  // a tee
       return rangeOf(BinaryenLocalSetGetValue(expr), depth + 1, budget);
@@ -308,7 +369,7 @@ class AccessSeparation {
     findReadsAfterSets(index);
     std::optional<ValueRange> range;
     if (!readsAfterSets_.count(read))
-      range = index < params_ ? ValueRange::any() : ValueRange::exactly(0);
+      range = index < params_ ? rangeOfArgument(index, depth, budget) : ValueRange::exactly(0);
     auto sets = sets_.find(index);
     if (sets != sets_.end())
       for (BinaryenExpressionRef value : sets->second) {
@@ -319,7 +380,25 @@ class AccessSeparation {
     return range ? *range : ValueRange::any();
   }
 
+  // Every value the callers pass as parameter `index`.
+  ValueRange rangeOfArgument(BinaryenIndex index, int depth, int& budget) const {
+    const std::vector<CallSites::Call>* calls = calls_.callsOf(name_);
+    if (!calls || calls->empty()) return ValueRange::any();
+    std::optional<ValueRange> range;
+    for (auto [caller, call] : *calls) {
+      if (index >= BinaryenCallGetNumOperands(call)) return ValueRange::any();
+      ValueRange passed =
+          ofFunction_(caller).rangeOf(BinaryenCallGetOperandAt(call, index), depth + 1, budget);
+      range = range ? range->unionWith(passed) : passed;
+      if (range->low == 0 && range->high == UINT32_MAX) break;
+    }
+    return *range;
+  }
+
+  std::string name_;
   BinaryenIndex params_;
+  const CallSites& calls_;
+  OfFunction ofFunction_;
   std::map<BinaryenIndex, std::vector<BinaryenExpressionRef>> sets_;
   // Sets that are statements of a block: the block and their position.
   std::map<BinaryenIndex, std::vector<std::pair<BinaryenExpressionRef, BinaryenIndex>>>
@@ -549,14 +628,27 @@ class AtomicSpinWaitLoadsPass final : public Pass {
   bool run(WasmModule& module, std::string& error) override {
     if (!module.facts.memory.shared) return true;
     SpinWaitFinder finder(module.binaryen);
+    CallSites calls(module.binaryen);
+    std::map<BinaryenFunctionRef, std::unique_ptr<AccessSeparation>> separations;
+    AccessSeparation::OfFunction separationOf =
+        [&](BinaryenFunctionRef function) -> const AccessSeparation& {
+      std::unique_ptr<AccessSeparation>& known = separations[function];
+      if (!known) known = std::make_unique<AccessSeparation>(function, calls, separationOf);
+      return *known;
+    };
+    // Every function's loads are found before any is rewritten: the ranges
+    // read other functions' code, which must be the module as linked.
+    std::vector<std::pair<BinaryenFunctionRef, std::set<BinaryenExpressionRef>>> toRewrite;
     for (BinaryenIndex i = 0, n = BinaryenGetNumFunctions(module.binaryen); i < n; ++i) {
       BinaryenFunctionRef function = BinaryenGetFunctionByIndex(module.binaryen, i);
       BinaryenExpressionRef body = BinaryenFunctionGetBody(function);
       if (!body) continue;
       std::set<BinaryenExpressionRef> marked;
-      AccessSeparation separation(function);
-      if (!finder.findIn(body, separation, marked, error)) return false;
-      if (marked.empty()) continue;
+      if (!finder.findIn(body, separationOf(function), marked, error)) return false;
+      if (!marked.empty()) toRewrite.emplace_back(function, std::move(marked));
+    }
+    for (auto& [function, marked] : toRewrite) {
+      BinaryenExpressionRef body = BinaryenFunctionGetBody(function);
       AtomicLoadMaker maker(module.binaryen, marked);
       BinaryenExpressionRef rewritten = maker.apply(body, error);
       if (!rewritten) {

@@ -6,8 +6,10 @@
 ;; writes and calls nothing does not count) or write memory otherwise than by
 ;; plain stores, loads a store of the loop may write, loads whose address the
 ;; loop changes, loads no branch depends on, and unaligned or float loads are
-;; left alone, and so is a module without a shared memory. After lower-atomics the waits call the runtime, which the
-;; AOT compiler cannot hoist, and wasm2c accepts the result.
+;; left alone, and so is a module without a shared memory. A parameter holds
+;; what the direct calls pass, unless the function is exported or in a table.
+;; After lower-atomics the waits call the runtime, which the AOT compiler
+;; cannot hoist, and wasm2c accepts the result.
 ;;
 ;; RUN: wasm-as --enable-threads --enable-sign-ext -g %s -o %t.wasm
 ;; RUN: %synergy-opt --pass=atomic-spin-wait-loads %t.wasm -o %t.out.wasm
@@ -237,6 +239,49 @@
     (loop $spin
       (i32.store (local.get $slot) (i32.const 1))
       (br_if $spin (i32.eqz (i32.load (i32.const 1024))))))
+
+  ;; Waits on one pointer parameter and counts through another; its only
+  ;; callers pass constants, which the AOT compile sees once it inlines it.
+  ;; CHECK-LABEL: (func $counts_through_parameters
+  ;; CHECK:      (i32.atomic.load
+  ;; CHECK-NEXT:  (local.get $flag)
+  (func $counts_through_parameters (param $flag i32) (param $count i32)
+    (loop $spin
+      (i32.store (local.get $count) (i32.add (i32.load (local.get $count)) (i32.const 1)))
+      (br_if $spin (i32.eqz (i32.load (local.get $flag))))))
+  (func $calls_with_constants
+    (call $counts_through_parameters (i32.const 1024) (i32.const 2048))
+    (call $counts_through_parameters (i32.const 1024) (i32.const 2052)))
+
+  ;; The same, called once with a counter that may be the flag, and once
+  ;; exported or in a table: anything may be passed. (ref.func counts as
+  ;; well, but wasm2c refuses the module binaryen writes with one.)
+  ;; CHECK-LABEL: (func $counts_through_a_parameter_that_may_be_the_flag
+  ;; CHECK-NOT:  atomic
+  ;; CHECK:      (func $counts_through_exported_parameters
+  ;; CHECK-NOT:  atomic
+  ;; CHECK:      (func $counts_through_tabled_parameters
+  ;; CHECK-NOT:  atomic
+  ;; CHECK:      (func $calls_with_a_possible_flag
+  (func $counts_through_a_parameter_that_may_be_the_flag (param $flag i32) (param $count i32)
+    (loop $spin
+      (i32.store (local.get $count) (i32.const 1))
+      (br_if $spin (i32.eqz (i32.load (local.get $flag))))))
+  (func $counts_through_exported_parameters (export "counts") (param $flag i32) (param $count i32)
+    (loop $spin
+      (i32.store (local.get $count) (i32.const 1))
+      (br_if $spin (i32.eqz (i32.load (local.get $flag))))))
+  (func $counts_through_tabled_parameters (param $flag i32) (param $count i32)
+    (loop $spin
+      (i32.store (local.get $count) (i32.const 1))
+      (br_if $spin (i32.eqz (i32.load (local.get $flag))))))
+  (table $table 1 funcref)
+  (elem (i32.const 0) $counts_through_tabled_parameters)
+  (func $calls_with_a_possible_flag (param $p i32)
+    (call $counts_through_a_parameter_that_may_be_the_flag (i32.const 1024) (i32.const 2048))
+    (call $counts_through_a_parameter_that_may_be_the_flag (i32.const 1024) (local.get $p))
+    (call $counts_through_exported_parameters (i32.const 1024) (i32.const 2048))
+    (call $counts_through_tabled_parameters (i32.const 1024) (i32.const 2048)))
 )
 
 ;; UNSHARED: (func $waits_until_set

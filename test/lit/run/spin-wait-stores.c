@@ -2,20 +2,22 @@
 // another thread sets the flag once it has seen the spinner's stores. The
 // granule's AOT compile (clang -O2 over wasm2c's C) sees the flag and the
 // counter as constant offsets from one memory base, or one pointer plus two
-// offsets, or a constant array plus a masked index, so it proves the store
-// cannot write the flag and hoists the flag's load: before the
-// atomic-spin-wait-loads pass took loops that store, the first five shapes
-// span forever (a counter kept by -O0 code in memory the same). The other
-// four call something (an import, the module's own function that stores,
-// an atomic read-modify-write) or store through a pointer that may be the
-// flag's; the pass leaves them alone, and they end without it: clang cannot
+// offsets, or a constant array plus a masked index, or, once it inlines a
+// function, two pointer parameters its only caller passes as constants; so
+// it proves the store cannot write the flag and hoists the flag's load:
+// before the atomic-spin-wait-loads pass took loops that store, the first
+// six shapes spun forever (a counter kept by -O0 code in memory the same).
+// The other four call something (an import, the module's own function that
+// stores, an atomic read-modify-write) or store through a pointer that may
+// be the flag's; the pass leaves them alone, and they end without it: clang cannot
 // move the load across those calls or that store (for the module's own
 // function: the callee reloads the memory base after its store, which clang
 // cannot tell apart from the caller's). Compared with native clang, built
 // at -O2 and -O0; the module's checks pin which loops the pass changed (at
-// -O0 spin_fields reads its pointer from the stack in every iteration, so
-// its flag's address is no longer invariant, and the counter's store may
-// write that stack slot: clang keeps the loads, and so does the pass).
+// -O0 spin_fields and spin_parameters read their pointers from the stack in
+// every iteration, so the flag's address is no longer invariant, and the
+// counter's store may write that stack slot: clang keeps the loads, and so
+// does the pass).
 // --time-limit makes a spinning granule trap instead of hanging the suite;
 // no test checks how long anything took.
 // RUN: rm -rf %t && mkdir -p %t
@@ -35,6 +37,7 @@
 // OUTPUT-NEXT: fields: the spinner stored and saw the flag
 // OUTPUT-NEXT: masked: the spinner stored and saw the flag
 // OUTPUT-NEXT: byte: the spinner stored and saw the flag
+// OUTPUT-NEXT: parameters: the spinner stored and saw the flag
 // OUTPUT-NEXT: yields: the spinner stored and saw the flag
 // OUTPUT-NEXT: helper: the spinner stored and saw the flag
 // OUTPUT-NEXT: atomic: the spinner stored and saw the flag
@@ -50,6 +53,9 @@
 // MODULE:       call $synergy.atomic_load_i32
 // MODULE-LABEL: (func $spin_byte
 // MODULE:       call $synergy.atomic_load8_u_i32
+// MODULE-LABEL: (func $spin_parameters
+// O2:           call $synergy.atomic_load_i32
+// O0-NOT:       atomic_load
 // MODULE-LABEL: (func $spin_yields
 // MODULE-NOT:   atomic_load
 // MODULE-LABEL: (func $spin_helper
@@ -97,6 +103,9 @@ __attribute__((noinline)) void spin_masked(int slot) {
 __attribute__((noinline)) void spin_byte(void) {
   while (!byteFlag) spins++;
 }
+__attribute__((noinline)) void spin_parameters(volatile int* waitOn, volatile int* count) {
+  while (!*waitOn) ++*count;
+}
 __attribute__((noinline)) void spin_yields(void) {
   while (!flag) {
     spins++;
@@ -114,9 +123,12 @@ __attribute__((noinline)) void spin_aliasing(volatile int* waitOn, volatile int*
   while (!*waitOn) ++*count;
 }
 
-enum Shape { kConstant, kWide, kFields, kMasked, kByte, kYields, kHelper, kAtomic, kAliasing };
-static const char* const kShapeNames[] = {"constant", "wide",   "fields", "masked",  "byte",
-                                          "yields",   "helper", "atomic", "aliasing"};
+enum Shape {
+  kConstant, kWide, kFields, kMasked, kByte, kParameters, kYields, kHelper, kAtomic, kAliasing
+};
+static const char* const kShapeNames[] = {"constant", "wide",   "fields", "masked",
+                                          "byte",     "parameters", "yields", "helper",
+                                          "atomic",   "aliasing"};
 static enum Shape shape;
 static int slot;
 
@@ -157,6 +169,7 @@ int main(int argc, char** argv) {
       case kFields: spin_fields(&waiters[slot & 1]); break;
       case kMasked: spin_masked(slot); break;
       case kByte: spin_byte(); break;
+      case kParameters: spin_parameters(&flag, &spins); break;
       case kYields: spin_yields(); break;
       case kHelper: spin_helper(); break;
       case kAtomic: spin_atomic(); break;
