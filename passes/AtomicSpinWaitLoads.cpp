@@ -189,8 +189,10 @@ class AccessSeparation {
     if (BinaryenExpressionRef body = BinaryenFunctionGetBody(function)) collectSets(body);
   }
 
-  // `sharedBaseIsFixed` says whether an expression has the same value at
-  // both accesses.
+  // `sharedBaseIsFixed` says whether an expression has one value wherever
+  // it is evaluated while both accesses may run; two such reads of the
+  // same locals and globals (a local's one value being the union of its
+  // sets, and perhaps its initial value) have the same one.
   bool apart(const MemoryAccess& a, const MemoryAccess& b,
              const std::function<bool(BinaryenExpressionRef)>& sharedBaseIsFixed) const {
     if (BinaryenExpressionGetType(a.ptr) != BinaryenTypeInt32() ||
@@ -199,7 +201,8 @@ class AccessSeparation {
     uint32_t aPlus = a.offset, bPlus = b.offset;
     BinaryenExpressionRef aBase = peelConstants(a.ptr, aPlus);
     BinaryenExpressionRef bBase = peelConstants(b.ptr, bPlus);
-    if (aBase && bBase && sameValue(aBase, bBase, 0) && sharedBaseIsFixed(aBase)) {
+    if (aBase && bBase && sameValue(aBase, bBase, 0) && sharedBaseIsFixed(aBase) &&
+        sharedBaseIsFixed(bBase)) {
       // Non-trapping accesses lie below 2^32 and sit at base + plus modulo
       // 2^32, so their distance modulo 2^32 is that of the constants.
       return uint32_t(bPlus - aPlus) >= a.bytes && uint32_t(aPlus - bPlus) >= b.bytes;
@@ -546,9 +549,9 @@ class SpinWaitFinder {
     }, ignored);
   }
 
-  // No store of the loop can write a byte of `load`. A base the load's
-  // address is built on has one value throughout the loop, since that
-  // address is invariant.
+  // No store of the loop can write a byte of `load`. A common base must be
+  // invariant in both: a read of a local the loop sets to one value before
+  // the load may still see its initial value in a store above the set.
   static bool apartFromStores(BinaryenExpressionRef load, const LoopScan& scan,
                               const AccessSeparation& separation) {
     const MemoryAccess read{BinaryenLoadGetPtr(load), BinaryenLoadGetOffset(load),

@@ -240,9 +240,20 @@
       (i32.store (local.get $slot) (i32.const 1))
       (br_if $spin (i32.eqz (i32.load (i32.const 1024))))))
 
+  ;; The flag's base is set before its load in every iteration, but the
+  ;; store above the set reads the base's initial zero first: it writes the
+  ;; flag (1024) in the first iteration, so the two are not one base.
+  ;; CHECK-NOT:  atomic
+  ;; CHECK:      (func $counts_through_parameters
+  (func $stores_before_the_base_is_set
+    (local $base i32)
+    (loop $spin
+      (i32.store offset=1024 (local.get $base) (i32.const 1))
+      (local.set $base (i32.const 1020))
+      (br_if $spin (i32.eqz (i32.load offset=4 (local.get $base))))))
+
   ;; Waits on one pointer parameter and counts through another; its only
   ;; callers pass constants, which the AOT compile sees once it inlines it.
-  ;; CHECK-LABEL: (func $counts_through_parameters
   ;; CHECK:      (i32.atomic.load
   ;; CHECK-NEXT:  (local.get $flag)
   (func $counts_through_parameters (param $flag i32) (param $count i32)
