@@ -1,12 +1,15 @@
-;; atomic-spin-wait-loads makes atomic the loads a loop that writes nothing
-;; waits on: a load at a loop-invariant address whose value decides one of the
-;; loop's branches, directly or through a local. A signed narrow load becomes
-;; an unsigned atomic one, sign-extended after. Loops that store or call,
-;; loads whose address the loop changes, loads no branch depends on, and
-;; unaligned or float loads are left alone (a call of the module's own
-;; function that itself writes and calls nothing does not count), and so is a module without a
-;; shared memory. After lower-atomics the waits call the runtime, which the
-;; AOT compiler cannot hoist, and wasm2c accepts the result.
+;; atomic-spin-wait-loads makes atomic the loads a loop waits on: a load at a
+;; loop-invariant address whose value decides one of the loop's branches,
+;; directly or through a local, in a loop whose stores are all proved apart
+;; from it. A signed narrow load becomes an unsigned atomic one, sign-extended
+;; after. Loops that call (a call of the module's own function that itself
+;; writes and calls nothing does not count) or write memory otherwise than by
+;; plain stores, loads a store of the loop may write, loads whose address the
+;; loop changes, loads no branch depends on, and unaligned or float loads are
+;; left alone, and so is a module without a shared memory. A parameter holds
+;; what the direct calls pass, unless the function is exported or in a table.
+;; After lower-atomics the waits call the runtime, which the AOT compiler
+;; cannot hoist, and wasm2c accepts the result.
 ;;
 ;; RUN: wasm-as --enable-threads --enable-sign-ext -g %s -o %t.wasm
 ;; RUN: %synergy-opt --pass=atomic-spin-wait-loads %t.wasm -o %t.out.wasm
@@ -111,7 +114,7 @@
     (loop $spin
       (br_if $spin (i32.add (call $recurses) (i32.load (i32.const 1024))))))
 
-  ;; for (;;) counter++: the loop stores.
+  ;; for (;;) counter++: no branch depends on the load.
   ;; CHECK-LABEL: (func $counts_forever
   ;; CHECK-NOT:  atomic
   ;; CHECK:      (func $calls_in_the_loop
@@ -155,10 +158,141 @@
 
   ;; A loop with an atomic store in it writes memory.
   ;; CHECK-NOT:  i32.atomic.load
+  ;; CHECK:      (func $counts_while_waiting
   (func $already_atomic
     (loop $spin
       (i32.atomic.store (i32.const 2048) (i32.const 1))
       (br_if $spin (i32.load (i32.const 1024)))))
+
+  ;; while (!flag) spins++; on volatile words: the counter is another
+  ;; constant address, 8 bytes wide here, ending right below the flag.
+  ;; CHECK:      (br_if
+  ;; CHECK-NEXT:  (i32.eqz
+  ;; CHECK-NEXT:   (i32.atomic.load
+  ;; CHECK-NEXT:    (i32.const 1024)
+  (func $counts_while_waiting
+    (loop $spin
+      (i64.store (i32.const 1016) (i64.add (i64.load (i32.const 1016)) (i64.const 1)))
+      (br_if $spin (i32.eqz (i32.load (i32.const 1024))))))
+
+  ;; while (!w->flag) w->spins++;: one invariant base, offsets 0 and 4; the
+  ;; flag's offset is folded into the address here, the counter's is not.
+  ;; CHECK-LABEL: (func $counts_in_the_next_field
+  ;; CHECK:      (i32.atomic.load
+  ;; CHECK-NEXT:  (i32.add
+  ;; CHECK-NEXT:   (local.get $waiter)
+  (func $counts_in_the_next_field (param $waiter i32)
+    (loop $spin
+      (i32.store offset=4 (local.get $waiter)
+        (i32.add (i32.load offset=4 (local.get $waiter)) (i32.const 1)))
+      (br_if $spin (i32.eqz (i32.load (i32.add (local.get $waiter) (i32.const 0)))))))
+
+  ;; while (!flag) slots[i & 7]++;: the slot's address, set before the loop,
+  ;; lies in [2048, 2080), above the flag.
+  ;; CHECK-LABEL: (func $counts_in_a_masked_slot
+  ;; CHECK:      (i32.atomic.load
+  ;; CHECK-NEXT:  (i32.const 1024)
+  (func $counts_in_a_masked_slot (param $i i32)
+    (local $slot i32)
+    (local.set $slot
+      (i32.add (i32.shl (i32.and (local.get $i) (i32.const 7)) (i32.const 2)) (i32.const 2048)))
+    (loop $spin
+      (i32.store (local.get $slot) (i32.add (i32.load (local.get $slot)) (i32.const 1)))
+      (br_if $spin (i32.eqz (i32.load (i32.const 1024))))))
+
+  ;; Stores that may write the flag's bytes: the flag itself, a wider word
+  ;; over it, a pointer the loop knows nothing of, a base the loop moves, a
+  ;; slot whose index is not bounded, and the word 2 bytes below the flag
+  ;; (the base minus 2, modulo 2^32), whose top half is the flag's bottom.
+  ;; CHECK-LABEL: (func $stores_that_may_reach_the_flag
+  ;; CHECK-NOT:  atomic
+  ;; CHECK:      (func $counts_in_a_slot_over_the_flag
+  (func $stores_that_may_reach_the_flag (param $p i32) (param $q i32) (param $i i32)
+    (local $slot i32)
+    (loop $spin
+      (i32.store (i32.const 1024) (i32.const 0))
+      (br_if $spin (i32.eqz (i32.load (i32.const 1024)))))
+    (loop $spin
+      (i64.store (i32.const 1020) (i64.const 0))
+      (br_if $spin (i32.eqz (i32.load (i32.const 1024)))))
+    (loop $spin
+      (i32.store (local.get $q) (i32.const 1))
+      (br_if $spin (i32.eqz (i32.load (local.get $p)))))
+    (loop $spin
+      (local.set $q (i32.add (local.get $q) (i32.const 4)))
+      (i32.store (local.get $q) (i32.const 1))
+      (br_if $spin (i32.eqz (i32.load (local.get $q)))))
+    (local.set $slot (i32.add (i32.shl (local.get $i) (i32.const 2)) (i32.const 2048)))
+    (loop $spin
+      (i32.store (local.get $slot) (i32.const 1))
+      (br_if $spin (i32.eqz (i32.load (i32.const 1024)))))
+    (loop $spin
+      (i32.store (i32.add (local.get $p) (i32.const -2)) (i32.const 1))
+      (br_if $spin (i32.eqz (i32.load (local.get $p))))))
+
+  ;; Slots [1000, 1032) include the flag's word.
+  ;; CHECK-NOT:  atomic
+  (func $counts_in_a_slot_over_the_flag (param $i i32)
+    (local $slot i32)
+    (local.set $slot
+      (i32.add (i32.shl (i32.and (local.get $i) (i32.const 7)) (i32.const 2)) (i32.const 1000)))
+    (loop $spin
+      (i32.store (local.get $slot) (i32.const 1))
+      (br_if $spin (i32.eqz (i32.load (i32.const 1024))))))
+
+  ;; The flag's base is set before its load in every iteration, but the
+  ;; store above the set reads the base's initial zero first: it writes the
+  ;; flag (1024) in the first iteration, so the two are not one base.
+  ;; CHECK-NOT:  atomic
+  ;; CHECK:      (func $counts_through_parameters
+  (func $stores_before_the_base_is_set
+    (local $base i32)
+    (loop $spin
+      (i32.store offset=1024 (local.get $base) (i32.const 1))
+      (local.set $base (i32.const 1020))
+      (br_if $spin (i32.eqz (i32.load offset=4 (local.get $base))))))
+
+  ;; Waits on one pointer parameter and counts through another; its only
+  ;; callers pass constants, which the AOT compile sees once it inlines it.
+  ;; CHECK:      (i32.atomic.load
+  ;; CHECK-NEXT:  (local.get $flag)
+  (func $counts_through_parameters (param $flag i32) (param $count i32)
+    (loop $spin
+      (i32.store (local.get $count) (i32.add (i32.load (local.get $count)) (i32.const 1)))
+      (br_if $spin (i32.eqz (i32.load (local.get $flag))))))
+  (func $calls_with_constants
+    (call $counts_through_parameters (i32.const 1024) (i32.const 2048))
+    (call $counts_through_parameters (i32.const 1024) (i32.const 2052)))
+
+  ;; The same, called once with a counter that may be the flag, and once
+  ;; exported or in a table: anything may be passed. (ref.func counts as
+  ;; well, but wasm2c refuses the module binaryen writes with one.)
+  ;; CHECK-LABEL: (func $counts_through_a_parameter_that_may_be_the_flag
+  ;; CHECK-NOT:  atomic
+  ;; CHECK:      (func $counts_through_exported_parameters
+  ;; CHECK-NOT:  atomic
+  ;; CHECK:      (func $counts_through_tabled_parameters
+  ;; CHECK-NOT:  atomic
+  ;; CHECK:      (func $calls_with_a_possible_flag
+  (func $counts_through_a_parameter_that_may_be_the_flag (param $flag i32) (param $count i32)
+    (loop $spin
+      (i32.store (local.get $count) (i32.const 1))
+      (br_if $spin (i32.eqz (i32.load (local.get $flag))))))
+  (func $counts_through_exported_parameters (export "counts") (param $flag i32) (param $count i32)
+    (loop $spin
+      (i32.store (local.get $count) (i32.const 1))
+      (br_if $spin (i32.eqz (i32.load (local.get $flag))))))
+  (func $counts_through_tabled_parameters (param $flag i32) (param $count i32)
+    (loop $spin
+      (i32.store (local.get $count) (i32.const 1))
+      (br_if $spin (i32.eqz (i32.load (local.get $flag))))))
+  (table $table 1 funcref)
+  (elem (i32.const 0) $counts_through_tabled_parameters)
+  (func $calls_with_a_possible_flag (param $p i32)
+    (call $counts_through_a_parameter_that_may_be_the_flag (i32.const 1024) (i32.const 2048))
+    (call $counts_through_a_parameter_that_may_be_the_flag (i32.const 1024) (local.get $p))
+    (call $counts_through_exported_parameters (i32.const 1024) (i32.const 2048))
+    (call $counts_through_tabled_parameters (i32.const 1024) (i32.const 2048)))
 )
 
 ;; UNSHARED: (func $waits_until_set
