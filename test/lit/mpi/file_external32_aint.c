@@ -4,12 +4,14 @@
 // laid out in the file's terms: element-count displacements step by 8
 // bytes, byte displacements are taken as given. OpenMPI's MPI_AINT is 8
 // bytes natively, so the file it writes is the reference. Each rank writes
-// MPI_AINTs through contiguous, vector, indexed, hvector, subarray and
-// darray filetypes, and records of an int and an MPI_Aint through a byte
+// MPI_AINTs through contiguous, vector, indexed, hvector, subarray, darray,
+// resized indexed-block and hindexed-block-of-a-duplicate filetypes, and records of an int and an MPI_Aint through a byte
 // view and through a struct filetype with a hole; rank 0 dumps the file's
 // bytes through a native view, and every rank reads its data back, prints
 // file extents and byte offsets, reads past the end of the file (the
-// status counts the MPI_AINTs read) and seeks to the end. Values are
+// status counts the MPI_AINTs read) and seeks to the end. (OpenMPI 4.1
+// gets the file extent of an uncommitted type and of a duplicate wrong,
+// so only committed filetypes' extents are printed.) Values are
 // printed, never native sizes, which differ. Filetypes that leave holes in
 // the file are written independently: OpenMPI's collective writes at np 3
 // fill such holes with stray bytes.
@@ -37,7 +39,9 @@ enum {
   kHvectorBase = 1408,    // 2 a rank, 16 bytes apart, 32 bytes a rank
   kSubarrayBase = 1792,   // column `rank` of a 4 x size array
   kDarrayBase = 2112,     // cyclic blocks of 2 over 4 * size elements
-  kFileBytes = 2432,
+  kResizedBase = 2432,    // 2 a rank in a 40-byte tile
+  kBlocksBase = 2752,     // 2 a rank at bytes 0 and 24 of a 32-byte tile
+  kFileBytes = 3072,
 };
 
 struct Record {
@@ -230,6 +234,31 @@ int main(int argc, char** argv) {
   printExtent(fh, "the darray", dealt);
   printByteOffset(fh, "darray", 2);
 
+  // Resized: elements 0 and 2 of an indexed block, in a tile whose bytes
+  // are given.
+  int blockDisplacements[2] = {0, 2};
+  MPI_Datatype indexedBlock, resized;
+  MPI_Type_create_indexed_block(2, 1, blockDisplacements, MPI_AINT, &indexedBlock);
+  MPI_Type_create_resized(indexedBlock, 0, 40, &resized);
+  MPI_Type_commit(&resized);
+  MPI_Aint resizedValues[2] = {800 + rank, -900 - rank};
+  setView(fh, kResizedBase + rank * 40, MPI_AINT, resized, "set_view resized");
+  check("write resized", MPI_File_write(fh, resizedValues, 2, MPI_AINT, MPI_STATUS_IGNORE));
+  printExtent(fh, "the resized type", resized);
+  printByteOffset(fh, "resized", 1);
+
+  // Hindexed block of a duplicate of MPI_AINT, at bytes 0 and 24.
+  MPI_Aint byteDisplacements[2] = {0, 24};
+  MPI_Datatype aintCopy, hindexedBlock;
+  MPI_Type_dup(MPI_AINT, &aintCopy);
+  MPI_Type_create_hindexed_block(2, 1, byteDisplacements, aintCopy, &hindexedBlock);
+  MPI_Type_commit(&hindexedBlock);
+  MPI_Aint blockValues[2] = {-1100 - rank, 1200 + rank};
+  setView(fh, kBlocksBase + rank * 32, MPI_AINT, hindexedBlock, "set_view hindexed block");
+  check("write hindexed block",
+        MPI_File_write(fh, blockValues, 2, MPI_AINT, MPI_STATUS_IGNORE));
+  printExtent(fh, "the hindexed block", hindexedBlock);
+
   MPI_File_sync(fh);
   MPI_Barrier(MPI_COMM_WORLD);
   MPI_File_sync(fh);
@@ -290,6 +319,14 @@ int main(int argc, char** argv) {
   setView(fh, kDarrayBase, MPI_AINT, dealt, "set_view darray again");
   check("read darray", MPI_File_read_all(fh, back, 4, MPI_AINT, MPI_STATUS_IGNORE));
   printAints("darray", back, 4);
+  memset(back, 0, sizeof back);
+  setView(fh, kResizedBase + rank * 40, MPI_AINT, resized, "set_view resized again");
+  check("read resized", MPI_File_read(fh, back, 2, MPI_AINT, MPI_STATUS_IGNORE));
+  printAints("resized", back, 2);
+  memset(back, 0, sizeof back);
+  setView(fh, kBlocksBase + rank * 32, MPI_AINT, hindexedBlock, "set_view hindexed block again");
+  check("read hindexed block", MPI_File_read(fh, back, 2, MPI_AINT, MPI_STATUS_IGNORE));
+  printAints("hindexed block", back, 2);
 
   // Past the end: the last two MPI_AINTs of the file, then nothing; the
   // status counts MPI_AINTs, and the end is two etypes on.
@@ -322,6 +359,10 @@ int main(int argc, char** argv) {
   MPI_Type_free(&hvector);
   MPI_Type_free(&column);
   MPI_Type_free(&dealt);
+  MPI_Type_free(&indexedBlock);
+  MPI_Type_free(&resized);
+  MPI_Type_free(&aintCopy);
+  MPI_Type_free(&hindexedBlock);
   check("close", MPI_File_close(&fh));
   MPI_Finalize();
   return 0;
