@@ -64,16 +64,10 @@ struct SetjmpFrame {
 // pointers, so that they hold for a fresh instance of the same module.
 class InvokeTargets : public HostExtension {
  public:
-  explicit InvokeTargets(Granule& granule) {
-    const Module& module = granule.module();
-    const GlobalSlot* slot = module.global("__stack_pointer");
-    if (slot && slot->size == sizeof(uint32_t)) stackPointerOffset_ = slot->offset;
-    auto* instance = static_cast<uint8_t*>(granule.instance());
-    auto* table = reinterpret_cast<uint8_t*>(module.table(instance));
-    if (table >= instance &&
-        table + sizeof(wasm_rt_funcref_table_t) <= instance + module.instanceSize())
-      tableOffset_ = static_cast<uint32_t>(table - instance);
-  }
+  // Out of line: inlined, it made Granule::extension<InvokeTargets>() too
+  // large to inline into every invoke, whose call then cost about 1.4 ns
+  // of the "calls in try" row's 13-14 (bench/setjmp, at load 40).
+  [[gnu::noinline]] explicit InvokeTargets(Granule& granule);
   // The global's storage in `granule`'s instance, or null if it has none.
   uint32_t* stackPointer(Granule& granule) const {
     if (stackPointerOffset_ == kNone) return nullptr;
@@ -92,6 +86,17 @@ class InvokeTargets : public HostExtension {
   uint32_t stackPointerOffset_ = kNone;
   uint32_t tableOffset_ = kNone;
 };
+
+InvokeTargets::InvokeTargets(Granule& granule) {
+  const Module& module = granule.module();
+  const GlobalSlot* slot = module.global("__stack_pointer");
+  if (slot && slot->size == sizeof(uint32_t)) stackPointerOffset_ = slot->offset;
+  auto* instance = static_cast<uint8_t*>(granule.instance());
+  auto* table = reinterpret_cast<uint8_t*>(module.table(instance));
+  if (table >= instance &&
+      table + sizeof(wasm_rt_funcref_table_t) <= instance + module.instanceSize())
+    tableOffset_ = static_cast<uint32_t>(table - instance);
+}
 
 }  // namespace synergy::granule
 

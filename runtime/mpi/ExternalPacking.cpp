@@ -20,6 +20,7 @@
 // buffer moves nothing and is MPI_ERR_TRUNCATE.
 //
 //===----------------------------------------------------------------------===//
+#include <algorithm>
 #include <cstring>
 #include <map>
 
@@ -167,6 +168,19 @@ void convertExternal32(const TypeLayout& type, int handle, int64_t count, const 
       out += outWidth;
     }
   });
+}
+
+int64_t packedBytesOfExternal32Prefix(const TypeLayout& type, int handle, int64_t count,
+                                      int64_t externalBytes) {
+  int64_t packed = 0, external = 0;
+  forEachScalar(type, handle, count, 0, [&](const Scalar& scalar, int64_t repeat) {
+    if (external >= externalBytes) return;
+    int64_t whole = std::min(repeat, (externalBytes - external) / scalar.external);
+    packed += whole * scalar.native;
+    // A partial element ends the prefix.
+    external = whole < repeat ? externalBytes : external + whole * scalar.external;
+  });
+  return packed;
 }
 
 }  // namespace synergy::mpi

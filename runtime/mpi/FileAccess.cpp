@@ -9,11 +9,12 @@
 // unpacked from) the datatype's data bytes, and the file side is the view's
 // data bytes from a position on, which forEachFileRun turns into file byte
 // runs for pread/pwrite. In an "external32" view the packed data is
-// converted to and from big-endian elements by the memory datatype, which
-// must then keep its size in external32 (no MPI_AINT), as the view's types
-// do (FileViews.cpp). A read stops at the end of the file and reports
-// how many bytes it moved. Every count, datatype, buffer and position is
-// checked before a byte moves.
+// converted to and from big-endian elements at their external32 sizes by
+// the memory datatype, so the file side holds the data's external32 size
+// (more than memory's where it holds MPI_AINT), laid out by the view's types
+// in the file's terms (FileViews.cpp). A read stops at the end of the file
+// and reports how many bytes it moved, in memory's terms. Every count,
+// datatype, buffer and position is checked before a byte moves.
 //
 // The file lives on this host and each access completes when it is made,
 // so the collective forms (_all) move the same data as the independent
@@ -87,9 +88,11 @@ int64_t readFully(int fd, uint8_t* data, int64_t bytes, int64_t at) {
 }
 
 // Checks everything about `access` that does not need the position, and
-// finds its file, datatype and memory. Returns 0 or the raised error.
+// finds its file, datatype and memory, the packed size of its data
+// (`bytes`) and the size the data has in the file (`fileBytes`). Returns 0
+// or the raised error.
 int prepare(HostCall& call, const Access& access, OpenFile*& file, Layout& type,
-            uint8_t*& memory, int64_t& bytes) {
+            uint8_t*& memory, int64_t& bytes, int64_t& fileBytes) {
   int error;
   file = fileOrFail(call, access.fh, error);
   if (!file) return error;
@@ -110,15 +113,15 @@ int prepare(HostCall& call, const Access& access, OpenFile*& file, Layout& type,
   memory = call.typedBuffer(access.buffer, *type, access.count, ok);
   if (!ok) return failOnFile(call, access.fh, abi::kErrBuffer, "buffer outside linear memory");
   bytes = type->size * int64_t(access.count);
-  if (bytes > 0 && file->view.filetype->size == 0)
-    return failOnFile(call, access.fh, abi::kErrArg, "the view's filetype holds no data");
-  if (file->view.external32 && external32Size(*type, access.type, access.count) != bytes)
-    return failOnFile(call, access.fh, abi::kErrUnsupportedDatarep,
-                      "an external32 access with a datatype whose external32 size is not its "
-                      "size (one holding MPI_AINT)");
-  if (bytes % file->view.etype->size != 0)
+  fileBytes = file->view.external32 ? external32Size(*type, access.type, access.count) : bytes;
+  if (fileBytes < 0)
     return failOnFile(call, access.fh, abi::kErrType,
-                      std::to_string(bytes) + " bytes are not a whole number of etypes of " +
+                      "the datatype nests too deeply, or its external32 size leaves 64 bits");
+  if (fileBytes > 0 && file->view.filetype->size == 0)
+    return failOnFile(call, access.fh, abi::kErrArg, "the view's filetype holds no data");
+  if (fileBytes % file->view.etype->size != 0)
+    return failOnFile(call, access.fh, abi::kErrType,
+                      std::to_string(fileBytes) + " bytes are not a whole number of etypes of " +
                           std::to_string(file->view.etype->size) + " bytes");
   return abi::kSuccess;
 }
@@ -130,12 +133,13 @@ int transfer(HostCall& call, const Access& access, int64_t& moved) {
   OpenFile* file;
   Layout type;
   uint8_t* memory;
-  int64_t bytes;
-  if (int error = prepare(call, access, file, type, memory, bytes)) return error;
+  int64_t bytes, fileBytes;
+  if (int error = prepare(call, access, file, type, memory, bytes, fileBytes)) return error;
   if (access.position == Position::Shared)
     if (int refused = refuseSharedStateAcrossHosts(call, access.fh, *file)) return refused;
+  const bool external32 = file->view.external32;
   int64_t etypeSize = file->view.etype->size;
-  int64_t etypes = bytes / etypeSize;
+  int64_t etypes = fileBytes / etypeSize;
   int64_t start = 0;
   switch (access.position) {
     case Position::Explicit:
@@ -152,44 +156,69 @@ int transfer(HostCall& call, const Access& access, int64_t& moved) {
   int fd = file->fd.get();
   int failure = 0;
   bool inRange;
+  // The file bytes moved; `moved` is the same data in memory's terms.
+  int64_t movedInFile = 0;
+  auto inMemoryTerms = [&](int64_t inFile) {
+    if (inFile == fileBytes) return bytes;
+    return external32 ? packedBytesOfExternal32Prefix(*type, access.type, access.count, inFile)
+                      : inFile;
+  };
   if (access.direction == Direction::Write) {
-    std::vector<uint8_t> packed;
+    std::vector<uint8_t> packed, external;
     const uint8_t* data = memory;
-    if (!type->isContiguous() || file->view.external32) {
+    if (!type->isContiguous() || external32) {
       packed.resize(size_t(bytes));
       packTyped(memory, *type, access.count, packed.data());
-      if (file->view.external32)
-        convertExternal32(*type, access.type, access.count, packed.data(), packed.data(), true);
       data = packed.data();
+      if (external32) {
+        // In place unless MPI_AINTs widen.
+        uint8_t* out = packed.data();
+        if (fileBytes != bytes) {
+          external.resize(size_t(fileBytes));
+          out = external.data();
+        }
+        convertExternal32(*type, access.type, access.count, packed.data(), out, true);
+        data = out;
+      }
     } else {
       data = memory + type->lb;
     }
-    inRange = forEachFileRun(file->view, firstDataByte, bytes,
+    inRange = forEachFileRun(file->view, firstDataByte, fileBytes,
                              [&](int64_t at, int64_t length, int64_t from) {
                                failure = writeFully(fd, data + from, length, at);
-                               if (failure == 0) moved = from + length;
+                               if (failure == 0) movedInFile = from + length;
                                return failure == 0;
                              });
   } else {
-    std::vector<uint8_t> packed(static_cast<size_t>(bytes));
-    inRange = forEachFileRun(file->view, firstDataByte, bytes,
+    std::vector<uint8_t> inFile(static_cast<size_t>(fileBytes));
+    inRange = forEachFileRun(file->view, firstDataByte, fileBytes,
                              [&](int64_t at, int64_t length, int64_t from) {
-                               int64_t got = readFully(fd, packed.data() + from, length, at);
+                               int64_t got = readFully(fd, inFile.data() + from, length, at);
                                if (got < 0) failure = errno;
-                               else moved = from + got;
+                               else movedInFile = from + got;
                                return got == length;
                              });
-    moved -= moved % etypeSize;
+    movedInFile -= movedInFile % etypeSize;
     // Bytes past the end of the file stay zero and are not copied out.
-    if (file->view.external32)
-      convertExternal32(*type, access.type, access.count, packed.data(), packed.data(), false);
-    copyTyped(packed.data(), *predefinedLayout(abi::kTypeByte), moved, memory, *type,
-              access.count, moved);
+    std::vector<uint8_t> packed;
+    uint8_t* data = inFile.data();
+    if (external32) {
+      if (fileBytes != bytes) {
+        packed.resize(size_t(bytes));
+        data = packed.data();
+      }
+      convertExternal32(*type, access.type, access.count, inFile.data(), data, false);
+    }
+    int64_t copied = inMemoryTerms(movedInFile);
+    copyTyped(data, *predefinedLayout(abi::kTypeByte), copied, memory, *type, access.count,
+              copied);
   }
+  moved = inMemoryTerms(movedInFile);
   if (atomicAccess.owns_lock()) atomicAccess.unlock();
   if (!inRange)
     return failOnFile(call, access.fh, abi::kErrArg, "the access runs past the largest file offset");
-  if (access.position == Position::Individual) file->individualPointer = start + moved / etypeSize;
+  if (access.position == Position::Individual)
+    file->individualPointer = start + movedInFile / etypeSize;
   if (failure != 0)
     return failOnFile(call, access.fh,
                       failure == ENOSPC || failure == EFBIG ? abi::kErrNoSpace
@@ -234,10 +263,10 @@ u32 ordered(HostCall& call, Access access, int64_t& moved) {
   OpenFile* file;
   Layout type;
   uint8_t* memory;
-  int64_t bytes;
-  if (int error = prepare(call, access, file, type, memory, bytes)) return error;
+  int64_t bytes, fileBytes;
+  if (int error = prepare(call, access, file, type, memory, bytes, fileBytes)) return error;
   if (int refused = refuseSharedStateAcrossHosts(call, access.fh, *file)) return refused;
-  int64_t etypes = bytes / file->view.etype->size;
+  int64_t etypes = fileBytes / file->view.etype->size;
   SharedFile& shared = *file->shared;
   int64_t start = 0;
   int result = runCollective(

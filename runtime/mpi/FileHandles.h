@@ -44,16 +44,20 @@ struct SharedFile {
 
 // A file view: from byte `displacement` on, the file is tiled with
 // `filetype`, whose data bytes are the visible ones; positions count
-// `etype`s of them.
+// `etype`s of them. Both are laid out as they lie in the file.
 struct FileView {
   int64_t displacement = 0;
   Layout etype;
   Layout filetype;
+  // The etype and filetype as the guest passed them, for MPI_File_get_view.
+  Layout givenEtype;
+  Layout givenFiletype;
   int etypeHandle = abi::kTypeByte;
   int filetypeHandle = abi::kTypeByte;
   // The "external32" data representation: the file holds each element
-  // big-endian (ExternalPacking.h). Only types whose external32 size is
-  // their size are admitted, so the file's layout is memory's either way.
+  // big-endian at its external32 size (ExternalPacking.h), and the etype
+  // and filetype are the given ones in the file's terms, which differ from
+  // memory's only for types holding MPI_AINT (8 bytes in the file).
   bool external32 = false;
 };
 

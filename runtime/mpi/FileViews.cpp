@@ -10,11 +10,12 @@
 // filetype's data bytes as segments, and forEachFileRun walks them to turn
 // a range of the view's data into file byte runs. Two data
 // representations are served: "native", where the file holds the bytes of
-// memory, and "external32", where it holds each element big-endian
-// (FileAccess.cpp converts), for types whose external32 size is their size:
-// not MPI_AINT (4 bytes here, 8 in external32), nor a type holding one.
-// Then the file's layout is memory's in both, and MPI_File_get_type_extent
-// gives the memory extent in both, as OpenMPI does.
+// memory, and "external32", where it holds each element big-endian at its
+// external32 size (FileAccess.cpp converts). An external32 view keeps its
+// etype and filetype in the file's terms (External32Layouts.cpp): memory's
+// layout, except that a type holding MPI_AINT (4 bytes here, 8 in
+// external32) is wider, and so are the offsets and extents built on it.
+// MPI_File_get_type_extent gives a type's extent in the view's terms.
 //
 //===----------------------------------------------------------------------===//
 #include <sys/stat.h>
@@ -104,6 +105,8 @@ FileView defaultView() {
   FileView view;
   view.etype = predefinedLayout(abi::kTypeByte);
   view.filetype = view.etype;
+  view.givenEtype = view.etype;
+  view.givenFiletype = view.etype;
   return view;
 }
 
@@ -194,12 +197,26 @@ u32 Z_envZ_MPI_File_set_view(void* instance, u32 fh, u64 disp, u32 etype, u32 fi
   if (displacement < 0)
     return failOnFile(call, int(fh), abi::kErrArg,
                       "negative displacement " + std::to_string(displacement));
-  Layout etypeLayout = call.rank.type(int(etype));
-  Layout filetypeLayout = call.rank.type(int(filetype));
-  if (!etypeLayout || !filetypeLayout)
+  Layout givenEtype = call.rank.type(int(etype));
+  Layout givenFiletype = call.rank.type(int(filetype));
+  if (!givenEtype || !givenFiletype)
     return failOnFile(call, int(fh), abi::kErrType, "invalid etype or filetype");
-  if (!etypeLayout->committed || !filetypeLayout->committed)
+  if (!givenEtype->committed || !givenFiletype->committed)
     return failOnFile(call, int(fh), abi::kErrType, "etype or filetype is not committed");
+  std::string datarep;
+  if (int e = readDatarep(call, int(fh), datarepAddr, datarep)) return e;
+  const bool external32 = datarep == kExternal32;
+  if (datarep != kNative && !external32)
+    return failOnFile(call, int(fh), abi::kErrUnsupportedDatarep,
+                      "data representation '" + datarep +
+                          "' (\"native\" and \"external32\" are supported)");
+  Layout etypeLayout = external32 ? external32FileLayout(givenEtype, int(etype)) : givenEtype;
+  Layout filetypeLayout =
+      external32 ? external32FileLayout(givenFiletype, int(filetype)) : givenFiletype;
+  if (!etypeLayout || !filetypeLayout)
+    return failOnFile(call, int(fh), abi::kErrType,
+                      "the etype or filetype cannot be laid out in external32: it nests more "
+                      "than 64 constructors deep, or its bounds leave 64 bits");
   bool readOnly = file->shared->amode & abi::amode::kReadOnly;
   // A filetype without data (a member that takes no part) is allowed; an
   // access through it that moves data is refused (FileAccess.cpp). MPI
@@ -212,18 +229,6 @@ u32 Z_envZ_MPI_File_set_view(void* instance, u32 fh, u64 disp, u32 etype, u32 fi
     return failOnFile(call, int(fh), abi::kErrIo,
                       "the etype or filetype has negative, decreasing or overlapping "
                       "displacements, or the filetype is not made of whole etypes");
-  std::string datarep;
-  if (int e = readDatarep(call, int(fh), datarepAddr, datarep)) return e;
-  const bool external32 = datarep == kExternal32;
-  if (datarep != kNative && !external32)
-    return failOnFile(call, int(fh), abi::kErrUnsupportedDatarep,
-                      "data representation '" + datarep +
-                          "' (\"native\" and \"external32\" are supported)");
-  if (external32 && (external32Size(*etypeLayout, int(etype), 1) != etypeLayout->size ||
-                     external32Size(*filetypeLayout, int(filetype), 1) != filetypeLayout->size))
-    return failOnFile(call, int(fh), abi::kErrUnsupportedDatarep,
-                      "an external32 view of an etype or filetype whose external32 size is not "
-                      "its size (one holding MPI_AINT)");
   if (int(info) != abi::kInfoNull && int(info) != abi::kInfoEnv && !call.rank.infos.count(int(info)))
     return failOnFile(call, int(fh), abi::kErrInfo, "invalid info object " + std::to_string(info));
   // Displacements and filetypes may differ between members; etypes must
@@ -236,6 +241,8 @@ u32 Z_envZ_MPI_File_set_view(void* instance, u32 fh, u64 disp, u32 etype, u32 fi
   file->view.displacement = displacement;
   file->view.etype = etypeLayout;
   file->view.filetype = filetypeLayout;
+  file->view.givenEtype = givenEtype;
+  file->view.givenFiletype = givenFiletype;
   file->view.etypeHandle = int(etype);
   file->view.filetypeHandle = int(filetype);
   file->view.external32 = external32;
@@ -255,20 +262,28 @@ u32 Z_envZ_MPI_File_get_view(void* instance, u32 fh, u32 dispOut, u32 etypeOut, 
   if (!call.bytes(dispOut, 8) || !call.bytes(etypeOut, 4) || !call.bytes(filetypeOut, 4) || !datarep)
     return failOnFile(call, int(fh), abi::kErrArg, "an output pointer lies outside linear memory");
   call.store<int64_t>(dispOut, file->view.displacement);
-  call.store<int32_t>(etypeOut, handleForGuest(call, file->view.etypeHandle, file->view.etype));
+  call.store<int32_t>(etypeOut,
+                      handleForGuest(call, file->view.etypeHandle, file->view.givenEtype));
   call.store<int32_t>(filetypeOut,
-                      handleForGuest(call, file->view.filetypeHandle, file->view.filetype));
+                      handleForGuest(call, file->view.filetypeHandle, file->view.givenFiletype));
   std::memcpy(datarep, name, std::strlen(name) + 1);
   return abi::kSuccess;
 }
 
-// Both representations store a datatype as it lies in memory (see above).
+// The extent `type` has in the file through the current view: its memory
+// extent, or in an external32 view its extent in the file's terms.
 u32 Z_envZ_MPI_File_get_type_extent(void* instance, u32 fh, u32 type, u32 extentOut) {
   HostCall call(instance, "MPI_File_get_type_extent");
   int error;
-  if (!fileOrFail(call, int(fh), error)) return error;
+  OpenFile* file = fileOrFail(call, int(fh), error);
+  if (!file) return error;
   Layout layout = call.rank.type(int(type));
   if (!layout) return failOnFile(call, int(fh), abi::kErrType, "invalid datatype");
+  if (file->view.external32) layout = external32FileLayout(layout, int(type));
+  if (!layout)
+    return failOnFile(call, int(fh), abi::kErrType,
+                      "the datatype cannot be laid out in external32: it nests more than 64 "
+                      "constructors deep, or its bounds leave 64 bits");
   if (!call.store<int32_t>(extentOut, int32_t(layout->extent())))
     return failOnFile(call, int(fh), abi::kErrArg, "extent pointer outside linear memory");
   return abi::kSuccess;
