@@ -26,7 +26,7 @@ namespace {
 
 constexpr const char* kModuleName = "guest";
 // Bump when the generated glue or the post-pass changes shape.
-constexpr const char* kAotFormat = "aot-format-6";
+constexpr const char* kAotFormat = "aot-format-7";
 
 // The GNU build id of the executable we run in: it changes whenever the set of
 // host functions (and so the glue's resolved imports) can change.
@@ -163,7 +163,12 @@ std::optional<std::string> findOrBuild(const AotRequest& request, const std::str
     return std::nullopt;
   }
   // Line tables cost no run time and let trap reports name the wasm function
-  // even where clang inlined it into its caller. Mapping the build directory
+  // even where clang inlined it into its caller. They are DWARF 4, not clang
+  // 19's default 5: Valgrind 3.19 (Debian 12's) gives up on the whole process
+  // when it meets DWARF 5 forms in a loaded object, so no granule could run
+  // under callgrind or memcheck, the one way to count a granule's
+  // instructions in a VM without performance counters
+  // (test/lit/run/aot-objects-valgrind.c). Mapping the build directory
   // away keeps the object byte-identical across builds, so concurrent builds
   // of one module publish one object (the cache stores it under its digest).
   //
@@ -181,7 +186,7 @@ std::optional<std::string> findOrBuild(const AotRequest& request, const std::str
   auto clang = util::runProcess({toolpaths::kClang, "-O2", "-mllvm",
                                  "-force-target-max-vector-interleave=4", "-mllvm",
                                  "-small-loop-cost=200",
-                                 "-gline-tables-only", "-fPIC", "-shared", "-w",
+                                 "-gline-tables-only", "-gdwarf-4", "-fPIC", "-shared", "-w",
                                  "-ffile-prefix-map=" + work + "=.",
                                  "-ffp-contract=off", "-fno-strict-aliasing",
                                  std::string("-I") + toolpaths::kWasmRtInclude, "-I" + work, cPath,

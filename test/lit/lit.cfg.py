@@ -1,5 +1,6 @@
 # lit configuration for Synergy: substitutions and features.
 import os
+import shutil
 import lit.formats
 
 config.name = "Synergy"
@@ -33,3 +34,6 @@ config.substitutions.append(("%obj_root", config.synergy_obj_root))
 for tool, feature in ((config.iverilog, "iverilog"), (config.yosys, "yosys")):
     if tool and os.path.exists(tool):
         config.available_features.add(feature)
+# Valgrind is an optional host tool, found on PATH like the LLVM tools.
+if shutil.which("valgrind", path=path) and shutil.which("callgrind_annotate", path=path):
+    config.available_features.add("valgrind")
