@@ -387,10 +387,26 @@ __attribute__((weak)) int synergy_mpi_win_dup_fn(MPI_Win win, int keyval, void* 
 #define MPI_ERR_UNSUPPORTED_DATAREP 51
 #define MPI_ERR_UNSUPPORTED_OPERATION 52
 #define MPI_ERR_WIN 53
+#define MPI_T_ERR_MEMORY 54
+#define MPI_T_ERR_NOT_INITIALIZED 55
+#define MPI_T_ERR_CANNOT_INIT 56
+#define MPI_T_ERR_INVALID_INDEX 57
+#define MPI_T_ERR_INVALID_ITEM 58
+#define MPI_T_ERR_INVALID_HANDLE 59
+#define MPI_T_ERR_OUT_OF_HANDLES 60
+#define MPI_T_ERR_OUT_OF_SESSIONS 61
+#define MPI_T_ERR_INVALID_SESSION 62
+#define MPI_T_ERR_CVAR_SET_NOT_NOW 63
+#define MPI_T_ERR_CVAR_SET_NEVER 64
+#define MPI_T_ERR_PVAR_NO_STARTSTOP 65
+#define MPI_T_ERR_PVAR_NO_WRITE 66
+#define MPI_T_ERR_PVAR_NO_ATOMIC 67
 #define MPI_ERR_RMA_RANGE 68
 #define MPI_ERR_RMA_ATTACH 69
 #define MPI_ERR_RMA_FLAVOR 70
 #define MPI_ERR_RMA_SHARED 71
+#define MPI_T_ERR_INVALID 72
+#define MPI_T_ERR_INVALID_NAME 73
 #define MPI_ERR_LASTCODE 92
 
 /* Environment. */
@@ -1013,6 +1029,81 @@ int MPI_File_get_errhandler(MPI_File file, MPI_Errhandler* errhandler);
 MPI_Fint MPI_File_c2f(MPI_File file);
 MPI_File MPI_File_f2c(MPI_Fint file);
 
+/* The tool information interface (MPI-3.1 chapter 14). The runtime exposes
+ * no control or performance variables and no categories, which the standard
+ * allows: every count is 0, every index and name is invalid, and sessions
+ * can be created and freed. Handles are ints, like every other handle here. */
+typedef int MPI_T_enum;
+typedef int MPI_T_cvar_handle;
+typedef int MPI_T_pvar_handle;
+typedef int MPI_T_pvar_session;
+#define MPI_T_ENUM_NULL ((MPI_T_enum)0)
+#define MPI_T_CVAR_HANDLE_NULL ((MPI_T_cvar_handle)0)
+#define MPI_T_PVAR_HANDLE_NULL ((MPI_T_pvar_handle)0)
+#define MPI_T_PVAR_ALL_HANDLES ((MPI_T_pvar_handle)-1)
+#define MPI_T_PVAR_SESSION_NULL ((MPI_T_pvar_session)0)
+enum {
+  MPI_T_VERBOSITY_USER_BASIC, MPI_T_VERBOSITY_USER_DETAIL, MPI_T_VERBOSITY_USER_ALL,
+  MPI_T_VERBOSITY_TUNER_BASIC, MPI_T_VERBOSITY_TUNER_DETAIL, MPI_T_VERBOSITY_TUNER_ALL,
+  MPI_T_VERBOSITY_MPIDEV_BASIC, MPI_T_VERBOSITY_MPIDEV_DETAIL, MPI_T_VERBOSITY_MPIDEV_ALL
+};
+enum {
+  MPI_T_SCOPE_CONSTANT, MPI_T_SCOPE_READONLY, MPI_T_SCOPE_LOCAL, MPI_T_SCOPE_GROUP,
+  MPI_T_SCOPE_GROUP_EQ, MPI_T_SCOPE_ALL, MPI_T_SCOPE_ALL_EQ
+};
+enum {
+  MPI_T_BIND_NO_OBJECT, MPI_T_BIND_MPI_COMM, MPI_T_BIND_MPI_DATATYPE,
+  MPI_T_BIND_MPI_ERRHANDLER, MPI_T_BIND_MPI_FILE, MPI_T_BIND_MPI_GROUP, MPI_T_BIND_MPI_OP,
+  MPI_T_BIND_MPI_REQUEST, MPI_T_BIND_MPI_WIN, MPI_T_BIND_MPI_MESSAGE, MPI_T_BIND_MPI_INFO
+};
+enum {
+  MPI_T_PVAR_CLASS_STATE, MPI_T_PVAR_CLASS_LEVEL, MPI_T_PVAR_CLASS_SIZE,
+  MPI_T_PVAR_CLASS_PERCENTAGE, MPI_T_PVAR_CLASS_HIGHWATERMARK, MPI_T_PVAR_CLASS_LOWWATERMARK,
+  MPI_T_PVAR_CLASS_COUNTER, MPI_T_PVAR_CLASS_AGGREGATE, MPI_T_PVAR_CLASS_TIMER,
+  MPI_T_PVAR_CLASS_GENERIC
+};
+int MPI_T_init_thread(int required, int* provided);
+int MPI_T_finalize(void);
+int MPI_T_enum_get_info(MPI_T_enum enumtype, int* num, char* name, int* name_len);
+int MPI_T_enum_get_item(MPI_T_enum enumtype, int index, int* value, char* name,
+                        int* name_len);
+int MPI_T_cvar_get_num(int* num_cvar);
+int MPI_T_cvar_get_info(int cvar_index, char* name, int* name_len, int* verbosity,
+                        MPI_Datatype* datatype, MPI_T_enum* enumtype, char* desc,
+                        int* desc_len, int* bind, int* scope);
+int MPI_T_cvar_get_index(const char* name, int* cvar_index);
+int MPI_T_cvar_handle_alloc(int cvar_index, void* obj_handle, MPI_T_cvar_handle* handle,
+                            int* count);
+int MPI_T_cvar_handle_free(MPI_T_cvar_handle* handle);
+int MPI_T_cvar_read(MPI_T_cvar_handle handle, void* buf);
+int MPI_T_cvar_write(MPI_T_cvar_handle handle, const void* buf);
+int MPI_T_pvar_get_num(int* num_pvar);
+int MPI_T_pvar_get_info(int pvar_index, char* name, int* name_len, int* verbosity,
+                        int* var_class, MPI_Datatype* datatype, MPI_T_enum* enumtype,
+                        char* desc, int* desc_len, int* bind, int* readonly,
+                        int* continuous, int* atomic);
+int MPI_T_pvar_get_index(const char* name, int var_class, int* pvar_index);
+int MPI_T_pvar_session_create(MPI_T_pvar_session* session);
+int MPI_T_pvar_session_free(MPI_T_pvar_session* session);
+int MPI_T_pvar_handle_alloc(MPI_T_pvar_session session, int pvar_index, void* obj_handle,
+                            MPI_T_pvar_handle* handle, int* count);
+int MPI_T_pvar_handle_free(MPI_T_pvar_session session, MPI_T_pvar_handle* handle);
+int MPI_T_pvar_start(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
+int MPI_T_pvar_stop(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
+int MPI_T_pvar_read(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void* buf);
+int MPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle, const void* buf);
+int MPI_T_pvar_reset(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
+int MPI_T_pvar_readreset(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void* buf);
+int MPI_T_category_get_num(int* num_cat);
+int MPI_T_category_get_info(int cat_index, char* name, int* name_len, char* desc,
+                            int* desc_len, int* num_cvars, int* num_pvars,
+                            int* num_categories);
+int MPI_T_category_get_index(const char* name, int* cat_index);
+int MPI_T_category_get_cvars(int cat_index, int len, int indices[]);
+int MPI_T_category_get_pvars(int cat_index, int len, int indices[]);
+int MPI_T_category_get_categories(int cat_index, int len, int indices[]);
+int MPI_T_category_changed(int* stamp);
+
 /* Addresses are plain guest addresses, so these need no runtime call. */
 static inline int MPI_Get_address(const void* location, MPI_Aint* address) {
   *address = (MPI_Aint)location;
@@ -1305,6 +1396,37 @@ SYNERGY_PMPI(Startall)
 SYNERGY_PMPI(Status_set_cancelled)
 SYNERGY_PMPI(Status_set_elements)
 SYNERGY_PMPI(Status_set_elements_x)
+SYNERGY_PMPI(T_category_changed)
+SYNERGY_PMPI(T_category_get_categories)
+SYNERGY_PMPI(T_category_get_cvars)
+SYNERGY_PMPI(T_category_get_index)
+SYNERGY_PMPI(T_category_get_info)
+SYNERGY_PMPI(T_category_get_num)
+SYNERGY_PMPI(T_category_get_pvars)
+SYNERGY_PMPI(T_cvar_get_index)
+SYNERGY_PMPI(T_cvar_get_info)
+SYNERGY_PMPI(T_cvar_get_num)
+SYNERGY_PMPI(T_cvar_handle_alloc)
+SYNERGY_PMPI(T_cvar_handle_free)
+SYNERGY_PMPI(T_cvar_read)
+SYNERGY_PMPI(T_cvar_write)
+SYNERGY_PMPI(T_enum_get_info)
+SYNERGY_PMPI(T_enum_get_item)
+SYNERGY_PMPI(T_finalize)
+SYNERGY_PMPI(T_init_thread)
+SYNERGY_PMPI(T_pvar_get_index)
+SYNERGY_PMPI(T_pvar_get_info)
+SYNERGY_PMPI(T_pvar_get_num)
+SYNERGY_PMPI(T_pvar_handle_alloc)
+SYNERGY_PMPI(T_pvar_handle_free)
+SYNERGY_PMPI(T_pvar_read)
+SYNERGY_PMPI(T_pvar_readreset)
+SYNERGY_PMPI(T_pvar_reset)
+SYNERGY_PMPI(T_pvar_session_create)
+SYNERGY_PMPI(T_pvar_session_free)
+SYNERGY_PMPI(T_pvar_start)
+SYNERGY_PMPI(T_pvar_stop)
+SYNERGY_PMPI(T_pvar_write)
 SYNERGY_PMPI(Test)
 SYNERGY_PMPI(Test_cancelled)
 SYNERGY_PMPI(Testall)

@@ -160,6 +160,12 @@ class RankState : public granule::HostExtension {
   // filled in when it is read.
   std::map<int, InfoEntries> infos;
   int nextInfo = abi::kInfoEnv + 1;
+  // The tool information interface (ToolInterface.cpp): how many
+  // MPI_T_init_thread calls no MPI_T_finalize has matched yet, and the
+  // performance-variable sessions open by handle.
+  int toolInitCount = 0;
+  std::set<int> toolSessions;
+  int nextToolSession = 1;
 
   CommHandle* comm(int handle) {
     if (handle <= 0 || size_t(handle) >= comms_.size() || !comms_[handle]) return nullptr;
