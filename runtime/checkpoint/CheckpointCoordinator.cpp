@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "checkpoint/CheckpointCoordinator.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -25,7 +26,7 @@
 #include "checkpoint/MpiObjectRecord.h"
 #include "checkpoint/OpenFileRecord.h"
 #include "checkpoint/PartFile.h"
-#include "util/FileIO.h"
+#include "util/Crc32c.h"
 #include "granule/Granule.h"
 #include "mpi/RankState.h"
 #include "snapshot/Snapshot.h"
@@ -49,6 +50,71 @@ int64_t regularFileOffset(int fd) {
   off_t at = lseek(fd, 0, SEEK_CUR);
   return at < 0 ? -1 : int64_t(at);
 }
+
+// The CRC-32C of the pieces `indices` name, back to back, from each one's
+// (`checksums`) and its length.
+uint32_t checksumOfPieces(const std::vector<uint32_t>& checksums,
+                          const std::vector<uint64_t>& sizes, const std::vector<uint32_t>& indices) {
+  uint32_t checksum = 0;  // of nothing
+  for (uint32_t index : indices)
+    checksum = util::Crc32c::combine(checksum, checksums[index], sizes[index]);
+  return checksum;
+}
+
+std::vector<uint32_t> allIndices(size_t count) {
+  std::vector<uint32_t> indices(count);
+  std::iota(indices.begin(), indices.end(), 0u);
+  return indices;
+}
+
+// The first `bytes` of the file open at `fd` (fewer at its end) into `into`.
+bool readPrefix(int fd, size_t bytes, std::string& into) {
+  into.resize(bytes);
+  size_t got = 0;
+  while (got < bytes) {
+    ssize_t n = pread(fd, into.data() + got, bytes - got, off_t(got));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return false;
+    if (n == 0) break;
+    got += size_t(n);
+  }
+  into.resize(got);
+  return true;
+}
+
+std::vector<ReplacePiece> piecesOf(const std::vector<std::string>& sections) {
+  std::vector<ReplacePiece> pieces;
+  pieces.reserve(sections.size());
+  for (const std::string& section : sections) pieces.push_back(ReplacePiece{section});
+  return pieces;
+}
+
+// Removes every part file (PartFile.h) in `directory` and its spare.
+void removePartFiles(const std::string& directory) {
+  DIR* entries = opendir(directory.c_str());
+  if (!entries) return;
+  const std::string prefix = partFileName(0).substr(0, partFileName(0).size() - 1);
+  const std::string spareSuffix = ".spare";
+  while (dirent* entry = readdir(entries)) {
+    std::string_view name = entry->d_name;
+    if (name.substr(0, prefix.size()) != prefix) continue;
+    std::string_view number = name.substr(prefix.size());
+    if (number.size() > spareSuffix.size() &&
+        number.substr(number.size() - spareSuffix.size()) == spareSuffix)
+      number.remove_suffix(spareSuffix.size());
+    if (!number.empty() && number.find_first_not_of("0123456789") == std::string_view::npos)
+      unlinkat(dirfd(entries), entry->d_name, 0);
+  }
+  closedir(entries);
+}
+
+// Closes the descriptors it holds when it goes.
+struct OpenFiles {
+  std::vector<int> fds;
+  ~OpenFiles() {
+    for (int fd : fds) close(fd);
+  }
+};
 
 // The world ranks 0 .. ranks - 1, those of a job on one host.
 std::vector<int> firstRanks(int ranks) {
@@ -80,8 +146,14 @@ CheckpointCoordinator::~CheckpointCoordinator() {
   // The spare of the last commit is no checkpoint; only a next one would
   // have used it.
   backgroundWrites_.finish();
-  if (!policy_.directory.empty() && (!hostParts_ || hostParts_->partIndex() == 0))
+  if (!policy_.directory.empty() && (!hostParts_ || hostParts_->partIndex() == 0)) {
     unlink(spareFilePath(policy_.directory, kCheckpointFileName).c_str());
+    // Nor are the part files and their spares, which only the next
+    // checkpoint would have read: every part's writes were over before part
+    // 0's last commit. Those of parts a lost host's job had and this run
+    // has not go too.
+    if (hostParts_) removePartFiles(policy_.directory);
+  }
 }
 
 void CheckpointCoordinator::noteStateNotCheckpointed(int worldRank, const std::string& what) {
@@ -369,10 +441,7 @@ void CheckpointCoordinator::queueCheckpoint() {
 bool CheckpointCoordinator::writeCheckpoint(const JobRecord& job,
                                             const std::vector<std::string>& sections,
                                             uint64_t sequence, std::string& error) {
-  std::vector<std::string_view> pieces(sections.begin(), sections.end());
-  std::string head = encodeCheckpointHead(sequence, programDigest_, pieces, job);
-  pieces.insert(pieces.begin(), head);
-  return commitCheckpointFile(pieces, error);
+  return commitCheckpointFile(job, sequence, piecesOf(sections), nullptr, error);
 }
 
 // On the background writes' thread, with no lock held: `sections` are this
@@ -390,61 +459,102 @@ bool CheckpointCoordinator::writePartCheckpoint(const JobRecord& job,
   }
   if (self != 0) {
     PartSections part{sequence, self, ranksOfPart[self], job.unresumable, {}};
+    std::vector<ReplacePiece> pieces = piecesOf(sections);
+    std::vector<uint64_t> sectionBytes;
+    for (const std::string& section : sections) sectionBytes.push_back(section.size());
+    HeadWriter head = [&](const std::vector<uint32_t>& checksums, std::string& bytes,
+                          std::string&) {
+      bytes = encodePartFileHead(
+          part, sectionBytes, checksumOfPieces(checksums, sectionBytes, allIndices(pieces.size())));
+      return true;
+    };
     // A part's own file is not the checkpoint: its bytes are not counted.
-    // Its name is new each time (the checkpoint's number): nothing to
-    // recycle.
-    std::string head = encodePartFileHead(part, sections);
-    std::vector<std::string_view> pieces{head};
-    pieces.insert(pieces.end(), sections.begin(), sections.end());
     ReplaceCounts partCounts;
-    bool written = replaceFileDurably(policy_.directory, partFileName(sequence, self), pieces,
-                                      false, partCounts, error);
+    bool written = replaceFileDurably(policy_.directory, partFileName(self),
+                                      encodePartFileHead(part, sectionBytes, 0).size(), head,
+                                      pieces, true, partCounts, error);
     hostParts_->partWritten(sequence, written, output);
     return written;
   }
   std::vector<PartOutput> outputs{output};
-  auto removePartFiles = [&] {
-    for (uint32_t p = 1; p < ranksOfPart.size(); ++p)
-      unlink((policy_.directory + "/" + partFileName(sequence, p)).c_str());
-  };
-  if (!hostParts_->gatherWritten(sequence, outputs, error)) {
-    removePartFiles();
-    return false;
-  }
+  if (!hostParts_->gatherWritten(sequence, outputs, error)) return false;
   JobRecord record = job;
   record.partOutputs = std::move(outputs);
   // Every rank's section in its place in world rank order: part 0's own,
-  // then each other part's as views of the part file read.
-  std::vector<std::string_view> pieces(partOfRanks.size());
-  for (size_t i = 0; i < sections.size(); ++i) pieces[size_t(worldRanks_[i])] = sections[i];
-  partFileBuffers_.resize(ranksOfPart.size());
+  // then each other part's as a range of its part file, whose head alone is
+  // read here; the sections are read as they are copied.
+  std::vector<ReplacePiece> pieces(partOfRanks.size());
+  for (size_t i = 0; i < sections.size(); ++i) pieces[size_t(worldRanks_[i])] = {sections[i]};
+  OpenFiles partFiles;
+  std::vector<PartFileHead> heads(ranksOfPart.size());
   for (uint32_t p = 1; p < ranksOfPart.size(); ++p) {
-    std::string path = policy_.directory + "/" + partFileName(sequence, p);
-    PartSections expected{sequence, p, ranksOfPart[p], {}, {}};
-    std::string& bytes = partFileBuffers_[p];
-    std::optional<PartSections> part;
-    if (util::readRegularFileInto(path, ranksOfPart[p].size() << 33, bytes, error))
-      part = decodePartFile(bytes, expected, error);
-    if (!part) {
-      error = path + ": " + error;
-      removePartFiles();
+    std::string path = policy_.directory + "/" + partFileName(p);
+    int fd = open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) {
+      error = path + ": " + std::strerror(errno);
       return false;
     }
-    if (record.unresumable.empty() && !part->unresumable.empty())
-      record.unresumable = part->unresumable;
-    for (size_t i = 0; i < part->ranks.size(); ++i) pieces[part->ranks[i]] = part->sections[i];
+    partFiles.fds.push_back(fd);
+    struct stat info;
+    if (fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
+      error = path + ": not a regular file";
+      return false;
+    }
+    uint64_t fileBytes = uint64_t(info.st_size);
+    PartSections expected{sequence, p, ranksOfPart[p], {}, {}};
+    std::optional<PartFileHead> head;
+    if (!readPrefix(fd, size_t(std::min(fileBytes, maxPartFileHeadBytes(ranksOfPart[p].size()))),
+                    partHeadBuffer_))
+      error = std::strerror(errno);
+    else
+      head = decodePartFileHead(partHeadBuffer_, fileBytes, expected, error);
+    if (!head) {
+      error = path + ": " + error;
+      return false;
+    }
+    if (record.unresumable.empty() && !head->part.unresumable.empty())
+      record.unresumable = head->part.unresumable;
+    uint64_t offset = head->headBytes;
+    for (size_t i = 0; i < head->sectionBytes.size(); ++i) {
+      pieces[ranksOfPart[p][i]] = ReplacePiece{{}, fd, offset, head->sectionBytes[i]};
+      offset += head->sectionBytes[i];
+    }
+    heads[p] = std::move(*head);
   }
-  std::string head = encodeCheckpointHead(sequence, programDigest_, pieces, record);
-  pieces.insert(pieces.begin(), head);
-  bool written = commitCheckpointFile(pieces, error);
-  removePartFiles();
-  return written;
+  // A part file whose sections are not the ones its checksum covers
+  // (corrupt, or rewritten meanwhile) fails the checkpoint before its head
+  // is written, which leaves the last one in place.
+  auto checkParts = [&](const std::vector<uint32_t>& checksums, const std::vector<uint64_t>& sizes,
+                        std::string& why) {
+    for (uint32_t p = 1; p < ranksOfPart.size(); ++p)
+      if (!heads[p].sectionsMatch(checksumOfPieces(checksums, sizes, ranksOfPart[p]))) {
+        why = policy_.directory + "/" + partFileName(p) +
+              ": the part file's checksum does not match (corrupt)";
+        return false;
+      }
+    return true;
+  };
+  return commitCheckpointFile(record, sequence, pieces, checkParts, error);
 }
 
-bool CheckpointCoordinator::commitCheckpointFile(const std::vector<std::string_view>& pieces,
+bool CheckpointCoordinator::commitCheckpointFile(const JobRecord& job, uint64_t sequence,
+                                                 const std::vector<ReplacePiece>& sections,
+                                                 const SectionsCheck& checkSections,
                                                  std::string& error) {
+  std::vector<uint64_t> sectionBytes;
+  for (const ReplacePiece& section : sections) sectionBytes.push_back(section.size());
+  HeadWriter head = [&](const std::vector<uint32_t>& checksums, std::string& bytes,
+                        std::string& why) {
+    if (checkSections && !checkSections(checksums, sectionBytes, why)) return false;
+    bytes = encodeCheckpointHead(
+        sequence, programDigest_, sectionBytes,
+        checksumOfPieces(checksums, sectionBytes, allIndices(sections.size())), job);
+    return true;
+  };
+  uint64_t headBytes = encodeCheckpointHead(sequence, programDigest_, sectionBytes, 0, job).size();
   ReplaceCounts counts;
-  if (!replaceFileDurably(policy_.directory, kCheckpointFileName, pieces, true, counts, error))
+  if (!replaceFileDurably(policy_.directory, kCheckpointFileName, headBytes, head, sections, true,
+                          counts, error))
     return false;
   backgroundBytes_ += counts.fileBytes;
   backgroundChangedBytes_ += counts.changedBytes;

@@ -21,15 +21,18 @@
 // A job spread over hosts has a coordinator in each host's process, for
 // that part's ranks, joined by HostParts: the part's last rank to arrive
 // asks part 0 for the job's decision instead of taking it. Every part
-// then writes its own ranks' sections to a part file of that checkpoint
-// (PartFile.h) in the directory, which is the same shared directory on
-// every host; part 0 waits until every other part has, reads their files
-// and writes the one checkpoint file from them and its own sections (as
-// above), then removes the part files (written whole each time: their
-// names carry the checkpoint's number). One process commits, so
-// the checkpoint file is always one generation whole: a part that dies
+// then writes its own ranks' sections to its part file (PartFile.h) in the
+// directory, which is the same shared directory on every host, over the
+// one it wrote two checkpoints ago (DurableReplace.h, as the checkpoint
+// file: only what changed); part 0 waits until every other part has, reads
+// their heads and writes the one checkpoint file from their sections, read
+// a chunk at a time as they are compared, and its own (as above); a part
+// file whose checksum does not match its sections fails the checkpoint
+// before the file's head is written. Part 0 removes the part files and
+// their spares when the job's checkpoints are over. One process commits,
+// so the checkpoint file is always one generation whole: a part that dies
 // before part 0's rename leaves the previous checkpoint in place, and a
-// leftover part file is never read except for its own checkpoint number.
+// part file is never read but for the checkpoint number its head names.
 // The sections cross hosts through the file system the directory is on,
 // not the transport, so no host holds more than its own ranks' memory
 // twice but part 0, which assembles the file. The part files and the
@@ -56,6 +59,7 @@
 
 #include "checkpoint/BackgroundWrites.h"
 #include "checkpoint/CheckpointFile.h"
+#include "checkpoint/DurableReplace.h"
 #include "checkpoint/HostParts.h"
 #include "checkpoint/MpiObjectRecord.h"
 #include "mpi/BarrierControlPoint.h"
@@ -148,8 +152,15 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   void queueCheckpoint();
   bool writeCheckpoint(const JobRecord& job, const std::vector<std::string>& sections,
                        uint64_t sequence, std::string& error);
-  // Part 0 or a job on one host: `pieces` as the checkpoint file.
-  bool commitCheckpointFile(const std::vector<std::string_view>& pieces, std::string& error);
+  // Checks the sections' CRC-32Cs (and lengths) before the file's head is
+  // written; false with a one-line `error` fails the checkpoint.
+  using SectionsCheck = std::function<bool(const std::vector<uint32_t>& checksums,
+                                           const std::vector<uint64_t>& sizes, std::string& error)>;
+  // Part 0 or a job on one host: the checkpoint file of every rank's
+  // section, in world rank order.
+  bool commitCheckpointFile(const JobRecord& job, uint64_t sequence,
+                            const std::vector<ReplacePiece>& sections,
+                            const SectionsCheck& checkSections, std::string& error);
   bool writePartCheckpoint(const JobRecord& job, const std::vector<std::string>& sections,
                            uint64_t sequence, const PartOutput& output, std::string& error);
   // A buffer for a rank's next section, and the written sections given back.
@@ -207,10 +218,9 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   // anyway. At most one per rank of the part.
   std::mutex spareMutex_;
   std::vector<std::string> spareSections_;
-  // Part 0: the other parts' files of the last checkpoint, read again into
-  // the same buffers for the same reason. Only the background writes' thread
-  // touches them.
-  std::vector<std::string> partFileBuffers_;
+  // Part 0: where the other parts' heads are read. Only the background
+  // writes' thread touches it.
+  std::string partHeadBuffer_;
   // Last: destroyed first, so every write is done before the rest goes.
   BackgroundWrites backgroundWrites_;
 };

@@ -339,20 +339,31 @@ std::string encodeCheckpoint(uint64_t sequence, const Digest& programDigest,
 std::string encodeCheckpointHead(uint64_t sequence, const Digest& programDigest,
                                  const std::vector<std::string_view>& rankSections,
                                  const JobRecord& job) {
+  std::vector<uint64_t> sectionBytes;
+  util::Crc32c sectionsChecksum;
+  for (std::string_view section : rankSections) {
+    sectionBytes.push_back(section.size());
+    sectionsChecksum.update(section);
+  }
+  return encodeCheckpointHead(sequence, programDigest, sectionBytes, sectionsChecksum.value(), job);
+}
+
+std::string encodeCheckpointHead(uint64_t sequence, const Digest& programDigest,
+                                 const std::vector<uint64_t>& sectionBytes,
+                                 uint32_t sectionsChecksum, const JobRecord& job) {
   std::string jobSection = encodeJob(job);
-  uint64_t payloadBytes = jobSection.size();
-  for (std::string_view section : rankSections) payloadBytes += section.size();
+  uint64_t sectionsTotal = 0;
+  for (uint64_t bytes : sectionBytes) sectionsTotal += bytes;
   std::string out(kMagic, sizeof kMagic);
   put(out, kCheckpointVersion);
-  put(out, uint32_t(rankSections.size()));
+  put(out, uint32_t(sectionBytes.size()));
   put(out, sequence);
   out.append(reinterpret_cast<const char*>(programDigest.data()), programDigest.size());
-  put(out, payloadBytes);
+  put(out, uint64_t(jobSection.size()) + sectionsTotal);
   util::Crc32c fileChecksum;
   fileChecksum.update(out);
   fileChecksum.update(jobSection);
-  for (std::string_view section : rankSections) fileChecksum.update(section);
-  put(out, fileChecksum.value());
+  put(out, util::Crc32c::combine(fileChecksum.value(), sectionsChecksum, sectionsTotal));
   out += jobSection;
   return out;
 }

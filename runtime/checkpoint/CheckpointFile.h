@@ -181,6 +181,12 @@ std::string encodeCheckpoint(uint64_t sequence, const Digest& programDigest,
 std::string encodeCheckpointHead(uint64_t sequence, const Digest& programDigest,
                                  const std::vector<std::string_view>& rankSections,
                                  const JobRecord& job = JobRecord());
+// The same from the sections' lengths and their CRC-32C back to back, for
+// a writer that takes it while it writes them (DurableReplace.h). Its
+// length does not depend on the checksum.
+std::string encodeCheckpointHead(uint64_t sequence, const Digest& programDigest,
+                                 const std::vector<uint64_t>& sectionBytes,
+                                 uint32_t sectionsChecksum, const JobRecord& job);
 // Parses and checks a checkpoint file; nullopt with a one-line `error`.
 std::optional<CheckpointImage> decodeCheckpoint(std::string_view bytes, std::string& error);
 

@@ -14,7 +14,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "util/FileIO.h"
+#include "util/Crc32c.h"
 
 namespace synergy::checkpoint {
 
@@ -48,25 +48,50 @@ bool pwriteAll(int fd, const char* bytes, size_t size, uint64_t at) {
   return true;
 }
 
+// The buffers a replacement reads into, a chunk each: the spare's old
+// bytes, and a piece's bytes when they come from a file.
+struct ChunkBuffers {
+  std::vector<char> spare;
+  std::vector<char> source;
+};
+
 // Makes the bytes at `at` of `fd`, whose first `spareBytes` hold the
-// spare's old contents, equal to `bytes`: reads them a chunk at a time and
-// writes only the 4 KiB blocks that differ, a run of them with one call.
-bool rewriteRange(int fd, uint64_t spareBytes, uint64_t at, std::string_view bytes,
-                  std::vector<char>& scratch, uint64_t& changedBytes) {
-  for (size_t done = 0; done < bytes.size();) {
-    size_t chunk = std::min(kReadChunkBytes, bytes.size() - done);
+// spare's old contents, equal to `piece`: reads them a chunk at a time and
+// writes only the 4 KiB blocks that differ, a run of them with one call,
+// and adds each chunk to `checksum` while it is in the cache. False with
+// `error` set when the piece's own file cannot be read, with it empty when
+// `fd` cannot be read or written (errno says why then).
+bool rewriteRange(int fd, uint64_t spareBytes, uint64_t at, const ReplacePiece& piece,
+                  ChunkBuffers& buffers, util::Crc32c& checksum, uint64_t& changedBytes,
+                  std::string& error) {
+  uint64_t size = piece.size();
+  for (uint64_t done = 0; done < size;) {
+    size_t chunk = size_t(std::min<uint64_t>(kReadChunkBytes, size - done));
+    const char* wanted = piece.bytes.data() + done;
+    if (piece.fd >= 0) {
+      if (buffers.source.size() < kReadChunkBytes) buffers.source.resize(kReadChunkBytes);
+      size_t got = 0;
+      bool read = preadAll(piece.fd, buffers.source.data(), chunk, piece.fileOffset + done, got);
+      if (!read || got != chunk) {
+        error = std::string("cannot read what goes into the file: ") +
+                (read ? "its source is shorter than announced" : std::strerror(errno));
+        return false;
+      }
+      wanted = buffers.source.data();
+    }
     uint64_t where = at + done;
     size_t old = 0;
-    if (where < spareBytes &&
-        !preadAll(fd, scratch.data(), size_t(std::min<uint64_t>(chunk, spareBytes - where)), where,
-                  old))
-      return false;
-    const char* wanted = bytes.data() + done;
+    if (where < spareBytes) {
+      if (buffers.spare.size() < kReadChunkBytes) buffers.spare.resize(kReadChunkBytes);
+      if (!preadAll(fd, buffers.spare.data(),
+                    size_t(std::min<uint64_t>(chunk, spareBytes - where)), where, old))
+        return false;
+    }
     size_t runStart = 0, runEnd = 0;  // the run of differing blocks pending
     for (size_t block = 0; block < chunk; block += kCompareBytes) {
       size_t blockBytes = std::min(kCompareBytes, chunk - block);
       bool same = block + blockBytes <= old &&
-                  std::memcmp(scratch.data() + block, wanted + block, blockBytes) == 0;
+                  std::memcmp(buffers.spare.data() + block, wanted + block, blockBytes) == 0;
       if (same) continue;
       if (runEnd != block) {
         if (runEnd > runStart && !pwriteAll(fd, wanted + runStart, runEnd - runStart, where + runStart))
@@ -79,9 +104,41 @@ bool rewriteRange(int fd, uint64_t spareBytes, uint64_t at, std::string_view byt
     if (runEnd > runStart && !pwriteAll(fd, wanted + runStart, runEnd - runStart, where + runStart))
       return false;
     changedBytes += runEnd - runStart;
+    checksum.update(wanted, chunk);
     done += chunk;
   }
   return true;
+}
+
+// Puts the pieces after `headBytes` of `fd`, whose first `spareBytes` are a
+// spare's (0: a new file, written whole), then the head from `writeHead`,
+// and cuts the file to its size, which goes to `fileBytes`. False as
+// rewriteRange.
+bool writeContents(int fd, uint64_t spareBytes, uint64_t headBytes, const HeadWriter& writeHead,
+                   const std::vector<ReplacePiece>& pieces, uint64_t& fileBytes,
+                   uint64_t& changedBytes, std::string& error) {
+  ChunkBuffers buffers;
+  std::vector<uint32_t> checksums;
+  checksums.reserve(pieces.size());
+  uint64_t at = headBytes;
+  for (const ReplacePiece& piece : pieces) {
+    util::Crc32c checksum;
+    if (!rewriteRange(fd, spareBytes, at, piece, buffers, checksum, changedBytes, error))
+      return false;
+    checksums.push_back(checksum.value());
+    at += piece.size();
+  }
+  std::string head;
+  if (writeHead && !writeHead(checksums, head, error)) return false;
+  if (head.size() != headBytes) {
+    error = "the file's head is not the length announced";
+    return false;
+  }
+  util::Crc32c unused;
+  if (!rewriteRange(fd, spareBytes, 0, ReplacePiece{head}, buffers, unused, changedBytes, error))
+    return false;
+  fileBytes = at;
+  return spareBytes <= at || ftruncate(fd, off_t(at)) == 0;
 }
 
 void syncDirectory(const std::string& directory) {
@@ -114,7 +171,8 @@ int openSpare(const std::string& path, uint64_t& spareBytes) {
 }
 
 // Fsyncs and closes `fd`, the new file at `from` (its writes succeeded
-// when `written`), and puts it at `path`: exchanged with the file there
+// when `written`; when not, `error` holds why or errno does), and puts it
+// at `path`: exchanged with the file there
 // when `exchange`, else renamed over it. On failure `from` is removed:
 // half written, it is no checkpoint, and is never read as one.
 bool putInPlace(const std::string& directory, const std::string& from, const std::string& path,
@@ -136,7 +194,8 @@ bool putInPlace(const std::string& directory, const std::string& from, const std
   }
   if (!placed) {
     unlink(from.c_str());
-    error = "cannot write " + path + ": " + std::strerror(savedErrno);
+    if (error.empty()) error = "cannot write " + path + ": " + std::strerror(savedErrno);
+    else error = "cannot write " + path + ": " + error;
     return false;
   }
   syncDirectory(directory);
@@ -146,7 +205,8 @@ bool putInPlace(const std::string& directory, const std::string& from, const std
 }
 
 bool replaceThroughTemp(const std::string& directory, const std::string& path,
-                        const std::vector<std::string_view>& pieces, ReplaceCounts& counts,
+                        uint64_t headBytes, const HeadWriter& writeHead,
+                        const std::vector<ReplacePiece>& pieces, ReplaceCounts& counts,
                         std::string& error) {
   std::string temp = path + ".tmp.XXXXXX";
   int fd = mkostemp(temp.data(), O_CLOEXEC);
@@ -154,29 +214,20 @@ bool replaceThroughTemp(const std::string& directory, const std::string& path,
     error = "cannot create a file in " + directory + ": " + std::strerror(errno);
     return false;
   }
-  bool written = true;
-  uint64_t bytes = 0;
-  for (std::string_view piece : pieces) {
-    written = written && util::writeAll(fd, piece);
-    bytes += piece.size();
-  }
-  return putInPlace(directory, temp, path, fd, written, false, {bytes, bytes}, counts, error);
+  uint64_t bytes = 0, changed = 0;
+  bool written = writeContents(fd, 0, headBytes, writeHead, pieces, bytes, changed, error);
+  return putInPlace(directory, temp, path, fd, written, false, {bytes, changed}, counts, error);
 }
 
 // Through the spare open at `fd`, `spareBytes` long.
 bool replaceThroughSpare(const std::string& directory, const std::string& path,
-                         const std::string& spare, int fd, uint64_t spareBytes,
-                         const std::vector<std::string_view>& pieces, ReplaceCounts& counts,
-                         std::string& error) {
-  std::vector<char> scratch(kReadChunkBytes);
-  uint64_t at = 0, changed = 0;
-  bool written = true;
-  for (std::string_view piece : pieces) {
-    written = written && rewriteRange(fd, spareBytes, at, piece, scratch, changed);
-    at += piece.size();
-  }
-  written = written && (spareBytes <= at || ftruncate(fd, off_t(at)) == 0);
-  return putInPlace(directory, spare, path, fd, written, true, {at, changed}, counts, error);
+                         const std::string& spare, int fd, uint64_t spareBytes, uint64_t headBytes,
+                         const HeadWriter& writeHead, const std::vector<ReplacePiece>& pieces,
+                         ReplaceCounts& counts, std::string& error) {
+  uint64_t bytes = 0, changed = 0;
+  bool written =
+      writeContents(fd, spareBytes, headBytes, writeHead, pieces, bytes, changed, error);
+  return putInPlace(directory, spare, path, fd, written, true, {bytes, changed}, counts, error);
 }
 
 }  // namespace
@@ -188,16 +239,27 @@ std::string spareFilePath(const std::string& directory, const std::string& name)
 bool replaceFileDurably(const std::string& directory, const std::string& name,
                         const std::vector<std::string_view>& pieces, bool recycle,
                         ReplaceCounts& counts, std::string& error) {
+  std::vector<ReplacePiece> inMemory;
+  inMemory.reserve(pieces.size());
+  for (std::string_view piece : pieces) inMemory.push_back(ReplacePiece{piece});
+  return replaceFileDurably(directory, name, 0, nullptr, inMemory, recycle, counts, error);
+}
+
+bool replaceFileDurably(const std::string& directory, const std::string& name, uint64_t headBytes,
+                        const HeadWriter& writeHead, const std::vector<ReplacePiece>& pieces,
+                        bool recycle, ReplaceCounts& counts, std::string& error) {
   std::string path = directory + "/" + name;
+  error.clear();
   if (recycle) {
     // A spare that cannot be had (a directory in its place, say) costs the
     // saving, not the checkpoint.
     std::string spare = spareFilePath(directory, name);
     uint64_t spareBytes = 0;
     if (int fd = openSpare(spare, spareBytes); fd >= 0)
-      return replaceThroughSpare(directory, path, spare, fd, spareBytes, pieces, counts, error);
+      return replaceThroughSpare(directory, path, spare, fd, spareBytes, headBytes, writeHead,
+                                 pieces, counts, error);
   }
-  return replaceThroughTemp(directory, path, pieces, counts, error);
+  return replaceThroughTemp(directory, path, headBytes, writeHead, pieces, counts, error);
 }
 
 }  // namespace synergy::checkpoint

@@ -24,15 +24,40 @@
 // and started afresh. On a file system without RENAME_EXCHANGE the spare
 // is renamed over the file and the next write starts a new one.
 //
+// The file's checksum comes out of the same pass: each piece's CRC-32C is
+// taken a chunk at a time right after the chunk is compared, while it is
+// in the cache, and the head of the file (which holds the checksum) is
+// written last, once every piece is. A piece may also be a range of another
+// file (a part file, CheckpointCoordinator.h), read a chunk at a time into
+// a buffer that stays in the cache instead of whole into memory first.
+//
 //===----------------------------------------------------------------------===//
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace synergy::checkpoint {
+
+// `bytes`, or (with `fd` >= 0) `length` bytes of the file open at `fd`,
+// from `fileOffset` on; a file shorter than that fails the replacement.
+struct ReplacePiece {
+  std::string_view bytes;
+  int fd = -1;
+  uint64_t fileOffset = 0;
+  uint64_t length = 0;
+
+  uint64_t size() const { return fd >= 0 ? length : bytes.size(); }
+};
+
+// Called once every piece is written, with each one's CRC-32C: puts the
+// file's first bytes (as many as promised) in `head`, or returns false
+// with a one-line `error`, which abandons the new file.
+using HeadWriter = std::function<bool(const std::vector<uint32_t>& pieceChecksums,
+                                      std::string& head, std::string& error)>;
 
 struct ReplaceCounts {
   uint64_t fileBytes = 0;     // the new file's size
@@ -45,6 +70,10 @@ struct ReplaceCounts {
 bool replaceFileDurably(const std::string& directory, const std::string& name,
                         const std::vector<std::string_view>& pieces, bool recycle,
                         ReplaceCounts& counts, std::string& error);
+// The same for `headBytes` bytes from `writeHead` followed by `pieces`.
+bool replaceFileDurably(const std::string& directory, const std::string& name, uint64_t headBytes,
+                        const HeadWriter& writeHead, const std::vector<ReplacePiece>& pieces,
+                        bool recycle, ReplaceCounts& counts, std::string& error);
 
 // The spare file recycled replacements of `name` keep in `directory`
 // (removed when a job's checkpoints are over).

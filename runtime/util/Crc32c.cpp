@@ -112,7 +112,30 @@ __attribute__((target("sse4.2"))) uint32_t updateWithCrc32Instruction(uint32_t s
 }
 #endif
 
+// Polynomials modulo the CRC's, in its reflected order (bit 31 is x^0):
+// a times b.
+uint32_t multiplyModPolynomial(uint32_t a, uint32_t b) {
+  uint32_t product = 0;
+  for (uint32_t bit = 1u << 31; bit != 0; bit >>= 1) {
+    if (a & bit) product ^= b;
+    b = b & 1 ? (b >> 1) ^ kReflectedPolynomial : b >> 1;
+  }
+  return product;
+}
+
 }  // namespace
+
+// The register is linear and the complements cancel: the CRC of A then B is
+// A's CRC carried through |B| zero bytes (multiplied by x^(8|B|)) xor B's.
+uint32_t Crc32c::combine(uint32_t first, uint32_t second, uint64_t secondBytes) {
+  uint32_t power = 1u << 31;     // x^0
+  uint32_t square = 1u << 23;    // x^8, one byte
+  for (uint64_t bytes = secondBytes; bytes != 0; bytes >>= 1) {
+    if (bytes & 1) power = multiplyModPolynomial(power, square);
+    square = multiplyModPolynomial(square, square);
+  }
+  return multiplyModPolynomial(first, power) ^ second;
+}
 
 bool Crc32c::cpuHasCrc32Instruction() {
 #if defined(__x86_64__)

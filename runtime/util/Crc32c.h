@@ -31,6 +31,10 @@ class Crc32c {
   void update(std::string_view bytes) { update(bytes.data(), bytes.size()); }
   // The CRC-32C of everything given to update() so far.
   uint32_t value() const { return ~state_; }
+  // The CRC-32C of A followed by B from A's, B's and B's length alone: a
+  // file's checksum from the checksums its pieces got while they were being
+  // written, without another pass over their bytes.
+  static uint32_t combine(uint32_t first, uint32_t second, uint64_t secondBytes);
 
   static bool cpuHasCrc32Instruction();
 

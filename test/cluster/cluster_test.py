@@ -1489,8 +1489,12 @@ def case_checkpoint_resume(cluster):
     check(code != 0 and code != want[0], f"the killed run ended with {code}:\n{err}")
     check(os.path.exists(os.path.join(checkpoints, "checkpoint.syck")),
           f"no checkpoint after the killed run:\n{err}")
-    check(not [name for name in os.listdir(checkpoints) if ".part" in name],
-          f"part files left behind: {os.listdir(checkpoints)}")
+    # Killed, part 0 left the recycled files of the next checkpoint in place
+    # (the part files and spares), and nothing half written.
+    recycled = {"checkpoint.syck", "checkpoint.syck.spare", "output.journal"} | {
+        f"checkpoint.syck.part{p}{spare}" for p in (1, 2) for spare in ("", ".spare")}
+    check(set(os.listdir(checkpoints)) <= recycled,
+          f"unexpected files after the killed run: {os.listdir(checkpoints)}")
     with open(out_path) as f:
         killed_output = f.read()
     check("phase 3" not in killed_output or "phase 2" in killed_output,
@@ -1508,6 +1512,10 @@ def case_checkpoint_resume(cluster):
                 f"the killed and resumed job against mpirun (stderr {err!r})")
     check(re.search(r"job \d+: running 2 ranks", daemons[0].log() + daemons[1].log()),
           "the resumed job did not run 2 ranks on one host")
+    # Over, the job leaves its last checkpoint alone: part 0 removed every
+    # part file and spare, the killed run's third part's too.
+    check_equal([name for name in os.listdir(checkpoints) if name.startswith("checkpoint.syck.")], [],
+                "part files or spares after the resumed job")
 
     # Refused before anything runs: stdout stays as it is.
     single = os.path.join(cluster.workdir, "single")

@@ -187,10 +187,22 @@ TEST(CheckpointFile, AHeadFollowedByItsSectionsIsTheFile) {
 // A host part's file, which part 0 reads back from a shared directory.
 // Its ranks need not be consecutive (a rank moved live leaves a gap): each
 // section comes back as its own view, for part 0 to put in rank order.
+std::string partFileOf(const PartSections& part, const std::vector<std::string>& sections) {
+  std::vector<uint64_t> sectionBytes;
+  util::Crc32c checksum;
+  std::string sectionsBytes;
+  for (const std::string& section : sections) {
+    sectionBytes.push_back(section.size());
+    checksum.update(section);
+    sectionsBytes += section;
+  }
+  return encodePartFileHead(part, sectionBytes, checksum.value()) + sectionsBytes;
+}
+
 TEST(CheckpointPartFile, RoundTripAndRefusals) {
   std::vector<std::string> sections{"rank 1's bytes", "rank 4's", "rank 5"};
   PartSections part{12, 2, {1, 4, 5}, "a reason", {}};
-  std::string file = encodePartFileHead(part, sections) + sections[0] + sections[1] + sections[2];
+  std::string file = partFileOf(part, sections);
   std::string error;
   auto decoded = decodePartFile(file, part, error);
   ASSERT_TRUE(decoded) << error;
@@ -236,6 +248,31 @@ TEST(CheckpointPartFile, RoundTripAndRefusals) {
   EXPECT_EQ(error, "the part file is not part 2 of checkpoint 12");
   EXPECT_FALSE(decodePartFile("SYNCKPT", part, error));
   EXPECT_EQ(error, "not a part of a Synergy checkpoint");
+}
+
+// Part 0 reads only a part file's head, at most maxPartFileHeadBytes of
+// it, and checks the sections by their CRC-32C as it copies them.
+TEST(CheckpointPartFile, HeadAloneGivesTheSectionsAndChecksThem) {
+  std::vector<std::string> sections{std::string(5000, 'a'), "", std::string(2 << 20, 'c')};
+  PartSections part{3, 1, {0, 2, 7}, "", {}};
+  std::string file = partFileOf(part, sections);
+  std::string_view prefix = std::string_view(file).substr(0, maxPartFileHeadBytes(3));
+  ASSERT_LT(prefix.size(), file.size());
+  std::string error;
+  auto head = decodePartFileHead(prefix, file.size(), part, error);
+  ASSERT_TRUE(head) << error;
+  EXPECT_EQ(head->sectionBytes, (std::vector<uint64_t>{5000, 0, 2 << 20}));
+  EXPECT_EQ(head->headBytes, file.size() - 5000 - (2 << 20));
+  util::Crc32c checksum;
+  checksum.update(std::string_view(file).substr(head->headBytes));
+  EXPECT_TRUE(head->sectionsMatch(checksum.value()));
+  checksum.update("x");
+  EXPECT_FALSE(head->sectionsMatch(checksum.value()));
+  // The file's length, not the prefix's, is what the lengths must fill.
+  EXPECT_FALSE(decodePartFileHead(prefix, file.size() + 1, part, error));
+  EXPECT_EQ(error, "the part file's length is not the one its header gives");
+  EXPECT_FALSE(decodePartFileHead(prefix.substr(0, 40), file.size(), part, error));
+  EXPECT_EQ(error, "the part file is truncated");
 }
 
 TEST(CheckpointFile, RefusesAForeignFile) {

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "checkpoint/DurableReplace.h"
+#include "util/Crc32c.h"
 
 namespace synergy::checkpoint {
 namespace {
@@ -139,6 +140,93 @@ TEST_F(DurableReplaceTest, AnUnwritableDirectoryIsOneLineOfError) {
   EXPECT_NE(error.find("cannot create a file in /proc"), std::string::npos) << error;
   EXPECT_EQ(error.find('\n'), std::string::npos);
   EXPECT_EQ(counts.fileBytes, 0u);
+}
+
+uint32_t crcOf(std::string_view bytes) {
+  util::Crc32c checksum;
+  checksum.update(bytes);
+  return checksum.value();
+}
+
+// The head is written last, from the pieces' CRC-32Cs taken as they were
+// written; a piece may be a range of another file, read as it is copied.
+TEST_F(DurableReplaceTest, HeadComesLastWithThePiecesChecksums) {
+  std::string memoryPiece = generation(7, 'M');
+  std::string source = "skip" + generation(9, 'F') + "tail";
+  writeRaw("source", source);
+  int sourceFd = open((directory_ + "/source").c_str(), O_RDONLY | O_CLOEXEC);
+  ASSERT_GE(sourceFd, 0);
+  uint64_t fromFile = source.size() - 8;
+  std::vector<ReplacePiece> pieces{ReplacePiece{memoryPiece}, ReplacePiece{{}, sourceFd, 4, fromFile}};
+  std::vector<uint32_t> seen;
+  HeadWriter head = [&](const std::vector<uint32_t>& checksums, std::string& bytes, std::string&) {
+    seen = checksums;
+    bytes = "HD" + std::to_string(checksums.size());
+    return true;
+  };
+  for (bool recycle : {true, true, true, false}) {
+    ReplaceCounts counts;
+    std::string error;
+    seen.clear();
+    ASSERT_TRUE(replaceFileDurably(directory_, "file", 3, head, pieces, recycle, counts, error))
+        << error;
+    EXPECT_EQ(read("file"), "HD2" + memoryPiece + source.substr(4, fromFile));
+    EXPECT_EQ(seen, (std::vector<uint32_t>{crcOf(memoryPiece), crcOf(source.substr(4, fromFile))}));
+    EXPECT_EQ(counts.fileBytes, 3 + memoryPiece.size() + fromFile);
+  }
+  close(sourceFd);
+}
+
+// A source shorter than its piece, a head that refuses (part 0's check of a
+// part file's checksum) or one of the wrong length: the file stays as it
+// was, and no spare is left half written.
+TEST_F(DurableReplaceTest, AFailedSourceOrHeadLeavesTheFileAsItWas) {
+  std::string good = generation(-1, 0);
+  replace({good});
+  replace({good});
+  writeRaw("source", "short");
+  int sourceFd = open((directory_ + "/source").c_str(), O_RDONLY | O_CLOEXEC);
+  ASSERT_GE(sourceFd, 0);
+  HeadWriter fine = [](const std::vector<uint32_t>&, std::string& bytes, std::string&) {
+    bytes = "H";
+    return true;
+  };
+  HeadWriter refuses = [](const std::vector<uint32_t>&, std::string&, std::string& error) {
+    error = "part 1's checksum does not match";
+    return false;
+  };
+  std::string other = generation(5, 'Z');
+  struct Case {
+    HeadWriter head;
+    std::vector<ReplacePiece> pieces;
+    std::string message;
+  };
+  std::vector<Case> cases{
+      {fine, {ReplacePiece{{}, sourceFd, 0, 6}}, "its source is shorter than announced"},
+      {refuses, {ReplacePiece{other}}, "part 1's checksum does not match"},
+      {[](const std::vector<uint32_t>&, std::string& bytes, std::string&) {
+         bytes = "HH";
+         return true;
+       },
+       {ReplacePiece{other}},
+       "the file's head is not the length announced"}};
+  for (const Case& failing : cases)
+    for (bool recycle : {true, false}) {
+      ReplaceCounts counts;
+      std::string error;
+      EXPECT_FALSE(replaceFileDurably(directory_, "file", 1, failing.head, failing.pieces, recycle,
+                                      counts, error));
+      EXPECT_NE(error.find(failing.message), std::string::npos) << error;
+      EXPECT_EQ(error.find('\n'), std::string::npos);
+      EXPECT_EQ(read("file"), good);
+      EXPECT_EQ(counts.fileBytes, 0u);
+      struct stat info;
+      EXPECT_NE(stat((directory_ + "/file.spare").c_str(), &info), 0);
+    }
+  close(sourceFd);
+  // The next replacement starts a spare again.
+  replace({other});
+  EXPECT_EQ(read("file"), other);
 }
 
 }  // namespace

@@ -105,5 +105,26 @@ TEST(Crc32c, VersionsAgreeOnLongUpdates) {
     }
 }
 
+// A whole's CRC from its two halves' CRCs and the second's length, at
+// split points from empty to all, against the CRC of the whole computed
+// byte by byte.
+TEST(Crc32c, CombineGivesTheCrcOfTheConcatenation) {
+  std::mt19937_64 random(36);
+  std::string bytes(3 * 4096 * 5 + 77, '\0');
+  for (char& byte : bytes) byte = char(random());
+  for (size_t whole : {size_t(0), size_t(1), size_t(9), size_t(4096), bytes.size()})
+    for (size_t split : {size_t(0), size_t(1), whole / 3, whole - (whole > 0), whole}) {
+      if (split > whole) continue;
+      std::string_view first = std::string_view(bytes).substr(0, split);
+      std::string_view second = std::string_view(bytes).substr(split, whole - split);
+      uint32_t want = crcOf(Implementation::Portable, std::string(bytes.substr(0, whole)), whole);
+      uint32_t got = Crc32c::combine(crcOf(Implementation::Portable, std::string(first), split),
+                                     crcOf(Implementation::Fastest, std::string(second),
+                                           second.size()),
+                                     second.size());
+      EXPECT_EQ(got, want) << whole << " bytes split at " << split;
+    }
+}
+
 }  // namespace
 }  // namespace synergy::util
