@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "granule/AddressInductionVersioning.h"
 #include "granule/GlueWriter.h"
 #include "granule/ImportedFunctionReferences.h"
 #include "granule/MemoryBaseHoisting.h"
@@ -26,7 +27,7 @@ namespace {
 
 constexpr const char* kModuleName = "guest";
 // Bump when the generated glue or the post-pass changes shape.
-constexpr const char* kAotFormat = "aot-format-6";
+constexpr const char* kAotFormat = "aot-format-7";
 
 // The GNU build id of the executable we run in: it changes whenever the set of
 // host functions (and so the glue's resolved imports) can change.
@@ -149,6 +150,8 @@ std::optional<std::string> findOrBuild(const AotRequest& request, const std::str
     error = "unexpected wasm2c output: memory-base hoisting found no load/store helpers";
     return std::nullopt;
   }
+  // After the hoisting: it reads the `_at_base` loads and stores.
+  versionAddressInductionLoops(*source);
   if (!defineBranchFreeSaturatingTruncations(*source)) {
     error = "unexpected wasm2c output: no saturating truncation definitions";
     return std::nullopt;
