@@ -284,10 +284,18 @@ bool interpret(const std::vector<Statement>& body, const std::set<std::string>& 
         plan.uses.push_back({i, column, variable, value});
     }
     if (statement.target.empty()) continue;
+    // Only u32 values are followed: wasm2c's arithmetic and comparisons work
+    // on stack temporaries of the operand type, so an operation on u32
+    // temporaries has u32 operands, a u32 temporary copied from a local means
+    // a u32 local, and a local copied from a u32 temporary is one.
+    const bool u32Target = isTemporary(statement.target);
     Value result;
     switch (statement.kind) {
-      case Statement::kCopy: result = read(statement.first); break;
+      case Statement::kCopy:
+        if (u32Target || isTemporary(statement.first)) result = read(statement.first);
+        break;
       case Statement::kConstant: {
+        if (!u32Target) break;
         Term term;
         term.isConstant = true;
         term.constant = statement.constant;
@@ -295,11 +303,16 @@ bool interpret(const std::vector<Statement>& body, const std::set<std::string>& 
         result.terms = {term};
         break;
       }
-      case Statement::kAdd: result = sum(read(statement.target), read(statement.first)); break;
+      case Statement::kAdd:
+        if (u32Target && isTemporary(statement.first))
+          result = sum(read(statement.target), read(statement.first));
+        break;
       case Statement::kSubtract:
-        result = difference(read(statement.target), read(statement.first));
+        if (u32Target && isTemporary(statement.first))
+          result = difference(read(statement.target), read(statement.first));
         break;
       case Statement::kNotEqual:
+        if (!isTemporary(statement.first) || !isTemporary(statement.second)) break;
         result.kind = Value::kNotEqual;
         result.compared = {read(statement.first), read(statement.second)};
         break;
@@ -351,6 +364,7 @@ bool interpret(const std::vector<Statement>& body, const std::set<std::string>& 
 }
 
 std::optional<LoopPlan> planLoop(const std::vector<Statement>& body, const std::string& condition) {
+  if (!isTemporary(condition)) return std::nullopt;
   std::set<std::string> assigned;
   std::map<std::string, bool> onlyCopies;
   std::set<std::string> counters;
@@ -358,7 +372,8 @@ std::optional<LoopPlan> planLoop(const std::vector<Statement>& body, const std::
     if (statement.target.empty() || isTemporary(statement.target)) continue;
     assigned.insert(statement.target);
     auto [entry, first] = onlyCopies.emplace(statement.target, true);
-    entry->second = entry->second && statement.kind == Statement::kCopy;
+    entry->second =
+        entry->second && statement.kind == Statement::kCopy && isTemporary(statement.first);
   }
   for (const auto& [local, copiesOnly] : onlyCopies)
     if (copiesOnly) counters.insert(local);

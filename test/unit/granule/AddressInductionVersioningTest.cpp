@@ -103,6 +103,8 @@ TEST(AddressInductionVersioning, LeavesOtherLoopsAlone) {
       {"    w2c_i2 = 1u;\n", "    w2c_i2 = w2c_l2;\n"},
       // An exit that is not `!=`.
       {"w2c_i0 = w2c_i0 != w2c_i1;", "w2c_i0 = w2c_i0 > w2c_i1;"},
+      // An exit comparing u64 values (i64.ne), even if their shapes match.
+      {"w2c_i0 = w2c_i0 != w2c_i1;", "w2c_i0 = w2c_j0 != w2c_j1;"},
       // An address scaled from the counter: not counter plus invariants.
       {"    w2c_i2 = 8u;\n    w2c_i1 += w2c_i2;\n", "    w2c_i1 = w2c_i1 << 2u;\n"},
   };
