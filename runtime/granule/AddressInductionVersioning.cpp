@@ -14,13 +14,14 @@ namespace synergy::granule {
 namespace {
 
 // The run-time checks the versioned loops call, defined once before the
-// first function. All arithmetic is exact: 128-bit products of a step (a sum
-// of a few 32-bit values) and a count up to 2^32 cannot overflow.
+// first function. All arithmetic is exact: a product or sum that overflows
+// 64 bits is far outside [0, 2^32) and fails the check.
 constexpr std::string_view kCheckHelpers = R"(
 /* AddressInductionVersioning: how often a loop runs whose counter starts at
    `first`, steps by `step` and ends the loop when equal to `bound` (0 when no
-   count up to 2^32 reaches it), and whether base + step * k stays a 32-bit
-   address for every k from 0 to last_step (the ends suffice: it is affine). */
+   count up to 2^32 reaches it), and whether start + step * k + c stays a
+   32-bit address for every k from 0 to last_step and c from low to high (the
+   ends suffice: it is affine in k). */
 static inline u64 synergy_trips_until_equal(u32 first, u32 bound, s32 step) {
   if (step > 0) {
     const u32 distance = bound - first;
@@ -33,9 +34,14 @@ static inline u64 synergy_trips_until_equal(u32 first, u32 bound, s32 step) {
   }
   return 0;
 }
-static inline int synergy_stays_in_u32(s64 base, s64 step, u64 last_step) {
-  const __int128 last = (__int128)base + (__int128)step * (__int128)last_step;
-  return base >= 0 && base <= 0xffffffff && last >= 0 && last <= 0xffffffff;
+static inline int synergy_stays_in_u32(s64 start, s64 step, u64 last_step, s64 low, s64 high) {
+  s64 travel, last;
+  if (__builtin_mul_overflow(step, (s64)last_step, &travel) ||
+      __builtin_add_overflow(start, travel, &last))
+    return 0; /* far outside either way */
+  const s64 lowest = (last < start ? last : start) + low;
+  const s64 highest = (last < start ? start : last) + high;
+  return lowest >= 0 && highest <= (s64)0xffffffff;
 }
 )";
 
@@ -449,18 +455,36 @@ std::vector<std::string> versionLoop(const std::vector<std::string>& lines,
   out.push_back(indent + "{");
   out.push_back(indent + "  const u64 synergy_trips = synergy_trips_until_equal((u32)(" + first +
                 "), (u32)(" + joinU32(bound.terms) + "), (s32)(" + joinU32(exitStep) + "));");
-  std::string check = "synergy_trips != 0";
-  std::set<std::string> checked;
+  // One check per counter, point in the iteration and non-constant terms:
+  // the constants added to them only widen the range between their least
+  // and greatest.
+  struct Range {
+    std::string start, step;
+    int64_t low = 0, high = 0;
+  };
+  std::map<std::string, Range> ranges;
   std::set<std::string> widened;
   for (const AddressUse& use : plan.uses) {
     const auto& steps = plan.steps.at(use.value.counter);
-    std::string base = "(s64)(u64)" + use.value.counter + wideOffset(use.value, steps);
-    std::string condition = "synergy_stays_in_u32(" + base + ", " +
-                            stepsAdded(steps, steps.size()).substr(3) +
-                            ", synergy_trips - 1)";
-    if (checked.insert(condition).second) check += " &&\n" + indent + "      " + condition;
+    std::string start = "(s64)(u64)" + use.value.counter + stepsAdded(steps, use.value.stepsTaken);
+    int64_t constant = 0;
+    for (const Term& term : use.value.terms) {
+      if (term.isConstant)
+        constant += static_cast<int32_t>(term.constant);
+      else
+        start += " + " + term.asWide();
+    }
+    auto [range, added] = ranges.emplace(start, Range{start, stepsAdded(steps, steps.size()).substr(3),
+                                                      constant, constant});
+    range->second.low = std::min(range->second.low, constant);
+    range->second.high = std::max(range->second.high, constant);
     widened.insert(use.value.counter);
   }
+  std::string check = "synergy_trips != 0";
+  for (const auto& [key, range] : ranges)
+    check += " &&\n" + indent + "      synergy_stays_in_u32(" + range.start + ", " + range.step +
+             ", synergy_trips - 1, " + std::to_string(range.low) + ", " +
+             std::to_string(range.high) + ")";
   out.push_back(indent + "  if (" + check + ") {");
   for (const std::string& counter : widened)
     out.push_back(indent + "    s64 " + std::string(kWidePrefix) + counter + " = (s64)(u64)" +

@@ -61,8 +61,8 @@ TEST(AddressInductionVersioning, VersionsAStraightLineLoop) {
   EXPECT_NE(source.find("synergy_trips_until_equal((u32)(w2c_l3 + 1u), (u32)(w2c_l4), (s32)(1u))"),
             std::string::npos);
   // The one address p + 8 over all iterations, p stepping by the stride.
-  EXPECT_NE(source.find("synergy_stays_in_u32((s64)(u64)w2c_l1 + (s64)(s32)8u, "
-                        "(s64)(s32)w2c_l2, synergy_trips - 1)"),
+  EXPECT_NE(source.find("synergy_stays_in_u32((s64)(u64)w2c_l1, (s64)(s32)w2c_l2, "
+                        "synergy_trips - 1, 8, 8)"),
             std::string::npos);
   // The 64-bit copy: a shadow of p, the address from it, its step before the
   // back edge.
@@ -130,8 +130,8 @@ TEST(AddressInductionVersioning, SubtractedConstantsAndStepsAfterTheUpdate) {
                "    w2c_i1 -= w2c_i2;\n    w2c_i0 = w2c_l5;\n"
                "    i32_store_at_base(synergy_membase, (u64)(w2c_i1), w2c_i0);\n");
   ASSERT_EQ(versionAddressInductionLoops(source), 1);
-  EXPECT_NE(source.find("synergy_stays_in_u32((s64)(u64)w2c_l1 + (s64)(s32)w2c_l2 + "
-                        "(s64)(s32)4294967292u, (s64)(s32)w2c_l2, synergy_trips - 1)"),
+  EXPECT_NE(source.find("synergy_stays_in_u32((s64)(u64)w2c_l1 + (s64)(s32)w2c_l2, "
+                        "(s64)(s32)w2c_l2, synergy_trips - 1, -4, -4)"),
             std::string::npos);
   EXPECT_NE(source.find("i32_store_at_base(synergy_membase, (u64)(synergy_wide_w2c_l1 + "
                         "(s64)(s32)w2c_l2 + (s64)(s32)4294967292u), w2c_i0);"),
@@ -184,8 +184,8 @@ TEST(AddressInductionVersioning, CountersUpdatedSeveralTimesAndCountedDownToZero
             std::string::npos);
   // The load after p's first two updates plus 8; p's step is all three.
   EXPECT_NE(source.find("synergy_stays_in_u32((s64)(u64)w2c_p0 + (s64)(s32)8u + "
-                        "(s64)(s32)w2c_l4 + (s64)(s32)8u, (s64)(s32)8u + (s64)(s32)w2c_l4 + "
-                        "(s64)(s32)8u + (s64)(s32)w2c_l4, synergy_trips - 1)"),
+                        "(s64)(s32)w2c_l4, (s64)(s32)8u + (s64)(s32)w2c_l4 + "
+                        "(s64)(s32)8u + (s64)(s32)w2c_l4, synergy_trips - 1, 8, 8)"),
             std::string::npos);
   EXPECT_NE(source.find("synergy_wide_w2c_p0 += (s64)(s32)8u + (s64)(s32)w2c_l4 + "
                         "(s64)(s32)8u + (s64)(s32)w2c_l4;"),
