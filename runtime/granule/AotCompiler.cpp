@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "granule/AddressInductionVersioning.h"
 #include "granule/GlueWriter.h"
 #include "granule/ImportedFunctionReferences.h"
 #include "granule/MemoryBaseHoisting.h"
@@ -149,6 +150,8 @@ std::optional<std::string> findOrBuild(const AotRequest& request, const std::str
     error = "unexpected wasm2c output: memory-base hoisting found no load/store helpers";
     return std::nullopt;
   }
+  // After the hoisting: it reads the `_at_base` loads and stores.
+  versionAddressInductionLoops(*source);
   if (!defineBranchFreeSaturatingTruncations(*source)) {
     error = "unexpected wasm2c output: no saturating truncation definitions";
     return std::nullopt;

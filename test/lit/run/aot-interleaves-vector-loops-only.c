@@ -18,9 +18,11 @@
 // RUN: diff %t.native.out %t.out
 //
 // One max per unrolled step and one to join the two halves, not four
-// interleaved maxima, their join and a scalar remainder:
+// interleaved maxima, their join and a scalar remainder; and one max a step
+// in the loop's copy with 64-bit addresses (AddressInductionVersioning.h),
+// four in all:
 // CHECK-LABEL: <Z_guestZ_row_column_max>:
-// CHECK-COUNT-3: cmov
+// CHECK-COUNT-4: cmov
 // CHECK-NOT:     cmov
 // Four vector bodies:
 // CHECK-LABEL: <Z_guestZ_scale_add>:
