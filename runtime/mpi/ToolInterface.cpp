@@ -20,6 +20,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include <algorithm>
+#include <limits>
 
 #include "mpi/MpiAbi.h"
 #include "mpi/RankState.h"
@@ -160,11 +161,16 @@ u32 Z_envZ_MPI_T_pvar_session_create(void* instance, u32 sessionOut) {
   if (!initialized(call)) return kErrNotInitialized;
   RankState& rank = call.rank;
   if (rank.toolSessions.size() >= kMaxSessions) return kErrOutOfSessions;
-  // Handles count up and skip any still open after a wrap.
-  while (rank.nextToolSession <= kSessionNull || rank.toolSessions.count(rank.nextToolSession))
-    rank.nextToolSession = rank.nextToolSession <= kSessionNull ? 1 : rank.nextToolSession + 1;
+  // Handles count up from 1, go back to 1 instead of past INT_MAX (a guest
+  // may create and free sessions that often), and skip any still open.
+  auto following = [](int handle) {
+    return handle == std::numeric_limits<int>::max() ? kSessionNull + 1 : handle + 1;
+  };
+  while (rank.toolSessions.count(rank.nextToolSession))
+    rank.nextToolSession = following(rank.nextToolSession);
   if (int result = storeInt(call, sessionOut, rank.nextToolSession)) return result;
-  rank.toolSessions.insert(rank.nextToolSession++);
+  rank.toolSessions.insert(rank.nextToolSession);
+  rank.nextToolSession = following(rank.nextToolSession);
   return abi::kSuccess;
 }
 
