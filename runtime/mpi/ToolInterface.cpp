@@ -49,11 +49,12 @@ int storeInt(HostCall& call, u32 addr, int32_t value) {
   return call.store<int32_t>(addr, value) ? abi::kSuccess : abi::kErrArg;
 }
 
-// A count query: 0 variables or categories of any kind.
-u32 noneCounted(void* instance, const char* name, u32 countOut) {
+// A query whose answer is always 0: a count of variables or categories (there
+// are none), or the category stamp (no category ever changes).
+u32 answerZero(void* instance, const char* name, u32 answerOut) {
   HostCall call(instance, name);
   if (!initialized(call)) return kErrNotInitialized;
-  return storeInt(call, countOut, 0);
+  return storeInt(call, answerOut, 0);
 }
 
 // A call naming a variable, enumeration item or category by index.
@@ -115,7 +116,7 @@ u32 Z_envZ_MPI_T_enum_get_item(void* instance, u32, u32, u32, u32, u32) {
 }
 
 u32 Z_envZ_MPI_T_cvar_get_num(void* instance, u32 countOut) {
-  return noneCounted(instance, "MPI_T_cvar_get_num", countOut);
+  return answerZero(instance, "MPI_T_cvar_get_num", countOut);
 }
 
 u32 Z_envZ_MPI_T_cvar_get_info(void* instance, u32, u32, u32, u32, u32, u32, u32, u32, u32,
@@ -144,7 +145,7 @@ u32 Z_envZ_MPI_T_cvar_write(void* instance, u32, u32) {
 }
 
 u32 Z_envZ_MPI_T_pvar_get_num(void* instance, u32 countOut) {
-  return noneCounted(instance, "MPI_T_pvar_get_num", countOut);
+  return answerZero(instance, "MPI_T_pvar_get_num", countOut);
 }
 
 u32 Z_envZ_MPI_T_pvar_get_info(void* instance, u32, u32, u32, u32, u32, u32, u32, u32, u32,
@@ -220,7 +221,7 @@ u32 Z_envZ_MPI_T_pvar_readreset(void* instance, u32 session, u32 handle, u32) {
 }
 
 u32 Z_envZ_MPI_T_category_get_num(void* instance, u32 countOut) {
-  return noneCounted(instance, "MPI_T_category_get_num", countOut);
+  return answerZero(instance, "MPI_T_category_get_num", countOut);
 }
 
 u32 Z_envZ_MPI_T_category_get_info(void* instance, u32, u32, u32, u32, u32, u32, u32, u32) {
@@ -243,9 +244,8 @@ u32 Z_envZ_MPI_T_category_get_categories(void* instance, u32, u32, u32) {
   return noSuchIndex(instance, "MPI_T_category_get_categories");
 }
 
-// No category ever changes, so the stamp stays 0.
 u32 Z_envZ_MPI_T_category_changed(void* instance, u32 stampOut) {
-  return noneCounted(instance, "MPI_T_category_changed", stampOut);
+  return answerZero(instance, "MPI_T_category_changed", stampOut);
 }
 
 }  // extern "C"
