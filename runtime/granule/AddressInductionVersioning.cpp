@@ -8,6 +8,7 @@
 #include <optional>
 #include <set>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 namespace synergy::granule {
@@ -423,11 +424,48 @@ std::string stepsAdded(const std::vector<std::vector<Term>>& steps, size_t count
   return text;
 }
 
-// What `value` adds to its counter's 64-bit shadow (the counter's value at
-// the start of the iteration) inside the versioned loop.
+// An address stream of the versioned loop: a counter plus the locals (not
+// the constants) an address adds to it. The copy keeps one 64-bit shadow per
+// stream, its value at the start of the iteration, so each address there is
+// a shadow plus constants, which fold into the load's displacement. A shadow
+// per counter with the locals added at each use made clang keep every
+// unrolled step's counter-plus-local sum live through the enclosing loop:
+// covariance's column pair, two streams off one row counter, spilled four of
+// them to the stack and reloaded them every iteration of its hot loop, 1.25x
+// native against 1.0x for the loop without the copy.
+struct Stream {
+  std::string counter;
+  std::vector<std::string> locals;  // sorted
+
+  static Stream of(const Value& value) {
+    Stream stream{value.counter, {}};
+    for (const Term& term : value.terms)
+      if (!term.isConstant) stream.locals.push_back(term.local);
+    std::sort(stream.locals.begin(), stream.locals.end());
+    return stream;
+  }
+  bool operator<(const Stream& other) const {
+    return std::tie(counter, locals) < std::tie(other.counter, other.locals);
+  }
+  std::string shadow() const {
+    std::string name = std::string(kWidePrefix) + counter;
+    for (const std::string& local : locals) name += "_" + local;
+    return name;
+  }
+  // The shadow's value before the loop.
+  std::string start() const {
+    std::string text = "(s64)(u64)" + counter;
+    for (const std::string& local : locals) text += " + (s64)(s32)" + local;
+    return text;
+  }
+};
+
+// What `value` adds to its stream's shadow inside the versioned loop: the
+// steps its counter took so far in the iteration and its constants.
 std::string wideOffset(const Value& value, const std::vector<std::vector<Term>>& steps) {
   std::string text = stepsAdded(steps, value.stepsTaken);
-  for (const Term& term : value.terms) text += " + " + term.asWide();
+  for (const Term& term : value.terms)
+    if (term.isConstant) text += " + " + term.asWide();
   return text;
 }
 
@@ -463,7 +501,7 @@ std::vector<std::string> versionLoop(const std::vector<std::string>& lines,
     int64_t low = 0, high = 0;
   };
   std::map<std::string, Range> ranges;
-  std::set<std::string> widened;
+  std::set<Stream> streams;
   for (const AddressUse& use : plan.uses) {
     const auto& steps = plan.steps.at(use.value.counter);
     std::string start = "(s64)(u64)" + use.value.counter + stepsAdded(steps, use.value.stepsTaken);
@@ -478,7 +516,7 @@ std::vector<std::string> versionLoop(const std::vector<std::string>& lines,
                                                       constant, constant});
     range->second.low = std::min(range->second.low, constant);
     range->second.high = std::max(range->second.high, constant);
-    widened.insert(use.value.counter);
+    streams.insert(Stream::of(use.value));
   }
   std::string check = "synergy_trips != 0";
   for (const auto& [key, range] : ranges)
@@ -486,22 +524,22 @@ std::vector<std::string> versionLoop(const std::vector<std::string>& lines,
              ", synergy_trips - 1, " + std::to_string(range.low) + ", " +
              std::to_string(range.high) + ")";
   out.push_back(indent + "  if (" + check + ") {");
-  for (const std::string& counter : widened)
-    out.push_back(indent + "    s64 " + std::string(kWidePrefix) + counter + " = (s64)(u64)" +
-                  counter + ";");
+  for (const Stream& stream : streams)
+    out.push_back(indent + "    s64 " + stream.shadow() + " = " + stream.start() + ";");
   out.push_back(indent + std::string(kWidePrefix) + label + ":;");
   std::vector<std::string> body(lines.begin() + 1, lines.end() - 1);
   // Replace from the right, so that earlier columns stay valid.
   for (auto use = plan.uses.rbegin(); use != plan.uses.rend(); ++use)
     body[use->line].replace(use->column, use->variable.size(),
-                            std::string(kWidePrefix) + use->value.counter +
+                            Stream::of(use->value).shadow() +
                                 wideOffset(use->value, plan.steps.at(use->value.counter)));
   for (std::string& line : body) out.push_back(line);
   std::string bodyIndent = lines.back().substr(0, lines.back().find_first_not_of(' '));
-  for (const std::string& counter : widened)
-    out.push_back(bodyIndent + std::string(kWidePrefix) + counter + " +=" +
-                  stepsAdded(plan.steps.at(counter), plan.steps.at(counter).size()).substr(2) +
-                  ";");
+  for (const Stream& stream : streams) {
+    const auto& steps = plan.steps.at(stream.counter);
+    out.push_back(bodyIndent + stream.shadow() + " +=" +
+                  stepsAdded(steps, steps.size()).substr(2) + ";");
+  }
   std::string backEdge = lines.back();
   backEdge.replace(backEdge.find("goto " + label), 5 + label.size(),
                    "goto " + std::string(kWidePrefix) + label);

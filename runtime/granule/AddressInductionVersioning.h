@@ -13,11 +13,12 @@
 // exact trip count and, for every address the loop derives from a counter,
 // whether all the values that address takes stay in [0, 2^32), so that no
 // 32-bit add behind it wraps. If they do, a copy of the loop runs whose
-// addresses come from 64-bit shadows of the counters, which clang turns into
-// pointer increments; otherwise the loop runs as wasm2c wrote it. The copy
-// keeps every original statement, so locals, stores and traps are the
-// original's; only the address operands differ, and those are equal to the
-// 32-bit values whenever the check passed.
+// addresses come from 64-bit shadows of its address streams (a counter plus
+// the locals an address adds to it; constants stay in the address), which
+// clang turns into pointer increments; otherwise the loop runs as wasm2c
+// wrote it. The copy keeps every original statement, so locals, stores and
+// traps are the original's; only the address operands differ, and those are
+// equal to the 32-bit values whenever the check passed.
 //
 // Loops it takes (anything else is left as it is):
 //  - innermost and straight-line: a `w2c_L...:` label, statements of one

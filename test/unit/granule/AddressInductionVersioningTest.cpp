@@ -187,7 +187,51 @@ TEST(AddressInductionVersioning, CountersUpdatedSeveralTimesAndCountedDownToZero
                         "(s64)(s32)w2c_l4, (s64)(s32)8u + (s64)(s32)w2c_l4 + "
                         "(s64)(s32)8u + (s64)(s32)w2c_l4, synergy_trips - 1, 8, 8)"),
             std::string::npos);
-  EXPECT_NE(source.find("synergy_wide_w2c_p0 += (s64)(s32)8u + (s64)(s32)w2c_l4 + "
+  // The load's stream is p plus l4 (its second update added l4 before the
+  // load's 8): one shadow of that sum, the first update's 8 and the load's 8
+  // as constants, and the whole step after the body.
+  EXPECT_NE(source.find("s64 synergy_wide_w2c_p0_w2c_l4 = (s64)(u64)w2c_p0 + (s64)(s32)w2c_l4;"),
+            std::string::npos);
+  EXPECT_NE(source.find("i64_load32_s_at_base(synergy_membase, (u64)(synergy_wide_w2c_p0_w2c_l4 + "
+                        "(s64)(s32)8u + (s64)(s32)8u))"),
+            std::string::npos);
+  EXPECT_NE(source.find("synergy_wide_w2c_p0_w2c_l4 += (s64)(s32)8u + (s64)(s32)w2c_l4 + "
                         "(s64)(s32)8u + (s64)(s32)w2c_l4;"),
             std::string::npos);
+}
+
+TEST(AddressInductionVersioning, OneShadowPerCounterAndLocalsAdded) {
+  // covariance's column pair: a row counter p (l1) stepping by the row
+  // length (l2), read at p + a (l6), p + b (l8) and p + b + 8. The copy keeps
+  // one shadow per counter-plus-locals sum, so each address is a shadow plus
+  // a constant, not a shadow plus a local (which made clang keep every
+  // unrolled step's sum live and spill them).
+  std::string source =
+      replaced(kColumnSum,
+               "    w2c_i1 = w2c_l1;\n    w2c_i2 = 8u;\n    w2c_i1 += w2c_i2;\n"
+               "    w2c_i1 = i32_load_at_base(synergy_membase, (u64)(w2c_i1));\n",
+               "    w2c_i1 = w2c_l1;\n    w2c_i2 = w2c_l6;\n    w2c_i1 += w2c_i2;\n"
+               "    w2c_i1 = i32_load_at_base(synergy_membase, (u64)(w2c_i1));\n"
+               "    w2c_i0 += w2c_i1;\n"
+               "    w2c_i1 = w2c_l1;\n    w2c_i2 = w2c_l8;\n    w2c_i1 += w2c_i2;\n"
+               "    w2c_i1 = i32_load_at_base(synergy_membase, (u64)(w2c_i1));\n"
+               "    w2c_i0 += w2c_i1;\n"
+               "    w2c_i1 = w2c_l8;\n    w2c_i2 = w2c_l1;\n    w2c_i1 += w2c_i2;\n"
+               "    w2c_i2 = 8u;\n    w2c_i1 += w2c_i2;\n"
+               "    w2c_i1 = i32_load_at_base(synergy_membase, (u64)(w2c_i1));\n");
+  source = replaced(source, "u32 w2c_l1 = 0,", "u32 w2c_l6 = 0, w2c_l8 = 0, w2c_l1 = 0,");
+  ASSERT_EQ(versionAddressInductionLoops(source), 1);
+  for (const char* expected : {
+           "s64 synergy_wide_w2c_l1_w2c_l6 = (s64)(u64)w2c_l1 + (s64)(s32)w2c_l6;",
+           "s64 synergy_wide_w2c_l1_w2c_l8 = (s64)(u64)w2c_l1 + (s64)(s32)w2c_l8;",
+           "i32_load_at_base(synergy_membase, (u64)(synergy_wide_w2c_l1_w2c_l6));",
+           "i32_load_at_base(synergy_membase, (u64)(synergy_wide_w2c_l1_w2c_l8));",
+           // b + p + 8 is the same stream as p + b.
+           "i32_load_at_base(synergy_membase, (u64)(synergy_wide_w2c_l1_w2c_l8 + (s64)(s32)8u));",
+           "synergy_wide_w2c_l1_w2c_l6 += (s64)(s32)w2c_l2;",
+           "synergy_wide_w2c_l1_w2c_l8 += (s64)(s32)w2c_l2;",
+       })
+    EXPECT_NE(source.find(expected), std::string::npos) << expected;
+  // No shadow of the bare counter: no address reads it.
+  EXPECT_EQ(source.find("synergy_wide_w2c_l1 "), std::string::npos);
 }
