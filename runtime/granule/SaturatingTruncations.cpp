@@ -39,10 +39,11 @@ constexpr std::string_view kTruncationNames[] = {
 //    ucomisd and a cmov. In bench/kernels/f2ihash's hash loop that is 13
 //    instructions per element against 15 (native 11). clang does not
 //    interleave a loop holding the builtins, so with the loop's own counting
-//    the loop runs 17 per element against 16.5, yet its CPU time fell from
-//    1.18x to 1.11x native (medians of 8 alternated runs, load 14): the loop
-//    waits on its multiply chain, and three of its instructions per element
-//    are floating-point ones instead of five.
+//    the loop runs 17 per element against 16.5, yet it takes less time
+//    (bench/run-kernels.py --metric round, alternated with the clamps' build
+//    three times at load 25-28: 1.05-1.07x native against 1.11-1.28x): the
+//    loop waits on its multiply chain, and three of its instructions per
+//    element are floating-point ones instead of five.
 //  - The unsigned one: after the clamp to 0, `low` is the result below 2^63
 //    and INT64_MIN from there on; `clamped - 2^63` is exact from 2^63 to 2^64,
 //    where its conversion is the result less 2^63, and converts to INT64_MIN
