@@ -27,7 +27,7 @@ namespace {
 
 constexpr const char* kModuleName = "guest";
 // Bump when the generated glue or the post-pass changes shape.
-constexpr const char* kAotFormat = "aot-format-9";
+constexpr const char* kAotFormat = "aot-format-11";
 
 // The GNU build id of the executable we run in: it changes whenever the set of
 // host functions (and so the glue's resolved imports) can change.
