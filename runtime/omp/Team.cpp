@@ -306,8 +306,12 @@ void OmpRuntime::forkCall(OmpThread& encountering, uint32_t microtask,
     team.dsm = std::make_unique<DsmTeam>(granule, size, nullptr, remoteThreads,
                                          int(placement.size()));
     remote_->serveRegion(granule, team, placement);
-  } else if (group_.dsm() && size > 1) {
-    team.dsm = std::make_unique<DsmTeam>(granule, size, sharedMainCopy(parent));
+  } else if (MainCopy* shared = sharedMainCopy(parent); (group_.dsm() || shared) && size > 1) {
+    // A team nested in one on replicas (under --dsm, or in a team that spans
+    // hosts) is on replicas of the same main copy: its workers may not share
+    // the encountering thread's replica, which only one thread may use and
+    // which ends with the enclosing region while pooled workers live on.
+    team.dsm = std::make_unique<DsmTeam>(granule, size, shared);
   }
 
   TeamPosition saved = encountering.at;

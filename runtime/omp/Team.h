@@ -256,9 +256,9 @@ class OmpRuntime {
   std::vector<Worker*> acquireWorkers(granule::Granule& spawner, int count);
   void releaseWorkers(const std::vector<Worker*>& workers);
   void workerLoop(Worker& worker, uint64_t idleSpins);
-  // Under --dsm, the main copy a new team inside `parent` must share: the
-  // pthreads' hub, else the one of the nearest enclosing replicated team;
-  // null for an outermost team of a process without pthreads.
+  // The main copy a new team inside `parent` must share: the pthreads' hub
+  // (--dsm), else the one of the nearest enclosing replicated team (--dsm,
+  // or a team that spans hosts); null when neither exists.
   MainCopy* sharedMainCopy(Team* parent);
 
   ThreadGroup& group_;
