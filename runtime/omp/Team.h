@@ -233,6 +233,10 @@ struct Worker {
   Team* team = nullptr;
   int threadNum = 0;
   Icvs icvs;
+  // The encountering thread's memory and its synchronisation, for a team
+  // without replicas.
+  snapshot::LinearMemory* memory = nullptr;
+  granule::MemorySync* memorySync = nullptr;
 };
 
 // Process-wide OpenMP state, owned by the ThreadGroup.
