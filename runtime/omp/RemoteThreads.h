@@ -29,8 +29,8 @@
 // after folding its local threads', applies the combiner to each remote
 // list, then writes the shared variables as on one host. Explicit tasks run
 // on the host that created them; a barrier opens only once every host's
-// tasks are done (omp/Tasking.h). A nested team on a
-// thread host is serialised, as libgomp runs it with nesting off. A thread
+// tasks are done (omp/Tasking.h). A team nested in it on a thread host runs
+// on that host's own threads and copy (omp/ThreadHostSync.h). A thread
 // host's threads may grow the memory: malloc runs under libc's lock, which
 // the main host grants, so there is one heap, and the growth travels with
 // the host's next update into its stand-in replica and on into the main

@@ -244,6 +244,14 @@ void OmpRuntime::workerLoop(Worker& worker, uint64_t idleSpins) {
     me.at.team = &team;
     me.at.threadNum = worker.threadNum;
     me.icvs = worker.icvs;
+    // A team without replicas runs on its encountering thread's memory, with
+    // its memory synchronisation (a thread host's copy and the RemoteSync
+    // of the thread the team is nested in): not on what the worker was
+    // spawned or last ran with.
+    if (!team.dsm) {
+      if (granule.linearMemory() != worker.memory) granule.rebindMemory(*worker.memory);
+      granule.setMemorySync(worker.memorySync);
+    }
     runTeamMember(team, me, granule);
     me.at.team = nullptr;
     if (team.workersRunning.fetch_sub(1, std::memory_order_acq_rel) == 1)
@@ -267,9 +275,6 @@ void OmpRuntime::forkCall(OmpThread& encountering, uint32_t microtask,
   Team* parent = encountering.at.team;
   int activeLevel = parent ? parent->activeLevel : 0;
   if (activeLevel >= encountering.icvs.maxActiveLevels) size = 1;
-  // A nested team on a thread host is serialised: its threads would share
-  // the host's copy outside the main host's view (omp/RemoteThreads.h).
-  if (parent && threadHostSyncOf(granule)) size = 1;
   size = std::max(size, 1);
 
   // An outermost team of the main thread may spread over thread hosts: their
@@ -306,8 +311,12 @@ void OmpRuntime::forkCall(OmpThread& encountering, uint32_t microtask,
     team.dsm = std::make_unique<DsmTeam>(granule, size, nullptr, remoteThreads,
                                          int(placement.size()));
     remote_->serveRegion(granule, team, placement);
-  } else if (group_.dsm() && size > 1) {
-    team.dsm = std::make_unique<DsmTeam>(granule, size, sharedMainCopy(parent));
+  } else if (MainCopy* shared = sharedMainCopy(parent); (group_.dsm() || shared) && size > 1) {
+    // A team nested in one on replicas (under --dsm, or in a team that spans
+    // hosts) is on replicas of the same main copy: its workers may not share
+    // the encountering thread's replica, which only one thread may use and
+    // which ends with the enclosing region while pooled workers live on.
+    team.dsm = std::make_unique<DsmTeam>(granule, size, shared);
   }
 
   TeamPosition saved = encountering.at;
@@ -317,6 +326,8 @@ void OmpRuntime::forkCall(OmpThread& encountering, uint32_t microtask,
     worker.team = &team;
     worker.threadNum = localThreads[size_t(i) + 1];
     worker.icvs = encountering.icvs;
+    worker.memory = granule.linearMemory();
+    worker.memorySync = granule.memorySync();
     worker.jobs.fetch_add(1, std::memory_order_release);
     worker.jobs.wakeOne();
   }

@@ -233,6 +233,10 @@ struct Worker {
   Team* team = nullptr;
   int threadNum = 0;
   Icvs icvs;
+  // The encountering thread's memory and its synchronisation, for a team
+  // without replicas.
+  snapshot::LinearMemory* memory = nullptr;
+  granule::MemorySync* memorySync = nullptr;
 };
 
 // Process-wide OpenMP state, owned by the ThreadGroup.
@@ -256,9 +260,9 @@ class OmpRuntime {
   std::vector<Worker*> acquireWorkers(granule::Granule& spawner, int count);
   void releaseWorkers(const std::vector<Worker*>& workers);
   void workerLoop(Worker& worker, uint64_t idleSpins);
-  // Under --dsm, the main copy a new team inside `parent` must share: the
-  // pthreads' hub, else the one of the nearest enclosing replicated team;
-  // null for an outermost team of a process without pthreads.
+  // The main copy a new team inside `parent` must share: the pthreads' hub
+  // (--dsm), else the one of the nearest enclosing replicated team (--dsm,
+  // or a team that spans hosts); null when neither exists.
   MainCopy* sharedMainCopy(Team* parent);
 
   ThreadGroup& group_;

@@ -88,9 +88,36 @@ bool ThreadHostSync::deliverReply(const std::vector<uint8_t>& payload, std::stri
   return true;
 }
 
+uint32_t ThreadHostSync::spreadThread(const OmpThread& me, bool& isMember) {
+  int number = me.at.threadNum;
+  isMember = true;
+  for (const Team* team = me.at.team; team && !team->threadHost; team = team->parent) {
+    isMember = isMember && number == 0;
+    number = team->parentThreadNum;
+  }
+  return uint32_t(number);
+}
+
+uint32_t ThreadHostSync::spreadThread(const OmpThread& me) {
+  bool isMember = false;
+  return spreadThread(me, isMember);
+}
+
+uint32_t ThreadHostSync::lockOwner(const OmpThread& me) {
+  bool isMember = false;
+  uint32_t number = spreadThread(me, isMember);
+  if (!isMember)
+    fail("an OpenMP lock or critical taken by a thread of a nested team other than the "
+         "spread team's own is not supported on a thread host yet");
+  return number;
+}
+
 SyncReply ThreadHostSync::call(SyncRequest request, bool answered, uint32_t reductionList) {
   if (answered) {
-    std::lock_guard<std::mutex> guard(answersLock_);
+    // Threads of a nested team ask as the spread team's thread they descend
+    // from: one answered request of each at a time, so answers match.
+    std::unique_lock<std::mutex> lock(answersLock_);
+    answered_.wait(lock, [&] { return !answers_.count(request.threadNum); });
     answers_[request.threadNum] = Answer{};
   }
   {
@@ -109,6 +136,7 @@ SyncReply ThreadHostSync::call(SyncRequest request, bool answered, uint32_t redu
   answered_.wait(lock, [&] { return answers_.at(request.threadNum).arrived; });
   SyncReply reply = answers_.at(request.threadNum).reply;
   answers_.erase(request.threadNum);
+  answered_.notify_all();
   return reply;
 }
 
@@ -132,16 +160,16 @@ void ThreadHostSync::barrier(OmpThread& me) {
 
 int ThreadHostSync::lock(OmpThread& me, uint32_t key, bool nested) {
   SyncOp op = nested ? SyncOp::NestLock : SyncOp::Lock;
-  return int(call(SyncRequest{op, uint32_t(me.at.threadNum), {key}}, true).results[0]);
+  return int(call(SyncRequest{op, lockOwner(me), {key}}, true).results[0]);
 }
 
 int ThreadHostSync::testLock(OmpThread& me, uint32_t key, bool nested) {
   SyncOp op = nested ? SyncOp::TestNestLock : SyncOp::TestLock;
-  return int(call(SyncRequest{op, uint32_t(me.at.threadNum), {key}}, true).results[0]);
+  return int(call(SyncRequest{op, lockOwner(me), {key}}, true).results[0]);
 }
 
 void ThreadHostSync::unlock(OmpThread& me, uint32_t key) {
-  call(SyncRequest{SyncOp::Unlock, uint32_t(me.at.threadNum), {key}}, false);
+  call(SyncRequest{SyncOp::Unlock, lockOwner(me), {key}}, false);
 }
 
 bool ThreadHostSync::single(OmpThread& me, uint64_t number) {
@@ -189,7 +217,7 @@ void ThreadHostSync::reduce(uint32_t threadNum, uint32_t list) {
 }
 
 uint32_t ThreadHostSync::createAllocator(OmpThread& me, const AllocatorTraits& traits) {
-  SyncRequest request{SyncOp::AllocatorCreate, uint32_t(me.at.threadNum), {}};
+  SyncRequest request{SyncOp::AllocatorCreate, spreadThread(me), {}};
   encodeAllocatorTraits(traits, request.arguments);
   uint64_t handle = call(request, true).results[0];
   if (handle != kNullAllocator && (handle < kFirstUserAllocator || handle > UINT32_MAX))
@@ -198,12 +226,12 @@ uint32_t ThreadHostSync::createAllocator(OmpThread& me, const AllocatorTraits& t
 }
 
 void ThreadHostSync::destroyAllocator(OmpThread& me, uint32_t handle) {
-  call(SyncRequest{SyncOp::AllocatorDestroy, uint32_t(me.at.threadNum), {handle}}, false);
+  call(SyncRequest{SyncOp::AllocatorDestroy, spreadThread(me), {handle}}, false);
 }
 
 std::optional<AllocatorTraits> ThreadHostSync::allocatorTraits(OmpThread& me, uint32_t handle) {
   SyncReply reply =
-      call(SyncRequest{SyncOp::AllocatorTraits, uint32_t(me.at.threadNum), {handle}}, true);
+      call(SyncRequest{SyncOp::AllocatorTraits, spreadThread(me), {handle}}, true);
   if (reply.results[0] == 0) return std::nullopt;
   AllocatorTraits traits;
   if (!decodeAllocatorTraits(reply.results, traits))
@@ -212,22 +240,27 @@ std::optional<AllocatorTraits> ThreadHostSync::allocatorTraits(OmpThread& me, ui
 }
 
 bool ThreadHostSync::reservePool(OmpThread& me, uint32_t handle, uint64_t bytes) {
-  SyncRequest request{SyncOp::PoolReserve, uint32_t(me.at.threadNum), {handle, bytes}};
+  SyncRequest request{SyncOp::PoolReserve, spreadThread(me), {handle, bytes}};
   uint64_t reserved = call(request, true).results[0];
   if (reserved > 1) fail("a pool reservation answered " + std::to_string(reserved));
   return reserved == 1;
 }
 
 void ThreadHostSync::refundPool(OmpThread& me, uint32_t handle, uint64_t bytes) {
-  call(SyncRequest{SyncOp::PoolRefund, uint32_t(me.at.threadNum), {handle, bytes}}, false);
+  call(SyncRequest{SyncOp::PoolRefund, spreadThread(me), {handle, bytes}}, false);
 }
 
 void ThreadHostSync::lockLibc(OmpThread& me) {
-  call(SyncRequest{SyncOp::LibcLock, uint32_t(me.at.threadNum), {}}, true);
+  // The main host holds libc's lock for a thread of the spread team; the
+  // threads of its nested teams ask as that thread, so the host lets one of
+  // its threads hold it at a time.
+  libcOnThisHost_.lock();
+  call(SyncRequest{SyncOp::LibcLock, spreadThread(me), {}}, true);
 }
 
 void ThreadHostSync::unlockLibc(OmpThread& me) {
-  call(SyncRequest{SyncOp::LibcUnlock, uint32_t(me.at.threadNum), {}}, false);
+  call(SyncRequest{SyncOp::LibcUnlock, spreadThread(me), {}}, false);
+  libcOnThisHost_.unlock();
 }
 
 void ThreadHostSync::finishRegion(uint32_t threadNum) {

@@ -15,6 +15,13 @@
 //    sends the host's writes and the unlock in one go, unanswered (release);
 //  - single, copyprivate and dynamic, guided and ordered loop chunks are
 //    decided on the main host, whose team holds the counters;
+//  - a team nested in the spread team runs on the host's own pooled
+//    workers, over the host's copy: its barriers, worksharing and
+//    reductions are local, as on one host; its threads' requests to the
+//    main host (libc, atomics, allocators) go as the spread team's thread
+//    they descend from, one answered request of each at a time; only that
+//    thread itself may take a lock or critical (the main host records one
+//    owner per spread thread);
 //  - user allocators live in the main host's table (omp/Allocators.h):
 //    creating, destroying, looking one up and charging its pool are
 //    requests there that neither acquire nor release;
@@ -108,6 +115,14 @@ class ThreadHostSync {
   // instead of a request.
   SyncReply call(SyncRequest request, bool answered, uint32_t reductionList = 0);
   SyncRequest loopRequest(SyncOp op, OmpThread& me, const LoopShare& loop, uint64_t value);
+  // The number in the spread team of the thread `me` is or descends from
+  // (through nested teams on this host), which its requests carry;
+  // `isMember` when `me` is that thread itself.
+  static uint32_t spreadThread(const OmpThread& me, bool& isMember);
+  static uint32_t spreadThread(const OmpThread& me);
+  // spreadThread, for a lock's owner: the main host keeps one owner per
+  // spread thread, so a nested team's other threads are refused.
+  uint32_t lockOwner(const OmpThread& me);
   [[noreturn]] void fail(const std::string& message);
 
   // Ships the host's writes since its last update.
@@ -128,6 +143,8 @@ class ThreadHostSync {
     SyncReply reply;
   };
   std::map<uint32_t, Answer> answers_;  // by thread number, until taken
+  // Held by the host's thread that holds libc's lock on the main host.
+  std::recursive_mutex libcOnThisHost_;
 };
 
 // A thread granule's MemorySync on a thread host: each atomic is done by the
@@ -147,8 +164,9 @@ class RemoteSync : public granule::MemorySync {
 };
 
 // The ThreadHostSync of the thread host `granule` runs on inside a region
-// that spans hosts (its team's, or an enclosing team's: a nested team
-// there is serialised and still locks through the main host), else null.
+// that spans hosts (its team's, or an enclosing team's: a nested team there
+// runs on the host's own threads and still locks through the main host),
+// else null.
 ThreadHostSync* threadHostSyncOf(granule::Granule& granule);
 
 }  // namespace synergy::omp

@@ -2152,10 +2152,6 @@ def run_corpus(cluster, only, rank_counts, repeats=1, migrate=False):
 OMP_CORPUS_EXCLUDED = {
     "atomic_counter8": "passes, but 1.6 million atomics, each a round trip to the main host, "
                        "take about 120 s at load 19: too long for CI's run (--only runs it)",
-    "nested_parallel": "an inner team on a thread host is serialised (outer thread 2 at "
-                       "--threads-per-host 2 prints teams 3/1, not 3/4), and its third run_nest "
-                       "(max-active-levels 1, after the two at 2) traps on the main host with "
-                       "'out of bounds memory access', also on b63bc14",
 }
 
 
