@@ -140,6 +140,7 @@ CheckpointCoordinator::CheckpointCoordinator(int ranks, CheckpointPolicy policy,
   // (in a job spread over hosts, part 0, which writes the file).
   if (const char* kill = std::getenv("SYNERGY_CHECKPOINT_KILL_AFTER"))
     killAfter_ = std::strtoull(kill, nullptr, 10);
+  spareSections_.resize(size_t(ranks));
 }
 
 CheckpointCoordinator::~CheckpointCoordinator() {
@@ -330,6 +331,9 @@ bool CheckpointCoordinator::suspended(int worldRank, granule::Granule& granule,
   std::string section;
   std::string filesNotRecorded;
   bool inPlace = resumesInPlace(worldRank);
+  const size_t localIndex =
+      size_t(std::lower_bound(worldRanks_.begin(), worldRanks_.end(), worldRank) -
+             worldRanks_.begin());
   if ((snapshot || inPlace) && !policy_.directory.empty()) {
     std::vector<OpenFile> files;
     filesNotRecorded = captureOpenFiles(granule, job_.grants.size(), files);
@@ -338,7 +342,7 @@ bool CheckpointCoordinator::suspended(int worldRank, granule::Granule& granule,
                                 snapshot ? snapshot->globals() : granule.globalBytes(),
                                 granule.memoryBase(), granule.memorySize(), files,
                                 captureMpiObjects(granule.extension<mpi::RankState>()),
-                                memory && memory->isAnonymous(), takeSpareSection());
+                                memory && memory->isAnonymous(), takeSpareSection(localIndex));
   }
   Clock::time_point copied = Clock::now();
   uint64_t copyCpu = threadCpuNanoseconds() - cpuBefore;
@@ -351,8 +355,7 @@ bool CheckpointCoordinator::suspended(int worldRank, granule::Granule& granule,
                         " (such descriptors are not checkpointed)";
   if (!snapshot && !inPlace && failure_.empty())
     failure_ = "rank " + std::to_string(worldRank) + ": " + error;
-  sections_[size_t(std::lower_bound(worldRanks_.begin(), worldRanks_.end(), worldRank) -
-                  worldRanks_.begin())] = std::move(section);
+  sections_[localIndex] = std::move(section);
   bool alive = meet(worldRank, lock, [&] {
     // A file that cannot be written costs this checkpoint, not the run:
     // every rank goes on from where it stands.
@@ -561,19 +564,15 @@ bool CheckpointCoordinator::commitCheckpointFile(const JobRecord& job, uint64_t 
   return true;
 }
 
-std::string CheckpointCoordinator::takeSpareSection() {
+std::string CheckpointCoordinator::takeSpareSection(size_t localIndex) {
   std::lock_guard<std::mutex> guard(spareMutex_);
-  if (spareSections_.empty()) return {};
-  std::string section = std::move(spareSections_.back());
-  spareSections_.pop_back();
-  return section;
+  return std::move(spareSections_[localIndex]);
 }
 
 void CheckpointCoordinator::keepSpareSections(std::vector<std::string> sections) {
   std::lock_guard<std::mutex> guard(spareMutex_);
-  for (std::string& section : sections)
-    if (spareSections_.size() < size_t(ranks_) && section.capacity() > 0)
-      spareSections_.push_back(std::move(section));
+  for (size_t i = 0; i < sections.size() && i < spareSections_.size(); ++i)
+    if (sections[i].capacity() > 0) spareSections_[i] = std::move(sections[i]);
 }
 
 CheckpointStatistics CheckpointCoordinator::statistics() {

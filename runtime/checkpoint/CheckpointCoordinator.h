@@ -163,8 +163,9 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
                             const SectionsCheck& checkSections, std::string& error);
   bool writePartCheckpoint(const JobRecord& job, const std::vector<std::string>& sections,
                            uint64_t sequence, const PartOutput& output, std::string& error);
-  // A buffer for a rank's next section, and the written sections given back.
-  std::string takeSpareSection();
+  // The buffer for the next section of the rank at `localIndex` of
+  // worldRanks_, and the written sections given back, in that order.
+  std::string takeSpareSection(size_t localIndex);
   void keepSpareSections(std::vector<std::string> sections);
 
   const int ranks_;
@@ -215,7 +216,9 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   // the next one into (encodeRankSection's buffer): their pages are already
   // mapped, which makes the copy several times cheaper than into fresh
   // memory, for as much memory as one checkpoint of this part's ranks held
-  // anyway. At most one per rank of the part.
+  // anyway. One per rank of the part, by its index in worldRanks_: each
+  // rank gets its own section back, sized for its memory, so none is
+  // handed one too small for it (encodeRankSection).
   std::mutex spareMutex_;
   std::vector<std::string> spareSections_;
   // Part 0: where the other parts' heads are read. Only the background

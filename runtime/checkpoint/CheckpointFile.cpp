@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "checkpoint/CheckpointFile.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <utility>
@@ -303,9 +304,19 @@ std::string encodeRankSection(uint32_t worldRank, uint32_t unwindBuffer,
   // The open files and MPI objects that follow are small: if they outgrow
   // the slack, the one reallocation is of a section already this size.
   constexpr size_t kSlackForSmallRecords = 4096;
+  const uint64_t fixedBytes = 4 + 4 + 4 + globals.size() + 8 + 4 + kSlackForSmallRecords;
   std::string out = std::move(buffer);
   out.clear();
-  out.reserve(4 + 4 + 4 + globals.size() + 8 + 4 + runBytes + kSlackForSmallRecords);
+  // A buffer too small for this section is replaced by one with room for
+  // every page of this memory: the rank's next section, whose non-zero
+  // pages come and go (an array freed, another filled), then fits in the
+  // same pages (a run's 16-byte header takes less than the zero page it
+  // skips). Growing by what this one needs would take fresh memory (a page
+  // fault per 4 KiB, and the old buffer's unmapping) at every checkpoint
+  // whose section outgrows the last; the room beyond the section is
+  // address space, whose pages are touched only when a section fills them.
+  if (out.capacity() < fixedBytes + runBytes)
+    out.reserve(fixedBytes + std::max(runBytes, memoryBytes));
   put(out, worldRank);
   put(out, unwindBuffer);
   put(out, uint32_t(globals.size()));

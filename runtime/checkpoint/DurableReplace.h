@@ -14,14 +14,14 @@
 // are read but not written, code and data that never change), so a
 // recycled replacement writes the new file over the one it replaced last
 // time, kept as `<name>.spare`: each 4 KiB of the new file is compared with
-// what the spare holds there (read from the page cache, several times
+// what the spare holds there (mapped from the page cache, several times
 // cheaper than a write) and only what differs is written; then the file is
 // truncated to its size, fsynced, and exchanged with the current one by
 // renameat2(RENAME_EXCHANGE), atomically, so the replaced checkpoint becomes
 // the next spare. Nothing in the spare is trusted: every byte of the new
 // file either compared equal to what was meant or was written, and a spare
-// that is not a regular file with one link, owned by this user, is removed
-// and started afresh. On a file system without RENAME_EXCHANGE the spare
+// that is not a regular file with one link, owned by this user and
+// writable by no one else, is removed and started afresh. On a file system without RENAME_EXCHANGE the spare
 // is renamed over the file and the next write starts a new one.
 //
 // The file's checksum comes out of the same pass: each piece's CRC-32C is

@@ -118,6 +118,32 @@ TEST_F(DurableReplaceTest, ALinkInPlaceOfTheSpareIsNotWrittenThrough) {
   EXPECT_EQ(read("other"), "someone else's file");
 }
 
+// Another user who may write the spare could also cut it short while it is
+// mapped to be compared: such a spare is replaced, not written, whatever it
+// holds.
+TEST_F(DurableReplaceTest, ASpareOthersMayWriteIsNotWrittenThrough) {
+  std::string bytes = generation(5, 'W');
+  replace({bytes});
+  replace({bytes});
+  std::string spare = directory_ + "/file.spare";
+  ASSERT_EQ(chmod(spare.c_str(), 0666), 0);
+  int held = open(spare.c_str(), O_RDONLY);  // someone else's descriptor
+  ASSERT_GE(held, 0);
+  ReplaceCounts counts = replace({bytes});
+  EXPECT_EQ(read("file"), bytes);
+  EXPECT_EQ(counts.changedBytes, bytes.size());  // written whole, not through the old spare
+  std::string stillThere(bytes.size() + 1, '\0');
+  EXPECT_EQ(pread(held, stillThere.data(), stillThere.size(), 0), ssize_t(bytes.size()));
+  stillThere.resize(bytes.size());
+  EXPECT_EQ(stillThere, bytes);  // the old inode kept its bytes
+  struct stat info;
+  ASSERT_EQ(stat(spare.c_str(), &info), 0);
+  EXPECT_EQ(info.st_mode & 0077, 0u);  // the file and the next spare are this user's alone
+  ASSERT_EQ(stat((directory_ + "/file").c_str(), &info), 0);
+  EXPECT_EQ(info.st_mode & 0077, 0u);
+  close(held);
+}
+
 TEST_F(DurableReplaceTest, ADirectoryInPlaceOfTheSpareCostsOnlyTheSaving) {
   ASSERT_EQ(mkdir((directory_ + "/file.spare").c_str(), 0700), 0);
   ASSERT_EQ(mkdir((directory_ + "/file.spare/inside").c_str(), 0700), 0);
