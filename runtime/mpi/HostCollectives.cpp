@@ -21,7 +21,9 @@
 // to the root's host in segments, which that host folds as they come
 // (reduceSegments()); a host of one member sends its contribution from
 // where it is. A large MPI_Allreduce runs between the leaders as a
-// reduce-scatter, then an allgather (allreduceBySegments()).
+// reduce-scatter, then an allgather (allreduceBySegments()). MPI_Alltoall
+// receives each other host's bundle straight into its members' buffers
+// when their types allow it.
 //
 // The messages are point-to-point sends and receives through the World.
 // Where a step sends to several hosts or members (the leaders' exchange, a
@@ -99,15 +101,17 @@ const Layout& byteLayout() {
 // receiving them from it, in `context` with `tag`; awaitMessage() waits for
 // it. A send to another host completes once it is queued, or, when it
 // lends its buffer to the link, once that has been written.
+// A receive may instead take one instance of `type`, a layout of `bytes`
+// data bytes at `data`.
 std::shared_ptr<Request> postMessage(HostCall& call, Communicator& comm, Request::Kind kind,
                                      int peer, uint8_t* data, int64_t bytes, uint32_t context,
-                                     int tag) {
+                                     int tag, const Layout* type = nullptr) {
   auto request = std::make_shared<Request>();
   request->kind = kind;
   request->owner = call.rank.worldRank;
   request->buffer = data;
-  setType(*request, byteLayout());
-  request->count = bytes;
+  setType(*request, type ? *type : byteLayout());
+  request->count = type ? 1 : bytes;
   request->bytes = bytes;
   request->context = context;
   request->comm = &comm;
@@ -204,6 +208,12 @@ class HostPhases {
   void postReceive(Posted& posted, int from, uint8_t* data, int64_t bytes) {
     posted.push_back(postMessage(call_, comm_, Request::Kind::Recv, from, data, bytes,
                                  comm_.context | kCollectiveContextBit, int(kind_)));
+  }
+  // A receive that scatters the message over the places `type` lists,
+  // relative to `base` (the type's size is the message's).
+  void postReceive(Posted& posted, int from, uint8_t* base, const Layout& type) {
+    posted.push_back(postMessage(call_, comm_, Request::Kind::Recv, from, base, type->size,
+                                 comm_.context | kCollectiveContextBit, int(kind_), &type));
   }
   void waitAll(const Posted& posted) {
     for (const std::shared_ptr<Request>& request : posted) awaitMessage(call_, comm_, *request);
@@ -1192,6 +1202,17 @@ int alltoallAcrossHosts(HostCall& call, int comm, const uint8_t* send,
     return alone && phases.runsOf(host).size() == 1 && type.isContiguous() &&
            type.size * count == block;
   };
+  // Where every member's receive type is contiguous, a bundle from another
+  // host is received straight into the members' buffers through a layout of
+  // its blocks' places, relative to the first one: all of them lie in this
+  // process, whose leader writes its members' buffers in any case.
+  bool contiguousHere = true;
+  for (size_t j = 0; j < mine.size(); ++j)
+    contiguousHere = contiguousHere && meeting.slotOf(j).recvType->isContiguous();
+  auto placeOf = [&](int source, size_t j) {
+    const Contribution& to = meeting.slotOf(j);
+    return to.recv + to.recvType->lb + int64_t(source) * to.recvCount * to.recvType->extent();
+  };
   HostPhases::Posted exchange;
   std::vector<std::unique_ptr<uint8_t[]>> incoming(size_t(phases.hosts())),
       outgoing(size_t(phases.hosts()));
@@ -1203,6 +1224,24 @@ int alltoallAcrossHosts(HostCall& call, int comm, const uint8_t* send,
     if (inPlace(host, *only.recvType, only.recvCount)) {
       into = only.recv + only.recvType->lb +
              int64_t(phases.membersOf(host)[0]) * only.recvCount * only.recvType->extent();
+    } else if (contiguousHere && block > 0) {
+      uint8_t* base = placeOf(phases.membersOf(host)[0], 0);
+      auto places = std::make_shared<TypeLayout>();
+      places->element = ElementKind::Byte;
+      places->committed = true;
+      for (int source : phases.membersOf(host))
+        for (size_t j = 0; j < mine.size(); ++j) {
+          auto offset = int64_t(reinterpret_cast<uintptr_t>(placeOf(source, j)) -
+                                reinterpret_cast<uintptr_t>(base));
+          places->segments.push_back(TypeSegment{offset, block});
+          places->lb = std::min(places->lb, offset);
+          places->ub = std::max(places->ub, offset + block);
+        }
+      places->size = bytes;
+      places->trueLb = places->lb;
+      places->trueUb = places->ub;
+      phases.postReceive(exchange, phases.leaderOf(host), base, Layout(std::move(places)));
+      continue;
     } else {
       incoming[size_t(host)].reset(new uint8_t[size_t(bytes)]);
       into = incoming[size_t(host)].get();
