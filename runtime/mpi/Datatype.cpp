@@ -170,11 +170,14 @@ ElementKind combineElements(ElementKind a, ElementKind b) {
   return ElementKind::Mixed;
 }
 
-// Walks the data bytes of `count` instances as contiguous runs.
+// Walks the data bytes of `count` instances as contiguous runs. The
+// instances of a contiguous type are one run: walked instance by instance,
+// a copy between MPI_BYTE and a derived type would move one byte a call.
 class RunCursor {
  public:
   RunCursor(const uint8_t* base, const TypeLayout& type, int64_t count)
-      : base_(base), type_(type), count_(count) {
+      : base_(base), type_(type), count_(count),
+        oneRun_(type.isContiguous() && type.extent() > 0) {
     skipEmpty();
   }
   bool done() const { return instance_ >= count_; }
@@ -182,8 +185,17 @@ class RunCursor {
     const TypeSegment& segment = type_.segments[segment_];
     return base_ + instance_ * type_.extent() + segment.offset + within_;
   }
-  int64_t remaining() const { return type_.segments[segment_].length - within_; }
+  int64_t remaining() const {
+    if (oneRun_) return (count_ - instance_) * type_.extent() - within_;
+    return type_.segments[segment_].length - within_;
+  }
   void advance(int64_t bytes) {
+    if (oneRun_) {
+      within_ += bytes;
+      instance_ += within_ / type_.extent();
+      within_ %= type_.extent();
+      return;
+    }
     within_ += bytes;
     if (within_ == type_.segments[segment_].length) {
       within_ = 0;
@@ -202,6 +214,7 @@ class RunCursor {
   const uint8_t* base_;
   const TypeLayout& type_;
   int64_t count_;
+  bool oneRun_;
   int64_t instance_ = 0;
   size_t segment_ = 0;
   int64_t within_ = 0;

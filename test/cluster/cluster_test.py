@@ -907,14 +907,16 @@ def case_collective_counts(cluster):
     hosts after it for the scans (2 + 1), and for MPI_Comm_split the
     leaders' exchange (6) and the contexts from rank 0's host (2);
     MPI_Barrier is called once and MPI_Finalize synchronises once more,
-    MPI_Alltoallv once from a send buffer and once in place."""
+    MPI_Alltoallv once from a send buffer and once in place, MPI_Allreduce
+    once small (6) and once of 64 KiB, whose reduce-scatter and allgather
+    each send one message from each leader to each other (2 x 6)."""
     os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
     source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "collective_counts.c")
     native, granule = build_both(cluster, source, "collective_counts")
     start_three_hosts(cluster, env=dict(os.environ, SYNERGY_MPI_STATS="1"))
     remote = [os.path.join(cluster.bin_dir, "synergy-run"), "--cluster", cluster.url,
               "--token-file", cluster.token_file, "--policy", "spread"]
-    expected_counts = {"MPI_Barrier": 12, "MPI_Bcast": 2, "MPI_Reduce": 2, "MPI_Allreduce": 6,
+    expected_counts = {"MPI_Barrier": 12, "MPI_Bcast": 2, "MPI_Reduce": 2, "MPI_Allreduce": 18,
                        "MPI_Gather": 2, "MPI_Allgather": 6, "MPI_Scatter": 2, "MPI_Alltoall": 6,
                        "MPI_Scan": 3, "MPI_Exscan": 3, "MPI_Reduce_scatter_block": 6,
                        "MPI_Allgatherv": 6, "MPI_Gatherv": 2, "MPI_Scatterv": 2,

@@ -28,6 +28,18 @@ int main(int argc, char** argv) {
   MPI_Allreduce(&mine, &maximum, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   printf("rank %d allreduce %.2f\n", rank, maximum);
 
+  // 64 KiB: a reduce-scatter then an allgather between the hosts' leaders.
+  enum { kLargeInts = 16384 };
+  int* contribution = malloc(sizeof(int) * kLargeInts);
+  int* sums = malloc(sizeof(int) * kLargeInts);
+  for (int i = 0; i < kLargeInts; ++i) contribution[i] = rank * 7 + i % 13;
+  MPI_Allreduce(contribution, sums, kLargeInts, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  long long weighted = 0;
+  for (int i = 0; i < kLargeInts; ++i) weighted += (long long)sums[i] * (i % 5 + 1);
+  printf("rank %d large allreduce %lld %d %d\n", rank, weighted, sums[0], sums[kLargeInts - 1]);
+  free(contribution);
+  free(sums);
+
   int pair[2] = {rank, rank * 10};
   MPI_Gather(pair, 2, MPI_INT, all, 2, MPI_INT, size - 1, MPI_COMM_WORLD);
   if (rank == size - 1)
