@@ -224,11 +224,18 @@ class HostPhases {
   // waits for its write before the next one starts.
   using Posted = std::vector<std::shared_ptr<Request>>;
 
+  // A short message is copied out at once, as a short MPI_Send is, and
+  // needs no request: collectives in a loop send many of them.
   void postSend(Posted& posted, int to, const uint8_t* data, int64_t bytes) {
     if (world_.isRemote(comm_.worldRanks[to])) crossHostMessages[int(kind_)].fetch_add(1);
+    uint32_t context = comm_.context | kCollectiveContextBit;
+    if (world_.sendEager(call_.rank.worldRank, Envelope{context, me_, int(kind_), bytes}, data,
+                         *byteLayout(), bytes, comm_.worldRanks[to], /*mayDefer=*/false)) {
+      if (world_.aborted()) call_.leaveAbortedJob();
+      return;
+    }
     posted.push_back(postMessage(call_, comm_, Request::Kind::Send, to,
-                                 const_cast<uint8_t*>(data), bytes,
-                                 comm_.context | kCollectiveContextBit, int(kind_)));
+                                 const_cast<uint8_t*>(data), bytes, context, int(kind_)));
   }
   void postSend(Posted& posted, int to, const Bytes& data) {
     postSend(posted, to, data.data(), int64_t(data.size()));
