@@ -2,12 +2,15 @@
 //
 // This file implements HostCollectives.h. Every collective works on packed
 // bytes: members pack their contributions once, leaders move and combine
-// packed blocks, and members unpack the result once. A host's members
-// need not be consecutive ranks (a Comm_split with a reversing key makes
-// such communicators): leaders place each member's block by its rank, and
-// a reduction folds each run of consecutive ranks of a host on that host,
-// then the runs of all hosts in rank order, so the fold is the rank-order
-// one whatever the op. A host holding consecutive ranks has one run.
+// packed blocks, and members unpack the result once (MPI_Bcast of a
+// contiguous buffer sends from it and receives into it, with no copy).
+// Which members sit on which host is worked out once per communicator.
+// A host's members need not be consecutive ranks (a Comm_split with a
+// reversing key makes such communicators): leaders place each member's
+// block by its rank, and a reduction folds each run of consecutive ranks
+// of a host on that host, then the runs of all hosts in rank order, so the
+// fold is the rank-order one whatever the op. A host holding consecutive
+// ranks has one run.
 //
 // MPI_Barrier, MPI_Reduce, MPI_Allreduce and MPI_Alltoall have no
 // messages on a host: its members post their buffers in a HostMeeting, and
@@ -139,54 +142,84 @@ void runMessage(HostCall& call, Communicator& comm, Request::Kind kind, int peer
   awaitMessage(call, comm, *postMessage(call, comm, kind, peer, data, bytes, context, tag));
 }
 
-// One collective call of one rank: who is where, and the messages.
-class HostPhases {
- public:
-  HostPhases(HostCall& call, int commHandle, CollectiveKind kind)
-      : call_(call), world_(call.world()), comm_(*call.rank.comm(commHandle)->comm), kind_(kind) {
-    me_ = comm_.rankOfWorld[call.rank.worldRank];
-    RemoteRanks& remote = *world_.remoteRanks();
-    std::map<int, size_t> indexOfHost;
-    for (int member = 0; member < comm_.size(); ++member) {
-      int host = remote.hostOf(comm_.worldRanks[member]);
-      auto [it, added] = indexOfHost.emplace(host, members_.size());
-      if (added) members_.emplace_back();
-      indexOnHost_.push_back(int(members_[it->second].size()));
-      members_[it->second].push_back(member);
-      hostOfMember_.push_back(int(it->second));
-    }
-    myHost_ = hostOfMember_[me_];
-    runs_.resize(members_.size());
-    for (size_t host = 0; host < members_.size(); ++host) {
-      const std::vector<int>& members = members_[host];
-      for (size_t i = 0; i < members.size(); ++i)
-        if (i == 0 || members[i] != members[i - 1] + 1)
-          runs_[host].push_back(Run{i, i + 1});
-        else
-          runs_[host].back().end = i + 1;
-    }
-  }
+}  // namespace
 
+// Who is where: the members by host, hosts in the order of their first
+// member. Every call of a collective reads it, so it is worked out once per
+// communicator (hostLayoutOf()).
+struct HostLayout {
   // A run of consecutive ranks on one host: members [begin, end) of
-  // membersOf(host).
+  // members[host].
   struct Run {
     size_t begin;
     size_t end;
   };
+  std::vector<std::vector<int>> members;  // comm ranks by host, ascending
+  std::vector<int> hostOfMember;
+  std::vector<int> indexOnHost;
+  std::vector<std::vector<Run>> runs;  // by host, in rank order
+};
+
+namespace {
+
+HostLayout layOut(const Communicator& comm, const RemoteRanks& remote) {
+  HostLayout layout;
+  std::map<int, size_t> indexOfHost;
+  for (int member = 0; member < comm.size(); ++member) {
+    int host = remote.hostOf(comm.worldRanks[member]);
+    auto [it, added] = indexOfHost.emplace(host, layout.members.size());
+    if (added) layout.members.emplace_back();
+    layout.indexOnHost.push_back(int(layout.members[it->second].size()));
+    layout.members[it->second].push_back(member);
+    layout.hostOfMember.push_back(int(it->second));
+  }
+  layout.runs.resize(layout.members.size());
+  for (size_t host = 0; host < layout.members.size(); ++host) {
+    const std::vector<int>& members = layout.members[host];
+    for (size_t i = 0; i < members.size(); ++i)
+      if (i == 0 || members[i] != members[i - 1] + 1)
+        layout.runs[host].push_back(HostLayout::Run{i, i + 1});
+      else
+        layout.runs[host].back().end = i + 1;
+  }
+  return layout;
+}
+
+const HostLayout& hostLayoutOf(Communicator& comm, const RemoteRanks& remote) {
+  std::call_once(comm.hostLayoutOnce, [&] {
+    comm.hostLayout = std::make_shared<const HostLayout>(layOut(comm, remote));
+  });
+  return *comm.hostLayout;
+}
+
+// One collective call of one rank: who is where, and the messages.
+class HostPhases {
+ public:
+  HostPhases(HostCall& call, int commHandle, CollectiveKind kind)
+      : call_(call),
+        world_(call.world()),
+        comm_(*call.rank.comm(commHandle)->comm),
+        kind_(kind),
+        layout_(hostLayoutOf(comm_, *world_.remoteRanks())) {
+    me_ = comm_.rankOfWorld[call.rank.worldRank];
+    myHost_ = layout_.hostOfMember[me_];
+  }
+
+  using Run = HostLayout::Run;
 
   int me() const { return me_; }
   int size() const { return comm_.size(); }
   Communicator& communicator() const { return comm_; }
-  int hosts() const { return int(members_.size()); }
+  int hosts() const { return int(layout_.members.size()); }
   int myHost() const { return myHost_; }
-  int hostOf(int member) const { return hostOfMember_[member]; }
+  int hostOf(int member) const { return layout_.hostOfMember[member]; }
   // The position of `member` in membersOf(hostOf(member)).
-  int indexOnHost(int member) const { return indexOnHost_[member]; }
-  const std::vector<Run>& runsOf(int host) const { return runs_[host]; }
+  int indexOnHost(int member) const { return layout_.indexOnHost[member]; }
+  const std::vector<Run>& runsOf(int host) const { return layout_.runs[host]; }
   // The first rank of run `run` of `host`.
-  int firstOf(int host, const Run& run) const { return members_[host][run.begin]; }
-  const std::vector<int>& membersOf(int host) const { return members_[host]; }
-  int leaderOf(int host) const { return members_[host][0]; }
+  int firstOf(int host, const Run& run) const { return layout_.members[host][run.begin]; }
+  const std::vector<int>& membersOf(int host) const { return layout_.members[host]; }
+  int leaderOf(int host) const { return layout_.members[host][0]; }
   bool leads() const { return leaderOf(myHost_) == me_; }
   int myLeader() const { return leaderOf(myHost_); }
 
@@ -196,11 +229,18 @@ class HostPhases {
   // waits for its write before the next one starts.
   using Posted = std::vector<std::shared_ptr<Request>>;
 
+  // A short message is copied out at once, as a short MPI_Send is, and
+  // needs no request: collectives in a loop send many of them.
   void postSend(Posted& posted, int to, const uint8_t* data, int64_t bytes) {
     if (world_.isRemote(comm_.worldRanks[to])) crossHostMessages[int(kind_)].fetch_add(1);
+    uint32_t context = comm_.context | kCollectiveContextBit;
+    if (world_.sendEager(call_.rank.worldRank, Envelope{context, me_, int(kind_), bytes}, data,
+                         *byteLayout(), bytes, comm_.worldRanks[to], /*mayDefer=*/false)) {
+      if (world_.aborted()) call_.leaveAbortedJob();
+      return;
+    }
     posted.push_back(postMessage(call_, comm_, Request::Kind::Send, to,
-                                 const_cast<uint8_t*>(data), bytes,
-                                 comm_.context | kCollectiveContextBit, int(kind_)));
+                                 const_cast<uint8_t*>(data), bytes, context, int(kind_)));
   }
   void postSend(Posted& posted, int to, const Bytes& data) {
     postSend(posted, to, data.data(), int64_t(data.size()));
@@ -252,12 +292,9 @@ class HostPhases {
   World& world_;
   Communicator& comm_;
   CollectiveKind kind_;
+  const HostLayout& layout_;
   int me_ = 0;
   int myHost_ = 0;
-  std::vector<std::vector<int>> members_;  // comm ranks by host, ascending
-  std::vector<int> hostOfMember_;
-  std::vector<int> indexOnHost_;
-  std::vector<std::vector<Run>> runs_;  // by host, in rank order
 };
 
 Bytes pack(const uint8_t* data, const TypeLayout& type, int64_t count) {
@@ -382,12 +419,16 @@ Bytes gatherOnHost(HostPhases& phases, Bytes mine) {
   return bundle;
 }
 
-// Sends `data` to every other member of this host.
-void shareOnHost(HostPhases& phases, const Bytes& data, int skip = -1) {
+// Sends the `bytes` at `data` to every other member of this host but
+// `skip`.
+void shareOnHost(HostPhases& phases, const uint8_t* data, int64_t bytes, int skip = -1) {
   HostPhases::Posted posted;
   for (int member : phases.membersOf(phases.myHost()))
-    if (member != phases.me() && member != skip) phases.postSend(posted, member, data);
+    if (member != phases.me() && member != skip) phases.postSend(posted, member, data, bytes);
   phases.waitAll(posted);
+}
+void shareOnHost(HostPhases& phases, const Bytes& data, int skip = -1) {
+  shareOnHost(phases, data.data(), int64_t(data.size()), skip);
 }
 
 // The leaders' all-to-all step: sends this host's block to the leader of
@@ -743,29 +784,34 @@ int bcastAcrossHosts(HostCall& call, int comm, uint8_t* buffer, const TypeLayout
   HostPhases phases(call, comm, CollectiveKind::Bcast);
   int64_t bytes = type.size * count;
   int rootHost = phases.hostOf(root);
-  Bytes data;
-  if (phases.me() == root) {
-    data = pack(buffer, type, count);
-    if (!phases.leads()) {
-      phases.send(phases.myLeader(), data);
-      return abi::kSuccess;
-    }
+  bool isRoot = phases.me() == root;
+  // A contiguous buffer is sent from and received into where it is: no
+  // rank copies it or allocates for it. Any other goes through its packed
+  // image.
+  Bytes packed;
+  uint8_t* data = buffer + type.lb;
+  if (!type.isContiguous()) {
+    packed = isRoot ? pack(buffer, type, count) : Bytes(size_t(bytes));
+    data = packed.data();
   }
-  if (!phases.leads()) {
-    unpackTyped(phases.receive(phases.myLeader(), bytes).data(), buffer, type, count);
+  if (isRoot && !phases.leads()) {
+    phases.send(phases.myLeader(), data, bytes);
     return abi::kSuccess;
   }
-  if (phases.myHost() == rootHost) {
-    if (phases.me() != root) data = phases.receive(root, bytes);
+  if (!phases.leads()) {
+    phases.receive(phases.myLeader(), data, bytes);
+  } else if (phases.myHost() == rootHost) {
+    if (!isRoot) phases.receive(root, data, bytes);
     HostPhases::Posted posted;
     for (int host = 0; host < phases.hosts(); ++host)
-      if (host != rootHost) phases.postSend(posted, phases.leaderOf(host), data);
+      if (host != rootHost) phases.postSend(posted, phases.leaderOf(host), data, bytes);
     phases.waitAll(posted);
+    shareOnHost(phases, data, bytes, root);
   } else {
-    data = phases.receive(phases.leaderOf(rootHost), bytes);
+    phases.receive(phases.leaderOf(rootHost), data, bytes);
+    shareOnHost(phases, data, bytes, root);
   }
-  shareOnHost(phases, data, root);
-  if (phases.me() != root) unpackTyped(data.data(), buffer, type, count);
+  if (!packed.empty() && !isRoot) unpackTyped(packed.data(), buffer, type, count);
   return abi::kSuccess;
 }
 

@@ -126,6 +126,10 @@ struct alignas(64) MemberProgress {
   std::vector<uint64_t> finishedOf;
 };
 
+// Where the members of a communicator that spans hosts sit
+// (HostCollectives.cpp).
+struct HostLayout;
+
 // A communicator as all its members share it.
 struct Communicator {
   uint32_t context = 0;
@@ -161,6 +165,10 @@ struct Communicator {
   // then the remote group, which point-to-point addresses, and rankOfWorld
   // maps the local group's members too (the two groups are disjoint).
   std::shared_ptr<const IntercommSide> inter;
+  // Its members by host, worked out by its first collective across hosts
+  // and kept: a job's ranks never change hosts.
+  std::once_flag hostLayoutOnce;
+  std::shared_ptr<const HostLayout> hostLayout;
 
   int size() const { return int(worldRanks.size()); }
 };
