@@ -72,6 +72,9 @@ constexpr int64_t kDefaultRendezvousBytes = 1 << 20;
 
 // How often a rank waiting for its data looks whether the job aborted.
 constexpr auto kAbortLook = std::chrono::milliseconds(10);
+// The longest a receiving rank polls on for data that has begun to land
+// before it sleeps: a whole 64 MiB frame takes about 15 ms on loopback.
+constexpr auto kLandingPoll = std::chrono::milliseconds(50);
 
 // The receiving side's stand-in for a rendezvous send on another host.
 struct RequestToSendProxy : Request {
@@ -183,9 +186,12 @@ bool World::receiveRemoteRendezvous(Request& proxy, Request& recv,
                        receiveId);
   // Once its first frame has come, the rest of the data is on the same
   // connection right behind it: polling on until it has all landed ends
-  // when the transfer does, or with the job.
+  // when the transfer does, or with the job, unless the sender stalls
+  // mid-message, which kLandingPoll bounds.
   auto landed = [&] { return landing->landed.load(); };
-  while (!pollConnectionsUntil(landed) && landing->placing.load() && !aborted_.load()) {
+  auto pollEnd = std::chrono::steady_clock::now() + kLandingPoll;
+  while (!pollConnectionsUntil(landed) && landing->placing.load() && !aborted_.load() &&
+         std::chrono::steady_clock::now() < pollEnd) {
   }
   std::unique_lock<std::mutex> lock(rendezvous_->mutex);
   while (!landing->landed) {
