@@ -16,13 +16,20 @@
 //      the sending rank, with the data (MpiRendezvousData and
 //      MpiMessagePart frames, read in place from the send buffer or from a
 //      packed copy).
-//   3. The receiving host's I/O thread places the data straight into the
-//      receive buffer when that is contiguous and large enough, otherwise
-//      into a temporary that the Mailbox unpacks into it; the receive
-//      completes when the last byte has landed. The receiving rank waits for
-//      that inside the match, busy rather than blocked for the deadlock
-//      watch, as it is while it copies any message; the frames on their way
-//      keep the job-wide check from calling that a deadlock as well.
+//   3. The receiving host places the data straight into the receive
+//      buffer when that is contiguous and large enough, otherwise into a
+//      temporary that the Mailbox unpacks into it; the receive completes
+//      when the last byte has landed. The receiving rank waits for that
+//      inside the match, busy rather than blocked for the deadlock watch,
+//      as it is while it copies any message; the frames on their way keep
+//      the job-wide check from calling that a deadlock as well. It polls
+//      the connections while it waits (World::pollConnectionsUntil), as a
+//      rank waiting for a message does, and for as long as the data keeps
+//      landing: so it reads the data itself, as it arrives, rather than
+//      sleeping until the link's thread has woken for it, read it all and
+//      woken it in turn (two thread wake-ups and a data-sized delay a
+//      message). Only when nothing has come within the poll does it sleep
+//      and leave the reading to the link's thread.
 //
 // A host that has left the job (its ranks all ended) answers no
 // clear-to-send any more, and says so after the last data it sent
@@ -37,6 +44,7 @@
 // refused (RequestCancellation.cpp), also before the clear-to-send.
 //
 //===----------------------------------------------------------------------===//
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdlib>
@@ -64,6 +72,9 @@ constexpr int64_t kDefaultRendezvousBytes = 1 << 20;
 
 // How often a rank waiting for its data looks whether the job aborted.
 constexpr auto kAbortLook = std::chrono::milliseconds(10);
+// The longest a receiving rank polls on for data that has begun to land
+// before it sleeps: a whole 64 MiB frame takes about 15 ms on loopback.
+constexpr auto kLandingPoll = std::chrono::milliseconds(50);
 
 // The receiving side's stand-in for a rendezvous send on another host.
 struct RequestToSendProxy : Request {
@@ -90,8 +101,9 @@ struct World::RendezvousTables {
     int64_t bytes = 0;
     uint8_t* target = nullptr;
     std::unique_ptr<uint8_t[]> temporary;
-    bool placing = false;
-    bool landed = false;
+    // Set under the mutex; read without it by the polling rank.
+    std::atomic<bool> placing{false};
+    std::atomic<bool> landed{false};
     std::condition_variable landedSignal;
   };
   std::unordered_map<uint64_t, std::shared_ptr<Landing>> receives;
@@ -172,6 +184,15 @@ bool World::receiveRemoteRendezvous(Request& proxy, Request& recv,
   }
   remote_->clearToSend(proxy.owner, static_cast<RequestToSendProxy&>(proxy).sendId, recv.owner,
                        receiveId);
+  // Once its first frame has come, the rest of the data is on the same
+  // connection right behind it: polling on until it has all landed ends
+  // when the transfer does, or with the job, unless the sender stalls
+  // mid-message, which kLandingPoll bounds.
+  auto landed = [&] { return landing->landed.load(); };
+  auto pollEnd = std::chrono::steady_clock::now() + kLandingPoll;
+  while (!pollConnectionsUntil(landed) && landing->placing.load() && !aborted_.load() &&
+         std::chrono::steady_clock::now() < pollEnd) {
+  }
   std::unique_lock<std::mutex> lock(rendezvous_->mutex);
   while (!landing->landed) {
     // The entry stays in the table: the I/O thread may be placing data in

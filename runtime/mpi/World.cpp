@@ -318,6 +318,14 @@ bool World::waitUntilReady(int rank, const WaitInfo& info, util::FunctionRef<boo
   return sleepUntil(rank, info, done);
 }
 
+bool World::pollConnectionsUntil(util::FunctionRef<bool()> ready) {
+  auto done = [&] {
+    remote_->receiveWhileWaiting();
+    return ready() || aborted_.load(std::memory_order_relaxed);
+  };
+  return done() || pollUntil(done, ranksOwnCpus_, PollScope::CrossHost);
+}
+
 bool World::waitSharingRank(RankCallLock& callLock, util::FunctionRef<bool()> done) {
   // The rank's condition variable and its asleep flag describe one waiting
   // thread, and several of this rank's threads may wait at once; so these

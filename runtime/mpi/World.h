@@ -391,6 +391,11 @@ class World {
   // rank's call lock lets go of it between looks (waitSharingRank).
   bool waitUntilReady(int rank, const WaitInfo& info, util::FunctionRef<bool()> ready,
                       Awaited awaited = Awaited::AnyHost);
+  // In a job spread over hosts: reads the connections to other hosts on
+  // this thread (RemoteRanks::receiveWhileWaiting) until `ready()` holds or
+  // the job aborted, for as long as a waiting rank polls before it sleeps;
+  // false when that ran out first. Matches no messages.
+  bool pollConnectionsUntil(util::FunctionRef<bool()> ready);
   // The lock the threads of world rank `rank` take around their MPI calls
   // once it asked for MPI_THREAD_MULTIPLE (RankCallLock.h).
   RankCallLock& callLock(int rank) { return callLocks_[rank]; }
