@@ -121,6 +121,13 @@ bool pollUntil(const Ready& ready, bool ownCpu, PollScope scope) {
   return ready();
 }
 
+}  // namespace
+
+// Declared where a rank may block inside such a poll (RemoteRendezvous.cpp).
+thread_local bool pollingOtherHosts = false;
+
+namespace {
+
 std::mutex bindingsMutex;
 std::unordered_map<const granule::Granule*, std::pair<World*, int>>& bindings() {
   static std::unordered_map<const granule::Granule*, std::pair<World*, int>> map;
@@ -319,7 +326,9 @@ bool World::waitUntilReady(int rank, const WaitInfo& info, util::FunctionRef<boo
   bool polled;
   if (readsConnections) {
     remote_->startPolling();
+    pollingOtherHosts = true;
     polled = pollUntil(done, ranksOwnCpus_, scope);
+    pollingOtherHosts = false;
     remote_->stopPolling();
   } else {
     polled = pollUntil(done, ranksOwnCpus_, scope);
