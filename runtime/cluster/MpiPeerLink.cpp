@@ -195,6 +195,8 @@ class MpiPeerLink::Impl {
   // Called by a waiting rank (MpiPeerLink.h), which runs only once join()
   // has succeeded.
   void receiveWhileWaiting() { transport_->receiveHere(); }
+  void startPolling() { transport_->startReadingHere(); }
+  void stopPolling() { transport_->stopReadingHere(); }
 
   // A line from the transport. The drop of a connection to another part
   // is held back for onPeerClosed(), which the transport calls next on the
@@ -1317,6 +1319,8 @@ std::optional<std::string> MpiPeerLink::checkJobDeadlock(int stableTicks) {
 void MpiPeerLink::leave() { impl_->leave(); }
 
 void MpiPeerLink::receiveWhileWaiting() { impl_->receiveWhileWaiting(); }
+void MpiPeerLink::startPolling() { impl_->startPolling(); }
+void MpiPeerLink::stopPolling() { impl_->stopPolling(); }
 
 uint64_t MpiPeerLink::eagerCreditShortfalls() const { return impl_->eagerCreditShortfalls(); }
 

@@ -33,7 +33,9 @@
 // A rank that polls for what it waits for reads the connections itself
 // (RemoteRanks::receiveWhileWaiting, transport::Transport::receiveHere),
 // so that a message from another host reaches it without the I/O thread
-// waking first and then waking it. It handles only messages, rendezvous
+// waking first and then waking it; while it polls, arrivals do not wake
+// the I/O thread at all (RemoteRanks::startPolling,
+// transport::Transport::startReadingHere). It handles only messages, rendezvous
 // steps, match acknowledgements and credit there; any other frame, and
 // all frames while no rank polls, are read on the I/O thread. The state
 // both touch (a part's split message, its credit) belongs to one
@@ -140,6 +142,8 @@ class MpiPeerLink final : public mpi::RemoteRanks {
   int64_t maxRmaBytes() const override;
   std::optional<std::string> checkJobDeadlock(int stableTicks) override;
   void receiveWhileWaiting() override;
+  void startPolling() override;
+  void stopPolling() override;
 
   void sendToPart(uint32_t part, transport::FrameType type, std::vector<uint8_t> payload);
   // The MPI frames this part has sent to and received from the others.

@@ -190,6 +190,13 @@ class RemoteRanks {
   // it as the link's receiving thread would), so that a message reaches a
   // polling rank without a second thread waking first. Never blocks.
   virtual void receiveWhileWaiting() {}
+  // Bracket a poll in which a rank's thread calls receiveWhileWaiting()
+  // again and again: until the last such poll on this host has stopped,
+  // what arrives from other hosts is left to the polling threads, without
+  // waking the link's receiving thread. A poll must be short (the ranks'
+  // poll budget). Pairs may overlap across threads.
+  virtual void startPolling() {}
+  virtual void stopPolling() {}
 };
 
 }  // namespace synergy::mpi

@@ -162,6 +162,33 @@ void World::deliverRequestToSend(const RemoteMessage& message) {
   notify(message.to);
 }
 
+// Set while this thread polls with arrivals left to it
+// (RemoteRanks::startPolling, World.cpp).
+extern thread_local bool pollingOtherHosts;
+
+namespace {
+
+// While a rank that polls with arrivals left to it waits here for the link's
+// thread to place the data, that thread must be woken by their arrival:
+// the rank no longer reads. Restores the poll when the wait ends.
+class PollPause {
+ public:
+  explicit PollPause(RemoteRanks& remote) : remote_(remote), paused_(pollingOtherHosts) {
+    if (paused_) remote_.stopPolling();
+  }
+  ~PollPause() {
+    if (paused_) remote_.startPolling();
+  }
+  PollPause(const PollPause&) = delete;
+  PollPause& operator=(const PollPause&) = delete;
+
+ private:
+  RemoteRanks& remote_;
+  bool paused_;
+};
+
+}  // namespace
+
 bool World::receiveRemoteRendezvous(Request& proxy, Request& recv,
                                     std::unique_ptr<uint8_t[]>& temporary) {
   auto landing = std::make_shared<RendezvousTables::Landing>();
@@ -182,6 +209,7 @@ bool World::receiveRemoteRendezvous(Request& proxy, Request& recv,
     receiveId = ++rendezvous_->lastId;
     rendezvous_->receives.emplace(receiveId, landing);
   }
+  PollPause pause(*remote_);
   remote_->clearToSend(proxy.owner, static_cast<RequestToSendProxy&>(proxy).sendId, recv.owner,
                        receiveId);
   // Once its first frame has come, the rest of the data is on the same

@@ -38,10 +38,11 @@ constexpr int kYieldPolls = 20;
 // A rank of a job spread over hosts reads its host's connections itself
 // while it polls (RemoteRanks::receiveWhileWaiting), so a message from
 // another host reaches it without the link's thread reading it first and
-// then waking it: two thread wake-ups a message become none while it
-// polls. Where ranks share CPUs, one waiting rank at a time keeps
-// yielding between polls for kCrossHostPoll more, which covers a
-// cross-host round trip on loopback with room to spare, before it sleeps
+// then waking it; and while it polls, arrivals do not wake that thread
+// at all (RemoteRanks::startPolling): two thread wake-ups a message become
+// none. Where ranks share CPUs, one waiting rank at a time keeps yielding
+// between polls for kCrossHostPoll more, which covers a cross-host round
+// trip on loopback with room to spare, before it sleeps
 // and leaves the reading to the link's thread; it delivers what it reads
 // to the others too. More such pollers would take the CPUs from the ranks
 // that have work.
@@ -119,6 +120,13 @@ bool pollUntil(const Ready& ready, bool ownCpu, PollScope scope) {
   } while (std::chrono::steady_clock::now() < deadline);
   return ready();
 }
+
+}  // namespace
+
+// Declared where a rank may block inside such a poll (RemoteRendezvous.cpp).
+thread_local bool pollingOtherHosts = false;
+
+namespace {
 
 std::mutex bindingsMutex;
 std::unordered_map<const granule::Granule*, std::pair<World*, int>>& bindings() {
@@ -314,7 +322,18 @@ bool World::waitUntilReady(int rank, const WaitInfo& info, util::FunctionRef<boo
   PollScope scope = !remote_                   ? PollScope::OneHost
                     : awaited == Awaited::AnyHost ? PollScope::CrossHost
                                                   : PollScope::HostMeeting;
-  if (done() || pollUntil(done, ranksOwnCpus_, scope)) return !aborted_;
+  if (done()) return !aborted_;
+  bool polled;
+  if (readsConnections) {
+    remote_->startPolling();
+    pollingOtherHosts = true;
+    polled = pollUntil(done, ranksOwnCpus_, scope);
+    pollingOtherHosts = false;
+    remote_->stopPolling();
+  } else {
+    polled = pollUntil(done, ranksOwnCpus_, scope);
+  }
+  if (polled) return !aborted_;
   return sleepUntil(rank, info, done);
 }
 

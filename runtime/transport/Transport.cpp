@@ -28,6 +28,25 @@
 // drop() takes it off, under a mutex that readers hold, before the socket
 // closes.
 //
+// While threads read here (startReadingHere()), the readable connections'
+// sockets have their receive low-water mark (SO_RCVLOWAT) raised to its
+// most, which the kernel caps at half the socket's receive buffer: TCP
+// then signals no reader of a smaller arrival, so asio's epoll_wait on the
+// I/O thread does not return for it, while a nonblocking recv still takes
+// whatever has come. Taking the mark back to 1 at the last stop makes the
+// kernel signal the data already there, so the I/O thread reads what the
+// threads left. A connection's end and its errors are signalled whatever
+// the mark. This costs a setsockopt per connection at each end of such a
+// stretch, against, per frame, an I/O thread wake-up, its epoll_wait and
+// its re-arming epoll_ctl, and its reads.
+//
+// A read that fills less than the staging buffer took all the socket had:
+// the reader ends its turn there rather than ask again for the nothing
+// that would follow. Bytes that came since wake the I/O thread, whose
+// request for the turn makes the holder read once more (or are met by the
+// polling thread's next look), as they would after an empty read; the
+// next turn, and each read of a turn's repeat, starts with a real read.
+//
 // Writing gathers header, payload and lent bytes, of as many queued frames
 // as one writev takes, in one async_write, so a payload is never copied
 // into a frame.
@@ -55,6 +74,7 @@
 #include <asio.hpp>
 #include <atomic>
 #include <cerrno>
+#include <climits>
 #include <condition_variable>
 #include <cstring>
 #include <deque>
@@ -109,6 +129,11 @@ struct TransportCore {
   // which a reading thread holds while it reads them.
   std::mutex readableMutex;
   std::vector<AsioConnection*> readable;
+  // How many threads are between startReadingHere() and
+  // stopReadingHere(); under readersHereMutex, which is taken before
+  // readableMutex.
+  std::mutex readersHereMutex;
+  unsigned readersHere = 0;
 };
 
 // Set while a thread other than the I/O thread handles frames
@@ -231,6 +256,14 @@ class AsioConnection final : public Connection {
     uint32_t free = 0;
     if (readTurns_.compare_exchange_strong(free, 1, std::memory_order_acq_rel))
       takeReadTurn(/*ioThread=*/false);
+  }
+
+  // With core_.readableMutex held (so the socket is open): whether data
+  // arriving signals readers, the I/O thread's epoll among them (see the
+  // file comment). Turning it back on signals data already there.
+  void signalArrivals(bool signal) {
+    int lowWater = signal ? 1 : INT_MAX;
+    ::setsockopt(socket_.native_handle(), SOL_SOCKET, SO_RCVLOWAT, &lowWater, sizeof lowWater);
   }
 
 
@@ -543,12 +576,17 @@ class AsioConnection final : public Connection {
   // buffer, a long one reads straight into `into`.
   ssize_t takeBytes(uint8_t* into, size_t bytes, bool ioThread) {
     if (stagedBegin_ == stagedEnd_) {
+      if (lastFillShort_) {
+        lastFillShort_ = false;
+        return -1;
+      }
       if (bytes >= kStraightReadBytes) return readSome(into, bytes, ioThread);
       if (!staging_) staging_.reset(new uint8_t[kStagingBytes]);
       ssize_t got = readSome(staging_.get(), kStagingBytes, ioThread);
       if (got <= 0) return got;
       stagedBegin_ = 0;
       stagedEnd_ = size_t(got);
+      lastFillShort_ = stagedEnd_ < kStagingBytes;
     }
     size_t taken = std::min(bytes, stagedEnd_ - stagedBegin_);
     std::memcpy(into, staging_.get() + stagedBegin_, taken);
@@ -559,6 +597,8 @@ class AsioConnection final : public Connection {
   // With the read turn: reads and handles frames until the socket has no
   // more bytes, the turn goes to the I/O thread, or the connection ends.
   ReadOutcome readFrames(bool ioThread) {
+    // A short fill of an earlier turn says nothing of what has come since.
+    lastFillShort_ = false;
     for (;;) {
       if (!headerTaken_) {
         ssize_t got = takeBytes(headerBytes_.data() + headerHave_,
@@ -719,6 +759,9 @@ class AsioConnection final : public Connection {
   std::unique_ptr<uint8_t[]> staging_;
   size_t stagedBegin_ = 0;
   size_t stagedEnd_ = 0;
+  // The last fill of the staging buffer in this readFrames() call took
+  // less than it could: the socket had no more then (takeBytes()).
+  bool lastFillShort_ = false;
   FrameHeaderBytes headerBytes_{};
   size_t headerHave_ = 0;
   // header_ is accepted and its payload (payloadHave_ of its bytes read
@@ -855,6 +898,24 @@ void Transport::receiveHere() {
   handlingFramesHere = true;
   for (AsioConnection* connection : core.readable) connection->readHere();
   handlingFramesHere = false;
+}
+
+void Transport::startReadingHere() {
+  TransportCore& core = impl_->core;
+  if (!core.config.receivableHere) return;
+  std::lock_guard<std::mutex> guard(core.readersHereMutex);
+  if (core.readersHere++ > 0) return;
+  std::lock_guard<std::mutex> readableGuard(core.readableMutex);
+  for (AsioConnection* connection : core.readable) connection->signalArrivals(false);
+}
+
+void Transport::stopReadingHere() {
+  TransportCore& core = impl_->core;
+  if (!core.config.receivableHere) return;
+  std::lock_guard<std::mutex> guard(core.readersHereMutex);
+  if (--core.readersHere > 0) return;
+  std::lock_guard<std::mutex> readableGuard(core.readableMutex);
+  for (AsioConnection* connection : core.readable) connection->signalArrivals(true);
 }
 
 void Transport::closeConnections() {

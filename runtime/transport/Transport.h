@@ -40,7 +40,12 @@
 // wake it: a message then costs the receiving host one thread wake-up
 // instead of two. The handlers then run on that thread, for the frame
 // types the config allows, one frame at a time and in each connection's
-// order, as they would on the I/O thread.
+// order, as they would on the I/O thread. While some thread says it will
+// keep calling receiveHere() (startReadingHere() to stopReadingHere()),
+// arrivals do not wake the I/O thread at all: that thread reads them, and
+// a message costs the receiving host no wake-up; what arrives after the
+// last such thread stopped, or was left unread then, wakes the I/O thread
+// as before.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -167,6 +172,18 @@ class Transport {
   // once when another thread is reading. Sends that handlers make here do
   // not wait for room in a queue.
   void receiveHere();
+
+  // Brackets a stretch in which the calling thread calls receiveHere()
+  // again and again (a rank polling for a message): from the first such
+  // thread's start to the last one's stop, data arriving on the
+  // connections receiveHere() reads does not wake the I/O thread. At the
+  // last stop, whatever is left unread wakes it, so nothing waits for the
+  // next reader. The I/O thread still learns at once of a connection's end
+  // or error. Pairs may overlap across threads; the stretch must be short
+  // (the ranks' poll budget), since frames only the I/O thread may handle
+  // wait for the reading thread to meet them.
+  void startReadingHere();
+  void stopReadingHere();
 
   // Closes every connection and waits until the I/O thread has let go of
   // everything lent to it (sendLent's `released` has run for each).

@@ -9,8 +9,10 @@
 // bound and no further, and that lent bytes are written in place and given
 // back once, also when the connection has gone, and that frames of several
 // senders writing at once never interleave, that payloads a handler
-// places are read into its buffers, and that a waiting thread reads the
-// frames it may handle itself.
+// places are read into its buffers, that a waiting thread reads the
+// frames it may handle itself, and that while one says it does, arrivals
+// wait for it rather than wake the I/O thread, and are not lost when it
+// stops.
 //
 //===----------------------------------------------------------------------===//
 #include "transport/Transport.h"
@@ -598,4 +600,84 @@ TEST(TransportTest, AWaitingThreadReadsFramesItself) {
   ASSERT_EQ(logged.size(), 1u);
   EXPECT_NE(logged[0].find("refused frame " + std::to_string(kFramesSecond)), std::string::npos)
       << logged[0];
+}
+
+// Between startReadingHere() and stopReadingHere(), frames that arrive are
+// left to the threads that call receiveHere(): the I/O thread, which no
+// arrival wakes, handles none of them however long they wait. Those still
+// unread at the stop are handled by the I/O thread then, in order, and
+// nothing is lost.
+TEST(TransportTest, ArrivalsWhileAThreadReadsHereAreLeftToIt) {
+  constexpr uint32_t kFramesRead = 50;  // read by the test thread
+  constexpr uint32_t kFramesLeft = 50;  // left unread at the stop
+  std::mutex mutex;
+  std::condition_variable changed;
+  std::vector<std::pair<uint32_t, std::thread::id>> arrivals;
+  Transport listening({
+      .token = kToken,
+      .onFrame =
+          [&](Connection&, Frame&& frame, std::string&) {
+            uint32_t sequence = UINT32_MAX;
+            if (frame.payload.size() == 4) std::memcpy(&sequence, frame.payload.data(), 4);
+            std::lock_guard<std::mutex> lock(mutex);
+            arrivals.push_back({sequence, std::this_thread::get_id()});
+            changed.notify_all();
+            return true;
+          },
+      .receivableHere = [](FrameType type) { return type == FrameType::MpiMessage; },
+  });
+  std::string error;
+  ASSERT_TRUE(listening.listen("127.0.0.1", 0, error)) << error;
+  Transport sending({.token = kToken});
+  std::shared_ptr<Connection> connection =
+      sending.connectionTo("127.0.0.1", listening.listeningPort(), error);
+  ASSERT_TRUE(connection) << error;
+  auto sendNumbered = [&](uint32_t sequence) {
+    std::vector<uint8_t> payload(4);
+    std::memcpy(payload.data(), &sequence, 4);
+    connection->send(FrameType::MpiMessage, std::move(payload));
+  };
+  auto waitForArrivals = [&](size_t count) {
+    std::unique_lock<std::mutex> lock(mutex);
+    changed.wait_for(lock, std::chrono::seconds(60), [&] { return arrivals.size() >= count; });
+    return arrivals.size();
+  };
+  // The first frame, on the I/O thread, shows the listening side has
+  // authenticated the connection, and so reads it in receiveHere().
+  sendNumbered(0);
+  ASSERT_EQ(waitForArrivals(1), 1u);
+  std::thread::id ioThread = arrivals[0].second;
+
+  listening.startReadingHere();
+  for (uint32_t sequence = 1; sequence <= kFramesRead; ++sequence) sendNumbered(sequence);
+  // Time for the I/O thread to take them, were it woken.
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    EXPECT_EQ(arrivals.size(), 1u) << "the I/O thread read while a thread read here";
+  }
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  for (;;) {
+    listening.receiveHere();
+    std::lock_guard<std::mutex> lock(mutex);
+    if (arrivals.size() >= kFramesRead + 1 || std::chrono::steady_clock::now() > deadline) break;
+  }
+  for (uint32_t sequence = kFramesRead + 1; sequence <= kFramesRead + kFramesLeft; ++sequence)
+    sendNumbered(sequence);
+  // Time for them to reach the listening socket before the stop.
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  listening.stopReadingHere();
+  ASSERT_EQ(waitForArrivals(kFramesRead + kFramesLeft + 1), size_t(kFramesRead + kFramesLeft + 1))
+      << "frames left unread at the stop were never handled";
+
+  std::lock_guard<std::mutex> lock(mutex);
+  for (uint32_t sequence = 0; sequence < arrivals.size(); ++sequence)
+    EXPECT_EQ(arrivals[sequence].first, sequence) << "overtaken or lost";
+  for (uint32_t sequence = 1; sequence <= kFramesRead; ++sequence)
+    EXPECT_EQ(arrivals[sequence].second, std::this_thread::get_id())
+        << "frame " << sequence << " not read by the reading thread";
+  // The rest were sent after the test thread's last look.
+  for (uint32_t sequence = kFramesRead + 1; sequence < arrivals.size(); ++sequence)
+    EXPECT_EQ(arrivals[sequence].second, ioThread)
+        << "frame " << sequence << " not read by the I/O thread";
 }
