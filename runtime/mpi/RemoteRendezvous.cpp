@@ -162,18 +162,15 @@ void World::deliverRequestToSend(const RemoteMessage& message) {
   notify(message.to);
 }
 
-// Set while this thread polls with arrivals left to it
-// (RemoteRanks::startPolling, World.cpp).
-extern thread_local bool pollingOtherHosts;
-
 namespace {
 
-// While a rank that polls with arrivals left to it waits here for the link's
-// thread to place the data, that thread must be woken by their arrival:
-// the rank no longer reads. Restores the poll when the wait ends.
+// While a rank that polls with arrivals left to it waits here for its data,
+// their arrival must wake the link's thread again: the rank reads the data
+// itself only while it keeps landing, then sleeps and leaves the rest to
+// that thread. Restores the poll when the wait ends.
 class PollPause {
  public:
-  explicit PollPause(RemoteRanks& remote) : remote_(remote), paused_(pollingOtherHosts) {
+  PollPause(RemoteRanks& remote, bool polling) : remote_(remote), paused_(polling) {
     if (paused_) remote_.stopPolling();
   }
   ~PollPause() {
@@ -209,7 +206,7 @@ bool World::receiveRemoteRendezvous(Request& proxy, Request& recv,
     receiveId = ++rendezvous_->lastId;
     rendezvous_->receives.emplace(receiveId, landing);
   }
-  PollPause pause(*remote_);
+  PollPause pause(*remote_, pollingOtherHosts_);
   remote_->clearToSend(proxy.owner, static_cast<RequestToSendProxy&>(proxy).sendId, recv.owner,
                        receiveId);
   // Once its first frame has come, the rest of the data is on the same

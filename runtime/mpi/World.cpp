@@ -121,13 +121,6 @@ bool pollUntil(const Ready& ready, bool ownCpu, PollScope scope) {
   return ready();
 }
 
-}  // namespace
-
-// Declared where a rank may block inside such a poll (RemoteRendezvous.cpp).
-thread_local bool pollingOtherHosts = false;
-
-namespace {
-
 std::mutex bindingsMutex;
 std::unordered_map<const granule::Granule*, std::pair<World*, int>>& bindings() {
   static std::unordered_map<const granule::Granule*, std::pair<World*, int>> map;
@@ -135,6 +128,8 @@ std::unordered_map<const granule::Granule*, std::pair<World*, int>>& bindings() 
 }
 
 }  // namespace
+
+thread_local bool World::pollingOtherHosts_ = false;
 
 World::World(int size, bool ranksOwnCpus)
     : size_(size),
@@ -326,9 +321,9 @@ bool World::waitUntilReady(int rank, const WaitInfo& info, util::FunctionRef<boo
   bool polled;
   if (readsConnections) {
     remote_->startPolling();
-    pollingOtherHosts = true;
+    pollingOtherHosts_ = true;
     polled = pollUntil(done, ranksOwnCpus_, scope);
-    pollingOtherHosts = false;
+    pollingOtherHosts_ = false;
     remote_->stopPolling();
   } else {
     polled = pollUntil(done, ranksOwnCpus_, scope);
@@ -468,16 +463,20 @@ bool World::arrive(Communicator& comm, int commRank, const WaitInfo& info) {
                         [&] { return comm.generation.load() != generation; });
 }
 
-void World::announceProgress(int rank, Communicator& comm) {
+void World::countProgress(int rank) {
   // Only `rank` writes its counter, so it needs no read-modify-write.
   std::atomic<uint64_t>& announced = announced_[rank].value;
   announced.store(announced.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
   // Either a sleeper's last look at what it waits for sees the change, or
-  // this sees the sleeper (see notify()).
+  // the caller's look that follows sees the sleeper (see notify()).
   if (sleeperFences_)
     std::atomic_signal_fence(std::memory_order_seq_cst);
   else
     std::atomic_thread_fence(std::memory_order_seq_cst);
+}
+
+void World::announceProgress(int rank, Communicator& comm) {
+  countProgress(rank);
   if (sleepers_.load(std::memory_order_relaxed) > 0) {
     std::lock_guard<util::AdaptiveMutex> guard(mutex_);
     for (int member : comm.worldRanks) wakeLocked(member);
@@ -493,14 +492,7 @@ void World::publishMark(int rank, Communicator& comm, std::atomic<uint64_t>& mar
 void World::publishMarkFor(int rank, Communicator& comm, std::atomic<uint64_t>& mark,
                            uint64_t value, std::span<const int> waiters) {
   mark.store(value, std::memory_order_release);
-  std::atomic<uint64_t>& announced = announced_[rank].value;
-  announced.store(announced.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-  // As in announceProgress(): the waiter's last look sees the mark, or this
-  // sees the waiter asleep.
-  if (sleeperFences_)
-    std::atomic_signal_fence(std::memory_order_seq_cst);
-  else
-    std::atomic_thread_fence(std::memory_order_seq_cst);
+  countProgress(rank);
   bool anyAsleep = false;
   for (int waiter : waiters)
     anyAsleep = anyAsleep || asleep_[comm.worldRanks[waiter]].load(std::memory_order_relaxed);

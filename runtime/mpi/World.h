@@ -500,6 +500,10 @@ class World {
   HostQuietState hostQuietState();
 
  private:
+  // Set while this thread polls with arrivals left to it
+  // (RemoteRanks::startPolling): a wait inside that poll for data the link's
+  // thread places must hand the arrivals back to it first.
+  static thread_local bool pollingOtherHosts_;
   // Sleeps until `done()`, evaluated without the lock, holds.
   bool sleepUntil(int rank, const WaitInfo& info, util::FunctionRef<bool()> done);
   // Waits until `done()` holds for a thread of a rank whose threads share
@@ -535,6 +539,9 @@ class World {
   // may wait for: counts it as an event for the deadlock watch and wakes
   // sleeping members.
   void announceProgress(int rank, Communicator& comm);
+  // Counts such a change, then fences, so that whoever may sleep on it is
+  // seen by the caller's next look at the sleepers.
+  void countProgress(int rank);
   std::string describeWait(int rank);
 
   int size_;
