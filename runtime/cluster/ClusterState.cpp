@@ -146,30 +146,39 @@ wakeHead(KEYS[1], ARGV[1])
 return tonumber(id)
 )lua";
 
-// KEYS: queue, running. ARGV: job key prefix, host key prefix, part count,
-// then host id and rank count per part. Returns the started job's id; 0
-// when none started; -1 when the parts do not add up to the job's ranks.
+// KEYS: queue, running. ARGV: job key prefix, host key prefix, run count,
+// then host id and rank count per run of consecutive ranks, in rank order
+// (a host may hold more than one run). Returns the started job's id; 0 when
+// none started; -1 when the runs do not add up to the job's ranks.
 const std::string kStartQueuedJobAcrossScript = kWakeHeadFunction + R"lua(
 local id = redis.call('LINDEX', KEYS[1], 0)
 if not id then return 0 end
 local job = ARGV[1] .. id
-local parts = tonumber(ARGV[3])
+local runs = tonumber(ARGV[3])
 local total = 0
-for i = 0, parts - 1 do
-  local host = ARGV[2] .. ARGV[4 + 2 * i]
-  local wanted = tonumber(ARGV[5 + 2 * i])
-  if redis.call('HGET', host, 'state') ~= 'up' then return 0 end
-  local free = tonumber(redis.call('HGET', host, 'free'))
-  if free == nil or free < wanted then return 0 end
-  total = total + wanted
+local hosts, wantedOf = {}, {}
+for i = 0, runs - 1 do
+  local host = ARGV[4 + 2 * i]
+  if not wantedOf[host] then
+    hosts[#hosts + 1] = host
+    wantedOf[host] = 0
+  end
+  wantedOf[host] = wantedOf[host] + tonumber(ARGV[5 + 2 * i])
+  total = total + tonumber(ARGV[5 + 2 * i])
+end
+for _, host in ipairs(hosts) do
+  if redis.call('HGET', ARGV[2] .. host, 'state') ~= 'up' then return 0 end
+  local free = tonumber(redis.call('HGET', ARGV[2] .. host, 'free'))
+  if free == nil or free < wantedOf[host] then return 0 end
 end
 if total ~= tonumber(redis.call('HGET', job, 'ranks')) then return -1 end
+for _, host in ipairs(hosts) do
+  redis.call('HINCRBY', ARGV[2] .. host, 'free', -wantedOf[host])
+  redis.call('HSET', job .. ':parts', host, wantedOf[host])
+end
 local rankHosts = {}
-for i = 0, parts - 1 do
-  local wanted = tonumber(ARGV[5 + 2 * i])
-  redis.call('HINCRBY', ARGV[2] .. ARGV[4 + 2 * i], 'free', -wanted)
-  redis.call('HSET', job .. ':parts', ARGV[4 + 2 * i], wanted)
-  for r = 1, wanted do rankHosts[#rankHosts + 1] = ARGV[4 + 2 * i] end
+for i = 0, runs - 1 do
+  for r = 1, tonumber(ARGV[5 + 2 * i]) do rankHosts[#rankHosts + 1] = ARGV[4 + 2 * i] end
 end
 redis.call('LPOP', KEYS[1])
 redis.call('DEL', job .. ':lease', job .. ':ranks', job .. ':wake')

@@ -132,9 +132,10 @@ class ClusterState {
   // fit.
   std::optional<JobRecord> startQueuedJob(const std::string& hostId);
   // Starts the job at the head of the queue over several hosts, `parts`
-  // naming each host and its rank count in rank order, taking all their
-  // slots at once and writing the job's rank -> host table; nullopt when
-  // the queue is empty or a part does not fit.
+  // naming the host and rank count of each run of consecutive ranks, in
+  // rank order (a host whose ranks are not consecutive comes once per
+  // run), taking all their slots at once and writing the job's rank ->
+  // host table; nullopt when the queue is empty or a host lacks the slots.
   std::optional<JobRecord> startQueuedJobAcross(
       const std::vector<std::pair<std::string, unsigned>>& parts);
   // Removes a queued or running job, returning a running job's slots. With

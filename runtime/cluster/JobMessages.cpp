@@ -162,13 +162,14 @@ std::vector<uint8_t> encodeRunJob(const RunJobRequest& request) {
   util::appendLittleEndian(out, request.ranks, 4);
   bool checkpoints = !request.checkpointDirectory.empty();
   out.push_back(uint8_t((request.tagOutput ? 1 : 0) | (request.grants.empty() ? 0 : 2) |
-                        (checkpoints ? 4 : 0)));
+                        (checkpoints ? 4 : 0) | (request.rankParts.empty() ? 0 : 8)));
   out.insert(out.end(), request.moduleHash.begin(), request.moduleHash.end());
   appendStrings(out, request.arguments);
   appendStrings(out, request.environment);
   util::appendLittleEndian(out, request.partRanks.size(), 4);
   util::appendLittleEndian(out, request.partIndex, 4);
   for (uint32_t count : request.partRanks) util::appendLittleEndian(out, count, 4);
+  for (uint32_t part : request.rankParts) util::appendLittleEndian(out, part, 4);
   if (!request.grants.empty()) {
     util::appendLittleEndian(out, request.grants.size(), 4);
     for (const JobGrant& grant : request.grants) {
@@ -199,7 +200,7 @@ bool decodeRunJob(const std::vector<uint8_t>& payload, RunJobRequest& request,
              std::to_string(kMaxJobRanks) + ")";
     return false;
   }
-  if (flags > 7) {
+  if (flags > 15) {
     reason = "RunJob has unknown flags " + std::to_string(flags);
     return false;
   }
@@ -245,6 +246,26 @@ bool decodeRunJob(const std::vector<uint8_t>& payload, RunJobRequest& request,
     reason = "RunJob's part " + std::to_string(partIndex) + " does not have its " +
              std::to_string(request.ranks) + " ranks";
     return false;
+  }
+  // The part of each of the `total` world ranks, as many in each part as
+  // partRanks says.
+  request.rankParts.clear();
+  if ((flags & 8) != 0) {
+    if (parts < 2) {
+      reason = "RunJob has a rank -> part table for " + std::to_string(parts) + " parts";
+      return false;
+    }
+    std::vector<uint32_t> held(size_t(parts), 0);
+    for (uint64_t rank = 0; rank < total; ++rank) {
+      uint64_t part = 0;
+      if (!reader.integer(part, 4)) return PayloadReader::truncated(reason);
+      if (part >= parts || ++held[size_t(part)] > request.partRanks[size_t(part)]) {
+        reason = "RunJob puts rank " + std::to_string(rank) + " on part " + std::to_string(part) +
+                 ", which has no room for it";
+        return false;
+      }
+      request.rankParts.push_back(uint32_t(part));
+    }
   }
   request.grants.clear();
   request.workingDirectory.clear();

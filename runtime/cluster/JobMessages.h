@@ -12,6 +12,9 @@
 //  u32 environment count, then per entry u32 length + bytes ("KEY=VALUE")
 //  u32 part count P (0: every rank runs on this host), u32 this host's part,
 //  then P times u32 ranks of that part
+//  with flags bit 3 (the parts are not runs of consecutive ranks in part
+//  order), then: per world rank, in rank order, u32 its part (below P, and
+//  each part named as often as it has ranks)
 //  with flags bit 1 (the job has --dir grants), then:
 //  u32 grant count, then per grant u32 length + host path, u32 length +
 //  guest path, u8 read-only (0 or 1); u32 length + the client's working
@@ -21,8 +24,10 @@
 //  path on every host), u32 length + the program as the client names it,
 //  u8 1 to resume from the checkpoint there (0 or 1)
 //
-// A job spread over several hosts is cut into parts of consecutive ranks,
-// one part per host, in rank order; each host gets the whole list.
+// A job spread over several hosts is cut into parts, one per host; each
+// host gets the whole list. The parts are runs of consecutive ranks in
+// part order, unless a move (Migration.h) left a host ranks that are not
+// consecutive: then the rank -> part table says which part runs each rank.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -62,6 +67,10 @@ struct RunJobRequest {
   // part `partIndex`, this host's); empty when it runs on this host alone.
   std::vector<uint32_t> partRanks;
   uint32_t partIndex = 0;
+  // The part of each world rank, for parts that are not runs of
+  // consecutive ranks in part order (as after a move, Migration.h); empty:
+  // part p runs the partRanks[p] ranks after those of the parts before it.
+  std::vector<uint32_t> rankParts;
   // The job's --dir grants; the host runs it only when each lies inside a
   // directory its operator allows (JobGrants.h). Empty: no file access.
   std::vector<JobGrant> grants;

@@ -54,22 +54,15 @@ std::string rankList(const std::vector<unsigned>& ranks) {
   return text;
 }
 
-// `rankHosts` as consecutive runs; nullopt with `error` when a host would
-// hold two runs.
-std::optional<HostCounts> runsOf(const std::vector<std::string>& rankHosts, std::string& error) {
+// `rankHosts` as runs of consecutive ranks on one host, in rank order; a
+// host holds more than one run when its ranks are not consecutive.
+HostCounts runsOf(const std::vector<std::string>& rankHosts) {
   HostCounts runs;
   for (const std::string& host : rankHosts) {
-    if (!runs.empty() && runs.back().first == host) {
+    if (!runs.empty() && runs.back().first == host)
       ++runs.back().second;
-      continue;
-    }
-    for (const auto& run : runs)
-      if (run.first == host) {
-        error = "host " + host + " would hold ranks that are not consecutive (a host runs one "
-                "part of consecutive ranks)";
-        return std::nullopt;
-      }
-    runs.push_back({host, 1});
+    else
+      runs.push_back({host, 1});
   }
   return runs;
 }
@@ -193,9 +186,7 @@ std::optional<MigrationRequest> planMove(const std::vector<std::string>& rankHos
     error = rankList(ranks) + " already run on host " + target;
     return std::nullopt;
   }
-  std::optional<HostCounts> runs = runsOf(after, error);
-  if (!runs) return std::nullopt;
-  return MigrationRequest{"requested", at, std::move(*runs), claimsOf(rankHosts, after),
+  return MigrationRequest{"requested", at, runsOf(after), claimsOf(rankHosts, after),
                           rankList(ranks) + " to host " + target, {}};
 }
 
@@ -238,7 +229,12 @@ std::optional<MigrationRequest> planPlacement(const std::vector<std::string>& ra
     error = "the job is placed so already";
     return std::nullopt;
   }
-  if (!runsOf(after, error)) return std::nullopt;
+  for (size_t i = 0; i < placement.size(); ++i)
+    for (size_t j = 0; j < i; ++j)
+      if (placement[j].first == placement[i].first) {
+        error = "host " + placement[i].first + " comes twice in the placement";
+        return std::nullopt;
+      }
   std::string what = placement.size() == 1 ? "every rank to host " + placement[0].first
                                            : "its ranks to hosts " + formatHostCounts(placement);
   return MigrationRequest{"requested", at, placement, claimsOf(rankHosts, after), what, {}};

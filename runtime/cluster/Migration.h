@@ -8,8 +8,11 @@
 //   synergy:job:<id>:migration  hash state (requested|stopping|aborted|done),
 //                               at (the control point from which it applies,
 //                               counted from 1 in this run; 0: the next),
-//                               placement ("host:ranks,..." the job's parts
-//                               after the move, in rank order), claims
+//                               placement ("host:ranks,..." the runs of
+//                               consecutive ranks on one host after the
+//                               move, in rank order; a host whose ranks
+//                               are not consecutive comes once per run,
+//                               "h4:1,h3:1,h4:1"), claims
 //                               ("host:slots,..." the free slots each target
 //                               must have), what (for messages), reason
 //
@@ -27,9 +30,10 @@
 // each part restoring its ranks and rewinding them into the collective.
 //
 // So a migration restarts every rank from the snapshot, the ones that do
-// not move as well: a part here is one process of consecutive ranks
-// (JobPart.h), and moving a rank between running processes would need
-// rank -> part tables that change while the job runs. A checkpoint that
+// not move as well: moving a rank between running processes needs rank ->
+// part tables that change while the job runs. The restarted job has one
+// part per host, with whatever set of ranks the placement gives it
+// (JobPart.h). A checkpoint that
 // cannot be resumed (a descriptor it does not record) aborts the
 // migration before any part stops.
 //
@@ -80,8 +84,8 @@ void setMigrationState(RedisConnection& redis, uint64_t jobId, const std::string
 // The request that puts `ranks` (world ranks) of a job placed as
 // `rankHosts` (the host of each rank) on host `target`, applied from
 // control point `at`; nullopt with a one-line `error` when a rank is out of
-// range, `target` is not among `hosts` or the ranks left on a host would
-// not be consecutive (a host runs one part of consecutive ranks).
+// range or `target` is not among `hosts`. The ranks left on a host need
+// not be consecutive.
 std::optional<MigrationRequest> planMove(const std::vector<std::string>& rankHosts,
                                          const std::vector<unsigned>& ranks,
                                          const std::string& target,

@@ -28,6 +28,7 @@
 #include "cluster/ClusterState.h"
 #include "checkpoint/CheckpointedJob.h"
 #include "cluster/JobMessages.h"
+#include "cluster/RankRoutes.h"
 #include "scheduler/OutputJournal.h"
 #include "scheduler/PlacementPolicy.h"
 #include "scheduler/SchedulingRecords.h"
@@ -99,7 +100,8 @@ bool splitHostAddress(const std::string& text, std::string& address, uint16_t& p
 struct PlacedPart {
   cluster::HostRecord host;
   cluster::RunJobRequest request;
-  unsigned firstRank = 0;
+  std::vector<unsigned> worldRanks;  // the ranks it runs, in increasing order
+  std::string rankText;              // them for messages: "ranks 0,2", "rank 1"
 };
 
 // Throws when the live hosts together have fewer slots than the job needs.
@@ -127,7 +129,10 @@ bool sharesAHost(const std::vector<HostShare>& shares) {
 }
 
 // Waits until the job is the queue's head and its placement's slots are
-// taken; returns the hosts with their shares of the ranks, in rank order.
+// taken; returns the parts, one per host in the order of its first rank.
+// A fixed placement (a move's, Migration.h) may give a host ranks that are
+// not consecutive: its runs, in rank order, name the host more than once,
+// and the host's part runs the ranks of all its runs.
 // A waiting job sleeps in Redis until a change to the queue or the slots
 // wakes it (ClusterState::waitForTurn), and at least every
 // kQueueCheckInterval renews its lease and looks for an abandoned head.
@@ -178,13 +183,26 @@ std::vector<PlacedPart> placeJob(cluster::ClusterState& state, const PlacementPo
       // held may not be back yet), a thread job waits its turn.
       if (options.onePartPerHost && sharesAHost(shares)) shares.clear();
     }
+    std::vector<std::string> partHosts;
+    std::vector<uint32_t> partRanks;  // by part
+    std::vector<uint32_t> rankParts;  // by world rank
+    for (const HostShare& share : shares) {
+      auto known = std::find(partHosts.begin(), partHosts.end(), share.hostId);
+      uint32_t part = uint32_t(known - partHosts.begin());
+      if (known == partHosts.end()) {
+        partHosts.push_back(share.hostId);
+        partRanks.push_back(0);
+      }
+      partRanks[part] += share.ranks;
+      rankParts.insert(rankParts.end(), share.ranks, part);
+    }
     std::optional<cluster::JobRecord> started;
-    if (shares.size() == 1) {
-      started = state.startQueuedJob(shares[0].hostId);
+    if (partHosts.size() == 1) {
+      started = state.startQueuedJob(partHosts[0]);
     } else if (!shares.empty()) {
-      std::vector<std::pair<std::string, unsigned>> parts;
-      for (const HostShare& share : shares) parts.push_back({share.hostId, share.ranks});
-      started = state.startQueuedJobAcross(parts);
+      std::vector<std::pair<std::string, unsigned>> runs;
+      for (const HostShare& share : shares) runs.push_back({share.hostId, share.ranks});
+      started = state.startQueuedJobAcross(runs);
     }
     if (!started) {
       state.waitForTurn(job.jobId, kQueueCheckInterval);
@@ -192,22 +210,23 @@ std::vector<PlacedPart> placeJob(cluster::ClusterState& state, const PlacementPo
     }
     if (started->id != job.jobId)
       throw RemoteJobError("the cluster queue changed under job " + std::to_string(job.jobId));
+    cluster::RankRoutes routes(rankParts, uint32_t(partHosts.size()));
     std::vector<PlacedPart> placed;
-    unsigned firstRank = 0;
-    for (size_t i = 0; i < shares.size(); ++i) {
+    for (uint32_t i = 0; i < partHosts.size(); ++i) {
       PlacedPart part;
       for (const cluster::HostRecord& host : hosts)
-        if (host.id == shares[i].hostId) part.host = host;
+        if (host.id == partHosts[i]) part.host = host;
       part.request = job;
-      part.request.ranks = shares[i].ranks;
+      part.request.ranks = partRanks[i];
       // A checkpointing job runs as parts even on one host: the part's
       // coordinator is the one that writes spread checkpoints.
-      if (shares.size() > 1 || !job.checkpointDirectory.empty()) {
-        for (const HostShare& share : shares) part.request.partRanks.push_back(share.ranks);
-        part.request.partIndex = uint32_t(i);
+      if (partHosts.size() > 1 || !job.checkpointDirectory.empty()) {
+        part.request.partRanks = partRanks;
+        part.request.partIndex = i;
+        if (partHosts.size() != shares.size()) part.request.rankParts = rankParts;
       }
-      part.firstRank = firstRank;
-      firstRank += shares[i].ranks;
+      part.worldRanks.assign(routes.ranksOf(i).begin(), routes.ranksOf(i).end());
+      part.rankText = routes.describe(i);
       placed.push_back(std::move(part));
     }
     return placed;
@@ -228,12 +247,6 @@ std::string droppedBecause(const std::string& line, const transport::Connection&
   return ": " + reason;
 }
 
-std::string rankRange(const PlacedPart& part) {
-  unsigned last = part.firstRank + part.request.ranks - 1;
-  return part.firstRank == last ? "rank " + std::to_string(last)
-                                : "ranks " + std::to_string(part.firstRank) + "-" +
-                                      std::to_string(last);
-}
 
 // What one host has sent of a stream and not yet written: output from
 // several hosts is written a whole line at a time, so that their lines
@@ -344,8 +357,12 @@ std::optional<RemoteJobOptions> restartFromCheckpoint(const RemoteJobOptions& op
 void askForMigration(cluster::ClusterState& state, const RemoteJobOptions& options,
                      uint64_t jobId, const std::vector<PlacedPart>& parts) {
   std::vector<std::string> rankHosts;
-  for (const PlacedPart& part : parts)
-    rankHosts.insert(rankHosts.end(), part.request.ranks, part.host.id);
+  for (const PlacedPart& part : parts) {
+    for (unsigned rank : part.worldRanks) {
+      if (rankHosts.size() <= rank) rankHosts.resize(rank + 1);
+      rankHosts[rank] = part.host.id;
+    }
+  }
   std::string error;
   std::optional<cluster::MigrationRequest> request =
       options.forcedMigration
@@ -519,7 +536,7 @@ int runPlacedJob(const std::string& token, const std::string& module,
              }
              const PlacedPart& part = parts[it->second];
              finish({2,
-                     "lost the connection to host " + part.host.id + " (" + rankRange(part) + ")" +
+                     "lost the connection to host " + part.host.id + " (" + part.rankText + ")" +
                          why,
                      part.host.id});
            },
@@ -558,7 +575,7 @@ int runPlacedJob(const std::string& token, const std::string& module,
       std::lock_guard<std::mutex> lock(mutex);
       if (outcome) return;
       if (closedBeforeStart.erase(connection.get())) {
-        errors[i] = "lost the connection to host " + host.id + " (" + rankRange(parts[i]) +
+        errors[i] = "lost the connection to host " + host.id + " (" + parts[i].rankText +
                     ") before its part started";
         unreachable[i] = true;
         return;

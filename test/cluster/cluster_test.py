@@ -14,7 +14,7 @@ CASE is registration, claims, frames, redis-gone, redis-auth, host-restore, remo
 job-queue, queue-abandoned, mpi-abort-frames, collective-counts, interleaved-collectives,
 host-lost, peer-lost, dir-grants, large-messages, large-module, deadlock, deadlock-in-flight, mpi-corpus,
 mpi-corpus-np5, mpi-corpus-migrate, migrate-mpi-state, migrate-aborted, migrate-by-hand,
-migrate-consolidate, abort-stress or omp-threads.
+migrate-rank-sets, migrate-consolidate, abort-stress or omp-threads.
 
 ctest's cluster/mpi-corpus-migrate runs only the programs seen to pass on
 the integrated tree (--only, listed in CMakeLists.txt); the whole corpus,
@@ -2002,6 +2002,52 @@ def case_migrate_by_hand(cluster):
                      moved_note("rank 1 to host h4", "h2:1,h4:2"), want)
 
 
+def case_migrate_rank_sets(cluster):
+    """A move that leaves a host ranks that are not consecutive: rank 0 of
+    three, one a host, joins rank 2 on h4 at the second barrier control
+    point. The move's placement names h4 once per run ("h4:1,h3:1,h4:1"),
+    the restarted job runs h4's part with ranks 0 and 2 (status shows
+    "h4 (ranks 0,2), h3 (rank 1)", and the rank -> host list in the cluster
+    state says so), and stdout and status equal OpenMPI's: first for a job
+    of many control points, then for one whose ranks hold derived
+    datatypes, an error handler and a name across the move."""
+    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
+    here = os.path.dirname(os.path.abspath(__file__))
+    native, program = build_both(cluster, os.path.join(here, "checkpoint_phases.c"),
+                                 "checkpoint_phases")
+    arguments = ["60", "10000000"]
+    want = run_mpirun(native, 3, arguments)
+    start_three_hosts(cluster, options=("--allow-dir", cluster.workdir))
+    moves = os.path.join(cluster.workdir, "moves")
+    os.makedirs(moves)
+    client = subprocess.Popen(
+        [os.path.join(cluster.bin_dir, "synergy-run"), "--cluster", cluster.url, "--token-file",
+         cluster.token_file, "--policy", "spread", "--checkpoint-dir", moves, "-np", "3", program,
+         *arguments], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env=dict(os.environ, SYNERGY_FORCE_MIGRATION="0@2:h4"))
+    shown = "job 2  checkpoint_phases.wasm  ranks 3  on h4 (ranks 0,2), h3 (rank 1)\n"
+
+    def rank_hosts_follow():
+        wait_for(lambda: shown in cluster.status()[1] or client.poll() is not None, 180,
+                 "the moved job to run")
+        if client.poll() is None:
+            check_equal(redis_command(cluster.redis_port, "LRANGE", "synergy:job:2:ranks", "0",
+                                      "-1"), ["h4", "h3", "h4"], "the moved job's rank -> host list")
+    finish_moved_job(cluster, client, rank_hosts_follow, shown,
+                     moved_note("rank 0 to host h4", "h4:1,h3:1,h4:1"), want)
+
+    native, program = build_both(cluster, os.path.join(here, "migrate_mpi_state.c"),
+                                 "migrate_mpi_state")
+    want = run_mpirun(native, 3, [])
+    check(want[1].count("\n") == 3, f"mpirun failed: {want!r}")
+    shutil.rmtree(moves)
+    code, out, err = migrating_run(cluster, program, 3, forced="0@2:h4")
+    check(re.search(moved_note("rank 0 to host h4", "h4:1,h3:1,h4:1"), err),
+          f"no move in {err!r}")
+    check_equal((code, sorted(out.splitlines())), (want[0], sorted(want[1].splitlines())),
+                f"the moved job against mpirun (stderr {err!r})")
+
+
 def finish_moved_job(cluster, client, ask, shown, note, want):
     """Runs `ask` while the job of `client` (a Popen) runs, waits until
     status shows the moved job's line `shown`, then checks its stderr for
@@ -2261,6 +2307,7 @@ CASES = {
     "migrate-mpi-state": case_migrate_mpi_state,
     "migrate-aborted": case_migrate_aborted,
     "migrate-by-hand": case_migrate_by_hand,
+    "migrate-rank-sets": case_migrate_rank_sets,
     "migrate-consolidate": case_migrate_consolidate,
     "abort-stress": case_abort_stress,
     "host-lost": case_host_lost,

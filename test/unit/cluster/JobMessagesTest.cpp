@@ -77,8 +77,11 @@ TEST(JobMessagesTest, BadFieldsAreRefused) {
   request.environment = {"NOEQUALS"};
   EXPECT_EQ(refusal(encodeRunJob(request)), "RunJob environment entry without '='");
   std::vector<uint8_t> payload = encodeRunJob(sampleRequest());
+  payload[12] = 16;
+  EXPECT_EQ(refusal(payload), "RunJob has unknown flags 16");
+  // Flag 8 announces a rank -> part table, which a job on one host has no use for.
   payload[12] = 8;
-  EXPECT_EQ(refusal(payload), "RunJob has unknown flags 8");
+  EXPECT_EQ(refusal(payload), "RunJob has a rank -> part table for 0 parts");
   // Flag 4 announces a checkpoint section the payload then lacks.
   payload[12] = 4;
   EXPECT_EQ(refusal(payload), "RunJob payload is truncated");
@@ -144,6 +147,47 @@ TEST(JobMessagesTest, BadPartsAreRefused) {
   size_t partCountOffset = payload.size() - 4 * 4;
   payload[partCountOffset + 3] = 0x7f;
   EXPECT_EQ(refusal(payload), "RunJob names part 1 of 2130706434");
+}
+
+TEST(JobMessagesTest, PartsWithRankSetsRoundTrip) {
+  // Part 0 runs ranks 0 and 2, part 1 rank 1: the layout after rank 0 moved
+  // to the host of rank 2.
+  RunJobRequest request = sampleRequest();
+  request.ranks = 2;
+  request.partRanks = {2, 1};
+  request.rankParts = {0, 1, 0};
+  RunJobRequest decoded;
+  std::string reason;
+  ASSERT_TRUE(decodeRunJob(encodeRunJob(request), decoded, reason)) << reason;
+  EXPECT_EQ(decoded.partRanks, (std::vector<uint32_t>{2, 1}));
+  EXPECT_EQ(decoded.rankParts, (std::vector<uint32_t>{0, 1, 0}));
+  // Without flag 8 the table is empty, as before.
+  request.rankParts.clear();
+  ASSERT_TRUE(decodeRunJob(encodeRunJob(request), decoded, reason)) << reason;
+  EXPECT_TRUE(decoded.rankParts.empty());
+  // Every truncation of the table is refused.
+  request.rankParts = {0, 1, 0};
+  std::vector<uint8_t> payload = encodeRunJob(request);
+  for (size_t cut = 1; cut <= 12; ++cut)
+    EXPECT_EQ(refusal(std::vector<uint8_t>(payload.begin(), payload.end() - cut)),
+              "RunJob payload is truncated")
+        << "cut " << cut;
+}
+
+TEST(JobMessagesTest, BadRankPartTablesAreRefused) {
+  RunJobRequest request = sampleRequest();
+  request.ranks = 2;
+  request.partRanks = {2, 1};
+  // A part past the last, and a part named more often than it has ranks.
+  request.rankParts = {0, 2, 0};
+  EXPECT_EQ(refusal(encodeRunJob(request)),
+            "RunJob puts rank 1 on part 2, which has no room for it");
+  request.rankParts = {1, 1, 0};
+  EXPECT_EQ(refusal(encodeRunJob(request)),
+            "RunJob puts rank 1 on part 1, which has no room for it");
+  // One entry too many is a trailing one.
+  request.rankParts = {0, 1, 0, 0};
+  EXPECT_EQ(refusal(encodeRunJob(request)), "RunJob payload has trailing bytes");
 }
 
 }  // namespace
