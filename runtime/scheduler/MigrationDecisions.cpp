@@ -21,12 +21,17 @@ void takeClaims(std::vector<cluster::HostRecord>& hosts, const cluster::HostCoun
       if (host.id == id) host.freeSlots -= std::min(host.freeSlots, slots);
 }
 
-// `rankHosts` as consecutive shares in rank order.
+// `rankHosts` as one share per host, with all its ranks, in the order of
+// each host's first rank: a job whose ranks on a host are not consecutive
+// (after a move, Migration.h) spans as many hosts as it has shares, so it
+// is not taken for more fragmented than it is.
 std::vector<HostShare> sharesOf(const std::vector<std::string>& rankHosts) {
   std::vector<HostShare> shares;
   for (const std::string& host : rankHosts) {
-    if (!shares.empty() && shares.back().hostId == host)
-      ++shares.back().ranks;
+    auto known = std::find_if(shares.begin(), shares.end(),
+                              [&](const HostShare& share) { return share.hostId == host; });
+    if (known != shares.end())
+      ++known->ranks;
     else
       shares.push_back({host, 1});
   }

@@ -89,6 +89,22 @@ TEST(MigrationDecisionsTest, CompactTakesPartialStepsBinpackWaitsForOneHost) {
   EXPECT_EQ(moves(hosts, {job(1, "locality", "h2:1,h3:1,h4:1")}), Moves{});
 }
 
+TEST(MigrationDecisionsTest, AJobWithGapsCountsEachHostOnce) {
+  // Ranks 0 and 2 on h4, rank 1 on h3 (after a move): two hosts, not three
+  // runs. With no host to gather it on, nothing moves: in particular not
+  // a restart onto the same two hosts that only makes h4's ranks
+  // consecutive.
+  std::vector<cluster::HostRecord> hosts = {host("h2", 2, 2), host("h3", 2, 1), host("h4", 2, 0)};
+  EXPECT_EQ(moves(hosts, {job(1, "compact", "h4:1,h3:1,h4:1")}), Moves{});
+  // Once h4 has a free slot, compact gathers the job there, from two hosts.
+  hosts = {host("h2", 2, 2), host("h3", 2, 1), host("h4", 3, 1)};
+  std::vector<MigrationDecision> decided =
+      decideMigrations(hosts, {job(1, "compact", "h4:1,h3:1,h4:1")}, {}, kNow);
+  ASSERT_EQ(decided.size(), 1u);
+  EXPECT_EQ(cluster::formatHostCounts(decided[0].request.placement), "h4:3");
+  EXPECT_EQ(decided[0].hostsBefore, 2u);
+}
+
 TEST(MigrationDecisionsTest, SpreadAndSingleHostJobsAreNeverMoved) {
   std::vector<cluster::HostRecord> hosts = {host("h2", 8, 6), host("h3", 8, 6), host("h4", 8, 8)};
   EXPECT_EQ(moves(hosts, {job(1, "spread", "h2:1,h3:1")}), Moves{});
