@@ -250,8 +250,8 @@ class JobHost::Impl {
     std::vector<std::string> argv{config_.runProgram, "-np", std::to_string(request.ranks)};
     if (request.tagOutput) argv.push_back("--tag-output");
     if (!request.partRanks.empty()) {
-      JobPart part{request.jobId,        request.partIndex, request.partRanks,
-                   config_.hostAddress,  config_.state,     config_.tokenFile,
+      JobPart part{request.jobId,       request.partIndex, request.partRanks,
+                   config_.hostAddress, config_.state,     config_.tokenFile,
                    request.rankParts};
       job->partFile = config_.moduleDirectory + "/job-" + std::to_string(request.jobId) + "-part-" +
                       std::to_string(request.partIndex);

@@ -33,9 +33,8 @@
 // not move as well: moving a rank between running processes needs rank ->
 // part tables that change while the job runs. The restarted job has one
 // part per host, with whatever set of ranks the placement gives it
-// (JobPart.h). A checkpoint that
-// cannot be resumed (a descriptor it does not record) aborts the
-// migration before any part stops.
+// (JobPart.h). A checkpoint that cannot be resumed (a descriptor it does
+// not record) aborts the migration before any part stops.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
