@@ -533,10 +533,6 @@ int main(int argc, char** argv) {
     clusterOptions.ranks = unsigned(ranks);
     clusterOptions.tagOutput = tagOutput;
     if (checkpoints) {
-      // The checkpoint records grants by the paths one host sees; a spread
-      // job's are resolved on each host.
-      if (!config.preopens.empty())
-        fail("--checkpoint-every with --cluster does not support --dir yet");
       clusterOptions.checkpointDirectory = absolute(checkpointDir);
       clusterOptions.checkpointIntervalMicroseconds = uint64_t(checkpoints->intervalSeconds * 1e6);
       clusterOptions.checkpointProgram = absolute(program);

@@ -36,6 +36,12 @@ int launchError(const std::string& message) {
 
 }  // namespace
 
+sandbox::Grant recordedGrant(sandbox::Grant grant) {
+  char resolved[PATH_MAX];
+  if (realpath(grant.hostPath.c_str(), resolved)) grant.hostPath = resolved;
+  return grant;
+}
+
 void printCheckpointStatistics(CheckpointCoordinator& coordinator) {
   if (const char* stats = std::getenv("SYNERGY_CHECKPOINT_STATS"); stats && std::strcmp(stats, "0")) {
     CheckpointStatistics totals = coordinator.statistics();
@@ -61,14 +67,6 @@ namespace {
 bool isDirectory(const std::string& path) {
   struct stat info;
   return stat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode);
-}
-
-// The absolute path of a grant's host directory, so that --resume finds
-// it from any working directory; the guest keeps the name it saw.
-sandbox::Grant absoluteGrant(sandbox::Grant grant) {
-  char resolved[PATH_MAX];
-  if (realpath(grant.hostPath.c_str(), resolved)) grant.hostPath = resolved;
-  return grant;
 }
 
 // Checks that every recorded grant's host directory is still one.
@@ -142,7 +140,7 @@ int runCheckpointedJob(mpi::JobOptions job, const CheckpointPolicy& policy) {
   record.program = realpath(job.program.c_str(), resolved) ? resolved : job.program;
   record.args = job.config.args;
   for (const granule::Preopen& preopen : job.config.preopens)
-    record.grants.push_back(absoluteGrant(preopen));
+    record.grants.push_back(recordedGrant(preopen));
   record.env = job.config.env;
   coordinator.setJob(record);
   job.barrierControlPoint = &coordinator;

@@ -14,11 +14,18 @@
 
 #include "checkpoint/CheckpointCoordinator.h"
 #include "mpi/MpiJob.h"
+#include "sandbox/Grant.h"
 
 namespace synergy::checkpoint {
 
 // With SYNERGY_CHECKPOINT_STATS=1: the coordinator's counts on stderr.
 void printCheckpointStatistics(CheckpointCoordinator& coordinator);
+
+// A grant as a checkpoint records it: its host directory by its canonical
+// absolute path (a host part's /proc/self/fd/N grant by the directory it
+// is), so that --resume finds it from any working directory and process;
+// the guest keeps the name it saw.
+sandbox::Grant recordedGrant(sandbox::Grant grant);
 
 // Runs the job and returns its exit status (2, with a message, when the
 // checkpoint directory or the program cannot be used).

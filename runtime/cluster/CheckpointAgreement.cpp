@@ -425,6 +425,10 @@ std::unique_ptr<PartCheckpoints> PartCheckpoints::create(const JobPart& part,
   record.program = how.clientProgram;
   record.args = job.config.args;
   record.env = job.config.env;
+  // The grants as this host opened them for the job: the directories the
+  // client's grants resolved to, which a resumed job is granted again.
+  for (const granule::Preopen& preopen : job.config.preopens)
+    record.grants.push_back(checkpoint::recordedGrant(preopen));
   checkpoints->coordinator_.setJob(record);
   checkpoints->coordinator_.setHostParts(&checkpoints->agreement_);
   checkpoints->agreement_.setResumeCheck([directory = how.policy.directory, program = job.program] {

@@ -713,6 +713,9 @@ int resumeRemoteJob(RemoteJobOptions options, const std::string& directory) {
   options.program = image->job.program;
   options.arguments = image->job.args;
   options.environment = image->job.env;
+  // By the absolute paths the hosts resolved them to: the same directories
+  // from any working directory.
+  options.grants = image->job.grants;
   options.ranks = unsigned(image->ranks.size());
   options.resume = true;
   options.checkpointProgram = image->job.program;

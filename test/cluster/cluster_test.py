@@ -1606,6 +1606,94 @@ def case_checkpoint_recovery(cluster):
     print(f"checkpoint-recovery: 1 restart after losing {lost.host_id} (rank 1)")
 
 
+def case_checkpoint_dir_grants(cluster):
+    """--dir grants with cluster checkpoints: a job spread over three hosts,
+    each rank holding a log open in a --dir grant and appending a line a
+    phase, checkpoints every 0.2 s and loses a host (its synergyd killed
+    with SIGKILL) after a checkpoint: the client restarts it from that
+    checkpoint on the two other hosts, each rank's log reopened below its
+    grant at its offset and cut back to its length there. Its stdout, exit
+    status and every log equal OpenMPI's run of the same program. Then
+    `--cluster --resume` of the last checkpoint, with no --dir of its own,
+    runs under the recorded grant."""
+    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "checkpoint_file_phases.c")
+    native, program = build_both(cluster, source, "checkpoint_file_phases")
+    work = os.path.realpath(cluster.workdir)
+    native_logs, logs = os.path.join(work, "native-logs"), os.path.join(work, "logs")
+    os.makedirs(native_logs)
+    os.makedirs(logs)
+    arguments = ["100", "30000000"]
+    want = run_mpirun(native, 3, [native_logs, *arguments])
+    check(want[0] == 0 and want[1].count("\n") == 303, f"mpirun failed: {want!r}")
+    checkpoints = os.path.join(work, "checkpoints")
+    os.makedirs(checkpoints)
+    cluster.start_redis()
+    daemons = {f"h{i}": cluster.start_daemon(f"h{i}", f"127.0.0.{i}", 2,
+                                             options=("--allow-dir", work))
+               for i in (2, 3, 4)}
+    out_path = os.path.join(work, "job.out")
+    with open(out_path, "ab") as out:
+        client = subprocess.Popen(
+            [os.path.join(cluster.bin_dir, "synergy-run"), "--cluster", cluster.url,
+             "--token-file", cluster.token_file, "--policy", "spread", "-np", "3",
+             "--checkpoint-every", "0.2", "--checkpoint-dir", checkpoints, "--dir", logs,
+             program, logs, *arguments],
+            stdout=out, stderr=subprocess.PIPE)
+
+    def printed_phases():
+        with open(out_path) as f:
+            return f.read().count("\n")
+    wait_for(lambda: printed_phases() > 0 or client.poll() is not None, 120, "the job to start")
+    status = cluster.status()[1]
+    placed = re.search(r"on (h\d) \(rank 0\), (h\d) \(rank 1\), (h\d) \(rank 2\)", status)
+    check(placed, f"status does not show the job's hosts:\n{status}")
+    wait_for(lambda: os.path.exists(os.path.join(checkpoints, "checkpoint.syck")) and
+             printed_phases() >= 30 or client.poll() is not None, 120, "a checkpoint and output")
+    if client.poll() is not None:
+        raise TestFailure(f"the job ended before a host could be lost: "
+                          f"{client.stderr.read().decode()}")
+    lost = daemons[placed.group(2)]
+    lost.process.kill()
+    lost.process.wait()
+    try:
+        _, err = client.communicate(timeout=180)
+    except subprocess.TimeoutExpired:
+        client.kill()
+        raise TestFailure("the restarted job did not end within 180 s")
+    err = err.decode()
+    with open(out_path) as f:
+        got = f.read()
+    check_equal((client.returncode, sorted(got.splitlines())), (0, sorted(want[1].splitlines())),
+                f"the recovered job against mpirun (stderr {err!r})")
+    notes = re.findall(r"synergy-run: note: lost the connection to host (h\d) \(rank 1\); "
+                       r"restarting the job from its checkpoint \d+ on the other hosts "
+                       r"\(restart (\d+)\)\n", err)
+    check_equal(notes, [(lost.host_id, "1")], f"the restart notes in {err!r}")
+    for rank in range(3):
+        with open(os.path.join(native_logs, f"rank{rank}.log")) as f:
+            want_log = f.read()
+        with open(os.path.join(logs, f"rank{rank}.log")) as f:
+            check_equal(f.read(), want_log, f"rank {rank}'s log after the recovered run")
+
+    # The checkpoint holds the grant by its absolute path: resumed from
+    # another working directory, with no --dir given, the job finds its
+    # logs. Its last checkpoint is of the end's last barrier, so the
+    # resumed run prints what came after it, and the logs stay whole.
+    code, resume_err = spread_checkpoint_job(cluster, program, checkpoints, out_path, "--resume",
+                                             checkpoints)
+    with open(out_path) as f:
+        resumed = f.read()
+    check_equal((code, sorted(resumed.splitlines())), (0, sorted(want[1].splitlines())),
+                f"the job resumed with --cluster --resume (stderr {resume_err!r})")
+    for rank in range(3):
+        with open(os.path.join(native_logs, f"rank{rank}.log")) as f:
+            want_log = f.read()
+        with open(os.path.join(logs, f"rank{rank}.log")) as f:
+            check_equal(f.read(), want_log, f"rank {rank}'s log after --cluster --resume")
+    print(f"checkpoint-dir-grants: 1 restart after losing {lost.host_id} (rank 1)")
+
+
 def run_in(directory, args):
     result = subprocess.run(args, capture_output=True, text=True, timeout=300, cwd=directory)
     return result.returncode, result.stdout, result.stderr
@@ -2326,6 +2414,7 @@ CASES = {
     "large-module": case_large_module,
     "checkpoint-resume": case_checkpoint_resume,
     "checkpoint-recovery": case_checkpoint_recovery,
+    "checkpoint-dir-grants": case_checkpoint_dir_grants,
 }
 
 
