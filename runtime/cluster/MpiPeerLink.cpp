@@ -263,7 +263,7 @@ class MpiPeerLink::Impl {
       // Packed once into a buffer of its own, which the frames then lend.
       auto packed = std::make_shared<std::unique_ptr<uint8_t[]>>(new uint8_t[bytes]);
       pack(packed->get());
-      return sendInPlace(message, packed->get(), [packed] {});
+      return sendInPlace(message, {{packed->get(), int64_t(bytes)}}, [packed] {});
     }
     std::vector<uint8_t> payload(transport::kMpiMessageHeaderBytes + bytes);
     putMessageHeader(payload.data(), message);
@@ -272,20 +272,24 @@ class MpiPeerLink::Impl {
     peerOf(message.to)->send(transport::FrameType::MpiMessage, std::move(payload));
   }
 
-  void sendInPlace(const mpi::RemoteMessage& message, const uint8_t* data,
+  // A message of several pieces is one frame, or one head and its parts,
+  // as a message of one piece is: the receiver cannot tell them apart.
+  void sendInPlace(const mpi::RemoteMessage& message, const std::vector<mpi::LentData>& pieces,
                    std::function<void()> written) {
     uint64_t bytes = uint64_t(message.envelope.bytes);
     std::vector<transport::LentFrame> frames;
     if (bytes <= transport::kMaxMpiMessageDataBytes) {
       std::vector<uint8_t> header(transport::kMpiMessageHeaderBytes);
       putMessageHeader(header.data(), message);
-      frames.push_back({transport::FrameType::MpiMessage, std::move(header), data, bytes});
+      transport::LentFrame frame{transport::FrameType::MpiMessage, std::move(header), {}};
+      for (const mpi::LentData& piece : pieces) frame.lent.push_back({piece.data, size_t(piece.bytes)});
+      frames.push_back(std::move(frame));
     } else {
       std::vector<uint8_t> head(transport::kMpiMessageHeadBytes);
       putMessageHeader(head.data(), message);
       util::writeLittleEndian(head.data() + transport::kMpiMessageHeaderBytes, bytes, 8);
-      frames.push_back({transport::FrameType::MpiMessageHead, std::move(head), nullptr, 0});
-      appendParts(frames, data, bytes);
+      frames.push_back({transport::FrameType::MpiMessageHead, std::move(head), {}});
+      for (const mpi::LentData& piece : pieces) appendParts(frames, piece.data, uint64_t(piece.bytes));
     }
     framesSent_ += frames.size();
     peerOf(message.to)->sendLent(std::move(frames), std::move(written));
@@ -320,7 +324,7 @@ class MpiPeerLink::Impl {
     util::writeLittleEndian(head.data(), uint32_t(receiver), 4);
     util::writeLittleEndian(head.data() + 8, receiveId, 8);
     util::writeLittleEndian(head.data() + 16, bytes, 8);
-    frames.push_back({transport::FrameType::MpiRendezvousData, std::move(head), nullptr, 0});
+    frames.push_back({transport::FrameType::MpiRendezvousData, std::move(head), {}});
     appendParts(frames, data, bytes);
     framesSent_ += frames.size();
     peerOf(receiver)->sendLent(std::move(frames), std::move(written));
@@ -471,8 +475,8 @@ class MpiPeerLink::Impl {
   static void appendParts(std::vector<transport::LentFrame>& frames, const uint8_t* data,
                           uint64_t bytes) {
     for (uint64_t offset = 0; offset < bytes; offset += transport::kMaxFramePayloadBytes)
-      frames.push_back({transport::FrameType::MpiMessagePart, {}, data + offset,
-                        std::min(transport::kMaxFramePayloadBytes, bytes - offset)});
+      frames.push_back({transport::FrameType::MpiMessagePart, {},
+                        {{data + offset, std::min(transport::kMaxFramePayloadBytes, bytes - offset)}}});
   }
 
   static void putMessageHeader(uint8_t* header, const mpi::RemoteMessage& message) {
@@ -1262,9 +1266,10 @@ void MpiPeerLink::send(const mpi::RemoteMessage& message, util::FunctionRef<void
   impl_->send(message, pack);
 }
 
-void MpiPeerLink::sendInPlace(const mpi::RemoteMessage& message, const uint8_t* data,
+void MpiPeerLink::sendInPlace(const mpi::RemoteMessage& message,
+                              const std::vector<mpi::LentData>& pieces,
                               std::function<void()> written) {
-  impl_->sendInPlace(message, data, std::move(written));
+  impl_->sendInPlace(message, pieces, std::move(written));
 }
 
 void MpiPeerLink::sendRequestToSend(const mpi::RemoteMessage& message) {

@@ -125,7 +125,7 @@ class MpiPeerLink final : public mpi::RemoteRanks {
   ~MpiPeerLink() override;
 
   void send(const mpi::RemoteMessage& message, util::FunctionRef<void(uint8_t*)> pack) override;
-  void sendInPlace(const mpi::RemoteMessage& message, const uint8_t* data,
+  void sendInPlace(const mpi::RemoteMessage& message, const std::vector<mpi::LentData>& pieces,
                    std::function<void()> written) override;
   void sendRequestToSend(const mpi::RemoteMessage& message) override;
   void clearToSend(int sender, uint64_t sendId, int receiver, uint64_t receiveId) override;

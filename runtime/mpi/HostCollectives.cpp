@@ -25,8 +25,10 @@
 // (reduceSegments()); a host of one member sends its contribution from
 // where it is. A large MPI_Allreduce runs between the leaders as a
 // reduce-scatter, then an allgather (allreduceBySegments()). MPI_Alltoall
-// receives each other host's bundle straight into its members' buffers
-// when their types allow it.
+// receives each other host's bundle straight into its members' buffers,
+// and sends each of its own gathered from their blocks (the link reads
+// them in place, and the receiver sees one message), when their types
+// allow it.
 //
 // The messages are point-to-point sends and receives through the World.
 // Where a step sends to several hosts or members (the leaders' exchange, a
@@ -98,6 +100,27 @@ const char* kindName(CollectiveKind kind) {
 const Layout& byteLayout() {
   static const Layout bytes = predefinedLayout(abi::kTypeByte);
   return bytes;
+}
+
+// A byte layout of blocks of `block` bytes at `places`, in that order,
+// relative to the first place: a message sent from it or received into it
+// gathers or scatters blocks that lie in several members' buffers, all in
+// this process.
+Layout blockPlaces(const std::vector<const uint8_t*>& places, int64_t block) {
+  auto layout = std::make_shared<TypeLayout>();
+  layout->element = ElementKind::Byte;
+  layout->committed = true;
+  for (const uint8_t* place : places) {
+    auto offset = int64_t(reinterpret_cast<uintptr_t>(place) -
+                          reinterpret_cast<uintptr_t>(places.front()));
+    layout->segments.push_back(TypeSegment{offset, block});
+    layout->lb = std::min(layout->lb, offset);
+    layout->ub = std::max(layout->ub, offset + block);
+  }
+  layout->size = block * int64_t(places.size());
+  layout->trueLb = layout->lb;
+  layout->trueUb = layout->ub;
+  return layout;
 }
 
 // Starts sending `bytes` bytes at `data` to member `peer` of `comm`, or
@@ -244,6 +267,15 @@ class HostPhases {
   }
   void postSend(Posted& posted, int to, const Bytes& data) {
     postSend(posted, to, data.data(), int64_t(data.size()));
+  }
+  // A send that gathers the message from the places `type` lists,
+  // relative to `base` (the type's size is the message's): a large one is
+  // read in place by the link, with no packing.
+  void postSend(Posted& posted, int to, const uint8_t* base, const Layout& type) {
+    if (world_.isRemote(comm_.worldRanks[to])) crossHostMessages[int(kind_)].fetch_add(1);
+    posted.push_back(postMessage(call_, comm_, Request::Kind::Send, to, const_cast<uint8_t*>(base),
+                                 type->size, comm_.context | kCollectiveContextBit, int(kind_),
+                                 &type));
   }
   void postReceive(Posted& posted, int from, uint8_t* data, int64_t bytes) {
     posted.push_back(postMessage(call_, comm_, Request::Kind::Recv, from, data, bytes,
@@ -1271,22 +1303,11 @@ int alltoallAcrossHosts(HostCall& call, int comm, const uint8_t* send,
       into = only.recv + only.recvType->lb +
              int64_t(phases.membersOf(host)[0]) * only.recvCount * only.recvType->extent();
     } else if (contiguousHere && block > 0) {
-      uint8_t* base = placeOf(phases.membersOf(host)[0], 0);
-      auto places = std::make_shared<TypeLayout>();
-      places->element = ElementKind::Byte;
-      places->committed = true;
+      std::vector<const uint8_t*> places;
       for (int source : phases.membersOf(host))
-        for (size_t j = 0; j < mine.size(); ++j) {
-          auto offset = int64_t(reinterpret_cast<uintptr_t>(placeOf(source, j)) -
-                                reinterpret_cast<uintptr_t>(base));
-          places->segments.push_back(TypeSegment{offset, block});
-          places->lb = std::min(places->lb, offset);
-          places->ub = std::max(places->ub, offset + block);
-        }
-      places->size = bytes;
-      places->trueLb = places->lb;
-      places->trueUb = places->ub;
-      phases.postReceive(exchange, phases.leaderOf(host), base, Layout(std::move(places)));
+        for (size_t j = 0; j < mine.size(); ++j) places.push_back(placeOf(source, j));
+      phases.postReceive(exchange, phases.leaderOf(host), placeOf(phases.membersOf(host)[0], 0),
+                         blockPlaces(places, block));
       continue;
     } else {
       incoming[size_t(host)].reset(new uint8_t[size_t(bytes)]);
@@ -1295,6 +1316,12 @@ int alltoallAcrossHosts(HostCall& call, int comm, const uint8_t* send,
     bundles[size_t(host)] = into;
     phases.postReceive(exchange, phases.leaderOf(host), into, bytes);
   }
+  // Where every member's send type is contiguous, a bundle goes gathered
+  // from the blocks in the members' buffers, which the link reads in
+  // place, rather than packed: the members stay in the meeting until it is
+  // written.
+  bool contiguousSources = true;
+  for (const Source& source : sources) contiguousSources = contiguousSources && source.type->isContiguous();
   for (int host = 0; host < phases.hosts(); ++host) {
     if (host == phases.myHost()) continue;
     const std::vector<int>& theirs = phases.membersOf(host);
@@ -1302,6 +1329,13 @@ int alltoallAcrossHosts(HostCall& call, int comm, const uint8_t* send,
     if (inPlace(host, *sources[0].type, sources[0].count)) {
       phases.postSend(exchange, phases.leaderOf(host),
                       sources[0].blockFor(theirs[0]) + sources[0].type->lb, bytes);
+      continue;
+    }
+    if (contiguousSources && block > 0) {
+      std::vector<const uint8_t*> places;
+      for (const Source& source : sources)
+        for (int member : theirs) places.push_back(source.blockFor(member) + source.type->lb);
+      phases.postSend(exchange, phases.leaderOf(host), places.front(), blockPlaces(places, block));
       continue;
     }
     outgoing[size_t(host)].reset(new uint8_t[size_t(bytes)]);

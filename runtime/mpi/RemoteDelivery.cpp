@@ -4,8 +4,9 @@
 // below the rendezvous threshold, which travel eagerly (the others:
 // RemoteRendezvous.cpp). A small message
 // for a remote rank is packed once, straight into the frame the link
-// queues; a large contiguous one is not copied at all: the link writes it
-// from the sender's buffer, and the send completes when it has. A message
+// queues; a large one is not copied at all when its data lies in a few
+// places (lentPieces()): the link writes it from the sender's buffer, and
+// the send completes when it has. A message
 // from a remote rank is injected into the receiver's Mailbox through the
 // ring of its remote sender, exactly as that sender would have written it
 // on this host. The link's receiving thread is the only writer of those
@@ -30,6 +31,7 @@
 #include <string>
 #include <mutex>
 #include <unordered_map>
+#include <vector>
 
 #include "mpi/MpiAbi.h"
 #include "mpi/World.h"
@@ -43,10 +45,38 @@ const Layout& byteLayout() {
   return bytes;
 }
 
-// Standard sends of at least this many contiguous bytes lend their buffer
-// to the link instead of being copied: below it the copy costs less than
-// waiting for the write.
+// Standard sends of at least this many bytes lend their buffer to the
+// link instead of being copied: below it the copy costs less than waiting
+// for the write.
 constexpr int64_t kSendInPlaceBytes = 64 << 10;
+// The most places a lent send's data may lie in (lentPieces()); a type of
+// more, smaller pieces is packed into the frame, which costs less than
+// gathering them (every piece is an entry of the socket's write).
+constexpr size_t kMostLentPieces = 32;
+
+// The places `count` instances of `type` at `buffer` lay their data in, in
+// order, adjacent ones merged: false, with `pieces` incomplete, when there
+// are more than kMostLentPieces (a collective's bundle of blocks from
+// several members' buffers has one a block).
+bool lentPieces(const uint8_t* buffer, const TypeLayout& type, int64_t count,
+                std::vector<LentData>& pieces) {
+  if (type.isContiguous()) {
+    pieces.push_back({buffer + type.lb, count * type.size});
+    return true;
+  }
+  for (int64_t instance = 0; instance < count; ++instance)
+    for (const TypeSegment& segment : type.segments) {
+      if (segment.length == 0) continue;
+      const uint8_t* data = buffer + instance * type.extent() + segment.offset;
+      if (!pieces.empty() && pieces.back().data + pieces.back().bytes == data) {
+        pieces.back().bytes += segment.length;
+        continue;
+      }
+      if (pieces.size() == kMostLentPieces) return false;
+      pieces.push_back({data, segment.length});
+    }
+  return true;
+}
 
 // The receiving side of a large remote message: the frame that holds its
 // data, and, for a synchronous send, the id under which its sender waits
@@ -124,13 +154,14 @@ void World::sendRemote(const std::shared_ptr<Request>& send, int destWorldRank) 
     return;
   }
   Envelope envelope{send->context, send->senderRank, send->tag, send->bytes};
-  if (!send->synchronous && !send->buffered && send->type->isContiguous() &&
-      send->bytes >= kSendInPlaceBytes) {
+  std::vector<LentData> pieces;
+  if (!send->synchronous && !send->buffered && send->bytes >= kSendInPlaceBytes &&
+      lentPieces(send->buffer, *send->type, send->count, pieces)) {
     if (!fitsAcrossHosts(*this, *remote_, send->owner, destWorldRank, envelope.bytes)) return;
     RemoteMessage message{send->owner, destWorldRank, envelope, 0};
     // The request stays pending, and so its buffer untouched by an MPI
     // program, until the link is done with it.
-    remote_->sendInPlace(message, send->buffer + send->type->lb, [this, send] {
+    remote_->sendInPlace(message, pieces, [this, send] {
       markComplete(*send);
       notify(send->owner);
     });

@@ -9,9 +9,9 @@
 // the data straight into the outgoing frame, and the implementation calls
 // World::deliverRemote() and World::remoteSendMatched() for what arrives.
 //
-// A remote buffered send, and a small or noncontiguous standard one,
-// completes once its data is packed into the frame; a large contiguous
-// standard send lends its buffer to the link (sendInPlace) and completes
+// A remote buffered send, and a small or scattered standard one, completes
+// once its data is packed into the frame; a large standard send whose data
+// lies in a few places lends them to the link (sendInPlace) and completes
 // when the link has written it, which takes no copy and keeps no second
 // image of the data; a remote synchronous send completes when the
 // receiving host reports that it matched a receive. The link may make a
@@ -57,6 +57,13 @@ struct RemoteMessage {
   // Nonzero for a synchronous send: the receiving host acknowledges the
   // match with this id, which names the send on the sending host.
   uint64_t matchId = 0;
+};
+
+// Bytes of a send's buffer that the link reads in place: a large send whose
+// type lays its data out in a few places lends each of them.
+struct LentData {
+  const uint8_t* data = nullptr;
+  int64_t bytes = 0;
 };
 
 // The eager bytes a message from another host charges against the credit
@@ -131,11 +138,11 @@ class RemoteRanks {
   // envelope.bytes data bytes to the address it is given. Called on the
   // sending rank's thread.
   virtual void send(const RemoteMessage& message, util::FunctionRef<void(uint8_t*)> pack) = 0;
-  // Queues `message` with its envelope.bytes data bytes read in place at
-  // `data`, which must stay unchanged until `written` has run. `written`
-  // runs once, on the link's thread, when the data has been written out
-  // (or can no longer be). Called on the sending rank's thread.
-  virtual void sendInPlace(const RemoteMessage& message, const uint8_t* data,
+  // Queues `message` with its envelope.bytes data bytes read in place from
+  // `pieces`, in order, which must stay unchanged until `written` has run.
+  // `written` runs once, on the link's thread, when the data has been
+  // written out (or can no longer be). Called on the sending rank's thread.
+  virtual void sendInPlace(const RemoteMessage& message, const std::vector<LentData>& pieces,
                            std::function<void()> written) = 0;
   // Tells the host of world rank `sender` that its synchronous send
   // `matchId` matched. Called on the receiving rank's thread.

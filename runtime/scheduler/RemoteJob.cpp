@@ -302,14 +302,14 @@ void sendModule(transport::Connection& host, const std::string& module) {
   std::vector<uint8_t> head(transport::kModuleHeadBytes);
   for (size_t i = 0; i < head.size(); ++i) head[i] = uint8_t(uint64_t(module.size()) >> (8 * i));
   std::vector<transport::LentFrame> frames;
-  frames.push_back({transport::FrameType::ModuleHead, std::move(head), nullptr, 0});
+  frames.push_back({transport::FrameType::ModuleHead, std::move(head), {}});
   const auto* bytes = reinterpret_cast<const uint8_t*>(module.data());
   for (uint64_t offset = 0; offset < module.size(); offset += transport::kMaxModuleChunkBytes) {
     std::vector<uint8_t> chunkHead(transport::kModuleChunkHeaderBytes);
     for (size_t i = 0; i < chunkHead.size(); ++i) chunkHead[i] = uint8_t(offset >> (8 * i));
-    frames.push_back({transport::FrameType::ModuleChunk, std::move(chunkHead), bytes + offset,
-                      size_t(std::min<uint64_t>(transport::kMaxModuleChunkBytes,
-                                                module.size() - offset))});
+    frames.push_back({transport::FrameType::ModuleChunk, std::move(chunkHead),
+                      {{bytes + offset, size_t(std::min<uint64_t>(transport::kMaxModuleChunkBytes,
+                                                                  module.size() - offset))}}});
   }
   host.sendLent(std::move(frames), [] {});
 }

@@ -148,8 +148,8 @@ enum class ReadOutcome {
   Ended,       // the connection is closing
 };
 
-// The most pieces (header, payload, lent bytes: three a frame) one write
-// gathers.
+// The most pieces (header, payload and each lent piece of a frame) one
+// write gathers, but for a first frame of more.
 constexpr size_t kMaxWriteVectors = 64;
 // What each socket asks for as send and receive buffer (the kernel caps it
 // at net.core.wmem_max/rmem_max): a sender then hands a large message to
@@ -213,9 +213,11 @@ class AsioConnection final : public Connection {
     waitForRoom();
     std::vector<OutboundFrame> frames;
     frames.reserve(lentFrames.size());
-    for (LentFrame& lentFrame : lentFrames)
-      frames.push_back({encodeFrameHeader(lentFrame.type, lentFrame.head.size() + lentFrame.lentBytes),
-                        std::move(lentFrame.head), lentFrame.lent, lentFrame.lentBytes});
+    for (LentFrame& lentFrame : lentFrames) {
+      size_t lentBytes = lentFrame.lentBytes();
+      frames.push_back({encodeFrameHeader(lentFrame.type, lentFrame.head.size() + lentBytes),
+                        std::move(lentFrame.head), std::move(lentFrame.lent), lentBytes});
+    }
     std::unique_lock<std::mutex> lock(writeMutex_);
     size_t done = writeDirectly(frames.data(), frames.size());
     if (done == frames.size()) {
@@ -324,14 +326,16 @@ class AsioConnection final : public Connection {
   struct OutboundFrame {
     FrameHeaderBytes header;
     std::vector<uint8_t> payload;
-    const uint8_t* lent = nullptr;
-    size_t lentBytes = 0;
+    std::vector<LentBytes> lent;
+    size_t lentBytes = 0;  // the sum of lent's sizes
     // Set on the last frame of a sendLent() group.
     std::function<void()> released;
     // Leading bytes a sender already wrote itself.
     size_t written = 0;
 
     size_t bytes() const { return header.size() + payload.size() + lentBytes; }
+    // How many pieces unwrittenPieces() appends at most.
+    size_t pieceCount() const { return 2 + lent.size(); }
     // Appends the pieces still to be written to `out`.
     template <typename Buffers>
     void unwrittenPieces(Buffers& out) const {
@@ -343,7 +347,7 @@ class AsioConnection final : public Connection {
       };
       add(header.data(), header.size());
       add(payload.data(), payload.size());
-      add(lent, lentBytes);
+      for (const LentBytes& piece : lent) add(piece.data, piece.size);
     }
   };
 
@@ -487,7 +491,7 @@ class AsioConnection final : public Connection {
     writeBuffers_.clear();
     size_t frames = 0;
     for (const OutboundFrame& frame : outbound_) {
-      if (frames > 0 && writeBuffers_.size() + 3 > kMaxWriteVectors) break;
+      if (frames > 0 && writeBuffers_.size() + frame.pieceCount() > kMaxWriteVectors) break;
       frame.unwrittenPieces(writeBuffers_);
       ++frames;
     }

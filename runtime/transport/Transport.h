@@ -66,13 +66,25 @@ struct Frame {
   std::vector<uint8_t> payload;
 };
 
-// A frame whose payload is `head` followed by `lentBytes` bytes at `lent`,
-// which the transport reads in place.
+// Bytes a caller lends the transport, which reads them in place.
+struct LentBytes {
+  const uint8_t* data = nullptr;
+  size_t size = 0;
+};
+
+// A frame whose payload is `head` followed by the `lent` pieces in order:
+// several pieces gather a payload whose data lies in several places (the
+// blocks of several ranks' buffers) into one frame, with no copy.
 struct LentFrame {
   FrameType type = FrameType::Ping;
   std::vector<uint8_t> head;
-  const uint8_t* lent = nullptr;
-  size_t lentBytes = 0;
+  std::vector<LentBytes> lent;
+
+  size_t lentBytes() const {
+    size_t bytes = 0;
+    for (const LentBytes& piece : lent) bytes += piece.size;
+    return bytes;
+  }
 };
 
 // One authenticated connection to a peer host. Handlers that keep a

@@ -55,10 +55,14 @@ class InProcessLink final : public RemoteRanks {
     pack(frame.get());
     carryEager(message, std::move(frame));
   }
-  void sendInPlace(const RemoteMessage& message, const uint8_t* data,
+  void sendInPlace(const RemoteMessage& message, const std::vector<LentData>& pieces,
                    std::function<void()> written) override {
     std::unique_ptr<uint8_t[]> frame(new uint8_t[size_t(message.envelope.bytes)]);
-    std::memcpy(frame.get(), data, size_t(message.envelope.bytes));
+    uint8_t* out = frame.get();
+    for (const LentData& piece : pieces) {
+      std::memcpy(out, piece.data, size_t(piece.bytes));
+      out += piece.bytes;
+    }
     carryEager(message, std::move(frame));
     written();
   }

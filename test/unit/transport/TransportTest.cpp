@@ -292,17 +292,29 @@ TEST(TransportTest, LentBytesAreWrittenInPlaceAndGivenBackOnce) {
         connecting.connectionTo("127.0.0.1", listening.listeningPort(), error);
     ASSERT_TRUE(connection) << error;
     std::vector<LentFrame> frames;
-    frames.push_back({FrameType::Pong, {'h', 'e', 'a', 'd'}, lent.data(), 1 << 20});
-    frames.push_back({FrameType::Pong, {}, lent.data() + (1 << 20), lent.size() - (1 << 20)});
+    frames.push_back({FrameType::Pong, {'h', 'e', 'a', 'd'}, {{lent.data(), 1 << 20}}});
+    // A payload gathered from two pieces, the later bytes first.
+    frames.push_back({FrameType::Pong, {}, {{lent.data() + (2 << 20), 1 << 20},
+                                            {lent.data() + (1 << 20), 1 << 20}}});
+    // One of more pieces than a write gathers at once.
+    LentFrame scattered{FrameType::Pong, {}, {}};
+    for (size_t i = 0; i < 100; ++i) scattered.lent.push_back({lent.data() + i * 4099, 1000});
+    frames.push_back(std::move(scattered));
     connection->sendLent(std::move(frames), [&] {
       if (releases.fetch_add(1) == 0) firstRelease.set_value();
     });
-    std::vector<Frame> received = server.waitForFrames(2);
-    ASSERT_EQ(received.size(), 2u);
+    std::vector<Frame> received = server.waitForFrames(3);
+    ASSERT_EQ(received.size(), 3u);
     std::vector<uint8_t> expectedFirst{'h', 'e', 'a', 'd'};
     expectedFirst.insert(expectedFirst.end(), lent.begin(), lent.begin() + (1 << 20));
     EXPECT_EQ(received[0].payload, expectedFirst);
-    EXPECT_EQ(received[1].payload, std::vector<uint8_t>(lent.begin() + (1 << 20), lent.end()));
+    std::vector<uint8_t> expectedSecond(lent.begin() + (2 << 20), lent.end());
+    expectedSecond.insert(expectedSecond.end(), lent.begin() + (1 << 20), lent.begin() + (2 << 20));
+    EXPECT_EQ(received[1].payload, expectedSecond);
+    std::vector<uint8_t> expectedThird;
+    for (size_t i = 0; i < 100; ++i)
+      expectedThird.insert(expectedThird.end(), lent.begin() + i * 4099, lent.begin() + i * 4099 + 1000);
+    EXPECT_EQ(received[2].payload, expectedThird);
     ASSERT_EQ(firstRelease.get_future().wait_for(std::chrono::seconds(60)),
               std::future_status::ready);
 
@@ -310,7 +322,7 @@ TEST(TransportTest, LentBytesAreWrittenInPlaceAndGivenBackOnce) {
     // so that no sender waits for them forever.
     std::promise<void> lateRelease;
     connecting.closeConnections();
-    connection->sendLent({{FrameType::Pong, {}, lent.data(), lent.size()}},
+    connection->sendLent({{FrameType::Pong, {}, {{lent.data(), lent.size()}}}},
                          [&] { lateRelease.set_value(); });
     ASSERT_EQ(lateRelease.get_future().wait_for(std::chrono::seconds(60)),
               std::future_status::ready);
@@ -385,7 +397,7 @@ TEST(TransportTest, SendersThatWriteThemselvesNeverInterleaveFrames) {
         std::memcpy(data->data(), &sender, 4);
         if (bytes >= 8) std::memcpy(data->data() + 4, &sequence, 4);
         if (sequence % 3 == 0) {
-          connection->sendLent({{FrameType::Pong, {}, data->data(), data->size()}},
+          connection->sendLent({{FrameType::Pong, {}, {{data->data(), data->size()}}}},
                                [data, &released] { released.fetch_add(1); });
         } else {
           connection->send(FrameType::Pong, *data);
@@ -469,7 +481,7 @@ TEST(TransportTest, PlacedPayloadsAreReadIntoTheHandlersBuffers) {
   connection->send(FrameType::MpiRma, std::vector<uint8_t>(100, 1));
   connection->send(FrameType::MpiMessage, {9, 8, 7});
   std::promise<void> released;
-  connection->sendLent({{FrameType::MpiMessage, {'h', 'd'}, lent.data(), lent.size()}},
+  connection->sendLent({{FrameType::MpiMessage, {'h', 'd'}, {{lent.data(), lent.size()}}}},
                        [&] { released.set_value(); });
   connection->send(FrameType::MpiMessage, std::vector<uint8_t>(7, 3));
 
