@@ -21,15 +21,19 @@ hosts) and `single` (plain `synergy-run -np N`, one process):
            and the file's size.
   kernels  bench/mpi/kernels.c's p2p, stencil, transpose, nstream and
            reduce at np 4 (cluster: --policy binpack, 2 + 2 ranks on two
-           hosts), each repeated for about 8 s of CPU (--scale), with and
-           without --checkpoint-every 1 (--interval), alternated --repeat
-           times in the same period, and with --baseline-build a second
-           build's runs alternated with them (before/after); the median job
-           wall time (client start to exit) and CPU of the parts, the
-           overhead ratio of both, and per checkpoint: how long the ranks
-           stood still, the CPU of their copies and of the background
-           write, the file's size and what of it changed on disk (the last
-           three only from builds that print them).
+           hosts), each repeated for about 8 s of CPU (--scale), three ways:
+           plain, `agreed` (--checkpoint-every 1000000 with a directory: the
+           control points' agreement is on but no checkpoint falls due) and
+           checkpointed (--checkpoint-every 1, --interval), alternated
+           --repeat times in the same period, and with --baseline-build a
+           second build's runs alternated with them (before/after); the
+           median job wall time (client start to exit) and CPU of the parts,
+           the overhead ratios (whole: checkpointed against plain; split
+           into the agreement's, agreed against plain, and the checkpoints'
+           own, checkpointed against agreed), and per checkpoint: how long
+           the ranks stood still, the CPU of their copies and of the
+           background write, the file's size and what of it changed on disk
+           (the last three only from builds that print them).
 
 Wall time on this shared machine mostly measures the scheduler; the load
 average is recorded, and CPU time is the steadier figure.
@@ -61,6 +65,9 @@ MEMORY_MIB = [1, 16, 64, 256]
 # a checkpoint's cost to stand out of the run-to-run spread.
 KERNELS = {"p2p": 100, "stencil": 100, "transpose": 100, "nstream": 80, "reduce": 200}
 OVERHEAD_TARGET = 0.05
+# synergy-run's longest interval: the agreement at every control point, and
+# no checkpoint in a kernel's run.
+AGREEMENT_ONLY_INTERVAL = "1000000"
 RUN_TIMEOUT_SECONDS = 900
 
 
@@ -177,7 +184,7 @@ def measure_kernels(setup, builds, workdir, kernels, repeat, interval):
     overheads are of the medians."""
     rows = []
     for kernel, repeats in kernels.items():
-        runs = {label: {"plain": [], "checkpointed": []} for label, _, _ in builds}
+        runs = {label: {"plain": [], "agreed": [], "checkpointed": []} for label, _, _ in builds}
         for round_index in range(repeat):
             for label, base, program in builds:
                 directory = os.path.join(workdir, "kernel-%s-%s-%s-%d"
@@ -186,6 +193,14 @@ def measure_kernels(setup, builds, workdir, kernels, repeat, interval):
                 wall, out, err = run_job(base + [program, kernel, str(repeats)])
                 runs[label]["plain"].append({"wall_s": wall, "cpu_s": part_stats(err)[1],
                                              "out": out})
+                wall, out, err = run_job(base + ["--checkpoint-every", AGREEMENT_ONLY_INTERVAL,
+                                                 "--checkpoint-dir", directory, program, kernel,
+                                                 str(repeats)])
+                if checkpoint_costs(err)["taken"]:
+                    raise BenchError("kernel %s took a checkpoint at --checkpoint-every %s"
+                                     % (kernel, AGREEMENT_ONLY_INTERVAL))
+                runs[label]["agreed"].append({"wall_s": wall, "cpu_s": part_stats(err)[1],
+                                              "out": out})
                 wall, out, err = run_job(base + ["--checkpoint-every", str(interval),
                                                  "--checkpoint-dir", directory, program, kernel,
                                                  str(repeats)])
@@ -194,8 +209,9 @@ def measure_kernels(setup, builds, workdir, kernels, repeat, interval):
                 runs[label]["checkpointed"].append(run)
                 shutil.rmtree(directory)
         for label, _, _ in builds:
-            plain, checkpointed = runs[label]["plain"], runs[label]["checkpointed"]
-            if any(" ok" not in run["out"] for run in plain + checkpointed):
+            plain, agreed = runs[label]["plain"], runs[label]["agreed"]
+            checkpointed = runs[label]["checkpointed"]
+            if any(" ok" not in run["out"] for run in plain + agreed + checkpointed):
                 raise BenchError("kernel %s failed its check: %r" % (kernel, runs[label]))
             taken = sum(run["taken"] for run in checkpointed)
             if taken == 0:
@@ -210,8 +226,10 @@ def measure_kernels(setup, builds, workdir, kernels, repeat, interval):
                    "repeats": repeats, "interval_s": interval, "runs": len(plain),
                    "checkpoints_per_run": taken / len(checkpointed),
                    "wall_s": median(run["wall_s"] for run in plain),
+                   "wall_agreed_s": median(run["wall_s"] for run in agreed),
                    "wall_checkpointed_s": median(run["wall_s"] for run in checkpointed),
                    "cpu_s": median(run["cpu_s"] for run in plain),
+                   "cpu_agreed_s": median(run["cpu_s"] for run in agreed),
                    "cpu_checkpointed_s": median(run["cpu_s"] for run in checkpointed),
                    "stand_still_ms": per_checkpoint("stand_still_s", 1e3),
                    "copy_cpu_ms": per_checkpoint("copy_cpu_s", 1e3),
@@ -219,10 +237,16 @@ def measure_kernels(setup, builds, workdir, kernels, repeat, interval):
                    "file_mib": per_checkpoint("file_bytes", 1 / (1 << 20)),
                    "changed_mib": per_checkpoint("changed_bytes", 1 / (1 << 20)),
                    "plain_runs": [{k: v for k, v in run.items() if k != "out"} for run in plain],
+                   "agreed_runs": [{k: v for k, v in run.items() if k != "out"} for run in agreed],
                    "checkpointed_runs": [{k: v for k, v in run.items() if k != "out"}
                                          for run in checkpointed]}
-            row["wall_overhead"] = row["wall_checkpointed_s"] / row["wall_s"] - 1
-            row["cpu_overhead"] = row["cpu_checkpointed_s"] / row["cpu_s"] - 1 if row["cpu_s"] else None
+            ratio = lambda over, under: over / under - 1 if under else None
+            row["wall_overhead"] = ratio(row["wall_checkpointed_s"], row["wall_s"])
+            row["cpu_overhead"] = ratio(row["cpu_checkpointed_s"], row["cpu_s"])
+            row["wall_agreement_overhead"] = ratio(row["wall_agreed_s"], row["wall_s"])
+            row["cpu_agreement_overhead"] = ratio(row["cpu_agreed_s"], row["cpu_s"])
+            row["wall_checkpoint_overhead"] = ratio(row["wall_checkpointed_s"], row["wall_agreed_s"])
+            row["cpu_checkpoint_overhead"] = ratio(row["cpu_checkpointed_s"], row["cpu_agreed_s"])
             rows.append(row)
             print_kernel_row(row)
     return rows
@@ -230,12 +254,18 @@ def measure_kernels(setup, builds, workdir, kernels, repeat, interval):
 
 def print_kernel_row(row):
     optional = lambda value, form: form % value if value is not None else "-"
-    print("%-7s %-6s %-9s %2d runs %4.1f ckpts: CPU %6.2f -> %6.2f s (%+5.1f%%), wall %6.2f -> "
-          "%6.2f s (%+5.1f%%); per checkpoint: still %6.1f ms, copy CPU %s ms, write CPU %s ms, "
+    percent = lambda value: "%+5.1f%%" % (100 * value) if value is not None else "-"
+    print("%-7s %-6s %-9s %2d runs %4.1f ckpts: CPU plain %6.2f -> agreed %6.2f (%s) -> "
+          "checkpointed %6.2f s (%s; whole %s), wall %6.2f -> %6.2f (%s) -> %6.2f s (%s; whole "
+          "%s); per checkpoint: still %6.1f ms, copy CPU %s ms, write CPU %s ms, "
           "file %6.1f MiB, changed %s MiB"
           % (row["setup"], row["build"], row["kernel"], row["runs"], row["checkpoints_per_run"],
-             row["cpu_s"], row["cpu_checkpointed_s"], 100 * (row["cpu_overhead"] or 0),
-             row["wall_s"], row["wall_checkpointed_s"], 100 * row["wall_overhead"],
+             row["cpu_s"], row["cpu_agreed_s"], percent(row["cpu_agreement_overhead"]),
+             row["cpu_checkpointed_s"], percent(row["cpu_checkpoint_overhead"]),
+             percent(row["cpu_overhead"]),
+             row["wall_s"], row["wall_agreed_s"], percent(row["wall_agreement_overhead"]),
+             row["wall_checkpointed_s"], percent(row["wall_checkpoint_overhead"]),
+             percent(row["wall_overhead"]),
              row["stand_still_ms"], optional(row["copy_cpu_ms"], "%6.1f"),
              optional(row["write_cpu_ms"], "%6.1f"), row["file_mib"],
              optional(row["changed_mib"], "%6.1f")), flush=True)
@@ -351,10 +381,12 @@ def main():
         for label, _ in labels:
             mine = [row for row in kernel_rows if row["build"] == label]
             summary += ("; %s: overhead at --checkpoint-every %g (target < %d%%): worst CPU "
-                        "%+.1f%%, worst wall %+.1f%%"
+                        "%+.1f%% (agreement %+.1f%%, checkpoints %+.1f%%), worst wall %+.1f%%"
                         % (label, args.interval, OVERHEAD_TARGET * 100,
                            100 * max(row["cpu_overhead"] or 0 for row in mine),
-                           100 * max(row["wall_overhead"] for row in mine)))
+                           100 * max(row["cpu_agreement_overhead"] or 0 for row in mine),
+                           100 * max(row["cpu_checkpoint_overhead"] or 0 for row in mine),
+                           100 * max(row["wall_overhead"] or 0 for row in mine)))
     print(summary)
     if args.json:
         with open(args.json, "w") as f:
