@@ -512,20 +512,43 @@ class AsioConnection final : public Connection {
     requestReadTurn();
   }
 
-  // Asks asio to report the socket readable once; rearmed before each read
-  // turn, so that bytes arriving during the turn are reported too.
+  // Asks asio to report the socket readable once. When the I/O thread
+  // takes the read turn on the report, it asks again before it reads, so
+  // that bytes arriving during the turn are reported too. When another
+  // thread holds the turn, the report only makes that thread read once
+  // more, and the wait is not armed again until it lets go: armed again
+  // at once, it came back at every arrival of a large message that thread
+  // was still reading (the I/O thread spun through 30-80 epoll_waits a
+  // 512 KiB MPI_Reduce). The thread that lets go arms it (waitParked_),
+  // and the I/O thread then reads once, for what came while it was not.
   void awaitReadable() {
     socket_.async_wait(tcp::socket::wait_read, [self = self()](const asio::error_code& error) {
       if (self->closed_) return;
       if (error) return self->drop("read failed: " + error.message());
-      self->awaitReadable();
-      self->requestReadTurn();
+      self->waitParked_.store(true, std::memory_order_seq_cst);
+      if (self->readTurns_.fetch_add(1, std::memory_order_acq_rel) != 0) return;
+      // The turn is this thread's: armed again before it reads, as no
+      // other thread lets go of it meanwhile, unless a thread that let
+      // go of it just before took the parked wait and arms it itself.
+      if (self->waitParked_.exchange(false, std::memory_order_acq_rel)) self->awaitReadable();
+      self->takeReadTurn(/*ioThread=*/true);
     });
   }
 
   // On the I/O thread.
   void requestReadTurn() {
     if (readTurns_.fetch_add(1, std::memory_order_acq_rel) == 0) takeReadTurn(/*ioThread=*/true);
+  }
+
+  // After a read turn was let go of: arms the wait that a report left
+  // parked while the turn was held, on the I/O thread, and reads what came
+  // before it was armed.
+  void rearmIfParked(bool ioThread) {
+    if (!waitParked_.exchange(false, std::memory_order_acq_rel)) return;
+    if (ioThread) return startReading();
+    asio::post(core_.io, [self = self()] {
+      if (!self->closed_) self->startReading();
+    });
   }
 
   // With the read turn: reads until the socket is drained and no request
@@ -541,7 +564,8 @@ class AsioConnection final : public Connection {
         });
         return;
       }
-      if (readTurns_.compare_exchange_strong(requests, 0, std::memory_order_acq_rel)) return;
+      if (readTurns_.compare_exchange_strong(requests, 0, std::memory_order_acq_rel))
+        return rearmIfParked(ioThread);
     }
   }
 
@@ -755,6 +779,10 @@ class AsioConnection final : public Connection {
   // Reading, by whoever holds the read turn: a request for the turn adds
   // one to readTurns_, and the thread whose request found it 0 holds it.
   std::atomic<uint32_t> readTurns_{0};
+  // Whether asio's report of an arrival has fired and not been asked for
+  // again (awaitReadable()): set before that report asks for the turn, taken
+  // by whoever lets go of the turn next.
+  std::atomic<bool> waitParked_{false};
   // Bytes read ahead, from stagedBegin_ to stagedEnd_ (takeBytes()).
   std::unique_ptr<uint8_t[]> staging_;
   size_t stagedBegin_ = 0;
