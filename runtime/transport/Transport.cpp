@@ -133,7 +133,9 @@ struct TransportCore {
   // stopReadingHere(); under readersHereMutex, which is taken before
   // readableMutex.
   std::mutex readersHereMutex;
-  unsigned readersHere = 0;
+  // Changed only under readersHereMutex; read without it by a thread that
+  // lets go of a read turn (AsioConnection::rearmIfParked()).
+  std::atomic<unsigned> readersHere{0};
 };
 
 // Set while a thread other than the I/O thread handles frames
@@ -265,6 +267,10 @@ class AsioConnection final : public Connection {
     int lowWater = signal ? 1 : INT_MAX;
     ::setsockopt(socket_.native_handle(), SOL_SOCKET, SO_RCVLOWAT, &lowWater, sizeof lowWater);
   }
+
+  // Off the I/O thread, once no thread reads here any more: arms the wait
+  // for arrivals if a read turn left it parked (rearmIfParked()).
+  void armParkedWait() { rearmIfParked(/*ioThread=*/false); }
 
 
   void startConnecting(const tcp::endpoint& endpoint) {
@@ -526,7 +532,7 @@ class AsioConnection final : public Connection {
       if (self->closed_) return;
       if (error) return self->drop("read failed: " + error.message());
       self->waitParked_.store(true, std::memory_order_seq_cst);
-      if (self->readTurns_.fetch_add(1, std::memory_order_acq_rel) != 0) return;
+      if (self->readTurns_.fetch_add(1, std::memory_order_seq_cst) != 0) return;
       // The turn is this thread's: armed again before it reads, as no
       // other thread lets go of it meanwhile, unless a thread that let
       // go of it just before took the parked wait and arms it itself.
@@ -537,14 +543,18 @@ class AsioConnection final : public Connection {
 
   // On the I/O thread.
   void requestReadTurn() {
-    if (readTurns_.fetch_add(1, std::memory_order_acq_rel) == 0) takeReadTurn(/*ioThread=*/true);
+    if (readTurns_.fetch_add(1, std::memory_order_seq_cst) == 0) takeReadTurn(/*ioThread=*/true);
   }
 
   // After a read turn was let go of: arms the wait that a report left
   // parked while the turn was held, on the I/O thread, and reads what came
-  // before it was armed.
+  // before it was armed. While threads read here they read what comes, and
+  // the last of them to stop arms it (Transport::stopReadingHere()), so a
+  // thread of theirs that lets go leaves it parked rather than wake the
+  // I/O thread for a read that finds nothing.
   void rearmIfParked(bool ioThread) {
-    if (!waitParked_.exchange(false, std::memory_order_acq_rel)) return;
+    if (!ioThread && core_.readersHere.load(std::memory_order_seq_cst) > 0) return;
+    if (!waitParked_.exchange(false, std::memory_order_seq_cst)) return;
     if (ioThread) return startReading();
     asio::post(core_.io, [self = self()] {
       if (!self->closed_) self->startReading();
@@ -564,7 +574,7 @@ class AsioConnection final : public Connection {
         });
         return;
       }
-      if (readTurns_.compare_exchange_strong(requests, 0, std::memory_order_acq_rel))
+      if (readTurns_.compare_exchange_strong(requests, 0, std::memory_order_seq_cst))
         return rearmIfParked(ioThread);
     }
   }
@@ -943,7 +953,10 @@ void Transport::stopReadingHere() {
   std::lock_guard<std::mutex> guard(core.readersHereMutex);
   if (--core.readersHere > 0) return;
   std::lock_guard<std::mutex> readableGuard(core.readableMutex);
-  for (AsioConnection* connection : core.readable) connection->signalArrivals(true);
+  for (AsioConnection* connection : core.readable) {
+    connection->signalArrivals(true);
+    connection->armParkedWait();
+  }
 }
 
 void Transport::closeConnections() {
