@@ -20,13 +20,15 @@
 // in their order. The I/O thread asks for the turn whenever asio reports
 // the socket readable; a request made while another thread holds the turn
 // makes that thread read once more before it lets go, so no arrival goes
-// unread. A waiting rank takes the turn through receiveHere() when it is
-// free. Off the I/O thread, the turn goes over to the I/O thread
-// (posted, still held) at the first frame of a type the config does not
-// let other threads handle, and at the connection's end. A connection is
-// readable by other threads only once authenticated, through a list that
-// drop() takes it off, under a mutex that readers hold, before the socket
-// closes.
+// unread; asio is then not asked again until the turn is let go of (the
+// wait stays parked), or else it would report every part of a large
+// message that thread is still reading. A waiting rank takes the turn
+// through receiveHere() when it is free. Off the I/O thread, the turn goes
+// over to the I/O thread (posted, still held) at the first frame of a type
+// the config does not let other threads handle, and at the connection's
+// end. A connection is readable by other threads only once authenticated,
+// through a list that drop() takes it off, under a mutex that readers
+// hold, before the socket closes.
 //
 // While threads read here (startReadingHere()), the readable connections'
 // sockets have their receive low-water mark (SO_RCVLOWAT) raised to its
