@@ -20,13 +20,15 @@
 // in their order. The I/O thread asks for the turn whenever asio reports
 // the socket readable; a request made while another thread holds the turn
 // makes that thread read once more before it lets go, so no arrival goes
-// unread. A waiting rank takes the turn through receiveHere() when it is
-// free. Off the I/O thread, the turn goes over to the I/O thread
-// (posted, still held) at the first frame of a type the config does not
-// let other threads handle, and at the connection's end. A connection is
-// readable by other threads only once authenticated, through a list that
-// drop() takes it off, under a mutex that readers hold, before the socket
-// closes.
+// unread; asio is then not asked again until the turn is let go of (the
+// wait stays parked), or else it would report every part of a large
+// message that thread is still reading. A waiting rank takes the turn
+// through receiveHere() when it is free. Off the I/O thread, the turn goes
+// over to the I/O thread (posted, still held) at the first frame of a type
+// the config does not let other threads handle, and at the connection's
+// end. A connection is readable by other threads only once authenticated,
+// through a list that drop() takes it off, under a mutex that readers
+// hold, before the socket closes.
 //
 // While threads read here (startReadingHere()), the readable connections'
 // sockets have their receive low-water mark (SO_RCVLOWAT) raised to its
@@ -133,7 +135,9 @@ struct TransportCore {
   // stopReadingHere(); under readersHereMutex, which is taken before
   // readableMutex.
   std::mutex readersHereMutex;
-  unsigned readersHere = 0;
+  // Changed only under readersHereMutex; read without it by a thread that
+  // lets go of a read turn (AsioConnection::rearmIfParked()).
+  std::atomic<unsigned> readersHere{0};
 };
 
 // Set while a thread other than the I/O thread handles frames
@@ -267,6 +271,10 @@ class AsioConnection final : public Connection {
     int lowWater = signal ? 1 : INT_MAX;
     ::setsockopt(socket_.native_handle(), SOL_SOCKET, SO_RCVLOWAT, &lowWater, sizeof lowWater);
   }
+
+  // Off the I/O thread, once no thread reads here any more: arms the wait
+  // for arrivals if a read turn left it parked (rearmIfParked()).
+  void armParkedWait() { rearmIfParked(/*ioThread=*/false); }
 
 
   void startConnecting(const tcp::endpoint& endpoint) {
@@ -516,20 +524,47 @@ class AsioConnection final : public Connection {
     requestReadTurn();
   }
 
-  // Asks asio to report the socket readable once; rearmed before each read
-  // turn, so that bytes arriving during the turn are reported too.
+  // Asks asio to report the socket readable once. When the I/O thread
+  // takes the read turn on the report, it asks again before it reads, so
+  // that bytes arriving during the turn are reported too. When another
+  // thread holds the turn, the report only makes that thread read once
+  // more, and the wait is not armed again until it lets go: armed again
+  // at once, it came back at every arrival of a large message that thread
+  // was still reading (the I/O thread spun through 30-80 epoll_waits a
+  // 512 KiB MPI_Reduce). The thread that lets go arms it (waitParked_),
+  // and the I/O thread then reads once, for what came while it was not.
   void awaitReadable() {
     socket_.async_wait(tcp::socket::wait_read, [self = self()](const asio::error_code& error) {
       if (self->closed_) return;
       if (error) return self->drop("read failed: " + error.message());
-      self->awaitReadable();
-      self->requestReadTurn();
+      self->waitParked_.store(true, std::memory_order_seq_cst);
+      if (self->readTurns_.fetch_add(1, std::memory_order_seq_cst) != 0) return;
+      // The turn is this thread's: armed again before it reads, as no
+      // other thread lets go of it meanwhile, unless a thread that let
+      // go of it just before took the parked wait and arms it itself.
+      if (self->waitParked_.exchange(false, std::memory_order_acq_rel)) self->awaitReadable();
+      self->takeReadTurn(/*ioThread=*/true);
     });
   }
 
   // On the I/O thread.
   void requestReadTurn() {
-    if (readTurns_.fetch_add(1, std::memory_order_acq_rel) == 0) takeReadTurn(/*ioThread=*/true);
+    if (readTurns_.fetch_add(1, std::memory_order_seq_cst) == 0) takeReadTurn(/*ioThread=*/true);
+  }
+
+  // After a read turn was let go of: arms the wait that a report left
+  // parked while the turn was held, on the I/O thread, and reads what came
+  // before it was armed. While threads read here they read what comes, and
+  // the last of them to stop arms it (Transport::stopReadingHere()), so a
+  // thread of theirs that lets go leaves it parked rather than wake the
+  // I/O thread for a read that finds nothing.
+  void rearmIfParked(bool ioThread) {
+    if (!ioThread && core_.readersHere.load(std::memory_order_seq_cst) > 0) return;
+    if (!waitParked_.exchange(false, std::memory_order_seq_cst)) return;
+    if (ioThread) return startReading();
+    asio::post(core_.io, [self = self()] {
+      if (!self->closed_) self->startReading();
+    });
   }
 
   // With the read turn: reads until the socket is drained and no request
@@ -545,7 +580,8 @@ class AsioConnection final : public Connection {
         });
         return;
       }
-      if (readTurns_.compare_exchange_strong(requests, 0, std::memory_order_acq_rel)) return;
+      if (readTurns_.compare_exchange_strong(requests, 0, std::memory_order_seq_cst))
+        return rearmIfParked(ioThread);
     }
   }
 
@@ -759,6 +795,10 @@ class AsioConnection final : public Connection {
   // Reading, by whoever holds the read turn: a request for the turn adds
   // one to readTurns_, and the thread whose request found it 0 holds it.
   std::atomic<uint32_t> readTurns_{0};
+  // Whether asio's report of an arrival has fired and not been asked for
+  // again (awaitReadable()): set before that report asks for the turn, taken
+  // by whoever lets go of the turn next.
+  std::atomic<bool> waitParked_{false};
   // Bytes read ahead, from stagedBegin_ to stagedEnd_ (takeBytes()).
   std::unique_ptr<uint8_t[]> staging_;
   size_t stagedBegin_ = 0;
@@ -919,7 +959,10 @@ void Transport::stopReadingHere() {
   std::lock_guard<std::mutex> guard(core.readersHereMutex);
   if (--core.readersHere > 0) return;
   std::lock_guard<std::mutex> readableGuard(core.readableMutex);
-  for (AsioConnection* connection : core.readable) connection->signalArrivals(true);
+  for (AsioConnection* connection : core.readable) {
+    connection->signalArrivals(true);
+    connection->armParkedWait();
+  }
 }
 
 void Transport::closeConnections() {

@@ -693,3 +693,91 @@ TEST(TransportTest, ArrivalsWhileAThreadReadsHereAreLeftToIt) {
     EXPECT_EQ(arrivals[sequence].second, ioThread)
         << "frame " << sequence << " not read by the I/O thread";
 }
+
+// While a thread other than the I/O thread holds a connection's read turn,
+// a report that data arrived is not asked for again until that thread lets
+// go of the turn (the I/O thread would otherwise wake for every part of a
+// large message the holder reads): the holder arms it again then, so that
+// frames sent after it let go still reach the I/O thread.
+TEST(TransportTest, ArrivalsAfterAThreadLetGoOfTheReadTurnReachTheIoThread) {
+  constexpr uint32_t kLargeFrames = 64;  // 64 KiB each, sent while the turn is held
+  constexpr uint32_t kFramesAfter = 20;  // sent after the holder let go
+  std::mutex mutex;
+  std::condition_variable changed;
+  std::vector<std::pair<uint32_t, std::thread::id>> arrivals;
+  std::promise<void> holding;
+  Transport listening({
+      .token = kToken,
+      .onFrame =
+          [&](Connection&, Frame&& frame, std::string&) {
+            uint32_t sequence = UINT32_MAX;
+            if (frame.payload.size() >= 4) std::memcpy(&sequence, frame.payload.data(), 4);
+            if (sequence == 1) {
+              // Holds the turn while the large frames come.
+              holding.set_value();
+              std::this_thread::sleep_for(std::chrono::milliseconds(300));
+            }
+            std::lock_guard<std::mutex> lock(mutex);
+            arrivals.push_back({sequence, std::this_thread::get_id()});
+            changed.notify_all();
+            return true;
+          },
+      .receivableHere = [](FrameType type) { return type == FrameType::MpiMessage; },
+  });
+  std::string error;
+  ASSERT_TRUE(listening.listen("127.0.0.1", 0, error)) << error;
+  Transport sending({.token = kToken});
+  std::shared_ptr<Connection> connection =
+      sending.connectionTo("127.0.0.1", listening.listeningPort(), error);
+  ASSERT_TRUE(connection) << error;
+  auto sendNumbered = [&](uint32_t sequence, size_t bytes) {
+    std::vector<uint8_t> payload(bytes);
+    std::memcpy(payload.data(), &sequence, 4);
+    connection->send(FrameType::MpiMessage, std::move(payload));
+  };
+  auto waitForArrivals = [&](size_t count) {
+    std::unique_lock<std::mutex> lock(mutex);
+    changed.wait_for(lock, std::chrono::seconds(30), [&] { return arrivals.size() >= count; });
+    return arrivals.size();
+  };
+  sendNumbered(0, 4);
+  ASSERT_EQ(waitForArrivals(1), 1u);
+  std::thread::id ioThread = arrivals[0].second;
+
+  // Small arrivals do not wake the I/O thread while threads read here, so
+  // frame 1 is the test thread's; the large frames behind it exceed the
+  // low-water mark and do wake it while the test thread holds the turn.
+  listening.startReadingHere();
+  sendNumbered(1, 4);
+  std::thread largeSender([&] {
+    holding.get_future().wait();
+    for (uint32_t sequence = 2; sequence < 2 + kLargeFrames; ++sequence)
+      sendNumbered(sequence, 64 << 10);
+  });
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  for (;;) {
+    listening.receiveHere();
+    std::lock_guard<std::mutex> lock(mutex);
+    if (arrivals.size() >= 2 || std::chrono::steady_clock::now() > deadline) break;
+  }
+  largeSender.join();
+  listening.stopReadingHere();
+  ASSERT_EQ(waitForArrivals(2 + kLargeFrames), size_t(2 + kLargeFrames))
+      << "large frames that came while the turn was held were never handled";
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    ASSERT_EQ(arrivals[1].second, std::this_thread::get_id()) << "frame 1 not read here";
+  }
+  for (uint32_t sequence = 2 + kLargeFrames; sequence < 2 + kLargeFrames + kFramesAfter;
+       ++sequence)
+    sendNumbered(sequence, 4);
+  ASSERT_EQ(waitForArrivals(2 + kLargeFrames + kFramesAfter),
+            size_t(2 + kLargeFrames + kFramesAfter))
+      << "frames sent after the holder let go of the turn were never handled";
+  std::lock_guard<std::mutex> lock(mutex);
+  for (uint32_t sequence = 0; sequence < arrivals.size(); ++sequence)
+    EXPECT_EQ(arrivals[sequence].first, sequence) << "overtaken or lost";
+  for (uint32_t sequence = 2 + kLargeFrames; sequence < arrivals.size(); ++sequence)
+    EXPECT_EQ(arrivals[sequence].second, ioThread)
+        << "frame " << sequence << " not read by the I/O thread";
+}
