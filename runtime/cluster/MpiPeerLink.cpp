@@ -272,6 +272,25 @@ class MpiPeerLink::Impl {
     peerOf(message.to)->send(transport::FrameType::MpiMessage, std::move(payload));
   }
 
+  // A message short enough for one frame is packed straight into the
+  // connection's batch.
+  void sendBatched(const mpi::RemoteMessage& message, util::FunctionRef<void(uint8_t*)> pack) {
+    uint64_t bytes = uint64_t(message.envelope.bytes);
+    if (bytes > transport::kMaxMpiMessageDataBytes) return send(message, pack);
+    ++framesSent_;
+    peerOf(message.to)->sendBatched(transport::FrameType::MpiMessage,
+                                    transport::kMpiMessageHeaderBytes + bytes,
+                                    [&](uint8_t* payload) {
+                                      putMessageHeader(payload, message);
+                                      pack(payload + transport::kMpiMessageHeaderBytes);
+                                    });
+  }
+
+  void publishBatched() {
+    for (const std::shared_ptr<transport::Connection>& peer : peers_)
+      if (peer) peer->flushBatch();
+  }
+
   // A message of several pieces is one frame, or one head and its parts,
   // as a message of one piece is: the receiver cannot tell them apart.
   void sendInPlace(const mpi::RemoteMessage& message, const std::vector<mpi::LentData>& pieces,
@@ -1265,6 +1284,13 @@ std::unique_ptr<MpiPeerLink> MpiPeerLink::join(const JobPart& part, mpi::World& 
 void MpiPeerLink::send(const mpi::RemoteMessage& message, util::FunctionRef<void(uint8_t*)> pack) {
   impl_->send(message, pack);
 }
+
+void MpiPeerLink::sendBatched(const mpi::RemoteMessage& message,
+                              util::FunctionRef<void(uint8_t*)> pack) {
+  impl_->sendBatched(message, pack);
+}
+
+void MpiPeerLink::publishBatched() { impl_->publishBatched(); }
 
 void MpiPeerLink::sendInPlace(const mpi::RemoteMessage& message,
                               const std::vector<mpi::LentData>& pieces,

@@ -105,7 +105,9 @@ u32 startSend(HostCall& call, u32 buf, int count, int type, int dest, int tag, i
     request->senderRank = handle->comm->rankOfWorld[call.rank.worldRank];
     request->synchronous = mode == SendMode::Synchronous;
     request->buffered = mode == SendMode::Buffered;
-    if (!persistent) call.world().startSend(request, handle->comm->worldRanks[dest]);
+    if (!persistent)
+      call.world().startSend(request, handle->comm->worldRanks[dest],
+                             /*mayDefer=*/requestOut != 0);
   }
   if (persistent) {
     request->persistent = true;

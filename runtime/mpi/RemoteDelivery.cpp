@@ -130,15 +130,19 @@ bool World::spansHosts(const Communicator& comm) const {
 }
 
 void World::sendRemoteCopy(int from, const Envelope& envelope, const uint8_t* data,
-                           const TypeLayout& type, int64_t count, int destWorldRank) {
+                           const TypeLayout& type, int64_t count, int destWorldRank,
+                           bool mayDefer) {
   if (!fitsAcrossHosts(*this, *remote_, from, destWorldRank, envelope.bytes)) return;
   RemoteMessage message{from, destWorldRank, envelope, 0};
-  remote_->send(message, [&](uint8_t* out) {
+  auto pack = [&](uint8_t* out) {
     if (type.isContiguous())
       std::memcpy(out, data + type.lb, size_t(envelope.bytes));
     else
       packTyped(data, type, count, out);
-  });
+  };
+  if (!mayDefer) return remote_->send(message, pack);
+  remote_->sendBatched(message, pack);
+  outboxes_[from].batchedRemote = true;
 }
 
 bool World::takeEagerCredit(int destWorldRank, int64_t bytes, bool synchronous) {
@@ -146,7 +150,7 @@ bool World::takeEagerCredit(int destWorldRank, int64_t bytes, bool synchronous) 
   return charge == 0 || remote_->takeEagerCredit(destWorldRank, charge);
 }
 
-void World::sendRemote(const std::shared_ptr<Request>& send, int destWorldRank) {
+void World::sendRemote(const std::shared_ptr<Request>& send, int destWorldRank, bool mayDefer) {
   if (send->bytes >= rendezvousThreshold_ ||
       !takeEagerCredit(destWorldRank, send->bytes, send->synchronous && !send->buffered)) {
     if (fitsAcrossHosts(*this, *remote_, send->owner, destWorldRank, send->bytes))
@@ -168,7 +172,8 @@ void World::sendRemote(const std::shared_ptr<Request>& send, int destWorldRank) 
     return;
   }
   if (!send->synchronous || send->buffered) {
-    sendRemoteCopy(send->owner, envelope, send->buffer, *send->type, send->count, destWorldRank);
+    sendRemoteCopy(send->owner, envelope, send->buffer, *send->type, send->count, destWorldRank,
+                   mayDefer);
     markComplete(*send);
     return;
   }

@@ -138,6 +138,15 @@ class RemoteRanks {
   // envelope.bytes data bytes to the address it is given. Called on the
   // sending rank's thread.
   virtual void send(const RemoteMessage& message, util::FunctionRef<void(uint8_t*)> pack) = 0;
+  // send(), for a nonblocking send of a rank that may post more at once:
+  // the message may wait, batched with the sends that follow it, until
+  // publishBatched(), which the sending rank calls before its next call
+  // that is not a nonblocking send and at its end. It never waits behind
+  // a later message: any other send to its host goes after it.
+  virtual void sendBatched(const RemoteMessage& message, util::FunctionRef<void(uint8_t*)> pack) {
+    send(message, pack);
+  }
+  virtual void publishBatched() {}
   // Queues `message` with its envelope.bytes data bytes read in place from
   // `pieces`, in order, which must stay unchanged until `written` has run.
   // `written` runs once, on the link's thread, when the data has been

@@ -361,8 +361,8 @@ bool World::waitSharingRank(RankCallLock& callLock, util::FunctionRef<bool()> do
   }
 }
 
-void World::startSend(const std::shared_ptr<Request>& send, int destWorldRank) {
-  if (remote_ && remoteRank_[destWorldRank]) return sendRemote(send, destWorldRank);
+void World::startSend(const std::shared_ptr<Request>& send, int destWorldRank, bool mayDefer) {
+  if (remote_ && remoteRank_[destWorldRank]) return sendRemote(send, destWorldRank, mayDefer);
   if (mailboxes_[destWorldRank]->send(send->owner, send, kEagerLimit)) markComplete(*send);
   notify(destWorldRank);
 }
@@ -373,7 +373,7 @@ bool World::sendEager(int from, const Envelope& envelope, const uint8_t* data,
   if (remote_ && remoteRank_[destWorldRank]) {
     // Without credit it goes by rendezvous, through the caller's request.
     if (!takeEagerCredit(destWorldRank, envelope.bytes, /*synchronous=*/false)) return false;
-    sendRemoteCopy(from, envelope, data, type, count, destWorldRank);
+    sendRemoteCopy(from, envelope, data, type, count, destWorldRank, mayDefer);
     return true;
   }
   if (mailboxes_[destWorldRank]->sendCopy(from, envelope, data, type, count, mayDefer)) {
@@ -389,6 +389,10 @@ bool World::sendEager(int from, const Envelope& envelope, const uint8_t* data,
 }
 
 void World::publishOutbox(Outbox& outbox, int rank) {
+  if (outbox.batchedRemote) {
+    outbox.batchedRemote = false;
+    remote_->publishBatched();
+  }
   for (int destination : outbox.destinations) {
     outbox.listed[destination] = false;
     if (mailboxes_[destination]->publishFrom(rank)) notify(destination);

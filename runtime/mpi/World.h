@@ -258,6 +258,9 @@ inline bool isCompleteNow(const Request& request) {
 struct alignas(64) Outbox {
   std::vector<int> destinations;  // world ranks, each once
   std::vector<bool> listed;       // by world rank
+  // Messages to other hosts wait in the link's batches
+  // (RemoteRanks::sendBatched).
+  bool batchedRemote = false;
 };
 
 // What a blocked rank waits for, for the deadlock report.
@@ -317,7 +320,10 @@ class World {
 
   // Point to point, called on the owning rank's thread. Starting may
   // complete the request at once.
-  void startSend(const std::shared_ptr<Request>& send, int destWorldRank);
+  // With `mayDefer` (a nonblocking send) a message to another host that
+  // is copied at once may stay unpublished until publishSends(), as
+  // sendEager's may.
+  void startSend(const std::shared_ptr<Request>& send, int destWorldRank, bool mayDefer = false);
   void startRecv(const std::shared_ptr<Request>& recv) { mailboxes_[recv->owner]->post(recv); }
   // startRecv() in two steps (Mailbox::receiveNow, Mailbox::postUnmatched).
   bool receiveNow(Request& recv) { return mailboxes_[recv.owner]->receiveNow(recv); }
@@ -337,7 +343,8 @@ class World {
   // sends or computes: never while it waits, polls or is finished, which
   // is what keeps a blocked job from looking deadlocked.
   void publishSends(int rank) {
-    if (!outboxes_[rank].destinations.empty()) publishOutbox(outboxes_[rank], rank);
+    Outbox& outbox = outboxes_[rank];
+    if (!outbox.destinations.empty() || outbox.batchedRemote) publishOutbox(outbox, rank);
   }
   // Blocks until `request` completes; false when the job was aborted.
   bool waitFor(int rank, const Request& request, const WaitInfo& info);
@@ -515,9 +522,11 @@ class World {
   // After a lock-free change that `rank` may wait for: wakes it if asleep.
   void notify(int rank);
   void sendMatched(Request& send);
-  void sendRemote(const std::shared_ptr<Request>& send, int destWorldRank);
+  void sendRemote(const std::shared_ptr<Request>& send, int destWorldRank, bool mayDefer);
+  // With `mayDefer` the message joins the link's batch for its host, and
+  // `from`'s outbox notes it.
   void sendRemoteCopy(int from, const Envelope& envelope, const uint8_t* data,
-                      const TypeLayout& type, int64_t count, int destWorldRank);
+                      const TypeLayout& type, int64_t count, int destWorldRank, bool mayDefer);
   void acknowledgeRemoteMatch(Request& proxy);
   // Whether a message of `bytes` to remote rank `destWorldRank` may go
   // eagerly: it charges no credit, or the link had enough and took it.

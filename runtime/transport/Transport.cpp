@@ -64,6 +64,13 @@
 // when that count is zero, and the I/O thread writes only frames it holds,
 // so the socket never has two writers.
 //
+// A batch (sendBatched()) is one buffer per connection, under the same
+// mutex, into which frames are encoded whole, so a burst of short frames
+// costs one copy of each and one sendmsg for all. It is written like a
+// sender's frame, directly or behind what the I/O thread holds, by
+// flushBatch(), when it fills, and before any other sender's frame, so
+// it keeps its place in the connection's order.
+//
 // The queue bound is kept per connection in an atomic count of queued
 // payload bytes: senders add to it before they post, the I/O thread takes
 // off what it has written or dropped, and wakes waiting senders through a
@@ -164,6 +171,9 @@ constexpr int kSocketBufferBytes = 4 << 20;
 // read straight into its place.
 constexpr size_t kStagingBytes = 16 << 10;
 constexpr size_t kStraightReadBytes = 4 << 10;
+// A batch's buffer: room for a frame that would take the batch past
+// Connection::kBatchBytes.
+constexpr size_t kBatchCapacity = 2 * Connection::kBatchBytes;
 
 // Sets the socket buffers of a socket or acceptor (whose accepted sockets
 // inherit them), before the connection is set up so that TCP's window
@@ -205,6 +215,7 @@ class AsioConnection final : public Connection {
     waitForRoom();
     OutboundFrame frame{encodeFrameHeader(type, payload.size()), std::move(payload)};
     std::lock_guard<std::mutex> guard(writeMutex_);
+    writeBatch();
     if (writeDirectly(&frame, 1) == 1) return;
     ++framesAtIoThread_;
     queuedBytes_.fetch_add(frame.payload.size());
@@ -223,6 +234,7 @@ class AsioConnection final : public Connection {
                         std::move(lentFrame.head), std::move(lentFrame.lent), lentBytes});
     }
     std::unique_lock<std::mutex> lock(writeMutex_);
+    writeBatch();
     size_t done = writeDirectly(frames.data(), frames.size());
     if (done == frames.size()) {
       lock.unlock();
@@ -238,6 +250,33 @@ class AsioConnection final : public Connection {
     asio::post(core_.io, [self = self(), frames = std::move(frames)]() mutable {
       for (OutboundFrame& frame : frames) self->enqueueHeld(std::move(frame));
     });
+  }
+
+  void sendBatched(FrameType type, size_t payloadBytes,
+                   util::FunctionRef<void(uint8_t*)> fill) override {
+    waitForRoom();
+    size_t frameBytes = kFrameHeaderBytes + payloadBytes;
+    std::lock_guard<std::mutex> guard(writeMutex_);
+    if (batchBytes_ + frameBytes > batchCapacity_) {
+      writeBatch();
+      if (frameBytes > batchCapacity_) {
+        batchCapacity_ = std::max(frameBytes, kBatchCapacity);
+        batch_.reset(new uint8_t[batchCapacity_]);
+      }
+    }
+    FrameHeaderBytes header = encodeFrameHeader(type, payloadBytes);
+    uint8_t* frame = batch_.get() + batchBytes_;
+    std::memcpy(frame, header.data(), header.size());
+    fill(frame + header.size());
+    batchBytes_ += frameBytes;
+    batched_.store(true, std::memory_order_relaxed);
+    if (batchBytes_ >= kBatchBytes) writeBatch();
+  }
+
+  void flushBatch() override {
+    if (!batched_.load(std::memory_order_relaxed)) return;
+    std::lock_guard<std::mutex> guard(writeMutex_);
+    writeBatch();
   }
 
   const std::string& peerName() const override { return peerName_; }
@@ -309,9 +348,11 @@ class AsioConnection final : public Connection {
     }
     {
       // No sender may write to the descriptor once it is closed (and
-      // perhaps reused).
+      // perhaps reused); a batch would go nowhere.
       std::lock_guard<std::mutex> guard(writeMutex_);
       directWrites_ = false;
+      batchBytes_ = 0;
+      batched_.store(false, std::memory_order_relaxed);
     }
     asio::error_code ignored;
     socket_.close(ignored);
@@ -364,14 +405,36 @@ class AsioConnection final : public Connection {
     size_t size;
   };
 
-  // With writeMutex_ held: writes `count` frames straight to the socket if
-  // the I/O thread holds none, as far as the socket takes them without
-  // waiting. Returns how many were written whole; the first one not
-  // written whole has its `written` set.
-  size_t writeDirectly(OutboundFrame* frames, size_t count) {
-    if (!directWrites_ || framesAtIoThread_ != 0) return 0;
-    std::vector<Piece> pieces;
-    for (size_t i = 0; i < count; ++i) frames[i].unwrittenPieces(pieces);
+  // With writeMutex_ held: writes the batch (sendBatched()) straight to
+  // the socket if the I/O thread holds no frame, as far as the socket
+  // takes it without waiting; the rest goes to the I/O thread, behind
+  // whatever it holds, as one frame whose pieces are the rest of the batch
+  // (its own header unused, so marked written).
+  void writeBatch() {
+    if (batchBytes_ == 0) return;
+    batched_.store(false, std::memory_order_relaxed);
+    size_t written = 0;
+    if (directWrites_ && framesAtIoThread_ == 0) {
+      std::vector<Piece> pieces{{batch_.get(), batchBytes_}};
+      written = writePieces(pieces);
+    }
+    size_t left = batchBytes_ - written;
+    batchBytes_ = 0;
+    if (left == 0) return;
+    OutboundFrame rest;
+    rest.payload.assign(batch_.get() + written, batch_.get() + written + left);
+    rest.written = rest.header.size();
+    ++framesAtIoThread_;
+    queuedBytes_.fetch_add(left);
+    asio::post(core_.io, [self = self(), rest = std::move(rest)]() mutable {
+      self->enqueueHeld(std::move(rest));
+    });
+  }
+
+  // With writeMutex_ held: writes `pieces` in order as far as the socket
+  // takes them without waiting; returns the bytes written.
+  size_t writePieces(std::vector<Piece>& pieces) {
+    size_t total = 0;
     size_t first = 0;  // the first piece not written whole
     while (first < pieces.size()) {
       iovec vectors[kMaxWriteVectors];
@@ -386,6 +449,7 @@ class AsioConnection final : public Connection {
       // A full socket waits for the I/O thread; a broken one is found and
       // reported by its write.
       if (sent <= 0) break;
+      total += size_t(sent);
       for (size_t left = size_t(sent); left > 0;) {
         size_t taken = std::min(left, pieces[first].size);
         pieces[first].data += taken;
@@ -395,8 +459,20 @@ class AsioConnection final : public Connection {
       }
       while (first < pieces.size() && pieces[first].size == 0) ++first;
     }
+    return total;
+  }
+
+  // With writeMutex_ held: writes `count` frames straight to the socket if
+  // the I/O thread holds none, as far as the socket takes them without
+  // waiting. Returns how many were written whole; the first one not
+  // written whole has its `written` set.
+  size_t writeDirectly(OutboundFrame* frames, size_t count) {
+    if (!directWrites_ || framesAtIoThread_ != 0) return 0;
+    std::vector<Piece> pieces;
     size_t unwritten = 0;
-    for (size_t i = first; i < pieces.size(); ++i) unwritten += pieces[i].size;
+    for (size_t i = 0; i < count; ++i) frames[i].unwrittenPieces(pieces);
+    for (const Piece& piece : pieces) unwritten += piece.size;
+    unwritten -= writePieces(pieces);
     // Frames whole from the back: what is still unwritten belongs to the
     // last ones.
     size_t whole = count;
@@ -825,6 +901,12 @@ class AsioConnection final : public Connection {
   std::mutex writeMutex_;
   bool directWrites_ = false;
   size_t framesAtIoThread_ = 0;
+  // The batch (sendBatched()): batchBytes_ of whole encoded frames.
+  // batched_ tells flushBatch() whether to take the mutex at all.
+  std::unique_ptr<uint8_t[]> batch_;
+  size_t batchBytes_ = 0;
+  size_t batchCapacity_ = 0;
+  std::atomic<bool> batched_{false};
   // Shared with sending threads.
   std::atomic<uint64_t> queuedBytes_{0};
   std::atomic<bool> gone_{false};
@@ -925,6 +1007,8 @@ bool Transport::flush(std::chrono::milliseconds limit) {
   for (;;) {
     bool queued = false;
     impl_->runOnIoThread([&] {
+      for (const std::shared_ptr<AsioConnection>& connection : impl_->core.live)
+        connection->flushBatch();
       for (const std::shared_ptr<AsioConnection>& connection : impl_->core.live)
         queued = queued || connection->hasQueuedFrames();
     });

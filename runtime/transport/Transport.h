@@ -24,8 +24,11 @@
 // fill the host's memory. The I/O thread itself never waits. Large payloads
 // need not be copied at all: sendLent() writes bytes the caller lends
 // straight from where they are, and tells the caller when it is done with
-// them. Ping frames are answered with a Pong by the transport itself; every
-// other frame goes to the FrameHandler, on the I/O thread.
+// them. A sender that knows more frames follow at once (a rank's burst of
+// nonblocking sends) may batch them (sendBatched()), so that the burst
+// costs one write on this host, and one read on the peer's, instead of one
+// each per frame. Ping frames are answered with a Pong by the transport
+// itself; every other frame goes to the FrameHandler, on the I/O thread.
 //
 // A handler that keeps some frames' data in buffers of its own (an MPI
 // message's, which a receive copies out of) may place their payloads: the
@@ -58,6 +61,7 @@
 #include <vector>
 
 #include "transport/FrameTypes.h"
+#include "util/FunctionRef.h"
 
 namespace synergy::transport {
 
@@ -103,8 +107,24 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // when the socket took them all at once. Only the heads count against
   // the queue's bound.
   virtual void sendLent(std::vector<LentFrame> frames, std::function<void()> released) = 0;
+  // Appends a frame whose `payloadBytes` (at most maxPayloadBytes(type))
+  // `fill` writes in place to the connection's batch: frames that a burst
+  // of nonblocking sends makes go out together, in one write, instead of
+  // one write each. The batch is written at flushBatch(), before the
+  // connection's next send() or sendLent() from any thread (so no frame
+  // overtakes it), and as soon as it holds kBatchBytes. Safe from any
+  // thread; waits for room as send() does.
+  virtual void sendBatched(FrameType type, size_t payloadBytes,
+                           util::FunctionRef<void(uint8_t*)> fill) = 0;
+  // Writes the batch, if any, as send() would a frame.
+  virtual void flushBatch() = 0;
   // "address:port" of the peer, for messages.
   virtual const std::string& peerName() const = 0;
+
+  // The batch bytes at which sendBatched() writes the batch without waiting
+  // for flushBatch(): about what loopback TCP takes in one segment, past
+  // which a bigger batch saves nothing.
+  static constexpr size_t kBatchBytes = 64 << 10;
 };
 
 // Called on the I/O thread for each frame after the handshake (or on a

@@ -8,7 +8,7 @@
 // that send() returns while the receiving side is busy, up to the queue's
 // bound and no further, and that lent bytes are written in place and given
 // back once, also when the connection has gone, and that frames of several
-// senders writing at once never interleave, that payloads a handler
+// senders writing at once, some of them batched, never interleave, that payloads a handler
 // places are read into its buffers, that a waiting thread reads the
 // frames it may handle itself, and that while one says it does, arrivals
 // wait for it rather than wake the I/O thread, and are not lost when it
@@ -343,7 +343,9 @@ uint8_t patternByte(uint32_t sender, uint32_t sequence, size_t index) {
 
 // Senders write their frames to the socket themselves while the connection
 // has nothing queued, and queue them behind the I/O thread's otherwise.
-// Several senders at once, small and large frames, copied and lent, with a
+// Several senders at once, small and large frames, copied, batched (the
+// batch written by the next send of any sender, when full, or at the
+// end's flushBatch) and lent, with a
 // receiver that stalls at first so that the socket fills up and partly
 // written frames get queued: every frame must arrive whole, unmixed with
 // another, and each sender's in the order it sent them.
@@ -399,6 +401,10 @@ TEST(TransportTest, SendersThatWriteThemselvesNeverInterleaveFrames) {
         if (sequence % 3 == 0) {
           connection->sendLent({{FrameType::Pong, {}, {{data->data(), data->size()}}}},
                                [data, &released] { released.fetch_add(1); });
+        } else if (sequence % 3 == 1) {
+          connection->sendBatched(FrameType::Pong, data->size(), [&](uint8_t* payload) {
+            std::memcpy(payload, data->data(), data->size());
+          });
         } else {
           connection->send(FrameType::Pong, *data);
         }
@@ -406,6 +412,7 @@ TEST(TransportTest, SendersThatWriteThemselvesNeverInterleaveFrames) {
     });
   }
   for (std::thread& sender : senders) sender.join();
+  connection->flushBatch();
 
   constexpr size_t kTotal = size_t(kSenders) * kFramesEach;
   std::unique_lock<std::mutex> lock(mutex);
