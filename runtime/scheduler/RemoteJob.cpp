@@ -44,6 +44,8 @@ namespace {
 // and checks whether the head of the queue was abandoned; a freed slot or a
 // new head wakes it at once.
 constexpr auto kQueueCheckInterval = std::chrono::milliseconds(1000);
+// The pause before a queued job retries a command the state store failed.
+constexpr auto kStoreRetryPause = std::chrono::milliseconds(200);
 // How long the other parts of a job have, once one part has failed, to
 // report their exit after all their output: a failing part stops the
 // others itself (MpiPeerLink.h), whose ranks then have the single-host
@@ -150,67 +152,83 @@ std::vector<PlacedPart> placeJob(cluster::ClusterState& state, const PlacementPo
   // Read once before the first try, and again before each later one.
   std::optional<std::vector<cluster::HostRecord>> knownHosts = liveHosts();
   checkCapacity(*knownHosts, ranks, options.onePartPerHost);
+  // A command that fails is retried, on a fresh connection, until the
+  // store has failed for kStateOutageLimit: every one here may be repeated
+  // except the start itself, whose lost reply leaves unknown whether the
+  // job started, so a failure there still ends the job.
+  std::optional<std::chrono::steady_clock::time_point> failingSince;
   for (;;) {
-    std::optional<uint64_t> head = state.renewQueuedJobAndReadHead(job.jobId);
-    if (!head)
-      throw RemoteJobError("job " + std::to_string(job.jobId) +
-                           " lost its place in the cluster queue (its lease ran out)");
-    if (*head != job.jobId) {
-      if (!state.dropAbandonedQueueHead()) state.waitForTurn(job.jobId, kQueueCheckInterval);
-      continue;
-    }
-    std::vector<cluster::HostRecord> hosts = knownHosts ? std::move(*knownHosts) : liveHosts();
-    knownHosts.reset();
-    checkCapacity(hosts, ranks, options.onePartPerHost);
-    std::vector<HostShare> shares;
-    if (!options.placement.empty() || options.fragment) {
-      cluster::HostCounts fixed = options.placement.empty()
-                                      ? cluster::fragmentedPlacement(hosts, ranks, options.fragment)
-                                      : options.placement;
-      if (fixed.empty())
-        throw RemoteJobError("--fragment " + std::to_string(options.fragment) + ": fewer than " +
-                             std::to_string(options.fragment) +
-                             " live hosts have the free slots for their share of the ranks");
-      for (const auto& [host, count] : fixed) shares.push_back({host, count});
-    } else {
-      shares = policy.placeRanks(hosts, state.runningJobs(), app, ranks);
-      // Until enough hosts have a free slot each (slots a finished job
-      // held may not be back yet), a thread job waits its turn.
-      if (options.onePartPerHost && sharesAHost(shares)) shares.clear();
-    }
-    std::optional<cluster::JobRecord> started;
-    if (shares.size() == 1) {
-      started = state.startQueuedJob(shares[0].hostId);
-    } else if (!shares.empty()) {
-      std::vector<std::pair<std::string, unsigned>> parts;
-      for (const HostShare& share : shares) parts.push_back({share.hostId, share.ranks});
-      started = state.startQueuedJobAcross(parts);
-    }
-    if (!started) {
-      state.waitForTurn(job.jobId, kQueueCheckInterval);
-      continue;
-    }
-    if (started->id != job.jobId)
-      throw RemoteJobError("the cluster queue changed under job " + std::to_string(job.jobId));
-    std::vector<PlacedPart> placed;
-    unsigned firstRank = 0;
-    for (size_t i = 0; i < shares.size(); ++i) {
-      PlacedPart part;
-      for (const cluster::HostRecord& host : hosts)
-        if (host.id == shares[i].hostId) part.host = host;
-      part.request = job;
-      part.request.ranks = shares[i].ranks;
-      // A checkpointing job runs as parts even on one host: the part's
-      // coordinator is the one that writes spread checkpoints.
-      if (shares.size() > 1 || !job.checkpointDirectory.empty()) {
-        for (const HostShare& share : shares) part.request.partRanks.push_back(share.ranks);
-        part.request.partIndex = uint32_t(i);
+    bool startSent = false;
+    try {
+      std::optional<uint64_t> head = state.renewQueuedJobAndReadHead(job.jobId);
+      failingSince.reset();
+      if (!head)
+        throw RemoteJobError("job " + std::to_string(job.jobId) +
+                             " lost its place in the cluster queue (its lease ran out)");
+      if (*head != job.jobId) {
+        if (!state.dropAbandonedQueueHead()) state.waitForTurn(job.jobId, kQueueCheckInterval);
+        continue;
       }
-      part.firstRank = firstRank;
-      firstRank += shares[i].ranks;
-      placed.push_back(std::move(part));
+      std::vector<cluster::HostRecord> hosts = knownHosts ? std::move(*knownHosts) : liveHosts();
+      knownHosts.reset();
+      checkCapacity(hosts, ranks, options.onePartPerHost);
+      std::vector<HostShare> shares;
+      if (!options.placement.empty() || options.fragment) {
+        cluster::HostCounts fixed =
+            options.placement.empty()
+                ? cluster::fragmentedPlacement(hosts, ranks, options.fragment)
+                : options.placement;
+        if (fixed.empty())
+          throw RemoteJobError("--fragment " + std::to_string(options.fragment) + ": fewer than " +
+                               std::to_string(options.fragment) +
+                               " live hosts have the free slots for their share of the ranks");
+        for (const auto& [host, count] : fixed) shares.push_back({host, count});
+      } else {
+        shares = policy.placeRanks(hosts, state.runningJobs(), app, ranks);
+        // Until enough hosts have a free slot each (slots a finished job
+        // held may not be back yet), a thread job waits its turn.
+        if (options.onePartPerHost && sharesAHost(shares)) shares.clear();
+      }
+      std::optional<cluster::JobRecord> started;
+      startSent = !shares.empty();
+      if (shares.size() == 1) {
+        started = state.startQueuedJob(shares[0].hostId);
+      } else if (!shares.empty()) {
+        std::vector<std::pair<std::string, unsigned>> parts;
+        for (const HostShare& share : shares) parts.push_back({share.hostId, share.ranks});
+        started = state.startQueuedJobAcross(parts);
+      }
+      if (!started) {
+        state.waitForTurn(job.jobId, kQueueCheckInterval);
+        continue;
+      }
+      if (started->id != job.jobId)
+        throw RemoteJobError("the cluster queue changed under job " + std::to_string(job.jobId));
+      std::vector<PlacedPart> placed;
+      unsigned firstRank = 0;
+      for (size_t i = 0; i < shares.size(); ++i) {
+        PlacedPart part;
+        for (const cluster::HostRecord& host : hosts)
+          if (host.id == shares[i].hostId) part.host = host;
+        part.request = job;
+        part.request.ranks = shares[i].ranks;
+        // A checkpointing job runs as parts even on one host: the part's
+        // coordinator is the one that writes spread checkpoints.
+        if (shares.size() > 1 || !job.checkpointDirectory.empty()) {
+          for (const HostShare& share : shares) part.request.partRanks.push_back(share.ranks);
+          part.request.partIndex = uint32_t(i);
+        }
+        part.firstRank = firstRank;
+        firstRank += shares[i].ranks;
+        placed.push_back(std::move(part));
+      }
+      return placed;
+    } catch (const cluster::StateStoreError&) {
+      auto now = std::chrono::steady_clock::now();
+      if (!failingSince) failingSince = now;
+      if (startSent || now - *failingSince >= cluster::kStateOutageLimit) throw;
+      std::this_thread::sleep_for(kStoreRetryPause);
     }
-    return placed;
   }
 }
 
