@@ -674,7 +674,9 @@ def case_redis_stall(cluster):
     6 s TTL, and with a heartbeat every 2 s, so every daemon's heartbeat
     times out in the stall. Each daemon notes it and retries instead of
     exiting: the job's output and status equal OpenMPI's, and afterwards
-    every host is back in the state with every slot free."""
+    every host is back in the state with every slot free. A second job,
+    queued behind the first for all six slots, waits through the stall
+    (its client retries) and then runs with OpenMPI's output too."""
     here = os.path.dirname(os.path.abspath(__file__))
     os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
     native, granule = build_both(cluster, os.path.join(here, "redis_stall.c"), "redis_stall")
@@ -683,6 +685,9 @@ def case_redis_stall(cluster):
     arguments = ["40", "200"]
     want = run_mpirun(native, 3, arguments)
     check_equal(want[0], 0, f"mpirun's exit status (stderr:\n{want[2]})")
+    queued_arguments = ["2", "0"]
+    want_queued = run_mpirun(native, 6, queued_arguments)
+    check_equal(want_queued[0], 0, f"mpirun's exit status at np 6 (stderr:\n{want_queued[2]})")
     cluster.start_redis()
     daemons = [cluster.start_daemon(f"h{i}", f"127.0.0.{i}", 2, ttl=6) for i in (2, 3, 4)]
     client = subprocess.Popen(
@@ -694,6 +699,12 @@ def case_redis_stall(cluster):
     check(ready, "the job printed nothing within 120 s")
     first = client.stdout.readline()
     check_equal(first, "round 0 sum 3\n", "the job's first line")
+    queued = subprocess.Popen(
+        [os.path.join(cluster.bin_dir, "synergy-run"), "--cluster", cluster.url, "--token-file",
+         cluster.token_file, "--policy", "spread", "-np", "6", granule, *queued_arguments],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    cluster.processes.append(queued)
+    wait_for(lambda: "queued jobs: 1\n" in cluster.status()[1], 30, "the second job to queue")
     cluster.redis.send_signal(signal.SIGSTOP)
     time.sleep(4)
     running = client.poll() is None
@@ -703,6 +714,10 @@ def case_redis_stall(cluster):
     check_equal((client.returncode, sorted((first + out).splitlines()), err),
                 (want[0], sorted(want[1].splitlines()), ""),
                 "the job across a Redis stall against mpirun")
+    out, err = queued.communicate(timeout=120)
+    check_equal((queued.returncode, sorted(out.splitlines()), err),
+                (want_queued[0], sorted(want_queued[1].splitlines()), ""),
+                "the job queued across a Redis stall against mpirun")
     for daemon in daemons:
         check(daemon.process.poll() is None, f"synergyd {daemon.host_id} exited:\n{daemon.log()}")
     noted = [d for d in daemons if "synergyd: heartbeat not answered; retrying: lost the cluster "
