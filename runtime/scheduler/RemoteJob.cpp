@@ -152,14 +152,49 @@ std::vector<PlacedPart> placeJob(cluster::ClusterState& state, const PlacementPo
   // Read once before the first try, and again before each later one.
   std::optional<std::vector<cluster::HostRecord>> knownHosts = liveHosts();
   checkCapacity(*knownHosts, ranks, options.onePartPerHost);
+  // The parts of a job started with `shares` of `hosts`, in rank order.
+  auto placedParts = [&](const std::vector<cluster::HostRecord>& hosts,
+                         const std::vector<HostShare>& shares) {
+    std::vector<PlacedPart> placed;
+    unsigned firstRank = 0;
+    for (size_t i = 0; i < shares.size(); ++i) {
+      PlacedPart part;
+      for (const cluster::HostRecord& host : hosts)
+        if (host.id == shares[i].hostId) part.host = host;
+      part.request = job;
+      part.request.ranks = shares[i].ranks;
+      // A checkpointing job runs as parts even on one host: the part's
+      // coordinator is the one that writes spread checkpoints.
+      if (shares.size() > 1 || !job.checkpointDirectory.empty()) {
+        for (const HostShare& share : shares) part.request.partRanks.push_back(share.ranks);
+        part.request.partIndex = uint32_t(i);
+      }
+      part.firstRank = firstRank;
+      firstRank += shares[i].ranks;
+      placed.push_back(std::move(part));
+    }
+    return placed;
+  };
   // A command that fails is retried, on a fresh connection, until the
-  // store has failed for kStateOutageLimit: every one here may be repeated
-  // except the start itself, whose lost reply leaves unknown whether the
-  // job started, so a failure there still ends the job.
+  // store has failed for kStateOutageLimit. A start whose reply was lost
+  // took all the slots of `shares` or none (one script), so the next try
+  // first asks the store whether the job runs. (Should the lost start run
+  // only after that look, the retried start finds the job gone from the
+  // queue and ends it with an error; its slots are freed.)
   std::optional<std::chrono::steady_clock::time_point> failingSince;
+  bool startUnknown = false;
+  std::vector<cluster::HostRecord> hosts;
+  std::vector<HostShare> shares;
   for (;;) {
     bool startSent = false;
     try {
+      if (startUnknown) {
+        std::vector<cluster::JobRecord> running = state.runningJobs();
+        startUnknown = false;
+        if (std::any_of(running.begin(), running.end(),
+                        [&](const cluster::JobRecord& record) { return record.id == job.jobId; }))
+          return placedParts(hosts, shares);
+      }
       std::optional<uint64_t> head = state.renewQueuedJobAndReadHead(job.jobId);
       failingSince.reset();
       if (!head)
@@ -169,10 +204,10 @@ std::vector<PlacedPart> placeJob(cluster::ClusterState& state, const PlacementPo
         if (!state.dropAbandonedQueueHead()) state.waitForTurn(job.jobId, kQueueCheckInterval);
         continue;
       }
-      std::vector<cluster::HostRecord> hosts = knownHosts ? std::move(*knownHosts) : liveHosts();
+      hosts = knownHosts ? std::move(*knownHosts) : liveHosts();
       knownHosts.reset();
       checkCapacity(hosts, ranks, options.onePartPerHost);
-      std::vector<HostShare> shares;
+      shares.clear();
       if (!options.placement.empty() || options.fragment) {
         cluster::HostCounts fixed =
             options.placement.empty()
@@ -204,29 +239,12 @@ std::vector<PlacedPart> placeJob(cluster::ClusterState& state, const PlacementPo
       }
       if (started->id != job.jobId)
         throw RemoteJobError("the cluster queue changed under job " + std::to_string(job.jobId));
-      std::vector<PlacedPart> placed;
-      unsigned firstRank = 0;
-      for (size_t i = 0; i < shares.size(); ++i) {
-        PlacedPart part;
-        for (const cluster::HostRecord& host : hosts)
-          if (host.id == shares[i].hostId) part.host = host;
-        part.request = job;
-        part.request.ranks = shares[i].ranks;
-        // A checkpointing job runs as parts even on one host: the part's
-        // coordinator is the one that writes spread checkpoints.
-        if (shares.size() > 1 || !job.checkpointDirectory.empty()) {
-          for (const HostShare& share : shares) part.request.partRanks.push_back(share.ranks);
-          part.request.partIndex = uint32_t(i);
-        }
-        part.firstRank = firstRank;
-        firstRank += shares[i].ranks;
-        placed.push_back(std::move(part));
-      }
-      return placed;
+      return placedParts(hosts, shares);
     } catch (const cluster::StateStoreError&) {
       auto now = std::chrono::steady_clock::now();
       if (!failingSince) failingSince = now;
-      if (startSent || now - *failingSince >= cluster::kStateOutageLimit) throw;
+      if (now - *failingSince >= cluster::kStateOutageLimit) throw;
+      if (startSent) startUnknown = true;
       std::this_thread::sleep_for(kStoreRetryPause);
     }
   }
