@@ -13,7 +13,9 @@
 // the cluster's running jobs (scheduler/BackgroundScheduler.h).
 //
 //===----------------------------------------------------------------------===//
+#include <algorithm>
 #include <charconv>
+#include <chrono>
 #include <climits>
 #include <csignal>
 #include <cstdio>
@@ -58,7 +60,10 @@ void usage(FILE* out) {
       "                         connections without it are refused\n"
       "  --host-id ID           name in the cluster state (default: ADDRESS:PORT)\n"
       "  --ttl SECONDS          the host entry expires this long after the last\n"
-      "                         heartbeat (default %u; heartbeats every TTL/3)\n"
+      "                         heartbeat (default %u; heartbeats every TTL/3).\n"
+      "                         A heartbeat Redis does not answer is retried;\n"
+      "                         after max(TTL, 10 s) without an answer the\n"
+      "                         daemon says so and exits\n"
       "  --allow-dir PATH       jobs' --dir grants may lie in PATH or below it\n"
       "                         (repeatable); a job granting any other directory\n"
       "                         is refused with the path named. Without it, no\n"
@@ -221,6 +226,9 @@ int main(int argc, char** argv) {
 
   std::mutex stateMutex;
   std::string hostId;  // known once listening; no job arrives before
+  // Jobs whose slots the store did not take back when they ended (it did
+  // not answer); the heartbeat frees them once it answers again.
+  std::vector<uint64_t> unfreedJobs;
   cluster::JobHost jobHost({.runProgram = runProgramPath(),
                             .moduleDirectory = moduleArea->directory(),
                             .log = log,
@@ -230,7 +238,8 @@ int main(int argc, char** argv) {
                                 state->finishJob(jobId, hostId);
                               } catch (const cluster::StateStoreError& e) {
                                 log(std::string("cannot free job ") + std::to_string(jobId) +
-                                    ": " + e.what());
+                                    " yet (the heartbeat retries): " + e.what());
+                                unfreedJobs.push_back(jobId);
                               }
                             },
                             .hostAddress = options.listenAddress,
@@ -267,18 +276,52 @@ int main(int argc, char** argv) {
           .log = log});
     long heartbeatMillis = options.ttlSeconds * 1000L / 3;
     timespec heartbeat{heartbeatMillis / 1000, (heartbeatMillis % 1000) * 1000000L};
+    // The daemon takes the cluster state for gone, and exits, once no
+    // heartbeat has been answered for the host entry's TTL, and never
+    // sooner than kStateOutageLimit: a short TTL (the tests use 2 s, one
+    // command's timeout) would otherwise turn a single slow answer from a
+    // busy Redis or a busy host into an outage that takes the host's
+    // running jobs down with it.
+    const auto outageLimit = std::max<std::chrono::steady_clock::duration>(
+        std::chrono::seconds(options.ttlSeconds), cluster::kStateOutageLimit);
+    auto lastAnswer = std::chrono::steady_clock::now();
+    bool inOutage = false;
     int signal = -1;
     while (signal < 0) {
       lock.unlock();
       signal = sigtimedwait(&stopSignals, nullptr, &heartbeat);
       lock.lock();
       if (signal >= 0) break;
-      if (!state->refreshHost(hostId, options.ttlSeconds)) {
-        unsigned taken = state->restoreHost(hostId, address, options.slots, options.ttlSeconds);
-        log("host entry had expired (heartbeat missed); registered again with " +
-            std::to_string(taken) + " of " + std::to_string(options.slots) +
-            " slots still held by running jobs");
+      try {
+        if (!state->refreshHost(hostId, options.ttlSeconds)) {
+          unsigned taken = state->restoreHost(hostId, address, options.slots, options.ttlSeconds);
+          log("host entry had expired (heartbeat missed); registered again with " +
+              std::to_string(taken) + " of " + std::to_string(options.slots) +
+              " slots still held by running jobs");
+        }
+        while (!unfreedJobs.empty()) {
+          state->finishJob(unfreedJobs.back(), hostId);
+          log("freed job " + std::to_string(unfreedJobs.back()) + "'s slots");
+          unfreedJobs.pop_back();
+        }
+      } catch (const cluster::StateStoreError& e) {
+        auto silent = std::chrono::steady_clock::now() - lastAnswer;
+        long silentSeconds = long(std::chrono::duration_cast<std::chrono::seconds>(silent).count());
+        if (silent >= outageLimit)
+          throw cluster::StateStoreError(std::string(e.what()) + " (no answer for " +
+                                         std::to_string(silentSeconds) + " s)");
+        if (!inOutage) log(std::string("heartbeat not answered; retrying: ") + e.what());
+        inOutage = true;
+        continue;
       }
+      if (inOutage)
+        log("the cluster state answers again after " +
+            std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(
+                               std::chrono::steady_clock::now() - lastAnswer)
+                               .count()) +
+            " ms");
+      inOutage = false;
+      lastAnswer = std::chrono::steady_clock::now();
     }
     log(std::string(signal == SIGTERM ? "SIGTERM" : "SIGINT") + ": refusing new work");
     // A draining host decides no more moves; another daemon takes the lease.

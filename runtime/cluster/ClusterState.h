@@ -74,6 +74,10 @@ enum class ClaimOutcome {
 // Host ids are letters, digits and ".:-_", at most kMaxHostIdBytes long.
 bool isValidHostId(const std::string& id);
 
+// How long a caller whose commands fail keeps retrying the idempotent ones
+// before it takes the state store for gone and says so: a Redis (or a
+// host) busy enough to miss one command's timeout is not an outage.
+constexpr std::chrono::seconds kStateOutageLimit{10};
 // How long a queued job keeps its place without its client renewing it.
 constexpr std::chrono::milliseconds kQueuedJobLease{10000};
 // How long a part's endpoint wake list outlives its last token: past the

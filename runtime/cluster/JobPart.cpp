@@ -8,8 +8,11 @@
 
 #include <algorithm>
 #include <charconv>
+#include <chrono>
 #include <numeric>
+#include <optional>
 #include <sstream>
+#include <thread>
 
 #include "cluster/ClusterState.h"
 #include "cluster/JobMessages.h"
@@ -212,24 +215,45 @@ bool exchangeJobEndpoints(const JobPart& part, const std::string& endpoint, uint
       if (!endpoints.count(p)) return false;
     return true;
   };
-  try {
-    ClusterState state(part.state);
-    endpoints = state.publishJobEndpoint(part.jobId, part.partIndex, partCount, endpoint);
-    while (!complete()) {
-      auto now = std::chrono::steady_clock::now();
-      if (now >= deadline) {
-        error = "job " + std::to_string(part.jobId) + ": only " +
-                std::to_string(endpoints.size()) + " of its " + std::to_string(partCount) +
-                " host parts came up within " + std::to_string(limit.count()) + " s";
+  // Every command here may be repeated (publishing sets the same field
+  // again and wakes the others once more), so one that fails is retried,
+  // on a fresh connection, until the store has failed for
+  // kStateOutageLimit: a stalled Redis delays the job's start instead of
+  // failing it.
+  constexpr auto kRetryPause = std::chrono::milliseconds(200);
+  std::optional<ClusterState> state;
+  bool published = false;
+  std::optional<std::chrono::steady_clock::time_point> failingSince;
+  while (!published || !complete()) {
+    auto now = std::chrono::steady_clock::now();
+    if (now >= deadline) {
+      error = "job " + std::to_string(part.jobId) + ": only " + std::to_string(endpoints.size()) +
+              " of its " + std::to_string(partCount) + " host parts came up within " +
+              std::to_string(limit.count()) + " s";
+      return false;
+    }
+    try {
+      if (!state) state.emplace(part.state);
+      if (!published) {
+        endpoints = state->publishJobEndpoint(part.jobId, part.partIndex, partCount, endpoint);
+        published = true;
+      } else {
+        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now);
+        if (state->waitForJobEndpoints(part.jobId, part.partIndex, std::min(left, kWaitSlice)))
+          endpoints = state->jobEndpoints(part.jobId);
+      }
+      failingSince.reset();
+    } catch (const StateStoreError& e) {
+      if (!failingSince) failingSince = now;
+      if (std::chrono::steady_clock::now() - *failingSince >= kStateOutageLimit) {
+        error = e.what();
         return false;
       }
-      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now);
-      if (state.waitForJobEndpoints(part.jobId, part.partIndex, std::min(left, kWaitSlice)))
-        endpoints = state.jobEndpoints(part.jobId);
+      // A wake token the failed wait took is lost with its reply: publish
+      // again, which returns every endpoint published so far.
+      published = false;
+      std::this_thread::sleep_for(kRetryPause);
     }
-  } catch (const StateStoreError& e) {
-    error = e.what();
-    return false;
   }
   return true;
 }

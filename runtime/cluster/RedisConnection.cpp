@@ -100,21 +100,25 @@ static timeval toTimeval(std::chrono::milliseconds timeout) {
 }
 
 RedisConnection::RedisConnection(const StateUrl& url, std::chrono::milliseconds timeout)
-    : url_(url) {
-  context_ = redisConnectWithTimeout(url.host.c_str(), url.port, toTimeval(timeout));
-  if (!context_) throw StateStoreError("cannot reach the cluster state at " + url.text());
+    : url_(url), timeout_(timeout) {
+  connect();
+}
+
+void RedisConnection::connect() {
+  context_ = redisConnectWithTimeout(url_.host.c_str(), url_.port, toTimeval(timeout_));
+  if (!context_) throw StateStoreError("cannot reach the cluster state at " + url_.text());
   if (context_->err) {
     std::string reason = context_->errstr;
     redisFree(context_);
     context_ = nullptr;
-    throw StateStoreError("cannot reach the cluster state at " + url.text() + ": " + reason);
+    throw StateStoreError("cannot reach the cluster state at " + url_.text() + ": " + reason);
   }
-  if (redisSetTimeout(context_, toTimeval(timeout)) != REDIS_OK) {
+  if (redisSetTimeout(context_, toTimeval(timeout_)) != REDIS_OK) {
     redisFree(context_);
     context_ = nullptr;
-    throw StateStoreError("cannot set a timeout on the connection to " + url.text());
+    throw StateStoreError("cannot set a timeout on the connection to " + url_.text());
   }
-  if (!url.password.empty()) authenticate();
+  if (!url_.password.empty()) authenticate();
 }
 
 void RedisConnection::authenticate() {
@@ -151,8 +155,15 @@ RedisReplyPtr RedisConnection::command(const std::vector<std::string>& arguments
 
 std::vector<RedisReplyPtr> RedisConnection::pipeline(
     const std::vector<std::vector<std::string>>& commands) {
-  if (context_->err)
-    throw StateStoreError("lost the cluster state at " + url_.text() + ": " + context_->errstr);
+  // A connection that failed (a timeout leaves a late reply unread on it)
+  // is replaced, not reused: the command that failed is not repeated, but
+  // the next one gets a fresh connection, so a Redis that was only slow
+  // costs its callers one error each, not the connection for good.
+  if (context_ && context_->err) {
+    redisFree(context_);
+    context_ = nullptr;
+  }
+  if (!context_) connect();
   for (const std::vector<std::string>& arguments : commands) {
     std::vector<const char*> pointers;
     std::vector<size_t> lengths;

@@ -62,7 +62,9 @@ class RedisConnection {
   RedisConnection& operator=(const RedisConnection&) = delete;
 
   // Runs one command. Throws StateStoreError on I/O failure, timeout or an
-  // error reply.
+  // error reply. After an I/O failure or a timeout the next command first
+  // connects again (within the timeout), so the connection outlives a
+  // Redis that stalled or restarted.
   RedisReplyPtr command(const std::vector<std::string>& arguments);
   // Sends every command, then reads their replies in order: one round trip
   // for all. Throws as command() does, at the first failing reply.
@@ -74,8 +76,12 @@ class RedisConnection {
   // Sends AUTH with the URL's credentials; throws StateStoreError and frees
   // the context when Redis refuses them.
   void authenticate();
+  // Opens context_ within timeout_ and logs in; throws StateStoreError and
+  // leaves context_ null when it cannot.
+  void connect();
 
   StateUrl url_;
+  std::chrono::milliseconds timeout_;
   redisContext* context_ = nullptr;
 };
 

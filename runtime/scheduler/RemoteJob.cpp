@@ -45,6 +45,8 @@ namespace {
 // and checks whether the head of the queue was abandoned; a freed slot or a
 // new head wakes it at once.
 constexpr auto kQueueCheckInterval = std::chrono::milliseconds(1000);
+// The pause before a queued job retries a command the state store failed.
+constexpr auto kStoreRetryPause = std::chrono::milliseconds(200);
 // How long the other parts of a job have, once one part has failed, to
 // report their exit after all their output: a failing part stops the
 // others itself (MpiPeerLink.h), whose ranks then have the single-host
@@ -155,34 +157,9 @@ std::vector<PlacedPart> placeJob(cluster::ClusterState& state, const PlacementPo
   // Read once before the first try, and again before each later one.
   std::optional<std::vector<cluster::HostRecord>> knownHosts = liveHosts();
   checkCapacity(*knownHosts, ranks, options.onePartPerHost);
-  for (;;) {
-    std::optional<uint64_t> head = state.renewQueuedJobAndReadHead(job.jobId);
-    if (!head)
-      throw RemoteJobError("job " + std::to_string(job.jobId) +
-                           " lost its place in the cluster queue (its lease ran out)");
-    if (*head != job.jobId) {
-      if (!state.dropAbandonedQueueHead()) state.waitForTurn(job.jobId, kQueueCheckInterval);
-      continue;
-    }
-    std::vector<cluster::HostRecord> hosts = knownHosts ? std::move(*knownHosts) : liveHosts();
-    knownHosts.reset();
-    checkCapacity(hosts, ranks, options.onePartPerHost);
-    std::vector<HostShare> shares;
-    if (!options.placement.empty() || options.fragment) {
-      cluster::HostCounts fixed = options.placement.empty()
-                                      ? cluster::fragmentedPlacement(hosts, ranks, options.fragment)
-                                      : options.placement;
-      if (fixed.empty())
-        throw RemoteJobError("--fragment " + std::to_string(options.fragment) + ": fewer than " +
-                             std::to_string(options.fragment) +
-                             " live hosts have the free slots for their share of the ranks");
-      for (const auto& [host, count] : fixed) shares.push_back({host, count});
-    } else {
-      shares = policy.placeRanks(hosts, state.runningJobs(), app, ranks);
-      // Until enough hosts have a free slot each (slots a finished job
-      // held may not be back yet), a thread job waits its turn.
-      if (options.onePartPerHost && sharesAHost(shares)) shares.clear();
-    }
+  // The parts of a job started with `shares` of `hosts`, as said above.
+  auto placedParts = [&](const std::vector<cluster::HostRecord>& hosts,
+                         const std::vector<HostShare>& shares) {
     std::vector<std::string> partHosts;
     std::vector<uint32_t> partRanks;  // by part
     std::vector<uint32_t> rankParts;  // by world rank
@@ -196,20 +173,6 @@ std::vector<PlacedPart> placeJob(cluster::ClusterState& state, const PlacementPo
       partRanks[part] += share.ranks;
       rankParts.insert(rankParts.end(), share.ranks, part);
     }
-    std::optional<cluster::JobRecord> started;
-    if (partHosts.size() == 1) {
-      started = state.startQueuedJob(partHosts[0]);
-    } else if (!shares.empty()) {
-      std::vector<std::pair<std::string, unsigned>> runs;
-      for (const HostShare& share : shares) runs.push_back({share.hostId, share.ranks});
-      started = state.startQueuedJobAcross(runs);
-    }
-    if (!started) {
-      state.waitForTurn(job.jobId, kQueueCheckInterval);
-      continue;
-    }
-    if (started->id != job.jobId)
-      throw RemoteJobError("the cluster queue changed under job " + std::to_string(job.jobId));
     cluster::RankRoutes routes(rankParts, uint32_t(partHosts.size()));
     std::vector<PlacedPart> placed;
     for (uint32_t i = 0; i < partHosts.size(); ++i) {
@@ -230,6 +193,79 @@ std::vector<PlacedPart> placeJob(cluster::ClusterState& state, const PlacementPo
       placed.push_back(std::move(part));
     }
     return placed;
+  };
+  // A command that fails is retried, on a fresh connection, until the
+  // store has failed for kStateOutageLimit. A start whose reply was lost
+  // took all the slots of `shares` or none (one script), so the next try
+  // first asks the store whether the job runs. (Should the lost start run
+  // only after that look, the retried start finds the job gone from the
+  // queue and ends it with an error; its slots are freed.)
+  std::optional<std::chrono::steady_clock::time_point> failingSince;
+  bool startUnknown = false;
+  std::vector<cluster::HostRecord> hosts;
+  std::vector<HostShare> shares;
+  for (;;) {
+    bool startSent = false;
+    try {
+      if (startUnknown) {
+        std::vector<cluster::JobRecord> running = state.runningJobs();
+        startUnknown = false;
+        if (std::any_of(running.begin(), running.end(),
+                        [&](const cluster::JobRecord& record) { return record.id == job.jobId; }))
+          return placedParts(hosts, shares);
+      }
+      std::optional<uint64_t> head = state.renewQueuedJobAndReadHead(job.jobId);
+      failingSince.reset();
+      if (!head)
+        throw RemoteJobError("job " + std::to_string(job.jobId) +
+                             " lost its place in the cluster queue (its lease ran out)");
+      if (*head != job.jobId) {
+        if (!state.dropAbandonedQueueHead()) state.waitForTurn(job.jobId, kQueueCheckInterval);
+        continue;
+      }
+      hosts = knownHosts ? std::move(*knownHosts) : liveHosts();
+      knownHosts.reset();
+      checkCapacity(hosts, ranks, options.onePartPerHost);
+      shares.clear();
+      if (!options.placement.empty() || options.fragment) {
+        cluster::HostCounts fixed =
+            options.placement.empty()
+                ? cluster::fragmentedPlacement(hosts, ranks, options.fragment)
+                : options.placement;
+        if (fixed.empty())
+          throw RemoteJobError("--fragment " + std::to_string(options.fragment) + ": fewer than " +
+                               std::to_string(options.fragment) +
+                               " live hosts have the free slots for their share of the ranks");
+        for (const auto& [host, count] : fixed) shares.push_back({host, count});
+      } else {
+        shares = policy.placeRanks(hosts, state.runningJobs(), app, ranks);
+        // Until enough hosts have a free slot each (slots a finished job
+        // held may not be back yet), a thread job waits its turn.
+        if (options.onePartPerHost && sharesAHost(shares)) shares.clear();
+      }
+      std::optional<cluster::JobRecord> started;
+      startSent = !shares.empty();
+      if (shares.size() == 1) {
+        started = state.startQueuedJob(shares[0].hostId);
+      } else if (!shares.empty()) {
+        std::vector<std::pair<std::string, unsigned>> parts;
+        for (const HostShare& share : shares) parts.push_back({share.hostId, share.ranks});
+        started = state.startQueuedJobAcross(parts);
+      }
+      if (!started) {
+        state.waitForTurn(job.jobId, kQueueCheckInterval);
+        continue;
+      }
+      if (started->id != job.jobId)
+        throw RemoteJobError("the cluster queue changed under job " + std::to_string(job.jobId));
+      return placedParts(hosts, shares);
+    } catch (const cluster::StateStoreError&) {
+      auto now = std::chrono::steady_clock::now();
+      if (!failingSince) failingSince = now;
+      if (now - *failingSince >= cluster::kStateOutageLimit) throw;
+      if (startSent) startUnknown = true;
+      std::this_thread::sleep_for(kStoreRetryPause);
+    }
   }
 }
 

@@ -10,7 +10,7 @@ assertions: a deadline only turns a hang into a failure.
     cluster_test.py --bin-dir build/bin --client build/test/cluster/cluster-test-client \
                     --redis-server /usr/bin/redis-server CASE
 
-CASE is registration, claims, frames, redis-gone, redis-auth, host-restore, remote-job,
+CASE is registration, claims, frames, redis-gone, redis-stall, redis-auth, host-restore, remote-job,
 job-queue, queue-abandoned, mpi-abort-frames, collective-counts, interleaved-collectives,
 host-lost, peer-lost, dir-grants, large-messages, large-module, deadlock, deadlock-in-flight, mpi-corpus,
 mpi-corpus-np5, mpi-corpus-migrate, migrate-mpi-state, migrate-aborted, migrate-by-hand,
@@ -28,6 +28,7 @@ import hashlib
 import os
 import random
 import re
+import select
 import shutil
 import signal
 import socket
@@ -665,6 +666,70 @@ def case_redis_gone(cluster):
                        rf"{re.escape(cluster.url)}: .+", last_line),
           f"unclear error from synergyd once Redis is gone: {last_line!r}")
     check(connection_refused("127.0.0.2", daemon.port), "synergyd still listening after exiting")
+
+
+def case_redis_stall(cluster):
+    """Redis stops answering (SIGSTOP) for 4 s while a job runs over three
+    hosts, shorter than the daemons' limit (max(TTL, 10 s)) and than their
+    6 s TTL, and with a heartbeat every 2 s, so every daemon's heartbeat
+    times out in the stall. Each daemon notes it and retries instead of
+    exiting: the job's output and status equal OpenMPI's, and afterwards
+    every host is back in the state with every slot free. A second job,
+    queued behind the first for all six slots, waits through the stall
+    (its client retries) and then runs with OpenMPI's output too."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
+    native, granule = build_both(cluster, os.path.join(here, "redis_stall.c"), "redis_stall")
+    # 40 rounds of 200 ms: about 8 s after the first line, so the job
+    # outlives the 4 s stall that starts at that line.
+    arguments = ["40", "200"]
+    want = run_mpirun(native, 3, arguments)
+    check_equal(want[0], 0, f"mpirun's exit status (stderr:\n{want[2]})")
+    queued_arguments = ["2", "0"]
+    want_queued = run_mpirun(native, 6, queued_arguments)
+    check_equal(want_queued[0], 0, f"mpirun's exit status at np 6 (stderr:\n{want_queued[2]})")
+    cluster.start_redis()
+    daemons = [cluster.start_daemon(f"h{i}", f"127.0.0.{i}", 2, ttl=6) for i in (2, 3, 4)]
+    client = subprocess.Popen(
+        [os.path.join(cluster.bin_dir, "synergy-run"), "--cluster", cluster.url, "--token-file",
+         cluster.token_file, "--policy", "spread", "-np", "3", granule, *arguments],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    cluster.processes.append(client)
+    ready, _, _ = select.select([client.stdout], [], [], 120)
+    check(ready, "the job printed nothing within 120 s")
+    first = client.stdout.readline()
+    check_equal(first, "round 0 sum 3\n", "the job's first line")
+    queued = subprocess.Popen(
+        [os.path.join(cluster.bin_dir, "synergy-run"), "--cluster", cluster.url, "--token-file",
+         cluster.token_file, "--policy", "spread", "-np", "6", granule, *queued_arguments],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    cluster.processes.append(queued)
+    wait_for(lambda: "queued jobs: 1\n" in cluster.status()[1], 30, "the second job to queue")
+    cluster.redis.send_signal(signal.SIGSTOP)
+    time.sleep(4)
+    running = client.poll() is None
+    cluster.redis.send_signal(signal.SIGCONT)
+    check(running, "the job ended before the stall was over: it did not run through it")
+    out, err = client.communicate(timeout=120)
+    check_equal((client.returncode, sorted((first + out).splitlines()), err),
+                (want[0], sorted(want[1].splitlines()), ""),
+                "the job across a Redis stall against mpirun")
+    out, err = queued.communicate(timeout=120)
+    check_equal((queued.returncode, sorted(out.splitlines()), err),
+                (want_queued[0], sorted(want_queued[1].splitlines()), ""),
+                "the job queued across a Redis stall against mpirun")
+    for daemon in daemons:
+        check(daemon.process.poll() is None, f"synergyd {daemon.host_id} exited:\n{daemon.log()}")
+    noted = [d for d in daemons if "synergyd: heartbeat not answered; retrying: lost the cluster "
+             f"state at {cluster.url}: no reply within the timeout\n" in d.log()]
+    check(noted, "no daemon noted a heartbeat Redis did not answer:\n" +
+          "".join(d.log() for d in daemons))
+    for daemon in noted:
+        check("synergyd: the cluster state answers again after " in daemon.log(),
+              f"{daemon.host_id} did not note the end of the stall:\n{daemon.log()}")
+    all_back = ("hosts: 3, slots: 6, free: 6\n" + "".join(host_line(d, 2, 2) for d in daemons) +
+                "queued jobs: 0\nrunning jobs: 0\n")
+    wait_for(lambda: cluster.status()[1] == all_back, 30, "every host back with every slot free")
 
 
 def run_tool(args, env=None):
@@ -2381,6 +2446,7 @@ CASES = {
     "claims": case_claims,
     "frames": case_frames,
     "redis-gone": case_redis_gone,
+    "redis-stall": case_redis_stall,
     "redis-auth": case_redis_auth,
     "host-restore": case_host_restore,
     "queue-abandoned": case_queue_abandoned,
