@@ -97,6 +97,15 @@ class ThreadJobLink final : public omp::ThreadHostLink, public omp::MainHostLink
     peer->send(transport::FrameType::OmpRegionShare, std::move(share));
   }
 
+  void sendPthread(uint32_t host, std::vector<std::vector<uint8_t>> copyUpdate,
+                   std::vector<uint8_t> start) override {
+    std::shared_ptr<transport::Connection> peer = peerOf(host + 1);
+    if (!peer) return;  // gone: nextFromHost reports it
+    for (std::vector<uint8_t>& payload : copyUpdate)
+      peer->send(transport::FrameType::OmpCopyUpdate, std::move(payload));
+    peer->send(transport::FrameType::OmpPthreadStart, std::move(start));
+  }
+
   bool nextFromHost(uint32_t host, std::vector<uint8_t>& payload, FromHost& kind,
                     std::string& error) override {
     Queue& queue = queues_[host + 1];
@@ -131,9 +140,10 @@ class ThreadJobLink final : public omp::ThreadHostLink, public omp::MainHostLink
     arrived_.wait(lock, [&] { return !queue.payloads.empty() || queue.closed; });
     if (queue.payloads.empty()) return Message::Closed;
     transport::FrameType type = queue.payloads.front().first;
-    Message message = type == transport::FrameType::OmpCopyUpdate  ? Message::CopyUpdate
-                      : type == transport::FrameType::OmpSyncReply ? Message::SyncReply
-                                                                   : Message::RegionShare;
+    Message message = type == transport::FrameType::OmpCopyUpdate     ? Message::CopyUpdate
+                      : type == transport::FrameType::OmpSyncReply    ? Message::SyncReply
+                      : type == transport::FrameType::OmpPthreadStart ? Message::PthreadStart
+                                                                      : Message::RegionShare;
     payload = std::move(queue.payloads.front().second);
     queue.payloads.pop_front();
     return message;
@@ -199,7 +209,8 @@ class ThreadJobLink final : public omp::ThreadHostLink, public omp::MainHostLink
                    frame.type == transport::FrameType::OmpSyncRequest
              : frame.type == transport::FrameType::OmpCopyUpdate ||
                    frame.type == transport::FrameType::OmpRegionShare ||
-                   frame.type == transport::FrameType::OmpSyncReply);
+                   frame.type == transport::FrameType::OmpSyncReply ||
+                   frame.type == transport::FrameType::OmpPthreadStart);
     if (!expected) {
       reason = std::string("unexpected ") + transport::frameTypeName(frame.type) +
                " on a thread job's link";
@@ -308,6 +319,9 @@ int runThreadJobPart(const std::string& partFile, mpi::JobOptions job, unsigned 
                    (unsigned long long)totals.regions, (unsigned long long)totals.firstCopyBytes,
                    (unsigned long long)totals.laterCopyBytes, (unsigned long long)totals.joinBytes,
                    (unsigned long long)totals.synchronisations);
+      if (totals.pthreads)
+        std::fprintf(stderr, "synergy-run: threads across hosts: %llu pthreads ran on thread hosts\n",
+                     (unsigned long long)totals.pthreads);
     }
     return status;
   }
