@@ -11,6 +11,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <deque>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -18,6 +20,7 @@
 
 #include "cluster/JobPart.h"
 #include "granule/Module.h"
+#include "granule/WasmModuleCheck.h"
 #include "omp/RemoteThreads.h"
 #include "transport/ClusterToken.h"
 #include "transport/FrameCodec.h"
@@ -87,6 +90,8 @@ class ThreadJobLink final : public omp::ThreadHostLink, public omp::MainHostLink
   uint32_t threadsPerHost() const override { return threadsPerHost_; }
   uint32_t threadHosts() const override { return uint32_t(part_.partRanks.size() - 1); }
   uint64_t maxPayloadBytes() const override { return transport::kMaxFramePayloadBytes; }
+  bool spreadsPthreads() const override { return spreadsPthreads_; }
+  void setSpreadsPthreads(bool spreads) { spreadsPthreads_ = spreads; }
 
   void sendRegion(uint32_t host, std::vector<std::vector<uint8_t>> copyUpdate,
                   std::vector<uint8_t> share) override {
@@ -232,6 +237,7 @@ class ThreadJobLink final : public omp::ThreadHostLink, public omp::MainHostLink
 
   JobPart part_;
   unsigned threadsPerHost_;
+  bool spreadsPthreads_ = false;
   std::mutex mutex_;
   std::condition_variable arrived_;
   std::map<const transport::Connection*, uint32_t> partOfConnection_;
@@ -306,6 +312,11 @@ int runThreadJobPart(const std::string& partFile, mpi::JobOptions job, unsigned 
   ThreadJobLink link(part, threadsPerHost);
   if (!link.join(error)) return fail(error);
   if (part.partIndex == 0) {
+    // A pthread on a thread host cannot start an OpenMP region, so a
+    // program that has them keeps its pthreads here.
+    std::ifstream wasm(job.program, std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(wasm)), std::istreambuf_iterator<char>());
+    link.setSpreadsPthreads(!granule::importsName(bytes, "env", "__kmpc_fork_call"));
     omp::setThreadHostLink(&link);
     int status = mpi::runJob(job);
     omp::setThreadHostLink(nullptr);
@@ -320,7 +331,8 @@ int runThreadJobPart(const std::string& partFile, mpi::JobOptions job, unsigned 
                    (unsigned long long)totals.laterCopyBytes, (unsigned long long)totals.joinBytes,
                    (unsigned long long)totals.synchronisations);
       if (totals.pthreads)
-        std::fprintf(stderr, "synergy-run: threads across hosts: %llu pthreads ran on thread hosts\n",
+        std::fprintf(stderr,
+                     "synergy-run: threads across hosts: %llu pthreads ran on thread hosts\n",
                      (unsigned long long)totals.pthreads);
     }
     return status;

@@ -100,7 +100,8 @@ uint32_t Z_envZ_pthread_rwlockattr_getpshared(void* host, uint32_t attr, uint32_
 
 uint32_t Z_envZ_pthread_rwlock_init(void* host, uint32_t rwlock, uint32_t attr) {
   uint32_t forwarded = 0;
-  if (forwardedToMainHost(Granule::fromHost(host), PthreadFunction::RwlockInit, forwarded, rwlock, attr))
+  if (forwardedToMainHost(Granule::fromHost(host), PthreadFunction::RwlockInit, forwarded,
+                          rwlock, attr))
     return forwarded;
   Granule& granule = Granule::fromHost(host);
   granule.guestPtr<uint32_t>(rwlock);
@@ -109,56 +110,64 @@ uint32_t Z_envZ_pthread_rwlock_init(void* host, uint32_t rwlock, uint32_t attr) 
 
 uint32_t Z_envZ_pthread_rwlock_destroy(void* host, uint32_t rwlock) {
   uint32_t forwarded = 0;
-  if (forwardedToMainHost(Granule::fromHost(host), PthreadFunction::RwlockDestroy, forwarded, rwlock))
+  if (forwardedToMainHost(Granule::fromHost(host), PthreadFunction::RwlockDestroy, forwarded,
+                          rwlock))
     return forwarded;
   return pthreads(Granule::fromHost(host)).rwlocks().forget(rwlock) ? 0 : kEBusy;
 }
 
 uint32_t Z_envZ_pthread_rwlock_rdlock(void* host, uint32_t rwlock) {
   uint32_t forwarded = 0;
-  if (forwardedToMainHost(Granule::fromHost(host), PthreadFunction::RwlockRdlock, forwarded, rwlock))
+  if (forwardedToMainHost(Granule::fromHost(host), PthreadFunction::RwlockRdlock, forwarded,
+                          rwlock))
     return forwarded;
   return lockReaderWriter(host, rwlock, Mode::Read, true, 0);
 }
 
 uint32_t Z_envZ_pthread_rwlock_tryrdlock(void* host, uint32_t rwlock) {
   uint32_t forwarded = 0;
-  if (forwardedToMainHost(Granule::fromHost(host), PthreadFunction::RwlockTryrdlock, forwarded, rwlock))
+  if (forwardedToMainHost(Granule::fromHost(host), PthreadFunction::RwlockTryrdlock, forwarded,
+                          rwlock))
     return forwarded;
   return lockReaderWriter(host, rwlock, Mode::Read, false, 0);
 }
 
 uint32_t Z_envZ_pthread_rwlock_timedrdlock(void* host, uint32_t rwlock, uint32_t abstime) {
   uint32_t forwarded = 0;
-  if (forwardedToMainHost(Granule::fromHost(host), PthreadFunction::RwlockTimedrdlock, forwarded, rwlock, abstime))
+  if (forwardedToMainHost(Granule::fromHost(host), PthreadFunction::RwlockTimedrdlock, forwarded,
+                          rwlock, abstime))
     return forwarded;
   return lockReaderWriter(host, rwlock, Mode::Read, true, abstime);
 }
 
 uint32_t Z_envZ_pthread_rwlock_wrlock(void* host, uint32_t rwlock) {
   uint32_t forwarded = 0;
-  if (forwardedToMainHost(Granule::fromHost(host), PthreadFunction::RwlockWrlock, forwarded, rwlock))
+  if (forwardedToMainHost(Granule::fromHost(host), PthreadFunction::RwlockWrlock, forwarded,
+                          rwlock))
     return forwarded;
   return lockReaderWriter(host, rwlock, Mode::Write, true, 0);
 }
 
 uint32_t Z_envZ_pthread_rwlock_trywrlock(void* host, uint32_t rwlock) {
   uint32_t forwarded = 0;
-  if (forwardedToMainHost(Granule::fromHost(host), PthreadFunction::RwlockTrywrlock, forwarded, rwlock))
+  if (forwardedToMainHost(Granule::fromHost(host), PthreadFunction::RwlockTrywrlock, forwarded,
+                          rwlock))
     return forwarded;
   return lockReaderWriter(host, rwlock, Mode::Write, false, 0);
 }
 
 uint32_t Z_envZ_pthread_rwlock_timedwrlock(void* host, uint32_t rwlock, uint32_t abstime) {
   uint32_t forwarded = 0;
-  if (forwardedToMainHost(Granule::fromHost(host), PthreadFunction::RwlockTimedwrlock, forwarded, rwlock, abstime))
+  if (forwardedToMainHost(Granule::fromHost(host), PthreadFunction::RwlockTimedwrlock, forwarded,
+                          rwlock, abstime))
     return forwarded;
   return lockReaderWriter(host, rwlock, Mode::Write, true, abstime);
 }
 
 uint32_t Z_envZ_pthread_rwlock_unlock(void* host, uint32_t rwlock) {
   uint32_t forwarded = 0;
-  if (forwardedToMainHost(Granule::fromHost(host), PthreadFunction::RwlockUnlock, forwarded, rwlock))
+  if (forwardedToMainHost(Granule::fromHost(host), PthreadFunction::RwlockUnlock, forwarded,
+                          rwlock))
     return forwarded;
   Granule& granule = Granule::fromHost(host);
   releaseMemory(granule);
@@ -167,7 +176,8 @@ uint32_t Z_envZ_pthread_rwlock_unlock(void* host, uint32_t rwlock) {
 
 uint32_t Z_envZ_pthread_spin_init(void* host, uint32_t spinlock, uint32_t shared) {
   uint32_t forwarded = 0;
-  if (forwardedToMainHost(Granule::fromHost(host), PthreadFunction::SpinInit, forwarded, spinlock, shared))
+  if (forwardedToMainHost(Granule::fromHost(host), PthreadFunction::SpinInit, forwarded,
+                          spinlock, shared))
     return forwarded;
   Granule& granule = Granule::fromHost(host);
   if (shared > PTHREAD_PROCESS_SHARED) return kEInvalid;
@@ -178,7 +188,8 @@ uint32_t Z_envZ_pthread_spin_init(void* host, uint32_t spinlock, uint32_t shared
 
 uint32_t Z_envZ_pthread_spin_destroy(void* host, uint32_t spinlock) {
   uint32_t forwarded = 0;
-  if (forwardedToMainHost(Granule::fromHost(host), PthreadFunction::SpinDestroy, forwarded, spinlock))
+  if (forwardedToMainHost(Granule::fromHost(host), PthreadFunction::SpinDestroy, forwarded,
+                          spinlock))
     return forwarded;
   Granule& granule = Granule::fromHost(host);
   granule.guestPtr<uint32_t>(spinlock);
@@ -199,7 +210,8 @@ uint32_t Z_envZ_pthread_spin_lock(void* host, uint32_t spinlock) {
 
 uint32_t Z_envZ_pthread_spin_trylock(void* host, uint32_t spinlock) {
   uint32_t forwarded = 0;
-  if (forwardedToMainHost(Granule::fromHost(host), PthreadFunction::SpinTrylock, forwarded, spinlock))
+  if (forwardedToMainHost(Granule::fromHost(host), PthreadFunction::SpinTrylock, forwarded,
+                          spinlock))
     return forwarded;
   Granule& granule = Granule::fromHost(host);
   granule.guestPtr<uint32_t>(spinlock);
@@ -210,7 +222,8 @@ uint32_t Z_envZ_pthread_spin_trylock(void* host, uint32_t spinlock) {
 
 uint32_t Z_envZ_pthread_spin_unlock(void* host, uint32_t spinlock) {
   uint32_t forwarded = 0;
-  if (forwardedToMainHost(Granule::fromHost(host), PthreadFunction::SpinUnlock, forwarded, spinlock))
+  if (forwardedToMainHost(Granule::fromHost(host), PthreadFunction::SpinUnlock, forwarded,
+                          spinlock))
     return forwarded;
   Granule& granule = Granule::fromHost(host);
   KeyedLocks& locks = pthreads(granule).locks();

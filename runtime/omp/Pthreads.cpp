@@ -54,15 +54,14 @@ PthreadRecord::~PthreadRecord() = default;
 PthreadRuntime::PthreadRuntime(ThreadGroup& group) : group_(group), keys_(kMaxKeys) {}
 
 PthreadRuntime::~PthreadRuntime() {
-  // Threads still running at process exit are ended with it.
-  for (auto& [id, record] : threads_)
+  // Threads still running at process exit are ended with it, and so are
+  // the services of those on thread hosts.
+  bool remoteRunning = false;
+  for (auto& [id, record] : threads_) {
+    remoteRunning = remoteRunning || (!record->finished && record->remoteHost >= 0);
     if (!record->finished || record->detached) (void)record.release();
-  // So are the services of threads still running on thread hosts.
-  for (auto& [id, record] : threads_)
-    if (!record->finished && record->remoteHost >= 0) {
-      (void)remote_.release();
-      break;
-    }
+  }
+  if (remoteRunning) (void)remote_.release();
 }
 
 uint32_t PthreadRuntime::create(Granule& creator, uint32_t startRoutine, uint32_t argument,
@@ -78,6 +77,7 @@ uint32_t PthreadRuntime::create(Granule& creator, uint32_t startRoutine, uint32_
   // In a job with thread hosts every pthread is on a replica of the hub, so
   // that any of them can run on another host's copy (omp/RemotePthreads.h).
   ThreadHostLink* link = threadHostLink();
+  if (link && !link->spreadsPthreads()) link = nullptr;
   MainCopy* main = nullptr;
   if (group_.dsm() || link) {
     DsmHub& hub = group_.dsmHub(creator);
@@ -422,7 +422,8 @@ uint32_t Z_envZ_pthread_mutexattr_gettype(void* host, uint32_t attr, uint32_t ty
 
 uint32_t Z_envZ_pthread_mutex_init(void* host, uint32_t mutex, uint32_t attr) {
   uint32_t forwarded = 0;
-  if (forwardedToMainHost(Granule::fromHost(host), PthreadFunction::MutexInit, forwarded, mutex, attr))
+  if (forwardedToMainHost(Granule::fromHost(host), PthreadFunction::MutexInit, forwarded,
+                          mutex, attr))
     return forwarded;
   Granule& granule = Granule::fromHost(host);
   uint32_t type = attr ? *granule.guestPtr<uint32_t>(attr) & 3 : 0;
@@ -489,7 +490,8 @@ uint32_t Z_envZ_pthread_condattr_destroy(void*, uint32_t) { return 0; }
 
 uint32_t Z_envZ_pthread_cond_init(void* host, uint32_t cond, uint32_t attr) {
   uint32_t forwarded = 0;
-  if (forwardedToMainHost(Granule::fromHost(host), PthreadFunction::CondInit, forwarded, cond, attr))
+  if (forwardedToMainHost(Granule::fromHost(host), PthreadFunction::CondInit, forwarded,
+                          cond, attr))
     return forwarded;
   pthreads(Granule::fromHost(host)).locks().forget(cond);
   return 0;
@@ -505,7 +507,8 @@ uint32_t Z_envZ_pthread_cond_destroy(void* host, uint32_t cond) {
 
 uint32_t Z_envZ_pthread_cond_wait(void* host, uint32_t cond, uint32_t mutex) {
   uint32_t forwarded = 0;
-  if (forwardedToMainHost(Granule::fromHost(host), PthreadFunction::CondWait, forwarded, cond, mutex))
+  if (forwardedToMainHost(Granule::fromHost(host), PthreadFunction::CondWait, forwarded,
+                          cond, mutex))
     return forwarded;
   Granule& granule = Granule::fromHost(host);
   KeyedLocks& locks = pthreads(granule).locks();
@@ -520,7 +523,8 @@ uint32_t Z_envZ_pthread_cond_wait(void* host, uint32_t cond, uint32_t mutex) {
 uint32_t Z_envZ_pthread_cond_timedwait(void* host, uint32_t cond, uint32_t mutex,
                                        uint32_t abstime) {
   uint32_t forwarded = 0;
-  if (forwardedToMainHost(Granule::fromHost(host), PthreadFunction::CondTimedwait, forwarded, cond, mutex, abstime))
+  if (forwardedToMainHost(Granule::fromHost(host), PthreadFunction::CondTimedwait, forwarded,
+                          cond, mutex, abstime))
     return forwarded;
   Granule& granule = Granule::fromHost(host);
   KeyedLocks& locks = pthreads(granule).locks();
@@ -557,7 +561,8 @@ uint32_t Z_envZ_pthread_cond_broadcast(void* host, uint32_t cond) {
 uint32_t Z_envZ_pthread_barrier_init(void* host, uint32_t barrier, uint32_t attr,
                                      uint32_t count) {
   uint32_t forwarded = 0;
-  if (forwardedToMainHost(Granule::fromHost(host), PthreadFunction::BarrierInit, forwarded, barrier, attr, count))
+  if (forwardedToMainHost(Granule::fromHost(host), PthreadFunction::BarrierInit, forwarded,
+                          barrier, attr, count))
     return forwarded;
   Granule::fromHost(host).guestPtr<uint32_t>(barrier);
   if (count == 0) return kEInvalid;
@@ -568,7 +573,8 @@ uint32_t Z_envZ_pthread_barrier_init(void* host, uint32_t barrier, uint32_t attr
 
 uint32_t Z_envZ_pthread_barrier_destroy(void* host, uint32_t barrier) {
   uint32_t forwarded = 0;
-  if (forwardedToMainHost(Granule::fromHost(host), PthreadFunction::BarrierDestroy, forwarded, barrier))
+  if (forwardedToMainHost(Granule::fromHost(host), PthreadFunction::BarrierDestroy, forwarded,
+                          barrier))
     return forwarded;
   std::lock_guard guard(gBarriersLock);
   gBarriers.erase(barrier);
@@ -577,7 +583,8 @@ uint32_t Z_envZ_pthread_barrier_destroy(void* host, uint32_t barrier) {
 
 uint32_t Z_envZ_pthread_barrier_wait(void* host, uint32_t barrier) {
   uint32_t forwarded = 0;
-  if (forwardedToMainHost(Granule::fromHost(host), PthreadFunction::BarrierWait, forwarded, barrier))
+  if (forwardedToMainHost(Granule::fromHost(host), PthreadFunction::BarrierWait, forwarded,
+                          barrier))
     return forwarded;
   Granule& granule = Granule::fromHost(host);
   releaseMemory(granule);

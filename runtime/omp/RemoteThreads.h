@@ -65,6 +65,9 @@ class ThreadHostLink {
   virtual uint32_t threadsPerHost() const = 0;
   virtual uint32_t threadHosts() const = 0;
   virtual uint64_t maxPayloadBytes() const = 0;
+  // Whether pthreads may run on thread hosts (omp/RemotePthreads.h): not in
+  // a program with OpenMP regions, which a pthread there could not start.
+  virtual bool spreadsPthreads() const = 0;
   // Sends thread host `host` (0-based) a copy update, then a region share.
   virtual void sendRegion(uint32_t host, std::vector<std::vector<uint8_t>> copyUpdate,
                           std::vector<uint8_t> share) = 0;

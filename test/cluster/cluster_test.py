@@ -2243,6 +2243,7 @@ def case_omp_corpus(cluster):
 # test/omp pthread programs that use what a pthread on a thread host may not
 # (omp/RemotePthreads.h): the error that ends the job names it.
 PTHREAD_CORPUS_REFUSED = {
+    "pthread_key": "pthread_setspecific",
 }
 
 
@@ -2269,9 +2270,10 @@ def pthread_corpus_programs(corpus):
 
 def case_pthread_corpus(cluster):
     """Every test/omp pthread program that runs under --dsm, as a thread job
-    over three synergyd with --threads-per-host 2 (the main thread and one
-    pthread on the first host, two pthreads on each of the others, further
-    ones back on the first): stdout and exit status equal to the program
+    over three synergyd with --threads-per-host 1 (the main thread on the
+    first host, the first pthread on each of the others, further ones back
+    on the first while those run, so that a program with one pthread spreads
+    too; --threads-per-host 2 by hand puts two on each): stdout and exit status equal to the program
     built natively by gcc -pthread, or, for PTHREAD_CORPUS_REFUSED, an
     error naming what a thread host does not support. --only, --repeat and
     --jobs as for omp-corpus."""
@@ -2293,10 +2295,10 @@ def case_pthread_corpus(cluster):
                                      source, "-lm"])
             check(code == 0, f"{compiler} {source} failed:\n{err}")
         expected[name] = run_tool([binary], env=clean)
-    # OMP_NUM_THREADS=6 at 2 a host: the job takes all three hosts.
-    env = dict(clean, OMP_NUM_THREADS="6")
+    # OMP_NUM_THREADS=3 at 1 a host: the job takes all three hosts.
+    env = dict(clean, OMP_NUM_THREADS="3")
     run = [os.path.join(cluster.bin_dir, "synergy-run"), "--cluster", cluster.url,
-           "--token-file", cluster.token_file, "--threads-per-host", "2", "--dir", cluster.workdir,
+           "--token-file", cluster.token_file, "--threads-per-host", "1", "--dir", cluster.workdir,
            "--env", "SYNERGY_DSM_STATS=1"]
 
     def spread_run(name):
