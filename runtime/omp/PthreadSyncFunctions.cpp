@@ -250,7 +250,9 @@ uint32_t Z_envZ_pthread_barrierattr_getpshared(void* host, uint32_t attr, uint32
 
 uint32_t Z_envZ_pthread_setname_np(void* host, uint32_t thread, uint32_t nameAddress) {
   Granule& granule = Granule::fromHost(host);
-  refuseOnThreadHost(granule, "pthread_setname_np");
+  uint32_t forwarded = 0;
+  if (forwardedToMainHost(granule, PthreadFunction::SetnameNp, forwarded, thread, nameAddress))
+    return forwarded;
   // Reads at most kThreadNameBytes: a longer name is refused as on Linux.
   uint32_t available = uint32_t(std::min<uint64_t>(
       kThreadNameBytes, granule.memorySize() - std::min<uint64_t>(nameAddress,
@@ -265,7 +267,10 @@ uint32_t Z_envZ_pthread_setname_np(void* host, uint32_t thread, uint32_t nameAdd
 uint32_t Z_envZ_pthread_getname_np(void* host, uint32_t thread, uint32_t buffer,
                                    uint32_t bufferBytes) {
   Granule& granule = Granule::fromHost(host);
-  refuseOnThreadHost(granule, "pthread_getname_np");
+  uint32_t forwarded = 0;
+  if (forwardedToMainHost(granule, PthreadFunction::GetnameNp, forwarded, thread, buffer,
+                          bufferBytes))
+    return forwarded;
   std::string name;
   int status = pthreads(granule).getName(thread, name);
   if (status) return uint32_t(status);

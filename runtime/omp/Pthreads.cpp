@@ -61,7 +61,10 @@ PthreadRuntime::~PthreadRuntime() {
     remoteRunning = remoteRunning || (!record->finished && record->remoteHost >= 0);
     if (!record->finished || record->detached) (void)record.release();
   }
-  if (remoteRunning) (void)remote_.release();
+  if (remoteRunning) {
+    remote_->abandon();
+    (void)remote_.release();
+  }
 }
 
 uint32_t PthreadRuntime::create(Granule& creator, uint32_t startRoutine, uint32_t argument,
@@ -669,6 +672,9 @@ uint32_t Z_envZ_pthread_spin_destroy(void* host, uint32_t spinlock);
 uint32_t Z_envZ_pthread_spin_lock(void* host, uint32_t spinlock);
 uint32_t Z_envZ_pthread_spin_trylock(void* host, uint32_t spinlock);
 uint32_t Z_envZ_pthread_spin_unlock(void* host, uint32_t spinlock);
+uint32_t Z_envZ_pthread_setname_np(void* host, uint32_t thread, uint32_t nameAddress);
+uint32_t Z_envZ_pthread_getname_np(void* host, uint32_t thread, uint32_t buffer,
+                                   uint32_t bufferBytes);
 }
 
 namespace synergy::omp {
@@ -738,6 +744,10 @@ uint32_t runPthreadFunction(Granule& proxy, PthreadFunction function, uint32_t a
     case PthreadFunction::OnceLeave:
       leaveOnce(proxy, a);
       return 0;
+    case PthreadFunction::SetnameNp:
+      return Z_envZ_pthread_setname_np(host, a, b);
+    case PthreadFunction::GetnameNp:
+      return Z_envZ_pthread_getname_np(host, a, b, c);
   }
   proxy.trap("an unknown pthread call " + std::to_string(uint32_t(function)));
 }

@@ -219,7 +219,10 @@ void RemotePthreads::serveHost(uint32_t host) {
     std::vector<uint8_t> payload;
     ThreadHostLink::FromHost kind = ThreadHostLink::FromHost::Update;
     std::string error;
-    if (!link_.nextFromHost(host, payload, kind, error)) fail(host, error);
+    if (!link_.nextFromHost(host, payload, kind, error)) {
+      if (abandoned_.load()) return;
+      fail(host, error);
+    }
     if (kind == ThreadHostLink::FromHost::ReductionList)
       fail(host, "a reduction list while it runs pthreads");
     if (kind == ThreadHostLink::FromHost::Update) {

@@ -16,7 +16,7 @@
 //  - on the main host a proxy, a granule on its own replica of the hub with
 //    the thread's id, stands in for the thread: every pthread function that
 //    touches state shared between threads (mutexes, condition variables,
-//    barriers, rwlocks, spinlocks, once) is a PthreadCall the proxy makes
+//    barriers, rwlocks, spinlocks, once, names) is a PthreadCall the proxy makes
 //    as the thread would, with the same memory synchronisation; the call
 //    releases the host's writes first (a copy update pushed into the hub
 //    through the host's stand-in replica) and its answer acquires;
@@ -27,7 +27,7 @@
 //
 // Not supported in a pthread on a thread host, each ending the job with a
 // one-line error naming it: pthread_create, join and detach, thread-specific
-// data keys, thread names and OpenMP parallel regions. A program that
+// data keys and OpenMP parallel regions. A program that
 // imports __kmpc_fork_call (has OpenMP regions) keeps its pthreads on the
 // main host, as before (ThreadHostLink::spreadsPthreads).
 //
@@ -38,6 +38,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -92,8 +93,10 @@ enum class PthreadFunction : uint32_t {
   SpinUnlock,
   OnceEnter,  // result 1: the caller runs the routine, then OnceLeave
   OnceLeave,
+  SetnameNp,
+  GetnameNp,
 };
-inline constexpr uint32_t kLastPthreadFunction = uint32_t(PthreadFunction::OnceLeave);
+inline constexpr uint32_t kLastPthreadFunction = uint32_t(PthreadFunction::GetnameNp);
 
 // Runs `function` in `proxy` as the thread it stands for would (Pthreads.cpp).
 uint32_t runPthreadFunction(granule::Granule& proxy, PthreadFunction function, uint32_t a,
@@ -152,11 +155,14 @@ class RemotePthreads {
   // Ships `host` the bytes of the hub's main copy its copy lacks and starts pthread `id`
   // there, with the stack and TLS block of `proxy`, its stand-in here.
   // `creator` has released its writes into it; traps it on failure.
-  void start(granule::Granule& creator, uint32_t host, uint32_t id, granule::Granule& proxy, uint32_t stackTop, uint32_t startRoutine,
-             uint32_t argument);
+  void start(granule::Granule& creator, uint32_t host, uint32_t id, granule::Granule& proxy,
+             uint32_t stackTop, uint32_t startRoutine, uint32_t argument);
   // The proxy's host thread: makes the thread's calls until it ends;
   // returns the start routine's result.
   uint32_t serve(uint32_t id, granule::Granule& proxy);
+  // The process ends while threads run on thread hosts (detached ones): the
+  // link's closing is then no error, and the services end quietly.
+  void abandon() { abandoned_.store(true); }
 
  private:
   struct Thread {
@@ -185,6 +191,7 @@ class RemotePthreads {
   std::condition_variable changed_;
   std::vector<Host> hosts_;
   std::map<uint32_t, Thread> threads_;  // by pthread id, while running remotely
+  std::atomic<bool> abandoned_{false};
 };
 
 }  // namespace synergy::omp
