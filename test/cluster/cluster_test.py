@@ -2385,12 +2385,13 @@ def main(cases=None, description=None):
     parser.add_argument("--redis-server", default="redis-server")
     parser.add_argument("--only", action="append", default=[],
                         help="mpi-corpus: run only this program of test/lit/mpi (file name, "
-                             "e.g. allreduce.c); omp-corpus: of test/omp (with or without .c); "
+                             "e.g. allreduce.c); omp-corpus, pthread-corpus: of test/omp (with or "
+                             "without .c); "
                              "repeatable")
     parser.add_argument("--repeat", type=int, default=1,
-                        help="omp-corpus: run each program this many times")
+                        help="omp-corpus, pthread-corpus: run each program this many times")
     parser.add_argument("--jobs", type=int, default=1,
-                        help="omp-corpus: run up to this many programs at once (at most 2: "
+                        help="omp-corpus, pthread-corpus: run up to this many programs at once (at most 2: "
                              "each host has two slots)")
     parser.add_argument("case", choices=sorted(cases))
     args = parser.parse_args()
