@@ -11,6 +11,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <deque>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -18,6 +20,7 @@
 
 #include "cluster/JobPart.h"
 #include "granule/Module.h"
+#include "granule/WasmModuleCheck.h"
 #include "omp/RemoteThreads.h"
 #include "transport/ClusterToken.h"
 #include "transport/FrameCodec.h"
@@ -87,6 +90,8 @@ class ThreadJobLink final : public omp::ThreadHostLink, public omp::MainHostLink
   uint32_t threadsPerHost() const override { return threadsPerHost_; }
   uint32_t threadHosts() const override { return uint32_t(part_.partRanks.size() - 1); }
   uint64_t maxPayloadBytes() const override { return transport::kMaxFramePayloadBytes; }
+  bool spreadsPthreads() const override { return spreadsPthreads_; }
+  void setSpreadsPthreads(bool spreads) { spreadsPthreads_ = spreads; }
 
   void sendRegion(uint32_t host, std::vector<std::vector<uint8_t>> copyUpdate,
                   std::vector<uint8_t> share) override {
@@ -95,6 +100,15 @@ class ThreadJobLink final : public omp::ThreadHostLink, public omp::MainHostLink
     for (std::vector<uint8_t>& payload : copyUpdate)
       peer->send(transport::FrameType::OmpCopyUpdate, std::move(payload));
     peer->send(transport::FrameType::OmpRegionShare, std::move(share));
+  }
+
+  void sendPthread(uint32_t host, std::vector<std::vector<uint8_t>> copyUpdate,
+                   std::vector<uint8_t> start) override {
+    std::shared_ptr<transport::Connection> peer = peerOf(host + 1);
+    if (!peer) return;  // gone: nextFromHost reports it
+    for (std::vector<uint8_t>& payload : copyUpdate)
+      peer->send(transport::FrameType::OmpCopyUpdate, std::move(payload));
+    peer->send(transport::FrameType::OmpPthreadStart, std::move(start));
   }
 
   bool nextFromHost(uint32_t host, std::vector<uint8_t>& payload, FromHost& kind,
@@ -131,9 +145,10 @@ class ThreadJobLink final : public omp::ThreadHostLink, public omp::MainHostLink
     arrived_.wait(lock, [&] { return !queue.payloads.empty() || queue.closed; });
     if (queue.payloads.empty()) return Message::Closed;
     transport::FrameType type = queue.payloads.front().first;
-    Message message = type == transport::FrameType::OmpCopyUpdate  ? Message::CopyUpdate
-                      : type == transport::FrameType::OmpSyncReply ? Message::SyncReply
-                                                                   : Message::RegionShare;
+    Message message = type == transport::FrameType::OmpCopyUpdate     ? Message::CopyUpdate
+                      : type == transport::FrameType::OmpSyncReply    ? Message::SyncReply
+                      : type == transport::FrameType::OmpPthreadStart ? Message::PthreadStart
+                                                                      : Message::RegionShare;
     payload = std::move(queue.payloads.front().second);
     queue.payloads.pop_front();
     return message;
@@ -199,7 +214,8 @@ class ThreadJobLink final : public omp::ThreadHostLink, public omp::MainHostLink
                    frame.type == transport::FrameType::OmpSyncRequest
              : frame.type == transport::FrameType::OmpCopyUpdate ||
                    frame.type == transport::FrameType::OmpRegionShare ||
-                   frame.type == transport::FrameType::OmpSyncReply);
+                   frame.type == transport::FrameType::OmpSyncReply ||
+                   frame.type == transport::FrameType::OmpPthreadStart);
     if (!expected) {
       reason = std::string("unexpected ") + transport::frameTypeName(frame.type) +
                " on a thread job's link";
@@ -221,6 +237,7 @@ class ThreadJobLink final : public omp::ThreadHostLink, public omp::MainHostLink
 
   JobPart part_;
   unsigned threadsPerHost_;
+  bool spreadsPthreads_ = false;
   std::mutex mutex_;
   std::condition_variable arrived_;
   std::map<const transport::Connection*, uint32_t> partOfConnection_;
@@ -295,6 +312,11 @@ int runThreadJobPart(const std::string& partFile, mpi::JobOptions job, unsigned 
   ThreadJobLink link(part, threadsPerHost);
   if (!link.join(error)) return fail(error);
   if (part.partIndex == 0) {
+    // A pthread on a thread host cannot start an OpenMP region, so a
+    // program that has them keeps its pthreads here.
+    std::ifstream wasm(job.program, std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(wasm)), std::istreambuf_iterator<char>());
+    link.setSpreadsPthreads(!granule::importsName(bytes, "env", "__kmpc_fork_call"));
     omp::setThreadHostLink(&link);
     int status = mpi::runJob(job);
     omp::setThreadHostLink(nullptr);
@@ -308,6 +330,10 @@ int runThreadJobPart(const std::string& partFile, mpi::JobOptions job, unsigned 
                    (unsigned long long)totals.regions, (unsigned long long)totals.firstCopyBytes,
                    (unsigned long long)totals.laterCopyBytes, (unsigned long long)totals.joinBytes,
                    (unsigned long long)totals.synchronisations);
+      if (totals.pthreads)
+        std::fprintf(stderr,
+                     "synergy-run: threads across hosts: %llu pthreads ran on thread hosts\n",
+                     (unsigned long long)totals.pthreads);
     }
     return status;
   }

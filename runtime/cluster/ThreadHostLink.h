@@ -7,7 +7,8 @@
 // connects to every other part and introduces itself with OmpThreadHello
 // (job id, the part it addresses). Then only these frames travel:
 //
-//   part 0 to a thread host: OmpCopyUpdate, OmpRegionShare, OmpSyncReply
+//   part 0 to a thread host: OmpCopyUpdate, OmpRegionShare, OmpSyncReply,
+//                            OmpPthreadStart
 //   a thread host to part 0: OmpJoinUpdate, OmpSyncRequest, at a reduction
 //                            OmpReductionList
 //

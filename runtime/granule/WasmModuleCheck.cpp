@@ -200,4 +200,31 @@ std::optional<std::string> checkWasmModule(std::string_view bytes) {
   return std::nullopt;
 }
 
+bool importsName(std::string_view bytes, std::string_view module, std::string_view field) {
+  if (checkWasmModule(bytes)) return false;
+  WasmBinaryReader reader(bytes.substr(8));
+  while (!reader.atEnd()) {
+    uint8_t id;
+    uint32_t size;
+    std::string_view body;
+    if (!reader.readByte(id) || !reader.readU32(size) || !reader.readBytes(size, body))
+      return false;
+    if (id != kImportSection) continue;
+    WasmBinaryReader imports(body);
+    uint32_t count;
+    if (!imports.readU32(count)) return false;
+    for (uint32_t i = 0; i < count; ++i) {
+      std::string_view importModule, importField;
+      uint8_t kind;
+      wasmformat::Limits limits;
+      if (!imports.readName(importModule) || !imports.readName(importField) ||
+          !imports.readByte(kind) || !imports.readImportDescriptor(kind, limits))
+        return false;
+      if (importModule == module && importField == field) return true;
+    }
+    return false;
+  }
+  return false;
+}
+
 }  // namespace synergy::granule

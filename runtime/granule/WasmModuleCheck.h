@@ -35,4 +35,8 @@ std::optional<std::string> checkWasmModule(std::string_view bytes);
 // preprocessor delimiters.
 bool isSafeInterfaceName(std::string_view name);
 
+// Whether the module `bytes` (already accepted by checkWasmModule) imports
+// `module`.`field`; false for a malformed module.
+bool importsName(std::string_view bytes, std::string_view module, std::string_view field);
+
 }  // namespace synergy::granule

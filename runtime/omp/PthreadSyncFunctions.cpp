@@ -14,6 +14,7 @@
 #include <string>
 
 #include "omp/Pthreads.h"
+#include "omp/RemotePthreads.h"
 
 using synergy::granule::Granule;
 using namespace synergy::omp;
@@ -97,47 +98,87 @@ uint32_t Z_envZ_pthread_rwlockattr_getpshared(void* host, uint32_t attr, uint32_
   return getShared(host, attr, sharedOut);
 }
 
-uint32_t Z_envZ_pthread_rwlock_init(void* host, uint32_t rwlock, uint32_t) {
+uint32_t Z_envZ_pthread_rwlock_init(void* host, uint32_t rwlock, uint32_t attr) {
+  uint32_t forwarded = 0;
+  if (forwardedToMainHost(Granule::fromHost(host), PthreadFunction::RwlockInit, forwarded,
+                          rwlock, attr))
+    return forwarded;
   Granule& granule = Granule::fromHost(host);
   granule.guestPtr<uint32_t>(rwlock);
   return pthreads(granule).rwlocks().forget(rwlock) ? 0 : kEBusy;
 }
 
 uint32_t Z_envZ_pthread_rwlock_destroy(void* host, uint32_t rwlock) {
+  uint32_t forwarded = 0;
+  if (forwardedToMainHost(Granule::fromHost(host), PthreadFunction::RwlockDestroy, forwarded,
+                          rwlock))
+    return forwarded;
   return pthreads(Granule::fromHost(host)).rwlocks().forget(rwlock) ? 0 : kEBusy;
 }
 
 uint32_t Z_envZ_pthread_rwlock_rdlock(void* host, uint32_t rwlock) {
+  uint32_t forwarded = 0;
+  if (forwardedToMainHost(Granule::fromHost(host), PthreadFunction::RwlockRdlock, forwarded,
+                          rwlock))
+    return forwarded;
   return lockReaderWriter(host, rwlock, Mode::Read, true, 0);
 }
 
 uint32_t Z_envZ_pthread_rwlock_tryrdlock(void* host, uint32_t rwlock) {
+  uint32_t forwarded = 0;
+  if (forwardedToMainHost(Granule::fromHost(host), PthreadFunction::RwlockTryrdlock, forwarded,
+                          rwlock))
+    return forwarded;
   return lockReaderWriter(host, rwlock, Mode::Read, false, 0);
 }
 
 uint32_t Z_envZ_pthread_rwlock_timedrdlock(void* host, uint32_t rwlock, uint32_t abstime) {
+  uint32_t forwarded = 0;
+  if (forwardedToMainHost(Granule::fromHost(host), PthreadFunction::RwlockTimedrdlock, forwarded,
+                          rwlock, abstime))
+    return forwarded;
   return lockReaderWriter(host, rwlock, Mode::Read, true, abstime);
 }
 
 uint32_t Z_envZ_pthread_rwlock_wrlock(void* host, uint32_t rwlock) {
+  uint32_t forwarded = 0;
+  if (forwardedToMainHost(Granule::fromHost(host), PthreadFunction::RwlockWrlock, forwarded,
+                          rwlock))
+    return forwarded;
   return lockReaderWriter(host, rwlock, Mode::Write, true, 0);
 }
 
 uint32_t Z_envZ_pthread_rwlock_trywrlock(void* host, uint32_t rwlock) {
+  uint32_t forwarded = 0;
+  if (forwardedToMainHost(Granule::fromHost(host), PthreadFunction::RwlockTrywrlock, forwarded,
+                          rwlock))
+    return forwarded;
   return lockReaderWriter(host, rwlock, Mode::Write, false, 0);
 }
 
 uint32_t Z_envZ_pthread_rwlock_timedwrlock(void* host, uint32_t rwlock, uint32_t abstime) {
+  uint32_t forwarded = 0;
+  if (forwardedToMainHost(Granule::fromHost(host), PthreadFunction::RwlockTimedwrlock, forwarded,
+                          rwlock, abstime))
+    return forwarded;
   return lockReaderWriter(host, rwlock, Mode::Write, true, abstime);
 }
 
 uint32_t Z_envZ_pthread_rwlock_unlock(void* host, uint32_t rwlock) {
+  uint32_t forwarded = 0;
+  if (forwardedToMainHost(Granule::fromHost(host), PthreadFunction::RwlockUnlock, forwarded,
+                          rwlock))
+    return forwarded;
   Granule& granule = Granule::fromHost(host);
   releaseMemory(granule);
   return pthreads(granule).rwlocks().unlock(rwlock, threadIdOf(granule)) ? 0 : kEPermission;
 }
 
 uint32_t Z_envZ_pthread_spin_init(void* host, uint32_t spinlock, uint32_t shared) {
+  uint32_t forwarded = 0;
+  if (forwardedToMainHost(Granule::fromHost(host), PthreadFunction::SpinInit, forwarded,
+                          spinlock, shared))
+    return forwarded;
   Granule& granule = Granule::fromHost(host);
   if (shared > PTHREAD_PROCESS_SHARED) return kEInvalid;
   *granule.guestPtr<uint32_t>(spinlock) = 0;
@@ -146,6 +187,10 @@ uint32_t Z_envZ_pthread_spin_init(void* host, uint32_t spinlock, uint32_t shared
 }
 
 uint32_t Z_envZ_pthread_spin_destroy(void* host, uint32_t spinlock) {
+  uint32_t forwarded = 0;
+  if (forwardedToMainHost(Granule::fromHost(host), PthreadFunction::SpinDestroy, forwarded,
+                          spinlock))
+    return forwarded;
   Granule& granule = Granule::fromHost(host);
   granule.guestPtr<uint32_t>(spinlock);
   pthreads(granule).locks().forget(spinlock);
@@ -153,6 +198,9 @@ uint32_t Z_envZ_pthread_spin_destroy(void* host, uint32_t spinlock) {
 }
 
 uint32_t Z_envZ_pthread_spin_lock(void* host, uint32_t spinlock) {
+  uint32_t forwarded = 0;
+  if (forwardedToMainHost(Granule::fromHost(host), PthreadFunction::SpinLock, forwarded, spinlock))
+    return forwarded;
   Granule& granule = Granule::fromHost(host);
   granule.guestPtr<uint32_t>(spinlock);
   pthreads(granule).locks().lock(spinlock, threadIdOf(granule), false);
@@ -161,6 +209,10 @@ uint32_t Z_envZ_pthread_spin_lock(void* host, uint32_t spinlock) {
 }
 
 uint32_t Z_envZ_pthread_spin_trylock(void* host, uint32_t spinlock) {
+  uint32_t forwarded = 0;
+  if (forwardedToMainHost(Granule::fromHost(host), PthreadFunction::SpinTrylock, forwarded,
+                          spinlock))
+    return forwarded;
   Granule& granule = Granule::fromHost(host);
   granule.guestPtr<uint32_t>(spinlock);
   if (!pthreads(granule).locks().tryLock(spinlock, threadIdOf(granule), false)) return kEBusy;
@@ -169,6 +221,10 @@ uint32_t Z_envZ_pthread_spin_trylock(void* host, uint32_t spinlock) {
 }
 
 uint32_t Z_envZ_pthread_spin_unlock(void* host, uint32_t spinlock) {
+  uint32_t forwarded = 0;
+  if (forwardedToMainHost(Granule::fromHost(host), PthreadFunction::SpinUnlock, forwarded,
+                          spinlock))
+    return forwarded;
   Granule& granule = Granule::fromHost(host);
   KeyedLocks& locks = pthreads(granule).locks();
   int self = threadIdOf(granule);
@@ -194,6 +250,9 @@ uint32_t Z_envZ_pthread_barrierattr_getpshared(void* host, uint32_t attr, uint32
 
 uint32_t Z_envZ_pthread_setname_np(void* host, uint32_t thread, uint32_t nameAddress) {
   Granule& granule = Granule::fromHost(host);
+  uint32_t forwarded = 0;
+  if (forwardedToMainHost(granule, PthreadFunction::SetnameNp, forwarded, thread, nameAddress))
+    return forwarded;
   // Reads at most kThreadNameBytes: a longer name is refused as on Linux.
   uint32_t available = uint32_t(std::min<uint64_t>(
       kThreadNameBytes, granule.memorySize() - std::min<uint64_t>(nameAddress,
@@ -208,6 +267,10 @@ uint32_t Z_envZ_pthread_setname_np(void* host, uint32_t thread, uint32_t nameAdd
 uint32_t Z_envZ_pthread_getname_np(void* host, uint32_t thread, uint32_t buffer,
                                    uint32_t bufferBytes) {
   Granule& granule = Granule::fromHost(host);
+  uint32_t forwarded = 0;
+  if (forwardedToMainHost(granule, PthreadFunction::GetnameNp, forwarded, thread, buffer,
+                          bufferBytes))
+    return forwarded;
   std::string name;
   int status = pthreads(granule).getName(thread, name);
   if (status) return uint32_t(status);

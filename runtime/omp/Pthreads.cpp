@@ -5,6 +5,9 @@
 #include <cstring>
 
 #include "omp/DsmHub.h"
+#include "omp/RemotePthreads.h"
+#include "omp/RemoteThreads.h"
+#include "omp/Team.h"
 
 using synergy::granule::Granule;
 
@@ -51,9 +54,17 @@ PthreadRecord::~PthreadRecord() = default;
 PthreadRuntime::PthreadRuntime(ThreadGroup& group) : group_(group), keys_(kMaxKeys) {}
 
 PthreadRuntime::~PthreadRuntime() {
-  // Threads still running at process exit are ended with it.
-  for (auto& [id, record] : threads_)
+  // Threads still running at process exit are ended with it, and so are
+  // the services of those on thread hosts.
+  bool remoteRunning = false;
+  for (auto& [id, record] : threads_) {
+    remoteRunning = remoteRunning || (!record->finished && record->remoteHost >= 0);
     if (!record->finished || record->detached) (void)record.release();
+  }
+  if (remoteRunning) {
+    remote_->abandon();
+    (void)remote_.release();
+  }
 }
 
 uint32_t PthreadRuntime::create(Granule& creator, uint32_t startRoutine, uint32_t argument,
@@ -66,24 +77,42 @@ uint32_t PthreadRuntime::create(Granule& creator, uint32_t startRoutine, uint32_
       group_.spawn(creator, stackBytes ? std::max(stackBytes, kMinimumStackBytes)
                                        : kDefaultStackBytes);
   creator.extension<ThreadMember>().adopt(*record->thread.granule, group_.nextThreadId());
-  if (group_.dsm()) {
+  // In a job with thread hosts every pthread is on a replica of the hub, so
+  // that any of them can run on another host's copy (omp/RemotePthreads.h).
+  ThreadHostLink* link = threadHostLink();
+  if (link && !link->spreadsPthreads()) link = nullptr;
+  MainCopy* main = nullptr;
+  if (group_.dsm() || link) {
     DsmHub& hub = group_.dsmHub(creator);
+    main = &hub.mainCopy();
     // The new thread's stack and TLS block are among the creator's writes.
     releaseMemory(creator);
-    record->replica = std::move(hub.mainCopy().createReplicas(creator, 1).front());
+    record->replica = std::move(main->createReplicas(creator, 1).front());
     record->replica->bind(*record->thread.granule);
   }
   uint32_t id;
+  uint32_t localThreads = 0;
   {
     std::lock_guard guard(lock_);
     id = nextId_++;
+    if (link && !remote_) {
+      RemoteTeams* teams = group_.openmp().remoteTeams();
+      if (!teams) creator.trap("a job with thread hosts without their OpenMP link");
+      remote_ = std::make_unique<RemotePthreads>(*link, *teams, *main);
+    }
+    for (auto& [other, running] : threads_)
+      if (!running->finished && running->remoteHost < 0) ++localThreads;
   }
+  if (remote_) record->remoteHost = remote_->place(localThreads);
   record->thread.granule->extension<PthreadSelf>().id = id;
   PthreadRecord* raw = record.get();
   {
     std::lock_guard guard(lock_);
     threads_[id] = std::move(record);
   }
+  if (raw->remoteHost >= 0)
+    remote_->start(creator, uint32_t(raw->remoteHost), id, *raw->thread.granule,
+                   raw->thread.stackTop, startRoutine, argument);
   if (!startHostThread(raw->host, [this, raw, id] { run(*raw, id); })) {
     std::lock_guard guard(lock_);
     threads_.erase(id);
@@ -94,7 +123,20 @@ uint32_t PthreadRuntime::create(Granule& creator, uint32_t startRoutine, uint32_
   return id;
 }
 
-void PthreadRuntime::run(PthreadRecord& record, uint32_t) {
+void PthreadRuntime::run(PthreadRecord& record, uint32_t id) {
+  Granule& granule = *record.thread.granule;
+  uint32_t result = 0;
+  if (record.remoteHost >= 0)
+    result = remote_->serve(id, granule);
+  else
+    result = runHere(record);
+  std::lock_guard guard(lock_);
+  record.result = result;
+  record.finished = true;
+  finished_.notify_all();
+}
+
+uint32_t PthreadRuntime::runHere(PthreadRecord& record) {
   Granule& granule = *record.thread.granule;
   PthreadSelf& self = granule.extension<PthreadSelf>();
   uint32_t result = 0;
@@ -120,10 +162,7 @@ void PthreadRuntime::run(PthreadRecord& record, uint32_t) {
     if (!called) break;
   }
   releaseMemory(granule);
-  std::lock_guard guard(lock_);
-  record.result = result;
-  record.finished = true;
-  finished_.notify_all();
+  return result;
 }
 
 int PthreadRuntime::join(Granule& joiner, uint32_t id, uint32_t& result) {
@@ -251,6 +290,35 @@ std::mutex gBarriersLock;
 std::condition_variable gBarrierDone;
 std::map<uint32_t, BarrierState> gBarriers;
 
+// pthread_once's two halves, which a thread host's pthread has its proxy make:
+// waits while another thread runs the routine; 1 when the caller must run it.
+// Under --dsm the state word is read after an acquire and published with a
+// release, both under the once lock, so every thread sees one history.
+enum : int32_t { kOnceNotRun = 0, kOnceRunning = 1, kOnceDone = 2 };
+
+uint32_t enterOnce(Granule& granule, uint32_t once) {
+  PthreadRuntime& runtime = pthreads(granule);
+  int32_t* state = granule.guestPtr<int32_t>(once);
+  std::unique_lock guard(runtime.onceLock());
+  runtime.onceDone().wait(guard, [&] {
+    acquireMemory(granule);
+    return *state != kOnceRunning;
+  });
+  if (*state == kOnceDone) return 0;
+  *state = kOnceRunning;
+  releaseMemory(granule);
+  return 1;
+}
+
+void leaveOnce(Granule& granule, uint32_t once) {
+  PthreadRuntime& runtime = pthreads(granule);
+  int32_t* state = granule.guestPtr<int32_t>(once);
+  std::lock_guard guard(runtime.onceLock());
+  *state = kOnceDone;
+  releaseMemory(granule);
+  runtime.onceDone().notify_all();
+}
+
 }  // namespace
 
 extern "C" {
@@ -258,6 +326,7 @@ extern "C" {
 uint32_t Z_envZ_pthread_create(void* host, uint32_t threadOut, uint32_t attr, uint32_t start,
                                uint32_t argument) {
   Granule& granule = Granule::fromHost(host);
+  refuseOnThreadHost(granule, "pthread_create");
   uint32_t* out = granule.guestPtr<uint32_t>(threadOut);
   uint32_t stackBytes = 0;
   bool detached = false;
@@ -275,6 +344,7 @@ uint32_t Z_envZ_pthread_create(void* host, uint32_t threadOut, uint32_t attr, ui
 
 uint32_t Z_envZ_pthread_join(void* host, uint32_t thread, uint32_t resultOut) {
   Granule& granule = Granule::fromHost(host);
+  refuseOnThreadHost(granule, "pthread_join");
   uint32_t result = 0;
   int status = pthreads(granule).join(granule, thread, result);
   if (status == 0 && resultOut) *granule.guestPtr<uint32_t>(resultOut) = result;
@@ -282,6 +352,7 @@ uint32_t Z_envZ_pthread_join(void* host, uint32_t thread, uint32_t resultOut) {
 }
 
 uint32_t Z_envZ_pthread_detach(void* host, uint32_t thread) {
+  refuseOnThreadHost(Granule::fromHost(host), "pthread_detach");
   return uint32_t(pthreads(Granule::fromHost(host)).detach(thread));
 }
 
@@ -353,6 +424,10 @@ uint32_t Z_envZ_pthread_mutexattr_gettype(void* host, uint32_t attr, uint32_t ty
 }
 
 uint32_t Z_envZ_pthread_mutex_init(void* host, uint32_t mutex, uint32_t attr) {
+  uint32_t forwarded = 0;
+  if (forwardedToMainHost(Granule::fromHost(host), PthreadFunction::MutexInit, forwarded,
+                          mutex, attr))
+    return forwarded;
   Granule& granule = Granule::fromHost(host);
   uint32_t type = attr ? *granule.guestPtr<uint32_t>(attr) & 3 : 0;
   granule.guestPtr<uint32_t>(mutex, kMutexTypeWord + 1)[kMutexTypeWord] = type;
@@ -361,11 +436,17 @@ uint32_t Z_envZ_pthread_mutex_init(void* host, uint32_t mutex, uint32_t attr) {
 }
 
 uint32_t Z_envZ_pthread_mutex_destroy(void* host, uint32_t mutex) {
+  uint32_t forwarded = 0;
+  if (forwardedToMainHost(Granule::fromHost(host), PthreadFunction::MutexDestroy, forwarded, mutex))
+    return forwarded;
   pthreads(Granule::fromHost(host)).locks().forget(mutex);
   return 0;
 }
 
 uint32_t Z_envZ_pthread_mutex_lock(void* host, uint32_t mutex) {
+  uint32_t forwarded = 0;
+  if (forwardedToMainHost(Granule::fromHost(host), PthreadFunction::MutexLock, forwarded, mutex))
+    return forwarded;
   Granule& granule = Granule::fromHost(host);
   uint32_t type = mutexType(granule, mutex);
   KeyedLocks& locks = pthreads(granule).locks();
@@ -377,6 +458,9 @@ uint32_t Z_envZ_pthread_mutex_lock(void* host, uint32_t mutex) {
 }
 
 uint32_t Z_envZ_pthread_mutex_trylock(void* host, uint32_t mutex) {
+  uint32_t forwarded = 0;
+  if (forwardedToMainHost(Granule::fromHost(host), PthreadFunction::MutexTrylock, forwarded, mutex))
+    return forwarded;
   Granule& granule = Granule::fromHost(host);
   uint32_t type = mutexType(granule, mutex);
   if (!pthreads(granule).locks().tryLock(mutex, threadIdOf(granule), type == kMutexRecursive))
@@ -386,6 +470,9 @@ uint32_t Z_envZ_pthread_mutex_trylock(void* host, uint32_t mutex) {
 }
 
 uint32_t Z_envZ_pthread_mutex_unlock(void* host, uint32_t mutex) {
+  uint32_t forwarded = 0;
+  if (forwardedToMainHost(Granule::fromHost(host), PthreadFunction::MutexUnlock, forwarded, mutex))
+    return forwarded;
   Granule& granule = Granule::fromHost(host);
   KeyedLocks& locks = pthreads(granule).locks();
   int self = threadIdOf(granule);
@@ -404,17 +491,28 @@ uint32_t Z_envZ_pthread_condattr_init(void* host, uint32_t attr) {
 
 uint32_t Z_envZ_pthread_condattr_destroy(void*, uint32_t) { return 0; }
 
-uint32_t Z_envZ_pthread_cond_init(void* host, uint32_t cond, uint32_t) {
+uint32_t Z_envZ_pthread_cond_init(void* host, uint32_t cond, uint32_t attr) {
+  uint32_t forwarded = 0;
+  if (forwardedToMainHost(Granule::fromHost(host), PthreadFunction::CondInit, forwarded,
+                          cond, attr))
+    return forwarded;
   pthreads(Granule::fromHost(host)).locks().forget(cond);
   return 0;
 }
 
 uint32_t Z_envZ_pthread_cond_destroy(void* host, uint32_t cond) {
+  uint32_t forwarded = 0;
+  if (forwardedToMainHost(Granule::fromHost(host), PthreadFunction::CondDestroy, forwarded, cond))
+    return forwarded;
   pthreads(Granule::fromHost(host)).locks().forget(cond);
   return 0;
 }
 
 uint32_t Z_envZ_pthread_cond_wait(void* host, uint32_t cond, uint32_t mutex) {
+  uint32_t forwarded = 0;
+  if (forwardedToMainHost(Granule::fromHost(host), PthreadFunction::CondWait, forwarded,
+                          cond, mutex))
+    return forwarded;
   Granule& granule = Granule::fromHost(host);
   KeyedLocks& locks = pthreads(granule).locks();
   int self = threadIdOf(granule);
@@ -427,6 +525,10 @@ uint32_t Z_envZ_pthread_cond_wait(void* host, uint32_t cond, uint32_t mutex) {
 
 uint32_t Z_envZ_pthread_cond_timedwait(void* host, uint32_t cond, uint32_t mutex,
                                        uint32_t abstime) {
+  uint32_t forwarded = 0;
+  if (forwardedToMainHost(Granule::fromHost(host), PthreadFunction::CondTimedwait, forwarded,
+                          cond, mutex, abstime))
+    return forwarded;
   Granule& granule = Granule::fromHost(host);
   KeyedLocks& locks = pthreads(granule).locks();
   int self = threadIdOf(granule);
@@ -440,6 +542,9 @@ uint32_t Z_envZ_pthread_cond_timedwait(void* host, uint32_t cond, uint32_t mutex
 }
 
 uint32_t Z_envZ_pthread_cond_signal(void* host, uint32_t cond) {
+  uint32_t forwarded = 0;
+  if (forwardedToMainHost(Granule::fromHost(host), PthreadFunction::CondSignal, forwarded, cond))
+    return forwarded;
   Granule& granule = Granule::fromHost(host);
   releaseMemory(granule);
   pthreads(granule).locks().notify(cond, false);
@@ -447,13 +552,21 @@ uint32_t Z_envZ_pthread_cond_signal(void* host, uint32_t cond) {
 }
 
 uint32_t Z_envZ_pthread_cond_broadcast(void* host, uint32_t cond) {
+  uint32_t forwarded = 0;
+  if (forwardedToMainHost(Granule::fromHost(host), PthreadFunction::CondBroadcast, forwarded, cond))
+    return forwarded;
   Granule& granule = Granule::fromHost(host);
   releaseMemory(granule);
   pthreads(granule).locks().notify(cond, true);
   return 0;
 }
 
-uint32_t Z_envZ_pthread_barrier_init(void* host, uint32_t barrier, uint32_t, uint32_t count) {
+uint32_t Z_envZ_pthread_barrier_init(void* host, uint32_t barrier, uint32_t attr,
+                                     uint32_t count) {
+  uint32_t forwarded = 0;
+  if (forwardedToMainHost(Granule::fromHost(host), PthreadFunction::BarrierInit, forwarded,
+                          barrier, attr, count))
+    return forwarded;
   Granule::fromHost(host).guestPtr<uint32_t>(barrier);
   if (count == 0) return kEInvalid;
   std::lock_guard guard(gBarriersLock);
@@ -461,13 +574,21 @@ uint32_t Z_envZ_pthread_barrier_init(void* host, uint32_t barrier, uint32_t, uin
   return 0;
 }
 
-uint32_t Z_envZ_pthread_barrier_destroy(void*, uint32_t barrier) {
+uint32_t Z_envZ_pthread_barrier_destroy(void* host, uint32_t barrier) {
+  uint32_t forwarded = 0;
+  if (forwardedToMainHost(Granule::fromHost(host), PthreadFunction::BarrierDestroy, forwarded,
+                          barrier))
+    return forwarded;
   std::lock_guard guard(gBarriersLock);
   gBarriers.erase(barrier);
   return 0;
 }
 
 uint32_t Z_envZ_pthread_barrier_wait(void* host, uint32_t barrier) {
+  uint32_t forwarded = 0;
+  if (forwardedToMainHost(Granule::fromHost(host), PthreadFunction::BarrierWait, forwarded,
+                          barrier))
+    return forwarded;
   Granule& granule = Granule::fromHost(host);
   releaseMemory(granule);
   uint32_t status = 0;
@@ -492,30 +613,20 @@ uint32_t Z_envZ_pthread_barrier_wait(void* host, uint32_t barrier) {
 
 uint32_t Z_envZ_pthread_once(void* host, uint32_t once, uint32_t init) {
   Granule& granule = Granule::fromHost(host);
-  PthreadRuntime& runtime = pthreads(granule);
-  int32_t* state = granule.guestPtr<int32_t>(once);
-  enum : int32_t { kNotRun = 0, kRunning = 1, kDone = 2 };
-  // Under --dsm the state word is read after an acquire and published with
-  // a release, both under the once lock, so every thread sees one history.
-  std::unique_lock guard(runtime.onceLock());
-  runtime.onceDone().wait(guard, [&] {
-    acquireMemory(granule);
-    return *state != kRunning;
-  });
-  if (*state == kDone) return 0;
-  *state = kRunning;
-  releaseMemory(granule);
-  guard.unlock();
+  uint32_t runs = 0;
+  if (!forwardedToMainHost(granule, PthreadFunction::OnceEnter, runs, once))
+    runs = enterOnce(granule, once);
+  if (!runs) return 0;
   callTableFunction(granule, init, {});
-  guard.lock();
-  *state = kDone;
-  releaseMemory(granule);
-  runtime.onceDone().notify_all();
+  uint32_t ignored = 0;
+  if (!forwardedToMainHost(granule, PthreadFunction::OnceLeave, ignored, once))
+    leaveOnce(granule, once);
   return 0;
 }
 
 uint32_t Z_envZ_pthread_key_create(void* host, uint32_t keyOut, uint32_t destructor) {
   Granule& granule = Granule::fromHost(host);
+  refuseOnThreadHost(granule, "pthread_key_create");
   uint32_t* out = granule.guestPtr<uint32_t>(keyOut);
   uint32_t key = 0;
   int status = pthreads(granule).createKey(destructor, key);
@@ -524,6 +635,7 @@ uint32_t Z_envZ_pthread_key_create(void* host, uint32_t keyOut, uint32_t destruc
 }
 
 uint32_t Z_envZ_pthread_key_delete(void* host, uint32_t key) {
+  refuseOnThreadHost(Granule::fromHost(host), "pthread_key_delete");
   return uint32_t(pthreads(Granule::fromHost(host)).deleteKey(key));
 }
 
@@ -536,9 +648,108 @@ uint32_t Z_envZ_pthread_getspecific(void* host, uint32_t key) {
 
 uint32_t Z_envZ_pthread_setspecific(void* host, uint32_t key, uint32_t value) {
   Granule& granule = Granule::fromHost(host);
+  refuseOnThreadHost(granule, "pthread_setspecific");
   if (!pthreads(granule).keyExists(key)) return kEInvalid;
   granule.extension<PthreadSelf>().specific[key] = value;
   return 0;
 }
 
 }  // extern "C"
+
+// Defined in PthreadSyncFunctions.cpp.
+extern "C" {
+uint32_t Z_envZ_pthread_rwlock_init(void* host, uint32_t rwlock, uint32_t attr);
+uint32_t Z_envZ_pthread_rwlock_destroy(void* host, uint32_t rwlock);
+uint32_t Z_envZ_pthread_rwlock_rdlock(void* host, uint32_t rwlock);
+uint32_t Z_envZ_pthread_rwlock_tryrdlock(void* host, uint32_t rwlock);
+uint32_t Z_envZ_pthread_rwlock_timedrdlock(void* host, uint32_t rwlock, uint32_t abstime);
+uint32_t Z_envZ_pthread_rwlock_wrlock(void* host, uint32_t rwlock);
+uint32_t Z_envZ_pthread_rwlock_trywrlock(void* host, uint32_t rwlock);
+uint32_t Z_envZ_pthread_rwlock_timedwrlock(void* host, uint32_t rwlock, uint32_t abstime);
+uint32_t Z_envZ_pthread_rwlock_unlock(void* host, uint32_t rwlock);
+uint32_t Z_envZ_pthread_spin_init(void* host, uint32_t spinlock, uint32_t shared);
+uint32_t Z_envZ_pthread_spin_destroy(void* host, uint32_t spinlock);
+uint32_t Z_envZ_pthread_spin_lock(void* host, uint32_t spinlock);
+uint32_t Z_envZ_pthread_spin_trylock(void* host, uint32_t spinlock);
+uint32_t Z_envZ_pthread_spin_unlock(void* host, uint32_t spinlock);
+uint32_t Z_envZ_pthread_setname_np(void* host, uint32_t thread, uint32_t nameAddress);
+uint32_t Z_envZ_pthread_getname_np(void* host, uint32_t thread, uint32_t buffer,
+                                   uint32_t bufferBytes);
+}
+
+namespace synergy::omp {
+
+uint32_t runPthreadFunction(Granule& proxy, PthreadFunction function, uint32_t a, uint32_t b,
+                            uint32_t c) {
+  void* host = &proxy;
+  switch (function) {
+    case PthreadFunction::MutexInit:
+      return Z_envZ_pthread_mutex_init(host, a, b);
+    case PthreadFunction::MutexDestroy:
+      return Z_envZ_pthread_mutex_destroy(host, a);
+    case PthreadFunction::MutexLock:
+      return Z_envZ_pthread_mutex_lock(host, a);
+    case PthreadFunction::MutexTrylock:
+      return Z_envZ_pthread_mutex_trylock(host, a);
+    case PthreadFunction::MutexUnlock:
+      return Z_envZ_pthread_mutex_unlock(host, a);
+    case PthreadFunction::CondInit:
+      return Z_envZ_pthread_cond_init(host, a, b);
+    case PthreadFunction::CondDestroy:
+      return Z_envZ_pthread_cond_destroy(host, a);
+    case PthreadFunction::CondWait:
+      return Z_envZ_pthread_cond_wait(host, a, b);
+    case PthreadFunction::CondTimedwait:
+      return Z_envZ_pthread_cond_timedwait(host, a, b, c);
+    case PthreadFunction::CondSignal:
+      return Z_envZ_pthread_cond_signal(host, a);
+    case PthreadFunction::CondBroadcast:
+      return Z_envZ_pthread_cond_broadcast(host, a);
+    case PthreadFunction::BarrierInit:
+      return Z_envZ_pthread_barrier_init(host, a, b, c);
+    case PthreadFunction::BarrierDestroy:
+      return Z_envZ_pthread_barrier_destroy(host, a);
+    case PthreadFunction::BarrierWait:
+      return Z_envZ_pthread_barrier_wait(host, a);
+    case PthreadFunction::RwlockInit:
+      return Z_envZ_pthread_rwlock_init(host, a, b);
+    case PthreadFunction::RwlockDestroy:
+      return Z_envZ_pthread_rwlock_destroy(host, a);
+    case PthreadFunction::RwlockRdlock:
+      return Z_envZ_pthread_rwlock_rdlock(host, a);
+    case PthreadFunction::RwlockTryrdlock:
+      return Z_envZ_pthread_rwlock_tryrdlock(host, a);
+    case PthreadFunction::RwlockTimedrdlock:
+      return Z_envZ_pthread_rwlock_timedrdlock(host, a, b);
+    case PthreadFunction::RwlockWrlock:
+      return Z_envZ_pthread_rwlock_wrlock(host, a);
+    case PthreadFunction::RwlockTrywrlock:
+      return Z_envZ_pthread_rwlock_trywrlock(host, a);
+    case PthreadFunction::RwlockTimedwrlock:
+      return Z_envZ_pthread_rwlock_timedwrlock(host, a, b);
+    case PthreadFunction::RwlockUnlock:
+      return Z_envZ_pthread_rwlock_unlock(host, a);
+    case PthreadFunction::SpinInit:
+      return Z_envZ_pthread_spin_init(host, a, b);
+    case PthreadFunction::SpinDestroy:
+      return Z_envZ_pthread_spin_destroy(host, a);
+    case PthreadFunction::SpinLock:
+      return Z_envZ_pthread_spin_lock(host, a);
+    case PthreadFunction::SpinTrylock:
+      return Z_envZ_pthread_spin_trylock(host, a);
+    case PthreadFunction::SpinUnlock:
+      return Z_envZ_pthread_spin_unlock(host, a);
+    case PthreadFunction::OnceEnter:
+      return enterOnce(proxy, a);
+    case PthreadFunction::OnceLeave:
+      leaveOnce(proxy, a);
+      return 0;
+    case PthreadFunction::SetnameNp:
+      return Z_envZ_pthread_setname_np(host, a, b);
+    case PthreadFunction::GetnameNp:
+      return Z_envZ_pthread_getname_np(host, a, b, c);
+  }
+  proxy.trap("an unknown pthread call " + std::to_string(uint32_t(function)));
+}
+
+}  // namespace synergy::omp

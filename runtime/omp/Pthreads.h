@@ -38,6 +38,8 @@
 namespace synergy::omp {
 
 class GranuleReplica;
+class RemotePthreads;
+class ThreadHostSync;
 
 struct PthreadRecord {
   PthreadRecord();
@@ -52,6 +54,7 @@ struct PthreadRecord {
   bool detached = false;
   bool finished = false;
   bool joining = false;
+  int remoteHost = -1;  // the thread host it runs on (omp/RemotePthreads.h)
   std::string name;  // pthread_setname_np
 };
 
@@ -93,6 +96,9 @@ class PthreadRuntime {
 
  private:
   void run(PthreadRecord& record, uint32_t id);
+  // A thread on this host: its start routine and key destructors; returns
+  // its result.
+  uint32_t runHere(PthreadRecord& record);
 
   ThreadGroup& group_;
   KeyedLocks locks_;
@@ -105,6 +111,8 @@ class PthreadRuntime {
   std::string mainName_;
   std::mutex onceLock_;
   std::condition_variable onceDone_;
+  // Made by the first pthread_create of a job with thread hosts.
+  std::unique_ptr<RemotePthreads> remote_;
 };
 
 // Per granule: its pthread id, thread-specific values, and pthread_exit.
@@ -115,6 +123,8 @@ class PthreadSelf : public granule::HostExtension {
   std::map<uint32_t, uint32_t> specific;  // key -> value
   bool exited = false;                    // left through pthread_exit
   uint32_t exitResult = 0;
+  // Set on a thread host for a pthread running there (omp/RemotePthreads.h).
+  ThreadHostSync* threadHost = nullptr;
 };
 
 // The process's pthread runtime, and the lock-owner id of `granule`'s thread.

@@ -11,6 +11,7 @@
 
 #include "omp/DsmTeam.h"
 #include "omp/HostSyncService.h"
+#include "omp/RemotePthreads.h"
 #include "omp/Team.h"
 #include "omp/ThreadGroup.h"
 #include "omp/ThreadHostSync.h"
@@ -26,17 +27,18 @@ constexpr uint32_t kRemoteStackBytes = 1u << 20;
 std::atomic<ThreadHostLink*> processLink{nullptr};
 
 std::atomic<uint64_t> regionsSpread{0}, firstCopyBytes{0}, laterCopyBytes{0}, joinBytes{0},
-    synchronisations{0};
+    synchronisations{0}, pthreadsSpread{0};
 
 }  // namespace
 
 RemoteTeamStatistics remoteTeamStatistics() {
   return RemoteTeamStatistics{regionsSpread.load(), firstCopyBytes.load(), laterCopyBytes.load(),
-                              joinBytes.load(), synchronisations.load()};
+                              joinBytes.load(), synchronisations.load(), pthreadsSpread.load()};
 }
 void noteLaterCopyBytes(uint64_t bytes) { laterCopyBytes += bytes; }
 void noteJoinBytes(uint64_t bytes) { joinBytes += bytes; }
 void noteSynchronisation() { ++synchronisations; }
+void notePthreadSpread() { ++pthreadsSpread; }
 
 void setThreadHostLink(ThreadHostLink* link) { processLink.store(link, std::memory_order_release); }
 ThreadHostLink* threadHostLink() { return processLink.load(std::memory_order_acquire); }
@@ -94,6 +96,16 @@ void RemoteTeams::startRegion(Granule& encountering, const Team& team,
     link_.sendRegion(host, std::move(update), encodeRegionShare(share));
   }
   ++regionsSpread;
+}
+
+HostCopy& RemoteTeams::hostCopy(Granule& requester, uint32_t host) {
+  while (copies_.size() <= host) {
+    std::string error;
+    copies_.push_back(std::make_unique<HostCopy>());
+    if (!copies_.back()->link.start(requester.linearMemory()->maxPages(), error))
+      requester.trap(error);
+  }
+  return *copies_[host];
 }
 
 void RemoteTeams::serveRegion(Granule& encountering, Team& team,
@@ -172,6 +184,13 @@ int serveThreadHost(std::shared_ptr<granule::Module> module, const granule::Gran
     MainHostLink::Message message = link.next(payload);
     if (message == MainHostLink::Message::Closed) {
       if (region) region->joinThreads();
+      // A pthread still running here waits for an answer that cannot come:
+      // the main host has ended the job.
+      if (pthreadsRunOnThreadHost()) {
+        std::fflush(nullptr);
+        std::_Exit(0);
+      }
+      joinPthreadsOnThreadHost();
       return 0;
     }
     if (message == MainHostLink::Message::CopyUpdate) {
@@ -182,6 +201,22 @@ int serveThreadHost(std::shared_ptr<granule::Module> module, const granule::Gran
       if (!sync.deliverReply(payload, error)) return fail(error);
       continue;
     }
+    if (message == MainHostLink::Message::PthreadStart) {
+      if (region && region->unfinished.load() != 0)
+        return fail("a pthread start arrived while a region's threads run");
+      PthreadStart start;
+      if (!copy.updateComplete() || copy.receivedSequence() == 0)
+        return fail("a pthread start arrived before its copy update");
+      if (!decodePthreadStart(payload.data(), payload.size(), memory.sizeBytes(), start, error))
+        return fail(error);
+      if (start.copySequence != copy.receivedSequence())
+        return fail("a pthread start names copy update " + std::to_string(start.copySequence) +
+                    ", not the last one received");
+      if (!startPthreadOnThreadHost(root, sync, start)) return fail("cannot start a host thread");
+      continue;
+    }
+    if (pthreadsRunOnThreadHost())
+      return fail("a region share arrived while pthreads run");
     // The main host starts a region only after the last one's threads all
     // ended it. A share while they run would be waited for here, with their
     // answers queued behind it: a hang.

@@ -65,9 +65,16 @@ class ThreadHostLink {
   virtual uint32_t threadsPerHost() const = 0;
   virtual uint32_t threadHosts() const = 0;
   virtual uint64_t maxPayloadBytes() const = 0;
+  // Whether pthreads may run on thread hosts (omp/RemotePthreads.h): not in
+  // a program with OpenMP regions, which a pthread there could not start.
+  virtual bool spreadsPthreads() const = 0;
   // Sends thread host `host` (0-based) a copy update, then a region share.
   virtual void sendRegion(uint32_t host, std::vector<std::vector<uint8_t>> copyUpdate,
                           std::vector<uint8_t> share) = 0;
+  // Sends thread host `host` a copy update, then a pthread to run
+  // (omp/RemotePthreads.h).
+  virtual void sendPthread(uint32_t host, std::vector<std::vector<uint8_t>> copyUpdate,
+                           std::vector<uint8_t> start) = 0;
   // What a thread host sends, in order: copy updates of its threads'
   // writes, each followed by the reduction list or the synchronisation
   // request it releases, and requests that release nothing.
@@ -85,7 +92,7 @@ class ThreadHostLink {
 // The thread host's side: what the main host sends, in order.
 class MainHostLink {
  public:
-  enum class Message { CopyUpdate, RegionShare, SyncReply, Closed };
+  enum class Message { CopyUpdate, RegionShare, SyncReply, PthreadStart, Closed };
   virtual ~MainHostLink() = default;
   virtual uint64_t maxPayloadBytes() const = 0;
   virtual Message next(std::vector<uint8_t>& payload) = 0;
@@ -102,18 +109,21 @@ class MainHostLink {
 // first part prints for SYNERGY_DSM_STATS=1): payload bytes of the copy
 // updates sent, the first one per host apart (later ones include the
 // answers that acquire), of the updates received, and the synchronisation
-// requests the thread hosts sent.
+// requests the thread hosts sent; and the pthreads started on thread hosts
+// (omp/RemotePthreads.h), whose traffic the other totals include.
 struct RemoteTeamStatistics {
   uint64_t regions = 0;
   uint64_t firstCopyBytes = 0;
   uint64_t laterCopyBytes = 0;
   uint64_t joinBytes = 0;
   uint64_t synchronisations = 0;
+  uint64_t pthreads = 0;
 };
 RemoteTeamStatistics remoteTeamStatistics();
 void noteLaterCopyBytes(uint64_t bytes);
 void noteJoinBytes(uint64_t bytes);
 void noteSynchronisation();
+void notePthreadSpread();
 
 // Set once, before main() runs, by a job part that has thread hosts.
 void setThreadHostLink(ThreadHostLink* link);
@@ -142,6 +152,10 @@ class RemoteTeams {
   // folds in every thread host's partial result.
   void combineReductions(granule::Granule& leader, uint32_t hosts, uint32_t list,
                          uint32_t combiner);
+  // The link to thread host `host`'s copy, which pthreads started there
+  // share with regions (omp/RemotePthreads.h); made by `requester` (trapped
+  // on failure) when no region has used it yet.
+  HostCopy& hostCopy(granule::Granule& requester, uint32_t host);
 
  private:
   struct StackBlock {

@@ -27,6 +27,8 @@ bool syncOpReleases(SyncOp op) {
     case SyncOp::OrderedLeave:
     case SyncOp::LibcUnlock:
     case SyncOp::Atomic:
+    case SyncOp::PthreadCall:
+    case SyncOp::PthreadEnd:
       return true;
     default:
       return false;

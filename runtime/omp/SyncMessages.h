@@ -64,8 +64,15 @@ enum class SyncOp : uint32_t {
   Atomic = 26,  // releases; arguments: address, operand, cmpxchg's replacement,
                 // operation | width << 8 (granule/AtomicAccess.h); done on the
                 // main copy, the answer acquires; result 0: the old value
+  // A pthread on a thread host (omp/RemotePthreads.h): its pthread ids are
+  // its thread numbers.
+  PthreadCall = 27,  // releases; argument 0: a PthreadFunction, arguments
+                     // 1-3: its arguments; done by the thread's proxy on the
+                     // main host, the answer acquires; result 0: its value
+  PthreadEnd = 28,   // releases; argument 0: the start routine's result;
+                     // no answer: the thread has ended
 };
-inline constexpr SyncOp kLastSyncOp = SyncOp::Atomic;
+inline constexpr SyncOp kLastSyncOp = SyncOp::PthreadEnd;
 // Numbers no request carries: the atomics' lock and unlock, which Atomic
 // replaced. A request with one is refused like an unknown operation.
 inline constexpr uint32_t kRetiredSyncOps[] = {8, 9};

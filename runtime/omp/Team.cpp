@@ -12,6 +12,7 @@
 #include <string>
 
 #include "omp/DsmTeam.h"
+#include "omp/RemotePthreads.h"
 #include "omp/RemoteThreads.h"
 #include "omp/ThreadHostSync.h"
 
@@ -269,6 +270,7 @@ MainCopy* OmpRuntime::sharedMainCopy(Team* parent) {
 void OmpRuntime::forkCall(OmpThread& encountering, uint32_t microtask,
                           std::vector<uint32_t> arguments) {
   Granule& granule = encountering.granule;
+  refuseOnThreadHost(granule, "an OpenMP parallel region");
   int size = encountering.pushedNumThreads ? encountering.pushedNumThreads
                                            : encountering.icvs.nthreads;
   encountering.pushedNumThreads = 0;

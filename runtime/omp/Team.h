@@ -255,6 +255,8 @@ class OmpRuntime {
 
   // Runs one parallel region from `encountering` (__kmpc_fork_call).
   void forkCall(OmpThread& encountering, uint32_t microtask, std::vector<uint32_t> arguments);
+  // Null unless the job has thread hosts.
+  RemoteTeams* remoteTeams() { return remote_.get(); }
 
  private:
   std::vector<Worker*> acquireWorkers(granule::Granule& spawner, int count);

@@ -17,6 +17,7 @@
 #include "granule/WasmRuntime.h"
 #include "omp/DsmHub.h"
 #include "omp/Pthreads.h"
+#include "omp/RemotePthreads.h"
 #include "omp/Team.h"
 #include "omp/ThreadHostSync.h"
 
@@ -260,12 +261,16 @@ void ThreadGroup::release(Granule& caller, ThreadGranule& thread) {
 }
 
 void ThreadGroup::lockLibc(Granule& caller) {
+  if (ThreadHostSync* remote = pthreadThreadHost(caller))
+    return remote->lockLibc(caller.extension<PthreadSelf>().id);
   if (ThreadHostSync* remote = threadHostSyncOf(caller)) return remote->lockLibc(ompThread(caller));
   libcLock_.lock();
   if (auto* sync = caller.memorySync()) sync->acquire();
 }
 
 void ThreadGroup::unlockLibc(Granule& caller) {
+  if (ThreadHostSync* remote = pthreadThreadHost(caller))
+    return remote->unlockLibc(caller.extension<PthreadSelf>().id);
   if (ThreadHostSync* remote = threadHostSyncOf(caller))
     return remote->unlockLibc(ompThread(caller));
   if (auto* sync = caller.memorySync()) sync->release();

@@ -263,6 +263,23 @@ void ThreadHostSync::unlockLibc(OmpThread& me) {
   libcOnThisHost_.unlock();
 }
 
+void ThreadHostSync::lockLibc(uint32_t pthread) {
+  call(SyncRequest{SyncOp::LibcLock, pthread, {}}, true);
+}
+
+void ThreadHostSync::unlockLibc(uint32_t pthread) {
+  call(SyncRequest{SyncOp::LibcUnlock, pthread, {}}, false);
+}
+
+uint64_t ThreadHostSync::pthreadCall(uint32_t pthread, uint32_t function, uint32_t a, uint32_t b,
+                                     uint32_t c) {
+  return call(SyncRequest{SyncOp::PthreadCall, pthread, {function, a, b, c}}, true).results[0];
+}
+
+void ThreadHostSync::pthreadEnd(uint32_t pthread, uint32_t result) {
+  call(SyncRequest{SyncOp::PthreadEnd, pthread, {result}}, false);
+}
+
 void ThreadHostSync::finishRegion(uint32_t threadNum) {
   call(SyncRequest{SyncOp::Join, threadNum, {}}, false);
 }

@@ -99,6 +99,12 @@ class ThreadHostSync {
   void refundPool(OmpThread& me, uint32_t handle, uint64_t bytes);
   void lockLibc(OmpThread& me);
   void unlockLibc(OmpThread& me);
+  // A pthread running here (omp/RemotePthreads.h), by its id: libc's lock,
+  // a call its proxy makes (the answer's value), and its end.
+  void lockLibc(uint32_t pthread);
+  void unlockLibc(uint32_t pthread);
+  uint64_t pthreadCall(uint32_t pthread, uint32_t function, uint32_t a, uint32_t b, uint32_t c);
+  void pthreadEnd(uint32_t pthread, uint32_t result);
   // The last of the host's threads of a region to finish: ships the host's
   // writes and ends the host's part of the region.
   void finishRegion(uint32_t threadNum);

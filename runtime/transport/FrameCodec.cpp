@@ -79,6 +79,7 @@ static bool isKnownFrameType(uint16_t raw) {
     case FrameType::OmpReductionList:
     case FrameType::OmpSyncRequest:
     case FrameType::OmpSyncReply:
+    case FrameType::OmpPthreadStart:
     case FrameType::MpiEagerGrant:
     case FrameType::MpiEagerCredit:
     case FrameType::MigrationStop:
@@ -216,6 +217,8 @@ const char* frameTypeName(FrameType type) {
       return "OmpSyncRequest";
     case FrameType::OmpSyncReply:
       return "OmpSyncReply";
+    case FrameType::OmpPthreadStart:
+      return "OmpPthreadStart";
     case FrameType::MpiEagerGrant:
       return "MpiEagerGrant";
     case FrameType::MpiEagerCredit:

@@ -250,6 +250,11 @@ enum class FrameType : uint16_t {
   // up to date when the operation acquires.
   OmpSyncRequest = 67,
   OmpSyncReply = 68,
+  // Main host to thread host, after an OmpCopyUpdate: one pthread to run
+  // there (omp/RemotePthreads.h): u64 sequence of that update, u32 x 6
+  // pthread id, global thread id, start routine, argument, stack top, TLS
+  // block. Its synchronisations travel as OmpSyncRequest and OmpSyncReply.
+  OmpPthreadStart = 87,
   // Server to client, instead of HelloAck: the handshake is refused (a wrong
   // token, too many connections), then the connection closes. The reason,
   // at most kMaxRefusalBytes. A connection that closes before the handshake
@@ -314,6 +319,7 @@ constexpr uint64_t kOmpThreadHelloBytes = 12;
 constexpr uint64_t kOmpReductionListBytes = 4;
 constexpr uint64_t kOmpSyncRequestBytes = 48;
 constexpr uint64_t kOmpSyncReplyBytes = 24;
+constexpr uint64_t kOmpPthreadStartBytes = 32;
 
 // Hypervisor frames: the largest engine manifest a tenant may submit, the
 // longest refusal and the largest status report.
@@ -402,6 +408,8 @@ constexpr uint64_t maxPayloadBytes(FrameType type) {
       return kOmpSyncRequestBytes;
     case FrameType::OmpSyncReply:
       return kOmpSyncReplyBytes;
+    case FrameType::OmpPthreadStart:
+      return kOmpPthreadStartBytes;
     case FrameType::MpiEagerGrant:
     case FrameType::MpiEagerCredit:
       return kMpiEagerCreditBytes;

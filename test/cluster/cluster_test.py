@@ -2348,8 +2348,8 @@ def run_corpus(cluster, only, rank_counts, repeats=1, migrate=False):
 
 
 # test/omp programs that cluster/omp-corpus does not run spread, and why.
-# Pthread programs are not OpenMP teams (a job's pthreads stay on its main
-# host). Explicit tasks run on the host that created them (omp/Tasking.h).
+# Pthread programs are not OpenMP teams: cluster/pthread-corpus runs them.
+# Explicit tasks run on the host that created them (omp/Tasking.h).
 OMP_CORPUS_EXCLUDED = {
     "atomic_counter8": "passes, but 1.6 million atomics, each a round trip to the main host, "
                        "take about 120 s at load 19: too long for CI's run (--only runs it)",
@@ -2439,9 +2439,102 @@ def case_omp_corpus(cluster):
     check(not mismatches, "\n".join(mismatches))
 
 
+# test/omp pthread programs that use what a pthread on a thread host may not
+# (omp/RemotePthreads.h): the error that ends the job names it.
+PTHREAD_CORPUS_REFUSED = {
+    "pthread_key": "pthread_setspecific",
+}
+
+
+def pthread_corpus_programs(corpus):
+    """The test/omp programs built with -pthread that run under --dsm (no
+    `// MODES: shared` line)."""
+    programs = []
+    for source in sorted(glob.glob(os.path.join(corpus, "*.c"))):
+        with open(source) as text:
+            lines = text.read().splitlines()
+        if not lines or not re.match(r"//\s*MODE:\s*pthread\b", lines[0]):
+            continue
+        modes = "shared,dsm"
+        for line in lines[1:]:
+            match = re.match(r"//\s*(THREADS|MODES|WAIT_POLICIES):\s*(\S+)\s*$", line)
+            if not match:
+                break
+            if match.group(1) == "MODES":
+                modes = match.group(2)
+        if "dsm" in modes.split(","):
+            programs.append((os.path.basename(source)[:-2], source))
+    return programs
+
+
+def case_pthread_corpus(cluster):
+    """Every test/omp pthread program that runs under --dsm, as a thread job
+    over three synergyd with --threads-per-host 1 (the main thread on the
+    first host, the first pthread on each of the others, further ones back
+    on the first while those run, so that a program with one pthread spreads
+    too; --threads-per-host 2 by hand puts two on each): stdout and exit status equal to the program
+    built natively by gcc -pthread, or, for PTHREAD_CORPUS_REFUSED, an
+    error naming what a thread host does not support. --only, --repeat and
+    --jobs as for omp-corpus."""
+    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
+    corpus = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "omp")
+    programs = [p for p in pthread_corpus_programs(corpus)
+                if not cluster.only or p[0] in cluster.only or p[0] + ".c" in cluster.only]
+    check(programs, f"no test/omp pthread program to run (--only {sorted(cluster.only)})")
+    cluster.start_redis()
+    for i in (2, 3, 4):
+        cluster.start_daemon(f"h{i}", f"127.0.0.{i}", 2, options=("--allow-dir", cluster.workdir))
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("OMP_", "GOMP_"))}
+    expected = {}
+    for name, source in programs:
+        binary = os.path.join(cluster.workdir, name)
+        for compiler, output in (("gcc", binary),
+                                 (os.path.join(cluster.bin_dir, "synergy-cc"), binary + ".wasm")):
+            code, _, err = run_tool([compiler, "-O2", "-pthread", "-I", corpus, "-o", output,
+                                     source, "-lm"])
+            check(code == 0, f"{compiler} {source} failed:\n{err}")
+        expected[name] = run_tool([binary], env=clean)
+    # OMP_NUM_THREADS=3 at 1 a host: the job takes all three hosts.
+    env = dict(clean, OMP_NUM_THREADS="3")
+    run = [os.path.join(cluster.bin_dir, "synergy-run"), "--cluster", cluster.url,
+           "--token-file", cluster.token_file, "--threads-per-host", "1", "--dir", cluster.workdir,
+           "--env", "SYNERGY_DSM_STATS=1"]
+
+    def spread_run(name):
+        """One spread run: a mismatch's description, or None."""
+        started = time.monotonic()
+        try:
+            got = run_tool(run + [os.path.join(cluster.workdir, name + ".wasm")], env=env)
+        except subprocess.TimeoutExpired:
+            got = (None, "", "timed out after 300 s")
+        seconds = time.monotonic() - started
+        spread = re.search(r"threads across hosts: (\d+) pthreads ran on thread hosts", got[2])
+        refused = PTHREAD_CORPUS_REFUSED.get(name)
+        if refused:
+            same = got[0] != 0 and re.search(
+                rf"{re.escape(refused)} in a pthread on a thread host is not supported", got[2])
+        else:
+            # Every program creates more pthreads than the first host takes.
+            same = got[:2] == expected[name][:2] and spread is not None
+        print(f"{name}: {'as expected' if same else 'DIFFERENT'} ({seconds:.1f} s), "
+              f"{spread.group(1) if spread else 'no'} pthreads on thread hosts", flush=True)
+        if same:
+            return None
+        return (f"{name}: exit {got[0]} (native {expected[name][0]}), stdout {got[1][:400]!r} "
+                f"(native {expected[name][1][:400]!r}), stderr:\n{got[2][-2000:]}")
+
+    runs = [name for name, _ in programs for _ in range(cluster.repeat)]
+    # Each job takes one of a host's two slots.
+    with concurrent.futures.ThreadPoolExecutor(max_workers=cluster.jobs) as pool:
+        mismatches = [m for m in pool.map(spread_run, runs) if m]
+    print(f"pthread-corpus: {len(programs) * cluster.repeat} runs, {len(mismatches)} different")
+    check(not mismatches, "\n".join(mismatches))
+
+
 CASES = {
     "omp-threads": case_omp_threads,
     "omp-corpus": case_omp_corpus,
+    "pthread-corpus": case_pthread_corpus,
     "registration": case_registration,
     "claims": case_claims,
     "frames": case_frames,
@@ -2494,12 +2587,13 @@ def main(cases=None, description=None):
     parser.add_argument("--redis-server", default="redis-server")
     parser.add_argument("--only", action="append", default=[],
                         help="mpi-corpus: run only this program of test/lit/mpi (file name, "
-                             "e.g. allreduce.c); omp-corpus: of test/omp (with or without .c); "
+                             "e.g. allreduce.c); omp-corpus, pthread-corpus: of test/omp (with or "
+                             "without .c); "
                              "repeatable")
     parser.add_argument("--repeat", type=int, default=1,
-                        help="omp-corpus: run each program this many times")
+                        help="omp-corpus, pthread-corpus: run each program this many times")
     parser.add_argument("--jobs", type=int, default=1,
-                        help="omp-corpus: run up to this many programs at once (at most 2: "
+                        help="omp-corpus, pthread-corpus: run up to this many programs at once (at most 2: "
                              "each host has two slots)")
     parser.add_argument("case", choices=sorted(cases))
     args = parser.parse_args()

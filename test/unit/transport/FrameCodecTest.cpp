@@ -129,12 +129,12 @@ TEST(FrameCodecTest, HelloRefusedAndItsLimit) {
 
 // OpenMP threads on other hosts: memory updates of up to one frame each (a
 // larger update is chunked by its sender), and a region share of at most
-// one host's slots of threads and 998 arguments.
+// one host's slots of threads and 998 arguments; a pthread start of 32 bytes.
 TEST(FrameCodecTest, OpenMpThreadFramesAndTheirLimits) {
   for (FrameType type : {FrameType::OmpCopyUpdate, FrameType::OmpJoinUpdate,
                          FrameType::OmpRegionShare, FrameType::OmpThreadHello,
                          FrameType::OmpReductionList, FrameType::OmpSyncRequest,
-                         FrameType::OmpSyncReply}) {
+                         FrameType::OmpSyncReply, FrameType::OmpPthreadStart}) {
     FrameHeader header;
     std::string reason;
     ASSERT_TRUE(decodeFrameHeader(encodeFrameHeader(type, maxPayloadBytes(type)), header, reason))
@@ -155,6 +155,8 @@ TEST(FrameCodecTest, OpenMpThreadFramesAndTheirLimits) {
             "frame length 49 exceeds the maximum 48 for OmpSyncRequest");
   EXPECT_EQ(refusal(rawHeader(68, 0, 25)),
             "frame length 25 exceeds the maximum 24 for OmpSyncReply");
+  EXPECT_EQ(refusal(rawHeader(87, 0, 33)),
+            "frame length 33 exceeds the maximum 32 for OmpPthreadStart");
 }
 
 // Migration at a barrier control point (cluster/Migration.h): two fixed-size
