@@ -312,11 +312,14 @@ int runThreadJobPart(const std::string& partFile, mpi::JobOptions job, unsigned 
   ThreadJobLink link(part, threadsPerHost);
   if (!link.join(error)) return fail(error);
   if (part.partIndex == 0) {
-    // A pthread on a thread host cannot start an OpenMP region, so a
-    // program that has them keeps its pthreads here.
+    // A pthread on a thread host can neither start an OpenMP region nor
+    // take an OpenMP lock or critical section (those would be the thread
+    // host's own, not the job's), so a program that calls into the OpenMP
+    // runtime at all keeps its pthreads here.
     std::ifstream wasm(job.program, std::ios::binary);
     std::string bytes((std::istreambuf_iterator<char>(wasm)), std::istreambuf_iterator<char>());
-    link.setSpreadsPthreads(!granule::importsName(bytes, "env", "__kmpc_fork_call"));
+    link.setSpreadsPthreads(!granule::importsNameStartingWith(bytes, "env", "__kmpc_") &&
+                            !granule::importsNameStartingWith(bytes, "env", "omp_"));
     omp::setThreadHostLink(&link);
     int status = mpi::runJob(job);
     omp::setThreadHostLink(nullptr);

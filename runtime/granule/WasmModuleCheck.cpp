@@ -200,7 +200,8 @@ std::optional<std::string> checkWasmModule(std::string_view bytes) {
   return std::nullopt;
 }
 
-bool importsName(std::string_view bytes, std::string_view module, std::string_view field) {
+bool importsNameStartingWith(std::string_view bytes, std::string_view module,
+                              std::string_view prefix) {
   if (checkWasmModule(bytes)) return false;
   WasmBinaryReader reader(bytes.substr(8));
   while (!reader.atEnd()) {
@@ -220,7 +221,7 @@ bool importsName(std::string_view bytes, std::string_view module, std::string_vi
       if (!imports.readName(importModule) || !imports.readName(importField) ||
           !imports.readByte(kind) || !imports.readImportDescriptor(kind, limits))
         return false;
-      if (importModule == module && importField == field) return true;
+      if (importModule == module && importField.substr(0, prefix.size()) == prefix) return true;
     }
     return false;
   }

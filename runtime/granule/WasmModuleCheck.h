@@ -36,7 +36,9 @@ std::optional<std::string> checkWasmModule(std::string_view bytes);
 bool isSafeInterfaceName(std::string_view name);
 
 // Whether the module `bytes` (already accepted by checkWasmModule) imports
-// `module`.`field`; false for a malformed module.
-bool importsName(std::string_view bytes, std::string_view module, std::string_view field);
+// a field of `module` whose name starts with `prefix`; false for a
+// malformed module.
+bool importsNameStartingWith(std::string_view bytes, std::string_view module,
+                             std::string_view prefix);
 
 }  // namespace synergy::granule

@@ -28,8 +28,10 @@
 // Not supported in a pthread on a thread host, each ending the job with a
 // one-line error naming it: pthread_create, join and detach, thread-specific
 // data keys and OpenMP parallel regions. A program that
-// imports __kmpc_fork_call (has OpenMP regions) keeps its pthreads on the
-// main host, as before (ThreadHostLink::spreadsPthreads).
+// imports any OpenMP entry point (`__kmpc_*`, `omp_*`: regions, but also
+// OpenMP locks and critical sections, which a thread host would take
+// locally) keeps its pthreads on the main host, as before
+// (ThreadHostLink::spreadsPthreads).
 //
 // OpenMP regions spread over thread hosts only while the process has no
 // DsmHub (omp/Team.cpp), so a thread host never serves a region and
