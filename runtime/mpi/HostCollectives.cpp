@@ -128,12 +128,15 @@ Layout blockPlaces(const std::vector<const uint8_t*>& places, int64_t block) {
 // it. A send to another host completes once it is queued, or, when it
 // lends its buffer to the link, once that has been written.
 // A receive may instead take one instance of `type`, a layout of `bytes`
-// data bytes at `data`.
+// data bytes at `data`; with `mayBorrow` it may also leave its data where
+// it arrived (Request::mayBorrow).
 std::shared_ptr<Request> postMessage(HostCall& call, Communicator& comm, Request::Kind kind,
                                      int peer, uint8_t* data, int64_t bytes, uint32_t context,
-                                     int tag, const Layout* type = nullptr) {
+                                     int tag, const Layout* type = nullptr,
+                                     bool mayBorrow = false) {
   auto request = std::make_shared<Request>();
   request->kind = kind;
+  request->mayBorrow = mayBorrow;
   request->owner = call.rank.worldRank;
   request->buffer = data;
   setType(*request, type ? *type : byteLayout());
@@ -281,6 +284,15 @@ class HostPhases {
     posted.push_back(postMessage(call_, comm_, Request::Kind::Recv, from, data, bytes,
                                  comm_.context | kCollectiveContextBit, int(kind_)));
   }
+  // A receive of `bytes` whose data may stay where it arrived: after
+  // waitAll() it is at lentData() when the receive has a `lender`, which
+  // returnLent() gives back once read, and in `data` otherwise.
+  void postBorrowingReceive(Posted& posted, int from, uint8_t* data, int64_t bytes) {
+    posted.push_back(postMessage(call_, comm_, Request::Kind::Recv, from, data, bytes,
+                                 comm_.context | kCollectiveContextBit, int(kind_), nullptr,
+                                 /*mayBorrow=*/true));
+  }
+  void returnLent(Request& receive) { world_.returnLent(receive); }
   // A receive that scatters the message over the places `type` lists,
   // relative to `base` (the type's size is the message's).
   void postReceive(Posted& posted, int from, uint8_t* base, const Layout& type) {
@@ -363,13 +375,36 @@ struct Reduction {
     call.leaveAbortedJob();
   }
 
+  // out = in op other, both packed, `out` apart from both: one pass over
+  // the three for a predefined op.
+  void combineInto(const uint8_t* in, const uint8_t* other, uint8_t* out) const {
+    if (op <= abi::kLastPredefinedOp) {
+      applyPredefinedOpInto(PredefinedOp(op), type.element, in, other, out,
+                            count * type.elementsPerInstance());
+      return;
+    }
+    std::memcpy(out, other, size_t(bytes()));
+    combine(in, out);
+  }
+
   // The rank-order fold of `operands` (packed, in rank order) into `out`,
   // bytes() long: x0 op (x1 op (...)). Reads each operand where it is; the
-  // last may be `out` itself.
+  // last may be `out` itself, and no other overlaps it.
   void foldInto(const std::vector<const uint8_t*>& operands, uint8_t* out) const {
     if (bytes() == 0) return;
-    if (operands.back() != out) std::memcpy(out, operands.back(), size_t(bytes()));
-    for (int i = int(operands.size()) - 2; i >= 0; --i) combine(operands[size_t(i)], out);
+    size_t pending = operands.size() - 1;  // operands[0, pending) are still to combine
+    if (operands.back() != out) {
+      if (pending == 0) {
+        std::memcpy(out, operands.back(), size_t(bytes()));
+        return;
+      }
+      --pending;
+      combineInto(operands[pending], operands.back(), out);
+    }
+    while (pending > 0) {
+      --pending;
+      combine(operands[pending], out);
+    }
   }
 
   // The same, of operands that it may consume.
@@ -896,9 +931,12 @@ int reduceAcrossHosts(HostCall& call, int comm, const uint8_t* send, uint8_t* re
     partial = folded.data();
   }
   // The other hosts' partial results, received by segment, each segment
-  // folded as soon as every host's has come. The host with the last ranks,
-  // whose result the fold starts from, sends straight into `out` when it
-  // has one run and is not the root's host, which saves copying it there.
+  // folded as soon as every host's has come, from the frame it arrived in
+  // when it came eagerly (a borrowing receive), so that the root's host
+  // reads the data once, as the fold's operand, and never copies it.
+  // Otherwise it lands in `into`: the host with the last ranks, whose
+  // result the fold starts from, sends straight into `out` when it has one
+  // run and is not the root's host, which saves copying it there.
   int lastHost = phases.hostOf(phases.size() - 1);
   bool lastIntoOut = lastHost != rootHost && phases.runsOf(lastHost).size() == 1 &&
                      !overlaps(partial, out, reduction.bytes());
@@ -906,11 +944,13 @@ int reduceAcrossHosts(HostCall& call, int comm, const uint8_t* send, uint8_t* re
   std::vector<uint8_t*> into(size_t(phases.hosts()));
   std::vector<const uint8_t*> partials(size_t(phases.hosts()));
   std::vector<HostPhases::Posted> posted(segmentCount);
+  std::vector<int> postedFrom;  // the host of each segment's k-th receive
   for (int host = 0; host < phases.hosts(); ++host) {
     if (host == rootHost) {
       partials[size_t(host)] = partial;
       continue;
     }
+    postedFrom.push_back(host);
     size_t runs = phases.runsOf(host).size();
     if (host == lastHost && lastIntoOut) {
       into[size_t(host)] = out;
@@ -920,18 +960,25 @@ int reduceAcrossHosts(HostCall& call, int comm, const uint8_t* send, uint8_t* re
     }
     partials[size_t(host)] = into[size_t(host)];
     for (size_t s = 0; s < segmentCount; ++s)
-      phases.postReceive(posted[s], phases.leaderOf(host),
-                         into[size_t(host)] + segments[s] * instanceBytes,
-                         segmentCount == 1 ? reduction.bytes() * int64_t(runs)
-                                           : (segments[s + 1] - segments[s]) * instanceBytes);
+      phases.postBorrowingReceive(posted[s], phases.leaderOf(host),
+                                  into[size_t(host)] + segments[s] * instanceBytes,
+                                  segmentCount == 1
+                                      ? reduction.bytes() * int64_t(runs)
+                                      : (segments[s + 1] - segments[s]) * instanceBytes);
   }
   for (size_t s = 0; s < segmentCount; ++s) {
     phases.waitAll(posted[s]);
     int64_t offset = segments[s] * instanceBytes;
     std::vector<const uint8_t*> at;
     for (const uint8_t* of : partials) at.push_back(of + offset);
+    // A lent message holds its host's runs as `into` would: one after the
+    // other, reduction.bytes() apart.
+    for (size_t k = 0; k < postedFrom.size(); ++k)
+      if (posted[s][k]->lender) at[size_t(postedFrom[k])] = lentData(*posted[s][k]);
     foldRunsInto(phases, at, reduction.bytes(), reduction.over(segments[s + 1] - segments[s]),
                  out + offset);
+    for (const std::shared_ptr<Request>& receive : posted[s])
+      if (receive->lender) phases.returnLent(*receive);
   }
   if (!result.empty()) unpackTyped(result.data(), atRoot.recv, *atRoot.recvType, atRoot.recvCount);
   meeting.release();

@@ -168,7 +168,9 @@ Request* Mailbox::takePosted(const Envelope& envelope, Request* rendezvous, Requ
   return nullptr;
 }
 
-void Mailbox::deliverRendezvous(const Envelope& envelope, Request& send, Request& recv) {
+void Mailbox::deliverRendezvous(const Envelope& envelope, const std::shared_ptr<Request>& lender,
+                                Request& recv) {
+  Request& send = *lender;
   if (send.awaitsRemoteData) {
     // The data comes from the other host now; an aborted job receives
     // nothing.
@@ -180,13 +182,20 @@ void Mailbox::deliverRendezvous(const Envelope& envelope, Request& send, Request
       completeReceive(envelope, recv);
     return;
   }
+  // Only a message of exactly the size expected: the borrower reads all
+  // of it, and a shorter one from a hostile host must not be read past.
+  if (recv.mayBorrow && send.type->isContiguous() && envelope.bytes == recv.bytes) {
+    recv.lender = lender;
+    completeReceive(envelope, recv);
+    return;
+  }
   deliver(send.buffer, *send.type, send.count, envelope, recv);
   sendMatched_(send);
 }
 
 void Mailbox::deliverArrival(const Arrival& arrival, Request& recv) {
   if (arrival.rendezvous)
-    deliverRendezvous(arrival.envelope, *arrival.rendezvous, recv);
+    deliverRendezvous(arrival.envelope, arrival.rendezvous, recv);
   else
     deliver(arrival.data.get(), byteLayout(), arrival.envelope.bytes, arrival.envelope, recv);
 }
@@ -201,7 +210,7 @@ void Mailbox::arrive(MessageRing::Slot& slot, Request* newest) {
   }
   if (slot.rendezvous) {
     std::shared_ptr<Request> send = std::move(slot.rendezvous);
-    deliverRendezvous(slot.envelope, *send, *recv);
+    deliverRendezvous(slot.envelope, send, *recv);
   } else {
     deliver(slot.data(), byteLayout(), slot.envelope.bytes, slot.envelope, *recv);
   }

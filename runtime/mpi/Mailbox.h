@@ -13,7 +13,8 @@
 //
 // A rendezvous send completes when its message matches: the receiver copies
 // straight out of the sender's memory and then tells the World, which wakes
-// the sender. Until it matches, its sender may cancel it (claimSend() in
+// the sender. A receive that may borrow (Request::mayBorrow) keeps the send
+// instead, and the World completes it when the receive gives it back. Until it matches, its sender may cancel it (claimSend() in
 // World.h); a cancelled one is dropped where a match would have taken it.
 //
 //===----------------------------------------------------------------------===//
@@ -122,7 +123,8 @@ class Mailbox {
   // The earliest unexpected message that fits, removed, dropping cancelled
   // rendezvous sends on the way.
   std::optional<Arrival> takeUnexpected(uint32_t context, int source, int tag);
-  void deliverRendezvous(const Envelope& envelope, Request& send, Request& recv);
+  void deliverRendezvous(const Envelope& envelope, const std::shared_ptr<Request>& send,
+                         Request& recv);
   void deliverArrival(const Arrival& arrival, Request& recv);
 
   std::unique_ptr<std::atomic<MessageRing*>[]> rings_;

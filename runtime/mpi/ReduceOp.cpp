@@ -52,57 +52,71 @@ Family familyOf(ElementKind kind) {
   }
 }
 
-// inout[i] = combine(in[i], inout[i]) for `n` elements of T. The op is
+// The operands of one application: out[i] = in[i] op other[i]. With
+// InPlace, `other` is `out` itself and is read through `out` (the
+// MPI_User_function convention, inout = in op inout); without it, the
+// three buffers are distinct, so the result is written in the same pass
+// that reads both operands, with no copy of one of them first.
+template <bool InPlace>
+struct Operands {
+  const uint8_t* in;
+  const uint8_t* other;
+  uint8_t* out;
+};
+
+// out[i] = combine(in[i], other[i]) for `n` elements of T. The op is
 // chosen once per buffer, outside the loop, so that the loop vectorizes;
-// the two buffers never overlap (MPI forbids aliased arguments, and staged
-// contributions are private copies).
-template <typename T, typename Combine>
-void combineEach(const uint8_t* __restrict in, uint8_t* __restrict inout, int64_t n,
-                 Combine combine) {
-  for (int64_t i = 0; i < n; ++i)
-    store<T>(inout + i * sizeof(T),
-             combine(load<T>(in + i * sizeof(T)), load<T>(inout + i * sizeof(T))));
+// the buffers never overlap (MPI forbids aliased arguments, staged
+// contributions are private copies, and the in-place form never touches
+// `other`).
+template <typename T, bool InPlace, typename Combine>
+void combineEach(Operands<InPlace> operands, int64_t n, Combine combine) {
+  const uint8_t* __restrict in = operands.in;
+  const uint8_t* __restrict other = operands.other;
+  uint8_t* __restrict out = operands.out;
+  for (int64_t i = 0; i < n; ++i) {
+    T b = InPlace ? load<T>(out + i * sizeof(T)) : load<T>(other + i * sizeof(T));
+    store<T>(out + i * sizeof(T), combine(load<T>(in + i * sizeof(T)), b));
+  }
 }
 
-template <typename T>
-void arithmetic(PredefinedOp op, const uint8_t* in, uint8_t* inout, int64_t n) {
+template <typename T, bool InPlace>
+void arithmetic(PredefinedOp op, Operands<InPlace> x, int64_t n) {
   switch (op) {
     case PredefinedOp::Max:
-      return combineEach<T>(in, inout, n, [](T a, T b) { return a > b ? a : b; });
+      return combineEach<T>(x, n, [](T a, T b) { return a > b ? a : b; });
     case PredefinedOp::Min:
-      return combineEach<T>(in, inout, n, [](T a, T b) { return a < b ? a : b; });
-    case PredefinedOp::Sum: return combineEach<T>(in, inout, n, [](T a, T b) { return T(a + b); });
-    case PredefinedOp::Prod: return combineEach<T>(in, inout, n, [](T a, T b) { return T(a * b); });
+      return combineEach<T>(x, n, [](T a, T b) { return a < b ? a : b; });
+    case PredefinedOp::Sum: return combineEach<T>(x, n, [](T a, T b) { return T(a + b); });
+    case PredefinedOp::Prod: return combineEach<T>(x, n, [](T a, T b) { return T(a * b); });
     case PredefinedOp::Land:
-      return combineEach<T>(in, inout, n,
-                            [](T a, T b) { return T((a != T(0)) && (b != T(0))); });
+      return combineEach<T>(x, n, [](T a, T b) { return T((a != T(0)) && (b != T(0))); });
     case PredefinedOp::Lor:
-      return combineEach<T>(in, inout, n,
-                            [](T a, T b) { return T((a != T(0)) || (b != T(0))); });
+      return combineEach<T>(x, n, [](T a, T b) { return T((a != T(0)) || (b != T(0))); });
     case PredefinedOp::Lxor:
-      return combineEach<T>(in, inout, n,
-                            [](T a, T b) { return T((a != T(0)) != (b != T(0))); });
-    case PredefinedOp::Replace: return combineEach<T>(in, inout, n, [](T a, T) { return a; });
+      return combineEach<T>(x, n, [](T a, T b) { return T((a != T(0)) != (b != T(0))); });
+    case PredefinedOp::Replace: return combineEach<T>(x, n, [](T a, T) { return a; });
     default: return;
   }
 }
 
-template <typename T>
-void bitwise(PredefinedOp op, const uint8_t* in, uint8_t* inout, int64_t n) {
+template <typename T, bool InPlace>
+void bitwise(PredefinedOp op, Operands<InPlace> x, int64_t n) {
   switch (op) {
-    case PredefinedOp::Band: return combineEach<T>(in, inout, n, [](T a, T b) { return T(a & b); });
-    case PredefinedOp::Bor: return combineEach<T>(in, inout, n, [](T a, T b) { return T(a | b); });
-    case PredefinedOp::Bxor: return combineEach<T>(in, inout, n, [](T a, T b) { return T(a ^ b); });
-    default: return arithmetic<T>(op, in, inout, n);
+    case PredefinedOp::Band: return combineEach<T>(x, n, [](T a, T b) { return T(a & b); });
+    case PredefinedOp::Bor: return combineEach<T>(x, n, [](T a, T b) { return T(a | b); });
+    case PredefinedOp::Bxor: return combineEach<T>(x, n, [](T a, T b) { return T(a ^ b); });
+    default: return arithmetic<T>(op, x, n);
   }
 }
 
 // Complex values as (re, im) pairs of T; only SUM, PROD and REPLACE apply.
-template <typename T>
-void complexOp(PredefinedOp op, const uint8_t* in, uint8_t* inout, int64_t n) {
+template <typename T, bool InPlace>
+void complexOp(PredefinedOp op, Operands<InPlace> x, int64_t n) {
   for (int64_t i = 0; i < n; ++i) {
-    const uint8_t* a = in + i * 2 * sizeof(T);
-    uint8_t* b = inout + i * 2 * sizeof(T);
+    const uint8_t* a = x.in + i * 2 * sizeof(T);
+    const uint8_t* b = (InPlace ? x.out : x.other) + i * 2 * sizeof(T);
+    uint8_t* r = x.out + i * 2 * sizeof(T);
     T ar = load<T>(a), ai = load<T>(a + sizeof(T));
     T br = load<T>(b), bi = load<T>(b + sizeof(T));
     T rr = br, ri = bi;
@@ -116,21 +130,22 @@ void complexOp(PredefinedOp op, const uint8_t* in, uint8_t* inout, int64_t n) {
       rr = ar;
       ri = ai;
     }
-    store<T>(b, rr);
-    store<T>(b + sizeof(T), ri);
+    store<T>(r, rr);
+    store<T>(r + sizeof(T), ri);
   }
 }
 
 // (value, index) pairs: the better value wins, ties keep the lower index.
 // C's pair types have an int index, Fortran's one of the value's type.
-template <typename V, typename Index = int32_t>
-void locOp(PredefinedOp op, const uint8_t* in, uint8_t* inout, int64_t n, int64_t indexOffset,
+template <typename V, typename Index = int32_t, bool InPlace>
+void locOp(PredefinedOp op, Operands<InPlace> x, int64_t n, int64_t indexOffset,
            int64_t pairSize) {
   for (int64_t i = 0; i < n; ++i) {
-    const uint8_t* a = in + i * pairSize;
-    uint8_t* b = inout + i * pairSize;
+    const uint8_t* a = x.in + i * pairSize;
+    const uint8_t* b = (InPlace ? x.out : x.other) + i * pairSize;
+    uint8_t* r = x.out + i * pairSize;
     if (op == PredefinedOp::Replace) {
-      std::memcpy(b, a, size_t(pairSize));
+      std::memcpy(r, a, size_t(pairSize));
       continue;
     }
     V av = load<V>(a), bv = load<V>(b);
@@ -141,9 +156,42 @@ void locOp(PredefinedOp op, const uint8_t* in, uint8_t* inout, int64_t n, int64_
     else
       takeA = op == PredefinedOp::Maxloc ? av > bv : av < bv;
     if (takeA) {
-      store<V>(b, av);
-      store<Index>(b + indexOffset, ai);
+      store<V>(r, av);
+      store<Index>(r + indexOffset, ai);
+    } else if (!InPlace) {
+      store<V>(r, bv);
+      store<Index>(r + indexOffset, bi);
     }
+  }
+}
+
+template <bool InPlace>
+void apply(PredefinedOp op, ElementKind kind, Operands<InPlace> x, int64_t n) {
+  switch (kind) {
+    case ElementKind::Int8: bitwise<int8_t>(op, x, n); break;
+    case ElementKind::UInt8: bitwise<uint8_t>(op, x, n); break;
+    case ElementKind::Byte: bitwise<uint8_t>(op, x, n); break;
+    case ElementKind::Bool: bitwise<uint8_t>(op, x, n); break;
+    case ElementKind::Int16: bitwise<int16_t>(op, x, n); break;
+    case ElementKind::UInt16: bitwise<uint16_t>(op, x, n); break;
+    case ElementKind::Int32: bitwise<int32_t>(op, x, n); break;
+    case ElementKind::UInt32: bitwise<uint32_t>(op, x, n); break;
+    case ElementKind::Int64: bitwise<int64_t>(op, x, n); break;
+    case ElementKind::UInt64: bitwise<uint64_t>(op, x, n); break;
+    case ElementKind::Float: arithmetic<float>(op, x, n); break;
+    case ElementKind::Double: arithmetic<double>(op, x, n); break;
+    case ElementKind::LongDouble: arithmetic<__float128>(op, x, n); break;
+    case ElementKind::ComplexFloat: complexOp<float>(op, x, n); break;
+    case ElementKind::ComplexDouble: complexOp<double>(op, x, n); break;
+    case ElementKind::ComplexLongDouble: complexOp<__float128>(op, x, n); break;
+    case ElementKind::FloatInt: locOp<float>(op, x, n, 4, 8); break;
+    case ElementKind::DoubleInt: locOp<double>(op, x, n, 8, 12); break;
+    case ElementKind::Int32Int: locOp<int32_t>(op, x, n, 4, 8); break;
+    case ElementKind::ShortInt: locOp<int16_t>(op, x, n, 2, 6); break;
+    case ElementKind::LongDoubleInt: locOp<__float128>(op, x, n, 16, 20); break;
+    case ElementKind::FloatFloat: locOp<float, float>(op, x, n, 4, 8); break;
+    case ElementKind::DoubleDouble: locOp<double, double>(op, x, n, 8, 16); break;
+    case ElementKind::Mixed: case ElementKind::None: break;
   }
 }
 
@@ -180,32 +228,16 @@ bool opAppliesTo(PredefinedOp op, ElementKind kind) {
 void applyPredefinedOp(PredefinedOp op, ElementKind kind, const uint8_t* in, uint8_t* inout,
                        int64_t n) {
   if (op == PredefinedOp::NoOp) return;
-  switch (kind) {
-    case ElementKind::Int8: bitwise<int8_t>(op, in, inout, n); break;
-    case ElementKind::UInt8: bitwise<uint8_t>(op, in, inout, n); break;
-    case ElementKind::Byte: bitwise<uint8_t>(op, in, inout, n); break;
-    case ElementKind::Bool: bitwise<uint8_t>(op, in, inout, n); break;
-    case ElementKind::Int16: bitwise<int16_t>(op, in, inout, n); break;
-    case ElementKind::UInt16: bitwise<uint16_t>(op, in, inout, n); break;
-    case ElementKind::Int32: bitwise<int32_t>(op, in, inout, n); break;
-    case ElementKind::UInt32: bitwise<uint32_t>(op, in, inout, n); break;
-    case ElementKind::Int64: bitwise<int64_t>(op, in, inout, n); break;
-    case ElementKind::UInt64: bitwise<uint64_t>(op, in, inout, n); break;
-    case ElementKind::Float: arithmetic<float>(op, in, inout, n); break;
-    case ElementKind::Double: arithmetic<double>(op, in, inout, n); break;
-    case ElementKind::LongDouble: arithmetic<__float128>(op, in, inout, n); break;
-    case ElementKind::ComplexFloat: complexOp<float>(op, in, inout, n); break;
-    case ElementKind::ComplexDouble: complexOp<double>(op, in, inout, n); break;
-    case ElementKind::ComplexLongDouble: complexOp<__float128>(op, in, inout, n); break;
-    case ElementKind::FloatInt: locOp<float>(op, in, inout, n, 4, 8); break;
-    case ElementKind::DoubleInt: locOp<double>(op, in, inout, n, 8, 12); break;
-    case ElementKind::Int32Int: locOp<int32_t>(op, in, inout, n, 4, 8); break;
-    case ElementKind::ShortInt: locOp<int16_t>(op, in, inout, n, 2, 6); break;
-    case ElementKind::LongDoubleInt: locOp<__float128>(op, in, inout, n, 16, 20); break;
-    case ElementKind::FloatFloat: locOp<float, float>(op, in, inout, n, 4, 8); break;
-    case ElementKind::DoubleDouble: locOp<double, double>(op, in, inout, n, 8, 16); break;
-    case ElementKind::Mixed: case ElementKind::None: break;
+  apply(op, kind, Operands<true>{in, nullptr, inout}, n);
+}
+
+void applyPredefinedOpInto(PredefinedOp op, ElementKind kind, const uint8_t* in,
+                           const uint8_t* other, uint8_t* out, int64_t n) {
+  if (op == PredefinedOp::NoOp) {
+    std::memcpy(out, other, size_t(n * packedElementSize(kind)));
+    return;
   }
+  apply(op, kind, Operands<false>{in, other, out}, n);
 }
 
 }  // namespace synergy::mpi

@@ -25,5 +25,10 @@ bool opAppliesTo(PredefinedOp op, ElementKind kind);
 // inout[i] = in[i] op inout[i] for `elements` packed elements.
 void applyPredefinedOp(PredefinedOp op, ElementKind kind, const uint8_t* in, uint8_t* inout,
                        int64_t elements);
+// out[i] = in[i] op other[i] for `elements` packed elements, in one pass:
+// the result of copying `other` to `out`, then applyPredefinedOp(in, out).
+// `out` overlaps neither operand.
+void applyPredefinedOpInto(PredefinedOp op, ElementKind kind, const uint8_t* in,
+                           const uint8_t* other, uint8_t* out, int64_t elements);
 
 }  // namespace synergy::mpi

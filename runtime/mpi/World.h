@@ -204,6 +204,14 @@ struct Request {
   // The envelope of a message from a rank on another host whose data that
   // host sends only once a receive matches it (RemoteRendezvous.cpp).
   bool awaitsRemoteData = false;
+  // Receive: it may read its message where a rendezvous send holds it
+  // rather than have it copied into `buffer` (a reduction across hosts
+  // folds a partial result straight from the frame it arrived in). A send
+  // of contiguous data that it matches becomes its `lender`, whose data
+  // (lentData()) it reads until World::returnLent(); until then that send
+  // stays pending, so a sender on this host must not wait for it first.
+  bool mayBorrow = false;
+  std::shared_ptr<Request> lender;
   // Once the request is shared, set under the world lock with
   // markComplete() and read with isCompleteNow(), also by ranks polling
   // without the lock.
@@ -244,6 +252,11 @@ inline bool claimSend(Request& send, int claim) {
 }
 inline bool isCancelledSend(const Request& send) {
   return __atomic_load_n(&send.sendClaim, __ATOMIC_ACQUIRE) == kSendCancelled;
+}
+
+// The message a completed receive holds as its `lender`.
+inline const uint8_t* lentData(const Request& recv) {
+  return recv.lender->buffer + recv.lender->type->lb;
 }
 
 inline void markComplete(Request& request) {
@@ -325,6 +338,12 @@ class World {
   // sendEager's may.
   void startSend(const std::shared_ptr<Request>& send, int destWorldRank, bool mayDefer = false);
   void startRecv(const std::shared_ptr<Request>& recv) { mailboxes_[recv->owner]->post(recv); }
+  // Ends `recv`'s loan of its lender's data (Request::mayBorrow), on the
+  // receiving rank's thread: the send completes as if it had been copied.
+  void returnLent(Request& recv) {
+    sendMatched(*recv.lender);
+    recv.lender.reset();
+  }
   // startRecv() in two steps (Mailbox::receiveNow, Mailbox::postUnmatched).
   bool receiveNow(Request& recv) { return mailboxes_[recv.owner]->receiveNow(recv); }
   void postUnmatched(const std::shared_ptr<Request>& recv) {

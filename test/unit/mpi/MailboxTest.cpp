@@ -356,3 +356,66 @@ TEST(MailboxTest, WithdrawnReceiveTakesNoMessage) {
   EXPECT_EQ(withdrawn[0], -1);
   EXPECT_EQ(next[0], 5);
 }
+
+// A receive that may borrow (Request::mayBorrow) keeps a rendezvous send of
+// exactly its size instead of copying it, whether the receive or the send
+// came first; the send stays pending until the borrower gives it back. A
+// message of another size, or a receive that may not borrow, is copied.
+TEST(MailboxTest, BorrowingReceiveKeepsASendOfItsSizeInsteadOfCopyingIt) {
+  int matchedSends = 0;
+  Mailbox box(2, [&](Request& send) {
+    ++matchedSends;
+    markComplete(send);
+  });
+  auto large = payload(39);  // 40 ints, past the eager limit
+  std::vector<int32_t> buffer(large.size(), -1);
+
+  auto postedFirst = makeRecv(buffer, 1, 1);
+  postedFirst->mayBorrow = true;
+  box.post(postedFirst);
+  auto lender = makeSend(large, 1, false);
+  EXPECT_FALSE(box.send(1, lender, kEagerLimit));
+  box.drain();
+  ASSERT_TRUE(isCompleteNow(*postedFirst));
+  EXPECT_EQ(postedFirst->lender, lender);
+  EXPECT_EQ(lentData(*postedFirst), reinterpret_cast<const uint8_t*>(large.data()));
+  EXPECT_EQ(postedFirst->statusBytes, int64_t(large.size() * 4));
+  EXPECT_EQ(buffer[0], -1);
+  EXPECT_EQ(matchedSends, 0);
+  EXPECT_FALSE(isCompleteNow(*lender));
+
+  auto sentFirst = makeSend(large, 2, false);
+  EXPECT_FALSE(box.send(1, sentFirst, kEagerLimit));
+  box.drain();
+  auto late = makeRecv(buffer, 1, 2);
+  late->mayBorrow = true;
+  box.post(late);
+  ASSERT_TRUE(isCompleteNow(*late));
+  EXPECT_EQ(late->lender, sentFirst);
+  EXPECT_EQ(buffer[0], -1);
+  EXPECT_EQ(matchedSends, 0);
+
+  std::vector<int32_t> larger(large.size() + 1, -1);
+  auto otherSize = makeRecv(larger, 1, 3);
+  otherSize->mayBorrow = true;
+  box.post(otherSize);
+  auto copied = makeSend(large, 3, false);
+  EXPECT_FALSE(box.send(1, copied, kEagerLimit));
+  box.drain();
+  ASSERT_TRUE(isCompleteNow(*otherSize));
+  EXPECT_FALSE(otherSize->lender);
+  EXPECT_EQ(larger[0], 39);
+  EXPECT_EQ(larger[39], 39);
+  EXPECT_EQ(larger[40], -1);
+  EXPECT_EQ(matchedSends, 1);
+
+  auto notBorrowing = makeRecv(buffer, 1, 4);
+  box.post(notBorrowing);
+  auto alsoCopied = makeSend(large, 4, false);
+  EXPECT_FALSE(box.send(1, alsoCopied, kEagerLimit));
+  box.drain();
+  ASSERT_TRUE(isCompleteNow(*notBorrowing));
+  EXPECT_FALSE(notBorrowing->lender);
+  EXPECT_EQ(buffer[0], 39);
+  EXPECT_EQ(matchedSends, 2);
+}
