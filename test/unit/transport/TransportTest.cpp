@@ -702,11 +702,16 @@ TEST(TransportTest, ArrivalsWhileAThreadReadsHereAreLeftToIt) {
 }
 
 // While a thread other than the I/O thread holds a connection's read turn,
-// a report that data arrived is not asked for again until that thread lets
+// a report that data arrived makes that thread read once more. If it is
+// landing a long payload, the report is not asked for again until it lets
 // go of the turn (the I/O thread would otherwise wake for every part of a
-// large message the holder reads): the holder arms it again then, so that
-// frames sent after it let go still reach the I/O thread.
-TEST(TransportTest, ArrivalsAfterAThreadLetGoOfTheReadTurnReachTheIoThread) {
+// large message the holder reads), and the holder arms it again then;
+// otherwise it is asked for again at once. Either way frames that came
+// during the turn, and frames sent after the holder let go, reach a reader.
+// `holderFrameBytes` is the size of the frame in whose handler the test
+// thread holds the turn.
+namespace {
+void checkArrivalsDuringAndAfterAHeldReadTurn(size_t holderFrameBytes) {
   constexpr uint32_t kLargeFrames = 64;  // 64 KiB each, sent while the turn is held
   constexpr uint32_t kFramesAfter = 20;  // sent after the holder let go
   std::mutex mutex;
@@ -751,11 +756,12 @@ TEST(TransportTest, ArrivalsAfterAThreadLetGoOfTheReadTurnReachTheIoThread) {
   ASSERT_EQ(waitForArrivals(1), 1u);
   std::thread::id ioThread = arrivals[0].second;
 
-  // Small arrivals do not wake the I/O thread while threads read here, so
-  // frame 1 is the test thread's; the large frames behind it exceed the
-  // low-water mark and do wake it while the test thread holds the turn.
+  // Arrivals below the low-water mark do not wake the I/O thread while
+  // threads read here, so frame 1 is the test thread's; the large frames
+  // behind it exceed the mark and do wake it while the test thread holds
+  // the turn.
   listening.startReadingHere();
-  sendNumbered(1, 4);
+  sendNumbered(1, holderFrameBytes);
   std::thread largeSender([&] {
     holding.get_future().wait();
     for (uint32_t sequence = 2; sequence < 2 + kLargeFrames; ++sequence)
@@ -788,3 +794,18 @@ TEST(TransportTest, ArrivalsAfterAThreadLetGoOfTheReadTurnReachTheIoThread) {
     EXPECT_EQ(arrivals[sequence].second, ioThread)
         << "frame " << sequence << " not read by the I/O thread";
 }
+
+}  // namespace
+
+// The holder lands a 64 KiB payload: the reports during its turn park the
+// wait, which the holder arms again as it lets go.
+TEST(TransportTest, ArrivalsAfterAThreadLetGoOfTheReadTurnReachTheIoThread) {
+  checkArrivalsDuringAndAfterAHeldReadTurn(64 << 10);
+}
+
+// The holder holds the turn for a short frame (the p2p kernel's 8-byte
+// messages): the reports during its turn arm the wait again at once.
+TEST(TransportTest, ArrivalsDuringAShortFramesReadTurnReachAReader) {
+  checkArrivalsDuringAndAfterAHeldReadTurn(4);
+}
+
