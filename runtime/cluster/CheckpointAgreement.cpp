@@ -49,8 +49,13 @@ bool takeReason(const std::vector<uint8_t>& payload, size_t head, std::string& w
 
 }  // namespace
 
+static_assert(checkpoint::kPartChunkHeadBytes == transport::kCheckpointPartDataHeadBytes &&
+              checkpoint::kMaxPartChunkBytes == transport::kMaxCheckpointPartChunkBytes);
+
 CheckpointAgreement::CheckpointAgreement(const JobPart& part)
     : part_(part), slots_(part.partRanks.size()) {
+  for (uint32_t owner : part_.routes().partOfRanks())
+    if (owner < slots_.size()) ++slots_[owner].ranks;
   if (part.partIndex == 0) migration_ = std::make_unique<MigrationWatch>(part.state, part.jobId);
 }
 
@@ -163,6 +168,15 @@ bool CheckpointAgreement::onFrame(uint32_t from, transport::FrameType type,
       }
       slots_[from].written = Written{util::readLittleEndian(payload.data(), 8), payload[8] == 1,
                                      util::readLittleEndian(payload.data() + 9, 8)};
+      break;
+    }
+    case transport::FrameType::CheckpointPartData: {
+      if (!self0 || from == 0) {
+        reason = "CheckpointPartData to a part other than 0";
+        return false;
+      }
+      if (!slots_[from].partFile.take(payload, decidedSequence_, slots_[from].ranks, reason))
+        return false;
       break;
     }
     case transport::FrameType::MigrationStop: {
@@ -293,6 +307,7 @@ bool CheckpointAgreement::agree(int worldRank, bool due, bool canSuspend, std::s
       link_->sendToPart(p, transport::FrameType::MigrationStop, std::move(payload));
     }
   }
+  if (suspend) decidedSequence_ = sequence;
   for (uint32_t p = 1; p < slots_.size(); ++p) {
     std::vector<uint8_t> payload;
     util::appendLittleEndian(payload, round, 8);
@@ -302,6 +317,20 @@ bool CheckpointAgreement::agree(int worldRank, bool due, bool canSuspend, std::s
     link_->sendToPart(p, transport::FrameType::CheckpointDecision, std::move(payload));
   }
   return suspend;
+}
+
+void CheckpointAgreement::sendPartFile(uint64_t sequence,
+                                       const std::vector<std::string_view>& pieces) {
+  checkpoint::forEachPartChunk(sequence, pieces, [&](std::vector<uint8_t> chunk) {
+    link_->sendToPart(0, transport::FrameType::CheckpointPartData, std::move(chunk));
+  });
+}
+
+std::optional<std::string> CheckpointAgreement::receivedPartFile(uint32_t part,
+                                                                 uint64_t sequence) {
+  std::lock_guard<std::mutex> guard(mutex_);
+  if (part == 0 || part >= slots_.size()) return std::nullopt;
+  return slots_[part].partFile.takeWhole(sequence);
 }
 
 void CheckpointAgreement::partWritten(uint64_t sequence, bool written,

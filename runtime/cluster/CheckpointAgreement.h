@@ -34,7 +34,8 @@
 //
 // Every frame is checked: a wrong length, a vote to a part other than 0, a
 // decision or recount from a part other than 0, or a phase other than 1 or
-// 2 drops the connection. Waits end when the job aborts. The rank that
+// 2 drops the connection; so does part data (CheckpointPartData) that
+// breaks PartFileChunks.h's rules. Waits end when the job aborts. The rank that
 // waits in agree() for the other parts sleeps as blocked in the World, as
 // its part's other ranks do in the coordinator, and each frame that
 // arrives wakes it on the I/O thread before the next frame is read: a
@@ -62,6 +63,7 @@
 #include "checkpoint/CheckpointCoordinator.h"
 #include "checkpoint/CheckpointedJob.h"
 #include "checkpoint/HostParts.h"
+#include "checkpoint/PartFileChunks.h"
 #include "cluster/JobPart.h"
 #include "cluster/Migration.h"
 #include "cluster/MpiPeerLink.h"
@@ -88,6 +90,8 @@ class CheckpointAgreement final : public checkpoint::HostParts {
   uint64_t jobId() const override { return part_.jobId; }
   bool agree(int worldRank, bool due, bool canSuspend, std::string& why, uint64_t& sequence,
              bool& aborted) override;
+  void sendPartFile(uint64_t sequence, const std::vector<std::string_view>& pieces) override;
+  std::optional<std::string> receivedPartFile(uint32_t part, uint64_t sequence) override;
   void partWritten(uint64_t sequence, bool written, const checkpoint::PartOutput& output) override;
   bool gatherWritten(uint64_t sequence, std::vector<checkpoint::PartOutput>& outputs,
                      std::string& error) override;
@@ -120,6 +124,8 @@ class CheckpointAgreement final : public checkpoint::HostParts {
     std::optional<Vote> vote, recount;
     bool recountAsked = false;  // a recount is outstanding: only then is one taken
     std::optional<Written> written;
+    checkpoint::PartFileAssembly partFile;  // its CheckpointPartData
+    size_t ranks = 0;                       // the world ranks it holds
   };
 
   bool onFrame(uint32_t from, transport::FrameType type, const std::vector<uint8_t>& payload,
@@ -152,6 +158,7 @@ class CheckpointAgreement final : public checkpoint::HostParts {
   uint64_t round_ = 0;                // this part's control points so far
   std::vector<PartSlot> slots_;       // part 0's, by part
   std::optional<Decision> decision_;  // the others', from part 0
+  uint64_t decidedSequence_ = 0;      // part 0's: the last checkpoint it decided on
   // Frames taken so far, read without the lock by the rank in waitAsRank.
   std::atomic<uint64_t> framesTaken_ = 0;
   int waitingRank_ = -1;  // the rank in waitAsRank, -1 when none

@@ -71,6 +71,7 @@ static bool isKnownFrameType(uint16_t raw) {
     case FrameType::CheckpointDecision:
     case FrameType::CheckpointRecount:
     case FrameType::CheckpointWritten:
+    case FrameType::CheckpointPartData:
     case FrameType::HvRunProgress:
     case FrameType::OmpCopyUpdate:
     case FrameType::OmpJoinUpdate:
@@ -201,6 +202,8 @@ const char* frameTypeName(FrameType type) {
       return "CheckpointRecount";
     case FrameType::CheckpointWritten:
       return "CheckpointWritten";
+    case FrameType::CheckpointPartData:
+      return "CheckpointPartData";
     case FrameType::HvRunProgress:
       return "HvRunProgress";
     case FrameType::OmpCopyUpdate:

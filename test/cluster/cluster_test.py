@@ -1613,6 +1613,62 @@ def case_checkpoint_resume(cluster):
             check_equal(f.read(), got, f"stdout after the {name} checkpoint")
 
 
+def case_checkpoint_roots(cluster):
+    """Host-local checkpoint directories: three synergyd, each with its own
+    --checkpoint-root, run a job spread over them that checkpoints at
+    every barrier control point. The other parts' sections reach part 0
+    over the transport (CheckpointPartData), not through a shared
+    directory: the checkpoint file appears below part 0's root only, the
+    client's --checkpoint-dir holds only its output journal, and no
+    checkpoint fails.
+    Part 0 is killed (SYNERGY_CHECKPOINT_KILL_AFTER) right after its third
+    checkpoint; that file (with the client's journal next to it), resumed
+    with --cluster --resume through daemons
+    whose root is / (so that every host sees it at its path), gives
+    OpenMPI's output and status across both runs."""
+    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lit", "mpi",
+                          "checkpoint_resume.c")
+    native, program = build_both(cluster, source, "checkpoint_resume")
+    want = run_mpirun(native, 3)
+    check(want[1].count("\n") == 18, f"mpirun's output is not 18 lines: {want!r}")
+    checkpoints = os.path.join(cluster.workdir, "checkpoints")
+    os.makedirs(checkpoints)
+    roots = {i: os.path.join(cluster.workdir, f"root-h{i}") for i in (2, 3, 4)}
+    for root in roots.values():
+        os.makedirs(root)
+    env = dict(os.environ, SYNERGY_CHECKPOINT_KILL_AFTER="3")
+    cluster.start_redis()
+    daemons = [cluster.start_daemon(f"h{i}", f"127.0.0.{i}", 1, env=env,
+                                    options=("--checkpoint-root", roots[i])) for i in roots]
+    out_path = os.path.join(cluster.workdir, "job.out")
+    code, err = spread_checkpoint_job(cluster, program, checkpoints, out_path, "--policy", "spread",
+                                      "-np", "3", "--checkpoint-every", "0", "--checkpoint-dir",
+                                      checkpoints, program)
+    check(code != 0 and code != want[0], f"the killed run ended with {code}:\n{err}")
+    check("checkpoint not written" not in err, f"a checkpoint was not written:\n{err}")
+    # The client's own file only (OutputJournal.h).
+    check_equal(os.listdir(checkpoints), ["output.journal"], "the client's checkpoint directory")
+    local = {i: roots[i] + checkpoints for i in roots}
+    holders = [i for i in roots if os.path.exists(os.path.join(local[i], "checkpoint.syck"))]
+    check(len(holders) == 1, f"checkpoint files below the roots: {holders}:\n{err}")
+    for daemon in daemons:
+        daemon.process.send_signal(signal.SIGTERM)
+        daemon.process.wait(timeout=30)
+    wait_for(lambda: cluster.status()[1].startswith("hosts: 0,"), 30, "the hosts to deregister")
+
+    held = local[holders[0]]
+    shutil.copy(os.path.join(checkpoints, "output.journal"), held)
+    for i in (5, 6):
+        cluster.start_daemon(f"h{i}", f"127.0.0.{i}", 2, options=("--checkpoint-root", "/"))
+    code, err = spread_checkpoint_job(cluster, program, held, out_path, "--resume", held)
+    with open(out_path) as f:
+        got = f.read()
+    check_equal((code, sorted(got.splitlines())), (want[0], sorted(want[1].splitlines())),
+                f"the killed and resumed job against mpirun (stderr {err!r})")
+    print(f"checkpoint-roots: the checkpoint was assembled on h{holders[0]} and resumed")
+
+
 def case_checkpoint_recovery(cluster):
     """A job spread over three hosts that checkpoints every 0.2 s loses a
     host (its synergyd killed with SIGKILL) while it runs: the client
@@ -2585,6 +2641,7 @@ CASES = {
     "large-module": case_large_module,
     "checkpoint-resume": case_checkpoint_resume,
     "checkpoint-recovery": case_checkpoint_recovery,
+    "checkpoint-roots": case_checkpoint_roots,
     "checkpoint-dir-grants": case_checkpoint_dir_grants,
 }
 
