@@ -27,6 +27,7 @@
 #include "checkpoint/OpenFileRecord.h"
 #include "checkpoint/PartFile.h"
 #include "util/Crc32c.h"
+#include "util/FileIO.h"
 #include "granule/Granule.h"
 #include "mpi/RankState.h"
 #include "snapshot/Snapshot.h"
@@ -565,7 +566,19 @@ bool CheckpointCoordinator::writePartCheckpoint(const JobRecord& job,
       }
     return true;
   };
-  return commitCheckpointFile(record, sequence, pieces, checkParts, error);
+  if (!commitCheckpointFile(record, sequence, pieces, checkParts, error)) return false;
+  if (!policy_.hostLocalDirectory) return true;
+  // This host's directory is no other's: the checkpoint counts once a
+  // second host holds it too.
+  constexpr size_t kMaxCopiedCheckpointBytes = size_t(1) << 40;
+  std::optional<std::string> file = util::readRegularFile(
+      policy_.directory + "/" + kCheckpointFileName, kMaxCopiedCheckpointBytes, error);
+  if (!file) return false;
+  if (!hostParts_->copyCommitted(sequence, *file, error)) {
+    error = "checkpoint " + std::to_string(sequence) + " has no copy on a second host: " + error;
+    return false;
+  }
+  return true;
 }
 
 bool CheckpointCoordinator::commitCheckpointFile(const JobRecord& job, uint64_t sequence,

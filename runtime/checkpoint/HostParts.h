@@ -60,6 +60,17 @@ class HostParts {
     (void)sequence;
     return std::nullopt;
   }
+  // Part 0 whose hosts share no checkpoint directory, once it has
+  // committed checkpoint `sequence`, whose bytes are `file`: has a part on
+  // another host write a copy and waits for it; false with `error` when
+  // no copy was written (the checkpoint then does not count as committed).
+  // True at once when there is no other host.
+  virtual bool copyCommitted(uint64_t sequence, std::string_view file, std::string& error) {
+    (void)sequence;
+    (void)file;
+    (void)error;
+    return true;
+  }
   // A part other than 0: its sections of checkpoint `sequence` are on disk
   // (`written`) or could not be written, with its stdout count.
   virtual void partWritten(uint64_t sequence, bool written, const PartOutput& output) = 0;

@@ -26,6 +26,15 @@
 //     (CheckpointWritten) with its stdout count, and part 0 commits the
 //     file (CheckpointCoordinator.h).
 //
+// With host-local checkpoint directories (synergyd --checkpoint-root) the
+// other parts send their part files to part 0 (CheckpointPartData,
+// checkpoint/PartFileChunks.h), and part 0 sends each checkpoint file it
+// commits to the mirror, part 1, on another host (CheckpointCopy), which
+// checks its checksums, writes it to its own directory crash-safely and
+// answers; part 0 counts the checkpoint as written only then, and records
+// in the cluster state that parts 0 and 1 hold it
+// (synergy:job:<id>:checkpoint: sequence, parts; it expires after a day).
+//
 // A migration (Migration.h) rides on the same rounds: part 0 asks its
 // MigrationWatch at each, takes the suspension as due when a move applies,
 // and announces it (MigrationStop) right before the decision; once the
@@ -92,6 +101,10 @@ class CheckpointAgreement final : public checkpoint::HostParts {
              bool& aborted) override;
   void sendPartFile(uint64_t sequence, const std::vector<std::string_view>& pieces) override;
   std::optional<std::string> receivedPartFile(uint32_t part, uint64_t sequence) override;
+  bool copyCommitted(uint64_t sequence, std::string_view file, std::string& error) override;
+  // Where this part writes the copy of each checkpoint part 0 sends it
+  // (CheckpointCopy); set before the part joins the others.
+  void setCopyDirectory(std::string directory) { copyDirectory_ = std::move(directory); }
   void partWritten(uint64_t sequence, bool written, const checkpoint::PartOutput& output) override;
   bool gatherWritten(uint64_t sequence, std::vector<checkpoint::PartOutput>& outputs,
                      std::string& error) override;
@@ -158,7 +171,21 @@ class CheckpointAgreement final : public checkpoint::HostParts {
   uint64_t round_ = 0;                // this part's control points so far
   std::vector<PartSlot> slots_;       // part 0's, by part
   std::optional<Decision> decision_;  // the others', from part 0
-  uint64_t decidedSequence_ = 0;      // part 0's: the last checkpoint it decided on
+  uint64_t decidedSequence_ = 0;      // the last checkpoint decided on (every part)
+  // The mirror's: the copy of a checkpoint coming from part 0.
+  checkpoint::PartFileAssembly copy_;
+  std::string copyDirectory_;
+  // Part 0's: the mirror's answer to the last copy, and the cluster state
+  // the holders are recorded in.
+  struct CopyAck {
+    uint64_t sequence = 0;
+    bool written = false;
+  };
+  std::optional<CopyAck> copyAck_;
+  std::optional<RedisConnection> redis_;
+  // The mirror, on the I/O thread: checks and writes a whole copy, answers.
+  void writeCopy(std::string file, uint64_t sequence);
+  void recordHolders(uint64_t sequence);
   // Frames taken so far, read without the lock by the rank in waitAsRank.
   std::atomic<uint64_t> framesTaken_ = 0;
   int waitingRank_ = -1;  // the rank in waitAsRank, -1 when none

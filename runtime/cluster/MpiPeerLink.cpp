@@ -1012,6 +1012,7 @@ class MpiPeerLink::Impl {
     if ((frame.type >= transport::FrameType::CheckpointVote &&
          frame.type <= transport::FrameType::CheckpointWritten) ||
         frame.type == transport::FrameType::CheckpointPartData ||
+        frame.type == transport::FrameType::CheckpointCopy ||
         frame.type == transport::FrameType::MigrationStop ||
         frame.type == transport::FrameType::MigrationOutcome) {
       CheckpointFrames handler;

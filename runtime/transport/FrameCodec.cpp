@@ -72,6 +72,7 @@ static bool isKnownFrameType(uint16_t raw) {
     case FrameType::CheckpointRecount:
     case FrameType::CheckpointWritten:
     case FrameType::CheckpointPartData:
+    case FrameType::CheckpointCopy:
     case FrameType::HvRunProgress:
     case FrameType::OmpCopyUpdate:
     case FrameType::OmpJoinUpdate:
@@ -204,6 +205,8 @@ const char* frameTypeName(FrameType type) {
       return "CheckpointWritten";
     case FrameType::CheckpointPartData:
       return "CheckpointPartData";
+    case FrameType::CheckpointCopy:
+      return "CheckpointCopy";
     case FrameType::HvRunProgress:
       return "HvRunProgress";
     case FrameType::OmpCopyUpdate:

@@ -209,6 +209,12 @@ enum class FrameType : uint16_t {
   // u64 the checkpoint's number, u64 offset, u64 file bytes, then at most
   // kMaxCheckpointPartChunkBytes of the file, at least one.
   CheckpointPartData = 69,
+  // The second copy of a checkpoint when the hosts share no checkpoint
+  // directory. Part 0 to the mirror (part 1, on another host), once it has
+  // committed the file: the file, in chunks laid out as CheckpointPartData's.
+  // The mirror to part 0 once the last chunk is in and its checksum checked:
+  // u64 the checkpoint's number, u8 1 when it replaced its copy (0: not).
+  CheckpointCopy = 66,
   // OpenMP threads on other hosts (snapshot/CopyLink.h gives the payload):
   // main host to thread host, the bytes of the main memory that host's copy
   // lacks, at the start of a region (the whole memory the first time);
@@ -314,6 +320,7 @@ constexpr uint64_t kCheckpointRecountBytes = 8;
 constexpr uint64_t kCheckpointWrittenBytes = 17;
 constexpr uint64_t kCheckpointPartDataHeadBytes = 24;
 constexpr uint64_t kMaxCheckpointPartChunkBytes = 1ull << 20;
+constexpr uint64_t kCheckpointCopyAckBytes = 9;
 constexpr uint64_t kMigrationStopBytes = 8;
 constexpr uint64_t kMigrationOutcomeBytes = 9;
 constexpr uint64_t kMpiRmaHeaderBytes = 36;
@@ -437,6 +444,7 @@ constexpr uint64_t maxPayloadBytes(FrameType type) {
     case FrameType::CheckpointWritten:
       return kCheckpointWrittenBytes;
     case FrameType::CheckpointPartData:
+    case FrameType::CheckpointCopy:
       return kCheckpointPartDataHeadBytes + kMaxCheckpointPartChunkBytes;
     case FrameType::MigrationStop:
       return kMigrationStopBytes;
