@@ -104,6 +104,10 @@ void printUsage() {
       "  --checkpoint-program FILE\n"
       "                      with --cluster-part and --checkpoint-every: the program as the\n"
       "                      client names it, recorded for --resume (synergyd passes it)\n"
+      "  --checkpoint-host-local\n"
+      "                      with --cluster-part: the checkpoint dir is this host's own\n"
+      "                      (synergyd --checkpoint-root); send this part's share of each\n"
+      "                      checkpoint to part 0 as well (synergyd passes it)\n"
       "  --checkpoint-every SECONDS\n"
       "                      with -np: suspend every rank at the first barrier, bcast,\n"
       "                      (all)reduce or (all)gather on MPI_COMM_WORLD after each\n"
@@ -315,6 +319,7 @@ int main(int argc, char** argv) {
   std::optional<checkpoint::CheckpointPolicy> checkpoints;
   std::string checkpointDir;
   std::string checkpointProgram;  // a part's: the program as the client names it
+  bool checkpointHostLocal = false;  // a part's: its directory is its host's own
   std::string resumeDir;
   // --consolidate-at P% of --expected-barriers B control points.
   double consolidateAtPercent = 0;
@@ -403,6 +408,8 @@ int main(int argc, char** argv) {
       checkpoints.emplace().intervalSeconds = interval;
     } else if (arg == "--checkpoint-dir") {
       checkpointDir = requireValue(i, argc, argv);
+    } else if (arg == "--checkpoint-host-local") {
+      checkpointHostLocal = true;
     } else if (arg == "--checkpoint-program") {
       checkpointProgram = requireValue(i, argc, argv);
     } else if (arg == "--resume") {
@@ -560,6 +567,7 @@ int main(int argc, char** argv) {
       cluster::PartCheckpointing how;
       how.policy = *checkpoints;
       how.policy.directory = checkpointDir;
+      how.policy.hostLocalDirectory = checkpointHostLocal;
       how.resume = !resumeDir.empty();
       how.clientProgram = checkpointProgram;
       if (checkpointDir.empty() || checkpointProgram.empty() ||

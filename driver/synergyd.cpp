@@ -7,7 +7,8 @@
 // keeps that entry alive with a heartbeat. Clients place jobs on it
 // (cluster/JobHost.h), which it runs with the local synergy-run; a job's
 // --dir grants must lie inside the directories --allow-dir names
-// (cluster/JobGrants.h). On SIGTERM or SIGINT it refuses new work (stops
+// (cluster/JobGrants.h); with --checkpoint-root, jobs' checkpoint
+// directories are this host's own, below it. On SIGTERM or SIGINT it refuses new work (stops
 // listening and marks the host draining), lets running jobs finish,
 // deregisters and exits 0. It also takes its turn deciding migrations for
 // the cluster's running jobs (scheduler/BackgroundScheduler.h).
@@ -47,6 +48,7 @@ void usage(FILE* out) {
   std::fprintf(out,
       "usage: synergyd --listen ADDRESS:PORT --slots N --state redis://HOST:PORT\n"
       "                --token-file FILE [--host-id ID] [--ttl SECONDS] [--allow-dir PATH]...\n"
+      "                [--checkpoint-root DIR]\n"
       "                [--decide-every SECONDS]\n"
       "\n"
       "Runs this host's Synergy daemon: registers the host and its N slots in the\n"
@@ -70,6 +72,13 @@ void usage(FILE* out) {
       "                         job placed here may have --dir. Each grant is\n"
       "                         opened and checked here, relative ones from the\n"
       "                         client's working directory, in which the job runs\n"
+      "  --checkpoint-root DIR  jobs' checkpoint directories are this host's own:\n"
+      "                         a job's --checkpoint-dir /x/y is DIR/x/y here\n"
+      "                         (created as needed), and each part of a job\n"
+      "                         spread over hosts sends its share of every\n"
+      "                         checkpoint to the host of rank 0, which writes\n"
+      "                         the checkpoint file there. Without it the\n"
+      "                         directory must be one path all hosts share\n"
       "  --decide-every SECONDS when this daemon holds the cluster's scheduler lease\n"
       "                         (one daemon at a time does), compare each running\n"
       "                         job's placement with what its policy would choose\n"
@@ -130,6 +139,7 @@ struct DaemonOptions {
   unsigned ttlSeconds = kDefaultTtlSeconds;
   double decideEverySeconds = kDefaultDecideEverySeconds;
   std::vector<std::string> allowedDirectories;  // canonical
+  std::string checkpointRoot;                   // canonical; empty: none
 };
 
 DaemonOptions parseOptions(int argc, char** argv) {
@@ -174,6 +184,10 @@ DaemonOptions parseOptions(int argc, char** argv) {
           (options.decideEverySeconds != 0 &&
            !(options.decideEverySeconds >= 0.1 && options.decideEverySeconds <= 3600)))
         fail("--decide-every wants 0 or seconds from 0.1 to 3600, not '" + value + "'");
+    } else if (option == "--checkpoint-root") {
+      std::optional<std::string> root = cluster::canonicalCheckpointRoot(value, error);
+      if (!root) fail(error);
+      options.checkpointRoot = *root;
     } else if (option == "--allow-dir") {
       std::optional<std::string> directory = cluster::canonicalAllowedDirectory(value, error);
       if (!directory) fail(error);
@@ -245,7 +259,8 @@ int main(int argc, char** argv) {
                             .hostAddress = options.listenAddress,
                             .state = options.state,
                             .tokenFile = options.tokenFile,
-                            .allowedDirectories = options.allowedDirectories});
+                            .allowedDirectories = options.allowedDirectories,
+                            .checkpointRoot = options.checkpointRoot});
   // Declared after jobHost: on the way out the transport stops first, so no
   // frame reaches a destroyed JobHost.
   transport::Transport transport(

@@ -27,6 +27,7 @@
 #include "checkpoint/OpenFileRecord.h"
 #include "checkpoint/PartFile.h"
 #include "util/Crc32c.h"
+#include "util/FileIO.h"
 #include "granule/Granule.h"
 #include "mpi/RankState.h"
 #include "snapshot/Snapshot.h"
@@ -154,6 +155,11 @@ CheckpointCoordinator::~CheckpointCoordinator() {
     // 0's last commit. Those of parts a lost host's job had and this run
     // has not go too.
     if (hostParts_) removePartFiles(policy_.directory);
+  } else if (hostParts_ && policy_.hostLocalDirectory) {
+    // This host's own directory: its part file is not read after the
+    // job, part 0 took its copy over the transport.
+    unlink((policy_.directory + "/" + partFileName(hostParts_->partIndex())).c_str());
+    unlink(spareFilePath(policy_.directory, partFileName(hostParts_->partIndex())).c_str());
   }
 }
 
@@ -465,10 +471,12 @@ bool CheckpointCoordinator::writePartCheckpoint(const JobRecord& job,
     std::vector<ReplacePiece> pieces = piecesOf(sections);
     std::vector<uint64_t> sectionBytes;
     for (const std::string& section : sections) sectionBytes.push_back(section.size());
+    std::string headBytes;
     HeadWriter head = [&](const std::vector<uint32_t>& checksums, std::string& bytes,
                           std::string&) {
       bytes = encodePartFileHead(
           part, sectionBytes, checksumOfPieces(checksums, sectionBytes, allIndices(pieces.size())));
+      headBytes = bytes;
       return true;
     };
     // A part's own file is not the checkpoint: its bytes are not counted.
@@ -476,6 +484,11 @@ bool CheckpointCoordinator::writePartCheckpoint(const JobRecord& job,
     bool written = replaceFileDurably(policy_.directory, partFileName(self),
                                       encodePartFileHead(part, sectionBytes, 0).size(), head,
                                       pieces, true, partCounts, error);
+    if (written && policy_.hostLocalDirectory) {
+      std::vector<std::string_view> file{headBytes};
+      file.insert(file.end(), sections.begin(), sections.end());
+      hostParts_->sendPartFile(sequence, file);
+    }
     hostParts_->partWritten(sequence, written, output);
     return written;
   }
@@ -490,7 +503,23 @@ bool CheckpointCoordinator::writePartCheckpoint(const JobRecord& job,
   for (size_t i = 0; i < sections.size(); ++i) pieces[size_t(worldRanks_[i])] = {sections[i]};
   OpenFiles partFiles;
   std::vector<PartFileHead> heads(ranksOfPart.size());
+  // The part files sent whole over the transport, checked already; their
+  // sections are views of these.
+  std::vector<std::optional<std::string>> sent(ranksOfPart.size());
   for (uint32_t p = 1; p < ranksOfPart.size(); ++p) {
+    if ((sent[p] = hostParts_->receivedPartFile(p, sequence))) {
+      PartSections expected{sequence, p, ranksOfPart[p], {}, {}};
+      std::optional<PartSections> part = decodePartFile(*sent[p], expected, error);
+      if (!part) {
+        error = "part " + std::to_string(p) + "'s file as sent: " + error;
+        return false;
+      }
+      if (record.unresumable.empty() && !part->unresumable.empty())
+        record.unresumable = part->unresumable;
+      for (size_t i = 0; i < part->sections.size(); ++i)
+        pieces[ranksOfPart[p][i]] = ReplacePiece{part->sections[i]};
+      continue;
+    }
     std::string path = policy_.directory + "/" + partFileName(p);
     int fd = open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0) {
@@ -530,14 +559,26 @@ bool CheckpointCoordinator::writePartCheckpoint(const JobRecord& job,
   auto checkParts = [&](const std::vector<uint32_t>& checksums, const std::vector<uint64_t>& sizes,
                         std::string& why) {
     for (uint32_t p = 1; p < ranksOfPart.size(); ++p)
-      if (!heads[p].sectionsMatch(checksumOfPieces(checksums, sizes, ranksOfPart[p]))) {
+      if (!sent[p] && !heads[p].sectionsMatch(checksumOfPieces(checksums, sizes, ranksOfPart[p]))) {
         why = policy_.directory + "/" + partFileName(p) +
               ": the part file's checksum does not match (corrupt)";
         return false;
       }
     return true;
   };
-  return commitCheckpointFile(record, sequence, pieces, checkParts, error);
+  if (!commitCheckpointFile(record, sequence, pieces, checkParts, error)) return false;
+  if (!policy_.hostLocalDirectory) return true;
+  // This host's directory is no other's: the checkpoint counts once a
+  // second host holds it too.
+  constexpr size_t kMaxCopiedCheckpointBytes = size_t(1) << 40;
+  std::optional<std::string> file = util::readRegularFile(
+      policy_.directory + "/" + kCheckpointFileName, kMaxCopiedCheckpointBytes, error);
+  if (!file) return false;
+  if (!hostParts_->copyCommitted(sequence, *file, error)) {
+    error = "checkpoint " + std::to_string(sequence) + " has no copy on a second host: " + error;
+    return false;
+  }
+  return true;
 }
 
 bool CheckpointCoordinator::commitCheckpointFile(const JobRecord& job, uint64_t sequence,

@@ -34,7 +34,9 @@
 // before part 0's rename leaves the previous checkpoint in place, and a
 // part file is never read but for the checkpoint number its head names.
 // The sections cross hosts through the file system the directory is on,
-// not the transport, so no host holds more than its own ranks' memory
+// not the transport (unless the directories are each host's own: then each
+// part sends its file to part 0 too, PartFileChunks.h, and part 0 takes the
+// sections from the bytes it received), so no host holds more than its own ranks' memory
 // twice but part 0, which assembles the file. The part files and the
 // commit are written in the background once the ranks' sections are
 // encoded (BackgroundWrites.h): the ranks are rewound without waiting for
@@ -69,6 +71,10 @@ namespace synergy::checkpoint {
 struct CheckpointPolicy {
   double intervalSeconds = 0;  // 0: at every barrier control point
   std::string directory;       // empty: rewind only, write nothing
+  // A part of a job spread over hosts whose directory is this host's own
+  // (synergyd --checkpoint-root): it sends its part file to part 0 as
+  // well (HostParts::sendPartFile).
+  bool hostLocalDirectory = false;
 };
 
 struct CheckpointStatistics {

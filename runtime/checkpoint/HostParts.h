@@ -15,7 +15,9 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "checkpoint/CheckpointFile.h"
@@ -43,6 +45,32 @@ class HostParts {
   // due); `aborted` is set when the job ended meanwhile.
   virtual bool agree(int worldRank, bool due, bool canSuspend, std::string& why,
                      uint64_t& sequence, bool& aborted) = 0;
+  // A part other than 0 whose hosts share no checkpoint directory, before
+  // partWritten: sends its part file of checkpoint `sequence`, the
+  // `pieces` back to back, to part 0 (PartFileChunks.h).
+  virtual void sendPartFile(uint64_t sequence, const std::vector<std::string_view>& pieces) {
+    (void)sequence;
+    (void)pieces;
+  }
+  // Part 0, after gatherWritten: part `part`'s file of checkpoint
+  // `sequence` as it was sent whole, given up; nullopt when it was not
+  // sent (part 0 then reads it from the shared directory).
+  virtual std::optional<std::string> receivedPartFile(uint32_t part, uint64_t sequence) {
+    (void)part;
+    (void)sequence;
+    return std::nullopt;
+  }
+  // Part 0 whose hosts share no checkpoint directory, once it has
+  // committed checkpoint `sequence`, whose bytes are `file`: has a part on
+  // another host write a copy and waits for it; false with `error` when
+  // no copy was written (the checkpoint then does not count as committed).
+  // True at once when there is no other host.
+  virtual bool copyCommitted(uint64_t sequence, std::string_view file, std::string& error) {
+    (void)sequence;
+    (void)file;
+    (void)error;
+    return true;
+  }
   // A part other than 0: its sections of checkpoint `sequence` are on disk
   // (`written`) or could not be written, with its stdout count.
   virtual void partWritten(uint64_t sequence, bool written, const PartOutput& output) = 0;

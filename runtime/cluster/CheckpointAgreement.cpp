@@ -13,6 +13,7 @@
 #include <cstring>
 
 #include "checkpoint/CheckpointedJob.h"
+#include "checkpoint/DurableReplace.h"
 #include "mpi/BarrierControlPoint.h"
 #include "mpi/World.h"
 #include "util/FileIO.h"
@@ -49,8 +50,13 @@ bool takeReason(const std::vector<uint8_t>& payload, size_t head, std::string& w
 
 }  // namespace
 
+static_assert(checkpoint::kPartChunkHeadBytes == transport::kCheckpointPartDataHeadBytes &&
+              checkpoint::kMaxPartChunkBytes == transport::kMaxCheckpointPartChunkBytes);
+
 CheckpointAgreement::CheckpointAgreement(const JobPart& part)
     : part_(part), slots_(part.partRanks.size()) {
+  for (uint32_t owner : part_.routes().partOfRanks())
+    if (owner < slots_.size()) ++slots_[owner].ranks;
   if (part.partIndex == 0) migration_ = std::make_unique<MigrationWatch>(part.state, part.jobId);
 }
 
@@ -138,6 +144,7 @@ bool CheckpointAgreement::onFrame(uint32_t from, transport::FrameType type,
       decision.round = util::readLittleEndian(payload.data(), 8);
       decision.suspend = payload[8] == 1;
       decision.sequence = util::readLittleEndian(payload.data() + 9, 8);
+      if (decision.suspend) decidedSequence_ = decision.sequence;
       decision_ = std::move(decision);
       break;
     }
@@ -163,6 +170,33 @@ bool CheckpointAgreement::onFrame(uint32_t from, transport::FrameType type,
       }
       slots_[from].written = Written{util::readLittleEndian(payload.data(), 8), payload[8] == 1,
                                      util::readLittleEndian(payload.data() + 9, 8)};
+      break;
+    }
+    case transport::FrameType::CheckpointPartData: {
+      if (!self0 || from == 0) {
+        reason = "CheckpointPartData to a part other than 0";
+        return false;
+      }
+      if (!slots_[from].partFile.take(payload, decidedSequence_, slots_[from].ranks, reason))
+        return false;
+      break;
+    }
+    case transport::FrameType::CheckpointCopy: {
+      if (self0 && payload.size() == transport::kCheckpointCopyAckBytes && from == 1 &&
+          payload[8] <= 1) {
+        copyAck_ = CopyAck{util::readLittleEndian(payload.data(), 8), payload[8] == 1};
+        break;
+      }
+      if (self0 || from != 0 || part_.partIndex != 1 || copyDirectory_.empty()) {
+        reason = "malformed CheckpointCopy";
+        return false;
+      }
+      if (!copy_.take(payload, decidedSequence_, size_t(part_.worldSize()), reason)) return false;
+      if (std::optional<std::string> whole = copy_.takeWhole(decidedSequence_)) {
+        lock.unlock();
+        writeCopy(std::move(*whole), decidedSequence_);
+        lock.lock();
+      }
       break;
     }
     case transport::FrameType::MigrationStop: {
@@ -293,6 +327,7 @@ bool CheckpointAgreement::agree(int worldRank, bool due, bool canSuspend, std::s
       link_->sendToPart(p, transport::FrameType::MigrationStop, std::move(payload));
     }
   }
+  if (suspend) decidedSequence_ = sequence;
   for (uint32_t p = 1; p < slots_.size(); ++p) {
     std::vector<uint8_t> payload;
     util::appendLittleEndian(payload, round, 8);
@@ -302,6 +337,83 @@ bool CheckpointAgreement::agree(int worldRank, bool due, bool canSuspend, std::s
     link_->sendToPart(p, transport::FrameType::CheckpointDecision, std::move(payload));
   }
   return suspend;
+}
+
+void CheckpointAgreement::sendPartFile(uint64_t sequence,
+                                       const std::vector<std::string_view>& pieces) {
+  checkpoint::forEachPartChunk(sequence, pieces, [&](std::vector<uint8_t> chunk) {
+    link_->sendToPart(0, transport::FrameType::CheckpointPartData, std::move(chunk));
+  });
+}
+
+std::optional<std::string> CheckpointAgreement::receivedPartFile(uint32_t part,
+                                                                 uint64_t sequence) {
+  std::lock_guard<std::mutex> guard(mutex_);
+  if (part == 0 || part >= slots_.size()) return std::nullopt;
+  return slots_[part].partFile.takeWhole(sequence);
+}
+
+bool CheckpointAgreement::copyCommitted(uint64_t sequence, std::string_view file,
+                                        std::string& error) {
+  if (slots_.size() < 2) return true;
+  {
+    std::lock_guard<std::mutex> guard(mutex_);
+    copyAck_.reset();
+  }
+  checkpoint::forEachPartChunk(sequence, {file}, [&](std::vector<uint8_t> chunk) {
+    link_->sendToPart(1, transport::FrameType::CheckpointCopy, std::move(chunk));
+  });
+  std::unique_lock<std::mutex> lock(mutex_);
+  if (!waitFor(lock, [&] { return copyAck_.has_value(); })) {
+    error = "the job ended before part 1 answered";
+    return false;
+  }
+  if (copyAck_->sequence != sequence || !copyAck_->written) {
+    error = "part 1 could not write it";
+    return false;
+  }
+  lock.unlock();
+  recordHolders(sequence);
+  return true;
+}
+
+void CheckpointAgreement::writeCopy(std::string file, uint64_t sequence) {
+  // Checked whole (its head, its CRC-32C, every section) before the copy
+  // of the last checkpoint is replaced.
+  std::string error;
+  std::optional<checkpoint::CheckpointImage> image = checkpoint::decodeCheckpoint(file, error);
+  bool written = false;
+  if (!image || image->sequence != sequence) {
+    std::fprintf(stderr, "synergy-run: note: the copy of checkpoint %llu is refused (%s)\n",
+                 (unsigned long long)sequence,
+                 image ? "another checkpoint's number" : error.c_str());
+  } else {
+    image.reset();
+    checkpoint::ReplaceCounts counts;
+    written = checkpoint::replaceFileDurably(copyDirectory_, checkpoint::kCheckpointFileName,
+                                             {file}, false, counts, error);
+    if (!written)
+      std::fprintf(stderr, "synergy-run: note: the copy of checkpoint %llu is not written (%s)\n",
+                   (unsigned long long)sequence, error.c_str());
+  }
+  std::vector<uint8_t> ack;
+  util::appendLittleEndian(ack, sequence, 8);
+  ack.push_back(written ? 1 : 0);
+  link_->sendToPart(0, transport::FrameType::CheckpointCopy, std::move(ack));
+}
+
+void CheckpointAgreement::recordHolders(uint64_t sequence) {
+  constexpr auto kStateTimeout = std::chrono::milliseconds(2000);
+  const std::string key = "synergy:job:" + std::to_string(part_.jobId) + ":checkpoint";
+  try {
+    if (!redis_) redis_.emplace(part_.state, kStateTimeout);
+    redis_->pipeline({{"HSET", key, "sequence", std::to_string(sequence), "parts", "0,1"},
+                      {"EXPIRE", key, "86400"}});
+  } catch (const StateStoreError& e) {
+    // The copies are there; only a restart elsewhere would miss the record.
+    std::fprintf(stderr, "synergy-run: note: cannot record checkpoint %llu's holders: %s\n",
+                 (unsigned long long)sequence, e.what());
+  }
 }
 
 void CheckpointAgreement::partWritten(uint64_t sequence, bool written,
@@ -431,6 +543,7 @@ std::unique_ptr<PartCheckpoints> PartCheckpoints::create(const JobPart& part,
     record.grants.push_back(checkpoint::recordedGrant(preopen));
   checkpoints->coordinator_.setJob(record);
   checkpoints->coordinator_.setHostParts(&checkpoints->agreement_);
+  if (how.policy.hostLocalDirectory) checkpoints->agreement_.setCopyDirectory(how.policy.directory);
   checkpoints->agreement_.setResumeCheck([directory = how.policy.directory, program = job.program] {
     std::string refusal;
     checkpoint::readResumableCheckpoint(directory, program, refusal);

@@ -26,6 +26,15 @@
 //     (CheckpointWritten) with its stdout count, and part 0 commits the
 //     file (CheckpointCoordinator.h).
 //
+// With host-local checkpoint directories (synergyd --checkpoint-root) the
+// other parts send their part files to part 0 (CheckpointPartData,
+// checkpoint/PartFileChunks.h), and part 0 sends each checkpoint file it
+// commits to the mirror, part 1, on another host (CheckpointCopy), which
+// checks its checksums, writes it to its own directory crash-safely and
+// answers; part 0 counts the checkpoint as written only then, and records
+// in the cluster state that parts 0 and 1 hold it
+// (synergy:job:<id>:checkpoint: sequence, parts; it expires after a day).
+//
 // A migration (Migration.h) rides on the same rounds: part 0 asks its
 // MigrationWatch at each, takes the suspension as due when a move applies,
 // and announces it (MigrationStop) right before the decision; once the
@@ -34,7 +43,8 @@
 //
 // Every frame is checked: a wrong length, a vote to a part other than 0, a
 // decision or recount from a part other than 0, or a phase other than 1 or
-// 2 drops the connection. Waits end when the job aborts. The rank that
+// 2 drops the connection; so does part data (CheckpointPartData) that
+// breaks PartFileChunks.h's rules. Waits end when the job aborts. The rank that
 // waits in agree() for the other parts sleeps as blocked in the World, as
 // its part's other ranks do in the coordinator, and each frame that
 // arrives wakes it on the I/O thread before the next frame is read: a
@@ -62,6 +72,7 @@
 #include "checkpoint/CheckpointCoordinator.h"
 #include "checkpoint/CheckpointedJob.h"
 #include "checkpoint/HostParts.h"
+#include "checkpoint/PartFileChunks.h"
 #include "cluster/JobPart.h"
 #include "cluster/Migration.h"
 #include "cluster/MpiPeerLink.h"
@@ -88,6 +99,12 @@ class CheckpointAgreement final : public checkpoint::HostParts {
   uint64_t jobId() const override { return part_.jobId; }
   bool agree(int worldRank, bool due, bool canSuspend, std::string& why, uint64_t& sequence,
              bool& aborted) override;
+  void sendPartFile(uint64_t sequence, const std::vector<std::string_view>& pieces) override;
+  std::optional<std::string> receivedPartFile(uint32_t part, uint64_t sequence) override;
+  bool copyCommitted(uint64_t sequence, std::string_view file, std::string& error) override;
+  // Where this part writes the copy of each checkpoint part 0 sends it
+  // (CheckpointCopy); set before the part joins the others.
+  void setCopyDirectory(std::string directory) { copyDirectory_ = std::move(directory); }
   void partWritten(uint64_t sequence, bool written, const checkpoint::PartOutput& output) override;
   bool gatherWritten(uint64_t sequence, std::vector<checkpoint::PartOutput>& outputs,
                      std::string& error) override;
@@ -120,6 +137,8 @@ class CheckpointAgreement final : public checkpoint::HostParts {
     std::optional<Vote> vote, recount;
     bool recountAsked = false;  // a recount is outstanding: only then is one taken
     std::optional<Written> written;
+    checkpoint::PartFileAssembly partFile;  // its CheckpointPartData
+    size_t ranks = 0;                       // the world ranks it holds
   };
 
   bool onFrame(uint32_t from, transport::FrameType type, const std::vector<uint8_t>& payload,
@@ -152,6 +171,21 @@ class CheckpointAgreement final : public checkpoint::HostParts {
   uint64_t round_ = 0;                // this part's control points so far
   std::vector<PartSlot> slots_;       // part 0's, by part
   std::optional<Decision> decision_;  // the others', from part 0
+  uint64_t decidedSequence_ = 0;      // the last checkpoint decided on (every part)
+  // The mirror's: the copy of a checkpoint coming from part 0.
+  checkpoint::PartFileAssembly copy_;
+  std::string copyDirectory_;
+  // Part 0's: the mirror's answer to the last copy, and the cluster state
+  // the holders are recorded in.
+  struct CopyAck {
+    uint64_t sequence = 0;
+    bool written = false;
+  };
+  std::optional<CopyAck> copyAck_;
+  std::optional<RedisConnection> redis_;
+  // The mirror, on the I/O thread: checks and writes a whole copy, answers.
+  void writeCopy(std::string file, uint64_t sequence);
+  void recordHolders(uint64_t sequence);
   // Frames taken so far, read without the lock by the rank in waitAsRank.
   std::atomic<uint64_t> framesTaken_ = 0;
   int waitingRank_ = -1;  // the rank in waitAsRank, -1 when none

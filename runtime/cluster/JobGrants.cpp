@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace synergy::cluster {
@@ -109,9 +110,78 @@ bool openJobGrants(const RunJobRequest& request, const std::vector<std::string>&
   return true;
 }
 
+std::optional<std::string> canonicalCheckpointRoot(const std::string& path, std::string& error) {
+  sandbox::UniqueFd fd(open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  std::string canonical = fd.valid() ? canonicalPathOf(fd.get()) : "";
+  if (canonical.empty() || canonical.front() != '/') {
+    error = "--checkpoint-root " + path + ": " +
+            (fd.valid() ? "cannot resolve the path" : std::strerror(errno));
+    return std::nullopt;
+  }
+  return canonical;
+}
+
+namespace {
+
+// The client's checkpoint directory `name`, an absolute path, as the same
+// path below this host's `root`, created as needed one component at a
+// time, never following a symbolic link; its canonical path, or empty
+// with `reason`.
+std::string hostLocalCheckpointDirectory(const std::string& root, const std::string& name,
+                                         std::string& reason) {
+  reason = "--checkpoint-dir " + name + ": ";
+  if (name.empty() || name.front() != '/') {
+    reason += "not an absolute path";
+    return {};
+  }
+  sandbox::UniqueFd directory(open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (!directory.valid()) {
+    reason += "the checkpoint root " + root + ": " + std::strerror(errno);
+    return {};
+  }
+  size_t start = 1;
+  while (start <= name.size()) {
+    size_t end = name.find('/', start);
+    if (end == std::string::npos) end = name.size();
+    std::string component = name.substr(start, end - start);
+    start = end + 1;
+    if (component.empty()) continue;
+    if (component == "." || component == "..") {
+      reason += "holds a '" + component + "' component";
+      return {};
+    }
+    if (mkdirat(directory.get(), component.c_str(), 0700) != 0 && errno != EEXIST) {
+      reason += "cannot create it below " + root + ": " + std::strerror(errno);
+      return {};
+    }
+    sandbox::UniqueFd next(openat(directory.get(), component.c_str(),
+                                  O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    if (!next.valid()) {
+      reason += "cannot open it below " + root + ": " + std::strerror(errno);
+      return {};
+    }
+    directory = std::move(next);
+  }
+  std::string canonical = canonicalPathOf(directory.get());
+  if (!isInside(canonical, root)) {
+    reason += "not below the checkpoint root " + root;
+    return {};
+  }
+  reason.clear();
+  return canonical;
+}
+
+}  // namespace
+
 bool allowCheckpointDirectory(RunJobRequest& request, const std::vector<std::string>& allowed,
-                              std::string& reason) {
+                              const std::string& checkpointRoot, std::string& reason) {
   if (request.checkpointDirectory.empty()) return true;
+  if (!checkpointRoot.empty()) {
+    std::string local = hostLocalCheckpointDirectory(checkpointRoot, request.checkpointDirectory, reason);
+    if (local.empty()) return false;
+    request.checkpointDirectory = local;
+    return true;
+  }
   sandbox::UniqueFd directory(
       open(request.checkpointDirectory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
   if (!directory.valid()) {

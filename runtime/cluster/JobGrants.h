@@ -56,7 +56,17 @@ bool openJobGrants(const RunJobRequest& request, const std::vector<std::string>&
 // its part writes to and reads from: it must lie inside a directory the
 // operator allows, like a --dir grant; on success it is replaced by its
 // canonical path. Nothing to check without one.
+//
+// With a `checkpointRoot` (synergyd --checkpoint-root, canonical) the
+// directory is this host's own instead: the client's absolute path taken
+// as a path below the root (D = /x/y is ROOT/x/y), created as needed, and
+// the --allow-dir directories do not apply. Every host of a spread job
+// then has its own copy of the name, so a lost host does not take the
+// only checkpoint with it (CheckpointAgreement.h).
 bool allowCheckpointDirectory(RunJobRequest& request, const std::vector<std::string>& allowed,
-                              std::string& reason);
+                              const std::string& checkpointRoot, std::string& reason);
+// The canonical form of a --checkpoint-root directory, or nullopt with a
+// one-line `error` when it is not an existing directory.
+std::optional<std::string> canonicalCheckpointRoot(const std::string& path, std::string& error);
 
 }  // namespace synergy::cluster

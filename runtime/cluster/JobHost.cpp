@@ -185,7 +185,8 @@ class JobHost::Impl {
     }
     std::string refusal;
     if (!openJobGrants(job->request, config_.allowedDirectories, job->grants, refusal) ||
-        !allowCheckpointDirectory(job->request, config_.allowedDirectories, refusal)) {
+        !allowCheckpointDirectory(job->request, config_.allowedDirectories, config_.checkpointRoot,
+                                  refusal)) {
       log("job " + std::to_string(job->request.jobId) + ": refused: " + refusal);
       from.send(transport::FrameType::JobRefused, bytesOf(refusal));
       if (config_.onJobFinished) config_.onJobFinished(job->request.jobId);
@@ -270,6 +271,7 @@ class JobHost::Impl {
                                request.checkpointDirectory, "--checkpoint-program",
                                request.checkpointProgram});
       if (request.resume) argv.insert(argv.end(), {"--resume", request.checkpointDirectory});
+      if (!config_.checkpointRoot.empty()) argv.push_back("--checkpoint-host-local");
     }
     for (const std::string& entry : request.environment) {
       argv.push_back("--env");

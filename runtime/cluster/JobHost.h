@@ -27,7 +27,8 @@
 // A job that checkpoints (RunJobRequest::checkpointDirectory) names a
 // directory its part writes to; the host refuses it like a grant unless it
 // lies inside a directory the operator allows, and hands the part its
-// canonical path (CheckpointAgreement.h).
+// canonical path (CheckpointAgreement.h); with a checkpoint root, a
+// directory of its own below it (--checkpoint-host-local to the part).
 //
 // One connection carries at most one job.
 //
@@ -62,6 +63,10 @@ struct JobHostConfig {
   // Canonical directories inside which jobs' --dir grants may lie
   // (synergyd --allow-dir); empty: no job may have one.
   std::vector<std::string> allowedDirectories;
+  // Canonical; jobs' checkpoint directories are below it, this host's own
+  // (synergyd --checkpoint-root, JobGrants.h); empty: they are the
+  // client's path, shared by the hosts.
+  std::string checkpointRoot;
 };
 
 class JobHost {

@@ -1011,6 +1011,8 @@ class MpiPeerLink::Impl {
     std::vector<uint8_t>& payload = frame.payload;
     if ((frame.type >= transport::FrameType::CheckpointVote &&
          frame.type <= transport::FrameType::CheckpointWritten) ||
+        frame.type == transport::FrameType::CheckpointPartData ||
+        frame.type == transport::FrameType::CheckpointCopy ||
         frame.type == transport::FrameType::MigrationStop ||
         frame.type == transport::FrameType::MigrationOutcome) {
       CheckpointFrames handler;

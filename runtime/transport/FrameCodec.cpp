@@ -71,6 +71,8 @@ static bool isKnownFrameType(uint16_t raw) {
     case FrameType::CheckpointDecision:
     case FrameType::CheckpointRecount:
     case FrameType::CheckpointWritten:
+    case FrameType::CheckpointPartData:
+    case FrameType::CheckpointCopy:
     case FrameType::HvRunProgress:
     case FrameType::OmpCopyUpdate:
     case FrameType::OmpJoinUpdate:
@@ -201,6 +203,10 @@ const char* frameTypeName(FrameType type) {
       return "CheckpointRecount";
     case FrameType::CheckpointWritten:
       return "CheckpointWritten";
+    case FrameType::CheckpointPartData:
+      return "CheckpointPartData";
+    case FrameType::CheckpointCopy:
+      return "CheckpointCopy";
     case FrameType::HvRunProgress:
       return "HvRunProgress";
     case FrameType::OmpCopyUpdate:

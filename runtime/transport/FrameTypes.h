@@ -203,6 +203,18 @@ enum class FrameType : uint16_t {
   // A part's sections of a checkpoint are written: u64 the checkpoint's
   // number, u8 1 (0: they could not be), u64 the part's stdout bytes.
   CheckpointWritten = 55,
+  // A part other than 0 to part 0 when their hosts share no checkpoint
+  // directory (synergyd --checkpoint-root): its part file of a checkpoint,
+  // in order, right before its CheckpointWritten (checkpoint/PartFileChunks.h):
+  // u64 the checkpoint's number, u64 offset, u64 file bytes, then at most
+  // kMaxCheckpointPartChunkBytes of the file, at least one.
+  CheckpointPartData = 69,
+  // The second copy of a checkpoint when the hosts share no checkpoint
+  // directory. Part 0 to the mirror (part 1, on another host), once it has
+  // committed the file: the file, in chunks laid out as CheckpointPartData's.
+  // The mirror to part 0 once the last chunk is in and its checksum checked:
+  // u64 the checkpoint's number, u8 1 when it replaced its copy (0: not).
+  CheckpointCopy = 66,
   // OpenMP threads on other hosts (snapshot/CopyLink.h gives the payload):
   // main host to thread host, the bytes of the main memory that host's copy
   // lacks, at the start of a region (the whole memory the first time);
@@ -306,6 +318,9 @@ constexpr uint64_t kCheckpointVoteHeadBytes = 30;
 constexpr uint64_t kCheckpointDecisionHeadBytes = 21;
 constexpr uint64_t kCheckpointRecountBytes = 8;
 constexpr uint64_t kCheckpointWrittenBytes = 17;
+constexpr uint64_t kCheckpointPartDataHeadBytes = 24;
+constexpr uint64_t kMaxCheckpointPartChunkBytes = 1ull << 20;
+constexpr uint64_t kCheckpointCopyAckBytes = 9;
 constexpr uint64_t kMigrationStopBytes = 8;
 constexpr uint64_t kMigrationOutcomeBytes = 9;
 constexpr uint64_t kMpiRmaHeaderBytes = 36;
@@ -428,6 +443,9 @@ constexpr uint64_t maxPayloadBytes(FrameType type) {
       return kCheckpointRecountBytes;
     case FrameType::CheckpointWritten:
       return kCheckpointWrittenBytes;
+    case FrameType::CheckpointPartData:
+    case FrameType::CheckpointCopy:
+      return kCheckpointPartDataHeadBytes + kMaxCheckpointPartChunkBytes;
     case FrameType::MigrationStop:
       return kMigrationStopBytes;
     case FrameType::MigrationOutcome:

@@ -49,6 +49,7 @@ MODULE_HEAD, MODULE_CHUNK = 47, 48
 MPI_HELLO, MPI_ABORT, MPI_RMA, MPI_HOST_STATE = 11, 14, 15, 19
 MPI_STATE_CHECK, MPI_STATE_CONFIRM = 45, 46
 MPI_REQUEST_TO_SEND, MPI_CLEAR_TO_SEND, MPI_RENDEZVOUS_DATA = 49, 50, 51
+CHECKPOINT_COPY, CHECKPOINT_PART_DATA = 66, 69
 MPI_MATCHED, MPI_MESSAGE_PART = 13, 18
 MPI_EAGER_GRANT, MPI_EAGER_CREDIT = 62, 63
 HELLO_REFUSED = 78
@@ -411,9 +412,9 @@ def build_rank_report(cluster):
 
 
 def case_mpi_abort_frames(cluster):
-    """Hostile MpiAbort, MpiRma, MpiHostState, MpiStateCheck, MpiStateConfirm
-    and rendezvous (MpiRequestToSend, MpiClearToSend, MpiRendezvousData)
-    frames sent to a running job part's MPI endpoint (the one its peers
+    """Hostile MpiAbort, MpiRma, MpiHostState, MpiStateCheck, MpiStateConfirm,
+    rendezvous (MpiRequestToSend, MpiClearToSend, MpiRendezvousData) and
+    checkpoint data (CheckpointPartData, CheckpointCopy) frames sent to a running job part's MPI endpoint (the one its peers
     connect to): an abort before MpiHello, of the right and of the wrong
     length, and one after an MpiHello with a foreign job id or for a part
     that is already connected; a one-sided Put before MpiHello and after a
@@ -462,7 +463,20 @@ def case_mpi_abort_frames(cluster):
                             struct.pack("<IIIiiQQ", 0, 1, 0, 0, 0, 1, 4 << 30))
     clear_to_send = frame(MPI_CLEAR_TO_SEND, struct.pack("<IIQQ", 1, 0, 1, 1))
     rendezvous_data = frame(MPI_RENDEZVOUS_DATA, struct.pack("<IIQQ", 1, 0, 1, 1 << 40))
+    # Forged checkpoint data: a part file chunk claiming a 1 TiB file, a
+    # checkpoint copy chunk and a copy's acknowledgement, to a job that does
+    # not checkpoint.
+    part_data = frame(CHECKPOINT_PART_DATA, struct.pack("<QQQ", 1, 0, 1 << 40) + b"x" * 16)
+    copy_data = frame(CHECKPOINT_COPY, struct.pack("<QQQ", 1, 0, 16) + b"x" * 16)
+    copy_ack = frame(CHECKPOINT_COPY, struct.pack("<QB", 1, 1))
     attacks = [
+        ([part_data], "MPI frame before MpiHello"),
+        ([copy_data], "MPI frame before MpiHello"),
+        ([copy_ack], "MPI frame before MpiHello"),
+        ([hello(999, 0), part_data],
+         "MpiHello from job 999 part 0, which this part does not wait for"),
+        ([hello(1, 0), copy_data],
+         "MpiHello from job 1 part 0, which this part does not wait for"),
         ([frame(MPI_ABORT, struct.pack("<I", 1))], "MPI frame before MpiHello"),
         ([host_state], "MPI frame before MpiHello"),
         ([state_check], "MPI frame before MpiHello"),
@@ -1613,6 +1627,75 @@ def case_checkpoint_resume(cluster):
             check_equal(f.read(), got, f"stdout after the {name} checkpoint")
 
 
+def case_checkpoint_roots(cluster):
+    """Host-local checkpoint directories: three synergyd, each with its own
+    --checkpoint-root, run a job spread over them that checkpoints at
+    every barrier control point. The other parts' sections reach part 0
+    over the transport (CheckpointPartData), not through a shared
+    directory; part 0 copies each checkpoint to part 1 (CheckpointCopy):
+    the same checkpoint file appears below exactly two roots, the cluster
+    state names its number and holders (with a TTL), the client's
+    --checkpoint-dir holds only its output journal, and no checkpoint
+    fails.
+    Part 0 is killed (SYNERGY_CHECKPOINT_KILL_AFTER) right after its third
+    checkpoint; that file (with the client's journal next to it), resumed
+    with --cluster --resume through daemons
+    whose root is / (so that every host sees it at its path), gives
+    OpenMPI's output and status across both runs."""
+    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lit", "mpi",
+                          "checkpoint_resume.c")
+    native, program = build_both(cluster, source, "checkpoint_resume")
+    want = run_mpirun(native, 3)
+    check(want[1].count("\n") == 18, f"mpirun's output is not 18 lines: {want!r}")
+    checkpoints = os.path.join(cluster.workdir, "checkpoints")
+    os.makedirs(checkpoints)
+    roots = {i: os.path.join(cluster.workdir, f"root-h{i}") for i in (2, 3, 4)}
+    for root in roots.values():
+        os.makedirs(root)
+    env = dict(os.environ, SYNERGY_CHECKPOINT_KILL_AFTER="3")
+    cluster.start_redis()
+    daemons = [cluster.start_daemon(f"h{i}", f"127.0.0.{i}", 1, env=env,
+                                    options=("--checkpoint-root", roots[i])) for i in roots]
+    out_path = os.path.join(cluster.workdir, "job.out")
+    code, err = spread_checkpoint_job(cluster, program, checkpoints, out_path, "--policy", "spread",
+                                      "-np", "3", "--checkpoint-every", "0", "--checkpoint-dir",
+                                      checkpoints, program)
+    check(code != 0 and code != want[0], f"the killed run ended with {code}:\n{err}")
+    check("checkpoint not written" not in err, f"a checkpoint was not written:\n{err}")
+    # The client's own file only (OutputJournal.h).
+    check_equal(os.listdir(checkpoints), ["output.journal"], "the client's checkpoint directory")
+    local = {i: roots[i] + checkpoints for i in roots}
+    holders = [i for i in roots if os.path.exists(os.path.join(local[i], "checkpoint.syck"))]
+    check(len(holders) == 2, f"checkpoint files below the roots: {holders}:\n{err}")
+    copies = set()
+    for i in holders:
+        with open(os.path.join(local[i], "checkpoint.syck"), "rb") as f:
+            copies.add(f.read())
+    check(len(copies) == 1, "the two copies of the checkpoint differ")
+    record = redis_command(cluster.redis_port, "HGETALL", "synergy:job:1:checkpoint")
+    check_equal(dict(zip(record[::2], record[1::2])), {"sequence": "3", "parts": "0,1"},
+                "the checkpoint's holders in the cluster state")
+    ttl = redis_command(cluster.redis_port, "TTL", "synergy:job:1:checkpoint")
+    check(0 < int(ttl) <= 86400, f"the checkpoint record's TTL: {ttl}")
+    for daemon in daemons:
+        daemon.process.send_signal(signal.SIGTERM)
+        daemon.process.wait(timeout=30)
+    wait_for(lambda: cluster.status()[1].startswith("hosts: 0,"), 30, "the hosts to deregister")
+
+    # The mirror's copy (the second holder's file is the same bytes).
+    held = local[holders[1]]
+    shutil.copy(os.path.join(checkpoints, "output.journal"), held)
+    for i in (5, 6):
+        cluster.start_daemon(f"h{i}", f"127.0.0.{i}", 2, options=("--checkpoint-root", "/"))
+    code, err = spread_checkpoint_job(cluster, program, held, out_path, "--resume", held)
+    with open(out_path) as f:
+        got = f.read()
+    check_equal((code, sorted(got.splitlines())), (want[0], sorted(want[1].splitlines())),
+                f"the killed and resumed job against mpirun (stderr {err!r})")
+    print(f"checkpoint-roots: checkpoint 3 held on h{holders[0]} and h{holders[1]}; resumed")
+
+
 def case_checkpoint_recovery(cluster):
     """A job spread over three hosts that checkpoints every 0.2 s loses a
     host (its synergyd killed with SIGKILL) while it runs: the client
@@ -2585,6 +2668,7 @@ CASES = {
     "large-module": case_large_module,
     "checkpoint-resume": case_checkpoint_resume,
     "checkpoint-recovery": case_checkpoint_recovery,
+    "checkpoint-roots": case_checkpoint_roots,
     "checkpoint-dir-grants": case_checkpoint_dir_grants,
 }
 
