@@ -174,5 +174,23 @@ TEST(FrameCodecTest, MigrationFramesAndTheirLimits) {
   EXPECT_EQ(refusal(rawHeader(64, 0, 9)), "frame length 9 exceeds the maximum 8 for MigrationStop");
   EXPECT_EQ(refusal(rawHeader(65, 0, 10)),
             "frame length 10 exceeds the maximum 9 for MigrationOutcome");
-  EXPECT_EQ(refusal(rawHeader(66, 0, 0)), "unknown frame type 66");
+}
+
+// A checkpoint's part files and its second copy when the hosts share no
+// checkpoint directory: a chunk's head and at most 1 MiB of the file.
+TEST(FrameCodecTest, CheckpointCopyFramesAndTheirLimits) {
+  EXPECT_EQ(uint16_t(FrameType::CheckpointCopy), 66);
+  EXPECT_EQ(uint16_t(FrameType::CheckpointPartData), 69);
+  for (FrameType type : {FrameType::CheckpointCopy, FrameType::CheckpointPartData}) {
+    EXPECT_EQ(maxPayloadBytes(type), 24u + (1u << 20)) << frameTypeName(type);
+    FrameHeader header;
+    std::string reason;
+    ASSERT_TRUE(decodeFrameHeader(encodeFrameHeader(type, maxPayloadBytes(type)), header, reason))
+        << frameTypeName(type) << ": " << reason;
+    EXPECT_EQ(header.type, type);
+  }
+  EXPECT_EQ(refusal(rawHeader(66, 0, 24 + (1 << 20) + 1)),
+            "frame length 1048601 exceeds the maximum 1048600 for CheckpointCopy");
+  EXPECT_EQ(refusal(rawHeader(69, 0, 24 + (1 << 20) + 1)),
+            "frame length 1048601 exceeds the maximum 1048600 for CheckpointPartData");
 }
