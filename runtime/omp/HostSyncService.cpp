@@ -77,10 +77,42 @@ uint32_t HostSyncService::takeReductionList(uint32_t host) {
   return list;
 }
 
+bool HostCopy::mergeUpdate(const std::vector<uint8_t>& payload, snapshot::DsmReplica& standIn,
+                           bool& released, std::string& error) {
+  if (released) {
+    error = "a copy update where the operation it releases was due";
+    return false;
+  }
+  snapshot::LinearMemory& memory = standIn.memory();
+  snapshot::CopyUpdate update;
+  if (!snapshot::parseCopyUpdate(payload.data(), payload.size(), memory.maxPages(), update,
+                                 error))
+    return false;
+  std::lock_guard<std::mutex> guard(lock);
+  if (link.updateComplete() && !standIn.pull()) {
+    error = "cannot grow its stand-in replica";
+    return false;
+  }
+  if (update.pages > memory.pages() && memory.grow(update.pages - memory.pages()) < 0) {
+    error = "cannot grow its stand-in replica to " + std::to_string(update.pages) + " pages";
+    return false;
+  }
+  if (!link.accept(update, memory, error)) return false;
+  noteJoinBytes(payload.size());
+  if (link.updateComplete()) {
+    if (!standIn.push()) {
+      error = "cannot grow the main memory for its writes";
+      return false;
+    }
+    released = true;
+    updateMerged.notify_all();
+  }
+  return true;
+}
+
 void HostSyncService::serve(uint32_t host) {
   HostCopy& copy = *copies_[host];
   snapshot::DsmReplica& standIn = team_.dsm->standIn(int(host));
-  snapshot::LinearMemory& memory = standIn.memory();
   // A complete update waits for the operation it releases.
   bool released = false;
   for (;;) {
@@ -89,27 +121,7 @@ void HostSyncService::serve(uint32_t host) {
     std::string error;
     if (!link_.nextFromHost(host, payload, kind, error)) fail(host, error);
     if (kind == ThreadHostLink::FromHost::Update) {
-      snapshot::CopyUpdate update;
-      if (released) fail(host, "a copy update where the operation it releases was due");
-      if (!snapshot::parseCopyUpdate(payload.data(), payload.size(), memory.maxPages(), update,
-                                     error))
-        fail(host, error);
-      std::lock_guard<std::mutex> guard(copy.lock);
-      if (copy.link.updateComplete() && !standIn.pull())
-        fail(host, "cannot grow its stand-in replica");
-      // Its threads grew the memory under libc's lock, which the main host
-      // holds for them: the stand-in grows alike, and its push grows the
-      // main copy.
-      if (update.pages > memory.pages() && memory.grow(update.pages - memory.pages()) < 0)
-        fail(host, "cannot grow its stand-in replica to " + std::to_string(update.pages) +
-                       " pages");
-      if (!copy.link.accept(update, memory, error)) fail(host, error);
-      noteJoinBytes(payload.size());
-      if (copy.link.updateComplete()) {
-        if (!standIn.push()) fail(host, "cannot grow the main memory for its writes");
-        released = true;
-        copy.updateMerged.notify_all();
-      }
+      if (!copy.mergeUpdate(payload, standIn, released, error)) fail(host, error);
       continue;
     }
     if (kind == ThreadHostLink::FromHost::ReductionList) {

@@ -213,7 +213,6 @@ void RemotePthreads::serveHost(uint32_t host) {
   Host& served = hosts_[host];
   HostCopy& copy = *served.copy;
   snapshot::DsmReplica& standIn = served.standIn->replica();
-  snapshot::LinearMemory& memory = standIn.memory();
   bool released = false;
   for (;;) {
     std::vector<uint8_t> payload;
@@ -226,26 +225,7 @@ void RemotePthreads::serveHost(uint32_t host) {
     if (kind == ThreadHostLink::FromHost::ReductionList)
       fail(host, "a reduction list while it runs pthreads");
     if (kind == ThreadHostLink::FromHost::Update) {
-      // As HostSyncService::serve: the update goes into the stand-in, which
-      // pulled first, and is pushed once complete.
-      snapshot::CopyUpdate update;
-      if (released) fail(host, "a copy update where the operation it releases was due");
-      if (!snapshot::parseCopyUpdate(payload.data(), payload.size(), memory.maxPages(), update,
-                                     error))
-        fail(host, error);
-      std::lock_guard<std::mutex> guard(copy.lock);
-      if (copy.link.updateComplete() && !standIn.pull())
-        fail(host, "cannot grow its stand-in replica");
-      if (update.pages > memory.pages() && memory.grow(update.pages - memory.pages()) < 0)
-        fail(host, "cannot grow its stand-in replica to " + std::to_string(update.pages) +
-                       " pages");
-      if (!copy.link.accept(update, memory, error)) fail(host, error);
-      noteJoinBytes(payload.size());
-      if (copy.link.updateComplete()) {
-        if (!standIn.push()) fail(host, "cannot grow the main memory for its writes");
-        released = true;
-        copy.updateMerged.notify_all();
-      }
+      if (!copy.mergeUpdate(payload, standIn, released, error)) fail(host, error);
       continue;
     }
     SyncRequest request;
