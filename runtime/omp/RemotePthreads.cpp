@@ -149,8 +149,8 @@ RemotePthreads::RemotePthreads(ThreadHostLink& link, RemoteTeams& teams, MainCop
     : link_(link), teams_(teams), main_(main), hosts_(link.threadHosts()) {}
 
 RemotePthreads::~RemotePthreads() {
-  // Threads still running at process exit end with it; their services
-  // never return.
+  // Every pthread has ended (PthreadRuntime's destructor), and each
+  // service returned with its host's last one, or is still leaving.
   for (Host& host : hosts_)
     if (host.service.joinable()) host.service.detach();
 }
@@ -218,10 +218,7 @@ void RemotePthreads::serveHost(uint32_t host) {
     std::vector<uint8_t> payload;
     ThreadHostLink::FromHost kind = ThreadHostLink::FromHost::Update;
     std::string error;
-    if (!link_.nextFromHost(host, payload, kind, error)) {
-      if (abandoned_.load()) return;
-      fail(host, error);
-    }
+    if (!link_.nextFromHost(host, payload, kind, error)) fail(host, error);
     if (kind == ThreadHostLink::FromHost::ReductionList)
       fail(host, "a reduction list while it runs pthreads");
     if (kind == ThreadHostLink::FromHost::Update) {

@@ -40,7 +40,6 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -162,9 +161,6 @@ class RemotePthreads {
   // The proxy's host thread: makes the thread's calls until it ends;
   // returns the start routine's result.
   uint32_t serve(uint32_t id, granule::Granule& proxy);
-  // The process ends while threads run on thread hosts (detached ones): the
-  // link's closing is then no error, and the services end quietly.
-  void abandon() { abandoned_.store(true); }
 
  private:
   struct Thread {
@@ -193,7 +189,6 @@ class RemotePthreads {
   std::condition_variable changed_;
   std::vector<Host> hosts_;
   std::map<uint32_t, Thread> threads_;  // by pthread id, while running remotely
-  std::atomic<bool> abandoned_{false};
 };
 
 }  // namespace synergy::omp

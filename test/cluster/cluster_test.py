@@ -2445,14 +2445,6 @@ PTHREAD_CORPUS_REFUSED = {
     "pthread_key": "pthread_setspecific",
 }
 
-# test/omp pthread programs that cluster/pthread-corpus runs only when --only
-# names them, and why.
-PTHREAD_CORPUS_EXCLUDED = {
-    "pthread_detach": "its job process ended with SIGSEGV (exit 139) once in CI, after printing "
-                      "the right output and before its statistics line: a crash at exit while "
-                      "detached pthreads end, not yet found (--only runs it)",
-}
-
 
 def pthread_corpus_programs(corpus):
     """The test/omp programs built with -pthread that run under --dsm (no
@@ -2482,14 +2474,12 @@ def case_pthread_corpus(cluster):
     on the first while those run, so that a program with one pthread spreads
     too; --threads-per-host 2 by hand puts two on each): stdout and exit status equal to the program
     built natively by gcc -pthread, or, for PTHREAD_CORPUS_REFUSED, an
-    error naming what a thread host does not support; except the programs
-    PTHREAD_CORPUS_EXCLUDED names (or only those --only names). --only,
-    --repeat and --jobs as for omp-corpus."""
+    error naming what a thread host does not support. --only, --repeat and
+    --jobs as for omp-corpus."""
     os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
     corpus = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "omp")
     programs = [p for p in pthread_corpus_programs(corpus)
-                if (p[0] in cluster.only or p[0] + ".c" in cluster.only if cluster.only
-                    else p[0] not in PTHREAD_CORPUS_EXCLUDED)]
+                if not cluster.only or p[0] in cluster.only or p[0] + ".c" in cluster.only]
     check(programs, f"no test/omp pthread program to run (--only {sorted(cluster.only)})")
     cluster.start_redis()
     for i in (2, 3, 4):
@@ -2538,8 +2528,6 @@ def case_pthread_corpus(cluster):
     with concurrent.futures.ThreadPoolExecutor(max_workers=cluster.jobs) as pool:
         mismatches = [m for m in pool.map(spread_run, runs) if m]
     print(f"pthread-corpus: {len(programs) * cluster.repeat} runs, {len(mismatches)} different")
-    print("pthread-corpus: not run spread: " +
-          ", ".join(f"{name} ({why})" for name, why in sorted(PTHREAD_CORPUS_EXCLUDED.items())))
     check(not mismatches, "\n".join(mismatches))
 
 
