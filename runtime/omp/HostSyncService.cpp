@@ -188,32 +188,45 @@ bool HostSyncService::handleAllocatorRequest(uint32_t host, const SyncRequest& r
   }
 }
 
-void HostSyncService::performAtomic(uint32_t host, const SyncRequest& request) {
-  snapshot::DsmReplica& standIn = team_.dsm->standIn(int(host));
+bool performStandInAtomic(const SyncRequest& request, snapshot::DsmReplica& standIn,
+                          std::recursive_mutex& exclusive, uint64_t& old, std::string& error) {
   granule::AtomicAccess access;
   uint64_t shape = request.arguments[3];
   access.op = granule::AtomicOp(shape & 0xff);
   access.width = uint32_t(shape >> 8);
   access.operand = request.arguments[1];
   access.replacement = request.arguments[2];
-  if (shape >> 16 || request.arguments[0] > UINT32_MAX)
-    fail(host, "an atomic access of shape " + std::to_string(shape) + " at " +
-                   std::to_string(request.arguments[0]));
-  access.address = uint32_t(request.arguments[0]);
-  uint64_t old = 0;
-  {
-    // The stand-in replica holds this host's writes, merged; under the main
-    // copy's exclusive lock it takes in everyone else's, does the access and
-    // pushes it, as a local thread's replica does around an atomic.
-    std::lock_guard<std::recursive_mutex> exclusive(team_.dsm->mainCopy().exclusive());
-    if (!standIn.pull()) fail(host, "cannot grow its stand-in replica");
-    snapshot::LinearMemory& memory = standIn.memory();
-    if (!granule::atomicAccessFits(access, memory.sizeBytes()))
-      fail(host, "an atomic access of shape " + std::to_string(shape) + " at " +
-                     std::to_string(access.address) + " outside the memory or misaligned");
-    old = granule::applyAtomicAccess(memory.base() + access.address, access);
-    if (!standIn.push()) fail(host, "cannot grow the main memory for an atomic");
+  if (shape >> 16 || request.arguments[0] > UINT32_MAX) {
+    error = "an atomic access of shape " + std::to_string(shape) + " at " +
+            std::to_string(request.arguments[0]);
+    return false;
   }
+  access.address = uint32_t(request.arguments[0]);
+  std::lock_guard<std::recursive_mutex> guard(exclusive);
+  if (!standIn.pull()) {
+    error = "cannot grow its stand-in replica";
+    return false;
+  }
+  snapshot::LinearMemory& memory = standIn.memory();
+  if (!granule::atomicAccessFits(access, memory.sizeBytes())) {
+    error = "an atomic access of shape " + std::to_string(shape) + " at " +
+            std::to_string(access.address) + " outside the memory or misaligned";
+    return false;
+  }
+  old = granule::applyAtomicAccess(memory.base() + access.address, access);
+  if (!standIn.push()) {
+    error = "cannot grow the main memory for an atomic";
+    return false;
+  }
+  return true;
+}
+
+void HostSyncService::performAtomic(uint32_t host, const SyncRequest& request) {
+  uint64_t old = 0;
+  std::string error;
+  if (!performStandInAtomic(request, team_.dsm->standIn(int(host)),
+                            team_.dsm->mainCopy().exclusive(), old, error))
+    fail(host, error);
   answer(host, request.threadNum, old, 0, true);
 }
 

@@ -80,6 +80,17 @@ struct HostCopy {
                    bool& released, std::string& error);
 };
 
+// A thread host's atomic access (SyncOp::Atomic), done on the main copy
+// through `standIn`, the host's stand-in replica, which holds the host's
+// writes merged: under the main copy's `exclusive` lock it takes in
+// everyone else's, does the access and pushes it, as a local thread's
+// replica does around an atomic. Sets `old` to the cell's old value; an
+// access that is malformed, outside the memory or misaligned, or a memory
+// that cannot grow, is false with `error`. Used by HostSyncService (OpenMP
+// teams) and RemotePthreads.
+bool performStandInAtomic(const SyncRequest& request, snapshot::DsmReplica& standIn,
+                          std::recursive_mutex& exclusive, uint64_t& old, std::string& error);
+
 class HostSyncService {
  public:
   // Serves `team`'s thread hosts: host h runs the threads placement[h], whose

@@ -332,28 +332,11 @@ uint32_t RemotePthreads::serve(uint32_t id, Granule& proxy) {
 }
 
 void RemotePthreads::performAtomic(uint32_t host, const SyncRequest& request) {
-  snapshot::DsmReplica& standIn = hosts_[host].standIn->replica();
-  granule::AtomicAccess access;
-  uint64_t shape = request.arguments[3];
-  access.op = granule::AtomicOp(shape & 0xff);
-  access.width = uint32_t(shape >> 8);
-  access.operand = request.arguments[1];
-  access.replacement = request.arguments[2];
-  if (shape >> 16 || request.arguments[0] > UINT32_MAX)
-    fail(host, "an atomic access of shape " + std::to_string(shape) + " at " +
-                   std::to_string(request.arguments[0]));
-  access.address = uint32_t(request.arguments[0]);
   uint64_t old = 0;
-  {
-    std::lock_guard<std::recursive_mutex> exclusive(main_.exclusive());
-    if (!standIn.pull()) fail(host, "cannot grow its stand-in replica");
-    snapshot::LinearMemory& memory = standIn.memory();
-    if (!granule::atomicAccessFits(access, memory.sizeBytes()))
-      fail(host, "an atomic access of shape " + std::to_string(shape) + " at " +
-                     std::to_string(access.address) + " outside the memory or misaligned");
-    old = granule::applyAtomicAccess(memory.base() + access.address, access);
-    if (!standIn.push()) fail(host, "cannot grow the main memory for an atomic");
-  }
+  std::string error;
+  if (!performStandInAtomic(request, hosts_[host].standIn->replica(), main_.exclusive(), old,
+                            error))
+    fail(host, error);
   answer(host, request.threadNum, old, true);
 }
 
