@@ -2531,8 +2531,68 @@ def case_pthread_corpus(cluster):
     check(not mismatches, "\n".join(mismatches))
 
 
+PTHREAD_EXIT_PROGRAM = r"""
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static pthread_mutex_t mutex = PTHREAD_MUTEX_INITIALIZER;
+
+static void *quit(void *argument) {
+  pthread_mutex_lock(&mutex);
+  printf("thread %d exits\n", *(int *)argument);
+  fflush(stdout);
+  pthread_mutex_unlock(&mutex);
+  exit(3);
+}
+
+int main(void) {
+  static int id = 1;
+  printf("main starts\n");
+  fflush(stdout);
+  pthread_t thread;
+  if (pthread_create(&thread, NULL, quit, &id))
+    return 1;
+  pthread_join(thread, NULL);
+  printf("not reached\n");
+  return 0;
+}
+"""
+
+
+def case_pthread_exit_thread(cluster):
+    """exit(3) in a pthread on a thread host (the job's only pthread, at one
+    a host) while main joins it: the job ends with status 3, the output
+    printed before and no error, as the program built natively by gcc
+    -pthread does. When the thread host ended itself, the main host took the
+    closed link for an error ("thread host 1: the host left the job"), and
+    the job's status was 3 or 2 depending on which part ended first."""
+    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
+    source = os.path.join(cluster.workdir, "pthread_exit_thread.c")
+    with open(source, "w") as out:
+        out.write(PTHREAD_EXIT_PROGRAM)
+    binary = os.path.join(cluster.workdir, "pthread_exit_thread")
+    for compiler, output in (("gcc", binary),
+                             (os.path.join(cluster.bin_dir, "synergy-cc"), binary + ".wasm")):
+        code, _, err = run_tool([compiler, "-O2", "-pthread", "-o", output, source])
+        check(code == 0, f"{compiler} {source} failed:\n{err}")
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("OMP_", "GOMP_"))}
+    expected = run_tool([binary], env=clean)
+    check(expected[:2] == (3, "main starts\nthread 1 exits\n"), f"native run: {expected}")
+    cluster.start_redis()
+    for i in (2, 3):
+        cluster.start_daemon(f"h{i}", f"127.0.0.{i}", 1, options=("--allow-dir", cluster.workdir))
+    got = run_tool([os.path.join(cluster.bin_dir, "synergy-run"), "--cluster", cluster.url,
+                    "--token-file", cluster.token_file, "--threads-per-host", "1",
+                    "--dir", cluster.workdir, binary + ".wasm"],
+                   env=dict(clean, OMP_NUM_THREADS="2"))
+    check(got[:2] == expected[:2] and "error" not in got[2],
+          f"exit {got[0]} (native 3), stdout {got[1]!r}, stderr:\n{got[2][-2000:]}")
+
+
 CASES = {
     "omp-threads": case_omp_threads,
+    "pthread-exit-thread": case_pthread_exit_thread,
     "omp-corpus": case_omp_corpus,
     "pthread-corpus": case_pthread_corpus,
     "registration": case_registration,
