@@ -144,8 +144,9 @@ int runCheckpointedJob(mpi::JobOptions job, const CheckpointPolicy& policy) {
   record.env = job.config.env;
   coordinator.setJob(record);
   job.barrierControlPoint = &coordinator;
+  job.reportAtEnd = [&coordinator] { printCheckpointStatistics(coordinator); };
   int status = mpi::runJob(job);
-  printCheckpointStatistics(coordinator);
+  job.reportAtEnd();
   return status;
 }
 
@@ -221,8 +222,9 @@ int resumeCheckpointedJob(const std::string& directory, std::optional<Checkpoint
   // again by this one: cut it off.
   cutOutput(STDOUT_FILENO, image->job.stdoutOffset);
   cutOutput(STDERR_FILENO, image->job.stderrOffset);
+  job.reportAtEnd = [&coordinator] { printCheckpointStatistics(coordinator); };
   int status = mpi::runJob(job);
-  printCheckpointStatistics(coordinator);
+  job.reportAtEnd();
   return status;
 }
 

@@ -1414,32 +1414,36 @@ int runJobPart(const std::string& partFile, mpi::JobOptions job,
     if (checkpointing) checkpointing->finishWrites();
     link->leave();
   };
-  int status = mpi::runJob(job);
-  if (checkpointing) checkpointing->printStatistics();
-  if (const char* stats = std::getenv("SYNERGY_MPI_STATS"); stats && std::strcmp(stats, "0")) {
-    std::string report = mpi::crossHostMessageReport();
-    std::fprintf(stderr, "synergy-run: mpi: collective messages between hosts from ranks %s: %s\n",
-                 ranksHere.c_str(), report.empty() ? "none" : report.c_str());
-    // What the part's process cost, to tell copies and page faults (system
-    // time, minor faults) and thread hand-offs (context switches) apart on
-    // a loaded machine, where wall time says little; and the most memory it
-    // held, which unexpected messages would swell.
-    struct rusage usage {};
-    getrusage(RUSAGE_SELF, &usage);
-    std::fprintf(stderr,
-                 "synergy-run: mpi: ranks %s used %.3f s user, %.3f s system, %ld minor faults, "
-                 "%ld voluntary and %ld involuntary context switches, %ld KiB peak resident\n",
-                 ranksHere.c_str(),
-                 double(usage.ru_utime.tv_sec) + double(usage.ru_utime.tv_usec) * 1e-6,
-                 double(usage.ru_stime.tv_sec) + double(usage.ru_stime.tv_usec) * 1e-6,
-                 usage.ru_minflt, usage.ru_nvcsw, usage.ru_nivcsw, usage.ru_maxrss);
-    if (link)
+  job.reportAtEnd = [&] {
+    if (checkpointing) checkpointing->printStatistics();
+    if (const char* stats = std::getenv("SYNERGY_MPI_STATS"); stats && std::strcmp(stats, "0")) {
+      std::string report = mpi::crossHostMessageReport();
       std::fprintf(stderr,
-                   "synergy-run: mpi: ranks %s sent %llu messages by rendezvous for want of "
-                   "eager credit\n",
+                   "synergy-run: mpi: collective messages between hosts from ranks %s: %s\n",
+                   ranksHere.c_str(), report.empty() ? "none" : report.c_str());
+      // What the part's process cost, to tell copies and page faults (system
+      // time, minor faults) and thread hand-offs (context switches) apart on
+      // a loaded machine, where wall time says little; and the most memory it
+      // held, which unexpected messages would swell.
+      struct rusage usage {};
+      getrusage(RUSAGE_SELF, &usage);
+      std::fprintf(stderr,
+                   "synergy-run: mpi: ranks %s used %.3f s user, %.3f s system, %ld minor faults, "
+                   "%ld voluntary and %ld involuntary context switches, %ld KiB peak resident\n",
                    ranksHere.c_str(),
-                   static_cast<unsigned long long>(link->eagerCreditShortfalls()));
-  }
+                   double(usage.ru_utime.tv_sec) + double(usage.ru_utime.tv_usec) * 1e-6,
+                   double(usage.ru_stime.tv_sec) + double(usage.ru_stime.tv_usec) * 1e-6,
+                   usage.ru_minflt, usage.ru_nvcsw, usage.ru_nivcsw, usage.ru_maxrss);
+      if (link)
+        std::fprintf(stderr,
+                     "synergy-run: mpi: ranks %s sent %llu messages by rendezvous for want of "
+                     "eager credit\n",
+                     ranksHere.c_str(),
+                     static_cast<unsigned long long>(link->eagerCreditShortfalls()));
+    }
+  };
+  int status = mpi::runJob(job);
+  job.reportAtEnd();
   return status;
 }
 

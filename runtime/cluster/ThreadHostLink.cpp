@@ -320,12 +320,10 @@ int runThreadJobPart(const std::string& partFile, mpi::JobOptions job, unsigned 
     std::string bytes((std::istreambuf_iterator<char>(wasm)), std::istreambuf_iterator<char>());
     link.setSpreadsPthreads(!granule::importsNameStartingWith(bytes, "env", "__kmpc_") &&
                             !granule::importsNameStartingWith(bytes, "env", "omp_"));
-    omp::setThreadHostLink(&link);
-    int status = mpi::runJob(job);
-    omp::setThreadHostLink(nullptr);
-    const char* stats = valueIn(job.config.env, "SYNERGY_DSM_STATS");
-    if (!stats) stats = std::getenv("SYNERGY_DSM_STATS");
-    if (stats && std::strcmp(stats, "0")) {
+    job.reportAtEnd = [&job] {
+      const char* stats = valueIn(job.config.env, "SYNERGY_DSM_STATS");
+      if (!stats) stats = std::getenv("SYNERGY_DSM_STATS");
+      if (!stats || !std::strcmp(stats, "0")) return;
       omp::RemoteTeamStatistics totals = omp::remoteTeamStatistics();
       std::fprintf(stderr,
                    "synergy-run: threads across hosts: %llu regions, copy updates of %llu bytes "
@@ -337,7 +335,13 @@ int runThreadJobPart(const std::string& partFile, mpi::JobOptions job, unsigned 
         std::fprintf(stderr,
                      "synergy-run: threads across hosts: %llu pthreads ran on thread hosts\n",
                      (unsigned long long)totals.pthreads);
-    }
+    };
+    omp::setThreadHostLink(&link);
+    // Ends the process itself while detached pthreads still run (the
+    // services of those on thread hosts use `link`).
+    int status = mpi::runJob(job);
+    omp::setThreadHostLink(nullptr);
+    job.reportAtEnd();
     return status;
   }
   auto module = granule::Module::loadFile(job.program, error, job.showProgress);

@@ -85,6 +85,12 @@ Granule::~Granule() {
   std::free(instance_);
 }
 
+bool Granule::threadsOutliveRun() {
+  for (const std::unique_ptr<HostExtension>& extension : extensions_)
+    if (extension && extension->threadsOutliveRun()) return true;
+  return false;
+}
+
 uint8_t* Granule::memoryBase() const { return memory_ ? memory_->base() : nullptr; }
 
 uint64_t Granule::memorySize() const { return memory_ ? memory_->sizeBytes() : 0; }

@@ -52,6 +52,10 @@ struct RunResult {
 class HostExtension {
  public:
   virtual ~HostExtension() = default;
+  // Whether host threads this extension started may still use the granule,
+  // or what the extension owns, after the granule's own run has ended
+  // (detached pthreads): the granule must then not be destroyed under them.
+  virtual bool threadsOutliveRun() { return false; }
 };
 
 // How guest memory stays coherent around an access other threads may race
@@ -196,6 +200,9 @@ class Granule {
     if (!slot) slot = std::make_unique<T>(*this);
     return static_cast<T&>(*slot);
   }
+  // Whether an extension's host threads may still use this granule after
+  // its run has ended (HostExtension::threadsOutliveRun).
+  bool threadsOutliveRun();
 
  private:
   static size_t nextExtensionIndex();

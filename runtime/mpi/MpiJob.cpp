@@ -302,6 +302,22 @@ int runJob(const JobOptions& options) {
   for (RankThread& job : threads)
     if (job.started) pthread_join(job.thread, nullptr);
   if (options.leaveHosts) options.leaveHosts();
+  if (std::any_of(granules.begin(), granules.end(),
+                  [](const auto& granule) { return granule->threadsOutliveRun(); })) {
+    // exit() ends a process's other threads wherever they are; host threads
+    // cannot be ended so, and destroying the granules would free what they
+    // still use (a detached pthread's mutex, its proxy's copy of a thread
+    // host's memory), so the process ends here, as exit() would.
+    output.flushNow();
+    int status = 0;
+    if (world.aborted()) {
+      reportAbort(world);
+      status = world.abortStatus();
+    }
+    if (options.reportAtEnd) options.reportAtEnd();
+    std::fflush(nullptr);
+    ::_exit(status);
+  }
   // Destroying the granules closes their pipes, which ends the forwarding.
   granules.clear();
   output.finish();

@@ -46,6 +46,10 @@ struct JobOptions {
   // those that cannot be stopped), while the World still exists: writes
   // out what is queued for the other hosts and stops taking their messages.
   std::function<void()> leaveHosts;
+  // The caller's end-of-job report (statistics on stderr), which it writes
+  // after runJob returns; runJob writes it itself when it ends the process
+  // instead of returning (below).
+  std::function<void()> reportAtEnd;
   // What may happen to the ranks at barriers on MPI_COMM_WORLD (null:
   // nothing); a rank it suspends is rewound into a fresh instance.
   BarrierControlPoint* barrierControlPoint = nullptr;
@@ -58,6 +62,10 @@ inline constexpr int kTrapExitCode = 134;
 
 // Runs the job to completion and returns its exit status. Launch problems
 // (unloadable module, bad --dir) are reported on stderr with status 2.
+// A rank whose main() returns while its detached pthreads still run (or
+// may not have left the runtime) ends the process as exit() does: the
+// output so far is forwarded, reportAtEnd written, and the process ends
+// with the job's status without destroying what those threads use.
 int runJob(const JobOptions& options);
 
 }  // namespace synergy::mpi

@@ -77,10 +77,42 @@ uint32_t HostSyncService::takeReductionList(uint32_t host) {
   return list;
 }
 
+bool HostCopy::mergeUpdate(const std::vector<uint8_t>& payload, snapshot::DsmReplica& standIn,
+                           bool& released, std::string& error) {
+  if (released) {
+    error = "a copy update where the operation it releases was due";
+    return false;
+  }
+  snapshot::LinearMemory& memory = standIn.memory();
+  snapshot::CopyUpdate update;
+  if (!snapshot::parseCopyUpdate(payload.data(), payload.size(), memory.maxPages(), update,
+                                 error))
+    return false;
+  std::lock_guard<std::mutex> guard(lock);
+  if (link.updateComplete() && !standIn.pull()) {
+    error = "cannot grow its stand-in replica";
+    return false;
+  }
+  if (update.pages > memory.pages() && memory.grow(update.pages - memory.pages()) < 0) {
+    error = "cannot grow its stand-in replica to " + std::to_string(update.pages) + " pages";
+    return false;
+  }
+  if (!link.accept(update, memory, error)) return false;
+  noteJoinBytes(payload.size());
+  if (link.updateComplete()) {
+    if (!standIn.push()) {
+      error = "cannot grow the main memory for its writes";
+      return false;
+    }
+    released = true;
+    updateMerged.notify_all();
+  }
+  return true;
+}
+
 void HostSyncService::serve(uint32_t host) {
   HostCopy& copy = *copies_[host];
   snapshot::DsmReplica& standIn = team_.dsm->standIn(int(host));
-  snapshot::LinearMemory& memory = standIn.memory();
   // A complete update waits for the operation it releases.
   bool released = false;
   for (;;) {
@@ -89,27 +121,7 @@ void HostSyncService::serve(uint32_t host) {
     std::string error;
     if (!link_.nextFromHost(host, payload, kind, error)) fail(host, error);
     if (kind == ThreadHostLink::FromHost::Update) {
-      snapshot::CopyUpdate update;
-      if (released) fail(host, "a copy update where the operation it releases was due");
-      if (!snapshot::parseCopyUpdate(payload.data(), payload.size(), memory.maxPages(), update,
-                                     error))
-        fail(host, error);
-      std::lock_guard<std::mutex> guard(copy.lock);
-      if (copy.link.updateComplete() && !standIn.pull())
-        fail(host, "cannot grow its stand-in replica");
-      // Its threads grew the memory under libc's lock, which the main host
-      // holds for them: the stand-in grows alike, and its push grows the
-      // main copy.
-      if (update.pages > memory.pages() && memory.grow(update.pages - memory.pages()) < 0)
-        fail(host, "cannot grow its stand-in replica to " + std::to_string(update.pages) +
-                       " pages");
-      if (!copy.link.accept(update, memory, error)) fail(host, error);
-      noteJoinBytes(payload.size());
-      if (copy.link.updateComplete()) {
-        if (!standIn.push()) fail(host, "cannot grow the main memory for its writes");
-        released = true;
-        copy.updateMerged.notify_all();
-      }
+      if (!copy.mergeUpdate(payload, standIn, released, error)) fail(host, error);
       continue;
     }
     if (kind == ThreadHostLink::FromHost::ReductionList) {
@@ -176,32 +188,45 @@ bool HostSyncService::handleAllocatorRequest(uint32_t host, const SyncRequest& r
   }
 }
 
-void HostSyncService::performAtomic(uint32_t host, const SyncRequest& request) {
-  snapshot::DsmReplica& standIn = team_.dsm->standIn(int(host));
+bool performStandInAtomic(const SyncRequest& request, snapshot::DsmReplica& standIn,
+                          std::recursive_mutex& exclusive, uint64_t& old, std::string& error) {
   granule::AtomicAccess access;
   uint64_t shape = request.arguments[3];
   access.op = granule::AtomicOp(shape & 0xff);
   access.width = uint32_t(shape >> 8);
   access.operand = request.arguments[1];
   access.replacement = request.arguments[2];
-  if (shape >> 16 || request.arguments[0] > UINT32_MAX)
-    fail(host, "an atomic access of shape " + std::to_string(shape) + " at " +
-                   std::to_string(request.arguments[0]));
-  access.address = uint32_t(request.arguments[0]);
-  uint64_t old = 0;
-  {
-    // The stand-in replica holds this host's writes, merged; under the main
-    // copy's exclusive lock it takes in everyone else's, does the access and
-    // pushes it, as a local thread's replica does around an atomic.
-    std::lock_guard<std::recursive_mutex> exclusive(team_.dsm->mainCopy().exclusive());
-    if (!standIn.pull()) fail(host, "cannot grow its stand-in replica");
-    snapshot::LinearMemory& memory = standIn.memory();
-    if (!granule::atomicAccessFits(access, memory.sizeBytes()))
-      fail(host, "an atomic access of shape " + std::to_string(shape) + " at " +
-                     std::to_string(access.address) + " outside the memory or misaligned");
-    old = granule::applyAtomicAccess(memory.base() + access.address, access);
-    if (!standIn.push()) fail(host, "cannot grow the main memory for an atomic");
+  if (shape >> 16 || request.arguments[0] > UINT32_MAX) {
+    error = "an atomic access of shape " + std::to_string(shape) + " at " +
+            std::to_string(request.arguments[0]);
+    return false;
   }
+  access.address = uint32_t(request.arguments[0]);
+  std::lock_guard<std::recursive_mutex> guard(exclusive);
+  if (!standIn.pull()) {
+    error = "cannot grow its stand-in replica";
+    return false;
+  }
+  snapshot::LinearMemory& memory = standIn.memory();
+  if (!granule::atomicAccessFits(access, memory.sizeBytes())) {
+    error = "an atomic access of shape " + std::to_string(shape) + " at " +
+            std::to_string(access.address) + " outside the memory or misaligned";
+    return false;
+  }
+  old = granule::applyAtomicAccess(memory.base() + access.address, access);
+  if (!standIn.push()) {
+    error = "cannot grow the main memory for an atomic";
+    return false;
+  }
+  return true;
+}
+
+void HostSyncService::performAtomic(uint32_t host, const SyncRequest& request) {
+  uint64_t old = 0;
+  std::string error;
+  if (!performStandInAtomic(request, team_.dsm->standIn(int(host)),
+                            team_.dsm->mainCopy().exclusive(), old, error))
+    fail(host, error);
   answer(host, request.threadNum, old, 0, true);
 }
 

@@ -38,12 +38,17 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <vector>
 
 #include "omp/RemoteThreads.h"
 #include "omp/SyncMessages.h"
 #include "snapshot/CopyLink.h"
+
+namespace synergy::snapshot {
+class DsmReplica;
+}
 
 namespace synergy::omp {
 
@@ -62,7 +67,29 @@ struct HostCopy {
   // not, and shipping the difference would overwrite them on the host with
   // older ones.
   std::condition_variable updateMerged;
+
+  // Takes one chunk of a copy update from the host into `standIn`, its
+  // stand-in replica (pulled first when the last update was complete, and
+  // grown as the update says: the host's threads grew the memory under
+  // libc's lock, which the main host holds for them); once the update is
+  // complete, pushes the stand-in into the main copy, sets `released` and
+  // wakes the answers waiting for it. An update while `released` is set
+  // (the operation it releases was due) or one that does not check out is
+  // refused: false with `error`.
+  bool mergeUpdate(const std::vector<uint8_t>& payload, snapshot::DsmReplica& standIn,
+                   bool& released, std::string& error);
 };
+
+// A thread host's atomic access (SyncOp::Atomic), done on the main copy
+// through `standIn`, the host's stand-in replica, which holds the host's
+// writes merged: under the main copy's `exclusive` lock it takes in
+// everyone else's, does the access and pushes it, as a local thread's
+// replica does around an atomic. Sets `old` to the cell's old value; an
+// access that is malformed, outside the memory or misaligned, or a memory
+// that cannot grow, is false with `error`. Used by HostSyncService (OpenMP
+// teams) and RemotePthreads.
+bool performStandInAtomic(const SyncRequest& request, snapshot::DsmReplica& standIn,
+                          std::recursive_mutex& exclusive, uint64_t& old, std::string& error);
 
 class HostSyncService {
  public:

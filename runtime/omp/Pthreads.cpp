@@ -54,17 +54,10 @@ PthreadRecord::~PthreadRecord() = default;
 PthreadRuntime::PthreadRuntime(ThreadGroup& group) : group_(group), keys_(kMaxKeys) {}
 
 PthreadRuntime::~PthreadRuntime() {
-  // Threads still running at process exit are ended with it, and so are
-  // the services of those on thread hosts.
-  bool remoteRunning = false;
-  for (auto& [id, record] : threads_) {
-    remoteRunning = remoteRunning || (!record->finished && record->remoteHost >= 0);
-    if (!record->finished || record->detached) (void)record.release();
-  }
-  if (remoteRunning) {
-    remote_->abandon();
-    (void)remote_.release();
-  }
+  // Made only once no thread outlives the run (outliveRun; mpi::runJob
+  // ends the process otherwise): every thread left has finished and is
+  // joinable, but may still be leaving run().
+  for (auto& [id, record] : threads_) pthread_join(record->host, nullptr);
 }
 
 uint32_t PthreadRuntime::create(Granule& creator, uint32_t startRoutine, uint32_t argument,
@@ -190,6 +183,13 @@ bool PthreadRuntime::anyRunning() {
   std::lock_guard guard(lock_);
   for (auto& [id, record] : threads_)
     if (!record->finished) return true;
+  return false;
+}
+
+bool PthreadRuntime::outliveRun() {
+  std::lock_guard guard(lock_);
+  for (auto& [id, record] : threads_)
+    if (!record->finished || record->detached) return true;
   return false;
 }
 

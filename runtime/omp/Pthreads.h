@@ -80,6 +80,10 @@ class PthreadRuntime {
   int detach(uint32_t id);
   // Whether a thread has not finished yet.
   bool anyRunning();
+  // Whether a thread may still use the runtime: one that has not finished,
+  // or a detached one, which nobody joins and whose host thread may still
+  // be leaving run() (its proxy's on a thread host, a service's too).
+  bool outliveRun();
 
   int createKey(uint32_t destructor, uint32_t& key);
   int deleteKey(uint32_t key);

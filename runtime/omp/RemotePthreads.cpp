@@ -2,6 +2,7 @@
 #include "omp/RemotePthreads.h"
 
 #include <pthread.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <cstdio>
@@ -74,6 +75,26 @@ std::atomic<uint32_t> hostedRunning{0};
   std::_Exit(2);
 }
 
+// A trapped thread's status, as endProcessFromThread's.
+constexpr uint32_t kTrapStatus = 134;
+
+// A pthread here called exit() or trapped: as a local thread's would
+// (endProcessFromThread), that ends the process, which is the job's, so the
+// main host ends it with the status; this host ends when the link closes
+// (serveThreadHost), this thread waiting meanwhile.
+[[noreturn]] void endJobFromThreadHost(ThreadHostSync& sync, uint32_t id,
+                                       const granule::RunResult& outcome) {
+  uint32_t status = uint32_t(outcome.exitCode);
+  if (outcome.kind == granule::RunResult::Kind::Trapped) {
+    std::fprintf(stderr, "trap: %s in %s\n", outcome.trapReason.c_str(),
+                 outcome.trapFunction.c_str());
+    status = kTrapStatus;
+  }
+  std::fflush(nullptr);
+  sync.pthreadExit(id, status);
+  for (;;) pause();
+}
+
 }  // namespace
 
 ThreadHostSync* pthreadThreadHost(Granule& granule) {
@@ -115,7 +136,7 @@ bool startPthreadOnThreadHost(Granule& root, ThreadHostSync& sync, const Pthread
     granule::RunResult outcome = granule.run(
         [&] { result = callTableFunctionU32(granule, start.startRoutine, {start.argument}); });
     if (!outcome.returned) {
-      if (!me.exited) endProcessFromThread(outcome);
+      if (!me.exited) endJobFromThreadHost(sync, start.id, outcome);
       result = me.exitResult;
     }
     // Thread-specific data is refused here, so no destructor is left to run.
@@ -149,8 +170,8 @@ RemotePthreads::RemotePthreads(ThreadHostLink& link, RemoteTeams& teams, MainCop
     : link_(link), teams_(teams), main_(main), hosts_(link.threadHosts()) {}
 
 RemotePthreads::~RemotePthreads() {
-  // Threads still running at process exit end with it; their services
-  // never return.
+  // Every pthread has ended (PthreadRuntime's destructor), and each
+  // service returned with its host's last one, or is still leaving.
   for (Host& host : hosts_)
     if (host.service.joinable()) host.service.detach();
 }
@@ -213,39 +234,16 @@ void RemotePthreads::serveHost(uint32_t host) {
   Host& served = hosts_[host];
   HostCopy& copy = *served.copy;
   snapshot::DsmReplica& standIn = served.standIn->replica();
-  snapshot::LinearMemory& memory = standIn.memory();
   bool released = false;
   for (;;) {
     std::vector<uint8_t> payload;
     ThreadHostLink::FromHost kind = ThreadHostLink::FromHost::Update;
     std::string error;
-    if (!link_.nextFromHost(host, payload, kind, error)) {
-      if (abandoned_.load()) return;
-      fail(host, error);
-    }
+    if (!link_.nextFromHost(host, payload, kind, error)) fail(host, error);
     if (kind == ThreadHostLink::FromHost::ReductionList)
       fail(host, "a reduction list while it runs pthreads");
     if (kind == ThreadHostLink::FromHost::Update) {
-      // As HostSyncService::serve: the update goes into the stand-in, which
-      // pulled first, and is pushed once complete.
-      snapshot::CopyUpdate update;
-      if (released) fail(host, "a copy update where the operation it releases was due");
-      if (!snapshot::parseCopyUpdate(payload.data(), payload.size(), memory.maxPages(), update,
-                                     error))
-        fail(host, error);
-      std::lock_guard<std::mutex> guard(copy.lock);
-      if (copy.link.updateComplete() && !standIn.pull())
-        fail(host, "cannot grow its stand-in replica");
-      if (update.pages > memory.pages() && memory.grow(update.pages - memory.pages()) < 0)
-        fail(host, "cannot grow its stand-in replica to " + std::to_string(update.pages) +
-                       " pages");
-      if (!copy.link.accept(update, memory, error)) fail(host, error);
-      noteJoinBytes(payload.size());
-      if (copy.link.updateComplete()) {
-        if (!standIn.push()) fail(host, "cannot grow the main memory for its writes");
-        released = true;
-        copy.updateMerged.notify_all();
-      }
+      if (!copy.mergeUpdate(payload, standIn, released, error)) fail(host, error);
       continue;
     }
     SyncRequest request;
@@ -279,6 +277,12 @@ void RemotePthreads::serveHost(uint32_t host) {
       case SyncOp::LibcUnlock:
       case SyncOp::PthreadEnd:
         break;
+      case SyncOp::PthreadExit:
+        // As a local thread's exit() or trap ends the process
+        // (endProcessFromThread).
+        if (request.arguments[0] > 255) fail(host, "a pthread's exit status above 255");
+        std::fflush(nullptr);
+        std::_Exit(int(request.arguments[0]));
       default:
         fail(host, "a request of operation " + std::to_string(uint32_t(request.op)) +
                        " from a pthread");
@@ -355,28 +359,11 @@ uint32_t RemotePthreads::serve(uint32_t id, Granule& proxy) {
 }
 
 void RemotePthreads::performAtomic(uint32_t host, const SyncRequest& request) {
-  snapshot::DsmReplica& standIn = hosts_[host].standIn->replica();
-  granule::AtomicAccess access;
-  uint64_t shape = request.arguments[3];
-  access.op = granule::AtomicOp(shape & 0xff);
-  access.width = uint32_t(shape >> 8);
-  access.operand = request.arguments[1];
-  access.replacement = request.arguments[2];
-  if (shape >> 16 || request.arguments[0] > UINT32_MAX)
-    fail(host, "an atomic access of shape " + std::to_string(shape) + " at " +
-                   std::to_string(request.arguments[0]));
-  access.address = uint32_t(request.arguments[0]);
   uint64_t old = 0;
-  {
-    std::lock_guard<std::recursive_mutex> exclusive(main_.exclusive());
-    if (!standIn.pull()) fail(host, "cannot grow its stand-in replica");
-    snapshot::LinearMemory& memory = standIn.memory();
-    if (!granule::atomicAccessFits(access, memory.sizeBytes()))
-      fail(host, "an atomic access of shape " + std::to_string(shape) + " at " +
-                     std::to_string(access.address) + " outside the memory or misaligned");
-    old = granule::applyAtomicAccess(memory.base() + access.address, access);
-    if (!standIn.push()) fail(host, "cannot grow the main memory for an atomic");
-  }
+  std::string error;
+  if (!performStandInAtomic(request, hosts_[host].standIn->replica(), main_.exclusive(), old,
+                            error))
+    fail(host, error);
   answer(host, request.threadNum, old, true);
 }
 

@@ -25,6 +25,9 @@
 //  - the thread's end releases its writes with a PthreadEnd carrying the
 //    result; pthread_join on the main host then acquires as for a local one.
 //
+// exit() or a trap in a pthread on a thread host ends the job with its
+// status (SyncOp::PthreadExit), as a local thread's ends the process.
+//
 // Not supported in a pthread on a thread host, each ending the job with a
 // one-line error naming it: pthread_create, join and detach, thread-specific
 // data keys and OpenMP parallel regions. A program that
@@ -40,7 +43,6 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -162,9 +164,6 @@ class RemotePthreads {
   // The proxy's host thread: makes the thread's calls until it ends;
   // returns the start routine's result.
   uint32_t serve(uint32_t id, granule::Granule& proxy);
-  // The process ends while threads run on thread hosts (detached ones): the
-  // link's closing is then no error, and the services end quietly.
-  void abandon() { abandoned_.store(true); }
 
  private:
   struct Thread {
@@ -193,7 +192,6 @@ class RemotePthreads {
   std::condition_variable changed_;
   std::vector<Host> hosts_;
   std::map<uint32_t, Thread> threads_;  // by pthread id, while running remotely
-  std::atomic<bool> abandoned_{false};
 };
 
 }  // namespace synergy::omp

@@ -71,8 +71,10 @@ enum class SyncOp : uint32_t {
                      // main host, the answer acquires; result 0: its value
   PthreadEnd = 28,   // releases; argument 0: the start routine's result;
                      // no answer: the thread has ended
+  PthreadExit = 29,  // the thread called exit() or trapped: argument 0, the
+                     // process's exit status, ends the job; no answer
 };
-inline constexpr SyncOp kLastSyncOp = SyncOp::PthreadEnd;
+inline constexpr SyncOp kLastSyncOp = SyncOp::PthreadExit;
 // Numbers no request carries: the atomics' lock and unlock, which Atomic
 // replaced. A request with one is refused like an unknown operation.
 inline constexpr uint32_t kRetiredSyncOps[] = {8, 9};

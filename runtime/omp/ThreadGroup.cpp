@@ -187,11 +187,7 @@ uint32_t exchangeStackPointer(Granule& granule, uint32_t stackPointer) {
 
 ThreadGroup::ThreadGroup(Granule& root) : root_(root) {}
 
-ThreadGroup::~ThreadGroup() {
-  // A detached thread still running at process exit pushes into the hub
-  // when it ends: the hub must stay.
-  if (ownedDsmHub_ && pthreads_ && pthreads_->anyRunning()) (void)ownedDsmHub_.release();
-}
+ThreadGroup::~ThreadGroup() = default;
 
 OmpRuntime& ThreadGroup::openmp() {
   std::lock_guard guard(runtimesLock_);
@@ -208,6 +204,11 @@ PthreadRuntime& ThreadGroup::pthreads() {
 bool ThreadGroup::pthreadsRunning() {
   std::lock_guard guard(runtimesLock_);
   return pthreads_ && pthreads_->anyRunning();
+}
+
+bool ThreadGroup::pthreadsOutliveRun() {
+  std::lock_guard guard(runtimesLock_);
+  return pthreads_ && pthreads_->outliveRun();
 }
 
 DsmHub& ThreadGroup::dsmHub(Granule& creator) {
@@ -285,6 +286,10 @@ ThreadGroup& ThreadMember::group() {
     group_ = ownedGroup_.get();
   }
   return *group_;
+}
+
+bool ThreadMember::threadsOutliveRun() {
+  return ownedGroup_ && ownedGroup_->pthreadsOutliveRun();
 }
 
 void ThreadMember::adopt(Granule& thread, int threadId) {

@@ -94,6 +94,8 @@ class ThreadGroup {
   PthreadRuntime& pthreads();
   // Whether a pthread has started and not finished yet.
   bool pthreadsRunning();
+  // Whether a pthread may still use the group (PthreadRuntime::outliveRun).
+  bool pthreadsOutliveRun();
 
  private:
   granule::Granule& root_;
@@ -121,6 +123,10 @@ class ThreadMember : public granule::HostExtension {
 
   // Makes `thread` a member of this granule's group.
   void adopt(granule::Granule& thread, int threadId);
+
+  // The root's pthreads that still run, or are detached and may not have
+  // left the runtime yet (PthreadRuntime::outliveRun).
+  bool threadsOutliveRun() override;
 
  private:
   granule::Granule& granule_;

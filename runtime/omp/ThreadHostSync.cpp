@@ -280,6 +280,10 @@ void ThreadHostSync::pthreadEnd(uint32_t pthread, uint32_t result) {
   call(SyncRequest{SyncOp::PthreadEnd, pthread, {result}}, false);
 }
 
+void ThreadHostSync::pthreadExit(uint32_t pthread, uint32_t status) {
+  call(SyncRequest{SyncOp::PthreadExit, pthread, {status}}, false);
+}
+
 void ThreadHostSync::finishRegion(uint32_t threadNum) {
   call(SyncRequest{SyncOp::Join, threadNum, {}}, false);
 }

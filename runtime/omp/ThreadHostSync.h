@@ -105,6 +105,8 @@ class ThreadHostSync {
   void unlockLibc(uint32_t pthread);
   uint64_t pthreadCall(uint32_t pthread, uint32_t function, uint32_t a, uint32_t b, uint32_t c);
   void pthreadEnd(uint32_t pthread, uint32_t result);
+  // Pthread `pthread` ends the job with exit status `status`.
+  void pthreadExit(uint32_t pthread, uint32_t status);
   // The last of the host's threads of a region to finish: ships the host's
   // writes and ends the host's part of the region.
   void finishRegion(uint32_t threadNum);

@@ -2528,14 +2528,6 @@ PTHREAD_CORPUS_REFUSED = {
     "pthread_key": "pthread_setspecific",
 }
 
-# test/omp pthread programs that cluster/pthread-corpus runs only when --only
-# names them, and why.
-PTHREAD_CORPUS_EXCLUDED = {
-    "pthread_detach": "its job process ended with SIGSEGV (exit 139) once in CI, after printing "
-                      "the right output and before its statistics line: a crash at exit while "
-                      "detached pthreads end, not yet found (--only runs it)",
-}
-
 
 def pthread_corpus_programs(corpus):
     """The test/omp programs built with -pthread that run under --dsm (no
@@ -2565,14 +2557,12 @@ def case_pthread_corpus(cluster):
     on the first while those run, so that a program with one pthread spreads
     too; --threads-per-host 2 by hand puts two on each): stdout and exit status equal to the program
     built natively by gcc -pthread, or, for PTHREAD_CORPUS_REFUSED, an
-    error naming what a thread host does not support; except the programs
-    PTHREAD_CORPUS_EXCLUDED names (or only those --only names). --only,
-    --repeat and --jobs as for omp-corpus."""
+    error naming what a thread host does not support. --only, --repeat and
+    --jobs as for omp-corpus."""
     os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
     corpus = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "omp")
     programs = [p for p in pthread_corpus_programs(corpus)
-                if (p[0] in cluster.only or p[0] + ".c" in cluster.only if cluster.only
-                    else p[0] not in PTHREAD_CORPUS_EXCLUDED)]
+                if not cluster.only or p[0] in cluster.only or p[0] + ".c" in cluster.only]
     check(programs, f"no test/omp pthread program to run (--only {sorted(cluster.only)})")
     cluster.start_redis()
     for i in (2, 3, 4):
@@ -2621,13 +2611,71 @@ def case_pthread_corpus(cluster):
     with concurrent.futures.ThreadPoolExecutor(max_workers=cluster.jobs) as pool:
         mismatches = [m for m in pool.map(spread_run, runs) if m]
     print(f"pthread-corpus: {len(programs) * cluster.repeat} runs, {len(mismatches)} different")
-    print("pthread-corpus: not run spread: " +
-          ", ".join(f"{name} ({why})" for name, why in sorted(PTHREAD_CORPUS_EXCLUDED.items())))
     check(not mismatches, "\n".join(mismatches))
+
+
+PTHREAD_EXIT_PROGRAM = r"""
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static pthread_mutex_t mutex = PTHREAD_MUTEX_INITIALIZER;
+
+static void *quit(void *argument) {
+  pthread_mutex_lock(&mutex);
+  printf("thread %d exits\n", *(int *)argument);
+  fflush(stdout);
+  pthread_mutex_unlock(&mutex);
+  exit(3);
+}
+
+int main(void) {
+  static int id = 1;
+  printf("main starts\n");
+  fflush(stdout);
+  pthread_t thread;
+  if (pthread_create(&thread, NULL, quit, &id))
+    return 1;
+  pthread_join(thread, NULL);
+  printf("not reached\n");
+  return 0;
+}
+"""
+
+
+def case_pthread_exit_thread(cluster):
+    """exit(3) in a pthread on a thread host (the job's only pthread, at one
+    a host) while main joins it: the job ends with status 3, the output
+    printed before and no error, as the program built natively by gcc
+    -pthread does. When the thread host ended itself, the main host took the
+    closed link for an error ("thread host 1: the host left the job"), and
+    the job's status was 3 or 2 depending on which part ended first."""
+    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
+    source = os.path.join(cluster.workdir, "pthread_exit_thread.c")
+    with open(source, "w") as out:
+        out.write(PTHREAD_EXIT_PROGRAM)
+    binary = os.path.join(cluster.workdir, "pthread_exit_thread")
+    for compiler, output in (("gcc", binary),
+                             (os.path.join(cluster.bin_dir, "synergy-cc"), binary + ".wasm")):
+        code, _, err = run_tool([compiler, "-O2", "-pthread", "-o", output, source])
+        check(code == 0, f"{compiler} {source} failed:\n{err}")
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("OMP_", "GOMP_"))}
+    expected = run_tool([binary], env=clean)
+    check(expected[:2] == (3, "main starts\nthread 1 exits\n"), f"native run: {expected}")
+    cluster.start_redis()
+    for i in (2, 3):
+        cluster.start_daemon(f"h{i}", f"127.0.0.{i}", 1, options=("--allow-dir", cluster.workdir))
+    got = run_tool([os.path.join(cluster.bin_dir, "synergy-run"), "--cluster", cluster.url,
+                    "--token-file", cluster.token_file, "--threads-per-host", "1",
+                    "--dir", cluster.workdir, binary + ".wasm"],
+                   env=dict(clean, OMP_NUM_THREADS="2"))
+    check(got[:2] == expected[:2] and "error" not in got[2],
+          f"exit {got[0]} (native 3), stdout {got[1]!r}, stderr:\n{got[2][-2000:]}")
 
 
 CASES = {
     "omp-threads": case_omp_threads,
+    "pthread-exit-thread": case_pthread_exit_thread,
     "omp-corpus": case_omp_corpus,
     "pthread-corpus": case_pthread_corpus,
     "registration": case_registration,
