@@ -20,17 +20,16 @@
 // in their order. The I/O thread asks for the turn whenever asio reports
 // the socket readable; a request made while another thread holds the turn
 // makes that thread read once more before it lets go, so no arrival goes
-// unread. If that thread is landing a long payload, or a report already
-// came during its turn, asio is then not asked again until the turn is let
-// go of (the wait stays parked): else it would report every part of the
-// message that thread is still reading, or report again at once the bytes
-// it has not read yet. Otherwise it is asked again at once, since a parked
-// wait costs the thread that lets go a post to the I/O thread, and that
-// thread a wake-up and an empty read, for every short message. A waiting
-// rank takes the turn through receiveHere() when it is free. Off the I/O
-// thread, the turn goes over to the I/O thread (posted, still held) at the
-// first frame of a type the config does not let other threads handle, and
-// at the connection's end. A connection is readable by other threads only once authenticated,
+// unread. If that thread is landing a long payload, asio is then not asked
+// again until the turn is let go of (the wait stays parked), or else it
+// would report every part of the message that thread is still reading;
+// otherwise it is asked again at once, since a parked wait costs the
+// thread that lets go a post to the I/O thread, and that thread a wake-up
+// and an empty read, for every short message. A waiting rank takes the turn
+// through receiveHere() when it is free. Off the I/O thread, the turn goes
+// over to the I/O thread (posted, still held) at the first frame of a type
+// the config does not let other threads handle, and at the connection's
+// end. A connection is readable by other threads only once authenticated,
 // through a list that drop() takes it off, under a mutex that readers
 // hold, before the socket closes.
 //
@@ -176,7 +175,7 @@ constexpr int kSocketBufferBytes = 4 << 20;
 constexpr size_t kStagingBytes = 16 << 10;
 constexpr size_t kStraightReadBytes = 4 << 10;
 // A report of arrivals during another thread's read turn leaves asio's wait
-// parked at once while that thread lands a payload of at least this many
+// parked only while that thread lands a payload of at least this many
 // bytes: one that comes in several parts, each of which would report.
 constexpr size_t kParkingPayloadBytes = kStagingBytes;
 // A batch's buffer: room for a frame that would take the batch past
@@ -612,24 +611,20 @@ class AsioConnection final : public Connection {
   // takes the read turn on the report, it asks again before it reads, so
   // that bytes arriving during the turn are reported too. When another
   // thread holds the turn, the report makes that thread read once more.
-  // While that thread lands a long payload (landingLongPayload_), or after
-  // a first report of its turn (reportedDuringTurn_), the wait is then not
-  // armed again until it lets go. Armed again at once, it came back at
-  // every arrival of the message that thread was still reading (the I/O
-  // thread spun through 30-80 epoll_waits a 512 KiB MPI_Reduce); and since
-  // arming it (an epoll_ctl) reports bytes already there, it came back at
-  // once, again and again, for as long as the holder had not read them. The
-  // thread that lets go arms it (waitParked_), and the I/O thread then
-  // reads once, for what came while it was not. The first report of a turn
-  // arms it again at once: parked after every short frame, it cost the p2p
-  // kernel's stream of 8-byte messages a post and an I/O-thread wake-up
-  // each time the receiving rank let go of the turn.
+  // While that thread lands a long payload (landingLongPayload_), the wait
+  // is then not armed again until it lets go: armed again at once, it came
+  // back at every arrival of the message that thread was still reading
+  // (the I/O thread spun through 30-80 epoll_waits a 512 KiB MPI_Reduce).
+  // The thread that lets go arms it (waitParked_), and the I/O thread then
+  // reads once, for what came while it was not. Otherwise it is armed
+  // again at once: parked behind a short frame, it cost the p2p kernel's
+  // stream of 8-byte messages a post and an I/O-thread wake-up each time
+  // the receiving rank let go of the turn.
   void awaitReadable() {
     socket_.async_wait(tcp::socket::wait_read, [self = self()](const asio::error_code& error) {
       if (self->closed_) return;
       if (error) return self->drop("read failed: " + error.message());
-      if (!self->landingLongPayload_.load(std::memory_order_seq_cst) &&
-          !self->reportedDuringTurn_.exchange(true, std::memory_order_seq_cst)) {
+      if (!self->landingLongPayload_.load(std::memory_order_seq_cst)) {
         self->awaitReadable();
         return self->requestReadTurn();
       }
@@ -666,8 +661,6 @@ class AsioConnection final : public Connection {
   // With the read turn: reads until the socket is drained and no request
   // came meanwhile, then lets go of the turn; or hands it over.
   void takeReadTurn(bool ioThread) {
-    landingLongPayload_.store(false, std::memory_order_seq_cst);
-    reportedDuringTurn_.store(false, std::memory_order_seq_cst);
     for (;;) {
       uint32_t requests = readTurns_.load(std::memory_order_acquire);
       ReadOutcome outcome = readFrames(ioThread);
@@ -678,6 +671,9 @@ class AsioConnection final : public Connection {
         });
         return;
       }
+      // Said before the turn is free, so that a report after it finds the
+      // turn free or a holder that has not begun a long payload.
+      landingLongPayload_.store(false, std::memory_order_seq_cst);
       if (readTurns_.compare_exchange_strong(requests, 0, std::memory_order_seq_cst))
         return rearmIfParked(ioThread);
     }
@@ -899,12 +895,10 @@ class AsioConnection final : public Connection {
   // again (awaitReadable()): set before that report asks for the turn, taken
   // by whoever lets go of the turn next.
   std::atomic<bool> waitParked_{false};
-  // Set by the holder of the read turn once it reads a payload of at least
-  // kParkingPayloadBytes, and by the I/O thread at a report of arrivals
-  // that armed the wait again at once; both are cleared as a turn begins.
-  // A report while either is set leaves the wait parked (awaitReadable()).
+  // Set by the holder of the read turn from the moment it reads a payload
+  // of at least kParkingPayloadBytes until it lets go of the turn: a report
+  // of arrivals meanwhile leaves the wait parked (awaitReadable()).
   std::atomic<bool> landingLongPayload_{false};
-  std::atomic<bool> reportedDuringTurn_{false};
   // Bytes read ahead, from stagedBegin_ to stagedEnd_ (takeBytes()).
   std::unique_ptr<uint8_t[]> staging_;
   size_t stagedBegin_ = 0;
