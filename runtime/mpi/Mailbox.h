@@ -14,8 +14,9 @@
 // A rendezvous send completes when its message matches: the receiver copies
 // straight out of the sender's memory and then tells the World, which wakes
 // the sender. A receive that may borrow (Request::mayBorrow) keeps the send
-// instead, and the World completes it when the receive gives it back. Until it matches, its sender may cancel it (claimSend() in
-// World.h); a cancelled one is dropped where a match would have taken it.
+// instead, and the World completes it when the receive gives it back. Until
+// it matches, its sender may cancel it (claimSend() in World.h); a
+// cancelled one is dropped where a match would have taken it.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
