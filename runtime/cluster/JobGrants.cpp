@@ -41,17 +41,25 @@ bool isAllowed(const std::string& path, const std::vector<std::string>& allowed)
   return false;
 }
 
-}  // namespace
-
-std::optional<std::string> canonicalAllowedDirectory(const std::string& path, std::string& error) {
-  sandbox::UniqueFd fd(open(path.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+// The absolute path, links resolved, of the directory `path` names, opened
+// with `openFlags` (a grant needs no read permission, a checkpoint root
+// does); nullopt with an error that names `option` otherwise.
+std::optional<std::string> canonicalDirectory(const char* option, const std::string& path,
+                                              int openFlags, std::string& error) {
+  sandbox::UniqueFd fd(open(path.c_str(), openFlags | O_DIRECTORY | O_CLOEXEC));
   std::string canonical = fd.valid() ? canonicalPathOf(fd.get()) : "";
   if (canonical.empty() || canonical.front() != '/') {
-    error = "--allow-dir " + path + ": " +
+    error = std::string(option) + " " + path + ": " +
             (fd.valid() ? "cannot resolve the path" : std::strerror(errno));
     return std::nullopt;
   }
   return canonical;
+}
+
+}  // namespace
+
+std::optional<std::string> canonicalAllowedDirectory(const std::string& path, std::string& error) {
+  return canonicalDirectory("--allow-dir", path, O_PATH, error);
 }
 
 std::string OpenedGrants::specFor(size_t i, int fd) const {
@@ -111,14 +119,7 @@ bool openJobGrants(const RunJobRequest& request, const std::vector<std::string>&
 }
 
 std::optional<std::string> canonicalCheckpointRoot(const std::string& path, std::string& error) {
-  sandbox::UniqueFd fd(open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-  std::string canonical = fd.valid() ? canonicalPathOf(fd.get()) : "";
-  if (canonical.empty() || canonical.front() != '/') {
-    error = "--checkpoint-root " + path + ": " +
-            (fd.valid() ? "cannot resolve the path" : std::strerror(errno));
-    return std::nullopt;
-  }
-  return canonical;
+  return canonicalDirectory("--checkpoint-root", path, O_RDONLY, error);
 }
 
 namespace {
