@@ -1544,6 +1544,19 @@ def spread_checkpoint_job(cluster, program, directory, out_path, *options):
     return result.returncode, result.stderr.decode()
 
 
+def build_checkpoint_resume(cluster):
+    """lit/mpi/checkpoint_resume.c built natively and for Synergy (with the
+    job's cache in the workdir), and mpirun's (status, stdout) of it at np 3,
+    which must be its 18 lines."""
+    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lit", "mpi",
+                          "checkpoint_resume.c")
+    native, program = build_both(cluster, source, "checkpoint_resume")
+    want = run_mpirun(native, 3)
+    check(want[1].count("\n") == 18, f"mpirun's output is not 18 lines: {want!r}")
+    return native, program, want
+
+
 def case_checkpoint_resume(cluster):
     """A job spread over three hosts checkpoints at every barrier control
     point; part 0 is killed (SIGKILL, SYNERGY_CHECKPOINT_KILL_AFTER) right
@@ -1551,12 +1564,7 @@ def case_checkpoint_resume(cluster):
     --cluster --resume on two hosts: the output, appended to one file
     across both runs, and the exit status are OpenMPI's. Corrupt,
     truncated and foreign checkpoints are refused before anything runs."""
-    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
-    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lit", "mpi",
-                          "checkpoint_resume.c")
-    native, program = build_both(cluster, source, "checkpoint_resume")
-    want = run_mpirun(native, 3)
-    check(want[1].count("\n") == 18, f"mpirun's output is not 18 lines: {want!r}")
+    native, program, want = build_checkpoint_resume(cluster)
     checkpoints = os.path.join(cluster.workdir, "checkpoints")
     os.makedirs(checkpoints)
     env = dict(os.environ, SYNERGY_CHECKPOINT_KILL_AFTER="3")
@@ -1642,12 +1650,7 @@ def case_checkpoint_roots(cluster):
     with --cluster --resume through daemons
     whose root is / (so that every host sees it at its path), gives
     OpenMPI's output and status across both runs."""
-    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
-    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lit", "mpi",
-                          "checkpoint_resume.c")
-    native, program = build_both(cluster, source, "checkpoint_resume")
-    want = run_mpirun(native, 3)
-    check(want[1].count("\n") == 18, f"mpirun's output is not 18 lines: {want!r}")
+    native, program, want = build_checkpoint_resume(cluster)
     checkpoints = os.path.join(cluster.workdir, "checkpoints")
     os.makedirs(checkpoints)
     roots = {i: os.path.join(cluster.workdir, f"root-h{i}") for i in (2, 3, 4)}
