@@ -2,10 +2,14 @@
 //
 // This file implements ModuleAssembly.h. The stated length only reserves
 // address space: pages are touched as chunks arrive, so a peer that states
-// 1 GiB and stops costs what it sent.
+// 1 GiB and stops costs what it sent. A host that cannot set that much
+// aside (an address-space limit, a small machine) refuses the module with a
+// reason instead of ending on std::bad_alloc on its I/O thread.
 //
 //===----------------------------------------------------------------------===//
 #include "cluster/ModuleAssembly.h"
+
+#include <new>
 
 #include "transport/FrameTypes.h"
 #include "util/Sha256.h"
@@ -23,10 +27,16 @@ bool ModuleAssembly::begin(uint64_t totalBytes, std::string& reason) {
              " bytes (1 to " + std::to_string(transport::kMaxModuleBytes) + ")";
     return false;
   }
+  try {
+    bytes_.clear();
+    bytes_.reserve(size_t(totalBytes));
+  } catch (const std::bad_alloc&) {
+    bytes_ = std::string();
+    reason = "no memory for a module of " + std::to_string(totalBytes) + " bytes";
+    return false;
+  }
   started_ = true;
   totalBytes_ = totalBytes;
-  bytes_.clear();
-  bytes_.reserve(size_t(totalBytes));
   return true;
 }
 

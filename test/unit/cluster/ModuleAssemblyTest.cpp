@@ -2,13 +2,15 @@
 //
 // A module arrives as a stated length and chunks in order; every hostile
 // sequence (no head, an absurd length, overlapping, out-of-range, empty or
-// missing chunks, a second head, bytes that are not the named module) is
-// refused with its reason, and no bytes are handed out for it.
+// missing chunks, a second head, bytes that are not the named module, a
+// length the host cannot set aside) is refused with its reason, and no
+// bytes are handed out for it.
 //
 //===----------------------------------------------------------------------===//
 #include "cluster/ModuleAssembly.h"
 
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 
 #include <cstdint>
 #include <string>
@@ -99,6 +101,29 @@ TEST(ModuleAssemblyTest, GivesNothingForMissingOrForeignBytes) {
   EXPECT_FALSE(assembly.finish(hashOf(std::string(64, 'n')), out, reason));
   EXPECT_EQ(reason, "module bytes do not match the hash in RunJob");
   EXPECT_EQ(out, "untouched");
+}
+
+TEST(ModuleAssemblyTest, ALengthThatCannotBeSetAsideIsRefused) {
+  // A peer may state the largest module allowed; a daemon whose address
+  // space cannot hold it refuses that module and takes the next one.
+  struct rlimit saved {};
+  ASSERT_EQ(getrlimit(RLIMIT_AS, &saved), 0);
+  struct rlimit capped = saved;
+  capped.rlim_cur = 512ull << 20;
+  if (saved.rlim_max != RLIM_INFINITY && saved.rlim_max < capped.rlim_cur)
+    GTEST_SKIP() << "the address space is capped below 512 MiB already";
+  ASSERT_EQ(setrlimit(RLIMIT_AS, &capped), 0);
+  ModuleAssembly assembly;
+  std::string reason;
+  bool begun = assembly.begin(synergy::transport::kMaxModuleBytes, reason);
+  ASSERT_EQ(setrlimit(RLIMIT_AS, &saved), 0);
+  EXPECT_FALSE(begun);
+  EXPECT_EQ(reason, "no memory for a module of 1073741824 bytes");
+  std::string module = "\0asm\1\0\0\0"s, out;
+  ASSERT_TRUE(assembly.begin(module.size(), reason)) << reason;
+  ASSERT_TRUE(assembly.addChunk(0, bytesOf(module), module.size(), reason)) << reason;
+  ASSERT_TRUE(assembly.finish(hashOf(module), out, reason)) << reason;
+  EXPECT_EQ(out, module);
 }
 
 }  // namespace
