@@ -117,7 +117,7 @@ class ThreadJobLink final : public omp::ThreadHostLink, public omp::MainHostLink
     std::unique_lock<std::mutex> lock(mutex_);
     arrived_.wait(lock, [&] { return !queue.payloads.empty() || queue.closed; });
     if (queue.payloads.empty()) {
-      error = "the host left the job in the middle of a parallel region";
+      error = "the host left the job while threads of the job ran on it";
       return false;
     }
     transport::FrameType type = queue.payloads.front().first;
