@@ -241,6 +241,10 @@ bool CheckpointCoordinator::prepareRank(int worldRank, granule::Granule& granule
     std::memcpy(instance + slot.offset, image.globals.data() + at, slot.size);
     at += slot.size;
   }
+  if (!contextDrawsResumed_) {
+    resumeContextDraws(resumeFrom_->ranks, *granule.extension<mpi::RankState>().world);
+    contextDrawsResumed_ = true;
+  }
   if (!restoreOpenFiles(granule, image.files, error) ||
       !restoreMpiObjects(image.mpi, granule.extension<mpi::RankState>(), resumedComms_, error)) {
     error = where + error;

@@ -207,6 +207,7 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   // The communicators prepareRank has rebuilt so far (it runs for one rank
   // after the other, before any rank runs).
   ResumedCommunicators resumedComms_;
+  bool contextDrawsResumed_ = false;  // resumeContextDraws, once per World
   uint64_t firstSequence_ = 0;
   uint64_t killAfter_ = 0;  // test hook, see the constructor
   // What the background writes did, kept apart from statistics_ so that

@@ -133,7 +133,7 @@ MpiObjects captureMpiObjects(const mpi::RankState& rank) {
   objects.nextErrorHandler = uint32_t(rank.nextErrorHandler);
   for (const auto& [handle, function] : rank.commErrorHandlers)
     objects.commErrorHandlers.emplace_back(uint32_t(handle), function);
-  objects.contextsDrawn = rank.world->contextsDrawn();
+  objects.nextContext = rank.world->nextContext();
   for (const auto& [handle, live] : rank.commHandles()) {
     MpiObjects::CommRecord comm;
     comm.handle = uint32_t(handle);
@@ -163,11 +163,9 @@ bool checkSharedCommunicators(const std::vector<RankImage>& ranks, std::string& 
   std::map<uint32_t, std::pair<uint32_t, const MpiObjects::CommRecord*>> first;  // by context
   for (const RankImage& rank : ranks) {
     // MPI_COMM_WORLD's and every rank's MPI_COMM_SELF's are drawn first.
-    if (rank.mpi.contextsDrawn != ranks.front().mpi.contextsDrawn ||
-        rank.mpi.contextsDrawn <= ranks.size()) {
+    if (rank.mpi.nextContext <= ranks.size()) {
       error = "rank " + std::to_string(rank.worldRank) +
-              " records another count of communicator contexts than rank 0, or fewer than the "
-              "predefined communicators take";
+              " records a next communicator context among the predefined communicators'";
       return false;
     }
     for (const MpiObjects::CommRecord& comm : rank.mpi.comms) {
@@ -222,15 +220,18 @@ std::shared_ptr<mpi::Communicator> communicatorOf(const MpiObjects::CommRecord& 
 
 }  // namespace
 
+void resumeContextDraws(const std::vector<RankImage>& ranks, mpi::World& world) {
+  for (const RankImage& rank : ranks) {
+    world.resumeContextsBelow(rank.mpi.nextContext);
+    for (const MpiObjects::CommRecord& comm : rank.mpi.comms)
+      world.resumeContextsBelow(comm.context + 1);  // below 2^31: the decoder checked
+  }
+}
+
 bool restoreMpiObjects(const MpiObjects& objects, mpi::RankState& rank,
                        ResumedCommunicators& communicators, std::string& error) {
   std::vector<mpi::Layout> layouts;
   if (!buildLayouts(objects, layouts, error)) return false;
-  if (!rank.world->resumeContextsFrom(objects.contextsDrawn)) {
-    error = "the checkpoint's " + std::to_string(objects.contextsDrawn) +
-            " communicator contexts do not fit this job";
-    return false;
-  }
   for (const MpiObjects::CommRecord& record : objects.comms) {
     std::shared_ptr<mpi::Communicator> comm = communicatorOf(record, rank, communicators, error);
     if (!comm) return false;

@@ -25,6 +25,7 @@
 
 namespace synergy::mpi {
 class RankState;
+class World;
 struct Communicator;
 }
 
@@ -36,13 +37,19 @@ MpiObjects captureMpiObjects(const mpi::RankState& rank);
 // anything is applied; false with a one-line `error`.
 bool checkMpiObjects(const MpiObjects& objects, std::string& error);
 // Whether the ranks' records of each communicator agree on what the
-// communicator is (its members, name and topology) and on the contexts the
-// job had drawn: a communicator is one object shared by its members.
+// communicator is (its members, name and topology): a communicator is one
+// object shared by its members.
 bool checkSharedCommunicators(const std::vector<RankImage>& ranks, std::string& error);
 
 // The communicators of a resumed job by context, built by the first rank
 // restored that has a handle to each, and shared by the others.
 using ResumedCommunicators = std::map<uint32_t, std::shared_ptr<mpi::Communicator>>;
+
+// Makes `world`, a resumed job's (or one part's of it), draw none of the
+// contexts the checkpoint's communicators hold, nor any its hosts had
+// drawn in the range `world` draws from (World::resumeContextsBelow); once,
+// before its ranks are restored.
+void resumeContextDraws(const std::vector<RankImage>& ranks, mpi::World& world);
 
 // Puts `objects` into `rank`, a rank that has made none yet, its
 // communicators taken from or added to `communicators`; false with a

@@ -12,6 +12,7 @@
 #include "checkpoint/FieldCoding.h"
 #include "mpi/Datatype.h"
 #include "mpi/MpiAbi.h"
+#include "mpi/World.h"
 
 namespace synergy::checkpoint {
 
@@ -191,7 +192,7 @@ bool decodeComm(FieldReader& reader, uint32_t worldRank, uint32_t rankCount,
           ? comm.context == 0 && comm.worldRanks.size() == rankCount
           : comm.handle == uint32_t(mpi::abi::kCommSelf)
                 ? comm.context == 1 + worldRank && comm.worldRanks.size() == 1
-                : comm.context > rankCount && comm.context < objects.contextsDrawn;
+                : comm.context > rankCount && comm.context < mpi::kContextsOfOneHost;
   if (!isMember || !contextFits) {
     error = what + "does not hold this rank, or its context or size is not one it can have";
     return false;
@@ -283,7 +284,7 @@ void encodeMpiObjects(std::string& out, const MpiObjects& objects) {
     put(out, handle);
     put(out, function);
   }
-  put(out, objects.contextsDrawn);
+  put(out, objects.nextContext);
   put(out, uint32_t(objects.comms.size()));
   for (const MpiObjects::CommRecord& comm : objects.comms) encodeComm(out, comm);
 }
@@ -387,7 +388,7 @@ bool decodeMpiObjects(FieldReader& reader, uint32_t worldRank, uint32_t rankCoun
     return false;
   }
   uint32_t commCount = 0;
-  if (!reader.read(objects.contextsDrawn) || !reader.read(commCount) ||
+  if (!reader.read(objects.nextContext) || !reader.read(commCount) ||
       commCount > reader.left() / kCommFixedBytes) {
     error = where + "the communicator count or contexts are truncated or more than the file can "
                     "hold";

@@ -28,7 +28,7 @@
 //                       u8 freed }
 //   u64 nextAttributeOrder
 //   u32 nextErrorHandler  u32 errhandlerCount  errhandlerCount x { u32 handle  u32 function }
-//   u32 contextsDrawn  u32 commCount
+//   u32 nextContext  u32 commCount
 //       commCount x { u32 handle  u32 context  u32 memberCount  u32[memberCount]
 //                     u32 nameBytes  u8[]  u32 errhandler
 //                     u8 cartesian  u32 ndims  i32 dims[ndims]  u8 periods[ndims]
@@ -43,8 +43,10 @@
 // MPI_MAX_OBJECT_NAME, a group's members are distinct world ranks of the
 // job, and so are a communicator's, this rank among them; a communicator's
 // context is MPI_COMM_WORLD's (0) or this rank's MPI_COMM_SELF's (1 + rank)
-// for those two handles, and for any other one of the contexts drawn after
-// them (the count of which the whole job's check checks); its error handler is predefined or one of the rank's; its
+// for those two handles, and for any other one above every rank's
+// MPI_COMM_SELF's and below the bit that marks collectives across hosts
+// (World.h: a job spread over hosts draws from each host's own range, so
+// a rank's communicator may hold a context another host drew); its error handler is predefined or one of the rank's; its
 // attributes' keyvals are the rank's and their set orders below the next one; a cartesian topology's dimensions are
 // positive and multiply to its size. That the members agree on a shared
 // communicator is for the whole job's check (MpiObjectRecord.h). Whether the element kind fits the size, and whether an op's or a
@@ -124,10 +126,12 @@ struct MpiObjects {
   // MPI_Comm_create_errhandler's handlers: handle, guest function index.
   uint32_t nextErrorHandler = mpi::abi::kErrorsReturn + 1;
   std::vector<std::pair<uint32_t, uint32_t>> commErrorHandlers;
-  // The communicator contexts the job's World had drawn (every rank
-  // records the same), so that the next communicator gets the context, and
-  // the default name, an undisturbed run would give it.
-  uint32_t contextsDrawn = 0;
+  // The context the rank's World would have drawn next (World::nextContext:
+  // on one host every rank records the same; spread over hosts, each
+  // host's ranks that of their host's range), so that a job resumed where it
+  // ran gives the next communicator the context, and the default name, an
+  // undisturbed run would give it.
+  uint32_t nextContext = 0;
   // Every communicator handle of the rank, MPI_COMM_WORLD's and
   // MPI_COMM_SELF's (1 and 2) among them: the communicator they name (its
   // context, members, name and cartesian topology, the same in every

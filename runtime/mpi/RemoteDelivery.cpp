@@ -120,6 +120,10 @@ void World::attachRemoteRanks(RemoteRanks& link, std::vector<bool> remote) {
   std::lock_guard<std::mutex> guard(contextMutex_);
   contextBase_ = uint32_t(link.hostOf(local) + 1) << kContextRangeShift;
   contextLimit_ = 1u << kContextRangeShift;
+  // No rank runs yet, so the World has drawn only MPI_COMM_WORLD's and the
+  // MPI_COMM_SELFs' contexts; a resumed job's ends now count in this range.
+  nextContext_ = uint32_t(size_) + 1;
+  for (uint32_t end : resumedContextEnds_) applyResumedContextEnd(end);
 }
 
 bool World::spansHosts(const Communicator& comm) const {

@@ -194,16 +194,20 @@ std::optional<uint32_t> World::reserveContexts(uint32_t count) {
   return first;
 }
 
-uint32_t World::contextsDrawn() {
+uint32_t World::nextContext() {
   std::lock_guard<std::mutex> guard(contextMutex_);
-  return nextContext_;
+  return contextBase_ + nextContext_;
 }
 
-bool World::resumeContextsFrom(uint32_t drawn) {
+void World::resumeContextsBelow(uint32_t end) {
   std::lock_guard<std::mutex> guard(contextMutex_);
-  if (drawn < nextContext_ || drawn > contextLimit_) return false;
-  nextContext_ = drawn;
-  return true;
+  resumedContextEnds_.push_back(end);
+  applyResumedContextEnd(end);
+}
+
+void World::applyResumedContextEnd(uint32_t end) {
+  if (end > contextBase_ && end - contextBase_ <= contextLimit_)
+    nextContext_ = std::max(nextContext_, end - contextBase_);
 }
 
 std::shared_ptr<Communicator> World::makeCommunicator(std::vector<int> worldRanks) {

@@ -321,11 +321,19 @@ class World {
   // creates a communicator spanning hosts can hand its context to the
   // others and no host needs to agree on anything more.
   std::optional<uint32_t> reserveContexts(uint32_t count);
-  // How many contexts this host has drawn, and, for a job resumed from a
-  // checkpoint before any rank runs, drawing on from where it had got
-  // (false when that is below what is drawn already or past the limit).
-  uint32_t contextsDrawn();
-  bool resumeContextsFrom(uint32_t drawn);
+  // The context this host would draw next (job-wide numbering, so that a
+  // checkpoint's record of it means the same on every host).
+  uint32_t nextContext();
+  // For a job resumed from a checkpoint, before any rank runs: this host
+  // draws no context below `end` from now on when `end` lies in its range
+  // (contextBase_, contextBase_ + contextLimit_]; an end in another host's
+  // range leaves it as it is, since that host draws those. The launcher
+  // passes every host's recorded nextContext() and every live
+  // communicator's context + 1, so a resumed job never draws a context that
+  // one of its communicators holds, wherever the checkpoint's hosts drew
+  // them. Kept, and applied again when joining the other hosts moves this
+  // host's range (attachRemoteRanks), which may happen before or after.
+  void resumeContextsBelow(uint32_t end);
 
   // Granule -> (world, rank), set by the launcher before a rank starts.
   static void bind(const granule::Granule* granule, World* world, int rank);
@@ -589,6 +597,8 @@ class World {
   uint32_t nextContext_ = 0;  // contexts are contextBase_ + 0 .. contextLimit_ - 1
   uint32_t contextBase_ = 0;
   uint32_t contextLimit_ = kContextsOfOneHost;
+  std::vector<uint32_t> resumedContextEnds_;  // resumeContextsBelow's
+  void applyResumedContextEnd(uint32_t end);  // with contextMutex_ held
 
   enum class RankPhase { NotStarted, Running, Finished };
   std::vector<RankPhase> phases_;

@@ -4,10 +4,10 @@
 // and a double) committed before the move and used after it in a
 // nonblocking exchange, MPI_ERRORS_RETURN and a name set on
 // MPI_COMM_WORLD before it and read after it. With argument "split" each
-// rank also makes a communicator by MPI_Comm_split before the move and
-// uses it after it: a checkpoint of a job spread over hosts cannot be
-// resumed with such a communicator yet, so that move must be aborted and
-// the job go on. Every value printed depends on that state, so a rank that
+// rank also makes a communicator by MPI_Comm_split before the move (its
+// context drawn by one host of the job) and uses it after it, and makes a
+// duplicate of it after the move, whose context must be none of the live
+// ones. Every value printed depends on that state, so a rank that
 // lost any of it prints something else than OpenMPI's rank. A request
 // still pending at a control point keeps the job from suspending there
 // (the checkpoint does not record pending requests), so the exchange's
@@ -46,11 +46,15 @@ int main(int argc, char** argv) {
   got.weight = -1;
   MPI_Barrier(MPI_COMM_WORLD);
   MPI_Barrier(MPI_COMM_WORLD);
-  int halfRank = -1, halfSize = -1, halfSum = -1;
+  int halfRank = -1, halfSize = -1, halfSum = -1, dupMax = -1;
   if (split) {
     MPI_Comm_rank(half, &halfRank);
     MPI_Comm_size(half, &halfSize);
     MPI_Allreduce(&rank, &halfSum, 1, MPI_INT, MPI_SUM, half);
+    MPI_Comm dup;
+    MPI_Comm_dup(half, &dup);
+    MPI_Allreduce(&rank, &dupMax, 1, MPI_INT, MPI_MAX, dup);
+    MPI_Comm_free(&dup);
     MPI_Comm_free(&half);
   }
   MPI_Request requests[2];
@@ -64,8 +68,9 @@ int main(int argc, char** argv) {
   MPI_Comm_get_name(MPI_COMM_WORLD, name, &length);
   // An invalid root returns an error instead of aborting the job.
   int error = MPI_Bcast(&count, 1, MPI_INT, size, MPI_COMM_WORLD);
-  printf("rank %d of '%s' (bad root %s): half %d of %d, sum %d; from %d (count %d) weight %.2f:",
-         rank, name, error == MPI_SUCCESS ? "taken" : "refused", halfRank, halfSize, halfSum,
+  printf("rank %d of '%s' (bad root %s): half %d of %d, sum %d, max %d; from %d (count %d) "
+         "weight %.2f:",
+         rank, name, error == MPI_SUCCESS ? "taken" : "refused", halfRank, halfSize, halfSum, dupMax,
          statuses[0].MPI_SOURCE, count, got.weight);
   for (int i = 0; i < 16; ++i) printf(" %d", got.cells[i]);
   printf("\n");
