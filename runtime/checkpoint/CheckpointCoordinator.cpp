@@ -142,6 +142,8 @@ CheckpointCoordinator::CheckpointCoordinator(int ranks, CheckpointPolicy policy,
   if (const char* kill = std::getenv("SYNERGY_CHECKPOINT_KILL_AFTER"))
     killAfter_ = std::strtoull(kill, nullptr, 10);
   spareSections_.resize(size_t(ranks));
+  rankUnresumable_.resize(size_t(ranks));
+  controlPointsReached_.resize(size_t(ranks));
 }
 
 CheckpointCoordinator::~CheckpointCoordinator() {
@@ -164,9 +166,10 @@ CheckpointCoordinator::~CheckpointCoordinator() {
 }
 
 void CheckpointCoordinator::noteStateNotCheckpointed(int worldRank, const std::string& what) {
-  if (what.empty()) return;
   std::lock_guard<std::mutex> guard(mutex_);
-  if (roundUnresumable_.empty()) roundUnresumable_ = "rank " + std::to_string(worldRank) + ": " + what;
+  std::string& noted = rankUnresumable_[localIndexOf(worldRank)];
+  if (what.empty()) noted.clear();
+  else noted = "rank " + std::to_string(worldRank) + ": " + what;
 }
 
 void CheckpointCoordinator::setOutputDrain(std::function<void()> drain) {
@@ -283,9 +286,31 @@ bool CheckpointCoordinator::due() const {
   return since.count() >= policy_.intervalSeconds;
 }
 
+size_t CheckpointCoordinator::localIndexOf(int worldRank) const {
+  return size_t(std::lower_bound(worldRanks_.begin(), worldRanks_.end(), worldRank) -
+                worldRanks_.begin());
+}
+
+bool CheckpointCoordinator::meetsHere(size_t localIndex) {
+  // Over hosts part 0 decides at every control point; at an interval of 0
+  // every control point is a checkpoint's.
+  if (hostParts_ || policy_.intervalSeconds <= 0) return true;
+  uint64_t reached = ++controlPointsReached_[localIndex];
+  if (meetingAt_ == 0 && due() && backgroundWrites_.idle()) {
+    // A rank that has reached this control point too has gone on past it;
+    // one that has not yet will stop here.
+    uint64_t passed = 0;
+    for (size_t i = 0; i < controlPointsReached_.size(); ++i)
+      if (i != localIndex) passed = std::max(passed, controlPointsReached_[i]);
+    meetingAt_ = std::max(reached, passed + 1);
+  }
+  return reached == meetingAt_;
+}
+
 bool CheckpointCoordinator::agreeToSuspend(int worldRank, bool canSuspend,
                                            const std::string& why) {
   std::unique_lock<std::mutex> lock(mutex_);
+  if (!meetsHere(localIndexOf(worldRank))) return false;
   if (!canSuspend && everyoneCan_) {
     everyoneCan_ = false;
     firstRefusal_ = "rank " + std::to_string(worldRank) + ": " + why;
@@ -326,7 +351,14 @@ bool CheckpointCoordinator::agreeToSuspend(int worldRank, bool canSuspend,
                    firstRefusal_.c_str());
     }
     everyoneCan_ = true;
-    if (!decision_) roundUnresumable_.clear();
+    meetingAt_ = 0;
+    roundUnresumable_.clear();
+    if (decision_)
+      for (const std::string& noted : rankUnresumable_)
+        if (!noted.empty()) {
+          roundUnresumable_ = noted;
+          break;
+        }
     roundStart_ = std::chrono::steady_clock::now();
   });
   // An aborted job goes on unsuspended to its next MPI call, which ends it.
@@ -341,9 +373,7 @@ bool CheckpointCoordinator::suspended(int worldRank, granule::Granule& granule,
   std::string section;
   std::string filesNotRecorded;
   bool inPlace = resumesInPlace(worldRank);
-  const size_t localIndex =
-      size_t(std::lower_bound(worldRanks_.begin(), worldRanks_.end(), worldRank) -
-             worldRanks_.begin());
+  const size_t localIndex = localIndexOf(worldRank);
   if ((snapshot || inPlace) && !policy_.directory.empty()) {
     std::vector<OpenFile> files;
     filesNotRecorded = captureOpenFiles(granule, job_.grants.size(), files);
