@@ -574,7 +574,7 @@ bool CheckpointCoordinator::writePartCheckpoint(const JobRecord& job,
   std::optional<std::string> file = util::readRegularFile(
       policy_.directory + "/" + kCheckpointFileName, kMaxCopiedCheckpointBytes, error);
   if (!file) return false;
-  if (!hostParts_->copyCommitted(sequence, *file, error)) {
+  if (!hostParts_->copyCommitted(sequence, *file, record.partOutputs, error)) {
     error = "checkpoint " + std::to_string(sequence) + " has no copy on a second host: " + error;
     return false;
   }

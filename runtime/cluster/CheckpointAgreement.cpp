@@ -14,6 +14,7 @@
 
 #include "checkpoint/CheckpointedJob.h"
 #include "checkpoint/DurableReplace.h"
+#include "cluster/CheckpointHolders.h"
 #include "mpi/BarrierControlPoint.h"
 #include "mpi/World.h"
 #include "util/FileIO.h"
@@ -354,6 +355,7 @@ std::optional<std::string> CheckpointAgreement::receivedPartFile(uint32_t part,
 }
 
 bool CheckpointAgreement::copyCommitted(uint64_t sequence, std::string_view file,
+                                        const std::vector<checkpoint::PartOutput>& outputs,
                                         std::string& error) {
   if (slots_.size() < 2) return true;
   {
@@ -373,7 +375,7 @@ bool CheckpointAgreement::copyCommitted(uint64_t sequence, std::string_view file
     return false;
   }
   lock.unlock();
-  recordHolders(sequence);
+  recordHolders(sequence, outputs);
   return true;
 }
 
@@ -402,13 +404,19 @@ void CheckpointAgreement::writeCopy(std::string file, uint64_t sequence) {
   link_->sendToPart(0, transport::FrameType::CheckpointCopy, std::move(ack));
 }
 
-void CheckpointAgreement::recordHolders(uint64_t sequence) {
+void CheckpointAgreement::recordHolders(uint64_t sequence,
+                                        const std::vector<checkpoint::PartOutput>& outputs) {
   constexpr auto kStateTimeout = std::chrono::milliseconds(2000);
-  const std::string key = "synergy:job:" + std::to_string(part_.jobId) + ":checkpoint";
+  CheckpointHolders holders;
+  holders.sequence = sequence;
+  holders.stdoutBytes.assign(slots_.size(), 0);
+  for (const checkpoint::PartOutput& output : outputs)
+    if (output.part < holders.stdoutBytes.size())
+      holders.stdoutBytes[output.part] = output.stdoutBytes;
   try {
     if (!redis_) redis_.emplace(part_.state, kStateTimeout);
-    redis_->pipeline({{"HSET", key, "sequence", std::to_string(sequence), "parts", "0,1"},
-                      {"EXPIRE", key, "86400"}});
+    holders.hostIds = partHostIds(*redis_, part_.jobId, part_.routes().partOfRanks(), {0, 1});
+    recordCheckpointHolders(*redis_, part_.jobId, holders);
   } catch (const StateStoreError& e) {
     // The copies are there; only a restart elsewhere would miss the record.
     std::fprintf(stderr, "synergy-run: note: cannot record checkpoint %llu's holders: %s\n",

@@ -32,8 +32,8 @@
 // commits to the mirror, part 1, on another host (CheckpointCopy), which
 // checks its checksums, writes it to its own directory crash-safely and
 // answers; part 0 counts the checkpoint as written only then, and records
-// in the cluster state that parts 0 and 1 hold it
-// (synergy:job:<id>:checkpoint: sequence, parts; it expires after a day).
+// in the cluster state the hosts of parts 0 and 1 that hold it and each
+// part's stdout count (CheckpointHolders.h), for a restart elsewhere.
 //
 // A migration (Migration.h) rides on the same rounds: part 0 asks its
 // MigrationWatch at each, takes the suspension as due when a move applies,
@@ -101,7 +101,9 @@ class CheckpointAgreement final : public checkpoint::HostParts {
              bool& aborted) override;
   void sendPartFile(uint64_t sequence, const std::vector<std::string_view>& pieces) override;
   std::optional<std::string> receivedPartFile(uint32_t part, uint64_t sequence) override;
-  bool copyCommitted(uint64_t sequence, std::string_view file, std::string& error) override;
+  bool copyCommitted(uint64_t sequence, std::string_view file,
+                     const std::vector<checkpoint::PartOutput>& outputs,
+                     std::string& error) override;
   // Where this part writes the copy of each checkpoint part 0 sends it
   // (CheckpointCopy); set before the part joins the others.
   void setCopyDirectory(std::string directory) { copyDirectory_ = std::move(directory); }
@@ -185,7 +187,7 @@ class CheckpointAgreement final : public checkpoint::HostParts {
   std::optional<RedisConnection> redis_;
   // The mirror, on the I/O thread: checks and writes a whole copy, answers.
   void writeCopy(std::string file, uint64_t sequence);
-  void recordHolders(uint64_t sequence);
+  void recordHolders(uint64_t sequence, const std::vector<checkpoint::PartOutput>& outputs);
   // Frames taken so far, read without the lock by the rank in waitAsRank.
   std::atomic<uint64_t> framesTaken_ = 0;
   int waitingRank_ = -1;  // the rank in waitAsRank, -1 when none

@@ -1634,7 +1634,8 @@ def case_checkpoint_roots(cluster):
     over the transport (CheckpointPartData), not through a shared
     directory; part 0 copies each checkpoint to part 1 (CheckpointCopy):
     the same checkpoint file appears below exactly two roots, the cluster
-    state names its number and holders (with a TTL), the client's
+    state names its number, the host ids that hold it and each part's
+    stdout count (with a TTL), the client's
     --checkpoint-dir holds only its output journal, and no checkpoint
     fails.
     Part 0 is killed (SYNERGY_CHECKPOINT_KILL_AFTER) right after its third
@@ -1673,9 +1674,23 @@ def case_checkpoint_roots(cluster):
         with open(os.path.join(local[i], "checkpoint.syck"), "rb") as f:
             copies.add(f.read())
     check(len(copies) == 1, "the two copies of the checkpoint differ")
-    record = redis_command(cluster.redis_port, "HGETALL", "synergy:job:1:checkpoint")
-    check_equal(dict(zip(record[::2], record[1::2])), {"sequence": "3", "parts": "0,1"},
+    code, out, client_err = cluster.client_run("checkpoint-holders", cluster.url, 1)
+    print(f"checkpoint-roots: the record: {out!r}")
+    words = out.split()
+    check(code == 0 and len(words) == 6 and words[:2] == ["sequence", "3"] and
+          words[2] == "hosts" and words[4] == "outputs",
+          f"the checkpoint's record in the cluster state: {code} {out!r} {client_err!r}")
+    # Part 0's host first, then the mirror's: the two that hold the file.
+    recorded_hosts = words[3].split(",")
+    check_equal(sorted(recorded_hosts), sorted(f"h{i}" for i in holders),
                 "the checkpoint's holders in the cluster state")
+    # Each part's stdout count at checkpoint 3 is that of its rank's lines
+    # before it: rank p's first line (phase 0) of mpirun's output.
+    first_lines = {int(line.split()[1]): line for line in want[1].splitlines()
+                   if line.split()[3] == "0"}
+    check_equal([int(b) for b in words[5].split(",")],
+                [len(first_lines[rank]) + 1 for rank in range(3)],
+                "the parts' stdout counts at checkpoint 3")
     ttl = redis_command(cluster.redis_port, "TTL", "synergy:job:1:checkpoint")
     check(0 < int(ttl) <= 86400, f"the checkpoint record's TTL: {ttl}")
     for daemon in daemons:
@@ -1694,6 +1709,82 @@ def case_checkpoint_roots(cluster):
     check_equal((code, sorted(got.splitlines())), (want[0], sorted(want[1].splitlines())),
                 f"the killed and resumed job against mpirun (stderr {err!r})")
     print(f"checkpoint-roots: checkpoint 3 held on h{holders[0]} and h{holders[1]}; resumed")
+
+
+def case_checkpoint_holders(cluster):
+    """The cluster state's record of where a spread job's last checkpoint
+    is held (cluster/CheckpointHolders.h), against a real redis-server:
+    written and read back through the library, the host of each part found
+    in the job's address table, and hostile records refused whole with an
+    error that names the field, never its value."""
+    cluster.start_redis()
+    key = "synergy:job:7:checkpoint"
+    check_equal(cluster.client_run("checkpoint-holders", cluster.url, 7), (0, "no record\n", ""),
+                "a job without a checkpoint record")
+    check_equal(cluster.client_run("record-checkpoint", cluster.url, 7, 4, "h3,h2", "57,0,1048576"),
+                (0, "", ""), "writing a record")
+    record = redis_command(cluster.redis_port, "HGETALL", key)
+    check_equal(dict(zip(record[::2], record[1::2])),
+                {"sequence": "4", "hosts": "h3,h2", "outputs": "57,0,1048576"},
+                "the record as Redis holds it")
+    ttl = redis_command(cluster.redis_port, "TTL", key)
+    check(0 < int(ttl) <= 86400, f"the record's TTL: {ttl}")
+    check_equal(cluster.client_run("checkpoint-holders", cluster.url, 7),
+                (0, "sequence 4 hosts h3,h2 outputs 57,0,1048576\n", ""), "reading it back")
+    # A field of an older layout ("parts") does not outlive a new record.
+    redis_command(cluster.redis_port, "HSET", key, "parts", "0,1")
+    cluster.client_run("record-checkpoint", cluster.url, 7, 5, "h4", "3")
+    check_equal(cluster.client_run("checkpoint-holders", cluster.url, 7),
+                (0, "sequence 5 hosts h4 outputs 3\n", ""), "a record replaced whole")
+
+    # The host of a part is that of its first rank in the address table.
+    redis_command(cluster.redis_port, "RPUSH", "synergy:job:7:ranks", "h2", "h4", "h4", "h3")
+    check_equal(cluster.client_run("part-hosts", cluster.url, 7, "0,1,1,2", "0,1"),
+                (0, "h2,h4\n", ""), "the hosts of parts 0 and 1")
+    check_equal(cluster.client_run("part-hosts", cluster.url, 7, "2,0,0,1", "0,1"),
+                (0, "h4,h3\n", ""), "the hosts of parts 0 and 1, ranks not in part order")
+    for parts, holders, why in (("0,1,1", "0,1", "has 4 ranks, not 3"),
+                                ("0,0,0,0", "0,1", "has no valid host for part 1")):
+        code, out, err = cluster.client_run("part-hosts", cluster.url, 7, parts, holders)
+        check(code == 1 and out == "" and why in err,
+              f"part-hosts {parts} {holders}: {code} {out!r} {err!r}")
+    redis_command(cluster.redis_port, "DEL", "synergy:job:7:ranks")
+    redis_command(cluster.redis_port, "RPUSH", "synergy:job:7:ranks", "h2", "bad host\x1b[2J")
+    code, out, err = cluster.client_run("part-hosts", cluster.url, 7, "0,1", "0,1")
+    check(code == 1 and "has no valid host for part 1" in err and "\x1b" not in err,
+          f"a malformed host in the address table: {code} {out!r} {err!r}")
+
+    good = {"sequence": "4", "hosts": "h3,h2", "outputs": "57,0"}
+    hostile = [
+        ({"sequence": "0"}, "a malformed sequence"),
+        ({"sequence": "-1"}, "a malformed sequence"),
+        ({"sequence": "9223372036854775808"}, "a malformed sequence"),
+        ({"sequence": "4x"}, "a malformed sequence"),
+        ({"hosts": ""}, "a malformed host list"),
+        ({"hosts": "h2,"}, "a malformed host list"),
+        ({"hosts": "h2,h3,h4"}, "a malformed host list"),
+        ({"hosts": "h2,\x1b[2J"}, "a malformed host id"),
+        ({"hosts": "h2,h2"}, "a host named twice"),
+        ({"outputs": ""}, "a malformed output list"),
+        ({"outputs": "1,,2"}, "a malformed output list"),
+        ({"outputs": ",".join(["0"] * 4097)}, "a malformed output list"),
+        ({"outputs": "4611686018427387905"}, "a malformed output count"),
+        ({"outputs": "18446744073709551616"}, "a malformed output count"),
+        ({"outputs": "+1"}, "a malformed output count"),
+        ({"evil\x1b[2J": "1"}, "an unknown field"),
+        ({"sequence": None}, "a missing field"),
+        ({"hosts": None}, "a missing field"),
+        ({"outputs": None}, "a missing field"),
+    ]
+    for change, why in hostile:
+        fields = dict(good, **change)
+        redis_command(cluster.redis_port, "DEL", key)
+        flat = [x for name, value in fields.items() if value is not None for x in (name, value)]
+        redis_command(cluster.redis_port, "HSET", key, *flat)
+        code, out, err = cluster.client_run("checkpoint-holders", cluster.url, 7)
+        want = f"cluster-test-client: error: the checkpoint record of job 7 has {why}\n"
+        check_equal((code, out, err), (1, "", want), f"the hostile record {change!r}")
+    print(f"checkpoint-holders: round trip, address table and {len(hostile)} hostile records refused")
 
 
 def case_checkpoint_recovery(cluster):
@@ -2717,6 +2808,7 @@ CASES = {
     "checkpoint-resume": case_checkpoint_resume,
     "checkpoint-recovery": case_checkpoint_recovery,
     "checkpoint-roots": case_checkpoint_roots,
+    "checkpoint-holders": case_checkpoint_holders,
     "checkpoint-dir-grants": case_checkpoint_dir_grants,
 }
 
