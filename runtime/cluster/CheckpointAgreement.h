@@ -104,6 +104,19 @@ class CheckpointAgreement final : public checkpoint::HostParts {
   bool copyCommitted(uint64_t sequence, std::string_view file,
                      const std::vector<checkpoint::PartOutput>& outputs,
                      std::string& error) override;
+  // A resumed job whose hosts share no checkpoint directory: part 0 sends
+  // the checkpoint file it resumes from to every other part once they have
+  // joined (CheckpointCopy again, chunked as CheckpointPartData), and the
+  // others restore from those bytes, not from their own directory, which
+  // may hold no checkpoint or an older one. expectResumeFile is set before
+  // the part joins; receiveResumeFile waits for the whole file (nullopt
+  // with `error` when the job aborts or joining failed first), whose
+  // checksums the caller checks.
+  void expectResumeFile();
+  void sendResumeFile(const std::string& file, uint64_t sequence);
+  std::optional<std::string> receiveResumeFile(uint64_t& sequence, std::string& error);
+  // Joining the other parts failed with `error`: nothing will arrive.
+  void joinFailed(const std::string& error);
   // Where this part writes the copy of each checkpoint part 0 sends it
   // (CheckpointCopy); set before the part joins the others.
   void setCopyDirectory(std::string directory) { copyDirectory_ = std::move(directory); }
@@ -176,6 +189,13 @@ class CheckpointAgreement final : public checkpoint::HostParts {
   uint64_t decidedSequence_ = 0;      // the last checkpoint decided on (every part)
   // The mirror's: the copy of a checkpoint coming from part 0.
   checkpoint::PartFileAssembly copy_;
+  // A resumed part's: the checkpoint it resumes from, from part 0, while
+  // resumeExpected_; its number is that of the first chunk.
+  bool resumeExpected_ = false;
+  std::optional<std::string> joinError_;
+  uint64_t resumeSequence_ = 0;
+  checkpoint::PartFileAssembly resumeFile_;
+  std::optional<std::string> resumeWhole_;
   std::string copyDirectory_;
   // Part 0's: the mirror's answer to the last copy, and the cluster state
   // the holders are recorded in.
@@ -218,12 +238,17 @@ class PartCheckpoints {
   // Puts a coordinator on `job`'s barriers; with `resume`, reads and checks
   // the checkpoint (CheckpointedJob.h) and has the coordinator restore
   // this part's ranks from it. nullptr with a one-line `error` when the
-  // checkpoint cannot be resumed by this part.
+  // checkpoint cannot be resumed by this part. With a host-local
+  // directory only part 0 reads it here; the others get it from part 0
+  // once joined, and their first rank's restore waits for it and checks
+  // it as a file read here is checked.
   static std::unique_ptr<PartCheckpoints> create(const JobPart& part,
                                                  const PartCheckpointing& how,
                                                  mpi::JobOptions& job, std::string& error);
   MpiPeerLink::CheckpointFrames frames(mpi::World& world) { return agreement_.frames(world); }
-  void attach(MpiPeerLink& link) { agreement_.attach(link); }
+  // Once the part has joined the others (`link`; nullptr when joining
+  // failed with `joinError`), before any rank runs.
+  void attach(MpiPeerLink* link, const std::string& joinError);
   // Before the part leaves the others: its checkpoint writes are done.
   void finishWrites() { coordinator_.finishWrites(); }
   // SYNERGY_CHECKPOINT_STATS=1: this part's counts (part 0's are the job's).
@@ -234,6 +259,9 @@ class PartCheckpoints {
                   const checkpoint::Digest& digest);
   CheckpointAgreement agreement_;
   std::optional<checkpoint::CheckpointImage> image_;
+  // Part 0's, of a resumed job with host-local directories: the file it
+  // resumes from, sent to the other parts once they have joined.
+  std::string resumeFile_;
   checkpoint::CheckpointCoordinator coordinator_;
 };
 

@@ -143,4 +143,8 @@ std::optional<CheckpointHolders> readCheckpointHolders(RedisConnection& redis, u
   return holders;
 }
 
+void deleteCheckpointHolders(RedisConnection& redis, uint64_t jobId) {
+  redis.command({"DEL", recordKey(jobId)});
+}
+
 }  // namespace synergy::cluster

@@ -48,5 +48,7 @@ void recordCheckpointHolders(RedisConnection& redis, uint64_t jobId,
 // Nullopt when the job has none; throws StateStoreError when it is
 // malformed.
 std::optional<CheckpointHolders> readCheckpointHolders(RedisConnection& redis, uint64_t jobId);
+// Removes the record once no restart can use it (the client's job ended).
+void deleteCheckpointHolders(RedisConnection& redis, uint64_t jobId);
 
 }  // namespace synergy::cluster

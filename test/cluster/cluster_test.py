@@ -1845,6 +1845,88 @@ def case_checkpoint_recovery(cluster):
     print(f"checkpoint-recovery: 1 restart after losing {lost.host_id} (rank 1)")
 
 
+def checkpoint_recovery_from_roots(cluster, name, lost_part):
+    """checkpoint-recovery with host-local checkpoint directories: each of
+    the three synergyd has its own --checkpoint-root, so the checkpoint
+    lies only on part 0's and part 1's hosts (the mirror) and the client's
+    directory holds only its journal. The host of part `lost_part` is
+    killed with SIGKILL once part 0's host holds a checkpoint and output
+    has been printed. The client reads the holders from the cluster state
+    and restarts from "its checkpoint N", not the beginning, with part 0 on
+    the surviving holder, which sends the file to the other parts. Stdout
+    (a file) and exit status equal OpenMPI's, no line twice, and both jobs'
+    holder records are gone once the job has ended."""
+    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "checkpoint_phases.c")
+    native, program = build_both(cluster, source, "checkpoint_phases")
+    arguments = ["60", "30000000"]
+    want = run_mpirun(native, 3, arguments)
+    check(want[0] == 0 and want[1].count("\n") == 180, f"mpirun failed: {want!r}")
+    checkpoints = os.path.join(cluster.workdir, "checkpoints")
+    os.makedirs(checkpoints)
+    roots = {f"h{i}": os.path.join(cluster.workdir, f"root-h{i}") for i in (2, 3, 4)}
+    for root in roots.values():
+        os.makedirs(root)
+    cluster.start_redis()
+    daemons = {host: cluster.start_daemon(host, f"127.0.0.{host[1:]}", 2,
+                                          options=("--checkpoint-root", roots[host]))
+               for host in roots}
+    out_path = os.path.join(cluster.workdir, "job.out")
+    with open(out_path, "ab") as out:
+        client = subprocess.Popen(
+            [os.path.join(cluster.bin_dir, "synergy-run"), "--cluster", cluster.url,
+             "--token-file", cluster.token_file, "--policy", "spread", "-np", "3",
+             "--checkpoint-every", "0.2", "--checkpoint-dir", checkpoints, program, *arguments],
+            stdout=out, stderr=subprocess.PIPE)
+
+    def printed_phases():
+        with open(out_path) as f:
+            return f.read().count("\n")
+    wait_for(lambda: printed_phases() > 0 or client.poll() is not None, 120, "the job to start")
+    status = cluster.status()[1]
+    placed = re.search(r"on (h\d) \(rank 0\), (h\d) \(rank 1\), (h\d) \(rank 2\)", status)
+    check(placed, f"status does not show the job's hosts:\n{status}")
+    held = os.path.join(roots[placed.group(1)] + checkpoints, "checkpoint.syck")
+    wait_for(lambda: os.path.exists(held) and printed_phases() >= 15 or client.poll() is not None,
+             120, "a checkpoint on part 0's host and output")
+    if client.poll() is not None:
+        raise TestFailure(f"the job ended before a host could be lost: "
+                          f"{client.stderr.read().decode()}")
+    lost = daemons[placed.group(lost_part + 1)]
+    lost.process.kill()
+    lost.process.wait()
+    try:
+        _, err = client.communicate(timeout=180)
+    except subprocess.TimeoutExpired:
+        client.kill()
+        raise TestFailure("the restarted job did not end within 180 s")
+    err = err.decode()
+    with open(out_path) as f:
+        got = f.read()
+    check_equal((client.returncode, sorted(got.splitlines())), (0, sorted(want[1].splitlines())),
+                f"the recovered job against mpirun (stderr {err!r})")
+    notes = re.findall(r"synergy-run: note: lost the connection to host (h\d) \(rank (\d)\); "
+                       r"restarting the job from its checkpoint (\d+) on the other hosts "
+                       r"\(restart (\d+)\)\n", err)
+    check(len(notes) == 1 and notes[0][:2] == (lost.host_id, str(lost_part)) and
+          notes[0][3] == "1", f"the restart notes in {err!r}")
+    check_equal(os.listdir(checkpoints), ["output.journal"], "the client's checkpoint directory")
+    check_equal(redis_command(cluster.redis_port, "KEYS", "synergy:job:*:checkpoint"), [],
+                "the checkpoint records once the job has ended")
+    print(f"{name}: 1 restart from checkpoint {notes[0][2]} after losing "
+          f"{lost.host_id} (part {lost_part})")
+
+
+def case_checkpoint_recovery_roots(cluster):
+    """Part 0's host is lost: part 1's host holds the copy."""
+    checkpoint_recovery_from_roots(cluster, "checkpoint-recovery-roots", 0)
+
+
+def case_checkpoint_recovery_mirror(cluster):
+    """The mirror's host (part 1's) is lost: part 0's host holds the file."""
+    checkpoint_recovery_from_roots(cluster, "checkpoint-recovery-mirror", 1)
+
+
 def case_checkpoint_dir_grants(cluster):
     """--dir grants with cluster checkpoints: a job spread over three hosts,
     each rank holding a log open in a --dir grant and appending a line a
@@ -2807,6 +2889,8 @@ CASES = {
     "large-module": case_large_module,
     "checkpoint-resume": case_checkpoint_resume,
     "checkpoint-recovery": case_checkpoint_recovery,
+    "checkpoint-recovery-roots": case_checkpoint_recovery_roots,
+    "checkpoint-recovery-mirror": case_checkpoint_recovery_mirror,
     "checkpoint-roots": case_checkpoint_roots,
     "checkpoint-holders": case_checkpoint_holders,
     "checkpoint-dir-grants": case_checkpoint_dir_grants,
