@@ -483,10 +483,12 @@ std::optional<RemoteJobOptions> restartFromCheckpoint(cluster::ClusterState& sta
 }
 
 // Removes the cluster state's records of the holders of `jobs`'
-// checkpoints once no restart can use them: those of a job that ended for
-// good (its own and the one it was resumed from), and the one a job
-// restarting from its own checkpoint was resumed from. Left to their
-// expiry when the store fails.
+// checkpoints once no restart can use them: those of a job that ran to its
+// end with status 0 (its own and the one it was resumed from), and the one
+// a job restarting from its own checkpoint was resumed from. A job that
+// failed keeps its record until it expires, to find the hosts whose
+// directories hold the checkpoint for a --resume by hand; so does one
+// whose store fails here.
 void forgetCheckpointHolders(const RemoteJobOptions& options, std::vector<uint64_t> jobs) {
   if (options.checkpointDirectory.empty()) return;
   try {
@@ -809,13 +811,13 @@ int runRemoteJob(const RemoteJobOptions& options) {
       int status = runPlacedJob(token, *module, parts, journal ? &*journal : nullptr);
       if (status != cluster::kMigratedExitStatus || options.checkpointDirectory.empty()) {
         if (options.forcedMigration || options.consolidateAt) noteMoveNotTaken(options, *jobId);
-        forgetCheckpointHolders(options, {*jobId, options.resumedJob});
+        if (status == 0) forgetCheckpointHolders(options, {*jobId, options.resumedJob});
         return status;
       }
       std::optional<RemoteJobOptions> moved = restartMoved(options, *jobId);
       if (!moved) {
         if (options.forcedMigration || options.consolidateAt) noteMoveNotTaken(options, *jobId);
-        forgetCheckpointHolders(options, {*jobId, options.resumedJob});
+        if (status == 0) forgetCheckpointHolders(options, {*jobId, options.resumedJob});
         return status;
       }
       journal.reset();
@@ -835,7 +837,6 @@ int runRemoteJob(const RemoteJobOptions& options) {
   } catch (const std::exception& e) {
     std::fflush(stdout);
     std::fprintf(stderr, "synergy-run: error: %s\n", e.what());
-    if (jobId) forgetCheckpointHolders(options, {*jobId, options.resumedJob});
     if (state && jobId) {
       try {
         state->finishJob(*jobId);

@@ -87,7 +87,7 @@ struct RemoteJobOptions {
 // state's record names the hosts that hold the last one
 // (cluster/CheckpointHolders.h): part 0 of the restart runs on the first
 // of them that is live, not draining and has slots, and the record goes
-// once the job has ended. Without a checkpoint of its own yet (or no such
+// once the job has ended with status 0. Without a checkpoint of its own yet (or no such
 // holder, which the note says) it
 // starts again from the beginning, stdout cut back to where it began. When the other
 // hosts lack the slots, it fails as any job does. Problems before the job runs
