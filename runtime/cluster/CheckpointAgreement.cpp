@@ -581,23 +581,8 @@ std::unique_ptr<PartCheckpoints> PartCheckpoints::create(const JobPart& part,
     checkpoints->agreement_.expectResumeFile();
     PartCheckpoints* self = checkpoints.get();
     checkpoints->coordinator_.resumeOnArrival(
-        [self, program = job.program,
-         worldSize = size_t(part.worldSize())](std::string& error) -> const checkpoint::CheckpointImage* {
-          uint64_t sequence = 0;
-          std::optional<std::string> file = self->agreement_.receiveResumeFile(sequence, error);
-          if (!file) return nullptr;
-          std::string origin = "the checkpoint " + std::to_string(sequence) + " part 0 sent";
-          self->image_ =
-              checkpoint::resumableCheckpoint(std::move(*file), origin, program, error);
-          if (!self->image_) return nullptr;
-          if (self->image_->sequence != sequence || self->image_->ranks.size() != worldSize) {
-            error = "cannot resume from " + origin + ": it is checkpoint " +
-                    std::to_string(self->image_->sequence) + " of " +
-                    std::to_string(self->image_->ranks.size()) + " ranks, not of the job's " +
-                    std::to_string(worldSize);
-            return nullptr;
-          }
-          return &*self->image_;
+        [self, path = job.program, ranks = size_t(part.worldSize())](std::string& error) {
+          return self->receivedImage(path, ranks, error);
         });
   } else if (how.resume) {
     auto start = std::chrono::steady_clock::now();
@@ -638,6 +623,24 @@ std::unique_ptr<PartCheckpoints> PartCheckpoints::create(const JobPart& part,
   });
   job.barrierControlPoint = &checkpoints->coordinator_;
   return checkpoints;
+}
+
+const checkpoint::CheckpointImage* PartCheckpoints::receivedImage(const std::string& program,
+                                                                  size_t ranks,
+                                                                  std::string& error) {
+  uint64_t sequence = 0;
+  std::optional<std::string> file = agreement_.receiveResumeFile(sequence, error);
+  if (!file) return nullptr;
+  std::string origin = "the checkpoint " + std::to_string(sequence) + " part 0 sent";
+  image_ = checkpoint::resumableCheckpoint(std::move(*file), origin, program, error);
+  if (!image_) return nullptr;
+  if (image_->sequence != sequence || image_->ranks.size() != ranks) {
+    error = "cannot resume from " + origin + ": it is checkpoint " +
+            std::to_string(image_->sequence) + " of " + std::to_string(image_->ranks.size()) +
+            " ranks, not of the job's " + std::to_string(ranks);
+    return nullptr;
+  }
+  return &*image_;
 }
 
 void PartCheckpoints::attach(MpiPeerLink* link, const std::string& joinError) {

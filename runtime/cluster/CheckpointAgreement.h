@@ -257,6 +257,10 @@ class PartCheckpoints {
  private:
   PartCheckpoints(const JobPart& part, const PartCheckpointing& how, const mpi::JobOptions& job,
                   const checkpoint::Digest& digest);
+  // A part other than 0's: the checkpoint part 0 sent, checked as a file
+  // of `program` for a job of `ranks` ranks; nullptr with `error`.
+  const checkpoint::CheckpointImage* receivedImage(const std::string& program, size_t ranks,
+                                                   std::string& error);
   CheckpointAgreement agreement_;
   std::optional<checkpoint::CheckpointImage> image_;
   // Part 0's, of a resumed job with host-local directories: the file it

@@ -255,17 +255,17 @@ std::vector<PlacedPart> placeJob(cluster::ClusterState& state, const PlacementPo
         for (const auto& [host, count] : fixed) shares.push_back({host, count});
       } else {
         shares = policy.placeRanks(hosts, state.runningJobs(), app, ranks);
-        if (!options.partZeroHost.empty() && !shares.empty()) {
-          if (std::none_of(hosts.begin(), hosts.end(), [&](const cluster::HostRecord& host) {
-                return host.id == options.partZeroHost && !host.draining && host.slots > 0;
-              }))
-            throw RemoteJobError("host " + options.partZeroHost +
-                                 ", which holds the checkpoint to restart from, is gone");
-          pinPartZero(shares, options.partZeroHost);
-        }
         // Until enough hosts have a free slot each (slots a finished job
         // held may not be back yet), a thread job waits its turn.
         if (options.onePartPerHost && sharesAHost(shares)) shares.clear();
+      }
+      if (!options.partZeroHost.empty() && !shares.empty()) {
+        if (std::none_of(hosts.begin(), hosts.end(), [&](const cluster::HostRecord& host) {
+              return host.id == options.partZeroHost && !host.draining && host.slots > 0;
+            }))
+          throw RemoteJobError("host " + options.partZeroHost +
+                               ", which holds the checkpoint to restart from, is gone");
+        pinPartZero(shares, options.partZeroHost);
       }
       std::optional<cluster::JobRecord> started;
       startSent = !shares.empty();

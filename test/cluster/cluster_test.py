@@ -1850,12 +1850,14 @@ def checkpoint_recovery_from_roots(cluster, name, lost_part):
     the three synergyd has its own --checkpoint-root, so the checkpoint
     lies only on part 0's and part 1's hosts (the mirror) and the client's
     directory holds only its journal. The host of part `lost_part` is
-    killed with SIGKILL once part 0's host holds a checkpoint and output
-    has been printed. The client reads the holders from the cluster state
-    and restarts from "its checkpoint N", not the beginning, with part 0 on
-    the surviving holder, which sends the file to the other parts. Stdout
-    (a file) and exit status equal OpenMPI's, no line twice, and both jobs'
-    holder records are gone once the job has ended."""
+    killed with SIGKILL once the cluster state records a checkpoint (both
+    copies written) and output has been printed. The client reads the
+    holders and restarts from "its checkpoint N", not the beginning, with
+    part 0 on the surviving holder, which sends the file to the other parts
+    (one of them on a fourth host, h1, started after the job and first in
+    the policy's host order). Stdout (a file) and exit status equal
+    OpenMPI's, no line twice, and both jobs' holder records are gone once
+    the job has ended."""
     os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
     source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "checkpoint_phases.c")
     native, program = build_both(cluster, source, "checkpoint_phases")
@@ -1886,9 +1888,16 @@ def checkpoint_recovery_from_roots(cluster, name, lost_part):
     status = cluster.status()[1]
     placed = re.search(r"on (h\d) \(rank 0\), (h\d) \(rank 1\), (h\d) \(rank 2\)", status)
     check(placed, f"status does not show the job's hosts:\n{status}")
-    held = os.path.join(roots[placed.group(1)] + checkpoints, "checkpoint.syck")
-    wait_for(lambda: os.path.exists(held) and printed_phases() >= 9 or client.poll() is not None,
-             120, "a checkpoint on part 0's host and output")
+    # A host that joins now holds no checkpoint, and its id comes first in
+    # the policy's placement of the restart: only the pin puts part 0 on
+    # the surviving holder, which then also sends the file to this host.
+    roots["h1"] = os.path.join(cluster.workdir, "root-h1")
+    os.makedirs(roots["h1"])
+    cluster.start_daemon("h1", "127.0.0.5", 2, options=("--checkpoint-root", roots["h1"]))
+    # The record is written once the mirror has its copy too.
+    wait_for(lambda: redis_command(cluster.redis_port, "EXISTS", "synergy:job:1:checkpoint") == 1
+             and printed_phases() >= 9 or client.poll() is not None,
+             120, "a checkpoint on two hosts and output")
     if client.poll() is not None:
         raise TestFailure(f"the job ended before a host could be lost: "
                           f"{client.stderr.read().decode()}")
