@@ -21,6 +21,7 @@
 #include <ctime>
 #include <numeric>
 #include <string_view>
+#include <utility>
 
 #include "checkpoint/DurableReplace.h"
 #include "checkpoint/MpiObjectRecord.h"
@@ -194,6 +195,11 @@ void CheckpointCoordinator::setRankWaiting(RankWaiting waiting) {
 
 bool CheckpointCoordinator::prepareRank(int worldRank, granule::Granule& granule,
                                         std::string& error) {
+  if (awaitResume_) {
+    const CheckpointImage* image = std::exchange(awaitResume_, nullptr)(error);
+    if (!image) return false;
+    resumeFrom(image);
+  }
   if (!resumeFrom_) return true;
   if (worldRank < 0 || size_t(worldRank) >= resumeFrom_->ranks.size()) {
     error = "the checkpoint holds no rank " + std::to_string(worldRank);
@@ -608,7 +614,7 @@ bool CheckpointCoordinator::writePartCheckpoint(const JobRecord& job,
   std::optional<std::string> file = util::readRegularFile(
       policy_.directory + "/" + kCheckpointFileName, kMaxCopiedCheckpointBytes, error);
   if (!file) return false;
-  if (!hostParts_->copyCommitted(sequence, *file, error)) {
+  if (!hostParts_->copyCommitted(sequence, *file, record.partOutputs, error)) {
     error = "checkpoint " + std::to_string(sequence) + " has no copy on a second host: " + error;
     return false;
   }

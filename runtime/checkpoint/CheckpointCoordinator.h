@@ -142,6 +142,14 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
     resumeFrom_ = image;
     if (image) firstSequence_ = image->sequence;
   }
+  // Resumes the job from an image that arrives only while this part joins
+  // the others (a part of a job whose hosts share no checkpoint directory
+  // gets it from part 0, cluster/CheckpointAgreement.h): the first
+  // prepareRank waits for it with `await`, whose nullptr (and error) fails
+  // the restore.
+  void resumeOnArrival(std::function<const CheckpointImage*(std::string& error)> await) {
+    awaitResume_ = std::move(await);
+  }
 
   // A part of a job spread over hosts (see the header comment); set before
   // any rank runs.
@@ -226,6 +234,7 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   std::function<std::string()> quiescenceCheck_;
   RankWaiting rankWaiting_;
   const CheckpointImage* resumeFrom_ = nullptr;
+  std::function<const CheckpointImage*(std::string& error)> awaitResume_;
   // The communicators prepareRank has rebuilt so far (it runs for one rank
   // after the other, before any rank runs).
   ResumedCommunicators resumedComms_;

@@ -152,7 +152,7 @@ int runCheckpointedJob(mpi::JobOptions job, const CheckpointPolicy& policy) {
 
 std::optional<CheckpointImage> readResumableCheckpoint(const std::string& directory,
                                                       const std::string& programPath,
-                                                      std::string& error) {
+                                                      std::string& error, std::string* fileBytes) {
   if (!isDirectory(directory)) {
     error = "--resume: no such directory: " + directory;
     return std::nullopt;
@@ -163,14 +163,21 @@ std::optional<CheckpointImage> readResumableCheckpoint(const std::string& direct
     error = "--resume: no checkpoint to resume from: " + error;
     return std::nullopt;
   }
-  std::optional<CheckpointImage> image = decodeCheckpoint(*bytes, error);
-  std::string().swap(*bytes);
+  if (fileBytes) *fileBytes = *bytes;
+  return resumableCheckpoint(std::move(*bytes), path, programPath, error);
+}
+
+std::optional<CheckpointImage> resumableCheckpoint(std::string bytes, const std::string& origin,
+                                                  const std::string& programPath,
+                                                  std::string& error) {
+  std::optional<CheckpointImage> image = decodeCheckpoint(bytes, error);
+  std::string().swap(bytes);
   if (!image) {
-    error = path + ": " + error;
+    error = origin + ": " + error;
     return std::nullopt;
   }
   auto refuse = [&](const std::string& why) {
-    error = "cannot resume from " + path + ": " + why;
+    error = "cannot resume from " + origin + ": " + why;
     return std::nullopt;
   };
   if (!image->job.unresumable.empty()) return refuse(image->job.unresumable);

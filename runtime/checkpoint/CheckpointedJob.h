@@ -55,8 +55,16 @@ int resumeCheckpointedJob(const std::string& directory, std::optional<Checkpoint
 // the one it names), its grants still directories and its ranks' open
 // files and MPI objects restorable. nullopt with the one-line `error`
 // otherwise. Also what a cluster job's client and each host part check.
+// With `fileBytes`, the file's bytes as read are left there too.
 std::optional<CheckpointImage> readResumableCheckpoint(const std::string& directory,
                                                       const std::string& programPath,
-                                                      std::string& error);
+                                                      std::string& error,
+                                                      std::string* fileBytes = nullptr);
+// The same checks of a checkpoint file's `bytes` that came from elsewhere
+// (a resumed part's, from part 0: cluster/CheckpointAgreement.h); `origin`
+// names where in the errors.
+std::optional<CheckpointImage> resumableCheckpoint(std::string bytes, const std::string& origin,
+                                                  const std::string& programPath,
+                                                  std::string& error);
 
 }  // namespace synergy::checkpoint

@@ -61,13 +61,17 @@ class HostParts {
     return std::nullopt;
   }
   // Part 0 whose hosts share no checkpoint directory, once it has
-  // committed checkpoint `sequence`, whose bytes are `file`: has a part on
-  // another host write a copy and waits for it; false with `error` when
-  // no copy was written (the checkpoint then does not count as committed).
-  // True at once when there is no other host.
-  virtual bool copyCommitted(uint64_t sequence, std::string_view file, std::string& error) {
+  // committed checkpoint `sequence`, whose bytes are `file` and whose
+  // parts' stdout counts are `outputs`: has a part on another host write a
+  // copy and waits for it, then records where the copies are and the
+  // counts (for a restart elsewhere); false with `error` when no copy was
+  // written (the checkpoint then does not count as committed). True at
+  // once when there is no other host.
+  virtual bool copyCommitted(uint64_t sequence, std::string_view file,
+                             const std::vector<PartOutput>& outputs, std::string& error) {
     (void)sequence;
     (void)file;
+    (void)outputs;
     (void)error;
     return true;
   }

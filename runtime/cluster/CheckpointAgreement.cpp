@@ -14,6 +14,7 @@
 
 #include "checkpoint/CheckpointedJob.h"
 #include "checkpoint/DurableReplace.h"
+#include "cluster/CheckpointHolders.h"
 #include "mpi/BarrierControlPoint.h"
 #include "mpi/World.h"
 #include "util/FileIO.h"
@@ -61,7 +62,11 @@ CheckpointAgreement::CheckpointAgreement(const JobPart& part)
 }
 
 MpiPeerLink::CheckpointFrames CheckpointAgreement::frames(mpi::World& world) {
-  world_ = &world;
+  {
+    // A resumed part's restore may already wait in receiveResumeFile.
+    std::lock_guard<std::mutex> guard(mutex_);
+    world_ = &world;
+  }
   return [this](uint32_t from, transport::FrameType type, const std::vector<uint8_t>& payload,
                 std::string& reason) { return onFrame(from, type, payload, reason); };
 }
@@ -69,6 +74,44 @@ MpiPeerLink::CheckpointFrames CheckpointAgreement::frames(mpi::World& world) {
 void CheckpointAgreement::attach(MpiPeerLink& link) {
   std::lock_guard<std::mutex> guard(mutex_);
   link_ = &link;
+}
+
+void CheckpointAgreement::expectResumeFile() {
+  std::lock_guard<std::mutex> guard(mutex_);
+  resumeExpected_ = true;
+}
+
+void CheckpointAgreement::sendResumeFile(const std::string& file, uint64_t sequence) {
+  for (uint32_t p = 1; p < slots_.size(); ++p)
+    checkpoint::forEachPartChunk(sequence, {file}, [&](std::vector<uint8_t> chunk) {
+      link_->sendToPart(p, transport::FrameType::CheckpointCopy, std::move(chunk));
+    });
+}
+
+std::optional<std::string> CheckpointAgreement::receiveResumeFile(uint64_t& sequence,
+                                                                  std::string& error) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  while (!resumeWhole_) {
+    if (joinError_) {
+      error = "no checkpoint to resume from came from part 0: " + *joinError_;
+      return std::nullopt;
+    }
+    if (world_ && world_->aborted()) {
+      error = "the job ended before part 0 had sent the checkpoint to resume from";
+      return std::nullopt;
+    }
+    changed_.wait_for(lock, kAbortCheckInterval);
+  }
+  sequence = resumeSequence_;
+  std::optional<std::string> whole = std::move(resumeWhole_);
+  resumeWhole_.reset();
+  return whole;
+}
+
+void CheckpointAgreement::joinFailed(const std::string& error) {
+  std::lock_guard<std::mutex> guard(mutex_);
+  joinError_ = error;
+  changed_.notify_all();
 }
 
 template <typename Ready>
@@ -182,6 +225,19 @@ bool CheckpointAgreement::onFrame(uint32_t from, transport::FrameType type,
       break;
     }
     case transport::FrameType::CheckpointCopy: {
+      if (resumeExpected_ && from == 0) {
+        // The checkpoint this part resumes from: its number is the first
+        // chunk's, the file's own checks come once it is whole.
+        if (resumeSequence_ == 0 && payload.size() >= 8)
+          resumeSequence_ = util::readLittleEndian(payload.data(), 8);
+        if (!resumeFile_.take(payload, resumeSequence_, size_t(part_.worldSize()), reason))
+          return false;
+        if (std::optional<std::string> whole = resumeFile_.takeWhole(resumeSequence_)) {
+          resumeWhole_ = std::move(whole);
+          resumeExpected_ = false;
+        }
+        break;
+      }
       if (self0 && payload.size() == transport::kCheckpointCopyAckBytes && from == 1 &&
           payload[8] <= 1) {
         copyAck_ = CopyAck{util::readLittleEndian(payload.data(), 8), payload[8] == 1};
@@ -354,6 +410,7 @@ std::optional<std::string> CheckpointAgreement::receivedPartFile(uint32_t part,
 }
 
 bool CheckpointAgreement::copyCommitted(uint64_t sequence, std::string_view file,
+                                        const std::vector<checkpoint::PartOutput>& outputs,
                                         std::string& error) {
   if (slots_.size() < 2) return true;
   {
@@ -373,7 +430,7 @@ bool CheckpointAgreement::copyCommitted(uint64_t sequence, std::string_view file
     return false;
   }
   lock.unlock();
-  recordHolders(sequence);
+  recordHolders(sequence, outputs);
   return true;
 }
 
@@ -402,13 +459,19 @@ void CheckpointAgreement::writeCopy(std::string file, uint64_t sequence) {
   link_->sendToPart(0, transport::FrameType::CheckpointCopy, std::move(ack));
 }
 
-void CheckpointAgreement::recordHolders(uint64_t sequence) {
+void CheckpointAgreement::recordHolders(uint64_t sequence,
+                                        const std::vector<checkpoint::PartOutput>& outputs) {
   constexpr auto kStateTimeout = std::chrono::milliseconds(2000);
-  const std::string key = "synergy:job:" + std::to_string(part_.jobId) + ":checkpoint";
+  CheckpointHolders holders;
+  holders.sequence = sequence;
+  holders.stdoutBytes.assign(slots_.size(), 0);
+  for (const checkpoint::PartOutput& output : outputs)
+    if (output.part < holders.stdoutBytes.size())
+      holders.stdoutBytes[output.part] = output.stdoutBytes;
   try {
     if (!redis_) redis_.emplace(part_.state, kStateTimeout);
-    redis_->pipeline({{"HSET", key, "sequence", std::to_string(sequence), "parts", "0,1"},
-                      {"EXPIRE", key, "86400"}});
+    holders.hostIds = partHostIds(*redis_, part_.jobId, part_.routes().partOfRanks(), {0, 1});
+    recordCheckpointHolders(*redis_, part_.jobId, holders);
   } catch (const StateStoreError& e) {
     // The copies are there; only a restart elsewhere would miss the record.
     std::fprintf(stderr, "synergy-run: note: cannot record checkpoint %llu's holders: %s\n",
@@ -514,9 +577,18 @@ std::unique_ptr<PartCheckpoints> PartCheckpoints::create(const JobPart& part,
   hash.update(*program);
   std::unique_ptr<PartCheckpoints> checkpoints(
       new PartCheckpoints(part, how, job, hash.digest()));
-  if (how.resume) {
+  if (how.resume && how.policy.hostLocalDirectory && part.partIndex != 0) {
+    checkpoints->agreement_.expectResumeFile();
+    PartCheckpoints* self = checkpoints.get();
+    checkpoints->coordinator_.resumeOnArrival(
+        [self, path = job.program, ranks = size_t(part.worldSize())](std::string& error) {
+          return self->receivedImage(path, ranks, error);
+        });
+  } else if (how.resume) {
     auto start = std::chrono::steady_clock::now();
-    checkpoints->image_ = checkpoint::readResumableCheckpoint(how.policy.directory, job.program, error);
+    checkpoints->image_ = checkpoint::readResumableCheckpoint(
+        how.policy.directory, job.program, error,
+        how.policy.hostLocalDirectory ? &checkpoints->resumeFile_ : nullptr);
     if (!checkpoints->image_) return nullptr;
     // A moved job's parts restore from here (Migration.h).
     if (const char* stats = std::getenv("SYNERGY_MIGRATION_STATS"); stats && std::strcmp(stats, "0"))
@@ -551,6 +623,36 @@ std::unique_ptr<PartCheckpoints> PartCheckpoints::create(const JobPart& part,
   });
   job.barrierControlPoint = &checkpoints->coordinator_;
   return checkpoints;
+}
+
+const checkpoint::CheckpointImage* PartCheckpoints::receivedImage(const std::string& program,
+                                                                  size_t ranks,
+                                                                  std::string& error) {
+  uint64_t sequence = 0;
+  std::optional<std::string> file = agreement_.receiveResumeFile(sequence, error);
+  if (!file) return nullptr;
+  std::string origin = "the checkpoint " + std::to_string(sequence) + " part 0 sent";
+  image_ = checkpoint::resumableCheckpoint(std::move(*file), origin, program, error);
+  if (!image_) return nullptr;
+  if (image_->sequence != sequence || image_->ranks.size() != ranks) {
+    error = "cannot resume from " + origin + ": it is checkpoint " +
+            std::to_string(image_->sequence) + " of " + std::to_string(image_->ranks.size()) +
+            " ranks, not of the job's " + std::to_string(ranks);
+    return nullptr;
+  }
+  return &*image_;
+}
+
+void PartCheckpoints::attach(MpiPeerLink* link, const std::string& joinError) {
+  if (!link) {
+    agreement_.joinFailed(joinError);
+    return;
+  }
+  agreement_.attach(*link);
+  if (!resumeFile_.empty()) {
+    agreement_.sendResumeFile(resumeFile_, image_->sequence);
+    std::string().swap(resumeFile_);
+  }
 }
 
 }  // namespace synergy::cluster

@@ -32,8 +32,8 @@
 // commits to the mirror, part 1, on another host (CheckpointCopy), which
 // checks its checksums, writes it to its own directory crash-safely and
 // answers; part 0 counts the checkpoint as written only then, and records
-// in the cluster state that parts 0 and 1 hold it
-// (synergy:job:<id>:checkpoint: sequence, parts; it expires after a day).
+// in the cluster state the hosts of parts 0 and 1 that hold it and each
+// part's stdout count (CheckpointHolders.h), for a restart elsewhere.
 //
 // A migration (Migration.h) rides on the same rounds: part 0 asks its
 // MigrationWatch at each, takes the suspension as due when a move applies,
@@ -101,7 +101,22 @@ class CheckpointAgreement final : public checkpoint::HostParts {
              bool& aborted) override;
   void sendPartFile(uint64_t sequence, const std::vector<std::string_view>& pieces) override;
   std::optional<std::string> receivedPartFile(uint32_t part, uint64_t sequence) override;
-  bool copyCommitted(uint64_t sequence, std::string_view file, std::string& error) override;
+  bool copyCommitted(uint64_t sequence, std::string_view file,
+                     const std::vector<checkpoint::PartOutput>& outputs,
+                     std::string& error) override;
+  // A resumed job whose hosts share no checkpoint directory: part 0 sends
+  // the checkpoint file it resumes from to every other part once they have
+  // joined (CheckpointCopy again, chunked as CheckpointPartData), and the
+  // others restore from those bytes, not from their own directory, which
+  // may hold no checkpoint or an older one. expectResumeFile is set before
+  // the part joins; receiveResumeFile waits for the whole file (nullopt
+  // with `error` when the job aborts or joining failed first), whose
+  // checksums the caller checks.
+  void expectResumeFile();
+  void sendResumeFile(const std::string& file, uint64_t sequence);
+  std::optional<std::string> receiveResumeFile(uint64_t& sequence, std::string& error);
+  // Joining the other parts failed with `error`: nothing will arrive.
+  void joinFailed(const std::string& error);
   // Where this part writes the copy of each checkpoint part 0 sends it
   // (CheckpointCopy); set before the part joins the others.
   void setCopyDirectory(std::string directory) { copyDirectory_ = std::move(directory); }
@@ -174,6 +189,13 @@ class CheckpointAgreement final : public checkpoint::HostParts {
   uint64_t decidedSequence_ = 0;      // the last checkpoint decided on (every part)
   // The mirror's: the copy of a checkpoint coming from part 0.
   checkpoint::PartFileAssembly copy_;
+  // A resumed part's: the checkpoint it resumes from, from part 0, while
+  // resumeExpected_; its number is that of the first chunk.
+  bool resumeExpected_ = false;
+  std::optional<std::string> joinError_;
+  uint64_t resumeSequence_ = 0;
+  checkpoint::PartFileAssembly resumeFile_;
+  std::optional<std::string> resumeWhole_;
   std::string copyDirectory_;
   // Part 0's: the mirror's answer to the last copy, and the cluster state
   // the holders are recorded in.
@@ -185,7 +207,7 @@ class CheckpointAgreement final : public checkpoint::HostParts {
   std::optional<RedisConnection> redis_;
   // The mirror, on the I/O thread: checks and writes a whole copy, answers.
   void writeCopy(std::string file, uint64_t sequence);
-  void recordHolders(uint64_t sequence);
+  void recordHolders(uint64_t sequence, const std::vector<checkpoint::PartOutput>& outputs);
   // Frames taken so far, read without the lock by the rank in waitAsRank.
   std::atomic<uint64_t> framesTaken_ = 0;
   int waitingRank_ = -1;  // the rank in waitAsRank, -1 when none
@@ -216,12 +238,17 @@ class PartCheckpoints {
   // Puts a coordinator on `job`'s barriers; with `resume`, reads and checks
   // the checkpoint (CheckpointedJob.h) and has the coordinator restore
   // this part's ranks from it. nullptr with a one-line `error` when the
-  // checkpoint cannot be resumed by this part.
+  // checkpoint cannot be resumed by this part. With a host-local
+  // directory only part 0 reads it here; the others get it from part 0
+  // once joined, and their first rank's restore waits for it and checks
+  // it as a file read here is checked.
   static std::unique_ptr<PartCheckpoints> create(const JobPart& part,
                                                  const PartCheckpointing& how,
                                                  mpi::JobOptions& job, std::string& error);
   MpiPeerLink::CheckpointFrames frames(mpi::World& world) { return agreement_.frames(world); }
-  void attach(MpiPeerLink& link) { agreement_.attach(link); }
+  // Once the part has joined the others (`link`; nullptr when joining
+  // failed with `joinError`), before any rank runs.
+  void attach(MpiPeerLink* link, const std::string& joinError);
   // Before the part leaves the others: its checkpoint writes are done.
   void finishWrites() { coordinator_.finishWrites(); }
   // SYNERGY_CHECKPOINT_STATS=1: this part's counts (part 0's are the job's).
@@ -230,8 +257,15 @@ class PartCheckpoints {
  private:
   PartCheckpoints(const JobPart& part, const PartCheckpointing& how, const mpi::JobOptions& job,
                   const checkpoint::Digest& digest);
+  // A part other than 0's: the checkpoint part 0 sent, checked as a file
+  // of `program` for a job of `ranks` ranks; nullptr with `error`.
+  const checkpoint::CheckpointImage* receivedImage(const std::string& program, size_t ranks,
+                                                   std::string& error);
   CheckpointAgreement agreement_;
   std::optional<checkpoint::CheckpointImage> image_;
+  // Part 0's, of a resumed job with host-local directories: the file it
+  // resumes from, sent to the other parts once they have joined.
+  std::string resumeFile_;
   checkpoint::CheckpointCoordinator coordinator_;
 };
 

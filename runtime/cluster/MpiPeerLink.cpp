@@ -1407,7 +1407,7 @@ int runJobPart(const std::string& partFile, mpi::JobOptions job,
     link = MpiPeerLink::join(part, world, joinError,
                              checkpointing ? checkpointing->frames(world)
                                            : MpiPeerLink::CheckpointFrames());
-    if (link && checkpointing) checkpointing->attach(*link);
+    if (checkpointing) checkpointing->attach(link.get(), joinError);
     return link != nullptr;
   };
   job.leaveHosts = [&] {

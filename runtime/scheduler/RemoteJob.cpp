@@ -25,8 +25,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cluster/ClusterState.h"
 #include "checkpoint/CheckpointedJob.h"
+#include "cluster/CheckpointHolders.h"
+#include "cluster/ClusterState.h"
 #include "cluster/JobMessages.h"
 #include "cluster/RankRoutes.h"
 #include "scheduler/OutputJournal.h"
@@ -123,6 +124,21 @@ void checkCapacity(const std::vector<cluster::HostRecord>& hosts, unsigned ranks
     throw RemoteJobError("the cluster has " + std::to_string(hostsWithSlots) +
                          " hosts with slots, not the " + std::to_string(ranks) +
                          " the thread job's parts need, one each");
+}
+
+// Puts world rank 0 on `host`: its share moves to the front, or, when the
+// policy gave it none, the last share gives one rank to a new first share
+// there. Its slots are taken as any placement's: when `host` has none free
+// yet (the lost job's part there may still hold it), the job waits its turn.
+void pinPartZero(std::vector<HostShare>& shares, const std::string& host) {
+  auto on = std::find_if(shares.begin(), shares.end(),
+                         [&](const HostShare& share) { return share.hostId == host; });
+  if (on != shares.end()) {
+    std::rotate(shares.begin(), on, on + 1);
+    return;
+  }
+  if (--shares.back().ranks == 0) shares.pop_back();
+  shares.insert(shares.begin(), {host, 1});
 }
 
 bool sharesAHost(const std::vector<HostShare>& shares) {
@@ -243,6 +259,14 @@ std::vector<PlacedPart> placeJob(cluster::ClusterState& state, const PlacementPo
         // held may not be back yet), a thread job waits its turn.
         if (options.onePartPerHost && sharesAHost(shares)) shares.clear();
       }
+      if (!options.partZeroHost.empty() && !shares.empty()) {
+        if (std::none_of(hosts.begin(), hosts.end(), [&](const cluster::HostRecord& host) {
+              return host.id == options.partZeroHost && !host.draining && host.slots > 0;
+            }))
+          throw RemoteJobError("host " + options.partZeroHost +
+                               ", which holds the checkpoint to restart from, is gone");
+        pinPartZero(shares, options.partZeroHost);
+      }
       std::optional<cluster::JobRecord> started;
       startSent = !shares.empty();
       if (shares.size() == 1) {
@@ -350,14 +374,67 @@ void sendModule(transport::Connection& host, const std::string& module) {
   host.sendLent(std::move(frames), [] {});
 }
 
+// A checkpoint that only some hosts hold (synergyd --checkpoint-root):
+// the job whose checkpoint it is, its record, and the holder part 0 of the
+// restart runs on.
+struct HeldCheckpoint {
+  uint64_t jobId = 0;
+  cluster::CheckpointHolders holders;
+  std::string partZeroHost;
+};
+
+// The record of job `jobId`'s last checkpoint, or of the one it was
+// resumed from when it has none of its own yet, and its first holder that
+// is neither lost nor excluded and is registered, not draining, with
+// slots; nullopt with `why` (for the client's note) otherwise.
+std::optional<HeldCheckpoint> heldCheckpoint(cluster::ClusterState& state,
+                                             const RemoteJobOptions& options, uint64_t jobId,
+                                             const std::string& lostHost, std::string& why) {
+  try {
+    cluster::RedisConnection redis(options.state, std::chrono::milliseconds(2000));
+    for (uint64_t job : {jobId, options.resumedJob}) {
+      if (job == 0) continue;
+      std::optional<cluster::CheckpointHolders> holders = cluster::readCheckpointHolders(redis, job);
+      if (!holders) continue;
+      std::vector<cluster::HostRecord> hosts = state.hosts();
+      std::vector<std::string> unusable;
+      for (const std::string& holder : holders->hostIds) {
+        auto host = std::find_if(hosts.begin(), hosts.end(),
+                                 [&](const cluster::HostRecord& record) { return record.id == holder; });
+        const char* because =
+            holder == lostHost || std::find(options.excludedHosts.begin(), options.excludedHosts.end(),
+                                            holder) != options.excludedHosts.end()
+                ? "lost"
+            : host == hosts.end() ? "gone"
+            : host->draining      ? "draining"
+            : host->slots == 0    ? "without slots"
+                                  : nullptr;
+        if (!because) return HeldCheckpoint{job, std::move(*holders), holder};
+        unusable.push_back(holder + " " + because);
+      }
+      std::string list;
+      for (const std::string& item : unusable) list += (list.empty() ? "" : ", ") + item;
+      why = "checkpoint " + std::to_string(holders->sequence) + " is held by no usable host: " + list;
+      return std::nullopt;
+    }
+    why = "no checkpoint yet";
+  } catch (const cluster::StateStoreError& e) {
+    why = std::string("its checkpoint's holders cannot be read: ") + e.what();
+  }
+  return std::nullopt;
+}
+
 // After `lost` ended checkpointing job `jobId`: the options that resume it
 // from its last checkpoint on the other hosts, with stdout cut back to it.
-// A job that has no checkpoint of its own yet (none in the directory, or
-// another job's, or one that cannot be resumed) and was not itself resumed
+// The checkpoint is the client's directory's, or, when the hosts keep
+// their own (heldCheckpoint), one that a surviving host holds. A job that
+// has no checkpoint of its own yet (none in the directory, or another
+// job's, or one that cannot be resumed) and was not itself resumed
 // starts again from the beginning, with stdout cut back to where its
 // output began: every part's count is then 0. A resumed job without a
 // checkpoint of its own goes back to the one it was resumed from.
-std::optional<RemoteJobOptions> restartFromCheckpoint(const RemoteJobOptions& options,
+std::optional<RemoteJobOptions> restartFromCheckpoint(cluster::ClusterState& state,
+                                                      const RemoteJobOptions& options,
                                                       uint64_t jobId, const HostLost& lost) {
   std::string error;
   std::optional<checkpoint::CheckpointImage> image = checkpoint::readResumableCheckpoint(
@@ -367,25 +444,59 @@ std::optional<RemoteJobOptions> restartFromCheckpoint(const RemoteJobOptions& op
                                  : 0;
   bool ownCheckpoint = checkpointedJob != 0 &&
                        (checkpointedJob == jobId || checkpointedJob == options.resumedJob);
+  std::vector<checkpoint::PartOutput> outputs;
+  uint64_t sequence = 0;
+  std::string partZeroHost;
+  std::string notResumed = "no checkpoint yet";
+  if (ownCheckpoint) {
+    outputs = image->job.partOutputs;
+    sequence = image->sequence;
+  } else if (std::optional<HeldCheckpoint> held =
+                 heldCheckpoint(state, options, jobId, lost.hostId, notResumed)) {
+    ownCheckpoint = true;
+    checkpointedJob = held->jobId;
+    sequence = held->holders.sequence;
+    partZeroHost = held->partZeroHost;
+    for (uint32_t part = 0; part < held->holders.stdoutBytes.size(); ++part)
+      outputs.push_back({held->jobId, part, held->holders.stdoutBytes[part]});
+  }
+  image.reset();
   if (!ownCheckpoint && options.resume) return std::nullopt;
-  std::vector<checkpoint::PartOutput> fromTheStart;
-  for (uint32_t part = 0; part < options.ranks; ++part) fromTheStart.push_back({jobId, part, 0});
-  if (!cutStdoutToCheckpoint(options.checkpointDirectory,
-                             ownCheckpoint ? image->job.partOutputs : fromTheStart, error))
+  if (!ownCheckpoint)
+    for (uint32_t part = 0; part < options.ranks; ++part) outputs.push_back({jobId, part, 0});
+  if (!cutStdoutToCheckpoint(options.checkpointDirectory, outputs, error))
     throw RemoteJobError(std::string(lost.what()) + ", and " + error);
   RemoteJobOptions restart = options;
   restart.resume = ownCheckpoint;
   restart.resumedJob = ownCheckpoint ? checkpointedJob : 0;
+  restart.partZeroHost = partZeroHost;
   restart.excludedHosts.push_back(lost.hostId);
   ++restart.restarts;
   std::fflush(stdout);
-  std::string from = ownCheckpoint ? "its checkpoint " + std::to_string(image->sequence)
-                                   : std::string("the beginning (no checkpoint yet)");
+  std::string from = ownCheckpoint ? "its checkpoint " + std::to_string(sequence)
+                                   : "the beginning (" + notResumed + ")";
   std::fprintf(stderr,
                "synergy-run: note: %s; restarting the job from %s on the other hosts "
                "(restart %u)\n",
                lost.what(), from.c_str(), restart.restarts);
   return restart;
+}
+
+// Removes the cluster state's records of the holders of `jobs`'
+// checkpoints once no restart can use them: those of a job that ran to its
+// end with status 0 (its own and the one it was resumed from), and the one
+// a job restarting from its own checkpoint was resumed from. A job that
+// failed keeps its record until it expires, to find the hosts whose
+// directories hold the checkpoint for a --resume by hand; so does one
+// whose store fails here.
+void forgetCheckpointHolders(const RemoteJobOptions& options, std::vector<uint64_t> jobs) {
+  if (options.checkpointDirectory.empty()) return;
+  try {
+    cluster::RedisConnection redis(options.state, std::chrono::milliseconds(2000));
+    for (uint64_t job : jobs)
+      if (job != 0) cluster::deleteCheckpointHolders(redis, job);
+  } catch (const cluster::StateStoreError&) {
+  }
 }
 
 // Writes the migration the client asks of its job now that it is placed
@@ -700,11 +811,13 @@ int runRemoteJob(const RemoteJobOptions& options) {
       int status = runPlacedJob(token, *module, parts, journal ? &*journal : nullptr);
       if (status != cluster::kMigratedExitStatus || options.checkpointDirectory.empty()) {
         if (options.forcedMigration || options.consolidateAt) noteMoveNotTaken(options, *jobId);
+        if (status == 0) forgetCheckpointHolders(options, {*jobId, options.resumedJob});
         return status;
       }
       std::optional<RemoteJobOptions> moved = restartMoved(options, *jobId);
       if (!moved) {
         if (options.forcedMigration || options.consolidateAt) noteMoveNotTaken(options, *jobId);
+        if (status == 0) forgetCheckpointHolders(options, {*jobId, options.resumedJob});
         return status;
       }
       journal.reset();
@@ -714,8 +827,9 @@ int runRemoteJob(const RemoteJobOptions& options) {
     } catch (const HostLost& lost) {
       if (options.checkpointDirectory.empty()) throw;
       journal.reset();
-      std::optional<RemoteJobOptions> restart = restartFromCheckpoint(options, *jobId, lost);
+      std::optional<RemoteJobOptions> restart = restartFromCheckpoint(*state, options, *jobId, lost);
       if (!restart) throw;
+      if (restart->resumedJob == *jobId) forgetCheckpointHolders(options, {options.resumedJob});
       state->finishJob(*jobId);
       state.reset();
       return runRemoteJob(*restart);

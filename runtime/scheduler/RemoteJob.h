@@ -52,6 +52,10 @@ struct RemoteJobOptions {
   uint64_t resumedJob = 0;
   // Hosts this client lost, placed on no more, and how often it restarted.
   std::vector<std::string> excludedHosts;
+  // The host world rank 0's part must run on (empty: any): a restart from
+  // a checkpoint only some hosts hold (synergyd --checkpoint-root), whose
+  // part 0 reads it from its own directory and sends it to the others.
+  std::string partZeroHost;
   unsigned restarts = 0;
   // Migration (cluster/Migration.h); the job must checkpoint into a
   // directory, at an interval or only for this. `placement`: each part's
@@ -78,7 +82,13 @@ struct RemoteJobOptions {
 // that checkpoints and loses a host (its connection drops, or it cannot be
 // reached at the start) restarts from its last checkpoint on the other
 // hosts, with a note naming the host and the restart count (stdout cut
-// back as for resumeRemoteJob); without a checkpoint of its own yet it
+// back as for resumeRemoteJob). When the hosts keep their checkpoints in
+// directories of their own (synergyd --checkpoint-root), the cluster
+// state's record names the hosts that hold the last one
+// (cluster/CheckpointHolders.h): part 0 of the restart runs on the first
+// of them that is live, not draining and has slots, and the record goes
+// once the job has ended with status 0. Without a checkpoint of its own yet (or no such
+// holder, which the note says) it
 // starts again from the beginning, stdout cut back to where it began. When the other
 // hosts lack the slots, it fails as any job does. Problems before the job runs
 // (bad token file, Redis or host unreachable, no host large enough, the host

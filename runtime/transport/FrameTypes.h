@@ -214,6 +214,8 @@ enum class FrameType : uint16_t {
   // committed the file: the file, in chunks laid out as CheckpointPartData's.
   // The mirror to part 0 once the last chunk is in and its checksum checked:
   // u64 the checkpoint's number, u8 1 when it replaced its copy (0: not).
+  // Also, in the same chunks, part 0 of a resumed job to every other part:
+  // the checkpoint they restore from, which only part 0's host holds.
   CheckpointCopy = 66,
   // OpenMP threads on other hosts (snapshot/CopyLink.h gives the payload):
   // main host to thread host, the bytes of the main memory that host's copy

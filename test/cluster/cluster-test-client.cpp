@@ -14,6 +14,15 @@
 //   finish URL ID                   removes a job, freeing its slots
 //   ping ADDRESS PORT TOKEN_FILE N  connects, sends an N-byte Ping and checks
 //                                   the Pong; prints "pong N bytes"
+//   record-checkpoint URL ID SEQ HOSTS OUTPUTS
+//                                   writes job ID's checkpoint record
+//                                   (cluster/CheckpointHolders.h); HOSTS
+//                                   and OUTPUTS are comma-separated
+//   checkpoint-holders URL ID       reads it back; prints "sequence N hosts
+//                                   H,.. outputs B,.." or "no record"
+//   part-hosts URL ID PARTS HOLDERS the hosts of the parts HOLDERS of job ID
+//                                   whose rank -> part table is PARTS
+//                                   (both comma-separated); prints them
 //
 //===----------------------------------------------------------------------===//
 #include <condition_variable>
@@ -24,6 +33,7 @@
 #include <thread>
 #include <vector>
 
+#include "cluster/CheckpointHolders.h"
 #include "cluster/ClusterState.h"
 #include "transport/ClusterToken.h"
 #include "transport/Transport.h"
@@ -102,6 +112,44 @@ int ping(const std::string& address, unsigned port, const std::string& tokenFile
   return 0;
 }
 
+std::vector<std::string> splitCommas(const std::string& text) {
+  std::vector<std::string> items;
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t comma = text.find(',', start);
+    if (comma == std::string::npos) comma = text.size();
+    items.push_back(text.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return items;
+}
+
+std::vector<uint32_t> numbers(const std::string& text) {
+  std::vector<uint32_t> values;
+  for (const std::string& item : splitCommas(text)) values.push_back(uint32_t(std::stoul(item)));
+  return values;
+}
+
+std::string joined(const std::vector<std::string>& items) {
+  std::string text;
+  for (const std::string& item : items) text += (text.empty() ? "" : ",") + item;
+  return text;
+}
+
+int checkpointHolders(const cluster::StateUrl& url, uint64_t jobId) {
+  cluster::RedisConnection redis(url, std::chrono::milliseconds(2000));
+  std::optional<cluster::CheckpointHolders> holders = cluster::readCheckpointHolders(redis, jobId);
+  if (!holders) {
+    std::printf("no record\n");
+    return 0;
+  }
+  std::vector<std::string> outputs;
+  for (uint64_t bytes : holders->stdoutBytes) outputs.push_back(std::to_string(bytes));
+  std::printf("sequence %llu hosts %s outputs %s\n", (unsigned long long)holders->sequence,
+              joined(holders->hostIds).c_str(), joined(outputs).c_str());
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -133,6 +181,24 @@ int main(int argc, char** argv) {
     }
     if (args.size() == 5 && args[0] == "ping")
       return ping(args[1], std::stoul(args[2]), args[3], std::stoul(args[4]));
+    if (args.size() == 6 && args[0] == "record-checkpoint") {
+      cluster::RedisConnection redis(stateUrl(args[1]), std::chrono::milliseconds(2000));
+      cluster::CheckpointHolders holders;
+      holders.sequence = std::stoull(args[3]);
+      holders.hostIds = splitCommas(args[4]);
+      for (uint32_t bytes : numbers(args[5])) holders.stdoutBytes.push_back(bytes);
+      cluster::recordCheckpointHolders(redis, std::stoull(args[2]), holders);
+      return 0;
+    }
+    if (args.size() == 3 && args[0] == "checkpoint-holders")
+      return checkpointHolders(stateUrl(args[1]), std::stoull(args[2]));
+    if (args.size() == 5 && args[0] == "part-hosts") {
+      cluster::RedisConnection redis(stateUrl(args[1]), std::chrono::milliseconds(2000));
+      std::printf("%s\n", joined(cluster::partHostIds(redis, std::stoull(args[2]),
+                                                      numbers(args[3]), numbers(args[4])))
+                               .c_str());
+      return 0;
+    }
   } catch (const std::exception& e) {
     fail(e.what());
   }

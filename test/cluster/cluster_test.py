@@ -1642,7 +1642,8 @@ def case_checkpoint_roots(cluster):
     over the transport (CheckpointPartData), not through a shared
     directory; part 0 copies each checkpoint to part 1 (CheckpointCopy):
     the same checkpoint file appears below exactly two roots, the cluster
-    state names its number and holders (with a TTL), the client's
+    state names its number, the host ids that hold it and each part's
+    stdout count (with a TTL), the client's
     --checkpoint-dir holds only its output journal, and no checkpoint
     fails.
     Part 0 is killed (SYNERGY_CHECKPOINT_KILL_AFTER) right after its third
@@ -1676,9 +1677,23 @@ def case_checkpoint_roots(cluster):
         with open(os.path.join(local[i], "checkpoint.syck"), "rb") as f:
             copies.add(f.read())
     check(len(copies) == 1, "the two copies of the checkpoint differ")
-    record = redis_command(cluster.redis_port, "HGETALL", "synergy:job:1:checkpoint")
-    check_equal(dict(zip(record[::2], record[1::2])), {"sequence": "3", "parts": "0,1"},
+    code, out, client_err = cluster.client_run("checkpoint-holders", cluster.url, 1)
+    print(f"checkpoint-roots: the record: {out!r}")
+    words = out.split()
+    check(code == 0 and len(words) == 6 and words[:2] == ["sequence", "3"] and
+          words[2] == "hosts" and words[4] == "outputs",
+          f"the checkpoint's record in the cluster state: {code} {out!r} {client_err!r}")
+    # Part 0's host first, then the mirror's: the two that hold the file.
+    recorded_hosts = words[3].split(",")
+    check_equal(sorted(recorded_hosts), sorted(f"h{i}" for i in holders),
                 "the checkpoint's holders in the cluster state")
+    # Each part's stdout count at checkpoint 3 is that of its rank's lines
+    # before it: rank p's first line (phase 0) of mpirun's output.
+    first_lines = {int(line.split()[1]): line for line in want[1].splitlines()
+                   if line.split()[3] == "0"}
+    check_equal([int(b) for b in words[5].split(",")],
+                [len(first_lines[rank]) + 1 for rank in range(3)],
+                "the parts' stdout counts at checkpoint 3")
     ttl = redis_command(cluster.redis_port, "TTL", "synergy:job:1:checkpoint")
     check(0 < int(ttl) <= 86400, f"the checkpoint record's TTL: {ttl}")
     for daemon in daemons:
@@ -1697,6 +1712,82 @@ def case_checkpoint_roots(cluster):
     check_equal((code, sorted(got.splitlines())), (want[0], sorted(want[1].splitlines())),
                 f"the killed and resumed job against mpirun (stderr {err!r})")
     print(f"checkpoint-roots: checkpoint 3 held on h{holders[0]} and h{holders[1]}; resumed")
+
+
+def case_checkpoint_holders(cluster):
+    """The cluster state's record of where a spread job's last checkpoint
+    is held (cluster/CheckpointHolders.h), against a real redis-server:
+    written and read back through the library, the host of each part found
+    in the job's address table, and hostile records refused whole with an
+    error that names the field, never its value."""
+    cluster.start_redis()
+    key = "synergy:job:7:checkpoint"
+    check_equal(cluster.client_run("checkpoint-holders", cluster.url, 7), (0, "no record\n", ""),
+                "a job without a checkpoint record")
+    check_equal(cluster.client_run("record-checkpoint", cluster.url, 7, 4, "h3,h2", "57,0,1048576"),
+                (0, "", ""), "writing a record")
+    record = redis_command(cluster.redis_port, "HGETALL", key)
+    check_equal(dict(zip(record[::2], record[1::2])),
+                {"sequence": "4", "hosts": "h3,h2", "outputs": "57,0,1048576"},
+                "the record as Redis holds it")
+    ttl = redis_command(cluster.redis_port, "TTL", key)
+    check(0 < int(ttl) <= 86400, f"the record's TTL: {ttl}")
+    check_equal(cluster.client_run("checkpoint-holders", cluster.url, 7),
+                (0, "sequence 4 hosts h3,h2 outputs 57,0,1048576\n", ""), "reading it back")
+    # A field of an older layout ("parts") does not outlive a new record.
+    redis_command(cluster.redis_port, "HSET", key, "parts", "0,1")
+    cluster.client_run("record-checkpoint", cluster.url, 7, 5, "h4", "3")
+    check_equal(cluster.client_run("checkpoint-holders", cluster.url, 7),
+                (0, "sequence 5 hosts h4 outputs 3\n", ""), "a record replaced whole")
+
+    # The host of a part is that of its first rank in the address table.
+    redis_command(cluster.redis_port, "RPUSH", "synergy:job:7:ranks", "h2", "h4", "h4", "h3")
+    check_equal(cluster.client_run("part-hosts", cluster.url, 7, "0,1,1,2", "0,1"),
+                (0, "h2,h4\n", ""), "the hosts of parts 0 and 1")
+    check_equal(cluster.client_run("part-hosts", cluster.url, 7, "2,0,0,1", "0,1"),
+                (0, "h4,h3\n", ""), "the hosts of parts 0 and 1, ranks not in part order")
+    for parts, holders, why in (("0,1,1", "0,1", "has 4 ranks, not 3"),
+                                ("0,0,0,0", "0,1", "has no valid host for part 1")):
+        code, out, err = cluster.client_run("part-hosts", cluster.url, 7, parts, holders)
+        check(code == 1 and out == "" and why in err,
+              f"part-hosts {parts} {holders}: {code} {out!r} {err!r}")
+    redis_command(cluster.redis_port, "DEL", "synergy:job:7:ranks")
+    redis_command(cluster.redis_port, "RPUSH", "synergy:job:7:ranks", "h2", "bad host\x1b[2J")
+    code, out, err = cluster.client_run("part-hosts", cluster.url, 7, "0,1", "0,1")
+    check(code == 1 and "has no valid host for part 1" in err and "\x1b" not in err,
+          f"a malformed host in the address table: {code} {out!r} {err!r}")
+
+    good = {"sequence": "4", "hosts": "h3,h2", "outputs": "57,0"}
+    hostile = [
+        ({"sequence": "0"}, "a malformed sequence"),
+        ({"sequence": "-1"}, "a malformed sequence"),
+        ({"sequence": "9223372036854775808"}, "a malformed sequence"),
+        ({"sequence": "4x"}, "a malformed sequence"),
+        ({"hosts": ""}, "a malformed host list"),
+        ({"hosts": "h2,"}, "a malformed host list"),
+        ({"hosts": "h2,h3,h4"}, "a malformed host list"),
+        ({"hosts": "h2,\x1b[2J"}, "a malformed host id"),
+        ({"hosts": "h2,h2"}, "a host named twice"),
+        ({"outputs": ""}, "a malformed output list"),
+        ({"outputs": "1,,2"}, "a malformed output list"),
+        ({"outputs": ",".join(["0"] * 4097)}, "a malformed output list"),
+        ({"outputs": "4611686018427387905"}, "a malformed output count"),
+        ({"outputs": "18446744073709551616"}, "a malformed output count"),
+        ({"outputs": "+1"}, "a malformed output count"),
+        ({"evil\x1b[2J": "1"}, "an unknown field"),
+        ({"sequence": None}, "a missing field"),
+        ({"hosts": None}, "a missing field"),
+        ({"outputs": None}, "a missing field"),
+    ]
+    for change, why in hostile:
+        fields = dict(good, **change)
+        redis_command(cluster.redis_port, "DEL", key)
+        flat = [x for name, value in fields.items() if value is not None for x in (name, value)]
+        redis_command(cluster.redis_port, "HSET", key, *flat)
+        code, out, err = cluster.client_run("checkpoint-holders", cluster.url, 7)
+        want = f"cluster-test-client: error: the checkpoint record of job 7 has {why}\n"
+        check_equal((code, out, err), (1, "", want), f"the hostile record {change!r}")
+    print(f"checkpoint-holders: round trip, address table and {len(hostile)} hostile records refused")
 
 
 def case_checkpoint_recovery(cluster):
@@ -1755,6 +1846,97 @@ def case_checkpoint_recovery(cluster):
                        r"\(restart (\d+)\)\n", err)
     check_equal(notes, [(lost.host_id, "1")], f"the restart notes in {err!r}")
     print(f"checkpoint-recovery: 1 restart after losing {lost.host_id} (rank 1)")
+
+
+def checkpoint_recovery_from_roots(cluster, name, lost_part):
+    """checkpoint-recovery with host-local checkpoint directories: each of
+    the three synergyd has its own --checkpoint-root, so the checkpoint
+    lies only on part 0's and part 1's hosts (the mirror) and the client's
+    directory holds only its journal. The host of part `lost_part` is
+    killed with SIGKILL once the cluster state records a checkpoint (both
+    copies written) and output has been printed. The client reads the
+    holders and restarts from "its checkpoint N", not the beginning, with
+    part 0 on the surviving holder, which sends the file to the other parts
+    (one of them on a fourth host, h1, started after the job and first in
+    the policy's host order). Stdout (a file) and exit status equal
+    OpenMPI's, no line twice, and both jobs' holder records are gone once
+    the job has ended."""
+    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "checkpoint_phases.c")
+    native, program = build_both(cluster, source, "checkpoint_phases")
+    arguments = ["40", "20000000"]
+    want = run_mpirun(native, 3, arguments)
+    check(want[0] == 0 and want[1].count("\n") == 120, f"mpirun failed: {want!r}")
+    checkpoints = os.path.join(cluster.workdir, "checkpoints")
+    os.makedirs(checkpoints)
+    roots = {f"h{i}": os.path.join(cluster.workdir, f"root-h{i}") for i in (2, 3, 4)}
+    for root in roots.values():
+        os.makedirs(root)
+    cluster.start_redis()
+    daemons = {host: cluster.start_daemon(host, f"127.0.0.{host[1:]}", 2,
+                                          options=("--checkpoint-root", roots[host]))
+               for host in roots}
+    out_path = os.path.join(cluster.workdir, "job.out")
+    with open(out_path, "ab") as out:
+        client = subprocess.Popen(
+            [os.path.join(cluster.bin_dir, "synergy-run"), "--cluster", cluster.url,
+             "--token-file", cluster.token_file, "--policy", "spread", "-np", "3",
+             "--checkpoint-every", "0.2", "--checkpoint-dir", checkpoints, program, *arguments],
+            stdout=out, stderr=subprocess.PIPE)
+
+    def printed_phases():
+        with open(out_path) as f:
+            return f.read().count("\n")
+    wait_for(lambda: printed_phases() > 0 or client.poll() is not None, 120, "the job to start")
+    status = cluster.status()[1]
+    placed = re.search(r"on (h\d) \(rank 0\), (h\d) \(rank 1\), (h\d) \(rank 2\)", status)
+    check(placed, f"status does not show the job's hosts:\n{status}")
+    # A host that joins now holds no checkpoint, and its id comes first in
+    # the policy's placement of the restart: only the pin puts part 0 on
+    # the surviving holder, which then also sends the file to this host.
+    roots["h1"] = os.path.join(cluster.workdir, "root-h1")
+    os.makedirs(roots["h1"])
+    cluster.start_daemon("h1", "127.0.0.5", 2, options=("--checkpoint-root", roots["h1"]))
+    # The record is written once the mirror has its copy too.
+    wait_for(lambda: redis_command(cluster.redis_port, "EXISTS", "synergy:job:1:checkpoint") == 1
+             and printed_phases() >= 9 or client.poll() is not None,
+             120, "a checkpoint on two hosts and output")
+    if client.poll() is not None:
+        raise TestFailure(f"the job ended before a host could be lost: "
+                          f"{client.stderr.read().decode()}")
+    lost = daemons[placed.group(lost_part + 1)]
+    lost.process.kill()
+    lost.process.wait()
+    try:
+        _, err = client.communicate(timeout=180)
+    except subprocess.TimeoutExpired:
+        client.kill()
+        raise TestFailure("the restarted job did not end within 180 s")
+    err = err.decode()
+    with open(out_path) as f:
+        got = f.read()
+    check_equal((client.returncode, sorted(got.splitlines())), (0, sorted(want[1].splitlines())),
+                f"the recovered job against mpirun (stderr {err!r})")
+    notes = re.findall(r"synergy-run: note: lost the connection to host (h\d) \(rank (\d)\); "
+                       r"restarting the job from its checkpoint (\d+) on the other hosts "
+                       r"\(restart (\d+)\)\n", err)
+    check(len(notes) == 1 and notes[0][:2] == (lost.host_id, str(lost_part)) and
+          notes[0][3] == "1", f"the restart notes in {err!r}")
+    check_equal(os.listdir(checkpoints), ["output.journal"], "the client's checkpoint directory")
+    check_equal(redis_command(cluster.redis_port, "KEYS", "synergy:job:*:checkpoint"), [],
+                "the checkpoint records once the job has ended")
+    print(f"{name}: 1 restart from checkpoint {notes[0][2]} after losing "
+          f"{lost.host_id} (part {lost_part})")
+
+
+def case_checkpoint_recovery_roots(cluster):
+    """Part 0's host is lost: part 1's host holds the copy."""
+    checkpoint_recovery_from_roots(cluster, "checkpoint-recovery-roots", 0)
+
+
+def case_checkpoint_recovery_mirror(cluster):
+    """The mirror's host (part 1's) is lost: part 0's host holds the file."""
+    checkpoint_recovery_from_roots(cluster, "checkpoint-recovery-mirror", 1)
 
 
 def case_checkpoint_dir_grants(cluster):
@@ -2713,7 +2895,10 @@ CASES = {
     "large-module": case_large_module,
     "checkpoint-resume": case_checkpoint_resume,
     "checkpoint-recovery": case_checkpoint_recovery,
+    "checkpoint-recovery-roots": case_checkpoint_recovery_roots,
+    "checkpoint-recovery-mirror": case_checkpoint_recovery_mirror,
     "checkpoint-roots": case_checkpoint_roots,
+    "checkpoint-holders": case_checkpoint_holders,
     "checkpoint-dir-grants": case_checkpoint_dir_grants,
 }
 

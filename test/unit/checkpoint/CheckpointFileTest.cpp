@@ -23,6 +23,7 @@
 #include <string_view>
 #include <vector>
 
+#include "checkpoint/CheckpointedJob.h"
 #include "checkpoint/MpiObjectRecord.h"
 #include "checkpoint/OpenFileRecord.h"
 #include "checkpoint/PartFile.h"
@@ -317,6 +318,33 @@ TEST(CheckpointFile, RefusesACorruptPayload) {
               "the checkpoint's checksum does not match its contents (corrupt file)")
         << "byte " << at;
   }
+}
+
+// A resumed part of a job whose hosts keep their own checkpoints gets the
+// file from part 0 (cluster/CheckpointAgreement.h): the bytes get the
+// checks of a file read from disk, and the errors name where they came
+// from.
+TEST(CheckpointFile, BytesFromElsewhereAreCheckedAsAFileIs) {
+  const std::string origin = "the checkpoint 5 part 0 sent";
+  std::string error;
+  std::string corrupt = sampleFile();
+  corrupt[corrupt.size() / 2] ^= 0x40;
+  EXPECT_FALSE(resumableCheckpoint(corrupt, origin, "", error).has_value());
+  EXPECT_EQ(error, origin + ": the checkpoint's checksum does not match its contents (corrupt file)");
+  std::string whole = sampleFile();
+  EXPECT_FALSE(resumableCheckpoint(whole.substr(0, whole.size() - 1), origin, "", error));
+  EXPECT_EQ(error.rfind(origin + ": ", 0), 0u) << error;
+  EXPECT_NE(error.find("truncated"), std::string::npos) << error;
+  // A sound file of another program.
+  char path[] = "/tmp/synergy-resumable-XXXXXX";
+  int fd = mkstemp(path);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(write(fd, "other", 5), 5);
+  close(fd);
+  EXPECT_FALSE(resumableCheckpoint(sampleFile(), origin, path, error).has_value());
+  EXPECT_EQ(error, "cannot resume from " + origin +
+                       ": prog.wasm is not the program that was checkpointed (its SHA-256 differs)");
+  unlink(path);
 }
 
 TEST(CheckpointFile, RefusesLyingSectionsBehindAGoodChecksum) {
