@@ -24,11 +24,12 @@
 // to the root's host in segments, which that host folds as they come
 // (reduceSegments()); a host of one member sends its contribution from
 // where it is. A large MPI_Allreduce runs between the leaders as a
-// reduce-scatter, then an allgather (allreduceBySegments()). MPI_Alltoall
-// receives each other host's bundle straight into its members' buffers,
-// and sends each of its own gathered from their blocks (the link reads
-// them in place, and the receiver sees one message), when their types
-// allow it.
+// reduce-scatter, then an allgather (allreduceBySegments()); a small one
+// over three hosts or more as a reduce to one leader, then a broadcast
+// from it (allreduceAtOneLeader()). MPI_Alltoall receives each other
+// host's bundle straight into its members' buffers, and sends each of its
+// own gathered from their blocks (the link reads them in place, and the
+// receiver sees one message), when their types allow it.
 //
 // The messages are point-to-point sends and receives through the World.
 // Where a step sends to several hosts or members (the leaders' exchange, a
@@ -825,6 +826,71 @@ void allreduceBySegments(HostPhases& phases, const HostMeeting& meeting,
   }
 }
 
+// A small MPI_Allreduce over three hosts or more crosses them as a reduce
+// to one leader, then a broadcast from it: every other leader sends its
+// host's partial results to that leader and receives the result from it,
+// 2 (hosts - 1) messages in two steps, where the leaders' exchange sends
+// hosts (hosts - 1) in one. Over three hosts that is 4 messages against 6,
+// and a leader other than the folding one sends and receives one message
+// a call instead of two and folds nothing: a small allreduce costs CPU
+// time, mostly per message (sendmsg, reads, wake-ups), more than it costs
+// hops on loopback. Over two hosts both ways send 2 messages, and the
+// exchange has one step.
+constexpr int kOneLeaderHosts = 3;
+
+bool foldsAtOneLeader(const HostPhases& phases) { return phases.hosts() >= kOneLeaderHosts; }
+
+// The host whose leader folds: the one with the most members (the first
+// such), whose leader waits for its members anyway, while a host of one
+// member sends its contribution as soon as it comes.
+int foldingHost(const HostPhases& phases) {
+  int folding = 0;
+  for (int host = 1; host < phases.hosts(); ++host)
+    if (phases.membersOf(host).size() > phases.membersOf(folding).size()) folding = host;
+  return folding;
+}
+
+// The leader's part of a small MPI_Allreduce over three hosts or more
+// (foldsAtOneLeader()), from its host's `partial` (foldOnHost()'s
+// layout), into every member's receive buffer.
+void allreduceAtOneLeader(HostPhases& phases, const HostMeeting& meeting,
+                          const Reduction& reduction, const uint8_t* partial) {
+  int here = phases.myHost(), folding = foldingHost(phases);
+  Bytes result(size_t(reduction.bytes()));
+  HostPhases::Posted posted;
+  if (here != folding) {
+    int64_t myBytes = reduction.bytes() * int64_t(phases.runsOf(here).size());
+    phases.postSend(posted, phases.leaderOf(folding), partial, myBytes);
+    phases.postReceive(posted, phases.leaderOf(folding), result.data(), reduction.bytes());
+    phases.waitAll(posted);
+  } else {
+    // Received into buffers nothing zero-fills.
+    std::vector<std::unique_ptr<uint8_t[]>> received(size_t(phases.hosts()));
+    std::vector<const uint8_t*> partials(size_t(phases.hosts()));
+    for (int host = 0; host < phases.hosts(); ++host) {
+      if (host == here) {
+        partials[size_t(host)] = partial;
+        continue;
+      }
+      int64_t bytes = reduction.bytes() * int64_t(phases.runsOf(host).size());
+      received[size_t(host)].reset(new uint8_t[size_t(bytes)]);
+      partials[size_t(host)] = received[size_t(host)].get();
+      phases.postReceive(posted, phases.leaderOf(host), received[size_t(host)].get(), bytes);
+    }
+    phases.waitAll(posted);
+    foldRunsInto(phases, partials, reduction.bytes(), reduction, result.data());
+    HostPhases::Posted sends;
+    for (int host = 0; host < phases.hosts(); ++host)
+      if (host != here) phases.postSend(sends, phases.leaderOf(host), result);
+    phases.waitAll(sends);
+  }
+  const std::vector<int>& members = phases.membersOf(here);
+  for (size_t i = 0; i < members.size(); ++i) {
+    const Contribution& slot = meeting.slotOf(i);
+    unpackTyped(result.data(), slot.recv, *slot.recvType, slot.recvCount);
+  }
+}
+
 }  // namespace
 
 bool usesHostCollectives(HostCall& call, int comm) {
@@ -1002,6 +1068,11 @@ int allreduceAcrossHosts(HostCall& call, int comm, const uint8_t* send, uint8_t*
   const uint8_t* partial = hostPartial(call, phases, meeting, reduction, packedAside, folded);
   if (splitsAllreduce(phases, reduction)) {
     allreduceBySegments(phases, meeting, reduction, partial);
+    meeting.release();
+    return abi::kSuccess;
+  }
+  if (foldsAtOneLeader(phases)) {
+    allreduceAtOneLeader(phases, meeting, reduction, partial);
     meeting.release();
     return abi::kSuccess;
   }
