@@ -128,15 +128,18 @@ Layout blockPlaces(const std::vector<const uint8_t*>& places, int64_t block) {
 // it. A send to another host completes once it is queued, or, when it
 // lends its buffer to the link, once that has been written.
 // A receive may instead take one instance of `type`, a layout of `bytes`
-// data bytes at `data`; with `mayBorrow` it may also leave its data where
-// it arrived (Request::mayBorrow).
+// data bytes at `data`. `mode` makes a receive one that may leave its data
+// where it arrived (Request::mayBorrow), or a send a synchronous one.
+enum class MessageMode { Standard, Borrowing, Synchronous };
+
 std::shared_ptr<Request> postMessage(HostCall& call, Communicator& comm, Request::Kind kind,
                                      int peer, uint8_t* data, int64_t bytes, uint32_t context,
                                      int tag, const Layout* type = nullptr,
-                                     bool mayBorrow = false) {
+                                     MessageMode mode = MessageMode::Standard) {
   auto request = std::make_shared<Request>();
   request->kind = kind;
-  request->mayBorrow = mayBorrow;
+  request->mayBorrow = mode == MessageMode::Borrowing;
+  request->synchronous = mode == MessageMode::Synchronous;
   request->owner = call.rank.worldRank;
   request->buffer = data;
   setType(*request, type ? *type : byteLayout());
@@ -271,6 +274,16 @@ class HostPhases {
   void postSend(Posted& posted, int to, const Bytes& data) {
     postSend(posted, to, data.data(), int64_t(data.size()));
   }
+  // A send that completes only once its receive has matched it: on
+  // another host, once that host acknowledges the match, or, when the
+  // receive borrows the message, once it has given it back.
+  void postSynchronousSend(Posted& posted, int to, const uint8_t* data, int64_t bytes) {
+    if (world_.isRemote(comm_.worldRanks[to])) crossHostMessages[int(kind_)].fetch_add(1);
+    posted.push_back(postMessage(call_, comm_, Request::Kind::Send, to,
+                                 const_cast<uint8_t*>(data), bytes,
+                                 comm_.context | kCollectiveContextBit, int(kind_), nullptr,
+                                 MessageMode::Synchronous));
+  }
   // A send that gathers the message from the places `type` lists,
   // relative to `base` (the type's size is the message's): a large one is
   // read in place by the link, with no packing.
@@ -290,7 +303,7 @@ class HostPhases {
   void postBorrowingReceive(Posted& posted, int from, uint8_t* data, int64_t bytes) {
     posted.push_back(postMessage(call_, comm_, Request::Kind::Recv, from, data, bytes,
                                  comm_.context | kCollectiveContextBit, int(kind_), nullptr,
-                                 /*mayBorrow=*/true));
+                                 MessageMode::Borrowing));
   }
   void returnLent(Request& receive) { world_.returnLent(receive); }
   // A receive that scatters the message over the places `type` lists,
@@ -907,10 +920,24 @@ int reduceAcrossHosts(HostCall& call, int comm, const uint8_t* send, uint8_t* re
     meeting.release();
     HostPhases::Posted posted;
     int64_t runsBytes = reduction.bytes() * int64_t(phases.runsOf(phases.myHost()).size());
-    for (size_t s = 0; s < segmentCount; ++s)
-      phases.postSend(posted, phases.leaderOf(rootHost), partial + segments[s] * instanceBytes,
-                      segmentCount == 1 ? runsBytes
-                                        : (segments[s + 1] - segments[s]) * instanceBytes);
+    // The first of several segments goes synchronously, so that this
+    // leader leaves only once the root's host has folded it: a host that
+    // calls MPI_Reduce in a loop then runs at most about one call ahead of
+    // the root's. Eagerly, it ran up to its whole eager credit ahead (16 MiB:
+    // 32 calls of 512 KiB), and the root's host took a page fault for every
+    // 4 KiB of fresh memory that held them, and read them back from beyond
+    // its caches.
+    for (size_t s = 0; s < segmentCount; ++s) {
+      const uint8_t* data = partial + segments[s] * instanceBytes;
+      if (segmentCount == 1)
+        phases.postSend(posted, phases.leaderOf(rootHost), data, runsBytes);
+      else if (s == 0)
+        phases.postSynchronousSend(posted, phases.leaderOf(rootHost), data,
+                                   (segments[1] - segments[0]) * instanceBytes);
+      else
+        phases.postSend(posted, phases.leaderOf(rootHost), data,
+                        (segments[s + 1] - segments[s]) * instanceBytes);
+    }
     phases.waitAll(posted);
     return abi::kSuccess;
   }
