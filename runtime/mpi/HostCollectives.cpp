@@ -781,19 +781,22 @@ void allreduceBySegments(HostPhases& phases, const HostMeeting& meeting,
   size_t myRuns = phases.runsOf(here).size();
   // Step 1: each other host's segment of this host's runs goes to its
   // leader (from where it is when this host has one run), and this host's
-  // segment of theirs comes here.
+  // segment of theirs comes here, to be folded from the frame it arrived
+  // in when it came eagerly (a borrowing receive, as reduceAcrossHosts()'s)
+  // rather than copied out of it first.
   std::vector<std::unique_ptr<uint8_t[]>> received(static_cast<size_t>(hosts)),
       outgoing(static_cast<size_t>(hosts));
   std::vector<const uint8_t*> segments(static_cast<size_t>(hosts));
   std::vector<int64_t> strides(static_cast<size_t>(hosts));
-  HostPhases::Posted scatter;
+  HostPhases::Posted scatter;  // the receives, one per other host in host order, then the sends
   for (int host = 0; host < hosts; ++host) {
     if (host == here) continue;
     int64_t bytes = bytesOf(here) * int64_t(phases.runsOf(host).size());
     received[size_t(host)].reset(new uint8_t[size_t(bytes)]);
     segments[size_t(host)] = received[size_t(host)].get();
     strides[size_t(host)] = bytesOf(here);
-    phases.postReceive(scatter, phases.leaderOf(host), received[size_t(host)].get(), bytes);
+    phases.postBorrowingReceive(scatter, phases.leaderOf(host), received[size_t(host)].get(),
+                                bytes);
   }
   for (int host = 0; host < hosts; ++host) {
     if (host == here) continue;
@@ -817,9 +820,16 @@ void allreduceBySegments(HostPhases& phases, const HostMeeting& meeting,
     segments[size_t(here)] = mineAside.data();
   }
   phases.waitAll(scatter);
+  // A lent message holds its host's runs as `received` would.
+  for (int host = 0, k = 0; host < hosts; ++host)
+    if (host != here)
+      if (const Request& receive = *scatter[size_t(k++)]; receive.lender)
+        segments[size_t(host)] = lentData(receive);
   foldRunsInto(phases, segments, strides,
                reduction.over(starts[size_t(here) + 1] - starts[size_t(here)]),
                out + offsetOf(here));
+  for (int k = 0; k < hosts - 1; ++k)
+    if (scatter[size_t(k)]->lender) phases.returnLent(*scatter[size_t(k)]);
   // Step 2: this host's segment of the result goes to every other leader,
   // and theirs come straight into place. The step-1 sends are done, so
   // nothing still reads what these receives write.
