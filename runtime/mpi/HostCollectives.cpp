@@ -436,16 +436,15 @@ struct Reduction {
 
 // The leader's share of a reduction: the contributions of its host's
 // members (`operands`, packed, in their order on the host), each run's
-// folded in rank order, the runs' results one after the other.
-Bytes foldOnHost(const HostPhases& phases, const std::vector<const uint8_t*>& operands,
-                 const Reduction& reduction) {
+// folded in rank order, the runs' results one after the other into
+// `partials`, reduction.bytes() times the runs long.
+void foldOnHost(const HostPhases& phases, const std::vector<const uint8_t*>& operands,
+                const Reduction& reduction, uint8_t* partials) {
   const std::vector<HostPhases::Run>& runs = phases.runsOf(phases.myHost());
-  Bytes partials(size_t(reduction.bytes()) * runs.size());
   for (size_t r = 0; r < runs.size(); ++r)
     reduction.foldInto({operands.begin() + ptrdiff_t(runs[r].begin),
                         operands.begin() + ptrdiff_t(runs[r].end)},
-                       partials.data() + int64_t(r) * reduction.bytes());
-  return partials;
+                       partials + int64_t(r) * reduction.bytes());
 }
 
 // foldOnHost() of this host's members' contributions, the leader's
@@ -458,7 +457,9 @@ Bytes reduceOnHost(HostPhases& phases, Bytes mine, const Reduction& reduction) {
     operands.push_back(phases.receive(members[i], int64_t(operands[0].size())));
   std::vector<const uint8_t*> packed;
   for (const Bytes& operand : operands) packed.push_back(operand.data());
-  return foldOnHost(phases, packed, reduction);
+  Bytes partials(size_t(reduction.bytes()) * phases.runsOf(phases.myHost()).size());
+  foldOnHost(phases, packed, reduction, partials.data());
+  return partials;
 }
 
 // The rank-order fold of every host's run results into `out`: `partials`
@@ -686,15 +687,17 @@ std::vector<const uint8_t*> meetingOperands(HostCall& call, const HostPhases& ph
 // This host's partial result of `reduction` (foldOnHost()'s layout). A
 // host of one member has its contribution as its result: read where it is
 // (or from its packed copy in `packedAside`), not copied. Any other's is
-// folded into `folded`.
+// folded into `folded`, which nothing zero-fills first (512 KiB of zeros
+// cost its leader about what folding them does).
 const uint8_t* hostPartial(HostCall& call, const HostPhases& phases, const HostMeeting& meeting,
                            const Reduction& reduction, std::vector<Bytes>& packedAside,
-                           Bytes& folded) {
+                           std::unique_ptr<uint8_t[]>& folded) {
   std::vector<const uint8_t*> operands =
       meetingOperands(call, phases, meeting, reduction, packedAside);
   if (operands.size() == 1) return operands[0];
-  folded = foldOnHost(phases, operands, reduction);
-  return folded.data();
+  folded.reset(new uint8_t[size_t(reduction.bytes()) * phases.runsOf(phases.myHost()).size()]);
+  foldOnHost(phases, operands, reduction, folded.get());
+  return folded.get();
 }
 
 // Where a large reduction's partial results cross hosts in segments: the
@@ -918,7 +921,7 @@ int reduceAcrossHosts(HostCall& call, int comm, const uint8_t* send, uint8_t* re
   }
   meeting.awaitMembers();
   std::vector<Bytes> packedAside;
-  Bytes folded;
+  std::unique_ptr<uint8_t[]> folded;
   const uint8_t* partial = hostPartial(call, phases, meeting, reduction, packedAside, folded);
   std::vector<int64_t> segments = reduceSegments(phases, reduction);
   size_t segmentCount = segments.size() - 1;
@@ -963,9 +966,10 @@ int reduceAcrossHosts(HostCall& call, int comm, const uint8_t* send, uint8_t* re
     result.resize(size_t(reduction.bytes()));
     out = result.data();
   }
-  if (folded.empty() && overlaps(partial, out, reduction.bytes())) {
-    folded.assign(partial, partial + reduction.bytes());
-    partial = folded.data();
+  if (!folded && overlaps(partial, out, reduction.bytes())) {
+    folded.reset(new uint8_t[size_t(reduction.bytes())]);
+    std::memcpy(folded.get(), partial, size_t(reduction.bytes()));
+    partial = folded.get();
   }
   // The other hosts' partial results, received by segment, each segment
   // folded as soon as every host's has come, from the frame it arrived in
@@ -1035,7 +1039,7 @@ int allreduceAcrossHosts(HostCall& call, int comm, const uint8_t* send, uint8_t*
   }
   meeting.awaitMembers();
   std::vector<Bytes> packedAside;
-  Bytes folded;
+  std::unique_ptr<uint8_t[]> folded;
   const uint8_t* partial = hostPartial(call, phases, meeting, reduction, packedAside, folded);
   if (splitsAllreduce(phases, reduction)) {
     allreduceBySegments(phases, meeting, reduction, partial);
