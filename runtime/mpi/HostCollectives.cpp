@@ -129,15 +129,18 @@ Layout blockPlaces(const std::vector<const uint8_t*>& places, int64_t block) {
 // it. A send to another host completes once it is queued, or, when it
 // lends its buffer to the link, once that has been written.
 // A receive may instead take one instance of `type`, a layout of `bytes`
-// data bytes at `data`; with `mayBorrow` it may also leave its data where
-// it arrived (Request::mayBorrow).
+// data bytes at `data`. `mode` makes a receive one that may leave its data
+// where it arrived (Request::mayBorrow), or a send a synchronous one.
+enum class MessageMode { Standard, Borrowing, Synchronous };
+
 std::shared_ptr<Request> postMessage(HostCall& call, Communicator& comm, Request::Kind kind,
                                      int peer, uint8_t* data, int64_t bytes, uint32_t context,
                                      int tag, const Layout* type = nullptr,
-                                     bool mayBorrow = false) {
+                                     MessageMode mode = MessageMode::Standard) {
   auto request = std::make_shared<Request>();
   request->kind = kind;
-  request->mayBorrow = mayBorrow;
+  request->mayBorrow = mode == MessageMode::Borrowing;
+  request->synchronous = mode == MessageMode::Synchronous;
   request->owner = call.rank.worldRank;
   request->buffer = data;
   setType(*request, type ? *type : byteLayout());
@@ -272,6 +275,16 @@ class HostPhases {
   void postSend(Posted& posted, int to, const Bytes& data) {
     postSend(posted, to, data.data(), int64_t(data.size()));
   }
+  // A send that completes only once its receive has matched it: on
+  // another host, once that host acknowledges the match, or, when the
+  // receive borrows the message, once it has given it back.
+  void postSynchronousSend(Posted& posted, int to, const uint8_t* data, int64_t bytes) {
+    if (world_.isRemote(comm_.worldRanks[to])) crossHostMessages[int(kind_)].fetch_add(1);
+    posted.push_back(postMessage(call_, comm_, Request::Kind::Send, to,
+                                 const_cast<uint8_t*>(data), bytes,
+                                 comm_.context | kCollectiveContextBit, int(kind_), nullptr,
+                                 MessageMode::Synchronous));
+  }
   // A send that gathers the message from the places `type` lists,
   // relative to `base` (the type's size is the message's): a large one is
   // read in place by the link, with no packing.
@@ -291,7 +304,7 @@ class HostPhases {
   void postBorrowingReceive(Posted& posted, int from, uint8_t* data, int64_t bytes) {
     posted.push_back(postMessage(call_, comm_, Request::Kind::Recv, from, data, bytes,
                                  comm_.context | kCollectiveContextBit, int(kind_), nullptr,
-                                 /*mayBorrow=*/true));
+                                 MessageMode::Borrowing));
   }
   void returnLent(Request& receive) { world_.returnLent(receive); }
   // A receive that scatters the message over the places `type` lists,
@@ -424,16 +437,15 @@ struct Reduction {
 
 // The leader's share of a reduction: the contributions of its host's
 // members (`operands`, packed, in their order on the host), each run's
-// folded in rank order, the runs' results one after the other.
-Bytes foldOnHost(const HostPhases& phases, const std::vector<const uint8_t*>& operands,
-                 const Reduction& reduction) {
+// folded in rank order, the runs' results one after the other into
+// `partials`, reduction.bytes() times the runs long.
+void foldOnHost(const HostPhases& phases, const std::vector<const uint8_t*>& operands,
+                const Reduction& reduction, uint8_t* partials) {
   const std::vector<HostPhases::Run>& runs = phases.runsOf(phases.myHost());
-  Bytes partials(size_t(reduction.bytes()) * runs.size());
   for (size_t r = 0; r < runs.size(); ++r)
     reduction.foldInto({operands.begin() + ptrdiff_t(runs[r].begin),
                         operands.begin() + ptrdiff_t(runs[r].end)},
-                       partials.data() + int64_t(r) * reduction.bytes());
-  return partials;
+                       partials + int64_t(r) * reduction.bytes());
 }
 
 // foldOnHost() of this host's members' contributions, the leader's
@@ -446,7 +458,9 @@ Bytes reduceOnHost(HostPhases& phases, Bytes mine, const Reduction& reduction) {
     operands.push_back(phases.receive(members[i], int64_t(operands[0].size())));
   std::vector<const uint8_t*> packed;
   for (const Bytes& operand : operands) packed.push_back(operand.data());
-  return foldOnHost(phases, packed, reduction);
+  Bytes partials(size_t(reduction.bytes()) * phases.runsOf(phases.myHost()).size());
+  foldOnHost(phases, packed, reduction, partials.data());
+  return partials;
 }
 
 // The rank-order fold of every host's run results into `out`: `partials`
@@ -674,15 +688,17 @@ std::vector<const uint8_t*> meetingOperands(HostCall& call, const HostPhases& ph
 // This host's partial result of `reduction` (foldOnHost()'s layout). A
 // host of one member has its contribution as its result: read where it is
 // (or from its packed copy in `packedAside`), not copied. Any other's is
-// folded into `folded`.
+// folded into `folded`, which nothing zero-fills first (512 KiB of zeros
+// cost its leader about what folding them does).
 const uint8_t* hostPartial(HostCall& call, const HostPhases& phases, const HostMeeting& meeting,
                            const Reduction& reduction, std::vector<Bytes>& packedAside,
-                           Bytes& folded) {
+                           std::unique_ptr<uint8_t[]>& folded) {
   std::vector<const uint8_t*> operands =
       meetingOperands(call, phases, meeting, reduction, packedAside);
   if (operands.size() == 1) return operands[0];
-  folded = foldOnHost(phases, operands, reduction);
-  return folded.data();
+  folded.reset(new uint8_t[size_t(reduction.bytes()) * phases.runsOf(phases.myHost()).size()]);
+  foldOnHost(phases, operands, reduction, folded.get());
+  return folded.get();
 }
 
 // Where a large reduction's partial results cross hosts in segments: the
@@ -769,19 +785,22 @@ void allreduceBySegments(HostPhases& phases, const HostMeeting& meeting,
   size_t myRuns = phases.runsOf(here).size();
   // Step 1: each other host's segment of this host's runs goes to its
   // leader (from where it is when this host has one run), and this host's
-  // segment of theirs comes here.
+  // segment of theirs comes here, to be folded from the frame it arrived
+  // in when it came eagerly (a borrowing receive, as reduceAcrossHosts()'s)
+  // rather than copied out of it first.
   std::vector<std::unique_ptr<uint8_t[]>> received(static_cast<size_t>(hosts)),
       outgoing(static_cast<size_t>(hosts));
   std::vector<const uint8_t*> segments(static_cast<size_t>(hosts));
   std::vector<int64_t> strides(static_cast<size_t>(hosts));
-  HostPhases::Posted scatter;
+  HostPhases::Posted scatter;  // the receives, one per other host in host order, then the sends
   for (int host = 0; host < hosts; ++host) {
     if (host == here) continue;
     int64_t bytes = bytesOf(here) * int64_t(phases.runsOf(host).size());
     received[size_t(host)].reset(new uint8_t[size_t(bytes)]);
     segments[size_t(host)] = received[size_t(host)].get();
     strides[size_t(host)] = bytesOf(here);
-    phases.postReceive(scatter, phases.leaderOf(host), received[size_t(host)].get(), bytes);
+    phases.postBorrowingReceive(scatter, phases.leaderOf(host), received[size_t(host)].get(),
+                                bytes);
   }
   for (int host = 0; host < hosts; ++host) {
     if (host == here) continue;
@@ -805,9 +824,16 @@ void allreduceBySegments(HostPhases& phases, const HostMeeting& meeting,
     segments[size_t(here)] = mineAside.data();
   }
   phases.waitAll(scatter);
+  // A lent message holds its host's runs as `received` would.
+  for (int host = 0, k = 0; host < hosts; ++host)
+    if (host != here)
+      if (const Request& receive = *scatter[size_t(k++)]; receive.lender)
+        segments[size_t(host)] = lentData(receive);
   foldRunsInto(phases, segments, strides,
                reduction.over(starts[size_t(here) + 1] - starts[size_t(here)]),
                out + offsetOf(here));
+  for (int k = 0; k < hosts - 1; ++k)
+    if (scatter[size_t(k)]->lender) phases.returnLent(*scatter[size_t(k)]);
   // Step 2: this host's segment of the result goes to every other leader,
   // and theirs come straight into place. The step-1 sends are done, so
   // nothing still reads what these receives write.
@@ -961,7 +987,7 @@ int reduceAcrossHosts(HostCall& call, int comm, const uint8_t* send, uint8_t* re
   }
   meeting.awaitMembers();
   std::vector<Bytes> packedAside;
-  Bytes folded;
+  std::unique_ptr<uint8_t[]> folded;
   const uint8_t* partial = hostPartial(call, phases, meeting, reduction, packedAside, folded);
   std::vector<int64_t> segments = reduceSegments(phases, reduction);
   size_t segmentCount = segments.size() - 1;
@@ -973,10 +999,24 @@ int reduceAcrossHosts(HostCall& call, int comm, const uint8_t* send, uint8_t* re
     meeting.release();
     HostPhases::Posted posted;
     int64_t runsBytes = reduction.bytes() * int64_t(phases.runsOf(phases.myHost()).size());
-    for (size_t s = 0; s < segmentCount; ++s)
-      phases.postSend(posted, phases.leaderOf(rootHost), partial + segments[s] * instanceBytes,
-                      segmentCount == 1 ? runsBytes
-                                        : (segments[s + 1] - segments[s]) * instanceBytes);
+    // The first of several segments goes synchronously, so that this
+    // leader leaves only once the root's host has folded it: a host that
+    // calls MPI_Reduce in a loop then runs at most about one call ahead of
+    // the root's. Eagerly, it ran up to its whole eager credit ahead (16 MiB:
+    // 32 calls of 512 KiB), and the root's host took a page fault for every
+    // 4 KiB of fresh memory that held them, and read them back from beyond
+    // its caches.
+    for (size_t s = 0; s < segmentCount; ++s) {
+      const uint8_t* data = partial + segments[s] * instanceBytes;
+      if (segmentCount == 1)
+        phases.postSend(posted, phases.leaderOf(rootHost), data, runsBytes);
+      else if (s == 0)
+        phases.postSynchronousSend(posted, phases.leaderOf(rootHost), data,
+                                   (segments[1] - segments[0]) * instanceBytes);
+      else
+        phases.postSend(posted, phases.leaderOf(rootHost), data,
+                        (segments[s + 1] - segments[s]) * instanceBytes);
+    }
     phases.waitAll(posted);
     return abi::kSuccess;
   }
@@ -992,9 +1032,10 @@ int reduceAcrossHosts(HostCall& call, int comm, const uint8_t* send, uint8_t* re
     result.resize(size_t(reduction.bytes()));
     out = result.data();
   }
-  if (folded.empty() && overlaps(partial, out, reduction.bytes())) {
-    folded.assign(partial, partial + reduction.bytes());
-    partial = folded.data();
+  if (!folded && overlaps(partial, out, reduction.bytes())) {
+    folded.reset(new uint8_t[size_t(reduction.bytes())]);
+    std::memcpy(folded.get(), partial, size_t(reduction.bytes()));
+    partial = folded.get();
   }
   // The other hosts' partial results, received by segment, each segment
   // folded as soon as every host's has come, from the frame it arrived in
@@ -1064,7 +1105,7 @@ int allreduceAcrossHosts(HostCall& call, int comm, const uint8_t* send, uint8_t*
   }
   meeting.awaitMembers();
   std::vector<Bytes> packedAside;
-  Bytes folded;
+  std::unique_ptr<uint8_t[]> folded;
   const uint8_t* partial = hostPartial(call, phases, meeting, reduction, packedAside, folded);
   if (splitsAllreduce(phases, reduction)) {
     allreduceBySegments(phases, meeting, reduction, partial);
