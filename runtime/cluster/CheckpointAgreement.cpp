@@ -421,8 +421,19 @@ bool CheckpointAgreement::copyCommitted(uint64_t sequence, std::string_view file
     link_->sendToPart(1, transport::FrameType::CheckpointCopy, std::move(chunk));
   });
   std::unique_lock<std::mutex> lock(mutex_);
-  if (!waitFor(lock, [&] { return copyAck_.has_value(); })) {
+  // Part 1 may have finished and left before the copy reached it (its
+  // ranks ended while this part still wrote): nothing answers then, and
+  // the job is over but for this wait, which the closed connection ends.
+  bool closed = false;
+  if (!waitFor(lock, [&] {
+        closed = !copyAck_ && link_->partClosed(1);
+        return copyAck_.has_value() || closed;
+      })) {
     error = "the job ended before part 1 answered";
+    return false;
+  }
+  if (closed) {
+    error = "part 1 left the job before it answered";
     return false;
   }
   if (copyAck_->sequence != sequence || !copyAck_->written) {

@@ -115,6 +115,9 @@ class MpiPeerLink::Impl {
   }
   uint64_t framesSent() const { return framesSent_.load(); }
   uint64_t framesReceived() const { return framesReceived_.load(); }
+  bool partClosed(uint32_t part) const {
+    return part < closedParts_.size() && closedParts_[part].load();
+  }
   const RankRoutes& routes() const { return routes_; }
 
   Impl(const JobPart& part, mpi::World& world)
@@ -125,6 +128,7 @@ class MpiPeerLink::Impl {
     peers_.resize(part.partRanks.size());
     assembling_.resize(part.partRanks.size());
     partStates_.resize(part.partRanks.size());
+    closedParts_ = std::vector<std::atomic<bool>>(part.partRanks.size());
   }
 
   bool join(std::string& error) {
@@ -218,6 +222,7 @@ class MpiPeerLink::Impl {
   void onPeerClosed(transport::Connection& connection) {
     std::string dropLine = std::exchange(droppedPartLine(), "");
     std::optional<uint32_t> part = partOf(connection);
+    if (part) closedParts_[*part] = true;
     bool joined = watchingPeers_;
     bool finished = false;
     if (part && joined) {
@@ -1252,6 +1257,7 @@ class MpiPeerLink::Impl {
   // that none is in flight.
   std::atomic<uint64_t> framesSent_{0};
   std::atomic<uint64_t> framesReceived_{0};
+  std::vector<std::atomic<bool>> closedParts_;  // by part: partClosed()
   CheckpointFrames checkpointFrames_;  // under mutex_
   // From a successful join() until leave(): a connection that closes
   // before, as a failed join unwinds, is that failure's, which join()
@@ -1364,6 +1370,7 @@ void MpiPeerLink::sendToPart(uint32_t part, transport::FrameType type,
 
 uint64_t MpiPeerLink::framesSent() const { return impl_->framesSent(); }
 uint64_t MpiPeerLink::framesReceived() const { return impl_->framesReceived(); }
+bool MpiPeerLink::partClosed(uint32_t part) const { return impl_->partClosed(part); }
 
 int runJobPart(const std::string& partFile, mpi::JobOptions job,
                const PartCheckpointing* checkpoints) {

@@ -156,6 +156,9 @@ class MpiPeerLink final : public mpi::RemoteRanks {
   // The MPI frames this part has sent to and received from the others.
   uint64_t framesSent() const;
   uint64_t framesReceived() const;
+  // Whether the connection to `part` has closed (that part left the job,
+  // finished or not, or its host went): a frame sent to it now is lost.
+  bool partClosed(uint32_t part) const;
   // The messages this part sent by rendezvous for want of eager credit.
   uint64_t eagerCreditShortfalls() const;
 
