@@ -876,6 +876,33 @@ int foldingHost(const HostPhases& phases) {
   return folding;
 }
 
+// Every host's partial result (foldOnHost()'s layout) for a leader that
+// folds them all: this host's is `partial`; the others' are received from
+// their leaders into `buffers`, which nothing zero-fills, once `posted`
+// completes.
+struct ReceivedPartials {
+  std::vector<std::unique_ptr<uint8_t[]>> buffers;
+  std::vector<const uint8_t*> ofHost;
+};
+
+ReceivedPartials postPartialReceives(HostPhases& phases, const Reduction& reduction,
+                                     const uint8_t* partial, HostPhases::Posted& posted) {
+  ReceivedPartials partials;
+  partials.buffers.resize(size_t(phases.hosts()));
+  partials.ofHost.resize(size_t(phases.hosts()));
+  for (int host = 0; host < phases.hosts(); ++host) {
+    if (host == phases.myHost()) {
+      partials.ofHost[size_t(host)] = partial;
+      continue;
+    }
+    int64_t bytes = reduction.bytes() * int64_t(phases.runsOf(host).size());
+    partials.buffers[size_t(host)].reset(new uint8_t[size_t(bytes)]);
+    partials.ofHost[size_t(host)] = partials.buffers[size_t(host)].get();
+    phases.postReceive(posted, phases.leaderOf(host), partials.buffers[size_t(host)].get(), bytes);
+  }
+  return partials;
+}
+
 // The leader's part of a small MPI_Allreduce over three hosts or more
 // (foldsAtOneLeader()), from its host's `partial` (foldOnHost()'s
 // layout), into every member's receive buffer.
@@ -890,21 +917,9 @@ void allreduceAtOneLeader(HostPhases& phases, const HostMeeting& meeting,
     phases.postReceive(posted, phases.leaderOf(folding), result.data(), reduction.bytes());
     phases.waitAll(posted);
   } else {
-    // Received into buffers nothing zero-fills.
-    std::vector<std::unique_ptr<uint8_t[]>> received(size_t(phases.hosts()));
-    std::vector<const uint8_t*> partials(size_t(phases.hosts()));
-    for (int host = 0; host < phases.hosts(); ++host) {
-      if (host == here) {
-        partials[size_t(host)] = partial;
-        continue;
-      }
-      int64_t bytes = reduction.bytes() * int64_t(phases.runsOf(host).size());
-      received[size_t(host)].reset(new uint8_t[size_t(bytes)]);
-      partials[size_t(host)] = received[size_t(host)].get();
-      phases.postReceive(posted, phases.leaderOf(host), received[size_t(host)].get(), bytes);
-    }
+    ReceivedPartials partials = postPartialReceives(phases, reduction, partial, posted);
     phases.waitAll(posted);
-    foldRunsInto(phases, partials, reduction.bytes(), reduction, result.data());
+    foldRunsInto(phases, partials.ofHost, reduction.bytes(), reduction, result.data());
     HostPhases::Posted sends;
     for (int host = 0; host < phases.hosts(); ++host)
       if (host != here) phases.postSend(sends, phases.leaderOf(host), result);
@@ -1118,26 +1133,15 @@ int allreduceAcrossHosts(HostCall& call, int comm, const uint8_t* send, uint8_t*
     return abi::kSuccess;
   }
   // The leaders exchange their hosts' partial results, sent from where they
-  // are and received into buffers nothing zero-fills.
-  std::vector<std::unique_ptr<uint8_t[]>> received(size_t(phases.hosts()));
-  std::vector<const uint8_t*> partials(size_t(phases.hosts()));
+  // are.
   HostPhases::Posted posted;
-  for (int host = 0; host < phases.hosts(); ++host) {
-    if (host == phases.myHost()) {
-      partials[size_t(host)] = partial;
-      continue;
-    }
-    int64_t bytes = reduction.bytes() * int64_t(phases.runsOf(host).size());
-    received[size_t(host)].reset(new uint8_t[size_t(bytes)]);
-    partials[size_t(host)] = received[size_t(host)].get();
-    phases.postReceive(posted, phases.leaderOf(host), received[size_t(host)].get(), bytes);
-  }
+  ReceivedPartials partials = postPartialReceives(phases, reduction, partial, posted);
   int64_t myBytes = reduction.bytes() * int64_t(phases.runsOf(phases.myHost()).size());
   for (int host = 0; host < phases.hosts(); ++host)
     if (host != phases.myHost()) phases.postSend(posted, phases.leaderOf(host), partial, myBytes);
   phases.waitAll(posted);
   Bytes result(size_t(reduction.bytes()));
-  foldRunsInto(phases, partials, reduction.bytes(), reduction, result.data());
+  foldRunsInto(phases, partials.ofHost, reduction.bytes(), reduction, result.data());
   for (size_t i = 0; i < members.size(); ++i) {
     const Contribution& slot = meeting.slotOf(i);
     unpackTyped(result.data(), slot.recv, *slot.recvType, slot.recvCount);

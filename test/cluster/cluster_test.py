@@ -1828,6 +1828,29 @@ def case_checkpoint_holders(cluster):
     print(f"checkpoint-holders: round trip, address table and {len(hostile)} hostile records refused")
 
 
+def start_spread_phases_job(cluster, program, arguments, checkpoints, out_path):
+    """Starts `program` (checkpoint_phases.c) at np 3 spread one rank a
+    host, checkpointing every 0.2 s into `checkpoints`, its stdout appended
+    to `out_path`, and waits for its first line. Returns the client, a
+    function that counts the lines printed so far, and the status match of
+    the hosts of ranks 0, 1 and 2."""
+    with open(out_path, "ab") as out:
+        client = subprocess.Popen(
+            [os.path.join(cluster.bin_dir, "synergy-run"), "--cluster", cluster.url,
+             "--token-file", cluster.token_file, "--policy", "spread", "-np", "3",
+             "--checkpoint-every", "0.2", "--checkpoint-dir", checkpoints, program, *arguments],
+            stdout=out, stderr=subprocess.PIPE)
+
+    def printed_phases():
+        with open(out_path) as f:
+            return f.read().count("\n")
+    wait_for(lambda: printed_phases() > 0 or client.poll() is not None, 120, "the job to start")
+    status = cluster.status()[1]
+    placed = re.search(r"on (h\d) \(rank 0\), (h\d) \(rank 1\), (h\d) \(rank 2\)", status)
+    check(placed, f"status does not show the job's hosts:\n{status}")
+    return client, printed_phases, placed
+
+
 def case_checkpoint_recovery(cluster):
     """A job spread over three hosts that checkpoints every 0.2 s loses a
     host (its synergyd killed with SIGKILL) while it runs: the client
@@ -1847,20 +1870,8 @@ def case_checkpoint_recovery(cluster):
                                              options=("--allow-dir", cluster.workdir))
                for i in (2, 3, 4)}
     out_path = os.path.join(cluster.workdir, "job.out")
-    with open(out_path, "ab") as out:
-        client = subprocess.Popen(
-            [os.path.join(cluster.bin_dir, "synergy-run"), "--cluster", cluster.url,
-             "--token-file", cluster.token_file, "--policy", "spread", "-np", "3",
-             "--checkpoint-every", "0.2", "--checkpoint-dir", checkpoints, program, *arguments],
-            stdout=out, stderr=subprocess.PIPE)
-
-    def printed_phases():
-        with open(out_path) as f:
-            return f.read().count("\n")
-    wait_for(lambda: printed_phases() > 0 or client.poll() is not None, 120, "the job to start")
-    status = cluster.status()[1]
-    placed = re.search(r"on (h\d) \(rank 0\), (h\d) \(rank 1\), (h\d) \(rank 2\)", status)
-    check(placed, f"status does not show the job's hosts:\n{status}")
+    client, printed_phases, placed = start_spread_phases_job(cluster, program, arguments,
+                                                             checkpoints, out_path)
     wait_for(lambda: os.path.exists(os.path.join(checkpoints, "checkpoint.syck")) and
              printed_phases() >= 15 or client.poll() is not None, 120, "a checkpoint and output")
     if client.poll() is not None:
@@ -1915,20 +1926,8 @@ def checkpoint_recovery_from_roots(cluster, name, lost_part):
                                           options=("--checkpoint-root", roots[host]))
                for host in roots}
     out_path = os.path.join(cluster.workdir, "job.out")
-    with open(out_path, "ab") as out:
-        client = subprocess.Popen(
-            [os.path.join(cluster.bin_dir, "synergy-run"), "--cluster", cluster.url,
-             "--token-file", cluster.token_file, "--policy", "spread", "-np", "3",
-             "--checkpoint-every", "0.2", "--checkpoint-dir", checkpoints, program, *arguments],
-            stdout=out, stderr=subprocess.PIPE)
-
-    def printed_phases():
-        with open(out_path) as f:
-            return f.read().count("\n")
-    wait_for(lambda: printed_phases() > 0 or client.poll() is not None, 120, "the job to start")
-    status = cluster.status()[1]
-    placed = re.search(r"on (h\d) \(rank 0\), (h\d) \(rank 1\), (h\d) \(rank 2\)", status)
-    check(placed, f"status does not show the job's hosts:\n{status}")
+    client, printed_phases, placed = start_spread_phases_job(cluster, program, arguments,
+                                                             checkpoints, out_path)
     # A host that joins now holds no checkpoint, and its id comes first in
     # the policy's placement of the restart: only the pin puts part 0 on
     # the surviving holder, which then also sends the file to this host.
