@@ -7,12 +7,12 @@
 //===----------------------------------------------------------------------===//
 #include "cluster/CheckpointHolders.h"
 
-#include <charconv>
 #include <string_view>
 #include <type_traits>
 
 #include "cluster/ClusterState.h"
 #include "cluster/JobMessages.h"
+#include "util/DecimalNumber.h"
 
 namespace synergy::cluster {
 
@@ -27,12 +27,6 @@ constexpr uint64_t kMaxStdoutBytes = uint64_t(1) << 62;
 
 std::string recordKey(uint64_t jobId) {
   return "synergy:job:" + std::to_string(jobId) + ":checkpoint";
-}
-
-bool parseNumber(std::string_view text, uint64_t limit, uint64_t& value) {
-  auto [end, code] = std::from_chars(text.data(), text.data() + text.size(), value);
-  return !text.empty() && code == std::errc() && end == text.data() + text.size() &&
-         value <= limit;
 }
 
 // Splits "a,b,c" into its items; false when an item is empty or there are
@@ -113,7 +107,7 @@ std::optional<CheckpointHolders> readCheckpointHolders(RedisConnection& redis, u
     const std::string& name = fields[i];
     const std::string& value = fields[i + 1];
     if (name == "sequence") {
-      if (!parseNumber(value, UINT64_MAX >> 1, holders.sequence) || holders.sequence == 0)
+      if (!util::parseDecimal(value, UINT64_MAX >> 1, holders.sequence) || holders.sequence == 0)
         malformed(jobId, "a malformed sequence");
       hasSequence = true;
     } else if (name == "hosts") {
@@ -130,7 +124,7 @@ std::optional<CheckpointHolders> readCheckpointHolders(RedisConnection& redis, u
       if (!splitList(value, kMaxJobRanks, items)) malformed(jobId, "a malformed output list");
       for (std::string_view item : items) {
         uint64_t bytes = 0;
-        if (!parseNumber(item, kMaxStdoutBytes, bytes))
+        if (!util::parseDecimal(item, kMaxStdoutBytes, bytes))
           malformed(jobId, "a malformed output count");
         holders.stdoutBytes.push_back(bytes);
       }

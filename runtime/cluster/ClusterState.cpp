@@ -10,10 +10,11 @@
 #include "cluster/ClusterState.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cstdio>
 #include <hiredis/hiredis.h>
 #include <map>
+
+#include "util/DecimalNumber.h"
 
 namespace synergy::cluster {
 
@@ -278,12 +279,6 @@ RedisReplyPtr runScript(RedisConnection& redis, const std::string& script,
   return redis.command(command);
 }
 
-bool parseUnsigned(const std::string& text, uint64_t limit, uint64_t& value) {
-  auto [end, code] = std::from_chars(text.data(), text.data() + text.size(), value);
-  return !text.empty() && code == std::errc() && end == text.data() + text.size() &&
-         value <= limit;
-}
-
 // The (id, hash) pairs of kReadHostsScript and kReadJobsScript.
 std::vector<std::pair<std::string, const redisReply*>> idsAndHashes(const redisReply& reply) {
   if (reply.type != REDIS_REPLY_ARRAY || reply.elements % 2 != 0)
@@ -310,7 +305,7 @@ unsigned requireCount(const std::map<std::string, std::string>& fields, const ch
                       uint64_t limit, const std::string& entry) {
   auto it = fields.find(name);
   uint64_t value = 0;
-  if (it == fields.end() || !parseUnsigned(it->second, limit, value))
+  if (it == fields.end() || !util::parseDecimal(it->second, limit, value))
     throw StateStoreError("corrupt cluster state: " + entry + " has no valid '" + name + "'");
   return unsigned(value);
 }
@@ -321,7 +316,7 @@ std::vector<JobRecord> jobsOf(
   std::vector<JobRecord> jobs;
   for (const auto& [id, hash] : listed) {
     JobRecord job;
-    if (!parseUnsigned(id, UINT64_MAX, job.id))
+    if (!util::parseDecimal(id, UINT64_MAX, job.id))
       throw StateStoreError("corrupt cluster state: job id '" + id + "'");
     std::map<std::string, std::string> fields = fieldsOf(*hash);
     // Gone since the list was read.
@@ -484,7 +479,7 @@ std::map<uint32_t, std::string> endpointsOf(const redisReply& reply) {
   std::map<uint32_t, std::string> endpoints;
   for (const auto& [part, endpoint] : fieldsOf(reply)) {
     uint64_t index = 0;
-    if (!parseUnsigned(part, UINT32_MAX, index))
+    if (!util::parseDecimal(part, UINT32_MAX, index))
       throw StateStoreError("corrupt cluster state: job endpoint '" + part + "'");
     endpoints[uint32_t(index)] = endpoint;
   }
@@ -553,7 +548,7 @@ std::optional<uint64_t> ClusterState::renewQueuedJobAndReadHead(uint64_t jobId,
   const redisReply& head = *replies[1];
   if (head.type == REDIS_REPLY_NIL) return 0;
   uint64_t id = 0;
-  if (head.type != REDIS_REPLY_STRING || !parseUnsigned(std::string(head.str, head.len), UINT64_MAX, id))
+  if (head.type != REDIS_REPLY_STRING || !util::parseDecimal(std::string(head.str, head.len), UINT64_MAX, id))
     throw StateStoreError("corrupt cluster state: the queue's head");
   return id;
 }

@@ -7,7 +7,6 @@
 #include "cluster/JobPart.h"
 
 #include <algorithm>
-#include <charconv>
 #include <chrono>
 #include <numeric>
 #include <optional>
@@ -16,6 +15,7 @@
 
 #include "cluster/ClusterState.h"
 #include "cluster/JobMessages.h"
+#include "util/DecimalNumber.h"
 #include "util/FileIO.h"
 
 namespace synergy::cluster {
@@ -24,12 +24,6 @@ namespace {
 
 constexpr const char* kFirstLine = "synergy-job-part 1";
 constexpr const char* kFirstLineWithRankParts = "synergy-job-part 2";
-
-bool parseNumber(const std::string& text, uint64_t limit, uint64_t& value) {
-  auto [end, code] = std::from_chars(text.data(), text.data() + text.size(), value);
-  return !text.empty() && code == std::errc() && end == text.data() + text.size() &&
-         value <= limit;
-}
 
 // Splits "key value" at the first space; false when the key differs.
 bool field(const std::string& line, const char* key, std::string& value) {
@@ -50,7 +44,7 @@ bool parseRankParts(const std::string& text, const std::vector<uint32_t>& partRa
   std::istringstream numbers(text);
   for (std::string number; std::getline(numbers, number, ' ');) {
     uint64_t rankPart = 0;
-    if (rankParts.size() >= worldSize || !parseNumber(number, partRanks.size() - 1, rankPart) ||
+    if (rankParts.size() >= worldSize || !util::parseDecimal(number, partRanks.size() - 1, rankPart) ||
         ++named[rankPart] > partRanks[rankPart])
       return false;
     rankParts.push_back(uint32_t(rankPart));
@@ -116,13 +110,13 @@ bool parseJobPart(const std::string& text, JobPart& part, std::string& error) {
     }
   }
   uint64_t number = 0;
-  if (!parseNumber(values[0], UINT64_MAX, number)) {
+  if (!util::parseDecimal(values[0], UINT64_MAX, number)) {
     error = "line 2: bad job id";
     return false;
   }
   part.jobId = number;
   uint64_t index = 0;
-  if (!parseNumber(values[1], kMaxJobRanks, index)) {
+  if (!util::parseDecimal(values[1], kMaxJobRanks, index)) {
     error = "line 3: bad part index";
     return false;
   }
@@ -130,7 +124,7 @@ bool parseJobPart(const std::string& text, JobPart& part, std::string& error) {
   uint64_t total = 0;
   std::istringstream counts(values[2]);
   for (std::string count; std::getline(counts, count, ' ');) {
-    if (!parseNumber(count, kMaxJobRanks, number) || number == 0 ||
+    if (!util::parseDecimal(count, kMaxJobRanks, number) || number == 0 ||
         (total += number) > kMaxJobRanks || part.partRanks.size() >= kMaxJobRanks) {
       error = "line 4: bad rank counts";
       return false;

@@ -7,11 +7,11 @@
 //===----------------------------------------------------------------------===//
 #include "scheduler/SchedulingRecords.h"
 
-#include <charconv>
 #include <sstream>
 
 #include "cluster/ClusterState.h"
 #include "cluster/JobMessages.h"
+#include "util/DecimalNumber.h"
 
 namespace synergy::scheduler {
 
@@ -46,12 +46,6 @@ return 0
 
 std::string recordKey(uint64_t jobId) {
   return "synergy:job:" + std::to_string(jobId) + ":scheduling";
-}
-
-bool parseNumber(const std::string& text, uint64_t limit, uint64_t& value) {
-  auto [end, code] = std::from_chars(text.data(), text.data() + text.size(), value);
-  return !text.empty() && code == std::errc() && end == text.data() + text.size() &&
-         value <= limit;
 }
 
 bool isPolicyName(const std::string& text) {
@@ -94,7 +88,7 @@ std::optional<JobScheduling> readJobScheduling(cluster::RedisConnection& redis, 
       ok = flagged = value == "0" || value == "1";
       scheduling.movable = value == "1";
     } else if (name == "moved-at" || name == "decided-at") {
-      ok = parseNumber(value, kLatestMs, number);
+      ok = util::parseDecimal(value, kLatestMs, number);
       (name == "moved-at" ? scheduling.movedAtMs : scheduling.decidedAtMs) = int64_t(number);
     }
     if (!ok)
@@ -128,8 +122,8 @@ std::vector<LoggedDecision> recentDecisions(cluster::RedisConnection& redis) {
     uint64_t atMs = 0, jobId = 0, hostsBefore = 0;
     LoggedDecision decision;
     if (!(words >> at >> job >> policy >> hosts >> placement) || (words >> extra) ||
-        !parseNumber(at, kLatestMs, atMs) || !parseNumber(job, UINT64_MAX >> 1, jobId) ||
-        !isPolicyName(policy) || !parseNumber(hosts, cluster::kMaxJobRanks, hostsBefore) ||
+        !util::parseDecimal(at, kLatestMs, atMs) || !util::parseDecimal(job, UINT64_MAX >> 1, jobId) ||
+        !isPolicyName(policy) || !util::parseDecimal(hosts, cluster::kMaxJobRanks, hostsBefore) ||
         !cluster::parseHostCounts(placement, decision.placement) || decision.placement.empty())
       continue;
     decision.atMs = int64_t(atMs);
