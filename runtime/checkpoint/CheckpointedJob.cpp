@@ -150,28 +150,14 @@ int runCheckpointedJob(mpi::JobOptions job, const CheckpointPolicy& policy) {
   return status;
 }
 
-std::optional<CheckpointImage> readResumableCheckpoint(const std::string& directory,
-                                                      const std::string& programPath,
-                                                      std::string& error, std::string* fileBytes) {
-  if (!isDirectory(directory)) {
-    error = "--resume: no such directory: " + directory;
-    return std::nullopt;
-  }
-  std::string path = directory + "/" + kCheckpointFileName;
-  std::optional<std::string> bytes = util::readRegularFile(path, kMaxCheckpointFileBytes, error);
-  if (!bytes) {
-    error = "--resume: no checkpoint to resume from: " + error;
-    return std::nullopt;
-  }
-  if (fileBytes) *fileBytes = *bytes;
-  return resumableCheckpoint(std::move(*bytes), path, programPath, error);
-}
+namespace {
 
-std::optional<CheckpointImage> resumableCheckpoint(std::string bytes, const std::string& origin,
-                                                  const std::string& programPath,
-                                                  std::string& error) {
-  std::optional<CheckpointImage> image = decodeCheckpoint(bytes, error);
-  std::string().swap(bytes);
+// resumableCheckpoint's checks of a decoded checkpoint, once its file's
+// bytes are no longer needed; `origin` names where in the errors.
+std::optional<CheckpointImage> checkResumable(std::optional<CheckpointImage> image,
+                                              const std::string& origin,
+                                              const std::string& programPath,
+                                              std::string& error) {
   if (!image) {
     error = origin + ": " + error;
     return std::nullopt;
@@ -191,6 +177,36 @@ std::optional<CheckpointImage> resumableCheckpoint(std::string bytes, const std:
                   " is not the program that was checkpointed (its SHA-256 differs)");
   if (!checkGrants(image->job.grants, error) || !checkRanks(*image, error)) return refuse(error);
   return image;
+}
+
+}  // namespace
+
+std::optional<CheckpointImage> readResumableCheckpoint(const std::string& directory,
+                                                      const std::string& programPath,
+                                                      std::string& error, std::string* fileBytes) {
+  if (!isDirectory(directory)) {
+    error = "--resume: no such directory: " + directory;
+    return std::nullopt;
+  }
+  std::string path = directory + "/" + kCheckpointFileName;
+  std::optional<std::string> bytes = util::readRegularFile(path, kMaxCheckpointFileBytes, error);
+  if (!bytes) {
+    error = "--resume: no checkpoint to resume from: " + error;
+    return std::nullopt;
+  }
+  std::optional<CheckpointImage> image = decodeCheckpoint(*bytes, error);
+  // Kept for the caller, or freed before the program is read and hashed.
+  if (fileBytes) *fileBytes = std::move(*bytes);
+  bytes.reset();
+  return checkResumable(std::move(image), path, programPath, error);
+}
+
+std::optional<CheckpointImage> resumableCheckpoint(std::string bytes, const std::string& origin,
+                                                  const std::string& programPath,
+                                                  std::string& error) {
+  std::optional<CheckpointImage> image = decodeCheckpoint(bytes, error);
+  std::string().swap(bytes);
+  return checkResumable(std::move(image), origin, programPath, error);
 }
 
 int resumeCheckpointedJob(const std::string& directory, std::optional<CheckpointPolicy> policy,
