@@ -1023,14 +1023,12 @@ int reduceAcrossHosts(HostCall& call, int comm, const uint8_t* send, uint8_t* re
     // its caches.
     for (size_t s = 0; s < segmentCount; ++s) {
       const uint8_t* data = partial + segments[s] * instanceBytes;
-      if (segmentCount == 1)
-        phases.postSend(posted, phases.leaderOf(rootHost), data, runsBytes);
-      else if (s == 0)
-        phases.postSynchronousSend(posted, phases.leaderOf(rootHost), data,
-                                   (segments[1] - segments[0]) * instanceBytes);
+      int64_t bytes =
+          segmentCount == 1 ? runsBytes : (segments[s + 1] - segments[s]) * instanceBytes;
+      if (segmentCount > 1 && s == 0)
+        phases.postSynchronousSend(posted, phases.leaderOf(rootHost), data, bytes);
       else
-        phases.postSend(posted, phases.leaderOf(rootHost), data,
-                        (segments[s + 1] - segments[s]) * instanceBytes);
+        phases.postSend(posted, phases.leaderOf(rootHost), data, bytes);
     }
     phases.waitAll(posted);
     return abi::kSuccess;
