@@ -82,8 +82,19 @@ void CheckpointAgreement::expectResumeFile() {
 }
 
 void CheckpointAgreement::sendResumeFile(const std::string& file, uint64_t sequence) {
+  // Test hook, for the recovery tests only: SYNERGY_TEST_SEND_CORRUPT_RESUME_FILE=1
+  // flips one bit in the middle of what part 0 sends, as a fault on the
+  // way or a bad sender would, so that a test sees the receiving parts
+  // refuse it through the real daemons.
+  std::string corrupted;
+  if (const char* corrupt = std::getenv("SYNERGY_TEST_SEND_CORRUPT_RESUME_FILE");
+      corrupt && std::strcmp(corrupt, "1") == 0 && !file.empty()) {
+    corrupted = file;
+    corrupted[corrupted.size() / 2] ^= 0x40;
+  }
+  const std::string& sent = corrupted.empty() ? file : corrupted;
   for (uint32_t p = 1; p < slots_.size(); ++p)
-    checkpoint::forEachPartChunk(sequence, {file}, [&](std::vector<uint8_t> chunk) {
+    checkpoint::forEachPartChunk(sequence, {sent}, [&](std::vector<uint8_t> chunk) {
       link_->sendToPart(p, transport::FrameType::CheckpointCopy, std::move(chunk));
     });
 }

@@ -194,12 +194,28 @@ int runJob(const JobOptions& options) {
   // Joining the other hosts waits for them to load the module too, so it
   // runs while this host loads its own (HostJoin).
   HostJoin join(options.joinHosts, world);
+  // A launch error once the join has begun (a checkpoint to resume from
+  // refused, a rank that cannot be restored): the link delivers frames into
+  // `world`, and a checkpoint agreement holds it, until this process ends,
+  // so the World is not destroyed under them. The job is aborted, which
+  // tells the other parts at once, and the process ends as an abort ends
+  // it below.
+  auto failJoined = [&](const std::string& message) -> int {
+    if (!options.joinHosts) return launchError(message);
+    std::string joinError;
+    bool joined = join.finish(joinError);
+    world.abort(2, message);
+    if (joined && options.leaveHosts) options.leaveHosts();
+    launchError(message);
+    std::fflush(nullptr);
+    ::_exit(2);
+  };
 
   std::string error;
   auto module = granule::Module::loadFile(options.program, error, options.showProgress);
-  if (!module) return launchError(error);
+  if (!module) return failJoined(error);
   OutputForwarding output(ranksHere, options.tagOutput);
-  if (!output.ok()) return launchError("cannot create output pipes");
+  if (!output.ok()) return failJoined("cannot create output pipes");
   std::vector<std::unique_ptr<granule::Granule>> granules;
   for (int rank = 0; rank < options.ranks; ++rank) {
     granules.push_back(std::make_unique<granule::Granule>(module, options.config));
@@ -213,13 +229,13 @@ int runJob(const JobOptions& options) {
           },
           [controlPoint, worldRank] { return controlPoint->resumesInPlace(worldRank); });
     }
-    if (!redirectStdio(*granules.back(), output, rank, error)) return launchError(error);
+    if (!redirectStdio(*granules.back(), output, rank, error)) return failJoined(error);
     // A rank refused here (more initial memory than --max-memory) is bad
     // input for the whole job, reported before any rank runs.
-    if (!granules.back()->instantiate(error)) return launchError(options.program + ": " + error);
+    if (!granules.back()->instantiate(error)) return failJoined(options.program + ": " + error);
     if (BarrierControlPoint* controlPoint = options.barrierControlPoint;
         controlPoint && !controlPoint->prepareRank(ranksHere[rank], *granules.back(), error))
-      return launchError(error);
+      return failJoined(error);
   }
   if (BarrierControlPoint* controlPoint = options.barrierControlPoint) {
     controlPoint->setOutputDrain([&output] { output.drain(); });
