@@ -31,6 +31,7 @@
 #include "cluster/JobMessages.h"
 #include "cluster/RankRoutes.h"
 #include "scheduler/OutputJournal.h"
+#include "scheduler/PartZeroPin.h"
 #include "scheduler/PlacementPolicy.h"
 #include "scheduler/SchedulingRecords.h"
 #include "transport/ClusterToken.h"
@@ -124,21 +125,6 @@ void checkCapacity(const std::vector<cluster::HostRecord>& hosts, unsigned ranks
     throw RemoteJobError("the cluster has " + std::to_string(hostsWithSlots) +
                          " hosts with slots, not the " + std::to_string(ranks) +
                          " the thread job's parts need, one each");
-}
-
-// Puts world rank 0 on `host`: its share moves to the front, or, when the
-// policy gave it none, the last share gives one rank to a new first share
-// there. Its slots are taken as any placement's: when `host` has none free
-// yet (the lost job's part there may still hold it), the job waits its turn.
-void pinPartZero(std::vector<HostShare>& shares, const std::string& host) {
-  auto on = std::find_if(shares.begin(), shares.end(),
-                         [&](const HostShare& share) { return share.hostId == host; });
-  if (on != shares.end()) {
-    std::rotate(shares.begin(), on, on + 1);
-    return;
-  }
-  if (--shares.back().ranks == 0) shares.pop_back();
-  shares.insert(shares.begin(), {host, 1});
 }
 
 bool sharesAHost(const std::vector<HostShare>& shares) {
@@ -243,6 +229,8 @@ std::vector<PlacedPart> placeJob(cluster::ClusterState& state, const PlacementPo
       knownHosts.reset();
       checkCapacity(hosts, ranks, options.onePartPerHost);
       shares.clear();
+      // A fixed placement's world rank 0 host that the pin replaced.
+      std::string pinnedAway;
       if (!options.placement.empty() || options.fragment) {
         cluster::HostCounts fixed =
             options.placement.empty()
@@ -259,13 +247,19 @@ std::vector<PlacedPart> placeJob(cluster::ClusterState& state, const PlacementPo
         // held may not be back yet), a thread job waits its turn.
         if (options.onePartPerHost && sharesAHost(shares)) shares.clear();
       }
-      if (!options.partZeroHost.empty() && !shares.empty()) {
-        if (std::none_of(hosts.begin(), hosts.end(), [&](const cluster::HostRecord& host) {
-              return host.id == options.partZeroHost && !host.draining && host.slots > 0;
-            }))
-          throw RemoteJobError("host " + options.partZeroHost +
-                               ", which holds the checkpoint to restart from, is gone");
-        pinPartZero(shares, options.partZeroHost);
+      if (!options.checkpointHolders.empty() && !shares.empty()) {
+        std::optional<std::string> partZeroHost =
+            choosePartZeroHost(options.checkpointHolders, hosts, shares.front().hostId);
+        if (!partZeroHost) {
+          std::string holders;
+          for (const std::string& holder : options.checkpointHolders)
+            holders += (holders.empty() ? "" : ", ") + holder;
+          throw RemoteJobError("the hosts that hold the checkpoint to restart from (" + holders +
+                               ") are gone, draining or without slots");
+        }
+        if (!options.placement.empty() && *partZeroHost != shares.front().hostId)
+          pinnedAway = shares.front().hostId;
+        pinPartZero(shares, *partZeroHost);
       }
       std::optional<cluster::JobRecord> started;
       startSent = !shares.empty();
@@ -282,6 +276,11 @@ std::vector<PlacedPart> placeJob(cluster::ClusterState& state, const PlacementPo
       }
       if (started->id != job.jobId)
         throw RemoteJobError("the cluster queue changed under job " + std::to_string(job.jobId));
+      if (!pinnedAway.empty())
+        std::fprintf(stderr,
+                     "synergy-run: note: world rank 0 runs on %s, which holds the checkpoint to "
+                     "resume from, not on %s as placed\n",
+                     shares.front().hostId.c_str(), pinnedAway.c_str());
       return placedParts(hosts, shares);
     } catch (const cluster::StateStoreError&) {
       auto now = std::chrono::steady_clock::now();
@@ -375,18 +374,18 @@ void sendModule(transport::Connection& host, const std::string& module) {
 }
 
 // A checkpoint that only some hosts hold (synergyd --checkpoint-root):
-// the job whose checkpoint it is, its record, and the holder part 0 of the
-// restart runs on.
+// the job whose checkpoint it is, its record, and the holders the restart's
+// part 0 may run on (PartZeroPin.h).
 struct HeldCheckpoint {
   uint64_t jobId = 0;
   cluster::CheckpointHolders holders;
-  std::string partZeroHost;
+  std::vector<std::string> usableHolders;
 };
 
 // The record of job `jobId`'s last checkpoint, or of the one it was
-// resumed from when it has none of its own yet, and its first holder that
-// is neither lost nor excluded and is registered, not draining, with
-// slots; nullopt with `why` (for the client's note) otherwise.
+// resumed from when it has none of its own yet, and its holders that are
+// neither lost nor excluded and are registered, not draining, with slots;
+// nullopt with `why` (for the client's note) when there are none.
 std::optional<HeldCheckpoint> heldCheckpoint(cluster::ClusterState& state,
                                              const RemoteJobOptions& options, uint64_t jobId,
                                              const std::string& lostHost, std::string& why) {
@@ -397,7 +396,7 @@ std::optional<HeldCheckpoint> heldCheckpoint(cluster::ClusterState& state,
       std::optional<cluster::CheckpointHolders> holders = cluster::readCheckpointHolders(redis, job);
       if (!holders) continue;
       std::vector<cluster::HostRecord> hosts = state.hosts();
-      std::vector<std::string> unusable;
+      std::vector<std::string> usable, unusable;
       for (const std::string& holder : holders->hostIds) {
         auto host = std::find_if(hosts.begin(), hosts.end(),
                                  [&](const cluster::HostRecord& record) { return record.id == holder; });
@@ -409,9 +408,12 @@ std::optional<HeldCheckpoint> heldCheckpoint(cluster::ClusterState& state,
             : host->draining      ? "draining"
             : host->slots == 0    ? "without slots"
                                   : nullptr;
-        if (!because) return HeldCheckpoint{job, std::move(*holders), holder};
-        unusable.push_back(holder + " " + because);
+        if (because)
+          unusable.push_back(holder + " " + because);
+        else
+          usable.push_back(holder);
       }
+      if (!usable.empty()) return HeldCheckpoint{job, std::move(*holders), std::move(usable)};
       std::string list;
       for (const std::string& item : unusable) list += (list.empty() ? "" : ", ") + item;
       why = "checkpoint " + std::to_string(holders->sequence) + " is held by no usable host: " + list;
@@ -422,6 +424,30 @@ std::optional<HeldCheckpoint> heldCheckpoint(cluster::ClusterState& state,
     why = std::string("its checkpoint's holders cannot be read: ") + e.what();
   }
   return std::nullopt;
+}
+
+// The hosts that hold job `jobId`'s last checkpoint, when the cluster
+// state records them (synergyd --checkpoint-root), it is checkpoint
+// `sequence` (0: any) and one of them can take world rank 0 now; empty
+// otherwise (no record, another checkpoint than the one resumed, or a
+// checkpoint seen from a shared directory, whose part 0 may run anywhere).
+// A record that cannot be read is noted.
+std::vector<std::string> holdersOf(const RemoteJobOptions& options, uint64_t jobId,
+                                   uint64_t sequence) {
+  try {
+    cluster::RedisConnection redis(options.state, std::chrono::milliseconds(2000));
+    std::optional<cluster::CheckpointHolders> holders = cluster::readCheckpointHolders(redis, jobId);
+    if (!holders || (sequence != 0 && holders->sequence != sequence)) return {};
+    cluster::ClusterState state(options.state);
+    std::vector<cluster::HostRecord> hosts = state.hosts();
+    if (!choosePartZeroHost(holders->hostIds, hosts)) return {};
+    return holders->hostIds;
+  } catch (const cluster::StateStoreError& e) {
+    std::fprintf(stderr, "synergy-run: note: the holders of job %llu's checkpoint cannot be read "
+                 "(%s); world rank 0 goes where the policy puts it\n",
+                 (unsigned long long)jobId, e.what());
+    return {};
+  }
 }
 
 // After `lost` ended checkpointing job `jobId`: the options that resume it
@@ -446,7 +472,7 @@ std::optional<RemoteJobOptions> restartFromCheckpoint(cluster::ClusterState& sta
                        (checkpointedJob == jobId || checkpointedJob == options.resumedJob);
   std::vector<checkpoint::PartOutput> outputs;
   uint64_t sequence = 0;
-  std::string partZeroHost;
+  std::vector<std::string> checkpointHolders;
   std::string notResumed = "no checkpoint yet";
   if (ownCheckpoint) {
     outputs = image->job.partOutputs;
@@ -456,7 +482,7 @@ std::optional<RemoteJobOptions> restartFromCheckpoint(cluster::ClusterState& sta
     ownCheckpoint = true;
     checkpointedJob = held->jobId;
     sequence = held->holders.sequence;
-    partZeroHost = held->partZeroHost;
+    checkpointHolders = std::move(held->usableHolders);
     for (uint32_t part = 0; part < held->holders.stdoutBytes.size(); ++part)
       outputs.push_back({held->jobId, part, held->holders.stdoutBytes[part]});
   }
@@ -469,7 +495,7 @@ std::optional<RemoteJobOptions> restartFromCheckpoint(cluster::ClusterState& sta
   RemoteJobOptions restart = options;
   restart.resume = ownCheckpoint;
   restart.resumedJob = ownCheckpoint ? checkpointedJob : 0;
-  restart.partZeroHost = partZeroHost;
+  restart.checkpointHolders = std::move(checkpointHolders);
   restart.excludedHosts.push_back(lost.hostId);
   ++restart.restarts;
   std::fflush(stdout);
@@ -544,7 +570,8 @@ void offerToScheduler(const RemoteJobOptions& options, uint64_t jobId) {
 }
 
 // After every part of `jobId` ended with kMigratedExitStatus: the options
-// that start it again from its checkpoint on the migration's placement, or
+// that start it again from its checkpoint on the migration's placement
+// (world rank 0 on a host that holds it, holdersOf), or
 // nullopt when no migration stopped it (the program itself exited so).
 std::optional<RemoteJobOptions> restartMoved(const RemoteJobOptions& options, uint64_t jobId) {
   cluster::RedisConnection redis(options.state, std::chrono::milliseconds(2000));
@@ -562,6 +589,7 @@ std::optional<RemoteJobOptions> restartMoved(const RemoteJobOptions& options, ui
   moved.resume = true;
   moved.resumedJob = jobId;
   moved.placement = request->placement;
+  moved.checkpointHolders = holdersOf(options, jobId, 0);
   moved.backgroundMoves = options.backgroundMoves && !movesByItself(options);
   moved.movedAtMs = wallClockMs();
   moved.fragment = 0;
@@ -871,6 +899,7 @@ int resumeRemoteJob(RemoteJobOptions options, const std::string& directory) {
   options.checkpointProgram = image->job.program;
   options.checkpointDirectory = directory;
   options.resumedJob = image->job.partOutputs.front().jobId;
+  options.checkpointHolders = holdersOf(options, options.resumedJob, image->sequence);
   if (!cutStdoutToCheckpoint(directory, image->job.partOutputs, error))
     return fail("cannot resume from " + directory + "/" + checkpoint::kCheckpointFileName + ": " +
                 error);

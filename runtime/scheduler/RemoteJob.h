@@ -52,10 +52,12 @@ struct RemoteJobOptions {
   uint64_t resumedJob = 0;
   // Hosts this client lost, placed on no more, and how often it restarted.
   std::vector<std::string> excludedHosts;
-  // The host world rank 0's part must run on (empty: any): a restart from
-  // a checkpoint only some hosts hold (synergyd --checkpoint-root), whose
-  // part 0 reads it from its own directory and sends it to the others.
-  std::string partZeroHost;
+  // The hosts one of which world rank 0's part must run on (empty: any),
+  // in the record's order: a restart from a checkpoint only they hold
+  // (synergyd --checkpoint-root), whose part 0 reads it from its own
+  // directory and sends it to the others. Which one is chosen at placement
+  // (PartZeroPin.h).
+  std::vector<std::string> checkpointHolders;
   unsigned restarts = 0;
   // Migration (cluster/Migration.h); the job must checkpoint into a
   // directory, at an interval or only for this. `placement`: each part's
@@ -78,18 +80,20 @@ struct RemoteJobOptions {
 
 // Runs the job and returns its exit status. A job whose parts all stop to
 // be moved (cluster/Migration.h) starts again from that checkpoint on the
-// migration's placement, as a new job of the cluster, with a note. A job
+// migration's placement, as a new job of the cluster, with a note (part 0
+// on a host that holds it, when the hosts keep their own: see below). A job
 // that checkpoints and loses a host (its connection drops, or it cannot be
 // reached at the start) restarts from its last checkpoint on the other
 // hosts, with a note naming the host and the restart count (stdout cut
 // back as for resumeRemoteJob). When the hosts keep their checkpoints in
 // directories of their own (synergyd --checkpoint-root), the cluster
 // state's record names the hosts that hold the last one
-// (cluster/CheckpointHolders.h): part 0 of the restart runs on the first
-// of them that is live, not draining and has slots, and the record goes
-// once the job has ended with status 0. Without a checkpoint of its own yet (or no such
-// holder, which the note says) it
-// starts again from the beginning, stdout cut back to where it began. When the other
+// (cluster/CheckpointHolders.h): part 0 of the restart runs on one of them
+// that is live and not draining, with a free slot when one has it, chosen
+// when the job is placed (PartZeroPin.h), and the record goes once the job
+// has ended with status 0. Without a checkpoint of its own yet (or no such
+// holder, which the note says) it starts again from the beginning, stdout
+// cut back to where it began. When the other
 // hosts lack the slots, it fails as any job does. Problems before the job runs
 // (bad token file, Redis or host unreachable, no host large enough, the host
 // refusing) are printed as "synergy-run: error: ..." and return 2.
@@ -98,7 +102,10 @@ int runRemoteJob(const RemoteJobOptions& options);
 // `synergy-run --cluster URL --resume D`: the job checkpointed in D by a
 // cluster job (its program, arguments, environment and rank count) placed
 // again by the policy, on whatever hosts it picks now, each part restoring
-// its ranks from D. `options` brings the state, token, policy and, to go on
+// its ranks from D. When the cluster state records the hosts that hold that
+// checkpoint in directories of their own (synergyd --checkpoint-root) and
+// one of them can take it, world rank 0 goes on one of them, which sends
+// the file to the other parts. `options` brings the state, token, policy and, to go on
 // checkpointing, the interval. The checkpoint is checked here first, as a
 // local --resume checks it (CheckpointedJob.h), and refused with status 2
 // and a message before anything runs or stdout is touched; stdout, when a

@@ -1685,10 +1685,14 @@ def case_checkpoint_roots(cluster):
     --checkpoint-dir holds only its output journal, and no checkpoint
     fails.
     Part 0 is killed (SYNERGY_CHECKPOINT_KILL_AFTER) right after its third
-    checkpoint; that file (with the client's journal next to it), resumed
-    with --cluster --resume through daemons
-    whose root is / (so that every host sees it at its path), gives
-    OpenMPI's output and status across both runs."""
+    checkpoint. `--cluster --resume D` (the client reading a copy of the
+    file next to its journal) through the same hosts' daemons, restarted
+    without the hook, plus h1 (first in the policy's order, without the
+    file), puts world rank 0 on a holder that the record names, which sends
+    the file to the others: OpenMPI's output and status across both runs.
+    The mirror's copy (with the journal next to it), resumed through
+    daemons whose root is / (so that every host sees it at its path, and
+    no holder is live), gives them again."""
     native, program, want = build_checkpoint_resume(cluster)
     checkpoints = os.path.join(cluster.workdir, "checkpoints")
     os.makedirs(checkpoints)
@@ -1734,13 +1738,32 @@ def case_checkpoint_roots(cluster):
                 "the parts' stdout counts at checkpoint 3")
     ttl = redis_command(cluster.redis_port, "TTL", "synergy:job:1:checkpoint")
     check(0 < int(ttl) <= 86400, f"the checkpoint record's TTL: {ttl}")
-    for daemon in daemons:
-        daemon.process.send_signal(signal.SIGTERM)
-        daemon.process.wait(timeout=30)
-    wait_for(lambda: cluster.status()[1].startswith("hosts: 0,"), 30, "the hosts to deregister")
+    # The mirror's copy, kept aside: the resumed job below checkpoints over it.
+    held = os.path.join(cluster.workdir, "mirror-copy")
+    os.makedirs(held)
+    shutil.copy(os.path.join(local[holders[1]], "checkpoint.syck"), held)
 
-    # The mirror's copy (the second holder's file is the same bytes).
-    held = local[holders[1]]
+    def stop_daemons():
+        for daemon in daemons:
+            daemon.process.send_signal(signal.SIGTERM)
+            daemon.process.wait(timeout=30)
+        wait_for(lambda: cluster.status()[1].startswith("hosts: 0,"), 30,
+                 "the hosts to deregister")
+    stop_daemons()
+    roots[1] = os.path.join(cluster.workdir, "root-h1")
+    os.makedirs(roots[1])
+    daemons = [cluster.start_daemon(f"h{i}", f"127.0.0.{i if i > 1 else 5}", 1,
+                                    options=("--checkpoint-root", roots[i]))
+               for i in (1, 2, 3, 4)]
+    shutil.copy(os.path.join(held, "checkpoint.syck"), checkpoints)
+    code, err = spread_checkpoint_job(cluster, program, checkpoints, out_path, "--resume",
+                                      checkpoints)
+    with open(out_path) as f:
+        got = f.read()
+    check_equal((code, sorted(got.splitlines())), (want[0], sorted(want[1].splitlines())),
+                f"the job resumed through the holders against mpirun (stderr {err!r})")
+    stop_daemons()
+
     shutil.copy(os.path.join(checkpoints, "output.journal"), held)
     for i in (5, 6):
         cluster.start_daemon(f"h{i}", f"127.0.0.{i}", 2, options=("--checkpoint-root", "/"))
@@ -1897,19 +1920,17 @@ def case_checkpoint_recovery(cluster):
     print(f"checkpoint-recovery: 1 restart after losing {lost.host_id} (rank 1)")
 
 
-def checkpoint_recovery_from_roots(cluster, name, lost_part):
-    """checkpoint-recovery with host-local checkpoint directories: each of
-    the three synergyd has its own --checkpoint-root, so the checkpoint
-    lies only on part 0's and part 1's hosts (the mirror) and the client's
-    directory holds only its journal. The host of part `lost_part` is
-    killed with SIGKILL once the cluster state records a checkpoint (both
-    copies written) and output has been printed. The client reads the
-    holders and restarts from "its checkpoint N", not the beginning, with
-    part 0 on the surviving holder, which sends the file to the other parts
-    (one of them on a fourth host, h1, started after the job and first in
-    the policy's host order). Stdout (a file) and exit status equal
-    OpenMPI's, no line twice, and both jobs' holder records are gone once
-    the job has ended."""
+def lose_a_holder_of_roots_checkpoint(cluster, lost_part, daemon_env=None, before_loss=None):
+    """Runs checkpoint_phases.c at np 3 spread over three synergyd, each
+    with its own --checkpoint-root (environment `daemon_env`), so that the
+    checkpoint lies only on part 0's and part 1's hosts (the mirror) and
+    the client's directory holds only its journal; starts a fourth host,
+    h1, after the job (first in the policy's host order, without a
+    checkpoint). Once the cluster state records a checkpoint (both copies
+    written) and output has been printed, calls `before_loss(daemons,
+    placed)` and kills the host of part `lost_part` with SIGKILL. Returns
+    the client's status and stderr, the job's stdout (a file), mpirun's
+    output, the lost daemon and the directories."""
     os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
     source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "checkpoint_phases.c")
     native, program = build_both(cluster, source, "checkpoint_phases")
@@ -1922,7 +1943,8 @@ def checkpoint_recovery_from_roots(cluster, name, lost_part):
     for root in roots.values():
         os.makedirs(root)
     cluster.start_redis()
-    daemons = {host: cluster.start_daemon(host, f"127.0.0.{host[1:]}", 2,
+    env = dict(os.environ, **(daemon_env or {}))
+    daemons = {host: cluster.start_daemon(host, f"127.0.0.{host[1:]}", 2, env=env,
                                           options=("--checkpoint-root", roots[host]))
                for host in roots}
     out_path = os.path.join(cluster.workdir, "job.out")
@@ -1933,7 +1955,7 @@ def checkpoint_recovery_from_roots(cluster, name, lost_part):
     # the surviving holder, which then also sends the file to this host.
     roots["h1"] = os.path.join(cluster.workdir, "root-h1")
     os.makedirs(roots["h1"])
-    cluster.start_daemon("h1", "127.0.0.5", 2, options=("--checkpoint-root", roots["h1"]))
+    cluster.start_daemon("h1", "127.0.0.5", 2, env=env, options=("--checkpoint-root", roots["h1"]))
     # The record is written once the mirror has its copy too.
     wait_for(lambda: redis_command(cluster.redis_port, "EXISTS", "synergy:job:1:checkpoint") == 1
              and printed_phases() >= 9 or client.poll() is not None,
@@ -1941,6 +1963,8 @@ def checkpoint_recovery_from_roots(cluster, name, lost_part):
     if client.poll() is not None:
         raise TestFailure(f"the job ended before a host could be lost: "
                           f"{client.stderr.read().decode()}")
+    if before_loss:
+        before_loss(daemons, placed)
     lost = daemons[placed.group(lost_part + 1)]
     lost.process.kill()
     lost.process.wait()
@@ -1949,10 +1973,20 @@ def checkpoint_recovery_from_roots(cluster, name, lost_part):
     except subprocess.TimeoutExpired:
         client.kill()
         raise TestFailure("the restarted job did not end within 180 s")
-    err = err.decode()
     with open(out_path) as f:
         got = f.read()
-    check_equal((client.returncode, sorted(got.splitlines())), (0, sorted(want[1].splitlines())),
+    return client.returncode, err.decode(), got, want, lost, checkpoints
+
+
+def checkpoint_recovery_from_roots(cluster, name, lost_part):
+    """checkpoint-recovery with host-local checkpoint directories
+    (lose_a_holder_of_roots_checkpoint). The client reads the holders and
+    restarts from "its checkpoint N", not the beginning, with part 0 on the
+    surviving holder, which sends the file to the other parts (one of them
+    on h1). Stdout (a file) and exit status equal OpenMPI's, no line twice,
+    and both jobs' holder records are gone once the job has ended."""
+    code, err, got, want, lost, checkpoints = lose_a_holder_of_roots_checkpoint(cluster, lost_part)
+    check_equal((code, sorted(got.splitlines())), (0, sorted(want[1].splitlines())),
                 f"the recovered job against mpirun (stderr {err!r})")
     notes = re.findall(r"synergy-run: note: lost the connection to host (h\d) \(rank (\d)\); "
                        r"restarting the job from its checkpoint (\d+) on the other hosts "
@@ -1964,6 +1998,78 @@ def checkpoint_recovery_from_roots(cluster, name, lost_part):
                 "the checkpoint records once the job has ended")
     print(f"{name}: 1 restart from checkpoint {notes[0][2]} after losing "
           f"{lost.host_id} (part {lost_part})")
+
+
+def check_phase_prefixes(got, want, what):
+    """Every line of `got` is one of mpirun's output `want`, none twice, and
+    each rank's lines are its first phases, none left out: a job cut back
+    to a checkpoint and not run on from it."""
+    lines = got.splitlines()
+    check(len(set(lines)) == len(lines) and set(lines) <= set(want.splitlines()),
+          f"{what}: lines that are not mpirun's, or twice: {got!r}")
+    for rank in range(3):
+        phases = sorted(int(line.split()[5]) for line in lines if line.split()[1] == str(rank))
+        check_equal(phases, list(range(len(phases))), f"{what}: rank {rank}'s phases")
+
+
+def case_checkpoint_recovery_bad_copy(cluster):
+    """The resumed part 0 sends a corrupt checkpoint to the other parts
+    (SYNERGY_TEST_SEND_CORRUPT_RESUME_FILE on every synergyd, which only a
+    resumed part 0 acts on): part 0's host is lost, the client restarts
+    from the checkpoint the mirror holds, and the parts on h1 and on the
+    third host refuse the bytes part 0 sent with the checksum error before
+    they apply anything. The job then fails (status 2) rather than restart
+    again: the file was damaged after it was checked (a host that sends
+    what it did not read, or a fault on the way), which a second try from
+    the same holder would repeat. Stdout stays cut back to the checkpoint,
+    and the failed job keeps its holders record, to find the copies by."""
+    code, err, got, want, lost, _ = lose_a_holder_of_roots_checkpoint(
+        cluster, 0, daemon_env={"SYNERGY_TEST_SEND_CORRUPT_RESUME_FILE": "1"})
+    notes = re.findall(r"synergy-run: note: lost the connection to host (h\d) \(rank 0\); "
+                       r"restarting the job from its checkpoint (\d+) on the other hosts "
+                       r"\(restart 1\)\n", err)
+    check(len(notes) == 1 and notes[0][0] == lost.host_id, f"the restart note in {err!r}")
+    refusal = (rf"synergy-run: error: the checkpoint {notes[0][1]} part 0 sent: the checkpoint's "
+               r"checksum does not match its contents \(corrupt file\)")
+    errors = [line for line in err.splitlines() if "error" in line]
+    check(code == 2 and errors and all(re.fullmatch(refusal, line) for line in errors),
+          f"the refused copy: status {code}, stderr {err!r}")
+    check("restart 2" not in err, f"a second restart: {err!r}")
+    check_phase_prefixes(got, want[1], "stdout after the refused copy")
+    check_equal(redis_command(cluster.redis_port, "KEYS", "synergy:job:*:checkpoint"),
+                ["synergy:job:1:checkpoint"], "the failed job's checkpoint record")
+    print(f"checkpoint-recovery-bad-copy: checkpoint {notes[0][1]} from part 0 refused "
+          f"({len(errors)} error lines), status {code}")
+
+
+def case_checkpoint_recovery_no_holder(cluster):
+    """No usable holder: part 0's host (a holder) is draining when the
+    mirror's host is lost. The client restarts the job from the beginning
+    on the other hosts, with a note that says why, and its stdout (cut back
+    to where it began) and status equal OpenMPI's, no line twice. The host
+    is marked draining in the cluster state as synergyd's drain marks it
+    (ClusterState::drainHost), with its daemon left running: a synergyd
+    sent SIGTERM ended the job's part at once (status 137), so that host
+    would be lost rather than draining."""
+    def drain_part_zero(daemons, placed):
+        draining = daemons[placed.group(1)]
+        redis_command(cluster.redis_port, "HSET", f"synergy:host:{draining.host_id}", "state",
+                      "draining")
+        wait_for(lambda: re.search(rf"\b{draining.host_id}\b[^\n]*draining", cluster.status()[1]),
+                 30, f"{draining.host_id} to show as draining")
+        drain_part_zero.host = draining.host_id
+    code, err, got, want, lost, _ = lose_a_holder_of_roots_checkpoint(cluster, 1, None,
+                                                                      drain_part_zero)
+    check_equal((code, sorted(got.splitlines())), (0, sorted(want[1].splitlines())),
+                f"the job restarted from the beginning against mpirun (stderr {err!r})")
+    notes = re.findall(r"synergy-run: note: lost the connection to host (h\d) \(rank 1\); "
+                       r"restarting the job from the beginning \(checkpoint (\d+) is held by no "
+                       r"usable host: (h\d) draining, (h\d) lost\) on the other hosts "
+                       r"\(restart (\d+)\)\n", err)
+    check(len(notes) == 1 and notes[0][0] == lost.host_id and
+          notes[0][2:] == (drain_part_zero.host, lost.host_id, "1"), f"the restart notes in {err!r}")
+    print(f"checkpoint-recovery-no-holder: restart 1 from the beginning: checkpoint {notes[0][1]} "
+          f"held by {drain_part_zero.host} (draining) and {lost.host_id} (lost)")
 
 
 def case_checkpoint_recovery_roots(cluster):
@@ -2500,6 +2606,35 @@ def case_migrate_rank_sets(cluster):
                 f"the moved job against mpirun (stderr {err!r})")
 
 
+def case_migrate_roots(cluster):
+    """A move with host-local checkpoint directories (each synergyd its own
+    --checkpoint-root): rank 0 of three, one a host, asked to move to h4 at
+    the second barrier control point. The move's checkpoint lies only on
+    part 0's host and the mirror's, as the cluster state records, so the
+    restarted job's world rank 0 runs on one of them (with a note saying
+    so), reads it there and sends it to the other parts, instead of failing
+    on h4 for want of the file; stdout and status equal OpenMPI's."""
+    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
+    here = os.path.dirname(os.path.abspath(__file__))
+    native, program = build_both(cluster, os.path.join(here, "migrate_mpi_state.c"),
+                                 "migrate_mpi_state")
+    want = run_mpirun(native, 3, [])
+    check(want[1].count("\n") == 3, f"mpirun failed: {want!r}")
+    cluster.start_redis()
+    for i in (2, 3, 4):
+        root = os.path.join(cluster.workdir, f"root-h{i}")
+        os.makedirs(root)
+        cluster.start_daemon(f"h{i}", f"127.0.0.{i}", 2, options=("--checkpoint-root", root))
+    code, out, err = migrating_run(cluster, program, 3, forced="0@2:h4")
+    check(re.search(moved_note("rank 0 to host h4", "h4:1,h3:1,h4:1"), err),
+          f"no move in {err!r}")
+    check(re.search(r"synergy-run: note: world rank 0 runs on h[23], which holds the checkpoint "
+                    r"to resume from, not on h4 as placed\n", err), f"no pin note in {err!r}")
+    check_equal((code, sorted(out.splitlines())), (want[0], sorted(want[1].splitlines())),
+                f"the moved job against mpirun (stderr {err!r})")
+    print("migrate-roots: the moved job's world rank 0 ran on a holder of its checkpoint")
+
+
 def finish_moved_job(cluster, client, ask, shown, note, want):
     """Runs `ask` while the job of `client` (a Popen) runs, waits until
     status shows the moved job's line `shown`, then checks its stderr for
@@ -2935,6 +3070,9 @@ CASES = {
     "checkpoint-recovery": case_checkpoint_recovery,
     "checkpoint-recovery-roots": case_checkpoint_recovery_roots,
     "checkpoint-recovery-mirror": case_checkpoint_recovery_mirror,
+    "checkpoint-recovery-bad-copy": case_checkpoint_recovery_bad_copy,
+    "migrate-roots": case_migrate_roots,
+    "checkpoint-recovery-no-holder": case_checkpoint_recovery_no_holder,
     "checkpoint-roots": case_checkpoint_roots,
     "checkpoint-holders": case_checkpoint_holders,
     "checkpoint-dir-grants": case_checkpoint_dir_grants,
