@@ -455,10 +455,12 @@ std::vector<std::string> holdersOf(const RemoteJobOptions& options, uint64_t job
 // The checkpoint is the client's directory's, or, when the hosts keep
 // their own (heldCheckpoint), one that a surviving host holds. A job that
 // has no checkpoint of its own yet (none in the directory, or another
-// job's, or one that cannot be resumed) and was not itself resumed
-// starts again from the beginning, with stdout cut back to where its
-// output began: every part's count is then 0. A resumed job without a
-// checkpoint of its own goes back to the one it was resumed from.
+// job's, or one that cannot be resumed) starts again from the beginning,
+// with stdout cut back to where the output of the first job of this
+// client began (every part's count is then 0): a job this client started,
+// or a restart or move of one, whose checkpoint's holders are all gone. A
+// resumed job without a checkpoint of its own goes back to the one it was
+// resumed from; one resumed by hand with none left fails.
 std::optional<RemoteJobOptions> restartFromCheckpoint(cluster::ClusterState& state,
                                                       const RemoteJobOptions& options,
                                                       uint64_t jobId, const HostLost& lost) {
@@ -487,14 +489,16 @@ std::optional<RemoteJobOptions> restartFromCheckpoint(cluster::ClusterState& sta
       outputs.push_back({held->jobId, part, held->holders.stdoutBytes[part]});
   }
   image.reset();
-  if (!ownCheckpoint && options.resume) return std::nullopt;
+  uint64_t firstJob = options.firstJob ? options.firstJob : options.resume ? 0 : jobId;
+  if (!ownCheckpoint && firstJob == 0) return std::nullopt;
   if (!ownCheckpoint)
-    for (uint32_t part = 0; part < options.ranks; ++part) outputs.push_back({jobId, part, 0});
+    for (uint32_t part = 0; part < options.ranks; ++part) outputs.push_back({firstJob, part, 0});
   if (!cutStdoutToCheckpoint(options.checkpointDirectory, outputs, error))
     throw RemoteJobError(std::string(lost.what()) + ", and " + error);
   RemoteJobOptions restart = options;
   restart.resume = ownCheckpoint;
   restart.resumedJob = ownCheckpoint ? checkpointedJob : 0;
+  restart.firstJob = firstJob;
   restart.checkpointHolders = std::move(checkpointHolders);
   restart.excludedHosts.push_back(lost.hostId);
   ++restart.restarts;
@@ -589,6 +593,7 @@ std::optional<RemoteJobOptions> restartMoved(const RemoteJobOptions& options, ui
   moved.resume = true;
   moved.resumedJob = jobId;
   moved.placement = request->placement;
+  moved.firstJob = options.firstJob ? options.firstJob : options.resume ? 0 : jobId;
   moved.checkpointHolders = holdersOf(options, jobId, 0);
   moved.backgroundMoves = options.backgroundMoves && !movesByItself(options);
   moved.movedAtMs = wallClockMs();

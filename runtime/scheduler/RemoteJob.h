@@ -50,6 +50,11 @@ struct RemoteJobOptions {
   bool resume = false;            // set by resumeRemoteJob
   // A resumed job: the cluster job whose checkpoint it started from.
   uint64_t resumedJob = 0;
+  // The job this client started from the beginning (0: none yet, or a job
+  // resumed by hand), which its restarts and moves carry: one of them that
+  // finds no usable checkpoint starts the program again from the beginning,
+  // stdout cut back to where that job's output began.
+  uint64_t firstJob = 0;
   // Hosts this client lost, placed on no more, and how often it restarted.
   std::vector<std::string> excludedHosts;
   // The hosts one of which world rank 0's part must run on (empty: any),

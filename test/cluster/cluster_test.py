@@ -2082,6 +2082,40 @@ def case_checkpoint_recovery_mirror(cluster):
     checkpoint_recovery_from_roots(cluster, "checkpoint-recovery-mirror", 1)
 
 
+def case_checkpoint_recovery_holders_lost(cluster):
+    """No usable holder: both holders' hosts (part 0's and the mirror's)
+    are killed with SIGKILL at once. Whichever loss the client sees first,
+    the other holder may still be registered (its entry lasts until its
+    TTL), so a first restart may pick it and lose it too; at the latest
+    the next restart finds no usable holder and starts the job from the
+    beginning on the other two hosts, with a note that says why, rather
+    than failing because it was itself resumed from a checkpoint. Stdout
+    (cut back to where the job's output began) and status equal
+    OpenMPI's, no line twice."""
+    def kill_part_zero(daemons, placed):
+        first = daemons[placed.group(1)]
+        first.process.kill()
+        first.process.wait()
+        kill_part_zero.host = first.host_id
+    code, err, got, want, lost, _ = lose_a_holder_of_roots_checkpoint(cluster, 1, None,
+                                                                      kill_part_zero)
+    check_equal((code, sorted(got.splitlines())), (0, sorted(want[1].splitlines())),
+                f"the job restarted from the beginning against mpirun (stderr {err!r})")
+    # A loss at a restart's start reads "cannot reach ADDRESS: ...".
+    notes = re.findall(r"synergy-run: note: (lost the connection to host h\d \(rank \d\)|"
+                       r"cannot reach 127\.0\.0\.\d+:\d+: [^;\n]+); "
+                       r"restarting the job from (.*) on the other hosts \(restart (\d+)\)\n", err)
+    holders = [kill_part_zero.host, lost.host_id]  # the record's order
+    beginning = re.fullmatch(r"the beginning \(checkpoint \d+ is held by no usable host: "
+                             rf"{holders[0]} (lost|gone), {holders[1]} (lost|gone)\)",
+                             notes[-1][1]) if notes else None
+    check(1 <= len(notes) <= 2 and beginning and
+          [n[2] for n in notes] == [str(i + 1) for i in range(len(notes))],
+          f"the restart notes in {err!r}")
+    print(f"checkpoint-recovery-holders-lost: {len(notes)} restarts, the last from the beginning: "
+          f"{notes[-1][1]}")
+
+
 def case_checkpoint_dir_grants(cluster):
     """--dir grants with cluster checkpoints: a job spread over three hosts,
     each rank holding a log open in a --dir grant and appending a line a
@@ -3071,6 +3105,7 @@ CASES = {
     "checkpoint-recovery-roots": case_checkpoint_recovery_roots,
     "checkpoint-recovery-mirror": case_checkpoint_recovery_mirror,
     "checkpoint-recovery-bad-copy": case_checkpoint_recovery_bad_copy,
+    "checkpoint-recovery-holders-lost": case_checkpoint_recovery_holders_lost,
     "migrate-roots": case_migrate_roots,
     "checkpoint-recovery-no-holder": case_checkpoint_recovery_no_holder,
     "checkpoint-roots": case_checkpoint_roots,
