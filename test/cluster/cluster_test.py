@@ -2049,7 +2049,9 @@ def case_checkpoint_recovery_no_holder(cluster):
     to where it began) and status equal OpenMPI's, no line twice. The host
     is marked draining in the cluster state as synergyd's drain marks it
     (ClusterState::drainHost), with its daemon left running: a synergyd
-    sent SIGTERM ended the job's part at once (status 137), so that host
+    sent SIGTERM ended the job's part at once (status 137: the part, run in
+    a pre-started process, dies with the thread that forked it, the spare
+    starter, which ends on SIGTERM; see JobHost::keepSpare), so that host
     would be lost rather than draining."""
     def drain_part_zero(daemons, placed):
         draining = daemons[placed.group(1)]
