@@ -2967,6 +2967,80 @@ def case_omp_exit_thread(cluster):
               f"{single[1]!r}, stderr:\n{single[2][-2000:]}")
 
 
+OMP_FULFILL_PROGRAM = r"""
+#include <omp.h>
+#include <stdio.h>
+
+// Thread 0 creates a detached task; thread FULFILLER fulfills its event.
+int main(void) {
+  omp_event_handle_t shared_event;
+  int ready = 0, value = 0;
+#pragma omp parallel num_threads(6) shared(shared_event, ready, value)
+  {
+    if (omp_get_thread_num() == 0) {
+      omp_event_handle_t event;
+#pragma omp task detach(event) shared(value)
+      value = 7;
+      shared_event = event;
+#pragma omp atomic write
+      ready = 1;
+    }
+    if (omp_get_thread_num() == FULFILLER) {
+      int seen = 0;
+      while (!seen) {
+#pragma omp atomic read
+        seen = ready;
+      }
+      omp_fulfill_event(shared_event);
+    }
+  }
+  printf("fulfilled: %d\n", value);
+  return 0;
+}
+"""
+
+
+def case_omp_fulfill_across_hosts(cluster):
+    """omp_fulfill_event for a detached task created on the main host, called
+    on a thread host (thread 5 of 6, two a host): a task runs on the host
+    that created it, so the job ends with a trap whose message names
+    omp_fulfill_event and says why. Fulfilled on the main host (thread 1),
+    the job's output equals libgomp's."""
+    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("OMP_", "GOMP_"))}
+    clean["OMP_NUM_THREADS"] = "6"
+    cluster.start_redis()
+    for i in (2, 3, 4):
+        cluster.start_daemon(f"h{i}", f"127.0.0.{i}", 2, options=("--allow-dir", cluster.workdir))
+    for fulfiller in (1, 5):
+        name = f"omp_fulfill_{fulfiller}"
+        source = os.path.join(cluster.workdir, name + ".c")
+        with open(source, "w") as out:
+            out.write(OMP_FULFILL_PROGRAM)
+        binary = os.path.join(cluster.workdir, name)
+        for compiler, output in (("gcc", binary),
+                                 (os.path.join(cluster.bin_dir, "synergy-cc"), binary + ".wasm")):
+            code, _, err = run_tool([compiler, "-O2", "-fopenmp", f"-DFULFILLER={fulfiller}",
+                                     "-o", output, source])
+            check(code == 0, f"{compiler} {source} failed:\n{err}")
+        expected = run_tool([binary], env=clean)
+        check(expected[:2] == (0, "fulfilled: 7\n"), f"native run: {expected}")
+        got = run_tool([os.path.join(cluster.bin_dir, "synergy-run"), "--cluster", cluster.url,
+                        "--token-file", cluster.token_file, "--threads-per-host", "2",
+                        "--dir", cluster.workdir, binary + ".wasm"], env=clean)
+        if fulfiller == 1:
+            check(got[:2] == expected[:2], f"{name}: exit {got[0]} (native {expected[0]}), "
+                  f"stdout {got[1]!r}, stderr:\n{got[2][-2000:]}")
+            print(f"omp-fulfill-across-hosts: {name}: as native")
+            continue
+        refusal = "omp_fulfill_event: the detached task was created on another host"
+        check(got[0] == 134 and refusal in got[2],
+              f"{name}: exit {got[0]} (want 134 and {refusal!r}), stdout {got[1]!r}, "
+              f"stderr:\n{got[2][-2000:]}")
+        print(f"omp-fulfill-across-hosts: {name}: exit {got[0]}, "
+              + next(line for line in got[2].splitlines() if refusal in line))
+
+
 def case_omp_dynamic_claims(cluster):
     """test/omp/schedule_dynamic_claims.c over three hosts at 6 threads (two a
     host): output equal to libgomp's, and the thread hosts' claims of loop
@@ -3011,6 +3085,7 @@ def case_omp_dynamic_claims(cluster):
 CASES = {
     "omp-threads": case_omp_threads,
     "omp-dynamic-claims": case_omp_dynamic_claims,
+    "omp-fulfill-across-hosts": case_omp_fulfill_across_hosts,
     "pthread-exit-thread": case_pthread_exit_thread,
     "omp-exit-thread": case_omp_exit_thread,
     "omp-corpus": case_omp_corpus,
