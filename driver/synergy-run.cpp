@@ -26,6 +26,7 @@
 #include "hypervisor/RemoteEngine.h"
 #include "granule/Granule.h"
 #include "granule/HostStack.h"
+#include "granule/ProcessEnd.h"
 #include "granule/TimeLimit.h"
 #include "granule/WasmRuntime.h"
 #include "cluster/CheckpointAgreement.h"
@@ -592,6 +593,19 @@ int main(int argc, char** argv) {
 
   granule::Granule granule(module, config);
   if (dsm) granule.extension<omp::ThreadMember>().group().setDsm(true);
+  auto reportAtEnd = [] {
+    const char* stats = std::getenv("SYNERGY_DSM_STATS");
+    if (!stats || !std::strcmp(stats, "0")) return;
+    snapshot::DsmStatistics dsmStats = snapshot::dsmStatistics();
+    std::fprintf(stderr,
+                 "synergy-run: dsm: %llu replicas, %llu pushes (%llu bytes), %llu pulls (%llu "
+                 "pages)\n",
+                 (unsigned long long)dsmStats.replicas, (unsigned long long)dsmStats.pushes,
+                 (unsigned long long)dsmStats.pushedBytes, (unsigned long long)dsmStats.pulls,
+                 (unsigned long long)dsmStats.pulledPages);
+  };
+  // Also when a guest thread's exit() or trap ends the process.
+  granule::setProcessEndHook(reportAtEnd);
   granule::RunResult result;
   // The guest runs on this thread, on a stack deep enough for the recursion
   // native programs get away with, whose exhaustion is a clean trap.
@@ -603,15 +617,8 @@ int main(int argc, char** argv) {
   });
   if (!ran) fail("cannot map a native stack for the guest: " + std::string(std::strerror(errno)));
   std::fflush(stdout);
-  if (const char* stats = std::getenv("SYNERGY_DSM_STATS"); stats && std::strcmp(stats, "0")) {
-    snapshot::DsmStatistics dsmStats = snapshot::dsmStatistics();
-    std::fprintf(stderr,
-                 "synergy-run: dsm: %llu replicas, %llu pushes (%llu bytes), %llu pulls (%llu "
-                 "pages)\n",
-                 (unsigned long long)dsmStats.replicas, (unsigned long long)dsmStats.pushes,
-                 (unsigned long long)dsmStats.pushedBytes, (unsigned long long)dsmStats.pulls,
-                 (unsigned long long)dsmStats.pulledPages);
-  }
+  granule::setProcessEndHook({});
+  reportAtEnd();
   if (result.kind == granule::RunResult::Kind::Trapped) {
     std::fprintf(stderr, "trap: %s in %s\n", result.trapReason.c_str(),
                  result.trapFunction.c_str());

@@ -331,6 +331,11 @@ int runThreadJobPart(const std::string& partFile, mpi::JobOptions job, unsigned 
                    (unsigned long long)totals.regions, (unsigned long long)totals.firstCopyBytes,
                    (unsigned long long)totals.laterCopyBytes, (unsigned long long)totals.joinBytes,
                    (unsigned long long)totals.synchronisations);
+      if (totals.loopClaims)
+        std::fprintf(stderr,
+                     "synergy-run: threads across hosts: %llu loop chunks in %llu claims of "
+                     "thread hosts\n",
+                     (unsigned long long)totals.loopChunks, (unsigned long long)totals.loopClaims);
       if (totals.pthreads)
         std::fprintf(stderr,
                      "synergy-run: threads across hosts: %llu pthreads ran on thread hosts\n",

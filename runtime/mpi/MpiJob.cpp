@@ -32,6 +32,7 @@
 #include <thread>
 #include <vector>
 
+#include "granule/ProcessEnd.h"
 #include "mpi/BarrierControlPoint.h"
 #include "mpi/OutputForwarding.h"
 #include "mpi/World.h"
@@ -260,6 +261,12 @@ int runJob(const JobOptions& options) {
   // Joining may have found that the ranks share their CPUs after all.
   pin = pin && world.ranksOwnCpus();
   output.start();
+  // A guest thread's exit() or trap ends the process where it is; the job
+  // ends as it does when its ranks return.
+  granule::setProcessEndHook([&output, &options] {
+    output.flushNow();
+    if (options.reportAtEnd) options.reportAtEnd();
+  });
 
   std::mutex mutex;
   std::condition_variable finished;
@@ -334,6 +341,7 @@ int runJob(const JobOptions& options) {
     std::fflush(nullptr);
     ::_exit(status);
   }
+  granule::setProcessEndHook({});
   // Destroying the granules closes their pipes, which ends the forwarding.
   granules.clear();
   output.finish();

@@ -5,21 +5,13 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "granule/ProcessEnd.h"
 #include "omp/Allocators.h"
 #include "omp/DsmTeam.h"
 #include "omp/KeyedLocks.h"
 #include "omp/Team.h"
 
 namespace synergy::omp {
-namespace {
-
-// Dynamic and guided chunked loops are the ones whose chunks the main host
-// hands out (Worksharing.cpp's kinds).
-constexpr int kDynamicChunked = 35;
-constexpr int kGuidedChunked = 36;
-
-}  // namespace
-
 HostSyncService::HostSyncService(ThreadHostLink& link, Team& team, KeyedLocks& locks,
                                  std::recursive_mutex& libcLock, AllocatorTable& allocators,
                                  std::vector<HostCopy*> copies,
@@ -236,6 +228,21 @@ void HostSyncService::handle(uint32_t host, const SyncRequest& request) {
   switch (request.op) {
     case SyncOp::Release:
       return;
+    case SyncOp::Unlock:
+      // At once, not behind a lock its thread number's proxy waits for: the
+      // threads of a thread host's nested team ask as one spread thread, and
+      // another of them may wait there for a lock whose holder waits for
+      // this one.
+      if (request.arguments[0] > UINT32_MAX) fail(host, "a lock past 4 GiB");
+      if (!locks_.unlock(uint32_t(request.arguments[0]), globalIds_.at(int(request.threadNum))))
+        fail(host, "thread " + std::to_string(request.threadNum) +
+                       " released an OpenMP critical section or lock it does not hold");
+      return;
+    case SyncOp::ThreadExit:
+      // As a local thread's exit() or trap ends the process
+      // (endProcessFromThread).
+      if (request.arguments[0] > 255) fail(host, "a thread's exit status above 255");
+      granule::endProcess(int(request.arguments[0]));
     case SyncOp::Copyprivate:
       if (request.arguments[0] > UINT32_MAX) fail(host, "copyprivate data past 4 GiB");
       team_.copyprivateData.store(uint32_t(request.arguments[0]), std::memory_order_release);
@@ -252,13 +259,16 @@ void HostSyncService::handle(uint32_t host, const SyncRequest& request) {
       shape.kind = int(uint32_t(request.arguments[3]));
       shape.ordered = (request.arguments[3] >> 32) != 0;
       shape.chunk = request.arguments[4];
-      if ((shape.kind != kDynamicChunked && shape.kind != kGuidedChunked) || shape.chunk == 0)
+      if ((shape.kind != LoopShare::kDynamic && shape.kind != LoopShare::kGuided) || shape.chunk == 0)
         fail(host, "a loop chunk of a loop that is not dynamic or guided");
       LoopShare& loop = team_.loop(request.arguments[0], shape);
       uint64_t begin = 0, end = 0;
-      if (!claimSharedChunk(loop, team_.size, begin, end)) {
+      if (!claimSharedChunks(loop, team_.size, begin, end)) {
         team_.finishLoop(request.arguments[0]);
         begin = end = 0;
+      } else {
+        noteLoopClaim(loop.kind == LoopShare::kDynamic ? (end - begin + loop.chunk - 1) / loop.chunk
+                                                       : 1);
       }
       answer(host, request.threadNum, begin, end, false);
       return;
@@ -347,11 +357,6 @@ void HostSyncService::serveBlocking(Proxy& proxy, const SyncRequest& request) {
       answer(host, thread, uint64_t(depth), 0, depth != 0);
       return;
     }
-    case SyncOp::Unlock:
-      if (!locks_.unlock(key(), owner))
-        fail(host, "thread " + std::to_string(thread) +
-                       " released an OpenMP critical section or lock it does not hold");
-      return;
     case SyncOp::LibcLock:
       libcLock_.lock();
       ++proxy.libcDepth;

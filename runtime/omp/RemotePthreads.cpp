@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "granule/ProcessEnd.h"
 #include "omp/DsmHub.h"
 #include "omp/HostSyncService.h"
 #include "omp/Pthreads.h"
@@ -75,26 +76,6 @@ std::atomic<uint32_t> hostedRunning{0};
   std::_Exit(2);
 }
 
-// A trapped thread's status, as endProcessFromThread's.
-constexpr uint32_t kTrapStatus = 134;
-
-// A pthread here called exit() or trapped: as a local thread's would
-// (endProcessFromThread), that ends the process, which is the job's, so the
-// main host ends it with the status; this host ends when the link closes
-// (serveThreadHost), this thread waiting meanwhile.
-[[noreturn]] void endJobFromThreadHost(ThreadHostSync& sync, uint32_t id,
-                                       const granule::RunResult& outcome) {
-  uint32_t status = uint32_t(outcome.exitCode);
-  if (outcome.kind == granule::RunResult::Kind::Trapped) {
-    std::fprintf(stderr, "trap: %s in %s\n", outcome.trapReason.c_str(),
-                 outcome.trapFunction.c_str());
-    status = kTrapStatus;
-  }
-  std::fflush(nullptr);
-  sync.pthreadExit(id, status);
-  for (;;) pause();
-}
-
 }  // namespace
 
 ThreadHostSync* pthreadThreadHost(Granule& granule) {
@@ -136,7 +117,7 @@ bool startPthreadOnThreadHost(Granule& root, ThreadHostSync& sync, const Pthread
     granule::RunResult outcome = granule.run(
         [&] { result = callTableFunctionU32(granule, start.startRoutine, {start.argument}); });
     if (!outcome.returned) {
-      if (!me.exited) endJobFromThreadHost(sync, start.id, outcome);
+      if (!me.exited) sync.endJob(start.id, outcome);
       result = me.exitResult;
     }
     // Thread-specific data is refused here, so no destructor is left to run.
@@ -277,12 +258,11 @@ void RemotePthreads::serveHost(uint32_t host) {
       case SyncOp::LibcUnlock:
       case SyncOp::PthreadEnd:
         break;
-      case SyncOp::PthreadExit:
+      case SyncOp::ThreadExit:
         // As a local thread's exit() or trap ends the process
         // (endProcessFromThread).
         if (request.arguments[0] > 255) fail(host, "a pthread's exit status above 255");
-        std::fflush(nullptr);
-        std::_Exit(int(request.arguments[0]));
+        granule::endProcess(int(request.arguments[0]));
       default:
         fail(host, "a request of operation " + std::to_string(uint32_t(request.op)) +
                        " from a pthread");

@@ -26,7 +26,7 @@
 //    result; pthread_join on the main host then acquires as for a local one.
 //
 // exit() or a trap in a pthread on a thread host ends the job with its
-// status (SyncOp::PthreadExit), as a local thread's ends the process.
+// status (SyncOp::ThreadExit), as a local thread's ends the process.
 //
 // Not supported in a pthread on a thread host, each ending the job with a
 // one-line error naming it: pthread_create, join and detach, thread-specific

@@ -27,13 +27,18 @@ constexpr uint32_t kRemoteStackBytes = 1u << 20;
 std::atomic<ThreadHostLink*> processLink{nullptr};
 
 std::atomic<uint64_t> regionsSpread{0}, firstCopyBytes{0}, laterCopyBytes{0}, joinBytes{0},
-    synchronisations{0}, pthreadsSpread{0};
+    synchronisations{0}, pthreadsSpread{0}, loopClaims{0}, loopChunks{0};
 
 }  // namespace
 
 RemoteTeamStatistics remoteTeamStatistics() {
   return RemoteTeamStatistics{regionsSpread.load(), firstCopyBytes.load(), laterCopyBytes.load(),
-                              joinBytes.load(), synchronisations.load(), pthreadsSpread.load()};
+                              joinBytes.load(), synchronisations.load(), pthreadsSpread.load(),
+                              loopClaims.load(), loopChunks.load()};
+}
+void noteLoopClaim(uint64_t chunks) {
+  ++loopClaims;
+  loopChunks += chunks;
 }
 void noteLaterCopyBytes(uint64_t bytes) { laterCopyBytes += bytes; }
 void noteJoinBytes(uint64_t bytes) { joinBytes += bytes; }
@@ -183,6 +188,12 @@ int serveThreadHost(std::shared_ptr<granule::Module> module, const granule::Gran
     std::vector<uint8_t> payload;
     MainHostLink::Message message = link.next(payload);
     if (message == MainHostLink::Message::Closed) {
+      // A thread here that ended the job waits for this, as do the others
+      // of its region.
+      if (sync.jobEnded()) {
+        std::fflush(nullptr);
+        std::_Exit(0);
+      }
       if (region) region->joinThreads();
       // A pthread still running here waits for an answer that cannot come:
       // the main host has ended the job.

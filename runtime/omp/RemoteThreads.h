@@ -109,8 +109,10 @@ class MainHostLink {
 // first part prints for SYNERGY_DSM_STATS=1): payload bytes of the copy
 // updates sent, the first one per host apart (later ones include the
 // answers that acquire), of the updates received, and the synchronisation
-// requests the thread hosts sent; and the pthreads started on thread hosts
-// (omp/RemotePthreads.h), whose traffic the other totals include.
+// requests the thread hosts sent; the pthreads started on thread hosts
+// (omp/RemotePthreads.h), whose traffic the other totals include; and the
+// thread hosts' claims of dynamic and guided loop chunks that found some
+// (each a round trip) with the chunks they took.
 struct RemoteTeamStatistics {
   uint64_t regions = 0;
   uint64_t firstCopyBytes = 0;
@@ -118,12 +120,15 @@ struct RemoteTeamStatistics {
   uint64_t joinBytes = 0;
   uint64_t synchronisations = 0;
   uint64_t pthreads = 0;
+  uint64_t loopClaims = 0;
+  uint64_t loopChunks = 0;
 };
 RemoteTeamStatistics remoteTeamStatistics();
 void noteLaterCopyBytes(uint64_t bytes);
 void noteJoinBytes(uint64_t bytes);
 void noteSynchronisation();
 void notePthreadSpread();
+void noteLoopClaim(uint64_t chunks);
 
 // Set once, before main() runs, by a job part that has thread hosts.
 void setThreadHostLink(ThreadHostLink* link);

@@ -43,7 +43,9 @@ enum class SyncOp : uint32_t {
   Single = 12,          // argument 0: the single's number; result 0: 1 if taken
   Copyprivate = 13,     // argument 0: the single's data; no answer
   LoopChunk = 14,       // arguments: loop index, -, trip count, kind, chunk;
-                        // results: the chunk [begin, end), empty when done
+                        // results: the chunks [begin, end), empty when done
+                        // (several whole ones of a dynamic loop,
+                        // claimSharedChunks in omp/Team.h)
   OrderedEnter = 15,    // arguments: loop index, iteration, trip, kind, chunk;
                         // answer acquires when it is that iteration's turn
   OrderedLeave = 16,    // releases; as OrderedEnter, passes the turn on
@@ -71,10 +73,12 @@ enum class SyncOp : uint32_t {
                      // main host, the answer acquires; result 0: its value
   PthreadEnd = 28,   // releases; argument 0: the start routine's result;
                      // no answer: the thread has ended
-  PthreadExit = 29,  // the thread called exit() or trapped: argument 0, the
-                     // process's exit status, ends the job; no answer
+  // A thread on a thread host, a pthread or an OpenMP team's (one of a
+  // nested team's as the spread thread it descends from).
+  ThreadExit = 29,  // the thread called exit() or trapped: argument 0, the
+                    // process's exit status, ends the job; no answer
 };
-inline constexpr SyncOp kLastSyncOp = SyncOp::PthreadExit;
+inline constexpr SyncOp kLastSyncOp = SyncOp::ThreadExit;
 // Numbers no request carries: the atomics' lock and unlock, which Atomic
 // replaced. A request with one is refused like an unknown operation.
 inline constexpr uint32_t kRetiredSyncOps[] = {8, 9};

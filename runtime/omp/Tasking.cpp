@@ -54,6 +54,17 @@ struct DependRequest {
   bool writes;
 };
 
+bool hasLiveTask(OmpThread& me, uint32_t address) {
+  TaskPool& pool = taskPoolOf(me);
+  std::lock_guard guard(pool.lock);
+  return pool.live.count(address) != 0;
+}
+
+// Whether `me`'s team has threads on other hosts (omp/RemoteThreads.h).
+bool inTeamAcrossHosts(const OmpThread& me) {
+  return me.at.team && me.at.team->localMembers < me.at.team->size;
+}
+
 std::shared_ptr<Task> liveTask(OmpThread& me, uint32_t address) {
   TaskPool& pool = taskPoolOf(me);
   std::shared_ptr<Task> task;
@@ -551,6 +562,11 @@ uint32_t Z_envZ___kmpc_task_allow_completion_event(void* host, uint32_t, uint32_
 
 void Z_envZ_omp_fulfill_event(void* host, uint32_t event) {
   OmpThread& me = ompThread(Granule::fromHost(host));
+  // A task runs on the host that created it, in that host's pool: another
+  // host of a team that spans hosts finds no task of this event here.
+  if (!hasLiveTask(me, event) && inTeamAcrossHosts(me))
+    me.granule.trap("omp_fulfill_event: the detached task was created on another host of a "
+                    "team whose threads span hosts; fulfilling it there is not supported");
   std::shared_ptr<Task> task = liveTask(me, event);
   // What the fulfilling thread wrote before is part of the task's result.
   releaseForTasks(me);

@@ -106,7 +106,10 @@ void runTeamMember(Team& team, OmpThread& member, Granule& granule) {
                     team.arguments);
     finishImplicitTask(member);
   });
-  if (!result.returned) endProcessFromThread(result);
+  if (!result.returned) {
+    if (ThreadHostSync* remote = threadHostSyncOf(granule)) remote->endJob(member, result);
+    endProcessFromThread(result);
+  }
   if (team.dsm) team.dsm->leave(member.at.threadNum, granule);
 }
 

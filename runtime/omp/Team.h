@@ -84,6 +84,10 @@ class Barrier {
 // A worksharing loop whose iterations are handed out at run time (dynamic,
 // guided, runtime, and every ordered loop), shared by the team's threads.
 struct LoopShare {
+  // The kinds whose chunks are claimed at run time.
+  static constexpr int kDynamic = 35;
+  static constexpr int kGuided = 36;
+
   uint64_t tripCount = 0;
   int kind = 0;  // 33 static chunked, 34 static, 35 dynamic, 36 guided
   uint64_t chunk = 1;
@@ -107,6 +111,16 @@ struct LoopShare {
 // Claims the next chunk [begin, end) of a dynamic or guided `loop` shared
 // by a team of `threads`; false when none is left.
 bool claimSharedChunk(LoopShare& loop, int threads, uint64_t& begin, uint64_t& end);
+
+// claimSharedChunk for a thread on a thread host, which pays a round trip
+// per claim: the next chunks [begin, end) of a dynamic `loop`, as many
+// consecutive ones as fit in 1/(2 * threads) of the iterations left (at
+// least one). The thread runs them one chunk at a time, in order, as if it
+// had claimed each when it finished the one before: every iteration still
+// runs once, a chunk runs whole, and the tail of the loop still goes one
+// chunk a claim. A guided loop's claim is one chunk, as claimSharedChunk's:
+// a guided chunk already holds 1/threads of what is left.
+bool claimSharedChunks(LoopShare& loop, int threads, uint64_t& begin, uint64_t& end);
 
 class DsmTeam;
 class MainCopy;
@@ -183,6 +197,10 @@ struct TeamPosition {
   LoopShare* loop = nullptr;
   uint64_t loopIndex = 0;
   uint64_t staticChunksTaken = 0;
+  // On a thread host: what is left of the chunks of the dispatched loop that
+  // the main host handed out in one claim (claimSharedChunks), [next, end).
+  uint64_t claimedNext = 0;
+  uint64_t claimedEnd = 0;
   uint32_t orderedIteration = 0;
   bool orderedDone = false;
   // The task the thread is running; nullptr until the implicit task is

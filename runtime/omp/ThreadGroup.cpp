@@ -1,6 +1,8 @@
 //===- ThreadGroup.cpp - the thread granules of one process ----------------===//
 #include "omp/ThreadGroup.h"
 
+#include "granule/ProcessEnd.h"
+
 #include <ffi.h>
 #include <wasm-rt.h>
 
@@ -172,9 +174,9 @@ void endProcessFromThread(const granule::RunResult& result) {
     std::fprintf(stderr, "trap: %s in %s\n", result.trapReason.c_str(),
                  result.trapFunction.c_str());
     std::fflush(stderr);
-    std::_Exit(134);
+    granule::endProcess(134);
   }
-  std::_Exit(result.exitCode);
+  granule::endProcess(result.exitCode);
 }
 
 uint32_t exchangeStackPointer(Granule& granule, uint32_t stackPointer) {

@@ -176,6 +176,7 @@ bool startHostThread(pthread_t& handle, std::function<void()> body);
 
 // A thread granule that trapped or called exit() ends the process, as a
 // crashing or exiting thread would: other threads may wait for it forever.
+// What the job writes at its end is written first (granule/ProcessEnd.h).
 [[noreturn]] void endProcessFromThread(const granule::RunResult& result);
 
 // Sets the guest stack pointer; returns the previous value.

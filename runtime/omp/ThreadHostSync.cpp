@@ -1,15 +1,20 @@
 //===- ThreadHostSync.cpp - a thread host's synchronisation through the main host
 #include "omp/ThreadHostSync.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <unistd.h>
 
 #include "omp/Team.h"
 #include "wasm-rt.h"
 
 namespace synergy::omp {
 namespace {
+
+// A trapped thread's status, as endProcessFromThread's.
+constexpr uint32_t kTrapExitStatus = 134;
 
 // Set while this process is a thread host, so that the libc lock of other
 // processes never looks for an OpenMP team.
@@ -88,28 +93,11 @@ bool ThreadHostSync::deliverReply(const std::vector<uint8_t>& payload, std::stri
   return true;
 }
 
-uint32_t ThreadHostSync::spreadThread(const OmpThread& me, bool& isMember) {
-  int number = me.at.threadNum;
-  isMember = true;
-  for (const Team* team = me.at.team; team && !team->threadHost; team = team->parent) {
-    isMember = isMember && number == 0;
-    number = team->parentThreadNum;
-  }
-  return uint32_t(number);
-}
-
 uint32_t ThreadHostSync::spreadThread(const OmpThread& me) {
-  bool isMember = false;
-  return spreadThread(me, isMember);
-}
-
-uint32_t ThreadHostSync::lockOwner(const OmpThread& me) {
-  bool isMember = false;
-  uint32_t number = spreadThread(me, isMember);
-  if (!isMember)
-    fail("an OpenMP lock or critical taken by a thread of a nested team other than the "
-         "spread team's own is not supported on a thread host yet");
-  return number;
+  int number = me.at.threadNum;
+  for (const Team* team = me.at.team; team && !team->threadHost; team = team->parent)
+    number = team->parentThreadNum;
+  return uint32_t(number);
 }
 
 SyncReply ThreadHostSync::call(SyncRequest request, bool answered, uint32_t reductionList) {
@@ -158,18 +146,32 @@ void ThreadHostSync::barrier(OmpThread& me) {
   tasks.signal();
 }
 
+int ThreadHostSync::localOwner(const OmpThread& me) {
+  std::lock_guard<std::mutex> guard(localOwnersLock_);
+  return localOwners_.emplace(&me, int(localOwners_.size())).first->second;
+}
+
 int ThreadHostSync::lock(OmpThread& me, uint32_t key, bool nested) {
+  hostLocks_.lock(key, localOwner(me), nested);
   SyncOp op = nested ? SyncOp::NestLock : SyncOp::Lock;
-  return int(call(SyncRequest{op, lockOwner(me), {key}}, true).results[0]);
+  return int(call(SyncRequest{op, spreadThread(me), {key}}, true).results[0]);
 }
 
 int ThreadHostSync::testLock(OmpThread& me, uint32_t key, bool nested) {
+  if (hostLocks_.tryLock(key, localOwner(me), nested) == 0) return 0;
   SyncOp op = nested ? SyncOp::TestNestLock : SyncOp::TestLock;
-  return int(call(SyncRequest{op, lockOwner(me), {key}}, true).results[0]);
+  int depth = int(call(SyncRequest{op, spreadThread(me), {key}}, true).results[0]);
+  if (depth == 0) hostLocks_.unlock(key, localOwner(me));
+  return depth;
 }
 
 void ThreadHostSync::unlock(OmpThread& me, uint32_t key) {
-  call(SyncRequest{SyncOp::Unlock, lockOwner(me), {key}}, false);
+  if (!hostLocks_.heldBy(key, localOwner(me)))
+    fail("thread " + std::to_string(me.globalThreadId()) +
+         " released an OpenMP critical section or lock it does not hold");
+  // The unlock goes out before another of the host's threads may ask.
+  call(SyncRequest{SyncOp::Unlock, spreadThread(me), {key}}, false);
+  hostLocks_.unlock(key, localOwner(me));
 }
 
 bool ThreadHostSync::single(OmpThread& me, uint64_t number) {
@@ -192,11 +194,23 @@ SyncRequest ThreadHostSync::loopRequest(SyncOp op, OmpThread& me, const LoopShar
 
 bool ThreadHostSync::claimChunk(OmpThread& me, const LoopShare& loop, uint64_t& begin,
                                 uint64_t& end) {
-  SyncReply reply = call(loopRequest(SyncOp::LoopChunk, me, loop, 0), true);
-  begin = reply.results[0];
-  end = reply.results[1];
-  if (begin >= end) return false;
-  if (end > loop.tripCount) fail("a loop chunk past the loop's end");
+  uint64_t& next = me.at.claimedNext;
+  uint64_t& claimedEnd = me.at.claimedEnd;
+  if (next >= claimedEnd) {
+    SyncReply reply = call(loopRequest(SyncOp::LoopChunk, me, loop, 0), true);
+    next = reply.results[0];
+    claimedEnd = reply.results[1];
+    if (next >= claimedEnd) {
+      next = claimedEnd = 0;
+      return false;
+    }
+    if (claimedEnd > loop.tripCount) fail("a loop chunk past the loop's end");
+  }
+  // The main host's claim holds whole chunks of a dynamic loop
+  // (claimSharedChunks), run one at a time; a guided claim is one chunk.
+  begin = next;
+  end = loop.kind == LoopShare::kDynamic ? std::min(claimedEnd, begin + loop.chunk) : claimedEnd;
+  next = end;
   return true;
 }
 
@@ -280,8 +294,21 @@ void ThreadHostSync::pthreadEnd(uint32_t pthread, uint32_t result) {
   call(SyncRequest{SyncOp::PthreadEnd, pthread, {result}}, false);
 }
 
-void ThreadHostSync::pthreadExit(uint32_t pthread, uint32_t status) {
-  call(SyncRequest{SyncOp::PthreadExit, pthread, {status}}, false);
+void ThreadHostSync::endJob(uint32_t threadNum, const granule::RunResult& outcome) {
+  uint32_t status = uint32_t(outcome.exitCode);
+  if (outcome.kind == granule::RunResult::Kind::Trapped) {
+    std::fprintf(stderr, "trap: %s in %s\n", outcome.trapReason.c_str(),
+                 outcome.trapFunction.c_str());
+    status = kTrapExitStatus;
+  }
+  std::fflush(nullptr);
+  jobEnded_.store(true);
+  call(SyncRequest{SyncOp::ThreadExit, threadNum, {status}}, false);
+  for (;;) pause();
+}
+
+void ThreadHostSync::endJob(const OmpThread& me, const granule::RunResult& outcome) {
+  endJob(spreadThread(me), outcome);
 }
 
 void ThreadHostSync::finishRegion(uint32_t threadNum) {

@@ -18,10 +18,16 @@
 //  - a team nested in the spread team runs on the host's own pooled
 //    workers, over the host's copy: its barriers, worksharing and
 //    reductions are local, as on one host; its threads' requests to the
-//    main host (libc, atomics, allocators) go as the spread team's thread
-//    they descend from, one answered request of each at a time; only that
-//    thread itself may take a lock or critical (the main host records one
-//    owner per spread thread);
+//    main host (locks, libc, atomics, allocators) go as the spread team's
+//    thread they descend from, one answered request of each at a time; the
+//    main host records one owner of a lock or critical per spread thread,
+//    so the host's threads take each one here first, one thread at a time,
+//    and ask the main host while they hold it here (the main host takes an
+//    unlock at once, not after a lock another of them waits for there; a
+//    nested thread that asks for a lock while holding another still waits
+//    behind a sibling's pending request, which can deadlock where libgomp
+//    would not when that sibling's lock is held on another host waiting for
+//    the first);
 //  - user allocators live in the main host's table (omp/Allocators.h):
 //    creating, destroying, looking one up and charging its pool are
 //    requests there that neither acquire nor release;
@@ -46,6 +52,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <map>
@@ -56,6 +63,7 @@
 
 #include "granule/Granule.h"
 #include "omp/Allocators.h"
+#include "omp/KeyedLocks.h"
 #include "omp/RemoteThreads.h"
 #include "omp/SyncMessages.h"
 #include "snapshot/CopyLink.h"
@@ -105,8 +113,15 @@ class ThreadHostSync {
   void unlockLibc(uint32_t pthread);
   uint64_t pthreadCall(uint32_t pthread, uint32_t function, uint32_t a, uint32_t b, uint32_t c);
   void pthreadEnd(uint32_t pthread, uint32_t result);
-  // Pthread `pthread` ends the job with exit status `status`.
-  void pthreadExit(uint32_t pthread, uint32_t status);
+  // Thread `threadNum` (a pthread's id, or `me`'s spread thread) called
+  // exit() or trapped (`outcome`): as a local thread's would
+  // (endProcessFromThread), that ends the process, which is the job's, so
+  // the main host ends it with the status. This host ends when the link
+  // closes (serveThreadHost); the thread waits meanwhile.
+  [[noreturn]] void endJob(uint32_t threadNum, const granule::RunResult& outcome);
+  [[noreturn]] void endJob(const OmpThread& me, const granule::RunResult& outcome);
+  // Whether a thread here has ended the job.
+  bool jobEnded() const { return jobEnded_.load(); }
   // The last of the host's threads of a region to finish: ships the host's
   // writes and ends the host's part of the region.
   void finishRegion(uint32_t threadNum);
@@ -124,13 +139,9 @@ class ThreadHostSync {
   SyncReply call(SyncRequest request, bool answered, uint32_t reductionList = 0);
   SyncRequest loopRequest(SyncOp op, OmpThread& me, const LoopShare& loop, uint64_t value);
   // The number in the spread team of the thread `me` is or descends from
-  // (through nested teams on this host), which its requests carry;
-  // `isMember` when `me` is that thread itself.
-  static uint32_t spreadThread(const OmpThread& me, bool& isMember);
+  // (through nested teams on this host), which its requests carry.
   static uint32_t spreadThread(const OmpThread& me);
-  // spreadThread, for a lock's owner: the main host keeps one owner per
-  // spread thread, so a nested team's other threads are refused.
-  uint32_t lockOwner(const OmpThread& me);
+  int localOwner(const OmpThread& me);
   [[noreturn]] void fail(const std::string& message);
 
   // Ships the host's writes since its last update.
@@ -153,6 +164,16 @@ class ThreadHostSync {
   std::map<uint32_t, Answer> answers_;  // by thread number, until taken
   // Held by the host's thread that holds libc's lock on the main host.
   std::recursive_mutex libcOnThisHost_;
+  // The OpenMP locks and criticals the host's threads hold or ask the main
+  // host for, by localOwner: the threads of the host that descend from one
+  // spread thread would all be that thread's there.
+  KeyedLocks hostLocks_;
+  // A number per thread of this host for hostLocks_ (global thread ids are
+  // not: the spread team's come from the main host, the pooled workers'
+  // from this process).
+  std::mutex localOwnersLock_;
+  std::map<const OmpThread*, int> localOwners_;
+  std::atomic<bool> jobEnded_{false};
 };
 
 // A thread granule's MemorySync on a thread host: each atomic is done by the

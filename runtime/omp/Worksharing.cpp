@@ -156,6 +156,7 @@ void dispatchInit(void* host, int32_t schedule, T lower, T upper, int64_t increm
   }
   me.at.loopIndex = index;
   me.at.staticChunksTaken = 0;
+  me.at.claimedNext = me.at.claimedEnd = 0;
 }
 
 }  // namespace
@@ -175,6 +176,23 @@ bool synergy::omp::claimSharedChunk(LoopShare& loop, int threads, uint64_t& begi
     uint64_t size = (trip - current + threads - 1) / uint64_t(threads);
     size = std::max(size, loop.chunk);
     uint64_t next = std::min(current + size, trip);
+    if (loop.nextIteration.compare_exchange_weak(current, next, std::memory_order_relaxed)) {
+      begin = current;
+      end = next;
+      return true;
+    }
+  }
+}
+
+bool synergy::omp::claimSharedChunks(LoopShare& loop, int threads, uint64_t& begin,
+                                     uint64_t& end) {
+  if (loop.kind != kDynamicChunked) return claimSharedChunk(loop, threads, begin, end);
+  uint64_t trip = loop.tripCount;
+  uint64_t current = loop.nextIteration.load(std::memory_order_relaxed);
+  for (;;) {
+    if (current >= trip) return false;
+    uint64_t chunks = std::max<uint64_t>((trip - current) / (2 * uint64_t(threads)) / loop.chunk, 1);
+    uint64_t next = trip - current > chunks * loop.chunk ? current + chunks * loop.chunk : trip;
     if (loop.nextIteration.compare_exchange_weak(current, next, std::memory_order_relaxed)) {
       begin = current;
       end = next;

@@ -3060,9 +3060,205 @@ def case_pthread_exit_thread(cluster):
           f"exit {got[0]} (native 3), stdout {got[1]!r}, stderr:\n{got[2][-2000:]}")
 
 
+OMP_EXIT_PROGRAM = r"""
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+// EXITER: the outer thread that calls exit(); NESTED: 1 when one of its
+// nested team's threads other than itself does so instead.
+int main(void) {
+  printf("main starts\n");
+  fflush(stdout);
+  omp_set_max_active_levels(2);
+#pragma omp parallel num_threads(6)
+  {
+    int outer = omp_get_thread_num();
+#pragma omp parallel num_threads(2) if (NESTED)
+    {
+      if (outer == EXITER && omp_get_thread_num() == NESTED) {
+#pragma omp critical
+        {
+          printf("thread %d.%d exits\n", outer, omp_get_thread_num());
+          fflush(stdout);
+        }
+        exit(3 + NESTED);
+      }
+    }
+  }
+  printf("not reached\n");
+  return 0;
+}
+"""
+
+
+def case_omp_exit_thread(cluster):
+    """exit() in an OpenMP thread on a thread host (thread 5 of 6, two a host),
+    and in a thread of a nested team there: the job ends with that status and
+    the output printed before, as the program built by gcc -fopenmp does,
+    with the statistics line SYNERGY_DSM_STATS asks for and no error, as when
+    main() returns. On one host (synergy-run --dsm) the same exit() prints its
+    statistics line too. Before, the thread host ended itself and the main
+    host reported that it had left the job in the middle of a parallel
+    region (exit 2)."""
+    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("OMP_", "GOMP_"))}
+    clean["OMP_NUM_THREADS"] = "6"
+    cluster.start_redis()
+    for i in (2, 3, 4):
+        cluster.start_daemon(f"h{i}", f"127.0.0.{i}", 2, options=("--allow-dir", cluster.workdir))
+    stats = "synergy-run: threads across hosts:"
+    for exiter, nested in ((5, 0), (3, 1), (1, 1)):
+        name = f"omp_exit_{exiter}_{nested}"
+        source = os.path.join(cluster.workdir, name + ".c")
+        with open(source, "w") as out:
+            out.write(OMP_EXIT_PROGRAM)
+        binary = os.path.join(cluster.workdir, name)
+        for compiler, output in (("gcc", binary),
+                                 (os.path.join(cluster.bin_dir, "synergy-cc"), binary + ".wasm")):
+            code, _, err = run_tool([compiler, "-O2", "-fopenmp", f"-DEXITER={exiter}",
+                                     f"-DNESTED={nested}", "-o", output, source])
+            check(code == 0, f"{compiler} {source} failed:\n{err}")
+        expected = run_tool([binary], env=clean)
+        check(expected[:2] == (3 + nested, f"main starts\nthread {exiter}.{nested} exits\n"),
+              f"native run: {expected}")
+        got = run_tool([os.path.join(cluster.bin_dir, "synergy-run"), "--cluster", cluster.url,
+                        "--token-file", cluster.token_file, "--threads-per-host", "2",
+                        "--env", "SYNERGY_DSM_STATS=1", "--dir", cluster.workdir,
+                        binary + ".wasm"], env=clean)
+        check(got[:2] == expected[:2] and "error" not in got[2] and stats in got[2],
+              f"{name} over three hosts: exit {got[0]} (native {expected[0]}), stdout "
+              f"{got[1]!r}, stderr:\n{got[2][-2000:]}")
+        print(f"omp-exit-thread: {name} over three hosts: exit {got[0]}, as native; "
+              + next(line for line in got[2].splitlines() if stats in line))
+        single = run_tool([os.path.join(cluster.bin_dir, "synergy-run"), "--dsm",
+                           binary + ".wasm"], env=dict(clean, SYNERGY_DSM_STATS="1"))
+        check(single[:2] == expected[:2] and "synergy-run: dsm:" in single[2],
+              f"{name} on one host: exit {single[0]} (native {expected[0]}), stdout "
+              f"{single[1]!r}, stderr:\n{single[2][-2000:]}")
+
+
+OMP_FULFILL_PROGRAM = r"""
+#include <omp.h>
+#include <stdio.h>
+
+// Thread 0 creates a detached task; thread FULFILLER fulfills its event.
+int main(void) {
+  omp_event_handle_t shared_event;
+  int ready = 0, value = 0;
+#pragma omp parallel num_threads(6) shared(shared_event, ready, value)
+  {
+    if (omp_get_thread_num() == 0) {
+      omp_event_handle_t event;
+#pragma omp task detach(event) shared(value)
+      value = 7;
+      shared_event = event;
+#pragma omp atomic write
+      ready = 1;
+    }
+    if (omp_get_thread_num() == FULFILLER) {
+      int seen = 0;
+      while (!seen) {
+#pragma omp atomic read
+        seen = ready;
+      }
+      omp_fulfill_event(shared_event);
+    }
+  }
+  printf("fulfilled: %d\n", value);
+  return 0;
+}
+"""
+
+
+def case_omp_fulfill_across_hosts(cluster):
+    """omp_fulfill_event for a detached task created on the main host, called
+    on a thread host (thread 5 of 6, two a host): a task runs on the host
+    that created it, so the job ends with a trap whose message names
+    omp_fulfill_event and says why. Fulfilled on the main host (thread 1),
+    the job's output equals libgomp's."""
+    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("OMP_", "GOMP_"))}
+    clean["OMP_NUM_THREADS"] = "6"
+    cluster.start_redis()
+    for i in (2, 3, 4):
+        cluster.start_daemon(f"h{i}", f"127.0.0.{i}", 2, options=("--allow-dir", cluster.workdir))
+    for fulfiller in (1, 5):
+        name = f"omp_fulfill_{fulfiller}"
+        source = os.path.join(cluster.workdir, name + ".c")
+        with open(source, "w") as out:
+            out.write(OMP_FULFILL_PROGRAM)
+        binary = os.path.join(cluster.workdir, name)
+        for compiler, output in (("gcc", binary),
+                                 (os.path.join(cluster.bin_dir, "synergy-cc"), binary + ".wasm")):
+            code, _, err = run_tool([compiler, "-O2", "-fopenmp", f"-DFULFILLER={fulfiller}",
+                                     "-o", output, source])
+            check(code == 0, f"{compiler} {source} failed:\n{err}")
+        expected = run_tool([binary], env=clean)
+        check(expected[:2] == (0, "fulfilled: 7\n"), f"native run: {expected}")
+        got = run_tool([os.path.join(cluster.bin_dir, "synergy-run"), "--cluster", cluster.url,
+                        "--token-file", cluster.token_file, "--threads-per-host", "2",
+                        "--dir", cluster.workdir, binary + ".wasm"], env=clean)
+        if fulfiller == 1:
+            check(got[:2] == expected[:2], f"{name}: exit {got[0]} (native {expected[0]}), "
+                  f"stdout {got[1]!r}, stderr:\n{got[2][-2000:]}")
+            print(f"omp-fulfill-across-hosts: {name}: as native")
+            continue
+        refusal = "omp_fulfill_event: the detached task was created on another host"
+        check(got[0] == 134 and refusal in got[2],
+              f"{name}: exit {got[0]} (want 134 and {refusal!r}), stdout {got[1]!r}, "
+              f"stderr:\n{got[2][-2000:]}")
+        print(f"omp-fulfill-across-hosts: {name}: exit {got[0]}, "
+              + next(line for line in got[2].splitlines() if refusal in line))
+
+
+def case_omp_dynamic_claims(cluster):
+    """test/omp/schedule_dynamic_claims.c over three hosts at 6 threads (two a
+    host): output equal to libgomp's, and the thread hosts' claims of loop
+    chunks (SYNERGY_DSM_STATS=1) take at least 4 chunks each on average. Its
+    dynamic loops have 4000 iterations each in chunks of 1 to 64 (about 9500
+    chunks); a thread host's claim takes consecutive chunks worth up to
+    1/(2 x threads) of what is left (claimSharedChunks), one round trip for
+    what took one per chunk; the ordered loop's chunks of one iteration go
+    one a claim at its end either way. Main's binaries print no such line."""
+    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
+    corpus = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "omp")
+    source = os.path.join(corpus, "schedule_dynamic_claims.c")
+    binary = os.path.join(cluster.workdir, "schedule_dynamic_claims")
+    for compiler, output in (("gcc", binary),
+                             (os.path.join(cluster.bin_dir, "synergy-cc"), binary + ".wasm")):
+        code, _, err = run_tool([compiler, "-O2", "-fopenmp", "-I", corpus, "-o", output, source])
+        check(code == 0, f"{compiler} {source} failed:\n{err}")
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("OMP_", "GOMP_"))}
+    env = dict(clean, OMP_NUM_THREADS="6")
+    expected = run_tool([binary], env=env)
+    cluster.start_redis()
+    for i in (2, 3, 4):
+        cluster.start_daemon(f"h{i}", f"127.0.0.{i}", 2, options=("--allow-dir", cluster.workdir))
+    runs = []
+    for _ in range(cluster.repeat):
+        got = run_tool([os.path.join(cluster.bin_dir, "synergy-run"), "--cluster", cluster.url,
+                        "--token-file", cluster.token_file, "--threads-per-host", "2",
+                        "--env", "SYNERGY_DSM_STATS=1", "--dir", cluster.workdir,
+                        binary + ".wasm"], env=env)
+        check(got[:2] == expected[:2], f"exit {got[0]} (libgomp {expected[0]}), stdout "
+              f"{got[1][:600]!r} (libgomp {expected[1][:600]!r}), stderr:\n{got[2][-2000:]}")
+        stats = re.search(r"(\d+) synchronisations", got[2])
+        claims = re.search(r"(\d+) loop chunks in (\d+) claims of thread hosts", got[2])
+        check(stats and claims, f"no statistics lines:\n{got[2][-2000:]}")
+        runs.append((int(stats.group(1)), int(claims.group(1)), int(claims.group(2))))
+    print("omp-dynamic-claims: output as libgomp's; per run (synchronisations, chunks, claims): "
+          f"{runs}")
+    for _, chunks, claims in runs:
+        check(chunks >= 4 * claims, f"{chunks} chunks in {claims} claims: too few a claim")
+
+
 CASES = {
     "omp-threads": case_omp_threads,
+    "omp-dynamic-claims": case_omp_dynamic_claims,
+    "omp-fulfill-across-hosts": case_omp_fulfill_across_hosts,
     "pthread-exit-thread": case_pthread_exit_thread,
+    "omp-exit-thread": case_omp_exit_thread,
     "omp-corpus": case_omp_corpus,
     "pthread-corpus": case_pthread_corpus,
     "registration": case_registration,
