@@ -109,6 +109,7 @@ class JobHost::Impl {
   ~Impl() {
     std::unique_lock<std::mutex> lock(mutex_);
     refusing_ = true;
+    stopping_ = true;
     spareWanted_.notify_all();
     lock.unlock();
     spareStarter_.join();
@@ -358,13 +359,16 @@ class JobHost::Impl {
   }
 
   // The spare starter's thread: starts a spare (JobWorker.h) for the next
-  // job without grants when nextSpareAt_ comes, until the host refuses new
+  // job without grants when nextSpareAt_ comes, while the host takes new
   // jobs. One that cannot be started is tried again when the next job
-  // starts, so that a missing synergy-run is not logged in a loop.
+  // starts, so that a missing synergy-run is not logged in a loop. The
+  // thread lives until the host is destroyed, not only until it refuses new
+  // jobs: every job process it started dies with it (PR_SET_PDEATHSIG follows
+  // the thread that forked), and a draining host lets its jobs finish.
   void keepSpare() {
     std::unique_lock<std::mutex> lock(mutex_);
-    while (!refusing_) {
-      if (spare_.pid > 0 || !nextSpareAt_) {
+    while (!stopping_) {
+      if (refusing_ || spare_.pid > 0 || !nextSpareAt_) {
         spareWanted_.wait(lock);
         continue;
       }
@@ -531,6 +535,8 @@ class JobHost::Impl {
   std::map<transport::Connection*, std::shared_ptr<HostedJob>> jobs_;
   unsigned runningThreads_ = 0;
   bool refusing_ = false;
+  // Set by the destructor alone: the spare starter's thread ends.
+  bool stopping_ = false;
   ChildProcess spare_;
   // When the spare starter starts the next spare (keepSpare); none: no
   // spare is due.

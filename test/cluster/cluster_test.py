@@ -12,7 +12,7 @@ assertions: a deadline only turns a hang into a failure.
 
 CASE is registration, claims, frames, redis-gone, redis-stall, redis-auth, host-restore, remote-job,
 job-queue, queue-abandoned, mpi-abort-frames, collective-counts, interleaved-collectives,
-host-lost, peer-lost, dir-grants, large-messages, large-module, deadlock, deadlock-in-flight, mpi-corpus,
+host-lost, drain-finishes-jobs, peer-lost, dir-grants, large-messages, large-module, deadlock, deadlock-in-flight, mpi-corpus,
 mpi-corpus-np5, mpi-corpus-migrate, migrate-mpi-state, migrate-aborted, migrate-by-hand,
 migrate-rank-sets, migrate-consolidate, abort-stress or omp-threads.
 
@@ -1920,6 +1920,54 @@ def case_checkpoint_recovery(cluster):
     print(f"checkpoint-recovery: 1 restart after losing {lost.host_id} (rank 1)")
 
 
+def case_drain_finishes_jobs(cluster):
+    """SIGTERM to a synergyd whose host runs a rank of a spread job: the
+    daemon refuses new work, lets the job finish (its part was started
+    ahead by the spare starter, whose thread must outlive the drain), then
+    deregisters. The job's stdout and status equal OpenMPI's."""
+    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "checkpoint_phases.c")
+    native, program = build_both(cluster, source, "checkpoint_phases")
+    arguments = ["40", "30000000"]
+    want = run_mpirun(native, 3, arguments)
+    check(want[0] == 0 and want[1].count("\n") == 120, f"mpirun failed: {want!r}")
+    cluster.start_redis()
+    daemons = {f"h{i}": cluster.start_daemon(f"h{i}", f"127.0.0.{i}", 1) for i in (2, 3, 4)}
+    out_path = os.path.join(cluster.workdir, "job.out")
+    with open(out_path, "wb") as out:
+        client = subprocess.Popen(
+            [os.path.join(cluster.bin_dir, "synergy-run"), "--cluster", cluster.url,
+             "--token-file", cluster.token_file, "--policy", "spread", "-np", "3", program,
+             *arguments], stdout=out, stderr=subprocess.PIPE)
+
+    def printed_lines():
+        with open(out_path) as f:
+            return f.read().count("\n")
+    wait_for(lambda: printed_lines() >= 6 or client.poll() is not None, 120, "the job's output")
+    if client.poll() is not None:
+        raise TestFailure(f"the job ended before its host drained: {client.stderr.read().decode()}")
+    status = cluster.status()[1]
+    placed = re.search(r"on (h\d) \(rank 0\), (h\d) \(rank 1\), (h\d) \(rank 2\)", status)
+    check(placed, f"status does not show the job's hosts:\n{status}")
+    draining = daemons[placed.group(2)]
+    draining.process.send_signal(signal.SIGTERM)
+    try:
+        _, err = client.communicate(timeout=180)
+    except subprocess.TimeoutExpired:
+        client.kill()
+        raise TestFailure("the job did not end within 180 s of the drain")
+    with open(out_path) as f:
+        got = f.read()
+    check_equal((client.returncode, sorted(got.splitlines())), (0, sorted(want[1].splitlines())),
+                f"the job whose host drained against mpirun (stderr {err.decode()!r})")
+    check_equal(draining.process.wait(timeout=30), 0, "synergyd exit status after the drain")
+    log = draining.log()
+    check("SIGTERM: refusing new work" in log and f"deregistered host {draining.host_id}" in log,
+          f"synergyd log after the drain:\n{log}")
+    wait_for(lambda: cluster.status()[1].startswith("hosts: 2,"), 30, "the drained host to leave")
+    print(f"drain-finishes-jobs: the job finished on {draining.host_id} after SIGTERM")
+
+
 def lose_a_holder_of_roots_checkpoint(cluster, lost_part, daemon_env=None, before_loss=None):
     """Runs checkpoint_phases.c at np 3 spread over three synergyd, each
     with its own --checkpoint-root (environment `daemon_env`), so that the
@@ -2049,10 +2097,9 @@ def case_checkpoint_recovery_no_holder(cluster):
     to where it began) and status equal OpenMPI's, no line twice. The host
     is marked draining in the cluster state as synergyd's drain marks it
     (ClusterState::drainHost), with its daemon left running: a synergyd
-    sent SIGTERM ended the job's part at once (status 137: the part, run in
-    a pre-started process, dies with the thread that forked it, the spare
-    starter, which ends on SIGTERM; see JobHost::keepSpare), so that host
-    would be lost rather than draining."""
+    sent SIGTERM deregisters as soon as its part ends, which the loss of
+    the mirror's host brings about, so that host could be gone rather than
+    draining when the client decides where to restart."""
     def drain_part_zero(daemons, placed):
         draining = daemons[placed.group(1)]
         redis_command(cluster.redis_port, "HSET", f"synergy:host:{draining.host_id}", "state",
@@ -3300,6 +3347,7 @@ CASES = {
     "large-module": case_large_module,
     "checkpoint-resume": case_checkpoint_resume,
     "checkpoint-recovery": case_checkpoint_recovery,
+    "drain-finishes-jobs": case_drain_finishes_jobs,
     "checkpoint-recovery-roots": case_checkpoint_recovery_roots,
     "checkpoint-recovery-mirror": case_checkpoint_recovery_mirror,
     "checkpoint-recovery-bad-copy": case_checkpoint_recovery_bad_copy,
