@@ -22,6 +22,26 @@
 // RUN:   --checkpoint-every 0.001 --checkpoint-dir %t/ck %t/granule.wasm > %t/killed.out
 // RUN: %synergy-run --resume %t/ck >> %t/killed.out
 // RUN: sort %t/killed.out | cmp %t/plain.out -
+//
+// Resumed with --checkpoint-every, the job goes on checkpointing at the
+// interval from the control point it resumed at, where every rank's count
+// starts again (a rewound rank does not count the control point it returns
+// from): killed after three more checkpoints, it resumes from the latest to
+// an undisturbed run's output; resumed from there to its end at the
+// interval instead, it takes checkpoints, skips none and ends the same.
+// RUN: rm -rf %t/again %t/again-copy && mkdir %t/again
+// RUN: env SYNERGY_CHECKPOINT_KILL_AFTER=3 not --crash %synergy-run -np 3 \
+// RUN:   --checkpoint-every 0.001 --checkpoint-dir %t/again %t/granule.wasm > %t/again.out
+// RUN: env SYNERGY_CHECKPOINT_KILL_AFTER=3 not --crash %synergy-run --resume %t/again \
+// RUN:   --checkpoint-every 0.001 >> %t/again.out
+// RUN: cp -r %t/again %t/again-copy && cp %t/again.out %t/again-copy.out
+// RUN: %synergy-run --resume %t/again >> %t/again.out
+// RUN: sort %t/again.out | cmp %t/plain.out -
+// RUN: env SYNERGY_CHECKPOINT_STATS=1 %synergy-run --resume %t/again-copy \
+// RUN:   --checkpoint-every 0.001 >> %t/again-copy.out 2> %t/again-copy.err
+// RUN: sort %t/again-copy.out | cmp %t/plain.out -
+// RUN: FileCheck --check-prefix=RESUMED %s < %t/again-copy.err
+// RESUMED: synergy-run: checkpoints: {{[1-9][0-9]*}} taken, 0 skipped, {{[1-9][0-9]*}} bytes written
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
