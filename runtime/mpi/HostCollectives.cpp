@@ -708,9 +708,14 @@ const uint8_t* hostPartial(HostCall& call, const HostPhases& phases, const HostM
 // leader folds the first segments while the later ones are still on their
 // way (a 512 KiB MPI_Reduce over two hosts took 4x OpenMPI's time when
 // its leader received the whole partial before folding any of it); any
-// other goes whole. Every host computes the same segments.
+// other goes whole. Every host computes the same segments. Segments of
+// 128 KiB (OpenMPI's TCP fragment) rather than 64: the bench's reduce
+// kernel (512 KiB, two hosts) then took the root's process 7-11 recvfrom
+// a call instead of 19-59 and the sender's 3-4 sendmsg instead of 8, and
+// the ranks' CPU time was lower in 3 of 4 alternated runs (median about
+// 280 against 420 us a call, load 16-17).
 constexpr int64_t kPipelinedReduceBytes = 256 << 10;
-constexpr int64_t kReduceSegmentBytes = 64 << 10;
+constexpr int64_t kReduceSegmentBytes = 128 << 10;
 
 std::vector<int64_t> reduceSegments(const HostPhases& phases, const Reduction& reduction) {
   bool oneRunEach = true;
@@ -742,6 +747,20 @@ void postReduction(Contribution& slot, const uint8_t* send, uint8_t* recv,
   slot.recvCount = count;
 }
 
+// A small MPI_Allreduce over three hosts or more crosses them as a reduce
+// to one leader, then a broadcast from it: every other leader sends its
+// host's partial results to that leader and receives the result from it,
+// 2 (hosts - 1) messages in two steps, where the leaders' exchange sends
+// hosts (hosts - 1) in one. Over three hosts that is 4 messages against 6,
+// and a leader other than the folding one sends and receives one message
+// a call instead of two and folds nothing: a small allreduce costs CPU
+// time, mostly per message (sendmsg, reads, wake-ups), more than it costs
+// hops on loopback. Over two hosts both ways send 2 messages, and the
+// exchange has one step.
+constexpr int kOneLeaderHosts = 3;
+
+bool foldsAtOneLeader(const HostPhases& phases) { return phases.hosts() >= kOneLeaderHosts; }
+
 // A large MPI_Allreduce crosses hosts as a reduce-scatter, then an
 // allgather, between the leaders: host h's leader folds only segment h of
 // the result, from every host's partial results for it, then sends that
@@ -749,12 +768,19 @@ void postReduction(Contribution& slot, const uint8_t* send, uint8_t* recv,
 // 2/hosts of the data for each other host instead of all of it, in two
 // steps of one message to each other host (512 KiB over three hosts took
 // 2.2x OpenMPI's time when every leader sent its whole partial result to
-// every other and folded all of them). Below kSplitAllreduceBytes the one
-// exchange of whole partial results wins, having half the steps.
+// every other and folded all of them). Over two hosts, below
+// kSplitAllreduceBytes the one exchange of whole partial results wins,
+// having half the steps. Over three hosts or more the split competes with
+// the reduce to one leader, which sends 4 messages where it sends 12 over
+// three hosts, and wins up to kSplitOverOneLeaderBytes: at 32 and 64 KiB
+// over three hosts (np 4) the ranks' CPU time per call was 0.45-0.55x the
+// split's, at 128 KiB 1.07-1.35x.
 constexpr int64_t kSplitAllreduceBytes = 32 << 10;
+constexpr int64_t kSplitOverOneLeaderBytes = 128 << 10;
 
 bool splitsAllreduce(const HostPhases& phases, const Reduction& reduction) {
-  return reduction.bytes() >= kSplitAllreduceBytes && reduction.count >= phases.hosts();
+  int64_t threshold = foldsAtOneLeader(phases) ? kSplitOverOneLeaderBytes : kSplitAllreduceBytes;
+  return reduction.bytes() >= threshold && reduction.count >= phases.hosts();
 }
 
 // The leader's part of a split MPI_Allreduce (splitsAllreduce()), from its
@@ -851,20 +877,6 @@ void allreduceBySegments(HostPhases& phases, const HostMeeting& meeting,
     unpackTyped(out, slot.recv, *slot.recvType, slot.recvCount);
   }
 }
-
-// A small MPI_Allreduce over three hosts or more crosses them as a reduce
-// to one leader, then a broadcast from it: every other leader sends its
-// host's partial results to that leader and receives the result from it,
-// 2 (hosts - 1) messages in two steps, where the leaders' exchange sends
-// hosts (hosts - 1) in one. Over three hosts that is 4 messages against 6,
-// and a leader other than the folding one sends and receives one message
-// a call instead of two and folds nothing: a small allreduce costs CPU
-// time, mostly per message (sendmsg, reads, wake-ups), more than it costs
-// hops on loopback. Over two hosts both ways send 2 messages, and the
-// exchange has one step.
-constexpr int kOneLeaderHosts = 3;
-
-bool foldsAtOneLeader(const HostPhases& phases) { return phases.hosts() >= kOneLeaderHosts; }
 
 // The host whose leader folds: the one with the most members (the first
 // such), whose leader waits for its members anyway, while a host of one

@@ -988,7 +988,7 @@ def case_collective_counts(cluster):
     MPI_Barrier is called once and MPI_Finalize synchronises once more,
     MPI_Alltoallv once from a send buffer and once in place, MPI_Allreduce
     once small, a reduce to one leader and a broadcast from it (2 + 2), and
-    once of 64 KiB, whose reduce-scatter and allgather each send one message
+    once of 128 KiB, whose reduce-scatter and allgather each send one message
     from each leader to each other (2 x 6)."""
     os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
     source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "collective_counts.c")

@@ -28,8 +28,9 @@ int main(int argc, char** argv) {
   MPI_Allreduce(&mine, &maximum, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   printf("rank %d allreduce %.2f\n", rank, maximum);
 
-  // 64 KiB: a reduce-scatter then an allgather between the hosts' leaders.
-  enum { kLargeInts = 16384 };
+  // 128 KiB: a reduce-scatter then an allgather between the hosts' leaders
+  // (a smaller one over three hosts is a reduce to one leader and a bcast).
+  enum { kLargeInts = 32768 };
   int* contribution = malloc(sizeof(int) * kLargeInts);
   int* sums = malloc(sizeof(int) * kLargeInts);
   for (int i = 0; i < kLargeInts; ++i) contribution[i] = rank * 7 + i % 13;
