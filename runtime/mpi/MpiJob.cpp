@@ -157,7 +157,7 @@ class HostJoin {
 // An abort that another host reported has no message here: that host
 // prints it.
 void reportAbort(World& world) {
-  std::string message = world.abortMessage();
+  std::string message = world.takeAbortMessage();
   if (!message.empty()) std::fprintf(stderr, "synergy-run: %s\n", message.c_str());
 }
 

@@ -122,6 +122,7 @@ void OutputForwarding::run() {
 }
 
 void OutputForwarding::finish() {
+  std::lock_guard<std::mutex> guard(endLock_);
   if (thread_.joinable()) thread_.join();
 }
 
@@ -160,6 +161,7 @@ void OutputForwarding::drain() {
 }
 
 void OutputForwarding::flushNow() {
+  std::lock_guard<std::mutex> guard(endLock_);
   char stop = 1;
   if (::write(stopPipe_[1], &stop, 1) < 0) return;
   if (thread_.joinable()) thread_.join();

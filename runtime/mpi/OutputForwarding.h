@@ -35,7 +35,9 @@ class OutputForwarding {
   // Forwards everything until every write end is closed, then returns.
   void finish();
   // Forwards whatever is readable now, and any partial lines, then stops:
-  // for a job ending while some ranks still run.
+  // for a job ending while some ranks still run. Callable from several
+  // threads at once (a rank's pthread ending the process while the
+  // launcher ends the job): a later call returns once the first is done.
   void flushNow();
   // Forwards everything the ranks have written so far, partial lines too,
   // and keeps forwarding: for a checkpoint, while every rank is stopped.
@@ -69,6 +71,7 @@ class OutputForwarding {
   void emptyStream(Stream& stream);
 
   std::mutex mutex_;  // the forwarding thread's pump against drain()
+  std::mutex endLock_;  // finish() and flushNow() against each other
   std::vector<Stream> streams_;
   bool tag_;
   bool ok_ = true;

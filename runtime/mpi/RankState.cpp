@@ -410,7 +410,7 @@ void HostCall::exitGranule(int code) {
   // A thread granule's exit ends the process at once, before the launcher
   // could report the job's end (MpiJob.cpp), so the report is made here.
   if (granule.parent() && world().aborted()) {
-    std::string message = world().abortMessage();
+    std::string message = world().takeAbortMessage();
     if (!message.empty()) std::fprintf(stderr, "synergy-run: %s\n", message.c_str());
   }
   if (callLock_) {

@@ -554,8 +554,10 @@ int World::abortStatus() {
   return abortStatus_;
 }
 
-std::string World::abortMessage() {
+std::string World::takeAbortMessage() {
   std::lock_guard<util::AdaptiveMutex> guard(mutex_);
+  if (abortReported_) return {};
+  abortReported_ = true;
   return abortMessage_;
 }
 

@@ -523,7 +523,10 @@ class World {
   void abortByOtherHost(int status);
   bool aborted() { return aborted_.load(); }
   int abortStatus();
-  std::string abortMessage();
+  // The first abort's message the first time it is asked for, empty after:
+  // a rank's pthread that ends the process and the launcher may both
+  // report the abort, and only one of them prints it.
+  std::string takeAbortMessage();
   // Called periodically by the launcher: a report when every running rank
   // has been blocked, with nothing happening, for `stableTicks` calls.
   // A job spread over hosts asks its link (RemoteRanks::checkJobDeadlock),
@@ -648,6 +651,7 @@ class World {
   std::atomic<bool> aborted_{false};
   int abortStatus_ = 0;
   std::string abortMessage_;
+  bool abortReported_ = false;
 };
 
 }  // namespace synergy::mpi

@@ -268,7 +268,7 @@ TEST(WorldRendezvousTest, AMessageFromAHostThatLeftEndsTheJobInsteadOfWaiting) {
     EXPECT_FALSE(hosts.toFirst.held) << "a clear-to-send to a host that left";
     EXPECT_FALSE(isCompleteNow(*recv));
     EXPECT_EQ(hosts.second.abortStatus(), synergy::mpi::abi::kErrOther);
-    EXPECT_EQ(hosts.second.abortMessage(), expected);
+    EXPECT_EQ(hosts.second.takeAbortMessage(), expected);
   }
   {
     TwoHosts hosts;
@@ -283,7 +283,7 @@ TEST(WorldRendezvousTest, AMessageFromAHostThatLeftEndsTheJobInsteadOfWaiting) {
     receiver.join();
     EXPECT_FALSE(isCompleteNow(*recv));
     EXPECT_EQ(hosts.second.abortStatus(), synergy::mpi::abi::kErrOther);
-    EXPECT_EQ(hosts.second.abortMessage(), expected);
+    EXPECT_EQ(hosts.second.takeAbortMessage(), expected);
     // The receive is forgotten: data that came now would be refused.
     std::string reason;
     EXPECT_EQ(hosts.second.remoteRendezvousTarget(0, 1, hosts.toFirst.held->receiveId, 2048,
