@@ -55,6 +55,13 @@ constexpr auto kStoreRetryPause = std::chrono::milliseconds(200);
 // abort grace period to unwind.
 constexpr auto kPartsEndLimit = std::chrono::seconds(10);
 
+// "a, b, c", for the hosts named in a message.
+std::string commaSeparated(const std::vector<std::string>& items) {
+  std::string list;
+  for (const std::string& item : items) list += (list.empty() ? "" : ", ") + item;
+  return list;
+}
+
 class RemoteJobError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
@@ -251,10 +258,8 @@ std::vector<PlacedPart> placeJob(cluster::ClusterState& state, const PlacementPo
         std::optional<std::string> partZeroHost =
             choosePartZeroHost(options.checkpointHolders, hosts, shares.front().hostId);
         if (!partZeroHost) {
-          std::string holders;
-          for (const std::string& holder : options.checkpointHolders)
-            holders += (holders.empty() ? "" : ", ") + holder;
-          throw RemoteJobError("the hosts that hold the checkpoint to restart from (" + holders +
+          throw RemoteJobError("the hosts that hold the checkpoint to restart from (" +
+                               commaSeparated(options.checkpointHolders) +
                                ") are gone, draining or without slots");
         }
         if (!options.placement.empty() && *partZeroHost != shares.front().hostId)
@@ -414,9 +419,8 @@ std::optional<HeldCheckpoint> heldCheckpoint(cluster::ClusterState& state,
           usable.push_back(holder);
       }
       if (!usable.empty()) return HeldCheckpoint{job, std::move(*holders), std::move(usable)};
-      std::string list;
-      for (const std::string& item : unusable) list += (list.empty() ? "" : ", ") + item;
-      why = "checkpoint " + std::to_string(holders->sequence) + " is held by no usable host: " + list;
+      why = "checkpoint " + std::to_string(holders->sequence) +
+            " is held by no usable host: " + commaSeparated(unusable);
       return std::nullopt;
     }
     why = "no checkpoint yet";

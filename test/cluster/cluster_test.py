@@ -1851,9 +1851,10 @@ def case_checkpoint_holders(cluster):
     print(f"checkpoint-holders: round trip, address table and {len(hostile)} hostile records refused")
 
 
-def start_spread_phases_job(cluster, program, arguments, checkpoints, out_path):
-    """Starts `program` (checkpoint_phases.c) at np 3 spread one rank a
-    host, checkpointing every 0.2 s into `checkpoints`, its stdout appended
+def start_spread_phases_job(cluster, program, arguments, checkpoints, out_path, options=()):
+    """Starts `program` (checkpoint_phases.c or a program that prints as it
+    does) at np 3 spread one rank a host, checkpointing every 0.2 s into
+    `checkpoints`, with the client's further `options`, its stdout appended
     to `out_path`, and waits for its first line. Returns the client, a
     function that counts the lines printed so far, and the status match of
     the hosts of ranks 0, 1 and 2."""
@@ -1861,7 +1862,8 @@ def start_spread_phases_job(cluster, program, arguments, checkpoints, out_path):
         client = subprocess.Popen(
             [os.path.join(cluster.bin_dir, "synergy-run"), "--cluster", cluster.url,
              "--token-file", cluster.token_file, "--policy", "spread", "-np", "3",
-             "--checkpoint-every", "0.2", "--checkpoint-dir", checkpoints, program, *arguments],
+             "--checkpoint-every", "0.2", "--checkpoint-dir", checkpoints, *options, program,
+             *arguments],
             stdout=out, stderr=subprocess.PIPE)
 
     def printed_phases():
@@ -2192,21 +2194,8 @@ def case_checkpoint_dir_grants(cluster):
                                              options=("--allow-dir", work))
                for i in (2, 3, 4)}
     out_path = os.path.join(work, "job.out")
-    with open(out_path, "ab") as out:
-        client = subprocess.Popen(
-            [os.path.join(cluster.bin_dir, "synergy-run"), "--cluster", cluster.url,
-             "--token-file", cluster.token_file, "--policy", "spread", "-np", "3",
-             "--checkpoint-every", "0.2", "--checkpoint-dir", checkpoints, "--dir", logs,
-             program, logs, *arguments],
-            stdout=out, stderr=subprocess.PIPE)
-
-    def printed_phases():
-        with open(out_path) as f:
-            return f.read().count("\n")
-    wait_for(lambda: printed_phases() > 0 or client.poll() is not None, 120, "the job to start")
-    status = cluster.status()[1]
-    placed = re.search(r"on (h\d) \(rank 0\), (h\d) \(rank 1\), (h\d) \(rank 2\)", status)
-    check(placed, f"status does not show the job's hosts:\n{status}")
+    client, printed_phases, placed = start_spread_phases_job(
+        cluster, program, [logs, *arguments], checkpoints, out_path, options=("--dir", logs))
     wait_for(lambda: os.path.exists(os.path.join(checkpoints, "checkpoint.syck")) and
              printed_phases() >= 30 or client.poll() is not None, 120, "a checkpoint and output")
     if client.poll() is not None:
