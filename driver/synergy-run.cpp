@@ -109,6 +109,10 @@ void printUsage() {
       "                      with --cluster-part: the checkpoint dir is this host's own\n"
       "                      (synergyd --checkpoint-root); send this part's share of each\n"
       "                      checkpoint to part 0 as well (synergyd passes it)\n"
+      "  --checkpoint-mirror-name D\n"
+      "                      with --checkpoint-host-local: the client's checkpoint dir,\n"
+      "                      which a job on one host names to the host that keeps its\n"
+      "                      second copy (synergyd passes it)\n"
       "  --checkpoint-every SECONDS\n"
       "                      with -np: suspend every rank at the first barrier, bcast,\n"
       "                      (all)reduce or (all)gather on MPI_COMM_WORLD after each\n"
@@ -250,6 +254,7 @@ bool programIsEngine(int argc, char** argv) {
         arg == "--policy" || arg == "--token-file" || arg == "--cluster-part" || arg == "--engine" ||
         arg == "--switch-at-tick" || arg == "--hypervisor" || arg == "--checkpoint-every" ||
         arg == "--checkpoint-dir" || arg == "--checkpoint-program" || arg == "--resume" ||
+        arg == "--checkpoint-mirror-name" ||
         arg == "--timeline" || arg == "--fragment" || arg == "--consolidate-at" ||
         arg == "--expected-barriers") {
       ++k;
@@ -320,6 +325,7 @@ int main(int argc, char** argv) {
   std::optional<checkpoint::CheckpointPolicy> checkpoints;
   std::string checkpointDir;
   std::string checkpointProgram;  // a part's: the program as the client names it
+  std::string checkpointMirrorName;  // a part's: the client's D, for its mirror host
   bool checkpointHostLocal = false;  // a part's: its directory is its host's own
   std::string resumeDir;
   // --consolidate-at P% of --expected-barriers B control points.
@@ -411,6 +417,8 @@ int main(int argc, char** argv) {
       checkpointDir = requireValue(i, argc, argv);
     } else if (arg == "--checkpoint-host-local") {
       checkpointHostLocal = true;
+    } else if (arg == "--checkpoint-mirror-name") {
+      checkpointMirrorName = requireValue(i, argc, argv);
     } else if (arg == "--checkpoint-program") {
       checkpointProgram = requireValue(i, argc, argv);
     } else if (arg == "--resume") {
@@ -571,6 +579,7 @@ int main(int argc, char** argv) {
       how.policy.hostLocalDirectory = checkpointHostLocal;
       how.resume = !resumeDir.empty();
       how.clientProgram = checkpointProgram;
+      how.mirrorName = checkpointMirrorName;
       if (checkpointDir.empty() || checkpointProgram.empty() ||
           (how.resume && resumeDir != checkpointDir))
         fail("--cluster-part with --checkpoint-every needs --checkpoint-dir and "

@@ -12,9 +12,12 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "checkpoint/CheckpointCopy.h"
 #include "checkpoint/CheckpointedJob.h"
 #include "checkpoint/DurableReplace.h"
 #include "cluster/CheckpointHolders.h"
+#include "cluster/ClusterState.h"
+#include "transport/ClusterToken.h"
 #include "mpi/BarrierControlPoint.h"
 #include "mpi/World.h"
 #include "util/FileIO.h"
@@ -423,7 +426,7 @@ std::optional<std::string> CheckpointAgreement::receivedPartFile(uint32_t part,
 bool CheckpointAgreement::copyCommitted(uint64_t sequence, std::string_view file,
                                         const std::vector<checkpoint::PartOutput>& outputs,
                                         std::string& error) {
-  if (slots_.size() < 2) return true;
+  if (slots_.size() < 2) return mirrorCommitted(sequence, file, outputs);
   {
     std::lock_guard<std::mutex> guard(mutex_);
     copyAck_.reset();
@@ -457,32 +460,176 @@ bool CheckpointAgreement::copyCommitted(uint64_t sequence, std::string_view file
 }
 
 void CheckpointAgreement::writeCopy(std::string file, uint64_t sequence) {
-  // Checked whole (its head, its CRC-32C, every section) before the copy
-  // of the last checkpoint is replaced.
   std::string error;
-  std::optional<checkpoint::CheckpointImage> image = checkpoint::decodeCheckpoint(file, error);
-  bool written = false;
-  if (!image || image->sequence != sequence) {
-    std::fprintf(stderr, "synergy-run: note: the copy of checkpoint %llu is refused (%s)\n",
-                 (unsigned long long)sequence,
-                 image ? "another checkpoint's number" : error.c_str());
-  } else {
-    image.reset();
-    checkpoint::ReplaceCounts counts;
-    written = checkpoint::replaceFileDurably(copyDirectory_, checkpoint::kCheckpointFileName,
-                                             {file}, false, counts, error);
-    if (!written)
-      std::fprintf(stderr, "synergy-run: note: the copy of checkpoint %llu is not written (%s)\n",
-                   (unsigned long long)sequence, error.c_str());
-  }
+  bool written = checkpoint::storeCheckpointCopy(copyDirectory_, file, sequence, error);
+  if (!written)
+    std::fprintf(stderr, "synergy-run: note: the copy of checkpoint %llu is not kept (%s)\n",
+                 (unsigned long long)sequence, error.c_str());
   std::vector<uint8_t> ack;
   util::appendLittleEndian(ack, sequence, 8);
   ack.push_back(written ? 1 : 0);
   link_->sendToPart(0, transport::FrameType::CheckpointCopy, std::move(ack));
 }
 
+bool CheckpointAgreement::mirrorCommitted(uint64_t sequence, std::string_view file,
+                                          const std::vector<checkpoint::PartOutput>& outputs) {
+  constexpr auto kStateTimeout = std::chrono::milliseconds(2000);
+  if (copyDirectory_.empty() || mirrorName_.empty()) return true;
+  std::string own;
+  try {
+    if (!redis_) redis_.emplace(part_.state, kStateTimeout);
+    // A job on one host has no address table: its host is the job's.
+    std::vector<std::string> fields =
+        replyStrings(*redis_->command({"HGETALL", "synergy:job:" + std::to_string(part_.jobId)}));
+    for (size_t i = 0; i + 1 < fields.size(); i += 2)
+      if (fields[i] == "host") own = fields[i + 1];
+    if (!isValidHostId(own))
+      throw StateStoreError("job " + std::to_string(part_.jobId) + " has no valid host");
+  } catch (const StateStoreError& e) {
+    std::fprintf(stderr, "synergy-run: note: cannot record checkpoint %llu's holders: %s\n",
+                 (unsigned long long)sequence, e.what());
+    return true;
+  }
+  std::vector<std::string> holders{own};
+  std::string why;
+  if (sendToMirror(sequence, file, own, why)) {
+    holders.push_back(mirrorHost_);
+    mirrorNote_.clear();
+  } else if (why != mirrorNote_) {
+    // Once for each new reason, not at every checkpoint.
+    std::fprintf(stderr,
+                 "synergy-run: note: checkpoint %llu has one holder, %s: no second copy (%s)\n",
+                 (unsigned long long)sequence, own.c_str(), why.c_str());
+    mirrorNote_ = why;
+  }
+  recordHolders(sequence, outputs, holders);
+  return true;
+}
+
+bool CheckpointAgreement::sendToMirror(uint64_t sequence, std::string_view file,
+                                       const std::string& ownHost, std::string& why) {
+  // A copy of up to a few hundred MiB over loopback or a LAN.
+  constexpr auto kAnswerLimit = std::chrono::seconds(60);
+  bool closed = false;
+  {
+    std::lock_guard<std::mutex> guard(mutex_);
+    closed = mirrorClosed_;
+    mirrorAck_.reset();
+  }
+  if (!mirrorConnection_ || closed) {
+    mirrorConnection_.reset();
+    std::vector<HostRecord> candidates;
+    try {
+      ClusterState state(part_.state);
+      for (HostRecord& host : state.hosts())  // sorted by id
+        if (!host.draining && host.id != ownHost) candidates.push_back(std::move(host));
+    } catch (const StateStoreError& e) {
+      why = std::string("cannot read the cluster's hosts: ") + e.what();
+      return false;
+    }
+    if (candidates.empty()) {
+      why = "no other live, undrained host";
+      return false;
+    }
+    if (!mirrorTransport_) {
+      std::string token;
+      if (!transport::readClusterToken(part_.tokenFile, token, why)) return false;
+      mirrorTransport_ = std::make_unique<transport::Transport>(transport::TransportConfig{
+          .token = token,
+          .onFrame = [this](transport::Connection&, transport::Frame&& frame,
+                            std::string& reason) {
+            if (frame.type != transport::FrameType::CheckpointMirror ||
+                frame.payload.size() != transport::kCheckpointCopyAckBytes ||
+                frame.payload[8] > 1) {
+              reason = "malformed answer to CheckpointMirror";
+              return false;
+            }
+            std::lock_guard<std::mutex> guard(mutex_);
+            mirrorAck_ = CopyAck{util::readLittleEndian(frame.payload.data(), 8),
+                                 frame.payload[8] == 1};
+            changed_.notify_all();
+            return true;
+          },
+          .onClosed =
+              [this](transport::Connection&) {
+                std::lock_guard<std::mutex> guard(mutex_);
+                mirrorClosed_ = true;
+                changed_.notify_all();
+              },
+          .log = {}});
+    }
+    // The first by id that can be reached: one whose daemon died may stay
+    // registered until its entry expires.
+    std::vector<std::string> failures;
+    for (const HostRecord& candidate : candidates) {
+      std::string address, error;
+      uint16_t port = 0;
+      if (!splitJobEndpoint(candidate.address, address, port)) {
+        failures.push_back("host " + candidate.id + " has a malformed address");
+        continue;
+      }
+      {
+        std::lock_guard<std::mutex> guard(mutex_);
+        mirrorClosed_ = false;
+      }
+      mirrorConnection_ = mirrorTransport_->connectionTo(address, port, error);
+      if (mirrorConnection_) {
+        mirrorHost_ = candidate.id;
+        break;
+      }
+      failures.push_back("host " + candidate.id + ": " + error);
+    }
+    if (!mirrorConnection_) {
+      why.clear();
+      for (const std::string& failure : failures) why += (why.empty() ? "" : "; ") + failure;
+      return false;
+    }
+  }
+  std::vector<uint8_t> head;
+  util::appendLittleEndian(head, part_.jobId, 8);
+  util::appendLittleEndian(head, mirrorName_.size(), 4);
+  head.insert(head.end(), mirrorName_.begin(), mirrorName_.end());
+  checkpoint::forEachPartChunk(sequence, {file}, [&](std::vector<uint8_t> chunk) {
+    std::vector<uint8_t> payload = head;
+    payload.insert(payload.end(), chunk.begin(), chunk.end());
+    mirrorConnection_->send(transport::FrameType::CheckpointMirror, std::move(payload));
+  });
+  std::unique_lock<std::mutex> lock(mutex_);
+  auto deadline = std::chrono::steady_clock::now() + kAnswerLimit;
+  bool answered = waitFor(lock, [&] {
+    return mirrorAck_.has_value() || mirrorClosed_ || std::chrono::steady_clock::now() >= deadline;
+  });
+  if (!answered) {
+    why = "the job ended before host " + mirrorHost_ + " answered";
+    return false;
+  }
+  if (!mirrorAck_) {
+    why = mirrorClosed_ ? "host " + mirrorHost_ + " closed the connection (see its log)"
+                        : "host " + mirrorHost_ + " did not answer";
+    mirrorClosed_ = true;  // the next checkpoint connects afresh
+    return false;
+  }
+  if (mirrorAck_->sequence != sequence || !mirrorAck_->written) {
+    why = "host " + mirrorHost_ + " could not keep it (see its log)";
+    return false;
+  }
+  return true;
+}
+
+void CheckpointAgreement::jobSucceeded() {
+  if (!mirrorConnection_) return;
+  std::vector<uint8_t> payload;
+  util::appendLittleEndian(payload, part_.jobId, 8);
+  util::appendLittleEndian(payload, mirrorName_.size(), 4);
+  payload.insert(payload.end(), mirrorName_.begin(), mirrorName_.end());
+  payload.resize(payload.size() + transport::kCheckpointPartDataHeadBytes, 0);
+  mirrorConnection_->send(transport::FrameType::CheckpointMirror, std::move(payload));
+  mirrorTransport_->flush(std::chrono::milliseconds(2000));
+}
+
 void CheckpointAgreement::recordHolders(uint64_t sequence,
-                                        const std::vector<checkpoint::PartOutput>& outputs) {
+                                        const std::vector<checkpoint::PartOutput>& outputs,
+                                        std::vector<std::string> hostIds) {
   constexpr auto kStateTimeout = std::chrono::milliseconds(2000);
   CheckpointHolders holders;
   holders.sequence = sequence;
@@ -492,7 +639,9 @@ void CheckpointAgreement::recordHolders(uint64_t sequence,
       holders.stdoutBytes[output.part] = output.stdoutBytes;
   try {
     if (!redis_) redis_.emplace(part_.state, kStateTimeout);
-    holders.hostIds = partHostIds(*redis_, part_.jobId, part_.routes().partOfRanks(), {0, 1});
+    holders.hostIds = hostIds.empty()
+                          ? partHostIds(*redis_, part_.jobId, part_.routes().partOfRanks(), {0, 1})
+                          : std::move(hostIds);
     recordCheckpointHolders(*redis_, part_.jobId, holders);
   } catch (const StateStoreError& e) {
     // The copies are there; only a restart elsewhere would miss the record.
@@ -637,7 +786,10 @@ std::unique_ptr<PartCheckpoints> PartCheckpoints::create(const JobPart& part,
     record.grants.push_back(checkpoint::recordedGrant(preopen));
   checkpoints->coordinator_.setJob(record);
   checkpoints->coordinator_.setHostParts(&checkpoints->agreement_);
-  if (how.policy.hostLocalDirectory) checkpoints->agreement_.setCopyDirectory(how.policy.directory);
+  if (how.policy.hostLocalDirectory) {
+    checkpoints->agreement_.setCopyDirectory(how.policy.directory);
+    checkpoints->agreement_.setMirrorName(how.mirrorName);
+  }
   checkpoints->agreement_.setResumeCheck([directory = how.policy.directory, program = job.program] {
     std::string refusal;
     checkpoint::readResumableCheckpoint(directory, program, refusal);

@@ -120,6 +120,13 @@ class CheckpointAgreement final : public checkpoint::HostParts {
   // Where this part writes the copy of each checkpoint part 0 sends it
   // (CheckpointCopy); set before the part joins the others.
   void setCopyDirectory(std::string directory) { copyDirectory_ = std::move(directory); }
+  // The client's checkpoint directory D (absolute), which a job that runs
+  // as one part names to its mirror daemon (CheckpointMirror); set before
+  // the first checkpoint. Empty: such a job keeps no second copy.
+  void setMirrorName(std::string name) { mirrorName_ = std::move(name); }
+  // A job that ran as one part and ended with status 0: its mirror removes
+  // its copy, as the client removes the record.
+  void jobSucceeded();
   void partWritten(uint64_t sequence, bool written, const checkpoint::PartOutput& output) override;
   bool gatherWritten(uint64_t sequence, std::vector<checkpoint::PartOutput>& outputs,
                      std::string& error) override;
@@ -207,7 +214,28 @@ class CheckpointAgreement final : public checkpoint::HostParts {
   std::optional<RedisConnection> redis_;
   // The mirror, on the I/O thread: checks and writes a whole copy, answers.
   void writeCopy(std::string file, uint64_t sequence);
-  void recordHolders(uint64_t sequence, const std::vector<checkpoint::PartOutput>& outputs);
+  // `hostIds` empty: those of parts 0 and 1.
+  void recordHolders(uint64_t sequence, const std::vector<checkpoint::PartOutput>& outputs,
+                     std::vector<std::string> hostIds = {});
+  // A job that runs as one part, with a host-local directory: its second
+  // copy goes to the daemon of another live, undrained host, the first by
+  // id (the mirror host), over a connection of its own with the cluster
+  // token (CheckpointMirror). A mirror that cannot be reached, refuses,
+  // is lost or does not answer leaves the checkpoint with one holder, with
+  // a note; the job goes on either way (true).
+  bool mirrorCommitted(uint64_t sequence, std::string_view file,
+                       const std::vector<checkpoint::PartOutput>& outputs);
+  // Sends checkpoint `sequence` to the mirror host (chosen and connected
+  // first when there is none), waits for its answer; false with `why`.
+  bool sendToMirror(uint64_t sequence, std::string_view file, const std::string& ownHost,
+                    std::string& why);
+  std::string mirrorName_;
+  std::unique_ptr<transport::Transport> mirrorTransport_;
+  std::shared_ptr<transport::Connection> mirrorConnection_;
+  std::string mirrorHost_;        // the mirror's host id
+  std::optional<CopyAck> mirrorAck_;  // its answer to the last copy
+  bool mirrorClosed_ = false;     // its connection has ended
+  std::string mirrorNote_;        // the last note printed about it
   // Frames taken so far, read without the lock by the rank in waitAsRank.
   std::atomic<uint64_t> framesTaken_ = 0;
   int waitingRank_ = -1;  // the rank in waitAsRank, -1 when none
@@ -231,6 +259,9 @@ struct PartCheckpointing {
   bool resume = false;                  // restore the ranks from its checkpoint first
   // The program as the client names it, recorded for `--cluster --resume`.
   std::string clientProgram;
+  // With a host-local directory: the client's D, which the mirror host of a
+  // job that runs as one part keeps its copy below its own root under.
+  std::string mirrorName;
 };
 
 class PartCheckpoints {
@@ -253,6 +284,8 @@ class PartCheckpoints {
   void finishWrites() { coordinator_.finishWrites(); }
   // SYNERGY_CHECKPOINT_STATS=1: this part's counts (part 0's are the job's).
   void printStatistics() { checkpoint::printCheckpointStatistics(coordinator_); }
+  // The job ended with status 0 (a job of one part: this part's status).
+  void jobSucceeded() { agreement_.jobSucceeded(); }
 
  private:
   PartCheckpoints(const JobPart& part, const PartCheckpointing& how, const mpi::JobOptions& job,

@@ -39,6 +39,11 @@
 #include <unistd.h>
 #include <utility>
 
+#include "checkpoint/CheckpointCopy.h"
+#include "checkpoint/CheckpointFile.h"
+#include "checkpoint/DurableReplace.h"
+#include "checkpoint/PartFileChunks.h"
+#include "cluster/ClusterState.h"
 #include "cluster/HostDeathHook.h"
 #include "cluster/JobGrants.h"
 #include "cluster/JobMessages.h"
@@ -47,6 +52,7 @@
 #include "cluster/ModuleAssembly.h"
 #include "transport/FrameCodec.h"
 #include "util/FileIO.h"
+#include "util/LittleEndian.h"
 
 extern char** environ;
 
@@ -72,6 +78,9 @@ struct ChildProcess {
 
 struct HostedJob {
   RunJobRequest request;
+  // The client's checkpoint directory, before allowCheckpointDirectory made
+  // it this host's own.
+  std::string checkpointName;
   std::shared_ptr<transport::Connection> client;
   JobPhase phase = JobPhase::WaitingForModule;
   pid_t processGroup = 0;
@@ -127,12 +136,18 @@ class JobHost::Impl {
       case transport::FrameType::ModuleHead:
       case transport::FrameType::ModuleChunk:
         return onModuleFrame(from, frame, reason);
+      case transport::FrameType::CheckpointMirror:
+        return onCheckpointMirror(from, frame.payload, reason);
       default:
         return false;
     }
   }
 
   void connectionClosed(transport::Connection& connection) {
+    {
+      std::lock_guard<std::mutex> guard(mirrorMutex_);
+      mirrors_.erase(&connection);
+    }
     std::lock_guard<std::mutex> lock(mutex_);
     auto it = jobs_.find(&connection);
     if (it == jobs_.end()) return;
@@ -165,6 +180,112 @@ class JobHost::Impl {
     if (config_.log) config_.log(line);
   }
 
+  // The copy of the checkpoints of a job that runs as one part on another
+  // host (CheckpointMirror, CheckpointAgreement.h), one job a connection.
+  struct MirrorCopy {
+    uint64_t jobId = 0;
+    std::string name;       // the client's directory, as the first frame gave it
+    std::string directory;  // its canonical path below the checkpoint root
+    uint64_t sequence = 0;  // the checkpoint coming, from its first chunk
+    checkpoint::PartFileAssembly file;
+  };
+
+  // Every CheckpointMirror is hostile: a malformed frame, a job the cluster
+  // state does not list as running, a directory that is not absolute or
+  // not confined below this host's checkpoint root (as a job's D is here),
+  // or a chunk that breaks PartFileChunks.h's rules drops the connection
+  // with the reason in the log; a whole file that fails its checks
+  // (storeCheckpointCopy) is answered with 0, logged, and not written.
+  bool onCheckpointMirror(transport::Connection& from, const std::vector<uint8_t>& payload,
+                          std::string& reason) {
+    constexpr size_t kHead = transport::kCheckpointMirrorHeadBytes;
+    if (payload.size() < kHead + transport::kCheckpointPartDataHeadBytes) {
+      reason = "malformed CheckpointMirror (" + std::to_string(payload.size()) + " bytes)";
+      return false;
+    }
+    uint64_t jobId = util::readLittleEndian(payload.data(), 8);
+    uint64_t nameBytes = util::readLittleEndian(payload.data() + 8, 4);
+    if (jobId == 0 || nameBytes == 0 || nameBytes > transport::kMaxCheckpointMirrorDirectoryBytes ||
+        payload.size() < kHead + nameBytes + transport::kCheckpointPartDataHeadBytes) {
+      reason = "malformed CheckpointMirror (job id, directory length)";
+      return false;
+    }
+    std::string job = "CheckpointMirror for job " + std::to_string(jobId) + ": ";
+    std::string name(payload.begin() + long(kHead), payload.begin() + long(kHead + nameBytes));
+    std::vector<uint8_t> chunk(payload.begin() + long(kHead + nameBytes), payload.end());
+    if (config_.checkpointRoot.empty()) {
+      reason = job + "this host has no --checkpoint-root";
+      return false;
+    }
+    std::lock_guard<std::mutex> guard(mirrorMutex_);
+    auto found = mirrors_.find(&from);
+    if (found == mirrors_.end()) {
+      if (!jobIsRunning(jobId, reason)) {
+        reason = job + reason;
+        return false;
+      }
+      RunJobRequest request;
+      request.checkpointDirectory = name;
+      if (!allowCheckpointDirectory(request, {}, config_.checkpointRoot, reason)) {
+        reason = job + reason;
+        return false;
+      }
+      found = mirrors_.emplace(&from, MirrorCopy{jobId, name, request.checkpointDirectory, 0, {}})
+                  .first;
+    } else if (found->second.jobId != jobId || found->second.name != name) {
+      reason = job + "another job or directory than the connection's first frame named";
+      return false;
+    }
+    MirrorCopy& mirror = found->second;
+    uint64_t sequence = util::readLittleEndian(chunk.data(), 8);
+    uint64_t offset = util::readLittleEndian(chunk.data() + 8, 8);
+    uint64_t fileBytes = util::readLittleEndian(chunk.data() + 16, 8);
+    if (sequence == 0 && offset == 0 && fileBytes == 0 &&
+        chunk.size() == transport::kCheckpointPartDataHeadBytes) {
+      // The job ended with status 0: no restart will read the copy.
+      unlink((mirror.directory + "/" + checkpoint::kCheckpointFileName).c_str());
+      unlink(checkpoint::spareFilePath(mirror.directory, checkpoint::kCheckpointFileName).c_str());
+      log("job " + std::to_string(jobId) + ": removed the mirrored checkpoint in " +
+          mirror.directory);
+      return true;
+    }
+    if (offset == 0) mirror.sequence = sequence;
+    // A job on one host has at most that host's slots of ranks.
+    if (!mirror.file.take(chunk, mirror.sequence, kMaxSlotsPerHost, reason)) {
+      reason = job + reason;
+      return false;
+    }
+    std::optional<std::string> whole = mirror.file.takeWhole(mirror.sequence);
+    if (!whole) return true;
+    std::string error;
+    bool written = checkpoint::storeCheckpointCopy(mirror.directory, *whole, mirror.sequence, error);
+    if (!written)
+      log("job " + std::to_string(jobId) + ": the mirrored copy of checkpoint " +
+          std::to_string(mirror.sequence) + " is not kept: " + error);
+    std::vector<uint8_t> ack;
+    util::appendLittleEndian(ack, mirror.sequence, 8);
+    ack.push_back(written ? 1 : 0);
+    from.send(transport::FrameType::CheckpointMirror, std::move(ack));
+    return true;
+  }
+
+  // Whether the cluster state lists job `jobId` as running; false with
+  // `reason` otherwise.
+  bool jobIsRunning(uint64_t jobId, std::string& reason) {
+    constexpr auto kStateTimeout = std::chrono::milliseconds(2000);
+    try {
+      RedisConnection redis(config_.state, kStateTimeout);
+      std::vector<std::string> fields =
+          replyStrings(*redis.command({"HGETALL", "synergy:job:" + std::to_string(jobId)}));
+      for (size_t i = 0; i + 1 < fields.size(); i += 2)
+        if (fields[i] == "state" && fields[i + 1] == "running") return true;
+      reason = "no such job is running";
+    } catch (const StateStoreError& e) {
+      reason = std::string("cannot read the cluster state: ") + e.what();
+    }
+    return false;
+  }
+
   std::string modulePath(const RunJobRequest& request) const {
     return config_.moduleDirectory + "/" + hashHex(request.moduleHash) + ".wasm";
   }
@@ -185,6 +306,7 @@ class JobHost::Impl {
       return false;
     }
     std::string refusal;
+    job->checkpointName = job->request.checkpointDirectory;
     if (!openJobGrants(job->request, config_.allowedDirectories, job->grants, refusal) ||
         !allowCheckpointDirectory(job->request, config_.allowedDirectories, config_.checkpointRoot,
                                   refusal)) {
@@ -272,7 +394,9 @@ class JobHost::Impl {
                                request.checkpointDirectory, "--checkpoint-program",
                                request.checkpointProgram});
       if (request.resume) argv.insert(argv.end(), {"--resume", request.checkpointDirectory});
-      if (!config_.checkpointRoot.empty()) argv.push_back("--checkpoint-host-local");
+      if (!config_.checkpointRoot.empty())
+        argv.insert(argv.end(), {"--checkpoint-host-local", "--checkpoint-mirror-name",
+                                 job->checkpointName});
     }
     for (const std::string& entry : request.environment) {
       argv.push_back("--env");
@@ -533,6 +657,8 @@ class JobHost::Impl {
   std::mutex mutex_;
   std::condition_variable idle_;
   std::map<transport::Connection*, std::shared_ptr<HostedJob>> jobs_;
+  std::mutex mirrorMutex_;
+  std::map<transport::Connection*, MirrorCopy> mirrors_;
   unsigned runningThreads_ = 0;
   bool refusing_ = false;
   // Set by the destructor alone: the spare starter's thread ends.

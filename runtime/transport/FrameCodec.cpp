@@ -73,6 +73,7 @@ static bool isKnownFrameType(uint16_t raw) {
     case FrameType::CheckpointWritten:
     case FrameType::CheckpointPartData:
     case FrameType::CheckpointCopy:
+    case FrameType::CheckpointMirror:
     case FrameType::HvRunProgress:
     case FrameType::OmpCopyUpdate:
     case FrameType::OmpJoinUpdate:
@@ -207,6 +208,8 @@ const char* frameTypeName(FrameType type) {
       return "CheckpointPartData";
     case FrameType::CheckpointCopy:
       return "CheckpointCopy";
+    case FrameType::CheckpointMirror:
+      return "CheckpointMirror";
     case FrameType::HvRunProgress:
       return "HvRunProgress";
     case FrameType::OmpCopyUpdate:

@@ -217,6 +217,18 @@ enum class FrameType : uint16_t {
   // Also, in the same chunks, part 0 of a resumed job to every other part:
   // the checkpoint they restore from, which only part 0's host holds.
   CheckpointCopy = 66,
+  // The second copy of a checkpoint of a job that runs as one part (its
+  // ranks all on one host), to another host's synergyd with
+  // --checkpoint-root, which holds it in the job's directory below its root
+  // (CheckpointAgreement.h). Part 0 to that daemon: u64 job id, u32 bytes +
+  // the client's checkpoint directory (absolute, at most
+  // kMaxCheckpointMirrorDirectoryBytes), then one chunk laid out as
+  // CheckpointPartData's. The daemon to part 0 once the last chunk is in
+  // and the file checked: u64 the checkpoint's number, u8 1 when it
+  // replaced its copy (0: not). A chunk with offset 0 and no file bytes
+  // left to come (u64 sequence 0, u64 offset 0, u64 file bytes 0, no data)
+  // asks the daemon to remove its copy: the job ended with status 0.
+  CheckpointMirror = 88,
   // OpenMP threads on other hosts (snapshot/CopyLink.h gives the payload):
   // main host to thread host, the bytes of the main memory that host's copy
   // lacks, at the start of a region (the whole memory the first time);
@@ -323,6 +335,8 @@ constexpr uint64_t kCheckpointWrittenBytes = 17;
 constexpr uint64_t kCheckpointPartDataHeadBytes = 24;
 constexpr uint64_t kMaxCheckpointPartChunkBytes = 1ull << 20;
 constexpr uint64_t kCheckpointCopyAckBytes = 9;
+constexpr uint64_t kMaxCheckpointMirrorDirectoryBytes = 4096;
+constexpr uint64_t kCheckpointMirrorHeadBytes = 12;
 constexpr uint64_t kMigrationStopBytes = 8;
 constexpr uint64_t kMigrationOutcomeBytes = 9;
 constexpr uint64_t kMpiRmaHeaderBytes = 36;
@@ -448,6 +462,9 @@ constexpr uint64_t maxPayloadBytes(FrameType type) {
     case FrameType::CheckpointPartData:
     case FrameType::CheckpointCopy:
       return kCheckpointPartDataHeadBytes + kMaxCheckpointPartChunkBytes;
+    case FrameType::CheckpointMirror:
+      return kCheckpointMirrorHeadBytes + kMaxCheckpointMirrorDirectoryBytes +
+             kCheckpointPartDataHeadBytes + kMaxCheckpointPartChunkBytes;
     case FrameType::MigrationStop:
       return kMigrationStopBytes;
     case FrameType::MigrationOutcome:

@@ -50,6 +50,7 @@ MPI_HELLO, MPI_ABORT, MPI_RMA, MPI_HOST_STATE = 11, 14, 15, 19
 MPI_STATE_CHECK, MPI_STATE_CONFIRM = 45, 46
 MPI_REQUEST_TO_SEND, MPI_CLEAR_TO_SEND, MPI_RENDEZVOUS_DATA = 49, 50, 51
 CHECKPOINT_COPY, CHECKPOINT_PART_DATA = 66, 69
+CHECKPOINT_MIRROR = 88
 MPI_MATCHED, MPI_MESSAGE_PART = 13, 18
 MPI_EAGER_GRANT, MPI_EAGER_CREDIT = 62, 63
 HELLO_REFUSED = 78
@@ -2050,6 +2051,190 @@ def checkpoint_recovery_from_roots(cluster, name, lost_part):
           f"{lost.host_id} (part {lost_part})")
 
 
+def case_checkpoint_recovery_single_host(cluster):
+    """A job whose ranks all sit on one host (--policy binpack, np 2 on
+    hosts of 2 slots) checkpoints every 0.2 s under per-host
+    --checkpoint-root directories: each checkpoint also goes to the daemon
+    of another live host (the mirror, the first other host by id), and the
+    cluster state records both holders. Its host is killed with SIGKILL
+    after a checkpoint: the client restarts it from that checkpoint (not
+    from the beginning) with part 0 pinned on the mirror, and its stdout (a
+    file) and status equal OpenMPI's, no line twice. Once it has ended with
+    status 0 the record is gone, and so is the copy of the restarted job's
+    mirror, if it had one (h4; h2 is the lost host)."""
+    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "checkpoint_phases.c")
+    native, program = build_both(cluster, source, "checkpoint_phases")
+    arguments = ["40", "30000000"]
+    want = run_mpirun(native, 2, arguments)
+    check(want[0] == 0 and want[1].count("\n") == 80, f"mpirun failed: {want!r}")
+    checkpoints = os.path.join(cluster.workdir, "checkpoints")
+    os.makedirs(checkpoints)
+    roots = {f"h{i}": os.path.join(cluster.workdir, f"root-h{i}") for i in (2, 3, 4)}
+    for root in roots.values():
+        os.makedirs(root)
+    cluster.start_redis()
+    daemons = {host: cluster.start_daemon(host, f"127.0.0.{host[1:]}", 2,
+                                          options=("--checkpoint-root", roots[host]))
+               for host in roots}
+    out_path = os.path.join(cluster.workdir, "job.out")
+    with open(out_path, "ab") as out:
+        client = subprocess.Popen(
+            [os.path.join(cluster.bin_dir, "synergy-run"), "--cluster", cluster.url,
+             "--token-file", cluster.token_file, "--policy", "binpack", "-np", "2",
+             "--checkpoint-every", "0.2", "--checkpoint-dir", checkpoints, program, *arguments],
+            stdout=out, stderr=subprocess.PIPE)
+
+    def printed():
+        with open(out_path) as f:
+            return f.read().count("\n")
+
+    def record():
+        fields = redis_command(cluster.redis_port, "HGETALL", "synergy:job:1:checkpoint")
+        return dict(zip(fields[::2], fields[1::2])) if isinstance(fields, list) else {}
+    wait_for(lambda: printed() > 0 or client.poll() is not None, 120, "the job to start")
+    status = cluster.status()[1]
+    placed = re.search(r"^  job 1 .* ranks 2  on (h\d)$", status, re.M)
+    check(placed, f"status does not show the job on one host:\n{status}")
+    host = placed.group(1)
+    mirror = sorted(h for h in roots if h != host)[0]
+    mirror_copy = os.path.join(roots[mirror], checkpoints.lstrip("/"), "checkpoint.syck")
+    own_file = os.path.join(roots[host], checkpoints.lstrip("/"), "checkpoint.syck")
+    # The record names both holders once the mirror has its copy. A build
+    # that keeps no second copy never records them: its host is lost once
+    # it has checkpointed and printed 30 phases, and its restart shows what
+    # it does then.
+    wait_for(lambda: record().get("hosts") == f"{host},{mirror}" and printed() >= 12
+             or os.path.exists(own_file) and printed() >= 60 or client.poll() is not None,
+             120, "a checkpoint on two hosts and output")
+    if client.poll() is not None:
+        raise TestFailure(f"the job ended before its host could be lost: "
+                          f"{client.stderr.read().decode()}")
+    lost = daemons[host]
+    lost.process.kill()
+    lost.process.wait()
+    try:
+        _, err = client.communicate(timeout=180)
+    except subprocess.TimeoutExpired:
+        client.kill()
+        raise TestFailure("the restarted job did not end within 180 s")
+    err = err.decode()
+    with open(out_path) as f:
+        got = f.read()
+    check_equal((client.returncode, sorted(got.splitlines())), (0, sorted(want[1].splitlines())),
+                f"the recovered job against mpirun (stderr {err!r})")
+    notes = re.findall(r"synergy-run: note: lost the connection to host (h\d) \((ranks 0-1)\); "
+                       r"restarting the job from (.*) on the other hosts \(restart (\d+)\)\n", err)
+    check(len(notes) == 1 and notes[0][0] == host and notes[0][3] == "1" and
+          re.fullmatch(r"its checkpoint \d+", notes[0][2]), f"the restart notes in {err!r}")
+    check_equal(redis_command(cluster.redis_port, "KEYS", "synergy:job:*:checkpoint"), [],
+                "the checkpoint records once the job has ended")
+    check(os.path.exists(mirror_copy), f"no copy at {mirror_copy}")
+    # The restarted job's mirror: h2 is lost (refusing connections while
+    # it may still be registered), so the first other host by id that
+    # answers, h4 when the job was on h2.
+    if host == "h2":
+        wait_for(lambda: "removed the mirrored checkpoint" in daemons["h4"].log(), 20,
+                 "h4 to remove the restarted job's copy")
+        check(not os.path.exists(os.path.join(roots["h4"], checkpoints.lstrip("/"),
+                                              "checkpoint.syck")),
+              "the restarted job's mirror (h4) kept its copy after the job ended with status 0")
+    print(f"checkpoint-recovery-single-host: 1 restart from {notes[0][2]} after losing {host}, "
+          f"part 0 on the mirror {mirror}")
+
+
+def case_checkpoint_mirror_frames(cluster):
+    """CheckpointMirror frames are hostile to the daemon that would keep a
+    job's second copy: a short frame, job id 0, an overlong directory, a
+    daemon without --checkpoint-root, a job the cluster state does not
+    run, a relative directory or one with '..', a chunk that breaks the
+    chunk rules and a change of job on one connection each drop the
+    connection with the reason in the log; a whole file that is no
+    checkpoint is answered 0 and not kept. Random corruptions of a valid
+    frame leave the daemon serving: a Ping still answers, and nothing but
+    the job's directory was made below the root."""
+    cluster.start_redis()
+    root = os.path.join(cluster.workdir, "root")
+    os.makedirs(root)
+    daemon = cluster.start_daemon("h2", "127.0.0.2", 2, options=("--checkpoint-root", root))
+    plain = cluster.start_daemon("h3", "127.0.0.3", 2)
+    # Job 7 runs, as far as the cluster state says.
+    redis_command(cluster.redis_port, "HSET", "synergy:job:7", "state", "running", "host", "h3")
+
+    def mirror(job_id, directory, sequence, offset, file_bytes, data, name_bytes=None):
+        name = directory.encode()
+        return frame(CHECKPOINT_MIRROR,
+                     struct.pack("<QI", job_id, len(name) if name_bytes is None else name_bytes) +
+                     name + struct.pack("<QQQ", sequence, offset, file_bytes) + data)
+    attacks = [
+        (daemon, frame(CHECKPOINT_MIRROR, b"x" * 10), "malformed CheckpointMirror (10 bytes)"),
+        (daemon, mirror(0, "/c", 1, 0, 4, b"abcd"),
+         "malformed CheckpointMirror (job id, directory length)"),
+        (daemon, mirror(7, "/c", 1, 0, 4, b"abcd", name_bytes=5000),
+         "malformed CheckpointMirror (job id, directory length)"),
+        (daemon, mirror(7, "/c", 1, 0, 4, b"abcd", name_bytes=40),
+         "malformed CheckpointMirror (job id, directory length)"),
+        (plain, mirror(7, "/c", 1, 0, 4, b"abcd"),
+         "CheckpointMirror for job 7: this host has no --checkpoint-root"),
+        (daemon, mirror(99, "/c", 1, 0, 4, b"abcd"),
+         "CheckpointMirror for job 99: no such job is running"),
+        (daemon, mirror(7, "c/d", 1, 0, 4, b"abcd"),
+         "CheckpointMirror for job 7: --checkpoint-dir c/d: not an absolute path"),
+        (daemon, mirror(7, "/c/../../etc", 1, 0, 4, b"abcd"),
+         "CheckpointMirror for job 7: --checkpoint-dir /c/../../etc: holds a '..' component"),
+        (daemon, mirror(7, "/c", 1, 0, 1 << 60, b"abcd"),
+         "CheckpointMirror for job 7: CheckpointPartData past its part file's end "
+         f"(0 + 4 of {1 << 60} bytes)"),
+        (daemon, mirror(7, "/c", 1, 4, 8, b"abcd"),
+         "CheckpointMirror for job 7: CheckpointPartData of checkpoint 1, when none was decided"),
+        (daemon, mirror(7, "/c", 1, 0, 8, b"abcd") + mirror(7, "/c", 1, 6, 8, b"ab"),
+         "CheckpointMirror for job 7: CheckpointPartData out of order (offset 6, 4 bytes received)"),
+        (daemon, mirror(7, "/c", 0, 0, 8, b"abcd"),
+         "CheckpointMirror for job 7: CheckpointPartData of checkpoint 0, when none was decided"),
+        (daemon, mirror(7, "/c", 1, 0, 8, b"abcd") + mirror(8, "/c", 1, 4, 8, b"abcd"),
+         "CheckpointMirror for job 8: another job or directory than the connection's first "
+         "frame named"),
+        (daemon, mirror(7, "/c", 1, 0, 8, b"abcd") + mirror(7, "/d", 1, 4, 8, b"abcd"),
+         "CheckpointMirror for job 7: another job or directory than the connection's first "
+         "frame named"),
+    ]
+    for target, payload, reason in attacks:
+        sock = authenticated_connection(target)
+        sock.sendall(payload)
+        expect_dropped(target, sock, reason)
+    # A whole file that is no checkpoint: answered 0, logged, not kept.
+    sock = authenticated_connection(daemon)
+    sock.sendall(mirror(7, "/c", 3, 0, 16, b"SYCK" + b"\0" * 12))
+    check_equal(read_exactly(sock, 16 + 9), frame(CHECKPOINT_MIRROR, struct.pack("<QB", 3, 0)),
+                "the answer to a copy that is no checkpoint")
+    sock.close()
+    wait_for(lambda: "job 7: the mirrored copy of checkpoint 3 is not kept: " in daemon.log(), 20,
+             "the refusal in the log")
+    rng = random.Random(22)
+    valid = mirror(7, "/c", 1, 0, 8, b"abcdefgh")
+    for _ in range(60):
+        fuzzed = bytearray(valid)
+        for _ in range(rng.randint(1, 4)):
+            fuzzed[30 + rng.randrange(len(valid) - 30)] = rng.randrange(256)
+        fuzz = authenticated_connection(daemon)
+        try:
+            fuzz.sendall(bytes(fuzzed))
+            fuzz.shutdown(socket.SHUT_WR)
+        except OSError:
+            pass
+        read_exactly(fuzz, 1 << 16)
+        fuzz.close()
+    check_equal(cluster.client_run("ping", daemon.address, daemon.port, cluster.token_file, 8),
+                (0, "pong 8 bytes\n", ""), "a ping after the hostile frames")
+    kept = [os.path.join(d, f) for d, _, files in os.walk(root) for f in files]
+    check_equal(kept, [], "files below the root after hostile CheckpointMirror frames")
+    outside = [d for d, _, _ in os.walk(root) if os.path.relpath(d, root).split(os.sep)[0] not in
+               (".", "c")]
+    check_equal(outside, [], "directories made below the root other than /c's")
+    print(f"checkpoint-mirror-frames: {len(attacks)} hostile frames dropped, 60 fuzzed frames, "
+          "the daemon still serves")
+
+
 def check_phase_prefixes(got, want, what):
     """Every line of `got` is one of mpirun's output `want`, none twice, and
     each rank's lines are its first phases, none left out: a job cut back
@@ -3345,6 +3530,8 @@ CASES = {
     "checkpoint-recovery-mirror": case_checkpoint_recovery_mirror,
     "checkpoint-recovery-bad-copy": case_checkpoint_recovery_bad_copy,
     "checkpoint-recovery-holders-lost": case_checkpoint_recovery_holders_lost,
+    "checkpoint-recovery-single-host": case_checkpoint_recovery_single_host,
+    "checkpoint-mirror-frames": case_checkpoint_mirror_frames,
     "migrate-roots": case_migrate_roots,
     "checkpoint-recovery-no-holder": case_checkpoint_recovery_no_holder,
     "checkpoint-roots": case_checkpoint_roots,

@@ -1,0 +1,31 @@
+//===- CheckpointCopy.cpp - a host's second copy of a checkpoint ----------===//
+//
+// This file implements CheckpointCopy.h.
+//
+//===----------------------------------------------------------------------===//
+#include "checkpoint/CheckpointCopy.h"
+
+#include <optional>
+
+#include "checkpoint/CheckpointFile.h"
+#include "checkpoint/DurableReplace.h"
+
+namespace synergy::checkpoint {
+
+bool storeCheckpointCopy(const std::string& directory, const std::string& file,
+                         uint64_t sequence, std::string& error) {
+  // Checked whole (its head, its CRC-32C, every section) before the copy
+  // of the last checkpoint is replaced.
+  std::optional<CheckpointImage> image = decodeCheckpoint(file, error);
+  if (!image) return false;
+  if (image->sequence != sequence) {
+    error = "it is checkpoint " + std::to_string(image->sequence) + ", not " +
+            std::to_string(sequence);
+    return false;
+  }
+  image.reset();
+  ReplaceCounts counts;
+  return replaceFileDurably(directory, kCheckpointFileName, {file}, false, counts, error);
+}
+
+}  // namespace synergy::checkpoint
