@@ -23,6 +23,7 @@
 #include <string_view>
 #include <vector>
 
+#include "checkpoint/CheckpointCopy.h"
 #include "checkpoint/CheckpointedJob.h"
 #include "checkpoint/MpiObjectRecord.h"
 #include "checkpoint/OpenFileRecord.h"
@@ -31,6 +32,7 @@
 #include "mpi/MpiAbi.h"
 
 #include "util/Crc32c.h"
+#include "util/FileIO.h"
 
 namespace synergy::checkpoint {
 namespace {
@@ -964,6 +966,35 @@ TEST(CheckpointFile, RestoreRefusesAnElementKindThatDoesNotFitTheSize) {
   ASSERT_TRUE(decodeCheckpoint(fileWithMpiObjects(objects), decodeError)) << decodeError;
   EXPECT_FALSE(checkMpiObjects(objects, error));
   EXPECT_EQ(error, "datatype node 1 has a size of 12 bytes, not a whole number of its elements");
+}
+
+
+// A mirror's store of a received copy (CheckpointCopy.h): a file that is
+// corrupt, truncated, foreign or of another checkpoint leaves the copy it
+// holds as it was; a whole one replaces it.
+TEST(CheckpointCopy, KeepsOnlyAWholeCheckpointOfTheExpectedNumber) {
+  char pattern[] = "/tmp/synergy-copy-XXXXXX";
+  ASSERT_TRUE(mkdtemp(pattern));
+  std::string directory = pattern;
+  std::string path = directory + "/" + kCheckpointFileName;
+  std::string error;
+  auto held = [&] {
+    std::string readError;
+    return util::readRegularFile(path, 1 << 24, readError).value_or("");
+  };
+  std::string file = sampleFile();
+  ASSERT_TRUE(storeCheckpointCopy(directory, file, 5, error)) << error;
+  EXPECT_EQ(held(), file);
+  std::string corrupt = file;
+  corrupt[corrupt.size() / 2] ^= 0x40;
+  EXPECT_FALSE(storeCheckpointCopy(directory, corrupt, 5, error));
+  EXPECT_NE(error.find("checksum"), std::string::npos) << error;
+  EXPECT_FALSE(storeCheckpointCopy(directory, file.substr(0, file.size() - 1), 5, error));
+  EXPECT_FALSE(storeCheckpointCopy(directory, "SYCK" + std::string(60, '\0'), 5, error));
+  EXPECT_FALSE(storeCheckpointCopy(directory, file, 6, error));
+  EXPECT_EQ(error, "it is checkpoint 5, not 6");
+  EXPECT_EQ(held(), file);
+  system(("rm -rf " + directory).c_str());
 }
 
 }  // namespace
