@@ -616,17 +616,6 @@ bool CheckpointAgreement::sendToMirror(uint64_t sequence, std::string_view file,
   return true;
 }
 
-void CheckpointAgreement::jobSucceeded() {
-  if (!mirrorConnection_) return;
-  std::vector<uint8_t> payload;
-  util::appendLittleEndian(payload, part_.jobId, 8);
-  util::appendLittleEndian(payload, mirrorName_.size(), 4);
-  payload.insert(payload.end(), mirrorName_.begin(), mirrorName_.end());
-  payload.resize(payload.size() + transport::kCheckpointPartDataHeadBytes, 0);
-  mirrorConnection_->send(transport::FrameType::CheckpointMirror, std::move(payload));
-  mirrorTransport_->flush(std::chrono::milliseconds(2000));
-}
-
 void CheckpointAgreement::recordHolders(uint64_t sequence,
                                         const std::vector<checkpoint::PartOutput>& outputs,
                                         std::vector<std::string> hostIds) {

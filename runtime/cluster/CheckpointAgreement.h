@@ -124,9 +124,6 @@ class CheckpointAgreement final : public checkpoint::HostParts {
   // as one part names to its mirror daemon (CheckpointMirror); set before
   // the first checkpoint. Empty: such a job keeps no second copy.
   void setMirrorName(std::string name) { mirrorName_ = std::move(name); }
-  // A job that ran as one part and ended with status 0: its mirror removes
-  // its copy, as the client removes the record.
-  void jobSucceeded();
   void partWritten(uint64_t sequence, bool written, const checkpoint::PartOutput& output) override;
   bool gatherWritten(uint64_t sequence, std::vector<checkpoint::PartOutput>& outputs,
                      std::string& error) override;
@@ -284,8 +281,6 @@ class PartCheckpoints {
   void finishWrites() { coordinator_.finishWrites(); }
   // SYNERGY_CHECKPOINT_STATS=1: this part's counts (part 0's are the job's).
   void printStatistics() { checkpoint::printCheckpointStatistics(coordinator_); }
-  // The job ended with status 0 (a job of one part: this part's status).
-  void jobSucceeded() { agreement_.jobSucceeded(); }
 
  private:
   PartCheckpoints(const JobPart& part, const PartCheckpointing& how, const mpi::JobOptions& job,

@@ -41,7 +41,6 @@
 
 #include "checkpoint/CheckpointCopy.h"
 #include "checkpoint/CheckpointFile.h"
-#include "checkpoint/DurableReplace.h"
 #include "checkpoint/PartFileChunks.h"
 #include "cluster/ClusterState.h"
 #include "cluster/HostDeathHook.h"
@@ -237,19 +236,8 @@ class JobHost::Impl {
       return false;
     }
     MirrorCopy& mirror = found->second;
-    uint64_t sequence = util::readLittleEndian(chunk.data(), 8);
-    uint64_t offset = util::readLittleEndian(chunk.data() + 8, 8);
-    uint64_t fileBytes = util::readLittleEndian(chunk.data() + 16, 8);
-    if (sequence == 0 && offset == 0 && fileBytes == 0 &&
-        chunk.size() == transport::kCheckpointPartDataHeadBytes) {
-      // The job ended with status 0: no restart will read the copy.
-      unlink((mirror.directory + "/" + checkpoint::kCheckpointFileName).c_str());
-      unlink(checkpoint::spareFilePath(mirror.directory, checkpoint::kCheckpointFileName).c_str());
-      log("job " + std::to_string(jobId) + ": removed the mirrored checkpoint in " +
-          mirror.directory);
-      return true;
-    }
-    if (offset == 0) mirror.sequence = sequence;
+    if (util::readLittleEndian(chunk.data() + 8, 8) == 0)  // a file's first chunk
+      mirror.sequence = util::readLittleEndian(chunk.data(), 8);
     // A job on one host has at most that host's slots of ranks.
     if (!mirror.file.take(chunk, mirror.sequence, kMaxSlotsPerHost, reason)) {
       reason = job + reason;

@@ -1450,7 +1450,6 @@ int runJobPart(const std::string& partFile, mpi::JobOptions job,
     }
   };
   int status = mpi::runJob(job);
-  if (checkpointing && status == 0) checkpointing->jobSucceeded();
   job.reportAtEnd();
   return status;
 }

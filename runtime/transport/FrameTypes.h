@@ -225,9 +225,7 @@ enum class FrameType : uint16_t {
   // kMaxCheckpointMirrorDirectoryBytes), then one chunk laid out as
   // CheckpointPartData's. The daemon to part 0 once the last chunk is in
   // and the file checked: u64 the checkpoint's number, u8 1 when it
-  // replaced its copy (0: not). A chunk with offset 0 and no file bytes
-  // left to come (u64 sequence 0, u64 offset 0, u64 file bytes 0, no data)
-  // asks the daemon to remove its copy: the job ended with status 0.
+  // replaced its copy (0: not).
   CheckpointMirror = 88,
   // OpenMP threads on other hosts (snapshot/CopyLink.h gives the payload):
   // main host to thread host, the bytes of the main memory that host's copy

@@ -2060,14 +2060,14 @@ def case_checkpoint_recovery_single_host(cluster):
     after a checkpoint: the client restarts it from that checkpoint (not
     from the beginning) with part 0 pinned on the mirror, and its stdout (a
     file) and status equal OpenMPI's, no line twice. Once it has ended with
-    status 0 the record is gone, and so is the copy of the restarted job's
-    mirror, if it had one (h4; h2 is the lost host)."""
+    status 0 the record is gone; the restarted job (on h3) had its own
+    mirror, h4 when h2 was the lost host."""
     os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
     source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "checkpoint_phases.c")
     native, program = build_both(cluster, source, "checkpoint_phases")
-    arguments = ["40", "30000000"]
+    arguments = ["100", "30000000"]
     want = run_mpirun(native, 2, arguments)
-    check(want[0] == 0 and want[1].count("\n") == 80, f"mpirun failed: {want!r}")
+    check(want[0] == 0 and want[1].count("\n") == 200, f"mpirun failed: {want!r}")
     checkpoints = os.path.join(cluster.workdir, "checkpoints")
     os.makedirs(checkpoints)
     roots = {f"h{i}": os.path.join(cluster.workdir, f"root-h{i}") for i in (2, 3, 4)}
@@ -2110,6 +2110,20 @@ def case_checkpoint_recovery_single_host(cluster):
     if client.poll() is not None:
         raise TestFailure(f"the job ended before its host could be lost: "
                           f"{client.stderr.read().decode()}")
+    # Killed right after the record moves on to a new checkpoint, the
+    # furthest from the next copy: a copy the mirror has stored but part 0
+    # has not recorded yet would be resumed with stdout cut back to the
+    # record's older counts (the same window as for part 1's copies; see
+    # the reply of issue 22 part 4).
+    recorded = record().get("sequence")
+    if recorded:
+        deadline = time.monotonic() + 30
+        while record().get("sequence") == recorded and time.monotonic() < deadline and \
+                client.poll() is None:
+            time.sleep(0.005)
+    if client.poll() is not None:
+        raise TestFailure(f"the job ended before its host could be lost: "
+                          f"{client.stderr.read().decode()}")
     lost = daemons[host]
     lost.process.kill()
     lost.process.wait()
@@ -2134,11 +2148,8 @@ def case_checkpoint_recovery_single_host(cluster):
     # it may still be registered), so the first other host by id that
     # answers, h4 when the job was on h2.
     if host == "h2":
-        wait_for(lambda: "removed the mirrored checkpoint" in daemons["h4"].log(), 20,
-                 "h4 to remove the restarted job's copy")
-        check(not os.path.exists(os.path.join(roots["h4"], checkpoints.lstrip("/"),
-                                              "checkpoint.syck")),
-              "the restarted job's mirror (h4) kept its copy after the job ended with status 0")
+        check(os.path.exists(os.path.join(roots["h4"], checkpoints.lstrip("/"), "checkpoint.syck")),
+              "no copy of the restarted job's checkpoints on its mirror h4")
     print(f"checkpoint-recovery-single-host: 1 restart from {notes[0][2]} after losing {host}, "
           f"part 0 on the mirror {mirror}")
 
