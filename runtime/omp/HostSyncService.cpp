@@ -12,6 +12,14 @@
 #include "omp/Team.h"
 
 namespace synergy::omp {
+namespace {
+
+// The most waiters (a nested team's threads) a thread host may bring per
+// region: each is a thread here.
+constexpr size_t kMaxWaiterProxiesPerHost = 1024;
+
+}  // namespace
+
 HostSyncService::HostSyncService(ThreadHostLink& link, Team& team, KeyedLocks& locks,
                                  std::recursive_mutex& libcLock, AllocatorTable& allocators,
                                  std::vector<HostCopy*> copies,
@@ -25,6 +33,7 @@ HostSyncService::HostSyncService(ThreadHostLink& link, Team& team, KeyedLocks& l
       copies_(std::move(copies)),
       placement_(std::move(placement)),
       globalIds_(std::move(globalIds)),
+      waiterProxies_(placement_.size(), 0),
       reductionLists_(placement_.size()),
       shippedVersions_(placement_.size(), 0) {
   for (uint32_t host = 0; host < placement_.size(); ++host)
@@ -32,7 +41,7 @@ HostSyncService::HostSyncService(ThreadHostLink& link, Team& team, KeyedLocks& l
       auto proxy = std::make_unique<Proxy>();
       proxy->host = host;
       proxy->threadNum = thread;
-      proxies_[thread] = std::move(proxy);
+      proxies_[{thread, 0}] = std::move(proxy);
     }
   for (auto& [thread, proxy] : proxies_) {
     Proxy* raw = proxy.get();
@@ -124,7 +133,7 @@ void HostSyncService::serve(uint32_t host) {
                       uint32_t(payload[2]) << 16 | uint32_t(payload[3]) << 24;
       std::lock_guard<std::mutex> guard(lock_);
       reductionLists_[host].push_back(list);
-      Proxy& leader = *proxies_.at(placement_[host].front());
+      Proxy& leader = *proxies_.at({placement_[host].front(), 0});
       leader.requests.push_back(SyncRequest{SyncOp::ReductionArrive, uint32_t(leader.threadNum), {}});
       changed_.notify_all();
       continue;
@@ -155,7 +164,7 @@ bool HostSyncService::handleAllocatorRequest(uint32_t host, const SyncRequest& r
       AllocatorTraits traits;
       if (!decodeAllocatorTraits(request.arguments, traits))
         fail(host, "malformed traits of a new allocator");
-      answer(host, request.threadNum, allocators_.create(traits), 0, false);
+      answer(host, request, allocators_.create(traits), 0, false);
       return true;
     }
     case SyncOp::AllocatorDestroy:
@@ -165,12 +174,12 @@ bool HostSyncService::handleAllocatorRequest(uint32_t host, const SyncRequest& r
       uint64_t words[2] = {0, 0};
       if (std::optional<AllocatorTraits> traits = allocators_.traits(handleArgument()))
         encodeAllocatorTraits(*traits, words);
-      answer(host, request.threadNum, words[0], words[1], false);
+      answer(host, request, words[0], words[1], false);
       return true;
     }
     case SyncOp::PoolReserve:
-      answer(host, request.threadNum,
-             allocators_.reserve(handleArgument(), request.arguments[1]) ? 1 : 0, 0, false);
+      answer(host, request, allocators_.reserve(handleArgument(), request.arguments[1]) ? 1 : 0,
+             0, false);
       return true;
     case SyncOp::PoolRefund:
       allocators_.unreserve(handleArgument(), request.arguments[1]);
@@ -219,7 +228,7 @@ void HostSyncService::performAtomic(uint32_t host, const SyncRequest& request) {
   if (!performStandInAtomic(request, team_.dsm->standIn(int(host)),
                             team_.dsm->mainCopy().exclusive(), old, error))
     fail(host, error);
-  answer(host, request.threadNum, old, 0, true);
+  answer(host, request, old, 0, true);
 }
 
 void HostSyncService::handle(uint32_t host, const SyncRequest& request) {
@@ -243,6 +252,14 @@ void HostSyncService::handle(uint32_t host, const SyncRequest& request) {
       // (endProcessFromThread).
       if (request.arguments[0] > 255) fail(host, "a thread's exit status above 255");
       granule::endProcess(int(request.arguments[0]));
+    case SyncOp::FulfillEvent:
+      // The host's writes are in the main copy: the task's result is whole.
+      if (request.arguments[0] > UINT32_MAX ||
+          !fulfilEventFromAnotherHost(team_.tasks, uint32_t(request.arguments[0])))
+        fail(host, "omp_fulfill_event for event " + std::to_string(request.arguments[0]) +
+                       ", which is no detached task's of the main host whose event is pending "
+                       "(unknown, already fulfilled, or a thread host's task)");
+      return;
     case SyncOp::Copyprivate:
       if (request.arguments[0] > UINT32_MAX) fail(host, "copyprivate data past 4 GiB");
       team_.copyprivateData.store(uint32_t(request.arguments[0]), std::memory_order_release);
@@ -250,7 +267,7 @@ void HostSyncService::handle(uint32_t host, const SyncRequest& request) {
     case SyncOp::Single: {
       uint64_t mine = request.arguments[0];
       bool taken = team_.singlesTaken.compare_exchange_strong(mine, mine + 1);
-      answer(host, request.threadNum, taken ? 1 : 0, 0, false);
+      answer(host, request, taken ? 1 : 0, 0, false);
       return;
     }
     case SyncOp::LoopChunk: {
@@ -270,15 +287,32 @@ void HostSyncService::handle(uint32_t host, const SyncRequest& request) {
         noteLoopClaim(loop.kind == LoopShare::kDynamic ? (end - begin + loop.chunk - 1) / loop.chunk
                                                        : 1);
       }
-      answer(host, request.threadNum, begin, end, false);
+      answer(host, request, begin, end, false);
       return;
     }
     default: {
       std::lock_guard<std::mutex> guard(lock_);
-      proxies_.at(int(request.threadNum))->requests.push_back(request);
+      proxyOf(host, request).requests.push_back(request);
       changed_.notify_all();
     }
   }
+}
+
+HostSyncService::Proxy& HostSyncService::proxyOf(uint32_t host, const SyncRequest& request) {
+  auto found = proxies_.find({int(request.threadNum), request.waiter});
+  if (found != proxies_.end()) return *found->second;
+  if (++waiterProxies_[host] > kMaxWaiterProxiesPerHost)
+    fail(host, "more than " + std::to_string(kMaxWaiterProxiesPerHost) +
+                   " threads asking as the region's threads");
+  auto proxy = std::make_unique<Proxy>();
+  proxy->host = host;
+  proxy->threadNum = int(request.threadNum);
+  proxy->waiter = request.waiter;
+  Proxy* raw = proxy.get();
+  proxies_[{raw->threadNum, raw->waiter}] = std::move(proxy);
+  // It waits for lock_, which the caller holds, before it looks at its queue.
+  raw->thread = std::thread([this, raw] { runProxy(*raw); });
+  return *raw;
 }
 
 void HostSyncService::runProxy(Proxy& proxy) {
@@ -313,7 +347,6 @@ void HostSyncService::arriveAtBarrier(bool completesTasks) {
 
 void HostSyncService::serveBlocking(Proxy& proxy, const SyncRequest& request) {
   uint32_t host = proxy.host;
-  uint32_t thread = request.threadNum;
   int owner = globalIds_.at(proxy.threadNum);
   auto key = [&] {
     if (request.arguments[0] > UINT32_MAX) fail(host, "a lock past 4 GiB");
@@ -340,27 +373,27 @@ void HostSyncService::serveBlocking(Proxy& proxy, const SyncRequest& request) {
   switch (request.op) {
     case SyncOp::Barrier:
       arriveAtBarrier(true);
-      answer(host, thread, team_.copyprivateData.load(std::memory_order_acquire), 0, true);
+      answer(host, request, team_.copyprivateData.load(std::memory_order_acquire), 0, true);
       return;
     case SyncOp::ReductionArrive:
       arriveAtBarrier(false);
-      answer(host, thread, 0, 0, false);
+      answer(host, request, 0, 0, false);
       return;
     case SyncOp::Lock:
     case SyncOp::NestLock:
-      answer(host, thread, uint64_t(locks_.lock(key(), owner, request.op == SyncOp::NestLock)),
+      answer(host, request, uint64_t(locks_.lock(key(), owner, request.op == SyncOp::NestLock)),
              0, true);
       return;
     case SyncOp::TestLock:
     case SyncOp::TestNestLock: {
       int depth = locks_.tryLock(key(), owner, request.op == SyncOp::TestNestLock);
-      answer(host, thread, uint64_t(depth), 0, depth != 0);
+      answer(host, request, uint64_t(depth), 0, depth != 0);
       return;
     }
     case SyncOp::LibcLock:
       libcLock_.lock();
       ++proxy.libcDepth;
-      answer(host, thread, 0, 0, true);
+      answer(host, request, 0, 0, true);
       return;
     case SyncOp::LibcUnlock:
       if (proxy.libcDepth == 0) fail(host, "libc's unlock without its lock");
@@ -368,11 +401,11 @@ void HostSyncService::serveBlocking(Proxy& proxy, const SyncRequest& request) {
       libcLock_.unlock();
       return;
     case SyncOp::Acquire:
-      answer(host, thread, 0, 0, true);
+      answer(host, request, 0, 0, true);
       return;
     case SyncOp::OrderedEnter:
       awaitTurn(orderedLoop());
-      answer(host, thread, 0, 0, true);
+      answer(host, request, 0, 0, true);
       return;
     case SyncOp::OrderedLeave:
       passTurn(orderedLoop());
@@ -388,8 +421,8 @@ void HostSyncService::serveBlocking(Proxy& proxy, const SyncRequest& request) {
   }
 }
 
-void HostSyncService::answer(uint32_t host, uint32_t threadNum, uint64_t first, uint64_t second,
-                             bool acquires) {
+void HostSyncService::answer(uint32_t host, const SyncRequest& request, uint64_t first,
+                             uint64_t second, bool acquires) {
   HostCopy& copy = *copies_[host];
   std::unique_lock<std::mutex> guard(copy.lock);
   std::vector<std::vector<uint8_t>> update;
@@ -407,7 +440,8 @@ void HostSyncService::answer(uint32_t host, uint32_t threadNum, uint64_t first, 
   }
   for (const std::vector<uint8_t>& payload : update) noteLaterCopyBytes(payload.size());
   link_.sendReply(host, std::move(update),
-                  encodeSyncReply(SyncReply{threadNum, acquires, {first, second}}));
+                  encodeSyncReply(
+                      SyncReply{request.threadNum, acquires, {first, second}, request.waiter}));
 }
 
 }  // namespace synergy::omp

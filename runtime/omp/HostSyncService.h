@@ -17,7 +17,10 @@
 //    copy's exclusive lock, and answered with the old value;
 //  - a request that may wait (barrier, lock, critical, the atomics' and
 //    libc's locks, ordered) goes to the proxy of the thread that made it,
-//    a host thread per remote thread that waits as that thread would, on
+//    a host thread per remote thread and waiter (SyncMessages.h: a nested
+//    team's threads on a thread host ask as their spread thread, each as
+//    its own waiter, and get a proxy each, made at their first such
+//    request) that waits as that thread would, on
 //    the team's barrier (one party per thread host), the process's keyed
 //    locks, the main copy's exclusive lock, the loop's ordered turn;
 //  - a reduction list is kept for the reduction leader and the host's
@@ -40,6 +43,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "omp/RemoteThreads.h"
@@ -110,6 +114,7 @@ class HostSyncService {
   struct Proxy {
     uint32_t host = 0;
     int threadNum = 0;
+    uint32_t waiter = 0;
     std::deque<SyncRequest> requests;
     bool closed = false;
     int libcDepth = 0;
@@ -129,7 +134,11 @@ class HostSyncService {
   // as the last to arrive, with `completesTasks` (a barrier, not a
   // reduction), it first waits for the main host's tasks.
   void arriveAtBarrier(bool completesTasks);
-  void answer(uint32_t host, uint32_t threadNum, uint64_t first, uint64_t second, bool acquires);
+  void answer(uint32_t host, const SyncRequest& request, uint64_t first, uint64_t second,
+              bool acquires);
+  // The proxy of `request`'s thread and waiter, made for a waiter's first
+  // request; under lock_.
+  Proxy& proxyOf(uint32_t host, const SyncRequest& request);
   [[noreturn]] void fail(uint32_t host, const std::string& message);
 
   ThreadHostLink& link_;
@@ -140,7 +149,9 @@ class HostSyncService {
   std::vector<HostCopy*> copies_;
   std::vector<std::vector<int>> placement_;
   std::map<int, int> globalIds_;
-  std::map<int, std::unique_ptr<Proxy>> proxies_;  // by thread number
+  // By thread number and waiter (0: the thread itself, made at the start).
+  std::map<std::pair<int, uint32_t>, std::unique_ptr<Proxy>> proxies_;
+  std::vector<size_t> waiterProxies_;  // by host: how many were made
   std::mutex lock_;  // the proxies' queues and the reduction lists
   std::condition_variable changed_;
   std::vector<std::deque<uint32_t>> reductionLists_;  // by host

@@ -239,6 +239,10 @@ void RemotePthreads::serveHost(uint32_t host) {
     if (thread == threads_.end() || thread->second.host != host)
       fail(host, "a request of pthread " + std::to_string(request.threadNum) +
                      ", which it does not run");
+    // A pthread asks as itself (waiter 0, SyncMessages.h): its answers say so.
+    if (request.waiter != 0)
+      fail(host, "a request of pthread " + std::to_string(request.threadNum) + " as waiter " +
+                     std::to_string(request.waiter));
     switch (request.op) {
       case SyncOp::Release:
         continue;

@@ -267,7 +267,7 @@ int serveThreadHost(std::shared_ptr<granule::Module> module, const granule::Gran
         rootMember.adopt(*granule, int(shared.globalThreadId));
       }
       Granule* thread = granule.get();
-      region->syncs.push_back(std::make_unique<RemoteSync>(sync, shared.threadNum));
+      region->syncs.push_back(std::make_unique<RemoteSync>(sync, shared.threadNum, true));
       RemoteSync* memorySync = region->syncs.back().get();
       HostRegion* current = region.get();
       region->running.emplace_back();

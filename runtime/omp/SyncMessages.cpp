@@ -29,6 +29,32 @@ bool syncOpReleases(SyncOp op) {
     case SyncOp::Atomic:
     case SyncOp::PthreadCall:
     case SyncOp::PthreadEnd:
+    case SyncOp::FulfillEvent:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool syncOpFromNestedThreads(SyncOp op) {
+  switch (op) {
+    case SyncOp::Lock:
+    case SyncOp::NestLock:
+    case SyncOp::TestLock:
+    case SyncOp::TestNestLock:
+    case SyncOp::Unlock:
+    case SyncOp::Acquire:
+    case SyncOp::Release:
+    case SyncOp::LibcLock:
+    case SyncOp::LibcUnlock:
+    case SyncOp::AllocatorCreate:
+    case SyncOp::AllocatorDestroy:
+    case SyncOp::AllocatorTraits:
+    case SyncOp::PoolReserve:
+    case SyncOp::PoolRefund:
+    case SyncOp::Atomic:
+    case SyncOp::ThreadExit:
+    case SyncOp::FulfillEvent:
       return true;
     default:
       return false;
@@ -41,6 +67,7 @@ std::vector<uint8_t> encodeSyncRequest(const SyncRequest& request) {
   util::appendLittleEndian(out, uint32_t(request.op), 4);
   util::appendLittleEndian(out, request.threadNum, 4);
   for (uint64_t argument : request.arguments) util::appendLittleEndian(out, argument, 8);
+  util::appendLittleEndian(out, request.waiter, 4);
   return out;
 }
 
@@ -62,6 +89,12 @@ bool decodeSyncRequest(const uint8_t* data, size_t size, SyncRequest& request,
   request.op = SyncOp(op);
   request.threadNum = uint32_t(get(data, 4));
   for (uint64_t& argument : request.arguments) argument = get(data, 8);
+  request.waiter = uint32_t(get(data, 4));
+  if (request.waiter != 0 && !syncOpFromNestedThreads(request.op)) {
+    error = "synchronisation operation " + std::to_string(op) + " of waiter " +
+            std::to_string(request.waiter) + ", which only its thread itself makes";
+    return false;
+  }
   return true;
 }
 
@@ -71,6 +104,7 @@ std::vector<uint8_t> encodeSyncReply(const SyncReply& reply) {
   util::appendLittleEndian(out, reply.threadNum, 4);
   util::appendLittleEndian(out, reply.withUpdate ? 1 : 0, 4);
   for (uint64_t result : reply.results) util::appendLittleEndian(out, result, 8);
+  util::appendLittleEndian(out, reply.waiter, 4);
   return out;
 }
 
@@ -88,6 +122,7 @@ bool decodeSyncReply(const uint8_t* data, size_t size, SyncReply& reply, std::st
   }
   reply.withUpdate = withUpdate == 1;
   for (uint64_t& result : reply.results) result = get(data, 8);
+  reply.waiter = uint32_t(get(data, 4));
   return true;
 }
 

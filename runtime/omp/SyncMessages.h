@@ -11,9 +11,18 @@
 // the main copy's bytes that the host's copy lacks (an OmpCopyUpdate).
 //
 // Wire forms, little-endian:
-//   request: u32 operation, u32 thread number, u64 x 5 arguments  (48 bytes)
+//   request: u32 operation, u32 thread number, u64 x 5 arguments,
+//            u32 waiter                                           (52 bytes)
 //   reply:   u32 thread number, u32 1 when a copy update precedes it,
-//            u64 x 2 results                                      (24 bytes)
+//            u64 x 2 results, u32 waiter                          (28 bytes)
+//
+// The waiter names the thread host's thread that waits for the answer
+// among those that ask as one thread number: 0 for the thread itself (its
+// barriers, worksharing, a pthread's requests), else a number the thread
+// host gives each of its OS threads, so that the threads of a team nested
+// in the spread team, which ask as the spread thread they descend from, are
+// each served and answered on their own (a lock one of them waits for does
+// not hold up another's request). The main host echoes it in the answer.
 //
 // Both are hostile when received: decodeSyncRequest checks the length and
 // the operation; the receivers check the thread number against the threads
@@ -77,8 +86,11 @@ enum class SyncOp : uint32_t {
   // nested team's as the spread thread it descends from).
   ThreadExit = 29,  // the thread called exit() or trapped: argument 0, the
                     // process's exit status, ends the job; no answer
+  // omp_fulfill_event for a detached task the main host created
+  // (omp/Tasking.h): releases; argument 0: the event; no answer.
+  FulfillEvent = 30,
 };
-inline constexpr SyncOp kLastSyncOp = SyncOp::ThreadExit;
+inline constexpr SyncOp kLastSyncOp = SyncOp::FulfillEvent;
 // Numbers no request carries: the atomics' lock and unlock, which Atomic
 // replaced. A request with one is refused like an unknown operation.
 inline constexpr uint32_t kRetiredSyncOps[] = {8, 9};
@@ -87,18 +99,25 @@ struct SyncRequest {
   SyncOp op = SyncOp::Join;
   uint32_t threadNum = 0;
   uint64_t arguments[5] = {};
+  uint32_t waiter = 0;
 };
 
 struct SyncReply {
   uint32_t threadNum = 0;
   bool withUpdate = false;
   uint64_t results[2] = {};
+  uint32_t waiter = 0;  // the request's
 };
+
+// Whether a request of `op` may carry a waiter other than 0: the requests
+// a nested team's thread makes as its spread thread (locks, criticals,
+// libc's lock, atomics, memory synchronisation, allocators, its exit).
+bool syncOpFromNestedThreads(SyncOp op);
 
 
 // The wire sizes; transport/FrameTypes.h's limits of the two frames match.
-inline constexpr size_t kSyncRequestBytes = 48;
-inline constexpr size_t kSyncReplyBytes = 24;
+inline constexpr size_t kSyncRequestBytes = 52;
+inline constexpr size_t kSyncReplyBytes = 28;
 
 // Whether `op` releases the thread's writes (a copy update precedes it).
 bool syncOpReleases(SyncOp op);

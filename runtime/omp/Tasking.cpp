@@ -178,6 +178,25 @@ const Task* constraintFor(OmpThread& me, Wait wait) {
   return tied ? &current : me.at.suspendedTied;
 }
 
+// Completes a task whose event another host fulfilled after its routine
+// returned, if any: true when it did.
+bool completeOneFulfilledElsewhere(OmpThread& me, TaskPool& pool) {
+  if (pool.fulfilledElsewhereCount.load(std::memory_order_acquire) == 0) return false;
+  std::shared_ptr<Task> task;
+  {
+    std::lock_guard guard(pool.lock);
+    if (pool.fulfilledElsewhere.empty()) return false;
+    task = std::move(pool.fulfilledElsewhere.front());
+    pool.fulfilledElsewhere.pop_front();
+    pool.fulfilledElsewhereCount.fetch_sub(1, std::memory_order_acq_rel);
+  }
+  bool shared = me.teamSize() > 1;
+  if (shared) acquireForTasks(me);
+  complete(me, task);
+  if (shared) releaseForTasks(me);
+  return true;
+}
+
 // Runs ready tasks of `pool` until `done` holds.
 template <typename Done>
 void runTasksUntil(OmpThread& me, TaskPool& pool, Wait wait, Done done) {
@@ -193,6 +212,7 @@ void runTasksUntil(OmpThread& me, TaskPool& pool, Wait wait, Done done) {
       runTask(me, task);
       continue;
     }
+    if (mayBeReady && completeOneFulfilledElsewhere(me, pool)) continue;
     if (done()) break;
     pool.events.waitWhileEquals(seen, me.spins());
   }
@@ -393,6 +413,24 @@ TaskPool& taskPoolOf(OmpThread& me) {
   return *me.soloTasks;
 }
 
+bool fulfilEventFromAnotherHost(TaskPool& pool, uint32_t event) {
+  std::shared_ptr<Task> task;
+  {
+    std::lock_guard guard(pool.lock);
+    auto it = pool.live.find(event);
+    if (it == pool.live.end()) return false;
+    task = it->second;
+  }
+  if (!task->eventPending.exchange(false, std::memory_order_acq_rel)) return false;
+  if (task->runs.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+    std::lock_guard guard(pool.lock);
+    pool.fulfilledElsewhere.push_back(std::move(task));
+    pool.fulfilledElsewhereCount.fetch_add(1, std::memory_order_acq_rel);
+  }
+  pool.signal();
+  return true;
+}
+
 const std::shared_ptr<Task>& currentTask(OmpThread& me) {
   if (!me.at.task) me.at.task = std::make_shared<Task>();
   return me.at.task;
@@ -556,18 +594,30 @@ void Z_envZ___kmpc_taskloop(void* host, uint32_t, uint32_t, uint32_t address, ui
 uint32_t Z_envZ___kmpc_task_allow_completion_event(void* host, uint32_t, uint32_t,
                                                    uint32_t address) {
   OmpThread& me = ompThread(Granule::fromHost(host));
-  liveTask(me, address)->runs.fetch_add(1, std::memory_order_acq_rel);
+  std::shared_ptr<Task> task = liveTask(me, address);
+  task->runs.fetch_add(1, std::memory_order_acq_rel);
+  task->eventPending.store(true, std::memory_order_release);
   return address;
 }
 
 void Z_envZ_omp_fulfill_event(void* host, uint32_t event) {
   OmpThread& me = ompThread(Granule::fromHost(host));
   // A task runs on the host that created it, in that host's pool: another
-  // host of a team that spans hosts finds no task of this event here.
-  if (!hasLiveTask(me, event) && inTeamAcrossHosts(me))
-    me.granule.trap("omp_fulfill_event: the detached task was created on another host of a "
-                    "team whose threads span hosts; fulfilling it there is not supported");
+  // host of a team that spans hosts finds no task of this event here. A
+  // thread host sends the event to the main host with its writes so far,
+  // which fulfils it there or ends the job when it has no such task.
+  if (!hasLiveTask(me, event)) {
+    if (ThreadHostSync* sync = threadHostSyncOf(me.granule)) {
+      sync->fulfilEvent(me, event);
+      return;
+    }
+    if (inTeamAcrossHosts(me))
+      me.granule.trap("omp_fulfill_event: the detached task was created on a thread host of a "
+                      "team whose threads span hosts; fulfilling it on another host is not "
+                      "supported");
+  }
   std::shared_ptr<Task> task = liveTask(me, event);
+  task->eventPending.store(false, std::memory_order_release);
   // What the fulfilling thread wrote before is part of the task's result.
   releaseForTasks(me);
   finishRun(me, task);

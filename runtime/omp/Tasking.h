@@ -35,7 +35,11 @@
 // In a team whose threads span hosts (omp/RemoteThreads.h) each process
 // has its own pool, so a task runs on the host that created it (any thread
 // of the team may run a task, so this is allowed), and its dependences,
-// which are among siblings, stay there too. A thread host's threads share
+// which are among siblings, stay there too. A thread host's thread that
+// fulfils the event of a detached task the main host created sends it
+// there with the host's writes so far (SyncOp::FulfillEvent); the event of
+// a task a thread host created is fulfilled on that host only (elsewhere a
+// trap, or on another thread host an error for the job). A thread host's threads share
 // its copy of the memory, so tasking synchronises no memory there: a task
 // reaches no other host before the host's next barrier, lock or join
 // carries its writes. A barrier completes only once no host has a task
@@ -102,6 +106,8 @@ struct Task {
   // completes only when the count drops to zero.
   std::atomic<int> runs{0};
   std::atomic<bool> completed{false};
+  // A detached task whose event is not yet fulfilled.
+  std::atomic<bool> eventPending{false};
 
   // Under the pool's lock.
   int pendingPredecessors = 0;
@@ -126,6 +132,11 @@ class TaskPool {
   // Bumped whenever a waiting thread may have something to do: a task was
   // queued or completed, or a barrier opened.
   WaitWord events;
+  // Detached tasks whose event another host fulfilled after their routine
+  // had returned (fulfilEventFromAnotherHost): the team's threads complete
+  // them at their next scheduling point, as they need a guest to run on.
+  std::deque<std::shared_ptr<Task>> fulfilledElsewhere;  // under lock
+  std::atomic<int> fulfilledElsewhereCount{0};
 
   void signal() {
     events.fetch_add(1, std::memory_order_acq_rel);
@@ -150,6 +161,15 @@ void taskingBarrier(OmpThread& me);
 // Runs queued tasks of the thread's team, as at a barrier, until `done`
 // holds.
 void runTasksAsAtBarrier(OmpThread& me, const std::function<bool()>& done);
+
+// omp_fulfill_event on a thread host for a task `pool`'s host created (a
+// thread host's SyncOp::FulfillEvent, served by HostSyncService): the
+// event counts as fulfilled, the fulfilling host's writes having reached
+// this host's memory first; a task whose routine has returned is completed
+// by one of the team's threads at its next scheduling point. False when
+// `event` names no task of the pool with a pending event (unknown, not
+// detached, or already fulfilled).
+bool fulfilEventFromAnotherHost(TaskPool& pool, uint32_t event);
 
 // The end of a thread's implicit task: every member helps with queued tasks
 // until none is unfinished. The join after it (OmpRuntime::forkCall) waits

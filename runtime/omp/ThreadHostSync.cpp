@@ -20,6 +20,10 @@ constexpr uint32_t kTrapExitStatus = 134;
 // processes never looks for an OpenMP team.
 std::atomic<bool> servingAsThreadHost{false};
 
+// The waiter numbers of the process's threads (SyncMessages.h): 0 is the
+// asking thread itself.
+std::atomic<uint32_t> lastWaiter{0};
+
 }  // namespace
 
 ThreadHostSync::ThreadHostSync(MainHostLink& link, granule::Granule& root,
@@ -83,14 +87,21 @@ bool ThreadHostSync::deliverReply(const std::vector<uint8_t>& payload, std::stri
     }
   }
   std::lock_guard<std::mutex> guard(answersLock_);
-  auto waiting = answers_.find(reply.threadNum);
+  auto waiting = answers_.find({reply.threadNum, reply.waiter});
   if (waiting == answers_.end() || waiting->second.arrived) {
-    error = "an answer to thread " + std::to_string(reply.threadNum) + ", which waits for none";
+    error = "an answer to thread " + std::to_string(reply.threadNum) +
+            (reply.waiter ? " (waiter " + std::to_string(reply.waiter) + ")" : "") +
+            ", which waits for none";
     return false;
   }
   waiting->second = Answer{true, reply};
   answered_.notify_all();
   return true;
+}
+
+uint32_t ThreadHostSync::waiter() {
+  thread_local const uint32_t mine = lastWaiter.fetch_add(1) + 1;
+  return mine;
 }
 
 uint32_t ThreadHostSync::spreadThread(const OmpThread& me) {
@@ -101,12 +112,14 @@ uint32_t ThreadHostSync::spreadThread(const OmpThread& me) {
 }
 
 SyncReply ThreadHostSync::call(SyncRequest request, bool answered, uint32_t reductionList) {
+  // Threads of a nested team ask as the spread team's thread they descend
+  // from, each as its own waiter: each has its answer, and the main host
+  // serves each on its own.
+  const std::pair<uint32_t, uint32_t> asker{request.threadNum, request.waiter};
   if (answered) {
-    // Threads of a nested team ask as the spread team's thread they descend
-    // from: one answered request of each at a time, so answers match.
     std::unique_lock<std::mutex> lock(answersLock_);
-    answered_.wait(lock, [&] { return !answers_.count(request.threadNum); });
-    answers_[request.threadNum] = Answer{};
+    answered_.wait(lock, [&] { return !answers_.count(asker); });
+    answers_[asker] = Answer{};
   }
   {
     std::lock_guard<std::mutex> guard(linkLock_);
@@ -121,9 +134,9 @@ SyncReply ThreadHostSync::call(SyncRequest request, bool answered, uint32_t redu
   }
   if (!answered) return SyncReply{};
   std::unique_lock<std::mutex> lock(answersLock_);
-  answered_.wait(lock, [&] { return answers_.at(request.threadNum).arrived; });
-  SyncReply reply = answers_.at(request.threadNum).reply;
-  answers_.erase(request.threadNum);
+  answered_.wait(lock, [&] { return answers_.at(asker).arrived; });
+  SyncReply reply = answers_.at(asker).reply;
+  answers_.erase(asker);
   answered_.notify_all();
   return reply;
 }
@@ -154,13 +167,13 @@ int ThreadHostSync::localOwner(const OmpThread& me) {
 int ThreadHostSync::lock(OmpThread& me, uint32_t key, bool nested) {
   hostLocks_.lock(key, localOwner(me), nested);
   SyncOp op = nested ? SyncOp::NestLock : SyncOp::Lock;
-  return int(call(SyncRequest{op, spreadThread(me), {key}}, true).results[0]);
+  return int(call(SyncRequest{op, spreadThread(me), {key}, waiter()}, true).results[0]);
 }
 
 int ThreadHostSync::testLock(OmpThread& me, uint32_t key, bool nested) {
   if (hostLocks_.tryLock(key, localOwner(me), nested) == 0) return 0;
   SyncOp op = nested ? SyncOp::TestNestLock : SyncOp::TestLock;
-  int depth = int(call(SyncRequest{op, spreadThread(me), {key}}, true).results[0]);
+  int depth = int(call(SyncRequest{op, spreadThread(me), {key}, waiter()}, true).results[0]);
   if (depth == 0) hostLocks_.unlock(key, localOwner(me));
   return depth;
 }
@@ -170,7 +183,7 @@ void ThreadHostSync::unlock(OmpThread& me, uint32_t key) {
     fail("thread " + std::to_string(me.globalThreadId()) +
          " released an OpenMP critical section or lock it does not hold");
   // The unlock goes out before another of the host's threads may ask.
-  call(SyncRequest{SyncOp::Unlock, spreadThread(me), {key}}, false);
+  call(SyncRequest{SyncOp::Unlock, spreadThread(me), {key}, waiter()}, false);
   hostLocks_.unlock(key, localOwner(me));
 }
 
@@ -231,7 +244,7 @@ void ThreadHostSync::reduce(uint32_t threadNum, uint32_t list) {
 }
 
 uint32_t ThreadHostSync::createAllocator(OmpThread& me, const AllocatorTraits& traits) {
-  SyncRequest request{SyncOp::AllocatorCreate, spreadThread(me), {}};
+  SyncRequest request{SyncOp::AllocatorCreate, spreadThread(me), {}, waiter()};
   encodeAllocatorTraits(traits, request.arguments);
   uint64_t handle = call(request, true).results[0];
   if (handle != kNullAllocator && (handle < kFirstUserAllocator || handle > UINT32_MAX))
@@ -240,12 +253,12 @@ uint32_t ThreadHostSync::createAllocator(OmpThread& me, const AllocatorTraits& t
 }
 
 void ThreadHostSync::destroyAllocator(OmpThread& me, uint32_t handle) {
-  call(SyncRequest{SyncOp::AllocatorDestroy, spreadThread(me), {handle}}, false);
+  call(SyncRequest{SyncOp::AllocatorDestroy, spreadThread(me), {handle}, waiter()}, false);
 }
 
 std::optional<AllocatorTraits> ThreadHostSync::allocatorTraits(OmpThread& me, uint32_t handle) {
   SyncReply reply =
-      call(SyncRequest{SyncOp::AllocatorTraits, spreadThread(me), {handle}}, true);
+      call(SyncRequest{SyncOp::AllocatorTraits, spreadThread(me), {handle}, waiter()}, true);
   if (reply.results[0] == 0) return std::nullopt;
   AllocatorTraits traits;
   if (!decodeAllocatorTraits(reply.results, traits))
@@ -254,26 +267,31 @@ std::optional<AllocatorTraits> ThreadHostSync::allocatorTraits(OmpThread& me, ui
 }
 
 bool ThreadHostSync::reservePool(OmpThread& me, uint32_t handle, uint64_t bytes) {
-  SyncRequest request{SyncOp::PoolReserve, spreadThread(me), {handle, bytes}};
+  SyncRequest request{SyncOp::PoolReserve, spreadThread(me), {handle, bytes}, waiter()};
   uint64_t reserved = call(request, true).results[0];
   if (reserved > 1) fail("a pool reservation answered " + std::to_string(reserved));
   return reserved == 1;
 }
 
 void ThreadHostSync::refundPool(OmpThread& me, uint32_t handle, uint64_t bytes) {
-  call(SyncRequest{SyncOp::PoolRefund, spreadThread(me), {handle, bytes}}, false);
+  call(SyncRequest{SyncOp::PoolRefund, spreadThread(me), {handle, bytes}, waiter()}, false);
+}
+
+void ThreadHostSync::fulfilEvent(OmpThread& me, uint32_t event) {
+  call(SyncRequest{SyncOp::FulfillEvent, spreadThread(me), {event}, waiter()}, false);
 }
 
 void ThreadHostSync::lockLibc(OmpThread& me) {
-  // The main host holds libc's lock for a thread of the spread team; the
-  // threads of its nested teams ask as that thread, so the host lets one of
-  // its threads hold it at a time.
+  // The threads of a spread thread's nested teams ask as that thread, each
+  // as its own waiter, whose proxy on the main host takes libc's lock and
+  // so must release it: lock and unlock come from one OS thread here. The
+  // host lets one of its threads hold it at a time.
   libcOnThisHost_.lock();
-  call(SyncRequest{SyncOp::LibcLock, spreadThread(me), {}}, true);
+  call(SyncRequest{SyncOp::LibcLock, spreadThread(me), {}, waiter()}, true);
 }
 
 void ThreadHostSync::unlockLibc(OmpThread& me) {
-  call(SyncRequest{SyncOp::LibcUnlock, spreadThread(me), {}}, false);
+  call(SyncRequest{SyncOp::LibcUnlock, spreadThread(me), {}, waiter()}, false);
   libcOnThisHost_.unlock();
 }
 
@@ -294,7 +312,8 @@ void ThreadHostSync::pthreadEnd(uint32_t pthread, uint32_t result) {
   call(SyncRequest{SyncOp::PthreadEnd, pthread, {result}}, false);
 }
 
-void ThreadHostSync::endJob(uint32_t threadNum, const granule::RunResult& outcome) {
+void ThreadHostSync::endJob(uint32_t threadNum, const granule::RunResult& outcome,
+                            uint32_t asWaiter) {
   uint32_t status = uint32_t(outcome.exitCode);
   if (outcome.kind == granule::RunResult::Kind::Trapped) {
     std::fprintf(stderr, "trap: %s in %s\n", outcome.trapReason.c_str(),
@@ -303,23 +322,25 @@ void ThreadHostSync::endJob(uint32_t threadNum, const granule::RunResult& outcom
   }
   std::fflush(nullptr);
   jobEnded_.store(true);
-  call(SyncRequest{SyncOp::ThreadExit, threadNum, {status}}, false);
+  call(SyncRequest{SyncOp::ThreadExit, threadNum, {status}, asWaiter}, false);
   for (;;) pause();
 }
 
 void ThreadHostSync::endJob(const OmpThread& me, const granule::RunResult& outcome) {
-  endJob(spreadThread(me), outcome);
+  endJob(spreadThread(me), outcome, waiter());
 }
 
 void ThreadHostSync::finishRegion(uint32_t threadNum) {
   call(SyncRequest{SyncOp::Join, threadNum, {}}, false);
 }
 
-uint64_t ThreadHostSync::atomic(uint32_t threadNum, const granule::AtomicAccess& access) {
+uint64_t ThreadHostSync::atomic(uint32_t threadNum, const granule::AtomicAccess& access,
+                                uint32_t asWaiter) {
   SyncRequest request{SyncOp::Atomic,
                       threadNum,
                       {access.address, access.operand, access.replacement,
-                       uint64_t(access.op) | uint64_t(access.width) << 8}};
+                       uint64_t(access.op) | uint64_t(access.width) << 8},
+                      asWaiter};
   uint64_t old = call(request, true).results[0];
   if (access.width < 8 && old >> (8 * access.width) != 0)
     fail("an atomic's old value " + std::to_string(old) + " wider than its " +
@@ -327,20 +348,22 @@ uint64_t ThreadHostSync::atomic(uint32_t threadNum, const granule::AtomicAccess&
   return old;
 }
 
-void ThreadHostSync::acquire(uint32_t threadNum) {
-  call(SyncRequest{SyncOp::Acquire, threadNum, {}}, true);
+void ThreadHostSync::acquire(uint32_t threadNum, uint32_t asWaiter) {
+  call(SyncRequest{SyncOp::Acquire, threadNum, {}, asWaiter}, true);
 }
 
-void ThreadHostSync::release(uint32_t threadNum) {
-  call(SyncRequest{SyncOp::Release, threadNum, {}}, false);
+void ThreadHostSync::release(uint32_t threadNum, uint32_t asWaiter) {
+  call(SyncRequest{SyncOp::Release, threadNum, {}, asWaiter}, false);
 }
 
-void RemoteSync::acquire() { sync_.acquire(threadNum_); }
+uint32_t RemoteSync::asWaiter() const { return perThread_ ? ThreadHostSync::waiter() : 0; }
 
-void RemoteSync::release() { sync_.release(threadNum_); }
+void RemoteSync::acquire() { sync_.acquire(threadNum_, asWaiter()); }
+
+void RemoteSync::release() { sync_.release(threadNum_, asWaiter()); }
 
 uint64_t RemoteSync::performAtomic(const granule::AtomicAccess& access, uint8_t* /*cell*/) {
-  return sync_.atomic(threadNum_, access);
+  return sync_.atomic(threadNum_, access, asWaiter());
 }
 
 ThreadHostSync* threadHostSyncOf(granule::Granule& granule) {

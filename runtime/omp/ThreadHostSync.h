@@ -19,15 +19,15 @@
 //    workers, over the host's copy: its barriers, worksharing and
 //    reductions are local, as on one host; its threads' requests to the
 //    main host (locks, libc, atomics, allocators) go as the spread team's
-//    thread they descend from, one answered request of each at a time; the
-//    main host records one owner of a lock or critical per spread thread,
-//    so the host's threads take each one here first, one thread at a time,
-//    and ask the main host while they hold it here (the main host takes an
-//    unlock at once, not after a lock another of them waits for there; a
-//    nested thread that asks for a lock while holding another still waits
-//    behind a sibling's pending request, which can deadlock where libgomp
-//    would not when that sibling's lock is held on another host waiting for
-//    the first);
+//    thread they descend from, each thread as its own waiter
+//    (SyncMessages.h): the main host serves each waiter on its own proxy
+//    and answers it, and only that thread wakes here, so a nested thread's
+//    request never waits behind a sibling's (a sibling waiting for a lock
+//    held on another host does not hold up the request that would let it
+//    go, as under libgomp); the main host records one owner of a lock or
+//    critical per spread thread, so the host's threads take each one here
+//    first, one thread at a time, and ask the main host while they hold it
+//    here (the main host takes an unlock at once);
 //  - user allocators live in the main host's table (omp/Allocators.h):
 //    creating, destroying, looking one up and charging its pool are
 //    requests there that neither acquire nor release;
@@ -60,6 +60,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "granule/Granule.h"
 #include "omp/Allocators.h"
@@ -105,6 +106,9 @@ class ThreadHostSync {
   std::optional<AllocatorTraits> allocatorTraits(OmpThread& me, uint32_t handle);
   bool reservePool(OmpThread& me, uint32_t handle, uint64_t bytes);
   void refundPool(OmpThread& me, uint32_t handle, uint64_t bytes);
+  // omp_fulfill_event for a task this host did not create: the main host
+  // fulfils it, after the host's writes so far (omp/Tasking.h).
+  void fulfilEvent(OmpThread& me, uint32_t event);
   void lockLibc(OmpThread& me);
   void unlockLibc(OmpThread& me);
   // A pthread running here (omp/RemotePthreads.h), by its id: libc's lock,
@@ -118,7 +122,8 @@ class ThreadHostSync {
   // (endProcessFromThread), that ends the process, which is the job's, so
   // the main host ends it with the status. This host ends when the link
   // closes (serveThreadHost); the thread waits meanwhile.
-  [[noreturn]] void endJob(uint32_t threadNum, const granule::RunResult& outcome);
+  [[noreturn]] void endJob(uint32_t threadNum, const granule::RunResult& outcome,
+                            uint32_t asWaiter = 0);
   [[noreturn]] void endJob(const OmpThread& me, const granule::RunResult& outcome);
   // Whether a thread here has ended the job.
   bool jobEnded() const { return jobEnded_.load(); }
@@ -126,10 +131,14 @@ class ThreadHostSync {
   // writes and ends the host's part of the region.
   void finishRegion(uint32_t threadNum);
   // An atomic access, done on the main copy: the cell's old value.
-  uint64_t atomic(uint32_t threadNum, const granule::AtomicAccess& access);
+  uint64_t atomic(uint32_t threadNum, const granule::AtomicAccess& access,
+                  uint32_t asWaiter = 0);
   // Memory synchronisation of one thread.
-  void acquire(uint32_t threadNum);
-  void release(uint32_t threadNum);
+  void acquire(uint32_t threadNum, uint32_t asWaiter = 0);
+  void release(uint32_t threadNum, uint32_t asWaiter = 0);
+  // The calling OS thread's waiter number (SyncMessages.h), never 0: the
+  // requests a nested team's thread may make as its spread thread carry it.
+  static uint32_t waiter();
 
  private:
   // Sends `request`, after the host's writes when it releases; with
@@ -161,7 +170,8 @@ class ThreadHostSync {
     bool arrived = false;
     SyncReply reply;
   };
-  std::map<uint32_t, Answer> answers_;  // by thread number, until taken
+  // By thread number and waiter, until taken.
+  std::map<std::pair<uint32_t, uint32_t>, Answer> answers_;
   // Held by the host's thread that holds libc's lock on the main host.
   std::recursive_mutex libcOnThisHost_;
   // The OpenMP locks and criticals the host's threads hold or ask the main
@@ -178,18 +188,24 @@ class ThreadHostSync {
 
 // A thread granule's MemorySync on a thread host: each atomic is done by the
 // main host on the main copy, one round trip that carries this host's writes
-// and brings back the old value and what this host is missing.
+// and brings back the old value and what this host is missing. With
+// `perThread` (a spread team's thread, whose nested teams' threads share
+// it) each OS thread asks as its own waiter; else as the thread itself.
 class RemoteSync : public granule::MemorySync {
  public:
-  RemoteSync(ThreadHostSync& sync, uint32_t threadNum) : sync_(sync), threadNum_(threadNum) {}
+  RemoteSync(ThreadHostSync& sync, uint32_t threadNum, bool perThread = false)
+      : sync_(sync), threadNum_(threadNum), perThread_(perThread) {}
   void acquire() override;
   void release() override;
   const void* domain() const override { return &sync_; }
   uint64_t performAtomic(const granule::AtomicAccess& access, uint8_t* cell) override;
 
  private:
+  uint32_t asWaiter() const;
+
   ThreadHostSync& sync_;
   const uint32_t threadNum_;
+  const bool perThread_;
 };
 
 // The ThreadHostSync of the thread host `granule` runs on inside a region

@@ -346,8 +346,8 @@ constexpr uint64_t kMpiRmaDoneHeaderBytes = 12;
 constexpr uint64_t kMaxOmpRegionShareBytes = 56 + 4096 * 16 + 998 * 4;
 constexpr uint64_t kOmpThreadHelloBytes = 12;
 constexpr uint64_t kOmpReductionListBytes = 4;
-constexpr uint64_t kOmpSyncRequestBytes = 48;
-constexpr uint64_t kOmpSyncReplyBytes = 24;
+constexpr uint64_t kOmpSyncRequestBytes = 52;
+constexpr uint64_t kOmpSyncReplyBytes = 28;
 constexpr uint64_t kOmpPthreadStartBytes = 32;
 
 // Hypervisor frames: the largest engine manifest a tenant may submit, the

@@ -13,6 +13,7 @@ namespace {
 
 TEST(SyncMessagesTest, RequestRoundTripsAndFitsItsFrame) {
   SyncRequest request{SyncOp::OrderedEnter, 5, {7, 0xfffffffe, uint64_t(1) << 40, 35, 3}};
+  SyncRequest nested{SyncOp::Lock, 4, {0x1000}, 0xfffffff0};
   std::vector<uint8_t> bytes = encodeSyncRequest(request);
   ASSERT_EQ(bytes.size(), kSyncRequestBytes);
   ASSERT_EQ(bytes.size(), synergy::transport::kOmpSyncRequestBytes);
@@ -22,10 +23,17 @@ TEST(SyncMessagesTest, RequestRoundTripsAndFitsItsFrame) {
   EXPECT_EQ(decoded.op, SyncOp::OrderedEnter);
   EXPECT_EQ(decoded.threadNum, 5u);
   for (int i = 0; i < 5; ++i) EXPECT_EQ(decoded.arguments[i], request.arguments[i]) << i;
+  EXPECT_EQ(decoded.waiter, 0u);
+  bytes = encodeSyncRequest(nested);
+  ASSERT_TRUE(decodeSyncRequest(bytes.data(), bytes.size(), decoded, error)) << error;
+  EXPECT_EQ(decoded.op, SyncOp::Lock);
+  EXPECT_EQ(decoded.threadNum, 4u);
+  EXPECT_EQ(decoded.arguments[0], 0x1000u);
+  EXPECT_EQ(decoded.waiter, 0xfffffff0u);
 }
 
 TEST(SyncMessagesTest, ReplyRoundTripsAndFitsItsFrame) {
-  SyncReply reply{3, true, {UINT64_MAX, 12}};
+  SyncReply reply{3, true, {UINT64_MAX, 12}, 77};
   std::vector<uint8_t> bytes = encodeSyncReply(reply);
   ASSERT_EQ(bytes.size(), kSyncReplyBytes);
   ASSERT_EQ(bytes.size(), synergy::transport::kOmpSyncReplyBytes);
@@ -36,6 +44,7 @@ TEST(SyncMessagesTest, ReplyRoundTripsAndFitsItsFrame) {
   EXPECT_TRUE(decoded.withUpdate);
   EXPECT_EQ(decoded.results[0], UINT64_MAX);
   EXPECT_EQ(decoded.results[1], 12u);
+  EXPECT_EQ(decoded.waiter, 77u);
 }
 
 TEST(SyncMessagesTest, RefusesWrongLengthsUnknownOperationsAndFlags) {
@@ -43,7 +52,7 @@ TEST(SyncMessagesTest, RefusesWrongLengthsUnknownOperationsAndFlags) {
   SyncRequest decodedRequest;
   std::string error;
   EXPECT_FALSE(decodeSyncRequest(request.data(), request.size() - 1, decodedRequest, error));
-  EXPECT_EQ(error, "synchronisation request of 47 bytes, not 48");
+  EXPECT_EQ(error, "synchronisation request of 51 bytes, not 52");
   for (uint32_t op : {0u, kRetiredSyncOps[0], kRetiredSyncOps[1],
                       uint32_t(SyncOp::ReductionArrive), uint32_t(kLastSyncOp) + 1, 0xffffffffu}) {
     for (int i = 0; i < 4; ++i) request[size_t(i)] = uint8_t(op >> (8 * i));
@@ -52,11 +61,38 @@ TEST(SyncMessagesTest, RefusesWrongLengthsUnknownOperationsAndFlags) {
   }
   std::vector<uint8_t> reply = encodeSyncReply(SyncReply{1, false, {}});
   SyncReply decodedReply;
-  EXPECT_FALSE(decodeSyncReply(reply.data(), 25, decodedReply, error));
-  EXPECT_EQ(error, "synchronisation reply of 25 bytes, not 24");
+  EXPECT_FALSE(decodeSyncReply(reply.data(), 29, decodedReply, error));
+  EXPECT_EQ(error, "synchronisation reply of 29 bytes, not 28");
   reply[4] = 2;
   EXPECT_FALSE(decodeSyncReply(reply.data(), reply.size(), decodedReply, error));
   EXPECT_EQ(error, "synchronisation reply with update flag 2");
+}
+
+TEST(SyncMessagesTest, OnlyNestedThreadsRequestsNameAWaiter) {
+  // A nested team's thread asks as its spread thread, for itself: a lock,
+  // libc's lock, an atomic... A barrier, worksharing or a join is the spread
+  // thread's own, and one naming another waiter is refused.
+  for (SyncOp op : {SyncOp::Lock, SyncOp::NestLock, SyncOp::TestLock, SyncOp::TestNestLock,
+                    SyncOp::Unlock, SyncOp::LibcLock, SyncOp::LibcUnlock, SyncOp::Atomic,
+                    SyncOp::Acquire, SyncOp::Release, SyncOp::AllocatorCreate,
+                    SyncOp::PoolRefund, SyncOp::ThreadExit}) {
+    std::vector<uint8_t> bytes = encodeSyncRequest(SyncRequest{op, 1, {}, 9});
+    SyncRequest decoded;
+    std::string error;
+    EXPECT_TRUE(decodeSyncRequest(bytes.data(), bytes.size(), decoded, error)) << error;
+  }
+  for (SyncOp op : {SyncOp::Join, SyncOp::Barrier, SyncOp::Single, SyncOp::Copyprivate,
+                    SyncOp::LoopChunk, SyncOp::OrderedEnter, SyncOp::OrderedLeave,
+                    SyncOp::OrderedSkip, SyncOp::PthreadCall, SyncOp::PthreadEnd}) {
+    std::vector<uint8_t> bytes = encodeSyncRequest(SyncRequest{op, 1, {}, 9});
+    SyncRequest decoded;
+    std::string error;
+    EXPECT_FALSE(decodeSyncRequest(bytes.data(), bytes.size(), decoded, error));
+    EXPECT_EQ(error, "synchronisation operation " + std::to_string(uint32_t(op)) +
+                         " of waiter 9, which only its thread itself makes");
+    bytes = encodeSyncRequest(SyncRequest{op, 1, {}, 0});
+    EXPECT_TRUE(decodeSyncRequest(bytes.data(), bytes.size(), decoded, error)) << error;
+  }
 }
 
 TEST(SyncMessagesTest, AllocatorRequestsAreOnTheWire) {

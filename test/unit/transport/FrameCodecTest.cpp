@@ -151,10 +151,10 @@ TEST(FrameCodecTest, OpenMpThreadFramesAndTheirLimits) {
             "frame length 13 exceeds the maximum 12 for OmpThreadHello");
   EXPECT_EQ(refusal(rawHeader(60, 0, 5)),
             "frame length 5 exceeds the maximum 4 for OmpReductionList");
-  EXPECT_EQ(refusal(rawHeader(67, 0, 49)),
-            "frame length 49 exceeds the maximum 48 for OmpSyncRequest");
-  EXPECT_EQ(refusal(rawHeader(68, 0, 25)),
-            "frame length 25 exceeds the maximum 24 for OmpSyncReply");
+  EXPECT_EQ(refusal(rawHeader(67, 0, 53)),
+            "frame length 53 exceeds the maximum 52 for OmpSyncRequest");
+  EXPECT_EQ(refusal(rawHeader(68, 0, 29)),
+            "frame length 29 exceeds the maximum 28 for OmpSyncReply");
   EXPECT_EQ(refusal(rawHeader(87, 0, 33)),
             "frame length 33 exceeds the maximum 32 for OmpPthreadStart");
 }
