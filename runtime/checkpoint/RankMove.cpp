@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "checkpoint/RankMove.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 
@@ -18,6 +19,25 @@
 #include "wasm-rt.h"
 
 namespace synergy::checkpoint {
+
+namespace {
+
+// Zeroes [begin, end) of a fresh instance's memory, which is zero but where
+// instantiation wrote its data segments: a page that reads as zero is left
+// alone, so that the pages the guest never had (most of a large memory)
+// are not faulted in, as a memset of the whole memory did.
+void clearGap(uint8_t* base, uint64_t begin, uint64_t end) {
+  constexpr uint64_t kPage = 4096;
+  while (begin < end) {
+    uint64_t stop = std::min(end, (begin / kPage + 1) * kPage);
+    const uint8_t* at = base + begin;
+    size_t length = size_t(stop - begin);
+    if (at[0] != 0 || std::memcmp(at, at + 1, length - 1) != 0) std::memset(base + begin, 0, length);
+    begin = stop;
+  }
+}
+
+}  // namespace
 
 std::string encodeDepartingRank(uint32_t worldRank, granule::Granule& granule,
                                 size_t grantCount, std::string& notRecorded) {
@@ -92,9 +112,13 @@ bool restoreRank(const RankImage& image, granule::Granule& granule,
     return false;
   }
   uint8_t* base = granule.memoryBase();
-  std::memset(base, 0, size_t(image.memoryBytes));
-  for (const MemoryRun& run : image.runs)  // inside memoryBytes: the decoder checked
+  uint64_t end = 0;
+  for (const MemoryRun& run : image.runs) {  // increasing, inside memoryBytes: the decoder checked
+    clearGap(base, end, run.offset);
     std::memcpy(base + run.offset, run.bytes.data(), run.bytes.size());
+    end = run.offset + run.bytes.size();
+  }
+  clearGap(base, end, image.memoryBytes);
   auto* instance = static_cast<uint8_t*>(granule.instance());
   size_t at = 0;
   for (const auto& slot : module.globals()) {
