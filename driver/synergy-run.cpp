@@ -590,6 +590,11 @@ int main(int argc, char** argv) {
       checkpoints->directory = checkpointDir;
       return checkpoint::runCheckpointedJob(job, *checkpoints);
     }
+    if (checkpoint::liveMoveRequested()) {
+      checkpoint::CheckpointPolicy never;
+      never.intervalSeconds = 1e300;
+      return checkpoint::runCheckpointedJob(job, never);
+    }
     return mpi::runJob(job);
   }
   if (!partFile.empty()) fail("--cluster-part needs -np");

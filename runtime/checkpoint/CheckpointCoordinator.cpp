@@ -27,6 +27,7 @@
 #include "checkpoint/MpiObjectRecord.h"
 #include "checkpoint/OpenFileRecord.h"
 #include "checkpoint/PartFile.h"
+#include "checkpoint/RankMove.h"
 #include "util/Crc32c.h"
 #include "util/FileIO.h"
 #include "granule/Granule.h"
@@ -145,6 +146,7 @@ CheckpointCoordinator::CheckpointCoordinator(int ranks, CheckpointPolicy policy,
   spareSections_.resize(size_t(ranks));
   rankUnresumable_.resize(size_t(ranks));
   controlPointsReached_.resize(size_t(ranks));
+  movePointsReached_.resize(size_t(ranks));
 }
 
 CheckpointCoordinator::~CheckpointCoordinator() {
@@ -205,66 +207,11 @@ bool CheckpointCoordinator::prepareRank(int worldRank, granule::Granule& granule
     error = "the checkpoint holds no rank " + std::to_string(worldRank);
     return false;
   }
-  const RankImage& image = resumeFrom_->ranks[size_t(worldRank)];
-  std::string where = "cannot restore rank " + std::to_string(worldRank) + ": ";
-  granule::Module& module = granule.module();
-  size_t globalsBytes = 0;
-  for (const auto& slot : module.globals()) globalsBytes += slot.size;
-  if (globalsBytes != image.globals.size()) {
-    error = where + "the checkpoint's globals do not match this module";
-    return false;
-  }
-  // The unwind buffer is host-grown pages right past the memory the guest
-  // had then: grow to there, let prepareUnwind take the same pages, then
-  // grow to the checkpoint's size.
-  wasm_rt_memory_t* memory = module.memory(granule.instance());
-  const uint64_t page = 65536;
-  uint64_t bufferPage = image.unwindBuffer / page;
-  if (image.unwindBuffer % page || bufferPage < memory->pages || image.memoryBytes / page < bufferPage) {
-    error = where + "the checkpoint's unwind buffer does not fit this module's memory";
-    return false;
-  }
-  auto growTo = [&](uint64_t pages) {
-    return pages <= memory->pages ||
-           wasm_rt_grow_memory(memory, uint32_t(pages - memory->pages)) != UINT32_MAX;
-  };
-  std::string why;
-  if (!growTo(bufferPage) || !granule.prepareUnwind(why) || !growTo(image.memoryBytes / page)) {
-    error = where + (why.empty() ? "its memory of " + std::to_string(image.memoryBytes) +
-                                       " bytes cannot be allocated (see --max-memory)"
-                                 : why);
-    return false;
-  }
-  if (granule.unwindBufferAddress() != image.unwindBuffer ||
-      uint64_t(memory->pages) * page != image.memoryBytes) {
-    error = where + "the checkpoint's unwind buffer does not fit its memory size";
-    return false;
-  }
-  uint8_t* base = granule.memoryBase();
-  std::memset(base, 0, size_t(image.memoryBytes));
-  for (const MemoryRun& run : image.runs)  // inside memoryBytes: the decoder checked
-    std::memcpy(base + run.offset, run.bytes.data(), run.bytes.size());
-  auto* instance = static_cast<uint8_t*>(granule.instance());
-  size_t at = 0;
-  for (const auto& slot : module.globals()) {
-    std::memcpy(instance + slot.offset, image.globals.data() + at, slot.size);
-    at += slot.size;
-  }
   if (!contextDrawsResumed_) {
     resumeContextDraws(resumeFrom_->ranks, *granule.extension<mpi::RankState>().world);
     contextDrawsResumed_ = true;
   }
-  if (!restoreOpenFiles(granule, image.files, error) ||
-      !restoreMpiObjects(image.mpi, granule.extension<mpi::RankState>(), resumedComms_, error)) {
-    error = where + error;
-    return false;
-  }
-  // MPI_Init ran before the checkpoint; the rank rewinds into its barrier.
-  granule.extension<mpi::RankState>().initialized = true;
-  auto startRewind = reinterpret_cast<void (*)(void*, uint32_t)>(
-      module.exportedFunction("asyncify_start_rewind"));
-  startRewind(granule.instance(), image.unwindBuffer);
-  return true;
+  return restoreRank(resumeFrom_->ranks[size_t(worldRank)], granule, resumedComms_, error);
 }
 
 template <typename Last>
@@ -298,6 +245,8 @@ size_t CheckpointCoordinator::localIndexOf(int worldRank) const {
 }
 
 bool CheckpointCoordinator::meetsHere(size_t localIndex) {
+  // Every rank stops where a live move is to be taken.
+  if (liveMoveRank_ >= 0 && ++movePointsReached_[localIndex] == liveMoveAt_) return true;
   // Over hosts part 0 decides at every control point; at an interval of 0
   // every control point is a checkpoint's.
   if (hostParts_ || policy_.intervalSeconds <= 0) return true;
@@ -322,6 +271,31 @@ bool CheckpointCoordinator::agreeToSuspend(int worldRank, bool canSuspend,
     firstRefusal_ = "rank " + std::to_string(worldRank) + ": " + why;
   }
   bool alive = meet(worldRank, lock, [&] {
+    bool moves = liveMoveRank_ >= 0 && movePointsReached_[localIndexOf(worldRank)] == liveMoveAt_;
+    if (moves && everyoneCan_ && !rankUnresumable_[localIndexOf(liveMoveRank_)].empty()) {
+      everyoneCan_ = false;
+      firstRefusal_ = rankUnresumable_[localIndexOf(liveMoveRank_)];
+    }
+    if (moves) {
+      if (everyoneCan_ && quiescenceCheck_)
+        if (std::string inFlight = quiescenceCheck_(); !inFlight.empty()) {
+          everyoneCan_ = false;
+          firstRefusal_ = std::move(inFlight);
+        }
+      decision_ = everyoneCan_;
+      if (decision_) {
+        moveRound_ = true;
+      } else {
+        // Tried again at the next control point.
+        ++liveMoveAt_;
+        std::fprintf(stderr, "synergy-run: note: live move of rank %d postponed (%s)\n",
+                     liveMoveRank_, firstRefusal_.c_str());
+      }
+      everyoneCan_ = true;
+      meetingAt_ = 0;
+      roundStart_ = std::chrono::steady_clock::now();
+      return;
+    }
     bool isDue = due();
     // The last commit (part 0's, in a job spread over hosts) may still be
     // under way when the interval is shorter than a write. Then the next
@@ -371,8 +345,79 @@ bool CheckpointCoordinator::agreeToSuspend(int worldRank, bool canSuspend,
   return alive && decision_;
 }
 
+bool CheckpointCoordinator::liveMoveSuspended(int worldRank, granule::Granule& granule,
+                                              std::string& error) {
+  if (worldRank == liveMoveRank_) {
+    auto start = std::chrono::steady_clock::now();
+    uint64_t cpuBefore = threadCpuNanoseconds();
+    std::string notRecorded;
+    std::string bytes =
+        encodeDepartingRank(uint32_t(worldRank), granule, job_.grants.size(), notRecorded);
+    if (notRecorded.empty()) {
+      granule.depart();
+      if (printMoveCosts_) {
+        auto now = std::chrono::steady_clock::now();
+        std::fprintf(stderr,
+                     "synergy-run: live move: rank %d left: %.3f ms, cpu %.3f ms, %llu bytes "
+                     "of %llu memory\n",
+                     worldRank, std::chrono::duration<double, std::milli>(now - start).count(),
+                     double(threadCpuNanoseconds() - cpuBefore) * 1e-6,
+                     (unsigned long long)bytes.size(),
+                     (unsigned long long)granule.memorySize());
+      }
+    } else {
+      std::fprintf(stderr, "synergy-run: note: live move of rank %d not taken (%s)\n", worldRank,
+                   notRecorded.c_str());
+      bytes.clear();
+    }
+    std::lock_guard<std::mutex> guard(mutex_);
+    departure_ = std::move(bytes);
+    departedAt_ = std::chrono::steady_clock::now();
+  } else {
+    std::lock_guard<std::mutex> guard(mutex_);
+    addLiveCommunicators(granule.extension<mpi::RankState>(), liveCommunicators_);
+  }
+  std::unique_lock<std::mutex> lock(mutex_);
+  bool alive = meet(worldRank, lock, [&] { moveRound_ = false; });
+  if (!alive) {
+    error = "the job was aborted during a live move";
+    return false;
+  }
+  return true;
+}
+
+bool CheckpointCoordinator::arrive(int worldRank, granule::Granule& granule, std::string& error) {
+  auto start = std::chrono::steady_clock::now();
+  uint64_t cpuBefore = threadCpuNanoseconds();
+  std::unique_lock<std::mutex> lock(mutex_);
+  if (worldRank != liveMoveRank_ || departure_.empty()) {
+    error = "no state of rank " + std::to_string(worldRank) + " departed";
+    return false;
+  }
+  std::string bytes = std::exchange(departure_, {});
+  ResumedCommunicators communicators = std::exchange(liveCommunicators_, {});
+  auto departedAt = departedAt_;
+  lock.unlock();
+  std::optional<RankImage> image = decodeDepartingRank(
+      bytes, uint32_t(worldRank), uint32_t(worldRanks_.back() + 1), uint32_t(job_.grants.size()),
+      error);
+  std::string().swap(bytes);
+  if (!image || !restoreRank(*image, granule, communicators, error)) return false;
+  if (printMoveCosts_) {
+    auto now = std::chrono::steady_clock::now();
+    std::fprintf(stderr,
+                 "synergy-run: live move: rank %d arrived: %.3f ms, cpu %.3f ms (%.3f ms after "
+                 "it left)\n",
+                 worldRank, std::chrono::duration<double, std::milli>(now - start).count(),
+                 double(threadCpuNanoseconds() - cpuBefore) * 1e-6,
+                 std::chrono::duration<double, std::milli>(now - departedAt).count());
+  }
+  return true;
+}
+
 bool CheckpointCoordinator::suspended(int worldRank, granule::Granule& granule,
                                       const snapshot::Snapshot* snapshot, std::string& error) {
+  if (moveRound_.load()) return liveMoveSuspended(worldRank, granule, error);
   using Clock = std::chrono::steady_clock;
   Clock::time_point unwound = Clock::now();
   uint64_t cpuBefore = threadCpuNanoseconds();

@@ -71,6 +71,7 @@
 #include "checkpoint/DurableReplace.h"
 #include "checkpoint/HostParts.h"
 #include "checkpoint/MpiObjectRecord.h"
+#include "checkpoint/RankMove.h"
 #include "mpi/BarrierControlPoint.h"
 
 namespace synergy::checkpoint {
@@ -122,7 +123,24 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   // before it goes on, so it rewinds in place; without one every rank
   // rewinds into a fresh instance from its snapshot, which is how that
   // round trip is tested.
-  bool resumesInPlace(int) override { return !policy_.directory.empty(); }
+  // In a live move's round every rank rewinds in place but the one that
+  // departs.
+  bool resumesInPlace(int) override { return moveRound_.load() || !policy_.directory.empty(); }
+  bool arrive(int worldRank, granule::Granule& granule, std::string& error) override;
+
+  // A live move, in this process (the drill of issue 22's move between
+  // hosts, SYNERGY_TEST_LIVE_MOVE): at the job's barrier control point
+  // `atControlPoint` (counted from 1), or the first after it where every
+  // rank can be suspended and nothing is in flight, rank `worldRank`
+  // departs (its state encoded as a checkpoint records it, its instance
+  // freed) while the others rewind in place and go on; it arrives in a
+  // fresh instance on a new thread (arrive()). With `printCosts` each
+  // half's wall and CPU time goes to stderr.
+  void setLiveMove(int worldRank, uint64_t atControlPoint, bool printCosts) {
+    liveMoveRank_ = worldRank;
+    liveMoveAt_ = atControlPoint;
+    printMoveCosts_ = printCosts;
+  }
 
   void noteStateNotCheckpointed(int worldRank, const std::string& what) override;
   void setOutputDrain(std::function<void()> drain) override;
@@ -262,6 +280,19 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   // Part 0: where the other parts' heads are read. Only the background
   // writes' thread touches it.
   std::string partHeadBuffer_;
+  // The live move (setLiveMove): the rank, the control point it departs at
+  // and each rank's count of control points reached; whether this round is
+  // the move's; the departed rank's bytes until it arrives, and the live
+  // communicators it finds again by context.
+  int liveMoveRank_ = -1;
+  uint64_t liveMoveAt_ = 0;
+  bool printMoveCosts_ = false;
+  std::vector<uint64_t> movePointsReached_;
+  std::atomic<bool> moveRound_ = false;
+  std::string departure_;
+  ResumedCommunicators liveCommunicators_;
+  std::chrono::steady_clock::time_point departedAt_;
+  bool liveMoveSuspended(int worldRank, granule::Granule& granule, std::string& error);
   // Last: destroyed first, so every write is done before the rest goes.
   BackgroundWrites backgroundWrites_;
 };

@@ -406,6 +406,24 @@ std::string encodeCheckpointHead(uint64_t sequence, const Digest& programDigest,
   return out;
 }
 
+std::optional<RankImage> decodeRankSection(std::string_view section, uint32_t worldRank,
+                                           uint32_t rankCount, uint32_t grantCount,
+                                           std::string& error) {
+  if (rankCount == 0 || rankCount > kMaxCheckpointRanks || worldRank >= rankCount) {
+    error = "rank " + std::to_string(worldRank) + " of " + std::to_string(rankCount) +
+            " is not a rank of the job";
+    return std::nullopt;
+  }
+  FieldReader reader(section);
+  RankImage rank;
+  if (!decodeRank(reader, worldRank, rankCount, grantCount, rank, error)) return std::nullopt;
+  if (reader.left() != 0) {
+    error = "rank " + std::to_string(worldRank) + ": bytes after its section";
+    return std::nullopt;
+  }
+  return rank;
+}
+
 std::optional<CheckpointImage> decodeCheckpoint(std::string_view bytes, std::string& error) {
   if (bytes.size() < kHeaderBytes || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0) {
     error = "not a Synergy checkpoint file";

@@ -187,6 +187,12 @@ std::string encodeCheckpointHead(uint64_t sequence, const Digest& programDigest,
 std::string encodeCheckpointHead(uint64_t sequence, const Digest& programDigest,
                                  const std::vector<uint64_t>& sectionBytes,
                                  uint32_t sectionsChecksum, const JobRecord& job);
+// Parses and checks one rank's section (encodeRankSection's bytes, all of
+// them) as decodeCheckpoint checks it in a file of `rankCount` ranks and
+// `grantCount` grants; nullopt with a one-line `error`.
+std::optional<RankImage> decodeRankSection(std::string_view section, uint32_t worldRank,
+                                           uint32_t rankCount, uint32_t grantCount,
+                                           std::string& error);
 // Parses and checks a checkpoint file; nullopt with a one-line `error`.
 std::optional<CheckpointImage> decodeCheckpoint(std::string_view bytes, std::string& error);
 

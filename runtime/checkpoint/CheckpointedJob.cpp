@@ -122,6 +122,35 @@ void cutOutput(int fd, int64_t offset) {
 
 }  // namespace
 
+bool liveMoveRequested() { return std::getenv("SYNERGY_TEST_LIVE_MOVE") != nullptr; }
+
+namespace {
+
+// SYNERGY_TEST_LIVE_MOVE=RANK[@N] (N from 1, 1 when left out); false with
+// `error` when malformed or RANK is not below `ranks`.
+bool parseLiveMove(const char* text, int ranks, int& rank, uint64_t& at, std::string& error) {
+  char* end = nullptr;
+  errno = 0;
+  unsigned long value = std::strtoul(text, &end, 10);
+  at = 1;
+  bool ok = end != text && errno == 0 && value < unsigned(ranks);
+  if (ok && *end == '@') {
+    const char* number = end + 1;
+    unsigned long long point = std::strtoull(number, &end, 10);
+    ok = end != number && errno == 0 && point >= 1;
+    at = point;
+  }
+  if (!ok || *end != '\0') {
+    error = std::string("SYNERGY_TEST_LIVE_MOVE=") + text + ": not RANK[@N] with RANK below " +
+            std::to_string(ranks) + " and N from 1";
+    return false;
+  }
+  rank = int(value);
+  return true;
+}
+
+}  // namespace
+
 int runCheckpointedJob(mpi::JobOptions job, const CheckpointPolicy& policy) {
   if (!policy.directory.empty()) {
     struct stat info;
@@ -143,6 +172,13 @@ int runCheckpointedJob(mpi::JobOptions job, const CheckpointPolicy& policy) {
     record.grants.push_back(recordedGrant(preopen));
   record.env = job.config.env;
   coordinator.setJob(record);
+  if (const char* move = std::getenv("SYNERGY_TEST_LIVE_MOVE")) {
+    int rank = 0;
+    uint64_t at = 0;
+    if (!parseLiveMove(move, job.ranks, rank, at, error)) return launchError(error);
+    const char* costs = std::getenv("SYNERGY_LIVE_MOVE_STATS");
+    coordinator.setLiveMove(rank, at, costs && std::strcmp(costs, "0"));
+  }
   job.barrierControlPoint = &coordinator;
   job.reportAtEnd = [&coordinator] { printCheckpointStatistics(coordinator); };
   int status = mpi::runJob(job);

@@ -27,6 +27,14 @@ void printCheckpointStatistics(CheckpointCoordinator& coordinator);
 // the guest keeps the name it saw.
 sandbox::Grant recordedGrant(sandbox::Grant grant);
 
+// Whether SYNERGY_TEST_LIVE_MOVE=RANK[@N] is set, a test hook: at the job's
+// control point N (1 when left out) rank RANK departs and arrives again
+// in a fresh instance in this process (CheckpointCoordinator::setLiveMove),
+// the drill of a move between hosts. runCheckpointedJob takes it; a job
+// without --checkpoint-every runs there with checkpoints never due. With
+// SYNERGY_LIVE_MOVE_STATS=1 the move's costs go to stderr.
+bool liveMoveRequested();
+
 // Runs the job and returns its exit status (2, with a message, when the
 // checkpoint directory or the program cannot be used).
 int runCheckpointedJob(mpi::JobOptions job, const CheckpointPolicy& policy);

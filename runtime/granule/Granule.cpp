@@ -186,6 +186,10 @@ RunResult Granule::runStart() {
       result.trapFunction = "<control point>";
       return result;
     }
+    if (departing_) {
+      result.kind = RunResult::Kind::Departed;
+      return result;
+    }
   }
 }
 
@@ -255,6 +259,7 @@ bool Granule::resumeAfterUnwind(std::string& error) {
   callAsyncify("asyncify_stop_unwind");
   if (resumesInPlace_ && resumesInPlace_()) {
     if (suspensionHandler_ && !suspensionHandler_(*this, nullptr, error)) return false;
+    if (departing_) return true;
     callAsyncify("asyncify_start_rewind", unwindBuffer_);
     return true;
   }

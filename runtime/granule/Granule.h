@@ -38,7 +38,9 @@ struct GranuleConfig {
 
 // How a granule's run ended.
 struct RunResult {
-  enum class Kind { Exited, Trapped };
+  // Departed: the guest unwound at a control point and left this instance
+  // for another (depart()); it neither exited nor trapped.
+  enum class Kind { Exited, Trapped, Departed };
   Kind kind = Kind::Exited;
   int exitCode = 0;
   bool returned = false;     // the guest code returned: no proc_exit, no trap
@@ -162,6 +164,10 @@ class Granule {
   bool prepareUnwind(std::string& why);
   void beginUnwind();
   bool finishRewind();
+  // Called by the suspension handler: the suspended guest leaves this
+  // granule instead of rewinding (a live move, its state taken by the
+  // handler), and runStart returns a Departed result.
+  void depart() { departing_ = true; }
   // Times this granule has been rewound into a fresh instance.
   uint64_t rewindCount() const { return rewindCount_; }
   // The guest address of the unwind buffer, 0 before the first unwind.
@@ -235,6 +241,7 @@ class Granule {
   Granule* parent_ = nullptr;
   uint32_t unwindBuffer_ = 0;
   uint64_t rewindCount_ = 0;
+  bool departing_ = false;
   static constexpr size_t kMaxExtensionTypes = 16;
   std::array<std::unique_ptr<HostExtension>, kMaxExtensionTypes> extensions_;
 };

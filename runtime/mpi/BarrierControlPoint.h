@@ -95,6 +95,16 @@ class BarrierControlPoint {
     (void)error;
     return true;
   }
+  // A live move: a rank whose granule departed in suspended()
+  // (Granule::depart) arrives again in `granule`, a fresh instance of the
+  // module on a new thread, its stdio already on the rank's output
+  // streams; the control point restores the rank into it and starts its
+  // rewind into the collective it left. False with `error` ends the job.
+  virtual bool arrive(int worldRank, granule::Granule& granule, std::string& error) {
+    (void)granule;
+    error = "rank " + std::to_string(worldRank) + " departed, and nothing here can take it";
+    return false;
+  }
 };
 
 }  // namespace synergy::mpi

@@ -30,6 +30,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "granule/ProcessEnd.h"
@@ -62,9 +63,25 @@ int deadlockTicks() {
 constexpr auto kAbortGrace = std::chrono::seconds(2);
 constexpr size_t kRankStackBytes = 64u << 20;
 
+struct RankThread;
+
+// What a rank thread needs to make its rank's granule again, in a fresh
+// instance, when the rank departs at a control point (a live move).
+struct RankRemaker {
+  // A granule of the job's module bound to the World as `worldRank`, its
+  // fds 1 and 2 on `stdioFds` (taken over), instantiated; null with `error`.
+  std::function<std::unique_ptr<granule::Granule>(int worldRank, int stdioFds[2],
+                                                  std::string& error)>
+      make;
+  BarrierControlPoint* controlPoint = nullptr;
+  // Where the rank threads start (stack size and CPU, as the first).
+  std::function<bool(RankThread&)> startThread;
+};
+
 struct RankThread {
   int rank = 0;
-  granule::Granule* granule = nullptr;
+  // The rank's granule, replaced when the rank arrives in a fresh one.
+  std::unique_ptr<granule::Granule>* granule = nullptr;
   World* world = nullptr;
   pthread_t thread{};
   bool started = false;
@@ -72,13 +89,58 @@ struct RankThread {
   std::mutex* mutex = nullptr;
   std::condition_variable* finished = nullptr;
   int* finishedCount = nullptr;
+  RankRemaker* remaker = nullptr;
+  // The rank's stdio write ends, taken from its departed granule, while it
+  // waits to arrive in a fresh one on this thread.
+  int arrivingStdio[2] = {-1, -1};
 };
+
+// The departed granule's stdio host fds, duplicated, so that the rank's
+// output pipes stay open while no granule of it exists.
+bool takeStdio(granule::Granule& granule, int fds[2]) {
+  auto& files = granule.extension<wasi::WasiState>();
+  for (int stream : {1, 2}) {
+    wasi::FileDescriptor* file = files.find(uint32_t(stream));
+    fds[stream - 1] = file ? ::dup(file->hostFd()) : -1;
+    if (fds[stream - 1] < 0) return false;
+  }
+  return true;
+}
 
 void* runRank(void* arg) {
   auto* job = static_cast<RankThread*>(arg);
-  granule::RunResult result = job->granule->runStart();
   std::string who = "rank " + std::to_string(job->rank);
-  if (result.kind == granule::RunResult::Kind::Trapped) {
+  if (job->arrivingStdio[0] >= 0) {
+    // A live move: the rank arrives in a fresh instance on this new thread.
+    std::string error;
+    int fds[2] = {job->arrivingStdio[0], job->arrivingStdio[1]};
+    job->arrivingStdio[0] = job->arrivingStdio[1] = -1;
+    std::unique_ptr<granule::Granule> fresh = job->remaker->make(job->rank, fds, error);
+    if (!fresh || !job->remaker->controlPoint->arrive(job->rank, *fresh, error)) {
+      job->world->abort(2, who + ": cannot arrive in a fresh instance: " + error);
+      job->world->rankFinished(job->rank);
+      std::lock_guard<std::mutex> guard(*job->mutex);
+      ++*job->finishedCount;
+      job->finished->notify_all();
+      return nullptr;
+    }
+    *job->granule = std::move(fresh);
+    job->world->rankArrived(job->rank);
+  }
+  granule::RunResult result = (*job->granule)->runStart();
+  if (result.kind == granule::RunResult::Kind::Departed) {
+    // Its state went to the control point; the instance and its memory go
+    // now, before the rank arrives in a fresh one on a thread of its own.
+    job->world->rankDeparted(job->rank);
+    bool tookStdio = takeStdio(**job->granule, job->arrivingStdio);
+    job->granule->reset();
+    pthread_detach(pthread_self());
+    if (tookStdio && job->remaker->startThread(*job)) return nullptr;
+    job->started = false;  // detached: not joined
+    for (int& fd : job->arrivingStdio)
+      if (fd >= 0) ::close(std::exchange(fd, -1));
+    job->world->abort(2, who + ": cannot start a thread for it to arrive on");
+  } else if (result.kind == granule::RunResult::Kind::Trapped) {
     job->world->abort(kTrapExitCode,
                       who + ": trap: " + result.trapReason + " in " + result.trapFunction);
   } else if (result.exitCode != 0) {
@@ -104,7 +166,7 @@ std::vector<int> usableCpus() {
 }
 
 // Points the guest's fds 1 and 2 at the rank's forwarding pipes.
-bool redirectStdio(granule::Granule& granule, OutputForwarding& output, int rank,
+bool redirectStdio(granule::Granule& granule, const int stdioFds[2], int rank,
                    std::string& error) {
   auto& files = granule.extension<wasi::WasiState>();
   if (!files.startupError().empty()) {
@@ -112,7 +174,7 @@ bool redirectStdio(granule::Granule& granule, OutputForwarding& output, int rank
     return false;
   }
   for (int stream : {1, 2}) {
-    auto slot = files.insert(wasi::FileDescriptor(output.takeWriteEnd(rank, stream), true));
+    auto slot = files.insert(wasi::FileDescriptor(stdioFds[stream - 1], true));
     if (!slot || files.renumber(*slot, uint32_t(stream)) != wasi::Errno::Success) {
       error = "cannot set up the output of rank " + std::to_string(rank);
       return false;
@@ -218,24 +280,34 @@ int runJob(const JobOptions& options) {
   OutputForwarding output(ranksHere, options.tagOutput);
   if (!output.ok()) return failJoined("cannot create output pipes");
   std::vector<std::unique_ptr<granule::Granule>> granules;
-  for (int rank = 0; rank < options.ranks; ++rank) {
-    granules.push_back(std::make_unique<granule::Granule>(module, options.config));
-    World::bind(granules.back().get(), &world, ranksHere[rank]);
-    if (BarrierControlPoint* controlPoint = options.barrierControlPoint) {
-      int worldRank = ranksHere[rank];
-      granules.back()->setSuspensionHandler(
+  BarrierControlPoint* controlPoint = options.barrierControlPoint;
+  RankRemaker remaker;
+  remaker.controlPoint = controlPoint;
+  remaker.make = [&](int worldRank, int stdioFds[2], std::string& error)
+      -> std::unique_ptr<granule::Granule> {
+    auto made = std::make_unique<granule::Granule>(module, options.config);
+    World::bind(made.get(), &world, worldRank);
+    if (controlPoint)
+      made->setSuspensionHandler(
           [controlPoint, worldRank](granule::Granule& granule, const snapshot::Snapshot* snap,
                                     std::string& error) {
             return controlPoint->suspended(worldRank, granule, snap, error);
           },
           [controlPoint, worldRank] { return controlPoint->resumesInPlace(worldRank); });
-    }
-    if (!redirectStdio(*granules.back(), output, rank, error)) return failJoined(error);
+    if (!redirectStdio(*made, stdioFds, worldRank, error)) return nullptr;
     // A rank refused here (more initial memory than --max-memory) is bad
     // input for the whole job, reported before any rank runs.
-    if (!granules.back()->instantiate(error)) return failJoined(options.program + ": " + error);
-    if (BarrierControlPoint* controlPoint = options.barrierControlPoint;
-        controlPoint && !controlPoint->prepareRank(ranksHere[rank], *granules.back(), error))
+    if (!made->instantiate(error)) {
+      error = options.program + ": " + error;
+      return nullptr;
+    }
+    return made;
+  };
+  for (int rank = 0; rank < options.ranks; ++rank) {
+    int stdioFds[2] = {output.takeWriteEnd(rank, 1), output.takeWriteEnd(rank, 2)};
+    granules.push_back(remaker.make(ranksHere[rank], stdioFds, error));
+    if (!granules.back()) return failJoined(error);
+    if (controlPoint && !controlPoint->prepareRank(ranksHere[rank], *granules.back(), error))
       return failJoined(error);
   }
   if (BarrierControlPoint* controlPoint = options.barrierControlPoint) {
@@ -273,21 +345,36 @@ int runJob(const JobOptions& options) {
   int finishedCount = 0;
   std::vector<RankThread> threads(options.ranks);
   for (int rank : ranksHere) world.rankStarted(rank);
-  for (int rank = 0; rank < options.ranks; ++rank) {
-    RankThread& job = threads[rank];
-    job = RankThread{ranksHere[rank], granules[rank].get(), &world, {}, false, &mutex,
-                     &finished, &finishedCount};
+  // A rank that arrives after a live move starts on a new thread, bound as
+  // its first one was.
+  std::vector<int> cpuOfRank(options.ranks, -1);
+  if (pin)
+    for (int rank = 0; rank < options.ranks; ++rank) cpuOfRank[rank] = cpus[rank];
+  remaker.startThread = [&cpuOfRank, &ranksHere](RankThread& job) {
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     pthread_attr_setstacksize(&attr, kRankStackBytes);
-    if (pin) {
+    int local = int(std::find(ranksHere.begin(), ranksHere.end(), job.rank) - ranksHere.begin());
+    if (cpuOfRank[local] >= 0) {
       cpu_set_t cpu;
       CPU_ZERO(&cpu);
-      CPU_SET(cpus[rank], &cpu);
+      CPU_SET(cpuOfRank[local], &cpu);
       pthread_attr_setaffinity_np(&attr, sizeof(cpu), &cpu);
     }
-    job.started = pthread_create(&job.thread, &attr, runRank, &job) == 0;
+    bool started = pthread_create(&job.thread, &attr, runRank, &job) == 0;
     pthread_attr_destroy(&attr);
+    return started;
+  };
+  for (int rank = 0; rank < options.ranks; ++rank) {
+    RankThread& job = threads[rank];
+    job.rank = ranksHere[rank];
+    job.granule = &granules[rank];
+    job.world = &world;
+    job.mutex = &mutex;
+    job.finished = &finished;
+    job.finishedCount = &finishedCount;
+    job.remaker = &remaker;
+    job.started = remaker.startThread(job);
     if (!job.started) {
       world.abort(2, "cannot start a thread for rank " + std::to_string(job.rank));
       world.rankFinished(job.rank);
@@ -322,11 +409,13 @@ int runJob(const JobOptions& options) {
     }
   }
   lock.unlock();
+  // A rank that moved ended on the thread it arrived on; the threads it
+  // left detached themselves.
   for (RankThread& job : threads)
     if (job.started) pthread_join(job.thread, nullptr);
   if (options.leaveHosts) options.leaveHosts();
   if (std::any_of(granules.begin(), granules.end(),
-                  [](const auto& granule) { return granule->threadsOutliveRun(); })) {
+                  [](const auto& granule) { return granule && granule->threadsOutliveRun(); })) {
     // exit() ends a process's other threads wherever they are; host threads
     // cannot be ended so, and destroying the granules would free what they
     // still use (a detached pthread's mutex, its proxy's copy of a thread

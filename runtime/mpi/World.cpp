@@ -529,6 +529,22 @@ void World::rankFinished(int rank) {
   ++epoch_;
 }
 
+void World::rankDeparted(int rank) {
+  publishSends(rank);
+  std::lock_guard<util::AdaptiveMutex> guard(mutex_);
+  if (phases_[rank] == RankPhase::Running) --running_;
+  phases_[rank] = RankPhase::Departed;
+  ++epoch_;
+}
+
+void World::rankArrived(int rank) {
+  std::lock_guard<util::AdaptiveMutex> guard(mutex_);
+  if (phases_[rank] != RankPhase::Departed) return;
+  phases_[rank] = RankPhase::Running;
+  ++running_;
+  ++epoch_;
+}
+
 bool World::recordAbort(int status, const std::string& message) {
   std::lock_guard<util::AdaptiveMutex> guard(mutex_);
   bool first = !aborted_;
@@ -590,7 +606,8 @@ std::optional<std::string> World::checkDeadlock(int stableTicks) {
   if (remote_) return remote_->checkJobDeadlock(stableTicks);
   std::lock_guard<util::AdaptiveMutex> guard(mutex_);
   bool allStarted =
-      std::find(phases_.begin(), phases_.end(), RankPhase::NotStarted) == phases_.end();
+      std::find(phases_.begin(), phases_.end(), RankPhase::NotStarted) == phases_.end() &&
+      std::find(phases_.begin(), phases_.end(), RankPhase::Departed) == phases_.end();
   uint64_t epoch = epoch_.load();
   for (int rank = 0; rank < size_; ++rank) epoch += announced_[rank].value.load();
   if (aborted_ || !allStarted || running_ == 0 || blocked_ < running_ || looking_ != 0 ||

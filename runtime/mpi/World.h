@@ -511,6 +511,12 @@ class World {
   void rankStarted(int rank);
   // On the rank's own thread, once it has started.
   void rankFinished(int rank);
+  // A live move (BarrierControlPoint::arrive): the rank has left its
+  // instance at a control point and runs nowhere until it arrives in a
+  // fresh one. A departed rank is neither running nor blocked, and while
+  // one is departed no deadlock is declared: the others may wait for it.
+  void rankDeparted(int rank);
+  void rankArrived(int rank);
   // Records the first abort (exit status and message) and wakes all; the
   // first one also ends the job's parts on other hosts.
   void abort(int status, const std::string& message);
@@ -603,7 +609,7 @@ class World {
   std::vector<uint32_t> resumedContextEnds_;  // resumeContextsBelow's
   void applyResumedContextEnd(uint32_t end);  // with contextMutex_ held
 
-  enum class RankPhase { NotStarted, Running, Finished };
+  enum class RankPhase { NotStarted, Running, Departed, Finished };
   std::vector<RankPhase> phases_;
   std::vector<std::optional<WaitInfo>> waits_;
   int running_ = 0;

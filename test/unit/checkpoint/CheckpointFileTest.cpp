@@ -28,6 +28,7 @@
 #include "checkpoint/MpiObjectRecord.h"
 #include "checkpoint/OpenFileRecord.h"
 #include "checkpoint/PartFile.h"
+#include "checkpoint/RankMove.h"
 #include "mpi/Datatype.h"
 #include "mpi/MpiAbi.h"
 
@@ -131,6 +132,48 @@ TEST(CheckpointFile, RoundTripKeepsOnlyNonZeroPages) {
       std::memcpy(rebuilt.data() + run.offset, run.bytes.data(), run.bytes.size());
     EXPECT_EQ(rebuilt, sampleMemory(uint8_t(rank + 3)));
   }
+}
+
+// A live move's bytes (RankMove.h) are one checkpoint section and its
+// CRC-32C: they decode to the rank's image, and every truncation, every
+// flipped byte, another rank's section and a rank outside the job are
+// refused with a line before anything could be applied.
+TEST(RankMove, DepartingBytesDecodeAndHostileOnesAreRefused) {
+  std::vector<uint8_t> memory = sampleMemory(7);
+  std::string bytes = encodeRankSection(1, 65536, {1, 2, 3, 4}, memory.data(), kMemoryBytes);
+  util::Crc32c checksum;
+  checksum.update(bytes);
+  for (int shift = 0; shift < 32; shift += 8)
+    bytes.push_back(char((checksum.value() >> shift) & 0xff));
+  std::string error;
+  auto image = decodeDepartingRank(bytes, 1, 3, 0, error);
+  ASSERT_TRUE(image) << error;
+  EXPECT_EQ(image->worldRank, 1u);
+  EXPECT_EQ(image->globals, (std::vector<uint8_t>{1, 2, 3, 4}));
+  std::vector<uint8_t> rebuilt(kMemoryBytes, 0);
+  for (const MemoryRun& run : image->runs)
+    std::memcpy(rebuilt.data() + run.offset, run.bytes.data(), run.bytes.size());
+  EXPECT_EQ(rebuilt, memory);
+  for (size_t length = 0; length < bytes.size(); length += 1 + length / 8) {
+    error.clear();
+    EXPECT_FALSE(decodeDepartingRank(std::string_view(bytes).substr(0, length), 1, 3, 0, error))
+        << length;
+    EXPECT_FALSE(error.empty());
+  }
+  for (size_t at = 0; at < bytes.size(); at += 1 + at / 16) {
+    std::string flipped = bytes;
+    flipped[at] = char(flipped[at] ^ 0x20);
+    error.clear();
+    EXPECT_FALSE(decodeDepartingRank(flipped, 1, 3, 0, error)) << at;
+    EXPECT_FALSE(error.empty());
+  }
+  EXPECT_FALSE(decodeDepartingRank(bytes, 2, 3, 0, error));
+  EXPECT_NE(error.find("names rank 1"), std::string::npos) << error;
+  EXPECT_FALSE(decodeDepartingRank(bytes, 1, 1, 0, error));
+  EXPECT_FALSE(decodeDepartingRank(bytes, 1, 0, 0, error));
+  // The section alone, with the checksum right but trailing bytes.
+  EXPECT_FALSE(decodeRankSection(bytes, 1, 3, 0, error));
+  EXPECT_NE(error.find("bytes after its section"), std::string::npos) << error;
 }
 
 // A checkpoint's section of a live rank skips the pages the kernel never

@@ -91,6 +91,10 @@ def main():
                         "after its Nth checkpoint (SYNERGY_CHECKPOINT_KILL_AFTER), resume it "
                         "with --resume, and compare the two runs' output (stdout appended to "
                         "one file) and the resumed run's exit status")
+    parser.add_argument("--live-move", type=int, default=0, metavar="N",
+                        help="move the last rank live at control point N "
+                        "(SYNERGY_TEST_LIVE_MOVE): it departs and arrives in a fresh "
+                        "instance; fails unless it arrived")
     parser.add_argument("source")
     parser.add_argument("workdir")
     parser.add_argument("ranks", nargs="+", type=int)
@@ -108,6 +112,15 @@ def main():
         expected_code, expected, expected_err = run_oracle(mpirun + options.arg, options.timeout)
         if options.resume_after:
             actual_code, actual, actual_err = run_resumed(options, synergy, ranks)
+        elif options.live_move:
+            os.environ["SYNERGY_TEST_LIVE_MOVE"] = "%d@%d" % (ranks - 1, options.live_move)
+            os.environ["SYNERGY_LIVE_MOVE_STATS"] = "1"
+            actual_code, actual, actual_err = run(synergy + options.arg, options.timeout)
+            del os.environ["SYNERGY_TEST_LIVE_MOVE"], os.environ["SYNERGY_LIVE_MOVE_STATS"]
+            if "live move: rank %d arrived" % (ranks - 1) not in actual_err:
+                sys.stderr.write("-np %d: rank %d did not move live at control point %d:\n%s\n" %
+                                 (ranks, ranks - 1, options.live_move, actual_err))
+                return 1
         else:
             actual_code, actual, actual_err = run(synergy + options.arg, options.timeout)
         if expected_code is None:
