@@ -11,8 +11,13 @@ namespace {
 
 // Credit goes back in batches of an eighth of the grant, up to this: a
 // sender then lacks at most that much of its credit while its receiver
-// gathers, and a stream of 1 KiB messages costs one frame in 256.
-constexpr int64_t kMaxReturnBatchBytes = 256 << 10;
+// gathers (1 MiB of the default 16 MiB), and a stream of 1 KiB messages
+// costs one frame in 1024. Synchronous sends' acknowledgements carry what
+// has gathered (releaseAll()), so a host calling MPI_Reduce of 512 KiB in
+// a loop, whose other segments charge 384 KiB a call, gets its credit back
+// with each acknowledgement and never in a frame of its own (with batches
+// of 256 KiB it got one a call).
+constexpr int64_t kMaxReturnBatchBytes = 1 << 20;
 
 }  // namespace
 
@@ -40,6 +45,12 @@ int64_t EagerCredit::release(uint32_t part, int64_t bytes) {
   if (gathered < returnBatch_) return 0;
   // Another rank may have taken the batch in between: then 0.
   return unreturned_[part].exchange(0, std::memory_order_relaxed);
+}
+
+int64_t EagerCredit::releaseAll(uint32_t part, int64_t bytes) {
+  held_[part].fetch_sub(bytes, std::memory_order_relaxed);
+  // What another rank adds in between goes with its own release.
+  return unreturned_[part].exchange(0, std::memory_order_relaxed) + bytes;
 }
 
 bool EagerCredit::granted(uint32_t part, uint64_t bytes, std::string& reason) {

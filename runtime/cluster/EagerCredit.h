@@ -46,6 +46,10 @@ class EagerCredit {
   // A rank received `bytes` held from `part`: the bytes to give back to it
   // now in one MpiEagerCredit, or 0 while the batch is still gathering.
   int64_t release(uint32_t part, int64_t bytes);
+  // As release(), for a frame that goes to `part` anyway (a synchronous
+  // send's acknowledgement): all that is gathered for it, whatever the
+  // batch, which may be 0.
+  int64_t releaseAll(uint32_t part, int64_t bytes);
 
   // Sending side. A MpiEagerGrant of `bytes` from `part`; false, with a
   // `reason`, for a second grant or one out of range. By the reader of

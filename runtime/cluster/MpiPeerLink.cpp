@@ -364,13 +364,23 @@ class MpiPeerLink::Impl {
     if (batch == 0) return;
     std::vector<uint8_t> payload(transport::kMpiEagerCreditBytes);
     util::writeLittleEndian(payload.data(), uint64_t(batch), 8);
+    creditFramesSent_.fetch_add(1, std::memory_order_relaxed);
     peers_[part]->send(transport::FrameType::MpiEagerCredit, std::move(payload));
   }
 
-  void acknowledgeMatch(int sender, uint64_t matchId) {
-    std::vector<uint8_t> payload(transport::kMpiMatchedBytes);
+  // The acknowledgement carries the message's credit and all the credit
+  // gathered for the sender's part, so that a synchronous send costs one
+  // frame back, not two (a host calling MPI_Reduce in a loop, whose first
+  // segment goes synchronously, got an MpiMatched and an MpiEagerCredit a
+  // call), and the batch gathering for that part starts afresh.
+  void acknowledgeMatch(int sender, uint64_t matchId, int64_t creditBytes) {
+    int64_t credit = credit_.releaseAll(routes_.partOf(uint32_t(sender)), creditBytes);
+    std::vector<uint8_t> payload(credit != 0 ? transport::kMpiMatchedWithCreditBytes
+                                             : transport::kMpiMatchedBytes);
     util::writeLittleEndian(payload.data(), uint32_t(sender), 4);
     util::writeLittleEndian(payload.data() + 4, matchId, 8);
+    if (credit != 0)
+      util::writeLittleEndian(payload.data() + transport::kMpiMatchedBytes, uint64_t(credit), 8);
     ++framesSent_;
     peerOf(sender)->send(transport::FrameType::MpiMatched, std::move(payload));
   }
@@ -472,6 +482,9 @@ class MpiPeerLink::Impl {
   int hostOf(int worldRank) const { return int(routes_.partOf(uint32_t(worldRank))); }
 
   uint64_t eagerCreditShortfalls() const { return credit_.shortfalls(); }
+  uint64_t eagerCreditFramesSent() const {
+    return creditFramesSent_.load(std::memory_order_relaxed);
+  }
 
  private:
   // The dropped part connection the transport just logged on this thread
@@ -1071,7 +1084,8 @@ class MpiPeerLink::Impl {
       case transport::FrameType::MpiRendezvousData:
         return onRendezvousData(part, payload, reason);
       case transport::FrameType::MpiMatched: {
-        if (payload.size() != transport::kMpiMatchedBytes) {
+        if (payload.size() != transport::kMpiMatchedBytes &&
+            payload.size() != transport::kMpiMatchedWithCreditBytes) {
           reason = "MpiMatched of the wrong size";
           return false;
         }
@@ -1080,6 +1094,14 @@ class MpiPeerLink::Impl {
             !world_->remoteSendMatched(util::readLittleEndian(payload.data() + 4, 8))) {
           reason = "MpiMatched for no synchronous send of rank " + std::to_string(sender);
           return false;
+        }
+        if (payload.size() == transport::kMpiMatchedWithCreditBytes) {
+          uint64_t credit =
+              util::readLittleEndian(payload.data() + transport::kMpiMatchedBytes, 8);
+          if (!credit_.returned(part, credit, reason)) {
+            reason = "MpiMatched with credit: " + reason;
+            return false;
+          }
         }
         return true;
       }
@@ -1256,6 +1278,7 @@ class MpiPeerLink::Impl {
   // sent to and received from the others: equal sums over all parts mean
   // that none is in flight.
   std::atomic<uint64_t> framesSent_{0};
+  std::atomic<uint64_t> creditFramesSent_{0};
   std::atomic<uint64_t> framesReceived_{0};
   std::vector<std::atomic<bool>> closedParts_;  // by part: partClosed()
   CheckpointFrames checkpointFrames_;  // under mutex_
@@ -1327,8 +1350,8 @@ void MpiPeerLink::returnEagerCredit(int sender, int64_t bytes) {
   impl_->returnEagerCredit(sender, bytes);
 }
 
-void MpiPeerLink::acknowledgeMatch(int sender, uint64_t matchId) {
-  impl_->acknowledgeMatch(sender, matchId);
+void MpiPeerLink::acknowledgeMatch(int sender, uint64_t matchId, int64_t creditBytes) {
+  impl_->acknowledgeMatch(sender, matchId, creditBytes);
 }
 
 int MpiPeerLink::hostOf(int worldRank) const { return impl_->hostOf(worldRank); }
@@ -1362,6 +1385,7 @@ void MpiPeerLink::startPolling() { impl_->startPolling(); }
 void MpiPeerLink::stopPolling() { impl_->stopPolling(); }
 
 uint64_t MpiPeerLink::eagerCreditShortfalls() const { return impl_->eagerCreditShortfalls(); }
+uint64_t MpiPeerLink::eagerCreditFramesSent() const { return impl_->eagerCreditFramesSent(); }
 
 void MpiPeerLink::sendToPart(uint32_t part, transport::FrameType type,
                              std::vector<uint8_t> payload) {
@@ -1447,6 +1471,10 @@ int runJobPart(const std::string& partFile, mpi::JobOptions job,
                      "eager credit\n",
                      ranksHere.c_str(),
                      static_cast<unsigned long long>(link->eagerCreditShortfalls()));
+      if (link)
+        std::fprintf(stderr, "synergy-run: mpi: ranks %s sent %llu eager credit frames\n",
+                     ranksHere.c_str(),
+                     static_cast<unsigned long long>(link->eagerCreditFramesSent()));
     }
   };
   int status = mpi::runJob(job);

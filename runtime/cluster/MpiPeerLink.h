@@ -140,7 +140,7 @@ class MpiPeerLink final : public mpi::RemoteRanks {
                           std::function<void()> written) override;
   bool takeEagerCredit(int receiver, int64_t bytes) override;
   void returnEagerCredit(int sender, int64_t bytes) override;
-  void acknowledgeMatch(int sender, uint64_t matchId) override;
+  void acknowledgeMatch(int sender, uint64_t matchId, int64_t creditBytes) override;
   void abortJob(int status) override;
   int hostOf(int worldRank) const override;
   int64_t maxMessageBytes() const override;
@@ -161,6 +161,9 @@ class MpiPeerLink final : public mpi::RemoteRanks {
   bool partClosed(uint32_t part) const;
   // The messages this part sent by rendezvous for want of eager credit.
   uint64_t eagerCreditShortfalls() const;
+  // The MpiEagerCredit frames this part sent: the credit that went back
+  // other than with a synchronous send's acknowledgement.
+  uint64_t eagerCreditFramesSent() const;
 
   // Delivers nothing more to the World and answers no more clear-to-send,
   // so that the World may go while the other hosts still send; tells the

@@ -224,9 +224,10 @@ void World::deliverRemote(const RemoteMessage& message, std::unique_ptr<uint8_t[
 
 void World::acknowledgeRemoteMatch(Request& proxy) {
   auto& remoteSend = static_cast<RemoteSendProxy&>(proxy);
-  if (remoteSend.creditBytes != 0)
+  if (remoteSend.matchId != 0)
+    remote_->acknowledgeMatch(remoteSend.owner, remoteSend.matchId, remoteSend.creditBytes);
+  else if (remoteSend.creditBytes != 0)
     remote_->returnEagerCredit(remoteSend.owner, remoteSend.creditBytes);
-  if (remoteSend.matchId != 0) remote_->acknowledgeMatch(remoteSend.owner, remoteSend.matchId);
 }
 
 bool World::remoteSendMatched(uint64_t matchId) {

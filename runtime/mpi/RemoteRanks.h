@@ -154,8 +154,10 @@ class RemoteRanks {
   virtual void sendInPlace(const RemoteMessage& message, const std::vector<LentData>& pieces,
                            std::function<void()> written) = 0;
   // Tells the host of world rank `sender` that its synchronous send
-  // `matchId` matched. Called on the receiving rank's thread.
-  virtual void acknowledgeMatch(int sender, uint64_t matchId) = 0;
+  // `matchId` matched, and gives back the `creditBytes` of eager credit
+  // the message charged (0 for none), with whatever else its host is owed,
+  // in the same frame. Called on the receiving rank's thread.
+  virtual void acknowledgeMatch(int sender, uint64_t matchId, int64_t creditBytes) = 0;
   // Rendezvous. Queues the envelope of `message`, whose sender waits under
   // id message.matchId (nonzero) for the receiving host to clear it.
   // Called on the sending rank's thread.

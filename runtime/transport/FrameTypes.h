@@ -58,7 +58,8 @@ enum class FrameType : uint16_t {
   // synchronous), then the data.
   MpiMessage = 12,
   // The receiver of a synchronous send matched it: u32 sender world rank,
-  // u64 match id.
+  // u64 match id; optionally then u64 eager credit given back, nonzero (as
+  // a MpiEagerCredit would: the message's charge and any other gathered).
   MpiMatched = 13,
   // This part of the job aborted (MPI_Abort, errors-are-fatal, a rank's
   // nonzero exit): u32 exit status, 1 to 255. The receiving part stops its
@@ -313,6 +314,7 @@ constexpr uint64_t kMaxMpiMessageDataBytes = kMaxFramePayloadBytes - kMpiMessage
 constexpr uint64_t kMpiMessageHeadBytes = kMpiMessageHeaderBytes + 8;
 constexpr uint64_t kMaxMpiMessageBytes = 4ull << 30;
 constexpr uint64_t kMpiMatchedBytes = 12;
+constexpr uint64_t kMpiMatchedWithCreditBytes = kMpiMatchedBytes + 8;
 constexpr uint64_t kMpiRequestToSendBytes = kMpiMessageHeadBytes;
 constexpr uint64_t kMpiClearToSendBytes = 24;
 constexpr uint64_t kMpiRendezvousDataBytes = 24;
@@ -413,7 +415,7 @@ constexpr uint64_t maxPayloadBytes(FrameType type) {
     case FrameType::MpiMessage:
       return kMpiMessageHeaderBytes + kMaxMpiMessageDataBytes;
     case FrameType::MpiMatched:
-      return kMpiMatchedBytes;
+      return kMpiMatchedWithCreditBytes;
     case FrameType::MpiAbort:
       return kMpiAbortBytes;
     case FrameType::MpiMessageHead:

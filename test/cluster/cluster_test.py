@@ -1166,7 +1166,10 @@ def case_reduce_run_ahead(cluster):
     one call by under 4 MiB (eagerly it was 16 MiB more, which is what this
     catches), and every output equals OpenMPI's. One call runs twice first:
     the first job on a daemon has no pre-started process, and its peak is
-    not comparable."""
+    not comparable. The root's process gives the other's eager credit back
+    with its acknowledgements of the synchronous first segments, so it
+    sends at most a few MpiEagerCredit frames over the 64 calls (with
+    separate credit frames it sent two a call)."""
     os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
     source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "reduce_run_ahead.c")
     native, granule = build_both(cluster, source, "reduce_run_ahead")
@@ -1176,7 +1179,7 @@ def case_reduce_run_ahead(cluster):
         cluster.start_daemon(f"h{i}", f"127.0.0.{i}", 1, env=env)
     remote = [os.path.join(cluster.bin_dir, "synergy-run"), "--cluster", cluster.url,
               "--token-file", cluster.token_file, "-np", "2", granule]
-    peaks, faults = {}, {}
+    peaks, faults, credit_frames = {}, {}, {}
     for calls in ("1", "1", "64"):
         want = run_mpirun(native, 2, [calls])
         check_equal(want[0], 0, f"OpenMPI's exit status (stderr: {want[2]!r})")
@@ -1186,8 +1189,15 @@ def case_reduce_run_ahead(cluster):
         peaks[calls] = peak_resident_kib(err, "0-0")
         match = re.search(r"synergy-run: mpi: ranks 0-0 used .* (\d+) minor faults", err)
         faults[calls] = match.group(1) if match else "?"
+        match = re.search(r"synergy-run: mpi: ranks 0-0 sent (\d+) eager credit frames\n", err)
+        check(match is not None, f"no count of the root's credit frames (stderr: {err!r})")
+        credit_frames[calls] = int(match.group(1))
+        check(credit_frames[calls] <= 4,
+              f"{calls} calls: the root's process sent {credit_frames[calls]} MpiEagerCredit frames "
+              f"(at most 4: the acknowledgements carry the credit)")
     print(f"root's process: peak resident set {peaks['1']} KiB after 1 call, {peaks['64']} KiB "
-          f"after 64; minor faults {faults['1']} and {faults['64']}")
+          f"after 64; minor faults {faults['1']} and {faults['64']}; credit frames "
+          f"{credit_frames['1']} and {credit_frames['64']}")
     check(peaks["64"] - peaks["1"] < 4 << 10,
           f"the root's process held {peaks['64'] - peaks['1']} KiB more after 64 calls than "
           f"after one (at most 4 MiB)")

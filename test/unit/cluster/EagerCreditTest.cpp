@@ -42,6 +42,24 @@ TEST(EagerCreditTest, GivesBackInBatchesOfAnEighthOfTheGrant) {
   EXPECT_EQ(credit.release(0, 1), 1000);
 }
 
+TEST(EagerCreditTest, ReleasingAllGivesBackWhatGatheredWhateverTheBatch) {
+  EagerCredit credit(3, 8000);
+  std::string reason;
+  ASSERT_TRUE(credit.hold(1, 3000, reason));
+  ASSERT_TRUE(credit.hold(2, 500, reason));
+  EXPECT_EQ(credit.release(1, 300), 0);
+  EXPECT_EQ(credit.release(1, 200), 0);
+  EXPECT_EQ(credit.releaseAll(1, 100), 600) << "the gathered 500 and its own 100";
+  EXPECT_EQ(credit.releaseAll(1, 0), 0) << "nothing left gathered";
+  EXPECT_EQ(credit.release(1, 999), 0) << "the batch gathers afresh";
+  EXPECT_EQ(credit.release(1, 1), 1000);
+  EXPECT_EQ(credit.releaseAll(2, 0), 0) << "another part's gathering is its own";
+  EXPECT_EQ(credit.releaseAll(2, 500), 500);
+  // What was released made room again, up to the grant.
+  EXPECT_TRUE(credit.hold(1, 8000 - 1400, reason)) << reason;
+  EXPECT_FALSE(credit.hold(1, 1, reason));
+}
+
 TEST(EagerCreditTest, ASenderTakesNoMoreThanItWasGranted) {
   EagerCredit credit(3, 1);
   std::string reason;

@@ -25,7 +25,7 @@ class PlacementOnly final : public RemoteRanks {
   void send(const RemoteMessage&, synergy::util::FunctionRef<void(uint8_t*)>) override {}
   void sendInPlace(const RemoteMessage&, const std::vector<LentData>&,
                    std::function<void()>) override {}
-  void acknowledgeMatch(int, uint64_t) override {}
+  void acknowledgeMatch(int, uint64_t, int64_t) override {}
   void sendRequestToSend(const RemoteMessage&) override {}
   void clearToSend(int, uint64_t, int, uint64_t) override {}
   void sendRendezvousData(int, uint64_t, const uint8_t*, int64_t,

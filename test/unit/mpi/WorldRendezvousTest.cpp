@@ -106,8 +106,9 @@ class InProcessLink final : public RemoteRanks {
   }
   // A synchronous send's match, acknowledged to the sending host at once.
   int acknowledgedMatches = 0;
-  void acknowledgeMatch(int, uint64_t matchId) override {
+  void acknowledgeMatch(int, uint64_t matchId, int64_t creditBytes) override {
     ++acknowledgedMatches;
+    back->credit += creditBytes;
     EXPECT_TRUE(peer->remoteSendMatched(matchId));
   }
   void abortJob(int) override {}
