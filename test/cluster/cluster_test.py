@@ -1887,6 +1887,21 @@ def start_spread_phases_job(cluster, program, arguments, checkpoints, out_path, 
     return client, printed_phases, placed
 
 
+def lose_host_and_finish(client, lost, out_path):
+    """Kills daemon `lost` with SIGKILL while `client`'s job runs and waits
+    up to 180 s for the client, whose restarted job must then end. Returns
+    its exit status, its stderr and the stdout it appended to `out_path`."""
+    lost.process.kill()
+    lost.process.wait()
+    try:
+        _, err = client.communicate(timeout=180)
+    except subprocess.TimeoutExpired:
+        client.kill()
+        raise TestFailure("the restarted job did not end within 180 s")
+    with open(out_path) as f:
+        return client.returncode, err.decode(), f.read()
+
+
 def case_checkpoint_recovery(cluster):
     """A job spread over three hosts that checkpoints every 0.2 s loses a
     host (its synergyd killed with SIGKILL) while it runs: the client
@@ -1914,17 +1929,8 @@ def case_checkpoint_recovery(cluster):
         raise TestFailure(f"the job ended before a host could be lost: "
                           f"{client.stderr.read().decode()}")
     lost = daemons[placed.group(2)]
-    lost.process.kill()
-    lost.process.wait()
-    try:
-        _, err = client.communicate(timeout=180)
-    except subprocess.TimeoutExpired:
-        client.kill()
-        raise TestFailure("the restarted job did not end within 180 s")
-    err = err.decode()
-    with open(out_path) as f:
-        got = f.read()
-    check_equal((client.returncode, sorted(got.splitlines())), (0, sorted(want[1].splitlines())),
+    returncode, err, got = lose_host_and_finish(client, lost, out_path)
+    check_equal((returncode, sorted(got.splitlines())), (0, sorted(want[1].splitlines())),
                 f"the recovered job against mpirun (stderr {err!r})")
     notes = re.findall(r"synergy-run: note: lost the connection to host (h\d) \(rank 1\); "
                        r"restarting the job from its checkpoint \d+ on the other hosts "
@@ -2027,16 +2033,8 @@ def lose_a_holder_of_roots_checkpoint(cluster, lost_part, daemon_env=None, befor
     if before_loss:
         before_loss(daemons, placed)
     lost = daemons[placed.group(lost_part + 1)]
-    lost.process.kill()
-    lost.process.wait()
-    try:
-        _, err = client.communicate(timeout=180)
-    except subprocess.TimeoutExpired:
-        client.kill()
-        raise TestFailure("the restarted job did not end within 180 s")
-    with open(out_path) as f:
-        got = f.read()
-    return client.returncode, err.decode(), got, want, lost, checkpoints
+    returncode, err, got = lose_host_and_finish(client, lost, out_path)
+    return returncode, err, got, want, lost, checkpoints
 
 
 def checkpoint_recovery_from_roots(cluster, name, lost_part):
@@ -2134,17 +2132,8 @@ def case_checkpoint_recovery_single_host(cluster):
         raise TestFailure(f"the job ended before its host could be lost: "
                           f"{client.stderr.read().decode()}")
     lost = daemons[host]
-    lost.process.kill()
-    lost.process.wait()
-    try:
-        _, err = client.communicate(timeout=180)
-    except subprocess.TimeoutExpired:
-        client.kill()
-        raise TestFailure("the restarted job did not end within 180 s")
-    err = err.decode()
-    with open(out_path) as f:
-        got = f.read()
-    check_equal((client.returncode, sorted(got.splitlines())), (0, sorted(want[1].splitlines())),
+    returncode, err, got = lose_host_and_finish(client, lost, out_path)
+    check_equal((returncode, sorted(got.splitlines())), (0, sorted(want[1].splitlines())),
                 f"the recovered job against mpirun (stderr {err!r})")
     notes = re.findall(r"synergy-run: note: lost the connection to host (h\d) \((ranks 0-1)\); "
                        r"restarting the job from (.*) on the other hosts \(restart (\d+)\)\n", err)
@@ -2401,17 +2390,8 @@ def case_checkpoint_dir_grants(cluster):
         raise TestFailure(f"the job ended before a host could be lost: "
                           f"{client.stderr.read().decode()}")
     lost = daemons[placed.group(2)]
-    lost.process.kill()
-    lost.process.wait()
-    try:
-        _, err = client.communicate(timeout=180)
-    except subprocess.TimeoutExpired:
-        client.kill()
-        raise TestFailure("the restarted job did not end within 180 s")
-    err = err.decode()
-    with open(out_path) as f:
-        got = f.read()
-    check_equal((client.returncode, sorted(got.splitlines())), (0, sorted(want[1].splitlines())),
+    returncode, err, got = lose_host_and_finish(client, lost, out_path)
+    check_equal((returncode, sorted(got.splitlines())), (0, sorted(want[1].splitlines())),
                 f"the recovered job against mpirun (stderr {err!r})")
     notes = re.findall(r"synergy-run: note: lost the connection to host (h\d) \(rank 1\); "
                        r"restarting the job from its checkpoint \d+ on the other hosts "
