@@ -946,10 +946,11 @@ def build_both(cluster, source, name, cflags=()):
 
 
 def run_mpirun(native, ranks, arguments=()):
-    """The OpenMPI oracle; retried when mpirun itself fails to start."""
+    """The OpenMPI oracle; retried when mpirun itself fails to start. Each
+    rank's stdout is line-buffered (mpi_differential.py says why)."""
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
-    command = ["mpirun", "--allow-run-as-root", "--oversubscribe", "-np", str(ranks), native,
-               *arguments]
+    command = ["mpirun", "--allow-run-as-root", "--oversubscribe", "-np", str(ranks),
+               "stdbuf", "-oL", native, *arguments]
     for _ in range(3):
         result = subprocess.run(command, capture_output=True, text=True, timeout=120, env=env)
         if result.returncode == 0 or result.stdout:

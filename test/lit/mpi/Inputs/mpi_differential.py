@@ -107,7 +107,14 @@ def main():
     build([options.synergy_cc, "-O2"] + options.cflag + ["-o", granule, options.source, "-lm"])
 
     for ranks in options.ranks:
-        mpirun = ["mpirun", "--allow-run-as-root", "--oversubscribe", "-np", str(ranks), native]
+        # Line-buffered, so that each rank writes each of its lines whole:
+        # a rank's stdout into mpirun is a pipe, fully buffered, flushed
+        # mid-line whenever 4 KiB fill up, and mpirun passes the piece on
+        # at once, so another rank's line could land inside it (seen in CI:
+        # "rank 0: rank 3: read 3 contiguous"). synergy-run forwards whole
+        # lines anyway.
+        mpirun = ["mpirun", "--allow-run-as-root", "--oversubscribe", "-np", str(ranks),
+                  "stdbuf", "-oL", native]
         synergy = [options.synergy_run, "-np", str(ranks)] + options.run_option + [granule]
         expected_code, expected, expected_err = run_oracle(mpirun + options.arg, options.timeout)
         if options.resume_after:
