@@ -27,7 +27,7 @@ int main(int argc, char** argv) {
     MPI_Request_free(&request);
     printf("rank 0 sent, request freed %d\n", request == MPI_REQUEST_NULL);
   } else if (rank == 1) {
-    int got[1200];
+    int got[1200] = {0};  // got[5..9] are summed but never received into
     MPI_Request ready;
     MPI_Irecv(got, 5, MPI_INT, 0, 3, MPI_COMM_WORLD, &ready);
     MPI_Recv(got + 100, 10, MPI_INT, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
