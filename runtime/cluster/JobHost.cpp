@@ -443,12 +443,14 @@ class JobHost::Impl {
       if (!job->partFile.empty()) unlink(job->partFile.c_str());
       startDueSpareNow();
       int status = exitStatusOf(waitStatus);
+      log("job " + std::to_string(job->request.jobId) + ": exited with status " +
+          std::to_string(status));
+      // Slots go back before the client hears the status, so that a client
+      // that has its answer (and whoever it tells) finds them free.
+      if (config_.onJobFinished) config_.onJobFinished(job->request.jobId);
       std::vector<uint8_t> payload(4);
       for (int i = 0; i < 4; ++i) payload[i] = uint8_t(uint32_t(status) >> (8 * i));
       job->client->send(transport::FrameType::JobExit, std::move(payload));
-      log("job " + std::to_string(job->request.jobId) + ": exited with status " +
-          std::to_string(status));
-      if (config_.onJobFinished) config_.onJobFinished(job->request.jobId);
       std::lock_guard<std::mutex> lock(mutex_);
       --runningThreads_;
       idle_.notify_all();
