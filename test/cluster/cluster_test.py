@@ -22,6 +22,7 @@ not yet seen to pass in one run nor timed, runs by hand with the same
 command and no --only: cluster_test.py ... mpi-corpus-migrate.
 """
 import argparse
+import collections
 import concurrent.futures
 import glob
 import hashlib
@@ -1988,6 +1989,33 @@ def case_drain_finishes_jobs(cluster):
     print(f"drain-finishes-jobs: the job finished on {draining.host_id} after SIGTERM")
 
 
+def start_roots_cluster(cluster, ranks, arguments, daemon_env=None):
+    """Builds checkpoint_phases.c, runs it under mpirun at np `ranks` with
+    `arguments`, makes the client's checkpoint directory and a
+    --checkpoint-root for each of h2, h3 and h4, starts Redis and those
+    three synergyd (2 slots each, environment `daemon_env` over this
+    one's). Returns the program, mpirun's (status, stdout), the checkpoint
+    directory, the roots by host id, the daemons by host id and the
+    daemons' environment."""
+    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "checkpoint_phases.c")
+    native, program = build_both(cluster, source, "checkpoint_phases")
+    want = run_mpirun(native, ranks, arguments)
+    lines = ranks * int(arguments[0])
+    check(want[0] == 0 and want[1].count("\n") == lines, f"mpirun failed: {want!r}")
+    checkpoints = os.path.join(cluster.workdir, "checkpoints")
+    os.makedirs(checkpoints)
+    roots = {f"h{i}": os.path.join(cluster.workdir, f"root-h{i}") for i in (2, 3, 4)}
+    for root in roots.values():
+        os.makedirs(root)
+    cluster.start_redis()
+    env = dict(os.environ, **(daemon_env or {}))
+    daemons = {host: cluster.start_daemon(host, f"127.0.0.{host[1:]}", 2, env=env,
+                                          options=("--checkpoint-root", roots[host]))
+               for host in roots}
+    return program, want, checkpoints, roots, daemons, env
+
+
 def lose_a_holder_of_roots_checkpoint(cluster, lost_part, daemon_env=None, before_loss=None):
     """Runs checkpoint_phases.c at np 3 spread over three synergyd, each
     with its own --checkpoint-root (environment `daemon_env`), so that the
@@ -1999,22 +2027,9 @@ def lose_a_holder_of_roots_checkpoint(cluster, lost_part, daemon_env=None, befor
     placed)` and kills the host of part `lost_part` with SIGKILL. Returns
     the client's status and stderr, the job's stdout (a file), mpirun's
     output, the lost daemon and the directories."""
-    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
-    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "checkpoint_phases.c")
-    native, program = build_both(cluster, source, "checkpoint_phases")
     arguments = ["40", "20000000"]
-    want = run_mpirun(native, 3, arguments)
-    check(want[0] == 0 and want[1].count("\n") == 120, f"mpirun failed: {want!r}")
-    checkpoints = os.path.join(cluster.workdir, "checkpoints")
-    os.makedirs(checkpoints)
-    roots = {f"h{i}": os.path.join(cluster.workdir, f"root-h{i}") for i in (2, 3, 4)}
-    for root in roots.values():
-        os.makedirs(root)
-    cluster.start_redis()
-    env = dict(os.environ, **(daemon_env or {}))
-    daemons = {host: cluster.start_daemon(host, f"127.0.0.{host[1:]}", 2, env=env,
-                                          options=("--checkpoint-root", roots[host]))
-               for host in roots}
+    program, want, checkpoints, roots, daemons, env = start_roots_cluster(cluster, 3, arguments,
+                                                                          daemon_env)
     out_path = os.path.join(cluster.workdir, "job.out")
     client, printed_phases, placed = start_spread_phases_job(cluster, program, arguments,
                                                              checkpoints, out_path)
@@ -2070,21 +2085,8 @@ def case_checkpoint_recovery_single_host(cluster):
     from the beginning) with part 0 pinned on the mirror, and its stdout (a
     file) and status equal OpenMPI's, no line twice. Once it has ended with
     status 0 the record is gone."""
-    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
-    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "checkpoint_phases.c")
-    native, program = build_both(cluster, source, "checkpoint_phases")
     arguments = ["100", "30000000"]
-    want = run_mpirun(native, 2, arguments)
-    check(want[0] == 0 and want[1].count("\n") == 200, f"mpirun failed: {want!r}")
-    checkpoints = os.path.join(cluster.workdir, "checkpoints")
-    os.makedirs(checkpoints)
-    roots = {f"h{i}": os.path.join(cluster.workdir, f"root-h{i}") for i in (2, 3, 4)}
-    for root in roots.values():
-        os.makedirs(root)
-    cluster.start_redis()
-    daemons = {host: cluster.start_daemon(host, f"127.0.0.{host[1:]}", 2,
-                                          options=("--checkpoint-root", roots[host]))
-               for host in roots}
+    program, want, checkpoints, roots, daemons, _ = start_roots_cluster(cluster, 2, arguments)
     out_path = os.path.join(cluster.workdir, "job.out")
     with open(out_path, "ab") as out:
         client = subprocess.Popen(
@@ -2145,6 +2147,60 @@ def case_checkpoint_recovery_single_host(cluster):
     check(os.path.exists(mirror_copy), f"no copy at {mirror_copy}")
     print(f"checkpoint-recovery-single-host: 1 restart from {notes[0][2]} after losing {host}, "
           f"part 0 on the mirror {mirror}")
+
+
+def checkpoint_copy_window(cluster, name, spread):
+    """The window between a second holder's copy and the record: part 0
+    dies with its host (SYNERGY_TEST_HOST_DIES_AT=checkpoint-copied:3 on
+    every synergyd, HostDeathHook.h) once the second holder has
+    acknowledged checkpoint 3 and before part 0 records it, so the cluster
+    state still names checkpoint 2 while the holder's file is 3. With
+    `spread` the job runs one rank a host and part 1's host holds the copy,
+    else it runs on one host and the mirror daemon holds it. The client
+    restarts from checkpoint 2, cutting stdout back to its counts, and the
+    restart must resume from checkpoint 2 too: its stdout (a file) and
+    status equal OpenMPI's, no line missing (a resume from the holder's
+    checkpoint 3) or twice."""
+    arguments = ["60", "30000000"]
+    ranks = 3 if spread else 2
+    program, want, checkpoints, roots, daemons, _ = start_roots_cluster(
+        cluster, ranks, arguments, {"SYNERGY_TEST_HOST_DIES_AT": "checkpoint-copied:3"})
+    out_path = os.path.join(cluster.workdir, "job.out")
+    with open(out_path, "ab") as out:
+        client = subprocess.Popen(
+            [os.path.join(cluster.bin_dir, "synergy-run"), "--cluster", cluster.url,
+             "--token-file", cluster.token_file, "--policy", "spread" if spread else "binpack",
+             "-np", str(ranks), "--checkpoint-every", "0.2", "--checkpoint-dir", checkpoints,
+             program, *arguments], stdout=out, stderr=subprocess.PIPE)
+    try:
+        _, err = client.communicate(timeout=240)
+    except subprocess.TimeoutExpired:
+        client.kill()
+        raise TestFailure("the job did not end within 240 s")
+    err = err.decode()
+    with open(out_path) as f:
+        got = f.read()
+    notes = re.findall(r"synergy-run: note: lost the connection to host (h\d) \([^)]*\); "
+                       r"restarting the job from (.*) on the other hosts \(restart (\d+)\)\n", err)
+    check(len(notes) == 1 and notes[0][1:] == ("its checkpoint 2", "1"),
+          f"one restart from the recorded checkpoint 2 after the host died in the window: {err!r}")
+    missing = collections.Counter(want[1].splitlines()) - collections.Counter(got.splitlines())
+    doubled = collections.Counter(got.splitlines()) - collections.Counter(want[1].splitlines())
+    check(client.returncode == 0 and not missing and not doubled,
+          f"status {client.returncode}; lines missing {sorted(missing.elements())!r}, "
+          f"twice or foreign {sorted(doubled.elements())!r} (stderr {err!r})")
+    print(f"{name}: {notes[0][0]} lost between copy and record of checkpoint 3; restart 1 from "
+          f"checkpoint 2, {len(got.splitlines())} lines as mpirun's")
+
+
+def case_checkpoint_recovery_copy_window(cluster):
+    """checkpoint_copy_window for a job on one host and its mirror."""
+    checkpoint_copy_window(cluster, "checkpoint-recovery-copy-window", False)
+
+
+def case_checkpoint_recovery_copy_window_spread(cluster):
+    """checkpoint_copy_window for a job spread over hosts and part 1's copy."""
+    checkpoint_copy_window(cluster, "checkpoint-recovery-copy-window-spread", True)
 
 
 def case_checkpoint_mirror_frames(cluster):
@@ -3538,6 +3594,8 @@ CASES = {
     "checkpoint-recovery-bad-copy": case_checkpoint_recovery_bad_copy,
     "checkpoint-recovery-holders-lost": case_checkpoint_recovery_holders_lost,
     "checkpoint-recovery-single-host": case_checkpoint_recovery_single_host,
+    "checkpoint-recovery-copy-window": case_checkpoint_recovery_copy_window,
+    "checkpoint-recovery-copy-window-spread": case_checkpoint_recovery_copy_window_spread,
     "checkpoint-mirror-frames": case_checkpoint_mirror_frames,
     "migrate-roots": case_migrate_roots,
     "checkpoint-recovery-no-holder": case_checkpoint_recovery_no_holder,
