@@ -749,8 +749,8 @@ std::unique_ptr<PartCheckpoints> PartCheckpoints::create(const JobPart& part,
         });
   } else if (how.resume) {
     auto start = std::chrono::steady_clock::now();
-    checkpoints->image_ = checkpoint::readResumableCheckpoint(
-        how.policy.directory, job.program, error,
+    checkpoints->image_ = checkpoint::readRecordedCheckpoint(
+        how.policy.directory, job.program, how.resumeSequence, error,
         how.policy.hostLocalDirectory ? &checkpoints->resumeFile_ : nullptr);
     if (!checkpoints->image_) return nullptr;
     // A moved job's parts restore from here (Migration.h).

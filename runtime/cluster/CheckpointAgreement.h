@@ -263,6 +263,9 @@ struct PartCheckpointing {
   // With a host-local directory: the client's D, which the mirror host of a
   // job that runs as one part keeps its copy below its own root under.
   std::string mirrorName;
+  // With `resume`: the checkpoint to resume from (0: the directory's),
+  // the one the client cut stdout back to (JobMessages.h).
+  uint64_t resumeSequence = 0;
 };
 
 class PartCheckpoints {

@@ -382,6 +382,8 @@ class JobHost::Impl {
                                request.checkpointDirectory, "--checkpoint-program",
                                request.checkpointProgram});
       if (request.resume) argv.insert(argv.end(), {"--resume", request.checkpointDirectory});
+      if (request.resume && request.resumeSequence != 0)
+        argv.insert(argv.end(), {"--resume-sequence", std::to_string(request.resumeSequence)});
       if (!config_.checkpointRoot.empty())
         argv.insert(argv.end(), {"--checkpoint-host-local", "--checkpoint-mirror-name",
                                  job->checkpointName});

@@ -502,6 +502,9 @@ std::optional<RemoteJobOptions> restartFromCheckpoint(cluster::ClusterState& sta
   RemoteJobOptions restart = options;
   restart.resume = ownCheckpoint;
   restart.resumedJob = ownCheckpoint ? checkpointedJob : 0;
+  // The parts resume from the checkpoint whose counts stdout was cut back
+  // to, not from a later one a holder stored before part 0 recorded it.
+  restart.resumeSequence = ownCheckpoint ? sequence : 0;
   restart.firstJob = firstJob;
   restart.checkpointHolders = std::move(checkpointHolders);
   restart.excludedHosts.push_back(lost.hostId);
@@ -596,6 +599,7 @@ std::optional<RemoteJobOptions> restartMoved(const RemoteJobOptions& options, ui
   RemoteJobOptions moved = options;
   moved.resume = true;
   moved.resumedJob = jobId;
+  moved.resumeSequence = 0;
   moved.placement = request->placement;
   moved.firstJob = options.firstJob ? options.firstJob : options.resume ? 0 : jobId;
   moved.checkpointHolders = holdersOf(options, jobId, 0);
@@ -834,6 +838,7 @@ int runRemoteJob(const RemoteJobOptions& options) {
     request.checkpointProgram = options.checkpointProgram;
     request.checkpointIntervalMicroseconds = options.checkpointIntervalMicroseconds;
     request.resume = options.resume;
+    request.resumeSequence = options.resume ? options.resumeSequence : 0;
     std::optional<OutputJournal> journal;
     if (!options.checkpointDirectory.empty() &&
         !journal.emplace().open(options.checkpointDirectory, *jobId, error))
@@ -908,6 +913,7 @@ int resumeRemoteJob(RemoteJobOptions options, const std::string& directory) {
   options.checkpointProgram = image->job.program;
   options.checkpointDirectory = directory;
   options.resumedJob = image->job.partOutputs.front().jobId;
+  options.resumeSequence = image->sequence;
   options.checkpointHolders = holdersOf(options, options.resumedJob, image->sequence);
   if (!cutStdoutToCheckpoint(directory, image->job.partOutputs, error))
     return fail("cannot resume from " + directory + "/" + checkpoint::kCheckpointFileName + ": " +
