@@ -52,6 +52,7 @@ MPI_STATE_CHECK, MPI_STATE_CONFIRM = 45, 46
 MPI_REQUEST_TO_SEND, MPI_CLEAR_TO_SEND, MPI_RENDEZVOUS_DATA = 49, 50, 51
 CHECKPOINT_COPY, CHECKPOINT_PART_DATA = 66, 69
 CHECKPOINT_MIRROR = 88
+CHECKPOINT_FORGET = 89
 MPI_MATCHED, MPI_MESSAGE_PART = 13, 18
 MPI_EAGER_GRANT, MPI_EAGER_CREDIT = 62, 63
 HELLO_REFUSED = 78
@@ -1889,6 +1890,20 @@ def start_spread_phases_job(cluster, program, arguments, checkpoints, out_path, 
     return client, printed_phases, placed
 
 
+def checkpoint_copies(roots, checkpoints, lost_hosts=()):
+    """The checkpoint files (checkpoint.syck and its spare) left in the
+    client directory `checkpoints` below each host's root in `roots` but
+    those of `lost_hosts`, whose daemons died holding theirs."""
+    left = []
+    for host, root in sorted(roots.items()):
+        directory = os.path.join(root, checkpoints.lstrip("/"))
+        if host in lost_hosts or not os.path.isdir(directory):
+            continue
+        left += [f"{host}:{name}" for name in sorted(os.listdir(directory))
+                 if name.startswith("checkpoint.syck")]
+    return left
+
+
 def lose_host_and_finish(client, lost, out_path):
     """Kills daemon `lost` with SIGKILL while `client`'s job runs and waits
     up to 180 s for the client, whose restarted job must then end. Returns
@@ -2050,6 +2065,7 @@ def lose_a_holder_of_roots_checkpoint(cluster, lost_part, daemon_env=None, befor
         before_loss(daemons, placed)
     lost = daemons[placed.group(lost_part + 1)]
     returncode, err, got = lose_host_and_finish(client, lost, out_path)
+    lose_a_holder_of_roots_checkpoint.roots = roots
     return returncode, err, got, want, lost, checkpoints
 
 
@@ -2059,7 +2075,8 @@ def checkpoint_recovery_from_roots(cluster, name, lost_part):
     restarts from "its checkpoint N", not the beginning, with part 0 on the
     surviving holder, which sends the file to the other parts (one of them
     on h1). Stdout (a file) and exit status equal OpenMPI's, no line twice,
-    and both jobs' holder records are gone once the job has ended."""
+    and both jobs' holder records are gone once the job has ended, and so
+    are the copies on every holder but the lost one (CheckpointForget)."""
     code, err, got, want, lost, checkpoints = lose_a_holder_of_roots_checkpoint(cluster, lost_part)
     check_equal((code, sorted(got.splitlines())), (0, sorted(want[1].splitlines())),
                 f"the recovered job against mpirun (stderr {err!r})")
@@ -2071,6 +2088,9 @@ def checkpoint_recovery_from_roots(cluster, name, lost_part):
     check_equal(os.listdir(checkpoints), ["output.journal"], "the client's checkpoint directory")
     check_equal(redis_command(cluster.redis_port, "KEYS", "synergy:job:*:checkpoint"), [],
                 "the checkpoint records once the job has ended")
+    check_equal(checkpoint_copies(lose_a_holder_of_roots_checkpoint.roots, checkpoints,
+                                  [lost.host_id]), [],
+                "the holders' checkpoint copies once the job has ended with status 0")
     print(f"{name}: 1 restart from checkpoint {notes[0][2]} after losing "
           f"{lost.host_id} (part {lost_part})")
 
@@ -2084,7 +2104,8 @@ def case_checkpoint_recovery_single_host(cluster):
     after a checkpoint: the client restarts it from that checkpoint (not
     from the beginning) with part 0 pinned on the mirror, and its stdout (a
     file) and status equal OpenMPI's, no line twice. Once it has ended with
-    status 0 the record is gone."""
+    status 0 the record is gone, and so are the copies on the mirror and on
+    the restart's own mirror (CheckpointForget)."""
     arguments = ["100", "30000000"]
     program, want, checkpoints, roots, daemons, _ = start_roots_cluster(cluster, 2, arguments)
     out_path = os.path.join(cluster.workdir, "job.out")
@@ -2108,7 +2129,6 @@ def case_checkpoint_recovery_single_host(cluster):
     check(placed, f"status does not show the job on one host:\n{status}")
     host = placed.group(1)
     mirror = sorted(h for h in roots if h != host)[0]
-    mirror_copy = os.path.join(roots[mirror], checkpoints.lstrip("/"), "checkpoint.syck")
     own_file = os.path.join(roots[host], checkpoints.lstrip("/"), "checkpoint.syck")
     # The record names both holders once the mirror has its copy. A build
     # that keeps no second copy never records them: its host is lost once
@@ -2144,7 +2164,8 @@ def case_checkpoint_recovery_single_host(cluster):
           re.fullmatch(r"its checkpoint \d+", notes[0][2]), f"the restart notes in {err!r}")
     check_equal(redis_command(cluster.redis_port, "KEYS", "synergy:job:*:checkpoint"), [],
                 "the checkpoint records once the job has ended")
-    check(os.path.exists(mirror_copy), f"no copy at {mirror_copy}")
+    check_equal(checkpoint_copies(roots, checkpoints, [host]), [],
+                "the holders' checkpoint copies once the job has ended with status 0")
     print(f"checkpoint-recovery-single-host: 1 restart from {notes[0][2]} after losing {host}, "
           f"part 0 on the mirror {mirror}")
 
@@ -2186,9 +2207,12 @@ def checkpoint_copy_window(cluster, name, spread):
           f"one restart from the recorded checkpoint 2 after the host died in the window: {err!r}")
     missing = collections.Counter(want[1].splitlines()) - collections.Counter(got.splitlines())
     doubled = collections.Counter(got.splitlines()) - collections.Counter(want[1].splitlines())
+    lost = notes[0][0]
     check(client.returncode == 0 and not missing and not doubled,
           f"status {client.returncode}; lines missing {sorted(missing.elements())!r}, "
           f"twice or foreign {sorted(doubled.elements())!r} (stderr {err!r})")
+    check_equal(checkpoint_copies(roots, checkpoints, [lost]), [],
+                "the holders' checkpoint copies once the job has ended with status 0")
     print(f"{name}: {notes[0][0]} lost between copy and record of checkpoint 3; restart 1 from "
           f"checkpoint 2, {len(got.splitlines())} lines as mpirun's")
 
@@ -2212,7 +2236,12 @@ def case_checkpoint_mirror_frames(cluster):
     connection with the reason in the log; a whole file that is no
     checkpoint is answered 0 and not kept. Random corruptions of a valid
     frame leave the daemon serving: a Ping still answers, and nothing but
-    the job's directory was made below the root."""
+    the job's directory was made below the root. CheckpointForget frames
+    that are short, name job 0 or a wrong directory length, reach a daemon
+    without a root, name a job whose record does not name the daemon, or a
+    directory that is relative or climbs out are dropped the same way and
+    remove nothing; a sound one removes the copy and its spare, and answers
+    how many files went."""
     cluster.start_redis()
     root = os.path.join(cluster.workdir, "root")
     os.makedirs(root)
@@ -2270,6 +2299,54 @@ def case_checkpoint_mirror_frames(cluster):
     sock.close()
     wait_for(lambda: "job 7: the mirrored copy of checkpoint 3 is not kept: " in daemon.log(), 20,
              "the refusal in the log")
+    # CheckpointForget, a client's request to remove a copy once its job
+    # ended with status 0: the same confinement, and only for a job whose
+    # record names this host as a holder.
+    def forget(job_id, directory, name_bytes=None):
+        name = directory.encode()
+        return frame(CHECKPOINT_FORGET, struct.pack(
+            "<QI", job_id, len(name) if name_bytes is None else name_bytes) + name)
+    redis_command(cluster.redis_port, "HSET", "synergy:job:7:checkpoint", "sequence", "3",
+                  "hosts", "h3,h2", "outputs", "0")
+    redis_command(cluster.redis_port, "HSET", "synergy:job:8:checkpoint", "sequence", "3",
+                  "hosts", "h3", "outputs", "0")
+    forgets = [
+        (daemon, frame(CHECKPOINT_FORGET, b"x" * 11), "malformed CheckpointForget (11 bytes)"),
+        (daemon, forget(0, "/c"), "malformed CheckpointForget (job id, directory length)"),
+        (daemon, forget(7, "/c", name_bytes=3), "malformed CheckpointForget (job id, directory length)"),
+        (daemon, forget(7, "/c", name_bytes=1), "malformed CheckpointForget (job id, directory length)"),
+        (plain, forget(7, "/c"), "CheckpointForget for job 7: this host has no --checkpoint-root"),
+        (daemon, forget(8, "/c"),
+         "CheckpointForget for job 8: its checkpoint record does not name this host"),
+        (daemon, forget(99, "/c"),
+         "CheckpointForget for job 99: its checkpoint record does not name this host"),
+        (daemon, forget(7, "c/d"),
+         "CheckpointForget for job 7: --checkpoint-dir c/d: not an absolute path"),
+        (daemon, forget(7, "/c/../../etc"),
+         "CheckpointForget for job 7: --checkpoint-dir /c/../../etc: holds a '..' component"),
+    ]
+    held = os.path.join(root, "c")
+    os.makedirs(held, exist_ok=True)
+    for name in ("checkpoint.syck", "checkpoint.syck.spare", "checkpoint.syck.part1"):
+        with open(os.path.join(held, name), "wb") as f:
+            f.write(b"held")
+    for target, payload, reason in forgets:
+        sock = authenticated_connection(target)
+        sock.sendall(payload)
+        expect_dropped(target, sock, reason)
+    check_equal(sorted(os.listdir(held)),
+                ["checkpoint.syck", "checkpoint.syck.part1", "checkpoint.syck.spare"],
+                "the copies after refused CheckpointForget frames")
+    for removed in (2, 0):
+        sock = authenticated_connection(daemon)
+        sock.sendall(forget(7, "/c"))
+        check_equal(read_exactly(sock, 16 + 9),
+                    frame(CHECKPOINT_FORGET, struct.pack("<QB", 7, removed)),
+                    "the answer to a CheckpointForget")
+        sock.close()
+    check_equal(os.listdir(held), ["checkpoint.syck.part1"],
+                "what CheckpointForget leaves (the copy and its spare go)")
+    os.remove(os.path.join(held, "checkpoint.syck.part1"))
     rng = random.Random(22)
     valid = mirror(7, "/c", 1, 0, 8, b"abcdefgh")
     for _ in range(60):
@@ -2291,8 +2368,8 @@ def case_checkpoint_mirror_frames(cluster):
     outside = [d for d, _, _ in os.walk(root) if os.path.relpath(d, root).split(os.sep)[0] not in
                (".", "c")]
     check_equal(outside, [], "directories made below the root other than /c's")
-    print(f"checkpoint-mirror-frames: {len(attacks)} hostile frames dropped, 60 fuzzed frames, "
-          "the daemon still serves")
+    print(f"checkpoint-mirror-frames: {len(attacks)} hostile CheckpointMirror and "
+          f"{len(forgets)} CheckpointForget frames dropped, 60 fuzzed frames, the daemon still serves")
 
 
 def check_phase_prefixes(got, want, what):
