@@ -1893,14 +1893,15 @@ def start_spread_phases_job(cluster, program, arguments, checkpoints, out_path, 
 def checkpoint_copies(roots, checkpoints, lost_hosts=()):
     """The checkpoint files (checkpoint.syck and its spare) left in the
     client directory `checkpoints` below each host's root in `roots` but
-    those of `lost_hosts`, whose daemons died holding theirs."""
+    those of `lost_hosts`, whose daemons died holding theirs. Part files
+    are not counted: a part killed with the lost job leaves its own."""
     left = []
     for host, root in sorted(roots.items()):
         directory = os.path.join(root, checkpoints.lstrip("/"))
         if host in lost_hosts or not os.path.isdir(directory):
             continue
         left += [f"{host}:{name}" for name in sorted(os.listdir(directory))
-                 if name.startswith("checkpoint.syck")]
+                 if name in ("checkpoint.syck", "checkpoint.syck.spare")]
     return left
 
 
