@@ -42,6 +42,7 @@
 #include "snapshot/DsmMemory.h"
 #include "synergy/ToolPaths.h"
 #include "transport/ClusterToken.h"
+#include "util/DecimalNumber.h"
 #include "util/LimitOptions.h"
 #include "wasi/Wasi.h"
 
@@ -113,6 +114,9 @@ void printUsage() {
       "                      with --checkpoint-host-local: the client's checkpoint dir,\n"
       "                      which a job on one host names to the host that keeps its\n"
       "                      second copy (synergyd passes it)\n"
+      "  --resume-sequence N with --cluster-part and --resume: resume from checkpoint N,\n"
+      "                      the one the cluster state records (the directory's file, or\n"
+      "                      the one it replaced); refuse any other (synergyd passes it)\n"
       "  --checkpoint-every SECONDS\n"
       "                      with -np: suspend every rank at the first barrier, bcast,\n"
       "                      (all)reduce or (all)gather on MPI_COMM_WORLD after each\n"
@@ -254,7 +258,7 @@ bool programIsEngine(int argc, char** argv) {
         arg == "--policy" || arg == "--token-file" || arg == "--cluster-part" || arg == "--engine" ||
         arg == "--switch-at-tick" || arg == "--hypervisor" || arg == "--checkpoint-every" ||
         arg == "--checkpoint-dir" || arg == "--checkpoint-program" || arg == "--resume" ||
-        arg == "--checkpoint-mirror-name" ||
+        arg == "--checkpoint-mirror-name" || arg == "--resume-sequence" ||
         arg == "--timeline" || arg == "--fragment" || arg == "--consolidate-at" ||
         arg == "--expected-barriers") {
       ++k;
@@ -325,6 +329,7 @@ int main(int argc, char** argv) {
   std::optional<checkpoint::CheckpointPolicy> checkpoints;
   std::string checkpointDir;
   std::string checkpointProgram;  // a part's: the program as the client names it
+  uint64_t resumeSequence = 0;       // a part's: the checkpoint to resume from
   std::string checkpointMirrorName;  // a part's: the client's D, for its mirror host
   bool checkpointHostLocal = false;  // a part's: its directory is its host's own
   std::string resumeDir;
@@ -419,6 +424,10 @@ int main(int argc, char** argv) {
       checkpointHostLocal = true;
     } else if (arg == "--checkpoint-mirror-name") {
       checkpointMirrorName = requireValue(i, argc, argv);
+    } else if (arg == "--resume-sequence") {
+      std::string text = requireValue(i, argc, argv);
+      if (!util::parseDecimal(text, UINT64_MAX >> 1, resumeSequence) || resumeSequence == 0)
+        fail("--resume-sequence expects a checkpoint number from 1, got '" + text + "'");
     } else if (arg == "--checkpoint-program") {
       checkpointProgram = requireValue(i, argc, argv);
     } else if (arg == "--resume") {
@@ -580,10 +589,12 @@ int main(int argc, char** argv) {
       how.resume = !resumeDir.empty();
       how.clientProgram = checkpointProgram;
       how.mirrorName = checkpointMirrorName;
+      how.resumeSequence = resumeSequence;
       if (checkpointDir.empty() || checkpointProgram.empty() ||
-          (how.resume && resumeDir != checkpointDir))
+          (how.resume && resumeDir != checkpointDir) || (resumeSequence != 0 && !how.resume))
         fail("--cluster-part with --checkpoint-every needs --checkpoint-dir and "
-             "--checkpoint-program (and --resume only from that directory)");
+             "--checkpoint-program (and --resume only from that directory, --resume-sequence "
+             "only with --resume)");
       return cluster::runJobPart(partFile, job, &how);
     }
     if (checkpoints) {

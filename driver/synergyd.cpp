@@ -260,7 +260,11 @@ int main(int argc, char** argv) {
                             .state = options.state,
                             .tokenFile = options.tokenFile,
                             .allowedDirectories = options.allowedDirectories,
-                            .checkpointRoot = options.checkpointRoot});
+                            .checkpointRoot = options.checkpointRoot,
+                            .hostId = [&] {
+                              std::lock_guard<std::mutex> lock(stateMutex);
+                              return hostId;
+                            }});
   // Declared after jobHost: on the way out the transport stops first, so no
   // frame reaches a destroyed JobHost.
   transport::Transport transport(

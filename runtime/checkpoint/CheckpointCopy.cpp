@@ -24,8 +24,11 @@ bool storeCheckpointCopy(const std::string& directory, const std::string& file,
     return false;
   }
   image.reset();
+  // Recycled: the copy it replaces stays beside it as the spare until the
+  // next copy, for a restart whose record still names it (the holder
+  // answers before part 0 records the new one; readRecordedCheckpoint).
   ReplaceCounts counts;
-  return replaceFileDurably(directory, kCheckpointFileName, {file}, false, counts, error);
+  return replaceFileDurably(directory, kCheckpointFileName, {file}, true, counts, error);
 }
 
 }  // namespace synergy::checkpoint

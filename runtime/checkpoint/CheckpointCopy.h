@@ -18,7 +18,10 @@ namespace synergy::checkpoint {
 
 // Checks `file` whole (its head, version, CRC-32C, every section) as
 // checkpoint `sequence` and then replaces `directory`'s checkpoint file
-// with it crash-safely; false with a one-line `error` when it fails a check
+// with it crash-safely, keeping the file it replaces as its spare
+// (DurableReplace.h: the previous checkpoint, until the next copy), so that
+// a restart from the checkpoint the cluster state still records finds it;
+// false with a one-line `error` when it fails a check
 // (nothing is written) or cannot be written. The mirror's store of a copy:
 // part 1's (CheckpointCopy) and a daemon's (CheckpointMirror, cluster/JobHost.h).
 bool storeCheckpointCopy(const std::string& directory, const std::string& file,

@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "checkpoint/DurableReplace.h"
 #include "checkpoint/MpiObjectRecord.h"
 #include "checkpoint/OpenFileRecord.h"
 #include "util/FileIO.h"
@@ -235,6 +236,36 @@ std::optional<CheckpointImage> readResumableCheckpoint(const std::string& direct
   if (fileBytes) *fileBytes = std::move(*bytes);
   bytes.reset();
   return checkResumable(std::move(image), path, programPath, error);
+}
+
+std::optional<CheckpointImage> readRecordedCheckpoint(const std::string& directory,
+                                                     const std::string& programPath,
+                                                     uint64_t sequence, std::string& error,
+                                                     std::string* fileBytes) {
+  std::optional<CheckpointImage> image =
+      readResumableCheckpoint(directory, programPath, error, fileBytes);
+  if (sequence == 0 || (image && image->sequence == sequence)) return image;
+  std::string path = directory + "/" + kCheckpointFileName;
+  std::string found = image ? "it is checkpoint " + std::to_string(image->sequence) : error;
+  image.reset();
+  std::string spare = spareFilePath(directory, kCheckpointFileName);
+  std::string spareError;
+  std::optional<std::string> bytes =
+      util::readRegularFile(spare, kMaxCheckpointFileBytes, spareError);
+  if (bytes) {
+    std::optional<CheckpointImage> previous = decodeCheckpoint(*bytes, spareError);
+    if (previous && previous->sequence == sequence) {
+      if (fileBytes) *fileBytes = std::move(*bytes);
+      bytes.reset();
+      return checkResumable(std::move(previous), spare, programPath, error);
+    }
+    spareError = previous ? "checkpoint " + std::to_string(previous->sequence) : spareError;
+  }
+  if (fileBytes) fileBytes->clear();
+  error = "cannot resume from " + path + ": the cluster state records checkpoint " +
+          std::to_string(sequence) + ", which this host does not hold (" + found +
+          "; the file before it: " + spareError + ")";
+  return std::nullopt;
 }
 
 std::optional<CheckpointImage> resumableCheckpoint(std::string bytes, const std::string& origin,

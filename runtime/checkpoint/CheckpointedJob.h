@@ -68,6 +68,18 @@ std::optional<CheckpointImage> readResumableCheckpoint(const std::string& direct
                                                       const std::string& programPath,
                                                       std::string& error,
                                                       std::string* fileBytes = nullptr);
+// readResumableCheckpoint of checkpoint `sequence` (0: whichever D holds)
+// for a resumed part of a cluster job: D's file when it is that
+// checkpoint, else the file it replaced, kept beside it as the spare
+// (DurableReplace.h), when that one is. A holder stores a copy before part
+// 0 records it in the cluster state (CheckpointHolders.h), so after a lost
+// host D may hold the checkpoint after the recorded one, whose output the
+// client has cut away. Any other file is refused with an `error` naming
+// both numbers: the part resumes from no checkpoint but the recorded one.
+std::optional<CheckpointImage> readRecordedCheckpoint(const std::string& directory,
+                                                     const std::string& programPath,
+                                                     uint64_t sequence, std::string& error,
+                                                     std::string* fileBytes = nullptr);
 // The same checks of a checkpoint file's `bytes` that came from elsewhere
 // (a resumed part's, from part 0: cluster/CheckpointAgreement.h); `origin`
 // names where in the errors.

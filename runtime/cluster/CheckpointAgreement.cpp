@@ -17,6 +17,7 @@
 #include "checkpoint/DurableReplace.h"
 #include "cluster/CheckpointHolders.h"
 #include "cluster/ClusterState.h"
+#include "cluster/HostDeathHook.h"
 #include "transport/ClusterToken.h"
 #include "mpi/BarrierControlPoint.h"
 #include "mpi/World.h"
@@ -455,6 +456,7 @@ bool CheckpointAgreement::copyCommitted(uint64_t sequence, std::string_view file
     return false;
   }
   lock.unlock();
+  if (!resumed_) dieIfTestLosesHostAfterCopy(sequence);
   recordHolders(sequence, outputs);
   return true;
 }
@@ -495,6 +497,7 @@ bool CheckpointAgreement::mirrorCommitted(uint64_t sequence, std::string_view fi
   if (sendToMirror(sequence, file, own, why)) {
     holders.push_back(mirrorHost_);
     mirrorNote_.clear();
+    if (!resumed_) dieIfTestLosesHostAfterCopy(sequence);
   } else if (why != mirrorNote_) {
     // Once for each new reason, not at every checkpoint.
     std::fprintf(stderr,
@@ -746,8 +749,8 @@ std::unique_ptr<PartCheckpoints> PartCheckpoints::create(const JobPart& part,
         });
   } else if (how.resume) {
     auto start = std::chrono::steady_clock::now();
-    checkpoints->image_ = checkpoint::readResumableCheckpoint(
-        how.policy.directory, job.program, error,
+    checkpoints->image_ = checkpoint::readRecordedCheckpoint(
+        how.policy.directory, job.program, how.resumeSequence, error,
         how.policy.hostLocalDirectory ? &checkpoints->resumeFile_ : nullptr);
     if (!checkpoints->image_) return nullptr;
     // A moved job's parts restore from here (Migration.h).
@@ -779,6 +782,7 @@ std::unique_ptr<PartCheckpoints> PartCheckpoints::create(const JobPart& part,
     checkpoints->agreement_.setCopyDirectory(how.policy.directory);
     checkpoints->agreement_.setMirrorName(how.mirrorName);
   }
+  checkpoints->agreement_.setResumed(how.resume);
   checkpoints->agreement_.setResumeCheck([directory = how.policy.directory, program = job.program] {
     std::string refusal;
     checkpoint::readResumableCheckpoint(directory, program, refusal);

@@ -132,6 +132,9 @@ class CheckpointAgreement final : public checkpoint::HostParts {
   // parts that resume it (empty: it would not); a move stops the job only
   // when it is empty.
   void setResumeCheck(std::function<std::string()> check) { resumeCheck_ = std::move(check); }
+  // This part was restored from a checkpoint (only a first run takes the
+  // HostDeathHook.h test step checkpoint-copied, not its restart).
+  void setResumed(bool resumed) { resumed_ = resumed; }
 
  private:
   struct Vote {
@@ -196,6 +199,7 @@ class CheckpointAgreement final : public checkpoint::HostParts {
   // A resumed part's: the checkpoint it resumes from, from part 0, while
   // resumeExpected_; its number is that of the first chunk.
   bool resumeExpected_ = false;
+  bool resumed_ = false;
   std::optional<std::string> joinError_;
   uint64_t resumeSequence_ = 0;
   checkpoint::PartFileAssembly resumeFile_;
@@ -259,6 +263,9 @@ struct PartCheckpointing {
   // With a host-local directory: the client's D, which the mirror host of a
   // job that runs as one part keeps its copy below its own root under.
   std::string mirrorName;
+  // With `resume`: the checkpoint to resume from (0: the directory's),
+  // the one the client cut stdout back to (JobMessages.h).
+  uint64_t resumeSequence = 0;
 };
 
 class PartCheckpoints {

@@ -41,7 +41,9 @@
 
 #include "checkpoint/CheckpointCopy.h"
 #include "checkpoint/CheckpointFile.h"
+#include "checkpoint/DurableReplace.h"
 #include "checkpoint/PartFileChunks.h"
+#include "cluster/CheckpointHolders.h"
 #include "cluster/ClusterState.h"
 #include "cluster/HostDeathHook.h"
 #include "cluster/JobGrants.h"
@@ -137,6 +139,8 @@ class JobHost::Impl {
         return onModuleFrame(from, frame, reason);
       case transport::FrameType::CheckpointMirror:
         return onCheckpointMirror(from, frame.payload, reason);
+      case transport::FrameType::CheckpointForget:
+        return onCheckpointForget(from, frame.payload, reason);
       default:
         return false;
     }
@@ -254,6 +258,66 @@ class JobHost::Impl {
     util::appendLittleEndian(ack, mirror.sequence, 8);
     ack.push_back(written ? 1 : 0);
     from.send(transport::FrameType::CheckpointMirror, std::move(ack));
+    return true;
+  }
+
+  // A client's request to remove this host's copy of its ended job's
+  // checkpoint. Hostile like CheckpointMirror: a malformed frame, a host
+  // without a checkpoint root, a job whose record does not name this host
+  // as a holder (or cannot be read), or a directory that is not absolute
+  // or not confined below the root drops the connection with the reason in
+  // the log. Otherwise the copy and its spare go (what is not there is not
+  // counted), and the answer says how many files went.
+  bool onCheckpointForget(transport::Connection& from, const std::vector<uint8_t>& payload,
+                          std::string& reason) {
+    constexpr size_t kHead = transport::kCheckpointForgetHeadBytes;
+    if (payload.size() < kHead) {
+      reason = "malformed CheckpointForget (" + std::to_string(payload.size()) + " bytes)";
+      return false;
+    }
+    uint64_t jobId = util::readLittleEndian(payload.data(), 8);
+    uint64_t nameBytes = util::readLittleEndian(payload.data() + 8, 4);
+    if (jobId == 0 || nameBytes == 0 || payload.size() != kHead + nameBytes) {
+      reason = "malformed CheckpointForget (job id, directory length)";
+      return false;
+    }
+    std::string job = "CheckpointForget for job " + std::to_string(jobId) + ": ";
+    if (config_.checkpointRoot.empty()) {
+      reason = job + "this host has no --checkpoint-root";
+      return false;
+    }
+    std::string host = config_.hostId ? config_.hostId() : std::string();
+    try {
+      constexpr auto kStateTimeout = std::chrono::milliseconds(2000);
+      RedisConnection redis(config_.state, kStateTimeout);
+      std::optional<CheckpointHolders> holders = readCheckpointHolders(redis, jobId);
+      if (!holders || std::find(holders->hostIds.begin(), holders->hostIds.end(), host) ==
+                          holders->hostIds.end()) {
+        reason = job + "its checkpoint record does not name this host";
+        return false;
+      }
+    } catch (const StateStoreError& e) {
+      reason = job + "cannot read its checkpoint record: " + e.what();
+      return false;
+    }
+    RunJobRequest request;
+    request.checkpointDirectory.assign(payload.begin() + long(kHead), payload.end());
+    std::string name = request.checkpointDirectory;
+    if (!allowCheckpointDirectory(request, {}, config_.checkpointRoot, reason)) {
+      reason = job + reason;
+      return false;
+    }
+    uint8_t removed = 0;
+    for (const std::string& path :
+         {request.checkpointDirectory + "/" + checkpoint::kCheckpointFileName,
+          checkpoint::spareFilePath(request.checkpointDirectory, checkpoint::kCheckpointFileName)})
+      if (unlink(path.c_str()) == 0) ++removed;
+    log("job " + std::to_string(jobId) + ": removed " + std::to_string(removed) +
+        " checkpoint files of " + name + " (the job ended)");
+    std::vector<uint8_t> answer;
+    util::appendLittleEndian(answer, jobId, 8);
+    answer.push_back(removed);
+    from.send(transport::FrameType::CheckpointForget, std::move(answer));
     return true;
   }
 
@@ -382,6 +446,8 @@ class JobHost::Impl {
                                request.checkpointDirectory, "--checkpoint-program",
                                request.checkpointProgram});
       if (request.resume) argv.insert(argv.end(), {"--resume", request.checkpointDirectory});
+      if (request.resume && request.resumeSequence != 0)
+        argv.insert(argv.end(), {"--resume-sequence", std::to_string(request.resumeSequence)});
       if (!config_.checkpointRoot.empty())
         argv.insert(argv.end(), {"--checkpoint-host-local", "--checkpoint-mirror-name",
                                  job->checkpointName});

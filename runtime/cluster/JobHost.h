@@ -30,6 +30,12 @@
 // canonical path (CheckpointAgreement.h); with a checkpoint root, a
 // directory of its own below it (--checkpoint-host-local to the part).
 //
+// A daemon with a checkpoint root also holds copies of other hosts' jobs'
+// checkpoints (CheckpointMirror), and removes its copy of a job's last
+// checkpoint when that job's client asks once it has ended with status 0
+// (CheckpointForget): only below its root, and only when the cluster state's
+// record of the job names this host as a holder (CheckpointHolders.h).
+//
 // One connection carries at most one job.
 //
 //===----------------------------------------------------------------------===//
@@ -67,6 +73,10 @@ struct JobHostConfig {
   // (synergyd --checkpoint-root, JobGrants.h); empty: they are the
   // client's path, shared by the hosts.
   std::string checkpointRoot;
+  // This host's id in the cluster state (known once the daemon listens,
+  // before any frame arrives), which a CheckpointForget must find among
+  // the holders its job's record names.
+  std::function<std::string()> hostId;
 };
 
 class JobHost {

@@ -143,7 +143,11 @@ bool decodeCheckpointing(PayloadReader& reader, RunJobRequest& request, std::str
       !reader.string(request.checkpointProgram, kMaxJobPathBytes, "checkpointed program", reason))
     return false;
   if (!reader.integer(resume, 1)) return PayloadReader::truncated(reason);
+  request.resumeSequence = 0;
+  if (resume == 1 && !reader.integer(request.resumeSequence, 8))
+    return PayloadReader::truncated(reason);
   if (interval > kMaxCheckpointIntervalMicroseconds || resume > 1 ||
+      request.resumeSequence > (UINT64_MAX >> 1) ||
       request.checkpointDirectory.empty() || request.checkpointDirectory.front() != '/' ||
       request.checkpointProgram.empty()) {
     reason = "RunJob has a malformed checkpoint section";
@@ -184,6 +188,7 @@ std::vector<uint8_t> encodeRunJob(const RunJobRequest& request) {
     appendString(out, request.checkpointDirectory);
     appendString(out, request.checkpointProgram);
     out.push_back(request.resume ? 1 : 0);
+    if (request.resume) util::appendLittleEndian(out, request.resumeSequence, 8);
   }
   return out;
 }
@@ -274,6 +279,7 @@ bool decodeRunJob(const std::vector<uint8_t>& payload, RunJobRequest& request,
   request.checkpointProgram.clear();
   request.checkpointIntervalMicroseconds = 0;
   request.resume = false;
+  request.resumeSequence = 0;
   if ((flags & 4) != 0 && !decodeCheckpointing(reader, request, reason)) return false;
   if (!reader.atEnd()) {
     reason = "RunJob payload has trailing bytes";

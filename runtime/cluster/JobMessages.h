@@ -22,7 +22,8 @@
 //  with flags bit 2 (the job checkpoints), then: u64 interval in
 //  microseconds, u32 length + the absolute checkpoint directory (the same
 //  path on every host), u32 length + the program as the client names it,
-//  u8 1 to resume from the checkpoint there (0 or 1)
+//  u8 1 to resume from the checkpoint there (0 or 1); when 1, u64 the
+//  number of the checkpoint to resume from (0: the one the directory holds)
 //
 // A job spread over several hosts is cut into parts, one per host; each
 // host gets the whole list. The parts are runs of consecutive ranks in
@@ -83,6 +84,10 @@ struct RunJobRequest {
   std::string checkpointProgram;
   uint64_t checkpointIntervalMicroseconds = 0;
   bool resume = false;
+  // With `resume`: the checkpoint the client cut stdout back to, as the
+  // cluster state records it (CheckpointHolders.h); a part that reads
+  // another one resumes from none (0: whichever the directory holds).
+  uint64_t resumeSequence = 0;
 };
 
 std::vector<uint8_t> encodeRunJob(const RunJobRequest& request);

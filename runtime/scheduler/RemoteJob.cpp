@@ -37,6 +37,7 @@
 #include "transport/ClusterToken.h"
 #include "transport/Transport.h"
 #include "util/FileIO.h"
+#include "util/LittleEndian.h"
 #include "util/Sha256.h"
 
 namespace synergy::scheduler {
@@ -502,6 +503,9 @@ std::optional<RemoteJobOptions> restartFromCheckpoint(cluster::ClusterState& sta
   RemoteJobOptions restart = options;
   restart.resume = ownCheckpoint;
   restart.resumedJob = ownCheckpoint ? checkpointedJob : 0;
+  // The parts resume from the checkpoint whose counts stdout was cut back
+  // to, not from a later one a holder stored before part 0 recorded it.
+  restart.resumeSequence = ownCheckpoint ? sequence : 0;
   restart.firstJob = firstJob;
   restart.checkpointHolders = std::move(checkpointHolders);
   restart.excludedHosts.push_back(lost.hostId);
@@ -530,6 +534,98 @@ void forgetCheckpointHolders(const RemoteJobOptions& options, std::vector<uint64
     for (uint64_t job : jobs)
       if (job != 0) cluster::deleteCheckpointHolders(redis, job);
   } catch (const cluster::StateStoreError&) {
+  }
+}
+
+// Asks the daemons that hold copies of `jobs`' last checkpoints (the
+// holders their records name, synergyd --checkpoint-root) to remove them
+// (CheckpointForget), once a job has ended with status 0 and no restart
+// can use them; before forgetCheckpointHolders, since a daemon removes
+// only what a record says it holds. Each answer is awaited for a few
+// seconds, so that the copies are gone when the client exits. A holder
+// this client lost is skipped; one that cannot be reached, refuses or does
+// not answer keeps its copy, with a note.
+void removeCheckpointCopies(const std::string& token, const RemoteJobOptions& options,
+                            const std::vector<uint64_t>& jobs) {
+  constexpr auto kAnswerLimit = std::chrono::seconds(5);
+  if (options.checkpointDirectory.empty() ||
+      options.checkpointDirectory.size() > transport::kMaxCheckpointMirrorDirectoryBytes)
+    return;
+  struct HeldCopy {
+    uint64_t job = 0;
+    cluster::HostRecord host;
+  };
+  std::vector<HeldCopy> copies;
+  try {
+    cluster::RedisConnection redis(options.state, std::chrono::milliseconds(2000));
+    cluster::ClusterState state(options.state);
+    std::vector<cluster::HostRecord> hosts = state.hosts();
+    for (uint64_t job : jobs) {
+      std::optional<cluster::CheckpointHolders> holders =
+          job == 0 ? std::nullopt : cluster::readCheckpointHolders(redis, job);
+      if (!holders) continue;
+      for (const std::string& holder : holders->hostIds) {
+        auto host = std::find_if(hosts.begin(), hosts.end(),
+                                 [&](const cluster::HostRecord& record) { return record.id == holder; });
+        if (host != hosts.end() && std::find(options.excludedHosts.begin(),
+                                             options.excludedHosts.end(),
+                                             holder) == options.excludedHosts.end())
+          copies.push_back({job, *host});
+      }
+    }
+  } catch (const cluster::StateStoreError&) {
+    return;  // the records stay too (forgetCheckpointHolders), until they expire
+  }
+  if (copies.empty()) return;
+  std::mutex mutex;
+  std::condition_variable changed;
+  std::set<const transport::Connection*> answered, closed;
+  transport::Transport transport(
+      {.token = token,
+       .onFrame =
+           [&](transport::Connection& from, transport::Frame&& frame, std::string& reason) {
+             if (frame.type != transport::FrameType::CheckpointForget ||
+                 frame.payload.size() != transport::kCheckpointForgetAnswerBytes) {
+               reason = "malformed answer to CheckpointForget";
+               return false;
+             }
+             std::lock_guard<std::mutex> lock(mutex);
+             answered.insert(&from);
+             changed.notify_all();
+             return true;
+           },
+       .onClosed =
+           [&](transport::Connection& connection) {
+             std::lock_guard<std::mutex> lock(mutex);
+             closed.insert(&connection);
+             changed.notify_all();
+           },
+       .log = {}});
+  for (const HeldCopy& copy : copies) {
+    std::string address, error;
+    uint16_t port = 0;
+    std::shared_ptr<transport::Connection> connection;
+    if (!splitHostAddress(copy.host.address, address, port))
+      error = "a malformed address";
+    else
+      connection = transport.connectionTo(address, port, error);
+    if (connection) {
+      std::vector<uint8_t> payload;
+      util::appendLittleEndian(payload, copy.job, 8);
+      util::appendLittleEndian(payload, options.checkpointDirectory.size(), 4);
+      payload.insert(payload.end(), options.checkpointDirectory.begin(),
+                     options.checkpointDirectory.end());
+      connection->send(transport::FrameType::CheckpointForget, std::move(payload));
+      std::unique_lock<std::mutex> lock(mutex);
+      const transport::Connection* sent = connection.get();
+      if (changed.wait_for(lock, kAnswerLimit,
+                           [&] { return answered.count(sent) || closed.count(sent); }) &&
+          answered.count(sent))
+        continue;
+      error = closed.count(sent) ? "it closed the connection (see its log)" : "it did not answer";
+    }
+    std::fprintf(stderr, "synergy-run: note: host %s keeps its copy of job %llu's checkpoint (%s)\n",
+                 copy.host.id.c_str(), (unsigned long long)copy.job, error.c_str());
   }
 }
 
@@ -596,6 +692,7 @@ std::optional<RemoteJobOptions> restartMoved(const RemoteJobOptions& options, ui
   RemoteJobOptions moved = options;
   moved.resume = true;
   moved.resumedJob = jobId;
+  moved.resumeSequence = 0;
   moved.placement = request->placement;
   moved.firstJob = options.firstJob ? options.firstJob : options.resume ? 0 : jobId;
   moved.checkpointHolders = holdersOf(options, jobId, 0);
@@ -834,6 +931,7 @@ int runRemoteJob(const RemoteJobOptions& options) {
     request.checkpointProgram = options.checkpointProgram;
     request.checkpointIntervalMicroseconds = options.checkpointIntervalMicroseconds;
     request.resume = options.resume;
+    request.resumeSequence = options.resume ? options.resumeSequence : 0;
     std::optional<OutputJournal> journal;
     if (!options.checkpointDirectory.empty() &&
         !journal.emplace().open(options.checkpointDirectory, *jobId, error))
@@ -848,13 +946,19 @@ int runRemoteJob(const RemoteJobOptions& options) {
       int status = runPlacedJob(token, *module, parts, journal ? &*journal : nullptr);
       if (status != cluster::kMigratedExitStatus || options.checkpointDirectory.empty()) {
         if (options.forcedMigration || options.consolidateAt) noteMoveNotTaken(options, *jobId);
-        if (status == 0) forgetCheckpointHolders(options, {*jobId, options.resumedJob});
+        if (status == 0) {
+          removeCheckpointCopies(token, options, {*jobId, options.resumedJob});
+          forgetCheckpointHolders(options, {*jobId, options.resumedJob});
+        }
         return status;
       }
       std::optional<RemoteJobOptions> moved = restartMoved(options, *jobId);
       if (!moved) {
         if (options.forcedMigration || options.consolidateAt) noteMoveNotTaken(options, *jobId);
-        if (status == 0) forgetCheckpointHolders(options, {*jobId, options.resumedJob});
+        if (status == 0) {
+          removeCheckpointCopies(token, options, {*jobId, options.resumedJob});
+          forgetCheckpointHolders(options, {*jobId, options.resumedJob});
+        }
         return status;
       }
       journal.reset();
@@ -908,6 +1012,7 @@ int resumeRemoteJob(RemoteJobOptions options, const std::string& directory) {
   options.checkpointProgram = image->job.program;
   options.checkpointDirectory = directory;
   options.resumedJob = image->job.partOutputs.front().jobId;
+  options.resumeSequence = image->sequence;
   options.checkpointHolders = holdersOf(options, options.resumedJob, image->sequence);
   if (!cutStdoutToCheckpoint(directory, image->job.partOutputs, error))
     return fail("cannot resume from " + directory + "/" + checkpoint::kCheckpointFileName + ": " +

@@ -50,6 +50,9 @@ struct RemoteJobOptions {
   bool resume = false;            // set by resumeRemoteJob
   // A resumed job: the cluster job whose checkpoint it started from.
   uint64_t resumedJob = 0;
+  // A resumed job: the checkpoint stdout was cut back to, which its parts
+  // must resume from (0: whichever the directory holds, as for a move).
+  uint64_t resumeSequence = 0;
   // The job this client started from the beginning (0: none yet, or a job
   // resumed by hand), which its restarts and moves carry: one of them that
   // finds no usable checkpoint starts the program again from the beginning,

@@ -74,6 +74,7 @@ static bool isKnownFrameType(uint16_t raw) {
     case FrameType::CheckpointPartData:
     case FrameType::CheckpointCopy:
     case FrameType::CheckpointMirror:
+    case FrameType::CheckpointForget:
     case FrameType::HvRunProgress:
     case FrameType::OmpCopyUpdate:
     case FrameType::OmpJoinUpdate:
@@ -210,6 +211,8 @@ const char* frameTypeName(FrameType type) {
       return "CheckpointCopy";
     case FrameType::CheckpointMirror:
       return "CheckpointMirror";
+    case FrameType::CheckpointForget:
+      return "CheckpointForget";
     case FrameType::HvRunProgress:
       return "HvRunProgress";
     case FrameType::OmpCopyUpdate:

@@ -228,6 +228,15 @@ enum class FrameType : uint16_t {
   // and the file checked: u64 the checkpoint's number, u8 1 when it
   // replaced its copy (0: not).
   CheckpointMirror = 88,
+  // The client of a cluster job that ended with status 0 to each daemon
+  // that holds a copy of its last checkpoint (the holders the cluster state
+  // records, cluster/CheckpointHolders.h), once no restart can use it: u64
+  // job id, u32 bytes + the client's checkpoint directory (as in
+  // CheckpointMirror). The daemon removes its copy and the one before it
+  // (the spare) from that directory below its --checkpoint-root, only when
+  // the job's record names it as a holder, and answers: u64 job id, u8 how
+  // many files it removed (0 to 2).
+  CheckpointForget = 89,
   // OpenMP threads on other hosts (snapshot/CopyLink.h gives the payload):
   // main host to thread host, the bytes of the main memory that host's copy
   // lacks, at the start of a region (the whole memory the first time);
@@ -337,6 +346,8 @@ constexpr uint64_t kMaxCheckpointPartChunkBytes = 1ull << 20;
 constexpr uint64_t kCheckpointCopyAckBytes = 9;
 constexpr uint64_t kMaxCheckpointMirrorDirectoryBytes = 4096;
 constexpr uint64_t kCheckpointMirrorHeadBytes = 12;
+constexpr uint64_t kCheckpointForgetHeadBytes = 12;
+constexpr uint64_t kCheckpointForgetAnswerBytes = 9;
 constexpr uint64_t kMigrationStopBytes = 8;
 constexpr uint64_t kMigrationOutcomeBytes = 9;
 constexpr uint64_t kMpiRmaHeaderBytes = 36;
@@ -465,6 +476,8 @@ constexpr uint64_t maxPayloadBytes(FrameType type) {
     case FrameType::CheckpointMirror:
       return kCheckpointMirrorHeadBytes + kMaxCheckpointMirrorDirectoryBytes +
              kCheckpointPartDataHeadBytes + kMaxCheckpointPartChunkBytes;
+    case FrameType::CheckpointForget:
+      return kCheckpointForgetHeadBytes + kMaxCheckpointMirrorDirectoryBytes;
     case FrameType::MigrationStop:
       return kMigrationStopBytes;
     case FrameType::MigrationOutcome:

@@ -22,6 +22,7 @@ not yet seen to pass in one run nor timed, runs by hand with the same
 command and no --only: cluster_test.py ... mpi-corpus-migrate.
 """
 import argparse
+import collections
 import concurrent.futures
 import glob
 import hashlib
@@ -51,6 +52,7 @@ MPI_STATE_CHECK, MPI_STATE_CONFIRM = 45, 46
 MPI_REQUEST_TO_SEND, MPI_CLEAR_TO_SEND, MPI_RENDEZVOUS_DATA = 49, 50, 51
 CHECKPOINT_COPY, CHECKPOINT_PART_DATA = 66, 69
 CHECKPOINT_MIRROR = 88
+CHECKPOINT_FORGET = 89
 MPI_MATCHED, MPI_MESSAGE_PART = 13, 18
 MPI_EAGER_GRANT, MPI_EAGER_CREDIT = 62, 63
 HELLO_REFUSED = 78
@@ -1888,6 +1890,21 @@ def start_spread_phases_job(cluster, program, arguments, checkpoints, out_path, 
     return client, printed_phases, placed
 
 
+def checkpoint_copies(roots, checkpoints, lost_hosts=()):
+    """The checkpoint files (checkpoint.syck and its spare) left in the
+    client directory `checkpoints` below each host's root in `roots` but
+    those of `lost_hosts`, whose daemons died holding theirs. Part files
+    are not counted: a part killed with the lost job leaves its own."""
+    left = []
+    for host, root in sorted(roots.items()):
+        directory = os.path.join(root, checkpoints.lstrip("/"))
+        if host in lost_hosts or not os.path.isdir(directory):
+            continue
+        left += [f"{host}:{name}" for name in sorted(os.listdir(directory))
+                 if name in ("checkpoint.syck", "checkpoint.syck.spare")]
+    return left
+
+
 def lose_host_and_finish(client, lost, out_path):
     """Kills daemon `lost` with SIGKILL while `client`'s job runs and waits
     up to 180 s for the client, whose restarted job must then end. Returns
@@ -1988,6 +2005,33 @@ def case_drain_finishes_jobs(cluster):
     print(f"drain-finishes-jobs: the job finished on {draining.host_id} after SIGTERM")
 
 
+def start_roots_cluster(cluster, ranks, arguments, daemon_env=None):
+    """Builds checkpoint_phases.c, runs it under mpirun at np `ranks` with
+    `arguments`, makes the client's checkpoint directory and a
+    --checkpoint-root for each of h2, h3 and h4, starts Redis and those
+    three synergyd (2 slots each, environment `daemon_env` over this
+    one's). Returns the program, mpirun's (status, stdout), the checkpoint
+    directory, the roots by host id, the daemons by host id and the
+    daemons' environment."""
+    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "checkpoint_phases.c")
+    native, program = build_both(cluster, source, "checkpoint_phases")
+    want = run_mpirun(native, ranks, arguments)
+    lines = ranks * int(arguments[0])
+    check(want[0] == 0 and want[1].count("\n") == lines, f"mpirun failed: {want!r}")
+    checkpoints = os.path.join(cluster.workdir, "checkpoints")
+    os.makedirs(checkpoints)
+    roots = {f"h{i}": os.path.join(cluster.workdir, f"root-h{i}") for i in (2, 3, 4)}
+    for root in roots.values():
+        os.makedirs(root)
+    cluster.start_redis()
+    env = dict(os.environ, **(daemon_env or {}))
+    daemons = {host: cluster.start_daemon(host, f"127.0.0.{host[1:]}", 2, env=env,
+                                          options=("--checkpoint-root", roots[host]))
+               for host in roots}
+    return program, want, checkpoints, roots, daemons, env
+
+
 def lose_a_holder_of_roots_checkpoint(cluster, lost_part, daemon_env=None, before_loss=None):
     """Runs checkpoint_phases.c at np 3 spread over three synergyd, each
     with its own --checkpoint-root (environment `daemon_env`), so that the
@@ -1999,22 +2043,9 @@ def lose_a_holder_of_roots_checkpoint(cluster, lost_part, daemon_env=None, befor
     placed)` and kills the host of part `lost_part` with SIGKILL. Returns
     the client's status and stderr, the job's stdout (a file), mpirun's
     output, the lost daemon and the directories."""
-    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
-    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "checkpoint_phases.c")
-    native, program = build_both(cluster, source, "checkpoint_phases")
     arguments = ["40", "20000000"]
-    want = run_mpirun(native, 3, arguments)
-    check(want[0] == 0 and want[1].count("\n") == 120, f"mpirun failed: {want!r}")
-    checkpoints = os.path.join(cluster.workdir, "checkpoints")
-    os.makedirs(checkpoints)
-    roots = {f"h{i}": os.path.join(cluster.workdir, f"root-h{i}") for i in (2, 3, 4)}
-    for root in roots.values():
-        os.makedirs(root)
-    cluster.start_redis()
-    env = dict(os.environ, **(daemon_env or {}))
-    daemons = {host: cluster.start_daemon(host, f"127.0.0.{host[1:]}", 2, env=env,
-                                          options=("--checkpoint-root", roots[host]))
-               for host in roots}
+    program, want, checkpoints, roots, daemons, env = start_roots_cluster(cluster, 3, arguments,
+                                                                          daemon_env)
     out_path = os.path.join(cluster.workdir, "job.out")
     client, printed_phases, placed = start_spread_phases_job(cluster, program, arguments,
                                                              checkpoints, out_path)
@@ -2035,6 +2066,7 @@ def lose_a_holder_of_roots_checkpoint(cluster, lost_part, daemon_env=None, befor
         before_loss(daemons, placed)
     lost = daemons[placed.group(lost_part + 1)]
     returncode, err, got = lose_host_and_finish(client, lost, out_path)
+    lose_a_holder_of_roots_checkpoint.roots = roots
     return returncode, err, got, want, lost, checkpoints
 
 
@@ -2044,7 +2076,8 @@ def checkpoint_recovery_from_roots(cluster, name, lost_part):
     restarts from "its checkpoint N", not the beginning, with part 0 on the
     surviving holder, which sends the file to the other parts (one of them
     on h1). Stdout (a file) and exit status equal OpenMPI's, no line twice,
-    and both jobs' holder records are gone once the job has ended."""
+    and both jobs' holder records are gone once the job has ended, and so
+    are the copies on every holder but the lost one (CheckpointForget)."""
     code, err, got, want, lost, checkpoints = lose_a_holder_of_roots_checkpoint(cluster, lost_part)
     check_equal((code, sorted(got.splitlines())), (0, sorted(want[1].splitlines())),
                 f"the recovered job against mpirun (stderr {err!r})")
@@ -2056,6 +2089,9 @@ def checkpoint_recovery_from_roots(cluster, name, lost_part):
     check_equal(os.listdir(checkpoints), ["output.journal"], "the client's checkpoint directory")
     check_equal(redis_command(cluster.redis_port, "KEYS", "synergy:job:*:checkpoint"), [],
                 "the checkpoint records once the job has ended")
+    check_equal(checkpoint_copies(lose_a_holder_of_roots_checkpoint.roots, checkpoints,
+                                  [lost.host_id]), [],
+                "the holders' checkpoint copies once the job has ended with status 0")
     print(f"{name}: 1 restart from checkpoint {notes[0][2]} after losing "
           f"{lost.host_id} (part {lost_part})")
 
@@ -2069,22 +2105,10 @@ def case_checkpoint_recovery_single_host(cluster):
     after a checkpoint: the client restarts it from that checkpoint (not
     from the beginning) with part 0 pinned on the mirror, and its stdout (a
     file) and status equal OpenMPI's, no line twice. Once it has ended with
-    status 0 the record is gone."""
-    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
-    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "checkpoint_phases.c")
-    native, program = build_both(cluster, source, "checkpoint_phases")
+    status 0 the record is gone, and so are the copies on the mirror and on
+    the restart's own mirror (CheckpointForget)."""
     arguments = ["100", "30000000"]
-    want = run_mpirun(native, 2, arguments)
-    check(want[0] == 0 and want[1].count("\n") == 200, f"mpirun failed: {want!r}")
-    checkpoints = os.path.join(cluster.workdir, "checkpoints")
-    os.makedirs(checkpoints)
-    roots = {f"h{i}": os.path.join(cluster.workdir, f"root-h{i}") for i in (2, 3, 4)}
-    for root in roots.values():
-        os.makedirs(root)
-    cluster.start_redis()
-    daemons = {host: cluster.start_daemon(host, f"127.0.0.{host[1:]}", 2,
-                                          options=("--checkpoint-root", roots[host]))
-               for host in roots}
+    program, want, checkpoints, roots, daemons, _ = start_roots_cluster(cluster, 2, arguments)
     out_path = os.path.join(cluster.workdir, "job.out")
     with open(out_path, "ab") as out:
         client = subprocess.Popen(
@@ -2106,7 +2130,6 @@ def case_checkpoint_recovery_single_host(cluster):
     check(placed, f"status does not show the job on one host:\n{status}")
     host = placed.group(1)
     mirror = sorted(h for h in roots if h != host)[0]
-    mirror_copy = os.path.join(roots[mirror], checkpoints.lstrip("/"), "checkpoint.syck")
     own_file = os.path.join(roots[host], checkpoints.lstrip("/"), "checkpoint.syck")
     # The record names both holders once the mirror has its copy. A build
     # that keeps no second copy never records them: its host is lost once
@@ -2142,9 +2165,67 @@ def case_checkpoint_recovery_single_host(cluster):
           re.fullmatch(r"its checkpoint \d+", notes[0][2]), f"the restart notes in {err!r}")
     check_equal(redis_command(cluster.redis_port, "KEYS", "synergy:job:*:checkpoint"), [],
                 "the checkpoint records once the job has ended")
-    check(os.path.exists(mirror_copy), f"no copy at {mirror_copy}")
+    check_equal(checkpoint_copies(roots, checkpoints, [host]), [],
+                "the holders' checkpoint copies once the job has ended with status 0")
     print(f"checkpoint-recovery-single-host: 1 restart from {notes[0][2]} after losing {host}, "
           f"part 0 on the mirror {mirror}")
+
+
+def checkpoint_copy_window(cluster, name, spread):
+    """The window between a second holder's copy and the record: part 0
+    dies with its host (SYNERGY_TEST_HOST_DIES_AT=checkpoint-copied:3 on
+    every synergyd, HostDeathHook.h) once the second holder has
+    acknowledged checkpoint 3 and before part 0 records it, so the cluster
+    state still names checkpoint 2 while the holder's file is 3. With
+    `spread` the job runs one rank a host and part 1's host holds the copy,
+    else it runs on one host and the mirror daemon holds it. The client
+    restarts from checkpoint 2, cutting stdout back to its counts, and the
+    restart must resume from checkpoint 2 too: its stdout (a file) and
+    status equal OpenMPI's, no line missing (a resume from the holder's
+    checkpoint 3) or twice."""
+    arguments = ["60", "30000000"]
+    ranks = 3 if spread else 2
+    program, want, checkpoints, roots, daemons, _ = start_roots_cluster(
+        cluster, ranks, arguments, {"SYNERGY_TEST_HOST_DIES_AT": "checkpoint-copied:3"})
+    out_path = os.path.join(cluster.workdir, "job.out")
+    with open(out_path, "ab") as out:
+        client = subprocess.Popen(
+            [os.path.join(cluster.bin_dir, "synergy-run"), "--cluster", cluster.url,
+             "--token-file", cluster.token_file, "--policy", "spread" if spread else "binpack",
+             "-np", str(ranks), "--checkpoint-every", "0.2", "--checkpoint-dir", checkpoints,
+             program, *arguments], stdout=out, stderr=subprocess.PIPE)
+    try:
+        _, err = client.communicate(timeout=240)
+    except subprocess.TimeoutExpired:
+        client.kill()
+        raise TestFailure("the job did not end within 240 s")
+    err = err.decode()
+    with open(out_path) as f:
+        got = f.read()
+    notes = re.findall(r"synergy-run: note: lost the connection to host (h\d) \([^)]*\); "
+                       r"restarting the job from (.*) on the other hosts \(restart (\d+)\)\n", err)
+    check(len(notes) == 1 and notes[0][1:] == ("its checkpoint 2", "1"),
+          f"one restart from the recorded checkpoint 2 after the host died in the window: {err!r}")
+    missing = collections.Counter(want[1].splitlines()) - collections.Counter(got.splitlines())
+    doubled = collections.Counter(got.splitlines()) - collections.Counter(want[1].splitlines())
+    lost = notes[0][0]
+    check(client.returncode == 0 and not missing and not doubled,
+          f"status {client.returncode}; lines missing {sorted(missing.elements())!r}, "
+          f"twice or foreign {sorted(doubled.elements())!r} (stderr {err!r})")
+    check_equal(checkpoint_copies(roots, checkpoints, [lost]), [],
+                "the holders' checkpoint copies once the job has ended with status 0")
+    print(f"{name}: {notes[0][0]} lost between copy and record of checkpoint 3; restart 1 from "
+          f"checkpoint 2, {len(got.splitlines())} lines as mpirun's")
+
+
+def case_checkpoint_recovery_copy_window(cluster):
+    """checkpoint_copy_window for a job on one host and its mirror."""
+    checkpoint_copy_window(cluster, "checkpoint-recovery-copy-window", False)
+
+
+def case_checkpoint_recovery_copy_window_spread(cluster):
+    """checkpoint_copy_window for a job spread over hosts and part 1's copy."""
+    checkpoint_copy_window(cluster, "checkpoint-recovery-copy-window-spread", True)
 
 
 def case_checkpoint_mirror_frames(cluster):
@@ -2156,7 +2237,12 @@ def case_checkpoint_mirror_frames(cluster):
     connection with the reason in the log; a whole file that is no
     checkpoint is answered 0 and not kept. Random corruptions of a valid
     frame leave the daemon serving: a Ping still answers, and nothing but
-    the job's directory was made below the root."""
+    the job's directory was made below the root. CheckpointForget frames
+    that are short, name job 0 or a wrong directory length, reach a daemon
+    without a root, name a job whose record does not name the daemon, or a
+    directory that is relative or climbs out are dropped the same way and
+    remove nothing; a sound one removes the copy and its spare, and answers
+    how many files went."""
     cluster.start_redis()
     root = os.path.join(cluster.workdir, "root")
     os.makedirs(root)
@@ -2214,6 +2300,54 @@ def case_checkpoint_mirror_frames(cluster):
     sock.close()
     wait_for(lambda: "job 7: the mirrored copy of checkpoint 3 is not kept: " in daemon.log(), 20,
              "the refusal in the log")
+    # CheckpointForget, a client's request to remove a copy once its job
+    # ended with status 0: the same confinement, and only for a job whose
+    # record names this host as a holder.
+    def forget(job_id, directory, name_bytes=None):
+        name = directory.encode()
+        return frame(CHECKPOINT_FORGET, struct.pack(
+            "<QI", job_id, len(name) if name_bytes is None else name_bytes) + name)
+    redis_command(cluster.redis_port, "HSET", "synergy:job:7:checkpoint", "sequence", "3",
+                  "hosts", "h3,h2", "outputs", "0")
+    redis_command(cluster.redis_port, "HSET", "synergy:job:8:checkpoint", "sequence", "3",
+                  "hosts", "h3", "outputs", "0")
+    forgets = [
+        (daemon, frame(CHECKPOINT_FORGET, b"x" * 11), "malformed CheckpointForget (11 bytes)"),
+        (daemon, forget(0, "/c"), "malformed CheckpointForget (job id, directory length)"),
+        (daemon, forget(7, "/c", name_bytes=3), "malformed CheckpointForget (job id, directory length)"),
+        (daemon, forget(7, "/c", name_bytes=1), "malformed CheckpointForget (job id, directory length)"),
+        (plain, forget(7, "/c"), "CheckpointForget for job 7: this host has no --checkpoint-root"),
+        (daemon, forget(8, "/c"),
+         "CheckpointForget for job 8: its checkpoint record does not name this host"),
+        (daemon, forget(99, "/c"),
+         "CheckpointForget for job 99: its checkpoint record does not name this host"),
+        (daemon, forget(7, "c/d"),
+         "CheckpointForget for job 7: --checkpoint-dir c/d: not an absolute path"),
+        (daemon, forget(7, "/c/../../etc"),
+         "CheckpointForget for job 7: --checkpoint-dir /c/../../etc: holds a '..' component"),
+    ]
+    held = os.path.join(root, "c")
+    os.makedirs(held, exist_ok=True)
+    for name in ("checkpoint.syck", "checkpoint.syck.spare", "checkpoint.syck.part1"):
+        with open(os.path.join(held, name), "wb") as f:
+            f.write(b"held")
+    for target, payload, reason in forgets:
+        sock = authenticated_connection(target)
+        sock.sendall(payload)
+        expect_dropped(target, sock, reason)
+    check_equal(sorted(os.listdir(held)),
+                ["checkpoint.syck", "checkpoint.syck.part1", "checkpoint.syck.spare"],
+                "the copies after refused CheckpointForget frames")
+    for removed in (2, 0):
+        sock = authenticated_connection(daemon)
+        sock.sendall(forget(7, "/c"))
+        check_equal(read_exactly(sock, 16 + 9),
+                    frame(CHECKPOINT_FORGET, struct.pack("<QB", 7, removed)),
+                    "the answer to a CheckpointForget")
+        sock.close()
+    check_equal(os.listdir(held), ["checkpoint.syck.part1"],
+                "what CheckpointForget leaves (the copy and its spare go)")
+    os.remove(os.path.join(held, "checkpoint.syck.part1"))
     rng = random.Random(22)
     valid = mirror(7, "/c", 1, 0, 8, b"abcdefgh")
     for _ in range(60):
@@ -2235,8 +2369,8 @@ def case_checkpoint_mirror_frames(cluster):
     outside = [d for d, _, _ in os.walk(root) if os.path.relpath(d, root).split(os.sep)[0] not in
                (".", "c")]
     check_equal(outside, [], "directories made below the root other than /c's")
-    print(f"checkpoint-mirror-frames: {len(attacks)} hostile frames dropped, 60 fuzzed frames, "
-          "the daemon still serves")
+    print(f"checkpoint-mirror-frames: {len(attacks)} hostile CheckpointMirror and "
+          f"{len(forgets)} CheckpointForget frames dropped, 60 fuzzed frames, the daemon still serves")
 
 
 def check_phase_prefixes(got, want, what):
@@ -3538,6 +3672,8 @@ CASES = {
     "checkpoint-recovery-bad-copy": case_checkpoint_recovery_bad_copy,
     "checkpoint-recovery-holders-lost": case_checkpoint_recovery_holders_lost,
     "checkpoint-recovery-single-host": case_checkpoint_recovery_single_host,
+    "checkpoint-recovery-copy-window": case_checkpoint_recovery_copy_window,
+    "checkpoint-recovery-copy-window-spread": case_checkpoint_recovery_copy_window_spread,
     "checkpoint-mirror-frames": case_checkpoint_mirror_frames,
     "migrate-roots": case_migrate_roots,
     "checkpoint-recovery-no-holder": case_checkpoint_recovery_no_holder,

@@ -19,6 +19,7 @@
 #include <cstring>
 #include <fstream>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,6 +35,7 @@
 
 #include "util/Crc32c.h"
 #include "util/FileIO.h"
+#include "util/Sha256.h"
 
 namespace synergy::checkpoint {
 namespace {
@@ -1037,6 +1039,59 @@ TEST(CheckpointCopy, KeepsOnlyAWholeCheckpointOfTheExpectedNumber) {
   EXPECT_FALSE(storeCheckpointCopy(directory, file, 6, error));
   EXPECT_EQ(error, "it is checkpoint 5, not 6");
   EXPECT_EQ(held(), file);
+  system(("rm -rf " + directory).c_str());
+}
+
+// A holder answers before part 0 records the new checkpoint in the cluster
+// state, so a restart may find the holder's file one checkpoint ahead of
+// the record: it resumes from the file that copy replaced, kept as the
+// spare, and from no other (readRecordedCheckpoint).
+TEST(CheckpointCopy, ARestartResumesFromTheRecordedCheckpointOrFails) {
+  char pattern[] = "/tmp/synergy-recorded-XXXXXX";
+  ASSERT_TRUE(mkdtemp(pattern));
+  std::string directory = pattern;
+  std::string program = directory + "/prog.wasm";
+  ASSERT_TRUE(util::writeFileAtomically(program, "the program's bytes"));
+  util::Sha256 hash;
+  hash.update("the program's bytes");
+  const Digest digest = hash.digest();
+  JobRecord job = sampleJob();
+  job.grants.clear();
+  job.program = program;
+  auto file = [&](uint64_t sequence) {
+    std::vector<std::string> sections;
+    std::vector<uint8_t> memory = sampleMemory(3);
+    MpiObjects mpi;
+    mpi.nextContext = 3;  // past MPI_COMM_WORLD's and MPI_COMM_SELF's
+    sections.push_back(
+        encodeRankSection(0, 65536, {1, 2, 3, 0}, memory.data(), kMemoryBytes, {}, mpi));
+    return encodeCheckpoint(sequence, digest, sections, job);
+  };
+  std::string error, bytes;
+  ASSERT_TRUE(storeCheckpointCopy(directory, file(2), 2, error)) << error;
+  ASSERT_TRUE(storeCheckpointCopy(directory, file(3), 3, error)) << error;
+  for (uint64_t sequence : {0, 3, 2}) {
+    std::optional<CheckpointImage> image =
+        readRecordedCheckpoint(directory, "", sequence, error, &bytes);
+    ASSERT_TRUE(image) << sequence << ": " << error;
+    EXPECT_EQ(image->sequence, sequence == 0 ? 3u : sequence);
+    EXPECT_EQ(bytes, file(image->sequence));
+  }
+  const std::string path = directory + "/" + kCheckpointFileName;
+  EXPECT_FALSE(readRecordedCheckpoint(directory, "", 1, error, &bytes));
+  EXPECT_EQ(error, "cannot resume from " + path + ": the cluster state records checkpoint 1, "
+                   "which this host does not hold (it is checkpoint 3; the file before it: "
+                   "checkpoint 2)");
+  EXPECT_TRUE(bytes.empty());
+  // A spare that is not whole is no checkpoint 2.
+  std::string corrupt = file(2);
+  corrupt[corrupt.size() / 2] ^= 0x40;
+  ASSERT_TRUE(util::writeFileAtomically(path + ".spare", corrupt));
+  EXPECT_FALSE(readRecordedCheckpoint(directory, "", 2, error));
+  EXPECT_NE(error.find("checksum does not match"), std::string::npos) << error;
+  unlink((path + ".spare").c_str());
+  EXPECT_FALSE(readRecordedCheckpoint(directory, "", 2, error));
+  EXPECT_NE(error.find("the file before it: " + path + ".spare"), std::string::npos) << error;
   system(("rm -rf " + directory).c_str());
 }
 

@@ -93,6 +93,7 @@ TEST(JobMessagesTest, TheCheckpointSectionRoundTripsAndIsChecked) {
   request.checkpointDirectory = "/ck";
   request.checkpointProgram = "app.wasm";
   request.resume = true;
+  request.resumeSequence = 7;
   RunJobRequest decoded;
   std::string reason;
   ASSERT_TRUE(decodeRunJob(encodeRunJob(request), decoded, reason)) << reason;
@@ -100,12 +101,25 @@ TEST(JobMessagesTest, TheCheckpointSectionRoundTripsAndIsChecked) {
   EXPECT_EQ(decoded.checkpointDirectory, "/ck");
   EXPECT_EQ(decoded.checkpointProgram, "app.wasm");
   EXPECT_TRUE(decoded.resume);
+  EXPECT_EQ(decoded.resumeSequence, 7u);
   request.checkpointDirectory = "ck";  // not absolute
   EXPECT_EQ(refusal(encodeRunJob(request)), "RunJob has a malformed checkpoint section");
   request.checkpointDirectory = "/ck";
   std::vector<uint8_t> payload = encodeRunJob(request);
-  payload.back() = 2;  // resume is 0 or 1
+  payload[payload.size() - 9] = 2;  // resume is 0 or 1
   EXPECT_EQ(refusal(payload), "RunJob has a malformed checkpoint section");
+  // The resumed checkpoint's number: all 8 bytes, and below 2^63.
+  payload = encodeRunJob(request);
+  for (size_t cut = 1; cut <= 8; ++cut)
+    EXPECT_EQ(refusal(std::vector<uint8_t>(payload.begin(), payload.end() - cut)),
+              "RunJob payload is truncated");
+  payload.back() = 0x80;
+  EXPECT_EQ(refusal(payload), "RunJob has a malformed checkpoint section");
+  // A job that is not resumed sends no number.
+  request.resume = false;
+  ASSERT_TRUE(decodeRunJob(encodeRunJob(request), decoded, reason)) << reason;
+  EXPECT_FALSE(decoded.resume);
+  EXPECT_EQ(decoded.resumeSequence, 0u);
 }
 
 TEST(JobMessagesTest, PartsOfASpreadJobRoundTrip) {
