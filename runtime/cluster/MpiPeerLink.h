@@ -153,6 +153,25 @@ class MpiPeerLink final : public mpi::RemoteRanks {
   void stopPolling() override;
 
   void sendToPart(uint32_t part, transport::FrameType type, std::vector<uint8_t> payload);
+  // The route switch (RouteSwitch.h), part 0's, inside the checkpoint
+  // agreement while every part is held at control point `round`: checks
+  // `partOfRank` (a part for every rank, parts that exist and have not
+  // left, and no rank moved while `inFlight` says a message or eager
+  // credit may still travel between the parts; empty: nothing does),
+  // applies it here, sends it to every other part and waits for each
+  // answer (at most 60 s; a part that leaves or an abort ends the wait).
+  // On any refusal every part, this one too, goes back to the old table,
+  // and it returns false with `why`.
+  bool switchRoutes(uint64_t moveId, uint64_t round, const std::vector<uint32_t>& partOfRank,
+                    const std::string& inFlight, std::string& why);
+  // Every part's: `gate(round)` says why this part is not held at control
+  // point `round` (empty: it is), on the I/O thread; a RouteSwitch it
+  // refuses is dropped with that reason. `refusal(round)`, when set (a
+  // test hook), is a reason to refuse a switch this part would take.
+  void setRouteGate(std::function<std::string(uint64_t)> gate,
+                    std::function<std::string(uint64_t)> refusal = {});
+  // The rank -> part table in force.
+  std::vector<uint32_t> partOfRanks() const;
   // The MPI frames this part has sent to and received from the others.
   uint64_t framesSent() const;
   uint64_t framesReceived() const;
