@@ -166,9 +166,14 @@ struct Communicator {
   // maps the local group's members too (the two groups are disjoint).
   std::shared_ptr<const IntercommSide> inter;
   // Its members by host, worked out by its first collective across hosts
-  // and kept: a job's ranks never change hosts.
-  std::once_flag hostLayoutOnce;
-  std::shared_ptr<const HostLayout> hostLayout;
+  // and again by the first after each route switch
+  // (World::remoteGeneration, which each layout records): the layout in
+  // force behind an atomic pointer, read without a lock, and every layout
+  // made, kept (a collective under way goes on with the one it started
+  // with) under hostLayoutMutex.
+  std::atomic<const HostLayout*> hostLayoutNow{nullptr};
+  std::mutex hostLayoutMutex;
+  std::vector<std::shared_ptr<const HostLayout>> hostLayouts;
 
   int size() const { return int(worldRanks.size()); }
 };
