@@ -78,6 +78,15 @@
 // frames go to the handler passed to join(), on the I/O thread, and count
 // neither as sent nor as received MPI frames.
 //
+// The rank -> part table (RankRoutes.h) may change while the job runs:
+// part 0 switches every part's table inside the checkpoint agreement, all
+// parts held at one control point (switchRoutes, RouteSwitch.h). The table
+// in force sits behind an atomic pointer, as World's remote flags do
+// (World::switchRemoteRanks): sends and receives read it without a lock.
+// A RouteSwitch that is not from part 0, is malformed, or names a control
+// point this part is not held at is dropped with a note (the connection
+// stays); so is an answer to no switch under way.
+//
 // When one part aborts, it sends MpiAbort with its exit status to every
 // other part, which stops its ranks with the same status: every part then
 // ends by itself, and forwards all its output, instead of being killed by
