@@ -80,10 +80,11 @@ void CheckpointAgreement::attach(MpiPeerLink& link) {
     std::lock_guard<std::mutex> guard(mutex_);
     link_ = &link;
     if (const char* hook = std::getenv("SYNERGY_TEST_ROUTE_SWITCH"))
-      if (!parseRouteSwitchHook(hook, uint32_t(slots_.size()), routeHook_))
+      if (!parseRouteSwitchHook(hook, uint32_t(slots_.size()), uint32_t(part_.worldSize()),
+                                routeHook_))
         std::fprintf(stderr,
                      "synergy-run: note: SYNERGY_TEST_ROUTE_SWITCH ignored: it expects N, "
-                     "N:refuse=P (P a part other than 0) or N:stray, got '%s'\n",
+                     "N:refuse=P (P a part other than 0), N:move=R@P or N:stray, got '%s'\n",
                      hook);
   }
   link.setRouteGate(
@@ -130,14 +131,26 @@ void CheckpointAgreement::sendStrayRouteFrames(uint64_t round) {
   }
 }
 
-void CheckpointAgreement::switchRoutesAt(std::unique_lock<std::mutex>& lock, uint64_t round) {
-  // The hook's switch keeps every rank where it is: the table in force.
+bool CheckpointAgreement::switchRoutesAt(std::unique_lock<std::mutex>& lock, int worldRank,
+                                         uint64_t round, const Vote& own, bool settled) {
+  // The hook's switch keeps every rank where it is (the table in force),
+  // or moves one.
   std::vector<uint32_t> table = link_->partOfRanks();
+  if (routeHook_.move) table[routeHook_.moveRank] = routeHook_.movePart;
+  // A table that moves a rank needs nothing in flight between the parts:
+  // every part can suspend (its mailboxes are empty) and the frame counts
+  // settle (settleCounts, unless this round's checkpoint settled them).
+  std::string inFlight;
+  if (table != link_->partOfRanks()) {
+    inFlight = decide(true, own);
+    if (inFlight.empty() && !settled && !settleCounts(lock, worldRank, round, own, inFlight))
+      return false;
+  }
   uint64_t moveId = ++routeSwitches_;
   lock.unlock();
   std::string why;
   auto start = std::chrono::steady_clock::now();
-  bool taken = link_->switchRoutes(moveId, round, table, {}, why);
+  bool taken = link_->switchRoutes(moveId, round, table, inFlight, why);
   double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
                   .count();
   if (taken)
@@ -150,6 +163,7 @@ void CheckpointAgreement::switchRoutesAt(std::unique_lock<std::mutex>& lock, uin
                  "synergy-run: note: route switch %llu at control point %llu rolled back (%s)\n",
                  (unsigned long long)moveId, (unsigned long long)round, why.c_str());
   lock.lock();
+  return true;
 }
 
 void CheckpointAgreement::expectResumeFile() {
@@ -468,7 +482,10 @@ bool CheckpointAgreement::agree(int worldRank, bool due, bool canSuspend, std::s
   bool suspend = due && why.empty();
   if (routeHook_.at == round && slots_.size() > 1) {
     if (routeHook_.stray) sendStrayRouteFrames(round);
-    switchRoutesAt(lock, round);
+    if (!switchRoutesAt(lock, worldRank, round, own, due && why.empty())) {
+      aborted = true;
+      return false;
+    }
   }
   if (migrating && !suspend) migration_->notTaken(round, why);
   if (migrating && suspend) {

@@ -182,8 +182,11 @@ class CheckpointAgreement final : public checkpoint::HostParts {
   bool settleCounts(std::unique_lock<std::mutex>& lock, int worldRank, uint64_t round,
                     const Vote& own, std::string& why);
   // The route switch's test hook (parseRouteSwitchHook): part 0 switches
-  // at round `routeHook_.at`, with `lock` released meanwhile; the strays.
-  void switchRoutesAt(std::unique_lock<std::mutex>& lock, uint64_t round);
+  // at round `routeHook_.at`, with `lock` released meanwhile (`settled`:
+  // this round's frame counts are settled already); false when the job
+  // aborted. And the strays.
+  bool switchRoutesAt(std::unique_lock<std::mutex>& lock, int worldRank, uint64_t round,
+                      const Vote& own, bool settled);
   void sendStrayRouteFrames(uint64_t round);
   // Forwards this part's last output and ends the process with
   // kMigratedExitStatus.

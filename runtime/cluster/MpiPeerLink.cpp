@@ -1352,7 +1352,10 @@ class MpiPeerLink::Impl {
       return false;
     }
     why = checkTable(partOfRank, inFlight);
-    if (!why.empty()) return false;
+    if (!why.empty()) {
+      why = "part 0 refused: " + why;
+      return false;
+    }
     std::vector<uint32_t> old = routes().partOfRanks();
     installRoutes(partOfRank);
     RouteSwitchFrame frame{moveId, round, RouteSwitchFrame::kSwitch,

@@ -110,7 +110,20 @@ std::optional<RouteSwitchAnswer> decodeRouteSwitchAnswer(const std::vector<uint8
   return answer;
 }
 
-bool parseRouteSwitchHook(std::string_view text, uint32_t parts, RouteSwitchHook& hook) {
+namespace {
+
+// A decimal of 1 to 4 digits.
+bool smallNumber(std::string_view text, uint32_t& value) {
+  if (text.empty() || text.size() > 4 || text.find_first_not_of("0123456789") != std::string_view::npos)
+    return false;
+  value = uint32_t(std::stoul(std::string(text)));
+  return true;
+}
+
+}  // namespace
+
+bool parseRouteSwitchHook(std::string_view text, uint32_t parts, uint32_t worldSize,
+                          RouteSwitchHook& hook) {
   RouteSwitchHook parsed;
   size_t colon = text.find(':');
   std::string_view at = text.substr(0, colon);
@@ -120,16 +133,20 @@ bool parseRouteSwitchHook(std::string_view text, uint32_t parts, RouteSwitchHook
   if (parsed.at == 0) return false;
   if (colon != std::string_view::npos) {
     std::string_view option = text.substr(colon + 1);
-    constexpr std::string_view kRefuse = "refuse=";
+    constexpr std::string_view kRefuse = "refuse=", kMove = "move=";
     if (option == "stray") {
       parsed.stray = true;
     } else if (option.substr(0, kRefuse.size()) == kRefuse) {
-      std::string_view part = option.substr(kRefuse.size());
-      if (part.empty() || part.size() > 4 ||
-          part.find_first_not_of("0123456789") != std::string_view::npos)
-        return false;
-      parsed.refusePart = uint32_t(std::stoul(std::string(part)));
+      if (!smallNumber(option.substr(kRefuse.size()), parsed.refusePart)) return false;
       if (parsed.refusePart == 0 || parsed.refusePart >= parts) return false;
+    } else if (option.substr(0, kMove.size()) == kMove) {
+      std::string_view move = option.substr(kMove.size());
+      size_t at = move.find('@');
+      if (at == std::string_view::npos || !smallNumber(move.substr(0, at), parsed.moveRank) ||
+          !smallNumber(move.substr(at + 1), parsed.movePart) || parsed.moveRank >= worldSize ||
+          parsed.movePart >= parts)
+        return false;
+      parsed.move = true;
     } else {
       return false;
     }

@@ -67,13 +67,19 @@ std::optional<RouteSwitchAnswer> decodeRouteSwitchAnswer(const std::vector<uint8
 // RouteSwitch frames for a control point it is not held at, cut short and
 // naming a part that does not exist, and part 1 send RouteSwitch to the
 // others and an answer to no switch to part 0: each is dropped with a
-// note naming its reason.
+// note naming its reason. "N:move=R@P" has part 0 switch to a table that
+// puts rank R on part P, which the parts that would lose or gain it refuse
+// (no rank is shipped yet): every part, part 0 first, goes back.
 struct RouteSwitchHook {
   uint64_t at = 0;  // 0: no switch
   uint32_t refusePart = 0;
   bool stray = false;
+  bool move = false;
+  uint32_t moveRank = 0, movePart = 0;
 };
-// False when `text` is none of those forms, or P is 0 or not below `parts`.
-bool parseRouteSwitchHook(std::string_view text, uint32_t parts, RouteSwitchHook& hook);
+// False when `text` is none of those forms, or P is 0 or not below `parts`
+// (for move=, any part below `parts`), or R not below `worldSize`.
+bool parseRouteSwitchHook(std::string_view text, uint32_t parts, uint32_t worldSize,
+                          RouteSwitchHook& hook);
 
 }  // namespace synergy::cluster

@@ -2701,7 +2701,10 @@ def case_route_switch(cluster):
     point 3 after stray and malformed RouteSwitch frames (a control point
     the parts are not held at, one cut short, one naming a part that does
     not exist, ones from part 1, and an answer to no switch), each of which
-    is dropped with a note naming why, and the switch still taken. Every
+    is dropped with a note naming why, and the switch still taken; at
+    control point 2 to a table that moves rank 2 to part 1, which parts 1
+    and 2 refuse (no rank is shipped yet): part 0, which took it first,
+    goes back too, or rank 2's messages would go to part 1. Every
     run's stdout and exit status equal OpenMPI's (sorted). The same runs
     over two hosts (np 4, ranks 0-1 and 2-3; part 1 refuses)."""
     native, program, want = build_checkpoint_resume(cluster)
@@ -2726,6 +2729,10 @@ def case_route_switch(cluster):
           dropped.format(1, r"only part 0 switches routes, and only those of others"),
           note + r"RouteSwitchAnswer from part 1 dropped \(it answers no switch under way "
           r"\(move 1003\)\)\n"], "rolled back"),
+        ("moved", 3, "2:move=2@1",
+         [note + r"route switch 1 at control point 2 rolled back \(part [12] refused: "
+          r"rank 2 would move (to|away from) this part, and no rank has been shipped\)\n"],
+         "taken by"),
         ("two-hosts", 2, "2:refuse=1",
          [note + r"route switch 1 at control point 2 rolled back \(part 1 refused: "
           r"SYNERGY_TEST_ROUTE_SWITCH has part 1 refuse it\)\n"], "taken by"),

@@ -113,19 +113,24 @@ TEST(RouteSwitchTest, AnswersRoundTripAndHostileOnesAreRefused) {
 
 TEST(RouteSwitchTest, HookSyntax) {
   RouteSwitchHook hook;
-  ASSERT_TRUE(parseRouteSwitchHook("3", 3, hook));
+  ASSERT_TRUE(parseRouteSwitchHook("3", 3, 4, hook));
   EXPECT_EQ(hook.at, 3u);
   EXPECT_EQ(hook.refusePart, 0u);
   EXPECT_FALSE(hook.stray);
-  ASSERT_TRUE(parseRouteSwitchHook("2:refuse=2", 3, hook));
+  ASSERT_TRUE(parseRouteSwitchHook("2:refuse=2", 3, 4, hook));
   EXPECT_EQ(hook.at, 2u);
   EXPECT_EQ(hook.refusePart, 2u);
-  ASSERT_TRUE(parseRouteSwitchHook("4:stray", 2, hook));
+  ASSERT_TRUE(parseRouteSwitchHook("4:stray", 2, 4, hook));
   EXPECT_TRUE(hook.stray);
+  ASSERT_TRUE(parseRouteSwitchHook("2:move=3@0", 2, 4, hook));
+  EXPECT_TRUE(hook.move);
+  EXPECT_EQ(hook.moveRank, 3u);
+  EXPECT_EQ(hook.movePart, 0u);
   for (const char* bad : {"", "0", "x", "3:", "3:refuse=", "3:refuse=0", "3:refuse=3", "3:stra",
-                          "-1", "1234567890", "3:refuse=1x"}) {
+                          "-1", "1234567890", "3:refuse=1x", "3:move=", "3:move=1", "3:move=1@",
+                          "3:move=@1", "3:move=4@1", "3:move=1@3", "3:move=1@1@1", "3:move=x@1"}) {
     RouteSwitchHook untouched;
-    EXPECT_FALSE(parseRouteSwitchHook(bad, 3, untouched)) << bad;
+    EXPECT_FALSE(parseRouteSwitchHook(bad, 3, 4, untouched)) << bad;
     EXPECT_EQ(untouched.at, 0u) << bad;
   }
 }
