@@ -2756,7 +2756,8 @@ def case_route_switch(cluster):
             daemon.process.terminate()
             daemon.process.wait(timeout=60)
         wait_for(lambda: cluster.status()[1].startswith("hosts: 0,"), 30, "the hosts to deregister")
-        print(f"route-switch: {name} ok")
+        took = re.search(r"taken by \d+ parts \(([0-9.]+ ms)\)", err)
+        print(f"route-switch: {name} ok" + (f" (the switch took {took.group(1)})" if took else ""))
 
 
 def case_mpi_corpus_migrate(cluster):
