@@ -18,6 +18,7 @@
 #include "cluster/CheckpointHolders.h"
 #include "cluster/ClusterState.h"
 #include "cluster/HostDeathHook.h"
+#include "cluster/RouteSwitch.h"
 #include "transport/ClusterToken.h"
 #include "mpi/BarrierControlPoint.h"
 #include "mpi/World.h"
@@ -76,8 +77,94 @@ MpiPeerLink::CheckpointFrames CheckpointAgreement::frames(mpi::World& world) {
 }
 
 void CheckpointAgreement::attach(MpiPeerLink& link) {
-  std::lock_guard<std::mutex> guard(mutex_);
-  link_ = &link;
+  {
+    std::lock_guard<std::mutex> guard(mutex_);
+    link_ = &link;
+    if (const char* hook = std::getenv("SYNERGY_TEST_ROUTE_SWITCH"))
+      if (!parseRouteSwitchHook(hook, uint32_t(slots_.size()), uint32_t(part_.worldSize()),
+                                routeHook_))
+        std::fprintf(stderr,
+                     "synergy-run: note: SYNERGY_TEST_ROUTE_SWITCH ignored: it expects N, "
+                     "N:refuse=P (P a part other than 0), N:move=R@P or N:stray, got '%s'\n",
+                     hook);
+  }
+  link.setRouteGate(
+      [this](uint64_t round) {
+        std::lock_guard<std::mutex> guard(mutex_);
+        if (heldAt_ == 0) return std::string("this part is not held at a control point");
+        if (heldAt_ != round)
+          return "this part is held at control point " + std::to_string(heldAt_);
+        return std::string();
+      },
+      [this](uint64_t round) {
+        if (routeHook_.at == round && routeHook_.refusePart == part_.partIndex)
+          return std::string("SYNERGY_TEST_ROUTE_SWITCH has part ") +
+                 std::to_string(part_.partIndex) + " refuse it";
+        return std::string();
+      });
+}
+
+void CheckpointAgreement::sendStrayRouteFrames(uint64_t round) {
+  uint32_t parts = uint32_t(slots_.size());
+  RouteSwitchFrame frame{round, round, RouteSwitchFrame::kSwitch, parts, link_->partOfRanks()};
+  if (part_.partIndex != 0) {
+    // Well formed, but not from part 0; and an answer to no switch.
+    for (uint32_t p = 0; p < parts; ++p)
+      if (p != part_.partIndex)
+        link_->sendToPart(p, transport::FrameType::RouteSwitch, encodeRouteSwitch(frame));
+    link_->sendToPart(0, transport::FrameType::RouteSwitchAnswer,
+                      encodeRouteSwitchAnswer({round + 1000, RouteSwitchFrame::kSwitch, true, {}}));
+    return;
+  }
+  for (uint32_t p = 1; p < parts; ++p) {
+    // A control point the part is not held at.
+    RouteSwitchFrame later = frame;
+    later.round = round + 1000;
+    link_->sendToPart(p, transport::FrameType::RouteSwitch, encodeRouteSwitch(later));
+    // Cut short.
+    std::vector<uint8_t> cut = encodeRouteSwitch(frame);
+    cut.resize(cut.size() - 3);
+    link_->sendToPart(p, transport::FrameType::RouteSwitch, std::move(cut));
+    // A rank on a part that does not exist.
+    RouteSwitchFrame nowhere = frame;
+    nowhere.partOfRank.back() = parts + 7;
+    link_->sendToPart(p, transport::FrameType::RouteSwitch, encodeRouteSwitch(nowhere));
+  }
+}
+
+bool CheckpointAgreement::switchRoutesAt(std::unique_lock<std::mutex>& lock, int worldRank,
+                                         uint64_t round, const Vote& own, bool settled) {
+  // The hook's switch keeps every rank where it is (the table in force),
+  // or moves one.
+  std::vector<uint32_t> table = link_->partOfRanks();
+  if (routeHook_.move) table[routeHook_.moveRank] = routeHook_.movePart;
+  // A table that moves a rank needs nothing in flight between the parts:
+  // every part can suspend (its mailboxes are empty) and the frame counts
+  // settle (settleCounts, unless this round's checkpoint settled them).
+  std::string inFlight;
+  if (table != link_->partOfRanks()) {
+    inFlight = decide(true, own);
+    if (inFlight.empty() && !settled && !settleCounts(lock, worldRank, round, own, inFlight))
+      return false;
+  }
+  uint64_t moveId = ++routeSwitches_;
+  lock.unlock();
+  std::string why;
+  auto start = std::chrono::steady_clock::now();
+  bool taken = link_->switchRoutes(moveId, round, table, inFlight, why);
+  double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                  .count();
+  if (taken)
+    std::fprintf(stderr,
+                 "synergy-run: note: route switch %llu at control point %llu taken by %zu parts "
+                 "(%.1f ms)\n",
+                 (unsigned long long)moveId, (unsigned long long)round, slots_.size(), ms);
+  else
+    std::fprintf(stderr,
+                 "synergy-run: note: route switch %llu at control point %llu rolled back (%s)\n",
+                 (unsigned long long)moveId, (unsigned long long)round, why.c_str());
+  lock.lock();
+  return true;
 }
 
 void CheckpointAgreement::expectResumeFile() {
@@ -368,8 +455,14 @@ bool CheckpointAgreement::agree(int worldRank, bool due, bool canSuspend, std::s
   uint64_t round = ++round_;
   Vote own{round, canSuspend, link_->framesSent(), link_->framesReceived(), why};
   if (part_.partIndex != 0) {
+    heldAt_ = round;
     sendVote(1, own);
-    if (!waitAsRank(lock, worldRank, [&] { return decision_ && decision_->round == round; })) {
+    if (routeHook_.stray && routeHook_.at == round && part_.partIndex == 1)
+      sendStrayRouteFrames(round);
+    bool decided =
+        waitAsRank(lock, worldRank, [&] { return decision_ && decision_->round == round; });
+    heldAt_ = 0;
+    if (!decided) {
       aborted = true;
       return false;
     }
@@ -388,6 +481,13 @@ bool CheckpointAgreement::agree(int worldRank, bool due, bool canSuspend, std::s
     return false;
   }
   bool suspend = due && why.empty();
+  if (routeHook_.at == round && slots_.size() > 1) {
+    if (routeHook_.stray) sendStrayRouteFrames(round);
+    if (!switchRoutesAt(lock, worldRank, round, own, due && why.empty())) {
+      aborted = true;
+      return false;
+    }
+  }
   if (migrating && !suspend) migration_->notTaken(round, why);
   if (migrating && suspend) {
     migrationRound_ = round;

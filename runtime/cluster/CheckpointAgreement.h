@@ -76,6 +76,7 @@
 #include "cluster/JobPart.h"
 #include "cluster/Migration.h"
 #include "cluster/MpiPeerLink.h"
+#include "cluster/RouteSwitch.h"
 #include "mpi/MpiJob.h"
 
 namespace synergy::mpi {
@@ -95,7 +96,9 @@ class CheckpointAgreement final : public checkpoint::HostParts {
   void attach(MpiPeerLink& link);
 
   uint32_t partIndex() const override { return part_.partIndex; }
-  std::vector<uint32_t> partOfRanks() const override { return part_.routes().partOfRanks(); }
+  std::vector<uint32_t> partOfRanks() const override {
+    return link_ ? link_->partOfRanks() : part_.routes().partOfRanks();
+  }
   uint64_t jobId() const override { return part_.jobId; }
   bool agree(int worldRank, bool due, bool canSuspend, std::string& why, uint64_t& sequence,
              bool& aborted) override;
@@ -181,12 +184,24 @@ class CheckpointAgreement final : public checkpoint::HostParts {
   // suspend (empty: it may); false when the job aborted meanwhile.
   bool settleCounts(std::unique_lock<std::mutex>& lock, int worldRank, uint64_t round,
                     const Vote& own, std::string& why);
+  // The route switch's test hook (parseRouteSwitchHook): part 0 switches
+  // at round `routeHook_.at`, with `lock` released meanwhile (`settled`:
+  // this round's frame counts are settled already); false when the job
+  // aborted. And the strays.
+  bool switchRoutesAt(std::unique_lock<std::mutex>& lock, int worldRank, uint64_t round,
+                      const Vote& own, bool settled);
+  void sendStrayRouteFrames(uint64_t round);
   // Forwards this part's last output and ends the process with
   // kMigratedExitStatus.
   [[noreturn]] void endToBeMoved();
 
   const JobPart part_;
   MpiPeerLink* link_ = nullptr;
+  // A part other than 0's: the round it is held at, waiting for part 0's
+  // decision (0: none); a RouteSwitch is taken only for it.
+  uint64_t heldAt_ = 0;
+  RouteSwitchHook routeHook_;
+  uint64_t routeSwitches_ = 0;  // part 0's, so far
   mpi::World* world_ = nullptr;
   std::mutex mutex_;
   std::condition_variable changed_;

@@ -24,6 +24,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <new>
@@ -36,6 +37,7 @@
 #include "cluster/CpuSharing.h"
 #include "cluster/EagerCredit.h"
 #include "cluster/RankRoutes.h"
+#include "cluster/RouteSwitch.h"
 #include "mpi/HostCollectives.h"
 #include "mpi/World.h"
 #include "transport/ClusterToken.h"
@@ -118,13 +120,15 @@ class MpiPeerLink::Impl {
   bool partClosed(uint32_t part) const {
     return part < closedParts_.size() && closedParts_[part].load();
   }
-  const RankRoutes& routes() const { return routes_; }
+  // The table in force: one acquire load, no lock (switchRoutes).
+  const RankRoutes& routes() const { return *routes_.load(std::memory_order_acquire); }
 
   Impl(const JobPart& part, mpi::World& world)
       : part_(part),
-        routes_(part.routes()),
         world_(&world),
         credit_(part.partRanks.size(), eagerGrantBytes()) {
+    routeTables_.push_back(std::make_unique<const RankRoutes>(part.routes()));
+    routes_.store(routeTables_.back().get());
     peers_.resize(part.partRanks.size());
     assembling_.resize(part.partRanks.size());
     partStates_.resize(part.partRanks.size());
@@ -249,7 +253,7 @@ class MpiPeerLink::Impl {
     std::string peer = connection.peerName();
     std::string where = "job " + std::to_string(part_.jobId) + ": ";
     std::string what = "the part on host " + peer.substr(0, peer.rfind(':')) + " (" +
-                       routes_.describe(*part) + ")";
+                       routes().describe(*part) + ")";
     size_t reasonAt = dropLine.find(peer + ": ");
     std::string message =
         reasonAt == std::string::npos
@@ -355,11 +359,11 @@ class MpiPeerLink::Impl {
   }
 
   bool takeEagerCredit(int receiver, int64_t bytes) {
-    return credit_.take(routes_.partOf(uint32_t(receiver)), bytes);
+    return credit_.take(routes().partOf(uint32_t(receiver)), bytes);
   }
 
   void returnEagerCredit(int sender, int64_t bytes) {
-    uint32_t part = routes_.partOf(uint32_t(sender));
+    uint32_t part = routes().partOf(uint32_t(sender));
     int64_t batch = credit_.release(part, bytes);
     if (batch == 0) return;
     std::vector<uint8_t> payload(transport::kMpiEagerCreditBytes);
@@ -374,7 +378,7 @@ class MpiPeerLink::Impl {
   // segment goes synchronously, got an MpiMatched and an MpiEagerCredit a
   // call), and the batch gathering for that part starts afresh.
   void acknowledgeMatch(int sender, uint64_t matchId, int64_t creditBytes) {
-    int64_t credit = credit_.releaseAll(routes_.partOf(uint32_t(sender)), creditBytes);
+    int64_t credit = credit_.releaseAll(routes().partOf(uint32_t(sender)), creditBytes);
     std::vector<uint8_t> payload(credit != 0 ? transport::kMpiMatchedWithCreditBytes
                                              : transport::kMpiMatchedBytes);
     util::writeLittleEndian(payload.data(), uint32_t(sender), 4);
@@ -467,8 +471,9 @@ class MpiPeerLink::Impl {
         PartState& own = partStates_[part_.partIndex];
         own = PartState{true, true, true, own.version + 1, framesSent_.load(),
                         framesReceived_.load(),
-                        std::vector<std::string>(routes_.ranksOf(part_.partIndex).size(),
-                                                 "finished")};
+                        {}};
+        for (uint32_t rank : routes().ranksOf(part_.partIndex))
+          own.waits.emplace_back(rank, "finished");
         own.left = true;
         final = encodeState(own);
       }
@@ -479,7 +484,7 @@ class MpiPeerLink::Impl {
     if (!transport_->flush(kFlushLimit)) transport_->closeConnections();
   }
 
-  int hostOf(int worldRank) const { return int(routes_.partOf(uint32_t(worldRank))); }
+  int hostOf(int worldRank) const { return int(routes().partOf(uint32_t(worldRank))); }
 
   uint64_t eagerCreditShortfalls() const { return credit_.shortfalls(); }
   uint64_t eagerCreditFramesSent() const {
@@ -503,10 +508,10 @@ class MpiPeerLink::Impl {
     return false;
   }
 
-  bool isLocal(uint64_t rank) const { return routes_.holds(part_.partIndex, rank); }
+  bool isLocal(uint64_t rank) const { return routes().holds(part_.partIndex, rank); }
   // The connection to the part that runs `worldRank`, another part's rank.
   const std::shared_ptr<transport::Connection>& peerOf(int worldRank) const {
-    return peers_[routes_.partOf(uint32_t(worldRank))];
+    return peers_[routes().partOf(uint32_t(worldRank))];
   }
 
   static void appendParts(std::vector<transport::LentFrame>& frames, const uint8_t* data,
@@ -533,8 +538,11 @@ class MpiPeerLink::Impl {
     uint64_t version = 0;
     uint64_t sent = 0;
     uint64_t received = 0;
-    // While quiet: what each rank of the part waits in, in rank order.
-    std::vector<std::string> waits;
+    // While quiet: what each rank of the part waits in, by rank number, in
+    // increasing rank order. The lines carry their ranks, so that a part
+    // checks another's lines without its own rank -> part table, which a
+    // route switch may have changed since the other part sent them.
+    std::vector<std::pair<uint32_t, std::string>> waits;
     // This part's own only: World::hostQuietState's progress count.
     uint64_t progress = 0;
     // Its final state, sent by leave(): no rendezvous data follows it.
@@ -565,7 +573,7 @@ class MpiPeerLink::Impl {
     state.quiet = local.quiet;
     state.finished = local.finished;
     state.progress = local.progress;
-    for (auto& entry : local.waits) state.waits.push_back(std::move(entry.second));
+    for (auto& entry : local.waits) state.waits.emplace_back(uint32_t(entry.first), std::move(entry.second));
     return state;
   }
 
@@ -612,11 +620,13 @@ class MpiPeerLink::Impl {
     }
     if (std::find(confirmed_.begin(), confirmed_.end(), false) != confirmed_.end())
       return std::nullopt;
-    std::string report = mpi::kDeadlockReportHeading;
-    int rank = 0;
+    std::vector<std::pair<uint32_t, std::string>> waits;
     for (const PartState& state : partStates_)
-      for (const std::string& wait : state.waits)
-        report += "\n  rank " + std::to_string(rank++) + ": " + wait;
+      waits.insert(waits.end(), state.waits.begin(), state.waits.end());
+    std::stable_sort(waits.begin(), waits.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::string report = mpi::kDeadlockReportHeading;
+    for (const auto& [rank, wait] : waits) report += "\n  rank " + std::to_string(rank) + ": " + wait;
     return report;
   }
 
@@ -698,13 +708,12 @@ class MpiPeerLink::Impl {
     util::writeLittleEndian(payload.data() + 16, state.sent, 8);
     util::writeLittleEndian(payload.data() + 24, state.received, 8);
     util::writeLittleEndian(payload.data() + 32, state.waits.size(), 4);
-    const std::vector<uint32_t>& ranks = routes_.ranksOf(part_.partIndex);
     for (size_t line = 0; line < state.waits.size(); ++line) {
-      const std::string& wait = state.waits[line];
+      const std::string& wait = state.waits[line].second;
       size_t length = std::min<size_t>(wait.size(), transport::kMaxMpiWaitLineBytes);
       size_t at = payload.size();
       payload.resize(at + transport::kMpiHostStateLineHeaderBytes + length);
-      util::writeLittleEndian(payload.data() + at, ranks[line], 4);
+      util::writeLittleEndian(payload.data() + at, state.waits[line].first, 4);
       util::writeLittleEndian(payload.data() + at + 4, length, 4);
       for (size_t i = 0; i < length; ++i) {
         char c = wait[i];
@@ -755,10 +764,11 @@ class MpiPeerLink::Impl {
                     util::readLittleEndian(header + 24, 8),
                     {}};
     uint64_t lines = util::readLittleEndian(header + 32, 4);
-    const std::vector<uint32_t>& partRanks = routes_.ranksOf(part);
-    if ((lines != 0 && lines != partRanks.size()) || (state.quiet && lines == 0)) {
-      reason = "MpiHostState with " + std::to_string(lines) + " wait lines for a part of " +
-               std::to_string(partRanks.size()) + " ranks";
+    uint64_t worldSize = routes().worldSize();
+    if (lines > std::min<uint64_t>(worldSize, transport::kMaxMpiHostStateLines) ||
+        (state.quiet && lines == 0)) {
+      reason = "MpiHostState with " + std::to_string(lines) + " wait lines in a job of " +
+               std::to_string(worldSize) + " ranks";
       return false;
     }
     size_t at = transport::kMpiHostStateHeaderBytes;
@@ -770,7 +780,8 @@ class MpiPeerLink::Impl {
       uint64_t rank = util::readLittleEndian(payload.data() + at, 4);
       uint64_t length = util::readLittleEndian(payload.data() + at + 4, 4);
       at += transport::kMpiHostStateLineHeaderBytes;
-      if (rank != partRanks[size_t(line)] || length > transport::kMaxMpiWaitLineBytes ||
+      bool ordered = line == 0 || rank > state.waits.back().first;
+      if (rank >= worldSize || !ordered || length > transport::kMaxMpiWaitLineBytes ||
           length > payload.size() - at) {
         reason = "MpiHostState with a bad wait line for rank " + std::to_string(rank);
         return false;
@@ -781,7 +792,7 @@ class MpiPeerLink::Impl {
           reason = "MpiHostState with an unprintable wait line";
           return false;
         }
-      state.waits.emplace_back(reinterpret_cast<const char*>(text), size_t(length));
+      state.waits.emplace_back(uint32_t(rank), std::string(reinterpret_cast<const char*>(text), size_t(length)));
       at += size_t(length);
     }
     if (at != payload.size()) {
@@ -811,7 +822,7 @@ class MpiPeerLink::Impl {
                          std::string& reason) const {
     uint64_t sender = util::readLittleEndian(header, 4);
     uint64_t receiver = util::readLittleEndian(header + 4, 4);
-    if (!routes_.holds(part, sender) || !isLocal(receiver)) {
+    if (!routes().holds(part, sender) || !isLocal(receiver)) {
       reason = "MPI message from rank " + std::to_string(sender) + " to rank " +
                std::to_string(receiver) + ", which are not the ranks of the two hosts";
       return false;
@@ -892,7 +903,7 @@ class MpiPeerLink::Impl {
     }
     uint64_t sender = util::readLittleEndian(payload.data(), 4);
     uint64_t receiver = util::readLittleEndian(payload.data() + 4, 4);
-    if (!isLocal(sender) || !routes_.holds(part, receiver)) {
+    if (!isLocal(sender) || !routes().holds(part, receiver)) {
       reason = "MpiClearToSend from rank " + std::to_string(receiver) + " to rank " +
                std::to_string(sender) + ", which are not the ranks of the two hosts";
       return false;
@@ -1042,6 +1053,9 @@ class MpiPeerLink::Impl {
       reason = std::string(transport::frameTypeName(frame.type)) + " in a job that does not checkpoint";
       return false;
     }
+    if (frame.type == transport::FrameType::RouteSwitch) return onRouteSwitch(part, payload);
+    if (frame.type == transport::FrameType::RouteSwitchAnswer)
+      return onRouteSwitchAnswer(part, payload);
     if (frame.type == transport::FrameType::MpiHostState)
       return onHostState(part, payload, reason);
     if (frame.type == transport::FrameType::MpiStateCheck)
@@ -1152,7 +1166,7 @@ class MpiPeerLink::Impl {
     mpi::RemoteRmaOp op;
     uint64_t origin = util::readLittleEndian(header, 4);
     uint64_t target = util::readLittleEndian(header + 4, 4);
-    if (!routes_.holds(part, origin) || !isLocal(target)) {
+    if (!routes().holds(part, origin) || !isLocal(target)) {
       reason = "MpiRma from rank " + std::to_string(origin) + " to rank " +
                std::to_string(target) + ", which are not the ranks of the two hosts";
       return false;
@@ -1227,9 +1241,225 @@ class MpiPeerLink::Impl {
     return true;
   }
 
+ public:
+  // The route switch (RouteSwitch.h). Installs `partOfRank` as this part's
+  // table, in the link and in the World's remote flags.
+  void installRoutes(const std::vector<uint32_t>& partOfRank) {
+    std::vector<bool> remote(partOfRank.size());
+    for (size_t rank = 0; rank < partOfRank.size(); ++rank)
+      remote[rank] = partOfRank[rank] != part_.partIndex;
+    {
+      std::lock_guard<std::mutex> guard(routeMutex_);
+      routeTables_.push_back(
+          std::make_unique<const RankRoutes>(partOfRank, uint32_t(part_.partRanks.size())));
+      routes_.store(routeTables_.back().get(), std::memory_order_release);
+    }
+    std::lock_guard<std::mutex> guard(worldMutex_);
+    if (world_) world_->switchRemoteRanks(std::move(remote));
+  }
+
+  void setRouteGate(std::function<std::string(uint64_t)> gate,
+                    std::function<std::string(uint64_t)> refusal) {
+    std::lock_guard<std::mutex> guard(routeMutex_);
+    routeGate_ = std::move(gate);
+    routeRefusal_ = std::move(refusal);
+  }
+
+  static void noteDropped(const char* type, uint32_t part, const std::string& why) {
+    std::fprintf(stderr, "synergy-run: note: %s from part %u dropped (%s)\n", type, part,
+                 why.c_str());
+  }
+
+  // Why `table` cannot replace the one in force as part 0 sends it; empty
+  // when it can. `inFlight`: why a message or eager credit may still be on
+  // its way between the parts (empty: nothing is), which only a table that
+  // moves a rank must not have.
+  std::string checkTable(const std::vector<uint32_t>& table, const std::string& inFlight) const {
+    const RankRoutes& now = routes();
+    if (table.size() != now.worldSize())
+      return "the table has " + std::to_string(table.size()) + " ranks, the job " +
+             std::to_string(now.worldSize());
+    for (size_t rank = 0; rank < table.size(); ++rank) {
+      if (table[rank] >= now.partCount())
+        return "rank " + std::to_string(rank) + " has no part (" + std::to_string(table[rank]) +
+               " of " + std::to_string(now.partCount()) + ")";
+      if (table[rank] != 0 && partClosed(table[rank]))
+        return "rank " + std::to_string(rank) + " goes to part " + std::to_string(table[rank]) +
+               ", which has left the job";
+    }
+    for (size_t rank = 0; rank < table.size(); ++rank)
+      if (table[rank] != now.partOf(uint32_t(rank)) && !inFlight.empty())
+        return "rank " + std::to_string(rank) + " moves while " + inFlight;
+    return {};
+  }
+
+  // Part 0: sends `frame` to every other part and waits for their answers
+  // (at most kRouteAnswerLimit; a part that leaves or an abort ends the
+  // wait); the first refusal or missing answer in `why`, empty when all
+  // took it.
+  void askParts(const RouteSwitchFrame& frame, std::string& why) {
+    constexpr auto kRouteAnswerLimit = std::chrono::seconds(60);
+    uint32_t parts = uint32_t(part_.partRanks.size());
+    {
+      std::lock_guard<std::mutex> guard(routeMutex_);
+      pendingMove_ = frame.moveId;
+      pendingKind_ = frame.kind;
+      routeAnswers_.assign(parts, std::nullopt);
+    }
+    std::vector<uint8_t> payload = encodeRouteSwitch(frame);
+    for (uint32_t p = 1; p < parts; ++p) sendToPart(p, transport::FrameType::RouteSwitch, payload);
+    auto deadline = std::chrono::steady_clock::now() + kRouteAnswerLimit;
+    std::unique_lock<std::mutex> lock(routeMutex_);
+    for (;;) {
+      why.clear();
+      bool all = true;
+      for (uint32_t p = 1; p < parts && why.empty(); ++p) {
+        if (routeAnswers_[p]) {
+          if (!routeAnswers_[p]->accepted) why = "part " + std::to_string(p) + " refused: " + routeAnswers_[p]->why;
+        } else if (partClosed(p)) {
+          why = "part " + std::to_string(p) + " left the job";
+        } else {
+          all = false;
+        }
+      }
+      if (!why.empty() || all) break;
+      bool aborted;
+      {
+        std::lock_guard<std::mutex> guard(worldMutex_);
+        aborted = !world_ || world_->aborted();
+      }
+      if (aborted) {
+        why = "the job aborted";
+        break;
+      }
+      if (std::chrono::steady_clock::now() >= deadline) {
+        why = "a part did not answer within 60 s";
+        break;
+      }
+      routeAnswered_.wait_for(lock, std::chrono::milliseconds(100));
+    }
+    pendingMove_ = 0;
+  }
+
+  bool switchRoutes(uint64_t moveId, uint64_t round, const std::vector<uint32_t>& partOfRank,
+                    const std::string& inFlight, std::string& why) {
+    if (part_.partIndex != 0) {
+      why = "only part 0 switches routes";
+      return false;
+    }
+    if (moveId == 0 || round == 0) {
+      why = "move id and control point must be nonzero";
+      return false;
+    }
+    why = checkTable(partOfRank, inFlight);
+    if (!why.empty()) {
+      why = "part 0 refused: " + why;
+      return false;
+    }
+    std::vector<uint32_t> old = routes().partOfRanks();
+    installRoutes(partOfRank);
+    RouteSwitchFrame frame{moveId, round, RouteSwitchFrame::kSwitch,
+                           uint32_t(part_.partRanks.size()), partOfRank};
+    askParts(frame, why);
+    if (why.empty()) return true;
+    // Every part back to the old table, those that refused or did not
+    // answer too (a rollback to the table a part holds changes nothing).
+    installRoutes(old);
+    frame.kind = RouteSwitchFrame::kRollback;
+    frame.partOfRank = std::move(old);
+    std::string rollback;
+    askParts(frame, rollback);
+    if (!rollback.empty()) why += "; the rollback: " + rollback;
+    return false;
+  }
+
+  // A RouteSwitch from `part`: taken only from part 0, well formed, while
+  // this part is held at the control point it names. Anything else is
+  // dropped with a note and the connection stays.
+  bool onRouteSwitch(uint32_t part, const std::vector<uint8_t>& payload) {
+    if (part != 0 || part_.partIndex == 0) {
+      noteDropped("RouteSwitch", part, "only part 0 switches routes, and only those of others");
+      return true;
+    }
+    std::string error;
+    std::optional<RouteSwitchFrame> frame =
+        decodeRouteSwitch(payload, routes().worldSize(), routes().partCount(), error);
+    if (!frame) {
+      noteDropped("RouteSwitch", part, error);
+      return true;
+    }
+    std::function<std::string(uint64_t)> gate, refusal;
+    {
+      std::lock_guard<std::mutex> guard(routeMutex_);
+      gate = routeGate_;
+      refusal = routeRefusal_;
+    }
+    std::string notHeld = gate ? gate(frame->round) : "this job does not checkpoint";
+    if (!notHeld.empty()) {
+      noteDropped("RouteSwitch", part,
+                  "control point " + std::to_string(frame->round) + ": " + notHeld);
+      return true;
+    }
+    RouteSwitchAnswer answer{frame->moveId, frame->kind, false, {}};
+    const RankRoutes& now = routes();
+    if (frame->kind == RouteSwitchFrame::kSwitch) {
+      if (refusal) answer.why = refusal(frame->round);
+      for (size_t rank = 0; rank < frame->partOfRank.size() && answer.why.empty(); ++rank)
+        if ((frame->partOfRank[rank] == part_.partIndex) != now.holds(part_.partIndex, rank))
+          answer.why = "rank " + std::to_string(rank) + " would move " +
+                       (now.holds(part_.partIndex, rank) ? "away from" : "to") +
+                       " this part, and no rank has been shipped";
+    } else if (frame->moveId != lastSwitch_) {
+      answer.why = "no switch " + std::to_string(frame->moveId) + " to roll back";
+    }
+    if (answer.why.empty()) {
+      installRoutes(frame->partOfRank);
+      answer.accepted = true;
+    }
+    if (frame->kind == RouteSwitchFrame::kSwitch) lastSwitch_ = frame->moveId;
+    sendToPart(0, transport::FrameType::RouteSwitchAnswer, encodeRouteSwitchAnswer(answer));
+    return true;
+  }
+
+  // Part 0: an answer to the switch under way; any other is dropped.
+  bool onRouteSwitchAnswer(uint32_t part, const std::vector<uint8_t>& payload) {
+    std::string error;
+    std::optional<RouteSwitchAnswer> answer = decodeRouteSwitchAnswer(payload, error);
+    if (!answer) {
+      noteDropped("RouteSwitchAnswer", part, error);
+      return true;
+    }
+    std::lock_guard<std::mutex> guard(routeMutex_);
+    if (part_.partIndex != 0 || part == 0 || part >= routeAnswers_.size() ||
+        answer->moveId != pendingMove_ || answer->kind != pendingKind_ || routeAnswers_[part]) {
+      noteDropped("RouteSwitchAnswer", part,
+                  "it answers no switch under way (move " + std::to_string(answer->moveId) + ")");
+      return true;
+    }
+    routeAnswers_[part] = std::move(*answer);
+    routeAnswered_.notify_all();
+    return true;
+  }
+
+ private:
+
   JobPart part_;
-  // Which part runs each rank; it does not change while the job runs.
-  const RankRoutes routes_;
+  // Which part runs each rank: an immutable table behind an atomic pointer,
+  // read without a lock, switched whole by part 0's switchRoutes (or its
+  // RouteSwitch frame) while every part is held at one control point.
+  // Every table made is kept, under routeMutex_, until the link goes.
+  std::atomic<const RankRoutes*> routes_{nullptr};
+  std::vector<std::unique_ptr<const RankRoutes>> routeTables_;  // under routeMutex_
+  // The route switch: part 0's switch under way (its move id and kind, 0
+  // when none) and the answers to it, by part; every part's gate (why it is
+  // not held at a control point, empty when it is) and test refusal.
+  std::mutex routeMutex_;
+  std::condition_variable routeAnswered_;
+  uint64_t pendingMove_ = 0;
+  uint8_t pendingKind_ = 0;
+  std::vector<std::optional<RouteSwitchAnswer>> routeAnswers_;
+  std::function<std::string(uint64_t)> routeGate_, routeRefusal_;
+  uint64_t lastSwitch_ = 0;  // a part's: the last switch part 0 sent it (I/O thread)
   // Null once this part has left (leave()); guarded by worldMutex_.
   std::mutex worldMutex_;
   mpi::World* world_;
@@ -1322,6 +1552,19 @@ void MpiPeerLink::sendBatched(const mpi::RemoteMessage& message,
 }
 
 void MpiPeerLink::publishBatched() { impl_->publishBatched(); }
+
+bool MpiPeerLink::switchRoutes(uint64_t moveId, uint64_t round,
+                               const std::vector<uint32_t>& partOfRank, const std::string& inFlight,
+                               std::string& why) {
+  return impl_->switchRoutes(moveId, round, partOfRank, inFlight, why);
+}
+
+void MpiPeerLink::setRouteGate(std::function<std::string(uint64_t)> gate,
+                               std::function<std::string(uint64_t)> refusal) {
+  impl_->setRouteGate(std::move(gate), std::move(refusal));
+}
+
+std::vector<uint32_t> MpiPeerLink::partOfRanks() const { return impl_->routes().partOfRanks(); }
 
 void MpiPeerLink::sendInPlace(const mpi::RemoteMessage& message,
                               const std::vector<mpi::LentData>& pieces,

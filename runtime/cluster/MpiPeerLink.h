@@ -78,6 +78,15 @@
 // frames go to the handler passed to join(), on the I/O thread, and count
 // neither as sent nor as received MPI frames.
 //
+// The rank -> part table (RankRoutes.h) may change while the job runs:
+// part 0 switches every part's table inside the checkpoint agreement, all
+// parts held at one control point (switchRoutes, RouteSwitch.h). The table
+// in force sits behind an atomic pointer, as World's remote flags do
+// (World::switchRemoteRanks): sends and receives read it without a lock.
+// A RouteSwitch that is not from part 0, is malformed, or names a control
+// point this part is not held at is dropped with a note (the connection
+// stays); so is an answer to no switch under way.
+//
 // When one part aborts, it sends MpiAbort with its exit status to every
 // other part, which stops its ranks with the same status: every part then
 // ends by itself, and forwards all its output, instead of being killed by
@@ -153,6 +162,25 @@ class MpiPeerLink final : public mpi::RemoteRanks {
   void stopPolling() override;
 
   void sendToPart(uint32_t part, transport::FrameType type, std::vector<uint8_t> payload);
+  // The route switch (RouteSwitch.h), part 0's, inside the checkpoint
+  // agreement while every part is held at control point `round`: checks
+  // `partOfRank` (a part for every rank, parts that exist and have not
+  // left, and no rank moved while `inFlight` says a message or eager
+  // credit may still travel between the parts; empty: nothing does),
+  // applies it here, sends it to every other part and waits for each
+  // answer (at most 60 s; a part that leaves or an abort ends the wait).
+  // On any refusal every part, this one too, goes back to the old table,
+  // and it returns false with `why`.
+  bool switchRoutes(uint64_t moveId, uint64_t round, const std::vector<uint32_t>& partOfRank,
+                    const std::string& inFlight, std::string& why);
+  // Every part's: `gate(round)` says why this part is not held at control
+  // point `round` (empty: it is), on the I/O thread; a RouteSwitch it
+  // refuses is dropped with that reason. `refusal(round)`, when set (a
+  // test hook), is a reason to refuse a switch this part would take.
+  void setRouteGate(std::function<std::string(uint64_t)> gate,
+                    std::function<std::string(uint64_t)> refusal = {});
+  // The rank -> part table in force.
+  std::vector<uint32_t> partOfRanks() const;
   // The MPI frames this part has sent to and received from the others.
   uint64_t framesSent() const;
   uint64_t framesReceived() const;

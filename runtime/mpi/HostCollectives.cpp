@@ -176,7 +176,7 @@ void runMessage(HostCall& call, Communicator& comm, Request::Kind kind, int peer
 
 // Who is where: the members by host, hosts in the order of their first
 // member. Every call of a collective reads it, so it is worked out once per
-// communicator (hostLayoutOf()).
+// communicator and route generation (hostLayoutOf()).
 struct HostLayout {
   // A run of consecutive ranks on one host: members [begin, end) of
   // members[host].
@@ -188,12 +188,14 @@ struct HostLayout {
   std::vector<int> hostOfMember;
   std::vector<int> indexOnHost;
   std::vector<std::vector<Run>> runs;  // by host, in rank order
+  uint64_t generation = 0;  // World::remoteGeneration() it was made for
 };
 
 namespace {
 
-HostLayout layOut(const Communicator& comm, const RemoteRanks& remote) {
+HostLayout layOut(const Communicator& comm, const RemoteRanks& remote, uint64_t generation) {
   HostLayout layout;
+  layout.generation = generation;
   std::map<int, size_t> indexOfHost;
   for (int member = 0; member < comm.size(); ++member) {
     int host = remote.hostOf(comm.worldRanks[member]);
@@ -215,11 +217,17 @@ HostLayout layOut(const Communicator& comm, const RemoteRanks& remote) {
   return layout;
 }
 
-const HostLayout& hostLayoutOf(Communicator& comm, const RemoteRanks& remote) {
-  std::call_once(comm.hostLayoutOnce, [&] {
-    comm.hostLayout = std::make_shared<const HostLayout>(layOut(comm, remote));
-  });
-  return *comm.hostLayout;
+const HostLayout& hostLayoutOf(Communicator& comm, World& world) {
+  uint64_t generation = world.remoteGeneration();
+  const HostLayout* now = comm.hostLayoutNow.load(std::memory_order_acquire);
+  if (now && now->generation == generation) return *now;
+  std::lock_guard<std::mutex> guard(comm.hostLayoutMutex);
+  now = comm.hostLayoutNow.load(std::memory_order_acquire);
+  if (now && now->generation == generation) return *now;
+  comm.hostLayouts.push_back(
+      std::make_shared<const HostLayout>(layOut(comm, *world.remoteRanks(), generation)));
+  comm.hostLayoutNow.store(comm.hostLayouts.back().get(), std::memory_order_release);
+  return *comm.hostLayouts.back();
 }
 
 // One collective call of one rank: who is where, and the messages.
@@ -230,7 +238,7 @@ class HostPhases {
         world_(call.world()),
         comm_(*call.rank.comm(commHandle)->comm),
         kind_(kind),
-        layout_(hostLayoutOf(comm_, *world_.remoteRanks())) {
+        layout_(hostLayoutOf(comm_, world_)) {
     me_ = comm_.rankOfWorld[call.rank.worldRank];
     myHost_ = layout_.hostOfMember[me_];
   }

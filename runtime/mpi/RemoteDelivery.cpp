@@ -108,15 +108,20 @@ struct World::AwaitingMatch {
 };
 
 void World::attachRemoteRanks(RemoteRanks& link, std::vector<bool> remote) {
-  remoteRank_ = std::move(remote);
-  remoteRank_.resize(size_t(size_), false);
+  remote.resize(size_t(size_), false);
+  {
+    std::lock_guard<std::mutex> guard(remoteTablesMutex_);
+    remoteTables_.push_back(std::make_unique<const std::vector<bool>>(std::move(remote)));
+    remoteTable_.store(remoteTables_.back().get(), std::memory_order_release);
+  }
+  const std::vector<bool>& remoteRank = *remoteTable_.load();
   awaitingMatch_ = std::make_shared<AwaitingMatch>();
   rendezvous_ = makeRendezvousTables();
   rendezvousThreshold_ = rendezvousThresholdBytes();
   remoteWindows_ = makeRemoteWindowTables();
   remote_ = &link;
   int local = 0;
-  while (local < size_ && remoteRank_[size_t(local)]) ++local;
+  while (local < size_ && remoteRank[size_t(local)]) ++local;
   std::lock_guard<std::mutex> guard(contextMutex_);
   contextBase_ = uint32_t(link.hostOf(local) + 1) << kContextRangeShift;
   contextLimit_ = 1u << kContextRangeShift;
@@ -126,10 +131,21 @@ void World::attachRemoteRanks(RemoteRanks& link, std::vector<bool> remote) {
   for (uint32_t end : resumedContextEnds_) applyResumedContextEnd(end);
 }
 
+bool World::switchRemoteRanks(std::vector<bool> remote) {
+  if (remote.size() != size_t(size_)) return false;
+  std::lock_guard<std::mutex> guard(remoteTablesMutex_);
+  if (remoteTables_.empty()) return false;  // no link attached
+  remoteTables_.push_back(std::make_unique<const std::vector<bool>>(std::move(remote)));
+  remoteTable_.store(remoteTables_.back().get(), std::memory_order_release);
+  remoteGeneration_.fetch_add(1, std::memory_order_acq_rel);
+  return true;
+}
+
 bool World::spansHosts(const Communicator& comm) const {
-  if (!remote_) return false;
+  const std::vector<bool>* table = remoteTable_.load(std::memory_order_acquire);
+  if (!remote_ || !table) return false;
   for (int member : comm.worldRanks)
-    if (remoteRank_[member]) return true;
+    if ((*table)[size_t(member)]) return true;
   return false;
 }
 

@@ -366,7 +366,7 @@ bool World::waitSharingRank(RankCallLock& callLock, util::FunctionRef<bool()> do
 }
 
 void World::startSend(const std::shared_ptr<Request>& send, int destWorldRank, bool mayDefer) {
-  if (remote_ && remoteRank_[destWorldRank]) return sendRemote(send, destWorldRank, mayDefer);
+  if (isRemote(destWorldRank)) return sendRemote(send, destWorldRank, mayDefer);
   if (mailboxes_[destWorldRank]->send(send->owner, send, kEagerLimit)) markComplete(*send);
   notify(destWorldRank);
 }
@@ -374,7 +374,7 @@ void World::startSend(const std::shared_ptr<Request>& send, int destWorldRank, b
 bool World::sendEager(int from, const Envelope& envelope, const uint8_t* data,
                       const TypeLayout& type, int64_t count, int destWorldRank, bool mayDefer) {
   if (envelope.bytes > kEagerLimit) return false;
-  if (remote_ && remoteRank_[destWorldRank]) {
+  if (isRemote(destWorldRank)) {
     // Without credit it goes by rendezvous, through the caller's request.
     if (!takeEagerCredit(destWorldRank, envelope.bytes, /*synchronous=*/false)) return false;
     sendRemoteCopy(from, envelope, data, type, count, destWorldRank, mayDefer);
@@ -406,7 +406,7 @@ void World::publishOutbox(Outbox& outbox, int rank) {
 
 void World::sendMatched(Request& send) {
   int owner = send.owner;
-  if (remote_ && remoteRank_[owner]) return acknowledgeRemoteMatch(send);
+  if (isRemote(owner)) return acknowledgeRemoteMatch(send);
   markComplete(send);
   notify(owner);
 }
@@ -632,7 +632,7 @@ HostQuietState World::hostQuietState() {
   std::lock_guard<util::AdaptiveMutex> guard(mutex_);
   bool allStarted = true, allFinished = true;
   for (int rank = 0; rank < size_; ++rank) {
-    if (remoteRank_[rank]) continue;
+    if (isRemote(rank)) continue;
     allStarted = allStarted && phases_[rank] != RankPhase::NotStarted;
     allFinished = allFinished && phases_[rank] == RankPhase::Finished;
   }
@@ -642,7 +642,7 @@ HostQuietState World::hostQuietState() {
   local.quiet = !aborted_ && allStarted && blocked_ >= running_ && looking_ == 0;
   if (local.quiet)
     for (int rank = 0; rank < size_; ++rank)
-      if (!remoteRank_[rank]) local.waits.emplace_back(rank, describeWait(rank));
+      if (!isRemote(rank)) local.waits.emplace_back(rank, describeWait(rank));
   return local;
 }
 

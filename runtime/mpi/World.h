@@ -166,9 +166,14 @@ struct Communicator {
   // maps the local group's members too (the two groups are disjoint).
   std::shared_ptr<const IntercommSide> inter;
   // Its members by host, worked out by its first collective across hosts
-  // and kept: a job's ranks never change hosts.
-  std::once_flag hostLayoutOnce;
-  std::shared_ptr<const HostLayout> hostLayout;
+  // and again by the first after each route switch
+  // (World::remoteGeneration, which each layout records): the layout in
+  // force behind an atomic pointer, read without a lock, and every layout
+  // made, kept (a collective under way goes on with the one it started
+  // with) under hostLayoutMutex.
+  std::atomic<const HostLayout*> hostLayoutNow{nullptr};
+  std::mutex hostLayoutMutex;
+  std::vector<std::shared_ptr<const HostLayout>> hostLayouts;
 
   int size() const { return int(worldRanks.size()); }
 };
@@ -448,7 +453,21 @@ class World {
   // Ranks on other hosts (RemoteDelivery.cpp). Before any rank starts:
   // the ranks `remote` marks are reached through `link` from now on.
   void attachRemoteRanks(RemoteRanks& link, std::vector<bool> remote);
-  bool isRemote(int worldRank) const { return remote_ && remoteRank_[worldRank]; }
+  // Whether `worldRank` runs on another host, by the table in force: one
+  // acquire load, no lock (switchRemoteRanks).
+  bool isRemote(int worldRank) const {
+    const std::vector<bool>* table = remoteTable_.load(std::memory_order_acquire);
+    return table && (*table)[size_t(worldRank)];
+  }
+  // The job's rank -> part table switched (issue 22's live move, while
+  // every rank of the job is held at one barrier control point): the ranks
+  // `remote` marks are remote from now on. The old table stays readable
+  // for whoever still reads it (tables are few and small, and kept until
+  // the World goes). False when `remote` is not one flag a rank.
+  bool switchRemoteRanks(std::vector<bool> remote);
+  // How many times the table has been switched: the per-host collective
+  // layouts are built for one generation.
+  uint64_t remoteGeneration() const { return remoteGeneration_.load(std::memory_order_acquire); }
   RemoteRanks* remoteRanks() const { return remote_; }
   // Whether `comm` has a member on another host.
   bool spansHosts(const Communicator& comm) const;
@@ -639,7 +658,13 @@ class World {
   // Null unless some ranks run on other hosts, so that a local message
   // pays one predictable branch for them.
   RemoteRanks* remote_ = nullptr;
-  std::vector<bool> remoteRank_;
+  // Which ranks are remote: an immutable table behind an atomic pointer,
+  // switched whole (switchRemoteRanks); every table made is kept in
+  // remoteTables_, under remoteTablesMutex_.
+  std::atomic<const std::vector<bool>*> remoteTable_{nullptr};
+  std::atomic<uint64_t> remoteGeneration_{0};
+  std::mutex remoteTablesMutex_;
+  std::vector<std::unique_ptr<const std::vector<bool>>> remoteTables_;
   struct AwaitingMatch;
   std::shared_ptr<AwaitingMatch> awaitingMatch_;
   struct RendezvousTables;

@@ -88,6 +88,8 @@ static bool isKnownFrameType(uint16_t raw) {
     case FrameType::MpiEagerCredit:
     case FrameType::MigrationStop:
     case FrameType::MigrationOutcome:
+    case FrameType::RouteSwitch:
+    case FrameType::RouteSwitchAnswer:
       return true;
   }
   return false;
@@ -239,6 +241,10 @@ const char* frameTypeName(FrameType type) {
       return "MigrationStop";
     case FrameType::MigrationOutcome:
       return "MigrationOutcome";
+    case FrameType::RouteSwitch:
+      return "RouteSwitch";
+    case FrameType::RouteSwitchAnswer:
+      return "RouteSwitchAnswer";
   }
   return "unknown";
 }

@@ -294,6 +294,13 @@ enum class FrameType : uint16_t {
   // at most kMaxRefusalBytes. A connection that closes before the handshake
   // without it is a host that went away (scheduler/RemoteJob.h).
   HelloRefused = 78,
+  // The rank -> part table of a spread job switched inside the checkpoint
+  // agreement (cluster/RouteSwitch.h gives both payloads): part 0 to every
+  // other part while all are held at one barrier control point, the new
+  // table (or, to roll a refused switch back, the old one); each part's
+  // answer to part 0.
+  RouteSwitch = 97,
+  RouteSwitchAnswer = 98,
 };
 
 constexpr std::array<uint8_t, 4> kFrameMagic = {'S', 'Y', 'N', '1'};
@@ -350,6 +357,11 @@ constexpr uint64_t kCheckpointForgetHeadBytes = 12;
 constexpr uint64_t kCheckpointForgetAnswerBytes = 9;
 constexpr uint64_t kMigrationStopBytes = 8;
 constexpr uint64_t kMigrationOutcomeBytes = 9;
+// A RouteSwitch's head, its most ranks (cluster::kMaxJobRanks, a u32
+// each), and a RouteSwitchAnswer's head.
+constexpr uint64_t kRouteSwitchHeadBytes = 25;
+constexpr uint64_t kMaxRouteSwitchRanks = 4096;
+constexpr uint64_t kRouteSwitchAnswerHeadBytes = 14;
 constexpr uint64_t kMpiRmaHeaderBytes = 36;
 constexpr uint64_t kMpiRmaRunBytes = 16;
 constexpr uint64_t kMpiRmaDoneHeaderBytes = 12;
@@ -482,6 +494,10 @@ constexpr uint64_t maxPayloadBytes(FrameType type) {
       return kMigrationStopBytes;
     case FrameType::MigrationOutcome:
       return kMigrationOutcomeBytes;
+    case FrameType::RouteSwitch:
+      return kRouteSwitchHeadBytes + 4 * kMaxRouteSwitchRanks;
+    case FrameType::RouteSwitchAnswer:
+      return kRouteSwitchAnswerHeadBytes + kMaxRefusalBytes;
     case FrameType::MpiRma:
     case FrameType::MpiRmaDone:
     case FrameType::MpiMessagePart:

@@ -2823,6 +2823,77 @@ def migration_outcome(err):
     return None
 
 
+def case_route_switch(cluster):
+    """The route switch of issue 22's live move (MpiPeerLink::switchRoutes),
+    through its hidden hook SYNERGY_TEST_ROUTE_SWITCH, which every part
+    reads from its daemon's environment. lit/mpi/checkpoint_resume.c at
+    np 3 over three 2-slot hosts, one rank a host, checkpointing (an hour
+    apart: never due, but part 0 decides at every barrier control point):
+    part 0 switches every part's table at control point 2 to one that
+    keeps every rank where it is, and every part takes it; at control point
+    2 with part 2 made to refuse, every part is rolled back; at control
+    point 3 after stray and malformed RouteSwitch frames (a control point
+    the parts are not held at, one cut short, one naming a part that does
+    not exist, ones from part 1, and an answer to no switch), each of which
+    is dropped with a note naming why, and the switch still taken; at
+    control point 2 to a table that moves rank 2 to part 1, which parts 1
+    and 2 refuse (no rank is shipped yet): part 0, which took it first,
+    goes back too, or rank 2's messages would go to part 1. Every
+    run's stdout and exit status equal OpenMPI's (sorted). The same runs
+    over two hosts (np 4, ranks 0-1 and 2-3; part 1 refuses)."""
+    native, program, want = build_checkpoint_resume(cluster)
+    want4 = run_mpirun(native, 4)
+    check(want4[1].count("\n") > 0, f"mpirun at np 4 failed: {want4!r}")
+    cluster.start_redis()
+    moves = os.path.join(cluster.workdir, "route-checkpoints")
+    os.makedirs(moves)
+    note = r"synergy-run: note: "
+    dropped = note + r"RouteSwitch from part {} dropped \({}\)\n"
+    runs = (
+        ("taken", 3, "2", [note + r"route switch 1 at control point 2 taken by 3 parts \([0-9.]+ ms\)\n"],
+         "dropped"),
+        ("refused", 3, "2:refuse=2",
+         [note + r"route switch 1 at control point 2 rolled back \(part 2 refused: "
+          r"SYNERGY_TEST_ROUTE_SWITCH has part 2 refuse it\)\n"], "taken by"),
+        ("stray", 3, "3:stray",
+         [note + r"route switch 1 at control point 3 taken by 3 parts",
+          dropped.format(0, r"control point 1003: this part is held at control point 3"),
+          dropped.format(0, r"RouteSwitch of 34 bytes for 3 ranks"),
+          dropped.format(0, r"RouteSwitch puts rank 2 on part 10, of 3"),
+          dropped.format(1, r"only part 0 switches routes, and only those of others"),
+          note + r"RouteSwitchAnswer from part 1 dropped \(it answers no switch under way "
+          r"\(move 1003\)\)\n"], "rolled back"),
+        ("moved", 3, "2:move=2@1",
+         [note + r"route switch 1 at control point 2 rolled back \(part [12] refused: "
+          r"rank 2 would move (to|away from) this part, and no rank has been shipped\)\n"],
+         "taken by"),
+        ("two-hosts", 2, "2:refuse=1",
+         [note + r"route switch 1 at control point 2 rolled back \(part 1 refused: "
+          r"SYNERGY_TEST_ROUTE_SWITCH has part 1 refuse it\)\n"], "taken by"),
+    )
+    for name, hosts, hook, lines, absent in runs:
+        env = dict(os.environ, SYNERGY_TEST_ROUTE_SWITCH=hook)
+        daemons = [cluster.start_daemon(f"{name}{i}", f"127.0.0.{i}", 2, env=env,
+                                        options=("--allow-dir", cluster.workdir))
+                   for i in range(2, 2 + hosts)]
+        ranks, expected = (3, want) if hosts == 3 else (4, want4)
+        code, out, err = run_tool([os.path.join(cluster.bin_dir, "synergy-run"), "--cluster",
+                                   cluster.url, "--token-file", cluster.token_file, "--policy",
+                                   "spread", "--checkpoint-every", "3600", "--checkpoint-dir",
+                                   moves, "-np", str(ranks), program])
+        check_equal((code, sorted(out.splitlines())), (expected[0], sorted(expected[1].splitlines())),
+                    f"{name}: the job against mpirun (stderr {err!r})")
+        for line in lines:
+            check(re.search(line, err), f"{name}: no line matching {line!r} in {err!r}")
+        check(absent not in err, f"{name}: unexpected {absent!r} in {err!r}")
+        for daemon in daemons:
+            daemon.process.terminate()
+            daemon.process.wait(timeout=60)
+        wait_for(lambda: cluster.status()[1].startswith("hosts: 0,"), 30, "the hosts to deregister")
+        took = re.search(r"taken by \d+ parts \(([0-9.]+ ms)\)", err)
+        print(f"route-switch: {name} ok" + (f" (the switch took {took.group(1)})" if took else ""))
+
+
 def case_mpi_corpus_migrate(cluster):
     """Every MPI differential program at np 3 over three hosts, one rank a
     host, with rank 1 asked to move to another host at its second barrier
@@ -3644,6 +3715,7 @@ CASES = {
     "mpi-corpus-np5": case_mpi_corpus_np5,
     "mpi-corpus-migrate": case_mpi_corpus_migrate,
     "migrate-mpi-state": case_migrate_mpi_state,
+    "route-switch": case_route_switch,
     "migrate-aborted": case_migrate_aborted,
     "migrate-by-hand": case_migrate_by_hand,
     "migrate-rank-sets": case_migrate_rank_sets,
