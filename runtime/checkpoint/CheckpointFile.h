@@ -52,8 +52,11 @@
 // spread over hosts (partCount is 0 for a job on one host), version 7
 // replaced the file's SHA-256 by a CRC-32C (util/Crc32c.h: the checksum
 // guards against torn and corrupt files, which a CRC catches as well, and
-// the hashing was most of a checkpoint's CPU time); a file of another
-// version is refused.
+// the hashing was most of a checkpoint's CPU time), version 8 each
+// communicator record's counts of nonblocking collectives and of windows
+// spanning hosts (MpiObjectSection.h: a rank resumed or moved with 0 there
+// matched the others' next collective's messages wrongly); a file of
+// another version is refused.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -70,7 +73,7 @@
 
 namespace synergy::checkpoint {
 
-inline constexpr uint32_t kCheckpointVersion = 7;
+inline constexpr uint32_t kCheckpointVersion = 8;
 // Path, arguments, grants, environment and reason together.
 inline constexpr uint32_t kMaxJobTextBytes = 1u << 20;
 inline constexpr uint32_t kMaxCheckpointRanks = 4096;
