@@ -429,11 +429,13 @@ bool CheckpointCoordinator::arrive(int worldRank, granule::Granule& granule, std
   std::optional<RankImage> image = decodeDepartingRank(
       bytes, uint32_t(worldRank), uint32_t(worldRanks_.back() + 1), uint32_t(job_.grants.size()),
       error);
-  std::string().swap(bytes);
   // A failed arrival leaves the held ranks waiting: the launcher's abort,
   // which names this rank and the reason, ends their waits, and no held
   // rank's own error can come first.
   if (!image || !restoreRank(*image, granule, communicators, error)) return false;
+  // The image's memory runs were views of these bytes.
+  image.reset();
+  std::string().swap(bytes);
   auto now = std::chrono::steady_clock::now();
   if (printMoveCosts_)
     std::fprintf(stderr,

@@ -90,6 +90,12 @@ inline constexpr const char* kCheckpointFileName = "checkpoint.syck";
 struct MemoryRun {
   uint64_t offset = 0;
   std::string bytes;
+  // Instead of `bytes`, in an image decoded over bytes its caller keeps
+  // while it uses the image (decodeRankSection's `viewRuns`): a view of
+  // the run in them, so that a moved rank's memory is copied once, into
+  // its instance, not first into the image.
+  std::string_view view;
+  std::string_view contents() const { return view.data() ? view : std::string_view(bytes); }
 };
 
 // A file a rank held open at the checkpoint, as `--resume` reopens it:
@@ -192,10 +198,12 @@ std::string encodeCheckpointHead(uint64_t sequence, const Digest& programDigest,
                                  uint32_t sectionsChecksum, const JobRecord& job);
 // Parses and checks one rank's section (encodeRankSection's bytes, all of
 // them) as decodeCheckpoint checks it in a file of `rankCount` ranks and
-// `grantCount` grants; nullopt with a one-line `error`.
+// `grantCount` grants; nullopt with a one-line `error`. With `viewRuns`
+// the memory runs are views into `section` (MemoryRun::view), which must
+// outlive the image.
 std::optional<RankImage> decodeRankSection(std::string_view section, uint32_t worldRank,
                                            uint32_t rankCount, uint32_t grantCount,
-                                           std::string& error);
+                                           std::string& error, bool viewRuns = false);
 // Parses and checks a checkpoint file; nullopt with a one-line `error`.
 std::optional<CheckpointImage> decodeCheckpoint(std::string_view bytes, std::string& error);
 

@@ -151,8 +151,13 @@ TEST(RankMove, DepartingBytesDecodeAndHostileOnesAreRefused) {
   EXPECT_EQ(image->worldRank, 1u);
   EXPECT_EQ(image->globals, (std::vector<uint8_t>{1, 2, 3, 4}));
   std::vector<uint8_t> rebuilt(kMemoryBytes, 0);
-  for (const MemoryRun& run : image->runs)
-    std::memcpy(rebuilt.data() + run.offset, run.bytes.data(), run.bytes.size());
+  for (const MemoryRun& run : image->runs) {
+    // A view of the departing bytes, not a copy of them.
+    EXPECT_TRUE(run.bytes.empty());
+    EXPECT_GE(run.view.data(), bytes.data());
+    EXPECT_LE(run.view.data() + run.view.size(), bytes.data() + bytes.size());
+    std::memcpy(rebuilt.data() + run.offset, run.contents().data(), run.contents().size());
+  }
   EXPECT_EQ(rebuilt, memory);
   for (size_t length = 0; length < bytes.size(); length += 1 + length / 8) {
     error.clear();
