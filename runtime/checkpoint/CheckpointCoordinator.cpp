@@ -354,6 +354,7 @@ bool CheckpointCoordinator::liveMoveSuspended(int worldRank, granule::Granule& g
     std::string bytes =
         encodeDepartingRank(uint32_t(worldRank), granule, job_.grants.size(), notRecorded);
     if (notRecorded.empty()) {
+      if (corruptMoveForTest_) bytes.back() ^= 1;
       granule.depart();
       if (printMoveCosts_) {
         auto now = std::chrono::steady_clock::now();

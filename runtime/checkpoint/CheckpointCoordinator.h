@@ -142,11 +142,14 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   // wait; one that never comes is reported by the deadlock check
   // (World::checkDeadlock), for which a held rank is blocked.
   // With `printCosts` each half's wall and CPU time, and how long the
-  // others were held, go to stderr.
-  void setLiveMove(int worldRank, uint64_t atControlPoint, bool printCosts) {
+  // others were held, go to stderr. `corruptForTest` flips a bit of the
+  // departing bytes' checksum, so that the arrival fails (a test hook).
+  void setLiveMove(int worldRank, uint64_t atControlPoint, bool printCosts,
+                   bool corruptForTest = false) {
     liveMoveRank_ = worldRank;
     liveMoveAt_ = atControlPoint;
     printMoveCosts_ = printCosts;
+    corruptMoveForTest_ = corruptForTest;
   }
 
   void noteStateNotCheckpointed(int worldRank, const std::string& what) override;
@@ -294,6 +297,7 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   int liveMoveRank_ = -1;
   uint64_t liveMoveAt_ = 0;
   bool printMoveCosts_ = false;
+  bool corruptMoveForTest_ = false;
   std::vector<uint64_t> movePointsReached_;
   std::atomic<bool> moveRound_ = false;
   std::string departure_;
