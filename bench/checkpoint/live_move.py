@@ -7,8 +7,9 @@ SYNERGY_TEST_LIVE_MOVE=1@5 SYNERGY_LIVE_MOVE_STATS=1: rank 1 departs at the
 5th control point and arrives in a fresh instance. Reports, per memory
 size, the departing half (encode the rank's state: wall and CPU ms of the
 rank's thread) and the arriving half (decode, check and restore into a
-fresh instance, start the rewind: wall and CPU ms), and the encoded bytes;
-each run's output must equal an unmoved run's.
+fresh instance, start the rewind: wall and CPU ms), the time the other rank
+was held at the control point until the arrival (builds that hold it), and
+the encoded bytes; each run's output must equal an unmoved run's.
 
   bench/checkpoint/live_move.py --build BUILD [--mib 16 64] [--repeat 5] [--json F]
 """
@@ -24,6 +25,7 @@ LEFT = re.compile(r"live move: rank (\d+) left: ([0-9.]+) ms, cpu ([0-9.]+) ms, 
                   r"of (\d+) memory")
 ARRIVED = re.compile(r"live move: rank (\d+) arrived: ([0-9.]+) ms, cpu ([0-9.]+) ms "
                      r"\(([0-9.]+) ms after it left\)")
+HELD = re.compile(r"live move: \d+ other ranks held ([0-9.]+) ms at the control point")
 
 
 def median(values):
@@ -64,19 +66,26 @@ def main():
                     "arrive_ms": float(arrived.group(2)),
                     "arrive_cpu_ms": float(arrived.group(3)),
                     "left_to_arrived_ms": float(arrived.group(4))})
+                held = HELD.search(done.stderr)
+                if held:
+                    samples[-1]["held_ms"] = float(held.group(1))
             row = {"mib": mib, "runs": samples, "load": os.getloadavg()[0]}
             for key in ("leave_ms", "leave_cpu_ms", "arrive_ms", "arrive_cpu_ms",
                         "left_to_arrived_ms"):
                 row[key + "_median"] = median([sample[key] for sample in samples])
+            if all("held_ms" in sample for sample in samples):
+                row["held_ms_median"] = median([sample["held_ms"] for sample in samples])
             rows.append(row)
-    print("%6s %12s %12s %12s %12s %14s %12s %6s" % (
-        "MiB", "leave ms", "leave cpu", "arrive ms", "arrive cpu", "left->arrived", "bytes",
-        "load"))
+    print("%6s %12s %12s %12s %12s %14s %10s %12s %6s" % (
+        "MiB", "leave ms", "leave cpu", "arrive ms", "arrive cpu", "left->arrived", "held ms",
+        "bytes", "load"))
     for row in rows:
-        print("%6d %12.1f %12.1f %12.1f %12.1f %14.1f %12d %6.1f" % (
+        held = row.get("held_ms_median")
+        print("%6d %12.1f %12.1f %12.1f %12.1f %14.1f %10s %12d %6.1f" % (
             row["mib"], row["leave_ms_median"], row["leave_cpu_ms_median"],
             row["arrive_ms_median"], row["arrive_cpu_ms_median"],
-            row["left_to_arrived_ms_median"], row["runs"][0]["bytes"], row["load"]))
+            row["left_to_arrived_ms_median"], "-" if held is None else "%.1f" % held,
+            row["runs"][0]["bytes"], row["load"]))
     if options.json:
         with open(options.json, "w") as out:
             json.dump({"bench": "live_move", "ranks": 2, "at_control_point": 5,

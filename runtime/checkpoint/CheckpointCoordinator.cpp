@@ -354,6 +354,7 @@ bool CheckpointCoordinator::liveMoveSuspended(int worldRank, granule::Granule& g
     std::string bytes =
         encodeDepartingRank(uint32_t(worldRank), granule, job_.grants.size(), notRecorded);
     if (notRecorded.empty()) {
+      if (corruptMoveForTest_) bytes.back() ^= 1;
       granule.depart();
       if (printMoveCosts_) {
         auto now = std::chrono::steady_clock::now();
@@ -378,12 +379,40 @@ bool CheckpointCoordinator::liveMoveSuspended(int worldRank, granule::Granule& g
     addLiveCommunicators(granule.extension<mpi::RankState>(), liveCommunicators_);
   }
   std::unique_lock<std::mutex> lock(mutex_);
-  bool alive = meet(worldRank, lock, [&] { moveRound_ = false; });
+  bool alive = meet(worldRank, lock, [&] {
+    moveRound_ = false;
+    // A move not taken (its rank rewinds in place) holds no one.
+    if (!departure_.empty()) {
+      arrival_ = kArrivalAwaited;
+      heldSince_ = std::chrono::steady_clock::now();
+    }
+  });
   if (!alive) {
     error = "the job was aborted during a live move";
     return false;
   }
+  if (worldRank == liveMoveRank_) return true;
+  if (arrival_.load() == kArrivalAwaited) {
+    // Held at the control point until the departed rank has arrived; the
+    // check and this entry are under the lock arrive() takes to release
+    // them, so no release is missed.
+    heldForArrival_.push_back(worldRank);
+    lock.unlock();
+    alive = rankWaiting_.wait(worldRank, [this] { return arrival_.load() != kArrivalAwaited; });
+    lock.lock();
+  }
+  if (!alive) {
+    error = "the job was aborted during a live move: rank " + std::to_string(liveMoveRank_) +
+            " did not arrive";
+    return false;
+  }
   return true;
+}
+
+void CheckpointCoordinator::releaseHeldRanks() {
+  arrival_ = kArrived;
+  for (int rank : heldForArrival_) rankWaiting_.wake(rank);
+  heldForArrival_.clear();
 }
 
 bool CheckpointCoordinator::arrive(int worldRank, granule::Granule& granule, std::string& error) {
@@ -401,17 +430,30 @@ bool CheckpointCoordinator::arrive(int worldRank, granule::Granule& granule, std
   std::optional<RankImage> image = decodeDepartingRank(
       bytes, uint32_t(worldRank), uint32_t(worldRanks_.back() + 1), uint32_t(job_.grants.size()),
       error);
-  std::string().swap(bytes);
+  // A failed arrival leaves the held ranks waiting: the launcher's abort,
+  // which names this rank and the reason, ends their waits, and no held
+  // rank's own error can come first.
   if (!image || !restoreRank(*image, granule, communicators, error)) return false;
-  if (printMoveCosts_) {
-    auto now = std::chrono::steady_clock::now();
+  // The image's memory runs were views of these bytes.
+  image.reset();
+  std::string().swap(bytes);
+  auto now = std::chrono::steady_clock::now();
+  if (printMoveCosts_)
     std::fprintf(stderr,
                  "synergy-run: live move: rank %d arrived: %.3f ms, cpu %.3f ms (%.3f ms after "
                  "it left)\n",
                  worldRank, std::chrono::duration<double, std::milli>(now - start).count(),
                  double(threadCpuNanoseconds() - cpuBefore) * 1e-6,
                  std::chrono::duration<double, std::milli>(now - departedAt).count());
-  }
+  lock.lock();
+  // Printed before the release: no held rank goes on before this line.
+  if (printMoveCosts_)
+    std::fprintf(stderr,
+                 "synergy-run: live move: %zu other ranks held %.3f ms at the control point, "
+                 "until rank %d arrived\n",
+                 size_t(ranks_ - 1),
+                 std::chrono::duration<double, std::milli>(now - heldSince_).count(), worldRank);
+  releaseHeldRanks();
   return true;
 }
 

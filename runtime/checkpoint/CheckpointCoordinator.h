@@ -133,13 +133,23 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   // `atControlPoint` (counted from 1), or the first after it where every
   // rank can be suspended and nothing is in flight, rank `worldRank`
   // departs (its state encoded as a checkpoint records it, its instance
-  // freed) while the others rewind in place and go on; it arrives in a
-  // fresh instance on a new thread (arrive()). With `printCosts` each
-  // half's wall and CPU time goes to stderr.
-  void setLiveMove(int worldRank, uint64_t atControlPoint, bool printCosts) {
+  // freed) and arrives in a fresh instance on a new thread (arrive()).
+  // The others rewind in place but are held at the control point until it
+  // has arrived, as a move between hosts must hold them until the routes
+  // to its new host are switched: none of them can send to it, or finish
+  // a collective with it, while it is nowhere. An arrival that fails ends
+  // the job (the launcher aborts it, naming the rank), which ends their
+  // wait; one that never comes is reported by the deadlock check
+  // (World::checkDeadlock), for which a held rank is blocked.
+  // With `printCosts` each half's wall and CPU time, and how long the
+  // others were held, go to stderr. `corruptForTest` flips a bit of the
+  // departing bytes' checksum, so that the arrival fails (a test hook).
+  void setLiveMove(int worldRank, uint64_t atControlPoint, bool printCosts,
+                   bool corruptForTest = false) {
     liveMoveRank_ = worldRank;
     liveMoveAt_ = atControlPoint;
     printMoveCosts_ = printCosts;
+    corruptMoveForTest_ = corruptForTest;
   }
 
   void noteStateNotCheckpointed(int worldRank, const std::string& what) override;
@@ -287,11 +297,23 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   int liveMoveRank_ = -1;
   uint64_t liveMoveAt_ = 0;
   bool printMoveCosts_ = false;
+  bool corruptMoveForTest_ = false;
   std::vector<uint64_t> movePointsReached_;
   std::atomic<bool> moveRound_ = false;
   std::string departure_;
   ResumedCommunicators liveCommunicators_;
   std::chrono::steady_clock::time_point departedAt_;
+  // Whether the ranks that stay are held for the departed one's arrival
+  // (read without the lock by the held ranks' waits), the ranks held, and
+  // since when (the release of the move's round).
+  // A failed arrival leaves it kArrivalAwaited: the job's abort ends the
+  // held ranks' waits.
+  enum ArrivalState : int { kNoArrivalAwaited, kArrivalAwaited, kArrived };
+  std::atomic<int> arrival_ = kNoArrivalAwaited;
+  std::vector<int> heldForArrival_;
+  std::chrono::steady_clock::time_point heldSince_;
+  // Marks the arrival done and wakes the held ranks; under the lock.
+  void releaseHeldRanks();
   bool liveMoveSuspended(int worldRank, granule::Granule& granule, std::string& error);
   // Last: destroyed first, so every write is done before the rest goes.
   BackgroundWrites backgroundWrites_;

@@ -218,7 +218,7 @@ bool decodeOpenFile(FieldReader& reader, uint64_t firstFreeFd, uint32_t grantCou
 }
 
 bool decodeRank(FieldReader& reader, uint32_t expectedRank, uint32_t rankCount,
-                uint32_t grantCount, RankImage& rank, std::string& error) {
+                uint32_t grantCount, RankImage& rank, std::string& error, bool viewRuns = false) {
   std::string where = "rank " + std::to_string(expectedRank) + ": ";
   uint32_t globalsBytes = 0;
   if (!reader.read(rank.worldRank) || !reader.read(rank.unwindBuffer) ||
@@ -272,7 +272,10 @@ bool decodeRank(FieldReader& reader, uint32_t expectedRank, uint32_t rankCount,
       return false;
     }
     end = run.offset + length;
-    run.bytes.assign(bytes);
+    if (viewRuns)
+      run.view = bytes;
+    else
+      run.bytes.assign(bytes);
   }
   uint32_t fileCount = 0;
   if (!reader.read(fileCount) || fileCount > reader.left() / kOpenFileFixedBytes) {
@@ -408,7 +411,7 @@ std::string encodeCheckpointHead(uint64_t sequence, const Digest& programDigest,
 
 std::optional<RankImage> decodeRankSection(std::string_view section, uint32_t worldRank,
                                            uint32_t rankCount, uint32_t grantCount,
-                                           std::string& error) {
+                                           std::string& error, bool viewRuns) {
   if (rankCount == 0 || rankCount > kMaxCheckpointRanks || worldRank >= rankCount) {
     error = "rank " + std::to_string(worldRank) + " of " + std::to_string(rankCount) +
             " is not a rank of the job";
@@ -416,7 +419,8 @@ std::optional<RankImage> decodeRankSection(std::string_view section, uint32_t wo
   }
   FieldReader reader(section);
   RankImage rank;
-  if (!decodeRank(reader, worldRank, rankCount, grantCount, rank, error)) return std::nullopt;
+  if (!decodeRank(reader, worldRank, rankCount, grantCount, rank, error, viewRuns))
+    return std::nullopt;
   if (reader.left() != 0) {
     error = "rank " + std::to_string(worldRank) + ": bytes after its section";
     return std::nullopt;

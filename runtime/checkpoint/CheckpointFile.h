@@ -52,8 +52,11 @@
 // spread over hosts (partCount is 0 for a job on one host), version 7
 // replaced the file's SHA-256 by a CRC-32C (util/Crc32c.h: the checksum
 // guards against torn and corrupt files, which a CRC catches as well, and
-// the hashing was most of a checkpoint's CPU time); a file of another
-// version is refused.
+// the hashing was most of a checkpoint's CPU time), version 8 each
+// communicator record's counts of nonblocking collectives and of windows
+// spanning hosts (MpiObjectSection.h: a rank resumed or moved with 0 there
+// matched the others' next collective's messages wrongly); a file of
+// another version is refused.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -70,7 +73,7 @@
 
 namespace synergy::checkpoint {
 
-inline constexpr uint32_t kCheckpointVersion = 7;
+inline constexpr uint32_t kCheckpointVersion = 8;
 // Path, arguments, grants, environment and reason together.
 inline constexpr uint32_t kMaxJobTextBytes = 1u << 20;
 inline constexpr uint32_t kMaxCheckpointRanks = 4096;
@@ -87,6 +90,12 @@ inline constexpr const char* kCheckpointFileName = "checkpoint.syck";
 struct MemoryRun {
   uint64_t offset = 0;
   std::string bytes;
+  // Instead of `bytes`, in an image decoded over bytes its caller keeps
+  // while it uses the image (decodeRankSection's `viewRuns`): a view of
+  // the run in them, so that a moved rank's memory is copied once, into
+  // its instance, not first into the image.
+  std::string_view view;
+  std::string_view contents() const { return view.data() ? view : std::string_view(bytes); }
 };
 
 // A file a rank held open at the checkpoint, as `--resume` reopens it:
@@ -189,10 +198,12 @@ std::string encodeCheckpointHead(uint64_t sequence, const Digest& programDigest,
                                  uint32_t sectionsChecksum, const JobRecord& job);
 // Parses and checks one rank's section (encodeRankSection's bytes, all of
 // them) as decodeCheckpoint checks it in a file of `rankCount` ranks and
-// `grantCount` grants; nullopt with a one-line `error`.
+// `grantCount` grants; nullopt with a one-line `error`. With `viewRuns`
+// the memory runs are views into `section` (MemoryRun::view), which must
+// outlive the image.
 std::optional<RankImage> decodeRankSection(std::string_view section, uint32_t worldRank,
                                            uint32_t rankCount, uint32_t grantCount,
-                                           std::string& error);
+                                           std::string& error, bool viewRuns = false);
 // Parses and checks a checkpoint file; nullopt with a one-line `error`.
 std::optional<CheckpointImage> decodeCheckpoint(std::string_view bytes, std::string& error);
 

@@ -178,7 +178,11 @@ int runCheckpointedJob(mpi::JobOptions job, const CheckpointPolicy& policy) {
     uint64_t at = 0;
     if (!parseLiveMove(move, job.ranks, rank, at, error)) return launchError(error);
     const char* costs = std::getenv("SYNERGY_LIVE_MOVE_STATS");
-    coordinator.setLiveMove(rank, at, costs && std::strcmp(costs, "0"));
+    // Test hook: SYNERGY_TEST_LIVE_MOVE_CORRUPT=1 makes the arrival fail
+    // (the departing bytes do not match their checksum).
+    const char* corrupt = std::getenv("SYNERGY_TEST_LIVE_MOVE_CORRUPT");
+    coordinator.setLiveMove(rank, at, costs && std::strcmp(costs, "0"),
+                            corrupt && std::strcmp(corrupt, "0"));
   }
   job.barrierControlPoint = &coordinator;
   job.reportAtEnd = [&coordinator] { printCheckpointStatistics(coordinator); };

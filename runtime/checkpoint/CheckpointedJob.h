@@ -32,7 +32,8 @@ sandbox::Grant recordedGrant(sandbox::Grant grant);
 // in a fresh instance in this process (CheckpointCoordinator::setLiveMove),
 // the drill of a move between hosts. runCheckpointedJob takes it; a job
 // without --checkpoint-every runs there with checkpoints never due. With
-// SYNERGY_LIVE_MOVE_STATS=1 the move's costs go to stderr.
+// SYNERGY_LIVE_MOVE_STATS=1 the move's costs go to stderr; with
+// SYNERGY_TEST_LIVE_MOVE_CORRUPT=1 its arrival fails (corrupt bytes).
 bool liveMoveRequested();
 
 // Runs the job and returns its exit status (2, with a message, when the

@@ -149,6 +149,12 @@ MpiObjects captureMpiObjects(const mpi::RankState& rank) {
     }
     for (const auto& [keyval, attribute] : live->attributes)
       comm.attributes.push_back({uint32_t(keyval), attribute.value, attribute.setOrder});
+    auto countOn = [&](const std::map<uint32_t, uint32_t>& counts) {
+      auto found = counts.find(shared.context);
+      return found == counts.end() ? 0u : found->second;
+    };
+    comm.nonblockingCollectives = countOn(rank.nonblockingCollectivesOn);
+    comm.windowsSpanningHosts = countOn(rank.windowsSpanningHostsOn);
     objects.comms.push_back(std::move(comm));
   }
   return objects;
@@ -171,14 +177,19 @@ bool checkSharedCommunicators(const std::vector<RankImage>& ranks, std::string& 
     for (const MpiObjects::CommRecord& comm : rank.mpi.comms) {
       auto [found, isFirst] = first.try_emplace(comm.context, rank.worldRank, &comm);
       const MpiObjects::CommRecord& other = *found->second.second;
+      // At a control point every member has started the same nonblocking
+      // collectives and made the same windows on it (none is under way).
       if (isFirst || (comm.worldRanks == other.worldRanks && comm.name == other.name &&
                       comm.cartesian == other.cartesian && comm.dims == other.dims &&
-                      comm.periods == other.periods))
+                      comm.periods == other.periods &&
+                      comm.nonblockingCollectives == other.nonblockingCollectives &&
+                      comm.windowsSpanningHosts == other.windowsSpanningHosts))
         continue;
       error = "rank " + std::to_string(rank.worldRank) + "'s communicator " +
               std::to_string(comm.handle) + " and rank " + std::to_string(found->second.first) +
               "'s communicator " + std::to_string(other.handle) +
-              " share a context but not their members, name or topology";
+              " share a context but not their members, name, topology or counts of nonblocking "
+              "collectives and windows";
       return false;
     }
   }
@@ -241,6 +252,10 @@ bool restoreMpiObjects(const MpiObjects& objects, mpi::RankState& rank,
     handle.errhandler = int(record.errhandler);
     for (const MpiObjects::AttributeRecord& attribute : record.attributes)
       handle.attributes[int(attribute.keyval)] = {attribute.value, attribute.setOrder};
+    if (record.nonblockingCollectives)
+      rank.nonblockingCollectivesOn[record.context] = record.nonblockingCollectives;
+    if (record.windowsSpanningHosts)
+      rank.windowsSpanningHostsOn[record.context] = record.windowsSpanningHosts;
     rank.restoreComm(int(record.handle), std::move(handle));
   }
   for (auto [handle, function] : objects.commErrorHandlers) rank.commErrorHandlers[int(handle)] = function;

@@ -144,10 +144,12 @@ void encodeComm(std::string& out, const MpiObjects::CommRecord& comm) {
     put(out, attribute.value);
     put(out, attribute.setOrder);
   }
+  put(out, comm.nonblockingCollectives);
+  put(out, comm.windowsSpanningHosts);
 }
 
 // The fixed part of a communicator record, its arrays aside.
-constexpr size_t kCommFixedBytes = 4 + 4 + 4 + 4 + 4 + 1 + 4 + 4;
+constexpr size_t kCommFixedBytes = 4 + 4 + 4 + 4 + 4 + 1 + 4 + 4 + 4 + 4;
 
 // Reads one communicator record of rank `worldRank` and checks it against
 // the rank's other objects (see the header); `what` names it in errors.
@@ -174,7 +176,8 @@ bool decodeComm(FieldReader& reader, uint32_t worldRank, uint32_t rankCount,
                 reader.read(attribute.setOrder) &&
                 attribute.setOrder < objects.nextAttributeOrder &&
                 increasingUpTo(attribute.keyval, previousKeyval, UINT32_MAX);
-       });
+       }) &&
+       reader.read(comm.nonblockingCollectives) && reader.read(comm.windowsSpanningHosts);
   if (!ok) {
     error = where + "a communicator record is truncated, has a member that is not a distinct "
                     "world rank of the job, or attributes out of order or set after the next "

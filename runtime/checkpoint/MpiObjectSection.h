@@ -32,7 +32,8 @@
 //       commCount x { u32 handle  u32 context  u32 memberCount  u32[memberCount]
 //                     u32 nameBytes  u8[]  u32 errhandler
 //                     u8 cartesian  u32 ndims  i32 dims[ndims]  u8 periods[ndims]
-//                     u32 attributeCount  attributeCount x { u32 keyval  u32 value  u64 setOrder } }
+//                     u32 attributeCount  attributeCount x { u32 keyval  u32 value  u64 setOrder }
+//                     u32 nonblockingCollectives  u32 windowsSpanningHosts }
 //
 // The decoder checks what a layout's users rely on: every segment is
 // non-empty and inside [trueLb, trueUb), the segments' lengths add up to
@@ -49,7 +50,7 @@
 // a rank's communicator may hold a context another host drew); its error handler is predefined or one of the rank's; its
 // attributes' keyvals are the rank's and their set orders below the next one; a cartesian topology's dimensions are
 // positive and multiply to its size. That the members agree on a shared
-// communicator is for the whole job's check (MpiObjectRecord.h). Whether the element kind fits the size, and whether an op's or a
+// communicator (its counts among it) is for the whole job's check (MpiObjectRecord.h). Whether the element kind fits the size, and whether an op's or a
 // keyval's function is in the module's table, is for the restore to check
 // (MpiObjectRecord.h), which knows the element sizes and the module.
 //
@@ -146,6 +147,15 @@ struct MpiObjects {
     std::vector<int32_t> dims;
     std::vector<uint8_t> periods;
     std::vector<AttributeRecord> attributes;  // by increasing keyval
+    // The rank's counts on this communicator that its members must agree
+    // on (RankState::nonblockingCollectivesOn, windowsSpanningHostsOn): the
+    // nonblocking collectives it started, whose count tags their messages
+    // and matches them up, and the windows spanning hosts it made, whose
+    // count names them on every host. A rank restored with 0 while the
+    // other members go on with theirs would match another collective's
+    // messages (a live move) or reuse a window's id.
+    uint32_t nonblockingCollectives = 0;
+    uint32_t windowsSpanningHosts = 0;
   };
   std::vector<CommRecord> comms;
 };

@@ -72,7 +72,7 @@ std::optional<RankImage> decodeDepartingRank(std::string_view bytes, uint32_t wo
     error = "the departing rank's state does not match its checksum (corrupt)";
     return std::nullopt;
   }
-  return decodeRankSection(section, worldRank, rankCount, grantCount, error);
+  return decodeRankSection(section, worldRank, rankCount, grantCount, error, /*viewRuns=*/true);
 }
 
 bool restoreRank(const RankImage& image, granule::Granule& granule,
@@ -114,9 +114,10 @@ bool restoreRank(const RankImage& image, granule::Granule& granule,
   uint8_t* base = granule.memoryBase();
   uint64_t end = 0;
   for (const MemoryRun& run : image.runs) {  // increasing, inside memoryBytes: the decoder checked
+    std::string_view bytes = run.contents();
     clearGap(base, end, run.offset);
-    std::memcpy(base + run.offset, run.bytes.data(), run.bytes.size());
-    end = run.offset + run.bytes.size();
+    std::memcpy(base + run.offset, bytes.data(), bytes.size());
+    end = run.offset + bytes.size();
   }
   clearGap(base, end, image.memoryBytes);
   auto* instance = static_cast<uint8_t*>(granule.instance());

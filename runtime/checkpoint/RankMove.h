@@ -34,7 +34,8 @@ std::string encodeDepartingRank(uint32_t worldRank, granule::Granule& granule,
                                 size_t grantCount, std::string& notRecorded);
 // encodeDepartingRank's bytes checked and decoded, for rank `worldRank` of
 // a job of `rankCount` ranks with `grantCount` grants; nullopt with a
-// one-line `error`.
+// one-line `error`. Its memory runs are views into `bytes` (copied once,
+// by restoreRank), which must outlive the image.
 std::optional<RankImage> decodeDepartingRank(std::string_view bytes, uint32_t worldRank,
                                              uint32_t rankCount, uint32_t grantCount,
                                              std::string& error);

@@ -58,6 +58,11 @@ std::atomic<int> crossHostPollers{0};
 // wake-up and itself a scheduler wake-up on every collective.
 constexpr auto kHostMeetingPoll = kCrossHostPoll;
 
+// checkDeadlock's quiet ticks while a rank has departed at a control point
+// (a live move), as a multiple of those that declare a deadlock otherwise:
+// 30 s at the launcher's 20 ticks of 100 ms.
+constexpr int kDepartedRankTicksFactor = 15;
+
 // Whether membarrier(2) can run a full fence on every other thread of the
 // process, so that lock-free wakers need none of their own.
 bool canFenceOtherThreads() {
@@ -579,6 +584,8 @@ std::string World::takeAbortMessage() {
 
 std::string World::describeWait(int rank) {
   if (phases_[rank] == RankPhase::Finished) return "finished";
+  if (phases_[rank] == RankPhase::Departed)
+    return "departed at a barrier control point (a live move) and has not arrived";
   if (!waits_[rank]) return "running";
   const WaitInfo& info = *waits_[rank];
   std::ostringstream text;
@@ -606,17 +613,24 @@ std::optional<std::string> World::checkDeadlock(int stableTicks) {
   if (remote_) return remote_->checkJobDeadlock(stableTicks);
   std::lock_guard<util::AdaptiveMutex> guard(mutex_);
   bool allStarted =
-      std::find(phases_.begin(), phases_.end(), RankPhase::NotStarted) == phases_.end() &&
-      std::find(phases_.begin(), phases_.end(), RankPhase::Departed) == phases_.end();
+      std::find(phases_.begin(), phases_.end(), RankPhase::NotStarted) == phases_.end();
+  bool departed = std::find(phases_.begin(), phases_.end(), RankPhase::Departed) != phases_.end();
   uint64_t epoch = epoch_.load();
   for (int rank = 0; rank < size_; ++rank) epoch += announced_[rank].value.load();
-  if (aborted_ || !allStarted || running_ == 0 || blocked_ < running_ || looking_ != 0 ||
-      epoch != watchedEpoch_) {
+  // A departed rank is neither running nor blocked, and the others may be
+  // held for it (or have finished): the job waits for it, so its not
+  // arriving is reported as every rank being blocked would be.
+  if (aborted_ || !allStarted || (running_ == 0 && !departed) || blocked_ < running_ ||
+      looking_ != 0 || epoch != watchedEpoch_) {
     watchedEpoch_ = epoch;
     quietTicks_ = 0;
     return std::nullopt;
   }
-  if (++quietTicks_ < stableTicks) return std::nullopt;
+  // Its arrival (decoding and restoring its memory, a second or more for a
+  // large one on a loaded machine) changes nothing the check sees until it
+  // is done, so a departed rank is given many more ticks.
+  if (++quietTicks_ < (departed ? stableTicks * kDepartedRankTicksFactor : stableTicks))
+    return std::nullopt;
   std::ostringstream report;
   report << kDeadlockReportHeading;
   for (int rank = 0; rank < size_; ++rank)

@@ -532,8 +532,9 @@ class World {
   void rankFinished(int rank);
   // A live move (BarrierControlPoint::arrive): the rank has left its
   // instance at a control point and runs nowhere until it arrives in a
-  // fresh one. A departed rank is neither running nor blocked, and while
-  // one is departed no deadlock is declared: the others may wait for it.
+  // fresh one. A departed rank is neither running nor blocked; the others
+  // may wait for it, and checkDeadlock reports it (not arrived) only once
+  // they have all been blocked for many times the usual ticks.
   void rankDeparted(int rank);
   void rankArrived(int rank);
   // Records the first abort (exit status and message) and wakes all; the

@@ -19,7 +19,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
                                 "mpi", "Inputs"))
 from forge_checkpoint import crc32c  # noqa: E402
 
-VERSION = 7
+VERSION = 8
 PAGE = 65536
 
 
@@ -60,13 +60,14 @@ def datatype_node(segments, size, bounds, alignment=4, element=4, combiner=3, co
 
 
 def comm_record(handle, context, members, name, errhandler=1, dims=None, periods=(),
-                attributes=()):
+                attributes=(), nonblocking_collectives=0, windows_spanning_hosts=0):
     out = struct.pack("<III", handle, context, len(members))
     out += b"".join(struct.pack("<I", m) for m in members) + text(name)
     out += struct.pack("<IBI", errhandler, dims is not None, len(dims or ()))
     out += b"".join(struct.pack("<i", d) for d in dims or ()) + bytes(periods)
     out += struct.pack("<I", len(attributes))
-    return out + b"".join(struct.pack("<IIQ", k, v, order) for k, v, order in attributes)
+    out += b"".join(struct.pack("<IIQ", k, v, order) for k, v, order in attributes)
+    return out + struct.pack("<II", nonblocking_collectives, windows_spanning_hosts)
 
 
 def mpi_objects(nodes=(), types=(), names=(), groups=(), next_op=15, ops=(), next_keyval=32,
@@ -100,7 +101,7 @@ def sample_mpi_objects(segments=((0, 8),), members=(1, 0), old_node=0, ring_dims
                        [comm_record(1, 0, [0, 1], "MPI_COMM_WORLD", 2, attributes=[(33, 1234, 4)]),
                         comm_record(2, 1, [0], "MPI_COMM_SELF"),
                         comm_record(3, 4, [1, 0], "ring", 3, list(ring_dims),
-                                    [1] * len(ring_dims))])
+                                    [1] * len(ring_dims), nonblocking_collectives=3)])
 
 
 def rank(number, files=(), objects=None):

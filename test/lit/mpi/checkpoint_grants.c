@@ -45,35 +45,42 @@
 //
 // A checkpoint of format version 2, which held no grants, is refused, and
 // so is one of version 3, which held no open files, one of version 4,
-// which held no MPI objects, one of version 5 and one of version 6.
+// which held no MPI objects, one of version 5, one of version 6 and one of
+// version 7.
 // RUN: cp -r %t/ckro %t/ckold
 // RUN: printf '\002' | dd of=%t/ckold/checkpoint.syck bs=1 seek=8 conv=notrunc 2> /dev/null
 // RUN: not %synergy-run --resume %t/ckold > %t/old.out 2> %t/old.err
 // RUN: FileCheck --check-prefix=OLD %s < %t/old.err
-// OLD: synergy-run: error: {{.*}}ckold/checkpoint.syck: checkpoint format version 2 is not version 7, the one this synergy-run reads (checkpoint again with this build)
+// OLD: synergy-run: error: {{.*}}ckold/checkpoint.syck: checkpoint format version 2 is not version 8, the one this synergy-run reads (checkpoint again with this build)
 // RUN: not grep . %t/old.out
 // RUN: printf '\003' | dd of=%t/ckold/checkpoint.syck bs=1 seek=8 conv=notrunc 2> /dev/null
 // RUN: not %synergy-run --resume %t/ckold > %t/old3.out 2> %t/old3.err
 // RUN: FileCheck --check-prefix=OLD3 %s < %t/old3.err
-// OLD3: synergy-run: error: {{.*}}ckold/checkpoint.syck: checkpoint format version 3 is not version 7, the one this synergy-run reads (checkpoint again with this build)
+// OLD3: synergy-run: error: {{.*}}ckold/checkpoint.syck: checkpoint format version 3 is not version 8, the one this synergy-run reads (checkpoint again with this build)
 // RUN: not grep . %t/old3.out
 // RUN: printf '\004' | dd of=%t/ckold/checkpoint.syck bs=1 seek=8 conv=notrunc 2> /dev/null
 // RUN: not %synergy-run --resume %t/ckold > %t/old4.out 2> %t/old4.err
 // RUN: FileCheck --check-prefix=OLD4 %s < %t/old4.err
-// OLD4: synergy-run: error: {{.*}}ckold/checkpoint.syck: checkpoint format version 4 is not version 7, the one this synergy-run reads (checkpoint again with this build)
+// OLD4: synergy-run: error: {{.*}}ckold/checkpoint.syck: checkpoint format version 4 is not version 8, the one this synergy-run reads (checkpoint again with this build)
 // RUN: not grep . %t/old4.out
 // A checkpoint of version 5 held no output counts of a job spread over hosts.
 // RUN: printf '\005' | dd of=%t/ckold/checkpoint.syck bs=1 seek=8 conv=notrunc 2> /dev/null
 // RUN: not %synergy-run --resume %t/ckold > %t/old5.out 2> %t/old5.err
 // RUN: FileCheck --check-prefix=OLD5 %s < %t/old5.err
-// OLD5: synergy-run: error: {{.*}}ckold/checkpoint.syck: checkpoint format version 5 is not version 7, the one this synergy-run reads (checkpoint again with this build)
+// OLD5: synergy-run: error: {{.*}}ckold/checkpoint.syck: checkpoint format version 5 is not version 8, the one this synergy-run reads (checkpoint again with this build)
 // RUN: not grep . %t/old5.out
 // A checkpoint of version 6 had a SHA-256 where the CRC-32C is now.
 // RUN: printf '\006' | dd of=%t/ckold/checkpoint.syck bs=1 seek=8 conv=notrunc 2> /dev/null
 // RUN: not %synergy-run --resume %t/ckold > %t/old6.out 2> %t/old6.err
 // RUN: FileCheck --check-prefix=OLD6 %s < %t/old6.err
-// OLD6: synergy-run: error: {{.*}}ckold/checkpoint.syck: checkpoint format version 6 is not version 7, the one this synergy-run reads (checkpoint again with this build)
+// OLD6: synergy-run: error: {{.*}}ckold/checkpoint.syck: checkpoint format version 6 is not version 8, the one this synergy-run reads (checkpoint again with this build)
 // RUN: not grep . %t/old6.out
+// A checkpoint of version 7 held no counts of nonblocking collectives.
+// RUN: printf '\007' | dd of=%t/ckold/checkpoint.syck bs=1 seek=8 conv=notrunc 2> /dev/null
+// RUN: not %synergy-run --resume %t/ckold > %t/old7.out 2> %t/old7.err
+// RUN: FileCheck --check-prefix=OLD7 %s < %t/old7.err
+// OLD7: synergy-run: error: {{.*}}ckold/checkpoint.syck: checkpoint format version 7 is not version 8, the one this synergy-run reads (checkpoint again with this build)
+// RUN: not grep . %t/old7.out
 #include <errno.h>
 #include <mpi.h>
 #include <stdio.h>

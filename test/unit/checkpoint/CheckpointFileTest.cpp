@@ -153,8 +153,13 @@ TEST(RankMove, DepartingBytesDecodeAndHostileOnesAreRefused) {
   EXPECT_EQ(image->worldRank, 1u);
   EXPECT_EQ(image->globals, (std::vector<uint8_t>{1, 2, 3, 4}));
   std::vector<uint8_t> rebuilt(kMemoryBytes, 0);
-  for (const MemoryRun& run : image->runs)
-    std::memcpy(rebuilt.data() + run.offset, run.bytes.data(), run.bytes.size());
+  for (const MemoryRun& run : image->runs) {
+    // A view of the departing bytes, not a copy of them.
+    EXPECT_TRUE(run.bytes.empty());
+    EXPECT_GE(run.view.data(), bytes.data());
+    EXPECT_LE(run.view.data() + run.view.size(), bytes.data() + bytes.size());
+    std::memcpy(rebuilt.data() + run.offset, run.contents().data(), run.contents().size());
+  }
   EXPECT_EQ(rebuilt, memory);
   for (size_t length = 0; length < bytes.size(); length += 1 + length / 8) {
     error.clear();
@@ -334,15 +339,16 @@ TEST(CheckpointFile, RefusesAnotherVersion) {
   std::string file = sampleFile();
   file[8] = 9;
   EXPECT_EQ(refusal(file),
-            "checkpoint format version 9 is not version 7, the one this synergy-run reads "
+            "checkpoint format version 9 is not version 8, the one this synergy-run reads "
             "(checkpoint again with this build)");
   // Version 2, before grants and the environment were recorded, 3, before
   // open files were, 4, before MPI objects were, 5, before the output
-  // counts of host parts were, and 6, with a SHA-256 where the CRC-32C is.
-  for (char old : {2, 3, 4, 5, 6}) {
+  // counts of host parts were, 6, with a SHA-256 where the CRC-32C is, and
+  // 7, before the communicators' counts of nonblocking collectives were.
+  for (char old : {2, 3, 4, 5, 6, 7}) {
     file[8] = old;
     EXPECT_NE(refusal(file).find("checkpoint format version " + std::to_string(old) +
-                                 " is not version 7"),
+                                 " is not version 8"),
               std::string::npos);
   }
 }
@@ -737,9 +743,9 @@ MpiObjects sampleMpiObjects() {
   objects.nextErrorHandler = 4;
   objects.commErrorHandlers = {{3, 11}};
   objects.nextContext = 7;
-  MpiObjects::CommRecord world{1, 0, {0, 1}, "MPI_COMM_WORLD", 2, false, {}, {}, {{33, 1234, 4}}};
+  MpiObjects::CommRecord world{1, 0, {0, 1}, "MPI_COMM_WORLD", 2, false, {}, {}, {{33, 1234, 4}}, 3};
   MpiObjects::CommRecord self{2, 1, {0}, "MPI_COMM_SELF", 1, false, {}, {}, {}};
-  MpiObjects::CommRecord ring{3, 4, {1, 0}, "ring", 3, true, {2}, {1}, {}};
+  MpiObjects::CommRecord ring{3, 4, {1, 0}, "ring", 3, true, {2}, {1}, {}, 5, 2};
   objects.comms = {world, self, ring};
   return objects;
 }
@@ -813,6 +819,10 @@ TEST(CheckpointFile, MpiObjectsRoundTrip) {
   EXPECT_TRUE(ring.cartesian);
   EXPECT_EQ(ring.dims, (std::vector<int32_t>{2}));
   EXPECT_EQ(ring.periods, (std::vector<uint8_t>{1}));
+  EXPECT_EQ(objects.comms[0].nonblockingCollectives, 3u);
+  EXPECT_EQ(objects.comms[1].nonblockingCollectives, 0u);
+  EXPECT_EQ(ring.nonblockingCollectives, 5u);
+  EXPECT_EQ(ring.windowsSpanningHosts, 2u);
   // Rank 1 made none.
   EXPECT_TRUE(image->ranks[1].mpi.typeNodes.empty());
   EXPECT_EQ(image->ranks[1].mpi.nextOp, uint32_t(mpi::abi::kLastPredefinedOp + 1));
@@ -939,8 +949,9 @@ TEST(CheckpointFile, RefusesLyingMpiObjectsBehindAGoodChecksum) {
 }
 
 TEST(CheckpointFile, RefusesTruncatedOrUncountableMpiObjects) {
-  // Cut one byte short: the ring's attribute count.
-  EXPECT_NE(refusal(fileWithMpiObjects(sampleMpiObjects(), 1)).find("a communicator record is truncated"),
+  // Cut nine bytes short: the ring's two counts (any value is one) and a
+  // byte of its attribute count.
+  EXPECT_NE(refusal(fileWithMpiObjects(sampleMpiObjects(), 9)).find("a communicator record is truncated"),
             std::string::npos);
   // A node count no file can hold, behind a good checksum: the count is
   // the first field after the (empty) open file count.
@@ -966,12 +977,12 @@ TEST(CheckpointFile, RefusesRanksThatDisagreeOnACommunicator) {
   ranks[1].worldRank = 1;
   ranks[0].mpi = sampleMpiObjects();
   ranks[1].mpi.nextContext = 7;
-  ranks[1].mpi.comms = {{3, 4, {1, 0}, "ring", 1, true, {2}, {1}, {}}};
+  ranks[1].mpi.comms = {{3, 4, {1, 0}, "ring", 1, true, {2}, {1}, {}, 5, 2}};
   std::string error;
   EXPECT_TRUE(checkSharedCommunicators(ranks, error)) << error;
   const char* disagree =
       "rank 1's communicator 3 and rank 0's communicator 3 share a context but not their "
-      "members, name or topology";
+      "members, name, topology or counts of nonblocking collectives and windows";
   auto refusedWith = [&](const std::function<void(MpiObjects::CommRecord&)>& lie) {
     std::vector<RankImage> lying = ranks;
     lie(lying[1].mpi.comms[0]);
@@ -983,6 +994,10 @@ TEST(CheckpointFile, RefusesRanksThatDisagreeOnACommunicator) {
   EXPECT_EQ(refusedWith([](MpiObjects::CommRecord& c) { c.name = "rung"; }), disagree);
   EXPECT_EQ(refusedWith([](MpiObjects::CommRecord& c) { c.periods = {0}; }), disagree);
   EXPECT_EQ(refusedWith([](MpiObjects::CommRecord& c) { c.cartesian = false; }), disagree);
+  // At a control point every member has started as many nonblocking
+  // collectives, and made as many windows, on it.
+  EXPECT_EQ(refusedWith([](MpiObjects::CommRecord& c) { c.nonblockingCollectives = 1; }), disagree);
+  EXPECT_EQ(refusedWith([](MpiObjects::CommRecord& c) { c.windowsSpanningHosts = 1; }), disagree);
   // Its own error handler and attributes are each handle's.
   std::vector<RankImage> own = ranks;
   own[1].mpi.comms[0].errhandler = 2;

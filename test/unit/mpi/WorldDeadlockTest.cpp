@@ -7,6 +7,11 @@
 // asked the watch, and the watch gives no report however often it is
 // asked, while the same rank asleep is reported.
 //
+// A rank that departed at a control point (a live move) and never arrives
+// is reported too, as not arrived, once the others have been blocked for
+// it many times the usual ticks, and not before: its arrival changes
+// nothing the watch sees until it is done.
+//
 //===----------------------------------------------------------------------===//
 #include <gtest/gtest.h>
 
@@ -45,6 +50,47 @@ TEST(WorldDeadlockTest, ARankLookingAtItsWaitIsBusyNotBlocked) {
   for (int check = 0; check < 10; ++check)
     EXPECT_FALSE(world.checkDeadlock(2)) << "rank 0 is copying a message, not blocked";
   asked.store(true);
+  rank.join();
+}
+
+TEST(WorldDeadlockTest, ARankThatNeverArrivesIsReportedLate) {
+  World world(2, /*ranksOwnCpus=*/false);
+  world.rankStarted(0);
+  world.rankStarted(1);
+  world.rankDeparted(1);
+  std::atomic<bool> released{false};
+  std::thread rank([&] {
+    world.waitForOthers(0, WaitInfo{"a barrier control point's agreement"},
+                        [&] { return released.load(); });
+  });
+  // Rank 0 held, asleep: the usual ticks are not enough while rank 1 is on
+  // its way.
+  int ticks = 0;
+  std::optional<std::string> report;
+  while (!(report = world.checkDeadlock(2)) && ticks < 100000) {
+    ++ticks;
+    std::this_thread::yield();
+  }
+  if (!report) {
+    released.store(true);
+    world.wakeWaiter(0);
+    rank.join();
+    FAIL() << "a rank that never arrives is never reported";
+  }
+  EXPECT_GE(ticks, 2 * 10) << *report;
+  EXPECT_NE(report->find("rank 1: departed at a barrier control point (a live move) and has not "
+                         "arrived"),
+            std::string::npos)
+      << *report;
+  EXPECT_NE(report->find("rank 0: blocked in a barrier control point's agreement"),
+            std::string::npos)
+      << *report;
+  // Once it has arrived and runs, nothing is reported.
+  world.rankArrived(1);
+  for (int check = 0; check < 100; ++check)
+    EXPECT_FALSE(world.checkDeadlock(2)) << "rank 1 runs again";
+  released.store(true);
+  world.wakeWaiter(0);
   rank.join();
 }
 
