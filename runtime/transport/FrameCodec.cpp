@@ -87,6 +87,11 @@ static bool isKnownFrameType(uint16_t raw) {
     case FrameType::MpiEagerCredit:
     case FrameType::MigrationStop:
     case FrameType::MigrationOutcome:
+    case FrameType::RankMoveAnnounce:
+    case FrameType::RankSectionHead:
+    case FrameType::RankSectionData:
+    case FrameType::RankSectionLanded:
+    case FrameType::RankMoveAbort:
       return true;
   }
   return false;
@@ -236,6 +241,16 @@ const char* frameTypeName(FrameType type) {
       return "MigrationStop";
     case FrameType::MigrationOutcome:
       return "MigrationOutcome";
+    case FrameType::RankMoveAnnounce:
+      return "RankMoveAnnounce";
+    case FrameType::RankSectionHead:
+      return "RankSectionHead";
+    case FrameType::RankSectionData:
+      return "RankSectionData";
+    case FrameType::RankSectionLanded:
+      return "RankSectionLanded";
+    case FrameType::RankMoveAbort:
+      return "RankMoveAbort";
   }
   return "unknown";
 }

@@ -280,6 +280,27 @@ enum class FrameType : uint16_t {
   // pthread id, global thread id, start routine, argument, stack top, TLS
   // block. Its synchronisations travel as OmpSyncRequest and OmpSyncReply.
   OmpPthreadStart = 87,
+  // A live move's section (cluster/RankSectionTransfer.h): one rank's
+  // encoded state (checkpoint/RankMove.h, ending with its CRC-32C), shipped
+  // from the part it leaves to the part it joins. Part 0 to the source and
+  // the target part: u64 move id (nonzero), u32 world rank, u32 source
+  // part, u32 target part, u32 zero, u64 the section's bytes
+  // (kMinRankSectionBytes to kMaxRankSectionBytes).
+  RankMoveAnnounce = 90,
+  // Source to target, right before each chunk's RankSectionData: u64 move
+  // id, u64 offset of the chunk in the section, u64 chunk bytes (1 to
+  // kMaxRankSectionChunkBytes). Chunks come in order, without gaps.
+  RankSectionHead = 91,
+  // The chunk's bytes, as many as its head said; the target reads them
+  // straight into their place.
+  RankSectionData = 92,
+  // Target to source and part 0, once the whole section is placed and its
+  // CRC-32C checked: u64 move id, u32 the CRC-32C.
+  RankSectionLanded = 93,
+  // The move is off. Source or target to part 0 (why it failed there),
+  // then part 0 to the other parts of the move: u64 move id, u32 bytes +
+  // the reason (at most kMaxRefusalBytes).
+  RankMoveAbort = 94,
   // Server to client, instead of HelloAck: the handshake is refused (a wrong
   // token, too many connections), then the connection closes. The reason,
   // at most kMaxRefusalBytes. A connection that closes before the handshake
@@ -339,6 +360,15 @@ constexpr uint64_t kMaxCheckpointMirrorDirectoryBytes = 4096;
 constexpr uint64_t kCheckpointMirrorHeadBytes = 12;
 constexpr uint64_t kMigrationStopBytes = 8;
 constexpr uint64_t kMigrationOutcomeBytes = 9;
+constexpr uint64_t kRankMoveAnnounceBytes = 32;
+constexpr uint64_t kRankSectionHeadBytes = 24;
+constexpr uint64_t kRankSectionLandedBytes = 12;
+constexpr uint64_t kRankMoveAbortHeadBytes = 12;
+// A section holds at least its CRC-32C and one byte; at most a wasm32
+// rank's whole memory and room for its globals, files and MPI objects.
+constexpr uint64_t kMinRankSectionBytes = 5;
+constexpr uint64_t kMaxRankSectionBytes = (4ull << 30) + (256ull << 20);
+constexpr uint64_t kMaxRankSectionChunkBytes = 16ull << 20;
 constexpr uint64_t kMpiRmaHeaderBytes = 36;
 constexpr uint64_t kMpiRmaRunBytes = 16;
 constexpr uint64_t kMpiRmaDoneHeaderBytes = 12;
@@ -469,6 +499,16 @@ constexpr uint64_t maxPayloadBytes(FrameType type) {
       return kMigrationStopBytes;
     case FrameType::MigrationOutcome:
       return kMigrationOutcomeBytes;
+    case FrameType::RankMoveAnnounce:
+      return kRankMoveAnnounceBytes;
+    case FrameType::RankSectionHead:
+      return kRankSectionHeadBytes;
+    case FrameType::RankSectionData:
+      return kMaxRankSectionChunkBytes;
+    case FrameType::RankSectionLanded:
+      return kRankSectionLandedBytes;
+    case FrameType::RankMoveAbort:
+      return kRankMoveAbortHeadBytes + kMaxRefusalBytes;
     case FrameType::MpiRma:
     case FrameType::MpiRmaDone:
     case FrameType::MpiMessagePart:
