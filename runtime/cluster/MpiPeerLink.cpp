@@ -36,6 +36,7 @@
 #include "cluster/CpuSharing.h"
 #include "cluster/EagerCredit.h"
 #include "cluster/RankRoutes.h"
+#include "cluster/RankSectionTransfer.h"
 #include "mpi/HostCollectives.h"
 #include "mpi/World.h"
 #include "transport/ClusterToken.h"
@@ -119,12 +120,40 @@ class MpiPeerLink::Impl {
     return part < closedParts_.size() && closedParts_[part].load();
   }
   const RankRoutes& routes() const { return routes_; }
+  RankSectionTransfer& sectionTransfer() { return sections_; }
+
+  // How sections_ reaches the other parts: over their connections, and its
+  // lines on stderr as the transport's are.
+  RankSectionTransfer::Links sectionLinks(const JobPart& part) {
+    return RankSectionTransfer::Links{
+        .selfPart = part.partIndex,
+        .partCount = uint32_t(part.partRanks.size()),
+        .send = [this](uint32_t to, transport::FrameType type,
+                       std::vector<uint8_t> payload) { sendToPart(to, type, std::move(payload)); },
+        .sendLent =
+            [this](uint32_t to, std::vector<transport::LentFrame> frames,
+                   std::function<void()> released) {
+              std::shared_ptr<transport::Connection> peer;
+              {
+                std::lock_guard<std::mutex> guard(mutex_);
+                if (to < peers_.size()) peer = peers_[to];
+              }
+              if (peer)
+                peer->sendLent(std::move(frames), std::move(released));
+              else
+                released();
+            },
+        .log = [](const std::string& line) {
+          std::fprintf(stderr, "synergy-run: cluster: %s\n", line.c_str());
+        }};
+  }
 
   Impl(const JobPart& part, mpi::World& world)
       : part_(part),
         routes_(part.routes()),
         world_(&world),
-        credit_(part.partRanks.size(), eagerGrantBytes()) {
+        credit_(part.partRanks.size(), eagerGrantBytes()),
+        sections_(sectionLinks(part)) {
     peers_.resize(part.partRanks.size());
     assembling_.resize(part.partRanks.size());
     partStates_.resize(part.partRanks.size());
@@ -223,6 +252,7 @@ class MpiPeerLink::Impl {
     std::string dropLine = std::exchange(droppedPartLine(), "");
     std::optional<uint32_t> part = partOf(connection);
     if (part) closedParts_[*part] = true;
+    if (part) sections_.partClosed(*part);
     bool joined = watchingPeers_;
     bool finished = false;
     if (part && joined) {
@@ -952,6 +982,7 @@ class MpiPeerLink::Impl {
                         uint64_t bytes) {
     std::optional<uint32_t> part = partOf(from);
     if (!part) return nullptr;
+    if (RankSectionTransfer::carries(type)) return sections_.placePayload(*part, type, bytes);
     Assembly& assembly = assembling_[*part];
     if (type == transport::FrameType::MpiMessage && !assembly.active &&
         bytes >= transport::kMpiMessageHeaderBytes) {
@@ -972,6 +1003,10 @@ class MpiPeerLink::Impl {
   bool onPlacedFrame(const transport::Connection& from, transport::FrameType type,
                      uint64_t bytes, std::string& reason) {
     uint32_t part = *partOf(from);
+    if (RankSectionTransfer::carries(type)) {
+      sections_.placedFrameArrived(part, type, bytes);
+      return true;
+    }
     Assembly& assembly = assembling_[part];
     std::lock_guard<std::mutex> guard(worldMutex_);
     if (type == transport::FrameType::MpiMessage) {
@@ -1027,6 +1062,10 @@ class MpiPeerLink::Impl {
       part = it->second;
     }
     std::vector<uint8_t>& payload = frame.payload;
+    if (RankSectionTransfer::carries(frame.type)) {
+      sections_.onFrame(part, frame.type, payload);
+      return true;
+    }
     if ((frame.type >= transport::FrameType::CheckpointVote &&
          frame.type <= transport::FrameType::CheckpointWritten) ||
         frame.type == transport::FrameType::CheckpointPartData ||
@@ -1266,6 +1305,10 @@ class MpiPeerLink::Impl {
   // Eager credit (mpi/RemoteRanks.h) between this part and each other.
   // Grants come under mutex_, for join()'s wait.
   EagerCredit credit_;
+  // A live move's sections, whose frames it takes before any other
+  // handler (RankSectionTransfer.h): part 0 announces moves and hears how
+  // they end, the others send and receive sections.
+  RankSectionTransfer sections_;
   int quietTicks_ = 0;
   // The confirming round this part opened last (MpiStateCheck), whether it
   // still stands, and which parts have confirmed it.
@@ -1395,6 +1438,7 @@ void MpiPeerLink::sendToPart(uint32_t part, transport::FrameType type,
 uint64_t MpiPeerLink::framesSent() const { return impl_->framesSent(); }
 uint64_t MpiPeerLink::framesReceived() const { return impl_->framesReceived(); }
 bool MpiPeerLink::partClosed(uint32_t part) const { return impl_->partClosed(part); }
+RankSectionTransfer& MpiPeerLink::sectionTransfer() { return impl_->sectionTransfer(); }
 
 int runJobPart(const std::string& partFile, mpi::JobOptions job,
                const PartCheckpointing* checkpoints) {
