@@ -13,6 +13,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <utility>
 
 #include "transport/FrameCodec.h"
 #include "util/Crc32c.h"
@@ -30,8 +31,13 @@ struct RankSectionTransfer::Move {
   // The target's: where the section lands, and how much of it has.
   std::shared_ptr<SectionBuffer> buffer;
   uint64_t placed = 0;
-  // The source's: ship() has sent the section.
+  // The source's: ship() has lent the section, the target has accepted
+  // it, its chunks have gone to the transport.
   bool shipped = false;
+  bool accepted = false;
+  bool sent = false;
+  const uint8_t* lent = nullptr;
+  std::function<void()> released;
 };
 
 struct RankSectionTransfer::Incoming {
@@ -127,12 +133,18 @@ SectionBuffer::~SectionBuffer() { munmap(data_, size_t(size_)); }
 RankSectionTransfer::RankSectionTransfer(Links links) : links_(std::move(links)) {
   incoming_.resize(links_.partCount);
   for (auto& slot : incoming_) slot = std::make_unique<Incoming>();
+  earlyAccepts_.assign(links_.partCount, 0);
 }
 
-RankSectionTransfer::~RankSectionTransfer() = default;
+// Lent bytes no chunk took are given back.
+RankSectionTransfer::~RankSectionTransfer() {
+  for (auto& [id, move] : moves_)
+    if (move->released) move->released();
+}
 
 bool RankSectionTransfer::carries(FrameType type) {
-  return type == FrameType::RankMoveAnnounce || type == FrameType::RankSectionHead ||
+  return type == FrameType::RankMoveAnnounce || type == FrameType::RankSectionAccept ||
+         type == FrameType::RankSectionHead ||
          type == FrameType::RankSectionData || type == FrameType::RankSectionLanded ||
          type == FrameType::RankMoveAbort;
 }
@@ -142,7 +154,12 @@ void RankSectionTransfer::dropped(const std::string& line) {
 }
 
 void RankSectionTransfer::flush(std::vector<Outgoing>& out) {
-  for (Outgoing& frame : out) links_.send(frame.part, frame.type, std::move(frame.payload));
+  for (Outgoing& step : out) {
+    if (step.run)
+      step.run();
+    else
+      links_.send(step.part, step.type, std::move(step.payload));
+  }
   out.clear();
 }
 
@@ -186,7 +203,15 @@ bool RankSectionTransfer::announce(const RankMoveAnnouncement& move, std::string
     }
     std::vector<uint8_t> payload = encodeRankMoveAnnouncement(move);
     for (uint32_t part : {move.sourcePart, move.targetPart})
-      if (part != 0) out.push_back({part, FrameType::RankMoveAnnounce, payload});
+      if (part != 0) out.push_back({part, FrameType::RankMoveAnnounce, payload, {}});
+    if (move.targetPart == 0) {
+      std::vector<uint8_t> accept(transport::kRankSectionAcceptBytes);
+      util::writeLittleEndian(accept.data(), move.moveId, 8);
+      out.push_back({move.sourcePart, FrameType::RankSectionAccept, std::move(accept), {}});
+    } else if (move.sourcePart == 0 && earlyAccepts_[move.targetPart] == move.moveId) {
+      earlyAccepts_[move.targetPart] = 0;
+      added.accepted = true;
+    }
   }
   flush(out);
   return true;
@@ -213,17 +238,28 @@ bool RankSectionTransfer::ship(uint64_t moveId, const uint8_t* data, uint64_t si
       endMove(*it->second, error, links_.selfPart, out);
     }
     if (error.empty()) {
-      it->second->shipped = true;
-      target = it->second->announced.targetPart;
+      Move& move = *it->second;
+      move.shipped = true;
+      move.lent = data;
+      move.released = std::move(released);
+      sendWhenAccepted(move, out);
     }
   }
+  flush(out);
   if (!error.empty()) {
-    flush(out);
     if (released) released();
     return false;
   }
+  return true;
+}
+
+void RankSectionTransfer::sendWhenAccepted(Move& move, std::vector<Outgoing>& out) {
+  if (!move.shipped || !move.accepted || move.sent) return;
+  move.sent = true;
   // Each chunk's head, then its bytes, lent: back to back on the
   // connection, so no other frame of this part comes between them.
+  uint64_t moveId = move.announced.moveId;
+  uint64_t size = move.announced.bytes;
   std::vector<transport::LentFrame> frames;
   frames.reserve(size_t(2 * ((size + kChunkBytes - 1) / kChunkBytes)));
   for (uint64_t offset = 0; offset < size; offset += kChunkBytes) {
@@ -234,10 +270,15 @@ bool RankSectionTransfer::ship(uint64_t moveId, const uint8_t* data, uint64_t si
     util::writeLittleEndian(head.head.data() + 8, offset, 8);
     util::writeLittleEndian(head.head.data() + 16, bytes, 8);
     frames.push_back(std::move(head));
-    frames.push_back({FrameType::RankSectionData, {}, {{data + offset, size_t(bytes)}}});
+    frames.push_back({FrameType::RankSectionData, {}, {{move.lent + offset, size_t(bytes)}}});
   }
-  links_.sendLent(target, std::move(frames), std::move(released));
-  return true;
+  uint32_t target = move.announced.targetPart;
+  auto chunks = std::make_shared<std::vector<transport::LentFrame>>(std::move(frames));
+  auto released = std::make_shared<std::function<void()>>(std::move(move.released));
+  move.released = nullptr;
+  out.push_back({target, FrameType::RankSectionData, {}, [this, target, chunks, released] {
+                   links_.sendLent(target, std::move(*chunks), std::move(*released));
+                 }});
 }
 
 void RankSectionTransfer::abort(uint64_t moveId, const std::string& reason) {
@@ -282,6 +323,8 @@ void RankSectionTransfer::endMove(Move& move, const std::string& reason, uint32_
   move.state = MoveState::Aborted;
   move.reason = reason;
   move.buffer.reset();
+  if (move.released)
+    out.push_back({0, FrameType::RankMoveAbort, {}, std::exchange(move.released, nullptr)});
   changed_.notify_all();
   const RankMoveAnnouncement& a = move.announced;
   Incoming& incoming = *incoming_[a.sourcePart];
@@ -293,10 +336,10 @@ void RankSectionTransfer::endMove(Move& move, const std::string& reason, uint32_
   if (links_.selfPart == 0) {
     for (uint32_t part : {a.sourcePart, a.targetPart})
       if (part != 0 && part != skip)
-        out.push_back({part, FrameType::RankMoveAbort, abortPayload(a.moveId, reason)});
+        out.push_back({part, FrameType::RankMoveAbort, abortPayload(a.moveId, reason), {}});
   } else {
     out.push_back({0, FrameType::RankMoveAbort,
-                   abortPayload(a.moveId, partName(links_.selfPart) + ": " + reason)});
+                   abortPayload(a.moveId, partName(links_.selfPart) + ": " + reason), {}});
   }
 }
 
@@ -357,9 +400,9 @@ void RankSectionTransfer::finishPlacing(Move& move, std::vector<Outgoing>& out) 
   std::vector<uint8_t> landed(transport::kRankSectionLandedBytes);
   util::writeLittleEndian(landed.data(), a.moveId, 8);
   util::writeLittleEndian(landed.data() + 8, stated, 4);
-  out.push_back({a.sourcePart, FrameType::RankSectionLanded, landed});
+  out.push_back({a.sourcePart, FrameType::RankSectionLanded, landed, {}});
   if (a.sourcePart != 0 && links_.selfPart != 0)
-    out.push_back({0, FrameType::RankSectionLanded, std::move(landed)});
+    out.push_back({0, FrameType::RankSectionLanded, std::move(landed), {}});
 }
 
 void RankSectionTransfer::onFrame(uint32_t fromPart, FrameType type,
@@ -375,6 +418,9 @@ void RankSectionTransfer::onFrame(uint32_t fromPart, FrameType type,
     switch (type) {
       case FrameType::RankMoveAnnounce:
         onAnnounce(fromPart, payload, out);
+        break;
+      case FrameType::RankSectionAccept:
+        onAccept(fromPart, payload, out);
         break;
       case FrameType::RankSectionHead:
         onHead(fromPart, payload, out);
@@ -430,7 +476,13 @@ void RankSectionTransfer::onAnnounce(uint32_t fromPart, const std::vector<uint8_
     endMove(move, "wrong size: a section of " + std::to_string(a.bytes) + " bytes", 0, out);
     return;
   }
-  if (!target) return;
+  if (source) {
+    if (earlyAccepts_[a.targetPart] == a.moveId) {
+      earlyAccepts_[a.targetPart] = 0;
+      move.accepted = true;
+    }
+    return;
+  }
   if (incoming_[a.sourcePart]->moveId != 0) {
     endMove(move,
             partName(a.sourcePart) + " is still sending " +
@@ -444,6 +496,42 @@ void RankSectionTransfer::onAnnounce(uint32_t fromPart, const std::vector<uint8_
     return;
   }
   incoming_[a.sourcePart]->moveId = a.moveId;
+  std::vector<uint8_t> accept(transport::kRankSectionAcceptBytes);
+  util::writeLittleEndian(accept.data(), a.moveId, 8);
+  out.push_back({a.sourcePart, FrameType::RankSectionAccept, std::move(accept), {}});
+}
+
+void RankSectionTransfer::onAccept(uint32_t fromPart, const std::vector<uint8_t>& payload,
+                                   std::vector<Outgoing>& out) {
+  if (payload.size() != transport::kRankSectionAcceptBytes) {
+    dropped("RankSectionAccept of " + std::to_string(payload.size()) + " bytes, not " +
+            std::to_string(transport::kRankSectionAcceptBytes) + ", from " + partName(fromPart));
+    return;
+  }
+  uint64_t moveId = util::readLittleEndian(payload.data(), 8);
+  auto it = moves_.find(moveId);
+  if (it == moves_.end()) {
+    // Part 0's announcement may still be on its way here: one early
+    // acceptance per part is kept for it.
+    if (moveId == 0) {
+      dropped("RankSectionAccept of move 0 from " + partName(fromPart));
+      return;
+    }
+    earlyAccepts_[fromPart] = moveId;
+    return;
+  }
+  Move& move = *it->second;
+  if (move.announced.sourcePart != links_.selfPart || move.announced.targetPart != fromPart) {
+    dropped(moveName(moveId) + ": RankSectionAccept from " + partName(fromPart) +
+            ", not the move's target, to its source");
+    return;
+  }
+  if (move.state != MoveState::Announced || move.accepted) {
+    dropped(moveName(moveId) + ": RankSectionAccept again or after the move ended");
+    return;
+  }
+  move.accepted = true;
+  sendWhenAccepted(move, out);
 }
 
 void RankSectionTransfer::onHead(uint32_t fromPart, const std::vector<uint8_t>& payload,

@@ -7,6 +7,7 @@
 // the parts' existing connections (MpiPeerLink.h), with part 0 deciding:
 //
 //   part 0  --RankMoveAnnounce-->   source, target   (move id, rank, parts, bytes)
+//   target  --RankSectionAccept-->  source           (its buffer is mapped)
 //   source  --RankSectionHead, RankSectionData ...--> target   (chunks, in order)
 //   target  --RankSectionLanded-->  source, part 0   (all placed, CRC-32C checked)
 //   any     --RankMoveAbort-->      part 0 --RankMoveAbort--> the others
@@ -19,7 +20,9 @@
 // freed), and the transport reads each chunk's payload straight to its
 // offset there (TransportConfig::placePayload). The bytes are never copied
 // on either side apart from the at most 16 KiB the transport reads along
-// with a chunk's header.
+// with a chunk's header. The target accepts before the source sends: the
+// announcement travels to the two on different connections, and may
+// reach the target last.
 //
 // Every frame is hostile. A frame that belongs to no move this part knows
 // (no announcement, a move that has ended, a part that is not the move's
@@ -135,10 +138,12 @@ class RankSectionTransfer {
   bool announce(const RankMoveAnnouncement& move, std::string& error);
 
   // The source: ships `size` bytes at `data`, the section of a move part 0
-  // announced with this part as its source. The bytes must stay valid and
-  // unchanged until `released` runs (once, on any thread). A size other
-  // than the announced one aborts the move through part 0. False with
-  // `error` (and `released` run) when nothing was sent.
+  // announced with this part as its source: now, or once the target has
+  // accepted (on the I/O thread). The bytes must stay valid and unchanged
+  // until `released` runs (once, on any thread; also when the move ends
+  // before they went). A size other than the announced one aborts the move
+  // through part 0. False with `error` (and `released` run) when nothing
+  // will be sent.
   bool ship(uint64_t moveId, const uint8_t* data, uint64_t size, std::function<void()> released,
             std::string& error);
 
@@ -167,15 +172,21 @@ class RankSectionTransfer {
  private:
   struct Move;
   struct Incoming;
-  // What a locked step decided to send once the lock is let go.
+  // What a locked step decided to send once the lock is let go: a frame,
+  // or (`run` set) a section's chunks or the release of its lent bytes.
   struct Outgoing {
     uint32_t part;
     transport::FrameType type;
     std::vector<uint8_t> payload;
+    std::function<void()> run;
   };
 
   void onAnnounce(uint32_t fromPart, const std::vector<uint8_t>& payload,
                   std::vector<Outgoing>& out);
+  void onAccept(uint32_t fromPart, const std::vector<uint8_t>& payload,
+                std::vector<Outgoing>& out);
+  // Queues the source's chunks once the move is both shipped and accepted.
+  void sendWhenAccepted(Move& move, std::vector<Outgoing>& out);
   void onHead(uint32_t fromPart, const std::vector<uint8_t>& payload, std::vector<Outgoing>& out);
   void onUnplacedData(uint32_t fromPart, uint64_t bytes, std::vector<Outgoing>& out);
   void onLanded(uint32_t fromPart, const std::vector<uint8_t>& payload,
@@ -195,6 +206,9 @@ class RankSectionTransfer {
   // Per source part, the move whose section it is sending here, and the
   // chunk whose head came last.
   std::vector<std::unique_ptr<Incoming>> incoming_;
+  // Per target part, the move it accepted before this part, its source,
+  // heard part 0 announce it (0: none).
+  std::vector<uint64_t> earlyAccepts_;
 };
 
 }  // namespace synergy::cluster

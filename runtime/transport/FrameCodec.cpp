@@ -88,6 +88,7 @@ static bool isKnownFrameType(uint16_t raw) {
     case FrameType::MigrationStop:
     case FrameType::MigrationOutcome:
     case FrameType::RankMoveAnnounce:
+    case FrameType::RankSectionAccept:
     case FrameType::RankSectionHead:
     case FrameType::RankSectionData:
     case FrameType::RankSectionLanded:
@@ -243,6 +244,8 @@ const char* frameTypeName(FrameType type) {
       return "MigrationOutcome";
     case FrameType::RankMoveAnnounce:
       return "RankMoveAnnounce";
+    case FrameType::RankSectionAccept:
+      return "RankSectionAccept";
     case FrameType::RankSectionHead:
       return "RankSectionHead";
     case FrameType::RankSectionData:

@@ -287,6 +287,10 @@ enum class FrameType : uint16_t {
   // part, u32 target part, u32 zero, u64 the section's bytes
   // (kMinRankSectionBytes to kMaxRankSectionBytes).
   RankMoveAnnounce = 90,
+  // Target to source, once it has made room for the section: u64 move id.
+  // The source sends the section only then, since the announcement may
+  // reach the target after it reached the source.
+  RankSectionAccept = 95,
   // Source to target, right before each chunk's RankSectionData: u64 move
   // id, u64 offset of the chunk in the section, u64 chunk bytes (1 to
   // kMaxRankSectionChunkBytes). Chunks come in order, without gaps.
@@ -361,6 +365,7 @@ constexpr uint64_t kCheckpointMirrorHeadBytes = 12;
 constexpr uint64_t kMigrationStopBytes = 8;
 constexpr uint64_t kMigrationOutcomeBytes = 9;
 constexpr uint64_t kRankMoveAnnounceBytes = 32;
+constexpr uint64_t kRankSectionAcceptBytes = 8;
 constexpr uint64_t kRankSectionHeadBytes = 24;
 constexpr uint64_t kRankSectionLandedBytes = 12;
 constexpr uint64_t kRankMoveAbortHeadBytes = 12;
@@ -501,6 +506,8 @@ constexpr uint64_t maxPayloadBytes(FrameType type) {
       return kMigrationOutcomeBytes;
     case FrameType::RankMoveAnnounce:
       return kRankMoveAnnounceBytes;
+    case FrameType::RankSectionAccept:
+      return kRankSectionAcceptBytes;
     case FrameType::RankSectionHead:
       return kRankSectionHeadBytes;
     case FrameType::RankSectionData:

@@ -176,12 +176,12 @@ TEST(FrameCodecTest, MigrationFramesAndTheirLimits) {
             "frame length 10 exceeds the maximum 9 for MigrationOutcome");
 }
 
-// A live move's section (cluster/RankSectionTransfer.h): 90 to 94, each
-// with its fixed size or bound; 89 and 95 stay unknown.
+// A live move's section (cluster/RankSectionTransfer.h): 90 to 95, each
+// with its fixed size or bound; 89 and 96 stay unknown.
 TEST(FrameCodecTest, RankSectionFramesAndTheirLimits) {
   EXPECT_EQ(uint16_t(FrameType::RankMoveAnnounce), 90);
   EXPECT_EQ(uint16_t(FrameType::RankMoveAbort), 94);
-  for (uint16_t raw = 90; raw <= 94; ++raw) {
+  for (uint16_t raw = 90; raw <= 95; ++raw) {
     FrameType type = static_cast<FrameType>(raw);
     FrameHeader header;
     std::string reason;
@@ -200,7 +200,9 @@ TEST(FrameCodecTest, RankSectionFramesAndTheirLimits) {
   EXPECT_EQ(refusal(rawHeader(94, 0, 12 + 1025)),
             "frame length 1037 exceeds the maximum 1036 for RankMoveAbort");
   EXPECT_EQ(refusal(rawHeader(89, 0, 0)), "unknown frame type 89");
-  EXPECT_EQ(refusal(rawHeader(95, 0, 0)), "unknown frame type 95");
+  EXPECT_EQ(refusal(rawHeader(95, 0, 9)),
+            "frame length 9 exceeds the maximum 8 for RankSectionAccept");
+  EXPECT_EQ(refusal(rawHeader(96, 0, 0)), "unknown frame type 96");
 }
 
 // A checkpoint's part files and its second copy when the hosts share no
