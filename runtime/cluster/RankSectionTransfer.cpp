@@ -31,6 +31,9 @@ struct RankSectionTransfer::Move {
   // The target's: where the section lands, and how much of it has.
   std::shared_ptr<SectionBuffer> buffer;
   uint64_t placed = 0;
+  // The CRC-32C of the placed bytes before the section's last four, taken
+  // chunk by chunk as they land, while the next ones are on their way.
+  util::Crc32c checksum;
   // The source's: ship() has lent the section, the target has accepted
   // it, its chunks have gone to the transport.
   bool shipped = false;
@@ -371,6 +374,10 @@ void RankSectionTransfer::placedFrameArrived(uint32_t fromPart, FrameType type, 
       return;
     }
     Move& move = *it->second;
+    uint64_t body = move.announced.bytes - 4;
+    if (move.placed < body)
+      move.checksum.update(move.buffer->data() + move.placed,
+                           size_t(std::min(bytes, body - move.placed)));
     move.placed += bytes;
     if (move.placed == move.announced.bytes) finishPlacing(move, out);
   }
@@ -382,15 +389,12 @@ void RankSectionTransfer::placedFrameArrived(uint32_t fromPart, FrameType type, 
 void RankSectionTransfer::finishPlacing(Move& move, std::vector<Outgoing>& out) {
   const RankMoveAnnouncement& a = move.announced;
   *incoming_[a.sourcePart] = Incoming{};
-  const uint8_t* data = move.buffer->data();
-  uint64_t body = a.bytes - 4;
-  util::Crc32c checksum;
-  checksum.update(data, size_t(body));
-  uint32_t stated = uint32_t(util::readLittleEndian(data + body, 4));
-  if (checksum.value() != stated) {
+  uint32_t stated = uint32_t(util::readLittleEndian(move.buffer->data() + a.bytes - 4, 4));
+  uint32_t computed = move.checksum.value();
+  if (computed != stated) {
     char text[80];
     std::snprintf(text, sizeof text, "bad CRC-32C: the section's bytes give %08x, it states %08x",
-                  checksum.value(), stated);
+                  computed, stated);
     endMove(move, text, links_.selfPart, out);
     return;
   }
