@@ -27,7 +27,8 @@
 // Every frame is hostile. A frame that belongs to no move this part knows
 // (no announcement, a move that has ended, a part that is not the move's
 // source or not part 0) is dropped with a logged reason and changes
-// nothing. Within an announced move, a wrong size, a chunk out of range,
+// nothing; only an acceptance that overtakes part 0's announcement at the
+// source is kept, one per target part, for the announcement to find. Within an announced move, a wrong size, a chunk out of range,
 // overlapping what is placed or leaving a gap, data that does not match
 // its head, a bad CRC-32C or a lost part aborts the move through part 0,
 // with the reason, which part 0 passes on to the move's other part; the
