@@ -38,6 +38,7 @@
 #include "cluster/EagerCredit.h"
 #include "cluster/RankRoutes.h"
 #include "cluster/RouteSwitch.h"
+#include "cluster/RankSectionTransfer.h"
 #include "mpi/HostCollectives.h"
 #include "mpi/World.h"
 #include "transport/ClusterToken.h"
@@ -122,11 +123,39 @@ class MpiPeerLink::Impl {
   }
   // The table in force: one acquire load, no lock (switchRoutes).
   const RankRoutes& routes() const { return *routes_.load(std::memory_order_acquire); }
+  RankSectionTransfer& sectionTransfer() { return sections_; }
+
+  // How sections_ reaches the other parts: over their connections, and its
+  // lines on stderr as the transport's are.
+  RankSectionTransfer::Links sectionLinks(const JobPart& part) {
+    return RankSectionTransfer::Links{
+        .selfPart = part.partIndex,
+        .partCount = uint32_t(part.partRanks.size()),
+        .send = [this](uint32_t to, transport::FrameType type,
+                       std::vector<uint8_t> payload) { sendToPart(to, type, std::move(payload)); },
+        .sendLent =
+            [this](uint32_t to, std::vector<transport::LentFrame> frames,
+                   std::function<void()> released) {
+              std::shared_ptr<transport::Connection> peer;
+              {
+                std::lock_guard<std::mutex> guard(mutex_);
+                if (to < peers_.size()) peer = peers_[to];
+              }
+              if (peer)
+                peer->sendLent(std::move(frames), std::move(released));
+              else
+                released();
+            },
+        .log = [](const std::string& line) {
+          std::fprintf(stderr, "synergy-run: cluster: %s\n", line.c_str());
+        }};
+  }
 
   Impl(const JobPart& part, mpi::World& world)
       : part_(part),
         world_(&world),
-        credit_(part.partRanks.size(), eagerGrantBytes()) {
+        credit_(part.partRanks.size(), eagerGrantBytes()),
+        sections_(sectionLinks(part)) {
     routeTables_.push_back(std::make_unique<const RankRoutes>(part.routes()));
     routes_.store(routeTables_.back().get());
     peers_.resize(part.partRanks.size());
@@ -227,6 +256,7 @@ class MpiPeerLink::Impl {
     std::string dropLine = std::exchange(droppedPartLine(), "");
     std::optional<uint32_t> part = partOf(connection);
     if (part) closedParts_[*part] = true;
+    if (part) sections_.partClosed(*part);
     bool joined = watchingPeers_;
     bool finished = false;
     if (part && joined) {
@@ -963,6 +993,7 @@ class MpiPeerLink::Impl {
                         uint64_t bytes) {
     std::optional<uint32_t> part = partOf(from);
     if (!part) return nullptr;
+    if (RankSectionTransfer::carries(type)) return sections_.placePayload(*part, type, bytes);
     Assembly& assembly = assembling_[*part];
     if (type == transport::FrameType::MpiMessage && !assembly.active &&
         bytes >= transport::kMpiMessageHeaderBytes) {
@@ -983,6 +1014,10 @@ class MpiPeerLink::Impl {
   bool onPlacedFrame(const transport::Connection& from, transport::FrameType type,
                      uint64_t bytes, std::string& reason) {
     uint32_t part = *partOf(from);
+    if (RankSectionTransfer::carries(type)) {
+      sections_.placedFrameArrived(part, type, bytes);
+      return true;
+    }
     Assembly& assembly = assembling_[part];
     std::lock_guard<std::mutex> guard(worldMutex_);
     if (type == transport::FrameType::MpiMessage) {
@@ -1038,6 +1073,10 @@ class MpiPeerLink::Impl {
       part = it->second;
     }
     std::vector<uint8_t>& payload = frame.payload;
+    if (RankSectionTransfer::carries(frame.type)) {
+      sections_.onFrame(part, frame.type, payload);
+      return true;
+    }
     if ((frame.type >= transport::FrameType::CheckpointVote &&
          frame.type <= transport::FrameType::CheckpointWritten) ||
         frame.type == transport::FrameType::CheckpointPartData ||
@@ -1496,6 +1535,10 @@ class MpiPeerLink::Impl {
   // Eager credit (mpi/RemoteRanks.h) between this part and each other.
   // Grants come under mutex_, for join()'s wait.
   EagerCredit credit_;
+  // A live move's sections, whose frames it takes before any other
+  // handler (RankSectionTransfer.h): part 0 announces moves and hears how
+  // they end, the others send and receive sections.
+  RankSectionTransfer sections_;
   int quietTicks_ = 0;
   // The confirming round this part opened last (MpiStateCheck), whether it
   // still stands, and which parts have confirmed it.
@@ -1638,6 +1681,7 @@ void MpiPeerLink::sendToPart(uint32_t part, transport::FrameType type,
 uint64_t MpiPeerLink::framesSent() const { return impl_->framesSent(); }
 uint64_t MpiPeerLink::framesReceived() const { return impl_->framesReceived(); }
 bool MpiPeerLink::partClosed(uint32_t part) const { return impl_->partClosed(part); }
+RankSectionTransfer& MpiPeerLink::sectionTransfer() { return impl_->sectionTransfer(); }
 
 int runJobPart(const std::string& partFile, mpi::JobOptions job,
                const PartCheckpointing* checkpoints) {

@@ -73,6 +73,10 @@
 // that is taking a message into its receive buffer is busy, not blocked
 // (World::hostQuietState), however long that copy takes.
 //
+// A live move's rank section travels over the same connections
+// (RankSectionTransfer.h), whose frames go to it before any other handler,
+// on the I/O thread, and count neither as sent nor as received MPI frames.
+//
 // A job that checkpoints agrees on its suspensions over the same
 // connections (CheckpointAgreement.h): its Checkpoint* and Migration*
 // frames go to the handler passed to join(), on the I/O thread, and count
@@ -115,6 +119,7 @@ class World;
 }
 namespace synergy::cluster {
 struct PartCheckpointing;
+class RankSectionTransfer;
 }
 
 namespace synergy::cluster {
@@ -181,6 +186,9 @@ class MpiPeerLink final : public mpi::RemoteRanks {
                     std::function<std::string(uint64_t)> refusal = {});
   // The rank -> part table in force.
   std::vector<uint32_t> partOfRanks() const;
+  // Ships a live move's rank section between the parts (RankSectionTransfer.h);
+  // its frames reach it from every other part once join() has succeeded.
+  RankSectionTransfer& sectionTransfer();
   // The MPI frames this part has sent to and received from the others.
   uint64_t framesSent() const;
   uint64_t framesReceived() const;

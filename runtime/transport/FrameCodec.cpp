@@ -90,6 +90,12 @@ static bool isKnownFrameType(uint16_t raw) {
     case FrameType::MigrationOutcome:
     case FrameType::RouteSwitch:
     case FrameType::RouteSwitchAnswer:
+    case FrameType::RankMoveAnnounce:
+    case FrameType::RankSectionAccept:
+    case FrameType::RankSectionHead:
+    case FrameType::RankSectionData:
+    case FrameType::RankSectionLanded:
+    case FrameType::RankMoveAbort:
       return true;
   }
   return false;
@@ -245,6 +251,18 @@ const char* frameTypeName(FrameType type) {
       return "RouteSwitch";
     case FrameType::RouteSwitchAnswer:
       return "RouteSwitchAnswer";
+    case FrameType::RankMoveAnnounce:
+      return "RankMoveAnnounce";
+    case FrameType::RankSectionAccept:
+      return "RankSectionAccept";
+    case FrameType::RankSectionHead:
+      return "RankSectionHead";
+    case FrameType::RankSectionData:
+      return "RankSectionData";
+    case FrameType::RankSectionLanded:
+      return "RankSectionLanded";
+    case FrameType::RankMoveAbort:
+      return "RankMoveAbort";
   }
   return "unknown";
 }

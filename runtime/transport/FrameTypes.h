@@ -289,6 +289,31 @@ enum class FrameType : uint16_t {
   // pthread id, global thread id, start routine, argument, stack top, TLS
   // block. Its synchronisations travel as OmpSyncRequest and OmpSyncReply.
   OmpPthreadStart = 87,
+  // A live move's section (cluster/RankSectionTransfer.h): one rank's
+  // encoded state (checkpoint/RankMove.h, ending with its CRC-32C), shipped
+  // from the part it leaves to the part it joins. Part 0 to the source and
+  // the target part: u64 move id (nonzero), u32 world rank, u32 source
+  // part, u32 target part, u32 zero, u64 the section's bytes
+  // (kMinRankSectionBytes to kMaxRankSectionBytes).
+  RankMoveAnnounce = 90,
+  // Target to source, once it has made room for the section: u64 move id.
+  // The source sends the section only then, since the announcement may
+  // reach the target after it reached the source.
+  RankSectionAccept = 95,
+  // Source to target, right before each chunk's RankSectionData: u64 move
+  // id, u64 offset of the chunk in the section, u64 chunk bytes (1 to
+  // kMaxRankSectionChunkBytes). Chunks come in order, without gaps.
+  RankSectionHead = 91,
+  // The chunk's bytes, as many as its head said; the target reads them
+  // straight into their place.
+  RankSectionData = 92,
+  // Target to source and part 0, once the whole section is placed and its
+  // CRC-32C checked: u64 move id, u32 the CRC-32C.
+  RankSectionLanded = 93,
+  // The move is off. Source or target to part 0 (why it failed there),
+  // then part 0 to the other parts of the move: u64 move id, u32 bytes +
+  // the reason (at most kMaxRefusalBytes).
+  RankMoveAbort = 94,
   // Server to client, instead of HelloAck: the handshake is refused (a wrong
   // token, too many connections), then the connection closes. The reason,
   // at most kMaxRefusalBytes. A connection that closes before the handshake
@@ -362,6 +387,16 @@ constexpr uint64_t kMigrationOutcomeBytes = 9;
 constexpr uint64_t kRouteSwitchHeadBytes = 25;
 constexpr uint64_t kMaxRouteSwitchRanks = 4096;
 constexpr uint64_t kRouteSwitchAnswerHeadBytes = 14;
+constexpr uint64_t kRankMoveAnnounceBytes = 32;
+constexpr uint64_t kRankSectionAcceptBytes = 8;
+constexpr uint64_t kRankSectionHeadBytes = 24;
+constexpr uint64_t kRankSectionLandedBytes = 12;
+constexpr uint64_t kRankMoveAbortHeadBytes = 12;
+// A section holds at least its CRC-32C and one byte; at most a wasm32
+// rank's whole memory and room for its globals, files and MPI objects.
+constexpr uint64_t kMinRankSectionBytes = 5;
+constexpr uint64_t kMaxRankSectionBytes = (4ull << 30) + (256ull << 20);
+constexpr uint64_t kMaxRankSectionChunkBytes = 16ull << 20;
 constexpr uint64_t kMpiRmaHeaderBytes = 36;
 constexpr uint64_t kMpiRmaRunBytes = 16;
 constexpr uint64_t kMpiRmaDoneHeaderBytes = 12;
@@ -498,6 +533,18 @@ constexpr uint64_t maxPayloadBytes(FrameType type) {
       return kRouteSwitchHeadBytes + 4 * kMaxRouteSwitchRanks;
     case FrameType::RouteSwitchAnswer:
       return kRouteSwitchAnswerHeadBytes + kMaxRefusalBytes;
+    case FrameType::RankMoveAnnounce:
+      return kRankMoveAnnounceBytes;
+    case FrameType::RankSectionAccept:
+      return kRankSectionAcceptBytes;
+    case FrameType::RankSectionHead:
+      return kRankSectionHeadBytes;
+    case FrameType::RankSectionData:
+      return kMaxRankSectionChunkBytes;
+    case FrameType::RankSectionLanded:
+      return kRankSectionLandedBytes;
+    case FrameType::RankMoveAbort:
+      return kRankMoveAbortHeadBytes + kMaxRefusalBytes;
     case FrameType::MpiRma:
     case FrameType::MpiRmaDone:
     case FrameType::MpiMessagePart:

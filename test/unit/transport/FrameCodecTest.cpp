@@ -176,6 +176,35 @@ TEST(FrameCodecTest, MigrationFramesAndTheirLimits) {
             "frame length 10 exceeds the maximum 9 for MigrationOutcome");
 }
 
+// A live move's section (cluster/RankSectionTransfer.h): 90 to 95, each
+// with its fixed size or bound; 89 and 96 stay unknown.
+TEST(FrameCodecTest, RankSectionFramesAndTheirLimits) {
+  EXPECT_EQ(uint16_t(FrameType::RankMoveAnnounce), 90);
+  EXPECT_EQ(uint16_t(FrameType::RankMoveAbort), 94);
+  for (uint16_t raw = 90; raw <= 95; ++raw) {
+    FrameType type = static_cast<FrameType>(raw);
+    FrameHeader header;
+    std::string reason;
+    ASSERT_TRUE(decodeFrameHeader(encodeFrameHeader(type, maxPayloadBytes(type)), header, reason))
+        << raw << ": " << reason;
+    EXPECT_EQ(header.type, type);
+  }
+  EXPECT_EQ(refusal(rawHeader(90, 0, 33)),
+            "frame length 33 exceeds the maximum 32 for RankMoveAnnounce");
+  EXPECT_EQ(refusal(rawHeader(91, 0, 25)),
+            "frame length 25 exceeds the maximum 24 for RankSectionHead");
+  EXPECT_EQ(refusal(rawHeader(92, 0, (16 << 20) + 1)),
+            "frame length 16777217 exceeds the maximum 16777216 for RankSectionData");
+  EXPECT_EQ(refusal(rawHeader(93, 0, 13)),
+            "frame length 13 exceeds the maximum 12 for RankSectionLanded");
+  EXPECT_EQ(refusal(rawHeader(94, 0, 12 + 1025)),
+            "frame length 1037 exceeds the maximum 1036 for RankMoveAbort");
+  EXPECT_EQ(refusal(rawHeader(89, 0, 0)), "unknown frame type 89");
+  EXPECT_EQ(refusal(rawHeader(95, 0, 9)),
+            "frame length 9 exceeds the maximum 8 for RankSectionAccept");
+  EXPECT_EQ(refusal(rawHeader(96, 0, 0)), "unknown frame type 96");
+}
+
 // A checkpoint's part files and its second copy when the hosts share no
 // checkpoint directory: a chunk's head and at most 1 MiB of the file.
 TEST(FrameCodecTest, CheckpointCopyFramesAndTheirLimits) {
