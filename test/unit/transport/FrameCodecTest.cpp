@@ -177,7 +177,7 @@ TEST(FrameCodecTest, MigrationFramesAndTheirLimits) {
 }
 
 // A live move's section (cluster/RankSectionTransfer.h): 90 to 95, each
-// with its fixed size or bound; 89 and 96 stay unknown.
+// with its fixed size or bound; 96 and 99 stay unknown.
 TEST(FrameCodecTest, RankSectionFramesAndTheirLimits) {
   EXPECT_EQ(uint16_t(FrameType::RankMoveAnnounce), 90);
   EXPECT_EQ(uint16_t(FrameType::RankMoveAbort), 94);
@@ -199,7 +199,7 @@ TEST(FrameCodecTest, RankSectionFramesAndTheirLimits) {
             "frame length 13 exceeds the maximum 12 for RankSectionLanded");
   EXPECT_EQ(refusal(rawHeader(94, 0, 12 + 1025)),
             "frame length 1037 exceeds the maximum 1036 for RankMoveAbort");
-  EXPECT_EQ(refusal(rawHeader(89, 0, 0)), "unknown frame type 89");
+  EXPECT_EQ(refusal(rawHeader(99, 0, 0)), "unknown frame type 99");
   EXPECT_EQ(refusal(rawHeader(95, 0, 9)),
             "frame length 9 exceeds the maximum 8 for RankSectionAccept");
   EXPECT_EQ(refusal(rawHeader(96, 0, 0)), "unknown frame type 96");
