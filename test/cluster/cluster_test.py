@@ -2183,7 +2183,12 @@ def checkpoint_copy_window(cluster, name, spread):
     restart must resume from checkpoint 2 too: its stdout (a file) and
     status equal OpenMPI's, no line missing (a resume from the holder's
     checkpoint 3) or twice."""
-    arguments = ["60", "30000000"]
+    # Checkpoint 3 must come before the job ends. A checkpoint here is
+    # written, copied and synced by two holders before the next one is
+    # taken, about 1 s apart whatever the interval (4 to 5 in a 5 s job):
+    # the job runs about 8 s natively (60 x 30M ran about 2.5 s and ended
+    # after checkpoint 2, so the hook never fired).
+    arguments = ["60", "100000000"]
     ranks = 3 if spread else 2
     program, want, checkpoints, roots, daemons, _ = start_roots_cluster(
         cluster, ranks, arguments, {"SYNERGY_TEST_HOST_DIES_AT": "checkpoint-copied:3"})
@@ -2192,7 +2197,7 @@ def checkpoint_copy_window(cluster, name, spread):
         client = subprocess.Popen(
             [os.path.join(cluster.bin_dir, "synergy-run"), "--cluster", cluster.url,
              "--token-file", cluster.token_file, "--policy", "spread" if spread else "binpack",
-             "-np", str(ranks), "--checkpoint-every", "0.2", "--checkpoint-dir", checkpoints,
+             "-np", str(ranks), "--checkpoint-every", "0.1", "--checkpoint-dir", checkpoints,
              program, *arguments], stdout=out, stderr=subprocess.PIPE)
     try:
         _, err = client.communicate(timeout=240)
