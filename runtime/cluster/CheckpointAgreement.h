@@ -131,6 +131,13 @@ class CheckpointAgreement final : public checkpoint::HostParts {
   bool gatherWritten(uint64_t sequence, std::vector<checkpoint::PartOutput>& outputs,
                      std::string& error) override;
   void checkpointOver(uint64_t sequence, const std::function<bool()>& awaitCommitted) override;
+  void departed(int worldRank, const std::string& bytes, double leftMs,
+                const std::string& why) override;
+  bool awaitDeparture(int worldRank, bool& leaves, std::string& error) override;
+  // SYNERGY_TEST_LIVE_MOVE=R@N:P in the daemons' environment (a hidden test
+  // hook of issue 22's live move between parts): whether this part holds
+  // rank R, the one to depart at control point N (then `rank` and `at`).
+  bool liveMoveDepartsHere(int& rank, uint64_t& at) const;
   // Part 0's: why the checkpoint just committed would be refused by the
   // parts that resume it (empty: it would not); a move stops the job only
   // when it is empty.
@@ -191,6 +198,19 @@ class CheckpointAgreement final : public checkpoint::HostParts {
   bool switchRoutesAt(std::unique_lock<std::mutex>& lock, int worldRank, uint64_t round,
                       const Vote& own, bool settled);
   void sendStrayRouteFrames(uint64_t round);
+  // Part 0's live round (SYNERGY_TEST_LIVE_MOVE=R@N:P, liveMove_), at round
+  // `round` once every vote is in and `why` says whether the job may
+  // suspend: the source part departs the rank (a CheckpointDecision to it
+  // alone; its CheckpointVote of phase 3 says how many bytes left),
+  // RankSectionTransfer ships them to the target, and part 0 tells the
+  // source where the rank goes on (CheckpointDecision kind 2: it arrives
+  // there again; 3: it left) before it releases the other parts, which
+  // were held at this control point meanwhile. Returns false (the job
+  // goes on unsuspended); `aborted` when the job ended meanwhile.
+  bool liveRound(std::unique_lock<std::mutex>& lock, int worldRank, uint64_t round,
+                 std::string& why, bool& aborted);
+  void sendDecision(uint32_t part, uint64_t round, uint8_t kind, uint64_t sequence,
+                    const std::string& why);
   // Forwards this part's last output and ends the process with
   // kMigratedExitStatus.
   [[noreturn]] void endToBeMoved();
@@ -265,6 +285,21 @@ class CheckpointAgreement final : public checkpoint::HostParts {
     bool stop = false;
   };
   std::optional<Outcome> migrationOutcome_;  // the others', from part 0
+  // The live move between parts (SYNERGY_TEST_LIVE_MOVE=R@N:P): its rank,
+  // control point (part 0 moves it on when the move is postponed), source
+  // and target parts.
+  struct LiveMove {
+    bool set = false;
+    uint32_t rank = 0;
+    uint64_t at = 0;
+    uint32_t source = 0, target = 0;
+  };
+  LiveMove liveMove_;
+  std::optional<Vote> liveDeparture_;  // part 0's: the source's phase 3 vote
+  // The source's: part 0's word on the move (its kind 2 or 3 decision),
+  // and whether the transport has given the lent bytes back.
+  std::optional<Decision> liveWord_;
+  bool lentReleased_ = true;
 };
 
 // How a part checkpoints: synergyd passes the client's request on the

@@ -2894,6 +2894,61 @@ def case_route_switch(cluster):
         print(f"route-switch: {name} ok" + (f" (the switch took {took.group(1)})" if took else ""))
 
 
+def case_live_move(cluster):
+    """Part 0's live round of issue 22's move between parts, through its
+    hidden hook SYNERGY_TEST_LIVE_MOVE=R@N:P in the daemons' environment
+    (CheckpointAgreement.h). lit/mpi/checkpoint_resume.c, checkpointing an
+    hour apart (never due: part 0 decides at every control point): at np 3
+    over three hosts rank 1 departs part 1 at control point 2 for part 2,
+    and at np 4 over two hosts rank 2 departs part 1 for part 0, while
+    every other part is held there; its state (RankMove.h) is shipped by
+    RankSectionTransfer and lands at the target, checked. The target
+    cannot take a rank in yet, so part 0 has the rank arrive again at its
+    source from the bytes it kept, and releases the others: part 0's note
+    gives the round's costs (leave, ship, round ms) and says so. Then a
+    malformed hook is ignored with a note. Every run's sorted stdout and
+    exit status equal OpenMPI's."""
+    native, program, want = build_checkpoint_resume(cluster)
+    want4 = run_mpirun(native, 4)
+    check(want4[1].count("\n") > 0, f"mpirun at np 4 failed: {want4!r}")
+    cluster.start_redis()
+    moves = os.path.join(cluster.workdir, "live-move-checkpoints")
+    os.makedirs(moves)
+    note = r"synergy-run: note: "
+    round_line = (note + r"live move of rank {} from part {} to part {} at control point 2: "
+                  r"left in ([0-9.]+) ms \(([0-9]+) bytes\), ship ([0-9.]+) ms, round ([0-9.]+) ms: "
+                  r"shipped and landed, but not taken \(a part cannot yet take in a rank it did "
+                  r"not start\); rank {} arrives again at part {}\n")
+    runs = (
+        ("three-hosts", 3, "1@2:2", round_line.format(1, 1, 2, 1, 1)),
+        ("two-hosts", 2, "2@2:0", round_line.format(2, 1, 0, 2, 1)),
+        ("malformed", 2, "0@2:1", note + r"SYNERGY_TEST_LIVE_MOVE ignored: a job over hosts "
+         r"expects R@N:P"),
+    )
+    for name, hosts, hook, line in runs:
+        env = dict(os.environ, SYNERGY_TEST_LIVE_MOVE=hook)
+        daemons = [cluster.start_daemon(f"lm{name}{i}", f"127.0.0.{i}", 2, env=env,
+                                        options=("--allow-dir", cluster.workdir))
+                   for i in range(2, 2 + hosts)]
+        ranks, expected = (3, want) if hosts == 3 else (4, want4)
+        code, out, err = run_tool([os.path.join(cluster.bin_dir, "synergy-run"), "--cluster",
+                                   cluster.url, "--token-file", cluster.token_file, "--policy",
+                                   "spread", "--checkpoint-every", "3600", "--checkpoint-dir",
+                                   moves, "-np", str(ranks), program])
+        check_equal((code, sorted(out.splitlines())), (expected[0], sorted(expected[1].splitlines())),
+                    f"{name}: the job against mpirun (stderr {err!r})")
+        found = re.search(line, err)
+        check(found, f"{name}: no line matching {line!r} in {err!r}")
+        check("postponed" not in err and "aborted" not in err, f"{name}: unexpected {err!r}")
+        for daemon in daemons:
+            daemon.process.terminate()
+            daemon.process.wait(timeout=60)
+        wait_for(lambda: cluster.status()[1].startswith("hosts: 0,"), 30, "the hosts to deregister")
+        costs = (f" (left {found.group(1)} ms, {found.group(2)} bytes, ship {found.group(3)} ms, "
+                 f"round {found.group(4)} ms)") if found and found.lastindex else ""
+        print(f"live-move: {name} ok{costs}")
+
+
 def case_mpi_corpus_migrate(cluster):
     """Every MPI differential program at np 3 over three hosts, one rank a
     host, with rank 1 asked to move to another host at its second barrier
@@ -3716,6 +3771,7 @@ CASES = {
     "mpi-corpus-migrate": case_mpi_corpus_migrate,
     "migrate-mpi-state": case_migrate_mpi_state,
     "route-switch": case_route_switch,
+    "live-move": case_live_move,
     "migrate-aborted": case_migrate_aborted,
     "migrate-by-hand": case_migrate_by_hand,
     "migrate-rank-sets": case_migrate_rank_sets,
