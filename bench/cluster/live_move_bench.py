@@ -17,10 +17,13 @@ the repeat with the smallest round, from the notes the run prints:
   left ms      the source's encode of the departing rank (encodeDepartingRank)
   bytes MiB    its state
   ship ms      part 0's announcement to the target's Landed (CRC-32C checked)
+  check ms     the target's decodeDepartingRank of what landed (its own
+               CRC-32C and every record), as an arrival would
   round ms     part 0's live round, from its decision to the source to
-               its word back: leave + ship + the frames between
-  arrive ms    the rank's restore into a fresh instance (on the source
-               here, as it would be on the target)
+               its word back: leave + ship + check + the frames between
+  arrive ms    the rank's decode and restore into a fresh instance (on the
+               source here, as it would be on the target; the decode is
+               the check's again)
   move ms      round + arrive: what a move that is taken would cost,
                without the route switch (0.1-0.2 ms, lmroute's figure)
 
@@ -44,7 +47,7 @@ PHASES = 8
 TARGET_64MIB_MS = 100.0
 ROUND = re.compile(r"live move of rank 1 from part 1 to part 0 at control point 2: left in "
                    r"([0-9.]+) ms \(([0-9]+) bytes\), ship ([0-9.]+) ms, round ([0-9.]+) ms: "
-                   r"shipped and landed")
+                   r"shipped, landed and checked by part 0 in ([0-9.]+) ms")
 ARRIVED = re.compile(r"live move: rank 1 arrived: ([0-9.]+) ms")
 
 
@@ -70,7 +73,8 @@ def measure(cluster, program, size, repeat, want):
             raise BenchError("no live round or arrival line:\n" + done.stderr)
         row = {"size_mib": size, "left_ms": float(found.group(1)),
                "bytes_mib": int(found.group(2)) / 2**20, "ship_ms": float(found.group(3)),
-               "round_ms": float(found.group(4)), "arrive_ms": float(arrived.group(1))}
+               "round_ms": float(found.group(4)), "check_ms": float(found.group(5)),
+               "arrive_ms": float(arrived.group(1))}
         row["move_ms"] = row["round_ms"] + row["arrive_ms"]
         if best is None or row["move_ms"] < best["move_ms"]:
             best = row
@@ -114,12 +118,12 @@ def main():
     load = os.getloadavg()
     print("live round of a move between two synergyd (np 2, best of %d; load %.1f %.1f %.1f)" %
           ((args.repeat,) + load))
-    print("%8s %8s %10s %8s %9s %10s %8s" % ("MiB/rank", "left ms", "bytes MiB", "ship ms",
-                                             "round ms", "arrive ms", "move ms"))
+    print("%8s %8s %10s %8s %9s %9s %10s %8s" % ("MiB/rank", "left ms", "bytes MiB", "ship ms",
+                                                 "check ms", "round ms", "arrive ms", "move ms"))
     for row in rows:
-        print("%8d %8.1f %10.1f %8.1f %9.1f %10.1f %8.1f" % (
-            row["size_mib"], row["left_ms"], row["bytes_mib"], row["ship_ms"], row["round_ms"],
-            row["arrive_ms"], row["move_ms"]))
+        print("%8d %8.1f %10.1f %8.1f %9.1f %9.1f %10.1f %8.1f" % (
+            row["size_mib"], row["left_ms"], row["bytes_mib"], row["ship_ms"], row["check_ms"],
+            row["round_ms"], row["arrive_ms"], row["move_ms"]))
     big = [row for row in rows if row["size_mib"] == 64]
     if big:
         print("target: a 64 MiB granule moved in under %.0f ms: %s (%.1f ms, round + arrive)" %

@@ -16,6 +16,7 @@
 #include "checkpoint/CheckpointCopy.h"
 #include "checkpoint/CheckpointedJob.h"
 #include "checkpoint/DurableReplace.h"
+#include "checkpoint/RankMove.h"
 #include "cluster/CheckpointHolders.h"
 #include "cluster/ClusterState.h"
 #include "cluster/HostDeathHook.h"
@@ -54,6 +55,12 @@ bool takeReason(const std::vector<uint8_t>& payload, size_t head, std::string& w
   if (bytes > transport::kMaxRefusalBytes || payload.size() != head + 4 + bytes) return false;
   why.assign(payload.begin() + long(head + 4), payload.end());
   return true;
+}
+
+std::string fixed1(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f", value);
+  return text;
 }
 
 }  // namespace
@@ -289,14 +296,19 @@ bool CheckpointAgreement::onFrame(uint32_t from, transport::FrameType type,
     case transport::FrameType::CheckpointVote: {
       Vote vote;
       if (!self0 || payload.size() < transport::kCheckpointVoteHeadBytes ||
-          !takeReason(payload, 26, vote.why) || payload[8] < 1 || payload[8] > 3 ||
+          !takeReason(payload, 26, vote.why) || payload[8] < 1 || payload[8] > 4 ||
           payload[9] > 1) {
         reason = "malformed CheckpointVote";
         return false;
       }
-      // Phase 3: the live move's source says its rank left (or did not).
+      // Phase 3: the live move's source says its rank left (or did not);
+      // 4: its target says whether the rank could arrive there.
       if (payload[8] == 3 && (!liveMove_.set || from != liveMove_.source)) {
         reason = "CheckpointVote of a departure from a part that is no live move's source";
+        return false;
+      }
+      if (payload[8] == 4 && (!liveMove_.set || from != liveMove_.target)) {
+        reason = "CheckpointVote of a landed check from a part that is no live move's target";
         return false;
       }
       // One recount is outstanding at a time: a reply part 0 did not ask
@@ -309,8 +321,8 @@ bool CheckpointAgreement::onFrame(uint32_t from, transport::FrameType type,
       vote.canSuspend = payload[9] == 1;
       vote.sent = util::readLittleEndian(payload.data() + 10, 8);
       vote.received = util::readLittleEndian(payload.data() + 18, 8);
-      if (payload[8] == 3) {
-        liveDeparture_ = std::move(vote);
+      if (payload[8] >= 3) {
+        (payload[8] == 3 ? liveDeparture_ : liveCheck_) = std::move(vote);
         break;
       }
       if (payload[8] == 2) slots_[from].recountAsked = false;
@@ -320,15 +332,18 @@ bool CheckpointAgreement::onFrame(uint32_t from, transport::FrameType type,
     case transport::FrameType::CheckpointDecision: {
       Decision decision;
       if (self0 || from != 0 || payload.size() < transport::kCheckpointDecisionHeadBytes ||
-          !takeReason(payload, 17, decision.why) || payload[8] > 3 ||
-          (payload[8] >= 2 && (!liveMove_.set || liveMove_.source != part_.partIndex))) {
+          !takeReason(payload, 17, decision.why) || payload[8] > 4 ||
+          ((payload[8] == 2 || payload[8] == 3) &&
+           (!liveMove_.set || liveMove_.source != part_.partIndex)) ||
+          (payload[8] == 4 && (!liveMove_.set || liveMove_.target != part_.partIndex))) {
         reason = "malformed CheckpointDecision";
         return false;
       }
       decision.round = util::readLittleEndian(payload.data(), 8);
       decision.suspend = payload[8] == 1 || payload[8] == 3;
       decision.sequence = util::readLittleEndian(payload.data() + 9, 8);
-      if (payload[8] >= 2) {  // part 0's word on the live move: 3, the rank left
+      decision.kind = payload[8];
+      if (payload[8] == 2 || payload[8] == 3) {  // part 0's word on the live move: 3, the rank left
         liveWord_ = std::move(decision);
         break;
       }
@@ -502,8 +517,22 @@ bool CheckpointAgreement::agree(int worldRank, bool due, bool canSuspend, std::s
     sendVote(1, own);
     if (routeHook_.stray && routeHook_.at == round && part_.partIndex == 1)
       sendStrayRouteFrames(round);
-    bool decided =
-        waitAsRank(lock, worldRank, [&] { return decision_ && decision_->round == round; });
+    bool decided = false;
+    for (;;) {
+      decided =
+          waitAsRank(lock, worldRank, [&] { return decision_ && decision_->round == round; });
+      if (!decided || decision_->kind != 4) break;
+      // The live move's target, held here: checks what landed, answers,
+      // and waits on for part 0's decision.
+      decision_.reset();
+      lock.unlock();
+      auto start = std::chrono::steady_clock::now();
+      std::string refusal = checkLanded(round);
+      double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
+                                                            start).count();
+      sendVote(4, {round, refusal.empty(), 0, uint64_t(ms * 1000.0), refusal});
+      lock.lock();
+    }
     heldAt_ = 0;
     if (!decided) {
       aborted = true;
@@ -626,9 +655,32 @@ bool CheckpointAgreement::liveRound(std::unique_lock<std::mutex>& lock, int worl
   // forwarding and collective progress for a rank it did not start are
   // the next step. So the rank arrives again where it left, from the
   // bytes the source kept, and the routes stay.
-  if (landed)
-    outcome = "shipped and landed, but not taken (a part cannot yet take in a rank it did not "
-              "start)";
+  double checkMs = 0;
+  if (landed) {
+    // The target checks the section as an arrival would, held meanwhile.
+    std::string refusal;
+    if (move.target == 0) {
+      lock.unlock();
+      auto checkStart = Clock::now();
+      refusal = checkLanded(round);
+      checkMs = std::chrono::duration<double, std::milli>(Clock::now() - checkStart).count();
+      lock.lock();
+    } else {
+      liveCheck_.reset();
+      sendDecision(move.target, round, 4, 0, {});
+      if (!waitAsRank(lock, worldRank, [&] { return liveCheck_ && liveCheck_->round == round; })) {
+        aborted = true;
+        return false;
+      }
+      refusal = liveCheck_->canSuspend ? std::string() : liveCheck_->why;
+      checkMs = double(liveCheck_->received) / 1000.0;
+    }
+    outcome = refusal.empty()
+                  ? "shipped, landed and checked by part " + std::to_string(move.target) +
+                        " in " + fixed1(checkMs) +
+                        " ms, but not taken (a part cannot yet take in a rank it did not start)"
+                  : "refused by part " + std::to_string(move.target) + " (" + refusal + ")";
+  }
   sendDecision(move.source, round, 2, 0, outcome);
   std::fprintf(stderr,
                "synergy-run: note: %s: left in %.1f ms (%llu bytes), ship %.1f ms, round %.1f ms: "
@@ -637,8 +689,23 @@ bool CheckpointAgreement::liveRound(std::unique_lock<std::mutex>& lock, int worl
                std::chrono::duration<double, std::milli>(Clock::now() - start).count(),
                outcome.c_str(), move.rank, move.source);
   releaseAll(move.source);
-  why.clear();
+  why = "a live move took this control point";
   return false;
+}
+
+std::string CheckpointAgreement::checkLanded(uint64_t round) {
+  std::shared_ptr<SectionBuffer> section = link_->sectionTransfer().takeLanded(round);
+  if (!section) return "no section landed here";
+  // Test hook: SYNERGY_TEST_LIVE_MOVE_REFUSE=1 has the target refuse it.
+  if (const char* refuse = std::getenv("SYNERGY_TEST_LIVE_MOVE_REFUSE");
+      refuse && std::strcmp(refuse, "0"))
+    return "SYNERGY_TEST_LIVE_MOVE_REFUSE has part " + std::to_string(part_.partIndex) +
+           " refuse it";
+  std::string error;
+  std::optional<checkpoint::RankImage> image = checkpoint::decodeDepartingRank(
+      std::string_view(reinterpret_cast<const char*>(section->data()), size_t(section->size())),
+      liveMove_.rank, uint32_t(part_.worldSize()), uint32_t(grantCount_), error);
+  return image ? std::string() : error;
 }
 
 void CheckpointAgreement::departed(int worldRank, const std::string& bytes, double leftMs,
@@ -1059,6 +1126,7 @@ std::unique_ptr<PartCheckpoints> PartCheckpoints::create(const JobPart& part,
     record.grants.push_back(checkpoint::recordedGrant(preopen));
   checkpoints->coordinator_.setJob(record);
   checkpoints->coordinator_.setHostParts(&checkpoints->agreement_);
+  checkpoints->agreement_.setGrantCount(record.grants.size());
   int moveRank = 0;
   uint64_t moveAt = 0;
   if (checkpoints->agreement_.liveMoveDepartsHere(moveRank, moveAt)) {

@@ -138,6 +138,7 @@ class CheckpointAgreement final : public checkpoint::HostParts {
   // hook of issue 22's live move between parts): whether this part holds
   // rank R, the one to depart at control point N (then `rank` and `at`).
   bool liveMoveDepartsHere(int& rank, uint64_t& at) const;
+  void setGrantCount(size_t grants) { grantCount_ = grants; }
   // Part 0's: why the checkpoint just committed would be refused by the
   // parts that resume it (empty: it would not); a move stops the job only
   // when it is empty.
@@ -158,6 +159,7 @@ class CheckpointAgreement final : public checkpoint::HostParts {
     bool suspend = false;
     uint64_t sequence = 0;
     std::string why;
+    uint8_t kind = 0;  // the frame's: 0, 1 (suspend), 2-4 (the live round's)
   };
   struct Written {
     uint64_t sequence = 0;
@@ -202,7 +204,8 @@ class CheckpointAgreement final : public checkpoint::HostParts {
   // `round` once every vote is in and `why` says whether the job may
   // suspend: the source part departs the rank (a CheckpointDecision to it
   // alone; its CheckpointVote of phase 3 says how many bytes left),
-  // RankSectionTransfer ships them to the target, and part 0 tells the
+  // RankSectionTransfer ships them to the target, which checks them as an
+  // arrival would (kind 4; its vote of phase 4), and part 0 tells the
   // source where the rank goes on (CheckpointDecision kind 2: it arrives
   // there again; 3: it left) before it releases the other parts, which
   // were held at this control point meanwhile. Returns false (the job
@@ -211,6 +214,11 @@ class CheckpointAgreement final : public checkpoint::HostParts {
                  std::string& why, bool& aborted);
   void sendDecision(uint32_t part, uint64_t round, uint8_t kind, uint64_t sequence,
                     const std::string& why);
+  // The live move's target (part 0's CheckpointDecision of kind 4): takes
+  // the section that landed for the move of `round` and checks it as an
+  // arrival would (decodeDepartingRank: its CRC-32C, every record); why
+  // it could not arrive here, empty when it could. Without the lock.
+  std::string checkLanded(uint64_t round);
   // Forwards this part's last output and ends the process with
   // kMigratedExitStatus.
   [[noreturn]] void endToBeMoved();
@@ -296,6 +304,8 @@ class CheckpointAgreement final : public checkpoint::HostParts {
   };
   LiveMove liveMove_;
   std::optional<Vote> liveDeparture_;  // part 0's: the source's phase 3 vote
+  std::optional<Vote> liveCheck_;      // part 0's: the target's phase 4 vote
+  size_t grantCount_ = 0;              // the job's --dir grants (decodeDepartingRank)
   // The source's: part 0's word on the move (its kind 2 or 3 decision),
   // and whether the transport has given the lent bytes back.
   std::optional<Decision> liveWord_;
