@@ -83,14 +83,14 @@ CheckpointAgreement::CheckpointAgreement(const JobPart& part)
     int used = 0;
     bool ok = std::sscanf(hook, "%lu@%llu:%lu%n", &rank, &at, &target, &used) == 3 &&
               hook[used] == '\0' && std::strchr(hook, '-') == nullptr && rank < owners.size() &&
-              at >= 1 && target < slots_.size() && owners[rank] != 0 && owners[rank] != target;
+              at >= 1 && target < slots_.size() && owners[rank] != target;
     if (ok)
       liveMove_ = LiveMove{true, uint32_t(rank), at, owners[rank], uint32_t(target)};
     else if (part.partIndex == 0)
       std::fprintf(stderr,
                    "synergy-run: note: SYNERGY_TEST_LIVE_MOVE ignored: a job over hosts expects "
-                   "R@N:P, rank R of a part other than 0 to part P, another part of the job, at "
-                   "control point N from 1, got '%s'\n",
+                   "R@N:P, rank R to part P, another part of the job than R's, at control point "
+                   "N from 1, got '%s'\n",
                    hook);
   }
 }
@@ -615,7 +615,13 @@ bool CheckpointAgreement::liveRound(std::unique_lock<std::mutex>& lock, int worl
   // Only the source suspends: its rank departs, its other ranks are held
   // (its coordinator), and every other part is held here, unanswered.
   liveDeparture_.reset();
-  auto start = Clock::now();
+  liveStart_ = Clock::now();
+  if (move.source == 0) {
+    // This part: its coordinator departs the rank once this returns, and
+    // departed() goes on with the round there.
+    why.clear();
+    return true;
+  }
   sendDecision(move.source, round, 1, 0, {});
   if (!waitAsRank(lock, worldRank,
                   [&] { return liveDeparture_ && liveDeparture_->round == round; })) {
@@ -623,6 +629,22 @@ bool CheckpointAgreement::liveRound(std::unique_lock<std::mutex>& lock, int worl
     return false;
   }
   Vote left = *liveDeparture_;
+  if (!finishLiveRound(lock, worldRank, left, nullptr)) {
+    aborted = true;
+    return false;
+  }
+  why = "a live move took this control point";
+  return false;
+}
+
+bool CheckpointAgreement::finishLiveRound(std::unique_lock<std::mutex>& lock, int worldRank,
+                                          const Vote& left, const std::string* bytes) {
+  using Clock = std::chrono::steady_clock;
+  const LiveMove move = liveMove_;
+  const uint64_t round = left.round;
+  char head[160];
+  std::snprintf(head, sizeof head, "live move of rank %u from part %u to part %u at control point %llu",
+                move.rank, move.source, move.target, (unsigned long long)round);
   double leftMs = double(left.received) / 1000.0;
   std::string outcome;
   bool landed = false;
@@ -635,7 +657,25 @@ bool CheckpointAgreement::liveRound(std::unique_lock<std::mutex>& lock, int worl
     constexpr auto kShipLimit = std::chrono::seconds(30);
     std::string error;
     auto shipStart = Clock::now();
-    if (!transfer.announce({round, move.rank, move.source, move.target, left.sent}, error)) {
+    bool announced =
+        transfer.announce({round, move.rank, move.source, move.target, left.sent}, error);
+    // Part 0 as the source lends its own bytes; they stay unchanged until
+    // awaitDeparture, which waits for `lentReleased_`.
+    if (announced && bytes) {
+      {
+        std::lock_guard<std::mutex> guard(mutex_);
+        lentReleased_ = false;
+      }
+      announced = transfer.ship(
+          round, reinterpret_cast<const uint8_t*>(bytes->data()), bytes->size(),
+          [this] {
+            std::lock_guard<std::mutex> guard(mutex_);
+            lentReleased_ = true;
+            changed_.notify_all();
+          },
+          error);
+    }
+    if (!announced) {
       outcome = "aborted (" + error + ")";
     } else {
       MoveOutcome result = transfer.waitOutcome(round, kShipLimit);
@@ -668,10 +708,8 @@ bool CheckpointAgreement::liveRound(std::unique_lock<std::mutex>& lock, int worl
     } else {
       liveCheck_.reset();
       sendDecision(move.target, round, 4, 0, {});
-      if (!waitAsRank(lock, worldRank, [&] { return liveCheck_ && liveCheck_->round == round; })) {
-        aborted = true;
+      if (!waitAsRank(lock, worldRank, [&] { return liveCheck_ && liveCheck_->round == round; }))
         return false;
-      }
       refusal = liveCheck_->canSuspend ? std::string() : liveCheck_->why;
       checkMs = double(liveCheck_->received) / 1000.0;
     }
@@ -681,16 +719,21 @@ bool CheckpointAgreement::liveRound(std::unique_lock<std::mutex>& lock, int worl
                         " ms, but not taken (a part cannot yet take in a rank it did not start)"
                   : "refused by part " + std::to_string(move.target) + " (" + refusal + ")";
   }
-  sendDecision(move.source, round, 2, 0, outcome);
+  if (move.source == 0) {
+    liveWord_ = Decision{round, false, 0, outcome, 2};
+    changed_.notify_all();
+  } else {
+    sendDecision(move.source, round, 2, 0, outcome);
+  }
   std::fprintf(stderr,
                "synergy-run: note: %s: left in %.1f ms (%llu bytes), ship %.1f ms, round %.1f ms: "
                "%s; rank %u arrives again at part %u\n",
                head, leftMs, (unsigned long long)left.sent, shipMs,
-               std::chrono::duration<double, std::milli>(Clock::now() - start).count(),
+               std::chrono::duration<double, std::milli>(Clock::now() - liveStart_).count(),
                outcome.c_str(), move.rank, move.source);
-  releaseAll(move.source);
-  why = "a live move took this control point";
-  return false;
+  for (uint32_t p = 1; p < slots_.size(); ++p)
+    if (p != move.source) sendDecision(p, round, 0, 0, {});
+  return true;
 }
 
 std::string CheckpointAgreement::checkLanded(uint64_t round) {
@@ -717,8 +760,20 @@ void CheckpointAgreement::departed(int worldRank, const std::string& bytes, doub
     liveWord_.reset();
     lentReleased_ = bytes.empty();
   }
-  sendVote(3, {round, !bytes.empty(), bytes.size(), uint64_t(leftMs * 1000.0),
-               bytes.empty() ? "rank " + std::to_string(worldRank) + ": " + why : std::string()});
+  Vote left{round, !bytes.empty(), bytes.size(), uint64_t(leftMs * 1000.0),
+            bytes.empty() ? "rank " + std::to_string(worldRank) + ": " + why : std::string()};
+  if (part_.partIndex == 0) {
+    // Part 0 is the source: the round goes on here, on the departing
+    // rank's thread, the other parts still held.
+    std::unique_lock<std::mutex> lock(mutex_);
+    if (!finishLiveRound(lock, worldRank, left, &bytes)) {
+      lentReleased_ = true;  // the job ends; awaitDeparture sees it
+      liveWord_ = Decision{round, false, 0, "the job ended", 2};
+    }
+    changed_.notify_all();
+    return;
+  }
+  sendVote(3, left);
   if (bytes.empty()) return;
   // Lent once part 0 has announced the move here; part 0 may instead give
   // its word at once (a move it could not announce).

@@ -214,6 +214,13 @@ class CheckpointAgreement final : public checkpoint::HostParts {
                  std::string& why, bool& aborted);
   void sendDecision(uint32_t part, uint64_t round, uint8_t kind, uint64_t sequence,
                     const std::string& why);
+  // The rest of the live round once the source's rank left (`left`, its
+  // phase 3 vote; `bytes` its state when part 0 is the source, which
+  // lends them itself): ship, the target's check, part 0's word to the
+  // source, its note, and the release of every other part. False when
+  // the job ended meanwhile.
+  bool finishLiveRound(std::unique_lock<std::mutex>& lock, int worldRank, const Vote& left,
+                       const std::string* bytes);
   // The live move's target (part 0's CheckpointDecision of kind 4): takes
   // the section that landed for the move of `round` and checks it as an
   // arrival would (decodeDepartingRank: its CRC-32C, every record); why
@@ -305,6 +312,7 @@ class CheckpointAgreement final : public checkpoint::HostParts {
   LiveMove liveMove_;
   std::optional<Vote> liveDeparture_;  // part 0's: the source's phase 3 vote
   std::optional<Vote> liveCheck_;      // part 0's: the target's phase 4 vote
+  std::chrono::steady_clock::time_point liveStart_;  // part 0's: its round began
   size_t grantCount_ = 0;              // the job's --dir grants (decodeDepartingRank)
   // The source's: part 0's word on the move (its kind 2 or 3 decision),
   // and whether the transport has given the lent bytes back.
