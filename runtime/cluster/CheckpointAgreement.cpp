@@ -77,15 +77,9 @@ CheckpointAgreement::CheckpointAgreement(const JobPart& part)
   // part P. A plain `synergy-run` reads RANK[@N] (CheckpointedJob.cpp);
   // a part reads only the form with a part.
   if (const char* hook = std::getenv("SYNERGY_TEST_LIVE_MOVE")) {
-    std::vector<uint32_t> owners = part_.routes().partOfRanks();
-    unsigned long rank = 0, target = 0;
-    unsigned long long at = 0;
-    int used = 0;
-    bool ok = std::sscanf(hook, "%lu@%llu:%lu%n", &rank, &at, &target, &used) == 3 &&
-              hook[used] == '\0' && std::strchr(hook, '-') == nullptr && rank < owners.size() &&
-              at >= 1 && target < slots_.size() && owners[rank] != target;
-    if (ok)
-      liveMove_ = LiveMove{true, uint32_t(rank), at, owners[rank], uint32_t(target)};
+    LiveMoveHook parsed;
+    if (parseLiveMoveHook(hook, part_.routes().partOfRanks(), uint32_t(slots_.size()), parsed))
+      liveMove_ = LiveMove{true, parsed.rank, parsed.at, parsed.source, parsed.target};
     else if (part.partIndex == 0)
       std::fprintf(stderr,
                    "synergy-run: note: SYNERGY_TEST_LIVE_MOVE ignored: a job over hosts expects "
