@@ -2902,7 +2902,8 @@ def case_live_move(cluster):
     over three hosts rank 1 departs part 1 at control point 2 for part 2,
     and at np 4 over two hosts rank 2 departs part 1 for part 0, and rank
     1 part 0 for part 1 (part 0 then goes on with the round on the
-    departing rank's thread), while every other part is held there; its state (RankMove.h) is shipped by
+    departing rank's thread), and at np 3 rank 0 departs part 0 for part
+    2, while every other part is held there; its state (RankMove.h) is shipped by
     RankSectionTransfer and lands at the target, which checks it as an
     arrival would (decodeDepartingRank). The target cannot take a rank in
     yet, so part 0 has the rank arrive again at its source from the bytes
@@ -2930,6 +2931,7 @@ def case_live_move(cluster):
         ("three-hosts", 3, "1@2:2", round_line.format(1, 1, 2, 2, 1, 1), None),
         ("two-hosts", 2, "2@2:0", round_line.format(2, 1, 0, 0, 2, 1), None),
         ("from-part-0", 2, "1@2:1", round_line.format(1, 0, 1, 1, 1, 0), None),
+        ("rank-0", 3, "0@2:2", round_line.format(0, 0, 2, 2, 0, 0), None),
         ("refused", 3, "1@2:2", refused_line.format(1, 1, 2, 2, 2, 1, 1), "1"),
         ("malformed", 2, "0@2:0", note + r"SYNERGY_TEST_LIVE_MOVE ignored: a job over hosts "
          r"expects R@N:P", None),
