@@ -751,6 +751,7 @@ void CheckpointAgreement::departed(int worldRank, const std::string& bytes, doub
   {
     std::lock_guard<std::mutex> guard(mutex_);
     round = round_;
+    departedRound_ = round;
     liveWord_.reset();
     lentReleased_ = bytes.empty();
   }
@@ -799,7 +800,10 @@ void CheckpointAgreement::departed(int worldRank, const std::string& bytes, doub
 
 bool CheckpointAgreement::awaitDeparture(int worldRank, bool& leaves, std::string& error) {
   std::unique_lock<std::mutex> lock(mutex_);
-  if (!waitFor(lock, [&] { return liveWord_.has_value() && lentReleased_; })) {
+  // Part 0's word for this departure's round: any other is not taken.
+  if (!waitFor(lock, [&] {
+        return liveWord_.has_value() && liveWord_->round == departedRound_ && lentReleased_;
+      })) {
     error = "the job ended during the live move of rank " + std::to_string(worldRank);
     return false;
   }

@@ -318,6 +318,7 @@ class CheckpointAgreement final : public checkpoint::HostParts {
   // and whether the transport has given the lent bytes back.
   std::optional<Decision> liveWord_;
   bool lentReleased_ = true;
+  uint64_t departedRound_ = 0;  // the round its rank departed at
 };
 
 // How a part checkpoints: synergyd passes the client's request on the
