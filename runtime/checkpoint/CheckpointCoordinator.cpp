@@ -282,11 +282,23 @@ bool CheckpointCoordinator::agreeToSuspend(int worldRank, bool canSuspend,
           everyoneCan_ = false;
           firstRefusal_ = std::move(inFlight);
         }
-      decision_ = everyoneCan_;
+      if (hostParts_) {
+        // A move between parts: part 0 holds every part at this control
+        // point and decides (CheckpointAgreement.h's live round); this
+        // part votes as at any other.
+        bool aborted = false;
+        uint64_t sequence = 0;
+        decision_ = hostParts_->agree(worldRank, false, everyoneCan_, firstRefusal_, sequence,
+                                      aborted);
+        if (!decision_ && firstRefusal_.empty())
+          firstRefusal_ = aborted ? "the job is ending" : "part 0 did not take it";
+      } else {
+        decision_ = everyoneCan_;
+      }
       if (decision_) {
         moveRound_ = true;
       } else {
-        // Tried again at the next control point.
+        // Tried again at the next control point (part 0 does the same).
         ++liveMoveAt_;
         std::fprintf(stderr, "synergy-run: note: live move of rank %d postponed (%s)\n",
                      liveMoveRank_, firstRefusal_.c_str());
@@ -371,9 +383,16 @@ bool CheckpointCoordinator::liveMoveSuspended(int worldRank, granule::Granule& g
                    notRecorded.c_str());
       bytes.clear();
     }
-    std::lock_guard<std::mutex> guard(mutex_);
-    departure_ = std::move(bytes);
-    departedAt_ = std::chrono::steady_clock::now();
+    double leftMs =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    {
+      std::lock_guard<std::mutex> guard(mutex_);
+      departure_ = std::move(bytes);
+      departedAt_ = std::chrono::steady_clock::now();
+    }
+    // Between parts: shipped from departure_, which no one touches until
+    // arrive() has heard part 0's word (awaitDeparture).
+    if (hostParts_) hostParts_->departed(worldRank, departure_, leftMs, notRecorded);
   } else {
     std::lock_guard<std::mutex> guard(mutex_);
     addLiveCommunicators(granule.extension<mpi::RankState>(), liveCommunicators_);
@@ -418,6 +437,17 @@ void CheckpointCoordinator::releaseHeldRanks() {
 bool CheckpointCoordinator::arrive(int worldRank, granule::Granule& granule, std::string& error) {
   auto start = std::chrono::steady_clock::now();
   uint64_t cpuBefore = threadCpuNanoseconds();
+  if (hostParts_) {
+    // Part 0 decides where the rank goes on; until it has, and the
+    // transport has given the lent bytes back, they are left alone.
+    bool leaves = false;
+    if (!hostParts_->awaitDeparture(worldRank, leaves, error)) return false;
+    if (leaves) {
+      error = "rank " + std::to_string(worldRank) +
+              " moved to another part, which this part cannot hand it to yet";
+      return false;
+    }
+  }
   std::unique_lock<std::mutex> lock(mutex_);
   if (worldRank != liveMoveRank_ || departure_.empty()) {
     error = "no state of rank " + std::to_string(worldRank) + " departed";
@@ -427,9 +457,11 @@ bool CheckpointCoordinator::arrive(int worldRank, granule::Granule& granule, std
   ResumedCommunicators communicators = std::exchange(liveCommunicators_, {});
   auto departedAt = departedAt_;
   lock.unlock();
-  std::optional<RankImage> image = decodeDepartingRank(
-      bytes, uint32_t(worldRank), uint32_t(worldRanks_.back() + 1), uint32_t(job_.grants.size()),
-      error);
+  // The job's ranks: over hosts, more than this part's.
+  uint32_t jobRanks = hostParts_ ? uint32_t(hostParts_->partOfRanks().size())
+                                 : uint32_t(worldRanks_.back() + 1);
+  std::optional<RankImage> image = decodeDepartingRank(bytes, uint32_t(worldRank), jobRanks,
+                                                       uint32_t(job_.grants.size()), error);
   // A failed arrival leaves the held ranks waiting: the launcher's abort,
   // which names this rank and the reason, ends their waits, and no held
   // rank's own error can come first.

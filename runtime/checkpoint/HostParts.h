@@ -92,6 +92,31 @@ class HostParts {
     (void)sequence;
     (void)awaitCommitted;
   }
+  // A live move between parts (issue 22, cluster/CheckpointAgreement.h's
+  // live round), on the part the rank departs from. `bytes` is the
+  // departing rank's state (checkpoint/RankMove.h), empty when the move is
+  // not taken (`why`), left in `leftMs`: part 0 hears of it and announces
+  // its shipping, and the bytes are lent to the transport from where they
+  // lie, so they must stay unchanged until awaitDeparture has returned.
+  virtual void departed(int worldRank, const std::string& bytes, double leftMs,
+                        const std::string& why) {
+    (void)worldRank;
+    (void)bytes;
+    (void)leftMs;
+    (void)why;
+  }
+  // The same part, on the departed rank's arrival thread: waits for part
+  // 0's word on the move and for the transport to give the bytes back.
+  // True with `leaves` set when the rank now runs on the target part (its
+  // bytes are no longer needed here); true with `leaves` clear when the
+  // move was not taken and the rank arrives here again from its bytes;
+  // false with `error` when the job ended meanwhile.
+  virtual bool awaitDeparture(int worldRank, bool& leaves, std::string& error) {
+    (void)worldRank;
+    leaves = false;
+    (void)error;
+    return true;
+  }
 };
 
 }  // namespace synergy::checkpoint

@@ -11,13 +11,16 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <thread>
 
 #include "checkpoint/CheckpointCopy.h"
 #include "checkpoint/CheckpointedJob.h"
 #include "checkpoint/DurableReplace.h"
+#include "checkpoint/RankMove.h"
 #include "cluster/CheckpointHolders.h"
 #include "cluster/ClusterState.h"
 #include "cluster/HostDeathHook.h"
+#include "cluster/RankSectionTransfer.h"
 #include "cluster/RouteSwitch.h"
 #include "transport/ClusterToken.h"
 #include "mpi/BarrierControlPoint.h"
@@ -54,6 +57,12 @@ bool takeReason(const std::vector<uint8_t>& payload, size_t head, std::string& w
   return true;
 }
 
+std::string fixed1(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f", value);
+  return text;
+}
+
 }  // namespace
 
 static_assert(checkpoint::kPartChunkHeadBytes == transport::kCheckpointPartDataHeadBytes &&
@@ -64,6 +73,27 @@ CheckpointAgreement::CheckpointAgreement(const JobPart& part)
   for (uint32_t owner : part_.routes().partOfRanks())
     if (owner < slots_.size()) ++slots_[owner].ranks;
   if (part.partIndex == 0) migration_ = std::make_unique<MigrationWatch>(part.state, part.jobId);
+  // SYNERGY_TEST_LIVE_MOVE=R@N:P: rank R departs at control point N for
+  // part P. A plain `synergy-run` reads RANK[@N] (CheckpointedJob.cpp);
+  // a part reads only the form with a part.
+  if (const char* hook = std::getenv("SYNERGY_TEST_LIVE_MOVE")) {
+    LiveMoveHook parsed;
+    if (parseLiveMoveHook(hook, part_.routes().partOfRanks(), uint32_t(slots_.size()), parsed))
+      liveMove_ = LiveMove{true, parsed.rank, parsed.at, parsed.source, parsed.target};
+    else if (part.partIndex == 0)
+      std::fprintf(stderr,
+                   "synergy-run: note: SYNERGY_TEST_LIVE_MOVE ignored: a job over hosts expects "
+                   "R@N:P, rank R to part P, another part of the job than R's, at control point "
+                   "N from 1, got '%s'\n",
+                   hook);
+  }
+}
+
+bool CheckpointAgreement::liveMoveDepartsHere(int& rank, uint64_t& at) const {
+  if (!liveMove_.set || liveMove_.source != part_.partIndex) return false;
+  rank = int(liveMove_.rank);
+  at = liveMove_.at;
+  return true;
 }
 
 MpiPeerLink::CheckpointFrames CheckpointAgreement::frames(mpi::World& world) {
@@ -260,9 +290,19 @@ bool CheckpointAgreement::onFrame(uint32_t from, transport::FrameType type,
     case transport::FrameType::CheckpointVote: {
       Vote vote;
       if (!self0 || payload.size() < transport::kCheckpointVoteHeadBytes ||
-          !takeReason(payload, 26, vote.why) || payload[8] < 1 || payload[8] > 2 ||
+          !takeReason(payload, 26, vote.why) || payload[8] < 1 || payload[8] > 4 ||
           payload[9] > 1) {
         reason = "malformed CheckpointVote";
+        return false;
+      }
+      // Phase 3: the live move's source says its rank left (or did not);
+      // 4: its target says whether the rank could arrive there.
+      if (payload[8] == 3 && (!liveMove_.set || from != liveMove_.source)) {
+        reason = "CheckpointVote of a departure from a part that is no live move's source";
+        return false;
+      }
+      if (payload[8] == 4 && (!liveMove_.set || from != liveMove_.target)) {
+        reason = "CheckpointVote of a landed check from a part that is no live move's target";
         return false;
       }
       // One recount is outstanding at a time: a reply part 0 did not ask
@@ -275,6 +315,10 @@ bool CheckpointAgreement::onFrame(uint32_t from, transport::FrameType type,
       vote.canSuspend = payload[9] == 1;
       vote.sent = util::readLittleEndian(payload.data() + 10, 8);
       vote.received = util::readLittleEndian(payload.data() + 18, 8);
+      if (payload[8] >= 3) {
+        (payload[8] == 3 ? liveDeparture_ : liveCheck_) = std::move(vote);
+        break;
+      }
       if (payload[8] == 2) slots_[from].recountAsked = false;
       (payload[8] == 1 ? slots_[from].vote : slots_[from].recount) = std::move(vote);
       break;
@@ -282,13 +326,21 @@ bool CheckpointAgreement::onFrame(uint32_t from, transport::FrameType type,
     case transport::FrameType::CheckpointDecision: {
       Decision decision;
       if (self0 || from != 0 || payload.size() < transport::kCheckpointDecisionHeadBytes ||
-          !takeReason(payload, 17, decision.why) || payload[8] > 1) {
+          !takeReason(payload, 17, decision.why) || payload[8] > 4 ||
+          ((payload[8] == 2 || payload[8] == 3) &&
+           (!liveMove_.set || liveMove_.source != part_.partIndex)) ||
+          (payload[8] == 4 && (!liveMove_.set || liveMove_.target != part_.partIndex))) {
         reason = "malformed CheckpointDecision";
         return false;
       }
       decision.round = util::readLittleEndian(payload.data(), 8);
-      decision.suspend = payload[8] == 1;
+      decision.suspend = payload[8] == 1 || payload[8] == 3;
       decision.sequence = util::readLittleEndian(payload.data() + 9, 8);
+      decision.kind = payload[8];
+      if (payload[8] == 2 || payload[8] == 3) {  // part 0's word on the live move: 3, the rank left
+        liveWord_ = std::move(decision);
+        break;
+      }
       if (decision.suspend) decidedSequence_ = decision.sequence;
       decision_ = std::move(decision);
       break;
@@ -459,18 +511,36 @@ bool CheckpointAgreement::agree(int worldRank, bool due, bool canSuspend, std::s
     sendVote(1, own);
     if (routeHook_.stray && routeHook_.at == round && part_.partIndex == 1)
       sendStrayRouteFrames(round);
-    bool decided =
-        waitAsRank(lock, worldRank, [&] { return decision_ && decision_->round == round; });
+    bool decided = false;
+    for (;;) {
+      decided =
+          waitAsRank(lock, worldRank, [&] { return decision_ && decision_->round == round; });
+      if (!decided || decision_->kind != 4) break;
+      // The live move's target, held here: checks what landed, answers,
+      // and waits on for part 0's decision.
+      decision_.reset();
+      lock.unlock();
+      auto start = std::chrono::steady_clock::now();
+      std::string refusal = checkLanded(round);
+      double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
+                                                            start).count();
+      sendVote(4, {round, refusal.empty(), 0, uint64_t(ms * 1000.0), refusal});
+      lock.lock();
+    }
     heldAt_ = 0;
     if (!decided) {
       aborted = true;
       return false;
     }
+    // A live move's target that was not taken: its landed section goes.
+    if (liveMove_.set && liveMove_.target == part_.partIndex)
+      link_->sectionTransfer().takeLanded(round);
     why = decision_->why;
     sequence = decision_->sequence;
     return decision_->suspend;
   }
-  due = due || migrating;
+  bool live = liveMove_.set && liveMove_.at == round;
+  due = due || migrating || live;
   if (!waitAsRank(lock, worldRank, [&] { return allAnswered(&PartSlot::vote, round); })) {
     aborted = true;
     return false;
@@ -479,6 +549,10 @@ bool CheckpointAgreement::agree(int worldRank, bool due, bool canSuspend, std::s
   if (due && why.empty() && slots_.size() > 1 && !settleCounts(lock, worldRank, round, own, why)) {
     aborted = true;
     return false;
+  }
+  if (live) {
+    if (migrating) migration_->notTaken(round, "a live move is under way");
+    return liveRound(lock, worldRank, round, why, aborted);
   }
   bool suspend = due && why.empty();
   if (routeHook_.at == round && slots_.size() > 1) {
@@ -499,15 +573,242 @@ bool CheckpointAgreement::agree(int worldRank, bool due, bool canSuspend, std::s
     }
   }
   if (suspend) decidedSequence_ = sequence;
-  for (uint32_t p = 1; p < slots_.size(); ++p) {
-    std::vector<uint8_t> payload;
-    util::appendLittleEndian(payload, round, 8);
-    payload.push_back(suspend ? 1 : 0);
-    util::appendLittleEndian(payload, sequence, 8);
-    putReason(payload, why);
-    link_->sendToPart(p, transport::FrameType::CheckpointDecision, std::move(payload));
-  }
+  for (uint32_t p = 1; p < slots_.size(); ++p) sendDecision(p, round, suspend ? 1 : 0, sequence, why);
   return suspend;
+}
+
+void CheckpointAgreement::sendDecision(uint32_t part, uint64_t round, uint8_t kind,
+                                       uint64_t sequence, const std::string& why) {
+  std::vector<uint8_t> payload;
+  util::appendLittleEndian(payload, round, 8);
+  payload.push_back(kind);
+  util::appendLittleEndian(payload, sequence, 8);
+  putReason(payload, why);
+  link_->sendToPart(part, transport::FrameType::CheckpointDecision, std::move(payload));
+}
+
+bool CheckpointAgreement::liveRound(std::unique_lock<std::mutex>& lock, int worldRank,
+                                    uint64_t round, std::string& why, bool& aborted) {
+  using Clock = std::chrono::steady_clock;
+  const LiveMove move = liveMove_;
+  char head[160];
+  std::snprintf(head, sizeof head, "live move of rank %u from part %u to part %u at control point %llu",
+                move.rank, move.source, move.target, (unsigned long long)round);
+  auto releaseAll = [&](uint32_t skip) {
+    for (uint32_t p = 1; p < slots_.size(); ++p)
+      if (p != skip) sendDecision(p, round, 0, 0, why);
+  };
+  if (!why.empty()) {
+    // Tried again at the next control point, as the source's coordinator does.
+    ++liveMove_.at;
+    std::fprintf(stderr, "synergy-run: note: %s postponed (%s)\n", head, why.c_str());
+    releaseAll(UINT32_MAX);
+    why.clear();
+    return false;
+  }
+  // Only the source suspends: its rank departs, its other ranks are held
+  // (its coordinator), and every other part is held here, unanswered.
+  liveDeparture_.reset();
+  liveStart_ = Clock::now();
+  if (move.source == 0) {
+    // This part: its coordinator departs the rank once this returns, and
+    // departed() goes on with the round there.
+    why.clear();
+    return true;
+  }
+  sendDecision(move.source, round, 1, 0, {});
+  if (!waitAsRank(lock, worldRank,
+                  [&] { return liveDeparture_ && liveDeparture_->round == round; })) {
+    aborted = true;
+    return false;
+  }
+  Vote left = *liveDeparture_;
+  if (!finishLiveRound(lock, worldRank, left, nullptr)) {
+    aborted = true;
+    return false;
+  }
+  why = "a live move took this control point";
+  return false;
+}
+
+bool CheckpointAgreement::finishLiveRound(std::unique_lock<std::mutex>& lock, int worldRank,
+                                          const Vote& left, const std::string* bytes) {
+  using Clock = std::chrono::steady_clock;
+  const LiveMove move = liveMove_;
+  const uint64_t round = left.round;
+  char head[160];
+  std::snprintf(head, sizeof head, "live move of rank %u from part %u to part %u at control point %llu",
+                move.rank, move.source, move.target, (unsigned long long)round);
+  double leftMs = double(left.received) / 1000.0;
+  std::string outcome;
+  bool landed = false;
+  double shipMs = 0;
+  if (!left.canSuspend) {
+    outcome = "not taken (" + left.why + ")";
+  } else {
+    lock.unlock();
+    RankSectionTransfer& transfer = link_->sectionTransfer();
+    constexpr auto kShipLimit = std::chrono::seconds(30);
+    std::string error;
+    auto shipStart = Clock::now();
+    bool announced =
+        transfer.announce({round, move.rank, move.source, move.target, left.sent}, error);
+    // Part 0 as the source lends its own bytes; they stay unchanged until
+    // awaitDeparture, which waits for `lentReleased_`.
+    if (announced && bytes) {
+      {
+        std::lock_guard<std::mutex> guard(mutex_);
+        lentReleased_ = false;
+      }
+      announced = transfer.ship(
+          round, reinterpret_cast<const uint8_t*>(bytes->data()), bytes->size(),
+          [this] {
+            std::lock_guard<std::mutex> guard(mutex_);
+            lentReleased_ = true;
+            changed_.notify_all();
+          },
+          error);
+    }
+    if (!announced) {
+      outcome = "aborted (" + error + ")";
+    } else {
+      MoveOutcome result = transfer.waitOutcome(round, kShipLimit);
+      if (result.state == MoveState::Landed) {
+        landed = true;
+      } else if (result.state == MoveState::Aborted) {
+        outcome = "aborted (" + result.reason + ")";
+      } else {
+        transfer.abort(round, "not landed within 30 s");
+        outcome = "aborted (not landed within 30 s)";
+      }
+    }
+    shipMs = std::chrono::duration<double, std::milli>(Clock::now() - shipStart).count();
+    lock.lock();
+  }
+  // The target part cannot take a rank in yet: a rank thread, output
+  // forwarding and collective progress for a rank it did not start are
+  // the next step. So the rank arrives again where it left, from the
+  // bytes the source kept, and the routes stay.
+  double checkMs = 0;
+  if (landed) {
+    // The target checks the section as an arrival would, held meanwhile.
+    std::string refusal;
+    if (move.target == 0) {
+      lock.unlock();
+      auto checkStart = Clock::now();
+      refusal = checkLanded(round);
+      checkMs = std::chrono::duration<double, std::milli>(Clock::now() - checkStart).count();
+      lock.lock();
+    } else {
+      liveCheck_.reset();
+      sendDecision(move.target, round, 4, 0, {});
+      if (!waitAsRank(lock, worldRank, [&] { return liveCheck_ && liveCheck_->round == round; }))
+        return false;
+      refusal = liveCheck_->canSuspend ? std::string() : liveCheck_->why;
+      checkMs = double(liveCheck_->received) / 1000.0;
+    }
+    outcome = refusal.empty()
+                  ? "shipped, landed and checked by part " + std::to_string(move.target) +
+                        " in " + fixed1(checkMs) +
+                        " ms, but not taken (a part cannot yet take in a rank it did not start)"
+                  : "refused by part " + std::to_string(move.target) + " (" + refusal + ")";
+  }
+  if (move.source == 0) {
+    liveWord_ = Decision{round, false, 0, outcome, 2};
+    changed_.notify_all();
+  } else {
+    sendDecision(move.source, round, 2, 0, outcome);
+  }
+  std::fprintf(stderr,
+               "synergy-run: note: %s: left in %.1f ms (%llu bytes), ship %.1f ms, round %.1f ms: "
+               "%s; rank %u arrives again at part %u\n",
+               head, leftMs, (unsigned long long)left.sent, shipMs,
+               std::chrono::duration<double, std::milli>(Clock::now() - liveStart_).count(),
+               outcome.c_str(), move.rank, move.source);
+  for (uint32_t p = 1; p < slots_.size(); ++p)
+    if (p != move.source) sendDecision(p, round, 0, 0, {});
+  return true;
+}
+
+std::string CheckpointAgreement::checkLanded(uint64_t round) {
+  std::shared_ptr<SectionBuffer> section = link_->sectionTransfer().takeLanded(round);
+  if (!section) return "no section landed here";
+  // Test hook: SYNERGY_TEST_LIVE_MOVE_REFUSE=1 has the target refuse it.
+  if (const char* refuse = std::getenv("SYNERGY_TEST_LIVE_MOVE_REFUSE");
+      refuse && std::strcmp(refuse, "0"))
+    return "SYNERGY_TEST_LIVE_MOVE_REFUSE has part " + std::to_string(part_.partIndex) +
+           " refuse it";
+  std::string error;
+  std::optional<checkpoint::RankImage> image = checkpoint::decodeDepartingRank(
+      std::string_view(reinterpret_cast<const char*>(section->data()), size_t(section->size())),
+      liveMove_.rank, uint32_t(part_.worldSize()), uint32_t(grantCount_), error);
+  return image ? std::string() : error;
+}
+
+void CheckpointAgreement::departed(int worldRank, const std::string& bytes, double leftMs,
+                                   const std::string& why) {
+  uint64_t round = 0;
+  {
+    std::lock_guard<std::mutex> guard(mutex_);
+    round = round_;
+    departedRound_ = round;
+    liveWord_.reset();
+    lentReleased_ = bytes.empty();
+  }
+  Vote left{round, !bytes.empty(), bytes.size(), uint64_t(leftMs * 1000.0),
+            bytes.empty() ? "rank " + std::to_string(worldRank) + ": " + why : std::string()};
+  if (part_.partIndex == 0) {
+    // Part 0 is the source: the round goes on here, on the departing
+    // rank's thread, the other parts still held.
+    std::unique_lock<std::mutex> lock(mutex_);
+    if (!finishLiveRound(lock, worldRank, left, &bytes)) {
+      lentReleased_ = true;  // the job ends; awaitDeparture sees it
+      liveWord_ = Decision{round, false, 0, "the job ended", 2};
+    }
+    changed_.notify_all();
+    return;
+  }
+  sendVote(3, left);
+  if (bytes.empty()) return;
+  // Lent once part 0 has announced the move here; part 0 may instead give
+  // its word at once (a move it could not announce).
+  RankSectionTransfer& transfer = link_->sectionTransfer();
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  for (;;) {
+    if (transfer.outcome(round).state != MoveState::Unknown) break;
+    {
+      std::lock_guard<std::mutex> guard(mutex_);
+      if (liveWord_ || world_->aborted() || std::chrono::steady_clock::now() >= deadline) {
+        lentReleased_ = true;
+        changed_.notify_all();
+        return;
+      }
+    }
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+  std::string error;
+  auto released = [this] {
+    std::lock_guard<std::mutex> guard(mutex_);
+    lentReleased_ = true;
+    changed_.notify_all();
+  };
+  if (!transfer.ship(round, reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(),
+                     released, error))
+    std::fprintf(stderr, "synergy-run: note: rank %d's state not shipped (%s)\n", worldRank,
+                 error.c_str());
+}
+
+bool CheckpointAgreement::awaitDeparture(int worldRank, bool& leaves, std::string& error) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  // Part 0's word for this departure's round: any other is not taken.
+  if (!waitFor(lock, [&] {
+        return liveWord_.has_value() && liveWord_->round == departedRound_ && lentReleased_;
+      })) {
+    error = "the job ended during the live move of rank " + std::to_string(worldRank);
+    return false;
+  }
+  leaves = liveWord_->suspend;
+  return true;
 }
 
 void CheckpointAgreement::sendPartFile(uint64_t sequence,
@@ -878,6 +1179,13 @@ std::unique_ptr<PartCheckpoints> PartCheckpoints::create(const JobPart& part,
     record.grants.push_back(checkpoint::recordedGrant(preopen));
   checkpoints->coordinator_.setJob(record);
   checkpoints->coordinator_.setHostParts(&checkpoints->agreement_);
+  checkpoints->agreement_.setGrantCount(record.grants.size());
+  int moveRank = 0;
+  uint64_t moveAt = 0;
+  if (checkpoints->agreement_.liveMoveDepartsHere(moveRank, moveAt)) {
+    const char* costs = std::getenv("SYNERGY_LIVE_MOVE_STATS");
+    checkpoints->coordinator_.setLiveMove(moveRank, moveAt, costs && std::strcmp(costs, "0"));
+  }
   if (how.policy.hostLocalDirectory) {
     checkpoints->agreement_.setCopyDirectory(how.policy.directory);
     checkpoints->agreement_.setMirrorName(how.mirrorName);

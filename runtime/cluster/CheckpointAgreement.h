@@ -131,6 +131,14 @@ class CheckpointAgreement final : public checkpoint::HostParts {
   bool gatherWritten(uint64_t sequence, std::vector<checkpoint::PartOutput>& outputs,
                      std::string& error) override;
   void checkpointOver(uint64_t sequence, const std::function<bool()>& awaitCommitted) override;
+  void departed(int worldRank, const std::string& bytes, double leftMs,
+                const std::string& why) override;
+  bool awaitDeparture(int worldRank, bool& leaves, std::string& error) override;
+  // SYNERGY_TEST_LIVE_MOVE=R@N:P in the daemons' environment (a hidden test
+  // hook of issue 22's live move between parts): whether this part holds
+  // rank R, the one to depart at control point N (then `rank` and `at`).
+  bool liveMoveDepartsHere(int& rank, uint64_t& at) const;
+  void setGrantCount(size_t grants) { grantCount_ = grants; }
   // Part 0's: why the checkpoint just committed would be refused by the
   // parts that resume it (empty: it would not); a move stops the job only
   // when it is empty.
@@ -151,6 +159,7 @@ class CheckpointAgreement final : public checkpoint::HostParts {
     bool suspend = false;
     uint64_t sequence = 0;
     std::string why;
+    uint8_t kind = 0;  // the frame's: 0, 1 (suspend), 2-4 (the live round's)
   };
   struct Written {
     uint64_t sequence = 0;
@@ -191,6 +200,32 @@ class CheckpointAgreement final : public checkpoint::HostParts {
   bool switchRoutesAt(std::unique_lock<std::mutex>& lock, int worldRank, uint64_t round,
                       const Vote& own, bool settled);
   void sendStrayRouteFrames(uint64_t round);
+  // Part 0's live round (SYNERGY_TEST_LIVE_MOVE=R@N:P, liveMove_), at round
+  // `round` once every vote is in and `why` says whether the job may
+  // suspend: the source part departs the rank (a CheckpointDecision to it
+  // alone; its CheckpointVote of phase 3 says how many bytes left),
+  // RankSectionTransfer ships them to the target, which checks them as an
+  // arrival would (kind 4; its vote of phase 4), and part 0 tells the
+  // source where the rank goes on (CheckpointDecision kind 2: it arrives
+  // there again; 3: it left) before it releases the other parts, which
+  // were held at this control point meanwhile. Returns false (the job
+  // goes on unsuspended); `aborted` when the job ended meanwhile.
+  bool liveRound(std::unique_lock<std::mutex>& lock, int worldRank, uint64_t round,
+                 std::string& why, bool& aborted);
+  void sendDecision(uint32_t part, uint64_t round, uint8_t kind, uint64_t sequence,
+                    const std::string& why);
+  // The rest of the live round once the source's rank left (`left`, its
+  // phase 3 vote; `bytes` its state when part 0 is the source, which
+  // lends them itself): ship, the target's check, part 0's word to the
+  // source, its note, and the release of every other part. False when
+  // the job ended meanwhile.
+  bool finishLiveRound(std::unique_lock<std::mutex>& lock, int worldRank, const Vote& left,
+                       const std::string* bytes);
+  // The live move's target (part 0's CheckpointDecision of kind 4): takes
+  // the section that landed for the move of `round` and checks it as an
+  // arrival would (decodeDepartingRank: its CRC-32C, every record); why
+  // it could not arrive here, empty when it could. Without the lock.
+  std::string checkLanded(uint64_t round);
   // Forwards this part's last output and ends the process with
   // kMigratedExitStatus.
   [[noreturn]] void endToBeMoved();
@@ -265,6 +300,25 @@ class CheckpointAgreement final : public checkpoint::HostParts {
     bool stop = false;
   };
   std::optional<Outcome> migrationOutcome_;  // the others', from part 0
+  // The live move between parts (SYNERGY_TEST_LIVE_MOVE=R@N:P): its rank,
+  // control point (part 0 moves it on when the move is postponed), source
+  // and target parts.
+  struct LiveMove {
+    bool set = false;
+    uint32_t rank = 0;
+    uint64_t at = 0;
+    uint32_t source = 0, target = 0;
+  };
+  LiveMove liveMove_;
+  std::optional<Vote> liveDeparture_;  // part 0's: the source's phase 3 vote
+  std::optional<Vote> liveCheck_;      // part 0's: the target's phase 4 vote
+  std::chrono::steady_clock::time_point liveStart_;  // part 0's: its round began
+  size_t grantCount_ = 0;              // the job's --dir grants (decodeDepartingRank)
+  // The source's: part 0's word on the move (its kind 2 or 3 decision),
+  // and whether the transport has given the lent bytes back.
+  std::optional<Decision> liveWord_;
+  bool lentReleased_ = true;
+  uint64_t departedRound_ = 0;  // the round its rank departed at
 };
 
 // How a part checkpoints: synergyd passes the client's request on the

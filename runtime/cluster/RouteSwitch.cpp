@@ -155,4 +155,23 @@ bool parseRouteSwitchHook(std::string_view text, uint32_t parts, uint32_t worldS
   return true;
 }
 
+bool parseLiveMoveHook(std::string_view text, const std::vector<uint32_t>& partOfRanks,
+                       uint32_t parts, LiveMoveHook& hook) {
+  size_t atSign = text.find('@'), colon = text.find(':');
+  if (atSign == std::string_view::npos || colon == std::string_view::npos || colon < atSign)
+    return false;
+  LiveMoveHook parsed;
+  std::string_view at = text.substr(atSign + 1, colon - atSign - 1);
+  if (!smallNumber(text.substr(0, atSign), parsed.rank) ||
+      !smallNumber(text.substr(colon + 1), parsed.target) || at.empty() || at.size() > 9 ||
+      at.find_first_not_of("0123456789") != std::string_view::npos)
+    return false;
+  parsed.at = std::stoull(std::string(at));
+  if (parsed.at == 0 || parsed.rank >= partOfRanks.size() || parsed.target >= parts) return false;
+  parsed.source = partOfRanks[parsed.rank];
+  if (parsed.source == parsed.target || parsed.source >= parts) return false;
+  hook = parsed;
+  return true;
+}
+
 }  // namespace synergy::cluster

@@ -82,4 +82,17 @@ struct RouteSwitchHook {
 bool parseRouteSwitchHook(std::string_view text, uint32_t parts, uint32_t worldSize,
                           RouteSwitchHook& hook);
 
+// SYNERGY_TEST_LIVE_MOVE=R@N:P as the parts of a job over hosts read it
+// (CheckpointAgreement.h's live round): rank R departs its part at control
+// point N for part P. False when `text` is not of that form (decimal
+// numbers of at most 4 digits, 9 for N), N is 0, R has no part in
+// `partOfRanks` or P is not below `parts` or is R's own part.
+struct LiveMoveHook {
+  uint32_t rank = 0;
+  uint64_t at = 0;
+  uint32_t source = 0, target = 0;
+};
+bool parseLiveMoveHook(std::string_view text, const std::vector<uint32_t>& partOfRanks,
+                       uint32_t parts, LiveMoveHook& hook);
+
 }  // namespace synergy::cluster

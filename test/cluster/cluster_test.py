@@ -2899,6 +2899,105 @@ def case_route_switch(cluster):
         print(f"route-switch: {name} ok" + (f" (the switch took {took.group(1)})" if took else ""))
 
 
+def case_live_move(cluster):
+    """Part 0's live round of issue 22's move between parts, through its
+    hidden hook SYNERGY_TEST_LIVE_MOVE=R@N:P in the daemons' environment
+    (CheckpointAgreement.h). lit/mpi/checkpoint_resume.c, checkpointing an
+    hour apart (never due: part 0 decides at every control point): at np 3
+    over three hosts rank 1 departs part 1 at control point 2 for part 2,
+    and at np 4 over two hosts rank 2 departs part 1 for part 0, and rank
+    1 part 0 for part 1 (part 0 then goes on with the round on the
+    departing rank's thread), and at np 3 rank 0 departs part 0 for part
+    2, while every other part is held there; its state (RankMove.h) is shipped by
+    RankSectionTransfer and lands at the target, which checks it as an
+    arrival would (decodeDepartingRank). The target cannot take a rank in
+    yet, so part 0 has the rank arrive again at its source from the bytes
+    it kept, and releases the others: part 0's note gives the round's
+    costs (leave, ship, round ms) and says so. With the target made to
+    refuse (SYNERGY_TEST_LIVE_MOVE_REFUSE=1), the note names the refusal
+    and the rank arrives again all the same. Then a malformed hook is
+    ignored with a note. Every run's sorted stdout and
+    exit status equal OpenMPI's."""
+    native, program, want = build_checkpoint_resume(cluster)
+    want4 = run_mpirun(native, 4)
+    check(want4[1].count("\n") > 0, f"mpirun at np 4 failed: {want4!r}")
+    cluster.start_redis()
+    moves = os.path.join(cluster.workdir, "live-move-checkpoints")
+    os.makedirs(moves)
+    note = r"synergy-run: note: "
+    head = (note + r"live move of rank {} from part {} to part {} at control point 2: "
+            r"left in ([0-9.]+) ms \(([0-9]+) bytes\), ship ([0-9.]+) ms, round ([0-9.]+) ms: ")
+    round_line = head + (r"shipped, landed and checked by part {} in [0-9.]+ ms, but not taken "
+                         r"\(a part cannot yet take in a rank it did not start\); rank {} "
+                         r"arrives again at part {}\n")
+    refused_line = head + (r"refused by part {} \(SYNERGY_TEST_LIVE_MOVE_REFUSE has part {} "
+                           r"refuse it\); rank {} arrives again at part {}\n")
+    runs = (
+        ("three-hosts", 3, "1@2:2", round_line.format(1, 1, 2, 2, 1, 1), None),
+        ("two-hosts", 2, "2@2:0", round_line.format(2, 1, 0, 0, 2, 1), None),
+        ("from-part-0", 2, "1@2:1", round_line.format(1, 0, 1, 1, 1, 0), None),
+        ("rank-0", 3, "0@2:2", round_line.format(0, 0, 2, 2, 0, 0), None),
+        ("refused", 3, "1@2:2", refused_line.format(1, 1, 2, 2, 2, 1, 1), "1"),
+        ("malformed", 2, "0@2:0", note + r"SYNERGY_TEST_LIVE_MOVE ignored: a job over hosts "
+         r"expects R@N:P", None),
+    )
+    for name, hosts, hook, line, refuse in runs:
+        env = dict(os.environ, SYNERGY_TEST_LIVE_MOVE=hook)
+        if refuse:
+            env["SYNERGY_TEST_LIVE_MOVE_REFUSE"] = refuse
+        daemons = [cluster.start_daemon(f"lm{name}{i}", f"127.0.0.{i}", 2, env=env,
+                                        options=("--allow-dir", cluster.workdir))
+                   for i in range(2, 2 + hosts)]
+        ranks, expected = (3, want) if hosts == 3 else (4, want4)
+        code, out, err = run_tool([os.path.join(cluster.bin_dir, "synergy-run"), "--cluster",
+                                   cluster.url, "--token-file", cluster.token_file, "--policy",
+                                   "spread", "--checkpoint-every", "3600", "--checkpoint-dir",
+                                   moves, "-np", str(ranks), program])
+        check_equal((code, sorted(out.splitlines())), (expected[0], sorted(expected[1].splitlines())),
+                    f"{name}: the job against mpirun (stderr {err!r})")
+        found = re.search(line, err)
+        check(found, f"{name}: no line matching {line!r} in {err!r}")
+        check("postponed" not in err and "aborted" not in err, f"{name}: unexpected {err!r}")
+        for daemon in daemons:
+            daemon.process.terminate()
+            daemon.process.wait(timeout=60)
+        wait_for(lambda: cluster.status()[1].startswith("hosts: 0,"), 30, "the hosts to deregister")
+        costs = (f" (left {found.group(1)} ms, {found.group(2)} bytes, ship {found.group(3)} ms, "
+                 f"round {found.group(4)} ms)") if found and found.lastindex else ""
+        print(f"live-move: {name} ok{costs}")
+
+
+# Rank 1 (part 1 at np 3 spread) departs for part 2 at control point 2.
+LIVE_MOVE_HOOK = "1@2:2"
+
+
+def live_round_outcome(err):
+    """What part 0's live round did, from its note: 'round taken (...)',
+    'postponed (why)', 'no round' (fewer control points), or 'FAILED ...'."""
+    found = re.search(r"live move of rank 1 from part 1 to part 2 at control point \d+: left in "
+                      r"[0-9.]+ ms \(([0-9]+) bytes\), ship ([0-9.]+) ms, round [0-9.]+ ms: (.*)\n",
+                      err)
+    if found:
+        if "landed and checked" not in found.group(3):
+            return "FAILED: " + found.group(3)
+        return f"round taken ({found.group(1)} bytes shipped in {found.group(2)} ms)"
+    postponed = re.findall(r"live move of rank 1 from part 1 to part 2 at control point \d+ "
+                           r"postponed \((.*)\)\n", err)
+    if postponed:
+        return f"postponed {len(postponed)} times, never taken (last: {postponed[-1]})"
+    return "no round (fewer than 2 control points)"
+
+
+def case_mpi_corpus_live_move(cluster):
+    """Every MPI differential program at np 3 over three hosts, one rank a
+    host, checkpointing an hour apart, with the daemons' hook
+    SYNERGY_TEST_LIVE_MOVE=1@2:2: part 0's live round departs rank 1 at its
+    second barrier control point, ships it to part 2 and has it arrive
+    again at part 1 (CheckpointAgreement.h). Sorted stdout and exit status
+    equal OpenMPI's; a round that does not land fails the run."""
+    run_corpus(cluster, cluster.only, (3,), live=True)
+
+
 def case_mpi_corpus_migrate(cluster):
     """Every MPI differential program at np 3 over three hosts, one rank a
     host, with rank 1 asked to move to another host at its second barrier
@@ -3149,13 +3248,15 @@ def case_migrate_consolidate(cluster):
                 "the consolidated part of job 2")
 
 
-def run_corpus(cluster, only, rank_counts, repeats=1, migrate=False):
+def run_corpus(cluster, only, rank_counts, repeats=1, migrate=False, live=False):
     """The corpus programs named in `only` (all when empty), each run
     `repeats` times at each of `rank_counts` ranks; with `migrate`, each
-    run moves a rank (case_mpi_corpus_migrate)."""
+    run moves a rank (case_mpi_corpus_migrate); with `live`, each run takes
+    part 0's live round for rank 1 at control point 2 (case_mpi_corpus_live_move)."""
     os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
     corpus = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lit", "mpi")
-    start_three_hosts(cluster, options=("--allow-dir", cluster.workdir))
+    start_three_hosts(cluster, env=dict(os.environ, SYNERGY_TEST_LIVE_MOVE=LIVE_MOVE_HOOK)
+                      if live else None, options=("--allow-dir", cluster.workdir))
     remote = [os.path.join(cluster.bin_dir, "synergy-run"), "--cluster", cluster.url,
               "--token-file", cluster.token_file, "--policy", "spread"]
     mismatches, oracle = [], {}
@@ -3196,7 +3297,7 @@ def run_corpus(cluster, only, rank_counts, repeats=1, migrate=False):
         if max(written_for) < 3:
             note(f"{name}: not run (written for {max(written_for)} ranks)")
             continue
-        if migrate and (run_options or name in CORPUS_UNSUPPORTED):
+        if (migrate or live) and (run_options or name in CORPUS_UNSUPPORTED):
             note(f"{name}: not run (" + ("--dir grants, which cluster checkpoints "
                            "do not record yet" if run_options else CORPUS_UNSUPPORTED[name]) + ")")
             continue
@@ -3209,8 +3310,17 @@ def run_corpus(cluster, only, rank_counts, repeats=1, migrate=False):
                 moving = ["--checkpoint-dir", os.path.join(cluster.workdir, "moves")]
                 shutil.rmtree(moving[1], ignore_errors=True)
                 os.makedirs(moving[1])
+            if live:
+                moving = ["--checkpoint-every", "3600", "--checkpoint-dir",
+                          os.path.join(cluster.workdir, "live-moves")]
+                shutil.rmtree(moving[3], ignore_errors=True)
+                os.makedirs(moving[3])
             code, out, err = run_tool(remote + run_options + moving +
                                       ["-np", str(ranks), granule, *arguments], env=env)
+            if live:
+                moved = live_round_outcome(err)
+                if moved.startswith("FAILED"):
+                    mismatches.append(f"{name} at np {ranks}: the live round failed:\n{err}")
             if migrate:
                 moved = migration_outcome(err)
                 if not moved or (moved != "moved" and name in MIGRATION_MUST_MOVE):
@@ -3235,7 +3345,7 @@ def run_corpus(cluster, only, rank_counts, repeats=1, migrate=False):
             want = oracle[(name, ranks)]
             same = (code, sorted(out.splitlines())) == (want[0], sorted(want[1].splitlines()))
             note(f"{name} np {ranks}: " + ("identical" if same else "DIFFERENT") +
-                 (f", {moved}" if migrate else ""))
+                 (f", {moved}" if migrate or live else ""))
             if not same:
                 mismatches.append(f"{name} at np {ranks}: exit {code} (OpenMPI {want[0]}), "
                                   f"{len(out.splitlines())} lines (OpenMPI "
@@ -3721,6 +3831,8 @@ CASES = {
     "mpi-corpus-migrate": case_mpi_corpus_migrate,
     "migrate-mpi-state": case_migrate_mpi_state,
     "route-switch": case_route_switch,
+    "live-move": case_live_move,
+    "mpi-corpus-live-move": case_mpi_corpus_live_move,
     "migrate-aborted": case_migrate_aborted,
     "migrate-by-hand": case_migrate_by_hand,
     "migrate-rank-sets": case_migrate_rank_sets,

@@ -135,4 +135,25 @@ TEST(RouteSwitchTest, HookSyntax) {
   }
 }
 
+TEST(RouteSwitchTest, LiveMoveHookSyntax) {
+  // Ranks 0-1 on part 0, 2-3 on part 1, 4 on part 2.
+  const std::vector<uint32_t> parts{0, 0, 1, 1, 2};
+  LiveMoveHook hook;
+  ASSERT_TRUE(parseLiveMoveHook("2@2:0", parts, 3, hook));
+  EXPECT_EQ(hook.rank, 2u);
+  EXPECT_EQ(hook.at, 2u);
+  EXPECT_EQ(hook.source, 1u);
+  EXPECT_EQ(hook.target, 0u);
+  ASSERT_TRUE(parseLiveMoveHook("0@123456789:2", parts, 3, hook));
+  EXPECT_EQ(hook.source, 0u);
+  EXPECT_EQ(hook.at, 123456789u);
+  for (const char* bad : {"", "2", "2@2", "2:0", "2@:0", "@2:0", "2@2:", "2@0:0", "2@2:1",
+                          "5@2:0", "2@2:3", "-2@2:0", "+2@2:0", " 2@2:0", "2@2:0 ", "2@2:0x",
+                          "2@1234567890:0", "12345@2:0", "2:0@2", "2@2:0:1", "2@2@2:0"}) {
+    LiveMoveHook untouched;
+    EXPECT_FALSE(parseLiveMoveHook(bad, parts, 3, untouched)) << bad;
+    EXPECT_EQ(untouched.at, 0u) << bad;
+  }
+}
+
 }  // namespace
