@@ -2828,6 +2828,29 @@ def migration_outcome(err):
     return None
 
 
+def run_hooked_spread_job(cluster, name, hosts, env, program, moves, expected):
+    """Starts `hosts` synergyd named `name`2, `name`3, ... with environment
+    `env` (a test hook), runs `program` spread over them at 3 ranks on 3
+    hosts, else 4, checkpointing into `moves` (so that the parts meet at
+    every control point, but never due), checks its status and lines
+    against mpirun's `expected`, stops the daemons and returns the
+    client's stderr."""
+    daemons = [cluster.start_daemon(f"{name}{i}", f"127.0.0.{i}", 2, env=env,
+                                    options=("--allow-dir", cluster.workdir))
+               for i in range(2, 2 + hosts)]
+    code, out, err = run_tool([os.path.join(cluster.bin_dir, "synergy-run"), "--cluster",
+                               cluster.url, "--token-file", cluster.token_file, "--policy",
+                               "spread", "--checkpoint-every", "3600", "--checkpoint-dir",
+                               moves, "-np", str(3 if hosts == 3 else 4), program])
+    check_equal((code, sorted(out.splitlines())), (expected[0], sorted(expected[1].splitlines())),
+                f"{name}: the job against mpirun (stderr {err!r})")
+    for daemon in daemons:
+        daemon.process.terminate()
+        daemon.process.wait(timeout=60)
+    wait_for(lambda: cluster.status()[1].startswith("hosts: 0,"), 30, "the hosts to deregister")
+    return err
+
+
 def case_route_switch(cluster):
     """The route switch of issue 22's live move (MpiPeerLink::switchRoutes),
     through its hidden hook SYNERGY_TEST_ROUTE_SWITCH, which every part
@@ -2877,24 +2900,11 @@ def case_route_switch(cluster):
           r"SYNERGY_TEST_ROUTE_SWITCH has part 1 refuse it\)\n"], "taken by"),
     )
     for name, hosts, hook, lines, absent in runs:
-        env = dict(os.environ, SYNERGY_TEST_ROUTE_SWITCH=hook)
-        daemons = [cluster.start_daemon(f"{name}{i}", f"127.0.0.{i}", 2, env=env,
-                                        options=("--allow-dir", cluster.workdir))
-                   for i in range(2, 2 + hosts)]
-        ranks, expected = (3, want) if hosts == 3 else (4, want4)
-        code, out, err = run_tool([os.path.join(cluster.bin_dir, "synergy-run"), "--cluster",
-                                   cluster.url, "--token-file", cluster.token_file, "--policy",
-                                   "spread", "--checkpoint-every", "3600", "--checkpoint-dir",
-                                   moves, "-np", str(ranks), program])
-        check_equal((code, sorted(out.splitlines())), (expected[0], sorted(expected[1].splitlines())),
-                    f"{name}: the job against mpirun (stderr {err!r})")
+        err = run_hooked_spread_job(cluster, name, hosts, dict(os.environ, SYNERGY_TEST_ROUTE_SWITCH=hook),
+                                    program, moves, want if hosts == 3 else want4)
         for line in lines:
             check(re.search(line, err), f"{name}: no line matching {line!r} in {err!r}")
         check(absent not in err, f"{name}: unexpected {absent!r} in {err!r}")
-        for daemon in daemons:
-            daemon.process.terminate()
-            daemon.process.wait(timeout=60)
-        wait_for(lambda: cluster.status()[1].startswith("hosts: 0,"), 30, "the hosts to deregister")
         took = re.search(r"taken by \d+ parts \(([0-9.]+ ms)\)", err)
         print(f"route-switch: {name} ok" + (f" (the switch took {took.group(1)})" if took else ""))
 
@@ -2945,23 +2955,11 @@ def case_live_move(cluster):
         env = dict(os.environ, SYNERGY_TEST_LIVE_MOVE=hook)
         if refuse:
             env["SYNERGY_TEST_LIVE_MOVE_REFUSE"] = refuse
-        daemons = [cluster.start_daemon(f"lm{name}{i}", f"127.0.0.{i}", 2, env=env,
-                                        options=("--allow-dir", cluster.workdir))
-                   for i in range(2, 2 + hosts)]
-        ranks, expected = (3, want) if hosts == 3 else (4, want4)
-        code, out, err = run_tool([os.path.join(cluster.bin_dir, "synergy-run"), "--cluster",
-                                   cluster.url, "--token-file", cluster.token_file, "--policy",
-                                   "spread", "--checkpoint-every", "3600", "--checkpoint-dir",
-                                   moves, "-np", str(ranks), program])
-        check_equal((code, sorted(out.splitlines())), (expected[0], sorted(expected[1].splitlines())),
-                    f"{name}: the job against mpirun (stderr {err!r})")
+        err = run_hooked_spread_job(cluster, "lm" + name, hosts, env, program, moves,
+                                    want if hosts == 3 else want4)
         found = re.search(line, err)
         check(found, f"{name}: no line matching {line!r} in {err!r}")
         check("postponed" not in err and "aborted" not in err, f"{name}: unexpected {err!r}")
-        for daemon in daemons:
-            daemon.process.terminate()
-            daemon.process.wait(timeout=60)
-        wait_for(lambda: cluster.status()[1].startswith("hosts: 0,"), 30, "the hosts to deregister")
         costs = (f" (left {found.group(1)} ms, {found.group(2)} bytes, ship {found.group(3)} ms, "
                  f"round {found.group(4)} ms)") if found and found.lastindex else ""
         print(f"live-move: {name} ok{costs}")
