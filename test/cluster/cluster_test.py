@@ -2828,6 +2828,20 @@ def migration_outcome(err):
     return None
 
 
+def start_hooked_spread_cluster(cluster, name):
+    """Builds lit/mpi/checkpoint_resume.c, takes mpirun's output at np 3 and
+    4, starts Redis and makes the checkpoint directory `name`-checkpoints
+    for run_hooked_spread_job. Returns (program, np 3 output, np 4 output,
+    directory)."""
+    native, program, want = build_checkpoint_resume(cluster)
+    want4 = run_mpirun(native, 4)
+    check(want4[1].count("\n") > 0, f"mpirun at np 4 failed: {want4!r}")
+    cluster.start_redis()
+    moves = os.path.join(cluster.workdir, name + "-checkpoints")
+    os.makedirs(moves)
+    return program, want, want4, moves
+
+
 def run_hooked_spread_job(cluster, name, hosts, env, program, moves, expected):
     """Starts `hosts` synergyd named `name`2, `name`3, ... with environment
     `env` (a test hook), runs `program` spread over them at 3 ranks on 3
@@ -2869,12 +2883,7 @@ def case_route_switch(cluster):
     goes back too, or rank 2's messages would go to part 1. Every
     run's stdout and exit status equal OpenMPI's (sorted). The same runs
     over two hosts (np 4, ranks 0-1 and 2-3; part 1 refuses)."""
-    native, program, want = build_checkpoint_resume(cluster)
-    want4 = run_mpirun(native, 4)
-    check(want4[1].count("\n") > 0, f"mpirun at np 4 failed: {want4!r}")
-    cluster.start_redis()
-    moves = os.path.join(cluster.workdir, "route-checkpoints")
-    os.makedirs(moves)
+    program, want, want4, moves = start_hooked_spread_cluster(cluster, "route")
     note = r"synergy-run: note: "
     dropped = note + r"RouteSwitch from part {} dropped \({}\)\n"
     runs = (
@@ -2928,12 +2937,7 @@ def case_live_move(cluster):
     and the rank arrives again all the same. Then a malformed hook is
     ignored with a note. Every run's sorted stdout and
     exit status equal OpenMPI's."""
-    native, program, want = build_checkpoint_resume(cluster)
-    want4 = run_mpirun(native, 4)
-    check(want4[1].count("\n") > 0, f"mpirun at np 4 failed: {want4!r}")
-    cluster.start_redis()
-    moves = os.path.join(cluster.workdir, "live-move-checkpoints")
-    os.makedirs(moves)
+    program, want, want4, moves = start_hooked_spread_cluster(cluster, "live-move")
     note = r"synergy-run: note: "
     head = (note + r"live move of rank {} from part {} to part {} at control point 2: "
             r"left in ([0-9.]+) ms \(([0-9]+) bytes\), ship ([0-9.]+) ms, round ([0-9.]+) ms: ")
