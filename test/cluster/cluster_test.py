@@ -40,6 +40,11 @@ import tempfile
 import threading
 import time
 
+# The OpenMPI oracle, shared with the lit MPI differential tests.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lit", "mpi",
+                                "Inputs"))
+from openmpi_oracle import run_openmpi  # noqa: E402
+
 TOKEN = "cluster-test-token-3f9c2d7a61b4"
 WRONG_TOKEN = "cluster-test-token-000000000000"
 TTL_SECONDS = 2
@@ -948,16 +953,8 @@ def build_both(cluster, source, name, cflags=()):
 
 
 def run_mpirun(native, ranks, arguments=()):
-    """The OpenMPI oracle; retried when mpirun itself fails to start. Each
-    rank's stdout is line-buffered (mpi_differential.py says why)."""
-    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
-    command = ["mpirun", "--allow-run-as-root", "--oversubscribe", "-np", str(ranks),
-               "stdbuf", "-oL", native, *arguments]
-    for _ in range(3):
-        result = subprocess.run(command, capture_output=True, text=True, timeout=120, env=env)
-        if result.returncode == 0 or result.stdout:
-            break
-    return result.returncode, result.stdout, result.stderr
+    """The OpenMPI oracle (lit's openmpi_oracle.py: each rank's lines whole)."""
+    return run_openmpi(ranks, [native, *arguments], 120)
 
 
 def start_three_hosts(cluster, env=None, options=()):
