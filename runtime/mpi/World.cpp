@@ -420,10 +420,10 @@ void World::yieldIfSharingCpus() {
   if (!ranksOwnCpus_) std::this_thread::yield();
 }
 
-bool World::waitFor(int rank, const Request& request, const WaitInfo& info, Awaited awaited) {
+bool World::waitFor(int rank, const Request& request, const WaitInfo& info) {
   mailboxes_[rank]->drain();
   if (isCompleteNow(request)) return !aborted_;
-  return waitUntilReady(rank, info, [&] { return isCompleteNow(request); }, awaited);
+  return waitUntilReady(rank, info, [&] { return isCompleteNow(request); });
 }
 
 bool World::waitForAny(int rank, const std::vector<Request*>& requests, const WaitInfo& info) {

@@ -378,14 +378,8 @@ class World {
     Outbox& outbox = outboxes_[rank];
     if (!outbox.destinations.empty() || outbox.batchedRemote) publishOutbox(outbox, rank);
   }
-  // Whom a wait waits for: anyone (a message may come from another host),
-  // or only ranks of this host (a HostMeeting, a collective's message
-  // between two members of one host), which need not read the connections
-  // to other hosts meanwhile.
-  enum class Awaited { AnyHost, ThisHost };
   // Blocks until `request` completes; false when the job was aborted.
-  bool waitFor(int rank, const Request& request, const WaitInfo& info,
-               Awaited awaited = Awaited::AnyHost);
+  bool waitFor(int rank, const Request& request, const WaitInfo& info);
   // Blocks until any of `requests` (null entries skipped) completes.
   bool waitForAny(int rank, const std::vector<Request*>& requests, const WaitInfo& info);
   std::optional<ProbeResult> probe(int rank, uint32_t context, int source, int tag);
@@ -426,6 +420,10 @@ class World {
   // leader or its members, not every member of the communicator.
   void publishMarkFor(int rank, Communicator& comm, std::atomic<uint64_t>& mark, uint64_t value,
                       std::span<const int> waiters);
+  // Whom a wait waits for: anyone (a message may come from another host),
+  // or only ranks of this host (a HostMeeting), which need not read the
+  // connections to other hosts meanwhile.
+  enum class Awaited { AnyHost, ThisHost };
   // Waits until `ready()`, which reads only atomics, holds: polls it first,
   // then sleeps until a wake-up finds it true, matching the rank's arriving
   // messages all the while. False when aborted. A caller that holds the
