@@ -20,7 +20,8 @@
 // local phases as messages. MPI_Bcast keeps them on purpose: its eager
 // messages let a root and its leader leave at once, so that broadcasts in
 // a row overlap, where a meeting would hold the leader until every member
-// of its host had come. A large MPI_Reduce sends its hosts' partial results
+// of its host had come; a small one relays between the leaders, so that
+// no host sends it to all others (kRelayedBcastBytes). A large MPI_Reduce sends its hosts' partial results
 // to the root's host in segments, which that host folds as they come
 // (reduceSegments()); a host of one member sends its contribution from
 // where it is. A large MPI_Allreduce runs between the leaders as a
@@ -321,8 +322,32 @@ class HostPhases {
     posted.push_back(postMessage(call_, comm_, Request::Kind::Recv, from, base, type->size,
                                  comm_.context | kCollectiveContextBit, int(kind_), &type));
   }
+  // A step whose messages all come from or go to members of this host
+  // leaves the connections to other hosts alone while it waits: a member
+  // that polled them for its leader's share took the socket's lock from
+  // under its leader's own reads and writes (one MPI_Bcast in a loop at 6
+  // ranks on 3 hosts spent a third of its time switching threads there).
+  // The step's messages are waited for in one stretch, named after the
+  // first that is not done (for the deadlock report): a wait that reads
+  // the connections costs a setsockopt on each at its start and its end
+  // (transport/Transport.cpp), which a wait per message paid again for
+  // each (MPI_Alltoall at 4 ranks on 3 hosts: 6.5 a call).
   void waitAll(const Posted& posted) {
-    for (const std::shared_ptr<Request>& request : posted) awaitMessage(call_, comm_, *request);
+    World::Awaited awaited = World::Awaited::ThisHost;
+    for (const std::shared_ptr<Request>& request : posted)
+      if (hostOf(request->peer) != myHost_) awaited = World::Awaited::AnyHost;
+    for (size_t first = 0; first < posted.size(); ++first) {
+      if (isCompleteNow(*posted[first])) continue;
+      auto allDone = [&] {
+        for (size_t i = first; i < posted.size(); ++i)
+          if (!isCompleteNow(*posted[i])) return false;
+        return true;
+      };
+      if (!world_.waitUntilReady(call_.rank.worldRank,
+                                 WaitInfo{call_.name, posted[first]->peer, 0, &comm_}, allDone,
+                                 awaited))
+        call_.leaveAbortedJob();
+    }
   }
 
   void send(int to, const uint8_t* data, int64_t bytes) {
@@ -952,6 +977,38 @@ void allreduceAtOneLeader(HostPhases& phases, const HostMeeting& meeting,
   }
 }
 
+// MPI_Bcast of up to this many bytes relays between the leaders: the
+// root's host sends to one host, and each other leader to at most two
+// (host i after the root's sends to hosts 2i and 2i + 1), where a larger
+// one goes from the root's host to every other at once. A small message
+// costs its sender CPU time, mostly per message (the sendmsg, and on
+// loopback the receiving socket's work and wake-ups with it), far more
+// than its bytes: with every message from the root's host, its process
+// spent 6.7 us of CPU a call on MPI_Bcast of 8 B at 6 ranks over 3 hosts
+// and the others 1 to 1.4 us, so broadcasts in a row went at the root's
+// pace. The relay shares that cost out, for one more hop to the last
+// hosts; a large message's time is its bytes, which every host's leader
+// would then have to receive in full before sending them on.
+constexpr int64_t kRelayedBcastBytes = kStagedCollectiveBytes;
+
+// The leaders' broadcast tree, in hosts counted from the root's (0).
+int parentInBcastTree(int relative, int64_t bytes) {
+  return bytes <= kRelayedBcastBytes ? relative / 2 : 0;
+}
+std::vector<int> childrenInBcastTree(int relative, int hosts, int64_t bytes) {
+  std::vector<int> children;
+  if (bytes > kRelayedBcastBytes) {
+    if (relative == 0)
+      for (int host = 1; host < hosts; ++host) children.push_back(host);
+  } else if (relative == 0) {
+    if (hosts > 1) children.push_back(1);
+  } else {
+    for (int child : {2 * relative, 2 * relative + 1})
+      if (child < hosts) children.push_back(child);
+  }
+  return children;
+}
+
 }  // namespace
 
 bool usesHostCollectives(HostCall& call, int comm) {
@@ -994,15 +1051,20 @@ int bcastAcrossHosts(HostCall& call, int comm, uint8_t* buffer, const TypeLayout
   }
   if (!phases.leads()) {
     phases.receive(phases.myLeader(), data, bytes);
-  } else if (phases.myHost() == rootHost) {
-    if (!isRoot) phases.receive(root, data, bytes);
-    HostPhases::Posted posted;
-    for (int host = 0; host < phases.hosts(); ++host)
-      if (host != rootHost) phases.postSend(posted, phases.leaderOf(host), data, bytes);
-    phases.waitAll(posted);
-    shareOnHost(phases, data, bytes, root);
   } else {
-    phases.receive(phases.leaderOf(rootHost), data, bytes);
+    // The leaders' tree: host `relative` places after the root's (cyclic)
+    // receives from its parent's leader and sends to its children's.
+    int hosts = phases.hosts();
+    int relative = (phases.myHost() - rootHost + hosts) % hosts;
+    auto hostAt = [&](int at) { return (rootHost + at) % hosts; };
+    if (phases.myHost() != rootHost)
+      phases.receive(phases.leaderOf(hostAt(parentInBcastTree(relative, bytes))), data, bytes);
+    else if (!isRoot)
+      phases.receive(root, data, bytes);
+    HostPhases::Posted posted;
+    for (int child : childrenInBcastTree(relative, hosts, bytes))
+      phases.postSend(posted, phases.leaderOf(hostAt(child)), data, bytes);
+    phases.waitAll(posted);
     shareOnHost(phases, data, bytes, root);
   }
   if (!packed.empty() && !isRoot) unpackTyped(packed.data(), buffer, type, count);

@@ -982,8 +982,9 @@ def case_collective_counts(cluster):
     """Each collective once over 3 hosts, at np 3 and 5: output equal to
     OpenMPI's, and exactly the locality-aware number of messages between
     hosts per collective: one from each leader to each other host's leader
-    for the all-to-all kinds (3 x 2), one to or from the root's host for
-    the rooted ones (2), one from each host's leader to the leaders of the
+    for the all-to-all kinds (3 x 2), one into or out of each host but the
+    root's for the rooted ones (2: a small MPI_Bcast relays between the
+    leaders, 0 -> 1 -> 2 hosts from the root's), one from each host's leader to the leaders of the
     hosts after it for the scans (2 + 1), and for MPI_Comm_split the
     leaders' exchange (6) and the contexts from rank 0's host (2);
     MPI_Barrier is called once and MPI_Finalize synchronises once more,
