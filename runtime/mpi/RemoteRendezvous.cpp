@@ -49,7 +49,6 @@
 #include <condition_variable>
 #include <cstdlib>
 #include <mutex>
-#include <optional>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -165,10 +164,10 @@ void World::deliverRequestToSend(const RemoteMessage& message) {
 
 namespace {
 
-// Before a rank that polls with arrivals left to it sleeps here for its
-// data, their arrival must wake the link's thread again: the rank reads the
-// data itself only while it keeps landing, then sleeps and leaves the rest
-// to that thread. Restores the poll when the wait ends.
+// While a rank that polls with arrivals left to it waits here for its data,
+// their arrival must wake the link's thread again: the rank reads the data
+// itself only while it keeps landing, then sleeps and leaves the rest to
+// that thread. Restores the poll when the wait ends.
 class PollPause {
  public:
   PollPause(RemoteRanks& remote, bool polling) : remote_(remote), paused_(polling) {
@@ -207,12 +206,7 @@ bool World::receiveRemoteRendezvous(Request& proxy, Request& recv,
     receiveId = ++rendezvous_->lastId;
     rendezvous_->receives.emplace(receiveId, landing);
   }
-  // The arrivals stay left to this rank while it polls for the data, so
-  // that the link's thread does not wake for each part of it and contend
-  // with the ranks for the host's CPUs and with this rank for the read
-  // turn (ping-pong at 4 MiB over two synergyd on one 2-core machine:
-  // 1070-1390 us one way, the thread woken, against 600-620 us); only
-  // a rank about to sleep hands them back (PollPause below).
+  PollPause pause(*remote_, pollingOtherHosts_);
   remote_->clearToSend(proxy.owner, static_cast<RequestToSendProxy&>(proxy).sendId, recv.owner,
                        receiveId);
   // Once its first frame has come, the rest of the data is on the same
@@ -224,8 +218,6 @@ bool World::receiveRemoteRendezvous(Request& proxy, Request& recv,
   while (!pollConnectionsUntil(landed) && landing->placing.load() && !aborted_.load() &&
          std::chrono::steady_clock::now() < pollEnd) {
   }
-  std::optional<PollPause> pause;
-  if (!landing->landed.load()) pause.emplace(*remote_, pollingOtherHosts_);
   std::unique_lock<std::mutex> lock(rendezvous_->mutex);
   while (!landing->landed) {
     // The entry stays in the table: the I/O thread may be placing data in

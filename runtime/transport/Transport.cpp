@@ -58,8 +58,7 @@
 // into a frame.
 //
 // A sender whose connection has nothing queued writes its frame itself,
-// with nonblocking sendmsg calls on the socket (of at most
-// kDirectWriteBytes each), instead of handing it to the
+// with one nonblocking sendmsg on the socket, instead of handing it to the
 // I/O thread: a message then costs no thread wake-up on the sending host.
 // Whatever the socket does not take at once goes to the I/O thread as a
 // frame with its first bytes marked written, and every later frame queues
@@ -180,15 +179,6 @@ constexpr size_t kStraightReadBytes = 4 << 10;
 // parked only while that thread lands a payload of at least this many
 // bytes: one that comes in several parts, each of which would report.
 constexpr size_t kParkingPayloadBytes = kStagingBytes;
-// A sender's direct write hands the socket at most this many bytes per
-// sendmsg. TCP pushes most of what one sendmsg queued only when the call
-// returns, so a 1 MiB payload written in one call reached the receiver
-// after the sender had copied all of it: the receiver's copy out could not
-// overlap the sender's copy in. Cut into 256 KiB calls, each piece goes
-// out while the next is copied, and the receiving rank lands it meanwhile
-// (asio's writes on the I/O thread already go 64 KiB a call). Short frames
-// and batches are one call as before.
-constexpr size_t kDirectWriteBytes = 256 << 10;
 // A batch's buffer: room for a frame that would take the batch past
 // Connection::kBatchBytes.
 constexpr size_t kBatchCapacity = 2 * Connection::kBatchBytes;
@@ -450,20 +440,15 @@ class AsioConnection final : public Connection {
   }
 
   // With writeMutex_ held: writes `pieces` in order as far as the socket
-  // takes them without waiting, kDirectWriteBytes a call at most; returns
-  // the bytes written.
+  // takes them without waiting; returns the bytes written.
   size_t writePieces(std::vector<Piece>& pieces) {
     size_t total = 0;
     size_t first = 0;  // the first piece not written whole
     while (first < pieces.size()) {
       iovec vectors[kMaxWriteVectors];
       size_t used = 0;
-      size_t room = kDirectWriteBytes;
-      for (size_t i = first; i < pieces.size() && used < kMaxWriteVectors && room > 0; ++i) {
-        size_t take = std::min(pieces[i].size, room);
-        room -= take;
-        vectors[used++] = {const_cast<uint8_t*>(pieces[i].data), take};
-      }
+      for (size_t i = first; i < pieces.size() && used < kMaxWriteVectors; ++i)
+        vectors[used++] = {const_cast<uint8_t*>(pieces[i].data), pieces[i].size};
       msghdr message{};
       message.msg_iov = vectors;
       message.msg_iovlen = used;
