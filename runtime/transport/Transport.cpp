@@ -20,18 +20,19 @@
 // in their order. The I/O thread asks for the turn whenever asio reports
 // the socket readable; a request made while another thread holds the turn
 // makes that thread read once more before it lets go, so no arrival goes
-// unread. If that thread is landing a long payload, asio is then not asked
+// unread. If that thread is landing a long payload, or has yet to read on
+// for an earlier report (it is in a handler), asio is then not asked
 // again until the turn is let go of (the wait stays parked), or else it
-// would report every part of the message that thread is still reading;
-// otherwise it is asked again at once, since a parked wait costs the
-// thread that lets go a post to the I/O thread, and that thread a wake-up
-// and an empty read, for every short message. A waiting rank takes the turn
-// through receiveHere() when it is free. Off the I/O thread, the turn goes
-// over to the I/O thread (posted, still held) at the first frame of a type
-// the config does not let other threads handle, and at the connection's
-// end. A connection is readable by other threads only once authenticated,
-// through a list that drop() takes it off, under a mutex that readers
-// hold, before the socket closes.
+// would report every part of the message that thread is still reading, or
+// the same unread bytes over and over; otherwise it is asked again at
+// once, since a parked wait costs the thread that lets go a post to the
+// I/O thread, and that thread a wake-up and an empty read, for every short
+// message. A waiting rank takes the turn through receiveHere() when it is
+// free. Off the I/O thread, the turn goes over to the I/O thread (posted,
+// still held) at the first frame of a type the config does not let other
+// threads handle, and at the connection's end. A connection is readable
+// by other threads only once authenticated, through a list that drop()
+// takes it off, under a mutex that readers hold, before the socket closes.
 //
 // While threads read here (startReadingHere()), the readable connections'
 // sockets have their receive low-water mark (SO_RCVLOWAT) raised to its
@@ -611,7 +612,8 @@ class AsioConnection final : public Connection {
   // takes the read turn on the report, it asks again before it reads, so
   // that bytes arriving during the turn are reported too. When another
   // thread holds the turn, the report makes that thread read once more.
-  // While that thread lands a long payload (landingLongPayload_), the wait
+  // While that thread lands a long payload (landingLongPayload_), or has
+  // not yet read on for an earlier report (readTurns_ above 1), the wait
   // is then not armed again until it lets go: armed again at once, it came
   // back at every arrival of the message that thread was still reading
   // (the I/O thread spun through 30-80 epoll_waits a 512 KiB MPI_Reduce).
@@ -624,7 +626,15 @@ class AsioConnection final : public Connection {
     socket_.async_wait(tcp::socket::wait_read, [self = self()](const asio::error_code& error) {
       if (self->closed_) return;
       if (error) return self->drop("read failed: " + error.message());
-      if (!self->landingLongPayload_.load(std::memory_order_seq_cst)) {
+      // A report while another thread holds the turn and has yet to read
+      // what an earlier report of its turn asked it to (it is in a
+      // handler: a clear-to-send whose data it writes, a frame whose
+      // handler waits) parks as well: armed again at once, the wait came
+      // back at once, the data being unread, and the I/O thread spun
+      // through epoll_wait and epoll_ctl until the holder let go, taking a
+      // CPU from it (thousands of spins in a window of rendezvous sends).
+      if (!self->landingLongPayload_.load(std::memory_order_seq_cst) &&
+          self->readTurns_.load(std::memory_order_seq_cst) <= 1) {
         self->awaitReadable();
         return self->requestReadTurn();
       }

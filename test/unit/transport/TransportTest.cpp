@@ -12,7 +12,8 @@
 // places are read into its buffers, that a waiting thread reads the
 // frames it may handle itself, and that while one says it does, arrivals
 // wait for it rather than wake the I/O thread, and are not lost when it
-// stops.
+// stops, and that the I/O thread does not spin while such a thread holds
+// the read turn in a handler.
 //
 //===----------------------------------------------------------------------===//
 #include "transport/Transport.h"
@@ -25,11 +26,13 @@
 #include <future>
 #include <gtest/gtest.h>
 #include <mutex>
+#include <sstream>
 #include <thread>
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 using namespace synergy::transport;
@@ -709,25 +712,56 @@ TEST(TransportTest, ArrivalsWhileAThreadReadsHereAreLeftToIt) {
 // otherwise it is asked for again at once. Either way frames that came
 // during the turn, and frames sent after the holder let go, reach a reader.
 // `holderFrameBytes` is the size of the frame in whose handler the test
-// thread holds the turn.
+// thread holds the turn. Meanwhile the I/O thread, whose report the holder
+// has yet to act on, must not spin: re-armed at once, asio's wait came back
+// at once for the unread data, again and again, for as long as the holder
+// held the turn.
 namespace {
+
+// The CPU time a thread of this process has used, in clock ticks.
+long threadCpuTicks(pid_t thread) {
+  std::ifstream stat("/proc/self/task/" + std::to_string(thread) + "/stat");
+  std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+  // The fields after the parenthesized name: state is the 3rd, utime the
+  // 14th and stime the 15th.
+  size_t close = text.rfind(')');
+  if (close == std::string::npos) return -1;
+  std::istringstream fields(text.substr(close + 2));
+  std::string field;
+  long utime = -1, stime = -1;
+  for (int index = 3; fields >> field && index <= 15; ++index) {
+    if (index == 14) utime = std::stol(field);
+    if (index == 15) stime = std::stol(field);
+  }
+  return utime < 0 || stime < 0 ? -1 : utime + stime;
+}
+
 void checkArrivalsDuringAndAfterAHeldReadTurn(size_t holderFrameBytes) {
-  constexpr uint32_t kLargeFrames = 64;  // 64 KiB each, sent while the turn is held
+  // 64 KiB each, sent while the turn is held: 6 MiB, past the 4 MiB at
+  // which the low-water mark caps (half the receive buffer), early in the hold.
+  constexpr uint32_t kLargeFrames = 96;
   constexpr uint32_t kFramesAfter = 20;  // sent after the holder let go
   std::mutex mutex;
   std::condition_variable changed;
   std::vector<std::pair<uint32_t, std::thread::id>> arrivals;
   std::promise<void> holding;
+  constexpr long kHoldMs = 300;
+  pid_t ioThreadId = 0;
+  long ioThreadTicksWhileHeld = -1;
   Transport listening({
       .token = kToken,
       .onFrame =
           [&](Connection&, Frame&& frame, std::string&) {
             uint32_t sequence = UINT32_MAX;
             if (frame.payload.size() >= 4) std::memcpy(&sequence, frame.payload.data(), 4);
+            if (sequence == 0) ioThreadId = pid_t(syscall(SYS_gettid));
             if (sequence == 1) {
               // Holds the turn while the large frames come.
+              long before = threadCpuTicks(ioThreadId);
               holding.set_value();
-              std::this_thread::sleep_for(std::chrono::milliseconds(300));
+              std::this_thread::sleep_for(std::chrono::milliseconds(kHoldMs));
+              long after = threadCpuTicks(ioThreadId);
+              ioThreadTicksWhileHeld = before < 0 || after < 0 ? -1 : after - before;
             }
             std::lock_guard<std::mutex> lock(mutex);
             arrivals.push_back({sequence, std::this_thread::get_id()});
@@ -781,6 +815,14 @@ void checkArrivalsDuringAndAfterAHeldReadTurn(size_t holderFrameBytes) {
     std::lock_guard<std::mutex> lock(mutex);
     ASSERT_EQ(arrivals[1].second, std::this_thread::get_id()) << "frame 1 not read here";
   }
+  // A spinning I/O thread burns most of the hold (the short frame's case
+  // before the fix: 23-28 of the hold's 30 ticks at 100 Hz, at load 7);
+  // one that waits, next to none.
+  long ticksPerSecond = sysconf(_SC_CLK_TCK);
+  ASSERT_GE(ioThreadTicksWhileHeld, 0) << "cannot read the I/O thread's CPU time";
+  EXPECT_LT(ioThreadTicksWhileHeld, ticksPerSecond * kHoldMs / 1000 / 3)
+      << "the I/O thread spun while the test thread held the read turn (" << ioThreadTicksWhileHeld
+      << " ticks)";
   for (uint32_t sequence = 2 + kLargeFrames; sequence < 2 + kLargeFrames + kFramesAfter;
        ++sequence)
     sendNumbered(sequence, 4);
