@@ -127,6 +127,8 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   // departs.
   bool resumesInPlace(int) override { return moveRound_.load() || !policy_.directory.empty(); }
   bool arrive(int worldRank, granule::Granule& granule, std::string& error) override;
+  void setRankAdoption(RankAdoption adopt) override;
+  bool rankLeft(int worldRank) override;
 
   // A live move, in this process (the drill of issue 22's move between
   // hosts, SYNERGY_TEST_LIVE_MOVE): at the job's barrier control point
@@ -222,8 +224,10 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   std::string takeSpareSection(size_t localIndex);
   void keepSpareSections(std::vector<std::string> sections);
 
-  const int ranks_;
-  const std::vector<int> worldRanks_;
+  // This part's ranks: a live move between parts adds the rank it takes in
+  // (takeInArrival) and drops the one that left (arrive), under the lock.
+  int ranks_;
+  std::vector<int> worldRanks_;
   const CheckpointPolicy policy_;
   const Digest programDigest_;
   std::mutex mutex_;
@@ -314,6 +318,19 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   std::chrono::steady_clock::time_point heldSince_;
   // Marks the arrival done and wakes the held ranks; under the lock.
   void releaseHeldRanks();
+  // A live move between parts, under the lock. The target: the rank part
+  // 0 had it take in (HostParts::takeArrivingRank) joins worldRanks_ and
+  // its thread starts (adopt_), to arrive from `departure_`; once, after
+  // agree() at the move's round, while this part's ranks are held. The
+  // source: `worldRank` leaves worldRanks_. False with `error` for a rank
+  // out of the job's range, already here (or not here, to drop), or a part
+  // that would be left with none.
+  void takeInArrival();
+  bool addRank(int worldRank, std::string& error);
+  bool dropRank(int worldRank, std::string& error);
+  RankAdoption adopt_;
+  int adoptedRank_ = -1;         // the rank taken in, until it has arrived
+  std::vector<int> leftRanks_;   // the ranks that left this part (rankLeft)
   bool liveMoveSuspended(int worldRank, granule::Granule& granule, std::string& error);
   // Last: destroyed first, so every write is done before the rest goes.
   BackgroundWrites backgroundWrites_;

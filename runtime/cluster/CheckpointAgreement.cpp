@@ -121,6 +121,10 @@ void CheckpointAgreement::attach(MpiPeerLink& link) {
   link.setRouteGate(
       [this](uint64_t round) {
         std::lock_guard<std::mutex> guard(mutex_);
+        // The live move's source is held in its round until part 0's word.
+        if (heldAt_ == 0 && departedRound_ == round && !liveWord_ && liveMove_.set &&
+            liveMove_.source == part_.partIndex)
+          return std::string();
         if (heldAt_ == 0) return std::string("this part is not held at a control point");
         if (heldAt_ != round)
           return "this part is held at control point " + std::to_string(heldAt_);
@@ -132,6 +136,18 @@ void CheckpointAgreement::attach(MpiPeerLink& link) {
                  std::to_string(part_.partIndex) + " refuse it";
         return std::string();
       });
+  // Only the live move's rank, landed and checked at the target at this
+  // round (the target kept it; the source shipped it), may move, and only
+  // between its source and its target.
+  link.setRouteMoveAllowance([this](uint64_t round, uint32_t rank) {
+    std::lock_guard<std::mutex> guard(mutex_);
+    if (!liveMove_.set || rank != liveMove_.rank || round == 0) return false;
+    if (liveMove_.target == part_.partIndex) return checkedRound_ == round;
+    if (liveMove_.source == part_.partIndex)
+      return departedRound_ == round && !liveWord_ &&
+             link_->sectionTransfer().outcome(round).state == MoveState::Landed;
+    return false;
+  });
 }
 
 void CheckpointAgreement::sendStrayRouteFrames(uint64_t round) {
@@ -326,10 +342,11 @@ bool CheckpointAgreement::onFrame(uint32_t from, transport::FrameType type,
     case transport::FrameType::CheckpointDecision: {
       Decision decision;
       if (self0 || from != 0 || payload.size() < transport::kCheckpointDecisionHeadBytes ||
-          !takeReason(payload, 17, decision.why) || payload[8] > 4 ||
+          !takeReason(payload, 17, decision.why) || payload[8] > 5 ||
           ((payload[8] == 2 || payload[8] == 3) &&
            (!liveMove_.set || liveMove_.source != part_.partIndex)) ||
-          (payload[8] == 4 && (!liveMove_.set || liveMove_.target != part_.partIndex))) {
+          ((payload[8] == 4 || payload[8] == 5) &&
+           (!liveMove_.set || liveMove_.target != part_.partIndex))) {
         reason = "malformed CheckpointDecision";
         return false;
       }
@@ -532,9 +549,16 @@ bool CheckpointAgreement::agree(int worldRank, bool due, bool canSuspend, std::s
       aborted = true;
       return false;
     }
-    // A live move's target that was not taken: its landed section goes.
-    if (liveMove_.set && liveMove_.target == part_.partIndex)
+    // A live move's target: kind 5 takes the rank in from the section it
+    // checked (the coordinator asks takeArrivingRank); otherwise its
+    // landed section goes.
+    if (liveMove_.set && liveMove_.target == part_.partIndex) {
       link_->sectionTransfer().takeLanded(round);
+      if (decision_->kind == 5 && checkedRound_ == round && !checkedSection_.empty())
+        arriving_.emplace(int(liveMove_.rank), std::move(checkedSection_));
+      checkedSection_.clear();
+      checkedRound_ = 0;
+    }
     why = decision_->why;
     sequence = decision_->sequence;
     return decision_->suspend;
@@ -685,11 +709,14 @@ bool CheckpointAgreement::finishLiveRound(std::unique_lock<std::mutex>& lock, in
     shipMs = std::chrono::duration<double, std::milli>(Clock::now() - shipStart).count();
     lock.lock();
   }
-  // The target part cannot take a rank in yet: a rank thread, output
-  // forwarding and collective progress for a rank it did not start are
-  // the next step. So the rank arrives again where it left, from the
-  // bytes the source kept, and the routes stay.
+  // Once the target has checked the section, part 0 switches every part's
+  // routes to put the rank on the target (RouteSwitch; the source and the
+  // target take it for this move alone), the source's rank leaves (kind
+  // 3) and the target takes it in (kind 5). Any refusal, a lost part or a
+  // rollback has the rank arrive again where it left, from the bytes the
+  // source kept, and the routes stay.
   double checkMs = 0;
+  bool taken = false;  // the routes switched: the rank runs on the target
   if (landed) {
     // The target checks the section as an arrival would, held meanwhile.
     std::string refusal;
@@ -707,26 +734,61 @@ bool CheckpointAgreement::finishLiveRound(std::unique_lock<std::mutex>& lock, in
       refusal = liveCheck_->canSuspend ? std::string() : liveCheck_->why;
       checkMs = double(liveCheck_->received) / 1000.0;
     }
-    outcome = refusal.empty()
-                  ? "shipped, landed and checked by part " + std::to_string(move.target) +
-                        " in " + fixed1(checkMs) +
-                        " ms, but not taken (a part cannot yet take in a rank it did not start)"
-                  : "refused by part " + std::to_string(move.target) + " (" + refusal + ")";
+    if (!refusal.empty()) {
+      outcome = "refused by part " + std::to_string(move.target) + " (" + refusal + ")";
+    } else {
+      // The source must keep a rank: a part left without one would stop
+      // voting, which the agreement does not drop a part for yet.
+      std::vector<uint32_t> table = link_->partOfRanks();
+      size_t sourceRanks = 0;
+      for (uint32_t part : table) sourceRanks += part == move.source;
+      std::string why;
+      double switchMs = 0;
+      if (move.rank >= table.size() || table[move.rank] != move.source) {
+        why = "rank " + std::to_string(move.rank) + " is not on part " +
+              std::to_string(move.source) + " in the table in force";
+      } else if (sourceRanks < 2) {
+        why = "part " + std::to_string(move.source) +
+              " would be left without a rank, and the agreement cannot drop a part yet";
+      } else {
+        table[move.rank] = move.target;
+        uint64_t moveId = ++routeSwitches_;
+        lock.unlock();
+        auto switchStart = Clock::now();
+        taken = link_->switchRoutes(moveId, round, table, {}, why);
+        switchMs = std::chrono::duration<double, std::milli>(Clock::now() - switchStart).count();
+        lock.lock();
+      }
+      outcome = "shipped, landed and checked by part " + std::to_string(move.target) + " in " +
+                fixed1(checkMs) + " ms, ";
+      outcome += taken ? "routes switched in " + fixed1(switchMs) + " ms"
+                       : "not taken (" + why + ")";
+    }
   }
+  // The source's word: kind 3, the rank left (its thread there ends); 2,
+  // it arrives again there from the bytes the source kept.
   if (move.source == 0) {
-    liveWord_ = Decision{round, false, 0, outcome, 2};
+    liveWord_ = Decision{round, taken, 0, outcome, uint8_t(taken ? 3 : 2)};
     changed_.notify_all();
   } else {
-    sendDecision(move.source, round, 2, 0, outcome);
+    sendDecision(move.source, round, taken ? 3 : 2, 0, outcome);
   }
   std::fprintf(stderr,
                "synergy-run: note: %s: left in %.1f ms (%llu bytes), ship %.1f ms, round %.1f ms: "
-               "%s; rank %u arrives again at part %u\n",
+               "%s; rank %u %s part %u\n",
                head, leftMs, (unsigned long long)left.sent, shipMs,
                std::chrono::duration<double, std::milli>(Clock::now() - liveStart_).count(),
-               outcome.c_str(), move.rank, move.source);
+               outcome.c_str(), move.rank, taken ? "runs on" : "arrives again at",
+               taken ? move.target : move.source);
+  // The target takes the rank in on kind 5 (part 0 as the target: its
+  // coordinator asks takeArrivingRank once agree() returns).
+  if (taken && move.target == 0) arriving_.emplace(int(move.rank), std::move(checkedSection_));
+  if (move.target == 0) {
+    checkedSection_.clear();
+    checkedRound_ = 0;
+  }
   for (uint32_t p = 1; p < slots_.size(); ++p)
-    if (p != move.source) sendDecision(p, round, 0, 0, {});
+    if (p != move.source) sendDecision(p, round, taken && p == move.target ? 5 : 0, 0, {});
   return true;
 }
 
@@ -739,10 +801,35 @@ std::string CheckpointAgreement::checkLanded(uint64_t round) {
     return "SYNERGY_TEST_LIVE_MOVE_REFUSE has part " + std::to_string(part_.partIndex) +
            " refuse it";
   std::string error;
+  std::string_view bytes(reinterpret_cast<const char*>(section->data()), size_t(section->size()));
   std::optional<checkpoint::RankImage> image = checkpoint::decodeDepartingRank(
-      std::string_view(reinterpret_cast<const char*>(section->data()), size_t(section->size())),
-      liveMove_.rank, uint32_t(part_.worldSize()), uint32_t(grantCount_), error);
-  return image ? std::string() : error;
+      bytes, liveMove_.rank, uint32_t(part_.worldSize()), uint32_t(grantCount_), error);
+  if (!image) return error;
+  // The rank's collective progress is carried to this part on
+  // MPI_COMM_WORLD only (the coordinator takes it from this part's own
+  // members, all at this control point): a rank that holds another
+  // communicator stays where it is.
+  for (const checkpoint::MpiObjects::CommRecord& comm : image->mpi.comms)
+    if (comm.handle != uint32_t(mpi::abi::kCommWorld) &&
+        comm.handle != uint32_t(mpi::abi::kCommSelf))
+      return "rank " + std::to_string(liveMove_.rank) + " holds communicator " +
+             std::to_string(comm.handle) +
+             " (context " + std::to_string(comm.context) +
+             "), whose collective progress is not carried between parts yet";
+  image.reset();  // its memory runs are views of the section
+  std::lock_guard<std::mutex> guard(mutex_);
+  checkedRound_ = round;
+  checkedSection_.assign(bytes.data(), bytes.size());
+  return {};
+}
+
+bool CheckpointAgreement::takeArrivingRank(int& worldRank, std::string& bytes) {
+  std::lock_guard<std::mutex> guard(mutex_);
+  if (!arriving_) return false;
+  worldRank = arriving_->first;
+  bytes = std::move(arriving_->second);
+  arriving_.reset();
+  return true;
 }
 
 void CheckpointAgreement::departed(int worldRank, const std::string& bytes, double leftMs,

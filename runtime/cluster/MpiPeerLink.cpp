@@ -1304,6 +1304,11 @@ class MpiPeerLink::Impl {
     routeRefusal_ = std::move(refusal);
   }
 
+  void setRouteMoveAllowance(std::function<bool(uint64_t, uint32_t)> allowed) {
+    std::lock_guard<std::mutex> guard(routeMutex_);
+    routeMoveAllowed_ = std::move(allowed);
+  }
+
   static void noteDropped(const char* type, uint32_t part, const std::string& why) {
     std::fprintf(stderr, "synergy-run: note: %s from part %u dropped (%s)\n", type, part,
                  why.c_str());
@@ -1428,10 +1433,12 @@ class MpiPeerLink::Impl {
       return true;
     }
     std::function<std::string(uint64_t)> gate, refusal;
+    std::function<bool(uint64_t, uint32_t)> moveAllowed;
     {
       std::lock_guard<std::mutex> guard(routeMutex_);
       gate = routeGate_;
       refusal = routeRefusal_;
+      moveAllowed = routeMoveAllowed_;
     }
     std::string notHeld = gate ? gate(frame->round) : "this job does not checkpoint";
     if (!notHeld.empty()) {
@@ -1444,7 +1451,8 @@ class MpiPeerLink::Impl {
     if (frame->kind == RouteSwitchFrame::kSwitch) {
       if (refusal) answer.why = refusal(frame->round);
       for (size_t rank = 0; rank < frame->partOfRank.size() && answer.why.empty(); ++rank)
-        if ((frame->partOfRank[rank] == part_.partIndex) != now.holds(part_.partIndex, rank))
+        if ((frame->partOfRank[rank] == part_.partIndex) != now.holds(part_.partIndex, rank) &&
+            !(moveAllowed && moveAllowed(frame->round, uint32_t(rank))))
           answer.why = "rank " + std::to_string(rank) + " would move " +
                        (now.holds(part_.partIndex, rank) ? "away from" : "to") +
                        " this part, and no rank has been shipped";
@@ -1498,6 +1506,7 @@ class MpiPeerLink::Impl {
   uint8_t pendingKind_ = 0;
   std::vector<std::optional<RouteSwitchAnswer>> routeAnswers_;
   std::function<std::string(uint64_t)> routeGate_, routeRefusal_;
+  std::function<bool(uint64_t, uint32_t)> routeMoveAllowed_;
   uint64_t lastSwitch_ = 0;  // a part's: the last switch part 0 sent it (I/O thread)
   // Null once this part has left (leave()); guarded by worldMutex_.
   std::mutex worldMutex_;
@@ -1600,6 +1609,10 @@ bool MpiPeerLink::switchRoutes(uint64_t moveId, uint64_t round,
                                const std::vector<uint32_t>& partOfRank, const std::string& inFlight,
                                std::string& why) {
   return impl_->switchRoutes(moveId, round, partOfRank, inFlight, why);
+}
+
+void MpiPeerLink::setRouteMoveAllowance(std::function<bool(uint64_t, uint32_t)> allowed) {
+  impl_->setRouteMoveAllowance(std::move(allowed));
 }
 
 void MpiPeerLink::setRouteGate(std::function<std::string(uint64_t)> gate,

@@ -2858,6 +2858,11 @@ def run_hooked_spread_job(cluster, name, hosts, env, program, moves, expected):
                                moves, "-np", str(3 if hosts == 3 else 4), program])
     check_equal((code, sorted(out.splitlines())), (expected[0], sorted(expected[1].splitlines())),
                 f"{name}: the job against mpirun (stderr {err!r})")
+    # Each rank's lines in the order it printed them, wherever it ran.
+    for rank in range(3 if hosts == 3 else 4):
+        mine = [line for line in out.splitlines() if line.startswith(f"rank {rank} ")]
+        theirs = [line for line in expected[1].splitlines() if line.startswith(f"rank {rank} ")]
+        check_equal(mine, theirs, f"{name}: rank {rank}'s lines in order")
     for daemon in daemons:
         daemon.process.terminate()
         daemon.process.wait(timeout=60)
@@ -2941,21 +2946,28 @@ def case_live_move(cluster):
     note = r"synergy-run: note: "
     head = (note + r"live move of rank {} from part {} to part {} at control point 2: "
             r"left in ([0-9.]+) ms \(([0-9]+) bytes\), ship ([0-9.]+) ms, round ([0-9.]+) ms: ")
-    round_line = head + (r"shipped, landed and checked by part {} in [0-9.]+ ms, but not taken "
-                         r"\(a part cannot yet take in a rank it did not start\); rank {} "
-                         r"arrives again at part {}\n")
+    checked = r"shipped, landed and checked by part {} in ([0-9.]+) ms, "
+    taken_line = head + checked + r"routes switched in ([0-9.]+) ms; rank {} runs on part {}\n"
+    kept_line = head + checked + (r"not taken \(part {} would be left without a rank, and the "
+                                  r"agreement cannot drop a part yet\); rank {} arrives again at "
+                                  r"part {}\n")
     refused_line = head + (r"refused by part {} \(SYNERGY_TEST_LIVE_MOVE_REFUSE has part {} "
                            r"refuse it\); rank {} arrives again at part {}\n")
+    arrived = note + r"rank {} arrived on part {} after a live move \(restored [0-9.]+ ms after "
+    # (name, hosts, hook, part 0's line, refuse, the part that runs the rank
+    # after the round, or None when it arrives again at its source)
     runs = (
-        ("three-hosts", 3, "1@2:2", round_line.format(1, 1, 2, 2, 1, 1), None),
-        ("two-hosts", 2, "2@2:0", round_line.format(2, 1, 0, 0, 2, 1), None),
-        ("from-part-0", 2, "1@2:1", round_line.format(1, 0, 1, 1, 1, 0), None),
-        ("rank-0", 3, "0@2:2", round_line.format(0, 0, 2, 2, 0, 0), None),
-        ("refused", 3, "1@2:2", refused_line.format(1, 1, 2, 2, 2, 1, 1), "1"),
+        ("two-hosts", 2, "2@2:0", taken_line.format(2, 1, 0, 0, 2, 0), None, 0),
+        ("from-part-0", 2, "1@2:1", taken_line.format(1, 0, 1, 1, 1, 1), None, 1),
+        ("rank-0-two-hosts", 2, "0@2:1", taken_line.format(0, 0, 1, 1, 0, 1), None, 1),
+        ("rank-3-two-hosts", 2, "3@2:0", taken_line.format(3, 1, 0, 0, 3, 0), None, 0),
+        ("three-hosts", 3, "1@2:2", kept_line.format(1, 1, 2, 2, 1, 1, 1), None, None),
+        ("rank-0", 3, "0@2:2", kept_line.format(0, 0, 2, 2, 0, 0, 0), None, None),
+        ("refused", 3, "1@2:2", refused_line.format(1, 1, 2, 2, 2, 1, 1), "1", None),
         ("malformed", 2, "0@2:0", note + r"SYNERGY_TEST_LIVE_MOVE ignored: a job over hosts "
-         r"expects R@N:P", None),
+         r"expects R@N:P", None, None),
     )
-    for name, hosts, hook, line, refuse in runs:
+    for name, hosts, hook, line, refuse, runs_on in runs:
         env = dict(os.environ, SYNERGY_TEST_LIVE_MOVE=hook)
         if refuse:
             env["SYNERGY_TEST_LIVE_MOVE_REFUSE"] = refuse
@@ -2964,9 +2976,19 @@ def case_live_move(cluster):
         found = re.search(line, err)
         check(found, f"{name}: no line matching {line!r} in {err!r}")
         check("postponed" not in err and "aborted" not in err, f"{name}: unexpected {err!r}")
+        rank = hook.split("@")[0]
+        # The target's own note that it restored the rank and runs it: the
+        # rank's later lines (OpenMPI's, above) came from there.
+        took = re.findall(note + r"rank \d+ arrived on part \d+ after a live move", err)
+        if runs_on is None:
+            check(not took, f"{name}: a part took a rank in: {err!r}")
+        else:
+            check(re.search(arrived.format(rank, runs_on), err) and len(took) == 1,
+                  f"{name}: rank {rank} did not arrive on part {runs_on} once: {err!r}")
         costs = (f" (left {found.group(1)} ms, {found.group(2)} bytes, ship {found.group(3)} ms, "
                  f"round {found.group(4)} ms)") if found and found.lastindex else ""
-        print(f"live-move: {name} ok{costs}")
+        print(f"live-move: {name} ok{costs}" + (f", rank {rank} runs on part {runs_on}"
+                                               if runs_on is not None else ""))
 
 
 # Rank 1 (part 1 at np 3 spread) departs for part 2 at control point 2.
