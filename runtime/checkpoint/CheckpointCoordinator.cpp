@@ -464,6 +464,10 @@ bool CheckpointCoordinator::addRank(int worldRank, std::string& error) {
     else
       spareSections_.assign(worldRanks_.size(), std::string());
   }
+  if (sections_.size() + 1 == worldRanks_.size())
+    sections_.insert(sections_.begin() + ptrdiff_t(at), std::string());
+  else
+    sections_.assign(worldRanks_.size(), std::string());
   ++ranks_;
   return true;
 }
@@ -487,6 +491,7 @@ bool CheckpointCoordinator::dropRank(int worldRank, std::string& error) {
     if (at < spareSections_.size())
       spareSections_.erase(spareSections_.begin() + ptrdiff_t(at));
   }
+  if (at < sections_.size()) sections_.erase(sections_.begin() + ptrdiff_t(at));
   --ranks_;
   return true;
 }
@@ -691,13 +696,19 @@ void CheckpointCoordinator::queueCheckpoint() {
   std::vector<std::string> sections = std::move(sections_);
   sections_.assign(size_t(ranks_), std::string());
   ++checkpointsQueued_;
+  // This round's ranks and table: a live move between parts may change
+  // them before the write is done.
+  std::vector<uint32_t> partOfRanks;
+  if (hostParts_) partOfRanks = hostParts_->partOfRanks();
   backgroundWrites_.queue([this, job = std::move(job), sections = std::move(sections),
-                           sequence = sequence_, output]() mutable {
+                           sequence = sequence_, output, ranks = worldRanks_,
+                           partOfRanks = std::move(partOfRanks)]() mutable {
     // Without mutex_: a rank may hold it while it waits for this write.
     std::string error;
     auto started = std::chrono::steady_clock::now();
     uint64_t cpuBefore = threadCpuNanoseconds();
-    bool written = hostParts_ ? writePartCheckpoint(job, sections, sequence, output, error)
+    bool written = hostParts_ ? writePartCheckpoint(job, sections, ranks, partOfRanks, sequence,
+                                                    output, error)
                               : writeCheckpoint(job, sections, sequence, error);
     backgroundNanoseconds_ += uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
                                            std::chrono::steady_clock::now() - started)
@@ -727,10 +738,11 @@ bool CheckpointCoordinator::writeCheckpoint(const JobRecord& job,
 // part's ranks' of checkpoint `sequence`.
 bool CheckpointCoordinator::writePartCheckpoint(const JobRecord& job,
                                                 const std::vector<std::string>& sections,
+                                                const std::vector<int>& worldRanks,
+                                                const std::vector<uint32_t>& partOfRanks,
                                                 uint64_t sequence, const PartOutput& output,
                                                 std::string& error) {
   uint32_t self = hostParts_->partIndex();
-  std::vector<uint32_t> partOfRanks = hostParts_->partOfRanks();
   std::vector<std::vector<uint32_t>> ranksOfPart;
   for (uint32_t rank = 0; rank < partOfRanks.size(); ++rank) {
     if (partOfRanks[rank] >= ranksOfPart.size()) ranksOfPart.resize(partOfRanks[rank] + 1);
@@ -770,7 +782,8 @@ bool CheckpointCoordinator::writePartCheckpoint(const JobRecord& job,
   // then each other part's as a range of its part file, whose head alone is
   // read here; the sections are read as they are copied.
   std::vector<ReplacePiece> pieces(partOfRanks.size());
-  for (size_t i = 0; i < sections.size(); ++i) pieces[size_t(worldRanks_[i])] = {sections[i]};
+  for (size_t i = 0; i < sections.size() && i < worldRanks.size(); ++i)
+    pieces[size_t(worldRanks[i])] = {sections[i]};
   OpenFiles partFiles;
   std::vector<PartFileHead> heads(ranksOfPart.size());
   // The part files sent whole over the transport, checked already; their

@@ -217,8 +217,12 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   bool commitCheckpointFile(const JobRecord& job, uint64_t sequence,
                             const std::vector<ReplacePiece>& sections,
                             const SectionsCheck& checkSections, std::string& error);
+  // `worldRanks` and `partOfRanks`: this part's ranks and the job's table
+  // when the checkpoint's round was decided.
   bool writePartCheckpoint(const JobRecord& job, const std::vector<std::string>& sections,
-                           uint64_t sequence, const PartOutput& output, std::string& error);
+                           const std::vector<int>& worldRanks,
+                           const std::vector<uint32_t>& partOfRanks, uint64_t sequence,
+                           const PartOutput& output, std::string& error);
   // The buffer for the next section of the rank at `localIndex` of
   // worldRanks_, and the written sections given back, in that order.
   std::string takeSpareSection(size_t localIndex);

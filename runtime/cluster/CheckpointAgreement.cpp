@@ -136,16 +136,17 @@ void CheckpointAgreement::attach(MpiPeerLink& link) {
                  std::to_string(part_.partIndex) + " refuse it";
         return std::string();
       });
-  // Only the live move's rank, landed and checked at the target at this
-  // round (the target kept it; the source shipped it), may move, and only
-  // between its source and its target.
+  // Only the live move's rank may move, and only between its source and
+  // its target: the target once it has checked what landed at this round
+  // (and kept it), the source once the rank departed at this round and
+  // before part 0's word. The source does not wait to hear Landed itself:
+  // it comes on another connection than part 0's switch, which part 0
+  // sends only after the target's Landed and check.
   link.setRouteMoveAllowance([this](uint64_t round, uint32_t rank) {
     std::lock_guard<std::mutex> guard(mutex_);
     if (!liveMove_.set || rank != liveMove_.rank || round == 0) return false;
     if (liveMove_.target == part_.partIndex) return checkedRound_ == round;
-    if (liveMove_.source == part_.partIndex)
-      return departedRound_ == round && !liveWord_ &&
-             link_->sectionTransfer().outcome(round).state == MoveState::Landed;
+    if (liveMove_.source == part_.partIndex) return departedRound_ == round && !liveWord_;
     return false;
   });
 }

@@ -2842,19 +2842,19 @@ def start_hooked_spread_cluster(cluster, name):
     return program, want, want4, moves
 
 
-def run_hooked_spread_job(cluster, name, hosts, env, program, moves, expected):
+def run_hooked_spread_job(cluster, name, hosts, env, program, moves, expected, every="3600"):
     """Starts `hosts` synergyd named `name`2, `name`3, ... with environment
     `env` (a test hook), runs `program` spread over them at 3 ranks on 3
     hosts, else 4, checkpointing into `moves` (so that the parts meet at
     every control point, but never due), checks its status and lines
     against mpirun's `expected`, stops the daemons and returns the
-    client's stderr."""
+    client's stderr. `every`: --checkpoint-every (an hour: never due)."""
     daemons = [cluster.start_daemon(f"{name}{i}", f"127.0.0.{i}", 2, env=env,
                                     options=("--allow-dir", cluster.workdir))
                for i in range(2, 2 + hosts)]
     code, out, err = run_tool([os.path.join(cluster.bin_dir, "synergy-run"), "--cluster",
                                cluster.url, "--token-file", cluster.token_file, "--policy",
-                               "spread", "--checkpoint-every", "3600", "--checkpoint-dir",
+                               "spread", "--checkpoint-every", every, "--checkpoint-dir",
                                moves, "-np", str(3 if hosts == 3 else 4), program])
     check_equal((code, sorted(out.splitlines())), (expected[0], sorted(expected[1].splitlines())),
                 f"{name}: the job against mpirun (stderr {err!r})")
@@ -2961,6 +2961,7 @@ def case_live_move(cluster):
         ("from-part-0", 2, "1@2:1", taken_line.format(1, 0, 1, 1, 1, 1), None, 1),
         ("rank-0-two-hosts", 2, "0@2:1", taken_line.format(0, 0, 1, 1, 0, 1), None, 1),
         ("rank-3-two-hosts", 2, "3@2:0", taken_line.format(3, 1, 0, 0, 3, 0), None, 0),
+        ("checkpoints-after", 2, "2@2:0", taken_line.format(2, 1, 0, 0, 2, 0), None, 0),
         ("three-hosts", 3, "1@2:2", kept_line.format(1, 1, 2, 2, 1, 1, 1), None, None),
         ("rank-0", 3, "0@2:2", kept_line.format(0, 0, 2, 2, 0, 0, 0), None, None),
         ("refused", 3, "1@2:2", refused_line.format(1, 1, 2, 2, 2, 1, 1), "1", None),
@@ -2971,11 +2972,15 @@ def case_live_move(cluster):
         env = dict(os.environ, SYNERGY_TEST_LIVE_MOVE=hook)
         if refuse:
             env["SYNERGY_TEST_LIVE_MOVE_REFUSE"] = refuse
+        # checkpoints-after: a checkpoint at every other control point, those
+        # after the move with the rank's section from its target.
         err = run_hooked_spread_job(cluster, "lm" + name, hosts, env, program, moves,
-                                    want if hosts == 3 else want4)
+                                    want if hosts == 3 else want4,
+                                    "0" if name == "checkpoints-after" else "3600")
         found = re.search(line, err)
         check(found, f"{name}: no line matching {line!r} in {err!r}")
-        check("postponed" not in err and "aborted" not in err, f"{name}: unexpected {err!r}")
+        check("postponed" not in err and "aborted" not in err and "not written" not in err,
+              f"{name}: unexpected {err!r}")
         rank = hook.split("@")[0]
         # The target's own note that it restored the rank and runs it: the
         # rank's later lines (OpenMPI's, above) came from there.
