@@ -478,10 +478,6 @@ bool CheckpointCoordinator::dropRank(int worldRank, std::string& error) {
     error = "rank " + std::to_string(worldRank) + " does not run on this part";
     return false;
   }
-  if (worldRanks_.size() < 2) {
-    error = "rank " + std::to_string(worldRank) + " is this part's last";
-    return false;
-  }
   worldRanks_.erase(worldRanks_.begin() + ptrdiff_t(at));
   rankUnresumable_.erase(rankUnresumable_.begin() + ptrdiff_t(at));
   controlPointsReached_.erase(controlPointsReached_.begin() + ptrdiff_t(at));

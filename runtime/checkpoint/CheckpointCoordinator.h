@@ -326,9 +326,9 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   // 0 had it take in (HostParts::takeArrivingRank) joins worldRanks_ and
   // its thread starts (adopt_), to arrive from `departure_`; once, after
   // agree() at the move's round, while this part's ranks are held. The
-  // source: `worldRank` leaves worldRanks_. False with `error` for a rank
-  // out of the job's range, already here (or not here, to drop), or a part
-  // that would be left with none.
+  // source: `worldRank` leaves worldRanks_ (the part may be left with none:
+  // it then ends, CheckpointAgreement's emptied part). False with `error`
+  // for a rank out of the job's range, already here, or not here to drop.
   void takeInArrival();
   bool addRank(int worldRank, std::string& error);
   bool dropRank(int worldRank, std::string& error);

@@ -460,7 +460,8 @@ bool CheckpointAgreement::onFrame(uint32_t from, transport::FrameType type,
 bool CheckpointAgreement::allAnswered(std::optional<Vote> PartSlot::*which,
                                       uint64_t round) const {
   for (uint32_t p = 1; p < slots_.size(); ++p)
-    if (!(slots_[p].*which) || (slots_[p].*which)->round != round) return false;
+    if (!slots_[p].gone && (!(slots_[p].*which) || (slots_[p].*which)->round != round))
+      return false;
   return true;
 }
 
@@ -470,6 +471,11 @@ bool CheckpointAgreement::allAnswered(std::optional<Vote> PartSlot::*which,
 std::string CheckpointAgreement::decide(bool due, const Vote& own) {
   if (!due) return {};
   if (!own.canSuspend) return own.why;
+  for (uint32_t p = 1; p < slots_.size(); ++p)
+    if (slots_[p].gone)
+      return "part " + std::to_string(p) +
+             " has had no rank since a live move (a job with an emptied part is not "
+             "checkpointed or moved again yet)";
   for (uint32_t p = 1; p < slots_.size(); ++p)
     if (!slots_[p].vote->canSuspend) return slots_[p].vote->why;
   return {};
@@ -482,10 +488,13 @@ bool CheckpointAgreement::settleCounts(std::unique_lock<std::mutex>& lock, int w
   using Reading = std::vector<std::pair<uint64_t, uint64_t>>;
   Reading previous{{own.sent, own.received}};
   for (uint32_t p = 1; p < slots_.size(); ++p)
-    previous.push_back({slots_[p].vote->sent, slots_[p].vote->received});
+    previous.push_back(slots_[p].gone
+                           ? std::make_pair(slots_[p].goneSent, slots_[p].goneReceived)
+                           : std::make_pair(slots_[p].vote->sent, slots_[p].vote->received));
   auto start = std::chrono::steady_clock::now();
   for (unsigned recount = 1;; ++recount) {
     for (uint32_t p = 1; p < slots_.size(); ++p) {
+      if (slots_[p].gone) continue;
       slots_[p].recount.reset();
       slots_[p].recountAsked = true;
       std::vector<uint8_t> payload;
@@ -496,7 +505,9 @@ bool CheckpointAgreement::settleCounts(std::unique_lock<std::mutex>& lock, int w
       return false;
     Reading current{{link_->framesSent(), link_->framesReceived()}};
     for (uint32_t p = 1; p < slots_.size(); ++p)
-      current.push_back({slots_[p].recount->sent, slots_[p].recount->received});
+      current.push_back(slots_[p].gone
+                            ? std::make_pair(slots_[p].goneSent, slots_[p].goneReceived)
+                            : std::make_pair(slots_[p].recount->sent, slots_[p].recount->received));
     uint64_t sent = 0, received = 0;
     for (const auto& counts : current) {
       sent += counts.first;
@@ -604,6 +615,7 @@ bool CheckpointAgreement::agree(int worldRank, bool due, bool canSuspend, std::s
 
 void CheckpointAgreement::sendDecision(uint32_t part, uint64_t round, uint8_t kind,
                                        uint64_t sequence, const std::string& why) {
+  if (slots_[part].gone) return;
   std::vector<uint8_t> payload;
   util::appendLittleEndian(payload, round, 8);
   payload.push_back(kind);
@@ -718,6 +730,7 @@ bool CheckpointAgreement::finishLiveRound(std::unique_lock<std::mutex>& lock, in
   // source kept, and the routes stay.
   double checkMs = 0;
   bool taken = false;  // the routes switched: the rank runs on the target
+  bool emptied = false;  // and its source part has no rank left
   if (landed) {
     // The target checks the section as an arrival would, held meanwhile.
     std::string refusal;
@@ -748,9 +761,8 @@ bool CheckpointAgreement::finishLiveRound(std::unique_lock<std::mutex>& lock, in
       if (move.rank >= table.size() || table[move.rank] != move.source) {
         why = "rank " + std::to_string(move.rank) + " is not on part " +
               std::to_string(move.source) + " in the table in force";
-      } else if (sourceRanks < 2) {
-        why = "part " + std::to_string(move.source) +
-              " would be left without a rank, and the agreement cannot drop a part yet";
+      } else if (sourceRanks < 2 && move.source == 0) {
+        why = "part 0 would be left without a rank, and it runs the agreement";
       } else {
         table[move.rank] = move.target;
         uint64_t moveId = ++routeSwitches_;
@@ -759,6 +771,7 @@ bool CheckpointAgreement::finishLiveRound(std::unique_lock<std::mutex>& lock, in
         taken = link_->switchRoutes(moveId, round, table, {}, why);
         switchMs = std::chrono::duration<double, std::milli>(Clock::now() - switchStart).count();
         lock.lock();
+        emptied = taken && sourceRanks < 2;
       }
       outcome = "shipped, landed and checked by part " + std::to_string(move.target) + " in " +
                 fixed1(checkMs) + " ms, ";
@@ -773,6 +786,16 @@ bool CheckpointAgreement::finishLiveRound(std::unique_lock<std::mutex>& lock, in
     changed_.notify_all();
   } else {
     sendDecision(move.source, round, taken ? 3 : 2, 0, outcome);
+  }
+  if (emptied) {
+    // Its last rank left: the source part leaves the job once its thread
+    // has ended, and part 0 no longer waits for its votes (after the word
+    // above, the last frame of the agreement it gets).
+    PartSlot& slot = slots_[move.source];
+    bool recounted = slot.recount && slot.recount->round == round;
+    slot.goneSent = recounted ? slot.recount->sent : slot.vote->sent;
+    slot.goneReceived = recounted ? slot.recount->received : slot.vote->received;
+    slot.gone = true;
   }
   std::fprintf(stderr,
                "synergy-run: note: %s: left in %.1f ms (%llu bytes), ship %.1f ms, round %.1f ms: "

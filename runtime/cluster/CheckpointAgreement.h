@@ -174,6 +174,13 @@ class CheckpointAgreement final : public checkpoint::HostParts {
     std::optional<Written> written;
     checkpoint::PartFileAssembly partFile;  // its CheckpointPartData
     size_t ranks = 0;                       // the world ranks it holds
+    // Part 0's: the part's last rank left it in a live move, and the part
+    // left the job: it votes no more, its frame counts stay as they were
+    // when the move's round settled them (it sends and receives no MPI
+    // message after), and no checkpoint is taken (its output offset and
+    // part file would be missing).
+    bool gone = false;
+    uint64_t goneSent = 0, goneReceived = 0;
   };
 
   bool onFrame(uint32_t from, transport::FrameType type, const std::vector<uint8_t>& payload,

@@ -2948,9 +2948,8 @@ def case_live_move(cluster):
             r"left in ([0-9.]+) ms \(([0-9]+) bytes\), ship ([0-9.]+) ms, round ([0-9.]+) ms: ")
     checked = r"shipped, landed and checked by part {} in ([0-9.]+) ms, "
     taken_line = head + checked + r"routes switched in ([0-9.]+) ms; rank {} runs on part {}\n"
-    kept_line = head + checked + (r"not taken \(part {} would be left without a rank, and the "
-                                  r"agreement cannot drop a part yet\); rank {} arrives again at "
-                                  r"part {}\n")
+    kept_line = head + checked + (r"not taken \(part 0 would be left without a rank, and it "
+                                  r"runs the agreement\); rank {} arrives again at part {}\n")
     refused_line = head + (r"refused by part {} \(SYNERGY_TEST_LIVE_MOVE_REFUSE has part {} "
                            r"refuse it\); rank {} arrives again at part {}\n")
     arrived = note + r"rank {} arrived on part {} after a live move \(restored [0-9.]+ ms after "
@@ -2962,8 +2961,9 @@ def case_live_move(cluster):
         ("rank-0-two-hosts", 2, "0@2:1", taken_line.format(0, 0, 1, 1, 0, 1), None, 1),
         ("rank-3-two-hosts", 2, "3@2:0", taken_line.format(3, 1, 0, 0, 3, 0), None, 0),
         ("checkpoints-after", 2, "2@2:0", taken_line.format(2, 1, 0, 0, 2, 0), None, 0),
-        ("three-hosts", 3, "1@2:2", kept_line.format(1, 1, 2, 2, 1, 1, 1), None, None),
-        ("rank-0", 3, "0@2:2", kept_line.format(0, 0, 2, 2, 0, 0, 0), None, None),
+        ("three-hosts", 3, "1@2:2", taken_line.format(1, 1, 2, 2, 1, 2), None, 2),
+        ("three-hosts-to-0", 3, "2@2:0", taken_line.format(2, 2, 0, 0, 2, 0), None, 0),
+        ("rank-0", 3, "0@2:2", kept_line.format(0, 0, 2, 2, 0, 0), None, None),
         ("refused", 3, "1@2:2", refused_line.format(1, 1, 2, 2, 2, 1, 1), "1", None),
         ("malformed", 2, "0@2:0", note + r"SYNERGY_TEST_LIVE_MOVE ignored: a job over hosts "
          r"expects R@N:P", None, None),
