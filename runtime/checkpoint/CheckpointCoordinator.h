@@ -154,6 +154,10 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
     corruptMoveForTest_ = corruptForTest;
   }
 
+  // SYNERGY_LIVE_MOVE_STATS on a part a live move may bring a rank to: its
+  // arrival's cost goes to stderr as on the source (setLiveMove).
+  void setMoveCostsPrinted(bool print) { printMoveCosts_ = print; }
+
   void noteStateNotCheckpointed(int worldRank, const std::string& what) override;
   void setOutputDrain(std::function<void()> drain) override;
   void setOutputCount(std::function<uint64_t()> count) override;

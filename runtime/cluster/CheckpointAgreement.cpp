@@ -813,7 +813,41 @@ bool CheckpointAgreement::finishLiveRound(std::unique_lock<std::mutex>& lock, in
   }
   for (uint32_t p = 1; p < slots_.size(); ++p)
     if (p != move.source) sendDecision(p, round, taken && p == move.target ? 5 : 0, 0, {});
+  if (taken) {
+    // Where a user sees the rank (synergy-cluster status) and where a
+    // restart would put it: the job's rank -> host record.
+    lock.unlock();
+    recordMovedRank(move.rank, move.target);
+    lock.lock();
+  }
   return true;
+}
+
+void CheckpointAgreement::recordMovedRank(uint32_t rank, uint32_t target) {
+  constexpr auto kStateTimeout = std::chrono::milliseconds(2000);
+  std::string key = "synergy:job:" + std::to_string(part_.jobId) + ":ranks";
+  try {
+    // A connection of its own: redis_ is the background writes'.
+    RedisConnection redis(part_.state, kStateTimeout);
+    std::vector<std::string> hosts = replyStrings(*redis.command({"LRANGE", key, "0", "-1"}));
+    std::vector<uint32_t> table = link_->partOfRanks();
+    if (hosts.size() != table.size() || rank >= table.size())
+      throw StateStoreError("it has " + std::to_string(hosts.size()) + " ranks, not " +
+                            std::to_string(table.size()));
+    // The target's host: that of another of its ranks.
+    std::string host;
+    for (size_t other = 0; other < table.size() && host.empty(); ++other)
+      if (other != rank && table[other] == target && isValidHostId(hosts[other]))
+        host = hosts[other];
+    if (host.empty())
+      throw StateStoreError("it names no host for part " + std::to_string(target));
+    redis.command({"LSET", key, std::to_string(rank), host});
+  } catch (const StateStoreError& e) {
+    std::fprintf(stderr,
+                 "synergy-run: note: rank %u runs on part %u, but the job's rank -> host record "
+                 "was not updated: %s\n",
+                 rank, target, e.what());
+  }
 }
 
 std::string CheckpointAgreement::checkLanded(uint64_t round) {
@@ -1144,7 +1178,7 @@ void CheckpointAgreement::recordHolders(uint64_t sequence,
   try {
     if (!redis_) redis_.emplace(part_.state, kStateTimeout);
     holders.hostIds = hostIds.empty()
-                          ? partHostIds(*redis_, part_.jobId, part_.routes().partOfRanks(), {0, 1})
+                          ? partHostIds(*redis_, part_.jobId, link_->partOfRanks(), {0, 1})
                           : std::move(hostIds);
     recordCheckpointHolders(*redis_, part_.jobId, holders);
   } catch (const StateStoreError& e) {
@@ -1293,10 +1327,11 @@ std::unique_ptr<PartCheckpoints> PartCheckpoints::create(const JobPart& part,
   checkpoints->agreement_.setGrantCount(record.grants.size());
   int moveRank = 0;
   uint64_t moveAt = 0;
-  if (checkpoints->agreement_.liveMoveDepartsHere(moveRank, moveAt)) {
-    const char* costs = std::getenv("SYNERGY_LIVE_MOVE_STATS");
+  const char* costs = std::getenv("SYNERGY_LIVE_MOVE_STATS");
+  if (checkpoints->agreement_.liveMoveDepartsHere(moveRank, moveAt))
     checkpoints->coordinator_.setLiveMove(moveRank, moveAt, costs && std::strcmp(costs, "0"));
-  }
+  else
+    checkpoints->coordinator_.setMoveCostsPrinted(costs && std::strcmp(costs, "0"));
   if (how.policy.hostLocalDirectory) {
     checkpoints->agreement_.setCopyDirectory(how.policy.directory);
     checkpoints->agreement_.setMirrorName(how.mirrorName);

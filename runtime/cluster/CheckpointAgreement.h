@@ -234,6 +234,10 @@ class CheckpointAgreement final : public checkpoint::HostParts {
   // arrival would (decodeDepartingRank: its CRC-32C, every record); why
   // it could not arrive here, empty when it could. Without the lock.
   std::string checkLanded(uint64_t round);
+  // Part 0, once rank `rank` runs on part `target`: the job's rank -> host
+  // record in the state store (synergy-cluster status, a restart's
+  // placement) names the target's host for it; a note when it cannot.
+  void recordMovedRank(uint32_t rank, uint32_t target);
   // Forwards this part's last output and ends the process with
   // kMigratedExitStatus.
   [[noreturn]] void endToBeMoved();

@@ -2994,6 +2994,41 @@ def case_live_move(cluster):
                  f"round {found.group(4)} ms)") if found and found.lastindex else ""
         print(f"live-move: {name} ok{costs}" + (f", rank {rank} runs on part {runs_on}"
                                                if runs_on is not None else ""))
+    # Where a user sees the moved rank: synergy-cluster status, from the
+    # job's rank -> host record, which part 0 rewrites once the rank runs on
+    # its target. checkpoint_phases.c pauses 100 ms a phase, so the job
+    # runs on for seconds after control point 2.
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "checkpoint_phases.c")
+    native, phases = build_both(cluster, source, "checkpoint_phases")
+    arguments = ["30", "0", "100"]
+    want = run_mpirun(native, 3, arguments)
+    env = dict(os.environ, SYNERGY_TEST_LIVE_MOVE="1@2:2")
+    daemons = [cluster.start_daemon(f"lmstatus{i}", f"127.0.0.{i}", 2, env=env,
+                                    options=("--allow-dir", cluster.workdir)) for i in (2, 3, 4)]
+    client = subprocess.Popen([os.path.join(cluster.bin_dir, "synergy-run"), "--cluster",
+                               cluster.url, "--token-file", cluster.token_file, "--policy",
+                               "spread", "--checkpoint-every", "3600", "--checkpoint-dir", moves,
+                               "-np", "3", phases, *arguments],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    cluster.processes.append(client)
+    moved = r"  job \d+  checkpoint_phases.wasm  ranks 3  on (lmstatus\d) \(rank 0\), (lmstatus\d) \(ranks 1-2\)\n"
+    seen = []
+
+    def status_shows_move():
+        seen.append(cluster.status()[1])
+        return re.search(moved, seen[-1]) or client.poll() is not None
+    wait_for(status_shows_move, 60, "the status to show rank 1 on rank 2's host")
+    out, err = client.communicate(timeout=120)
+    shown = next((found for found in (re.search(moved, text) for text in seen) if found), None)
+    check(shown, f"status never showed rank 1 moved: {seen[-3:]!r} {err!r}")
+    check_equal((client.returncode, sorted(out.decode().splitlines())),
+                (want[0], sorted(want[1].splitlines())), f"status: the job against mpirun ({err!r})")
+    check(re.search(r"rank 1 arrived on part 2 after a live move", err.decode()),
+          f"status: no arrival on part 2: {err!r}")
+    for daemon in daemons:
+        daemon.process.terminate()
+        daemon.process.wait(timeout=60)
+    print("live-move: status ok (" + shown.group(0).strip() + ")")
 
 
 # Rank 1 (part 1 at np 3 spread) departs for part 2 at control point 2.
@@ -3001,15 +3036,25 @@ LIVE_MOVE_HOOK = "1@2:2"
 
 
 def live_round_outcome(err):
-    """What part 0's live round did, from its note: 'round taken (...)',
-    'postponed (why)', 'no round' (fewer control points), or 'FAILED ...'."""
+    """What part 0's live round did, from its note and the target's: 'moved
+    to part 2 (...)', 'round taken, rank not moved (why)', 'postponed (why)',
+    'no round' (fewer control points), or 'FAILED ...'."""
     found = re.search(r"live move of rank 1 from part 1 to part 2 at control point \d+: left in "
                       r"[0-9.]+ ms \(([0-9]+) bytes\), ship ([0-9.]+) ms, round [0-9.]+ ms: (.*)\n",
                       err)
     if found:
+        # The target's refusal of a rank whose other communicators'
+        # progress it cannot carry yet is a move not taken, not a failure.
+        if re.match(r"refused by part 2 \(rank 1 holds communicator \d+ .*not carried between "
+                    r"parts yet\)", found.group(3)):
+            return f"landed, refused ({found.group(3)})"
         if "landed and checked" not in found.group(3):
             return "FAILED: " + found.group(3)
-        return f"round taken ({found.group(1)} bytes shipped in {found.group(2)} ms)"
+        if "routes switched" not in found.group(3):
+            return f"round taken, rank not moved ({found.group(3)})"
+        if not re.search(r"synergy-run: note: rank 1 arrived on part 2 after a live move", err):
+            return "FAILED: the routes switched but part 2 did not say rank 1 arrived"
+        return f"moved to part 2 ({found.group(1)} bytes shipped in {found.group(2)} ms)"
     postponed = re.findall(r"live move of rank 1 from part 1 to part 2 at control point \d+ "
                            r"postponed \((.*)\)\n", err)
     if postponed:
