@@ -590,8 +590,9 @@ bool CheckpointCoordinator::arrive(int worldRank, granule::Granule& granule, std
                  worldRank, hostParts_->partIndex(),
                  std::chrono::duration<double, std::milli>(now - departedAt).count());
   lock.lock();
-  // Printed before the release: no held rank goes on before this line.
-  if (printMoveCosts_)
+  // Printed before the release: no held rank goes on before this line (a
+  // part that took the rank in held none for it).
+  if (printMoveCosts_ && !takenIn)
     std::fprintf(stderr,
                  "synergy-run: live move: %zu other ranks held %.3f ms at the control point, "
                  "until rank %d arrived\n",
