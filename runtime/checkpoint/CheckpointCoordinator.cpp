@@ -331,6 +331,7 @@ bool CheckpointCoordinator::agreeToSuspend(int worldRank, bool canSuspend,
       bool aborted = false;
       decision_ =
           hostParts_->agree(worldRank, isDue, everyoneCan_, firstRefusal_, sequence_, aborted);
+      if (!aborted) takeInArrival();
       // Part 0's reason, noted once, by part 0.
       isDue = isDue && hostParts_->partIndex() == 0 && !aborted;
       everyoneCan_ = decision_;
@@ -428,6 +429,95 @@ bool CheckpointCoordinator::liveMoveSuspended(int worldRank, granule::Granule& g
   return true;
 }
 
+void CheckpointCoordinator::setRankAdoption(RankAdoption adopt) {
+  std::lock_guard<std::mutex> guard(mutex_);
+  adopt_ = std::move(adopt);
+}
+
+bool CheckpointCoordinator::rankLeft(int worldRank) {
+  std::lock_guard<std::mutex> guard(mutex_);
+  return std::find(leftRanks_.begin(), leftRanks_.end(), worldRank) != leftRanks_.end();
+}
+
+bool CheckpointCoordinator::addRank(int worldRank, std::string& error) {
+  int jobRanks = hostParts_ ? int(hostParts_->partOfRanks().size()) : worldRanks_.back() + 1;
+  if (worldRank < 0 || worldRank >= jobRanks) {
+    error = "rank " + std::to_string(worldRank) + " is not one of the job's " +
+            std::to_string(jobRanks);
+    return false;
+  }
+  size_t at = localIndexOf(worldRank);
+  if (at < worldRanks_.size() && worldRanks_[at] == worldRank) {
+    error = "rank " + std::to_string(worldRank) + " already runs on this part";
+    return false;
+  }
+  worldRanks_.insert(worldRanks_.begin() + ptrdiff_t(at), worldRank);
+  rankUnresumable_.insert(rankUnresumable_.begin() + ptrdiff_t(at), std::string());
+  controlPointsReached_.insert(controlPointsReached_.begin() + ptrdiff_t(at),
+                               at < controlPointsReached_.size() ? controlPointsReached_[at] : 0);
+  movePointsReached_.insert(movePointsReached_.begin() + ptrdiff_t(at),
+                            at < movePointsReached_.size() ? movePointsReached_[at] : 0);
+  {
+    std::lock_guard<std::mutex> guard(spareMutex_);
+    if (spareSections_.size() + 1 == worldRanks_.size())
+      spareSections_.insert(spareSections_.begin() + ptrdiff_t(at), std::string());
+    else
+      spareSections_.assign(worldRanks_.size(), std::string());
+  }
+  if (sections_.size() + 1 == worldRanks_.size())
+    sections_.insert(sections_.begin() + ptrdiff_t(at), std::string());
+  else
+    sections_.assign(worldRanks_.size(), std::string());
+  ++ranks_;
+  return true;
+}
+
+bool CheckpointCoordinator::dropRank(int worldRank, std::string& error) {
+  size_t at = localIndexOf(worldRank);
+  if (at >= worldRanks_.size() || worldRanks_[at] != worldRank) {
+    error = "rank " + std::to_string(worldRank) + " does not run on this part";
+    return false;
+  }
+  worldRanks_.erase(worldRanks_.begin() + ptrdiff_t(at));
+  rankUnresumable_.erase(rankUnresumable_.begin() + ptrdiff_t(at));
+  controlPointsReached_.erase(controlPointsReached_.begin() + ptrdiff_t(at));
+  movePointsReached_.erase(movePointsReached_.begin() + ptrdiff_t(at));
+  {
+    std::lock_guard<std::mutex> guard(spareMutex_);
+    if (at < spareSections_.size())
+      spareSections_.erase(spareSections_.begin() + ptrdiff_t(at));
+  }
+  if (at < sections_.size()) sections_.erase(sections_.begin() + ptrdiff_t(at));
+  --ranks_;
+  return true;
+}
+
+void CheckpointCoordinator::takeInArrival() {
+  int rank = -1;
+  std::string bytes;
+  if (!hostParts_ || !hostParts_->takeArrivingRank(rank, bytes)) return;
+  std::string error;
+  if (!departure_.empty() || adoptedRank_ >= 0) {
+    error = "another rank's arrival is under way";
+  } else if (!adopt_) {
+    error = "the launcher takes no rank in";
+  } else if (addRank(rank, error)) {
+    departure_ = std::move(bytes);
+    departedAt_ = std::chrono::steady_clock::now();
+    adoptedRank_ = rank;
+    if (adopt_(rank, error)) return;
+    departure_.clear();
+    adoptedRank_ = -1;
+    std::string ignored;
+    dropRank(rank, ignored);
+  }
+  // The routes put the rank here already: the job cannot go on without it
+  // (the launcher's adoption aborts the job on its own failures; the
+  // deadlock check reports a rank that is nowhere).
+  std::fprintf(stderr, "synergy-run: error: rank %d cannot be taken in by this part: %s\n", rank,
+               error.c_str());
+}
+
 void CheckpointCoordinator::releaseHeldRanks() {
   arrival_ = kArrived;
   for (int rank : heldForArrival_) rankWaiting_.wake(rank);
@@ -441,21 +531,36 @@ bool CheckpointCoordinator::arrive(int worldRank, granule::Granule& granule, std
     // Part 0 decides where the rank goes on; until it has, and the
     // transport has given the lent bytes back, they are left alone.
     bool leaves = false;
-    if (!hostParts_->awaitDeparture(worldRank, leaves, error)) return false;
+    bool takenIn = false;
+    {
+      std::lock_guard<std::mutex> guard(mutex_);
+      takenIn = worldRank == adoptedRank_;
+    }
+    if (!takenIn && !hostParts_->awaitDeparture(worldRank, leaves, error)) return false;
     if (leaves) {
-      error = "rank " + std::to_string(worldRank) +
-              " moved to another part, which this part cannot hand it to yet";
+      // It runs on the target part now: this part's other ranks go on
+      // without it.
+      std::lock_guard<std::mutex> guard(mutex_);
+      if (!dropRank(worldRank, error)) return false;
+      departure_.clear();
+      liveCommunicators_.clear();
+      liveMoveRank_ = -1;
+      leftRanks_.push_back(worldRank);
+      releaseHeldRanks();
+      error = "rank " + std::to_string(worldRank) + " left this part";
       return false;
     }
   }
   std::unique_lock<std::mutex> lock(mutex_);
-  if (worldRank != liveMoveRank_ || departure_.empty()) {
+  if ((worldRank != liveMoveRank_ && worldRank != adoptedRank_) || departure_.empty()) {
     error = "no state of rank " + std::to_string(worldRank) + " departed";
     return false;
   }
   std::string bytes = std::exchange(departure_, {});
   ResumedCommunicators communicators = std::exchange(liveCommunicators_, {});
   auto departedAt = departedAt_;
+  const bool takenIn = worldRank == adoptedRank_;
+  if (takenIn) adoptedRank_ = -1;
   lock.unlock();
   // The job's ranks: over hosts, more than this part's.
   uint32_t jobRanks = hostParts_ ? uint32_t(hostParts_->partOfRanks().size())
@@ -477,9 +582,17 @@ bool CheckpointCoordinator::arrive(int worldRank, granule::Granule& granule, std
                  worldRank, std::chrono::duration<double, std::milli>(now - start).count(),
                  double(threadCpuNanoseconds() - cpuBefore) * 1e-6,
                  std::chrono::duration<double, std::milli>(now - departedAt).count());
+  // Where the rank runs now, which a user (and the live-move case) sees.
+  if (takenIn)
+    std::fprintf(stderr,
+                 "synergy-run: note: rank %d arrived on part %u after a live move (restored %.1f ms after "
+                 "this part took it in)\n",
+                 worldRank, hostParts_->partIndex(),
+                 std::chrono::duration<double, std::milli>(now - departedAt).count());
   lock.lock();
-  // Printed before the release: no held rank goes on before this line.
-  if (printMoveCosts_)
+  // Printed before the release: no held rank goes on before this line (a
+  // part that took the rank in held none for it).
+  if (printMoveCosts_ && !takenIn)
     std::fprintf(stderr,
                  "synergy-run: live move: %zu other ranks held %.3f ms at the control point, "
                  "until rank %d arrived\n",
@@ -580,13 +693,19 @@ void CheckpointCoordinator::queueCheckpoint() {
   std::vector<std::string> sections = std::move(sections_);
   sections_.assign(size_t(ranks_), std::string());
   ++checkpointsQueued_;
+  // This round's ranks and table: a live move between parts may change
+  // them before the write is done.
+  std::vector<uint32_t> partOfRanks;
+  if (hostParts_) partOfRanks = hostParts_->partOfRanks();
   backgroundWrites_.queue([this, job = std::move(job), sections = std::move(sections),
-                           sequence = sequence_, output]() mutable {
+                           sequence = sequence_, output, ranks = worldRanks_,
+                           partOfRanks = std::move(partOfRanks)]() mutable {
     // Without mutex_: a rank may hold it while it waits for this write.
     std::string error;
     auto started = std::chrono::steady_clock::now();
     uint64_t cpuBefore = threadCpuNanoseconds();
-    bool written = hostParts_ ? writePartCheckpoint(job, sections, sequence, output, error)
+    bool written = hostParts_ ? writePartCheckpoint(job, sections, ranks, partOfRanks, sequence,
+                                                    output, error)
                               : writeCheckpoint(job, sections, sequence, error);
     backgroundNanoseconds_ += uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
                                            std::chrono::steady_clock::now() - started)
@@ -616,10 +735,11 @@ bool CheckpointCoordinator::writeCheckpoint(const JobRecord& job,
 // part's ranks' of checkpoint `sequence`.
 bool CheckpointCoordinator::writePartCheckpoint(const JobRecord& job,
                                                 const std::vector<std::string>& sections,
+                                                const std::vector<int>& worldRanks,
+                                                const std::vector<uint32_t>& partOfRanks,
                                                 uint64_t sequence, const PartOutput& output,
                                                 std::string& error) {
   uint32_t self = hostParts_->partIndex();
-  std::vector<uint32_t> partOfRanks = hostParts_->partOfRanks();
   std::vector<std::vector<uint32_t>> ranksOfPart;
   for (uint32_t rank = 0; rank < partOfRanks.size(); ++rank) {
     if (partOfRanks[rank] >= ranksOfPart.size()) ranksOfPart.resize(partOfRanks[rank] + 1);
@@ -659,7 +779,8 @@ bool CheckpointCoordinator::writePartCheckpoint(const JobRecord& job,
   // then each other part's as a range of its part file, whose head alone is
   // read here; the sections are read as they are copied.
   std::vector<ReplacePiece> pieces(partOfRanks.size());
-  for (size_t i = 0; i < sections.size(); ++i) pieces[size_t(worldRanks_[i])] = {sections[i]};
+  for (size_t i = 0; i < sections.size() && i < worldRanks.size(); ++i)
+    pieces[size_t(worldRanks[i])] = {sections[i]};
   OpenFiles partFiles;
   std::vector<PartFileHead> heads(ranksOfPart.size());
   // The part files sent whole over the transport, checked already; their

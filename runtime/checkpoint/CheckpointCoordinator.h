@@ -127,6 +127,8 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   // departs.
   bool resumesInPlace(int) override { return moveRound_.load() || !policy_.directory.empty(); }
   bool arrive(int worldRank, granule::Granule& granule, std::string& error) override;
+  void setRankAdoption(RankAdoption adopt) override;
+  bool rankLeft(int worldRank) override;
 
   // A live move, in this process (the drill of issue 22's move between
   // hosts, SYNERGY_TEST_LIVE_MOVE): at the job's barrier control point
@@ -151,6 +153,10 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
     printMoveCosts_ = printCosts;
     corruptMoveForTest_ = corruptForTest;
   }
+
+  // SYNERGY_LIVE_MOVE_STATS on a part a live move may bring a rank to: its
+  // arrival's cost goes to stderr as on the source (setLiveMove).
+  void setMoveCostsPrinted(bool print) { printMoveCosts_ = print; }
 
   void noteStateNotCheckpointed(int worldRank, const std::string& what) override;
   void setOutputDrain(std::function<void()> drain) override;
@@ -215,15 +221,21 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   bool commitCheckpointFile(const JobRecord& job, uint64_t sequence,
                             const std::vector<ReplacePiece>& sections,
                             const SectionsCheck& checkSections, std::string& error);
+  // `worldRanks` and `partOfRanks`: this part's ranks and the job's table
+  // when the checkpoint's round was decided.
   bool writePartCheckpoint(const JobRecord& job, const std::vector<std::string>& sections,
-                           uint64_t sequence, const PartOutput& output, std::string& error);
+                           const std::vector<int>& worldRanks,
+                           const std::vector<uint32_t>& partOfRanks, uint64_t sequence,
+                           const PartOutput& output, std::string& error);
   // The buffer for the next section of the rank at `localIndex` of
   // worldRanks_, and the written sections given back, in that order.
   std::string takeSpareSection(size_t localIndex);
   void keepSpareSections(std::vector<std::string> sections);
 
-  const int ranks_;
-  const std::vector<int> worldRanks_;
+  // This part's ranks: a live move between parts adds the rank it takes in
+  // (takeInArrival) and drops the one that left (arrive), under the lock.
+  int ranks_;
+  std::vector<int> worldRanks_;
   const CheckpointPolicy policy_;
   const Digest programDigest_;
   std::mutex mutex_;
@@ -314,6 +326,19 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   std::chrono::steady_clock::time_point heldSince_;
   // Marks the arrival done and wakes the held ranks; under the lock.
   void releaseHeldRanks();
+  // A live move between parts, under the lock. The target: the rank part
+  // 0 had it take in (HostParts::takeArrivingRank) joins worldRanks_ and
+  // its thread starts (adopt_), to arrive from `departure_`; once, after
+  // agree() at the move's round, while this part's ranks are held. The
+  // source: `worldRank` leaves worldRanks_ (the part may be left with none:
+  // it then ends, CheckpointAgreement's emptied part). False with `error`
+  // for a rank out of the job's range, already here, or not here to drop.
+  void takeInArrival();
+  bool addRank(int worldRank, std::string& error);
+  bool dropRank(int worldRank, std::string& error);
+  RankAdoption adopt_;
+  int adoptedRank_ = -1;         // the rank taken in, until it has arrived
+  std::vector<int> leftRanks_;   // the ranks that left this part (rankLeft)
   bool liveMoveSuspended(int worldRank, granule::Granule& granule, std::string& error);
   // Last: destroyed first, so every write is done before the rest goes.
   BackgroundWrites backgroundWrites_;

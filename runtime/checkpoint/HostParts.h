@@ -117,6 +117,14 @@ class HostParts {
     (void)error;
     return true;
   }
+  // The live move's target part, after agree() returned for the round the
+  // move was taken at: the rank it is to take in and its departing bytes
+  // (checkpoint/RankMove.h, checked already), once; false when none.
+  virtual bool takeArrivingRank(int& worldRank, std::string& bytes) {
+    (void)worldRank;
+    (void)bytes;
+    return false;
+  }
 };
 
 }  // namespace synergy::checkpoint

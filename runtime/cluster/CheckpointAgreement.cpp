@@ -121,6 +121,10 @@ void CheckpointAgreement::attach(MpiPeerLink& link) {
   link.setRouteGate(
       [this](uint64_t round) {
         std::lock_guard<std::mutex> guard(mutex_);
+        // The live move's source is held in its round until part 0's word.
+        if (heldAt_ == 0 && departedRound_ == round && !liveWord_ && liveMove_.set &&
+            liveMove_.source == part_.partIndex)
+          return std::string();
         if (heldAt_ == 0) return std::string("this part is not held at a control point");
         if (heldAt_ != round)
           return "this part is held at control point " + std::to_string(heldAt_);
@@ -132,6 +136,19 @@ void CheckpointAgreement::attach(MpiPeerLink& link) {
                  std::to_string(part_.partIndex) + " refuse it";
         return std::string();
       });
+  // Only the live move's rank may move, and only between its source and
+  // its target: the target once it has checked what landed at this round
+  // (and kept it), the source once the rank departed at this round and
+  // before part 0's word. The source does not wait to hear Landed itself:
+  // it comes on another connection than part 0's switch, which part 0
+  // sends only after the target's Landed and check.
+  link.setRouteMoveAllowance([this](uint64_t round, uint32_t rank) {
+    std::lock_guard<std::mutex> guard(mutex_);
+    if (!liveMove_.set || rank != liveMove_.rank || round == 0) return false;
+    if (liveMove_.target == part_.partIndex) return checkedRound_ == round;
+    if (liveMove_.source == part_.partIndex) return departedRound_ == round && !liveWord_;
+    return false;
+  });
 }
 
 void CheckpointAgreement::sendStrayRouteFrames(uint64_t round) {
@@ -326,10 +343,11 @@ bool CheckpointAgreement::onFrame(uint32_t from, transport::FrameType type,
     case transport::FrameType::CheckpointDecision: {
       Decision decision;
       if (self0 || from != 0 || payload.size() < transport::kCheckpointDecisionHeadBytes ||
-          !takeReason(payload, 17, decision.why) || payload[8] > 4 ||
+          !takeReason(payload, 17, decision.why) || payload[8] > 5 ||
           ((payload[8] == 2 || payload[8] == 3) &&
            (!liveMove_.set || liveMove_.source != part_.partIndex)) ||
-          (payload[8] == 4 && (!liveMove_.set || liveMove_.target != part_.partIndex))) {
+          ((payload[8] == 4 || payload[8] == 5) &&
+           (!liveMove_.set || liveMove_.target != part_.partIndex))) {
         reason = "malformed CheckpointDecision";
         return false;
       }
@@ -442,7 +460,8 @@ bool CheckpointAgreement::onFrame(uint32_t from, transport::FrameType type,
 bool CheckpointAgreement::allAnswered(std::optional<Vote> PartSlot::*which,
                                       uint64_t round) const {
   for (uint32_t p = 1; p < slots_.size(); ++p)
-    if (!(slots_[p].*which) || (slots_[p].*which)->round != round) return false;
+    if (!slots_[p].gone && (!(slots_[p].*which) || (slots_[p].*which)->round != round))
+      return false;
   return true;
 }
 
@@ -452,6 +471,11 @@ bool CheckpointAgreement::allAnswered(std::optional<Vote> PartSlot::*which,
 std::string CheckpointAgreement::decide(bool due, const Vote& own) {
   if (!due) return {};
   if (!own.canSuspend) return own.why;
+  for (uint32_t p = 1; p < slots_.size(); ++p)
+    if (slots_[p].gone)
+      return "part " + std::to_string(p) +
+             " has had no rank since a live move (a job with an emptied part is not "
+             "checkpointed or moved again yet)";
   for (uint32_t p = 1; p < slots_.size(); ++p)
     if (!slots_[p].vote->canSuspend) return slots_[p].vote->why;
   return {};
@@ -464,10 +488,13 @@ bool CheckpointAgreement::settleCounts(std::unique_lock<std::mutex>& lock, int w
   using Reading = std::vector<std::pair<uint64_t, uint64_t>>;
   Reading previous{{own.sent, own.received}};
   for (uint32_t p = 1; p < slots_.size(); ++p)
-    previous.push_back({slots_[p].vote->sent, slots_[p].vote->received});
+    previous.push_back(slots_[p].gone
+                           ? std::make_pair(slots_[p].goneSent, slots_[p].goneReceived)
+                           : std::make_pair(slots_[p].vote->sent, slots_[p].vote->received));
   auto start = std::chrono::steady_clock::now();
   for (unsigned recount = 1;; ++recount) {
     for (uint32_t p = 1; p < slots_.size(); ++p) {
+      if (slots_[p].gone) continue;
       slots_[p].recount.reset();
       slots_[p].recountAsked = true;
       std::vector<uint8_t> payload;
@@ -478,7 +505,9 @@ bool CheckpointAgreement::settleCounts(std::unique_lock<std::mutex>& lock, int w
       return false;
     Reading current{{link_->framesSent(), link_->framesReceived()}};
     for (uint32_t p = 1; p < slots_.size(); ++p)
-      current.push_back({slots_[p].recount->sent, slots_[p].recount->received});
+      current.push_back(slots_[p].gone
+                            ? std::make_pair(slots_[p].goneSent, slots_[p].goneReceived)
+                            : std::make_pair(slots_[p].recount->sent, slots_[p].recount->received));
     uint64_t sent = 0, received = 0;
     for (const auto& counts : current) {
       sent += counts.first;
@@ -532,9 +561,16 @@ bool CheckpointAgreement::agree(int worldRank, bool due, bool canSuspend, std::s
       aborted = true;
       return false;
     }
-    // A live move's target that was not taken: its landed section goes.
-    if (liveMove_.set && liveMove_.target == part_.partIndex)
+    // A live move's target: kind 5 takes the rank in from the section it
+    // checked (the coordinator asks takeArrivingRank); otherwise its
+    // landed section goes.
+    if (liveMove_.set && liveMove_.target == part_.partIndex) {
       link_->sectionTransfer().takeLanded(round);
+      if (decision_->kind == 5 && checkedRound_ == round && !checkedSection_.empty())
+        arriving_.emplace(int(liveMove_.rank), std::move(checkedSection_));
+      checkedSection_.clear();
+      checkedRound_ = 0;
+    }
     why = decision_->why;
     sequence = decision_->sequence;
     return decision_->suspend;
@@ -579,6 +615,7 @@ bool CheckpointAgreement::agree(int worldRank, bool due, bool canSuspend, std::s
 
 void CheckpointAgreement::sendDecision(uint32_t part, uint64_t round, uint8_t kind,
                                        uint64_t sequence, const std::string& why) {
+  if (slots_[part].gone) return;
   std::vector<uint8_t> payload;
   util::appendLittleEndian(payload, round, 8);
   payload.push_back(kind);
@@ -685,11 +722,15 @@ bool CheckpointAgreement::finishLiveRound(std::unique_lock<std::mutex>& lock, in
     shipMs = std::chrono::duration<double, std::milli>(Clock::now() - shipStart).count();
     lock.lock();
   }
-  // The target part cannot take a rank in yet: a rank thread, output
-  // forwarding and collective progress for a rank it did not start are
-  // the next step. So the rank arrives again where it left, from the
-  // bytes the source kept, and the routes stay.
+  // Once the target has checked the section, part 0 switches every part's
+  // routes to put the rank on the target (RouteSwitch; the source and the
+  // target take it for this move alone), the source's rank leaves (kind
+  // 3) and the target takes it in (kind 5). Any refusal, a lost part or a
+  // rollback has the rank arrive again where it left, from the bytes the
+  // source kept, and the routes stay.
   double checkMs = 0;
+  bool taken = false;  // the routes switched: the rank runs on the target
+  bool emptied = false;  // and its source part has no rank left
   if (landed) {
     // The target checks the section as an arrival would, held meanwhile.
     std::string refusal;
@@ -707,27 +748,106 @@ bool CheckpointAgreement::finishLiveRound(std::unique_lock<std::mutex>& lock, in
       refusal = liveCheck_->canSuspend ? std::string() : liveCheck_->why;
       checkMs = double(liveCheck_->received) / 1000.0;
     }
-    outcome = refusal.empty()
-                  ? "shipped, landed and checked by part " + std::to_string(move.target) +
-                        " in " + fixed1(checkMs) +
-                        " ms, but not taken (a part cannot yet take in a rank it did not start)"
-                  : "refused by part " + std::to_string(move.target) + " (" + refusal + ")";
+    if (!refusal.empty()) {
+      outcome = "refused by part " + std::to_string(move.target) + " (" + refusal + ")";
+    } else {
+      // The source must keep a rank: a part left without one would stop
+      // voting, which the agreement does not drop a part for yet.
+      std::vector<uint32_t> table = link_->partOfRanks();
+      size_t sourceRanks = 0;
+      for (uint32_t part : table) sourceRanks += part == move.source;
+      std::string why;
+      double switchMs = 0;
+      if (move.rank >= table.size() || table[move.rank] != move.source) {
+        why = "rank " + std::to_string(move.rank) + " is not on part " +
+              std::to_string(move.source) + " in the table in force";
+      } else if (sourceRanks < 2 && move.source == 0) {
+        why = "part 0 would be left without a rank, and it runs the agreement";
+      } else {
+        table[move.rank] = move.target;
+        uint64_t moveId = ++routeSwitches_;
+        lock.unlock();
+        auto switchStart = Clock::now();
+        taken = link_->switchRoutes(moveId, round, table, {}, why);
+        switchMs = std::chrono::duration<double, std::milli>(Clock::now() - switchStart).count();
+        lock.lock();
+        emptied = taken && sourceRanks < 2;
+      }
+      outcome = "shipped, landed and checked by part " + std::to_string(move.target) + " in " +
+                fixed1(checkMs) + " ms, ";
+      outcome += taken ? "routes switched in " + fixed1(switchMs) + " ms"
+                       : "not taken (" + why + ")";
+    }
   }
+  // The source's word: kind 3, the rank left (its thread there ends); 2,
+  // it arrives again there from the bytes the source kept.
   if (move.source == 0) {
-    liveWord_ = Decision{round, false, 0, outcome, 2};
+    liveWord_ = Decision{round, taken, 0, outcome, uint8_t(taken ? 3 : 2)};
     changed_.notify_all();
   } else {
-    sendDecision(move.source, round, 2, 0, outcome);
+    sendDecision(move.source, round, taken ? 3 : 2, 0, outcome);
+  }
+  if (emptied) {
+    // Its last rank left: the source part leaves the job once its thread
+    // has ended, and part 0 no longer waits for its votes (after the word
+    // above, the last frame of the agreement it gets).
+    PartSlot& slot = slots_[move.source];
+    bool recounted = slot.recount && slot.recount->round == round;
+    slot.goneSent = recounted ? slot.recount->sent : slot.vote->sent;
+    slot.goneReceived = recounted ? slot.recount->received : slot.vote->received;
+    slot.gone = true;
   }
   std::fprintf(stderr,
                "synergy-run: note: %s: left in %.1f ms (%llu bytes), ship %.1f ms, round %.1f ms: "
-               "%s; rank %u arrives again at part %u\n",
+               "%s; rank %u %s part %u\n",
                head, leftMs, (unsigned long long)left.sent, shipMs,
                std::chrono::duration<double, std::milli>(Clock::now() - liveStart_).count(),
-               outcome.c_str(), move.rank, move.source);
+               outcome.c_str(), move.rank, taken ? "runs on" : "arrives again at",
+               taken ? move.target : move.source);
+  // The target takes the rank in on kind 5 (part 0 as the target: its
+  // coordinator asks takeArrivingRank once agree() returns).
+  if (taken && move.target == 0) arriving_.emplace(int(move.rank), std::move(checkedSection_));
+  if (move.target == 0) {
+    checkedSection_.clear();
+    checkedRound_ = 0;
+  }
   for (uint32_t p = 1; p < slots_.size(); ++p)
-    if (p != move.source) sendDecision(p, round, 0, 0, {});
+    if (p != move.source) sendDecision(p, round, taken && p == move.target ? 5 : 0, 0, {});
+  if (taken) {
+    // Where a user sees the rank (synergy-cluster status) and where a
+    // restart would put it: the job's rank -> host record.
+    lock.unlock();
+    recordMovedRank(move.rank, move.target);
+    lock.lock();
+  }
   return true;
+}
+
+void CheckpointAgreement::recordMovedRank(uint32_t rank, uint32_t target) {
+  constexpr auto kStateTimeout = std::chrono::milliseconds(2000);
+  std::string key = "synergy:job:" + std::to_string(part_.jobId) + ":ranks";
+  try {
+    // A connection of its own: redis_ is the background writes'.
+    RedisConnection redis(part_.state, kStateTimeout);
+    std::vector<std::string> hosts = replyStrings(*redis.command({"LRANGE", key, "0", "-1"}));
+    std::vector<uint32_t> table = link_->partOfRanks();
+    if (hosts.size() != table.size() || rank >= table.size())
+      throw StateStoreError("it has " + std::to_string(hosts.size()) + " ranks, not " +
+                            std::to_string(table.size()));
+    // The target's host: that of another of its ranks.
+    std::string host;
+    for (size_t other = 0; other < table.size() && host.empty(); ++other)
+      if (other != rank && table[other] == target && isValidHostId(hosts[other]))
+        host = hosts[other];
+    if (host.empty())
+      throw StateStoreError("it names no host for part " + std::to_string(target));
+    redis.command({"LSET", key, std::to_string(rank), host});
+  } catch (const StateStoreError& e) {
+    std::fprintf(stderr,
+                 "synergy-run: note: rank %u runs on part %u, but the job's rank -> host record "
+                 "was not updated: %s\n",
+                 rank, target, e.what());
+  }
 }
 
 std::string CheckpointAgreement::checkLanded(uint64_t round) {
@@ -739,10 +859,35 @@ std::string CheckpointAgreement::checkLanded(uint64_t round) {
     return "SYNERGY_TEST_LIVE_MOVE_REFUSE has part " + std::to_string(part_.partIndex) +
            " refuse it";
   std::string error;
+  std::string_view bytes(reinterpret_cast<const char*>(section->data()), size_t(section->size()));
   std::optional<checkpoint::RankImage> image = checkpoint::decodeDepartingRank(
-      std::string_view(reinterpret_cast<const char*>(section->data()), size_t(section->size())),
-      liveMove_.rank, uint32_t(part_.worldSize()), uint32_t(grantCount_), error);
-  return image ? std::string() : error;
+      bytes, liveMove_.rank, uint32_t(part_.worldSize()), uint32_t(grantCount_), error);
+  if (!image) return error;
+  // The rank's collective progress is carried to this part on
+  // MPI_COMM_WORLD only (the coordinator takes it from this part's own
+  // members, all at this control point): a rank that holds another
+  // communicator stays where it is.
+  for (const checkpoint::MpiObjects::CommRecord& comm : image->mpi.comms)
+    if (comm.handle != uint32_t(mpi::abi::kCommWorld) &&
+        comm.handle != uint32_t(mpi::abi::kCommSelf))
+      return "rank " + std::to_string(liveMove_.rank) + " holds communicator " +
+             std::to_string(comm.handle) +
+             " (context " + std::to_string(comm.context) +
+             "), whose collective progress is not carried between parts yet";
+  image.reset();  // its memory runs are views of the section
+  std::lock_guard<std::mutex> guard(mutex_);
+  checkedRound_ = round;
+  checkedSection_.assign(bytes.data(), bytes.size());
+  return {};
+}
+
+bool CheckpointAgreement::takeArrivingRank(int& worldRank, std::string& bytes) {
+  std::lock_guard<std::mutex> guard(mutex_);
+  if (!arriving_) return false;
+  worldRank = arriving_->first;
+  bytes = std::move(arriving_->second);
+  arriving_.reset();
+  return true;
 }
 
 void CheckpointAgreement::departed(int worldRank, const std::string& bytes, double leftMs,
@@ -1033,7 +1178,7 @@ void CheckpointAgreement::recordHolders(uint64_t sequence,
   try {
     if (!redis_) redis_.emplace(part_.state, kStateTimeout);
     holders.hostIds = hostIds.empty()
-                          ? partHostIds(*redis_, part_.jobId, part_.routes().partOfRanks(), {0, 1})
+                          ? partHostIds(*redis_, part_.jobId, link_->partOfRanks(), {0, 1})
                           : std::move(hostIds);
     recordCheckpointHolders(*redis_, part_.jobId, holders);
   } catch (const StateStoreError& e) {
@@ -1182,10 +1327,11 @@ std::unique_ptr<PartCheckpoints> PartCheckpoints::create(const JobPart& part,
   checkpoints->agreement_.setGrantCount(record.grants.size());
   int moveRank = 0;
   uint64_t moveAt = 0;
-  if (checkpoints->agreement_.liveMoveDepartsHere(moveRank, moveAt)) {
-    const char* costs = std::getenv("SYNERGY_LIVE_MOVE_STATS");
+  const char* costs = std::getenv("SYNERGY_LIVE_MOVE_STATS");
+  if (checkpoints->agreement_.liveMoveDepartsHere(moveRank, moveAt))
     checkpoints->coordinator_.setLiveMove(moveRank, moveAt, costs && std::strcmp(costs, "0"));
-  }
+  else
+    checkpoints->coordinator_.setMoveCostsPrinted(costs && std::strcmp(costs, "0"));
   if (how.policy.hostLocalDirectory) {
     checkpoints->agreement_.setCopyDirectory(how.policy.directory);
     checkpoints->agreement_.setMirrorName(how.mirrorName);

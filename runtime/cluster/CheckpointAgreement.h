@@ -134,6 +134,7 @@ class CheckpointAgreement final : public checkpoint::HostParts {
   void departed(int worldRank, const std::string& bytes, double leftMs,
                 const std::string& why) override;
   bool awaitDeparture(int worldRank, bool& leaves, std::string& error) override;
+  bool takeArrivingRank(int& worldRank, std::string& bytes) override;
   // SYNERGY_TEST_LIVE_MOVE=R@N:P in the daemons' environment (a hidden test
   // hook of issue 22's live move between parts): whether this part holds
   // rank R, the one to depart at control point N (then `rank` and `at`).
@@ -159,7 +160,7 @@ class CheckpointAgreement final : public checkpoint::HostParts {
     bool suspend = false;
     uint64_t sequence = 0;
     std::string why;
-    uint8_t kind = 0;  // the frame's: 0, 1 (suspend), 2-4 (the live round's)
+    uint8_t kind = 0;  // the frame's: 0, 1 (suspend), 2-5 (the live round's)
   };
   struct Written {
     uint64_t sequence = 0;
@@ -173,6 +174,13 @@ class CheckpointAgreement final : public checkpoint::HostParts {
     std::optional<Written> written;
     checkpoint::PartFileAssembly partFile;  // its CheckpointPartData
     size_t ranks = 0;                       // the world ranks it holds
+    // Part 0's: the part's last rank left it in a live move, and the part
+    // left the job: it votes no more, its frame counts stay as they were
+    // when the move's round settled them (it sends and receives no MPI
+    // message after), and no checkpoint is taken (its output offset and
+    // part file would be missing).
+    bool gone = false;
+    uint64_t goneSent = 0, goneReceived = 0;
   };
 
   bool onFrame(uint32_t from, transport::FrameType type, const std::vector<uint8_t>& payload,
@@ -226,6 +234,10 @@ class CheckpointAgreement final : public checkpoint::HostParts {
   // arrival would (decodeDepartingRank: its CRC-32C, every record); why
   // it could not arrive here, empty when it could. Without the lock.
   std::string checkLanded(uint64_t round);
+  // Part 0, once rank `rank` runs on part `target`: the job's rank -> host
+  // record in the state store (synergy-cluster status, a restart's
+  // placement) names the target's host for it; a note when it cannot.
+  void recordMovedRank(uint32_t rank, uint32_t target);
   // Forwards this part's last output and ends the process with
   // kMigratedExitStatus.
   [[noreturn]] void endToBeMoved();
@@ -319,6 +331,12 @@ class CheckpointAgreement final : public checkpoint::HostParts {
   std::optional<Decision> liveWord_;
   bool lentReleased_ = true;
   uint64_t departedRound_ = 0;  // the round its rank departed at
+  // The target's: the round whose landed section it checked and kept
+  // (checkedSection_), which a route switch at that round may move the rank
+  // in for; then the rank to take in, once part 0 has said so (kind 5).
+  uint64_t checkedRound_ = 0;
+  std::string checkedSection_;
+  std::optional<std::pair<int, std::string>> arriving_;
 };
 
 // How a part checkpoints: synergyd passes the client's request on the

@@ -795,8 +795,10 @@ class MpiPeerLink::Impl {
                     {}};
     uint64_t lines = util::readLittleEndian(header + 32, 4);
     uint64_t worldSize = routes().worldSize();
+    // A quiet part names its waits, but for one that has finished with no
+    // rank left (its last rank left it in a live move between parts).
     if (lines > std::min<uint64_t>(worldSize, transport::kMaxMpiHostStateLines) ||
-        (state.quiet && lines == 0)) {
+        (state.quiet && lines == 0 && (!state.finished || !routes().ranksOf(part).empty()))) {
       reason = "MpiHostState with " + std::to_string(lines) + " wait lines in a job of " +
                std::to_string(worldSize) + " ranks";
       return false;
@@ -1304,6 +1306,11 @@ class MpiPeerLink::Impl {
     routeRefusal_ = std::move(refusal);
   }
 
+  void setRouteMoveAllowance(std::function<bool(uint64_t, uint32_t)> allowed) {
+    std::lock_guard<std::mutex> guard(routeMutex_);
+    routeMoveAllowed_ = std::move(allowed);
+  }
+
   static void noteDropped(const char* type, uint32_t part, const std::string& why) {
     std::fprintf(stderr, "synergy-run: note: %s from part %u dropped (%s)\n", type, part,
                  why.c_str());
@@ -1428,10 +1435,12 @@ class MpiPeerLink::Impl {
       return true;
     }
     std::function<std::string(uint64_t)> gate, refusal;
+    std::function<bool(uint64_t, uint32_t)> moveAllowed;
     {
       std::lock_guard<std::mutex> guard(routeMutex_);
       gate = routeGate_;
       refusal = routeRefusal_;
+      moveAllowed = routeMoveAllowed_;
     }
     std::string notHeld = gate ? gate(frame->round) : "this job does not checkpoint";
     if (!notHeld.empty()) {
@@ -1444,7 +1453,8 @@ class MpiPeerLink::Impl {
     if (frame->kind == RouteSwitchFrame::kSwitch) {
       if (refusal) answer.why = refusal(frame->round);
       for (size_t rank = 0; rank < frame->partOfRank.size() && answer.why.empty(); ++rank)
-        if ((frame->partOfRank[rank] == part_.partIndex) != now.holds(part_.partIndex, rank))
+        if ((frame->partOfRank[rank] == part_.partIndex) != now.holds(part_.partIndex, rank) &&
+            !(moveAllowed && moveAllowed(frame->round, uint32_t(rank))))
           answer.why = "rank " + std::to_string(rank) + " would move " +
                        (now.holds(part_.partIndex, rank) ? "away from" : "to") +
                        " this part, and no rank has been shipped";
@@ -1498,6 +1508,7 @@ class MpiPeerLink::Impl {
   uint8_t pendingKind_ = 0;
   std::vector<std::optional<RouteSwitchAnswer>> routeAnswers_;
   std::function<std::string(uint64_t)> routeGate_, routeRefusal_;
+  std::function<bool(uint64_t, uint32_t)> routeMoveAllowed_;
   uint64_t lastSwitch_ = 0;  // a part's: the last switch part 0 sent it (I/O thread)
   // Null once this part has left (leave()); guarded by worldMutex_.
   std::mutex worldMutex_;
@@ -1600,6 +1611,10 @@ bool MpiPeerLink::switchRoutes(uint64_t moveId, uint64_t round,
                                const std::vector<uint32_t>& partOfRank, const std::string& inFlight,
                                std::string& why) {
   return impl_->switchRoutes(moveId, round, partOfRank, inFlight, why);
+}
+
+void MpiPeerLink::setRouteMoveAllowance(std::function<bool(uint64_t, uint32_t)> allowed) {
+  impl_->setRouteMoveAllowance(std::move(allowed));
 }
 
 void MpiPeerLink::setRouteGate(std::function<std::string(uint64_t)> gate,

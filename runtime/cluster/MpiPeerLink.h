@@ -178,6 +178,11 @@ class MpiPeerLink final : public mpi::RemoteRanks {
   // and it returns false with `why`.
   bool switchRoutes(uint64_t moveId, uint64_t round, const std::vector<uint32_t>& partOfRank,
                     const std::string& inFlight, std::string& why);
+  // Whether a switch at control point `round` may move rank `rank` to or
+  // away from this part: only the live move that has landed and been
+  // checked there (CheckpointAgreement's), whose rank has been shipped.
+  // Without it a part refuses any table that changes its own ranks.
+  void setRouteMoveAllowance(std::function<bool(uint64_t round, uint32_t rank)> allowed);
   // Every part's: `gate(round)` says why this part is not held at control
   // point `round` (empty: it is), on the I/O thread; a RouteSwitch it
   // refuses is dropped with that reason. `refusal(round)`, when set (a

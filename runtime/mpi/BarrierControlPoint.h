@@ -105,6 +105,22 @@ class BarrierControlPoint {
     error = "rank " + std::to_string(worldRank) + " departed, and nothing here can take it";
     return false;
   }
+  // A live move between the parts of a job spread over hosts (issue 22):
+  // the launcher's way to start a rank this part did not launch, set
+  // before any rank runs. `adopt(worldRank, error)` makes the rank's output
+  // streams and starts its thread, which makes a fresh instance and calls
+  // arrive() there; false with `error` when it cannot (a rank out of the
+  // job's range or already here). The control point calls it for the rank
+  // it has taken in, with its lock held: it does not block.
+  using RankAdoption = std::function<bool(int worldRank, std::string& error)>;
+  virtual void setRankAdoption(RankAdoption adopt) { (void)adopt; }
+  // After arrive() failed for `worldRank`: whether the rank left this part
+  // for another (part 0's word that the move was taken). Its thread then
+  // ends without the rank finishing here, and no error is raised.
+  virtual bool rankLeft(int worldRank) {
+    (void)worldRank;
+    return false;
+  }
 };
 
 }  // namespace synergy::mpi

@@ -25,6 +25,7 @@
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -117,8 +118,15 @@ void* runRank(void* arg) {
     job->arrivingStdio[0] = job->arrivingStdio[1] = -1;
     std::unique_ptr<granule::Granule> fresh = job->remaker->make(job->rank, fds, error);
     if (!fresh || !job->remaker->controlPoint->arrive(job->rank, *fresh, error)) {
-      job->world->abort(2, who + ": cannot arrive in a fresh instance: " + error);
-      job->world->rankFinished(job->rank);
+      if (fresh && job->remaker->controlPoint->rankLeft(job->rank)) {
+        // It runs on another part now: its output streams here end with
+        // the fresh instance, and the rank does not finish here.
+        fresh.reset();
+        job->world->rankLeft(job->rank);
+      } else {
+        job->world->abort(2, who + ": cannot arrive in a fresh instance: " + error);
+        job->world->rankFinished(job->rank);
+      }
       std::lock_guard<std::mutex> guard(*job->mutex);
       ++*job->finishedCount;
       job->finished->notify_all();
@@ -279,7 +287,9 @@ int runJob(const JobOptions& options) {
   if (!module) return failJoined(error);
   OutputForwarding output(ranksHere, options.tagOutput);
   if (!output.ok()) return failJoined("cannot create output pipes");
-  std::vector<std::unique_ptr<granule::Granule>> granules;
+  // Deques: a rank taken in by a live move between parts appends while the
+  // others' threads hold pointers into them.
+  std::deque<std::unique_ptr<granule::Granule>> granules;
   BarrierControlPoint* controlPoint = options.barrierControlPoint;
   RankRemaker remaker;
   remaker.controlPoint = controlPoint;
@@ -313,9 +323,11 @@ int runJob(const JobOptions& options) {
   if (BarrierControlPoint* controlPoint = options.barrierControlPoint) {
     controlPoint->setOutputDrain([&output] { output.drain(); });
     controlPoint->setOutputCount([&output] { return output.stdoutBytes(); });
-    controlPoint->setQuiescenceCheck([&world, &ranksHere, &output]() -> std::string {
-      for (int rank : ranksHere)
-        if (!world.mailboxIdle(rank))
+    // The ranks this part runs now: a live move between parts adds or
+    // takes one (the World's remote flags follow the route switch).
+    controlPoint->setQuiescenceCheck([&world, &output]() -> std::string {
+      for (int rank = 0; rank < world.size(); ++rank)
+        if (!world.isRemote(rank) && !world.mailboxIdle(rank))
           return "rank " + std::to_string(rank) + ": a message is still waiting to be received";
       if (int rank = output.rankMidLine(); rank >= 0)
         return "rank " + std::to_string(rank) +
@@ -343,7 +355,8 @@ int runJob(const JobOptions& options) {
   std::mutex mutex;
   std::condition_variable finished;
   int finishedCount = 0;
-  std::vector<RankThread> threads(options.ranks);
+  int expectedCount = options.ranks;  // grows with each rank taken in (adoption)
+  std::deque<RankThread> threads(size_t(options.ranks));
   for (int rank : ranksHere) world.rankStarted(rank);
   // A rank that arrives after a live move starts on a new thread, bound as
   // its first one was.
@@ -354,8 +367,9 @@ int runJob(const JobOptions& options) {
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     pthread_attr_setstacksize(&attr, kRankStackBytes);
-    int local = int(std::find(ranksHere.begin(), ranksHere.end(), job.rank) - ranksHere.begin());
-    if (cpuOfRank[local] >= 0) {
+    size_t local = size_t(std::find(ranksHere.begin(), ranksHere.end(), job.rank) - ranksHere.begin());
+    // A rank taken in from another part is not pinned.
+    if (local < cpuOfRank.size() && cpuOfRank[local] >= 0) {
       cpu_set_t cpu;
       CPU_ZERO(&cpu);
       CPU_SET(cpuOfRank[local], &cpu);
@@ -383,12 +397,63 @@ int runJob(const JobOptions& options) {
     }
   }
 
+  // A rank a live move between parts brings here (BarrierControlPoint::
+  // setRankAdoption): its output streams, its collective progress on
+  // MPI_COMM_WORLD (World::takeInProgress) and a thread that arrives.
+  auto takeIn = [&](int worldRank, std::string& error) {
+    if (worldRank < 0 || worldRank >= worldSize || world.isRemote(worldRank)) {
+      error = "rank " + std::to_string(worldRank) + " cannot be taken in here (the job has " +
+              std::to_string(worldSize) + " ranks, and this part's table must hold it)";
+      return false;
+    }
+    std::lock_guard<std::mutex> guard(mutex);
+    for (const RankThread& other : threads)
+      if (other.rank == worldRank) {
+        error = "rank " + std::to_string(worldRank) + " already runs here";
+        return false;
+      }
+    if (!world.takeInProgress(worldRank, error)) return false;
+    int fds[2];
+    if (!output.addRank(worldRank, fds)) {
+      error = "cannot make the output streams of rank " + std::to_string(worldRank);
+      return false;
+    }
+    granules.emplace_back();
+    RankThread& job = threads.emplace_back();
+    job.rank = worldRank;
+    job.granule = &granules.back();
+    job.world = &world;
+    job.mutex = &mutex;
+    job.finished = &finished;
+    job.finishedCount = &finishedCount;
+    job.remaker = &remaker;
+    job.arrivingStdio[0] = fds[0];
+    job.arrivingStdio[1] = fds[1];
+    world.rankStarted(worldRank);
+    job.started = remaker.startThread(job);
+    if (!job.started) {
+      ::close(fds[0]);
+      ::close(fds[1]);
+      world.rankFinished(worldRank);
+      error = "cannot start a thread for rank " + std::to_string(worldRank);
+      return false;
+    }
+    ++expectedCount;
+    return true;
+  };
+  if (controlPoint)
+    controlPoint->setRankAdoption([&](int worldRank, std::string& error) {
+      bool taken = takeIn(worldRank, error);
+      if (!taken) world.abort(2, "rank " + std::to_string(worldRank) + ": " + error);
+      return taken;
+    });
+
   std::unique_lock<std::mutex> lock(mutex);
   std::optional<std::chrono::steady_clock::time_point> abortDeadline;
   int stableTicks = deadlockTicks();
-  while (finishedCount < options.ranks) {
+  while (finishedCount < expectedCount) {
     finished.wait_for(lock, kWatchdogTick);
-    if (finishedCount == options.ranks) break;
+    if (finishedCount == expectedCount) break;
     lock.unlock();
     if (auto report = world.checkDeadlock(stableTicks))
       world.abort(kDeadlockExitCode, *report);
@@ -409,6 +474,7 @@ int runJob(const JobOptions& options) {
     }
   }
   lock.unlock();
+  if (controlPoint) controlPoint->setRankAdoption({});
   // A rank that moved ended on the thread it arrived on; the threads it
   // left detached themselves.
   for (RankThread& job : threads)

@@ -43,7 +43,38 @@ OutputForwarding::OutputForwarding(const std::vector<int>& worldRanks, bool tagO
       streams_.push_back(stream);
     }
   }
-  if (::pipe2(stopPipe_, O_CLOEXEC) != 0) ok_ = false;
+  if (::pipe2(stopPipe_, O_CLOEXEC) != 0 || ::pipe2(wakePipe_, O_CLOEXEC | O_NONBLOCK) != 0)
+    ok_ = false;
+}
+
+bool OutputForwarding::addRank(int worldRank, int writeEnds[2]) {
+  writeEnds[0] = writeEnds[1] = -1;
+  if (worldRank < 0) return false;
+  std::lock_guard<std::mutex> guard(mutex_);
+  for (const Stream& stream : streams_)
+    if (stream.rank == worldRank && stream.open) return false;
+  Stream made[2];
+  for (int target : {1, 2}) {
+    int fds[2];
+    if (::pipe2(fds, O_CLOEXEC) != 0) {
+      if (target == 2) {
+        ::close(made[0].readFd);
+        ::close(made[0].writeFd);
+      }
+      return false;
+    }
+    ::fcntl(fds[0], F_SETFL, O_NONBLOCK);
+    made[target - 1].rank = worldRank;
+    made[target - 1].target = target;
+    made[target - 1].readFd = fds[0];
+    made[target - 1].writeFd = -1;
+    writeEnds[target - 1] = fds[1];
+  }
+  streams_.push_back(made[0]);
+  streams_.push_back(made[1]);
+  char wake = 1;
+  (void)!::write(wakePipe_[1], &wake, 1);
+  return true;
 }
 
 OutputForwarding::~OutputForwarding() {
@@ -53,6 +84,8 @@ OutputForwarding::~OutputForwarding() {
     if (stream.writeFd >= 0) ::close(stream.writeFd);
   }
   for (int fd : stopPipe_)
+    if (fd >= 0) ::close(fd);
+  for (int fd : wakePipe_)
     if (fd >= 0) ::close(fd);
 }
 
@@ -103,18 +136,27 @@ void OutputForwarding::run() {
   for (;;) {
     std::vector<pollfd> fds;
     std::vector<Stream*> owners;
-    for (Stream& stream : streams_) {
-      if (!stream.open) continue;
-      fds.push_back({stream.readFd, POLLIN, 0});
-      owners.push_back(&stream);
+    {
+      std::lock_guard<std::mutex> guard(mutex_);
+      for (Stream& stream : streams_) {
+        if (!stream.open) continue;
+        fds.push_back({stream.readFd, POLLIN, 0});
+        owners.push_back(&stream);
+      }
     }
     if (fds.empty()) return;
+    fds.push_back({wakePipe_[0], POLLIN, 0});
     fds.push_back({stopPipe_[0], POLLIN, 0});
     if (::poll(fds.data(), fds.size(), -1) < 0) {
       if (errno == EINTR) continue;
       return;
     }
     if (fds.back().revents) return;
+    if (fds[fds.size() - 2].revents) {
+      char buffer[64];
+      while (::read(wakePipe_[0], buffer, sizeof buffer) > 0) {
+      }
+    }
     std::lock_guard<std::mutex> guard(mutex_);
     for (size_t i = 0; i < owners.size(); ++i)
       if (fds[i].revents && !pump(*owners[i])) owners[i]->open = false;

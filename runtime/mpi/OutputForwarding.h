@@ -10,6 +10,7 @@
 #pragma once
 
 #include <atomic>
+#include <deque>
 #include <cstdint>
 #include <mutex>
 #include <string>
@@ -31,6 +32,12 @@ class OutputForwarding {
   // The write end of rank `rank`'s pipe for `stream` (1 or 2). Ownership
   // passes to the caller, who closes it when the rank is done.
   int takeWriteEnd(int rank, int stream);
+  // A rank that arrives here while the job runs (issue 22's live move into
+  // a running part): a stream pair for world rank `worldRank`, forwarded
+  // from now on as the others; its write ends go to `writeEnds` (stdout,
+  // stderr), owned by the caller. False when the pipes cannot be made, the
+  // rank is out of range or already has streams here that are still open.
+  bool addRank(int worldRank, int writeEnds[2]);
   void start();
   // Forwards everything until every write end is closed, then returns.
   void finish();
@@ -72,11 +79,14 @@ class OutputForwarding {
 
   std::mutex mutex_;  // the forwarding thread's pump against drain()
   std::mutex endLock_;  // finish() and flushNow() against each other
-  std::vector<Stream> streams_;
+  // A deque: addRank appends while the forwarding thread holds pointers to
+  // the streams it polls (the list is taken under mutex_).
+  std::deque<Stream> streams_;
   bool tag_;
   bool ok_ = true;
   std::atomic<uint64_t> stdoutBytes_{0};
   int stopPipe_[2] = {-1, -1};
+  int wakePipe_[2] = {-1, -1};  // addRank wakes the poll to take the new streams
   std::thread thread_;
 };
 

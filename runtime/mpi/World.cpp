@@ -550,6 +550,40 @@ void World::rankArrived(int rank) {
   ++epoch_;
 }
 
+bool World::rankLeft(int rank) {
+  if (rank < 0 || rank >= size_) return false;
+  std::lock_guard<util::AdaptiveMutex> guard(mutex_);
+  if (phases_[rank] != RankPhase::Departed) return false;
+  phases_[rank] = RankPhase::Finished;
+  ++epoch_;
+  return true;
+}
+
+bool World::takeInProgress(int rank, std::string& error) {
+  Communicator& comm = *worldComm_;
+  if (rank < 0 || rank >= size_ || size_t(rank) >= comm.rankOfWorld.size() ||
+      comm.rankOfWorld[size_t(rank)] < 0) {
+    error = "rank " + std::to_string(rank) + " is not a member of MPI_COMM_WORLD here";
+    return false;
+  }
+  std::lock_guard<util::AdaptiveMutex> guard(mutex_);
+  int from = -1;
+  for (int other = 0; other < size_ && from < 0; ++other)
+    if (other != rank && !isRemote(other) && phases_[other] == RankPhase::Running) from = other;
+  if (from < 0) {
+    error = "no rank of this part runs to take rank " + std::to_string(rank) +
+            "'s collective progress from";
+    return false;
+  }
+  int me = comm.rankOfWorld[size_t(rank)];
+  int peer = comm.rankOfWorld[size_t(from)];
+  uint64_t entered = comm.progressOf[peer].collectives;
+  comm.progressOf[me].collectives = entered;
+  comm.finishedUpTo[me].value.store(entered, std::memory_order_release);
+  comm.sequenceOfRank[size_t(me)] = comm.sequenceOfRank[size_t(peer)];
+  return true;
+}
+
 bool World::recordAbort(int status, const std::string& message) {
   std::lock_guard<util::AdaptiveMutex> guard(mutex_);
   bool first = !aborted_;

@@ -537,6 +537,18 @@ class World {
   // they have all been blocked for many times the usual ticks.
   void rankDeparted(int rank);
   void rankArrived(int rank);
+  // A departed rank that arrived on another part of the job instead (issue
+  // 22's live move between hosts): it no longer runs here, and is not
+  // reported as a departed rank that never arrived. False for a rank out
+  // of range or not departed.
+  bool rankLeft(int rank);
+  // The same move's target, while its own ranks are held at the control
+  // point: rank `rank`, which never ran here, takes its collective progress
+  // on MPI_COMM_WORLD from this host's members there (every member of
+  // WORLD has entered and finished as many collectives on it at a control
+  // point): collectives entered and finished, communicators made. False
+  // with `error` for a rank out of range or no member here to take it from.
+  bool takeInProgress(int rank, std::string& error);
   // Records the first abort (exit status and message) and wakes all; the
   // first one also ends the job's parts on other hosts.
   void abort(int status, const std::string& message);

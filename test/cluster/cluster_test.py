@@ -2840,22 +2840,27 @@ def start_hooked_spread_cluster(cluster, name):
     return program, want, want4, moves
 
 
-def run_hooked_spread_job(cluster, name, hosts, env, program, moves, expected):
+def run_hooked_spread_job(cluster, name, hosts, env, program, moves, expected, every="3600"):
     """Starts `hosts` synergyd named `name`2, `name`3, ... with environment
     `env` (a test hook), runs `program` spread over them at 3 ranks on 3
     hosts, else 4, checkpointing into `moves` (so that the parts meet at
     every control point, but never due), checks its status and lines
     against mpirun's `expected`, stops the daemons and returns the
-    client's stderr."""
+    client's stderr. `every`: --checkpoint-every (an hour: never due)."""
     daemons = [cluster.start_daemon(f"{name}{i}", f"127.0.0.{i}", 2, env=env,
                                     options=("--allow-dir", cluster.workdir))
                for i in range(2, 2 + hosts)]
     code, out, err = run_tool([os.path.join(cluster.bin_dir, "synergy-run"), "--cluster",
                                cluster.url, "--token-file", cluster.token_file, "--policy",
-                               "spread", "--checkpoint-every", "3600", "--checkpoint-dir",
+                               "spread", "--checkpoint-every", every, "--checkpoint-dir",
                                moves, "-np", str(3 if hosts == 3 else 4), program])
     check_equal((code, sorted(out.splitlines())), (expected[0], sorted(expected[1].splitlines())),
                 f"{name}: the job against mpirun (stderr {err!r})")
+    # Each rank's lines in the order it printed them, wherever it ran.
+    for rank in range(3 if hosts == 3 else 4):
+        mine = [line for line in out.splitlines() if line.startswith(f"rank {rank} ")]
+        theirs = [line for line in expected[1].splitlines() if line.startswith(f"rank {rank} ")]
+        check_equal(mine, theirs, f"{name}: rank {rank}'s lines in order")
     for daemon in daemons:
         daemon.process.terminate()
         daemon.process.wait(timeout=60)
@@ -2939,32 +2944,89 @@ def case_live_move(cluster):
     note = r"synergy-run: note: "
     head = (note + r"live move of rank {} from part {} to part {} at control point 2: "
             r"left in ([0-9.]+) ms \(([0-9]+) bytes\), ship ([0-9.]+) ms, round ([0-9.]+) ms: ")
-    round_line = head + (r"shipped, landed and checked by part {} in [0-9.]+ ms, but not taken "
-                         r"\(a part cannot yet take in a rank it did not start\); rank {} "
-                         r"arrives again at part {}\n")
+    checked = r"shipped, landed and checked by part {} in ([0-9.]+) ms, "
+    taken_line = head + checked + r"routes switched in ([0-9.]+) ms; rank {} runs on part {}\n"
+    kept_line = head + checked + (r"not taken \(part 0 would be left without a rank, and it "
+                                  r"runs the agreement\); rank {} arrives again at part {}\n")
     refused_line = head + (r"refused by part {} \(SYNERGY_TEST_LIVE_MOVE_REFUSE has part {} "
                            r"refuse it\); rank {} arrives again at part {}\n")
+    arrived = note + r"rank {} arrived on part {} after a live move \(restored [0-9.]+ ms after "
+    # (name, hosts, hook, part 0's line, refuse, the part that runs the rank
+    # after the round, or None when it arrives again at its source)
     runs = (
-        ("three-hosts", 3, "1@2:2", round_line.format(1, 1, 2, 2, 1, 1), None),
-        ("two-hosts", 2, "2@2:0", round_line.format(2, 1, 0, 0, 2, 1), None),
-        ("from-part-0", 2, "1@2:1", round_line.format(1, 0, 1, 1, 1, 0), None),
-        ("rank-0", 3, "0@2:2", round_line.format(0, 0, 2, 2, 0, 0), None),
-        ("refused", 3, "1@2:2", refused_line.format(1, 1, 2, 2, 2, 1, 1), "1"),
+        ("two-hosts", 2, "2@2:0", taken_line.format(2, 1, 0, 0, 2, 0), None, 0),
+        ("from-part-0", 2, "1@2:1", taken_line.format(1, 0, 1, 1, 1, 1), None, 1),
+        ("rank-0-two-hosts", 2, "0@2:1", taken_line.format(0, 0, 1, 1, 0, 1), None, 1),
+        ("rank-3-two-hosts", 2, "3@2:0", taken_line.format(3, 1, 0, 0, 3, 0), None, 0),
+        ("checkpoints-after", 2, "2@2:0", taken_line.format(2, 1, 0, 0, 2, 0), None, 0),
+        ("three-hosts", 3, "1@2:2", taken_line.format(1, 1, 2, 2, 1, 2), None, 2),
+        ("three-hosts-to-0", 3, "2@2:0", taken_line.format(2, 2, 0, 0, 2, 0), None, 0),
+        ("rank-0", 3, "0@2:2", kept_line.format(0, 0, 2, 2, 0, 0), None, None),
+        ("refused", 3, "1@2:2", refused_line.format(1, 1, 2, 2, 2, 1, 1), "1", None),
         ("malformed", 2, "0@2:0", note + r"SYNERGY_TEST_LIVE_MOVE ignored: a job over hosts "
-         r"expects R@N:P", None),
+         r"expects R@N:P", None, None),
     )
-    for name, hosts, hook, line, refuse in runs:
+    for name, hosts, hook, line, refuse, runs_on in runs:
         env = dict(os.environ, SYNERGY_TEST_LIVE_MOVE=hook)
         if refuse:
             env["SYNERGY_TEST_LIVE_MOVE_REFUSE"] = refuse
+        # checkpoints-after: a checkpoint at every other control point, those
+        # after the move with the rank's section from its target.
         err = run_hooked_spread_job(cluster, "lm" + name, hosts, env, program, moves,
-                                    want if hosts == 3 else want4)
+                                    want if hosts == 3 else want4,
+                                    "0" if name == "checkpoints-after" else "3600")
         found = re.search(line, err)
         check(found, f"{name}: no line matching {line!r} in {err!r}")
-        check("postponed" not in err and "aborted" not in err, f"{name}: unexpected {err!r}")
+        check("postponed" not in err and "aborted" not in err and "not written" not in err,
+              f"{name}: unexpected {err!r}")
+        rank = hook.split("@")[0]
+        # The target's own note that it restored the rank and runs it: the
+        # rank's later lines (OpenMPI's, above) came from there.
+        took = re.findall(note + r"rank \d+ arrived on part \d+ after a live move", err)
+        if runs_on is None:
+            check(not took, f"{name}: a part took a rank in: {err!r}")
+        else:
+            check(re.search(arrived.format(rank, runs_on), err) and len(took) == 1,
+                  f"{name}: rank {rank} did not arrive on part {runs_on} once: {err!r}")
         costs = (f" (left {found.group(1)} ms, {found.group(2)} bytes, ship {found.group(3)} ms, "
                  f"round {found.group(4)} ms)") if found and found.lastindex else ""
-        print(f"live-move: {name} ok{costs}")
+        print(f"live-move: {name} ok{costs}" + (f", rank {rank} runs on part {runs_on}"
+                                               if runs_on is not None else ""))
+    # Where a user sees the moved rank: synergy-cluster status, from the
+    # job's rank -> host record, which part 0 rewrites once the rank runs on
+    # its target. checkpoint_phases.c pauses 100 ms a phase, so the job
+    # runs on for seconds after control point 2.
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "checkpoint_phases.c")
+    native, phases = build_both(cluster, source, "checkpoint_phases")
+    arguments = ["30", "0", "100"]
+    want = run_mpirun(native, 3, arguments)
+    env = dict(os.environ, SYNERGY_TEST_LIVE_MOVE="1@2:2")
+    daemons = [cluster.start_daemon(f"lmstatus{i}", f"127.0.0.{i}", 2, env=env,
+                                    options=("--allow-dir", cluster.workdir)) for i in (2, 3, 4)]
+    client = subprocess.Popen([os.path.join(cluster.bin_dir, "synergy-run"), "--cluster",
+                               cluster.url, "--token-file", cluster.token_file, "--policy",
+                               "spread", "--checkpoint-every", "3600", "--checkpoint-dir", moves,
+                               "-np", "3", phases, *arguments],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    cluster.processes.append(client)
+    moved = r"  job \d+  checkpoint_phases.wasm  ranks 3  on (lmstatus\d) \(rank 0\), (lmstatus\d) \(ranks 1-2\)\n"
+    seen = []
+
+    def status_shows_move():
+        seen.append(cluster.status()[1])
+        return re.search(moved, seen[-1]) or client.poll() is not None
+    wait_for(status_shows_move, 60, "the status to show rank 1 on rank 2's host")
+    out, err = client.communicate(timeout=120)
+    shown = next((found for found in (re.search(moved, text) for text in seen) if found), None)
+    check(shown, f"status never showed rank 1 moved: {seen[-3:]!r} {err!r}")
+    check_equal((client.returncode, sorted(out.decode().splitlines())),
+                (want[0], sorted(want[1].splitlines())), f"status: the job against mpirun ({err!r})")
+    check(re.search(r"rank 1 arrived on part 2 after a live move", err.decode()),
+          f"status: no arrival on part 2: {err!r}")
+    for daemon in daemons:
+        daemon.process.terminate()
+        daemon.process.wait(timeout=60)
+    print("live-move: status ok (" + shown.group(0).strip() + ")")
 
 
 # Rank 1 (part 1 at np 3 spread) departs for part 2 at control point 2.
@@ -2972,15 +3034,25 @@ LIVE_MOVE_HOOK = "1@2:2"
 
 
 def live_round_outcome(err):
-    """What part 0's live round did, from its note: 'round taken (...)',
-    'postponed (why)', 'no round' (fewer control points), or 'FAILED ...'."""
+    """What part 0's live round did, from its note and the target's: 'moved
+    to part 2 (...)', 'round taken, rank not moved (why)', 'postponed (why)',
+    'no round' (fewer control points), or 'FAILED ...'."""
     found = re.search(r"live move of rank 1 from part 1 to part 2 at control point \d+: left in "
                       r"[0-9.]+ ms \(([0-9]+) bytes\), ship ([0-9.]+) ms, round [0-9.]+ ms: (.*)\n",
                       err)
     if found:
+        # The target's refusal of a rank whose other communicators'
+        # progress it cannot carry yet is a move not taken, not a failure.
+        if re.match(r"refused by part 2 \(rank 1 holds communicator \d+ .*not carried between "
+                    r"parts yet\)", found.group(3)):
+            return f"landed, refused ({found.group(3)})"
         if "landed and checked" not in found.group(3):
             return "FAILED: " + found.group(3)
-        return f"round taken ({found.group(1)} bytes shipped in {found.group(2)} ms)"
+        if "routes switched" not in found.group(3):
+            return f"round taken, rank not moved ({found.group(3)})"
+        if not re.search(r"synergy-run: note: rank 1 arrived on part 2 after a live move", err):
+            return "FAILED: the routes switched but part 2 did not say rank 1 arrived"
+        return f"moved to part 2 ({found.group(1)} bytes shipped in {found.group(2)} ms)"
     postponed = re.findall(r"live move of rank 1 from part 1 to part 2 at control point \d+ "
                            r"postponed \((.*)\)\n", err)
     if postponed:

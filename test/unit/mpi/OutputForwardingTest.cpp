@@ -8,6 +8,11 @@
 // synergy-run with status 134 instead of the job's status, or hung). A
 // watchdog ends the test as a failure rather than letting a hang last.
 //
+// A rank a live move brings into a running part gets its streams while the
+// forwarding thread polls the others (addRank): its lines are forwarded,
+// tagged with its world rank, and a rank out of range or one whose streams
+// are still open here gets none.
+//
 //===----------------------------------------------------------------------===//
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -69,6 +74,36 @@ TEST(OutputForwardingTest, FlushNowFromTwoThreadsForwardsOnceAndJoinsOnce) {
   }
   doneSignal.notify_one();
   watchdog.join();
+}
+
+TEST(OutputForwardingTest, ARankAddedWhileRunningIsForwarded) {
+  testing::internal::CaptureStdout();
+  {
+    OutputForwarding output({0, 2}, /*tagOutput=*/true);
+    ASSERT_TRUE(output.ok());
+    int ends[2][2];
+    for (int local = 0; local < 2; ++local)
+      for (int stream = 1; stream <= 2; ++stream)
+        ends[local][stream - 1] = output.takeWriteEnd(local, stream);
+    output.start();
+    int refused[2];
+    EXPECT_FALSE(output.addRank(-1, refused));
+    EXPECT_EQ(refused[0], -1);
+    EXPECT_FALSE(output.addRank(2, refused)) << "rank 2's streams are open here";
+    int added[2];
+    ASSERT_TRUE(output.addRank(5, added));
+    EXPECT_FALSE(output.addRank(5, refused)) << "twice";
+    EXPECT_EQ(refused[1], -1);
+    std::string line = "from rank five\n";
+    ASSERT_EQ(::write(added[0], line.data(), line.size()), ssize_t(line.size()));
+    ::close(added[0]);
+    ::close(added[1]);
+    for (auto& pair : ends)
+      for (int fd : pair) ::close(fd);
+    output.finish();
+  }
+  std::string out = testing::internal::GetCapturedStdout();
+  EXPECT_EQ(out, "[1,5]<stdout>:from rank five\n");
 }
 
 }  // namespace

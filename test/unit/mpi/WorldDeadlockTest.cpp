@@ -10,7 +10,11 @@
 // A rank that departed at a control point (a live move) and never arrives
 // is reported too, as not arrived, once the others have been blocked for
 // it many times the usual ticks, and not before: its arrival changes
-// nothing the watch sees until it is done.
+// nothing the watch sees until it is done. A departed rank that left for
+// another part (rankLeft) is not reported, and only a departed rank in
+// range can leave; the part that takes a rank in gives it its members'
+// progress on MPI_COMM_WORLD (takeInProgress), and refuses a rank out of
+// range or a part with no running rank to take it from.
 //
 //===----------------------------------------------------------------------===//
 #include <gtest/gtest.h>
@@ -92,6 +96,59 @@ TEST(WorldDeadlockTest, ARankThatNeverArrivesIsReportedLate) {
   released.store(true);
   world.wakeWaiter(0);
   rank.join();
+}
+
+TEST(WorldDeadlockTest, ARankThatLeftForAnotherPartIsNotReported) {
+  World world(3, /*ranksOwnCpus=*/false);
+  for (int rank = 0; rank < 3; ++rank) world.rankStarted(rank);
+  EXPECT_FALSE(world.rankLeft(1)) << "rank 1 runs: it has not departed";
+  EXPECT_FALSE(world.rankLeft(-1));
+  EXPECT_FALSE(world.rankLeft(3));
+  EXPECT_FALSE(world.rankLeft(1 << 30));
+  world.rankDeparted(1);
+  EXPECT_TRUE(world.rankLeft(1));
+  EXPECT_FALSE(world.rankLeft(1)) << "it left once";
+  world.rankFinished(2);
+  std::atomic<bool> released{false};
+  std::thread rank([&] {
+    world.waitForOthers(0, WaitInfo{"MPI_Recv", 1, 0, world.worldComm().get()},
+                        [&] { return released.load(); });
+  });
+  // Rank 0 alone blocked: reported after the usual ticks, without rank 1
+  // as a departed rank that has not arrived.
+  std::optional<std::string> report;
+  for (int tick = 0; tick < 100000 && !report; ++tick) {
+    report = world.checkDeadlock(2);
+    std::this_thread::yield();
+  }
+  released.store(true);
+  world.wakeWaiter(0);
+  rank.join();
+  ASSERT_TRUE(report) << "rank 0 blocked alone is never reported";
+  EXPECT_EQ(report->find("departed"), std::string::npos) << *report;
+}
+
+TEST(WorldDeadlockTest, ARankTakenInGetsItsPartsWorldProgress) {
+  World world(3, /*ranksOwnCpus=*/false);
+  std::string error;
+  // No rank of this part runs yet: nothing to take the progress from.
+  EXPECT_FALSE(world.takeInProgress(1, error));
+  EXPECT_NE(error.find("no rank of this part runs"), std::string::npos) << error;
+  world.rankStarted(0);
+  Communicator& comm = *world.worldComm();
+  comm.progressOf[0].collectives = 7;
+  comm.sequenceOfRank[0] = 2;
+  for (int bad : {-1, 3, 1 << 30}) {
+    error.clear();
+    EXPECT_FALSE(world.takeInProgress(bad, error)) << bad;
+    EXPECT_NE(error.find("not a member of MPI_COMM_WORLD"), std::string::npos) << error;
+  }
+  ASSERT_TRUE(world.takeInProgress(2, error)) << error;
+  EXPECT_EQ(comm.progressOf[2].collectives, 7u);
+  EXPECT_EQ(comm.finishedUpTo[2].value.load(), 7u);
+  EXPECT_EQ(comm.sequenceOfRank[2], 2u);
+  // Rank 1 untouched.
+  EXPECT_EQ(comm.progressOf[1].collectives, 0u);
 }
 
 }  // namespace
