@@ -244,13 +244,8 @@ size_t CheckpointCoordinator::localIndexOf(int worldRank) const {
                 worldRanks_.begin());
 }
 
-bool CheckpointCoordinator::meetsHere(size_t localIndex) {
-  // Every rank stops where a live move is to be taken.
-  if (liveMoveRank_ >= 0 && ++movePointsReached_[localIndex] == liveMoveAt_) return true;
-  // Over hosts part 0 decides at every control point; at an interval of 0
-  // every control point is a checkpoint's.
-  if (hostParts_ || policy_.intervalSeconds <= 0) return true;
-  uint64_t reached = ++controlPointsReached_[localIndex];
+bool CheckpointCoordinator::meetsHere(size_t localIndex, uint64_t reached) {
+  // On one host at an interval: see the header comment.
   if (meetingAt_ == 0 && due() && backgroundWrites_.idle()) {
     // A rank that has reached this control point too has gone on past it;
     // one that has not yet will stop here.
@@ -265,12 +260,31 @@ bool CheckpointCoordinator::meetsHere(size_t localIndex) {
 bool CheckpointCoordinator::agreeToSuspend(int worldRank, bool canSuspend,
                                            const std::string& why) {
   std::unique_lock<std::mutex> lock(mutex_);
-  if (!meetsHere(localIndexOf(worldRank))) return false;
+  const size_t localIndex = localIndexOf(worldRank);
+  const uint64_t reached = ++controlPointsReached_[localIndex];
+  // Every rank stops where a live move is to be taken; at an interval of 0
+  // every control point is a checkpoint's.
+  bool meets = (liveMoveRank_ >= 0 && ++movePointsReached_[localIndex] == liveMoveAt_) ||
+               policy_.intervalSeconds <= 0;
+  if (!meets && hostParts_) {
+    // Over hosts part 0 names the control points where the ranks meet;
+    // its ask may keep this rank waiting, without the lock.
+    bool dueHere = hostParts_->partIndex() == 0 && due() && backgroundWrites_.idle();
+    lock.unlock();
+    if (!hostParts_->meetsAt(worldRank, reached, dueHere)) return false;
+    lock.lock();
+  } else if (!meets && !meetsHere(localIndex, reached)) {
+    return false;
+  }
+  // The same for every rank of the round: they all count the same control
+  // points.
+  roundControlPoint_ = reached;
   if (!canSuspend && everyoneCan_) {
     everyoneCan_ = false;
     firstRefusal_ = "rank " + std::to_string(worldRank) + ": " + why;
   }
   bool alive = meet(worldRank, lock, [&] {
+    ++statistics_.meetings;
     bool moves = liveMoveRank_ >= 0 && movePointsReached_[localIndexOf(worldRank)] == liveMoveAt_;
     if (moves && everyoneCan_ && !rankUnresumable_[localIndexOf(liveMoveRank_)].empty()) {
       everyoneCan_ = false;
@@ -288,8 +302,8 @@ bool CheckpointCoordinator::agreeToSuspend(int worldRank, bool canSuspend,
         // part votes as at any other.
         bool aborted = false;
         uint64_t sequence = 0;
-        decision_ = hostParts_->agree(worldRank, false, everyoneCan_, firstRefusal_, sequence,
-                                      aborted);
+        decision_ = hostParts_->agree(worldRank, roundControlPoint_, false, everyoneCan_,
+                                      firstRefusal_, sequence, aborted);
         if (!decision_ && firstRefusal_.empty())
           firstRefusal_ = aborted ? "the job is ending" : "part 0 did not take it";
       } else {
@@ -330,7 +344,8 @@ bool CheckpointCoordinator::agreeToSuspend(int worldRank, bool canSuspend,
     if (hostParts_) {
       bool aborted = false;
       decision_ =
-          hostParts_->agree(worldRank, isDue, everyoneCan_, firstRefusal_, sequence_, aborted);
+          hostParts_->agree(worldRank, roundControlPoint_, isDue, everyoneCan_, firstRefusal_,
+                            sequence_, aborted);
       // Part 0's reason, noted once, by part 0.
       isDue = isDue && hostParts_->partIndex() == 0 && !aborted;
       everyoneCan_ = decision_;
@@ -785,6 +800,8 @@ CheckpointStatistics CheckpointCoordinator::statistics() {
   totals.writeSeconds = double(backgroundNanoseconds_) * 1e-9;
   totals.writeCpuSeconds = double(backgroundCpuNanoseconds_) * 1e-9;
   totals.changedBytes = backgroundChangedBytes_;
+  for (uint64_t reached : controlPointsReached_)
+    totals.controlPoints = std::max(totals.controlPoints, reached);
   return totals;
 }
 

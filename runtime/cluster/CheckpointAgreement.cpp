@@ -7,6 +7,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -117,6 +118,9 @@ void CheckpointAgreement::attach(MpiPeerLink& link) {
                      "synergy-run: note: SYNERGY_TEST_ROUTE_SWITCH ignored: it expects N, "
                      "N:refuse=P (P a part other than 0), N:move=R@P or N:stray, got '%s'\n",
                      hook);
+    // The test hooks name control points by number: every one is a
+    // meeting, as before parts met only where a checkpoint fell due.
+    everyPoint_ = liveMove_.set || routeHook_.at != 0;
   }
   link.setRouteGate(
       [this](uint64_t round) {
@@ -258,7 +262,7 @@ bool CheckpointAgreement::waitFor(std::unique_lock<std::mutex>& lock, Ready&& re
 template <typename Ready>
 bool CheckpointAgreement::waitAsRank(std::unique_lock<std::mutex>& lock, int worldRank,
                                      Ready&& ready) {
-  waitingRank_ = worldRank;
+  waitingRanks_.push_back(worldRank);
   bool alive = true;
   while (alive && !ready()) {
     uint64_t taken = framesTaken_.load();
@@ -267,7 +271,7 @@ bool CheckpointAgreement::waitAsRank(std::unique_lock<std::mutex>& lock, int wor
                                   [&] { return framesTaken_.load() != taken; });
     lock.lock();
   }
-  waitingRank_ = -1;
+  waitingRanks_.erase(std::find(waitingRanks_.begin(), waitingRanks_.end(), worldRank));
   return alive;
 }
 
@@ -290,7 +294,7 @@ bool CheckpointAgreement::onFrame(uint32_t from, transport::FrameType type,
     case transport::FrameType::CheckpointVote: {
       Vote vote;
       if (!self0 || payload.size() < transport::kCheckpointVoteHeadBytes ||
-          !takeReason(payload, 26, vote.why) || payload[8] < 1 || payload[8] > 4 ||
+          !takeReason(payload, 26, vote.why) || payload[8] < 1 || payload[8] > 5 ||
           payload[9] > 1) {
         reason = "malformed CheckpointVote";
         return false;
@@ -315,6 +319,18 @@ bool CheckpointAgreement::onFrame(uint32_t from, transport::FrameType type,
       vote.canSuspend = payload[9] == 1;
       vote.sent = util::readLittleEndian(payload.data() + 10, 8);
       vote.received = util::readLittleEndian(payload.data() + 18, 8);
+      // Phase 5 answers part 0's ask for a meeting (kAskMeeting) with the
+      // last control point the part's ranks have gone on past.
+      if (payload[8] == 5) {
+        if (!slots_[from].askOutstanding || vote.round != askRound_) {
+          reason = "CheckpointVote answering no ask for a meeting";
+          return false;
+        }
+        slots_[from].askOutstanding = false;
+        meetingReach_ = std::max(meetingReach_, vote.sent);
+        finishAskWhenAnswered();
+        break;
+      }
       if (payload[8] >= 3) {
         (payload[8] == 3 ? liveDeparture_ : liveCheck_) = std::move(vote);
         break;
@@ -326,7 +342,7 @@ bool CheckpointAgreement::onFrame(uint32_t from, transport::FrameType type,
     case transport::FrameType::CheckpointDecision: {
       Decision decision;
       if (self0 || from != 0 || payload.size() < transport::kCheckpointDecisionHeadBytes ||
-          !takeReason(payload, 17, decision.why) || payload[8] > 4 ||
+          !takeReason(payload, 17, decision.why) || payload[8] > kMeetAt ||
           ((payload[8] == 2 || payload[8] == 3) &&
            (!liveMove_.set || liveMove_.source != part_.partIndex)) ||
           (payload[8] == 4 && (!liveMove_.set || liveMove_.target != part_.partIndex))) {
@@ -337,6 +353,28 @@ bool CheckpointAgreement::onFrame(uint32_t from, transport::FrameType type,
       decision.suspend = payload[8] == 1 || payload[8] == 3;
       decision.sequence = util::readLittleEndian(payload.data() + 9, 8);
       decision.kind = payload[8];
+      // Part 0 asks where this part's ranks stand (answered here, on the
+      // I/O thread: they wait at their next control point until the
+      // meeting is named), then names it. One ask at a time, each meeting
+      // after the last.
+      if (decision.kind == kAskMeeting) {
+        if (frozen_ || !link_) {
+          reason = "CheckpointDecision asking for a meeting while one is being named";
+          return false;
+        }
+        frozen_ = true;
+        sendVote(5, {decision.round, true, passed_, 0, {}});
+        break;
+      }
+      if (decision.kind == kMeetAt) {
+        if (!frozen_ || decision.round <= meetingAt_) {
+          reason = "CheckpointDecision naming a meeting no ask was under way for";
+          return false;
+        }
+        meetingAt_ = decision.round;
+        frozen_ = false;
+        break;
+      }
       if (payload[8] == 2 || payload[8] == 3) {  // part 0's word on the live move: 3, the rank left
         liveWord_ = std::move(decision);
         break;
@@ -432,10 +470,10 @@ bool CheckpointAgreement::onFrame(uint32_t from, transport::FrameType type,
       return false;
   }
   ++framesTaken_;
-  int waiting = waitingRank_;
+  std::vector<int> waiting = waitingRanks_;
   changed_.notify_all();
   lock.unlock();
-  if (waiting >= 0) world_->wakeWaiter(waiting);
+  for (int rank : waiting) world_->wakeWaiter(rank);
   return true;
 }
 
@@ -497,14 +535,49 @@ bool CheckpointAgreement::settleCounts(std::unique_lock<std::mutex>& lock, int w
   }
 }
 
-bool CheckpointAgreement::agree(int worldRank, bool due, bool canSuspend, std::string& why,
-                                uint64_t& sequence, bool& aborted) {
+bool CheckpointAgreement::meetsAt(int worldRank, uint64_t controlPoint, bool due) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  if (everyPoint_) return true;
+  // An ask is under way: this control point may be the meeting's.
+  if (frozen_ && !waitAsRank(lock, worldRank, [&] { return !frozen_; })) return false;
+  // Part 0 reads the state store under the lock: its ranks ask one at a
+  // time, and every other part's rank only counts meanwhile.
+  if (part_.partIndex == 0 && controlPoint > meetingAt_ &&
+      (due || (migration_ && migration_->dueAt(controlPoint)))) {
+    askMeeting();
+    if (frozen_ && !waitAsRank(lock, worldRank, [&] { return !frozen_; })) return false;
+  }
+  passed_ = std::max(passed_, controlPoint);
+  return controlPoint == meetingAt_;
+}
+
+void CheckpointAgreement::askMeeting() {
+  frozen_ = true;
+  ++askRound_;
+  meetingReach_ = passed_;
+  for (uint32_t p = 1; p < slots_.size(); ++p) {
+    slots_[p].askOutstanding = true;
+    sendDecision(p, askRound_, kAskMeeting, 0, {});
+  }
+  finishAskWhenAnswered();
+}
+
+void CheckpointAgreement::finishAskWhenAnswered() {
+  for (uint32_t p = 1; p < slots_.size(); ++p)
+    if (slots_[p].askOutstanding) return;
+  meetingAt_ = meetingReach_ + 1;
+  frozen_ = false;
+  for (uint32_t p = 1; p < slots_.size(); ++p) sendDecision(p, meetingAt_, kMeetAt, 0, {});
+}
+
+bool CheckpointAgreement::agree(int worldRank, uint64_t controlPoint, bool due, bool canSuspend,
+                                std::string& why, uint64_t& sequence, bool& aborted) {
   // Part 0 reads the state store before it takes the lock, so that the
   // other parts' votes are taken in meanwhile; only this thread changes
   // round_.
-  bool migrating = migration_ && migration_->dueAt(round_ + 1);
+  bool migrating = migration_ && migration_->dueAt(controlPoint);
   std::unique_lock<std::mutex> lock(mutex_);
-  uint64_t round = ++round_;
+  uint64_t round = round_ = controlPoint;
   Vote own{round, canSuspend, link_->framesSent(), link_->framesReceived(), why};
   if (part_.partIndex != 0) {
     heldAt_ = round;
