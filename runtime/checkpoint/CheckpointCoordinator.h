@@ -63,6 +63,7 @@
 #include <atomic>
 #include <chrono>
 #include <functional>
+#include <memory>
 #include <cstdint>
 #include <mutex>
 #include <string>
@@ -258,8 +259,11 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   // The control points each rank has reached, by its index in worldRanks_,
   // and on one host at an interval (meetsHere) the one where every rank
   // meets because a checkpoint has fallen due (0: none named).
-  std::vector<uint64_t> controlPointsReached_;
+  // Each rank counts its own without the lock; meetingNamed_ is set, under
+  // the lock, while meetingAt_ is not 0.
+  std::unique_ptr<std::atomic<uint64_t>[]> controlPointsReached_;
   uint64_t meetingAt_ = 0;
+  std::atomic<bool> meetingNamed_ = false;
   // The control point, counted from 1, of the round in progress.
   uint64_t roundControlPoint_ = 0;
   std::function<void()> drainOutput_;

@@ -42,6 +42,10 @@ constexpr auto kAbortCheckInterval = std::chrono::milliseconds(100);
 // control point.
 constexpr unsigned kMaxRecounts = 50;
 constexpr auto kRecountLimit = std::chrono::milliseconds(500);
+// How often part 0's ranks read the state store for a migration at control
+// points where the ranks do not meet (MigrationWatch reads it at most every
+// 50 ms itself while none is pending).
+constexpr auto kMigrationCheckEvery = std::chrono::nanoseconds(std::chrono::milliseconds(10));
 
 void putReason(std::vector<uint8_t>& out, const std::string& why) {
   std::string text = why.substr(0, transport::kMaxRefusalBytes);
@@ -362,8 +366,8 @@ bool CheckpointAgreement::onFrame(uint32_t from, transport::FrameType type,
           reason = "CheckpointDecision asking for a meeting while one is being named";
           return false;
         }
-        frozen_ = true;
-        sendVote(5, {decision.round, true, passed_, 0, {}});
+        frozen_ = true;  // before passed_ is read: see meetsAt
+        sendVote(5, {decision.round, true, passed_.load(), 0, {}});
         break;
       }
       if (decision.kind == kMeetAt) {
@@ -536,25 +540,42 @@ bool CheckpointAgreement::settleCounts(std::unique_lock<std::mutex>& lock, int w
 }
 
 bool CheckpointAgreement::meetsAt(int worldRank, uint64_t controlPoint, bool due) {
-  std::unique_lock<std::mutex> lock(mutex_);
   if (everyPoint_) return true;
+  // This control point counts as passed before frozen_ is read, and an ask
+  // sets frozen_ before it reads passed_: either this rank sees the ask
+  // and waits for the meeting to be named, or the ask's answer counts this
+  // control point as passed and names a later one.
+  uint64_t passed = passed_.load();
+  while (passed < controlPoint && !passed_.compare_exchange_weak(passed, controlPoint)) {
+  }
+  // Part 0 reads the state store for a migration at most every
+  // kMigrationCheckEvery, one rank at a time.
+  bool checkMigration = false;
+  if (migration_) {
+    int64_t now = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                      std::chrono::steady_clock::now().time_since_epoch())
+                      .count();
+    int64_t next = nextMigrationCheck_.load();
+    checkMigration = now >= next && nextMigrationCheck_.compare_exchange_strong(
+                                        next, now + kMigrationCheckEvery.count());
+  }
+  // Without the lock when no ask is under way and this part does not ask.
+  if (!frozen_.load() && !due && !checkMigration) return controlPoint == meetingAt_.load();
+  std::unique_lock<std::mutex> lock(mutex_);
   // An ask is under way: this control point may be the meeting's.
   if (frozen_ && !waitAsRank(lock, worldRank, [&] { return !frozen_; })) return false;
-  // Part 0 reads the state store under the lock: its ranks ask one at a
-  // time, and every other part's rank only counts meanwhile.
   if (part_.partIndex == 0 && controlPoint > meetingAt_ &&
-      (due || (migration_ && migration_->dueAt(controlPoint)))) {
+      (due || (checkMigration && migration_->dueAt(controlPoint)))) {
     askMeeting();
     if (frozen_ && !waitAsRank(lock, worldRank, [&] { return !frozen_; })) return false;
   }
-  passed_ = std::max(passed_, controlPoint);
   return controlPoint == meetingAt_;
 }
 
 void CheckpointAgreement::askMeeting() {
-  frozen_ = true;
+  frozen_ = true;  // before passed_ is read: see meetsAt
   ++askRound_;
-  meetingReach_ = passed_;
+  meetingReach_ = passed_.load();
   for (uint32_t p = 1; p < slots_.size(); ++p) {
     slots_[p].askOutstanding = true;
     sendDecision(p, askRound_, kAskMeeting, 0, {});

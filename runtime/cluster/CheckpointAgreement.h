@@ -271,10 +271,13 @@ class CheckpointAgreement final : public checkpoint::HostParts {
   // while no ask is under way (frozen_: every rank that reaches a control
   // point waits for the meeting to be named). passed_: the last control
   // point a rank of this part has gone on past, or is at once it may go on.
+  // Changed under the lock, read without it by ranks that go on
+  // (meetsAt).
   bool everyPoint_ = false;
-  bool frozen_ = false;
-  uint64_t meetingAt_ = 0;
-  uint64_t passed_ = 0;
+  std::atomic<bool> frozen_ = false;
+  std::atomic<uint64_t> meetingAt_ = 0;
+  std::atomic<uint64_t> passed_ = 0;
+  std::atomic<int64_t> nextMigrationCheck_ = 0;  // part 0's, steady clock ns
   uint64_t askRound_ = 0;      // part 0's asks so far
   uint64_t meetingReach_ = 0;  // part 0's: the most any part answered to this ask
   std::vector<PartSlot> slots_;       // part 0's, by part
