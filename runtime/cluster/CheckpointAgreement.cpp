@@ -78,6 +78,10 @@ CheckpointAgreement::CheckpointAgreement(const JobPart& part)
   for (uint32_t owner : part_.routes().partOfRanks())
     if (owner < slots_.size()) ++slots_[owner].ranks;
   if (part.partIndex == 0) migration_ = std::make_unique<MigrationWatch>(part.state, part.jobId);
+  // Every other part's ranks wait at their first control point for part
+  // 0's first word (attach): a migration asked for before the job started
+  // is met at its control point, which no rank can have passed yet.
+  frozen_ = part.partIndex != 0;
   // SYNERGY_TEST_LIVE_MOVE=R@N:P: rank R departs at control point N for
   // part P. A plain `synergy-run` reads RANK[@N] (CheckpointedJob.cpp);
   // a part reads only the form with a part.
@@ -125,6 +129,13 @@ void CheckpointAgreement::attach(MpiPeerLink& link) {
     // The test hooks name control points by number: every one is a
     // meeting, as before parts met only where a checkpoint fell due.
     everyPoint_ = liveMove_.set || routeHook_.at != 0;
+  }
+  if (part_.partIndex == 0) {
+    uint64_t pendingAt = 0;
+    bool now = migration_->dueAt(0, &pendingAt);
+    std::lock_guard<std::mutex> guard(mutex_);
+    meetingAt_ = now ? 1 : pendingAt;
+    for (uint32_t p = 1; p < slots_.size(); ++p) sendDecision(p, meetingAt_, kMeetAt, 0, {});
   }
   link.setRouteGate(
       [this](uint64_t round) {
@@ -371,7 +382,8 @@ bool CheckpointAgreement::onFrame(uint32_t from, transport::FrameType type,
         break;
       }
       if (decision.kind == kMeetAt) {
-        if (!frozen_ || decision.round <= meetingAt_) {
+        // The first names none (0) when no migration is asked for.
+        if (!frozen_ || (decision.round <= meetingAt_ && decision.round != 0)) {
           reason = "CheckpointDecision naming a meeting no ask was under way for";
           return false;
         }
@@ -564,15 +576,22 @@ bool CheckpointAgreement::meetsAt(int worldRank, uint64_t controlPoint, bool due
   std::unique_lock<std::mutex> lock(mutex_);
   // An ask is under way: this control point may be the meeting's.
   if (frozen_ && !waitAsRank(lock, worldRank, [&] { return !frozen_; })) return false;
-  if (part_.partIndex == 0 && controlPoint > meetingAt_ &&
-      (due || (checkMigration && migration_->dueAt(controlPoint)))) {
-    askMeeting();
-    if (frozen_ && !waitAsRank(lock, worldRank, [&] { return !frozen_; })) return false;
+  if (part_.partIndex == 0 && controlPoint > meetingAt_) {
+    // A migration asked for from a later control point on is met there
+    // (or at the first after it that no rank has passed): named now, while
+    // the ranks may still be short of it.
+    uint64_t pendingAt = 0;
+    bool migrating = checkMigration && migration_->dueAt(controlPoint, &pendingAt);
+    if (due || migrating || pendingAt > controlPoint) {
+      askMeeting(pendingAt);
+      if (frozen_ && !waitAsRank(lock, worldRank, [&] { return !frozen_; })) return false;
+    }
   }
   return controlPoint == meetingAt_;
 }
 
-void CheckpointAgreement::askMeeting() {
+void CheckpointAgreement::askMeeting(uint64_t notBefore) {
+  meetingNotBefore_ = notBefore;
   frozen_ = true;  // before passed_ is read: see meetsAt
   ++askRound_;
   meetingReach_ = passed_.load();
@@ -586,7 +605,7 @@ void CheckpointAgreement::askMeeting() {
 void CheckpointAgreement::finishAskWhenAnswered() {
   for (uint32_t p = 1; p < slots_.size(); ++p)
     if (slots_[p].askOutstanding) return;
-  meetingAt_ = meetingReach_ + 1;
+  meetingAt_ = std::max(meetingReach_ + 1, meetingNotBefore_);
   frozen_ = false;
   for (uint32_t p = 1; p < slots_.size(); ++p) sendDecision(p, meetingAt_, kMeetAt, 0, {});
 }

@@ -197,8 +197,9 @@ class CheckpointAgreement final : public checkpoint::HostParts {
   // a checkpoint is due or a migration applies: holds every part's ranks
   // at their next control point and asks each part (kAskMeeting) the last
   // one its ranks have gone on past; finishAskWhenAnswered names the
-  // meeting once every answer is in (kMeetAt).
-  void askMeeting();
+  // meeting once every answer is in (kMeetAt), and none before control
+  // point `notBefore` (a migration's from that one on).
+  void askMeeting(uint64_t notBefore = 0);
   void finishAskWhenAnswered();
   bool onFrame(uint32_t from, transport::FrameType type, const std::vector<uint8_t>& payload,
                std::string& reason);
@@ -280,6 +281,7 @@ class CheckpointAgreement final : public checkpoint::HostParts {
   std::atomic<int64_t> nextMigrationCheck_ = 0;  // part 0's, steady clock ns
   uint64_t askRound_ = 0;      // part 0's asks so far
   uint64_t meetingReach_ = 0;  // part 0's: the most any part answered to this ask
+  uint64_t meetingNotBefore_ = 0;  // part 0's: this ask's earliest meeting
   std::vector<PartSlot> slots_;       // part 0's, by part
   std::optional<Decision> decision_;  // the others', from part 0
   uint64_t decidedSequence_ = 0;      // the last checkpoint decided on (every part)
