@@ -145,7 +145,7 @@ CheckpointCoordinator::CheckpointCoordinator(int ranks, CheckpointPolicy policy,
     killAfter_ = std::strtoull(kill, nullptr, 10);
   spareSections_.resize(size_t(ranks));
   rankUnresumable_.resize(size_t(ranks));
-  controlPointsReached_.resize(size_t(ranks));
+  controlPointsReached_ = std::make_unique<std::atomic<uint64_t>[]>(size_t(ranks));
   movePointsReached_.resize(size_t(ranks));
 }
 
@@ -244,19 +244,17 @@ size_t CheckpointCoordinator::localIndexOf(int worldRank) const {
                 worldRanks_.begin());
 }
 
-bool CheckpointCoordinator::meetsHere(size_t localIndex) {
-  // Every rank stops where a live move is to be taken.
-  if (liveMoveRank_ >= 0 && ++movePointsReached_[localIndex] == liveMoveAt_) return true;
-  // Over hosts part 0 decides at every control point; at an interval of 0
-  // every control point is a checkpoint's.
-  if (hostParts_ || policy_.intervalSeconds <= 0) return true;
-  uint64_t reached = ++controlPointsReached_[localIndex];
+bool CheckpointCoordinator::meetsHere(size_t localIndex, uint64_t reached) {
+  // On one host at an interval: see the header comment.
   if (meetingAt_ == 0 && due() && backgroundWrites_.idle()) {
     // A rank that has reached this control point too has gone on past it;
-    // one that has not yet will stop here.
+    // one that has not yet will stop here. Named before the counts are
+    // read: a rank that counts without the lock reads it after its count
+    // (agreeToSuspend), so either it sees the name or its count is read.
+    meetingNamed_ = true;
     uint64_t passed = 0;
-    for (size_t i = 0; i < controlPointsReached_.size(); ++i)
-      if (i != localIndex) passed = std::max(passed, controlPointsReached_[i]);
+    for (size_t i = 0; i < size_t(ranks_); ++i)
+      if (i != localIndex) passed = std::max(passed, controlPointsReached_[i].load());
     meetingAt_ = std::max(reached, passed + 1);
   }
   return reached == meetingAt_;
@@ -264,13 +262,37 @@ bool CheckpointCoordinator::meetsHere(size_t localIndex) {
 
 bool CheckpointCoordinator::agreeToSuspend(int worldRank, bool canSuspend,
                                            const std::string& why) {
+  const size_t localIndex = localIndexOf(worldRank);
+  const uint64_t reached = ++controlPointsReached_[localIndex];
+  // At an interval, with no live move to take, a rank goes on past a
+  // control point where the ranks do not meet without taking the lock:
+  // ranks that all took it after each collective waited for each other
+  // there (bench/mpi/kernels.c reduce at np 4 spent a third more CPU with
+  // no checkpoint due, most of it in futex calls).
+  if (liveMoveRank_ < 0 && policy_.intervalSeconds > 0) {
+    if (hostParts_) {
+      // Over hosts part 0 names the control points where the ranks meet.
+      bool dueHere = hostParts_->partIndex() == 0 && due() && backgroundWrites_.idle();
+      if (!hostParts_->meetsAt(worldRank, reached, dueHere)) return false;
+    } else if (!meetingNamed_.load() && !due()) {
+      return false;
+    }
+  }
   std::unique_lock<std::mutex> lock(mutex_);
-  if (!meetsHere(localIndexOf(worldRank))) return false;
+  // Every rank stops where a live move is to be taken; at an interval of 0
+  // every control point is a checkpoint's, and over hosts meetsAt said.
+  bool moveHere = liveMoveRank_ >= 0 && ++movePointsReached_[localIndex] == liveMoveAt_;
+  if (!moveHere && policy_.intervalSeconds > 0 && !hostParts_ && !meetsHere(localIndex, reached))
+    return false;
+  // The same for every rank of the round: they all count the same control
+  // points.
+  roundControlPoint_ = reached;
   if (!canSuspend && everyoneCan_) {
     everyoneCan_ = false;
     firstRefusal_ = "rank " + std::to_string(worldRank) + ": " + why;
   }
   bool alive = meet(worldRank, lock, [&] {
+    ++statistics_.meetings;
     bool moves = liveMoveRank_ >= 0 && movePointsReached_[localIndexOf(worldRank)] == liveMoveAt_;
     if (moves && everyoneCan_ && !rankUnresumable_[localIndexOf(liveMoveRank_)].empty()) {
       everyoneCan_ = false;
@@ -288,8 +310,8 @@ bool CheckpointCoordinator::agreeToSuspend(int worldRank, bool canSuspend,
         // part votes as at any other.
         bool aborted = false;
         uint64_t sequence = 0;
-        decision_ = hostParts_->agree(worldRank, false, everyoneCan_, firstRefusal_, sequence,
-                                      aborted);
+        decision_ = hostParts_->agree(worldRank, roundControlPoint_, false, everyoneCan_,
+                                      firstRefusal_, sequence, aborted);
         if (!decision_ && firstRefusal_.empty())
           firstRefusal_ = aborted ? "the job is ending" : "part 0 did not take it";
       } else {
@@ -305,6 +327,7 @@ bool CheckpointCoordinator::agreeToSuspend(int worldRank, bool canSuspend,
       }
       everyoneCan_ = true;
       meetingAt_ = 0;
+      meetingNamed_ = false;
       roundStart_ = std::chrono::steady_clock::now();
       return;
     }
@@ -330,7 +353,8 @@ bool CheckpointCoordinator::agreeToSuspend(int worldRank, bool canSuspend,
     if (hostParts_) {
       bool aborted = false;
       decision_ =
-          hostParts_->agree(worldRank, isDue, everyoneCan_, firstRefusal_, sequence_, aborted);
+          hostParts_->agree(worldRank, roundControlPoint_, isDue, everyoneCan_, firstRefusal_,
+                            sequence_, aborted);
       if (!aborted) takeInArrival();
       // Part 0's reason, noted once, by part 0.
       isDue = isDue && hostParts_->partIndex() == 0 && !aborted;
@@ -345,6 +369,7 @@ bool CheckpointCoordinator::agreeToSuspend(int worldRank, bool canSuspend,
     }
     everyoneCan_ = true;
     meetingAt_ = 0;
+    meetingNamed_ = false;
     roundUnresumable_.clear();
     if (decision_)
       for (const std::string& noted : rankUnresumable_)
@@ -906,6 +931,8 @@ CheckpointStatistics CheckpointCoordinator::statistics() {
   totals.writeSeconds = double(backgroundNanoseconds_) * 1e-9;
   totals.writeCpuSeconds = double(backgroundCpuNanoseconds_) * 1e-9;
   totals.changedBytes = backgroundChangedBytes_;
+  for (size_t i = 0; i < size_t(ranks_); ++i)
+    totals.controlPoints = std::max(totals.controlPoints, controlPointsReached_[i].load());
   return totals;
 }
 

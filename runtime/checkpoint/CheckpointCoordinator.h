@@ -26,8 +26,11 @@
 // tested.
 //
 // A job spread over hosts has a coordinator in each host's process, for
-// that part's ranks, joined by HostParts: the part's last rank to arrive
-// asks part 0 for the job's decision instead of taking it. Every part
+// that part's ranks, joined by HostParts: at an interval part 0 names the
+// control point where every rank of the job meets once a checkpoint has
+// fallen due (HostParts::meetsAt), as the first rank to find it due does on
+// one host, and there the part's last rank to arrive asks part 0 for the
+// job's decision instead of taking it. Every part
 // then writes its own ranks' sections to its part file (PartFile.h) in the
 // directory, which is the same shared directory on every host, over the
 // one it wrote two checkpoints ago (DurableReplace.h, as the checkpoint
@@ -60,6 +63,7 @@
 #include <atomic>
 #include <chrono>
 #include <functional>
+#include <memory>
 #include <cstdint>
 #include <mutex>
 #include <string>
@@ -104,6 +108,11 @@ struct CheckpointStatistics {
   // Of bytesWritten, what differed from the recycled file and was written
   // (DurableReplace.h).
   uint64_t changedBytes = 0;
+  // The barrier control points this part's ranks went through (the most
+  // of any rank), and those where they met to agree on a checkpoint (or a
+  // move): at an interval, only where one had fallen due.
+  uint64_t controlPoints = 0;
+  uint64_t meetings = 0;
 };
 
 class CheckpointCoordinator final : public mpi::BarrierControlPoint {
@@ -202,10 +211,10 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   bool meet(int worldRank, std::unique_lock<std::mutex>& lock, Last&& last);
   bool due() const;
   size_t localIndexOf(int worldRank) const;
-  // Whether the rank at `localIndex` of worldRanks_, which has just reached
-  // a control point, meets the others there (see the header comment);
-  // under the lock.
-  bool meetsHere(size_t localIndex);
+  // On one host at an interval: whether the rank at `localIndex` of
+  // worldRanks_, which has just reached its `reached`th control point,
+  // meets the others there (see the header comment); under the lock.
+  bool meetsHere(size_t localIndex, uint64_t reached);
   JobRecord recordOfThisRound();
   // This round's sections go to backgroundWrites_, which counts the
   // checkpoint once written (under the lock, as the caller).
@@ -259,11 +268,16 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   // ranks meet, so that a reason noted where they did not meet is not
   // carried over to a later checkpoint.
   std::vector<std::string> rankUnresumable_;
-  // On one host at an interval (meetsHere): the control points each rank
-  // has reached, by its index in worldRanks_, and the one where every rank
+  // The control points each rank has reached, by its index in worldRanks_,
+  // and on one host at an interval (meetsHere) the one where every rank
   // meets because a checkpoint has fallen due (0: none named).
-  std::vector<uint64_t> controlPointsReached_;
+  // Each rank counts its own without the lock; meetingNamed_ is set, under
+  // the lock, while meetingAt_ is not 0.
+  std::unique_ptr<std::atomic<uint64_t>[]> controlPointsReached_;
   uint64_t meetingAt_ = 0;
+  std::atomic<bool> meetingNamed_ = false;
+  // The control point, counted from 1, of the round in progress.
+  uint64_t roundControlPoint_ = 0;
   std::function<void()> drainOutput_;
   std::function<uint64_t()> outputCount_;
   HostParts* hostParts_ = nullptr;

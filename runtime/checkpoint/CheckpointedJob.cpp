@@ -60,6 +60,10 @@ void printCheckpointStatistics(CheckpointCoordinator& coordinator) {
                  "background, %llu bytes changed on disk\n",
                  totals.copyCpuSeconds, totals.writeCpuSeconds,
                  (unsigned long long)totals.changedBytes);
+    std::fprintf(stderr,
+                 "synergy-run: checkpoint meetings: the ranks met at %llu of %llu barrier "
+                 "control points\n",
+                 (unsigned long long)totals.meetings, (unsigned long long)totals.controlPoints);
   }
 }
 

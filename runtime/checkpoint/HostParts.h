@@ -33,7 +33,19 @@ class HostParts {
   virtual std::vector<uint32_t> partOfRanks() const = 0;
   // The cluster job this run is (PartOutput::jobId).
   virtual uint64_t jobId() const = 0;
-  // Called by this part's last rank to reach a control point, world rank
+  // Called by every rank of this part at each barrier control point of a
+  // job that checkpoints at an interval, before it stands still there:
+  // whether the job's ranks meet at this one, the `controlPoint`th of
+  // world rank `worldRank` (counted from 1: every rank goes through the
+  // same ones, collectives on MPI_COMM_WORLD), to agree. Part 0 names the
+  // meeting when `due` (its checkpoint has fallen due) or a migration
+  // applies; at any other control point no rank waits for another (see
+  // cluster/CheckpointAgreement.h). A wait here counts as blocked for the
+  // job's deadlock check; false when the job ended meanwhile.
+  virtual bool meetsAt(int worldRank, uint64_t controlPoint, bool due) = 0;
+  // Called by this part's last rank to reach a control point where the
+  // job's ranks meet (every one at an interval of 0, else those meetsAt
+  // named), the `controlPoint`th, world rank
   // `worldRank`, while every rank of the part stands there; its wait for
   // the other parts counts as blocked for the job's deadlock check, as its
   // part's other ranks' waits do. `due` (part 0's counts), whether every
@@ -43,8 +55,8 @@ class HostParts {
   // (part 0's becomes the job's) and goes out as the job's; `why` goes out
   // as part 0's reason not to suspend (empty when the checkpoint was not
   // due); `aborted` is set when the job ended meanwhile.
-  virtual bool agree(int worldRank, bool due, bool canSuspend, std::string& why,
-                     uint64_t& sequence, bool& aborted) = 0;
+  virtual bool agree(int worldRank, uint64_t controlPoint, bool due, bool canSuspend,
+                     std::string& why, uint64_t& sequence, bool& aborted) = 0;
   // A part other than 0 whose hosts share no checkpoint directory, before
   // partWritten: sends its part file of checkpoint `sequence`, the
   // `pieces` back to back, to part 0 (PartFileChunks.h).

@@ -7,6 +7,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -41,6 +42,10 @@ constexpr auto kAbortCheckInterval = std::chrono::milliseconds(100);
 // control point.
 constexpr unsigned kMaxRecounts = 50;
 constexpr auto kRecountLimit = std::chrono::milliseconds(500);
+// How often part 0's ranks read the state store for a migration at control
+// points where the ranks do not meet (MigrationWatch reads it at most every
+// 50 ms itself while none is pending).
+constexpr auto kMigrationCheckEvery = std::chrono::nanoseconds(std::chrono::milliseconds(10));
 
 void putReason(std::vector<uint8_t>& out, const std::string& why) {
   std::string text = why.substr(0, transport::kMaxRefusalBytes);
@@ -73,6 +78,10 @@ CheckpointAgreement::CheckpointAgreement(const JobPart& part)
   for (uint32_t owner : part_.routes().partOfRanks())
     if (owner < slots_.size()) ++slots_[owner].ranks;
   if (part.partIndex == 0) migration_ = std::make_unique<MigrationWatch>(part.state, part.jobId);
+  // Every other part's ranks wait at their first control point for part
+  // 0's first word (attach): a migration asked for before the job started
+  // is met at its control point, which no rank can have passed yet.
+  frozen_ = part.partIndex != 0;
   // SYNERGY_TEST_LIVE_MOVE=R@N:P: rank R departs at control point N for
   // part P. A plain `synergy-run` reads RANK[@N] (CheckpointedJob.cpp);
   // a part reads only the form with a part.
@@ -117,6 +126,16 @@ void CheckpointAgreement::attach(MpiPeerLink& link) {
                      "synergy-run: note: SYNERGY_TEST_ROUTE_SWITCH ignored: it expects N, "
                      "N:refuse=P (P a part other than 0), N:move=R@P or N:stray, got '%s'\n",
                      hook);
+    // The test hooks name control points by number: every one is a
+    // meeting, as before parts met only where a checkpoint fell due.
+    everyPoint_ = liveMove_.set || routeHook_.at != 0;
+  }
+  if (part_.partIndex == 0) {
+    uint64_t pendingAt = 0;
+    bool now = migration_->dueAt(0, &pendingAt);
+    std::lock_guard<std::mutex> guard(mutex_);
+    meetingAt_ = now ? 1 : pendingAt;
+    for (uint32_t p = 1; p < slots_.size(); ++p) sendDecision(p, meetingAt_, kMeetAt, 0, {});
   }
   link.setRouteGate(
       [this](uint64_t round) {
@@ -275,7 +294,7 @@ bool CheckpointAgreement::waitFor(std::unique_lock<std::mutex>& lock, Ready&& re
 template <typename Ready>
 bool CheckpointAgreement::waitAsRank(std::unique_lock<std::mutex>& lock, int worldRank,
                                      Ready&& ready) {
-  waitingRank_ = worldRank;
+  waitingRanks_.push_back(worldRank);
   bool alive = true;
   while (alive && !ready()) {
     uint64_t taken = framesTaken_.load();
@@ -284,7 +303,7 @@ bool CheckpointAgreement::waitAsRank(std::unique_lock<std::mutex>& lock, int wor
                                   [&] { return framesTaken_.load() != taken; });
     lock.lock();
   }
-  waitingRank_ = -1;
+  waitingRanks_.erase(std::find(waitingRanks_.begin(), waitingRanks_.end(), worldRank));
   return alive;
 }
 
@@ -307,7 +326,7 @@ bool CheckpointAgreement::onFrame(uint32_t from, transport::FrameType type,
     case transport::FrameType::CheckpointVote: {
       Vote vote;
       if (!self0 || payload.size() < transport::kCheckpointVoteHeadBytes ||
-          !takeReason(payload, 26, vote.why) || payload[8] < 1 || payload[8] > 4 ||
+          !takeReason(payload, 26, vote.why) || payload[8] < 1 || payload[8] > 5 ||
           payload[9] > 1) {
         reason = "malformed CheckpointVote";
         return false;
@@ -332,6 +351,18 @@ bool CheckpointAgreement::onFrame(uint32_t from, transport::FrameType type,
       vote.canSuspend = payload[9] == 1;
       vote.sent = util::readLittleEndian(payload.data() + 10, 8);
       vote.received = util::readLittleEndian(payload.data() + 18, 8);
+      // Phase 5 answers part 0's ask for a meeting (kAskMeeting) with the
+      // last control point the part's ranks have gone on past.
+      if (payload[8] == 5) {
+        if (!slots_[from].askOutstanding || vote.round != askRound_) {
+          reason = "CheckpointVote answering no ask for a meeting";
+          return false;
+        }
+        slots_[from].askOutstanding = false;
+        meetingReach_ = std::max(meetingReach_, vote.sent);
+        finishAskWhenAnswered();
+        break;
+      }
       if (payload[8] >= 3) {
         (payload[8] == 3 ? liveDeparture_ : liveCheck_) = std::move(vote);
         break;
@@ -343,10 +374,10 @@ bool CheckpointAgreement::onFrame(uint32_t from, transport::FrameType type,
     case transport::FrameType::CheckpointDecision: {
       Decision decision;
       if (self0 || from != 0 || payload.size() < transport::kCheckpointDecisionHeadBytes ||
-          !takeReason(payload, 17, decision.why) || payload[8] > 5 ||
+          !takeReason(payload, 17, decision.why) || payload[8] > kTakeIn ||
           ((payload[8] == 2 || payload[8] == 3) &&
            (!liveMove_.set || liveMove_.source != part_.partIndex)) ||
-          ((payload[8] == 4 || payload[8] == 5) &&
+          ((payload[8] == 4 || payload[8] == kTakeIn) &&
            (!liveMove_.set || liveMove_.target != part_.partIndex))) {
         reason = "malformed CheckpointDecision";
         return false;
@@ -355,6 +386,29 @@ bool CheckpointAgreement::onFrame(uint32_t from, transport::FrameType type,
       decision.suspend = payload[8] == 1 || payload[8] == 3;
       decision.sequence = util::readLittleEndian(payload.data() + 9, 8);
       decision.kind = payload[8];
+      // Part 0 asks where this part's ranks stand (answered here, on the
+      // I/O thread: they wait at their next control point until the
+      // meeting is named), then names it. One ask at a time, each meeting
+      // after the last.
+      if (decision.kind == kAskMeeting) {
+        if (frozen_ || !link_) {
+          reason = "CheckpointDecision asking for a meeting while one is being named";
+          return false;
+        }
+        frozen_ = true;  // before passed_ is read: see meetsAt
+        sendVote(5, {decision.round, true, passed_.load(), 0, {}});
+        break;
+      }
+      if (decision.kind == kMeetAt) {
+        // The first names none (0) when no migration is asked for.
+        if (!frozen_ || (decision.round <= meetingAt_ && decision.round != 0)) {
+          reason = "CheckpointDecision naming a meeting no ask was under way for";
+          return false;
+        }
+        meetingAt_ = decision.round;
+        frozen_ = false;
+        break;
+      }
       if (payload[8] == 2 || payload[8] == 3) {  // part 0's word on the live move: 3, the rank left
         liveWord_ = std::move(decision);
         break;
@@ -450,10 +504,10 @@ bool CheckpointAgreement::onFrame(uint32_t from, transport::FrameType type,
       return false;
   }
   ++framesTaken_;
-  int waiting = waitingRank_;
+  std::vector<int> waiting = waitingRanks_;
   changed_.notify_all();
   lock.unlock();
-  if (waiting >= 0) world_->wakeWaiter(waiting);
+  for (int rank : waiting) world_->wakeWaiter(rank);
   return true;
 }
 
@@ -526,14 +580,73 @@ bool CheckpointAgreement::settleCounts(std::unique_lock<std::mutex>& lock, int w
   }
 }
 
-bool CheckpointAgreement::agree(int worldRank, bool due, bool canSuspend, std::string& why,
-                                uint64_t& sequence, bool& aborted) {
+bool CheckpointAgreement::meetsAt(int worldRank, uint64_t controlPoint, bool due) {
+  if (everyPoint_) return true;
+  // This control point counts as passed before frozen_ is read, and an ask
+  // sets frozen_ before it reads passed_: either this rank sees the ask
+  // and waits for the meeting to be named, or the ask's answer counts this
+  // control point as passed and names a later one.
+  uint64_t passed = passed_.load();
+  while (passed < controlPoint && !passed_.compare_exchange_weak(passed, controlPoint)) {
+  }
+  // Part 0 reads the state store for a migration at most every
+  // kMigrationCheckEvery, one rank at a time.
+  bool checkMigration = false;
+  if (migration_) {
+    int64_t now = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                      std::chrono::steady_clock::now().time_since_epoch())
+                      .count();
+    int64_t next = nextMigrationCheck_.load();
+    checkMigration = now >= next && nextMigrationCheck_.compare_exchange_strong(
+                                        next, now + kMigrationCheckEvery.count());
+  }
+  // Without the lock when no ask is under way and this part does not ask.
+  if (!frozen_.load() && !due && !checkMigration) return controlPoint == meetingAt_.load();
+  std::unique_lock<std::mutex> lock(mutex_);
+  // An ask is under way: this control point may be the meeting's.
+  if (frozen_ && !waitAsRank(lock, worldRank, [&] { return !frozen_; })) return false;
+  if (part_.partIndex == 0 && controlPoint > meetingAt_) {
+    // A migration asked for from a later control point on is met there
+    // (or at the first after it that no rank has passed): named now, while
+    // the ranks may still be short of it.
+    uint64_t pendingAt = 0;
+    bool migrating = checkMigration && migration_->dueAt(controlPoint, &pendingAt);
+    if (due || migrating || pendingAt > controlPoint) {
+      askMeeting(pendingAt);
+      if (frozen_ && !waitAsRank(lock, worldRank, [&] { return !frozen_; })) return false;
+    }
+  }
+  return controlPoint == meetingAt_;
+}
+
+void CheckpointAgreement::askMeeting(uint64_t notBefore) {
+  meetingNotBefore_ = notBefore;
+  frozen_ = true;  // before passed_ is read: see meetsAt
+  ++askRound_;
+  meetingReach_ = passed_.load();
+  for (uint32_t p = 1; p < slots_.size(); ++p) {
+    slots_[p].askOutstanding = true;
+    sendDecision(p, askRound_, kAskMeeting, 0, {});
+  }
+  finishAskWhenAnswered();
+}
+
+void CheckpointAgreement::finishAskWhenAnswered() {
+  for (uint32_t p = 1; p < slots_.size(); ++p)
+    if (slots_[p].askOutstanding) return;
+  meetingAt_ = std::max(meetingReach_ + 1, meetingNotBefore_);
+  frozen_ = false;
+  for (uint32_t p = 1; p < slots_.size(); ++p) sendDecision(p, meetingAt_, kMeetAt, 0, {});
+}
+
+bool CheckpointAgreement::agree(int worldRank, uint64_t controlPoint, bool due, bool canSuspend,
+                                std::string& why, uint64_t& sequence, bool& aborted) {
   // Part 0 reads the state store before it takes the lock, so that the
   // other parts' votes are taken in meanwhile; only this thread changes
   // round_.
-  bool migrating = migration_ && migration_->dueAt(round_ + 1);
+  bool migrating = migration_ && migration_->dueAt(controlPoint);
   std::unique_lock<std::mutex> lock(mutex_);
-  uint64_t round = ++round_;
+  uint64_t round = round_ = controlPoint;
   Vote own{round, canSuspend, link_->framesSent(), link_->framesReceived(), why};
   if (part_.partIndex != 0) {
     heldAt_ = round;
@@ -561,12 +674,12 @@ bool CheckpointAgreement::agree(int worldRank, bool due, bool canSuspend, std::s
       aborted = true;
       return false;
     }
-    // A live move's target: kind 5 takes the rank in from the section it
+    // A live move's target: kind kTakeIn takes the rank in from the section it
     // checked (the coordinator asks takeArrivingRank); otherwise its
     // landed section goes.
     if (liveMove_.set && liveMove_.target == part_.partIndex) {
       link_->sectionTransfer().takeLanded(round);
-      if (decision_->kind == 5 && checkedRound_ == round && !checkedSection_.empty())
+      if (decision_->kind == kTakeIn && checkedRound_ == round && !checkedSection_.empty())
         arriving_.emplace(int(liveMove_.rank), std::move(checkedSection_));
       checkedSection_.clear();
       checkedRound_ = 0;
@@ -725,7 +838,7 @@ bool CheckpointAgreement::finishLiveRound(std::unique_lock<std::mutex>& lock, in
   // Once the target has checked the section, part 0 switches every part's
   // routes to put the rank on the target (RouteSwitch; the source and the
   // target take it for this move alone), the source's rank leaves (kind
-  // 3) and the target takes it in (kind 5). Any refusal, a lost part or a
+  // 3) and the target takes it in (kind kTakeIn). Any refusal, a lost part or a
   // rollback has the rank arrive again where it left, from the bytes the
   // source kept, and the routes stay.
   double checkMs = 0;
@@ -804,7 +917,7 @@ bool CheckpointAgreement::finishLiveRound(std::unique_lock<std::mutex>& lock, in
                std::chrono::duration<double, std::milli>(Clock::now() - liveStart_).count(),
                outcome.c_str(), move.rank, taken ? "runs on" : "arrives again at",
                taken ? move.target : move.source);
-  // The target takes the rank in on kind 5 (part 0 as the target: its
+  // The target takes the rank in on kind kTakeIn (part 0 as the target: its
   // coordinator asks takeArrivingRank once agree() returns).
   if (taken && move.target == 0) arriving_.emplace(int(move.rank), std::move(checkedSection_));
   if (move.target == 0) {
@@ -812,7 +925,7 @@ bool CheckpointAgreement::finishLiveRound(std::unique_lock<std::mutex>& lock, in
     checkedRound_ = 0;
   }
   for (uint32_t p = 1; p < slots_.size(); ++p)
-    if (p != move.source) sendDecision(p, round, taken && p == move.target ? 5 : 0, 0, {});
+    if (p != move.source) sendDecision(p, round, taken && p == move.target ? kTakeIn : 0, 0, {});
   if (taken) {
     // Where a user sees the rank (synergy-cluster status) and where a
     // restart would put it: the job's rank -> host record.

@@ -4,7 +4,19 @@
 // part of world rank 0) decides for the whole job, so that every part
 // suspends at the same control point or none does:
 //
-//  1. At each barrier control point, once every rank of a part stands in
+//  0. At an interval the job's ranks meet only where part 0 names: when
+//     its checkpoint falls due (or a migration applies) at a control point
+//     of one of its ranks, it holds every part's ranks at their next
+//     control point and asks each part (CheckpointDecision kind 5, answered
+//     on the I/O thread by a CheckpointVote of phase 5) the last control
+//     point its ranks have gone on past; the meeting is the one after the
+//     last of those (kind 6), which no rank has passed and every rank
+//     reaches (they are collectives on MPI_COMM_WORLD). Elsewhere a rank
+//     only counts the control point: a vote at each was a round trip to
+//     part 0 and a barrier of the whole job after every collective. At an
+//     interval of 0, or while a test hook names control points by number,
+//     every control point is a meeting.
+//  1. At each meeting, once every rank of a part stands in
 //     it, the part votes (CheckpointVote): whether its ranks can suspend
 //     and its mailboxes are empty, and the MPI frames it has sent to and
 //     received from other parts. Part 0 waits for every vote of the round.
@@ -100,8 +112,9 @@ class CheckpointAgreement final : public checkpoint::HostParts {
     return link_ ? link_->partOfRanks() : part_.routes().partOfRanks();
   }
   uint64_t jobId() const override { return part_.jobId; }
-  bool agree(int worldRank, bool due, bool canSuspend, std::string& why, uint64_t& sequence,
-             bool& aborted) override;
+  bool meetsAt(int worldRank, uint64_t controlPoint, bool due) override;
+  bool agree(int worldRank, uint64_t controlPoint, bool due, bool canSuspend, std::string& why,
+             uint64_t& sequence, bool& aborted) override;
   void sendPartFile(uint64_t sequence, const std::vector<std::string_view>& pieces) override;
   std::optional<std::string> receivedPartFile(uint32_t part, uint64_t sequence) override;
   bool copyCommitted(uint64_t sequence, std::string_view file,
@@ -171,6 +184,7 @@ class CheckpointAgreement final : public checkpoint::HostParts {
   struct PartSlot {
     std::optional<Vote> vote, recount;
     bool recountAsked = false;  // a recount is outstanding: only then is one taken
+    bool askOutstanding = false;  // part 0's ask for a meeting awaits its answer
     std::optional<Written> written;
     checkpoint::PartFileAssembly partFile;  // its CheckpointPartData
     size_t ranks = 0;                       // the world ranks it holds
@@ -183,6 +197,20 @@ class CheckpointAgreement final : public checkpoint::HostParts {
     uint64_t goneSent = 0, goneReceived = 0;
   };
 
+  // CheckpointDecision kinds beyond a round's: part 0 asks every part where
+  // its ranks stand, then names the meeting.
+  static constexpr uint8_t kAskMeeting = 5;
+  static constexpr uint8_t kMeetAt = 6;
+  // A live move's target takes the rank in from the section it checked.
+  static constexpr uint8_t kTakeIn = 7;
+  // Part 0, under the lock, at a control point past the last meeting where
+  // a checkpoint is due or a migration applies: holds every part's ranks
+  // at their next control point and asks each part (kAskMeeting) the last
+  // one its ranks have gone on past; finishAskWhenAnswered names the
+  // meeting once every answer is in (kMeetAt), and none before control
+  // point `notBefore` (a migration's from that one on).
+  void askMeeting(uint64_t notBefore = 0);
+  void finishAskWhenAnswered();
   bool onFrame(uint32_t from, transport::FrameType type, const std::vector<uint8_t>& payload,
                std::string& reason);
   void sendVote(uint8_t phase, const Vote& vote);
@@ -252,7 +280,22 @@ class CheckpointAgreement final : public checkpoint::HostParts {
   mpi::World* world_ = nullptr;
   std::mutex mutex_;
   std::condition_variable changed_;
-  uint64_t round_ = 0;                // this part's control points so far
+  uint64_t round_ = 0;                // the control point of this part's last round
+  // Where the ranks meet (meetsAt): every control point while a test hook
+  // names one by number; else the one part 0 named last (0: none yet),
+  // while no ask is under way (frozen_: every rank that reaches a control
+  // point waits for the meeting to be named). passed_: the last control
+  // point a rank of this part has gone on past, or is at once it may go on.
+  // Changed under the lock, read without it by ranks that go on
+  // (meetsAt).
+  bool everyPoint_ = false;
+  std::atomic<bool> frozen_ = false;
+  std::atomic<uint64_t> meetingAt_ = 0;
+  std::atomic<uint64_t> passed_ = 0;
+  std::atomic<int64_t> nextMigrationCheck_ = 0;  // part 0's, steady clock ns
+  uint64_t askRound_ = 0;      // part 0's asks so far
+  uint64_t meetingReach_ = 0;  // part 0's: the most any part answered to this ask
+  uint64_t meetingNotBefore_ = 0;  // part 0's: this ask's earliest meeting
   std::vector<PartSlot> slots_;       // part 0's, by part
   std::optional<Decision> decision_;  // the others', from part 0
   uint64_t decidedSequence_ = 0;      // the last checkpoint decided on (every part)
@@ -301,7 +344,7 @@ class CheckpointAgreement final : public checkpoint::HostParts {
   std::string mirrorNote_;        // the last note printed about it
   // Frames taken so far, read without the lock by the rank in waitAsRank.
   std::atomic<uint64_t> framesTaken_ = 0;
-  int waitingRank_ = -1;  // the rank in waitAsRank, -1 when none
+  std::vector<int> waitingRanks_;  // the ranks in waitAsRank
   // Part 0's: watches the cluster state for migrations of this job.
   std::unique_ptr<MigrationWatch> migration_;
   std::function<std::string()> resumeCheck_;

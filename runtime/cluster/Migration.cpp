@@ -286,7 +286,7 @@ bool parseForcedMigration(const std::string& text, ForcedMigration& forced, std:
   return true;
 }
 
-bool MigrationWatch::dueAt(uint64_t round) {
+bool MigrationWatch::dueAt(uint64_t round, uint64_t* pendingAt) {
   auto now = std::chrono::steady_clock::now();
   if (storeFailed_ || now < quietUntil_) return false;
   try {
@@ -296,7 +296,10 @@ bool MigrationWatch::dueAt(uint64_t round) {
       quietUntil_ = now + kQuietReadInterval;
       return false;
     }
-    if (request->at && round < request->at) return false;
+    if (request->at && round < request->at) {
+      if (pendingAt) *pendingAt = request->at;
+      return false;
+    }
     if (!cluster_) cluster_.emplace(state_);
     std::vector<HostRecord> hosts = cluster_->hosts();
     for (const auto& [id, slots] : request->claims) {

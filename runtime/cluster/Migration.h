@@ -130,8 +130,9 @@ class MigrationWatch {
   // and every target has the slots it claims. After a read that found no
   // request, the record is not read again for 50 ms. When a target lacks them the
   // record becomes `aborted` and a note goes to stderr; a state store that
-  // cannot be read is noted once and taken as no request.
-  bool dueAt(uint64_t round);
+  // cannot be read is noted once and taken as no request. A request that
+  // applies only from a later control point sets `pendingAt` to it.
+  bool dueAt(uint64_t round, uint64_t* pendingAt = nullptr);
   // The suspension for the migration is over: `stop` when its checkpoint
   // is committed and resumable (the record becomes `stopping`), else the
   // record becomes `aborted` with `reason`, noted on stderr. Whether the

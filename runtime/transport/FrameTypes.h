@@ -191,13 +191,19 @@ enum class FrameType : uint16_t {
   MpiRendezvousData = 51,
   // Between the parts of a job that checkpoints (cluster/CheckpointAgreement.h),
   // part 0 deciding for all. A part at a barrier control point votes:
-  // u64 round, u8 phase (1; 2 answers a recount), u8 1 when every rank of
+  // u64 round, u8 phase (1; 2 answers a recount; 3 and 4 a live move's;
+  // 5 answers an ask for a meeting: the round is the ask's and the frames
+  // sent the last control point passed), u8 1 when every rank of
   // the part can suspend and no message waits there, u64 the MPI frames it
   // sent to and u64 received from other parts, u32 bytes + the reason when
   // it cannot (at most kMaxRefusalBytes).
   CheckpointVote = 52,
-  // Part 0's decision: u64 round, u8 1 to suspend, u64 the checkpoint's
-  // number, u32 bytes + why not (at most kMaxRefusalBytes).
+  // Part 0's decision: u64 round, u8 1 to suspend (0 not; 2-4 a live
+  // move's; 5 asks where the part's ranks stand, the round the ask's
+  // number; 6 names the control point where they meet, as the round; 7
+  // tells a live move's target to take the rank in), u64
+  // the checkpoint's number, u32 bytes + why not (at most
+  // kMaxRefusalBytes).
   CheckpointDecision = 53,
   // Part 0 asks for a part's frame counts again: u64 round.
   CheckpointRecount = 54,

@@ -6,6 +6,10 @@ synergyd on 127.0.0.2 ...), for `--checkpoint-every` across hosts:
 
   checkpoint-deadlock  a deadlock with ranks at a control point is reported
                        as on one host (same report, same status, bounded)
+  checkpoint-meetings  at an interval the ranks meet only where a checkpoint
+                       is due: none in a job none falls due in, and as many
+                       meetings as part 0's checkpoints taken and skipped
+                       (SYNERGY_CHECKPOINT_STATS), not one a control point
   checkpoint-chaos     20 checkpointing jobs, each with a random daemon
                        killed (SIGKILL) at a random time: none lost, every
                        output exact (SYNERGY_CHAOS_SEED=N repeats a run)
@@ -90,6 +94,59 @@ def case_checkpoint_deadlock(cluster):
                     f"{name} over three hosts (stderr:\n{err})")
         wait_for(lambda: cluster.status()[1].startswith("hosts: 3, slots: 6, free: 6\n"), 30,
                  "every slot to be freed")
+
+
+def case_checkpoint_meetings(cluster):
+    """checkpoint_phases.c at np 3 over three hosts (--policy spread, one rank
+    a host: three parts), 40 phases of an allreduce and a barrier, 80
+    control points. Every part prints its SYNERGY_CHECKPOINT_STATS counts.
+    At --checkpoint-every 3600 no checkpoint falls due: no part's ranks
+    meet at any control point. At 0.2 s part 0 names a meeting each time
+    one falls due, and only then: each part met exactly as often as part 0
+    took or skipped a checkpoint (a meeting where none is due would be one
+    more), fewer times than there are control points, and the file is the
+    last checkpoint taken. The output is OpenMPI's either way."""
+    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
+    source = os.path.join(HERE, "checkpoint_phases.c")
+    native, granule = build_both(cluster, source, "checkpoint_phases")
+    arguments = ["40", "20000000"]
+    code, out, err = run_mpirun(native, 3, arguments)
+    check(code == 0 and out, f"mpirun checkpoint_phases failed: {err}")
+    want_lines = sorted(out.splitlines())
+    start_three_hosts(cluster, env=dict(os.environ, SYNERGY_CHECKPOINT_STATS="1"),
+                      options=("--allow-dir", cluster.workdir))
+    meetings_line = re.compile(r"synergy-run: checkpoint meetings: the ranks met at (\d+) of "
+                               r"(\d+) barrier control points")
+    counts_line = re.compile(r"synergy-run: checkpoints: (\d+) taken, (\d+) skipped, "
+                             r"[1-9]\d* bytes")
+    for every in ("3600", "0.2"):
+        checkpoints = os.path.join(cluster.workdir, "every-" + every)
+        os.makedirs(checkpoints)
+        code, out, err = run_bounded(client_command(cluster, "--policy", "spread", "-np", "3",
+                                                    "--checkpoint-every", every,
+                                                    "--checkpoint-dir", checkpoints, granule,
+                                                    *arguments), 180)
+        check_equal((code, sorted(out.splitlines())), (0, want_lines),
+                    f"checkpoint_phases at --checkpoint-every {every} (stderr:\n{err})")
+        parts = [(int(m.group(1)), int(m.group(2))) for m in meetings_line.finditer(err)]
+        check(len(parts) == 3 and all(points == 80 for _, points in parts),
+              f"--checkpoint-every {every}: want each of the 3 parts' meetings of 80 control "
+              f"points, got {parts}; stderr:\n{err}")
+        met = {meetings for meetings, _ in parts}
+        if every == "3600":
+            check_equal(met, {0}, f"meetings where no checkpoint fell due (stderr:\n{err})")
+            continue
+        counts = [(int(m.group(1)), int(m.group(2))) for m in counts_line.finditer(err)]
+        check(len(counts) == 1 and counts[0][0] >= 1,
+              f"want part 0's counts with a checkpoint taken, got {counts}; stderr:\n{err}")
+        taken, skipped = counts[0]
+        check_equal(met, {taken + skipped},
+                    f"every part's meetings against part 0's {taken} checkpoints taken and "
+                    f"{skipped} skipped (stderr:\n{err})")
+        check(taken + skipped < 80, f"a meeting at every control point (stderr:\n{err})")
+        with open(os.path.join(checkpoints, "checkpoint.syck"), "rb") as f:
+            sequence = struct.unpack("<Q", f.read(24)[16:24])[0]
+        check_equal(sequence, taken, "the checkpoint file's number against the checkpoints taken")
 
 
 def chaos_programs(cluster):
@@ -386,6 +443,7 @@ def case_start_windows(cluster):
 
 CASES = {
     "checkpoint-deadlock": case_checkpoint_deadlock,
+    "checkpoint-meetings": case_checkpoint_meetings,
     "checkpoint-chaos": case_checkpoint_chaos,
     "start-windows": case_start_windows,
 }

@@ -14,6 +14,12 @@
 // RUN:   %t/granule.wasm 2>&1 >/dev/null | FileCheck %s
 // CHECK: synergy-run: checkpoints: {{[1-9][0-9]*}} taken, 0 skipped, 0 bytes written
 //
+// Where no checkpoint falls due, the ranks meet at no control point: each
+// counts it and goes on.
+// RUN: env SYNERGY_CHECKPOINT_STATS=1 %synergy-run -np 3 --checkpoint-every 3600 \
+// RUN:   %t/granule.wasm 2>&1 >/dev/null | FileCheck %s --check-prefix=NONE-DUE
+// NONE-DUE: synergy-run: checkpoint meetings: the ranks met at 0 of {{[1-9][0-9]*}} barrier control points
+//
 // With a directory: killed right after its third checkpoint file, the job
 // resumes from it to an undisturbed run's output.
 // RUN: rm -rf %t/ck && mkdir %t/ck
