@@ -464,6 +464,20 @@ bool CheckpointCoordinator::rankLeft(int worldRank) {
   return std::find(leftRanks_.begin(), leftRanks_.end(), worldRank) != leftRanks_.end();
 }
 
+void CheckpointCoordinator::recountControlPoints(size_t at, bool added) {
+  // ranks_ is still the count before the change.
+  const size_t before = size_t(ranks_);
+  const size_t after = added ? before + 1 : before - 1;
+  auto counts = std::make_unique<std::atomic<uint64_t>[]>(after);
+  for (size_t from = 0, to = 0; from < before; ++from) {
+    if (!added && from == at) continue;
+    if (added && from == at) ++to;
+    counts[to++] = controlPointsReached_[from].load();
+  }
+  if (added) counts[at] = before == 0 ? 0 : controlPointsReached_[std::min(at, before - 1)].load();
+  controlPointsReached_ = std::move(counts);
+}
+
 bool CheckpointCoordinator::addRank(int worldRank, std::string& error) {
   int jobRanks = hostParts_ ? int(hostParts_->partOfRanks().size()) : worldRanks_.back() + 1;
   if (worldRank < 0 || worldRank >= jobRanks) {
@@ -478,8 +492,8 @@ bool CheckpointCoordinator::addRank(int worldRank, std::string& error) {
   }
   worldRanks_.insert(worldRanks_.begin() + ptrdiff_t(at), worldRank);
   rankUnresumable_.insert(rankUnresumable_.begin() + ptrdiff_t(at), std::string());
-  controlPointsReached_.insert(controlPointsReached_.begin() + ptrdiff_t(at),
-                               at < controlPointsReached_.size() ? controlPointsReached_[at] : 0);
+  // The new rank counts from where its neighbour stands.
+  recountControlPoints(at, /*added=*/true);
   movePointsReached_.insert(movePointsReached_.begin() + ptrdiff_t(at),
                             at < movePointsReached_.size() ? movePointsReached_[at] : 0);
   {
@@ -505,7 +519,7 @@ bool CheckpointCoordinator::dropRank(int worldRank, std::string& error) {
   }
   worldRanks_.erase(worldRanks_.begin() + ptrdiff_t(at));
   rankUnresumable_.erase(rankUnresumable_.begin() + ptrdiff_t(at));
-  controlPointsReached_.erase(controlPointsReached_.begin() + ptrdiff_t(at));
+  recountControlPoints(at, /*added=*/false);
   movePointsReached_.erase(movePointsReached_.begin() + ptrdiff_t(at));
   {
     std::lock_guard<std::mutex> guard(spareMutex_);

@@ -273,7 +273,11 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   // meets because a checkpoint has fallen due (0: none named).
   // Each rank counts its own without the lock; meetingNamed_ is set, under
   // the lock, while meetingAt_ is not 0.
+  // addRank/dropRank replace the array: they run only in a live move's
+  // round, where every rank of the part is held (a live move is met at
+  // every control point), so no rank counts meanwhile.
   std::unique_ptr<std::atomic<uint64_t>[]> controlPointsReached_;
+  void recountControlPoints(size_t at, bool added);
   uint64_t meetingAt_ = 0;
   std::atomic<bool> meetingNamed_ = false;
   // The control point, counted from 1, of the round in progress.

@@ -591,8 +591,12 @@ bool CheckpointAgreement::meetsAt(int worldRank, uint64_t controlPoint, bool due
   }
   // Part 0 reads the state store for a migration at most every
   // kMigrationCheckEvery, one rank at a time.
-  bool checkMigration = false;
-  if (migration_) {
+  // A move not taken at the last meeting is looked for again at the next
+  // control point, not after kMigrationCheckEvery: a program's last control
+  // points can all come within it (checkpoint_skips_invoke.c: a barrier
+  // outside its invoke_* calls comes right after three inside).
+  bool checkMigration = migration_ && retryMigration_.load();
+  if (migration_ && !checkMigration) {
     int64_t now = std::chrono::duration_cast<std::chrono::nanoseconds>(
                       std::chrono::steady_clock::now().time_since_epoch())
                       .count();
@@ -699,6 +703,7 @@ bool CheckpointAgreement::agree(int worldRank, uint64_t controlPoint, bool due, 
     aborted = true;
     return false;
   }
+  retryMigration_ = migrating && !(due && why.empty() && !live);
   if (live) {
     if (migrating) migration_->notTaken(round, "a live move is under way");
     return liveRound(lock, worldRank, round, why, aborted);

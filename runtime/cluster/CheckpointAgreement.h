@@ -293,6 +293,8 @@ class CheckpointAgreement final : public checkpoint::HostParts {
   std::atomic<uint64_t> meetingAt_ = 0;
   std::atomic<uint64_t> passed_ = 0;
   std::atomic<int64_t> nextMigrationCheck_ = 0;  // part 0's, steady clock ns
+  // Part 0's: the migration that applied at the last meeting was not taken.
+  std::atomic<bool> retryMigration_ = false;
   uint64_t askRound_ = 0;      // part 0's asks so far
   uint64_t meetingReach_ = 0;  // part 0's: the most any part answered to this ask
   uint64_t meetingNotBefore_ = 0;  // part 0's: this ask's earliest meeting
