@@ -46,6 +46,8 @@ constexpr auto kRecountLimit = std::chrono::milliseconds(500);
 // points where the ranks do not meet (MigrationWatch reads it at most every
 // 50 ms itself while none is pending).
 constexpr auto kMigrationCheckEvery = std::chrono::nanoseconds(std::chrono::milliseconds(10));
+// How long a command to the state store may take before it counts as failed.
+constexpr auto kStateTimeout = std::chrono::milliseconds(2000);
 
 void putReason(std::vector<uint8_t>& out, const std::string& why) {
   std::string text = why.substr(0, transport::kMaxRefusalBytes);
@@ -869,8 +871,8 @@ bool CheckpointAgreement::finishLiveRound(std::unique_lock<std::mutex>& lock, in
     if (!refusal.empty()) {
       outcome = "refused by part " + std::to_string(move.target) + " (" + refusal + ")";
     } else {
-      // The source must keep a rank: a part left without one would stop
-      // voting, which the agreement does not drop a part for yet.
+      // Part 0 must keep a rank, since it runs the agreement; any other
+      // part left without one leaves the job (its slot becomes `gone`).
       std::vector<uint32_t> table = link_->partOfRanks();
       size_t sourceRanks = 0;
       for (uint32_t part : table) sourceRanks += part == move.source;
@@ -942,7 +944,6 @@ bool CheckpointAgreement::finishLiveRound(std::unique_lock<std::mutex>& lock, in
 }
 
 void CheckpointAgreement::recordMovedRank(uint32_t rank, uint32_t target) {
-  constexpr auto kStateTimeout = std::chrono::milliseconds(2000);
   std::string key = "synergy:job:" + std::to_string(part_.jobId) + ":ranks";
   try {
     // A connection of its own: redis_ is the background writes'.
@@ -1139,7 +1140,6 @@ void CheckpointAgreement::writeCopy(std::string file, uint64_t sequence) {
 
 bool CheckpointAgreement::mirrorCommitted(uint64_t sequence, std::string_view file,
                                           const std::vector<checkpoint::PartOutput>& outputs) {
-  constexpr auto kStateTimeout = std::chrono::milliseconds(2000);
   if (copyDirectory_.empty() || mirrorName_.empty()) return true;
   std::string own;
   try {
@@ -1286,7 +1286,6 @@ bool CheckpointAgreement::sendToMirror(uint64_t sequence, std::string_view file,
 void CheckpointAgreement::recordHolders(uint64_t sequence,
                                         const std::vector<checkpoint::PartOutput>& outputs,
                                         std::vector<std::string> hostIds) {
-  constexpr auto kStateTimeout = std::chrono::milliseconds(2000);
   CheckpointHolders holders;
   holders.sequence = sequence;
   holders.stdoutBytes.assign(slots_.size(), 0);
