@@ -26,25 +26,40 @@ void writeAll(int fd, const std::string& text) {
 OutputForwarding::OutputForwarding(const std::vector<int>& worldRanks, bool tagOutput)
     : tag_(tagOutput) {
   for (int worldRank : worldRanks) {
-    for (int target : {1, 2}) {
-      int fds[2];
-      if (::pipe2(fds, O_CLOEXEC) != 0) {
-        ok_ = false;
-        return;
-      }
-      Stream stream;
-      stream.rank = worldRank;
-      stream.target = target;
-      // Non-blocking, since drain() may empty a pipe the forwarding thread
-      // has just been told is readable.
-      ::fcntl(fds[0], F_SETFL, O_NONBLOCK);
-      stream.readFd = fds[0];
-      stream.writeFd = fds[1];
-      streams_.push_back(stream);
+    Stream made[2];
+    int writeEnds[2];
+    if (!openStreams(worldRank, made, writeEnds)) {
+      ok_ = false;
+      return;
+    }
+    for (int i : {0, 1}) {
+      made[i].writeFd = writeEnds[i];
+      streams_.push_back(made[i]);
     }
   }
   if (::pipe2(stopPipe_, O_CLOEXEC) != 0 || ::pipe2(wakePipe_, O_CLOEXEC | O_NONBLOCK) != 0)
     ok_ = false;
+}
+
+bool OutputForwarding::openStreams(int worldRank, Stream made[2], int writeEnds[2]) {
+  for (int target : {1, 2}) {
+    int fds[2];
+    if (::pipe2(fds, O_CLOEXEC) != 0) {
+      if (target == 2) {
+        ::close(made[0].readFd);
+        ::close(writeEnds[0]);
+      }
+      return false;
+    }
+    // Non-blocking, since drain() may empty a pipe the forwarding thread
+    // has just been told is readable.
+    ::fcntl(fds[0], F_SETFL, O_NONBLOCK);
+    made[target - 1].rank = worldRank;
+    made[target - 1].target = target;
+    made[target - 1].readFd = fds[0];
+    writeEnds[target - 1] = fds[1];
+  }
+  return true;
 }
 
 bool OutputForwarding::addRank(int worldRank, int writeEnds[2]) {
@@ -54,21 +69,9 @@ bool OutputForwarding::addRank(int worldRank, int writeEnds[2]) {
   for (const Stream& stream : streams_)
     if (stream.rank == worldRank && stream.open) return false;
   Stream made[2];
-  for (int target : {1, 2}) {
-    int fds[2];
-    if (::pipe2(fds, O_CLOEXEC) != 0) {
-      if (target == 2) {
-        ::close(made[0].readFd);
-        ::close(made[0].writeFd);
-      }
-      return false;
-    }
-    ::fcntl(fds[0], F_SETFL, O_NONBLOCK);
-    made[target - 1].rank = worldRank;
-    made[target - 1].target = target;
-    made[target - 1].readFd = fds[0];
-    made[target - 1].writeFd = -1;
-    writeEnds[target - 1] = fds[1];
+  if (!openStreams(worldRank, made, writeEnds)) {
+    writeEnds[0] = writeEnds[1] = -1;
+    return false;
   }
   streams_.push_back(made[0]);
   streams_.push_back(made[1]);

@@ -66,6 +66,11 @@ class OutputForwarding {
     std::string pending;
     bool open = true;
   };
+  // World rank `worldRank`'s stdout and stderr streams, their pipes made,
+  // in `made`, and the pipes' write ends in `writeEnds` (Stream::writeFd is
+  // left to the caller); false, with nothing left open, when a pipe cannot
+  // be made.
+  static bool openStreams(int worldRank, Stream made[2], int writeEnds[2]);
   void run();
   bool pump(Stream& stream);  // false at end of file
   void emit(Stream& stream, const std::string& line);
