@@ -145,7 +145,8 @@ CheckpointCoordinator::CheckpointCoordinator(int ranks, CheckpointPolicy policy,
     killAfter_ = std::strtoull(kill, nullptr, 10);
   spareSections_.resize(size_t(ranks));
   rankUnresumable_.resize(size_t(ranks));
-  controlPointsReached_ = std::make_unique<std::atomic<uint64_t>[]>(size_t(ranks));
+  controlPointSlots_ = worldRanks_.empty() ? 0 : size_t(worldRanks_.back()) + 1;
+  controlPointsReached_ = std::make_unique<std::atomic<uint64_t>[]>(controlPointSlots_);
   movePointsReached_.resize(size_t(ranks));
 }
 
@@ -253,8 +254,9 @@ bool CheckpointCoordinator::meetsHere(size_t localIndex, uint64_t reached) {
     // (agreeToSuspend), so either it sees the name or its count is read.
     meetingNamed_ = true;
     uint64_t passed = 0;
-    for (size_t i = 0; i < size_t(ranks_); ++i)
-      if (i != localIndex) passed = std::max(passed, controlPointsReached_[i].load());
+    for (size_t i = 0; i < worldRanks_.size(); ++i)
+      if (i != localIndex)
+        passed = std::max(passed, controlPointsReached_[size_t(worldRanks_[i])].load());
     meetingAt_ = std::max(reached, passed + 1);
   }
   return reached == meetingAt_;
@@ -262,8 +264,7 @@ bool CheckpointCoordinator::meetsHere(size_t localIndex, uint64_t reached) {
 
 bool CheckpointCoordinator::agreeToSuspend(int worldRank, bool canSuspend,
                                            const std::string& why) {
-  const size_t localIndex = localIndexOf(worldRank);
-  const uint64_t reached = ++controlPointsReached_[localIndex];
+  const uint64_t reached = ++controlPointsReached_[size_t(worldRank)];
   // At an interval, with no live move to take, a rank goes on past a
   // control point where the ranks do not meet without taking the lock:
   // ranks that all took it after each collective waited for each other
@@ -279,6 +280,8 @@ bool CheckpointCoordinator::agreeToSuspend(int worldRank, bool canSuspend,
     }
   }
   std::unique_lock<std::mutex> lock(mutex_);
+  // worldRanks_ changes only under the lock (addRank, dropRank).
+  const size_t localIndex = localIndexOf(worldRank);
   // Every rank stops where a live move is to be taken; at an interval of 0
   // every control point is a checkpoint's, and over hosts meetsAt said.
   bool moveHere = liveMoveRank_ >= 0 && ++movePointsReached_[localIndex] == liveMoveAt_;
@@ -323,7 +326,7 @@ bool CheckpointCoordinator::agreeToSuspend(int worldRank, bool canSuspend,
         // Tried again at the next control point (part 0 does the same).
         ++liveMoveAt_;
         std::fprintf(stderr, "synergy-run: note: live move of rank %d postponed (%s)\n",
-                     liveMoveRank_, firstRefusal_.c_str());
+                     liveMoveRank_.load(), firstRefusal_.c_str());
       }
       everyoneCan_ = true;
       meetingAt_ = 0;
@@ -447,7 +450,7 @@ bool CheckpointCoordinator::liveMoveSuspended(int worldRank, granule::Granule& g
     lock.lock();
   }
   if (!alive) {
-    error = "the job was aborted during a live move: rank " + std::to_string(liveMoveRank_) +
+    error = "the job was aborted during a live move: rank " + std::to_string(liveMoveRank_.load()) +
             " did not arrive";
     return false;
   }
@@ -464,18 +467,17 @@ bool CheckpointCoordinator::rankLeft(int worldRank) {
   return std::find(leftRanks_.begin(), leftRanks_.end(), worldRank) != leftRanks_.end();
 }
 
-void CheckpointCoordinator::recountControlPoints(size_t at, bool added) {
-  // ranks_ is still the count before the change.
-  const size_t before = size_t(ranks_);
-  const size_t after = added ? before + 1 : before - 1;
-  auto counts = std::make_unique<std::atomic<uint64_t>[]>(after);
-  for (size_t from = 0, to = 0; from < before; ++from) {
-    if (!added && from == at) continue;
-    if (added && from == at) ++to;
-    counts[to++] = controlPointsReached_[from].load();
-  }
-  if (added) counts[at] = before == 0 ? 0 : controlPointsReached_[std::min(at, before - 1)].load();
+void CheckpointCoordinator::setHostParts(HostParts* parts) {
+  hostParts_ = parts;
+  // A rank a live move brings here counts in its own slot: every rank of
+  // the job has one, so that the array is never replaced while a rank
+  // counts without the lock.
+  size_t jobRanks = parts ? parts->partOfRanks().size() : 0;
+  if (jobRanks <= controlPointSlots_) return;
+  auto counts = std::make_unique<std::atomic<uint64_t>[]>(jobRanks);
+  for (size_t i = 0; i < controlPointSlots_; ++i) counts[i] = controlPointsReached_[i].load();
   controlPointsReached_ = std::move(counts);
+  controlPointSlots_ = jobRanks;
 }
 
 bool CheckpointCoordinator::addRank(int worldRank, std::string& error) {
@@ -492,8 +494,12 @@ bool CheckpointCoordinator::addRank(int worldRank, std::string& error) {
   }
   worldRanks_.insert(worldRanks_.begin() + ptrdiff_t(at), worldRank);
   rankUnresumable_.insert(rankUnresumable_.begin() + ptrdiff_t(at), std::string());
-  // The new rank counts from where its neighbour stands.
-  recountControlPoints(at, /*added=*/true);
+  // The new rank counts from where the part's ranks stand (all at this
+  // control point); its slot was the job's from the start (setHostParts).
+  uint64_t standing = 0;
+  for (int other : worldRanks_)
+    if (other != worldRank) standing = std::max(standing, controlPointsReached_[size_t(other)].load());
+  controlPointsReached_[size_t(worldRank)] = standing;
   movePointsReached_.insert(movePointsReached_.begin() + ptrdiff_t(at),
                             at < movePointsReached_.size() ? movePointsReached_[at] : 0);
   {
@@ -519,7 +525,6 @@ bool CheckpointCoordinator::dropRank(int worldRank, std::string& error) {
   }
   worldRanks_.erase(worldRanks_.begin() + ptrdiff_t(at));
   rankUnresumable_.erase(rankUnresumable_.begin() + ptrdiff_t(at));
-  recountControlPoints(at, /*added=*/false);
   movePointsReached_.erase(movePointsReached_.begin() + ptrdiff_t(at));
   {
     std::lock_guard<std::mutex> guard(spareMutex_);
@@ -945,7 +950,7 @@ CheckpointStatistics CheckpointCoordinator::statistics() {
   totals.writeSeconds = double(backgroundNanoseconds_) * 1e-9;
   totals.writeCpuSeconds = double(backgroundCpuNanoseconds_) * 1e-9;
   totals.changedBytes = backgroundChangedBytes_;
-  for (size_t i = 0; i < size_t(ranks_); ++i)
+  for (size_t i = 0; i < controlPointSlots_; ++i)
     totals.controlPoints = std::max(totals.controlPoints, controlPointsReached_[i].load());
   return totals;
 }

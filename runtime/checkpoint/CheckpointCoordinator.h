@@ -196,7 +196,8 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
 
   // A part of a job spread over hosts (see the header comment); set before
   // any rank runs.
-  void setHostParts(HostParts* parts) { hostParts_ = parts; }
+  // Before any rank runs.
+  void setHostParts(HostParts* parts);
   // A part of a job spread over hosts, before it leaves the others: waits
   // until its checkpoint writes are done (part 0's: committed, or given up
   // because the job aborted).
@@ -268,16 +269,16 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   // ranks meet, so that a reason noted where they did not meet is not
   // carried over to a later checkpoint.
   std::vector<std::string> rankUnresumable_;
-  // The control points each rank has reached, by its index in worldRanks_,
+  // The control points each rank has reached, by its world rank (a slot for
+  // every rank of the job, controlPointSlots_),
   // and on one host at an interval (meetsHere) the one where every rank
   // meets because a checkpoint has fallen due (0: none named).
   // Each rank counts its own without the lock; meetingNamed_ is set, under
   // the lock, while meetingAt_ is not 0.
-  // addRank/dropRank replace the array: they run only in a live move's
-  // round, where every rank of the part is held (a live move is met at
-  // every control point), so no rank counts meanwhile.
+  // A rank counts and reads its own slot without the lock (agreeToSuspend's
+  // fast path), which no live move's addRank/dropRank moves or replaces.
   std::unique_ptr<std::atomic<uint64_t>[]> controlPointsReached_;
-  void recountControlPoints(size_t at, bool added);
+  size_t controlPointSlots_ = 0;
   uint64_t meetingAt_ = 0;
   std::atomic<bool> meetingNamed_ = false;
   // The control point, counted from 1, of the round in progress.
@@ -324,7 +325,8 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   // and each rank's count of control points reached; whether this round is
   // the move's; the departed rank's bytes until it arrives, and the live
   // communicators it finds again by context.
-  int liveMoveRank_ = -1;
+  // liveMoveRank_ is read without the lock by agreeToSuspend's fast path.
+  std::atomic<int> liveMoveRank_ = -1;
   uint64_t liveMoveAt_ = 0;
   bool printMoveCosts_ = false;
   bool corruptMoveForTest_ = false;

@@ -123,6 +123,16 @@ struct OpenFile {
   int64_t lengthToRestore = -1;
 };
 
+// A rank's own progress on one of its communicators, by context: what a
+// live move carries besides the section (RankMove.h); a checkpoint holds
+// none, since every rank of a resumed job starts its communicators afresh.
+struct CommProgressRecord {
+  uint32_t context = 0;
+  uint64_t collectives = 0;  // entered
+  uint64_t finished = 0;
+  uint64_t sequence = 0;  // communicators made from it
+};
+
 struct RankImage {
   uint32_t worldRank = 0;
   uint32_t unwindBuffer = 0;
@@ -131,6 +141,7 @@ struct RankImage {
   std::vector<MemoryRun> runs;  // increasing, disjoint, inside memoryBytes
   std::vector<OpenFile> files;  // increasing guestFd
   MpiObjects mpi;
+  std::vector<CommProgressRecord> progress;  // a live move's only
 };
 
 // For a job spread over hosts (scheduler/RemoteJob.h): how many bytes of

@@ -219,6 +219,26 @@ std::shared_ptr<mpi::Communicator> communicatorOf(const MpiObjects::CommRecord& 
     return predefined;
   }
   std::shared_ptr<mpi::Communicator>& comm = communicators[record.context];
+  // A rank arriving from a live move shares the communicator this host's
+  // members hold (none does in a resumed job), which must be the same.
+  if (!comm) {
+    comm = world.liveCommunicator(record.context);
+    if (comm && (std::vector<uint32_t>(comm->worldRanks.begin(), comm->worldRanks.end()) !=
+                     record.worldRanks ||
+                 comm->inter || comm->cart.has_value() != record.cartesian ||
+                 (comm->cart && (std::vector<int32_t>(comm->cart->dims.begin(),
+                                                      comm->cart->dims.end()) != record.dims ||
+                                 std::vector<uint8_t>(comm->cart->periods.begin(),
+                                                      comm->cart->periods.end()) !=
+                                     record.periods)))) {
+      comm.reset();
+      communicators.erase(record.context);
+      error = "communicator " + std::to_string(record.handle) + " (context " +
+              std::to_string(record.context) +
+              ") differs from this host's communicator of that context";
+      return nullptr;
+    }
+  }
   if (!comm) {
     comm = world.makeCommunicator(
         std::vector<int>(record.worldRanks.begin(), record.worldRanks.end()), record.context);

@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <map>
+#include <set>
 
 #include "checkpoint/OpenFileRecord.h"
 #include "granule/Granule.h"
@@ -37,7 +39,68 @@ void clearGap(uint8_t* base, uint64_t begin, uint64_t end) {
   }
 }
 
+// The progress record after the section: one entry per communicator, then
+// their count and this tag (RankMove.h).
+constexpr uint32_t kProgressTag = 0x31504d4c;  // "LMP1"
+constexpr size_t kProgressEntryBytes = 4 + 3 * 8;
+
+void putLittle(std::string& bytes, uint64_t value, int width) {
+  for (int i = 0; i < width; ++i) bytes.push_back(char((value >> (8 * i)) & 0xff));
+}
+
+uint64_t getLittle(std::string_view bytes, size_t at, int width) {
+  uint64_t value = 0;
+  for (int i = 0; i < width; ++i) value |= uint64_t(uint8_t(bytes[at + size_t(i)])) << (8 * i);
+  return value;
+}
+
+// The rank's own progress on each communicator it holds, by context.
+std::map<uint32_t, mpi::World::CommProgress> captureProgress(const mpi::RankState& rank) {
+  std::map<uint32_t, mpi::World::CommProgress> progress;
+  for (const auto& [handle, live] : rank.commHandles())
+    if (live && live->comm)
+      if (auto mine = rank.world->progressOf(*live->comm, rank.worldRank))
+        progress.emplace(live->comm->context, *mine);
+  return progress;
+}
+
 }  // namespace
+
+bool checkLiveProgress(const RankImage& image, std::string& error) {
+  std::map<uint32_t, const MpiObjects::CommRecord*> held;
+  for (const MpiObjects::CommRecord& comm : image.mpi.comms) held.emplace(comm.context, &comm);
+  std::set<uint32_t> seen;
+  for (const CommProgressRecord& record : image.progress) {
+    auto found = held.find(record.context);
+    if (found == held.end()) {
+      error = "the departing rank's progress names context " + std::to_string(record.context) +
+              ", which none of its communicators has";
+      return false;
+    }
+    if (!seen.insert(record.context).second) {
+      error = "the departing rank's progress names context " + std::to_string(record.context) +
+              " twice";
+      return false;
+    }
+    const std::vector<uint32_t>& members = found->second->worldRanks;
+    if (std::find(members.begin(), members.end(), image.worldRank) == members.end()) {
+      error = "the departing rank is not a member of communicator " +
+              std::to_string(found->second->handle) + " whose progress it carries";
+      return false;
+    }
+    if (record.finished > record.collectives) {
+      error = "the departing rank's progress on context " + std::to_string(record.context) +
+              " has finished more collectives than it entered";
+      return false;
+    }
+  }
+  if (seen.size() != held.size()) {
+    error = "the departing rank carries its progress on " + std::to_string(seen.size()) +
+            " of its " + std::to_string(held.size()) + " communicators";
+    return false;
+  }
+  return true;
+}
 
 std::string encodeDepartingRank(uint32_t worldRank, granule::Granule& granule,
                                 size_t grantCount, std::string& notRecorded) {
@@ -48,6 +111,21 @@ std::string encodeDepartingRank(uint32_t worldRank, granule::Granule& granule,
       worldRank, granule.unwindBufferAddress(), granule.globalBytes(), granule.memoryBase(),
       granule.memorySize(), files, captureMpiObjects(granule.extension<mpi::RankState>()),
       memory && memory->isAnonymous());
+  std::vector<CommProgressRecord> progress;
+  for (const auto& [context, mine] : captureProgress(granule.extension<mpi::RankState>()))
+    progress.push_back({context, mine.collectives, mine.finished, mine.sequence});
+  return sealDepartingRank(std::move(bytes), progress);
+}
+
+std::string sealDepartingRank(std::string bytes, const std::vector<CommProgressRecord>& progress) {
+  for (const CommProgressRecord& record : progress) {
+    putLittle(bytes, record.context, 4);
+    putLittle(bytes, record.collectives, 8);
+    putLittle(bytes, record.finished, 8);
+    putLittle(bytes, record.sequence, 8);
+  }
+  putLittle(bytes, progress.size(), 4);
+  putLittle(bytes, kProgressTag, 4);
   util::Crc32c checksum;
   checksum.update(bytes);
   uint32_t value = checksum.value();
@@ -72,7 +150,33 @@ std::optional<RankImage> decodeDepartingRank(std::string_view bytes, uint32_t wo
     error = "the departing rank's state does not match its checksum (corrupt)";
     return std::nullopt;
   }
-  return decodeRankSection(section, worldRank, rankCount, grantCount, error, /*viewRuns=*/true);
+  // The progress record, from the end: every count from the bytes is
+  // checked against what is left before it is used.
+  if (section.size() < 8 || getLittle(section, section.size() - 4, 4) != kProgressTag) {
+    error = "the departing rank's state carries no progress record";
+    return std::nullopt;
+  }
+  uint64_t entries = getLittle(section, section.size() - 8, 4);
+  size_t room = section.size() - 8;
+  if (entries > room / kProgressEntryBytes) {
+    error = "the departing rank's progress record names " + std::to_string(entries) +
+            " communicators, more than its bytes hold";
+    return std::nullopt;
+  }
+  size_t recordAt = room - size_t(entries) * kProgressEntryBytes;
+  std::vector<CommProgressRecord> progress(static_cast<size_t>(entries));
+  for (size_t i = 0; i < progress.size(); ++i) {
+    size_t at = recordAt + i * kProgressEntryBytes;
+    progress[i] = {uint32_t(getLittle(section, at, 4)), getLittle(section, at + 4, 8),
+                   getLittle(section, at + 12, 8), getLittle(section, at + 20, 8)};
+  }
+  std::optional<RankImage> image = decodeRankSection(section.substr(0, recordAt), worldRank,
+                                                     rankCount, grantCount, error,
+                                                     /*viewRuns=*/true);
+  if (!image) return std::nullopt;
+  image->progress = std::move(progress);
+  if (!checkLiveProgress(*image, error)) return std::nullopt;
+  return image;
 }
 
 bool restoreRank(const RankImage& image, granule::Granule& granule,
@@ -131,6 +235,20 @@ bool restoreRank(const RankImage& image, granule::Granule& granule,
     error = where + error;
     return false;
   }
+  // A live move's: the rank goes on from its own progress on each
+  // communicator (checkLiveProgress matched them to its handles).
+  mpi::RankState& state = granule.extension<mpi::RankState>();
+  for (const CommProgressRecord& record : image.progress)
+    for (const auto& [handle, live] : state.commHandles())
+      if (live && live->comm && live->comm->context == record.context) {
+        if (!state.world->restoreProgress(
+                *live->comm, state.worldRank,
+                {record.collectives, record.finished, record.sequence}, error)) {
+          error = where + error;
+          return false;
+        }
+        break;
+      }
   // MPI_Init ran before the suspension; the rank rewinds into its barrier.
   granule.extension<mpi::RankState>().initialized = true;
   auto startRewind = reinterpret_cast<void (*)(void*, uint32_t)>(

@@ -3,8 +3,10 @@
 // The per-rank halves of a checkpoint, apart from the file around them: a
 // live move (issue 22) encodes a departing rank's state exactly as a
 // checkpoint records it (its memory, globals, WASI files and offsets and
-// MPI objects: encodeRankSection), followed by the section's CRC-32C, and
-// restores it into a fresh instance of the module; `--resume` restores
+// MPI objects: encodeRankSection), followed by its own progress on each
+// communicator it holds (collectives entered and finished, communicators
+// made: little-endian entries of context u32 and three u64, then their
+// count u32 and the tag "LMP1") and a CRC-32C of all that, and restores it into a fresh instance of the module; `--resume` restores
 // each rank of a checkpoint file through the same restoreRank. The bytes
 // a rank arrives with are hostile: decodeDepartingRank checks them as
 // decodeCheckpoint checks a file's section, and its checksum, before
@@ -16,6 +18,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "checkpoint/CheckpointFile.h"
 #include "checkpoint/MpiObjectRecord.h"
@@ -32,6 +35,10 @@ namespace synergy::checkpoint {
 // does not record (the move must then not be taken); empty when none.
 std::string encodeDepartingRank(uint32_t worldRank, granule::Granule& granule,
                                 size_t grantCount, std::string& notRecorded);
+// encodeDepartingRank's tail: a rank's section (encodeRankSection) with its
+// progress record and the checksum after it.
+std::string sealDepartingRank(std::string section,
+                              const std::vector<CommProgressRecord>& progress);
 // encodeDepartingRank's bytes checked and decoded, for rank `worldRank` of
 // a job of `rankCount` ranks with `grantCount` grants; nullopt with a
 // one-line `error`. Its memory runs are views into `bytes` (copied once,
@@ -39,6 +46,10 @@ std::string encodeDepartingRank(uint32_t worldRank, granule::Granule& granule,
 std::optional<RankImage> decodeDepartingRank(std::string_view bytes, uint32_t worldRank,
                                              uint32_t rankCount, uint32_t grantCount,
                                              std::string& error);
+// Whether a live move's `image.progress` names each communicator the rank
+// holds once, by context, and no other, with no more collectives finished
+// than entered; false with a one-line `error`. decodeDepartingRank checks.
+bool checkLiveProgress(const RankImage& image, std::string& error);
 // Puts `image` into `granule`, a fresh instance of the module it was
 // taken from (instantiated, no guest code run): memory, globals, open
 // files, MPI objects (communicators taken from or added to

@@ -982,17 +982,6 @@ std::string CheckpointAgreement::checkLanded(uint64_t round) {
   std::optional<checkpoint::RankImage> image = checkpoint::decodeDepartingRank(
       bytes, liveMove_.rank, uint32_t(part_.worldSize()), uint32_t(grantCount_), error);
   if (!image) return error;
-  // The rank's collective progress is carried to this part on
-  // MPI_COMM_WORLD only (the coordinator takes it from this part's own
-  // members, all at this control point): a rank that holds another
-  // communicator stays where it is.
-  for (const checkpoint::MpiObjects::CommRecord& comm : image->mpi.comms)
-    if (comm.handle != uint32_t(mpi::abi::kCommWorld) &&
-        comm.handle != uint32_t(mpi::abi::kCommSelf))
-      return "rank " + std::to_string(liveMove_.rank) + " holds communicator " +
-             std::to_string(comm.handle) +
-             " (context " + std::to_string(comm.context) +
-             "), whose collective progress is not carried between parts yet";
   image.reset();  // its memory runs are views of the section
   std::lock_guard<std::mutex> guard(mutex_);
   checkedRound_ = round;

@@ -398,8 +398,8 @@ int runJob(const JobOptions& options) {
   }
 
   // A rank a live move between parts brings here (BarrierControlPoint::
-  // setRankAdoption): its output streams, its collective progress on
-  // MPI_COMM_WORLD (World::takeInProgress) and a thread that arrives.
+  // setRankAdoption): its output streams and a thread that arrives (its
+  // progress on each communicator comes with its bytes: RankMove.h).
   auto takeIn = [&](int worldRank, std::string& error) {
     if (worldRank < 0 || worldRank >= worldSize || world.isRemote(worldRank)) {
       error = "rank " + std::to_string(worldRank) + " cannot be taken in here (the job has " +
@@ -412,7 +412,6 @@ int runJob(const JobOptions& options) {
         error = "rank " + std::to_string(worldRank) + " already runs here";
         return false;
       }
-    if (!world.takeInProgress(worldRank, error)) return false;
     int fds[2];
     if (!output.addRank(worldRank, fds)) {
       error = "cannot make the output streams of rank " + std::to_string(worldRank);

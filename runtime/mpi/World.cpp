@@ -235,6 +235,12 @@ std::shared_ptr<Communicator> World::makeCommunicator(std::vector<int> worldRank
   for (size_t i = 0; i < members; ++i) comm->progressOf[i].finishedOf.assign(members, 0);
   comm->sequenceOfRank.assign(comm->worldRanks.size(), 0);
   comm->name = "communicator #" + std::to_string(comm->context);
+  std::lock_guard<std::mutex> guard(madeMutex_);
+  made_[context] = comm;
+  if (made_.size() >= 2 * madeSwept_ + 64) {
+    std::erase_if(made_, [](const auto& entry) { return entry.second.expired(); });
+    madeSwept_ = made_.size();
+  }
   return comm;
 }
 
@@ -559,29 +565,40 @@ bool World::rankLeft(int rank) {
   return true;
 }
 
-bool World::takeInProgress(int rank, std::string& error) {
-  Communicator& comm = *worldComm_;
-  if (rank < 0 || rank >= size_ || size_t(rank) >= comm.rankOfWorld.size() ||
-      comm.rankOfWorld[size_t(rank)] < 0) {
-    error = "rank " + std::to_string(rank) + " is not a member of MPI_COMM_WORLD here";
+std::optional<World::CommProgress> World::progressOf(const Communicator& comm, int rank) const {
+  if (rank < 0 || size_t(rank) >= comm.rankOfWorld.size() || comm.rankOfWorld[size_t(rank)] < 0 ||
+      comm.inter)
+    return std::nullopt;
+  size_t me = size_t(comm.rankOfWorld[size_t(rank)]);
+  return CommProgress{comm.progressOf[me].collectives,
+                      comm.finishedUpTo[me].value.load(std::memory_order_acquire),
+                      comm.sequenceOfRank[me]};
+}
+
+bool World::restoreProgress(Communicator& comm, int rank, const CommProgress& progress,
+                            std::string& error) {
+  if (rank < 0 || size_t(rank) >= comm.rankOfWorld.size() || comm.rankOfWorld[size_t(rank)] < 0 ||
+      comm.inter) {
+    error = "rank " + std::to_string(rank) + " is not a member of communicator #" +
+            std::to_string(comm.context) + " here";
     return false;
   }
+  size_t me = size_t(comm.rankOfWorld[size_t(rank)]);
+  comm.progressOf[me].collectives = progress.collectives;
+  // What it knew of the others is not carried: it reads their marks again.
+  std::fill(comm.progressOf[me].finishedOf.begin(), comm.progressOf[me].finishedOf.end(), 0);
+  comm.sequenceOfRank[me] = progress.sequence;
   std::lock_guard<util::AdaptiveMutex> guard(mutex_);
-  int from = -1;
-  for (int other = 0; other < size_ && from < 0; ++other)
-    if (other != rank && !isRemote(other) && phases_[other] == RankPhase::Running) from = other;
-  if (from < 0) {
-    error = "no rank of this part runs to take rank " + std::to_string(rank) +
-            "'s collective progress from";
-    return false;
-  }
-  int me = comm.rankOfWorld[size_t(rank)];
-  int peer = comm.rankOfWorld[size_t(from)];
-  uint64_t entered = comm.progressOf[peer].collectives;
-  comm.progressOf[me].collectives = entered;
-  comm.finishedUpTo[me].value.store(entered, std::memory_order_release);
-  comm.sequenceOfRank[size_t(me)] = comm.sequenceOfRank[size_t(peer)];
+  // The others wait for this mark; wake them as publishMark would.
+  comm.finishedUpTo[me].value.store(progress.finished, std::memory_order_release);
+  for (int i = 0; i < size_; ++i) wakeLocked(i);
   return true;
+}
+
+std::shared_ptr<Communicator> World::liveCommunicator(uint32_t context) {
+  std::lock_guard<std::mutex> guard(madeMutex_);
+  auto found = made_.find(context);
+  return found == made_.end() ? nullptr : found->second.lock();
 }
 
 bool World::recordAbort(int status, const std::string& message) {

@@ -542,13 +542,27 @@ class World {
   // reported as a departed rank that never arrived. False for a rank out
   // of range or not departed.
   bool rankLeft(int rank);
-  // The same move's target, while its own ranks are held at the control
-  // point: rank `rank`, which never ran here, takes its collective progress
-  // on MPI_COMM_WORLD from this host's members there (every member of
-  // WORLD has entered and finished as many collectives on it at a control
-  // point): collectives entered and finished, communicators made. False
-  // with `error` for a rank out of range or no member here to take it from.
-  bool takeInProgress(int rank, std::string& error);
+  // A rank's own progress on one communicator (issue 22's live move carries
+  // it from the source, RankMove.h): collectives entered and finished,
+  // communicators made from it.
+  struct CommProgress {
+    uint64_t collectives = 0;
+    uint64_t finished = 0;
+    uint64_t sequence = 0;
+  };
+  // Member `rank`'s progress on `comm`, on its source while it is
+  // suspended; nullopt when `rank` is not a member.
+  std::optional<CommProgress> progressOf(const Communicator& comm, int rank) const;
+  // A rank arriving from a live move, before it runs: its progress on
+  // `comm` becomes `progress` (the other members, held at the same control
+  // point or gone on past it, read only its finished mark, which only
+  // grows). False with `error` for a rank that is not a member.
+  bool restoreProgress(Communicator& comm, int rank, const CommProgress& progress,
+                       std::string& error);
+  // The communicator with `context` that a rank of this process still
+  // holds (made by makeCommunicator), null when none: a rank arriving
+  // from a live move shares it with this host's members.
+  std::shared_ptr<Communicator> liveCommunicator(uint32_t context);
   // Records the first abort (exit status and message) and wakes all; the
   // first one also ends the job's parts on other hosts.
   void abort(int status, const std::string& message);
@@ -640,6 +654,11 @@ class World {
   uint32_t contextLimit_ = kContextsOfOneHost;
   std::vector<uint32_t> resumedContextEnds_;  // resumeContextsBelow's
   void applyResumedContextEnd(uint32_t end);  // with contextMutex_ held
+  // Every communicator made here, by context (liveCommunicator); expired
+  // entries are swept when the map has doubled since the last sweep.
+  std::mutex madeMutex_;
+  std::map<uint32_t, std::weak_ptr<Communicator>> made_;
+  size_t madeSwept_ = 0;
 
   enum class RankPhase { NotStarted, Running, Departed, Finished };
   std::vector<RankPhase> phases_;

@@ -3029,6 +3029,53 @@ def case_live_move(cluster):
     print("live-move: status ok (" + shown.group(0).strip() + ")")
 
 
+def case_live_move_comms(cluster):
+    """Issue 22's live move of a rank that holds every shape of
+    communicator (live_move_comms.c: two splits of MPI_COMM_WORLD, a
+    duplicate, a periodic ring), used a different number of times each
+    before the move and with collectives, point-to-point and communicators
+    made from them after it. The rank carries its own progress on each
+    (RankMove.h) and the target shares the communicators its own ranks hold
+    (World::liveCommunicator) or makes the ones they do not: at np 4 over
+    two hosts rank 2 moves from part 1 to part 0 and rank 1 from part 0 to
+    part 1, and at np 3 over three hosts rank 1 moves to part 2 (which
+    holds one of its splits and not the other) and rank 2 to part 0. Each
+    move is taken (part 0's note, the target's arrival), and sorted stdout,
+    each rank's lines in order and the exit status equal OpenMPI's. Before
+    the progress was carried the target refused such a rank ("holds
+    communicator N ..., whose collective progress is not carried between
+    parts yet") and it arrived again at its source."""
+    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "live_move_comms.c")
+    native, program = build_both(cluster, source, "live_move_comms")
+    want = {ranks: run_mpirun(native, ranks) for ranks in (3, 4)}
+    for ranks, got in want.items():
+        check(got[0] == 0 and got[1].count("\n") > 4 * ranks, f"mpirun at np {ranks}: {got!r}")
+    cluster.start_redis()
+    moves = os.path.join(cluster.workdir, "live-move-comms-checkpoints")
+    os.makedirs(moves)
+    note = r"synergy-run: note: "
+    taken = (note + r"live move of rank {0} from part {1} to part {2} at control point 2: "
+             r"left in [0-9.]+ ms \([0-9]+ bytes\), ship [0-9.]+ ms, round [0-9.]+ ms: "
+             r"shipped, landed and checked by part {2} in [0-9.]+ ms, routes switched in "
+             r"[0-9.]+ ms; rank {0} runs on part {2}\n")
+    arrived = note + r"rank {} arrived on part {} after a live move"
+    runs = (("two-hosts", 2, 2, 1, 0), ("from-part-0", 2, 1, 0, 1),
+            ("three-hosts", 3, 1, 1, 2), ("three-hosts-to-0", 3, 2, 2, 0))
+    for name, hosts, rank, source_part, target in runs:
+        env = dict(os.environ, SYNERGY_TEST_LIVE_MOVE=f"{rank}@2:{target}")
+        err = run_hooked_spread_job(cluster, "lmc" + name.replace("-", ""), hosts, env, program,
+                                    moves, want[3 if hosts == 3 else 4])
+        check(re.search(taken.format(rank, source_part, target), err),
+              f"{name}: rank {rank} was not moved from part {source_part} to part {target}: "
+              f"{err!r}")
+        check(len(re.findall(arrived.format(rank, target), err)) == 1,
+              f"{name}: rank {rank} did not arrive on part {target} once: {err!r}")
+        check("postponed" not in err and "aborted" not in err and "refused" not in err,
+              f"{name}: unexpected {err!r}")
+        print(f"live-move-comms: {name} ok, rank {rank} runs on part {target}")
+
+
 # Rank 1 (part 1 at np 3 spread) departs for part 2 at control point 2.
 LIVE_MOVE_HOOK = "1@2:2"
 
@@ -3904,6 +3951,7 @@ CASES = {
     "migrate-mpi-state": case_migrate_mpi_state,
     "route-switch": case_route_switch,
     "live-move": case_live_move,
+    "live-move-comms": case_live_move_comms,
     "mpi-corpus-live-move": case_mpi_corpus_live_move,
     "migrate-aborted": case_migrate_aborted,
     "migrate-by-hand": case_migrate_by_hand,

@@ -136,17 +136,14 @@ TEST(CheckpointFile, RoundTripKeepsOnlyNonZeroPages) {
   }
 }
 
-// A live move's bytes (RankMove.h) are one checkpoint section and its
-// CRC-32C: they decode to the rank's image, and every truncation, every
+// A live move's bytes (RankMove.h) are one checkpoint section, the rank's
+// progress record and their CRC-32C: they decode to the rank's image, and every truncation, every
 // flipped byte, another rank's section and a rank outside the job are
 // refused with a line before anything could be applied.
 TEST(RankMove, DepartingBytesDecodeAndHostileOnesAreRefused) {
   std::vector<uint8_t> memory = sampleMemory(7);
-  std::string bytes = encodeRankSection(1, 65536, {1, 2, 3, 4}, memory.data(), kMemoryBytes);
-  util::Crc32c checksum;
-  checksum.update(bytes);
-  for (int shift = 0; shift < 32; shift += 8)
-    bytes.push_back(char((checksum.value() >> shift) & 0xff));
+  std::string bytes =
+      sealDepartingRank(encodeRankSection(1, 65536, {1, 2, 3, 4}, memory.data(), kMemoryBytes), {});
   std::string error;
   auto image = decodeDepartingRank(bytes, 1, 3, 0, error);
   ASSERT_TRUE(image) << error;
@@ -181,6 +178,97 @@ TEST(RankMove, DepartingBytesDecodeAndHostileOnesAreRefused) {
   // The section alone, with the checksum right but trailing bytes.
   EXPECT_FALSE(decodeRankSection(bytes, 1, 3, 0, error));
   EXPECT_NE(error.find("bytes after its section"), std::string::npos) << error;
+}
+
+// A live move carries the rank's own progress on each communicator it
+// holds, after its section: it decodes with the image, and a record that
+// names a context none of its communicators has, names one twice, leaves
+// one out, finishes more collectives than it entered, or whose count
+// claims more entries than the bytes hold (or wraps) is refused with a
+// line, however its checksum is made to match.
+TEST(RankMove, DepartingProgressIsCheckedAgainstTheRanksCommunicators) {
+  std::vector<uint8_t> memory = sampleMemory(5);
+  MpiObjects objects;
+  objects.nextContext = 40;
+  MpiObjects::CommRecord world;
+  world.handle = uint32_t(mpi::abi::kCommWorld);
+  world.context = 0;
+  world.worldRanks = {0, 1, 2};
+  MpiObjects::CommRecord split;
+  split.handle = 7;
+  split.context = 33;
+  split.worldRanks = {2, 1};
+  split.nonblockingCollectives = 2;
+  objects.comms = {world, split};
+  std::string section =
+      encodeRankSection(1, 65536, {9}, memory.data(), kMemoryBytes, {}, objects);
+  const std::vector<CommProgressRecord> good = {{0, 12, 12, 1}, {33, 5, 5, 3}};
+  std::string error;
+  auto image = decodeDepartingRank(sealDepartingRank(section, good), 1, 3, 0, error);
+  ASSERT_TRUE(image) << error;
+  ASSERT_EQ(image->progress.size(), 2u);
+  EXPECT_EQ(image->progress[1].context, 33u);
+  EXPECT_EQ(image->progress[1].collectives, 5u);
+  EXPECT_EQ(image->progress[1].finished, 5u);
+  EXPECT_EQ(image->progress[1].sequence, 3u);
+  EXPECT_EQ(image->mpi.comms.size(), 2u);
+  struct Bad {
+    std::vector<CommProgressRecord> progress;
+    const char* says;
+  };
+  const Bad bad[] = {
+      {{{0, 12, 12, 1}, {34, 5, 5, 3}}, "none of its communicators has"},
+      {{{0, 12, 12, 1}, {0, 12, 12, 1}}, "twice"},
+      {{{0, 12, 12, 1}}, "on 1 of its 2 communicators"},
+      {{}, "on 0 of its 2 communicators"},
+      {{{0, 12, 12, 1}, {33, 5, 6, 3}}, "finished more collectives than it entered"},
+  };
+  for (const Bad& record : bad) {
+    error.clear();
+    EXPECT_FALSE(decodeDepartingRank(sealDepartingRank(section, record.progress), 1, 3, 0, error));
+    EXPECT_NE(error.find(record.says), std::string::npos) << error;
+    EXPECT_EQ(error.find('\n'), std::string::npos);
+  }
+  // The count and tag rewritten, the checksum made again: a count past the
+  // bytes (or one that would wrap their size) is refused before any entry
+  // is read; a wrong tag says there is no record.
+  std::string sealed = sealDepartingRank(section, good);
+  std::string body = sealed.substr(0, sealed.size() - 4);
+  auto reseal = [](std::string text) {
+    util::Crc32c checksum;
+    checksum.update(text);
+    for (int shift = 0; shift < 32; shift += 8)
+      text.push_back(char((checksum.value() >> shift) & 0xff));
+    return text;
+  };
+  for (uint32_t count : {3u, 1000u, 0x7fffffffu, 0xffffffffu}) {
+    std::string tampered = body;
+    for (int i = 0; i < 4; ++i) tampered[tampered.size() - 8 + size_t(i)] = char(count >> (8 * i));
+    error.clear();
+    EXPECT_FALSE(decodeDepartingRank(reseal(tampered), 1, 3, 0, error)) << count;
+    EXPECT_FALSE(error.empty()) << count;
+  }
+  {
+    std::string tampered = body;
+    tampered[tampered.size() - 1] ^= 1;
+    error.clear();
+    EXPECT_FALSE(decodeDepartingRank(reseal(tampered), 1, 3, 0, error));
+    EXPECT_NE(error.find("no progress record"), std::string::npos) << error;
+  }
+  for (size_t length : {size_t(0), size_t(3), size_t(7)}) {
+    error.clear();
+    EXPECT_FALSE(decodeDepartingRank(reseal(body.substr(0, length)), 1, 3, 0, error)) << length;
+    EXPECT_FALSE(error.empty());
+  }
+  // A count of 1000 that the bytes do hold is no longer a progress record
+  // past the section: the section is cut short and refused.
+  {
+    std::string tampered = body;
+    tampered[tampered.size() - 8] = 1;
+    error.clear();
+    EXPECT_FALSE(decodeDepartingRank(reseal(tampered), 1, 3, 0, error));
+    EXPECT_FALSE(error.empty());
+  }
 }
 
 // A checkpoint's section of a live rank skips the pages the kernel never

@@ -12,9 +12,11 @@
 // it many times the usual ticks, and not before: its arrival changes
 // nothing the watch sees until it is done. A departed rank that left for
 // another part (rankLeft) is not reported, and only a departed rank in
-// range can leave; the part that takes a rank in gives it its members'
-// progress on MPI_COMM_WORLD (takeInProgress), and refuses a rank out of
-// range or a part with no running rank to take it from.
+// range can leave. A rank arriving from a live move goes on from its own
+// progress on each communicator (progressOf on the source, restoreProgress
+// on the target), which refuses a rank that is not a member; the
+// communicators made here are found again by context while a rank holds
+// them (liveCommunicator).
 //
 //===----------------------------------------------------------------------===//
 #include <gtest/gtest.h>
@@ -128,27 +130,54 @@ TEST(WorldDeadlockTest, ARankThatLeftForAnotherPartIsNotReported) {
   EXPECT_EQ(report->find("departed"), std::string::npos) << *report;
 }
 
-TEST(WorldDeadlockTest, ARankTakenInGetsItsPartsWorldProgress) {
-  World world(3, /*ranksOwnCpus=*/false);
+TEST(WorldDeadlockTest, ARankArrivingGoesOnFromItsOwnProgress) {
+  World source(3, /*ranksOwnCpus=*/false);
+  Communicator& from = *source.worldComm();
+  from.progressOf[1].collectives = 7;
+  from.finishedUpTo[1].value.store(7);
+  from.sequenceOfRank[1] = 2;
+  std::optional<World::CommProgress> mine = source.progressOf(from, 1);
+  ASSERT_TRUE(mine);
+  EXPECT_EQ(mine->collectives, 7u);
+  EXPECT_EQ(mine->finished, 7u);
+  EXPECT_EQ(mine->sequence, 2u);
+  for (int bad : {-1, 3, 1 << 30}) EXPECT_FALSE(source.progressOf(from, bad)) << bad;
+
+  World target(3, /*ranksOwnCpus=*/false);
+  std::shared_ptr<Communicator> split = target.makeCommunicator({0, 2});
+  ASSERT_TRUE(split);
   std::string error;
-  // No rank of this part runs yet: nothing to take the progress from.
-  EXPECT_FALSE(world.takeInProgress(1, error));
-  EXPECT_NE(error.find("no rank of this part runs"), std::string::npos) << error;
-  world.rankStarted(0);
-  Communicator& comm = *world.worldComm();
-  comm.progressOf[0].collectives = 7;
-  comm.sequenceOfRank[0] = 2;
-  for (int bad : {-1, 3, 1 << 30}) {
+  // Rank 1 is no member of {0, 2}; ranks out of range are nobody's.
+  for (int bad : {1, -1, 3, 1 << 30}) {
     error.clear();
-    EXPECT_FALSE(world.takeInProgress(bad, error)) << bad;
-    EXPECT_NE(error.find("not a member of MPI_COMM_WORLD"), std::string::npos) << error;
+    EXPECT_FALSE(target.restoreProgress(*split, bad, *mine, error)) << bad;
+    EXPECT_NE(error.find("not a member"), std::string::npos) << error;
   }
-  ASSERT_TRUE(world.takeInProgress(2, error)) << error;
-  EXPECT_EQ(comm.progressOf[2].collectives, 7u);
-  EXPECT_EQ(comm.finishedUpTo[2].value.load(), 7u);
-  EXPECT_EQ(comm.sequenceOfRank[2], 2u);
-  // Rank 1 untouched.
-  EXPECT_EQ(comm.progressOf[1].collectives, 0u);
+  split->progressOf[1].finishedOf.assign(2, 5);
+  ASSERT_TRUE(target.restoreProgress(*split, 2, *mine, error)) << error;
+  EXPECT_EQ(split->progressOf[1].collectives, 7u);
+  EXPECT_EQ(split->finishedUpTo[1].value.load(), 7u);
+  EXPECT_EQ(split->sequenceOfRank[1], 2u);
+  EXPECT_EQ(split->progressOf[1].finishedOf, std::vector<uint64_t>(2, 0));
+  // Rank 0 untouched.
+  EXPECT_EQ(split->progressOf[0].collectives, 0u);
+  EXPECT_EQ(split->sequenceOfRank[0], 0u);
+}
+
+TEST(WorldDeadlockTest, ACommunicatorIsFoundByContextWhileHeld) {
+  World world(2, /*ranksOwnCpus=*/false);
+  EXPECT_EQ(world.liveCommunicator(world.worldComm()->context), world.worldComm());
+  std::shared_ptr<Communicator> made = world.makeCommunicator({1});
+  ASSERT_TRUE(made);
+  uint32_t context = made->context;
+  EXPECT_EQ(world.liveCommunicator(context), made);
+  EXPECT_FALSE(world.liveCommunicator(context + 1000));
+  made.reset();
+  EXPECT_FALSE(world.liveCommunicator(context));
+  // Many made and dropped: the map is swept, the held ones stay.
+  std::shared_ptr<Communicator> kept = world.makeCommunicator({0, 1});
+  for (int i = 0; i < 1000; ++i) ASSERT_TRUE(world.makeCommunicator({0}));
+  EXPECT_EQ(world.liveCommunicator(kept->context), kept);
 }
 
 }  // namespace
