@@ -3088,11 +3088,6 @@ def live_round_outcome(err):
                       r"[0-9.]+ ms \(([0-9]+) bytes\), ship ([0-9.]+) ms, round [0-9.]+ ms: (.*)\n",
                       err)
     if found:
-        # The target's refusal of a rank whose other communicators'
-        # progress it cannot carry yet is a move not taken, not a failure.
-        if re.match(r"refused by part 2 \(rank 1 holds communicator \d+ .*not carried between "
-                    r"parts yet\)", found.group(3)):
-            return f"landed, refused ({found.group(3)})"
         if "landed and checked" not in found.group(3):
             return "FAILED: " + found.group(3)
         if "routes switched" not in found.group(3):
