@@ -104,6 +104,10 @@ class Cluster:
         self.redis_server = redis_server
         self.workdir = workdir
         self.processes = []
+        # A bench stopped by SIGTERM (a timeout, a user's kill) raises SystemExit
+        # instead of dying at once, so that the caller's stop() still ends the
+        # redis-server and daemons started here.
+        signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
         self.token_file = os.path.join(workdir, "token")
         with open(self.token_file, "w") as f:
             f.write("cluster-bench-%s\n" % os.urandom(16).hex())

@@ -50,12 +50,20 @@ void deliver(const uint8_t* src, const TypeLayout& srcType, int64_t srcCount,
 
 }  // namespace
 
+void Mailbox::completeLanded(const Envelope& envelope, const uint8_t* temporary, Request& recv) {
+  if (temporary)
+    deliver(temporary, byteLayout(), envelope.bytes, envelope, recv);
+  else
+    completeReceive(envelope, recv);
+}
+
 Mailbox::Mailbox(int worldSize, std::function<void(Request&)> sendMatched,
-                 RemoteFetch fetchRemote)
+                 RemoteFetch fetchRemote, RemoteFetchStart startRemoteFetch)
     : rings_(new std::atomic<MessageRing*>[worldSize]),
       worldSize_(worldSize),
       sendMatched_(std::move(sendMatched)),
-      fetchRemote_(std::move(fetchRemote)) {
+      fetchRemote_(std::move(fetchRemote)),
+      startRemoteFetch_(std::move(startRemoteFetch)) {
   for (int i = 0; i < worldSize; ++i) rings_[i].store(nullptr);
 }
 
@@ -118,7 +126,7 @@ bool Mailbox::publishFrom(int from) {
 
 bool Mailbox::drain() { return drainRings(nullptr); }
 
-bool Mailbox::drainRings(Request* newest) {
+bool Mailbox::drainRings(NewestReceive* newest) {
   bool arrived = false;
   for (int from = 0; from < worldSize_; ++from) {
     MessageRing* ring = rings_[from].load(std::memory_order_acquire);
@@ -127,7 +135,7 @@ bool Mailbox::drainRings(Request* newest) {
       arrive(*slot, newest);
       ring->pop();
       arrived = true;
-      if (newest && isCompleteNow(*newest)) return true;
+      if (newest && (newest->matched || newest->mustShare)) return true;
     }
     if (ring->spilling()) {
       ring->takeSpilled(spilled_);
@@ -136,14 +144,15 @@ bool Mailbox::drainRings(Request* newest) {
       for (Arrival& arrival : spilled_) arrive(std::move(arrival), newest);
       spilled_.clear();
       arrived = true;
-      if (newest && isCompleteNow(*newest)) return true;
+      if (newest && (newest->matched || newest->mustShare)) return true;
     }
   }
   return arrived;
 }
 
-Request* Mailbox::takePosted(const Envelope& envelope, Request* rendezvous, Request* newest,
-                             std::shared_ptr<Request>& hold, bool& cancelled) {
+Request* Mailbox::takePosted(const Envelope& envelope, Request* rendezvous,
+                             NewestReceive* newest, std::shared_ptr<Request>& hold,
+                             bool& cancelled) {
   cancelled = false;
   for (auto it = posted_.begin(); it != posted_.end(); ++it) {
     if (!envelopeMatches(**it, envelope)) continue;
@@ -161,16 +170,30 @@ Request* Mailbox::takePosted(const Envelope& envelope, Request* rendezvous, Requ
       posted_.erase(it);
     return hold.get();
   }
-  if (newest && !isCompleteNow(*newest) && envelopeMatches(*newest, envelope)) {
-    if (!rendezvous || claimSend(*rendezvous, kSendMatched)) return newest;
+  if (newest && !newest->matched && !newest->mustShare &&
+      envelopeMatches(*newest->recv, envelope)) {
+    // Unclaimed, so that the shared receive claims it from the unexpected
+    // list.
+    if (rendezvous && rendezvous->awaitsRemoteData && !newest->shared) {
+      newest->mustShare = true;
+      return nullptr;
+    }
+    if (!rendezvous || claimSend(*rendezvous, kSendMatched)) {
+      newest->matched = true;
+      return newest->recv;
+    }
     cancelled = true;
   }
   return nullptr;
 }
 
 void Mailbox::deliverRendezvous(const Envelope& envelope, const std::shared_ptr<Request>& lender,
-                                Request& recv) {
+                                Request& recv, const std::shared_ptr<Request>* shared) {
   Request& send = *lender;
+  if (send.awaitsRemoteData && shared && startRemoteFetch_) {
+    startRemoteFetch_(send, *shared);
+    return;
+  }
   if (send.awaitsRemoteData) {
     // The data comes from the other host now; an aborted job receives
     // nothing.
@@ -193,14 +216,15 @@ void Mailbox::deliverRendezvous(const Envelope& envelope, const std::shared_ptr<
   sendMatched_(send);
 }
 
-void Mailbox::deliverArrival(const Arrival& arrival, Request& recv) {
+void Mailbox::deliverArrival(const Arrival& arrival, Request& recv,
+                             const std::shared_ptr<Request>* shared) {
   if (arrival.rendezvous)
-    deliverRendezvous(arrival.envelope, arrival.rendezvous, recv);
+    deliverRendezvous(arrival.envelope, arrival.rendezvous, recv, shared);
   else
     deliver(arrival.data.get(), byteLayout(), arrival.envelope.bytes, arrival.envelope, recv);
 }
 
-void Mailbox::arrive(MessageRing::Slot& slot, Request* newest) {
+void Mailbox::arrive(MessageRing::Slot& slot, NewestReceive* newest) {
   std::shared_ptr<Request> hold;
   bool cancelled;
   Request* recv = takePosted(slot.envelope, slot.rendezvous.get(), newest, hold, cancelled);
@@ -210,13 +234,13 @@ void Mailbox::arrive(MessageRing::Slot& slot, Request* newest) {
   }
   if (slot.rendezvous) {
     std::shared_ptr<Request> send = std::move(slot.rendezvous);
-    deliverRendezvous(slot.envelope, send, *recv);
+    deliverRendezvous(slot.envelope, send, *recv, hold ? &hold : newest->shared);
   } else {
     deliver(slot.data(), byteLayout(), slot.envelope.bytes, slot.envelope, *recv);
   }
 }
 
-void Mailbox::arrive(Arrival arrival, Request* newest) {
+void Mailbox::arrive(Arrival arrival, NewestReceive* newest) {
   std::shared_ptr<Request> hold;
   bool cancelled;
   Request* recv = takePosted(arrival.envelope, arrival.rendezvous.get(), newest, hold, cancelled);
@@ -224,32 +248,51 @@ void Mailbox::arrive(Arrival arrival, Request* newest) {
     if (!cancelled) unexpected_.push_back(std::move(arrival));
     return;
   }
-  deliverArrival(arrival, *recv);
+  deliverArrival(arrival, *recv, hold ? &hold : newest->shared);
 }
 
 void Mailbox::post(const std::shared_ptr<Request>& recv) {
-  if (!receiveNow(*recv)) postUnmatched(recv);
+  bool mustShare;
+  if (!receiveNow(*recv, &recv, mustShare)) postUnmatched(recv);
 }
 
-bool Mailbox::receiveNow(Request& recv) {
-  if (std::optional<Arrival> arrival = takeUnexpected(recv.context, recv.peer, recv.tag)) {
-    deliverArrival(*arrival, recv);
+bool Mailbox::receiveNow(Request& recv, bool& mustShare) {
+  return receiveNow(recv, nullptr, mustShare);
+}
+
+bool Mailbox::receiveNow(Request& recv, const std::shared_ptr<Request>* shared, bool& mustShare) {
+  bool keptRemote = false;
+  if (std::optional<Arrival> arrival =
+          takeUnexpected(recv.context, recv.peer, recv.tag, /*keepRemote=*/!shared, &keptRemote)) {
+    deliverArrival(*arrival, recv, shared);
+    mustShare = false;
     return true;
+  }
+  if (keptRemote) {
+    mustShare = true;
+    return false;
   }
   // Messages still in the rings were sent after every unexpected one, so
   // the receive takes the first of them that no earlier posted receive
   // takes, straight from its slot into the receive buffer rather than
   // through a copy on the unexpected list; only if none has come yet does
   // it wait among the posted ones.
-  drainRings(&recv);
-  return isCompleteNow(recv);
+  NewestReceive newest{&recv, shared};
+  drainRings(&newest);
+  mustShare = newest.mustShare;
+  return newest.matched;
 }
 
-std::optional<Arrival> Mailbox::takeUnexpected(uint32_t context, int source, int tag) {
+std::optional<Arrival> Mailbox::takeUnexpected(uint32_t context, int source, int tag,
+                                               bool keepRemote, bool* keptRemote) {
   for (auto it = unexpected_.begin(); it != unexpected_.end();) {
     if (!envelopeMatches(context, source, tag, it->envelope)) {
       ++it;
       continue;
+    }
+    if (keepRemote && it->rendezvous && it->rendezvous->awaitsRemoteData) {
+      *keptRemote = true;
+      return std::nullopt;
     }
     // A rendezvous send cancelled before anything matched it is dropped.
     if (it->rendezvous && !claimSend(*it->rendezvous, kSendMatched)) {
@@ -269,7 +312,7 @@ std::optional<Arrival> Mailbox::takeMatching(uint32_t context, int source, int t
 }
 
 void Mailbox::receiveMatched(const Arrival& arrival, Request& recv) {
-  deliverArrival(arrival, recv);
+  deliverArrival(arrival, recv, nullptr);
 }
 
 bool Mailbox::withdraw(const Request& recv) {

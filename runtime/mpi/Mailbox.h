@@ -50,10 +50,17 @@ class Mailbox {
   // host whose data has yet to come (Request::awaitsRemoteData): it gets
   // the data into the receive's buffer, or into `temporary` for the
   // Mailbox to unpack, and returns false when the job aborted first.
+  // `startRemoteFetch` runs instead when the matched receive is shared
+  // (it lives until it completes): it asks for the data and returns at
+  // once, and whoever lands the data completes the receive
+  // (completeLanded()), so that the rank can match and ask for its next
+  // messages while this one is still on the wire.
   using RemoteFetch =
       std::function<bool(Request& proxy, Request& recv, std::unique_ptr<uint8_t[]>& temporary)>;
+  using RemoteFetchStart =
+      std::function<void(Request& proxy, const std::shared_ptr<Request>& recv)>;
   Mailbox(int worldSize, std::function<void(Request&)> sendMatched,
-          RemoteFetch fetchRemote = nullptr);
+          RemoteFetch fetchRemote = nullptr, RemoteFetchStart startRemoteFetch = nullptr);
   ~Mailbox();
   Mailbox(const Mailbox&) = delete;
   Mailbox& operator=(const Mailbox&) = delete;
@@ -79,9 +86,16 @@ class Mailbox {
   // post() in two steps, for a receive that need not be shared when its
   // message has arrived: receiveNow() matches it if it can, and a receive
   // it did not match goes, shared, to postUnmatched() before anything
-  // else happens to the mailbox.
-  bool receiveNow(Request& recv);
+  // else happens to the mailbox. A receive whose first fitting message is
+  // one from another host whose data has yet to come must be shared to
+  // match it: receiveNow() then leaves it unmatched and says so in
+  // `mustShare`, and the receive goes, shared, to post() instead.
+  bool receiveNow(Request& recv, bool& mustShare);
   void postUnmatched(const std::shared_ptr<Request>& recv) { posted_.push_back(recv); }
+  // Completes a shared receive whose remote data has landed: in its buffer
+  // already, or in `temporary` (the message's `bytes`), unpacked here. Any
+  // thread; the World wakes the receive's rank after.
+  static void completeLanded(const Envelope& envelope, const uint8_t* temporary, Request& recv);
   // Drains, then whether nothing is left: no unmatched arrival, no posted
   // receive.
   bool idle() {
@@ -111,27 +125,46 @@ class Mailbox {
   // rings, where later receives take them straight into their buffers
   // instead of through the unexpected list. A receive whose message has
   // arrived by then never goes on the list at all.
-  bool drainRings(Request* newest);
-  void arrive(MessageRing::Slot& slot, Request* newest);
-  void arrive(Arrival arrival, Request* newest);
+  // The receive being posted while the rings drain: ranked after every
+  // receive on the posted list, not on it yet, and shared when `shared`
+  // is not null. Once a message matched it (`matched`), no later one may.
+  // A receive that is not shared stops at the first fitting message whose
+  // data is on another host (`mustShare`): that message is kept
+  // unexpected, and so is every later one, as far as this receive goes.
+  struct NewestReceive {
+    Request* recv = nullptr;
+    const std::shared_ptr<Request>* shared = nullptr;
+    bool matched = false;
+    bool mustShare = false;
+  };
+  bool drainRings(NewestReceive* newest);
+  void arrive(MessageRing::Slot& slot, NewestReceive* newest);
+  void arrive(Arrival arrival, NewestReceive* newest);
   // The earliest posted receive that fits, removed (and kept alive by
-  // `hold`), or else `newest` if it fits and is still pending; or null.
+  // `hold`), or else `newest` if it fits and has not matched; or null.
   // A message that is rendezvous send `rendezvous` matches only if it
   // claims the send first; when its sender cancelled it, null and
   // `cancelled`, and the message is dropped.
-  Request* takePosted(const Envelope& envelope, Request* rendezvous, Request* newest,
+  Request* takePosted(const Envelope& envelope, Request* rendezvous, NewestReceive* newest,
                       std::shared_ptr<Request>& hold, bool& cancelled);
   // The earliest unexpected message that fits, removed, dropping cancelled
-  // rendezvous sends on the way.
-  std::optional<Arrival> takeUnexpected(uint32_t context, int source, int tag);
+  // rendezvous sends on the way; with `keepRemote`, a fitting message
+  // whose data is on another host is left in place and stops the search
+  // (`keptRemote`).
+  std::optional<Arrival> takeUnexpected(uint32_t context, int source, int tag,
+                                        bool keepRemote = false, bool* keptRemote = nullptr);
+  // `shared` holds `recv` when it is shared, else null.
   void deliverRendezvous(const Envelope& envelope, const std::shared_ptr<Request>& send,
-                         Request& recv);
-  void deliverArrival(const Arrival& arrival, Request& recv);
+                         Request& recv, const std::shared_ptr<Request>* shared);
+  void deliverArrival(const Arrival& arrival, Request& recv,
+                      const std::shared_ptr<Request>* shared);
+  bool receiveNow(Request& recv, const std::shared_ptr<Request>* shared, bool& mustShare);
 
   std::unique_ptr<std::atomic<MessageRing*>[]> rings_;
   int worldSize_;
   std::function<void(Request&)> sendMatched_;
   RemoteFetch fetchRemote_;
+  RemoteFetchStart startRemoteFetch_;
   std::deque<Arrival> unexpected_;
   std::deque<std::shared_ptr<Request>> posted_;
   std::vector<Arrival> spilled_;  // reused by drain()

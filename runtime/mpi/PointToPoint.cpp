@@ -518,14 +518,15 @@ u32 Z_envZ_MPI_Irecv(void* instance, u32 buf, u32 count, u32 type, u32 source, u
   if (int error = fillRecv(call, buf, int(count), int(type), int(source), int(tag), int(comm),
                            record))
     return error;
-  if (record.kind == Request::Kind::Null || call.world().receiveNow(record)) {
+  bool mustShare = false;
+  if (record.kind == Request::Kind::Null || call.world().receiveNow(record, mustShare)) {
     call.store<int32_t>(requestOut, call.rank.addSpareReceive());
     return abi::kSuccess;
   }
   auto request = newRequest();
   *request = std::move(record);
   call.rank.clearSpareReceive();
-  call.world().postUnmatched(request);
+  call.world().postUnmatched(request, mustShare);
   call.store<int32_t>(requestOut, call.rank.addRequest(std::move(request)));
   return abi::kSuccess;
 }

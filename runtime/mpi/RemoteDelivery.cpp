@@ -116,7 +116,7 @@ void World::attachRemoteRanks(RemoteRanks& link, std::vector<bool> remote) {
   }
   const std::vector<bool>& remoteRank = *remoteTable_.load();
   awaitingMatch_ = std::make_shared<AwaitingMatch>();
-  rendezvous_ = makeRendezvousTables();
+  rendezvous_ = makeRendezvousTables(size_);
   rendezvousThreshold_ = rendezvousThresholdBytes();
   remoteWindows_ = makeRemoteWindowTables();
   remote_ = &link;

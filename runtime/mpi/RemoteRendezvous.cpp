@@ -18,18 +18,23 @@
 //      packed copy).
 //   3. The receiving host places the data straight into the receive
 //      buffer when that is contiguous and large enough, otherwise into a
-//      temporary that the Mailbox unpacks into it; the receive completes
-//      when the last byte has landed. The receiving rank waits for that
-//      inside the match, busy rather than blocked for the deadlock watch,
-//      as it is while it copies any message; the frames on their way keep
-//      the job-wide check from calling that a deadlock as well. It polls
-//      the connections while it waits (World::pollConnectionsUntil), as a
-//      rank waiting for a message does, and for as long as the data keeps
-//      landing: so it reads the data itself, as it arrives, rather than
-//      sleeping until the link's thread has woken for it, read it all and
-//      woken it in turn (two thread wake-ups and a data-sized delay a
-//      message). Only when nothing has come within the poll does it sleep
-//      and leave the reading to the link's thread.
+//      temporary that is unpacked into it; the receive completes when the
+//      last byte has landed, on whichever thread landed it.
+//
+// A receive the rank holds shared (every one but the spare record that
+// MPI_Irecv tries first, which then becomes shared) does not wait in the
+// match: the rank goes on matching, so a window of receives has all its
+// clear-to-sends out at once and the sending host writes their data back
+// to back, instead of one round trip and one idle sender per message. Its
+// wait polls the connections as any wait does, and for as long as data of
+// its messages keeps landing (pollWhileLanding), so it reads the data
+// itself, as it arrives, rather than sleeping until the link's thread has
+// woken for it, read it all and woken it in turn (two thread wake-ups and
+// a data-sized delay a message); the frames on their way keep the
+// job-wide deadlock check quiet meanwhile. A receive that is not shared
+// (MPI_Mrecv's) still waits inside the match, busy rather than blocked for
+// the deadlock watch, polling the same way, and sleeps only when nothing
+// has come within the poll, leaving the reading to the link's thread.
 //
 // A host that has left the job (its ranks all ended) answers no
 // clear-to-send any more, and says so after the last data it sent
@@ -50,9 +55,12 @@
 #include <cstdlib>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <unordered_map>
 #include <unordered_set>
+#include <vector>
 
+#include "mpi/Mailbox.h"
 #include "mpi/MpiAbi.h"
 #include "mpi/World.h"
 
@@ -95,24 +103,46 @@ struct World::RendezvousTables {
   };
   std::unordered_map<uint64_t, Waiting> sends;
   // Receives of this host whose data is on its way.
-  struct Landing {
-    int from = 0;
-    int to = 0;
-    int64_t bytes = 0;
-    uint8_t* target = nullptr;
-    std::unique_ptr<uint8_t[]> temporary;
-    // Set under the mutex; read without it by the polling rank.
-    std::atomic<bool> placing{false};
-    std::atomic<bool> landed{false};
-    std::condition_variable landedSignal;
-  };
-  std::unordered_map<uint64_t, std::shared_ptr<Landing>> receives;
+  std::unordered_map<uint64_t, std::shared_ptr<RendezvousLanding>> receives;
   // The hosts whose ranks have all ended (remoteHostEnded()).
   std::unordered_set<int> endedHosts;
+  // By world rank: its receives whose data has begun to land and not
+  // ended (read without the mutex by the rank's wait).
+  std::unique_ptr<std::atomic<int>[]> placingFor;
 };
 
-std::shared_ptr<World::RendezvousTables> World::makeRendezvousTables() {
-  return std::make_shared<RendezvousTables>();
+struct World::RendezvousLanding {
+  int from = 0;
+  int to = 0;
+  int64_t bytes = 0;
+  uint64_t receiveId = 0;
+  uint8_t* target = nullptr;
+  std::unique_ptr<uint8_t[]> temporary;
+  // A receive that completes where its data lands (startRemoteRendezvous),
+  // with its message's envelope; null when its rank waits for the landing.
+  std::shared_ptr<Request> recv;
+  Envelope envelope;
+  // Set under the mutex; read without it by the polling rank.
+  std::atomic<bool> placing{false};
+  std::atomic<bool> landed{false};
+  std::condition_variable landedSignal;
+};
+
+std::shared_ptr<World::RendezvousTables> World::makeRendezvousTables(int worldSize) {
+  auto tables = std::make_shared<RendezvousTables>();
+  tables->placingFor.reset(new std::atomic<int>[size_t(worldSize)]);
+  for (int rank = 0; rank < worldSize; ++rank) tables->placingFor[rank].store(0);
+  return tables;
+}
+
+bool World::pollWhileLanding(int rank, util::FunctionRef<bool()> done) {
+  auto pollEnd = std::chrono::steady_clock::now() + kLandingPoll;
+  while (rendezvous_->placingFor[rank].load(std::memory_order_relaxed) > 0 &&
+         std::chrono::steady_clock::now() < pollEnd) {
+    if (done()) return true;
+    std::this_thread::yield();
+  }
+  return done();
 }
 
 int64_t World::rendezvousThresholdBytes() {
@@ -186,9 +216,9 @@ class PollPause {
 
 }  // namespace
 
-bool World::receiveRemoteRendezvous(Request& proxy, Request& recv,
-                                    std::unique_ptr<uint8_t[]>& temporary) {
-  auto landing = std::make_shared<RendezvousTables::Landing>();
+std::shared_ptr<World::RendezvousLanding> World::askForRendezvousData(
+    Request& proxy, Request& recv, std::shared_ptr<Request> shared) {
+  auto landing = std::make_shared<RendezvousLanding>();
   landing->from = proxy.owner;
   landing->to = recv.owner;
   landing->bytes = proxy.bytes;
@@ -198,17 +228,35 @@ bool World::receiveRemoteRendezvous(Request& proxy, Request& recv,
     landing->temporary.reset(new uint8_t[size_t(proxy.bytes)]);
     landing->target = landing->temporary.get();
   }
+  landing->recv = std::move(shared);
+  landing->envelope = Envelope{proxy.context, proxy.senderRank, proxy.tag, proxy.bytes};
   int fromHost = remote_->hostOf(proxy.owner);
   uint64_t receiveId;
   {
     std::lock_guard<std::mutex> guard(rendezvous_->mutex);
-    if (rendezvous_->endedHosts.count(fromHost)) return abortForUnsentData(proxy, recv);
+    if (rendezvous_->endedHosts.count(fromHost)) {
+      abortForUnsentData(proxy.bytes, proxy.owner, recv.owner);
+      return nullptr;
+    }
     receiveId = ++rendezvous_->lastId;
+    landing->receiveId = receiveId;
     rendezvous_->receives.emplace(receiveId, landing);
   }
-  PollPause pause(*remote_, pollingOtherHosts_);
   remote_->clearToSend(proxy.owner, static_cast<RequestToSendProxy&>(proxy).sendId, recv.owner,
                        receiveId);
+  return landing;
+}
+
+void World::startRemoteRendezvous(Request& proxy, const std::shared_ptr<Request>& recv) {
+  askForRendezvousData(proxy, *recv, recv);
+}
+
+bool World::receiveRemoteRendezvous(Request& proxy, Request& recv,
+                                    std::unique_ptr<uint8_t[]>& temporary) {
+  PollPause pause(*remote_, pollingOtherHosts_);
+  std::shared_ptr<RendezvousLanding> landing = askForRendezvousData(proxy, recv, nullptr);
+  if (!landing) return false;
+  int fromHost = remote_->hostOf(proxy.owner);
   // Once its first frame has come, the rest of the data is on the same
   // connection right behind it: polling on until it has all landed ends
   // when the transfer does, or with the job, unless the sender stalls
@@ -224,9 +272,10 @@ bool World::receiveRemoteRendezvous(Request& proxy, Request& recv,
     // the temporary while the job goes down.
     if (aborted_.load()) return false;
     if (!landing->placing && rendezvous_->endedHosts.count(fromHost)) {
-      rendezvous_->receives.erase(receiveId);
+      rendezvous_->receives.erase(landing->receiveId);
       lock.unlock();
-      return abortForUnsentData(proxy, recv);
+      abortForUnsentData(proxy.bytes, proxy.owner, recv.owner);
+      return false;
     }
     landing->landedSignal.wait_for(lock, kAbortLook);
   }
@@ -234,20 +283,36 @@ bool World::receiveRemoteRendezvous(Request& proxy, Request& recv,
   return true;
 }
 
-bool World::abortForUnsentData(const Request& proxy, const Request& recv) {
-  abort(abi::kErrOther, "rank " + std::to_string(recv.owner) + ": the message of " +
-                            std::to_string(proxy.bytes) + " bytes from rank " +
-                            std::to_string(proxy.owner) + " that it received cannot arrive: " +
-                            "the ranks of rank " + std::to_string(proxy.owner) +
+void World::abortForUnsentData(int64_t bytes, int from, int to) {
+  abort(abi::kErrOther, "rank " + std::to_string(to) + ": the message of " +
+                            std::to_string(bytes) + " bytes from rank " + std::to_string(from) +
+                            " that it received cannot arrive: the ranks of rank " +
+                            std::to_string(from) +
                             "'s host ended without sending it (a send never completed)");
-  return false;
 }
 
 void World::remoteHostEnded(int host) {
-  std::lock_guard<std::mutex> guard(rendezvous_->mutex);
-  rendezvous_->endedHosts.insert(host);
-  for (auto& entry : rendezvous_->receives)
-    if (remote_->hostOf(entry.second->from) == host) entry.second->landedSignal.notify_all();
+  // A waiting rank sees the end itself; a receive that completes where its
+  // data lands has nobody waiting in the match, so the end is reported
+  // here, unless its data has begun to land (it then lands whole).
+  std::vector<std::shared_ptr<RendezvousLanding>> unsendable;
+  {
+    std::lock_guard<std::mutex> guard(rendezvous_->mutex);
+    rendezvous_->endedHosts.insert(host);
+    for (auto it = rendezvous_->receives.begin(); it != rendezvous_->receives.end();) {
+      RendezvousLanding& landing = *it->second;
+      if (remote_->hostOf(landing.from) != host) {
+        ++it;
+      } else if (landing.recv && !landing.placing) {
+        unsendable.push_back(std::move(it->second));
+        it = rendezvous_->receives.erase(it);
+      } else {
+        landing.landedSignal.notify_all();
+        ++it;
+      }
+    }
+  }
+  for (const auto& landing : unsendable) abortForUnsentData(landing->bytes, landing->from, landing->to);
 }
 
 bool World::remoteClearToSend(int sender, uint64_t sendId, int receiver, uint64_t receiveId,
@@ -279,7 +344,7 @@ uint8_t* World::remoteRendezvousTarget(int fromHost, int receiver, uint64_t rece
                                        int64_t bytes, std::string& reason) {
   std::lock_guard<std::mutex> guard(rendezvous_->mutex);
   auto it = rendezvous_->receives.find(receiveId);
-  RendezvousTables::Landing* landing = it == rendezvous_->receives.end() ? nullptr : it->second.get();
+  RendezvousLanding* landing = it == rendezvous_->receives.end() ? nullptr : it->second.get();
   if (!landing || landing->placing || landing->to != receiver ||
       remote_->hostOf(landing->from) != fromHost || landing->bytes != bytes) {
     reason = "MpiRendezvousData of " + std::to_string(bytes) + " bytes for receive " +
@@ -288,20 +353,24 @@ uint8_t* World::remoteRendezvousTarget(int fromHost, int receiver, uint64_t rece
     return nullptr;
   }
   landing->placing = true;
+  rendezvous_->placingFor[receiver].fetch_add(1, std::memory_order_relaxed);
   return landing->target;
 }
 
 void World::remoteRendezvousLanded(uint64_t receiveId) {
-  int receiver;
+  std::shared_ptr<RendezvousLanding> landing;
   {
     std::lock_guard<std::mutex> guard(rendezvous_->mutex);
     auto it = rendezvous_->receives.find(receiveId);
-    receiver = it->second->to;
-    it->second->landed = true;
-    it->second->landedSignal.notify_all();
+    landing = std::move(it->second);
     rendezvous_->receives.erase(it);
+    rendezvous_->placingFor[landing->to].fetch_sub(1, std::memory_order_relaxed);
+    landing->landed = true;
+    landing->landedSignal.notify_all();
   }
-  notify(receiver);
+  if (landing->recv)
+    Mailbox::completeLanded(landing->envelope, landing->temporary.get(), *landing->recv);
+  notify(landing->to);
 }
 
 }  // namespace synergy::mpi

@@ -153,6 +153,9 @@ World::World(int size, bool ranksOwnCpus)
                                   [this](Request& proxy, Request& recv,
                                          std::unique_ptr<uint8_t[]>& temporary) {
                                     return receiveRemoteRendezvous(proxy, recv, temporary);
+                                  },
+                                  [this](Request& proxy, const std::shared_ptr<Request>& recv) {
+                                    startRemoteRendezvous(proxy, recv);
                                   }));
     asleep_[i].store(false);
     outboxes_[i].listed.assign(size, false);
@@ -337,7 +340,7 @@ bool World::waitUntilReady(int rank, const WaitInfo& info, util::FunctionRef<boo
   if (readsConnections) {
     remote_->startPolling();
     pollingOtherHosts_ = true;
-    polled = pollUntil(done, ranksOwnCpus_, scope);
+    polled = pollUntil(done, ranksOwnCpus_, scope) || pollWhileLanding(rank, done);
     pollingOtherHosts_ = false;
     remote_->stopPolling();
   } else {

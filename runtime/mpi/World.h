@@ -357,10 +357,16 @@ class World {
     sendMatched(*recv.lender);
     recv.lender.reset();
   }
-  // startRecv() in two steps (Mailbox::receiveNow, Mailbox::postUnmatched).
-  bool receiveNow(Request& recv) { return mailboxes_[recv.owner]->receiveNow(recv); }
-  void postUnmatched(const std::shared_ptr<Request>& recv) {
-    mailboxes_[recv->owner]->postUnmatched(recv);
+  // startRecv() in two steps (Mailbox::receiveNow, then Mailbox::post
+  // when `mustShare`, else Mailbox::postUnmatched).
+  bool receiveNow(Request& recv, bool& mustShare) {
+    return mailboxes_[recv.owner]->receiveNow(recv, mustShare);
+  }
+  void postUnmatched(const std::shared_ptr<Request>& recv, bool mustShare) {
+    if (mustShare)
+      mailboxes_[recv->owner]->post(recv);
+    else
+      mailboxes_[recv->owner]->postUnmatched(recv);
   }
   // Sends a copy of `count` instances of `type` at `data` from `from`, when
   // the message is short enough to go eager (and, to a rank on another
@@ -622,9 +628,18 @@ class World {
   // enough, in `temporary`. False when the job aborted first.
   bool receiveRemoteRendezvous(Request& proxy, Request& recv,
                                std::unique_ptr<uint8_t[]>& temporary);
-  // Aborts the job for `recv`, which matched rendezvous message `proxy`
-  // from a host that ended without sending its data; false.
-  bool abortForUnsentData(const Request& proxy, const Request& recv);
+  // The same for a shared receive, without the wait: whoever lands the
+  // data completes `recv` and wakes its rank.
+  void startRemoteRendezvous(Request& proxy, const std::shared_ptr<Request>& recv);
+  struct RendezvousLanding;
+  // Both of those: registers where `proxy`'s data lands for `recv`
+  // (`shared` when it completes there) and sends the clear-to-send; null
+  // when the sending host has left the job, which is then aborted.
+  std::shared_ptr<RendezvousLanding> askForRendezvousData(Request& proxy, Request& recv,
+                                                          std::shared_ptr<Request> shared);
+  // Aborts the job for a message of `bytes` from world rank `from` that
+  // world rank `to` matched, whose host ended without sending its data.
+  void abortForUnsentData(int64_t bytes, int from, int to);
   void publishOutbox(Outbox& outbox, int rank);
   // After world rank `rank` made a lock-free change that members of `comm`
   // may wait for: counts it as an event for the deadlock watch and wakes
@@ -701,7 +716,13 @@ class World {
   std::shared_ptr<AwaitingMatch> awaitingMatch_;
   struct RendezvousTables;
   std::shared_ptr<RendezvousTables> rendezvous_;
-  static std::shared_ptr<RendezvousTables> makeRendezvousTables();
+  static std::shared_ptr<RendezvousTables> makeRendezvousTables(int worldSize);
+  // A wait of `rank` whose poll ran out while data of a message to it is
+  // landing polls on, until `done` or that data has landed (at most
+  // RemoteRendezvous.cpp's kLandingPoll): asleep, it would leave the
+  // reading to the link's thread, a wake-up for every part of the data,
+  // and then wait for its own wake-up. True when `done`.
+  bool pollWhileLanding(int rank, util::FunctionRef<bool()> done);
   // Messages to other hosts of at least this many bytes go by rendezvous.
   static int64_t rendezvousThresholdBytes();
   int64_t rendezvousThreshold_ = 0;

@@ -154,7 +154,9 @@ TEST(MailboxTest, ReceiveNowTakesOnlyArrivedMessages) {
   Mailbox box(2, [](Request& send) { markComplete(send); });
   std::vector<int32_t> first(64), second(64), third(64);
   auto early = makeRecv(first, 1, 6);
-  EXPECT_FALSE(box.receiveNow(*early));
+  bool mustShare = true;
+  EXPECT_FALSE(box.receiveNow(*early, mustShare));
+  EXPECT_FALSE(mustShare);
   EXPECT_FALSE(isCompleteNow(*early));
   box.postUnmatched(early);
   auto five = payload(5), six = payload(6), sixAgain = payload(12);
@@ -164,17 +166,63 @@ TEST(MailboxTest, ReceiveNowTakesOnlyArrivedMessages) {
   auto byTag = makeRecv(second, 1, 6);
   // The posted receive takes the first tag-6 message, this one the second;
   // the tag-5 message, ahead of both, waits as unexpected.
-  ASSERT_TRUE(box.receiveNow(*byTag));
+  ASSERT_TRUE(box.receiveNow(*byTag, mustShare));
   ASSERT_TRUE(isCompleteNow(*early));
   EXPECT_EQ(first[0], 6);
   EXPECT_EQ(second[0], 12);
   EXPECT_EQ(byTag->statusBytes, int64_t(sixAgain.size() * 4));
   ASSERT_TRUE(box.probe(kContext, 1, 5));
   auto any = makeRecv(third, synergy::mpi::abi::kAnySource, synergy::mpi::abi::kAnyTag);
-  ASSERT_TRUE(box.receiveNow(*any));
+  ASSERT_TRUE(box.receiveNow(*any, mustShare));
   EXPECT_EQ(third[0], 5);
   EXPECT_EQ(any->statusTag, 5);
   EXPECT_FALSE(box.probe(kContext, 1, 5));
+}
+
+// The envelope of a message whose data is still on another host (a
+// rendezvous from a rank there) matches only a shared receive, which asks
+// for the data and stays pending until it lands: receiveNow() leaves it to
+// post(), and with it every later message of that receive's, so that none
+// overtakes it.
+TEST(MailboxTest, AMessageWhoseDataIsOnAnotherHostMatchesOnlyASharedReceive) {
+  std::vector<Request*> asked;
+  Mailbox box(
+      2, [](Request& send) { markComplete(send); }, nullptr,
+      [&](Request& proxy, const std::shared_ptr<Request>& recv) {
+        asked.push_back(&proxy);
+        EXPECT_EQ(recv->tag, 6);
+      });
+  std::vector<int32_t> remote(1024, 3), eager = payload(6), buffer(1024), later(64);
+  auto proxy = makeSend(remote, 6, false);
+  proxy->awaitsRemoteData = true;
+  EXPECT_FALSE(box.send(1, proxy, /*eagerLimit=*/0));
+  box.send(1, makeSend(eager, 6, false), kEagerLimit);
+  auto recv = makeRecv(buffer, 1, 6);
+  bool mustShare = false;
+  EXPECT_FALSE(box.receiveNow(*recv, mustShare));
+  EXPECT_TRUE(mustShare);
+  EXPECT_TRUE(asked.empty());
+  // Left on the unexpected list, it is seen there, and taken once shared.
+  ASSERT_TRUE(box.probe(kContext, 1, 6));
+  EXPECT_EQ(box.probe(kContext, 1, 6)->bytes, 4096);
+  box.post(recv);
+  ASSERT_EQ(asked.size(), 1u);
+  EXPECT_EQ(asked[0], proxy.get());
+  EXPECT_FALSE(isCompleteNow(*recv));
+  // The eager message behind it goes to the next receive.
+  auto next = makeRecv(later, 1, 6);
+  ASSERT_TRUE(box.receiveNow(*next, mustShare));
+  EXPECT_FALSE(mustShare);
+  EXPECT_EQ(later[0], 6);
+  // Its landing completes it, from any thread.
+  std::thread([&] {
+    std::copy(remote.begin(), remote.end(), buffer.begin());
+    Mailbox::completeLanded(Envelope{kContext, 1, 6, 4096}, nullptr, *recv);
+  }).join();
+  ASSERT_TRUE(isCompleteNow(*recv));
+  EXPECT_EQ(recv->statusBytes, 4096);
+  EXPECT_EQ(recv->statusTag, 6);
+  EXPECT_EQ(buffer[1023], 3);
 }
 
 TEST(MailboxTest, DrainsWhileTheSenderSends) {

@@ -14,6 +14,8 @@
 //===----------------------------------------------------------------------===//
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <optional>
@@ -47,6 +49,9 @@ class InProcessLink final : public RemoteRanks {
     uint64_t sendId, receiveId;
   };
   std::optional<Clear> held;
+  // Every clear-to-send held back, in order.
+  std::vector<Clear> allHeld;
+  std::atomic<int> clearsToSend{0};
   int requestsToSend = 0;
 
   void send(const RemoteMessage& message,
@@ -86,7 +91,11 @@ class InProcessLink final : public RemoteRanks {
   }
   void clearToSend(int sender, uint64_t sendId, int receiver, uint64_t receiveId) override {
     held = Clear{sender, receiver, sendId, receiveId};
-    if (!holdClearToSend) releaseClearToSend();
+    ++clearsToSend;
+    if (holdClearToSend)
+      allHeld.push_back(*held);
+    else
+      releaseClearToSend();
   }
   void releaseClearToSend() {
     std::string reason;
@@ -226,10 +235,8 @@ TEST(WorldRendezvousTest, RefusesIdsSizesAndHostsThatNothingWaitsFor) {
   hosts.first.startSend(send, 1);
   hosts.toFirst.holdClearToSend = true;
   auto recv = request(hosts.second, Request::Kind::Recv, 1, 0, received, bytes(), 2048);
-  // The receive waits in the match for its data, so it runs on a thread
-  // of its own while the clear-to-send is held back.
-  std::thread receiver([&] { hosts.second.startRecv(recv); });
-  while (!hosts.toFirst.held) std::this_thread::yield();
+  hosts.second.startRecv(recv);
+  ASSERT_TRUE(hosts.toFirst.held);
   InProcessLink::Clear clear = *hosts.toFirst.held;
   // A clear-to-send from the wrong receiver or with a zero receive id.
   EXPECT_FALSE(hosts.first.remoteClearToSend(0, clear.sendId, 0, clear.receiveId, reason));
@@ -243,7 +250,6 @@ TEST(WorldRendezvousTest, RefusesIdsSizesAndHostsThatNothingWaitsFor) {
   EXPECT_EQ(hosts.second.remoteRendezvousTarget(0, 0, clear.receiveId, 2048, reason), nullptr);
   EXPECT_FALSE(isCompleteNow(*recv));
   hosts.toFirst.releaseClearToSend();
-  receiver.join();
   EXPECT_TRUE(isCompleteNow(*recv));
   EXPECT_EQ(received, sent);
   // Once cleared and landed, neither id is known any more.
@@ -278,10 +284,9 @@ TEST(WorldRendezvousTest, AMessageFromAHostThatLeftEndsTheJobInsteadOfWaiting) {
     hosts.first.startSend(send, 1);
     hosts.toFirst.holdClearToSend = true;
     auto recv = request(hosts.second, Request::Kind::Recv, 1, 0, received, bytes(), 2048);
-    std::thread receiver([&] { hosts.second.startRecv(recv); });
-    while (!hosts.toFirst.held) std::this_thread::yield();
+    hosts.second.startRecv(recv);
+    ASSERT_TRUE(hosts.toFirst.held);
     hosts.second.remoteHostEnded(0);
-    receiver.join();
     EXPECT_FALSE(isCompleteNow(*recv));
     EXPECT_EQ(hosts.second.abortStatus(), synergy::mpi::abi::kErrOther);
     EXPECT_EQ(hosts.second.takeAbortMessage(), expected);
@@ -290,6 +295,57 @@ TEST(WorldRendezvousTest, AMessageFromAHostThatLeftEndsTheJobInsteadOfWaiting) {
     EXPECT_EQ(hosts.second.remoteRendezvousTarget(0, 1, hosts.toFirst.held->receiveId, 2048,
                                                   reason),
               nullptr);
+  }
+}
+
+// A shared receive (every one but the spare record MPI_Irecv tries first)
+// asks for its data and returns; whoever lands the data completes it. So a
+// window of receives has every clear-to-send out before any data has come,
+// and the sending host writes the messages back to back, rather than one
+// round trip each.
+TEST(WorldRendezvousTest, AWindowOfReceivesAsksForAllItsDataBeforeAnyLands) {
+  TwoHosts hosts;
+  hosts.toFirst.holdClearToSend = true;
+  constexpr int kWindow = 3;
+  std::vector<std::vector<uint8_t>> sent, received;
+  std::vector<std::shared_ptr<Request>> sends, recvs;
+  for (int i = 0; i < kWindow; ++i) {
+    sent.push_back(numbered(2048));
+    sent.back()[0] = uint8_t(i + 1);
+    received.emplace_back(2048);
+    sends.push_back(request(hosts.first, Request::Kind::Send, 0, 1, sent.back(), bytes(), 2048));
+    hosts.first.startSend(sends.back(), 1);
+  }
+  // Before, each receive waited in its match for its data: the thread is
+  // there so that this test fails rather than hangs then.
+  std::thread receiver([&] {
+    for (int i = 0; i < kWindow; ++i) {
+      recvs.push_back(
+          request(hosts.second, Request::Kind::Recv, 1, 0, received[size_t(i)], bytes(), 2048));
+      hosts.second.startRecv(recvs.back());
+    }
+  });
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+  while (hosts.toFirst.clearsToSend < kWindow && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::yield();
+  EXPECT_EQ(hosts.toFirst.clearsToSend, kWindow) << "clear-to-sends out before any data landed";
+  if (hosts.toFirst.clearsToSend < kWindow) {
+    hosts.toFirst.holdClearToSend = false;
+    hosts.toFirst.releaseClearToSend();
+    receiver.join();
+    return;
+  }
+  receiver.join();
+  for (int i = 0; i < kWindow; ++i) EXPECT_FALSE(isCompleteNow(*recvs[size_t(i)]));
+  for (const InProcessLink::Clear& clear : hosts.toFirst.allHeld) {
+    hosts.toFirst.held = clear;
+    hosts.toFirst.releaseClearToSend();
+  }
+  for (int i = 0; i < kWindow; ++i) {
+    EXPECT_TRUE(isCompleteNow(*recvs[size_t(i)]));
+    EXPECT_TRUE(isCompleteNow(*sends[size_t(i)]));
+    EXPECT_EQ(received[size_t(i)], sent[size_t(i)]) << "message " << i;
+    EXPECT_EQ(recvs[size_t(i)]->statusBytes, 2048);
   }
 }
 
