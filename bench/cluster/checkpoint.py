@@ -67,9 +67,11 @@ sys.path.insert(0, HERE)
 from cluster_bench import BenchError, Cluster  # noqa: E402
 
 MEMORY_MIB = [1, 16, 64, 256]
-# Repetitions of each kernel for about 8 s of CPU at np 4 (p2p 20 used 1.5 s,
-# nstream 10 about 1 s): long enough for several checkpoints at 1 s and for
-# a checkpoint's cost to stand out of the run-to-run spread.
+# Repetitions of each kernel at --scale 1. At np 4 these take about 5 s of
+# CPU for p2p and nstream, 8.5 s for transpose, 2 s for stencil and 0.9 s
+# for reduce: at low load stencil and reduce end within about a second and
+# may take no checkpoint at --checkpoint-every 1, which aborts the table.
+# --scale 4 lets every kernel take several.
 KERNELS = {"p2p": 100, "stencil": 100, "transpose": 100, "nstream": 80, "reduce": 200}
 OVERHEAD_TARGET = 0.05
 # synergy-run's longest interval: the agreement at every control point, and
