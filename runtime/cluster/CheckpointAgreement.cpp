@@ -851,6 +851,8 @@ bool CheckpointAgreement::finishLiveRound(std::unique_lock<std::mutex>& lock, in
   double checkMs = 0;
   bool taken = false;  // the routes switched: the rank runs on the target
   bool emptied = false;  // and its source part has no rank left
+  bool claimed = false;  // a slot of the target's host taken for the rank
+  std::string fromHost, toHost;
   if (landed) {
     // The target checks the section as an arrival would, held meanwhile.
     std::string refusal;
@@ -888,7 +890,12 @@ bool CheckpointAgreement::finishLiveRound(std::unique_lock<std::mutex>& lock, in
         uint64_t moveId = ++routeSwitches_;
         lock.unlock();
         auto switchStart = Clock::now();
-        taken = link_->switchRoutes(moveId, round, table, {}, why);
+        // The rank takes a slot of the target's host before it runs there:
+        // a host with none left is never oversubscribed, the move is not
+        // taken.
+        why = claimMoveSlot(move.rank, move.target, fromHost, toHost);
+        claimed = why.empty();
+        if (claimed) taken = link_->switchRoutes(moveId, round, table, {}, why);
         switchMs = std::chrono::duration<double, std::milli>(Clock::now() - switchStart).count();
         lock.lock();
         emptied = taken && sourceRanks < 2;
@@ -933,38 +940,59 @@ bool CheckpointAgreement::finishLiveRound(std::unique_lock<std::mutex>& lock, in
   }
   for (uint32_t p = 1; p < slots_.size(); ++p)
     if (p != move.source) sendDecision(p, round, taken && p == move.target ? kTakeIn : 0, 0, {});
-  if (taken) {
-    // Where a user sees the rank (synergy-cluster status) and where a
-    // restart would put it: the job's rank -> host record.
+  if (claimed) {
+    // The slots in the state store follow the rank, and so does where a
+    // user sees it (synergy-cluster status) and where a restart would put
+    // it: the job's rank -> host record.
     lock.unlock();
-    recordMovedRank(move.rank, move.target);
+    settleMoveSlot(taken, move.rank, move.target, fromHost, toHost);
     lock.lock();
   }
   return true;
 }
 
-void CheckpointAgreement::recordMovedRank(uint32_t rank, uint32_t target) {
-  std::string key = "synergy:job:" + std::to_string(part_.jobId) + ":ranks";
+std::string CheckpointAgreement::claimMoveSlot(uint32_t rank, uint32_t target,
+                                               std::string& fromHost, std::string& toHost) {
   try {
-    // A connection of its own: redis_ is the background writes'.
-    RedisConnection redis(part_.state, kStateTimeout);
-    std::vector<std::string> hosts = replyStrings(*redis.command({"LRANGE", key, "0", "-1"}));
+    ClusterState state(part_.state, kStateTimeout);
+    std::vector<std::string> hosts = state.rankHosts(part_.jobId);
     std::vector<uint32_t> table = link_->partOfRanks();
     if (hosts.size() != table.size() || rank >= table.size())
-      throw StateStoreError("it has " + std::to_string(hosts.size()) + " ranks, not " +
-                            std::to_string(table.size()));
+      return "the job's rank -> host record has " + std::to_string(hosts.size()) +
+             " ranks, not " + std::to_string(table.size());
     // The target's host: that of another of its ranks.
-    std::string host;
-    for (size_t other = 0; other < table.size() && host.empty(); ++other)
-      if (other != rank && table[other] == target && isValidHostId(hosts[other]))
-        host = hosts[other];
-    if (host.empty())
-      throw StateStoreError("it names no host for part " + std::to_string(target));
-    redis.command({"LSET", key, std::to_string(rank), host});
+    toHost.clear();
+    for (size_t other = 0; other < table.size() && toHost.empty(); ++other)
+      if (other != rank && table[other] == target) toHost = hosts[other];
+    if (toHost.empty())
+      return "the job's rank -> host record names no host for part " + std::to_string(target);
+    fromHost = hosts[rank];
+    if (fromHost == toHost)
+      return "the record names host " + toHost + " for both parts";
+    std::string why;
+    if (state.claimMovedRankSlot(part_.jobId, toHost, why) != ClaimOutcome::Claimed)
+      return "no slot for rank " + std::to_string(rank) + " on part " + std::to_string(target) +
+             ": " + why;
+    return {};
+  } catch (const StateStoreError& e) {
+    return std::string("the cluster state did not take a slot for it: ") + e.what();
+  }
+}
+
+void CheckpointAgreement::settleMoveSlot(bool taken, uint32_t rank, uint32_t target,
+                                         const std::string& fromHost, const std::string& toHost) {
+  try {
+    ClusterState state(part_.state, kStateTimeout);
+    if (taken)
+      state.returnMovedRankSlot(part_.jobId, fromHost, rank, toHost);
+    else
+      state.returnMovedRankSlot(part_.jobId, toHost);
   } catch (const StateStoreError& e) {
     std::fprintf(stderr,
-                 "synergy-run: note: rank %u runs on part %u, but the job's rank -> host record "
-                 "was not updated: %s\n",
+                 taken ? "synergy-run: note: rank %u runs on part %u, but the cluster state was "
+                         "not updated (slots, the rank -> host record): %s\n"
+                       : "synergy-run: note: rank %u stays off part %u, but the slot claimed for "
+                         "it was not given back: %s\n",
                  rank, target, e.what());
   }
 }

@@ -262,10 +262,20 @@ class CheckpointAgreement final : public checkpoint::HostParts {
   // arrival would (decodeDepartingRank: its CRC-32C, every record); why
   // it could not arrive here, empty when it could. Without the lock.
   std::string checkLanded(uint64_t round);
-  // Part 0, once rank `rank` runs on part `target`: the job's rank -> host
-  // record in the state store (synergy-cluster status, a restart's
-  // placement) names the target's host for it; a note when it cannot.
-  void recordMovedRank(uint32_t rank, uint32_t target);
+  // Part 0, before it switches the routes for a live move of `rank` to
+  // part `target`: the hosts of the rank's part and of the target's (from
+  // the job's rank -> host record), and one free slot of the target's host
+  // claimed for it in the state store (ClusterState::claimMovedRankSlot);
+  // why the move cannot take one, empty when it took it. Without the lock.
+  std::string claimMoveSlot(uint32_t rank, uint32_t target, std::string& fromHost,
+                            std::string& toHost);
+  // Part 0, once the round is over: when the rank runs on the target, the
+  // source's host gets its slot back and the record names the target's
+  // host for the rank (synergy-cluster status, a restart's placement);
+  // when not, the target's host gets back the slot claimed. A note when
+  // the store does not answer. Without the lock.
+  void settleMoveSlot(bool taken, uint32_t rank, uint32_t target, const std::string& fromHost,
+                      const std::string& toHost);
   // Forwards this part's last output and ends the process with
   // kMigratedExitStatus.
   [[noreturn]] void endToBeMoved();

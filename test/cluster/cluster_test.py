@@ -2840,15 +2840,20 @@ def start_hooked_spread_cluster(cluster, name):
     return program, want, want4, moves
 
 
-def run_hooked_spread_job(cluster, name, hosts, env, program, moves, expected, every="3600"):
+def run_hooked_spread_job(cluster, name, hosts, env, program, moves, expected, every="3600",
+                          slots=None):
     """Starts `hosts` synergyd named `name`2, `name`3, ... with environment
     `env` (a test hook), runs `program` spread over them at 3 ranks on 3
     hosts, else 4, checkpointing into `moves` (so that the parts meet at
     every control point, but never due), checks its status and lines
     against mpirun's `expected`, stops the daemons and returns the
-    client's stderr. `every`: --checkpoint-every (an hour: never due)."""
-    daemons = [cluster.start_daemon(f"{name}{i}", f"127.0.0.{i}", 2, env=env,
-                                    options=("--allow-dir", cluster.workdir))
+    client's stderr. `every`: --checkpoint-every (an hour: never due);
+    `slots`: each host's (2 on three hosts, else 3: a free one for a move)."""
+    # Two hosts of 3 slots for 4 ranks: a live move takes a free slot of
+    # its target's host.
+    slots = slots or (2 if hosts == 3 else 3)
+    daemons = [cluster.start_daemon(f"{name}{i}", f"127.0.0.{i}", slots,
+                                    env=env, options=("--allow-dir", cluster.workdir))
                for i in range(2, 2 + hosts)]
     code, out, err = run_tool([os.path.join(cluster.bin_dir, "synergy-run"), "--cluster",
                                cluster.url, "--token-file", cluster.token_file, "--policy",
@@ -2937,7 +2942,9 @@ def case_live_move(cluster):
     it kept, and releases the others: part 0's note gives the round's
     costs (leave, ship, round ms) and says so. With the target made to
     refuse (SYNERGY_TEST_LIVE_MOVE_REFUSE=1), the note names the refusal
-    and the rank arrives again all the same. Then a malformed hook is
+    and the rank arrives again all the same; so it does when the target's
+    host has no free slot for it (a move takes one in the cluster state,
+    live-move-slots). Then a malformed hook is
     ignored with a note. Every run's sorted stdout and
     exit status equal OpenMPI's."""
     program, want, want4, moves = start_hooked_spread_cluster(cluster, "live-move")
@@ -2950,6 +2957,8 @@ def case_live_move(cluster):
                                   r"runs the agreement\); rank {} arrives again at part {}\n")
     refused_line = head + (r"refused by part {} \(SYNERGY_TEST_LIVE_MOVE_REFUSE has part {} "
                            r"refuse it\); rank {} arrives again at part {}\n")
+    full_line = head + checked + (r"not taken \(no slot for rank {} on part {}: host lmfull2 has "
+                                  r"no free slot\); rank {} arrives again at part {}\n")
     arrived = note + r"rank {} arrived on part {} after a live move \(restored [0-9.]+ ms after "
     # (name, hosts, hook, part 0's line, refuse, the part that runs the rank
     # after the round, or None when it arrives again at its source)
@@ -2963,6 +2972,8 @@ def case_live_move(cluster):
         ("three-hosts-to-0", 3, "2@2:0", taken_line.format(2, 2, 0, 0, 2, 0), None, 0),
         ("rank-0", 3, "0@2:2", kept_line.format(0, 0, 2, 2, 0, 0), None, None),
         ("refused", 3, "1@2:2", refused_line.format(1, 1, 2, 2, 2, 1, 1), "1", None),
+        # Two hosts of 2 slots for 4 ranks: the target's host has none free.
+        ("full", 2, "2@2:0", full_line.format(2, 1, 0, 0, 2, 0, 2, 1), None, None),
         ("malformed", 2, "0@2:0", note + r"SYNERGY_TEST_LIVE_MOVE ignored: a job over hosts "
          r"expects R@N:P", None, None),
     )
@@ -2974,7 +2985,8 @@ def case_live_move(cluster):
         # after the move with the rank's section from its target.
         err = run_hooked_spread_job(cluster, "lm" + name, hosts, env, program, moves,
                                     want if hosts == 3 else want4,
-                                    "0" if name == "checkpoints-after" else "3600")
+                                    "0" if name == "checkpoints-after" else "3600",
+                                    2 if name == "full" else None)
         found = re.search(line, err)
         check(found, f"{name}: no line matching {line!r} in {err!r}")
         check("postponed" not in err and "aborted" not in err and "not written" not in err,
@@ -3027,6 +3039,84 @@ def case_live_move(cluster):
         daemon.process.terminate()
         daemon.process.wait(timeout=60)
     print("live-move: status ok (" + shown.group(0).strip() + ")")
+
+
+def case_live_move_slots(cluster):
+    """The cluster state's slots follow a live move (issue 22): a job of two
+    ranks spread over hosts lmslots2 and lmslots3 (2 slots each), with rank
+    1 moved into part 0 by the hook SYNERGY_TEST_LIVE_MOVE=1@2:0. The move
+    claims lmslots2's last free slot and gives lmslots3's back, and the
+    emptied part 1 ends without freeing it twice: while the job runs on, the
+    status shows lmslots2 full and lmslots3 free, and the job's rank -> host
+    record both ranks on lmslots2. A two-rank job then starts on the freed
+    slots of lmslots3 (on the stale counts it was spread over both hosts,
+    oversubscribing lmslots2), and a one-rank job queues (no host has a slot
+    free) until the spread job ends. Every slot comes back at the end, and
+    every job's output is OpenMPI's."""
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "checkpoint_phases.c")
+    native, phases = build_both(cluster, source, "checkpoint_phases")
+    arguments = ["80", "0", "100"]
+    want = run_mpirun(native, 2, arguments)
+    second_want = run_mpirun(native, 2, ["30", "0", "100"])
+    third_want = run_mpirun(native, 1, ["10"])
+    cluster.start_redis()
+    moves = os.path.join(cluster.workdir, "slots-checkpoints")
+    os.makedirs(moves)
+    env = dict(os.environ, SYNERGY_TEST_LIVE_MOVE="1@2:0")
+    big = cluster.start_daemon("lmslots2", "127.0.0.2", 2, env=env,
+                               options=("--allow-dir", cluster.workdir))
+    small = cluster.start_daemon("lmslots3", "127.0.0.3", 2, env=env,
+                                 options=("--allow-dir", cluster.workdir))
+    run = os.path.join(cluster.bin_dir, "synergy-run")
+    remote = [run, "--cluster", cluster.url, "--token-file", cluster.token_file]
+    client = subprocess.Popen(remote + ["--policy", "spread", "--checkpoint-every", "3600",
+                                        "--checkpoint-dir", moves, "-np", "2", phases, *arguments],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    cluster.processes.append(client)
+    moved = "  job 1  checkpoint_phases.wasm  ranks 2  on lmslots2 (ranks 0-1)\n"
+    after = ("hosts: 2, slots: 4, free: 2\n" + host_line(big, 2, 0) + host_line(small, 2, 2) +
+             "queued jobs: 0\nrunning jobs: 1\n" + moved)
+    seen = []
+
+    def status_after_move():
+        seen.append(cluster.status()[1])
+        return seen[-1] == after or client.poll() is not None
+    wait_for(status_after_move, 60, "the status to show the move's slots")
+    check(client.poll() is None and seen[-1] == after,
+          f"the status after the move is not {after!r}: {seen[-3:]!r}")
+    check_equal(redis_command(cluster.redis_port, "HGETALL", "synergy:job:1:parts"),
+                ["lmslots2", "2"], "the job's parts after the move")
+    # A two-rank job starts on the slots the move freed, and holds them.
+    second = subprocess.Popen(remote + ["-np", "2", phases, "30", "0", "100"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    cluster.processes.append(second)
+    wait_for(lambda: "job 2: running 2 ranks" in small.log() or second.poll() is not None, 60,
+             "job 2 to start on lmslots3")
+    check("job 2: running" not in big.log(), f"job 2 ran on lmslots2:\n{big.log()}")
+    # Now no host has a free slot: a third job queues.
+    third = subprocess.Popen(remote + ["-np", "1", phases, "10"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    cluster.processes.append(third)
+    wait_for(lambda: "queued jobs: 1\n" in cluster.status()[1] or third.poll() is not None, 30,
+             "job 3 to queue")
+    status = cluster.status()[1]
+    check(client.poll() is None and "job 3" in status and
+          status.startswith("hosts: 2, slots: 4, free: 0\n"),
+          f"job 3 did not queue behind full hosts while job 1 runs:\n{status}")
+    out, err = client.communicate(timeout=120)
+    check_equal((client.returncode, sorted(out.decode().splitlines())),
+                (want[0], sorted(want[1].splitlines())), f"job 1 against mpirun ({err!r})")
+    check(re.search(r"rank 1 arrived on part 0 after a live move", err.decode()),
+          f"job 1: rank 1 did not arrive on part 0: {err!r}")
+    for job, expected in ((second, second_want), (third, third_want)):
+        out, err = job.communicate(timeout=120)
+        check_equal((job.returncode, sorted(out.decode().splitlines())),
+                    (expected[0], sorted(expected[1].splitlines())), f"a job against mpirun ({err!r})")
+    all_free = ("hosts: 2, slots: 4, free: 4\n" + host_line(big, 2, 2) + host_line(small, 2, 2) +
+                "queued jobs: 0\nrunning jobs: 0\n")
+    wait_for(lambda: cluster.status()[1] == all_free, 30, "every slot to come back")
+    print("live-move-slots: lmslots2 full and lmslots3 free after the move; job 2 ran on "
+          "lmslots3's freed slots, job 3 queued until job 1 ended; every slot back")
 
 
 # Rank 1 (part 1 at np 3 spread) departs for part 2 at control point 2.
@@ -3904,6 +3994,7 @@ CASES = {
     "migrate-mpi-state": case_migrate_mpi_state,
     "route-switch": case_route_switch,
     "live-move": case_live_move,
+    "live-move-slots": case_live_move_slots,
     "mpi-corpus-live-move": case_mpi_corpus_live_move,
     "migrate-aborted": case_migrate_aborted,
     "migrate-by-hand": case_migrate_by_hand,
