@@ -97,7 +97,43 @@ CheckpointAgreement::CheckpointAgreement(const JobPart& part)
                    "R@N:P, rank R to part P, another part of the job than R's, at control point "
                    "N from 1, got '%s'\n",
                    hook);
+  } else if (slots_.size() > 1) {
+    planLiveMigration();
   }
+}
+
+void CheckpointAgreement::planLiveMigration() {
+  // The moves a job's client asks for (--consolidate-at, --fragment,
+  // SYNERGY_FORCE_MIGRATION) are written before its parts start, so every
+  // part reads the same record and table here and plans the same move.
+  std::optional<MigrationRequest> request;
+  std::vector<std::string> rankHosts;
+  try {
+    RedisConnection redis(part_.state, kStateTimeout);
+    request = readMigration(redis, part_.jobId);
+    if (!request || request->state != "requested" || request->at == 0) return;
+    rankHosts = ClusterState(part_.state, kStateTimeout).rankHosts(part_.jobId);
+  } catch (const StateStoreError&) {
+    // Part 0's MigrationWatch reads the record again and notes why not.
+    return;
+  }
+  std::string why;
+  std::optional<LiveMovePlan> plan =
+      planLiveMove(*request, rankHosts, part_.routes().partOfRanks(), why);
+  if (plan) {
+    liveMove_ = LiveMove{true, plan->rank, request->at, plan->source, plan->target};
+    liveMigration_ = request->what;
+  }
+  if (part_.partIndex != 0) return;
+  if (plan)
+    std::fprintf(stderr,
+                 "synergy-run: note: job %llu's move of %s takes the live path: rank %u from part "
+                 "%u to part %u from control point %llu\n",
+                 (unsigned long long)part_.jobId, request->what.c_str(), plan->rank, plan->source,
+                 plan->target, (unsigned long long)request->at);
+  else
+    std::fprintf(stderr, "synergy-run: note: job %llu's move of %s takes the restart path: %s\n",
+                 (unsigned long long)part_.jobId, request->what.c_str(), why.c_str());
 }
 
 bool CheckpointAgreement::liveMoveDepartsHere(int& rank, uint64_t& at) const {
@@ -707,7 +743,8 @@ bool CheckpointAgreement::agree(int worldRank, uint64_t controlPoint, bool due, 
   }
   retryMigration_ = migrating && !(due && why.empty() && !live);
   if (live) {
-    if (migrating) migration_->notTaken(round, "a live move is under way");
+    if (migrating && liveMigration_.empty())
+      migration_->notTaken(round, "a live move is under way");
     return liveRound(lock, worldRank, round, why, aborted);
   }
   bool suspend = due && why.empty();
@@ -759,6 +796,7 @@ bool CheckpointAgreement::liveRound(std::unique_lock<std::mutex>& lock, int worl
     // Tried again at the next control point, as the source's coordinator does.
     ++liveMove_.at;
     std::fprintf(stderr, "synergy-run: note: %s postponed (%s)\n", head, why.c_str());
+    if (!liveMigration_.empty() && migration_) migration_->notTaken(round, why);
     releaseAll(UINT32_MAX);
     why.clear();
     return false;
@@ -940,6 +978,12 @@ bool CheckpointAgreement::finishLiveRound(std::unique_lock<std::mutex>& lock, in
   }
   for (uint32_t p = 1; p < slots_.size(); ++p)
     if (p != move.source) sendDecision(p, round, taken && p == move.target ? kTakeIn : 0, 0, {});
+  if (taken && !liveMigration_.empty() && migration_) {
+    // The move asked for is done: no control point restarts the job for it.
+    lock.unlock();
+    migration_->takenLive("taken live at control point " + std::to_string(round));
+    lock.lock();
+  }
   if (claimed) {
     // The slots in the state store follow the rank, and so does where a
     // user sees it (synergy-cluster status) and where a restart would put

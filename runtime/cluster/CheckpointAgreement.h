@@ -262,6 +262,10 @@ class CheckpointAgreement final : public checkpoint::HostParts {
   // arrival would (decodeDepartingRank: its CRC-32C, every record); why
   // it could not arrive here, empty when it could. Without the lock.
   std::string checkLanded(uint64_t round);
+  // At the start of every part, without the test hook: the migration its
+  // client asked for before the job started becomes liveMove_ when it can
+  // take the live path (planLiveMove); part 0 notes which path it takes.
+  void planLiveMigration();
   // Part 0, before it switches the routes for a live move of `rank` to
   // part `target`: the hosts of the rank's part and of the target's (from
   // the job's rank -> host record), and one free slot of the target's host
@@ -377,6 +381,9 @@ class CheckpointAgreement final : public checkpoint::HostParts {
     uint32_t source = 0, target = 0;
   };
   LiveMove liveMove_;
+  // What the move its client asked for moves, when planLiveMigration made
+  // it liveMove_ (empty for the test hook's).
+  std::string liveMigration_;
   std::optional<Vote> liveDeparture_;  // part 0's: the source's phase 3 vote
   std::optional<Vote> liveCheck_;      // part 0's: the target's phase 4 vote
   std::chrono::steady_clock::time_point liveStart_;  // part 0's: its round began

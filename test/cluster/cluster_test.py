@@ -2813,6 +2813,10 @@ def migration_outcome(err):
     if re.search(r"synergy-run: note: job \d+ stopped at a barrier control point to move rank 1 "
                  r"to host h4; it goes on on \S+\n", err):
         return "moved"
+    # The live path (case_migrate_live): rank 1 into part 2, on h4.
+    if re.search(r"synergy-run: note: live move of rank 1 from part 1 to part 2 at control point "
+                 r"\d+: .*; rank 1 runs on part 2\n", err):
+        return "moved"
     aborted = re.search(r"synergy-run: note: migration of rank 1 to host h4 aborted[^:]*: (.*)\n",
                         err)
     if aborted:
@@ -3189,10 +3193,10 @@ def migrating_run(cluster, program, ranks, arguments=(), forced=None, options=()
 def case_migrate_mpi_state(cluster):
     """Rank 1 of three, one a host, moved to h4 at the second barrier control
     point while every rank holds derived datatypes, an error handler and a
-    name made before the move and used after it, and then also a
-    communicator from MPI_Comm_split, whose context a host drew from its own
-    range: the move is taken, and stdout and status equal OpenMPI's exactly
-    (sorted). Before the checkpoint took contexts drawn on other hosts, the
+    name made before the move and used after it (the live path), and then
+    also a communicator from MPI_Comm_split, whose context a host drew from
+    its own range (the live round refused, the restart path): the move is
+    taken, and stdout and status equal OpenMPI's exactly (sorted). Before the checkpoint took contexts drawn on other hosts, the
     split variant's move was aborted ("communicator 3 does not hold this
     rank, or its context or size is not one it can have")."""
     os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
@@ -3203,15 +3207,24 @@ def case_migrate_mpi_state(cluster):
         want = run_mpirun(native, 3, arguments)
         check(want[1].count("\n") == 3, f"mpirun failed: {want!r}")
         code, out, err = migrating_run(cluster, program, 3, arguments, forced="1@2:h4")
-        check(re.search(moved_note("rank 1 to host h4", "h2:1,h4:2"), err),
-              f"no move {arguments} in {err!r}")
+        # h4 runs part 2: the move takes the live path (case_migrate_live);
+        # with the split communicator, whose progress a live move does not
+        # carry yet, part 2 refuses it and the next control point restarts
+        # the job.
+        live = r"live move of rank 1 from part 1 to part 2 at control point 2: .*; rank 1 runs on part 2\n"
+        refused = (r"live move of rank 1 from part 1 to part 2 at control point 2: .*refused by "
+                   r"part 2 \(rank 1 holds communicator")
+        for note in ((live,) if not arguments else
+                     (refused, moved_note("rank 1 to host h4", "h2:1,h4:2"))):
+            check(re.search(note, err), f"no {note!r} {arguments} in {err!r}")
         check_equal((code, sorted(out.splitlines())), (want[0], sorted(want[1].splitlines())),
                     f"the job {arguments} against mpirun (stderr {err!r})")
 
 
 def case_migrate_aborted(cluster):
     """A move to a host without a free slot (every host has one, taken) is
-    aborted at the control point with a note naming the lack, and the job
+    aborted at the control point with a note naming the lack (and its live
+    round takes no slot there), and the job
     goes on where it was: stdout and status equal OpenMPI's, no part ran
     twice. A malformed SYNERGY_FORCE_MIGRATION is refused before the job,
     and a malformed migration record in the cluster state is noted and
@@ -3225,10 +3238,19 @@ def case_migrate_aborted(cluster):
                                     options=("--allow-dir", cluster.workdir))
                for i, slots in ((2, 1), (3, 1), (4, 1))]
     code, out, err = migrating_run(cluster, program, 3, forced="1@2:h4")
-    check_equal(re.findall(r"synergy-run: note: .*\n", err),
-                ["synergy-run: note: migration of rank 1 to host h4 aborted at control point 2: "
+    # h4 runs part 2, so the move takes the live path (case_migrate_live),
+    # whose round takes no slot there either.
+    notes = re.findall(r"synergy-run: note: .*\n", err)
+    check_equal(notes[:2],
+                ["synergy-run: note: job 1's move of rank 1 to host h4 takes the live path: rank 1 "
+                 "from part 1 to part 2 from control point 2\n",
+                 "synergy-run: note: migration of rank 1 to host h4 aborted at control point 2: "
                  "host h4 has 0 free slots, not the 1 the move needs; the job goes on where it "
                  "is\n"], "the notes of the aborted move")
+    check(len(notes) == 3 and re.match(
+        r"synergy-run: note: live move of rank 1 from part 1 to part 2 at control point 2: .*"
+        r"not taken \(no slot for rank 1 on part 2: host h4 has no free slot\); rank 1 arrives "
+        r"again at part 1\n", notes[2]), f"the live round's note: {notes!r}")
     check_equal((code, sorted(out.splitlines())), (0, sorted(want[1].splitlines())),
                 f"the unmoved job against mpirun (stderr {err!r})")
     for daemon in daemons:
@@ -3408,6 +3430,94 @@ def case_migrate_consolidate(cluster):
                 "the fragmented parts of job 1")
     check_equal([d.log().count("job 2: running 4 ranks") for d in daemons], [1, 0, 0],
                 "the consolidated part of job 2")
+
+
+def case_migrate_live(cluster):
+    """Moves the client asks for take the live path when they can (issue
+    22): --fragment 2 starts two ranks over h2 and h3, and --consolidate-at
+    50% --expected-barriers 80 moves rank 1 into part 0 on h2 at control
+    point 40 with part 0's live round, no restart: the same job (job 1)
+    runs on with both ranks on h2, h3's slots come back, and the client's
+    notes say the live path was taken. SYNERGY_FORCE_MIGRATION=1@2:h4 at np
+    3 spread over h2, h3 and h4 moves rank 1 into part 2 live. At np 4
+    (two ranks move) the consolidation takes the restart path, with a note
+    saying why. Every run's stdout and status equal OpenMPI's."""
+    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "checkpoint_phases.c")
+    native, program = build_both(cluster, source, "checkpoint_phases")
+    arguments = ["40", "10000000"]
+    cluster.start_redis()
+    daemons = [cluster.start_daemon(f"h{i}", f"127.0.0.{i}", slots,
+                                    options=("--allow-dir", cluster.workdir))
+               for i, slots in ((2, 4), (3, 4), (4, 2))]
+    run = [os.path.join(cluster.bin_dir, "synergy-run"), "--cluster", cluster.url,
+           "--token-file", cluster.token_file]
+    live_round = (r"synergy-run: note: live move of rank {} from part {} to part {} at control "
+                  r"point {}: .*routes switched in [0-9.]+ ms; rank {} runs on part {}\n")
+    runs = (
+        ("consolidate", 2, ["--fragment", "2", "--consolidate-at", "50%", "--expected-barriers",
+                            "80"], None,
+         r"job 1's move of every rank to host h2 takes the live path: rank 1 from part 1 to part 0",
+         live_round.format(1, 1, 0, 40, 1, 0), "job 1  checkpoint_phases.wasm  ranks 2  on h2 (ranks 0-1)"),
+        ("forced", 3, ["--policy", "spread"], "1@2:h3",
+         r"job 2's move of rank 1 to host h3 takes the live path: rank 1 from part 0 to part 1",
+         live_round.format(1, 0, 1, 2, 1, 1),
+         "job 2  checkpoint_phases.wasm  ranks 3  on h2 (rank 0), h3 (ranks 1-2)"),
+    )
+    for name, ranks, options, forced, path_note, round_note, shown in runs:
+        want = run_mpirun(native, ranks, arguments)
+        moves = os.path.join(cluster.workdir, "moves-" + name)
+        os.makedirs(moves)
+        env = dict(os.environ)
+        if forced:
+            env["SYNERGY_FORCE_MIGRATION"] = forced
+        client = subprocess.Popen(run + [*options, "--checkpoint-dir", moves, "-np", str(ranks),
+                                         program, *arguments],
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                  env=env)
+        cluster.processes.append(client)
+        seen = []
+
+        def shows_move():
+            seen.append(cluster.status()[1])
+            return shown + "\n" in seen[-1] or client.poll() is not None
+        wait_for(shows_move, 180, f"{name}: the status to show the move")
+        out, err = client.communicate(timeout=300)
+        check(any(shown + "\n" in text for text in seen), f"{name}: status never showed {shown!r}: "
+              f"{seen[-2:]!r} {err!r}")
+        check_equal((client.returncode, sorted(out.splitlines())),
+                    (0, sorted(want[1].splitlines())), f"{name}: the job against mpirun ({err!r})")
+        for note in (path_note, round_note):
+            check(re.search(note, err), f"{name}: no {note!r} in {err!r}")
+        check("stopped at a barrier control point" not in err and "restart path" not in err,
+              f"{name}: the job restarted: {err!r}")
+        print(f"migrate-live: {name} ok (moved live, no restart)")
+    # The restart path, with the note saying why: two ranks move; a rank
+    # moves to a host the job does not run on.
+    restarts = (
+        ("two-ranks", 4, ["--fragment", "2", "--consolidate-at", "50%", "--expected-barriers",
+                          "80"], None,
+         r"job 3's move of every rank to host h2 takes the restart path: 2 ranks move, and the "
+         r"live path moves one\n", moved_note("every rank to host h2", "h2:4")),
+        ("no-part-there", 3, ["--policy", "spread"], "1@2:h4",
+         r"job 5's move of rank 1 to host h4 takes the restart path: host h4 runs no part of "
+         r"the job\n", moved_note("rank 1 to host h4", "h2:1,h4:1,h3:1")),
+    )
+    for name, ranks, options, forced, path_note, restart_note in restarts:
+        want = run_mpirun(native, ranks, arguments)
+        moves = os.path.join(cluster.workdir, "moves-" + name)
+        os.makedirs(moves)
+        env = dict(os.environ)
+        if forced:
+            env["SYNERGY_FORCE_MIGRATION"] = forced
+        code, out, err = run_tool(run + [*options, "--checkpoint-dir", moves, "-np", str(ranks),
+                                         program, *arguments], env=env)
+        check_equal((code, sorted(out.splitlines())), (0, sorted(want[1].splitlines())),
+                    f"{name}: the job against mpirun ({err!r})")
+        for note in (path_note, restart_note):
+            check(re.search(note, err), f"{name}: no {note!r} in {err!r}")
+        check("live move of" not in err, f"{name}: a live round: {err!r}")
+        print(f"migrate-live: {name} ok (restarted)")
 
 
 def run_corpus(cluster, only, rank_counts, repeats=1, migrate=False, live=False):
@@ -3995,6 +4105,7 @@ CASES = {
     "route-switch": case_route_switch,
     "live-move": case_live_move,
     "live-move-slots": case_live_move_slots,
+    "migrate-live": case_migrate_live,
     "mpi-corpus-live-move": case_mpi_corpus_live_move,
     "migrate-aborted": case_migrate_aborted,
     "migrate-by-hand": case_migrate_by_hand,
