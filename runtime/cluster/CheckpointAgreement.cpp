@@ -564,11 +564,6 @@ std::string CheckpointAgreement::decide(bool due, const Vote& own) {
   if (!due) return {};
   if (!own.canSuspend) return own.why;
   for (uint32_t p = 1; p < slots_.size(); ++p)
-    if (slots_[p].gone)
-      return "part " + std::to_string(p) +
-             " has had no rank since a live move (a job with an emptied part is not "
-             "checkpointed or moved again yet)";
-  for (uint32_t p = 1; p < slots_.size(); ++p)
     if (!slots_[p].vote->canSuspend) return slots_[p].vote->why;
   return {};
 }
@@ -840,6 +835,10 @@ bool CheckpointAgreement::finishLiveRound(std::unique_lock<std::mutex>& lock, in
   double shipMs = 0;
   if (!left.canSuspend) {
     outcome = "not taken (" + left.why + ")";
+  } else if (slots_[move.target].gone) {
+    // It ended when its last rank left: nothing there can take one in.
+    outcome = "not taken (part " + std::to_string(move.target) +
+              " has had no rank since a live move)";
   } else {
     lock.unlock();
     RankSectionTransfer& transfer = link_->sectionTransfer();
@@ -1392,7 +1391,8 @@ bool CheckpointAgreement::gatherWritten(uint64_t sequence,
   std::unique_lock<std::mutex> lock(mutex_);
   auto allWritten = [&] {
     for (uint32_t p = 1; p < slots_.size(); ++p)
-      if (!slots_[p].written || slots_[p].written->sequence != sequence) return false;
+      if (!slots_[p].gone && (!slots_[p].written || slots_[p].written->sequence != sequence))
+        return false;
     return true;
   };
   if (!waitFor(lock, allWritten)) {
@@ -1400,6 +1400,7 @@ bool CheckpointAgreement::gatherWritten(uint64_t sequence,
     return false;
   }
   for (uint32_t p = 1; p < slots_.size(); ++p) {
+    if (slots_[p].gone) continue;  // no rank since a live move: nothing to write
     if (!slots_[p].written->written) {
       error = "part " + std::to_string(p) + " could not write its ranks' sections";
       return false;

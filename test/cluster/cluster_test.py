@@ -3520,6 +3520,60 @@ def case_migrate_live(cluster):
         print(f"migrate-live: {name} ok (restarted)")
 
 
+def case_live_move_checkpoints_after(cluster):
+    """A job whose part emptied in a live move checkpoints on (issue 22):
+    --fragment 2 --consolidate-at 10% moves rank 1 into part 0 live at
+    control point 12, which leaves part 1 without a rank, and the job's
+    checkpoint file (every 0.2 s) is still rewritten after that (before,
+    part 0 took no checkpoint once a part had emptied). Then the daemon
+    running both ranks is killed: the client restarts the job from a
+    checkpoint taken after the move on the other hosts, and its stdout and
+    status equal OpenMPI's."""
+    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "checkpoint_phases.c")
+    native, program = build_both(cluster, source, "checkpoint_phases")
+    arguments = ["60", "600000000"]
+    want = run_mpirun(native, 2, arguments)
+    cluster.start_redis()
+    daemons = {f"h{i}": cluster.start_daemon(f"h{i}", f"127.0.0.{i}", 2,
+                                             options=("--allow-dir", cluster.workdir))
+               for i in (2, 3, 4)}
+    checkpoints = os.path.join(cluster.workdir, "checkpoints")
+    os.makedirs(checkpoints)
+    out_path = os.path.join(cluster.workdir, "job.out")
+    with open(out_path, "wb") as out:
+        client = subprocess.Popen(
+            [os.path.join(cluster.bin_dir, "synergy-run"), "--cluster", cluster.url,
+             "--token-file", cluster.token_file, "--fragment", "2", "--consolidate-at", "10%",
+             "--expected-barriers", "120", "--checkpoint-every", "0.2", "--checkpoint-dir",
+             checkpoints, "-np", "2", program, *arguments],
+            stdout=out, stderr=subprocess.PIPE, text=True)
+    cluster.processes.append(client)
+    moved = re.compile(r"  job 1  checkpoint_phases.wasm  ranks 2  on (h\d) \(ranks 0-1\)\n")
+    found = wait_for(lambda: moved.search(cluster.status()[1]) or client.poll() is not None, 120,
+                     "the status to show the live move")
+    check(found is not True, "the job ended before its move showed")
+    moved_at = time.time()
+    path = os.path.join(checkpoints, "checkpoint.syck")
+    wait_for(lambda: (os.path.exists(path) and os.stat(path).st_mtime > moved_at + 0.5) or
+             client.poll() is not None, 60, "a checkpoint written after the move")
+    check(client.poll() is None and os.stat(path).st_mtime > moved_at + 0.5,
+          "no checkpoint was written after the move")
+    host = found.group(1)
+    daemons[host].process.kill()
+    daemons[host].process.wait()
+    _, err = client.communicate(timeout=300)
+    with open(out_path) as f:
+        out = f.read()
+    check_equal((client.returncode, sorted(out.splitlines())), (0, sorted(want[1].splitlines())),
+                f"the restarted job against mpirun (stderr {err!r})")
+    for note in (r"job 1's move of every rank to host h\d takes the live path: rank 1 from part 1 "
+                 r"to part 0", rf"lost the connection to host {host} .*; restarting the job from "
+                 r"its checkpoint \d+ on the other hosts"):
+        check(re.search(note, err), f"no {note!r} in {err!r}")
+    print(f"live-move-checkpoints-after: checkpoints after the move, {host} killed, restarted")
+
+
 def run_corpus(cluster, only, rank_counts, repeats=1, migrate=False, live=False):
     """The corpus programs named in `only` (all when empty), each run
     `repeats` times at each of `rank_counts` ranks; with `migrate`, each
@@ -4106,6 +4160,7 @@ CASES = {
     "live-move": case_live_move,
     "live-move-slots": case_live_move_slots,
     "migrate-live": case_migrate_live,
+    "live-move-checkpoints-after": case_live_move_checkpoints_after,
     "mpi-corpus-live-move": case_mpi_corpus_live_move,
     "migrate-aborted": case_migrate_aborted,
     "migrate-by-hand": case_migrate_by_hand,
