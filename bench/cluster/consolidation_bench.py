@@ -20,10 +20,15 @@ Fig. 14 measure: 3.5x, 2.7x, 1.7x, 1.2x on its network-bound kernel) and
 one host / P %, each from wall time and from CPU time (user + sys of the
 client, the daemons and every job process they ran, which a loaded machine
 moves far less than wall time). The move's own cost comes from
-SYNERGY_MIGRATION_STATS: capture (the slowest part's unwind, snapshot of
-memory, globals, WASI and MPI state, and write to the checkpoint directory
-the hosts share: the transfer), the snapshot's size, and restore (the
-slowest restarted part's read and check before its ranks rewind).
+SYNERGY_MIGRATION_STATS on the restart path: capture (the slowest part's
+unwind, snapshot of memory, globals, WASI and MPI state, and write to the
+checkpoint directory the hosts share: the transfer), the snapshot's size,
+and restore (the slowest restarted part's read and check before its ranks
+rewind). On the live path (one rank into part 0, no restart: README,
+"Its third piece"), from part 0's note and the target's: capture is the
+rank's leave (encode), the snapshot its bytes, round ms part 0's whole
+live round (leave, ship, check, switch) and restore the arrival in a fresh
+instance; the path taken is in each row.
 
 A table goes to stdout, the figures to --json, and a plot of the speed-ups
 beside Faabric's to --png (matplotlib; run again under /usr/bin/python3 when
@@ -104,8 +109,23 @@ def one_run(cluster, options, moves, arguments):
             "cpu_ms": processes_cpu_ms(daemons) + children_cpu_ms() - cpu_before}
 
 
+LIVE_ROUND = re.compile(
+    r"live move of rank \d+ from part \d+ to part \d+ at control point \d+: left in ([0-9.]+) ms "
+    r"\((\d+) bytes\), ship ([0-9.]+) ms, round ([0-9.]+) ms: .*; rank \d+ runs on part \d+\n")
+LIVE_ARRIVAL = re.compile(r"rank \d+ arrived on part \d+ after a live move \(restored ([0-9.]+) "
+                          r"ms after")
+RESTARTED = "stopped at a barrier control point to move every rank to host"
+
+
 def move_cost(err):
-    """The move's stats from SYNERGY_MIGRATION_STATS=1, or BenchError."""
+    """The move's stats: part 0's live round note and the target's arrival
+    (the live path), or SYNERGY_MIGRATION_STATS=1's lines (the restart
+    path); BenchError when neither is there."""
+    live, arrived = LIVE_ROUND.search(err), LIVE_ARRIVAL.search(err)
+    if live and arrived:
+        return {"path": "live", "capture_ms": float(live.group(1)),
+                "snapshot_mib": int(live.group(2)) / 2**20, "ship_ms": float(live.group(3)),
+                "round_ms": float(live.group(4)), "restore_ms": float(arrived.group(1))}
     capture = [float(v) for v in re.findall(
         r"part \d+: its ranks unwound, captured and written in ([0-9.]+) ms", err)]
     restore = [float(v) for v in re.findall(
@@ -113,7 +133,7 @@ def move_cost(err):
     snapshot = [int(v) for v in re.findall(r"checkpoint of (\d+) bytes", err)]
     if not capture or not restore or len(snapshot) != 1:
         raise BenchError("missing migration stats lines:\n" + err)
-    return {"capture_ms": max(capture), "restore_ms": max(restore),
+    return {"path": "restart", "capture_ms": max(capture), "restore_ms": max(restore),
             "snapshot_mib": snapshot[0] / 2**20}
 
 
@@ -127,7 +147,7 @@ def measure(cluster, workdir, granule, native, kernel, phases, size, repeat):
             got = one_run(cluster, options, moves, [granule] + arguments)
             if got["out"] != want:
                 raise BenchError("%s %s printed %r, OpenMPI %r" % (kernel, name, got["out"], want))
-            moved = "stopped at a barrier control point to move every rank to host" in got["err"]
+            moved = RESTARTED in got["err"] or bool(LIVE_ROUND.search(got["err"]))
             if moved != name.endswith("%"):
                 raise BenchError("%s %s: %s:\n%s" % (kernel, name, "moved" if moved else
                                                      "not moved", got["err"]))
@@ -218,18 +238,19 @@ def main():
     load = os.getloadavg()
     print("consolidation of np 2 from two hosts onto one (best of %d; load %.1f %.1f %.1f)" %
           ((repeat,) + load))
-    print("%-9s %-10s %9s %9s %7s %7s %7s %7s %8s %8s %8s %8s" % (
+    print("%-9s %-10s %9s %9s %7s %7s %7s %7s %8s %8s %8s %8s %8s %7s" % (
         "kernel", "placement", "wall ms", "CPU ms", "vs frag", "(CPU)", "vs one", "(CPU)",
-        "Faabric", "capt ms", "snap MiB", "rest ms"))
+        "Faabric", "capt ms", "snap MiB", "rest ms", "round ms", "path"))
     for row in rows:
-        print("%-9s %-10s %9.0f %9.0f %7.2f %7.2f %7.2f %7.2f %8s %8s %8s %8s" % (
+        print("%-9s %-10s %9.0f %9.0f %7.2f %7.2f %7.2f %7.2f %8s %8s %8s %8s %8s %7s" % (
             row["kernel"], row["placement"], row["wall_ms"], row["cpu_ms"],
             row["speedup_vs_fragmented_wall"], row["speedup_vs_fragmented_cpu"],
             row["speedup_vs_one_host_wall"], row["speedup_vs_one_host_cpu"],
             "%.1f" % row["faabric_speedup"] if "faabric_speedup" in row else "-",
             "%.1f" % row["capture_ms"] if "capture_ms" in row else "-",
             "%.1f" % row["snapshot_mib"] if "snapshot_mib" in row else "-",
-            "%.1f" % row["restore_ms"] if "restore_ms" in row else "-"))
+            "%.1f" % row["restore_ms"] if "restore_ms" in row else "-",
+            "%.1f" % row["round_ms"] if "round_ms" in row else "-", row.get("path", "-")))
     at_or_above = [row["speedup_vs_fragmented_wall"] >= row["faabric_speedup"]
                    for row in rows if "faabric_speedup" in row]
     print("target: at or above Faabric's speed-up at every point (wall time): %s" %

@@ -831,6 +831,7 @@ bool CheckpointCoordinator::writePartCheckpoint(const JobRecord& job,
   // sections are views of these.
   std::vector<std::optional<std::string>> sent(ranksOfPart.size());
   for (uint32_t p = 1; p < ranksOfPart.size(); ++p) {
+    if (ranksOfPart[p].empty()) continue;  // emptied by a live move: it writes nothing
     if ((sent[p] = hostParts_->receivedPartFile(p, sequence))) {
       PartSections expected{sequence, p, ranksOfPart[p], {}, {}};
       std::optional<PartSections> part = decodePartFile(*sent[p], expected, error);

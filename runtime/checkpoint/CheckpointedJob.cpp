@@ -127,7 +127,10 @@ void cutOutput(int fd, int64_t offset) {
 
 }  // namespace
 
-bool liveMoveRequested() { return std::getenv("SYNERGY_TEST_LIVE_MOVE") != nullptr; }
+bool liveMoveRequested() {
+  const char* hook = std::getenv("SYNERGY_TEST_LIVE_MOVE");
+  return hook && !std::strchr(hook, ':');
+}
 
 namespace {
 
@@ -177,7 +180,7 @@ int runCheckpointedJob(mpi::JobOptions job, const CheckpointPolicy& policy) {
     record.grants.push_back(recordedGrant(preopen));
   record.env = job.config.env;
   coordinator.setJob(record);
-  if (const char* move = std::getenv("SYNERGY_TEST_LIVE_MOVE")) {
+  if (const char* move = liveMoveRequested() ? std::getenv("SYNERGY_TEST_LIVE_MOVE") : nullptr) {
     int rank = 0;
     uint64_t at = 0;
     if (!parseLiveMove(move, job.ranks, rank, at, error)) return launchError(error);

@@ -34,6 +34,9 @@ sandbox::Grant recordedGrant(sandbox::Grant grant);
 // without --checkpoint-every runs there with checkpoints never due. With
 // SYNERGY_LIVE_MOVE_STATS=1 the move's costs go to stderr; with
 // SYNERGY_TEST_LIVE_MOVE_CORRUPT=1 its arrival fails (corrupt bytes).
+// The hook's form for a job spread over hosts, R@N:P (CheckpointAgreement),
+// is not this one: a job that runs on one host of such a daemon runs
+// without it.
 bool liveMoveRequested();
 
 // Runs the job and returns its exit status (2, with a message, when the

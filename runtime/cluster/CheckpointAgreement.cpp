@@ -97,7 +97,43 @@ CheckpointAgreement::CheckpointAgreement(const JobPart& part)
                    "R@N:P, rank R to part P, another part of the job than R's, at control point "
                    "N from 1, got '%s'\n",
                    hook);
+  } else if (slots_.size() > 1) {
+    planLiveMigration();
   }
+}
+
+void CheckpointAgreement::planLiveMigration() {
+  // The moves a job's client asks for (--consolidate-at, --fragment,
+  // SYNERGY_FORCE_MIGRATION) are written before its parts start, so every
+  // part reads the same record and table here and plans the same move.
+  std::optional<MigrationRequest> request;
+  std::vector<std::string> rankHosts;
+  try {
+    RedisConnection redis(part_.state, kStateTimeout);
+    request = readMigration(redis, part_.jobId);
+    if (!request || request->state != "requested" || request->at == 0) return;
+    rankHosts = ClusterState(part_.state, kStateTimeout).rankHosts(part_.jobId);
+  } catch (const StateStoreError&) {
+    // Part 0's MigrationWatch reads the record again and notes why not.
+    return;
+  }
+  std::string why;
+  std::optional<LiveMovePlan> plan =
+      planLiveMove(*request, rankHosts, part_.routes().partOfRanks(), why);
+  if (plan) {
+    liveMove_ = LiveMove{true, plan->rank, request->at, plan->source, plan->target};
+    liveMigration_ = request->what;
+  }
+  if (part_.partIndex != 0) return;
+  if (plan)
+    std::fprintf(stderr,
+                 "synergy-run: note: job %llu's move of %s takes the live path: rank %u from part "
+                 "%u to part %u from control point %llu\n",
+                 (unsigned long long)part_.jobId, request->what.c_str(), plan->rank, plan->source,
+                 plan->target, (unsigned long long)request->at);
+  else
+    std::fprintf(stderr, "synergy-run: note: job %llu's move of %s takes the restart path: %s\n",
+                 (unsigned long long)part_.jobId, request->what.c_str(), why.c_str());
 }
 
 bool CheckpointAgreement::liveMoveDepartsHere(int& rank, uint64_t& at) const {
@@ -528,11 +564,6 @@ std::string CheckpointAgreement::decide(bool due, const Vote& own) {
   if (!due) return {};
   if (!own.canSuspend) return own.why;
   for (uint32_t p = 1; p < slots_.size(); ++p)
-    if (slots_[p].gone)
-      return "part " + std::to_string(p) +
-             " has had no rank since a live move (a job with an emptied part is not "
-             "checkpointed or moved again yet)";
-  for (uint32_t p = 1; p < slots_.size(); ++p)
     if (!slots_[p].vote->canSuspend) return slots_[p].vote->why;
   return {};
 }
@@ -707,7 +738,8 @@ bool CheckpointAgreement::agree(int worldRank, uint64_t controlPoint, bool due, 
   }
   retryMigration_ = migrating && !(due && why.empty() && !live);
   if (live) {
-    if (migrating) migration_->notTaken(round, "a live move is under way");
+    if (migrating && liveMigration_.empty())
+      migration_->notTaken(round, "a live move is under way");
     return liveRound(lock, worldRank, round, why, aborted);
   }
   bool suspend = due && why.empty();
@@ -759,6 +791,7 @@ bool CheckpointAgreement::liveRound(std::unique_lock<std::mutex>& lock, int worl
     // Tried again at the next control point, as the source's coordinator does.
     ++liveMove_.at;
     std::fprintf(stderr, "synergy-run: note: %s postponed (%s)\n", head, why.c_str());
+    if (!liveMigration_.empty() && migration_) migration_->notTaken(round, why);
     releaseAll(UINT32_MAX);
     why.clear();
     return false;
@@ -802,6 +835,10 @@ bool CheckpointAgreement::finishLiveRound(std::unique_lock<std::mutex>& lock, in
   double shipMs = 0;
   if (!left.canSuspend) {
     outcome = "not taken (" + left.why + ")";
+  } else if (slots_[move.target].gone) {
+    // It ended when its last rank left: nothing there can take one in.
+    outcome = "not taken (part " + std::to_string(move.target) +
+              " has had no rank since a live move)";
   } else {
     lock.unlock();
     RankSectionTransfer& transfer = link_->sectionTransfer();
@@ -851,6 +888,8 @@ bool CheckpointAgreement::finishLiveRound(std::unique_lock<std::mutex>& lock, in
   double checkMs = 0;
   bool taken = false;  // the routes switched: the rank runs on the target
   bool emptied = false;  // and its source part has no rank left
+  bool claimed = false;  // a slot of the target's host taken for the rank
+  std::string fromHost, toHost;
   if (landed) {
     // The target checks the section as an arrival would, held meanwhile.
     std::string refusal;
@@ -888,7 +927,12 @@ bool CheckpointAgreement::finishLiveRound(std::unique_lock<std::mutex>& lock, in
         uint64_t moveId = ++routeSwitches_;
         lock.unlock();
         auto switchStart = Clock::now();
-        taken = link_->switchRoutes(moveId, round, table, {}, why);
+        // The rank takes a slot of the target's host before it runs there:
+        // a host with none left is never oversubscribed, the move is not
+        // taken.
+        why = claimMoveSlot(move.rank, move.target, fromHost, toHost);
+        claimed = why.empty();
+        if (claimed) taken = link_->switchRoutes(moveId, round, table, {}, why);
         switchMs = std::chrono::duration<double, std::milli>(Clock::now() - switchStart).count();
         lock.lock();
         emptied = taken && sourceRanks < 2;
@@ -933,38 +977,65 @@ bool CheckpointAgreement::finishLiveRound(std::unique_lock<std::mutex>& lock, in
   }
   for (uint32_t p = 1; p < slots_.size(); ++p)
     if (p != move.source) sendDecision(p, round, taken && p == move.target ? kTakeIn : 0, 0, {});
-  if (taken) {
-    // Where a user sees the rank (synergy-cluster status) and where a
-    // restart would put it: the job's rank -> host record.
+  if (taken && !liveMigration_.empty() && migration_) {
+    // The move asked for is done: no control point restarts the job for it.
     lock.unlock();
-    recordMovedRank(move.rank, move.target);
+    migration_->takenLive("taken live at control point " + std::to_string(round));
+    lock.lock();
+  }
+  if (claimed) {
+    // The slots in the state store follow the rank, and so does where a
+    // user sees it (synergy-cluster status) and where a restart would put
+    // it: the job's rank -> host record.
+    lock.unlock();
+    settleMoveSlot(taken, move.rank, move.target, fromHost, toHost);
     lock.lock();
   }
   return true;
 }
 
-void CheckpointAgreement::recordMovedRank(uint32_t rank, uint32_t target) {
-  std::string key = "synergy:job:" + std::to_string(part_.jobId) + ":ranks";
+std::string CheckpointAgreement::claimMoveSlot(uint32_t rank, uint32_t target,
+                                               std::string& fromHost, std::string& toHost) {
   try {
-    // A connection of its own: redis_ is the background writes'.
-    RedisConnection redis(part_.state, kStateTimeout);
-    std::vector<std::string> hosts = replyStrings(*redis.command({"LRANGE", key, "0", "-1"}));
+    ClusterState state(part_.state, kStateTimeout);
+    std::vector<std::string> hosts = state.rankHosts(part_.jobId);
     std::vector<uint32_t> table = link_->partOfRanks();
     if (hosts.size() != table.size() || rank >= table.size())
-      throw StateStoreError("it has " + std::to_string(hosts.size()) + " ranks, not " +
-                            std::to_string(table.size()));
+      return "the job's rank -> host record has " + std::to_string(hosts.size()) +
+             " ranks, not " + std::to_string(table.size());
     // The target's host: that of another of its ranks.
-    std::string host;
-    for (size_t other = 0; other < table.size() && host.empty(); ++other)
-      if (other != rank && table[other] == target && isValidHostId(hosts[other]))
-        host = hosts[other];
-    if (host.empty())
-      throw StateStoreError("it names no host for part " + std::to_string(target));
-    redis.command({"LSET", key, std::to_string(rank), host});
+    toHost.clear();
+    for (size_t other = 0; other < table.size() && toHost.empty(); ++other)
+      if (other != rank && table[other] == target) toHost = hosts[other];
+    if (toHost.empty())
+      return "the job's rank -> host record names no host for part " + std::to_string(target);
+    fromHost = hosts[rank];
+    if (fromHost == toHost)
+      return "the record names host " + toHost + " for both parts";
+    std::string why;
+    if (state.claimMovedRankSlot(part_.jobId, toHost, why) != ClaimOutcome::Claimed)
+      return "no slot for rank " + std::to_string(rank) + " on part " + std::to_string(target) +
+             ": " + why;
+    return {};
+  } catch (const StateStoreError& e) {
+    return std::string("the cluster state did not take a slot for it: ") + e.what();
+  }
+}
+
+void CheckpointAgreement::settleMoveSlot(bool taken, uint32_t rank, uint32_t target,
+                                         const std::string& fromHost, const std::string& toHost) {
+  try {
+    ClusterState state(part_.state, kStateTimeout);
+    if (taken)
+      state.returnMovedRankSlot(part_.jobId, fromHost, rank, toHost);
+    else
+      state.returnMovedRankSlot(part_.jobId, toHost);
   } catch (const StateStoreError& e) {
     std::fprintf(stderr,
-                 "synergy-run: note: rank %u runs on part %u, but the job's rank -> host record "
-                 "was not updated: %s\n",
+                 taken ? "synergy-run: note: rank %u runs on part %u, but the cluster state was "
+                         "not updated (slots, the rank -> host record): %s\n"
+                       : "synergy-run: note: rank %u stays off part %u, but the slot claimed for "
+                         "it was not given back: %s\n",
                  rank, target, e.what());
   }
 }
@@ -1309,7 +1380,8 @@ bool CheckpointAgreement::gatherWritten(uint64_t sequence,
   std::unique_lock<std::mutex> lock(mutex_);
   auto allWritten = [&] {
     for (uint32_t p = 1; p < slots_.size(); ++p)
-      if (!slots_[p].written || slots_[p].written->sequence != sequence) return false;
+      if (!slots_[p].gone && (!slots_[p].written || slots_[p].written->sequence != sequence))
+        return false;
     return true;
   };
   if (!waitFor(lock, allWritten)) {
@@ -1317,6 +1389,7 @@ bool CheckpointAgreement::gatherWritten(uint64_t sequence,
     return false;
   }
   for (uint32_t p = 1; p < slots_.size(); ++p) {
+    if (slots_[p].gone) continue;  // no rank since a live move: nothing to write
     if (!slots_[p].written->written) {
       error = "part " + std::to_string(p) + " could not write its ranks' sections";
       return false;

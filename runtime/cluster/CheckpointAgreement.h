@@ -262,10 +262,24 @@ class CheckpointAgreement final : public checkpoint::HostParts {
   // arrival would (decodeDepartingRank: its CRC-32C, every record); why
   // it could not arrive here, empty when it could. Without the lock.
   std::string checkLanded(uint64_t round);
-  // Part 0, once rank `rank` runs on part `target`: the job's rank -> host
-  // record in the state store (synergy-cluster status, a restart's
-  // placement) names the target's host for it; a note when it cannot.
-  void recordMovedRank(uint32_t rank, uint32_t target);
+  // At the start of every part, without the test hook: the migration its
+  // client asked for before the job started becomes liveMove_ when it can
+  // take the live path (planLiveMove); part 0 notes which path it takes.
+  void planLiveMigration();
+  // Part 0, before it switches the routes for a live move of `rank` to
+  // part `target`: the hosts of the rank's part and of the target's (from
+  // the job's rank -> host record), and one free slot of the target's host
+  // claimed for it in the state store (ClusterState::claimMovedRankSlot);
+  // why the move cannot take one, empty when it took it. Without the lock.
+  std::string claimMoveSlot(uint32_t rank, uint32_t target, std::string& fromHost,
+                            std::string& toHost);
+  // Part 0, once the round is over: when the rank runs on the target, the
+  // source's host gets its slot back and the record names the target's
+  // host for the rank (synergy-cluster status, a restart's placement);
+  // when not, the target's host gets back the slot claimed. A note when
+  // the store does not answer. Without the lock.
+  void settleMoveSlot(bool taken, uint32_t rank, uint32_t target, const std::string& fromHost,
+                      const std::string& toHost);
   // Forwards this part's last output and ends the process with
   // kMigratedExitStatus.
   [[noreturn]] void endToBeMoved();
@@ -367,6 +381,9 @@ class CheckpointAgreement final : public checkpoint::HostParts {
     uint32_t source = 0, target = 0;
   };
   LiveMove liveMove_;
+  // What the move its client asked for moves, when planLiveMigration made
+  // it liveMove_ (empty for the test hook's).
+  std::string liveMigration_;
   std::optional<Vote> liveDeparture_;  // part 0's: the source's phase 3 vote
   std::optional<Vote> liveCheck_;      // part 0's: the target's phase 4 vote
   std::chrono::steady_clock::time_point liveStart_;  // part 0's: its round began

@@ -232,6 +232,54 @@ wakeHead(KEYS[3], ARGV[4])
 return 1
 )lua";
 
+// KEYS: job, host. ARGV: host id. A live move's claim of one slot for a
+// rank joining the job's running part on the host: the job's part count
+// there grows with the host's slots in use, or nothing changes. Returns 1
+// claimed, 0 no free slot, -1 the host is not up, -2 the job has no part
+// there.
+const char* const kClaimMovedRankSlotScript = R"lua(
+local parts = KEYS[1] .. ':parts'
+local count = tonumber(redis.call('HGET', parts, ARGV[1]))
+if count == nil or count < 1 then return -2 end
+if redis.call('HGET', KEYS[2], 'state') ~= 'up' then return -1 end
+local free = tonumber(redis.call('HGET', KEYS[2], 'free'))
+if free == nil or free < 1 then return 0 end
+redis.call('HINCRBY', KEYS[2], 'free', -1)
+redis.call('HINCRBY', parts, ARGV[1], 1)
+return 1
+)lua";
+
+// KEYS: job, host, queue. ARGV: host id, rank ('' for none), the rank's new
+// host, job key prefix. Gives back the slot of one rank that left the
+// job's part on the host (a live move's source, or a claim the move did not
+// use): the part count there shrinks (the entry goes with its last rank,
+// so that the part's end, which frees what the entry still names, frees
+// nothing twice) and the host gets the slot back. With a rank, records its
+// new host in the rank -> host table too. Returns 1 when a slot was given
+// back, 0 when the part had none left to give (it has already ended).
+const std::string kReturnMovedRankSlotScript = kWakeHeadFunction + R"lua(
+local parts = KEYS[1] .. ':parts'
+if ARGV[2] ~= '' then
+  local rankTable = KEYS[1] .. ':ranks'
+  local rank = tonumber(ARGV[2])
+  if rank and rank < redis.call('LLEN', rankTable) then redis.call('LSET', rankTable, rank, ARGV[3]) end
+end
+local count = tonumber(redis.call('HGET', parts, ARGV[1]))
+if count == nil or count < 1 then return 0 end
+if count == 1 then
+  redis.call('HDEL', parts, ARGV[1])
+else
+  redis.call('HINCRBY', parts, ARGV[1], -1)
+end
+if redis.call('EXISTS', KEYS[2]) == 1 then
+  local slots = tonumber(redis.call('HGET', KEYS[2], 'slots'))
+  local free = tonumber(redis.call('HGET', KEYS[2], 'free'))
+  if slots and free then redis.call('HSET', KEYS[2], 'free', math.min(slots, free + 1)) end
+end
+wakeHead(KEYS[3], ARGV[4])
+return 1
+)lua";
+
 // KEYS: the job's endpoints hash. ARGV: this part's index, its endpoint,
 // the job's part count, how long the wake lists live (ms). Publishes the
 // endpoint, leaves a wake token for every other part (waitForJobEndpoints),
@@ -463,6 +511,33 @@ void ClusterState::finishJob(uint64_t jobId, const std::string& hostId) {
   std::string id = std::to_string(jobId);
   runScript(redis_, kFinishJobScript, {kJobKeyPrefix + id, kRunningKey, kQueueKey},
             {id, kHostKeyPrefix, hostId, kJobKeyPrefix});
+}
+
+ClaimOutcome ClusterState::claimMovedRankSlot(uint64_t jobId, const std::string& hostId,
+                                              std::string& why) {
+  checkHostId(hostId);
+  long long result = replyInteger(*runScript(
+      redis_, kClaimMovedRankSlotScript,
+      {kJobKeyPrefix + std::to_string(jobId), kHostKeyPrefix + hostId}, {hostId}));
+  if (result == 1) return ClaimOutcome::Claimed;
+  if (result == 0) {
+    why = "host " + hostId + " has no free slot";
+    return ClaimOutcome::NotEnoughSlots;
+  }
+  why = result == -2 ? "the job has no running part on host " + hostId
+                     : "host " + hostId + " is draining or gone";
+  return ClaimOutcome::HostUnavailable;
+}
+
+bool ClusterState::returnMovedRankSlot(uint64_t jobId, const std::string& hostId,
+                                       std::optional<uint32_t> rank, const std::string& newHost) {
+  checkHostId(hostId);
+  if (rank) checkHostId(newHost);
+  return replyInteger(*runScript(
+             redis_, kReturnMovedRankSlotScript,
+             {kJobKeyPrefix + std::to_string(jobId), kHostKeyPrefix + hostId, kQueueKey},
+             {hostId, rank ? std::to_string(*rank) : std::string(), rank ? newHost : hostId,
+              kJobKeyPrefix})) == 1;
 }
 
 std::vector<std::string> ClusterState::rankHosts(uint64_t jobId) {

@@ -146,6 +146,19 @@ class ClusterState {
   // `hostId`, a job spread over hosts returns only that host's part, and
   // goes away with its last part.
   void finishJob(uint64_t jobId, const std::string& hostId = "");
+  // A live move of a rank of a spread job into its running part on
+  // `hostId`: takes one free slot of the host for that part at once (the
+  // part's count in synergy:job:<id>:parts grows), or nothing, with `why`.
+  ClaimOutcome claimMovedRankSlot(uint64_t jobId, const std::string& hostId, std::string& why);
+  // Gives back the slot of one rank that left the job's part on `hostId`
+  // (the move's source; or the target, when the move did not take the slot
+  // it claimed): the part's count shrinks, and the part's entry goes with
+  // its last rank, whose end then frees nothing more. With `rank`, its
+  // entry in the rank -> host table becomes `newHost` in the same step.
+  // False when the part had no slot left to give (it ended first).
+  bool returnMovedRankSlot(uint64_t jobId, const std::string& hostId,
+                           std::optional<uint32_t> rank = std::nullopt,
+                           const std::string& newHost = "");
   // The host of each rank of a job spread over hosts.
   std::vector<std::string> rankHosts(uint64_t jobId);
   // Publishes where part `part` of a spread job of `partCount` parts takes

@@ -286,6 +286,51 @@ bool parseForcedMigration(const std::string& text, ForcedMigration& forced, std:
   return true;
 }
 
+std::optional<LiveMovePlan> planLiveMove(const MigrationRequest& request,
+                                         const std::vector<std::string>& rankHosts,
+                                         const std::vector<uint32_t>& partOfRanks,
+                                         std::string& why) {
+  std::vector<std::string> after;
+  for (const auto& [host, count] : request.placement) {
+    if (count > rankHosts.size() - after.size()) break;
+    after.insert(after.end(), count, host);
+  }
+  if (after.size() != rankHosts.size() || partOfRanks.size() != rankHosts.size()) {
+    why = "its placement does not cover the job's " + std::to_string(rankHosts.size()) + " ranks";
+    return std::nullopt;
+  }
+  std::vector<uint32_t> moving;
+  for (uint32_t rank = 0; rank < after.size(); ++rank)
+    if (after[rank] != rankHosts[rank]) moving.push_back(rank);
+  if (moving.size() != 1) {
+    why = std::to_string(moving.size()) + " ranks move, and the live path moves one";
+    return std::nullopt;
+  }
+  LiveMovePlan plan;
+  plan.rank = moving[0];
+  plan.source = partOfRanks[plan.rank];
+  bool found = false;
+  size_t sourceRanks = 0;
+  for (uint32_t rank = 0; rank < after.size(); ++rank) {
+    sourceRanks += partOfRanks[rank] == plan.source;
+    if (!found && rank != plan.rank && rankHosts[rank] == after[plan.rank] &&
+        partOfRanks[rank] != plan.source) {
+      plan.target = partOfRanks[rank];
+      found = true;
+    }
+  }
+  if (!found) {
+    why = "host " + after[plan.rank] + " runs no part of the job";
+    return std::nullopt;
+  }
+  if (plan.source == 0 && sourceRanks < 2) {
+    why = "rank " + std::to_string(plan.rank) +
+          " is part 0's last rank, and part 0 runs the agreement";
+    return std::nullopt;
+  }
+  return plan;
+}
+
 bool MigrationWatch::dueAt(uint64_t round, uint64_t* pendingAt) {
   auto now = std::chrono::steady_clock::now();
   if (storeFailed_ || now < quietUntil_) return false;
@@ -325,6 +370,17 @@ bool MigrationWatch::dueAt(uint64_t round, uint64_t* pendingAt) {
     storeFailed_ = true;
     std::fprintf(stderr, "synergy-run: note: migrations are not watched for: %s\n", e.what());
     return false;
+  }
+}
+
+void MigrationWatch::takenLive(const std::string& how) {
+  try {
+    if (!redis_) redis_.emplace(state_, std::chrono::milliseconds(2000));
+    setMigrationState(*redis_, jobId_, "done", how);
+  } catch (const StateStoreError& e) {
+    std::fprintf(stderr,
+                 "synergy-run: note: the move was taken live, but its record was not updated: %s\n",
+                 e.what());
   }
 }
 

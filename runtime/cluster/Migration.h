@@ -110,6 +110,22 @@ std::optional<MigrationRequest> planPlacement(const std::vector<std::string>& ra
 HostCounts fragmentedPlacement(const std::vector<HostRecord>& hosts, unsigned ranks,
                                unsigned fragments);
 
+// A request the job can take on the live path (CheckpointAgreement.h's
+// live round): one rank into a running part of the job on another host,
+// with no restart. The job is placed as `rankHosts` (the host of each
+// rank) and `partOfRanks` (its part); the request must move exactly one
+// rank, to a host where a part of the job keeps a rank, and not the last
+// rank of part 0 (which runs the agreement). Nullopt with `why` (for the
+// note that the move takes the restart path) otherwise.
+struct LiveMovePlan {
+  uint32_t rank = 0;
+  uint32_t source = 0, target = 0;
+};
+std::optional<LiveMovePlan> planLiveMove(const MigrationRequest& request,
+                                         const std::vector<std::string>& rankHosts,
+                                         const std::vector<uint32_t>& partOfRanks,
+                                         std::string& why);
+
 // SYNERGY_FORCE_MIGRATION=RANKS@N:HOST (RANKS "1" or "1,3"), a test hook:
 // moves those ranks to HOST at control point N. False with `error` when
 // malformed.
@@ -143,6 +159,10 @@ class MigrationWatch {
   // the client notes when the job ends with its move still pending. A
   // store that cannot be written loses only that.
   void notTaken(uint64_t round, const std::string& why);
+  // The request was taken on the live path: the record becomes `done` with
+  // `how` as its reason, so that no control point applies it again. A
+  // store that cannot be written is noted.
+  void takenLive(const std::string& how);
 
  private:
   StateUrl state_;

@@ -379,24 +379,6 @@ int runJob(const JobOptions& options) {
     pthread_attr_destroy(&attr);
     return started;
   };
-  for (int rank = 0; rank < options.ranks; ++rank) {
-    RankThread& job = threads[rank];
-    job.rank = ranksHere[rank];
-    job.granule = &granules[rank];
-    job.world = &world;
-    job.mutex = &mutex;
-    job.finished = &finished;
-    job.finishedCount = &finishedCount;
-    job.remaker = &remaker;
-    job.started = remaker.startThread(job);
-    if (!job.started) {
-      world.abort(2, "cannot start a thread for rank " + std::to_string(job.rank));
-      world.rankFinished(job.rank);
-      std::lock_guard<std::mutex> guard(mutex);
-      ++finishedCount;
-    }
-  }
-
   // A rank a live move between parts brings here (BarrierControlPoint::
   // setRankAdoption): its output streams and a thread that arrives (its
   // progress on each communicator comes with its bytes: RankMove.h).
@@ -440,12 +422,32 @@ int runJob(const JobOptions& options) {
     ++expectedCount;
     return true;
   };
+  // Before the ranks start: a live move into this part can come at their
+  // first control points, before this thread would otherwise get here
+  // (under load it did not: "the launcher takes no rank in").
   if (controlPoint)
     controlPoint->setRankAdoption([&](int worldRank, std::string& error) {
       bool taken = takeIn(worldRank, error);
       if (!taken) world.abort(2, "rank " + std::to_string(worldRank) + ": " + error);
       return taken;
     });
+  for (int rank = 0; rank < options.ranks; ++rank) {
+    RankThread& job = threads[rank];
+    job.rank = ranksHere[rank];
+    job.granule = &granules[rank];
+    job.world = &world;
+    job.mutex = &mutex;
+    job.finished = &finished;
+    job.finishedCount = &finishedCount;
+    job.remaker = &remaker;
+    job.started = remaker.startThread(job);
+    if (!job.started) {
+      world.abort(2, "cannot start a thread for rank " + std::to_string(job.rank));
+      world.rankFinished(job.rank);
+      std::lock_guard<std::mutex> guard(mutex);
+      ++finishedCount;
+    }
+  }
 
   std::unique_lock<std::mutex> lock(mutex);
   std::optional<std::chrono::steady_clock::time_point> abortDeadline;

@@ -2813,6 +2813,10 @@ def migration_outcome(err):
     if re.search(r"synergy-run: note: job \d+ stopped at a barrier control point to move rank 1 "
                  r"to host h4; it goes on on \S+\n", err):
         return "moved"
+    # The live path (case_migrate_live): rank 1 into part 2, on h4.
+    if re.search(r"synergy-run: note: live move of rank 1 from part 1 to part 2 at control point "
+                 r"\d+: .*; rank 1 runs on part 2\n", err):
+        return "moved"
     aborted = re.search(r"synergy-run: note: migration of rank 1 to host h4 aborted[^:]*: (.*)\n",
                         err)
     if aborted:
@@ -2840,15 +2844,20 @@ def start_hooked_spread_cluster(cluster, name):
     return program, want, want4, moves
 
 
-def run_hooked_spread_job(cluster, name, hosts, env, program, moves, expected, every="3600"):
+def run_hooked_spread_job(cluster, name, hosts, env, program, moves, expected, every="3600",
+                          slots=None):
     """Starts `hosts` synergyd named `name`2, `name`3, ... with environment
     `env` (a test hook), runs `program` spread over them at 3 ranks on 3
     hosts, else 4, checkpointing into `moves` (so that the parts meet at
     every control point, but never due), checks its status and lines
     against mpirun's `expected`, stops the daemons and returns the
-    client's stderr. `every`: --checkpoint-every (an hour: never due)."""
-    daemons = [cluster.start_daemon(f"{name}{i}", f"127.0.0.{i}", 2, env=env,
-                                    options=("--allow-dir", cluster.workdir))
+    client's stderr. `every`: --checkpoint-every (an hour: never due);
+    `slots`: each host's (2 on three hosts, else 3: a free one for a move)."""
+    # Two hosts of 3 slots for 4 ranks: a live move takes a free slot of
+    # its target's host.
+    slots = slots or (2 if hosts == 3 else 3)
+    daemons = [cluster.start_daemon(f"{name}{i}", f"127.0.0.{i}", slots,
+                                    env=env, options=("--allow-dir", cluster.workdir))
                for i in range(2, 2 + hosts)]
     code, out, err = run_tool([os.path.join(cluster.bin_dir, "synergy-run"), "--cluster",
                                cluster.url, "--token-file", cluster.token_file, "--policy",
@@ -2937,7 +2946,9 @@ def case_live_move(cluster):
     it kept, and releases the others: part 0's note gives the round's
     costs (leave, ship, round ms) and says so. With the target made to
     refuse (SYNERGY_TEST_LIVE_MOVE_REFUSE=1), the note names the refusal
-    and the rank arrives again all the same. Then a malformed hook is
+    and the rank arrives again all the same; so it does when the target's
+    host has no free slot for it (a move takes one in the cluster state,
+    live-move-slots). Then a malformed hook is
     ignored with a note. Every run's sorted stdout and
     exit status equal OpenMPI's."""
     program, want, want4, moves = start_hooked_spread_cluster(cluster, "live-move")
@@ -2950,6 +2961,8 @@ def case_live_move(cluster):
                                   r"runs the agreement\); rank {} arrives again at part {}\n")
     refused_line = head + (r"refused by part {} \(SYNERGY_TEST_LIVE_MOVE_REFUSE has part {} "
                            r"refuse it\); rank {} arrives again at part {}\n")
+    full_line = head + checked + (r"not taken \(no slot for rank {} on part {}: host lmfull2 has "
+                                  r"no free slot\); rank {} arrives again at part {}\n")
     arrived = note + r"rank {} arrived on part {} after a live move \(restored [0-9.]+ ms after "
     # (name, hosts, hook, part 0's line, refuse, the part that runs the rank
     # after the round, or None when it arrives again at its source)
@@ -2963,6 +2976,8 @@ def case_live_move(cluster):
         ("three-hosts-to-0", 3, "2@2:0", taken_line.format(2, 2, 0, 0, 2, 0), None, 0),
         ("rank-0", 3, "0@2:2", kept_line.format(0, 0, 2, 2, 0, 0), None, None),
         ("refused", 3, "1@2:2", refused_line.format(1, 1, 2, 2, 2, 1, 1), "1", None),
+        # Two hosts of 2 slots for 4 ranks: the target's host has none free.
+        ("full", 2, "2@2:0", full_line.format(2, 1, 0, 0, 2, 0, 2, 1), None, None),
         ("malformed", 2, "0@2:0", note + r"SYNERGY_TEST_LIVE_MOVE ignored: a job over hosts "
          r"expects R@N:P", None, None),
     )
@@ -2974,7 +2989,8 @@ def case_live_move(cluster):
         # after the move with the rank's section from its target.
         err = run_hooked_spread_job(cluster, "lm" + name, hosts, env, program, moves,
                                     want if hosts == 3 else want4,
-                                    "0" if name == "checkpoints-after" else "3600")
+                                    "0" if name == "checkpoints-after" else "3600",
+                                    2 if name == "full" else None)
         found = re.search(line, err)
         check(found, f"{name}: no line matching {line!r} in {err!r}")
         check("postponed" not in err and "aborted" not in err and "not written" not in err,
@@ -3076,6 +3092,84 @@ def case_live_move_comms(cluster):
         print(f"live-move-comms: {name} ok, rank {rank} runs on part {target}")
 
 
+def case_live_move_slots(cluster):
+    """The cluster state's slots follow a live move (issue 22): a job of two
+    ranks spread over hosts lmslots2 and lmslots3 (2 slots each), with rank
+    1 moved into part 0 by the hook SYNERGY_TEST_LIVE_MOVE=1@2:0. The move
+    claims lmslots2's last free slot and gives lmslots3's back, and the
+    emptied part 1 ends without freeing it twice: while the job runs on, the
+    status shows lmslots2 full and lmslots3 free, and the job's rank -> host
+    record both ranks on lmslots2. A two-rank job then starts on the freed
+    slots of lmslots3 (on the stale counts it was spread over both hosts,
+    oversubscribing lmslots2), and a one-rank job queues (no host has a slot
+    free) until the spread job ends. Every slot comes back at the end, and
+    every job's output is OpenMPI's."""
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "checkpoint_phases.c")
+    native, phases = build_both(cluster, source, "checkpoint_phases")
+    arguments = ["80", "0", "100"]
+    want = run_mpirun(native, 2, arguments)
+    second_want = run_mpirun(native, 2, ["30", "0", "100"])
+    third_want = run_mpirun(native, 1, ["10"])
+    cluster.start_redis()
+    moves = os.path.join(cluster.workdir, "slots-checkpoints")
+    os.makedirs(moves)
+    env = dict(os.environ, SYNERGY_TEST_LIVE_MOVE="1@2:0")
+    big = cluster.start_daemon("lmslots2", "127.0.0.2", 2, env=env,
+                               options=("--allow-dir", cluster.workdir))
+    small = cluster.start_daemon("lmslots3", "127.0.0.3", 2, env=env,
+                                 options=("--allow-dir", cluster.workdir))
+    run = os.path.join(cluster.bin_dir, "synergy-run")
+    remote = [run, "--cluster", cluster.url, "--token-file", cluster.token_file]
+    client = subprocess.Popen(remote + ["--policy", "spread", "--checkpoint-every", "3600",
+                                        "--checkpoint-dir", moves, "-np", "2", phases, *arguments],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    cluster.processes.append(client)
+    moved = "  job 1  checkpoint_phases.wasm  ranks 2  on lmslots2 (ranks 0-1)\n"
+    after = ("hosts: 2, slots: 4, free: 2\n" + host_line(big, 2, 0) + host_line(small, 2, 2) +
+             "queued jobs: 0\nrunning jobs: 1\n" + moved)
+    seen = []
+
+    def status_after_move():
+        seen.append(cluster.status()[1])
+        return seen[-1] == after or client.poll() is not None
+    wait_for(status_after_move, 60, "the status to show the move's slots")
+    check(client.poll() is None and seen[-1] == after,
+          f"the status after the move is not {after!r}: {seen[-3:]!r}")
+    check_equal(redis_command(cluster.redis_port, "HGETALL", "synergy:job:1:parts"),
+                ["lmslots2", "2"], "the job's parts after the move")
+    # A two-rank job starts on the slots the move freed, and holds them.
+    second = subprocess.Popen(remote + ["-np", "2", phases, "30", "0", "100"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    cluster.processes.append(second)
+    wait_for(lambda: "job 2: running 2 ranks" in small.log() or second.poll() is not None, 60,
+             "job 2 to start on lmslots3")
+    check("job 2: running" not in big.log(), f"job 2 ran on lmslots2:\n{big.log()}")
+    # Now no host has a free slot: a third job queues.
+    third = subprocess.Popen(remote + ["-np", "1", phases, "10"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    cluster.processes.append(third)
+    wait_for(lambda: "queued jobs: 1\n" in cluster.status()[1] or third.poll() is not None, 30,
+             "job 3 to queue")
+    status = cluster.status()[1]
+    check(client.poll() is None and "job 3" in status and
+          status.startswith("hosts: 2, slots: 4, free: 0\n"),
+          f"job 3 did not queue behind full hosts while job 1 runs:\n{status}")
+    out, err = client.communicate(timeout=120)
+    check_equal((client.returncode, sorted(out.decode().splitlines())),
+                (want[0], sorted(want[1].splitlines())), f"job 1 against mpirun ({err!r})")
+    check(re.search(r"rank 1 arrived on part 0 after a live move", err.decode()),
+          f"job 1: rank 1 did not arrive on part 0: {err!r}")
+    for job, expected in ((second, second_want), (third, third_want)):
+        out, err = job.communicate(timeout=120)
+        check_equal((job.returncode, sorted(out.decode().splitlines())),
+                    (expected[0], sorted(expected[1].splitlines())), f"a job against mpirun ({err!r})")
+    all_free = ("hosts: 2, slots: 4, free: 4\n" + host_line(big, 2, 2) + host_line(small, 2, 2) +
+                "queued jobs: 0\nrunning jobs: 0\n")
+    wait_for(lambda: cluster.status()[1] == all_free, 30, "every slot to come back")
+    print("live-move-slots: lmslots2 full and lmslots3 free after the move; job 2 ran on "
+          "lmslots3's freed slots, job 3 queued until job 1 ended; every slot back")
+
+
 # Rank 1 (part 1 at np 3 spread) departs for part 2 at control point 2.
 LIVE_MOVE_HOOK = "1@2:2"
 
@@ -3141,10 +3235,10 @@ def migrating_run(cluster, program, ranks, arguments=(), forced=None, options=()
 def case_migrate_mpi_state(cluster):
     """Rank 1 of three, one a host, moved to h4 at the second barrier control
     point while every rank holds derived datatypes, an error handler and a
-    name made before the move and used after it, and then also a
-    communicator from MPI_Comm_split, whose context a host drew from its own
-    range: the move is taken, and stdout and status equal OpenMPI's exactly
-    (sorted). Before the checkpoint took contexts drawn on other hosts, the
+    name made before the move and used after it (the live path), and then
+    also a communicator from MPI_Comm_split, whose context a host drew from
+    its own range (the live round refused, the restart path): the move is
+    taken, and stdout and status equal OpenMPI's exactly (sorted). Before the checkpoint took contexts drawn on other hosts, the
     split variant's move was aborted ("communicator 3 does not hold this
     rank, or its context or size is not one it can have")."""
     os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
@@ -3155,15 +3249,24 @@ def case_migrate_mpi_state(cluster):
         want = run_mpirun(native, 3, arguments)
         check(want[1].count("\n") == 3, f"mpirun failed: {want!r}")
         code, out, err = migrating_run(cluster, program, 3, arguments, forced="1@2:h4")
-        check(re.search(moved_note("rank 1 to host h4", "h2:1,h4:2"), err),
-              f"no move {arguments} in {err!r}")
+        # h4 runs part 2: the move takes the live path (case_migrate_live);
+        # with the split communicator, whose progress a live move does not
+        # carry yet, part 2 refuses it and the next control point restarts
+        # the job.
+        live = r"live move of rank 1 from part 1 to part 2 at control point 2: .*; rank 1 runs on part 2\n"
+        refused = (r"live move of rank 1 from part 1 to part 2 at control point 2: .*refused by "
+                   r"part 2 \(rank 1 holds communicator")
+        for note in ((live,) if not arguments else
+                     (refused, moved_note("rank 1 to host h4", "h2:1,h4:2"))):
+            check(re.search(note, err), f"no {note!r} {arguments} in {err!r}")
         check_equal((code, sorted(out.splitlines())), (want[0], sorted(want[1].splitlines())),
                     f"the job {arguments} against mpirun (stderr {err!r})")
 
 
 def case_migrate_aborted(cluster):
     """A move to a host without a free slot (every host has one, taken) is
-    aborted at the control point with a note naming the lack, and the job
+    aborted at the control point with a note naming the lack (and its live
+    round takes no slot there), and the job
     goes on where it was: stdout and status equal OpenMPI's, no part ran
     twice. A malformed SYNERGY_FORCE_MIGRATION is refused before the job,
     and a malformed migration record in the cluster state is noted and
@@ -3177,10 +3280,19 @@ def case_migrate_aborted(cluster):
                                     options=("--allow-dir", cluster.workdir))
                for i, slots in ((2, 1), (3, 1), (4, 1))]
     code, out, err = migrating_run(cluster, program, 3, forced="1@2:h4")
-    check_equal(re.findall(r"synergy-run: note: .*\n", err),
-                ["synergy-run: note: migration of rank 1 to host h4 aborted at control point 2: "
+    # h4 runs part 2, so the move takes the live path (case_migrate_live),
+    # whose round takes no slot there either.
+    notes = re.findall(r"synergy-run: note: .*\n", err)
+    check_equal(notes[:2],
+                ["synergy-run: note: job 1's move of rank 1 to host h4 takes the live path: rank 1 "
+                 "from part 1 to part 2 from control point 2\n",
+                 "synergy-run: note: migration of rank 1 to host h4 aborted at control point 2: "
                  "host h4 has 0 free slots, not the 1 the move needs; the job goes on where it "
                  "is\n"], "the notes of the aborted move")
+    check(len(notes) == 3 and re.match(
+        r"synergy-run: note: live move of rank 1 from part 1 to part 2 at control point 2: .*"
+        r"not taken \(no slot for rank 1 on part 2: host h4 has no free slot\); rank 1 arrives "
+        r"again at part 1\n", notes[2]), f"the live round's note: {notes!r}")
     check_equal((code, sorted(out.splitlines())), (0, sorted(want[1].splitlines())),
                 f"the unmoved job against mpirun (stderr {err!r})")
     for daemon in daemons:
@@ -3360,6 +3472,148 @@ def case_migrate_consolidate(cluster):
                 "the fragmented parts of job 1")
     check_equal([d.log().count("job 2: running 4 ranks") for d in daemons], [1, 0, 0],
                 "the consolidated part of job 2")
+
+
+def case_migrate_live(cluster):
+    """Moves the client asks for take the live path when they can (issue
+    22): --fragment 2 starts two ranks over h2 and h3, and --consolidate-at
+    50% --expected-barriers 80 moves rank 1 into part 0 on h2 at control
+    point 40 with part 0's live round, no restart: the same job (job 1)
+    runs on with both ranks on h2, h3's slots come back, and the client's
+    notes say the live path was taken. SYNERGY_FORCE_MIGRATION=1@2:h4 at np
+    3 spread over h2, h3 and h4 moves rank 1 into part 2 live. At np 4
+    (two ranks move) the consolidation takes the restart path, with a note
+    saying why. Every run's stdout and status equal OpenMPI's."""
+    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "checkpoint_phases.c")
+    native, program = build_both(cluster, source, "checkpoint_phases")
+    arguments = ["40", "10000000"]
+    cluster.start_redis()
+    daemons = [cluster.start_daemon(f"h{i}", f"127.0.0.{i}", slots,
+                                    options=("--allow-dir", cluster.workdir))
+               for i, slots in ((2, 4), (3, 4), (4, 2))]
+    run = [os.path.join(cluster.bin_dir, "synergy-run"), "--cluster", cluster.url,
+           "--token-file", cluster.token_file]
+    live_round = (r"synergy-run: note: live move of rank {} from part {} to part {} at control "
+                  r"point {}: .*routes switched in [0-9.]+ ms; rank {} runs on part {}\n")
+    runs = (
+        ("consolidate", 2, ["--fragment", "2", "--consolidate-at", "50%", "--expected-barriers",
+                            "80"], None,
+         r"job 1's move of every rank to host h2 takes the live path: rank 1 from part 1 to part 0",
+         live_round.format(1, 1, 0, 40, 1, 0), "job 1  checkpoint_phases.wasm  ranks 2  on h2 (ranks 0-1)"),
+        ("forced", 3, ["--policy", "spread"], "1@2:h3",
+         r"job 2's move of rank 1 to host h3 takes the live path: rank 1 from part 0 to part 1",
+         live_round.format(1, 0, 1, 2, 1, 1),
+         "job 2  checkpoint_phases.wasm  ranks 3  on h2 (rank 0), h3 (ranks 1-2)"),
+    )
+    for name, ranks, options, forced, path_note, round_note, shown in runs:
+        want = run_mpirun(native, ranks, arguments)
+        moves = os.path.join(cluster.workdir, "moves-" + name)
+        os.makedirs(moves)
+        env = dict(os.environ)
+        if forced:
+            env["SYNERGY_FORCE_MIGRATION"] = forced
+        client = subprocess.Popen(run + [*options, "--checkpoint-dir", moves, "-np", str(ranks),
+                                         program, *arguments],
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                  env=env)
+        cluster.processes.append(client)
+        seen = []
+
+        def shows_move():
+            seen.append(cluster.status()[1])
+            return shown + "\n" in seen[-1] or client.poll() is not None
+        wait_for(shows_move, 180, f"{name}: the status to show the move")
+        out, err = client.communicate(timeout=300)
+        check(any(shown + "\n" in text for text in seen), f"{name}: status never showed {shown!r}: "
+              f"{seen[-2:]!r} {err!r}")
+        check_equal((client.returncode, sorted(out.splitlines())),
+                    (0, sorted(want[1].splitlines())), f"{name}: the job against mpirun ({err!r})")
+        for note in (path_note, round_note):
+            check(re.search(note, err), f"{name}: no {note!r} in {err!r}")
+        check("stopped at a barrier control point" not in err and "restart path" not in err,
+              f"{name}: the job restarted: {err!r}")
+        print(f"migrate-live: {name} ok (moved live, no restart)")
+    # The restart path, with the note saying why: two ranks move; a rank
+    # moves to a host the job does not run on.
+    restarts = (
+        ("two-ranks", 4, ["--fragment", "2", "--consolidate-at", "50%", "--expected-barriers",
+                          "80"], None,
+         r"job 3's move of every rank to host h2 takes the restart path: 2 ranks move, and the "
+         r"live path moves one\n", moved_note("every rank to host h2", "h2:4")),
+        ("no-part-there", 3, ["--policy", "spread"], "1@2:h4",
+         r"job 5's move of rank 1 to host h4 takes the restart path: host h4 runs no part of "
+         r"the job\n", moved_note("rank 1 to host h4", "h2:1,h4:1,h3:1")),
+    )
+    for name, ranks, options, forced, path_note, restart_note in restarts:
+        want = run_mpirun(native, ranks, arguments)
+        moves = os.path.join(cluster.workdir, "moves-" + name)
+        os.makedirs(moves)
+        env = dict(os.environ)
+        if forced:
+            env["SYNERGY_FORCE_MIGRATION"] = forced
+        code, out, err = run_tool(run + [*options, "--checkpoint-dir", moves, "-np", str(ranks),
+                                         program, *arguments], env=env)
+        check_equal((code, sorted(out.splitlines())), (0, sorted(want[1].splitlines())),
+                    f"{name}: the job against mpirun ({err!r})")
+        for note in (path_note, restart_note):
+            check(re.search(note, err), f"{name}: no {note!r} in {err!r}")
+        check("live move of" not in err, f"{name}: a live round: {err!r}")
+        print(f"migrate-live: {name} ok (restarted)")
+
+
+def case_live_move_checkpoints_after(cluster):
+    """A job whose part emptied in a live move checkpoints on (issue 22):
+    --fragment 2 --consolidate-at 10% moves rank 1 into part 0 live at
+    control point 12, which leaves part 1 without a rank, and the job's
+    checkpoint file (every 0.2 s) is still rewritten after that (before,
+    part 0 took no checkpoint once a part had emptied). Then the daemon
+    running both ranks is killed: the client restarts the job from a
+    checkpoint taken after the move on the other hosts, and its stdout and
+    status equal OpenMPI's."""
+    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "checkpoint_phases.c")
+    native, program = build_both(cluster, source, "checkpoint_phases")
+    arguments = ["60", "600000000"]
+    want = run_mpirun(native, 2, arguments)
+    cluster.start_redis()
+    daemons = {f"h{i}": cluster.start_daemon(f"h{i}", f"127.0.0.{i}", 2,
+                                             options=("--allow-dir", cluster.workdir))
+               for i in (2, 3, 4)}
+    checkpoints = os.path.join(cluster.workdir, "checkpoints")
+    os.makedirs(checkpoints)
+    out_path = os.path.join(cluster.workdir, "job.out")
+    with open(out_path, "wb") as out:
+        client = subprocess.Popen(
+            [os.path.join(cluster.bin_dir, "synergy-run"), "--cluster", cluster.url,
+             "--token-file", cluster.token_file, "--fragment", "2", "--consolidate-at", "10%",
+             "--expected-barriers", "120", "--checkpoint-every", "0.2", "--checkpoint-dir",
+             checkpoints, "-np", "2", program, *arguments],
+            stdout=out, stderr=subprocess.PIPE, text=True)
+    cluster.processes.append(client)
+    moved = re.compile(r"  job 1  checkpoint_phases.wasm  ranks 2  on (h\d) \(ranks 0-1\)\n")
+    found = wait_for(lambda: moved.search(cluster.status()[1]) or client.poll() is not None, 120,
+                     "the status to show the live move")
+    check(found is not True, "the job ended before its move showed")
+    moved_at = time.time()
+    path = os.path.join(checkpoints, "checkpoint.syck")
+    wait_for(lambda: (os.path.exists(path) and os.stat(path).st_mtime > moved_at + 0.5) or
+             client.poll() is not None, 60, "a checkpoint written after the move")
+    check(client.poll() is None and os.stat(path).st_mtime > moved_at + 0.5,
+          "no checkpoint was written after the move")
+    host = found.group(1)
+    daemons[host].process.kill()
+    daemons[host].process.wait()
+    _, err = client.communicate(timeout=300)
+    with open(out_path) as f:
+        out = f.read()
+    check_equal((client.returncode, sorted(out.splitlines())), (0, sorted(want[1].splitlines())),
+                f"the restarted job against mpirun (stderr {err!r})")
+    for note in (r"job 1's move of every rank to host h\d takes the live path: rank 1 from part 1 "
+                 r"to part 0", rf"lost the connection to host {host} .*; restarting the job from "
+                 r"its checkpoint \d+ on the other hosts"):
+        check(re.search(note, err), f"no {note!r} in {err!r}")
+    print(f"live-move-checkpoints-after: checkpoints after the move, {host} killed, restarted")
 
 
 def run_corpus(cluster, only, rank_counts, repeats=1, migrate=False, live=False):
@@ -3947,6 +4201,9 @@ CASES = {
     "route-switch": case_route_switch,
     "live-move": case_live_move,
     "live-move-comms": case_live_move_comms,
+    "live-move-slots": case_live_move_slots,
+    "migrate-live": case_migrate_live,
+    "live-move-checkpoints-after": case_live_move_checkpoints_after,
     "mpi-corpus-live-move": case_mpi_corpus_live_move,
     "migrate-aborted": case_migrate_aborted,
     "migrate-by-hand": case_migrate_by_hand,
