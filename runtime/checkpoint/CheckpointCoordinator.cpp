@@ -413,12 +413,13 @@ bool CheckpointCoordinator::liveMoveSuspended(int worldRank, granule::Granule& g
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     {
       std::lock_guard<std::mutex> guard(mutex_);
-      departure_ = std::move(bytes);
+      departure_.clear();
+      departure_.own = std::move(bytes);
       departedAt_ = std::chrono::steady_clock::now();
     }
     // Between parts: shipped from departure_, which no one touches until
     // arrive() has heard part 0's word (awaitDeparture).
-    if (hostParts_) hostParts_->departed(worldRank, departure_, leftMs, notRecorded);
+    if (hostParts_) hostParts_->departed(worldRank, departure_.own, leftMs, notRecorded);
   } else {
     std::lock_guard<std::mutex> guard(mutex_);
     addLiveCommunicators(granule.extension<mpi::RankState>(), liveCommunicators_);
@@ -533,7 +534,7 @@ bool CheckpointCoordinator::dropRank(int worldRank, std::string& error) {
 
 void CheckpointCoordinator::takeInArrival() {
   int rank = -1;
-  std::string bytes;
+  DepartingBytes bytes;
   if (!hostParts_ || !hostParts_->takeArrivingRank(rank, bytes)) return;
   std::string error;
   if (!departure_.empty() || adoptedRank_ >= 0) {
@@ -595,7 +596,7 @@ bool CheckpointCoordinator::arrive(int worldRank, granule::Granule& granule, std
     error = "no state of rank " + std::to_string(worldRank) + " departed";
     return false;
   }
-  std::string bytes = std::exchange(departure_, {});
+  DepartingBytes bytes = std::exchange(departure_, {});
   ResumedCommunicators communicators = std::exchange(liveCommunicators_, {});
   auto departedAt = departedAt_;
   const bool takenIn = worldRank == adoptedRank_;
@@ -604,15 +605,18 @@ bool CheckpointCoordinator::arrive(int worldRank, granule::Granule& granule, std
   // The job's ranks: over hosts, more than this part's.
   uint32_t jobRanks = hostParts_ ? uint32_t(hostParts_->partOfRanks().size())
                                  : uint32_t(worldRanks_.back() + 1);
-  std::optional<RankImage> image = decodeDepartingRank(bytes, uint32_t(worldRank), jobRanks,
-                                                       uint32_t(job_.grants.size()), error);
+  // A section that landed here was checksummed as it landed; the source's
+  // own bytes (a move not taken) are checked in full.
+  std::optional<RankImage> image =
+      decodeDepartingRank(bytes.bytes(), uint32_t(worldRank), jobRanks,
+                          uint32_t(job_.grants.size()), error, bytes.landedCrc);
   // A failed arrival leaves the held ranks waiting: the launcher's abort,
   // which names this rank and the reason, ends their waits, and no held
   // rank's own error can come first.
   if (!image || !restoreRank(*image, granule, communicators, error)) return false;
   // The image's memory runs were views of these bytes.
   image.reset();
-  std::string().swap(bytes);
+  bytes.clear();
   auto now = std::chrono::steady_clock::now();
   if (printMoveCosts_)
     std::fprintf(stderr,

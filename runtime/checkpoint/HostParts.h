@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "checkpoint/CheckpointFile.h"
+#include "checkpoint/RankMove.h"
 
 namespace synergy::checkpoint {
 
@@ -132,7 +133,7 @@ class HostParts {
   // The live move's target part, after agree() returned for the round the
   // move was taken at: the rank it is to take in and its departing bytes
   // (checkpoint/RankMove.h, checked already), once; false when none.
-  virtual bool takeArrivingRank(int& worldRank, std::string& bytes) {
+  virtual bool takeArrivingRank(int& worldRank, DepartingBytes& bytes) {
     (void)worldRank;
     (void)bytes;
     return false;

@@ -57,7 +57,8 @@ std::string encodeDepartingRank(uint32_t worldRank, granule::Granule& granule,
 
 std::optional<RankImage> decodeDepartingRank(std::string_view bytes, uint32_t worldRank,
                                              uint32_t rankCount, uint32_t grantCount,
-                                             std::string& error) {
+                                             std::string& error,
+                                             std::optional<uint32_t> landedCrc) {
   if (bytes.size() < 4) {
     error = "the departing rank's state is truncated";
     return std::nullopt;
@@ -66,9 +67,15 @@ std::optional<RankImage> decodeDepartingRank(std::string_view bytes, uint32_t wo
   uint32_t expected = 0;
   for (int i = 0; i < 4; ++i)
     expected |= uint32_t(uint8_t(bytes[section.size() + size_t(i)])) << (8 * i);
-  util::Crc32c checksum;
-  checksum.update(section);
-  if (checksum.value() != expected) {
+  uint32_t computed = 0;
+  if (landedCrc) {
+    computed = *landedCrc;
+  } else {
+    util::Crc32c checksum;
+    checksum.update(section);
+    computed = checksum.value();
+  }
+  if (computed != expected) {
     error = "the departing rank's state does not match its checksum (corrupt)";
     return std::nullopt;
   }

@@ -147,7 +147,7 @@ class CheckpointAgreement final : public checkpoint::HostParts {
   void departed(int worldRank, const std::string& bytes, double leftMs,
                 const std::string& why) override;
   bool awaitDeparture(int worldRank, bool& leaves, std::string& error) override;
-  bool takeArrivingRank(int& worldRank, std::string& bytes) override;
+  bool takeArrivingRank(int& worldRank, checkpoint::DepartingBytes& bytes) override;
   // SYNERGY_TEST_LIVE_MOVE=R@N:P in the daemons' environment (a hidden test
   // hook of issue 22's live move between parts): whether this part holds
   // rank R, the one to depart at control point N (then `rank` and `at`).
@@ -377,11 +377,12 @@ class CheckpointAgreement final : public checkpoint::HostParts {
   bool lentReleased_ = true;
   uint64_t departedRound_ = 0;  // the round its rank departed at
   // The target's: the round whose landed section it checked and kept
-  // (checkedSection_), which a route switch at that round may move the rank
-  // in for; then the rank to take in, once part 0 has said so (kind 5).
+  // (checkedSection_: the transport's buffer, kept, not copied), which a
+  // route switch at that round may move the rank in for; then the rank to
+  // take in, once part 0 has said so (kind 5).
   uint64_t checkedRound_ = 0;
-  std::string checkedSection_;
-  std::optional<std::pair<int, std::string>> arriving_;
+  checkpoint::DepartingBytes checkedSection_;
+  std::optional<std::pair<int, checkpoint::DepartingBytes>> arriving_;
 };
 
 // How a part checkpoints: synergyd passes the client's request on the
