@@ -389,10 +389,11 @@ bool CheckpointCoordinator::liveMoveSuspended(int worldRank, granule::Granule& g
     auto start = std::chrono::steady_clock::now();
     uint64_t cpuBefore = threadCpuNanoseconds();
     std::string notRecorded;
-    std::string bytes =
+    DepartingBytes bytes =
         encodeDepartingRank(uint32_t(worldRank), granule, job_.grants.size(), notRecorded);
     if (notRecorded.empty()) {
-      if (corruptMoveForTest_) bytes.back() ^= 1;
+      // The bytes lie in a mapping of this process's own (RankMove.h).
+      if (corruptMoveForTest_) const_cast<char&>(bytes.bytes().back()) ^= 1;
       granule.depart();
       if (printMoveCosts_) {
         auto now = std::chrono::steady_clock::now();
@@ -401,7 +402,7 @@ bool CheckpointCoordinator::liveMoveSuspended(int worldRank, granule::Granule& g
                      "of %llu memory\n",
                      worldRank, std::chrono::duration<double, std::milli>(now - start).count(),
                      double(threadCpuNanoseconds() - cpuBefore) * 1e-6,
-                     (unsigned long long)bytes.size(),
+                     (unsigned long long)bytes.bytes().size(),
                      (unsigned long long)granule.memorySize());
       }
     } else {
@@ -413,13 +414,12 @@ bool CheckpointCoordinator::liveMoveSuspended(int worldRank, granule::Granule& g
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     {
       std::lock_guard<std::mutex> guard(mutex_);
-      departure_.clear();
-      departure_.own = std::move(bytes);
+      departure_ = std::move(bytes);
       departedAt_ = std::chrono::steady_clock::now();
     }
     // Between parts: shipped from departure_, which no one touches until
     // arrive() has heard part 0's word (awaitDeparture).
-    if (hostParts_) hostParts_->departed(worldRank, departure_.own, leftMs, notRecorded);
+    if (hostParts_) hostParts_->departed(worldRank, departure_.bytes(), leftMs, notRecorded);
   } else {
     std::lock_guard<std::mutex> guard(mutex_);
     addLiveCommunicators(granule.extension<mpi::RankState>(), liveCommunicators_);
@@ -613,7 +613,8 @@ bool CheckpointCoordinator::arrive(int worldRank, granule::Granule& granule, std
   // A failed arrival leaves the held ranks waiting: the launcher's abort,
   // which names this rank and the reason, ends their waits, and no held
   // rank's own error can come first.
-  if (!image || !restoreRank(*image, granule, communicators, error)) return false;
+  if (!image || !restoreRank(*image, granule, communicators, error, bytes.pagesMayMove))
+    return false;
   // The image's memory runs were views of these bytes.
   image.reset();
   bytes.clear();

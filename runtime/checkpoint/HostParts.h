@@ -111,7 +111,7 @@ class HostParts {
   // not taken (`why`), left in `leftMs`: part 0 hears of it and announces
   // its shipping, and the bytes are lent to the transport from where they
   // lie, so they must stay unchanged until awaitDeparture has returned.
-  virtual void departed(int worldRank, const std::string& bytes, double leftMs,
+  virtual void departed(int worldRank, std::string_view bytes, double leftMs,
                         const std::string& why) {
     (void)worldRank;
     (void)bytes;

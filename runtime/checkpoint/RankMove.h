@@ -32,22 +32,30 @@ namespace synergy::checkpoint {
 // source, in the buffer the transport placed it in (`keeper` keeps it
 // mapped; not copied), with the CRC-32C computed as it landed.
 struct DepartingBytes {
-  std::string own;
-  std::shared_ptr<const void> keeper;
+  std::shared_ptr<const void> keeper;  // keeps `landed` where it lies
   std::string_view landed;
+  // The CRC-32C of all but the last four bytes, computed as they landed
+  // from another part; none for bytes encoded here.
   std::optional<uint32_t> landedCrc;
+  // The bytes lie in a private anonymous mapping that only `keeper` holds:
+  // restoreRank may take its pages.
+  bool pagesMayMove = false;
 
-  std::string_view bytes() const { return keeper ? landed : std::string_view(own); }
-  bool empty() const { return bytes().empty(); }
+  std::string_view bytes() const { return landed; }
+  bool empty() const { return landed.empty(); }
   void clear() { *this = DepartingBytes{}; }
 };
 
 // The suspended rank's state (its granule unwound at a barrier control
-// point, its memory and globals still its own). `grantCount`: the job's
+// point, its memory and globals still its own), in a mapping of its own.
+// The pages of its largest memory run are moved there rather than copied
+// (the instance's memory is left empty there: the granule must not run
+// again; its rank arrives in a fresh instance). `grantCount`: the job's
 // --dir grants. `notRecorded` says which of its descriptors a checkpoint
-// does not record (the move must then not be taken); empty when none.
-std::string encodeDepartingRank(uint32_t worldRank, granule::Granule& granule,
-                                size_t grantCount, std::string& notRecorded);
+// does not record, or why the state could not be mapped (the move must
+// then not be taken, and nothing was encoded or moved); empty when none.
+DepartingBytes encodeDepartingRank(uint32_t worldRank, granule::Granule& granule,
+                                   size_t grantCount, std::string& notRecorded);
 // encodeDepartingRank's bytes checked and decoded, for rank `worldRank` of
 // a job of `rankCount` ranks with `grantCount` grants; nullopt with a
 // one-line `error`. Its memory runs are views into `bytes` (copied once,
@@ -65,9 +73,14 @@ std::optional<RankImage> decodeDepartingRank(std::string_view bytes, uint32_t wo
 // taken from (instantiated, no guest code run): memory, globals, open
 // files, MPI objects (communicators taken from or added to
 // `communicators` by context), and starts its rewind into the collective
-// it was suspended in. False with a one-line `error`.
+// it was suspended in. False with a one-line `error`. `takeRunPages`: the
+// image's runs are views into a private anonymous mapping that no one
+// reads after this (DepartingBytes::pagesMayMove): the pages of large runs
+// are moved into the memory rather than copied into fresh ones, leaving
+// that mapping's pages empty.
 bool restoreRank(const RankImage& image, granule::Granule& granule,
-                 ResumedCommunicators& communicators, std::string& error);
+                 ResumedCommunicators& communicators, std::string& error,
+                 bool takeRunPages = false);
 // Adds the communicators `rank` holds handles to, by context: the live
 // ones a rank arriving in this process shares with the others.
 void addLiveCommunicators(const mpi::RankState& rank, ResumedCommunicators& communicators);

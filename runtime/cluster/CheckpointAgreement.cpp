@@ -789,7 +789,7 @@ bool CheckpointAgreement::liveRound(std::unique_lock<std::mutex>& lock, int worl
 }
 
 bool CheckpointAgreement::finishLiveRound(std::unique_lock<std::mutex>& lock, int worldRank,
-                                          const Vote& left, const std::string* bytes) {
+                                          const Vote& left, const std::string_view* bytes) {
   using Clock = std::chrono::steady_clock;
   const LiveMove move = liveMove_;
   const uint64_t round = left.round;
@@ -1004,6 +1004,7 @@ std::string CheckpointAgreement::checkLanded(uint64_t round) {
   checkedSection_.clear();
   checkedSection_.landed = bytes;
   checkedSection_.landedCrc = landedCrc;
+  checkedSection_.pagesMayMove = true;  // the transport's mapping, given up to this part
   checkedSection_.keeper = std::move(section);
   return {};
 }
@@ -1017,7 +1018,7 @@ bool CheckpointAgreement::takeArrivingRank(int& worldRank, checkpoint::Departing
   return true;
 }
 
-void CheckpointAgreement::departed(int worldRank, const std::string& bytes, double leftMs,
+void CheckpointAgreement::departed(int worldRank, std::string_view bytes, double leftMs,
                                    const std::string& why) {
   uint64_t round = 0;
   {

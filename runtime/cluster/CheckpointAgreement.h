@@ -144,7 +144,7 @@ class CheckpointAgreement final : public checkpoint::HostParts {
   bool gatherWritten(uint64_t sequence, std::vector<checkpoint::PartOutput>& outputs,
                      std::string& error) override;
   void checkpointOver(uint64_t sequence, const std::function<bool()>& awaitCommitted) override;
-  void departed(int worldRank, const std::string& bytes, double leftMs,
+  void departed(int worldRank, std::string_view bytes, double leftMs,
                 const std::string& why) override;
   bool awaitDeparture(int worldRank, bool& leaves, std::string& error) override;
   bool takeArrivingRank(int& worldRank, checkpoint::DepartingBytes& bytes) override;
@@ -256,7 +256,7 @@ class CheckpointAgreement final : public checkpoint::HostParts {
   // source, its note, and the release of every other part. False when
   // the job ended meanwhile.
   bool finishLiveRound(std::unique_lock<std::mutex>& lock, int worldRank, const Vote& left,
-                       const std::string* bytes);
+                       const std::string_view* bytes);
   // The live move's target (part 0's CheckpointDecision of kind 4): takes
   // the section that landed for the move of `round` and checks it as an
   // arrival would (decodeDepartingRank: its CRC-32C, every record); why

@@ -183,6 +183,36 @@ TEST(RankMove, DepartingBytesDecodeAndHostileOnesAreRefused) {
   EXPECT_NE(error.find("bytes after its section"), std::string::npos) << error;
 }
 
+// A departing rank's section is laid out in pieces (RankMove.cpp puts the
+// memory runs' bytes in place itself): joined, they are encodeRankSection's
+// bytes, each run's piece naming where its bytes lie in the memory.
+TEST(RankMove, SectionPiecesJoinToTheSection) {
+  std::vector<uint8_t> memory = sampleMemory(5);
+  MpiObjects mpi;
+  std::vector<OpenFile> files(1);
+  files[0].guestFd = 5;
+  files[0].path = "data/in.txt";
+  std::string whole =
+      encodeRankSection(2, 65536, {9, 8, 7}, memory.data(), kMemoryBytes, files, mpi);
+  std::vector<SectionPiece> pieces =
+      layoutRankSection(2, 65536, {9, 8, 7}, memory.data(), kMemoryBytes, files, mpi, false);
+  std::string joined;
+  size_t runs = 0;
+  for (const SectionPiece& piece : pieces) {
+    if (piece.length) {
+      ++runs;
+      EXPECT_TRUE(piece.literal.empty());
+      ASSERT_LE(piece.memoryOffset + piece.length, kMemoryBytes);
+      joined.append(reinterpret_cast<const char*>(memory.data() + piece.memoryOffset),
+                    size_t(piece.length));
+    } else {
+      joined += piece.literal;
+    }
+  }
+  EXPECT_EQ(runs, 2u);
+  EXPECT_EQ(joined, whole);
+}
+
 // The same bytes as they land at a live move's target, whose transport
 // computed their CRC-32C chunk by chunk as they arrived (landedCrc): the
 // stated checksum must equal that one, and every record is still checked.
