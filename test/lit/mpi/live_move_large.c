@@ -3,7 +3,7 @@
 // than copied, and at the arrival the large runs' pages are moved into the
 // fresh instance's memory and their bytes shifted down to their offsets
 // (checkpoint/RankMove.h). Each rank fills three buffers (one of 5 MiB and
-// 3 bytes, one of 3 MiB with zero pages inside it, so that its memory has
+// 3 bytes, one of 5 MiB with zero pages inside it, so that its memory has
 // several runs of odd lengths, and a small one) with bytes of its own, and
 // after the control point the move is taken at checks every byte and that
 // the zero pages stayed zero: a run shifted by a byte, a page lost or one
@@ -23,14 +23,16 @@ static unsigned char expected(size_t i, int rank, int which) {
 }
 
 // Whether byte i of the buffer with zero stretches is in one: 64 KiB every
-// 512 KiB, at an odd place.
-static int in_zero_stretch(size_t i) { return (i + 12345) % (512 << 10) < (64 << 10); }
+// 1.5 MiB, at an odd place, so that the runs between them are large enough
+// to have their pages moved too, at offsets in the section that are not on
+// a page (the largest run's is).
+static int in_zero_stretch(size_t i) { return (i + 12345) % (1536 << 10) < (64 << 10); }
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   int rank;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  size_t sizes[3] = {(5u << 20) + 3, 3u << 20, 4000};
+  size_t sizes[3] = {(5u << 20) + 3, 5u << 20, 4000};
   unsigned char* buffers[3];
   for (int b = 0; b < 3; ++b) {
     buffers[b] = malloc(sizes[b]);
