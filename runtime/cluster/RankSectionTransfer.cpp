@@ -15,7 +15,6 @@
 #include <cstring>
 #include <utility>
 
-#include "snapshot/HugePagePolicy.h"
 #include "transport/FrameCodec.h"
 #include "util/Crc32c.h"
 #include "util/LittleEndian.h"
@@ -127,13 +126,9 @@ std::shared_ptr<SectionBuffer> SectionBuffer::map(uint64_t bytes, std::string& e
     return nullptr;
   }
   // Written once from front to back and read once: huge pages spare the
-  // page faults of 4 KiB ones, where the kernel has them and a fresh one is
-  // cheaper than 512 base pages; not in a virtual machine that reports its
-  // free memory to the host (snapshot/HugePagePolicy.h), where a 64 MiB
-  // section cost 6 times as much to fault in with them.
-  if (snapshot::largeGrowthWantsHugePages()) madvise(at, size_t(bytes), MADV_HUGEPAGE);
-  std::shared_ptr<SectionBuffer> buffer(new SectionBuffer(static_cast<uint8_t*>(at), bytes));
-  return buffer;
+  // page faults of 4 KiB ones, where the kernel has them.
+  madvise(at, size_t(bytes), MADV_HUGEPAGE);
+  return std::shared_ptr<SectionBuffer>(new SectionBuffer(static_cast<uint8_t*>(at), bytes));
 }
 
 SectionBuffer::~SectionBuffer() { munmap(data_, size_t(size_)); }
