@@ -15,16 +15,21 @@ arrives in a fresh instance and runs on (CheckpointAgreement.h). Every
 run must print the sum of the same run on one host. Reported per size,
 the repeat with the smallest move, from the notes the run prints:
 
-  left ms      the source's encode of the departing rank (encodeDepartingRank)
+  left ms      the source's encode of the departing rank (encodeDepartingRank:
+               its largest memory run's pages moved, the rest copied, and
+               the CRC-32C)
   bytes MiB    its state
-  ship ms      part 0's announcement to the target's Landed (CRC-32C checked)
-  check ms     the target's decodeDepartingRank of what landed (its own
-               CRC-32C and every record), as an arrival would
+  ship ms      part 0's announcement to the target's Landed (the CRC-32C
+               computed chunk by chunk as they land, and checked)
+  check ms     the target's decodeDepartingRank of what landed (every
+               record; the stated CRC-32C against the one computed as it
+               landed), as an arrival would
   switch ms    part 0's route switch, every part's answer in
   round ms     part 0's live round, from its decision to the source to
                its word back: leave + ship + check + switch + the frames
   arrive ms    the rank's decode and restore into a fresh instance on the
-               target (the decode is the check's again)
+               target (the decode is the check's again; the large runs'
+               pages moved from where they landed, not copied)
   move ms      round + arrive
 
 usage: bench/cluster/live_move_bench.py --build build [--json out.json] [--repeat N]

@@ -392,10 +392,11 @@ bool CheckpointCoordinator::liveMoveSuspended(int worldRank, granule::Granule& g
     auto start = std::chrono::steady_clock::now();
     uint64_t cpuBefore = threadCpuNanoseconds();
     std::string notRecorded;
-    std::string bytes =
+    DepartingBytes bytes =
         encodeDepartingRank(uint32_t(worldRank), granule, job_.grants.size(), notRecorded);
     if (notRecorded.empty()) {
-      if (corruptMoveForTest_) bytes.back() ^= 1;
+      // The bytes lie in a mapping of this process's own (RankMove.h).
+      if (corruptMoveForTest_) const_cast<char&>(bytes.bytes().back()) ^= 1;
       granule.depart();
       if (printMoveCosts_) {
         auto now = std::chrono::steady_clock::now();
@@ -404,7 +405,7 @@ bool CheckpointCoordinator::liveMoveSuspended(int worldRank, granule::Granule& g
                      "of %llu memory\n",
                      worldRank, std::chrono::duration<double, std::milli>(now - start).count(),
                      double(threadCpuNanoseconds() - cpuBefore) * 1e-6,
-                     (unsigned long long)bytes.size(),
+                     (unsigned long long)bytes.bytes().size(),
                      (unsigned long long)granule.memorySize());
       }
     } else {
@@ -421,7 +422,7 @@ bool CheckpointCoordinator::liveMoveSuspended(int worldRank, granule::Granule& g
     }
     // Between parts: shipped from departure_, which no one touches until
     // arrive() has heard part 0's word (awaitDeparture).
-    if (hostParts_) hostParts_->departed(worldRank, departure_, leftMs, notRecorded);
+    if (hostParts_) hostParts_->departed(worldRank, departure_.bytes(), leftMs, notRecorded);
   } else {
     std::lock_guard<std::mutex> guard(mutex_);
     addLiveCommunicators(granule.extension<mpi::RankState>(), liveCommunicators_);
@@ -538,7 +539,7 @@ bool CheckpointCoordinator::dropRank(int worldRank, std::string& error) {
 
 void CheckpointCoordinator::takeInArrival() {
   int rank = -1;
-  std::string bytes;
+  DepartingBytes bytes;
   if (!hostParts_ || !hostParts_->takeArrivingRank(rank, bytes)) return;
   std::string error;
   if (!departure_.empty() || adoptedRank_ >= 0) {
@@ -600,7 +601,7 @@ bool CheckpointCoordinator::arrive(int worldRank, granule::Granule& granule, std
     error = "no state of rank " + std::to_string(worldRank) + " departed";
     return false;
   }
-  std::string bytes = std::exchange(departure_, {});
+  DepartingBytes bytes = std::exchange(departure_, {});
   ResumedCommunicators communicators = std::exchange(liveCommunicators_, {});
   auto departedAt = departedAt_;
   const bool takenIn = worldRank == adoptedRank_;
@@ -609,15 +610,19 @@ bool CheckpointCoordinator::arrive(int worldRank, granule::Granule& granule, std
   // The job's ranks: over hosts, more than this part's.
   uint32_t jobRanks = hostParts_ ? uint32_t(hostParts_->partOfRanks().size())
                                  : uint32_t(worldRanks_.back() + 1);
-  std::optional<RankImage> image = decodeDepartingRank(bytes, uint32_t(worldRank), jobRanks,
-                                                       uint32_t(job_.grants.size()), error);
+  // A section that landed here was checksummed as it landed; the source's
+  // own bytes (a move not taken) are checked in full.
+  std::optional<RankImage> image =
+      decodeDepartingRank(bytes.bytes(), uint32_t(worldRank), jobRanks,
+                          uint32_t(job_.grants.size()), error, bytes.landedCrc);
   // A failed arrival leaves the held ranks waiting: the launcher's abort,
   // which names this rank and the reason, ends their waits, and no held
   // rank's own error can come first.
-  if (!image || !restoreRank(*image, granule, communicators, error)) return false;
+  if (!image || !restoreRank(*image, granule, communicators, error, bytes.pagesMayMove))
+    return false;
   // The image's memory runs were views of these bytes.
   image.reset();
-  std::string().swap(bytes);
+  bytes.clear();
   auto now = std::chrono::steady_clock::now();
   if (printMoveCosts_)
     std::fprintf(stderr,

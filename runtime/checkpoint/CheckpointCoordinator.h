@@ -332,7 +332,7 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   bool corruptMoveForTest_ = false;
   std::vector<uint64_t> movePointsReached_;
   std::atomic<bool> moveRound_ = false;
-  std::string departure_;
+  DepartingBytes departure_;
   ResumedCommunicators liveCommunicators_;
   std::chrono::steady_clock::time_point departedAt_;
   // Whether the ranks that stay are held for the departed one's arrival

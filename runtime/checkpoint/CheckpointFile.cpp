@@ -312,6 +312,33 @@ bool isPlainRelativePath(std::string_view path) {
   return true;
 }
 
+namespace {
+
+// A rank section's records before its memory runs, before each run's
+// bytes, and after the runs (the format above).
+void putSectionHead(std::string& out, uint32_t worldRank, uint32_t unwindBuffer,
+                    const std::vector<uint8_t>& globals, uint64_t memoryBytes, size_t runCount) {
+  put(out, worldRank);
+  put(out, unwindBuffer);
+  put(out, uint32_t(globals.size()));
+  out.append(reinterpret_cast<const char*>(globals.data()), globals.size());
+  put(out, memoryBytes);
+  put(out, uint32_t(runCount));
+}
+
+void putRunHead(std::string& out, uint64_t offset, uint64_t length) {
+  put(out, offset);
+  put(out, length);
+}
+
+void putSectionTail(std::string& out, const std::vector<OpenFile>& files, const MpiObjects& mpi) {
+  put(out, uint32_t(files.size()));
+  for (const OpenFile& file : files) putOpenFile(out, file);
+  encodeMpiObjects(out, mpi);
+}
+
+}  // namespace
+
 std::string encodeRankSection(uint32_t worldRank, uint32_t unwindBuffer,
                               const std::vector<uint8_t>& globals, const uint8_t* memory,
                               uint64_t memoryBytes, const std::vector<OpenFile>& files,
@@ -347,21 +374,36 @@ std::string encodeRankSection(uint32_t worldRank, uint32_t unwindBuffer,
     out.reserve(fixedBytes + std::max(runBytes, memoryBytes));
     populateForWriting(out.data(), size_t(fixedBytes + runBytes));
   }
-  put(out, worldRank);
-  put(out, unwindBuffer);
-  put(out, uint32_t(globals.size()));
-  out.append(reinterpret_cast<const char*>(globals.data()), globals.size());
-  put(out, memoryBytes);
-  put(out, uint32_t(runs.size()));
+  putSectionHead(out, worldRank, unwindBuffer, globals, memoryBytes, runs.size());
   for (const auto& [offset, length] : runs) {
-    put(out, offset);
-    put(out, length);
+    putRunHead(out, offset, length);
     out.append(reinterpret_cast<const char*>(memory + offset), length);
   }
-  put(out, uint32_t(files.size()));
-  for (const OpenFile& file : files) putOpenFile(out, file);
-  encodeMpiObjects(out, mpi);
+  putSectionTail(out, files, mpi);
   return out;
+}
+
+std::vector<SectionPiece> layoutRankSection(uint32_t worldRank, uint32_t unwindBuffer,
+                                            const std::vector<uint8_t>& globals,
+                                            const uint8_t* memory, uint64_t memoryBytes,
+                                            const std::vector<OpenFile>& files,
+                                            const MpiObjects& mpi, bool memoryIsAnonymous) {
+  std::vector<std::pair<uint64_t, uint64_t>> runs;
+  snapshot::forEachNonZeroRun(memory, memoryBytes, memoryIsAnonymous,
+                              [&](uint64_t offset, uint64_t length) {
+                                runs.emplace_back(offset, length);
+                                return true;
+                              });
+  std::vector<SectionPiece> pieces(1);
+  putSectionHead(pieces.back().literal, worldRank, unwindBuffer, globals, memoryBytes,
+                 runs.size());
+  for (const auto& [offset, length] : runs) {
+    putRunHead(pieces.back().literal, offset, length);
+    pieces.push_back({{}, offset, length});
+    pieces.emplace_back();
+  }
+  putSectionTail(pieces.back().literal, files, mpi);
+  return pieces;
 }
 
 std::string encodeCheckpoint(uint64_t sequence, const Digest& programDigest,

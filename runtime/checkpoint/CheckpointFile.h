@@ -187,6 +187,21 @@ std::string encodeRankSection(uint32_t worldRank, uint32_t unwindBuffer,
                               uint64_t memoryBytes, const std::vector<OpenFile>& files = {},
                               const MpiObjects& mpi = {}, bool memoryIsAnonymous = false,
                               std::string buffer = {});
+// The same section as pieces, in order: the section's own records
+// (`literal`) and, between them, each memory run's bytes by where they lie
+// in `memory` (`length` bytes at `memoryOffset`, `literal` empty); joined,
+// they are encodeRankSection's bytes. For a writer that puts the runs'
+// bytes in place itself (a departing rank's, checkpoint/RankMove.h).
+struct SectionPiece {
+  std::string literal;
+  uint64_t memoryOffset = 0;
+  uint64_t length = 0;  // a memory run's; 0 for the section's own records
+};
+std::vector<SectionPiece> layoutRankSection(uint32_t worldRank, uint32_t unwindBuffer,
+                                            const std::vector<uint8_t>& globals,
+                                            const uint8_t* memory, uint64_t memoryBytes,
+                                            const std::vector<OpenFile>& files,
+                                            const MpiObjects& mpi, bool memoryIsAnonymous);
 // Whether `path` may name an open file below a grant: "." or plain
 // components separated by single slashes (see the format's rules above).
 bool isPlainRelativePath(std::string_view path);

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "checkpoint/CheckpointFile.h"
+#include "checkpoint/RankMove.h"
 
 namespace synergy::checkpoint {
 
@@ -110,7 +111,7 @@ class HostParts {
   // not taken (`why`), left in `leftMs`: part 0 hears of it and announces
   // its shipping, and the bytes are lent to the transport from where they
   // lie, so they must stay unchanged until awaitDeparture has returned.
-  virtual void departed(int worldRank, const std::string& bytes, double leftMs,
+  virtual void departed(int worldRank, std::string_view bytes, double leftMs,
                         const std::string& why) {
     (void)worldRank;
     (void)bytes;
@@ -132,7 +133,7 @@ class HostParts {
   // The live move's target part, after agree() returned for the round the
   // move was taken at: the rank it is to take in and its departing bytes
   // (checkpoint/RankMove.h, checked already), once; false when none.
-  virtual bool takeArrivingRank(int& worldRank, std::string& bytes) {
+  virtual bool takeArrivingRank(int& worldRank, DepartingBytes& bytes) {
     (void)worldRank;
     (void)bytes;
     return false;

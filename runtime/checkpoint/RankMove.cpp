@@ -6,10 +6,14 @@
 //===----------------------------------------------------------------------===//
 #include "checkpoint/RankMove.h"
 
+#include <sys/mman.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <set>
 
 #include "checkpoint/OpenFileRecord.h"
@@ -18,6 +22,7 @@
 #include "mpi/World.h"
 #include "snapshot/Snapshot.h"
 #include "util/Crc32c.h"
+#include "util/LittleEndian.h"
 #include "wasm-rt.h"
 
 namespace synergy::checkpoint {
@@ -54,6 +59,20 @@ uint64_t getLittle(std::string_view bytes, size_t at, int width) {
   return value;
 }
 
+// The progress record of `progress`, as it follows the section.
+std::string encodeProgressRecord(const std::vector<CommProgressRecord>& progress) {
+  std::string bytes;
+  for (const CommProgressRecord& record : progress) {
+    putLittle(bytes, record.context, 4);
+    putLittle(bytes, record.collectives, 8);
+    putLittle(bytes, record.finished, 8);
+    putLittle(bytes, record.sequence, 8);
+  }
+  putLittle(bytes, progress.size(), 4);
+  putLittle(bytes, kProgressTag, 4);
+  return bytes;
+}
+
 // The rank's own progress on each communicator it holds, by context.
 std::map<uint32_t, mpi::World::CommProgress> captureProgress(const mpi::RankState& rank) {
   std::map<uint32_t, mpi::World::CommProgress> progress;
@@ -62,6 +81,72 @@ std::map<uint32_t, mpi::World::CommProgress> captureProgress(const mpi::RankStat
       if (auto mine = rank.world->progressOf(*live->comm, rank.worldRank))
         progress.emplace(live->comm->context, *mine);
   return progress;
+}
+
+constexpr uint64_t kPage = 4096;
+// Smaller runs are copied: each moved one adds a mapping to the process.
+constexpr uint64_t kSmallestMovedRun = 1ull << 20;
+
+// A private anonymous mapping, unmapped when it goes: where a departing
+// rank's bytes are put.
+class AnonymousMapping {
+ public:
+  static std::shared_ptr<AnonymousMapping> map(uint64_t bytes, std::string& error) {
+    void* at = mmap(nullptr, size_t(bytes), PROT_READ | PROT_WRITE,
+                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (at == MAP_FAILED) {
+      error = std::string("cannot map it: ") + std::strerror(errno);
+      return nullptr;
+    }
+    return std::shared_ptr<AnonymousMapping>(
+        new AnonymousMapping(static_cast<uint8_t*>(at), bytes));
+  }
+  ~AnonymousMapping() { munmap(data_, size_t(size_)); }
+  AnonymousMapping(const AnonymousMapping&) = delete;
+  AnonymousMapping& operator=(const AnonymousMapping&) = delete;
+  uint8_t* data() const { return data_; }
+
+ private:
+  AnonymousMapping(uint8_t* data, uint64_t size) : data_(data), size_(size) {}
+  uint8_t* data_;
+  uint64_t size_;
+};
+
+// Puts as much of `run` as it can into the memory at `base` of
+// `memoryBytes` by moving the pages its bytes lie in there (mremap) and
+// then the bytes down to the run's offset within them, instead of copying
+// them into the memory's fresh pages: where a fresh page costs a fault and
+// its zeroing (in a virtual machine that hands free memory to its host,
+// most of a 64 MiB copy's time), the moved pages are populated already.
+// The run's bytes must lie in a private anonymous mapping that no one
+// reads after the restore (a section that landed here). `nextRun`: where
+// the next run's bytes start in that mapping (nullptr for the last run);
+// the page they start in is left in place for it, as the run before left
+// this run's first page. Only whole pages inside the memory are mapped, so
+// nothing past `memoryBytes` becomes accessible; what the moved pages hold
+// past the run is cleared as a gap by the caller. Returns how many of the
+// run's bytes are in place (0: none; the rest are still where they were).
+uint64_t movePagesOfRun(uint8_t* base, uint64_t memoryBytes, const MemoryRun& run,
+                        const char* nextRun) {
+  std::string_view bytes = run.contents();
+  if (bytes.size() < kSmallestMovedRun || run.offset % kPage || run.offset >= memoryBytes)
+    return 0;
+  const uintptr_t from = reinterpret_cast<uintptr_t>(bytes.data());
+  const uintptr_t first = from / kPage * kPage;
+  const uint64_t skew = from - first;
+  uintptr_t end = (from + bytes.size() + kPage - 1) / kPage * kPage;
+  if (nextRun && reinterpret_cast<uintptr_t>(nextRun) < end) end -= kPage;
+  uint64_t pages = std::min<uint64_t>((end - first) / kPage, (memoryBytes - run.offset) / kPage);
+  if (pages * kPage <= skew) return 0;
+  uint64_t moved = std::min<uint64_t>(bytes.size(), pages * kPage - skew);
+  if (moved < kSmallestMovedRun / 2) return 0;
+  // MREMAP_DONTUNMAP leaves the pages' old addresses mapped (empty), so
+  // that no other mapping can take them before the section's is unmapped.
+  if (mremap(reinterpret_cast<void*>(first), size_t(pages * kPage), size_t(pages * kPage),
+             MREMAP_MAYMOVE | MREMAP_FIXED | MREMAP_DONTUNMAP, base + run.offset) == MAP_FAILED)
+    return 0;  // nothing moved: copied as ever
+  if (skew) std::memmove(base + run.offset, base + run.offset + skew, size_t(moved));
+  return moved;
 }
 
 }  // namespace
@@ -102,40 +187,84 @@ bool checkLiveProgress(const RankImage& image, std::string& error) {
   return true;
 }
 
-std::string encodeDepartingRank(uint32_t worldRank, granule::Granule& granule,
-                                size_t grantCount, std::string& notRecorded) {
+DepartingBytes encodeDepartingRank(uint32_t worldRank, granule::Granule& granule,
+                                   size_t grantCount, std::string& notRecorded) {
   std::vector<OpenFile> files;
   notRecorded = captureOpenFiles(granule, grantCount, files);
+  if (!notRecorded.empty()) return {};
   const snapshot::LinearMemory* memory = granule.linearMemory();
-  std::string bytes = encodeRankSection(
-      worldRank, granule.unwindBufferAddress(), granule.globalBytes(), granule.memoryBase(),
-      granule.memorySize(), files, captureMpiObjects(granule.extension<mpi::RankState>()),
-      memory && memory->isAnonymous());
+  const bool anonymous = memory && memory->isAnonymous();
+  const uint8_t* base = granule.memoryBase();
+  std::vector<SectionPiece> pieces = layoutRankSection(
+      worldRank, granule.unwindBufferAddress(), granule.globalBytes(), base, granule.memorySize(),
+      files, captureMpiObjects(granule.extension<mpi::RankState>()), anonymous);
+  // The rank's own progress on each communicator, after the section.
   std::vector<CommProgressRecord> progress;
   for (const auto& [context, mine] : captureProgress(granule.extension<mpi::RankState>()))
     progress.push_back({context, mine.collectives, mine.finished, mine.sequence});
-  return sealDepartingRank(std::move(bytes), progress);
+  pieces.push_back(SectionPiece{encodeProgressRecord(progress), 0, 0});
+  // The largest run, whose pages are moved rather than copied: the section
+  // starts `shift` bytes into its mapping so that the run's bytes start on
+  // a page there.
+  uint64_t size = 0, largestAt = 0;
+  const SectionPiece* largest = nullptr;
+  for (const SectionPiece& piece : pieces) {
+    if (piece.length && (!largest || piece.length > largest->length)) {
+      largest = &piece;
+      largestAt = size;
+    }
+    size += piece.length ? piece.length : piece.literal.size();
+  }
+  const uint64_t shift = (kPage - largestAt % kPage) % kPage;
+  std::string error;
+  std::shared_ptr<AnonymousMapping> mapping = AnonymousMapping::map(shift + size + 4, error);
+  if (!mapping) {
+    notRecorded = "its state of " + std::to_string(size) + " bytes: " + error;
+    return {};
+  }
+  uint8_t* out = mapping->data() + shift;
+  uint64_t at = 0;
+  for (const SectionPiece& piece : pieces) {
+    if (!piece.length) {
+      std::memcpy(out + at, piece.literal.data(), piece.literal.size());
+      at += piece.literal.size();
+      continue;
+    }
+    // The departing instance's memory is read no more (its rank arrives
+    // in a fresh one, here or on the target), so its pages can go: its
+    // private anonymous pages move, their addresses left mapped and empty.
+    bool moved = &piece == largest && anonymous && piece.length >= kSmallestMovedRun &&
+                 piece.memoryOffset % kPage == 0 && piece.length % kPage == 0 &&
+                 mremap(const_cast<uint8_t*>(base) + piece.memoryOffset, size_t(piece.length),
+                        size_t(piece.length), MREMAP_MAYMOVE | MREMAP_FIXED | MREMAP_DONTUNMAP,
+                        out + at) != MAP_FAILED;
+    if (!moved) std::memcpy(out + at, base + piece.memoryOffset, size_t(piece.length));
+    at += piece.length;
+  }
+  util::Crc32c checksum;
+  checksum.update(out, size_t(size));
+  util::writeLittleEndian(out + size, checksum.value(), 4);
+  DepartingBytes bytes;
+  bytes.landed = std::string_view(reinterpret_cast<const char*>(out), size_t(size + 4));
+  bytes.pagesMayMove = true;
+  bytes.keeper = std::move(mapping);
+  return bytes;
 }
 
-std::string sealDepartingRank(std::string bytes, const std::vector<CommProgressRecord>& progress) {
-  for (const CommProgressRecord& record : progress) {
-    putLittle(bytes, record.context, 4);
-    putLittle(bytes, record.collectives, 8);
-    putLittle(bytes, record.finished, 8);
-    putLittle(bytes, record.sequence, 8);
-  }
-  putLittle(bytes, progress.size(), 4);
-  putLittle(bytes, kProgressTag, 4);
+std::string sealDepartingRank(std::string section,
+                              const std::vector<CommProgressRecord>& progress) {
+  section += encodeProgressRecord(progress);
   util::Crc32c checksum;
-  checksum.update(bytes);
+  checksum.update(section);
   uint32_t value = checksum.value();
-  for (int shift = 0; shift < 32; shift += 8) bytes.push_back(char((value >> shift) & 0xff));
-  return bytes;
+  for (int shift = 0; shift < 32; shift += 8) section.push_back(char((value >> shift) & 0xff));
+  return section;
 }
 
 std::optional<RankImage> decodeDepartingRank(std::string_view bytes, uint32_t worldRank,
                                              uint32_t rankCount, uint32_t grantCount,
-                                             std::string& error) {
+                                             std::string& error,
+                                             std::optional<uint32_t> landedCrc) {
   if (bytes.size() < 4) {
     error = "the departing rank's state is truncated";
     return std::nullopt;
@@ -144,9 +273,15 @@ std::optional<RankImage> decodeDepartingRank(std::string_view bytes, uint32_t wo
   uint32_t expected = 0;
   for (int i = 0; i < 4; ++i)
     expected |= uint32_t(uint8_t(bytes[section.size() + size_t(i)])) << (8 * i);
-  util::Crc32c checksum;
-  checksum.update(section);
-  if (checksum.value() != expected) {
+  uint32_t computed = 0;
+  if (landedCrc) {
+    computed = *landedCrc;
+  } else {
+    util::Crc32c checksum;
+    checksum.update(section);
+    computed = checksum.value();
+  }
+  if (computed != expected) {
     error = "the departing rank's state does not match its checksum (corrupt)";
     return std::nullopt;
   }
@@ -180,7 +315,7 @@ std::optional<RankImage> decodeDepartingRank(std::string_view bytes, uint32_t wo
 }
 
 bool restoreRank(const RankImage& image, granule::Granule& granule,
-                 ResumedCommunicators& communicators, std::string& error) {
+                 ResumedCommunicators& communicators, std::string& error, bool takeRunPages) {
   std::string where = "cannot restore rank " + std::to_string(image.worldRank) + ": ";
   granule::Module& module = granule.module();
   size_t globalsBytes = 0;
@@ -217,10 +352,19 @@ bool restoreRank(const RankImage& image, granule::Granule& granule,
   }
   uint8_t* base = granule.memoryBase();
   uint64_t end = 0;
-  for (const MemoryRun& run : image.runs) {  // increasing, inside memoryBytes: the decoder checked
+  // A fresh instance's own memory, whose pages may be replaced.
+  const snapshot::LinearMemory* linear = granule.linearMemory();
+  takeRunPages = takeRunPages && linear && linear->isAnonymous();
+  for (size_t i = 0; i < image.runs.size(); ++i) {  // increasing, inside memoryBytes: the decoder checked
+    const MemoryRun& run = image.runs[i];
     std::string_view bytes = run.contents();
     clearGap(base, end, run.offset);
-    std::memcpy(base + run.offset, bytes.data(), bytes.size());
+    uint64_t placed = 0;
+    if (takeRunPages)
+      placed = movePagesOfRun(base, image.memoryBytes, run,
+                              i + 1 < image.runs.size() ? image.runs[i + 1].contents().data()
+                                                        : nullptr);
+    std::memcpy(base + run.offset + placed, bytes.data() + placed, bytes.size() - placed);
     end = run.offset + bytes.size();
   }
   clearGap(base, end, image.memoryBytes);

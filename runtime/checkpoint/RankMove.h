@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -29,23 +30,53 @@ class Granule;
 
 namespace synergy::checkpoint {
 
+// A departing rank's bytes until it arrives: the source's own encoding
+// (`own`), or, at a live move's target, the section that landed from the
+// source, in the buffer the transport placed it in (`keeper` keeps it
+// mapped; not copied), with the CRC-32C computed as it landed.
+struct DepartingBytes {
+  std::shared_ptr<const void> keeper;  // keeps `landed` where it lies
+  std::string_view landed;
+  // The CRC-32C of all but the last four bytes, computed as they landed
+  // from another part; none for bytes encoded here.
+  std::optional<uint32_t> landedCrc;
+  // The bytes lie in a private anonymous mapping that only `keeper` holds:
+  // restoreRank may take its pages.
+  bool pagesMayMove = false;
+
+  std::string_view bytes() const { return landed; }
+  bool empty() const { return landed.empty(); }
+  void clear() { *this = DepartingBytes{}; }
+};
+
 // The suspended rank's state (its granule unwound at a barrier control
-// point, its memory and globals still its own). `grantCount`: the job's
+// point, its memory and globals still its own), in a mapping of its own.
+// The pages of its largest memory run are moved there rather than copied
+// (the instance's memory is left empty there: the granule must not run
+// again; its rank arrives in a fresh instance). `grantCount`: the job's
 // --dir grants. `notRecorded` says which of its descriptors a checkpoint
-// does not record (the move must then not be taken); empty when none.
-std::string encodeDepartingRank(uint32_t worldRank, granule::Granule& granule,
-                                size_t grantCount, std::string& notRecorded);
-// encodeDepartingRank's tail: a rank's section (encodeRankSection) with its
-// progress record and the checksum after it.
+// does not record, or why the state could not be mapped (the move must
+// then not be taken, and nothing was encoded or moved); empty when none.
+DepartingBytes encodeDepartingRank(uint32_t worldRank, granule::Granule& granule,
+                                   size_t grantCount, std::string& notRecorded);
+// A rank's section (encodeRankSection) with its progress record and the
+// checksum after it, in one string, as encodeDepartingRank lays them out
+// (tests build departing bytes with it).
 std::string sealDepartingRank(std::string section,
                               const std::vector<CommProgressRecord>& progress);
 // encodeDepartingRank's bytes checked and decoded, for rank `worldRank` of
 // a job of `rankCount` ranks with `grantCount` grants; nullopt with a
 // one-line `error`. Its memory runs are views into `bytes` (copied once,
-// by restoreRank), which must outlive the image.
+// by restoreRank), which must outlive the image. `landedCrc`: the CRC-32C
+// this process computed already over the bytes before their last four, as
+// they landed (RankSectionTransfer checks each chunk as it arrives), into
+// memory no one else writes since: the checksum the bytes state must equal
+// it, and the 64 MiB of a large rank are not read a second (and third)
+// time to compute it again. Every record is checked either way.
 std::optional<RankImage> decodeDepartingRank(std::string_view bytes, uint32_t worldRank,
                                              uint32_t rankCount, uint32_t grantCount,
-                                             std::string& error);
+                                             std::string& error,
+                                             std::optional<uint32_t> landedCrc = std::nullopt);
 // Whether a live move's `image.progress` names each communicator the rank
 // holds once, by context, and no other, with no more collectives finished
 // than entered; false with a one-line `error`. decodeDepartingRank checks.
@@ -54,9 +85,14 @@ bool checkLiveProgress(const RankImage& image, std::string& error);
 // taken from (instantiated, no guest code run): memory, globals, open
 // files, MPI objects (communicators taken from or added to
 // `communicators` by context), and starts its rewind into the collective
-// it was suspended in. False with a one-line `error`.
+// it was suspended in. False with a one-line `error`. `takeRunPages`: the
+// image's runs are views into a private anonymous mapping that no one
+// reads after this (DepartingBytes::pagesMayMove): the pages of large runs
+// are moved into the memory rather than copied into fresh ones, leaving
+// that mapping's pages empty.
 bool restoreRank(const RankImage& image, granule::Granule& granule,
-                 ResumedCommunicators& communicators, std::string& error);
+                 ResumedCommunicators& communicators, std::string& error,
+                 bool takeRunPages = false);
 // Adds the communicators `rank` holds handles to, by context: the live
 // ones a rank arriving in this process shares with the others.
 void addLiveCommunicators(const mpi::RankState& rank, ResumedCommunicators& communicators);

@@ -822,7 +822,7 @@ bool CheckpointAgreement::liveRound(std::unique_lock<std::mutex>& lock, int worl
 }
 
 bool CheckpointAgreement::finishLiveRound(std::unique_lock<std::mutex>& lock, int worldRank,
-                                          const Vote& left, const std::string* bytes) {
+                                          const Vote& left, const std::string_view* bytes) {
   using Clock = std::chrono::steady_clock;
   const LiveMove move = liveMove_;
   const uint64_t round = left.round;
@@ -1041,7 +1041,8 @@ void CheckpointAgreement::settleMoveSlot(bool taken, uint32_t rank, uint32_t tar
 }
 
 std::string CheckpointAgreement::checkLanded(uint64_t round) {
-  std::shared_ptr<SectionBuffer> section = link_->sectionTransfer().takeLanded(round);
+  uint32_t landedCrc = 0;
+  std::shared_ptr<SectionBuffer> section = link_->sectionTransfer().takeLanded(round, &landedCrc);
   if (!section) return "no section landed here";
   // Test hook: SYNERGY_TEST_LIVE_MOVE_REFUSE=1 has the target refuse it.
   if (const char* refuse = std::getenv("SYNERGY_TEST_LIVE_MOVE_REFUSE");
@@ -1050,17 +1051,25 @@ std::string CheckpointAgreement::checkLanded(uint64_t round) {
            " refuse it";
   std::string error;
   std::string_view bytes(reinterpret_cast<const char*>(section->data()), size_t(section->size()));
+  // The transport computed the CRC-32C chunk by chunk as they landed: the
+  // stated one is compared with it, not computed again.
   std::optional<checkpoint::RankImage> image = checkpoint::decodeDepartingRank(
-      bytes, liveMove_.rank, uint32_t(part_.worldSize()), uint32_t(grantCount_), error);
+      bytes, liveMove_.rank, uint32_t(part_.worldSize()), uint32_t(grantCount_), error,
+      landedCrc);
   if (!image) return error;
   image.reset();  // its memory runs are views of the section
   std::lock_guard<std::mutex> guard(mutex_);
   checkedRound_ = round;
-  checkedSection_.assign(bytes.data(), bytes.size());
+  // Kept where it landed: the arrival reads it from there.
+  checkedSection_.clear();
+  checkedSection_.landed = bytes;
+  checkedSection_.landedCrc = landedCrc;
+  checkedSection_.pagesMayMove = true;  // the transport's mapping, given up to this part
+  checkedSection_.keeper = std::move(section);
   return {};
 }
 
-bool CheckpointAgreement::takeArrivingRank(int& worldRank, std::string& bytes) {
+bool CheckpointAgreement::takeArrivingRank(int& worldRank, checkpoint::DepartingBytes& bytes) {
   std::lock_guard<std::mutex> guard(mutex_);
   if (!arriving_) return false;
   worldRank = arriving_->first;
@@ -1069,7 +1078,7 @@ bool CheckpointAgreement::takeArrivingRank(int& worldRank, std::string& bytes) {
   return true;
 }
 
-void CheckpointAgreement::departed(int worldRank, const std::string& bytes, double leftMs,
+void CheckpointAgreement::departed(int worldRank, std::string_view bytes, double leftMs,
                                    const std::string& why) {
   uint64_t round = 0;
   {

@@ -144,10 +144,10 @@ class CheckpointAgreement final : public checkpoint::HostParts {
   bool gatherWritten(uint64_t sequence, std::vector<checkpoint::PartOutput>& outputs,
                      std::string& error) override;
   void checkpointOver(uint64_t sequence, const std::function<bool()>& awaitCommitted) override;
-  void departed(int worldRank, const std::string& bytes, double leftMs,
+  void departed(int worldRank, std::string_view bytes, double leftMs,
                 const std::string& why) override;
   bool awaitDeparture(int worldRank, bool& leaves, std::string& error) override;
-  bool takeArrivingRank(int& worldRank, std::string& bytes) override;
+  bool takeArrivingRank(int& worldRank, checkpoint::DepartingBytes& bytes) override;
   // SYNERGY_TEST_LIVE_MOVE=R@N:P in the daemons' environment (a hidden test
   // hook of issue 22's live move between parts): whether this part holds
   // rank R, the one to depart at control point N (then `rank` and `at`).
@@ -256,7 +256,7 @@ class CheckpointAgreement final : public checkpoint::HostParts {
   // source, its note, and the release of every other part. False when
   // the job ended meanwhile.
   bool finishLiveRound(std::unique_lock<std::mutex>& lock, int worldRank, const Vote& left,
-                       const std::string* bytes);
+                       const std::string_view* bytes);
   // The live move's target (part 0's CheckpointDecision of kind 4): takes
   // the section that landed for the move of `round` and checks it as an
   // arrival would (decodeDepartingRank: its CRC-32C, every record); why
@@ -394,11 +394,12 @@ class CheckpointAgreement final : public checkpoint::HostParts {
   bool lentReleased_ = true;
   uint64_t departedRound_ = 0;  // the round its rank departed at
   // The target's: the round whose landed section it checked and kept
-  // (checkedSection_), which a route switch at that round may move the rank
-  // in for; then the rank to take in, once part 0 has said so (kind 5).
+  // (checkedSection_: the transport's buffer, kept, not copied), which a
+  // route switch at that round may move the rank in for; then the rank to
+  // take in, once part 0 has said so (kind 5).
   uint64_t checkedRound_ = 0;
-  std::string checkedSection_;
-  std::optional<std::pair<int, std::string>> arriving_;
+  checkpoint::DepartingBytes checkedSection_;
+  std::optional<std::pair<int, checkpoint::DepartingBytes>> arriving_;
 };
 
 // How a part checkpoints: synergyd passes the client's request on the

@@ -314,10 +314,12 @@ MoveOutcome RankSectionTransfer::waitOutcome(uint64_t moveId,
   return {it->second->state, it->second->reason, it->second->crc};
 }
 
-std::shared_ptr<SectionBuffer> RankSectionTransfer::takeLanded(uint64_t moveId) {
+std::shared_ptr<SectionBuffer> RankSectionTransfer::takeLanded(uint64_t moveId,
+                                                               uint32_t* computedCrc) {
   std::lock_guard<std::mutex> guard(mutex_);
   auto it = moves_.find(moveId);
   if (it == moves_.end() || it->second->state != MoveState::Landed) return nullptr;
+  if (computedCrc) *computedCrc = it->second->checksum.value();
   return std::move(it->second->buffer);
 }
 

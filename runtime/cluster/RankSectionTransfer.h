@@ -158,8 +158,10 @@ class RankSectionTransfer {
   MoveOutcome waitOutcome(uint64_t moveId, std::chrono::milliseconds limit) const;
 
   // The target, once the move landed: its section, which the module gives
-  // up (nullptr when it has not landed here or was taken).
-  std::shared_ptr<SectionBuffer> takeLanded(uint64_t moveId);
+  // up (nullptr when it has not landed here or was taken), and in
+  // `computedCrc` (when given) the CRC-32C of its bytes before the last
+  // four, computed here chunk by chunk as they were placed.
+  std::shared_ptr<SectionBuffer> takeLanded(uint64_t moveId, uint32_t* computedCrc = nullptr);
 
   // The transport's entry points (MpiPeerLink.cpp), for frames of carries()
   // types from part `fromPart`. placePayload returns where a RankSectionData

@@ -271,6 +271,84 @@ TEST(RankMove, DepartingProgressIsCheckedAgainstTheRanksCommunicators) {
   }
 }
 
+// A departing rank's section is laid out in pieces (RankMove.cpp puts the
+// memory runs' bytes in place itself): joined, they are encodeRankSection's
+// bytes, each run's piece naming where its bytes lie in the memory.
+TEST(RankMove, SectionPiecesJoinToTheSection) {
+  std::vector<uint8_t> memory = sampleMemory(5);
+  MpiObjects mpi;
+  std::vector<OpenFile> files(1);
+  files[0].guestFd = 5;
+  files[0].path = "data/in.txt";
+  std::string whole =
+      encodeRankSection(2, 65536, {9, 8, 7}, memory.data(), kMemoryBytes, files, mpi);
+  std::vector<SectionPiece> pieces =
+      layoutRankSection(2, 65536, {9, 8, 7}, memory.data(), kMemoryBytes, files, mpi, false);
+  std::string joined;
+  size_t runs = 0;
+  for (const SectionPiece& piece : pieces) {
+    if (piece.length) {
+      ++runs;
+      EXPECT_TRUE(piece.literal.empty());
+      ASSERT_LE(piece.memoryOffset + piece.length, kMemoryBytes);
+      joined.append(reinterpret_cast<const char*>(memory.data() + piece.memoryOffset),
+                    size_t(piece.length));
+    } else {
+      joined += piece.literal;
+    }
+  }
+  EXPECT_EQ(runs, 2u);
+  EXPECT_EQ(joined, whole);
+}
+
+// The same bytes as they land at a live move's target, whose transport
+// computed their CRC-32C chunk by chunk as they arrived (landedCrc): the
+// stated checksum must equal that one, and every record is still checked.
+// Truncated, flipped or mis-stated bytes, each with the CRC-32C a transport
+// would have computed over what really landed, are refused.
+TEST(RankMove, LandedBytesAreCheckedAgainstTheCrcComputedAsTheyLanded) {
+  std::vector<uint8_t> memory = sampleMemory(9);
+  std::string bytes =
+      sealDepartingRank(encodeRankSection(1, 65536, {1, 2, 3, 4}, memory.data(), kMemoryBytes), {});
+  auto crcOf = [](std::string_view section) {
+    util::Crc32c checksum;
+    checksum.update(section);
+    return checksum.value();
+  };
+  uint32_t stated = crcOf(std::string_view(bytes).substr(0, bytes.size() - 4));
+  auto landedCrc = [&](std::string_view landed) {
+    return crcOf(landed.substr(0, landed.size() < 4 ? 0 : landed.size() - 4));
+  };
+  std::string error;
+  auto image = decodeDepartingRank(bytes, 1, 3, 0, error, landedCrc(bytes));
+  ASSERT_TRUE(image) << error;
+  std::vector<uint8_t> rebuilt(kMemoryBytes, 0);
+  for (const MemoryRun& run : image->runs)
+    std::memcpy(rebuilt.data() + run.offset, run.contents().data(), run.contents().size());
+  EXPECT_EQ(rebuilt, memory);
+  // A computed CRC-32C that is not the stated one.
+  EXPECT_FALSE(decodeDepartingRank(bytes, 1, 3, 0, error, stated ^ 1));
+  EXPECT_NE(error.find("checksum"), std::string::npos) << error;
+  for (size_t length = 0; length < bytes.size(); length += 1 + length / 8) {
+    std::string_view cut = std::string_view(bytes).substr(0, length);
+    error.clear();
+    EXPECT_FALSE(decodeDepartingRank(cut, 1, 3, 0, error, landedCrc(cut))) << length;
+    EXPECT_FALSE(error.empty());
+  }
+  for (size_t at = 0; at < bytes.size(); at += 1 + at / 16) {
+    std::string flipped = bytes;
+    flipped[at] = char(flipped[at] ^ 0x20);
+    error.clear();
+    EXPECT_FALSE(decodeDepartingRank(flipped, 1, 3, 0, error, landedCrc(flipped))) << at;
+    EXPECT_FALSE(error.empty());
+  }
+  // Records are checked as ever: a well-checksummed section of another
+  // rank, or of a rank outside the job.
+  EXPECT_FALSE(decodeDepartingRank(bytes, 2, 3, 0, error, landedCrc(bytes)));
+  EXPECT_NE(error.find("names rank 1"), std::string::npos) << error;
+  EXPECT_FALSE(decodeDepartingRank(bytes, 1, 1, 0, error, landedCrc(bytes)));
+}
+
 // A checkpoint's section of a live rank skips the pages the kernel never
 // populated unread (snapshot/NonZeroPages.h): it must hold the same bytes
 // as one that reads every page, and as one of a plain copy.

@@ -290,9 +290,13 @@ TEST(RankSectionTransferTest, Part0ShipsASectionOfUnevenChunks) {
   ship(job, 7, 0, 2, section, section.size(), released);
   MoveOutcome atPart0 = job[0].sections().waitOutcome(7, kLimit);
   ASSERT_EQ(atPart0.state, MoveState::Landed) << atPart0.reason;
-  std::shared_ptr<SectionBuffer> landed = job[2].sections().takeLanded(7);
+  uint32_t computed = 0;
+  std::shared_ptr<SectionBuffer> landed = job[2].sections().takeLanded(7, &computed);
   ASSERT_TRUE(landed);
   EXPECT_EQ(std::memcmp(landed->data(), section.data(), section.size()), 0);
+  // The CRC-32C the target computed chunk by chunk as they landed, which
+  // the arrival's decode compares the stated one with.
+  EXPECT_EQ(computed, section.crc());
 }
 
 // A failure of an announced move ends it on all three parts, with the
