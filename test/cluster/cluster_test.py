@@ -3232,6 +3232,17 @@ def migrating_run(cluster, program, ranks, arguments=(), forced=None, options=()
                      "--checkpoint-dir", moves, "-np", str(ranks), program, *arguments], env=env)
 
 
+def migration_run_setup(cluster, name, forced):
+    """A fresh checkpoint directory for run `name` and the client's
+    environment, with SYNERGY_FORCE_MIGRATION=`forced` unless it is None."""
+    moves = os.path.join(cluster.workdir, "moves-" + name)
+    os.makedirs(moves)
+    env = dict(os.environ)
+    if forced:
+        env["SYNERGY_FORCE_MIGRATION"] = forced
+    return moves, env
+
+
 def case_migrate_mpi_state(cluster):
     """Rank 1 of three, one a host, moved to h4 at the second barrier control
     point while every rank holds derived datatypes, an error handler and a
@@ -3500,11 +3511,7 @@ def case_migrate_live(cluster):
     )
     for name, ranks, options, forced, path_note, round_note, shown in runs:
         want = run_mpirun(native, ranks, arguments)
-        moves = os.path.join(cluster.workdir, "moves-" + name)
-        os.makedirs(moves)
-        env = dict(os.environ)
-        if forced:
-            env["SYNERGY_FORCE_MIGRATION"] = forced
+        moves, env = migration_run_setup(cluster, name, forced)
         client = subprocess.Popen(run + [*options, "--checkpoint-dir", moves, "-np", str(ranks),
                                          program, *arguments],
                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -3539,11 +3546,7 @@ def case_migrate_live(cluster):
     )
     for name, ranks, options, forced, path_note, restart_note in restarts:
         want = run_mpirun(native, ranks, arguments)
-        moves = os.path.join(cluster.workdir, "moves-" + name)
-        os.makedirs(moves)
-        env = dict(os.environ)
-        if forced:
-            env["SYNERGY_FORCE_MIGRATION"] = forced
+        moves, env = migration_run_setup(cluster, name, forced)
         code, out, err = run_tool(run + [*options, "--checkpoint-dir", moves, "-np", str(ranks),
                                          program, *arguments], env=env)
         check_equal((code, sorted(out.splitlines())), (0, sorted(want[1].splitlines())),
