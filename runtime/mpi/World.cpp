@@ -568,11 +568,24 @@ bool World::rankLeft(int rank) {
   return true;
 }
 
-std::optional<World::CommProgress> World::progressOf(const Communicator& comm, int rank) const {
+namespace {
+
+// World rank `rank`'s index in intracommunicator `comm`, whose progress it
+// keeps; nullopt when it is not a member (or `comm` is an
+// intercommunicator, whose progress a live move does not carry).
+std::optional<size_t> progressIndex(const Communicator& comm, int rank) {
   if (rank < 0 || size_t(rank) >= comm.rankOfWorld.size() || comm.rankOfWorld[size_t(rank)] < 0 ||
       comm.inter)
     return std::nullopt;
-  size_t me = size_t(comm.rankOfWorld[size_t(rank)]);
+  return size_t(comm.rankOfWorld[size_t(rank)]);
+}
+
+}  // namespace
+
+std::optional<World::CommProgress> World::progressOf(const Communicator& comm, int rank) const {
+  std::optional<size_t> member = progressIndex(comm, rank);
+  if (!member) return std::nullopt;
+  size_t me = *member;
   return CommProgress{comm.progressOf[me].collectives,
                       comm.finishedUpTo[me].value.load(std::memory_order_acquire),
                       comm.sequenceOfRank[me]};
@@ -580,13 +593,13 @@ std::optional<World::CommProgress> World::progressOf(const Communicator& comm, i
 
 bool World::restoreProgress(Communicator& comm, int rank, const CommProgress& progress,
                             std::string& error) {
-  if (rank < 0 || size_t(rank) >= comm.rankOfWorld.size() || comm.rankOfWorld[size_t(rank)] < 0 ||
-      comm.inter) {
+  std::optional<size_t> member = progressIndex(comm, rank);
+  if (!member) {
     error = "rank " + std::to_string(rank) + " is not a member of communicator #" +
             std::to_string(comm.context) + " here";
     return false;
   }
-  size_t me = size_t(comm.rankOfWorld[size_t(rank)]);
+  size_t me = *member;
   comm.progressOf[me].collectives = progress.collectives;
   // What it knew of the others is not carried: it reads their marks again.
   std::fill(comm.progressOf[me].finishedOf.begin(), comm.progressOf[me].finishedOf.end(), 0);
