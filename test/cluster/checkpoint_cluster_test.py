@@ -109,7 +109,10 @@ def case_checkpoint_meetings(cluster):
     os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
     source = os.path.join(HERE, "checkpoint_phases.c")
     native, granule = build_both(cluster, source, "checkpoint_phases")
-    arguments = ["40", "20000000"]
+    # A 15 ms pause in each phase makes the job last at least 0.6 s however
+    # fast the machine: on an idle one the work alone ended before the
+    # first 0.2 s checkpoint fell due about half the time.
+    arguments = ["40", "20000000", "15"]
     code, out, err = run_mpirun(native, 3, arguments)
     check(code == 0 and out, f"mpirun checkpoint_phases failed: {err}")
     want_lines = sorted(out.splitlines())
