@@ -53,6 +53,12 @@ void HostMeeting::awaitRelease() {
           [&] { return released.load(std::memory_order_acquire) >= sequence_; },
           World::Awaited::ThisHost))
     call_.leaveAbortedJob();
+  // Its own finished mark as well, which no meeting reads: once live moves
+  // leave every member of the communicator on this host, it runs the
+  // single-host collectives, which wait on every member's mark
+  // (CollectiveEngine.cpp) from the first after kSlotSets on.
+  comm_.finishedUpTo[size_t(comm_.rankOfWorld[call_.rank.worldRank])].value.store(
+      sequence_, std::memory_order_release);
 }
 
 }  // namespace synergy::mpi
