@@ -185,8 +185,16 @@ int migrate(cluster::ClusterState& state, const cluster::StateUrl& url,
     std::optional<cluster::MigrationRequest> now = cluster::readMigration(redis, jobId);
     if (!now) break;
     if (now->state == "stopping" || now->state == "done") {
-      std::printf("%s: moved at a barrier control point; the job goes on on %s\n", what.c_str(),
-                  cluster::formatHostCounts(now->placement).c_str());
+      // A move taken live (the same job runs on, no restart) says so in its
+      // reason; one taken by a restart leaves none.
+      if (now->state == "done" && now->reason.rfind("taken live", 0) == 0)
+        std::printf("%s: moved live at a barrier control point, no restart (%s); the job goes "
+                    "on on %s\n",
+                    what.c_str(), printable(now->reason).c_str(),
+                    cluster::formatHostCounts(now->placement).c_str());
+      else
+        std::printf("%s: moved at a barrier control point; the job goes on on %s\n",
+                    what.c_str(), cluster::formatHostCounts(now->placement).c_str());
       return 0;
     }
     if (now->state == "aborted") {

@@ -147,7 +147,6 @@ CheckpointCoordinator::CheckpointCoordinator(int ranks, CheckpointPolicy policy,
   rankUnresumable_.resize(size_t(ranks));
   controlPointSlots_ = worldRanks_.empty() ? 0 : size_t(worldRanks_.back()) + 1;
   controlPointsReached_ = std::make_unique<std::atomic<uint64_t>[]>(controlPointSlots_);
-  movePointsReached_.resize(size_t(ranks));
 }
 
 CheckpointCoordinator::~CheckpointCoordinator() {
@@ -284,7 +283,7 @@ bool CheckpointCoordinator::agreeToSuspend(int worldRank, bool canSuspend,
   const size_t localIndex = localIndexOf(worldRank);
   // Every rank stops where a live move is to be taken; at an interval of 0
   // every control point is a checkpoint's, and over hosts meetsAt said.
-  bool moveHere = liveMoveRank_ >= 0 && ++movePointsReached_[localIndex] == liveMoveAt_;
+  bool moveHere = liveMoveRank_ >= 0 && reached == liveMoveAt_;
   if (!moveHere && policy_.intervalSeconds > 0 && !hostParts_ && !meetsHere(localIndex, reached))
     return false;
   // The same for every rank of the round: they all count the same control
@@ -296,7 +295,7 @@ bool CheckpointCoordinator::agreeToSuspend(int worldRank, bool canSuspend,
   }
   bool alive = meet(worldRank, lock, [&] {
     ++statistics_.meetings;
-    bool moves = liveMoveRank_ >= 0 && movePointsReached_[localIndexOf(worldRank)] == liveMoveAt_;
+    bool moves = liveMoveRank_ >= 0 && roundControlPoint_ == liveMoveAt_;
     if (moves && everyoneCan_ && !rankUnresumable_[localIndexOf(liveMoveRank_)].empty()) {
       everyoneCan_ = false;
       firstRefusal_ = rankUnresumable_[localIndexOf(liveMoveRank_)];
@@ -501,8 +500,6 @@ bool CheckpointCoordinator::addRank(int worldRank, std::string& error) {
   for (int other : worldRanks_)
     if (other != worldRank) standing = std::max(standing, controlPointsReached_[size_t(other)].load());
   controlPointsReached_[size_t(worldRank)] = standing;
-  movePointsReached_.insert(movePointsReached_.begin() + ptrdiff_t(at),
-                            at < movePointsReached_.size() ? movePointsReached_[at] : 0);
   {
     std::lock_guard<std::mutex> guard(spareMutex_);
     if (spareSections_.size() + 1 == worldRanks_.size())
@@ -526,7 +523,6 @@ bool CheckpointCoordinator::dropRank(int worldRank, std::string& error) {
   }
   worldRanks_.erase(worldRanks_.begin() + ptrdiff_t(at));
   rankUnresumable_.erase(rankUnresumable_.begin() + ptrdiff_t(at));
-  movePointsReached_.erase(movePointsReached_.begin() + ptrdiff_t(at));
   {
     std::lock_guard<std::mutex> guard(spareMutex_);
     if (at < spareSections_.size())

@@ -321,16 +321,15 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   // Part 0: where the other parts' heads are read. Only the background
   // writes' thread touches it.
   std::string partHeadBuffer_;
-  // The live move (setLiveMove): the rank, the control point it departs at
-  // and each rank's count of control points reached; whether this round is
-  // the move's; the departed rank's bytes until it arrives, and the live
+  // The live move (setLiveMove): the rank and the control point it departs
+  // at (as controlPointsReached_ counts them, so that a part can be told of
+  // a move while its ranks run); whether this round is the move's; the departed rank's bytes until it arrives, and the live
   // communicators it finds again by context.
   // liveMoveRank_ is read without the lock by agreeToSuspend's fast path.
   std::atomic<int> liveMoveRank_ = -1;
   uint64_t liveMoveAt_ = 0;
   bool printMoveCosts_ = false;
   bool corruptMoveForTest_ = false;
-  std::vector<uint64_t> movePointsReached_;
   std::atomic<bool> moveRound_ = false;
   DepartingBytes departure_;
   ResumedCommunicators liveCommunicators_;

@@ -97,43 +97,50 @@ CheckpointAgreement::CheckpointAgreement(const JobPart& part)
                    "R@N:P, rank R to part P, another part of the job than R's, at control point "
                    "N from 1, got '%s'\n",
                    hook);
-  } else if (slots_.size() > 1) {
-    planLiveMigration();
   }
 }
 
-void CheckpointAgreement::planLiveMigration() {
-  // The moves a job's client asks for (--consolidate-at, --fragment,
-  // SYNERGY_FORCE_MIGRATION) are written before its parts start, so every
-  // part reads the same record and table here and plans the same move.
-  std::optional<MigrationRequest> request;
+bool CheckpointAgreement::startLiveSeries(const MigrationRequest& request, uint64_t at) {
+  // Part 0 alone reads the job's rank -> host record, and only for a move
+  // asked for: the other parts learn of each step from part 0 (kPlanLive).
   std::vector<std::string> rankHosts;
-  try {
-    RedisConnection redis(part_.state, kStateTimeout);
-    request = readMigration(redis, part_.jobId);
-    if (!request || request->state != "requested" || request->at == 0) return;
-    rankHosts = ClusterState(part_.state, kStateTimeout).rankHosts(part_.jobId);
-  } catch (const StateStoreError&) {
-    // Part 0's MigrationWatch reads the record again and notes why not.
-    return;
-  }
   std::string why;
-  std::optional<LiveMovePlan> plan =
-      planLiveMove(*request, rankHosts, part_.routes().partOfRanks(), why);
-  if (plan) {
-    liveMove_ = LiveMove{true, plan->rank, request->at, plan->source, plan->target};
-    liveMigration_ = request->what;
+  std::optional<std::vector<LiveMovePlan>> plan;
+  try {
+    rankHosts = ClusterState(part_.state, kStateTimeout).rankHosts(part_.jobId);
+    plan = planLiveMoves(request, rankHosts, link_->partOfRanks(), why);
+  } catch (const StateStoreError& e) {
+    why = std::string("the job's rank -> host record cannot be read: ") + e.what();
   }
-  if (part_.partIndex != 0) return;
-  if (plan)
-    std::fprintf(stderr,
-                 "synergy-run: note: job %llu's move of %s takes the live path: rank %u from part "
-                 "%u to part %u from control point %llu\n",
-                 (unsigned long long)part_.jobId, request->what.c_str(), plan->rank, plan->source,
-                 plan->target, (unsigned long long)request->at);
-  else
+  if (!plan) {
     std::fprintf(stderr, "synergy-run: note: job %llu's move of %s takes the restart path: %s\n",
-                 (unsigned long long)part_.jobId, request->what.c_str(), why.c_str());
+                 (unsigned long long)part_.jobId, request.what.c_str(), why.c_str());
+    return false;
+  }
+  std::string steps;
+  for (const LiveMovePlan& step : *plan)
+    steps += (steps.empty() ? "rank " : ", then rank ") + std::to_string(step.rank) +
+             " from part " + std::to_string(step.source) + " to part " +
+             std::to_string(step.target);
+  std::fprintf(stderr,
+               "synergy-run: note: job %llu's move of %s takes the live path: %s from control "
+               "point %llu%s\n",
+               (unsigned long long)part_.jobId, request.what.c_str(), steps.c_str(),
+               (unsigned long long)at, plan->size() > 1 ? ", one rank a live round" : "");
+  std::lock_guard<std::mutex> guard(mutex_);
+  series_ = std::move(*plan);
+  seriesNext_ = 0;
+  liveMigration_ = request.what;
+  return true;
+}
+
+void CheckpointAgreement::planLiveStep(uint64_t at) {
+  const LiveMovePlan step = series_[seriesNext_];
+  liveMove_ = LiveMove{true, step.rank, at, step.source, step.target};
+  everyPoint_ = true;
+  for (uint32_t p = 1; p < slots_.size(); ++p)
+    sendDecision(p, at, kPlanLive, uint64_t(step.rank) | uint64_t(step.target) << 32, {});
+  if (step.source == 0 && livePlanned_) livePlanned_(int(step.rank), at);
 }
 
 bool CheckpointAgreement::liveMoveDepartsHere(int& rank, uint64_t& at) const {
@@ -171,8 +178,19 @@ void CheckpointAgreement::attach(MpiPeerLink& link) {
   if (part_.partIndex == 0) {
     uint64_t pendingAt = 0;
     bool now = migration_->dueAt(0, &pendingAt);
+    // A move the client asked for before the job started (--consolidate-at,
+    // SYNERGY_FORCE_MIGRATION) from control point pendingAt: planned now,
+    // before any rank runs, for every part; the other parts' ranks wait at
+    // their first control point for the meeting named below, after the
+    // plan. One that cannot take the live path takes the restart path there.
+    bool live = false;
+    if (!now && pendingAt != 0 && slots_.size() > 1 && !liveMove_.set && migration_->request()) {
+      live = startLiveSeries(*migration_->request(), pendingAt);
+      liveRefused_ = !live;
+    }
     std::lock_guard<std::mutex> guard(mutex_);
-    meetingAt_ = now ? 1 : pendingAt;
+    if (live) planLiveStep(pendingAt);
+    meetingAt_ = now || live ? 1 : pendingAt;
     for (uint32_t p = 1; p < slots_.size(); ++p) sendDecision(p, meetingAt_, kMeetAt, 0, {});
   }
   link.setRouteGate(
@@ -412,7 +430,7 @@ bool CheckpointAgreement::onFrame(uint32_t from, transport::FrameType type,
     case transport::FrameType::CheckpointDecision: {
       Decision decision;
       if (self0 || from != 0 || payload.size() < transport::kCheckpointDecisionHeadBytes ||
-          !takeReason(payload, 17, decision.why) || payload[8] > kTakeIn ||
+          !takeReason(payload, 17, decision.why) || payload[8] > kPlanLive ||
           ((payload[8] == 2 || payload[8] == 3) &&
            (!liveMove_.set || liveMove_.source != part_.partIndex)) ||
           ((payload[8] == 4 || payload[8] == kTakeIn) &&
@@ -445,6 +463,23 @@ bool CheckpointAgreement::onFrame(uint32_t from, transport::FrameType type,
         }
         meetingAt_ = decision.round;
         frozen_ = false;
+        break;
+      }
+      if (decision.kind == kPlanLive) {
+        // Sent while every rank of this part is held at an earlier control
+        // point (or before the first): the rank's part departs it there.
+        uint32_t rank = uint32_t(decision.sequence);
+        uint32_t target = uint32_t(decision.sequence >> 32);
+        std::vector<uint32_t> table = partOfRanks();
+        if (rank >= table.size() || target >= slots_.size() || table[rank] == target ||
+            decision.round == 0 || decision.round <= round_) {
+          reason = "CheckpointDecision planning a live move no part can take";
+          return false;
+        }
+        liveMove_ = LiveMove{true, rank, decision.round, table[rank], target};
+        everyPoint_ = true;
+        if (table[rank] == part_.partIndex && livePlanned_)
+          livePlanned_(int(rank), decision.round);
         break;
       }
       if (payload[8] == 2 || payload[8] == 3) {  // part 0's word on the live move: 3, the rank left
@@ -680,8 +715,31 @@ bool CheckpointAgreement::agree(int worldRank, uint64_t controlPoint, bool due, 
                                 std::string& why, uint64_t& sequence, bool& aborted) {
   // Part 0 reads the state store before it takes the lock, so that the
   // other parts' votes are taken in meanwhile; only this thread changes
-  // round_.
-  bool migrating = migration_ && migration_->dueAt(controlPoint);
+  // round_. While a move's steps are taken live it is not read: each
+  // step's slot was claimed by the last, which its claims do not count.
+  bool migrating = false;
+  if (migration_) {
+    bool inSeries = false, mayGoLive = false;
+    {
+      std::lock_guard<std::mutex> guard(mutex_);
+      inSeries = !series_.empty();
+      mayGoLive = !liveRefused_ && !(liveMove_.set && liveMigration_.empty()) && link_ &&
+                  slots_.size() > 1;
+    }
+    migrating = !inSeries && migration_->dueAt(controlPoint);
+    // A move asked for while the job runs (synergy-cluster migrate, the
+    // scheduler) takes the live path from the next control point when it
+    // can; this one goes on as any other. Otherwise the restart path.
+    if (migrating && mayGoLive) {
+      bool live = startLiveSeries(*migration_->request(), controlPoint + 1);
+      std::lock_guard<std::mutex> guard(mutex_);
+      liveRefused_ = !live;
+      migrating = !live;
+    } else if (!inSeries && !migration_->request()) {
+      std::lock_guard<std::mutex> guard(mutex_);
+      liveRefused_ = false;
+    }
+  }
   std::unique_lock<std::mutex> lock(mutex_);
   uint64_t round = round_ = controlPoint;
   Vote own{round, canSuspend, link_->framesSent(), link_->framesReceived(), why};
@@ -761,6 +819,10 @@ bool CheckpointAgreement::agree(int worldRank, uint64_t controlPoint, bool due, 
     }
   }
   if (suspend) decidedSequence_ = sequence;
+  // The next step of a move taken live, at the next control point: every
+  // part hears of it while held here, before the decision releases it.
+  if (seriesNext_ < series_.size() && (!liveMove_.set || liveMove_.at < round) && !migrating)
+    planLiveStep(round + 1);
   for (uint32_t p = 1; p < slots_.size(); ++p) sendDecision(p, round, suspend ? 1 : 0, sequence, why);
   return suspend;
 }
@@ -977,7 +1039,20 @@ bool CheckpointAgreement::finishLiveRound(std::unique_lock<std::mutex>& lock, in
   }
   for (uint32_t p = 1; p < slots_.size(); ++p)
     if (p != move.source) sendDecision(p, round, taken && p == move.target ? kTakeIn : 0, 0, {});
-  if (taken && !liveMigration_.empty() && migration_) {
+  // A move asked for goes on with its next step at a later control point
+  // (agree), and is done with its last; a step not taken leaves the rest
+  // to the restart path at the next control point.
+  bool seriesDone = false;
+  if (!series_.empty()) {
+    seriesDone = taken && ++seriesNext_ == series_.size();
+    if (!taken || seriesDone) {
+      liveRefused_ = !taken;
+      retryMigration_ = !taken;
+      series_.clear();
+      seriesNext_ = 0;
+    }
+  }
+  if (seriesDone && migration_) {
     // The move asked for is done: no control point restarts the job for it.
     lock.unlock();
     migration_->takenLive("taken live at control point " + std::to_string(round));
@@ -1516,10 +1591,15 @@ std::unique_ptr<PartCheckpoints> PartCheckpoints::create(const JobPart& part,
   int moveRank = 0;
   uint64_t moveAt = 0;
   const char* costs = std::getenv("SYNERGY_LIVE_MOVE_STATS");
+  const bool printCosts = costs && std::strcmp(costs, "0");
   if (checkpoints->agreement_.liveMoveDepartsHere(moveRank, moveAt))
-    checkpoints->coordinator_.setLiveMove(moveRank, moveAt, costs && std::strcmp(costs, "0"));
+    checkpoints->coordinator_.setLiveMove(moveRank, moveAt, printCosts);
   else
-    checkpoints->coordinator_.setMoveCostsPrinted(costs && std::strcmp(costs, "0"));
+    checkpoints->coordinator_.setMoveCostsPrinted(printCosts);
+  checkpoints->agreement_.setLiveMovePlanned(
+      [coordinator = &checkpoints->coordinator_, printCosts](int rank, uint64_t at) {
+        coordinator->setLiveMove(rank, at, printCosts);
+      });
   if (how.policy.hostLocalDirectory) {
     checkpoints->agreement_.setCopyDirectory(how.policy.directory);
     checkpoints->agreement_.setMirrorName(how.mirrorName);

@@ -152,6 +152,13 @@ class CheckpointAgreement final : public checkpoint::HostParts {
   // hook of issue 22's live move between parts): whether this part holds
   // rank R, the one to depart at control point N (then `rank` and `at`).
   bool liveMoveDepartsHere(int& rank, uint64_t& at) const;
+  // Called when part 0 plans a live move of this part's rank `rank` at
+  // control point `at` (a move asked for in the cluster state; kPlanLive),
+  // before any of the part's ranks can reach it: the coordinator departs
+  // the rank there. On the I/O thread, or on part 0's rank in agree().
+  void setLiveMovePlanned(std::function<void(int, uint64_t)> planned) {
+    livePlanned_ = std::move(planned);
+  }
   void setGrantCount(size_t grants) { grantCount_ = grants; }
   // Part 0's: why the checkpoint just committed would be refused by the
   // parts that resume it (empty: it would not); a move stops the job only
@@ -203,6 +210,12 @@ class CheckpointAgreement final : public checkpoint::HostParts {
   static constexpr uint8_t kMeetAt = 6;
   // A live move's target takes the rank in from the section it checked.
   static constexpr uint8_t kTakeIn = 7;
+  // Part 0 plans a live move for every part: its round (the frame's) is
+  // the control point it is taken at, its sequence the rank in its low 32
+  // bits and the target part in its high ones. Every part meets at every
+  // control point from then on (everyPoint_), and the source's coordinator
+  // departs the rank there (livePlanned_).
+  static constexpr uint8_t kPlanLive = 8;
   // Part 0, under the lock, at a control point past the last meeting where
   // a checkpoint is due or a migration applies: holds every part's ranks
   // at their next control point and asks each part (kAskMeeting) the last
@@ -262,10 +275,15 @@ class CheckpointAgreement final : public checkpoint::HostParts {
   // arrival would (decodeDepartingRank: its CRC-32C, every record); why
   // it could not arrive here, empty when it could. Without the lock.
   std::string checkLanded(uint64_t round);
-  // At the start of every part, without the test hook: the migration its
-  // client asked for before the job started becomes liveMove_ when it can
-  // take the live path (planLiveMove); part 0 notes which path it takes.
-  void planLiveMigration();
+  // Part 0's, without the lock: whether `request` (asked for in the
+  // cluster state; its first step at control point `at`) takes the live path (planLiveMoves, against the job's
+  // rank -> host record and the table in force), noted either way; when it
+  // does, its steps become series_.
+  bool startLiveSeries(const MigrationRequest& request, uint64_t at);
+  // Part 0, under the lock, with every other part held at a control point
+  // before `at` or not yet started: the next step of series_ becomes
+  // liveMove_ at control point `at`, announced to every part (kPlanLive).
+  void planLiveStep(uint64_t at);
   // Part 0, before it switches the routes for a live move of `rank` to
   // part `target`: the hosts of the rank's part and of the target's (from
   // the job's rank -> host record), and one free slot of the target's host
@@ -302,7 +320,7 @@ class CheckpointAgreement final : public checkpoint::HostParts {
   // point a rank of this part has gone on past, or is at once it may go on.
   // Changed under the lock, read without it by ranks that go on
   // (meetsAt).
-  bool everyPoint_ = false;
+  std::atomic<bool> everyPoint_ = false;
   std::atomic<bool> frozen_ = false;
   std::atomic<uint64_t> meetingAt_ = 0;
   std::atomic<uint64_t> passed_ = 0;
@@ -381,9 +399,17 @@ class CheckpointAgreement final : public checkpoint::HostParts {
     uint32_t source = 0, target = 0;
   };
   LiveMove liveMove_;
-  // What the move its client asked for moves, when planLiveMigration made
-  // it liveMove_ (empty for the test hook's).
+  // What the move asked for in the cluster state moves, when its steps are
+  // taken live (empty for the test hook's).
   std::string liveMigration_;
+  // Part 0's: the steps of that move (planLiveMoves), one rank a live round,
+  // and the next to take; empty when no move is under way on the live
+  // path. liveRefused_: a step was not taken, and the move takes the
+  // restart path.
+  std::vector<LiveMovePlan> series_;
+  size_t seriesNext_ = 0;
+  bool liveRefused_ = false;
+  std::function<void(int, uint64_t)> livePlanned_;
   std::optional<Vote> liveDeparture_;  // part 0's: the source's phase 3 vote
   std::optional<Vote> liveCheck_;      // part 0's: the target's phase 4 vote
   std::chrono::steady_clock::time_point liveStart_;  // part 0's: its round began

@@ -84,6 +84,21 @@ const HostRecord* findHost(const std::vector<HostRecord>& hosts, const std::stri
   return nullptr;
 }
 
+// The host of each of a job's `ranks` ranks after `placement` (its runs in
+// rank order): false when its counts add up to another number of ranks
+// (`after` then stops past `ranks`, so a hostile count costs nothing).
+bool hostOfEachRank(const HostCounts& placement, size_t ranks, std::vector<std::string>& after) {
+  after.clear();
+  for (const auto& [host, count] : placement) {
+    if (count > ranks - after.size()) {
+      after.resize(ranks + 1);
+      return false;
+    }
+    after.insert(after.end(), count, host);
+  }
+  return after.size() == ranks;
+}
+
 }  // namespace
 
 std::string formatHostCounts(const HostCounts& counts) {
@@ -219,9 +234,10 @@ std::optional<MigrationRequest> planPlacement(const std::vector<std::string>& ra
                                              const HostCounts& placement, uint64_t at,
                                              std::string& error) {
   std::vector<std::string> after;
-  for (const auto& [host, count] : placement) after.insert(after.end(), count, host);
-  if (after.size() != rankHosts.size()) {
-    error = "the placement holds " + std::to_string(after.size()) + " ranks, not the job's " +
+  if (!hostOfEachRank(placement, rankHosts.size(), after)) {
+    uint64_t held = 0;
+    for (const auto& run : placement) held += run.second;
+    error = "the placement holds " + std::to_string(held) + " ranks, not the job's " +
             std::to_string(rankHosts.size());
     return std::nullopt;
   }
@@ -286,46 +302,49 @@ bool parseForcedMigration(const std::string& text, ForcedMigration& forced, std:
   return true;
 }
 
-std::optional<LiveMovePlan> planLiveMove(const MigrationRequest& request,
-                                         const std::vector<std::string>& rankHosts,
-                                         const std::vector<uint32_t>& partOfRanks,
-                                         std::string& why) {
+std::optional<std::vector<LiveMovePlan>> planLiveMoves(const MigrationRequest& request,
+                                                       const std::vector<std::string>& rankHosts,
+                                                       const std::vector<uint32_t>& partOfRanks,
+                                                       std::string& why) {
   std::vector<std::string> after;
-  for (const auto& [host, count] : request.placement) {
-    if (count > rankHosts.size() - after.size()) break;
-    after.insert(after.end(), count, host);
-  }
-  if (after.size() != rankHosts.size() || partOfRanks.size() != rankHosts.size()) {
+  if (!hostOfEachRank(request.placement, rankHosts.size(), after) ||
+      partOfRanks.size() != rankHosts.size()) {
     why = "its placement does not cover the job's " + std::to_string(rankHosts.size()) + " ranks";
     return std::nullopt;
   }
-  std::vector<uint32_t> moving;
+  std::vector<bool> moves(after.size());
+  std::vector<LiveMovePlan> plan;
   for (uint32_t rank = 0; rank < after.size(); ++rank)
-    if (after[rank] != rankHosts[rank]) moving.push_back(rank);
-  if (moving.size() != 1) {
-    why = std::to_string(moving.size()) + " ranks move, and the live path moves one";
+    if ((moves[rank] = after[rank] != rankHosts[rank]))
+      plan.push_back({rank, partOfRanks[rank], 0});
+  if (plan.empty()) {
+    why = "no rank moves";
     return std::nullopt;
   }
-  LiveMovePlan plan;
-  plan.rank = moving[0];
-  plan.source = partOfRanks[plan.rank];
-  bool found = false;
-  size_t sourceRanks = 0;
-  for (uint32_t rank = 0; rank < after.size(); ++rank) {
-    sourceRanks += partOfRanks[rank] == plan.source;
-    if (!found && rank != plan.rank && rankHosts[rank] == after[plan.rank] &&
-        partOfRanks[rank] != plan.source) {
-      plan.target = partOfRanks[rank];
-      found = true;
+  // Each rank goes into the part of a rank that stays on its new host: that
+  // part keeps a rank through every step, so no step moves into a part an
+  // earlier one emptied.
+  for (LiveMovePlan& step : plan) {
+    bool found = false;
+    for (uint32_t rank = 0; rank < after.size() && !found; ++rank)
+      if (!moves[rank] && rankHosts[rank] == after[step.rank] &&
+          partOfRanks[rank] != step.source) {
+        step.target = partOfRanks[rank];
+        found = true;
+      }
+    if (!found) {
+      why = "host " + after[step.rank] + " runs no part of the job that keeps a rank";
+      if (plan.size() == 1) why = "host " + after[step.rank] + " runs no part of the job";
+      return std::nullopt;
     }
   }
-  if (!found) {
-    why = "host " + after[plan.rank] + " runs no part of the job";
-    return std::nullopt;
-  }
-  if (plan.source == 0 && sourceRanks < 2) {
-    why = "rank " + std::to_string(plan.rank) +
-          " is part 0's last rank, and part 0 runs the agreement";
+  bool part0Keeps = false;
+  for (uint32_t rank = 0; rank < after.size(); ++rank)
+    part0Keeps = part0Keeps || (partOfRanks[rank] == 0 && !moves[rank]);
+  if (!part0Keeps) {
+    why = plan.size() == 1 ? "rank " + std::to_string(plan[0].rank) +
+                                 " is part 0's last rank, and part 0 runs the agreement"
+                           : "every rank of part 0 moves, and part 0 runs the agreement";
     return std::nullopt;
   }
   return plan;
@@ -337,10 +356,12 @@ bool MigrationWatch::dueAt(uint64_t round, uint64_t* pendingAt) {
   try {
     if (!redis_) redis_.emplace(state_, std::chrono::milliseconds(2000));
     std::optional<MigrationRequest> request = readMigration(*redis_, jobId_);
+    request_.reset();
     if (!request || request->state != "requested") {
       quietUntil_ = now + kQuietReadInterval;
       return false;
     }
+    request_ = request;
     if (request->at && round < request->at) {
       if (pendingAt) *pendingAt = request->at;
       return false;

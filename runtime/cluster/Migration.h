@@ -111,20 +111,21 @@ HostCounts fragmentedPlacement(const std::vector<HostRecord>& hosts, unsigned ra
                                unsigned fragments);
 
 // A request the job can take on the live path (CheckpointAgreement.h's
-// live round): one rank into a running part of the job on another host,
-// with no restart. The job is placed as `rankHosts` (the host of each
-// rank) and `partOfRanks` (its part); the request must move exactly one
-// rank, to a host where a part of the job keeps a rank, and not the last
-// rank of part 0 (which runs the agreement). Nullopt with `why` (for the
-// note that the move takes the restart path) otherwise.
+// live round): its ranks into running parts of the job on other hosts,
+// with no restart, one rank a live round, in rank order. The job is placed
+// as `rankHosts` (the host of each rank) and `partOfRanks` (its part);
+// each moving rank must go to a host where a part of the job keeps a rank
+// that does not move (its target), and part 0 (which runs the agreement)
+// must keep a rank. Nullopt with `why` (for the note that the move takes
+// the restart path) otherwise.
 struct LiveMovePlan {
   uint32_t rank = 0;
   uint32_t source = 0, target = 0;
 };
-std::optional<LiveMovePlan> planLiveMove(const MigrationRequest& request,
-                                         const std::vector<std::string>& rankHosts,
-                                         const std::vector<uint32_t>& partOfRanks,
-                                         std::string& why);
+std::optional<std::vector<LiveMovePlan>> planLiveMoves(const MigrationRequest& request,
+                                                       const std::vector<std::string>& rankHosts,
+                                                       const std::vector<uint32_t>& partOfRanks,
+                                                       std::string& why);
 
 // SYNERGY_FORCE_MIGRATION=RANKS@N:HOST (RANKS "1" or "1,3"), a test hook:
 // moves those ranks to HOST at control point N. False with `error` when
@@ -163,6 +164,9 @@ class MigrationWatch {
   // `how` as its reason, so that no control point applies it again. A
   // store that cannot be written is noted.
   void takenLive(const std::string& how);
+  // The request the last read found pending (`requested`), whether it
+  // applies yet or not; nullopt when it found none.
+  const std::optional<MigrationRequest>& request() const { return request_; }
 
  private:
   StateUrl state_;
@@ -170,6 +174,7 @@ class MigrationWatch {
   std::optional<RedisConnection> redis_;
   std::optional<ClusterState> cluster_;
   std::string what_;
+  std::optional<MigrationRequest> request_;
   bool storeFailed_ = false;
   // No request was pending at the last read: the next waits until then.
   std::chrono::steady_clock::time_point quietUntil_;

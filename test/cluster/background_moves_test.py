@@ -9,6 +9,12 @@ checkpoint_phases.c, whose every line is compared with OpenMPI's:
                      blocking job holds the one host that could take it
                      whole is gathered there by the daemons once the blocker
                      ends: status shows it there and the decision as moved
+                     (the restart path: h2 runs no part of the job)
+  sched-consolidate-live
+                     a --policy compact job started over h2 and h3 because a
+                     blocker holds half of h2 is gathered on h2 once the
+                     blocker ends, live: ranks 2 and 3 join part 0 one a
+                     control point, the same job runs on, no restart
   sched-no-gain      a spread job that one host could hold and a binpack job
                      that no host can hold run to their end unmoved, with no
                      decision taken; malformed decision log entries are left
@@ -147,6 +153,56 @@ def case_sched_consolidate(cluster):
     check_equal(decisions_asked(daemons), 1, "decisions taken")
 
 
+def case_sched_consolidate_live(cluster):
+    """Hosts of 4, 2 and 2 slots; a spread blocker of two ranks takes two of
+    h2's, so a --policy compact job of four goes over h2 (ranks 0-1, part
+    0) and h3 (ranks 2-3, part 1). Once the blocker's client is killed, the
+    deciding daemon asks for every rank on h2; part 0 learns of it at a
+    control point and takes it live (issue 22): rank 2 and then rank 3 move
+    into part 0, one a control point, and part 1 ends. Status shows the same
+    job (job 2) on h2 alone and the decision as moved; the client's notes
+    say the live path and give both rounds; no job stopped; the output is
+    OpenMPI's. Fails on 29e35d3, where the job restarts as job 3."""
+    (native, program), daemons = start_cluster(cluster, UNEVEN_SLOTS)
+    arguments = [200, 100000, 50]
+    blocker = Job(cluster, program, 2, "spread", [100000, 1000, 100], movable=False)
+    wait_for_status(cluster, job_line(1, 2, "h2"), "the blocker to run")
+    job = Job(cluster, program, 4, "compact", arguments, movable=True)
+    try:
+        wait_for_status(cluster, job_line(2, 4, "h2 (ranks 0-1), h3 (ranks 2-3)"),
+                        "the compact job to run over h2 and h3")
+        blocker.kill()
+
+        def gathered_or_ended():
+            status = cluster.status()[1]
+            if re.search(job_line(2, 4, "h2"), status) or job.process.poll() is not None:
+                return status
+            return None
+
+        status = wait_for(gathered_or_ended, 120,
+                          "the compact job to be gathered on h2 (or its client to end)")
+        check(re.search(job_line(2, 4, "h2"), status),
+              f"the job ended before it was moved live:\n{status}")
+        check(re.search(r"  job 2  compact  2 hosts -> h2:4  \d+ s ago  (moving|moved)\n", status),
+              f"status does not show the decision:\n{status}")
+        got = job.finish()
+    finally:
+        if job.process.poll() is None:
+            job.kill()
+    check(re.search(r"synergy-run: note: job 2's move of every rank to host h2 takes the live "
+                    r"path: rank 2 from part 1 to part 0, then rank 3 from part 1 to part 0 from "
+                    r"control point \d+, one rank a live round\n", got[2]),
+          f"no live path note in {got[2]!r}")
+    for rank in (2, 3):
+        check(re.search(rf"synergy-run: note: live move of rank {rank} from part 1 to part 0 at "
+                        rf"control point \d+: .*; rank {rank} runs on part 0\n", got[2]),
+              f"no live round of rank {rank} in {got[2]!r}")
+    check("stopped at a barrier control point" not in got[2] and "restart path" not in got[2],
+          f"the job restarted: {got[2]!r}")
+    check_like_mpirun(native, 4, arguments, got, "the consolidated job")
+    check_equal(decisions_asked(daemons), 1, "decisions taken")
+
+
 def case_sched_no_gain(cluster):
     """A spread job of three (one rank a host) and then a binpack job of six
     (h2: 3, h3: 3, as no host holds six) run side by side, both movable.
@@ -259,6 +315,7 @@ def case_sched_lease(cluster):
 
 CASES = {
     "sched-consolidate": case_sched_consolidate,
+    "sched-consolidate-live": case_sched_consolidate_live,
     "sched-no-gain": case_sched_no_gain,
     "sched-aborted": case_sched_aborted,
     "sched-lease": case_sched_lease,

@@ -3317,10 +3317,13 @@ def case_migrate_aborted(cluster):
 
 
 def case_migrate_by_hand(cluster):
-    """`synergy-cluster migrate JOB 1 h4` while a job of many barrier control
-    points runs over three hosts: it reports the move, status then shows
-    the job's ranks on two hosts, and the job's stdout and status equal
-    OpenMPI's. A rank the job lacks is refused with a clear error."""
+    """`synergy-cluster migrate JOB 0 h3` while a job of many barrier control
+    points runs over three hosts: rank 0 is part 0's last rank, so the move
+    takes the restart path (the client's note says why); the tool reports
+    the move, status then shows the restarted job's ranks on two hosts, and
+    the job's stdout and status equal OpenMPI's. A rank the job lacks is
+    refused with a clear error. (A move by hand into a part of the job that
+    keeps a rank takes the live path: case_migrate_live_by_hand.)"""
     os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
     source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "checkpoint_phases.c")
     native, program = build_both(cluster, source, "checkpoint_phases")
@@ -3341,13 +3344,65 @@ def case_migrate_by_hand(cluster):
         code, out, err = run_tool(tool + ["migrate", "1", "5", "h4"])
         check_equal((code, out, err), (2, "", "synergy-cluster: error: job 1: the job has no rank 5 "
                                               "(it has 3)\n"), "a move of a rank the job lacks")
-        code, out, err = run_tool(tool + ["migrate", "1", "1", "h4"])
-        check_equal((code, out, err), (0, "job 1: rank 1 to host h4: moved at a barrier control "
-                                          "point; the job goes on on h2:1,h4:2\n", ""),
+        code, out, err = run_tool(tool + ["migrate", "1", "0", "h3"])
+        check_equal((code, out, err), (0, "job 1: rank 0 to host h3: moved at a barrier control "
+                                          "point; the job goes on on h3:2,h4:1\n", ""),
                     "synergy-cluster migrate")
     finish_moved_job(cluster, client, ask_by_hand,
-                     "job 2  checkpoint_phases.wasm  ranks 3  on h2 (rank 0), h4 (ranks 1-2)\n",
-                     moved_note("rank 1 to host h4", "h2:1,h4:2"), want)
+                     "job 2  checkpoint_phases.wasm  ranks 3  on h3 (ranks 0-1), h4 (rank 2)\n",
+                     r"job 1's move of rank 0 to host h3 takes the restart path: rank 0 is part "
+                     r"0's last rank, and part 0 runs the agreement\n(.*\n)*" +
+                     moved_note("rank 0 to host h3", "h3:2,h4:1"), want)
+
+
+def case_migrate_live_by_hand(cluster):
+    """`synergy-cluster migrate JOB 1 h4` while a job of many barrier control
+    points runs over three hosts, one rank each (issue 22): h4 runs a part
+    of the job that keeps its rank, so part 0 learns of the request at a
+    control point and moves rank 1 into part 2 live at the next one, with no
+    restart. The tool says the move was taken live; status shows the same
+    job (job 1) with rank 1 on h4 and h3's slot free; the client's notes say
+    which path and the round's costs, and no job stopped; stdout and status
+    equal OpenMPI's. Fails on 29e35d3, where the move restarts the job as
+    job 2."""
+    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "checkpoint_phases.c")
+    native, program = build_both(cluster, source, "checkpoint_phases")
+    arguments = ["60", "10000000"]
+    want = run_mpirun(native, 3, arguments)
+    daemons = start_three_hosts(cluster, options=("--allow-dir", cluster.workdir))
+    moves = os.path.join(cluster.workdir, "moves")
+    os.makedirs(moves)
+    client = subprocess.Popen(
+        [os.path.join(cluster.bin_dir, "synergy-run"), "--cluster", cluster.url, "--token-file",
+         cluster.token_file, "--policy", "spread", "--checkpoint-dir", moves, "-np", "3", program,
+         *arguments], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    cluster.processes.append(client)
+    shown = "job 1  checkpoint_phases.wasm  ranks 3  on h2 (rank 0), h4 (ranks 1-2)\n"
+    wait_for(lambda: "on h2 (rank 0), h3 (rank 1), h4 (rank 2)" in cluster.status()[1] or
+             client.poll() is not None, 120, "the job to run")
+    tool = [os.path.join(cluster.bin_dir, "synergy-cluster"), "--state", cluster.url]
+    code, out, err = run_tool(tool + ["migrate", "1", "1", "h4"])
+    check(code == 0 and re.fullmatch(r"job 1: rank 1 to host h4: moved live at a barrier control "
+                                     r"point, no restart \(taken live at control point \d+\); "
+                                     r"the job goes on on h2:1,h4:2\n", out) and err == "",
+          f"synergy-cluster migrate: {(code, out, err)!r}")
+    status = cluster.status()[1]
+    check(shown in status, f"status does not show the move: {status!r}")
+    # The slots follow the rank: h3's comes back, h4 has none left.
+    check(host_line(daemons[1], 2, 2) in status and host_line(daemons[2], 2, 0) in status,
+          f"status does not show the slots moved: {status!r}")
+    out, err = client.communicate(timeout=300)
+    check(re.search(r"job 1's move of rank 1 to host h4 takes the live path: rank 1 from part 1 "
+                    r"to part 2 from control point \d+\n", err), f"no path note in {err!r}")
+    check(re.search(r"live move of rank 1 from part 1 to part 2 at control point \d+: .*routes "
+                    r"switched in [0-9.]+ ms; rank 1 runs on part 2\n", err),
+          f"no live round in {err!r}")
+    check("stopped at a barrier control point" not in err and "restart path" not in err,
+          f"the job restarted: {err!r}")
+    check_equal((client.returncode, sorted(out.splitlines())), (0, sorted(want[1].splitlines())),
+                f"the moved job against mpirun (stderr {err!r})")
+    print("migrate-live-by-hand: rank 1 moved live into part 2, job 1 went on")
 
 
 def case_migrate_rank_sets(cluster):
@@ -3485,8 +3540,11 @@ def case_migrate_live(cluster):
     runs on with both ranks on h2, h3's slots come back, and the client's
     notes say the live path was taken. SYNERGY_FORCE_MIGRATION=1@2:h4 at np
     3 spread over h2, h3 and h4 moves rank 1 into part 2 live. At np 4
-    (two ranks move) the consolidation takes the restart path, with a note
-    saying why. Every run's stdout and status equal OpenMPI's."""
+    (two ranks move) the consolidation takes the live path too, one rank a
+    live round (ranks 2 and 3 from part 1 into part 0 at control points 40
+    and 42; part 1 then ends), and a move to a host the job does not run on
+    takes the restart path, with a note saying why. Every run's stdout and
+    status equal OpenMPI's."""
     os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
     source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "checkpoint_phases.c")
     native, program = build_both(cluster, source, "checkpoint_phases")
@@ -3508,6 +3566,12 @@ def case_migrate_live(cluster):
          r"job 2's move of rank 1 to host h3 takes the live path: rank 1 from part 0 to part 1",
          live_round.format(1, 0, 1, 2, 1, 1),
          "job 2  checkpoint_phases.wasm  ranks 3  on h2 (rank 0), h3 (ranks 1-2)"),
+        ("two-ranks", 4, ["--fragment", "2", "--consolidate-at", "50%", "--expected-barriers",
+                          "80"], None,
+         r"job 3's move of every rank to host h2 takes the live path: rank 2 from part 1 to part "
+         r"0, then rank 3 from part 1 to part 0 from control point 40, one rank a live round\n",
+         "(?s)" + live_round.format(2, 1, 0, 40, 2, 0) + ".*" + live_round.format(3, 1, 0, 42, 3, 0),
+         "job 3  checkpoint_phases.wasm  ranks 4  on h2 (ranks 0-3)"),
     )
     for name, ranks, options, forced, path_note, round_note, shown in runs:
         want = run_mpirun(native, ranks, arguments)
@@ -3533,15 +3597,11 @@ def case_migrate_live(cluster):
         check("stopped at a barrier control point" not in err and "restart path" not in err,
               f"{name}: the job restarted: {err!r}")
         print(f"migrate-live: {name} ok (moved live, no restart)")
-    # The restart path, with the note saying why: two ranks move; a rank
-    # moves to a host the job does not run on.
+    # The restart path, with the note saying why: a rank moves to a host
+    # the job does not run on.
     restarts = (
-        ("two-ranks", 4, ["--fragment", "2", "--consolidate-at", "50%", "--expected-barriers",
-                          "80"], None,
-         r"job 3's move of every rank to host h2 takes the restart path: 2 ranks move, and the "
-         r"live path moves one\n", moved_note("every rank to host h2", "h2:4")),
         ("no-part-there", 3, ["--policy", "spread"], "1@2:h4",
-         r"job 5's move of rank 1 to host h4 takes the restart path: host h4 runs no part of "
+         r"job 4's move of rank 1 to host h4 takes the restart path: host h4 runs no part of "
          r"the job\n", moved_note("rank 1 to host h4", "h2:1,h4:1,h3:1")),
     )
     for name, ranks, options, forced, path_note, restart_note in restarts:
@@ -4202,6 +4262,7 @@ CASES = {
     "mpi-corpus-live-move": case_mpi_corpus_live_move,
     "migrate-aborted": case_migrate_aborted,
     "migrate-by-hand": case_migrate_by_hand,
+    "migrate-live-by-hand": case_migrate_live_by_hand,
     "migrate-rank-sets": case_migrate_rank_sets,
     "migrate-consolidate": case_migrate_consolidate,
     "abort-stress": case_abort_stress,

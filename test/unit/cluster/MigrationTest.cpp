@@ -139,44 +139,60 @@ TEST(MigrationTest, ForcedMigrationSyntax) {
 
 }  // namespace
 
-TEST(MigrationTest, LiveMoveOnlyForOneRankIntoARunningPartThatKeepsOne) {
+TEST(MigrationTest, LiveMovesGoIntoRunningPartsThatKeepARank) {
   std::string why;
   MigrationRequest request;
   // Consolidation of np 2 over h2 and h3 onto h2: rank 1 into part 0.
   request.placement = {{"h2", 2}};
-  std::optional<LiveMovePlan> plan = planLiveMove(request, {"h2", "h3"}, {0, 1}, why);
+  auto plan = planLiveMoves(request, {"h2", "h3"}, {0, 1}, why);
   ASSERT_TRUE(plan) << why;
-  EXPECT_EQ(plan->rank, 1u);
-  EXPECT_EQ(plan->source, 1u);
-  EXPECT_EQ(plan->target, 0u);
+  ASSERT_EQ(plan->size(), 1u);
+  EXPECT_EQ((*plan)[0].rank, 1u);
+  EXPECT_EQ((*plan)[0].source, 1u);
+  EXPECT_EQ((*plan)[0].target, 0u);
   // Onto h3: rank 0 would leave part 0 without a rank.
   request.placement = {{"h3", 2}};
-  EXPECT_FALSE(planLiveMove(request, {"h2", "h3"}, {0, 1}, why));
+  EXPECT_FALSE(planLiveMoves(request, {"h2", "h3"}, {0, 1}, why));
   EXPECT_NE(why.find("part 0's last rank"), std::string::npos) << why;
-  // Two ranks move: the restart path.
+  // Two ranks move into part 0, one a live round, in rank order.
   request.placement = {{"h2", 4}};
-  EXPECT_FALSE(planLiveMove(request, {"h2", "h2", "h3", "h3"}, {0, 0, 1, 1}, why));
-  EXPECT_NE(why.find("2 ranks move"), std::string::npos) << why;
+  plan = planLiveMoves(request, {"h2", "h2", "h3", "h3"}, {0, 0, 1, 1}, why);
+  ASSERT_TRUE(plan) << why;
+  ASSERT_EQ(plan->size(), 2u);
+  EXPECT_EQ((*plan)[0].rank, 2u);
+  EXPECT_EQ((*plan)[1].rank, 3u);
+  EXPECT_EQ((*plan)[1].source, 1u);
+  EXPECT_EQ((*plan)[1].target, 0u);
+  // Every rank of part 0 moves: the restart path.
+  request.placement = {{"h3", 4}};
+  EXPECT_FALSE(planLiveMoves(request, {"h2", "h2", "h3", "h3"}, {0, 0, 1, 1}, why));
+  EXPECT_NE(why.find("every rank of part 0 moves"), std::string::npos) << why;
+  // A rank into a host whose part's ranks all move away: no part keeps a
+  // rank there.
+  request.placement = {{"h2", 1}, {"h3", 1}, {"h2", 1}};
+  EXPECT_FALSE(planLiveMoves(request, {"h2", "h4", "h3"}, {0, 2, 1}, why));
+  EXPECT_NE(why.find("host h3 runs no part of the job that keeps a rank"), std::string::npos)
+      << why;
   // To a host the job does not run on.
   request.placement = {{"h2", 1}, {"h4", 1}};
-  EXPECT_FALSE(planLiveMove(request, {"h2", "h3"}, {0, 1}, why));
+  EXPECT_FALSE(planLiveMoves(request, {"h2", "h3"}, {0, 1}, why));
   EXPECT_NE(why.find("runs no part"), std::string::npos) << why;
   // Rank 0 of three into part 2, part 0 keeping rank 1.
   request.placement = {{"h4", 1}, {"h2", 1}, {"h4", 1}};
-  plan = planLiveMove(request, {"h2", "h2", "h4"}, {0, 0, 1}, why);
+  plan = planLiveMoves(request, {"h2", "h2", "h4"}, {0, 0, 1}, why);
   ASSERT_TRUE(plan) << why;
-  EXPECT_EQ(plan->rank, 0u);
-  EXPECT_EQ(plan->target, 1u);
+  EXPECT_EQ((*plan)[0].rank, 0u);
+  EXPECT_EQ((*plan)[0].target, 1u);
   // Hostile records: placements that do not cover the ranks, or tables of
   // another length.
   request.placement = {{"h2", 1}};
-  EXPECT_FALSE(planLiveMove(request, {"h2", "h3"}, {0, 1}, why));
+  EXPECT_FALSE(planLiveMoves(request, {"h2", "h3"}, {0, 1}, why));
   request.placement = {{"h2", 4096}, {"h3", 4096}};
-  EXPECT_FALSE(planLiveMove(request, {"h2", "h3"}, {0, 1}, why));
+  EXPECT_FALSE(planLiveMoves(request, {"h2", "h3"}, {0, 1}, why));
   request.placement = {{"h2", 2}};
-  EXPECT_FALSE(planLiveMove(request, {"h2", "h3"}, {0}, why));
-  EXPECT_FALSE(planLiveMove(request, {}, {}, why));
+  EXPECT_FALSE(planLiveMoves(request, {"h2", "h3"}, {0}, why));
+  EXPECT_FALSE(planLiveMoves(request, {}, {}, why));
   // Nothing moves.
   request.placement = {{"h2", 1}, {"h3", 1}};
-  EXPECT_FALSE(planLiveMove(request, {"h2", "h3"}, {0, 1}, why));
+  EXPECT_FALSE(planLiveMoves(request, {"h2", "h3"}, {0, 1}, why));
 }
