@@ -172,17 +172,19 @@ def case_sched_consolidate_live(cluster):
         wait_for_status(cluster, job_line(2, 4, "h2 (ranks 0-1), h3 (ranks 2-3)"),
                         "the compact job to run over h2 and h3")
         blocker.kill()
+        # The same job, its parts' ranks all on h2's.
+        gathered = job_line(2, 4, "h2 (ranks 0-3)")
 
         def gathered_or_ended():
             status = cluster.status()[1]
-            if re.search(job_line(2, 4, "h2"), status) or job.process.poll() is not None:
+            if re.search(gathered, status) or job.process.poll() is not None:
                 return status
             return None
 
         status = wait_for(gathered_or_ended, 120,
                           "the compact job to be gathered on h2 (or its client to end)")
-        check(re.search(job_line(2, 4, "h2"), status),
-              f"the job ended before it was moved live:\n{status}")
+        check(re.search(gathered, status),
+              f"the job ended before it was moved live:\n{status}\n{job.finish()[2]}")
         check(re.search(r"  job 2  compact  2 hosts -> h2:4  \d+ s ago  (moving|moved)\n", status),
               f"status does not show the decision:\n{status}")
         got = job.finish()
