@@ -51,7 +51,11 @@
 // MigrationWatch at each, takes the suspension as due when a move applies,
 // and announces it (MigrationStop) right before the decision; once the
 // checkpoint is over it tells every part whether they all end now to be
-// moved (MigrationOutcome) or go on.
+// moved (MigrationOutcome) or go on. A migration whose every rank can go
+// into a part of the job that keeps a rank (planLiveMoves) is taken live
+// instead, one rank a live round (below): part 0 plans each step and tells
+// every part of it (kPlanLive) while they are held at the control point
+// before the step's, or before any rank runs.
 //
 // Every frame is checked: a wrong length, a vote to a part other than 0, a
 // decision or recount from a part other than 0, or a phase other than 1 or

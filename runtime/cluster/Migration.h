@@ -29,9 +29,10 @@
 // and starts the job again from that checkpoint on the record's placement,
 // each part restoring its ranks and rewinding them into the collective.
 //
-// So a migration restarts every rank from the snapshot, the ones that do
-// not move as well: moving a rank between running processes needs rank ->
-// part tables that change while the job runs. The restarted job has one
+// So a migration on this path restarts every rank from the snapshot, the
+// ones that do not move as well. One whose ranks all go into running parts
+// of the job takes the live path instead (planLiveMoves below,
+// CheckpointAgreement.h), with no restart. The restarted job has one
 // part per host, with whatever set of ranks the placement gives it
 // (JobPart.h). A checkpoint that cannot be resumed (a descriptor it does
 // not record) aborts the migration before any part stops.

@@ -3284,18 +3284,20 @@ def case_migrate_aborted(cluster):
                for i, slots in ((2, 1), (3, 1), (4, 1))]
     code, out, err = migrating_run(cluster, program, 3, forced="1@2:h4")
     # h4 runs part 2, so the move takes the live path (case_migrate_live),
-    # whose round takes no slot there either.
+    # whose round takes no slot there; the rest of the move then takes the
+    # restart path at the next control point, where it is aborted.
     notes = re.findall(r"synergy-run: note: .*\n", err)
-    check_equal(notes[:2],
-                ["synergy-run: note: job 1's move of rank 1 to host h4 takes the live path: rank 1 "
-                 "from part 1 to part 2 from control point 2\n",
-                 "synergy-run: note: migration of rank 1 to host h4 aborted at control point 2: "
-                 "host h4 has 0 free slots, not the 1 the move needs; the job goes on where it "
-                 "is\n"], "the notes of the aborted move")
-    check(len(notes) == 3 and re.match(
+    check(len(notes) == 3, f"the notes of the aborted move: {notes!r}")
+    check_equal(notes[0], "synergy-run: note: job 1's move of rank 1 to host h4 takes the live "
+                          "path: rank 1 from part 1 to part 2 from control point 2\n",
+                "the path of the move")
+    check(re.match(
         r"synergy-run: note: live move of rank 1 from part 1 to part 2 at control point 2: .*"
         r"not taken \(no slot for rank 1 on part 2: host h4 has no free slot\); rank 1 arrives "
-        r"again at part 1\n", notes[2]), f"the live round's note: {notes!r}")
+        r"again at part 1\n", notes[1]), f"the live round's note: {notes!r}")
+    check_equal(notes[2], "synergy-run: note: migration of rank 1 to host h4 aborted at control "
+                          "point 3: host h4 has 0 free slots, not the 1 the move needs; the job "
+                          "goes on where it is\n", "the note of the aborted move")
     check_equal((code, sorted(out.splitlines())), (0, sorted(want[1].splitlines())),
                 f"the unmoved job against mpirun (stderr {err!r})")
     for daemon in daemons:
@@ -3502,10 +3504,12 @@ def finish_moved_job(cluster, client, ask, shown, note, want):
 
 
 def case_migrate_consolidate(cluster):
-    """--fragment 2 starts four ranks over two of three hosts, two each;
-    --consolidate-at 25% --expected-barriers 80 moves all four to one host
-    at control point 20, where status shows them; stdout and status equal
-    OpenMPI's."""
+    """--fragment 2 starts four ranks over two of three hosts, two each (h2,
+    of 2 slots, holds part 0); --consolidate-at 25% --expected-barriers 80
+    moves all four to h3, the one of them with the slots for all, at
+    control point 20: every rank of part 0 moves, so the move takes the
+    restart path (the client's note says why), and status shows the
+    restarted job there; stdout and status equal OpenMPI's."""
     os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
     source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "checkpoint_phases.c")
     native, program = build_both(cluster, source, "checkpoint_phases")
@@ -3514,7 +3518,7 @@ def case_migrate_consolidate(cluster):
     cluster.start_redis()
     daemons = [cluster.start_daemon(f"h{i}", f"127.0.0.{i}", slots,
                                     options=("--allow-dir", cluster.workdir))
-               for i, slots in ((2, 4), (3, 4), (4, 2))]
+               for i, slots in ((2, 2), (3, 4), (4, 2))]
     moves = os.path.join(cluster.workdir, "moves")
     os.makedirs(moves)
     client = subprocess.Popen(
@@ -3524,11 +3528,13 @@ def case_migrate_consolidate(cluster):
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     # A job on one host is shown with that host alone.
     finish_moved_job(cluster, client, lambda: None,
-                     "job 2  checkpoint_phases.wasm  ranks 4  on h2\n",
-                     moved_note("every rank to host h2", "h2:4"), want)
+                     "job 2  checkpoint_phases.wasm  ranks 4  on h3\n",
+                     r"job 1's move of every rank to host h3 takes the restart path: every rank of "
+                     r"part 0 moves, and part 0 runs the agreement\n(.*\n)*" +
+                     moved_note("every rank to host h3", "h3:4"), want)
     check_equal([d.log().count("job 1: running 2 ranks") for d in daemons], [1, 1, 0],
                 "the fragmented parts of job 1")
-    check_equal([d.log().count("job 2: running 4 ranks") for d in daemons], [1, 0, 0],
+    check_equal([d.log().count("job 2: running 4 ranks") for d in daemons], [0, 1, 0],
                 "the consolidated part of job 2")
 
 
