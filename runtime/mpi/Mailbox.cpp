@@ -58,11 +58,10 @@ void Mailbox::completeLanded(const Envelope& envelope, const uint8_t* temporary,
 }
 
 Mailbox::Mailbox(int worldSize, std::function<void(Request&)> sendMatched,
-                 RemoteFetch fetchRemote, RemoteFetchStart startRemoteFetch)
+                 RemoteFetchStart startRemoteFetch)
     : rings_(new std::atomic<MessageRing*>[worldSize]),
       worldSize_(worldSize),
       sendMatched_(std::move(sendMatched)),
-      fetchRemote_(std::move(fetchRemote)),
       startRemoteFetch_(std::move(startRemoteFetch)) {
   for (int i = 0; i < worldSize; ++i) rings_[i].store(nullptr);
 }
@@ -190,19 +189,10 @@ Request* Mailbox::takePosted(const Envelope& envelope, Request* rendezvous,
 void Mailbox::deliverRendezvous(const Envelope& envelope, const std::shared_ptr<Request>& lender,
                                 Request& recv, const std::shared_ptr<Request>* shared) {
   Request& send = *lender;
-  if (send.awaitsRemoteData && shared && startRemoteFetch_) {
-    startRemoteFetch_(send, *shared);
-    return;
-  }
   if (send.awaitsRemoteData) {
-    // The data comes from the other host now; an aborted job receives
-    // nothing.
-    std::unique_ptr<uint8_t[]> temporary;
-    if (!fetchRemote_(send, recv, temporary)) return;
-    if (temporary)
-      deliver(temporary.get(), byteLayout(), envelope.bytes, envelope, recv);
-    else
-      completeReceive(envelope, recv);
+    // Only a shared receive matches it (takePosted, takeUnexpected), so
+    // `shared` is never null here.
+    if (shared && startRemoteFetch_) startRemoteFetch_(send, *shared);
     return;
   }
   // Only a message of exactly the size expected: the borrower reads all
@@ -311,8 +301,8 @@ std::optional<Arrival> Mailbox::takeMatching(uint32_t context, int source, int t
   return takeUnexpected(context, source, tag);
 }
 
-void Mailbox::receiveMatched(const Arrival& arrival, Request& recv) {
-  deliverArrival(arrival, recv, nullptr);
+void Mailbox::receiveMatched(const Arrival& arrival, const std::shared_ptr<Request>& recv) {
+  deliverArrival(arrival, *recv, &recv);
 }
 
 bool Mailbox::withdraw(const Request& recv) {

@@ -45,22 +45,18 @@ struct ProbeResult {
 class Mailbox {
  public:
   // `sendMatched` runs on the receiver after a rendezvous send's data has
-  // been copied, to complete the send and wake its rank. `fetchRemote`
-  // runs on the receiver when a receive matched a message from another
-  // host whose data has yet to come (Request::awaitsRemoteData): it gets
-  // the data into the receive's buffer, or into `temporary` for the
-  // Mailbox to unpack, and returns false when the job aborted first.
-  // `startRemoteFetch` runs instead when the matched receive is shared
-  // (it lives until it completes): it asks for the data and returns at
-  // once, and whoever lands the data completes the receive
-  // (completeLanded()), so that the rank can match and ask for its next
-  // messages while this one is still on the wire.
-  using RemoteFetch =
-      std::function<bool(Request& proxy, Request& recv, std::unique_ptr<uint8_t[]>& temporary)>;
+  // been copied, to complete the send and wake its rank.
+  // `startRemoteFetch` runs on the receiver when a receive matched a
+  // message from another host whose data has yet to come
+  // (Request::awaitsRemoteData); such a receive is always shared (it lives
+  // until it completes): the call asks for the data and returns at once,
+  // and whoever lands the data completes the receive (completeLanded()),
+  // so that the rank can match and ask for its next messages while this
+  // one is still on the wire.
   using RemoteFetchStart =
       std::function<void(Request& proxy, const std::shared_ptr<Request>& recv)>;
   Mailbox(int worldSize, std::function<void(Request&)> sendMatched,
-          RemoteFetch fetchRemote = nullptr, RemoteFetchStart startRemoteFetch = nullptr);
+          RemoteFetchStart startRemoteFetch = nullptr);
   ~Mailbox();
   Mailbox(const Mailbox&) = delete;
   Mailbox& operator=(const Mailbox&) = delete;
@@ -106,9 +102,10 @@ class Mailbox {
   std::optional<ProbeResult> probe(uint32_t context, int source, int tag) const;
   // Matched probe (MPI_Mprobe): drains, then takes the earliest arrived
   // message that fits out of matching, so that no other receive can take
-  // it; receiveMatched() later delivers it into a receive.
+  // it; receiveMatched() later delivers it into a receive, shared like
+  // any posted one, since the message's data may be on another host.
   std::optional<Arrival> takeMatching(uint32_t context, int source, int tag);
-  void receiveMatched(const Arrival& arrival, Request& recv);
+  void receiveMatched(const Arrival& arrival, const std::shared_ptr<Request>& recv);
   // Takes posted receive `recv` back (MPI_Cancel); false when it is not
   // posted, having matched already.
   bool withdraw(const Request& recv);
@@ -163,7 +160,6 @@ class Mailbox {
   std::unique_ptr<std::atomic<MessageRing*>[]> rings_;
   int worldSize_;
   std::function<void(Request&)> sendMatched_;
-  RemoteFetch fetchRemote_;
   RemoteFetchStart startRemoteFetch_;
   std::deque<Arrival> unexpected_;
   std::deque<std::shared_ptr<Request>> posted_;

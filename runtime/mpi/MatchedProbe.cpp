@@ -8,11 +8,14 @@
 // its place would have taken, so MPI's non-overtaking order holds, and from
 // then on only MPI_Mrecv or MPI_Imrecv with its message handle receives it.
 //
-// The message stays what the Mailbox made of it: copied data, or a
-// rendezvous send still in its sender's memory, which completes when the
-// Mrecv copies it out (a sender's MPI_Cancel after the matched probe no
-// longer takes it back). Its data are here once it is probed, so MPI_Imrecv
-// completes as it starts.
+// The message stays what the Mailbox made of it: copied data, a rendezvous
+// send still in its sender's memory, which completes when the Mrecv copies
+// it out (a sender's MPI_Cancel after the matched probe no longer takes it
+// back), or the envelope of a large message whose data is still on another
+// host. The receive is shared, as a posted one is: for such a message it
+// sends its clear-to-send and the data's landing completes it
+// (RemoteRendezvous.cpp), so MPI_Mrecv waits as MPI_Recv does and
+// MPI_Imrecv returns at once; any other message completes it as it starts.
 //
 // Message handles are per rank: MPI_MESSAGE_NULL, MPI_MESSAGE_NO_PROC (a
 // probe of MPI_PROC_NULL), then the probed messages.
@@ -53,12 +56,13 @@ void keepMessage(HostCall& call, Arrival arrival, CommHandle& handle, int comm, 
   call.store<int32_t>(messageOut, message);
 }
 
-// Receives the message behind the handle at `messageAddr` into `recv`,
-// whose status fields it fills, and sets the handle to MPI_MESSAGE_NULL.
-// Returns 0 or the raised error; `commHandle` is the communicator to
-// raise a truncation on.
-int receiveMessage(HostCall& call, u32 buf, int count, int type, u32 messageAddr, Request& recv,
-                   int& commHandle) {
+// Starts receiving the message behind the handle at `messageAddr` into
+// `request`, which fills its status fields when it completes, and sets the
+// handle to MPI_MESSAGE_NULL. Returns 0 or the raised error; `commHandle`
+// is the communicator to raise a truncation on.
+int receiveMessage(HostCall& call, u32 buf, int count, int type, u32 messageAddr,
+                   const std::shared_ptr<Request>& request, int& commHandle) {
+  Request& recv = *request;
   int32_t message;
   if (!call.load(messageAddr, message))
     return call.fail(abi::kCommWorld, abi::kErrArg, "message pointer outside linear memory");
@@ -94,7 +98,13 @@ int receiveMessage(HostCall& call, u32 buf, int count, int type, u32 messageAddr
   recv.context = found->second.comm->context;
   RankState::MatchedMessage taken = std::move(found->second);
   call.rank.matchedMessages.erase(found);
-  call.world().receiveMatched(taken.arrival, recv);
+  // Named for a wait on it (the deadlock report); held, as the guest may
+  // free the communicator before the data has landed.
+  recv.peer = taken.arrival.envelope.source;
+  recv.tag = taken.arrival.envelope.tag;
+  recv.comm = taken.comm.get();
+  recv.freeableComm = taken.comm;
+  call.world().receiveMatched(taken.arrival, request);
   call.store<int32_t>(messageAddr, abi::kMessageNull);
   return abi::kSuccess;
 }
@@ -158,10 +168,14 @@ u32 Z_envZ_MPI_Improbe(void* instance, u32 source, u32 tag, u32 comm, u32 flag, 
 
 u32 Z_envZ_MPI_Mrecv(void* instance, u32 buf, u32 count, u32 type, u32 message, u32 status) {
   HostCall call(instance, "MPI_Mrecv");
-  Request recv;
+  auto request = newRequest();
   int commHandle;
-  if (int error = receiveMessage(call, buf, int(count), int(type), message, recv, commHandle))
+  if (int error = receiveMessage(call, buf, int(count), int(type), message, request, commHandle))
     return error;
+  if (!call.world().waitFor(call.rank.worldRank, *request,
+                            WaitInfo{call.name, request->peer, request->tag, request->comm}))
+    call.leaveAbortedJob();
+  const Request& recv = *request;
   call.storeStatus(status, recv.statusSource, recv.statusTag, recv.statusError, recv.statusBytes);
   if (recv.statusError == abi::kErrTruncate) return truncationError(call, commHandle, recv);
   return abi::kSuccess;
@@ -174,7 +188,7 @@ u32 Z_envZ_MPI_Imrecv(void* instance, u32 buf, u32 count, u32 type, u32 message,
     return call.fail(abi::kCommWorld, abi::kErrArg, "request pointer outside linear memory");
   auto recv = newRequest();
   int commHandle;
-  if (int error = receiveMessage(call, buf, int(count), int(type), message, *recv, commHandle))
+  if (int error = receiveMessage(call, buf, int(count), int(type), message, recv, commHandle))
     return error;
   // Wait or Test reports a truncation, as for MPI_Irecv.
   call.store<int32_t>(requestOut, call.rank.addRequest(std::move(recv)));

@@ -21,9 +21,10 @@
 //      temporary that is unpacked into it; the receive completes when the
 //      last byte has landed, on whichever thread landed it.
 //
-// A receive the rank holds shared (every one but the spare record that
-// MPI_Irecv tries first, which then becomes shared) does not wait in the
-// match: the rank goes on matching, so a window of receives has all its
+// A receive that matches such a message is always shared: MPI_Irecv's
+// spare record leaves it to a shared receive, and MPI_Mrecv and
+// MPI_Imrecv receive into a shared one. It does not wait in the match: the
+// rank goes on matching, so a window of receives has all its
 // clear-to-sends out at once and the sending host writes their data back
 // to back, instead of one round trip and one idle sender per message. Its
 // wait polls the connections as any wait does, and for as long as data of
@@ -31,10 +32,7 @@
 // itself, as it arrives, rather than sleeping until the link's thread has
 // woken for it, read it all and woken it in turn (two thread wake-ups and
 // a data-sized delay a message); the frames on their way keep the
-// job-wide deadlock check quiet meanwhile. A receive that is not shared
-// (MPI_Mrecv's) still waits inside the match, busy rather than blocked for
-// the deadlock watch, polling the same way, and sleeps only when nothing
-// has come within the poll, leaving the reading to the link's thread.
+// job-wide deadlock check quiet meanwhile.
 //
 // A host that has left the job (its ranks all ended) answers no
 // clear-to-send any more, and says so after the last data it sent
@@ -51,7 +49,6 @@
 //===----------------------------------------------------------------------===//
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstdlib>
 #include <mutex>
 #include <string>
@@ -78,8 +75,6 @@ namespace {
 // sets another threshold (tests use small ones).
 constexpr int64_t kDefaultRendezvousBytes = 1 << 20;
 
-// How often a rank waiting for its data looks whether the job aborted.
-constexpr auto kAbortLook = std::chrono::milliseconds(10);
 // The longest a receiving rank polls on for data that has begun to land
 // before it sleeps: a whole 64 MiB frame takes about 15 ms on loopback.
 constexpr auto kLandingPoll = std::chrono::milliseconds(50);
@@ -118,14 +113,12 @@ struct World::RendezvousLanding {
   uint64_t receiveId = 0;
   uint8_t* target = nullptr;
   std::unique_ptr<uint8_t[]> temporary;
-  // A receive that completes where its data lands (startRemoteRendezvous),
-  // with its message's envelope; null when its rank waits for the landing.
+  // The receive, which completes where its data lands, and its message's
+  // envelope.
   std::shared_ptr<Request> recv;
   Envelope envelope;
-  // Set under the mutex; read without it by the polling rank.
-  std::atomic<bool> placing{false};
-  std::atomic<bool> landed{false};
-  std::condition_variable landedSignal;
+  // Set under the mutex once the data has begun to land.
+  bool placing = false;
 };
 
 std::shared_ptr<World::RendezvousTables> World::makeRendezvousTables(int worldSize) {
@@ -192,95 +185,33 @@ void World::deliverRequestToSend(const RemoteMessage& message) {
   notify(message.to);
 }
 
-namespace {
-
-// While a rank that polls with arrivals left to it waits here for its data,
-// their arrival must wake the link's thread again: the rank reads the data
-// itself only while it keeps landing, then sleeps and leaves the rest to
-// that thread. Restores the poll when the wait ends.
-class PollPause {
- public:
-  PollPause(RemoteRanks& remote, bool polling) : remote_(remote), paused_(polling) {
-    if (paused_) remote_.stopPolling();
-  }
-  ~PollPause() {
-    if (paused_) remote_.startPolling();
-  }
-  PollPause(const PollPause&) = delete;
-  PollPause& operator=(const PollPause&) = delete;
-
- private:
-  RemoteRanks& remote_;
-  bool paused_;
-};
-
-}  // namespace
-
-std::shared_ptr<World::RendezvousLanding> World::askForRendezvousData(
-    Request& proxy, Request& recv, std::shared_ptr<Request> shared) {
+void World::askForRendezvousData(Request& proxy, const std::shared_ptr<Request>& recv) {
   auto landing = std::make_shared<RendezvousLanding>();
   landing->from = proxy.owner;
-  landing->to = recv.owner;
+  landing->to = recv->owner;
   landing->bytes = proxy.bytes;
-  if (recv.type->isContiguous() && proxy.bytes <= recv.bytes) {
-    landing->target = recv.buffer + recv.type->lb;
+  if (recv->type->isContiguous() && proxy.bytes <= recv->bytes) {
+    landing->target = recv->buffer + recv->type->lb;
   } else {
     landing->temporary.reset(new uint8_t[size_t(proxy.bytes)]);
     landing->target = landing->temporary.get();
   }
-  landing->recv = std::move(shared);
+  landing->recv = recv;
   landing->envelope = Envelope{proxy.context, proxy.senderRank, proxy.tag, proxy.bytes};
   int fromHost = remote_->hostOf(proxy.owner);
   uint64_t receiveId;
   {
     std::lock_guard<std::mutex> guard(rendezvous_->mutex);
     if (rendezvous_->endedHosts.count(fromHost)) {
-      abortForUnsentData(proxy.bytes, proxy.owner, recv.owner);
-      return nullptr;
+      abortForUnsentData(proxy.bytes, proxy.owner, recv->owner);
+      return;
     }
     receiveId = ++rendezvous_->lastId;
     landing->receiveId = receiveId;
-    rendezvous_->receives.emplace(receiveId, landing);
+    rendezvous_->receives.emplace(receiveId, std::move(landing));
   }
-  remote_->clearToSend(proxy.owner, static_cast<RequestToSendProxy&>(proxy).sendId, recv.owner,
+  remote_->clearToSend(proxy.owner, static_cast<RequestToSendProxy&>(proxy).sendId, recv->owner,
                        receiveId);
-  return landing;
-}
-
-void World::startRemoteRendezvous(Request& proxy, const std::shared_ptr<Request>& recv) {
-  askForRendezvousData(proxy, *recv, recv);
-}
-
-bool World::receiveRemoteRendezvous(Request& proxy, Request& recv,
-                                    std::unique_ptr<uint8_t[]>& temporary) {
-  PollPause pause(*remote_, pollingOtherHosts_);
-  std::shared_ptr<RendezvousLanding> landing = askForRendezvousData(proxy, recv, nullptr);
-  if (!landing) return false;
-  int fromHost = remote_->hostOf(proxy.owner);
-  // Once its first frame has come, the rest of the data is on the same
-  // connection right behind it: polling on until it has all landed ends
-  // when the transfer does, or with the job, unless the sender stalls
-  // mid-message, which kLandingPoll bounds.
-  auto landed = [&] { return landing->landed.load(); };
-  auto pollEnd = std::chrono::steady_clock::now() + kLandingPoll;
-  while (!pollConnectionsUntil(landed) && landing->placing.load() && !aborted_.load() &&
-         std::chrono::steady_clock::now() < pollEnd) {
-  }
-  std::unique_lock<std::mutex> lock(rendezvous_->mutex);
-  while (!landing->landed) {
-    // The entry stays in the table: the I/O thread may be placing data in
-    // the temporary while the job goes down.
-    if (aborted_.load()) return false;
-    if (!landing->placing && rendezvous_->endedHosts.count(fromHost)) {
-      rendezvous_->receives.erase(landing->receiveId);
-      lock.unlock();
-      abortForUnsentData(proxy.bytes, proxy.owner, recv.owner);
-      return false;
-    }
-    landing->landedSignal.wait_for(lock, kAbortLook);
-  }
-  temporary = std::move(landing->temporary);
-  return true;
 }
 
 void World::abortForUnsentData(int64_t bytes, int from, int to) {
@@ -292,9 +223,9 @@ void World::abortForUnsentData(int64_t bytes, int from, int to) {
 }
 
 void World::remoteHostEnded(int host) {
-  // A waiting rank sees the end itself; a receive that completes where its
-  // data lands has nobody waiting in the match, so the end is reported
-  // here, unless its data has begun to land (it then lands whole).
+  // A receive waits for its data outside the match, so the end is
+  // reported here, unless its data has begun to land (it then lands
+  // whole).
   std::vector<std::shared_ptr<RendezvousLanding>> unsendable;
   {
     std::lock_guard<std::mutex> guard(rendezvous_->mutex);
@@ -303,11 +234,10 @@ void World::remoteHostEnded(int host) {
       RendezvousLanding& landing = *it->second;
       if (remote_->hostOf(landing.from) != host) {
         ++it;
-      } else if (landing.recv && !landing.placing) {
+      } else if (!landing.placing) {
         unsendable.push_back(std::move(it->second));
         it = rendezvous_->receives.erase(it);
       } else {
-        landing.landedSignal.notify_all();
         ++it;
       }
     }
@@ -365,11 +295,8 @@ void World::remoteRendezvousLanded(uint64_t receiveId) {
     landing = std::move(it->second);
     rendezvous_->receives.erase(it);
     rendezvous_->placingFor[landing->to].fetch_sub(1, std::memory_order_relaxed);
-    landing->landed = true;
-    landing->landedSignal.notify_all();
   }
-  if (landing->recv)
-    Mailbox::completeLanded(landing->envelope, landing->temporary.get(), *landing->recv);
+  Mailbox::completeLanded(landing->envelope, landing->temporary.get(), *landing->recv);
   notify(landing->to);
 }
 

@@ -134,8 +134,6 @@ std::unordered_map<const granule::Granule*, std::pair<World*, int>>& bindings() 
 
 }  // namespace
 
-thread_local bool World::pollingOtherHosts_ = false;
-
 World::World(int size, bool ranksOwnCpus)
     : size_(size),
       ranksOwnCpus_(ranksOwnCpus),
@@ -150,12 +148,8 @@ World::World(int size, bool ranksOwnCpus)
     wakeups_.push_back(std::make_unique<std::condition_variable_any>());
     mailboxes_.push_back(
         std::make_unique<Mailbox>(size, [this](Request& send) { sendMatched(send); },
-                                  [this](Request& proxy, Request& recv,
-                                         std::unique_ptr<uint8_t[]>& temporary) {
-                                    return receiveRemoteRendezvous(proxy, recv, temporary);
-                                  },
                                   [this](Request& proxy, const std::shared_ptr<Request>& recv) {
-                                    startRemoteRendezvous(proxy, recv);
+                                    askForRendezvousData(proxy, recv);
                                   }));
     asleep_[i].store(false);
     outboxes_[i].listed.assign(size, false);
@@ -339,23 +333,13 @@ bool World::waitUntilReady(int rank, const WaitInfo& info, util::FunctionRef<boo
   bool polled;
   if (readsConnections) {
     remote_->startPolling();
-    pollingOtherHosts_ = true;
     polled = pollUntil(done, ranksOwnCpus_, scope) || pollWhileLanding(rank, done);
-    pollingOtherHosts_ = false;
     remote_->stopPolling();
   } else {
     polled = pollUntil(done, ranksOwnCpus_, scope);
   }
   if (polled) return !aborted_;
   return sleepUntil(rank, info, done);
-}
-
-bool World::pollConnectionsUntil(util::FunctionRef<bool()> ready) {
-  auto done = [&] {
-    remote_->receiveWhileWaiting();
-    return ready() || aborted_.load(std::memory_order_relaxed);
-  };
-  return done() || pollUntil(done, ranksOwnCpus_, PollScope::CrossHost);
 }
 
 bool World::waitSharingRank(RankCallLock& callLock, util::FunctionRef<bool()> done) {

@@ -399,8 +399,8 @@ class World {
   }
   std::optional<Arrival> waitTakeMatching(int rank, uint32_t context, int source, int tag,
                                           const WaitInfo& info, bool& aborted);
-  void receiveMatched(const Arrival& arrival, Request& recv) {
-    mailboxes_[recv.owner]->receiveMatched(arrival, recv);
+  void receiveMatched(const Arrival& arrival, const std::shared_ptr<Request>& recv) {
+    mailboxes_[recv->owner]->receiveMatched(arrival, recv);
   }
   // Takes a posted receive back (MPI_Cancel); false when it has matched.
   bool withdrawRecv(const Request& recv) { return mailboxes_[recv.owner]->withdraw(recv); }
@@ -436,11 +436,6 @@ class World {
   // rank's call lock lets go of it between looks (waitSharingRank).
   bool waitUntilReady(int rank, const WaitInfo& info, util::FunctionRef<bool()> ready,
                       Awaited awaited = Awaited::AnyHost);
-  // In a job spread over hosts: reads the connections to other hosts on
-  // this thread (RemoteRanks::receiveWhileWaiting) until `ready()` holds or
-  // the job aborted, for as long as a waiting rank polls before it sleeps;
-  // false when that ran out first. Matches no messages.
-  bool pollConnectionsUntil(util::FunctionRef<bool()> ready);
   // The lock the threads of world rank `rank` take around their MPI calls
   // once it asked for MPI_THREAD_MULTIPLE (RankCallLock.h).
   RankCallLock& callLock(int rank) { return callLocks_[rank]; }
@@ -595,10 +590,6 @@ class World {
   HostQuietState hostQuietState();
 
  private:
-  // Set while this thread polls with arrivals left to it
-  // (RemoteRanks::startPolling): a wait inside that poll for data the link's
-  // thread places must hand the arrivals back to it first.
-  static thread_local bool pollingOtherHosts_;
   // Sleeps until `done()`, evaluated without the lock, holds.
   bool sleepUntil(int rank, const WaitInfo& info, util::FunctionRef<bool()> done);
   // Waits until `done()` holds for a thread of a rank whose threads share
@@ -622,21 +613,14 @@ class World {
   // The rendezvous side of sendRemote(): sends only the envelope of a
   // message of at least the rendezvous threshold.
   void sendRendezvous(const std::shared_ptr<Request>& send, int destWorldRank);
-  // On the receiving rank, when a receive matched `proxy`, a rendezvous
-  // message from another host: asks for its data and waits until it has
-  // landed, in `recv`'s buffer or, unless that is contiguous and large
-  // enough, in `temporary`. False when the job aborted first.
-  bool receiveRemoteRendezvous(Request& proxy, Request& recv,
-                               std::unique_ptr<uint8_t[]>& temporary);
-  // The same for a shared receive, without the wait: whoever lands the
-  // data completes `recv` and wakes its rank.
-  void startRemoteRendezvous(Request& proxy, const std::shared_ptr<Request>& recv);
   struct RendezvousLanding;
-  // Both of those: registers where `proxy`'s data lands for `recv`
-  // (`shared` when it completes there) and sends the clear-to-send; null
-  // when the sending host has left the job, which is then aborted.
-  std::shared_ptr<RendezvousLanding> askForRendezvousData(Request& proxy, Request& recv,
-                                                          std::shared_ptr<Request> shared);
+  // On the receiving rank, when shared receive `recv` matched `proxy`, a
+  // rendezvous message from another host: registers where its data lands
+  // (`recv`'s buffer, or a temporary unless that is contiguous and large
+  // enough) and sends the clear-to-send, without waiting: whoever lands
+  // the data completes `recv` and wakes its rank. When the sending host
+  // has left the job, aborts it instead.
+  void askForRendezvousData(Request& proxy, const std::shared_ptr<Request>& recv);
   // Aborts the job for a message of `bytes` from world rank `from` that
   // world rank `to` matched, whose host ended without sending its data.
   void abortForUnsentData(int64_t bytes, int from, int to);

@@ -187,7 +187,7 @@ TEST(MailboxTest, ReceiveNowTakesOnlyArrivedMessages) {
 TEST(MailboxTest, AMessageWhoseDataIsOnAnotherHostMatchesOnlyASharedReceive) {
   std::vector<Request*> asked;
   Mailbox box(
-      2, [](Request& send) { markComplete(send); }, nullptr,
+      2, [](Request& send) { markComplete(send); },
       [&](Request& proxy, const std::shared_ptr<Request>& recv) {
         asked.push_back(&proxy);
         EXPECT_EQ(recv->tag, 6);
@@ -341,7 +341,7 @@ TEST(MailboxTest, MatchedProbeTakesTheMessageOutOfMatching) {
   EXPECT_EQ(probed->bytes, int64_t(later.size() * 4));
   std::vector<int32_t> target(64, -1);
   auto matched = makeRecv(target, 1, 4);
-  box.receiveMatched(*taken, *matched);
+  box.receiveMatched(*taken, matched);
   EXPECT_TRUE(isCompleteNow(*matched));
   EXPECT_EQ(target[0], 39);
   EXPECT_EQ(matchedSends, 1);

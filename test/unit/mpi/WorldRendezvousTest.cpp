@@ -349,6 +349,73 @@ TEST(WorldRendezvousTest, AWindowOfReceivesAsksForAllItsDataBeforeAnyLands) {
   }
 }
 
+// A matched probe (MPI_Mprobe, MPI_Improbe) takes the envelope of a
+// message whose data is on another host; MPI_Mrecv and MPI_Imrecv then
+// receive it into a shared receive, which asks for the data and returns,
+// as a posted receive does, rather than waiting in the match: two probed
+// messages have both their clear-to-sends out before any data has landed,
+// and each landing completes its receive, through a temporary for a
+// strided one.
+TEST(WorldRendezvousTest, AMatchedProbeReceiveAsksForItsDataAndReturns) {
+  TwoHosts hosts;
+  hosts.toFirst.holdClearToSend = true;
+  std::vector<uint8_t> sentA = numbered(2048), sentB = numbered(4096);
+  sentB[0] = 99;
+  auto sendA = request(hosts.first, Request::Kind::Send, 0, 1, sentA, bytes(), 2048);
+  auto sendB = request(hosts.first, Request::Kind::Send, 0, 1, sentB, bytes(), 4096);
+  hosts.first.startSend(sendA, 1);
+  hosts.first.startSend(sendB, 1);
+  uint32_t context = hosts.second.worldComm()->context;
+  auto takenA = hosts.second.takeMatching(1, context, 0, 5);
+  auto takenB = hosts.second.takeMatching(1, context, 0, 5);
+  ASSERT_TRUE(takenA && takenB);
+  EXPECT_EQ(takenA->envelope.bytes, 2048) << "matched in send order";
+  EXPECT_EQ(takenB->envelope.bytes, 4096);
+  EXPECT_EQ(hosts.toFirst.clearsToSend, 0) << "a matched probe asks for no data";
+  // The second lands through a temporary: every other byte of 8192.
+  std::vector<TypeBlock> blocks;
+  for (int64_t i = 0; i < 4096; ++i) blocks.push_back({bytes(), 1, 2 * i});
+  Layout strided = buildDerivedLayout(blocks, /*combiner=*/0, /*padToAlignment=*/false);
+  ASSERT_TRUE(strided);
+  std::vector<uint8_t> receivedA(2048), receivedB(2 * 4096, 0xEE);
+  auto recvA = request(hosts.second, Request::Kind::Recv, 1, 0, receivedA, bytes(), 2048);
+  auto recvB = request(hosts.second, Request::Kind::Recv, 1, 0, receivedB, strided, 1);
+  // Before, the receive waited in the match for its data: the thread is
+  // there so that this test fails rather than hangs then.
+  std::thread receiver([&] {
+    hosts.second.receiveMatched(*takenA, recvA);
+    hosts.second.receiveMatched(*takenB, recvB);
+  });
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+  while (hosts.toFirst.clearsToSend < 2 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::yield();
+  EXPECT_EQ(hosts.toFirst.clearsToSend, 2) << "clear-to-sends out before any data landed";
+  if (hosts.toFirst.clearsToSend < 2) {
+    hosts.toFirst.holdClearToSend = false;
+    hosts.toFirst.releaseClearToSend();
+    receiver.join();
+    return;
+  }
+  receiver.join();
+  EXPECT_FALSE(isCompleteNow(*recvA));
+  EXPECT_FALSE(isCompleteNow(*recvB));
+  for (const InProcessLink::Clear& clear : hosts.toFirst.allHeld) {
+    hosts.toFirst.held = clear;
+    hosts.toFirst.releaseClearToSend();
+  }
+  ASSERT_TRUE(isCompleteNow(*recvA));
+  ASSERT_TRUE(isCompleteNow(*recvB));
+  EXPECT_EQ(receivedA, sentA);
+  EXPECT_EQ(recvA->statusBytes, 2048);
+  EXPECT_EQ(recvB->statusBytes, 4096);
+  for (size_t i = 0; i < 4096; ++i) {
+    ASSERT_EQ(receivedB[2 * i], sentB[i]) << "byte " << i;
+    ASSERT_EQ(receivedB[2 * i + 1], 0xEE) << "gap after byte " << i;
+  }
+  EXPECT_TRUE(isCompleteNow(*sendA));
+  EXPECT_TRUE(isCompleteNow(*sendB));
+}
+
 TEST(WorldRendezvousTest, AMessageBeyondTheEagerCreditGoesByRendezvousInItsPlace) {
   TwoHosts hosts(1 << 20);
   hosts.toSecond.carriesEager = true;
