@@ -125,7 +125,8 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   // write is done.
   ~CheckpointCoordinator() override;
 
-  bool agreeToSuspend(int worldRank, bool canSuspend, const std::string& why) override;
+  bool agreeToSuspend(int worldRank,
+                      util::FunctionRef<bool(std::string& why)> canSuspend) override;
   bool suspended(int worldRank, granule::Granule& granule, const snapshot::Snapshot* snapshot,
                  std::string& error) override;
   // With a directory a rank's section is a copy of its memory, taken
@@ -260,7 +261,10 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   std::vector<std::string> sections_;
   std::string failure_;
   std::chrono::steady_clock::time_point roundStart_;
-  std::chrono::steady_clock::time_point lastCheckpoint_;
+  // When the last checkpoint was taken (or the job started), in
+  // nanoseconds of CLOCK_MONOTONIC (steady_clock's clock): read without the
+  // lock by every rank at every control point (due()).
+  std::atomic<int64_t> lastCheckpointNs_;
   CheckpointStatistics statistics_;
   JobRecord job_;
   std::string roundUnresumable_;  // the first rank's reason in this round
@@ -277,7 +281,11 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   // the lock, while meetingAt_ is not 0.
   // A rank counts and reads its own slot without the lock (agreeToSuspend's
   // fast path), which no live move's addRank/dropRank moves or replaces.
-  std::unique_ptr<std::atomic<uint64_t>[]> controlPointsReached_;
+  // One cache line each: every rank bumps its own at every control point.
+  struct alignas(64) ControlPointCount : std::atomic<uint64_t> {
+    using std::atomic<uint64_t>::operator=;
+  };
+  std::unique_ptr<ControlPointCount[]> controlPointsReached_;
   size_t controlPointSlots_ = 0;
   uint64_t meetingAt_ = 0;
   std::atomic<bool> meetingNamed_ = false;
