@@ -680,11 +680,15 @@ bool CheckpointCoordinator::suspended(int worldRank, granule::Granule& granule,
     std::vector<OpenFile> files;
     filesNotRecorded = captureOpenFiles(granule, job_.grants.size(), files);
     const snapshot::LinearMemory* memory = granule.linearMemory();
-    section = encodeRankSection(uint32_t(worldRank), granule.unwindBufferAddress(),
-                                snapshot ? snapshot->globals() : granule.globalBytes(),
-                                granule.memoryBase(), granule.memorySize(), files,
-                                captureMpiObjects(granule.extension<mpi::RankState>()),
-                                memory && memory->isAnonymous(), takeSpareSection(localIndex));
+    MpiObjects mpi = captureMpiObjects(granule.extension<mpi::RankState>());
+    if (inPlace && !snapshot) {
+      section = encodeInPlace(worldRank, granule, takeSpareSection(localIndex), files, mpi);
+    } else {
+      section = encodeRankSection(uint32_t(worldRank), granule.unwindBufferAddress(),
+                                  snapshot ? snapshot->globals() : granule.globalBytes(),
+                                  granule.memoryBase(), granule.memorySize(), files, mpi,
+                                  memory && memory->isAnonymous(), takeSpareSection(localIndex));
+    }
   }
   Clock::time_point copied = Clock::now();
   uint64_t copyCpu = threadCpuNanoseconds() - cpuBefore;
@@ -949,6 +953,56 @@ bool CheckpointCoordinator::commitCheckpointFile(const JobRecord& job, uint64_t 
   backgroundBytes_ += counts.fileBytes;
   backgroundChangedBytes_ += counts.changedBytes;
   return true;
+}
+
+std::string CheckpointCoordinator::encodeInPlace(int worldRank, granule::Granule& granule,
+                                                 std::string spare,
+                                                 const std::vector<OpenFile>& files,
+                                                 const MpiObjects& mpi) {
+  WrittenSince* since;
+  {
+    std::lock_guard<std::mutex> guard(spareMutex_);
+    since = &writtenSince_[worldRank];
+  }
+  const snapshot::LinearMemory* memory = granule.linearMemory();
+  const bool anonymous = memory && memory->isAnonymous();
+  uint8_t* base = granule.memoryBase();
+  const uint64_t bytes = granule.memorySize();
+  const std::vector<uint8_t> globals = granule.globalBytes();
+  // The pages written since the last section are taken, and protected
+  // again, before anything is read: a write after this is in the next list.
+  bool patched = false;
+  uint64_t copied = 0;
+  if (since->pages && (!anonymous || since->pages->base() != base || since->pages->bytes() != bytes))
+    since->pages.reset();
+  if (since->pages) {
+    std::vector<uint64_t> written;
+    std::string error;
+    if (!since->pages->take(bytes, written, error)) {
+      since->pages.reset();
+    } else if (spare.size() == since->sectionBytes && spare.data() == since->section &&
+               spare.size() > 0) {
+      patched = patchRankSection(spare, uint32_t(worldRank), granule.unwindBufferAddress(),
+                                 globals, base, bytes, written, files, mpi, copied);
+    }
+  }
+  if (!since->pages && anonymous && bytes > 0) {
+    std::string error;
+    since->pages = snapshot::WrittenPages::create(base, bytes, error);
+  }
+  std::string section =
+      patched ? std::move(spare)
+              : encodeRankSection(uint32_t(worldRank), granule.unwindBufferAddress(), globals,
+                                  base, bytes, files, mpi, anonymous, std::move(spare));
+  since->section = since->pages ? section.data() : nullptr;
+  since->sectionBytes = since->pages ? section.size() : 0;
+  std::lock_guard<std::mutex> guard(mutex_);
+  ++statistics_.sections;
+  if (patched) {
+    ++statistics_.patchedSections;
+    statistics_.patchedBytes += copied;
+  }
+  return section;
 }
 
 std::string CheckpointCoordinator::takeSpareSection(size_t localIndex) {
