@@ -2,6 +2,7 @@
 // asynchronous write-protection read by PAGEMAP_SCAN) over a linear memory.
 #include <gtest/gtest.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstring>
@@ -48,8 +49,8 @@ TEST(WrittenPages, ListsTheWrittenPagesOnceAndNotTheReadOnes) {
   base[3 * kHostPageSize + 17] = 1;
   base[31 * kHostPageSize] = 2;  // the last page of the memory
   base[3 * kHostPageSize] = 3;   // the same page twice
-  volatile uint8_t read = base[9 * kHostPageSize];
-  (void)read;
+  volatile uint8_t readByte = base[9 * kHostPageSize];
+  (void)readByte;
   ASSERT_TRUE(t.written->take(t.memory.sizeBytes(), pages, error)) << error;
   EXPECT_EQ(pages, (std::vector<uint64_t>{3, 31}));
   // Protected again by the take: nothing since.
@@ -59,6 +60,17 @@ TEST(WrittenPages, ListsTheWrittenPagesOnceAndNotTheReadOnes) {
   std::thread([&] { base[5 * kHostPageSize] = 4; }).join();
   ASSERT_TRUE(t.written->take(t.memory.sizeBytes(), pages, error)) << error;
   EXPECT_EQ(pages, (std::vector<uint64_t>{5}));
+  // And one by the kernel (a WASI fd_read lands there so), into a page
+  // written before and into one never touched.
+  int fds[2];
+  ASSERT_EQ(pipe(fds), 0);
+  ASSERT_EQ(::write(fds[1], "abcdefgh", 8), 8);
+  EXPECT_EQ(::read(fds[0], base + 3 * kHostPageSize + 8, 4), 4);
+  EXPECT_EQ(::read(fds[0], base + 20 * kHostPageSize, 4), 4);
+  close(fds[0]);
+  close(fds[1]);
+  ASSERT_TRUE(t.written->take(t.memory.sizeBytes(), pages, error)) << error;
+  EXPECT_EQ(pages, (std::vector<uint64_t>{3, 20}));
 }
 
 TEST(WrittenPages, GrownAndZappedPagesCountAsWritten) {
