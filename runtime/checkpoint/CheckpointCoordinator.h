@@ -63,6 +63,7 @@
 #include <atomic>
 #include <chrono>
 #include <functional>
+#include <map>
 #include <memory>
 #include <cstdint>
 #include <mutex>
@@ -76,6 +77,7 @@
 #include "checkpoint/HostParts.h"
 #include "checkpoint/MpiObjectRecord.h"
 #include "checkpoint/RankMove.h"
+#include "snapshot/WrittenPages.h"
 #include "mpi/BarrierControlPoint.h"
 
 namespace synergy::checkpoint {
@@ -113,6 +115,12 @@ struct CheckpointStatistics {
   // move): at an interval, only where one had fallen due.
   uint64_t controlPoints = 0;
   uint64_t meetings = 0;
+  // The ranks' sections built, those rebuilt over the rank's last one from
+  // the pages it wrote since (the rest were built whole), and the memory
+  // bytes those rebuilds copied.
+  uint64_t sections = 0;
+  uint64_t patchedSections = 0;
+  uint64_t patchedBytes = 0;
 };
 
 class CheckpointCoordinator final : public mpi::BarrierControlPoint {
@@ -125,7 +133,8 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   // write is done.
   ~CheckpointCoordinator() override;
 
-  bool agreeToSuspend(int worldRank, bool canSuspend, const std::string& why) override;
+  bool agreeToSuspend(int worldRank,
+                      util::FunctionRef<bool(std::string& why)> canSuspend) override;
   bool suspended(int worldRank, granule::Granule& granule, const snapshot::Snapshot* snapshot,
                  std::string& error) override;
   // With a directory a rank's section is a copy of its memory, taken
@@ -260,7 +269,10 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   std::vector<std::string> sections_;
   std::string failure_;
   std::chrono::steady_clock::time_point roundStart_;
-  std::chrono::steady_clock::time_point lastCheckpoint_;
+  // When the last checkpoint was taken (or the job started), in
+  // nanoseconds of CLOCK_MONOTONIC (steady_clock's clock): read without the
+  // lock by every rank at every control point (due()).
+  std::atomic<int64_t> lastCheckpointNs_;
   CheckpointStatistics statistics_;
   JobRecord job_;
   std::string roundUnresumable_;  // the first rank's reason in this round
@@ -277,7 +289,11 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   // the lock, while meetingAt_ is not 0.
   // A rank counts and reads its own slot without the lock (agreeToSuspend's
   // fast path), which no live move's addRank/dropRank moves or replaces.
-  std::unique_ptr<std::atomic<uint64_t>[]> controlPointsReached_;
+  // One cache line each: every rank bumps its own at every control point.
+  struct alignas(64) ControlPointCount : std::atomic<uint64_t> {
+    using std::atomic<uint64_t>::operator=;
+  };
+  std::unique_ptr<ControlPointCount[]> controlPointsReached_;
   size_t controlPointSlots_ = 0;
   uint64_t meetingAt_ = 0;
   std::atomic<bool> meetingNamed_ = false;
@@ -318,6 +334,24 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   // handed one too small for it (encodeRankSection).
   std::mutex spareMutex_;
   std::vector<std::string> spareSections_;
+  // Per world rank (its entry touched only by its own thread, the map
+  // under spareMutex_): the kernel's list of the pages the rank wrote since
+  // its last section was built (snapshot/WrittenPages.h), armed when it was
+  // built, and that section's buffer, by address and size: a spare that is
+  // that very buffer is rebuilt over itself from the written pages alone
+  // (patchRankSection); any other is built whole. Null where the kernel
+  // lacks the tracking or the rank's memory is not its own anonymous
+  // memory.
+  struct WrittenSince {
+    std::unique_ptr<snapshot::WrittenPages> pages;
+    const char* section = nullptr;
+    size_t sectionBytes = 0;
+  };
+  std::map<int, WrittenSince> writtenSince_;
+  // Encodes a rank's section at a checkpoint that rewinds it in place,
+  // over its spare section when that one is the rank's last.
+  std::string encodeInPlace(int worldRank, granule::Granule& granule, std::string spare,
+                            const std::vector<OpenFile>& files, const MpiObjects& mpi);
   // Part 0: where the other parts' heads are read. Only the background
   // writes' thread touches it.
   std::string partHeadBuffer_;

@@ -15,6 +15,7 @@
 #include <utility>
 
 #include "checkpoint/FieldCoding.h"
+#include "snapshot/DirtyTracker.h"
 #include "snapshot/NonZeroPages.h"
 #include "util/Crc32c.h"
 
@@ -381,6 +382,76 @@ std::string encodeRankSection(uint32_t worldRank, uint32_t unwindBuffer,
   }
   putSectionTail(out, files, mpi);
   return out;
+}
+
+bool patchRankSection(std::string& section, uint32_t worldRank, uint32_t unwindBuffer,
+                      const std::vector<uint8_t>& globals, const uint8_t* memory,
+                      uint64_t memoryBytes, const std::vector<uint64_t>& writtenPages,
+                      const std::vector<OpenFile>& files, const MpiObjects& mpi,
+                      uint64_t& copiedBytes) {
+  constexpr uint64_t kPage = snapshot::kHostPageSize;
+  copiedBytes = 0;
+  if (memoryBytes % kPage) return false;
+  // The head: rank, unwind buffer, globals, memory size, run count.
+  FieldReader reader{std::string_view(section)};
+  std::string_view skipped;
+  auto skip = [&](uint64_t bytes) { return reader.take(bytes, skipped); };
+  auto position = [&] { return section.size() - reader.left(); };
+  uint32_t lastRank = 0, lastUnwindBuffer = 0, globalsBytes = 0, runCount = 0;
+  uint64_t lastMemoryBytes = 0;
+  if (!reader.read(lastRank) || !reader.read(lastUnwindBuffer) || !reader.read(globalsBytes) ||
+      lastRank != worldRank || globalsBytes != globals.size() || !skip(globalsBytes) ||
+      !reader.read(lastMemoryBytes) || lastMemoryBytes != memoryBytes || !reader.read(runCount))
+    return false;
+  const size_t globalsAt = 12;
+  // Where each run's bytes lie in the section, checked against its size
+  // and the memory's, in increasing order with no two runs adjacent (as
+  // the encoder cuts them).
+  struct Run {
+    uint64_t offset, length, at;
+  };
+  std::vector<Run> runs;
+  runs.reserve(std::min<uint64_t>(runCount, section.size() / 16));
+  uint64_t runsEnd = 0;
+  for (uint32_t i = 0; i < runCount; ++i) {
+    uint64_t offset = 0, length = 0;
+    if (!reader.read(offset) || !reader.read(length) || length == 0 || offset % kPage ||
+        length % kPage || offset < runsEnd || (i > 0 && offset == runsEnd) ||
+        length > memoryBytes - std::min(offset, memoryBytes) || offset >= memoryBytes)
+      return false;
+    runs.push_back({offset, length, uint64_t(position())});
+    if (!skip(length)) return false;
+    runsEnd = offset + length;
+  }
+  const size_t tailAt = position();
+  // Every written page must keep its zero-ness: non-zero inside a run,
+  // zero outside. Checked for all before anything is copied.
+  size_t run = 0;
+  uint64_t lastPage = 0;
+  for (size_t i = 0; i < writtenPages.size(); ++i) {
+    const uint64_t page = writtenPages[i];
+    if (page >= memoryBytes / kPage || (i > 0 && page <= lastPage)) return false;
+    lastPage = page;
+    const uint64_t offset = page * kPage;
+    while (run < runs.size() && runs[run].offset + runs[run].length <= offset) ++run;
+    const bool inRun = run < runs.size() && runs[run].offset <= offset;
+    if (inRun == snapshot::isZeroHostPage(memory + offset)) return false;
+  }
+  run = 0;
+  for (uint64_t page : writtenPages) {
+    const uint64_t offset = page * kPage;
+    while (run < runs.size() && runs[run].offset + runs[run].length <= offset) ++run;
+    if (run < runs.size() && runs[run].offset <= offset) {
+      std::memcpy(section.data() + runs[run].at + (offset - runs[run].offset), memory + offset,
+                  kPage);
+      copiedBytes += kPage;
+    }
+  }
+  std::memcpy(section.data() + 4, &unwindBuffer, sizeof unwindBuffer);
+  if (!globals.empty()) std::memcpy(section.data() + globalsAt, globals.data(), globals.size());
+  section.resize(tailAt);
+  putSectionTail(section, files, mpi);
+  return true;
 }
 
 std::vector<SectionPiece> layoutRankSection(uint32_t worldRank, uint32_t unwindBuffer,

@@ -187,6 +187,22 @@ std::string encodeRankSection(uint32_t worldRank, uint32_t unwindBuffer,
                               uint64_t memoryBytes, const std::vector<OpenFile>& files = {},
                               const MpiObjects& mpi = {}, bool memoryIsAnonymous = false,
                               std::string buffer = {});
+// Rebuilds `section`, this rank's section of its last checkpoint (what
+// encodeRankSection returned then), into this checkpoint's, copying only
+// the memory pages of `writtenPages` (4 KiB page indices, ascending, of
+// every page written since that section was built: snapshot/WrittenPages.h).
+// The result is byte for byte what encodeRankSection would build now.
+// False, with `section` left to be rebuilt whole, when it cannot be
+// patched: it is not such a section (it is parsed and every length
+// checked), the rank, its memory's size or its globals' size changed, a
+// page index lies outside the memory, or a written page's zero-ness changed
+// (the runs would be cut differently). `copiedBytes`: the memory bytes
+// copied.
+bool patchRankSection(std::string& section, uint32_t worldRank, uint32_t unwindBuffer,
+                      const std::vector<uint8_t>& globals, const uint8_t* memory,
+                      uint64_t memoryBytes, const std::vector<uint64_t>& writtenPages,
+                      const std::vector<OpenFile>& files, const MpiObjects& mpi,
+                      uint64_t& copiedBytes);
 // The same section as pieces, in order: the section's own records
 // (`literal`) and, between them, each memory run's bytes by where they lie
 // in `memory` (`length` bytes at `memoryOffset`, `literal` empty); joined,

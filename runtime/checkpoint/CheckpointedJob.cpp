@@ -64,6 +64,11 @@ void printCheckpointStatistics(CheckpointCoordinator& coordinator) {
                  "synergy-run: checkpoint meetings: the ranks met at %llu of %llu barrier "
                  "control points\n",
                  (unsigned long long)totals.meetings, (unsigned long long)totals.controlPoints);
+    std::fprintf(stderr,
+                 "synergy-run: checkpoint sections: %llu of %llu rebuilt from the pages written "
+                 "since the last, %llu bytes of memory copied for them\n",
+                 (unsigned long long)totals.patchedSections, (unsigned long long)totals.sections,
+                 (unsigned long long)totals.patchedBytes);
   }
 }
 

@@ -36,10 +36,14 @@ inline constexpr const char* kControlPointWait = "a barrier control point's agre
 class BarrierControlPoint {
  public:
   virtual ~BarrierControlPoint() = default;
-  // Called by every rank of the job after the collective; `canSuspend` says
-  // whether this rank could be unwound now (`why` when not). Returns the
+  // Called by every rank of the job after the collective; `canSuspend(why)`
+  // says whether this rank could be unwound now (`why` when not). It is
+  // called only at a control point where the ranks meet (not at one an
+  // interval's rank passes on its own), before any lock of the control
+  // point's is taken: it may call noteStateNotCheckpointed. Returns the
   // job's decision, the same for every rank.
-  virtual bool agreeToSuspend(int worldRank, bool canSuspend, const std::string& why) = 0;
+  virtual bool agreeToSuspend(int worldRank,
+                              util::FunctionRef<bool(std::string& why)> canSuspend) = 0;
   // A suspended rank's snapshot (memory and globals, the unwind buffer in
   // it), on that rank's thread, before it is rewound into a fresh instance;
   // the granule's memory still holds the same bytes. Null, with `error`,
@@ -57,7 +61,7 @@ class BarrierControlPoint {
     return false;
   }
 
-  // Called by every rank, before agreeToSuspend, with what of this rank's
+  // Called by every rank from agreeToSuspend's `canSuspend`, with what of this rank's
   // state a snapshot does not hold (a communicator it made),
   // empty when nothing: such a checkpoint still serves a rewind in this
   // process, but a `--resume` from its file must be refused.

@@ -193,21 +193,21 @@ std::string stateNotCheckpointed(HostCall& call) {
 void offerSuspension(HostCall& call) {
   BarrierControlPoint* controlPoint = call.world().barrierControlPoint();
   if (!controlPoint) return;
-  controlPoint->noteStateNotCheckpointed(call.rank.worldRank, stateNotCheckpointed(call));
-  std::string why;
-  bool canSuspend = true;
-  if (call.rank.hasPendingRequests()) {
-    canSuspend = false;
-    why = "a nonblocking request is still pending";
-  } else if (call.rank.hasLiveWindow()) {
-    // Refused before any rank unwinds: a suspension rewinds every rank in
-    // a fresh instance, whose memory the window's host pointers miss.
-    canSuspend = false;
-    why = "an MPI window is live (one-sided windows cannot be suspended)";
-  } else {
-    canSuspend = call.granule.prepareUnwind(why);
-  }
-  if (controlPoint->agreeToSuspend(call.rank.worldRank, canSuspend, why))
+  auto canSuspend = [&](std::string& why) {
+    controlPoint->noteStateNotCheckpointed(call.rank.worldRank, stateNotCheckpointed(call));
+    if (call.rank.hasPendingRequests()) {
+      why = "a nonblocking request is still pending";
+      return false;
+    }
+    if (call.rank.hasLiveWindow()) {
+      // Refused before any rank unwinds: a suspension rewinds every rank in
+      // a fresh instance, whose memory the window's host pointers miss.
+      why = "an MPI window is live (one-sided windows cannot be suspended)";
+      return false;
+    }
+    return call.granule.prepareUnwind(why);
+  };
+  if (controlPoint->agreeToSuspend(call.rank.worldRank, canSuspend))
     call.granule.beginUnwind();
 }
 

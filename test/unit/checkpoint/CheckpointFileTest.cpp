@@ -384,6 +384,78 @@ TEST(CheckpointFile, SectionReusesItsBuffer) {
             fresh);
 }
 
+// A section rebuilt over the rank's last one from the pages written since
+// is what a whole build gives; where the runs would be cut otherwise, or
+// the section is not the rank's last of the same memory, it is refused and
+// built whole.
+TEST(CheckpointFile, SectionPatchedFromWrittenPagesIsTheWholeSection) {
+  constexpr uint64_t kPage = 4096;
+  // Runs: pages 1-2 and the last page (sampleMemory), plus page 7.
+  std::vector<uint8_t> memory = sampleMemory(3);
+  memory[7 * kPage + 5] = 9;
+  const std::vector<uint8_t> globals = {1, 2, 3, 4};
+  std::string last = encodeRankSection(1, 65536, globals, memory.data(), kMemoryBytes);
+  const std::vector<uint8_t> original = memory;
+  auto patch = [&](std::string section, const std::vector<uint64_t>& written,
+                   std::vector<uint8_t> nowGlobals, uint64_t& copied,
+                   std::vector<OpenFile> files = {}, uint32_t rank = 1,
+                   uint64_t bytes = kMemoryBytes) -> std::optional<std::string> {
+    if (!patchRankSection(section, rank, 131072, nowGlobals, memory.data(), bytes, written,
+                          files, {}, copied))
+      return std::nullopt;
+    return section;
+  };
+  // Pages written inside runs (the first and last of the memory's runs),
+  // new globals, a moved unwind buffer and an open file now: only the two
+  // pages are copied.
+  memory[2 * kPage + 100] ^= 0xff;
+  memory[kMemoryBytes - 2] = 77;
+  std::vector<OpenFile> files(1);
+  files[0].guestFd = 4;
+  files[0].path = "data/x";
+  uint64_t copied = 0;
+  auto patched = patch(last, {2, kMemoryBytes / kPage - 1}, {4, 3, 2, 1}, copied, files);
+  ASSERT_TRUE(patched);
+  EXPECT_TRUE(*patched == encodeRankSection(1, 131072, {4, 3, 2, 1}, memory.data(), kMemoryBytes,
+                                            files));
+  EXPECT_EQ(copied, 2 * kPage);
+  // A written page outside every run that is still zero, and one in a run
+  // written back to what it held: nothing to cut differently.
+  EXPECT_TRUE(patch(last, {0, 7}, globals, copied));
+  // A page that became non-zero outside the runs, or zero inside one, would
+  // cut other runs: refused.
+  memory = original;
+  memory[4 * kPage] = 1;
+  EXPECT_FALSE(patch(last, {4}, globals, copied));
+  memory = original;
+  std::memset(memory.data() + 7 * kPage, 0, kPage);
+  EXPECT_FALSE(patch(last, {7}, globals, copied));
+  memory = original;
+  // Not the rank's last section of this memory: another rank's, another
+  // size of memory or of globals, pages out of order or out of the memory.
+  EXPECT_FALSE(patch(last, {}, globals, copied, {}, 2));
+  EXPECT_FALSE(patch(last, {}, {1, 2, 3}, copied));
+  EXPECT_FALSE(patch(last, {}, globals, copied, {}, 1, kMemoryBytes - 65536));
+  EXPECT_FALSE(patch(last, {2, 1}, globals, copied));
+  EXPECT_FALSE(patch(last, {kMemoryBytes / kPage}, globals, copied));
+  // Whatever the buffer holds is checked: every cut of it, and lying runs.
+  for (size_t cut = 0; cut < 64 && cut < last.size(); ++cut)
+    EXPECT_FALSE(patch(last.substr(0, cut), {}, globals, copied)) << cut;
+  EXPECT_FALSE(patch(last.substr(0, last.size() - 5000), {}, globals, copied));
+  const size_t runsAt = 4 + 4 + 4 + globals.size() + 8 + 4;
+  for (uint64_t lie : {uint64_t(1), uint64_t(kMemoryBytes), ~uint64_t(0) - 4095}) {
+    std::string lying = last;
+    std::memcpy(lying.data() + runsAt + 8, &lie, sizeof lie);  // the first run's length
+    EXPECT_FALSE(patch(lying, {}, globals, copied)) << lie;
+  }
+  // Untouched, the section is rebuilt as it was, but for the unwind buffer
+  // the patch names.
+  auto same = patch(last, {}, globals, copied);
+  ASSERT_TRUE(same);
+  EXPECT_TRUE(*same == encodeRankSection(1, 131072, globals, memory.data(), kMemoryBytes));
+  EXPECT_EQ(copied, 0u);
+}
+
 // The coordinator writes encodeCheckpointHead's bytes and then the
 // sections from where they are (part 0 puts every part's in world rank
 // order): that must be encodeCheckpoint's file.
