@@ -145,7 +145,6 @@ CheckpointCoordinator::CheckpointCoordinator(int ranks, CheckpointPolicy policy,
     killAfter_ = std::strtoull(kill, nullptr, 10);
   spareSections_.resize(size_t(ranks));
   rankUnresumable_.resize(size_t(ranks));
-  rankUnmovable_.resize(size_t(ranks));
   controlPointSlots_ = worldRanks_.empty() ? 0 : size_t(worldRanks_.back()) + 1;
   controlPointsReached_ = std::make_unique<std::atomic<uint64_t>[]>(controlPointSlots_);
   movePointsReached_.resize(size_t(ranks));
@@ -170,15 +169,11 @@ CheckpointCoordinator::~CheckpointCoordinator() {
   }
 }
 
-void CheckpointCoordinator::noteStateNotCheckpointed(int worldRank, const std::string& what,
-                                                     const std::string& notMovable) {
+void CheckpointCoordinator::noteStateNotCheckpointed(int worldRank, const std::string& what) {
   std::lock_guard<std::mutex> guard(mutex_);
   std::string& noted = rankUnresumable_[localIndexOf(worldRank)];
   if (what.empty()) noted.clear();
   else noted = "rank " + std::to_string(worldRank) + ": " + what;
-  std::string& unmovable = rankUnmovable_[localIndexOf(worldRank)];
-  if (notMovable.empty()) unmovable.clear();
-  else unmovable = "rank " + std::to_string(worldRank) + ": " + notMovable;
 }
 
 void CheckpointCoordinator::setOutputDrain(std::function<void()> drain) {
@@ -278,7 +273,7 @@ bool CheckpointCoordinator::meetsHere(size_t localIndex, uint64_t reached) {
 }
 
 bool CheckpointCoordinator::agreeToSuspend(int worldRank, bool canSuspend,
-                                           const std::string& why, bool canMoveLive) {
+                                           const std::string& why) {
   const uint64_t reached = ++controlPointsReached_[size_t(worldRank)];
   // At an interval, with no live move to take, a rank goes on past a
   // control point where the ranks do not meet without taking the lock:
@@ -309,41 +304,34 @@ bool CheckpointCoordinator::agreeToSuspend(int worldRank, bool canSuspend,
     everyoneCan_ = false;
     firstRefusal_ = "rank " + std::to_string(worldRank) + ": " + why;
   }
-  if (!canMoveLive && everyoneCanMove_) {
-    everyoneCanMove_ = false;
-    firstMoveRefusal_ = "rank " + std::to_string(worldRank) + ": " + why;
-  }
   bool alive = meet(worldRank, lock, [&] {
     ++statistics_.meetings;
     bool moves = liveMoveRank_ >= 0 && movePointsReached_[localIndexOf(worldRank)] == liveMoveAt_;
+    if (moves && everyoneCan_ && !rankUnresumable_[localIndexOf(liveMoveRank_)].empty()) {
+      everyoneCan_ = false;
+      firstRefusal_ = rankUnresumable_[localIndexOf(liveMoveRank_)];
+    }
     if (moves) {
-      // A live move carries what a checkpoint does, the rank's pending
-      // receives and completed requests, and its unfinished output lines
-      // (liveMoveSuspended); every other rank's stay where they are.
-      bool can = everyoneCanMove_;
-      std::string refusal = firstMoveRefusal_;
-      if (can && !rankUnmovable_[localIndexOf(liveMoveRank_)].empty()) {
-        can = false;
-        refusal = rankUnmovable_[localIndexOf(liveMoveRank_)];
-      }
-      if (can && quiescenceCheck_)
+      // No unfinished line holds a live move back: the moving rank carries
+      // its own (liveMoveSuspended), and every other rank's stays pending
+      // where it is.
+      if (everyoneCan_ && quiescenceCheck_)
         if (std::string inFlight = quiescenceCheck_(); !inFlight.empty()) {
-          can = false;
-          refusal = std::move(inFlight);
+          everyoneCan_ = false;
+          firstRefusal_ = std::move(inFlight);
         }
-      firstRefusal_ = std::move(refusal);
       if (hostParts_) {
         // A move between parts: part 0 holds every part at this control
         // point and decides (CheckpointAgreement.h's live round); this
         // part votes as at any other.
         bool aborted = false;
         uint64_t sequence = 0;
-        decision_ = hostParts_->agree(worldRank, roundControlPoint_, false, can && everyoneCan_,
-                                      can, firstRefusal_, sequence, aborted);
+        decision_ = hostParts_->agree(worldRank, roundControlPoint_, false, everyoneCan_,
+                                      everyoneCan_, firstRefusal_, sequence, aborted);
         if (!decision_ && firstRefusal_.empty())
           firstRefusal_ = aborted ? "the job is ending" : "part 0 did not take it";
       } else {
-        decision_ = can;
+        decision_ = everyoneCan_;
       }
       if (decision_) {
         moveRound_ = true;
@@ -354,8 +342,6 @@ bool CheckpointCoordinator::agreeToSuspend(int worldRank, bool canSuspend,
                      liveMoveRank_.load(), firstRefusal_.c_str());
       }
       everyoneCan_ = true;
-      everyoneCanMove_ = true;
-      firstMoveRefusal_.clear();
       meetingAt_ = 0;
       meetingNamed_ = false;
       roundStart_ = std::chrono::steady_clock::now();
@@ -371,18 +357,17 @@ bool CheckpointCoordinator::agreeToSuspend(int worldRank, bool canSuspend,
     if (isDue && commits && policy_.intervalSeconds > 0 && !backgroundWrites_.idle())
       isDue = false;
     if (isDue && commits) backgroundWrites_.finish();
-    // Only part 0 knows whether the job's checkpoint is due, or whether this
-    // control point is a live move's, which neither a pending receive (the
-    // moving rank carries its own) nor an unfinished line holds back: every
-    // other part reports on its mailboxes at every control point.
-    bool canMoveLive = everyoneCanMove_;
-    if ((isDue || hostParts_) && (everyoneCan_ || canMoveLive) && quiescenceCheck_) {
+    // Only part 0 knows whether the job's checkpoint is due: every other
+    // part reports on its mailboxes at every control point.
+    if ((isDue || hostParts_) && everyoneCan_ && quiescenceCheck_) {
       if (std::string inFlight = quiescenceCheck_(); !inFlight.empty()) {
-        if (everyoneCan_) firstRefusal_ = inFlight;
         everyoneCan_ = false;
-        canMoveLive = false;
+        firstRefusal_ = std::move(inFlight);
       }
     }
+    // Part 0 alone knows whether this control point is a checkpoint's or a
+    // live move's, which an unfinished line does not hold back.
+    bool canMoveLive = everyoneCan_;
     if ((isDue || hostParts_) && everyoneCan_ && unfinishedLineCheck_) {
       if (std::string line = unfinishedLineCheck_(); !line.empty()) {
         everyoneCan_ = false;
@@ -408,8 +393,6 @@ bool CheckpointCoordinator::agreeToSuspend(int worldRank, bool canSuspend,
                    firstRefusal_.c_str());
     }
     everyoneCan_ = true;
-    everyoneCanMove_ = true;
-    firstMoveRefusal_.clear();
     meetingAt_ = 0;
     meetingNamed_ = false;
     roundUnresumable_.clear();
@@ -539,7 +522,6 @@ bool CheckpointCoordinator::addRank(int worldRank, std::string& error) {
   }
   worldRanks_.insert(worldRanks_.begin() + ptrdiff_t(at), worldRank);
   rankUnresumable_.insert(rankUnresumable_.begin() + ptrdiff_t(at), std::string());
-  rankUnmovable_.insert(rankUnmovable_.begin() + ptrdiff_t(at), std::string());
   // The new rank counts from where the part's ranks stand (all at this
   // control point); its slot was the job's from the start (setHostParts).
   uint64_t standing = 0;
@@ -571,7 +553,6 @@ bool CheckpointCoordinator::dropRank(int worldRank, std::string& error) {
   }
   worldRanks_.erase(worldRanks_.begin() + ptrdiff_t(at));
   rankUnresumable_.erase(rankUnresumable_.begin() + ptrdiff_t(at));
-  rankUnmovable_.erase(rankUnmovable_.begin() + ptrdiff_t(at));
   movePointsReached_.erase(movePointsReached_.begin() + ptrdiff_t(at));
   {
     std::lock_guard<std::mutex> guard(spareMutex_);

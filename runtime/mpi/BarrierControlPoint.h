@@ -39,12 +39,9 @@ class BarrierControlPoint {
  public:
   virtual ~BarrierControlPoint() = default;
   // Called by every rank of the job after the collective; `canSuspend` says
-  // whether this rank could be unwound now (`why` when not), `canMoveLive`
-  // whether it could for a live move, which carries its pending receives
-  // (always when `canSuspend`). Returns the job's decision, the same for
-  // every rank.
-  virtual bool agreeToSuspend(int worldRank, bool canSuspend, const std::string& why,
-                              bool canMoveLive) = 0;
+  // whether this rank could be unwound now (`why` when not). Returns the
+  // job's decision, the same for every rank.
+  virtual bool agreeToSuspend(int worldRank, bool canSuspend, const std::string& why) = 0;
   // A suspended rank's snapshot (memory and globals, the unwind buffer in
   // it), on that rank's thread, before it is rewound into a fresh instance;
   // the granule's memory still holds the same bytes. Null, with `error`,
@@ -66,13 +63,9 @@ class BarrierControlPoint {
   // state a snapshot does not hold (a communicator it made),
   // empty when nothing: such a checkpoint still serves a rewind in this
   // process, but a `--resume` from its file must be refused.
-  // `notMovable`: the same for a live move, which carries more (the rank's
-  // requests: RankState::objectsNotMovable).
-  virtual void noteStateNotCheckpointed(int worldRank, const std::string& what,
-                                        const std::string& notMovable) {
+  virtual void noteStateNotCheckpointed(int worldRank, const std::string& what) {
     (void)worldRank;
     (void)what;
-    (void)notMovable;
   }
   // The launcher's: forwards every byte the ranks have written so far to
   // its own stdout and stderr (called while every rank is suspended).

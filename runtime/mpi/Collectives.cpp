@@ -175,12 +175,9 @@ int resolveBlocks(HostCall& call, int comm, int size, u32 addr, u32 countsAddr, 
 // What of this rank's host-side state a checkpoint file does not hold: some
 // MPI objects the rank made, and MPI-IO files (its WASI files are the
 // checkpoint's to record).
-std::string stateNotCheckpointed(HostCall& call, bool moving = false) {
-  if (std::string made = moving ? call.rank.objectsNotMovable()
-                                : call.rank.objectsNotCheckpointed();
-      !made.empty())
-    return made + (moving ? " (a live move does not carry such MPI objects)"
-                          : " (such MPI objects are not checkpointed)");
+std::string stateNotCheckpointed(HostCall& call) {
+  if (std::string made = call.rank.objectsNotCheckpointed(); !made.empty())
+    return made + " (such MPI objects are not checkpointed)";
   if (!fileTable(call).empty()) return "an MPI file is open (MPI-IO files are not checkpointed)";
   return {};
 }
@@ -196,20 +193,12 @@ std::string stateNotCheckpointed(HostCall& call, bool moving = false) {
 void offerSuspension(HostCall& call) {
   BarrierControlPoint* controlPoint = call.world().barrierControlPoint();
   if (!controlPoint) return;
-  controlPoint->noteStateNotCheckpointed(call.rank.worldRank, stateNotCheckpointed(call),
-                                         stateNotCheckpointed(call, /*moving=*/true));
+  controlPoint->noteStateNotCheckpointed(call.rank.worldRank, stateNotCheckpointed(call));
   std::string why;
   bool canSuspend = true;
-  bool canMoveLive = false;
   if (call.rank.hasPendingRequests()) {
     canSuspend = false;
     why = "a nonblocking request is still pending";
-    // A live move carries a receive posted and not yet matched; the rank
-    // must still be able to unwind.
-    std::string unwinds;
-    canMoveLive = !call.rank.hasLiveWindow() && call.rank.pendingRequestsCarried() &&
-                  call.granule.prepareUnwind(unwinds);
-    if (!unwinds.empty()) why += "; " + unwinds;
   } else if (call.rank.hasLiveWindow()) {
     // Refused before any rank unwinds: a suspension rewinds every rank in
     // a fresh instance, whose memory the window's host pointers miss.
@@ -218,8 +207,7 @@ void offerSuspension(HostCall& call) {
   } else {
     canSuspend = call.granule.prepareUnwind(why);
   }
-  if (controlPoint->agreeToSuspend(call.rank.worldRank, canSuspend, why,
-                                   canSuspend || canMoveLive))
+  if (controlPoint->agreeToSuspend(call.rank.worldRank, canSuspend, why))
     call.granule.beginUnwind();
 }
 

@@ -96,12 +96,11 @@ class Mailbox {
   // already, or in `temporary` (the message's `bytes`), unpacked here. Any
   // thread; the World wakes the receive's rank after.
   static void completeLanded(const Envelope& envelope, const uint8_t* temporary, Request& recv);
-  // Drains, then whether no message waits here unmatched. A receive posted and not matched is
-  // the rank's pending request, which its own vote at a control point
-  // reports (a live move carries it).
-  bool holdsNoArrival() {
+  // Drains, then whether nothing is left: no unmatched arrival, no posted
+  // receive.
+  bool idle() {
     drain();
-    return unexpected_.empty();
+    return unexpected_.empty() && posted_.empty();
   }
   // Looks at the messages drained so far.
   std::optional<ProbeResult> probe(uint32_t context, int source, int tag) const;

@@ -409,7 +409,7 @@ class World {
   void progress(int rank) { mailboxes_[rank]->drain(); }
   // Whether no message to `rank` is waiting or expected: nothing arrived
   // unmatched, no receive posted. On the rank's own thread.
-  bool mailboxHoldsNoArrival(int rank) { return mailboxes_[rank]->holdsNoArrival(); }
+  bool mailboxIdle(int rank) { return mailboxes_[rank]->idle(); }
   bool isComplete(const Request& request) { return isCompleteNow(request); }
   // Called after an unsuccessful Test or Iprobe: when ranks share CPUs, a
   // rank spinning on those gives its CPU to the rank it waits for.
