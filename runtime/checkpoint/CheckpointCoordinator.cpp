@@ -192,6 +192,16 @@ void CheckpointCoordinator::setQuiescenceCheck(std::function<std::string()> chec
   quiescenceCheck_ = std::move(check);
 }
 
+void CheckpointCoordinator::setUnfinishedLineCheck(std::function<std::string()> check) {
+  std::lock_guard<std::mutex> guard(mutex_);
+  unfinishedLineCheck_ = std::move(check);
+}
+
+void CheckpointCoordinator::setOutputHandOver(OutputHandOver handOver) {
+  std::lock_guard<std::mutex> guard(mutex_);
+  outputHandOver_ = std::move(handOver);
+}
+
 void CheckpointCoordinator::setRankWaiting(RankWaiting waiting) {
   std::lock_guard<std::mutex> guard(mutex_);
   rankWaiting_ = std::move(waiting);
@@ -316,6 +326,9 @@ bool CheckpointCoordinator::agreeToSuspend(
       firstRefusal_ = rankUnresumable_[localIndexOf(liveMoveRank_)];
     }
     if (moves) {
+      // No unfinished line holds a live move back: the moving rank carries
+      // its own (liveMoveSuspended), and every other rank's stays pending
+      // where it is.
       if (everyoneCan_ && quiescenceCheck_)
         if (std::string inFlight = quiescenceCheck_(); !inFlight.empty()) {
           everyoneCan_ = false;
@@ -328,7 +341,7 @@ bool CheckpointCoordinator::agreeToSuspend(
         bool aborted = false;
         uint64_t sequence = 0;
         decision_ = hostParts_->agree(worldRank, roundControlPoint_, false, everyoneCan_,
-                                      firstRefusal_, sequence, aborted);
+                                      everyoneCan_, firstRefusal_, sequence, aborted);
         if (!decision_ && firstRefusal_.empty())
           firstRefusal_ = aborted ? "the job is ending" : "part 0 did not take it";
       } else {
@@ -366,12 +379,21 @@ bool CheckpointCoordinator::agreeToSuspend(
         firstRefusal_ = std::move(inFlight);
       }
     }
+    // Part 0 alone knows whether this control point is a checkpoint's or a
+    // live move's, which an unfinished line does not hold back.
+    bool canMoveLive = everyoneCan_;
+    if ((isDue || hostParts_) && everyoneCan_ && unfinishedLineCheck_) {
+      if (std::string line = unfinishedLineCheck_(); !line.empty()) {
+        everyoneCan_ = false;
+        firstRefusal_ = std::move(line);
+      }
+    }
     sequence_ = firstSequence_ + checkpointsQueued_ + 1;
     if (hostParts_) {
       bool aborted = false;
       decision_ =
-          hostParts_->agree(worldRank, roundControlPoint_, isDue, everyoneCan_, firstRefusal_,
-                            sequence_, aborted);
+          hostParts_->agree(worldRank, roundControlPoint_, isDue, everyoneCan_, canMoveLive,
+                            firstRefusal_, sequence_, aborted);
       if (!aborted) takeInArrival();
       // Part 0's reason, noted once, by part 0.
       isDue = isDue && hostParts_->partIndex() == 0 && !aborted;
@@ -434,8 +456,13 @@ bool CheckpointCoordinator::liveMoveSuspended(int worldRank, granule::Granule& g
       departure_ = std::move(bytes);
       departedAt_ = std::chrono::steady_clock::now();
     }
-    // Between parts: shipped from departure_, which no one touches until
-    // arrive() has heard part 0's word (awaitDeparture).
+    // Between parts: the rank's unfinished output lines go to the target
+    // ahead of its bytes, once its whole lines have left this launcher;
+    // they stay pending here until the rank leaves.
+    if (hostParts_ && !departure_.empty() && outputHandOver_.hold)
+      hostParts_->sendOutputTails(worldRank, outputHandOver_.hold(worldRank));
+    // Shipped from departure_, which no one touches until arrive() has
+    // heard part 0's word (awaitDeparture).
     if (hostParts_) hostParts_->departed(worldRank, departure_.bytes(), leftMs, notRecorded);
   } else {
     std::lock_guard<std::mutex> guard(mutex_);
@@ -558,6 +585,10 @@ void CheckpointCoordinator::takeInArrival() {
   } else if (!adopt_) {
     error = "the launcher takes no rank in";
   } else if (addRank(rank, error)) {
+    // The rank's streams here start with the lines it left unfinished.
+    std::array<std::string, 2> tails;
+    if (hostParts_->takeOutputTails(rank, tails) && outputHandOver_.seed)
+      outputHandOver_.seed(rank, tails);
     departure_ = std::move(bytes);
     departedAt_ = std::chrono::steady_clock::now();
     adoptedRank_ = rank;

@@ -180,6 +180,8 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   void setOutputDrain(std::function<void()> drain) override;
   void setOutputCount(std::function<uint64_t()> count) override;
   void setQuiescenceCheck(std::function<std::string()> check) override;
+  void setUnfinishedLineCheck(std::function<std::string()> check) override;
+  void setOutputHandOver(OutputHandOver handOver) override;
   void setRankWaiting(RankWaiting waiting) override;
   bool prepareRank(int worldRank, granule::Granule& granule, std::string& error) override;
 
@@ -307,6 +309,8 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   // the next number.
   uint64_t checkpointsQueued_ = 0;
   std::function<std::string()> quiescenceCheck_;
+  std::function<std::string()> unfinishedLineCheck_;
+  OutputHandOver outputHandOver_;
   RankWaiting rankWaiting_;
   const CheckpointImage* resumeFrom_ = nullptr;
   std::function<const CheckpointImage*(std::string& error)> awaitResume_;

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -56,8 +57,12 @@ class HostParts {
   // (part 0's becomes the job's) and goes out as the job's; `why` goes out
   // as part 0's reason not to suspend (empty when the checkpoint was not
   // due); `aborted` is set when the job ended meanwhile.
+  // `canMoveLive`: no rank can suspend for a checkpoint only because one's
+  // output ends mid-line (`why`), which a live move does not mind (its
+  // rank carries its unfinished lines); true whenever `canSuspend` is.
   virtual bool agree(int worldRank, uint64_t controlPoint, bool due, bool canSuspend,
-                     std::string& why, uint64_t& sequence, bool& aborted) = 0;
+                     bool canMoveLive, std::string& why, uint64_t& sequence,
+                     bool& aborted) = 0;
   // A part other than 0 whose hosts share no checkpoint directory, before
   // partWritten: sends its part file of checkpoint `sequence`, the
   // `pieces` back to back, to part 0 (PartFileChunks.h).
@@ -136,6 +141,21 @@ class HostParts {
   virtual bool takeArrivingRank(int& worldRank, DepartingBytes& bytes) {
     (void)worldRank;
     (void)bytes;
+    return false;
+  }
+  // A live move's rank's unfinished last output lines (stdout, stderr),
+  // which its source's launcher kept back when it departed: the source
+  // sends them to the target before the rank's bytes (sendOutputTails),
+  // and the target's launcher starts the rank's streams with them
+  // (takeOutputTails, once takeArrivingRank has given the rank; false when
+  // none came for it).
+  virtual void sendOutputTails(int worldRank, const std::array<std::string, 2>& tails) {
+    (void)worldRank;
+    (void)tails;
+  }
+  virtual bool takeOutputTails(int worldRank, std::array<std::string, 2>& tails) {
+    (void)worldRank;
+    (void)tails;
     return false;
   }
 };

@@ -367,7 +367,7 @@ void CheckpointAgreement::sendVote(uint8_t phase, const Vote& vote) {
   std::vector<uint8_t> payload;
   util::appendLittleEndian(payload, vote.round, 8);
   payload.push_back(phase);
-  payload.push_back(vote.canSuspend ? 1 : 0);
+  payload.push_back(vote.canSuspend ? 1 : vote.canMoveLive ? 2 : 0);
   util::appendLittleEndian(payload, vote.sent, 8);
   util::appendLittleEndian(payload, vote.received, 8);
   putReason(payload, vote.why);
@@ -383,7 +383,7 @@ bool CheckpointAgreement::onFrame(uint32_t from, transport::FrameType type,
       Vote vote;
       if (!self0 || payload.size() < transport::kCheckpointVoteHeadBytes ||
           !takeReason(payload, 26, vote.why) || payload[8] < 1 || payload[8] > 5 ||
-          payload[9] > 1) {
+          payload[9] > 2) {
         reason = "malformed CheckpointVote";
         return false;
       }
@@ -405,6 +405,7 @@ bool CheckpointAgreement::onFrame(uint32_t from, transport::FrameType type,
       }
       vote.round = util::readLittleEndian(payload.data(), 8);
       vote.canSuspend = payload[9] == 1;
+      vote.canMoveLive = payload[9] != 0;
       vote.sent = util::readLittleEndian(payload.data() + 10, 8);
       vote.received = util::readLittleEndian(payload.data() + 18, 8);
       // Phase 5 answers part 0's ask for a meeting (kAskMeeting) with the
@@ -489,6 +490,38 @@ bool CheckpointAgreement::onFrame(uint32_t from, transport::FrameType type,
       if (decision.suspend) decidedSequence_ = decision.sequence;
       decision_ = std::move(decision);
       break;
+    }
+    case transport::FrameType::RankOutputTails: {
+      // Hostile bytes: each length is checked against the frame's rest.
+      std::array<std::string, 2> tails;
+      size_t at = 12;
+      bool wellFormed = payload.size() >= transport::kRankOutputTailsHeadBytes;
+      for (std::string& tail : tails) {
+        if (!wellFormed || payload.size() - at < 4) {
+          wellFormed = false;
+          break;
+        }
+        uint64_t bytes = util::readLittleEndian(payload.data() + at, 4);
+        at += 4;
+        if (bytes > transport::kMaxRankOutputTailBytes || payload.size() - at < bytes) {
+          wellFormed = false;
+          break;
+        }
+        tail.assign(reinterpret_cast<const char*>(payload.data() + at), size_t(bytes));
+        at += size_t(bytes);
+      }
+      if (!wellFormed || at != payload.size()) {
+        reason = "malformed RankOutputTails";
+        return false;
+      }
+      uint32_t rank = uint32_t(util::readLittleEndian(payload.data() + 8, 4));
+      if (!liveMove_.set || from != liveMove_.source || liveMove_.target != part_.partIndex ||
+          rank != liveMove_.rank) {
+        reason = "RankOutputTails from a part that is no live move's source to this part";
+        return false;
+      }
+      arrivingTails_.emplace(int(rank), std::move(tails));
+      return true;
     }
     case transport::FrameType::CheckpointRecount: {
       // A recount follows this part's vote, which follows attach().
@@ -595,11 +628,12 @@ bool CheckpointAgreement::allAnswered(std::optional<Vote> PartSlot::*which,
 // Part 0, with every part's vote of this round in slots_ (and `own`): why
 // the job must not suspend now as its ranks stand, empty when it may once
 // nothing is in flight (settleCounts).
-std::string CheckpointAgreement::decide(bool due, const Vote& own) {
+std::string CheckpointAgreement::decide(bool due, const Vote& own, bool live) {
   if (!due) return {};
-  if (!own.canSuspend) return own.why;
+  auto refuses = [live](const Vote& vote) { return live ? !vote.canMoveLive : !vote.canSuspend; };
+  if (refuses(own)) return own.why;
   for (uint32_t p = 1; p < slots_.size(); ++p)
-    if (!slots_[p].vote->canSuspend) return slots_[p].vote->why;
+    if (refuses(*slots_[p].vote)) return slots_[p].vote->why;
   return {};
 }
 
@@ -712,7 +746,8 @@ void CheckpointAgreement::finishAskWhenAnswered() {
 }
 
 bool CheckpointAgreement::agree(int worldRank, uint64_t controlPoint, bool due, bool canSuspend,
-                                std::string& why, uint64_t& sequence, bool& aborted) {
+                                bool canMoveLive, std::string& why, uint64_t& sequence,
+                                bool& aborted) {
   // Part 0 reads the state store before it takes the lock, so that the
   // other parts' votes are taken in meanwhile; only this thread changes
   // round_. While a move's steps are taken live it is not read: each
@@ -742,7 +777,8 @@ bool CheckpointAgreement::agree(int worldRank, uint64_t controlPoint, bool due, 
   }
   std::unique_lock<std::mutex> lock(mutex_);
   uint64_t round = round_ = controlPoint;
-  Vote own{round, canSuspend, link_->framesSent(), link_->framesReceived(), why};
+  Vote own{round, canSuspend, link_->framesSent(), link_->framesReceived(), why,
+           canSuspend || canMoveLive};
   if (part_.partIndex != 0) {
     heldAt_ = round;
     sendVote(1, own);
@@ -789,7 +825,7 @@ bool CheckpointAgreement::agree(int worldRank, uint64_t controlPoint, bool due, 
     aborted = true;
     return false;
   }
-  why = decide(due, own);
+  why = decide(due, own, live);
   if (due && why.empty() && slots_.size() > 1 && !settleCounts(lock, worldRank, round, own, why)) {
     aborted = true;
     return false;
@@ -1150,6 +1186,40 @@ bool CheckpointAgreement::takeArrivingRank(int& worldRank, checkpoint::Departing
   worldRank = arriving_->first;
   bytes = std::move(arriving_->second);
   arriving_.reset();
+  return true;
+}
+
+static_assert(mpi::BarrierControlPoint::kMaxCarriedTailBytes ==
+              transport::kMaxRankOutputTailBytes);
+
+void CheckpointAgreement::sendOutputTails(int worldRank,
+                                          const std::array<std::string, 2>& tails) {
+  uint32_t target = 0;
+  uint64_t round = 0;
+  {
+    std::lock_guard<std::mutex> guard(mutex_);
+    if (!liveMove_.set || liveMove_.source != part_.partIndex) return;
+    target = liveMove_.target;
+    round = round_;
+  }
+  std::vector<uint8_t> payload;
+  util::appendLittleEndian(payload, round, 8);
+  util::appendLittleEndian(payload, uint32_t(worldRank), 4);
+  for (const std::string& tail : tails) {
+    // OutputForwarding::holdTails keeps no longer tail back.
+    size_t bytes = std::min<size_t>(tail.size(), transport::kMaxRankOutputTailBytes);
+    util::appendLittleEndian(payload, uint32_t(bytes), 4);
+    payload.insert(payload.end(), tail.begin(), tail.begin() + ptrdiff_t(bytes));
+  }
+  // Ahead of the rank's bytes, on the same connection to the target.
+  link_->sendToPart(target, transport::FrameType::RankOutputTails, std::move(payload));
+}
+
+bool CheckpointAgreement::takeOutputTails(int worldRank, std::array<std::string, 2>& tails) {
+  std::lock_guard<std::mutex> guard(mutex_);
+  if (!arrivingTails_ || arrivingTails_->first != worldRank) return false;
+  tails = std::move(arrivingTails_->second);
+  arrivingTails_.reset();
   return true;
 }
 

@@ -117,8 +117,8 @@ class CheckpointAgreement final : public checkpoint::HostParts {
   }
   uint64_t jobId() const override { return part_.jobId; }
   bool meetsAt(int worldRank, uint64_t controlPoint, bool due) override;
-  bool agree(int worldRank, uint64_t controlPoint, bool due, bool canSuspend, std::string& why,
-             uint64_t& sequence, bool& aborted) override;
+  bool agree(int worldRank, uint64_t controlPoint, bool due, bool canSuspend, bool canMoveLive,
+             std::string& why, uint64_t& sequence, bool& aborted) override;
   void sendPartFile(uint64_t sequence, const std::vector<std::string_view>& pieces) override;
   std::optional<std::string> receivedPartFile(uint32_t part, uint64_t sequence) override;
   bool copyCommitted(uint64_t sequence, std::string_view file,
@@ -152,6 +152,10 @@ class CheckpointAgreement final : public checkpoint::HostParts {
                 const std::string& why) override;
   bool awaitDeparture(int worldRank, bool& leaves, std::string& error) override;
   bool takeArrivingRank(int& worldRank, checkpoint::DepartingBytes& bytes) override;
+  // RankOutputTails (79): the source sends them to the target, the target
+  // keeps the last ones its live move's source sent for its rank.
+  void sendOutputTails(int worldRank, const std::array<std::string, 2>& tails) override;
+  bool takeOutputTails(int worldRank, std::array<std::string, 2>& tails) override;
   // SYNERGY_TEST_LIVE_MOVE=R@N:P in the daemons' environment (a hidden test
   // hook of issue 22's live move between parts): whether this part holds
   // rank R, the one to depart at control point N (then `rank` and `at`).
@@ -178,6 +182,9 @@ class CheckpointAgreement final : public checkpoint::HostParts {
     bool canSuspend = false;
     uint64_t sent = 0, received = 0;
     std::string why;
+    // Only an unfinished output line keeps the part from suspending: a
+    // live round may go on (byte 2 in the vote's can-suspend place).
+    bool canMoveLive = false;
   };
   struct Decision {
     uint64_t round = 0;
@@ -240,7 +247,9 @@ class CheckpointAgreement final : public checkpoint::HostParts {
   bool waitAsRank(std::unique_lock<std::mutex>& lock, int worldRank, Ready&& ready);
   // Part 0's: whether every other part's vote (or recount) of `round` is in.
   bool allAnswered(std::optional<Vote> PartSlot::*which, uint64_t round) const;
-  std::string decide(bool due, const Vote& own);
+  // `live`: a live move's round, which an unfinished output line does not
+  // hold back (Vote::canMoveLive).
+  std::string decide(bool due, const Vote& own, bool live = false);
   // Part 0, at a due round every part can suspend at: recounts until the
   // frame counts are settled (step 2) and sets `why` the job must not
   // suspend (empty: it may); false when the job aborted meanwhile.
@@ -430,6 +439,9 @@ class CheckpointAgreement final : public checkpoint::HostParts {
   uint64_t checkedRound_ = 0;
   checkpoint::DepartingBytes checkedSection_;
   std::optional<std::pair<int, checkpoint::DepartingBytes>> arriving_;
+  // The target's: the unfinished output lines its live move's rank left
+  // with (RankOutputTails), until the rank is taken in.
+  std::optional<std::pair<int, std::array<std::string, 2>>> arrivingTails_;
 };
 
 // How a part checkpoints: synergyd passes the client's request on the

@@ -1084,7 +1084,8 @@ class MpiPeerLink::Impl {
         frame.type == transport::FrameType::CheckpointPartData ||
         frame.type == transport::FrameType::CheckpointCopy ||
         frame.type == transport::FrameType::MigrationStop ||
-        frame.type == transport::FrameType::MigrationOutcome) {
+        frame.type == transport::FrameType::MigrationOutcome ||
+        frame.type == transport::FrameType::RankOutputTails) {
       CheckpointFrames handler;
       {
         std::lock_guard<std::mutex> guard(mutex_);

@@ -14,6 +14,8 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -80,6 +82,26 @@ class BarrierControlPoint {
   // nothing is in flight. Called by the deciding rank while every rank of
   // the job stands in agreeToSuspend, so no rank can send meanwhile.
   virtual void setQuiescenceCheck(std::function<std::string()> check) { (void)check; }
+  // The launcher's: which rank's output ends mid-line (why, empty when
+  // none), read the same way. A checkpoint there would cut the line in two
+  // around other ranks' output, so it is not taken; a live move is (its
+  // rank carries its unfinished lines: setOutputHandOver).
+  virtual void setUnfinishedLineCheck(std::function<std::string()> check) { (void)check; }
+  // The launcher's output forwarding across a live move between parts.
+  // `hold(worldRank)`, on the source once the rank departed: forwards the
+  // rank's whole lines to the launcher's stdout and stderr, waits until
+  // whoever reads those has read them, and returns its unfinished last
+  // lines (stdout, stderr), kept back here until the rank leaves (or goes
+  // on here, the move not taken). `seed(worldRank, tails)`, on the target
+  // before the rank is adopted: its streams there start with them.
+  // The most of each stream's unfinished line a move carries (the source
+  // forwards a longer one, cut): transport::kMaxRankOutputTailBytes.
+  static constexpr size_t kMaxCarriedTailBytes = 64 << 10;
+  struct OutputHandOver {
+    std::function<std::array<std::string, 2>(int worldRank)> hold;
+    std::function<void(int worldRank, const std::array<std::string, 2>& tails)> seed;
+  };
+  virtual void setOutputHandOver(OutputHandOver handOver) { (void)handOver; }
   // The launcher's: how a rank waits for the others inside agreeToSuspend
   // and suspended(). `wait(worldRank, done)` sleeps until `done()` (which
   // reads only atomics) holds, counted as blocked by the job's deadlock

@@ -77,6 +77,9 @@ struct RankRemaker {
   BarrierControlPoint* controlPoint = nullptr;
   // Where the rank threads start (stack size and CPU, as the first).
   std::function<bool(RankThread&)> startThread;
+  // A rank that left this part by a live move: its unfinished output
+  // lines, which it carried to the target, are not forwarded here.
+  std::function<void(int worldRank)> outputLeft;
 };
 
 struct RankThread {
@@ -121,6 +124,7 @@ void* runRank(void* arg) {
       if (fresh && job->remaker->controlPoint->rankLeft(job->rank)) {
         // It runs on another part now: its output streams here end with
         // the fresh instance, and the rank does not finish here.
+        if (job->remaker->outputLeft) job->remaker->outputLeft(job->rank);
         fresh.reset();
         job->world->rankLeft(job->rank);
       } else {
@@ -329,11 +333,22 @@ int runJob(const JobOptions& options) {
       for (int rank = 0; rank < world.size(); ++rank)
         if (!world.isRemote(rank) && !world.mailboxIdle(rank))
           return "rank " + std::to_string(rank) + ": a message is still waiting to be received";
+      return {};
+    });
+    controlPoint->setUnfinishedLineCheck([&output]() -> std::string {
       if (int rank = output.rankMidLine(); rank >= 0)
         return "rank " + std::to_string(rank) +
                ": its output ends mid-line (a checkpoint would cut the line)";
       return {};
     });
+    controlPoint->setOutputHandOver(
+        {[&output](int rank) {
+           return output.holdTails(rank, BarrierControlPoint::kMaxCarriedTailBytes);
+         },
+         [&output](int rank, const std::array<std::string, 2>& tails) {
+           output.seedTails(rank, tails);
+         }});
+    remaker.outputLeft = [&output](int rank) { output.dropTails(rank); };
     controlPoint->setRankWaiting(
         {[&world](int rank, util::FunctionRef<bool()> done) {
            return world.waitForOthers(rank, WaitInfo{kControlPointWait},

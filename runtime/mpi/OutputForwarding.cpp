@@ -3,9 +3,12 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 
 namespace synergy::mpi {
 
@@ -72,6 +75,11 @@ bool OutputForwarding::addRank(int worldRank, int writeEnds[2]) {
   if (!openStreams(worldRank, made, writeEnds)) {
     writeEnds[0] = writeEnds[1] = -1;
     return false;
+  }
+  if (auto seeded = seeded_.find(worldRank); seeded != seeded_.end()) {
+    made[0].pending = std::move(seeded->second[0]);
+    made[1].pending = std::move(seeded->second[1]);
+    seeded_.erase(seeded);
   }
   streams_.push_back(made[0]);
   streams_.push_back(made[1]);
@@ -197,6 +205,50 @@ int OutputForwarding::rankMidLine() {
     if (!stream.pending.empty() && midLine < 0) midLine = stream.rank;
   }
   return midLine;
+}
+
+std::array<std::string, 2> OutputForwarding::holdTails(int worldRank, size_t maxBytes) {
+  std::array<std::string, 2> tails;
+  {
+    std::lock_guard<std::mutex> guard(mutex_);
+    for (Stream& stream : streams_) {
+      if (!stream.open || stream.rank != worldRank) continue;
+      readAvailable(stream);
+      if (stream.pending.size() > maxBytes) {
+        emit(stream, stream.pending);
+        stream.pending.clear();
+      }
+      tails[stream.target - 1] = stream.pending;
+    }
+  }
+  // The forwarding of this launcher's output (JobHost's) reads these
+  // pipes; once they are empty, what the rank printed here is on its way
+  // to the client ahead of anything the rank prints on the target, which
+  // starts only after the rest of the live round.
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+  for (int fd : {1, 2}) {
+    struct stat info;
+    if (::fstat(fd, &info) != 0 || !S_ISFIFO(info.st_mode)) continue;
+    int unread = 0;
+    while (::ioctl(fd, FIONREAD, &unread) == 0 && unread > 0 &&
+           std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::microseconds(100));
+  }
+  return tails;
+}
+
+void OutputForwarding::dropTails(int worldRank) {
+  std::lock_guard<std::mutex> guard(mutex_);
+  for (Stream& stream : streams_)
+    if (stream.open && stream.rank == worldRank) {
+      readAvailable(stream);
+      stream.pending.clear();
+    }
+}
+
+void OutputForwarding::seedTails(int worldRank, const std::array<std::string, 2>& tails) {
+  std::lock_guard<std::mutex> guard(mutex_);
+  seeded_[worldRank] = tails;
 }
 
 void OutputForwarding::drain() {

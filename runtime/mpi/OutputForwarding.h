@@ -9,8 +9,10 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <deque>
+#include <map>
 #include <cstdint>
 #include <mutex>
 #include <string>
@@ -54,6 +56,18 @@ class OutputForwarding {
   // A checkpoint there would cut that line in two around another rank's
   // output, so it is not taken (the ranks must stand still meanwhile).
   int rankMidLine();
+  // A live move between parts (issue 22). On the source, once world rank
+  // `worldRank` departed (it writes nothing more here): forwards its whole
+  // lines, waits (a second at most) until this process's stdout and stderr,
+  // when pipes, are read empty, so that those lines have left before the
+  // rank prints on the target, and returns its unfinished last lines
+  // (stdout, stderr). They stay pending here: forwarded if the rank goes
+  // on here after all, forgotten by dropTails once it has left. A tail of
+  // more than `maxBytes` is forwarded now, cut, and not returned.
+  std::array<std::string, 2> holdTails(int worldRank, size_t maxBytes);
+  void dropTails(int worldRank);
+  // On the target, before addRank: the rank's streams start with `tails`.
+  void seedTails(int worldRank, const std::array<std::string, 2>& tails);
   // The bytes written to the launcher's stdout so far (tags included).
   uint64_t stdoutBytes() const { return stdoutBytes_.load(); }
 
@@ -87,6 +101,7 @@ class OutputForwarding {
   // A deque: addRank appends while the forwarding thread holds pointers to
   // the streams it polls (the list is taken under mutex_).
   std::deque<Stream> streams_;
+  std::map<int, std::array<std::string, 2>> seeded_;  // seedTails, for addRank
   bool tag_;
   bool ok_ = true;
   std::atomic<uint64_t> stdoutBytes_{0};

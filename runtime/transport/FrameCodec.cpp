@@ -96,6 +96,7 @@ static bool isKnownFrameType(uint16_t raw) {
     case FrameType::RankSectionData:
     case FrameType::RankSectionLanded:
     case FrameType::RankMoveAbort:
+    case FrameType::RankOutputTails:
       return true;
   }
   return false;
@@ -263,6 +264,8 @@ const char* frameTypeName(FrameType type) {
       return "RankSectionLanded";
     case FrameType::RankMoveAbort:
       return "RankMoveAbort";
+    case FrameType::RankOutputTails:
+      return "RankOutputTails";
   }
   return "unknown";
 }

@@ -320,6 +320,12 @@ enum class FrameType : uint16_t {
   // then part 0 to the other parts of the move: u64 move id, u32 bytes +
   // the reason (at most kMaxRefusalBytes).
   RankMoveAbort = 94,
+  // Source to target of a live move, before the rank's section: the
+  // rank's unfinished last output lines, which its launcher kept back, so
+  // that the target's forwarding ends them (mpi/OutputForwarding.h). u64
+  // round, u32 world rank, then for stdout and stderr in turn u32 bytes
+  // (at most kMaxRankOutputTailBytes) and the bytes.
+  RankOutputTails = 79,
   // Server to client, instead of HelloAck: the handshake is refused (a wrong
   // token, too many connections), then the connection closes. The reason,
   // at most kMaxRefusalBytes. A connection that closes before the handshake
@@ -398,6 +404,10 @@ constexpr uint64_t kRankSectionAcceptBytes = 8;
 constexpr uint64_t kRankSectionHeadBytes = 24;
 constexpr uint64_t kRankSectionLandedBytes = 12;
 constexpr uint64_t kRankMoveAbortHeadBytes = 12;
+// A live move carries at most this much of each stream's unfinished line;
+// a longer one is forwarded by the source, cut (OutputForwarding.h).
+constexpr uint64_t kMaxRankOutputTailBytes = 64ull << 10;
+constexpr uint64_t kRankOutputTailsHeadBytes = 20;
 // A section holds at least its CRC-32C and one byte; at most a wasm32
 // rank's whole memory and room for its globals, files and MPI objects.
 constexpr uint64_t kMinRankSectionBytes = 5;
@@ -551,6 +561,8 @@ constexpr uint64_t maxPayloadBytes(FrameType type) {
       return kRankSectionLandedBytes;
     case FrameType::RankMoveAbort:
       return kRankMoveAbortHeadBytes + kMaxRefusalBytes;
+    case FrameType::RankOutputTails:
+      return kRankOutputTailsHeadBytes + 2 * kMaxRankOutputTailBytes;
     case FrameType::MpiRma:
     case FrameType::MpiRmaDone:
     case FrameType::MpiMessagePart:

@@ -3092,6 +3092,49 @@ def case_live_move_comms(cluster):
         print(f"live-move-comms: {name} ok, rank {rank} runs on part {target}")
 
 
+def case_live_move_output(cluster):
+    """Issue 22's live move of a rank whose output line is unfinished at the
+    control point where it moves (live_move_output.c: every rank prints 200
+    lines right before the move, begins a line, and ends it after the move,
+    then prints 200 more). The source's forwarding forwards the rank's
+    whole lines, waits until its daemon has read them, and keeps the
+    unfinished line back; the source sends it to the target
+    (RankOutputTails, frame 79) ahead of the rank's bytes, and the target's
+    forwarding starts the rank's streams with it. The move is taken at
+    control point 2 (not postponed for the line, as it was before), and
+    sorted stdout, each rank's lines in order and the exit status equal
+    OpenMPI's: at np 3 over three hosts rank 1 moves from part 1 to part 2,
+    and at np 4 over two hosts rank 1 moves from part 0 to part 1."""
+    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "live_move_output.c")
+    native, program = build_both(cluster, source, "live_move_output")
+    want = {ranks: run_mpirun(native, ranks) for ranks in (3, 4)}
+    for ranks, got in want.items():
+        check(got[0] == 0 and got[1].count("\n") == ranks * 442, f"mpirun at np {ranks}: {got!r}")
+    cluster.start_redis()
+    moves = os.path.join(cluster.workdir, "live-move-output-checkpoints")
+    os.makedirs(moves)
+    note = r"synergy-run: note: "
+    taken = (note + r"live move of rank {0} from part {1} to part {2} at control point 2: "
+             r"left in [0-9.]+ ms \([0-9]+ bytes\), ship [0-9.]+ ms, round [0-9.]+ ms: "
+             r"shipped, landed and checked by part {2} in [0-9.]+ ms, routes switched in "
+             r"[0-9.]+ ms; rank {0} runs on part {2}\n")
+    arrived = note + r"rank {} arrived on part {} after a live move"
+    runs = (("three-hosts", 3, 1, 1, 2), ("from-part-0", 2, 1, 0, 1))
+    for name, hosts, rank, source_part, target in runs:
+        env = dict(os.environ, SYNERGY_TEST_LIVE_MOVE=f"{rank}@2:{target}")
+        err = run_hooked_spread_job(cluster, "lmo" + name.replace("-", ""), hosts, env, program,
+                                    moves, want[3 if hosts == 3 else 4])
+        check(re.search(taken.format(rank, source_part, target), err),
+              f"{name}: rank {rank} was not moved from part {source_part} to part {target} at "
+              f"control point 2: {err!r}")
+        check(len(re.findall(arrived.format(rank, target), err)) == 1,
+              f"{name}: rank {rank} did not arrive on part {target} once: {err!r}")
+        check("postponed" not in err and "aborted" not in err and "refused" not in err,
+              f"{name}: unexpected {err!r}")
+        print(f"live-move-output: {name} ok, rank {rank} moved with its line unfinished")
+
+
 def case_live_move_slots(cluster):
     """The cluster state's slots follow a live move (issue 22): a job of two
     ranks spread over hosts lmslots2 and lmslots3 (2 slots each), with rank
@@ -4262,6 +4305,7 @@ CASES = {
     "route-switch": case_route_switch,
     "live-move": case_live_move,
     "live-move-comms": case_live_move_comms,
+    "live-move-output": case_live_move_output,
     "live-move-slots": case_live_move_slots,
     "migrate-live": case_migrate_live,
     "live-move-checkpoints-after": case_live_move_checkpoints_after,
