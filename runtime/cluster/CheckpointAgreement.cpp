@@ -100,6 +100,7 @@ CheckpointAgreement::CheckpointAgreement(const JobPart& part)
   } else if (slots_.size() > 1) {
     planLiveMigration();
   }
+  if (liveMove_.set) liveMeetAt_ = liveMove_.at;
 }
 
 void CheckpointAgreement::planLiveMigration() {
@@ -164,9 +165,10 @@ void CheckpointAgreement::attach(MpiPeerLink& link) {
                      "synergy-run: note: SYNERGY_TEST_ROUTE_SWITCH ignored: it expects N, "
                      "N:refuse=P (P a part other than 0), N:move=R@P or N:stray, got '%s'\n",
                      hook);
-    // The test hooks name control points by number: every one is a
-    // meeting, as before parts met only where a checkpoint fell due.
-    everyPoint_ = liveMove_.set || routeHook_.at != 0;
+    // The route switch's hook names control points by number: every one
+    // is a meeting, as before parts met only where a checkpoint fell due.
+    // A live move's is a meeting of its own (liveMeetAt_).
+    everyPoint_ = routeHook_.at != 0;
   }
   if (part_.partIndex == 0) {
     uint64_t pendingAt = 0;
@@ -412,7 +414,9 @@ bool CheckpointAgreement::onFrame(uint32_t from, transport::FrameType type,
     case transport::FrameType::CheckpointDecision: {
       Decision decision;
       if (self0 || from != 0 || payload.size() < transport::kCheckpointDecisionHeadBytes ||
-          !takeReason(payload, 17, decision.why) || payload[8] > kTakeIn ||
+          !takeReason(payload, 17, decision.why) ||
+          (payload[8] > kTakeIn && payload[8] != kLivePostponed) ||
+          (payload[8] == kLivePostponed && !liveMove_.set) ||
           ((payload[8] == 2 || payload[8] == 3) &&
            (!liveMove_.set || liveMove_.source != part_.partIndex)) ||
           ((payload[8] == 4 || payload[8] == kTakeIn) &&
@@ -451,6 +455,9 @@ bool CheckpointAgreement::onFrame(uint32_t from, transport::FrameType type,
         liveWord_ = std::move(decision);
         break;
       }
+      // Named before the ranks held at this round go on (on the decision
+      // below): the next control point is the postponed move's meeting.
+      if (decision.kind == kLivePostponed) liveMeetAt_ = liveMove_.at = decision.round + 1;
       if (decision.suspend) decidedSequence_ = decision.sequence;
       decision_ = std::move(decision);
       break;
@@ -638,7 +645,8 @@ bool CheckpointAgreement::meetsAt(int worldRank, uint64_t controlPoint, bool due
                                         next, now + kMigrationCheckEvery.count());
   }
   // Without the lock when no ask is under way and this part does not ask.
-  if (!frozen_.load() && !due && !checkMigration) return controlPoint == meetingAt_.load();
+  if (!frozen_.load() && !due && !checkMigration)
+    return controlPoint == meetingAt_.load() || controlPoint == liveMeetAt_.load();
   std::unique_lock<std::mutex> lock(mutex_);
   // An ask is under way: this control point may be the meeting's.
   if (frozen_ && !waitAsRank(lock, worldRank, [&] { return !frozen_; })) return false;
@@ -653,7 +661,7 @@ bool CheckpointAgreement::meetsAt(int worldRank, uint64_t controlPoint, bool due
       if (frozen_ && !waitAsRank(lock, worldRank, [&] { return !frozen_; })) return false;
     }
   }
-  return controlPoint == meetingAt_;
+  return controlPoint == meetingAt_ || controlPoint == liveMeetAt_;
 }
 
 void CheckpointAgreement::askMeeting(uint64_t notBefore) {
@@ -783,16 +791,14 @@ bool CheckpointAgreement::liveRound(std::unique_lock<std::mutex>& lock, int worl
   char head[160];
   std::snprintf(head, sizeof head, "live move of rank %u from part %u to part %u at control point %llu",
                 move.rank, move.source, move.target, (unsigned long long)round);
-  auto releaseAll = [&](uint32_t skip) {
-    for (uint32_t p = 1; p < slots_.size(); ++p)
-      if (p != skip) sendDecision(p, round, 0, 0, why);
-  };
   if (!why.empty()) {
-    // Tried again at the next control point, as the source's coordinator does.
-    ++liveMove_.at;
+    // Tried again at the next control point, as the source's coordinator
+    // does: every part meets there (kLivePostponed names it to the others
+    // as it releases them).
+    liveMeetAt_ = ++liveMove_.at;
     std::fprintf(stderr, "synergy-run: note: %s postponed (%s)\n", head, why.c_str());
     if (!liveMigration_.empty() && migration_) migration_->notTaken(round, why);
-    releaseAll(UINT32_MAX);
+    for (uint32_t p = 1; p < slots_.size(); ++p) sendDecision(p, round, kLivePostponed, 0, why);
     why.clear();
     return false;
   }
