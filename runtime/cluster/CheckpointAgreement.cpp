@@ -670,6 +670,8 @@ void CheckpointAgreement::askMeeting(uint64_t notBefore) {
   ++askRound_;
   meetingReach_ = passed_.load();
   for (uint32_t p = 1; p < slots_.size(); ++p) {
+    // A part that left the job in a live move answers no more.
+    if (slots_[p].gone) continue;
     slots_[p].askOutstanding = true;
     sendDecision(p, askRound_, kAskMeeting, 0, {});
   }
