@@ -76,7 +76,7 @@ FAABRIC_NETWORK_SPEEDUP = {20: 3.5, 40: 2.7, 60: 1.7, 80: 1.2}
 FAABRIC_ONE_HOST_RATIO = 7.5
 # kernel -> (steps, size): 8-byte words to each rank per step, or million
 # generator steps per phase. At the defaults each run lasts seconds.
-KERNELS = {"alltoall": (20000, 64), "compute": (40, 100)}
+KERNELS = {"alltoall": (50000, 64), "compute": (40, 400)}
 QUICK_KERNELS = {"alltoall": (200, 64), "compute": (10, 5)}
 RUN_TIMEOUT_SECONDS = 300
 
