@@ -288,14 +288,17 @@ bool CheckpointCoordinator::agreeToSuspend(
   // ranks that all took it after each collective waited for each other
   // there (bench/mpi/kernels.c reduce at np 4 spent a third more CPU with
   // no checkpoint due, most of it in futex calls).
-  if (liveMoveRank_ < 0 && policy_.intervalSeconds > 0) {
-    if (hostParts_) {
-      // Over hosts part 0 names the control points where the ranks meet.
-      bool dueHere = hostParts_->partIndex() == 0 && due() && backgroundWrites_.idle();
-      if (!hostParts_->meetsAt(worldRank, reached, dueHere)) return false;
-    } else if (!meetingNamed_.load() && !due()) {
-      return false;
-    }
+  // Over hosts part 0 names the control points where the ranks meet, a
+  // live move's among them (CheckpointAgreement.h): a part whose rank is
+  // to depart meets only there too, and counts the others under the lock.
+  bool partsMeet = true;
+  if (policy_.intervalSeconds > 0 && hostParts_) {
+    bool dueHere = hostParts_->partIndex() == 0 && due() && backgroundWrites_.idle();
+    partsMeet = hostParts_->meetsAt(worldRank, reached, dueHere);
+    if (!partsMeet && liveMoveRank_ < 0) return false;
+  } else if (liveMoveRank_ < 0 && policy_.intervalSeconds > 0 && !meetingNamed_.load() &&
+             !due()) {
+    return false;
   }
   // Asked only here, where this rank may meet the others: at a control
   // point it passes alone the rank's state is not looked at (its MPI
@@ -309,7 +312,8 @@ bool CheckpointCoordinator::agreeToSuspend(
   // Every rank stops where a live move is to be taken; at an interval of 0
   // every control point is a checkpoint's, and over hosts meetsAt said.
   bool moveHere = liveMoveRank_ >= 0 && reached == liveMoveAt_;
-  if (!moveHere && policy_.intervalSeconds > 0 && !hostParts_ && !meetsHere(localIndex, reached))
+  if (!moveHere && policy_.intervalSeconds > 0 &&
+      (hostParts_ ? !partsMeet : !meetsHere(localIndex, reached)))
     return false;
   // The same for every rank of the round: they all count the same control
   // points.

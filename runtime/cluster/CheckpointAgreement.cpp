@@ -98,6 +98,7 @@ CheckpointAgreement::CheckpointAgreement(const JobPart& part)
                    "N from 1, got '%s'\n",
                    hook);
   }
+  if (liveMove_.set) liveMeetAt_ = liveMove_.at;
 }
 
 bool CheckpointAgreement::startLiveSeries(const MigrationRequest& request, uint64_t at) {
@@ -137,9 +138,15 @@ bool CheckpointAgreement::startLiveSeries(const MigrationRequest& request, uint6
 void CheckpointAgreement::planLiveStep(uint64_t at) {
   const LiveMovePlan step = series_[seriesNext_];
   liveMove_ = LiveMove{true, step.rank, at, step.source, step.target};
-  everyPoint_ = true;
+  liveMeetAt_ = at;
+  // Between steps part 0 holds every part at each control point, where it
+  // plans the next (agree); a move of one rank meets only at its own.
+  const bool moreFollow = seriesNext_ + 1 < series_.size();
+  if (moreFollow) everyPoint_ = true;
   for (uint32_t p = 1; p < slots_.size(); ++p)
-    sendDecision(p, at, kPlanLive, uint64_t(step.rank) | uint64_t(step.target) << 32, {});
+    sendDecision(p, at, kPlanLive,
+                 uint64_t(step.rank) | uint64_t(step.target) << 32 | uint64_t(moreFollow) << 63,
+                 {});
   if (step.source == 0 && livePlanned_) livePlanned_(int(step.rank), at);
 }
 
@@ -171,9 +178,10 @@ void CheckpointAgreement::attach(MpiPeerLink& link) {
                      "synergy-run: note: SYNERGY_TEST_ROUTE_SWITCH ignored: it expects N, "
                      "N:refuse=P (P a part other than 0), N:move=R@P or N:stray, got '%s'\n",
                      hook);
-    // The test hooks name control points by number: every one is a
-    // meeting, as before parts met only where a checkpoint fell due.
-    everyPoint_ = liveMove_.set || routeHook_.at != 0;
+    // The route switch's hook names control points by number: every one
+    // is a meeting, as before parts met only where a checkpoint fell due.
+    // A live move's is a meeting of its own (liveMeetAt_).
+    everyPoint_ = routeHook_.at != 0;
   }
   if (part_.partIndex == 0) {
     uint64_t pendingAt = 0;
@@ -431,7 +439,9 @@ bool CheckpointAgreement::onFrame(uint32_t from, transport::FrameType type,
     case transport::FrameType::CheckpointDecision: {
       Decision decision;
       if (self0 || from != 0 || payload.size() < transport::kCheckpointDecisionHeadBytes ||
-          !takeReason(payload, 17, decision.why) || payload[8] > kPlanLive ||
+          !takeReason(payload, 17, decision.why) ||
+          (payload[8] > kPlanLive && payload[8] != kLivePostponed) ||
+          (payload[8] == kLivePostponed && !liveMove_.set) ||
           ((payload[8] == 2 || payload[8] == 3) &&
            (!liveMove_.set || liveMove_.source != part_.partIndex)) ||
           ((payload[8] == 4 || payload[8] == kTakeIn) &&
@@ -470,7 +480,8 @@ bool CheckpointAgreement::onFrame(uint32_t from, transport::FrameType type,
         // Sent while every rank of this part is held at an earlier control
         // point (or before the first): the rank's part departs it there.
         uint32_t rank = uint32_t(decision.sequence);
-        uint32_t target = uint32_t(decision.sequence >> 32);
+        uint32_t target = uint32_t(decision.sequence >> 32) & 0x7fffffffu;
+        bool moreFollow = decision.sequence >> 63;
         std::vector<uint32_t> table = partOfRanks();
         if (rank >= table.size() || target >= slots_.size() || table[rank] == target ||
             decision.round == 0 || decision.round <= round_) {
@@ -478,7 +489,8 @@ bool CheckpointAgreement::onFrame(uint32_t from, transport::FrameType type,
           return false;
         }
         liveMove_ = LiveMove{true, rank, decision.round, table[rank], target};
-        everyPoint_ = true;
+        liveMeetAt_ = decision.round;
+        if (moreFollow) everyPoint_ = true;
         if (table[rank] == part_.partIndex && livePlanned_)
           livePlanned_(int(rank), decision.round);
         break;
@@ -487,6 +499,9 @@ bool CheckpointAgreement::onFrame(uint32_t from, transport::FrameType type,
         liveWord_ = std::move(decision);
         break;
       }
+      // Named before the ranks held at this round go on (on the decision
+      // below): the next control point is the postponed move's meeting.
+      if (decision.kind == kLivePostponed) liveMeetAt_ = liveMove_.at = decision.round + 1;
       if (decision.suspend) decidedSequence_ = decision.sequence;
       decision_ = std::move(decision);
       break;
@@ -707,7 +722,8 @@ bool CheckpointAgreement::meetsAt(int worldRank, uint64_t controlPoint, bool due
                                         next, now + kMigrationCheckEvery.count());
   }
   // Without the lock when no ask is under way and this part does not ask.
-  if (!frozen_.load() && !due && !checkMigration) return controlPoint == meetingAt_.load();
+  if (!frozen_.load() && !due && !checkMigration)
+    return controlPoint == meetingAt_.load() || controlPoint == liveMeetAt_.load();
   std::unique_lock<std::mutex> lock(mutex_);
   // An ask is under way: this control point may be the meeting's.
   if (frozen_ && !waitAsRank(lock, worldRank, [&] { return !frozen_; })) return false;
@@ -722,7 +738,7 @@ bool CheckpointAgreement::meetsAt(int worldRank, uint64_t controlPoint, bool due
       if (frozen_ && !waitAsRank(lock, worldRank, [&] { return !frozen_; })) return false;
     }
   }
-  return controlPoint == meetingAt_;
+  return controlPoint == meetingAt_ || controlPoint == liveMeetAt_;
 }
 
 void CheckpointAgreement::askMeeting(uint64_t notBefore) {
@@ -731,6 +747,8 @@ void CheckpointAgreement::askMeeting(uint64_t notBefore) {
   ++askRound_;
   meetingReach_ = passed_.load();
   for (uint32_t p = 1; p < slots_.size(); ++p) {
+    // A part that left the job in a live move answers no more.
+    if (slots_[p].gone) continue;
     slots_[p].askOutstanding = true;
     sendDecision(p, askRound_, kAskMeeting, 0, {});
   }
@@ -881,16 +899,14 @@ bool CheckpointAgreement::liveRound(std::unique_lock<std::mutex>& lock, int worl
   char head[160];
   std::snprintf(head, sizeof head, "live move of rank %u from part %u to part %u at control point %llu",
                 move.rank, move.source, move.target, (unsigned long long)round);
-  auto releaseAll = [&](uint32_t skip) {
-    for (uint32_t p = 1; p < slots_.size(); ++p)
-      if (p != skip) sendDecision(p, round, 0, 0, why);
-  };
   if (!why.empty()) {
-    // Tried again at the next control point, as the source's coordinator does.
-    ++liveMove_.at;
+    // Tried again at the next control point, as the source's coordinator
+    // does: every part meets there (kLivePostponed names it to the others
+    // as it releases them).
+    liveMeetAt_ = ++liveMove_.at;
     std::fprintf(stderr, "synergy-run: note: %s postponed (%s)\n", head, why.c_str());
     if (!liveMigration_.empty() && migration_) migration_->notTaken(round, why);
-    releaseAll(UINT32_MAX);
+    for (uint32_t p = 1; p < slots_.size(); ++p) sendDecision(p, round, kLivePostponed, 0, why);
     why.clear();
     return false;
   }

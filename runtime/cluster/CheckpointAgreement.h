@@ -13,9 +13,11 @@
 //     last of those (kind 6), which no rank has passed and every rank
 //     reaches (they are collectives on MPI_COMM_WORLD). Elsewhere a rank
 //     only counts the control point: a vote at each was a round trip to
-//     part 0 and a barrier of the whole job after every collective. At an
-//     interval of 0, or while a test hook names control points by number,
-//     every control point is a meeting.
+//     part 0 and a barrier of the whole job after every collective. A
+//     live move's control point is a meeting too (and the next one, each
+//     time part 0 postpones the move), without an ask: every part knows
+//     it. At an interval of 0, or while the route switch's test hook names
+//     a control point by number, every control point is a meeting.
 //  1. At each meeting, once every rank of a part stands in
 //     it, the part votes (CheckpointVote): whether its ranks can suspend
 //     and its mailboxes are empty, and the MPI frames it has sent to and
@@ -223,10 +225,15 @@ class CheckpointAgreement final : public checkpoint::HostParts {
   static constexpr uint8_t kTakeIn = 7;
   // Part 0 plans a live move for every part: its round (the frame's) is
   // the control point it is taken at, its sequence the rank in its low 32
-  // bits and the target part in its high ones. Every part meets at every
-  // control point from then on (everyPoint_), and the source's coordinator
-  // departs the rank there (livePlanned_).
+  // bits, the target part in bits 32-62 and in bit 63 whether more steps
+  // of the move follow. Every part meets at that control point
+  // (liveMeetAt_), and, when more steps follow, at every control point
+  // from then on (everyPoint_), where part 0 plans the next; the source's
+  // coordinator departs the rank there (livePlanned_).
   static constexpr uint8_t kPlanLive = 8;
+  // Every part goes on: the live move was postponed to the next control
+  // point, which becomes a meeting (liveMeetAt_).
+  static constexpr uint8_t kLivePostponed = 9;
   // Part 0, under the lock, at a control point past the last meeting where
   // a checkpoint is due or a migration applies: holds every part's ranks
   // at their next control point and asks each part (kAskMeeting) the last
@@ -326,8 +333,8 @@ class CheckpointAgreement final : public checkpoint::HostParts {
   std::mutex mutex_;
   std::condition_variable changed_;
   uint64_t round_ = 0;                // the control point of this part's last round
-  // Where the ranks meet (meetsAt): every control point while a test hook
-  // names one by number; else the one part 0 named last (0: none yet),
+  // Where the ranks meet (meetsAt): every control point while the route
+  // switch's test hook names one by number; else liveMeetAt_ and the one part 0 named last (0: none yet),
   // while no ask is under way (frozen_: every rank that reaches a control
   // point waits for the meeting to be named). passed_: the last control
   // point a rank of this part has gone on past, or is at once it may go on.
@@ -336,6 +343,12 @@ class CheckpointAgreement final : public checkpoint::HostParts {
   std::atomic<bool> everyPoint_ = false;
   std::atomic<bool> frozen_ = false;
   std::atomic<uint64_t> meetingAt_ = 0;
+  // A live move's control point (0: none), a meeting besides meetingAt_:
+  // every part knows the move from the start (the hook, or the migration
+  // its client asked for) and, when part 0 postpones it, from the
+  // kLivePostponed that releases it. Until then the job's ranks meet only
+  // where part 0 names, as at an interval.
+  std::atomic<uint64_t> liveMeetAt_ = 0;
   std::atomic<uint64_t> passed_ = 0;
   std::atomic<int64_t> nextMigrationCheck_ = 0;  // part 0's, steady clock ns
   // Part 0's: the migration that applied at the last meeting was not taken.

@@ -201,7 +201,9 @@ enum class FrameType : uint16_t {
   // Part 0's decision: u64 round, u8 1 to suspend (0 not; 2-4 a live
   // move's; 5 asks where the part's ranks stand, the round the ask's
   // number; 6 names the control point where they meet, as the round; 7
-  // tells a live move's target to take the rank in), u64
+  // tells a live move's target to take the rank in; 9 releases the parts
+  // held at a live move's control point, the move postponed to the next
+  // one, which every part then meets at), u64
   // the checkpoint's number, u32 bytes + why not (at most
   // kMaxRefusalBytes).
   CheckpointDecision = 53,

@@ -13,6 +13,9 @@ synergyd on 127.0.0.2 ...), for `--checkpoint-every` across hosts:
   checkpoint-chaos     20 checkpointing jobs, each with a random daemon
                        killed (SIGKILL) at a random time: none lost, every
                        output exact (SYNERGY_CHAOS_SEED=N repeats a run)
+  live-move-meetings   a move planned for the live path meets only at its
+                       control point: one meeting a part, not one at every
+                       control point up to the move (SYNERGY_CHECKPOINT_STATS)
   start-windows        a host lost at each step of a checkpointing job's
                        start, one step at a time: the job restarts on the
                        other hosts, its output exact; a refusal stays one
@@ -150,6 +153,61 @@ def case_checkpoint_meetings(cluster):
         with open(os.path.join(checkpoints, "checkpoint.syck"), "rb") as f:
             sequence = struct.unpack("<Q", f.read(24)[16:24])[0]
         check_equal(sequence, taken, "the checkpoint file's number against the checkpoints taken")
+
+
+def case_live_move_meetings(cluster):
+    """Moves a client asks for that take the live path (issue 22) meet only
+    at their control point: checkpoint_phases.c (40 phases of an allreduce
+    and a barrier, 80 control points) at np 2 with --fragment 2
+    --consolidate-at 50% --expected-barriers 80 (rank 1 from part 1 into
+    part 0 at control point 40), and at np 3 with SYNERGY_FORCE_MIGRATION
+    1@30:h3 (rank 1 from part 0 to part 1 at control point 30). No
+    checkpoint falls due (no --checkpoint-every), so every part that
+    reports its SYNERGY_CHECKPOINT_STATS met exactly once, at the move's
+    control point, where the move is taken; before, a job planned for the
+    live path met at every control point up to its move (40 and 30
+    meetings). The output is OpenMPI's."""
+    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
+    native, granule = build_both(cluster, os.path.join(HERE, "checkpoint_phases.c"),
+                                 "checkpoint_phases")
+    arguments = ["40", "2000000"]
+    start_three_hosts(cluster, env=dict(os.environ, SYNERGY_CHECKPOINT_STATS="1"),
+                      options=("--allow-dir", cluster.workdir))
+    meetings_line = re.compile(r"synergy-run: checkpoint meetings: the ranks met at (\d+) of "
+                               r"(\d+) barrier control points")
+    runs = (("consolidate", 2, ["--fragment", "2", "--consolidate-at", "50%",
+                                "--expected-barriers", "80"], None, 40),
+            ("forced", 3, ["--policy", "binpack"], "1@30:h3", 30))
+    for name, ranks, options, forced, at in runs:
+        code, out, err = run_mpirun(native, ranks, arguments)
+        check(code == 0 and out, f"mpirun checkpoint_phases failed: {err}")
+        moves = os.path.join(cluster.workdir, "moves-" + name)
+        os.makedirs(moves)
+        env = dict(os.environ)
+        env.pop("SYNERGY_FORCE_MIGRATION", None)
+        if forced:
+            env["SYNERGY_FORCE_MIGRATION"] = forced
+        try:
+            got = subprocess.run(client_command(cluster, *options, "--checkpoint-dir", moves,
+                                                "-np", str(ranks), granule, *arguments),
+                                 capture_output=True, text=True, timeout=180, env=env)
+        except subprocess.TimeoutExpired:
+            raise AssertionError(f"{name}: the job did not end within 180 s")
+        check_equal((got.returncode, sorted(got.stdout.splitlines())),
+                    (0, sorted(out.splitlines())), f"{name}: the job against mpirun "
+                    f"(stderr:\n{got.stderr})")
+        taken = re.search(r"synergy-run: note: live move of rank 1 from part \d+ to part \d+ at "
+                          r"control point %d: .*routes switched in [0-9.]+ ms; rank 1 runs on "
+                          r"part \d+\n" % at, got.stderr)
+        check(taken and "postponed" not in got.stderr and "restart path" not in got.stderr,
+              f"{name}: the move was not taken live at control point {at}:\n{got.stderr}")
+        parts = [(int(m.group(1)), int(m.group(2))) for m in meetings_line.finditer(got.stderr)]
+        check(len(parts) >= 2 and max(points for _, points in parts) == 80,
+              f"{name}: want the parts' meetings of 80 control points, got {parts}; "
+              f"stderr:\n{got.stderr}")
+        check_equal({met for met, _ in parts}, {1},
+                    f"{name}: every part's meetings, the move's alone (stderr:\n{got.stderr})")
+        print(f"live-move-meetings: {name} ok (moved at {at}, one meeting a part: {parts})")
 
 
 def chaos_programs(cluster):
@@ -448,6 +506,7 @@ CASES = {
     "checkpoint-deadlock": case_checkpoint_deadlock,
     "checkpoint-meetings": case_checkpoint_meetings,
     "checkpoint-chaos": case_checkpoint_chaos,
+    "live-move-meetings": case_live_move_meetings,
     "start-windows": case_start_windows,
 }
 
