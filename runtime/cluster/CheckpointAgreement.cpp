@@ -198,7 +198,7 @@ void CheckpointAgreement::attach(MpiPeerLink& link) {
     }
     std::lock_guard<std::mutex> guard(mutex_);
     if (live) planLiveStep(pendingAt);
-    meetingAt_ = now || live ? 1 : pendingAt;
+    meetingAt_ = now ? 1 : pendingAt;
     for (uint32_t p = 1; p < slots_.size(); ++p) sendDecision(p, meetingAt_, kMeetAt, 0, {});
   }
   link.setRouteGate(

@@ -117,6 +117,18 @@ def start_blocked_compact_job(cluster, program, arguments):
     return blocker, job
 
 
+def wait_for_line_or_end(cluster, job, pattern, what):
+    """The status once it matches `pattern` or once `job`'s client ended,
+    within 120 s."""
+    def line_or_ended():
+        status = cluster.status()[1]
+        if re.search(pattern, status) or job.process.poll() is not None:
+            return status
+        return None
+
+    return wait_for(line_or_ended, 120, what)
+
+
 def case_sched_consolidate(cluster):
     """A --policy compact job of four runs over h3 and h4 while a blocker
     holds h2. Once the blocker's client is killed, the daemon holding the
@@ -130,14 +142,8 @@ def case_sched_consolidate(cluster):
         blocker.kill()
         # A move restarts the job: between job 2's end and job 3's start no
         # job runs, so only the client's end says the job ended unmoved.
-        def gathered_or_ended():
-            status = cluster.status()[1]
-            if re.search(job_line(3, 4, "h2"), status) or job.process.poll() is not None:
-                return status
-            return None
-
-        status = wait_for(gathered_or_ended, 120,
-                          "the compact job to be gathered on h2 (or its client to end)")
+        status = wait_for_line_or_end(cluster, job, job_line(3, 4, "h2"),
+                                      "the compact job to be gathered on h2 (or its client to end)")
         check(re.search(job_line(3, 4, "h2"), status),
               f"the job ended before it was moved:\n{status}")
         check(re.search(r"migration decisions: 1, newest first \(decided by h[234]\)\n"
@@ -175,14 +181,8 @@ def case_sched_consolidate_live(cluster):
         # The same job, its parts' ranks all on h2's.
         gathered = job_line(2, 4, "h2 (ranks 0-3)")
 
-        def gathered_or_ended():
-            status = cluster.status()[1]
-            if re.search(gathered, status) or job.process.poll() is not None:
-                return status
-            return None
-
-        status = wait_for(gathered_or_ended, 120,
-                          "the compact job to be gathered on h2 (or its client to end)")
+        status = wait_for_line_or_end(cluster, job, gathered,
+                                      "the compact job to be gathered on h2 (or its client to end)")
         check(re.search(gathered, status),
               f"the job ended before it was moved live:\n{status}\n{job.finish()[2]}")
         check(re.search(r"  job 2  compact  2 hosts -> h2:4  \d+ s ago  (moving|moved)\n", status),

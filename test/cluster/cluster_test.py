@@ -3045,6 +3045,33 @@ def case_live_move(cluster):
     print("live-move: status ok (" + shown.group(0).strip() + ")")
 
 
+def live_moves_at_2(cluster, prefix, program, moves, want, runs):
+    """Runs `program` spread over 2 or 3 hosts once for each of `runs`
+    (name, hosts, rank, source part, target part) with the live move hook
+    moving the rank at control point 2, checks that the move was taken there
+    once with no postponement, abort or refusal and the output equals
+    `want[3]` (three hosts) or `want[4]` (two), and yields (name, rank,
+    target) after each run."""
+    note = r"synergy-run: note: "
+    taken = (note + r"live move of rank {0} from part {1} to part {2} at control point 2: "
+             r"left in [0-9.]+ ms \([0-9]+ bytes\), ship [0-9.]+ ms, round [0-9.]+ ms: "
+             r"shipped, landed and checked by part {2} in [0-9.]+ ms, routes switched in "
+             r"[0-9.]+ ms; rank {0} runs on part {2}\n")
+    arrived = note + r"rank {} arrived on part {} after a live move"
+    for name, hosts, rank, source_part, target in runs:
+        env = dict(os.environ, SYNERGY_TEST_LIVE_MOVE=f"{rank}@2:{target}")
+        err = run_hooked_spread_job(cluster, prefix + name.replace("-", ""), hosts, env, program,
+                                    moves, want[3 if hosts == 3 else 4])
+        check(re.search(taken.format(rank, source_part, target), err),
+              f"{name}: rank {rank} was not moved from part {source_part} to part {target} at "
+              f"control point 2: {err!r}")
+        check(len(re.findall(arrived.format(rank, target), err)) == 1,
+              f"{name}: rank {rank} did not arrive on part {target} once: {err!r}")
+        check("postponed" not in err and "aborted" not in err and "refused" not in err,
+              f"{name}: unexpected {err!r}")
+        yield name, rank, target
+
+
 def case_live_move_comms(cluster):
     """Issue 22's live move of a rank that holds every shape of
     communicator (live_move_comms.c: two splits of MPI_COMM_WORLD, a
@@ -3070,25 +3097,9 @@ def case_live_move_comms(cluster):
     cluster.start_redis()
     moves = os.path.join(cluster.workdir, "live-move-comms-checkpoints")
     os.makedirs(moves)
-    note = r"synergy-run: note: "
-    taken = (note + r"live move of rank {0} from part {1} to part {2} at control point 2: "
-             r"left in [0-9.]+ ms \([0-9]+ bytes\), ship [0-9.]+ ms, round [0-9.]+ ms: "
-             r"shipped, landed and checked by part {2} in [0-9.]+ ms, routes switched in "
-             r"[0-9.]+ ms; rank {0} runs on part {2}\n")
-    arrived = note + r"rank {} arrived on part {} after a live move"
-    runs = (("two-hosts", 2, 2, 1, 0), ("from-part-0", 2, 1, 0, 1),
-            ("three-hosts", 3, 1, 1, 2), ("three-hosts-to-0", 3, 2, 2, 0))
-    for name, hosts, rank, source_part, target in runs:
-        env = dict(os.environ, SYNERGY_TEST_LIVE_MOVE=f"{rank}@2:{target}")
-        err = run_hooked_spread_job(cluster, "lmc" + name.replace("-", ""), hosts, env, program,
-                                    moves, want[3 if hosts == 3 else 4])
-        check(re.search(taken.format(rank, source_part, target), err),
-              f"{name}: rank {rank} was not moved from part {source_part} to part {target}: "
-              f"{err!r}")
-        check(len(re.findall(arrived.format(rank, target), err)) == 1,
-              f"{name}: rank {rank} did not arrive on part {target} once: {err!r}")
-        check("postponed" not in err and "aborted" not in err and "refused" not in err,
-              f"{name}: unexpected {err!r}")
+    for name, rank, target in live_moves_at_2(cluster, "lmc", program, moves, want, (
+            ("two-hosts", 2, 2, 1, 0), ("from-part-0", 2, 1, 0, 1), ("three-hosts", 3, 1, 1, 2),
+            ("three-hosts-to-0", 3, 2, 2, 0))):
         print(f"live-move-comms: {name} ok, rank {rank} runs on part {target}")
 
 
@@ -3114,24 +3125,8 @@ def case_live_move_output(cluster):
     cluster.start_redis()
     moves = os.path.join(cluster.workdir, "live-move-output-checkpoints")
     os.makedirs(moves)
-    note = r"synergy-run: note: "
-    taken = (note + r"live move of rank {0} from part {1} to part {2} at control point 2: "
-             r"left in [0-9.]+ ms \([0-9]+ bytes\), ship [0-9.]+ ms, round [0-9.]+ ms: "
-             r"shipped, landed and checked by part {2} in [0-9.]+ ms, routes switched in "
-             r"[0-9.]+ ms; rank {0} runs on part {2}\n")
-    arrived = note + r"rank {} arrived on part {} after a live move"
-    runs = (("three-hosts", 3, 1, 1, 2), ("from-part-0", 2, 1, 0, 1))
-    for name, hosts, rank, source_part, target in runs:
-        env = dict(os.environ, SYNERGY_TEST_LIVE_MOVE=f"{rank}@2:{target}")
-        err = run_hooked_spread_job(cluster, "lmo" + name.replace("-", ""), hosts, env, program,
-                                    moves, want[3 if hosts == 3 else 4])
-        check(re.search(taken.format(rank, source_part, target), err),
-              f"{name}: rank {rank} was not moved from part {source_part} to part {target} at "
-              f"control point 2: {err!r}")
-        check(len(re.findall(arrived.format(rank, target), err)) == 1,
-              f"{name}: rank {rank} did not arrive on part {target} once: {err!r}")
-        check("postponed" not in err and "aborted" not in err and "refused" not in err,
-              f"{name}: unexpected {err!r}")
+    for name, rank, _ in live_moves_at_2(cluster, "lmo", program, moves, want, (
+            ("three-hosts", 3, 1, 1, 2), ("from-part-0", 2, 1, 0, 1))):
         print(f"live-move-output: {name} ok, rank {rank} moved with its line unfinished")
 
 
