@@ -4241,8 +4241,12 @@ def case_omp_dynamic_claims(cluster):
     one a claim at its end either way. How many chunks a claim finds left
     depends on when the thread host asks (4 a claim on average at load 20,
     3.3 once), so the case asserts only that claims took more than one
-    chunk; LoopClaimsTest checks the budget itself. Main's binaries print no
-    such line."""
+    chunk; LoopClaimsTest checks the budget itself. A run whose thread hosts
+    started so late that the main host's threads had taken nearly every
+    chunk (13 chunks in 13 claims once in CI, beside omp-corpus) shows
+    nothing either way: the case runs again, up to three times, until the
+    thread hosts' claims took several chunks, and fails if none did. Main's
+    binaries print no such line."""
     os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
     corpus = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "omp")
     source = os.path.join(corpus, "schedule_dynamic_claims.c")
@@ -4258,7 +4262,9 @@ def case_omp_dynamic_claims(cluster):
     for i in (2, 3, 4):
         cluster.start_daemon(f"h{i}", f"127.0.0.{i}", 2, options=("--allow-dir", cluster.workdir))
     runs = []
-    for _ in range(cluster.repeat):
+    for _ in range(3 * cluster.repeat):
+        if len(runs) >= cluster.repeat and any(chunks > claims for _, chunks, claims in runs):
+            break
         got = run_tool([os.path.join(cluster.bin_dir, "synergy-run"), "--cluster", cluster.url,
                         "--token-file", cluster.token_file, "--threads-per-host", "2",
                         "--env", "SYNERGY_DSM_STATS=1", "--dir", cluster.workdir,
@@ -4271,8 +4277,9 @@ def case_omp_dynamic_claims(cluster):
         runs.append((int(stats.group(1)), int(claims.group(1)), int(claims.group(2))))
     print("omp-dynamic-claims: output as libgomp's; per run (synchronisations, chunks, claims): "
           f"{runs}")
-    for _, chunks, claims in runs:
-        check(chunks > claims, f"{chunks} chunks in {claims} claims: no claim took several")
+    check(any(chunks > claims for _, chunks, claims in runs),
+          f"no claim took several chunks in {len(runs)} runs (chunks, claims): "
+          f"{[run[1:] for run in runs]}")
 
 
 CASES = {

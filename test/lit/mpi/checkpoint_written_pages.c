@@ -43,7 +43,7 @@ int main(int argc, char** argv) {
     if (phase == 5) big[11][100] = 7;                      // a zero page is written
     if (phase == 7) {                                      // the heap grows
       grownBytes = 3 << 20;
-      grown = malloc(grownBytes);
+      grown = calloc(grownBytes, 1);
       for (size_t i = 0; i < grownBytes; i += 4096) grown[i] = (unsigned char)(i / 4096 + rank);
     }
     if (grown && phase > 7) grown[phase * 4096] ^= 0x5a;
