@@ -738,7 +738,9 @@ bool CheckpointAgreement::meetsAt(int worldRank, uint64_t controlPoint, bool due
       if (frozen_ && !waitAsRank(lock, worldRank, [&] { return !frozen_; })) return false;
     }
   }
-  return controlPoint == meetingAt_ || controlPoint == liveMeetAt_;
+  // A plan of several steps (kPlanLive) may have come in while this rank
+  // waited for the meeting to be named: from then on every point meets.
+  return everyPoint_ || controlPoint == meetingAt_ || controlPoint == liveMeetAt_;
 }
 
 void CheckpointAgreement::askMeeting(uint64_t notBefore) {
