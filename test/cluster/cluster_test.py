@@ -3592,7 +3592,10 @@ def case_migrate_live(cluster):
     os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
     source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "checkpoint_phases.c")
     native, program = build_both(cluster, source, "checkpoint_phases")
-    arguments = ["40", "10000000"]
+    # A 20 ms pause in each phase keeps the job running for at least 0.4 s
+    # after its move, so that status polls can see the moved ranks: without
+    # it, the job ended between two polls in 2 of 6 runs on an idle machine.
+    arguments = ["40", "10000000", "20"]
     cluster.start_redis()
     daemons = [cluster.start_daemon(f"h{i}", f"127.0.0.{i}", slots,
                                     options=("--allow-dir", cluster.workdir))
