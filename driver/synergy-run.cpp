@@ -37,6 +37,7 @@
 #include "cluster/ThreadHostLink.h"
 #include "mpi/MpiJob.h"
 #include "omp/ThreadGroup.h"
+#include "process/ProcessTable.h"
 #include "sandbox/Grant.h"
 #include "scheduler/RemoteJob.h"
 #include "snapshot/DsmMemory.h"
@@ -617,6 +618,7 @@ int main(int argc, char** argv) {
   if (!module) fail(error);
 
   granule::Granule granule(module, config);
+  process::serveFork(module, granule, kGuestNativeStackBytes);
   if (dsm) granule.extension<omp::ThreadMember>().group().setDsm(true);
   auto reportAtEnd = [] {
     const char* stats = std::getenv("SYNERGY_DSM_STATS");
@@ -641,6 +643,9 @@ int main(int argc, char** argv) {
     result = granule.runStart();
   });
   if (!ran) fail("cannot map a native stack for the guest: " + std::string(std::strerror(errno)));
+  // Forked children the guest left running finish before the process ends
+  // (a trap, below, ends them with it).
+  if (result.kind != granule::RunResult::Kind::Trapped) process::waitForForkedProcesses();
   std::fflush(stdout);
   granule::setProcessEndHook({});
   reportAtEnd();

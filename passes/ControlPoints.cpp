@@ -21,6 +21,9 @@ static constexpr std::string_view kRuntimeModule = "synergy";
 static constexpr std::string_view kLoweredAtomicPrefix = "atomic_";
 // The lock SerializeLibc wraps around libc; it never unwinds either.
 static constexpr std::string_view kLibcLockPrefix = "libc_lock_";
+// waitpid and the process ids (guestlib/Wait.c, ProcessIds.c) answer from the
+// runtime's process table; only fork itself unwinds.
+static constexpr std::string_view kProcessTablePrefix = "process_";
 // MPI and its profiling interface, then the OpenMP runtime ABI and entry
 // points and pthreads: every call through which a granule spawns, joins or
 // communicates. The last three are the thread runtime.
@@ -37,7 +40,8 @@ static bool startsWithAny(std::string_view base, std::span<const std::string_vie
 
 bool isControlPointImport(std::string_view module, std::string_view base) {
   if (module == kRuntimeModule)
-    return !base.starts_with(kLoweredAtomicPrefix) && !base.starts_with(kLibcLockPrefix);
+    return !base.starts_with(kLoweredAtomicPrefix) && !base.starts_with(kLibcLockPrefix) &&
+           !base.starts_with(kProcessTablePrefix);
   return startsWithAny(base, kControlPointPrefixes);
 }
 
