@@ -14,14 +14,20 @@
 // is consumed here.
 //
 // Only accesses whose address is a constant are rewritten; that is how clang
-// addresses a global. A program that takes errno's address and reads through
-// the pointer still reaches the shared word.
+// addresses a global. Unoptimized code (-O0) first puts the address, or the
+// 0 it adds errno's to as the access's offset, in a local of its own, which
+// it sets once: a local that is not a parameter and is set exactly once in
+// its function, to a constant, counts as that constant. A program that takes
+// errno's address and reads through the pointer still reaches the shared
+// word.
 //
 // Runs only on modules that call the OpenMP or pthreads runtime and carry the
 // "errno" export.
 //
 //===----------------------------------------------------------------------===//
 #include <cstdint>
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,6 +48,12 @@ class ErrnoLocalizer {
 
   bool localizeFunction(BinaryenFunctionRef function, std::string& error) {
     BinaryenExpressionRef body = BinaryenFunctionGetBody(function);
+    std::map<BinaryenIndex, std::optional<int32_t>> sets;
+    if (!collectLocalSets(body, sets, error)) return false;
+    constantLocals_.clear();
+    BinaryenIndex parameters = BinaryenTypeArity(BinaryenFunctionGetParams(function));
+    for (const auto& [index, value] : sets)
+      if (index >= parameters && value) constantLocals_[index] = *value;
     BinaryenExpressionRef localized = localize(body, error);
     if (!localized) {
       error = "in function " + std::string(BinaryenFunctionGetName(function)) + ": " + error;
@@ -52,12 +64,41 @@ class ErrnoLocalizer {
   }
 
  private:
-  // The constant address an access reaches, when its pointer is a constant.
-  static bool constantAddress(BinaryenExpressionRef pointer, uint32_t offset, uint64_t& address) {
-    if (BinaryenExpressionGetId(pointer) != BinaryenConstId() ||
-        BinaryenExpressionGetType(pointer) != BinaryenTypeInt32())
+  // Every local.set and local.tee in `expr`: the constant it writes, or
+  // nullopt when the local is set more than once or to anything else.
+  static bool collectLocalSets(BinaryenExpressionRef expr,
+                               std::map<BinaryenIndex, std::optional<int32_t>>& sets,
+                               std::string& error) {
+    if (BinaryenExpressionGetId(expr) == BinaryenLocalSetId()) {
+      BinaryenExpressionRef value = BinaryenLocalSetGetValue(expr);
+      auto [entry, first] = sets.try_emplace(BinaryenLocalSetGetIndex(expr));
+      if (first && BinaryenExpressionGetId(value) == BinaryenConstId() &&
+          BinaryenExpressionGetType(value) == BinaryenTypeInt32())
+        entry->second = BinaryenConstGetValueI32(value);
+      else
+        entry->second.reset();
+    }
+    return visitChildren(
+        expr, [&](BinaryenExpressionRef child) { return collectLocalSets(child, sets, error); },
+        error);
+  }
+
+  // The constant address an access reaches, when its pointer is a constant
+  // or a local holding one.
+  bool constantAddress(BinaryenExpressionRef pointer, uint32_t offset, uint64_t& address) const {
+    if (BinaryenExpressionGetType(pointer) != BinaryenTypeInt32()) return false;
+    uint32_t base = 0;
+    BinaryenExpressionId id = BinaryenExpressionGetId(pointer);
+    if (id == BinaryenConstId()) {
+      base = uint32_t(BinaryenConstGetValueI32(pointer));
+    } else if (id == BinaryenLocalGetId()) {
+      auto local = constantLocals_.find(BinaryenLocalGetGetIndex(pointer));
+      if (local == constantLocals_.end()) return false;
+      base = uint32_t(local->second);
+    } else {
       return false;
-    address = uint64_t(uint32_t(BinaryenConstGetValueI32(pointer))) + offset;
+    }
+    address = uint64_t(base) + offset;
     return true;
   }
 
@@ -102,6 +143,8 @@ class ErrnoLocalizer {
 
   BinaryenModuleRef wasm_;
   uint32_t address_;
+  // The function's locals that hold one constant (see the header).
+  std::map<BinaryenIndex, int32_t> constantLocals_;
 };
 
 class ThreadLocalErrnoPass final : public Pass {

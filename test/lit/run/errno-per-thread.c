@@ -14,6 +14,10 @@
 // RUN: diff %t/expected %t/pthread
 // RUN: %synergy-run --dsm --dir %t/data:/data %t/pthread.wasm /data > %t/pthread-dsm
 // RUN: diff %t/expected %t/pthread-dsm
+// Unoptimized, clang keeps errno's address in a local before each access:
+// RUN: %synergy-cc -O0 -pthread %s -o %t/pthread-O0.wasm
+// RUN: %synergy-run --dir %t/data:/data %t/pthread-O0.wasm /data > %t/pthread-O0
+// RUN: diff %t/expected %t/pthread-O0
 // RUN: %synergy-cc -O2 -fopenmp -DUSE_OPENMP %s -o %t/omp.wasm
 // RUN: %synergy-run --dir %t/data:/data %t/omp.wasm /data > %t/omp
 // RUN: diff %t/expected %t/omp
