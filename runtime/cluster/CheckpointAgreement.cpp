@@ -722,8 +722,12 @@ bool CheckpointAgreement::meetsAt(int worldRank, uint64_t controlPoint, bool due
                                         next, now + kMigrationCheckEvery.count());
   }
   // Without the lock when no ask is under way and this part does not ask.
+  // everyPoint_ is read again after frozen_: a plan of several steps
+  // (kPlanLive) and the meeting that unfreezes the ranks (kMeetAt) may both
+  // have come in since the first read, and part 0 meets here then.
   if (!frozen_.load() && !due && !checkMigration)
-    return controlPoint == meetingAt_.load() || controlPoint == liveMeetAt_.load();
+    return everyPoint_.load() || controlPoint == meetingAt_.load() ||
+           controlPoint == liveMeetAt_.load();
   std::unique_lock<std::mutex> lock(mutex_);
   // An ask is under way: this control point may be the meeting's.
   if (frozen_ && !waitAsRank(lock, worldRank, [&] { return !frozen_; })) return false;
