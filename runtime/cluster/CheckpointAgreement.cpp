@@ -1177,9 +1177,12 @@ std::string CheckpointAgreement::checkLanded(uint64_t round) {
   uint32_t landedCrc = 0;
   std::shared_ptr<SectionBuffer> section = link_->sectionTransfer().takeLanded(round, &landedCrc);
   if (!section) return "no section landed here";
-  // Test hook: SYNERGY_TEST_LIVE_MOVE_REFUSE=1 has the target refuse it.
-  if (const char* refuse = std::getenv("SYNERGY_TEST_LIVE_MOVE_REFUSE");
-      refuse && std::strcmp(refuse, "0"))
+  // Test hook: SYNERGY_TEST_LIVE_MOVE_REFUSE=1 has the target refuse it;
+  // =rank:R only a move of rank R (one step of a move of several ranks).
+  const char* refuse = std::getenv("SYNERGY_TEST_LIVE_MOVE_REFUSE");
+  if (refuse && std::strncmp(refuse, "rank:", 5) == 0)
+    refuse = std::string(refuse + 5) == std::to_string(liveMove_.rank) ? "1" : nullptr;
+  if (refuse && std::strcmp(refuse, "0"))
     return "SYNERGY_TEST_LIVE_MOVE_REFUSE has part " + std::to_string(part_.partIndex) +
            " refuse it";
   std::string error;

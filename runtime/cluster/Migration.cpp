@@ -368,7 +368,16 @@ bool MigrationWatch::dueAt(uint64_t round, uint64_t* pendingAt) {
     }
     if (!cluster_) cluster_.emplace(state_);
     std::vector<HostRecord> hosts = cluster_->hosts();
-    for (const auto& [id, slots] : request->claims) {
+    // The request's claims were counted against the placement it was asked
+    // on. The steps of it taken live before one was not (CheckpointAgreement.h)
+    // each claimed their slot already and moved the rank in the job's rank ->
+    // host record: what the restart path still needs is counted against
+    // that record, as the request's planner counted it.
+    HostCounts claims = request->claims;
+    std::vector<std::string> rankHosts = cluster_->rankHosts(jobId_), after;
+    if (!rankHosts.empty() && hostOfEachRank(request->placement, rankHosts.size(), after))
+      claims = claimsOf(rankHosts, after);
+    for (const auto& [id, slots] : claims) {
       const HostRecord* host = findHost(hosts, id);
       std::string lack;
       if (!host || host->draining)

@@ -145,8 +145,10 @@ class MigrationWatch {
  public:
   MigrationWatch(const StateUrl& state, uint64_t jobId) : state_(state), jobId_(jobId) {}
   // At control point `round` of this run: true when a request applies now
-  // and every target has the slots it claims. After a read that found no
-  // request, the record is not read again for 50 ms. When a target lacks them the
+  // and every target has the slots it claims, counted against the job's
+  // rank -> host record as it stands (a move some of whose steps were
+  // taken live holds those ranks' slots on their target already). After a
+  // read that found no request, the record is not read again for 50 ms. When a target lacks them the
   // record becomes `aborted` and a note goes to stderr; a state store that
   // cannot be read is noted once and taken as no request. A request that
   // applies only from a later control point sets `pendingAt` to it.

@@ -3664,6 +3664,48 @@ def case_migrate_live(cluster):
         print(f"migrate-live: {name} ok (restarted)")
 
 
+def case_migrate_live_then_restart(cluster):
+    """A move of several ranks whose later step is not taken live goes on
+    down the restart path, and that path's slot check counts the slots the
+    steps taken live already hold (issue 22): --fragment 2 puts ranks 0-1
+    on h2 and 2-3 on h3 (4 slots each) and --consolidate-at 50% gathers
+    them on h2, whose 2 free slots the move claims. Rank 2 moves into part
+    0 live at control point 40 and takes one; the daemons refuse rank 3's
+    landing (SYNERGY_TEST_LIVE_MOVE_REFUSE=rank:3), so at the next control
+    point the rest of the move takes the restart path, which needs the one
+    slot h2 has left: the job stops, restarts on h2:4, and its stdout and
+    status equal OpenMPI's. Before, the check asked h2 for both slots and
+    aborted the move ("h2 has 1 free slots, not the 2 the move needs")."""
+    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "checkpoint_phases.c")
+    native, program = build_both(cluster, source, "checkpoint_phases")
+    arguments = ["40", "10000000", "20"]
+    want = run_mpirun(native, 4, arguments)
+    cluster.start_redis()
+    env = dict(os.environ, SYNERGY_TEST_LIVE_MOVE_REFUSE="rank:3")
+    for i in (2, 3):
+        cluster.start_daemon(f"h{i}", f"127.0.0.{i}", 4, env=env,
+                             options=("--allow-dir", cluster.workdir))
+    moves, client_env = migration_run_setup(cluster, "then-restart", None)
+    code, out, err = run_tool(
+        [os.path.join(cluster.bin_dir, "synergy-run"), "--cluster", cluster.url, "--token-file",
+         cluster.token_file, "--fragment", "2", "--consolidate-at", "50%", "--expected-barriers",
+         "80", "--checkpoint-dir", moves, "-np", "4", program, *arguments], env=client_env)
+    check_equal((code, sorted(out.splitlines())), (0, sorted(want[1].splitlines())),
+                f"the job against mpirun ({err!r})")
+    for note in (r"job 1's move of every rank to host h2 takes the live path: rank 2 from part 1 "
+                 r"to part 0, then rank 3 from part 1 to part 0 from control point 40",
+                 r"live move of rank 2 from part 1 to part 0 at control point 40: .*routes "
+                 r"switched in [0-9.]+ ms; rank 2 runs on part 0\n",
+                 r"live move of rank 3 from part 1 to part 0 at control point 42: .*refused by "
+                 r"part 0 \(SYNERGY_TEST_LIVE_MOVE_REFUSE has part 0 refuse it\); rank 3 arrives "
+                 r"again at part 1\n",
+                 moved_note("every rank to host h2", "h2:4")):
+        check(re.search(note, err), f"no {note!r} in {err!r}")
+    check("aborted" not in err, f"the move was aborted: {err!r}")
+    print("migrate-live-then-restart: rank 2 moved live, rank 3 by the restart path")
+
+
 def case_live_move_checkpoints_after(cluster):
     """A job whose part emptied in a live move checkpoints on (issue 22):
     --fragment 2 --consolidate-at 10% moves rank 1 into part 0 live at
@@ -4316,6 +4358,7 @@ CASES = {
     "live-move-output": case_live_move_output,
     "live-move-slots": case_live_move_slots,
     "migrate-live": case_migrate_live,
+    "migrate-live-then-restart": case_migrate_live_then_restart,
     "live-move-checkpoints-after": case_live_move_checkpoints_after,
     "mpi-corpus-live-move": case_mpi_corpus_live_move,
     "migrate-aborted": case_migrate_aborted,
