@@ -21,6 +21,9 @@ namespace {
 // move asked by hand can wait that long.
 constexpr auto kQuietReadInterval = std::chrono::milliseconds(50);
 
+// A moved-at past this (the year 5138) is refused as hostile.
+constexpr uint64_t kLatestMovedAtMs = 99999999999999;
+
 // The record outlives a job that never finished it by a day at most.
 constexpr const char* kRecordLifetimeSeconds = "86400";
 
@@ -135,6 +138,7 @@ std::optional<MigrationRequest> readMigration(RedisConnection& redis, uint64_t j
   if (fields.empty()) return std::nullopt;
   MigrationRequest request;
   bool placed = false;
+  uint64_t movedAt = 0;
   for (size_t i = 0; i + 1 < fields.size(); i += 2) {
     const std::string& name = fields[i];
     const std::string& value = fields[i + 1];
@@ -151,6 +155,8 @@ std::optional<MigrationRequest> readMigration(RedisConnection& redis, uint64_t j
       request.what = printable(value, 256);
     else if (name == "reason")
       request.reason = printable(value, 1024);
+    else if (name == "moved-at")
+      ok = parseCount(value, kLatestMovedAtMs, movedAt);
     if (!ok) throw StateStoreError("the migration record of job " + std::to_string(jobId) +
                                    " has a malformed " + name);
   }
@@ -158,6 +164,7 @@ std::optional<MigrationRequest> readMigration(RedisConnection& redis, uint64_t j
                   request.state != "aborted" && request.state != "done"))
     throw StateStoreError("the migration record of job " + std::to_string(jobId) +
                           " is malformed");
+  request.movedAtMs = int64_t(movedAt);
   return request;
 }
 
@@ -406,7 +413,11 @@ bool MigrationWatch::dueAt(uint64_t round, uint64_t* pendingAt) {
 void MigrationWatch::takenLive(const std::string& how) {
   try {
     if (!redis_) redis_.emplace(state_, std::chrono::milliseconds(2000));
-    setMigrationState(*redis_, jobId_, "done", how);
+    int64_t now = std::chrono::duration_cast<std::chrono::milliseconds>(
+                      std::chrono::system_clock::now().time_since_epoch())
+                      .count();
+    redis_->command({"HSET", recordKey(jobId_), "state", "done", "reason", how, "moved-at",
+                     std::to_string(now)});
   } catch (const StateStoreError& e) {
     std::fprintf(stderr,
                  "synergy-run: note: the move was taken live, but its record was not updated: %s\n",

@@ -14,7 +14,10 @@
 //                               are not consecutive comes once per run,
 //                               "h4:1,h3:1,h4:1"), claims
 //                               ("host:slots,..." the free slots each target
-//                               must have), what (for messages), reason
+//                               must have), what (for messages), reason,
+//                               moved-at (ms since the epoch: when a move
+//                               taken live ended, for the background
+//                               scheduler's no-move window)
 //
 // The job applies it at a barrier control point (CheckpointAgreement.h):
 // part 0 reads the record at each one, checks that every target still has
@@ -65,6 +68,8 @@ struct MigrationRequest {
   HostCounts claims;
   std::string what;
   std::string reason;
+  // When its last live step was taken (ms since the epoch); 0: none was.
+  int64_t movedAtMs = 0;
 };
 
 // "h2:1,h3:2"; and back, false unless every host id is valid, every count
@@ -164,8 +169,9 @@ class MigrationWatch {
   // store that cannot be written loses only that.
   void notTaken(uint64_t round, const std::string& why);
   // The request was taken on the live path: the record becomes `done` with
-  // `how` as its reason, so that no control point applies it again. A
-  // store that cannot be written is noted.
+  // `how` as its reason and the time as its moved-at, so that no control
+  // point applies it again and the background scheduler leaves the job
+  // alone for its no-move window. A store that cannot be written is noted.
   void takenLive(const std::string& how);
   // The request the last read found pending (`requested`), whether it
   // applies yet or not; nullopt when it found none.

@@ -3760,6 +3760,11 @@ def case_live_move_checkpoints_after(cluster):
                  r"to part 0", rf"lost the connection to host {host} .*; restarting the job from "
                  r"its checkpoint \d+ on the other hosts"):
         check(re.search(note, err), f"no {note!r} in {err!r}")
+    # The move was done: the restart (job 2) is placed by the policy and
+    # neither fragmented nor moved again (before, --fragment and
+    # --consolidate-at applied to it anew and it moved at control point 12).
+    check(not re.search(r"job 2's move|job 2 is not moved", err),
+          f"the restarted job was moved again: {err!r}")
     print(f"live-move-checkpoints-after: checkpoints after the move, {host} killed, restarted")
 
 
