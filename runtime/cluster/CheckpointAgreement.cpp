@@ -180,8 +180,12 @@ void CheckpointAgreement::attach(MpiPeerLink& link) {
                      hook);
     // The route switch's hook names control points by number: every one
     // is a meeting, as before parts met only where a checkpoint fell due.
-    // A live move's is a meeting of its own (liveMeetAt_).
-    everyPoint_ = routeHook_.at != 0;
+    // A live move's is a meeting of its own (liveMeetAt_). Set, never
+    // cleared, here: part 0's plan of several steps (kPlanLive) may have
+    // come in on the I/O thread before this part attached, and a part that
+    // cleared its everyPoint_ went on past control point 1 while part 0
+    // met there (migrate-live's two-rank run deadlocked in CI).
+    if (routeHook_.at != 0) everyPoint_ = true;
   }
   if (part_.partIndex == 0) {
     uint64_t pendingAt = 0;
