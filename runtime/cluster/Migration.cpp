@@ -312,7 +312,7 @@ bool parseForcedMigration(const std::string& text, ForcedMigration& forced, std:
 std::optional<std::vector<LiveMovePlan>> planLiveMoves(const MigrationRequest& request,
                                                        const std::vector<std::string>& rankHosts,
                                                        const std::vector<uint32_t>& partOfRanks,
-                                                       std::string& why) {
+                                                       std::string& why, bool part0MayLeave) {
   std::vector<std::string> after;
   if (!hostOfEachRank(request.placement, rankHosts.size(), after) ||
       partOfRanks.size() != rankHosts.size()) {
@@ -348,12 +348,18 @@ std::optional<std::vector<LiveMovePlan>> planLiveMoves(const MigrationRequest& r
   bool part0Keeps = false;
   for (uint32_t rank = 0; rank < after.size(); ++rank)
     part0Keeps = part0Keeps || (partOfRanks[rank] == 0 && !moves[rank]);
-  if (!part0Keeps) {
+  if (!part0Keeps && !part0MayLeave) {
     why = plan.size() == 1 ? "rank " + std::to_string(plan[0].rank) +
                                  " is part 0's last rank, and part 0 runs the agreement"
                            : "every rank of part 0 moves, and part 0 runs the agreement";
+    why += " (it leaves the job only when the job checkpoints only to be moved)";
     return std::nullopt;
   }
+  // Part 0 plans every step and holds the other parts between them: its
+  // own go last, so that it leaves with the move's last step.
+  if (!part0Keeps)
+    std::stable_partition(plan.begin(), plan.end(),
+                          [](const LiveMovePlan& step) { return step.source != 0; });
   return plan;
 }
 

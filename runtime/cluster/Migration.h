@@ -121,9 +121,11 @@ HostCounts fragmentedPlacement(const std::vector<HostRecord>& hosts, unsigned ra
 // with no restart, one rank a live round, in rank order. The job is placed
 // as `rankHosts` (the host of each rank) and `partOfRanks` (its part);
 // each moving rank must go to a host where a part of the job keeps a rank
-// that does not move (its target), and part 0 (which runs the agreement)
-// must keep a rank. Nullopt with `why` (for the note that the move takes
-// the restart path) otherwise.
+// that does not move (its target). Part 0 runs the agreement: it must keep
+// a rank unless `part0MayLeave` (a job that checkpoints only to be moved,
+// which needs no agreement once no move is left to take), and then its
+// steps come last, the one that empties it the very last. Nullopt with
+// `why` (for the note that the move takes the restart path) otherwise.
 struct LiveMovePlan {
   uint32_t rank = 0;
   uint32_t source = 0, target = 0;
@@ -131,7 +133,8 @@ struct LiveMovePlan {
 std::optional<std::vector<LiveMovePlan>> planLiveMoves(const MigrationRequest& request,
                                                        const std::vector<std::string>& rankHosts,
                                                        const std::vector<uint32_t>& partOfRanks,
-                                                       std::string& why);
+                                                       std::string& why,
+                                                       bool part0MayLeave = false);
 
 // SYNERGY_FORCE_MIGRATION=RANKS@N:HOST (RANKS "1" or "1,3"), a test hook:
 // moves those ranks to HOST at control point N. False with `error` when
