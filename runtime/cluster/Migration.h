@@ -156,10 +156,11 @@ class MigrationWatch {
   // and every target has the slots it claims, counted against the job's
   // rank -> host record as it stands (a move some of whose steps were
   // taken live holds those ranks' slots on their target already). After a
-  // read that found no request, the record is not read again for 50 ms. When a target lacks them the
-  // record becomes `aborted` and a note goes to stderr; a state store that
-  // cannot be read is noted once and taken as no request. A request that
-  // applies only from a later control point sets `pendingAt` to it.
+  // read that found no request, the record is not read again for 50 ms.
+  // When a target lacks them the record becomes `aborted` and a note goes
+  // to stderr; a state store that cannot be read is noted once and taken
+  // as no request. A request that applies only from a later control point
+  // sets `pendingAt` to it.
   bool dueAt(uint64_t round, uint64_t* pendingAt = nullptr);
   // The suspension for the migration is over: `stop` when its checkpoint
   // is committed and resumable (the record becomes `stopping`), else the
