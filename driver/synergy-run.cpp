@@ -484,7 +484,7 @@ int main(int argc, char** argv) {
     fail("--fragment, --consolidate-at and SYNERGY_FORCE_MIGRATION need --cluster and "
          "--checkpoint-dir, a directory every host shares");
   if (onCluster && resumeDir.empty() && !checkpointDir.empty() && !checkpoints)
-    checkpoints.emplace().intervalSeconds = 1e6;
+    checkpoints.emplace().intervalSeconds = cluster::kMoveOnlyCheckpointIntervalSeconds;
   if (!checkpointDir.empty() && !checkpoints) fail("--checkpoint-dir needs --checkpoint-every");
   if (onCluster && checkpoints && checkpointDir.empty())
     fail("--checkpoint-every with --cluster needs --checkpoint-dir, a directory every host shares");

@@ -21,6 +21,7 @@
 #include "cluster/CheckpointHolders.h"
 #include "cluster/ClusterState.h"
 #include "cluster/HostDeathHook.h"
+#include "cluster/JobMessages.h"
 #include "cluster/RankSectionTransfer.h"
 #include "cluster/RouteSwitch.h"
 #include "transport/ClusterToken.h"
@@ -109,7 +110,7 @@ bool CheckpointAgreement::startLiveSeries(const MigrationRequest& request, uint6
   std::optional<std::vector<LiveMovePlan>> plan;
   try {
     rankHosts = ClusterState(part_.state, kStateTimeout).rankHosts(part_.jobId);
-    plan = planLiveMoves(request, rankHosts, link_->partOfRanks(), why);
+    plan = planLiveMoves(request, rankHosts, link_->partOfRanks(), why, movesOnly_);
   } catch (const StateStoreError& e) {
     why = std::string("the job's rank -> host record cannot be read: ") + e.what();
   }
@@ -119,15 +120,24 @@ bool CheckpointAgreement::startLiveSeries(const MigrationRequest& request, uint6
     return false;
   }
   std::string steps;
-  for (const LiveMovePlan& step : *plan)
+  size_t part0Moves = 0;
+  for (const LiveMovePlan& step : *plan) {
     steps += (steps.empty() ? "rank " : ", then rank ") + std::to_string(step.rank) +
              " from part " + std::to_string(step.source) + " to part " +
              std::to_string(step.target);
+    part0Moves += step.source == 0;
+  }
+  std::vector<uint32_t> table = link_->partOfRanks();
+  bool part0Leaves =
+      part0Moves != 0 && part0Moves == size_t(std::count(table.begin(), table.end(), 0u));
   std::fprintf(stderr,
                "synergy-run: note: job %llu's move of %s takes the live path: %s from control "
-               "point %llu%s\n",
+               "point %llu%s%s\n",
                (unsigned long long)part_.jobId, request.what.c_str(), steps.c_str(),
-               (unsigned long long)at, plan->size() > 1 ? ", one rank a live round" : "");
+               (unsigned long long)at, plan->size() > 1 ? ", one rank a live round" : "",
+               part0Leaves ? "; part 0 leaves the job with its last rank, and no checkpoint or "
+                             "move is taken after that"
+                           : "");
   std::lock_guard<std::mutex> guard(mutex_);
   series_ = std::move(*plan);
   seriesNext_ = 0;
@@ -142,7 +152,9 @@ void CheckpointAgreement::planLiveStep(uint64_t at) {
   // Between steps part 0 holds every part at each control point, where it
   // plans the next (agree); a move of one rank meets only at its own.
   const bool moreFollow = seriesNext_ + 1 < series_.size();
-  if (moreFollow) everyPoint_ = true;
+  // After the last step the ranks meet only where part 0 names again (a
+  // part 0 that leaves with that step names none).
+  everyPoint_ = moreFollow || routeHook_.at != 0;
   for (uint32_t p = 1; p < slots_.size(); ++p)
     sendDecision(p, at, kPlanLive,
                  uint64_t(step.rank) | uint64_t(step.target) << 32 | uint64_t(moreFollow) << 63,
@@ -180,8 +192,12 @@ void CheckpointAgreement::attach(MpiPeerLink& link) {
                      hook);
     // The route switch's hook names control points by number: every one
     // is a meeting, as before parts met only where a checkpoint fell due.
-    // A live move's is a meeting of its own (liveMeetAt_).
-    everyPoint_ = routeHook_.at != 0;
+    // A live move's is a meeting of its own (liveMeetAt_). Set, never
+    // cleared, here: part 0's plan of several steps (kPlanLive) may have
+    // come in on the I/O thread before this part attached, and a part that
+    // cleared its everyPoint_ went on past control point 1 while part 0
+    // met there (migrate-live's two-rank run deadlocked in CI).
+    if (routeHook_.at != 0) everyPoint_ = true;
   }
   if (part_.partIndex == 0) {
     uint64_t pendingAt = 0;
@@ -490,7 +506,9 @@ bool CheckpointAgreement::onFrame(uint32_t from, transport::FrameType type,
         }
         liveMove_ = LiveMove{true, rank, decision.round, table[rank], target};
         liveMeetAt_ = decision.round;
-        if (moreFollow) everyPoint_ = true;
+        // The last step's plan ends the meetings at every control point
+        // (held at a meeting, no rank of this part can pass one meanwhile).
+        everyPoint_ = moreFollow || routeHook_.at != 0;
         if (table[rank] == part_.partIndex && livePlanned_)
           livePlanned_(int(rank), decision.round);
         break;
@@ -722,8 +740,12 @@ bool CheckpointAgreement::meetsAt(int worldRank, uint64_t controlPoint, bool due
                                         next, now + kMigrationCheckEvery.count());
   }
   // Without the lock when no ask is under way and this part does not ask.
+  // everyPoint_ is read again after frozen_: a plan of several steps
+  // (kPlanLive) and the meeting that unfreezes the ranks (kMeetAt) may both
+  // have come in since the first read, and part 0 meets here then.
   if (!frozen_.load() && !due && !checkMigration)
-    return controlPoint == meetingAt_.load() || controlPoint == liveMeetAt_.load();
+    return everyPoint_.load() || controlPoint == meetingAt_.load() ||
+           controlPoint == liveMeetAt_.load();
   std::unique_lock<std::mutex> lock(mutex_);
   // An ask is under way: this control point may be the meeting's.
   if (frozen_ && !waitAsRank(lock, worldRank, [&] { return !frozen_; })) return false;
@@ -731,8 +753,13 @@ bool CheckpointAgreement::meetsAt(int worldRank, uint64_t controlPoint, bool due
     // A migration asked for from a later control point on is met there
     // (or at the first after it that no rank has passed): named now, while
     // the ranks may still be short of it.
+    // Not while a move's steps are taken live: its request stays pending
+    // until the last step, and part 0 plans each step itself (agree). A
+    // meeting asked for it after the last step's plan would be one more,
+    // where no part 0 answers once that step took its last rank.
     uint64_t pendingAt = 0;
-    bool migrating = checkMigration && migration_->dueAt(controlPoint, &pendingAt);
+    bool migrating =
+        checkMigration && series_.empty() && migration_->dueAt(controlPoint, &pendingAt);
     if (due || migrating || pendingAt > controlPoint) {
       askMeeting(pendingAt);
       if (frozen_ && !waitAsRank(lock, worldRank, [&] { return !frozen_; })) return false;
@@ -1026,7 +1053,8 @@ bool CheckpointAgreement::finishLiveRound(std::unique_lock<std::mutex>& lock, in
     if (!refusal.empty()) {
       outcome = "refused by part " + std::to_string(move.target) + " (" + refusal + ")";
     } else {
-      // Part 0 must keep a rank, since it runs the agreement; any other
+      // Part 0 must keep a rank, since it runs the agreement, unless it is
+      // the last step of a move planned to empty it (movesOnly_); any other
       // part left without one leaves the job (its slot becomes `gone`).
       std::vector<uint32_t> table = link_->partOfRanks();
       size_t sourceRanks = 0;
@@ -1036,7 +1064,8 @@ bool CheckpointAgreement::finishLiveRound(std::unique_lock<std::mutex>& lock, in
       if (move.rank >= table.size() || table[move.rank] != move.source) {
         why = "rank " + std::to_string(move.rank) + " is not on part " +
               std::to_string(move.source) + " in the table in force";
-      } else if (sourceRanks < 2 && move.source == 0) {
+      } else if (sourceRanks < 2 && move.source == 0 &&
+                 !(movesOnly_ && seriesNext_ + 1 == series_.size())) {
         why = "part 0 would be left without a rank, and it runs the agreement";
       } else {
         table[move.rank] = move.target;
@@ -1067,7 +1096,15 @@ bool CheckpointAgreement::finishLiveRound(std::unique_lock<std::mutex>& lock, in
   } else {
     sendDecision(move.source, round, taken ? 3 : 2, 0, outcome);
   }
-  if (emptied) {
+  if (emptied && move.source == 0) {
+    // This part: its last rank's thread, this one, ends on the word above
+    // and the process with it; the other parts meet only where a part 0
+    // names (planLiveStep), so none waits for it again.
+    std::fprintf(stderr,
+                 "synergy-run: note: part 0 left the job with rank %u: no checkpoint or move is "
+                 "taken from here on\n",
+                 move.rank);
+  } else if (emptied) {
     // Its last rank left: the source part leaves the job once its thread
     // has ended, and part 0 no longer waits for its votes (after the word
     // above, the last frame of the agreement it gets).
@@ -1173,9 +1210,12 @@ std::string CheckpointAgreement::checkLanded(uint64_t round) {
   uint32_t landedCrc = 0;
   std::shared_ptr<SectionBuffer> section = link_->sectionTransfer().takeLanded(round, &landedCrc);
   if (!section) return "no section landed here";
-  // Test hook: SYNERGY_TEST_LIVE_MOVE_REFUSE=1 has the target refuse it.
-  if (const char* refuse = std::getenv("SYNERGY_TEST_LIVE_MOVE_REFUSE");
-      refuse && std::strcmp(refuse, "0"))
+  // Test hook: SYNERGY_TEST_LIVE_MOVE_REFUSE=1 has the target refuse it;
+  // =rank:R only a move of rank R (one step of a move of several ranks).
+  const char* refuse = std::getenv("SYNERGY_TEST_LIVE_MOVE_REFUSE");
+  if (refuse && std::strncmp(refuse, "rank:", 5) == 0)
+    refuse = std::string(refuse + 5) == std::to_string(liveMove_.rank) ? "1" : nullptr;
+  if (refuse && std::strcmp(refuse, "0"))
     return "SYNERGY_TEST_LIVE_MOVE_REFUSE has part " + std::to_string(part_.partIndex) +
            " refuse it";
   std::string error;
@@ -1624,7 +1664,9 @@ void CheckpointAgreement::endToBeMoved() {
 
 PartCheckpoints::PartCheckpoints(const JobPart& part, const PartCheckpointing& how,
                                  const mpi::JobOptions& job, const checkpoint::Digest& digest)
-    : agreement_(part), coordinator_(job.ranks, how.policy, digest, job.worldRanks) {}
+    : agreement_(part), coordinator_(job.ranks, how.policy, digest, job.worldRanks) {
+  agreement_.setMovesOnly(how.policy.intervalSeconds >= kMoveOnlyCheckpointIntervalSeconds);
+}
 
 std::unique_ptr<PartCheckpoints> PartCheckpoints::create(const JobPart& part,
                                                          const PartCheckpointing& how,

@@ -177,6 +177,13 @@ class CheckpointAgreement final : public checkpoint::HostParts {
   // This part was restored from a checkpoint (only a first run takes the
   // HostDeathHook.h test step checkpoint-copied, not its restart).
   void setResumed(bool resumed) { resumed_ = resumed; }
+  // The job checkpoints only to be moved (kMoveOnlyCheckpointIntervalSeconds,
+  // JobMessages.h): part 0 may then give up its last rank in a live move
+  // (planLiveMoves' part0MayLeave) and leave the job, as any part that
+  // empties does. No checkpoint is due before the move, and none can be
+  // asked after it, when no part runs the agreement: a later move takes no
+  // path (its request stays pending, and the client notes it at the end).
+  void setMovesOnly(bool movesOnly) { movesOnly_ = movesOnly; }
 
  private:
   struct Vote {
@@ -435,6 +442,7 @@ class CheckpointAgreement final : public checkpoint::HostParts {
   std::vector<LiveMovePlan> series_;
   size_t seriesNext_ = 0;
   bool liveRefused_ = false;
+  bool movesOnly_ = false;
   std::function<void(int, uint64_t)> livePlanned_;
   std::optional<Vote> liveDeparture_;  // part 0's: the source's phase 3 vote
   std::optional<Vote> liveCheck_;      // part 0's: the target's phase 4 vote

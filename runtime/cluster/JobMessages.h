@@ -47,6 +47,10 @@ constexpr uint32_t kMaxJobGrants = 256;
 constexpr uint32_t kMaxJobPathBytes = 4096;
 // synergy-run --checkpoint-every takes at most 1000000 s.
 constexpr uint64_t kMaxCheckpointIntervalMicroseconds = 1000000ull * 1000000ull;
+// The interval of a job that checkpoints only to be moved (--checkpoint-dir
+// without --checkpoint-every): the most it may ask, so no checkpoint falls
+// due. Such a job's part 0 may leave it in a live move (Migration.h).
+constexpr double kMoveOnlyCheckpointIntervalSeconds = 1e6;
 
 // One --dir grant as the client spelled it (sandbox/Grant.h): the guest
 // path equals the host path when the client gave none.

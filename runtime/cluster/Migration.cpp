@@ -21,6 +21,9 @@ namespace {
 // move asked by hand can wait that long.
 constexpr auto kQuietReadInterval = std::chrono::milliseconds(50);
 
+// A moved-at past this (the year 5138) is refused as hostile.
+constexpr uint64_t kLatestMovedAtMs = 99999999999999;
+
 // The record outlives a job that never finished it by a day at most.
 constexpr const char* kRecordLifetimeSeconds = "86400";
 
@@ -135,6 +138,7 @@ std::optional<MigrationRequest> readMigration(RedisConnection& redis, uint64_t j
   if (fields.empty()) return std::nullopt;
   MigrationRequest request;
   bool placed = false;
+  uint64_t movedAt = 0;
   for (size_t i = 0; i + 1 < fields.size(); i += 2) {
     const std::string& name = fields[i];
     const std::string& value = fields[i + 1];
@@ -151,6 +155,8 @@ std::optional<MigrationRequest> readMigration(RedisConnection& redis, uint64_t j
       request.what = printable(value, 256);
     else if (name == "reason")
       request.reason = printable(value, 1024);
+    else if (name == "moved-at")
+      ok = parseCount(value, kLatestMovedAtMs, movedAt);
     if (!ok) throw StateStoreError("the migration record of job " + std::to_string(jobId) +
                                    " has a malformed " + name);
   }
@@ -158,6 +164,7 @@ std::optional<MigrationRequest> readMigration(RedisConnection& redis, uint64_t j
                   request.state != "aborted" && request.state != "done"))
     throw StateStoreError("the migration record of job " + std::to_string(jobId) +
                           " is malformed");
+  request.movedAtMs = int64_t(movedAt);
   return request;
 }
 
@@ -305,7 +312,7 @@ bool parseForcedMigration(const std::string& text, ForcedMigration& forced, std:
 std::optional<std::vector<LiveMovePlan>> planLiveMoves(const MigrationRequest& request,
                                                        const std::vector<std::string>& rankHosts,
                                                        const std::vector<uint32_t>& partOfRanks,
-                                                       std::string& why) {
+                                                       std::string& why, bool part0MayLeave) {
   std::vector<std::string> after;
   if (!hostOfEachRank(request.placement, rankHosts.size(), after) ||
       partOfRanks.size() != rankHosts.size()) {
@@ -341,12 +348,18 @@ std::optional<std::vector<LiveMovePlan>> planLiveMoves(const MigrationRequest& r
   bool part0Keeps = false;
   for (uint32_t rank = 0; rank < after.size(); ++rank)
     part0Keeps = part0Keeps || (partOfRanks[rank] == 0 && !moves[rank]);
-  if (!part0Keeps) {
+  if (!part0Keeps && !part0MayLeave) {
     why = plan.size() == 1 ? "rank " + std::to_string(plan[0].rank) +
                                  " is part 0's last rank, and part 0 runs the agreement"
                            : "every rank of part 0 moves, and part 0 runs the agreement";
+    why += " (it leaves the job only when the job checkpoints only to be moved)";
     return std::nullopt;
   }
+  // Part 0 plans every step and holds the other parts between them: its
+  // own go last, so that it leaves with the move's last step.
+  if (!part0Keeps)
+    std::stable_partition(plan.begin(), plan.end(),
+                          [](const LiveMovePlan& step) { return step.source != 0; });
   return plan;
 }
 
@@ -368,7 +381,16 @@ bool MigrationWatch::dueAt(uint64_t round, uint64_t* pendingAt) {
     }
     if (!cluster_) cluster_.emplace(state_);
     std::vector<HostRecord> hosts = cluster_->hosts();
-    for (const auto& [id, slots] : request->claims) {
+    // The request's claims were counted against the placement it was asked
+    // on. The steps of it taken live before one was not (CheckpointAgreement.h)
+    // each claimed their slot already and moved the rank in the job's rank ->
+    // host record: what the restart path still needs is counted against
+    // that record, as the request's planner counted it.
+    HostCounts claims = request->claims;
+    std::vector<std::string> rankHosts = cluster_->rankHosts(jobId_), after;
+    if (!rankHosts.empty() && hostOfEachRank(request->placement, rankHosts.size(), after))
+      claims = claimsOf(rankHosts, after);
+    for (const auto& [id, slots] : claims) {
       const HostRecord* host = findHost(hosts, id);
       std::string lack;
       if (!host || host->draining)
@@ -397,7 +419,11 @@ bool MigrationWatch::dueAt(uint64_t round, uint64_t* pendingAt) {
 void MigrationWatch::takenLive(const std::string& how) {
   try {
     if (!redis_) redis_.emplace(state_, std::chrono::milliseconds(2000));
-    setMigrationState(*redis_, jobId_, "done", how);
+    int64_t now = std::chrono::duration_cast<std::chrono::milliseconds>(
+                      std::chrono::system_clock::now().time_since_epoch())
+                      .count();
+    redis_->command({"HSET", recordKey(jobId_), "state", "done", "reason", how, "moved-at",
+                     std::to_string(now)});
   } catch (const StateStoreError& e) {
     std::fprintf(stderr,
                  "synergy-run: note: the move was taken live, but its record was not updated: %s\n",

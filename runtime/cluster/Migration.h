@@ -14,7 +14,10 @@
 //                               are not consecutive comes once per run,
 //                               "h4:1,h3:1,h4:1"), claims
 //                               ("host:slots,..." the free slots each target
-//                               must have), what (for messages), reason
+//                               must have), what (for messages), reason,
+//                               moved-at (ms since the epoch: when a move
+//                               taken live ended, for the background
+//                               scheduler's no-move window)
 //
 // The job applies it at a barrier control point (CheckpointAgreement.h):
 // part 0 reads the record at each one, checks that every target still has
@@ -65,6 +68,8 @@ struct MigrationRequest {
   HostCounts claims;
   std::string what;
   std::string reason;
+  // When its last live step was taken (ms since the epoch); 0: none was.
+  int64_t movedAtMs = 0;
 };
 
 // "h2:1,h3:2"; and back, false unless every host id is valid, every count
@@ -116,9 +121,11 @@ HostCounts fragmentedPlacement(const std::vector<HostRecord>& hosts, unsigned ra
 // with no restart, one rank a live round, in rank order. The job is placed
 // as `rankHosts` (the host of each rank) and `partOfRanks` (its part);
 // each moving rank must go to a host where a part of the job keeps a rank
-// that does not move (its target), and part 0 (which runs the agreement)
-// must keep a rank. Nullopt with `why` (for the note that the move takes
-// the restart path) otherwise.
+// that does not move (its target). Part 0 runs the agreement: it must keep
+// a rank unless `part0MayLeave` (a job that checkpoints only to be moved,
+// which needs no agreement once no move is left to take), and then its
+// steps come last, the one that empties it the very last. Nullopt with
+// `why` (for the note that the move takes the restart path) otherwise.
 struct LiveMovePlan {
   uint32_t rank = 0;
   uint32_t source = 0, target = 0;
@@ -126,7 +133,8 @@ struct LiveMovePlan {
 std::optional<std::vector<LiveMovePlan>> planLiveMoves(const MigrationRequest& request,
                                                        const std::vector<std::string>& rankHosts,
                                                        const std::vector<uint32_t>& partOfRanks,
-                                                       std::string& why);
+                                                       std::string& why,
+                                                       bool part0MayLeave = false);
 
 // SYNERGY_FORCE_MIGRATION=RANKS@N:HOST (RANKS "1" or "1,3"), a test hook:
 // moves those ranks to HOST at control point N. False with `error` when
@@ -145,11 +153,14 @@ class MigrationWatch {
  public:
   MigrationWatch(const StateUrl& state, uint64_t jobId) : state_(state), jobId_(jobId) {}
   // At control point `round` of this run: true when a request applies now
-  // and every target has the slots it claims. After a read that found no
-  // request, the record is not read again for 50 ms. When a target lacks them the
-  // record becomes `aborted` and a note goes to stderr; a state store that
-  // cannot be read is noted once and taken as no request. A request that
-  // applies only from a later control point sets `pendingAt` to it.
+  // and every target has the slots it claims, counted against the job's
+  // rank -> host record as it stands (a move some of whose steps were
+  // taken live holds those ranks' slots on their target already). After a
+  // read that found no request, the record is not read again for 50 ms.
+  // When a target lacks them the record becomes `aborted` and a note goes
+  // to stderr; a state store that cannot be read is noted once and taken
+  // as no request. A request that applies only from a later control point
+  // sets `pendingAt` to it.
   bool dueAt(uint64_t round, uint64_t* pendingAt = nullptr);
   // The suspension for the migration is over: `stop` when its checkpoint
   // is committed and resumable (the record becomes `stopping`), else the
@@ -162,8 +173,9 @@ class MigrationWatch {
   // store that cannot be written loses only that.
   void notTaken(uint64_t round, const std::string& why);
   // The request was taken on the live path: the record becomes `done` with
-  // `how` as its reason, so that no control point applies it again. A
-  // store that cannot be written is noted.
+  // `how` as its reason and the time as its moved-at, so that no control
+  // point applies it again and the background scheduler leaves the job
+  // alone for its no-move window. A store that cannot be written is noted.
   void takenLive(const std::string& how);
   // The request the last read found pending (`requested`), whether it
   // applies yet or not; nullopt when it found none.

@@ -162,6 +162,7 @@ class MpiPeerLink::Impl {
     assembling_.resize(part.partRanks.size());
     partStates_.resize(part.partRanks.size());
     closedParts_ = std::vector<std::atomic<bool>>(part.partRanks.size());
+    leftParts_ = std::vector<std::atomic<bool>>(part.partRanks.size());
   }
 
   bool join(std::string& error) {
@@ -842,6 +843,7 @@ class MpiPeerLink::Impl {
       known = std::move(state);
     }
     if (left) {
+      leftParts_[part] = true;
       std::lock_guard<std::mutex> guard(worldMutex_);
       if (world_) world_->remoteHostEnded(int(part));
     }
@@ -1363,6 +1365,12 @@ class MpiPeerLink::Impl {
       for (uint32_t p = 1; p < parts && why.empty(); ++p) {
         if (routeAnswers_[p]) {
           if (!routeAnswers_[p]->accepted) why = "part " + std::to_string(p) + " refused: " + routeAnswers_[p]->why;
+        } else if (partClosed(p) && leftParts_[p] &&
+                   std::find(frame.partOfRank.begin(), frame.partOfRank.end(), p) ==
+                       frame.partOfRank.end()) {
+          // It left the job when a live move took its last rank, and holds
+          // no rank in this table either: it needs no table any more (a
+          // move of several ranks can empty one part before a later step).
         } else if (partClosed(p)) {
           why = "part " + std::to_string(p) + " left the job";
         } else {
@@ -1566,6 +1574,9 @@ class MpiPeerLink::Impl {
   std::atomic<uint64_t> creditFramesSent_{0};
   std::atomic<uint64_t> framesReceived_{0};
   std::vector<std::atomic<bool>> closedParts_;  // by part: partClosed()
+  // By part: it sent its final state (leave()), as a part does once a live
+  // move took its last rank; set before its connection closes.
+  std::vector<std::atomic<bool>> leftParts_;
   CheckpointFrames checkpointFrames_;  // under mutex_
   // From a successful join() until leave(): a connection that closes
   // before, as a failed join unwinds, is that failure's, which join()

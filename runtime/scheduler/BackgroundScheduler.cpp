@@ -34,6 +34,7 @@ RunningJobView viewOf(cluster::ClusterState& state, cluster::RedisConnection& re
     if (std::optional<cluster::MigrationRequest> request = cluster::readMigration(redis, job.id)) {
       view.migrationState = request->state;
       view.migrationClaims = request->claims;
+      view.migrationMovedAtMs = request->movedAtMs;
     }
     if (std::optional<JobScheduling> scheduling = readJobScheduling(redis, job.id)) {
       view.policy = scheduling->policy;

@@ -43,7 +43,8 @@ bool moving(const std::string& state) { return state == "requested" || state == 
 // Whether the job may be considered this round (the header's list).
 bool mayDecide(const RunningJobView& view, const DecisionLimits& limits, int64_t nowMs) {
   if (!view.movable || moving(view.migrationState)) return false;
-  if (view.movedAtMs && nowMs - view.movedAtMs < limits.coolDownMs) return false;
+  int64_t movedAtMs = std::max(view.movedAtMs, view.migrationMovedAtMs);
+  if (movedAtMs && nowMs - movedAtMs < limits.coolDownMs) return false;
   if (view.migrationState == "aborted" && view.decidedAtMs &&
       nowMs - view.decidedAtMs < limits.abortBackoffMs)
     return false;

@@ -15,7 +15,8 @@
 //   - a move of it is requested or under way (its record's state), whose
 //     claims also count as taken on the hosts it claims;
 //   - it moved less than `coolDown` ago (a restarted job carries the time
-//     of its last move), so a move is never undone at once;
+//     of its last move, a job moved live its migration record's), so a
+//     move is never undone at once;
 //   - its last move decided here was aborted (the target filled up before
 //     the job's control point) less than `abortBackoff` ago, so an abort is
 //     not retried in a loop.
@@ -51,6 +52,10 @@ struct RunningJobView {
   // done), empty without one, and the slots that record claims.
   std::string migrationState;
   cluster::HostCounts migrationClaims;
+  // When that record's move was taken live (its moved-at; 0: it was not):
+  // a live move leaves the job's scheduling record alone, and the no-move
+  // window runs from the later of the two.
+  int64_t migrationMovedAtMs = 0;
 };
 
 struct DecisionLimits {

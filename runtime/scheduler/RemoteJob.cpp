@@ -510,6 +510,29 @@ std::optional<RemoteJobOptions> restartFromCheckpoint(cluster::ClusterState& sta
   restart.checkpointHolders = std::move(checkpointHolders);
   restart.excludedHosts.push_back(lost.hostId);
   ++restart.restarts;
+  // The move the client asked of the job (--consolidate-at, --fragment,
+  // SYNERGY_FORCE_MIGRATION) is asked again only when it was not taken:
+  // once done (live, the only way a job that was not restarted for it
+  // finishes one), the restart goes where the policy puts it, and moved
+  // jobs wait out the scheduler's no-move window from then on.
+  if (options.fragment || options.forcedMigration || options.consolidateAt) {
+    try {
+      cluster::RedisConnection redis(options.state, std::chrono::milliseconds(2000));
+      std::optional<cluster::MigrationRequest> move = cluster::readMigration(redis, jobId);
+      if (move && move->state == "done") {
+        restart.backgroundMoves = false;
+        restart.movedAtMs = move->movedAtMs ? move->movedAtMs : wallClockMs();
+        restart.fragment = 0;
+        restart.forcedMigration.reset();
+        restart.consolidateAt = 0;
+      }
+    } catch (const cluster::StateStoreError& e) {
+      std::fprintf(stderr,
+                   "synergy-run: note: the restart asks for the job's move again: its record "
+                   "cannot be read: %s\n",
+                   e.what());
+    }
+  }
   std::fflush(stdout);
   std::string from = ownCheckpoint ? "its checkpoint " + std::to_string(sequence)
                                    : "the beginning (" + notResumed + ")";

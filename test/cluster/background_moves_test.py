@@ -33,6 +33,7 @@ import re
 import signal
 import subprocess
 import sys
+import time
 
 import cluster_test
 from cluster_test import build_both, check, check_equal, redis_command, run_mpirun, wait_for
@@ -168,11 +169,14 @@ def case_sched_consolidate_live(cluster):
     into part 0, one a control point, and part 1 ends. Status shows the same
     job (job 2) on h2 alone and the decision as moved; the client's notes
     say the live path and give both rounds; no job stopped; the output is
-    OpenMPI's. Fails on 29e35d3, where the job restarts as job 3."""
+    OpenMPI's; the migration record carries the move's time (moved-at), from
+    which the scheduler's no-move window runs. Fails on 29e35d3, where the
+    job restarts as job 3, and on be81228, which left no moved-at."""
     (native, program), daemons = start_cluster(cluster, UNEVEN_SLOTS)
     arguments = [200, 100000, 50]
     blocker = Job(cluster, program, 2, "spread", [100000, 1000, 100], movable=False)
     wait_for_status(cluster, job_line(1, 2, "h2"), "the blocker to run")
+    started_ms = time.time() * 1000
     job = Job(cluster, program, 4, "compact", arguments, movable=True)
     try:
         wait_for_status(cluster, job_line(2, 4, "h2 (ranks 0-1), h3 (ranks 2-3)"),
@@ -203,6 +207,13 @@ def case_sched_consolidate_live(cluster):
           f"the job restarted: {got[2]!r}")
     check_like_mpirun(native, 4, arguments, got, "the consolidated job")
     check_equal(decisions_asked(daemons), 1, "decisions taken")
+    # The live move left the time it ended in the job's migration record,
+    # from which the scheduler's no-move window runs (the client's
+    # scheduling record still says it never moved).
+    moved_at = redis_command(cluster.redis_port, "HGET", "synergy:job:2:migration", "moved-at")
+    check(moved_at is not None and moved_at.isdigit() and
+          started_ms <= int(moved_at) <= time.time() * 1000,
+          f"the migration record's moved-at is {moved_at!r}, not a time during the job")
 
 
 def case_sched_no_gain(cluster):

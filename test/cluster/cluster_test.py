@@ -3358,8 +3358,11 @@ def case_migrate_aborted(cluster):
 
 def case_migrate_by_hand(cluster):
     """`synergy-cluster migrate JOB 0 h3` while a job of many barrier control
-    points runs over three hosts: rank 0 is part 0's last rank, so the move
-    takes the restart path (the client's note says why); the tool reports
+    points runs over three hosts with --checkpoint-every: rank 0 is part 0's
+    last rank, which part 0 keeps while the job checkpoints at an interval,
+    so the move takes the restart path (the client's note says why; a job
+    that checkpoints only to be moved takes it live:
+    case_migrate_live_part_0_leaves); the tool reports
     the move, status then shows the restarted job's ranks on two hosts, and
     the job's stdout and status equal OpenMPI's. A rank the job lacks is
     refused with a clear error. (A move by hand into a part of the job that
@@ -3374,8 +3377,9 @@ def case_migrate_by_hand(cluster):
     os.makedirs(moves)
     client = subprocess.Popen(
         [os.path.join(cluster.bin_dir, "synergy-run"), "--cluster", cluster.url, "--token-file",
-         cluster.token_file, "--policy", "spread", "--checkpoint-dir", moves, "-np", "3", program,
-         *arguments], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+         cluster.token_file, "--policy", "spread", "--checkpoint-every", "3600", "--checkpoint-dir",
+         moves, "-np", "3", program, *arguments],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
     def ask_by_hand():
         wait_for(lambda: "on h2 (rank 0), h3 (rank 1), h4 (rank 2)" in cluster.status()[1] or
@@ -3391,7 +3395,8 @@ def case_migrate_by_hand(cluster):
     finish_moved_job(cluster, client, ask_by_hand,
                      "job 2  checkpoint_phases.wasm  ranks 3  on h3 (ranks 0-1), h4 (rank 2)\n",
                      r"job 1's move of rank 0 to host h3 takes the restart path: rank 0 is part "
-                     r"0's last rank, and part 0 runs the agreement\n(.*\n)*" +
+                     r"0's last rank, and part 0 runs the agreement \(it leaves the job only when "
+                     r"the job checkpoints only to be moved\)\n(.*\n)*" +
                      moved_note("rank 0 to host h3", "h3:2,h4:1"), want)
 
 
@@ -3465,8 +3470,9 @@ def case_migrate_rank_sets(cluster):
     os.makedirs(moves)
     client = subprocess.Popen(
         [os.path.join(cluster.bin_dir, "synergy-run"), "--cluster", cluster.url, "--token-file",
-         cluster.token_file, "--policy", "spread", "--checkpoint-dir", moves, "-np", "3", program,
-         *arguments], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+         cluster.token_file, "--policy", "spread", "--checkpoint-every", "3600", "--checkpoint-dir",
+         moves, "-np", "3", program, *arguments],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         env=dict(os.environ, SYNERGY_FORCE_MIGRATION="0@2:h4"))
     shown = "job 2  checkpoint_phases.wasm  ranks 3  on h4 (ranks 0,2), h3 (rank 1)\n"
 
@@ -3484,7 +3490,8 @@ def case_migrate_rank_sets(cluster):
     want = run_mpirun(native, 3, [])
     check(want[1].count("\n") == 3, f"mpirun failed: {want!r}")
     shutil.rmtree(moves)
-    code, out, err = migrating_run(cluster, program, 3, forced="0@2:h4")
+    code, out, err = migrating_run(cluster, program, 3, forced="0@2:h4",
+                                   options=("--checkpoint-every", "3600"))
     check(re.search(moved_note("rank 0 to host h4", "h4:1,h3:1,h4:1"), err),
           f"no move in {err!r}")
     check_equal((code, sorted(out.splitlines())), (want[0], sorted(want[1].splitlines())),
@@ -3510,7 +3517,8 @@ def case_migrate_roots(cluster):
         root = os.path.join(cluster.workdir, f"root-h{i}")
         os.makedirs(root)
         cluster.start_daemon(f"h{i}", f"127.0.0.{i}", 2, options=("--checkpoint-root", root))
-    code, out, err = migrating_run(cluster, program, 3, forced="0@2:h4")
+    code, out, err = migrating_run(cluster, program, 3, forced="0@2:h4",
+                                   options=("--checkpoint-every", "3600"))
     check(re.search(moved_note("rank 0 to host h4", "h4:1,h3:1,h4:1"), err),
           f"no move in {err!r}")
     check(re.search(r"synergy-run: note: world rank 0 runs on h[23], which holds the checkpoint "
@@ -3545,9 +3553,11 @@ def case_migrate_consolidate(cluster):
     """--fragment 2 starts four ranks over two of three hosts, two each (h2,
     of 2 slots, holds part 0); --consolidate-at 25% --expected-barriers 80
     moves all four to h3, the one of them with the slots for all, at
-    control point 20: every rank of part 0 moves, so the move takes the
-    restart path (the client's note says why), and status shows the
-    restarted job there; stdout and status equal OpenMPI's."""
+    control point 20: every rank of part 0 moves, which part 0 does not
+    allow while the job checkpoints at an interval (--checkpoint-every
+    3600), so the move takes the restart path (the client's note says why),
+    and status shows the restarted job there; stdout and status equal
+    OpenMPI's."""
     os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
     source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "checkpoint_phases.c")
     native, program = build_both(cluster, source, "checkpoint_phases")
@@ -3562,13 +3572,15 @@ def case_migrate_consolidate(cluster):
     client = subprocess.Popen(
         [os.path.join(cluster.bin_dir, "synergy-run"), "--cluster", cluster.url, "--token-file",
          cluster.token_file, "--fragment", "2", "--consolidate-at", "25%", "--expected-barriers",
-         "80", "--checkpoint-dir", moves, "-np", "4", program, *arguments],
+         "80", "--checkpoint-every", "3600", "--checkpoint-dir", moves, "-np", "4", program,
+         *arguments],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     # A job on one host is shown with that host alone.
     finish_moved_job(cluster, client, lambda: None,
                      "job 2  checkpoint_phases.wasm  ranks 4  on h3\n",
                      r"job 1's move of every rank to host h3 takes the restart path: every rank of "
-                     r"part 0 moves, and part 0 runs the agreement\n(.*\n)*" +
+                     r"part 0 moves, and part 0 runs the agreement \(it leaves the job only when "
+                     r"the job checkpoints only to be moved\)\n(.*\n)*" +
                      moved_note("every rank to host h3", "h3:4"), want)
     check_equal([d.log().count("job 1: running 2 ranks") for d in daemons], [1, 1, 0],
                 "the fragmented parts of job 1")
@@ -3664,6 +3676,118 @@ def case_migrate_live(cluster):
         print(f"migrate-live: {name} ok (restarted)")
 
 
+def case_migrate_live_part_0_leaves(cluster):
+    """Part 0 gives up its last rank live in a job that checkpoints only to
+    be moved (issue 22): no restart, part 0 leaves the job with its last
+    rank, as any part that empties does, and the job runs on without it.
+    Hosts h2 (2 slots), h3 (4) and h4 (1); --consolidate-at 50%
+    --expected-barriers 80 gathers every rank on h3, the one host with the
+    slots for all:
+      - np 3 --fragment 2 puts part 0 (ranks 0-1) on h2 and part 1 (rank 2)
+        on h3: both of part 0's ranks move into the smaller part, one a
+        live round, and part 0 empties at the second;
+      - np 3 --fragment 3 puts one rank on each host: rank 2's step is taken
+        first and part 0's rank 0 last, after which part 0 leaves.
+    Status shows the same job (job 1) on h3 alone and h2's slots free while
+    it runs on; the notes say the live path and that part 0 left; stdout and
+    status equal OpenMPI's. Before, each move took the restart path ("every
+    rank of part 0 moves" / "rank 0 is part 0's last rank")."""
+    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "checkpoint_phases.c")
+    native, program = build_both(cluster, source, "checkpoint_phases")
+    # 20 ms a phase: the job runs at least 0.4 s after its move, for the
+    # status polls (case_migrate_live).
+    arguments = ["40", "10000000", "20"]
+    want = run_mpirun(native, 3, arguments)
+    cluster.start_redis()
+    daemons = {f"h{i}": cluster.start_daemon(f"h{i}", f"127.0.0.{i}", slots,
+                                             options=("--allow-dir", cluster.workdir))
+               for i, slots in ((2, 2), (3, 4), (4, 1))}
+    live_round = (r"synergy-run: note: live move of rank {} from part {} to part 1 at control "
+                  r"point \d+: .*routes switched in [0-9.]+ ms; rank {} runs on part 1\n")
+    leaves = (r"; part 0 leaves the job with its last rank, and no checkpoint or move is taken "
+              r"after that\n")
+    runs = (
+        ("two-ranks", "2", r"rank 0 from part 0 to part 1, then rank 1 from part 0 to part 1",
+         ((0, 0), (1, 0)), 1),
+        ("one-a-host", "3", r"rank 2 from part 2 to part 1, then rank 0 from part 0 to part 1",
+         ((2, 2), (0, 0)), 0),
+    )
+    for job, (name, fragments, steps, rounds, last) in enumerate(runs, 1):
+        moves, env = migration_run_setup(cluster, name, None)
+        client = subprocess.Popen(
+            [os.path.join(cluster.bin_dir, "synergy-run"), "--cluster", cluster.url,
+             "--token-file", cluster.token_file, "--fragment", fragments, "--consolidate-at",
+             "50%", "--expected-barriers", "80", "--checkpoint-dir", moves, "-np", "3", program,
+             *arguments], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        cluster.processes.append(client)
+        shown = f"job {job}  checkpoint_phases.wasm  ranks 3  on h3 (ranks 0-2)\n"
+        freed = host_line(daemons["h2"], 2, 2)
+        seen = []
+
+        def shows_move():
+            seen.append(cluster.status()[1])
+            return shown in seen[-1] or client.poll() is not None
+        wait_for(shows_move, 180, f"{name}: the status to show the move")
+        out, err = client.communicate(timeout=300)
+        check(any(shown in text and freed in text for text in seen),
+              f"{name}: status never showed {shown!r} with h2 free: {seen[-2:]!r} {err!r}")
+        check_equal((client.returncode, sorted(out.splitlines())),
+                    (0, sorted(want[1].splitlines())), f"{name}: the job against mpirun ({err!r})")
+        notes = [rf"job {job}'s move of every rank to host h3 takes the live path: {steps} from "
+                 rf"control point 40, one rank a live round" + leaves,
+                 rf"synergy-run: note: part 0 left the job with rank {last}: no checkpoint or "
+                 r"move is taken from here on\n"]
+        notes += [live_round.format(rank, source, rank) for rank, source in rounds]
+        for note in notes:
+            check(re.search(note, err), f"{name}: no {note!r} in {err!r}")
+        check("stopped at a barrier control point" not in err and "restart path" not in err,
+              f"{name}: the job restarted: {err!r}")
+        print(f"migrate-live-part-0-leaves: {name} ok (moved live, part 0 left, no restart)")
+
+
+def case_migrate_live_then_restart(cluster):
+    """A move of several ranks whose later step is not taken live goes on
+    down the restart path, and that path's slot check counts the slots the
+    steps taken live already hold (issue 22): --fragment 2 puts ranks 0-1
+    on h2 and 2-3 on h3 (4 slots each) and --consolidate-at 50% gathers
+    them on h2, whose 2 free slots the move claims. Rank 2 moves into part
+    0 live at control point 40 and takes one; the daemons refuse rank 3's
+    landing (SYNERGY_TEST_LIVE_MOVE_REFUSE=rank:3), so at the next control
+    point the rest of the move takes the restart path, which needs the one
+    slot h2 has left: the job stops, restarts on h2:4, and its stdout and
+    status equal OpenMPI's. Before, the check asked h2 for both slots and
+    aborted the move ("h2 has 1 free slots, not the 2 the move needs")."""
+    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "checkpoint_phases.c")
+    native, program = build_both(cluster, source, "checkpoint_phases")
+    arguments = ["40", "10000000", "20"]
+    want = run_mpirun(native, 4, arguments)
+    cluster.start_redis()
+    env = dict(os.environ, SYNERGY_TEST_LIVE_MOVE_REFUSE="rank:3")
+    for i in (2, 3):
+        cluster.start_daemon(f"h{i}", f"127.0.0.{i}", 4, env=env,
+                             options=("--allow-dir", cluster.workdir))
+    moves, client_env = migration_run_setup(cluster, "then-restart", None)
+    code, out, err = run_tool(
+        [os.path.join(cluster.bin_dir, "synergy-run"), "--cluster", cluster.url, "--token-file",
+         cluster.token_file, "--fragment", "2", "--consolidate-at", "50%", "--expected-barriers",
+         "80", "--checkpoint-dir", moves, "-np", "4", program, *arguments], env=client_env)
+    check_equal((code, sorted(out.splitlines())), (0, sorted(want[1].splitlines())),
+                f"the job against mpirun ({err!r})")
+    for note in (r"job 1's move of every rank to host h2 takes the live path: rank 2 from part 1 "
+                 r"to part 0, then rank 3 from part 1 to part 0 from control point 40",
+                 r"live move of rank 2 from part 1 to part 0 at control point 40: .*routes "
+                 r"switched in [0-9.]+ ms; rank 2 runs on part 0\n",
+                 r"live move of rank 3 from part 1 to part 0 at control point 42: .*refused by "
+                 r"part 0 \(SYNERGY_TEST_LIVE_MOVE_REFUSE has part 0 refuse it\); rank 3 arrives "
+                 r"again at part 1\n",
+                 moved_note("every rank to host h2", "h2:4")):
+        check(re.search(note, err), f"no {note!r} in {err!r}")
+    check("aborted" not in err, f"the move was aborted: {err!r}")
+    print("migrate-live-then-restart: rank 2 moved live, rank 3 by the restart path")
+
+
 def case_live_move_checkpoints_after(cluster):
     """A job whose part emptied in a live move checkpoints on (issue 22):
     --fragment 2 --consolidate-at 10% moves rank 1 into part 0 live at
@@ -3672,7 +3796,8 @@ def case_live_move_checkpoints_after(cluster):
     part 0 took no checkpoint once a part had emptied). Then the daemon
     running both ranks is killed: the client restarts the job from a
     checkpoint taken after the move on the other hosts, and its stdout and
-    status equal OpenMPI's."""
+    status equal OpenMPI's; the move being done, the restart is not moved
+    again."""
     os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
     source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "checkpoint_phases.c")
     native, program = build_both(cluster, source, "checkpoint_phases")
@@ -3718,6 +3843,11 @@ def case_live_move_checkpoints_after(cluster):
                  r"to part 0", rf"lost the connection to host {host} .*; restarting the job from "
                  r"its checkpoint \d+ on the other hosts"):
         check(re.search(note, err), f"no {note!r} in {err!r}")
+    # The move was done: the restart (job 2) is placed by the policy and
+    # neither fragmented nor moved again (before, --fragment and
+    # --consolidate-at applied to it anew and it moved at control point 12).
+    check(not re.search(r"job 2's move|job 2 is not moved", err),
+          f"the restarted job was moved again: {err!r}")
     print(f"live-move-checkpoints-after: checkpoints after the move, {host} killed, restarted")
 
 
@@ -4316,6 +4446,8 @@ CASES = {
     "live-move-output": case_live_move_output,
     "live-move-slots": case_live_move_slots,
     "migrate-live": case_migrate_live,
+    "migrate-live-part-0-leaves": case_migrate_live_part_0_leaves,
+    "migrate-live-then-restart": case_migrate_live_then_restart,
     "live-move-checkpoints-after": case_live_move_checkpoints_after,
     "mpi-corpus-live-move": case_mpi_corpus_live_move,
     "migrate-aborted": case_migrate_aborted,

@@ -196,3 +196,37 @@ TEST(MigrationTest, LiveMovesGoIntoRunningPartsThatKeepARank) {
   request.placement = {{"h2", 1}, {"h3", 1}};
   EXPECT_FALSE(planLiveMoves(request, {"h2", "h3"}, {0, 1}, why));
 }
+
+// A job that checkpoints only to be moved lets part 0 leave with its last
+// rank (CheckpointAgreement.h, setMovesOnly): part 0's steps come last.
+TEST(MigrationTest, Part0MayLeaveWithTheLastStep) {
+  std::string why;
+  MigrationRequest request;
+  request.placement = {{"h3", 2}};
+  auto plan = planLiveMoves(request, {"h2", "h3"}, {0, 1}, why, true);
+  ASSERT_TRUE(plan) << why;
+  ASSERT_EQ(plan->size(), 1u);
+  EXPECT_EQ((*plan)[0].rank, 0u);
+  EXPECT_EQ((*plan)[0].target, 1u);
+  // One rank a host, all onto h3: rank 2's step first, part 0's last.
+  request.placement = {{"h3", 3}};
+  plan = planLiveMoves(request, {"h2", "h3", "h4"}, {0, 1, 2}, why, true);
+  ASSERT_TRUE(plan) << why;
+  ASSERT_EQ(plan->size(), 2u);
+  EXPECT_EQ((*plan)[0].rank, 2u);
+  EXPECT_EQ((*plan)[0].source, 2u);
+  EXPECT_EQ((*plan)[1].rank, 0u);
+  EXPECT_EQ((*plan)[1].source, 0u);
+  // Two ranks of part 0 into part 1, in rank order.
+  plan = planLiveMoves(request, {"h2", "h2", "h3"}, {0, 0, 1}, why, true);
+  ASSERT_TRUE(plan) << why;
+  ASSERT_EQ(plan->size(), 2u);
+  EXPECT_EQ((*plan)[0].rank, 0u);
+  EXPECT_EQ((*plan)[1].rank, 1u);
+  // Without leave: the restart path, saying when part 0 may leave.
+  EXPECT_FALSE(planLiveMoves(request, {"h2", "h2", "h3"}, {0, 0, 1}, why));
+  EXPECT_NE(why.find("checkpoints only to be moved"), std::string::npos) << why;
+  // Still no part to go into on a host the job does not run on.
+  request.placement = {{"h4", 2}};
+  EXPECT_FALSE(planLiveMoves(request, {"h2", "h3"}, {0, 1}, why, true));
+}

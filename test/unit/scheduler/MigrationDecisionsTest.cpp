@@ -173,6 +173,20 @@ TEST(MigrationDecisionsTest, AMovedJobWaitsOutItsCoolDown) {
   EXPECT_EQ(moves(hosts, {moved}, limits), Moves{"1:h2:4"});
 }
 
+// A move taken live (issue 22) leaves the job's scheduling record as its
+// client wrote it: the window runs from the migration record's moved-at.
+TEST(MigrationDecisionsTest, AJobMovedLiveWaitsOutItsCoolDown) {
+  std::vector<cluster::HostRecord> hosts = {host("h2", 4, 2), host("h3", 4, 2)};
+  RunningJobView moved = job(1, "compact", "h2:2,h3:2");
+  DecisionLimits limits{.coolDownMs = 30000, .abortBackoffMs = 60000, .maxPerRound = 1};
+  moved.movedAtMs = kNow - 600000;
+  moved.migrationState = "done";
+  moved.migrationMovedAtMs = kNow - 29999;
+  EXPECT_EQ(moves(hosts, {moved}, limits), Moves{});
+  moved.migrationMovedAtMs = kNow - 30000;
+  EXPECT_EQ(moves(hosts, {moved}, limits), Moves{"1:h2:4"});
+}
+
 TEST(MigrationDecisionsTest, AnAbortedMoveIsNotRetriedBeforeItsBackoff) {
   std::vector<cluster::HostRecord> hosts = {host("h2", 4, 2), host("h3", 4, 2)};
   RunningJobView aborted = job(1, "compact", "h2:2,h3:2");
