@@ -419,6 +419,30 @@ TEST(CheckpointFile, SectionPatchedFromWrittenPagesIsTheWholeSection) {
   EXPECT_TRUE(*patched == encodeRankSection(1, 131072, {4, 3, 2, 1}, memory.data(), kMemoryBytes,
                                             files));
   EXPECT_EQ(copied, 2 * kPage);
+  // The ranges said to have changed hold every byte that differs from the
+  // last section, and no more than the head, the two pages and the tail.
+  {
+    std::string section = last;
+    std::vector<std::pair<uint64_t, uint64_t>> changed;
+    ASSERT_TRUE(patchRankSection(section, 1, 131072, {4, 3, 2, 1}, memory.data(), kMemoryBytes,
+                                 {2, kMemoryBytes / kPage - 1}, files, {}, copied, &changed));
+    EXPECT_EQ(section, *patched);
+    auto inChanged = [&](uint64_t at) {
+      for (const auto& [offset, length] : changed)
+        if (at >= offset && at < offset + length) return true;
+      return false;
+    };
+    for (uint64_t at = 0; at < section.size(); ++at)
+      if (at >= last.size() || section[at] != last[at]) ASSERT_TRUE(inChanged(at)) << at;
+    uint64_t total = 0, end = 0;
+    for (const auto& [offset, length] : changed) {
+      EXPECT_GE(offset, end);  // increasing, disjoint
+      end = offset + length;
+      total += length;
+    }
+    EXPECT_EQ(end, section.size());  // the tail is the last range
+    EXPECT_LE(total, 2 * kPage + 4096);
+  }
   // A written page outside every run that is still zero, and one in a run
   // written back to what it held: nothing to cut differently.
   EXPECT_TRUE(patch(last, {0, 7}, globals, copied));
