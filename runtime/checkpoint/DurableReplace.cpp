@@ -26,6 +26,10 @@ namespace {
 
 // The unit compared and rewritten; a page of the page cache.
 constexpr size_t kCompareBytes = 4096;
+// The most one write call takes: a run of tens of MiB in one call cost the
+// kernel's copy into the page cache several times the CPU of 1 MiB calls
+// (perf on bench/mpi/kernels.c nstream, np 4, a checkpoint a second).
+constexpr uint64_t kMaxRunBytes = uint64_t(1) << 20;
 
 bool preadAll(int fd, char* into, size_t bytes, uint64_t at, size_t& got) {
   got = 0;
@@ -109,12 +113,26 @@ bool rewriteRange(int fd, std::string_view spare, uint64_t at, const ReplacePiec
     chunks->known.clear();
   }
   checksum = 0;  // of nothing
+  // The run of differing blocks pending, by offset in the piece: it goes on
+  // across chunks of a piece in memory, so that a run is written with one
+  // call (a chunk read from a file is in sourceBuffer only until the next).
+  uint64_t runStart = 0, runEnd = 0;
+  // `base` holds the piece's bytes from its offset `baseAt` on.
+  auto flush = [&](const char* base, uint64_t baseAt) {
+    if (runEnd > runStart &&
+        !pwriteAll(fd, base + (runStart - baseAt), runEnd - runStart, at + runStart))
+      return false;
+    counts.changedBytes += runEnd - runStart;
+    runStart = runEnd = 0;
+    return true;
+  };
   for (uint64_t done = 0, index = 0; done < size; ++index) {
     size_t chunk = size_t(std::min<uint64_t>(kChecksumChunkBytes, size - done));
     uint64_t where = at + done;
     bool onSpare = onSpareValid && chunks->onSpare[index] && where + chunk <= spare.size();
     bool known = knownValid && chunks->known[index];
     if (onSpare && known) {
+      if (!flush(piece.bytes.data(), 0)) return false;
       checksum = util::Crc32c::combine(checksum, chunks->checksums[index], chunk);
       counts.skippedBytes += chunk;
       done += chunk;
@@ -140,26 +158,22 @@ bool rewriteRange(int fd, std::string_view spare, uint64_t at, const ReplacePiec
         oldBytes = spare.data() + where;
         old = size_t(std::min<uint64_t>(chunk, spare.size() - where));
       }
-      size_t runStart = 0, runEnd = 0;  // the run of differing blocks pending
       for (size_t block = 0; block < chunk; block += kCompareBytes) {
         size_t blockBytes = std::min(kCompareBytes, chunk - block);
         bool same = block + blockBytes <= old &&
                     std::memcmp(oldBytes + block, wanted + block, blockBytes) == 0;
         if (same) continue;
-        if (runEnd != block) {
-          if (runEnd > runStart &&
-              !pwriteAll(fd, wanted + runStart, runEnd - runStart, where + runStart))
+        uint64_t blockAt = done + block;
+        if (runEnd != blockAt || runEnd - runStart >= kMaxRunBytes) {
+          if (!flush(piece.fd >= 0 ? wanted : piece.bytes.data(), piece.fd >= 0 ? done : 0))
             return false;
-          counts.changedBytes += runEnd - runStart;
-          runStart = block;
+          runStart = blockAt;
         }
-        runEnd = block + blockBytes;
+        runEnd = blockAt + blockBytes;
       }
-      if (runEnd > runStart &&
-          !pwriteAll(fd, wanted + runStart, runEnd - runStart, where + runStart))
-        return false;
-      counts.changedBytes += runEnd - runStart;
     }
+    // A chunk from a file leaves the buffer with the next read.
+    if (piece.fd >= 0 && !flush(wanted, done)) return false;
     uint32_t chunkChecksum;
     if (known) {
       chunkChecksum = chunks->checksums[index];
@@ -172,6 +186,7 @@ bool rewriteRange(int fd, std::string_view spare, uint64_t at, const ReplacePiec
     checksum = util::Crc32c::combine(checksum, chunkChecksum, chunk);
     done += chunk;
   }
+  if (piece.fd < 0 && !flush(piece.bytes.data(), 0)) return false;
   if (chunks) chunks->known.assign(size_t(chunkCount), 1);
   return true;
 }
@@ -338,8 +353,17 @@ bool replaceFileDurably(const std::string& directory, const std::string& name, u
       bool spareIsExpected = expectedSpare && fstat(fd, &info) == 0 &&
                              *expectedSpare == FileIdentity{uint64_t(info.st_dev),
                                                             uint64_t(info.st_ino), spareBytes};
-      // Only the chunks that changed are read when the pieces say which.
-      SpareView old(fd, spareBytes, !spareIsExpected);
+      // Mapped page by page as it is read when the pieces say most of it
+      // need not be (mapping every page at once is cheaper per page, but
+      // not than leaving most of them alone).
+      uint64_t total = 0, onSpare = 0;
+      for (const ReplacePiece& piece : pieces) {
+        total += piece.size();
+        if (!spareIsExpected || piece.fd >= 0 || !piece.chunks) continue;
+        for (size_t chunk = 0; chunk < piece.chunks->onSpare.size(); ++chunk)
+          if (piece.chunks->onSpare[chunk]) onSpare += kChecksumChunkBytes;
+      }
+      SpareView old(fd, spareBytes, onSpare * 2 < total);
       if (spareBytes == 0 || old.bytes())
         return replaceThroughSpare(directory, path, spare, fd, old.view(), spareIsExpected,
                                    headBytes, writeHead, pieces, counts, error);
