@@ -27,7 +27,9 @@
 // The file's checksum comes out of the same pass: each piece's CRC-32C is
 // taken a chunk at a time right after the chunk is compared, while it is
 // in the cache, and the head of the file (which holds the checksum) is
-// written last, once every piece is. A piece may also be a range of another
+// written last, once every piece is. A writer that knows which chunks of a
+// piece changed since the spare was written (PieceChunks) has the others
+// neither compared nor checksummed: an incremental write. A piece may also be a range of another
 // file (a part file, CheckpointCoordinator.h), read a chunk at a time into
 // a buffer that stays in the cache instead of whole into memory first.
 //
