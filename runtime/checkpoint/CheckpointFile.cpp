@@ -549,7 +549,8 @@ std::optional<RankImage> decodeRankSection(std::string_view section, uint32_t wo
   return rank;
 }
 
-std::optional<CheckpointImage> decodeCheckpoint(std::string_view bytes, std::string& error) {
+std::optional<CheckpointImage> decodeCheckpoint(std::string_view bytes, std::string& error,
+                                                bool viewRuns) {
   if (bytes.size() < kHeaderBytes || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0) {
     error = "not a Synergy checkpoint file";
     return std::nullopt;
@@ -595,7 +596,7 @@ std::optional<CheckpointImage> decodeCheckpoint(std::string_view bytes, std::str
   image.ranks.resize(rankCount);
   for (uint32_t rank = 0; rank < rankCount; ++rank)
     if (!decodeRank(sections, rank, rankCount, uint32_t(image.job.grants.size()),
-                    image.ranks[rank], error))
+                    image.ranks[rank], error, viewRuns))
       return std::nullopt;
   if (sections.left() != 0) {
     error = "the checkpoint has bytes after its last rank";

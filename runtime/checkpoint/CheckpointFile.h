@@ -252,6 +252,10 @@ std::optional<RankImage> decodeRankSection(std::string_view section, uint32_t wo
                                            uint32_t rankCount, uint32_t grantCount,
                                            std::string& error, bool viewRuns = false);
 // Parses and checks a checkpoint file; nullopt with a one-line `error`.
-std::optional<CheckpointImage> decodeCheckpoint(std::string_view bytes, std::string& error);
+// With `viewRuns` the memory runs are views into `bytes` (MemoryRun::view),
+// which must outlive the image: for a caller that only checks the file (a
+// host storing a copy of it) and need not copy every rank's memory.
+std::optional<CheckpointImage> decodeCheckpoint(std::string_view bytes, std::string& error,
+                                                bool viewRuns = false);
 
 }  // namespace synergy::checkpoint

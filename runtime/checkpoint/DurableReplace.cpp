@@ -91,16 +91,16 @@ class SpareView {
 // Makes the bytes at `at` of `fd`, whose first bytes are `spare`'s (the
 // spare's old contents, mapped), equal to `piece`: compares them a chunk at
 // a time and writes only the 4 KiB blocks that differ, a run of them with
-// one call, and takes each chunk's CRC-32C while it is in the cache, into
-// `checksum` (the piece's). A chunk the piece's PieceChunks say is on the
+// one call, and (with `wantChecksum`) takes each chunk's CRC-32C while it
+// is in the cache, into `checksum` (the piece's). A chunk the piece's PieceChunks say is on the
 // spare already (followed only when `spareIsExpected`) is neither compared
 // nor written, and one whose checksum they know is not checksummed again.
 // `sourceBuffer` holds a chunk of a piece that comes from a file. False
 // with `error` set when the piece's own file cannot be read, with it empty
 // when `fd` cannot be written (errno says why then).
 bool rewriteRange(int fd, std::string_view spare, uint64_t at, const ReplacePiece& piece,
-                  bool spareIsExpected, std::vector<char>& sourceBuffer, uint32_t& checksum,
-                  ReplaceCounts& counts, std::string& error) {
+                  bool spareIsExpected, bool wantChecksum, std::vector<char>& sourceBuffer,
+                  uint32_t& checksum, ReplaceCounts& counts, std::string& error) {
   uint64_t size = piece.size();
   PieceChunks* chunks = piece.fd < 0 ? piece.chunks : nullptr;
   const uint64_t chunkCount = (size + kChecksumChunkBytes - 1) / kChecksumChunkBytes;
@@ -174,8 +174,10 @@ bool rewriteRange(int fd, std::string_view spare, uint64_t at, const ReplacePiec
     }
     // A chunk from a file leaves the buffer with the next read.
     if (piece.fd >= 0 && !flush(wanted, done)) return false;
-    uint32_t chunkChecksum;
-    if (known) {
+    uint32_t chunkChecksum = 0;
+    if (!wantChecksum) {
+      // Nobody reads it (a file written without a head).
+    } else if (known) {
       chunkChecksum = chunks->checksums[index];
     } else {
       util::Crc32c crc;
@@ -187,7 +189,8 @@ bool rewriteRange(int fd, std::string_view spare, uint64_t at, const ReplacePiec
     done += chunk;
   }
   if (piece.fd < 0 && !flush(piece.bytes.data(), 0)) return false;
-  if (chunks) chunks->known.assign(size_t(chunkCount), 1);
+  if (chunks && wantChecksum) chunks->known.assign(size_t(chunkCount), 1);
+  else if (chunks) chunks->known.clear();
   return true;
 }
 
@@ -204,8 +207,8 @@ bool writeContents(int fd, std::string_view spare, bool spareIsExpected, uint64_
   uint64_t at = headBytes;
   for (const ReplacePiece& piece : pieces) {
     uint32_t checksum = 0;
-    if (!rewriteRange(fd, spare, at, piece, spareIsExpected, sourceBuffer, checksum, counts,
-                      error))
+    if (!rewriteRange(fd, spare, at, piece, spareIsExpected, bool(writeHead), sourceBuffer,
+                      checksum, counts, error))
       return false;
     checksums.push_back(checksum);
     at += piece.size();
@@ -217,7 +220,8 @@ bool writeContents(int fd, std::string_view spare, bool spareIsExpected, uint64_
     return false;
   }
   uint32_t unused = 0;
-  if (!rewriteRange(fd, spare, 0, ReplacePiece{head}, false, sourceBuffer, unused, counts, error))
+  if (!rewriteRange(fd, spare, 0, ReplacePiece{head}, false, false, sourceBuffer, unused, counts,
+                    error))
     return false;
   counts.fileBytes = at;
   // The mapping past the new end is never read again.

@@ -136,6 +136,31 @@ TEST(CheckpointFile, RoundTripKeepsOnlyNonZeroPages) {
   }
 }
 
+// A host storing a copy (CheckpointCopy.h) decodes the file with its runs
+// as views into the bytes: the same runs, none copied; the refusals are
+// the same (a flipped byte in a run fails the checksum).
+TEST(CheckpointFile, DecodedWithViewsHoldsTheSameRunsUncopied) {
+  std::string file = sampleFile();
+  std::string error;
+  auto copied = decodeCheckpoint(file, error);
+  auto viewed = decodeCheckpoint(file, error, true);
+  ASSERT_TRUE(copied && viewed) << error;
+  ASSERT_EQ(viewed->ranks.size(), copied->ranks.size());
+  for (size_t rank = 0; rank < viewed->ranks.size(); ++rank) {
+    ASSERT_EQ(viewed->ranks[rank].runs.size(), copied->ranks[rank].runs.size());
+    for (size_t run = 0; run < viewed->ranks[rank].runs.size(); ++run) {
+      const MemoryRun& view = viewed->ranks[rank].runs[run];
+      EXPECT_TRUE(view.bytes.empty());
+      EXPECT_GE(view.view.data(), file.data());
+      EXPECT_LE(view.view.data() + view.view.size(), file.data() + file.size());
+      EXPECT_EQ(view.offset, copied->ranks[rank].runs[run].offset);
+      EXPECT_EQ(view.contents(), copied->ranks[rank].runs[run].contents());
+    }
+  }
+  file[file.size() - 100] ^= 1;
+  EXPECT_FALSE(decodeCheckpoint(file, error, true));
+}
+
 // A live move's bytes (RankMove.h) are one checkpoint section, the rank's
 // progress record and their CRC-32C: they decode to the rank's image, and every truncation, every
 // flipped byte, another rank's section and a rank outside the job are
