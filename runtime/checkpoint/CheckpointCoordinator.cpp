@@ -1121,7 +1121,8 @@ std::string CheckpointCoordinator::encodeInPlace(int worldRank, granule::Granule
   since->sectionBytes = since->pages ? section.size() : 0;
   // What the write may take as known: after a patch of the very buffer the
   // chunks describe, every chunk the patch did not touch.
-  const size_t chunkCount = size_t((section.size() + kChecksumChunkBytes - 1) / kChecksumChunkBytes);
+  const size_t chunkCount =
+      size_t((section.size() + kChecksumChunkBytes - 1) / kChecksumChunkBytes);
   if (patched && chunks->section == spareData && chunks->sectionBytes == spareBytes) {
     std::vector<uint8_t> now(chunkCount, 0);
     for (const auto& [at, length] : changed)
