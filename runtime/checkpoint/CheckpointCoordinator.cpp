@@ -145,6 +145,12 @@ CheckpointCoordinator::CheckpointCoordinator(int ranks, CheckpointPolicy policy,
   // (in a job spread over hosts, part 0, which writes the file).
   if (const char* kill = std::getenv("SYNERGY_CHECKPOINT_KILL_AFTER"))
     killAfter_ = std::strtoull(kill, nullptr, 10);
+  // With SYNERGY_CHECKPOINT_TEAR_NEXT=1 as well, the process lives on past
+  // that checkpoint and dies in the middle of the next one's write instead:
+  // every section is on disk in the recycled file, but not its head (which
+  // holds the checksum) nor the rename that would make it the checkpoint.
+  if (const char* tear = std::getenv("SYNERGY_CHECKPOINT_TEAR_NEXT"))
+    tearNext_ = killAfter_ > 0 && std::strcmp(tear, "0") != 0;
   spareSections_.resize(size_t(ranks));
   rankUnresumable_.resize(size_t(ranks));
   controlPointSlots_ = worldRanks_.empty() ? 0 : size_t(worldRanks_.back()) + 1;
@@ -756,6 +762,7 @@ bool CheckpointCoordinator::suspended(int worldRank, granule::Granule& granule,
       });
     roundUnresumable_.clear();
     for (std::string& done : sections_) std::string().swap(done);
+    roundChunks_.clear();
     auto now = std::chrono::steady_clock::now();
     statistics_.seconds += std::chrono::duration<double>(now - roundStart_).count();
     lastCheckpointNs_ =
@@ -792,6 +799,8 @@ void CheckpointCoordinator::queueCheckpoint() {
     output = {hostParts_->jobId(), hostParts_->partIndex(), outputCount_ ? outputCount_() : 0};
   std::vector<std::string> sections = std::move(sections_);
   sections_.assign(size_t(ranks_), std::string());
+  ChunksByRank chunks = std::move(roundChunks_);
+  roundChunks_.clear();
   ++checkpointsQueued_;
   // This round's ranks and table: a live move between parts may change
   // them before the write is done.
@@ -799,19 +808,30 @@ void CheckpointCoordinator::queueCheckpoint() {
   if (hostParts_) partOfRanks = hostParts_->partOfRanks();
   backgroundWrites_.queue([this, job = std::move(job), sections = std::move(sections),
                            sequence = sequence_, output, ranks = worldRanks_,
-                           partOfRanks = std::move(partOfRanks)]() mutable {
+                           partOfRanks = std::move(partOfRanks),
+                           chunks = std::move(chunks)]() mutable {
     // Without mutex_: a rank may hold it while it waits for this write.
     std::string error;
     auto started = std::chrono::steady_clock::now();
     uint64_t cpuBefore = threadCpuNanoseconds();
     bool written = hostParts_ ? writePartCheckpoint(job, sections, ranks, partOfRanks, sequence,
-                                                    output, error)
-                              : writeCheckpoint(job, sections, sequence, error);
+                                                    output, chunks, error)
+                              : writeCheckpoint(job, sections, ranks, chunks, sequence, error);
     backgroundNanoseconds_ += uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
                                            std::chrono::steady_clock::now() - started)
                                            .count());
     backgroundCpuNanoseconds_ += threadCpuNanoseconds() - cpuBefore;
     keepSpareSections(std::move(sections));
+    {
+      // Each rank's chunks go back with its section; a rank whose section
+      // came without (built another way) has none to keep.
+      std::lock_guard<std::mutex> guard(spareMutex_);
+      for (int rank : ranks) {
+        auto given = chunks.find(rank);
+        if (given != chunks.end() && given->second) spareChunks_[rank] = std::move(given->second);
+        else spareChunks_.erase(rank);
+      }
+    }
     if (!written) {
       ++backgroundUnwritten_;
       std::fprintf(stderr, "synergy-run: note: checkpoint not written (%s)\n", error.c_str());
@@ -819,7 +839,8 @@ void CheckpointCoordinator::queueCheckpoint() {
     }
     writtenSequence_ = sequence;
     uint64_t count = ++backgroundWritten_;
-    if ((!hostParts_ || hostParts_->partIndex() == 0) && killAfter_ && count == killAfter_)
+    if ((!hostParts_ || hostParts_->partIndex() == 0) && killAfter_ && count == killAfter_ &&
+        !tearNext_)
       raise(SIGKILL);
   });
 }
@@ -827,8 +848,55 @@ void CheckpointCoordinator::queueCheckpoint() {
 // On the background writes' thread, with no lock held: a job on one host.
 bool CheckpointCoordinator::writeCheckpoint(const JobRecord& job,
                                             const std::vector<std::string>& sections,
-                                            uint64_t sequence, std::string& error) {
-  return commitCheckpointFile(job, sequence, piecesOf(sections), nullptr, error);
+                                            const std::vector<int>& worldRanks,
+                                            ChunksByRank& chunks, uint64_t sequence,
+                                            std::string& error) {
+  return commitCheckpointFile(job, sequence, piecesOf(sections), nullptr, error, worldRanks,
+                              &chunks);
+}
+
+bool CheckpointCoordinator::replaceIncrementally(const std::string& name, uint64_t headBytes,
+                                                 const HeadWriter& head,
+                                                 std::vector<ReplacePiece> pieces,
+                                                 const std::vector<int>& pieceRanks,
+                                                 ChunksByRank& chunks, ReplaceCounts& counts,
+                                                 std::string& error) {
+  // The spare is the file placed two writes ago when the write between
+  // exchanged it with the one in place.
+  const PlacedFile* twoAgo =
+      placedFiles_.size() == 2 && placedFiles_[1].exchanged ? &placedFiles_[0] : nullptr;
+  PlacedFile placed;
+  uint64_t at = headBytes;
+  for (size_t i = 0; i < pieces.size(); ++i) {
+    int rank = i < pieceRanks.size() ? pieceRanks[i] : -1;
+    if (rank >= 0 && pieces[i].fd < 0) {
+      placed.sectionAt[rank] = at;
+      auto known = chunks.find(rank);
+      if (known != chunks.end() && known->second) {
+        SectionChunks& section = *known->second;
+        // Hints for another buffer than the one written are not followed.
+        if (section.section == pieces[i].bytes.data() &&
+            section.sectionBytes == pieces[i].bytes.size()) {
+          pieces[i].chunks = &section.chunks;
+          auto before = twoAgo ? twoAgo->sectionAt.find(rank) : placed.sectionAt.end();
+          if (!twoAgo || before == twoAgo->sectionAt.end() || before->second != at)
+            section.chunks.onSpare.clear();
+        }
+      }
+    }
+    at += pieces[i].size();
+  }
+  if (!replaceFileDurably(policy_.directory, name, headBytes, head, pieces, true, counts, error,
+                          twoAgo ? &twoAgo->identity : nullptr)) {
+    placedFiles_.clear();
+    return false;
+  }
+  placed.identity = counts.placed;
+  placed.exchanged = counts.exchanged;
+  placedFiles_.push_back(std::move(placed));
+  if (placedFiles_.size() > 2) placedFiles_.erase(placedFiles_.begin());
+  backgroundSkippedBytes_ += counts.skippedBytes;
+  return true;
 }
 
 // On the background writes' thread, with no lock held: `sections` are this
@@ -838,7 +906,7 @@ bool CheckpointCoordinator::writePartCheckpoint(const JobRecord& job,
                                                 const std::vector<int>& worldRanks,
                                                 const std::vector<uint32_t>& partOfRanks,
                                                 uint64_t sequence, const PartOutput& output,
-                                                std::string& error) {
+                                                ChunksByRank& chunks, std::string& error) {
   uint32_t self = hostParts_->partIndex();
   std::vector<std::vector<uint32_t>> ranksOfPart;
   for (uint32_t rank = 0; rank < partOfRanks.size(); ++rank) {
@@ -860,9 +928,9 @@ bool CheckpointCoordinator::writePartCheckpoint(const JobRecord& job,
     };
     // A part's own file is not the checkpoint: its bytes are not counted.
     ReplaceCounts partCounts;
-    bool written = replaceFileDurably(policy_.directory, partFileName(self),
-                                      encodePartFileHead(part, sectionBytes, 0).size(), head,
-                                      pieces, true, partCounts, error);
+    bool written = replaceIncrementally(partFileName(self),
+                                        encodePartFileHead(part, sectionBytes, 0).size(), head,
+                                        pieces, worldRanks, chunks, partCounts, error);
     if (written && policy_.hostLocalDirectory) {
       std::vector<std::string_view> file{headBytes};
       file.insert(file.end(), sections.begin(), sections.end());
@@ -879,8 +947,11 @@ bool CheckpointCoordinator::writePartCheckpoint(const JobRecord& job,
   // then each other part's as a range of its part file, whose head alone is
   // read here; the sections are read as they are copied.
   std::vector<ReplacePiece> pieces(partOfRanks.size());
-  for (size_t i = 0; i < sections.size() && i < worldRanks.size(); ++i)
+  std::vector<int> pieceRanks(partOfRanks.size(), -1);
+  for (size_t i = 0; i < sections.size() && i < worldRanks.size(); ++i) {
     pieces[size_t(worldRanks[i])] = {sections[i]};
+    pieceRanks[size_t(worldRanks[i])] = worldRanks[i];
+  }
   OpenFiles partFiles;
   std::vector<PartFileHead> heads(ranksOfPart.size());
   // The part files sent whole over the transport, checked already; their
@@ -947,7 +1018,8 @@ bool CheckpointCoordinator::writePartCheckpoint(const JobRecord& job,
       }
     return true;
   };
-  if (!commitCheckpointFile(record, sequence, pieces, checkParts, error)) return false;
+  if (!commitCheckpointFile(record, sequence, pieces, checkParts, error, pieceRanks, &chunks))
+    return false;
   if (!policy_.hostLocalDirectory) return true;
   // This host's directory is no other's: the checkpoint counts once a
   // second host holds it too.
@@ -965,11 +1037,18 @@ bool CheckpointCoordinator::writePartCheckpoint(const JobRecord& job,
 bool CheckpointCoordinator::commitCheckpointFile(const JobRecord& job, uint64_t sequence,
                                                  const std::vector<ReplacePiece>& sections,
                                                  const SectionsCheck& checkSections,
-                                                 std::string& error) {
+                                                 std::string& error,
+                                                 const std::vector<int>& pieceRanks,
+                                                 ChunksByRank* chunks) {
   std::vector<uint64_t> sectionBytes;
   for (const ReplacePiece& section : sections) sectionBytes.push_back(section.size());
   HeadWriter head = [&](const std::vector<uint32_t>& checksums, std::string& bytes,
                         std::string& why) {
+    if (tearNext_ && backgroundWritten_.load() == killAfter_) {
+      std::fprintf(stderr, "synergy-run: test: checkpoint %llu's write torn before its head\n",
+                   (unsigned long long)sequence);
+      raise(SIGKILL);
+    }
     if (checkSections && !checkSections(checksums, sectionBytes, why)) return false;
     bytes = encodeCheckpointHead(
         sequence, programDigest_, sectionBytes,
@@ -978,8 +1057,9 @@ bool CheckpointCoordinator::commitCheckpointFile(const JobRecord& job, uint64_t 
   };
   uint64_t headBytes = encodeCheckpointHead(sequence, programDigest_, sectionBytes, 0, job).size();
   ReplaceCounts counts;
-  if (!replaceFileDurably(policy_.directory, kCheckpointFileName, headBytes, head, sections, true,
-                          counts, error))
+  ChunksByRank none;
+  if (!replaceIncrementally(kCheckpointFileName, headBytes, head, sections, pieceRanks,
+                            chunks ? *chunks : none, counts, error))
     return false;
   backgroundBytes_ += counts.fileBytes;
   backgroundChangedBytes_ += counts.changedBytes;
@@ -1004,6 +1084,18 @@ std::string CheckpointCoordinator::encodeInPlace(int worldRank, granule::Granule
   // again, before anything is read: a write after this is in the next list.
   bool patched = false;
   uint64_t copied = 0;
+  const size_t spareBytes = spare.size();
+  const char* spareData = spare.data();
+  std::vector<std::pair<uint64_t, uint64_t>> changed;
+  std::shared_ptr<SectionChunks> chunks;
+  {
+    std::lock_guard<std::mutex> guard(spareMutex_);
+    if (auto kept = spareChunks_.find(worldRank); kept != spareChunks_.end()) {
+      chunks = std::move(kept->second);
+      spareChunks_.erase(kept);
+    }
+  }
+  if (!chunks) chunks = std::make_shared<SectionChunks>();
   if (since->pages && (!anonymous || since->pages->base() != base || since->pages->bytes() != bytes))
     since->pages.reset();
   if (since->pages) {
@@ -1014,7 +1106,7 @@ std::string CheckpointCoordinator::encodeInPlace(int worldRank, granule::Granule
     } else if (spare.size() == since->sectionBytes && spare.data() == since->section &&
                spare.size() > 0) {
       patched = patchRankSection(spare, uint32_t(worldRank), granule.unwindBufferAddress(),
-                                 globals, base, bytes, written, files, mpi, copied);
+                                 globals, base, bytes, written, files, mpi, copied, &changed);
     }
   }
   if (!since->pages && anonymous && bytes > 0) {
@@ -1027,7 +1119,35 @@ std::string CheckpointCoordinator::encodeInPlace(int worldRank, granule::Granule
                                   base, bytes, files, mpi, anonymous, std::move(spare));
   since->section = since->pages ? section.data() : nullptr;
   since->sectionBytes = since->pages ? section.size() : 0;
+  // What the write may take as known: after a patch of the very buffer the
+  // chunks describe, every chunk the patch did not touch.
+  const size_t chunkCount =
+      size_t((section.size() + kChecksumChunkBytes - 1) / kChecksumChunkBytes);
+  if (patched && chunks->section == spareData && chunks->sectionBytes == spareBytes) {
+    std::vector<uint8_t> now(chunkCount, 0);
+    for (const auto& [at, length] : changed)
+      for (uint64_t chunk = at / kChecksumChunkBytes;
+           length > 0 && chunk <= (at + length - 1) / kChecksumChunkBytes && chunk < chunkCount;
+           ++chunk)
+        now[size_t(chunk)] = 1;
+    PieceChunks& known = chunks->chunks;
+    known.known.resize(chunkCount, 0);
+    known.checksums.resize(chunkCount, 0);
+    known.onSpare.assign(chunkCount, 0);
+    const bool before = chunks->changedBefore.size() == chunkCount;
+    for (size_t chunk = 0; chunk < chunkCount; ++chunk) {
+      if (now[chunk]) known.known[chunk] = 0;
+      known.onSpare[chunk] = before && !now[chunk] && !chunks->changedBefore[chunk];
+    }
+    chunks->changedBefore = std::move(now);
+  } else {
+    chunks->chunks = PieceChunks();
+    chunks->changedBefore.clear();
+  }
+  chunks->section = section.data();
+  chunks->sectionBytes = section.size();
   std::lock_guard<std::mutex> guard(mutex_);
+  roundChunks_[worldRank] = std::move(chunks);
   ++statistics_.sections;
   if (patched) {
     ++statistics_.patchedSections;
@@ -1057,6 +1177,7 @@ CheckpointStatistics CheckpointCoordinator::statistics() {
   totals.writeSeconds = double(backgroundNanoseconds_) * 1e-9;
   totals.writeCpuSeconds = double(backgroundCpuNanoseconds_) * 1e-9;
   totals.changedBytes = backgroundChangedBytes_;
+  totals.skippedBytes = backgroundSkippedBytes_;
   for (size_t i = 0; i < controlPointSlots_; ++i)
     totals.controlPoints = std::max(totals.controlPoints, controlPointsReached_[i].load());
   return totals;

@@ -110,6 +110,10 @@ struct CheckpointStatistics {
   // Of bytesWritten, what differed from the recycled file and was written
   // (DurableReplace.h).
   uint64_t changedBytes = 0;
+  // Of bytesWritten, neither compared nor checksummed: what the ranks did
+  // not write since the file recycled was written (PieceChunks in
+  // DurableReplace.h).
+  uint64_t skippedBytes = 0;
   // The barrier control points this part's ranks went through (the most
   // of any rank), and those where they met to agree on a checkpoint (or a
   // move): at an interval, only where one had fallen due.
@@ -231,8 +235,21 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   // This round's sections go to backgroundWrites_, which counts the
   // checkpoint once written (under the lock, as the caller).
   void queueCheckpoint();
+  // What the writes know of each rank's section, by world rank (see
+  // SectionChunks below).
+  struct SectionChunks;
+  // Shared only so that a queued write (a std::function) can be copied; one
+  // thread holds each at a time.
+  using ChunksByRank = std::map<int, std::shared_ptr<SectionChunks>>;
   bool writeCheckpoint(const JobRecord& job, const std::vector<std::string>& sections,
+                       const std::vector<int>& worldRanks, ChunksByRank& chunks,
                        uint64_t sequence, std::string& error);
+  // replaceFileDurably, recycled, with what `chunks` know of the pieces
+  // (`pieceRanks`: each piece's world rank, -1 for none) when the spare is
+  // the file placed two writes ago and the piece lies where it lay there.
+  bool replaceIncrementally(const std::string& name, uint64_t headBytes, const HeadWriter& head,
+                            std::vector<ReplacePiece> pieces, const std::vector<int>& pieceRanks,
+                            ChunksByRank& chunks, ReplaceCounts& counts, std::string& error);
   // Checks the sections' CRC-32Cs (and lengths) before the file's head is
   // written; false with a one-line `error` fails the checkpoint.
   using SectionsCheck = std::function<bool(const std::vector<uint32_t>& checksums,
@@ -241,13 +258,15 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   // section, in world rank order.
   bool commitCheckpointFile(const JobRecord& job, uint64_t sequence,
                             const std::vector<ReplacePiece>& sections,
-                            const SectionsCheck& checkSections, std::string& error);
+                            const SectionsCheck& checkSections, std::string& error,
+                            const std::vector<int>& pieceRanks = {},
+                            ChunksByRank* chunks = nullptr);
   // `worldRanks` and `partOfRanks`: this part's ranks and the job's table
   // when the checkpoint's round was decided.
   bool writePartCheckpoint(const JobRecord& job, const std::vector<std::string>& sections,
                            const std::vector<int>& worldRanks,
                            const std::vector<uint32_t>& partOfRanks, uint64_t sequence,
-                           const PartOutput& output, std::string& error);
+                           const PartOutput& output, ChunksByRank& chunks, std::string& error);
   // The buffer for the next section of the rank at `localIndex` of
   // worldRanks_, and the written sections given back, in that order.
   std::string takeSpareSection(size_t localIndex);
@@ -319,7 +338,8 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   ResumedCommunicators resumedComms_;
   bool contextDrawsResumed_ = false;  // resumeContextDraws, once per World
   uint64_t firstSequence_ = 0;
-  uint64_t killAfter_ = 0;  // test hook, see the constructor
+  uint64_t killAfter_ = 0;  // test hooks, see the constructor
+  bool tearNext_ = false;
   // What the background writes did, kept apart from statistics_ so that
   // they never take mutex_.
   std::atomic<uint64_t> backgroundWritten_ = 0;
@@ -352,6 +372,28 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
     size_t sectionBytes = 0;
   };
   std::map<int, WrittenSince> writtenSince_;
+  // Per world rank, beside its section: which chunks of it changed in this
+  // round and the one before (chunk indices as in PieceChunks), and what
+  // the last write learnt of them, for the buffer at `section`. Handed with
+  // the sections to the write (roundChunks_, under mutex_) and back
+  // (spareChunks_, under spareMutex_), so that only one thread holds it.
+  struct SectionChunks {
+    PieceChunks chunks;
+    std::vector<uint8_t> changedBefore;  // empty: unknown (all changed)
+    const char* section = nullptr;
+    size_t sectionBytes = 0;
+  };
+  ChunksByRank spareChunks_;
+  ChunksByRank roundChunks_;
+  // The background writes' own: the last two files they placed (oldest
+  // first), each with where each rank's section began in it.
+  struct PlacedFile {
+    FileIdentity identity;
+    bool exchanged = false;
+    std::map<int, uint64_t> sectionAt;
+  };
+  std::vector<PlacedFile> placedFiles_;
+  std::atomic<uint64_t> backgroundSkippedBytes_ = 0;
   // Encodes a rank's section at a checkpoint that rewinds it in place,
   // over its spare section when that one is the rank's last.
   std::string encodeInPlace(int worldRank, granule::Granule& granule, std::string spare,

@@ -15,8 +15,9 @@ namespace synergy::checkpoint {
 bool storeCheckpointCopy(const std::string& directory, const std::string& file,
                          uint64_t sequence, std::string& error) {
   // Checked whole (its head, its CRC-32C, every section) before the copy
-  // of the last checkpoint is replaced.
-  std::optional<CheckpointImage> image = decodeCheckpoint(file, error);
+  // of the last checkpoint is replaced; the memory runs are looked at where
+  // they lie, not copied.
+  std::optional<CheckpointImage> image = decodeCheckpoint(file, error, true);
   if (!image) return false;
   if (image->sequence != sequence) {
     error = "it is checkpoint " + std::to_string(image->sequence) + ", not " +

@@ -388,9 +388,11 @@ bool patchRankSection(std::string& section, uint32_t worldRank, uint32_t unwindB
                       const std::vector<uint8_t>& globals, const uint8_t* memory,
                       uint64_t memoryBytes, const std::vector<uint64_t>& writtenPages,
                       const std::vector<OpenFile>& files, const MpiObjects& mpi,
-                      uint64_t& copiedBytes) {
+                      uint64_t& copiedBytes,
+                      std::vector<std::pair<uint64_t, uint64_t>>* changed) {
   constexpr uint64_t kPage = snapshot::kHostPageSize;
   copiedBytes = 0;
+  if (changed) changed->clear();
   if (memoryBytes % kPage) return false;
   // The head: rank, unwind buffer, globals, memory size, run count.
   FieldReader reader{std::string_view(section)};
@@ -437,20 +439,26 @@ bool patchRankSection(std::string& section, uint32_t worldRank, uint32_t unwindB
     const bool inRun = run < runs.size() && runs[run].offset <= offset;
     if (inRun == snapshot::isZeroHostPage(memory + offset)) return false;
   }
+  // The head (rank, unwind buffer, globals) is rewritten below.
+  if (changed) changed->emplace_back(0, globalsAt + globals.size());
   run = 0;
   for (uint64_t page : writtenPages) {
     const uint64_t offset = page * kPage;
     while (run < runs.size() && runs[run].offset + runs[run].length <= offset) ++run;
     if (run < runs.size() && runs[run].offset <= offset) {
-      std::memcpy(section.data() + runs[run].at + (offset - runs[run].offset), memory + offset,
-                  kPage);
+      const uint64_t at = runs[run].at + (offset - runs[run].offset);
+      std::memcpy(section.data() + at, memory + offset, kPage);
       copiedBytes += kPage;
+      if (!changed) continue;
+      if (changed->back().first + changed->back().second == at) changed->back().second += kPage;
+      else changed->emplace_back(at, kPage);
     }
   }
   std::memcpy(section.data() + 4, &unwindBuffer, sizeof unwindBuffer);
   if (!globals.empty()) std::memcpy(section.data() + globalsAt, globals.data(), globals.size());
   section.resize(tailAt);
   putSectionTail(section, files, mpi);
+  if (changed && section.size() > tailAt) changed->emplace_back(tailAt, section.size() - tailAt);
   return true;
 }
 
@@ -541,7 +549,8 @@ std::optional<RankImage> decodeRankSection(std::string_view section, uint32_t wo
   return rank;
 }
 
-std::optional<CheckpointImage> decodeCheckpoint(std::string_view bytes, std::string& error) {
+std::optional<CheckpointImage> decodeCheckpoint(std::string_view bytes, std::string& error,
+                                                bool viewRuns) {
   if (bytes.size() < kHeaderBytes || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0) {
     error = "not a Synergy checkpoint file";
     return std::nullopt;
@@ -587,7 +596,7 @@ std::optional<CheckpointImage> decodeCheckpoint(std::string_view bytes, std::str
   image.ranks.resize(rankCount);
   for (uint32_t rank = 0; rank < rankCount; ++rank)
     if (!decodeRank(sections, rank, rankCount, uint32_t(image.job.grants.size()),
-                    image.ranks[rank], error))
+                    image.ranks[rank], error, viewRuns))
       return std::nullopt;
   if (sections.left() != 0) {
     error = "the checkpoint has bytes after its last rank";

@@ -66,6 +66,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "checkpoint/MpiObjectSection.h"
@@ -197,12 +198,16 @@ std::string encodeRankSection(uint32_t worldRank, uint32_t unwindBuffer,
 // checked), the rank, its memory's size or its globals' size changed, a
 // page index lies outside the memory, or a written page's zero-ness changed
 // (the runs would be cut differently). `copiedBytes`: the memory bytes
-// copied.
+// copied. `changed`, when given: the ranges of the section (offset,
+// length; increasing, disjoint) that may differ from what it held before:
+// the head with the globals, each page copied and the records after the
+// runs; every other byte is the one it held.
 bool patchRankSection(std::string& section, uint32_t worldRank, uint32_t unwindBuffer,
                       const std::vector<uint8_t>& globals, const uint8_t* memory,
                       uint64_t memoryBytes, const std::vector<uint64_t>& writtenPages,
                       const std::vector<OpenFile>& files, const MpiObjects& mpi,
-                      uint64_t& copiedBytes);
+                      uint64_t& copiedBytes,
+                      std::vector<std::pair<uint64_t, uint64_t>>* changed = nullptr);
 // The same section as pieces, in order: the section's own records
 // (`literal`) and, between them, each memory run's bytes by where they lie
 // in `memory` (`length` bytes at `memoryOffset`, `literal` empty); joined,
@@ -247,6 +252,10 @@ std::optional<RankImage> decodeRankSection(std::string_view section, uint32_t wo
                                            uint32_t rankCount, uint32_t grantCount,
                                            std::string& error, bool viewRuns = false);
 // Parses and checks a checkpoint file; nullopt with a one-line `error`.
-std::optional<CheckpointImage> decodeCheckpoint(std::string_view bytes, std::string& error);
+// With `viewRuns` the memory runs are views into `bytes` (MemoryRun::view),
+// which must outlive the image: for a caller that only checks the file (a
+// host storing a copy of it) and need not copy every rank's memory.
+std::optional<CheckpointImage> decodeCheckpoint(std::string_view bytes, std::string& error,
+                                                bool viewRuns = false);
 
 }  // namespace synergy::checkpoint

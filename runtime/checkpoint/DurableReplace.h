@@ -27,7 +27,9 @@
 // The file's checksum comes out of the same pass: each piece's CRC-32C is
 // taken a chunk at a time right after the chunk is compared, while it is
 // in the cache, and the head of the file (which holds the checksum) is
-// written last, once every piece is. A piece may also be a range of another
+// written last, once every piece is. A writer that knows which chunks of a
+// piece changed since the spare was written (PieceChunks) has the others
+// neither compared nor checksummed: an incremental write. A piece may also be a range of another
 // file (a part file, CheckpointCoordinator.h), read a chunk at a time into
 // a buffer that stays in the cache instead of whole into memory first.
 //
@@ -42,6 +44,32 @@
 
 namespace synergy::checkpoint {
 
+// The unit in which a piece is checksummed (from the piece's first byte;
+// the last chunk may be shorter), so that a writer that knows which parts
+// of a piece changed since its last file checksums only those
+// (PieceChunks).
+inline constexpr uint64_t kChecksumChunkBytes = uint64_t(64) << 10;
+
+// What a writer knows of an in-memory piece's chunks beforehand: an
+// incremental write. A rank's section rebuilt in place from the pages it
+// wrote (patchRankSection) is mostly the bytes it held at the last
+// checkpoints; what it did not write since then needs no new checksum, and
+// what it did not write since the checkpoint before the last is on the
+// spare already, at the same place when the file's layout is the same.
+struct PieceChunks {
+  // Each chunk's CRC-32C: read where `known` says so, written for all.
+  std::vector<uint32_t> checksums;
+  // 1 where checksums[i] is chunk i's CRC-32C already (empty: none is).
+  std::vector<uint8_t> known;
+  // 1 where the spare holds chunk i at this piece's place already: neither
+  // compared nor written. Only followed when the spare is the one the
+  // caller names (ReplaceOptions::expectedSpare); a chunk so skipped is
+  // still covered by the file's checksum, which was taken from the bytes
+  // meant, so a spare that was changed behind the writer's back gives a
+  // file that `--resume` refuses, never a wrong checkpoint.
+  std::vector<uint8_t> onSpare;
+};
+
 // `bytes`, or (with `fd` >= 0) `length` bytes of the file open at `fd`,
 // from `fileOffset` on; a file shorter than that fails the replacement.
 struct ReplacePiece {
@@ -49,8 +77,18 @@ struct ReplacePiece {
   int fd = -1;
   uint64_t fileOffset = 0;
   uint64_t length = 0;
+  // In-memory pieces only; may be null.
+  PieceChunks* chunks = nullptr;
 
   uint64_t size() const { return fd >= 0 ? length : bytes.size(); }
+};
+
+// Which file a spare is: its device, inode and size.
+struct FileIdentity {
+  uint64_t device = 0;
+  uint64_t inode = 0;
+  uint64_t bytes = 0;
+  bool operator==(const FileIdentity&) const = default;
 };
 
 // Called once every piece is written, with each one's CRC-32C: puts the
@@ -62,6 +100,12 @@ using HeadWriter = std::function<bool(const std::vector<uint32_t>& pieceChecksum
 struct ReplaceCounts {
   uint64_t fileBytes = 0;     // the new file's size
   uint64_t changedBytes = 0;  // of those, written (the rest was on disk already)
+  // Of fileBytes, neither compared nor checksummed (PieceChunks).
+  uint64_t skippedBytes = 0;
+  // The new file, and whether the file it replaced is the spare now (an
+  // exchange; not when it was renamed over).
+  FileIdentity placed;
+  bool exchanged = false;
 };
 
 // Writes `pieces`, back to back, as `directory`/`name`, crash-safely (see
@@ -71,9 +115,13 @@ bool replaceFileDurably(const std::string& directory, const std::string& name,
                         const std::vector<std::string_view>& pieces, bool recycle,
                         ReplaceCounts& counts, std::string& error);
 // The same for `headBytes` bytes from `writeHead` followed by `pieces`.
+// `expectedSpare`: the spare whose bytes the pieces' onSpare chunks
+// describe (the file placed two replacements ago, when the one between
+// was an exchange); null or another spare: every chunk is compared.
 bool replaceFileDurably(const std::string& directory, const std::string& name, uint64_t headBytes,
                         const HeadWriter& writeHead, const std::vector<ReplacePiece>& pieces,
-                        bool recycle, ReplaceCounts& counts, std::string& error);
+                        bool recycle, ReplaceCounts& counts, std::string& error,
+                        const FileIdentity* expectedSpare = nullptr);
 
 // The spare file recycled replacements of `name` keep in `directory`
 // (removed when a job's checkpoints are over).

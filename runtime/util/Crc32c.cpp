@@ -148,7 +148,10 @@ bool Crc32c::cpuHasCrc32Instruction() {
 
 Crc32c::Crc32c(Implementation implementation) : update_(updatePortable) {
 #if defined(__x86_64__)
-  if (implementation == Implementation::Fastest && cpuHasCrc32Instruction())
+  // Asked once: cpuid traps to the hypervisor in a virtual machine (tens of
+  // microseconds), and a checkpoint's write takes a checksum per 64 KiB.
+  static const bool hasCrc32Instruction = cpuHasCrc32Instruction();
+  if (implementation == Implementation::Fastest && hasCrc32Instruction)
     update_ = updateWithCrc32Instruction;
 #else
   (void)implementation;

@@ -136,6 +136,31 @@ TEST(CheckpointFile, RoundTripKeepsOnlyNonZeroPages) {
   }
 }
 
+// A host storing a copy (CheckpointCopy.h) decodes the file with its runs
+// as views into the bytes: the same runs, none copied; the refusals are
+// the same (a flipped byte in a run fails the checksum).
+TEST(CheckpointFile, DecodedWithViewsHoldsTheSameRunsUncopied) {
+  std::string file = sampleFile();
+  std::string error;
+  auto copied = decodeCheckpoint(file, error);
+  auto viewed = decodeCheckpoint(file, error, true);
+  ASSERT_TRUE(copied && viewed) << error;
+  ASSERT_EQ(viewed->ranks.size(), copied->ranks.size());
+  for (size_t rank = 0; rank < viewed->ranks.size(); ++rank) {
+    ASSERT_EQ(viewed->ranks[rank].runs.size(), copied->ranks[rank].runs.size());
+    for (size_t run = 0; run < viewed->ranks[rank].runs.size(); ++run) {
+      const MemoryRun& view = viewed->ranks[rank].runs[run];
+      EXPECT_TRUE(view.bytes.empty());
+      EXPECT_GE(view.view.data(), file.data());
+      EXPECT_LE(view.view.data() + view.view.size(), file.data() + file.size());
+      EXPECT_EQ(view.offset, copied->ranks[rank].runs[run].offset);
+      EXPECT_EQ(view.contents(), copied->ranks[rank].runs[run].contents());
+    }
+  }
+  file[file.size() - 100] ^= 1;
+  EXPECT_FALSE(decodeCheckpoint(file, error, true));
+}
+
 // A live move's bytes (RankMove.h) are one checkpoint section, the rank's
 // progress record and their CRC-32C: they decode to the rank's image, and every truncation, every
 // flipped byte, another rank's section and a rank outside the job are
@@ -419,6 +444,30 @@ TEST(CheckpointFile, SectionPatchedFromWrittenPagesIsTheWholeSection) {
   EXPECT_TRUE(*patched == encodeRankSection(1, 131072, {4, 3, 2, 1}, memory.data(), kMemoryBytes,
                                             files));
   EXPECT_EQ(copied, 2 * kPage);
+  // The ranges said to have changed hold every byte that differs from the
+  // last section, and no more than the head, the two pages and the tail.
+  {
+    std::string section = last;
+    std::vector<std::pair<uint64_t, uint64_t>> changed;
+    ASSERT_TRUE(patchRankSection(section, 1, 131072, {4, 3, 2, 1}, memory.data(), kMemoryBytes,
+                                 {2, kMemoryBytes / kPage - 1}, files, {}, copied, &changed));
+    EXPECT_EQ(section, *patched);
+    auto inChanged = [&](uint64_t at) {
+      for (const auto& [offset, length] : changed)
+        if (at >= offset && at < offset + length) return true;
+      return false;
+    };
+    for (uint64_t at = 0; at < section.size(); ++at)
+      if (at >= last.size() || section[at] != last[at]) ASSERT_TRUE(inChanged(at)) << at;
+    uint64_t total = 0, end = 0;
+    for (const auto& [offset, length] : changed) {
+      EXPECT_GE(offset, end);  // increasing, disjoint
+      end = offset + length;
+      total += length;
+    }
+    EXPECT_EQ(end, section.size());  // the tail is the last range
+    EXPECT_LE(total, 2 * kPage + 4096);
+  }
   // A written page outside every run that is still zero, and one in a run
   // written back to what it held: nothing to cut differently.
   EXPECT_TRUE(patch(last, {0, 7}, globals, copied));

@@ -255,5 +255,149 @@ TEST_F(DurableReplaceTest, AFailedSourceOrHeadLeavesTheFileAsItWas) {
   EXPECT_EQ(read("file"), other);
 }
 
+// An incremental write (PieceChunks): a piece of 16 checksum chunks whose
+// chunks 0-3 and 12-15 are the ones the spare holds at that place (the
+// file placed two writes ago), and whose checksums the writer knows for
+// every chunk but 7.
+class IncrementalReplaceTest : public DurableReplaceTest {
+ protected:
+  static constexpr uint64_t kChunk = kChecksumChunkBytes;
+  // 16 chunks; chunk i filled with `mark + i`.
+  static std::string piece(char mark) {
+    std::string bytes;
+    for (int chunk = 0; chunk < 16; ++chunk) bytes += std::string(kChunk, char(mark + chunk));
+    return bytes;
+  }
+  // The piece that generation `oldest` was, with chunks 4-11 from `newer`.
+  static std::string mixed(char oldest, char newer) {
+    std::string bytes = piece(oldest);
+    std::string other = piece(newer);
+    bytes.replace(4 * kChunk, 8 * kChunk, other.substr(4 * kChunk, 8 * kChunk));
+    return bytes;
+  }
+  PieceChunks hints(const std::string& bytes) {
+    PieceChunks chunks;
+    for (int chunk = 0; chunk < 16; ++chunk) {
+      util::Crc32c crc;
+      crc.update(std::string_view(bytes).substr(chunk * kChunk, kChunk));
+      chunks.checksums.push_back(crc.value());
+      chunks.known.push_back(chunk != 7);
+      chunks.onSpare.push_back(chunk < 4 || chunk >= 12);
+    }
+    chunks.checksums[7] = 0;  // not known: must be taken
+    return chunks;
+  }
+  // Writes "HD" + `bytes` with `chunks`; the pieces' checksums into `seen`.
+  ReplaceCounts write(const std::string& bytes, PieceChunks* chunks, const FileIdentity* expected,
+                      std::vector<uint32_t>& seen) {
+    HeadWriter head = [&](const std::vector<uint32_t>& checksums, std::string& out, std::string&) {
+      seen = checksums;
+      out = "HD";
+      return true;
+    };
+    ReplacePiece only{bytes};
+    only.chunks = chunks;
+    ReplaceCounts counts;
+    std::string error;
+    EXPECT_TRUE(replaceFileDurably(directory_, "file", 2, head, {only}, true, counts, error,
+                                   expected))
+        << error;
+    return counts;
+  }
+  // Three writes: A, then B, then `third` with hints against A, which is
+  // the spare by then.
+  FileIdentity firstTwo(std::vector<uint32_t>& seen) {
+    ReplaceCounts first = write(piece('A'), nullptr, nullptr, seen);
+    EXPECT_EQ(first.placed.bytes, 2 + 16 * kChunk);
+    ReplaceCounts second = write(piece('a'), nullptr, nullptr, seen);
+    EXPECT_TRUE(second.exchanged);
+    EXPECT_NE(second.placed.inode, first.placed.inode);
+    return first.placed;
+  }
+};
+
+TEST_F(IncrementalReplaceTest, ChunksOnTheExpectedSpareAreNeitherComparedNorChecksummed) {
+  std::vector<uint32_t> seen;
+  FileIdentity spare = firstTwo(seen);
+  std::string third = mixed('A', 'X');
+  PieceChunks chunks = hints(third);
+  ReplaceCounts counts = write(third, &chunks, &spare, seen);
+  EXPECT_EQ(read("file"), "HD" + third);
+  EXPECT_EQ(counts.skippedBytes, 8 * kChunk);
+  EXPECT_LE(counts.changedBytes, 8 * kChunk + 2 * 4096);
+  ASSERT_EQ(seen.size(), 1u);
+  EXPECT_EQ(seen[0], crcOf(third));
+  // Chunk 7's checksum was taken and is known now.
+  EXPECT_EQ(chunks.known, std::vector<uint8_t>(16, 1));
+  EXPECT_EQ(chunks.checksums[7], crcOf(std::string_view(third).substr(7 * kChunk, kChunk)));
+}
+
+TEST_F(IncrementalReplaceTest, AnotherSpareThanTheOneNamedIsComparedWhole) {
+  std::vector<uint32_t> seen;
+  FileIdentity spare = firstTwo(seen);
+  std::string third = mixed('A', 'X');
+  for (FileIdentity wrong : {FileIdentity{spare.device, ~spare.inode, spare.bytes},
+                             FileIdentity{spare.device, spare.inode, spare.bytes + 1}}) {
+    PieceChunks chunks = hints(third);
+    // Two writes so that the spare holds A again (each exchanges), at its
+    // inode, which `wrong` does not name.
+    write(piece('A'), nullptr, nullptr, seen);
+    write(piece('a'), nullptr, nullptr, seen);
+    ReplaceCounts counts = write(third, &chunks, &wrong, seen);
+    EXPECT_EQ(read("file"), "HD" + third);
+    EXPECT_EQ(counts.skippedBytes, 0u);
+    EXPECT_EQ(seen[0], crcOf(third));
+  }
+  // No spare named at all: the same.
+  PieceChunks chunks = hints(third);
+  write(piece('A'), nullptr, nullptr, seen);
+  write(piece('a'), nullptr, nullptr, seen);
+  EXPECT_EQ(write(third, &chunks, nullptr, seen).skippedBytes, 0u);
+  EXPECT_EQ(read("file"), "HD" + third);
+}
+
+// Hints sized for another piece are not followed: every chunk is compared
+// and checksummed, and the checksums are then the piece's.
+TEST_F(IncrementalReplaceTest, HintsOfAnotherLengthAreIgnored) {
+  std::vector<uint32_t> seen;
+  FileIdentity spare = firstTwo(seen);
+  std::string third = mixed('A', 'X');
+  PieceChunks chunks = hints(third);
+  chunks.known.pop_back();
+  chunks.onSpare.push_back(1);
+  ReplaceCounts counts = write(third, &chunks, &spare, seen);
+  EXPECT_EQ(counts.skippedBytes, 0u);
+  EXPECT_EQ(read("file"), "HD" + third);
+  EXPECT_EQ(seen[0], crcOf(third));
+  ASSERT_EQ(chunks.checksums.size(), 16u);
+  for (int chunk = 0; chunk < 16; ++chunk)
+    EXPECT_EQ(chunks.checksums[chunk],
+              crcOf(std::string_view(third).substr(chunk * kChunk, kChunk)));
+}
+
+// The spare changed behind the writer's back (same file, other bytes): the
+// skipped chunk keeps the foreign bytes, but the file's checksum is the
+// one of the bytes meant, so the file no longer matches it and a reader
+// that checks it (decodeCheckpoint) refuses it: never a wrong file taken
+// for a checkpoint.
+TEST_F(IncrementalReplaceTest, ASpareChangedBehindTheWriterGivesAFileItsChecksumRefuses) {
+  std::vector<uint32_t> seen;
+  FileIdentity spare = firstTwo(seen);
+  {
+    int fd = open((directory_ + "/file.spare").c_str(), O_WRONLY | O_CLOEXEC);
+    ASSERT_GE(fd, 0);
+    ASSERT_EQ(pwrite(fd, "!", 1, off_t(2 + 13 * kChunk + 5)), 1);
+    close(fd);
+  }
+  std::string third = mixed('A', 'X');
+  PieceChunks chunks = hints(third);
+  write(third, &chunks, &spare, seen);
+  std::string written = read("file");
+  ASSERT_EQ(written.size(), 2 + third.size());
+  EXPECT_NE(written.substr(2), third);
+  EXPECT_EQ(seen[0], crcOf(third));
+  EXPECT_NE(crcOf(std::string_view(written).substr(2)), seen[0]);
+}
+
 }  // namespace
 }  // namespace synergy::checkpoint
