@@ -133,6 +133,27 @@ struct CommProgressRecord {
   uint64_t sequence = 0;  // communicators made from it
 };
 
+// A request of the rank's that a live move carries (RankMove.h), by its
+// handle: a completed one not yet freed (its status), or a receive posted
+// and not yet matched, which the rank's arrival posts again (its buffer's
+// guest address, count, datatype and communicator handles, source, tag).
+struct CarriedRequestRecord {
+  static constexpr uint8_t kCompleted = 1;
+  static constexpr uint8_t kPostedReceive = 2;
+  uint32_t handle = 0;
+  uint8_t state = 0;
+  uint8_t kind = 0;  // a completed one's: 0 send, 1 receive, 2 null (mpi::Request::Kind)
+  bool cancelled = false;
+  int32_t source = 0;  // status source, or the posted receive's source
+  int32_t tag = 0;     // status tag, or the posted receive's tag
+  int32_t error = 0;
+  int64_t bytes = 0;
+  uint64_t buffer = 0;  // guest address
+  int64_t count = 0;
+  int32_t type = 0;
+  int32_t comm = 0;
+};
+
 struct RankImage {
   uint32_t worldRank = 0;
   uint32_t unwindBuffer = 0;
@@ -142,6 +163,7 @@ struct RankImage {
   std::vector<OpenFile> files;  // increasing guestFd
   MpiObjects mpi;
   std::vector<CommProgressRecord> progress;  // a live move's only
+  std::vector<CarriedRequestRecord> requests;  // a live move's only
 };
 
 // For a job spread over hosts (scheduler/RemoteJob.h): how many bytes of
