@@ -75,7 +75,7 @@ std::string encodeRequestsRecord(const std::vector<CarriedRequestRecord>& reques
     bytes.push_back(char(request.state));
     bytes.push_back(char(request.kind));
     bytes.push_back(char(request.cancelled ? 1 : 0));
-    bytes.push_back(0);
+    bytes.push_back(char(request.flags));
     putLittle(bytes, uint32_t(request.source), 4);
     putLittle(bytes, uint32_t(request.tag), 4);
     putLittle(bytes, uint32_t(request.error), 4);
@@ -98,10 +98,10 @@ void postCarriedReceive(mpi::World& world, const std::shared_ptr<mpi::Request>& 
 }
 
 // The requests of `rank` (its memory at `base`) that a live move carries,
-// and the posted receives among them, which follow the completed ones in
-// the order they match (the order they were posted in, which their
-// handles need not follow: a freed handle is taken again last first);
-// false with `notCarried` for the first it cannot carry.
+// and the posted receives among them, which follow the others in the order
+// they match (the order they were posted in, which their handles need not
+// follow: a freed handle is taken again last first), then its attached
+// buffer; false with `notCarried` for the first it cannot carry.
 bool captureRequests(mpi::RankState& rank, const uint8_t* base, uint64_t memoryBytes,
                      std::vector<CarriedRequestRecord>& records,
                      std::vector<std::shared_ptr<mpi::Request>>& posted,
@@ -119,9 +119,9 @@ bool captureRequests(mpi::RankState& rank, const uint8_t* base, uint64_t memoryB
     if (!rank.carriedRequest(handle, notCarried)) return false;
     CarriedRequestRecord record;
     record.handle = uint32_t(handle);
-    if (mpi::isCompleteNow(*request)) {
+    record.kind = uint8_t(request->kind);
+    if (!request->persistent && mpi::isCompleteNow(*request)) {
       record.state = CarriedRequestRecord::kCompleted;
-      record.kind = uint8_t(request->kind);
       record.cancelled = request->cancelled;
       record.source = request->statusSource;
       record.tag = request->statusTag;
@@ -131,17 +131,35 @@ bool captureRequests(mpi::RankState& rank, const uint8_t* base, uint64_t memoryB
       continue;
     }
     std::string name = "request " + std::to_string(handle);
+    if (request->kind == mpi::Request::Kind::Null) {
+      // A persistent one to or from MPI_PROC_NULL: nothing but its kind.
+      record.state = CarriedRequestRecord::kPersistent;
+      records.push_back(record);
+      continue;
+    }
     for (int type = 1; type < rank.typeHandles() && !record.type; ++type)
       if (rank.type(type).get() == request->type) record.type = type;
     const mpi::CommHandle* comm = rank.comm(request->commHandle);
     if (!record.type || !comm || comm->comm.get() != request->comm) {
-      notCarried = name + " is a receive whose " + (record.type ? "communicator" : "datatype") +
-                   " was freed (a live move does not carry it)";
+      notCarried = name + " uses a " + (record.type ? "communicator" : "datatype") +
+                   " that was freed";
       return false;
     }
     if (request->buffer < base || uint64_t(request->buffer - base) > memoryBytes) {
-      notCarried = name + " is a receive into no memory of the rank's";
+      notCarried = name + " uses no memory of the rank's";
       return false;
+    }
+    record.source = request->peer;
+    record.tag = request->tag;
+    record.buffer = uint64_t(request->buffer - base);
+    record.count = request->count;
+    record.comm = request->commHandle;
+    if (request->persistent) {
+      record.state = CarriedRequestRecord::kPersistent;
+      if (request->synchronous) record.flags |= CarriedRequestRecord::kSynchronous;
+      if (request->buffered) record.flags |= CarriedRequestRecord::kBuffered;
+      records.push_back(record);
+      continue;
     }
     const ptrdiff_t position = rank.world->postedPosition(*request);
     if (position < 0) {
@@ -149,11 +167,7 @@ bool captureRequests(mpi::RankState& rank, const uint8_t* base, uint64_t memoryB
       return false;
     }
     record.state = CarriedRequestRecord::kPostedReceive;
-    record.source = request->peer;
-    record.tag = request->tag;
-    record.buffer = uint64_t(request->buffer - base);
-    record.count = request->count;
-    record.comm = request->commHandle;
+    if (request->persistentOrigin) record.flags |= CarriedRequestRecord::kStartedPersistent;
     postedReceives.push_back({position, record, std::move(request)});
   }
   std::sort(postedReceives.begin(), postedReceives.end(),
@@ -161,6 +175,13 @@ bool captureRequests(mpi::RankState& rank, const uint8_t* base, uint64_t memoryB
   for (PostedReceive& receive : postedReceives) {
     records.push_back(receive.record);
     posted.push_back(std::move(receive.request));
+  }
+  if (rank.attachedBuffer) {
+    CarriedRequestRecord record;
+    record.state = CarriedRequestRecord::kAttachedBuffer;
+    record.buffer = rank.attachedBuffer->address;
+    record.count = rank.attachedBuffer->size;
+    records.push_back(record);
   }
   return true;
 }
@@ -447,13 +468,15 @@ std::optional<RankImage> decodeDepartingRank(std::string_view bytes, uint32_t wo
   size_t requestsAt = recordAt - 8 - size_t(carried) * kRequestEntryBytes;
   std::vector<CarriedRequestRecord> requests(static_cast<size_t>(carried));
   std::set<uint32_t> handles;
+  bool bufferSeen = false;
   for (size_t i = 0; i < requests.size(); ++i) {
     size_t at = requestsAt + i * kRequestEntryBytes;
     CarriedRequestRecord& request = requests[i];
     request.handle = uint32_t(getLittle(section, at, 4));
     request.state = uint8_t(section[at + 4]);
     request.kind = uint8_t(section[at + 5]);
-    uint8_t cancelled = uint8_t(section[at + 6]), pad = uint8_t(section[at + 7]);
+    uint8_t cancelled = uint8_t(section[at + 6]);
+    request.flags = uint8_t(section[at + 7]);
     request.cancelled = cancelled == 1;
     request.source = int32_t(uint32_t(getLittle(section, at + 8, 4)));
     request.tag = int32_t(uint32_t(getLittle(section, at + 12, 4)));
@@ -463,13 +486,39 @@ std::optional<RankImage> decodeDepartingRank(std::string_view bytes, uint32_t wo
     request.count = int64_t(getLittle(section, at + 36, 8));
     request.type = int32_t(uint32_t(getLittle(section, at + 44, 4)));
     request.comm = int32_t(uint32_t(getLittle(section, at + 48, 4)));
-    bool completed = request.state == CarriedRequestRecord::kCompleted;
-    if (request.handle < 2 || request.handle > kMaxCarriedRequestHandle ||
-        !handles.insert(request.handle).second || cancelled > 1 || pad != 0 ||
-        (!completed && request.state != CarriedRequestRecord::kPostedReceive) ||
-        (completed && request.kind > uint8_t(mpi::Request::Kind::Null)) ||
-        (!completed &&
-         (request.count < 0 || request.count > INT32_MAX || request.buffer > UINT32_MAX))) {
+    using Record = CarriedRequestRecord;
+    const uint8_t send = uint8_t(mpi::Request::Kind::Send), recv = uint8_t(mpi::Request::Kind::Recv),
+                  null = uint8_t(mpi::Request::Kind::Null);
+    bool wellFormed = cancelled <= 1 && request.count >= 0 && request.count <= INT32_MAX &&
+                      request.buffer <= UINT32_MAX;
+    switch (request.state) {
+      case Record::kCompleted:
+        wellFormed = wellFormed && request.kind <= null && request.flags == 0;
+        break;
+      case Record::kPostedReceive:
+        wellFormed = wellFormed && request.kind == recv && !request.cancelled &&
+                     (request.flags & ~Record::kStartedPersistent) == 0;
+        break;
+      case Record::kPersistent:
+        // Only a send has a mode, and only one.
+        wellFormed = wellFormed && request.kind <= null && !request.cancelled &&
+                     (request.flags & ~(Record::kSynchronous | Record::kBuffered)) == 0 &&
+                     (request.kind == send || request.flags == 0) &&
+                     request.flags != (Record::kSynchronous | Record::kBuffered);
+        break;
+      case Record::kAttachedBuffer:
+        wellFormed = wellFormed && !bufferSeen && request.handle == 0 && request.kind == 0 &&
+                     !request.cancelled && request.flags == 0;
+        bufferSeen = true;
+        break;
+      default:
+        wellFormed = false;
+    }
+    if (request.state != Record::kAttachedBuffer &&
+        (request.handle < 2 || request.handle > kMaxCarriedRequestHandle ||
+         !handles.insert(request.handle).second))
+      wellFormed = false;
+    if (!wellFormed) {
       error = "the departing rank's request entry " + std::to_string(i) + " is malformed";
       return std::nullopt;
     }
@@ -567,11 +616,21 @@ bool restoreRank(const RankImage& image, granule::Granule& granule,
   // posted again, matching what has arrived for the rank here meanwhile.
   std::vector<std::shared_ptr<mpi::Request>> posted;
   for (const CarriedRequestRecord& record : image.requests) {
+    using Record = CarriedRequestRecord;
+    if (record.state == Record::kAttachedBuffer) {
+      if (record.buffer + uint64_t(record.count) > image.memoryBytes) {
+        error = where + "its attached buffer lies outside the rank's memory";
+        return false;
+      }
+      state.attachedBuffer =
+          mpi::RankState::AttachedBuffer{uint32_t(record.buffer), int32_t(record.count)};
+      continue;
+    }
     std::string name = where + "its request " + std::to_string(record.handle);
     std::shared_ptr<mpi::Request> request = mpi::newRequest();
     request->owner = int(image.worldRank);
-    if (record.state == CarriedRequestRecord::kCompleted) {
-      request->kind = mpi::Request::Kind(record.kind);
+    request->kind = mpi::Request::Kind(record.kind);
+    if (record.state == Record::kCompleted) {
       request->complete = true;
       request->cancelled = record.cancelled;
       request->statusSource = record.source;
@@ -581,25 +640,37 @@ bool restoreRank(const RankImage& image, granule::Granule& granule,
       state.restoreRequest(int(record.handle), std::move(request));
       continue;
     }
+    if (record.state == Record::kPersistent && request->kind == mpi::Request::Kind::Null) {
+      request->persistent = true;
+      request->active = false;
+      request->complete = true;
+      state.restoreRequest(int(record.handle), std::move(request));
+      continue;
+    }
     const mpi::Layout& layout = state.type(record.type);
     mpi::CommHandle* comm = state.comm(record.comm);
     if (!layout || !comm || comm->comm->inter) {
       error = name + " names no datatype or communicator of the rank's";
       return false;
     }
-    if ((record.source != mpi::abi::kAnySource &&
+    const bool sends = request->kind == mpi::Request::Kind::Send;
+    const int rankInComm = comm->comm->rankOfWorld.size() > image.worldRank
+                               ? comm->comm->rankOfWorld[image.worldRank]
+                               : -1;
+    if (rankInComm < 0 ||
+        (!(record.source == mpi::abi::kAnySource && !sends) &&
          (record.source < 0 || record.source >= comm->comm->size())) ||
-        (record.tag != mpi::abi::kAnyTag && record.tag < 0)) {
-      error = name + " receives from no rank or tag of its communicator";
+        (!(record.tag == mpi::abi::kAnyTag && !sends) &&
+         record.tag < 0)) {
+      error = name + " names no rank or tag of its communicator";
       return false;
     }
     mpi::ByteSpan span = mpi::touchedSpan(*layout, record.count);
     if (!span.empty() && (int64_t(record.buffer) + span.first < 0 ||
                           uint64_t(int64_t(record.buffer) + span.last) > image.memoryBytes)) {
-      error = name + " receives outside the rank's memory";
+      error = name + " uses memory outside the rank's";
       return false;
     }
-    request->kind = mpi::Request::Kind::Recv;
     request->buffer = base + record.buffer;
     mpi::setType(*request, layout);
     request->count = record.count;
@@ -611,6 +682,25 @@ bool restoreRank(const RankImage& image, granule::Granule& granule,
     request->commHandle = record.comm;
     request->peer = record.source;
     request->tag = record.tag;
+    if (record.state == Record::kPersistent) {
+      request->senderRank = rankInComm;
+      request->synchronous = (record.flags & Record::kSynchronous) != 0;
+      request->buffered = (record.flags & Record::kBuffered) != 0;
+      request->persistent = true;
+      request->active = false;
+      request->complete = true;
+      state.restoreRequest(int(record.handle), std::move(request));
+      continue;
+    }
+    if (record.flags & Record::kStartedPersistent) {
+      // MPI_Start's copy of its template, which the handle turns back into
+      // once it completes.
+      auto origin = std::make_shared<mpi::Request>(*request);
+      origin->persistent = true;
+      origin->active = false;
+      origin->complete = true;
+      request->persistentOrigin = std::move(origin);
+    }
     state.restoreRequest(int(record.handle), request);
     posted.push_back(std::move(request));
   }

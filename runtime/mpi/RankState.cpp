@@ -88,7 +88,8 @@ std::string RankState::notRecorded(bool moving) const {
   if (!windows_.empty()) return "a window is live";
   if (!windowErrorHandlers.empty()) return "a window error handler is live";
   if (!allocatedMemory.empty()) return "memory from MPI_Alloc_mem is live";
-  if (attachedBuffer) return "a buffer from MPI_Buffer_attach is attached";
+  // A live move carries the attached buffer with the requests.
+  if (attachedBuffer && !moving) return "a buffer from MPI_Buffer_attach is attached";
   if (!matchedMessages.empty()) return "a matched message is not received yet";
   // MPI_INFO_ENV's entry is the runtime's, filled in when it is read.
   for (const auto& [info, entries] : infos)
@@ -264,13 +265,18 @@ bool RankState::carriedRequest(int handle, std::string& why) const {
   const Request& request = *requests_[handle - 1];
   std::string name = "request " + std::to_string(handle);
   if (request.persistent) {
-    why = name + " is persistent";
+    // An inactive persistent request: its template travels.
+    if (request.kind != Request::Kind::Send && request.kind != Request::Kind::Recv &&
+        request.kind != Request::Kind::Null)
+      why = name + " is a persistent request of a kind not carried";
   } else if (request.kind == Request::Kind::Collective ||
              request.kind == Request::Kind::Generalized) {
     why = name + (request.kind == Request::Kind::Collective ? " is a nonblocking collective"
                                                             : " is a generalized request");
   } else if (isCompleteNow(request)) {
     if (request.lender) why = name + " still reads its message where its sender holds it";
+    else if (request.persistentOrigin)
+      why = name + " is a started persistent request that completed and is not waited for";
   } else if (request.kind != Request::Kind::Recv) {
     why = name + " is a send still under way";
   } else if (request.awaitsRemoteData || request.mayBorrow || request.lender) {

@@ -3150,7 +3150,7 @@ def case_live_move_requests(cluster):
     native, program = build_both(cluster, source, "live_move_requests")
     want = {ranks: run_mpirun(native, ranks) for ranks in (3, 4)}
     for ranks, got in want.items():
-        check(got[0] == 0 and got[1].count("\n") == ranks * 4, f"mpirun at np {ranks}: {got!r}")
+        check(got[0] == 0 and got[1].count("\n") == ranks * 5, f"mpirun at np {ranks}: {got!r}")
     cluster.start_redis()
     moves = os.path.join(cluster.workdir, "live-move-requests-checkpoints")
     os.makedirs(moves)

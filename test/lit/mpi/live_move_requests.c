@@ -10,8 +10,10 @@
 // and is waited for only after it keeps its status. Two of the receives
 // match the same source and tag, and hold handles in the reverse of their
 // posting order (a freed handle is taken again last first): they must
-// match in posting order after the move too. OpenMPI's output is the same
-// with no move.
+// match in posting order after the move too. A persistent receive is
+// started before each control point, a persistent buffered send waits
+// unstarted across it, and the buffer MPI_Buffer_attach gave is detached
+// after the move. OpenMPI's output is the same with no move.
 // RUN: %mpi-diff --live-move 2 %s %t/moved 2 3 4
 // RUN: %mpi-diff --live-move 3 %s %t/moved3 3
 #include <mpi.h>
@@ -60,8 +62,16 @@ int main(int argc, char** argv) {
   int* strided = malloc(sizeof(int) * 2 * kCount);
   int* any = malloc(sizeof(int) * kCount);
   int* out = malloc(sizeof(int) * kCount);
+  int attached_size = 4 * (sizeof(int) + MPI_BSEND_OVERHEAD);
+  void* attached = malloc(attached_size);
+  MPI_Buffer_attach(attached, attached_size);
+  int persistent_got = -1, persistent_sent = -1;
+  MPI_Request persistent[2];
+  MPI_Recv_init(&persistent_got, 1, MPI_INT, from, 50, MPI_COMM_WORLD, &persistent[0]);
+  MPI_Bsend_init(&persistent_sent, 1, MPI_INT, to, 50, MPI_COMM_WORLD, &persistent[1]);
   for (int phase = 0; phase < kPhases; ++phase) {
     MPI_Request requests[5];
+    MPI_Start(&persistent[0]);
     int first = -1, second = -1;
     MPI_Irecv(plain, kCount, MPI_INT, from, 10 + phase, MPI_COMM_WORLD, &requests[0]);
     MPI_Irecv(strided, 1, every_other, from, 20 + phase, MPI_COMM_WORLD, &requests[1]);
@@ -76,16 +86,27 @@ int main(int argc, char** argv) {
     int ordered[2] = {phase * 10 + 1, phase * 10 + 2};
     MPI_Send(&ordered[0], 1, MPI_INT, to, 40, MPI_COMM_WORLD);
     MPI_Send(&ordered[1], 1, MPI_INT, to, 40, MPI_COMM_WORLD);
+    persistent_sent = rank * 1000 + phase;
+    MPI_Start(&persistent[1]);
     MPI_Status statuses[5];
     MPI_Waitall(5, requests, statuses);
+    MPI_Waitall(2, persistent, MPI_STATUSES_IGNORE);
     int count;
     MPI_Get_count(&statuses[2], MPI_INT, &count);
     printf("rank %d phase %d: plain %lld, strided %lld, any %lld from %d tag %d count %d, "
-           "in order %d %d\n",
+           "in order %d %d, persistent %d\n",
            rank, phase, checksum(plain, kCount, 1), checksum(strided, kCount, 2),
            checksum(any, kCount, 1), statuses[2].MPI_SOURCE, statuses[2].MPI_TAG, count, first,
-           second);
+           second, persistent_got);
   }
+  MPI_Request_free(&persistent[0]);
+  MPI_Request_free(&persistent[1]);
+  void* detached;
+  int detached_size;
+  MPI_Buffer_detach(&detached, &detached_size);
+  printf("rank %d: detached the attached buffer %d, size %d\n", rank, detached == attached,
+         detached_size == attached_size);
+  free(attached);
   MPI_Wait(&early_request, &status);
   printf("rank %d: early receive %d from %d tag %d, request null %d\n", rank, early,
          status.MPI_SOURCE, status.MPI_TAG, early_request == MPI_REQUEST_NULL);

@@ -291,6 +291,7 @@ TEST(RankMove, DepartingRequestsDecodeAndHostileOnesAreRefused) {
   CarriedRequestRecord posted;
   posted.handle = 5;
   posted.state = CarriedRequestRecord::kPostedReceive;
+  posted.kind = 1;
   posted.source = mpi::abi::kAnySource;
   posted.tag = mpi::abi::kAnyTag;
   posted.buffer = 4096;
@@ -325,7 +326,28 @@ TEST(RankMove, DepartingRequestsDecodeAndHostileOnesAreRefused) {
   bad.push_back(with([](CarriedRequestRecord& r) { r.handle = 0; }));
   bad.push_back(with([](CarriedRequestRecord& r) { r.handle = 1; }));
   bad.push_back(with([](CarriedRequestRecord& r) { r.handle = 1u << 25; }));
-  bad.push_back(with([](CarriedRequestRecord& r) { r.state = 3; }));
+  bad.push_back(with([](CarriedRequestRecord& r) { r.state = 0; }));
+  bad.push_back(with([](CarriedRequestRecord& r) { r.state = 5; }));
+  bad.push_back(with([](CarriedRequestRecord& r) { r.kind = 0; }));  // a posted send
+  bad.push_back(with([](CarriedRequestRecord& r) { r.flags = CarriedRequestRecord::kBuffered; }));
+  bad.push_back(with([](CarriedRequestRecord& r) { r.cancelled = true; }));
+  bad.push_back(with([](CarriedRequestRecord& r) {
+    r.state = CarriedRequestRecord::kPersistent;  // a receive has no send mode
+    r.flags = CarriedRequestRecord::kSynchronous;
+  }));
+  bad.push_back(with([](CarriedRequestRecord& r) {
+    r.state = CarriedRequestRecord::kPersistent;  // a send of two modes
+    r.kind = 0;
+    r.flags = CarriedRequestRecord::kSynchronous | CarriedRequestRecord::kBuffered;
+  }));
+  bad.push_back(with([](CarriedRequestRecord& r) {
+    r.state = CarriedRequestRecord::kAttachedBuffer;  // a buffer has handle 0
+    r.kind = 0;
+  }));
+  bad.push_back(with([](CarriedRequestRecord& r) {
+    r.state = CarriedRequestRecord::kCompleted;
+    r.flags = CarriedRequestRecord::kStartedPersistent;
+  }));
   bad.push_back(with([](CarriedRequestRecord& r) { r.count = -1; }));
   bad.push_back(with([](CarriedRequestRecord& r) { r.count = int64_t(1) << 40; }));
   bad.push_back(with([](CarriedRequestRecord& r) { r.buffer = uint64_t(1) << 33; }));
@@ -342,6 +364,36 @@ TEST(RankMove, DepartingRequestsDecodeAndHostileOnesAreRefused) {
   }
   error.clear();
   EXPECT_FALSE(decodeDepartingRank(sealDepartingRank(section, none, {posted, posted}), 1, 3, 0,
+                                   error));
+  EXPECT_NE(error.find("is malformed"), std::string::npos) << error;
+  // A persistent send not started, a started persistent receive and the
+  // attached buffer decode; a second attached buffer does not.
+  CarriedRequestRecord persistentSend = posted;
+  persistentSend.handle = 6;
+  persistentSend.state = CarriedRequestRecord::kPersistent;
+  persistentSend.kind = 0;
+  persistentSend.source = 1;
+  persistentSend.tag = 50;
+  persistentSend.flags = CarriedRequestRecord::kBuffered;
+  CarriedRequestRecord startedReceive = posted;
+  startedReceive.handle = 7;
+  startedReceive.flags = CarriedRequestRecord::kStartedPersistent;
+  CarriedRequestRecord buffer;
+  buffer.state = CarriedRequestRecord::kAttachedBuffer;
+  buffer.buffer = 8192;
+  buffer.count = 64;
+  error.clear();
+  image = decodeDepartingRank(
+      sealDepartingRank(section, none, {persistentSend, startedReceive, buffer}), 1, 3, 0, error);
+  ASSERT_TRUE(image) << error;
+  ASSERT_EQ(image->requests.size(), 3u);
+  EXPECT_EQ(image->requests[0].flags, CarriedRequestRecord::kBuffered);
+  EXPECT_EQ(image->requests[1].flags, CarriedRequestRecord::kStartedPersistent);
+  EXPECT_EQ(image->requests[2].state, CarriedRequestRecord::kAttachedBuffer);
+  EXPECT_EQ(image->requests[2].buffer, 8192u);
+  EXPECT_EQ(image->requests[2].count, 64);
+  error.clear();
+  EXPECT_FALSE(decodeDepartingRank(sealDepartingRank(section, none, {buffer, buffer}), 1, 3, 0,
                                    error));
   EXPECT_NE(error.find("is malformed"), std::string::npos) << error;
   // The requests' count rewritten past the bytes, the checksum made again.
