@@ -153,6 +153,7 @@ CheckpointCoordinator::CheckpointCoordinator(int ranks, CheckpointPolicy policy,
     tearNext_ = killAfter_ > 0 && std::strcmp(tear, "0") != 0;
   spareSections_.resize(size_t(ranks));
   rankUnresumable_.resize(size_t(ranks));
+  rankUnmovable_.resize(size_t(ranks));
   controlPointSlots_ = worldRanks_.empty() ? 0 : size_t(worldRanks_.back()) + 1;
   controlPointsReached_ = std::make_unique<ControlPointCount[]>(controlPointSlots_);
 }
@@ -176,11 +177,15 @@ CheckpointCoordinator::~CheckpointCoordinator() {
   }
 }
 
-void CheckpointCoordinator::noteStateNotCheckpointed(int worldRank, const std::string& what) {
+void CheckpointCoordinator::noteStateNotCheckpointed(int worldRank, const std::string& what,
+                                                     const std::string& notMovable) {
   std::lock_guard<std::mutex> guard(mutex_);
   std::string& noted = rankUnresumable_[localIndexOf(worldRank)];
   if (what.empty()) noted.clear();
   else noted = "rank " + std::to_string(worldRank) + ": " + what;
+  std::string& unmovable = rankUnmovable_[localIndexOf(worldRank)];
+  if (notMovable.empty()) unmovable.clear();
+  else unmovable = "rank " + std::to_string(worldRank) + ": " + notMovable;
 }
 
 void CheckpointCoordinator::setOutputDrain(std::function<void()> drain) {
@@ -287,7 +292,8 @@ bool CheckpointCoordinator::meetsHere(size_t localIndex, uint64_t reached) {
 }
 
 bool CheckpointCoordinator::agreeToSuspend(
-    int worldRank, util::FunctionRef<bool(std::string& why)> rankCanSuspend) {
+    int worldRank,
+    util::FunctionRef<bool(std::string& why, bool& canMoveLive)> rankCanSuspend) {
   const uint64_t reached = ++controlPointsReached_[size_t(worldRank)];
   // At an interval, with no live move to take, a rank goes on past a
   // control point where the ranks do not meet without taking the lock:
@@ -311,7 +317,9 @@ bool CheckpointCoordinator::agreeToSuspend(
   // objects, its requests, the module's exports) and noteStateNotCheckpointed
   // takes no lock.
   std::string why;
-  const bool canSuspend = rankCanSuspend(why);
+  bool rankCanMoveLive = false;
+  const bool canSuspend = rankCanSuspend(why, rankCanMoveLive);
+  rankCanMoveLive = rankCanMoveLive || canSuspend;
   std::unique_lock<std::mutex> lock(mutex_);
   // worldRanks_ changes only under the lock (addRank, dropRank).
   const size_t localIndex = localIndexOf(worldRank);
@@ -328,34 +336,41 @@ bool CheckpointCoordinator::agreeToSuspend(
     everyoneCan_ = false;
     firstRefusal_ = "rank " + std::to_string(worldRank) + ": " + why;
   }
+  if (!rankCanMoveLive && everyoneCanMove_) {
+    everyoneCanMove_ = false;
+    firstMoveRefusal_ = "rank " + std::to_string(worldRank) + ": " + why;
+  }
   bool alive = meet(worldRank, lock, [&] {
     ++statistics_.meetings;
     bool moves = liveMoveRank_ >= 0 && roundControlPoint_ == liveMoveAt_;
-    if (moves && everyoneCan_ && !rankUnresumable_[localIndexOf(liveMoveRank_)].empty()) {
-      everyoneCan_ = false;
-      firstRefusal_ = rankUnresumable_[localIndexOf(liveMoveRank_)];
-    }
     if (moves) {
-      // No unfinished line holds a live move back: the moving rank carries
-      // its own (liveMoveSuspended), and every other rank's stays pending
-      // where it is.
-      if (everyoneCan_ && quiescenceCheck_)
+      // A live move carries what a checkpoint does, the rank's pending
+      // receives and completed requests, and its unfinished output lines
+      // (liveMoveSuspended); every other rank's stay where they are.
+      bool can = everyoneCanMove_;
+      std::string refusal = firstMoveRefusal_;
+      if (can && !rankUnmovable_[localIndexOf(liveMoveRank_)].empty()) {
+        can = false;
+        refusal = rankUnmovable_[localIndexOf(liveMoveRank_)];
+      }
+      if (can && quiescenceCheck_)
         if (std::string inFlight = quiescenceCheck_(); !inFlight.empty()) {
-          everyoneCan_ = false;
-          firstRefusal_ = std::move(inFlight);
+          can = false;
+          refusal = std::move(inFlight);
         }
+      firstRefusal_ = std::move(refusal);
       if (hostParts_) {
         // A move between parts: part 0 holds every part at this control
         // point and decides (CheckpointAgreement.h's live round); this
         // part votes as at any other.
         bool aborted = false;
         uint64_t sequence = 0;
-        decision_ = hostParts_->agree(worldRank, roundControlPoint_, false, everyoneCan_,
-                                      everyoneCan_, firstRefusal_, sequence, aborted);
+        decision_ = hostParts_->agree(worldRank, roundControlPoint_, false, can && everyoneCan_,
+                                      can, firstRefusal_, sequence, aborted);
         if (!decision_ && firstRefusal_.empty())
           firstRefusal_ = aborted ? "the job is ending" : "part 0 did not take it";
       } else {
-        decision_ = everyoneCan_;
+        decision_ = can;
       }
       if (decision_) {
         moveRound_ = true;
@@ -366,6 +381,8 @@ bool CheckpointCoordinator::agreeToSuspend(
                      liveMoveRank_.load(), firstRefusal_.c_str());
       }
       everyoneCan_ = true;
+      everyoneCanMove_ = true;
+      firstMoveRefusal_.clear();
       meetingAt_ = 0;
       meetingNamed_ = false;
       roundStart_ = std::chrono::steady_clock::now();
@@ -381,17 +398,18 @@ bool CheckpointCoordinator::agreeToSuspend(
     if (isDue && commits && policy_.intervalSeconds > 0 && !backgroundWrites_.idle())
       isDue = false;
     if (isDue && commits) backgroundWrites_.finish();
-    // Only part 0 knows whether the job's checkpoint is due: every other
-    // part reports on its mailboxes at every control point.
-    if ((isDue || hostParts_) && everyoneCan_ && quiescenceCheck_) {
+    // Only part 0 knows whether the job's checkpoint is due, or whether this
+    // control point is a live move's, which neither a pending receive (the
+    // moving rank carries its own) nor an unfinished line holds back: every
+    // other part reports on its mailboxes at every control point.
+    bool canMoveLive = everyoneCanMove_;
+    if ((isDue || hostParts_) && (everyoneCan_ || canMoveLive) && quiescenceCheck_) {
       if (std::string inFlight = quiescenceCheck_(); !inFlight.empty()) {
+        if (everyoneCan_) firstRefusal_ = inFlight;
         everyoneCan_ = false;
-        firstRefusal_ = std::move(inFlight);
+        canMoveLive = false;
       }
     }
-    // Part 0 alone knows whether this control point is a checkpoint's or a
-    // live move's, which an unfinished line does not hold back.
-    bool canMoveLive = everyoneCan_;
     if ((isDue || hostParts_) && everyoneCan_ && unfinishedLineCheck_) {
       if (std::string line = unfinishedLineCheck_(); !line.empty()) {
         everyoneCan_ = false;
@@ -417,6 +435,8 @@ bool CheckpointCoordinator::agreeToSuspend(
                    firstRefusal_.c_str());
     }
     everyoneCan_ = true;
+    everyoneCanMove_ = true;
+    firstMoveRefusal_.clear();
     meetingAt_ = 0;
     meetingNamed_ = false;
     roundUnresumable_.clear();
@@ -546,6 +566,7 @@ bool CheckpointCoordinator::addRank(int worldRank, std::string& error) {
   }
   worldRanks_.insert(worldRanks_.begin() + ptrdiff_t(at), worldRank);
   rankUnresumable_.insert(rankUnresumable_.begin() + ptrdiff_t(at), std::string());
+  rankUnmovable_.insert(rankUnmovable_.begin() + ptrdiff_t(at), std::string());
   // The new rank counts from where the part's ranks stand (all at this
   // control point); its slot was the job's from the start (setHostParts).
   uint64_t standing = 0;
@@ -575,6 +596,7 @@ bool CheckpointCoordinator::dropRank(int worldRank, std::string& error) {
   }
   worldRanks_.erase(worldRanks_.begin() + ptrdiff_t(at));
   rankUnresumable_.erase(rankUnresumable_.begin() + ptrdiff_t(at));
+  rankUnmovable_.erase(rankUnmovable_.begin() + ptrdiff_t(at));
   {
     std::lock_guard<std::mutex> guard(spareMutex_);
     if (at < spareSections_.size())

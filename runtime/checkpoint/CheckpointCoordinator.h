@@ -137,8 +137,9 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   // write is done.
   ~CheckpointCoordinator() override;
 
-  bool agreeToSuspend(int worldRank,
-                      util::FunctionRef<bool(std::string& why)> canSuspend) override;
+  bool agreeToSuspend(
+      int worldRank,
+      util::FunctionRef<bool(std::string& why, bool& canMoveLive)> canSuspend) override;
   bool suspended(int worldRank, granule::Granule& granule, const snapshot::Snapshot* snapshot,
                  std::string& error) override;
   // With a directory a rank's section is a copy of its memory, taken
@@ -180,7 +181,8 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   // arrival's cost goes to stderr as on the source (setLiveMove).
   void setMoveCostsPrinted(bool print) { printMoveCosts_ = print; }
 
-  void noteStateNotCheckpointed(int worldRank, const std::string& what) override;
+  void noteStateNotCheckpointed(int worldRank, const std::string& what,
+                                const std::string& notMovable) override;
   void setOutputDrain(std::function<void()> drain) override;
   void setOutputCount(std::function<uint64_t()> count) override;
   void setQuiescenceCheck(std::function<std::string()> check) override;
@@ -285,6 +287,11 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   std::atomic<uint64_t> generation_ = 0;
   // The round in progress.
   bool everyoneCan_ = true;
+  // Whether every rank of the round could suspend for a live move (which
+  // carries pending receives: agreeToSuspend's canMoveLive), and the first
+  // reason not.
+  bool everyoneCanMove_ = true;
+  std::string firstMoveRefusal_;
   std::string firstRefusal_;
   bool decision_ = false;
   std::vector<std::string> sections_;
@@ -302,6 +309,8 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   // ranks meet, so that a reason noted where they did not meet is not
   // carried over to a later checkpoint.
   std::vector<std::string> rankUnresumable_;
+  // The same for a live move (RankState::objectsNotMovable).
+  std::vector<std::string> rankUnmovable_;
   // The control points each rank has reached, by its world rank (a slot for
   // every rank of the job, controlPointSlots_),
   // and on one host at an interval (meetsHere) the one where every rank

@@ -134,6 +134,41 @@ struct CommProgressRecord {
   uint64_t sequence = 0;  // communicators made from it
 };
 
+// A request of the rank's that a live move carries (RankMove.h), by its
+// handle: a completed one not yet freed (its status), or a receive posted
+// and not yet matched, which the rank's arrival posts again (its buffer's
+// guest address, count, datatype and communicator handles, source, tag),
+// a persistent request not started (the same, and its kind and send mode);
+// and the buffer MPI_Buffer_attach gave (handle 0: its address in
+// `buffer`, its size in `count`).
+struct CarriedRequestRecord {
+  static constexpr uint8_t kCompleted = 1;
+  static constexpr uint8_t kPostedReceive = 2;
+  static constexpr uint8_t kPersistent = 3;
+  static constexpr uint8_t kAttachedBuffer = 4;
+  // `flags`: a posted receive started from a persistent request (which it
+  // turns back into, its template being the same fields); a persistent
+  // send's mode.
+  static constexpr uint8_t kStartedPersistent = 1;
+  static constexpr uint8_t kSynchronous = 2;
+  static constexpr uint8_t kBuffered = 4;
+  uint32_t handle = 0;
+  uint8_t state = 0;
+  // A completed or persistent one's: 0 send, 1 receive, 2 null
+  // (mpi::Request::Kind).
+  uint8_t kind = 0;
+  bool cancelled = false;
+  uint8_t flags = 0;
+  int32_t source = 0;  // status source, or the receive's source, or the send's destination
+  int32_t tag = 0;     // status tag, or the request's tag
+  int32_t error = 0;
+  int64_t bytes = 0;
+  uint64_t buffer = 0;  // guest address
+  int64_t count = 0;
+  int32_t type = 0;
+  int32_t comm = 0;
+};
+
 struct RankImage {
   uint32_t worldRank = 0;
   uint32_t unwindBuffer = 0;
@@ -143,6 +178,7 @@ struct RankImage {
   std::vector<OpenFile> files;  // increasing guestFd
   MpiObjects mpi;
   std::vector<CommProgressRecord> progress;  // a live move's only
+  std::vector<CarriedRequestRecord> requests;  // a live move's only
 };
 
 // For a job spread over hosts (scheduler/RemoteJob.h): how many bytes of

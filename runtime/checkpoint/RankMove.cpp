@@ -18,7 +18,9 @@
 
 #include "checkpoint/OpenFileRecord.h"
 #include "granule/Granule.h"
+#include "mpi/MpiAbi.h"
 #include "mpi/RankState.h"
+#include "mpi/RequestPool.h"
 #include "mpi/World.h"
 #include "snapshot/Snapshot.h"
 #include "util/Crc32c.h"
@@ -57,6 +59,131 @@ uint64_t getLittle(std::string_view bytes, size_t at, int width) {
   uint64_t value = 0;
   for (int i = 0; i < width; ++i) value |= uint64_t(uint8_t(bytes[at + size_t(i)])) << (8 * i);
   return value;
+}
+
+// The requests record between the section and the progress record: one
+// entry per request the rank carries (CarriedRequestRecord), then their
+// count and this tag.
+constexpr uint32_t kRequestsTag = 0x31524d4c;  // "LMR1"
+constexpr size_t kRequestEntryBytes = 4 + 4 + 3 * 4 + 3 * 8 + 2 * 4;
+constexpr uint32_t kMaxCarriedRequestHandle = 1u << 24;
+
+std::string encodeRequestsRecord(const std::vector<CarriedRequestRecord>& requests) {
+  std::string bytes;
+  for (const CarriedRequestRecord& request : requests) {
+    putLittle(bytes, request.handle, 4);
+    bytes.push_back(char(request.state));
+    bytes.push_back(char(request.kind));
+    bytes.push_back(char(request.cancelled ? 1 : 0));
+    bytes.push_back(char(request.flags));
+    putLittle(bytes, uint32_t(request.source), 4);
+    putLittle(bytes, uint32_t(request.tag), 4);
+    putLittle(bytes, uint32_t(request.error), 4);
+    putLittle(bytes, uint64_t(request.bytes), 8);
+    putLittle(bytes, request.buffer, 8);
+    putLittle(bytes, uint64_t(request.count), 8);
+    putLittle(bytes, uint32_t(request.type), 4);
+    putLittle(bytes, uint32_t(request.comm), 4);
+  }
+  putLittle(bytes, requests.size(), 4);
+  putLittle(bytes, kRequestsTag, 4);
+  return bytes;
+}
+
+// Posts `recv`, a receive of the rank's that no message has matched, as
+// MPI_Irecv does: what has arrived already is matched first.
+void postCarriedReceive(mpi::World& world, const std::shared_ptr<mpi::Request>& recv) {
+  bool mustShare = false;
+  if (!world.receiveNow(*recv, mustShare)) world.postUnmatched(recv, mustShare);
+}
+
+// The requests of `rank` (its memory at `base`) that a live move carries,
+// and the posted receives among them, which follow the others in the order
+// they match (the order they were posted in, which their handles need not
+// follow: a freed handle is taken again last first), then its attached
+// buffer; false with `notCarried` for the first it cannot carry.
+bool captureRequests(mpi::RankState& rank, const uint8_t* base, uint64_t memoryBytes,
+                     std::vector<CarriedRequestRecord>& records,
+                     std::vector<std::shared_ptr<mpi::Request>>& posted,
+                     std::string& notCarried) {
+  struct PostedReceive {
+    ptrdiff_t position;
+    CarriedRequestRecord record;
+    std::shared_ptr<mpi::Request> request;
+  };
+  std::vector<PostedReceive> postedReceives;
+  // Handle 1 is the permanent one of every send that completed at once.
+  for (int handle = 2; handle <= rank.requestHandles(); ++handle) {
+    std::shared_ptr<mpi::Request> request = rank.request(handle);
+    if (!request) continue;
+    if (!rank.carriedRequest(handle, notCarried)) return false;
+    CarriedRequestRecord record;
+    record.handle = uint32_t(handle);
+    record.kind = uint8_t(request->kind);
+    if (!request->persistent && mpi::isCompleteNow(*request)) {
+      record.state = CarriedRequestRecord::kCompleted;
+      record.cancelled = request->cancelled;
+      record.source = request->statusSource;
+      record.tag = request->statusTag;
+      record.error = request->statusError;
+      record.bytes = request->statusBytes;
+      records.push_back(record);
+      continue;
+    }
+    std::string name = "request " + std::to_string(handle);
+    if (request->kind == mpi::Request::Kind::Null) {
+      // A persistent one to or from MPI_PROC_NULL: nothing but its kind.
+      record.state = CarriedRequestRecord::kPersistent;
+      records.push_back(record);
+      continue;
+    }
+    for (int type = 1; type < rank.typeHandles() && !record.type; ++type)
+      if (rank.type(type).get() == request->type) record.type = type;
+    const mpi::CommHandle* comm = rank.comm(request->commHandle);
+    if (!record.type || !comm || comm->comm.get() != request->comm) {
+      notCarried = name + " uses a " + (record.type ? "communicator" : "datatype") +
+                   " that was freed";
+      return false;
+    }
+    if (request->buffer < base || uint64_t(request->buffer - base) > memoryBytes) {
+      notCarried = name + " uses no memory of the rank's";
+      return false;
+    }
+    record.source = request->peer;
+    record.tag = request->tag;
+    record.buffer = uint64_t(request->buffer - base);
+    record.count = request->count;
+    record.comm = request->commHandle;
+    if (request->persistent) {
+      record.state = CarriedRequestRecord::kPersistent;
+      if (request->synchronous) record.flags |= CarriedRequestRecord::kSynchronous;
+      if (request->buffered) record.flags |= CarriedRequestRecord::kBuffered;
+      records.push_back(record);
+      continue;
+    }
+    const ptrdiff_t position = rank.world->postedPosition(*request);
+    if (position < 0) {
+      notCarried = name + " is a receive that has matched and waits for its data";
+      return false;
+    }
+    record.state = CarriedRequestRecord::kPostedReceive;
+    if (request->persistentOrigin) record.flags |= CarriedRequestRecord::kStartedPersistent;
+    postedReceives.push_back({position, record, std::move(request)});
+  }
+  std::sort(postedReceives.begin(), postedReceives.end(),
+            [](const PostedReceive& a, const PostedReceive& b) { return a.position < b.position; });
+  for (PostedReceive& receive : postedReceives) {
+    records.push_back(receive.record);
+    posted.push_back(std::move(receive.request));
+  }
+  if (rank.attachedBuffer) {
+    CarriedRequestRecord record;
+    record.state = CarriedRequestRecord::kAttachedBuffer;
+    record.buffer = rank.attachedBuffer->address;
+    record.count = rank.attachedBuffer->size;
+    records.push_back(record);
+  }
+  return true;
 }
 
 // The progress record of `progress`, as it follows the section.
@@ -195,6 +322,24 @@ DepartingBytes encodeDepartingRank(uint32_t worldRank, granule::Granule& granule
   const snapshot::LinearMemory* memory = granule.linearMemory();
   const bool anonymous = memory && memory->isAnonymous();
   const uint8_t* base = granule.memoryBase();
+  // Its requests: its posted receives leave this World's mailbox now (no
+  // message can match them meanwhile: nothing is in flight at the control
+  // point), and are posted again where it arrives (restoreRank).
+  mpi::RankState& rank = granule.extension<mpi::RankState>();
+  std::vector<CarriedRequestRecord> requests;
+  std::vector<std::shared_ptr<mpi::Request>> posted;
+  if (!captureRequests(rank, base, granule.memorySize(), requests, posted, notRecorded))
+    return {};
+  size_t withdrawn = 0;
+  while (withdrawn < posted.size() && rank.world->withdrawRecv(*posted[withdrawn])) ++withdrawn;
+  auto postAgain = [&] {
+    for (size_t i = 0; i < withdrawn; ++i) postCarriedReceive(*rank.world, posted[i]);
+  };
+  if (withdrawn < posted.size()) {
+    postAgain();
+    notRecorded = "a receive of the rank's matched as it departed";
+    return {};
+  }
   std::vector<SectionPiece> pieces = layoutRankSection(
       worldRank, granule.unwindBufferAddress(), granule.globalBytes(), base, granule.memorySize(),
       files, captureMpiObjects(granule.extension<mpi::RankState>()), anonymous);
@@ -202,6 +347,7 @@ DepartingBytes encodeDepartingRank(uint32_t worldRank, granule::Granule& granule
   std::vector<CommProgressRecord> progress;
   for (const auto& [context, mine] : captureProgress(granule.extension<mpi::RankState>()))
     progress.push_back({context, mine.collectives, mine.finished, mine.sequence});
+  pieces.push_back(SectionPiece{encodeRequestsRecord(requests), 0, 0});
   pieces.push_back(SectionPiece{encodeProgressRecord(progress), 0, 0});
   // The largest run, whose pages are moved rather than copied: the section
   // starts `shift` bytes into its mapping so that the run's bytes start on
@@ -219,6 +365,7 @@ DepartingBytes encodeDepartingRank(uint32_t worldRank, granule::Granule& granule
   std::string error;
   std::shared_ptr<AnonymousMapping> mapping = AnonymousMapping::map(shift + size + 4, error);
   if (!mapping) {
+    postAgain();
     notRecorded = "its state of " + std::to_string(size) + " bytes: " + error;
     return {};
   }
@@ -252,7 +399,9 @@ DepartingBytes encodeDepartingRank(uint32_t worldRank, granule::Granule& granule
 }
 
 std::string sealDepartingRank(std::string section,
-                              const std::vector<CommProgressRecord>& progress) {
+                              const std::vector<CommProgressRecord>& progress,
+                              const std::vector<CarriedRequestRecord>& requests) {
+  section += encodeRequestsRecord(requests);
   section += encodeProgressRecord(progress);
   util::Crc32c checksum;
   checksum.update(section);
@@ -305,11 +454,81 @@ std::optional<RankImage> decodeDepartingRank(std::string_view bytes, uint32_t wo
     progress[i] = {uint32_t(getLittle(section, at, 4)), getLittle(section, at + 4, 8),
                    getLittle(section, at + 12, 8), getLittle(section, at + 20, 8)};
   }
-  std::optional<RankImage> image = decodeRankSection(section.substr(0, recordAt), worldRank,
+  // The requests record before it, checked the same way.
+  if (recordAt < 8 || getLittle(section, recordAt - 4, 4) != kRequestsTag) {
+    error = "the departing rank's state carries no requests record";
+    return std::nullopt;
+  }
+  uint64_t carried = getLittle(section, recordAt - 8, 4);
+  if (carried > (recordAt - 8) / kRequestEntryBytes) {
+    error = "the departing rank's requests record names " + std::to_string(carried) +
+            " requests, more than its bytes hold";
+    return std::nullopt;
+  }
+  size_t requestsAt = recordAt - 8 - size_t(carried) * kRequestEntryBytes;
+  std::vector<CarriedRequestRecord> requests(static_cast<size_t>(carried));
+  std::set<uint32_t> handles;
+  bool bufferSeen = false;
+  for (size_t i = 0; i < requests.size(); ++i) {
+    size_t at = requestsAt + i * kRequestEntryBytes;
+    CarriedRequestRecord& request = requests[i];
+    request.handle = uint32_t(getLittle(section, at, 4));
+    request.state = uint8_t(section[at + 4]);
+    request.kind = uint8_t(section[at + 5]);
+    uint8_t cancelled = uint8_t(section[at + 6]);
+    request.flags = uint8_t(section[at + 7]);
+    request.cancelled = cancelled == 1;
+    request.source = int32_t(uint32_t(getLittle(section, at + 8, 4)));
+    request.tag = int32_t(uint32_t(getLittle(section, at + 12, 4)));
+    request.error = int32_t(uint32_t(getLittle(section, at + 16, 4)));
+    request.bytes = int64_t(getLittle(section, at + 20, 8));
+    request.buffer = getLittle(section, at + 28, 8);
+    request.count = int64_t(getLittle(section, at + 36, 8));
+    request.type = int32_t(uint32_t(getLittle(section, at + 44, 4)));
+    request.comm = int32_t(uint32_t(getLittle(section, at + 48, 4)));
+    using Record = CarriedRequestRecord;
+    const uint8_t send = uint8_t(mpi::Request::Kind::Send), recv = uint8_t(mpi::Request::Kind::Recv),
+                  null = uint8_t(mpi::Request::Kind::Null);
+    bool wellFormed = cancelled <= 1 && request.count >= 0 && request.count <= INT32_MAX &&
+                      request.buffer <= UINT32_MAX;
+    switch (request.state) {
+      case Record::kCompleted:
+        wellFormed = wellFormed && request.kind <= null && request.flags == 0;
+        break;
+      case Record::kPostedReceive:
+        wellFormed = wellFormed && request.kind == recv && !request.cancelled &&
+                     (request.flags & ~Record::kStartedPersistent) == 0;
+        break;
+      case Record::kPersistent:
+        // Only a send has a mode, and only one.
+        wellFormed = wellFormed && request.kind <= null && !request.cancelled &&
+                     (request.flags & ~(Record::kSynchronous | Record::kBuffered)) == 0 &&
+                     (request.kind == send || request.flags == 0) &&
+                     request.flags != (Record::kSynchronous | Record::kBuffered);
+        break;
+      case Record::kAttachedBuffer:
+        wellFormed = wellFormed && !bufferSeen && request.handle == 0 && request.kind == 0 &&
+                     !request.cancelled && request.flags == 0;
+        bufferSeen = true;
+        break;
+      default:
+        wellFormed = false;
+    }
+    if (request.state != Record::kAttachedBuffer &&
+        (request.handle < 2 || request.handle > kMaxCarriedRequestHandle ||
+         !handles.insert(request.handle).second))
+      wellFormed = false;
+    if (!wellFormed) {
+      error = "the departing rank's request entry " + std::to_string(i) + " is malformed";
+      return std::nullopt;
+    }
+  }
+  std::optional<RankImage> image = decodeRankSection(section.substr(0, requestsAt), worldRank,
                                                      rankCount, grantCount, error,
                                                      /*viewRuns=*/true);
   if (!image) return std::nullopt;
   image->progress = std::move(progress);
+  image->requests = std::move(requests);
   if (!checkLiveProgress(*image, error)) return std::nullopt;
   return image;
 }
@@ -393,6 +612,99 @@ bool restoreRank(const RankImage& image, granule::Granule& granule,
         }
         break;
       }
+  // A live move's requests, at their handles; its posted receives are
+  // posted again, matching what has arrived for the rank here meanwhile.
+  std::vector<std::shared_ptr<mpi::Request>> posted;
+  for (const CarriedRequestRecord& record : image.requests) {
+    using Record = CarriedRequestRecord;
+    if (record.state == Record::kAttachedBuffer) {
+      if (record.buffer + uint64_t(record.count) > image.memoryBytes) {
+        error = where + "its attached buffer lies outside the rank's memory";
+        return false;
+      }
+      state.attachedBuffer =
+          mpi::RankState::AttachedBuffer{uint32_t(record.buffer), int32_t(record.count)};
+      continue;
+    }
+    std::string name = where + "its request " + std::to_string(record.handle);
+    std::shared_ptr<mpi::Request> request = mpi::newRequest();
+    request->owner = int(image.worldRank);
+    request->kind = mpi::Request::Kind(record.kind);
+    if (record.state == Record::kCompleted) {
+      request->complete = true;
+      request->cancelled = record.cancelled;
+      request->statusSource = record.source;
+      request->statusTag = record.tag;
+      request->statusError = record.error;
+      request->statusBytes = record.bytes;
+      state.restoreRequest(int(record.handle), std::move(request));
+      continue;
+    }
+    if (record.state == Record::kPersistent && request->kind == mpi::Request::Kind::Null) {
+      request->persistent = true;
+      request->active = false;
+      request->complete = true;
+      state.restoreRequest(int(record.handle), std::move(request));
+      continue;
+    }
+    const mpi::Layout& layout = state.type(record.type);
+    mpi::CommHandle* comm = state.comm(record.comm);
+    if (!layout || !comm || comm->comm->inter) {
+      error = name + " names no datatype or communicator of the rank's";
+      return false;
+    }
+    const bool sends = request->kind == mpi::Request::Kind::Send;
+    const int rankInComm = comm->comm->rankOfWorld.size() > image.worldRank
+                               ? comm->comm->rankOfWorld[image.worldRank]
+                               : -1;
+    if (rankInComm < 0 ||
+        (!(record.source == mpi::abi::kAnySource && !sends) &&
+         (record.source < 0 || record.source >= comm->comm->size())) ||
+        (!(record.tag == mpi::abi::kAnyTag && !sends) &&
+         record.tag < 0)) {
+      error = name + " names no rank or tag of its communicator";
+      return false;
+    }
+    mpi::ByteSpan span = mpi::touchedSpan(*layout, record.count);
+    if (!span.empty() && (int64_t(record.buffer) + span.first < 0 ||
+                          uint64_t(int64_t(record.buffer) + span.last) > image.memoryBytes)) {
+      error = name + " uses memory outside the rank's";
+      return false;
+    }
+    request->buffer = base + record.buffer;
+    mpi::setType(*request, layout);
+    request->count = record.count;
+    request->bytes = layout->size * record.count;
+    request->context = comm->comm->context;
+    request->comm = comm->comm.get();
+    if (record.comm != mpi::abi::kCommWorld && record.comm != mpi::abi::kCommSelf)
+      request->freeableComm = comm->comm;
+    request->commHandle = record.comm;
+    request->peer = record.source;
+    request->tag = record.tag;
+    if (record.state == Record::kPersistent) {
+      request->senderRank = rankInComm;
+      request->synchronous = (record.flags & Record::kSynchronous) != 0;
+      request->buffered = (record.flags & Record::kBuffered) != 0;
+      request->persistent = true;
+      request->active = false;
+      request->complete = true;
+      state.restoreRequest(int(record.handle), std::move(request));
+      continue;
+    }
+    if (record.flags & Record::kStartedPersistent) {
+      // MPI_Start's copy of its template, which the handle turns back into
+      // once it completes.
+      auto origin = std::make_shared<mpi::Request>(*request);
+      origin->persistent = true;
+      origin->active = false;
+      origin->complete = true;
+      request->persistentOrigin = std::move(origin);
+    }
+    state.restoreRequest(int(record.handle), request);
+    posted.push_back(std::move(request));
+  }
+  for (const std::shared_ptr<mpi::Request>& recv : posted) postCarriedReceive(*state.world, recv);
   // MPI_Init ran before the suspension; the rank rewinds into its barrier.
   granule.extension<mpi::RankState>().initialized = true;
   auto startRewind = reinterpret_cast<void (*)(void*, uint32_t)>(

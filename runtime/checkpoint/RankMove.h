@@ -3,7 +3,11 @@
 // The per-rank halves of a checkpoint, apart from the file around them: a
 // live move (issue 22) encodes a departing rank's state exactly as a
 // checkpoint records it (its memory, globals, WASI files and offsets and
-// MPI objects: encodeRankSection), followed by its own progress on each
+// MPI objects: encodeRankSection), followed by the requests it holds (a
+// completed one not yet freed, with its status; a receive posted and not
+// matched, which leaves its source's mailbox and is posted again where it
+// arrives: CarriedRequestRecord entries of 52 bytes, then their count u32
+// and the tag "LMR1"), its own progress on each
 // communicator it holds (collectives entered and finished, communicators
 // made: little-endian entries of context u32 and three u64, then their
 // count u32 and the tag "LMP1") and a CRC-32C of all that, and restores it into a fresh instance of the module; `--resume` restores
@@ -59,11 +63,12 @@ struct DepartingBytes {
 // then not be taken, and nothing was encoded or moved); empty when none.
 DepartingBytes encodeDepartingRank(uint32_t worldRank, granule::Granule& granule,
                                    size_t grantCount, std::string& notRecorded);
-// A rank's section (encodeRankSection) with its progress record and the
-// checksum after it, in one string, as encodeDepartingRank lays them out
-// (tests build departing bytes with it).
+// A rank's section (encodeRankSection) with its requests and progress
+// records and the checksum after them, in one string, as
+// encodeDepartingRank lays them out (tests build departing bytes with it).
 std::string sealDepartingRank(std::string section,
-                              const std::vector<CommProgressRecord>& progress);
+                              const std::vector<CommProgressRecord>& progress,
+                              const std::vector<CarriedRequestRecord>& requests = {});
 // encodeDepartingRank's bytes checked and decoded, for rank `worldRank` of
 // a job of `rankCount` ranks with `grantCount` grants; nullopt with a
 // one-line `error`. Its memory runs are views into `bytes` (copied once,

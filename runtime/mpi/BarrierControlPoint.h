@@ -38,14 +38,17 @@ inline constexpr const char* kControlPointWait = "a barrier control point's agre
 class BarrierControlPoint {
  public:
   virtual ~BarrierControlPoint() = default;
-  // Called by every rank of the job after the collective; `canSuspend(why)`
-  // says whether this rank could be unwound now (`why` when not). It is
+  // Called by every rank of the job after the collective; `canSuspend(why,
+  // canMoveLive)` says whether this rank could be unwound now (`why` when
+  // not), and sets `canMoveLive` when it could not for a checkpoint but could
+  // for a live move, which carries its pending receives and completed
+  // requests (RankState::pendingRequestsCarried). It is
   // called only at a control point where the ranks meet (not at one an
   // interval's rank passes on its own), before any lock of the control
   // point's is taken: it may call noteStateNotCheckpointed. Returns the
   // job's decision, the same for every rank.
-  virtual bool agreeToSuspend(int worldRank,
-                              util::FunctionRef<bool(std::string& why)> canSuspend) = 0;
+  virtual bool agreeToSuspend(
+      int worldRank, util::FunctionRef<bool(std::string& why, bool& canMoveLive)> canSuspend) = 0;
   // A suspended rank's snapshot (memory and globals, the unwind buffer in
   // it), on that rank's thread, before it is rewound into a fresh instance;
   // the granule's memory still holds the same bytes. Null, with `error`,
@@ -67,9 +70,13 @@ class BarrierControlPoint {
   // state a snapshot does not hold (a communicator it made),
   // empty when nothing: such a checkpoint still serves a rewind in this
   // process, but a `--resume` from its file must be refused.
-  virtual void noteStateNotCheckpointed(int worldRank, const std::string& what) {
+  // `notMovable`: the same for a live move, which carries more (the rank's
+  // requests: RankState::objectsNotMovable).
+  virtual void noteStateNotCheckpointed(int worldRank, const std::string& what,
+                                        const std::string& notMovable) {
     (void)worldRank;
     (void)what;
+    (void)notMovable;
   }
   // The launcher's: forwards every byte the ranks have written so far to
   // its own stdout and stderr (called while every rank is suspended).

@@ -175,9 +175,12 @@ int resolveBlocks(HostCall& call, int comm, int size, u32 addr, u32 countsAddr, 
 // What of this rank's host-side state a checkpoint file does not hold: some
 // MPI objects the rank made, and MPI-IO files (its WASI files are the
 // checkpoint's to record).
-std::string stateNotCheckpointed(HostCall& call) {
-  if (std::string made = call.rank.objectsNotCheckpointed(); !made.empty())
-    return made + " (such MPI objects are not checkpointed)";
+std::string stateNotCheckpointed(HostCall& call, bool moving = false) {
+  if (std::string made = moving ? call.rank.objectsNotMovable()
+                                : call.rank.objectsNotCheckpointed();
+      !made.empty())
+    return made + (moving ? " (a live move does not carry such MPI objects)"
+                          : " (such MPI objects are not checkpointed)");
   if (!fileTable(call).empty()) return "an MPI file is open (MPI-IO files are not checkpointed)";
   return {};
 }
@@ -193,10 +196,21 @@ std::string stateNotCheckpointed(HostCall& call) {
 void offerSuspension(HostCall& call) {
   BarrierControlPoint* controlPoint = call.world().barrierControlPoint();
   if (!controlPoint) return;
-  auto canSuspend = [&](std::string& why) {
-    controlPoint->noteStateNotCheckpointed(call.rank.worldRank, stateNotCheckpointed(call));
+  auto canSuspend = [&](std::string& why, bool& canMoveLive) {
+    controlPoint->noteStateNotCheckpointed(call.rank.worldRank, stateNotCheckpointed(call),
+                                           stateNotCheckpointed(call, /*moving=*/true));
     if (call.rank.hasPendingRequests()) {
       why = "a nonblocking request is still pending";
+      // A live move carries a receive posted and not yet matched, and a
+      // completed request; the rank must still be able to unwind. Else the
+      // note names what it does not carry.
+      std::string notCarried, unwinds;
+      if (call.rank.hasLiveWindow())
+        notCarried = "an MPI window is live";
+      else if (call.rank.pendingRequestsCarried(notCarried))
+        canMoveLive = call.granule.prepareUnwind(unwinds);
+      if (!notCarried.empty()) why += " (" + notCarried + ": a live move does not carry it)";
+      if (!unwinds.empty()) why += "; " + unwinds;
       return false;
     }
     if (call.rank.hasLiveWindow()) {

@@ -314,6 +314,12 @@ bool Mailbox::withdraw(const Request& recv) {
   return false;
 }
 
+ptrdiff_t Mailbox::postedPosition(const Request& recv) const {
+  for (size_t i = 0; i < posted_.size(); ++i)
+    if (posted_[i].get() == &recv) return ptrdiff_t(i);
+  return -1;
+}
+
 std::optional<ProbeResult> Mailbox::probe(uint32_t context, int source, int tag) const {
   for (const Arrival& arrival : unexpected_)
     if (envelopeMatches(context, source, tag, arrival.envelope) &&

@@ -22,6 +22,7 @@
 #pragma once
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -92,11 +93,12 @@ class Mailbox {
   // already, or in `temporary` (the message's `bytes`), unpacked here. Any
   // thread; the World wakes the receive's rank after.
   static void completeLanded(const Envelope& envelope, const uint8_t* temporary, Request& recv);
-  // Drains, then whether nothing is left: no unmatched arrival, no posted
-  // receive.
-  bool idle() {
+  // Drains, then whether no message waits here unmatched. A receive posted and not matched is
+  // the rank's pending request, which its own vote at a control point
+  // reports (a live move carries it).
+  bool holdsNoArrival() {
     drain();
-    return unexpected_.empty() && posted_.empty();
+    return unexpected_.empty();
   }
   // Looks at the messages drained so far.
   std::optional<ProbeResult> probe(uint32_t context, int source, int tag) const;
@@ -109,6 +111,10 @@ class Mailbox {
   // Takes posted receive `recv` back (MPI_Cancel); false when it is not
   // posted, having matched already.
   bool withdraw(const Request& recv);
+  // Where posted receive `recv` stands among those not matched, the order
+  // in which they match (a live move posts them again in it); -1 when it
+  // is not posted.
+  ptrdiff_t postedPosition(const Request& recv) const;
 
  private:
   MessageRing* ring(int from) {

@@ -331,7 +331,7 @@ int runJob(const JobOptions& options) {
     // takes one (the World's remote flags follow the route switch).
     controlPoint->setQuiescenceCheck([&world, &output]() -> std::string {
       for (int rank = 0; rank < world.size(); ++rank)
-        if (!world.isRemote(rank) && !world.mailboxIdle(rank))
+        if (!world.isRemote(rank) && !world.mailboxHoldsNoArrival(rank))
           return "rank " + std::to_string(rank) + ": a message is still waiting to be received";
       return {};
     });

@@ -100,6 +100,8 @@ u32 startSend(HostCall& call, u32 buf, int count, int type, int dest, int tag, i
     request->bytes = layout->size * count;
     request->context = handle->comm->context;
     setComm(*request, handle->comm, comm);
+    // A live move carries a persistent send by its communicator's handle.
+    request->commHandle = comm;
     request->peer = dest;
     request->tag = tag;
     request->senderRank = handle->comm->rankOfWorld[call.rank.worldRank];

@@ -66,7 +66,11 @@ RankState::RankState(granule::Granule& g) : granule(g) {
   groups_.push_back(std::make_shared<Group>());
 }
 
-std::string RankState::objectsNotCheckpointed() const {
+std::string RankState::objectsNotCheckpointed() const { return notRecorded(false); }
+
+std::string RankState::objectsNotMovable() const { return notRecorded(true); }
+
+std::string RankState::notRecorded(bool moving) const {
   for (size_t i = 1; i < comms_.size(); ++i) {
     if (!comms_[i]) continue;
     if (comms_[i]->comm->inter) return "communicator " + std::to_string(i) + " is an intercommunicator";
@@ -75,12 +79,17 @@ std::string RankState::objectsNotCheckpointed() const {
   for (const auto& [type, attributes] : typeAttributes)
     if (!attributes.empty()) return "an attribute is set on datatype " + std::to_string(type);
   // Handle 1 is the permanent one of every send that completed at once.
-  for (size_t i = 1; i < requests_.size(); ++i)
-    if (requests_[i]) return "request " + std::to_string(i + 1) + " is live";
+  for (size_t i = 1; i < requests_.size(); ++i) {
+    if (!requests_[i]) continue;
+    std::string why;
+    if (!moving) return "request " + std::to_string(i + 1) + " is live";
+    if (!carriedRequest(int(i + 1), why)) return why;
+  }
   if (!windows_.empty()) return "a window is live";
   if (!windowErrorHandlers.empty()) return "a window error handler is live";
   if (!allocatedMemory.empty()) return "memory from MPI_Alloc_mem is live";
-  if (attachedBuffer) return "a buffer from MPI_Buffer_attach is attached";
+  // A live move carries the attached buffer with the requests.
+  if (attachedBuffer && !moving) return "a buffer from MPI_Buffer_attach is attached";
   if (!matchedMessages.empty()) return "a matched message is not received yet";
   // MPI_INFO_ENV's entry is the runtime's, filled in when it is read.
   for (const auto& [info, entries] : infos)
@@ -249,6 +258,49 @@ void RankState::freeRequest(int handle) {
   }
   request = nullptr;
   freeRequests_.push_back(handle);
+}
+
+bool RankState::carriedRequest(int handle, std::string& why) const {
+  if (handle <= 1 || size_t(handle) > requests_.size() || !requests_[handle - 1]) return true;
+  const Request& request = *requests_[handle - 1];
+  std::string name = "request " + std::to_string(handle);
+  if (request.persistent) {
+    // An inactive persistent request: its template travels.
+    if (request.kind != Request::Kind::Send && request.kind != Request::Kind::Recv &&
+        request.kind != Request::Kind::Null)
+      why = name + " is a persistent request of a kind not carried";
+  } else if (request.kind == Request::Kind::Collective ||
+             request.kind == Request::Kind::Generalized) {
+    why = name + (request.kind == Request::Kind::Collective ? " is a nonblocking collective"
+                                                            : " is a generalized request");
+  } else if (isCompleteNow(request)) {
+    if (request.lender) why = name + " still reads its message where its sender holds it";
+    else if (request.persistentOrigin)
+      why = name + " is a started persistent request that completed and is not waited for";
+  } else if (request.kind != Request::Kind::Recv) {
+    why = name + " is a send still under way";
+  } else if (request.awaitsRemoteData || request.mayBorrow || request.lender) {
+    why = name + " is a receive that has matched and waits for its data";
+  }
+  return why.empty();
+}
+
+bool RankState::pendingRequestsCarried(std::string& why) const {
+  for (size_t i = 1; i < requests_.size(); ++i)
+    if (requests_[i] && requests_[i]->active && !isCompleteNow(*requests_[i]) &&
+        !carriedRequest(int(i + 1), why))
+      return false;
+  return true;
+}
+
+void RankState::restoreRequest(int handle, std::shared_ptr<Request> request) {
+  while (requests_.size() < size_t(handle)) {
+    requests_.emplace_back();
+    freeRequests_.push_back(int(requests_.size()));
+  }
+  freeRequests_.erase(std::remove(freeRequests_.begin(), freeRequests_.end(), handle),
+                      freeRequests_.end());
+  requests_[handle - 1] = std::move(request);
 }
 
 bool RankState::hasPendingRequests() const {

@@ -221,6 +221,9 @@ class RankState : public granule::HostExtension {
   // inactive persistent request, or a completed one not yet waited for, is
   // not).
   bool hasPendingRequests() const;
+  // Whether every pending request is one a live move carries; else `why`
+  // names the first that is not (carriedRequest).
+  bool pendingRequestsCarried(std::string& why) const;
   // Whether a window is live: its members' memory is addressed from the
   // host (Window::bases), which a rewind into a fresh instance would leave
   // dangling.
@@ -237,6 +240,19 @@ class RankState : public granule::HostExtension {
   // block, an attribute on a datatype, an info object, an added error
   // code; see checkpoint/MpiObjectRecord.h for those it does hold).
   std::string objectsNotCheckpointed() const;
+  // The same for a live move (checkpoint/RankMove.h), which carries the
+  // rank's requests too: completed ones not yet freed, and receives posted
+  // and not yet matched (carriedRequest); the first request it cannot
+  // carry, or objectsNotCheckpointed's other reasons.
+  std::string objectsNotMovable() const;
+  // Whether a live move carries the request of handle `handle` (and so
+  // whether it lets the rank move while the request is pending).
+  bool carriedRequest(int handle, std::string& why) const;
+  // The request table's handles, 1 to requestHandles() (a live move's
+  // capture), and a request put back at its handle (its arrival).
+  int requestHandles() const { return int(requests_.size()); }
+  int typeHandles() const { return int(types_.size()); }
+  void restoreRequest(int handle, std::shared_ptr<Request> request);
 
   // What a checkpoint records of the objects above (MpiObjectRecord.h):
   // the communicator handles (MPI_COMM_WORLD's and MPI_COMM_SELF's among
@@ -274,6 +290,8 @@ class RankState : public granule::HostExtension {
   std::deque<std::shared_ptr<Request>> requests_;
   std::vector<int> freeRequests_;
   int newRequestHandle();  // an empty entry of requests_
+  // objectsNotCheckpointed, or (`moving`) objectsNotMovable.
+  std::string notRecorded(bool moving) const;
   static constexpr int kCompletedSendHandle = 1;
   Request completedSend_;
   std::deque<Request> receiveRecords_;  // never moves its elements

@@ -404,12 +404,18 @@ class World {
   }
   // Takes a posted receive back (MPI_Cancel); false when it has matched.
   bool withdrawRecv(const Request& recv) { return mailboxes_[recv.owner]->withdraw(recv); }
+  // Where a posted receive stands in its rank's matching order, -1 when it
+  // has matched (Mailbox::postedPosition).
+  ptrdiff_t postedPosition(const Request& recv) {
+    return mailboxes_[recv.owner]->postedPosition(recv);
+  }
   // Matches whatever has arrived for `rank`, before a Test looks at its
   // requests.
   void progress(int rank) { mailboxes_[rank]->drain(); }
-  // Whether no message to `rank` is waiting or expected: nothing arrived
-  // unmatched, no receive posted. On the rank's own thread.
-  bool mailboxIdle(int rank) { return mailboxes_[rank]->idle(); }
+  // Whether no message to `rank` waits unmatched (a receive it posted is
+  // its pending request, which its own vote reports). On the rank's own
+  // thread.
+  bool mailboxHoldsNoArrival(int rank) { return mailboxes_[rank]->holdsNoArrival(); }
   bool isComplete(const Request& request) { return isCompleteNow(request); }
   // Called after an unsuccessful Test or Iprobe: when ranks share CPUs, a
   // rank spinning on those gives its CPU to the rank it waits for.

@@ -3130,6 +3130,51 @@ def case_live_move_output(cluster):
         print(f"live-move-output: {name} ok, rank {rank} moved with its line unfinished")
 
 
+def case_live_move_requests(cluster):
+    """Issue 22's live move of a rank that holds requests across the move
+    (lit/mpi/live_move_requests.c: at every control point from the second
+    on, every rank has three receives posted and not matched, one of them
+    MPI_ANY_SOURCE on a duplicate communicator and one of a strided type,
+    and one that completed before the move is waited for after it). The
+    rank carries them (RankMove.h): its posted receives leave its source's
+    mailbox and are posted again on the target, where the messages sent
+    after the move match them. The move is taken at control point 2 (no
+    longer postponed for the pending requests, which would postpone it at
+    every control point), and sorted stdout, each rank's lines in order and
+    the exit status equal OpenMPI's: at np 3 over three hosts rank 1 moves
+    from part 1 to part 2, and at np 4 over two hosts rank 1 from part 0 to
+    part 1."""
+    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lit", "mpi",
+                          "live_move_requests.c")
+    native, program = build_both(cluster, source, "live_move_requests")
+    want = {ranks: run_mpirun(native, ranks) for ranks in (3, 4)}
+    for ranks, got in want.items():
+        check(got[0] == 0 and got[1].count("\n") == ranks * 5, f"mpirun at np {ranks}: {got!r}")
+    cluster.start_redis()
+    moves = os.path.join(cluster.workdir, "live-move-requests-checkpoints")
+    os.makedirs(moves)
+    note = r"synergy-run: note: "
+    taken = (note + r"live move of rank {0} from part {1} to part {2} at control point 2: "
+             r"left in [0-9.]+ ms \([0-9]+ bytes\), ship [0-9.]+ ms, round [0-9.]+ ms: "
+             r"shipped, landed and checked by part {2} in [0-9.]+ ms, routes switched in "
+             r"[0-9.]+ ms; rank {0} runs on part {2}\n")
+    arrived = note + r"rank {} arrived on part {} after a live move"
+    runs = (("three-hosts", 3, 1, 1, 2), ("from-part-0", 2, 1, 0, 1))
+    for name, hosts, rank, source_part, target in runs:
+        env = dict(os.environ, SYNERGY_TEST_LIVE_MOVE=f"{rank}@2:{target}")
+        err = run_hooked_spread_job(cluster, "lmr" + name.replace("-", ""), hosts, env, program,
+                                    moves, want[3 if hosts == 3 else 4])
+        check(re.search(taken.format(rank, source_part, target), err),
+              f"{name}: rank {rank} was not moved from part {source_part} to part {target} at "
+              f"control point 2: {err!r}")
+        check(len(re.findall(arrived.format(rank, target), err)) == 1,
+              f"{name}: rank {rank} did not arrive on part {target} once: {err!r}")
+        check("postponed" not in err and "aborted" not in err and "refused" not in err,
+              f"{name}: unexpected {err!r}")
+        print(f"live-move-requests: {name} ok, rank {rank} moved with its requests")
+
+
 def case_live_move_slots(cluster):
     """The cluster state's slots follow a live move (issue 22): a job of two
     ranks spread over hosts lmslots2 and lmslots3 (2 slots each), with rank
@@ -4444,6 +4489,7 @@ CASES = {
     "live-move": case_live_move,
     "live-move-comms": case_live_move_comms,
     "live-move-output": case_live_move_output,
+    "live-move-requests": case_live_move_requests,
     "live-move-slots": case_live_move_slots,
     "migrate-live": case_migrate_live,
     "migrate-live-part-0-leaves": case_migrate_live_part_0_leaves,

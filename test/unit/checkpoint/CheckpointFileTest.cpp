@@ -296,6 +296,166 @@ TEST(RankMove, DepartingProgressIsCheckedAgainstTheRanksCommunicators) {
   }
 }
 
+// A live move carries the rank's requests between its section and its
+// progress record: completed ones with their status, posted receives with
+// their buffer, count, datatype, communicator, source and tag. They decode
+// with the image; an entry with handle 0 or 1 (the permanent completed
+// send's), a handle twice, an unknown state or kind, a negative or
+// oversized count or a buffer past 4 GiB is refused with a line, as is a
+// count past the bytes, however the checksum is made to match.
+TEST(RankMove, DepartingRequestsDecodeAndHostileOnesAreRefused) {
+  std::vector<uint8_t> memory = sampleMemory(3);
+  std::string section = encodeRankSection(1, 65536, {9}, memory.data(), kMemoryBytes);
+  CarriedRequestRecord completed;
+  completed.handle = 2;
+  completed.state = CarriedRequestRecord::kCompleted;
+  completed.kind = 1;
+  completed.source = 2;
+  completed.tag = 7;
+  completed.bytes = 4;
+  CarriedRequestRecord posted;
+  posted.handle = 5;
+  posted.state = CarriedRequestRecord::kPostedReceive;
+  posted.kind = 1;
+  posted.source = mpi::abi::kAnySource;
+  posted.tag = mpi::abi::kAnyTag;
+  posted.buffer = 4096;
+  posted.count = 1000;
+  posted.type = 3;
+  posted.comm = 4;
+  // The section holds no communicator: no progress on any.
+  const std::vector<CommProgressRecord> none;
+  std::string error;
+  auto image = decodeDepartingRank(sealDepartingRank(section, none, {completed, posted}), 1, 3,
+                                   0, error);
+  ASSERT_TRUE(image) << error;
+  ASSERT_EQ(image->requests.size(), 2u);
+  EXPECT_EQ(image->requests[0].handle, 2u);
+  EXPECT_EQ(image->requests[0].state, CarriedRequestRecord::kCompleted);
+  EXPECT_EQ(image->requests[0].source, 2);
+  EXPECT_EQ(image->requests[0].tag, 7);
+  EXPECT_EQ(image->requests[0].bytes, 4);
+  EXPECT_EQ(image->requests[1].handle, 5u);
+  EXPECT_EQ(image->requests[1].source, mpi::abi::kAnySource);
+  EXPECT_EQ(image->requests[1].tag, mpi::abi::kAnyTag);
+  EXPECT_EQ(image->requests[1].buffer, 4096u);
+  EXPECT_EQ(image->requests[1].count, 1000);
+  EXPECT_EQ(image->requests[1].type, 3);
+  EXPECT_EQ(image->requests[1].comm, 4);
+  std::vector<CarriedRequestRecord> bad;
+  auto with = [&](auto change) {
+    CarriedRequestRecord record = posted;
+    change(record);
+    return record;
+  };
+  bad.push_back(with([](CarriedRequestRecord& r) { r.handle = 0; }));
+  bad.push_back(with([](CarriedRequestRecord& r) { r.handle = 1; }));
+  bad.push_back(with([](CarriedRequestRecord& r) { r.handle = 1u << 25; }));
+  bad.push_back(with([](CarriedRequestRecord& r) { r.state = 0; }));
+  bad.push_back(with([](CarriedRequestRecord& r) { r.state = 5; }));
+  bad.push_back(with([](CarriedRequestRecord& r) { r.kind = 0; }));  // a posted send
+  bad.push_back(with([](CarriedRequestRecord& r) { r.flags = CarriedRequestRecord::kBuffered; }));
+  bad.push_back(with([](CarriedRequestRecord& r) { r.cancelled = true; }));
+  bad.push_back(with([](CarriedRequestRecord& r) {
+    r.state = CarriedRequestRecord::kPersistent;  // a receive has no send mode
+    r.flags = CarriedRequestRecord::kSynchronous;
+  }));
+  bad.push_back(with([](CarriedRequestRecord& r) {
+    r.state = CarriedRequestRecord::kPersistent;  // a send of two modes
+    r.kind = 0;
+    r.flags = CarriedRequestRecord::kSynchronous | CarriedRequestRecord::kBuffered;
+  }));
+  bad.push_back(with([](CarriedRequestRecord& r) {
+    r.state = CarriedRequestRecord::kAttachedBuffer;  // a buffer has handle 0
+    r.kind = 0;
+  }));
+  bad.push_back(with([](CarriedRequestRecord& r) {
+    r.state = CarriedRequestRecord::kCompleted;
+    r.flags = CarriedRequestRecord::kStartedPersistent;
+  }));
+  bad.push_back(with([](CarriedRequestRecord& r) { r.count = -1; }));
+  bad.push_back(with([](CarriedRequestRecord& r) { r.count = int64_t(1) << 40; }));
+  bad.push_back(with([](CarriedRequestRecord& r) { r.buffer = uint64_t(1) << 33; }));
+  bad.push_back(with([](CarriedRequestRecord& r) {
+    r.state = CarriedRequestRecord::kCompleted;
+    r.kind = 3;  // a nonblocking collective is not carried
+  }));
+  for (const CarriedRequestRecord& record : bad) {
+    error.clear();
+    EXPECT_FALSE(decodeDepartingRank(sealDepartingRank(section, none, {completed, record}), 1,
+                                     3, 0, error))
+        << record.handle;
+    EXPECT_NE(error.find("is malformed"), std::string::npos) << error;
+  }
+  error.clear();
+  EXPECT_FALSE(decodeDepartingRank(sealDepartingRank(section, none, {posted, posted}), 1, 3, 0,
+                                   error));
+  EXPECT_NE(error.find("is malformed"), std::string::npos) << error;
+  // A persistent send not started, a started persistent receive and the
+  // attached buffer decode; a second attached buffer does not.
+  CarriedRequestRecord persistentSend = posted;
+  persistentSend.handle = 6;
+  persistentSend.state = CarriedRequestRecord::kPersistent;
+  persistentSend.kind = 0;
+  persistentSend.source = 1;
+  persistentSend.tag = 50;
+  persistentSend.flags = CarriedRequestRecord::kBuffered;
+  CarriedRequestRecord startedReceive = posted;
+  startedReceive.handle = 7;
+  startedReceive.flags = CarriedRequestRecord::kStartedPersistent;
+  CarriedRequestRecord buffer;
+  buffer.state = CarriedRequestRecord::kAttachedBuffer;
+  buffer.buffer = 8192;
+  buffer.count = 64;
+  error.clear();
+  image = decodeDepartingRank(
+      sealDepartingRank(section, none, {persistentSend, startedReceive, buffer}), 1, 3, 0, error);
+  ASSERT_TRUE(image) << error;
+  ASSERT_EQ(image->requests.size(), 3u);
+  EXPECT_EQ(image->requests[0].flags, CarriedRequestRecord::kBuffered);
+  EXPECT_EQ(image->requests[1].flags, CarriedRequestRecord::kStartedPersistent);
+  EXPECT_EQ(image->requests[2].state, CarriedRequestRecord::kAttachedBuffer);
+  EXPECT_EQ(image->requests[2].buffer, 8192u);
+  EXPECT_EQ(image->requests[2].count, 64);
+  error.clear();
+  EXPECT_FALSE(decodeDepartingRank(sealDepartingRank(section, none, {buffer, buffer}), 1, 3, 0,
+                                   error));
+  EXPECT_NE(error.find("is malformed"), std::string::npos) << error;
+  // The requests' count rewritten past the bytes, the checksum made again.
+  std::string sealed = sealDepartingRank(section, none, {completed});
+  const size_t countAt = sealed.size() - 4 - 8 - 8;
+  for (uint32_t count : {1000u, 0x7fffffffu, 0xffffffffu}) {
+    std::string tampered = sealed.substr(0, sealed.size() - 4);
+    for (int i = 0; i < 4; ++i) tampered[countAt + size_t(i)] = char(count >> (8 * i));
+    util::Crc32c checksum;
+    checksum.update(tampered);
+    for (int shift = 0; shift < 32; shift += 8)
+      tampered.push_back(char((checksum.value() >> shift) & 0xff));
+    error.clear();
+    EXPECT_FALSE(decodeDepartingRank(tampered, 1, 3, 0, error)) << count;
+    EXPECT_NE(error.find("requests record names"), std::string::npos) << error;
+  }
+  // Cut short, or with an entry's bytes taken out and the checksum made
+  // again (the count then names one entry more than the record holds, and
+  // the section's own bytes would be read as it), the bytes are refused.
+  const std::string whole = sealDepartingRank(section, none, {completed, posted});
+  for (size_t cut : {size_t(1), size_t(4), size_t(12), size_t(52), size_t(60), whole.size() / 2}) {
+    error.clear();
+    EXPECT_FALSE(decodeDepartingRank(whole.substr(0, whole.size() - cut), 1, 3, 0, error)) << cut;
+    EXPECT_FALSE(error.empty()) << cut;
+  }
+  std::string unsealed = whole.substr(0, whole.size() - 4);
+  const size_t entriesAt = unsealed.size() - 8 - 8 - 2 * 52;
+  unsealed.erase(entriesAt, 52);
+  util::Crc32c again;
+  again.update(unsealed);
+  for (int shift = 0; shift < 32; shift += 8)
+    unsealed.push_back(char((again.value() >> shift) & 0xff));
+  error.clear();
+  EXPECT_FALSE(decodeDepartingRank(unsealed, 1, 3, 0, error));
+  EXPECT_FALSE(error.empty());
+}
+
 // A departing rank's section is laid out in pieces (RankMove.cpp puts the
 // memory runs' bytes in place itself): joined, they are encodeRankSection's
 // bytes, each run's piece naming where its bytes lie in the memory.
