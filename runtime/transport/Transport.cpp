@@ -45,10 +45,13 @@
 // the mark. This costs a setsockopt per connection at each end of such a
 // stretch, against, per frame, an I/O thread wake-up, its epoll_wait and
 // its re-arming epoll_ctl, and its reads. A last stop whose thread goes
-// back to work rather than to sleep leaves the marks up for kMarksLinger
-// more, and a timer on the I/O thread takes them back once no stretch
-// came meanwhile: a rank in a loop of collectives then pays neither the
-// setsockopt pair nor the I/O thread's wake-up for each of its waits.
+// back to work rather than to sleep leaves the marks up for
+// config.marksLinger more (500 us by default), and a timer on the I/O
+// thread takes them back once no stretch came meanwhile: a rank that
+// polls again within it (the next step of a collective, the next call of
+// a loop) pays no setsockopt, and reads itself what came meanwhile, which
+// woke no thread. Longer, and a frame only the I/O thread handles, or a
+// message for a rank out computing, waits for as long when no rank polls.
 //
 // A read that fills less than the staging buffer took all the socket had:
 // the reader ends its turn there rather than ask again for the nothing
@@ -179,14 +182,6 @@ enum class ReadOutcome {
   Ended,       // the connection is closing
 };
 
-// How long the raised low-water marks outlast a stretch of reading here
-// whose stop let them (stopReadingHere(true)): a rank that polls again
-// within it (the next step of a collective, the next call of a loop)
-// pays no setsockopt, and the bytes that came meanwhile wake no thread:
-// it reads them itself. Longer, and a frame only the I/O thread handles,
-// or a message for a rank that is out computing, would wait for as long
-// when no rank polls (a stop that sleeps next takes the marks back at once).
-constexpr auto kMarksLinger = std::chrono::microseconds(500);
 
 // The most pieces (header, payload and each lent piece of a frame) one
 // write gathers, but for a first frame of more.
@@ -1129,21 +1124,22 @@ void restoreMarks(TransportCore& core) {
 }
 
 // On the I/O thread: takes the marks back once no stretch has started for
-// kMarksLinger since the last lingering stop, or else looks again then.
+// config.marksLinger since the last lingering stop, or else looks again
+// then.
 void expireLingeringMarks(TransportCore& core) {
   std::lock_guard<std::mutex> guard(core.readersHereMutex);
   if (!core.marksRaised) {
     core.lingerTimerArmed = false;
     return;
   }
-  auto due = core.lastLingeringStop + kMarksLinger;
+  auto due = core.lastLingeringStop + core.config.marksLinger;
   if (core.readersHere == 0 && std::chrono::steady_clock::now() >= due) {
     core.lingerTimerArmed = false;
     return restoreMarks(core);
   }
   core.lingerTimer.expires_at(core.readersHere == 0 ? due
                                                     : std::chrono::steady_clock::now() +
-                                                          kMarksLinger);
+                                                          core.config.marksLinger);
   core.lingerTimer.async_wait([&core](const asio::error_code& error) {
     if (!error) expireLingeringMarks(core);
   });
@@ -1163,7 +1159,7 @@ void Transport::stopReadingHere(bool mayLinger) {
   core.lingerTimerArmed = true;
   asio::post(core.io, [&core] {
     std::lock_guard<std::mutex> guard(core.readersHereMutex);
-    core.lingerTimer.expires_at(core.lastLingeringStop + kMarksLinger);
+    core.lingerTimer.expires_at(core.lastLingeringStop + core.config.marksLinger);
     core.lingerTimer.async_wait([&core](const asio::error_code& error) {
       if (!error) expireLingeringMarks(core);
     });

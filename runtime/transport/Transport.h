@@ -173,6 +173,9 @@ struct TransportConfig {
   // they must then never block; null for none. Handshake, Ping and Pong
   // frames stay on the I/O thread whatever it says.
   ReceivableHere receivableHere;
+  // How long raised low-water marks outlast a stop that lets them
+  // (stopReadingHere(true)).
+  std::chrono::microseconds marksLinger{500};
 };
 
 class Transport {
@@ -215,7 +218,7 @@ class Transport {
   // (the ranks' poll budget), since frames only the I/O thread may handle
   // wait for the reading thread to meet them. A stop with `mayLinger`
   // (its thread goes back to work, and will soon poll again) leaves
-  // arrivals unsignalled for a while longer (kMarksLinger, 500 us), unless
+  // arrivals unsignalled for a while longer (config.marksLinger), unless
   // another stretch that overlapped it stopped without: a stretch that
   // starts meanwhile then costs no system call, and reads what came. A
   // thread that sleeps next must stop without it.
