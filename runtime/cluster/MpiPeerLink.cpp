@@ -234,7 +234,7 @@ class MpiPeerLink::Impl {
   // has succeeded.
   void receiveWhileWaiting() { transport_->receiveHere(); }
   void startPolling() { transport_->startReadingHere(); }
-  void stopPolling() { transport_->stopReadingHere(); }
+  void stopPolling(bool mayLinger) { transport_->stopReadingHere(mayLinger); }
 
   // A line from the transport. The drop of a connection to another part
   // is held back for onPeerClosed(), which the transport calls next on the
@@ -1695,7 +1695,7 @@ void MpiPeerLink::leave() { impl_->leave(); }
 
 void MpiPeerLink::receiveWhileWaiting() { impl_->receiveWhileWaiting(); }
 void MpiPeerLink::startPolling() { impl_->startPolling(); }
-void MpiPeerLink::stopPolling() { impl_->stopPolling(); }
+void MpiPeerLink::stopPolling(bool mayLinger) { impl_->stopPolling(mayLinger); }
 
 uint64_t MpiPeerLink::eagerCreditShortfalls() const { return impl_->eagerCreditShortfalls(); }
 uint64_t MpiPeerLink::eagerCreditFramesSent() const { return impl_->eagerCreditFramesSent(); }

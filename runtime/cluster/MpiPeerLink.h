@@ -164,7 +164,7 @@ class MpiPeerLink final : public mpi::RemoteRanks {
   std::optional<std::string> checkJobDeadlock(int stableTicks) override;
   void receiveWhileWaiting() override;
   void startPolling() override;
-  void stopPolling() override;
+  void stopPolling(bool mayLinger) override;
 
   void sendToPart(uint32_t part, transport::FrameType type, std::vector<uint8_t> payload);
   // The route switch (RouteSwitch.h), part 0's, inside the checkpoint

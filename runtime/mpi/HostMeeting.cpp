@@ -21,6 +21,13 @@ HostMeeting::HostMeeting(HostCall& call, Communicator& comm, const std::vector<i
                                 std::span<const int>(members_.data(), 1));
 }
 
+// The leader reads the connections to other hosts while it waits for its
+// members: what they bring is for this meeting's next step, mostly, and
+// read by the I/O thread, each frame would cost that thread a wake-up
+// (MPI_Alltoall at 4 ranks, 2+1+1: the 2-rank host's leader met the
+// others' bundles already delivered, so it never polled, and its I/O
+// thread woke about 1.5 times a call). Members keep off them
+// (HostPhases::waitAll's comment says why).
 void HostMeeting::awaitMembers() {
   for (size_t i = 1; i < members_.size(); ++i) {
     WaitInfo info{call_.name, members_[i], 0, &comm_};
@@ -29,7 +36,7 @@ void HostMeeting::awaitMembers() {
         !call_.world().waitUntilReady(
             call_.rank.worldRank, info,
             [&] { return posted.load(std::memory_order_acquire) >= sequence_; },
-            World::Awaited::ThisHost))
+            World::Awaited::AnyHost))
       call_.leaveAbortedJob();
   }
 }

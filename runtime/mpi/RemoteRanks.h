@@ -212,9 +212,12 @@ class RemoteRanks {
   // again and again: until the last such poll on this host has stopped,
   // what arrives from other hosts is left to the polling threads, without
   // waking the link's receiving thread. A poll must be short (the ranks'
-  // poll budget). Pairs may overlap across threads.
+  // poll budget). Pairs may overlap across threads. A stop with
+  // `mayLinger` (the rank found what it waited for and will poll again
+  // soon) may leave them to the polling threads a little longer: a rank
+  // that sleeps next must stop without it.
   virtual void startPolling() {}
-  virtual void stopPolling() {}
+  virtual void stopPolling(bool mayLinger) { (void)mayLinger; }
 };
 
 }  // namespace synergy::mpi

@@ -44,7 +44,14 @@
 // threads left. A connection's end and its errors are signalled whatever
 // the mark. This costs a setsockopt per connection at each end of such a
 // stretch, against, per frame, an I/O thread wake-up, its epoll_wait and
-// its re-arming epoll_ctl, and its reads.
+// its re-arming epoll_ctl, and its reads. A last stop whose thread goes
+// back to work rather than to sleep leaves the marks up for
+// config.marksLinger more (500 us by default), and a timer on the I/O
+// thread takes them back once no stretch came meanwhile: a rank that
+// polls again within it (the next step of a collective, the next call of
+// a loop) pays no setsockopt, and reads itself what came meanwhile, which
+// woke no thread. Longer, and a frame only the I/O thread handles, or a
+// message for a rank out computing, waits for as long when no rank polls.
 //
 // A read that fills less than the staging buffer took all the socket had:
 // the reader ends its turn there rather than ask again for the nothing
@@ -149,6 +156,18 @@ struct TransportCore {
   // Changed only under readersHereMutex; read without it by a thread that
   // lets go of a read turn (AsioConnection::rearmIfParked()).
   std::atomic<unsigned> readersHere{0};
+  // Under readersHereMutex: whether the readable connections' low-water
+  // marks are raised; whether one of the current stretch's stops asked
+  // for them back at once; when the last stretch that let them linger
+  // stopped; and whether lingerTimer is armed to take them back.
+  // marksRaised is also read without the mutex, by a thread that lets go
+  // of a read turn (AsioConnection::rearmIfParked()).
+  std::atomic<bool> marksRaised{false};
+  bool restoreDue = false;
+  std::chrono::steady_clock::time_point lastLingeringStop;
+  bool lingerTimerArmed = false;
+  // Declared after io, so destroyed before it.
+  asio::steady_timer lingerTimer{io};
 };
 
 // Set while a thread other than the I/O thread handles frames
@@ -162,6 +181,7 @@ enum class ReadOutcome {
   HandedOver,  // posted to the I/O thread, turn and all
   Ended,       // the connection is closing
 };
+
 
 // The most pieces (header, payload and each lent piece of a frame) one
 // write gathers, but for a first frame of more.
@@ -671,11 +691,13 @@ class AsioConnection final : public Connection {
   // After a read turn was let go of: arms the wait that a report left
   // parked while the turn was held, on the I/O thread, and reads what came
   // before it was armed. While threads read here they read what comes, and
-  // the last of them to stop arms it (Transport::stopReadingHere()), so a
+  // whoever takes the low-water marks back arms it (restoreMarks()), so a
   // thread of theirs that lets go leaves it parked rather than wake the
-  // I/O thread for a read that finds nothing.
+  // I/O thread for a read that finds nothing; so does a thread that lets
+  // go while the marks linger after the last stop, since the next poll
+  // will read what comes.
   void rearmIfParked(bool ioThread) {
-    if (!ioThread && core_.readersHere.load(std::memory_order_seq_cst) > 0) return;
+    if (!ioThread && core_.marksRaised.load(std::memory_order_seq_cst)) return;
     if (!waitParked_.exchange(false, std::memory_order_seq_cst)) return;
     if (ioThread) return startReading();
     asio::post(core_.io, [self = self()] {
@@ -1081,21 +1103,67 @@ void Transport::startReadingHere() {
   TransportCore& core = impl_->core;
   if (!core.config.receivableHere) return;
   std::lock_guard<std::mutex> guard(core.readersHereMutex);
-  if (core.readersHere++ > 0) return;
+  if (core.readersHere++ > 0 || core.marksRaised) return;
+  core.marksRaised = true;
   std::lock_guard<std::mutex> readableGuard(core.readableMutex);
   for (AsioConnection* connection : core.readable) connection->signalArrivals(false);
 }
 
-void Transport::stopReadingHere() {
-  TransportCore& core = impl_->core;
-  if (!core.config.receivableHere) return;
-  std::lock_guard<std::mutex> guard(core.readersHereMutex);
-  if (--core.readersHere > 0) return;
+namespace {
+
+// With core.readersHereMutex held and no thread reading here: arrivals
+// signal readers again, and what was left unread wakes the I/O thread.
+void restoreMarks(TransportCore& core) {
+  core.marksRaised = false;
+  core.restoreDue = false;
   std::lock_guard<std::mutex> readableGuard(core.readableMutex);
   for (AsioConnection* connection : core.readable) {
     connection->signalArrivals(true);
     connection->armParkedWait();
   }
+}
+
+// On the I/O thread: takes the marks back once no stretch has started for
+// config.marksLinger since the last lingering stop, or else looks again
+// then.
+void expireLingeringMarks(TransportCore& core) {
+  std::lock_guard<std::mutex> guard(core.readersHereMutex);
+  if (!core.marksRaised) {
+    core.lingerTimerArmed = false;
+    return;
+  }
+  auto due = core.lastLingeringStop + core.config.marksLinger;
+  if (core.readersHere == 0 && std::chrono::steady_clock::now() >= due) {
+    core.lingerTimerArmed = false;
+    return restoreMarks(core);
+  }
+  core.lingerTimer.expires_at(core.readersHere == 0 ? due
+                                                    : std::chrono::steady_clock::now() +
+                                                          core.config.marksLinger);
+  core.lingerTimer.async_wait([&core](const asio::error_code& error) {
+    if (!error) expireLingeringMarks(core);
+  });
+}
+
+}  // namespace
+
+void Transport::stopReadingHere(bool mayLinger) {
+  TransportCore& core = impl_->core;
+  if (!core.config.receivableHere) return;
+  std::lock_guard<std::mutex> guard(core.readersHereMutex);
+  if (!mayLinger) core.restoreDue = true;
+  if (--core.readersHere > 0) return;
+  if (core.restoreDue || !core.marksRaised) return restoreMarks(core);
+  core.lastLingeringStop = std::chrono::steady_clock::now();
+  if (core.lingerTimerArmed) return;
+  core.lingerTimerArmed = true;
+  asio::post(core.io, [&core] {
+    std::lock_guard<std::mutex> guard(core.readersHereMutex);
+    core.lingerTimer.expires_at(core.lastLingeringStop + core.config.marksLinger);
+    core.lingerTimer.async_wait([&core](const asio::error_code& error) {
+      if (!error) expireLingeringMarks(core);
+    });
+  });
 }
 
 void Transport::closeConnections() {

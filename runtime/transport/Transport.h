@@ -173,6 +173,9 @@ struct TransportConfig {
   // they must then never block; null for none. Handshake, Ping and Pong
   // frames stay on the I/O thread whatever it says.
   ReceivableHere receivableHere;
+  // How long raised low-water marks outlast a stop that lets them
+  // (stopReadingHere(true)).
+  std::chrono::microseconds marksLinger{500};
 };
 
 class Transport {
@@ -213,9 +216,14 @@ class Transport {
   // next reader. The I/O thread still learns at once of a connection's end
   // or error. Pairs may overlap across threads; the stretch must be short
   // (the ranks' poll budget), since frames only the I/O thread may handle
-  // wait for the reading thread to meet them.
+  // wait for the reading thread to meet them. A stop with `mayLinger`
+  // (its thread goes back to work, and will soon poll again) leaves
+  // arrivals unsignalled for a while longer (config.marksLinger), unless
+  // another stretch that overlapped it stopped without: a stretch that
+  // starts meanwhile then costs no system call, and reads what came. A
+  // thread that sleeps next must stop without it.
   void startReadingHere();
-  void stopReadingHere();
+  void stopReadingHere(bool mayLinger = false);
 
   // Closes every connection and waits until the I/O thread has let go of
   // everything lent to it (sendLent's `released` has run for each).

@@ -704,6 +704,125 @@ TEST(TransportTest, ArrivalsWhileAThreadReadsHereAreLeftToIt) {
         << "frame " << sequence << " not read by the I/O thread";
 }
 
+// A stop that may linger (stopReadingHere(true)) leaves arrivals to the
+// next thread that reads here: the I/O thread, which none of them wakes,
+// handles none of them for as long as the marks linger. Taking them back
+// needs no later reader: the next stop that may not linger takes them back
+// at once, and so does the I/O thread's timer when the linger runs out.
+// Either way the I/O thread then handles what came, in order.
+namespace {
+
+struct NumberedFrames {
+  std::mutex mutex;
+  std::condition_variable changed;
+  std::vector<std::pair<uint32_t, std::thread::id>> arrivals;
+
+  TransportConfig config(std::chrono::microseconds linger) {
+    return {
+        .token = kToken,
+        .onFrame =
+            [this](Connection&, Frame&& frame, std::string&) {
+              uint32_t sequence = UINT32_MAX;
+              if (frame.payload.size() == 4) std::memcpy(&sequence, frame.payload.data(), 4);
+              std::lock_guard<std::mutex> lock(mutex);
+              arrivals.push_back({sequence, std::this_thread::get_id()});
+              changed.notify_all();
+              return true;
+            },
+        .receivableHere = [](FrameType type) { return type == FrameType::MpiMessage; },
+        .marksLinger = linger,
+    };
+  }
+  size_t waitFor(size_t count) {
+    std::unique_lock<std::mutex> lock(mutex);
+    changed.wait_for(lock, std::chrono::seconds(60), [&] { return arrivals.size() >= count; });
+    return arrivals.size();
+  }
+  size_t count() {
+    std::lock_guard<std::mutex> lock(mutex);
+    return arrivals.size();
+  }
+};
+
+void sendNumbered(Connection& connection, uint32_t first, uint32_t last) {
+  for (uint32_t sequence = first; sequence <= last; ++sequence) {
+    std::vector<uint8_t> payload(4);
+    std::memcpy(payload.data(), &sequence, 4);
+    connection.send(FrameType::MpiMessage, std::move(payload));
+  }
+}
+
+}  // namespace
+
+TEST(TransportTest, ALingeringStopLeavesArrivalsToTheNextReaderUntilAStopThatMayNotLinger) {
+  NumberedFrames frames;
+  // Longer than the test: only a stop that may not linger takes them back.
+  Transport listening(frames.config(std::chrono::hours(1)));
+  std::string error;
+  ASSERT_TRUE(listening.listen("127.0.0.1", 0, error)) << error;
+  Transport sending({.token = kToken});
+  std::shared_ptr<Connection> connection =
+      sending.connectionTo("127.0.0.1", listening.listeningPort(), error);
+  ASSERT_TRUE(connection) << error;
+  sendNumbered(*connection, 0, 0);
+  ASSERT_EQ(frames.waitFor(1), 1u);
+  std::thread::id ioThread = frames.arrivals[0].second;
+
+  listening.startReadingHere();
+  listening.stopReadingHere(/*mayLinger=*/true);
+  sendNumbered(*connection, 1, 20);
+  // Time for the I/O thread to take them, were it woken.
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  EXPECT_EQ(frames.count(), 1u) << "the I/O thread read after a stop that may linger";
+  // The next stretch reads them here, and its own lingering stop, and
+  // another thread's overlapping stop that may not, leave nothing unread.
+  listening.startReadingHere();
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (frames.count() < 21 && std::chrono::steady_clock::now() < deadline)
+    listening.receiveHere();
+  std::thread other([&] { listening.startReadingHere(); });
+  other.join();
+  listening.stopReadingHere(/*mayLinger=*/true);
+  std::thread([&] { listening.stopReadingHere(/*mayLinger=*/false); }).join();
+  sendNumbered(*connection, 21, 40);
+  ASSERT_EQ(frames.waitFor(41), 41u) << "frames after a stop that may not linger never handled";
+
+  std::lock_guard<std::mutex> lock(frames.mutex);
+  for (uint32_t sequence = 0; sequence < frames.arrivals.size(); ++sequence)
+    EXPECT_EQ(frames.arrivals[sequence].first, sequence) << "overtaken or lost";
+  for (uint32_t sequence = 1; sequence <= 20; ++sequence)
+    EXPECT_EQ(frames.arrivals[sequence].second, std::this_thread::get_id())
+        << "frame " << sequence << " not read by the reading thread";
+  for (uint32_t sequence = 21; sequence <= 40; ++sequence)
+    EXPECT_EQ(frames.arrivals[sequence].second, ioThread)
+        << "frame " << sequence << " not read by the I/O thread";
+}
+
+TEST(TransportTest, LingeringMarksAreTakenBackWhenNoReaderComes) {
+  NumberedFrames frames;
+  Transport listening(frames.config(std::chrono::milliseconds(1)));
+  std::string error;
+  ASSERT_TRUE(listening.listen("127.0.0.1", 0, error)) << error;
+  Transport sending({.token = kToken});
+  std::shared_ptr<Connection> connection =
+      sending.connectionTo("127.0.0.1", listening.listeningPort(), error);
+  ASSERT_TRUE(connection) << error;
+  sendNumbered(*connection, 0, 0);
+  ASSERT_EQ(frames.waitFor(1), 1u);
+  std::thread::id ioThread = frames.arrivals[0].second;
+  for (uint32_t round = 0; round < 20; ++round) {
+    listening.startReadingHere();
+    listening.stopReadingHere(/*mayLinger=*/true);
+    sendNumbered(*connection, round + 1, round + 1);
+    ASSERT_EQ(frames.waitFor(round + 2), round + 2) << "round " << round << ": never handled";
+  }
+  std::lock_guard<std::mutex> lock(frames.mutex);
+  for (uint32_t sequence = 0; sequence < frames.arrivals.size(); ++sequence) {
+    EXPECT_EQ(frames.arrivals[sequence].first, sequence) << "overtaken or lost";
+    EXPECT_EQ(frames.arrivals[sequence].second, ioThread);
+  }
+}
+
 // While a thread other than the I/O thread holds a connection's read turn,
 // a report that data arrived makes that thread read once more. If it is
 // landing a long payload, the report is not asked for again until it lets
