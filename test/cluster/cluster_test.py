@@ -3154,24 +3154,8 @@ def case_live_move_requests(cluster):
     cluster.start_redis()
     moves = os.path.join(cluster.workdir, "live-move-requests-checkpoints")
     os.makedirs(moves)
-    note = r"synergy-run: note: "
-    taken = (note + r"live move of rank {0} from part {1} to part {2} at control point 2: "
-             r"left in [0-9.]+ ms \([0-9]+ bytes\), ship [0-9.]+ ms, round [0-9.]+ ms: "
-             r"shipped, landed and checked by part {2} in [0-9.]+ ms, routes switched in "
-             r"[0-9.]+ ms; rank {0} runs on part {2}\n")
-    arrived = note + r"rank {} arrived on part {} after a live move"
-    runs = (("three-hosts", 3, 1, 1, 2), ("from-part-0", 2, 1, 0, 1))
-    for name, hosts, rank, source_part, target in runs:
-        env = dict(os.environ, SYNERGY_TEST_LIVE_MOVE=f"{rank}@2:{target}")
-        err = run_hooked_spread_job(cluster, "lmr" + name.replace("-", ""), hosts, env, program,
-                                    moves, want[3 if hosts == 3 else 4])
-        check(re.search(taken.format(rank, source_part, target), err),
-              f"{name}: rank {rank} was not moved from part {source_part} to part {target} at "
-              f"control point 2: {err!r}")
-        check(len(re.findall(arrived.format(rank, target), err)) == 1,
-              f"{name}: rank {rank} did not arrive on part {target} once: {err!r}")
-        check("postponed" not in err and "aborted" not in err and "refused" not in err,
-              f"{name}: unexpected {err!r}")
+    for name, rank, _ in live_moves_at_2(cluster, "lmr", program, moves, want, (
+            ("three-hosts", 3, 1, 1, 2), ("from-part-0", 2, 1, 0, 1))):
         print(f"live-move-requests: {name} ok, rank {rank} moved with its requests")
 
 
