@@ -3103,6 +3103,26 @@ def case_live_move_comms(cluster):
         print(f"live-move-comms: {name} ok, rank {rank} runs on part {target}")
 
 
+def moves_of_rank_1_at_2(cluster, source, case, prefix, lines_per_rank):
+    """Builds `source` natively and as a granule, runs it under mpirun at np
+    3 and 4 (each rank printing `lines_per_rank` lines, status 0), and moves
+    rank 1 live at control point 2 through live_moves_at_2: at np 3 over
+    three hosts from part 1 to part 2, at np 4 over two from part 0 to part
+    1. Yields (name, rank) after each checked run."""
+    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
+    native, program = build_both(cluster, source, os.path.splitext(os.path.basename(source))[0])
+    want = {ranks: run_mpirun(native, ranks) for ranks in (3, 4)}
+    for ranks, got in want.items():
+        check(got[0] == 0 and got[1].count("\n") == ranks * lines_per_rank,
+              f"mpirun at np {ranks}: {got!r}")
+    cluster.start_redis()
+    moves = os.path.join(cluster.workdir, case + "-checkpoints")
+    os.makedirs(moves)
+    for name, rank, _ in live_moves_at_2(cluster, prefix, program, moves, want, (
+            ("three-hosts", 3, 1, 1, 2), ("from-part-0", 2, 1, 0, 1))):
+        yield name, rank
+
+
 def case_live_move_output(cluster):
     """Issue 22's live move of a rank whose output line is unfinished at the
     control point where it moves (live_move_output.c: every rank prints 200
@@ -3116,17 +3136,8 @@ def case_live_move_output(cluster):
     sorted stdout, each rank's lines in order and the exit status equal
     OpenMPI's: at np 3 over three hosts rank 1 moves from part 1 to part 2,
     and at np 4 over two hosts rank 1 moves from part 0 to part 1."""
-    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
     source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "live_move_output.c")
-    native, program = build_both(cluster, source, "live_move_output")
-    want = {ranks: run_mpirun(native, ranks) for ranks in (3, 4)}
-    for ranks, got in want.items():
-        check(got[0] == 0 and got[1].count("\n") == ranks * 442, f"mpirun at np {ranks}: {got!r}")
-    cluster.start_redis()
-    moves = os.path.join(cluster.workdir, "live-move-output-checkpoints")
-    os.makedirs(moves)
-    for name, rank, _ in live_moves_at_2(cluster, "lmo", program, moves, want, (
-            ("three-hosts", 3, 1, 1, 2), ("from-part-0", 2, 1, 0, 1))):
+    for name, rank in moves_of_rank_1_at_2(cluster, source, "live-move-output", "lmo", 442):
         print(f"live-move-output: {name} ok, rank {rank} moved with its line unfinished")
 
 
@@ -3144,18 +3155,9 @@ def case_live_move_requests(cluster):
     the exit status equal OpenMPI's: at np 3 over three hosts rank 1 moves
     from part 1 to part 2, and at np 4 over two hosts rank 1 from part 0 to
     part 1."""
-    os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
     source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lit", "mpi",
                           "live_move_requests.c")
-    native, program = build_both(cluster, source, "live_move_requests")
-    want = {ranks: run_mpirun(native, ranks) for ranks in (3, 4)}
-    for ranks, got in want.items():
-        check(got[0] == 0 and got[1].count("\n") == ranks * 5, f"mpirun at np {ranks}: {got!r}")
-    cluster.start_redis()
-    moves = os.path.join(cluster.workdir, "live-move-requests-checkpoints")
-    os.makedirs(moves)
-    for name, rank, _ in live_moves_at_2(cluster, "lmr", program, moves, want, (
-            ("three-hosts", 3, 1, 1, 2), ("from-part-0", 2, 1, 0, 1))):
+    for name, rank in moves_of_rank_1_at_2(cluster, source, "live-move-requests", "lmr", 5):
         print(f"live-move-requests: {name} ok, rank {rank} moved with its requests")
 
 
