@@ -106,9 +106,14 @@ int notesSocket() {
     long value = std::strtol(text, &end, 10);
     if (*end || value < 3 || value > 1 << 20) return -1;
     int descriptor = int(value);
-    int type = 0;
+    // Only the daemon's AF_UNIX stream socket: a process this one started
+    // inherits the variable, not the socket (it is close-on-exec).
+    int type = 0, domain = 0;
     socklen_t size = sizeof type;
     if (getsockopt(descriptor, SOL_SOCKET, SO_TYPE, &type, &size) != 0 || type != SOCK_STREAM)
+      return -1;
+    size = sizeof domain;
+    if (getsockopt(descriptor, SOL_SOCKET, SO_DOMAIN, &domain, &size) != 0 || domain != AF_UNIX)
       return -1;
     fcntl(descriptor, F_SETFD, FD_CLOEXEC);
     return descriptor;
