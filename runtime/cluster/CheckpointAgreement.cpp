@@ -22,6 +22,7 @@
 #include "cluster/ClusterState.h"
 #include "cluster/HostDeathHook.h"
 #include "cluster/JobMessages.h"
+#include "cluster/OutputNotes.h"
 #include "cluster/RankSectionTransfer.h"
 #include "cluster/RouteSwitch.h"
 #include "transport/ClusterToken.h"
@@ -857,8 +858,10 @@ bool CheckpointAgreement::agree(int worldRank, uint64_t controlPoint, bool due, 
     // landed section goes.
     if (liveMove_.set && liveMove_.target == part_.partIndex) {
       link_->sectionTransfer().takeLanded(round);
-      if (decision_->kind == kTakeIn && checkedRound_ == round && !checkedSection_.empty())
+      if (decision_->kind == kTakeIn && checkedRound_ == round && !checkedSection_.empty()) {
         arriving_.emplace(int(liveMove_.rank), std::move(checkedSection_));
+        arrivingFrom_ = liveMove_.source;
+      }
       checkedSection_.clear();
       checkedRound_ = 0;
     }
@@ -1123,7 +1126,10 @@ bool CheckpointAgreement::finishLiveRound(std::unique_lock<std::mutex>& lock, in
                taken ? move.target : move.source);
   // The target takes the rank in on kind kTakeIn (part 0 as the target: its
   // coordinator asks takeArrivingRank once agree() returns).
-  if (taken && move.target == 0) arriving_.emplace(int(move.rank), std::move(checkedSection_));
+  if (taken && move.target == 0) {
+    arriving_.emplace(int(move.rank), std::move(checkedSection_));
+    arrivingFrom_ = move.source;
+  }
   if (move.target == 0) {
     checkedSection_.clear();
     checkedRound_ = 0;
@@ -1239,11 +1245,24 @@ std::string CheckpointAgreement::checkLanded(uint64_t round) {
 }
 
 bool CheckpointAgreement::takeArrivingRank(int& worldRank, checkpoint::DepartingBytes& bytes) {
-  std::lock_guard<std::mutex> guard(mutex_);
-  if (!arriving_) return false;
-  worldRank = arriving_->first;
-  bytes = std::move(arriving_->second);
-  arriving_.reset();
+  uint32_t source = 0;
+  {
+    std::lock_guard<std::mutex> guard(mutex_);
+    if (!arriving_) return false;
+    worldRank = arriving_->first;
+    bytes = std::move(arriving_->second);
+    arriving_.reset();
+    source = arrivingFrom_;
+  }
+  // Before any of the rank's bytes here: the client holds this part's
+  // output until it has the rank's earlier lines from the source
+  // (OutputNotes.h).
+  std::string error;
+  if (!noteOutputHold(uint32_t(worldRank), source, error))
+    std::fprintf(stderr,
+                 "synergy-run: note: rank %d's output on part %u may come before its earlier "
+                 "lines from part %u (%s)\n",
+                 worldRank, part_.partIndex, source, error.c_str());
   return true;
 }
 
@@ -1344,6 +1363,11 @@ bool CheckpointAgreement::awaitDeparture(int worldRank, bool& leaves, std::strin
     return false;
   }
   leaves = liveWord_->suspend;
+  lock.unlock();
+  // The rank's whole lines left through this part's output before it
+  // departed, its unfinished ones with it: the client may print its lines
+  // from the target after this (OutputNotes.h).
+  if (leaves) noteOutputMark(uint32_t(worldRank));
   return true;
 }
 

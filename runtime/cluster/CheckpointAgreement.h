@@ -460,6 +460,7 @@ class CheckpointAgreement final : public checkpoint::HostParts {
   uint64_t checkedRound_ = 0;
   checkpoint::DepartingBytes checkedSection_;
   std::optional<std::pair<int, checkpoint::DepartingBytes>> arriving_;
+  uint32_t arrivingFrom_ = 0;  // the source part of arriving_
   // The target's: the unfinished output lines its live move's rank left
   // with (RankOutputTails), until the rank is taken in.
   std::optional<std::pair<int, std::array<std::string, 2>>> arrivingTails_;

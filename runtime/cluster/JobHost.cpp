@@ -24,6 +24,8 @@
 #include <cerrno>
 #include <chrono>
 #include <condition_variable>
+#include <cstdlib>
+#include <deque>
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
@@ -51,6 +53,7 @@
 #include "cluster/JobPart.h"
 #include "cluster/JobWorker.h"
 #include "cluster/ModuleAssembly.h"
+#include "cluster/OutputNotes.h"
 #include "transport/FrameCodec.h"
 #include "util/FileIO.h"
 #include "util/LittleEndian.h"
@@ -69,12 +72,83 @@ enum class JobPhase { WaitingForModule, Running };
 constexpr auto kSpareRestartDelay = std::chrono::milliseconds(300);
 
 // A started synergy-run: its process (group) id, and the daemon's ends of
-// its stdout, stderr and, for a spare, the socket on its stdin.
+// its stdout, stderr, its output notes socket (OutputNotes.h) and, for a
+// spare, the socket on its stdin.
 struct ChildProcess {
   pid_t pid = 0;
   int control = -1;
   int out = -1;
   int err = -1;
+  int notes = -1;
+};
+
+// SYNERGY_TEST_OUTPUT_DELAY=P:MS in the daemon's environment (a hidden test
+// hook of issue 22's live move): the output of part P of a spread job run
+// here reaches the client MS milliseconds after the daemon read it, as
+// from a busy or distant host (cluster_test.py live-move-output). 0: none.
+std::chrono::milliseconds testOutputDelay(const RunJobRequest& request) {
+  const char* hook = std::getenv("SYNERGY_TEST_OUTPUT_DELAY");
+  if (!hook || request.partRanks.empty()) return {};
+  unsigned part = 0, ms = 0;
+  char extra = 0;
+  if (std::sscanf(hook, "%u:%u%c", &part, &ms, &extra) != 2 || part != request.partIndex ||
+      ms > 60000)
+    return {};
+  return std::chrono::milliseconds(ms);
+}
+
+// Sends a job's frames to its client, each `delay` after it was given
+// (the test hook above), in the order given.
+class OutputSender {
+ public:
+  OutputSender(transport::Connection& client, std::chrono::milliseconds delay)
+      : client_(client), delay_(delay) {
+    if (delay_.count() > 0) thread_ = std::thread([this] { sendWhenDue(); });
+  }
+  ~OutputSender() {
+    if (!thread_.joinable()) return;
+    {
+      std::lock_guard<std::mutex> guard(mutex_);
+      ending_ = true;
+    }
+    wake_.notify_all();
+    thread_.join();
+  }
+  void send(transport::FrameType type, std::vector<uint8_t> payload) {
+    if (!thread_.joinable()) {
+      client_.send(type, std::move(payload));
+      return;
+    }
+    std::lock_guard<std::mutex> guard(mutex_);
+    queue_.push_back({std::chrono::steady_clock::now() + delay_, type, std::move(payload)});
+    wake_.notify_all();
+  }
+
+ private:
+  struct Due {
+    std::chrono::steady_clock::time_point at;
+    transport::FrameType type;
+    std::vector<uint8_t> payload;
+  };
+  void sendWhenDue() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    for (;;) {
+      wake_.wait(lock, [&] { return ending_ || !queue_.empty(); });
+      if (queue_.empty()) return;
+      wake_.wait_until(lock, queue_.front().at);
+      if (std::chrono::steady_clock::now() < queue_.front().at) continue;
+      Due due = std::move(queue_.front());
+      queue_.pop_front();
+      client_.send(due.type, std::move(due.payload));
+    }
+  }
+  transport::Connection& client_;
+  const std::chrono::milliseconds delay_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::deque<Due> queue_;
+  bool ending_ = false;
+  std::thread thread_;
 };
 
 struct HostedJob {
@@ -489,8 +563,12 @@ class JobHost::Impl {
         " ranks of module " + hashHex(request.moduleHash) +
         (usedSpare ? " in a pre-started process" : ""));
     dieIfTestLosesHostAt("part-started");
-    std::thread([this, job, pid = child.pid, out = child.out, err = child.err] {
-      forwardOutput(*job->client, out, err);
+    std::thread([this, job, pid = child.pid, out = child.out, err = child.err,
+                 notes = child.notes] {
+      {
+        OutputSender sender(*job->client, testOutputDelay(job->request));
+        forwardOutput(sender, out, err, notes, job->request.jobId);
+      }
       int waitStatus = 0;
       while (waitpid(pid, &waitStatus, 0) < 0 && errno == EINTR) {
       }
@@ -579,7 +657,7 @@ class JobHost::Impl {
     kill(-spare.pid, SIGKILL);
     while (waitpid(spare.pid, nullptr, 0) < 0 && errno == EINTR) {
     }
-    for (int fd : {spare.control, spare.out, spare.err})
+    for (int fd : {spare.control, spare.out, spare.err, spare.notes})
       if (fd >= 0) close(fd);
     spare = ChildProcess();
   }
@@ -588,7 +666,9 @@ class JobHost::Impl {
   // read ends it returns in `child`, the granted directories above every
   // other descriptor it hands on (so that no dup2 overwrites another's
   // source) and in the grants' working directory. Stdin is /dev/null, or
-  // with `control` a socket whose other end `child.control` is.
+  // with `control` a socket whose other end `child.control` is. After the
+  // grants, a socket for the child's output notes (OutputNotes.h), whose
+  // number kOutputNotesEnv gives it and whose other end `child.notes` is.
   static bool spawnRunProgram(std::vector<std::string> argv, const OpenedGrants& grants,
                               bool control, ChildProcess& child, std::string& error) {
     int outPipe[2], errPipe[2], controlPair[2] = {-1, -1};
@@ -607,6 +687,14 @@ class JobHost::Impl {
       error = "cannot create a socket pair";
       return false;
     }
+    int notesPair[2] = {-1, -1};
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, notesPair) != 0) {
+      for (int fd : {outPipe[0], outPipe[1], errPipe[0], errPipe[1], controlPair[0],
+                     controlPair[1]})
+        if (fd >= 0) close(fd);
+      error = "cannot create a socket pair";
+      return false;
+    }
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     // First, while the working directory's descriptor is still where it
@@ -621,21 +709,34 @@ class JobHost::Impl {
     posix_spawn_file_actions_adddup2(&actions, errPipe[1], STDERR_FILENO);
     // The grants go first above every descriptor they or the pipes have,
     // then down to 3, 4, ...; everything above them is closed.
-    int aboveAll = std::max(errPipe[1], outPipe[1]);
+    // The notes socket goes with them, after the last.
+    int aboveAll = std::max({errPipe[1], outPipe[1], notesPair[1]});
     for (const sandbox::UniqueFd& directory : grants.directories)
       aboveAll = std::max(aboveAll, directory.get());
     std::vector<std::string> grantArguments;
-    for (size_t i = 0; i < grants.directories.size(); ++i)
-      posix_spawn_file_actions_adddup2(&actions, grants.directories[i].get(),
-                                       aboveAll + 1 + int(i));
-    for (size_t i = 0; i < grants.directories.size(); ++i) {
+    const size_t grantCount = grants.directories.size();
+    for (size_t i = 0; i <= grantCount; ++i)
+      posix_spawn_file_actions_adddup2(
+          &actions, i < grantCount ? grants.directories[i].get() : notesPair[1],
+          aboveAll + 1 + int(i));
+    for (size_t i = 0; i <= grantCount; ++i) {
       int childFd = STDERR_FILENO + 1 + int(i);
       posix_spawn_file_actions_adddup2(&actions, aboveAll + 1 + int(i), childFd);
+      if (i == grantCount) break;
       grantArguments.push_back("--dir");
       grantArguments.push_back(grants.specFor(i, childFd));
     }
-    posix_spawn_file_actions_addclosefrom_np(&actions,
-                                             STDERR_FILENO + 1 + int(grants.directories.size()));
+    const int notesFd = STDERR_FILENO + 1 + int(grantCount);
+    posix_spawn_file_actions_addclosefrom_np(&actions, notesFd + 1);
+    std::vector<std::string> environment;
+    std::string notesPrefix = std::string(kOutputNotesEnv) + "=";
+    for (char** entry = environ; *entry; ++entry)
+      if (std::strncmp(*entry, notesPrefix.c_str(), notesPrefix.size()) != 0)
+        environment.push_back(*entry);
+    environment.push_back(notesPrefix + std::to_string(notesFd));
+    std::vector<char*> environmentPointers;
+    for (std::string& entry : environment) environmentPointers.push_back(entry.data());
+    environmentPointers.push_back(nullptr);
     argv.insert(std::find(argv.begin(), argv.end(), "--"), grantArguments.begin(),
                 grantArguments.end());
     posix_spawnattr_t attributes;
@@ -650,19 +751,20 @@ class JobHost::Impl {
     pointers.push_back(nullptr);
     pid_t pid = 0;
     int spawnError = posix_spawn(&pid, argv[0].c_str(), &actions, &attributes, pointers.data(),
-                                 environ);
+                                 environmentPointers.data());
     posix_spawn_file_actions_destroy(&actions);
     posix_spawnattr_destroy(&attributes);
     close(outPipe[1]);
     close(errPipe[1]);
+    close(notesPair[1]);
     if (control) close(controlPair[1]);
     if (spawnError != 0) {
-      for (int fd : {outPipe[0], errPipe[0], controlPair[0]})
+      for (int fd : {outPipe[0], errPipe[0], controlPair[0], notesPair[0]})
         if (fd >= 0) close(fd);
       error = "cannot start " + argv[0] + ": " + std::strerror(spawnError);
       return false;
     }
-    child = ChildProcess{pid, controlPair[0], outPipe[0], errPipe[0]};
+    child = ChildProcess{pid, controlPair[0], outPipe[0], errPipe[0], notesPair[0]};
     return true;
   }
 
@@ -678,33 +780,77 @@ class JobHost::Impl {
     if (config_.onJobFinished) config_.onJobFinished(job->request.jobId);
   }
 
-  // Sends everything the child writes until both pipes close.
-  static void forwardOutput(transport::Connection& client, int out, int err) {
-    pollfd fds[2] = {{out, POLLIN, 0}, {err, POLLIN, 0}};
+  // Sends everything the child writes until both pipes close, and its
+  // output notes (OutputNotes.h) in their place among the bytes: a mark
+  // after every byte the child wrote before it (the pipes are drained
+  // first), a hold before every byte it writes after the daemon answers it.
+  static void forwardOutput(OutputSender& client, int out, int err, int notes, uint64_t jobId) {
+    pollfd fds[3] = {{out, POLLIN, 0}, {err, POLLIN, 0}, {notes, POLLIN, 0}};
+    for (int stream = 0; stream < 2; ++stream)
+      fcntl(fds[stream].fd, F_SETFL, fcntl(fds[stream].fd, F_GETFL) | O_NONBLOCK);
     int open = 2;
     std::vector<uint8_t> buffer(transport::kMaxJobOutputChunkBytes);
+    std::vector<uint8_t> noteBytes;
+    // Reads one chunk of `stream` and sends it; false when there is none now.
+    auto forward = [&](int stream) {
+      if (fds[stream].fd < 0) return false;
+      ssize_t got = read(fds[stream].fd, buffer.data(), buffer.size());
+      if (got < 0 && (errno == EINTR || errno == EAGAIN)) return errno == EINTR;
+      if (got <= 0) {
+        close(fds[stream].fd);
+        fds[stream].fd = -1;
+        --open;
+        return false;
+      }
+      std::vector<uint8_t> payload;
+      payload.reserve(size_t(got) + 1);
+      payload.push_back(uint8_t(stream + 1));
+      payload.insert(payload.end(), buffer.begin(), buffer.begin() + got);
+      client.send(transport::FrameType::JobOutput, std::move(payload));
+      return true;
+    };
+    auto stopNotes = [&] {
+      close(fds[2].fd);
+      fds[2].fd = -1;
+    };
+    auto takeNotes = [&] {
+      uint8_t chunk[256];
+      ssize_t got = recv(fds[2].fd, chunk, sizeof chunk, MSG_DONTWAIT);
+      if (got < 0 && (errno == EINTR || errno == EAGAIN)) return;
+      if (got <= 0) return stopNotes();
+      noteBytes.insert(noteBytes.end(), chunk, chunk + got);
+      size_t used = 0;
+      for (; noteBytes.size() - used >= kOutputNoteBytes; used += kOutputNoteBytes) {
+        OutputNote note;
+        // The launcher is this daemon's own program; a malformed note
+        // still only ends the notes.
+        if (!decodeOutputNote(noteBytes.data() + used, note)) return stopNotes();
+        if (note.kind == kOutputNoteMark) {
+          for (int stream = 0; stream < 2; ++stream)
+            while (forward(stream)) {
+            }
+          client.send(transport::FrameType::OutputMark, encodeOutputMark(jobId, note.worldRank));
+        } else {
+          client.send(transport::FrameType::OutputHold,
+                      encodeOutputHold(jobId, note.worldRank, note.sourcePart));
+          uint8_t sent = kOutputHoldSent;
+          if (::send(fds[2].fd, &sent, 1, MSG_NOSIGNAL | MSG_DONTWAIT) != 1) return stopNotes();
+        }
+      }
+      noteBytes.erase(noteBytes.begin(), noteBytes.begin() + ptrdiff_t(used));
+    };
     while (open > 0) {
-      if (poll(fds, 2, -1) < 0) {
+      if (poll(fds, 3, -1) < 0) {
         if (errno == EINTR) continue;
         break;
       }
-      for (int stream = 0; stream < 2; ++stream) {
-        if (fds[stream].fd < 0 || !(fds[stream].revents & (POLLIN | POLLHUP | POLLERR))) continue;
-        ssize_t got = read(fds[stream].fd, buffer.data(), buffer.size());
-        if (got < 0 && errno == EINTR) continue;
-        if (got <= 0) {
-          close(fds[stream].fd);
-          fds[stream].fd = -1;
-          --open;
-          continue;
-        }
-        std::vector<uint8_t> payload;
-        payload.reserve(size_t(got) + 1);
-        payload.push_back(uint8_t(stream + 1));
-        payload.insert(payload.end(), buffer.begin(), buffer.begin() + got);
-        client.send(transport::FrameType::JobOutput, std::move(payload));
-      }
+      for (int stream = 0; stream < 2; ++stream)
+        if (fds[stream].fd >= 0 && (fds[stream].revents & (POLLIN | POLLHUP | POLLERR)))
+          forward(stream);
+      if (fds[2].fd >= 0 && (fds[2].revents & (POLLIN | POLLHUP | POLLERR))) takeNotes();
     }
+    // A note written just before the child's end: its bytes are all sent.
+    if (fds[2].fd >= 0) takeNotes();
     for (pollfd& fd : fds)
       if (fd.fd >= 0) close(fd.fd);
   }

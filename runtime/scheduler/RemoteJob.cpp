@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -29,6 +30,7 @@
 #include "cluster/CheckpointHolders.h"
 #include "cluster/ClusterState.h"
 #include "cluster/JobMessages.h"
+#include "cluster/OutputNotes.h"
 #include "cluster/RankRoutes.h"
 #include "scheduler/OutputJournal.h"
 #include "scheduler/PartZeroPin.h"
@@ -780,8 +782,43 @@ int runPlacedJob(const std::string& token, const std::string& module,
     pending[i].part = uint32_t(i);
     pending[i].journal = journal;
   }
-  auto finish = [&](JobOutcome result) {
-    if (!outcome) outcome = std::move(result);
+  // What a part's OutputMark and OutputHold may name.
+  const uint64_t jobId = parts.front().request.jobId;
+  uint32_t jobRanks = 0;
+  for (uint32_t ranks : parts.front().request.partRanks) jobRanks += ranks;
+  if (jobRanks == 0) jobRanks = parts.front().request.ranks;
+  // A part whose JobExit arrived, delivered or held: its connection may
+  // close after it.
+  std::vector<bool> exitArrived(parts.size(), false);
+  std::function<void(JobOutcome)> finish;
+  // Each part's output and exit, in its order; a live move's target's held
+  // until the moved rank's earlier lines from its source are out
+  // (cluster/OutputNotes.h).
+  cluster::OutputOrder order(parts.size(), [&](size_t index, transport::Frame&& frame) {
+    if (frame.type == transport::FrameType::JobOutput) {
+      writeWholeLines(pending[index], frame.payload[0], frame.payload.data() + 1,
+                      frame.payload.size() - 1);
+      return;
+    }
+    uint32_t status = 0;
+    for (int i = 0; i < 4; ++i) status |= uint32_t(frame.payload[i]) << (8 * i);
+    flushPartialLines(pending[index]);
+    for (auto it = partOf.begin(); it != partOf.end(); ++it)
+      if (it->second == index) {
+        partOf.erase(it);
+        break;
+      }
+    if ((status & 0xff) != 0 && !failedStatus) {
+      failedStatus = int(status & 0xff);
+      changed.notify_all();
+    }
+    if (++exited == parts.size()) finish({failedStatus.value_or(0), ""});
+  });
+  finish = [&](JobOutcome result) {
+    if (!outcome) {
+      outcome = std::move(result);
+      order.releaseAll();
+    }
     changed.notify_all();
   };
   transport::Transport transport(
@@ -802,23 +839,30 @@ int runPlacedJob(const std::string& token, const std::string& module,
                    reason = "JobOutput for an unknown stream";
                    return false;
                  }
-                 writeWholeLines(pending[index], frame.payload[0], frame.payload.data() + 1,
-                                 frame.payload.size() - 1);
+                 order.output(index, std::move(frame));
                  return true;
-               case transport::FrameType::JobExit: {
-                 if (frame.payload.size() != 4) {
-                   reason = "JobExit without a 4-byte status";
+               case transport::FrameType::JobExit:
+                 if (frame.payload.size() != 4 || exitArrived[index]) {
+                   reason = "JobExit without a 4-byte status, or a second one";
                    return false;
                  }
-                 uint32_t status = 0;
-                 for (int i = 0; i < 4; ++i) status |= uint32_t(frame.payload[i]) << (8 * i);
-                 flushPartialLines(pending[index]);
-                 partOf.erase(it);
-                 if ((status & 0xff) != 0 && !failedStatus) {
-                   failedStatus = int(status & 0xff);
-                   changed.notify_all();
-                 }
-                 if (++exited == parts.size()) finish({failedStatus.value_or(0), ""});
+                 exitArrived[index] = true;
+                 order.output(index, std::move(frame));
+                 return true;
+               case transport::FrameType::OutputMark: {
+                 uint32_t rank = 0;
+                 if (!cluster::decodeOutputMark(frame.payload, jobId, jobRanks, rank, reason))
+                   return false;
+                 order.mark(index, rank);
+                 return true;
+               }
+               case transport::FrameType::OutputHold: {
+                 uint32_t rank = 0, source = 0;
+                 if (!cluster::decodeOutputHold(frame.payload, jobId, jobRanks,
+                                                uint32_t(parts.size()), uint32_t(index), rank,
+                                                source, reason))
+                   return false;
+                 order.hold(index, rank, source);
                  return true;
                }
                case transport::FrameType::JobRefused:
@@ -838,6 +882,9 @@ int runPlacedJob(const std::string& token, const std::string& module,
                closedBeforeStart.insert(&connection);
                return;
              }
+             // Its exit is in, held behind a live move's hold: nothing is lost.
+             if (exitArrived[it->second]) return;
+             order.lost(it->second);
              const PlacedPart& part = parts[it->second];
              finish({2,
                      "lost the connection to host " + part.host.id + " (" + part.rankText + ")" +
@@ -901,9 +948,19 @@ int runPlacedJob(const std::string& token, const std::string& module,
   JobOutcome result;
   {
     std::unique_lock<std::mutex> lock(mutex);
-    changed.wait(lock, [&] { return outcome || failedStatus; });
+    // A hold no mark ends is given up after a while (OutputOrder::expire).
+    while (!outcome && !failedStatus) {
+      changed.wait_for(lock, std::chrono::milliseconds(500));
+      for (const std::string& note : order.expire(std::chrono::steady_clock::now()))
+        std::fprintf(stderr,
+                     "synergy-run: note: %s; printed without them, its lines may be out of "
+                     "order\n",
+                     note.c_str());
+    }
     if (!changed.wait_for(lock, kPartsEndLimit, [&] { return outcome.has_value(); }))
       outcome = JobOutcome{*failedStatus, ""};
+    // Whatever is still held is printed, as it would have been without holds.
+    order.releaseAll();
     result = *outcome;
   }
   // Leaving closes every connection, which ends the parts still running.

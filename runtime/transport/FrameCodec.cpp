@@ -97,6 +97,8 @@ static bool isKnownFrameType(uint16_t raw) {
     case FrameType::RankSectionLanded:
     case FrameType::RankMoveAbort:
     case FrameType::RankOutputTails:
+    case FrameType::OutputMark:
+    case FrameType::OutputHold:
       return true;
   }
   return false;
@@ -266,6 +268,10 @@ const char* frameTypeName(FrameType type) {
       return "RankMoveAbort";
     case FrameType::RankOutputTails:
       return "RankOutputTails";
+    case FrameType::OutputMark:
+      return "OutputMark";
+    case FrameType::OutputHold:
+      return "OutputHold";
   }
   return "unknown";
 }

@@ -328,6 +328,14 @@ enum class FrameType : uint16_t {
   // round, u32 world rank, then for stdout and stderr in turn u32 bytes
   // (at most kMaxRankOutputTailBytes) and the bytes.
   RankOutputTails = 79,
+  // Host to client, in a job's JobOutput order (cluster/OutputNotes.h):
+  // a live move's source part has forwarded all of the moved rank's output
+  // before this frame (u64 job id, u32 world rank); the move's target
+  // part's output from an OutputHold on waits at the client until the
+  // source's mark for that rank (u64 job id, u32 world rank, u32 source
+  // part), so that the rank's lines come out in the order it printed them.
+  OutputMark = 76,
+  OutputHold = 77,
   // Server to client, instead of HelloAck: the handshake is refused (a wrong
   // token, too many connections), then the connection closes. The reason,
   // at most kMaxRefusalBytes. A connection that closes before the handshake
@@ -410,6 +418,8 @@ constexpr uint64_t kRankMoveAbortHeadBytes = 12;
 // a longer one is forwarded by the source, cut (OutputForwarding.h).
 constexpr uint64_t kMaxRankOutputTailBytes = 64ull << 10;
 constexpr uint64_t kRankOutputTailsHeadBytes = 20;
+constexpr uint64_t kOutputMarkBytes = 12;
+constexpr uint64_t kOutputHoldBytes = 16;
 // A section holds at least its CRC-32C and one byte; at most a wasm32
 // rank's whole memory and room for its globals, files and MPI objects.
 constexpr uint64_t kMinRankSectionBytes = 5;
@@ -565,6 +575,10 @@ constexpr uint64_t maxPayloadBytes(FrameType type) {
       return kRankMoveAbortHeadBytes + kMaxRefusalBytes;
     case FrameType::RankOutputTails:
       return kRankOutputTailsHeadBytes + 2 * kMaxRankOutputTailBytes;
+    case FrameType::OutputMark:
+      return kOutputMarkBytes;
+    case FrameType::OutputHold:
+      return kOutputHoldBytes;
     case FrameType::MpiRma:
     case FrameType::MpiRmaDone:
     case FrameType::MpiMessagePart:

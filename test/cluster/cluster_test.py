@@ -3045,13 +3045,16 @@ def case_live_move(cluster):
     print("live-move: status ok (" + shown.group(0).strip() + ")")
 
 
-def live_moves_at_2(cluster, prefix, program, moves, want, runs):
+def live_moves_at_2(cluster, prefix, program, moves, want, runs, source_delay_ms=0):
     """Runs `program` spread over 2 or 3 hosts once for each of `runs`
     (name, hosts, rank, source part, target part) with the live move hook
     moving the rank at control point 2, checks that the move was taken there
     once with no postponement, abort or refusal and the output equals
     `want[3]` (three hosts) or `want[4]` (two), and yields (name, rank,
-    target) after each run."""
+    target) after each run. `source_delay_ms`: the source part's daemon
+    sends its output that much after it read it (SYNERGY_TEST_OUTPUT_DELAY,
+    JobHost.cpp), so that the rank's lines from the target reach the client
+    first."""
     note = r"synergy-run: note: "
     taken = (note + r"live move of rank {0} from part {1} to part {2} at control point 2: "
              r"left in [0-9.]+ ms \([0-9]+ bytes\), ship [0-9.]+ ms, round [0-9.]+ ms: "
@@ -3060,6 +3063,8 @@ def live_moves_at_2(cluster, prefix, program, moves, want, runs):
     arrived = note + r"rank {} arrived on part {} after a live move"
     for name, hosts, rank, source_part, target in runs:
         env = dict(os.environ, SYNERGY_TEST_LIVE_MOVE=f"{rank}@2:{target}")
+        if source_delay_ms:
+            env["SYNERGY_TEST_OUTPUT_DELAY"] = f"{source_part}:{source_delay_ms}"
         err = run_hooked_spread_job(cluster, prefix + name.replace("-", ""), hosts, env, program,
                                     moves, want[3 if hosts == 3 else 4])
         check(re.search(taken.format(rank, source_part, target), err),
@@ -3103,12 +3108,13 @@ def case_live_move_comms(cluster):
         print(f"live-move-comms: {name} ok, rank {rank} runs on part {target}")
 
 
-def moves_of_rank_1_at_2(cluster, source, case, prefix, lines_per_rank):
+def moves_of_rank_1_at_2(cluster, source, case, prefix, lines_per_rank, source_delay_ms=0):
     """Builds `source` natively and as a granule, runs it under mpirun at np
     3 and 4 (each rank printing `lines_per_rank` lines, status 0), and moves
-    rank 1 live at control point 2 through live_moves_at_2: at np 3 over
-    three hosts from part 1 to part 2, at np 4 over two from part 0 to part
-    1. Yields (name, rank) after each checked run."""
+    rank 1 live at control point 2 through live_moves_at_2 (with
+    `source_delay_ms`): at np 3 over three hosts from part 1 to part 2, at
+    np 4 over two from part 0 to part 1. Yields (name, rank) after each
+    checked run."""
     os.environ["SYNERGY_CACHE_DIR"] = os.path.join(cluster.workdir, "cache")
     native, program = build_both(cluster, source, os.path.splitext(os.path.basename(source))[0])
     want = {ranks: run_mpirun(native, ranks) for ranks in (3, 4)}
@@ -3119,7 +3125,7 @@ def moves_of_rank_1_at_2(cluster, source, case, prefix, lines_per_rank):
     moves = os.path.join(cluster.workdir, case + "-checkpoints")
     os.makedirs(moves)
     for name, rank, _ in live_moves_at_2(cluster, prefix, program, moves, want, (
-            ("three-hosts", 3, 1, 1, 2), ("from-part-0", 2, 1, 0, 1))):
+            ("three-hosts", 3, 1, 1, 2), ("from-part-0", 2, 1, 0, 1)), source_delay_ms):
         yield name, rank
 
 
@@ -3135,9 +3141,16 @@ def case_live_move_output(cluster):
     control point 2 (not postponed for the line, as it was before), and
     sorted stdout, each rank's lines in order and the exit status equal
     OpenMPI's: at np 3 over three hosts rank 1 moves from part 1 to part 2,
-    and at np 4 over two hosts rank 1 moves from part 0 to part 1."""
+    and at np 4 over two hosts rank 1 moves from part 0 to part 1. The
+    source's daemon sends the client its output 1 s late
+    (SYNERGY_TEST_OUTPUT_DELAY), so the rank's lines from the target reach
+    the client first: the client holds them from the target's OutputHold
+    (frame 77) until the source's OutputMark (76) is in
+    (cluster/OutputNotes.h). Before the hold, rank 1's lines came out of
+    order."""
     source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "live_move_output.c")
-    for name, rank in moves_of_rank_1_at_2(cluster, source, "live-move-output", "lmo", 442):
+    for name, rank in moves_of_rank_1_at_2(cluster, source, "live-move-output", "lmo", 442,
+                                           source_delay_ms=1000):
         print(f"live-move-output: {name} ok, rank {rank} moved with its line unfinished")
 
 

@@ -205,6 +205,23 @@ TEST(FrameCodecTest, RankSectionFramesAndTheirLimits) {
   EXPECT_EQ(refusal(rawHeader(96, 0, 0)), "unknown frame type 96");
 }
 
+// A live move's output order (cluster/OutputNotes.h): fixed sizes.
+TEST(FrameCodecTest, OutputMarkAndHoldAndTheirLimits) {
+  EXPECT_EQ(uint16_t(FrameType::OutputMark), 76);
+  EXPECT_EQ(uint16_t(FrameType::OutputHold), 77);
+  for (FrameType type : {FrameType::OutputMark, FrameType::OutputHold}) {
+    FrameHeader header;
+    std::string reason;
+    ASSERT_TRUE(decodeFrameHeader(encodeFrameHeader(type, maxPayloadBytes(type)), header, reason))
+        << frameTypeName(type) << ": " << reason;
+    EXPECT_EQ(header.type, type);
+  }
+  EXPECT_EQ(refusal(rawHeader(76, 0, 13)), "frame length 13 exceeds the maximum 12 for OutputMark");
+  EXPECT_EQ(refusal(rawHeader(77, 0, 17)), "frame length 17 exceeds the maximum 16 for OutputHold");
+  EXPECT_EQ(refusal(rawHeader(77, 1, 16)), "nonzero reserved field in frame header");
+  EXPECT_EQ(refusal(rawHeader(75, 0, 0)), "unknown frame type 75");
+}
+
 // A checkpoint's part files and its second copy when the hosts share no
 // checkpoint directory: a chunk's head and at most 1 MiB of the file.
 TEST(FrameCodecTest, CheckpointCopyFramesAndTheirLimits) {
