@@ -213,6 +213,9 @@ int resolveRmaTarget(HostCall& call, uint32_t originAddr, int originCount, int o
     out.targetOffset = offset;
     return abi::kSuccess;
   }
+  // A member a live move brings here is addressed once it has arrived.
+  if (window.flavor != abi::kWinFlavorDynamic && !awaitMemberArrival(call, window, targetRank))
+    call.leaveAbortedJob();
   out.target = targetLocation(window, targetRank, targetDisp, *out.targetType, targetCount);
   if (!out.target)
     return failOnWindow(call, window, abi::kErrRmaRange,

@@ -142,6 +142,14 @@ struct World::RemoteWindowTables {
   // Every window of this host's members, by its fence context
   // (registerWindowHere): where a member arriving in a live move finds it.
   std::map<uint32_t, std::weak_ptr<WindowSync>> byFenceContext;
+  // Operations from other hosts on a member that a live move brings here
+  // and that has not arrived yet (its memory is not in place): applied
+  // when it arrives (windowArrives), in the order they came.
+  struct BeforeArrival {
+    RemoteRmaOp op;
+    std::vector<uint8_t> data;
+  };
+  std::vector<BeforeArrival> beforeArrival;
 };
 
 namespace {
@@ -514,7 +522,7 @@ void windowDeparts(World& world, const Window& window) {
   std::shared_ptr<Window> stays;
   for (const std::weak_ptr<Window>& member : sync.here)
     if (std::shared_ptr<Window> other = member.lock()) {
-      other->bases[size_t(window.me)] = nullptr;
+      std::atomic_ref<uint8_t*>(other->bases[size_t(window.me)]).store(nullptr);
       if (!stays) stays = std::move(other);
     }
   if (!stays) {
@@ -543,7 +551,7 @@ void followRoutes(World& world, World::RemoteWindowTables& tables,
   bool spans = false;
   for (size_t member = 0; member < window->bases.size(); ++member)
     if (world.isRemote(window->comm->worldRanks[member])) {
-      window->bases[member] = nullptr;
+      std::atomic_ref<uint8_t*>(window->bases[member]).store(nullptr);
       spans = true;
     }
   if (!spans) return;
@@ -556,8 +564,50 @@ void followRoutes(World& world, World::RemoteWindowTables& tables,
 
 }  // namespace
 
+namespace {
+bool linkArrival(World& world, World::RemoteWindowTables& tables,
+                 const std::shared_ptr<Window>& window,
+                 std::vector<World::RemoteWindowTables::BeforeArrival>& early, std::string& error);
+}  // namespace
+
 bool windowArrives(World& world, const std::shared_ptr<Window>& window, std::string& error) {
   World::RemoteWindowTables& tables = world.remoteWindowTables();
+  std::vector<World::RemoteWindowTables::BeforeArrival> early;
+  if (!linkArrival(world, tables, window, early, error)) return false;
+  // Members here that wait to address its memory look again, and what
+  // other hosts sent it before it arrived is applied now.
+  for (int worldRank : window->comm->worldRanks)
+    if (!world.isRemote(worldRank)) world.wakeWaiter(worldRank);
+  for (const World::RemoteWindowTables::BeforeArrival& queued : early) {
+    std::string reason;
+    if (!world.applyRemoteRma(queued.op, queued.data.data(), reason)) {
+      world.abort(abi::kErrIntern, "rank " + std::to_string(queued.op.origin) +
+                                       ": a one-sided operation on rank " +
+                                       std::to_string(queued.op.target) +
+                                       " sent before it arrived from a live move: " + reason);
+      return true;
+    }
+  }
+  return true;
+}
+
+bool awaitMemberArrival(HostCall& call, Window& window, int target) {
+  auto here = [&] {
+    return std::atomic_ref<uint8_t*>(window.bases[size_t(target)]).load(std::memory_order_acquire) !=
+           nullptr;
+  };
+  if (here()) return true;
+  WaitInfo info{call.name, window.comm->worldRanks[size_t(target)], 0, window.comm.get()};
+  return call.world().waitUntilReady(call.rank.worldRank, info, here);
+}
+
+namespace {
+
+// windowArrives' part under the tables' mutex: links `window` with its
+// members here and takes the operations queued for its member.
+bool linkArrival(World& world, World::RemoteWindowTables& tables,
+                 const std::shared_ptr<Window>& window,
+                 std::vector<World::RemoteWindowTables::BeforeArrival>& early, std::string& error) {
   std::lock_guard<std::mutex> guard(tables.mutex);
   const size_t me = size_t(window->me), members = size_t(window->comm->size());
   std::shared_ptr<WindowSync> sync;
@@ -578,13 +628,25 @@ bool windowArrives(World& world, const std::shared_ptr<Window>& window, std::str
       if (other->spanningId && !window->spanningId) window->spanningId = other->spanningId;
       if (window->spanningId && !other->spanningId) other->spanningId = window->spanningId;
       window->bases[member] = other->bases[member];
-      other->bases[me] = window->bases[me];
+      std::atomic_ref<uint8_t*>(other->bases[me]).store(window->bases[me], std::memory_order_release);
     }
   sync->here[me] = window;
   for (const std::weak_ptr<Window>& member : sync->here)
     if (std::shared_ptr<Window> here = member.lock()) followRoutes(world, tables, here);
+  const int worldRank = window->comm->worldRanks[me];
+  auto queued = tables.beforeArrival.begin();
+  while (queued != tables.beforeArrival.end()) {
+    if (queued->op.window == window->spanningId && queued->op.target == worldRank) {
+      early.push_back(std::move(*queued));
+      queued = tables.beforeArrival.erase(queued);
+    } else {
+      ++queued;
+    }
+  }
   return true;
 }
+
+}  // namespace
 
 void windowsFollowRoutes(World& world) {
   World::RemoteWindowTables& tables = world.remoteWindowTables();
@@ -634,6 +696,20 @@ bool World::applyRemoteRma(const RemoteRmaOp& op, const uint8_t* data, std::stri
   }
   std::vector<TypeSegment> runs = op.runs;
   uint8_t* base = window->bases[size_t(member)];
+  if (!base && window->flavor != abi::kWinFlavorDynamic) {
+    if (isRemote(op.target)) {
+      reason = "MpiRma for rank " + std::to_string(op.target) + ", which does not run here";
+      return false;
+    }
+    // A member a live move brings here, which has not arrived yet.
+    std::lock_guard<std::mutex> guard(remoteWindows_->mutex);
+    base = std::atomic_ref<uint8_t*>(window->bases[size_t(member)]).load(std::memory_order_acquire);
+    if (!base) {
+      remoteWindows_->beforeArrival.push_back(
+          {op, std::vector<uint8_t>(data, data + std::max<int64_t>(op.dataBytes, 0))});
+      return true;
+    }
+  }
   int64_t size = window->sizes[size_t(member)];
   if (window->flavor == abi::kWinFlavorDynamic &&
       !rebaseOnAttachedRegion(*window, member, runs, base, size)) {

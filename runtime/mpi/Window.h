@@ -293,6 +293,10 @@ bool windowArrives(World& world, const std::shared_ptr<Window>& window, std::str
 // whose members now span hosts addresses the members of other hosts
 // through them (bases[] null, and a spanning id when it had none).
 void windowsFollowRoutes(World& world);
+// Waits until member `target` of `window` has arrived here from a live
+// move (its memory in place: bases[target] set); false when the job was
+// aborted meanwhile. A member of this host has nothing to wait for.
+bool awaitMemberArrival(HostCall& call, Window& window, int target);
 // Whether `window`'s fences and MPI_Win_free go across hosts: it spans
 // hosts and its members are on more than one now.
 bool fencesAcrossHosts(World& world, const Window& window);
