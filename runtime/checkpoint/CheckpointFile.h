@@ -169,6 +169,29 @@ struct CarriedRequestRecord {
   int32_t comm = 0;
 };
 
+// An MPI window of the rank's that a live move carries (RankMove.h), by
+// its handle: where the rank's part of it lies in its memory and each
+// member's size and displacement unit, the handles of its communicator and
+// of its own collective context (whose context every host knows it by),
+// and the rank's epoch: only a fence's can be open (kFenceEpoch).
+struct CarriedWindowRecord {
+  static constexpr uint8_t kFenceEpoch = 1;
+  uint32_t handle = 0;
+  int32_t comm = 0;
+  int32_t fenceComm = 0;
+  uint8_t flavor = 0;
+  uint8_t flags = 0;
+  uint32_t me = 0;  // the rank's rank in the window
+  uint64_t spanningId = 0;
+  uint64_t base = 0;  // guest address
+  uint32_t allocatedGuest = 0;
+  uint32_t attributesGuest = 0;
+  int32_t errhandler = 0;
+  std::string name;
+  std::vector<int64_t> sizes;      // by window rank
+  std::vector<int64_t> dispUnits;  // by window rank
+};
+
 struct RankImage {
   uint32_t worldRank = 0;
   uint32_t unwindBuffer = 0;
@@ -179,6 +202,7 @@ struct RankImage {
   MpiObjects mpi;
   std::vector<CommProgressRecord> progress;  // a live move's only
   std::vector<CarriedRequestRecord> requests;  // a live move's only
+  std::vector<CarriedWindowRecord> windows;    // a live move's only
 };
 
 // For a job spread over hosts (scheduler/RemoteJob.h): how many bytes of

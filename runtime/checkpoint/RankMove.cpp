@@ -21,6 +21,7 @@
 #include "mpi/MpiAbi.h"
 #include "mpi/RankState.h"
 #include "mpi/RequestPool.h"
+#include "mpi/Window.h"
 #include "mpi/World.h"
 #include "snapshot/Snapshot.h"
 #include "util/Crc32c.h"
@@ -64,7 +65,10 @@ uint64_t getLittle(std::string_view bytes, size_t at, int width) {
 // The requests record between the section and the progress record: one
 // entry per request the rank carries (CarriedRequestRecord), then their
 // count and this tag.
-constexpr uint32_t kRequestsTag = 0x31524d4c;  // "LMR1"
+// Version 2 ("LMR2") has the windows record before it; version 1 ("LMR1"),
+// which had none, is refused.
+constexpr uint32_t kRequestsTag = 0x32524d4c;  // "LMR2"
+constexpr uint32_t kRequestsTagVersion1 = 0x31524d4c;  // "LMR1"
 constexpr size_t kRequestEntryBytes = 4 + 4 + 3 * 4 + 3 * 8 + 2 * 4;
 constexpr uint32_t kMaxCarriedRequestHandle = 1u << 24;
 
@@ -88,6 +92,185 @@ std::string encodeRequestsRecord(const std::vector<CarriedRequestRecord>& reques
   putLittle(bytes, requests.size(), 4);
   putLittle(bytes, kRequestsTag, 4);
   return bytes;
+}
+
+// The windows record between the section and the requests record: one
+// entry per window the rank carries (CarriedWindowRecord: a fixed part,
+// then each member's size and displacement unit, then the name), then the
+// entries' bytes, their count and this tag.
+constexpr uint32_t kWindowsTag = 0x31574d4c;  // "LMW1"
+constexpr size_t kWindowFixedBytes = 3 * 4 + 2 + 2 + 2 * 4 + 2 * 8 + 3 * 4;
+constexpr size_t kWindowMemberBytes = 2 * 8;
+
+std::string encodeWindowsRecord(const std::vector<CarriedWindowRecord>& windows) {
+  std::string bytes;
+  for (const CarriedWindowRecord& window : windows) {
+    putLittle(bytes, window.handle, 4);
+    putLittle(bytes, uint32_t(window.comm), 4);
+    putLittle(bytes, uint32_t(window.fenceComm), 4);
+    bytes.push_back(char(window.flavor));
+    bytes.push_back(char(window.flags));
+    putLittle(bytes, window.name.size(), 2);
+    putLittle(bytes, window.me, 4);
+    putLittle(bytes, window.sizes.size(), 4);
+    putLittle(bytes, window.spanningId, 8);
+    putLittle(bytes, window.base, 8);
+    putLittle(bytes, window.allocatedGuest, 4);
+    putLittle(bytes, window.attributesGuest, 4);
+    putLittle(bytes, uint32_t(window.errhandler), 4);
+    for (size_t member = 0; member < window.sizes.size(); ++member) {
+      putLittle(bytes, uint64_t(window.sizes[member]), 8);
+      putLittle(bytes, uint64_t(window.dispUnits[member]), 8);
+    }
+    bytes += window.name;
+  }
+  putLittle(bytes, bytes.size(), 4);
+  putLittle(bytes, windows.size(), 4);
+  putLittle(bytes, kWindowsTag, 4);
+  return bytes;
+}
+
+// The windows record that ends at `end` of `section`, checked as hostile
+// input against a job of `rankCount` ranks: where it starts, or nullopt
+// with `error`. What needs the rank's memory size and communicators is
+// checked by checkCarriedWindows once the section is decoded.
+std::optional<size_t> decodeWindowsRecord(std::string_view section, size_t end,
+                                          uint32_t rankCount,
+                                          std::vector<CarriedWindowRecord>& windows,
+                                          std::string& error) {
+  if (end < 12 || getLittle(section, end - 4, 4) != kWindowsTag) {
+    error = "the departing rank's state carries no windows record";
+    return std::nullopt;
+  }
+  uint64_t count = getLittle(section, end - 8, 4), recordBytes = getLittle(section, end - 12, 4);
+  if (recordBytes > end - 12 || count > recordBytes / kWindowFixedBytes) {
+    error = "the departing rank's windows record names " + std::to_string(count) +
+            " windows in " + std::to_string(recordBytes) + " bytes, more than its bytes hold";
+    return std::nullopt;
+  }
+  const size_t start = end - 12 - size_t(recordBytes), stop = end - 12;
+  size_t at = start;
+  uint32_t lastHandle = 0;
+  for (uint64_t i = 0; i < count; ++i) {
+    auto malformed = [&](const char* why) {
+      error = "the departing rank's window entry " + std::to_string(i) + " is malformed (" +
+              why + ")";
+      return std::nullopt;
+    };
+    if (stop - at < kWindowFixedBytes) return malformed("truncated");
+    CarriedWindowRecord window;
+    window.handle = uint32_t(getLittle(section, at, 4));
+    window.comm = int32_t(uint32_t(getLittle(section, at + 4, 4)));
+    window.fenceComm = int32_t(uint32_t(getLittle(section, at + 8, 4)));
+    window.flavor = uint8_t(section[at + 12]);
+    window.flags = uint8_t(section[at + 13]);
+    uint64_t nameBytes = getLittle(section, at + 14, 2);
+    window.me = uint32_t(getLittle(section, at + 16, 4));
+    uint64_t members = getLittle(section, at + 20, 4);
+    window.spanningId = getLittle(section, at + 24, 8);
+    window.base = getLittle(section, at + 32, 8);
+    window.allocatedGuest = uint32_t(getLittle(section, at + 40, 4));
+    window.attributesGuest = uint32_t(getLittle(section, at + 44, 4));
+    window.errhandler = int32_t(uint32_t(getLittle(section, at + 48, 4)));
+    at += kWindowFixedBytes;
+    if (window.handle <= lastHandle || window.handle > kMaxCarriedRequestHandle)
+      return malformed("handle out of order");
+    lastHandle = window.handle;
+    if (window.flavor != mpi::abi::kWinFlavorCreate && window.flavor != mpi::abi::kWinFlavorAllocate)
+      return malformed("flavor");
+    if (window.flags & ~CarriedWindowRecord::kFenceEpoch) return malformed("flags");
+    if (members == 0 || members > rankCount || window.me >= members) return malformed("members");
+    if (window.base > UINT32_MAX) return malformed("base");
+    if (window.errhandler != mpi::abi::kErrorsAreFatal &&
+        window.errhandler != mpi::abi::kErrorsReturn)
+      return malformed("error handler");
+    if (window.flavor == mpi::abi::kWinFlavorCreate ? window.allocatedGuest != 0
+                                                     : window.allocatedGuest != window.base)
+      return malformed("allocated memory");
+    if (nameBytes > uint64_t(mpi::abi::kMaxObjectName) ||
+        (stop - at) / kWindowMemberBytes < members ||
+        stop - at - members * kWindowMemberBytes < nameBytes)
+      return malformed("truncated");
+    for (uint64_t member = 0; member < members; ++member) {
+      int64_t size = int64_t(getLittle(section, at, 8));
+      int64_t dispUnit = int64_t(getLittle(section, at + 8, 8));
+      at += kWindowMemberBytes;
+      if (size < 0 || size > int64_t(UINT32_MAX) || dispUnit <= 0 || dispUnit > INT32_MAX)
+        return malformed("a member's size or displacement unit");
+      window.sizes.push_back(size);
+      window.dispUnits.push_back(dispUnit);
+    }
+    window.name.assign(section.substr(at, size_t(nameBytes)));
+    at += size_t(nameBytes);
+    windows.push_back(std::move(window));
+  }
+  if (at != stop) {
+    error = "the departing rank's windows record has bytes past its entries";
+    return std::nullopt;
+  }
+  return start;
+}
+
+// The checks of the carried windows that need the decoded section: each
+// lies in the rank's memory, and names a collective context of its own
+// among the rank's communicators, whose members it has.
+bool checkCarriedWindows(const RankImage& image, std::string& error) {
+  std::set<int32_t> fenceComms;
+  for (const CarriedWindowRecord& window : image.windows) {
+    std::string name = "the departing rank's window " + std::to_string(window.handle);
+    int64_t size = window.sizes[window.me];
+    if (window.base + uint64_t(size) > image.memoryBytes ||
+        window.attributesGuest >= image.memoryBytes) {
+      error = name + " lies outside the rank's memory";
+      return false;
+    }
+    auto fences = std::find_if(image.mpi.comms.begin(), image.mpi.comms.end(),
+                               [&](const MpiObjects::CommRecord& comm) {
+                                 return int32_t(comm.handle) == window.fenceComm;
+                               });
+    if (window.fenceComm <= mpi::abi::kCommSelf || fences == image.mpi.comms.end() ||
+        fences->worldRanks.size() != window.sizes.size() ||
+        fences->worldRanks[window.me] != image.worldRank ||
+        !fenceComms.insert(window.fenceComm).second) {
+      error = name + " names no collective context of its own among the rank's communicators";
+      return false;
+    }
+  }
+  return true;
+}
+
+// The windows of `rank` (its memory at `base`) that a live move carries;
+// false with `notCarried` for the first it cannot carry.
+bool captureWindows(mpi::RankState& rank, const uint8_t* base, uint64_t memoryBytes,
+                    const std::vector<std::shared_ptr<mpi::Window>>& windows,
+                    std::vector<CarriedWindowRecord>& records, std::string& notCarried) {
+  for (const std::shared_ptr<mpi::Window>& window : windows) {
+    notCarried = mpi::windowNotCarried(rank, *window);
+    if (!notCarried.empty()) return false;
+    const size_t me = size_t(window->me);
+    const uint8_t* mine = window->bases[me];
+    if (mine < base || uint64_t(mine - base) + uint64_t(window->sizes[me]) > memoryBytes) {
+      notCarried = "window " + std::to_string(window->handle) + " lies outside the rank's memory";
+      return false;
+    }
+    CarriedWindowRecord record;
+    record.handle = uint32_t(window->handle);
+    record.comm = window->commHandle;
+    record.fenceComm = window->fenceCommHandle;
+    record.flavor = uint8_t(window->flavor);
+    record.flags = window->fenceEpoch ? CarriedWindowRecord::kFenceEpoch : 0;
+    record.me = uint32_t(me);
+    record.spanningId = window->spanningId;
+    record.base = uint64_t(mine - base);
+    record.allocatedGuest = window->allocatedGuest;
+    record.attributesGuest = window->attributesGuest;
+    record.errhandler = window->errhandler;
+    record.name = window->name.substr(0, size_t(mpi::abi::kMaxObjectName));
+    record.sizes = window->sizes;
+    record.dispUnits = window->dispUnits;
+    records.push_back(std::move(record));
+  }
+  return true;
 }
 
 // Posts `recv`, a receive of the rank's that no message has matched, as
@@ -276,6 +459,60 @@ uint64_t movePagesOfRun(uint8_t* base, uint64_t memoryBytes, const MemoryRun& ru
   return moved;
 }
 
+// A live move's windows, rebuilt at their handles (a fresh rank numbers
+// its windows from 1: a handle skipped was freed before the move) into
+// the fresh instance's memory at `base`, and put into the windows of their
+// members here (mpi::windowArrives).
+bool restoreWindows(const RankImage& image, mpi::RankState& state, uint8_t* base,
+                    std::string& error) {
+  for (const CarriedWindowRecord& record : image.windows) {
+    std::string name = "its window " + std::to_string(record.handle);
+    mpi::CommHandle* fences = state.comm(record.fenceComm);
+    const size_t members = record.sizes.size();
+    if (!fences || fences->comm->inter || size_t(fences->comm->size()) != members ||
+        fences->comm->worldRanks[record.me] != int(image.worldRank)) {
+      error = name + " names no collective context of its own";
+      return false;
+    }
+    auto window = std::make_shared<mpi::Window>();
+    window->commHandle = record.comm;
+    mpi::CommHandle* comm = state.comm(record.comm);
+    // The communicator it was made from, unless the rank freed it since.
+    window->comm = comm && comm->comm->worldRanks == fences->comm->worldRanks ? comm->comm
+                                                                               : fences->comm;
+    window->fenceCommHandle = record.fenceComm;
+    window->fenceContext = fences->comm->context;
+    window->bases.assign(members, nullptr);
+    window->bases[record.me] = base + record.base;
+    window->sizes = record.sizes;
+    window->dispUnits = record.dispUnits;
+    window->allocatedGuest = record.allocatedGuest;
+    window->attributesGuest = record.attributesGuest;
+    window->flavor = record.flavor;
+    window->errhandler = record.errhandler;
+    window->name = record.name;
+    window->lockHeld.assign(members, mpi::HeldLock::None);
+    window->fenceEpoch = (record.flags & CarriedWindowRecord::kFenceEpoch) != 0;
+    window->me = int(record.me);
+    window->spanningId = record.spanningId;
+    if (window->spanningId) window->inFlight = std::make_shared<mpi::RemoteRmaCounts>(int(members));
+    int handle = state.addWindow(window);
+    while (handle < int(record.handle)) {
+      state.freeWindow(handle);
+      handle = state.addWindow(window);
+    }
+    if (handle != int(record.handle)) {
+      error = name + " cannot take its handle";
+      return false;
+    }
+    if (!mpi::windowArrives(*state.world, window, error)) {
+      error = name + ": " + error;
+      return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 bool checkLiveProgress(const RankImage& image, std::string& error) {
@@ -330,6 +567,13 @@ DepartingBytes encodeDepartingRank(uint32_t worldRank, granule::Granule& granule
   std::vector<std::shared_ptr<mpi::Request>> posted;
   if (!captureRequests(rank, base, granule.memorySize(), requests, posted, notRecorded))
     return {};
+  // Its windows: the other members stop addressing its memory once its
+  // bytes are encoded (mpi::windowDeparts), and address it again where it
+  // arrives.
+  std::vector<std::shared_ptr<mpi::Window>> windows = mpi::windowsOf(*rank.world, rank.worldRank);
+  std::vector<CarriedWindowRecord> windowRecords;
+  if (!captureWindows(rank, base, granule.memorySize(), windows, windowRecords, notRecorded))
+    return {};
   size_t withdrawn = 0;
   while (withdrawn < posted.size() && rank.world->withdrawRecv(*posted[withdrawn])) ++withdrawn;
   auto postAgain = [&] {
@@ -347,6 +591,7 @@ DepartingBytes encodeDepartingRank(uint32_t worldRank, granule::Granule& granule
   std::vector<CommProgressRecord> progress;
   for (const auto& [context, mine] : captureProgress(granule.extension<mpi::RankState>()))
     progress.push_back({context, mine.collectives, mine.finished, mine.sequence});
+  pieces.push_back(SectionPiece{encodeWindowsRecord(windowRecords), 0, 0});
   pieces.push_back(SectionPiece{encodeRequestsRecord(requests), 0, 0});
   pieces.push_back(SectionPiece{encodeProgressRecord(progress), 0, 0});
   // The largest run, whose pages are moved rather than copied: the section
@@ -395,12 +640,15 @@ DepartingBytes encodeDepartingRank(uint32_t worldRank, granule::Granule& granule
   bytes.landed = std::string_view(reinterpret_cast<const char*>(out), size_t(size + 4));
   bytes.pagesMayMove = true;
   bytes.keeper = std::move(mapping);
+  for (const std::shared_ptr<mpi::Window>& window : windows) mpi::windowDeparts(*rank.world, *window);
   return bytes;
 }
 
 std::string sealDepartingRank(std::string section,
                               const std::vector<CommProgressRecord>& progress,
-                              const std::vector<CarriedRequestRecord>& requests) {
+                              const std::vector<CarriedRequestRecord>& requests,
+                              const std::vector<CarriedWindowRecord>& windows) {
+  section += encodeWindowsRecord(windows);
   section += encodeRequestsRecord(requests);
   section += encodeProgressRecord(progress);
   util::Crc32c checksum;
@@ -455,6 +703,11 @@ std::optional<RankImage> decodeDepartingRank(std::string_view bytes, uint32_t wo
                    getLittle(section, at + 12, 8), getLittle(section, at + 20, 8)};
   }
   // The requests record before it, checked the same way.
+  if (recordAt >= 8 && getLittle(section, recordAt - 4, 4) == kRequestsTagVersion1) {
+    error = "the departing rank's requests record is of version 1 (LMR1), with no windows "
+            "record; this runtime reads version 2 (LMR2)";
+    return std::nullopt;
+  }
   if (recordAt < 8 || getLittle(section, recordAt - 4, 4) != kRequestsTag) {
     error = "the departing rank's state carries no requests record";
     return std::nullopt;
@@ -523,13 +776,19 @@ std::optional<RankImage> decodeDepartingRank(std::string_view bytes, uint32_t wo
       return std::nullopt;
     }
   }
-  std::optional<RankImage> image = decodeRankSection(section.substr(0, requestsAt), worldRank,
+  std::vector<CarriedWindowRecord> windows;
+  std::optional<size_t> windowsAt =
+      decodeWindowsRecord(section, requestsAt, rankCount, windows, error);
+  if (!windowsAt) return std::nullopt;
+  std::optional<RankImage> image = decodeRankSection(section.substr(0, *windowsAt), worldRank,
                                                      rankCount, grantCount, error,
                                                      /*viewRuns=*/true);
   if (!image) return std::nullopt;
   image->progress = std::move(progress);
   image->requests = std::move(requests);
-  if (!checkLiveProgress(*image, error)) return std::nullopt;
+  image->windows = std::move(windows);
+  if (!checkLiveProgress(*image, error) || !checkCarriedWindows(*image, error))
+    return std::nullopt;
   return image;
 }
 
@@ -705,6 +964,10 @@ bool restoreRank(const RankImage& image, granule::Granule& granule,
     posted.push_back(std::move(request));
   }
   for (const std::shared_ptr<mpi::Request>& recv : posted) postCarriedReceive(*state.world, recv);
+  if (!restoreWindows(image, state, base, error)) {
+    error = where + error;
+    return false;
+  }
   // MPI_Init ran before the suspension; the rank rewinds into its barrier.
   granule.extension<mpi::RankState>().initialized = true;
   auto startRewind = reinterpret_cast<void (*)(void*, uint32_t)>(

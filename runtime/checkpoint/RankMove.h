@@ -68,7 +68,8 @@ DepartingBytes encodeDepartingRank(uint32_t worldRank, granule::Granule& granule
 // encodeDepartingRank lays them out (tests build departing bytes with it).
 std::string sealDepartingRank(std::string section,
                               const std::vector<CommProgressRecord>& progress,
-                              const std::vector<CarriedRequestRecord>& requests = {});
+                              const std::vector<CarriedRequestRecord>& requests = {},
+                              const std::vector<CarriedWindowRecord>& windows = {});
 // encodeDepartingRank's bytes checked and decoded, for rank `worldRank` of
 // a job of `rankCount` ranks with `grantCount` grants; nullopt with a
 // one-line `error`. Its memory runs are views into `bytes` (copied once,

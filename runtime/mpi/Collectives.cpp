@@ -205,9 +205,8 @@ void offerSuspension(HostCall& call) {
       // completed request; the rank must still be able to unwind. Else the
       // note names what it does not carry.
       std::string notCarried, unwinds;
-      if (call.rank.hasLiveWindow())
-        notCarried = "an MPI window is live";
-      else if (call.rank.pendingRequestsCarried(notCarried))
+      if (call.rank.hasLiveWindow()) notCarried = call.rank.objectsNotMovable();
+      if (notCarried.empty() && call.rank.pendingRequestsCarried(notCarried))
         canMoveLive = call.granule.prepareUnwind(unwinds);
       if (!notCarried.empty()) why += " (" + notCarried + ": a live move does not carry it)";
       if (!unwinds.empty()) why += "; " + unwinds;
@@ -215,8 +214,16 @@ void offerSuspension(HostCall& call) {
     }
     if (call.rank.hasLiveWindow()) {
       // Refused before any rank unwinds: a suspension rewinds every rank in
-      // a fresh instance, whose memory the window's host pointers miss.
+      // a fresh instance, whose memory the window's host pointers miss. A
+      // live move carries the windows it can (RemoteWindows.cpp): the moved
+      // rank's Window is rebuilt where it arrives, the others' stay.
       why = "an MPI window is live (one-sided windows cannot be suspended)";
+      std::string notCarried = call.rank.objectsNotMovable(), unwinds;
+      if (notCarried.empty())
+        canMoveLive = call.granule.prepareUnwind(unwinds);
+      else
+        why += " (" + notCarried + ": a live move does not carry it)";
+      if (!unwinds.empty()) why += "; " + unwinds;
       return false;
     }
     return call.granule.prepareUnwind(why);

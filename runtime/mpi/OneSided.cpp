@@ -32,7 +32,8 @@ WindowSync::WindowSync(int members)
     : lockOf(new std::atomic<int64_t>[size_t(members)]),
       grants(new std::atomic<int64_t>[size_t(members) * size_t(members)]),
       completions(new std::atomic<int64_t>[size_t(members)]),
-      attached(size_t(members)) {
+      attached(size_t(members)),
+      here(size_t(members)) {
   for (int i = 0; i < members; ++i) {
     lockOf[i].store(0);
     completions[i].store(0);
@@ -83,6 +84,8 @@ uint32_t createWindow(HostCall& call, uint8_t* base, int64_t size, int dispUnit,
   if (!window->sync->fences)
     return call.fail(comm, abi::kErrIntern, "no communicator context left for the window");
   window->fenceCommHandle = call.rank.addComm(window->sync->fences, abi::kErrorsReturn);
+  window->fenceContext = window->sync->fences->context;
+  registerWindowHere(call.world(), window);
   call.store<int32_t>(winOut, call.rank.addWindow(window));
   return abi::kSuccess;
 }
@@ -210,6 +213,9 @@ int resolveRmaTarget(HostCall& call, uint32_t originAddr, int originCount, int o
     out.targetOffset = offset;
     return abi::kSuccess;
   }
+  // A member a live move brings here is addressed once it has arrived.
+  if (window.flavor != abi::kWinFlavorDynamic && !awaitMemberArrival(call, window, targetRank))
+    call.leaveAbortedJob();
   out.target = targetLocation(window, targetRank, targetDisp, *out.targetType, targetCount);
   if (!out.target)
     return failOnWindow(call, window, abi::kErrRmaRange,
@@ -317,7 +323,7 @@ u32 Z_envZ_MPI_Win_fence(void* instance, u32 assertion, u32 win) {
   auto window = call.rank.window(int(win));
   if (!window) return call.fail(abi::kCommWorld, abi::kErrWin, "invalid window");
   if (int error = checkNoEpochOpen(call, *window)) return error;
-  int result = window->spanningId ? fenceAcrossHosts(call, *window)
+  int result = fencesAcrossHosts(call.world(), *window) ? fenceAcrossHosts(call, *window)
                                   : windowCollective(call, *window, CollectiveKind::WinFence);
   if (result == abi::kSuccess) window->fenceEpoch = !(int(assertion) & abi::kModeNosucceed);
   return result;
@@ -331,9 +337,11 @@ u32 Z_envZ_MPI_Win_free(void* instance, u32 winAddr) {
     return call.fail(abi::kCommWorld, abi::kErrWin, "invalid window");
   if (int error = checkNoEpochOpen(call, *window)) return error;
   if (int error = deleteWindowAttributes(call, win)) return error;
-  int result = window->spanningId ? freeAcrossHosts(call, *window)
-                                  : windowCollective(call, *window, CollectiveKind::WinFree);
+  int result = fencesAcrossHosts(call.world(), *window)
+                   ? freeAcrossHosts(call, *window)
+                   : windowCollective(call, *window, CollectiveKind::WinFree);
   if (result) return result;
+  unregisterWindowHere(call.world(), *window);
   if (window->fenceCommHandle) call.rank.freeComm(window->fenceCommHandle);
   releaseSharedPages(call, window->sharedGuest, window->sharedBytes);
   using FreeFn = void (*)(void*, uint32_t);

@@ -85,7 +85,10 @@ std::string RankState::notRecorded(bool moving) const {
     if (!moving) return "request " + std::to_string(i + 1) + " is live";
     if (!carriedRequest(int(i + 1), why)) return why;
   }
-  if (!windows_.empty()) return "a window is live";
+  if (!windows_.empty() && !moving) return "a window is live";
+  // A live move carries the windows it can (RemoteWindows.cpp).
+  for (const auto& [handle, window] : windows_)
+    if (std::string why = windowNotCarried(*this, *window); !why.empty()) return why;
   if (!windowErrorHandlers.empty()) return "a window error handler is live";
   if (!allocatedMemory.empty()) return "memory from MPI_Alloc_mem is live";
   // A live move carries the attached buffer with the requests.

@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "mpi/MpiAbi.h"
+#include "mpi/Window.h"
 #include "mpi/World.h"
 
 namespace synergy::mpi {
@@ -118,7 +119,6 @@ void World::attachRemoteRanks(RemoteRanks& link, std::vector<bool> remote) {
   awaitingMatch_ = std::make_shared<AwaitingMatch>();
   rendezvous_ = makeRendezvousTables(size_);
   rendezvousThreshold_ = rendezvousThresholdBytes();
-  remoteWindows_ = makeRemoteWindowTables();
   remote_ = &link;
   int local = 0;
   while (local < size_ && remoteRank[size_t(local)]) ++local;
@@ -138,6 +138,9 @@ bool World::switchRemoteRanks(std::vector<bool> remote) {
   remoteTables_.push_back(std::make_unique<const std::vector<bool>>(std::move(remote)));
   remoteTable_.store(remoteTables_.back().get(), std::memory_order_release);
   remoteGeneration_.fetch_add(1, std::memory_order_acq_rel);
+  // Windows follow the table: members now on other hosts are reached
+  // through them (a live move's; its arrival links the moved member).
+  windowsFollowRoutes(*this);
   return true;
 }
 

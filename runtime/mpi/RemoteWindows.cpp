@@ -139,6 +139,17 @@ struct World::RemoteWindowTables {
     bool exclusive;
   };
   std::deque<WaitingLock> waitingLocks;
+  // Every window of this host's members, by its fence context
+  // (registerWindowHere): where a member arriving in a live move finds it.
+  std::map<uint32_t, std::weak_ptr<WindowSync>> byFenceContext;
+  // Operations from other hosts on a member that a live move brings here
+  // and that has not arrived yet (its memory is not in place): applied
+  // when it arrives (windowArrives), in the order they came.
+  struct BeforeArrival {
+    RemoteRmaOp op;
+    std::vector<uint8_t> data;
+  };
+  std::vector<BeforeArrival> beforeArrival;
 };
 
 namespace {
@@ -313,6 +324,7 @@ uint32_t createSpanningWindow(HostCall& call, uint8_t* base, int64_t size, int d
       meetAt(world, uint32_t(fenceContext), -1, membersHere(world, members->worldRanks),
              [&] { return world.makeCommunicator(members->worldRanks, uint32_t(fenceContext)); });
   window->fenceCommHandle = call.rank.addComm(fences, abi::kErrorsReturn);
+  window->fenceContext = uint32_t(fenceContext);
   World::RemoteWindowTables& tables = world.remoteWindowTables();
   bool registers = firstLocalMember(world, *members) == window->me;
   if (registers) {
@@ -325,6 +337,7 @@ uint32_t createSpanningWindow(HostCall& call, uint8_t* base, int64_t size, int d
     std::lock_guard<std::mutex> guard(tables.mutex);
     window->sync = tables.windows.at(window->spanningId)->sync;
   }
+  registerWindowHere(world, window);
   call.store<int32_t>(winOut, call.rank.addWindow(window));
   return abi::kSuccess;
 }
@@ -419,6 +432,235 @@ int freeAcrossHosts(HostCall& call, Window& window) {
   return abi::kSuccess;
 }
 
+// A live move (issue 22). A member's Window points into every member's
+// memory on its host (bases[]) and shares their WindowSync, which the
+// host's tables list by the window's fence context; a departing member is
+// taken out of both, and its arrival puts its rebuilt Window into those of
+// the host it lands on, as creation would have.
+
+void registerWindowHere(World& world, const std::shared_ptr<Window>& window) {
+  World::RemoteWindowTables& tables = world.remoteWindowTables();
+  std::lock_guard<std::mutex> guard(tables.mutex);
+  window->sync->here[size_t(window->me)] = window;
+  tables.byFenceContext[window->fenceContext] = window->sync;
+}
+
+void unregisterWindowHere(World& world, const Window& window) {
+  World::RemoteWindowTables& tables = world.remoteWindowTables();
+  std::lock_guard<std::mutex> guard(tables.mutex);
+  WindowSync& sync = *window.sync;
+  sync.here[size_t(window.me)].reset();
+  bool anyHere = false;
+  for (const std::weak_ptr<Window>& member : sync.here) anyHere = anyHere || !member.expired();
+  auto listed = tables.byFenceContext.find(window.fenceContext);
+  if (!anyHere && listed != tables.byFenceContext.end() && listed->second.lock().get() == &sync)
+    tables.byFenceContext.erase(listed);
+  // Every member has passed the free's collective: no operation comes.
+  auto it = window.spanningId ? tables.windows.find(window.spanningId) : tables.windows.end();
+  if (it != tables.windows.end() && it->second.get() == &window) tables.windows.erase(it);
+}
+
+std::string windowNotCarried(const RankState& rank, const Window& window) {
+  std::string name = "window " + std::to_string(window.handle);
+  if (window.flavor != abi::kWinFlavorCreate && window.flavor != abi::kWinFlavorAllocate)
+    return name + " is " +
+           (window.flavor == abi::kWinFlavorDynamic ? "a dynamic" : "a shared memory") +
+           " window";
+  for (size_t target = 0; target < window.lockHeld.size(); ++target)
+    if (window.lockHeld[target] != HeldLock::None)
+      return name + " holds a lock on rank " + std::to_string(target) + " (MPI_Win_lock)";
+  if (window.lockAllHeld != HeldLock::None) return name + " holds MPI_Win_lock_all";
+  if (window.accessEpoch) return name + " is in an access epoch (MPI_Win_start)";
+  if (window.exposureOrigins >= 0) return name + " is in an exposure epoch (MPI_Win_post)";
+  if (window.inFlight && window.inFlight->total.load() != 0)
+    return name + " has one-sided operations in flight";
+  const WindowSync& sync = *window.sync;
+  const int members = window.comm->size(), me = window.me;
+  if (sync.lockOf[me].load() != 0) return name + " is locked by another member";
+  if (sync.completions[me].load() != 0)
+    return name + " has an access epoch completed towards it and not waited for";
+  for (int other = 0; other < members; ++other)
+    if (sync.grants[size_t(other) * members + me].load() != 0 ||
+        sync.grants[size_t(me) * members + other].load() != 0)
+      return name + " has an exposure epoch posted and not started";
+  if (window.spanningId) {
+    World::RemoteWindowTables& tables = rank.world->remoteWindowTables();
+    std::lock_guard<std::mutex> guard(tables.mutex);
+    for (const World::RemoteWindowTables::WaitingLock& waiting : tables.waitingLocks)
+      if (waiting.window == window.spanningId && waiting.member == me)
+        return name + " has a lock request of another host queued on it";
+  }
+  auto attributes = rank.windowAttributes.find(window.handle);
+  if (attributes != rank.windowAttributes.end() && !attributes->second.empty())
+    return name + " has an attribute set";
+  if (window.errhandler != abi::kErrorsAreFatal && window.errhandler != abi::kErrorsReturn)
+    return name + " has a user error handler";
+  if (!window.info.empty()) return name + " has info hints set (MPI_Win_set_info)";
+  return {};
+}
+
+std::vector<std::shared_ptr<Window>> windowsOf(World& world, int worldRank) {
+  World::RemoteWindowTables& tables = world.remoteWindowTables();
+  std::lock_guard<std::mutex> guard(tables.mutex);
+  std::map<int, std::shared_ptr<Window>> byHandle;
+  for (const auto& [context, listed] : tables.byFenceContext)
+    if (std::shared_ptr<WindowSync> sync = listed.lock())
+      for (const std::weak_ptr<Window>& member : sync->here)
+        if (std::shared_ptr<Window> window = member.lock())
+          if (window->comm->worldRanks[size_t(window->me)] == worldRank)
+            byHandle.emplace(window->handle, window);
+  std::vector<std::shared_ptr<Window>> windows;
+  for (auto& [handle, window] : byHandle) windows.push_back(std::move(window));
+  return windows;
+}
+
+void windowDeparts(World& world, const Window& window) {
+  World::RemoteWindowTables& tables = world.remoteWindowTables();
+  std::lock_guard<std::mutex> guard(tables.mutex);
+  WindowSync& sync = *window.sync;
+  sync.here[size_t(window.me)].reset();
+  std::shared_ptr<Window> stays;
+  for (const std::weak_ptr<Window>& member : sync.here)
+    if (std::shared_ptr<Window> other = member.lock()) {
+      std::atomic_ref<uint8_t*>(other->bases[size_t(window.me)]).store(nullptr);
+      if (!stays) stays = std::move(other);
+    }
+  if (!stays) {
+    auto listed = tables.byFenceContext.find(window.fenceContext);
+    if (listed != tables.byFenceContext.end() && listed->second.lock().get() == &sync)
+      tables.byFenceContext.erase(listed);
+  }
+  // Operations from other hosts on the members that stay read their bases.
+  auto it = window.spanningId ? tables.windows.find(window.spanningId) : tables.windows.end();
+  if (it != tables.windows.end() && it->second.get() == &window) {
+    if (stays)
+      it->second = stays;
+    else
+      tables.windows.erase(it);
+  }
+}
+
+namespace {
+
+// `window`, a Window of this host, addresses the members of other hosts
+// through them; the first to span hosts takes an id every host derives
+// alike from the fence context (a created one's serial is never 0).
+// Under the tables' mutex.
+void followRoutes(World& world, World::RemoteWindowTables& tables,
+                  const std::shared_ptr<Window>& window) {
+  bool spans = false;
+  for (size_t member = 0; member < window->bases.size(); ++member)
+    if (world.isRemote(window->comm->worldRanks[member])) {
+      std::atomic_ref<uint8_t*>(window->bases[member]).store(nullptr);
+      spans = true;
+    }
+  if (!spans) return;
+  if (!window->spanningId) window->spanningId = uint64_t(window->fenceContext) << 32;
+  if (!window->inFlight) window->inFlight = std::make_shared<RemoteRmaCounts>(window->comm->size());
+  auto listed = tables.windows.find(window->spanningId);
+  if (listed == tables.windows.end() || listed->second->sync != window->sync)
+    tables.windows[window->spanningId] = window;
+}
+
+}  // namespace
+
+namespace {
+bool linkArrival(World& world, World::RemoteWindowTables& tables,
+                 const std::shared_ptr<Window>& window,
+                 std::vector<World::RemoteWindowTables::BeforeArrival>& early, std::string& error);
+}  // namespace
+
+bool windowArrives(World& world, const std::shared_ptr<Window>& window, std::string& error) {
+  World::RemoteWindowTables& tables = world.remoteWindowTables();
+  std::vector<World::RemoteWindowTables::BeforeArrival> early;
+  if (!linkArrival(world, tables, window, early, error)) return false;
+  // Members here that wait to address its memory look again, and what
+  // other hosts sent it before it arrived is applied now.
+  for (int worldRank : window->comm->worldRanks)
+    if (!world.isRemote(worldRank)) world.wakeWaiter(worldRank);
+  for (const World::RemoteWindowTables::BeforeArrival& queued : early) {
+    std::string reason;
+    if (!world.applyRemoteRma(queued.op, queued.data.data(), reason)) {
+      world.abort(abi::kErrIntern, "rank " + std::to_string(queued.op.origin) +
+                                       ": a one-sided operation on rank " +
+                                       std::to_string(queued.op.target) +
+                                       " sent before it arrived from a live move: " + reason);
+      return true;
+    }
+  }
+  return true;
+}
+
+bool awaitMemberArrival(HostCall& call, Window& window, int target) {
+  auto here = [&] {
+    return std::atomic_ref<uint8_t*>(window.bases[size_t(target)]).load(std::memory_order_acquire) !=
+           nullptr;
+  };
+  if (here()) return true;
+  WaitInfo info{call.name, window.comm->worldRanks[size_t(target)], 0, window.comm.get()};
+  return call.world().waitUntilReady(call.rank.worldRank, info, here);
+}
+
+namespace {
+
+// windowArrives' part under the tables' mutex: links `window` with its
+// members here and takes the operations queued for its member.
+bool linkArrival(World& world, World::RemoteWindowTables& tables,
+                 const std::shared_ptr<Window>& window,
+                 std::vector<World::RemoteWindowTables::BeforeArrival>& early, std::string& error) {
+  std::lock_guard<std::mutex> guard(tables.mutex);
+  const size_t me = size_t(window->me), members = size_t(window->comm->size());
+  std::shared_ptr<WindowSync> sync;
+  auto listed = tables.byFenceContext.find(window->fenceContext);
+  if (listed != tables.byFenceContext.end()) sync = listed->second.lock();
+  if (sync && (sync->here.size() != members || !sync->here[me].expired())) {
+    error = "window " + std::to_string(window->handle) +
+            " does not match the window of its members here";
+    return false;
+  }
+  if (!sync) {
+    sync = std::make_shared<WindowSync>(int(members));
+    tables.byFenceContext[window->fenceContext] = sync;
+  }
+  window->sync = sync;
+  for (size_t member = 0; member < members; ++member)
+    if (std::shared_ptr<Window> other = sync->here[member].lock()) {
+      if (other->spanningId && !window->spanningId) window->spanningId = other->spanningId;
+      if (window->spanningId && !other->spanningId) other->spanningId = window->spanningId;
+      window->bases[member] = other->bases[member];
+      std::atomic_ref<uint8_t*>(other->bases[me]).store(window->bases[me], std::memory_order_release);
+    }
+  sync->here[me] = window;
+  for (const std::weak_ptr<Window>& member : sync->here)
+    if (std::shared_ptr<Window> here = member.lock()) followRoutes(world, tables, here);
+  const int worldRank = window->comm->worldRanks[me];
+  auto queued = tables.beforeArrival.begin();
+  while (queued != tables.beforeArrival.end()) {
+    if (queued->op.window == window->spanningId && queued->op.target == worldRank) {
+      early.push_back(std::move(*queued));
+      queued = tables.beforeArrival.erase(queued);
+    } else {
+      ++queued;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+void windowsFollowRoutes(World& world) {
+  World::RemoteWindowTables& tables = world.remoteWindowTables();
+  std::lock_guard<std::mutex> guard(tables.mutex);
+  for (const auto& [context, listed] : tables.byFenceContext)
+    if (std::shared_ptr<WindowSync> sync = listed.lock())
+      for (const std::weak_ptr<Window>& member : sync->here)
+        if (std::shared_ptr<Window> window = member.lock()) followRoutes(world, tables, window);
+}
+
+bool fencesAcrossHosts(World& world, const Window& window) {
+  return window.spanningId && world.spansHosts(*window.comm);
+}
+
 bool World::applyRemoteRma(const RemoteRmaOp& op, const uint8_t* data, std::string& reason) {
   std::shared_ptr<Window> window;
   {
@@ -454,6 +696,20 @@ bool World::applyRemoteRma(const RemoteRmaOp& op, const uint8_t* data, std::stri
   }
   std::vector<TypeSegment> runs = op.runs;
   uint8_t* base = window->bases[size_t(member)];
+  if (!base && window->flavor != abi::kWinFlavorDynamic) {
+    if (isRemote(op.target)) {
+      reason = "MpiRma for rank " + std::to_string(op.target) + ", which does not run here";
+      return false;
+    }
+    // A member a live move brings here, which has not arrived yet.
+    std::lock_guard<std::mutex> guard(remoteWindows_->mutex);
+    base = std::atomic_ref<uint8_t*>(window->bases[size_t(member)]).load(std::memory_order_acquire);
+    if (!base) {
+      remoteWindows_->beforeArrival.push_back(
+          {op, std::vector<uint8_t>(data, data + std::max<int64_t>(op.dataBytes, 0))});
+      return true;
+    }
+  }
   int64_t size = window->sizes[size_t(member)];
   if (window->flavor == abi::kWinFlavorDynamic &&
       !rebaseOnAttachedRegion(*window, member, runs, base, size)) {

@@ -67,6 +67,11 @@ struct WindowSync {
   // A window spanning hosts leaves it null: its members on each host share
   // a communicator of a context member 0's host reserved (RemoteWindows.cpp).
   std::shared_ptr<Communicator> fences;
+
+  // Each member's Window on this host, by window rank (expired for members
+  // of other hosts and for one that departed in a live move), under the
+  // World's RemoteWindowTables mutex (RemoteWindows.cpp).
+  std::vector<std::weak_ptr<Window>> here;
 };
 
 // The operations one member sent to targets on other hosts that are not
@@ -132,6 +137,10 @@ struct Window {
   // members of other hosts.
   uint64_t spanningId = 0;
   std::shared_ptr<RemoteRmaCounts> inFlight;
+  // The context of the window's own collective context (fenceCommHandle),
+  // which every host knows the window's members by: a live move finds the
+  // window's WindowSync on the host a member arrives at by it.
+  uint32_t fenceContext = 0;
 };
 
 // Creates a window over every member's (base, size, disp unit) and stores
@@ -256,5 +265,40 @@ void grantWaitingLocks(HostCall& call);
 // until this member's operations on it are done. False when the job was
 // aborted meanwhile.
 bool signalEpochAcrossHosts(HostCall& call, Window& window, int peer, bool exposure);
+
+// Windows a live move carries (issue 22; RemoteWindows.cpp). Every window
+// is listed on its members' host by its fence context from its creation
+// (registerWindowHere) to its MPI_Win_free (unregisterWindowHere).
+void registerWindowHere(World& world, const std::shared_ptr<Window>& window);
+void unregisterWindowHere(World& world, const Window& window);
+// Why a live move cannot carry `window`, a window of `rank`'s, now; empty
+// when it can: a window of MPI_Win_create or MPI_Win_allocate, with no
+// epoch of the member's open but a fence's, no lock held or queued on its
+// memory, no exposure or completion pending towards or from it, no
+// operation of its in flight, and no attribute or user error handler.
+std::string windowNotCarried(const RankState& rank, const Window& window);
+// The windows of world rank `worldRank` on this host, by handle.
+std::vector<std::shared_ptr<Window>> windowsOf(World& world, int worldRank);
+// `window`'s member departs in a live move: the other members here no
+// longer address its memory (their bases[] of it go null), and it is no
+// longer listed here.
+void windowDeparts(World& world, const Window& window);
+// A departed member's `window`, rebuilt by the rank's arrival (its base
+// in the fresh instance): it shares the WindowSync of the window's
+// members here, which address its memory directly as it does theirs, or
+// makes one; a window with members on other hosts becomes one spanning
+// hosts (RemoteWindows.cpp) if it was not. False with `error`.
+bool windowArrives(World& world, const std::shared_ptr<Window>& window, std::string& error);
+// After the job's rank -> part table switched: every window of this host
+// whose members now span hosts addresses the members of other hosts
+// through them (bases[] null, and a spanning id when it had none).
+void windowsFollowRoutes(World& world);
+// Waits until member `target` of `window` has arrived here from a live
+// move (its memory in place: bases[target] set); false when the job was
+// aborted meanwhile. A member of this host has nothing to wait for.
+bool awaitMemberArrival(HostCall& call, Window& window, int target);
+// Whether `window`'s fences and MPI_Win_free go across hosts: it spans
+// hosts and its members are on more than one now.
+bool fencesAcrossHosts(World& world, const Window& window);
 
 }  // namespace synergy::mpi

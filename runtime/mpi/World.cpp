@@ -152,7 +152,8 @@ World::World(int size, bool ranksOwnCpus)
       outboxes_(new Outbox[size]),
       asleep_(new std::atomic<bool>[size]),
       announced_(new ProgressMark[size]),
-      callLocks_(new RankCallLock[size]) {
+      callLocks_(new RankCallLock[size]),
+      remoteWindows_(makeRemoteWindowTables()) {
   for (int i = 0; i < size; ++i) {
     wakeups_.push_back(std::make_unique<std::condition_variable_any>());
     mailboxes_.push_back(

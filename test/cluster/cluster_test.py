@@ -3174,6 +3174,27 @@ def case_live_move_requests(cluster):
         print(f"live-move-requests: {name} ok, rank {rank} moved with its requests")
 
 
+def case_live_move_windows(cluster):
+    """Issue 22's live move of a rank that holds RMA windows
+    (live_move_windows.c: windows of MPI_Win_create and MPI_Win_allocate
+    on MPI_COMM_WORLD and of MPI_Win_create on two split communicators,
+    every one in a fence epoch at the control point, with puts, gets and
+    accumulates across the moved rank in that epoch right after it). The
+    rank carries its windows (RankMove.h): the target rebuilds its part
+    and links it with its members there, the source's members reach it
+    across hosts, and what other hosts send it before it has arrived waits
+    for it. At np 3 over three hosts rank 1 moves from part 1 to part 2;
+    at np 4 over two hosts rank 1 moves from part 0 to part 1, which turns
+    the window of pair 0-1, wholly on part 0 until then, into one spanning
+    hosts. The move is taken at control point 2 (main postponed it: "an
+    MPI window is live"), and sorted stdout and the exit status equal
+    OpenMPI's."""
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lit", "mpi",
+                          "live_move_windows.c")
+    for name, rank in moves_of_rank_1_at_2(cluster, source, "live-move-windows", "lmw", 4):
+        print(f"live-move-windows: {name} ok, rank {rank} moved with its windows")
+
+
 def case_live_move_slots(cluster):
     """The cluster state's slots follow a live move (issue 22): a job of two
     ranks spread over hosts lmslots2 and lmslots3 (2 slots each), with rank
@@ -4489,6 +4510,7 @@ CASES = {
     "live-move-comms": case_live_move_comms,
     "live-move-output": case_live_move_output,
     "live-move-requests": case_live_move_requests,
+    "live-move-windows": case_live_move_windows,
     "live-move-slots": case_live_move_slots,
     "migrate-live": case_migrate_live,
     "migrate-live-part-0-leaves": case_migrate_live_part_0_leaves,

@@ -456,6 +456,214 @@ TEST(RankMove, DepartingRequestsDecodeAndHostileOnesAreRefused) {
   EXPECT_FALSE(error.empty());
 }
 
+// Re-seals departing bytes whose last four bytes are their CRC-32C after
+// `change` edited the rest: the checksum then matches the tampering.
+static std::string resealed(const std::string& sealed,
+                            const std::function<void(std::string&)>& change) {
+  std::string bytes = sealed.substr(0, sealed.size() - 4);
+  change(bytes);
+  util::Crc32c checksum;
+  checksum.update(bytes);
+  for (int shift = 0; shift < 32; shift += 8)
+    bytes.push_back(char((checksum.value() >> shift) & 0xff));
+  return bytes;
+}
+
+// A live move carries the rank's windows in a record before its requests
+// (LMW1; the requests record is then LMR2): each decodes with the image.
+// An entry with a handle out of order or out of range, a flavor other than
+// MPI_Win_create's or MPI_Win_allocate's, unknown flags, a rank outside its
+// members or more members than the job has ranks, a base past 4 GiB, a user
+// error handler, memory allocated for a created window (or elsewhere than
+// its base), a negative size, a displacement unit of 0 or a name longer
+// than MPI's limit is refused as malformed; one lying past the rank's
+// memory, or naming as its own context a communicator the rank does not
+// hold, one of other members, one that does not hold the rank there, or one
+// another window names, is refused; so are a count past the bytes, a
+// truncated entry and a requests record of version 1, however the
+// checksum is made to match.
+TEST(RankMove, DepartingWindowsDecodeAndHostileOnesAreRefused) {
+  std::vector<uint8_t> memory = sampleMemory(4);
+  MpiObjects objects;
+  objects.nextContext = 40;
+  MpiObjects::CommRecord world;
+  world.handle = uint32_t(mpi::abi::kCommWorld);
+  world.context = 0;
+  world.worldRanks = {0, 1, 2};
+  MpiObjects::CommRecord fences = world;
+  fences.handle = 7;
+  fences.context = 33;
+  MpiObjects::CommRecord split;
+  split.handle = 8;
+  split.context = 34;
+  split.worldRanks = {2, 1};
+  objects.comms = {world, fences, split};
+  std::string section =
+      encodeRankSection(1, 65536, {9}, memory.data(), kMemoryBytes, {}, objects);
+  const std::vector<CommProgressRecord> progress = {{0, 4, 4, 2}, {33, 1, 1, 0}, {34, 1, 1, 0}};
+  CarriedWindowRecord created;
+  created.handle = 1;
+  created.comm = mpi::abi::kCommWorld;
+  created.fenceComm = 7;
+  created.flavor = uint8_t(mpi::abi::kWinFlavorCreate);
+  created.flags = CarriedWindowRecord::kFenceEpoch;
+  created.me = 1;
+  created.spanningId = uint64_t(33) << 32;
+  created.base = 4096;
+  created.errhandler = mpi::abi::kErrorsAreFatal;
+  created.name = "created";
+  created.sizes = {256, 512, 1024};
+  created.dispUnits = {4, 4, 8};
+  CarriedWindowRecord allocated;
+  allocated.handle = 3;
+  allocated.comm = 8;
+  allocated.fenceComm = 8;
+  allocated.flavor = uint8_t(mpi::abi::kWinFlavorAllocate);
+  allocated.me = 1;
+  allocated.base = 8192;
+  allocated.allocatedGuest = 8192;
+  allocated.attributesGuest = 16384;
+  allocated.errhandler = mpi::abi::kErrorsReturn;
+  allocated.sizes = {0, 64};
+  allocated.dispUnits = {1, 1};
+  std::string error;
+  const std::string sealed = sealDepartingRank(section, progress, {}, {created, allocated});
+  auto image = decodeDepartingRank(sealed, 1, 3, 0, error);
+  ASSERT_TRUE(image) << error;
+  ASSERT_EQ(image->windows.size(), 2u);
+  EXPECT_EQ(image->windows[0].handle, 1u);
+  EXPECT_EQ(image->windows[0].fenceComm, 7);
+  EXPECT_EQ(image->windows[0].flags, CarriedWindowRecord::kFenceEpoch);
+  EXPECT_EQ(image->windows[0].spanningId, uint64_t(33) << 32);
+  EXPECT_EQ(image->windows[0].base, 4096u);
+  EXPECT_EQ(image->windows[0].name, "created");
+  EXPECT_EQ(image->windows[0].sizes, (std::vector<int64_t>{256, 512, 1024}));
+  EXPECT_EQ(image->windows[0].dispUnits, (std::vector<int64_t>{4, 4, 8}));
+  EXPECT_EQ(image->windows[1].handle, 3u);
+  EXPECT_EQ(image->windows[1].comm, 8);
+  EXPECT_EQ(image->windows[1].flavor, uint8_t(mpi::abi::kWinFlavorAllocate));
+  EXPECT_EQ(image->windows[1].allocatedGuest, 8192u);
+  EXPECT_EQ(image->windows[1].attributesGuest, 16384u);
+  EXPECT_EQ(image->windows[1].errhandler, mpi::abi::kErrorsReturn);
+  auto with = [&](auto change) {
+    CarriedWindowRecord record = created;
+    change(record);
+    return record;
+  };
+  using Record = CarriedWindowRecord;
+  const std::vector<Record> malformed = {
+      with([](Record& w) { w.handle = 0; }),
+      with([](Record& w) { w.handle = 1u << 25; }),
+      with([](Record& w) { w.flavor = uint8_t(mpi::abi::kWinFlavorDynamic); }),
+      with([](Record& w) { w.flavor = uint8_t(mpi::abi::kWinFlavorShared); }),
+      with([](Record& w) { w.flavor = 0; }),
+      with([](Record& w) { w.flags = 2; }),
+      with([](Record& w) { w.me = 3; }),
+      with([](Record& w) {
+        w.sizes.clear();
+        w.dispUnits.clear();
+        w.me = 0;
+      }),
+      with([](Record& w) {
+        w.sizes.push_back(8);  // four members in a job of three ranks
+        w.dispUnits.push_back(1);
+      }),
+      with([](Record& w) { w.base = uint64_t(1) << 33; }),
+      with([](Record& w) { w.errhandler = 7; }),
+      with([](Record& w) { w.allocatedGuest = 4096; }),
+      with([](Record& w) {
+        w.flavor = uint8_t(mpi::abi::kWinFlavorAllocate);
+        w.allocatedGuest = 8192;
+      }),
+      with([](Record& w) { w.sizes[0] = -1; }),
+      with([](Record& w) { w.sizes[2] = int64_t(1) << 40; }),
+      with([](Record& w) { w.dispUnits[1] = 0; }),
+      with([](Record& w) { w.dispUnits[0] = int64_t(1) << 32; }),
+      with([](Record& w) { w.name.assign(size_t(mpi::abi::kMaxObjectName) + 1, 'n'); }),
+  };
+  for (size_t i = 0; i < malformed.size(); ++i) {
+    error.clear();
+    EXPECT_FALSE(decodeDepartingRank(sealDepartingRank(section, progress, {}, {malformed[i]}), 1,
+                                     3, 0, error))
+        << i;
+    EXPECT_NE(error.find("is malformed"), std::string::npos) << i << ": " << error;
+  }
+  // Handles out of order.
+  error.clear();
+  EXPECT_FALSE(decodeDepartingRank(sealDepartingRank(section, progress, {}, {allocated, created}),
+                                   1, 3, 0, error));
+  EXPECT_NE(error.find("is malformed"), std::string::npos) << error;
+  struct Bad {
+    std::vector<Record> windows;
+    const char* says;
+  };
+  Record second = with([](Record& w) { w.handle = 2; });
+  const Bad bad[] = {
+      {{with([](Record& w) { w.base = kMemoryBytes - 100; })}, "outside the rank's memory"},
+      {{with([](Record& w) { w.attributesGuest = kMemoryBytes; })}, "outside the rank's memory"},
+      {{with([](Record& w) { w.fenceComm = 9; })}, "no collective context"},
+      {{with([](Record& w) { w.fenceComm = mpi::abi::kCommWorld; })}, "no collective context"},
+      {{with([](Record& w) { w.fenceComm = 8; })}, "no collective context"},  // two members
+      {{with([](Record& w) { w.me = 0; })}, "no collective context"},  // rank 0 there
+      {{created, second}, "no collective context"},  // both name communicator 7
+  };
+  for (const Bad& b : bad) {
+    error.clear();
+    EXPECT_FALSE(decodeDepartingRank(sealDepartingRank(section, progress, {}, b.windows), 1, 3, 0,
+                                     error))
+        << b.says;
+    EXPECT_NE(error.find(b.says), std::string::npos) << error;
+  }
+  // Where the records end, from the back: the CRC, the progress record,
+  // the requests record (none) and the windows record's bytes, count, tag.
+  const size_t progressBytes = 8 + progress.size() * 28;
+  const size_t requestsTagAt = sealed.size() - 4 - progressBytes - 4;
+  const size_t windowsCountAt = requestsTagAt - 4 - 8;
+  for (uint32_t count : {3u, 1000u, 0xffffffffu}) {
+    error.clear();
+    EXPECT_FALSE(decodeDepartingRank(resealed(sealed,
+                                              [&](std::string& bytes) {
+                                                for (int i = 0; i < 4; ++i)
+                                                  bytes[windowsCountAt + size_t(i)] =
+                                                      char(count >> (8 * i));
+                                              }),
+                                     1, 3, 0, error))
+        << count;
+    EXPECT_FALSE(error.empty());
+  }
+  for (uint32_t recordBytes : {0u, 10u, 0x7fffffffu}) {
+    error.clear();
+    EXPECT_FALSE(decodeDepartingRank(resealed(sealed,
+                                              [&](std::string& bytes) {
+                                                for (int i = 0; i < 4; ++i)
+                                                  bytes[windowsCountAt - 4 + size_t(i)] =
+                                                      char(recordBytes >> (8 * i));
+                                              }),
+                                     1, 3, 0, error))
+        << recordBytes;
+    EXPECT_FALSE(error.empty());
+  }
+  // A byte of the last entry taken out: the entries no longer fill the
+  // bytes the record states.
+  error.clear();
+  EXPECT_FALSE(decodeDepartingRank(
+      resealed(sealed, [&](std::string& bytes) { bytes.erase(windowsCountAt - 5, 1); }), 1, 3, 0,
+      error));
+  EXPECT_FALSE(error.empty());
+  // No windows record at all: the tag missing.
+  error.clear();
+  EXPECT_FALSE(decodeDepartingRank(
+      resealed(sealed, [&](std::string& bytes) { bytes[windowsCountAt + 4] ^= 1; }), 1, 3, 0,
+      error));
+  EXPECT_NE(error.find("no windows record"), std::string::npos) << error;
+  // A requests record of version 1 (LMR1), which had no windows record.
+  error.clear();
+  EXPECT_FALSE(decodeDepartingRank(
+      resealed(sealed, [&](std::string& bytes) { bytes[requestsTagAt + 3] = '1'; }), 1, 3, 0,
+      error));
+  EXPECT_NE(error.find("version 1"), std::string::npos) << error;
+}
+
 // A departing rank's section is laid out in pieces (RankMove.cpp puts the
 // memory runs' bytes in place itself): joined, they are encodeRankSection's
 // bytes, each run's piece naming where its bytes lie in the memory.
