@@ -20,6 +20,7 @@
 #include <cstring>
 #include <ctime>
 #include <numeric>
+#include <optional>
 #include <string_view>
 #include <utility>
 
@@ -32,6 +33,7 @@
 #include "util/FileIO.h"
 #include "granule/Granule.h"
 #include "mpi/RankState.h"
+#include "snapshot/DirtyTracker.h"
 #include "snapshot/Snapshot.h"
 #include "wasm-rt.h"
 
@@ -1120,25 +1122,38 @@ std::string CheckpointCoordinator::encodeInPlace(int worldRank, granule::Granule
   if (!chunks) chunks = std::make_shared<SectionChunks>();
   if (since->pages && (!anonymous || since->pages->base() != base || since->pages->bytes() != bytes))
     since->pages.reset();
+  const bool rested = !since->pages && anonymous && since->rest.resting();
+  std::optional<uint64_t> writtenPages;
   if (since->pages) {
     std::vector<uint64_t> written;
     std::string error;
     if (!since->pages->take(bytes, written, error)) {
       since->pages.reset();
-    } else if (spare.size() == since->sectionBytes && spare.data() == since->section &&
-               spare.size() > 0) {
-      patched = patchRankSection(spare, uint32_t(worldRank), granule.unwindBufferAddress(),
-                                 globals, base, bytes, written, files, mpi, copied, &changed);
+    } else {
+      writtenPages = written.size();
+      if (spare.size() == since->sectionBytes && spare.data() == since->section &&
+          spare.size() > 0)
+        patched = patchRankSection(spare, uint32_t(worldRank), granule.unwindBufferAddress(),
+                                   globals, base, bytes, written, files, mpi, copied, &changed);
     }
-  }
-  if (!since->pages && anonymous && bytes > 0) {
-    std::string error;
-    since->pages = snapshot::WrittenPages::create(base, bytes, error);
   }
   std::string section =
       patched ? std::move(spare)
               : encodeRankSection(uint32_t(worldRank), granule.unwindBufferAddress(), globals,
                                   base, bytes, files, mpi, anonymous, std::move(spare));
+  // Most of the memory the section holds written since the last: the
+  // tracking's faults cost more than they save (WriteTrackingRest.h), so the
+  // next sections are built whole from memory that is not protected. The
+  // rank stands still, so a tracker made after its section is copied misses
+  // no write.
+  if (writtenPages &&
+      since->rest.tracked(*writtenPages, (section.size() + snapshot::kHostPageSize - 1) /
+                                             snapshot::kHostPageSize))
+    since->pages.reset();
+  if (!since->pages && anonymous && bytes > 0 && since->rest.mayTrack()) {
+    std::string error;
+    since->pages = snapshot::WrittenPages::create(base, bytes, error);
+  }
   since->section = since->pages ? section.data() : nullptr;
   since->sectionBytes = since->pages ? section.size() : 0;
   // What the write may take as known: after a patch of the very buffer the
@@ -1171,6 +1186,7 @@ std::string CheckpointCoordinator::encodeInPlace(int worldRank, granule::Granule
   std::lock_guard<std::mutex> guard(mutex_);
   roundChunks_[worldRank] = std::move(chunks);
   ++statistics_.sections;
+  if (rested) ++statistics_.restedSections;
   if (patched) {
     ++statistics_.patchedSections;
     statistics_.patchedBytes += copied;

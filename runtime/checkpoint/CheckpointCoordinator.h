@@ -77,6 +77,7 @@
 #include "checkpoint/HostParts.h"
 #include "checkpoint/MpiObjectRecord.h"
 #include "checkpoint/RankMove.h"
+#include "checkpoint/WriteTrackingRest.h"
 #include "snapshot/WrittenPages.h"
 #include "mpi/BarrierControlPoint.h"
 
@@ -125,6 +126,9 @@ struct CheckpointStatistics {
   uint64_t sections = 0;
   uint64_t patchedSections = 0;
   uint64_t patchedBytes = 0;
+  // Of the sections built whole, those of ranks whose write tracking
+  // rested (WriteTrackingRest.h): they had rewritten most of their memory.
+  uint64_t restedSections = 0;
 };
 
 class CheckpointCoordinator final : public mpi::BarrierControlPoint {
@@ -374,11 +378,12 @@ class CheckpointCoordinator final : public mpi::BarrierControlPoint {
   // that very buffer is rebuilt over itself from the written pages alone
   // (patchRankSection); any other is built whole. Null where the kernel
   // lacks the tracking or the rank's memory is not its own anonymous
-  // memory.
+  // memory, and while the rank's tracking rests (`rest`).
   struct WrittenSince {
     std::unique_ptr<snapshot::WrittenPages> pages;
     const char* section = nullptr;
     size_t sectionBytes = 0;
+    WriteTrackingRest rest;
   };
   std::map<int, WrittenSince> writtenSince_;
   // Per world rank, beside its section: which chunks of it changed in this

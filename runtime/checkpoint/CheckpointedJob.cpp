@@ -66,9 +66,11 @@ void printCheckpointStatistics(CheckpointCoordinator& coordinator) {
                  (unsigned long long)totals.meetings, (unsigned long long)totals.controlPoints);
     std::fprintf(stderr,
                  "synergy-run: checkpoint sections: %llu of %llu rebuilt from the pages written "
-                 "since the last, %llu bytes of memory copied for them\n",
+                 "since the last, %llu bytes of memory copied for them, %llu built whole "
+                 "while their write tracking rested\n",
                  (unsigned long long)totals.patchedSections, (unsigned long long)totals.sections,
-                 (unsigned long long)totals.patchedBytes);
+                 (unsigned long long)totals.patchedBytes,
+                 (unsigned long long)totals.restedSections);
     std::fprintf(stderr,
                  "synergy-run: checkpoint writes: %llu bytes neither compared nor checksummed "
                  "(unchanged since the recycled file)\n",
