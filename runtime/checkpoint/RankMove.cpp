@@ -510,6 +510,7 @@ bool restoreWindows(const RankImage& image, mpi::RankState& state, uint8_t* base
       return false;
     }
   }
+  mpi::rankArrived(*state.world, int(image.worldRank));
   return true;
 }
 

@@ -3,11 +3,16 @@
 // The per-rank halves of a checkpoint, apart from the file around them: a
 // live move (issue 22) encodes a departing rank's state exactly as a
 // checkpoint records it (its memory, globals, WASI files and offsets and
-// MPI objects: encodeRankSection), followed by the requests it holds (a
+// MPI objects: encodeRankSection), followed by the windows it holds
+// (CarriedWindowRecord entries: 52 bytes, each member's size and
+// displacement unit as two u64, the name; then their bytes u32, count u32
+// and the tag "LMW1"; the other members stop addressing its memory as it
+// departs and address it again where it arrives), the requests it holds (a
 // completed one not yet freed, with its status; a receive posted and not
 // matched, which leaves its source's mailbox and is posted again where it
 // arrives: CarriedRequestRecord entries of 52 bytes, then their count u32
-// and the tag "LMR1"), its own progress on each
+// and the tag "LMR2"; version 1, "LMR1", had no windows record before it
+// and is refused), its own progress on each
 // communicator it holds (collectives entered and finished, communicators
 // made: little-endian entries of context u32 and three u64, then their
 // count u32 and the tag "LMP1") and a CRC-32C of all that, and restores it into a fresh instance of the module; `--resume` restores

@@ -135,12 +135,13 @@ bool World::switchRemoteRanks(std::vector<bool> remote) {
   if (remote.size() != size_t(size_)) return false;
   std::lock_guard<std::mutex> guard(remoteTablesMutex_);
   if (remoteTables_.empty()) return false;  // no link attached
+  const std::vector<bool>& before = *remoteTables_.back();
   remoteTables_.push_back(std::make_unique<const std::vector<bool>>(std::move(remote)));
   remoteTable_.store(remoteTables_.back().get(), std::memory_order_release);
   remoteGeneration_.fetch_add(1, std::memory_order_acq_rel);
   // Windows follow the table: members now on other hosts are reached
   // through them (a live move's; its arrival links the moved member).
-  windowsFollowRoutes(*this);
+  windowsFollowRoutes(*this, before);
   return true;
 }
 

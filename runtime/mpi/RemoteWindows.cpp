@@ -50,6 +50,7 @@
 #include <cstring>
 #include <deque>
 #include <map>
+#include <set>
 #include <mutex>
 
 #include "mpi/HostCollectives.h"
@@ -150,6 +151,9 @@ struct World::RemoteWindowTables {
     std::vector<uint8_t> data;
   };
   std::vector<BeforeArrival> beforeArrival;
+  // The ranks the last route switch brought here that have not arrived
+  // yet (windowsFollowRoutes, rankArrived).
+  std::set<int> arriving;
 };
 
 namespace {
@@ -566,18 +570,34 @@ void followRoutes(World& world, World::RemoteWindowTables& tables,
 
 namespace {
 bool linkArrival(World& world, World::RemoteWindowTables& tables,
-                 const std::shared_ptr<Window>& window,
-                 std::vector<World::RemoteWindowTables::BeforeArrival>& early, std::string& error);
+                 const std::shared_ptr<Window>& window, std::string& error);
 }  // namespace
 
 bool windowArrives(World& world, const std::shared_ptr<Window>& window, std::string& error) {
-  World::RemoteWindowTables& tables = world.remoteWindowTables();
-  std::vector<World::RemoteWindowTables::BeforeArrival> early;
-  if (!linkArrival(world, tables, window, early, error)) return false;
-  // Members here that wait to address its memory look again, and what
-  // other hosts sent it before it arrived is applied now.
+  if (!linkArrival(world, world.remoteWindowTables(), window, error)) return false;
+  // Members here that wait to address its memory look again.
   for (int worldRank : window->comm->worldRanks)
     if (!world.isRemote(worldRank)) world.wakeWaiter(worldRank);
+  return true;
+}
+
+void rankArrived(World& world, int worldRank) {
+  World::RemoteWindowTables& tables = world.remoteWindowTables();
+  std::vector<World::RemoteWindowTables::BeforeArrival> early;
+  {
+    std::lock_guard<std::mutex> guard(tables.mutex);
+    tables.arriving.erase(worldRank);
+    auto queued = tables.beforeArrival.begin();
+    while (queued != tables.beforeArrival.end()) {
+      if (queued->op.target == worldRank) {
+        early.push_back(std::move(*queued));
+        queued = tables.beforeArrival.erase(queued);
+      } else {
+        ++queued;
+      }
+    }
+  }
+  // What other hosts sent it before it arrived, in the order it came.
   for (const World::RemoteWindowTables::BeforeArrival& queued : early) {
     std::string reason;
     if (!world.applyRemoteRma(queued.op, queued.data.data(), reason)) {
@@ -585,10 +605,9 @@ bool windowArrives(World& world, const std::shared_ptr<Window>& window, std::str
                                        ": a one-sided operation on rank " +
                                        std::to_string(queued.op.target) +
                                        " sent before it arrived from a live move: " + reason);
-      return true;
+      return;
     }
   }
-  return true;
 }
 
 bool awaitMemberArrival(HostCall& call, Window& window, int target) {
@@ -604,10 +623,9 @@ bool awaitMemberArrival(HostCall& call, Window& window, int target) {
 namespace {
 
 // windowArrives' part under the tables' mutex: links `window` with its
-// members here and takes the operations queued for its member.
+// members here.
 bool linkArrival(World& world, World::RemoteWindowTables& tables,
-                 const std::shared_ptr<Window>& window,
-                 std::vector<World::RemoteWindowTables::BeforeArrival>& early, std::string& error) {
+                 const std::shared_ptr<Window>& window, std::string& error) {
   std::lock_guard<std::mutex> guard(tables.mutex);
   const size_t me = size_t(window->me), members = size_t(window->comm->size());
   std::shared_ptr<WindowSync> sync;
@@ -623,6 +641,18 @@ bool linkArrival(World& world, World::RemoteWindowTables& tables,
     tables.byFenceContext[window->fenceContext] = sync;
   }
   window->sync = sync;
+  // The members here know every member's part: the arriving rank's
+  // record (hostile bytes) must say the same, or its operations on them
+  // could reach past their windows.
+  for (const std::weak_ptr<Window>& member : sync->here)
+    if (std::shared_ptr<Window> other = member.lock())
+      if (other->sizes != window->sizes || other->dispUnits != window->dispUnits ||
+          other->flavor != window->flavor ||
+          (other->spanningId && window->spanningId && other->spanningId != window->spanningId)) {
+        error = "window " + std::to_string(window->handle) +
+                " does not match the window of its members here";
+        return false;
+      }
   for (size_t member = 0; member < members; ++member)
     if (std::shared_ptr<Window> other = sync->here[member].lock()) {
       if (other->spanningId && !window->spanningId) window->spanningId = other->spanningId;
@@ -633,24 +663,20 @@ bool linkArrival(World& world, World::RemoteWindowTables& tables,
   sync->here[me] = window;
   for (const std::weak_ptr<Window>& member : sync->here)
     if (std::shared_ptr<Window> here = member.lock()) followRoutes(world, tables, here);
-  const int worldRank = window->comm->worldRanks[me];
-  auto queued = tables.beforeArrival.begin();
-  while (queued != tables.beforeArrival.end()) {
-    if (queued->op.window == window->spanningId && queued->op.target == worldRank) {
-      early.push_back(std::move(*queued));
-      queued = tables.beforeArrival.erase(queued);
-    } else {
-      ++queued;
-    }
-  }
   return true;
 }
 
 }  // namespace
 
-void windowsFollowRoutes(World& world) {
+void windowsFollowRoutes(World& world, const std::vector<bool>& before) {
   World::RemoteWindowTables& tables = world.remoteWindowTables();
   std::lock_guard<std::mutex> guard(tables.mutex);
+  for (size_t rank = 0; rank < before.size(); ++rank) {
+    if (world.isRemote(int(rank)))
+      tables.arriving.erase(int(rank));
+    else if (before[rank])
+      tables.arriving.insert(int(rank));
+  }
   for (const auto& [context, listed] : tables.byFenceContext)
     if (std::shared_ptr<WindowSync> sync = listed.lock())
       for (const std::weak_ptr<Window>& member : sync->here)
@@ -669,6 +695,13 @@ bool World::applyRemoteRma(const RemoteRmaOp& op, const uint8_t* data, std::stri
     if (it != remoteWindows_->windows.end()) window = it->second;
   }
   if (!window) {
+    // A window of a rank a live move brings here, which has not arrived.
+    std::lock_guard<std::mutex> guard(remoteWindows_->mutex);
+    if (remoteWindows_->arriving.count(op.target)) {
+      remoteWindows_->beforeArrival.push_back(
+          {op, std::vector<uint8_t>(data, data + std::max<int64_t>(op.dataBytes, 0))});
+      return true;
+    }
     reason = "MpiRma for window " + std::to_string(op.window) + ", which no rank here holds";
     return false;
   }
@@ -704,6 +737,10 @@ bool World::applyRemoteRma(const RemoteRmaOp& op, const uint8_t* data, std::stri
     // A member a live move brings here, which has not arrived yet.
     std::lock_guard<std::mutex> guard(remoteWindows_->mutex);
     base = std::atomic_ref<uint8_t*>(window->bases[size_t(member)]).load(std::memory_order_acquire);
+    if (!base && !remoteWindows_->arriving.count(op.target)) {
+      reason = "MpiRma for rank " + std::to_string(op.target) + ", whose window is not here";
+      return false;
+    }
     if (!base) {
       remoteWindows_->beforeArrival.push_back(
           {op, std::vector<uint8_t>(data, data + std::max<int64_t>(op.dataBytes, 0))});

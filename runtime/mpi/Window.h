@@ -289,10 +289,15 @@ void windowDeparts(World& world, const Window& window);
 // makes one; a window with members on other hosts becomes one spanning
 // hosts (RemoteWindows.cpp) if it was not. False with `error`.
 bool windowArrives(World& world, const std::shared_ptr<Window>& window, std::string& error);
-// After the job's rank -> part table switched: every window of this host
-// whose members now span hosts addresses the members of other hosts
-// through them (bases[] null, and a spanning id when it had none).
-void windowsFollowRoutes(World& world);
+// After the job's rank -> part table switched from `before` (true: remote):
+// every window of this host whose members now span hosts addresses the
+// members of other hosts through them (bases[] null, and a spanning id
+// when it had none), and the ranks that came here are awaited: an
+// operation from another host on one of them waits for rankArrived.
+void windowsFollowRoutes(World& world, const std::vector<bool>& before);
+// Rank `worldRank` arrived here from a live move, its windows rebuilt:
+// the operations other hosts sent it before are applied, in their order.
+void rankArrived(World& world, int worldRank);
 // Waits until member `target` of `window` has arrived here from a live
 // move (its memory in place: bases[target] set); false when the job was
 // aborted meanwhile. A member of this host has nothing to wait for.
